@@ -1,0 +1,208 @@
+import { z } from "zod";
+
+/**
+ * The one internal criteria model. Every seed form (seed 004 JSON, seed 000 TOON, seed 002
+ * points, seed 003 rubrics, seed 001 rubric items) is normalised into a `Catalog` by the loaders.
+ * Scores inside are 0–1; a criterion's native scale is kept on its method for display and totals.
+ */
+
+/** The five scoring-guideline bands of seed 004, on the 0–1 scale. */
+export const GUIDELINE_BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
+export type GuidelineBand = (typeof GUIDELINE_BANDS)[number];
+
+/** Where each band sits on 0–1 (seed 004 §3.3). */
+export const GUIDELINE_BAND_RANGES: Readonly<Record<GuidelineBand, readonly [number, number]>> = {
+  excellent: [0.9, 1.0],
+  good: [0.7, 0.89],
+  adequate: [0.5, 0.69],
+  poor: [0.3, 0.49],
+  inadequate: [0.0, 0.29],
+};
+
+export const ScoringGuidelinesSchema = z.object({
+  excellent: z.string().min(1),
+  good: z.string().min(1),
+  adequate: z.string().min(1),
+  poor: z.string().min(1),
+  inadequate: z.string().min(1),
+});
+export type ScoringGuidelines = z.infer<typeof ScoringGuidelinesSchema>;
+
+/** A native numeric scale, e.g. 0–1 (seed 004) or 1–5 integers (seed 000). */
+export const ScaleSchema = z
+  .object({
+    min: z.number(),
+    max: z.number(),
+    /** Whether the judge must answer with whole numbers (1–5) rather than decimals (0–1). */
+    integer: z.boolean().default(false),
+  })
+  .refine((s) => s.max > s.min, { message: "scale max must be greater than min" });
+export type Scale = z.infer<typeof ScaleSchema>;
+
+export const UNIT_SCALE: Scale = { min: 0, max: 1, integer: false };
+export const FIVE_POINT_SCALE: Scale = { min: 1, max: 5, integer: true };
+
+/** A named quality level of a rubric criterion (seed 003). */
+export const LevelSchema = z.object({
+  id: z.string().min(1),
+  label: z.string().min(1),
+  description: z.string().default(""),
+  score: z.number().min(0).max(1),
+  indicators: z.array(z.string()).default([]),
+});
+export type Level = z.infer<typeof LevelSchema>;
+
+/** LLM score on a native scale, optionally with seed 004's five guideline bands. */
+export const ScoreMethodSchema = z.object({
+  kind: z.literal("score"),
+  scale: ScaleSchema,
+  guidelines: ScoringGuidelinesSchema.optional(),
+});
+
+/** LLM pass/fail (seed 000 check, seed 001 rubric item). */
+export const CheckMethodSchema = z.object({
+  kind: z.literal("check"),
+  /** What a pass looks like (seed 001 expected_outcome); the description is asked when absent. */
+  expectedOutcome: z.string().optional(),
+});
+
+/** LLM picks one of named levels (seed 003 llm_decode). */
+export const LevelsMethodSchema = z.object({
+  kind: z.literal("levels"),
+  levels: z.array(LevelSchema).min(2),
+  /** A prompt template for the decision; `{{content}}` and `{{field}}` placeholders are filled. */
+  decodePrompt: z.string().optional(),
+});
+
+/** LLM coverage of one key point, 0–1 with a reflection (seed 002 text point). */
+export const PointMethodSchema = z.object({
+  kind: z.literal("point"),
+  text: z.string().min(1),
+});
+
+/**
+ * A deterministic function: a built-in point function (seed 002 `fn` + `fnArgs`) or a registered
+ * / importable `module:function` reference (seed 003 DETERMINISTIC). A function returns a boolean,
+ * a 0–1 number, `{ error }`, or — when the criterion has levels — a level id.
+ */
+export const FunctionMethodSchema = z.object({
+  kind: z.literal("function"),
+  name: z.string().min(1),
+  args: z.unknown().optional(),
+  levels: z.array(LevelSchema).min(2).optional(),
+});
+
+/** JSON Schema validation (seed 003 SCHEMA): valid → highest level (or 1), invalid → lowest (or 0). */
+export const SchemaMethodSchema = z
+  .object({
+    kind: z.literal("schema"),
+    schema: z.record(z.string(), z.unknown()).optional(),
+    schemaRef: z.string().optional(),
+    levels: z.array(LevelSchema).min(2).optional(),
+  })
+  .refine((m) => m.schema !== undefined || m.schemaRef !== undefined, {
+    message: "a schema criterion needs an inline schema or a schemaRef",
+  });
+
+export const MethodSchema = z.discriminatedUnion("kind", [
+  ScoreMethodSchema,
+  CheckMethodSchema,
+  LevelsMethodSchema,
+  PointMethodSchema,
+  FunctionMethodSchema,
+  SchemaMethodSchema,
+]);
+export type Method = z.infer<typeof MethodSchema>;
+export type MethodKind = Method["kind"];
+export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
+export type CheckMethod = z.infer<typeof CheckMethodSchema>;
+export type LevelsMethod = z.infer<typeof LevelsMethodSchema>;
+export type PointMethod = z.infer<typeof PointMethodSchema>;
+export type FunctionMethod = z.infer<typeof FunctionMethodSchema>;
+export type SchemaMethod = z.infer<typeof SchemaMethodSchema>;
+
+export const METHOD_KINDS = ["score", "check", "levels", "point", "function", "schema"] as const;
+
+/** Methods answered by the LLM judge; the others are deterministic. */
+export const LLM_METHOD_KINDS: ReadonlySet<MethodKind> = new Set(["score", "check", "levels", "point"]);
+
+export function isLlmMethod(method: Method): boolean {
+  return LLM_METHOD_KINDS.has(method.kind);
+}
+
+export const CriterionSchema = z.object({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  /** What the judge is asked (seed 000 prompt, seed 004 description, seed 001 expected outcome). */
+  description: z.string().min(1),
+  /** Relative importance, ≥ 0 (seed 002 multiplier, seed 004 weight). */
+  weight: z.number().min(0),
+  /** Failing it fails the whole (seed 004 isCritical, seed 001 required). */
+  critical: z.boolean().default(false),
+  /**
+   * A knockout gate (seed 000 check): failing it gives REJECTED, and its weight does not enter the
+   * weighted total. A knockout is always critical.
+   */
+  knockout: z.boolean().default(false),
+  /**
+   * Whether it must be evaluated (seed 003 required). When a required criterion could not be
+   * evaluated the gate cannot pass; an optional one is reported and left out.
+   */
+  required: z.boolean().default(true),
+  /** Minimum 0–1 score for this criterion to count as met (seed 004); the catalog's when absent. */
+  passingThreshold: z.number().min(0).max(1).optional(),
+  citation: z.string().optional(),
+  method: MethodSchema,
+});
+export type Criterion = z.infer<typeof CriterionSchema>;
+export type CriterionInput = z.input<typeof CriterionSchema>;
+
+/**
+ * Funding status rules (seed 000) on the catalog's native scale: FUNDABLE at or above `fundable`,
+ * REJECTED below `rejectBelow` (when set) or on a failed knockout, REVIEW_REQUIRED otherwise.
+ */
+export const StatusRulesSchema = z
+  .object({
+    scale: ScaleSchema.default(FIVE_POINT_SCALE),
+    fundable: z.number().default(4.0),
+    rejectBelow: z.number().optional(),
+  })
+  .refine((r) => r.rejectBelow === undefined || r.rejectBelow <= r.fundable, {
+    message: "rejectBelow must not exceed the fundable threshold",
+  });
+export type StatusRules = z.infer<typeof StatusRulesSchema>;
+
+export const DEFAULT_PASSING_THRESHOLD = 0.7;
+
+export const CatalogSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  version: z.string().min(1),
+  description: z.string().optional(),
+  targetType: z.string().optional(),
+  passingThreshold: z.number().min(0).max(1).default(DEFAULT_PASSING_THRESHOLD),
+  statusRules: StatusRulesSchema.optional(),
+  /** Extra instructions for the judge, given with every criterion of this catalog. */
+  instructions: z.string().optional(),
+  criteria: z.array(CriterionSchema),
+});
+export type Catalog = z.infer<typeof CatalogSchema>;
+export type CatalogInput = z.input<typeof CatalogSchema>;
+
+/** The levels a criterion is decided on, if any. */
+export function levelsOf(method: Method): Level[] | undefined {
+  switch (method.kind) {
+    case "levels":
+      return method.levels;
+    case "function":
+    case "schema":
+      return method.levels;
+    default:
+      return undefined;
+  }
+}
+
+/** The native scale a criterion's score is reported on. */
+export function nativeScaleOf(method: Method): Scale {
+  return method.kind === "score" ? method.scale : UNIT_SCALE;
+}

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { METHOD_KINDS } from "../criteria/model.js";
+
+/** seed 001 verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
+export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** seed 000 funding status. */
+export const FundingStatusSchema = z.enum(["FUNDABLE", "REVIEW_REQUIRED", "REJECTED"]);
+export type FundingStatus = z.infer<typeof FundingStatusSchema>;
+
+/** A criterion's value on its own scale: a number (4 on 1–5), "pass"/"fail", or a level id. */
+export const NativeValueSchema = z.union([z.number(), z.string()]).nullable();
+export type NativeValue = z.infer<typeof NativeValueSchema>;
+
+export const TokenUsageSchema = z.object({
+  inputTokens: z.number().int().min(0).default(0),
+  outputTokens: z.number().int().min(0).default(0),
+  totalTokens: z.number().int().min(0).default(0),
+});
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+export const CriterionResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  method: z.enum(METHOD_KINDS),
+  weight: z.number().min(0),
+  critical: z.boolean(),
+  knockout: z.boolean(),
+  required: z.boolean(),
+  /** False when the judge (or function) could not give an answer; then score is null. */
+  evaluated: z.boolean(),
+  /** 0–1, or null when not evaluated. */
+  score: z.number().min(0).max(1).nullable(),
+  native: NativeValueSchema,
+  /** The level decided, for levels / function / schema criteria that have levels. */
+  level: z.string().optional(),
+  /** Whether it met its passing threshold; null when not evaluated. */
+  met: z.boolean().nullable(),
+  threshold: z.number().min(0).max(1),
+  reasoning: z.string(),
+  hits: z.array(z.string()).default([]),
+  misses: z.array(z.string()).default([]),
+  evidence: z.array(z.string()).default([]),
+  citation: z.string().optional(),
+  /** Why the criterion could not be evaluated (judge error, function error, no context). */
+  judgeError: z.string().optional(),
+});
+export type CriterionResult = z.infer<typeof CriterionResultSchema>;
+
+/** One model call, recorded exactly (seed 000 traceability). */
+export const TraceSchema = z.object({
+  id: z.string(),
+  purpose: z.enum(["criterion", "batch", "repair", "summary"]),
+  criterionIds: z.array(z.string()),
+  model: z.string(),
+  parameters: z.record(z.string(), z.unknown()),
+  systemPrompt: z.string(),
+  userPrompt: z.string(),
+  rawResponse: z.string(),
+  usage: TokenUsageSchema,
+  latencyMs: z.number().min(0),
+  promptHash: z.string(),
+  responseHash: z.string(),
+  timestamp: z.string(),
+  error: z.string().optional(),
+});
+export type Trace = z.infer<typeof TraceSchema>;
+
+/**
+ * seed 004's EvaluationResult plus verdict, funding status, per-criterion results, the catalog,
+ * the model, token usage, warnings and traces.
+ */
+export const EvaluationResultSchema = z.object({
+  passed: z.boolean(),
+  timestamp: z.string(),
+  evaluator: z.string(),
+  /** Weighted 0–1 over the criteria that were evaluated (knockouts excluded). */
+  overallScore: z.number().min(0).max(1),
+  /** 0–1 per evaluated criterion id. */
+  scores: z.record(z.string(), z.number().min(0).max(1)),
+  strengths: z.array(z.string()),
+  weaknesses: z.array(z.string()),
+  suggestions: z.array(z.string()),
+  feedback: z.string(),
+  rawResponse: z.unknown().optional(),
+  verdict: VerdictSchema,
+  status: FundingStatusSchema.optional(),
+  /** The weighted total on the catalog's native status scale (seed 000's 3.4). */
+  nativeTotal: z.number().optional(),
+  criteria: z.array(CriterionResultSchema),
+  /** Ids of criteria that could not be evaluated. */
+  notEvaluated: z.array(z.string()),
+  catalog: z.object({ id: z.string(), version: z.string(), name: z.string().optional() }),
+  model: z.string().optional(),
+  usage: TokenUsageSchema,
+  warnings: z.array(z.string()),
+  traces: z.array(TraceSchema),
+});
+export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
