@@ -124,7 +124,12 @@ export type SchemaMethod = z.infer<typeof SchemaMethodSchema>;
 export const METHOD_KINDS = ["score", "check", "levels", "point", "function", "schema"] as const;
 
 /** Methods answered by the LLM judge; the others are deterministic. */
-export const LLM_METHOD_KINDS: ReadonlySet<MethodKind> = new Set(["score", "check", "levels", "point"]);
+export const LLM_METHOD_KINDS: ReadonlySet<MethodKind> = new Set([
+  "score",
+  "check",
+  "levels",
+  "point",
+]);
 
 export function isLlmMethod(method: Method): boolean {
   return LLM_METHOD_KINDS.has(method.kind);
@@ -185,6 +190,10 @@ export const CatalogSchema = z.object({
   /** Extra instructions for the judge, given with every criterion of this catalog. */
   instructions: z.string().optional(),
   criteria: z.array(CriterionSchema),
+  /** Where the catalog was read from, when it came from a file or a labelled text. */
+  source: z.string().optional(),
+  /** What loading changed or doubted (e.g. weights normalised to sum to 1). */
+  warnings: z.array(z.string()).default([]),
 });
 export type Catalog = z.infer<typeof CatalogSchema>;
 export type CatalogInput = z.input<typeof CatalogSchema>;

@@ -1,0 +1,43 @@
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { encodeToon } from "../src/toon/encode.js";
+
+/** o200k tokens in a text (the GPT-4o / GPT-5 tokenizer; a fair proxy for local models). */
+export function countTokens(text: string): number {
+  return encode(text).length;
+}
+
+export interface FormatTokenCounts {
+  toon: number;
+  prettyJson: number;
+  minifiedJson: number;
+  /** How many percent fewer tokens TOON uses than 2-space JSON (negative when it uses more). */
+  savingsVsPretty: number;
+  /** How many percent fewer tokens TOON uses than minified JSON (negative when it uses more). */
+  savingsVsMinified: number;
+}
+
+/** Percent of `other` saved by `toon`: (1 − toon / other) · 100. */
+export function savingsPercent(toon: number, other: number): number {
+  return other === 0 ? 0 : (1 - toon / other) * 100;
+}
+
+/**
+ * Token counts of one value as TOON, 2-space JSON and minified JSON. Pass `toonText` when the
+ * TOON is written by something other than plain encodeToon (e.g. encodeResultsToon); it must
+ * carry the same data as `value`.
+ */
+export function compareFormats(
+  value: unknown,
+  toonText: string = encodeToon(value),
+): FormatTokenCounts {
+  const toon = countTokens(toonText);
+  const prettyJson = countTokens(JSON.stringify(value, null, 2));
+  const minifiedJson = countTokens(JSON.stringify(value));
+  return {
+    toon,
+    prettyJson,
+    minifiedJson,
+    savingsVsPretty: savingsPercent(toon, prettyJson),
+    savingsVsMinified: savingsPercent(toon, minifiedJson),
+  };
+}

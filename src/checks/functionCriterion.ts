@@ -1,0 +1,159 @@
+import type { Criterion, FunctionMethod, Level } from "../criteria/model.js";
+import type { CriterionOutcome } from "../scoring/outcome.js";
+import { CriterionMethodError } from "./errors.js";
+import { highestLevel, lowestLevel } from "./levels.js";
+import { describeValue, isPointFunctionError } from "./pointFunction.js";
+import type { FunctionRegistry, ResolvedFunction } from "./registry.js";
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function argsEvidence(args: unknown): string[] {
+  return args === undefined ? [] : [`args: ${JSON.stringify(args) ?? String(args)}`];
+}
+
+function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(4)));
+}
+
+function notEvaluated(
+  reasoning: string,
+  judgeError: string,
+  evidence: string[],
+  level?: string,
+): CriterionOutcome {
+  return {
+    evaluated: false,
+    score: null,
+    native: null,
+    ...(level === undefined ? {} : { level }),
+    reasoning,
+    hits: [],
+    misses: [],
+    evidence,
+    judgeError,
+  };
+}
+
+function evaluated(
+  score: number,
+  native: number | string,
+  reasoning: string,
+  evidence: string[],
+  level?: Level,
+): CriterionOutcome {
+  return {
+    evaluated: true,
+    score,
+    native,
+    ...(level === undefined ? {} : { level: level.id }),
+    reasoning,
+    hits: [],
+    misses: [],
+    evidence,
+  };
+}
+
+/** Turns what a function returned into an outcome for a criterion with the given method. */
+function interpretResult(method: FunctionMethod, result: unknown): CriterionOutcome {
+  const name = method.name;
+  const evidence = argsEvidence(method.args);
+  const levels = method.levels;
+
+  if (typeof result === "boolean") {
+    const reasoning = `Function '${name}' evaluated to ${result}.`;
+    // With levels, a boolean picks the highest (true) or lowest (false) level, like a schema check.
+    const level =
+      levels === undefined ? undefined : result ? highestLevel(levels) : lowestLevel(levels);
+    if (level !== undefined) return evaluated(level.score, level.id, reasoning, evidence, level);
+    return evaluated(result ? 1 : 0, result ? "pass" : "fail", reasoning, evidence);
+  }
+
+  if (typeof result === "number") {
+    if (!Number.isFinite(result)) {
+      const message = `Function '${name}' returned ${result}, not a number from 0 to 1`;
+      return notEvaluated(`${message}.`, message, evidence);
+    }
+    const score = Math.min(1, Math.max(0, result));
+    return evaluated(
+      score,
+      score,
+      `Function '${name}' evaluated to ${formatNumber(score)}.`,
+      evidence,
+    );
+  }
+
+  if (typeof result === "string") {
+    const validIds = (levels ?? []).map((level) => level.id);
+    const level = levels?.find((candidate) => candidate.id === result);
+    if (level === undefined) {
+      const message =
+        levels === undefined
+          ? `Function '${name}' returned the level id '${result}', but the criterion defines no levels`
+          : `Function '${name}' returned the unknown level id '${result}'; valid level ids: ${validIds.join(", ")}`;
+      return notEvaluated(`${message}.`, message, evidence);
+    }
+    return evaluated(
+      level.score,
+      level.id,
+      `Function '${name}' evaluated to level '${level.id}'.`,
+      evidence,
+      level,
+    );
+  }
+
+  // Seed 002 scores a function error as 0. We report it as not evaluated instead: an error means
+  // the check could not be made, which is neither a failing score nor a pass.
+  if (isPointFunctionError(result)) {
+    return notEvaluated(
+      `Function '${name}' could not evaluate: ${result.error}`,
+      result.error,
+      evidence,
+    );
+  }
+
+  const message =
+    `Function '${name}' returned ${describeValue(result)}; ` +
+    "expected a boolean, a number from 0 to 1, a level id or { error }";
+  return notEvaluated(`${message}.`, message, evidence);
+}
+
+/**
+ * Scores a `function` criterion: resolves the function through the registry, calls it on the
+ * content with the criterion's args, and maps the answer to an outcome. A function that cannot
+ * be resolved, reports `{ error }` or throws leaves the criterion not evaluated; a throw also
+ * sets the level to `error` (seed 003).
+ */
+export async function runFunctionCriterion(
+  criterion: Criterion,
+  content: unknown,
+  registry: FunctionRegistry,
+): Promise<CriterionOutcome> {
+  const method = criterion.method;
+  if (method.kind !== "function") {
+    throw new CriterionMethodError(criterion.id, "function", method.kind);
+  }
+  const evidence = argsEvidence(method.args);
+
+  let resolved: ResolvedFunction;
+  try {
+    resolved = await registry.resolve(method.name);
+  } catch (error) {
+    const message = errorText(error);
+    return notEvaluated(
+      `Function '${method.name}' could not be resolved: ${message}`,
+      message,
+      evidence,
+    );
+  }
+
+  let result: unknown;
+  try {
+    result = await resolved.invoke(content, method.args);
+  } catch (error) {
+    const message = `Function '${method.name}' threw: ${errorText(error)}`;
+    return notEvaluated(`${message}.`, message, evidence, "error");
+  }
+  return interpretResult(method, result);
+}

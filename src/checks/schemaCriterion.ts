@@ -1,0 +1,169 @@
+import { readFile } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Criterion, Level } from "../criteria/model.js";
+import type { CriterionOutcome } from "../scoring/outcome.js";
+import { CriterionMethodError, SchemaLoadError } from "./errors.js";
+import { highestLevel, lowestLevel } from "./levels.js";
+
+export interface SchemaCriterionOptions {
+  /** Where a schemaRef file is resolved; process.cwd() if absent. */
+  baseDir?: string;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isJsonObject(value: unknown): value is JsonSchema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads and parses the JSON Schema file a schemaRef names. */
+export async function loadJsonSchema(schemaRef: string, baseDir: string): Promise<JsonSchema> {
+  const path = resolvePath(baseDir, schemaRef);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new SchemaLoadError(schemaRef, path, errorText(error));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SchemaLoadError(schemaRef, path, `not valid JSON: ${errorText(error)}`);
+  }
+  if (!isJsonObject(parsed)) throw new SchemaLoadError(schemaRef, path, "not a JSON object");
+  return parsed;
+}
+
+/**
+ * Compiles with the Ajv class for the schema's draft (2020-12, 2019-09, else draft-07), all errors
+ * reported. Unknown keywords are compile errors (strictSchema), so a typo in a schema is reported
+ * rather than silently ignored; `format` is an annotation only, as no format vocabulary is installed.
+ */
+function compileSchema(schema: JsonSchema): ValidateFunction {
+  const options = {
+    allErrors: true,
+    strictSchema: true,
+    strictNumbers: true,
+    // Advisory checks that reject valid schemas (open tuples, untyped keywords) stay off.
+    strictTuples: false,
+    strictTypes: false,
+    strictRequired: false,
+    validateFormats: false,
+    logger: false,
+  } as const;
+  const draft = typeof schema.$schema === "string" ? schema.$schema : "";
+  const ajv = draft.includes("2020-12")
+    ? new Ajv2020(options)
+    : draft.includes("2019-09")
+      ? new Ajv2019(options)
+      : new Ajv(options);
+  return ajv.compile(schema);
+}
+
+/** "/questions: must NOT have fewer than 1 items", with the offending name or values when known. */
+export function formatSchemaError(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "/" : error.instancePath;
+  const params: Record<string, unknown> = error.params;
+  let detail = "";
+  if (error.keyword === "additionalProperties") detail = ` '${String(params.additionalProperty)}'`;
+  if (error.keyword === "enum") detail = `: ${JSON.stringify(params.allowedValues)}`;
+  return `${where}: ${error.message ?? error.keyword}${detail}`;
+}
+
+function outcomeFor(
+  valid: boolean,
+  levels: Level[] | undefined,
+  evidence: string[],
+): CriterionOutcome {
+  const level =
+    levels === undefined ? undefined : valid ? highestLevel(levels) : lowestLevel(levels);
+  const reasoning = valid
+    ? "The content is valid against the JSON Schema."
+    : `The content does not satisfy the JSON Schema (${evidence.length} ${
+        evidence.length === 1 ? "error" : "errors"
+      }).`;
+  return {
+    evaluated: true,
+    score: level?.score ?? (valid ? 1 : 0),
+    native: level?.id ?? (valid ? "pass" : "fail"),
+    ...(level === undefined ? {} : { level: level.id }),
+    reasoning,
+    hits: [],
+    misses: valid ? [] : evidence,
+    evidence,
+  };
+}
+
+function notEvaluated(message: string): CriterionOutcome {
+  return {
+    evaluated: false,
+    score: null,
+    native: null,
+    reasoning: `The JSON Schema check could not be made: ${message}`,
+    hits: [],
+    misses: [],
+    evidence: [],
+    judgeError: message,
+  };
+}
+
+/**
+ * Scores a `schema` criterion (seed 003 SCHEMA): the content (JSON text is parsed) is validated
+ * against the inline schema or the schemaRef file. Valid → the highest level (or 1), invalid →
+ * the lowest (or 0), every validation error kept as evidence. Content that is not JSON is simply
+ * invalid; a schema that cannot be loaded or compiled leaves the criterion not evaluated.
+ */
+export async function runSchemaCriterion(
+  criterion: Criterion,
+  content: unknown,
+  options: SchemaCriterionOptions = {},
+): Promise<CriterionOutcome> {
+  const method = criterion.method;
+  if (method.kind !== "schema") {
+    throw new CriterionMethodError(criterion.id, "schema", method.kind);
+  }
+
+  let schema: JsonSchema;
+  if (method.schema !== undefined) {
+    schema = method.schema;
+  } else if (method.schemaRef !== undefined) {
+    try {
+      schema = await loadJsonSchema(
+        method.schemaRef,
+        resolvePath(options.baseDir ?? process.cwd()),
+      );
+    } catch (error) {
+      return notEvaluated(errorText(error));
+    }
+  } else {
+    return notEvaluated(`criterion '${criterion.id}' has neither an inline schema nor a schemaRef`);
+  }
+
+  let validate: ValidateFunction;
+  try {
+    validate = compileSchema(schema);
+  } catch (error) {
+    return notEvaluated(`invalid JSON Schema for criterion '${criterion.id}': ${errorText(error)}`);
+  }
+
+  let value: unknown = content;
+  if (typeof content === "string") {
+    try {
+      value = JSON.parse(content);
+    } catch (error) {
+      return outcomeFor(false, method.levels, [`content is not valid JSON: ${errorText(error)}`]);
+    }
+  }
+
+  const valid = validate(value);
+  const evidence = valid ? [] : (validate.errors ?? []).map(formatSchemaError);
+  return outcomeFor(valid, method.levels, evidence);
+}

@@ -1,0 +1,118 @@
+import { z } from "zod";
+import type { PointFunctionSpec } from "./pointFunction.js";
+
+/** Point functions that look for literal text: substrings, whole words, prefixes, suffixes. */
+
+const nonEmptyString = z.string().min(1);
+const termList = z.array(nonEmptyString).min(1);
+
+const wordArgs = z.union([
+  nonEmptyString,
+  z.object({ word: nonEmptyString, ignoreCase: z.boolean().optional() }).strict(),
+]);
+
+const atLeastArgs = z
+  .tuple([z.number().int().min(1), termList])
+  .refine(([n, terms]) => n <= terms.length);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function countFound(text: string, terms: readonly string[], ignoreCase: boolean): number {
+  const haystack = ignoreCase ? text.toLowerCase() : text;
+  return terms.filter((term) => haystack.includes(ignoreCase ? term.toLowerCase() : term)).length;
+}
+
+const contains: PointFunctionSpec<string> = {
+  argsSchema: nonEmptyString,
+  expects: "a non-empty string",
+  description: "The text contains the string (case-sensitive).",
+  evaluate: (text, needle) => text.includes(needle),
+};
+
+const icontains: PointFunctionSpec<string> = {
+  argsSchema: nonEmptyString,
+  expects: "a non-empty string",
+  description: "The text contains the string, ignoring case.",
+  evaluate: (text, needle) => text.toLowerCase().includes(needle.toLowerCase()),
+};
+
+const contains_any_of: PointFunctionSpec<string[]> = {
+  argsSchema: termList,
+  expects: "a non-empty array of non-empty strings",
+  description: "The text contains at least one of the strings (case-sensitive).",
+  evaluate: (text, terms) => countFound(text, terms, false) > 0,
+};
+
+const icontains_any_of: PointFunctionSpec<string[]> = {
+  argsSchema: termList,
+  expects: "a non-empty array of non-empty strings",
+  description: "The text contains at least one of the strings, ignoring case.",
+  evaluate: (text, terms) => countFound(text, terms, true) > 0,
+};
+
+const contains_all_of: PointFunctionSpec<string[]> = {
+  argsSchema: termList,
+  expects: "a non-empty array of non-empty strings",
+  description: "The fraction (0–1) of the strings the text contains (case-sensitive).",
+  evaluate: (text, terms) => countFound(text, terms, false) / terms.length,
+};
+
+const icontains_all_of: PointFunctionSpec<string[]> = {
+  argsSchema: termList,
+  expects: "a non-empty array of non-empty strings",
+  description: "The fraction (0–1) of the strings the text contains, ignoring case.",
+  evaluate: (text, terms) => countFound(text, terms, true) / terms.length,
+};
+
+const contains_at_least_n_of: PointFunctionSpec<[number, string[]]> = {
+  argsSchema: atLeastArgs,
+  expects: "[n, [terms]] with n a whole number from 1 to the number of terms",
+  description: "The text contains at least n of the strings (case-sensitive).",
+  evaluate: (text, [n, terms]) => countFound(text, terms, false) >= n,
+};
+
+const contains_word: PointFunctionSpec<z.infer<typeof wordArgs>> = {
+  argsSchema: wordArgs,
+  expects: 'a word, or { word, ignoreCase? } (e.g. { "word": "AI", "ignoreCase": true })',
+  description:
+    "The text contains the word (or phrase) as a whole word, not inside a longer word; " +
+    "case-sensitive unless ignoreCase is true.",
+  evaluate: (text, args) => {
+    const word = typeof args === "string" ? args : args.word;
+    const ignoreCase = typeof args === "string" ? false : args.ignoreCase === true;
+    const pattern = new RegExp(
+      `(?<![\\p{L}\\p{N}_])${escapeRegExp(word)}(?![\\p{L}\\p{N}_])`,
+      ignoreCase ? "iu" : "u",
+    );
+    return pattern.test(text);
+  },
+};
+
+const starts_with: PointFunctionSpec<string> = {
+  argsSchema: nonEmptyString,
+  expects: "a non-empty string",
+  description: "The text, leading whitespace ignored, starts with the string.",
+  evaluate: (text, prefix) => text.trimStart().startsWith(prefix),
+};
+
+const ends_with: PointFunctionSpec<string> = {
+  argsSchema: nonEmptyString,
+  expects: "a non-empty string",
+  description: "The text, trailing whitespace ignored, ends with the string.",
+  evaluate: (text, suffix) => text.trimEnd().endsWith(suffix),
+};
+
+export const TEXT_POINT_FUNCTIONS = {
+  contains,
+  icontains,
+  contains_any_of,
+  icontains_any_of,
+  contains_all_of,
+  icontains_all_of,
+  contains_at_least_n_of,
+  contains_word,
+  starts_with,
+  ends_with,
+} as const;

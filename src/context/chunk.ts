@@ -1,0 +1,164 @@
+import type { Chunk, SourceDocument } from "./types.js";
+
+export interface ChunkOptions {
+  /** Target words per chunk (default 180). */
+  chunkWords?: number;
+  /** Words repeated from the end of one chunk at the start of the next in a section (default 30). */
+  overlapWords?: number;
+}
+
+export const DEFAULT_CHUNK_WORDS = 180;
+export const DEFAULT_OVERLAP_WORDS = 30;
+
+/** A paragraph with the section it sits in. */
+interface Paragraph {
+  section: string | undefined;
+  words: string[];
+}
+
+const MARKDOWN_HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/u;
+const PAGE_MARKER = /^\s*[-=_]*\s*page\s+(\d+)(?:\s+of\s+\d+)?\s*[-=_]*\s*$/iu;
+
+function splitWords(text: string): string[] {
+  return text.split(/\s+/u).filter((word) => word !== "");
+}
+
+/** The section a line opens, if it is a heading or a page marker. */
+function sectionOpenedBy(line: string): string | undefined {
+  const page = PAGE_MARKER.exec(line);
+  if (page) return `Page ${page[1]}`;
+  const heading = MARKDOWN_HEADING.exec(line);
+  if (heading) {
+    const title = heading[1]!.trim();
+    const pageHeading = PAGE_MARKER.exec(title);
+    return pageHeading ? `Page ${pageHeading[1]}` : title;
+  }
+  return undefined;
+}
+
+/**
+ * Paragraphs (blank-line separated) with their sections. Form feeds start a new page ("Page N");
+ * markdown headings and "Page N" lines start a new section and are not part of the text.
+ */
+function paragraphsOf(text: string): Paragraph[] {
+  const pages = text.split("\f");
+  const hasPages = pages.length > 1;
+  const paragraphs: Paragraph[] = [];
+  let section: string | undefined;
+  let lines: string[] = [];
+
+  const flush = () => {
+    const words = splitWords(lines.join(" "));
+    if (words.length > 0) paragraphs.push({ section, words });
+    lines = [];
+  };
+
+  pages.forEach((page, index) => {
+    if (hasPages) {
+      flush();
+      section = `Page ${index + 1}`;
+    }
+    for (const line of page.split(/\r?\n/u)) {
+      const opened = sectionOpenedBy(line);
+      if (opened !== undefined) {
+        flush();
+        section = opened;
+      } else if (line.trim() === "") {
+        flush();
+      } else {
+        lines.push(line.trim());
+      }
+    }
+  });
+  flush();
+  return paragraphs;
+}
+
+/** Consecutive paragraphs that share a section. */
+function groupBySection(paragraphs: readonly Paragraph[]): Paragraph[][] {
+  const groups: Paragraph[][] = [];
+  for (const paragraph of paragraphs) {
+    const last = groups.at(-1);
+    if (last !== undefined && last[0]!.section === paragraph.section) last.push(paragraph);
+    else groups.push([paragraph]);
+  }
+  return groups;
+}
+
+/**
+ * Word windows for one section: paragraphs are packed whole while they fit in `size` words; a
+ * paragraph longer than that is cut into windows. Each window after the first starts with the
+ * last `overlap` words of the one before.
+ */
+function windowsOf(paragraphs: readonly Paragraph[], size: number, overlap: number): string[][] {
+  const windows: string[][] = [];
+  let current: string[] = [];
+  let fresh = 0; // words in `current` that are not carried-over overlap
+
+  const emit = () => {
+    if (fresh === 0) return;
+    windows.push(current);
+    current = overlap > 0 ? current.slice(-overlap) : [];
+    fresh = 0;
+  };
+
+  for (const { words } of paragraphs) {
+    if (fresh > 0 && current.length + words.length > size) emit();
+    if (words.length + current.length <= size) {
+      current = current.concat(words);
+      fresh += words.length;
+      continue;
+    }
+    // Too long to add whole: fill the current window and cut the rest into windows.
+    let rest = words;
+    while (rest.length > 0) {
+      const room = Math.max(size - current.length, size - overlap, 1);
+      const taken = rest.slice(0, room);
+      current = current.concat(taken);
+      fresh += taken.length;
+      rest = rest.slice(taken.length);
+      if (rest.length > 0) emit();
+    }
+  }
+  emit();
+  return windows;
+}
+
+/**
+ * Splits documents into chunks of about `chunkWords` words on paragraph boundaries where
+ * possible, with `overlapWords` of overlap inside a section. Every chunk keeps its source
+ * document's name and its section (nearest markdown heading, or "Page N").
+ */
+export function chunkDocuments(
+  docs: readonly SourceDocument[],
+  options: ChunkOptions = {},
+): Chunk[] {
+  const size = Math.max(1, Math.floor(options.chunkWords ?? DEFAULT_CHUNK_WORDS));
+  const overlap = Math.min(
+    Math.max(0, Math.floor(options.overlapWords ?? DEFAULT_OVERLAP_WORDS)),
+    Math.floor(size / 2),
+  );
+  const chunks: Chunk[] = [];
+  const seen = new Map<string, number>();
+  for (const doc of docs) {
+    // Two documents with the same name still get distinct chunk ids.
+    const occurrence = seen.get(doc.name) ?? 0;
+    seen.set(doc.name, occurrence + 1);
+    const prefix = occurrence === 0 ? doc.name : `${doc.name}~${occurrence + 1}`;
+    let n = 0;
+    for (const group of groupBySection(paragraphsOf(doc.text))) {
+      const section = group[0]!.section;
+      for (const words of windowsOf(group, size, overlap)) {
+        n += 1;
+        chunks.push({
+          id: `${prefix}#${n}`,
+          source: doc.name,
+          ...(section === undefined ? {} : { section }),
+          text: words.join(" "),
+          wordCount: words.length,
+        });
+      }
+    }
+  }
+  return chunks;
+}

@@ -1,0 +1,46 @@
+import type { Criterion } from "../criteria/model.js";
+import type { Chunk, RankedChunk, Retriever } from "./types.js";
+
+export const DEFAULT_CONTEXT_CHUNKS = 4;
+
+/** What is searched for a criterion: its title and description, plus the point or expected outcome. */
+export function criterionQuery(criterion: Criterion): string {
+  const parts = [criterion.title, criterion.description];
+  if (criterion.method.kind === "point") parts.push(criterion.method.text);
+  if (criterion.method.kind === "check" && criterion.method.expectedOutcome !== undefined) {
+    parts.push(criterion.method.expectedOutcome);
+  }
+  return parts.join("\n");
+}
+
+/**
+ * The top-k chunks relevant to a criterion (seed 000: RAG context per criterion). An empty array
+ * means there is no relevant context, so the engine can answer "Insufficient Information"
+ * without asking the model (TC-CRI-06).
+ */
+export function contextForCriterion(
+  retriever: Retriever,
+  criterion: Criterion,
+  k: number = DEFAULT_CONTEXT_CHUNKS,
+): Promise<RankedChunk[]> {
+  return retriever.retrieve(criterionQuery(criterion), k);
+}
+
+function chunkOf(item: Chunk | RankedChunk): Chunk {
+  return "chunk" in item ? item.chunk : item;
+}
+
+/**
+ * Renders chunks for a prompt, numbered and labelled with source and section:
+ * `[1] (company-profile.md, Page 2) text`. No chunks render as an empty string.
+ */
+export function formatContext(items: readonly (Chunk | RankedChunk)[]): string {
+  return items
+    .map((item, index) => {
+      const chunk = chunkOf(item);
+      const label =
+        chunk.section === undefined ? chunk.source : `${chunk.source}, ${chunk.section}`;
+      return `[${index + 1}] (${label}) ${chunk.text}`;
+    })
+    .join("\n\n");
+}

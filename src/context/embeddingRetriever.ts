@@ -1,0 +1,75 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { EmbeddingError } from "./errors.js";
+import type { Chunk, RankedChunk, Retriever } from "./types.js";
+
+/** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) return 0;
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/** What is embedded for a chunk: its section title (when it has one) and its text. */
+function embeddedText(chunk: Chunk): string {
+  return chunk.section === undefined ? chunk.text : `${chunk.section}\n${chunk.text}`;
+}
+
+/**
+ * Dense retrieval with a LangChain embeddings model (e.g. OllamaEmbeddings): the chunks are
+ * embedded once, on the first query, and ranked by cosine similarity. Chunks with a similarity
+ * of 0 or less are not returned. A failed embedding call is retried on the next query.
+ */
+export function createEmbeddingRetriever(
+  chunks: readonly Chunk[],
+  embeddings: EmbeddingsInterface,
+): Retriever {
+  let vectors: Promise<number[][]> | undefined;
+
+  const chunkVectors = (): Promise<number[][]> => {
+    if (vectors === undefined) {
+      vectors = embeddings.embedDocuments(chunks.map(embeddedText)).then((result) => {
+        if (result.length !== chunks.length) {
+          throw new EmbeddingError(
+            `the model returned ${result.length} vectors for ${chunks.length} chunks`,
+          );
+        }
+        return result;
+      });
+      vectors.catch(() => {
+        vectors = undefined;
+      });
+    }
+    return vectors;
+  };
+
+  return {
+    async retrieve(query: string, k: number): Promise<RankedChunk[]> {
+      if (k <= 0 || chunks.length === 0) return [];
+      const [documentVectors, queryVector] = await Promise.all([
+        chunkVectors(),
+        embeddings.embedQuery(query),
+      ]);
+      const ranked: RankedChunk[] = [];
+      documentVectors.forEach((vector, position) => {
+        if (vector.length !== queryVector.length) {
+          throw new EmbeddingError(
+            `chunk ${chunks[position]!.id} has a ${vector.length}-dimensional vector, ` +
+              `the query a ${queryVector.length}-dimensional one`,
+          );
+        }
+        const score = cosineSimilarity(vector, queryVector);
+        if (score > 0) ranked.push({ chunk: chunks[position]!, score });
+      });
+      return ranked.sort((a, b) => b.score - a.score).slice(0, k);
+    },
+  };
+}

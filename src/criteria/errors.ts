@@ -1,0 +1,59 @@
+export type CatalogPath = ReadonlyArray<string | number>;
+
+export interface CatalogErrorLocation {
+  /** File name or other label of the catalog text ("<input>" when none was given). */
+  source: string;
+  /** 1-based line in the source text, when known (TOON always, JSON when it can be found). */
+  line?: number;
+  /** 1-based column, when known (JSON syntax errors). */
+  column?: number;
+  /** Where in the catalog value the problem is, e.g. ["criteria", 2, "weight"]. */
+  path?: CatalogPath;
+}
+
+/** Formats a path as a JSON path: `$.criteria[2].weight`. */
+export function formatCatalogPath(path: CatalogPath): string {
+  let out = "$";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += `.${part}`;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out;
+}
+
+/**
+ * A catalog that cannot be used: broken syntax, a wrong shape, or a meta-rubric error. Names the
+ * source, the line (TOON, and JSON where it can be found) or JSON path, and what was expected.
+ */
+export class CatalogError extends Error {
+  override readonly name = "CatalogError";
+  readonly source: string;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly path: CatalogPath | undefined;
+  /** What was expected or what is wrong, without the location. */
+  readonly detail: string;
+
+  constructor(detail: string, location: CatalogErrorLocation, options?: { cause?: unknown }) {
+    super(CatalogError.format(detail, location), options);
+    this.source = location.source;
+    this.line = location.line;
+    this.column = location.column;
+    this.path = location.path;
+    this.detail = detail;
+  }
+
+  /** `criteria.toon:7 ($.criteria[1].weight): expected a number ≥ 0, got "-1"`. */
+  static format(detail: string, location: CatalogErrorLocation): string {
+    let where = location.source;
+    if (location.line !== undefined) {
+      where += `:${location.line}`;
+      if (location.column !== undefined) where += `:${location.column}`;
+    }
+    if (location.path !== undefined && location.path.length > 0) {
+      where += ` (${formatCatalogPath(location.path)})`;
+    }
+    return `${where}: ${detail}`;
+  }
+}

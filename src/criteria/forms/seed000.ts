@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { type CatalogInput, type CriterionInput, FIVE_POINT_SCALE } from "../model.js";
+import {
+  type CatalogForm,
+  firstCriterion,
+  hasKey,
+  renameRoot,
+  ThresholdSchema,
+  VersionSchema,
+} from "./common.js";
+
+/**
+ * seed 000 TOON catalog: `meta{version,program,…}:` and `criteria[N,]{id,type,weight,title,prompt}:`.
+ * `check` criteria are knockouts (pass/fail); `score` criteria are rated 1–5. The meta row may add
+ * `id`, `description`, `passing_threshold`, `fundable_threshold` and `reject_below` (native 1–5).
+ */
+const Seed000MetaSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  version: VersionSchema,
+  program: z.string().min(1),
+  description: z.string().optional(),
+  passing_threshold: ThresholdSchema.optional(),
+  fundable_threshold: z.number().min(1).max(5).optional(),
+  reject_below: z.number().min(1).max(5).optional(),
+});
+
+const Seed000CriterionSchema = z.strictObject({
+  id: z.string().min(1),
+  type: z.enum(["check", "score"], {
+    error: (issue) =>
+      `unknown criterion type ${JSON.stringify(issue.input)}: expected check or score`,
+  }),
+  weight: z.number().min(0),
+  title: z.string().min(1),
+  prompt: z.string().min(1),
+  citation: z.string().nullable().optional(),
+});
+
+const Seed000CatalogSchema = z.strictObject({
+  meta: Seed000MetaSchema,
+  criteria: z.array(Seed000CriterionSchema),
+});
+type Seed000Catalog = z.infer<typeof Seed000CatalogSchema>;
+
+export const seed000Form: CatalogForm<Seed000Catalog> = {
+  label: "seed 000 TOON catalog",
+  matches(value) {
+    const first = firstCriterion(value);
+    return hasKey(value, "meta") || (first !== undefined && hasKey(first, "prompt"));
+  },
+  schema: Seed000CatalogSchema,
+  rawPath(path) {
+    const [head, index, field] = path;
+    if (head === "criteria") {
+      const column = field === "description" ? "prompt" : field === "method" ? "type" : field;
+      return column === undefined ? ["criteria", index ?? 0] : ["criteria", index ?? 0, column];
+    }
+    return renameRoot(path.slice(0, 1), {
+      statusRules: ["meta", "fundable_threshold"],
+      passingThreshold: ["meta", "passing_threshold"],
+      id: ["meta", "id"],
+      version: ["meta", "version"],
+      name: ["meta", "program"],
+    });
+  },
+  toCatalog(raw, context): CatalogInput {
+    const { meta } = raw;
+    return {
+      id: meta.id ?? context.fallbackId,
+      name: meta.program,
+      version: meta.version,
+      description: meta.description,
+      passingThreshold: meta.passing_threshold,
+      statusRules: {
+        scale: FIVE_POINT_SCALE,
+        fundable: meta.fundable_threshold ?? 4.0,
+        rejectBelow: meta.reject_below,
+      },
+      criteria: raw.criteria.map(
+        (c): CriterionInput => ({
+          id: c.id,
+          title: c.title,
+          description: c.prompt,
+          weight: c.weight,
+          critical: c.type === "check",
+          knockout: c.type === "check",
+          citation: c.citation ?? undefined,
+          method:
+            c.type === "check" ? { kind: "check" } : { kind: "score", scale: FIVE_POINT_SCALE },
+        }),
+      ),
+    };
+  },
+};

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import {
+  type CatalogInput,
+  type CriterionInput,
+  ScaleSchema,
+  ScoringGuidelinesSchema,
+  StatusRulesSchema,
+  UNIT_SCALE,
+} from "../model.js";
+import {
+  type CatalogForm,
+  firstCriterion,
+  hasKey,
+  ThresholdSchema,
+  VersionSchema,
+} from "./common.js";
+
+/** seed 004 §3.3 `EvaluationCriteria`: weights, isCritical, per-criterion thresholds, five bands. */
+const Seed004CriterionSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().min(1),
+  weight: z.number().min(0),
+  isCritical: z.boolean().default(false),
+  passingThreshold: ThresholdSchema.optional(),
+  scoringGuidelines: ScoringGuidelinesSchema.optional(),
+  /** Optional native scale for the judge's answer (default 0–1). */
+  scale: ScaleSchema.optional(),
+  citation: z.string().optional(),
+});
+
+const Seed004CatalogSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  version: VersionSchema,
+  description: z.string().optional(),
+  targetType: z.string().optional(),
+  instructions: z.string().optional(),
+  passingThreshold: ThresholdSchema.optional(),
+  statusRules: StatusRulesSchema.optional(),
+  criteria: z.array(Seed004CriterionSchema),
+});
+type Seed004Catalog = z.infer<typeof Seed004CatalogSchema>;
+
+export const seed004Form: CatalogForm<Seed004Catalog> = {
+  label: "seed 004 EvaluationCriteria (JSON)",
+  matches(value) {
+    const first = firstCriterion(value);
+    return (
+      first !== undefined &&
+      (hasKey(first, "scoringGuidelines") || hasKey(first, "isCritical") || hasKey(first, "name"))
+    );
+  },
+  schema: Seed004CatalogSchema,
+  rawPath(path) {
+    const [head, index, field, sub, ...rest] = path;
+    if (head !== "criteria" || index === undefined) return path;
+    if (field === "title") return ["criteria", index, "name"];
+    if (field === "critical") return ["criteria", index, "isCritical"];
+    if (field === "method" && sub === "guidelines")
+      return ["criteria", index, "scoringGuidelines", ...rest];
+    if (field === "method") return ["criteria", index, "scale"];
+    return path;
+  },
+  toCatalog(raw, context): CatalogInput {
+    return {
+      id: raw.id ?? context.fallbackId,
+      name: raw.name,
+      version: raw.version,
+      description: raw.description,
+      targetType: raw.targetType,
+      instructions: raw.instructions,
+      passingThreshold: raw.passingThreshold,
+      statusRules: raw.statusRules,
+      criteria: raw.criteria.map(
+        (c): CriterionInput => ({
+          id: c.id,
+          title: c.name,
+          description: c.description,
+          weight: c.weight,
+          critical: c.isCritical,
+          passingThreshold: c.passingThreshold,
+          citation: c.citation,
+          method: { kind: "score", scale: c.scale ?? UNIT_SCALE, guidelines: c.scoringGuidelines },
+        }),
+      ),
+    };
+  },
+};

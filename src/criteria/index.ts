@@ -1,0 +1,11 @@
+export * from "./errors.js";
+export { CatalogNotFoundError, catalogFormatOf, loadCatalog } from "./load.js";
+export * from "./model.js";
+export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./parse.js";
+export {
+  type FindingSeverity,
+  normaliseWeights,
+  scoredCriteria,
+  type ValidationFinding,
+  validateCatalog,
+} from "./validate.js";

@@ -1,0 +1,50 @@
+import { readFile } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { CatalogError } from "./errors.js";
+import type { Catalog } from "./model.js";
+import { type CatalogFormat, parseCatalog } from "./parse.js";
+
+/** The catalog file does not exist (the only case where a caller may fall back to defaults). */
+export class CatalogNotFoundError extends CatalogError {
+  constructor(path: string, options?: { cause?: unknown }) {
+    super("catalog file not found", { source: path }, options);
+  }
+}
+
+/** `.json` → JSON, `.toon` → TOON; anything else by its first character (`{` means JSON). */
+export function catalogFormatOf(path: string, text: string): CatalogFormat {
+  const ext = extname(path).toLowerCase();
+  if (ext === ".json") return "json";
+  if (ext === ".toon") return "toon";
+  return text.trimStart().startsWith("{") ? "json" : "toon";
+}
+
+function isErrnoCode(error: unknown, code: string): boolean {
+  return error instanceof Error && "code" in error && error.code === code;
+}
+
+/**
+ * Reads a catalog file in any supported form (by extension, then by shape) and returns the
+ * normalised, validated `Catalog`. A missing file is a `CatalogNotFoundError`; a file that exists
+ * but is invalid is a `CatalogError` naming the line or path — never a silent fallback.
+ */
+export async function loadCatalog(path: string): Promise<Catalog> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (isErrnoCode(error, "ENOENT")) throw new CatalogNotFoundError(path, { cause: error });
+    if (isErrnoCode(error, "EISDIR")) {
+      throw new CatalogError("expected a catalog file, found a directory", { source: path });
+    }
+    throw new CatalogError(
+      `cannot read the catalog file: ${String(error)}`,
+      { source: path },
+      {
+        cause: error,
+      },
+    );
+  }
+  const fallbackId = basename(path, extname(path));
+  return parseCatalog(text, { format: catalogFormatOf(path, text), source: path, fallbackId });
+}

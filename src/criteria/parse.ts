@@ -1,0 +1,108 @@
+import type { z } from "zod";
+import { CatalogError, type CatalogPath } from "./errors.js";
+import type { CatalogForm, FormContext } from "./forms/common.js";
+import { nativeForm } from "./forms/native.js";
+import { pointsForm } from "./forms/points.js";
+import { rubricForm } from "./forms/rubric.js";
+import { rubricItemsForm } from "./forms/rubricItems.js";
+import { seed000Form } from "./forms/seed000.js";
+import { seed004Form } from "./forms/seed004.js";
+import { type Catalog, CatalogSchema } from "./model.js";
+import { type LocatedValue, readJson, readToon } from "./sourceText.js";
+import { normaliseWeights, validateCatalog } from "./validate.js";
+
+export type CatalogFormat = "json" | "toon";
+
+export interface ParseCatalogOptions {
+  format: CatalogFormat;
+  /** A label for messages, usually the file path. */
+  source?: string;
+  /** Catalog id when the text names none (loadCatalog passes the file's base name). */
+  fallbackId?: string;
+}
+
+/** Tried in this order: the most specific shapes first. */
+const FORMS = [nativeForm, rubricForm, rubricItemsForm, pointsForm, seed000Form, seed004Form];
+
+function describeForms(): string {
+  return FORMS.map((f) => f.label).join(", ");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function pickForm(value: Record<string, unknown>): CatalogForm<unknown> | undefined {
+  const form = FORMS.find((f) => f.matches(value));
+  if (form !== undefined) return form as CatalogForm<unknown>;
+  // A catalog with `criteria` but no recognisable criterion (an empty list, not a list at all) is
+  // reported against the seed 004 shape, the default form.
+  return "criteria" in value ? (seed004Form as CatalogForm<unknown>) : undefined;
+}
+
+function issueError(
+  issues: readonly z.core.$ZodIssue[],
+  located: LocatedValue,
+  source: string,
+  label: string,
+  toRaw: (path: CatalogPath) => CatalogPath = (path) => path,
+): CatalogError {
+  const [first, ...rest] = issues;
+  const issuePath = (first?.path ?? []).map((p) => (typeof p === "symbol" ? String(p) : p));
+  // An unknown key is best shown on its own line.
+  const unknownKey = first?.code === "unrecognized_keys" ? first.keys[0] : undefined;
+  const path = toRaw(unknownKey === undefined ? issuePath : [...issuePath, unknownKey]);
+  const more =
+    rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : "";
+  const detail = `${first?.message ?? "invalid catalog"} — as ${label}${more}`;
+  return new CatalogError(detail, { source, line: located.lineOf(path), path });
+}
+
+/**
+ * Parses a catalog text in any supported form — seed 004 EvaluationCriteria, seed 000 TOON, seed 002
+ * points, seed 003 rubric, seed 001 rubric items, or evalgate's own model — into one `Catalog`.
+ * Runs the meta-rubric: errors throw a `CatalogError` with the line and path; warnings are kept on
+ * `catalog.warnings`; weights that do not sum to 1 are normalised.
+ */
+export function parseCatalog(text: string, options: ParseCatalogOptions): Catalog {
+  const source = options.source ?? "<input>";
+  const located = options.format === "json" ? readJson(text, source) : readToon(text, source);
+  const { value } = located;
+  if (!isRecord(value)) {
+    throw new CatalogError(
+      `expected a catalog object (one of: ${describeForms()}), got ${Array.isArray(value) ? "a list" : typeof value}`,
+      { source, line: 1 },
+    );
+  }
+  const form = pickForm(value);
+  if (form === undefined) {
+    throw new CatalogError(
+      `not a criteria catalog: expected \`criteria\`, \`points\` or \`rubrics\` (one of: ${describeForms()})`,
+      { source, line: 1 },
+    );
+  }
+  const raw = form.schema.safeParse(value);
+  if (!raw.success) throw issueError(raw.error.issues, located, source, form.label);
+
+  const context: FormContext = { fallbackId: options.fallbackId ?? "catalog" };
+  const toRaw = (path: CatalogPath): CatalogPath => form.rawPath?.(path) ?? path;
+  const normalised = CatalogSchema.safeParse({ ...form.toCatalog(raw.data, context), source });
+  if (!normalised.success) {
+    throw issueError(normalised.error.issues, located, source, form.label, toRaw);
+  }
+
+  const catalog = normalised.data;
+  const findings = validateCatalog(catalog);
+  const firstError = findings.find((f) => f.severity === "error");
+  if (firstError !== undefined) {
+    const count = findings.filter((f) => f.severity === "error").length;
+    const more = count > 1 ? ` (and ${count - 1} more error${count > 2 ? "s" : ""})` : "";
+    throw new CatalogError(`${firstError.message}${more}`, {
+      source,
+      line: located.lineOf(toRaw(firstError.path)),
+      path: toRaw(firstError.path),
+    });
+  }
+  const warnings = findings.filter((f) => f.severity === "warning").map((f) => f.message);
+  return { ...normaliseWeights(catalog), warnings: [...catalog.warnings, ...warnings] };
+}

@@ -1,0 +1,108 @@
+import {
+  findNodeAtLocation,
+  type ParseError,
+  parse,
+  parseTree,
+  printParseErrorCode,
+} from "jsonc-parser";
+import { decodeToonWithLines, ToonError } from "../toon/index.js";
+import { CatalogError, type CatalogPath } from "./errors.js";
+
+/** A decoded catalog text and a way back from a path in it to the line it came from. */
+export interface LocatedValue {
+  value: unknown;
+  lineOf(path: CatalogPath): number | undefined;
+}
+
+/** Scalar fields that stay strings even when they look like numbers (`version: 1.0`). */
+export const CATALOG_STRING_FIELDS = ["id", "version", "name", "program", "title"] as const;
+
+function lineAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+const JSON_ERROR_TEXT: Record<string, string> = {
+  InvalidSymbol: "an unexpected character",
+  InvalidNumberFormat: "a malformed number",
+  PropertyNameExpected: "a property name in double quotes",
+  ValueExpected: "a value",
+  ColonExpected: "':' after the property name",
+  CommaExpected: "',' between items",
+  CloseBraceExpected: "'}' to close the object",
+  CloseBracketExpected: "']' to close the array",
+  EndOfFileExpected: "the end of the file after the top-level value",
+  InvalidCommentToken: "no comment (comments are not JSON)",
+  UnexpectedEndOfComment: "the end of the comment",
+  UnexpectedEndOfString: "the closing '\"' of the string",
+  UnexpectedEndOfNumber: "the rest of the number",
+  InvalidUnicode: "a valid \\u escape",
+  InvalidEscapeCharacter: "a valid escape sequence",
+  InvalidCharacter: "a valid character in the string",
+};
+
+/** Parses strict JSON, reporting the first syntax error with its line and column. */
+export function readJson(text: string, source: string): LocatedValue {
+  if (text.trim() === "") {
+    throw new CatalogError("expected a JSON object, found an empty file", { source, line: 1 });
+  }
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+  });
+  const first = errors[0];
+  if (first !== undefined) {
+    const code = printParseErrorCode(first.error);
+    const { line, column } = lineAt(text, first.offset);
+    throw new CatalogError(`invalid JSON: expected ${JSON_ERROR_TEXT[code] ?? code}`, {
+      source,
+      line,
+      column,
+    });
+  }
+  const tree = parseTree(text);
+  return {
+    value,
+    lineOf(path) {
+      if (tree === undefined) return undefined;
+      for (let depth = path.length; depth >= 0; depth--) {
+        const node = findNodeAtLocation(tree, [...path.slice(0, depth)]);
+        if (node !== undefined) {
+          const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
+          return lineAt(text, at).line;
+        }
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Decodes TOON (spec v4 or the seed dialect), with line numbers for paths. */
+export function readToon(text: string, source: string): LocatedValue {
+  if (text.trim() === "") {
+    throw new CatalogError("expected a TOON catalog, found an empty file", { source, line: 1 });
+  }
+  try {
+    const located = decodeToonWithLines(text, { source, stringFields: CATALOG_STRING_FIELDS });
+    return { value: located.value, lineOf: (path) => located.lineOf([...path]) };
+  } catch (error) {
+    if (error instanceof ToonError) {
+      throw new CatalogError(
+        `invalid TOON: ${error.reason}`,
+        { source, line: error.line },
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * createChatModel: the judge's model — a primary model and its fallbacks, each built from a
+ * `provider:model` spec (Ollama by default) or a LangChain chat model supplied as is, with the
+ * retry policy and timeout every call uses. Building does no I/O; providers load on first call.
+ */
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { type ModelCandidate, providerCandidate, suppliedCandidate } from "./candidate.js";
+import type { RetryPolicy } from "./retry.js";
+import { type ModelSettings, type ModelSettingsInput, resolveModelSettings } from "./settings.js";
+import { defaultModelSpec, parseModelSpec } from "./spec.js";
+
+/** A model: a `provider:model` string or a LangChain chat model. */
+export type ModelSource = string | BaseChatModel;
+
+export interface ChatModelOptions extends ModelSettingsInput {
+  /** Models tried, in order, when the primary one keeps failing. */
+  fallbackModels?: readonly ModelSource[];
+}
+
+export interface JudgeModel {
+  /** The primary model first, then the fallbacks. */
+  readonly candidates: readonly ModelCandidate[];
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly settings: ModelSettings;
+}
+
+function candidateFor(source: ModelSource, settings: ModelSettings): ModelCandidate {
+  if (source instanceof BaseChatModel) return suppliedCandidate(source, settings);
+  return providerCandidate(parseModelSpec(source), settings);
+}
+
+/**
+ * Builds the judge model. `spec` defaults to `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`;
+ * the Ollama server to OLLAMA_BASE_URL or http://127.0.0.1:11434 (read from `options.env`, else
+ * process.env). Throws ModelSpecError / UnknownProviderError / ModelOptionsError right away.
+ */
+export function createChatModel(spec?: ModelSource, options: ChatModelOptions = {}): JudgeModel {
+  const { fallbackModels = [], ...settingsInput } = options;
+  const settings = resolveModelSettings(settingsInput);
+  const primary = spec ?? defaultModelSpec(settings.env);
+  const candidates = [primary, ...fallbackModels].map((source) => candidateFor(source, settings));
+  return {
+    candidates,
+    retry: {
+      maxRetries: settings.maxRetries,
+      baseDelayMs: settings.retryBaseDelayMs,
+      maxDelayMs: settings.retryMaxDelayMs,
+      maxRetryAfterMs: settings.maxRetryAfterMs,
+    },
+    timeoutMs: settings.timeoutMs,
+    settings,
+  };
+}

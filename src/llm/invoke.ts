@@ -1,0 +1,79 @@
+/**
+ * invokeJudge: what the engine needs from one model call — the answer text, token usage, the model
+ * that answered, the parameters used and the latency — with retries and fallbacks applied.
+ */
+import {
+  AIMessage,
+  type BaseMessage,
+  type BaseMessageLike,
+  coerceMessageLikeToMessage,
+} from "@langchain/core/messages";
+import type { TokenUsage } from "../scoring/result.js";
+import type { ModelCallOptions } from "./candidate.js";
+import type { JudgeModel } from "./chatModel.js";
+import { callWithFallback } from "./fallback.js";
+import { answerText, type ModelAttempt } from "./retry.js";
+
+export interface JudgeAnswer {
+  text: string;
+  usage: TokenUsage;
+  /** The model that answered (as the server named it, else as the spec did). */
+  model: string;
+  provider: string;
+  /** `provider:model` of the answering model. */
+  spec: string;
+  parameters: Record<string, unknown>;
+  /** From the first attempt to the answer, retries and fallbacks included. */
+  latencyMs: number;
+  /** Every call made, failed ones with their error. */
+  attempts: ModelAttempt[];
+}
+
+function usageOf(message: BaseMessage): TokenUsage {
+  const usage = AIMessage.isInstance(message) ? message.usage_metadata : undefined;
+  const inputTokens = usage?.input_tokens ?? 0;
+  const outputTokens = usage?.output_tokens ?? 0;
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.total_tokens ?? inputTokens + outputTokens,
+  };
+}
+
+function reportedModel(message: BaseMessage): string | undefined {
+  const metadata: Record<string, unknown> = message.response_metadata ?? {};
+  for (const key of ["model_name", "model"]) {
+    const value = metadata[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+/**
+ * Calls the judge model. Rejects with a typed ModelCallError: the last failure when every model
+ * failed, ModelAbortedError when `options.signal` fired.
+ */
+export async function invokeJudge(
+  judge: JudgeModel,
+  messages: readonly BaseMessageLike[],
+  options: ModelCallOptions = {},
+): Promise<JudgeAnswer> {
+  const started = performance.now();
+  const input = messages.map((message) => coerceMessageLikeToMessage(message));
+  const { message, candidate, attempts } = await callWithFallback(
+    judge.candidates,
+    input,
+    judge.retry,
+    options,
+  );
+  return {
+    text: answerText(message),
+    usage: usageOf(message),
+    model: reportedModel(message) ?? candidate.model,
+    provider: candidate.provider,
+    spec: candidate.spec,
+    parameters: { ...candidate.parameters, maxRetries: judge.retry.maxRetries },
+    latencyMs: Math.round(performance.now() - started),
+    attempts,
+  };
+}

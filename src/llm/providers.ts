@@ -1,0 +1,108 @@
+/**
+ * Providers other than Ollama, loaded by dynamic import of their LangChain package, so that
+ * evalgate depends on none of them. A missing package is a ProviderUnavailableError naming the
+ * `npm install` to run. Provider SDK retries are switched off: our retry loop owns retries.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ProviderUnavailableError } from "./errors.js";
+import type { ModelSettings } from "./settings.js";
+import type { ModelSpec, ProviderName } from "./spec.js";
+
+interface ProviderPackage {
+  packageName: string;
+  className: string;
+  /** Environment variable holding the API key (passed only when set in the env record). */
+  apiKeyEnv: string;
+  extraFields?: (settings: ModelSettings) => Record<string, unknown>;
+}
+
+export const PROVIDER_PACKAGES: Readonly<Record<Exclude<ProviderName, "ollama">, ProviderPackage>> =
+  {
+    openai: {
+      packageName: "@langchain/openai",
+      className: "ChatOpenAI",
+      apiKeyEnv: "OPENAI_API_KEY",
+    },
+    anthropic: {
+      packageName: "@langchain/anthropic",
+      className: "ChatAnthropic",
+      apiKeyEnv: "ANTHROPIC_API_KEY",
+    },
+    "google-genai": {
+      packageName: "@langchain/google-genai",
+      className: "ChatGoogleGenerativeAI",
+      apiKeyEnv: "GOOGLE_API_KEY",
+    },
+    groq: { packageName: "@langchain/groq", className: "ChatGroq", apiKeyEnv: "GROQ_API_KEY" },
+    mistralai: {
+      packageName: "@langchain/mistralai",
+      className: "ChatMistralAI",
+      apiKeyEnv: "MISTRAL_API_KEY",
+    },
+    // Seed 002's judge models are OpenRouter ids: an OpenAI-compatible endpoint.
+    openrouter: {
+      packageName: "@langchain/openai",
+      className: "ChatOpenAI",
+      apiKeyEnv: "OPENROUTER_API_KEY",
+      extraFields: () => ({ configuration: { baseURL: "https://openrouter.ai/api/v1" } }),
+    },
+  };
+
+type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
+
+const loadedModules = new Map<string, unknown>();
+
+async function importPackage(provider: string, packageName: string): Promise<unknown> {
+  const cached = loadedModules.get(packageName);
+  if (cached !== undefined) return cached;
+  try {
+    const loaded: unknown = await import(packageName);
+    loadedModules.set(packageName, loaded);
+    return loaded;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const notInstalled = message.includes(packageName);
+    throw new ProviderUnavailableError(
+      packageName,
+      notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
+      { provider },
+      error,
+    );
+  }
+}
+
+function constructorFrom(loaded: unknown, className: string): ChatModelConstructor | undefined {
+  if (typeof loaded !== "object" || loaded === null || !(className in loaded)) return undefined;
+  const candidate: unknown = (loaded as Record<string, unknown>)[className];
+  return typeof candidate === "function" ? (candidate as ChatModelConstructor) : undefined;
+}
+
+/** The npm package a provider needs (undefined for Ollama, which is built in). */
+export function providerPackageName(provider: ProviderName): string | undefined {
+  return provider === "ollama" ? undefined : PROVIDER_PACKAGES[provider].packageName;
+}
+
+/** Constructs the LangChain chat model of a non-Ollama provider. */
+export async function loadProviderChatModel(
+  spec: ModelSpec & { provider: Exclude<ProviderName, "ollama"> },
+  settings: ModelSettings,
+): Promise<BaseChatModel> {
+  const definition = PROVIDER_PACKAGES[spec.provider];
+  const loaded = await importPackage(spec.provider, definition.packageName);
+  const ChatModel = constructorFrom(loaded, definition.className);
+  if (!ChatModel) {
+    throw new ProviderUnavailableError(
+      definition.packageName,
+      `the package has no export ${definition.className}`,
+      { provider: spec.provider, model: spec.model },
+    );
+  }
+  const apiKey = settings.env[definition.apiKeyEnv];
+  return new ChatModel({
+    model: spec.model,
+    temperature: settings.temperature,
+    maxRetries: 0,
+    ...(apiKey ? { apiKey } : {}),
+    ...definition.extraFields?.(settings),
+  });
+}

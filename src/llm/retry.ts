@@ -1,0 +1,132 @@
+/**
+ * Retrying one model: transient failures (network, 5xx, 429, timeout) are tried again up to
+ * `maxRetries` times with exponential backoff; a 429's Retry-After is honoured, capped. An empty
+ * answer is retried once. Non-transient failures and caller cancellation are not retried.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
+import {
+  classifyModelError,
+  ModelAbortedError,
+  type ModelCallError,
+  ModelContentPolicyError,
+  ModelRateLimitError,
+  ModelResponseError,
+} from "./errors.js";
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (0 = one attempt). */
+  maxRetries: number;
+  /** Delay before the first retry; doubles for each further retry. */
+  baseDelayMs: number;
+  /** Ceiling of the exponential delay. */
+  maxDelayMs: number;
+  /** Ceiling of a server's Retry-After. */
+  maxRetryAfterMs: number;
+}
+
+/** One call made to a model, successful or not. */
+export interface ModelAttempt {
+  spec: string;
+  error?: ModelCallError;
+}
+
+/** The delay before retry number `retry` (1-based) after `error`. */
+export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCallError): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  if (error instanceof ModelRateLimitError && error.retryAfterMs !== undefined) {
+    return Math.max(exponential, Math.min(error.retryAfterMs, policy.maxRetryAfterMs));
+  }
+  return exponential;
+}
+
+/** Waits `ms`; rejects with ModelAbortedError when `signal` fires first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new ModelAbortedError({}, signal.reason));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ModelAbortedError({}, signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** The answer's text; content blocks other than text are ignored. */
+export function answerText(message: BaseMessage): string {
+  return message.text;
+}
+
+/** A successful answer that is not usable: empty, or stopped by a content filter. */
+function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelCallError | null {
+  const context = {
+    provider: candidate.provider,
+    model: candidate.model,
+    baseUrl: candidate.baseUrl,
+  };
+  const metadata: unknown = message.response_metadata;
+  const finish = isRecord(metadata) ? (metadata.finish_reason ?? metadata.done_reason) : undefined;
+  if (finish === "content_filter") {
+    return new ModelContentPolicyError("the answer was stopped by a content filter", context);
+  }
+  if (answerText(message).trim() === "") {
+    return new ModelResponseError("the answer is empty", context);
+  }
+  return null;
+}
+
+/**
+ * Calls one model with retries. Resolves with its answer; rejects with the last typed error.
+ * Every call made is appended to `attempts`.
+ */
+export async function callWithRetries(
+  candidate: ModelCandidate,
+  messages: BaseMessage[],
+  policy: RetryPolicy,
+  attempts: ModelAttempt[],
+  options: ModelCallOptions = {},
+): Promise<BaseMessage> {
+  const { signal } = options;
+  let retries = 0;
+  let emptyRetries = 0;
+  while (true) {
+    let error: ModelCallError;
+    try {
+      const message = await candidate.call(messages, { signal });
+      const unusable = unusableAnswer(message, candidate);
+      if (unusable === null) {
+        attempts.push({ spec: candidate.spec });
+        return message;
+      }
+      error = unusable;
+    } catch (thrown) {
+      error = classifyModelError(thrown, {
+        provider: candidate.provider,
+        model: candidate.model,
+        baseUrl: candidate.baseUrl,
+      });
+    }
+    attempts.push({ spec: candidate.spec, error });
+    if (signal?.aborted) {
+      throw error instanceof ModelAbortedError ? error : new ModelAbortedError({}, signal.reason);
+    }
+    if (!error.transient || retries >= policy.maxRetries) throw error;
+    if (error instanceof ModelResponseError) {
+      if (emptyRetries >= 1) throw error;
+      emptyRetries += 1;
+    }
+    retries += 1;
+    await sleep(retryDelayMs(policy, retries, error), signal);
+  }
+}

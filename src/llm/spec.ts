@@ -1,0 +1,69 @@
+/**
+ * Model spec strings: `provider:model`, split on the first colon only, because model names carry
+ * colons of their own (`ollama:qwen2.5:7b-instruct` is provider "ollama", model
+ * "qwen2.5:7b-instruct").
+ */
+import { ModelSpecError, UnknownProviderError } from "./errors.js";
+
+export const KNOWN_PROVIDERS = [
+  "ollama",
+  "openai",
+  "anthropic",
+  "google-genai",
+  "groq",
+  "mistralai",
+  "openrouter",
+] as const;
+export type ProviderName = (typeof KNOWN_PROVIDERS)[number];
+
+export interface ModelSpec {
+  provider: ProviderName;
+  model: string;
+}
+
+export const DEFAULT_OLLAMA_MODEL = "qwen2.5:7b-instruct";
+export const DEFAULT_OLLAMA_BASE_URL = "http://127.0.0.1:11434";
+
+/** Environment read for defaults; tests pass their own record instead of process.env. */
+export type ModelEnv = Readonly<Record<string, string | undefined>>;
+
+function isProviderName(value: string): value is ProviderName {
+  return (KNOWN_PROVIDERS as readonly string[]).includes(value);
+}
+
+/** Parses `provider:model`. Throws ModelSpecError / UnknownProviderError. */
+export function parseModelSpec(spec: string): ModelSpec {
+  const trimmed = spec.trim();
+  const colon = trimmed.indexOf(":");
+  if (colon === -1) {
+    throw new ModelSpecError(
+      spec,
+      `expected provider:model (for example ollama:${DEFAULT_OLLAMA_MODEL})`,
+    );
+  }
+  const provider = trimmed.slice(0, colon).trim().toLowerCase();
+  const model = trimmed.slice(colon + 1).trim();
+  if (!isProviderName(provider)) throw new UnknownProviderError(spec, provider, KNOWN_PROVIDERS);
+  if (model === "") throw new ModelSpecError(spec, "the model name after the provider is empty");
+  return { provider, model };
+}
+
+export function formatModelSpec(spec: ModelSpec): string {
+  return `${spec.provider}:${spec.model}`;
+}
+
+/** `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`. */
+export function defaultModelSpec(env: ModelEnv): string {
+  const model = env.EVALGATE_MODEL?.trim();
+  return `ollama:${model ? model : DEFAULT_OLLAMA_MODEL}`;
+}
+
+/** OLLAMA_BASE_URL or http://127.0.0.1:11434, without a trailing slash. */
+export function defaultOllamaBaseUrl(env: ModelEnv): string {
+  const url = env.OLLAMA_BASE_URL?.trim();
+  return normaliseBaseUrl(url ? url : DEFAULT_OLLAMA_BASE_URL);
+}
+
+export function normaliseBaseUrl(url: string): string {
+  return url.replace(/\/+$/, "");
+}

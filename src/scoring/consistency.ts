@@ -1,0 +1,45 @@
+import { InconsistentResultError } from "./errors.js";
+import type { CriterionResult } from "./result.js";
+import { roundScore } from "./scale.js";
+
+/** A criterion result that was evaluated carries a 0–1 score. */
+export type EvaluatedCriterionResult = CriterionResult & { evaluated: true; score: number };
+
+export function isEvaluated(result: CriterionResult): result is EvaluatedCriterionResult {
+  return result.evaluated && result.score !== null;
+}
+
+/** Whether a 0–1 score reaches a threshold (float noise removed on both sides). */
+export function meetsThreshold(score: number, threshold: number): boolean {
+  return roundScore(score) >= roundScore(threshold);
+}
+
+/**
+ * Checks that a criterion result does not contradict itself: evaluated ⇔ score present,
+ * met is null exactly when not evaluated, and met agrees with score ≥ threshold.
+ */
+export function assertConsistentResult(result: CriterionResult, catalogId?: string): void {
+  const at = (field: string) => ({ catalogId, criterionId: result.id, field });
+  if (result.evaluated && result.score === null) {
+    throw new InconsistentResultError("evaluated is true but score is null", at("score"));
+  }
+  if (!result.evaluated && result.score !== null) {
+    throw new InconsistentResultError(
+      `evaluated is false but a score (${result.score}) is given`,
+      at("score"),
+    );
+  }
+  if (result.score === null) {
+    if (result.met !== null) {
+      throw new InconsistentResultError("met must be null when not evaluated", at("met"));
+    }
+    return;
+  }
+  const expected = meetsThreshold(result.score, result.threshold);
+  if (result.met !== expected) {
+    throw new InconsistentResultError(
+      `met is ${String(result.met)} but score ${result.score} vs threshold ${result.threshold} gives ${expected}`,
+      at("met"),
+    );
+  }
+}

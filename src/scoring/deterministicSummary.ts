@@ -1,0 +1,95 @@
+import { type Catalog, type Criterion, levelsOf, nativeScaleOf } from "../criteria/model.js";
+import type { CriterionResult, FundingStatus } from "./result.js";
+import { fromUnit, roundScore, topLevel } from "./scale.js";
+
+/** What the deterministic summary reads from a scored evaluation. */
+export interface SummaryInput {
+  passed: boolean;
+  overallScore: number;
+  criteria: readonly CriterionResult[];
+  status?: FundingStatus;
+  nativeTotal?: number;
+}
+
+function formatNative(value: number | string): string {
+  return typeof value === "number" ? String(roundScore(value, 2)) : value;
+}
+
+/**
+ * One line of feedback for one criterion: `Clarity: excellent (score: 1.00)`,
+ * `Innovation: 4 (score: 0.75)`, or `Market: not evaluated (judge timed out)`.
+ */
+export function criterionFeedbackLine(result: CriterionResult): string {
+  if (!result.evaluated || result.score === null) {
+    return `${result.title}: not evaluated (${result.judgeError ?? "no reason given"})`;
+  }
+  const shown = result.level ?? result.native;
+  const score = `score: ${result.score.toFixed(2)}`;
+  return shown === null
+    ? `${result.title}: (${score})`
+    : `${result.title}: ${formatNative(shown)} (${score})`;
+}
+
+const EXCELLENT_BAND_MIN = 0.9;
+
+function withDescription(text: string, description: string): string {
+  return description.trim() === "" ? text : `${text} — ${description}`;
+}
+
+/** What to aim for next on one criterion, or undefined when there is nothing to suggest. */
+function suggestionFor(criterion: Criterion, result: CriterionResult): string | undefined {
+  if (!result.evaluated || result.score === null) return undefined;
+  const levels = levelsOf(criterion.method);
+  if (levels !== undefined && result.level !== undefined) {
+    const top = topLevel(levels);
+    if (top === undefined || top.id === result.level) return undefined;
+    return withDescription(`aim for '${top.label}'`, top.description);
+  }
+  const method = criterion.method;
+  if (method.kind === "score" && method.guidelines !== undefined) {
+    if (result.score >= EXCELLENT_BAND_MIN) return undefined;
+    return withDescription("aim for 'excellent'", method.guidelines.excellent);
+  }
+  if (result.met !== false) return undefined;
+  if (method.kind === "check") return withDescription("needs a pass", criterion.description);
+  const scale = nativeScaleOf(method);
+  const needed = formatNative(fromUnit(result.threshold, scale));
+  const now = result.native ?? result.score;
+  return withDescription(
+    `reach at least ${needed} (now ${formatNative(now)})`,
+    criterion.description,
+  );
+}
+
+/**
+ * seed 003's template summary, adapted to criterion results: the outcome line, the overall score
+ * as a percentage (and the funding status when there is one), one line per criterion, and
+ * suggestions for every criterion below its best level, below 'excellent' or not met. Criteria
+ * that could not be evaluated are listed as such.
+ */
+export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput): string {
+  const lines: string[] = [
+    `Evaluation ${evaluation.passed ? "PASSED" : "FAILED"} for catalog '${catalog.name}'.`,
+    `Overall score: ${Math.round(evaluation.overallScore * 100)}%`,
+  ];
+  if (evaluation.status !== undefined) {
+    const total =
+      evaluation.nativeTotal !== undefined && catalog.statusRules !== undefined
+        ? ` (total ${formatNative(evaluation.nativeTotal)} on ${catalog.statusRules.scale.min}–${catalog.statusRules.scale.max})`
+        : "";
+    lines.push(`Funding status: ${evaluation.status}${total}`);
+  }
+  lines.push("");
+  for (const result of evaluation.criteria) lines.push(`- ${criterionFeedbackLine(result)}`);
+
+  const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
+  const suggestions: string[] = [];
+  for (const result of evaluation.criteria) {
+    const criterion = byId.get(result.id);
+    if (criterion === undefined) continue;
+    const suggestion = suggestionFor(criterion, result);
+    if (suggestion !== undefined) suggestions.push(`  - ${result.title}: ${suggestion}`);
+  }
+  if (suggestions.length > 0) lines.push("", "Suggestions for improvement:", ...suggestions);
+  return lines.join("\n");
+}

@@ -1,0 +1,63 @@
+/**
+ * Where a scoring problem is: the catalog (when known), the criterion (when known) and the field
+ * of the criterion result or outcome that is wrong.
+ */
+export interface ScoringErrorLocation {
+  catalogId?: string;
+  criterionId?: string;
+  field?: string;
+}
+
+/** `catalog 'ifb_profi' › criterion 'c2' › score` (the parts that are known). */
+export function formatScoringLocation(location: ScoringErrorLocation): string {
+  const parts: string[] = [];
+  if (location.catalogId !== undefined) parts.push(`catalog '${location.catalogId}'`);
+  if (location.criterionId !== undefined) parts.push(`criterion '${location.criterionId}'`);
+  if (location.field !== undefined) parts.push(location.field);
+  return parts.length > 0 ? parts.join(" › ") : "scoring";
+}
+
+/** Base class of the errors raised by the pure scoring functions. */
+export class ScoringError extends Error {
+  override name = "ScoringError";
+  readonly location: ScoringErrorLocation;
+  /** What is wrong, without the location. */
+  readonly detail: string;
+
+  constructor(detail: string, location: ScoringErrorLocation) {
+    super(`${formatScoringLocation(location)}: ${detail}`);
+    this.location = location;
+    this.detail = detail;
+  }
+}
+
+/** A value that cannot be put on (or taken off) a scale: not finite, or a broken scale. */
+export class ScaleError extends ScoringError {
+  override name = "ScaleError";
+}
+
+/** A level id that the criterion does not define. */
+export class UnknownLevelError extends ScoringError {
+  override name = "UnknownLevelError";
+  readonly levelId: string;
+  readonly knownLevels: readonly string[];
+
+  constructor(levelId: string, knownLevels: readonly string[], location: ScoringErrorLocation) {
+    super(
+      `unknown level '${levelId}'; expected one of ${knownLevels.map((l) => `'${l}'`).join(", ")}`,
+      location,
+    );
+    this.levelId = levelId;
+    this.knownLevels = knownLevels;
+  }
+}
+
+/** A criterion result or outcome whose fields contradict each other (evaluated, score, met). */
+export class InconsistentResultError extends ScoringError {
+  override name = "InconsistentResultError";
+}
+
+/** Criterion results that do not match the catalog: missing, unknown or duplicated ids. */
+export class CriterionResultMismatchError extends ScoringError {
+  override name = "CriterionResultMismatchError";
+}

@@ -1,0 +1,75 @@
+import { encodeToon } from "../toon/encode.js";
+import type { CriterionResult, EvaluationResult } from "./result.js";
+
+/** One row of seed 000's `results` table. */
+export interface ResultsToonRow {
+  id: string;
+  /** pass/fail for checks, the level for level criteria, `error` when not evaluated, else null. */
+  result: string | null;
+  /** The native value for scored criteria (4 on 1–5), the 0–1 score for levels, null for checks. */
+  score: number | null;
+  /** The judge's reasoning, or why the criterion could not be evaluated. */
+  reasoning: string;
+}
+
+/** seed 000's results document: the table and the summary. */
+export interface ResultsToonDocument {
+  results: ResultsToonRow[];
+  summary: {
+    /** The native total when there is one, else the 0–1 overall score. */
+    total_score: number;
+    /** The funding status when there is one, else the verdict. */
+    status: string;
+  };
+}
+
+/** The `result` value written for a criterion that could not be evaluated. */
+export const NOT_EVALUATED_RESULT = "error";
+
+function rowOf(criterion: CriterionResult): ResultsToonRow {
+  if (!criterion.evaluated || criterion.score === null) {
+    return {
+      id: criterion.id,
+      result: NOT_EVALUATED_RESULT,
+      score: null,
+      reasoning: criterion.judgeError ?? criterion.reasoning,
+    };
+  }
+  const { native } = criterion;
+  if (criterion.method === "check") {
+    return {
+      id: criterion.id,
+      result: typeof native === "string" ? native : criterion.met ? "pass" : "fail",
+      score: null,
+      reasoning: criterion.reasoning,
+    };
+  }
+  if (typeof native === "number") {
+    return { id: criterion.id, result: null, score: native, reasoning: criterion.reasoning };
+  }
+  return {
+    id: criterion.id,
+    result: criterion.level ?? native,
+    score: criterion.score,
+    reasoning: criterion.reasoning,
+  };
+}
+
+/** The plain object that {@link encodeResultsToon} writes, for comparison with other formats. */
+export function resultsToonDocument(result: EvaluationResult): ResultsToonDocument {
+  return {
+    results: result.criteria.map(rowOf),
+    summary: {
+      total_score: result.nativeTotal ?? result.overallScore,
+      status: result.status ?? result.verdict,
+    },
+  };
+}
+
+/**
+ * seed 000's output as spec TOON: a `results` table {id,result,score,reasoning} and a
+ * `summary` {total_score,status}.
+ */
+export function encodeResultsToon(result: EvaluationResult): string {
+  return encodeToon(resultsToonDocument(result));
+}

@@ -1,0 +1,73 @@
+import { type DecodeOptions, decode } from "@toon-format/toon";
+import { toToonError } from "./decode-errors.js";
+import { indexValueLines, type ToonPath } from "./locate.js";
+import { type NormalisedToon, normaliseToon } from "./normalise.js";
+
+export interface DecodeToonOptions {
+  /** File name used in error messages (`criteria.toon:7: ...`). */
+  readonly source?: string;
+  /** Keys and table columns whose unquoted values stay strings: `version` `1.0` → "1.0". */
+  readonly stringFields?: readonly string[];
+  /** Spec strict mode (counts, widths, indentation, blank lines); default true. */
+  readonly strict?: boolean;
+  /** Spaces per indentation level; default 2. */
+  readonly indentSize?: number;
+}
+
+/** A decoded value that can say on which original line any of its parts was written. */
+export interface LocatedToon {
+  readonly value: unknown;
+  /**
+   * The 1-based original line of the value at `path` (e.g. `["criteria", 2, "weight"]`); for a
+   * path that does not exist, the line of its nearest existing ancestor; undefined only for an
+   * empty document.
+   */
+  lineOf(path: ToonPath): number | undefined;
+}
+
+/**
+ * Decodes TOON: spec TOON v4 as the reference decoder reads it, and the seed dialect (`[N,]`
+ * headers, unindented rows, `key{fields}:` objects, `[a, b]` arrays, `#` comments).
+ * Throws ToonError with the original line when the text cannot be decoded.
+ */
+export function decodeToon(text: string, options: DecodeToonOptions = {}): unknown {
+  const normalised = normalise(text, options);
+  return decodeNormalised(normalised, options);
+}
+
+/** Like decodeToon, and also maps paths of the decoded value to original line numbers. */
+export function decodeToonWithLines(text: string, options: DecodeToonOptions = {}): LocatedToon {
+  const normalised = normalise(text, options);
+  const value = decodeNormalised(normalised, options);
+  const lines = indexValueLines(normalised.text, decoderOptions(options));
+  return {
+    value,
+    lineOf(path) {
+      for (let depth = path.length; depth >= 0; depth--) {
+        const line = lines.get(JSON.stringify(path.slice(0, depth)));
+        if (line !== undefined) return normalised.originalLine(line);
+      }
+      return undefined;
+    },
+  };
+}
+
+function normalise(text: string, options: DecodeToonOptions): NormalisedToon {
+  return normaliseToon(text, {
+    indentSize: options.indentSize ?? 2,
+    stringFields: new Set(options.stringFields ?? []),
+    source: options.source,
+  });
+}
+
+function decoderOptions(options: DecodeToonOptions): DecodeOptions {
+  return { strict: options.strict ?? true, indentSize: options.indentSize ?? 2 };
+}
+
+function decodeNormalised(normalised: NormalisedToon, options: DecodeToonOptions): unknown {
+  try {
+    return decode(normalised.text, decoderOptions(options));
+  } catch (error) {
+    throw toToonError(error, normalised, options.source);
+  }
+}

@@ -1,0 +1,30 @@
+/** Where a TOON problem is: a 1-based line of the text as the caller wrote it, and its file. */
+export interface ToonLocation {
+  readonly line: number;
+  readonly source?: string | undefined;
+}
+
+/**
+ * TOON text that cannot be decoded. `line` is 1-based in the original text (before the seed
+ * dialect was rewritten); the message reads `source:line: reason` (or `line N: reason`).
+ */
+export class ToonError extends Error {
+  override readonly name = "ToonError";
+  readonly line: number;
+  readonly source: string | undefined;
+  /** What was expected, without the location. */
+  readonly reason: string;
+
+  constructor(reason: string, location: ToonLocation, options?: { cause?: unknown }) {
+    const where = location.source ? `${location.source}:${location.line}` : `line ${location.line}`;
+    super(`${where}: ${reason}`, options);
+    this.line = location.line;
+    this.source = location.source;
+    this.reason = reason;
+  }
+}
+
+/** "1 row", "3 rows": a count with its noun, for error messages. */
+export function countOf(n: number | string, singular: string, plural = `${singular}s`): string {
+  return `${n} ${Number(n) === 1 ? singular : plural}`;
+}

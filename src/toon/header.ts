@@ -1,0 +1,195 @@
+import {
+  findClosingQuote,
+  findMatching,
+  findUnquoted,
+  keyName,
+  type ToonDelimiter,
+  trimSpaces,
+} from "./tokens.js";
+
+/** One entry of a header's field list; a group (`name{a,b}`) has children. */
+export interface FieldNode {
+  /** The field as written (a bare or quoted key token), without its group. */
+  readonly token: string;
+  readonly name: string;
+  readonly children?: readonly FieldNode[];
+}
+
+/** An array header line `key[N]`, `key[N]{fields}:`, `key[N]: values`, keyed `key[N:]{fields}:`. */
+export interface ArrayHeader {
+  /** The key as written before `[` ("" for a keyless header). */
+  readonly keyToken: string;
+  /** The key's name, or undefined for a keyless header. */
+  readonly key: string | undefined;
+  readonly length: number;
+  readonly delimiter: ToonDelimiter;
+  readonly keyed: boolean;
+  readonly fields: readonly FieldNode[] | undefined;
+  /** Inline values after the colon (trimmed); "" when there are none. */
+  readonly inline: string;
+  /** The header up to its colon as spec TOON: the seed dialect's `[N,]` becomes `[N]`. */
+  readonly specHead: string;
+  /** True when the header used the seed dialect's `[N,]`. */
+  readonly dialect: boolean;
+}
+
+/** A seed-dialect object header `key{fields}:` (fields, but no `[N]`). */
+export interface ObjectHeader {
+  readonly keyToken: string;
+  readonly key: string;
+  readonly fields: readonly FieldNode[];
+}
+
+/** A `key: value` line's parts; `value` is trimmed and "" when the key opens a nested block. */
+export interface KeyValue {
+  readonly keyToken: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+const BRACKET = /^(0|[1-9]\d*)(:?)([\t|,]?)$/;
+const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/**
+ * Reads an array header the way the spec decoder recognises one. Returns undefined for anything
+ * that is not a well-formed header, so that such lines reach the decoder untouched and fail there
+ * with its own diagnosis.
+ */
+export function parseArrayHeader(body: string): ArrayHeader | undefined {
+  let bracketStart: number;
+  if (body.startsWith('"')) {
+    const close = findClosingQuote(body, 0);
+    if (close === -1 || body[close + 1] !== "[") return undefined;
+    bracketStart = close + 1;
+  } else {
+    bracketStart = findUnquoted(body, "[");
+  }
+  if (bracketStart === -1) return undefined;
+  const firstColon = findUnquoted(body, ":");
+  if (firstColon === -1 || firstColon < bracketStart) return undefined;
+  const bracketEnd = findUnquoted(body, "]", bracketStart);
+  if (bracketEnd === -1) return undefined;
+  const bracket = BRACKET.exec(body.slice(bracketStart + 1, bracketEnd));
+  // `[N,]` is the seed dialect's comma header; `[N:,]` is invalid spec and stays for the decoder.
+  if (!bracket || (bracket[2] === ":" && bracket[3] === ",")) return undefined;
+  const keyToken = body.slice(0, bracketStart);
+  if (keyToken.endsWith(" ") || keyToken.endsWith("\t")) return undefined;
+
+  const dialect = bracket[3] === ",";
+  const delimiter: ToonDelimiter = bracket[3] === "\t" || bracket[3] === "|" ? bracket[3] : ",";
+  let colon = bracketEnd + 1;
+  let fields: FieldNode[] | undefined;
+  if (body[colon] === "{") {
+    const braceEnd = findMatching(body, colon, "{", "}");
+    if (braceEnd === -1) return undefined;
+    fields = parseFieldList(body.slice(colon + 1, braceEnd), delimiter);
+    if (!fields) return undefined;
+    colon = braceEnd + 1;
+  }
+  if (body[colon] !== ":") return undefined;
+
+  const specBracket = `${bracket[1]}${bracket[2]}${dialect ? "" : (bracket[3] ?? "")}`;
+  return {
+    keyToken,
+    key: keyToken === "" ? undefined : keyName(keyToken),
+    length: Number.parseInt(bracket[1] ?? "0", 10),
+    delimiter,
+    keyed: bracket[2] === ":",
+    fields,
+    inline: trimSpaces(body.slice(colon + 1)),
+    specHead: `${body.slice(0, bracketStart + 1)}${specBracket}${body.slice(bracketEnd, colon + 1)}`,
+    dialect,
+  };
+}
+
+/** Reads the seed dialect's `key{fields}:` header (nothing may follow the colon). */
+export function parseObjectHeader(body: string): ObjectHeader | undefined {
+  if (!body.endsWith(":")) return undefined;
+  let braceStart: number;
+  if (body.startsWith('"')) {
+    const close = findClosingQuote(body, 0);
+    if (close === -1) return undefined;
+    braceStart = close + 1;
+  } else {
+    braceStart = body.indexOf("{");
+    if (braceStart <= 0 || !BARE_KEY.test(body.slice(0, braceStart))) return undefined;
+  }
+  if (body[braceStart] !== "{") return undefined;
+  const braceEnd = findMatching(body, braceStart, "{", "}");
+  if (braceEnd !== body.length - 2) return undefined;
+  const fields = parseFieldList(body.slice(braceStart + 1, braceEnd), ",");
+  if (!fields) return undefined;
+  const keyToken = body.slice(0, braceStart);
+  return { keyToken, key: keyName(keyToken), fields };
+}
+
+/** Splits a `key: value` line (also the text after a list item's `- `). */
+export function parseKeyValue(body: string): KeyValue | undefined {
+  if (body.startsWith('"')) {
+    const close = findClosingQuote(body, 0);
+    if (close === -1) return undefined;
+    let colon = close + 1;
+    while (body[colon] === " ") colon++;
+    if (body[colon] !== ":") return undefined;
+    const keyToken = body.slice(0, close + 1);
+    return { keyToken, key: keyName(keyToken), value: trimSpaces(body.slice(colon + 1)) };
+  }
+  const colon = findUnquoted(body, ":");
+  if (colon === -1) return undefined;
+  const keyToken = trimSpaces(body.slice(0, colon));
+  return { keyToken, key: keyToken, value: trimSpaces(body.slice(colon + 1)) };
+}
+
+/** True for a line that opens a block (an array header or a dialect object header). */
+export function isHeaderLine(body: string): boolean {
+  return parseArrayHeader(body) !== undefined || parseObjectHeader(body) !== undefined;
+}
+
+/** The leaf fields in row order: each row carries one value per leaf. */
+export function leafFields(fields: readonly FieldNode[]): FieldNode[] {
+  return fields.flatMap((field) => (field.children ? leafFields(field.children) : [field]));
+}
+
+function parseFieldList(text: string, delimiter: ToonDelimiter): FieldNode[] | undefined {
+  const entries: string[] = [];
+  let buffer = "";
+  let inQuotes = false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const current = text[i] ?? "";
+    if (current === "\\" && inQuotes && i + 1 < text.length) {
+      buffer += current + (text[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (current === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && current === "{") depth++;
+    else if (!inQuotes && current === "}") depth--;
+    else if (!inQuotes && depth === 0 && current === delimiter) {
+      entries.push(buffer);
+      buffer = "";
+      continue;
+    }
+    buffer += current;
+  }
+  entries.push(buffer);
+
+  const fields: FieldNode[] = [];
+  for (const entry of entries) {
+    const field = parseField(trimSpaces(entry), delimiter);
+    if (!field) return undefined;
+    fields.push(field);
+  }
+  return fields;
+}
+
+function parseField(entry: string, delimiter: ToonDelimiter): FieldNode | undefined {
+  if (entry === "") return undefined;
+  const groupStart = findUnquoted(entry, "{");
+  if (groupStart === -1) return { token: entry, name: keyName(entry) };
+  const token = entry.slice(0, groupStart);
+  if (token === "" || token.endsWith(" ")) return undefined;
+  if (findMatching(entry, groupStart, "{", "}") !== entry.length - 1) return undefined;
+  const children = parseFieldList(entry.slice(groupStart + 1, -1), delimiter);
+  return children ? { token, name: keyName(token), children } : undefined;
+}

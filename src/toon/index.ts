@@ -1,0 +1,9 @@
+export {
+  type DecodeToonOptions,
+  decodeToon,
+  decodeToonWithLines,
+  type LocatedToon,
+} from "./decode.js";
+export { encodeToon, type ToonEncodeOptions } from "./encode.js";
+export { ToonError, type ToonLocation } from "./errors.js";
+export type { ToonPath } from "./locate.js";

@@ -1,0 +1,416 @@
+import { countOf } from "./errors.js";
+import {
+  type ArrayHeader,
+  isHeaderLine,
+  leafFields,
+  type ObjectHeader,
+  parseArrayHeader,
+  parseKeyValue,
+  parseObjectHeader,
+} from "./header.js";
+import { readSourceLines, type SourceLine } from "./source-lines.js";
+import {
+  findUnquoted,
+  isBracketArray,
+  isDataRow,
+  isQuoted,
+  keepAsString,
+  quoteLiteral,
+  splitValues,
+  type ToonDelimiter,
+  trimSpaces,
+} from "./tokens.js";
+import { ValueWriter } from "./value-writer.js";
+
+export interface NormaliseOptions {
+  /** Spaces per indentation level (the decoder's `indentSize`). */
+  readonly indentSize: number;
+  /** Keys and columns whose unquoted values stay strings (`1.0` stays "1.0"). */
+  readonly stringFields: ReadonlySet<string>;
+  /** File name for error messages. */
+  readonly source?: string | undefined;
+}
+
+/**
+ * A block the normaliser wrote, kept so that decoder errors can name the array and the row.
+ * Line numbers are in the normalised text.
+ */
+export interface NormalisedBlock {
+  readonly kind: "tabular" | "keyed" | "inline" | "object";
+  /** The block's key, or "(root)" for a keyless root header. */
+  readonly name: string;
+  /** The count its header declares (rows, entries or values). */
+  readonly declared: number;
+  readonly headerLine: number;
+  /** The first normalised line of each row, in order. */
+  readonly rowLines: readonly number[];
+  readonly endLine: number;
+  /** True when the table was rewritten as a list of objects (it has `[a, b]` cells). */
+  readonly listForm: boolean;
+}
+
+/** Spec TOON text plus the way back to the lines the caller wrote. */
+export interface NormalisedToon {
+  readonly text: string;
+  readonly lineCount: number;
+  readonly blocks: readonly NormalisedBlock[];
+  /** The original 1-based line a normalised line came from. */
+  originalLine(normalisedLine: number): number;
+}
+
+/**
+ * Rewrites the seed dialect into spec TOON v4 and leaves spec TOON as it is:
+ * `[N,]` headers become `[N]`, table rows written flush with their header are indented under it,
+ * `key{fields}:` with its one row becomes a nested object, `[a, b]` values become inline arrays
+ * (a table with such cells becomes a list of objects), and `stringFields` values are quoted.
+ * Comment and blank lines stay where they are; the spec decoder skips them.
+ */
+export function normaliseToon(text: string, options: NormaliseOptions): NormalisedToon {
+  return new Normaliser(readSourceLines(text), options).run();
+}
+
+class Normaliser {
+  private readonly out: string[] = [];
+  private readonly origins: number[] = [];
+  private readonly blocks: NormalisedBlock[] = [];
+  private readonly step: number;
+  private readonly values: ValueWriter;
+
+  constructor(
+    private readonly lines: readonly SourceLine[],
+    options: NormaliseOptions,
+  ) {
+    this.step = options.indentSize;
+    this.values = new ValueWriter(options);
+  }
+
+  run(): NormalisedToon {
+    let index = 0;
+    while (index < this.lines.length) index = this.next(index);
+    const origins = this.origins;
+    return {
+      text: this.out.join("\n"),
+      lineCount: this.out.length,
+      blocks: this.blocks,
+      originalLine: (line) => origins[line - 1] ?? origins[origins.length - 1] ?? 1,
+    };
+  }
+
+  /** Writes the line(s) starting at `index`; returns the index of the next unread line. */
+  private next(index: number): number {
+    const line = this.lines[index]!;
+    if (line.kind !== "content" || line.tabIndented) {
+      this.emit(line.raw, line.number);
+      return index + 1;
+    }
+    const header = parseArrayHeader(line.body);
+    if (header) {
+      if (header.fields && header.inline === "") {
+        return header.keyed ? this.keyedTable(index, header) : this.table(index, header);
+      }
+      this.headerLine(line, header);
+      return index + 1;
+    }
+    if (!line.listItem) {
+      const object = parseObjectHeader(line.body);
+      if (object) {
+        const after = this.objectBlock(index, object);
+        if (after !== undefined) return after;
+      }
+    }
+    this.valueLine(line);
+    return index + 1;
+  }
+
+  private emit(text: string, origin: number): number {
+    this.out.push(text);
+    this.origins.push(origin);
+    return this.out.length;
+  }
+
+  /** A header with inline values or a list header: `[N,]` rewritten, stringFields applied. */
+  private headerLine(line: SourceLine, header: ArrayHeader): void {
+    let inline = header.inline;
+    if (inline !== "" && !header.fields && this.values.isStringField(header.key)) {
+      inline = splitValues(inline, header.delimiter).map(keepAsString).join(header.delimiter);
+    }
+    const changed = header.dialect || inline !== header.inline;
+    const text = inline === "" ? header.specHead : `${header.specHead} ${inline}`;
+    const at = this.emit(changed ? lead(line) + text : line.raw, line.number);
+    if (header.inline !== "") {
+      this.blocks.push({
+        kind: "inline",
+        name: header.key ?? "(root)",
+        declared: header.length,
+        headerLine: at,
+        rowLines: [],
+        endLine: at,
+        listForm: false,
+      });
+    }
+  }
+
+  /** A `key: value` line, a list item, or anything else the decoder will judge. */
+  private valueLine(line: SourceLine): void {
+    if (line.listItem && isBracketArray(line.body)) {
+      const value = this.values.arrayValue(line.body, false, line.number);
+      this.emit(lead(line) + (value === ": []" ? "[]" : value), line.number);
+      return;
+    }
+    const pair = parseKeyValue(line.body);
+    if (pair && isBracketArray(pair.value)) {
+      const value = this.values.arrayValue(
+        pair.value,
+        this.values.isStringField(pair.key),
+        line.number,
+      );
+      this.emit(lead(line) + pair.keyToken + value, line.number);
+      return;
+    }
+    if (pair && pair.value !== "" && pair.value !== "[]" && !isQuoted(pair.value)) {
+      if (this.values.isStringField(pair.key)) {
+        this.emit(`${lead(line)}${pair.keyToken}: ${quoteLiteral(pair.value)}`, line.number);
+        return;
+      }
+    }
+    this.emit(line.raw, line.number);
+  }
+
+  /** A tabular header `key[N]{fields}:` (or `[N,]`) and its rows, indented or flush. */
+  private table(index: number, header: ArrayHeader): number {
+    const line = this.lines[index]!;
+    const delimiter = header.delimiter;
+    const rowIndent = line.indent + (line.listItem ? this.step : 0) + this.step;
+
+    let probe = index + 1;
+    while (probe < this.lines.length && this.lines[probe]!.kind !== "content") probe++;
+    const first = this.lines[probe];
+    const gap = probe > index + 1;
+    let flush = false;
+    if (!first || first.tabIndented || first.indent !== rowIndent) {
+      flush = !gap && !line.listItem && first !== undefined && isFlushRow(first, line, delimiter);
+      if (!flush) {
+        const at = this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
+        this.blocks.push({
+          kind: "tabular",
+          name: header.key ?? "(root)",
+          declared: header.length,
+          headerLine: at,
+          rowLines: [],
+          endLine: at,
+          listForm: false,
+        });
+        return index + 1;
+      }
+    }
+
+    const entries: SourceLine[] = [];
+    let pending: SourceLine[] = [];
+    let cursor = index + 1;
+    while (cursor < this.lines.length) {
+      const candidate = this.lines[cursor]!;
+      if (candidate.kind !== "content") {
+        if (flush) break;
+        pending.push(candidate);
+        cursor++;
+        continue;
+      }
+      const row = flush
+        ? isFlushRow(candidate, line, delimiter)
+        : !candidate.tabIndented &&
+          candidate.indent === rowIndent &&
+          isDataRow(candidate.content, delimiter);
+      if (!row) break;
+      entries.push(...pending, candidate);
+      pending = [];
+      cursor++;
+    }
+
+    const name = header.key ?? "(root)";
+    const leaves = leafFields(header.fields ?? []);
+    const rows = entries.filter((entry) => entry.kind === "content");
+    const cellsOf = new Map(rows.map((row) => [row, splitValues(row.content, delimiter, true)]));
+    const listForm = [...cellsOf.values()].some((cells) =>
+      cells.some((cell) => cell.startsWith("[") && cell.endsWith("]")),
+    );
+
+    const rowLines: number[] = [];
+    let headerAt: number;
+    if (listForm) {
+      rows.forEach((row, position) => {
+        const count = cellsOf.get(row)?.length ?? 0;
+        if (count !== leaves.length) {
+          this.values.fail(
+            `tabular array "${name}" row ${position + 1} has ${countOf(count, "value")}, header has ${countOf(leaves.length, "field")}`,
+            row.number,
+          );
+        }
+      });
+      headerAt = this.emit(`${lead(line)}${header.keyToken}[${header.length}]:`, line.number);
+      for (const entry of entries) {
+        const cells = cellsOf.get(entry);
+        if (!cells) {
+          this.emit(entry.raw, entry.number);
+          continue;
+        }
+        const fieldIndent = rowIndent + this.step;
+        const item = this.values.fieldLines(
+          header.fields ?? [],
+          cells,
+          { next: 0 },
+          fieldIndent,
+          entry.number,
+        );
+        const [firstLine = "", ...rest] = item;
+        rowLines.push(
+          this.emit(`${" ".repeat(rowIndent)}- ${trimSpaces(firstLine)}`, entry.number),
+        );
+        for (const text of rest) this.emit(text, entry.number);
+      }
+    } else {
+      headerAt = this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
+      for (const entry of entries) {
+        if (entry.kind !== "content") {
+          this.emit(entry.raw, entry.number);
+          continue;
+        }
+        const content = this.values.stringCells(entry.content, delimiter, leaves);
+        const text =
+          flush || content !== entry.content ? " ".repeat(rowIndent) + content : entry.raw;
+        rowLines.push(this.emit(text, entry.number));
+      }
+    }
+    this.blocks.push({
+      kind: "tabular",
+      name,
+      declared: header.length,
+      headerLine: headerAt,
+      rowLines,
+      endLine: this.out.length,
+      listForm,
+    });
+    return cursor - pending.length;
+  }
+
+  /** A keyed header `key[N:]{fields}:` and its `entry: cells` lines (spec only). */
+  private keyedTable(index: number, header: ArrayHeader): number {
+    const line = this.lines[index]!;
+    const rowIndent = line.indent + (line.listItem ? this.step : 0) + this.step;
+    const leaves = leafFields(header.fields ?? []);
+    const headerAt = this.emit(
+      header.dialect ? lead(line) + header.specHead : line.raw,
+      line.number,
+    );
+    const rowLines: number[] = [];
+    let pending: SourceLine[] = [];
+    let cursor = index + 1;
+    while (cursor < this.lines.length) {
+      const candidate = this.lines[cursor]!;
+      if (candidate.kind !== "content") {
+        pending.push(candidate);
+        cursor++;
+        continue;
+      }
+      const entry =
+        !candidate.tabIndented &&
+        candidate.indent === rowIndent &&
+        findUnquoted(candidate.content, ":") !== -1;
+      if (!entry) break;
+      for (const skipped of pending) this.emit(skipped.raw, skipped.number);
+      pending = [];
+      const pair = parseKeyValue(candidate.content);
+      const cells = pair ? this.values.stringCells(pair.value, header.delimiter, leaves) : "";
+      const text =
+        pair && cells !== pair.value
+          ? `${" ".repeat(rowIndent)}${pair.keyToken}: ${cells}`
+          : candidate.raw;
+      rowLines.push(this.emit(text, candidate.number));
+      cursor++;
+    }
+    this.blocks.push({
+      kind: "keyed",
+      name: header.key ?? "(root)",
+      declared: header.length,
+      headerLine: headerAt,
+      rowLines,
+      endLine: this.out.length,
+      listForm: false,
+    });
+    return cursor - pending.length;
+  }
+
+  /**
+   * The seed dialect's `key{fields}:` and its single row, written as a nested object. Returns
+   * undefined when the line is the spec reading instead (a key opening an indented block).
+   */
+  private objectBlock(index: number, object: ObjectHeader): number | undefined {
+    const line = this.lines[index]!;
+    const row = this.lines[index + 1];
+    const rowFits =
+      row !== undefined &&
+      (row.indent === line.indent || row.indent === line.indent + this.step) &&
+      isFlushRow(row, row, ",");
+    const names = object.fields.map((field) => field.token).join(",");
+    if (!row || !rowFits) {
+      let probe = index + 1;
+      while (probe < this.lines.length && this.lines[probe]!.kind !== "content") probe++;
+      const block = this.lines[probe];
+      if (block && block.indent > line.indent) return undefined;
+      this.values.fail(
+        `object "${object.key}" declares fields {${names}} but no value row follows`,
+        line.number,
+      );
+    }
+    const second = this.lines[index + 2];
+    if (second && second.indent === row.indent && isFlushRow(second, row, ",")) {
+      this.values.fail(
+        `object "${object.key}" takes exactly one value row, found a second`,
+        second.number,
+      );
+    }
+    const leaves = leafFields(object.fields);
+    const cells = splitValues(row.content, ",", true);
+    if (cells.length !== leaves.length) {
+      this.values.fail(
+        `object "${object.key}" row has ${countOf(cells.length, "value")}, header has ${countOf(leaves.length, "field")}`,
+        row.number,
+      );
+    }
+    const headerAt = this.emit(`${" ".repeat(line.indent)}${object.keyToken}:`, line.number);
+    const fields = this.values.fieldLines(
+      object.fields,
+      cells,
+      { next: 0 },
+      line.indent + this.step,
+      row.number,
+    );
+    for (const text of fields) this.emit(text, row.number);
+    this.blocks.push({
+      kind: "object",
+      name: object.key,
+      declared: 1,
+      headerLine: headerAt,
+      rowLines: [headerAt + 1],
+      endLine: this.out.length,
+      listForm: false,
+    });
+    return index + 2;
+  }
+}
+
+/** The indentation and list marker a rewritten line keeps. */
+function lead(line: SourceLine): string {
+  return " ".repeat(line.indent) + (line.listItem ? "- " : "");
+}
+
+/** A data row written at `owner`'s indentation (the seed dialect's unindented table rows). */
+function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDelimiter): boolean {
+  return (
+    candidate.kind === "content" &&
+    !candidate.tabIndented &&
+    candidate.indent === owner.indent &&
+    !candidate.listItem &&
+    isDataRow(candidate.content, delimiter) &&
+    !isHeaderLine(candidate.content)
+  );
+}

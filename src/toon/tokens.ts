@@ -1,0 +1,157 @@
+import { escapeString } from "@toon-format/toon";
+
+/** The three delimiters TOON allows between values. */
+export type ToonDelimiter = "," | "\t" | "|";
+
+/** Trims ASCII spaces only (TOON treats tabs and other whitespace as part of a token). */
+export function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === " ") start++;
+  while (end > start && text[end - 1] === " ") end--;
+  return text.slice(start, end);
+}
+
+/** Index of the quote closing the string opened at `openIndex`, or -1 when it is unterminated. */
+export function findClosingQuote(text: string, openIndex: number): number {
+  let i = openIndex + 1;
+  while (i < text.length) {
+    if (text[i] === "\\" && i + 1 < text.length) {
+      i += 2;
+      continue;
+    }
+    if (text[i] === '"') return i;
+    i++;
+  }
+  return -1;
+}
+
+/** Index of `char` outside double-quoted sections, searching from `start`; -1 when absent. */
+export function findUnquoted(text: string, char: string, start = 0): number {
+  let inQuotes = false;
+  let i = start;
+  while (i < text.length) {
+    const current = text[i];
+    if (current === "\\" && inQuotes && i + 1 < text.length) {
+      i += 2;
+      continue;
+    }
+    if (current === '"') inQuotes = !inQuotes;
+    else if (current === char && !inQuotes) return i;
+    i++;
+  }
+  return -1;
+}
+
+/** Index of the `close` matching the `open` at `openIndex` (quotes respected), or -1. */
+export function findMatching(text: string, openIndex: number, open: string, close: string): number {
+  let inQuotes = false;
+  let depth = 0;
+  let i = openIndex;
+  while (i < text.length) {
+    const current = text[i];
+    if (current === "\\" && inQuotes && i + 1 < text.length) {
+      i += 2;
+      continue;
+    }
+    if (current === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && current === open) depth++;
+    else if (!inQuotes && current === close) {
+      depth--;
+      if (depth === 0) return i;
+    }
+    i++;
+  }
+  return -1;
+}
+
+/**
+ * Splits `text` on `delimiter` outside quotes and trims each value, exactly as a spec decoder
+ * splits a row or an inline array. With `bracketCells`, a value that starts with `[` runs to its
+ * matching `]`, so the seed dialect's `[a, b]` stays one value.
+ */
+export function splitValues(
+  text: string,
+  delimiter: ToonDelimiter,
+  bracketCells = false,
+): string[] {
+  const values: string[] = [];
+  let buffer = "";
+  let inQuotes = false;
+  let i = 0;
+  while (i < text.length) {
+    const current = text[i] ?? "";
+    if (current === "\\" && inQuotes && i + 1 < text.length) {
+      buffer += current + (text[i + 1] ?? "");
+      i += 2;
+      continue;
+    }
+    if (current === '"') {
+      inQuotes = !inQuotes;
+    } else if (!inQuotes && bracketCells && current === "[" && trimSpaces(buffer) === "") {
+      const close = findMatching(text, i, "[", "]");
+      const end = close === -1 ? text.length : close + 1;
+      buffer += text.slice(i, end);
+      i = end;
+      continue;
+    } else if (!inQuotes && current === delimiter) {
+      values.push(trimSpaces(buffer));
+      buffer = "";
+      i++;
+      continue;
+    }
+    buffer += current;
+    i++;
+  }
+  if (buffer !== "" || values.length > 0) values.push(trimSpaces(buffer));
+  return values;
+}
+
+/** True for a value written as `[...]` (the seed dialect's inline array), but not spec `[]`. */
+export function isBracketArray(token: string): boolean {
+  return token.length >= 2 && token.startsWith("[") && token.endsWith("]") && token !== "[]";
+}
+
+export function isQuoted(token: string): boolean {
+  return token.startsWith('"');
+}
+
+/** Writes a literal as a quoted TOON string, so it decodes to exactly that text. */
+export function quoteLiteral(literal: string): string {
+  return `"${escapeString(literal)}"`;
+}
+
+/** Quotes an unquoted, non-empty token; leaves quoted and empty tokens as they are. */
+export function keepAsString(token: string): string {
+  return token === "" || isQuoted(token) ? token : quoteLiteral(token);
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "\\": "\\",
+  '"': '"',
+};
+
+/** The name a key token stands for: quoted keys are unescaped, bare keys are trimmed. */
+export function keyName(token: string): string {
+  const trimmed = trimSpaces(token);
+  if (!trimmed.startsWith('"')) return trimmed;
+  const inner = trimmed.slice(1, trimmed.endsWith('"') ? -1 : undefined);
+  return inner.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (whole, sequence: string) => {
+    if (sequence.length === 5) return String.fromCharCode(Number.parseInt(sequence.slice(1), 16));
+    return SIMPLE_ESCAPES[sequence] ?? whole;
+  });
+}
+
+/**
+ * True when a line is a data row rather than a `key: value` line: it has no unquoted colon, or a
+ * delimiter comes before the first one (the rule the spec decoder uses inside a table).
+ */
+export function isDataRow(content: string, delimiter: ToonDelimiter): boolean {
+  const colon = findUnquoted(content, ":");
+  if (colon === -1) return true;
+  const delimiterAt = findUnquoted(content, delimiter);
+  return delimiterAt !== -1 && delimiterAt < colon;
+}

@@ -1,0 +1,491 @@
+/**
+ * An HTTP server on 127.0.0.1 that speaks the Ollama REST protocol, for testing the real
+ * `ChatOllama` wiring (request body, NDJSON streaming, usage counts, faults) without a model.
+ *
+ * What it serves, shaped as Ollama 0.x serves it (see node_modules/ollama/src/interfaces.ts):
+ * - `GET /` → `Ollama is running`; `GET /api/version` → `{ version }`
+ * - `GET /api/tags` → `{ models: [{ name, model, modified_at, size, digest, details }] }`
+ * - `POST /api/chat` → streaming by default (`application/x-ndjson`: one line per chunk
+ *   `{ model, created_at, message: { role: "assistant", content }, done: false }`, then a final
+ *   line with `done: true, done_reason: "stop"`, durations, `prompt_eval_count`, `eval_count` and
+ *   an empty message); with `stream: false`, one JSON object holding the whole message and counts.
+ *   A model not in the list answers 404 `{"error":"model \"x\" not found, try pulling it first"}`.
+ *
+ * The answer text comes from a responder `(request, n) => string` (default: a fixed JSON judge
+ * answer). Faults are set per test with `setBehaviour`, for every request or per nth chat request.
+ *
+ * Standalone: `tsx tests/doubles/ollamaServer.ts --port 0 [--script answers.json] [--models a,b]`
+ * prints `listening <url>`. The script file is a JSON array of answers (used in order, the last
+ * one repeating) or `{ "models": [...], "answers": [...] }`.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+
+/** One chat message as Ollama receives it. */
+export interface OllamaWireMessage {
+  role: string;
+  content: string;
+  [key: string]: unknown;
+}
+
+/** The body of `POST /api/chat` as the server parsed it. */
+export interface OllamaChatRequest {
+  model: string;
+  messages: OllamaWireMessage[];
+  stream?: boolean;
+  format?: unknown;
+  keep_alive?: string | number;
+  options?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+const ChatRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z
+    .array(z.looseObject({ role: z.string(), content: z.string().default("") }))
+    .default([]),
+  stream: z.boolean().optional(),
+  format: z.unknown().optional(),
+  keep_alive: z.union([z.string(), z.number()]).optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Every request the server received, in order (all paths, not only chat). */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** The parsed JSON body, or undefined when there was none (or it was not JSON). */
+  body: unknown;
+  receivedAt: number;
+}
+
+/**
+ * How the server treats one chat request. Fields combine: a delay, then a fault or the answer.
+ */
+export interface OllamaBehaviour {
+  /** Wait this long before sending anything (status line included). */
+  delayBeforeFirstByteMs?: number;
+  /** Wait this long between streamed chunks. */
+  delayBetweenChunksMs?: number;
+  /** Never answer (the socket stays open until the client gives up or the server closes). */
+  hang?: boolean;
+  /** Destroy the socket (connection reset): before any byte, or after the first streamed chunk. */
+  reset?: "before-response" | "mid-stream";
+  /** Answer with this HTTP status and an Ollama error body `{ error }` instead of a chat answer. */
+  status?: number;
+  /** The `error` text sent with `status`. */
+  errorMessage?: string;
+  /** A `Retry-After` header sent with `status` (seconds, or an HTTP date). */
+  retryAfter?: string | number;
+  /** Answer this text instead of asking the responder. */
+  answer?: string;
+  /** Override the reported `prompt_eval_count` / `eval_count`. */
+  promptEvalCount?: number;
+  evalCount?: number;
+}
+
+/**
+ * One behaviour for every chat request; a list, where the nth chat request (1-based) gets entry
+ * n-1 and later ones the plain behaviour; or a function of the chat request number and body.
+ */
+export type OllamaBehaviourPlan =
+  | OllamaBehaviour
+  | readonly OllamaBehaviour[]
+  | ((chatRequestNumber: number, request: OllamaChatRequest) => OllamaBehaviour);
+
+/** Produces the assistant's answer text for a chat request (n is the 1-based chat number). */
+export type OllamaResponder = (request: OllamaChatRequest, n: number) => string | Promise<string>;
+
+export interface OllamaServerOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** Models that `/api/tags` lists and `/api/chat` accepts. Default: ["qwen2.5:7b-instruct"]. */
+  models?: readonly string[];
+  responder?: OllamaResponder;
+  behaviour?: OllamaBehaviourPlan;
+}
+
+export interface OllamaServer {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  url: string;
+  port: number;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** The parsed bodies of the chat requests, in order. */
+  chatRequests(): OllamaChatRequest[];
+  setBehaviour(plan: OllamaBehaviourPlan): void;
+  setResponder(responder: OllamaResponder): void;
+  /** Stops listening, drops open (also hanging) connections and pending timers. */
+  close(): Promise<void>;
+}
+
+/** The answer the default responder gives: a valid judge JSON object (seed 001 contract). */
+export const DEFAULT_JUDGE_ANSWER = JSON.stringify({
+  score: 0.8,
+  hits: ["States the objective clearly"],
+  misses: ["Budget justification is thin"],
+  reasoning: "The section covers the objective and method; the budget lacks detail.",
+});
+
+export const DEFAULT_OLLAMA_MODELS: readonly string[] = ["qwen2.5:7b-instruct"];
+
+/** Rough token count used for the reported counts: whitespace-separated words. */
+function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word.length > 0).length;
+}
+
+/** Splits an answer into stream chunks: each word with its following whitespace. */
+function splitIntoChunks(answer: string): string[] {
+  return answer.match(/\s*\S+\s*/g) ?? [answer];
+}
+
+/** Ollama resolves a name without a tag to `<name>:latest`. */
+function findModel(models: readonly string[], requested: string): string | undefined {
+  return models.find((name) => name === requested || name === `${requested}:latest`);
+}
+
+function tagsBody(models: readonly string[]): unknown {
+  return {
+    models: models.map((name, index) => {
+      const family = name.split(/[:.\d]/)[0] || "llama";
+      return {
+        name,
+        model: name,
+        modified_at: new Date(Date.UTC(2025, 0, 1 + index)).toISOString(),
+        size: 4_683_087_332 + index,
+        digest: `${(index + 1).toString(16).padStart(4, "0")}${"a".repeat(60)}`,
+        details: {
+          parent_model: "",
+          format: "gguf",
+          family,
+          families: [family],
+          parameter_size: "7.6B",
+          quantization_level: "Q4_K_M",
+        },
+      };
+    }),
+  };
+}
+
+function behaviourFor(
+  plan: OllamaBehaviourPlan,
+  n: number,
+  request: OllamaChatRequest,
+): OllamaBehaviour {
+  if (typeof plan === "function") return plan(n, request);
+  if (Array.isArray(plan)) return plan[n - 1] ?? {};
+  return plan as OllamaBehaviour;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startOllamaServer(options: OllamaServerOptions = {}): Promise<OllamaServer> {
+  const models = options.models ?? DEFAULT_OLLAMA_MODELS;
+  let responder: OllamaResponder = options.responder ?? (() => DEFAULT_JUDGE_ANSWER);
+  let plan: OllamaBehaviourPlan = options.behaviour ?? {};
+  const requests: RecordedRequest[] = [];
+  const chatBodies: OllamaChatRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  /** A delay that close() cancels (the awaiting handler is then simply abandoned). */
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      if (ms <= 0) {
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const writeLine = (res: ServerResponse, value: unknown): boolean => {
+    if (res.destroyed || res.writableEnded) return false;
+    res.write(`${JSON.stringify(value)}\n`);
+    return true;
+  };
+
+  async function handleChat(
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: unknown,
+  ): Promise<void> {
+    const parsed = ChatRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      sendJson(res, 400, {
+        error: raw === undefined ? "missing request body" : "model is required",
+      });
+      return;
+    }
+    const request = parsed.data as OllamaChatRequest;
+    chatBodies.push(request);
+    const n = chatBodies.length;
+    const behaviour = behaviourFor(plan, n, request);
+
+    await sleep(behaviour.delayBeforeFirstByteMs ?? 0);
+    if (closed) return;
+    if (behaviour.hang) return;
+    if (behaviour.reset === "before-response") {
+      req.socket.destroy();
+      return;
+    }
+    if (behaviour.status !== undefined) {
+      const headers: Record<string, string> =
+        behaviour.retryAfter === undefined ? {} : { "Retry-After": String(behaviour.retryAfter) };
+      sendJson(
+        res,
+        behaviour.status,
+        { error: behaviour.errorMessage ?? `simulated status ${behaviour.status}` },
+        headers,
+      );
+      return;
+    }
+    if (findModel(models, request.model) === undefined) {
+      sendJson(res, 404, { error: `model "${request.model}" not found, try pulling it first` });
+      return;
+    }
+
+    const answer = behaviour.answer ?? (await responder(request, n));
+    const chunks = splitIntoChunks(answer);
+    const promptText = request.messages.map((message) => message.content).join("\n");
+    const promptEvalCount = behaviour.promptEvalCount ?? Math.max(1, countWords(promptText));
+    const evalCount = behaviour.evalCount ?? (answer === "" ? 0 : chunks.length);
+    const stats = {
+      total_duration: 1_250_000_000,
+      load_duration: 25_000_000,
+      prompt_eval_count: promptEvalCount,
+      prompt_eval_duration: 400_000_000,
+      eval_count: evalCount,
+      eval_duration: 800_000_000,
+    };
+    const model = request.model;
+
+    if (request.stream === false) {
+      sendJson(res, 200, {
+        model,
+        created_at: new Date().toISOString(),
+        message: { role: "assistant", content: answer },
+        done_reason: "stop",
+        done: true,
+        ...stats,
+      });
+      return;
+    }
+
+    res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+    let index = 0;
+    for (const content of answer === "" ? [] : chunks) {
+      if (index > 0) await sleep(behaviour.delayBetweenChunksMs ?? 0);
+      if (closed) return;
+      const written = writeLine(res, {
+        model,
+        created_at: new Date().toISOString(),
+        message: { role: "assistant", content },
+        done: false,
+      });
+      if (!written) return;
+      index += 1;
+      if (behaviour.reset === "mid-stream") {
+        // Let the first chunk reach the client, then drop the connection.
+        await sleep(5);
+        req.socket.destroy();
+        return;
+      }
+    }
+    if (index > 0) await sleep(behaviour.delayBetweenChunksMs ?? 0);
+    if (closed) return;
+    if (
+      writeLine(res, {
+        model,
+        created_at: new Date().toISOString(),
+        message: { role: "assistant", content: "" },
+        done_reason: "stop",
+        done: true,
+        ...stats,
+      })
+    ) {
+      res.end();
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.on("error", () => {});
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const method = req.method ?? "GET";
+    const raw = parseJson(await readBody(req));
+    requests.push({ method, path, body: raw, receivedAt: Date.now() });
+
+    if (method === "GET" && path === "/") {
+      res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Ollama is running");
+      return;
+    }
+    if (method === "GET" && path === "/api/version") {
+      sendJson(res, 200, { version: "0.12.0" });
+      return;
+    }
+    if (method === "GET" && path === "/api/tags") {
+      sendJson(res, 200, tagsBody(models));
+      return;
+    }
+    if (method === "POST" && path === "/api/chat") {
+      await handleChat(req, res, raw);
+      return;
+    }
+    res.writeHead(404, { "Content-Type": "text/plain" });
+    res.end("404 page not found");
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    chatRequests: () => [...chatBodies],
+    setBehaviour(next) {
+      plan = next;
+    },
+    setResponder(next) {
+      responder = next;
+    },
+    close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+const ScriptFileSchema = z.union([
+  z.array(z.string()).min(1),
+  z.object({
+    models: z.array(z.string()).min(1).optional(),
+    answers: z.array(z.string()).min(1),
+  }),
+]);
+
+/** Thrown by the standalone entry point for a bad command line or script file. */
+export class OllamaServerScriptError extends Error {
+  constructor(
+    readonly location: string,
+    message: string,
+  ) {
+    super(`${location}: ${message}`);
+    this.name = "OllamaServerScriptError";
+  }
+}
+
+/** Builds server options from standalone arguments (`--port`, `--script`, `--models`). */
+export async function optionsFromArgs(args: readonly string[]): Promise<OllamaServerOptions> {
+  const value = (flag: string): string | undefined => {
+    const at = args.indexOf(flag);
+    if (at === -1) return undefined;
+    const next = args[at + 1];
+    if (next === undefined || next.startsWith("--")) {
+      throw new OllamaServerScriptError("command line", `${flag} needs a value`);
+    }
+    return next;
+  };
+  const options: OllamaServerOptions = {};
+  const port = value("--port");
+  if (port !== undefined) {
+    const parsed = Number(port);
+    if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
+      throw new OllamaServerScriptError("command line", `--port must be 0–65535, got "${port}"`);
+    }
+    options.port = parsed;
+  }
+  const models = value("--models");
+  if (models !== undefined) options.models = models.split(",").filter((name) => name !== "");
+  const scriptPath = value("--script");
+  if (scriptPath !== undefined) {
+    const text = await readFile(scriptPath, "utf8");
+    const parsed = ScriptFileSchema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      throw new OllamaServerScriptError(
+        scriptPath,
+        'expected a JSON array of answers or { "models"?: [...], "answers": [...] }',
+      );
+    }
+    const script = parsed.data;
+    const answers = Array.isArray(script) ? script : script.answers;
+    if (!Array.isArray(script) && script.models && models === undefined) {
+      options.models = script.models;
+    }
+    options.responder = (_request, n) => answers[Math.min(n, answers.length) - 1] ?? "";
+  }
+  return options;
+}
+
+async function main(): Promise<void> {
+  const server = await startOllamaServer(await optionsFromArgs(process.argv.slice(2)));
+  process.stdout.write(`listening ${server.url}\n`);
+  const stop = () => {
+    server.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,233 @@
+/**
+ * A LangChain chat model that answers from a script, for testing code that calls a judge without a
+ * real model. It is a real `BaseChatModel`: it works with `.invoke`, `.withRetry()`,
+ * `.withConfig({...})` (bound call options such as `format` are recorded), inside
+ * `RunnableSequence`, and as a model given to `createChatModel` / `invokeJudge`.
+ *
+ * Script: a list of steps consumed one per call, in order. A step is
+ * - a string: the answer;
+ * - an Error: thrown by that call (to exercise retries and fallbacks);
+ * - a function `(messages, callNumber) => string`: computes the answer;
+ * - `{ reply, delayMs }`: one of the above, answered after a delay (the call's AbortSignal
+ *   cancels the delay).
+ * When the script is used up, `responder` answers; without one, the call throws
+ * ScriptExhaustedError (a test that calls more often than it planned fails loudly).
+ *
+ * Every call is recorded in `calls`: the messages as plain `{ role, content }` and the call
+ * options (bound ones included; the AbortSignal only as `hadSignal`). Answers carry
+ * `usage_metadata` (word counts: input = words of all messages, output = words of the answer)
+ * and `response_metadata.model_name`.
+ *
+ * Example:
+ *   const model = new ScriptedChatModel({ script: [new Error("boom"), judgeAnswer({ score: 0.9 })] });
+ *   const answer = await model.withRetry({ stopAfterAttempt: 2 }).invoke("Rate this");
+ *   model.calls.length; // 2
+ */
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+} from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, ChatMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+
+/** A message as the scripted model saw it. */
+export interface RecordedMessage {
+  role: string;
+  content: string;
+}
+
+export interface RecordedCall {
+  messages: RecordedMessage[];
+  /** Call options (bound and per call), without the AbortSignal. */
+  options: Record<string, unknown>;
+  hadSignal: boolean;
+}
+
+export type ScriptedResponder = (
+  messages: RecordedMessage[],
+  callNumber: number,
+) => string | Promise<string>;
+
+export type ScriptedReply = string | Error | ScriptedResponder;
+export type ScriptStep = ScriptedReply | { reply: ScriptedReply; delayMs: number };
+
+export interface ScriptedChatModelCallOptions extends BaseChatModelCallOptions {
+  /** Ollama-style output format, accepted (and recorded) like ChatOllama accepts it. */
+  format?: string | Record<string, unknown>;
+}
+
+export interface ScriptedChatModelFields extends BaseChatModelParams {
+  script?: readonly ScriptStep[];
+  /** Answers every call once the script is used up. */
+  responder?: ScriptedResponder;
+  /** Reported as `response_metadata.model_name` (default "scripted-judge"). */
+  model?: string;
+  /** Delay before every answer, in ms (a step's own delayMs replaces it). */
+  delayMs?: number;
+}
+
+/** The script had no step left and no responder was given. */
+export class ScriptExhaustedError extends Error {
+  constructor(
+    readonly model: string,
+    readonly callNumber: number,
+  ) {
+    super(`ScriptedChatModel "${model}": call ${callNumber} has no scripted answer left`);
+    this.name = "ScriptExhaustedError";
+  }
+}
+
+const ROLE_BY_TYPE: Record<string, string> = {
+  human: "user",
+  ai: "assistant",
+  system: "system",
+  tool: "tool",
+  function: "function",
+};
+
+function toRecorded(message: BaseMessage): RecordedMessage {
+  const type = message.getType();
+  const role = ChatMessage.isInstance(message) ? message.role : (ROLE_BY_TYPE[type] ?? type);
+  return { role, content: message.text };
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word.length > 0).length;
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOptions> {
+  readonly model: string;
+  readonly calls: RecordedCall[] = [];
+  private readonly script: ScriptStep[];
+  private readonly responder: ScriptedResponder | undefined;
+  private readonly delayMs: number;
+
+  static override lc_name(): string {
+    return "ScriptedChatModel";
+  }
+
+  constructor(fields: ScriptedChatModelFields = {}) {
+    super(fields);
+    this.script = [...(fields.script ?? [])];
+    this.responder = fields.responder;
+    this.model = fields.model ?? "scripted-judge";
+    this.delayMs = fields.delayMs ?? 0;
+  }
+
+  _llmType(): string {
+    return "scripted";
+  }
+
+  override invocationParams(options?: this["ParsedCallOptions"]): Record<string, unknown> {
+    return options?.format === undefined
+      ? { model: this.model }
+      : { model: this.model, format: options.format };
+  }
+
+  /** Scripted steps not yet consumed. */
+  get remaining(): number {
+    return this.script.length;
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    _runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    const { signal, ...rest } = options;
+    const recorded = messages.map(toRecorded);
+    this.calls.push({ messages: recorded, options: { ...rest }, hadSignal: signal !== undefined });
+    const callNumber = this.calls.length;
+
+    const step = this.script.shift();
+    let reply: ScriptedReply;
+    let delayMs = this.delayMs;
+    if (step === undefined) {
+      if (!this.responder) throw new ScriptExhaustedError(this.model, callNumber);
+      reply = this.responder;
+    } else if (typeof step === "object" && !(step instanceof Error)) {
+      reply = step.reply;
+      delayMs = step.delayMs;
+    } else {
+      reply = step;
+    }
+
+    if (delayMs > 0) await wait(delayMs, signal);
+    if (reply instanceof Error) throw reply;
+    const text = typeof reply === "function" ? await reply(recorded, callNumber) : reply;
+
+    const inputTokens = recorded.reduce((sum, message) => sum + countWords(message.content), 0);
+    const outputTokens = countWords(text);
+    const message = new AIMessage({
+      content: text,
+      usage_metadata: {
+        input_tokens: inputTokens,
+        output_tokens: outputTokens,
+        total_tokens: inputTokens + outputTokens,
+      },
+      response_metadata: {
+        model_name: this.model,
+        model_provider: "scripted",
+        finish_reason: "stop",
+      },
+    });
+    return {
+      generations: [{ text, message }],
+      llmOutput: {
+        tokenUsage: {
+          promptTokens: inputTokens,
+          completionTokens: outputTokens,
+          totalTokens: inputTokens + outputTokens,
+        },
+      },
+    };
+  }
+}
+
+/** The judge JSON contract of seed 001 (score, hits, misses, reasoning). */
+export interface JudgeAnswerFields {
+  score?: number;
+  hits?: string[];
+  misses?: string[];
+  reasoning?: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * A judge answer as JSON text: `judgeAnswer({ score: 0.4 })`. Unset fields get plausible
+ * defaults; extra fields (e.g. `level`, `evidence`) are kept.
+ */
+export function judgeAnswer(fields: JudgeAnswerFields = {}): string {
+  return JSON.stringify({
+    score: 0.8,
+    hits: ["Addresses the criterion"],
+    misses: [],
+    reasoning: "The content meets the criterion with minor gaps.",
+    ...fields,
+  });
+}
+
+/** Any value as a JSON answer (for custom answer shapes). */
+export function jsonAnswer(value: unknown): string {
+  return JSON.stringify(value);
+}

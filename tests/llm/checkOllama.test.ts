@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { checkOllama } from "../../src/llm/index.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+
+let server: OllamaServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("checkOllama", () => {
+  it("reports a reachable server and a pulled model", async () => {
+    server = await startOllamaServer({ models: ["qwen2.5:7b-instruct", "llama3.2:latest"] });
+    const status = await checkOllama(`${server.url}/`, "qwen2.5:7b-instruct");
+    expect(status).toEqual({
+      baseUrl: server.url,
+      reachable: true,
+      modelPresent: true,
+      models: ["qwen2.5:7b-instruct", "llama3.2:latest"],
+    });
+    expect((await checkOllama(server.url, "llama3.2")).modelPresent).toBe(true);
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toContain(
+      "GET /api/tags",
+    );
+  });
+
+  it("reports a missing model with the `ollama pull` to run", async () => {
+    server = await startOllamaServer({ models: ["llama3.2:3b"] });
+    const status = await checkOllama(server.url, "qwen2.5:7b-instruct");
+    expect(status.reachable).toBe(true);
+    expect(status.modelPresent).toBe(false);
+    expect(status.models).toEqual(["llama3.2:3b"]);
+    expect(status.problem).toBe(
+      `model "qwen2.5:7b-instruct" is not pulled at ${server.url}: run \`ollama pull qwen2.5:7b-instruct\``,
+    );
+  });
+
+  it("reports a port with nothing listening as unreachable, with `ollama serve`", async () => {
+    const closed = await startOllamaServer();
+    const url = closed.url;
+    await closed.close();
+    const status = await checkOllama(url, "qwen2.5:7b-instruct");
+    expect(status.reachable).toBe(false);
+    expect(status.modelPresent).toBe(false);
+    expect(status.models).toEqual([]);
+    expect(status.problem).toMatch(new RegExp(`^Ollama not reachable at ${url} .*ollama serve`));
+  });
+
+  it("reports a server that is not Ollama as unreachable", async () => {
+    server = await startOllamaServer();
+    const status = await checkOllama(`${server.url}/not-ollama`, "qwen2.5:7b-instruct");
+    expect(status.reachable).toBe(false);
+    expect(status.problem).toContain("HTTP 404");
+  });
+});

@@ -1,0 +1,47 @@
+import { HumanMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import {
+  createChatModel,
+  invokeJudge,
+  ProviderUnavailableError,
+  providerPackageName,
+} from "../../src/llm/index.js";
+import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
+
+// @langchain/openai is not a dependency of evalgate (see package.json): the provider must load
+// it on demand and say how to install it.
+describe("providers loaded on demand", () => {
+  it("names the package to install when a provider package is missing", async () => {
+    const judge = createChatModel("openai:gpt-4o-mini", { env: {}, maxRetries: 3 });
+    const error = await invokeJudge(judge, [new HumanMessage("hi")]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderUnavailableError);
+    const unavailable = error as ProviderUnavailableError;
+    expect(unavailable.packageName).toBe("@langchain/openai");
+    expect(unavailable.message).toContain("npm install @langchain/openai");
+    expect(unavailable.transient).toBe(false);
+  });
+
+  it("maps each provider to its LangChain package", () => {
+    expect(providerPackageName("ollama")).toBeUndefined();
+    expect(providerPackageName("anthropic")).toBe("@langchain/anthropic");
+    expect(providerPackageName("google-genai")).toBe("@langchain/google-genai");
+    expect(providerPackageName("groq")).toBe("@langchain/groq");
+    expect(providerPackageName("mistralai")).toBe("@langchain/mistralai");
+    expect(providerPackageName("openrouter")).toBe("@langchain/openai");
+  });
+
+  it("falls back past a provider that is not installed", async () => {
+    const backup = new ScriptedChatModel({ model: "backup", script: [judgeAnswer({ score: 1 })] });
+    const judge = createChatModel("anthropic:claude-3-5-haiku-latest", {
+      env: {},
+      fallbackModels: [backup],
+    });
+    const answer = await invokeJudge(judge, [new HumanMessage("hi")]);
+    expect(answer.model).toBe("backup");
+    expect(answer.attempts.map((attempt) => attempt.spec)).toEqual([
+      "anthropic:claude-3-5-haiku-latest",
+      "scripted:backup",
+    ]);
+    expect(answer.attempts[0]?.error).toBeInstanceOf(ProviderUnavailableError);
+  });
+});

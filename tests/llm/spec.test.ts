@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import {
+  createChatModel,
+  KNOWN_PROVIDERS,
+  ModelOptionsError,
+  ModelSpecError,
+  parseModelSpec,
+  UnknownProviderError,
+} from "../../src/llm/index.js";
+
+describe("parseModelSpec", () => {
+  it("splits on the first colon only", () => {
+    expect(parseModelSpec("ollama:qwen2.5:7b")).toEqual({
+      provider: "ollama",
+      model: "qwen2.5:7b",
+    });
+    expect(parseModelSpec("openrouter:openai/gpt-4.1-mini")).toEqual({
+      provider: "openrouter",
+      model: "openai/gpt-4.1-mini",
+    });
+    expect(parseModelSpec(" OpenAI:gpt-4o-mini ")).toEqual({
+      provider: "openai",
+      model: "gpt-4o-mini",
+    });
+  });
+
+  it("rejects an unknown provider, listing the known ones", () => {
+    const error = (() => {
+      try {
+        parseModelSpec("qwen2.5:7b");
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(UnknownProviderError);
+    const unknown = error as UnknownProviderError;
+    expect(unknown.provider).toBe("qwen2.5");
+    for (const provider of KNOWN_PROVIDERS) expect(unknown.message).toContain(provider);
+    expect(unknown.message).toContain("ollama:<model>");
+  });
+
+  it("rejects a spec without provider or without model", () => {
+    expect(() => parseModelSpec("llama3")).toThrow(ModelSpecError);
+    expect(() => parseModelSpec("ollama:")).toThrow(/model name .* is empty/);
+  });
+});
+
+describe("createChatModel defaults", () => {
+  it("uses ollama:qwen2.5:7b-instruct at 127.0.0.1:11434 with temperature 0.1 and 60 s", () => {
+    const judge = createChatModel(undefined, { env: {} });
+    const [primary] = judge.candidates;
+    expect(primary?.spec).toBe("ollama:qwen2.5:7b-instruct");
+    expect(primary?.model).toBe("qwen2.5:7b-instruct");
+    expect(primary?.baseUrl).toBe("http://127.0.0.1:11434");
+    expect(primary?.parameters).toMatchObject({ temperature: 0.1, timeoutMs: 60_000 });
+    expect(judge.retry.maxRetries).toBe(2);
+  });
+
+  it("reads EVALGATE_MODEL and OLLAMA_BASE_URL from the env record", () => {
+    const judge = createChatModel(undefined, {
+      env: { EVALGATE_MODEL: "llama3.1:8b", OLLAMA_BASE_URL: "http://gpu-box:11434/" },
+    });
+    expect(judge.candidates[0]?.spec).toBe("ollama:llama3.1:8b");
+    expect(judge.candidates[0]?.baseUrl).toBe("http://gpu-box:11434");
+  });
+
+  it("lets options override the env, and builds the fallback list in order", () => {
+    const judge = createChatModel("ollama:qwen2.5:14b", {
+      env: { EVALGATE_MODEL: "ignored", OLLAMA_BASE_URL: "http://ignored:1" },
+      baseUrl: "http://127.0.0.1:9999",
+      fallbackModels: ["ollama:qwen2.5:7b", "openai:gpt-4o-mini"],
+    });
+    expect(judge.candidates.map((candidate) => candidate.spec)).toEqual([
+      "ollama:qwen2.5:14b",
+      "ollama:qwen2.5:7b",
+      "openai:gpt-4o-mini",
+    ]);
+    expect(judge.candidates[1]?.baseUrl).toBe("http://127.0.0.1:9999");
+  });
+
+  it("fails at construction on an unknown provider or a bad option", () => {
+    expect(() => createChatModel("azure:gpt-4o", { env: {} })).toThrow(UnknownProviderError);
+    expect(() => createChatModel(undefined, { env: {}, fallbackModels: ["nope:x"] })).toThrow(
+      UnknownProviderError,
+    );
+    expect(() => createChatModel(undefined, { env: {}, timeoutMs: -5 })).toThrow(ModelOptionsError);
+    expect(() => createChatModel(undefined, { env: {}, maxRetries: 1.5 })).toThrow(/maxRetries/);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { StatusRulesSchema } from "../../src/criteria/model.js";
+import { decideFundingStatus, type GateFailure } from "../../src/scoring/index.js";
+
+const rules = StatusRulesSchema.parse({});
+const held = { failures: [], knockoutFailed: false, held: true };
+const knockout: GateFailure = {
+  criterionId: "c1",
+  kind: "knockout_failed",
+  message: "knockout 'Hamburg Base' (c1) failed",
+  score: 0,
+  threshold: 0.7,
+};
+
+describe("decideFundingStatus", () => {
+  it("gives REVIEW_REQUIRED at exactly 3.4 with the default fundable 4.0 (TC-CRI-03)", () => {
+    const d = decideFundingStatus({ overallScore: 0.6, zeroWeight: false }, rules, held);
+    expect(d.nativeTotal).toBe(3.4);
+    expect(d.status).toBe("REVIEW_REQUIRED");
+  });
+
+  it("gives FUNDABLE at exactly the fundable threshold, not just below", () => {
+    expect(
+      decideFundingStatus({ overallScore: 0.75, zeroWeight: false }, rules, held),
+    ).toMatchObject({ status: "FUNDABLE", nativeTotal: 4 });
+    expect(
+      decideFundingStatus({ overallScore: 0.7499, zeroWeight: false }, rules, held).status,
+    ).toBe("REVIEW_REQUIRED");
+  });
+
+  it("gives REJECTED on a failed knockout whatever the total", () => {
+    const d = decideFundingStatus({ overallScore: 1, zeroWeight: false }, rules, {
+      failures: [knockout],
+      knockoutFailed: true,
+      held: false,
+    });
+    expect(d.status).toBe("REJECTED");
+    expect(d.nativeTotal).toBe(5);
+    expect(d.reasons).toEqual([knockout.message]);
+  });
+
+  it("gives REJECTED below rejectBelow, on the rules' own scale", () => {
+    const tenPoint = StatusRulesSchema.parse({
+      scale: { min: 0, max: 10 },
+      fundable: 7,
+      rejectBelow: 4,
+    });
+    expect(
+      decideFundingStatus({ overallScore: 0.39, zeroWeight: false }, tenPoint, held),
+    ).toMatchObject({
+      status: "REJECTED",
+      nativeTotal: 3.9,
+    });
+    expect(
+      decideFundingStatus({ overallScore: 0.4, zeroWeight: false }, tenPoint, held).status,
+    ).toBe("REVIEW_REQUIRED");
+    expect(
+      decideFundingStatus({ overallScore: 0.7, zeroWeight: false }, tenPoint, held).status,
+    ).toBe("FUNDABLE");
+  });
+
+  it("is never FUNDABLE while a gate does not hold", () => {
+    const blocked: GateFailure = { ...knockout, kind: "required_not_evaluated", score: null };
+    const d = decideFundingStatus({ overallScore: 1, zeroWeight: false }, rules, {
+      failures: [blocked],
+      knockoutFailed: false,
+      held: false,
+    });
+    expect(d.status).toBe("REVIEW_REQUIRED");
+  });
+
+  it("has no total and is REVIEW_REQUIRED without weighted evidence, even with rejectBelow", () => {
+    const strict = StatusRulesSchema.parse({ rejectBelow: 2 });
+    const d = decideFundingStatus({ overallScore: 0, zeroWeight: true }, strict, held);
+    expect(d.status).toBe("REVIEW_REQUIRED");
+    expect(d.nativeTotal).toBeUndefined();
+  });
+});
