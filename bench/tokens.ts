@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeResultsToon, resultsToonDocument } from "../src/scoring/index.js";
+import { decodeToon } from "../src/toon/index.js";
 import { seedExampleResult, twentyCriterionResult } from "./sampleResults.js";
 import { compareFormats, type FormatTokenCounts } from "./tokenCounts.js";
 
@@ -33,6 +34,20 @@ async function criteriaRows(): Promise<Row[]> {
     } catch (error) {
       rows.push({ name: `criteria/${file}`, note: `not JSON: ${(error as Error).message}` });
     }
+  }
+  return rows;
+}
+
+/** The shipped TOON catalogs (seed 000 dialect), as written, against the same data as JSON. */
+async function toonCatalogRows(): Promise<Row[]> {
+  const dir = fileURLToPath(new URL("../data/criteria/", import.meta.url));
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".toon")).sort();
+  const rows: Row[] = [];
+  for (const file of files) {
+    const text = await readFile(join(dir, file), "utf8");
+    const value = decodeToon(text, { source: file, stringFields: ["version"] });
+    rows.push({ name: `data/criteria/${file} (as written)`, counts: compareFormats(value, text) });
+    rows.push({ name: `data/criteria/${file} (spec TOON)`, counts: compareFormats(value) });
   }
   return rows;
 }
@@ -74,4 +89,4 @@ function printTable(rows: readonly Row[]): void {
 }
 
 console.log("o200k tokens; savings = 1 − TOON / JSON (negative: TOON uses more)\n");
-printTable([...(await criteriaRows()), ...resultRows()]);
+printTable([...(await criteriaRows()), ...(await toonCatalogRows()), ...resultRows()]);
