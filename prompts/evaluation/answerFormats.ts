@@ -1,0 +1,49 @@
+import { describeScale, type PromptScale } from "./scale.js";
+
+/**
+ * The answer contracts. The shapes shown are deliberately not valid JSON (placeholders in angle
+ * brackets, alternatives with `|`), so an answer that merely echoes the format is never taken for
+ * an answer.
+ */
+
+const LIST_RULE =
+  '"hits" lists what the content does well for this criterion and "misses" what is missing or ' +
+  "weak: short strings, at most four each (use [] when there is none).";
+
+/** score / point / freeform: reasoning, a native score, hits and misses. */
+export function scoreAnswerFormat(scale: PromptScale): string {
+  return [
+    "Answer format — exactly one JSON object, with the reasoning first:",
+    `{"reasoning": "<your reasoning, with evidence>", "score": <${describeScale(scale)}>, "hits": [<strings>], "misses": [<strings>]}`,
+    `"score" is a JSON number, ${describeScale(scale)}. ${LIST_RULE}`,
+  ].join("\n");
+}
+
+/** check: reasoning, then pass or fail. */
+export function checkAnswerFormat(): string {
+  return [
+    "Answer format — exactly one JSON object, with the reasoning first:",
+    '{"reasoning": "<your reasoning, with evidence>", "result": "pass" | "fail"}',
+    '"result" is the string "pass" when the requirement is met and "fail" when it is not met or not shown.',
+  ].join("\n");
+}
+
+/** levels: reasoning, then exactly one of the level ids. */
+export function levelsAnswerFormat(levelIds: readonly string[]): string {
+  const ids = levelIds.map((id) => JSON.stringify(id)).join(" | ");
+  return [
+    "Answer format — exactly one JSON object, with the reasoning first:",
+    `{"reasoning": "<your reasoning, with evidence>", "level_id": ${ids}}`,
+    '"level_id" is exactly one of the level ids listed above, written as a JSON string.',
+  ].join("\n");
+}
+
+/** seed 001 rubric mode: every rubric item checked, each with its own reasoning first. */
+export function rubricAnswerFormat(itemIds: readonly string[]): string {
+  return [
+    "Answer format — exactly one JSON object, with the reasoning first:",
+    '{"reasoning": "<overall reasoning>", "checks": [{"id": "<rubric item id>", "reasoning": "<why>", "result": "pass" | "fail"}, <one entry per item>]}',
+    `"checks" has one entry for each rubric item, in this order: ${itemIds.join(", ")}.`,
+    '"result" is "pass" when the candidate answer satisfies the item and "fail" otherwise.',
+  ].join("\n");
+}

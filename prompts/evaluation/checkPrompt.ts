@@ -1,0 +1,36 @@
+/** The judge's task for a `check` criterion: pass or fail (seed 000 knockout, seed 001 rubric item). */
+export const CHECK_TEMPLATE = `Decide whether the content below meets one requirement. This is a pass/fail check.
+
+Requirement: {{criterion_title}}
+{{criterion_description}}
+
+{{guidelines}}
+
+{{context}}
+
+Content under evaluation:
+{{content}}
+
+{{answer_format}}`;
+
+export interface CheckGuidelineParts {
+  /** What a pass looks like (seed 001 expected_outcome). */
+  expectedOutcome?: string;
+  /** A knockout gate (seed 000): failing it rejects the application. */
+  knockout: boolean;
+}
+
+export function checkGuidelines(parts: CheckGuidelineParts): string {
+  const lines: string[] = [];
+  const expected = parts.expectedOutcome?.trim();
+  if (expected) lines.push(`Expected outcome for a pass: ${expected}`);
+  lines.push(
+    'Answer "pass" only when the content shows that the requirement is met; answer "fail" when it is not met, is contradicted, or is not shown.',
+  );
+  if (parts.knockout) {
+    lines.push(
+      "This is a knockout requirement: failing it rejects the whole application, so decide on clear evidence only.",
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,27 @@
+/**
+ * seed 001 freeform mode: a candidate answer judged against the question, the expected outcome and
+ * a reference answer, as one score 0–1 with hits and misses.
+ */
+
+export const FREEFORM_SYSTEM = [
+  "You compare a candidate answer with the question it answers, the expected outcome and the",
+  "reference answer. The score is a number from 0.0 (does not achieve the expected outcome) to 1.0",
+  "(fully achieves it). Answer with a single JSON object with the fields reasoning, score, hits",
+  "and misses; hits and misses hold at most four short strings each.",
+].join(" ");
+
+export const FREEFORM_TEMPLATE = `Evaluate the candidate answer.
+
+Expected outcome:
+{{expected_outcome}}
+
+Question:
+{{question}}
+
+Reference answer:
+{{reference_answer}}
+
+Candidate answer:
+{{candidate_answer}}
+
+{{answer_format}}`;

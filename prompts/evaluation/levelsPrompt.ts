@@ -1,0 +1,36 @@
+/** The judge's task for a `levels` criterion: exactly one named quality level (seed 003). */
+export const LEVELS_TEMPLATE = `Classify the content below into exactly one quality level for one criterion.
+
+Criterion: {{criterion_title}}
+{{criterion_description}}
+
+{{guidelines}}
+
+{{context}}
+
+Content under evaluation:
+{{content}}
+
+{{answer_format}}`;
+
+export interface PromptLevel {
+  id: string;
+  label: string;
+  description: string;
+  score: number;
+  indicators: readonly string[];
+}
+
+/** Every level, lowest score first, with its id, label, description and indicators. */
+export function levelsGuidelines(levels: readonly PromptLevel[]): string {
+  const ordered = [...levels].sort((a, b) => a.score - b.score);
+  const lines = ["Levels, from lowest to highest:"];
+  for (const level of ordered) {
+    const description = level.description.trim();
+    lines.push(`- id "${level.id}" — ${level.label}${description ? `: ${description}` : ""}`);
+    const indicators = level.indicators.map((i) => i.trim()).filter((i) => i.length > 0);
+    if (indicators.length > 0) lines.push(`  Indicators: ${indicators.join("; ")}`);
+  }
+  lines.push("Pick the level whose description and indicators fit the content best.");
+  return lines.join("\n");
+}

@@ -1,0 +1,30 @@
+/** The judge's task for a `point` criterion: how far one key point is covered (seed 002). */
+export const POINT_TEMPLATE = `Assess how far the content below covers ONE key point, and only that point.
+
+Criterion: {{criterion_title}}
+{{criterion_description}}
+
+{{guidelines}}
+
+{{context}}
+
+Content under evaluation:
+{{content}}
+
+{{answer_format}}`;
+
+/** The key point and the coverage scale 0.0–1.0. */
+export function pointGuidelines(keyPoint: string): string {
+  return [
+    "Key point:",
+    keyPoint.trim(),
+    "",
+    "Coverage extent, 0.0 to 1.0:",
+    "- 1.0: the point is covered fully and explicitly.",
+    "- 0.7–0.9: covered, with minor gaps or imprecision.",
+    "- 0.4–0.6: partly covered, or only implied.",
+    "- 0.1–0.3: barely touched.",
+    "- 0.0: not covered at all, or contradicted.",
+    "Judge this point only; other qualities of the content do not count.",
+  ].join("\n");
+}

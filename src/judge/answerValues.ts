@@ -1,0 +1,175 @@
+import type { Level, Scale } from "../criteria/model.js";
+import { roundScore, toUnit } from "../scoring/scale.js";
+import { MAX_LIST_ITEMS } from "./answer.js";
+import type { LenientObject, LenientValue } from "./lenientJson.js";
+
+/**
+ * Reading the fields of a judge's answer object: field names (with their accepted aliases), the
+ * score on a native scale, pass/fail, a level, the reasoning, hits and misses.
+ */
+
+export type ValueRead<T> = { ok: true; value: T; notes: string[] } | { ok: false; error: string };
+
+/** Field names as compared: lower case, spaces and hyphens as underscores. */
+function normaliseKey(key: string): string {
+  return key
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+}
+
+export const REASONING_FIELDS = [
+  "reasoning",
+  "reason",
+  "rationale",
+  "explanation",
+  "justification",
+  "reflection",
+] as const;
+export const SCORE_FIELDS = ["score", "coverage_extent", "coverage"] as const;
+export const RESULT_FIELDS = ["result", "verdict", "passed", "pass"] as const;
+export const LEVEL_FIELDS = ["level_id", "levelid", "level"] as const;
+
+/** The first of `names` present in the object (names compared normalised), with its value. */
+export function fieldOf(
+  object: LenientObject,
+  names: readonly string[],
+): { key: string; value: LenientValue } | undefined {
+  const byName = new Map<string, { key: string; value: LenientValue }>();
+  for (const [key, value] of Object.entries(object)) {
+    const name = normaliseKey(key);
+    if (!byName.has(name)) byName.set(name, { key, value });
+  }
+  for (const name of names) {
+    const found = byName.get(name);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A value as an error message shows it. */
+export function describeValue(value: LenientValue): string {
+  const json = JSON.stringify(value);
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}
+
+function onScale(unit: number, scale: Scale): number {
+  return scale.min + unit * (scale.max - scale.min);
+}
+
+/** A number, or the number a string writes ("4", "4/5", "4 out of 5", "80%"), on `scale`. */
+function numberFrom(value: LenientValue, scale: Scale): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  if (/^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/.test(text)) return Number(text);
+  const ratio = /^([+-]?\d+(?:\.\d+)?)\s*(?:\/|out of)\s*(\d+(?:\.\d+)?)$/i.exec(text);
+  if (ratio !== null) {
+    const numerator = Number(ratio[1]);
+    const denominator = Number(ratio[2]);
+    if (denominator === scale.max) return numerator;
+    if (denominator > 0) return onScale(numerator / denominator, scale);
+    return undefined;
+  }
+  const percent = /^([+-]?\d+(?:\.\d+)?)\s*%$/.exec(text);
+  if (percent !== null) return onScale(Number(percent[1]) / 100, scale);
+  return undefined;
+}
+
+/**
+ * A score on its native scale: clamped to min–max (noted), rounded for integer scales (noted),
+ * and its 0–1 value.
+ */
+export function readScore(
+  value: LenientValue,
+  scale: Scale,
+  field = "score",
+): ValueRead<{ native: number; score01: number }> {
+  if (value === null) return { ok: false, error: `${field} is null` };
+  const raw = numberFrom(value, scale);
+  if (raw === undefined) {
+    return { ok: false, error: `${field} must be a number, got ${describeValue(value)}` };
+  }
+  const notes: string[] = [];
+  let native = Math.min(scale.max, Math.max(scale.min, raw));
+  if (native !== raw) {
+    notes.push(`${field} ${raw} is outside ${scale.min}–${scale.max}; clamped to ${native}`);
+  }
+  if (scale.integer && !Number.isInteger(native)) {
+    const rounded = Math.round(native);
+    notes.push(`${field} ${roundScore(native, 4)} rounded to the whole number ${rounded}`);
+    native = rounded;
+  }
+  native = roundScore(native);
+  return { ok: true, value: { native, score01: toUnit(native, scale) }, notes };
+}
+
+const PASS_WORDS = new Set(["pass", "passed", "yes", "true"]);
+const FAIL_WORDS = new Set(["fail", "failed", "no", "false"]);
+
+/** pass / fail from "pass", "PASSED", "yes", true, "no", false, … */
+export function readCheck(value: LenientValue, field = "result"): ValueRead<"pass" | "fail"> {
+  if (typeof value === "boolean") return { ok: true, value: value ? "pass" : "fail", notes: [] };
+  if (typeof value === "string") {
+    const word = value
+      .trim()
+      .toLowerCase()
+      .replace(/[.!]+$/, "");
+    if (PASS_WORDS.has(word)) return { ok: true, value: "pass", notes: [] };
+    if (FAIL_WORDS.has(word)) return { ok: true, value: "fail", notes: [] };
+  }
+  return { ok: false, error: `${field} ${describeValue(value)} is not pass or fail` };
+}
+
+/** The one level matching by id, else case-insensitively by id, else by label. */
+export function matchLevel(answer: string, levels: readonly Level[]): Level | undefined {
+  const text = answer.trim();
+  const lower = text.toLowerCase();
+  const tries: Array<(l: Level) => boolean> = [
+    (l) => l.id === text,
+    (l) => l.id.toLowerCase() === lower,
+    (l) => l.label === text,
+    (l) => l.label.toLowerCase() === lower,
+  ];
+  for (const matches of tries) {
+    const found = levels.filter(matches);
+    if (found.length === 1) return found[0];
+    if (found.length > 1) return undefined;
+  }
+  return undefined;
+}
+
+/** A level of the criterion, by id or label. */
+export function readLevel(
+  value: LenientValue,
+  levels: readonly Level[],
+  field = "level_id",
+): ValueRead<Level> {
+  const ids = levels.map((l) => l.id).join(", ");
+  if (typeof value !== "string") {
+    return { ok: false, error: `${field} must be one of: ${ids}; got ${describeValue(value)}` };
+  }
+  const level = matchLevel(value, levels);
+  if (level === undefined) {
+    return { ok: false, error: `${field} '${value.trim()}' is not one of: ${ids}` };
+  }
+  const notes =
+    level.id === value ? [] : [`${field} '${value.trim()}' read as level '${level.id}'`];
+  return { ok: true, value: level, notes };
+}
+
+/** hits / misses: trimmed non-empty strings, at most four (seed 001). A lone string is one item. */
+export function readList(value: LenientValue | undefined): string[] {
+  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  return items
+    .filter((item): item is string => typeof item === "string")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0)
+    .slice(0, MAX_LIST_ITEMS);
+}
+
+/** The reasoning, trimmed; "" when absent or not text. */
+export function readReasoning(object: LenientObject): string {
+  const found = fieldOf(object, REASONING_FIELDS);
+  return typeof found?.value === "string" ? found.value.trim() : "";
+}

@@ -1,0 +1,75 @@
+/** Where a judge problem is: the criterion, the template and the place inside it, when known. */
+export interface JudgeErrorLocation {
+  criterionId?: string;
+  /** Which template or input: "override", "decodePrompt", "content", "rubric items", … */
+  source?: string;
+  line?: number;
+  column?: number;
+}
+
+/** `criterion 'c2' › override › line 3, column 7` (the parts that are known). */
+export function formatJudgeLocation(location: JudgeErrorLocation): string {
+  const parts: string[] = [];
+  if (location.criterionId !== undefined) parts.push(`criterion '${location.criterionId}'`);
+  if (location.source !== undefined) parts.push(location.source);
+  if (location.line !== undefined) {
+    parts.push(
+      location.column === undefined
+        ? `line ${location.line}`
+        : `line ${location.line}, column ${location.column}`,
+    );
+  }
+  return parts.length > 0 ? parts.join(" › ") : "judge";
+}
+
+/** Base class of the errors raised while building or reading judge prompts. */
+export class JudgeError extends Error {
+  override name = "JudgeError";
+  readonly location: JudgeErrorLocation;
+  /** What is wrong, without the location. */
+  readonly detail: string;
+
+  constructor(detail: string, location: JudgeErrorLocation = {}) {
+    super(`${formatJudgeLocation(location)}: ${detail}`);
+    this.location = location;
+    this.detail = detail;
+  }
+}
+
+/** A prompt cannot be built: a criterion the LLM does not judge, unusable content, bad items. */
+export class JudgePromptError extends JudgeError {
+  override name = "JudgePromptError";
+}
+
+/** A template uses a placeholder that has no value. */
+export class PromptTemplateError extends JudgeError {
+  override name = "PromptTemplateError";
+  readonly placeholder: string;
+  readonly knownPlaceholders: readonly string[];
+
+  constructor(
+    placeholder: string,
+    knownPlaceholders: readonly string[],
+    location: JudgeErrorLocation,
+  ) {
+    super(
+      `unknown placeholder {{${placeholder}}}; known placeholders: ${knownPlaceholders
+        .map((p) => `{{${p}}}`)
+        .join(", ")}`,
+      location,
+    );
+    this.placeholder = placeholder;
+    this.knownPlaceholders = knownPlaceholders;
+  }
+}
+
+/** A criterion whose method is deterministic (function, schema) was handed to the LLM judge. */
+export class UnjudgedMethodError extends JudgeError {
+  override name = "UnjudgedMethodError";
+  readonly method: string;
+
+  constructor(method: string, location: JudgeErrorLocation) {
+    super(`method '${method}' is scored deterministically, not by the LLM judge`, location);
+    this.method = method;
+  }
+}

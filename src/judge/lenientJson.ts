@@ -1,0 +1,310 @@
+/**
+ * A forgiving reader for the JSON objects judges write. On top of JSON it accepts trailing commas,
+ * single-quoted strings, unquoted identifier keys, raw line breaks inside strings, `//` and
+ * `/* *\/` comments and Python's True / False / None. It never guesses: anything else is an error,
+ * and running out of text before the object closes is reported as truncation.
+ */
+
+export type LenientValue =
+  | string
+  | number
+  | boolean
+  | null
+  | LenientValue[]
+  | { [key: string]: LenientValue };
+
+export type LenientObject = { [key: string]: LenientValue };
+
+export type LenientParse =
+  | { ok: true; value: LenientObject; end: number }
+  | { ok: false; truncated: boolean; message: string; at: number };
+
+const MAX_DEPTH = 64;
+
+class LenientSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly at: number,
+    readonly truncated: boolean,
+  ) {
+    super(message);
+  }
+}
+
+class Reader {
+  pos: number;
+
+  constructor(
+    private readonly text: string,
+    start: number,
+  ) {
+    this.pos = start;
+  }
+
+  private fail(message: string): never {
+    throw new LenientSyntaxError(message, this.pos, this.pos >= this.text.length);
+  }
+
+  private peek(): string {
+    return this.text[this.pos] ?? "";
+  }
+
+  skipSpace(): void {
+    for (;;) {
+      const c = this.peek();
+      if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\uFEFF") {
+        this.pos++;
+      } else if (c === "/" && this.text[this.pos + 1] === "/") {
+        const end = this.text.indexOf("\n", this.pos);
+        this.pos = end === -1 ? this.text.length : end + 1;
+      } else if (c === "/" && this.text[this.pos + 1] === "*") {
+        const end = this.text.indexOf("*/", this.pos + 2);
+        if (end === -1) {
+          this.pos = this.text.length;
+          this.fail("unterminated comment");
+        }
+        this.pos = end + 2;
+      } else {
+        return;
+      }
+    }
+  }
+
+  value(depth: number): LenientValue {
+    if (depth > MAX_DEPTH) this.fail("nested too deeply");
+    this.skipSpace();
+    const c = this.peek();
+    if (c === "") this.fail("unexpected end of text");
+    if (c === "{") return this.object(depth + 1);
+    if (c === "[") return this.array(depth + 1);
+    if (c === '"' || c === "'") return this.string();
+    if (c === "-" || c === "+" || c === "." || (c >= "0" && c <= "9")) return this.number();
+    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.text.slice(this.pos, this.pos + 16))?.[0];
+    switch (word) {
+      case "true":
+      case "True":
+        this.pos += word.length;
+        return true;
+      case "false":
+      case "False":
+        this.pos += word.length;
+        return false;
+      case "null":
+      case "None":
+        this.pos += word.length;
+        return null;
+      default:
+        this.fail(`unexpected ${word === undefined ? `'${c}'` : `word '${word}'`}`);
+    }
+  }
+
+  object(depth: number): LenientObject {
+    const result: LenientObject = {};
+    this.pos++; // {
+    for (;;) {
+      this.skipSpace();
+      if (this.peek() === "}") {
+        this.pos++;
+        return result;
+      }
+      const key = this.key();
+      this.skipSpace();
+      if (this.peek() !== ":") this.fail(`expected ':' after key "${key}"`);
+      this.pos++;
+      const value = this.value(depth);
+      Object.defineProperty(result, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      this.skipSpace();
+      const next = this.peek();
+      if (next === ",") {
+        this.pos++;
+      } else if (next !== "}") {
+        this.fail(
+          next === "" ? "unexpected end of text" : `expected ',' or '}' but found '${next}'`,
+        );
+      }
+    }
+  }
+
+  array(depth: number): LenientValue[] {
+    const result: LenientValue[] = [];
+    this.pos++; // [
+    for (;;) {
+      this.skipSpace();
+      if (this.peek() === "]") {
+        this.pos++;
+        return result;
+      }
+      result.push(this.value(depth));
+      this.skipSpace();
+      const next = this.peek();
+      if (next === ",") {
+        this.pos++;
+      } else if (next !== "]") {
+        this.fail(
+          next === "" ? "unexpected end of text" : `expected ',' or ']' but found '${next}'`,
+        );
+      }
+    }
+  }
+
+  key(): string {
+    const c = this.peek();
+    if (c === '"' || c === "'") return this.string();
+    const word = /^[A-Za-z_$][A-Za-z0-9_$-]*/.exec(this.text.slice(this.pos, this.pos + 200))?.[0];
+    if (word === undefined)
+      this.fail(c === "" ? "unexpected end of text" : `expected a key but found '${c}'`);
+    this.pos += word.length;
+    return word;
+  }
+
+  string(): string {
+    const quote = this.peek();
+    this.pos++;
+    let out = "";
+    for (;;) {
+      const c = this.peek();
+      if (c === "") this.fail("unterminated string");
+      this.pos++;
+      if (c === quote) return out;
+      if (c !== "\\") {
+        out += c;
+        continue;
+      }
+      const e = this.peek();
+      this.pos++;
+      switch (e) {
+        case '"':
+        case "'":
+        case "\\":
+        case "/":
+          out += e;
+          break;
+        case "b":
+          out += "\b";
+          break;
+        case "f":
+          out += "\f";
+          break;
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
+        case "\n":
+          break;
+        case "u": {
+          const hex = this.text.slice(this.pos, this.pos + 4);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            if (this.pos + 4 > this.text.length) this.fail("unterminated string");
+            this.fail(`bad unicode escape '\\u${hex}'`);
+          }
+          out += String.fromCharCode(Number.parseInt(hex, 16));
+          this.pos += 4;
+          break;
+        }
+        case "":
+          this.fail("unterminated string");
+          break;
+        default:
+          this.pos--;
+          this.fail(`bad escape '\\${e}'`);
+      }
+    }
+  }
+
+  number(): number {
+    const match = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(
+      this.text.slice(this.pos, this.pos + 64),
+    );
+    if (match === null) this.fail(`bad number starting with '${this.peek()}'`);
+    this.pos += match[0].length;
+    const value = Number(match[0]);
+    if (!Number.isFinite(value)) this.fail(`number ${match[0]} is out of range`);
+    return value;
+  }
+}
+
+/** Reads the object that starts with the `{` at `start`. */
+export function parseLenientObject(text: string, start: number): LenientParse {
+  if (text[start] !== "{") {
+    return { ok: false, truncated: false, message: "expected '{'", at: start };
+  }
+  const reader = new Reader(text, start);
+  try {
+    const value = reader.object(1);
+    return { ok: true, value, end: reader.pos };
+  } catch (error) {
+    if (error instanceof LenientSyntaxError) {
+      return { ok: false, truncated: error.truncated, message: error.message, at: error.at };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Where the brace-balanced region starting at `start` ends (just past its `}`), skipping braces
+ * inside double-quoted strings; undefined when it never closes.
+ */
+export function balancedEnd(text: string, start: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "{") {
+      depth++;
+    } else if (c === "}") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return undefined;
+}
+
+export interface JsonObjectScan {
+  /** Every object found, in order, with where it starts and ends. */
+  objects: Array<{ value: LenientObject; start: number; end: number }>;
+  /** An object was still open when the text ended. */
+  truncated: boolean;
+  /** The first syntax error met, for the error message when nothing else is found. */
+  firstError?: string;
+}
+
+/**
+ * All JSON objects in a text, in order: bare, fenced, wrapped in prose. Braces inside strings do
+ * not start objects. A malformed object is skipped as a whole; an object still open at the end of
+ * the text stops the scan (everything after its `{` belongs to it) and marks the text truncated.
+ */
+export function scanJsonObjects(text: string): JsonObjectScan {
+  const scan: JsonObjectScan = { objects: [], truncated: false };
+  let pos = 0;
+  for (;;) {
+    const start = text.indexOf("{", pos);
+    if (start === -1) return scan;
+    const parsed = parseLenientObject(text, start);
+    if (parsed.ok) {
+      scan.objects.push({ value: parsed.value, start, end: parsed.end });
+      pos = parsed.end;
+      continue;
+    }
+    if (parsed.truncated) {
+      scan.truncated = true;
+      return scan;
+    }
+    scan.firstError ??= `invalid JSON at offset ${parsed.at}: ${parsed.message}`;
+    pos = balancedEnd(text, start) ?? start + 1;
+  }
+}

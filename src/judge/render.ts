@@ -1,0 +1,280 @@
+import {
+  CHECK_TEMPLATE,
+  checkAnswerFormat,
+  checkGuidelines,
+  contentTypePrompt,
+  FREEFORM_SYSTEM,
+  FREEFORM_TEMPLATE,
+  judgeSystemPrompt,
+  LEVELS_TEMPLATE,
+  levelsAnswerFormat,
+  levelsGuidelines,
+  POINT_TEMPLATE,
+  pointGuidelines,
+  RUBRIC_SYSTEM,
+  RUBRIC_TEMPLATE,
+  rubricAnswerFormat,
+  rubricItemsList,
+  SCORE_TEMPLATE,
+  scoreAnswerFormat,
+  scoreGuidelines,
+} from "../../prompts/evaluation/index.js";
+import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
+import { JudgePromptError, UnjudgedMethodError } from "./errors.js";
+import { fenceData } from "./fence.js";
+import { rubricItemOf } from "./rubricItem.js";
+import { fillTemplate, placeholdersOf } from "./template.js";
+
+/** The two messages sent to the judge. */
+export interface JudgePrompt {
+  system: string;
+  user: string;
+}
+
+export interface RenderJudgePromptInput {
+  criterion: Criterion;
+  /** The content under evaluation: text, or a JSON-compatible value (written as indented JSON). */
+  content: unknown;
+  /** research, budget, connection_pairs, … — adds that content type's guidance. */
+  contentType?: string;
+  /** The catalog's instructions for the judge. */
+  catalogInstructions?: string;
+  /** Retrieved source chunks, preformatted with their sources; "" when retrieval found nothing. */
+  context?: string;
+  /**
+   * A caller's user-prompt template (seed 004 `evaluationPrompt`) with the placeholders
+   * {{content}}, {{criterion_title}}, {{criterion_description}}, {{guidelines}}, {{context}},
+   * {{answer_format}} and, when the content is an object, one per top-level field.
+   */
+  override?: string;
+}
+
+/** The placeholders every criterion template may use. */
+export const JUDGE_PLACEHOLDERS = [
+  "content",
+  "criterion_title",
+  "criterion_description",
+  "guidelines",
+  "context",
+  "answer_format",
+] as const;
+
+interface MethodParts {
+  template: string;
+  guidelines: string;
+  answerFormat: string;
+}
+
+function methodParts(criterion: Criterion): MethodParts {
+  const method = criterion.method;
+  switch (method.kind) {
+    case "score":
+      return {
+        template: SCORE_TEMPLATE,
+        guidelines: scoreGuidelines(method.scale, method.guidelines),
+        answerFormat: scoreAnswerFormat(method.scale),
+      };
+    case "check":
+      return {
+        template: CHECK_TEMPLATE,
+        guidelines: checkGuidelines({
+          expectedOutcome: method.expectedOutcome,
+          knockout: criterion.knockout,
+        }),
+        answerFormat: checkAnswerFormat(),
+      };
+    case "levels":
+      return {
+        template: LEVELS_TEMPLATE,
+        guidelines: levelsGuidelines(method.levels),
+        answerFormat: levelsAnswerFormat(
+          [...method.levels].sort((a, b) => a.score - b.score).map((l) => l.id),
+        ),
+      };
+    case "point":
+      return {
+        template: POINT_TEMPLATE,
+        guidelines: pointGuidelines(method.text),
+        answerFormat: scoreAnswerFormat(UNIT_SCALE),
+      };
+    default:
+      throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "method" });
+  }
+}
+
+/** Text content as is; any other value as indented JSON. */
+export function contentText(content: unknown, criterionId?: string): string {
+  if (typeof content === "string") return content;
+  const json = content === undefined ? undefined : JSON.stringify(content, null, 2);
+  if (json === undefined) {
+    throw new JudgePromptError("content is missing or cannot be written as JSON", {
+      criterionId,
+      source: "content",
+    });
+  }
+  return json;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fields of object content that the template uses as placeholders, each its own fenced data
+ * block (seed 003 decode prompts name fields of the target: {{questions}}).
+ */
+function fieldValues(
+  content: unknown,
+  used: ReadonlySet<string>,
+  criterionId: string,
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (!isPlainRecord(content)) return values;
+  for (const [key, value] of Object.entries(content)) {
+    if (!used.has(key) || (JUDGE_PLACEHOLDERS as readonly string[]).includes(key)) continue;
+    values[key] = fenceData(`FIELD ${key}`, contentText(value ?? null, criterionId));
+  }
+  return values;
+}
+
+function contextBlock(context: string | undefined): string {
+  if (context === undefined) return "";
+  if (context.trim() === "") {
+    return "Source documents: none were found for this criterion. Judge from the content alone.";
+  }
+  return `Source documents (cite them by source in your reasoning):\n${fenceData("SOURCE DOCUMENTS", context)}`;
+}
+
+function systemFor(contentType: string | undefined, catalogInstructions?: string): string {
+  let contentGuidance: string | undefined;
+  if (contentType !== undefined && contentType.trim() !== "") {
+    const prompt = contentTypePrompt(contentType);
+    contentGuidance =
+      prompt === undefined
+        ? `The content under evaluation is of type "${contentType.trim()}".`
+        : prompt.guidance;
+  }
+  return judgeSystemPrompt({ contentGuidance, catalogInstructions });
+}
+
+/**
+ * The system and user prompt for one criterion. The template is the caller's `override`, else the
+ * criterion's own `decodePrompt` (levels), else the method's template. Whatever the template, the
+ * content is fenced and neutralised, the source documents and the content are appended when the
+ * template does not place them, and the answer contract is appended when it has no
+ * {{answer_format}}: an override can change the instructions but never the contract.
+ */
+export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
+  const { criterion } = input;
+  const parts = methodParts(criterion);
+  const method = criterion.method;
+  let template = parts.template;
+  let source = `${method.kind} template`;
+  if (method.kind === "levels" && method.decodePrompt !== undefined) {
+    template = method.decodePrompt;
+    source = "decodePrompt";
+  }
+  if (input.override !== undefined) {
+    template = input.override;
+    source = "override";
+  }
+
+  const content = fenceData("CONTENT", contentText(input.content, criterion.id));
+  const context = contextBlock(input.context);
+  const used = new Set(placeholdersOf(template).map((p) => p.name));
+  const fields = fieldValues(input.content, used, criterion.id);
+  const values: Record<string, string> = {
+    ...fields,
+    content,
+    criterion_title: criterion.title,
+    criterion_description: criterion.description,
+    guidelines: parts.guidelines,
+    context,
+    answer_format: parts.answerFormat,
+  };
+
+  let user = fillTemplate(template, values, source, criterion.id);
+  const fieldUsed = Object.keys(fields).length > 0;
+  if (!used.has("context") && context !== "") user += `\n\n${context}`;
+  if (!used.has("content") && !fieldUsed) user += `\n\nContent under evaluation:\n${content}`;
+  if (!used.has("answer_format")) user += `\n\n${parts.answerFormat}`;
+
+  return { system: systemFor(input.contentType, input.catalogInstructions), user };
+}
+
+export interface RenderFreeformPromptInput {
+  question: string;
+  candidateAnswer: string;
+  referenceAnswer?: string;
+  expectedOutcome?: string;
+}
+
+/**
+ * seed 001 freeform mode: the user prompt holds the expected outcome, the question, the reference
+ * answer and the candidate answer (fenced as data); the system prompt mandates one JSON object
+ * with score 0–1, hits, misses and reasoning, hits and misses at most four items each.
+ */
+export function renderFreeformPrompt(input: RenderFreeformPromptInput): JudgePrompt {
+  const expected = input.expectedOutcome?.trim();
+  const reference = input.referenceAnswer;
+  const user = fillTemplate(
+    FREEFORM_TEMPLATE,
+    {
+      expected_outcome:
+        expected || "(none given: judge how well the candidate answers the question)",
+      question: fenceData("QUESTION", input.question),
+      reference_answer:
+        reference === undefined || reference.trim() === ""
+          ? "(none given)"
+          : fenceData("REFERENCE ANSWER", reference),
+      candidate_answer: fenceData("CANDIDATE ANSWER", input.candidateAnswer),
+      answer_format: scoreAnswerFormat(UNIT_SCALE),
+    },
+    "freeform template",
+  );
+  return { system: judgeSystemPrompt({ extra: FREEFORM_SYSTEM }), user };
+}
+
+export interface RenderRubricPromptInput {
+  question: string;
+  candidateAnswer: string;
+  referenceAnswer?: string;
+  /** The rubric items; a check criterion's expected outcome (else its description) is the item. */
+  items: readonly Criterion[];
+}
+
+/** seed 001 rubric mode: one prompt in which the judge checks every rubric item. */
+export function renderRubricPrompt(input: RenderRubricPromptInput): JudgePrompt {
+  if (input.items.length === 0) {
+    throw new JudgePromptError("a rubric prompt needs at least one rubric item", {
+      source: "rubric items",
+    });
+  }
+  const seen = new Set<string>();
+  for (const item of input.items) {
+    if (seen.has(item.id)) {
+      throw new JudgePromptError(`rubric item id '${item.id}' appears more than once`, {
+        criterionId: item.id,
+        source: "rubric items",
+      });
+    }
+    seen.add(item.id);
+  }
+  const items = input.items.map(rubricItemOf);
+  const reference = input.referenceAnswer;
+  const user = fillTemplate(
+    RUBRIC_TEMPLATE,
+    {
+      question: fenceData("QUESTION", input.question),
+      reference_answer:
+        reference === undefined || reference.trim() === ""
+          ? "(none given)"
+          : fenceData("REFERENCE ANSWER", reference),
+      rubric_items: rubricItemsList(items),
+      candidate_answer: fenceData("CANDIDATE ANSWER", input.candidateAnswer),
+      answer_format: rubricAnswerFormat(items.map((i) => i.id)),
+    },
+    "rubric template",
+  );
+  return { system: judgeSystemPrompt({ extra: RUBRIC_SYSTEM }), user };
+}

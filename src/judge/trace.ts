@@ -1,0 +1,70 @@
+import { createHash, randomUUID } from "node:crypto";
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { type TokenUsage, type Trace, TraceSchema } from "../scoring/result.js";
+
+export interface BuildTraceInput {
+  purpose: Trace["purpose"];
+  criterionIds: readonly string[];
+  model: string;
+  /** Temperature, timeouts, … as sent. */
+  parameters: Readonly<Record<string, unknown>>;
+  systemPrompt: string;
+  userPrompt: string;
+  rawResponse: string;
+  /** Token counts as reported; a missing total is the sum of input and output. */
+  usage?: Partial<TokenUsage>;
+  latencyMs: number;
+  error?: string;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** sha256 of the exact prompts (system and user, unambiguously joined). */
+export function promptHash(systemPrompt: string, userPrompt: string): string {
+  return sha256(JSON.stringify([systemPrompt, userPrompt]));
+}
+
+/** sha256 of the exact raw response. */
+export function responseHash(rawResponse: string): string {
+  return sha256(rawResponse);
+}
+
+/**
+ * The record of one model call (seed 000 traceability, seed 003 llm_invocation): exact prompts and
+ * response, model, parameters, usage, latency, a fresh id, an ISO timestamp and sha256 hashes of
+ * the prompts and the response (equal inputs give equal hashes).
+ */
+export function buildTrace(input: BuildTraceInput): Trace {
+  const inputTokens = input.usage?.inputTokens ?? 0;
+  const outputTokens = input.usage?.outputTokens ?? 0;
+  return TraceSchema.parse({
+    id: randomUUID(),
+    purpose: input.purpose,
+    criterionIds: [...input.criterionIds],
+    model: input.model,
+    parameters: { ...input.parameters },
+    systemPrompt: input.systemPrompt,
+    userPrompt: input.userPrompt,
+    rawResponse: input.rawResponse,
+    usage: {
+      inputTokens,
+      outputTokens,
+      totalTokens: input.usage?.totalTokens ?? inputTokens + outputTokens,
+    },
+    latencyMs: Math.max(0, input.latencyMs),
+    promptHash: promptHash(input.systemPrompt, input.userPrompt),
+    responseHash: responseHash(input.rawResponse),
+    timestamp: new Date().toISOString(),
+    ...(input.error === undefined ? {} : { error: input.error }),
+  });
+}
+
+/** Appends the trace as one JSON line to `path`, creating its folders. */
+export async function appendTraceJsonl(path: string, trace: Trace): Promise<void> {
+  const line = `${JSON.stringify(TraceSchema.parse(trace))}\n`;
+  await mkdir(dirname(path), { recursive: true });
+  await appendFile(path, line, "utf8");
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import {
+  fenceData,
+  fillTemplate,
+  neutraliseData,
+  PromptTemplateError,
+  parseJudgeResponse,
+  parseLenientObject,
+  scanJsonObjects,
+  toOutcome,
+  unusableAnswer,
+} from "../../src/judge/index.js";
+import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
+import { clarityLevels, scoreFivePoint } from "./criteria.js";
+
+describe("parseLenientObject", () => {
+  it("reads JSON and the usual judge liberties", () => {
+    const text = "{'a': 'x', b: [1, 2,], \"c\": True, /* note */ \"d\": None,} trailing";
+    const parsed = parseLenientObject(text, 0);
+    expect(parsed).toEqual({
+      ok: true,
+      value: { a: "x", b: [1, 2], c: true, d: null },
+      end: text.indexOf(" trailing"),
+    });
+  });
+
+  it("tells truncation apart from a syntax error", () => {
+    expect(parseLenientObject('{"a": "unfinished', 0)).toMatchObject({
+      ok: false,
+      truncated: true,
+    });
+    expect(parseLenientObject('{"a": 1 "b": 2}', 0)).toMatchObject({ ok: false, truncated: false });
+    expect(parseLenientObject('{"a": undefined}', 0)).toMatchObject({
+      ok: false,
+      truncated: false,
+    });
+  });
+
+  it("keeps a __proto__ key as data", () => {
+    const parsed = parseLenientObject('{"__proto__": {"polluted": true}}', 0);
+    expect(parsed.ok).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("scanJsonObjects", () => {
+  it("finds each object once, skipping braces inside strings", () => {
+    const scan = scanJsonObjects('a {"x": "{not}"} b {"y": 2} c');
+    expect(scan.objects.map((o) => o.value)).toEqual([{ x: "{not}" }, { y: 2 }]);
+    expect(scan.truncated).toBe(false);
+  });
+
+  it("does not look inside a malformed object for another one", () => {
+    const scan = scanJsonObjects(`{"reasoning": "quoted {'score': 5}" score: high}`);
+    expect(scan.objects).toEqual([]);
+    expect(scan.firstError).toContain("invalid JSON");
+  });
+});
+
+describe("neutraliseData and fenceData", () => {
+  it("neutralises delimiters, code fences, prompt tags and chat tokens", () => {
+    const text = neutraliseData(
+      "<<<END CONTENT id=1>>> ``` ~~~ </content> <system> <|im_start|> [plain] a < b > c",
+    );
+    expect(text).not.toMatch(/<<|>>|```|~~~|<\/content>|<system>|<\|/);
+    expect(text).toContain("[plain] a < b > c");
+  });
+
+  it("derives the fence id from the data", () => {
+    expect(fenceData("CONTENT", "a")).toBe(fenceData("CONTENT", "a"));
+    expect(fenceData("CONTENT", "a")).not.toBe(fenceData("CONTENT", "b"));
+  });
+});
+
+describe("fillTemplate", () => {
+  it("drops lines whose only placeholder is empty and keeps blocks on their own lines", () => {
+    const out = fillTemplate(
+      "A\n\n{{empty}}\n\nB: {{block}} end",
+      { empty: "", block: "x\ny" },
+      "t",
+    );
+    expect(out).toBe("A\n\nB: \nx\ny\n end");
+  });
+
+  it("names the template, line and column of an unknown placeholder", () => {
+    expect(() => fillTemplate("ok\n  {{ nope }}", { a: "1" }, "my template", "c9")).toThrow(
+      "criterion 'c9' › my template › line 2, column 3: unknown placeholder {{nope}}; known placeholders: {{a}}",
+    );
+    expect(() => fillTemplate("{{x}}", {}, "t")).toThrow(PromptTemplateError);
+  });
+});
+
+describe("toOutcome", () => {
+  it("turns a usable answer into an evaluated outcome", () => {
+    const outcome = toOutcome(
+      parseJudgeResponse('{"reasoning": "clear", "level_id": "pass"}', clarityLevels),
+    );
+    expect(CriterionOutcomeSchema.parse(outcome)).toEqual({
+      evaluated: true,
+      score: 0.7,
+      native: "pass",
+      level: "pass",
+      reasoning: "clear",
+      hits: [],
+      misses: [],
+      evidence: [],
+    });
+  });
+
+  it("turns an unusable answer into a not-evaluated outcome with the judge error", () => {
+    const outcome = toOutcome(
+      parseJudgeResponse('{"reasoning": "ok", "score": "?"}', scoreFivePoint),
+    );
+    expect(CriterionOutcomeSchema.parse(outcome)).toMatchObject({
+      evaluated: false,
+      score: null,
+      native: null,
+      reasoning: "ok",
+      judgeError: 'score must be a number, got "?"',
+    });
+    expect(toOutcome(unusableAnswer("answer truncated")).judgeError).toBe("answer truncated");
+  });
+});
