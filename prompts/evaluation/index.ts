@@ -9,6 +9,7 @@ import { solutionEvaluationPrompt } from "./solutionEvaluationPrompt.js";
 import { timelineEvaluationPrompt } from "./timelineEvaluationPrompt.js";
 
 export * from "./answerFormats.js";
+export * from "./batchPrompt.js";
 export * from "./checkPrompt.js";
 export type { ContentTypePrompt } from "./contentTypePrompt.js";
 export * from "./freeformPrompt.js";
@@ -17,6 +18,7 @@ export * from "./pointPrompt.js";
 export * from "./rubricPrompt.js";
 export * from "./scale.js";
 export * from "./scorePrompt.js";
+export * from "./summaryPrompt.js";
 export * from "./systemPrompt.js";
 export {
   budgetEvaluationPrompt,

@@ -36,11 +36,16 @@ export {
   parseJudgeResponse,
   parseWithContract,
 } from "./parse.js";
+export { type BatchParse, parseBatchResponse } from "./parseBatch.js";
 export { parseRubricResponse, type RubricAnswer, RubricAnswerSchema } from "./parseRubric.js";
 export {
+  contentGuidanceFor,
   contentText,
+  contextBlock,
   JUDGE_PLACEHOLDERS,
   type JudgePrompt,
+  type MethodParts,
+  methodParts,
   type RenderFreeformPromptInput,
   type RenderJudgePromptInput,
   type RenderRubricPromptInput,
@@ -48,6 +53,7 @@ export {
   renderJudgePrompt,
   renderRubricPrompt,
 } from "./render.js";
+export { type RenderBatchPromptInput, renderBatchPrompt } from "./renderBatch.js";
 export { type RubricItem, rubricItemOf } from "./rubricItem.js";
 export {
   fillTemplate,

@@ -59,13 +59,14 @@ export const JUDGE_PLACEHOLDERS = [
   "answer_format",
 ] as const;
 
-interface MethodParts {
+/** A method's template, the guidelines the judge gets, and its answer contract. */
+export interface MethodParts {
   template: string;
   guidelines: string;
   answerFormat: string;
 }
 
-function methodParts(criterion: Criterion): MethodParts {
+export function methodParts(criterion: Criterion): MethodParts {
   const method = criterion.method;
   switch (method.kind) {
     case "score":
@@ -137,7 +138,7 @@ function fieldValues(
   return values;
 }
 
-function contextBlock(context: string | undefined): string {
+export function contextBlock(context: string | undefined): string {
   if (context === undefined) return "";
   if (context.trim() === "") {
     return "Source documents: none were found for this criterion. Judge from the content alone.";
@@ -145,7 +146,8 @@ function contextBlock(context: string | undefined): string {
   return `Source documents (cite them by source in your reasoning):\n${fenceData("SOURCE DOCUMENTS", context)}`;
 }
 
-function systemFor(contentType: string | undefined, catalogInstructions?: string): string {
+/** The content type's guidance for the system prompt, if any. */
+export function contentGuidanceFor(contentType: string | undefined): string | undefined {
   let contentGuidance: string | undefined;
   if (contentType !== undefined && contentType.trim() !== "") {
     const prompt = contentTypePrompt(contentType);
@@ -154,7 +156,14 @@ function systemFor(contentType: string | undefined, catalogInstructions?: string
         ? `The content under evaluation is of type "${contentType.trim()}".`
         : prompt.guidance;
   }
-  return judgeSystemPrompt({ contentGuidance, catalogInstructions });
+  return contentGuidance;
+}
+
+function systemFor(contentType: string | undefined, catalogInstructions?: string): string {
+  return judgeSystemPrompt({
+    contentGuidance: contentGuidanceFor(contentType),
+    catalogInstructions,
+  });
 }
 
 /**

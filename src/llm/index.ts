@@ -32,7 +32,7 @@ export {
   UnknownProviderError,
 } from "./errors.js";
 export { callWithFallback, type FallbackAnswer } from "./fallback.js";
-export { invokeJudge, type JudgeAnswer } from "./invoke.js";
+export { invokeJudge, type ModelAnswer } from "./invoke.js";
 export { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
 export { createOllamaFetch, type OllamaFetchOptions } from "./ollamaFetch.js";
 export { PROVIDER_PACKAGES, providerPackageName } from "./providers.js";

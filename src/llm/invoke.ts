@@ -14,7 +14,7 @@ import type { JudgeModel } from "./chatModel.js";
 import { callWithFallback } from "./fallback.js";
 import { answerText, type ModelAttempt } from "./retry.js";
 
-export interface JudgeAnswer {
+export interface ModelAnswer {
   text: string;
   usage: TokenUsage;
   /** The model that answered (as the server named it, else as the spec did). */
@@ -57,7 +57,7 @@ export async function invokeJudge(
   judge: JudgeModel,
   messages: readonly BaseMessageLike[],
   options: ModelCallOptions = {},
-): Promise<JudgeAnswer> {
+): Promise<ModelAnswer> {
   const started = performance.now();
   const input = messages.map((message) => coerceMessageLikeToMessage(message));
   const { message, candidate, attempts } = await callWithFallback(

@@ -37,7 +37,10 @@ function withDescription(text: string, description: string): string {
 }
 
 /** What to aim for next on one criterion, or undefined when there is nothing to suggest. */
-function suggestionFor(criterion: Criterion, result: CriterionResult): string | undefined {
+export function criterionSuggestion(
+  criterion: Criterion,
+  result: CriterionResult,
+): string | undefined {
   if (!result.evaluated || result.score === null) return undefined;
   const levels = levelsOf(criterion.method);
   if (levels !== undefined && result.level !== undefined) {
@@ -87,7 +90,7 @@ export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput)
   for (const result of evaluation.criteria) {
     const criterion = byId.get(result.id);
     if (criterion === undefined) continue;
-    const suggestion = suggestionFor(criterion, result);
+    const suggestion = criterionSuggestion(criterion, result);
     if (suggestion !== undefined) suggestions.push(`  - ${result.title}: ${suggestion}`);
   }
   if (suggestions.length > 0) lines.push("", "Suggestions for improvement:", ...suggestions);

@@ -96,5 +96,10 @@ export const EvaluationResultSchema = z.object({
   usage: TokenUsageSchema,
   warnings: z.array(z.string()),
   traces: z.array(TraceSchema),
+  /**
+   * True when the content looked like it addressed the judge (prompt injection): the result cannot
+   * pass without a human reviewer.
+   */
+  humanReviewRequired: z.boolean().optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;

@@ -65,15 +65,17 @@ export const seed000Form: CatalogForm<Seed000Catalog> = {
   },
   toCatalog(raw, context): CatalogInput {
     const { meta } = raw;
+    const fundable = meta.fundable_threshold ?? 4.0;
     return {
       id: meta.id ?? context.fallbackId,
       name: meta.program,
       version: meta.version,
       description: meta.description,
-      passingThreshold: meta.passing_threshold,
+      // A score criterion counts as met at the fundable level: 4 on 1–5 is 0.75.
+      passingThreshold: meta.passing_threshold ?? (fundable - 1) / 4,
       statusRules: {
         scale: FIVE_POINT_SCALE,
-        fundable: meta.fundable_threshold ?? 4.0,
+        fundable,
         rejectBelow: meta.reject_below,
       },
       criteria: raw.criteria.map(

@@ -1,0 +1,67 @@
+import { DATA_RULE, EVIDENCE_RULE, JUDGE_ROLE } from "./systemPrompt.js";
+
+/**
+ * Batch mode: every LLM criterion of a catalog in one call, answered as a TOON table whose header
+ * the prompt gives. Output tokens dominate a local model's latency, and a TOON row carries no keys.
+ */
+
+export const TOON_TABLE_RULE = [
+  "Answer with exactly the TOON table asked for and nothing else: no prose before or after it and",
+  "no code fence. The first line is the header exactly as given; then one row per criterion, each",
+  "indented by two spaces, with the values separated by commas, in the order of the header. Write",
+  'the reasoning in double quotes and escape a double quote inside it as \\". Reason before you',
+  "score: decide each value only after you have written down the evidence for it.",
+].join(" ");
+
+export interface BatchSystemPromptParts {
+  contentGuidance?: string;
+  catalogInstructions?: string;
+}
+
+/** The batch judge's system prompt: role, data rule, evidence rule, then the table rule. */
+export function batchSystemPrompt(parts: BatchSystemPromptParts = {}): string {
+  const sections = [JUDGE_ROLE, DATA_RULE, EVIDENCE_RULE];
+  const guidance = parts.contentGuidance?.trim();
+  if (guidance) sections.push(`What matters for this kind of content:\n${guidance}`);
+  const instructions = parts.catalogInstructions?.trim();
+  if (instructions) sections.push(`Instructions of the criteria catalog:\n${instructions}`);
+  sections.push(TOON_TABLE_RULE);
+  return sections.join("\n\n");
+}
+
+export const BATCH_TEMPLATE = `Evaluate the content below against each of the following {{count}} criteria.
+
+{{criteria}}
+
+{{context}}
+
+Content under evaluation:
+{{content}}
+
+{{answer_format}}`;
+
+/** The header every batch answer must start with. */
+export function batchHeader(count: number): string {
+  return `results[${count}]{id,score,reasoning}:`;
+}
+
+/** The answer contract of batch mode: the table header and what each cell holds. */
+export function batchAnswerFormat(ids: readonly string[]): string {
+  return [
+    "Answer format — exactly this TOON table, one row per criterion in this order:",
+    `${ids.join(", ")}.`,
+    batchHeader(ids.length),
+    '  <id>,<score>,"<reasoning, with evidence>"',
+    "`score` is what each criterion asks for: a number on its scale, pass or fail, or one level id.",
+  ].join("\n");
+}
+
+/** The follow-up sent once when a batch answer could not be decoded. */
+export function batchRepairPrompt(problem: string, ids: readonly string[]): string {
+  return [
+    `Your answer could not be read: ${problem}.`,
+    "Answer again with only the table, nothing before or after it:",
+    batchHeader(ids.length),
+    `with exactly one row for each of: ${ids.join(", ")}.`,
+  ].join("\n");
+}

@@ -1,0 +1,104 @@
+import type { BaseMessageLike } from "@langchain/core/messages";
+import { batchRepairPrompt } from "../../prompts/evaluation/index.js";
+import type { Criterion } from "../criteria/model.js";
+import { toOutcome } from "../judge/answer.js";
+import { parseBatchResponse } from "../judge/parseBatch.js";
+import { renderBatchPrompt } from "../judge/renderBatch.js";
+import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
+import {
+  type CriterionJudgeContext,
+  contextOrInsufficient,
+  type JudgedCriterion,
+} from "./criterionJudge.js";
+
+export interface BatchJudgement {
+  /** Criteria the batch (or its repair round) answered, and those with no context. */
+  judged: Map<string, JudgedCriterion>;
+  /** Criteria still without a usable answer: the caller asks for each on its own. */
+  remaining: Criterion[];
+  notes: string[];
+}
+
+/**
+ * seed 000 batch mode: all LLM criteria in one call, answered as the TOON table
+ * `results[K]{id,score,reasoning}:`; decoded strictly, one repair round for what is missing, and
+ * whatever is still missing is left for per-criterion calls.
+ */
+export async function judgeBatch(
+  ctx: CriterionJudgeContext,
+  criteria: readonly Criterion[],
+): Promise<BatchJudgement> {
+  const judged = new Map<string, JudgedCriterion>();
+  const notes: string[] = [];
+  const askable: Criterion[] = [];
+  for (const criterion of criteria) {
+    const found = await contextOrInsufficient(ctx, criterion);
+    if ("insufficient" in found) judged.set(criterion.id, found.insufficient);
+    else askable.push(criterion);
+  }
+  if (askable.length === 0) return { judged, remaining: [], notes };
+
+  const prompt = renderBatchPrompt({
+    criteria: askable,
+    content: ctx.content,
+    contentType: ctx.contentType,
+    catalogInstructions: ctx.catalogInstructions,
+    context: await ctx.context.contextForAll(askable),
+  });
+  const ids = askable.map((c) => c.id);
+  const ask = async (user: string, history?: BaseMessageLike[]) => {
+    try {
+      const purpose = history === undefined ? "batch" : "repair";
+      return await ctx.session.call({
+        purpose,
+        criterionIds: ids,
+        system: prompt.system,
+        user,
+        history,
+      });
+    } catch (error) {
+      if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+      notes.push(`batch call failed (${error.message}); asking per criterion`);
+      return undefined;
+    }
+  };
+
+  const first = await ask(prompt.user);
+  if (first === undefined) return { judged, remaining: askable, notes };
+  const accept = (raw: string, answers: ReturnType<typeof parseBatchResponse>["answers"]) => {
+    for (const [id, answer] of answers) {
+      if (!judged.has(id)) {
+        judged.set(id, { outcome: toOutcome(answer), raw, notes: answer.notes, called: true });
+      }
+    }
+  };
+  const parsed = parseBatchResponse(first, askable);
+  notes.push(...parsed.notes);
+  accept(first, parsed.answers);
+
+  let missing = askable.filter((c) => !judged.has(c.id));
+  if (missing.length > 0) {
+    const problem = parsed.problem ?? `no usable row for ${missing.map((c) => c.id).join(", ")}`;
+    notes.push(`batch answer incomplete (${problem}); one repair round`);
+    const repaired = await ask(
+      batchRepairPrompt(
+        problem,
+        missing.map((c) => c.id),
+      ),
+      [
+        ["human", prompt.user],
+        ["ai", first],
+      ],
+    );
+    if (repaired !== undefined) {
+      const again = parseBatchResponse(repaired, missing);
+      notes.push(...again.notes);
+      accept(repaired, again.answers);
+      missing = askable.filter((c) => !judged.has(c.id));
+    }
+  }
+  if (missing.length > 0) {
+    notes.push(`asking per criterion for: ${missing.map((c) => c.id).join(", ")}`);
+  }
+  return { judged, remaining: missing, notes };
+}

@@ -1,0 +1,98 @@
+import type { Criterion } from "../criteria/model.js";
+import { toOutcome } from "../judge/answer.js";
+import { parseJudgeResponse } from "../judge/parse.js";
+import { renderJudgePrompt } from "../judge/render.js";
+import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
+import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
+import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { ContextProvider } from "./contextProvider.js";
+import type { JudgeSession } from "./judgeSession.js";
+
+/** What judging one criterion produced. */
+export interface JudgedCriterion {
+  outcome: CriterionOutcome;
+  /** The judge's raw answer, for rawResponse. */
+  raw?: string;
+  /** Corrections the parser made (score clamped, level read from a label, …). */
+  notes: string[];
+  /** Set when the model could not be called at all (not when its answer was unusable). */
+  modelError?: ModelCallError;
+  /** Whether the model was called. */
+  called: boolean;
+}
+
+export const INSUFFICIENT_INFORMATION = "Insufficient Information";
+
+export interface CriterionJudgeContext {
+  session: JudgeSession;
+  context: ContextProvider;
+  content: unknown;
+  /** The content is empty: the source documents are the only evidence. */
+  contentIsEmpty: boolean;
+  contentType?: string;
+  catalogInstructions?: string;
+  evaluationPrompt?: string;
+}
+
+/**
+ * seed 000 TC-CRI-06: with no relevant source passage and no content of its own, a criterion is
+ * answered "Insufficient Information" without calling the model — not evaluated, never a zero.
+ */
+export function insufficientInformation(criterion: Criterion): JudgedCriterion {
+  return {
+    outcome: notEvaluatedOutcome(
+      `${INSUFFICIENT_INFORMATION}: no source passage bears on "${criterion.title}"`,
+      INSUFFICIENT_INFORMATION,
+    ),
+    notes: [],
+    called: false,
+  };
+}
+
+/** The context for one criterion, or the Insufficient Information answer when there is none. */
+export async function contextOrInsufficient(
+  ctx: CriterionJudgeContext,
+  criterion: Criterion,
+): Promise<{ context: string | undefined } | { insufficient: JudgedCriterion }> {
+  const context = await ctx.context.contextFor(criterion);
+  if (ctx.contentIsEmpty && (context === undefined || context.trim() === "")) {
+    return { insufficient: insufficientInformation(criterion) };
+  }
+  return { context };
+}
+
+/** Asks the judge about one criterion, parses the answer fail-closed, and never throws a model error. */
+export async function judgeCriterion(
+  ctx: CriterionJudgeContext,
+  criterion: Criterion,
+): Promise<JudgedCriterion> {
+  const found = await contextOrInsufficient(ctx, criterion);
+  if ("insufficient" in found) return found.insufficient;
+  const prompt = renderJudgePrompt({
+    criterion,
+    content: ctx.content,
+    contentType: ctx.contentType,
+    catalogInstructions: ctx.catalogInstructions,
+    context: found.context,
+    override: ctx.evaluationPrompt,
+  });
+  let raw: string;
+  try {
+    raw = await ctx.session.call({
+      purpose: "criterion",
+      criterionIds: [criterion.id],
+      system: prompt.system,
+      user: prompt.user,
+    });
+  } catch (error) {
+    if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+    return {
+      outcome: notEvaluatedOutcome(`judge model error: ${error.message}`),
+      notes: [],
+      modelError: error,
+      called: true,
+    };
+  }
+  const answer = parseJudgeResponse(raw, criterion);
+  return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true };
+}

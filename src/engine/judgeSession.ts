@@ -1,0 +1,94 @@
+import type { BaseMessageLike } from "@langchain/core/messages";
+import { appendTraceJsonl, buildTrace } from "../judge/trace.js";
+import type { JudgeModel } from "../llm/chatModel.js";
+import { ModelCallError } from "../llm/errors.js";
+import { invokeJudge } from "../llm/invoke.js";
+import type { Trace } from "../scoring/result.js";
+
+export interface JudgeCall {
+  purpose: Trace["purpose"];
+  criterionIds: readonly string[];
+  system: string;
+  user: string;
+  /** Earlier turns (a repair round sends the first answer back). */
+  history?: readonly BaseMessageLike[];
+}
+
+/**
+ * One evaluation's access to the judge model: every call goes through here and is traced — exact
+ * prompts, raw response, model, parameters, usage, latency, hashes — whether it succeeds or fails.
+ */
+export class JudgeSession {
+  readonly traces: Trace[] = [];
+  /** Trace lines are appended one after another, never interleaved. */
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly judge: JudgeModel,
+    private readonly options: { traceFile?: string; signal?: AbortSignal },
+  ) {}
+
+  /** The primary model's spec, for the result when no call was made. */
+  get modelSpec(): string {
+    return this.judge.candidates[0]?.spec ?? "unknown";
+  }
+
+  /** Calls the model and returns the raw answer; throws the typed ModelCallError on failure. */
+  async call(call: JudgeCall): Promise<string> {
+    const messages: BaseMessageLike[] = [
+      ["system", call.system],
+      ...(call.history ?? []),
+      ["human", call.user],
+    ];
+    const userPrompt =
+      call.history === undefined || call.history.length === 0
+        ? call.user
+        : `${JSON.stringify(call.history)}\n\n${call.user}`;
+    const started = performance.now();
+    try {
+      const answer = await invokeJudge(this.judge, messages, { signal: this.options.signal });
+      this.record(
+        buildTrace({
+          purpose: call.purpose,
+          criterionIds: call.criterionIds,
+          model: answer.spec,
+          parameters: answer.parameters,
+          systemPrompt: call.system,
+          userPrompt,
+          rawResponse: answer.text,
+          usage: answer.usage,
+          latencyMs: answer.latencyMs,
+        }),
+      );
+      return answer.text;
+    } catch (error) {
+      if (error instanceof ModelCallError) {
+        this.record(
+          buildTrace({
+            purpose: call.purpose,
+            criterionIds: call.criterionIds,
+            model: error.model === undefined ? this.modelSpec : `${error.provider}:${error.model}`,
+            parameters: {},
+            systemPrompt: call.system,
+            userPrompt,
+            rawResponse: "",
+            latencyMs: Math.round(performance.now() - started),
+            error: `${error.name}: ${error.message}`,
+          }),
+        );
+      }
+      throw error;
+    }
+  }
+
+  private record(trace: Trace): void {
+    this.traces.push(trace);
+    const file = this.options.traceFile;
+    if (file !== undefined) this.writes = this.writes.then(() => appendTraceJsonl(file, trace));
+  }
+
+  /** Waits for the trace file to be written. */
+  async flush(): Promise<void> {
+    await this.writes;
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { FunctionRegistry } from "../checks/registry.js";
+import type { Retriever, SourceDocument } from "../context/types.js";
+import type { Catalog } from "../criteria/model.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import type { CriterionOutcome } from "../scoring/outcome.js";
+
+export const EvaluationModeSchema = z.enum(["per-criterion", "batch"]);
+export type EvaluationMode = z.infer<typeof EvaluationModeSchema>;
+
+export const SummaryModeSchema = z.enum(["deterministic", "model"]);
+export type SummaryMode = z.infer<typeof SummaryModeSchema>;
+
+/** The plain settings of an evaluation, validated at the boundary. */
+export const EvaluationSettingsSchema = z.object({
+  mode: EvaluationModeSchema.default("per-criterion"),
+  /** LLM criteria judged at once (Ollama serves a few requests in parallel). */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Per model call, when the engine builds the model from a spec (seed 004: 60 s). */
+  timeoutMs: z.number().int().positive().default(60_000),
+  /** Retrieved chunks per criterion (seed 000 RAG). */
+  contextChunks: z.number().int().min(1).max(50).default(4),
+  summary: SummaryModeSchema.default("deterministic"),
+  evaluator: z.string().min(1).default("ai"),
+});
+export type EvaluationSettings = z.infer<typeof EvaluationSettingsSchema>;
+
+/** Progress of one evaluation, for progress bars and graph stream events. */
+export type EvaluationProgress =
+  | { type: "start"; total: number; llmCriteria: number }
+  | { type: "criterion_start"; criterionId: string; index: number; total: number }
+  | {
+      type: "criterion_done";
+      criterionId: string;
+      index: number;
+      total: number;
+      outcome: CriterionOutcome;
+    }
+  | { type: "done"; passed: boolean; overallScore: number };
+
+export interface EvaluateContentOptions extends Partial<z.input<typeof EvaluationSettingsSchema>> {
+  /** What is judged: text, or a JSON-compatible value (schema and function criteria see the value). */
+  content: unknown;
+  catalog: Catalog;
+  /**
+   * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
+   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
+   */
+  model?: ModelSource | JudgeModel;
+  /** research, budget, … — adds that content type's guidance to the judge's prompt. */
+  contentType?: string;
+  /** A caller's prompt template (seed 004 evaluationPrompt); the answer contract is kept. */
+  evaluationPrompt?: string;
+  /** Source documents: chunked and ranked per criterion with BM25 (seed 000 RAG). */
+  documents?: readonly SourceDocument[];
+  /** A retriever of your own (e.g. embeddings) instead of BM25 over `documents`. */
+  retriever?: Retriever;
+  /** Functions for `function` criteria; built-in point functions need none. */
+  registry?: FunctionRegistry;
+  /** Where `module:function` refs and schemaRef files are resolved (default: the catalog's folder). */
+  baseDir?: string;
+  /** Append every model call's trace to this JSONL file. */
+  traceFile?: string;
+  signal?: AbortSignal;
+  onProgress?: (event: EvaluationProgress) => void;
+  /** The clock, for the result's timestamp. */
+  now?: () => Date;
+}

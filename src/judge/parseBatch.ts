@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { Criterion } from "../criteria/model.js";
+import { decodeToon, ToonError } from "../toon/index.js";
+import type { JudgeAnswer } from "./answer.js";
+import { parseJudgeResponse } from "./parse.js";
+
+const BatchRowSchema = z.object({
+  id: z.string().min(1),
+  score: z.union([z.number(), z.string(), z.boolean()]).nullable(),
+  reasoning: z.string().nullable().default(""),
+});
+
+const BatchTableSchema = z.object({ results: z.array(BatchRowSchema) });
+
+export interface BatchParse {
+  /** Usable answers by criterion id. */
+  answers: Map<string, JudgeAnswer>;
+  /** Criteria with no usable row: to be asked again (repair round, then one call each). */
+  missing: string[];
+  /** Why the table as a whole could not be read, when it could not. */
+  problem?: string;
+  /** Row-level remarks: unknown or repeated ids, unusable cells. */
+  notes: string[];
+}
+
+/** The table's lines: from its header to the first blank line, without a code fence around it. */
+function tableText(text: string): string | undefined {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const start = lines.findIndex((line) => /^\s*results\[\d+,?\]\{/.test(line));
+  if (start < 0) return undefined;
+  const out: string[] = [];
+  for (const line of lines.slice(start)) {
+    if (line.trim() === "" || /^\s*(```|~~~)/.test(line)) break;
+    out.push(out.length === 0 ? line.trim() : line);
+  }
+  return out.join("\n");
+}
+
+/** A batch cell as the single-criterion answer it stands for, so one parser decides both. */
+function asSingleAnswer(criterion: Criterion, row: z.infer<typeof BatchRowSchema>): string {
+  const reasoning = row.reasoning ?? "";
+  switch (criterion.method.kind) {
+    case "check":
+      return JSON.stringify({ reasoning, result: row.score });
+    case "levels":
+      return JSON.stringify({ reasoning, level_id: row.score });
+    default:
+      return JSON.stringify({ reasoning, score: row.score });
+  }
+}
+
+/**
+ * Reads a batch answer: the TOON table `results[K]{id,score,reasoning}:`, decoded strictly (row
+ * count and width must match the header). Each row is checked by the same rules as a single
+ * answer. What could not be read is listed in `missing`, never guessed.
+ */
+export function parseBatchResponse(text: string, criteria: readonly Criterion[]): BatchParse {
+  const ids = criteria.map((c) => c.id);
+  const answers = new Map<string, JudgeAnswer>();
+  const notes: string[] = [];
+  const table = tableText(text);
+  if (table === undefined) {
+    return {
+      answers,
+      missing: ids,
+      problem: "no `results[…]{id,score,reasoning}:` table found",
+      notes,
+    };
+  }
+  let decoded: unknown;
+  try {
+    decoded = decodeToon(table, { stringFields: ["id", "reasoning"] });
+  } catch (error) {
+    const problem = error instanceof ToonError ? error.reason : String(error);
+    return { answers, missing: ids, problem: `the table is not valid TOON: ${problem}`, notes };
+  }
+  const parsed = BatchTableSchema.safeParse(decoded);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join(".") ?? "";
+    return {
+      answers,
+      missing: ids,
+      problem: `the table does not have the columns id, score, reasoning (${where}: ${issue?.message})`,
+      notes,
+    };
+  }
+  const byId = new Map(criteria.map((c) => [c.id, c]));
+  for (const row of parsed.data.results) {
+    const criterion = byId.get(row.id);
+    if (criterion === undefined) {
+      notes.push(`row for unknown criterion id ${JSON.stringify(row.id)} ignored`);
+      continue;
+    }
+    if (answers.has(row.id)) {
+      notes.push(`second row for ${row.id} ignored`);
+      continue;
+    }
+    const answer = parseJudgeResponse(asSingleAnswer(criterion, row), criterion);
+    if (answer.usable) answers.set(row.id, answer);
+    else notes.push(`row for ${row.id} unusable: ${answer.judgeError ?? "no usable value"}`);
+  }
+  const missing = ids.filter((id) => !answers.has(id));
+  return { answers, missing, notes };
+}

@@ -1,0 +1,78 @@
+import {
+  BATCH_TEMPLATE,
+  batchAnswerFormat,
+  batchSystemPrompt,
+} from "../../prompts/evaluation/index.js";
+import type { Criterion } from "../criteria/model.js";
+import { fenceData } from "./fence.js";
+import {
+  contentGuidanceFor,
+  contentText,
+  contextBlock,
+  type JudgePrompt,
+  methodParts,
+} from "./render.js";
+import { fillTemplate } from "./template.js";
+
+export interface RenderBatchPromptInput {
+  /** The LLM criteria to judge in one call (score, check, levels, point). */
+  criteria: readonly Criterion[];
+  content: unknown;
+  contentType?: string;
+  catalogInstructions?: string;
+  /** Retrieved source chunks for all the criteria, preformatted with their sources. */
+  context?: string;
+}
+
+/** What the `score` cell holds for a criterion, in a few words. */
+function cellHint(criterion: Criterion): string {
+  const method = criterion.method;
+  switch (method.kind) {
+    case "score":
+      return method.scale.integer
+        ? `a whole number from ${method.scale.min} to ${method.scale.max}`
+        : `a number from ${method.scale.min} to ${method.scale.max}`;
+    case "point":
+      return "the coverage extent, a number from 0.0 to 1.0";
+    case "check":
+      return "pass or fail";
+    case "levels":
+      return `one level id: ${method.levels.map((l) => l.id).join(", ")}`;
+    default:
+      return "not judged in batch mode";
+  }
+}
+
+function criterionBlock(criterion: Criterion, index: number): string {
+  const { guidelines } = methodParts(criterion);
+  return [
+    `${index + 1}. [${criterion.id}] ${criterion.title}`,
+    criterion.description,
+    guidelines,
+    `score cell: ${cellHint(criterion)}`,
+  ].join("\n");
+}
+
+/**
+ * One prompt for several criteria, answered as the TOON table `results[K]{id,score,reasoning}:`.
+ * The content is fenced and neutralised as in single-criterion prompts.
+ */
+export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
+  const ids = input.criteria.map((c) => c.id);
+  const user = fillTemplate(
+    BATCH_TEMPLATE,
+    {
+      count: String(ids.length),
+      criteria: input.criteria.map(criterionBlock).join("\n\n"),
+      context: contextBlock(input.context),
+      content: fenceData("CONTENT", contentText(input.content)),
+      answer_format: batchAnswerFormat(ids),
+    },
+    "batch template",
+  );
+  const system = batchSystemPrompt({
+    contentGuidance: contentGuidanceFor(input.contentType),
+    catalogInstructions: input.catalogInstructions,
+  });
+  return { system, user: user.replace(/\n{3,}/g, "\n\n") };
+}
