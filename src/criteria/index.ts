@@ -1,3 +1,4 @@
+export { defaultCatalog } from "./defaultCatalog.js";
 export * from "./errors.js";
 export { CatalogNotFoundError, catalogFormatOf, loadCatalog } from "./load.js";
 export * from "./model.js";

@@ -1,0 +1,105 @@
+import {
+  Annotation,
+  END,
+  type LangGraphRunnableConfig,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
+import type { EvaluationResult } from "../scoring/result.js";
+import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
+import { routeAfterEvaluation } from "./evaluationStage.js";
+import type { DecisionRecord, ProcessingStatus } from "./model.js";
+import { createReviewNode } from "./reviewNode.js";
+import type { StageDefinition } from "./stages.js";
+import { EvaluationContextSchema, OverallProposalState } from "./state.js";
+
+/** The gate's input: the content, its type, and optionally the criteria file to judge it by. */
+export const EvaluationGateInput = Annotation.Root({
+  content: Annotation<unknown>(),
+  contentType: Annotation<string>(),
+  criteriaPath: Annotation<string | undefined>(),
+});
+
+/** The gate's state: the proposal state's HITL fields plus the content and its evaluation. */
+export const EvaluationGateState = Annotation.Root({
+  ...OverallProposalState.spec,
+  ...EvaluationGateInput.spec,
+  evaluation: Annotation<EvaluationResult | null | undefined>(),
+  status: Annotation<ProcessingStatus>({ reducer: (_c, u) => u, default: () => "not_started" }),
+});
+export type EvaluationGateStateType = typeof EvaluationGateState.State;
+
+/** What the gate returns: the evaluation, the status, the decisions, and the (possibly edited) content. */
+export const EvaluationGateOutput = Annotation.Root({
+  content: Annotation<unknown>(),
+  evaluation: Annotation<EvaluationResult | null | undefined>(),
+  status: Annotation<ProcessingStatus>(),
+  reviewHistory: Annotation<DecisionRecord[]>(),
+  revisionFeedback: Annotation<Record<string, string>>(),
+  errors: Annotation<string[]>(),
+});
+
+export const GATE_NODES = { evaluate: "evaluate", review: "review" } as const;
+
+function gateStage(contentType: string): StageDefinition {
+  return {
+    id: "content",
+    contentType,
+    title: contentType,
+    contentPath: "content",
+    statusField: "status",
+    resultField: "evaluation",
+    criteriaPath: `${contentType}.json`,
+  };
+}
+
+export type EvaluationGraphOptions = Partial<
+  Omit<EvaluationNodeOptions, "contentType" | "contentExtractor" | "resultField" | "statusField">
+>;
+
+/**
+ * The gate on its own: evaluate the given content against its criteria (the input's criteriaPath,
+ * else `<contentType>.json`), pause for the reviewer, and return the evaluation, the status
+ * (approved, revision_requested with the feedback, edited with the new content) and the decision
+ * history. A retry evaluates again. Usable as a subgraph.
+ */
+export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
+  const evaluate = async (state: EvaluationGateStateType, config?: LangGraphRunnableConfig) => {
+    const contentType = state.contentType ?? "content";
+    const node = createEvaluationNode({
+      ...options,
+      contentType,
+      contentId: "content",
+      criteriaPath: state.criteriaPath ?? options.criteriaPath ?? `${contentType}.json`,
+      contentExtractor: (s) => (s as EvaluationGateStateType).content,
+      resultField: "evaluation",
+      statusField: "status",
+    });
+    return node(state, config);
+  };
+  const review = (state: EvaluationGateStateType, config?: LangGraphRunnableConfig) =>
+    createReviewNode({
+      stage: gateStage(state.contentType ?? "content"),
+      stages: [],
+      evaluateNode: GATE_NODES.evaluate,
+      reviewNode: GATE_NODES.review,
+      next: () => END,
+    })(state, config);
+
+  return new StateGraph(EvaluationGateState, {
+    input: EvaluationGateInput,
+    output: EvaluationGateOutput,
+    context: EvaluationContextSchema,
+  })
+    .addNode(GATE_NODES.evaluate, evaluate)
+    .addNode(GATE_NODES.review, review, { ends: [GATE_NODES.evaluate, GATE_NODES.review, END] })
+    .addEdge(START, GATE_NODES.evaluate)
+    .addConditionalEdges(
+      GATE_NODES.evaluate,
+      (state) =>
+        routeAfterEvaluation(state, gateStage(state.contentType ?? "content")) === "continue"
+          ? END
+          : GATE_NODES.review,
+      [GATE_NODES.review, END],
+    );
+}

@@ -1,0 +1,248 @@
+import { AIMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { FunctionRegistry } from "../checks/registry.js";
+import type { SourceDocument } from "../context/types.js";
+import { EvaluationError } from "../engine/errors.js";
+import { evaluateContent } from "../engine/evaluateContent.js";
+import type { EvaluationMode } from "../engine/options.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import type { EvaluationResult } from "../scoring/result.js";
+import { loadStageCatalog } from "./criteriaLocation.js";
+import { describeFailure } from "./failure.js";
+import type { InterruptMetadata } from "./model.js";
+import {
+  type EvaluationContext,
+  EvaluationContextSchema,
+  type OverallProposalStateType,
+  type ProposalUpdate,
+} from "./state.js";
+import { mergeStateUpdates, parseStatePath, statePathUpdate } from "./statePath.js";
+
+/** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
+export class NothingEvaluatedError extends Error {
+  override readonly name = "NothingEvaluatedError";
+  constructor(readonly reasons: readonly string[]) {
+    super(`no criterion could be evaluated (${reasons.join("; ")})`);
+  }
+}
+
+/** Pulls the content to evaluate out of the state (seed 004 `ContentExtractor`). */
+export type ContentExtractor = (state: OverallProposalStateType) => unknown;
+
+/** A caller's extra check on a finished evaluation (seed 004 `ResultValidator`). */
+export type ResultValidator = (
+  result: EvaluationResult,
+  state: OverallProposalStateType,
+) =>
+  | boolean
+  | { valid: boolean; reason?: string }
+  | Promise<boolean | { valid: boolean; reason?: string }>;
+
+export interface EvaluationNodeOptions {
+  /** research, solution, connection_pairs, problem_statement, … */
+  contentType: string;
+  contentExtractor: ContentExtractor;
+  /** A JSON or TOON catalog: absolute, or relative to the working directory or the criteria folder. */
+  criteriaPath: string;
+  /** A caller's judge prompt template (placeholders as in renderJudgePrompt). */
+  evaluationPrompt?: string;
+  /** Where the EvaluationResult goes: `researchEvaluation` or `sections.<id>.evaluation`. */
+  resultField: string;
+  /** The content's status field: `researchStatus` or `sections.<id>.status`. */
+  statusField: string;
+  /** Overall 0–1 threshold (default: the catalog's, 0.7); a run's context may override it. */
+  passingThreshold?: number;
+  /** `provider:model` for the judge (default: EVALGATE_MODEL on Ollama). */
+  modelName?: string;
+  customValidator?: ResultValidator;
+  /** An injected judge (a chat model or createChatModel's result); wins over modelName. */
+  model?: ModelSource | JudgeModel;
+  /** Per model call (seed 004: 60 s). */
+  timeoutMs?: number;
+  concurrency?: number;
+  mode?: EvaluationMode;
+  /** The stage id used in messages and interrupt metadata (default: contentType). */
+  contentId?: string;
+  /** Shown to the reviewer, e.g. "Research" (default: from contentType). */
+  title?: string;
+  /** Extra folder to look for criteria files in. */
+  criteriaDir?: string;
+  /** Source documents for per-criterion context (seed 000 RAG), read from the state. */
+  documents?: (state: OverallProposalStateType) => SourceDocument[] | undefined;
+  registry?: FunctionRegistry;
+  traceFile?: string;
+}
+
+export type EvaluationNode = (
+  state: OverallProposalStateType,
+  config?: LangGraphRunnableConfig,
+) => Promise<ProposalUpdate>;
+
+/** `connection_pairs` → `Connection Pairs`. */
+export function humanReadable(contentType: string): string {
+  return contentType
+    .split(/[_\-\s]+|(?=[A-Z])/)
+    .filter((w) => w !== "")
+    .map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase())
+    .join(" ");
+}
+
+/** Why the content cannot be evaluated, or undefined when it can (seed 004 §4.1 step 1). */
+export function contentProblem(content: unknown): string | undefined {
+  if (content === undefined || content === null) return "there is no content to evaluate";
+  if (typeof content === "string") {
+    return content.trim() === "" ? "the content is empty" : undefined;
+  }
+  if (typeof content === "number" || typeof content === "boolean") {
+    return `the content is a ${typeof content}, not text or structured data`;
+  }
+  if (typeof content === "function" || typeof content === "symbol" || typeof content === "bigint") {
+    return `the content is a ${typeof content}, not text or structured data`;
+  }
+  if (Array.isArray(content))
+    return content.length === 0 ? "the content is an empty list" : undefined;
+  if (typeof content === "object" && Object.keys(content).length === 0) {
+    return "the content is an empty object";
+  }
+  return undefined;
+}
+
+function runContext(config: LangGraphRunnableConfig | undefined): EvaluationContext {
+  const parsed = EvaluationContextSchema.safeParse(config?.context ?? {});
+  return parsed.success ? parsed.data : {};
+}
+
+function emit(config: LangGraphRunnableConfig | undefined, event: Record<string, unknown>): void {
+  config?.writer?.(event);
+}
+
+/**
+ * Builds an evaluation node (seed 004 §3.1). It follows seed 004 §4.1 in order: validates the
+ * content (no model call when it is missing or malformed), reports `evaluating` as a custom stream
+ * event, loads the criteria (built-in defaults only when no file exists), judges the content
+ * (evaluateContent: prompt, model, parse, weighted score, pass/fail), runs the custom validator and
+ * returns the result, `awaiting_review`, the interrupt flag and metadata (seed 004 §4.2) and a
+ * message. Failures (seed 004 §6) give status `error`, a detailed entry in `errors` and a friendly
+ * message; the review node then lets the reviewer retry once the cause is gone.
+ */
+export function createEvaluationNode(options: EvaluationNodeOptions): EvaluationNode {
+  const resultPath = parseStatePath(options.resultField);
+  const statusPath = parseStatePath(options.statusField);
+  const contentId = options.contentId ?? options.contentType;
+  const title = options.title ?? humanReadable(options.contentType);
+  const where = `evaluate ${contentId}`;
+
+  const failed = (error: unknown, evaluation: EvaluationResult | null = null): ProposalUpdate => {
+    const failure = describeFailure(error, where, title);
+    const metadata: InterruptMetadata = {
+      type: "evaluation_error",
+      contentType: options.contentType,
+      contentId,
+      evaluation,
+      actions: ["retry", "edit", "approve"],
+      title: `${title} Evaluation Failed`,
+      description: failure.friendly,
+      error: failure.technical,
+    };
+    return mergeStateUpdates(
+      statePathUpdate(statusPath, "error"),
+      evaluation === null ? {} : statePathUpdate(resultPath, evaluation),
+      {
+        isInterrupted: true,
+        interruptMetadata: metadata,
+        errors: [failure.technical],
+        messages: [new AIMessage(failure.friendly)],
+      },
+    );
+  };
+
+  return async (state, config) => {
+    const content = options.contentExtractor(state);
+    const problem = contentProblem(content);
+    if (problem !== undefined) {
+      return failed(new EvaluationError("input", problem));
+    }
+    emit(config, {
+      type: "status",
+      contentId,
+      contentType: options.contentType,
+      status: "evaluating",
+    });
+
+    const context = runContext(config);
+    try {
+      const loaded = await loadStageCatalog(
+        options.criteriaPath,
+        options.contentType,
+        options.criteriaDir,
+      );
+      const threshold = context.passingThreshold ?? options.passingThreshold;
+      const catalog =
+        threshold === undefined
+          ? loaded.catalog
+          : { ...loaded.catalog, passingThreshold: threshold };
+      let result = await evaluateContent({
+        content,
+        catalog,
+        model: options.model ?? context.model ?? options.modelName,
+        contentType: options.contentType,
+        evaluationPrompt: options.evaluationPrompt,
+        documents: options.documents?.(state),
+        timeoutMs: options.timeoutMs,
+        concurrency: options.concurrency,
+        mode: context.mode ?? options.mode,
+        registry: options.registry,
+        traceFile: options.traceFile,
+        signal: config?.signal,
+        onProgress: (event) => emit(config, { ...event, contentId }),
+      });
+      if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
+        return failed(
+          new EvaluationError(
+            "input",
+            `no criterion could be evaluated: ${result.warnings.join("; ")}`,
+          ),
+          result,
+        );
+      }
+      if (options.customValidator !== undefined) {
+        const verdict = await options.customValidator(result, state);
+        const valid = typeof verdict === "boolean" ? verdict : verdict.valid;
+        if (!valid) {
+          const reason = typeof verdict === "boolean" ? "" : `: ${verdict.reason ?? ""}`;
+          result = {
+            ...result,
+            passed: false,
+            warnings: [...result.warnings, `the custom validator rejected the result${reason}`],
+          };
+        }
+      }
+      const score = Math.round(result.overallScore * 100);
+      const metadata: InterruptMetadata = {
+        type: "evaluation_review",
+        contentType: options.contentType,
+        contentId,
+        evaluation: result,
+        actions: ["approve", "revise", "edit"],
+        title: `${title} Evaluation Review`,
+        description: `Review the evaluation of the ${title}.`,
+      };
+      return mergeStateUpdates(
+        statePathUpdate(resultPath, result),
+        statePathUpdate(statusPath, "awaiting_review"),
+        {
+          isInterrupted: true,
+          interruptMetadata: metadata,
+          messages: [
+            new AIMessage(
+              `${title} evaluated: ${result.passed ? "passed" : "did not pass"} with ${score}% (${result.verdict}${result.status === undefined ? "" : `, ${result.status}`}). Awaiting review.`,
+            ),
+          ],
+        },
+      );
+    } catch (error) {
+      if (error instanceof Error && error.name === "ModelAbortedError") throw error;
+      return failed(error);
+    }
+  };
+}

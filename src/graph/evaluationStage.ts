@@ -1,0 +1,228 @@
+import { AIMessage } from "@langchain/core/messages";
+import {
+  END,
+  type LangGraphRunnableConfig,
+  type START,
+  type StateGraph,
+} from "@langchain/langgraph";
+import type { DependencyMap } from "./dependencies.js";
+import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
+import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
+import {
+  createReviewNode,
+  DEFAULT_MAX_REVISIONS,
+  type NextNode,
+  stageStatus,
+} from "./reviewNode.js";
+import { type StageDefinition, stageNodeNames } from "./stages.js";
+import type {
+  EvaluationContext,
+  OverallProposalState,
+  OverallProposalStateType,
+  ProposalUpdate,
+} from "./state.js";
+import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
+
+/** Where the graph goes after an evaluation (seed 004 §8.1). */
+export type AfterEvaluation = "review" | "revise" | "continue";
+
+/**
+ * seed 004 §8.1 `routeAfterEvaluation`: `continue` when the content is already accepted (approved
+ * or edited, e.g. auto-approved), `revise` when a revision was requested (auto-revision), and
+ * `review` — the human — otherwise, errors included.
+ */
+export function routeAfterEvaluation(
+  state: OverallProposalStateType,
+  stage: StageDefinition,
+): AfterEvaluation {
+  const status = stageStatus(state, stage);
+  if (ACCEPTED_STATUSES.has(status)) return "continue";
+  if (status === "revision_requested") return "revise";
+  return "review";
+}
+
+/** Whether a stage still needs work: anything but approved or edited. */
+export function needsWork(status: ProcessingStatus): boolean {
+  return !ACCEPTED_STATUSES.has(status);
+}
+
+/**
+ * The first stage after `after` (in graph order) that needs work — not started, stale, revised,
+ * failed — as its generate node (or evaluate node when it has no generator); END when none.
+ */
+export function nextStageNode(
+  stages: readonly StageDefinition[],
+  after: string | undefined,
+  hasGenerator: (stage: StageDefinition) => boolean = () => true,
+): NextNode {
+  const start = after === undefined ? 0 : stages.findIndex((s) => s.id === after) + 1;
+  return (state, overrides) => {
+    for (const stage of stages.slice(start)) {
+      const status = overrides[stage.id] ?? stageStatus(state, stage);
+      if (!needsWork(status)) continue;
+      const names = stageNodeNames(stage);
+      return hasGenerator(stage) ? names.generate : names.evaluate;
+    }
+    return END;
+  };
+}
+
+/** A node that writes a stage's content: a generator (real model call) for the proposal graph. */
+export type GenerateNode = (
+  state: OverallProposalStateType,
+  config?: LangGraphRunnableConfig,
+) => Promise<ProposalUpdate>;
+
+export interface EvaluationStageOptions {
+  stage: StageDefinition;
+  /** All stages of the graph, in order (stale marking and the next stage). */
+  stages: readonly StageDefinition[];
+  /** The generator; without one the stage evaluates the content already in state. */
+  generate?: GenerateNode;
+  /** Evaluation settings (model, timeout, concurrency, prompt, validator, …). */
+  evaluation?: Partial<Omit<EvaluationNodeOptions, "contentType" | "resultField" | "statusField">>;
+  dependencies?: DependencyMap;
+  maxRevisions?: number;
+  /** Accept content that passes without asking the reviewer. */
+  autoApprove?: boolean;
+  /** Send content that fails back to its generator with the evaluation's feedback. */
+  autoRevise?: boolean;
+  /** Where to go after approve / edit; default: the next stage needing work. */
+  next?: NextNode;
+}
+
+/** The automatic decisions of a stage, applied to the evaluate node's update. */
+function autoDecide(
+  options: EvaluationStageOptions,
+  state: OverallProposalStateType,
+  update: ProposalUpdate,
+  context: EvaluationContext,
+): ProposalUpdate {
+  const { stage } = options;
+  const result = readStatePath(
+    { ...state, ...update, sections: { ...state.sections } } as OverallProposalStateType,
+    parseStatePath(stage.resultField),
+  );
+  const sectionResult = update.sections?.[stage.id]?.evaluation;
+  const evaluation = sectionResult ?? result;
+  if (evaluation === null || evaluation === undefined || typeof evaluation !== "object")
+    return update;
+  if (!("passed" in evaluation) || typeof evaluation.passed !== "boolean") return update;
+  const statusPath = parseStatePath(stage.statusField);
+  const max = context.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS;
+  const cleared = { isInterrupted: false, interruptMetadata: null };
+  if (evaluation.passed && options.autoApprove === true) {
+    return mergeStateUpdates(update, statePathUpdate(statusPath, "approved"), cleared, {
+      messages: [new AIMessage(`${stage.title} passed and was approved automatically.`)],
+    });
+  }
+  const count = state.revisionCounts[stage.id] ?? 0;
+  if (
+    !evaluation.passed &&
+    options.autoRevise === true &&
+    options.generate !== undefined &&
+    count < max
+  ) {
+    const lists = evaluation as { weaknesses?: string[]; suggestions?: string[] };
+    const feedback = [...(lists.weaknesses ?? []), ...(lists.suggestions ?? [])].join("\n");
+    return mergeStateUpdates(update, statePathUpdate(statusPath, "revision_requested"), cleared, {
+      revisionCounts: { [stage.id]: count + 1 },
+      revisionFeedback: { [stage.id]: feedback },
+      messages: [
+        new AIMessage(`${stage.title} did not pass: revising automatically (${count + 1}/${max}).`),
+      ],
+    });
+  }
+  return update;
+}
+
+/**
+ * A builder over OverallProposalState (or a state that extends it, such as the evaluation gate's)
+ * whose node names are plain strings.
+ */
+export type ProposalGraphBuilder<
+  SD extends typeof OverallProposalState.spec = typeof OverallProposalState.spec,
+  S extends OverallProposalStateType = OverallProposalStateType,
+> = StateGraph<SD, S, ProposalUpdate, string>;
+
+/**
+ * Adds a stage to a graph: generate → evaluate → review, with routeAfterEvaluation after the
+ * evaluation and the review's Command routing, all declared (`ends`, path maps) so LangGraph
+ * Studio draws every edge. Returns the node names.
+ */
+export function addEvaluationStage<
+  SD extends typeof OverallProposalState.spec,
+  S extends OverallProposalStateType,
+>(builder: ProposalGraphBuilder<SD, S>, options: EvaluationStageOptions) {
+  const { stage } = options;
+  const names = stageNodeNames(stage);
+  const next =
+    options.next ?? nextStageNode(options.stages, stage.id, () => options.generate !== undefined);
+  const contentPath = parseStatePath(stage.contentPath);
+  const laterTargets = [
+    ...options.stages
+      .slice(options.stages.findIndex((s) => s.id === stage.id) + 1)
+      .map((s) =>
+        options.generate === undefined ? stageNodeNames(s).evaluate : stageNodeNames(s).generate,
+      ),
+    END,
+  ];
+
+  const evaluate = createEvaluationNode({
+    criteriaPath: stage.criteriaPath,
+    contentExtractor: (state) => readStatePath(state, contentPath),
+    contentId: stage.id,
+    title: stage.title,
+    ...options.evaluation,
+    contentType: stage.contentType,
+    resultField: stage.resultField,
+    statusField: stage.statusField,
+  });
+  const evaluateWithAuto = async (
+    state: OverallProposalStateType,
+    config?: LangGraphRunnableConfig,
+  ) => {
+    const update = await evaluate(state, config);
+    const context = (config?.context ?? {}) as EvaluationContext;
+    return autoDecide(options, state, update, context);
+  };
+  const review = createReviewNode({
+    stage,
+    stages: options.stages,
+    dependencies: options.dependencies,
+    generateNode: options.generate === undefined ? undefined : names.generate,
+    evaluateNode: names.evaluate,
+    reviewNode: names.review,
+    next,
+    maxRevisions: options.maxRevisions,
+  });
+
+  const reviewEnds = [
+    ...(options.generate === undefined ? [] : [names.generate]),
+    names.evaluate,
+    names.review,
+    ...laterTargets,
+  ];
+  if (options.generate !== undefined) {
+    builder.addNode(names.generate, options.generate);
+    builder.addEdge(names.generate, names.evaluate);
+  }
+  builder.addNode(names.evaluate, evaluateWithAuto);
+  builder.addNode(names.review, review, { ends: [...new Set(reviewEnds)] });
+  const afterEvaluationTargets = [
+    names.review,
+    ...(options.generate === undefined ? [] : [names.generate]),
+    ...laterTargets,
+  ];
+  builder.addConditionalEdges(
+    names.evaluate,
+    (state: OverallProposalStateType) => {
+      const route = routeAfterEvaluation(state, stage);
+      if (route === "review") return names.review;
+      if (route === "revise") return options.generate === undefined ? names.review : names.generate;
+      return next(state, {});
+    },
+    [...new Set(afterEvaluationTargets)],
+  );
+  return names;
+}

@@ -1,0 +1,78 @@
+import { CatalogError } from "../criteria/errors.js";
+import { EvaluationError, EvaluationModelError } from "../engine/errors.js";
+import {
+  ModelCallError,
+  ModelContentPolicyError,
+  ModelRateLimitError,
+  ModelTimeoutError,
+  ModelUnavailableError,
+} from "../llm/errors.js";
+import { ScoringError } from "../scoring/errors.js";
+
+/** seed 004 §6: the three kinds of failure an evaluation node reports. */
+export type FailureCategory = "input" | "model" | "processing";
+
+export interface EvaluationFailure {
+  category: FailureCategory;
+  /** timeout, rate_limit, unavailable, content_policy, missing_content, catalog, … */
+  kind: string;
+  /** For state.errors: what failed, where, and the technical detail. */
+  technical: string;
+  /** For state.messages: what happened and what to do, in plain words. */
+  friendly: string;
+}
+
+function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "friendly"> {
+  if (error instanceof ModelTimeoutError) {
+    return { kind: "timeout", friendly: "the model took too long to answer" };
+  }
+  if (error instanceof ModelRateLimitError) {
+    return { kind: "rate_limit", friendly: "the model service is rate-limiting requests" };
+  }
+  if (error instanceof ModelContentPolicyError) {
+    return { kind: "content_policy", friendly: "the model refused the content (content policy)" };
+  }
+  if (error instanceof ModelUnavailableError) {
+    return { kind: "unavailable", friendly: `the model is not available (${error.message})` };
+  }
+  return { kind: "model_error", friendly: `the model call failed (${error.message})` };
+}
+
+/** Classifies what made an evaluation fail, for the error entry and the reviewer's message. */
+export function describeFailure(error: unknown, where: string, title: string): EvaluationFailure {
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const retry = "Nothing was lost: resume with retry once the cause is fixed.";
+  if (error instanceof EvaluationModelError || error instanceof ModelCallError) {
+    const cause = error instanceof EvaluationModelError ? error.modelError : error;
+    const { kind, friendly } = modelFailure(cause);
+    return {
+      category: "model",
+      kind,
+      technical: `[${where}] model error (${kind}): ${detail}`,
+      friendly: `The ${title} evaluation could not be completed: ${friendly}. ${retry}`,
+    };
+  }
+  if (error instanceof CatalogError) {
+    return {
+      category: "processing",
+      kind: "catalog",
+      technical: `[${where}] criteria catalog error: ${error.message}`,
+      friendly: `The ${title} evaluation could not start: its criteria file is invalid (${error.message}). ${retry}`,
+    };
+  }
+  if (error instanceof EvaluationError && error.kind === "input") {
+    return {
+      category: "input",
+      kind: "invalid_input",
+      technical: `[${where}] invalid input: ${detail}`,
+      friendly: `The ${title} could not be evaluated: ${error.message}.`,
+    };
+  }
+  const kind = error instanceof ScoringError ? "scoring" : "processing";
+  return {
+    category: "processing",
+    kind,
+    technical: `[${where}] processing error (${kind}): ${detail}`,
+    friendly: `The ${title} evaluation failed while processing the result. ${retry}`,
+  };
+}

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { EvaluationResultSchema } from "../scoring/result.js";
+
+/** Where a piece of content is in its life (seed 004 §5.2, plus not_started, running and stale). */
+export const ProcessingStatusSchema = z.enum([
+  "not_started",
+  "running",
+  "completed",
+  "evaluating",
+  "awaiting_review",
+  "approved",
+  "revision_requested",
+  "edited",
+  "stale",
+  "error",
+]);
+export type ProcessingStatus = z.infer<typeof ProcessingStatusSchema>;
+
+/** Statuses that count as accepted by a reviewer. */
+export const ACCEPTED_STATUSES: ReadonlySet<ProcessingStatus> = new Set(["approved", "edited"]);
+
+/** A proposal section in state: its content, status and evaluation (seed 004 §11 `SectionData`). */
+export const SectionDataSchema = z.object({
+  id: z.string(),
+  title: z.string().optional(),
+  content: z.string().optional(),
+  status: ProcessingStatusSchema.default("not_started"),
+  evaluation: EvaluationResultSchema.nullable().optional(),
+  lastUpdated: z.string().optional(),
+});
+export type SectionData = z.infer<typeof SectionDataSchema>;
+
+export const REVIEW_ACTIONS = ["approve", "revise", "edit", "retry"] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
+/** What the reviewer is shown when the graph pauses (seed 004 §4.2). */
+export const InterruptMetadataSchema = z.object({
+  type: z.enum(["evaluation_review", "evaluation_error", "revision_limit"]),
+  contentType: z.string(),
+  /** The stage under review (research, solution, connection_pairs, a section id). */
+  contentId: z.string(),
+  evaluation: EvaluationResultSchema.nullable(),
+  actions: z.array(z.enum(REVIEW_ACTIONS)),
+  title: z.string(),
+  description: z.string(),
+  /** What went wrong, for evaluation_error. */
+  error: z.string().optional(),
+  /** Revisions made so far and the allowed maximum. */
+  revisions: z.object({ count: z.number().int().min(0), max: z.number().int().min(0) }).optional(),
+});
+export type InterruptMetadata = z.infer<typeof InterruptMetadataSchema>;
+
+const WhoSchema = {
+  reviewer: z.string().min(1).optional(),
+  comment: z.string().optional(),
+};
+
+/**
+ * The reviewer's answer to the review interrupt, validated when the graph resumes: an invalid
+ * value throws and the thread stays paused.
+ */
+export const ReviewDecisionSchema = z.discriminatedUnion("action", [
+  z.strictObject({ action: z.literal("approve"), ...WhoSchema }),
+  z.strictObject({ action: z.literal("revise"), feedback: z.string().trim().min(1), ...WhoSchema }),
+  z.strictObject({ action: z.literal("edit"), content: z.string().trim().min(1), ...WhoSchema }),
+  /** Evaluate again (after a model or catalog failure was fixed). */
+  z.strictObject({ action: z.literal("retry"), ...WhoSchema }),
+]);
+export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;
+
+/** One reviewer decision, as kept in the thread's history. */
+export const DecisionRecordSchema = z.object({
+  contentId: z.string(),
+  contentType: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  reviewer: z.string().optional(),
+  comment: z.string().optional(),
+  feedback: z.string().optional(),
+  decidedAt: z.string(),
+  /** The evaluation the decision was made on. */
+  evaluation: z
+    .object({
+      timestamp: z.string(),
+      overallScore: z.number(),
+      passed: z.boolean(),
+      verdict: z.string(),
+      status: z.string().optional(),
+    })
+    .nullable(),
+  /** Dependents marked stale by an edit. */
+  staled: z.array(z.string()).default([]),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;

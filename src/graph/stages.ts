@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+/**
+ * A stage of the proposal graph: one piece of content that is generated, evaluated and reviewed.
+ * The paths say where its content, status and evaluation live in `OverallProposalState`.
+ */
+export const StageDefinitionSchema = z.object({
+  /** research, solution, connection_pairs, or a section id (the ids of config/dependencies.json). */
+  id: z.string().min(1),
+  /** Selects the judge guidance and, by default, the criteria file `<contentType>.json`. */
+  contentType: z.string().min(1),
+  title: z.string().min(1),
+  contentPath: z.string().min(1),
+  statusField: z.string().min(1),
+  resultField: z.string().min(1),
+  criteriaPath: z.string().min(1),
+});
+export type StageDefinition = z.infer<typeof StageDefinitionSchema>;
+
+export const RESEARCH_STAGE: StageDefinition = {
+  id: "research",
+  contentType: "research",
+  title: "Research",
+  contentPath: "researchResults",
+  statusField: "researchStatus",
+  resultField: "researchEvaluation",
+  criteriaPath: "research.json",
+};
+
+export const SOLUTION_STAGE: StageDefinition = {
+  id: "solution",
+  contentType: "solution",
+  title: "Solution Sought",
+  contentPath: "solutionSoughtResults",
+  statusField: "solutionSoughtStatus",
+  resultField: "solutionSoughtEvaluation",
+  criteriaPath: "solution.json",
+};
+
+export const CONNECTION_PAIRS_STAGE: StageDefinition = {
+  id: "connection_pairs",
+  contentType: "connection_pairs",
+  title: "Connection Pairs",
+  contentPath: "connectionPairs",
+  statusField: "connectionPairsStatus",
+  resultField: "connectionPairsEvaluation",
+  criteriaPath: "connection_pairs.json",
+};
+
+/** A proposal section stage: content, status and evaluation inside `sections.<id>`. */
+export function sectionStage(id: string, title: string): StageDefinition {
+  return {
+    id,
+    contentType: id,
+    title,
+    contentPath: `sections.${id}.content`,
+    statusField: `sections.${id}.status`,
+    resultField: `sections.${id}.evaluation`,
+    criteriaPath: `${id}.json`,
+  };
+}
+
+/** `problem_statement` → `ProblemStatement`, for node names such as `evaluateProblemStatement`. */
+export function pascalCase(id: string): string {
+  return id
+    .split(/[^A-Za-z0-9]+/)
+    .filter((p) => p !== "")
+    .map((p) => p[0]?.toUpperCase() + p.slice(1))
+    .join("");
+}
+
+export interface StageNodeNames {
+  generate: string;
+  evaluate: string;
+  review: string;
+}
+
+export function stageNodeNames(stage: Pick<StageDefinition, "id">): StageNodeNames {
+  const name = pascalCase(stage.id);
+  return { generate: `generate${name}`, evaluate: `evaluate${name}`, review: `review${name}` };
+}

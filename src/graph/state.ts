@@ -1,0 +1,138 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { Annotation, messagesStateReducer } from "@langchain/langgraph";
+import { z } from "zod";
+import { EvaluationModeSchema } from "../engine/options.js";
+import type { EvaluationResult } from "../scoring/result.js";
+import type { DecisionRecord, InterruptMetadata, ProcessingStatus, SectionData } from "./model.js";
+
+/** Appends errors, leaving out any already recorded. */
+export function appendUniqueErrors(current: string[], update: string[] | string): string[] {
+  const incoming = Array.isArray(update) ? update : [update];
+  const seen = new Set(current);
+  const added = incoming.filter((e) => {
+    if (seen.has(e)) return false;
+    seen.add(e);
+    return true;
+  });
+  return added.length === 0 ? current : [...current, ...added];
+}
+
+/** Merges sections by id: fields given for a section replace that section's fields. */
+export function mergeSections(
+  current: Record<string, SectionData>,
+  update: Record<string, Partial<SectionData>>,
+): Record<string, SectionData> {
+  const next: Record<string, SectionData> = { ...current };
+  for (const [id, patch] of Object.entries(update)) {
+    const before = next[id];
+    next[id] = {
+      ...(before ?? { id, status: "not_started" }),
+      ...patch,
+      id,
+    } as SectionData;
+  }
+  return next;
+}
+
+function mergeRecord<V>(current: Record<string, V>, update: Record<string, V>) {
+  return { ...current, ...update };
+}
+
+const status = () =>
+  Annotation<ProcessingStatus>({
+    reducer: (_current, update) => update,
+    default: () => "not_started",
+  });
+
+/**
+ * `OverallProposalState` (seed 004 §11): research, solution-sought and connection-pair results
+ * with their statuses and evaluations, sections by id, the HITL fields, messages and errors —
+ * plus the RFP document, the applicant's input, revision counts and feedback, and the history of
+ * reviewer decisions. An Annotation state, so LangGraph Studio shows its input form and the
+ * context schema below.
+ */
+export const OverallProposalState = Annotation.Root({
+  /** The request for proposals the proposal answers. */
+  rfpDocument: Annotation<string | undefined>(),
+  /** What the applicant brings: organisation, idea, capabilities. */
+  applicantInput: Annotation<string | undefined>(),
+
+  researchResults: Annotation<Record<string, unknown> | undefined>(),
+  researchStatus: status(),
+  researchEvaluation: Annotation<EvaluationResult | null | undefined>(),
+
+  solutionSoughtResults: Annotation<Record<string, unknown> | undefined>(),
+  solutionSoughtStatus: status(),
+  solutionSoughtEvaluation: Annotation<EvaluationResult | null | undefined>(),
+
+  connectionPairs: Annotation<Array<Record<string, unknown>> | undefined>(),
+  connectionPairsStatus: status(),
+  connectionPairsEvaluation: Annotation<EvaluationResult | null | undefined>(),
+
+  sections: Annotation<Record<string, SectionData>, Record<string, Partial<SectionData>>>({
+    reducer: mergeSections,
+    default: () => ({}),
+  }),
+
+  isInterrupted: Annotation<boolean>({ reducer: (_c, u) => u, default: () => false }),
+  interruptMetadata: Annotation<InterruptMetadata | null | undefined>(),
+
+  /** Revisions made per stage, and the reviewer's latest feedback for its generator. */
+  revisionCounts: Annotation<Record<string, number>>({ reducer: mergeRecord, default: () => ({}) }),
+  revisionFeedback: Annotation<Record<string, string>>({
+    reducer: mergeRecord,
+    default: () => ({}),
+  }),
+  reviewHistory: Annotation<DecisionRecord[], DecisionRecord[]>({
+    reducer: (current, update) => [...current, ...update],
+    default: () => [],
+  }),
+
+  messages: Annotation<BaseMessage[], BaseMessage[]>({
+    reducer: messagesStateReducer,
+    default: () => [],
+  }),
+  errors: Annotation<string[], string[] | string>({
+    reducer: appendUniqueErrors,
+    default: () => [],
+  }),
+});
+
+export type OverallProposalStateType = typeof OverallProposalState.State;
+export type OverallProposalStateUpdate = typeof OverallProposalState.Update;
+
+/**
+ * What a run may set without touching the graph (LangGraph Studio shows it as the run's
+ * context): the judge model, the passing threshold, the revision limit and the judging mode.
+ */
+export const EvaluationContextSchema = z.object({
+  model: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Judge and generator model as provider:model, e.g. ollama:qwen2.5:7b-instruct"),
+  passingThreshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("Overall 0–1 score a content must reach (overrides the catalog's)"),
+  maxRevisions: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Revisions per stage before the reviewer must approve or edit"),
+  mode: EvaluationModeSchema.optional().describe("per-criterion calls or one TOON batch call"),
+});
+export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
+
+/** What the nodes of this package return: a partial state, list fields as the items to add. */
+export type ProposalUpdate = Partial<
+  Omit<OverallProposalStateType, "sections" | "messages" | "errors" | "reviewHistory">
+> & {
+  sections?: Record<string, Partial<SectionData>>;
+  messages?: BaseMessage[];
+  errors?: string[];
+  reviewHistory?: DecisionRecord[];
+};
