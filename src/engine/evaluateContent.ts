@@ -110,10 +110,26 @@ function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedC
  */
 export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
   const settings = parseSettings(options);
-  const { catalog } = options;
   const text = checkContent(options.content);
   const judge = resolveJudgeModel(options.model, { timeoutMs: settings.timeoutMs });
   const session = new JudgeSession(judge, { traceFile: options.traceFile, signal: options.signal });
+  try {
+    return await runEvaluation(options, settings, text, session);
+  } catch (error) {
+    // Whatever ends the evaluation (an abort, a model-wide failure), every call made is on file
+    // before the caller hears of it; the original error is the one reported.
+    await session.flush().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function runEvaluation(
+  options: EvaluateContentOptions,
+  settings: EvaluationSettings,
+  text: string,
+  session: JudgeSession,
+): Promise<EvaluationResult> {
+  const { catalog } = options;
   const baseDir =
     options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
   const registry = options.registry ?? new FunctionRegistry({ baseDir });
@@ -176,9 +192,13 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
     remaining = batch.remaining;
   }
   const limit = pLimit(settings.concurrency);
-  await Promise.all(
+  // Every started call settles before the evaluation ends (no call outlives it, every trace is
+  // recorded); once the caller has aborted, queued criteria are not sent at all.
+  const settled = await Promise.allSettled(
     remaining.map((criterion) =>
       limit(async () => {
+        const { signal } = options;
+        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
         if (settings.mode !== "batch") {
           progress({
             type: "criterion_start",
@@ -191,21 +211,22 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
       }),
     ),
   );
+  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (rejected !== undefined) throw rejected.reason;
 
   const failure = modelWideFailure(llm, judged);
-  if (failure !== undefined) {
-    await session.flush();
-    throw failure;
-  }
+  if (failure !== undefined) throw failure;
 
   const results = catalog.criteria.map((criterion) => {
     const found = judged.get(criterion.id);
     if (found === undefined) throw new Error(`internal: criterion ${criterion.id} was not judged`);
     for (const note of found.notes) warnings.push(`${criterion.id}: ${note}`);
+    // The parser notes an empty reasoning itself; the engine says so only when it did not.
     if (
       found.outcome.evaluated &&
       isLlmMethod(criterion.method) &&
-      found.outcome.reasoning === ""
+      found.outcome.reasoning.trim() === "" &&
+      !found.notes.some((note) => note.includes("reasoning"))
     ) {
       warnings.push(`${criterion.id}: the judge gave no reasoning`);
     }

@@ -1,6 +1,21 @@
 export { type BatchJudgement, judgeBatch } from "./batchJudge.js";
 export { type ContextProvider, createContextProvider } from "./contextProvider.js";
 export {
+  CriteriaEngine,
+  type CriteriaEngineOptions,
+  type CriterionEvaluation,
+  type CriterionEvaluationOptions,
+  CriterionEvaluationSchema,
+  DEFAULT_PROJECTS_DIR,
+  type ProjectEvaluationOptions,
+} from "./criteriaEngine.js";
+export {
+  EmptyProjectError,
+  InvalidProjectIdError,
+  ProjectError,
+  ProjectNotFoundError,
+} from "./criteriaEngineErrors.js";
+export {
   INSUFFICIENT_INFORMATION,
   type JudgedCriterion,
   judgeCriterion,
@@ -19,3 +34,42 @@ export {
   EvaluationSettingsSchema,
   type SummaryMode,
 } from "./options.js";
+export {
+  FREEFORM_TRACE_ID,
+  PromptEvaluator,
+  type PromptEvaluatorOptions,
+} from "./promptEvaluator.js";
+export {
+  type PromptEvaluation,
+  type PromptEvaluationInput,
+  PromptEvaluationInputSchema,
+  PromptEvaluationSchema,
+  type PromptRubricItem,
+  type PromptRubricItemInput,
+  PromptRubricItemSchema,
+  PromptRubricsSchema,
+  type PromptVerdict,
+  PromptVerdictSchema,
+  type RubricItemResult,
+  RubricItemResultSchema,
+} from "./promptEvaluatorSchema.js";
+export {
+  NO_LLM_NOTE,
+  type RubricEvaluateOptions,
+  RubricExecutor,
+  type RubricExecutorOptions,
+} from "./rubricExecutor.js";
+export { type RubricSource, rubricCatalog } from "./rubricExecutorRubric.js";
+export {
+  ERROR_LEVEL_ID,
+  type LlmInvocation,
+  LlmInvocationSchema,
+  type RubricCriterionResult,
+  RubricCriterionResultSchema,
+  type RubricEvaluation,
+  RubricEvaluationSchema,
+  type ScoringMethodUsed,
+  ScoringMethodUsedSchema,
+  UNABLE_TO_EVALUATE_LEVEL_ID,
+} from "./rubricExecutorSchema.js";
+export { rubricFeedback, rubricOutcomeLine, rubricSummary } from "./rubricExecutorSummary.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Criterion } from "../criteria/model.js";
+import { type Criterion, nativeScaleOf } from "../criteria/model.js";
 import { decodeToon, ToonError } from "../toon/index.js";
 import type { JudgeAnswer } from "./answer.js";
 import { parseJudgeResponse } from "./parse.js";
@@ -49,10 +49,33 @@ function asSingleAnswer(criterion: Criterion, row: z.infer<typeof BatchRowSchema
   }
 }
 
+/** A plain number in a cell: a number, or a string that is only a number. */
+function plainNumber(cell: z.infer<typeof BatchRowSchema>["score"]): number | undefined {
+  if (typeof cell === "number") return cell;
+  if (typeof cell === "string" && /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/.test(cell.trim())) {
+    return Number(cell.trim());
+  }
+  return undefined;
+}
+
+/**
+ * Why a numeric cell is off its criterion's scale, if it is. A single answer out of range is
+ * clamped (with a note); a batch row is decoded strictly instead and asked for again.
+ */
+function outOfRange(criterion: Criterion, row: z.infer<typeof BatchRowSchema>): string | undefined {
+  const { method } = criterion;
+  if (method.kind !== "score" && method.kind !== "point") return undefined;
+  const { min, max } = nativeScaleOf(method);
+  const value = plainNumber(row.score);
+  if (value === undefined || (value >= min && value <= max)) return undefined;
+  return `score ${value} is outside ${min}–${max}`;
+}
+
 /**
  * Reads a batch answer: the TOON table `results[K]{id,score,reasoning}:`, decoded strictly (row
  * count and width must match the header). Each row is checked by the same rules as a single
- * answer. What could not be read is listed in `missing`, never guessed.
+ * answer, except that a score off the criterion's scale makes the row unusable rather than being
+ * clamped. What could not be read is listed in `missing`, never guessed.
  */
 export function parseBatchResponse(text: string, criteria: readonly Criterion[]): BatchParse {
   const ids = criteria.map((c) => c.id);
@@ -94,6 +117,11 @@ export function parseBatchResponse(text: string, criteria: readonly Criterion[])
     }
     if (answers.has(row.id)) {
       notes.push(`second row for ${row.id} ignored`);
+      continue;
+    }
+    const offScale = outOfRange(criterion, row);
+    if (offScale !== undefined) {
+      notes.push(`row for ${row.id} unusable: ${offScale}`);
       continue;
     }
     const answer = parseJudgeResponse(asSingleAnswer(criterion, row), criterion);

@@ -74,5 +74,6 @@ export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
     contentGuidance: contentGuidanceFor(input.contentType),
     catalogInstructions: input.catalogInstructions,
   });
-  return { system, user: user.replace(/\n{3,}/g, "\n\n") };
+  // fillTemplate already drops empty sections; the content and context blocks stay as given.
+  return { system, user };
 }

@@ -1,0 +1,234 @@
+import { stat } from "node:fs/promises";
+import { basename, isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { FunctionRegistry } from "../checks/registry.js";
+import { loadDocuments } from "../context/load.js";
+import { loadCatalog } from "../criteria/load.js";
+import {
+  type Catalog,
+  type Criterion,
+  type CriterionInput,
+  CriterionSchema,
+  DEFAULT_PASSING_THRESHOLD,
+  isLlmMethod,
+} from "../criteria/model.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { makeCriterionResult } from "../scoring/criterionResult.js";
+import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../scoring/result.js";
+import { encodeResultsToon } from "../scoring/resultsToon.js";
+import {
+  EmptyProjectError,
+  InvalidProjectIdError,
+  ProjectNotFoundError,
+} from "./criteriaEngineErrors.js";
+import { type JudgedCriterion, judgeCriterion } from "./criterionJudge.js";
+import { runDeterministicCriterion } from "./deterministic.js";
+import { EvaluationError, EvaluationModelError } from "./errors.js";
+import { evaluateContent, resolveJudgeModel } from "./evaluateContent.js";
+import { JudgeSession } from "./judgeSession.js";
+import { type EvaluationProgress, EvaluationSettingsSchema } from "./options.js";
+
+export const DEFAULT_PROJECTS_DIR = "data/projects";
+
+const CriteriaEngineSettingsSchema = EvaluationSettingsSchema.pick({
+  mode: true,
+  concurrency: true,
+  contextChunks: true,
+  timeoutMs: true,
+}).extend({ dataDir: z.string().min(1).default(DEFAULT_PROJECTS_DIR) });
+
+export interface CriteriaEngineOptions
+  extends Partial<z.input<typeof CriteriaEngineSettingsSchema>> {
+  /**
+   * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
+   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
+   */
+  model?: ModelSource | JudgeModel;
+  /** Append every model call's trace (exact prompt and response) to this JSONL file. */
+  traceFile?: string;
+  /** Functions for `function` criteria; built-in point functions need none. */
+  registry?: FunctionRegistry;
+}
+
+/** Per call: cancellation and progress events. */
+export interface ProjectEvaluationOptions {
+  signal?: AbortSignal;
+  onProgress?: (event: EvaluationProgress) => void;
+}
+
+/** What `evaluateCriterion` needs besides the criterion and its context. */
+export interface CriterionEvaluationOptions {
+  /** The catalog the criterion belongs to: its id, passing threshold and judge instructions. */
+  catalog?: Pick<Catalog, "id" | "passingThreshold" | "instructions">;
+  signal?: AbortSignal;
+}
+
+/** One criterion's result (seed 000 `_evaluate_criterion`) with the model calls it made. */
+export const CriterionEvaluationSchema = CriterionResultSchema.extend({
+  traces: z.array(TraceSchema),
+});
+export type CriterionEvaluation = z.infer<typeof CriterionEvaluationSchema>;
+
+/** The catalog a lone criterion is judged under when the caller names none. */
+const LONE_CRITERION_CATALOG = {
+  id: "criterion",
+  passingThreshold: DEFAULT_PASSING_THRESHOLD,
+} as const;
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * seed 000's criteria engine: a funding project is a folder of documents under `dataDir`; the
+ * documents are the evidence. Each criterion of the catalog gets its own retrieved context (BM25
+ * over the project's chunks) and is judged on it — "Insufficient Information" without a model
+ * call when nothing in the project bears on it (TC-CRI-06). Knockout checks, 1–5 scores, the
+ * weighted total and the funding status come from the engine's scoring; `toToon` writes seed
+ * 000's results table.
+ */
+export class CriteriaEngine {
+  readonly dataDir: string;
+  private readonly settings: z.infer<typeof CriteriaEngineSettingsSchema>;
+  private readonly judge: JudgeModel;
+  private readonly traceFile: string | undefined;
+  private readonly registry: FunctionRegistry | undefined;
+
+  constructor(options: CriteriaEngineOptions = {}) {
+    const parsed = CriteriaEngineSettingsSchema.safeParse({
+      mode: options.mode,
+      concurrency: options.concurrency,
+      contextChunks: options.contextChunks,
+      timeoutMs: options.timeoutMs,
+      dataDir: options.dataDir,
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new EvaluationError(
+        "input",
+        `invalid CriteriaEngine option ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
+      );
+    }
+    this.settings = parsed.data;
+    this.dataDir = resolve(parsed.data.dataDir);
+    this.judge = resolveJudgeModel(options.model, { timeoutMs: parsed.data.timeoutMs });
+    this.traceFile = options.traceFile;
+    this.registry = options.registry;
+  }
+
+  /** The folder of a project; throws when the id is not a plain folder name. */
+  projectFolder(projectId: string): string {
+    const folder = resolve(this.dataDir, projectId);
+    const plain =
+      projectId.trim() !== "" &&
+      !isAbsolute(projectId) &&
+      !/[\\/]/.test(projectId) &&
+      projectId !== "." &&
+      projectId !== ".." &&
+      basename(folder) === projectId;
+    if (!plain) throw new InvalidProjectIdError(projectId, folder);
+    return folder;
+  }
+
+  /**
+   * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form).
+   * Throws ProjectNotFoundError / EmptyProjectError naming the folder tried, CatalogError for a
+   * bad catalog, and EvaluationModelError when no model call succeeded.
+   */
+  async evaluateProject(
+    projectId: string,
+    catalogPath: string,
+    options: ProjectEvaluationOptions = {},
+  ): Promise<EvaluationResult> {
+    const folder = this.projectFolder(projectId);
+    if (!(await isDirectory(folder))) throw new ProjectNotFoundError(projectId, folder);
+    const documents = await loadDocuments(folder);
+    if (documents.length === 0) throw new EmptyProjectError(projectId, folder);
+    const catalog = await loadCatalog(catalogPath);
+    return evaluateContent({
+      content: "",
+      catalog,
+      documents,
+      model: this.judge,
+      mode: this.settings.mode,
+      concurrency: this.settings.concurrency,
+      contextChunks: this.settings.contextChunks,
+      timeoutMs: this.settings.timeoutMs,
+      ...(this.registry === undefined ? {} : { registry: this.registry }),
+      ...(this.traceFile === undefined ? {} : { traceFile: this.traceFile }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+  }
+
+  /** evaluateProject, written as seed 000's TOON output (results table and summary). */
+  async evaluateProjectToon(
+    projectId: string,
+    catalogPath: string,
+    options: ProjectEvaluationOptions = {},
+  ): Promise<string> {
+    return this.toToon(await this.evaluateProject(projectId, catalogPath, options));
+  }
+
+  /** seed 000's output: `results[N]{id,result,score,reasoning}` and `summary{total_score,status}`. */
+  toToon(result: EvaluationResult): string {
+    return encodeResultsToon(result);
+  }
+
+  /**
+   * seed 000's `_evaluate_criterion`: one criterion judged on the given context text (the
+   * retrieved passages). An LLM criterion with an empty context is "Insufficient Information"
+   * without a model call; a `function` or `schema` criterion runs on the context text. Throws
+   * EvaluationModelError when the model could not be called.
+   */
+  async evaluateCriterion(
+    criterion: Criterion | CriterionInput,
+    context: string,
+    options: CriterionEvaluationOptions = {},
+  ): Promise<CriterionEvaluation> {
+    const parsed = CriterionSchema.safeParse(criterion);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new EvaluationError(
+        "input",
+        `invalid criterion ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
+      );
+    }
+    const found = parsed.data;
+    const catalog = options.catalog ?? LONE_CRITERION_CATALOG;
+    const session = new JudgeSession(this.judge, {
+      traceFile: this.traceFile,
+      signal: options.signal,
+    });
+
+    let judged: JudgedCriterion;
+    if (isLlmMethod(found.method)) {
+      judged = await judgeCriterion(
+        {
+          session,
+          context: { contextFor: async () => context, contextForAll: async () => context },
+          content: "",
+          contentIsEmpty: true,
+          catalogInstructions: options.catalog?.instructions,
+        },
+        found,
+      );
+    } else {
+      const registry = this.registry ?? new FunctionRegistry();
+      const outcome = await runDeterministicCriterion(found, context, registry, registry.baseDir);
+      judged = { outcome, notes: [], called: false };
+    }
+    await session.flush();
+    if (judged.modelError !== undefined) {
+      throw new EvaluationModelError(judged.modelError, [found.id]);
+    }
+    return CriterionEvaluationSchema.parse({
+      ...makeCriterionResult(found, judged.outcome, catalog),
+      traces: session.traces,
+    });
+  }
+}

@@ -1,0 +1,270 @@
+import { type Catalog, CatalogSchema, type Criterion, CriterionSchema } from "../criteria/model.js";
+import { toOutcome } from "../judge/answer.js";
+import { parseFreeformResponse } from "../judge/parse.js";
+import { parseRubricResponse } from "../judge/parseRubric.js";
+import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../judge/render.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
+import { makeCriterionResult } from "../scoring/criterionResult.js";
+import type { Trace } from "../scoring/result.js";
+import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
+import { VERDICT_BANDS, verdictForScore } from "../scoring/verdict.js";
+import { EvaluationError, EvaluationModelError } from "./errors.js";
+import { resolveJudgeModel } from "./evaluateContent.js";
+import { JudgeSession } from "./judgeSession.js";
+import {
+  type PromptEvaluation,
+  type PromptEvaluationInput,
+  PromptEvaluationInputSchema,
+  PromptEvaluationSchema,
+  type PromptRubricItem,
+  type PromptRubricItemInput,
+  PromptRubricsSchema,
+  type RubricItemResult,
+} from "./promptEvaluatorSchema.js";
+
+export interface PromptEvaluatorOptions {
+  /** The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel. */
+  model: ModelSource | JudgeModel;
+  /** seed 001 rubric items; non-empty switches to rubric mode. */
+  rubrics?: readonly PromptRubricItemInput[];
+  /** Per model call, when the judge is built from a spec or a chat model (default 60 s). */
+  timeoutMs?: number;
+  /** Append every model call's trace to this JSONL file. */
+  traceFile?: string;
+}
+
+/** The id the freeform judgement is traced under. */
+export const FREEFORM_TRACE_ID = "freeform";
+
+function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }) {
+  const issue = error.issues[0];
+  const path = issue?.path.map(String).join(".") ?? "";
+  return `${path === "" ? "" : `${path}: `}${issue?.message ?? "invalid"}`;
+}
+
+/** Rubric items as check criteria: a required item is critical, and every item must be judged. */
+function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
+  return items.map((item) =>
+    CriterionSchema.parse({
+      id: item.id,
+      title: item.id,
+      description: item.expected_outcome,
+      weight: item.weight,
+      critical: item.required,
+      required: true,
+      method: { kind: "check", expectedOutcome: item.expected_outcome },
+    }),
+  );
+}
+
+/**
+ * seed 001's unified judge. Freeform mode (no rubric items): one call, the answer read as
+ * `{score 0–1, hits, misses, reasoning}` — score clamped, lists at most four — and the verdict
+ * from the score (pass ≥ 0.8, borderline ≥ 0.6, fail below). Rubric mode: one call in which every
+ * item is checked pass/fail; score = Σ weight of passed items / Σ weight of judged items; a
+ * required item not met fails the verdict, otherwise the same bands apply.
+ *
+ * Where seed 001 zeroes the score silently when the answer holds no valid JSON, this evaluator
+ * also says so: `judgeError` is set and the verdict is `error`, never `fail` or `pass`. Rubric
+ * items the judge left unanswered are judge errors: left out of the score, named in `judgeError`,
+ * and the verdict cannot be `pass`. A model that cannot be called throws EvaluationModelError.
+ */
+export class PromptEvaluator {
+  readonly rubrics: readonly PromptRubricItem[];
+  private readonly judge: JudgeModel;
+  private readonly traceFile: string | undefined;
+  private readonly items: readonly Criterion[];
+  private readonly catalog: Catalog | undefined;
+
+  constructor(options: PromptEvaluatorOptions) {
+    const parsed = PromptRubricsSchema.safeParse(options.rubrics ?? []);
+    if (!parsed.success) {
+      throw new EvaluationError("input", `invalid rubrics: ${firstIssue(parsed.error)}`);
+    }
+    this.rubrics = parsed.data;
+    this.items = rubricCriteria(parsed.data);
+    this.catalog =
+      this.items.length === 0
+        ? undefined
+        : CatalogSchema.parse({
+            id: "prompt-evaluator-rubric",
+            name: "seed 001 rubric",
+            version: "1",
+            passingThreshold: VERDICT_BANDS.pass,
+            criteria: this.items,
+          });
+    this.judge = resolveJudgeModel(
+      options.model,
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+    );
+    this.traceFile = options.traceFile;
+  }
+
+  get mode(): "freeform" | "rubric" {
+    return this.catalog === undefined ? "freeform" : "rubric";
+  }
+
+  async evaluate(
+    input: PromptEvaluationInput,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<PromptEvaluation> {
+    const parsed = PromptEvaluationInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new EvaluationError("input", `invalid evaluation input: ${firstIssue(parsed.error)}`);
+    }
+    const request = parsed.data;
+    if (this.catalog === undefined) return this.freeform(request, options.signal);
+    return this.rubric(request, this.catalog, options.signal);
+  }
+
+  /** One judge call, traced; a model that cannot be called is an EvaluationModelError. */
+  private async ask(
+    prompt: JudgePrompt,
+    criterionIds: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<{ raw: string; trace: Trace }> {
+    const session = new JudgeSession(this.judge, { traceFile: this.traceFile, signal });
+    try {
+      const raw = await session.call({
+        purpose: "criterion",
+        criterionIds,
+        system: prompt.system,
+        user: prompt.user,
+      });
+      const trace = session.traces.at(-1);
+      if (trace === undefined) throw new Error("internal: the judge call left no trace");
+      return { raw, trace };
+    } catch (error) {
+      if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+      throw new EvaluationModelError(error, criterionIds);
+    } finally {
+      await session.flush();
+    }
+  }
+
+  private async freeform(
+    request: PromptEvaluationInput,
+    signal: AbortSignal | undefined,
+  ): Promise<PromptEvaluation> {
+    const prompt = renderFreeformPrompt(request);
+    const { raw, trace } = await this.ask(prompt, [FREEFORM_TRACE_ID], signal);
+    const answer = parseFreeformResponse(raw);
+    const common = {
+      mode: "freeform" as const,
+      evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
+      reasoning: answer.reasoning,
+      notes: answer.notes,
+      trace,
+    };
+    if (!answer.usable) {
+      return PromptEvaluationSchema.parse({
+        ...common,
+        score: 0,
+        hits: [],
+        misses: [],
+        verdict: "error",
+        judgeError: answer.judgeError ?? "the judge's answer could not be used",
+      });
+    }
+    return PromptEvaluationSchema.parse({
+      ...common,
+      score: answer.score01,
+      hits: answer.hits,
+      misses: answer.misses,
+      verdict: verdictForScore(answer.score01),
+    });
+  }
+
+  private async rubric(
+    request: PromptEvaluationInput,
+    catalog: Catalog,
+    signal: AbortSignal | undefined,
+  ): Promise<PromptEvaluation> {
+    const prompt = renderRubricPrompt({
+      question: request.question,
+      candidateAnswer: request.candidateAnswer,
+      referenceAnswer: request.referenceAnswer,
+      items: this.items,
+    });
+    const { raw, trace } = await this.ask(
+      prompt,
+      this.items.map((item) => item.id),
+      signal,
+    );
+    const answer = parseRubricResponse(raw, this.items);
+
+    const rubricResults: RubricItemResult[] = this.rubrics.map((item) => {
+      const judged = answer.items[item.id];
+      const base = { ...item, reasoning: judged?.reasoning ?? "" };
+      if (judged === undefined || !judged.usable) {
+        return {
+          ...base,
+          result: "error",
+          judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
+        };
+      }
+      return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
+    });
+    const unanswered = rubricResults.filter((r) => r.result === "error");
+    const reasoning =
+      answer.reasoning !== ""
+        ? answer.reasoning
+        : rubricResults
+            .filter((r) => r.reasoning !== "")
+            .map((r) => `${r.id}: ${r.reasoning}`)
+            .join("\n");
+    const common = {
+      mode: "rubric" as const,
+      evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
+      reasoning,
+      notes: answer.notes,
+      rubricResults,
+      trace,
+    };
+
+    if (!answer.usable) {
+      return PromptEvaluationSchema.parse({
+        ...common,
+        score: 0,
+        hits: [],
+        misses: [],
+        verdict: "error",
+        judgeError: answer.judgeError ?? "no rubric item was answered",
+      });
+    }
+
+    const results = this.items.map((item) => {
+      const judged = answer.items[item.id];
+      const outcome =
+        judged === undefined
+          ? {
+              evaluated: false,
+              score: null,
+              native: null,
+              reasoning: "",
+              hits: [],
+              misses: [],
+              evidence: [],
+              judgeError: `no result for rubric item '${item.id}'`,
+            }
+          : toOutcome(judged);
+      return makeCriterionResult(item, outcome, catalog);
+    });
+    const scored = scoreCatalogResult(catalog, results);
+    return PromptEvaluationSchema.parse({
+      ...common,
+      score: scored.overallScore,
+      hits: answer.hits,
+      misses: answer.misses,
+      verdict: scored.verdict,
+      ...(unanswered.length === 0
+        ? {}
+        : {
+            judgeError: `the judge gave no usable result for ${unanswered
+              .map((r) => `'${r.id}' (${r.judgeError})`)
+              .join(", ")}`,
+          }),
+    });
+  }
+}

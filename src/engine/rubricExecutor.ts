@@ -1,0 +1,281 @@
+import { randomUUID } from "node:crypto";
+import type { FunctionRegistry } from "../checks/registry.js";
+import { type Catalog, type Criterion, isLlmMethod, type MethodKind } from "../criteria/model.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../scoring/criterionResult.js";
+import type { CriterionResult, EvaluationResult, Trace } from "../scoring/result.js";
+import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
+import { evaluateContent, resolveJudgeModel } from "./evaluateContent.js";
+import type { EvaluateContentOptions } from "./options.js";
+import { type RubricSource, rubricCatalog } from "./rubricExecutorRubric.js";
+import {
+  ERROR_LEVEL_ID,
+  type LlmInvocation,
+  type RubricCriterionResult,
+  type RubricEvaluation,
+  RubricEvaluationSchema,
+  type ScoringMethodUsed,
+  UNABLE_TO_EVALUATE_LEVEL_ID,
+} from "./rubricExecutorSchema.js";
+import { rubricFeedback, rubricSummary } from "./rubricExecutorSummary.js";
+
+export interface RubricExecutorOptions {
+  /** Functions for deterministic criteria, registered by their `module:function` ref. */
+  functionRegistry?: FunctionRegistry;
+  /**
+   * The LLM for llm_decode criteria and the LLM-enhanced feedback summary: a `provider:model`
+   * spec, a LangChain chat model, or a model from createChatModel. Without one, llm_decode
+   * criteria are reported as `unable_to_evaluate` and the summary is the deterministic one.
+   */
+  llm?: ModelSource | JudgeModel;
+  /** `evaluated_by` of every evaluation (default "system"). */
+  evaluatedBy?: string;
+  /** Where schema_ref files and relative function modules are found (default: process.cwd()). */
+  baseDir?: string;
+  /** Per model call, when the llm is built from a spec or a chat model (default 60 s). */
+  timeoutMs?: number;
+  /** Append every model call's trace to this JSONL file. */
+  traceFile?: string;
+  /** The clock, for `evaluated_at`. */
+  now?: () => Date;
+}
+
+export interface RubricEvaluateOptions {
+  targetId?: string;
+  /** Default: the rubric's target type. */
+  targetType?: string;
+  signal?: AbortSignal;
+}
+
+/** What an evaluation produced, before it is written in seed 003's shape. */
+interface ScoredRubric {
+  criteria: CriterionResult[];
+  overallScore: number;
+  passed: boolean;
+  feedback: string;
+  traces: Trace[];
+  warnings: string[];
+  timestamp: string;
+}
+
+export const NO_LLM_NOTE =
+  "no llm is configured on this RubricExecutor: an llm_decode criterion needs one";
+
+const LLM_TRACE_PURPOSES: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
+
+function scoringMethodUsed(kind: MethodKind): ScoringMethodUsed {
+  if (kind === "function") return "deterministic";
+  if (kind === "schema") return "schema";
+  return "llm_decode";
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items.filter((item) => item.trim() !== ""))];
+}
+
+function llmInvocationOf(criterionId: string, traces: readonly Trace[]): LlmInvocation | undefined {
+  const trace = traces
+    .filter((t) => LLM_TRACE_PURPOSES.has(t.purpose) && t.criterionIds.includes(criterionId))
+    .at(-1);
+  if (trace === undefined) return undefined;
+  return {
+    model: trace.model,
+    prompt_hash: trace.promptHash,
+    response_hash: trace.responseHash,
+    timestamp: trace.timestamp,
+    usage: {
+      input_tokens: trace.usage.inputTokens,
+      output_tokens: trace.usage.outputTokens,
+      total_tokens: trace.usage.totalTokens,
+    },
+    ...(trace.error === undefined ? {} : { error: trace.error }),
+  };
+}
+
+/** The level a result is reported at: its level, its pass/fail, or why there is none. */
+function levelIdOf(result: CriterionResult, method: ScoringMethodUsed): string {
+  if (!result.evaluated) {
+    return method === "llm_decode" ? UNABLE_TO_EVALUATE_LEVEL_ID : ERROR_LEVEL_ID;
+  }
+  if (result.level !== undefined) return result.level;
+  if (typeof result.native === "string") return result.native;
+  return result.met === true ? "pass" : "fail";
+}
+
+function notesOf(result: CriterionResult): string {
+  if (result.evaluated) return result.reasoning;
+  const error = result.judgeError ?? "not evaluated";
+  const reasoning = result.reasoning.trim();
+  return reasoning === "" || error.includes(reasoning) ? error : `${error} — ${reasoning}`;
+}
+
+function criterionResultOf(
+  criterion: Criterion,
+  result: CriterionResult,
+  traces: readonly Trace[],
+): RubricCriterionResult {
+  const method = scoringMethodUsed(criterion.method.kind);
+  const invocation = method === "llm_decode" ? llmInvocationOf(criterion.id, traces) : undefined;
+  return {
+    criterion_id: criterion.id,
+    level_id: levelIdOf(result, method),
+    score: result.evaluated ? result.score : null,
+    evidence: unique([...result.evidence, ...result.hits]),
+    notes: notesOf(result),
+    scoring_method_used: method,
+    ...(invocation === undefined ? {} : { llm_invocation: invocation }),
+  };
+}
+
+function fromEvaluation(catalog: Catalog, result: EvaluationResult): ScoredRubric {
+  return {
+    criteria: result.criteria,
+    overallScore: result.overallScore,
+    passed: result.passed,
+    feedback: rubricFeedback(catalog, result),
+    traces: result.traces,
+    warnings: result.warnings,
+    timestamp: result.timestamp,
+  };
+}
+
+/**
+ * seed 003's rubric executor on top of the engine: deterministic functions (registered by ref or
+ * imported), JSON Schema checks and llm_decode levels, weighted scoring against the rubric's pass
+ * threshold, and the feedback summary — model-written when an llm is set (the deterministic one
+ * when it cannot answer), else seed 003's template.
+ *
+ * A function that throws or cannot be resolved gives level `error` (the message in `notes`); an
+ * llm_decode criterion without a usable answer, or with no llm configured, gives
+ * `unable_to_evaluate`. Either is left out of the weighted score — neither a zero nor a pass —
+ * and a required criterion left out keeps the rubric from passing. When an llm is set and no
+ * model call succeeds at all, evaluate throws EvaluationModelError.
+ */
+export class RubricExecutor {
+  private readonly registry: FunctionRegistry | undefined;
+  private readonly llm: JudgeModel | undefined;
+  private readonly evaluatedBy: string;
+  private readonly options: RubricExecutorOptions;
+
+  constructor(options: RubricExecutorOptions = {}) {
+    this.options = options;
+    this.registry = options.functionRegistry;
+    this.llm =
+      options.llm === undefined
+        ? undefined
+        : resolveJudgeModel(
+            options.llm,
+            options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+          );
+    this.evaluatedBy = options.evaluatedBy ?? "system";
+  }
+
+  /** Evaluates `target` (an object or a text) against a rubric. */
+  async evaluate(
+    rubric: RubricSource,
+    target: unknown,
+    options: RubricEvaluateOptions = {},
+  ): Promise<RubricEvaluation> {
+    const catalog = rubricCatalog(rubric);
+    const needsLlm = catalog.criteria.some((c) => isLlmMethod(c.method));
+    const scored =
+      this.llm === undefined && needsLlm
+        ? await this.withoutLlm(catalog, target, options)
+        : fromEvaluation(
+            catalog,
+            await evaluateContent(this.contentOptions(catalog, target, options)),
+          );
+
+    const byId = new Map(scored.criteria.map((r) => [r.id, r]));
+    const criterion_results = catalog.criteria.map((criterion) => {
+      const result = byId.get(criterion.id);
+      if (result === undefined) {
+        throw new Error(`internal: criterion ${criterion.id} has no result`);
+      }
+      return criterionResultOf(criterion, result, scored.traces);
+    });
+
+    return RubricEvaluationSchema.parse({
+      id: `eval_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
+      rubric_id: catalog.id,
+      rubric_version: catalog.version,
+      target_id: options.targetId ?? "",
+      target_type: options.targetType ?? catalog.targetType ?? "",
+      criterion_results,
+      weighted_score: scored.overallScore,
+      passed: scored.passed,
+      feedback_summary: scored.feedback,
+      evaluated_at: scored.timestamp,
+      evaluated_by: this.evaluatedBy,
+      warnings: scored.warnings,
+    });
+  }
+
+  private contentOptions(
+    catalog: Catalog,
+    target: unknown,
+    options: RubricEvaluateOptions,
+  ): EvaluateContentOptions {
+    return {
+      content: target,
+      catalog,
+      summary: this.llm === undefined ? "deterministic" : "model",
+      evaluator: this.evaluatedBy,
+      ...(this.llm === undefined ? {} : { model: this.llm }),
+      ...(this.registry === undefined ? {} : { registry: this.registry }),
+      ...(this.options.baseDir === undefined ? {} : { baseDir: this.options.baseDir }),
+      ...(this.options.traceFile === undefined ? {} : { traceFile: this.options.traceFile }),
+      ...(this.options.now === undefined ? {} : { now: this.options.now }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+  }
+
+  /**
+   * No llm but llm_decode criteria: the engine evaluates the deterministic criteria; the others
+   * are reported as not evaluated, and the whole rubric is scored with them left out.
+   */
+  private async withoutLlm(
+    catalog: Catalog,
+    target: unknown,
+    options: RubricEvaluateOptions,
+  ): Promise<ScoredRubric> {
+    const deterministic: Catalog = {
+      ...catalog,
+      criteria: catalog.criteria.filter((c) => !isLlmMethod(c.method)),
+    };
+    const partial = await evaluateContent(this.contentOptions(deterministic, target, options));
+    const judged = new Map(partial.criteria.map((r) => [r.id, r]));
+    const criteria = catalog.criteria.map(
+      (criterion) =>
+        judged.get(criterion.id) ??
+        makeCriterionResult(criterion, notEvaluatedOutcome(NO_LLM_NOTE), catalog),
+    );
+    const score = scoreCatalogResult(catalog, criteria);
+    const passed = score.passed && partial.humanReviewRequired !== true;
+    const status =
+      partial.humanReviewRequired === true && score.status === "FUNDABLE"
+        ? "REVIEW_REQUIRED"
+        : score.status;
+    const summaryInput = {
+      passed,
+      overallScore: score.overallScore,
+      criteria: score.criteria,
+      ...(status === undefined ? {} : { status }),
+      ...(score.nativeTotal === undefined ? {} : { nativeTotal: score.nativeTotal }),
+    };
+    const unjudged = catalog.criteria.filter((c) => !judged.has(c.id)).map((c) => c.id);
+    return {
+      criteria: score.criteria,
+      overallScore: score.overallScore,
+      passed,
+      feedback: rubricSummary(catalog, summaryInput),
+      traces: partial.traces,
+      warnings: unique([
+        ...partial.warnings,
+        ...score.warnings,
+        ...unjudged.map((id) => `${id}: ${NO_LLM_NOTE}`),
+      ]),
+      timestamp: partial.timestamp,
+    };
+  }
+}

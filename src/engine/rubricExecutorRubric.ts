@@ -1,0 +1,24 @@
+import { type Catalog, CatalogSchema } from "../criteria/model.js";
+import { parseCatalog } from "../criteria/parse.js";
+
+/** What RubricExecutor accepts as a rubric. */
+export type RubricSource = Catalog | Record<string, unknown> | string;
+
+function looksLikeJson(text: string): boolean {
+  const start = text.trimStart();
+  return start.startsWith("{") || start.startsWith("[");
+}
+
+/**
+ * The rubric as a catalog: a `Catalog` as it is; a seed 003 rubric object (or any other catalog
+ * form) through parseCatalog as JSON; a text as JSON or TOON by its first character. Invalid
+ * rubrics throw the loader's CatalogError, naming the path and what was expected.
+ */
+export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalog {
+  if (typeof rubric === "string") {
+    return parseCatalog(rubric, { format: looksLikeJson(rubric) ? "json" : "toon", source });
+  }
+  const asCatalog = CatalogSchema.safeParse(rubric);
+  if (asCatalog.success) return asCatalog.data;
+  return parseCatalog(JSON.stringify(rubric), { format: "json", source });
+}

@@ -1,0 +1,585 @@
+/**
+ * How evaluateContent calls the judge: concurrency, model failures and cancellation, the trace
+ * file, the model-written summary, input validation, and what the prompts carry.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { contentTypePrompt } from "../../prompts/evaluation/index.js";
+import { SUMMARY_SYSTEM } from "../../prompts/evaluation/summaryPrompt.js";
+import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import type { EvaluateContentOptions } from "../../src/engine/options.js";
+import { fenceData } from "../../src/judge/fence.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { ModelAbortedError, ModelUnavailableError } from "../../src/llm/errors.js";
+import { type Trace, TraceSchema } from "../../src/scoring/result.js";
+import { encodeResultsToon } from "../../src/scoring/resultsToon.js";
+import {
+  type OllamaServer,
+  ScriptedChatModel,
+  type ScriptedResponder,
+  startOllamaServer,
+} from "../doubles/index.js";
+import {
+  answerByTitle,
+  BUDGET_CONTENT,
+  BUDGET_TITLES,
+  budgetAnswersAll,
+  budgetCatalog,
+  catalogOf,
+  checkAnswer,
+  ifbCatalog,
+  judgeOf,
+  scoreAnswer,
+  sleep,
+  systemPromptOf,
+  userPromptOf,
+} from "./helpers.js";
+
+function sixCriteria() {
+  return catalogOf({
+    id: "six",
+    name: "Six criteria",
+    version: "1",
+    criteria: Array.from({ length: 6 }, (_, i) => ({
+      id: `k${i + 1}`,
+      title: `Aspect ${i + 1}`,
+      description: `How well does the content cover aspect number ${i + 1}?`,
+      weight: 1,
+      method: { kind: "score" as const, scale: { min: 0, max: 1 } },
+    })),
+  });
+}
+
+/** A responder that answers after a delay and records how many calls were in flight at once. */
+function trackingResponder(delayMs: number): {
+  responder: ScriptedResponder;
+  maxInFlight: () => number;
+} {
+  let inFlight = 0;
+  let max = 0;
+  return {
+    responder: async () => {
+      inFlight += 1;
+      max = Math.max(max, inFlight);
+      await sleep(delayMs);
+      inFlight -= 1;
+      return scoreAnswer(0.7);
+    },
+    maxInFlight: () => max,
+  };
+}
+
+describe("concurrent per-criterion judging", () => {
+  it("keeps exactly `concurrency` model calls in flight", async () => {
+    const tracking = trackingResponder(25);
+    const model = new ScriptedChatModel({ responder: tracking.responder });
+    const result = await evaluateContent({
+      content: "A short proposal section.",
+      catalog: sixCriteria(),
+      model: judgeOf(model),
+      concurrency: 2,
+    });
+    expect(model.calls).toHaveLength(6);
+    expect(tracking.maxInFlight()).toBe(2);
+    expect(Object.keys(result.scores)).toHaveLength(6);
+  });
+
+  it("runs four at a time by default", async () => {
+    const tracking = trackingResponder(25);
+    const model = new ScriptedChatModel({ responder: tracking.responder });
+    await evaluateContent({
+      content: "A short proposal section.",
+      catalog: sixCriteria(),
+      model: judgeOf(model),
+    });
+    expect(model.calls).toHaveLength(6);
+    expect(tracking.maxInFlight()).toBe(4);
+  });
+
+  it("runs one at a time with concurrency 1", async () => {
+    const tracking = trackingResponder(5);
+    const model = new ScriptedChatModel({ responder: tracking.responder });
+    await evaluateContent({
+      content: "A short proposal section.",
+      catalog: sixCriteria(),
+      model: judgeOf(model),
+      concurrency: 1,
+    });
+    expect(tracking.maxInFlight()).toBe(1);
+  });
+});
+
+const T = BUDGET_TITLES;
+
+function refused(): ModelUnavailableError {
+  return new ModelUnavailableError("connection-refused", "connect ECONNREFUSED 127.0.0.1:11434", {
+    provider: "ollama",
+    model: "qwen2.5:7b-instruct",
+    baseUrl: "http://127.0.0.1:11434",
+  });
+}
+
+describe("model failures", () => {
+  let server: OllamaServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("every call failing throws EvaluationModelError with the typed cause", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({
+      responder: () => {
+        throw refused();
+      },
+    });
+    const error = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(EvaluationModelError);
+    expect(error).toBeInstanceOf(EvaluationError);
+    if (!(error instanceof EvaluationModelError)) return;
+    expect(error.kind).toBe("model");
+    expect(error.modelError).toBeInstanceOf(ModelUnavailableError);
+    expect(error.cause).toBe(error.modelError);
+    expect((error.modelError as ModelUnavailableError).reason).toBe("connection-refused");
+    expect(error.message).toContain("5 criteria");
+    expect(error.message).toContain("ollama serve");
+    expect(model.calls).toHaveLength(5);
+  });
+
+  it("an Ollama server answering 503 (no retries) fails the evaluation with ModelUnavailableError", async () => {
+    server = await startOllamaServer({ behaviour: { status: 503, errorMessage: "server busy" } });
+    const catalog = await budgetCatalog();
+    const judge = createChatModel("ollama:qwen2.5:7b-instruct", {
+      baseUrl: server.url,
+      env: {},
+      maxRetries: 0,
+      timeoutMs: 2_000,
+    });
+    const error = await evaluateContent({ content: BUDGET_CONTENT, catalog, model: judge }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(EvaluationModelError);
+    if (!(error instanceof EvaluationModelError)) return;
+    expect(error.modelError).toBeInstanceOf(ModelUnavailableError);
+    expect(error.modelError).toMatchObject({ reason: "server-error", status: 503 });
+    expect(server.chatRequests()).toHaveLength(5);
+  });
+
+  it("some calls failing: those criteria are judge errors and the result still comes back", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({
+      responder: answerByTitle({
+        ...budgetAnswersAll(0.8),
+        [T.alignment]: refused(),
+        [T.justification]: refused(),
+      }),
+    });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+    });
+
+    expect(result.notEvaluated).toEqual(["activity_alignment", "budget_justification"]);
+    const alignment = result.criteria.find((c) => c.id === "activity_alignment");
+    expect(alignment).toMatchObject({ evaluated: false, score: null });
+    expect(alignment?.judgeError).toMatch(/^judge model error: .*refused the connection/);
+    expect(result.scores).toEqual({
+      arithmetic_accuracy: 0.8,
+      funder_rule_compliance: 0.8,
+      cost_reasonableness: 0.8,
+    });
+    expect(result.overallScore).toBeCloseTo(0.8, 10);
+    expect(result.passed).toBe(false);
+    const failed = result.traces.filter((t) => t.error !== undefined);
+    expect(failed.map((t) => t.criterionIds[0]).sort()).toEqual([
+      "activity_alignment",
+      "budget_justification",
+    ]);
+    for (const trace of failed) {
+      expect(trace.error).toMatch(/^ModelUnavailableError: /);
+      expect(trace.rawResponse).toBe("");
+    }
+    expect(result.rawResponse).not.toHaveProperty("activity_alignment");
+  });
+
+  it("a failure retried by the model layer is not a failure of the evaluation", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({
+      script: [refused()],
+      responder: () => scoreAnswer(0.8, "Fine."),
+    });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model, { maxRetries: 1 }),
+      concurrency: 1,
+    });
+    expect(model.calls).toHaveLength(6);
+    expect(result.notEvaluated).toEqual([]);
+  });
+
+  it("a caller's AbortSignal aborts the evaluation", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({ delayMs: 2_000, responder: () => scoreAnswer(0.8) });
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(new Error("user cancelled")), 30);
+    const error = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ModelAbortedError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(model.calls.length).toBeGreaterThan(0);
+    expect(model.calls.every((c) => c.hadSignal)).toBe(true);
+  });
+
+  it("an already aborted signal makes no model call", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({ responder: () => scoreAnswer(0.8) });
+    const error = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      signal: AbortSignal.abort(),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelAbortedError);
+    expect(model.calls).toHaveLength(0);
+  });
+});
+
+async function traceLines(path: string): Promise<Trace[]> {
+  const text = await readFile(path, "utf8");
+  expect(text.endsWith("\n")).toBe(true);
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => TraceSchema.parse(JSON.parse(line)));
+}
+
+describe("traceFile", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "evalgate-engine-traces-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("appends one JSONL line per model call, each a valid trace", async () => {
+    const catalog = await budgetCatalog();
+    const traceFile = join(dir, "nested", "run", "traces.jsonl");
+    const model = new ScriptedChatModel({ responder: answerByTitle(budgetAnswersAll(0.8)) });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      traceFile,
+    });
+
+    const lines = await traceLines(traceFile);
+    expect(lines).toHaveLength(5);
+    expect(lines).toEqual(expect.arrayContaining(result.traces));
+    expect(new Set(lines.map((t) => t.id)).size).toBe(5);
+
+    // A second evaluation appends to the same file.
+    const again = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(new ScriptedChatModel({ responder: answerByTitle(budgetAnswersAll(0.7)) })),
+      traceFile,
+    });
+    const all = await traceLines(traceFile);
+    expect(all).toHaveLength(10);
+    expect(all.slice(0, 5)).toEqual(lines);
+    expect(all.slice(5)).toEqual(expect.arrayContaining(again.traces));
+  });
+
+  it("records failed calls too, before EvaluationModelError is thrown", async () => {
+    const catalog = await budgetCatalog();
+    const traceFile = join(dir, "failed.jsonl");
+    const model = new ScriptedChatModel({
+      responder: () => {
+        throw new ModelUnavailableError("server-error", "boom", { provider: "scripted" });
+      },
+    });
+    await expect(
+      evaluateContent({ content: BUDGET_CONTENT, catalog, model: judgeOf(model), traceFile }),
+    ).rejects.toBeInstanceOf(EvaluationModelError);
+    const lines = await traceLines(traceFile);
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(line.error).toMatch(/^ModelUnavailableError/);
+  });
+
+  it("has written every trace by the time an aborted evaluation rejects", async () => {
+    const catalog = await budgetCatalog();
+    const traceFile = join(dir, "aborted.jsonl");
+    const model = new ScriptedChatModel({
+      script: [{ reply: scoreAnswer(0.8, "Quick answer."), delayMs: 0 }],
+      delayMs: 2_000,
+      responder: () => scoreAnswer(0.8),
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 40);
+    await expect(
+      evaluateContent({
+        content: BUDGET_CONTENT,
+        catalog,
+        model: judgeOf(model),
+        traceFile,
+        concurrency: 5,
+        signal: controller.signal,
+      }),
+    ).rejects.toBeInstanceOf(ModelAbortedError);
+    const lines = await traceLines(traceFile);
+    expect(lines).toHaveLength(model.calls.length);
+    expect(lines.filter((t) => t.error?.startsWith("ModelAbortedError"))).toHaveLength(
+      model.calls.length - 1,
+    );
+  });
+});
+
+const SUMMARY =
+  "The budget is exact and within the funder's rules. Add the calculation basis for equipment.";
+
+/** Criterion prompts answered by title; the summary prompt by `summary`. */
+function withSummary(summary: () => string): ScriptedResponder {
+  const criteria = answerByTitle(budgetAnswersAll(0.8));
+  return (messages, n) =>
+    systemPromptOf(messages) === SUMMARY_SYSTEM ? summary() : criteria(messages, n);
+}
+
+describe('summary: "model"', () => {
+  it("asks the model for the feedback, traced with purpose summary, from the results TOON", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({ responder: withSummary(() => SUMMARY) });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      summary: "model",
+    });
+
+    expect(model.calls).toHaveLength(6);
+    expect(result.feedback).toBe(SUMMARY);
+    const summaries = result.traces.filter((t) => t.purpose === "summary");
+    expect(summaries).toHaveLength(1);
+    const [trace] = summaries;
+    expect(trace?.criterionIds).toEqual([]);
+    expect(trace?.systemPrompt).toBe(SUMMARY_SYSTEM);
+    expect(trace?.rawResponse).toBe(SUMMARY);
+    expect(trace?.userPrompt).toContain(encodeResultsToon(result));
+    expect(trace?.userPrompt).toContain('criteria catalog "Budget Section"');
+    for (const strength of result.strengths) expect(trace?.userPrompt).toContain(strength);
+    // The summary call's tokens are part of the usage.
+    const total = result.traces.reduce((acc, t) => acc + t.usage.totalTokens, 0);
+    expect(result.usage.totalTokens).toBe(total);
+    expect(trace?.usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  it("keeps the deterministic feedback, with a warning, when the summary call fails", async () => {
+    const catalog = await budgetCatalog();
+    const deterministic = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(new ScriptedChatModel({ responder: withSummary(() => SUMMARY) })),
+    });
+
+    const model = new ScriptedChatModel({
+      responder: withSummary(() => {
+        throw new ModelUnavailableError("server-error", "summary model crashed", {
+          provider: "scripted",
+        });
+      }),
+    });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      summary: "model",
+    });
+    expect(result.feedback).toBe(deterministic.feedback);
+    expect(result.feedback).toContain("Evaluation PASSED for catalog 'Budget Section'.");
+    const warning = result.warnings.find((w) => w.startsWith("summary:"));
+    expect(warning).toContain("summary model crashed");
+    expect(warning).toContain("the deterministic one is kept");
+    const trace = result.traces.find((t) => t.purpose === "summary");
+    expect(trace?.error).toMatch(/^ModelUnavailableError/);
+    expect(result.passed).toBe(true);
+  });
+
+  it("keeps the deterministic feedback when the summary is empty", async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({ responder: withSummary(() => "   ") });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      summary: "model",
+    });
+    expect(result.feedback).toMatch(/^Evaluation PASSED/);
+    expect(result.warnings.some((w) => w.startsWith("summary:"))).toBe(true);
+  });
+
+  it('is not asked for with the default summary "deterministic"', async () => {
+    const catalog = await budgetCatalog();
+    const model = new ScriptedChatModel({ responder: withSummary(() => SUMMARY) });
+    const result = await evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+    });
+    expect(model.calls).toHaveLength(5);
+    expect(result.traces.some((t) => t.purpose === "summary")).toBe(false);
+    expect(result.feedback).toMatch(/^Evaluation PASSED/);
+  });
+});
+
+async function rejection(options: Partial<EvaluateContentOptions>): Promise<unknown> {
+  const model = new ScriptedChatModel({ responder: () => scoreAnswer(0.8) });
+  const error = await evaluateContent({
+    content: "Budget: 50,000 EUR.",
+    catalog: await budgetCatalog(),
+    model: judgeOf(model),
+    ...options,
+  } as EvaluateContentOptions).catch((e: unknown) => e);
+  expect(model.calls).toHaveLength(0);
+  return error;
+}
+
+describe("invalid evaluation input", () => {
+  it.each([
+    ["concurrency 0", { concurrency: 0 }, /concurrency/],
+    ["a fractional concurrency", { concurrency: 1.5 }, /concurrency/],
+    ['mode "fast"', { mode: "fast" }, /mode/],
+    ['summary "llm"', { summary: "llm" }, /summary/],
+    ["a negative timeout", { timeoutMs: -1 }, /timeoutMs/],
+    ["contextChunks 0", { contextChunks: 0 }, /contextChunks/],
+  ])("%s is an EvaluationError of kind input", async (_what, options, field) => {
+    const error = await rejection(options as Partial<EvaluateContentOptions>);
+    expect(error).toBeInstanceOf(EvaluationError);
+    if (!(error instanceof EvaluationError)) return;
+    expect(error.kind).toBe("input");
+    expect(error.name).toBe("EvaluationError");
+    expect(error.message).toMatch(/^invalid evaluation option /);
+    expect(error.message).toMatch(field);
+  });
+
+  it.each([
+    ["undefined", undefined],
+    ["null", null],
+  ])("content %s is an EvaluationError of kind input", async (_what, content) => {
+    const error = await rejection({ content });
+    expect(error).toBeInstanceOf(EvaluationError);
+    expect(error).toMatchObject({ kind: "input" });
+    expect((error as Error).message).toMatch(/no content to evaluate/);
+  });
+
+  it("a function as content is an EvaluationError of kind input", async () => {
+    const error = await rejection({ content: () => "text" });
+    expect(error).toBeInstanceOf(EvaluationError);
+    expect((error as Error).message).toMatch(/must be text or JSON data, got a function/);
+  });
+
+  it("valid options with defaults evaluate", async () => {
+    const model = new ScriptedChatModel({ responder: () => scoreAnswer(0.8) });
+    const result = await evaluateContent({
+      content: "Budget: 50,000 EUR.",
+      catalog: await budgetCatalog(),
+      model: judgeOf(model),
+      evaluator: "budget-gate",
+    });
+    expect(result.evaluator).toBe("budget-gate");
+    expect(model.calls).toHaveLength(5);
+  });
+});
+
+/** Content with what a careless renderer would change: runs of blank lines, trailing spaces. */
+const PROMPT_CONTENT =
+  "Budget overview  \n\n\n\nPersonnel: 36,000 EUR.\n\n\n\tEquipment: 10,000 EUR.";
+
+describe("what the judge is sent", () => {
+  it("the content reaches the judge unchanged, fenced, per criterion and in batch mode", async () => {
+    const catalog = await ifbCatalog();
+    const fenced = fenceData("CONTENT", PROMPT_CONTENT);
+
+    const single = new ScriptedChatModel({
+      responder: answerByTitle({
+        "Hamburg Base": checkAnswer("pass", "ok"),
+        Innovation: scoreAnswer(3),
+        Market: scoreAnswer(3),
+      }),
+    });
+    await evaluateContent({ content: PROMPT_CONTENT, catalog, model: judgeOf(single) });
+    for (const call of single.calls) expect(userPromptOf(call.messages)).toContain(fenced);
+
+    const table = 'results[3]{id,score,reasoning}:\n  c1,pass,"ok"\n  c2,3,"ok"\n  c3,3,"ok"';
+    const batch = new ScriptedChatModel({ script: [table] });
+    await evaluateContent({
+      content: PROMPT_CONTENT,
+      catalog,
+      model: judgeOf(batch),
+      mode: "batch",
+    });
+    expect(userPromptOf(batch.calls[0]!.messages)).toContain(fenced);
+  });
+
+  it("adds the content type's guidance and the catalog's instructions to the system prompt", async () => {
+    const catalog = { ...(await budgetCatalog()), instructions: "Amounts are in euro." };
+    const model = new ScriptedChatModel({ responder: answerByTitle(budgetAnswersAll(0.8)) });
+    await evaluateContent({
+      content: PROMPT_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      contentType: "budget",
+    });
+    const guidance = contentTypePrompt("budget")?.guidance;
+    expect(guidance).toBeDefined();
+    for (const call of model.calls) {
+      const system = systemPromptOf(call.messages);
+      expect(system).toContain(guidance ?? "");
+      expect(system).toContain("Amounts are in euro.");
+    }
+  });
+
+  it("a caller's evaluationPrompt replaces the instructions but keeps the answer contract", async () => {
+    const catalog = catalogOf({
+      id: "one",
+      name: "One criterion",
+      version: "1",
+      criteria: [
+        {
+          id: "clarity",
+          title: "Clarity",
+          description: "Is the text clear?",
+          weight: 1,
+          method: { kind: "score", scale: { min: 0, max: 1 } },
+        },
+      ],
+    });
+    const model = new ScriptedChatModel({ responder: () => scoreAnswer(0.9, "Clear.") });
+    const result = await evaluateContent({
+      content: "A clear text.",
+      catalog,
+      model: judgeOf(model),
+      evaluationPrompt: "Reviewer checklist for {{criterion_title}}:\n{{content}}",
+    });
+    const prompt = userPromptOf(model.calls[0]!.messages);
+    expect(prompt.startsWith("Reviewer checklist for Clarity:")).toBe(true);
+    expect(prompt).toContain(fenceData("CONTENT", "A clear text."));
+    expect(prompt).toContain('"score" is a JSON number');
+    expect(result.scores).toEqual({ clarity: 0.9 });
+  });
+});
