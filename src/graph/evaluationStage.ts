@@ -1,10 +1,5 @@
 import { AIMessage } from "@langchain/core/messages";
-import {
-  END,
-  type LangGraphRunnableConfig,
-  type START,
-  type StateGraph,
-} from "@langchain/langgraph";
+import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
@@ -15,11 +10,12 @@ import {
   stageStatus,
 } from "./reviewNode.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
-import type {
-  EvaluationContext,
+import {
+  type EvaluationContext,
+  EvaluationContextSchema,
   OverallProposalState,
-  OverallProposalStateType,
-  ProposalUpdate,
+  type OverallProposalStateType,
+  type ProposalUpdate,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 
@@ -136,24 +132,19 @@ function autoDecide(
   return update;
 }
 
-/**
- * A builder over OverallProposalState (or a state that extends it, such as the evaluation gate's)
- * whose node names are plain strings.
- */
-export type ProposalGraphBuilder<
-  SD extends typeof OverallProposalState.spec = typeof OverallProposalState.spec,
-  S extends OverallProposalStateType = OverallProposalStateType,
-> = StateGraph<SD, S, ProposalUpdate, string>;
+/** A builder over OverallProposalState with string node names (what buildProposalGraph uses). */
+export function createProposalBuilder() {
+  const nodes: string[] = [];
+  return new StateGraph(OverallProposalState, { context: EvaluationContextSchema, nodes });
+}
+export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
 
 /**
  * Adds a stage to a graph: generate → evaluate → review, with routeAfterEvaluation after the
  * evaluation and the review's Command routing, all declared (`ends`, path maps) so LangGraph
  * Studio draws every edge. Returns the node names.
  */
-export function addEvaluationStage<
-  SD extends typeof OverallProposalState.spec,
-  S extends OverallProposalStateType,
->(builder: ProposalGraphBuilder<SD, S>, options: EvaluationStageOptions) {
+export function addEvaluationStage(builder: ProposalGraphBuilder, options: EvaluationStageOptions) {
   const { stage } = options;
   const names = stageNodeNames(stage);
   const next =
@@ -205,7 +196,13 @@ export function addEvaluationStage<
   ];
   if (options.generate !== undefined) {
     builder.addNode(names.generate, options.generate);
-    builder.addEdge(names.generate, names.evaluate);
+    // A failed generation goes straight to the reviewer (who can retry it); content is evaluated.
+    builder.addConditionalEdges(
+      names.generate,
+      (state: OverallProposalStateType) =>
+        stageStatus(state, stage) === "error" ? names.review : names.evaluate,
+      [names.evaluate, names.review],
+    );
   }
   builder.addNode(names.evaluate, evaluateWithAuto);
   builder.addNode(names.review, review, { ends: [...new Set(reviewEnds)] });

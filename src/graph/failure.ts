@@ -39,7 +39,12 @@ function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "
 }
 
 /** Classifies what made an evaluation fail, for the error entry and the reviewer's message. */
-export function describeFailure(error: unknown, where: string, title: string): EvaluationFailure {
+export function describeFailure(
+  error: unknown,
+  where: string,
+  title: string,
+  activity: "evaluation" | "generation" = "evaluation",
+): EvaluationFailure {
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const retry = "Nothing was lost: resume with retry once the cause is fixed.";
   if (error instanceof EvaluationModelError || error instanceof ModelCallError) {
@@ -49,7 +54,7 @@ export function describeFailure(error: unknown, where: string, title: string): E
       category: "model",
       kind,
       technical: `[${where}] model error (${kind}): ${detail}`,
-      friendly: `The ${title} evaluation could not be completed: ${friendly}. ${retry}`,
+      friendly: `The ${title} ${activity} could not be completed: ${friendly}. ${retry}`,
     };
   }
   if (error instanceof CatalogError) {
@@ -57,7 +62,7 @@ export function describeFailure(error: unknown, where: string, title: string): E
       category: "processing",
       kind: "catalog",
       technical: `[${where}] criteria catalog error: ${error.message}`,
-      friendly: `The ${title} evaluation could not start: its criteria file is invalid (${error.message}). ${retry}`,
+      friendly: `The ${title} ${activity} could not start: its criteria file is invalid (${error.message}). ${retry}`,
     };
   }
   if (error instanceof EvaluationError && error.kind === "input") {
@@ -73,6 +78,6 @@ export function describeFailure(error: unknown, where: string, title: string): E
     category: "processing",
     kind,
     technical: `[${where}] processing error (${kind}): ${detail}`,
-    friendly: `The ${title} evaluation failed while processing the result. ${retry}`,
+    friendly: `The ${title} ${activity} failed while processing the result (${error instanceof Error ? error.message : String(error)}). ${retry}`,
   };
 }

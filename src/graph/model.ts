@@ -35,7 +35,7 @@ export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** What the reviewer is shown when the graph pauses (seed 004 §4.2). */
 export const InterruptMetadataSchema = z.object({
-  type: z.enum(["evaluation_review", "evaluation_error", "revision_limit"]),
+  type: z.enum(["evaluation_review", "evaluation_error", "generation_error", "revision_limit"]),
   contentType: z.string(),
   /** The stage under review (research, solution, connection_pairs, a section id). */
   contentId: z.string(),

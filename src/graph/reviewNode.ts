@@ -165,11 +165,25 @@ export function createReviewNode(options: ReviewNodeOptions) {
         return new Command({ update, goto: options.next(state, { [stage.id]: "approved" }) });
       }
       case "retry": {
-        const update = mergeStateUpdates(statePathUpdate(statusPath, "evaluating"), cleared, {
-          reviewHistory: [record(stage, decision, evaluation)],
-          messages: [new AIMessage(`${stage.title}: evaluating again${who}.`)],
-        });
-        return new Command({ update, goto: options.evaluateNode });
+        const regenerate = metadata.type === "generation_error";
+        const update = mergeStateUpdates(
+          statePathUpdate(statusPath, regenerate ? "running" : "evaluating"),
+          cleared,
+          {
+            reviewHistory: [record(stage, decision, evaluation)],
+            messages: [
+              new AIMessage(
+                `${stage.title}: ${regenerate ? "generating" : "evaluating"} again${who}.`,
+              ),
+            ],
+          },
+        );
+        // A failed generation is retried by generating again; anything else by evaluating again.
+        const goto =
+          metadata.type === "generation_error" && options.generateNode !== undefined
+            ? options.generateNode
+            : options.evaluateNode;
+        return new Command({ update, goto });
       }
       case "revise": {
         const count = state.revisionCounts[stage.id] ?? 0;

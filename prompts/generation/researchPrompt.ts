@@ -1,0 +1,15 @@
+/** Research on the funder and the RFP: what the proposal must answer. */
+export const RESEARCH_TEMPLATE = `Analyse the request for proposals below and the funder behind it.
+
+{{rfp}}
+
+{{applicant}}
+
+{{revision}}
+
+Report what the proposal must respond to, as one JSON object with these fields:
+{"funder": "<who funds, and their mission>", "priorities": ["<funding priority>", ...],
+ "eligibility": ["<eligibility requirement>", ...], "evaluationCriteria": ["<criterion and its weight, as stated>", ...],
+ "fundingRange": "<award size and period, as stated>", "requiredSections": ["<section the proposal must contain>", ...],
+ "deadlinesAndRules": ["<deadline or submission rule>", ...], "sources": ["<where in the RFP each fact comes from>", ...]}
+{{json_rule}}`;

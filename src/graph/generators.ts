@@ -1,0 +1,244 @@
+import { AIMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { z } from "zod";
+import {
+  CONNECTION_PAIRS_TEMPLATE,
+  JSON_OUTPUT_RULE,
+  RESEARCH_TEMPLATE,
+  revisionBlock,
+  SECTION_TEMPLATE,
+  SOLUTION_TEMPLATE,
+  WRITER_SYSTEM,
+} from "../../prompts/generation/index.js";
+import { resolveJudgeModel } from "../engine/evaluateContent.js";
+import { fenceData } from "../judge/fence.js";
+import { scanJsonObjects } from "../judge/lenientJson.js";
+import { fillTemplate } from "../judge/template.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { ModelAbortedError } from "../llm/errors.js";
+import { invokeJudge } from "../llm/invoke.js";
+import type { GenerateNode } from "./evaluationStage.js";
+import { describeFailure } from "./failure.js";
+import { ACCEPTED_STATUSES, type InterruptMetadata } from "./model.js";
+import { stageStatus } from "./reviewNode.js";
+import type { StageDefinition } from "./stages.js";
+import {
+  EvaluationContextSchema,
+  type OverallProposalStateType,
+  type ProposalUpdate,
+} from "./state.js";
+import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
+
+export interface GeneratorOptions {
+  /** The writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
+  model?: ModelSource | JudgeModel;
+  timeoutMs?: number;
+}
+
+/** The writer's answer could not be used (no JSON object, wrong shape, empty text). */
+export class GenerationOutputError extends Error {
+  override readonly name = "GenerationOutputError";
+}
+
+const ResearchSchema = z.record(z.string(), z.unknown()).refine((r) => Object.keys(r).length > 0, {
+  message: "the research object is empty",
+});
+const PairsSchema = z.object({
+  pairs: z.array(z.record(z.string(), z.unknown())).min(1, "no connection pairs"),
+});
+
+function block(label: string, value: unknown): string {
+  if (value === undefined || value === null || value === "") return "";
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  return `${label}:\n${fenceData(label.toUpperCase(), text)}`;
+}
+
+/** The first JSON object of an answer, checked against a schema. */
+function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>, what: string): T {
+  const scan = scanJsonObjects(text);
+  const first = scan.objects[0];
+  if (first === undefined) {
+    throw new GenerationOutputError(
+      `the ${what} answer has no JSON object${scan.truncated ? " (it was cut off)" : ""}`,
+    );
+  }
+  const parsed = schema.safeParse(first.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new GenerationOutputError(
+      `the ${what} answer does not fit: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Section text without a code fence or a repeated title line. */
+function sectionText(text: string): string {
+  const body = text
+    .trim()
+    .replace(/^```[a-z]*\n([\s\S]*?)\n```$/i, "$1")
+    .trim();
+  if (body === "") throw new GenerationOutputError("the section answer is empty");
+  return body;
+}
+
+interface StagePrompt {
+  user: string;
+  /** Turns the writer's answer into the stage's content. */
+  toContent(answer: string): unknown;
+}
+
+function earlierSections(
+  state: OverallProposalStateType,
+  stages: readonly StageDefinition[],
+  stage: StageDefinition,
+): string {
+  const index = stages.findIndex((s) => s.id === stage.id);
+  const parts = stages
+    .slice(0, Math.max(index, 0))
+    .filter((s) => s.contentPath.startsWith("sections."))
+    .map((s) => ({ s, content: state.sections[s.id]?.content }))
+    .filter(
+      ({ s, content }) => content !== undefined && ACCEPTED_STATUSES.has(stageStatus(state, s)),
+    )
+    .map(({ s, content }) => `## ${s.title}\n${content}`);
+  return parts.length === 0 ? "" : block("Earlier sections of the proposal", parts.join("\n\n"));
+}
+
+function promptFor(
+  state: OverallProposalStateType,
+  stage: StageDefinition,
+  stages: readonly StageDefinition[],
+  description: string | undefined,
+): StagePrompt {
+  const previous = readStatePath(state, parseStatePath(stage.contentPath));
+  const revising = stageStatus(state, stage) === "revision_requested";
+  const revision = revising
+    ? revisionBlock(
+        state.revisionFeedback[stage.id],
+        previous === undefined
+          ? undefined
+          : typeof previous === "string"
+            ? previous
+            : JSON.stringify(previous, null, 2),
+      )
+    : "";
+  const common = {
+    rfp: block("Request for proposals", state.rfpDocument),
+    applicant: block("Applicant information", state.applicantInput),
+    research: block("Research on the funder", state.researchResults),
+    solution: block("Solution sought", state.solutionSoughtResults),
+    connections: block("Connection pairs", state.connectionPairs),
+    revision,
+    json_rule: JSON_OUTPUT_RULE,
+  };
+  const fill = (template: string, values: Record<string, string>) =>
+    fillTemplate(template, values, `${stage.id} generation prompt`).replace(/\n{3,}/g, "\n\n");
+  switch (stage.id) {
+    case "research":
+      return {
+        user: fill(RESEARCH_TEMPLATE, common),
+        toContent: (a) => parseJsonAnswer(a, ResearchSchema, "research"),
+      };
+    case "solution":
+      return {
+        user: fill(SOLUTION_TEMPLATE, common),
+        toContent: (a) => parseJsonAnswer(a, ResearchSchema, "solution sought"),
+      };
+    case "connection_pairs":
+      return {
+        user: fill(CONNECTION_PAIRS_TEMPLATE, common),
+        toContent: (a) => parseJsonAnswer(a, PairsSchema, "connection pairs").pairs,
+      };
+    default:
+      return {
+        user: fill(SECTION_TEMPLATE, {
+          ...common,
+          section_title: stage.title,
+          section_description: description ?? `the ${stage.title} section of the proposal`,
+          earlier_sections: earlierSections(state, stages, stage),
+        }),
+        toContent: sectionText,
+      };
+  }
+}
+
+/**
+ * A generator node: writes a stage's content with a real model call (prompts in
+ * prompts/generation/), using the RFP, the applicant's input, the earlier results and — when
+ * revising — the reviewer's feedback. A failed call or an unusable answer gives status `error`,
+ * an entry in `errors`, and a `generation_error` review in which the reviewer can retry.
+ */
+export function createGenerator(
+  stage: StageDefinition,
+  stages: readonly StageDefinition[],
+  options: GeneratorOptions & { description?: string } = {},
+): GenerateNode {
+  const statusPath = parseStatePath(stage.statusField);
+  const contentPath = parseStatePath(stage.contentPath);
+  return async (
+    state: OverallProposalStateType,
+    config?: LangGraphRunnableConfig,
+  ): Promise<ProposalUpdate> => {
+    config?.writer?.({ type: "status", contentId: stage.id, status: "running" });
+    const context = EvaluationContextSchema.safeParse(config?.context ?? {});
+    try {
+      const prompt = promptFor(state, stage, stages, options.description);
+      const model = resolveJudgeModel(
+        options.model ?? (context.success ? context.data.model : undefined),
+        {
+          timeoutMs: options.timeoutMs,
+        },
+      );
+      const answer = await invokeJudge(
+        model,
+        [
+          ["system", WRITER_SYSTEM],
+          ["human", prompt.user],
+        ],
+        { signal: config?.signal },
+      );
+      const content = prompt.toContent(answer.text);
+      const sectionExtras: ProposalUpdate =
+        contentPath.kind === "section"
+          ? {
+              sections: {
+                [contentPath.sectionId]: {
+                  title: stage.title,
+                  lastUpdated: new Date().toISOString(),
+                },
+              },
+            }
+          : {};
+      return mergeStateUpdates(
+        statePathUpdate(contentPath, content),
+        statePathUpdate(statusPath, "completed"),
+        sectionExtras,
+        { messages: [new AIMessage(`${stage.title} written (${answer.model}).`)] },
+      );
+    } catch (error) {
+      if (error instanceof ModelAbortedError) throw error;
+      const failure = describeFailure(error, `generate ${stage.id}`, stage.title);
+      const friendly = failure.friendly.replace(
+        "evaluation could not be completed",
+        "could not be written",
+      );
+      const metadata: InterruptMetadata = {
+        type: "generation_error",
+        contentType: stage.contentType,
+        contentId: stage.id,
+        evaluation: null,
+        actions: ["retry", "edit"],
+        title: `${stage.title}: Generation Failed`,
+        description: friendly,
+        error: failure.technical,
+      };
+      return mergeStateUpdates(statePathUpdate(statusPath, "error"), {
+        isInterrupted: true,
+        interruptMetadata: metadata,
+        errors: [failure.technical],
+        messages: [new AIMessage(friendly)],
+      });
+    }
+  };
+}

@@ -1,0 +1,153 @@
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { AIMessage } from "@langchain/core/messages";
+import { Command, END, START, StateGraph } from "@langchain/langgraph";
+import { z } from "zod";
+import { type DependencyMap, loadDependencyMap } from "./dependencies.js";
+import type { EvaluationNodeOptions } from "./evaluationNode.js";
+import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
+import { createGenerator, type GeneratorOptions } from "./generators.js";
+import { PACKAGE_DEPENDENCIES_FILE, PACKAGE_ROOT } from "./packagePaths.js";
+import {
+  CONNECTION_PAIRS_STAGE,
+  RESEARCH_STAGE,
+  SOLUTION_STAGE,
+  type StageDefinition,
+  sectionStage,
+  stageNodeNames,
+} from "./stages.js";
+import {
+  EvaluationContextSchema,
+  OverallProposalState,
+  type OverallProposalStateType,
+} from "./state.js";
+
+/** A section the proposal graph writes (config/proposal.json). */
+export const SectionConfigSchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9_]*$/, "section ids are snake_case"),
+  title: z.string().min(1),
+  description: z.string().min(1),
+});
+export type SectionConfig = z.infer<typeof SectionConfigSchema>;
+
+export const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).min(1) });
+
+/** Reads config/proposal.json (the sections, in order). */
+export function loadProposalConfig(
+  path = join(PACKAGE_ROOT, "config/proposal.json"),
+): SectionConfig[] {
+  const parsed = ProposalConfigSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data.sections;
+}
+
+export interface ProposalGraphOptions {
+  /** Judge and writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
+  model?: GeneratorOptions["model"];
+  /** A different model for writing, when wanted. */
+  writerModel?: GeneratorOptions["model"];
+  /** The sections to write, in order (default: config/proposal.json). */
+  sections?: readonly SectionConfig[];
+  /** Stale marking after edits (default: config/dependencies.json). */
+  dependencies?: DependencyMap;
+  maxRevisions?: number;
+  autoApprove?: boolean;
+  autoRevise?: boolean;
+  /** Evaluation settings shared by every stage (timeout, concurrency, mode, criteriaDir, …). */
+  evaluation?: Partial<Omit<EvaluationNodeOptions, "contentType" | "resultField" | "statusField">>;
+  timeoutMs?: number;
+}
+
+/** The stages of the proposal graph, in order. */
+export function proposalStages(sections: readonly SectionConfig[]): StageDefinition[] {
+  return [
+    RESEARCH_STAGE,
+    SOLUTION_STAGE,
+    CONNECTION_PAIRS_STAGE,
+    ...sections.map((s) => sectionStage(s.id, s.title)),
+  ];
+}
+
+export const LOAD_RFP_NODE = "loadRfp";
+
+/** The RFP is missing or cannot be read: nothing can be written. */
+export class RfpLoadError extends Error {
+  override readonly name = "RfpLoadError";
+}
+
+/**
+ * The proposal graph: load the RFP → research → evaluate → solution sought → evaluate →
+ * connection pairs → evaluate → each section (config/proposal.json) generated and evaluated —
+ * every evaluation followed by the reviewer's approve / revise / edit, revisions looping back to
+ * the generator, edits marking approved dependents stale so they are written again. Stages
+ * already approved in the input are skipped. Returns the uncompiled builder: compile it with a
+ * checkpointer (the orchestrator), embed it as a subgraph, or serve it (langgraph.json).
+ */
+export function buildProposalGraph(options: ProposalGraphOptions = {}) {
+  const sections = options.sections ?? loadProposalConfig();
+  const stages = proposalStages(sections);
+  const dependencies = options.dependencies ?? loadDependencyMap(PACKAGE_DEPENDENCIES_FILE);
+  const descriptions = new Map(sections.map((s) => [s.id, s.description]));
+  const first = nextStageNode(stages, undefined);
+
+  const builder = createProposalBuilder();
+  builder.addNode(
+    LOAD_RFP_NODE,
+    async (state: OverallProposalStateType) => {
+      const text = state.rfpDocument?.trim();
+      if (text === undefined || text === "") {
+        const error = "[load RFP] no RFP: give rfpDocument (the text of the request for proposals)";
+        return new Command({
+          update: {
+            errors: [error],
+            messages: [new AIMessage("There is no RFP to write a proposal for.")],
+          },
+          goto: END,
+        });
+      }
+      return new Command({
+        update: { messages: [new AIMessage(`RFP loaded (${text.split(/\s+/).length} words).`)] },
+        goto: first(state, {}),
+      });
+    },
+    { ends: [...stages.map((s) => stageNodeNames(s).generate), END] },
+  );
+  builder.addEdge(START, LOAD_RFP_NODE);
+
+  for (const stage of stages) {
+    addEvaluationStage(builder, {
+      stage,
+      stages,
+      dependencies,
+      maxRevisions: options.maxRevisions,
+      autoApprove: options.autoApprove,
+      autoRevise: options.autoRevise,
+      generate: createGenerator(stage, stages, {
+        model: options.writerModel ?? options.model,
+        timeoutMs: options.timeoutMs,
+        description: descriptions.get(stage.id),
+      }),
+      evaluation: {
+        ...options.evaluation,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      },
+    });
+  }
+  return builder;
+}
+
+/** Reads an RFP file for the graph's input. */
+export async function readRfp(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new RfpLoadError(`cannot read the RFP at ${path}: ${String(error)}`, { cause: error });
+  }
+}
