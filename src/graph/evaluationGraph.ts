@@ -5,6 +5,7 @@ import {
   START,
   StateGraph,
 } from "@langchain/langgraph";
+import { z } from "zod";
 import type { EvaluationResult } from "../scoring/result.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { routeAfterEvaluation } from "./evaluationStage.js";
@@ -13,17 +14,30 @@ import { createReviewNode } from "./reviewNode.js";
 import type { StageDefinition } from "./stages.js";
 import { EvaluationContextSchema, OverallProposalState } from "./state.js";
 
-/** The gate's input: the content, its type, and optionally the criteria file to judge it by. */
-export const EvaluationGateInput = Annotation.Root({
-  content: Annotation<unknown>(),
-  contentType: Annotation<string>(),
-  criteriaPath: Annotation<string | undefined>(),
+/**
+ * The gate's input: the content, its type, and optionally the criteria file to judge it by. A zod
+ * object, so LangGraph Studio can draw the input form from it.
+ */
+export const EvaluationGateInput = z.object({
+  content: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .describe("The content to evaluate: text, or structured JSON data"),
+  contentType: z
+    .string()
+    .min(1)
+    .describe("research, solution, connection_pairs, problem_statement, methodology, budget, …"),
+  criteriaPath: z
+    .string()
+    .optional()
+    .describe("A JSON or TOON criteria catalog (default: <contentType>.json)"),
 });
 
 /** The gate's state: the proposal state's HITL fields plus the content and its evaluation. */
 export const EvaluationGateState = Annotation.Root({
   ...OverallProposalState.spec,
-  ...EvaluationGateInput.spec,
+  content: Annotation<unknown>(),
+  contentType: Annotation<string>(),
+  criteriaPath: Annotation<string | undefined>(),
   evaluation: Annotation<EvaluationResult | null | undefined>(),
   status: Annotation<ProcessingStatus>({ reducer: (_c, u) => u, default: () => "not_started" }),
 });

@@ -15,6 +15,7 @@ import {
   EvaluationContextSchema,
   OverallProposalState,
   type OverallProposalStateType,
+  ProposalInputSchema,
   type ProposalUpdate,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
@@ -135,7 +136,11 @@ function autoDecide(
 /** A builder over OverallProposalState with string node names (what buildProposalGraph uses). */
 export function createProposalBuilder() {
   const nodes: string[] = [];
-  return new StateGraph(OverallProposalState, { context: EvaluationContextSchema, nodes });
+  return new StateGraph(OverallProposalState, {
+    input: ProposalInputSchema,
+    context: EvaluationContextSchema,
+    nodes,
+  });
 }
 export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
 

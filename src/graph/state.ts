@@ -3,7 +3,14 @@ import { Annotation, messagesStateReducer } from "@langchain/langgraph";
 import { z } from "zod";
 import { EvaluationModeSchema } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
-import type { DecisionRecord, InterruptMetadata, ProcessingStatus, SectionData } from "./model.js";
+import {
+  type DecisionRecord,
+  type InterruptMetadata,
+  type ProcessingStatus,
+  ProcessingStatusSchema,
+  type SectionData,
+  SectionDataSchema,
+} from "./model.js";
 
 /** Appends errors, leaving out any already recorded. */
 export function appendUniqueErrors(current: string[], update: string[] | string): string[] {
@@ -136,3 +143,39 @@ export type ProposalUpdate = Partial<
   errors?: string[];
   reviewHistory?: DecisionRecord[];
 };
+
+/** A run context with only the settings given (LangGraph types want every key present). */
+export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
+  model: string | undefined;
+  passingThreshold: number | undefined;
+  maxRevisions: number | undefined;
+  mode: EvaluationContext["mode"];
+} {
+  return {
+    model: settings.model,
+    passingThreshold: settings.passingThreshold,
+    maxRevisions: settings.maxRevisions,
+    mode: settings.mode,
+  };
+}
+
+/**
+ * What a proposal run starts from: the RFP and the applicant's input, and optionally stages done
+ * earlier (approved or edited content is kept; the graph starts at the first stage needing work).
+ * A zod object, so LangGraph Studio can draw the input form from it.
+ */
+export const ProposalInputSchema = z.object({
+  rfpDocument: z.string().min(1).describe("The text of the request for proposals"),
+  applicantInput: z
+    .string()
+    .optional()
+    .describe("The applicant: organisation, track record, capabilities, project idea"),
+  researchResults: z.record(z.string(), z.unknown()).optional(),
+  researchStatus: ProcessingStatusSchema.optional(),
+  solutionSoughtResults: z.record(z.string(), z.unknown()).optional(),
+  solutionSoughtStatus: ProcessingStatusSchema.optional(),
+  connectionPairs: z.array(z.record(z.string(), z.unknown())).optional(),
+  connectionPairsStatus: ProcessingStatusSchema.optional(),
+  sections: z.record(z.string(), SectionDataSchema.partial()).optional(),
+});
+export type ProposalInput = z.infer<typeof ProposalInputSchema>;

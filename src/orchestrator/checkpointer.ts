@@ -1,0 +1,138 @@
+import { mkdirSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { CheckpointerError } from "./errors.js";
+
+/** Where the SQLite checkpoints go by default, relative to the working directory. */
+export const DEFAULT_SQLITE_PATH = ".evalgate/checkpoints.sqlite";
+
+export interface CheckpointerOptions {
+  /** SQLite file (relative to `cwd`), or `:memory:`. Default: `.evalgate/checkpoints.sqlite`. */
+  sqlitePath?: string;
+  /** A PostgreSQL URL; wins over everything else. */
+  databaseUrl?: string;
+  /** Where DATABASE_URL is read from (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The working directory a relative sqlitePath is resolved against (default: process.cwd()). */
+  cwd?: string;
+}
+
+/** An open checkpoint store: the LangGraph saver, what it is, and how to close it. */
+export interface Checkpointer {
+  readonly saver: BaseCheckpointSaver;
+  readonly kind: "sqlite" | "postgres";
+  /** The SQLite file, or the PostgreSQL URL without its password. */
+  readonly location: string;
+  /** Closes the database connection; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** A PostgreSQL URL fit for messages: the password replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(an unparsable database URL)";
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function closable(value: unknown): value is { close(): unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "close" in value &&
+    typeof value.close === "function"
+  );
+}
+
+function once(action: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= action();
+    return closing;
+  };
+}
+
+async function openSqlite(path: string, cwd: string): Promise<Checkpointer> {
+  if (path.trim() === "") throw new CheckpointerError("(sqlite)", "the SQLite path is empty");
+  const inMemory = path === ":memory:";
+  const location = inMemory || isAbsolute(path) ? path : resolve(cwd, path);
+  try {
+    if (!inMemory) mkdirSync(dirname(location), { recursive: true });
+  } catch (error) {
+    throw new CheckpointerError(location, `cannot create its folder: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  let saver: SqliteSaver;
+  try {
+    saver = SqliteSaver.fromConnString(location);
+  } catch (error) {
+    throw new CheckpointerError(location, `cannot open the SQLite file: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  const db: unknown = saver.db;
+  const close = once(async () => {
+    if (closable(db)) db.close();
+  });
+  try {
+    // Creates the tables now, so an unusable file is reported here and not on first use.
+    await saver.getTuple({ configurable: { thread_id: "" } });
+  } catch (error) {
+    await close();
+    throw new CheckpointerError(location, `not a usable SQLite database: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  return { saver, kind: "sqlite", location, close };
+}
+
+async function openPostgres(url: string): Promise<Checkpointer> {
+  const location = redactUrl(url);
+  let saver: PostgresSaver;
+  try {
+    saver = PostgresSaver.fromConnString(url);
+  } catch (error) {
+    throw new CheckpointerError(location, `invalid PostgreSQL URL: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  const close = once(() => saver.end());
+  try {
+    await saver.setup();
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw new CheckpointerError(
+      location,
+      `cannot set up the checkpoint tables: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+  return { saver, kind: "postgres", location, close };
+}
+
+/**
+ * Opens the checkpoint store the review threads live in: PostgreSQL when `databaseUrl` is given
+ * (or, without an explicit `sqlitePath`, when DATABASE_URL is set), with its tables set up;
+ * otherwise SQLite, by default `.evalgate/checkpoints.sqlite` under the working directory (the
+ * folder is created). Close it when done.
+ */
+export async function createCheckpointer(options: CheckpointerOptions = {}): Promise<Checkpointer> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const explicitUrl = options.databaseUrl?.trim();
+  if (explicitUrl !== undefined && explicitUrl !== "") return openPostgres(explicitUrl);
+  if (options.sqlitePath !== undefined) return openSqlite(options.sqlitePath, cwd);
+  const envUrl = env.DATABASE_URL?.trim();
+  if (envUrl !== undefined && envUrl !== "") return openPostgres(envUrl);
+  return openSqlite(DEFAULT_SQLITE_PATH, cwd);
+}

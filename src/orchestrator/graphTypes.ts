@@ -1,0 +1,72 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type {
+  BaseCheckpointSaver,
+  ExtractStateType,
+  ExtractUpdateType,
+  StateGraph,
+  StateSnapshot,
+} from "@langchain/langgraph";
+import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
+
+/** The HITL fields of OverallProposalState a graph needs for the orchestrator to review it. */
+export interface ReviewFields {
+  reviewHistory: DecisionRecord[];
+  isInterrupted: boolean;
+  interruptMetadata?: InterruptMetadata | null;
+}
+
+/** How the orchestrator runs a thread: `configurable.thread_id` and the run context. */
+export interface ThreadRunConfig {
+  configurable?: Record<string, unknown>;
+  context?: unknown;
+}
+
+/** What the orchestrator uses of a compiled graph. */
+export interface ReviewGraphRunnable {
+  /** The compiled graph's channels (state keys and edges), to recognise its threads. */
+  readonly channels: Readonly<Record<string, unknown>>;
+  invoke(input: unknown, options?: ThreadRunConfig): Promise<unknown>;
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+}
+
+/** An uncompiled graph (a StateGraph builder) the orchestrator compiles with its checkpointer. */
+export interface ReviewGraphBuilder {
+  compile(options: { checkpointer: BaseCheckpointSaver }): ReviewGraphRunnable;
+}
+
+/** The state type of a StateGraph builder. */
+export type GraphState<G> =
+  G extends StateGraph<
+    infer _SD,
+    infer S,
+    infer _U,
+    infer _N,
+    infer _I,
+    infer _O,
+    infer _C,
+    infer _R,
+    infer _T,
+    infer _W
+  >
+    ? S
+    : ReviewFields & Record<string, unknown>;
+
+/** What a StateGraph builder accepts as input (its input schema's update type). */
+export type GraphInput<G> =
+  G extends StateGraph<
+    infer _SD,
+    infer _S,
+    infer _U,
+    infer _N,
+    infer I,
+    infer _O,
+    infer _C,
+    infer _R,
+    infer _T,
+    infer _W
+  >
+    ? ExtractUpdateType<I, ExtractStateType<I>>
+    : Record<string, unknown>;
+
+/** The builder itself when its state has the review fields; `never` (a type error) otherwise. */
+export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;

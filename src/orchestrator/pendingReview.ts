@@ -1,0 +1,70 @@
+import type { StateSnapshot } from "@langchain/langgraph";
+import {
+  type InterruptMetadata,
+  InterruptMetadataSchema,
+  type ReviewAction,
+} from "../graph/model.js";
+import type { EvaluationResult } from "../scoring/result.js";
+
+/** A thread waiting for a reviewer: which interrupt to answer and what the reviewer is shown. */
+export interface PendingReview {
+  threadId: string;
+  /** Pass it to submitDecision: the decision answers exactly this interrupt. */
+  interruptId: string;
+  /** evaluation_review, evaluation_error or revision_limit. */
+  type: InterruptMetadata["type"];
+  contentType: string;
+  /** The stage under review (research, solution, connection_pairs, a section id). */
+  contentId: string;
+  title: string;
+  description: string;
+  /** The evaluation the decision is about (null when the evaluation failed). */
+  evaluation: EvaluationResult | null;
+  /** The actions the review offers. */
+  actions: ReviewAction[];
+  /** What went wrong, for evaluation_error. */
+  error?: string;
+  /** Revisions made so far and the maximum. */
+  revisions?: { count: number; max: number };
+  /** When the thread paused (the checkpoint's time). */
+  pausedAt?: string;
+}
+
+/** An interrupt the thread is paused at, review or not. */
+export interface PausedInterrupt {
+  id: string;
+  value: unknown;
+}
+
+/** Every interrupt the snapshot is paused at, across its tasks. */
+export function pausedInterrupts(snapshot: StateSnapshot): PausedInterrupt[] {
+  return snapshot.tasks.flatMap((task) =>
+    task.interrupts.flatMap((entry) =>
+      entry.id === undefined ? [] : [{ id: entry.id, value: entry.value as unknown }],
+    ),
+  );
+}
+
+/** The reviews among the interrupts: those whose value is the review metadata (seed 004 §4.2). */
+export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingReview[] {
+  return pausedInterrupts(snapshot).flatMap((entry) => {
+    const parsed = InterruptMetadataSchema.safeParse(entry.value);
+    if (!parsed.success) return [];
+    const metadata = parsed.data;
+    const review: PendingReview = {
+      threadId,
+      interruptId: entry.id,
+      type: metadata.type,
+      contentType: metadata.contentType,
+      contentId: metadata.contentId,
+      title: metadata.title,
+      description: metadata.description,
+      evaluation: metadata.evaluation,
+      actions: metadata.actions,
+    };
+    if (metadata.error !== undefined) review.error = metadata.error;
+    if (metadata.revisions !== undefined) review.revisions = metadata.revisions;
+    if (snapshot.createdAt !== undefined) review.pausedAt = snapshot.createdAt;
+    return [review];
+  });
+}

@@ -1,0 +1,231 @@
+/**
+ * End to end through `langgraph dev` (what LangGraph Studio talks to): the graphs of
+ * langgraph.json served offline, driven with @langchain/langgraph-sdk's Client, judged by the
+ * Ollama-protocol test server that EVALGATE_MODEL and OLLAMA_BASE_URL point the server at.
+ * Not part of `npm test`; run with `npm run test:devserver` (vitest.devserver.config.ts).
+ */
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
+import { z } from "zod";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { type DevServer, startDevServer } from "./devServer.js";
+import { ollamaProposalResponder } from "./proposalResponder.js";
+
+const MODEL = "devserver-judge:7b";
+const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
+const EDITED = "Flooding in Calder Bay displaced 1,240 households in 2024 and 310 more in 2025.";
+/** config/evaluation/criteria/problem_statement.json: five criteria, one judge call each. */
+const CRITERIA = 5;
+const RFP = [
+  "Calder Bay Community Foundation — Resilient Neighbourhoods 2026.",
+  "Grants of USD 50,000–150,000 over two years for flood resilience serving low-income households.",
+].join("\n");
+
+const GateValues = z.looseObject({
+  status: z.string(),
+  content: z.unknown(),
+  evaluation: z.looseObject({ passed: z.boolean(), overallScore: z.number() }).nullish(),
+  revisionFeedback: z.record(z.string(), z.string()).optional(),
+  reviewHistory: z.array(z.looseObject({ action: z.string(), reviewer: z.string().optional() })),
+});
+const ReviewInterrupt = z.looseObject({
+  type: z.enum(["evaluation_review", "evaluation_error", "revision_limit"]),
+  contentId: z.string(),
+  contentType: z.string(),
+});
+const JsonSchemaProperties = z.looseObject({
+  properties: z.record(z.string(), z.looseObject({})).optional(),
+});
+
+let ollama: OllamaServer;
+let server: DevServer;
+let client: Client;
+
+beforeAll(async () => {
+  ollama = await startOllamaServer({ models: [MODEL], responder: ollamaProposalResponder(0.85) });
+  server = await startDevServer({ env: { OLLAMA_BASE_URL: ollama.url, EVALGATE_MODEL: MODEL } });
+  console.info(`langgraph dev answered /ok after ${server.startupMs} ms`);
+  client = new Client({ apiUrl: server.url });
+});
+
+afterAll(async () => {
+  try {
+    await server?.stop();
+  } finally {
+    await ollama?.close();
+  }
+});
+
+// `langgraph dev` restarts its server when a source file it loaded changes; wait it out.
+beforeEach(async () => {
+  await server.waitUntilReady();
+  onTestFailed(() => {
+    console.error(`langgraph dev output (last 4000 characters):\n${server.output().slice(-4000)}`);
+  });
+});
+
+/** The thread's state, with its single pending interrupt (undefined when it has none). */
+async function threadState(threadId: string) {
+  const state = await client.threads.getState(threadId);
+  const interrupts = state.tasks.flatMap((t) => t.interrupts);
+  expect(interrupts.length).toBeLessThanOrEqual(1);
+  const interrupt = interrupts[0];
+  return {
+    next: state.next,
+    values: state.values,
+    interrupt:
+      interrupt === undefined
+        ? undefined
+        : { id: interrupt.id, value: ReviewInterrupt.parse(interrupt.value) },
+  };
+}
+
+/** Starts the evaluation graph on a new thread and checks it paused at the review. */
+async function pausedGate(context?: Record<string, unknown>): Promise<string> {
+  const before = ollama.chatRequests().length;
+  const thread = await client.threads.create();
+  await client.runs.wait(thread.thread_id, "evaluation", {
+    input: { content: PROBLEM, contentType: "problem_statement" },
+    ...(context === undefined ? {} : { context }),
+  });
+  const state = await threadState(thread.thread_id);
+  expect(state.next).toEqual(["review"]);
+  expect(state.interrupt?.value).toMatchObject({
+    type: "evaluation_review",
+    contentType: "problem_statement",
+  });
+  expect(GateValues.parse(state.values).status).toBe("awaiting_review");
+  expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
+  expect(ollama.chatRequests().length - before).toBe(CRITERIA);
+  return thread.thread_id;
+}
+
+async function resume(threadId: string, value: unknown, graph = "evaluation") {
+  const before = ollama.chatRequests().length;
+  await client.runs.wait(threadId, graph, { command: { resume: value } });
+  return { judgeCalls: ollama.chatRequests().length - before };
+}
+
+describe("langgraph dev serving langgraph.json", () => {
+  it("registers every graph of langgraph.json", async () => {
+    const assistants = await client.assistants.search({ limit: 100 });
+    expect(assistants.map((a) => a.graph_id).sort()).toEqual([...server.graphIds].sort());
+  });
+
+  it("gives Studio the evaluation graph's context schema and every edge", async () => {
+    const [assistant] = await client.assistants.search({ graphId: "evaluation" });
+    expect(assistant).toBeDefined();
+    const schemas = await client.assistants.getSchemas(assistant?.assistant_id ?? "");
+    const context = JsonSchemaProperties.parse(schemas.context_schema);
+    expect(Object.keys(context.properties ?? {}).sort()).toEqual([
+      "maxRevisions",
+      "mode",
+      "model",
+      "passingThreshold",
+    ]);
+    const graph = await client.assistants.getGraph(assistant?.assistant_id ?? "");
+    const edges = z
+      .array(z.object({ source: z.string(), target: z.string() }))
+      .parse(graph.edges)
+      .map((e) => `${e.source}->${e.target}`);
+    expect(edges).toEqual(
+      expect.arrayContaining(["evaluate->review", "review->evaluate", "review->__end__"]),
+    );
+  });
+
+  it("gives Studio the evaluation graph's input schema", async () => {
+    const [assistant] = await client.assistants.search({ graphId: "evaluation" });
+    const schemas = await client.assistants.getSchemas(assistant?.assistant_id ?? "");
+    const input = JsonSchemaProperties.nullish().parse(schemas.input_schema);
+    expect(Object.keys(input?.properties ?? {}).sort()).toEqual([
+      "content",
+      "contentType",
+      "criteriaPath",
+    ]);
+  });
+});
+
+describe("the evaluation graph through the SDK", () => {
+  it("pauses at the review; approve finishes it approved without judging again", async () => {
+    const threadId = await pausedGate();
+    const { judgeCalls } = await resume(threadId, { action: "approve", reviewer: "ana" });
+    expect(judgeCalls).toBe(0);
+    const state = await threadState(threadId);
+    expect(state.next).toEqual([]);
+    expect(state.interrupt).toBeUndefined();
+    const values = GateValues.parse(state.values);
+    expect(values.status).toBe("approved");
+    expect(values.evaluation).toMatchObject({ passed: true, overallScore: 0.85 });
+    expect(values.reviewHistory).toEqual([
+      expect.objectContaining({ action: "approve", reviewer: "ana" }),
+    ]);
+    expect((await client.threads.get(threadId)).status).toBe("idle");
+  });
+
+  it("revise with feedback ends revision_requested", async () => {
+    const threadId = await pausedGate();
+    await resume(threadId, { action: "revise", feedback: "Add the 2025 figures." });
+    const values = GateValues.parse((await threadState(threadId)).values);
+    expect(values.status).toBe("revision_requested");
+    expect(values.revisionFeedback).toEqual({ content: "Add the 2025 figures." });
+  });
+
+  it("edit ends edited with the reviewer's content", async () => {
+    const threadId = await pausedGate();
+    await resume(threadId, { action: "edit", content: EDITED });
+    const values = GateValues.parse((await threadState(threadId)).values);
+    expect(values.status).toBe("edited");
+    expect(values.content).toBe(EDITED);
+  });
+
+  it("an invalid resume value fails the run and leaves the thread paused at the same review", async () => {
+    const threadId = await pausedGate();
+    const before = await threadState(threadId);
+    await expect(resume(threadId, { action: "revise" })).rejects.toThrow(/feedback/);
+    const after = await threadState(threadId);
+    expect(after.next).toEqual(["review"]);
+    expect(after.interrupt).toEqual(before.interrupt);
+    await resume(threadId, { action: "approve" });
+    expect(GateValues.parse((await threadState(threadId)).values).status).toBe("approved");
+  });
+
+  it("a run's context sets the passing threshold", async () => {
+    const threadId = await pausedGate({ passingThreshold: 0.9 });
+    const values = GateValues.parse((await threadState(threadId)).values);
+    expect(values.evaluation).toMatchObject({ passed: false, overallScore: 0.85 });
+  });
+
+  it("every judge call reached the Ollama server with EVALGATE_MODEL at temperature 0.1", () => {
+    const chats = ollama.chatRequests();
+    expect(chats.length).toBeGreaterThanOrEqual(CRITERIA);
+    for (const chat of chats) {
+      expect(chat.model).toBe(MODEL);
+      expect(chat.options?.temperature).toBe(0.1);
+    }
+  });
+});
+
+describe("the proposal graph through the SDK", () => {
+  it("writes and judges the research, pauses at its review, and approve moves on to the solution", async () => {
+    const before = ollama.chatRequests().length;
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: RFP } });
+    const first = await threadState(thread.thread_id);
+    expect(first.next).toEqual(["reviewResearch"]);
+    expect(first.interrupt?.value).toMatchObject({
+      type: "evaluation_review",
+      contentId: "research",
+    });
+    expect(ollama.chatRequests().length - before).toBe(1 + CRITERIA); // writer + judge
+
+    await resume(thread.thread_id, { action: "approve" }, "proposal");
+    const second = await threadState(thread.thread_id);
+    expect(second.next).toEqual(["reviewSolution"]);
+    expect(second.interrupt?.value.contentId).toBe("solution");
+    expect(second.values).toMatchObject({
+      researchStatus: "approved",
+      solutionSoughtStatus: "awaiting_review",
+    });
+    expect(ollama.chatRequests().length - before).toBe(2 * (1 + CRITERIA));
+  });
+});

@@ -1,0 +1,269 @@
+import {
+  Annotation,
+  Command,
+  END,
+  type LangGraphRunnableConfig,
+  MemorySaver,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
+import { EvaluationContextSchema } from "../../src/graph/state.js";
+import type { EvaluationResult } from "../../src/scoring/result.js";
+import { scoringJudge } from "../graph/helpers.js";
+
+const DRAFT = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
+const EDITED = "Flooding in Calder Bay displaced 1,240 households in 2024 and 310 more in 2025.";
+/** config/evaluation/criteria/problem_statement.json has five criteria: one judge call each. */
+const CRITERIA = 5;
+
+const thread = (id: string) => ({ configurable: { thread_id: id } });
+
+/** What the parent keeps of the gate's outcome. */
+interface GateOutcome {
+  status: ProcessingStatus;
+  score: number | null;
+  decisions: string[];
+}
+
+function outcome(
+  status: ProcessingStatus,
+  evaluation: EvaluationResult | null | undefined,
+  history: DecisionRecord[] | undefined,
+): GateOutcome {
+  return {
+    status,
+    score: evaluation?.overallScore ?? null,
+    decisions: (history ?? []).map((r) => r.action),
+  };
+}
+
+const accepted = (status: ProcessingStatus) => status === "approved" || status === "edited";
+
+interface PendingInterrupt {
+  id: string;
+  value: { type: string; contentType: string };
+}
+
+/** The interrupts a paused invoke returned (LangGraph adds `__interrupt__` to the output). */
+function returnedInterrupts(result: unknown): PendingInterrupt[] {
+  return (result as { __interrupt__?: PendingInterrupt[] }).__interrupt__ ?? [];
+}
+
+/** The one pending interrupt the parent's state shows (throws when there is not exactly one). */
+function pendingInterrupt(tasks: ReadonlyArray<{ interrupts: unknown[] }>): PendingInterrupt {
+  const all = tasks.flatMap((t) => t.interrupts) as PendingInterrupt[];
+  expect(all).toHaveLength(1);
+  return all[0] as PendingInterrupt;
+}
+
+/**
+ * Direct form: the compiled gate is the node itself. The parent shares the gate's channels
+ * (content, contentType, evaluation, status, reviewHistory), so LangGraph hands them to the child
+ * and takes its output back; `draft`, `gate` and `published` are the parent's own.
+ */
+const DirectParentState = Annotation.Root({
+  draft: Annotation<string>(),
+  content: Annotation<unknown>(),
+  contentType: Annotation<string>(),
+  evaluation: Annotation<EvaluationResult | null | undefined>(),
+  status: Annotation<ProcessingStatus>(),
+  reviewHistory: Annotation<DecisionRecord[]>(),
+  gate: Annotation<GateOutcome | undefined>(),
+  published: Annotation<string | undefined>(),
+});
+type DirectParent = typeof DirectParentState.State;
+
+function directParent(score = 0.85) {
+  const model = scoringJudge(score);
+  const child = buildEvaluationGraph({ model }).compile();
+  const graph = new StateGraph(DirectParentState)
+    .addNode("prepare", (s: DirectParent) => ({
+      content: s.draft,
+      contentType: "problem_statement",
+    }))
+    .addNode("qualityGate", child)
+    .addNode("publish", (s: DirectParent) => ({
+      gate: outcome(s.status, s.evaluation, s.reviewHistory),
+      published: accepted(s.status) ? String(s.content) : undefined,
+    }))
+    .addEdge(START, "prepare")
+    .addEdge("prepare", "qualityGate")
+    .addEdge("qualityGate", "publish")
+    .addEdge("publish", END)
+    .compile({ checkpointer: new MemorySaver() });
+  return { model, graph };
+}
+
+/**
+ * The run's context as the compiled gate's invoke() types it: every key of
+ * EvaluationContextSchema present (LangGraph types optional zod keys as required `T | undefined`).
+ */
+function gateContext(context: unknown) {
+  const { model, passingThreshold, maxRevisions, mode } = EvaluationContextSchema.parse(
+    context ?? {},
+  );
+  return { model, passingThreshold, maxRevisions, mode };
+}
+
+/** Wrapped form: the parent has only its own fields; a node function maps them to the gate. */
+const WrappedParentState = Annotation.Root({
+  draft: Annotation<string>(),
+  gate: Annotation<GateOutcome | undefined>(),
+  published: Annotation<string | undefined>(),
+});
+type WrappedParent = typeof WrappedParentState.State;
+
+function wrappedParent(score = 0.85) {
+  const model = scoringJudge(score);
+  const child = buildEvaluationGraph({ model }).compile();
+  const graph = new StateGraph(WrappedParentState)
+    .addNode("qualityGate", async (s: WrappedParent, config: LangGraphRunnableConfig) => {
+      const out = await child.invoke(
+        { content: s.draft, contentType: "problem_statement" },
+        { ...config, context: gateContext(config.context) },
+      );
+      return {
+        draft: typeof out.content === "string" ? out.content : s.draft,
+        gate: outcome(out.status, out.evaluation, out.reviewHistory),
+      };
+    })
+    .addNode("publish", (s: WrappedParent) => ({
+      published: s.gate !== undefined && accepted(s.gate.status) ? s.draft : undefined,
+    }))
+    .addEdge(START, "qualityGate")
+    .addEdge("qualityGate", "publish")
+    .addEdge("publish", END)
+    .compile({ checkpointer: new MemorySaver() });
+  return { model, graph };
+}
+
+describe("the evaluation gate added directly as a subgraph node", () => {
+  it("pauses at the child's review, shows it in the parent's state, and approve runs the parent on", async () => {
+    const { model, graph } = directParent();
+    const paused = await graph.invoke({ draft: DRAFT }, thread("d1"));
+    expect(returnedInterrupts(paused)[0]?.value).toMatchObject({ type: "evaluation_review" });
+    expect(paused.gate).toBeUndefined();
+    expect(model.calls).toHaveLength(CRITERIA);
+
+    const parent = await graph.getState(thread("d1"), { subgraphs: true });
+    expect(parent.next).toEqual(["qualityGate"]);
+    expect(pendingInterrupt(parent.tasks).value).toMatchObject({
+      type: "evaluation_review",
+      contentType: "problem_statement",
+    });
+    const childState = parent.tasks[0]?.state;
+    expect(childState).toBeDefined();
+    expect(childState !== undefined && "values" in childState).toBe(true);
+    if (childState !== undefined && "values" in childState) {
+      expect(childState.next).toEqual(["review"]);
+      expect(childState.values).toMatchObject({ status: "awaiting_review", content: DRAFT });
+    }
+
+    const done = await graph.invoke(
+      new Command({ resume: { action: "approve", reviewer: "ana" } }),
+      thread("d1"),
+    );
+    expect(done.gate).toEqual({ status: "approved", score: 0.85, decisions: ["approve"] });
+    expect(done.published).toBe(DRAFT);
+    expect(done.reviewHistory[0]).toMatchObject({ action: "approve", reviewer: "ana" });
+    expect(model.calls).toHaveLength(CRITERIA); // the resume judged nothing again
+    expect((await graph.getState(thread("d1"))).next).toEqual([]);
+  });
+
+  it("resumes the child's interrupt by its id: revise ends the gate, publish publishes nothing", async () => {
+    const { model, graph } = directParent();
+    await graph.invoke({ draft: DRAFT }, thread("d2"));
+    const { id } = pendingInterrupt((await graph.getState(thread("d2"))).tasks);
+    const done = await graph.invoke(
+      new Command({ resume: { [id]: { action: "revise", feedback: "Add the 2025 figures." } } }),
+      thread("d2"),
+    );
+    expect(done.status).toBe("revision_requested");
+    expect(done.gate).toEqual({ status: "revision_requested", score: 0.85, decisions: ["revise"] });
+    expect(done.published).toBeUndefined();
+    expect(model.calls).toHaveLength(CRITERIA);
+  });
+
+  it("edit hands the reviewer's content back to the parent", async () => {
+    const { graph } = directParent();
+    await graph.invoke({ draft: DRAFT }, thread("d3"));
+    const done = await graph.invoke(
+      new Command({ resume: { action: "edit", content: EDITED } }),
+      thread("d3"),
+    );
+    expect(done.content).toBe(EDITED);
+    expect(done.gate?.status).toBe("edited");
+    expect(done.published).toBe(EDITED);
+  });
+
+  it("an invalid resume through the parent throws and leaves parent and child paused", async () => {
+    const { model, graph } = directParent();
+    await graph.invoke({ draft: DRAFT }, thread("d4"));
+    await expect(
+      graph.invoke(new Command({ resume: { action: "revise" } }), thread("d4")),
+    ).rejects.toThrow(/feedback/);
+    const parent = await graph.getState(thread("d4"));
+    expect(parent.next).toEqual(["qualityGate"]);
+    expect(pendingInterrupt(parent.tasks).value.type).toBe("evaluation_review");
+    const done = await graph.invoke(new Command({ resume: { action: "approve" } }), thread("d4"));
+    expect(done.gate?.status).toBe("approved");
+    expect(model.calls).toHaveLength(CRITERIA);
+  });
+
+  it("the parent's run context reaches the child (passingThreshold)", async () => {
+    const { graph } = directParent(0.85);
+    const config = { ...thread("d5"), context: { passingThreshold: 0.9 } };
+    const paused = await graph.invoke({ draft: DRAFT }, config);
+    // The child's writes reach the parent only when the child finishes.
+    expect(paused.evaluation).toBeUndefined();
+    const childState = (await graph.getState(thread("d5"), { subgraphs: true })).tasks[0]?.state;
+    expect(childState !== undefined && "values" in childState && childState.values).toMatchObject({
+      evaluation: { passed: false, overallScore: 0.85 },
+    });
+    const done = await graph.invoke(new Command({ resume: { action: "approve" } }), config);
+    expect(done.evaluation?.passed).toBe(false);
+    expect(done.gate).toEqual({ status: "approved", score: 0.85, decisions: ["approve"] });
+  });
+});
+
+describe("the evaluation gate inside a node function", () => {
+  it("pauses at the child's review; approve through the parent finishes the child, then publish runs", async () => {
+    const { model, graph } = wrappedParent();
+    const paused = await graph.invoke({ draft: DRAFT }, thread("w1"));
+    expect(returnedInterrupts(paused)[0]?.value).toMatchObject({ type: "evaluation_review" });
+    expect(model.calls).toHaveLength(CRITERIA);
+
+    const parent = await graph.getState(thread("w1"), { subgraphs: true });
+    expect(parent.next).toEqual(["qualityGate"]);
+    expect(pendingInterrupt(parent.tasks).value.contentType).toBe("problem_statement");
+    // A child invoked inside a node function is not a registered subgraph: its snapshot is not shown.
+    expect(parent.tasks[0]?.state).toBeUndefined();
+
+    const done = await graph.invoke(
+      new Command({ resume: { action: "approve", reviewer: "ana" } }),
+      thread("w1"),
+    );
+    expect(done).toEqual({
+      draft: DRAFT,
+      gate: { status: "approved", score: 0.85, decisions: ["approve"] },
+      published: DRAFT,
+    });
+    expect(model.calls).toHaveLength(CRITERIA); // the node re-ran, the child's evaluation did not
+  });
+
+  it("edit: the child's edited content becomes the parent's draft", async () => {
+    const { model, graph } = wrappedParent();
+    await graph.invoke({ draft: DRAFT }, thread("w2"));
+    const done = await graph.invoke(
+      new Command({ resume: { action: "edit", content: EDITED } }),
+      thread("w2"),
+    );
+    expect(done.draft).toBe(EDITED);
+    expect(done.gate?.decisions).toEqual(["edit"]);
+    expect(done.published).toBe(EDITED);
+    expect(model.calls).toHaveLength(CRITERIA);
+  });
+});
