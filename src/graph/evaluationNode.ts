@@ -8,7 +8,7 @@ import type { EvaluationMode } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
-import { describeFailure } from "./failure.js";
+import { describeFailure, NothingEvaluatedError } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
 import {
   type EvaluationContext,
@@ -18,13 +18,7 @@ import {
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, statePathUpdate } from "./statePath.js";
 
-/** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
-export class NothingEvaluatedError extends Error {
-  override readonly name = "NothingEvaluatedError";
-  constructor(readonly reasons: readonly string[]) {
-    super(`no criterion could be evaluated (${reasons.join("; ")})`);
-  }
-}
+export { NothingEvaluatedError } from "./failure.js";
 
 /** Pulls the content to evaluate out of the state (seed 004 `ContentExtractor`). */
 export type ContentExtractor = (state: OverallProposalStateType) => unknown;
@@ -197,13 +191,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
         onProgress: (event) => emit(config, { ...event, contentId }),
       });
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
-        return failed(
-          new EvaluationError(
-            "input",
-            `no criterion could be evaluated: ${result.warnings.join("; ")}`,
-          ),
-          result,
-        );
+        return failed(new NothingEvaluatedError(result.warnings), result);
       }
       if (options.customValidator !== undefined) {
         const verdict = await options.customValidator(result, state);

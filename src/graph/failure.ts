@@ -9,6 +9,16 @@ import {
 } from "../llm/errors.js";
 import { ScoringError } from "../scoring/errors.js";
 
+/** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
+export class NothingEvaluatedError extends Error {
+  override readonly name = "NothingEvaluatedError";
+  constructor(readonly reasons: readonly string[]) {
+    super(
+      `no criterion could be evaluated${reasons.length === 0 ? "" : ` (${reasons.join("; ")})`}`,
+    );
+  }
+}
+
 /** seed 004 §6: the three kinds of failure an evaluation node reports. */
 export type FailureCategory = "input" | "model" | "processing";
 
@@ -73,11 +83,19 @@ export function describeFailure(
       friendly: `The ${title} could not be evaluated: ${error.message}.`,
     };
   }
+  if (error instanceof NothingEvaluatedError) {
+    return {
+      category: "processing",
+      kind: "nothing_evaluated",
+      technical: `[${where}] processing error (nothing_evaluated): ${detail}`,
+      friendly: `The ${title} ${activity} failed: none of the judge's answers could be read, so no criterion was evaluated. ${retry}`,
+    };
+  }
   const kind = error instanceof ScoringError ? "scoring" : "processing";
   return {
     category: "processing",
     kind,
     technical: `[${where}] processing error (${kind}): ${detail}`,
-    friendly: `The ${title} ${activity} failed while processing the result (${error instanceof Error ? error.message : String(error)}). ${retry}`,
+    friendly: `The ${title} ${activity} failed while processing ${activity === "generation" ? "the writer's answer" : "the result"} (${error instanceof Error ? error.message : String(error)}). ${retry}`,
   };
 }

@@ -218,11 +218,7 @@ export function createGenerator(
       );
     } catch (error) {
       if (error instanceof ModelAbortedError) throw error;
-      const failure = describeFailure(error, `generate ${stage.id}`, stage.title);
-      const friendly = failure.friendly.replace(
-        "evaluation could not be completed",
-        "could not be written",
-      );
+      const failure = describeFailure(error, `generate ${stage.id}`, stage.title, "generation");
       const metadata: InterruptMetadata = {
         type: "generation_error",
         contentType: stage.contentType,
@@ -230,14 +226,14 @@ export function createGenerator(
         evaluation: null,
         actions: ["retry", "edit"],
         title: `${stage.title}: Generation Failed`,
-        description: friendly,
+        description: failure.friendly,
         error: failure.technical,
       };
       return mergeStateUpdates(statePathUpdate(statusPath, "error"), {
         isInterrupted: true,
         interruptMetadata: metadata,
         errors: [failure.technical],
-        messages: [new AIMessage(friendly)],
+        messages: [new AIMessage(failure.friendly)],
       });
     }
   };

@@ -75,24 +75,29 @@ function metadataFor(state: OverallProposalStateType, stage: StageDefinition): I
   };
 }
 
-/** Structured content keeps its shape: an edit of an object or a list is read as JSON when it is. */
-export function editedValue(current: unknown, content: string): unknown {
-  if (typeof current === "string" || current === undefined || current === null) return content;
+type ContentKind = NonNullable<StageDefinition["contentKind"]>;
+
+function kindOf(current: unknown): ContentKind {
+  if (Array.isArray(current)) return "list";
+  if (typeof current === "object" && current !== null) return "object";
+  return "text";
+}
+
+/**
+ * A reviewer's edit in the content's shape (the stage's `contentKind`, else the current content's):
+ * text as is; an object or a list read as JSON when it is one, otherwise wrapped as `{ text }`.
+ */
+export function editedValue(current: unknown, content: string, kind?: ContentKind): unknown {
+  const shape = kind ?? kindOf(current);
+  if (shape === "text") return content;
   try {
     const parsed: unknown = JSON.parse(content);
-    if (Array.isArray(current) && Array.isArray(parsed)) return parsed;
-    if (
-      !Array.isArray(current) &&
-      typeof parsed === "object" &&
-      parsed !== null &&
-      !Array.isArray(parsed)
-    ) {
-      return parsed;
-    }
+    if (shape === "list" && Array.isArray(parsed)) return parsed;
+    if (shape === "object" && kindOf(parsed) === "object") return parsed;
   } catch {
     // Not JSON: kept as text below.
   }
-  return Array.isArray(current) ? [{ text: content }] : { text: content };
+  return shape === "list" ? [{ text: content }] : { text: content };
 }
 
 function record(
@@ -126,6 +131,24 @@ function record(
 const cleared: ProposalUpdate = { isInterrupted: false, interruptMetadata: null };
 
 /**
+ * What the reviewer may answer to this pause: after the revision limit no revise, and after a
+ * failed generation no approve (nothing was written to approve).
+ */
+function decisionSchema(metadata: InterruptMetadata) {
+  if (metadata.type === "revision_limit") {
+    return ReviewDecisionSchema.refine((d) => d.action !== "revise", {
+      message: "the revision limit is reached: approve, edit or retry",
+    });
+  }
+  if (metadata.type === "generation_error") {
+    return ReviewDecisionSchema.refine((d) => d.action !== "approve", {
+      message: "nothing was written to approve: retry the generation or edit the content",
+    });
+  }
+  return ReviewDecisionSchema;
+}
+
+/**
  * The review: pauses with the interrupt metadata and resumes with the reviewer's decision,
  * validated by ReviewDecisionSchema (an invalid value throws and the thread stays paused).
  * approve → approved, on to the next stage; revise → revision_requested, back to the generator
@@ -140,12 +163,7 @@ export function createReviewNode(options: ReviewNodeOptions) {
 
   return (state: OverallProposalStateType, config?: LangGraphRunnableConfig): Command => {
     const metadata = metadataFor(state, stage);
-    const limitReached = metadata.type === "revision_limit";
-    const schema = limitReached
-      ? ReviewDecisionSchema.refine((d) => d.action !== "revise", {
-          message: "the revision limit is reached: approve, edit or retry",
-        })
-      : ReviewDecisionSchema;
+    const schema = decisionSchema(metadata);
     const decision: ReviewDecision = interrupt(metadata, { responseSchema: schema });
 
     const evaluation = stageEvaluation(state, stage);
@@ -230,7 +248,7 @@ export function createReviewNode(options: ReviewNodeOptions) {
         const overrides: Record<string, ProcessingStatus> = { [stage.id]: "edited" };
         for (const s of staled) overrides[s.id] = "stale";
         const update = mergeStateUpdates(
-          statePathUpdate(contentPath, editedValue(current, decision.content)),
+          statePathUpdate(contentPath, editedValue(current, decision.content, stage.contentKind)),
           statePathUpdate(statusPath, "edited"),
           ...staled.map((s) => statePathUpdate(parseStatePath(s.statusField), "stale")),
           cleared,

@@ -14,6 +14,12 @@ export const StageDefinitionSchema = z.object({
   statusField: z.string().min(1),
   resultField: z.string().min(1),
   criteriaPath: z.string().min(1),
+  /**
+   * The content's shape — text, an object or a list — so a reviewer's edit is stored in that
+   * shape even when there is no content yet (after a failed generation). Unset: the shape of the
+   * current content.
+   */
+  contentKind: z.enum(["text", "object", "list"]).optional(),
 });
 export type StageDefinition = z.infer<typeof StageDefinitionSchema>;
 
@@ -25,6 +31,7 @@ export const RESEARCH_STAGE: StageDefinition = {
   statusField: "researchStatus",
   resultField: "researchEvaluation",
   criteriaPath: "research.json",
+  contentKind: "object",
 };
 
 export const SOLUTION_STAGE: StageDefinition = {
@@ -35,6 +42,7 @@ export const SOLUTION_STAGE: StageDefinition = {
   statusField: "solutionSoughtStatus",
   resultField: "solutionSoughtEvaluation",
   criteriaPath: "solution.json",
+  contentKind: "object",
 };
 
 export const CONNECTION_PAIRS_STAGE: StageDefinition = {
@@ -45,6 +53,7 @@ export const CONNECTION_PAIRS_STAGE: StageDefinition = {
   statusField: "connectionPairsStatus",
   resultField: "connectionPairsEvaluation",
   criteriaPath: "connection_pairs.json",
+  contentKind: "list",
 };
 
 /** A proposal section stage: content, status and evaluation inside `sections.<id>`. */
@@ -57,6 +66,7 @@ export function sectionStage(id: string, title: string): StageDefinition {
     statusField: `sections.${id}.status`,
     resultField: `sections.${id}.evaluation`,
     criteriaPath: `${id}.json`,
+    contentKind: "text",
   };
 }
 

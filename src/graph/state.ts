@@ -165,7 +165,7 @@ export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
  * A zod object, so LangGraph Studio can draw the input form from it.
  */
 export const ProposalInputSchema = z.object({
-  rfpDocument: z.string().min(1).describe("The text of the request for proposals"),
+  rfpDocument: z.string().optional().describe("The text of the request for proposals"),
   applicantInput: z
     .string()
     .optional()

@@ -16,8 +16,12 @@ const thread = (id: string) => ({ configurable: { thread_id: id } });
 describe("buildEvaluationGraph", () => {
   it("evaluates, pauses for review, and finishes approved on approve", async () => {
     const { model, graph } = gate();
-    const paused = await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread("a"));
-    const interrupts = (paused as { __interrupt__?: Array<{ value: { type: string } }> }).__interrupt__;
+    const paused = await graph.invoke(
+      { content: PROBLEM, contentType: "problem_statement" },
+      thread("a"),
+    );
+    const interrupts = (paused as { __interrupt__?: Array<{ value: { type: string } }> })
+      .__interrupt__;
     expect(interrupts?.[0]?.value.type).toBe("evaluation_review");
     const calls = model.calls.length;
     expect(calls).toBe(5); // the five problem_statement criteria
@@ -27,11 +31,18 @@ describe("buildEvaluationGraph", () => {
     expect(state.values.status).toBe("awaiting_review");
     expect(state.values.isInterrupted).toBe(true);
 
-    const done = await graph.invoke(new Command({ resume: { action: "approve", reviewer: "ana" } }), thread("a"));
+    const done = await graph.invoke(
+      new Command({ resume: { action: "approve", reviewer: "ana" } }),
+      thread("a"),
+    );
     expect(done.status).toBe("approved");
     expect(done.evaluation?.passed).toBe(true);
     expect(done.reviewHistory).toHaveLength(1);
-    expect(done.reviewHistory[0]).toMatchObject({ action: "approve", reviewer: "ana", contentId: "content" });
+    expect(done.reviewHistory[0]).toMatchObject({
+      action: "approve",
+      reviewer: "ana",
+      contentId: "content",
+    });
     expect(model.calls.length).toBe(calls); // the resume judged nothing again
   });
 

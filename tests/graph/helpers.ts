@@ -44,11 +44,20 @@ export function writerAnswer(user: string): string {
     });
   }
   if (user.startsWith("From the research")) {
-    return JSON.stringify({ problem: "heat and flood risk", desiredOutcomes: ["fewer displaced households"] });
+    return JSON.stringify({
+      problem: "heat and flood risk",
+      desiredOutcomes: ["fewer displaced households"],
+    });
   }
   if (user.startsWith("Match what the applicant")) {
     return JSON.stringify({
-      pairs: [{ funderNeed: "flood resilience", applicantCapability: "retrofit crews", evidence: "40 homes in 2024" }],
+      pairs: [
+        {
+          funderNeed: "flood resilience",
+          applicantCapability: "retrofit crews",
+          evidence: "40 homes in 2024",
+        },
+      ],
     });
   }
   const title = /^Write the "([^"]+)" section/.exec(user)?.[1] ?? "Section";

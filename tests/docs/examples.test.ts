@@ -1,0 +1,50 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { judgeBudget } from "../../docs/examples/evaluateContent.js";
+import { gatedSection } from "../../docs/examples/evaluationStage.js";
+import { reviewService } from "../../docs/examples/orchestrator.js";
+import { ScriptedChatModel } from "../doubles/index.js";
+import { judgeResponder } from "../graph/helpers.js";
+
+const root = join(import.meta.dirname, "../..");
+const examplesDir = join(root, "docs/examples");
+const dir = mkdtempSync(join(tmpdir(), "evalgate-examples-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+vi.spyOn(console, "log").mockImplementation(() => {});
+
+describe("the documented examples run as written", () => {
+  it("evaluateContent alone", async () => {
+    const model = new ScriptedChatModel({ responder: judgeResponder(0.9) });
+    const result = await judgeBudget(
+      "Personnel $120,000; equipment $30,000; total $150,000.",
+      model,
+    );
+    expect(result.passed).toBe(true);
+    expect(model.calls.length).toBe(result.criteria.length);
+  });
+
+  it("addEvaluationStage in your own graph", async () => {
+    const model = new ScriptedChatModel({ responder: judgeResponder(0.9) });
+    const final = await gatedSection(model);
+    expect(final.sections.methodology?.status).toBe("approved");
+  });
+
+  it("the orchestrator as a service", async () => {
+    const model = new ScriptedChatModel({ responder: judgeResponder(0.9) });
+    const done = await reviewService(model, join(dir, "checkpoints.sqlite"));
+    expect(done.state).toBe("completed");
+  });
+});
+
+describe("README and docs quote the examples exactly", () => {
+  const docs = [
+    readFileSync(join(root, "README.md"), "utf8"),
+    readFileSync(join(root, "docs/usage-examples.md"), "utf8"),
+  ];
+  it.each(readdirSync(examplesDir).filter((f) => f.endsWith(".ts")))("%s", (file) => {
+    const source = readFileSync(join(examplesDir, file), "utf8").trim();
+    expect(docs.some((doc) => doc.includes(source))).toBe(true);
+  });
+});

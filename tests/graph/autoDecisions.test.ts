@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { proposalResponder } from "./helpers.js";
+import {
+  isWriterCall,
+  pending,
+  proposalRun,
+  SECTION_IDS,
+  start,
+  values,
+  writerPrompts,
+} from "./proposalHarness.js";
+
+describe("automatic decisions of a stage", () => {
+  it("autoApprove: content that passes is approved without a pause, to the end", async () => {
+    const run = proposalRun({ graph: { autoApprove: true } });
+    await start(run);
+    expect(await pending(run)).toBeUndefined();
+    const state = await values(run);
+    expect(state.researchStatus).toBe("approved");
+    for (const id of SECTION_IDS) expect(state.sections[id]?.status).toBe("approved");
+    expect(state.isInterrupted).toBe(false);
+    expect(state.reviewHistory).toEqual([]); // no reviewer decided anything
+    expect(run.model.calls).toHaveLength(8 * 6);
+  });
+
+  it("autoApprove still pauses for content that fails", async () => {
+    const run = proposalRun({ responder: proposalResponder(0.3), graph: { autoApprove: true } });
+    await start(run);
+    expect((await pending(run))?.value).toMatchObject({
+      type: "evaluation_review",
+      contentId: "research",
+    });
+    expect((await values(run)).researchEvaluation?.passed).toBe(false);
+  });
+
+  it("autoRevise: failing content goes back to its writer with the evaluation's feedback, up to maxRevisions", async () => {
+    const run = proposalRun({
+      responder: proposalResponder(0.3),
+      graph: { autoRevise: true, maxRevisions: 2 },
+    });
+    await start(run);
+    const prompts = writerPrompts(run.model, "research");
+    expect(prompts).toHaveLength(3);
+    expect(prompts[1]).toContain("Reviewer feedback: ");
+    expect(prompts[1]).toContain("no measurable outcomes");
+    const state = await values(run);
+    expect(state.revisionCounts).toEqual({ research: 2 });
+    // After the limit the reviewer decides.
+    expect((await pending(run))?.value).toMatchObject({
+      type: "evaluation_review",
+      contentId: "research",
+    });
+    expect(run.model.calls.filter(isWriterCall)).toHaveLength(3);
+    expect(run.model.calls).toHaveLength(3 * 6);
+  });
+});
