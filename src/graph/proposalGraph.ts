@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AIMessage } from "@langchain/core/messages";
-import { Command, END, START, StateGraph } from "@langchain/langgraph";
+import { Command, END, START } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DependencyMap, loadDependencyMap } from "./dependencies.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
@@ -17,11 +17,7 @@ import {
   sectionStage,
   stageNodeNames,
 } from "./stages.js";
-import {
-  EvaluationContextSchema,
-  OverallProposalState,
-  type OverallProposalStateType,
-} from "./state.js";
+import type { OverallProposalStateType } from "./state.js";
 
 /** A section the proposal graph writes (config/proposal.json). */
 export const SectionConfigSchema = z.object({
