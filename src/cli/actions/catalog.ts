@@ -1,0 +1,139 @@
+/** `evalgate catalog validate` and `evalgate catalog convert`. */
+import { resolve } from "node:path";
+import { CatalogError, formatCatalogPath } from "../../criteria/errors.js";
+import { CatalogNotFoundError, loadCatalog } from "../../criteria/load.js";
+import { type Catalog, isLlmMethod } from "../../criteria/model.js";
+import { type ValidationFinding, validateCatalog } from "../../criteria/validate.js";
+import { encodeToon } from "../../toon/encode.js";
+import { type CliContext, EXIT_FAILED, EXIT_OK } from "../context.js";
+import { displayPath } from "../displayPath.js";
+import { writeFileAtomically } from "../outputFile.js";
+import { padTo } from "../report/text.js";
+
+/** A finding as printed: the meta-rubric's, or the loader's own (check "load"). */
+interface PrintedFinding {
+  severity: ValidationFinding["severity"];
+  check: string;
+  message: string;
+  location: string;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function printFindings(context: CliContext, findings: readonly PrintedFinding[]): void {
+  const checkWidth = Math.max(0, ...findings.map((f) => f.check.length));
+  for (const finding of findings) {
+    context.stdout.write(
+      `  ${padTo(finding.severity, 7)}  ${padTo(finding.check, checkWidth)}  ${finding.message}  (at ${finding.location})\n`,
+    );
+  }
+}
+
+/** Where a CatalogError points: `file:line:column ($.path)`. */
+function errorLocation(error: CatalogError, cwd: string): string {
+  let where = displayPath(error.source, cwd);
+  if (error.line !== undefined) {
+    where += `:${error.line}`;
+    if (error.column !== undefined) where += `:${error.column}`;
+  }
+  if (error.path !== undefined && error.path.length > 0) {
+    where += ` ${formatCatalogPath(error.path)}`;
+  }
+  return where;
+}
+
+/**
+ * The meta-rubric over a loaded catalog, plus what loading itself noted (weights normalised, …)
+ * that the meta-rubric no longer sees on the normalised catalog.
+ */
+function findingsOf(catalog: Catalog, path: string): PrintedFinding[] {
+  const findings: PrintedFinding[] = validateCatalog(catalog).map((f) => ({
+    severity: f.severity,
+    check: f.check,
+    message: f.message,
+    location: `${path} ${formatCatalogPath(f.path)}`,
+  }));
+  const seen = new Set(findings.map((f) => f.message));
+  for (const warning of catalog.warnings) {
+    if (!seen.has(warning)) {
+      findings.push({ severity: "warning", check: "load", message: warning, location: path });
+    }
+  }
+  return findings;
+}
+
+export async function runCatalogValidate(path: string, context: CliContext): Promise<void> {
+  let catalog: Catalog;
+  try {
+    catalog = await loadCatalog(resolve(context.cwd, path));
+  } catch (error) {
+    // A missing file cannot be validated at all: that is an error of the command (exit 2).
+    if (error instanceof CatalogNotFoundError || !(error instanceof CatalogError)) throw error;
+    context.stdout.write(`${path}: invalid catalog\n`);
+    printFindings(context, [
+      {
+        severity: "error",
+        check: "load",
+        message: error.detail,
+        location: errorLocation(error, context.cwd),
+      },
+    ]);
+    context.stdout.write("invalid: 1 error\n");
+    context.exitCode = EXIT_FAILED;
+    return;
+  }
+  const findings = findingsOf(catalog, path);
+  const llm = catalog.criteria.filter((c) => isLlmMethod(c.method)).length;
+  context.stdout.write(
+    `${path}: catalog ${catalog.id} "${catalog.name}" version ${catalog.version}, ` +
+      `${catalog.criteria.length} ${catalog.criteria.length === 1 ? "criterion" : "criteria"} ` +
+      `(${llm} judged by the model, ${catalog.criteria.length - llm} deterministic)\n`,
+  );
+  printFindings(context, findings);
+  const errors = findings.filter((f) => f.severity === "error").length;
+  const warnings = findings.filter((f) => f.severity === "warning").length;
+  const notes = findings.filter((f) => f.severity === "info").length;
+  context.stdout.write(
+    `${errors === 0 ? "valid" : "invalid"}: ${plural(errors, "error")}, ${plural(warnings, "warning")}, ${plural(notes, "note")}\n`,
+  );
+  context.exitCode = errors === 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+export const CONVERT_FORMATS = ["toon", "json"] as const;
+export type ConvertFormat = (typeof CONVERT_FORMATS)[number];
+
+/**
+ * The catalog as evalgate's own model, without what loading adds (`source`, `warnings`): the
+ * document `catalog convert` writes, which loads back to an equal catalog.
+ */
+export function catalogDocument(catalog: Catalog): unknown {
+  const { source: _source, warnings: _warnings, ...document } = catalog;
+  // Optional fields that are absent are left out (TOON would write `undefined` as null).
+  const plain: unknown = JSON.parse(JSON.stringify(document));
+  return plain;
+}
+
+/** The normalised catalog as spec TOON or 2-space JSON. */
+export function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
+  const document = catalogDocument(catalog);
+  return to === "json" ? `${JSON.stringify(document, null, 2)}\n` : `${encodeToon(document)}\n`;
+}
+
+export async function runCatalogConvert(
+  path: string,
+  options: { to: ConvertFormat; out?: string },
+  context: CliContext,
+): Promise<void> {
+  const catalog = await loadCatalog(resolve(context.cwd, path));
+  const text = convertCatalog(catalog, options.to);
+  if (options.out === undefined) {
+    context.stdout.write(text);
+  } else {
+    await writeFileAtomically(resolve(context.cwd, options.out), text);
+    context.stderr.write(`wrote ${catalog.id} as ${options.to} to ${options.out}\n`);
+  }
+  for (const warning of catalog.warnings) context.stderr.write(`warning: ${warning}\n`);
+  context.exitCode = EXIT_OK;
+}

@@ -1,0 +1,90 @@
+/** `evalgate evaluate`: loads the catalog and the content, checks the model, judges, reports. */
+import { resolve } from "node:path";
+import { loadCatalog } from "../../criteria/load.js";
+import { isLlmMethod } from "../../criteria/model.js";
+import { EvaluationModelError } from "../../engine/errors.js";
+import type { EvaluationMode } from "../../engine/options.js";
+import { ModelAbortedError } from "../../llm/errors.js";
+import type { EvaluationResult } from "../../scoring/result.js";
+import { type CliContext, EXIT_FAILED, EXIT_OK } from "../context.js";
+import { readEvaluationInput } from "../evaluationInput.js";
+import { ensureModelReady, explainModelFailure, resolveModelTarget } from "../modelCheck.js";
+import { writeFileAtomically } from "../outputFile.js";
+import { createProgressReporter } from "../progress.js";
+import { type ReportFormat, renderReport } from "../report/render.js";
+
+export interface EvaluateCommandOptions {
+  catalog: string;
+  model?: string;
+  mode: EvaluationMode;
+  format: ReportFormat;
+  out?: string;
+  documents?: string;
+  contentType?: string;
+  timeout?: number;
+  concurrency?: number;
+  trace?: string;
+}
+
+/** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
+function tableWidth(context: CliContext): number {
+  return context.stdout.isTTY === true && context.stdout.columns !== undefined
+    ? context.stdout.columns
+    : 120;
+}
+
+export async function runEvaluate(
+  inputPath: string,
+  options: EvaluateCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const at = (path: string) => resolve(context.cwd, path);
+  const target = resolveModelTarget(options.model, context.env);
+  const catalog = await loadCatalog(at(options.catalog));
+  const input = await readEvaluationInput(inputPath, options.documents, context.cwd);
+  if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
+    await ensureModelReady(target);
+  }
+  // The engine and LangChain load only now: a missing model or a bad input is reported at once.
+  const [{ evaluateContent }, { createChatModel }] = await Promise.all([
+    import("../../engine/evaluateContent.js"),
+    import("../../llm/chatModel.js"),
+  ]);
+  const judge = createChatModel(target.spec, {
+    env: context.env,
+    ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+  });
+
+  const progress = createProgressReporter(context.stderr, catalog);
+  let result: EvaluationResult;
+  try {
+    result = await evaluateContent({
+      content: input.content,
+      catalog,
+      model: judge,
+      mode: options.mode,
+      onProgress: progress.onProgress,
+      ...(input.documents === undefined ? {} : { documents: input.documents }),
+      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+      ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
+  } catch (error) {
+    progress.finish();
+    if (error instanceof EvaluationModelError && !(error.modelError instanceof ModelAbortedError)) {
+      throw explainModelFailure(error, target);
+    }
+    throw error;
+  }
+
+  const report = renderReport(result, options.format, { width: tableWidth(context) });
+  if (options.out === undefined) {
+    context.stdout.write(report);
+  } else {
+    await writeFileAtomically(at(options.out), report);
+    context.stderr.write(`wrote the ${options.format} report to ${options.out}\n`);
+  }
+  context.exitCode = result.passed ? EXIT_OK : EXIT_FAILED;
+}

@@ -1,0 +1,38 @@
+import { type Command, Option } from "commander";
+import type { CliContext } from "../context.js";
+
+export function registerCatalogCommand(program: Command, context: CliContext): void {
+  const catalog = program.command("catalog").description("check and convert criteria catalogs");
+
+  catalog
+    .command("validate")
+    .description("run the meta-rubric over a catalog and print its findings")
+    .argument("<path>", "catalog file (TOON or JSON, any supported form)")
+    .addHelpText(
+      "after",
+      "\nPrints each finding (severity, check, message, location), or the error that stops the\n" +
+        "catalog from loading with its line. Exit code 1 when there are errors, else 0.\n",
+    )
+    .action(async (path: string) => {
+      const { runCatalogValidate } = await import("../actions/catalog.js");
+      await runCatalogValidate(path, context);
+    });
+
+  catalog
+    .command("convert")
+    .description("write a catalog as evalgate's own model, in spec TOON or JSON")
+    .argument("<path>", "catalog file (TOON or JSON, any supported form)")
+    .addOption(
+      new Option("--to <format>", "output format").choices(["toon", "json"]).makeOptionMandatory(),
+    )
+    .option("-o, --out <file>", "write to this file instead of stdout")
+    .addHelpText(
+      "after",
+      "\nThe output is the normalised catalog (weights, thresholds, methods spelled out); it loads\n" +
+        "back to an equal catalog with evalgate.\n",
+    )
+    .action(async (path: string, options: { to: "toon" | "json"; out?: string }) => {
+      const { runCatalogConvert } = await import("../actions/catalog.js");
+      await runCatalogConvert(path, options, context);
+    });
+}

@@ -1,0 +1,68 @@
+import { type Command, Option } from "commander";
+import type { CliContext } from "../context.js";
+import { integerIn } from "./options.js";
+
+const MODES = ["per-criterion", "batch"] as const;
+const FORMATS = ["table", "toon", "json", "md", "html"] as const;
+
+const HELP_AFTER = `
+Input:
+  A FILE is the content under evaluation (a .json file is read as JSON data, anything else as
+  text); --documents adds a folder of source documents, retrieved per criterion.
+  A DIRECTORY is a funding project (seed 000): its .md/.txt/.json documents are the evidence.
+
+Model:
+  --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>; the Ollama
+  server is OLLAMA_BASE_URL or http://127.0.0.1:11434. evalgate checks that Ollama runs and has
+  the model before judging.
+
+Output:
+  Progress goes to stderr, the result to stdout (or --out, written only when the evaluation
+  succeeded). Exit code 0 when the content passed, 1 when it did not, 2 on an error.
+
+Examples:
+  evalgate evaluate draft.md --catalog config/evaluation/criteria/budget.json
+  evalgate evaluate data/projects/hafen-sensorik --catalog data/criteria/ifb_profi.toon --format toon
+  evalgate evaluate section.md --catalog catalog.toon --format html --out report.html
+`;
+
+interface RawEvaluateOptions {
+  catalog: string;
+  model?: string;
+  mode: (typeof MODES)[number];
+  format: (typeof FORMATS)[number];
+  out?: string;
+  documents?: string;
+  contentType?: string;
+  timeout?: number;
+  concurrency?: number;
+  trace?: string;
+}
+
+export function registerEvaluateCommand(program: Command, context: CliContext): void {
+  program
+    .command("evaluate")
+    .description("judge a content file or a project folder against a criteria catalog")
+    .argument("<file-or-dir>", "content file, or a project folder of documents")
+    .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
+    .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct")
+    .addOption(
+      new Option("--mode <mode>", "one call per criterion, or all in one TOON batch")
+        .choices(MODES)
+        .default("per-criterion"),
+    )
+    .addOption(
+      new Option("-f, --format <format>", "output format").choices(FORMATS).default("table"),
+    )
+    .option("-o, --out <file>", "write the report to this file instead of stdout")
+    .option("-d, --documents <dir>", "source documents for a content file (per-criterion context)")
+    .option("-t, --content-type <type>", "content type (research, budget, …) for the judge prompt")
+    .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
+    .option("--concurrency <n>", "criteria judged at once", integerIn(1, 64))
+    .option("--trace <file.jsonl>", "append every model call's trace to this JSONL file")
+    .addHelpText("after", HELP_AFTER)
+    .action(async (inputPath: string, options: RawEvaluateOptions) => {
+      const { runEvaluate } = await import("../actions/evaluate.js");
+      await runEvaluate(inputPath, options, context);
+    });
+}

@@ -1,0 +1,14 @@
+/** Argument parsers shared by the commands: commander reports what they throw as a usage error. */
+import { InvalidArgumentError } from "commander";
+
+/** A whole number within [min, max], for options such as --timeout and --concurrency. */
+export function integerIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const trimmed = value.trim();
+    const parsed = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    }
+    return parsed;
+  };
+}

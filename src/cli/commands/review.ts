@@ -1,0 +1,49 @@
+import { Argument, type Command } from "commander";
+import type { ReviewAction } from "../../graph/model.js";
+import type { CliContext } from "../context.js";
+import { integerIn } from "./options.js";
+
+const HELP_AFTER = `
+Decides on the review the thread waits for, without prompts, and prints the next review (or
+"completed" with each stage's status and score). Exit code 2, with one message, when there is
+no such thread, it waits for no review, or the review does not take this decision.
+
+Examples:
+  evalgate review 3f2c9a6e-… approve --reviewer ana --comment "Sourced and specific."
+  evalgate review 3f2c9a6e-… revise --feedback "Name the funder's priorities."
+  evalgate review 3f2c9a6e-… edit --content-file budget.md
+  evalgate review 3f2c9a6e-… retry
+`;
+
+/** REVIEW_ACTIONS, spelled out so that loading the command needs no schema module. */
+const ACTIONS = ["approve", "revise", "edit", "retry"] as const satisfies readonly ReviewAction[];
+
+interface RawReviewOptions {
+  feedback?: string;
+  contentFile?: string;
+  reviewer?: string;
+  comment?: string;
+  db?: string;
+  model?: string;
+  maxRevisions?: number;
+}
+
+export function registerReviewCommand(program: Command, context: CliContext): void {
+  program
+    .command("review")
+    .description("decide on a paused thread's review: approve, revise, edit or retry")
+    .argument("<thread>", "the thread id (see evalgate reviews)")
+    .addArgument(new Argument("<action>", "the decision").choices(ACTIONS))
+    .option("--feedback <text>", "what the writer should change (revise)")
+    .option("--content-file <file>", "the new content (edit)")
+    .option("--reviewer <name>", "who decided")
+    .option("--comment <text>", "a note kept with the decision")
+    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+    .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
+    .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
+    .addHelpText("after", HELP_AFTER)
+    .action(async (thread: string, action: string, options: RawReviewOptions) => {
+      const { runReviewDecision } = await import("../reviewDecide.js");
+      await runReviewDecision(thread, action, options, context);
+    });
+}

@@ -1,0 +1,71 @@
+import type { Command } from "commander";
+import type { CliContext } from "../context.js";
+import { integerIn } from "./options.js";
+
+const HELP_AFTER = `
+What it does:
+  Writes a proposal for the RFP with the proposal graph: research → solution sought →
+  connection pairs → each section, every one generated, judged against its criteria catalog and
+  shown to you for a decision. The run is kept as a thread in the checkpoint store; its id is
+  printed first.
+
+At each review:
+  The scores against their thresholds, strengths, weaknesses, suggestions, warnings and an
+  excerpt of the content; then one answer per line on stdin:
+    a / approve   accept it and go on
+    r / revise    send it back to the writer (you are asked for the feedback)
+    e / edit      replace the content: in $EDITOR when stdin is a terminal and EDITOR is set,
+                  otherwise you are asked for the path of a file with the new content
+    t / retry     judge (or write) again, when the review offers it
+    q / quit      stop here; the thread stays paused
+  When stdin ends before the run is done, the thread stays paused too. Go on later with
+  \`evalgate run --thread <id>\`, or decide without prompts with \`evalgate review\`.
+
+Store:
+  --db <file>, else PostgreSQL when DATABASE_URL is set, else .evalgate/checkpoints.sqlite.
+  The model and revision limit a run started with are kept beside the store and used when it
+  is resumed (--thread, evalgate review); given again with --thread, they replace the kept ones.
+
+Model:
+  --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL;
+  evalgate checks that Ollama runs and has the model before it starts (exit code 2 if not).
+
+Examples:
+  evalgate run rfp.md --applicant applicant.md
+  evalgate run --thread 3f2c9a6e-…            # go on with a paused run
+  printf 'a\\nr\\nName the sources.\\n' | evalgate run rfp.md
+`;
+
+interface RawRunOptions {
+  thread?: string;
+  applicant?: string;
+  model?: string;
+  db?: string;
+  maxRevisions?: number;
+  reviewer?: string;
+}
+
+export function registerRunCommand(program: Command, context: CliContext): void {
+  program
+    .command("run")
+    .description("write a proposal for an RFP, reviewing each stage's evaluation as it goes")
+    .argument("[rfp-file]", "the request for proposals (text); not needed with --thread")
+    .option("--thread <id>", "go on with this thread (or start it under this id)")
+    .option("--applicant <file>", "what the applicant brings: organisation, track record, idea")
+    .option(
+      "-m, --model <provider:model>",
+      "writer and judge model, e.g. ollama:qwen2.5:7b-instruct",
+    )
+    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+    .option("--max-revisions <n>", "revisions per stage before approve or edit", integerIn(0, 50))
+    .option("--reviewer <name>", "recorded with your decisions")
+    .addHelpText("after", HELP_AFTER)
+    .action(async (rfpFile: string | undefined, options: RawRunOptions) => {
+      const { runProposal } = await import("../reviewRun.js");
+      // The one place the command reads the process's stdin: the reviewer's answers.
+      await runProposal(rfpFile, options, context, {
+        stream: process.stdin,
+        terminal: process.stdin.isTTY === true,
+      });
+    });
+}

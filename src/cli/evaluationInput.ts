@@ -1,0 +1,104 @@
+/**
+ * What `evaluate` judges: a FILE is the content (text, or JSON data for a .json file), with an
+ * optional folder of source documents; a DIRECTORY is a funding project (seed 000) whose documents
+ * are the evidence — the content is empty and every criterion is judged on its retrieved passages.
+ */
+import type { Stats } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { basename, extname, resolve } from "node:path";
+import { loadDocuments } from "../context/load.js";
+import type { SourceDocument } from "../context/types.js";
+import { EmptyProjectError } from "../engine/criteriaEngineErrors.js";
+import { displayPath } from "./displayPath.js";
+import { CliError, InputFileError } from "./errors.js";
+
+export interface EvaluationInput {
+  kind: "file" | "project";
+  /** The path, absolute. */
+  path: string;
+  content: unknown;
+  documents: SourceDocument[] | undefined;
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error && "code" in error && error.code === "ENOENT") {
+    return "no such file or directory";
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A path given on the command line: absolute, and as messages show it. */
+interface InputPath {
+  absolute: string;
+  shown: string;
+}
+
+async function statOf(role: string, path: InputPath): Promise<Stats> {
+  try {
+    return await stat(path.absolute);
+  } catch (error) {
+    throw new InputFileError(role, path.shown, reasonOf(error), { cause: error });
+  }
+}
+
+async function documentsIn(role: string, dir: InputPath): Promise<SourceDocument[]> {
+  const info = await statOf(role, dir);
+  if (!info.isDirectory()) throw new InputFileError(role, dir.shown, "is not a folder");
+  return loadDocuments(dir.absolute);
+}
+
+/** Reads a content file: .json files as JSON data, anything else as text. */
+async function contentOf(path: InputPath): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path.absolute, "utf8");
+  } catch (error) {
+    throw new InputFileError("content file", path.shown, reasonOf(error), { cause: error });
+  }
+  if (extname(path.absolute).toLowerCase() !== ".json") return text;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputFileError(
+      "content file",
+      path.shown,
+      `is not valid JSON (${reasonOf(error)}); rename it to .txt to judge it as text`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Reads what `evaluate` was given: `inputPath` (a file or a project folder) and, for a file, the
+ * `documentsDir` folder, both relative to `cwd`. Errors name the paths as they were given.
+ */
+export async function readEvaluationInput(
+  inputPath: string,
+  documentsDir: string | undefined,
+  cwd: string,
+): Promise<EvaluationInput> {
+  const pathOf = (given: string): InputPath => {
+    const absolute = resolve(cwd, given);
+    return { absolute, shown: displayPath(absolute, cwd) };
+  };
+  const input = pathOf(inputPath);
+  const info = await statOf("content", input);
+  if (info.isDirectory()) {
+    if (documentsDir !== undefined) {
+      throw new CliError(
+        `${input.shown} is a project folder, whose own documents are the evidence; --documents is only for a content file`,
+      );
+    }
+    const documents = await loadDocuments(input.absolute);
+    if (documents.length === 0) {
+      throw new EmptyProjectError(basename(input.absolute), input.absolute);
+    }
+    return { kind: "project", path: input.absolute, content: "", documents };
+  }
+  const content = await contentOf(input);
+  const documents =
+    documentsDir === undefined
+      ? undefined
+      : await documentsIn("--documents folder", pathOf(documentsDir));
+  return { kind: "file", path: input.absolute, content, documents };
+}

@@ -1,0 +1,57 @@
+/**
+ * Answers read line by line from an input stream (stdin), for the prompts of `evalgate run`. The
+ * lines are queued as they arrive, so answers piped in all at once are used one per question; at
+ * the end of the input every pending and later read gets `undefined`, and so does every read
+ * after the signal aborted (answers still queued are dropped).
+ */
+import { createInterface } from "node:readline";
+
+export interface LineReader {
+  /** The next line without its line break, or undefined when the input ended or was cancelled. */
+  next(): Promise<string | undefined>;
+  /** Whether the input has ended (no line will come any more). */
+  readonly ended: boolean;
+  close(): void;
+}
+
+export function createLineReader(input: NodeJS.ReadableStream, signal?: AbortSignal): LineReader {
+  const lines: string[] = [];
+  const waiting: Array<(line: string | undefined) => void> = [];
+  let ended = false;
+  const reader = createInterface({ input, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    for (const resolve of waiting.splice(0)) resolve(undefined);
+  };
+  reader.on("line", (line: string) => {
+    const resolve = waiting.shift();
+    if (resolve === undefined) lines.push(line);
+    else resolve(line);
+  });
+  reader.on("close", end);
+  // Cancelled: the answers still queued are dropped too.
+  const cancel = () => {
+    lines.length = 0;
+    end();
+  };
+  signal?.addEventListener("abort", cancel, { once: true });
+  if (signal?.aborted === true) cancel();
+
+  return {
+    next() {
+      const line = lines.shift();
+      if (line !== undefined) return Promise.resolve(line);
+      if (ended) return Promise.resolve(undefined);
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    get ended() {
+      return ended && lines.length === 0;
+    },
+    close() {
+      signal?.removeEventListener("abort", cancel);
+      reader.close();
+    },
+  };
+}

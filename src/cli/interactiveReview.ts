@@ -1,0 +1,168 @@
+/**
+ * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in
+ * $EDITOR on a terminal, otherwise from a file whose path is asked for) / retry when the review
+ * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
+ * again. The end of the input counts as quitting.
+ */
+import type { ReviewAction, ReviewDecision } from "../graph/model.js";
+import type { StageDefinition } from "../graph/stages.js";
+import type { PendingReview } from "../orchestrator/pendingReview.js";
+import type { TextOutput } from "./context.js";
+import { InputFileError } from "./errors.js";
+import { EditorError, editText } from "./interactiveEditor.js";
+import type { LineReader } from "./interactiveInput.js";
+import { contentText } from "./reviewDisplay.js";
+import { readInputFile } from "./reviewFiles.js";
+
+export interface DecisionPromptIo {
+  lines: LineReader;
+  out: TextOutput;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** stdin is a terminal, so $EDITOR can take it over for an edit. */
+  terminal: boolean;
+  /** Recorded with every decision. */
+  reviewer?: string;
+}
+
+export type PromptOutcome =
+  | { kind: "decision"; decision: ReviewDecision }
+  | { kind: "quit"; why: "quit" | "end-of-input" };
+
+type Choice = ReviewAction | "quit";
+
+const KEYS: Readonly<Record<string, Choice>> = {
+  a: "approve",
+  approve: "approve",
+  r: "revise",
+  revise: "revise",
+  e: "edit",
+  edit: "edit",
+  t: "retry",
+  retry: "retry",
+  q: "quit",
+  quit: "quit",
+  exit: "quit",
+};
+
+const LABELS: Readonly<Record<Choice, string>> = {
+  approve: "[a]pprove",
+  revise: "[r]evise",
+  edit: "[e]dit",
+  retry: "re[t]ry",
+  quit: "[q]uit",
+};
+
+/** Reads one answer; the answer is echoed when stdin is not a terminal, so a log reads well. */
+async function ask(io: DecisionPromptIo, question: string): Promise<string | undefined> {
+  io.out.write(question);
+  const line = await io.lines.next();
+  if (!io.terminal) io.out.write(line === undefined ? "\n" : `${line}\n`);
+  return line;
+}
+
+function withReviewer(io: DecisionPromptIo): { reviewer?: string } {
+  return io.reviewer === undefined ? {} : { reviewer: io.reviewer };
+}
+
+/** The new content from a file the reviewer names; undefined to go back to the choices. */
+async function contentFromFile(io: DecisionPromptIo): Promise<string | null | undefined> {
+  for (;;) {
+    const answer = await ask(io, "Path of the file with the new content (empty to go back): ");
+    if (answer === undefined) return null;
+    const path = answer.trim();
+    if (path === "") return undefined;
+    try {
+      return await readInputFile("content file", path, io.cwd);
+    } catch (error) {
+      if (!(error instanceof InputFileError)) throw error;
+      io.out.write(`${error.message}\n`);
+    }
+  }
+}
+
+/** The new content from $EDITOR; undefined when it was left unchanged or the editor failed. */
+function contentFromEditor(
+  io: DecisionPromptIo,
+  editor: string,
+  current: unknown,
+  extension: string,
+): string | undefined {
+  const before = contentText(current) ?? "";
+  try {
+    const after = editText(editor, before, extension);
+    if (after.trim() === "" || after.trim() === before.trim()) {
+      io.out.write("The content was left unchanged: nothing to save.\n");
+      return undefined;
+    }
+    return after;
+  } catch (error) {
+    if (!(error instanceof EditorError)) throw error;
+    io.out.write(`${error.message}\n`);
+    return undefined;
+  }
+}
+
+/** Text stages are edited as Markdown, data stages (research, pairs) as JSON. */
+function editExtension(stage: StageDefinition | undefined, content: unknown): string {
+  const kind = stage?.contentKind ?? (typeof content === "string" ? "text" : "object");
+  return kind === "text" ? "md" : "json";
+}
+
+/**
+ * Asks until the reviewer decides or quits. `content` is the stage's current content (the text
+ * an edit in $EDITOR starts from); `stage` says its shape (data stages are edited as JSON).
+ */
+export async function askDecision(
+  review: PendingReview,
+  content: unknown,
+  stage: StageDefinition | undefined,
+  io: DecisionPromptIo,
+): Promise<PromptOutcome> {
+  const offered: Choice[] = [...review.actions, "quit"];
+  const menu = `Decide: ${offered.map((c) => LABELS[c]).join(", ")} > `;
+  for (;;) {
+    const answer = await ask(io, menu);
+    if (answer === undefined) return { kind: "quit", why: "end-of-input" };
+    const key = answer.trim().toLowerCase();
+    if (key === "") continue;
+    const choice = KEYS[key];
+    if (choice === undefined || !offered.includes(choice)) {
+      const known =
+        choice === undefined
+          ? `"${answer.trim()}" is not a choice`
+          : `${choice} is not offered here`;
+      io.out.write(`${known}: answer ${offered.join(", ")}.\n`);
+      continue;
+    }
+    switch (choice) {
+      case "quit":
+        return { kind: "quit", why: "quit" };
+      case "approve":
+      case "retry":
+        return { kind: "decision", decision: { action: choice, ...withReviewer(io) } };
+      case "revise": {
+        const feedback = await ask(io, "Feedback for the writer (one line; empty to go back): ");
+        if (feedback === undefined) return { kind: "quit", why: "end-of-input" };
+        if (feedback.trim() === "") continue;
+        return {
+          kind: "decision",
+          decision: { action: "revise", feedback: feedback.trim(), ...withReviewer(io) },
+        };
+      }
+      case "edit": {
+        const editor = io.env.EDITOR?.trim();
+        const edited =
+          editor !== undefined && editor !== "" && io.terminal
+            ? contentFromEditor(io, editor, content, editExtension(stage, content))
+            : await contentFromFile(io);
+        if (edited === null) return { kind: "quit", why: "end-of-input" };
+        if (edited === undefined) continue;
+        return {
+          kind: "decision",
+          decision: { action: "edit", content: edited, ...withReviewer(io) },
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The `evalgate` command. Each command lives in its own module under ./commands and registers
+ * itself on the program (see RegisterCommand); add a command by adding its function to COMMANDS.
+ * Exit codes: 0 passed / ok, 1 not passed / catalog errors, 2 on any error, 130 when cancelled.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Command, CommanderError } from "commander";
+import { PACKAGE_ROOT } from "../graph/packagePaths.js";
+import { registerCatalogCommand } from "./commands/catalog.js";
+import { registerEvaluateCommand } from "./commands/evaluate.js";
+import type { RegisterCommand } from "./commands/register.js";
+import { registerReviewCommand } from "./commands/review.js";
+import { registerReviewsCommand } from "./commands/reviews.js";
+import { registerRunCommand } from "./commands/run.js";
+import { registerTokensCommand } from "./commands/tokens.js";
+import { type CliContext, createCliContext, EXIT_ERROR, EXIT_OK } from "./context.js";
+import { CliError } from "./errors.js";
+
+export type { RegisterCommand } from "./commands/register.js";
+
+/** Exit code after Ctrl-C (128 + SIGINT). */
+export const EXIT_CANCELLED = 130;
+
+/** Every command of the program, in the order `--help` lists them. */
+export const COMMANDS: readonly RegisterCommand[] = [
+  registerEvaluateCommand,
+  registerCatalogCommand,
+  registerTokensCommand,
+  registerRunCommand,
+  registerReviewsCommand,
+  registerReviewCommand,
+];
+
+function packageVersion(): string {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
+    if (typeof manifest === "object" && manifest !== null && "version" in manifest) {
+      return String(manifest.version);
+    }
+  } catch {
+    // The version is informational; an unreadable manifest leaves it unknown.
+  }
+  return "unknown";
+}
+
+/** The program with every command registered, writing to the context's streams. */
+export function createProgram(
+  context: CliContext,
+  commands: readonly RegisterCommand[] = COMMANDS,
+): Command {
+  const program = new Command("evalgate")
+    .description(
+      "Quality gates for proposal-writing graphs: judge content against criteria catalogs " +
+        "(TOON or JSON) with an LLM and deterministic checks.",
+    )
+    .version(packageVersion(), "-V, --version")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.stdout.write(text),
+      writeErr: (text) => context.stderr.write(text),
+    })
+    .showHelpAfterError("(add --help for usage)");
+  for (const register of commands) register(program, context);
+  return program;
+}
+
+/** Commander's own exits: help and version are 0, usage errors (and help shown for one) 2. */
+function commanderExitCode(error: CommanderError): number {
+  if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+    return EXIT_OK;
+  }
+  if (error.code === "commander.help") return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
+  return EXIT_ERROR;
+}
+
+/**
+ * Runs one command line (the user's arguments, without `node` and the script) and returns the
+ * exit code. Errors are printed on stderr as one message; nothing is thrown.
+ */
+export async function runCli(
+  args: readonly string[],
+  context: CliContext,
+  commands: readonly RegisterCommand[] = COMMANDS,
+): Promise<number> {
+  const program = createProgram(context, commands);
+  try {
+    await program.parseAsync([...args], { from: "user" });
+    return context.exitCode;
+  } catch (error) {
+    // Commander has already printed its message (usage errors, help, version).
+    if (error instanceof CommanderError) return commanderExitCode(error);
+    // Loaded only when needed: it knows every error type of the engine, and --help need not.
+    const { errorMessage } = await import("./errorMessage.js");
+    context.stderr.write(`evalgate: ${errorMessage(error, context.cwd)}\n`);
+    if (context.signal?.aborted === true) return EXIT_CANCELLED;
+    return error instanceof CliError ? error.exitCode : EXIT_ERROR;
+  }
+}
+
+/**
+ * The launcher's entry: runs `process.argv` against the process's streams and environment. The
+ * first Ctrl-C cancels the running evaluation (calls under way are settled and traced); a second
+ * one ends the process.
+ */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort(new Error("interrupted (SIGINT)"));
+  process.once("SIGINT", onInterrupt);
+  try {
+    const context = createCliContext({
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+      signal: controller.signal,
+    });
+    return await runCli(argv, context);
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}

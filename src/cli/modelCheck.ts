@@ -1,0 +1,157 @@
+/**
+ * Is the judge model there? Before a command evaluates with an `ollama:` model it asks the Ollama
+ * server (GET /api/tags) whether it runs and has the model pulled, and stops with one message that
+ * names the server tried and what to run. A model that fails during the run
+ * (EvaluationModelError) is explained the same way.
+ */
+import { EvaluationModelError } from "../engine/errors.js";
+import { checkOllama } from "../llm/checkOllama.js";
+import { type ModelCallError, ModelUnavailableError } from "../llm/errors.js";
+import {
+  defaultModelSpec,
+  defaultOllamaBaseUrl,
+  formatModelSpec,
+  type ModelEnv,
+  type ProviderName,
+  parseModelSpec,
+} from "../llm/spec.js";
+import { CliError } from "./errors.js";
+
+/** The judge a command will call: its spec and, for Ollama, the server. */
+export interface ModelTarget {
+  /** `provider:model`, as the engine receives it. */
+  spec: string;
+  provider: ProviderName;
+  model: string;
+  /** The Ollama server (OLLAMA_BASE_URL or the default), for `ollama:` models. */
+  baseUrl: string | undefined;
+}
+
+export type ModelProblem = "ollama-unreachable" | "model-not-pulled" | "model-failed";
+
+/** The judge model cannot be used: Ollama is down, the model is not pulled, or every call failed. */
+export class ModelNotReadyError extends CliError {
+  override readonly name = "ModelNotReadyError";
+
+  constructor(
+    readonly problem: ModelProblem,
+    readonly target: { model: string; baseUrl: string | undefined },
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * The model a command uses: `--model` when given, else `ollama:<EVALGATE_MODEL or the default>`.
+ * Throws ModelSpecError / UnknownProviderError for a spec that cannot be parsed.
+ */
+export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
+  const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
+  return {
+    spec: formatModelSpec(parsed),
+    provider: parsed.provider,
+    model: parsed.model,
+    baseUrl: parsed.provider === "ollama" ? defaultOllamaBaseUrl(env) : undefined,
+  };
+}
+
+function unreachableMessage(baseUrl: string, why: string | undefined): string {
+  const detail = why === undefined || why === "" ? "" : ` (${why})`;
+  return (
+    `Ollama is not reachable at ${baseUrl}${detail}: start it with \`ollama serve\`, ` +
+    "or set OLLAMA_BASE_URL to the address of a running Ollama server"
+  );
+}
+
+function notPulledMessage(model: string, baseUrl: string, pulled: readonly string[] | undefined) {
+  const known =
+    pulled === undefined
+      ? ""
+      : pulled.length === 0
+        ? " (no model is pulled there yet)"
+        : ` (pulled there: ${pulled.join(", ")})`;
+  return (
+    `model "${model}" is not pulled on the Ollama server at ${baseUrl}${known}: ` +
+    `run \`ollama pull ${model}\`, or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model`
+  );
+}
+
+/** The reason checkOllama gives in parentheses after the URL (the network error), if any. */
+function reasonOf(problem: string | undefined, baseUrl: string): string | undefined {
+  if (problem === undefined) return undefined;
+  const after = problem.indexOf(`${baseUrl} (`);
+  if (after === -1) return undefined;
+  const start = after + baseUrl.length + 2;
+  const end = problem.lastIndexOf(")");
+  return end > start ? problem.slice(start, end) : undefined;
+}
+
+export interface EnsureModelReadyOptions {
+  /** How long to wait for the Ollama server (default 3000 ms). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * For an `ollama:` model: checks that the server answers and has the model; throws
+ * ModelNotReadyError naming the base URL and what to run when not. Other providers are not
+ * checked here (their failures surface as EvaluationModelError during the run).
+ */
+export async function ensureModelReady(
+  target: ModelTarget,
+  options: EnsureModelReadyOptions = {},
+): Promise<void> {
+  if (target.provider !== "ollama" || target.baseUrl === undefined) return;
+  const status = await checkOllama(target.baseUrl, target.model, options);
+  if (!status.reachable) {
+    throw new ModelNotReadyError(
+      "ollama-unreachable",
+      target,
+      unreachableMessage(status.baseUrl, reasonOf(status.problem, status.baseUrl)),
+    );
+  }
+  if (!status.modelPresent) {
+    throw new ModelNotReadyError(
+      "model-not-pulled",
+      target,
+      notPulledMessage(target.model, status.baseUrl, status.models),
+    );
+  }
+}
+
+/**
+ * Turns a model failure during a run into the same kind of message as the check before it: Ollama
+ * down → `ollama serve` / OLLAMA_BASE_URL, model missing → `ollama pull`, anything else → what the
+ * model error says.
+ */
+export function explainModelFailure(
+  error: EvaluationModelError | ModelCallError,
+  target?: ModelTarget,
+): ModelNotReadyError {
+  const modelError = error instanceof EvaluationModelError ? error.modelError : error;
+  const model = modelError.model ?? target?.model ?? "the model";
+  const baseUrl = modelError.baseUrl ?? target?.baseUrl;
+  const isOllama = (modelError.provider ?? target?.provider) === "ollama";
+  const where = { model, baseUrl };
+  if (modelError instanceof ModelUnavailableError && isOllama && baseUrl !== undefined) {
+    if (modelError.reason === "model-not-found") {
+      return new ModelNotReadyError(
+        "model-not-pulled",
+        where,
+        notPulledMessage(model, baseUrl, undefined),
+        { cause: error },
+      );
+    }
+    if (modelError.reason === "connection-refused" || modelError.reason === "unreachable") {
+      return new ModelNotReadyError(
+        "ollama-unreachable",
+        where,
+        unreachableMessage(baseUrl, undefined),
+        { cause: error },
+      );
+    }
+  }
+  return new ModelNotReadyError("model-failed", where, error.message, { cause: error });
+}

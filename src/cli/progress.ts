@@ -1,0 +1,106 @@
+/**
+ * Progress of an evaluation on stderr: on a terminal, a bar redrawn in place with `\r` and one
+ * permanent line per finished criterion; elsewhere (a pipe, a CI log), one plain line per
+ * criterion. stdout is left to the result.
+ */
+import type { Catalog } from "../criteria/model.js";
+import type { EvaluationProgress } from "../engine/options.js";
+import { meetsThreshold } from "../scoring/consistency.js";
+import { thresholdOf } from "../scoring/criterionResult.js";
+import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { TextOutput } from "./context.js";
+import { formatScore, nativeText, oneLine, truncate } from "./report/text.js";
+
+const BAR_WIDTH = 24;
+const CLEAR_LINE = "\r\x1b[2K";
+
+export interface ProgressReporter {
+  onProgress(event: EvaluationProgress): void;
+  /** Clears a bar still drawn (an evaluation that ended in an error), so messages start clean. */
+  finish(): void;
+}
+
+/** `[#########---------------]`: how many of `total` are done. */
+export function progressBar(done: number, total: number, width = BAR_WIDTH): string {
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}]`;
+}
+
+function outcomeText(outcome: CriterionOutcome, threshold: number): string {
+  if (!outcome.evaluated || outcome.score === null) {
+    return `not evaluated: ${oneLine(outcome.judgeError ?? "no answer")}`;
+  }
+  const met = meetsThreshold(outcome.score, threshold) ? "met" : "not met";
+  return `${nativeText(outcome.native)} → ${formatScore(outcome.score)} (threshold ${formatScore(threshold)}, ${met})`;
+}
+
+export function createProgressReporter(
+  stream: TextOutput,
+  catalog: Pick<Catalog, "criteria" | "passingThreshold">,
+): ProgressReporter {
+  const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
+  const tty = stream.isTTY === true;
+  const running = new Set<string>();
+  let total = catalog.criteria.length;
+  let done = 0;
+  let barShown = false;
+
+  const label = (id: string) => {
+    const title = byId.get(id)?.title;
+    return title === undefined || title === id ? id : `${id} ${title}`;
+  };
+  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
+  const drawBar = () => {
+    const now = running.size === 0 ? "" : `  judging ${[...running].join(", ")}`;
+    const line = `${progressBar(done, total)} ${done}/${total}${now}`;
+    stream.write(`${CLEAR_LINE}${truncate(line, width())}`);
+    barShown = true;
+  };
+  const clearBar = () => {
+    if (barShown) stream.write(CLEAR_LINE);
+    barShown = false;
+  };
+  const line = (text: string) => {
+    if (tty) clearBar();
+    stream.write(`${tty ? truncate(text, width()) : text}\n`);
+  };
+
+  return {
+    onProgress(event) {
+      switch (event.type) {
+        case "start":
+          total = event.total;
+          line(
+            `evaluating ${total} criteria (${event.llmCriteria} by the judge model, ` +
+              `${total - event.llmCriteria} by deterministic checks)`,
+          );
+          if (tty) drawBar();
+          return;
+        case "criterion_start":
+          running.add(event.criterionId);
+          if (tty) drawBar();
+          return;
+        case "criterion_done": {
+          running.delete(event.criterionId);
+          done += 1;
+          const criterion = byId.get(event.criterionId);
+          const threshold =
+            criterion === undefined ? catalog.passingThreshold : thresholdOf(criterion, catalog);
+          line(
+            `[${done}/${event.total}] ${label(event.criterionId)}: ${outcomeText(event.outcome, threshold)}`,
+          );
+          if (tty) drawBar();
+          return;
+        }
+        case "done":
+          line(
+            `done: ${event.passed ? "passed" : "not passed"} (overall ${formatScore(event.overallScore)})`,
+          );
+          return;
+      }
+    },
+    finish() {
+      if (tty) clearBar();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/** The Markdown report: the table report's content, with every piece of result text escaped. */
+import type { EvaluationResult } from "../../scoring/result.js";
+import { criterionRow, feedbackLines, overallFacts, reportTitle, resultLists } from "./summary.js";
+import { oneLine, truncate } from "./text.js";
+
+const REASONING_LIMIT = 280;
+
+/**
+ * Escapes text for Markdown so that result text (which repeats untrusted content) cannot open
+ * links, images, emphasis, code, raw HTML or table cells: a backslash before each significant
+ * character, newlines collapsed.
+ */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text).replace(/[\\`*_[\]<>#|~]/g, (char) => `\\${char}`);
+}
+
+/** escapeMarkdown for a paragraph of its own: a leading list marker is escaped too. */
+export function escapeMarkdownParagraph(text: string): string {
+  return escapeMarkdown(text)
+    .replace(/^[-+]/, (marker) => `\\${marker}`)
+    .replace(/^(\d+)([.)])/, (_match, digits: string, mark: string) => `${digits}\\${mark}`);
+}
+
+export function renderMarkdownReport(result: EvaluationResult): string {
+  const out: string[] = [`# ${escapeMarkdown(reportTitle(result))}`, ""];
+  for (const fact of overallFacts(result)) {
+    out.push(`- **${escapeMarkdown(fact.label)}:** ${escapeMarkdown(fact.value)}`);
+  }
+  out.push("", "## Criteria", "");
+  out.push("| Criterion | Method | Native | Score | Threshold | Met | Reasoning |");
+  out.push("|---|---|---|---:|---:|---|---|");
+  for (const criterion of result.criteria) {
+    const row = criterionRow(criterion);
+    const cells = [
+      row.criterion,
+      row.method,
+      row.native,
+      row.score,
+      row.threshold,
+      row.met,
+      truncate(row.reasoning, REASONING_LIMIT),
+    ];
+    out.push(`| ${cells.map(escapeMarkdown).join(" | ")} |`);
+  }
+  // One Markdown line per feedback line, kept apart by hard line breaks.
+  out.push(
+    "",
+    "## Summary",
+    "",
+    feedbackLines(result.feedback).map(escapeMarkdownParagraph).join("  \n"),
+  );
+  for (const list of resultLists(result)) {
+    out.push("", `## ${list.title}`, "");
+    for (const item of list.items) out.push(`- ${escapeMarkdown(item)}`);
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,83 @@
+/** What every report says about the result as a whole, in the same order and words. */
+import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { formatScore, metText, nativeText, oneLine } from "./text.js";
+
+export interface ReportFact {
+  label: string;
+  value: string;
+}
+
+/** The overall lines: score, native total, verdict, status, passed, model, tokens. */
+export function overallFacts(result: EvaluationResult): ReportFact[] {
+  const facts: ReportFact[] = [{ label: "overall score", value: formatScore(result.overallScore) }];
+  if (result.nativeTotal !== undefined) {
+    facts.push({ label: "native total", value: String(Number(result.nativeTotal.toFixed(4))) });
+  }
+  facts.push({ label: "verdict", value: result.verdict });
+  if (result.status !== undefined) facts.push({ label: "status", value: result.status });
+  facts.push({ label: "passed", value: result.passed ? "yes" : "no" });
+  if (result.humanReviewRequired === true) {
+    facts.push({ label: "human review", value: "required (possible prompt injection)" });
+  }
+  if (result.model !== undefined) facts.push({ label: "model", value: result.model });
+  facts.push({ label: "tokens", value: `${result.usage.totalTokens}` });
+  return facts;
+}
+
+/** The titled lists after the criteria: strengths, weaknesses, suggestions, not evaluated, warnings. */
+export function resultLists(result: EvaluationResult): Array<{ title: string; items: string[] }> {
+  const notEvaluated = result.criteria
+    .filter((c) => !c.evaluated)
+    .map((c) => `${c.id}: ${oneLine(c.judgeError ?? "not evaluated")}`);
+  return [
+    { title: "Strengths", items: result.strengths },
+    { title: "Weaknesses", items: result.weaknesses },
+    { title: "Suggestions", items: result.suggestions },
+    { title: "Not evaluated", items: notEvaluated },
+    { title: "Warnings", items: result.warnings },
+  ].filter((list) => list.items.length > 0);
+}
+
+/** One criterion as the tables show it, every cell already text. */
+export interface CriterionRow {
+  criterion: string;
+  method: string;
+  native: string;
+  score: string;
+  threshold: string;
+  met: string;
+  reasoning: string;
+}
+
+export function criterionRow(criterion: CriterionResult): CriterionRow {
+  const label =
+    criterion.title === criterion.id ? criterion.id : `${criterion.id} ${criterion.title}`;
+  const flags = [criterion.knockout ? "knockout" : criterion.critical ? "critical" : ""].filter(
+    (f) => f !== "",
+  );
+  return {
+    criterion: flags.length === 0 ? label : `${label} (${flags.join(", ")})`,
+    method: criterion.method,
+    native: nativeText(criterion.native),
+    score: criterion.score === null ? "—" : formatScore(criterion.score),
+    threshold: formatScore(criterion.threshold),
+    met: metText(criterion.met),
+    reasoning: oneLine(
+      criterion.evaluated ? criterion.reasoning : (criterion.judgeError ?? criterion.reasoning),
+    ),
+  };
+}
+
+/** The heading of a report: which catalog, which version. */
+export function reportTitle(result: EvaluationResult): string {
+  const name = result.catalog.name ?? result.catalog.id;
+  return `Evaluation against ${name} (${result.catalog.id} ${result.catalog.version})`;
+}
+
+/** The feedback's non-empty lines, each with its whitespace collapsed. */
+export function feedbackLines(feedback: string): string[] {
+  return feedback
+    .split(/\r?\n/)
+    .map(oneLine)
+    .filter((line) => line !== "");
+}

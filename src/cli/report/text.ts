@@ -1,0 +1,41 @@
+/** Small text helpers shared by the reports and the progress lines. */
+import type { NativeValue } from "../../scoring/result.js";
+
+/** Collapses runs of whitespace (newlines included) into single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** `text` cut to at most `max` characters, ending in "…" when cut. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  if (max <= 1) return chars.slice(0, max).join("");
+  return `${chars
+    .slice(0, max - 1)
+    .join("")
+    .trimEnd()}…`;
+}
+
+/** Pads `text` with spaces to `width` characters (counted as code points). */
+export function padTo(text: string, width: number): string {
+  const length = Array.from(text).length;
+  return length >= width ? text : text + " ".repeat(width - length);
+}
+
+/** A 0–1 score with two decimals. */
+export function formatScore(score: number): string {
+  return score.toFixed(2);
+}
+
+/** A native value as shown: 4, "pass", a level id; "—" when there is none. */
+export function nativeText(native: NativeValue | undefined): string {
+  if (native === null || native === undefined) return "—";
+  return typeof native === "number" ? String(Number(native.toFixed(4))) : native;
+}
+
+/** yes / no / — for a criterion's `met` (null: not evaluated). */
+export function metText(met: boolean | null): string {
+  if (met === null) return "—";
+  return met ? "yes" : "no";
+}

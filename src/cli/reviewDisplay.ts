@@ -1,0 +1,184 @@
+/**
+ * What the review commands print: a pending review (the evaluation's scores against their
+ * thresholds, strengths, weaknesses, suggestions, warnings and an excerpt of the content), the list
+ * of paused threads, and the final state of a run (each stage's status and score).
+ */
+
+import type { StageDefinition } from "../graph/stages.js";
+import type { OverallProposalStateType } from "../graph/state.js";
+import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import type { PendingReview } from "../orchestrator/pendingReview.js";
+import type { EvaluationResult } from "../scoring/result.js";
+import { criterionRow, resultLists } from "./report/summary.js";
+import { formatScore, oneLine, padTo, truncate } from "./report/text.js";
+
+const EXCERPT_LINES = 12;
+const EXCERPT_CHARS = 1200;
+const GAP = "  ";
+
+/** Rows under a header, each column as wide as its widest cell; the last column is not padded. */
+export function renderColumns(header: readonly string[], rows: readonly string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(Array.from(title).length, ...rows.map((row) => Array.from(row[column] ?? "").length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => padTo(cell, widths[column] ?? 0))
+      .join(GAP)
+      .trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+}
+
+/** A stage's content as the reviewer reads and edits it: text as is, data as indented JSON. */
+export function contentText(content: unknown): string | undefined {
+  if (content === undefined || content === null) return undefined;
+  if (typeof content === "string") return content;
+  return JSON.stringify(content, null, 2);
+}
+
+/** The stage's content in the state values. */
+export function stageContent(values: OverallProposalStateType, stage: StageDefinition): unknown {
+  return readStatePath(values, parseStatePath(stage.contentPath));
+}
+
+/** The first lines of the content, indented, with how much was left out. */
+export function contentExcerpt(content: unknown, width = 100): string[] {
+  const text = contentText(content);
+  if (text === undefined || text.trim() === "") return ["  (no content)"];
+  const lines = text.trim().split(/\r?\n/);
+  const shown: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    if (shown.length >= EXCERPT_LINES || chars >= EXCERPT_CHARS) break;
+    shown.push(`  | ${truncate(line, Math.max(20, width - 4))}`);
+    chars += line.length;
+  }
+  const rest = lines.length - shown.length;
+  if (rest > 0) shown.push(`  … (${rest} more line${rest === 1 ? "" : "s"})`);
+  return shown;
+}
+
+function scoreTable(evaluation: EvaluationResult, width: number): string[] {
+  const rows = evaluation.criteria.map((criterion) => {
+    const row = criterionRow(criterion);
+    return [truncate(row.criterion, Math.max(24, width - 32)), row.score, row.threshold, row.met];
+  });
+  return renderColumns(["criterion", "score", "threshold", "met"], rows);
+}
+
+function overallLine(evaluation: EvaluationResult): string {
+  const parts = [
+    `overall ${formatScore(evaluation.overallScore)}`,
+    `verdict ${evaluation.verdict}`,
+    ...(evaluation.status === undefined ? [] : [`status ${evaluation.status}`]),
+    `passed ${evaluation.passed ? "yes" : "no"}`,
+  ];
+  return parts.join(" · ");
+}
+
+export interface ReviewViewOptions {
+  /** Line width for the table and the excerpt (default 100). */
+  width?: number;
+}
+
+/** A pending review, as the reviewer is shown it before deciding. */
+export function renderReview(
+  review: PendingReview,
+  content: unknown,
+  options: ReviewViewOptions = {},
+): string {
+  const width = Math.max(60, options.width ?? 100);
+  const out: string[] = [];
+  const heading = `Review: ${review.title} [${review.contentId}]`;
+  out.push(heading, "=".repeat(Math.min(width, Array.from(heading).length)));
+  const facts = [`type ${review.type}`];
+  if (review.revisions !== undefined) {
+    facts.push(`revisions ${review.revisions.count} of ${review.revisions.max}`);
+  }
+  out.push(facts.join(" · "));
+  if (review.description.trim() !== "") out.push(oneLine(review.description));
+  if (review.error !== undefined) out.push(`error: ${oneLine(review.error)}`);
+
+  const evaluation = review.evaluation;
+  if (evaluation !== null) {
+    out.push("", ...scoreTable(evaluation, width), "", overallLine(evaluation));
+    for (const list of resultLists(evaluation)) {
+      out.push("", list.title);
+      for (const item of list.items) out.push(`  - ${truncate(oneLine(item), width - 4)}`);
+    }
+  } else {
+    out.push("", "No evaluation: nothing was judged for this review.");
+  }
+  out.push("", "Content (excerpt)", ...contentExcerpt(content, width));
+  return `${out.join("\n")}\n`;
+}
+
+function stageScore(values: OverallProposalStateType, stage: StageDefinition): string[] {
+  const result = readStatePath(values, parseStatePath(stage.resultField));
+  if (typeof result !== "object" || result === null || !("overallScore" in result)) {
+    return ["—", "—"];
+  }
+  const evaluation = result as EvaluationResult;
+  return [formatScore(evaluation.overallScore), evaluation.verdict];
+}
+
+function stageStatusText(values: OverallProposalStateType, stage: StageDefinition): string {
+  const status = readStatePath(values, parseStatePath(stage.statusField));
+  return typeof status === "string" ? status : "not_started";
+}
+
+/** Each stage's status and score, and the decisions made. */
+export function renderRunSummary(
+  values: OverallProposalStateType,
+  stages: readonly StageDefinition[],
+): string {
+  const rows = stages.map((stage) => {
+    const status = stageStatusText(values, stage);
+    const [score = "—", verdict = "—"] = stageScore(values, stage);
+    // An edit replaces the content after it was judged: the score is the replaced content's.
+    const note = status === "edited" && score !== "—" ? " (before the edit)" : "";
+    return [stage.id, status, score, `${verdict}${note}`];
+  });
+  const out = renderColumns(["stage", "status", "score", "verdict"], rows);
+  const decisions = values.reviewHistory ?? [];
+  out.push("", `${decisions.length} review decision${decisions.length === 1 ? "" : "s"}`);
+  const errors = values.errors ?? [];
+  if (errors.length > 0) {
+    out.push("", "Errors");
+    for (const error of errors) out.push(`  - ${oneLine(error)}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** `2025-03-01 14:05:09 UTC (12 min ago)` for a pause time. */
+export function waitingSince(pausedAt: string | undefined, now: Date): string {
+  if (pausedAt === undefined) return "—";
+  const at = new Date(pausedAt);
+  if (Number.isNaN(at.getTime())) return pausedAt;
+  const stamp = `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
+  const ago =
+    minutes < 1
+      ? "just now"
+      : minutes < 60
+        ? `${minutes} min ago`
+        : minutes < 48 * 60
+          ? `${Math.floor(minutes / 60)} h ago`
+          : `${Math.floor(minutes / (24 * 60))} days ago`;
+  return `${stamp} (${ago})`;
+}
+
+/** The paused threads: thread id, stage, type, score / verdict and how long each has waited. */
+export function renderPendingList(reviews: readonly PendingReview[], now = new Date()): string {
+  const rows = reviews.map((review) => [
+    review.threadId,
+    review.contentId,
+    review.type,
+    review.evaluation === null
+      ? "—"
+      : `${formatScore(review.evaluation.overallScore)} ${review.evaluation.verdict}`,
+    waitingSince(review.pausedAt, now),
+  ]);
+  const lines = renderColumns(["thread", "stage", "type", "score", "waiting since"], rows);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,262 @@
+/**
+ * `evalgate run`: writes a proposal with the proposal graph on the checkpoint store, and at each
+ * review shows the evaluation and asks the reviewer on stdin. `--thread` goes on with an earlier
+ * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
+ * decided with `evalgate review`.
+ */
+import { randomUUID } from "node:crypto";
+import { createChatModel } from "../llm/chatModel.js";
+import { InvalidDecisionError, ThreadNotFoundError } from "../orchestrator/errors.js";
+import type { ThreadOutcome } from "../orchestrator/reviewOrchestrator.js";
+import { type CliContext, EXIT_OK, type TextOutput } from "./context.js";
+import { CliError } from "./errors.js";
+import { createLineReader } from "./interactiveInput.js";
+import { askDecision } from "./interactiveReview.js";
+import { EXIT_CANCELLED } from "./main.js";
+import { ensureModelReady, resolveModelTarget } from "./modelCheck.js";
+import { renderReview, renderRunSummary, stageContent } from "./reviewDisplay.js";
+import { readInputFile } from "./reviewFiles.js";
+import { resumeHint } from "./reviewHints.js";
+import {
+  openReviewSession,
+  type ProposalValues,
+  type ReviewSession,
+  type ThreadView,
+} from "./reviewSession.js";
+import {
+  loadRunSettings,
+  type RunSettings,
+  runSettingsPath,
+  saveRunSettings,
+} from "./reviewSettings.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  resolveCheckpointStore,
+  storeExists,
+} from "./reviewStore.js";
+
+export interface RunCommandOptions {
+  thread?: string;
+  applicant?: string;
+  model?: string;
+  db?: string;
+  maxRevisions?: number;
+  reviewer?: string;
+}
+
+/** Where the reviewer's answers come from: stdin, and whether it is a terminal. */
+export interface ReviewerInput {
+  stream: NodeJS.ReadableStream;
+  terminal: boolean;
+}
+
+/** The stored settings of the thread; a broken settings file is reported and left aside. */
+async function storedSettings(
+  path: string,
+  threadId: string | undefined,
+  stderr: TextOutput,
+): Promise<RunSettings | undefined> {
+  if (threadId === undefined) return undefined;
+  try {
+    return await loadRunSettings(path, threadId);
+  } catch (error) {
+    stderr.write(
+      `evalgate: ${error instanceof Error ? error.message : String(error)}; using the options given\n`,
+    );
+    return undefined;
+  }
+}
+
+function viewOf(outcome: ThreadOutcome<ProposalValues>): ThreadView {
+  if (outcome.state === "paused" && outcome.review !== undefined) {
+    return { kind: "paused", review: outcome.review, values: outcome.values };
+  }
+  return { kind: "completed", values: outcome.values };
+}
+
+function width(context: CliContext): number {
+  return context.stdout.isTTY === true && context.stdout.columns !== undefined
+    ? context.stdout.columns
+    : 100;
+}
+
+/** The thread's view, or undefined when the store has no such thread. */
+async function existingView(
+  session: ReviewSession,
+  threadId: string,
+): Promise<ThreadView | undefined> {
+  try {
+    return await session.view(threadId);
+  } catch (error) {
+    if (error instanceof ThreadNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+interface Loop {
+  session: ReviewSession;
+  threadId: string;
+  store: CheckpointStore;
+  context: CliContext;
+  input: ReviewerInput;
+  reviewer: string | undefined;
+}
+
+/** Shows each review and asks for the decision, until the run completes or the reviewer stops. */
+async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
+  const { session, threadId, store, context } = loop;
+  const out = context.stdout;
+  const lines = createLineReader(loop.input.stream, context.signal);
+  try {
+    let view = start;
+    while (view.kind === "paused") {
+      const { review, values } = view;
+      const stage = session.stages.find((s) => s.id === review.contentId);
+      const content = stage === undefined ? undefined : stageContent(values, stage);
+      out.write(`\n${renderReview(review, content, { width: width(context) })}\n`);
+      const answer = await askDecision(review, content, stage, {
+        lines,
+        out,
+        cwd: context.cwd,
+        env: context.env,
+        terminal: loop.input.terminal,
+        ...(loop.reviewer === undefined ? {} : { reviewer: loop.reviewer }),
+      });
+      if (answer.kind === "quit" || context.signal?.aborted === true) {
+        if (
+          answer.kind === "quit" &&
+          answer.why === "end-of-input" &&
+          context.signal?.aborted !== true
+        ) {
+          out.write("\nThe input ended before the run finished.\n");
+        }
+        out.write(`\n${resumeHint(review, store, context.cwd)}`);
+        context.exitCode = context.signal?.aborted === true ? EXIT_CANCELLED : EXIT_OK;
+        return;
+      }
+      context.stderr.write(`${answer.decision.action}: running on to the next review…\n`);
+      try {
+        view = viewOf(
+          await session.orchestrator.submitDecision(threadId, review.interruptId, answer.decision),
+        );
+      } catch (error) {
+        if (!(error instanceof InvalidDecisionError)) throw error;
+        out.write(
+          `The decision was not accepted: ${error.issues.map((i) => i.message).join("; ")}\n`,
+        );
+      }
+    }
+    if (view.kind === "stopped") {
+      throw new CliError(
+        `thread ${threadId} stopped before ${view.next.join(", ")} without a review`,
+      );
+    }
+    out.write(
+      `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, session.stages)}`,
+    );
+    context.exitCode = EXIT_OK;
+  } finally {
+    lines.close();
+  }
+}
+
+export async function runProposal(
+  rfpFile: string | undefined,
+  options: RunCommandOptions,
+  context: CliContext,
+  input: ReviewerInput,
+): Promise<void> {
+  const { cwd, env } = context;
+  if (rfpFile === undefined && options.thread === undefined) {
+    throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
+  }
+  const rfp = rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd);
+  const applicant =
+    options.applicant === undefined
+      ? undefined
+      : await readInputFile("--applicant file", options.applicant, cwd);
+
+  const store = resolveCheckpointStore(options.db, env, cwd);
+  const settingsPath = runSettingsPath(store, cwd);
+  const stored = await storedSettings(settingsPath, options.thread, context.stderr);
+  const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
+  // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
+  await ensureModelReady(target);
+
+  if (options.thread !== undefined && rfp === undefined && !storeExists(store)) {
+    throw new CliError(
+      `no thread "${options.thread}": there is no checkpoint file at ${describeStore(store, cwd)}`,
+    );
+  }
+  const session = await openReviewSession({
+    store,
+    env,
+    cwd,
+    model: createChatModel(target.spec, { env }),
+    ...(maxRevisions === undefined ? {} : { maxRevisions }),
+  });
+  try {
+    const earlier =
+      options.thread === undefined ? undefined : await existingView(session, options.thread);
+    let threadId: string;
+    let view: ThreadView;
+    if (earlier !== undefined && options.thread !== undefined) {
+      threadId = options.thread;
+      context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, cwd)})\n`);
+      if (rfp !== undefined || applicant !== undefined) {
+        context.stderr.write(
+          `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
+        );
+      }
+      if (options.model !== undefined || options.maxRevisions !== undefined) {
+        // Settings given again on resume are the thread's from now on (for `review` too).
+        await saveRunSettings(settingsPath, threadId, {
+          ...stored,
+          model: target.spec,
+          ...(maxRevisions === undefined ? {} : { maxRevisions }),
+          startedAt: stored?.startedAt ?? new Date().toISOString(),
+        });
+      }
+      view = earlier;
+      if (view.kind === "stopped") {
+        context.stdout.write(
+          `The run stopped before ${view.next.join(", ")}; running on from there.\n`,
+        );
+        view = await session.continueThread(threadId);
+      }
+    } else {
+      if (rfp === undefined) {
+        throw new CliError(
+          `no thread "${options.thread}" in ${describeStore(store, cwd)}; give an RFP file to start one`,
+        );
+      }
+      threadId = options.thread ?? randomUUID();
+      context.stdout.write(`thread ${threadId} (checkpoints in ${describeStore(store, cwd)})\n`);
+      await saveRunSettings(settingsPath, threadId, {
+        model: target.spec,
+        ...(maxRevisions === undefined ? {} : { maxRevisions }),
+        ...(rfpFile === undefined ? {} : { rfpFile }),
+        startedAt: new Date().toISOString(),
+      });
+      context.stderr.write("writing and judging until the first review…\n");
+      view = viewOf(
+        await session.orchestrator.start(
+          { rfpDocument: rfp, ...(applicant === undefined ? {} : { applicantInput: applicant }) },
+          { threadId },
+        ),
+      );
+    }
+    await reviewUntilDone(view, {
+      session,
+      threadId,
+      store,
+      context,
+      input,
+      reviewer: options.reviewer,
+    });
+  } finally {
+    await session.close();
+  }
+}

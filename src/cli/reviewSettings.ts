@@ -1,0 +1,92 @@
+/**
+ * What a `run` was started with — its model and revision limit — kept beside the checkpoints, so
+ * that `run --thread` and `review` go on with the same settings after the terminal was closed:
+ * LangGraph keeps the run context out of a thread's checkpoints. For a SQLite store the settings
+ * live in `<file>.runs.json`; for PostgreSQL in `.evalgate/runs.json` under the working folder.
+ * Options given on the command line win over the stored ones.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { writeFileAtomically } from "./outputFile.js";
+import type { CheckpointStore } from "./reviewStore.js";
+
+export const RunSettingsSchema = z.object({
+  /** The writer and judge model, `provider:model`. */
+  model: z.string().min(1).optional(),
+  maxRevisions: z.number().int().min(0).optional(),
+  /** The RFP file the run started from, as given. */
+  rfpFile: z.string().optional(),
+  startedAt: z.string(),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+const SettingsFileSchema = z.object({ threads: z.record(z.string(), RunSettingsSchema) });
+type SettingsFile = z.infer<typeof SettingsFileSchema>;
+
+/** The settings file could not be read: it is not JSON or not in the expected shape. */
+export class RunSettingsFileError extends Error {
+  override readonly name = "RunSettingsFileError";
+
+  constructor(
+    readonly path: string,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`run settings ${path}: ${reason}`, options);
+  }
+}
+
+/** Where the settings of the store's threads are kept. */
+export function runSettingsPath(store: CheckpointStore, cwd: string): string {
+  return store.kind === "sqlite"
+    ? `${store.path}.runs.json`
+    : resolve(cwd, ".evalgate", "runs.json");
+}
+
+async function readSettingsFile(path: string): Promise<SettingsFile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT")
+      return { threads: {} };
+    throw new RunSettingsFileError(path, String(error), { cause: error });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new RunSettingsFileError(path, "not valid JSON", { cause: error });
+  }
+  const parsed = SettingsFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RunSettingsFileError(
+      path,
+      `${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The settings stored for the thread, or undefined when none were. */
+export async function loadRunSettings(
+  path: string,
+  threadId: string,
+): Promise<RunSettings | undefined> {
+  const file = await readSettingsFile(path);
+  return Object.hasOwn(file.threads, threadId) ? file.threads[threadId] : undefined;
+}
+
+/** Stores the thread's settings (the file and its folder are created when missing). */
+export async function saveRunSettings(
+  path: string,
+  threadId: string,
+  settings: RunSettings,
+): Promise<void> {
+  const file = await readSettingsFile(path);
+  file.threads[threadId] = RunSettingsSchema.parse(settings);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomically(path, `${JSON.stringify(file, null, 2)}\n`);
+}

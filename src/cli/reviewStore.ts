@@ -1,0 +1,57 @@
+/**
+ * Where the review commands keep their threads: a SQLite file (`--db`, else
+ * `.evalgate/checkpoints.sqlite` under the working folder) or PostgreSQL when DATABASE_URL is set
+ * and no `--db` was given — the choice createCheckpointer makes, resolved here first so that a
+ * command can say where it looked, and refuse to create a file it only meant to read.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ModelEnv } from "../llm/spec.js";
+import { displayPath } from "./displayPath.js";
+
+/** The SQLite file the commands use when neither --db nor DATABASE_URL says otherwise. */
+export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";
+
+export type CheckpointStore =
+  | { kind: "sqlite" /** Absolute path of the file. */; path: string }
+  | { kind: "postgres"; url: string };
+
+/** The store for `--db` (a SQLite path, relative to `cwd`), else DATABASE_URL, else the default. */
+export function resolveCheckpointStore(
+  db: string | undefined,
+  env: ModelEnv,
+  cwd: string,
+): CheckpointStore {
+  if (db !== undefined && db.trim() !== "") return { kind: "sqlite", path: resolve(cwd, db) };
+  const url = env.DATABASE_URL?.trim();
+  if (url !== undefined && url !== "") return { kind: "postgres", url };
+  return { kind: "sqlite", path: resolve(cwd, DEFAULT_REVIEW_DB) };
+}
+
+/** The store as messages name it: the SQLite path relative to `cwd`, or "PostgreSQL (host/db)". */
+export function describeStore(store: CheckpointStore, cwd: string): string {
+  if (store.kind === "sqlite") return displayPath(store.path, cwd);
+  try {
+    const url = new URL(store.url);
+    return `PostgreSQL (${url.host}${url.pathname})`;
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
+}
+
+/** False when the store is a SQLite file that does not exist (so it holds no thread). */
+export function storeExists(store: CheckpointStore): boolean {
+  return store.kind === "postgres" || existsSync(store.path);
+}
+
+/** The `--db` option to repeat in a hint, when the store is not the default one. */
+export function dbHint(store: CheckpointStore, cwd: string): string {
+  if (store.kind === "postgres") return "";
+  const shown = displayPath(store.path, cwd);
+  return shown === DEFAULT_REVIEW_DB ? "" : ` --db ${quoteArg(shown)}`;
+}
+
+/** An argument as a shell would need it in a printed command. */
+export function quoteArg(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

@@ -1,0 +1,310 @@
+/**
+ * The parts of the review commands that need no model: the line reader over stdin, the decision
+ * prompt (with a real $EDITOR: a small node script that rewrites the file), the stored run
+ * settings, the store resolution, and the review, pending-list and summary views.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EditorError, editText } from "../../src/cli/interactiveEditor.js";
+import { createLineReader } from "../../src/cli/interactiveInput.js";
+import { askDecision, type DecisionPromptIo } from "../../src/cli/interactiveReview.js";
+import { renderPendingList, renderReview, waitingSince } from "../../src/cli/reviewDisplay.js";
+import {
+  loadRunSettings,
+  RunSettingsFileError,
+  runSettingsPath,
+  saveRunSettings,
+} from "../../src/cli/reviewSettings.js";
+import {
+  DEFAULT_REVIEW_DB,
+  describeStore,
+  resolveCheckpointStore,
+} from "../../src/cli/reviewStore.js";
+import { RESEARCH_STAGE, sectionStage } from "../../src/graph/stages.js";
+import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
+import type { PendingReview } from "../../src/orchestrator/pendingReview.js";
+import type { EvaluationResult } from "../../src/scoring/result.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "evalgate-review-parts-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function buffer() {
+  let text = "";
+  return { write: (chunk: string) => (text += chunk), text: () => text };
+}
+
+function review(overrides: Partial<PendingReview> = {}): PendingReview {
+  return {
+    threadId: "t-1",
+    interruptId: "i-1",
+    type: "evaluation_review",
+    contentType: "budget",
+    contentId: "budget",
+    title: "Budget Evaluation Review",
+    description: "Review the evaluation of the Budget.",
+    evaluation: null,
+    actions: ["approve", "revise", "edit"],
+    ...overrides,
+  };
+}
+
+const evaluation = {
+  passed: false,
+  timestamp: "2026-01-05T10:00:00.000Z",
+  evaluator: "evalgate",
+  overallScore: 0.55,
+  scores: { arithmetic: 0.4 },
+  strengths: ["Lines are itemised"],
+  weaknesses: ["Subtotals do not add up"],
+  suggestions: ["Recompute the subtotals"],
+  feedback: "",
+  verdict: "fail",
+  criteria: [
+    {
+      id: "arithmetic",
+      title: "Totals add up",
+      method: "score",
+      weight: 1,
+      critical: true,
+      knockout: false,
+      required: false,
+      evaluated: true,
+      score: 0.4,
+      native: 0.4,
+      met: false,
+      threshold: 0.7,
+      reasoning: "Subtotal B is off by 1,200.",
+      hits: [],
+      misses: [],
+      evidence: [],
+    },
+  ],
+  notEvaluated: [],
+  catalog: { id: "budget", version: "1.0" },
+  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  warnings: ["The budget mentions no currency"],
+  traces: [],
+} satisfies EvaluationResult;
+
+describe("createLineReader", () => {
+  it("hands out queued lines one per read and undefined once the input ended", async () => {
+    const input = new PassThrough();
+    const lines = createLineReader(input);
+    input.end("approve\r\nrevise\nlast without newline");
+    expect(await lines.next()).toBe("approve");
+    expect(await lines.next()).toBe("revise");
+    expect(await lines.next()).toBe("last without newline");
+    expect(await lines.next()).toBeUndefined();
+    expect(lines.ended).toBe(true);
+    lines.close();
+  });
+
+  it("answers a pending read when a line comes later, and drops queued lines when cancelled", async () => {
+    const input = new PassThrough();
+    const controller = new AbortController();
+    const lines = createLineReader(input, controller.signal);
+    const pending = lines.next();
+    input.write("later\n");
+    expect(await pending).toBe("later");
+    input.write("queued\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    expect(await lines.next()).toBeUndefined();
+    lines.close();
+  });
+});
+
+describe("askDecision", () => {
+  function io(text: string, extra: Partial<DecisionPromptIo> = {}) {
+    const input = new PassThrough();
+    input.end(text);
+    const out = buffer();
+    return {
+      out,
+      io: { lines: createLineReader(input), out, cwd: dir, env: {}, terminal: false, ...extra },
+    };
+  }
+
+  it("maps answers to decisions, re-asks after an answer the review does not offer, and records the reviewer", async () => {
+    const { io: prompt, out } = io("retry\nrevise\n\nr\n  Add unit costs.  \n");
+    const outcome = await askDecision(review(), "text", undefined, { ...prompt, reviewer: "ana" });
+    expect(outcome).toEqual({
+      kind: "decision",
+      decision: { action: "revise", feedback: "Add unit costs.", reviewer: "ana" },
+    });
+    expect(out.text()).toContain("retry is not offered here: answer approve, revise, edit, quit.");
+    expect(out.text()).toContain("Decide: [a]pprove, [r]evise, [e]dit, [q]uit > retry\n");
+  });
+
+  it("offers retry and no approve after a failed generation, and reads an edit from a file", async () => {
+    await writeFile(join(dir, "budget.md"), "Staff: 2 × 40,000 = 80,000\n", "utf8");
+    const failed = review({ type: "generation_error", actions: ["retry", "edit"] });
+    const { io: prompt, out } = io("a\ne\n\ne\nnope.md\nbudget.md\n");
+    const outcome = await askDecision(failed, undefined, sectionStage("budget", "Budget"), prompt);
+    expect(outcome).toEqual({
+      kind: "decision",
+      decision: { action: "edit", content: "Staff: 2 × 40,000 = 80,000\n" },
+    });
+    expect(out.text()).toContain("approve is not offered here: answer retry, edit, quit.");
+    expect(out.text()).toContain("content file nope.md: no such file\n");
+  });
+
+  it("quits on q and at the end of the input", async () => {
+    expect(await askDecision(review(), "", undefined, io("q\n").io)).toEqual({
+      kind: "quit",
+      why: "quit",
+    });
+    expect(await askDecision(review(), "", undefined, io("r\n").io)).toEqual({
+      kind: "quit",
+      why: "end-of-input",
+    });
+  });
+
+  it("edits data content as JSON in $EDITOR when stdin is a terminal", async () => {
+    const editor = join(dir, "editor.mjs");
+    await writeFile(
+      editor,
+      [
+        'import { readFileSync, writeFileSync } from "node:fs";',
+        "const file = process.argv[2];",
+        'const data = JSON.parse(readFileSync(file, "utf8"));',
+        'data.funder = "Edited Foundation";',
+        "writeFileSync(file, JSON.stringify(data));",
+      ].join("\n"),
+      "utf8",
+    );
+    const { io: prompt } = io("e\n", {
+      terminal: true,
+      env: { EDITOR: `${process.execPath} ${editor}` },
+    });
+    const outcome = await askDecision(review(), { funder: "Calder Bay" }, RESEARCH_STAGE, prompt);
+    expect(outcome.kind).toBe("decision");
+    const content =
+      outcome.kind === "decision" && outcome.decision.action === "edit"
+        ? outcome.decision.content
+        : "";
+    expect(JSON.parse(content)).toEqual({ funder: "Edited Foundation" });
+  });
+});
+
+describe("editText", () => {
+  it("gives back what the editor saved, on a .json or .md file that is removed afterwards", async () => {
+    const editor = join(dir, "append.mjs");
+    await writeFile(
+      editor,
+      [
+        'import { appendFileSync, writeFileSync } from "node:fs";',
+        'appendFileSync(process.argv[2], "Added line\\n");',
+        `writeFileSync(${JSON.stringify(join(dir, "edited-path.txt"))}, process.argv[2]);`,
+      ].join("\n"),
+      "utf8",
+    );
+    const text = editText(`${process.execPath} ${editor}`, "First line", "md");
+    expect(text).toBe("First line\nAdded line\n");
+    const edited = await readFile(join(dir, "edited-path.txt"), "utf8");
+    expect(edited).toMatch(/content\.md$/);
+    expect(existsSync(edited)).toBe(false);
+  });
+
+  it("reports an editor that fails or cannot be started", () => {
+    expect(() => editText(`${process.execPath} -e process.exit(3)`, "x", "md")).toThrow(
+      /ended with exit code 3; the content was left unchanged/,
+    );
+    expect(() => editText(join(dir, "no-such-editor"), "x", "md")).toThrow(EditorError);
+  });
+});
+
+describe("run settings and the checkpoint store", () => {
+  it("keeps each thread's settings beside the SQLite file and reads them back", async () => {
+    const store = resolveCheckpointStore("db/threads.sqlite", {}, dir);
+    const path = runSettingsPath(store, dir);
+    expect(path).toBe(join(dir, "db/threads.sqlite.runs.json"));
+    expect(await loadRunSettings(path, "a")).toBeUndefined();
+    await saveRunSettings(path, "a", { model: "ollama:x", maxRevisions: 1, startedAt: "t1" });
+    await saveRunSettings(path, "b", { startedAt: "t2" });
+    expect(await loadRunSettings(path, "a")).toEqual({
+      model: "ollama:x",
+      maxRevisions: 1,
+      startedAt: "t1",
+    });
+    expect(await loadRunSettings(path, "b")).toEqual({ startedAt: "t2" });
+    expect(await loadRunSettings(path, "toString")).toBeUndefined();
+    await writeFile(path, '{"threads": {"a": {"maxRevisions": -1, "startedAt": "t"}}}', "utf8");
+    await expect(loadRunSettings(path, "a")).rejects.toThrow(RunSettingsFileError);
+    await expect(loadRunSettings(path, "a")).rejects.toThrow(/threads\.a\.maxRevisions/);
+  });
+
+  it("uses --db, else DATABASE_URL, else the orchestrator's default file", () => {
+    expect(DEFAULT_REVIEW_DB).toBe(DEFAULT_SQLITE_PATH);
+    const url = "postgres://eval:secret@db.local:5432/reviews";
+    expect(resolveCheckpointStore(undefined, {}, dir)).toEqual({
+      kind: "sqlite",
+      path: join(dir, DEFAULT_SQLITE_PATH),
+    });
+    const postgres = resolveCheckpointStore(undefined, { DATABASE_URL: url }, dir);
+    expect(postgres).toEqual({ kind: "postgres", url });
+    expect(describeStore(postgres, dir)).toBe("PostgreSQL (db.local:5432/reviews)");
+    expect(runSettingsPath(postgres, dir)).toBe(join(dir, ".evalgate/runs.json"));
+    expect(resolveCheckpointStore("x.sqlite", { DATABASE_URL: url }, dir)).toEqual({
+      kind: "sqlite",
+      path: join(dir, "x.sqlite"),
+    });
+  });
+});
+
+describe("the views", () => {
+  it("shows the scores against their thresholds, the lists and a cut excerpt", () => {
+    const content = Array.from({ length: 20 }, (_, i) => `Line ${i + 1}`).join("\n");
+    const text = renderReview(review({ evaluation, revisions: { count: 1, max: 3 } }), content);
+    expect(text).toContain("Review: Budget Evaluation Review [budget]\n");
+    expect(text).toContain("type evaluation_review · revisions 1 of 3\n");
+    expect(text).toMatch(
+      /criterion\s+score\s+threshold\s+met\n[- ]+\narithmetic Totals add up \(critical\)\s+0\.40\s+0\.70\s+no\n/,
+    );
+    expect(text).toContain("overall 0.55 · verdict fail · passed no\n");
+    expect(text).toContain("Weaknesses\n  - Subtotals do not add up\n");
+    expect(text).toContain("Suggestions\n  - Recompute the subtotals\n");
+    expect(text).toContain("Warnings\n  - The budget mentions no currency\n");
+    expect(text).toContain("  | Line 12\n  … (8 more lines)\n");
+    expect(text).not.toContain("Line 13");
+  });
+
+  it("shows a failed evaluation's error, and lists paused threads with how long they waited", () => {
+    const failed = review({
+      type: "evaluation_error",
+      actions: ["retry", "edit"],
+      error: "[evaluate budget] the judge model timed out",
+    });
+    expect(renderReview(failed, undefined)).toContain(
+      "error: [evaluate budget] the judge model timed out\n\nNo evaluation",
+    );
+    const now = new Date("2026-01-05T12:00:00.000Z");
+    expect(waitingSince("2026-01-05T11:30:00.000Z", now)).toBe(
+      "2026-01-05 11:30:00 UTC (30 min ago)",
+    );
+    expect(waitingSince("2026-01-01T12:00:00.000Z", now)).toBe(
+      "2026-01-01 12:00:00 UTC (4 days ago)",
+    );
+    const list = renderPendingList(
+      [
+        review({ evaluation, pausedAt: "2026-01-05T09:00:00.000Z" }),
+        { ...failed, threadId: "t-2" },
+      ],
+      now,
+    ).split("\n");
+    expect(list[0]).toMatch(/^thread\s+stage\s+type\s+score\s+waiting since$/);
+    expect(list[2]).toMatch(
+      /^t-1\s+budget\s+evaluation_review\s+0\.55 fail\s+2026-01-05 09:00:00 UTC \(3 h ago\)$/,
+    );
+    expect(list[3]).toMatch(/^t-2\s+budget\s+evaluation_error\s+—\s+—$/);
+  });
+});
