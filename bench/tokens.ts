@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeResultsToon, resultsToonDocument } from "../src/scoring/index.js";
 import { decodeToon } from "../src/toon/index.js";
+import { compareFormats, type FormatTokenCounts } from "../src/toon/tokenCounts.js";
 import { seedExampleResult, twentyCriterionResult } from "./sampleResults.js";
-import { compareFormats, type FormatTokenCounts } from "./tokenCounts.js";
 
 /** The criteria folder: the first argument, else config/evaluation/criteria/ of this repo. */
 const CRITERIA_DIR =

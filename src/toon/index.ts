@@ -7,3 +7,9 @@ export {
 export { encodeToon, type ToonEncodeOptions } from "./encode.js";
 export { ToonError, type ToonLocation } from "./errors.js";
 export type { ToonPath } from "./locate.js";
+export {
+  compareFormats,
+  countTokens,
+  type FormatTokenCounts,
+  savingsPercent,
+} from "./tokenCounts.js";

@@ -2,11 +2,11 @@
 import { readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { decodeToon } from "../../toon/decode.js";
+import { compareFormats, type FormatTokenCounts } from "../../toon/tokenCounts.js";
 import { type CliContext, EXIT_OK } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { InputFileError } from "../errors.js";
 import { padTo } from "../report/text.js";
-import { compareTokenCounts, type TokenComparison } from "../tokenCounts.js";
 
 type DataFormat = "json" | "toon";
 
@@ -54,7 +54,7 @@ function signed(percent: number): string {
   return percent >= 0 ? `${percent.toFixed(1)}% fewer` : `${(-percent).toFixed(1)}% more`;
 }
 
-function renderComparison(path: string, format: DataFormat, counts: TokenComparison): string {
+function renderComparison(path: string, format: DataFormat, counts: FormatTokenCounts): string {
   const rows: Array<[string, number, string]> = [
     ["TOON", counts.toon, ""],
     ["JSON (2-space)", counts.prettyJson, `TOON uses ${signed(counts.savingsVsPretty)}`],
@@ -78,7 +78,7 @@ export async function runTokens(
 ): Promise<void> {
   const absolute = resolve(context.cwd, path);
   const { value, format } = await readDataFile(absolute, displayPath(absolute, context.cwd));
-  const counts = compareTokenCounts(value);
+  const counts = compareFormats(value);
   context.stdout.write(
     options.json === true
       ? `${JSON.stringify({ file: path, format, tokenizer: "o200k_base", ...counts }, null, 2)}\n`
