@@ -136,12 +136,19 @@ async function runEvaluation(
   const progress = options.onProgress ?? (() => {});
   const warnings = [...catalog.warnings];
 
-  const findings = scanForInjection(text);
-  const humanReviewRequired = findings.length > 0;
-  for (const finding of findings) {
-    warnings.push(
-      `possible prompt injection in the content (${finding.kind}): "${finding.excerpt}" — a human must review this result`,
-    );
+  // The source documents reach the judge too (as retrieved context): they are scanned like the content.
+  const scanned = [
+    { where: "the content", text },
+    ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
+  ];
+  let humanReviewRequired = false;
+  for (const { where, text: scannedText } of scanned) {
+    for (const finding of scanForInjection(scannedText)) {
+      humanReviewRequired = true;
+      warnings.push(
+        `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}" — a human must review this result`,
+      );
+    }
   }
 
   const total = catalog.criteria.length;

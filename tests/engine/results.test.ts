@@ -543,6 +543,23 @@ describe("prompt injection in the content", () => {
     expect(result.humanReviewRequired).toBe(true);
     expect(result.passed).toBe(false);
   });
+
+  it("an injection in a source document (the evidence of a project) is found too", async () => {
+    const catalog = await ifbCatalog();
+    const documents = [
+      { name: "company-profile.md", text: HAMBURG_APPLICATION },
+      { name: "annex.md", text: `Annex on the Hamburg market and innovation.\n${INJECTION}` },
+    ];
+    const injected = await evaluateContent({
+      content: "",
+      documents,
+      catalog,
+      model: judgeOf(new ScriptedChatModel({ responder: IFB_PERFECT })),
+    });
+    expect(injected.humanReviewRequired).toBe(true);
+    expect(injected.passed).toBe(false);
+    expect(injected.warnings.some((w) => w.includes("source document annex.md"))).toBe(true);
+  });
 });
 
 const APPLICATION = [
