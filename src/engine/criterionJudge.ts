@@ -1,5 +1,6 @@
 import type { Criterion } from "../criteria/model.js";
 import { toOutcome } from "../judge/answer.js";
+import { answerJsonSchema } from "../judge/answerSchema.js";
 import { parseJudgeResponse } from "../judge/parse.js";
 import { renderJudgePrompt } from "../judge/render.js";
 import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
@@ -32,6 +33,8 @@ export interface CriterionJudgeContext {
   contentType?: string;
   catalogInstructions?: string;
   evaluationPrompt?: string;
+  /** Send each criterion's answer contract as a JSON Schema (structured output). */
+  structuredOutput?: boolean;
 }
 
 /**
@@ -83,6 +86,7 @@ export async function judgeCriterion(
       criterionIds: [criterion.id],
       system: prompt.system,
       user: prompt.user,
+      format: ctx.structuredOutput === false ? undefined : answerJsonSchema(criterion),
     });
   } catch (error) {
     if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;

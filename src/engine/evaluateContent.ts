@@ -53,6 +53,7 @@ function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
     contextChunks: options.contextChunks,
     summary: options.summary,
     evaluator: options.evaluator,
+    structuredOutput: options.structuredOutput,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -184,6 +185,7 @@ async function runEvaluation(
     contentType: options.contentType,
     catalogInstructions: catalog.instructions,
     evaluationPrompt: options.evaluationPrompt,
+    structuredOutput: settings.structuredOutput,
   };
   let remaining: Criterion[] = llm;
   if (settings.mode === "batch" && llm.length > 0) {

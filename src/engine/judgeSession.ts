@@ -12,6 +12,8 @@ export interface JudgeCall {
   user: string;
   /** Earlier turns (a repair round sends the first answer back). */
   history?: readonly BaseMessageLike[];
+  /** Structured output for this call (a JSON Schema as Ollama's `format`). */
+  format?: Record<string, unknown>;
 }
 
 /**
@@ -46,7 +48,10 @@ export class JudgeSession {
         : `${JSON.stringify(call.history)}\n\n${call.user}`;
     const started = performance.now();
     try {
-      const answer = await invokeJudge(this.judge, messages, { signal: this.options.signal });
+      const answer = await invokeJudge(this.judge, messages, {
+        signal: this.options.signal,
+        format: call.format,
+      });
       this.record(
         buildTrace({
           purpose: call.purpose,

@@ -21,6 +21,11 @@ export const EvaluationSettingsSchema = z.object({
   /** Retrieved chunks per criterion (seed 000 RAG). */
   contextChunks: z.number().int().min(1).max(50).default(4),
   summary: SummaryModeSchema.default("deterministic"),
+  /**
+   * Give the judge each criterion's answer contract as a JSON Schema (Ollama's `format`), so its
+   * decoding is constrained to a usable answer. The parser checks every answer either way.
+   */
+  structuredOutput: z.boolean().default(true),
   evaluator: z.string().min(1).default("ai"),
 });
 export type EvaluationSettings = z.infer<typeof EvaluationSettingsSchema>;

@@ -5,6 +5,7 @@ export {
   toOutcome,
   unusableAnswer,
 } from "./answer.js";
+export { type AnswerJsonSchema, answerJsonSchema } from "./answerSchema.js";
 export {
   formatJudgeLocation,
   JudgeError,

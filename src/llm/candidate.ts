@@ -21,6 +21,11 @@ import type { ModelSpec } from "./spec.js";
 export interface ModelCallOptions {
   /** The caller's cancellation; the call then fails with ModelAbortedError. */
   signal?: AbortSignal;
+  /**
+   * Structured output for this call (Ollama's `format`: "json" or a JSON Schema), in place of the
+   * model's own setting. Providers without such an option ignore it (the prompt still asks).
+   */
+  format?: OllamaFormat;
 }
 
 export interface ModelCandidate {
@@ -125,7 +130,9 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
       try {
         // No signal in the call options: ChatOllama would answer partial text on abort. The
         // fetch carries the caller's signal and the deadline instead.
-        return await createOllamaChat(spec.model, settings, signal).invoke(messages);
+        const callSettings =
+          options.format === undefined ? settings : { ...settings, format: options.format };
+        return await createOllamaChat(spec.model, callSettings, signal).invoke(messages);
       } catch (error) {
         if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
         throw classifyModelError(error, context);
@@ -213,7 +220,7 @@ export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings):
         timeoutMs: settings.timeoutMs,
         signal: options.signal,
         forwardSignal: provider !== "ollama",
-        bound,
+        bound: options.format === undefined ? bound : { ...bound, format: options.format },
         context,
       });
     },

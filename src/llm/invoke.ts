@@ -72,7 +72,11 @@ export async function invokeJudge(
     model: reportedModel(message) ?? candidate.model,
     provider: candidate.provider,
     spec: candidate.spec,
-    parameters: { ...candidate.parameters, maxRetries: judge.retry.maxRetries },
+    parameters: {
+      ...candidate.parameters,
+      ...(options.format === undefined ? {} : { format: options.format }),
+      maxRetries: judge.retry.maxRetries,
+    },
     latencyMs: Math.round(performance.now() - started),
     attempts,
   };

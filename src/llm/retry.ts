@@ -103,7 +103,7 @@ export async function callWithRetries(
   while (true) {
     let error: ModelCallError;
     try {
-      const message = await candidate.call(messages, { signal });
+      const message = await candidate.call(messages, options);
       const unusable = unusableAnswer(message, candidate);
       if (unusable === null) {
         attempts.push({ spec: candidate.spec });

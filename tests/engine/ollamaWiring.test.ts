@@ -155,3 +155,64 @@ describe("evaluateContent against an Ollama-protocol server", () => {
     expect(result.passed).toBe(false);
   });
 });
+
+describe("structured output", () => {
+  it("sends each criterion's answer contract as Ollama's format (a JSON Schema), unless turned off", async () => {
+    server = await startOllamaServer({
+      models: [MODEL],
+      responder: (request) => {
+        const user = userContent(request);
+        return user.includes('"result"')
+          ? checkAnswer("pass", "Registered office in Hamburg.")
+          : scoreAnswer(4, `Judged ${titleIn(user) ?? "it"}.`);
+      },
+    });
+    const catalog = await ifbCatalog();
+    const result = await evaluateContent({
+      content: "Hafen Sensorik GmbH, Hamburg: a sensor network for quay walls.",
+      catalog,
+      model: ollamaJudge(server.url),
+    });
+    const formats = server.chatRequests().map((body) => body.format);
+    expect(formats).toHaveLength(3);
+    const byTitle = new Map(
+      server
+        .chatRequests()
+        .map((body) => [titleIn(userContent(body)) ?? userContent(body), body.format]),
+    );
+    const check = [...byTitle.entries()].find(([, f]) => JSON.stringify(f).includes('"pass"'))?.[1];
+    expect(check).toEqual({
+      type: "object",
+      properties: {
+        reasoning: { type: "string", description: "the reasoning, with evidence, written first" },
+        result: { type: "string", enum: ["pass", "fail"] },
+      },
+      required: ["reasoning", "result"],
+    });
+    const scores = formats.filter((f) => JSON.stringify(f).includes('"score"'));
+    expect(scores).toHaveLength(2);
+    for (const schema of scores) {
+      expect(schema).toMatchObject({
+        properties: { score: { type: "integer", minimum: 1, maximum: 5 } },
+        required: ["reasoning", "score", "hits", "misses"],
+      });
+      // reasoning comes first, so a constrained decoder writes it before the score
+      expect(Object.keys((schema as { properties: object }).properties)[0]).toBe("reasoning");
+    }
+    expect(result.traces.every((t) => t.parameters.format !== undefined)).toBe(true);
+
+    const before = server.chatRequests().length;
+    await evaluateContent({
+      content: "Hafen Sensorik GmbH, Hamburg.",
+      catalog,
+      model: ollamaJudge(server.url),
+      structuredOutput: false,
+    });
+    expect(
+      server
+        .chatRequests()
+        .slice(before)
+        .every((body) => body.format === undefined),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,50 @@
+import type { Criterion } from "../criteria/model.js";
+
+/** A JSON Schema object, as Ollama's `format` takes it. */
+export type AnswerJsonSchema = Record<string, unknown>;
+
+const reasoning = { type: "string", description: "the reasoning, with evidence, written first" };
+const list = { type: "array", items: { type: "string" }, maxItems: 4 };
+
+/**
+ * The answer contract of a criterion as a JSON Schema, for structured output (Ollama's `format`
+ * constrains decoding to it): reasoning first, then the value on the criterion's own terms.
+ * The parser still checks every answer; this only makes a usable one far more likely.
+ * Undefined for methods the judge does not answer.
+ */
+export function answerJsonSchema(criterion: Criterion): AnswerJsonSchema | undefined {
+  const method = criterion.method;
+  switch (method.kind) {
+    case "score":
+    case "point": {
+      const scale = method.kind === "score" ? method.scale : { min: 0, max: 1, integer: false };
+      const score = {
+        type: scale.integer ? "integer" : "number",
+        minimum: scale.min,
+        maximum: scale.max,
+      };
+      return {
+        type: "object",
+        properties: { reasoning, score, hits: list, misses: list },
+        required: ["reasoning", "score", "hits", "misses"],
+      };
+    }
+    case "check":
+      return {
+        type: "object",
+        properties: { reasoning, result: { type: "string", enum: ["pass", "fail"] } },
+        required: ["reasoning", "result"],
+      };
+    case "levels":
+      return {
+        type: "object",
+        properties: {
+          reasoning,
+          level_id: { type: "string", enum: method.levels.map((l) => l.id) },
+        },
+        required: ["reasoning", "level_id"],
+      };
+    default:
+      return undefined;
+  }
+}
