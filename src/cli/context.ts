@@ -4,6 +4,7 @@
  * `process.env` directly, so a command behaves the same in a child process and in a test.
  */
 import type { ModelEnv } from "../llm/spec.js";
+import { EXIT_OK } from "./exitCodes.js";
 
 /** A stream a command writes text to (process.stdout / process.stderr, or a test buffer). */
 export interface TextOutput {
@@ -13,13 +14,6 @@ export interface TextOutput {
   /** Terminal width, when known. */
   readonly columns?: number;
 }
-
-/** Exit codes of every evalgate command. */
-export const EXIT_OK = 0;
-/** The content did not pass (evaluate), or the catalog has errors (catalog validate). */
-export const EXIT_FAILED = 1;
-/** Bad arguments, an unreadable input, a catalog or model error: nothing was decided. */
-export const EXIT_ERROR = 2;
 
 export interface CliContext {
   readonly stdout: TextOutput;

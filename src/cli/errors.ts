@@ -1,4 +1,4 @@
-import { EXIT_ERROR } from "./context.js";
+import { EXIT_ERROR } from "./exitCodes.js";
 
 /**
  * A command that cannot run as asked: a bad argument, an input that cannot be read, a model that

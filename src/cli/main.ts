@@ -14,13 +14,11 @@ import { registerReviewCommand } from "./commands/review.js";
 import { registerReviewsCommand } from "./commands/reviews.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerTokensCommand } from "./commands/tokens.js";
-import { type CliContext, createCliContext, EXIT_ERROR, EXIT_OK } from "./context.js";
+import { type CliContext, createCliContext } from "./context.js";
 import { CliError } from "./errors.js";
+import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
 
 export type { RegisterCommand } from "./commands/register.js";
-
-/** Exit code after Ctrl-C (128 + SIGINT). */
-export const EXIT_CANCELLED = 130;
 
 /** Every command of the program, in the order `--help` lists them. */
 export const COMMANDS: readonly RegisterCommand[] = [

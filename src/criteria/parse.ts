@@ -1,12 +1,12 @@
 import type { z } from "zod";
 import { CatalogError, type CatalogPath } from "./errors.js";
 import type { CatalogForm, FormContext } from "./forms/common.js";
+import { evaluationCriteriaForm } from "./forms/evaluationCriteria.js";
+import { fundingCatalogForm } from "./forms/fundingCatalog.js";
 import { nativeForm } from "./forms/native.js";
 import { pointsForm } from "./forms/points.js";
 import { rubricForm } from "./forms/rubric.js";
 import { rubricItemsForm } from "./forms/rubricItems.js";
-import { seed000Form } from "./forms/seed000.js";
-import { seed004Form } from "./forms/seed004.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
 import { normaliseWeights, validateCatalog } from "./validate.js";
@@ -22,7 +22,14 @@ export interface ParseCatalogOptions {
 }
 
 /** Tried in this order: the most specific shapes first. */
-const FORMS = [nativeForm, rubricForm, rubricItemsForm, pointsForm, seed000Form, seed004Form];
+const FORMS = [
+  nativeForm,
+  rubricForm,
+  rubricItemsForm,
+  pointsForm,
+  fundingCatalogForm,
+  evaluationCriteriaForm,
+];
 
 function describeForms(): string {
   return FORMS.map((f) => f.label).join(", ");
@@ -37,7 +44,7 @@ function pickForm(value: Record<string, unknown>): CatalogForm<unknown> | undefi
   if (form !== undefined) return form as CatalogForm<unknown>;
   // A catalog with `criteria` but no recognisable criterion (an empty list, not a list at all) is
   // reported against the seed 004 shape, the default form.
-  return "criteria" in value ? (seed004Form as CatalogForm<unknown>) : undefined;
+  return "criteria" in value ? (evaluationCriteriaForm as CatalogForm<unknown>) : undefined;
 }
 
 function issueError(

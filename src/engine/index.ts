@@ -1,5 +1,3 @@
-export { type BatchJudgement, judgeBatch } from "./batchJudge.js";
-export { type ContextProvider, createContextProvider } from "./contextProvider.js";
 export {
   CriteriaEngine,
   type CriteriaEngineOptions,
@@ -8,13 +6,54 @@ export {
   CriterionEvaluationSchema,
   DEFAULT_PROJECTS_DIR,
   type ProjectEvaluationOptions,
-} from "./criteriaEngine.js";
+} from "./apis/criteriaEngine.js";
 export {
   EmptyProjectError,
   InvalidProjectIdError,
   ProjectError,
   ProjectNotFoundError,
-} from "./criteriaEngineErrors.js";
+} from "./apis/criteriaEngineErrors.js";
+export {
+  FREEFORM_TRACE_ID,
+  PromptEvaluator,
+  type PromptEvaluatorOptions,
+} from "./apis/promptEvaluator.js";
+export {
+  type PromptEvaluation,
+  type PromptEvaluationInput,
+  PromptEvaluationInputSchema,
+  PromptEvaluationSchema,
+  type PromptRubricItem,
+  type PromptRubricItemInput,
+  PromptRubricItemSchema,
+  PromptRubricsSchema,
+  type PromptVerdict,
+  PromptVerdictSchema,
+  type RubricItemResult,
+  RubricItemResultSchema,
+} from "./apis/promptEvaluatorSchema.js";
+export {
+  NO_LLM_NOTE,
+  type RubricEvaluateOptions,
+  RubricExecutor,
+  type RubricExecutorOptions,
+} from "./apis/rubricExecutor.js";
+export { type RubricSource, rubricCatalog } from "./apis/rubricExecutorRubric.js";
+export {
+  ERROR_LEVEL_ID,
+  type LlmInvocation,
+  LlmInvocationSchema,
+  type RubricCriterionResult,
+  RubricCriterionResultSchema,
+  type RubricEvaluation,
+  RubricEvaluationSchema,
+  type ScoringMethodUsed,
+  ScoringMethodUsedSchema,
+  UNABLE_TO_EVALUATE_LEVEL_ID,
+} from "./apis/rubricExecutorSchema.js";
+export { rubricFeedback, rubricOutcomeLine, rubricSummary } from "./apis/rubricExecutorSummary.js";
+export { type BatchJudgement, judgeBatch } from "./batchJudge.js";
+export { type ContextProvider, createContextProvider } from "./contextProvider.js";
 export {
   INSUFFICIENT_INFORMATION,
   type JudgedCriterion,
@@ -34,42 +73,3 @@ export {
   EvaluationSettingsSchema,
   type SummaryMode,
 } from "./options.js";
-export {
-  FREEFORM_TRACE_ID,
-  PromptEvaluator,
-  type PromptEvaluatorOptions,
-} from "./promptEvaluator.js";
-export {
-  type PromptEvaluation,
-  type PromptEvaluationInput,
-  PromptEvaluationInputSchema,
-  PromptEvaluationSchema,
-  type PromptRubricItem,
-  type PromptRubricItemInput,
-  PromptRubricItemSchema,
-  PromptRubricsSchema,
-  type PromptVerdict,
-  PromptVerdictSchema,
-  type RubricItemResult,
-  RubricItemResultSchema,
-} from "./promptEvaluatorSchema.js";
-export {
-  NO_LLM_NOTE,
-  type RubricEvaluateOptions,
-  RubricExecutor,
-  type RubricExecutorOptions,
-} from "./rubricExecutor.js";
-export { type RubricSource, rubricCatalog } from "./rubricExecutorRubric.js";
-export {
-  ERROR_LEVEL_ID,
-  type LlmInvocation,
-  LlmInvocationSchema,
-  type RubricCriterionResult,
-  RubricCriterionResultSchema,
-  type RubricEvaluation,
-  RubricEvaluationSchema,
-  type ScoringMethodUsed,
-  ScoringMethodUsedSchema,
-  UNABLE_TO_EVALUATE_LEVEL_ID,
-} from "./rubricExecutorSchema.js";
-export { rubricFeedback, rubricOutcomeLine, rubricSummary } from "./rubricExecutorSummary.js";

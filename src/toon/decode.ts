@@ -1,5 +1,5 @@
 import { type DecodeOptions, decode } from "@toon-format/toon";
-import { toToonError } from "./decode-errors.js";
+import { toToonError } from "./decodeErrors.js";
 import { indexValueLines, type ToonPath } from "./locate.js";
 import { type NormalisedToon, normaliseToon } from "./normalise.js";
 

@@ -1,5 +1,5 @@
 import { type DecodeOptions, decodeStreamSync } from "@toon-format/toon";
-import { readSourceLines } from "./source-lines.js";
+import { readSourceLines } from "./sourceLines.js";
 
 /** A path into a decoded value: object keys and array indices. */
 export type ToonPath = readonly (string | number)[];

@@ -8,7 +8,8 @@ import {
   parseKeyValue,
   parseObjectHeader,
 } from "./header.js";
-import { readSourceLines, type SourceLine } from "./source-lines.js";
+import type { NormaliseOptions } from "./normaliseOptions.js";
+import { readSourceLines, type SourceLine } from "./sourceLines.js";
 import {
   findUnquoted,
   isBracketArray,
@@ -20,16 +21,9 @@ import {
   type ToonDelimiter,
   trimSpaces,
 } from "./tokens.js";
-import { ValueWriter } from "./value-writer.js";
+import { ValueWriter } from "./valueWriter.js";
 
-export interface NormaliseOptions {
-  /** Spaces per indentation level (the decoder's `indentSize`). */
-  readonly indentSize: number;
-  /** Keys and columns whose unquoted values stay strings (`1.0` stays "1.0"). */
-  readonly stringFields: ReadonlySet<string>;
-  /** File name for error messages. */
-  readonly source?: string | undefined;
-}
+export type { NormaliseOptions } from "./normaliseOptions.js";
 
 /**
  * A block the normaliser wrote, kept so that decoder errors can name the array and the row.

@@ -9,21 +9,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EditorError, editText } from "../../src/cli/interactiveEditor.js";
-import { createLineReader } from "../../src/cli/interactiveInput.js";
-import { askDecision, type DecisionPromptIo } from "../../src/cli/interactiveReview.js";
-import { renderPendingList, renderReview, waitingSince } from "../../src/cli/reviewDisplay.js";
+import { renderPendingList, renderReview, waitingSince } from "../../src/cli/review/display.js";
+import { EditorError, editText } from "../../src/cli/review/editor.js";
+import { createLineReader } from "../../src/cli/review/input.js";
+import { askDecision, type DecisionPromptIo } from "../../src/cli/review/interactive.js";
 import {
   loadRunSettings,
   RunSettingsFileError,
   runSettingsPath,
   saveRunSettings,
-} from "../../src/cli/reviewSettings.js";
+} from "../../src/cli/review/settings.js";
 import {
   DEFAULT_REVIEW_DB,
   describeStore,
   resolveCheckpointStore,
-} from "../../src/cli/reviewStore.js";
+} from "../../src/cli/review/store.js";
 import { RESEARCH_STAGE, sectionStage } from "../../src/graph/stages.js";
 import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
 import type { PendingReview } from "../../src/orchestrator/pendingReview.js";

@@ -8,12 +8,12 @@ import { chunkDocuments } from "../../src/context/chunk.js";
 import { contextForCriterion, formatContext } from "../../src/context/criterionContext.js";
 import { loadDocuments } from "../../src/context/load.js";
 import { loadCatalog } from "../../src/criteria/load.js";
-import { CriteriaEngine } from "../../src/engine/criteriaEngine.js";
+import { CriteriaEngine } from "../../src/engine/apis/criteriaEngine.js";
 import {
   EmptyProjectError,
   InvalidProjectIdError,
   ProjectNotFoundError,
-} from "../../src/engine/criteriaEngineErrors.js";
+} from "../../src/engine/apis/criteriaEngineErrors.js";
 import { EvaluationModelError } from "../../src/engine/errors.js";
 import { neutraliseData } from "../../src/judge/fence.js";
 import { createChatModel } from "../../src/llm/chatModel.js";

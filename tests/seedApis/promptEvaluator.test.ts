@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
+import type { PromptRubricItemInput } from "../../src/engine/apis/promptEvaluatorSchema.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
-import { PromptEvaluator } from "../../src/engine/promptEvaluator.js";
-import type { PromptRubricItemInput } from "../../src/engine/promptEvaluatorSchema.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";

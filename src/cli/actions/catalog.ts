@@ -5,8 +5,9 @@ import { CatalogNotFoundError, loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import { type ValidationFinding, validateCatalog } from "../../criteria/validate.js";
 import { encodeToon } from "../../toon/encode.js";
-import { type CliContext, EXIT_FAILED, EXIT_OK } from "../context.js";
+import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
+import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { padTo } from "../report/text.js";
 

@@ -3,9 +3,10 @@ import { readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { decodeToon } from "../../toon/decode.js";
 import { compareFormats, type FormatTokenCounts } from "../../toon/tokenCounts.js";
-import { type CliContext, EXIT_OK } from "../context.js";
+import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { InputFileError } from "../errors.js";
+import { EXIT_OK } from "../exitCodes.js";
 import { padTo } from "../report/text.js";
 
 type DataFormat = "json" | "toon";

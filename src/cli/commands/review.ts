@@ -43,7 +43,7 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
     .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
     .addHelpText("after", HELP_AFTER)
     .action(async (thread: string, action: string, options: RawReviewOptions) => {
-      const { runReviewDecision } = await import("../reviewDecide.js");
+      const { runReviewDecision } = await import("../actions/review.js");
       await runReviewDecision(thread, action, options, context);
     });
 }

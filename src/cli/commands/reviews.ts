@@ -13,7 +13,7 @@ export function registerReviewsCommand(program: Command, context: CliContext): v
         "verdict, and since when it waits. Decide with `evalgate review <thread> …`.\n",
     )
     .action(async (options: { db?: string }) => {
-      const { runReviewList } = await import("../reviewList.js");
+      const { runReviewList } = await import("../actions/reviews.js");
       await runReviewList(options, context);
     });
 }

@@ -61,7 +61,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .option("--reviewer <name>", "recorded with your decisions")
     .addHelpText("after", HELP_AFTER)
     .action(async (rfpFile: string | undefined, options: RawRunOptions) => {
-      const { runProposal } = await import("../reviewRun.js");
+      const { runProposal } = await import("../actions/run.js");
       // The one place the command reads the process's stdin: the reviewer's answers.
       await runProposal(rfpFile, options, context, {
         stream: process.stdin,

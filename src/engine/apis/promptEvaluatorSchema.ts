@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TraceSchema } from "../scoring/result.js";
+import { TraceSchema } from "../../scoring/result.js";
 
 /** A seed 001 rubric item: what a good answer shows, its weight, and whether it is required. */
 export const PromptRubricItemSchema = z.strictObject({

@@ -5,36 +5,36 @@
  * decided with `evalgate review`.
  */
 import { randomUUID } from "node:crypto";
-import { createChatModel } from "../llm/chatModel.js";
-import { InvalidDecisionError, ThreadNotFoundError } from "../orchestrator/errors.js";
-import type { ThreadOutcome } from "../orchestrator/reviewOrchestrator.js";
-import { type CliContext, EXIT_OK, type TextOutput } from "./context.js";
-import { CliError } from "./errors.js";
-import { createLineReader } from "./interactiveInput.js";
-import { askDecision } from "./interactiveReview.js";
-import { EXIT_CANCELLED } from "./main.js";
-import { ensureModelReady, resolveModelTarget } from "./modelCheck.js";
-import { renderReview, renderRunSummary, stageContent } from "./reviewDisplay.js";
-import { readInputFile } from "./reviewFiles.js";
-import { resumeHint } from "./reviewHints.js";
+import { createChatModel } from "../../llm/chatModel.js";
+import { InvalidDecisionError, ThreadNotFoundError } from "../../orchestrator/errors.js";
+import type { ThreadOutcome } from "../../orchestrator/reviewOrchestrator.js";
+import type { CliContext, TextOutput } from "../context.js";
+import { CliError } from "../errors.js";
+import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
+import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
+import { readInputFile } from "../review/files.js";
+import { resumeHint } from "../review/hints.js";
+import { createLineReader } from "../review/input.js";
+import { askDecision } from "../review/interactive.js";
 import {
   openReviewSession,
   type ProposalValues,
   type ReviewSession,
   type ThreadView,
-} from "./reviewSession.js";
+} from "../review/session.js";
 import {
   loadRunSettings,
   type RunSettings,
   runSettingsPath,
   saveRunSettings,
-} from "./reviewSettings.js";
+} from "../review/settings.js";
 import {
   type CheckpointStore,
   describeStore,
   resolveCheckpointStore,
   storeExists,
-} from "./reviewStore.js";
+} from "../review/store.js";
 
 export interface RunCommandOptions {
   thread?: string;

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
-import { FunctionRegistry } from "../checks/registry.js";
-import { loadDocuments } from "../context/load.js";
-import { loadCatalog } from "../criteria/load.js";
+import { FunctionRegistry } from "../../checks/registry.js";
+import { loadDocuments } from "../../context/load.js";
+import { loadCatalog } from "../../criteria/load.js";
 import {
   type Catalog,
   type Criterion,
@@ -11,22 +11,22 @@ import {
   CriterionSchema,
   DEFAULT_PASSING_THRESHOLD,
   isLlmMethod,
-} from "../criteria/model.js";
-import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
-import { makeCriterionResult } from "../scoring/criterionResult.js";
-import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../scoring/result.js";
-import { encodeResultsToon } from "../scoring/resultsToon.js";
+} from "../../criteria/model.js";
+import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
+import { makeCriterionResult } from "../../scoring/criterionResult.js";
+import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../../scoring/result.js";
+import { encodeResultsToon } from "../../scoring/resultsToon.js";
+import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
+import { runDeterministicCriterion } from "../deterministic.js";
+import { EvaluationError, EvaluationModelError } from "../errors.js";
+import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
+import { JudgeSession } from "../judgeSession.js";
+import { type EvaluationProgress, EvaluationSettingsSchema } from "../options.js";
 import {
   EmptyProjectError,
   InvalidProjectIdError,
   ProjectNotFoundError,
 } from "./criteriaEngineErrors.js";
-import { type JudgedCriterion, judgeCriterion } from "./criterionJudge.js";
-import { runDeterministicCriterion } from "./deterministic.js";
-import { EvaluationError, EvaluationModelError } from "./errors.js";
-import { evaluateContent, resolveJudgeModel } from "./evaluateContent.js";
-import { JudgeSession } from "./judgeSession.js";
-import { type EvaluationProgress, EvaluationSettingsSchema } from "./options.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
 

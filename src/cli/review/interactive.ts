@@ -4,15 +4,15 @@
  * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
  * again. The end of the input counts as quitting.
  */
-import type { ReviewAction, ReviewDecision } from "../graph/model.js";
-import type { StageDefinition } from "../graph/stages.js";
-import type { PendingReview } from "../orchestrator/pendingReview.js";
-import type { TextOutput } from "./context.js";
-import { InputFileError } from "./errors.js";
-import { EditorError, editText } from "./interactiveEditor.js";
-import type { LineReader } from "./interactiveInput.js";
-import { contentText } from "./reviewDisplay.js";
-import { readInputFile } from "./reviewFiles.js";
+import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
+import type { StageDefinition } from "../../graph/stages.js";
+import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import type { TextOutput } from "../context.js";
+import { InputFileError } from "../errors.js";
+import { contentText } from "./display.js";
+import { EditorError, editText } from "./editor.js";
+import { readInputFile } from "./files.js";
+import type { LineReader } from "./input.js";
 
 export interface DecisionPromptIo {
   lines: LineReader;

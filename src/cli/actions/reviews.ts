@@ -1,8 +1,8 @@
 /** `evalgate reviews`: the threads of the checkpoint store that wait for a reviewer. */
-import type { CliContext } from "./context.js";
-import { renderPendingList } from "./reviewDisplay.js";
-import { openReviewSession } from "./reviewSession.js";
-import { describeStore, resolveCheckpointStore, storeExists } from "./reviewStore.js";
+import type { CliContext } from "../context.js";
+import { renderPendingList } from "../review/display.js";
+import { openReviewSession } from "../review/session.js";
+import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
 
 export interface ReviewsCommandOptions {
   db?: string;

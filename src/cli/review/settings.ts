@@ -8,8 +8,8 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { writeFileAtomically } from "./outputFile.js";
-import type { CheckpointStore } from "./reviewStore.js";
+import { writeFileAtomically } from "../outputFile.js";
+import type { CheckpointStore } from "./store.js";
 
 export const RunSettingsSchema = z.object({
   /** The writer and judge model, `provider:model`. */

@@ -10,15 +10,15 @@ import {
   loadProposalConfig,
   type ProposalGraphOptions,
   proposalStages,
-} from "../graph/proposalGraph.js";
-import type { StageDefinition } from "../graph/stages.js";
-import { evaluationContext } from "../graph/state.js";
-import type { JudgeModel } from "../llm/chatModel.js";
-import { type Checkpointer, createCheckpointer } from "../orchestrator/checkpointer.js";
-import type { GraphState } from "../orchestrator/graphTypes.js";
-import type { PendingReview } from "../orchestrator/pendingReview.js";
-import { ReviewOrchestrator } from "../orchestrator/reviewOrchestrator.js";
-import type { CheckpointStore } from "./reviewStore.js";
+} from "../../graph/proposalGraph.js";
+import type { StageDefinition } from "../../graph/stages.js";
+import { evaluationContext } from "../../graph/state.js";
+import type { JudgeModel } from "../../llm/chatModel.js";
+import { type Checkpointer, createCheckpointer } from "../../orchestrator/checkpointer.js";
+import type { GraphState } from "../../orchestrator/graphTypes.js";
+import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import { ReviewOrchestrator } from "../../orchestrator/reviewOrchestrator.js";
+import type { CheckpointStore } from "./store.js";
 
 export type ProposalBuilder = ReturnType<typeof buildProposalGraph>;
 export type ProposalValues = GraphState<ProposalBuilder>;

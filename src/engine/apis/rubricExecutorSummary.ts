@@ -1,5 +1,5 @@
-import type { Catalog } from "../criteria/model.js";
-import { deterministicSummary, type SummaryInput } from "../scoring/deterministicSummary.js";
+import type { Catalog } from "../../criteria/model.js";
+import { deterministicSummary, type SummaryInput } from "../../scoring/deterministicSummary.js";
 
 /** The outcome line of seed 003's summary: `Evaluation PASSED for rubric 'Content Quality'.` */
 export function rubricOutcomeLine(catalogName: string, passed: boolean): string {

@@ -1,12 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { FunctionRegistry } from "../checks/registry.js";
-import { type Catalog, type Criterion, isLlmMethod, type MethodKind } from "../criteria/model.js";
-import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
-import { makeCriterionResult, notEvaluatedOutcome } from "../scoring/criterionResult.js";
-import type { CriterionResult, EvaluationResult, Trace } from "../scoring/result.js";
-import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
-import { evaluateContent, resolveJudgeModel } from "./evaluateContent.js";
-import type { EvaluateContentOptions } from "./options.js";
+import type { FunctionRegistry } from "../../checks/registry.js";
+import {
+  type Catalog,
+  type Criterion,
+  isLlmMethod,
+  type MethodKind,
+} from "../../criteria/model.js";
+import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
+import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
+import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
+import type { EvaluateContentOptions } from "../options.js";
 import { type RubricSource, rubricCatalog } from "./rubricExecutorRubric.js";
 import {
   ERROR_LEVEL_ID,

@@ -4,29 +4,30 @@
  * Anything that keeps the decision from being made — no such thread, a thread that waits for no
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
-import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../graph/model.js";
-import { createChatModel } from "../llm/chatModel.js";
+import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
+import { createChatModel } from "../../llm/chatModel.js";
 import {
   ForeignThreadError,
   InvalidDecisionError,
   OrchestratorError,
   ThreadNotFoundError,
-} from "../orchestrator/errors.js";
-import { type CliContext, EXIT_OK } from "./context.js";
-import { CliError } from "./errors.js";
-import { ensureModelReady, resolveModelTarget } from "./modelCheck.js";
-import { renderReview, renderRunSummary, stageContent } from "./reviewDisplay.js";
-import { readInputFile } from "./reviewFiles.js";
-import { reviewCommandHint } from "./reviewHints.js";
-import { openReviewSession, type ThreadView } from "./reviewSession.js";
-import { loadRunSettings, type RunSettings, runSettingsPath } from "./reviewSettings.js";
+} from "../../orchestrator/errors.js";
+import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
+import { EXIT_OK } from "../exitCodes.js";
+import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
+import { readInputFile } from "../review/files.js";
+import { reviewCommandHint } from "../review/hints.js";
+import { openReviewSession, type ThreadView } from "../review/session.js";
+import { loadRunSettings, type RunSettings, runSettingsPath } from "../review/settings.js";
 import {
   dbHint,
   describeStore,
   quoteArg,
   resolveCheckpointStore,
   storeExists,
-} from "./reviewStore.js";
+} from "../review/store.js";
 
 export interface ReviewCommandOptions {
   feedback?: string;

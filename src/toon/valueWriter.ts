@@ -1,6 +1,6 @@
 import { ToonError } from "./errors.js";
 import type { FieldNode } from "./header.js";
-import type { NormaliseOptions } from "./normalise.js";
+import type { NormaliseOptions } from "./normaliseOptions.js";
 import { keepAsString, splitValues, type ToonDelimiter, trimSpaces } from "./tokens.js";
 
 /**

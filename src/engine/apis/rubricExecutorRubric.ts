@@ -1,5 +1,5 @@
-import { type Catalog, CatalogSchema } from "../criteria/model.js";
-import { parseCatalog } from "../criteria/parse.js";
+import { type Catalog, CatalogSchema } from "../../criteria/model.js";
+import { parseCatalog } from "../../criteria/parse.js";
 
 /** What RubricExecutor accepts as a rubric. */
 export type RubricSource = Catalog | Record<string, unknown> | string;

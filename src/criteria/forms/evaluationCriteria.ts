@@ -16,7 +16,7 @@ import {
 } from "./common.js";
 
 /** seed 004 §3.3 `EvaluationCriteria`: weights, isCritical, per-criterion thresholds, five bands. */
-const Seed004CriterionSchema = z.strictObject({
+const EvaluationCriteriaCriterionSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
   description: z.string().min(1),
@@ -29,7 +29,7 @@ const Seed004CriterionSchema = z.strictObject({
   citation: z.string().optional(),
 });
 
-const Seed004CatalogSchema = z.strictObject({
+const EvaluationCriteriaFileSchema = z.strictObject({
   id: z.string().min(1).optional(),
   name: z.string().min(1),
   version: VersionSchema,
@@ -38,11 +38,11 @@ const Seed004CatalogSchema = z.strictObject({
   instructions: z.string().optional(),
   passingThreshold: ThresholdSchema.optional(),
   statusRules: StatusRulesSchema.optional(),
-  criteria: z.array(Seed004CriterionSchema),
+  criteria: z.array(EvaluationCriteriaCriterionSchema),
 });
-type Seed004Catalog = z.infer<typeof Seed004CatalogSchema>;
+type EvaluationCriteriaFile = z.infer<typeof EvaluationCriteriaFileSchema>;
 
-export const seed004Form: CatalogForm<Seed004Catalog> = {
+export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
   label: "seed 004 EvaluationCriteria (JSON)",
   matches(value) {
     const first = firstCriterion(value);
@@ -51,7 +51,7 @@ export const seed004Form: CatalogForm<Seed004Catalog> = {
       (hasKey(first, "scoringGuidelines") || hasKey(first, "isCritical") || hasKey(first, "name"))
     );
   },
-  schema: Seed004CatalogSchema,
+  schema: EvaluationCriteriaFileSchema,
   rawPath(path) {
     const [head, index, field, sub, ...rest] = path;
     if (head !== "criteria" || index === undefined) return path;

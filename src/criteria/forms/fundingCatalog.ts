@@ -14,7 +14,7 @@ import {
  * `check` criteria are knockouts (pass/fail); `score` criteria are rated 1–5. The meta row may add
  * `id`, `description`, `passing_threshold`, `fundable_threshold` and `reject_below` (native 1–5).
  */
-const Seed000MetaSchema = z.strictObject({
+const FundingCatalogMetaSchema = z.strictObject({
   id: z.string().min(1).optional(),
   version: VersionSchema,
   program: z.string().min(1),
@@ -24,7 +24,7 @@ const Seed000MetaSchema = z.strictObject({
   reject_below: z.number().min(1).max(5).optional(),
 });
 
-const Seed000CriterionSchema = z.strictObject({
+const FundingCatalogCriterionSchema = z.strictObject({
   id: z.string().min(1),
   type: z.enum(["check", "score"], {
     error: (issue) =>
@@ -36,19 +36,19 @@ const Seed000CriterionSchema = z.strictObject({
   citation: z.string().nullable().optional(),
 });
 
-const Seed000CatalogSchema = z.strictObject({
-  meta: Seed000MetaSchema,
-  criteria: z.array(Seed000CriterionSchema),
+const FundingCatalogFileSchema = z.strictObject({
+  meta: FundingCatalogMetaSchema,
+  criteria: z.array(FundingCatalogCriterionSchema),
 });
-type Seed000Catalog = z.infer<typeof Seed000CatalogSchema>;
+type FundingCatalogFile = z.infer<typeof FundingCatalogFileSchema>;
 
-export const seed000Form: CatalogForm<Seed000Catalog> = {
+export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
   label: "seed 000 TOON catalog",
   matches(value) {
     const first = firstCriterion(value);
     return hasKey(value, "meta") || (first !== undefined && hasKey(first, "prompt"));
   },
-  schema: Seed000CatalogSchema,
+  schema: FundingCatalogFileSchema,
   rawPath(path) {
     const [head, index, field] = path;
     if (head === "criteria") {

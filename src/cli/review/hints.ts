@@ -1,6 +1,6 @@
 /** The commands a reviewer is told to run next: resuming a paused run, deciding without prompts. */
-import type { PendingReview } from "../orchestrator/pendingReview.js";
-import { type CheckpointStore, dbHint, quoteArg } from "./reviewStore.js";
+import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import { type CheckpointStore, dbHint, quoteArg } from "./store.js";
 
 const DECISION_FORMS: Readonly<Record<string, string>> = {
   approve: "approve",

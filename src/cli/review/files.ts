@@ -1,8 +1,8 @@
 /** Reading the files the review commands are given: the RFP, the applicant, new content. */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { displayPath } from "./displayPath.js";
-import { InputFileError } from "./errors.js";
+import { displayPath } from "../displayPath.js";
+import { InputFileError } from "../errors.js";
 
 /**
  * The text of `path` (relative to `cwd`); InputFileError naming the role and the path when the

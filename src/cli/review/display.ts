@@ -4,13 +4,13 @@
  * of paused threads, and the final state of a run (each stage's status and score).
  */
 
-import type { StageDefinition } from "../graph/stages.js";
-import type { OverallProposalStateType } from "../graph/state.js";
-import { parseStatePath, readStatePath } from "../graph/statePath.js";
-import type { PendingReview } from "../orchestrator/pendingReview.js";
-import type { EvaluationResult } from "../scoring/result.js";
-import { criterionRow, resultLists } from "./report/summary.js";
-import { formatScore, oneLine, padTo, truncate } from "./report/text.js";
+import type { StageDefinition } from "../../graph/stages.js";
+import type { OverallProposalStateType } from "../../graph/state.js";
+import { parseStatePath, readStatePath } from "../../graph/statePath.js";
+import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import type { EvaluationResult } from "../../scoring/result.js";
+import { criterionRow, resultLists } from "../report/summary.js";
+import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
 
 const EXCERPT_LINES = 12;
 const EXCERPT_CHARS = 1200;

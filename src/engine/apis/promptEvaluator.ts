@@ -1,17 +1,22 @@
-import { type Catalog, CatalogSchema, type Criterion, CriterionSchema } from "../criteria/model.js";
-import { toOutcome } from "../judge/answer.js";
-import { parseFreeformResponse } from "../judge/parse.js";
-import { parseRubricResponse } from "../judge/parseRubric.js";
-import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../judge/render.js";
-import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
-import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
-import { makeCriterionResult } from "../scoring/criterionResult.js";
-import type { Trace } from "../scoring/result.js";
-import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
-import { VERDICT_BANDS, verdictForScore } from "../scoring/verdict.js";
-import { EvaluationError, EvaluationModelError } from "./errors.js";
-import { resolveJudgeModel } from "./evaluateContent.js";
-import { JudgeSession } from "./judgeSession.js";
+import {
+  type Catalog,
+  CatalogSchema,
+  type Criterion,
+  CriterionSchema,
+} from "../../criteria/model.js";
+import { toOutcome } from "../../judge/answer.js";
+import { parseFreeformResponse } from "../../judge/parse.js";
+import { parseRubricResponse } from "../../judge/parseRubric.js";
+import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
+import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
+import { ModelAbortedError, ModelCallError } from "../../llm/errors.js";
+import { makeCriterionResult } from "../../scoring/criterionResult.js";
+import type { Trace } from "../../scoring/result.js";
+import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
+import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
+import { EvaluationError, EvaluationModelError } from "../errors.js";
+import { resolveJudgeModel } from "../evaluateContent.js";
+import { JudgeSession } from "../judgeSession.js";
 import {
   type PromptEvaluation,
   type PromptEvaluationInput,

@@ -6,8 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ModelEnv } from "../llm/spec.js";
-import { displayPath } from "./displayPath.js";
+import type { ModelEnv } from "../../llm/spec.js";
+import { displayPath } from "../displayPath.js";
 
 /** The SQLite file the commands use when neither --db nor DATABASE_URL says otherwise. */
 export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";

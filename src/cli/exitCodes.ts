@@ -1,0 +1,8 @@
+/** Exit codes of every evalgate command. */
+export const EXIT_OK = 0;
+/** The content did not pass (evaluate), or the catalog has errors (catalog validate). */
+export const EXIT_FAILED = 1;
+/** Bad arguments, an unreadable input, a catalog or model error: nothing was decided. */
+export const EXIT_ERROR = 2;
+/** Exit code after Ctrl-C (128 + SIGINT). */
+export const EXIT_CANCELLED = 130;
