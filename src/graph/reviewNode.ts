@@ -8,6 +8,7 @@ import {
   type InterruptMetadata,
   InterruptMetadataSchema,
   type ProcessingStatus,
+  type ReviewAction,
   type ReviewDecision,
   ReviewDecisionSchema,
 } from "./model.js";
@@ -131,21 +132,32 @@ function record(
 const cleared: ProposalUpdate = { isInterrupted: false, interruptMetadata: null };
 
 /**
- * What the reviewer may answer to this pause: after the revision limit no revise, and after a
- * failed generation no approve (nothing was written to approve).
+ * Why the review refuses this action, or undefined when it accepts it. A review accepts only the
+ * actions it offers (a retry where none is offered is refused, and nothing is judged again); after
+ * the revision limit no revise, and after a failed generation no approve (nothing was written).
  */
+export function refusedAction(
+  review: Pick<InterruptMetadata, "type" | "actions">,
+  action: ReviewAction,
+): string | undefined {
+  if (review.type === "revision_limit" && action === "revise") {
+    return "the revision limit is reached: approve, edit or retry";
+  }
+  if (review.type === "generation_error" && action === "approve") {
+    return "nothing was written to approve: retry the generation or edit the content";
+  }
+  if (!review.actions.includes(action)) {
+    return `this review offers ${review.actions.join(", ")}, not ${action}`;
+  }
+  return undefined;
+}
+
+/** What the reviewer may answer to this pause (see refusedAction). */
 function decisionSchema(metadata: InterruptMetadata) {
-  if (metadata.type === "revision_limit") {
-    return ReviewDecisionSchema.refine((d) => d.action !== "revise", {
-      message: "the revision limit is reached: approve, edit or retry",
-    });
-  }
-  if (metadata.type === "generation_error") {
-    return ReviewDecisionSchema.refine((d) => d.action !== "approve", {
-      message: "nothing was written to approve: retry the generation or edit the content",
-    });
-  }
-  return ReviewDecisionSchema;
+  return ReviewDecisionSchema.superRefine((decision, ctx) => {
+    const refusal = refusedAction(metadata, decision.action);
+    if (refusal !== undefined) ctx.addIssue({ code: "custom", path: ["action"], message: refusal });
+  });
 }
 
 /**

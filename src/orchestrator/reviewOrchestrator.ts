@@ -12,6 +12,7 @@ import {
   type ReviewDecision,
   ReviewDecisionSchema,
 } from "../graph/model.js";
+import { refusedAction } from "../graph/reviewNode.js";
 import type { EvaluationContext } from "../graph/state.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import {
@@ -251,8 +252,8 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * runs on to the next review or the end. Checked first, in order: the decision
    * (InvalidDecisionError naming the fields), the thread (ThreadNotFoundError), that it waits for
    * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
-   * decision the review refuses (revise at the revision limit) is an InvalidDecisionError too;
-   * the thread then stays paused.
+   * decision the review refuses (an action it does not offer, revise at the revision limit) is an
+   * InvalidDecisionError too, found before the graph runs; the thread then stays paused.
    */
   async submitDecision(
     threadId: string,
@@ -286,12 +287,17 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
           errors: errorsOf(snapshot),
         });
       }
-      if (!reviews.some((r) => r.interruptId === interruptId)) {
+      const review = reviews.find((r) => r.interruptId === interruptId);
+      if (review === undefined) {
         throw new InterruptMismatchError(
           threadId,
           interruptId,
           reviews.map((r) => r.interruptId),
         );
+      }
+      const refusal = refusedAction(review, valid.action);
+      if (refusal !== undefined) {
+        throw new InvalidDecisionError(threadId, [{ field: "action", message: refusal }]);
       }
       return this.run(runtime, threadId, new Command({ resume: { [interruptId]: valid } }));
     });

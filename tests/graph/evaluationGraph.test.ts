@@ -1,4 +1,4 @@
-import { Command, MemorySaver } from "@langchain/langgraph";
+import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { scoringJudge } from "./helpers.js";
@@ -61,18 +61,21 @@ describe("buildEvaluationGraph", () => {
     expect(done.revisionFeedback).toEqual({ content: "Add the 2025 figures." });
   });
 
-  it("edit replaces the content; retry evaluates again", async () => {
+  it("edit replaces the content; a retry the review does not offer is refused without a judge call", async () => {
     const { model, graph } = gate();
     await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread("c"));
     const before = model.calls.length;
-    await graph.invoke(new Command({ resume: { action: "retry" } }), thread("c"));
-    expect(model.calls.length).toBe(before * 2);
+    const refused = await graph
+      .invoke(new Command({ resume: { action: "retry" } }), thread("c"))
+      .catch((e: unknown) => e);
+    expect(isInvalidResume(refused)).toBe(true);
+    expect(model.calls.length).toBe(before);
     const done = await graph.invoke(
       new Command({ resume: { action: "edit", content: "Edited problem statement." } }),
       thread("c"),
     );
     expect(done.status).toBe("edited");
     expect(done.content).toBe("Edited problem statement.");
-    expect(done.reviewHistory.map((r) => r.action)).toEqual(["retry", "edit"]);
+    expect(done.reviewHistory.map((r) => r.action)).toEqual(["edit"]);
   });
 });

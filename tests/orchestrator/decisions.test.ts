@@ -1,7 +1,7 @@
-import { MemorySaver } from "@langchain/langgraph";
+import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { InterruptMismatchError, InvalidDecisionError } from "../../src/orchestrator/errors.js";
+import { InvalidDecisionError } from "../../src/orchestrator/errors.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { gate, PROBLEM_CRITERIA, problemInput, researchGraph, switchableJudge } from "./helpers.js";
 
@@ -46,26 +46,40 @@ describe("decisions through the orchestrator", () => {
     expect((await reviews.history("e")).map((r) => r.action)).toEqual(["edit"]);
   });
 
-  it("retry evaluates again and pauses at a new review", async () => {
+  it("retry is refused where the review does not offer it: the thread stays paused, no judge call", async () => {
     const { reviews, model } = orchestrator();
     const started = await reviews.start(problemInput, { threadId: "y" });
     const first = started.review?.interruptId ?? "";
-    const again = await reviews.submitDecision("y", first, { action: "retry", reviewer: "ana" });
-    expect(again.state).toBe("paused");
-    expect(model.calls).toHaveLength(2 * PROBLEM_CRITERIA);
-    const second = again.review?.interruptId ?? "";
-    expect(second).not.toBe(first);
-    expect(again.review?.evaluation?.timestamp).not.toBeUndefined();
+    expect(started.review?.actions).toEqual(["approve", "revise", "edit"]);
+    const refused = await reviews
+      .submitDecision("y", first, { action: "retry", reviewer: "ana" })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InvalidDecisionError);
+    expect((refused as Error).message).toContain("retry");
+    expect(model.calls).toHaveLength(PROBLEM_CRITERIA);
+    expect((await reviews.getReview("y"))?.interruptId).toBe(first);
+    expect(await reviews.history("y")).toEqual([]);
 
-    await expect(reviews.submitDecision("y", first, { action: "approve" })).rejects.toBeInstanceOf(
-      InterruptMismatchError,
-    );
-    const done = await reviews.submitDecision("y", second, { action: "approve", reviewer: "ben" });
+    const done = await reviews.submitDecision("y", first, { action: "approve", reviewer: "ben" });
     expect(done.state).toBe("completed");
     expect((await reviews.history("y")).map((r) => [r.action, r.reviewer])).toEqual([
-      ["retry", "ana"],
       ["approve", "ben"],
     ]);
+  });
+
+  it("a retry resumed straight into the graph is refused by the review node where not offered", async () => {
+    const { graph, model } = gate();
+    const compiled = graph.compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "direct" } };
+    await compiled.invoke(problemInput, config);
+    const error = await compiled
+      .invoke(new Command({ resume: { action: "retry" } }), config)
+      .catch((e: unknown) => e);
+    expect(isInvalidResume(error)).toBe(true);
+    expect(model.calls).toHaveLength(PROBLEM_CRITERIA);
+    const state = await compiled.getState(config);
+    expect(state.next.length).toBeGreaterThan(0);
+    expect(state.values.reviewHistory).toEqual([]);
   });
 
   it("an evaluation_error review is listed with the error, and retry after the fix evaluates", async () => {
