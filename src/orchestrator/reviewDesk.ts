@@ -1,0 +1,169 @@
+/**
+ * The review desk: what the review service (HTTP API and pages) and the CLI ask of the
+ * orchestrator on behalf of a signed-in reviewer. One implementation runs on SQLite (one process,
+ * in-process job queue) or PostgreSQL (any number of replicas, durable jobs); the service stays a
+ * thin layer of validation and rendering over this interface.
+ */
+import { z } from "zod";
+import { REVIEW_ACTIONS } from "../graph/model.js";
+import { EvaluationResultSchema } from "../scoring/result.js";
+
+/** Longest text accepted in a request body field (an RFP, an applicant profile, edited content). */
+export const MAX_TEXT_CHARS = 200_000;
+/** Longest short text (a title, feedback, a comment, a reviewer name). */
+export const MAX_SHORT_CHARS = 10_000;
+
+export const ReviewerRoleSchema = z.enum(["reviewer", "admin"]);
+export type ReviewerRole = z.infer<typeof ReviewerRoleSchema>;
+
+/** A signed-in person or service; identity always comes from the token, never from a body. */
+export const ReviewerSchema = z.object({
+  name: z.string().min(1).max(100),
+  role: ReviewerRoleSchema,
+});
+export type Reviewer = z.infer<typeof ReviewerSchema>;
+
+/** `POST /api/proposals`: start writing a proposal; the graph runs to its first review in a job. */
+export const StartProposalSchema = z.strictObject({
+  rfp: z.string().min(1).max(MAX_TEXT_CHARS),
+  applicant: z.string().min(1).max(MAX_TEXT_CHARS),
+  title: z.string().min(1).max(200).optional(),
+});
+export type StartProposal = z.infer<typeof StartProposalSchema>;
+
+/** `POST /api/reviews/:threadId/decisions`: a reviewer's decision on the pending interrupt. */
+export const DecisionRequestSchema = z.strictObject({
+  interruptId: z.string().min(1).max(200),
+  action: z.enum(REVIEW_ACTIONS),
+  feedback: z.string().max(MAX_SHORT_CHARS).optional(),
+  content: z.string().max(MAX_TEXT_CHARS).optional(),
+  comment: z.string().max(MAX_SHORT_CHARS).optional(),
+});
+export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
+
+/** `?limit=&cursor=` of the review queue. */
+export const PageRequestSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+export type PageRequest = z.infer<typeof PageRequestSchema>;
+
+/** One row of the queue, read from the pending-review index (never from checkpoints). */
+export const ReviewListItemSchema = z.object({
+  threadId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  title: z.string(),
+  overallScore: z.number().nullable(),
+  passed: z.boolean().nullable(),
+  createdAt: z.string(),
+});
+export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
+
+export const ReviewPageSchema = z.object({
+  items: z.array(ReviewListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ReviewPage = z.infer<typeof ReviewPageSchema>;
+
+/** One review, opened: what the reviewer reads and the actions it offers. */
+export const ReviewDetailSchema = z.object({
+  threadId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  title: z.string(),
+  /** evaluation_review, evaluation_error, generation_error or revision_limit. */
+  type: z.string(),
+  content: z.string(),
+  evaluation: EvaluationResultSchema.nullable(),
+  actions: z.array(z.enum(REVIEW_ACTIONS)),
+  error: z.string().optional(),
+  revisions: z.object({ count: z.number(), max: z.number() }).optional(),
+  createdAt: z.string(),
+});
+export type ReviewDetail = z.infer<typeof ReviewDetailSchema>;
+
+export const DecisionRecordSchema = z.object({
+  decisionId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  reviewer: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  feedback: z.string().optional(),
+  comment: z.string().optional(),
+  decidedAt: z.string(),
+  /** When the job applied it to the thread; absent while it waits for the job. */
+  appliedAt: z.string().optional(),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+export const ThreadStatusSchema = z.object({
+  threadId: z.string(),
+  title: z.string(),
+  /** running: a job is advancing it; waiting: paused at a review; finished; failed (retryable). */
+  status: z.enum(["queued", "running", "waiting", "finished", "failed"]),
+  stages: z.array(
+    z.object({
+      stage: z.string(),
+      status: z.string(),
+      overallScore: z.number().nullable(),
+      passed: z.boolean().nullable(),
+    }),
+  ),
+  reviewers: z.array(z.string()),
+  decisions: z.array(DecisionRecordSchema),
+  error: z.string().optional(),
+});
+export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
+
+/** Progress of a thread, streamed to the page (SSE); delivered across replicas via the database. */
+export const ThreadEventSchema = z.object({
+  seq: z.number().int(),
+  threadId: z.string(),
+  type: z.enum(["queued", "running", "stage", "review_ready", "finished", "failed"]),
+  stage: z.string().optional(),
+  message: z.string().optional(),
+  at: z.string(),
+});
+export type ThreadEvent = z.infer<typeof ThreadEventSchema>;
+
+/**
+ * Errors the desk throws carry these codes (EvalgateError subclasses in orchestrator/errors.ts);
+ * the service maps them to HTTP statuses in one table.
+ */
+export const DESK_ERROR_STATUS = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_ASSIGNED: 403,
+  THREAD_NOT_FOUND: 404,
+  INVALID_INPUT: 400,
+  REVIEW_NOT_PENDING: 409,
+  ALREADY_DECIDED: 409,
+  ACTION_NOT_OFFERED: 422,
+} as const;
+export type DeskErrorCode = keyof typeof DESK_ERROR_STATUS;
+
+export interface ReviewDesk {
+  /** The reviewer a bearer token belongs to, or undefined (unknown or revoked). */
+  authenticate(token: string): Promise<Reviewer | undefined>;
+  /** Records the thread, assigns its creator, enqueues the job that runs to the first review. */
+  startProposal(input: StartProposal, by: Reviewer): Promise<{ threadId: string }>;
+  /** Admin only: another reviewer may see and decide this thread's reviews. */
+  assignReviewer(threadId: string, name: string, by: Reviewer): Promise<void>;
+  /** The pending reviews this reviewer may see, newest first, keyset-paginated. */
+  listReviews(by: Reviewer, page: PageRequest): Promise<ReviewPage>;
+  getReview(threadId: string, by: Reviewer): Promise<ReviewDetail>;
+  /**
+   * Records the decision (one row, unique per thread and interrupt, in the transaction that takes
+   * the review off the pending index) and enqueues the job that applies it. Resolves once the
+   * decision is durable: it will be applied exactly once, whatever happens to this process.
+   */
+  decide(threadId: string, request: DecisionRequest, by: Reviewer): Promise<{ decisionId: string }>;
+  threadStatus(threadId: string, by: Reviewer): Promise<ThreadStatus>;
+  /** Events after `afterSeq` (0 for all), for SSE; the caller polls or waits with `waitForEvents`. */
+  events(threadId: string, by: Reviewer, afterSeq: number): Promise<ThreadEvent[]>;
+  /** True when the database answers. */
+  ready(): Promise<boolean>;
+  /** Stops taking jobs, finishes or returns in-flight ones, closes the database. */
+  close(): Promise<void>;
+}
