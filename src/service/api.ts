@@ -1,0 +1,75 @@
+/**
+ * The JSON API. Each route validates its input, calls one desk method as the reviewer the bearer
+ * token belongs to, and answers; errors are answered by the app's error handler.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  DecisionRequestSchema,
+  PageRequestSchema,
+  type ReviewDesk,
+  StartProposalSchema,
+} from "../orchestrator/reviewDesk.js";
+import { requireBearer } from "./auth.js";
+import type { ServiceEnv } from "./env.js";
+import { type EventStreamOptions, threadEventStream } from "./events.js";
+import { jsonBody, queryParams, requireValid } from "./validation.js";
+
+const ThreadIdSchema = z.string().min(1).max(200);
+const AssignReviewerSchema = z.strictObject({ name: z.string().min(1).max(100) });
+
+/** The `:threadId` of the route, checked. */
+function threadIdOf(param: string): string {
+  return requireValid(ThreadIdSchema.safeParse(param), "the thread id");
+}
+
+export function createApiRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
+  const api = new Hono<ServiceEnv>();
+
+  api.get("/health", (c) => c.json({ status: "ok" }));
+  api.get("/ready", async (c) => {
+    const ready = await desk.ready().catch(() => false);
+    return c.json({ ready }, ready ? 200 : 503);
+  });
+
+  api.use("*", requireBearer(desk));
+
+  api.post("/proposals", jsonBody(StartProposalSchema), async (c) => {
+    const started = await desk.startProposal(c.req.valid("json"), c.var.reviewer);
+    return c.json(started, 202);
+  });
+
+  api.post("/proposals/:threadId/reviewers", jsonBody(AssignReviewerSchema), async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    const { name } = c.req.valid("json");
+    await desk.assignReviewer(threadId, name, c.var.reviewer);
+    return c.json({ threadId, reviewer: name });
+  });
+
+  api.get("/reviews", queryParams(PageRequestSchema), async (c) => {
+    return c.json(await desk.listReviews(c.var.reviewer, c.req.valid("query")));
+  });
+
+  api.get("/reviews/:threadId", async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    return c.json(await desk.getReview(threadId, c.var.reviewer));
+  });
+
+  api.post("/reviews/:threadId/decisions", jsonBody(DecisionRequestSchema), async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    const decided = await desk.decide(threadId, c.req.valid("json"), c.var.reviewer);
+    return c.json(decided, 202);
+  });
+
+  api.get("/threads/:threadId", async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    return c.json(await desk.threadStatus(threadId, c.var.reviewer));
+  });
+
+  api.get("/threads/:threadId/events", async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    return threadEventStream(c, desk, threadId, c.var.reviewer, events);
+  });
+
+  return api;
+}

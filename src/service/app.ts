@@ -1,0 +1,77 @@
+/**
+ * The review service as a Hono app: the JSON API under /api (bearer tokens) and the review pages
+ * (a sign-in session), both thin layers over a ReviewDesk. `startService` serves it over HTTP.
+ */
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import { createApiRoutes } from "./api.js";
+import type { ServiceEnv } from "./env.js";
+import { describeError } from "./errorResponse.js";
+import { ServiceRequestError } from "./errors.js";
+import { DEFAULT_EVENT_STREAM, type EventStreamOptions } from "./events.js";
+import { renderErrorPage } from "./pages/layout.js";
+import { createPageRoutes } from "./pages/routes.js";
+import { securityHeaders } from "./securityHeaders.js";
+import { createSessionKeeper, sessionKey } from "./session.js";
+
+/** Largest request body: two texts of MAX_TEXT_CHARS with room for multi-byte characters. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+export interface ServiceAppOptions {
+  desk: ReviewDesk;
+  /** Seals page sessions; replicas behind one address need the same secret. Random when unset. */
+  sessionSecret?: string;
+  /** Event streams: polling, heartbeat and the signal that ends them at shutdown. */
+  events?: Partial<EventStreamOptions>;
+  /** Where unexpected errors are reported (default: stderr). */
+  logError?: (error: unknown) => void;
+}
+
+function defaultLogError(error: unknown): void {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`evalgate serve: ${text}\n`);
+}
+
+export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
+  const events: EventStreamOptions = {
+    ...DEFAULT_EVENT_STREAM,
+    shutdown: new AbortController().signal,
+    ...options.events,
+  };
+  const logError = options.logError ?? defaultLogError;
+  const sessions = createSessionKeeper(sessionKey(options.sessionSecret));
+  const app = new Hono<ServiceEnv>();
+
+  app.use("*", securityHeaders());
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ServiceRequestError(
+          "PAYLOAD_TOO_LARGE",
+          `the request body is larger than ${MAX_BODY_BYTES} bytes`,
+        );
+      },
+    }),
+  );
+  app.route("/api", createApiRoutes(options.desk, events));
+  app.route("/", createPageRoutes({ desk: options.desk, sessions, events }));
+
+  const answerError = (error: unknown, c: Context<ServiceEnv>) => {
+    const described = describeError(error);
+    if (described.unexpected) logError(error);
+    if (described.status === 401) c.header("WWW-Authenticate", 'Bearer realm="evalgate"');
+    if (c.req.path.startsWith("/api/") || c.req.path === "/api") {
+      return c.json(described.body, described.status);
+    }
+    return c.html(
+      renderErrorPage(described.status, described.body.error.message),
+      described.status,
+    );
+  };
+  app.notFound((c) => answerError(new ServiceRequestError("ROUTE_NOT_FOUND", "no such route"), c));
+  app.onError(answerError);
+  return app;
+}

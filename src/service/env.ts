@@ -1,0 +1,12 @@
+/** What the service's middleware puts on a request's context for the handlers. */
+import type { Reviewer } from "../orchestrator/reviewDesk.js";
+import type { Session } from "./session.js";
+
+export interface ServiceEnv {
+  Variables: {
+    /** The signed-in reviewer, from the bearer token or the session's token. */
+    reviewer: Reviewer;
+    /** The page session (sign-in and CSRF token), on page routes. */
+    session: Session;
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Turns anything a handler throws into `{ error: { code, message, field? } }` and a status from
+ * SERVICE_ERROR_STATUS. Errors that are not evalgate errors become a generic 500: their messages
+ * may carry internals (paths, SQL, connection strings) and never leave the process.
+ */
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isEvalgateError } from "../errors.js";
+import { statusForCode } from "./errors.js";
+
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    field?: string;
+    /** For a decision that came too late: who decided the review first, and when. */
+    decidedBy?: string;
+    decidedAt?: string;
+  };
+}
+
+export interface DescribedError {
+  status: ContentfulStatusCode;
+  body: ErrorBody;
+  /** True when the error was not one the service or desk raised on purpose (log it). */
+  unexpected: boolean;
+}
+
+function optionalString(value: unknown, key: string): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const found: unknown = (value as Record<string, unknown>)[key];
+  return typeof found === "string" && found !== "" ? found : undefined;
+}
+
+/**
+ * The field at fault and, for a review decided already, by whom and when: from the error's
+ * `details` (desk errors) or its own properties (service errors).
+ */
+function errorSpecifics(error: object): Omit<ErrorBody["error"], "code" | "message"> {
+  const details: unknown = (error as { details?: unknown }).details;
+  const specifics: Omit<ErrorBody["error"], "code" | "message"> = {};
+  const field = optionalString(details, "field") ?? optionalString(error, "field");
+  const decidedBy = optionalString(details, "by");
+  const decidedAt = optionalString(details, "at");
+  if (field !== undefined) specifics.field = field;
+  if (decidedBy !== undefined) specifics.decidedBy = decidedBy;
+  if (decidedAt !== undefined) specifics.decidedAt = decidedAt;
+  return specifics;
+}
+
+const HTTP_CODES: Record<number, string> = {
+  400: "INVALID_INPUT",
+  404: "ROUTE_NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+};
+
+export function describeError(error: unknown): DescribedError {
+  if (isEvalgateError(error)) {
+    const body: ErrorBody = {
+      error: { code: error.code, message: error.message, ...errorSpecifics(error) },
+    };
+    const status = statusForCode(error.code);
+    return { status, body, unexpected: status === 500 };
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    const code = HTTP_CODES[error.status] ?? "INVALID_INPUT";
+    const message = error.message || "the request could not be read";
+    return { status: statusForCode(code), body: { error: { code, message } }, unexpected: false };
+  }
+  return {
+    status: 500,
+    body: { error: { code: "INTERNAL", message: "the service failed to answer; see its log" } },
+    unexpected: true,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * A thread's progress as Server-Sent Events: each ThreadEvent is one message (`id` = its seq,
+ * `event` = its type, `data` = the event as JSON). The desk is polled; a client that reconnects
+ * sends Last-Event-ID and gets only what it missed. A stream ends when the thread finishes, after
+ * `maxStreamMs` (the browser reconnects), or when the service shuts down.
+ */
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import type { ReviewDesk, Reviewer, ThreadEvent } from "../orchestrator/reviewDesk.js";
+import { requireValid } from "./validation.js";
+
+export interface EventStreamOptions {
+  /** How often the desk is asked for new events. */
+  pollMs: number;
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs: number;
+  /** Longest life of one stream. */
+  maxStreamMs: number;
+  /** Aborted when the service shuts down: open streams end. */
+  shutdown: AbortSignal;
+}
+
+export const DEFAULT_EVENT_STREAM: Omit<EventStreamOptions, "shutdown"> = {
+  pollMs: 500,
+  heartbeatMs: 15_000,
+  maxStreamMs: 10 * 60_000,
+};
+
+const SeqSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** Where to start: Last-Event-ID (a reconnect), else `?after=`, else 0 (everything). */
+export function startingSeq(c: Context): number {
+  const raw = c.req.header("last-event-id") ?? c.req.query("after") ?? "0";
+  return requireValid(SeqSchema.safeParse(raw === "" ? "0" : raw), "after (an event number)");
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * Answers with the event stream. The first read happens before the response starts, so an
+ * unknown thread or a reviewer who may not see it gets a JSON error with its status instead.
+ */
+export async function threadEventStream(
+  c: Context,
+  desk: ReviewDesk,
+  threadId: string,
+  reviewer: Reviewer,
+  options: EventStreamOptions,
+): Promise<Response> {
+  let after = startingSeq(c);
+  const first = await desk.events(threadId, reviewer, after);
+  return streamSSE(c, async (stream) => {
+    const stop = new AbortController();
+    const endStream = () => stop.abort();
+    stream.onAbort(endStream);
+    options.shutdown.addEventListener("abort", endStream, { once: true });
+    const deadline = Date.now() + options.maxStreamMs;
+    let lastWrite = Date.now();
+    let batch: ThreadEvent[] = first;
+    try {
+      while (!stop.signal.aborted && Date.now() < deadline) {
+        for (const event of batch) {
+          await stream.writeSSE({
+            id: String(event.seq),
+            event: event.type,
+            data: JSON.stringify(event),
+          });
+          after = Math.max(after, event.seq);
+          lastWrite = Date.now();
+        }
+        if (batch.some((event) => event.type === "finished")) break;
+        if (Date.now() - lastWrite >= options.heartbeatMs) {
+          await stream.write(": still here\n\n");
+          lastWrite = Date.now();
+        }
+        await pause(options.pollMs, stop.signal);
+        if (stop.signal.aborted) break;
+        batch = await desk.events(threadId, reviewer, after);
+      }
+    } finally {
+      options.shutdown.removeEventListener("abort", endStream);
+    }
+  });
+}

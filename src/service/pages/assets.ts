@@ -1,0 +1,67 @@
+/**
+ * The pages' stylesheet and their one script, served from this origin (the Content-Security-Policy
+ * allows no inline style or script). The script only adds live progress: every page works without it.
+ */
+export const REVIEW_CSS = `
+:root { color-scheme: light; --ink: #1d2430; --muted: #5b6475; --line: #d8dde6; --ok: #1f7a4d;
+  --bad: #b42318; --warn: #b54708; --accent: #2f5bd3; --bg: #f6f7f9; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--ink); background: var(--bg); }
+header.top { display: flex; justify-content: space-between; align-items: center; padding: .6rem 1.2rem;
+  background: #fff; border-bottom: 1px solid var(--line); }
+.brand { font-weight: 700; color: var(--ink); text-decoration: none; }
+.signout { display: flex; gap: .6rem; align-items: center; }
+.who { color: var(--muted); }
+main { max-width: 980px; margin: 1.2rem auto; padding: 0 1.2rem; }
+section, .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem;
+  margin-bottom: 1rem; }
+h1 { font-size: 1.4rem; margin: .2rem 0 1rem; } h2 { font-size: 1.1rem; margin: 0 0 .6rem; }
+table.queue { width: 100%; border-collapse: collapse; }
+table.queue th, table.queue td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); }
+.pass { color: var(--ok); font-weight: 600; } .fail { color: var(--bad); font-weight: 600; }
+.muted { color: var(--muted); }
+.alert { border: 2px solid var(--bad); background: #fef3f2; color: var(--bad); }
+.alert h2 { color: var(--bad); }
+.warnings li.injection { color: var(--bad); font-weight: 700; }
+.notice { border-left: 4px solid var(--warn); }
+pre.content { white-space: pre-wrap; word-wrap: break-word; background: #fbfbfc; border: 1px solid var(--line);
+  padding: .8rem; border-radius: 6px; max-height: 32rem; overflow: auto; font: 14px/1.45 ui-monospace, monospace; }
+svg.chart { width: 100%; height: auto; }
+svg.chart text { font: 12px system-ui, sans-serif; fill: var(--ink); }
+svg.chart .track { fill: #eef0f4; } svg.chart .bar-met { fill: var(--ok); } svg.chart .bar-unmet { fill: var(--bad); }
+svg.chart .bar-none { fill: #98a2b3; } svg.chart .threshold { stroke: var(--ink); stroke-width: 2; }
+.criterion { border-top: 1px solid var(--line); padding-top: .6rem; margin-top: .6rem; }
+.criterion h3 { font-size: 1rem; margin: 0 0 .3rem; }
+.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 1rem; }
+form.decision { display: grid; gap: .5rem; }
+form.decision textarea { width: 100%; min-height: 5rem; font: inherit; }
+form.decision textarea.edit { min-height: 16rem; font: 14px/1.45 ui-monospace, monospace; }
+button { font: inherit; padding: .4rem .9rem; border-radius: 6px; border: 1px solid var(--line); background: #fff;
+  cursor: pointer; }
+button.primary { background: var(--accent); color: #fff; border-color: var(--accent); }
+.signin input[type=password] { width: 100%; padding: .45rem; font: inherit; }
+.error { color: var(--bad); font-weight: 600; }
+ol.progress-log { color: var(--muted); }
+`;
+
+/** Follows the thread's events; reloads the page when a review is ready or the run ends. */
+export const PROGRESS_SCRIPT = `"use strict";
+(function () {
+  var root = document.querySelector("[data-events-url]");
+  if (!root || !("EventSource" in window)) return;
+  var log = document.getElementById("progress-log");
+  var status = document.getElementById("progress-status");
+  var source = new EventSource(root.getAttribute("data-events-url"));
+  var types = ["queued", "running", "stage", "review_ready", "finished", "failed"];
+  var settle = { review_ready: true, finished: true, failed: true };
+  function show(event) {
+    var data = JSON.parse(event.data);
+    var text = data.type + (data.stage ? " · " + data.stage : "") + (data.message ? ": " + data.message : "");
+    if (log) { var item = document.createElement("li"); item.textContent = text; log.appendChild(item); }
+    if (status) status.textContent = text;
+    if (settle[data.type]) { source.close(); window.location.reload(); }
+  }
+  for (var i = 0; i < types.length; i++) source.addEventListener(types[i], show);
+  root.setAttribute("data-live", "true");
+})();
+`;

@@ -1,0 +1,61 @@
+/**
+ * Sessions and CSRF protection for the pages. Every form carries the session's CSRF token in
+ * `_csrf`; a POST whose token does not match (compared in constant time) is refused with 403
+ * before anything else happens. Pages that need a reviewer send the browser to sign in (303).
+ */
+import { timingSafeEqual } from "node:crypto";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
+import type { ServiceEnv } from "../env.js";
+import { ServiceRequestError } from "../errors.js";
+import type { SessionKeeper } from "../session.js";
+
+/** Puts the session (a new one when the request has none) on the context. */
+export function withSession(sessions: SessionKeeper) {
+  return createMiddleware<ServiceEnv>(async (c, next) => {
+    c.set("session", sessions.read(c));
+    await next();
+  });
+}
+
+/** The reviewer of the session's token, or a redirect to the sign-in page. */
+export function requireSignIn(desk: ReviewDesk) {
+  return createMiddleware<ServiceEnv>(async (c, next) => {
+    const token = c.var.session.token;
+    const reviewer = token === undefined ? undefined : await desk.authenticate(token);
+    if (reviewer === undefined) return c.redirect("/signin", 303);
+    c.set("reviewer", reviewer);
+    await next();
+  });
+}
+
+function sameToken(expected: string, given: string): boolean {
+  const a = Buffer.from(expected, "utf8");
+  const b = Buffer.from(given, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The form's text fields (files are refused), after its CSRF token was checked. */
+export async function checkedForm(c: Context<ServiceEnv>): Promise<Record<string, string>> {
+  const body = await c.req.parseBody().catch(() => {
+    throw new ServiceRequestError("INVALID_INPUT", "the form could not be read");
+  });
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value !== "string") {
+      throw new ServiceRequestError("INVALID_INPUT", "files are not accepted here", name);
+    }
+    fields[name] = value;
+  }
+  const given = fields._csrf ?? "";
+  if (!sameToken(c.var.session.csrf, given)) {
+    throw new ServiceRequestError(
+      "CSRF_REJECTED",
+      "the form is stale or came from another site: reload the page and try again",
+      "_csrf",
+    );
+  }
+  delete fields._csrf;
+  return fields;
+}

@@ -1,0 +1,64 @@
+/** The queue: the pending reviews this reviewer may decide, newest first, a page at a time. */
+import type { ReviewPage } from "../../orchestrator/reviewDesk.js";
+import { Layout } from "./layout.js";
+
+export function formatScore(score: number | null): string {
+  return score === null ? "—" : `${Math.round(score * 100)}%`;
+}
+
+export function PassedBadge(props: { passed: boolean | null }) {
+  if (props.passed === null) return <span class="muted">not judged</span>;
+  return props.passed ? <span class="pass">passed</span> : <span class="fail">not passed</span>;
+}
+
+export function QueuePage(props: { reviewer: string; csrf: string; page: ReviewPage }) {
+  const { items, nextCursor } = props.page;
+  return (
+    <Layout title="Reviews" reviewer={props.reviewer} csrf={props.csrf}>
+      <section>
+        <h1>Reviews waiting for you</h1>
+        {items.length === 0 ? (
+          <p class="muted" id="queue-empty">
+            Nothing to review right now.
+          </p>
+        ) : (
+          <table class="queue">
+            <thead>
+              <tr>
+                <th>Proposal</th>
+                <th>Stage</th>
+                <th>Score</th>
+                <th>Gate</th>
+                <th>Waiting since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr>
+                  <td>
+                    <a href={`/reviews/${encodeURIComponent(item.threadId)}`}>{item.title}</a>
+                  </td>
+                  <td>{item.stage}</td>
+                  <td>{formatScore(item.overallScore)}</td>
+                  <td>
+                    <PassedBadge passed={item.passed} />
+                  </td>
+                  <td>
+                    <time datetime={item.createdAt}>
+                      {item.createdAt.replace("T", " ").slice(0, 16)}
+                    </time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {nextCursor !== null ? (
+          <p>
+            <a href={`/reviews?cursor=${encodeURIComponent(nextCursor)}`}>Older reviews →</a>
+          </p>
+        ) : null}
+      </section>
+    </Layout>
+  );
+}

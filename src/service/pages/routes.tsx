@@ -1,0 +1,166 @@
+/**
+ * The review pages. They work without JavaScript: forms post, the service answers 303 to the page
+ * to show next. Handlers read the session's reviewer, call one desk method, render.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { isEvalgateError } from "../../errors.js";
+import {
+  DecisionRequestSchema,
+  PageRequestSchema,
+  type ReviewDesk,
+} from "../../orchestrator/reviewDesk.js";
+import type { ServiceEnv } from "../env.js";
+import { type EventStreamOptions, threadEventStream } from "../events.js";
+import { newSession, type SessionKeeper } from "../session.js";
+import { requireValid } from "../validation.js";
+import { PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
+import { htmlDocument } from "./layout.js";
+import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
+import { QueuePage } from "./queue.js";
+import { ReviewPage } from "./review.js";
+import { SignInPage } from "./signIn.js";
+import { ThreadPage } from "./threadPage.js";
+
+export interface PageRoutesOptions {
+  desk: ReviewDesk;
+  sessions: SessionKeeper;
+  events: EventStreamOptions;
+}
+
+const ThreadIdSchema = z.string().min(1).max(200);
+const AfterSchema = z.string().max(200).default("");
+
+function threadPath(threadId: string, rest = ""): string {
+  return `/reviews/${encodeURIComponent(threadId)}${rest}`;
+}
+
+/** The form's optional fields left empty are absent, as in a JSON body. */
+function withoutEmpty(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ""));
+}
+
+function registerAssets(pages: Hono<ServiceEnv>): void {
+  pages.get("/assets/review.css", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.body(REVIEW_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
+  });
+  pages.get("/assets/progress.js", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.body(PROGRESS_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  });
+}
+
+function registerSignIn(pages: Hono<ServiceEnv>, { desk, sessions }: PageRoutesOptions): void {
+  pages.get("/signin", (c) => {
+    sessions.save(c, c.var.session);
+    return c.html(htmlDocument(<SignInPage csrf={c.var.session.csrf} />));
+  });
+  pages.post("/signin", async (c) => {
+    const form = await checkedForm(c);
+    const token = (form.token ?? "").trim();
+    const reviewer = token === "" ? undefined : await desk.authenticate(token.slice(0, 512));
+    if (reviewer === undefined) {
+      const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
+      return c.html(htmlDocument(page), 401);
+    }
+    // A new session (and CSRF token) at sign-in: nothing from before it carries over.
+    sessions.save(c, { ...newSession(), token });
+    return c.redirect("/reviews", 303);
+  });
+  pages.post("/signout", async (c) => {
+    await checkedForm(c);
+    sessions.clear(c);
+    return c.redirect("/signin", 303);
+  });
+}
+
+function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
+  pages.get("/reviews", async (c) => {
+    const request = requireValid(PageRequestSchema.safeParse(c.req.query()), "the query");
+    const page = await desk.listReviews(c.var.reviewer, request);
+    const { name } = c.var.reviewer;
+    return c.html(
+      htmlDocument(<QueuePage reviewer={name} csrf={c.var.session.csrf} page={page} />),
+    );
+  });
+  pages.get("/reviews/:threadId", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const review = await desk.getReview(threadId, c.var.reviewer);
+    const { name } = c.var.reviewer;
+    return c.html(
+      htmlDocument(<ReviewPage reviewer={name} csrf={c.var.session.csrf} review={review} />),
+    );
+  });
+  pages.post("/reviews/:threadId/decisions", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const form = withoutEmpty(await checkedForm(c));
+    const request = requireValid(DecisionRequestSchema.safeParse(form), "the decision");
+    await desk.decide(threadId, request, c.var.reviewer);
+    const after = encodeURIComponent(request.interruptId);
+    return c.redirect(threadPath(threadId, `/progress?after=${after}`), 303);
+  });
+}
+
+/** The review now pending on the thread, if one is (another than `after`). */
+async function nextReviewId(
+  desk: ReviewDesk,
+  threadId: string,
+  c: { var: ServiceEnv["Variables"] },
+) {
+  try {
+    return (await desk.getReview(threadId, c.var.reviewer)).interruptId;
+  } catch (error) {
+    if (isEvalgateError(error, "REVIEW_NOT_PENDING")) return undefined;
+    throw error;
+  }
+}
+
+function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOptions): void {
+  pages.get("/reviews/:threadId/progress", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const after = requireValid(AfterSchema.safeParse(c.req.query("after")), "after");
+    const thread = await desk.threadStatus(threadId, c.var.reviewer);
+    if (thread.status === "waiting") {
+      const pending = await nextReviewId(desk, threadId, c);
+      if (pending !== undefined && pending !== after) return c.redirect(threadPath(threadId), 303);
+    }
+    const seen = await desk.events(threadId, c.var.reviewer, 0);
+    const lastSeq = seen.at(-1)?.seq ?? 0;
+    const progress = {
+      eventsUrl: `/threads/${encodeURIComponent(threadId)}/events?after=${lastSeq}`,
+      selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
+    };
+    const { name } = c.var.reviewer;
+    const page = (
+      <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} progress={progress} />
+    );
+    return c.html(htmlDocument(page));
+  });
+  pages.get("/threads/:threadId", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const thread = await desk.threadStatus(threadId, c.var.reviewer);
+    const { name } = c.var.reviewer;
+    return c.html(
+      htmlDocument(<ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} />),
+    );
+  });
+  pages.get("/threads/:threadId/events", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    return threadEventStream(c, desk, threadId, c.var.reviewer, events);
+  });
+}
+
+export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {
+  const pages = new Hono<ServiceEnv>();
+  registerAssets(pages);
+  pages.use("*", withSession(options.sessions));
+  pages.get("/", (c) => c.redirect("/reviews", 303));
+  registerSignIn(pages, options);
+  pages.use("/reviews", requireSignIn(options.desk));
+  pages.use("/reviews/*", requireSignIn(options.desk));
+  pages.use("/threads/*", requireSignIn(options.desk));
+  registerReviews(pages, options);
+  registerThreads(pages, options);
+  return pages;
+}

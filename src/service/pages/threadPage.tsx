@@ -1,0 +1,122 @@
+/**
+ * A proposal's thread: its status, each stage's score, and the decision history. As the progress
+ * page (after a decision) it also follows the thread until its next review is ready: a script
+ * reads the event stream and reloads; without JavaScript the page refreshes itself every few
+ * seconds (a meta refresh inside noscript) and offers a reload link.
+ */
+import type { ThreadStatus } from "../../orchestrator/reviewDesk.js";
+import { Layout } from "./layout.js";
+import { formatScore, PassedBadge } from "./queue.js";
+
+export interface ThreadPageProps {
+  reviewer: string;
+  csrf: string;
+  thread: ThreadStatus;
+  /** Set on the progress page: where the event stream starts and this page's own address. */
+  progress?: { eventsUrl: string; selfUrl: string };
+}
+
+const REFRESH_SECONDS = 3;
+
+function Stages(props: { thread: ThreadStatus }) {
+  return (
+    <table class="queue" id="stages">
+      <thead>
+        <tr>
+          <th>Stage</th>
+          <th>Status</th>
+          <th>Score</th>
+          <th>Gate</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.thread.stages.map((stage) => (
+          <tr>
+            <td>{stage.stage}</td>
+            <td>{stage.status}</td>
+            <td>{formatScore(stage.overallScore)}</td>
+            <td>
+              <PassedBadge passed={stage.passed} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Decisions(props: { thread: ThreadStatus }) {
+  const decisions = props.thread.decisions;
+  if (decisions.length === 0) return <p class="muted">No decisions yet.</p>;
+  return (
+    <ol id="decisions">
+      {decisions.map((decision) => (
+        <li>
+          <time datetime={decision.decidedAt}>
+            {decision.decidedAt.replace("T", " ").slice(0, 19)}
+          </time>{" "}
+          <strong>{decision.reviewer}</strong> {decision.action} {decision.stage}
+          {decision.feedback !== undefined ? `: “${decision.feedback}”` : ""}
+          {decision.appliedAt === undefined ? <span class="muted"> (being applied)</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Progress(props: { thread: ThreadStatus; selfUrl: string }) {
+  const waiting = props.thread.status === "queued" || props.thread.status === "running";
+  return (
+    <section class="notice" id="progress">
+      <h2>{waiting ? "Working on the next step…" : `The proposal is ${props.thread.status}`}</h2>
+      <p id="progress-status">{props.thread.status}</p>
+      <ol class="progress-log" id="progress-log" />
+      <p>
+        {waiting ? "This page moves on by itself when the next review is ready. " : ""}
+        <a href={props.selfUrl} id="reload">
+          Reload
+        </a>
+      </p>
+    </section>
+  );
+}
+
+export function ThreadPage(props: ThreadPageProps) {
+  const { thread, progress } = props;
+  const following = progress !== undefined && thread.status !== "finished";
+  const head = following ? (
+    <noscript>
+      <meta http-equiv="refresh" content={String(REFRESH_SECONDS)} />
+    </noscript>
+  ) : undefined;
+  return (
+    <Layout
+      title={thread.title}
+      reviewer={props.reviewer}
+      csrf={props.csrf}
+      head={head}
+      scripts={following ? ["/assets/progress.js"] : []}
+    >
+      <section id="thread" data-events-url={following ? progress.eventsUrl : undefined}>
+        <h1>{thread.title}</h1>
+        <p>
+          Status: <strong id="thread-status">{thread.status}</strong>
+          {thread.error !== undefined ? <span class="error"> — {thread.error}</span> : null}
+        </p>
+        <p class="muted">Reviewers: {thread.reviewers.join(", ")}</p>
+      </section>
+      {progress !== undefined ? <Progress thread={thread} selfUrl={progress.selfUrl} /> : null}
+      <section>
+        <h2>Stages</h2>
+        <Stages thread={thread} />
+      </section>
+      <section>
+        <h2>Decisions</h2>
+        <Decisions thread={thread} />
+      </section>
+      <p>
+        <a href="/reviews">Back to the queue</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Page sessions: a cookie holding the session sealed with AES-256-GCM (the reviewer's token and
+ * the CSRF token; nobody can read or forge it without the key). HttpOnly, SameSite=Strict, Path=/,
+ * Secure when the request came over https. The token inside is checked with the desk on every
+ * request, so revoking a reviewer ends their sessions too. Replicas share sessions when they share
+ * the secret (EVALGATE_SESSION_SECRET); without one, each process makes its own key.
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
+
+export const SESSION_COOKIE = "evalgate_session";
+/** How long a sign-in lasts. */
+const SESSION_SECONDS = 12 * 60 * 60;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+const SessionSchema = z.object({
+  csrf: z.string().min(16),
+  token: z.string().optional(),
+  expiresAt: z.number(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+export interface SessionKeeper {
+  /** The request's session, or a new one without a token (not yet saved). */
+  read(c: Context): Session;
+  save(c: Context, session: Session): void;
+  clear(c: Context): void;
+}
+
+/** A 32-byte key from the secret (any length), or a random one for this process. */
+export function sessionKey(secret: string | undefined): Buffer {
+  if (secret === undefined || secret === "") return randomBytes(32);
+  return createHash("sha256").update(secret, "utf8").digest();
+}
+
+export function newSession(): Session {
+  return {
+    csrf: randomBytes(24).toString("base64url"),
+    expiresAt: Date.now() + SESSION_SECONDS * 1000,
+  };
+}
+
+function seal(key: Buffer, session: Session): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(session), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+}
+
+function unseal(key: Buffer, sealed: string): Session | undefined {
+  try {
+    const bytes = Buffer.from(sealed, "base64url");
+    if (bytes.length <= IV_BYTES + TAG_BYTES || bytes.length > 4096) return undefined;
+    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    const text = Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+      decipher.final(),
+    ]).toString("utf8");
+    const parsed = SessionSchema.safeParse(JSON.parse(text));
+    if (!parsed.success || parsed.data.expiresAt < Date.now()) return undefined;
+    return parsed.data;
+  } catch {
+    // Tampered, truncated or sealed with another key: no session.
+    return undefined;
+  }
+}
+
+/** True when the request reached us over https (directly or through a proxy that says so). */
+export function cameOverHttps(c: Context): boolean {
+  if (new URL(c.req.url).protocol === "https:") return true;
+  return c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+}
+
+export function createSessionKeeper(key: Buffer): SessionKeeper {
+  return {
+    read(c) {
+      const sealed = getCookie(c, SESSION_COOKIE);
+      return (sealed === undefined ? undefined : unseal(key, sealed)) ?? newSession();
+    },
+    save(c, session) {
+      setCookie(c, SESSION_COOKIE, seal(key, session), {
+        httpOnly: true,
+        sameSite: "Strict",
+        secure: cameOverHttps(c),
+        path: "/",
+        maxAge: Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000)),
+      });
+    },
+    clear(c) {
+      deleteCookie(c, SESSION_COOKIE, { path: "/", secure: cameOverHttps(c) });
+    },
+  };
+}
