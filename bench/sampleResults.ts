@@ -6,13 +6,13 @@ import {
 } from "../src/criteria/model.js";
 import {
   type CriterionOutcome,
-  checkToUnit,
   type EvaluationResult,
   EvaluationResultSchema,
   makeCriterionResult,
   scoreCatalogResult,
   toUnit,
 } from "../src/scoring/index.js";
+import { checkToUnit } from "../src/scoring/scale.js";
 
 function outcome(native: number | "pass" | "fail", reasoning: string): CriterionOutcome {
   const score = typeof native === "number" ? toUnit(native, FIVE_POINT_SCALE) : checkToUnit(native);

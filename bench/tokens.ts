@@ -1,7 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeResultsToon, resultsToonDocument } from "../src/scoring/index.js";
+import { encodeResultsToon } from "../src/scoring/index.js";
+import { resultsToonDocument } from "../src/scoring/resultsToon.js";
 import { decodeToon } from "../src/toon/index.js";
 import { compareFormats, type FormatTokenCounts } from "../src/toon/tokenCounts.js";
 import { seedExampleResult, twentyCriterionResult } from "./sampleResults.js";

@@ -1,13 +1,137 @@
 /**
- * evalgate's public surface. Every concept lives in its own folder; this file re-exports them.
+ * evalgate's public surface: what a user builds with. Graph builders and the evaluation node,
+ * `evaluateContent`, the three evaluation classes, the review orchestrator, catalog loading and
+ * validation, chat models, the result types and their schemas, and the error base.
+ *
+ * Everything else lives behind a subpath named for its folder: `evalgate/judge`, `evalgate/toon`,
+ * `evalgate/criteria`, `evalgate/scoring`, `evalgate/checks`, `evalgate/context`, `evalgate/llm`,
+ * `evalgate/engine`, `evalgate/graph`, `evalgate/orchestrator`. A name added here is a decision:
+ * tests/publicSurface.test.ts pins the list.
+ *
+ * @example
+ * import { evaluateContent, loadCatalog } from "evalgate";
+ *
+ * const catalog = await loadCatalog("config/evaluation/criteria/budget.json");
+ * const result = await evaluateContent({ content, catalog, model: "ollama:qwen2.5:7b-instruct" });
+ * if (!result.passed) console.log(result.feedback);
  */
-export * from "./checks/index.js";
-export * from "./context/index.js";
-export * from "./criteria/index.js";
-export * from "./engine/index.js";
-export * from "./graph/index.js";
-export * from "./judge/index.js";
-export * from "./llm/index.js";
-export * from "./orchestrator/index.js";
-export * from "./scoring/index.js";
-export * from "./toon/index.js";
+
+// Source documents and retrievers, for evidence the judge reads beside the content.
+export type { Retriever, SourceDocument } from "./context/types.js";
+// Criteria catalogs: load any catalog form, parse text, check a catalog before use.
+export { loadCatalog } from "./criteria/load.js";
+export {
+  type Catalog,
+  type CatalogInput,
+  CatalogSchema,
+  type Criterion,
+  type CriterionInput,
+  CriterionSchema,
+  type Method,
+  type MethodKind,
+} from "./criteria/model.js";
+export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./criteria/parse.js";
+export {
+  type FindingSeverity,
+  type ValidationFinding,
+  validateCatalog,
+} from "./criteria/validate.js";
+// Evaluation classes: a project against a catalog, free-form rubric prompts, levels rubrics.
+export {
+  CriteriaEngine,
+  type CriteriaEngineOptions,
+  type CriterionEvaluation,
+  CriterionEvaluationSchema,
+  type ProjectEvaluationOptions,
+} from "./engine/apis/criteriaEngine.js";
+export { PromptEvaluator, type PromptEvaluatorOptions } from "./engine/apis/promptEvaluator.js";
+export {
+  type PromptEvaluation,
+  type PromptEvaluationInput,
+  PromptEvaluationInputSchema,
+  PromptEvaluationSchema,
+} from "./engine/apis/promptEvaluatorSchema.js";
+export {
+  type RubricEvaluateOptions,
+  RubricExecutor,
+  type RubricExecutorOptions,
+} from "./engine/apis/rubricExecutor.js";
+export type { RubricSource } from "./engine/apis/rubricExecutorRubric.js";
+export {
+  type RubricEvaluation,
+  RubricEvaluationSchema,
+} from "./engine/apis/rubricExecutorSchema.js";
+// Evaluating content without a graph.
+export { evaluateContent } from "./engine/evaluateContent.js";
+export type {
+  EvaluateContentOptions,
+  EvaluationMode,
+  EvaluationProgress,
+} from "./engine/options.js";
+// The error base: every error evalgate throws on purpose, with a stable code.
+export { EvalgateError, type EvalgateErrorOptions, isEvalgateError } from "./errors.js";
+// Graphs: the evaluation gate, the proposal graph, and the pieces to gate a graph of your own.
+export {
+  buildEvaluationGraph,
+  EvaluationGateState,
+  type EvaluationGraphOptions,
+} from "./graph/evaluationGraph.js";
+export {
+  createEvaluationNode,
+  type EvaluationNode,
+  type EvaluationNodeOptions,
+} from "./graph/evaluationNode.js";
+export {
+  addEvaluationStage,
+  createProposalBuilder,
+  type EvaluationStageOptions,
+  type GenerateNode,
+  type ProposalGraphBuilder,
+  routeAfterEvaluation,
+} from "./graph/evaluationStage.js";
+export {
+  type ProcessingStatus,
+  type ReviewDecision,
+  ReviewDecisionSchema,
+  type SectionData,
+} from "./graph/model.js";
+export { buildProposalGraph, type ProposalGraphOptions } from "./graph/proposalGraph.js";
+export { createReviewNode, type ReviewNodeOptions } from "./graph/reviewNode.js";
+export {
+  type StageDefinition,
+  type StageNodeNames,
+  sectionStage,
+  stageNodeNames,
+} from "./graph/stages.js";
+export {
+  OverallProposalState,
+  type OverallProposalStateType,
+  type ProposalInput,
+} from "./graph/state.js";
+// Chat models from "provider:model" strings (Ollama by default).
+export {
+  type ChatModelOptions,
+  createChatModel,
+  type JudgeModel,
+  type ModelSource,
+} from "./llm/chatModel.js";
+// The review orchestrator: start threads, list pending reviews, record decisions.
+export type { PendingReview } from "./orchestrator/pendingReview.js";
+export {
+  ReviewOrchestrator,
+  type ReviewOrchestratorOptions,
+  type ThreadOutcome,
+} from "./orchestrator/reviewOrchestrator.js";
+// Results: the EvaluationResult every path returns, and its parts.
+export {
+  type CriterionResult,
+  CriterionResultSchema,
+  type EvaluationResult,
+  EvaluationResultSchema,
+  type FundingStatus,
+  FundingStatusSchema,
+  type TokenUsage,
+  type Trace,
+  type Verdict,
+  VerdictSchema,
+} from "./scoring/result.js";

@@ -1,10 +1,10 @@
+/**
+ * `evalgate/checks`: deterministic scoring — the built-in point functions, a registry for
+ * functions of your own, function criteria and JSON Schema criteria.
+ */
 export { CriterionMethodError, FunctionResolutionError, SchemaLoadError } from "./errors.js";
 export { runFunctionCriterion } from "./functionCriterion.js";
-export { highestLevel, lowestLevel } from "./levels.js";
-export { PATTERN_POINT_FUNCTIONS } from "./patternPointFunctions.js";
 export {
-  bindPointFunction,
-  describeValue,
   isPointFunctionError,
   type PointFunction,
   type PointFunctionDefinition,
@@ -26,10 +26,7 @@ export {
   type ResolvedFunction,
 } from "./registry.js";
 export {
-  formatSchemaError,
   loadJsonSchema,
   runSchemaCriterion,
   type SchemaCriterionOptions,
 } from "./schemaCriterion.js";
-export { countWords, STRUCTURE_POINT_FUNCTIONS } from "./structurePointFunctions.js";
-export { TEXT_POINT_FUNCTIONS } from "./textPointFunctions.js";

@@ -1,3 +1,7 @@
+/**
+ * `evalgate/criteria`: the catalog model (zod schemas), loaders for every catalog form, and
+ * validation against the meta-rubric.
+ */
 export { defaultCatalog } from "./defaultCatalog.js";
 export * from "./errors.js";
 export { CatalogNotFoundError, catalogFormatOf, loadCatalog } from "./load.js";

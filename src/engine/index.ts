@@ -1,3 +1,7 @@
+/**
+ * `evalgate/engine`: evaluating content against a catalog without a graph, and the three
+ * evaluation classes (a project against a catalog, free-form rubric prompts, levels rubrics).
+ */
 export {
   CriteriaEngine,
   type CriteriaEngineOptions,
@@ -13,11 +17,7 @@ export {
   ProjectError,
   ProjectNotFoundError,
 } from "./apis/criteriaEngineErrors.js";
-export {
-  FREEFORM_TRACE_ID,
-  PromptEvaluator,
-  type PromptEvaluatorOptions,
-} from "./apis/promptEvaluator.js";
+export { PromptEvaluator, type PromptEvaluatorOptions } from "./apis/promptEvaluator.js";
 export {
   type PromptEvaluation,
   type PromptEvaluationInput,
@@ -33,7 +33,6 @@ export {
   RubricItemResultSchema,
 } from "./apis/promptEvaluatorSchema.js";
 export {
-  NO_LLM_NOTE,
   type RubricEvaluateOptions,
   RubricExecutor,
   type RubricExecutorOptions,
@@ -51,19 +50,8 @@ export {
   ScoringMethodUsedSchema,
   UNABLE_TO_EVALUATE_LEVEL_ID,
 } from "./apis/rubricExecutorSchema.js";
-export { rubricFeedback, rubricOutcomeLine, rubricSummary } from "./apis/rubricExecutorSummary.js";
-export { type BatchJudgement, judgeBatch } from "./batchJudge.js";
-export { type ContextProvider, createContextProvider } from "./contextProvider.js";
-export {
-  INSUFFICIENT_INFORMATION,
-  type JudgedCriterion,
-  judgeCriterion,
-} from "./criterionJudge.js";
-export { runDeterministicCriterion } from "./deterministic.js";
 export { EvaluationError, EvaluationModelError } from "./errors.js";
-export { evaluateContent, resolveJudgeModel } from "./evaluateContent.js";
-export { collectFeedback, type Feedback } from "./feedback.js";
-export { type JudgeCall, JudgeSession } from "./judgeSession.js";
+export { evaluateContent } from "./evaluateContent.js";
 export {
   type EvaluateContentOptions,
   type EvaluationMode,

@@ -1,4 +1,8 @@
-export { criteriaSearchPath, loadStageCatalog, resolveCriteriaFile } from "./criteriaLocation.js";
+/**
+ * `evalgate/graph`: LangGraph pieces — the proposal state and its schemas, the evaluation and
+ * review nodes, `addEvaluationStage` and its routing, the proposal graph and the evaluation gate
+ * graph, and the dependency map that marks content stale after an edit.
+ */
 export {
   type DependencyMap,
   DependencyMapError,
@@ -17,11 +21,9 @@ export {
 } from "./evaluationGraph.js";
 export {
   type ContentExtractor,
-  contentProblem,
   createEvaluationNode,
   type EvaluationNode,
   type EvaluationNodeOptions,
-  humanReadable,
   NothingEvaluatedError,
   type ResultValidator,
 } from "./evaluationNode.js";
@@ -31,39 +33,31 @@ export {
   createProposalBuilder,
   type EvaluationStageOptions,
   type GenerateNode,
-  needsWork,
-  nextStageNode,
   type ProposalGraphBuilder,
   routeAfterEvaluation,
 } from "./evaluationStage.js";
-export { describeFailure, type EvaluationFailure, type FailureCategory } from "./failure.js";
+export type { EvaluationFailure, FailureCategory } from "./failure.js";
 export { createGenerator, GenerationOutputError, type GeneratorOptions } from "./generators.js";
 export * from "./model.js";
-export { PACKAGE_CRITERIA_DIR, PACKAGE_DEPENDENCIES_FILE, PACKAGE_ROOT } from "./packagePaths.js";
 export {
   buildProposalGraph,
-  LOAD_RFP_NODE,
   loadProposalConfig,
   ProposalConfigSchema,
   type ProposalGraphOptions,
   proposalStages,
   RfpLoadError,
-  readRfp,
   type SectionConfig,
   SectionConfigSchema,
 } from "./proposalGraph.js";
 export {
   createReviewNode,
   DEFAULT_MAX_REVISIONS,
-  editedValue,
   type NextNode,
   type ReviewNodeOptions,
   type StatusOverrides,
-  stageStatus,
 } from "./reviewNode.js";
 export {
   CONNECTION_PAIRS_STAGE,
-  pascalCase,
   RESEARCH_STAGE,
   SOLUTION_STAGE,
   type StageDefinition,
@@ -72,12 +66,15 @@ export {
   sectionStage,
   stageNodeNames,
 } from "./stages.js";
-export * from "./state.js";
 export {
-  mergeStateUpdates,
-  parseStatePath,
-  readStatePath,
-  type StatePath,
-  StatePathError,
-  statePathUpdate,
-} from "./statePath.js";
+  type EvaluationContext,
+  EvaluationContextSchema,
+  evaluationContext,
+  OverallProposalState,
+  type OverallProposalStateType,
+  type OverallProposalStateUpdate,
+  type ProposalInput,
+  ProposalInputSchema,
+  type ProposalUpdate,
+} from "./state.js";
+export { type StatePath, StatePathError } from "./statePath.js";

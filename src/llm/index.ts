@@ -1,10 +1,7 @@
-export {
-  type ModelCallOptions,
-  type ModelCandidate,
-  ollamaCandidate,
-  providerCandidate,
-  suppliedCandidate,
-} from "./candidate.js";
+/**
+ * `evalgate/llm`: chat models from `provider:model` strings (Ollama by default) with timeouts,
+ * retries and fallbacks, the Ollama health check, and the model-call errors.
+ */
 export {
   type ChatModelOptions,
   createChatModel,
@@ -13,8 +10,6 @@ export {
 } from "./chatModel.js";
 export { type CheckOllamaOptions, checkOllama, type OllamaStatus } from "./checkOllama.js";
 export {
-  classifyModelError,
-  errorFromStatus,
   isTransient,
   ModelAbortedError,
   ModelCallError,
@@ -27,23 +22,9 @@ export {
   ModelTimeoutError,
   ModelUnavailableError,
   ProviderUnavailableError,
-  parseRetryAfter,
   type UnavailableReason,
   UnknownProviderError,
 } from "./errors.js";
-export { callWithFallback, type FallbackAnswer } from "./fallback.js";
-export { invokeJudge, type ModelAnswer } from "./invoke.js";
-export { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
-export { createOllamaFetch, type OllamaFetchOptions } from "./ollamaFetch.js";
-export { PROVIDER_PACKAGES, providerPackageName } from "./providers.js";
-export {
-  answerText,
-  callWithRetries,
-  type ModelAttempt,
-  type RetryPolicy,
-  retryDelayMs,
-  sleep,
-} from "./retry.js";
 export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_AFTER_MS,
@@ -61,7 +42,6 @@ export {
   DEFAULT_OLLAMA_BASE_URL,
   DEFAULT_OLLAMA_MODEL,
   defaultModelSpec,
-  defaultOllamaBaseUrl,
   formatModelSpec,
   KNOWN_PROVIDERS,
   type ModelEnv,

@@ -1,9 +1,12 @@
+/**
+ * `evalgate/orchestrator`: the ReviewOrchestrator that starts threads, lists pending reviews and
+ * records decisions exactly once, over a SQLite or PostgreSQL checkpointer.
+ */
 export {
   type Checkpointer,
   type CheckpointerOptions,
   createCheckpointer,
   DEFAULT_SQLITE_PATH,
-  redactUrl,
 } from "./checkpointer.js";
 export {
   CheckpointerError,
@@ -29,16 +32,9 @@ export type {
   ReviewGraphRunnable,
   ThreadRunConfig,
 } from "./graphTypes.js";
-export {
-  type PausedInterrupt,
-  type PendingReview,
-  pausedInterrupts,
-  reviewsOf,
-} from "./pendingReview.js";
+export type { PausedInterrupt, PendingReview } from "./pendingReview.js";
 export {
   ReviewOrchestrator,
   type ReviewOrchestratorOptions,
   type ThreadOutcome,
 } from "./reviewOrchestrator.js";
-export { KeyedLock } from "./threadLock.js";
-export { foreignChannels, listThreads, type StoredThread } from "./threads.js";

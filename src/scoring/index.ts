@@ -1,13 +1,16 @@
-export * from "./aggregate.js";
-export * from "./consistency.js";
-export * from "./criterionResult.js";
-export * from "./deterministicSummary.js";
+/**
+ * `evalgate/scoring`: the pure math of a result — scales to 0–1 and back, weighted averages,
+ * gates, verdicts, funding status — the EvaluationResult schemas, and results as TOON.
+ */
+export { type WeightedAverage, weightedAverage } from "./aggregate.js";
+export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
+export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criterionResult.js";
 export * from "./errors.js";
-export * from "./gates.js";
-export * from "./outcome.js";
+export { evaluateGates, type GateFailure, type GateFailureKind, type GateReport } from "./gates.js";
+export { type CriterionOutcome, CriterionOutcomeSchema } from "./outcome.js";
 export * from "./result.js";
-export * from "./resultsToon.js";
-export * from "./scale.js";
-export * from "./scoreCatalog.js";
-export * from "./status.js";
-export * from "./verdict.js";
+export { encodeResultsToon, type ResultsToonDocument, type ResultsToonRow } from "./resultsToon.js";
+export { type CheckResult, fromUnit, levelScore, toUnit } from "./scale.js";
+export { type CatalogScore, scoreCatalogResult } from "./scoreCatalog.js";
+export { decideFundingStatus, type StatusDecision, type StatusInput } from "./status.js";
+export { decideVerdict, VERDICT_BANDS, type VerdictGates, verdictForScore } from "./verdict.js";

@@ -1,3 +1,7 @@
+/**
+ * `evalgate/toon`: TOON decode (spec v4 plus the criteria-catalog dialect, with source lines for
+ * error messages), encode, and token counts comparing TOON with JSON.
+ */
 export {
   type DecodeToonOptions,
   decodeToon,

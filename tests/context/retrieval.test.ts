@@ -1,14 +1,13 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
+import { criterionQuery, formatContext } from "../../src/context/criterionContext.js";
+import { cosineSimilarity } from "../../src/context/embeddingRetriever.js";
 import {
   chunkDocuments,
   contextForCriterion,
-  cosineSimilarity,
   createBm25Retriever,
   createEmbeddingRetriever,
-  criterionQuery,
   EmbeddingError,
-  formatContext,
 } from "../../src/context/index.js";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
 import { DOCUMENTS } from "./documents.js";

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  fenceData,
-  fillTemplate,
-  neutraliseData,
-  PromptTemplateError,
-  parseJudgeResponse,
-  parseLenientObject,
-  scanJsonObjects,
-  toOutcome,
-  unusableAnswer,
-} from "../../src/judge/index.js";
+import { toOutcome, unusableAnswer } from "../../src/judge/answer.js";
+import { neutraliseData } from "../../src/judge/fence.js";
+import { fenceData, PromptTemplateError, parseJudgeResponse } from "../../src/judge/index.js";
+import { parseLenientObject, scanJsonObjects } from "../../src/judge/lenientJson.js";
+import { fillTemplate } from "../../src/judge/template.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { clarityLevels, scoreFivePoint } from "./criteria.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { classifyModelError, parseRetryAfter } from "../../src/llm/errors.js";
 import {
-  classifyModelError,
   isTransient,
   ModelAbortedError,
   ModelContentPolicyError,
@@ -8,9 +8,8 @@ import {
   ModelRequestError,
   ModelTimeoutError,
   ModelUnavailableError,
-  parseRetryAfter,
-  retryDelayMs,
 } from "../../src/llm/index.js";
+import { retryDelayMs } from "../../src/llm/retry.js";
 
 const ollama = { provider: "ollama", model: "qwen2.5:7b", baseUrl: "http://127.0.0.1:11434" };
 

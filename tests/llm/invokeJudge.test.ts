@@ -2,12 +2,12 @@ import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import {
   createChatModel,
-  invokeJudge,
   ModelAbortedError,
   ModelRequestError,
   ModelTimeoutError,
   type ModelUnavailableError,
 } from "../../src/llm/index.js";
+import { invokeJudge } from "../../src/llm/invoke.js";
 import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
 
 const ask = [new HumanMessage("Rate the budget section.")];

@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type ChatModelOptions,
   createChatModel,
-  invokeJudge,
   ModelAbortedError,
   ModelRateLimitError,
   ModelResponseError,
   ModelTimeoutError,
   ModelUnavailableError,
 } from "../../src/llm/index.js";
+import { invokeJudge } from "../../src/llm/invoke.js";
 import { DEFAULT_JUDGE_ANSWER, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 
 const MODEL = "qwen2.5:7b-instruct";

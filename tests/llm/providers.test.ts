@@ -1,11 +1,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import {
-  createChatModel,
-  invokeJudge,
-  ProviderUnavailableError,
-  providerPackageName,
-} from "../../src/llm/index.js";
+import { createChatModel, ProviderUnavailableError } from "../../src/llm/index.js";
+import { invokeJudge } from "../../src/llm/invoke.js";
+import { providerPackageName } from "../../src/llm/providers.js";
 import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
 
 // @langchain/openai is not a dependency of evalgate (see package.json): the provider must load

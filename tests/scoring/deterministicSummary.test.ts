@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Level } from "../../src/criteria/model.js";
-import { criterionFeedbackLine, deterministicSummary } from "../../src/scoring/index.js";
+import {
+  criterionFeedbackLine,
+  deterministicSummary,
+} from "../../src/scoring/deterministicSummary.js";
 import {
   catalog,
   checkOutcome,

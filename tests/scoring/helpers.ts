@@ -9,7 +9,6 @@ import {
   type CatalogScore,
   type CriterionOutcome,
   type CriterionResult,
-  checkToUnit,
   type EvaluationResult,
   EvaluationResultSchema,
   levelScore,
@@ -18,6 +17,7 @@ import {
   scoreCatalogResult,
   toUnit,
 } from "../../src/scoring/index.js";
+import { checkToUnit } from "../../src/scoring/scale.js";
 
 export function catalog(input: Partial<CatalogInput> & Pick<CatalogInput, "criteria">): Catalog {
   return CatalogSchema.parse({ id: "test", name: "Test Catalog", version: "1.0", ...input });

@@ -1,7 +1,8 @@
 import { decode } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
 import type { Level } from "../../src/criteria/model.js";
-import { encodeResultsToon, resultsToonDocument } from "../../src/scoring/index.js";
+import { encodeResultsToon } from "../../src/scoring/index.js";
+import { resultsToonDocument } from "../../src/scoring/resultsToon.js";
 import {
   catalog,
   checkOutcome,

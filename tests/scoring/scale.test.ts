@@ -1,16 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { FIVE_POINT_SCALE, type Level, UNIT_SCALE } from "../../src/criteria/model.js";
 import {
-  checkToUnit,
-  clampToScale,
   fromUnit,
   levelScore,
-  roundScore,
   ScaleError,
-  topLevel,
   toUnit,
   UnknownLevelError,
 } from "../../src/scoring/index.js";
+import { checkToUnit, clampToScale, roundScore, topLevel } from "../../src/scoring/scale.js";
 
 const levels: Level[] = [
   { id: "fail", label: "Fail", description: "Unclear", score: 0, indicators: [] },
