@@ -8,7 +8,6 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOllamaServer } from "../doubles/index.js";
 import {
@@ -206,11 +205,7 @@ describe.concurrent("evalgate run", () => {
       const first = startEvalgate(["run", "rfp.md"], { cwd, env: serverEnv(server) });
       await first.waitForStdout(/Decide: /);
       first.write(answers("a")); // approve the research; the solution writer call then hangs
-      for (let waited = 0; writerRequests(server, SOLUTION_TASK).length === 0; waited += 50) {
-        if (waited > 30_000)
-          throw new Error(`the solution was never asked for:\n${first.stdout()}`);
-        await sleep(50);
-      }
+      await server.waitFor((s) => writerRequests(s, SOLUTION_TASK).length > 0);
       first.child.kill("SIGKILL");
       const threadId = threadIdOf((await first.exited).stdout);
       hang.solutionWriter = false;

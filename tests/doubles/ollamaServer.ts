@@ -14,6 +14,11 @@
  * The answer text comes from a responder `(request, n) => string` (default: a fixed JSON judge
  * answer). Faults are set per test with `setBehaviour`, for every request or per nth chat request.
  *
+ * Concurrency and cancellation are proven by counting, not by clocks: `inFlight` / `maxInFlight`
+ * count the chat requests being answered at once, `held` those waiting at the gate (behaviour
+ * `hold`) until the test calls `release()`, `clientDisconnects` those the client gave up on before
+ * the answer ended, and `waitFor(condition)` resolves as soon as a condition on these holds.
+ *
  * Standalone: `tsx tests/doubles/ollamaServer.ts --port 0 [--script answers.json] [--models a,b]`
  * prints `listening <url>`. The script file is a JSON array of answers (used in order, the last
  * one repeating) or `{ "models": [...], "answers": [...] }`.
@@ -72,6 +77,11 @@ export interface OllamaBehaviour {
   delayBetweenChunksMs?: number;
   /** Never answer (the socket stays open until the client gives up or the server closes). */
   hang?: boolean;
+  /**
+   * Wait at the gate until the test calls `release()` (or the client gives up): before any byte,
+   * or after the first streamed chunk.
+   */
+  hold?: "before-response" | "mid-stream";
   /** Destroy the socket (connection reset): before any byte, or after the first streamed chunk. */
   reset?: "before-response" | "mid-stream";
   /** Answer with this HTTP status and an Ollama error body `{ error }` instead of a chat answer. */
@@ -118,6 +128,18 @@ export interface OllamaServer {
   chatRequests(): OllamaChatRequest[];
   setBehaviour(plan: OllamaBehaviourPlan): void;
   setResponder(responder: OllamaResponder): void;
+  /** Chat requests being answered now (received, response not yet closed). */
+  readonly inFlight: number;
+  /** The most chat requests that were ever being answered at once. */
+  readonly maxInFlight: number;
+  /** Chat requests waiting at the gate now. */
+  readonly held: number;
+  /** Chat requests whose client closed the connection before the answer ended. */
+  readonly clientDisconnects: number;
+  /** Lets the `count` longest-held requests go on (all of them by default). */
+  release(count?: number): void;
+  /** Resolves as soon as `condition` holds; checked now and after every change of the counts. */
+  waitFor(condition: (server: OllamaServer) => boolean): Promise<void>;
   /** Stops listening, drops open (also hanging) connections and pending timers. */
   close(): Promise<void>;
 }
@@ -216,6 +238,45 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let clientDisconnects = 0;
+  const gate: Array<() => void> = [];
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const check of [...watchers]) check();
+  };
+
+  /** Waits until released, the client goes away, or the server closes. */
+  const holdAtGate = (res: ServerResponse): Promise<void> =>
+    new Promise((resolve) => {
+      if (closed || res.destroyed) {
+        resolve();
+        return;
+      }
+      const go = () => {
+        const at = gate.indexOf(go);
+        if (at >= 0) gate.splice(at, 1);
+        res.off("close", go);
+        resolve();
+        changed();
+      };
+      res.once("close", go);
+      gate.push(go);
+      changed();
+    });
+
+  /** Counts the request in flight until its response closes, and a client that gave up. */
+  const trackInFlight = (res: ServerResponse, droppedByServer: () => boolean) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once("close", () => {
+      inFlight -= 1;
+      if (!res.writableFinished && !droppedByServer() && !closed) clientDisconnects += 1;
+      changed();
+    });
+    changed();
+  };
 
   /** A delay that close() cancels (the awaiting handler is then simply abandoned). */
   const sleep = (ms: number): Promise<void> =>
@@ -253,12 +314,20 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     chatBodies.push(request);
     const n = chatBodies.length;
     const behaviour = behaviourFor(plan, n, request);
+    let droppedByServer = false;
+    const drop = () => {
+      droppedByServer = true;
+      req.socket.destroy();
+    };
+    trackInFlight(res, () => droppedByServer);
 
     await sleep(behaviour.delayBeforeFirstByteMs ?? 0);
     if (closed) return;
     if (behaviour.hang) return;
+    if (behaviour.hold === "before-response") await holdAtGate(res);
+    if (closed || res.destroyed) return;
     if (behaviour.reset === "before-response") {
-      req.socket.destroy();
+      drop();
       return;
     }
     if (behaviour.status !== undefined) {
@@ -320,8 +389,12 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       if (behaviour.reset === "mid-stream") {
         // Let the first chunk reach the client, then drop the connection.
         await sleep(5);
-        req.socket.destroy();
+        drop();
         return;
+      }
+      if (behaviour.hold === "mid-stream" && index === 1) {
+        await holdAtGate(res);
+        if (closed || res.destroyed) return;
       }
     }
     if (index > 0) await sleep(behaviour.delayBetweenChunksMs ?? 0);
@@ -387,7 +460,7 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
   });
   const port = (server.address() as AddressInfo).port;
 
-  return {
+  const double: OllamaServer = {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
@@ -398,8 +471,35 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     setResponder(next) {
       responder = next;
     },
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get held() {
+      return gate.length;
+    },
+    get clientDisconnects() {
+      return clientDisconnects;
+    },
+    release(count = Number.POSITIVE_INFINITY) {
+      for (let left = count; left > 0 && gate.length > 0; left -= 1) gate[0]?.();
+    },
+    waitFor(condition) {
+      if (condition(double)) return Promise.resolve();
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!condition(double)) return;
+          watchers.delete(check);
+          resolve();
+        };
+        watchers.add(check);
+      });
+    },
     close() {
       closed = true;
+      for (const go of [...gate]) go();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       return new Promise<void>((resolve) => {
@@ -409,6 +509,7 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       });
     },
   };
+  return double;
 }
 
 const ScriptFileSchema = z.union([

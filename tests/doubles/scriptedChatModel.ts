@@ -8,8 +8,8 @@
  * - a string: the answer;
  * - an Error: thrown by that call (to exercise retries and fallbacks);
  * - a function `(messages, callNumber) => string`: computes the answer;
- * - `{ reply, delayMs }`: one of the above, answered after a delay (the call's AbortSignal
- *   cancels the delay).
+ * - `{ reply, delayMs?, hold? }`: one of the above, answered after a delay, or (`hold: true`) held
+ *   at the gate until the test calls `release()`; the call's AbortSignal cancels either wait.
  * When the script is used up, `responder` answers; without one, the call throws
  * ScriptExhaustedError (a test that calls more often than it planned fails loudly).
  *
@@ -17,6 +17,11 @@
  * options (bound ones included; the AbortSignal only as `hadSignal`). Answers carry
  * `usage_metadata` (word counts: input = words of all messages, output = words of the answer)
  * and `response_metadata.model_name`.
+ *
+ * Concurrency is proven by counting, not by clocks: `inFlight` / `maxInFlight` count the calls
+ * inside the model at once, `held` those waiting at the gate (`hold: true` in the fields holds
+ * every call), `aborted` those whose signal cut a wait short, and `waitFor(condition)` resolves as
+ * soon as a condition on these counts holds.
  *
  * Example:
  *   const model = new ScriptedChatModel({ script: [new Error("boom"), judgeAnswer({ score: 0.9 })] });
@@ -51,7 +56,7 @@ export type ScriptedResponder = (
 ) => string | Promise<string>;
 
 export type ScriptedReply = string | Error | ScriptedResponder;
-export type ScriptStep = ScriptedReply | { reply: ScriptedReply; delayMs: number };
+export type ScriptStep = ScriptedReply | { reply: ScriptedReply; delayMs?: number; hold?: boolean };
 
 export interface ScriptedChatModelCallOptions extends BaseChatModelCallOptions {
   /** Ollama-style output format, accepted (and recorded) like ChatOllama accepts it. */
@@ -66,6 +71,8 @@ export interface ScriptedChatModelFields extends BaseChatModelParams {
   model?: string;
   /** Delay before every answer, in ms (a step's own delayMs replaces it). */
   delayMs?: number;
+  /** Hold every call at the gate until `release()` (a step's own `hold` replaces it). */
+  hold?: boolean;
 }
 
 /** The script had no step left and no responder was given. */
@@ -97,6 +104,11 @@ function countWords(text: string): number {
   return text.split(/\s+/).filter((word) => word.length > 0).length;
 }
 
+/** A call waiting at the gate; `go` lets it answer. */
+interface HeldCall {
+  go: () => void;
+}
+
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -121,6 +133,15 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
   private readonly script: ScriptStep[];
   private readonly responder: ScriptedResponder | undefined;
   private readonly delayMs: number;
+  private readonly holdAll: boolean;
+  private readonly gate: HeldCall[] = [];
+  private readonly watchers = new Set<() => void>();
+  /** Calls inside the model now (entered, not yet answered or failed). */
+  inFlight = 0;
+  /** The most calls that were ever inside the model at once. */
+  maxInFlight = 0;
+  /** Calls whose AbortSignal cut their delay or their wait at the gate short. */
+  aborted = 0;
 
   static override lc_name(): string {
     return "ScriptedChatModel";
@@ -132,6 +153,76 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     this.responder = fields.responder;
     this.model = fields.model ?? "scripted-judge";
     this.delayMs = fields.delayMs ?? 0;
+    this.holdAll = fields.hold ?? false;
+  }
+
+  /** Calls waiting at the gate now. */
+  get held(): number {
+    return this.gate.length;
+  }
+
+  /** Lets the `count` longest-held calls answer (all of them by default). */
+  release(count = Number.POSITIVE_INFINITY): void {
+    let left = count;
+    while (left > 0 && this.gate.length > 0) {
+      this.gate.shift()?.go();
+      left -= 1;
+    }
+  }
+
+  /** Resolves as soon as `condition` holds; checked now and after every change of the counts. */
+  waitFor(condition: (model: this) => boolean): Promise<void> {
+    if (condition(this)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition(this)) return;
+        this.watchers.delete(check);
+        resolve();
+      };
+      this.watchers.add(check);
+    });
+  }
+
+  private changed(): void {
+    for (const check of [...this.watchers]) check();
+  }
+
+  private holdAtGate(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const held: HeldCall = {
+        go: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const at = this.gate.indexOf(held);
+        if (at >= 0) this.gate.splice(at, 1);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.gate.push(held);
+      this.changed();
+    });
+  }
+
+  /** Waits as the step asks; counts a wait that the signal cut short. */
+  private async waitAsAsked(
+    delayMs: number,
+    hold: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    try {
+      if (delayMs > 0) await wait(delayMs, signal);
+      if (hold) await this.holdAtGate(signal);
+    } catch (reason) {
+      this.aborted += 1;
+      throw reason;
+    }
   }
 
   _llmType(): string {
@@ -158,21 +249,38 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     const recorded = messages.map(toRecorded);
     this.calls.push({ messages: recorded, options: { ...rest }, hadSignal: signal !== undefined });
     const callNumber = this.calls.length;
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    this.changed();
+    try {
+      return await this.answer(recorded, callNumber, signal);
+    } finally {
+      this.inFlight -= 1;
+      this.changed();
+    }
+  }
 
+  private async answer(
+    recorded: RecordedMessage[],
+    callNumber: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ChatResult> {
     const step = this.script.shift();
     let reply: ScriptedReply;
     let delayMs = this.delayMs;
+    let hold = this.holdAll;
     if (step === undefined) {
       if (!this.responder) throw new ScriptExhaustedError(this.model, callNumber);
       reply = this.responder;
     } else if (typeof step === "object" && !(step instanceof Error)) {
       reply = step.reply;
-      delayMs = step.delayMs;
+      delayMs = step.delayMs ?? 0;
+      hold = step.hold ?? false;
     } else {
       reply = step;
     }
 
-    if (delayMs > 0) await wait(delayMs, signal);
+    await this.waitAsAsked(delayMs, hold, signal);
     if (reply instanceof Error) throw reply;
     const text = typeof reply === "function" ? await reply(recorded, callNumber) : reply;
 

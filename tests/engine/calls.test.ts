@@ -33,7 +33,6 @@ import {
   ifbCatalog,
   judgeOf,
   scoreAnswer,
-  sleep,
   systemPromptOf,
   userPromptOf,
 } from "./helpers.js";
@@ -53,62 +52,53 @@ function sixCriteria() {
   });
 }
 
-/** A responder that answers after a delay and records how many calls were in flight at once. */
-function trackingResponder(delayMs: number): {
-  responder: ScriptedResponder;
-  maxInFlight: () => number;
-} {
-  let inFlight = 0;
-  let max = 0;
-  return {
-    responder: async () => {
-      inFlight += 1;
-      max = Math.max(max, inFlight);
-      await sleep(delayMs);
-      inFlight -= 1;
-      return scoreAnswer(0.7);
-    },
-    maxInFlight: () => max,
-  };
+/**
+ * Every call is held at the model's gate; the test lets them answer one at a time, each time only
+ * once `limit` calls wait (or all that are left), and once every call that could start has had its
+ * turns of the event loop to arrive. `maxInFlight` then counts what the engine ran at once.
+ */
+async function answerHeldCalls(model: ScriptedChatModel, total: number, limit: number) {
+  for (let answered = 0; answered < total; answered += 1) {
+    const expected = Math.min(limit, total - answered);
+    await model.waitFor((m) => m.held >= expected);
+    await eventLoopTurns(20);
+    model.release(1);
+  }
+}
+
+/** Lets every pending callback run: what would start now has started after these turns. */
+async function eventLoopTurns(turns: number): Promise<void> {
+  for (let turn = 0; turn < turns; turn += 1) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+async function maxInFlightWith(concurrency: number | undefined): Promise<number> {
+  const model = new ScriptedChatModel({ hold: true, responder: () => scoreAnswer(0.7) });
+  const evaluation = evaluateContent({
+    content: "A short proposal section.",
+    catalog: sixCriteria(),
+    model: judgeOf(model),
+    ...(concurrency === undefined ? {} : { concurrency }),
+  });
+  await answerHeldCalls(model, 6, concurrency ?? 4);
+  const result = await evaluation;
+  expect(model.calls).toHaveLength(6);
+  expect(Object.keys(result.scores)).toHaveLength(6);
+  return model.maxInFlight;
 }
 
 describe("concurrent per-criterion judging", () => {
   it("keeps exactly `concurrency` model calls in flight", async () => {
-    const tracking = trackingResponder(25);
-    const model = new ScriptedChatModel({ responder: tracking.responder });
-    const result = await evaluateContent({
-      content: "A short proposal section.",
-      catalog: sixCriteria(),
-      model: judgeOf(model),
-      concurrency: 2,
-    });
-    expect(model.calls).toHaveLength(6);
-    expect(tracking.maxInFlight()).toBe(2);
-    expect(Object.keys(result.scores)).toHaveLength(6);
+    expect(await maxInFlightWith(2)).toBe(2);
   });
 
   it("runs four at a time by default", async () => {
-    const tracking = trackingResponder(25);
-    const model = new ScriptedChatModel({ responder: tracking.responder });
-    await evaluateContent({
-      content: "A short proposal section.",
-      catalog: sixCriteria(),
-      model: judgeOf(model),
-    });
-    expect(model.calls).toHaveLength(6);
-    expect(tracking.maxInFlight()).toBe(4);
+    expect(await maxInFlightWith(undefined)).toBe(4);
   });
 
   it("runs one at a time with concurrency 1", async () => {
-    const tracking = trackingResponder(5);
-    const model = new ScriptedChatModel({ responder: tracking.responder });
-    await evaluateContent({
-      content: "A short proposal section.",
-      catalog: sixCriteria(),
-      model: judgeOf(model),
-      concurrency: 1,
-    });
-    expect(tracking.maxInFlight()).toBe(1);
+    expect(await maxInFlightWith(1)).toBe(1);
   });
 });
 
@@ -229,20 +219,22 @@ describe("model failures", () => {
 
   it("a caller's AbortSignal aborts the evaluation", async () => {
     const catalog = await budgetCatalog();
-    const model = new ScriptedChatModel({ delayMs: 2_000, responder: () => scoreAnswer(0.8) });
+    // Every call is held and never released: only the abort can end them.
+    const model = new ScriptedChatModel({ hold: true, responder: () => scoreAnswer(0.8) });
     const controller = new AbortController();
-    const started = performance.now();
-    setTimeout(() => controller.abort(new Error("user cancelled")), 30);
-    const error = await evaluateContent({
+    const evaluation = evaluateContent({
       content: BUDGET_CONTENT,
       catalog,
       model: judgeOf(model),
       signal: controller.signal,
     }).catch((e: unknown) => e);
+    await model.waitFor((m) => m.held === 4);
+    controller.abort(new Error("user cancelled"));
+    const error = await evaluation;
 
     expect(error).toBeInstanceOf(ModelAbortedError);
-    expect(performance.now() - started).toBeLessThan(1_000);
-    expect(model.calls.length).toBeGreaterThan(0);
+    expect(model.aborted).toBe(4);
+    expect(model.calls).toHaveLength(4);
     expect(model.calls.every((c) => c.hadSignal)).toBe(true);
   });
 
@@ -326,28 +318,34 @@ describe("traceFile", () => {
   it("has written every trace by the time an aborted evaluation rejects", async () => {
     const catalog = await budgetCatalog();
     const traceFile = join(dir, "aborted.jsonl");
-    const model = new ScriptedChatModel({
-      script: [{ reply: scoreAnswer(0.8, "Quick answer."), delayMs: 0 }],
-      delayMs: 2_000,
-      responder: () => scoreAnswer(0.8),
-    });
+    // The first call answers once released; the other four stay held until the abort.
+    const model = new ScriptedChatModel({ hold: true, responder: () => scoreAnswer(0.8) });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 40);
-    await expect(
-      evaluateContent({
-        content: BUDGET_CONTENT,
-        catalog,
-        model: judgeOf(model),
-        traceFile,
-        concurrency: 5,
-        signal: controller.signal,
-      }),
-    ).rejects.toBeInstanceOf(ModelAbortedError);
+    let firstDone: () => void = () => {};
+    const firstAnswerIn = new Promise<void>((resolve) => {
+      firstDone = resolve;
+    });
+    const evaluation = evaluateContent({
+      content: BUDGET_CONTENT,
+      catalog,
+      model: judgeOf(model),
+      traceFile,
+      concurrency: 5,
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.type === "criterion_done") firstDone();
+      },
+    }).catch((e: unknown) => e);
+    await model.waitFor((m) => m.held === 5);
+    model.release(1);
+    await firstAnswerIn;
+    controller.abort();
+    expect(await evaluation).toBeInstanceOf(ModelAbortedError);
     const lines = await traceLines(traceFile);
-    expect(lines).toHaveLength(model.calls.length);
-    expect(lines.filter((t) => t.error?.startsWith("ModelAbortedError"))).toHaveLength(
-      model.calls.length - 1,
-    );
+    expect(model.calls).toHaveLength(5);
+    expect(model.aborted).toBe(4);
+    expect(lines).toHaveLength(5);
+    expect(lines.filter((t) => t.error?.startsWith("ModelAbortedError"))).toHaveLength(4);
   });
 });
 

@@ -115,7 +115,7 @@ describe("evaluateContent against an Ollama-protocol server", () => {
   it("a hanging server with a short timeout fails with ModelTimeoutError, never an empty answer", async () => {
     server = await startOllamaServer({ models: [MODEL], behaviour: { hang: true } });
     const catalog = await ifbCatalog();
-    const started = performance.now();
+    // The server never answers: only the client's timeout can end the calls.
     const error = await evaluateContent({
       content: "Nordlicht GmbH, Hamburg.",
       catalog,
@@ -127,8 +127,8 @@ describe("evaluateContent against an Ollama-protocol server", () => {
     expect(error.modelError).toBeInstanceOf(ModelTimeoutError);
     expect(error.cause).toBeInstanceOf(ModelTimeoutError);
     expect((error.modelError as ModelTimeoutError).timeoutMs).toBe(300);
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(server.chatRequests()).toHaveLength(3);
+    await server.waitFor((s) => s.clientDisconnects === 3);
   });
 
   it("a server that answers some criteria and hangs on one: that one is a judge error", async () => {
@@ -145,11 +145,12 @@ describe("evaluateContent against an Ollama-protocol server", () => {
     const result = await evaluateContent({
       content: "Nordlicht GmbH, Hamburg.",
       catalog,
-      model: ollamaJudge(server.url, { timeoutMs: 300 }),
+      // Long enough for the two prompt answers even on a loaded machine.
+      model: ollamaJudge(server.url, { timeoutMs: 1_500 }),
     });
     expect(result.notEvaluated).toEqual(["c3"]);
     expect(result.criteria.find((c) => c.id === "c3")?.judgeError).toMatch(
-      /did not answer within 300 ms/,
+      /did not answer within 1500 ms/,
     );
     expect(result.scores).toEqual({ c1: 1, c2: 0.75 });
     expect(result.passed).toBe(false);

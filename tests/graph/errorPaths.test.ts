@@ -95,19 +95,23 @@ async function expectRecoverableEvaluationFailure(
 describe("error paths (seed 004 §6), each resumed with retry once the cause is gone", () => {
   it("model timeout: status error, an entry naming the timeout, a friendly message; retry recovers", async () => {
     // The writer answers at once; the judge's first ten calls (two tries of five criteria) are
-    // scripted to take 5 s, beyond the 100 ms timeout; after that the responder answers at once.
-    const slow = { reply: (m: RecordedMessage[]) => judgeResponder()(m), delayMs: 5_000 };
+    // held and never released, so only the timeout ends them; after that the responder answers
+    // at once (the timeout leaves room for that on a loaded machine).
+    const held = { reply: (m: RecordedMessage[]) => judgeResponder()(m), hold: true };
     const model = new ScriptedChatModel({
-      script: [(m) => proposalResponder()(m), ...Array.from({ length: 10 }, () => slow)],
+      script: [(m) => proposalResponder()(m), ...Array.from({ length: 10 }, () => held)],
       responder: proposalResponder(),
     });
-    const run = proposalRun({ model, judge: fastJudge(100) });
-    const started = performance.now();
+    const run = proposalRun({ model, judge: fastJudge(750) });
     await start(run);
-    expect(performance.now() - started).toBeLessThan(2_000); // the delays were cut short
+    expect(model.aborted).toBe(5); // the first try's calls were cut short by the timeout
     expect(writerPrompts(run.model, "research")).toHaveLength(1);
-    await expectRecoverableEvaluationFailure(run, () => expect(model.remaining).toBe(0), {
-      error: /model error \(timeout\): EvaluationModelError: .*did not answer within 100 ms/,
+    const fixCause = () => {
+      expect(model.remaining).toBe(0);
+      expect(model.aborted).toBe(10); // both tries' held calls ended by the timeout
+    };
+    await expectRecoverableEvaluationFailure(run, fixCause, {
+      error: /model error \(timeout\): EvaluationModelError: .*did not answer within 750 ms/,
       message: /the model took too long to answer/,
       judgeCallsPerTry: 5,
     });

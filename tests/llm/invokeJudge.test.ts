@@ -60,26 +60,31 @@ describe("invokeJudge with a supplied chat model", () => {
   });
 
   it("applies the timeout to any chat model", async () => {
-    const slow = new ScriptedChatModel({ script: [{ reply: "late", delayMs: 2_000 }] });
+    // Held and never released: only the timeout can end the call.
+    const slow = new ScriptedChatModel({ script: [{ reply: "late", hold: true }] });
     const error = await invokeJudge(
       createChatModel(slow, { env: {}, timeoutMs: 50, maxRetries: 0 }),
       ask,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelTimeoutError);
     expect(slow.calls[0]?.hadSignal).toBe(true);
+    expect(slow.aborted).toBe(1);
   });
 
   it("stops on the caller's signal during backoff, without falling back", async () => {
     const failing = new ScriptedChatModel({ responder: () => Promise.reject(new Error("down")) });
     const backup = new ScriptedChatModel({ script: ["ok"] });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
-    const error = await invokeJudge(
-      createChatModel(failing, { env: {}, retryBaseDelayMs: 1_000, fallbackModels: [backup] }),
+    const pending = invokeJudge(
+      createChatModel(failing, { env: {}, retryBaseDelayMs: 60_000, fallbackModels: [backup] }),
       ask,
       { signal: controller.signal },
     ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelAbortedError);
+    // The first call has failed; a minute's backoff is all that stands before the retry.
+    await failing.waitFor((m) => m.calls.length === 1 && m.inFlight === 0);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(ModelAbortedError);
+    expect(failing.calls).toHaveLength(1);
     expect(backup.calls).toHaveLength(0);
   });
 

@@ -60,12 +60,44 @@ describe("ScriptedChatModel (test double)", () => {
   });
 
   it("delays an answer and lets the signal cancel the delay", async () => {
-    const model = new ScriptedChatModel({ script: [{ reply: "late", delayMs: 5_000 }] });
+    const model = new ScriptedChatModel({ script: [{ reply: "late", delayMs: 600_000 }] });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("stop")), 20);
-    const started = Date.now();
-    await expect(model.invoke("x", { signal: controller.signal })).rejects.toThrow("stop");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    const pending = model.invoke("x", { signal: controller.signal });
+    await model.waitFor((m) => m.inFlight === 1);
+    controller.abort(new Error("stop"));
+    // The delay would answer "late"; the rejection with the abort reason is the cancellation.
+    await expect(pending).rejects.toThrow("stop");
     expect(model.calls[0]?.hadSignal).toBe(true);
+    expect(model.aborted).toBe(1);
+    expect(model.inFlight).toBe(0);
+  });
+
+  it("holds calls at the gate, counts them in flight, and releases the longest-held first", async () => {
+    const model = new ScriptedChatModel({ hold: true, responder: (_m, n) => `answer ${n}` });
+    const answers = [1, 2, 3].map(() => model.invoke("x").then((m) => m.text));
+    const order: string[] = [];
+    for (const answer of answers) answer.then((text) => order.push(text));
+    await model.waitFor((m) => m.held === 3);
+    expect(model.inFlight).toBe(3);
+    model.release(1);
+    await answers[0];
+    expect(model.held).toBe(2);
+    model.release();
+    expect(await Promise.all(answers)).toEqual(["answer 1", "answer 2", "answer 3"]);
+    expect(order[0]).toBe("answer 1");
+    expect(model.maxInFlight).toBe(3);
+    expect(model.inFlight).toBe(0);
+  });
+
+  it("a held step waits for release or its signal; other steps answer at once", async () => {
+    const model = new ScriptedChatModel({ script: [{ reply: "held", hold: true }, "free"] });
+    const controller = new AbortController();
+    const held = model.invoke("a", { signal: controller.signal });
+    await model.waitFor((m) => m.held === 1);
+    expect((await model.invoke("b")).text).toBe("free");
+    controller.abort(new Error("gave up"));
+    await expect(held).rejects.toThrow("gave up");
+    expect(model.held).toBe(0);
+    expect(model.aborted).toBe(1);
   });
 });
