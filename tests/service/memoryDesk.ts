@@ -77,6 +77,8 @@ export class MemoryDesk implements ReviewDesk {
   readonly tokens = new Map<string, Reviewer>();
   readonly threads = new Map<string, MemoryThread>();
   private next = 0;
+  /** When set, each decision is applied this long after it was recorded, as a job would. */
+  autoAdvanceMs: number | undefined;
 
   private nextId(): number {
     this.next += 1;
@@ -221,6 +223,13 @@ export class MemoryDesk implements ReviewDesk {
     thread.status.status = "queued";
     thread.review = undefined;
     this.emit(thread, "queued", review.stage);
+    if (this.autoAdvanceMs !== undefined) {
+      const delay = this.autoAdvanceMs;
+      setTimeout(() => {
+        this.emit(thread, "running", review.stage);
+        setTimeout(() => this.advance(threadId), delay);
+      }, delay);
+    }
     return { decisionId };
   }
 

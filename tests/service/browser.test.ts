@@ -1,0 +1,118 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningService, startService } from "../../src/service/server.js";
+import { decideAndWaitForNext, STEP_TIMEOUT_MS, screenshot, signIn } from "./browserSteps.js";
+import { launchChromium } from "./chromium.js";
+import { MemoryDesk } from "./memoryDesk.js";
+
+let browser: Browser;
+let service: RunningService;
+let token: string;
+
+async function api(path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${service.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** Starts a proposal over the API and waits (by asking, not by the clock) for its first review. */
+async function proposalWaitingForReview(title: string): Promise<string> {
+  const started = await api("/api/proposals", {
+    rfp: `${title}: flood resilience`,
+    applicant: "A",
+    title,
+  });
+  expect(started.status).toBe(202);
+  const { threadId } = started.json as { threadId: string };
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
+    if ((await api(`/api/reviews/${threadId}`)).status === 200) return threadId;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`thread ${threadId} never reached its first review`);
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const desk = new MemoryDesk();
+  desk.autoAdvanceMs = 600;
+  token = desk.addReviewer("ada");
+  service = await startService({ desk, host: "127.0.0.1", port: 0, events: { pollMs: 100 } });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+describe("the review pages in Chromium", () => {
+  it(
+    "signs in, lists the queue, approves, revises and edits, following progress to each next review",
+    async () => {
+      const threadId = await proposalWaitingForReview("Calder Bay flood resilience");
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      const page = await context.newPage();
+      await signIn(page, service.url, token);
+      await page.waitForSelector(`a[href="/reviews/${threadId}"]`);
+      await screenshot(page, "queue");
+
+      await page.click(`a[href="/reviews/${threadId}"]`);
+      await page.waitForSelector("svg.chart");
+      await screenshot(page, "review");
+
+      const approved = await decideAndWaitForNext(
+        page,
+        service.url,
+        threadId,
+        (p) => p.click("#approve-form button[type=submit]"),
+        async (p) => {
+          await p.waitForSelector("#thread[data-live=true]");
+          await screenshot(p, "progress");
+        },
+      );
+      expect(approved.after).not.toBe(approved.before);
+
+      const revised = await decideAndWaitForNext(page, service.url, threadId, async (p) => {
+        await p.fill("#revise-feedback", "Name the county report and its page.");
+        await p.click("#revise-form button[type=submit]");
+      });
+      expect(revised.after).not.toBe(revised.before);
+
+      const edited = await decideAndWaitForNext(page, service.url, threadId, async (p) => {
+        await p.fill("#edit-content", "The edited text, with the county report cited (p. 4).");
+        await p.click("#edit-form button[type=submit]");
+      });
+      expect(edited.after).not.toBe(edited.before);
+
+      const history = await api(`/api/threads/${threadId}`);
+      const actions = (history.json as { decisions: { action: string; reviewer: string }[] })
+        .decisions;
+      expect(actions.map((d) => `${d.reviewer}:${d.action}`)).toEqual([
+        "ada:approve",
+        "ada:revise",
+        "ada:edit",
+      ]);
+      await context.close();
+    },
+    STEP_TIMEOUT_MS * 4,
+  );
+
+  it(
+    "works with JavaScript disabled: forms post, the progress page refreshes itself",
+    async () => {
+      const threadId = await proposalWaitingForReview("Harbour wall survey");
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await signIn(page, service.url, token);
+      await page.goto(`${service.url}/reviews/${threadId}`);
+      const approved = await decideAndWaitForNext(page, service.url, threadId, (p) =>
+        p.click("#approve-form button[type=submit]"),
+      );
+      expect(approved.after).not.toBe(approved.before);
+      await context.close();
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
+});
