@@ -1,30 +1,25 @@
 import { dirname } from "node:path";
-import pLimit from "p-limit";
 import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/index.js";
 import { FunctionRegistry } from "../checks/registry.js";
-import { type Criterion, isLlmMethod } from "../criteria/model.js";
+import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { scanForInjection } from "../judge/injection.js";
 import { contentText } from "../judge/render.js";
 import { type ChatModelOptions, createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
 import {
+  type CriterionResult,
   type EvaluationResult,
   EvaluationResultSchema,
   type TokenUsage,
 } from "../scoring/result.js";
 import { encodeResultsToon } from "../scoring/resultsToon.js";
-import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
-import { judgeBatch } from "./batchJudge.js";
-import { createContextProvider } from "./contextProvider.js";
-import {
-  type CriterionJudgeContext,
-  type JudgedCriterion,
-  judgeCriterion,
-} from "./criterionJudge.js";
-import { runDeterministicCriterion } from "./deterministic.js";
-import { EvaluationError, EvaluationModelError } from "./errors.js";
-import { collectFeedback, deterministicSummary } from "./feedback.js";
+import { type CatalogScore, scoreCatalogResult } from "../scoring/scoreCatalog.js";
+import { type ResultOverrides, settleResult } from "../scoring/settle.js";
+import type { JudgedCriterion } from "./criterionJudge.js";
+import { EvaluationError } from "./errors.js";
+import { collectFeedback } from "./feedback.js";
+import { judgeCatalog } from "./judgeCatalog.js";
 import { JudgeSession } from "./judgeSession.js";
 import {
   type EvaluateContentOptions,
@@ -89,18 +84,6 @@ function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
   );
 }
 
-/** A model error when every model call failed: the evaluation as a whole could not be made. */
-function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedCriterion>) {
-  const called = llm.map((c) => judged.get(c.id)).filter((j) => j?.called === true);
-  const failed = called.filter((j) => j?.modelError !== undefined);
-  const first = failed[0]?.modelError;
-  if (first === undefined || failed.length < called.length) return undefined;
-  return new EvaluationModelError(
-    first,
-    llm.filter((c) => judged.get(c.id)?.modelError !== undefined).map((c) => c.id),
-  );
-}
-
 /**
  * Evaluates content against a catalog: deterministic criteria first (free), then the LLM criteria
  * — one judge call each, `concurrency` at a time, or all in one TOON batch — each answer parsed
@@ -124,109 +107,26 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   }
 }
 
-async function runEvaluation(
-  options: EvaluateContentOptions,
-  settings: EvaluationSettings,
-  text: string,
-  session: JudgeSession,
-): Promise<EvaluationResult> {
-  const { catalog } = options;
-  const baseDir =
-    options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
-  const registry = options.registry ?? new FunctionRegistry({ baseDir });
-  const progress = options.onProgress ?? (() => {});
-  const warnings = [...catalog.warnings];
-
-  // The source documents reach the judge too (as retrieved context): they are scanned like the content.
+/** Scans the content and the source documents (they reach the judge as context) for injection. */
+function scanSources(text: string, options: EvaluateContentOptions): string[] {
   const scanned = [
     { where: "the content", text },
     ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
   ];
-  let humanReviewRequired = false;
-  for (const { where, text: scannedText } of scanned) {
-    for (const finding of scanForInjection(scannedText)) {
-      humanReviewRequired = true;
-      warnings.push(
-        `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}" — a human must review this result`,
-      );
-    }
-  }
-
-  const total = catalog.criteria.length;
-  const index = new Map(catalog.criteria.map((c, i) => [c.id, i]));
-  const at = (c: Criterion) => index.get(c.id) ?? 0;
-  const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
-  progress({ type: "start", total, llmCriteria: llm.length });
-
-  const judged = new Map<string, JudgedCriterion>();
-  const done = (criterion: Criterion, result: JudgedCriterion) => {
-    judged.set(criterion.id, result);
-    progress({
-      type: "criterion_done",
-      criterionId: criterion.id,
-      index: at(criterion),
-      total,
-      outcome: result.outcome,
-    });
-  };
-
-  for (const criterion of catalog.criteria) {
-    if (isLlmMethod(criterion.method)) continue;
-    progress({ type: "criterion_start", criterionId: criterion.id, index: at(criterion), total });
-    const outcome = await runDeterministicCriterion(criterion, options.content, registry, baseDir);
-    done(criterion, { outcome, notes: [], called: false });
-  }
-
-  const ctx: CriterionJudgeContext = {
-    session,
-    context: createContextProvider(options, settings.contextChunks),
-    content: options.content,
-    contentIsEmpty: text.trim() === "",
-    contentType: options.contentType,
-    catalogInstructions: catalog.instructions,
-    evaluationPrompt: options.evaluationPrompt,
-    structuredOutput: settings.structuredOutput,
-  };
-  let remaining: Criterion[] = llm;
-  if (settings.mode === "batch" && llm.length > 0) {
-    for (const criterion of llm) {
-      progress({ type: "criterion_start", criterionId: criterion.id, index: at(criterion), total });
-    }
-    const batch = await judgeBatch(ctx, llm);
-    warnings.push(...batch.notes.map((n) => `batch: ${n}`));
-    for (const criterion of llm) {
-      const result = batch.judged.get(criterion.id);
-      if (result !== undefined) done(criterion, result);
-    }
-    remaining = batch.remaining;
-  }
-  const limit = pLimit(settings.concurrency);
-  // Every started call settles before the evaluation ends (no call outlives it, every trace is
-  // recorded); once the caller has aborted, queued criteria are not sent at all.
-  const settled = await Promise.allSettled(
-    remaining.map((criterion) =>
-      limit(async () => {
-        const { signal } = options;
-        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
-        if (settings.mode !== "batch") {
-          progress({
-            type: "criterion_start",
-            criterionId: criterion.id,
-            index: at(criterion),
-            total,
-          });
-        }
-        done(criterion, await judgeCriterion(ctx, criterion));
-      }),
+  return scanned.flatMap(({ where, text: scannedText }) =>
+    scanForInjection(scannedText).map(
+      (finding) => `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}"`,
     ),
   );
-  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
+}
 
-  const failure = modelWideFailure(llm, judged);
-  if (failure !== undefined) throw failure;
-
-  const results = catalog.criteria.map((criterion) => {
+/** The criterion results in catalog order, with the notes of every answer as warnings. */
+function criterionResults(
+  catalog: Catalog,
+  judged: Map<string, JudgedCriterion>,
+  warnings: string[],
+): CriterionResult[] {
+  return catalog.criteria.map((criterion) => {
     const found = judged.get(criterion.id);
     if (found === undefined) throw new Error(`internal: criterion ${criterion.id} was not judged`);
     for (const note of found.notes) warnings.push(`${criterion.id}: ${note}`);
@@ -241,49 +141,99 @@ async function runEvaluation(
     }
     return makeCriterionResult(criterion, found.outcome, catalog);
   });
-  const score = scoreCatalogResult(catalog, results);
-  warnings.push(...score.warnings);
+}
 
-  let { passed, status } = score;
-  if (humanReviewRequired) {
-    passed = false;
-    if (status === "FUNDABLE") status = "REVIEW_REQUIRED";
-  }
-  const feedbackLists = collectFeedback(catalog, score.criteria);
-  const base: EvaluationResult = {
-    passed,
+/** What a finished evaluation is assembled from. */
+interface Assembly {
+  options: EvaluateContentOptions;
+  settings: EvaluationSettings;
+  session: JudgeSession;
+  judged: Map<string, JudgedCriterion>;
+  score: CatalogScore;
+  warnings: string[];
+}
+
+/** The result, with passed, verdict, status and summary settled together under the overrides. */
+function assembleResult(parts: Assembly, overrides: ResultOverrides): EvaluationResult {
+  const { options, score, session } = parts;
+  const { catalog } = options;
+  return {
+    ...settleResult(catalog, score, overrides),
     timestamp: (options.now?.() ?? new Date()).toISOString(),
-    evaluator: settings.evaluator,
+    evaluator: parts.settings.evaluator,
     overallScore: score.overallScore,
     scores: score.scores,
-    ...feedbackLists,
-    feedback: deterministicSummary(catalog, { ...score, passed, status }),
+    ...collectFeedback(catalog, score.criteria),
     rawResponse: Object.fromEntries(
       catalog.criteria.flatMap((c) => {
-        const raw = judged.get(c.id)?.raw;
+        const raw = parts.judged.get(c.id)?.raw;
         return raw === undefined ? [] : [[c.id, raw]];
       }),
     ),
-    verdict: score.verdict,
-    status,
-    nativeTotal: score.nativeTotal,
     criteria: score.criteria,
     notEvaluated: score.notEvaluated,
     catalog: { id: catalog.id, version: catalog.version, name: catalog.name },
     model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    warnings,
+    warnings: parts.warnings,
     traces: session.traces,
-    humanReviewRequired,
   };
-  if (settings.summary === "model") {
-    base.feedback = await modelSummary(session, catalog.name, base);
+}
+
+/**
+ * The caller's validator, when there is one and something was evaluated: a rejection is settled
+ * into the result (it cannot pass, its verdict is fail) and noted in the warnings.
+ */
+async function validate(
+  parts: Assembly,
+  overrides: ResultOverrides,
+  result: EvaluationResult,
+): Promise<EvaluationResult> {
+  const { validator } = parts.options;
+  if (validator === undefined || result.notEvaluated.length === result.criteria.length) {
+    return result;
   }
-  base.usage = sumUsage(session.traces.map((t) => t.usage));
+  const answer = await validator(result);
+  const valid = typeof answer === "boolean" ? answer : answer.valid;
+  if (valid) return result;
+  const reason = typeof answer === "boolean" ? "" : (answer.reason ?? "");
+  const shown = typeof answer === "boolean" ? "" : `: ${reason}`;
+  parts.warnings.push(`the custom validator rejected the result${shown}`);
+  return assembleResult(parts, { ...overrides, validatorRejection: reason });
+}
+
+async function runEvaluation(
+  options: EvaluateContentOptions,
+  settings: EvaluationSettings,
+  text: string,
+  session: JudgeSession,
+): Promise<EvaluationResult> {
+  const { catalog } = options;
+  const baseDir =
+    options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
+  const registry = options.registry ?? new FunctionRegistry({ baseDir });
+  const warnings = [...catalog.warnings];
+  const humanReview = scanSources(text, options);
+  warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
+
+  const judged = await judgeCatalog({
+    ...{ options, settings, text, session },
+    ...{ registry, baseDir, warnings },
+  });
+  const score = scoreCatalogResult(catalog, criterionResults(catalog, judged, warnings));
+  warnings.push(...score.warnings);
+
+  const parts: Assembly = { options, settings, session, judged, score, warnings };
+  const overrides: ResultOverrides = { humanReview };
+  const result = await validate(parts, overrides, assembleResult(parts, overrides));
+  if (settings.summary === "model") {
+    result.feedback = await modelSummary(session, catalog.name, result);
+  }
+  result.usage = sumUsage(session.traces.map((t) => t.usage));
   await session.flush();
-  const result = EvaluationResultSchema.parse(base);
-  progress({ type: "done", passed: result.passed, overallScore: result.overallScore });
-  return result;
+  const parsed = EvaluationResultSchema.parse(result);
+  options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });
+  return parsed;
 }
 
 /** seed 003: a model-written summary; the deterministic one stays when the model cannot answer. */

@@ -4,6 +4,7 @@ import type { Retriever, SourceDocument } from "../context/types.js";
 import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { EvaluationResult } from "../scoring/result.js";
 
 export const EvaluationModeSchema = z.enum(["per-criterion", "batch"]);
 export type EvaluationMode = z.infer<typeof EvaluationModeSchema>;
@@ -43,6 +44,14 @@ export type EvaluationProgress =
     }
   | { type: "done"; passed: boolean; overallScore: number };
 
+/** A validator's answer: valid or not, with an optional reason. */
+export type ValidatorAnswer = boolean | { valid: boolean; reason?: string };
+
+/** A caller's extra check on a scored evaluation; a rejection keeps the result from passing. */
+export type EvaluationValidator = (
+  result: EvaluationResult,
+) => ValidatorAnswer | Promise<ValidatorAnswer>;
+
 export interface EvaluateContentOptions extends Partial<z.input<typeof EvaluationSettingsSchema>> {
   /** What is judged: text, or a JSON-compatible value (schema and function criteria see the value). */
   content: unknown;
@@ -70,4 +79,9 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
   onProgress?: (event: EvaluationProgress) => void;
   /** The clock, for the result's timestamp. */
   now?: () => Date;
+  /**
+   * A caller's check on the scored result (before any model-written summary). A rejection is
+   * settled with the rest: the result does not pass, its verdict is fail, the summary says why.
+   */
+  validator?: EvaluationValidator;
 }

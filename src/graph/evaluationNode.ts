@@ -125,6 +125,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
   const contentId = options.contentId ?? options.contentType;
   const title = options.title ?? humanReadable(options.contentType);
   const where = `evaluate ${contentId}`;
+  const { customValidator } = options;
 
   const failed = (error: unknown, evaluation: EvaluationResult | null = null): ProposalUpdate => {
     const failure = describeFailure(error, where, title);
@@ -175,7 +176,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
         threshold === undefined
           ? loaded.catalog
           : { ...loaded.catalog, passingThreshold: threshold };
-      let result = await evaluateContent({
+      const result = await evaluateContent({
         content,
         catalog,
         model: options.model ?? context.model ?? options.modelName,
@@ -189,21 +190,12 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
         traceFile: options.traceFile,
         signal: config?.signal,
         onProgress: (event) => emit(config, { ...event, contentId }),
+        ...(customValidator === undefined
+          ? {}
+          : { validator: (evaluated: EvaluationResult) => customValidator(evaluated, state) }),
       });
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
         return failed(new NothingEvaluatedError(result.warnings), result);
-      }
-      if (options.customValidator !== undefined) {
-        const verdict = await options.customValidator(result, state);
-        const valid = typeof verdict === "boolean" ? verdict : verdict.valid;
-        if (!valid) {
-          const reason = typeof verdict === "boolean" ? "" : `: ${verdict.reason ?? ""}`;
-          result = {
-            ...result,
-            passed: false,
-            warnings: [...result.warnings, `the custom validator rejected the result${reason}`],
-          };
-        }
       }
       const score = Math.round(result.overallScore * 100);
       const metadata: InterruptMetadata = {

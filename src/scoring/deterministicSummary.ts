@@ -9,6 +9,22 @@ export interface SummaryInput {
   criteria: readonly CriterionResult[];
   status?: FundingStatus;
   nativeTotal?: number;
+  /** Why a human must review the result before it can pass. */
+  humanReviewReasons?: readonly string[];
+  /** A caller's validator rejected the result: its reason, or "". */
+  validatorRejection?: string;
+}
+
+/** The lines that say why a result is held or rejected whatever its scores. */
+function overrideLines(evaluation: SummaryInput): string[] {
+  const lines: string[] = [];
+  const reasons = evaluation.humanReviewReasons ?? [];
+  if (reasons.length > 0) lines.push(`Held for human review: ${reasons.join("; ")}`);
+  const rejection = evaluation.validatorRejection;
+  if (rejection !== undefined) {
+    lines.push(`Rejected by the custom validator${rejection === "" ? "" : `: ${rejection}`}`);
+  }
+  return lines;
 }
 
 function formatNative(value: number | string): string {
@@ -82,6 +98,7 @@ export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput)
         : "";
     lines.push(`Funding status: ${evaluation.status}${total}`);
   }
+  lines.push(...overrideLines(evaluation));
   lines.push("");
   for (const result of evaluation.criteria) lines.push(`- ${criterionFeedbackLine(result)}`);
 

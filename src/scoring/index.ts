@@ -12,5 +12,11 @@ export * from "./result.js";
 export { encodeResultsToon, type ResultsToonDocument, type ResultsToonRow } from "./resultsToon.js";
 export { type CheckResult, fromUnit, levelScore, toUnit } from "./scale.js";
 export { type CatalogScore, scoreCatalogResult } from "./scoreCatalog.js";
+export {
+  type ResultOverrides,
+  type ScoredOutcome,
+  type SettledResult,
+  settleResult,
+} from "./settle.js";
 export { decideFundingStatus, type StatusDecision, type StatusInput } from "./status.js";
 export { decideVerdict, VERDICT_BANDS, type VerdictGates, verdictForScore } from "./verdict.js";

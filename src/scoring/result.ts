@@ -101,5 +101,9 @@ export const EvaluationResultSchema = z.object({
    * pass without a human reviewer.
    */
   humanReviewRequired: z.boolean().optional(),
+  /** Why a human must review the result (each possible injection found). */
+  humanReviewReasons: z.array(z.string()).optional(),
+  /** Set when a caller's validator rejected the result: its reason, or "" when it gave none. */
+  validatorRejection: z.string().optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;

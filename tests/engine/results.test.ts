@@ -493,6 +493,12 @@ describe("prompt injection in the content", () => {
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings.some((w) => w.includes("Ignore previous instructions"))).toBe(true);
     expect(result.feedback).toContain("Evaluation FAILED");
+    // A perfect score held for review is not a pass in any field.
+    expect(result.verdict).toBe("borderline");
+    expect(result.feedback).toContain(
+      "Held for human review: possible prompt injection in the content",
+    );
+    expect(result.humanReviewReasons?.length).toBe(warnings.length);
     // The content still reaches the judge, fenced as data.
     expect(userPromptOf(model.calls[0]!.messages)).toContain(INJECTION);
   });

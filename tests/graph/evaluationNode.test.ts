@@ -362,6 +362,14 @@ describe("createEvaluationNode options (seed 004 §3.1)", () => {
       );
       expect(rejected.researchStatus).toBe("awaiting_review");
       expect(rejected.messages?.[0]?.text).toContain("did not pass");
+      // Every field says the same: a rejected result is a fail, and its summary says why.
+      expect(rejected.researchEvaluation?.verdict).toBe("fail");
+      expect(rejected.messages?.[0]?.text).toContain("(fail");
+      expect(rejected.researchEvaluation?.feedback).toMatch(/^Evaluation FAILED/);
+      expect(rejected.researchEvaluation?.feedback).toContain(
+        "Rejected by the custom validator: the panel requires 90%",
+      );
+      expect(rejected.researchEvaluation?.validatorRejection).toBe("the panel requires 90%");
 
       const bare = await researchNode({ model, customValidator: async () => false })(
         researchState(),
@@ -373,6 +381,8 @@ describe("createEvaluationNode options (seed 004 §3.1)", () => {
 
       const accepted = await researchNode({ model, customValidator: () => true })(researchState());
       expect(accepted.researchEvaluation?.passed).toBe(true);
+      expect(accepted.researchEvaluation?.feedback).toMatch(/^Evaluation PASSED/);
+      expect(accepted.researchEvaluation?.validatorRejection).toBeUndefined();
       expect(
         accepted.researchEvaluation?.warnings.some((w) => w.includes("custom validator")),
       ).toBe(false);

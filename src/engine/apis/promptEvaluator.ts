@@ -13,6 +13,7 @@ import { ModelAbortedError, ModelCallError } from "../../llm/errors.js";
 import { makeCriterionResult } from "../../scoring/criterionResult.js";
 import type { Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
+import { settleResult } from "../../scoring/settle.js";
 import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
 import { EvaluationError, EvaluationModelError } from "../errors.js";
 import { resolveJudgeModel } from "../evaluateContent.js";
@@ -262,7 +263,7 @@ export class PromptEvaluator {
       score: scored.overallScore,
       hits: answer.hits,
       misses: answer.misses,
-      verdict: scored.verdict,
+      verdict: settleResult(catalog, scored).verdict,
       ...(unanswered.length === 0
         ? {}
         : {

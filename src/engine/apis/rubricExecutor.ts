@@ -10,6 +10,7 @@ import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
+import { settleResult } from "../../scoring/settle.js";
 import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
 import type { EvaluateContentOptions } from "../options.js";
 import { type RubricSource, rubricCatalog } from "./rubricExecutorRubric.js";
@@ -256,24 +257,15 @@ export class RubricExecutor {
         makeCriterionResult(criterion, notEvaluatedOutcome(NO_LLM_NOTE), catalog),
     );
     const score = scoreCatalogResult(catalog, criteria);
-    const passed = score.passed && partial.humanReviewRequired !== true;
-    const status =
-      partial.humanReviewRequired === true && score.status === "FUNDABLE"
-        ? "REVIEW_REQUIRED"
-        : score.status;
-    const summaryInput = {
-      passed,
-      overallScore: score.overallScore,
-      criteria: score.criteria,
-      ...(status === undefined ? {} : { status }),
-      ...(score.nativeTotal === undefined ? {} : { nativeTotal: score.nativeTotal }),
-    };
+    const settled = settleResult(catalog, score, {
+      humanReview: partial.humanReviewReasons ?? [],
+    });
     const unjudged = catalog.criteria.filter((c) => !judged.has(c.id)).map((c) => c.id);
     return {
       criteria: score.criteria,
       overallScore: score.overallScore,
-      passed,
-      feedback: rubricSummary(catalog, summaryInput),
+      passed: settled.passed,
+      feedback: rubricSummary(catalog, { ...score, ...settled }),
       traces: partial.traces,
       warnings: unique([
         ...partial.warnings,

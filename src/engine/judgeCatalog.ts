@@ -1,0 +1,168 @@
+import pLimit from "p-limit";
+import type { FunctionRegistry } from "../checks/registry.js";
+import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
+import { ModelAbortedError } from "../llm/errors.js";
+import { judgeBatch } from "./batchJudge.js";
+import { createContextProvider } from "./contextProvider.js";
+import {
+  type CriterionJudgeContext,
+  type JudgedCriterion,
+  judgeCriterion,
+} from "./criterionJudge.js";
+import { runDeterministicCriterion } from "./deterministic.js";
+import { EvaluationModelError } from "./errors.js";
+import type { JudgeSession } from "./judgeSession.js";
+import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
+
+/** What one evaluation's criteria are judged with. */
+export interface CatalogJudging {
+  options: EvaluateContentOptions;
+  settings: EvaluationSettings;
+  /** The content as text (as the judge sees it). */
+  text: string;
+  session: JudgeSession;
+  registry: FunctionRegistry;
+  baseDir: string;
+  /** Notes of the batch round go here. */
+  warnings: string[];
+}
+
+/** Reports criterion progress and keeps every criterion's answer. */
+class JudgedCriteria {
+  readonly judged = new Map<string, JudgedCriterion>();
+  private readonly index: Map<string, number>;
+  private readonly total: number;
+
+  constructor(
+    catalog: Catalog,
+    private readonly progress: (event: EvaluationProgress) => void,
+  ) {
+    this.index = new Map(catalog.criteria.map((c, i) => [c.id, i]));
+    this.total = catalog.criteria.length;
+  }
+
+  started(criterion: Criterion): void {
+    const { total } = this;
+    this.progress({
+      type: "criterion_start",
+      criterionId: criterion.id,
+      index: this.at(criterion),
+      total,
+    });
+  }
+
+  done(criterion: Criterion, result: JudgedCriterion): void {
+    this.judged.set(criterion.id, result);
+    this.progress({
+      type: "criterion_done",
+      criterionId: criterion.id,
+      index: this.at(criterion),
+      total: this.total,
+      outcome: result.outcome,
+    });
+  }
+
+  private at(criterion: Criterion): number {
+    return this.index.get(criterion.id) ?? 0;
+  }
+}
+
+/** A model error when every model call failed: the evaluation as a whole could not be made. */
+function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedCriterion>) {
+  const called = llm.map((c) => judged.get(c.id)).filter((j) => j?.called === true);
+  const failed = called.filter((j) => j?.modelError !== undefined);
+  const first = failed[0]?.modelError;
+  if (first === undefined || failed.length < called.length) return undefined;
+  return new EvaluationModelError(
+    first,
+    llm.filter((c) => judged.get(c.id)?.modelError !== undefined).map((c) => c.id),
+  );
+}
+
+/** Deterministic criteria first: they are free. */
+async function runDeterministic(job: CatalogJudging, criteria: JudgedCriteria): Promise<void> {
+  for (const criterion of job.options.catalog.criteria) {
+    if (isLlmMethod(criterion.method)) continue;
+    criteria.started(criterion);
+    const { content } = job.options;
+    const outcome = await runDeterministicCriterion(criterion, content, job.registry, job.baseDir);
+    criteria.done(criterion, { outcome, notes: [], called: false });
+  }
+}
+
+function judgeContext(job: CatalogJudging): CriterionJudgeContext {
+  const { options, settings } = job;
+  return {
+    session: job.session,
+    context: createContextProvider(options, settings.contextChunks),
+    content: options.content,
+    contentIsEmpty: job.text.trim() === "",
+    contentType: options.contentType,
+    catalogInstructions: options.catalog.instructions,
+    evaluationPrompt: options.evaluationPrompt,
+    structuredOutput: settings.structuredOutput,
+  };
+}
+
+/** Batch mode: every LLM criterion in one call; returns the criteria left for single calls. */
+async function runBatch(
+  job: CatalogJudging,
+  ctx: CriterionJudgeContext,
+  llm: Criterion[],
+  criteria: JudgedCriteria,
+): Promise<Criterion[]> {
+  if (job.settings.mode !== "batch" || llm.length === 0) return llm;
+  for (const criterion of llm) criteria.started(criterion);
+  const batch = await judgeBatch(ctx, llm);
+  job.warnings.push(...batch.notes.map((n) => `batch: ${n}`));
+  for (const criterion of llm) {
+    const result = batch.judged.get(criterion.id);
+    if (result !== undefined) criteria.done(criterion, result);
+  }
+  return batch.remaining;
+}
+
+/**
+ * One judge call per criterion, `concurrency` at a time. Every started call settles before the
+ * evaluation ends (no call outlives it, every trace is recorded); once the caller has aborted,
+ * queued criteria are not sent at all.
+ */
+async function runSingleCalls(
+  job: CatalogJudging,
+  ctx: CriterionJudgeContext,
+  remaining: Criterion[],
+  criteria: JudgedCriteria,
+): Promise<void> {
+  const limit = pLimit(job.settings.concurrency);
+  const { signal } = job.options;
+  const settled = await Promise.allSettled(
+    remaining.map((criterion) =>
+      limit(async () => {
+        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
+        if (job.settings.mode !== "batch") criteria.started(criterion);
+        criteria.done(criterion, await judgeCriterion(ctx, criterion));
+      }),
+    ),
+  );
+  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (rejected !== undefined) throw rejected.reason;
+}
+
+/**
+ * Judges every criterion of the catalog: deterministic ones first, then the LLM ones (in one
+ * batch call, or one call each). Throws EvaluationModelError when no model call succeeded at all.
+ */
+export async function judgeCatalog(job: CatalogJudging): Promise<Map<string, JudgedCriterion>> {
+  const { catalog } = job.options;
+  const progress = job.options.onProgress ?? (() => {});
+  const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
+  progress({ type: "start", total: catalog.criteria.length, llmCriteria: llm.length });
+  const criteria = new JudgedCriteria(catalog, progress);
+  await runDeterministic(job, criteria);
+  const ctx = judgeContext(job);
+  const remaining = await runBatch(job, ctx, llm, criteria);
+  await runSingleCalls(job, ctx, remaining, criteria);
+  const failure = modelWideFailure(llm, criteria.judged);
+  if (failure !== undefined) throw failure;
+  return criteria.judged;
+}
