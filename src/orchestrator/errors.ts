@@ -1,3 +1,6 @@
+import { EvalgateError } from "../errors.js";
+import type { DeskErrorCode } from "./reviewDesk.js";
+
 /** Something the review orchestrator refused or could not do, on one thread. */
 export class OrchestratorError extends Error {
   override readonly name: string = "OrchestratorError";
@@ -149,5 +152,108 @@ export class CheckpointerError extends Error {
   constructor(location: string, message: string, options?: { cause?: unknown }) {
     super(`checkpointer ${location}: ${message}`, options);
     this.location = location;
+  }
+}
+
+/** What a desk error tells the caller beyond its message (an HTTP body's `details`). */
+export type DeskErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
+ * A request the review desk refused; its `code` is one of DESK_ERROR_STATUS (reviewDesk.ts),
+ * which the service maps to an HTTP status, and `details` says what exactly.
+ */
+export class DeskError extends EvalgateError {
+  override readonly name: string = "DeskError";
+  readonly details: DeskErrorDetails;
+
+  constructor(code: DeskErrorCode, message: string, details: DeskErrorDetails = {}) {
+    super(code, message);
+    this.details = details;
+  }
+}
+
+/** No token, or a token that is unknown or revoked. */
+export class UnauthenticatedError extends DeskError {
+  override readonly name = "UnauthenticatedError";
+  constructor() {
+    super("UNAUTHENTICATED", "a valid reviewer token is needed");
+  }
+}
+
+/** The reviewer's role does not allow the action (assigning reviewers takes an admin). */
+export class ForbiddenError extends DeskError {
+  override readonly name = "ForbiddenError";
+  constructor(action: string, reviewer: string) {
+    super("FORBIDDEN", `${reviewer} may not ${action}: it takes an admin`, { action, reviewer });
+  }
+}
+
+/** The reviewer is not assigned to the thread. */
+export class NotAssignedError extends DeskError {
+  override readonly name = "NotAssignedError";
+  constructor(threadId: string, reviewer: string) {
+    super("NOT_ASSIGNED", `${reviewer} is not assigned to thread ${threadId}`, {
+      threadId,
+      reviewer,
+    });
+  }
+}
+
+/** No thread of that id in the review store. */
+export class UnknownThreadError extends DeskError {
+  override readonly name = "UnknownThreadError";
+  constructor(threadId: string) {
+    super("THREAD_NOT_FOUND", `no thread ${threadId}`, { threadId });
+  }
+}
+
+/** A request the desk cannot take as given: the field and why. */
+export class InvalidInputError extends DeskError {
+  override readonly name = "InvalidInputError";
+  constructor(field: string, message: string) {
+    super("INVALID_INPUT", `${field}: ${message}`, { field });
+  }
+}
+
+/** The thread does not wait for a decision on that interrupt. */
+export class ReviewNotPendingError extends DeskError {
+  override readonly name = "ReviewNotPendingError";
+  constructor(threadId: string, interruptId: string, pending: readonly string[]) {
+    const now =
+      pending.length === 0
+        ? "it waits for no review now"
+        : `it waits for ${pending.map((id) => `"${id}"`).join(", ")}`;
+    super(
+      "REVIEW_NOT_PENDING",
+      `thread ${threadId} is not waiting for a decision on "${interruptId}": ${now}`,
+      { threadId, interruptId, pending: [...pending] },
+    );
+  }
+}
+
+/** Someone decided this review already: who, when, what. */
+export class AlreadyDecidedError extends DeskError {
+  override readonly name = "AlreadyDecidedError";
+  constructor(
+    threadId: string,
+    interruptId: string,
+    decided: { by: string; at: string; action: string; decisionId: string },
+  ) {
+    super(
+      "ALREADY_DECIDED",
+      `the review was decided already: ${decided.action} by ${decided.by} at ${decided.at}`,
+      { threadId, interruptId, ...decided },
+    );
+  }
+}
+
+/** The review does not offer that action (revise at the revision limit, retry on a review). */
+export class ActionNotOfferedError extends DeskError {
+  override readonly name = "ActionNotOfferedError";
+  constructor(action: string, offered: readonly string[]) {
+    super("ACTION_NOT_OFFERED", `this review takes ${offered.join(", ")} — not ${action}`, {
+      action,
+      offered: [...offered],
+    });
   }
 }

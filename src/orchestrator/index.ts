@@ -9,19 +9,34 @@ export {
   DEFAULT_SQLITE_PATH,
 } from "./checkpointer.js";
 export {
+  createReviewDesk,
+  type ReviewDeskHandle,
+  type ReviewDeskOptions,
+} from "./createReviewDesk.js";
+export {
+  ActionNotOfferedError,
+  AlreadyDecidedError,
   CheckpointerError,
   type DecisionIssue,
+  DeskError,
+  type DeskErrorDetails,
+  ForbiddenError,
   ForeignThreadError,
   GraphRunError,
   InterruptMismatchError,
   InvalidDecisionError,
+  InvalidInputError,
   InvalidThreadIdError,
+  NotAssignedError,
   type NotPausedReason,
   OrchestratorError,
+  ReviewNotPendingError,
   ThreadExistsError,
   ThreadNotFoundError,
   ThreadNotPausedError,
   ThreadStateError,
+  UnauthenticatedError,
+  UnknownThreadError,
 } from "./errors.js";
 export type {
   GraphInput,
@@ -32,9 +47,11 @@ export type {
   ReviewGraphRunnable,
   ThreadRunConfig,
 } from "./graphTypes.js";
+export type { JobQueue, ThreadJob } from "./jobs/jobQueue.js";
 export type { PausedInterrupt, PendingReview } from "./pendingReview.js";
 export {
   ReviewOrchestrator,
   type ReviewOrchestratorOptions,
   type ThreadOutcome,
 } from "./reviewOrchestrator.js";
+export type { AdvanceOutcome } from "./threadRunner.js";

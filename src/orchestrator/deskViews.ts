@@ -1,0 +1,159 @@
+/** What the desk shows of a thread: a review opened from its checkpoint, the thread's status. */
+import type { StateSnapshot } from "@langchain/langgraph";
+import { stageStatus } from "../graph/reviewNode.js";
+import type { StageDefinition } from "../graph/stages.js";
+import type { OverallProposalStateType } from "../graph/state.js";
+import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import type { EvaluationResult } from "../scoring/result.js";
+import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
+import { AlreadyDecidedError, InvalidInputError } from "./errors.js";
+import { reviewsOf } from "./pendingReview.js";
+import type {
+  DecisionRecord,
+  PageRequest,
+  ReviewDetail,
+  ReviewListItem,
+  ThreadStatus,
+} from "./reviewDesk.js";
+
+/** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
+export function contentAsText(content: unknown): string {
+  if (content === undefined || content === null) return "";
+  return typeof content === "string" ? content : JSON.stringify(content, null, 2);
+}
+
+export function reviewDetailOf(
+  row: PendingRow,
+  snapshot: StateSnapshot,
+  stages: readonly StageDefinition[],
+): ReviewDetail | undefined {
+  const review = reviewsOf(row.threadId, snapshot).find((r) => r.interruptId === row.interruptId);
+  if (review === undefined) return undefined;
+  const stage = stages.find((s) => s.id === review.contentId);
+  const values = snapshot.values as OverallProposalStateType;
+  const content =
+    stage === undefined ? undefined : readStatePath(values, parseStatePath(stage.contentPath));
+  const detail: ReviewDetail = {
+    threadId: row.threadId,
+    interruptId: row.interruptId,
+    stage: review.contentId,
+    title: row.title,
+    type: review.type,
+    content: contentAsText(content),
+    evaluation: review.evaluation,
+    actions: review.actions,
+    createdAt: row.createdAt,
+  };
+  if (review.error !== undefined) detail.error = review.error;
+  if (review.revisions !== undefined) detail.revisions = review.revisions;
+  return detail;
+}
+
+export function decisionRecordOf(row: DecisionRow): DecisionRecord {
+  const record: DecisionRecord = {
+    decisionId: row.id,
+    interruptId: row.interruptId,
+    stage: row.stage,
+    reviewer: row.reviewer,
+    action: row.action,
+    decidedAt: row.decidedAt,
+  };
+  if (row.payload.feedback !== undefined) record.feedback = row.payload.feedback;
+  if (row.payload.comment !== undefined) record.comment = row.payload.comment;
+  if (row.appliedAt !== null) record.appliedAt = row.appliedAt;
+  return record;
+}
+
+export function threadStatusOf(
+  thread: ThreadRow,
+  values: OverallProposalStateType | undefined,
+  stages: readonly StageDefinition[],
+  reviewers: string[],
+  decisions: DecisionRow[],
+): ThreadStatus {
+  const status: ThreadStatus = {
+    threadId: thread.id,
+    title: thread.title,
+    status: thread.status,
+    stages: stages.map((stage) => {
+      const evaluation =
+        values === undefined
+          ? undefined
+          : (readStatePath(values, parseStatePath(stage.resultField)) as
+              | EvaluationResult
+              | null
+              | undefined);
+      return {
+        stage: stage.id,
+        status: values === undefined ? "not_started" : stageStatus(values, stage),
+        overallScore: evaluation?.overallScore ?? null,
+        passed: evaluation?.passed ?? null,
+      };
+    }),
+    reviewers,
+    decisions: decisions.map(decisionRecordOf),
+  };
+  if (thread.error !== null) status.error = thread.error;
+  return status;
+}
+
+export function listItemOf(row: PendingRow): ReviewListItem {
+  return {
+    threadId: row.threadId,
+    interruptId: row.interruptId,
+    stage: row.stage,
+    title: row.title,
+    overallScore: row.overallScore,
+    passed: row.passed,
+    createdAt: row.createdAt,
+  };
+}
+
+/** The opaque cursor of the next page: where the last row of this one sits. */
+export function encodeCursor(row: PendingRow): string {
+  return Buffer.from(JSON.stringify([row.createdAt, row.threadId]), "utf8").toString("base64url");
+}
+
+export function decodeCursor(
+  page: PageRequest,
+): { createdAt: string; threadId: string } | undefined {
+  if (page.cursor === undefined || page.cursor === "") return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(page.cursor, "base64url").toString("utf8"));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === "string" &&
+      typeof value[1] === "string"
+    ) {
+      return { createdAt: value[0], threadId: value[1] };
+    }
+  } catch {
+    // reported below
+  }
+  throw new InvalidInputError("cursor", "not a cursor this service gave out");
+}
+
+/** A title for a thread started without one: the first line of the RFP. */
+export function titleFrom(rfp: string): string {
+  const line = rfp.split(/\r?\n/).find((l) => l.trim() !== "") ?? "Proposal";
+  const text = line.trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** The 409 for a review someone decided already: who, when, what. */
+export function alreadyDecided(decision: {
+  threadId: string;
+  interruptId: string;
+  reviewer: string;
+  decidedAt: string;
+  action: string;
+  id: string;
+}) {
+  return new AlreadyDecidedError(decision.threadId, decision.interruptId, {
+    by: decision.reviewer,
+    at: decision.decidedAt,
+    action: decision.action,
+    decisionId: decision.id,
+  });
+}

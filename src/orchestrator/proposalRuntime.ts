@@ -1,0 +1,40 @@
+/**
+ * The proposal graph compiled on a checkpoint store, with the stages and run context the review
+ * desk and the thread runner need.
+ */
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  buildProposalGraph,
+  loadProposalConfig,
+  type ProposalGraphOptions,
+  proposalStages,
+  type SectionConfig,
+} from "../graph/proposalGraph.js";
+import type { StageDefinition } from "../graph/stages.js";
+import { evaluationContext } from "../graph/state.js";
+import type { JudgeModel } from "../llm/chatModel.js";
+
+export interface ProposalRuntimeOptions {
+  /** The writer and judge model (default: the graph's, EVALGATE_MODEL on Ollama). */
+  model?: JudgeModel;
+  maxRevisions?: number;
+  /** The sections to write (default: config/proposal.json). */
+  sections?: readonly SectionConfig[];
+  /** Further graph options (timeouts, evaluation settings). */
+  graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
+}
+
+export function compileProposalGraph(saver: BaseCheckpointSaver, options: ProposalRuntimeOptions) {
+  const sections = options.sections ?? loadProposalConfig();
+  const graphOptions: ProposalGraphOptions = { ...options.graph, sections };
+  if (options.model !== undefined) graphOptions.model = options.model;
+  if (options.maxRevisions !== undefined) graphOptions.maxRevisions = options.maxRevisions;
+  const graph = buildProposalGraph(graphOptions).compile({ checkpointer: saver });
+  const context = evaluationContext(
+    options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions },
+  );
+  return { graph, saver, context, stages: proposalStages(sections) };
+}
+
+export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;
+export type { StageDefinition };

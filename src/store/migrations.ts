@@ -1,0 +1,128 @@
+/**
+ * The store's schema, one migration per change, applied in order and recorded in
+ * `evalgate_migrations`. A migration never changes once released: a change is a new entry.
+ * Times are ISO-8601 UTC strings in both databases, so they sort and compare as text.
+ */
+export interface Migration {
+  id: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+const same = (sql: string) => ({ sqlite: sql, postgres: sql });
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: "reviewers",
+    ...same(`
+      CREATE TABLE reviewers (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL CHECK (role IN ('reviewer', 'admin')),
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );`),
+  },
+  {
+    id: 2,
+    name: "threads and assignments",
+    ...same(`
+      CREATE TABLE threads (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        creator TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        error TEXT
+      );
+      CREATE INDEX threads_status ON threads (status);
+      CREATE TABLE assignments (
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        reviewer TEXT NOT NULL,
+        PRIMARY KEY (thread_id, reviewer)
+      );
+      CREATE INDEX assignments_reviewer ON assignments (reviewer, thread_id);`),
+  },
+  {
+    id: 3,
+    name: "pending review index",
+    ...same(`
+      CREATE TABLE pending_reviews (
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        interrupt_id TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        title TEXT NOT NULL,
+        overall_score DOUBLE PRECISION,
+        passed BOOLEAN,
+        actions TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (thread_id, interrupt_id)
+      );
+      CREATE INDEX pending_reviews_keyset ON pending_reviews (created_at DESC, thread_id DESC);`),
+  },
+  {
+    id: 4,
+    name: "decisions",
+    ...same(`
+      CREATE TABLE decisions (
+        id TEXT PRIMARY KEY,
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        interrupt_id TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        reviewer TEXT NOT NULL,
+        action TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        applied_at TEXT,
+        UNIQUE (thread_id, interrupt_id)
+      );
+      CREATE INDEX decisions_unapplied ON decisions (thread_id) WHERE applied_at IS NULL;`),
+  },
+  {
+    id: 5,
+    name: "thread events",
+    sqlite: `
+      CREATE TABLE thread_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        thread_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        stage TEXT,
+        message TEXT,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX thread_events_thread ON thread_events (thread_id, seq);`,
+    postgres: `
+      CREATE TABLE thread_events (
+        seq BIGSERIAL PRIMARY KEY,
+        thread_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        stage TEXT,
+        message TEXT,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX thread_events_thread ON thread_events (thread_id, seq);`,
+  },
+  {
+    id: 6,
+    name: "thread locks (SQLite: held by a live process id; PostgreSQL uses advisory locks)",
+    sqlite: `
+      CREATE TABLE thread_locks (
+        thread_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        acquired_at TEXT NOT NULL
+      );`,
+    postgres: "SELECT 1;",
+  },
+];
+
+export const MIGRATIONS_TABLE = `
+  CREATE TABLE IF NOT EXISTS evalgate_migrations (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  );`;

@@ -1,0 +1,146 @@
+/** Database rows (snake_case columns, JSON in text columns) to the store's records, checked. */
+import { z } from "zod";
+import { REVIEW_ACTIONS } from "../graph/model.js";
+import { ReviewerRoleSchema, type ThreadEvent } from "../orchestrator/reviewDesk.js";
+import { StoreDataError } from "./errors.js";
+import {
+  ActionListSchema,
+  DecisionPayloadSchema,
+  type DecisionRow,
+  type PendingRow,
+  type ReviewerRow,
+  type ThreadRow,
+  ThreadSettingsSchema,
+  ThreadStateSchema,
+} from "./types.js";
+
+const nullableText = z.string().nullable().optional();
+const booleanColumn = z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1);
+
+function jsonColumn<T extends z.ZodType>(schema: T, text: string, what: string): z.infer<T> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new StoreDataError(`${what} is not JSON`, { cause: error });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new StoreDataError(`${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+function check<T extends z.ZodType>(schema: T, row: unknown, what: string): z.infer<T> {
+  const parsed = schema.safeParse(row);
+  if (!parsed.success) throw new StoreDataError(`${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const ReviewerColumns = z.object({
+  name: z.string(),
+  role: ReviewerRoleSchema,
+  created_at: z.string(),
+  revoked_at: nullableText,
+});
+
+export function reviewerOf(row: unknown): ReviewerRow {
+  const r = check(ReviewerColumns, row, "a reviewer row");
+  return { name: r.name, role: r.role, createdAt: r.created_at, revokedAt: r.revoked_at ?? null };
+}
+
+const ThreadColumns = z.object({
+  id: z.string(),
+  title: z.string(),
+  creator: z.string(),
+  status: ThreadStateSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  settings: z.string(),
+  error: nullableText,
+});
+
+export function threadOf(row: unknown): ThreadRow {
+  const r = check(ThreadColumns, row, "a thread row");
+  return {
+    id: r.id,
+    title: r.title,
+    creator: r.creator,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    settings: jsonColumn(ThreadSettingsSchema, r.settings, `thread ${r.id} settings`),
+    error: r.error ?? null,
+  };
+}
+
+const PendingColumns = z.object({
+  thread_id: z.string(),
+  interrupt_id: z.string(),
+  stage: z.string(),
+  title: z.string(),
+  overall_score: z.number().nullable(),
+  passed: booleanColumn.nullable(),
+  actions: z.string(),
+  created_at: z.string(),
+});
+
+export function pendingOf(row: unknown): PendingRow {
+  const r = check(PendingColumns, row, "a pending review row");
+  return {
+    threadId: r.thread_id,
+    interruptId: r.interrupt_id,
+    stage: r.stage,
+    title: r.title,
+    overallScore: r.overall_score,
+    passed: r.passed,
+    actions: jsonColumn(ActionListSchema, r.actions, `review ${r.thread_id} actions`),
+    createdAt: r.created_at,
+  };
+}
+
+const DecisionColumns = z.object({
+  id: z.string(),
+  thread_id: z.string(),
+  interrupt_id: z.string(),
+  stage: z.string(),
+  reviewer: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  payload: z.string(),
+  decided_at: z.string(),
+  applied_at: nullableText,
+});
+
+export function decisionOf(row: unknown): DecisionRow {
+  const r = check(DecisionColumns, row, "a decision row");
+  return {
+    id: r.id,
+    threadId: r.thread_id,
+    interruptId: r.interrupt_id,
+    stage: r.stage,
+    reviewer: r.reviewer,
+    action: r.action,
+    payload: jsonColumn(DecisionPayloadSchema, r.payload, `decision ${r.id} payload`),
+    decidedAt: r.decided_at,
+    appliedAt: r.applied_at ?? null,
+  };
+}
+
+const EventColumns = z.object({
+  seq: z.union([z.number(), z.string()]).transform(Number),
+  thread_id: z.string(),
+  type: z.enum(["queued", "running", "stage", "review_ready", "finished", "failed"]),
+  stage: nullableText,
+  message: nullableText,
+  at: z.string(),
+});
+
+export function eventOf(row: unknown): ThreadEvent {
+  const r = check(EventColumns, row, "a thread event row");
+  const event: ThreadEvent = { seq: r.seq, threadId: r.thread_id, type: r.type, at: r.at };
+  if (r.stage !== null && r.stage !== undefined) event.stage = r.stage;
+  if (r.message !== null && r.message !== undefined) event.message = r.message;
+  return event;
+}
+
+/** The values of a pending row, in the column order of PENDING_COLUMNS. */
+export const PENDING_COLUMNS =
+  "thread_id, interrupt_id, stage, title, overall_score, passed, actions, created_at";

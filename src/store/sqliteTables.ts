@@ -1,0 +1,116 @@
+/**
+ * The reviewer and lock tables of the SQLite review store (sqliteStore.ts builds on this): the
+ * statement cache, reviewers with hashed tokens, and per-thread locks held by a live process id.
+ */
+import { randomUUID } from "node:crypto";
+import type Database from "better-sqlite3";
+import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
+import { ReviewerExistsError } from "./errors.js";
+import { eventOf, reviewerOf } from "./rows.js";
+import type { NewEvent, ThreadLease } from "./types.js";
+
+export const now = () => new Date().toISOString();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error instanceof Error && "code" in error && error.code === "EPERM";
+  }
+}
+
+export class SqliteTables {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  protected constructor(protected readonly db: Database.Database) {}
+
+  protected sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (statement === undefined) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  protected insertEvent(threadId: string, event: NewEvent): void {
+    this.sql(
+      "INSERT INTO thread_events (thread_id, type, stage, message, at) VALUES (?, ?, ?, ?, ?)",
+    ).run(threadId, event.type, event.stage ?? null, event.message ?? null, now());
+  }
+
+  async eventsAfter(threadId: string, afterSeq: number, limit: number) {
+    return this.sql(
+      "SELECT * FROM thread_events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    )
+      .all(threadId, afterSeq, limit)
+      .map(eventOf);
+  }
+
+  async addReviewer(name: string, role: ReviewerRole, tokenHash: string): Promise<void> {
+    const existing = this.sql("SELECT 1 FROM reviewers WHERE name = ?").get(name);
+    if (existing !== undefined) throw new ReviewerExistsError(name);
+    this.sql("INSERT INTO reviewers (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)").run(
+      name,
+      role,
+      tokenHash,
+      now(),
+    );
+  }
+
+  async reviewers() {
+    return this.sql("SELECT * FROM reviewers ORDER BY name").all().map(reviewerOf);
+  }
+
+  async revokeReviewer(name: string): Promise<boolean> {
+    const result = this.sql(
+      "UPDATE reviewers SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+    ).run(now(), name);
+    return result.changes > 0;
+  }
+
+  async reviewerByTokenHash(tokenHash: string) {
+    const row = this.sql("SELECT * FROM reviewers WHERE token_hash = ? AND revoked_at IS NULL").get(
+      tokenHash,
+    );
+    if (row === undefined) return undefined;
+    const reviewer = reviewerOf(row);
+    return { name: reviewer.name, role: reviewer.role };
+  }
+
+  async reviewerByName(name: string) {
+    const row = this.sql("SELECT * FROM reviewers WHERE name = ?").get(name);
+    return row === undefined ? undefined : reviewerOf(row);
+  }
+
+  async tryLockThread(threadId: string): Promise<ThreadLease | undefined> {
+    const owner = randomUUID();
+    const taken = this.db
+      .transaction((): boolean => {
+        const held = this.sql("SELECT owner, pid FROM thread_locks WHERE thread_id = ?").get(
+          threadId,
+        ) as { owner: string; pid: number } | undefined;
+        if (held !== undefined && processAlive(held.pid)) return false;
+        this.sql(
+          "INSERT OR REPLACE INTO thread_locks (thread_id, owner, pid, acquired_at) VALUES (?, ?, ?, ?)",
+        ).run(threadId, owner, process.pid, now());
+        return true;
+      })
+      .immediate();
+    if (!taken) return undefined;
+    return {
+      release: async () => {
+        this.sql("DELETE FROM thread_locks WHERE thread_id = ? AND owner = ?").run(threadId, owner);
+      },
+    };
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return this.sql("SELECT 1 AS ok").get() !== undefined;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * What the review service and the orchestrator keep beside the checkpoints: reviewers and their
+ * hashed tokens, the threads they started, who may see which thread, the pending-review index the
+ * queue is read from, the decisions (one per thread and interrupt) and each thread's events. Two
+ * implementations share this interface: SQLite (the CLI's data folder) and PostgreSQL.
+ */
+import { z } from "zod";
+import { REVIEW_ACTIONS } from "../graph/model.js";
+import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
+
+/** Where a thread is, as the store records it. */
+export const ThreadStateSchema = z.enum(["queued", "running", "waiting", "finished", "failed"]);
+export type ThreadState = z.infer<typeof ThreadStateSchema>;
+
+/** What a thread was started with: the graph input and the run settings. */
+export const ThreadSettingsSchema = z.looseObject({
+  input: z.record(z.string(), z.unknown()).optional(),
+  model: z.string().optional(),
+  maxRevisions: z.number().int().min(0).optional(),
+});
+export type ThreadSettings = z.infer<typeof ThreadSettingsSchema>;
+
+/** The decision as it is handed to the graph (without who and when, which the row holds). */
+export const DecisionPayloadSchema = z.looseObject({
+  feedback: z.string().optional(),
+  content: z.string().optional(),
+  comment: z.string().optional(),
+});
+export type DecisionPayload = z.infer<typeof DecisionPayloadSchema>;
+
+export const ActionListSchema = z.array(z.enum(REVIEW_ACTIONS));
+
+export interface ReviewerRow {
+  name: string;
+  role: ReviewerRole;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface ThreadRow {
+  id: string;
+  title: string;
+  creator: string;
+  status: ThreadState;
+  createdAt: string;
+  updatedAt: string;
+  settings: ThreadSettings;
+  error: string | null;
+}
+
+export interface NewThread {
+  id: string;
+  title: string;
+  creator: string;
+  status: ThreadState;
+  settings: ThreadSettings;
+}
+
+/** One row of the pending-review index. */
+export interface PendingRow {
+  threadId: string;
+  interruptId: string;
+  stage: string;
+  title: string;
+  overallScore: number | null;
+  passed: boolean | null;
+  actions: z.infer<typeof ActionListSchema>;
+  createdAt: string;
+}
+
+export interface DecisionRow {
+  id: string;
+  threadId: string;
+  interruptId: string;
+  stage: string;
+  reviewer: string;
+  action: (typeof REVIEW_ACTIONS)[number];
+  payload: DecisionPayload;
+  decidedAt: string;
+  appliedAt: string | null;
+}
+
+export type NewDecision = Omit<DecisionRow, "appliedAt">;
+
+/** What recording a decision came to, decided in one transaction. */
+export type RecordDecisionResult =
+  | { kind: "recorded"; decision: DecisionRow }
+  | { kind: "already_decided"; decision: DecisionRow }
+  | { kind: "not_pending" };
+
+export type EventType = ThreadEvent["type"];
+
+export interface NewEvent {
+  type: EventType;
+  stage?: string;
+  message?: string;
+}
+
+/** Where a thread is left after a job step, written in one transaction. */
+export interface ThreadSettlement {
+  status: ThreadState;
+  error?: string | null;
+  /** Replaces the thread's rows in the pending-review index. */
+  pending: PendingRow[];
+  /** Decisions the thread has moved past: marked applied. */
+  applied: string[];
+  events: NewEvent[];
+}
+
+/** The keyset position after which a page starts (newest first). */
+export interface PendingCursor {
+  createdAt: string;
+  threadId: string;
+}
+
+export interface PendingQuery {
+  /** Only the threads this reviewer is assigned to; all threads when absent (admins). */
+  reviewer?: string;
+  limit: number;
+  after?: PendingCursor;
+}
+
+/** A per-thread lock held across processes; release it when the step is done. */
+export interface ThreadLease {
+  release(): Promise<void>;
+}
+
+export interface ReviewStore {
+  readonly kind: "sqlite" | "postgres";
+  addReviewer(name: string, role: ReviewerRole, tokenHash: string): Promise<void>;
+  reviewers(): Promise<ReviewerRow[]>;
+  /** False when there is no such reviewer or it was revoked already. */
+  revokeReviewer(name: string): Promise<boolean>;
+  reviewerByTokenHash(tokenHash: string): Promise<Reviewer | undefined>;
+  reviewerByName(name: string): Promise<ReviewerRow | undefined>;
+
+  /** Records the thread and assigns its creator. */
+  createThread(thread: NewThread, event: NewEvent): Promise<void>;
+  thread(threadId: string): Promise<ThreadRow | undefined>;
+  setThreadStatus(
+    threadId: string,
+    status: ThreadState,
+    error: string | null,
+    event?: NewEvent,
+  ): Promise<void>;
+  assign(threadId: string, reviewer: string): Promise<void>;
+  assignees(threadId: string): Promise<string[]>;
+  isAssigned(threadId: string, reviewer: string): Promise<boolean>;
+
+  pendingOf(threadId: string): Promise<PendingRow[]>;
+  listPending(query: PendingQuery): Promise<PendingRow[]>;
+  /**
+   * In one transaction: takes (thread, interrupt) off the pending index and inserts the decision
+   * (unique per thread and interrupt); when the row is gone, says who decided it, if anyone did.
+   */
+  recordDecision(decision: NewDecision): Promise<RecordDecisionResult>;
+  decisionFor(threadId: string, interruptId: string): Promise<DecisionRow | undefined>;
+  decisionsOf(threadId: string): Promise<DecisionRow[]>;
+  unappliedDecisions(threadId: string): Promise<DecisionRow[]>;
+  settleThread(threadId: string, settlement: ThreadSettlement): Promise<void>;
+
+  addEvent(threadId: string, event: NewEvent): Promise<void>;
+  eventsAfter(threadId: string, afterSeq: number, limit: number): Promise<ThreadEvent[]>;
+
+  /**
+   * Threads a job must look at, untouched since `updatedBefore`: queued or running, or not failed
+   * with a decision not yet applied.
+   */
+  threadsNeedingWork(updatedBefore: string): Promise<string[]>;
+  /** The thread's lock, or undefined when another job (in any process) holds it. */
+  tryLockThread(threadId: string): Promise<ThreadLease | undefined>;
+
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
