@@ -15,8 +15,8 @@ const band = (
 });
 
 /**
- * The built-in criteria used only when a content type has no criteria file at all (seed 004 §4.1
- * "apply default criteria if specific criteria unavailable"). A file that exists but is invalid
+ * The built-in criteria used only when a content type has no criteria file at all
+ * (default criteria when specific criteria are unavailable). A file that exists but is invalid
  * is an error, never a reason to use these.
  */
 export function defaultCatalog(contentType: string): Catalog {

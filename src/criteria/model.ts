@@ -1,16 +1,17 @@
 import { z } from "zod";
 
 /**
- * The one internal criteria model. Every seed form (seed 004 JSON, seed 000 TOON, seed 002
- * points, seed 003 rubrics, seed 001 rubric items) is normalised into a `Catalog` by the loaders.
+ * The one internal criteria model. Every catalog form (an evaluation-criteria JSON file, a funding
+ * criteria catalog, a points list, a levels rubric, rubric items) is normalised into a `Catalog` by
+ * the loaders.
  * Scores inside are 0–1; a criterion's native scale is kept on its method for display and totals.
  */
 
-/** The five scoring-guideline bands of seed 004, on the 0–1 scale. */
+/** The five scoring-guideline bands of an evaluation-criteria file, on the 0–1 scale. */
 export const GUIDELINE_BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
 export type GuidelineBand = (typeof GUIDELINE_BANDS)[number];
 
-/** Where each band sits on 0–1 (seed 004 §3.3). */
+/** Where each band sits on 0–1. */
 export const GUIDELINE_BAND_RANGES: Readonly<Record<GuidelineBand, readonly [number, number]>> = {
   excellent: [0.9, 1.0],
   good: [0.7, 0.89],
@@ -28,7 +29,7 @@ export const ScoringGuidelinesSchema = z.object({
 });
 export type ScoringGuidelines = z.infer<typeof ScoringGuidelinesSchema>;
 
-/** A native numeric scale, e.g. 0–1 (seed 004) or 1–5 integers (seed 000). */
+/** A native numeric scale, e.g. 0–1 (evaluation criteria) or 1–5 integers (a funding catalog). */
 export const ScaleSchema = z
   .object({
     min: z.number(),
@@ -42,7 +43,7 @@ export type Scale = z.infer<typeof ScaleSchema>;
 export const UNIT_SCALE: Scale = { min: 0, max: 1, integer: false };
 export const FIVE_POINT_SCALE: Scale = { min: 1, max: 5, integer: true };
 
-/** A named quality level of a rubric criterion (seed 003). */
+/** A named quality level of a levels-rubric criterion. */
 export const LevelSchema = z.object({
   id: z.string().min(1),
   label: z.string().min(1),
@@ -52,21 +53,24 @@ export const LevelSchema = z.object({
 });
 export type Level = z.infer<typeof LevelSchema>;
 
-/** LLM score on a native scale, optionally with seed 004's five guideline bands. */
+/** LLM score on a native scale, optionally with five guideline bands. */
 export const ScoreMethodSchema = z.object({
   kind: z.literal("score"),
   scale: ScaleSchema,
   guidelines: ScoringGuidelinesSchema.optional(),
 });
 
-/** LLM pass/fail (seed 000 check, seed 001 rubric item). */
+/** LLM pass/fail (a funding catalog's check, a rubric item). */
 export const CheckMethodSchema = z.object({
   kind: z.literal("check"),
-  /** What a pass looks like (seed 001 expected_outcome); the description is asked when absent. */
+  /**
+   * What a pass looks like (a rubric item's expected_outcome); the description is asked when
+   * absent.
+   */
   expectedOutcome: z.string().optional(),
 });
 
-/** LLM picks one of named levels (seed 003 llm_decode). */
+/** LLM picks one of named levels (a levels rubric's llm_decode). */
 export const LevelsMethodSchema = z.object({
   kind: z.literal("levels"),
   levels: z.array(LevelSchema).min(2),
@@ -74,16 +78,16 @@ export const LevelsMethodSchema = z.object({
   decodePrompt: z.string().optional(),
 });
 
-/** LLM coverage of one key point, 0–1 with a reflection (seed 002 text point). */
+/** LLM coverage of one key point, 0–1 with a reflection (a text point of a points list). */
 export const PointMethodSchema = z.object({
   kind: z.literal("point"),
   text: z.string().min(1),
 });
 
 /**
- * A deterministic function: a built-in point function (seed 002 `fn` + `fnArgs`) or a registered
- * / importable `module:function` reference (seed 003 DETERMINISTIC). A function returns a boolean,
- * a 0–1 number, `{ error }`, or — when the criterion has levels — a level id.
+ * A deterministic function: a built-in point function (a points list's `fn` + `fnArgs`) or a
+ * registered / importable `module:function` reference (a levels rubric's DETERMINISTIC). A function
+ * returns a boolean, a 0–1 number, `{ error }`, or — when the criterion has levels — a level id.
  */
 export const FunctionMethodSchema = z.object({
   kind: z.literal("function"),
@@ -92,7 +96,10 @@ export const FunctionMethodSchema = z.object({
   levels: z.array(LevelSchema).min(2).optional(),
 });
 
-/** JSON Schema validation (seed 003 SCHEMA): valid → highest level (or 1), invalid → lowest (or 0). */
+/**
+ * JSON Schema validation (a levels rubric's SCHEMA): valid → highest level (or 1), invalid → lowest
+ * (or 0).
+ */
 export const SchemaMethodSchema = z
   .object({
     kind: z.literal("schema"),
@@ -138,23 +145,26 @@ export function isLlmMethod(method: Method): boolean {
 export const CriterionSchema = z.object({
   id: z.string().min(1),
   title: z.string().min(1),
-  /** What the judge is asked (seed 000 prompt, seed 004 description, seed 001 expected outcome). */
+  /**
+   * What the judge is asked (a funding catalog's prompt, an evaluation criterion's description, a
+   * rubric item's expected outcome).
+   */
   description: z.string().min(1),
-  /** Relative importance, ≥ 0 (seed 002 multiplier, seed 004 weight). */
+  /** Relative importance, ≥ 0 (a point's multiplier, an evaluation criterion's weight). */
   weight: z.number().min(0),
-  /** Failing it fails the whole (seed 004 isCritical, seed 001 required). */
+  /** Failing it fails the whole (isCritical, or a required rubric item). */
   critical: z.boolean().default(false),
   /**
-   * A knockout gate (seed 000 check): failing it gives REJECTED, and its weight does not enter the
-   * weighted total. A knockout is always critical.
+   * A knockout gate (a funding catalog's check): failing it gives REJECTED, and its weight does not
+   * enter the weighted total. A knockout is always critical.
    */
   knockout: z.boolean().default(false),
   /**
-   * Whether it must be evaluated (seed 003 required). When a required criterion could not be
-   * evaluated the gate cannot pass; an optional one is reported and left out.
+   * Whether it must be evaluated (a levels rubric's `required`). When a required criterion could
+   * not be evaluated the gate cannot pass; an optional one is reported and left out.
    */
   required: z.boolean().default(true),
-  /** Minimum 0–1 score for this criterion to count as met (seed 004); the catalog's when absent. */
+  /** Minimum 0–1 score for this criterion to count as met; the catalog's when absent. */
   passingThreshold: z.number().min(0).max(1).optional(),
   citation: z.string().optional(),
   method: MethodSchema,
@@ -163,8 +173,9 @@ export type Criterion = z.infer<typeof CriterionSchema>;
 export type CriterionInput = z.input<typeof CriterionSchema>;
 
 /**
- * Funding status rules (seed 000) on the catalog's native scale: FUNDABLE at or above `fundable`,
- * REJECTED below `rejectBelow` (when set) or on a failed knockout, REVIEW_REQUIRED otherwise.
+ * Funding status rules (a funding catalog's) on the catalog's native scale: FUNDABLE at or above
+ * `fundable`, REJECTED below `rejectBelow` (when set) or on a failed knockout, REVIEW_REQUIRED
+ * otherwise.
  */
 export const StatusRulesSchema = z
   .object({

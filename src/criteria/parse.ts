@@ -43,7 +43,7 @@ function pickForm(value: Record<string, unknown>): CatalogForm<unknown> | undefi
   const form = FORMS.find((f) => f.matches(value));
   if (form !== undefined) return form as CatalogForm<unknown>;
   // A catalog with `criteria` but no recognisable criterion (an empty list, not a list at all) is
-  // reported against the seed 004 shape, the default form.
+  // reported against the evaluation-criteria JSON shape, the default form.
   return "criteria" in value ? (evaluationCriteriaForm as CatalogForm<unknown>) : undefined;
 }
 
@@ -66,8 +66,9 @@ function issueError(
 }
 
 /**
- * Parses a catalog text in any supported form — seed 004 EvaluationCriteria, seed 000 TOON, seed 002
- * points, seed 003 rubric, seed 001 rubric items, or evalgate's own model — into one `Catalog`.
+ * Parses a catalog text in any supported form — an evaluation-criteria JSON file, a funding
+ * criteria catalog (TOON), a points list, a levels rubric, rubric items, or evalgate's own model —
+ * into one `Catalog`.
  * Runs the meta-rubric: errors throw a `CatalogError` with the line and path; warnings are kept on
  * `catalog.warnings`; weights that do not sum to 1 are normalised.
  */

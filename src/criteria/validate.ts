@@ -11,7 +11,7 @@ import {
 
 export type FindingSeverity = "error" | "warning" | "info";
 
-/** One meta-rubric finding (seed 003): what is wrong or doubtful, and where. */
+/** One meta-rubric finding: what is wrong or doubtful, and where. */
 export interface ValidationFinding {
   severity: FindingSeverity;
   /** The meta-rubric check that found it. */
@@ -281,7 +281,7 @@ function checkFunctions(catalog: Catalog): ValidationFinding[] {
 }
 
 /**
- * Runs seed 003's meta-rubric over a catalog: at least one criterion; no duplicate ids (error) or
+ * Runs the meta-rubric over a catalog: at least one criterion; no duplicate ids (error) or
  * titles / descriptions (warning); scored weights summing to 1 within 0.01 (else a warning — the
  * loaders normalise them); a passing threshold that is neither trivial nor unreachable; levels
  * ordered by score; complete, distinct guideline bands; known point functions with fitting args.

@@ -10,7 +10,7 @@ export interface FormContext {
 
 /** A catalog form: recognises its shape in a decoded value, validates it, and normalises it. */
 export interface CatalogForm<Raw> {
-  /** Short name used in messages, e.g. "seed 004 EvaluationCriteria JSON". */
+  /** Short name used in messages, e.g. "an evaluation-criteria JSON file". */
   readonly label: string;
   /** Whether the decoded value looks like this form (decides which schema reports errors). */
   matches(value: Record<string, unknown>): boolean;

@@ -15,7 +15,7 @@ import {
   VersionSchema,
 } from "./common.js";
 
-/** seed 004 §3.3 `EvaluationCriteria`: weights, isCritical, per-criterion thresholds, five bands. */
+/** An evaluation-criteria JSON file: weights, isCritical, per-criterion thresholds, five bands. */
 const EvaluationCriteriaCriterionSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -43,7 +43,7 @@ const EvaluationCriteriaFileSchema = z.strictObject({
 type EvaluationCriteriaFile = z.infer<typeof EvaluationCriteriaFileSchema>;
 
 export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
-  label: "seed 004 EvaluationCriteria (JSON)",
+  label: "an evaluation-criteria JSON file",
   matches(value) {
     const first = firstCriterion(value);
     return (

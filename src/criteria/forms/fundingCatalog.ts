@@ -10,9 +10,10 @@ import {
 } from "./common.js";
 
 /**
- * seed 000 TOON catalog: `meta{version,program,…}:` and `criteria[N,]{id,type,weight,title,prompt}:`.
- * `check` criteria are knockouts (pass/fail); `score` criteria are rated 1–5. The meta row may add
- * `id`, `description`, `passing_threshold`, `fundable_threshold` and `reject_below` (native 1–5).
+ * A funding criteria catalog (TOON): `meta{version,program,…}:` and
+ * `criteria[N,]{id,type,weight,title,prompt}:`. `check` criteria are knockouts (pass/fail); `score`
+ * criteria are rated 1–5. The meta row may add `id`, `description`, `passing_threshold`,
+ * `fundable_threshold` and `reject_below` (native 1–5).
  */
 const FundingCatalogMetaSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -43,7 +44,7 @@ const FundingCatalogFileSchema = z.strictObject({
 type FundingCatalogFile = z.infer<typeof FundingCatalogFileSchema>;
 
 export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
-  label: "seed 000 TOON catalog",
+  label: "a funding criteria catalog",
   matches(value) {
     const first = firstCriterion(value);
     return hasKey(value, "meta") || (first !== undefined && hasKey(first, "prompt"));

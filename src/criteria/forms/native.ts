@@ -10,7 +10,7 @@ const NativeCatalogSchema = CatalogSchema.extend({
 type NativeCatalog = z.infer<typeof NativeCatalogSchema>;
 
 export const nativeForm: CatalogForm<NativeCatalog> = {
-  label: "evalgate catalog",
+  label: "an evalgate catalog",
   matches(value) {
     const first = firstCriterion(value);
     return first !== undefined && hasKey(first, "method");

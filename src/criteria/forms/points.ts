@@ -10,7 +10,7 @@ import {
 } from "./common.js";
 
 /**
- * seed 002 points: a plain string (an LLM-judged key point), a `["fn", arg]` tuple (a point
+ * A points list: a plain string (an LLM-judged key point), a `["fn", arg]` tuple (a point
  * function), or a PointObject with `text` or `fn` + `fnArgs`, a `multiplier` and a `citation`.
  */
 const PointObjectSchema = z
@@ -94,7 +94,7 @@ function pointToCriterion(point: PointDefinition, index: number): CriterionInput
 }
 
 export const pointsForm: CatalogForm<PointsCatalog> = {
-  label: "seed 002 points",
+  label: "a points list",
   matches: (value) => hasKey(value, "points"),
   rawPath: (path) => renameRoot(path.slice(0, 2), { criteria: ["points"] }),
   schema: PointsCatalogSchema,

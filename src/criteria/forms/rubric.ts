@@ -10,7 +10,7 @@ import {
 } from "./common.js";
 
 /**
- * seed 003 rubric: criteria with levels {id,label,description,score,indicators} and a scoring
+ * A levels rubric: criteria with levels {id,label,description,score,indicators} and a scoring
  * method — deterministic (a `module:function` ref), schema (JSON Schema) or llm_decode.
  */
 const ScoringMethodSchema = z
@@ -90,7 +90,7 @@ function methodOf(c: RubricCriterion): Method {
 }
 
 export const rubricForm: CatalogForm<Rubric> = {
-  label: "seed 003 rubric",
+  label: "a levels rubric",
   matches(value) {
     const first = firstCriterion(value);
     return (

@@ -9,7 +9,7 @@ import {
 } from "./common.js";
 
 /**
- * seed 001 rubric items: `{ id, expected_outcome, weight, required }`, each checked pass/fail by the
+ * Rubric items: `{ id, expected_outcome, weight, required }`, each checked pass/fail by the
  * judge. A required item that is not met fails the verdict, so it is a critical criterion.
  */
 const RubricItemSchema = z.strictObject({
@@ -33,7 +33,7 @@ const RubricItemsCatalogSchema = z.strictObject({
 type RubricItemsCatalog = z.infer<typeof RubricItemsCatalogSchema>;
 
 export const rubricItemsForm: CatalogForm<RubricItemsCatalog> = {
-  label: "seed 001 rubric items",
+  label: "rubric items",
   matches(value) {
     return Array.isArray(value.rubrics);
   },
