@@ -1,7 +1,11 @@
-import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
+import {
+  type FunctionAllowance,
+  resolveFunctionModule,
+  splitFunctionRef,
+} from "../criteria/functionRefs.js";
 import { FunctionResolutionError } from "./errors.js";
 import { isPointFunctionName, POINT_FUNCTIONS } from "./pointFunctions.js";
 
@@ -26,11 +30,17 @@ export interface ResolvedFunction {
 }
 
 export interface FunctionRegistryOptions {
-  /** Where relative module paths of `module:function` refs are resolved; process.cwd() if absent. */
+  /**
+   * The folder `module:function` refs are resolved in (the catalog's folder); process.cwd() if
+   * absent. A module must be a file inside it: no absolute path, `..` or symbolic link out of it.
+   */
   baseDir?: string;
+  /**
+   * Package functions a catalog may name, allowed by their full ref (`"@acme/checks:wordCount"`).
+   * A catalog is data: without this, no installed package is ever imported for it.
+   */
+  packageFunctions?: readonly string[];
 }
-
-const MODULE_EXTENSIONS = ["", ".js", ".mjs", ".ts"] as const;
 
 /** Text for point functions: strings as they are, anything else as JSON. */
 function asText(content: unknown): string {
@@ -62,18 +72,6 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isBareSpecifier(specifier: string): boolean {
-  return !specifier.startsWith(".") && !specifier.startsWith("/") && !isAbsolute(specifier);
-}
-
 /** The named export of a module, looking through a CommonJS `default` object as well. */
 function exportNamed(moduleNamespace: unknown, name: string): unknown {
   if (!isRecord(moduleNamespace)) return undefined;
@@ -86,15 +84,23 @@ function exportNamed(moduleNamespace: unknown, name: string): unknown {
 /**
  * Resolves function references for `function` criteria: a registered function first, then a
  * built-in point function by name, then a `module:function` (or `module.path:function`) ref
- * loaded by dynamic import — the module as a file relative to `baseDir`, or as a package name.
+ * loaded by dynamic import — the module as a file inside `baseDir`, or a package function the
+ * application allowed by name (`packageFunctions`). Nothing else a catalog names is imported.
  */
-export class FunctionRegistry {
+export class FunctionRegistry implements FunctionAllowance {
   readonly baseDir: string;
   private readonly registered = new Map<string, DeterministicFunction>();
   private readonly imported = new Map<string, DeterministicFunction>();
+  private readonly packageFunctions: ReadonlySet<string>;
 
   constructor(options: FunctionRegistryOptions = {}) {
     this.baseDir = resolvePath(options.baseDir ?? process.cwd());
+    this.packageFunctions = new Set(options.packageFunctions ?? []);
+  }
+
+  /** Whether a catalog may name `ref` beyond its folder: registered, built in, or an allowed package function. */
+  allows(ref: string): boolean {
+    return this.has(ref) || this.packageFunctions.has(ref);
   }
 
   register(ref: string, fn: DeterministicFunction): this {
@@ -123,14 +129,12 @@ export class FunctionRegistry {
     if (cached !== undefined) return this.wrap(ref, "module", cached);
 
     const tried = [`no function registered as '${ref}'`, `no built-in point function '${ref}'`];
-    const separator = ref.lastIndexOf(":");
-    if (separator <= 0 || separator === ref.length - 1) {
+    const parts = splitFunctionRef(ref);
+    if (parts === undefined) {
       tried.push("not a 'module:function' reference");
       throw new FunctionResolutionError(ref, tried);
     }
-    const moduleName = ref.slice(0, separator);
-    const exportName = ref.slice(separator + 1);
-    const fn = await this.importFunction(moduleName, exportName, tried);
+    const fn = await this.importFunction(ref, parts.module, parts.exportName, tried);
     if (fn === undefined) throw new FunctionResolutionError(ref, tried);
     this.imported.set(ref, fn);
     return this.wrap(ref, "module", fn);
@@ -140,34 +144,23 @@ export class FunctionRegistry {
     return { ref, origin, invoke: async (content, args) => fn(asContent(content), args) };
   }
 
-  /** File candidates for a module name: as given, with extensions, and dotted as a path. */
-  private fileCandidates(moduleName: string): string[] {
-    const stems = [moduleName];
-    if (!moduleName.includes("/") && !moduleName.includes("\\") && moduleName.includes(".")) {
-      stems.push(moduleName.split(".").join("/"));
-    }
-    const candidates = stems.flatMap((stem) =>
-      MODULE_EXTENSIONS.map((extension) => resolvePath(this.baseDir, `${stem}${extension}`)),
-    );
-    return [...new Set(candidates)];
-  }
-
   private async importFunction(
+    ref: string,
     moduleName: string,
     exportName: string,
     tried: string[],
   ): Promise<DeterministicFunction | undefined> {
-    for (const file of this.fileCandidates(moduleName)) {
-      if (!(await isFile(file))) {
-        tried.push(`no file ${file}`);
-        continue;
-      }
-      return this.loadExport(pathToFileURL(file).href, file, exportName, tried);
+    if (this.packageFunctions.has(ref)) {
+      const specifier = this.resolvePackage(moduleName) ?? moduleName;
+      return this.loadExport(specifier, `package '${moduleName}'`, exportName, tried);
     }
-    if (!isBareSpecifier(moduleName)) return undefined;
-    const fromBaseDir = this.resolvePackage(moduleName);
-    const specifier = fromBaseDir ?? moduleName;
-    return this.loadExport(specifier, `package '${moduleName}'`, exportName, tried);
+    const file = await resolveFunctionModule(this.baseDir, moduleName);
+    if (!file.found) {
+      tried.push(`module '${moduleName}' in ${this.baseDir}: ${file.problem}`);
+      tried.push(`'${ref}' is not a package function the application allows (packageFunctions)`);
+      return undefined;
+    }
+    return this.loadExport(pathToFileURL(file.path).href, file.path, exportName, tried);
   }
 
   /** The package's entry file as seen from baseDir, when CommonJS resolution can find it. */

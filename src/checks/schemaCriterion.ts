@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Criterion, Level } from "../criteria/model.js";
+import { resolveInFolder } from "../criteria/paths.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { CriterionMethodError, SchemaLoadError } from "./errors.js";
 import { highestLevel, lowestLevel } from "./levels.js";
@@ -23,20 +24,39 @@ function isJsonObject(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Reads and parses the JSON Schema file a schemaRef names. */
+/** Where a JSON.parse error is, without the text it quotes (the file may hold anything). */
+function parsePosition(error: unknown): string {
+  const position = /position (\d+)/.exec(errorText(error))?.[1];
+  return position === undefined ? "" : ` at character ${position}`;
+}
+
+/**
+ * Reads and parses the JSON Schema file a schemaRef names: a regular file inside `baseDir` (no
+ * absolute path, `..` or symbolic link out of it). Errors never quote the file's contents.
+ */
 export async function loadJsonSchema(schemaRef: string, baseDir: string): Promise<JsonSchema> {
-  const path = resolvePath(baseDir, schemaRef);
+  const file = await resolveInFolder(baseDir, schemaRef);
+  if (!file.found) {
+    const where = file.reason === "outside" ? "outside the catalog's folder: " : "";
+    throw new SchemaLoadError(
+      schemaRef,
+      resolvePath(baseDir, schemaRef),
+      `${where}${file.problem}`,
+    );
+  }
+  const path = file.path;
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new SchemaLoadError(schemaRef, path, errorText(error));
+    const code = error instanceof Error && "code" in error ? String(error.code) : "error";
+    throw new SchemaLoadError(schemaRef, path, `cannot be read (${code})`);
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    throw new SchemaLoadError(schemaRef, path, `not valid JSON: ${errorText(error)}`);
+    throw new SchemaLoadError(schemaRef, path, `not valid JSON${parsePosition(error)}`);
   }
   if (!isJsonObject(parsed)) throw new SchemaLoadError(schemaRef, path, "not a JSON object");
   return parsed;

@@ -1,8 +1,19 @@
 import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { basename, dirname, extname } from "node:path";
 import { CatalogError } from "./errors.js";
+import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
-import { type CatalogFormat, parseCatalog } from "./parse.js";
+import { type CatalogFormat, parseLocatedCatalog } from "./parse.js";
+import { checkCatalogReferences } from "./references.js";
+
+export interface LoadCatalogOptions {
+  /**
+   * Functions the application allows beyond the catalog's folder (a FunctionRegistry: its
+   * registered functions and the package functions it allows by name). Without it, a function
+   * criterion may name only built-in point functions and modules inside the catalog's folder.
+   */
+  functions?: FunctionAllowance;
+}
 
 /** The catalog file does not exist (the only case where a caller may fall back to defaults). */
 export class CatalogNotFoundError extends CatalogError {
@@ -25,10 +36,14 @@ function isErrnoCode(error: unknown, code: string): boolean {
 
 /**
  * Reads a catalog file in any supported form (by extension, then by shape) and returns the
- * normalised, validated `Catalog`. A missing file is a `CatalogNotFoundError`; a file that exists
+ * normalised, validated `Catalog`. Every file it names stays inside its folder, and its function
+ * criteria name only built-in, folder-local or application-allowed functions. A missing file is a `CatalogNotFoundError`; a file that exists
  * but is invalid is a `CatalogError` naming the line or path — never a silent fallback.
  */
-export async function loadCatalog(path: string): Promise<Catalog> {
+export async function loadCatalog(
+  path: string,
+  options: LoadCatalogOptions = {},
+): Promise<Catalog> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -46,5 +61,19 @@ export async function loadCatalog(path: string): Promise<Catalog> {
     );
   }
   const fallbackId = basename(path, extname(path));
-  return parseCatalog(text, { format: catalogFormatOf(path, text), source: path, fallbackId });
+  const format = catalogFormatOf(path, text);
+  const { catalog, locate } = parseLocatedCatalog(text, { format, source: path, fallbackId });
+  const [problem, ...more] = await checkCatalogReferences(
+    catalog,
+    dirname(path),
+    options.functions,
+  );
+  if (problem !== undefined) {
+    const others = more.length === 0 ? "" : ` (and ${more.length} more)`;
+    throw new CatalogError(`${problem.message}${others}`, {
+      source: path,
+      ...locate(problem.path),
+    });
+  }
+  return catalog;
 }

@@ -65,6 +65,13 @@ function issueError(
   return new CatalogError(detail, { source, line: located.lineOf(path), path });
 }
 
+/** A parsed catalog, and where in its text a path of the normalised catalog is written. */
+export interface LocatedCatalog {
+  catalog: Catalog;
+  /** The path as written in the source form, and its line. */
+  locate(path: CatalogPath): { path: CatalogPath; line: number | undefined };
+}
+
 /**
  * Parses a catalog text in any supported form — an evaluation-criteria JSON file, a funding
  * criteria catalog (TOON), a points list, a levels rubric, rubric items, or evalgate's own model —
@@ -73,6 +80,11 @@ function issueError(
  * `catalog.warnings`; weights that do not sum to 1 are normalised.
  */
 export function parseCatalog(text: string, options: ParseCatalogOptions): Catalog {
+  return parseLocatedCatalog(text, options).catalog;
+}
+
+/** parseCatalog, keeping the way back from a catalog path to the source line. */
+export function parseLocatedCatalog(text: string, options: ParseCatalogOptions): LocatedCatalog {
   const source = options.source ?? "<input>";
   const located = options.format === "json" ? readJson(text, source) : readToon(text, source);
   const { value } = located;
@@ -94,6 +106,7 @@ export function parseCatalog(text: string, options: ParseCatalogOptions): Catalo
 
   const context: FormContext = { fallbackId: options.fallbackId ?? "catalog" };
   const toRaw = (path: CatalogPath): CatalogPath => form.rawPath?.(path) ?? path;
+  const locate = (path: CatalogPath) => ({ path: toRaw(path), line: located.lineOf(toRaw(path)) });
   const normalised = CatalogSchema.safeParse({ ...form.toCatalog(raw.data, context), source });
   if (!normalised.success) {
     throw issueError(normalised.error.issues, located, source, form.label, toRaw);
@@ -105,12 +118,11 @@ export function parseCatalog(text: string, options: ParseCatalogOptions): Catalo
   if (firstError !== undefined) {
     const count = findings.filter((f) => f.severity === "error").length;
     const more = count > 1 ? ` (and ${count - 1} more error${count > 2 ? "s" : ""})` : "";
-    throw new CatalogError(`${firstError.message}${more}`, {
-      source,
-      line: located.lineOf(toRaw(firstError.path)),
-      path: toRaw(firstError.path),
-    });
+    throw new CatalogError(`${firstError.message}${more}`, { source, ...locate(firstError.path) });
   }
   const warnings = findings.filter((f) => f.severity === "warning").map((f) => f.message);
-  return { ...normaliseWeights(catalog), warnings: [...catalog.warnings, ...warnings] };
+  return {
+    catalog: { ...normaliseWeights(catalog), warnings: [...catalog.warnings, ...warnings] },
+    locate,
+  };
 }

@@ -59,8 +59,13 @@ describe("FunctionRegistry", () => {
     expect(await resolved.invoke("{}", undefined)).toBe(false);
   });
 
-  it("imports from an installed package by name", async () => {
-    const registry = new FunctionRegistry();
+  it("imports from an installed package only when the application allows that function by name", async () => {
+    await expect(new FunctionRegistry().resolve("p-limit:default")).rejects.toBeInstanceOf(
+      FunctionResolutionError,
+    );
+    const registry = new FunctionRegistry({ packageFunctions: ["p-limit:default"] });
+    expect(registry.allows("p-limit:default")).toBe(true);
+    expect(registry.allows("p-limit:other")).toBe(false);
     const resolved = await registry.resolve("p-limit:default");
     expect(resolved.origin).toBe("module");
   });
@@ -74,8 +79,10 @@ describe("FunctionRegistry", () => {
     expect(error.ref).toBe("nowhere:fn");
     expect(error.message).toContain("Cannot resolve function 'nowhere:fn'");
     expect(error.tried).toContain("no built-in point function 'nowhere:fn'");
-    expect(error.tried.some((entry) => entry.includes("nowhere.mjs"))).toBe(true);
-    expect(error.tried.some((entry) => entry.startsWith("importing package 'nowhere'"))).toBe(true);
+    expect(error.tried.some((entry) => entry.startsWith("module 'nowhere' in"))).toBe(true);
+    expect(error.tried).toContain(
+      "'nowhere:fn' is not a package function the application allows (packageFunctions)",
+    );
 
     await expect(registry.resolve("scoring:missing_export")).rejects.toThrow(
       /has no export 'missing_export'/,

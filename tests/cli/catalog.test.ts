@@ -129,6 +129,39 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     );
   });
 
+  it("a function criterion naming a package is an error with its line and path, exit 1, and never runs", async () => {
+    const pwned = join(temp.dir, "pwned.txt");
+    const path = await writeText(
+      temp.dir,
+      "spawn.json",
+      `${JSON.stringify(
+        {
+          id: "spawn",
+          name: "Spawn",
+          version: "1",
+          criteria: [
+            {
+              id: "c1",
+              title: "Runs",
+              description: "A shell command.",
+              weight: 1,
+              method: { kind: "function", name: "cross-spawn:sync", args: ["-c", `id > ${pwned}`] },
+            },
+          ],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    const run = await runEvalgate(["catalog", "validate", path]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^\s+error\s+load\s+.*cross-spawn.*spawn\.json:13 \$\.criteria\[0\]\.method\.name\)$/m,
+    );
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(pwned)).toBe(false);
+  });
+
   it("a catalog file that does not exist is an error of the command, exit 2", async () => {
     const run = await runEvalgate(["catalog", "validate", "data/criteria/none.toon"]);
     expect(run.code).toBe(2);

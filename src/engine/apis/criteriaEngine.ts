@@ -148,7 +148,10 @@ export class CriteriaEngine {
     if (!(await isDirectory(folder))) throw new ProjectNotFoundError(projectId, folder);
     const documents = await loadDocuments(folder);
     if (documents.length === 0) throw new EmptyProjectError(projectId, folder);
-    const catalog = await loadCatalog(catalogPath);
+    const catalog = await loadCatalog(
+      catalogPath,
+      this.registry === undefined ? {} : { functions: this.registry },
+    );
     return evaluateContent({
       content: "",
       catalog,

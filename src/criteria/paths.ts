@@ -1,0 +1,68 @@
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+
+/**
+ * A file a catalog names (a schemaRef, a function module), found inside the catalog's folder:
+ * its real path, or why it cannot be used. Nothing is opened or read here.
+ */
+export type FolderFile =
+  | { found: true; path: string }
+  | { found: false; reason: "outside" | "missing" | "not_a_file"; problem: string };
+
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
+/**
+ * Resolves `ref` (relative to `folder`) to a regular file that stays inside the folder: not an
+ * absolute path, no `..` out of it, and no symbolic link leading out (the real paths are compared).
+ */
+export async function resolveInFolder(folder: string, ref: string): Promise<FolderFile> {
+  if (isAbsolute(ref)) {
+    return {
+      found: false,
+      reason: "outside",
+      problem: "an absolute path: name a file relative to the catalog's folder",
+    };
+  }
+  const lexical = resolve(folder, ref);
+  if (!isInside(resolve(folder), lexical)) {
+    return {
+      found: false,
+      reason: "outside",
+      problem: "the path leads outside the catalog's folder",
+    };
+  }
+  let real: string;
+  try {
+    real = await realpath(lexical);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return { found: false, reason: "missing", problem: "no such file in the catalog's folder" };
+    }
+    return {
+      found: false,
+      reason: "missing",
+      problem: `the file cannot be reached (${code ?? "error"})`,
+    };
+  }
+  if (!isInside(await realpath(folder), real)) {
+    return {
+      found: false,
+      reason: "outside",
+      problem: "a symbolic link leads outside the catalog's folder",
+    };
+  }
+  if (!(await stat(real)).isFile()) {
+    return { found: false, reason: "not_a_file", problem: "not a regular file" };
+  }
+  return { found: true, path: real };
+}
