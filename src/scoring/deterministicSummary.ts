@@ -81,7 +81,7 @@ export function criterionSuggestion(
 }
 
 /**
- * seed 003's template summary, adapted to criterion results: the outcome line, the overall score
+ * A template summary, adapted to criterion results: the outcome line, the overall score
  * as a percentage (and the funding status when there is one), one line per criterion, and
  * suggestions for every criterion below its best level, below 'excellent' or not met. Criteria
  * that could not be evaluated are listed as such.

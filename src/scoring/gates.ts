@@ -3,11 +3,12 @@ import type { CriterionResult } from "./result.js";
 
 /**
  * Why a gate does not hold:
- * - `knockout_failed`: a knockout check failed (seed 000) — the application is REJECTED.
- * - `critical_unmet`: a critical criterion (seed 004 isCritical, seed 001 required rubric item)
- *   scored below its threshold — the whole fails.
- * - `required_not_evaluated`: a criterion that must be evaluated (seed 003 required) could not be;
- *   nothing is known about it, so the gate cannot pass, but it is not a failing score either.
+ * - `knockout_failed`: a knockout check failed — the application is REJECTED.
+ * - `critical_unmet`: a critical criterion (isCritical in an evaluation-criteria file, a required
+ *   rubric item) scored below its threshold — the whole fails.
+ * - `required_not_evaluated`: a criterion that must be evaluated (`required` in a levels rubric)
+ *   could not be; nothing is known about it, so the gate cannot pass, but it is not a failing
+ *   score either.
  * - `critical_not_evaluated`: a critical or knockout criterion could not be evaluated; even when
  *   marked optional, a gate that was never checked cannot hold.
  */
@@ -33,7 +34,7 @@ export interface GateReport {
   failed: boolean;
   /** A gate could not be decided: a required or critical criterion was not evaluated. */
   blocked: boolean;
-  /** A knockout check failed (seed 000: REJECTED). */
+  /** A knockout check failed (the status is REJECTED). */
   knockoutFailed: boolean;
   /** No gate failed and none is blocked. */
   held: boolean;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { METHOD_KINDS } from "../criteria/model.js";
 
-/** seed 001 verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
+/** Verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
-/** seed 000 funding status. */
+/** Funding status: FUNDABLE, REVIEW_REQUIRED or REJECTED (where the catalog has status rules). */
 export const FundingStatusSchema = z.enum(["FUNDABLE", "REVIEW_REQUIRED", "REJECTED"]);
 export type FundingStatus = z.infer<typeof FundingStatusSchema>;
 
@@ -48,7 +48,7 @@ export const CriterionResultSchema = z.object({
 });
 export type CriterionResult = z.infer<typeof CriterionResultSchema>;
 
-/** One model call, recorded exactly (seed 000 traceability). */
+/** One model call, recorded exactly, so every score can be traced to its prompt and answer. */
 export const TraceSchema = z.object({
   id: z.string(),
   purpose: z.enum(["criterion", "batch", "repair", "summary"]),
@@ -68,8 +68,13 @@ export const TraceSchema = z.object({
 export type Trace = z.infer<typeof TraceSchema>;
 
 /**
- * seed 004's EvaluationResult plus verdict, funding status, per-criterion results, the catalog,
- * the model, token usage, warnings and traces.
+ * The result of one evaluation: passed, score, strengths, weaknesses, suggestions and feedback,
+ * plus verdict, funding status, per-criterion results, the catalog, the model, token usage,
+ * warnings and traces. `passed`, `verdict` and `status` always agree.
+ *
+ * @example
+ * const result = EvaluationResultSchema.parse(JSON.parse(await readFile("result.json", "utf8")));
+ * if (result.status === "REVIEW_REQUIRED") queueForReview(result);
  */
 export const EvaluationResultSchema = z.object({
   passed: z.boolean(),
@@ -86,7 +91,9 @@ export const EvaluationResultSchema = z.object({
   rawResponse: z.unknown().optional(),
   verdict: VerdictSchema,
   status: FundingStatusSchema.optional(),
-  /** The weighted total on the catalog's native status scale (seed 000's 3.4). */
+  /**
+   * The weighted total on the catalog's native status scale (e.g. 3.4 on a 1–5 funding catalog).
+   */
   nativeTotal: z.number().optional(),
   criteria: z.array(CriterionResultSchema),
   /** Ids of criteria that could not be evaluated. */

@@ -1,7 +1,7 @@
 import { encodeToon } from "../toon/encode.js";
 import type { CriterionResult, EvaluationResult } from "./result.js";
 
-/** One row of seed 000's `results` table. */
+/** One row of the `results` table of a funding criteria catalog's results document. */
 export interface ResultsToonRow {
   id: string;
   /** pass/fail for checks, the level for level criteria, `error` when not evaluated, else null. */
@@ -12,7 +12,7 @@ export interface ResultsToonRow {
   reasoning: string;
 }
 
-/** seed 000's results document: the table and the summary. */
+/** A funding criteria catalog's results document: the table and the summary. */
 export interface ResultsToonDocument {
   results: ResultsToonRow[];
   summary: {
@@ -67,8 +67,8 @@ export function resultsToonDocument(result: EvaluationResult): ResultsToonDocume
 }
 
 /**
- * seed 000's output as spec TOON: a `results` table {id,result,score,reasoning} and a
- * `summary` {total_score,status}.
+ * A result as a funding criteria catalog's results document in spec TOON: a `results` table
+ * {id,result,score,reasoning} and a `summary` {total_score,status}.
  */
 export function encodeResultsToon(result: EvaluationResult): string {
   return encodeToon(resultsToonDocument(result));

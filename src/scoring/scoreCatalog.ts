@@ -15,7 +15,7 @@ export interface CatalogScore {
   scores: Record<string, number>;
   verdict: Verdict;
   passed: boolean;
-  /** seed 000 funding status, when the catalog has status rules. */
+  /** The funding status, when the catalog has status rules. */
   status?: FundingStatus;
   /** The overall score on the status scale, when the catalog has status rules and evidence. */
   nativeTotal?: number;

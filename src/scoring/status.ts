@@ -19,7 +19,7 @@ export interface StatusDecision {
 }
 
 /**
- * seed 000 funding status on the native scale of the status rules:
+ * The funding status on the native scale of the status rules:
  * - REJECTED on a failed knockout, or when the native total is below `rejectBelow` (when set);
  * - FUNDABLE when the native total is at or above `fundable` and every gate holds;
  * - REVIEW_REQUIRED otherwise (below `fundable`, a critical criterion unmet, or something that

@@ -1,7 +1,7 @@
 import type { Verdict } from "./result.js";
 import { roundScore } from "./scale.js";
 
-/** seed 001 bands on the 0–1 overall score. */
+/** Verdict bands on the 0–1 overall score. */
 export const VERDICT_BANDS = { pass: 0.8, borderline: 0.6 } as const;
 
 /** pass ≥ 0.8, borderline ≥ 0.6, fail below. */
@@ -22,7 +22,7 @@ export interface VerdictGates {
 }
 
 /**
- * The verdict: `fail` when a gate failed (seed 001: a required rubric item unmet); otherwise the
+ * The verdict: `fail` when a gate failed (e.g. a required rubric item unmet); otherwise the
  * band of the overall score. What could not be evaluated is neither a fail nor a pass: a blocked
  * gate caps the verdict at `borderline`, and with no weighted evidence at all it is `borderline`.
  */
