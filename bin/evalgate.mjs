@@ -8,7 +8,7 @@ import { register } from "tsx/esm/api";
 // module map when the TypeScript code imports them (the same instances: tsx resolves a package
 // specifier to the same URL). Measured on a 2-core machine: `evaluate` 2.1 s → 1.2 s; commands
 // that do not judge are not slowed down. A dependency left off this list still loads, only slower.
-const JUDGING_COMMANDS = new Set(["evaluate", "run"]);
+const JUDGING_COMMANDS = new Set(["evaluate", "run", "serve"]);
 const JUDGE_DEPENDENCIES = [
   "@langchain/core/language_models/chat_models",
   "@langchain/core/messages",

@@ -13,6 +13,7 @@ import type { RegisterCommand } from "./commands/register.js";
 import { registerReviewCommand } from "./commands/review.js";
 import { registerReviewsCommand } from "./commands/reviews.js";
 import { registerRunCommand } from "./commands/run.js";
+import { registerServeCommand } from "./commands/serve.js";
 import { registerTokensCommand } from "./commands/tokens.js";
 import { type CliContext, createCliContext } from "./context.js";
 import { CliError } from "./errors.js";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerRunCommand,
   registerReviewsCommand,
   registerReviewCommand,
+  registerServeCommand,
 ];
 
 function packageVersion(): string {

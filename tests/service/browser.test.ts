@@ -1,13 +1,43 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningService, startService } from "../../src/service/server.js";
+import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
+import type { OllamaResponder } from "../doubles/index.js";
 import { decideAndWaitForNext, STEP_TIMEOUT_MS, screenshot, signIn } from "./browserSteps.js";
 import { launchChromium } from "./chromium.js";
-import { MemoryDesk } from "./memoryDesk.js";
+import { openRealDesk, type RealDesk } from "./realDesk.js";
 
+/**
+ * The pages in a real Chromium over HTTP, on the real review desk (temp SQLite folder, jobs in
+ * process, the Ollama-protocol server answering the writer and the judge). The model's answers can
+ * be held at a gate, so the progress page is seen (and photographed) while the job waits.
+ */
 let browser: Browser;
+let real: RealDesk;
 let service: RunningService;
 let token: string;
+let gate: { opened: Promise<void>; open: () => void } | undefined;
+
+function closeGate(): void {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  gate = { opened, open };
+}
+
+function openGate(): void {
+  gate?.open();
+  gate = undefined;
+}
+
+function gatedResponder(): OllamaResponder {
+  const answer = ollamaProposalResponder(0.85);
+  return async (request, n) => {
+    if (gate !== undefined) await gate.opened;
+    return answer(request, n);
+  };
+}
 
 async function api(path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${service.url}${path}`, {
@@ -36,15 +66,21 @@ async function proposalWaitingForReview(title: string): Promise<string> {
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const desk = new MemoryDesk();
-  desk.autoAdvanceMs = 600;
-  token = desk.addReviewer("ada");
-  service = await startService({ desk, host: "127.0.0.1", port: 0, events: { pollMs: 100 } });
+  real = await openRealDesk(gatedResponder());
+  token = await real.addReviewer("ada");
+  service = await startService({
+    desk: real.desk,
+    host: "127.0.0.1",
+    port: 0,
+    events: { pollMs: 100 },
+  });
 }, 300_000);
 
 afterAll(async () => {
+  openGate();
   await browser?.close();
   await service?.close();
+  await real?.close();
 });
 
 describe("the review pages in Chromium", () => {
@@ -66,10 +102,14 @@ describe("the review pages in Chromium", () => {
         page,
         service.url,
         threadId,
-        (p) => p.click("#approve-form button[type=submit]"),
+        async (p) => {
+          closeGate();
+          await p.click("#approve-form button[type=submit]");
+        },
         async (p) => {
           await p.waitForSelector("#thread[data-live=true]");
           await screenshot(p, "progress");
+          openGate();
         },
       );
       expect(approved.after).not.toBe(approved.before);

@@ -1,0 +1,65 @@
+import type { Command } from "commander";
+import type { CliContext } from "../context.js";
+import { integerIn } from "./options.js";
+
+const HELP_AFTER = `
+What it does:
+  Serves the review pages and the JSON API (see docs/api.md) until it gets SIGTERM or Ctrl-C,
+  then stops taking requests, lets running ones finish, finishes or returns its jobs and closes
+  the database. Proposals run as jobs inside the service.
+
+Store:
+  --data <folder>: the SQLite file <folder>/checkpoints.sqlite, the one the other commands use
+  (default .evalgate). Without --data, DATABASE_URL switches to PostgreSQL, where any number of
+  replicas share the work.
+
+Sign-in:
+  Reviewers sign in with a token from \`evalgate reviewers add <name>\`. Pages keep a sealed
+  session cookie; replicas behind one address need the same EVALGATE_SESSION_SECRET.
+
+Model:
+  --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL.
+
+Examples:
+  evalgate serve
+  evalgate serve --host 0.0.0.0 --port 8080 --data /var/lib/evalgate
+  DATABASE_URL=postgres://… EVALGATE_SESSION_SECRET=… evalgate serve --host 0.0.0.0
+`;
+
+export interface RawServeOptions {
+  host: string;
+  port: number;
+  data?: string;
+  model?: string;
+}
+
+export function registerServeCommand(program: Command, context: CliContext): void {
+  program
+    .command("serve")
+    .description("serve the review pages and the review API over HTTP")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on", integerIn(0, 65_535), 8080)
+    .option("--data <folder>", "data folder of the SQLite store (default .evalgate)")
+    .option(
+      "-m, --model <provider:model>",
+      "writer and judge model, e.g. ollama:qwen2.5:7b-instruct",
+    )
+    .addHelpText("after", HELP_AFTER)
+    .action(async (options: RawServeOptions) => {
+      const { serveReviews } = await import("../actions/serve.js");
+      // The one place the command listens to the process: SIGTERM (a supervisor stopping the
+      // service) shuts it down gracefully, as Ctrl-C does through the context's signal.
+      const stop = new AbortController();
+      const onTerminate = () => stop.abort(new Error("terminated (SIGTERM)"));
+      const onCancel = () => stop.abort(context.signal?.reason);
+      process.once("SIGTERM", onTerminate);
+      context.signal?.addEventListener("abort", onCancel, { once: true });
+      if (context.signal?.aborted === true) onCancel();
+      try {
+        await serveReviews(options, context, stop.signal);
+      } finally {
+        process.off("SIGTERM", onTerminate);
+        context.signal?.removeEventListener("abort", onCancel);
+      }
+    });
+}

@@ -1,0 +1,59 @@
+/**
+ * `evalgate serve` as a real process: it listens, answers health and readiness on the data
+ * folder's SQLite store, and on SIGTERM shuts down gracefully (exit code 0, the store closed).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../orchestrator/helpers.js";
+
+const BIN = fileURLToPath(new URL("../../bin/evalgate.mjs", import.meta.url));
+
+let child: ChildProcess | undefined;
+let temp: ReturnType<typeof tempDir> | undefined;
+
+afterEach(() => {
+  if (child !== undefined && child.exitCode === null) child.kill("SIGKILL");
+  temp?.remove();
+});
+
+function firstLine(stream: NodeJS.ReadableStream, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    stream.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const match = pattern.exec(text);
+      if (match !== null) resolve(match);
+    });
+    stream.on("end", () => reject(new Error(`the output ended without ${pattern}: ${text}`)));
+  });
+}
+
+describe("evalgate serve", () => {
+  it("serves on the data folder and stops gracefully on SIGTERM", async () => {
+    temp = tempDir("evalgate-serve-");
+    const data = join(temp.dir, "data");
+    const env = { ...process.env, OLLAMA_BASE_URL: "http://127.0.0.1:9", DATABASE_URL: "" };
+    child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", data], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const exited = new Promise<number | null>((resolve) => child!.on("exit", resolve));
+    const [, url] = await firstLine(child.stdout!, /review service on (http:\/\/\S+)/);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    const ready = await fetch(`${url}/api/ready`);
+    expect(await ready.json()).toEqual({ ready: true });
+    expect(existsSync(join(data, "checkpoints.sqlite"))).toBe(true);
+    expect((await fetch(`${url}/api/reviews`)).status).toBe(401);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).toContain("stopped");
+  }, 120_000);
+});
