@@ -24,13 +24,17 @@ export interface RealDesk {
   close(): Promise<void>;
 }
 
-export async function openRealDesk(responder: OllamaResponder = ollamaProposalResponder(0.85)) {
+export async function openRealDesk(
+  responder: OllamaResponder = ollamaProposalResponder(0.85),
+  options: { maxRevisions?: number } = {},
+) {
   const server = await startOllamaServer({ models: [MODEL], responder });
   const temp = tempDir("evalgate-service-");
   const desk = await createReviewDesk({
     sqlitePath: join(temp.dir, "checkpoints.sqlite"),
     env: { OLLAMA_BASE_URL: server.url },
     model: `ollama:${MODEL}`,
+    ...options,
   });
   let closed = false;
   const real: RealDesk = {
