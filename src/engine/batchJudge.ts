@@ -20,7 +20,7 @@ export interface BatchJudgement {
 }
 
 /**
- * seed 000 batch mode: all LLM criteria in one call, answered as the TOON table
+ * Batch mode: all LLM criteria in one call, answered as the TOON table
  * `results[K]{id,score,reasoning}:`; decoded strictly, one repair round for what is missing, and
  * whatever is still missing is left for per-criterion calls.
  */

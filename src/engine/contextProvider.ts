@@ -5,8 +5,9 @@ import type { RankedChunk, Retriever, SourceDocument } from "../context/types.js
 import type { Criterion } from "../criteria/model.js";
 
 /**
- * Per-criterion context (seed 000 RAG): `undefined` when the evaluation has no source documents at
- * all (the content itself is the evidence), `""` when it has some but none bears on the criterion.
+ * Per-criterion context (retrieved from the source documents): `undefined` when the evaluation has
+ * no source documents at all (the content itself is the evidence), `""` when it has some but none
+ * bears on the criterion.
  */
 export interface ContextProvider {
   contextFor(criterion: Criterion): Promise<string | undefined>;

@@ -38,7 +38,7 @@ export interface CriterionJudgeContext {
 }
 
 /**
- * seed 000 TC-CRI-06: with no relevant source passage and no content of its own, a criterion is
+ * With no relevant source passage and no content of its own, a criterion is
  * answered "Insufficient Information" without calling the model — not evaluated, never a zero.
  */
 export function insufficientInformation(criterion: Criterion): JudgedCriterion {

@@ -91,6 +91,11 @@ function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
  * suggestions and feedback, with every model call traced. A criterion the judge could not answer
  * is reported as not evaluated; when no model call succeeded at all, an EvaluationModelError is
  * thrown (the cause is the typed model error).
+ *
+ * @example
+ * const catalog = await loadCatalog("config/evaluation/criteria/budget.json");
+ * const result = await evaluateContent({ content: budgetText, catalog, contentType: "budget" });
+ * console.log(result.passed, result.overallScore, result.verdict, result.feedback);
  */
 export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
   const settings = parseSettings(options);
@@ -236,7 +241,7 @@ async function runEvaluation(
   return parsed;
 }
 
-/** seed 003: a model-written summary; the deterministic one stays when the model cannot answer. */
+/** A model-written summary; the deterministic one stays when the model cannot answer. */
 async function modelSummary(
   session: JudgeSession,
   catalogName: string,

@@ -15,7 +15,7 @@ function unique(items: readonly string[]): string[] {
 /**
  * Strengths, weaknesses and suggestions from the judge answers: the hits of every criterion are
  * strengths, its misses weaknesses; a criterion that was not met is a weakness in itself, and one
- * that could not be evaluated is named as such. Suggestions follow seed 003: what to aim for next.
+ * that could not be evaluated is named as such. Suggestions say what to aim for next.
  */
 export function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]): Feedback {
   const strengths: string[] = [];

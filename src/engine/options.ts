@@ -17,9 +17,9 @@ export const EvaluationSettingsSchema = z.object({
   mode: EvaluationModeSchema.default("per-criterion"),
   /** LLM criteria judged at once (Ollama serves a few requests in parallel). */
   concurrency: z.number().int().min(1).max(64).default(4),
-  /** Per model call, when the engine builds the model from a spec (seed 004: 60 s). */
+  /** Per model call, when the engine builds the model from a spec (default 60 s). */
   timeoutMs: z.number().int().positive().default(60_000),
-  /** Retrieved chunks per criterion (seed 000 RAG). */
+  /** Retrieved chunks per criterion. */
   contextChunks: z.number().int().min(1).max(50).default(4),
   summary: SummaryModeSchema.default("deterministic"),
   /**
@@ -63,9 +63,9 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
   model?: ModelSource | JudgeModel;
   /** research, budget, … — adds that content type's guidance to the judge's prompt. */
   contentType?: string;
-  /** A caller's prompt template (seed 004 evaluationPrompt); the answer contract is kept. */
+  /** A caller's prompt template (`evaluationPrompt`); the answer contract is kept. */
   evaluationPrompt?: string;
-  /** Source documents: chunked and ranked per criterion with BM25 (seed 000 RAG). */
+  /** Source documents: chunked and ranked per criterion with BM25. */
   documents?: readonly SourceDocument[];
   /** A retriever of your own (e.g. embeddings) instead of BM25 over `documents`. */
   retriever?: Retriever;

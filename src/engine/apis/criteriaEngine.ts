@@ -63,7 +63,7 @@ export interface CriterionEvaluationOptions {
   signal?: AbortSignal;
 }
 
-/** One criterion's result (seed 000 `_evaluate_criterion`) with the model calls it made. */
+/** One criterion's result with the model calls it made. */
 export const CriterionEvaluationSchema = CriterionResultSchema.extend({
   traces: z.array(TraceSchema),
 });
@@ -84,12 +84,17 @@ async function isDirectory(path: string): Promise<boolean> {
 }
 
 /**
- * seed 000's criteria engine: a funding project is a folder of documents under `dataDir`; the
+ * The criteria engine: a funding project is a folder of documents under `dataDir`; the
  * documents are the evidence. Each criterion of the catalog gets its own retrieved context (BM25
  * over the project's chunks) and is judged on it — "Insufficient Information" without a model
- * call when nothing in the project bears on it (TC-CRI-06). Knockout checks, 1–5 scores, the
- * weighted total and the funding status come from the engine's scoring; `toToon` writes seed
- * 000's results table.
+ * call when nothing in the project bears on it. Knockout checks, 1–5 scores, the
+ * weighted total and the funding status come from the engine's scoring; `toToon` writes the
+ * results table of a funding criteria catalog.
+ *
+ * @example
+ * const engine = new CriteriaEngine({ model: "ollama:qwen2.5:7b-instruct" }); // data/projects/…
+ * const result = await engine.evaluateProject("hafen-sensorik", "data/criteria/ifb_profi.toon");
+ * console.log(result.status, engine.toToon(result));
  */
 export class CriteriaEngine {
   readonly dataDir: string;
@@ -168,7 +173,7 @@ export class CriteriaEngine {
     });
   }
 
-  /** evaluateProject, written as seed 000's TOON output (results table and summary). */
+  /** evaluateProject, written as a TOON results document (results table and summary). */
   async evaluateProjectToon(
     projectId: string,
     catalogPath: string,
@@ -177,13 +182,16 @@ export class CriteriaEngine {
     return this.toToon(await this.evaluateProject(projectId, catalogPath, options));
   }
 
-  /** seed 000's output: `results[N]{id,result,score,reasoning}` and `summary{total_score,status}`. */
+  /**
+   * The results document: `results[N]{id,result,score,reasoning}` and
+   * `summary{total_score,status}`.
+   */
   toToon(result: EvaluationResult): string {
     return encodeResultsToon(result);
   }
 
   /**
-   * seed 000's `_evaluate_criterion`: one criterion judged on the given context text (the
+   * One criterion judged on the given context text (the
    * retrieved passages). An LLM criterion with an empty context is "Insufficient Information"
    * without a model call; a `function` or `schema` criterion runs on the context text. Throws
    * EvaluationModelError when the model could not be called.

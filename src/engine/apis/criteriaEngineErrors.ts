@@ -1,5 +1,5 @@
 /**
- * A funding project (seed 000) that cannot be evaluated: its id is not a plain folder name, its
+ * A funding project that cannot be evaluated: its id is not a plain folder name, its
  * folder does not exist, or it holds no documents. Names the project and the folder tried.
  */
 export class ProjectError extends Error {

@@ -32,7 +32,7 @@ import {
 export interface PromptEvaluatorOptions {
   /** The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel. */
   model: ModelSource | JudgeModel;
-  /** seed 001 rubric items; non-empty switches to rubric mode. */
+  /** Rubric items; non-empty switches to rubric mode. */
   rubrics?: readonly PromptRubricItemInput[];
   /** Per model call, when the judge is built from a spec or a chat model (default 60 s). */
   timeoutMs?: number;
@@ -65,16 +65,25 @@ function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
 }
 
 /**
- * seed 001's unified judge. Freeform mode (no rubric items): one call, the answer read as
- * `{score 0–1, hits, misses, reasoning}` — score clamped, lists at most four — and the verdict
- * from the score (pass ≥ 0.8, borderline ≥ 0.6, fail below). Rubric mode: one call in which every
- * item is checked pass/fail; score = Σ weight of passed items / Σ weight of judged items; a
- * required item not met fails the verdict, otherwise the same bands apply.
+ * The prompt evaluator: one judge for free-form answers and rubric items. Freeform mode (no rubric
+ * items): one call, the answer read as `{score 0–1, hits, misses, reasoning}` — score clamped,
+ * lists at most four — and the verdict from the score (pass ≥ 0.8, borderline ≥ 0.6, fail below).
+ * Rubric mode: one call in which every item is checked pass/fail; score = Σ weight of passed items
+ * / Σ weight of judged items; a required item not met fails the verdict, otherwise the same bands
+ * apply.
  *
- * Where seed 001 zeroes the score silently when the answer holds no valid JSON, this evaluator
- * also says so: `judgeError` is set and the verdict is `error`, never `fail` or `pass`. Rubric
- * items the judge left unanswered are judge errors: left out of the score, named in `judgeError`,
- * and the verdict cannot be `pass`. A model that cannot be called throws EvaluationModelError.
+ * Where a bare judge would zero the score silently when the answer holds no valid JSON, this
+ * evaluator also says so: `judgeError` is set and the verdict is `error`, never `fail` or `pass`.
+ * Rubric items the judge left unanswered are judge errors: left out of the score, named in
+ * `judgeError`, and the verdict cannot be `pass`. A model that cannot be called throws
+ * EvaluationModelError.
+ *
+ * @example
+ * const evaluator = new PromptEvaluator({
+ *   model: "ollama:qwen2.5:7b-instruct",
+ *   rubrics: [{ id: "cites", expected_outcome: "Cites a source", weight: 1, required: true }],
+ * });
+ * const { verdict, score } = await evaluator.evaluate({ question, candidateAnswer });
  */
 export class PromptEvaluator {
   readonly rubrics: readonly PromptRubricItem[];
@@ -95,7 +104,7 @@ export class PromptEvaluator {
         ? undefined
         : CatalogSchema.parse({
             id: "prompt-evaluator-rubric",
-            name: "seed 001 rubric",
+            name: "rubric items",
             version: "1",
             passingThreshold: VERDICT_BANDS.pass,
             criteria: this.items,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TraceSchema } from "../../scoring/result.js";
 
-/** A seed 001 rubric item: what a good answer shows, its weight, and whether it is required. */
+/** A rubric item: what a good answer shows, its weight, and whether it is required. */
 export const PromptRubricItemSchema = z.strictObject({
   id: z.string().trim().min(1),
   expected_outcome: z.string().trim().min(1),
@@ -29,7 +29,7 @@ export const PromptRubricsSchema = z.array(PromptRubricItemSchema).superRefine((
   }
 });
 
-/** What one evaluation is asked: seed 001's question, candidate, reference and expected outcome. */
+/** What one evaluation is asked: the question, candidate, reference and expected outcome. */
 export const PromptEvaluationInputSchema = z.strictObject({
   question: z.string(),
   candidateAnswer: z.string(),
@@ -40,7 +40,7 @@ export const PromptEvaluationInputSchema = z.strictObject({
 export type PromptEvaluationInput = z.infer<typeof PromptEvaluationInputSchema>;
 
 /**
- * seed 001 verdict bands plus `error`: the judge gave no usable answer, which is neither a low
+ * Verdict bands plus `error`: the judge gave no usable answer, which is neither a low
  * score nor a pass.
  */
 export const PromptVerdictSchema = z.enum(["pass", "borderline", "fail", "error"]);
@@ -67,7 +67,7 @@ export const PromptEvaluationSchema = z.object({
   reasoning: z.string(),
   verdict: PromptVerdictSchema,
   mode: z.enum(["freeform", "rubric"]),
-  /** The exact prompts sent (seed 001 evaluator_provider_request). */
+  /** The exact prompts sent (evaluator_provider_request). */
   evaluatorProviderRequest: z.object({ systemPrompt: z.string(), userPrompt: z.string() }),
   /** Why the judge's answer (or part of it) could not be used. */
   judgeError: z.string().optional(),

@@ -53,7 +53,7 @@ export interface RubricEvaluateOptions {
   signal?: AbortSignal;
 }
 
-/** What an evaluation produced, before it is written in seed 003's shape. */
+/** What an evaluation produced, before it is written as a levels rubric evaluation. */
 interface ScoredRubric {
   criteria: CriterionResult[];
   overallScore: number;
@@ -146,16 +146,23 @@ function fromEvaluation(catalog: Catalog, result: EvaluationResult): ScoredRubri
 }
 
 /**
- * seed 003's rubric executor on top of the engine: deterministic functions (registered by ref or
+ * The levels rubric executor on top of the engine: deterministic functions (registered by ref or
  * imported), JSON Schema checks and llm_decode levels, weighted scoring against the rubric's pass
  * threshold, and the feedback summary — model-written when an llm is set (the deterministic one
- * when it cannot answer), else seed 003's template.
+ * when it cannot answer), else the template summary.
  *
  * A function that throws or cannot be resolved gives level `error` (the message in `notes`); an
  * llm_decode criterion without a usable answer, or with no llm configured, gives
  * `unable_to_evaluate`. Either is left out of the weighted score — neither a zero nor a pass —
  * and a required criterion left out keeps the rubric from passing. When an llm is set and no
  * model call succeeds at all, evaluate throws EvaluationModelError.
+ *
+ * @example
+ * const registry = new FunctionRegistry();
+ * registry.register("checks:hasBudgetTable", (text) => /\|\s*Item\s*\|/.test(String(text)));
+ * const executor = new RubricExecutor({ functionRegistry: registry, llm: "ollama:qwen2.5:7b" });
+ * const evaluation = await executor.evaluate(rubric, proposalText);
+ * console.log(evaluation.passed, evaluation.feedback_summary);
  */
 export class RubricExecutor {
   private readonly registry: FunctionRegistry | undefined;

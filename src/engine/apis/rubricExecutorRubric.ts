@@ -10,7 +10,7 @@ function looksLikeJson(text: string): boolean {
 }
 
 /**
- * The rubric as a catalog: a `Catalog` as it is; a seed 003 rubric object (or any other catalog
+ * The rubric as a catalog: a `Catalog` as it is; a levels rubric object (or any other catalog
  * form) through parseCatalog as JSON; a text as JSON or TOON by its first character. Invalid
  * rubrics throw the loader's CatalogError, naming the path and what was expected.
  */

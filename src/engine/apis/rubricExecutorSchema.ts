@@ -1,15 +1,15 @@
 import { z } from "zod";
 
-/** How seed 003 names the way a criterion was scored. */
+/** How a levels rubric result names the way a criterion was scored. */
 export const ScoringMethodUsedSchema = z.enum(["deterministic", "schema", "llm_decode"]);
 export type ScoringMethodUsed = z.infer<typeof ScoringMethodUsedSchema>;
 
-/** The level id of a criterion whose function or schema check failed to run (seed 003). */
+/** The level id of a criterion whose function or schema check failed to run. */
 export const ERROR_LEVEL_ID = "error";
-/** The level id of an LLM-decided criterion without a usable answer (seed 003). */
+/** The level id of an LLM-decided criterion without a usable answer. */
 export const UNABLE_TO_EVALUATE_LEVEL_ID = "unable_to_evaluate";
 
-/** seed 003 `llm_invocation`: the model call behind an llm_decode result. */
+/** `llm_invocation`: the model call behind an llm_decode result. */
 export const LlmInvocationSchema = z.object({
   model: z.string(),
   /** sha256 of the exact system and user prompt. */
@@ -27,7 +27,7 @@ export const LlmInvocationSchema = z.object({
 });
 export type LlmInvocation = z.infer<typeof LlmInvocationSchema>;
 
-/** seed 003 `CriterionResult`. */
+/** One criterion of a levels rubric evaluation: the level, the score, how it was scored. */
 export const RubricCriterionResultSchema = z.object({
   criterion_id: z.string(),
   /** The level decided; `error` or `unable_to_evaluate` when none could be. */
@@ -42,7 +42,7 @@ export const RubricCriterionResultSchema = z.object({
 });
 export type RubricCriterionResult = z.infer<typeof RubricCriterionResultSchema>;
 
-/** seed 003 `RubricEvaluation`, plus the warnings of the evaluation. */
+/** A levels rubric evaluation: every criterion's result, the score, the summary, the warnings. */
 export const RubricEvaluationSchema = z.object({
   id: z.string().regex(/^eval_[0-9a-f]+$/),
   rubric_id: z.string(),
