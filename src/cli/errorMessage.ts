@@ -5,6 +5,7 @@
 import { CatalogError } from "../criteria/errors.js";
 import { EvaluationModelError } from "../engine/errors.js";
 import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
+import { redactCredentials } from "../llm/redact.js";
 import { displayPath } from "./displayPath.js";
 import { CliError } from "./errors.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
@@ -15,8 +16,15 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
 
-/** The message for `error`, without a trailing newline; file paths are shown relative to `cwd`. */
+/**
+ * The message for `error`, without a trailing newline; file paths are shown relative to `cwd`,
+ * and no URL in it carries credentials.
+ */
 export function errorMessage(error: unknown, cwd: string, target?: ModelTarget): string {
+  return redactCredentials(messageOf(error, cwd, target));
+}
+
+function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
   if (isAbort(error)) return "cancelled: the evaluation was interrupted before it finished";
   if (error instanceof EvaluationModelError || error instanceof ModelCallError) {
     return explainModelFailure(error, target).message;

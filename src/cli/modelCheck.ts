@@ -4,9 +4,11 @@
  * names the server tried and what to run. A model that fails during the run
  * (EvaluationModelError) is explained the same way.
  */
+
 import { EvaluationModelError } from "../engine/errors.js";
 import { checkOllama } from "../llm/checkOllama.js";
 import { type ModelCallError, ModelUnavailableError } from "../llm/errors.js";
+import { redactCredentials, redactUrl } from "../llm/redact.js";
 import {
   defaultModelSpec,
   defaultOllamaBaseUrl,
@@ -33,13 +35,18 @@ export type ModelProblem = "ollama-unreachable" | "model-not-pulled" | "model-fa
 export class ModelNotReadyError extends CliError {
   override readonly name = "ModelNotReadyError";
 
+  /** The model and server (without credentials). */
+  readonly target: { model: string; baseUrl: string | undefined };
+
   constructor(
     readonly problem: ModelProblem,
-    readonly target: { model: string; baseUrl: string | undefined },
+    target: { model: string; baseUrl: string | undefined },
     message: string,
     options: { cause?: unknown } = {},
   ) {
-    super(message, options);
+    super(redactCredentials(message), options);
+    const baseUrl = target.baseUrl === undefined ? undefined : redactUrl(target.baseUrl);
+    this.target = { model: target.model, baseUrl };
   }
 }
 
@@ -132,7 +139,8 @@ export function explainModelFailure(
 ): ModelNotReadyError {
   const modelError = error instanceof EvaluationModelError ? error.modelError : error;
   const model = modelError.model ?? target?.model ?? "the model";
-  const baseUrl = modelError.baseUrl ?? target?.baseUrl;
+  const given = modelError.baseUrl ?? target?.baseUrl;
+  const baseUrl = given === undefined ? undefined : redactUrl(given);
   const isOllama = (modelError.provider ?? target?.provider) === "ollama";
   const where = { model, baseUrl };
   if (modelError instanceof ModelUnavailableError && isOllama && baseUrl !== undefined) {

@@ -7,6 +7,7 @@ import {
   ModelTimeoutError,
   ModelUnavailableError,
 } from "../llm/errors.js";
+import { redactCredentials } from "../llm/redact.js";
 import { ScoringError } from "../scoring/errors.js";
 
 /** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
@@ -48,12 +49,29 @@ function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "
   return { kind: "model_error", friendly: `the model call failed (${error.message})` };
 }
 
-/** Classifies what made an evaluation fail, for the error entry and the reviewer's message. */
+/**
+ * Classifies what made an evaluation fail, for the error entry and the reviewer's message (both
+ * kept in the thread's state: no URL in them carries credentials).
+ */
 export function describeFailure(
   error: unknown,
   where: string,
   title: string,
   activity: "evaluation" | "generation" = "evaluation",
+): EvaluationFailure {
+  const failure = classifyFailure(error, where, title, activity);
+  return {
+    ...failure,
+    technical: redactCredentials(failure.technical),
+    friendly: redactCredentials(failure.friendly),
+  };
+}
+
+function classifyFailure(
+  error: unknown,
+  where: string,
+  title: string,
+  activity: "evaluation" | "generation",
 ): EvaluationFailure {
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const retry = "Nothing was lost: resume with retry once the cause is fixed.";

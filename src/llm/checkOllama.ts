@@ -3,6 +3,7 @@
  * to run when not (`ollama serve`, `ollama pull <model>`).
  */
 import { z } from "zod";
+import { redactCredentials, redactUrl } from "./redact.js";
 import { normaliseBaseUrl } from "./spec.js";
 
 const TagsSchema = z.object({
@@ -10,6 +11,7 @@ const TagsSchema = z.object({
 });
 
 export interface OllamaStatus {
+  /** The server, without credentials. */
   baseUrl: string;
   reachable: boolean;
   modelPresent: boolean;
@@ -37,12 +39,13 @@ export async function checkOllama(
   options: CheckOllamaOptions = {},
 ): Promise<OllamaStatus> {
   const url = normaliseBaseUrl(baseUrl);
+  const shown = redactUrl(url);
   const unreachable = (why: string): OllamaStatus => ({
-    baseUrl: url,
+    baseUrl: shown,
     reachable: false,
     modelPresent: false,
     models: [],
-    problem: `Ollama not reachable at ${url} (${why}): run \`ollama serve\``,
+    problem: `Ollama not reachable at ${shown} (${redactCredentials(why)}): run \`ollama serve\``,
   });
   let body: unknown;
   try {
@@ -60,12 +63,12 @@ export async function checkOllama(
   const models = tags.data.models.map((entry) => entry.name);
   const modelPresent = hasModel(models, model);
   return {
-    baseUrl: url,
+    baseUrl: shown,
     reachable: true,
     modelPresent,
     models,
     ...(modelPresent
       ? {}
-      : { problem: `model "${model}" is not pulled at ${url}: run \`ollama pull ${model}\`` }),
+      : { problem: `model "${model}" is not pulled at ${shown}: run \`ollama pull ${model}\`` }),
   };
 }

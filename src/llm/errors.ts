@@ -4,6 +4,8 @@
  * same model again may help; the retry loop and the fallback list act on it.
  */
 
+import { quoteBody, redactCredentials, redactUrl } from "./redact.js";
+
 /** Where a call went: which provider, model and server. */
 export interface ModelErrorContext {
   provider?: string;
@@ -21,7 +23,18 @@ function describeTarget(context: ModelErrorContext): string {
   return context.baseUrl ? `${name} at ${context.baseUrl}` : name;
 }
 
-/** Base of every model-call failure. */
+/**
+ * The cause as kept on a model error: as is, unless its message names a URL with credentials
+ * (a fetch error quoting the request URL); then an Error with the credentials taken out.
+ */
+function withoutCredentials(cause: unknown): unknown {
+  if (!(cause instanceof Error) || redactCredentials(cause.message) === cause.message) return cause;
+  const safe = new Error(redactCredentials(cause.message));
+  safe.name = cause.name;
+  return safe;
+}
+
+/** Base of every model-call failure (credentials in URLs are never part of it). */
 export abstract class ModelCallError extends Error {
   /** Whether calling the same model again may succeed. */
   abstract readonly transient: boolean;
@@ -30,11 +43,14 @@ export abstract class ModelCallError extends Error {
   readonly baseUrl: string | undefined;
 
   constructor(message: string, context: ModelErrorContext, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
+    super(
+      redactCredentials(message),
+      cause === undefined ? undefined : { cause: withoutCredentials(cause) },
+    );
     this.name = new.target.name;
     this.provider = context.provider;
     this.model = context.model;
-    this.baseUrl = context.baseUrl;
+    this.baseUrl = context.baseUrl === undefined ? undefined : redactUrl(context.baseUrl);
   }
 }
 
@@ -286,11 +302,13 @@ export function parseRetryAfter(
 /** The typed error for an HTTP error status answered by a model server. */
 export function errorFromStatus(
   status: number,
-  detail: string,
+  body: string,
   context: ModelErrorContext,
   retryAfterMs?: number,
   cause?: unknown,
 ): ModelCallError {
+  // A server may answer an error with a whole page: only its start is quoted.
+  const detail = quoteBody(body);
   if (status === 429) return new ModelRateLimitError(retryAfterMs, detail, context, cause);
   if (status >= 500) {
     return new ModelUnavailableError("server-error", detail, context, { status, cause });

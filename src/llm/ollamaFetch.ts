@@ -12,6 +12,7 @@
  * - the response body is re-wrapped so that an abort or a dropped connection while ollama-js
  *   reads the NDJSON stream rejects its read with the typed error, which ChatOllama propagates.
  */
+
 import {
   classifyModelError,
   errorFromStatus,
@@ -21,6 +22,7 @@ import {
   ModelTimeoutError,
   parseRetryAfter,
 } from "./errors.js";
+import { quoteBody } from "./redact.js";
 
 export interface OllamaFetchOptions {
   baseUrl: string;
@@ -56,12 +58,13 @@ async function errorDetail(response: Response): Promise<string> {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === "object" && parsed !== null && "error" in parsed) {
-      return typeof parsed.error === "string" ? parsed.error : JSON.stringify(parsed.error);
+      const error = typeof parsed.error === "string" ? parsed.error : JSON.stringify(parsed.error);
+      return quoteBody(error ?? "");
     }
   } catch {
     // not JSON: use the text as is
   }
-  return text.trim() === "" ? fallback : text.trim();
+  return text.trim() === "" ? fallback : quoteBody(text.trim());
 }
 
 /** Re-emits `body`, turning a read failure into `convert(error)`. */

@@ -1,0 +1,140 @@
+/**
+ * A password in OLLAMA_BASE_URL never reaches a message, a trace, a report or the checkpoint
+ * database; a huge error body is quoted only in part.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { quoteBody, redactCredentials, redactUrl } from "../../src/llm/redact.js";
+import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
+import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
+import { IFB_CATALOG, runEvalgate, SPAWN_TIMEOUT, tempFolder, writeText } from "../cli/helpers.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { budgetCatalog } from "../engine/helpers.js";
+
+const PASSWORD = "Tr0ub4dor-s3cret";
+const MODEL = "qwen2.5:7b-instruct";
+const CONTENT = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
+
+let server: OllamaServer;
+let temp: Awaited<ReturnType<typeof tempFolder>>;
+let credentialUrl: string;
+
+beforeAll(async () => {
+  server = await startOllamaServer({ models: [MODEL] });
+  temp = await tempFolder();
+  credentialUrl = `http://evaluser:${PASSWORD}@127.0.0.1:${server.port}`;
+});
+afterAll(async () => {
+  await server.close();
+  await temp.remove();
+});
+afterEach(() => server.setBehaviour({}));
+
+function judge(url: string) {
+  return createChatModel(`ollama:${MODEL}`, {
+    env: { OLLAMA_BASE_URL: url },
+    maxRetries: 0,
+    timeoutMs: 10_000,
+  });
+}
+
+/** Every message, name and string field of an error and its causes. */
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    parts.push(String(current));
+    if (typeof current === "object") {
+      parts.push(JSON.stringify(current, Object.getOwnPropertyNames(current)) ?? "");
+      current = (current as { cause?: unknown }).cause;
+    } else break;
+  }
+  return parts.join("\n");
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+describe("redaction", () => {
+  it("takes the credentials out of a URL and out of any text", () => {
+    expect(redactUrl(`http://evaluser:${PASSWORD}@host:11434/x`)).toBe("http://***@host:11434/x");
+    expect(redactUrl("http://127.0.0.1:11434")).toBe("http://127.0.0.1:11434");
+    expect(redactCredentials(`failed: GET http://u:${PASSWORD}@h/api and https://tok@h2/`)).toBe(
+      "failed: GET http://***@h/api and https://***@h2/",
+    );
+  });
+
+  it("quotes at most about 1 KB of a body, naming how much was left out", () => {
+    const quoted = quoteBody("x".repeat(1_000_000));
+    expect(quoted.length).toBeLessThanOrEqual(1_100);
+    expect(quoted).toContain("998,976 more characters");
+  });
+});
+
+describe("a password in OLLAMA_BASE_URL", () => {
+  it("is in no library error and no trace", async () => {
+    const traceFile = join(temp.dir, "trace.jsonl");
+    const error = await evaluateContent({
+      content: CONTENT,
+      catalog: await budgetCatalog(),
+      model: judge(credentialUrl),
+      traceFile,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(errorText(error)).toContain("127.0.0.1");
+    expect(errorText(error)).not.toContain(PASSWORD);
+    expect(await readFile(traceFile, "utf8")).not.toContain(PASSWORD);
+  });
+
+  it("is in no state, review or byte of the SQLite checkpoint file", async () => {
+    const cwd = join(temp.dir, "graph");
+    const checkpointer = await createCheckpointer({ cwd, env: {} });
+    try {
+      const reviews = new ReviewOrchestrator({
+        graph: buildEvaluationGraph({ model: judge(credentialUrl) }),
+        checkpointer,
+      });
+      const started = await reviews.start({ content: CONTENT, contentType: "problem_statement" });
+      expect(started.review?.type).toBe("evaluation_error");
+      expect(JSON.stringify(started)).not.toContain(PASSWORD);
+    } finally {
+      await checkpointer.close();
+    }
+    const files = await filesUnder(cwd);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      expect((await readFile(file)).includes(PASSWORD)).toBe(false);
+    }
+  });
+
+  it("is not printed by the command", { timeout: SPAWN_TIMEOUT }, async () => {
+    const content = await writeText(temp.dir, "draft.md", CONTENT);
+    const run = await runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG], {
+      env: { OLLAMA_BASE_URL: credentialUrl, EVALGATE_MODEL: `ollama:${MODEL}` },
+    });
+    expect(run.code).not.toBe(0);
+    expect(`${run.stdout}\n${run.stderr}`).toContain("127.0.0.1");
+    expect(`${run.stdout}\n${run.stderr}`).not.toContain(PASSWORD);
+  });
+});
+
+describe("an error body of 1 MB", () => {
+  it("is quoted in at most about 1 KB", async () => {
+    server.setBehaviour({ status: 500, errorMessage: `<html>${"y".repeat(1_000_000)}</html>` });
+    const error = await evaluateContent({
+      content: CONTENT,
+      catalog: await budgetCatalog(),
+      model: judge(server.url),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toContain("HTTP 500");
+    expect(message.length).toBeLessThan(4_000);
+  });
+});
