@@ -47,3 +47,11 @@ export function rubricAnswerFormat(itemIds: readonly string[]): string {
     '"result" is "pass" when the candidate answer satisfies the item and "fail" otherwise.',
   ].join("\n");
 }
+
+/** The repair request when an answer gave a decision without reasoning. */
+export function reasoningRepairPrompt(): string {
+  return [
+    "Your answer gave no reasoning. Every judgement must be justified.",
+    "Answer again in the same format, with the reasoning (citing the evidence) filled in.",
+  ].join(" ");
+}

@@ -1,7 +1,8 @@
+import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
-import { parseJudgeResponse } from "../judge/parse.js";
+import { lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
 import { renderJudgePrompt } from "../judge/render.js";
 import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
@@ -79,24 +80,50 @@ export async function judgeCriterion(
     context: found.context,
     override: ctx.evaluationPrompt,
   });
+  const call = {
+    purpose: "criterion" as const,
+    criterionIds: [criterion.id],
+    system: prompt.system,
+    user: prompt.user,
+    format: ctx.structuredOutput === false ? undefined : answerJsonSchema(criterion),
+  };
   let raw: string;
   try {
-    raw = await ctx.session.call({
-      purpose: "criterion",
-      criterionIds: [criterion.id],
-      system: prompt.system,
-      user: prompt.user,
-      format: ctx.structuredOutput === false ? undefined : answerJsonSchema(criterion),
-    });
+    raw = await ctx.session.call(call);
   } catch (error) {
-    if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
-    return {
-      outcome: notEvaluatedOutcome(`judge model error: ${error.message}`),
-      notes: [],
-      modelError: error,
-      called: true,
-    };
+    return modelFailure(error);
   }
   const answer = parseJudgeResponse(raw, criterion);
-  return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true };
+  if (!lacksReasoning(answer)) {
+    return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true };
+  }
+  // A decision without a justification: asked once more, then a judge error.
+  let repaired: string;
+  try {
+    repaired = await ctx.session.call({
+      ...call,
+      purpose: "repair",
+      user: reasoningRepairPrompt(),
+      history: [
+        ["human", prompt.user],
+        ["ai", raw],
+      ],
+    });
+  } catch (error) {
+    return modelFailure(error);
+  }
+  const again = parseJudgeResponse(repaired, criterion);
+  const notes = ["the first answer gave no reasoning; asked once more", ...again.notes];
+  return { outcome: toOutcome(again), raw: repaired, notes, called: true };
+}
+
+/** A model that could not be called: the criterion is not evaluated (aborts are rethrown). */
+function modelFailure(error: unknown): JudgedCriterion {
+  if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+  return {
+    outcome: notEvaluatedOutcome(`judge model error: ${error.message}`),
+    notes: [],
+    modelError: error,
+    called: true,
+  };
 }

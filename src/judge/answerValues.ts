@@ -77,8 +77,15 @@ function numberFrom(value: LenientValue, scale: Scale): number | undefined {
 }
 
 /**
- * A score on its native scale: clamped to min–max (noted), rounded for integer scales (noted),
- * and its 0–1 value.
+ * How far past the end of its scale a score may be and still be read as that end (rounding
+ * noise such as 1.0000001), as a fraction of the scale's range.
+ */
+export const SCALE_TOLERANCE = 1e-6;
+
+/**
+ * A score on its native scale and its 0–1 value, by one rule for every mode: a value off the
+ * scale (beyond rounding noise) is an error, never clamped to an end; on integer scales a
+ * fraction is rounded to the whole number (noted).
  */
 export function readScore(
   value: LenientValue,
@@ -90,11 +97,15 @@ export function readScore(
   if (raw === undefined) {
     return { ok: false, error: `${field} must be a number, got ${describeValue(value)}` };
   }
+  const slack = SCALE_TOLERANCE * (scale.max - scale.min);
+  if (raw < scale.min - slack || raw > scale.max + slack) {
+    return {
+      ok: false,
+      error: `${field} ${describeValue(value)} is outside ${scale.min}–${scale.max}`,
+    };
+  }
   const notes: string[] = [];
   let native = Math.min(scale.max, Math.max(scale.min, raw));
-  if (native !== raw) {
-    notes.push(`${field} ${raw} is outside ${scale.min}–${scale.max}; clamped to ${native}`);
-  }
   if (scale.integer && !Number.isInteger(native)) {
     const rounded = Math.round(native);
     notes.push(`${field} ${roundScore(native, 4)} rounded to the whole number ${rounded}`);

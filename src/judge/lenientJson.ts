@@ -21,6 +21,9 @@ export type LenientParse =
 
 const MAX_DEPTH = 64;
 
+/** Keys that could reach an object's prototype: read, then dropped, so they never matter. */
+const DROPPED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
 class LenientSyntaxError extends Error {
   constructor(
     message: string,
@@ -33,6 +36,8 @@ class LenientSyntaxError extends Error {
 
 class Reader {
   pos: number;
+  /** Characters looked at, for the work count of a scan. */
+  visits = 0;
 
   constructor(
     private readonly text: string,
@@ -46,6 +51,7 @@ class Reader {
   }
 
   private peek(): string {
+    this.visits++;
     return this.text[this.pos] ?? "";
   }
 
@@ -112,12 +118,14 @@ class Reader {
       if (this.peek() !== ":") this.fail(`expected ':' after key "${key}"`);
       this.pos++;
       const value = this.value(depth);
-      Object.defineProperty(result, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (!DROPPED_KEYS.has(key)) {
+        Object.defineProperty(result, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
       this.skipSpace();
       const next = this.peek();
       if (next === ",") {
@@ -235,16 +243,24 @@ class Reader {
 
 /** Reads the object that starts with the `{` at `start`. */
 export function parseLenientObject(text: string, start: number): LenientParse {
+  return readObject(text, start).parse;
+}
+
+function readObject(text: string, start: number): { parse: LenientParse; visits: number } {
   if (text[start] !== "{") {
-    return { ok: false, truncated: false, message: "expected '{'", at: start };
+    return {
+      parse: { ok: false, truncated: false, message: "expected '{'", at: start },
+      visits: 0,
+    };
   }
   const reader = new Reader(text, start);
   try {
     const value = reader.object(1);
-    return { ok: true, value, end: reader.pos };
+    return { parse: { ok: true, value, end: reader.pos }, visits: reader.visits };
   } catch (error) {
     if (error instanceof LenientSyntaxError) {
-      return { ok: false, truncated: error.truncated, message: error.message, at: error.at };
+      const parse = { ok: false as const, truncated: error.truncated, message: error.message };
+      return { parse: { ...parse, at: error.at }, visits: reader.visits };
     }
     throw error;
   }
@@ -274,37 +290,74 @@ export function balancedEnd(text: string, start: number): number | undefined {
   return undefined;
 }
 
+/**
+ * For every `{` of the text, just past its matching `}`, in one pass: double-quoted strings are
+ * tracked inside braces only (quotes in prose mean nothing). A `{` that never closes has no entry.
+ */
+function closingBraces(text: string): Map<number, number> {
+  const closes = new Map<number, number>();
+  const open: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === "{") {
+      open.push(i);
+    } else if (c === "}") {
+      const start = open.pop();
+      if (start !== undefined) closes.set(start, i + 1);
+    } else if (c === '"' && open.length > 0) {
+      inString = true;
+    }
+  }
+  return closes;
+}
+
 export interface JsonObjectScan {
-  /** Every object found, in order, with where it starts and ends. */
+  /** Every top-level object found, in order, with where it starts and ends. */
   objects: Array<{ value: LenientObject; start: number; end: number }>;
   /** An object was still open when the text ended. */
   truncated: boolean;
   /** The first syntax error met, for the error message when nothing else is found. */
   firstError?: string;
+  /**
+   * Characters looked at, counted: a small multiple of the text's length whatever the text, since
+   * the braces are matched in one pass and no character is read by two object attempts.
+   */
+  steps: number;
 }
 
 /**
- * All JSON objects in a text, in order: bare, fenced, wrapped in prose. Braces inside strings do
- * not start objects. A malformed object is skipped as a whole; an object still open at the end of
- * the text stops the scan (everything after its `{` belongs to it) and marks the text truncated.
+ * All top-level JSON objects in a text, in order: bare, fenced, wrapped in prose. Braces inside
+ * strings do not start objects, and objects inside objects are not listed on their own. A
+ * malformed object is skipped as a whole (to its matching brace, or past where its reading
+ * failed, whichever is further), so no character is read twice and the work is linear in the
+ * length of the text; an object still open at the end of the text stops the scan and marks the
+ * text truncated.
  */
 export function scanJsonObjects(text: string): JsonObjectScan {
-  const scan: JsonObjectScan = { objects: [], truncated: false };
+  const scan: JsonObjectScan = { objects: [], truncated: false, steps: text.length };
+  let closes: Map<number, number> | undefined;
   let pos = 0;
   for (;;) {
     const start = text.indexOf("{", pos);
+    scan.steps += (start === -1 ? text.length : start) - pos;
     if (start === -1) return scan;
-    const parsed = parseLenientObject(text, start);
-    if (parsed.ok) {
-      scan.objects.push({ value: parsed.value, start, end: parsed.end });
-      pos = parsed.end;
+    const { parse, visits } = readObject(text, start);
+    scan.steps += visits;
+    if (parse.ok) {
+      scan.objects.push({ value: parse.value, start, end: parse.end });
+      pos = parse.end;
       continue;
     }
-    if (parsed.truncated) {
+    if (parse.truncated) {
       scan.truncated = true;
       return scan;
     }
-    scan.firstError ??= `invalid JSON at offset ${parsed.at}: ${parsed.message}`;
-    pos = balancedEnd(text, start) ?? start + 1;
+    scan.firstError ??= `invalid JSON at offset ${parse.at}: ${parse.message}`;
+    closes ??= closingBraces(text);
+    pos = Math.max(closes.get(start) ?? start + 1, parse.at + 1);
   }
 }

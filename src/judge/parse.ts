@@ -1,111 +1,52 @@
-import { type Criterion, type Level, type Scale, UNIT_SCALE } from "../criteria/model.js";
+import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
 import {
-  fieldOf,
-  LEVEL_FIELDS,
-  RESULT_FIELDS,
-  readCheck,
-  readLevel,
-  readList,
-  readReasoning,
-  readScore,
-  SCORE_FIELDS,
-  type ValueRead,
-} from "./answerValues.js";
-import { UnjudgedMethodError } from "./errors.js";
-import { type LenientObject, type LenientValue, scanJsonObjects } from "./lenientJson.js";
+  type AnswerContract,
+  answerContractOf,
+  type Decision,
+  FREEFORM_CONTRACT,
+  fieldsOf,
+  readDecision,
+} from "./answerContract.js";
+import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks, taggedText } from "./answerText.js";
+import { fieldOf, readList, readReasoning, readScore } from "./answerValues.js";
+import { type LenientObject, scanJsonObjects } from "./lenientJson.js";
 
-/** What a judge answer must contain, by method. */
-export type AnswerContract =
-  | { kind: "numeric"; scale: Scale; field: "score" }
-  | { kind: "check"; field: "result" }
-  | { kind: "levels"; levels: readonly Level[]; field: "level_id" };
+export { type AnswerContract, answerContractOf, FREEFORM_CONTRACT } from "./answerContract.js";
 
-/** The answer contract of an LLM-judged criterion (score, point, check, levels). */
-export function answerContractOf(criterion: Criterion): AnswerContract {
-  const method = criterion.method;
-  switch (method.kind) {
-    case "score":
-      return { kind: "numeric", scale: method.scale, field: "score" };
-    case "point":
-      return { kind: "numeric", scale: UNIT_SCALE, field: "score" };
-    case "check":
-      return { kind: "check", field: "result" };
-    case "levels":
-      return { kind: "levels", levels: method.levels, field: "level_id" };
-    default:
-      throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "parse" });
-  }
+/** The judge error of an answer whose decision came without a justification. */
+export const REASONING_MISSING = "reasoning missing: every judgement must be justified";
+
+/** True when the only thing wrong with an answer is its missing reasoning (worth asking again). */
+export function lacksReasoning(answer: JudgeAnswer): boolean {
+  return !answer.usable && answer.judgeError === REASONING_MISSING;
 }
 
-/** The freeform contract of seed 001: a score 0–1 with hits and misses. */
-export const FREEFORM_CONTRACT: AnswerContract = {
-  kind: "numeric",
-  scale: UNIT_SCALE,
-  field: "score",
-};
-
-const REASONING_EMPTY_NOTE =
-  "reasoning is empty: the answer is used, but every judgement should be justified";
-
+/** What one candidate object says under the contract. */
 type Interpretation =
   | { status: "ok"; answer: JudgeAnswer }
+  | { status: "unjustified" }
   | { status: "missing"; field: string; reasoning: string }
   | { status: "invalid"; error: string; reasoning: string };
 
-type Decision = { native: number | string; score01: number; level?: string };
-
-/** The decisive value of an answer under a contract. */
-function readDecision(value: LenientValue, contract: AnswerContract): ValueRead<Decision> {
-  switch (contract.kind) {
-    case "numeric":
-      return readScore(value, contract.scale, contract.field);
-    case "check": {
-      const read = readCheck(value, contract.field);
-      if (!read.ok) return read;
-      const score01 = read.value === "pass" ? 1 : 0;
-      return { ok: true, value: { native: read.value, score01 }, notes: read.notes };
-    }
-    case "levels": {
-      const read = readLevel(value, contract.levels, contract.field);
-      if (!read.ok) return read;
-      const { id, score } = read.value;
-      return { ok: true, value: { native: id, score01: score, level: id }, notes: read.notes };
-    }
-  }
-}
-
-function fieldsOf(contract: AnswerContract): readonly string[] {
-  switch (contract.kind) {
-    case "numeric":
-      return SCORE_FIELDS;
-    case "check":
-      return RESULT_FIELDS;
-    case "levels":
-      return LEVEL_FIELDS;
-  }
-}
-
-function usable(
-  decision: ValueRead<Decision>,
+/** A decision with its justification as an answer; no justification, no answer. */
+function justified(
+  decision: { value: Decision; notes: string[] },
   reasoning: string,
-  hits: string[],
-  misses: string[],
-) {
-  if (!decision.ok) return undefined;
-  const notes = [...decision.notes];
-  if (reasoning === "") notes.push(REASONING_EMPTY_NOTE);
+  lists: { hits: string[]; misses: string[] } = { hits: [], misses: [] },
+): Interpretation {
+  if (reasoning === "") return { status: "unjustified" };
   const answer: JudgeAnswer = {
     usable: true,
     score01: decision.value.score01,
     native: decision.value.native,
     reasoning,
-    hits,
-    misses,
-    notes,
+    hits: lists.hits,
+    misses: lists.misses,
+    notes: [...decision.notes],
   };
   if (decision.value.level !== undefined) answer.level = decision.value.level;
-  return answer;
+  return { status: "ok", answer };
 }
 
 /** Reads one JSON object as an answer under the contract. */
@@ -115,19 +56,19 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
   if (found === undefined) return { status: "missing", field: contract.field, reasoning };
   const decision = readDecision(found.value, contract);
   if (!decision.ok) return { status: "invalid", error: decision.error, reasoning };
-  const answer = usable(
-    decision,
-    reasoning,
-    readList(fieldOf(object, ["hits"])?.value),
-    readList(fieldOf(object, ["misses"])?.value),
-  );
-  return answer === undefined
-    ? { status: "invalid", error: `${contract.field} is not usable`, reasoning }
-    : { status: "ok", answer };
+  return justified(decision, reasoning, {
+    hits: readList(fieldOf(object, ["hits"])?.value),
+    misses: readList(fieldOf(object, ["misses"])?.value),
+  });
 }
 
-/** An object, then the objects it directly holds (an answer wrapped as {"evaluation": {…}}). */
-function candidatesOf(object: LenientObject): LenientObject[] {
+/**
+ * The objects that may hold the answer: a top-level object that has the decisive field is the
+ * only candidate (what it nests — an example, a draft — never counts); one that lacks it may wrap
+ * the answer ({"evaluation": {…}}), so the objects it directly holds are candidates instead.
+ */
+function candidatesOf(object: LenientObject, contract: AnswerContract): LenientObject[] {
+  if (fieldOf(object, fieldsOf(contract)) !== undefined) return [object];
   const nested = Object.values(object).filter(
     (v): v is LenientObject => typeof v === "object" && v !== null && !Array.isArray(v),
   );
@@ -138,51 +79,40 @@ function candidatesOf(object: LenientObject): LenientObject[] {
 function readCoverageXml(
   text: string,
   contract: AnswerContract,
-): { answer?: JudgeAnswer; error?: string; truncated: boolean; reasoning: string } {
-  const reflection = /<reflection>([\s\S]*?)<\/reflection>/i.exec(text)?.[1]?.trim() ?? "";
-  const coverage = /<coverage_extent>([\s\S]*?)<\/coverage_extent>/i.exec(text);
-  if (coverage === null) {
-    return { truncated: /<coverage_extent>/i.test(text), reasoning: reflection };
-  }
+): { read?: Interpretation; truncated: boolean; reasoning: string } {
+  const reasoning = taggedText(text, "reflection").inner?.trim() ?? "";
+  const coverage = taggedText(text, "coverage_extent");
+  if (coverage.inner === undefined) return { truncated: coverage.open, reasoning };
   if (contract.kind !== "numeric") {
-    return {
-      error: "a coverage_extent answer is not pass/fail or a level",
-      truncated: false,
-      reasoning: reflection,
-    };
+    const error = "a coverage_extent answer is not pass/fail or a level";
+    return { read: { status: "invalid", error, reasoning }, truncated: false, reasoning };
   }
-  const unit = readScore((coverage[1] ?? "").trim(), UNIT_SCALE, "coverage_extent");
-  if (!unit.ok) return { error: unit.error, truncated: false, reasoning: reflection };
+  const unit = readScore(coverage.inner.trim(), UNIT_SCALE, "coverage_extent");
   const { min, max } = contract.scale;
   const read =
-    min === 0 && max === 1
+    !unit.ok || (min === 0 && max === 1)
       ? unit
       : readScore(min + unit.value.score01 * (max - min), contract.scale, "coverage_extent");
-  if (!read.ok) return { error: read.error, truncated: false, reasoning: reflection };
-  return {
-    answer: usable(
-      { ok: true, value: read.value, notes: [...unit.notes, ...read.notes] },
-      reflection,
-      [],
-      [],
-    ),
-    truncated: false,
-    reasoning: reflection,
-  };
+  if (!read.ok) {
+    return {
+      read: { status: "invalid", error: read.error, reasoning },
+      truncated: false,
+      reasoning,
+    };
+  }
+  const notes = [...(unit.ok ? unit.notes : []), ...read.notes];
+  return { read: justified({ value: read.value, notes }, reasoning), truncated: false, reasoning };
 }
 
-/** A whole response that is just the value: `4`, `"pass"`, `excellent`. */
-function readBareAnswer(text: string, contract: AnswerContract): JudgeAnswer | undefined {
+/** A whole response that is just the value (`4`, `"pass"`, `excellent`): it has no reasoning. */
+function isBareValue(text: string, contract: AnswerContract): boolean {
   const bare = text
     .trim()
     .replace(/^[`*"']+|[`*"']+$/g, "")
     .replace(/[.!]$/, "")
     .trim();
-  if (bare === "" || bare.length > 60 || /[{}\n]/.test(bare)) return undefined;
-  const decision = readDecision(bare, contract);
-  const answer = usable(decision, "", [], []);
-  answer?.notes.unshift("the answer was a bare value, not a JSON object");
-  return answer;
+  if (bare === "" || bare.length > 60 || /[{}\n]/.test(bare)) return false;
+  return readDecision(bare, contract).ok;
 }
 
 /** The reasoning of a cut-off answer, as far as it got. */
@@ -197,58 +127,107 @@ function salvageReasoning(text: string): string {
   }
 }
 
-/**
- * Reads a judge's response under an answer contract, fail-closed. The first JSON object (bare,
- * fenced or in prose; lenient about trailing commas, single quotes and unquoted keys) that fits
- * the contract is the answer; for 0–1 contracts seed 002's XML is read too; a response that is
- * only the value is accepted. When nothing fits, the answer is unusable with a `judgeError`.
- *
- * Empty reasoning: the decision is still used (dropping a clear score would make a missing
- * sentence cost a whole criterion), but the answer carries a note, so the engine can report that
- * seed 000 TC-CRI-05 (every judgement justified) was not met.
- */
-export function parseWithContract(text: string, contract: AnswerContract): JudgeAnswer {
-  if (text.trim() === "") return finish(unusableAnswer("empty response"));
-  const hasXml = contract.kind === "numeric" && /<coverage_extent>/i.test(text);
-  const xml = hasXml ? readCoverageXml(text, contract) : undefined;
-  if (xml?.answer !== undefined) return finish(xml.answer);
+/** Every reading of the response: usable answers with where they start, and what failed. */
+interface Readings {
+  answers: Array<{ answer: JudgeAnswer; start: number }>;
+  unjustified: boolean;
+  invalid?: { error: string; reasoning: string };
+  missing?: { field: string; reasoning: string };
+  /** Why an earlier top-level object was not the answer. */
+  rejected?: string;
+}
 
-  const scan = scanJsonObjects(text);
-  let invalid: { error: string; reasoning: string } | undefined;
-  let missing: { field: string; reasoning: string } | undefined;
-  let rejected: string | undefined;
+function record(readings: Readings, read: Interpretation, start: number, nested: boolean): void {
+  if (read.status === "ok") {
+    if (nested) read.answer.notes.push("the answer was nested inside an outer JSON object");
+    if (readings.rejected !== undefined && readings.answers.length === 0) {
+      read.answer.notes.push(
+        `used the JSON object at offset ${start}; an earlier object was not an answer (${readings.rejected})`,
+      );
+    }
+    readings.answers.push({ answer: read.answer, start });
+    return;
+  }
+  if (read.status === "unjustified") readings.unjustified = true;
+  else if (read.status === "invalid") readings.invalid ??= read;
+  else readings.missing ??= read;
+  const reason =
+    read.status === "invalid"
+      ? read.error
+      : read.status === "missing"
+        ? `${read.field} missing`
+        : "no reasoning";
+  if (!nested) readings.rejected ??= reason;
+}
+
+/** The one answer of the readings; several that disagree are a judge error, never a guess. */
+function settle(readings: Readings): JudgeAnswer {
+  const [first, ...others] = readings.answers;
+  if (first === undefined) throw new Error("internal: no answer to settle");
+  const values = new Set(readings.answers.map((a) => String(a.answer.native)));
+  if (values.size > 1) {
+    const listed = readings.answers.map((a) => `${a.answer.native} at offset ${a.start}`);
+    return unusableAnswer(
+      `the response holds ${readings.answers.length} answers that disagree (${listed.join(", ")}); the judge must give one`,
+      first.answer.reasoning,
+    );
+  }
+  if (others.length > 0) {
+    first.answer.notes.push(`the same answer was given ${readings.answers.length} times`);
+  }
+  return first.answer;
+}
+
+/**
+ * Reads a judge's response under an answer contract, fail-closed. Reasoning blocks
+ * (`<think>…</think>`) are dropped; then every top-level JSON object (bare, fenced or in prose;
+ * lenient about trailing commas, single quotes and unquoted keys) that fits the contract — the
+ * decisive value valid and on the scale, and a reasoning — is an answer; for 0–1 contracts seed
+ * 002's XML is one too. One answer, or several that agree, is used; several that disagree, none,
+ * a decision without reasoning, a score off the scale, or a response over `maxChars` make the
+ * answer unusable with a `judgeError`.
+ */
+export function parseWithContract(
+  text: string,
+  contract: AnswerContract,
+  maxChars = MAX_ANSWER_CHARS,
+): JudgeAnswer {
+  const tooLong = answerTooLong(text, maxChars);
+  if (tooLong !== undefined) return finish(unusableAnswer(tooLong));
+  if (text.trim() === "") return finish(unusableAnswer("empty response"));
+  const stripped = stripReasoningBlocks(text);
+  const body = stripped.text;
+  if (body.trim() === "") {
+    const why = stripped.unclosed ? "answer truncated" : "the response is only a reasoning block";
+    return finish(unusableAnswer(why));
+  }
+  const readings: Readings = { answers: [], unjustified: false };
+  const xml = contract.kind === "numeric" ? readCoverageXml(body, contract) : undefined;
+  if (xml?.read !== undefined) record(readings, xml.read, body.search(/<coverage_extent>/i), false);
+  const scan = scanJsonObjects(body);
   for (const found of scan.objects) {
-    for (const candidate of candidatesOf(found.value)) {
-      const read = interpretObject(candidate, contract);
-      if (read.status === "ok") {
-        if (candidate !== found.value) {
-          read.answer.notes.push("the answer was nested inside an outer JSON object");
-        }
-        if (rejected !== undefined) {
-          read.answer.notes.push(
-            `used the JSON object at offset ${found.start}; an earlier object was not an answer (${rejected})`,
-          );
-        }
-        return finish(read.answer);
-      }
-      const reason = read.status === "invalid" ? read.error : `${read.field} missing`;
-      if (read.status === "invalid") invalid ??= read;
-      else missing ??= read;
-      if (candidate === found.value) rejected ??= reason;
+    for (const candidate of candidatesOf(found.value, contract)) {
+      record(
+        readings,
+        interpretObject(candidate, contract),
+        found.start,
+        candidate !== found.value,
+      );
     }
   }
+  if (readings.answers.length > 0) return finish(settle(readings));
 
-  if (scan.objects.length === 0 && !scan.truncated && xml === undefined) {
-    const bare = readBareAnswer(text, contract);
-    if (bare !== undefined) return finish(bare);
+  const noStructure = scan.objects.length === 0 && !scan.truncated && xml?.read === undefined;
+  if (readings.unjustified || (noStructure && isBareValue(body, contract))) {
+    return finish(unusableAnswer(REASONING_MISSING));
   }
-
+  const { invalid, missing } = readings;
   const reasoning =
-    invalid?.reasoning || missing?.reasoning || xml?.reasoning || salvageReasoning(text);
+    invalid?.reasoning || missing?.reasoning || xml?.reasoning || salvageReasoning(body);
   if (invalid !== undefined) return finish(unusableAnswer(invalid.error, reasoning));
-  if (xml?.error !== undefined) return finish(unusableAnswer(xml.error, reasoning));
-  if (scan.truncated || xml?.truncated)
+  if (scan.truncated || xml?.truncated || stripped.unclosed) {
     return finish(unusableAnswer("answer truncated", reasoning));
+  }
   if (missing !== undefined) return finish(unusableAnswer(`${missing.field} missing`, reasoning));
   const detail = scan.firstError === undefined ? "" : ` (${scan.firstError})`;
   return finish(unusableAnswer(`no JSON object found${detail}`, reasoning));

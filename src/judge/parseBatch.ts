@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { type Criterion, nativeScaleOf } from "../criteria/model.js";
+import type { Criterion } from "../criteria/model.js";
 import { decodeToon, ToonError } from "../toon/index.js";
 import type { JudgeAnswer } from "./answer.js";
+import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { parseJudgeResponse } from "./parse.js";
 
 const BatchRowSchema = z.object({
@@ -49,38 +50,23 @@ function asSingleAnswer(criterion: Criterion, row: z.infer<typeof BatchRowSchema
   }
 }
 
-/** A plain number in a cell: a number, or a string that is only a number. */
-function plainNumber(cell: z.infer<typeof BatchRowSchema>["score"]): number | undefined {
-  if (typeof cell === "number") return cell;
-  if (typeof cell === "string" && /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/.test(cell.trim())) {
-    return Number(cell.trim());
-  }
-  return undefined;
-}
-
-/**
- * Why a numeric cell is off its criterion's scale, if it is. A single answer out of range is
- * clamped (with a note); a batch row is decoded strictly instead and asked for again.
- */
-function outOfRange(criterion: Criterion, row: z.infer<typeof BatchRowSchema>): string | undefined {
-  const { method } = criterion;
-  if (method.kind !== "score" && method.kind !== "point") return undefined;
-  const { min, max } = nativeScaleOf(method);
-  const value = plainNumber(row.score);
-  if (value === undefined || (value >= min && value <= max)) return undefined;
-  return `score ${value} is outside ${min}–${max}`;
-}
-
 /**
  * Reads a batch answer: the TOON table `results[K]{id,score,reasoning}:`, decoded strictly (row
- * count and width must match the header). Each row is checked by the same rules as a single
- * answer, except that a score off the criterion's scale makes the row unusable rather than being
- * clamped. What could not be read is listed in `missing`, never guessed.
+ * count and width must match the header). Each row is read by the same rules as a single
+ * answer (a score off the criterion's scale or a row without reasoning is unusable). What could
+ * not be read is listed in `missing`, never guessed.
  */
-export function parseBatchResponse(text: string, criteria: readonly Criterion[]): BatchParse {
+export function parseBatchResponse(
+  response: string,
+  criteria: readonly Criterion[],
+  maxChars = MAX_ANSWER_CHARS,
+): BatchParse {
   const ids = criteria.map((c) => c.id);
   const answers = new Map<string, JudgeAnswer>();
   const notes: string[] = [];
+  const tooLong = answerTooLong(response, maxChars);
+  if (tooLong !== undefined) return { answers, missing: ids, problem: tooLong, notes };
+  const text = stripReasoningBlocks(response).text;
   const table = tableText(text);
   if (table === undefined) {
     return {
@@ -109,22 +95,27 @@ export function parseBatchResponse(text: string, criteria: readonly Criterion[])
     };
   }
   const byId = new Map(criteria.map((c) => [c.id, c]));
+  const conflicting = new Set<string>();
   for (const row of parsed.data.results) {
     const criterion = byId.get(row.id);
     if (criterion === undefined) {
       notes.push(`row for unknown criterion id ${JSON.stringify(row.id)} ignored`);
       continue;
     }
-    if (answers.has(row.id)) {
-      notes.push(`second row for ${row.id} ignored`);
-      continue;
-    }
-    const offScale = outOfRange(criterion, row);
-    if (offScale !== undefined) {
-      notes.push(`row for ${row.id} unusable: ${offScale}`);
-      continue;
-    }
+    if (conflicting.has(row.id)) continue;
     const answer = parseJudgeResponse(asSingleAnswer(criterion, row), criterion);
+    const earlier = answers.get(row.id);
+    if (earlier !== undefined) {
+      if (!answer.usable || earlier.native === answer.native) {
+        notes.push(`second row for ${row.id} ignored`);
+      } else {
+        // Two answers that disagree: neither is taken (the criterion is asked again).
+        answers.delete(row.id);
+        conflicting.add(row.id);
+        notes.push(`rows for ${row.id} disagree (${earlier.native}, ${answer.native})`);
+      }
+      continue;
+    }
     if (answer.usable) answers.set(row.id, answer);
     else notes.push(`row for ${row.id} unusable: ${answer.judgeError ?? "no usable value"}`);
   }

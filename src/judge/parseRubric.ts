@@ -1,8 +1,15 @@
 import { z } from "zod";
 import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
+import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, RESULT_FIELDS, readCheck, readReasoning } from "./answerValues.js";
-import { type LenientObject, type LenientValue, scanJsonObjects } from "./lenientJson.js";
+import {
+  type JsonObjectScan,
+  type LenientObject,
+  type LenientValue,
+  scanJsonObjects,
+} from "./lenientJson.js";
+import { REASONING_MISSING } from "./parse.js";
 import { rubricItemOf } from "./rubricItem.js";
 
 /**
@@ -48,12 +55,14 @@ function entriesOf(checks: LenientValue): Array<{ id: string; entry: LenientObje
   return [];
 }
 
-function itemAnswer(entry: LenientObject): JudgeAnswer {
+function itemAnswer(entry: LenientObject, overallReasoning: string): JudgeAnswer {
   const reasoning = readReasoning(entry);
   const result = fieldOf(entry, ITEM_RESULT_FIELDS);
   if (result === undefined) return unusableAnswer("result missing", reasoning);
   const read = readCheck(result.value);
   if (!read.ok) return unusableAnswer(read.error, reasoning);
+  // Every decision is justified: by the item's own reasoning or by the answer's overall one.
+  if (reasoning === "" && overallReasoning === "") return unusableAnswer(REASONING_MISSING);
   return {
     usable: true,
     score01: read.value === "pass" ? 1 : 0,
@@ -61,14 +70,45 @@ function itemAnswer(entry: LenientObject): JudgeAnswer {
     reasoning,
     hits: [],
     misses: [],
-    notes: reasoning === "" ? ["reasoning is empty"] : [],
+    notes: [],
   };
 }
 
+/** The one object holding the checks; several that disagree are a judge error, not a guess. */
+function checksObject(objects: JsonObjectScan["objects"]): {
+  found?: JsonObjectScan["objects"][number];
+  error?: string;
+} {
+  const holding = objects.filter((o) => fieldOf(o.value, CHECKS_FIELDS) !== undefined);
+  const first = holding[0];
+  if (first === undefined) return {};
+  const checksOf = (o: (typeof holding)[number]) =>
+    JSON.stringify(
+      entriesOf(fieldOf(o.value, CHECKS_FIELDS)?.value ?? null).map((e) => [
+        e.id,
+        readCheck(fieldOf(e.entry, ITEM_RESULT_FIELDS)?.value ?? null),
+      ]),
+    );
+  const distinct = new Set(holding.map(checksOf));
+  if (distinct.size > 1) {
+    return {
+      error: `the response holds ${holding.length} sets of checks that disagree; the judge must give one`,
+    };
+  }
+  return { found: first };
+}
+
 /** Reads the judge's answer to a rubric prompt (see renderRubricPrompt). */
-export function parseRubricResponse(text: string, items: readonly Criterion[]): RubricAnswer {
+export function parseRubricResponse(
+  response: string,
+  items: readonly Criterion[],
+  maxChars = MAX_ANSWER_CHARS,
+): RubricAnswer {
+  const tooLong = answerTooLong(response, maxChars);
+  const text = tooLong === undefined ? stripReasoningBlocks(response).text : "";
   const scan = scanJsonObjects(text);
-  const found = scan.objects.find((o) => fieldOf(o.value, CHECKS_FIELDS) !== undefined);
+  const chosen = checksObject(scan.objects);
+  const found = chosen.found;
   const notes: string[] = [];
   const answers: Record<string, JudgeAnswer> = {};
   const hits: string[] = [];
@@ -76,13 +116,15 @@ export function parseRubricResponse(text: string, items: readonly Criterion[]): 
 
   if (found === undefined) {
     const error =
-      text.trim() === ""
+      tooLong ??
+      chosen.error ??
+      (text.trim() === ""
         ? "empty response"
         : scan.truncated
           ? "answer truncated"
           : scan.objects.length > 0
             ? "checks missing"
-            : "no JSON object found";
+            : "no JSON object found");
     for (const item of items) answers[item.id] = unusableAnswer(error);
     return RubricAnswerSchema.parse({
       usable: false,
@@ -109,12 +151,13 @@ export function parseRubricResponse(text: string, items: readonly Criterion[]): 
     }
   }
 
+  const overallReasoning = readReasoning(found.value);
   for (const item of items) {
     const entry = byId.get(item.id);
     const answer =
       entry === undefined
         ? unusableAnswer(`no result for rubric item '${item.id}'`)
-        : itemAnswer(entry);
+        : itemAnswer(entry, overallReasoning);
     answers[item.id] = answer;
     if (answer.usable) {
       const { outcome } = rubricItemOf(item);
@@ -125,7 +168,7 @@ export function parseRubricResponse(text: string, items: readonly Criterion[]): 
   const answered = Object.values(answers).some((a) => a.usable);
   const result: RubricAnswer = {
     usable: answered,
-    reasoning: readReasoning(found.value),
+    reasoning: overallReasoning,
     items: answers,
     hits,
     misses,

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { toOutcome, unusableAnswer } from "../../src/judge/answer.js";
 import { neutraliseData } from "../../src/judge/fence.js";
-import { fenceData, PromptTemplateError, parseJudgeResponse } from "../../src/judge/index.js";
+import {
+  fenceData,
+  PromptTemplateError,
+  parseBatchResponse,
+  parseJudgeResponse,
+} from "../../src/judge/index.js";
 import { parseLenientObject, scanJsonObjects } from "../../src/judge/lenientJson.js";
 import { fillTemplate } from "../../src/judge/template.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
-import { clarityLevels, scoreFivePoint } from "./criteria.js";
+import { clarityLevels, scoreFivePoint, scoreUnit } from "./criteria.js";
 
 describe("parseLenientObject", () => {
   it("reads JSON and the usual judge liberties", () => {
@@ -113,5 +118,55 @@ describe("toOutcome", () => {
       judgeError: 'score must be a number, got "?"',
     });
     expect(toOutcome(unusableAnswer("answer truncated")).judgeError).toBe("answer truncated");
+  });
+});
+
+describe("one rule for single and batch answers", () => {
+  const criteria = [scoreFivePoint, scoreUnit];
+  const table = (rows: string[]) =>
+    `results[${rows.length}]{id,score,reasoning}:\n${rows.map((r) => `  ${r}`).join("\n")}`;
+
+  it("an off-scale score is a judge error in both modes", () => {
+    const single = parseJudgeResponse('{"reasoning": "x", "score": 10}', scoreFivePoint);
+    expect(single.judgeError).toContain("score 10 is outside 1–5");
+    const batch = parseBatchResponse(
+      table([`${scoreFivePoint.id},10,Strong.`, `${scoreUnit.id},85,Strong.`]),
+      criteria,
+    );
+    expect(batch.missing).toEqual([scoreFivePoint.id, scoreUnit.id]);
+    expect(batch.notes.join("\n")).toContain("score 10 is outside 1–5");
+    expect(batch.notes.join("\n")).toContain("score 85 is outside 0–1");
+  });
+
+  it("a batch row without reasoning is not used", () => {
+    const batch = parseBatchResponse(
+      table([`${scoreFivePoint.id},4,""`, `${scoreUnit.id},0.5,Fine.`]),
+      criteria,
+    );
+    expect(batch.missing).toEqual([scoreFivePoint.id]);
+    expect(batch.answers.get(scoreUnit.id)?.native).toBe(0.5);
+  });
+
+  it("two batch rows that disagree leave the criterion unanswered", () => {
+    const batch = parseBatchResponse(
+      table([
+        `${scoreFivePoint.id},2,Weak.`,
+        `${scoreFivePoint.id},5,Strong.`,
+        `${scoreUnit.id},0.5,Fine.`,
+      ]),
+      criteria,
+    );
+    expect(batch.missing).toEqual([scoreFivePoint.id]);
+    expect(batch.notes.join("\n")).toContain("disagree");
+  });
+});
+
+describe("the lenient reader drops prototype keys", () => {
+  it("never lists __proto__, constructor or prototype as keys", () => {
+    const parsed = parseLenientObject(
+      '{"__proto__": {"score": 1}, "constructor": 1, "prototype": 2, "a": 3}',
+      0,
+    );
+    expect(parsed.ok && Object.keys(parsed.value)).toEqual(["a"]);
   });
 });

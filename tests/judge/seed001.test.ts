@@ -59,16 +59,19 @@ describe("renderFreeformPrompt (seed 001 freeform mode)", () => {
     expect(p.user).toContain("Reference answer:\n(none given)");
   });
 
-  it("reads the answer: clamped score, capped hits and misses, fail-closed", () => {
+  it("reads the answer: capped hits and misses, fail-closed, a score off 0–1 is a judge error", () => {
     const answer = parseFreeformResponse(
-      '{"reasoning": "Scope right, ceiling missing.", "score": 1.4, "hits": ["scope", "", "region", "a", "b", "c"], "misses": ["ceiling"]}',
+      '{"reasoning": "Scope right, ceiling missing.", "score": 0.9, "hits": ["scope", "", "region", "a", "b", "c"], "misses": ["ceiling"]}',
     );
     expect(answer).toMatchObject({
       usable: true,
-      score01: 1,
+      score01: 0.9,
       hits: ["scope", "region", "a", "b"],
       misses: ["ceiling"],
     });
+    const offScale = parseFreeformResponse('{"reasoning": "Scope right.", "score": 1.4}');
+    expect(offScale).toMatchObject({ usable: false, score01: 0 });
+    expect(offScale.judgeError).toContain("score 1.4 is outside 0–1");
     const broken = parseFreeformResponse("I think it is about right.");
     expect(broken).toMatchObject({ usable: false, score01: 0, hits: [], misses: [] });
   });
@@ -127,7 +130,7 @@ describe("parseRubricResponse", () => {
 
   it("reports an unanswered item as not evaluated, never as a fail", () => {
     const answer = parseRubricResponse(
-      '```json\n{"checks": {"r1": "pass", "r3": {"result": "maybe"}, "r9": "pass"}}\n```',
+      '```json\n{"reasoning": "Deadline named.", "checks": {"r1": "pass", "r3": {"result": "maybe"}, "r9": "pass"}}\n```',
       ITEMS,
     );
     expect(answer.usable).toBe(true);
@@ -139,6 +142,33 @@ describe("parseRubricResponse", () => {
     expect(answer.hits).toEqual(["Names the funder's deadline"]);
     expect(answer.misses).toEqual([]);
     expect(answer.notes.join(" ")).toContain("unknown rubric item 'r9'");
+  });
+
+  it("needs a justification for every decision: the item's reasoning or the overall one", () => {
+    const answer = parseRubricResponse(
+      '{"checks": [{"id": "r1", "result": "pass"}, {"id": "r2", "result": "pass", "reasoning": "400k"}]}',
+      ITEMS,
+    );
+    expect(answer.items.r1).toMatchObject({ usable: false });
+    expect(answer.items.r1?.judgeError).toContain("reasoning missing");
+    expect(answer.items.r2).toMatchObject({ usable: true, native: "pass" });
+  });
+
+  it("sets of checks that disagree are a judge error, not the first one", () => {
+    const answer = parseRubricResponse(
+      '{"reasoning": "draft", "checks": {"r1": "pass"}}\n{"reasoning": "final", "checks": {"r1": "fail"}}',
+      ITEMS,
+    );
+    expect(answer.usable).toBe(false);
+    expect(answer.judgeError).toContain("disagree");
+  });
+
+  it("ignores checks inside a reasoning block", () => {
+    const answer = parseRubricResponse(
+      '<think>{"reasoning": "x", "checks": {"r1": "pass"}}</think>{"reasoning": "No deadline.", "checks": {"r1": "fail"}}',
+      ITEMS,
+    );
+    expect(answer.items.r1).toMatchObject({ usable: true, native: "fail" });
   });
 
   it("is unusable when no checks are found", () => {

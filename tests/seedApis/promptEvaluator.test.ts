@@ -42,11 +42,11 @@ describe("PromptEvaluator freeform mode (seed 001)", () => {
     expect(result.trace.responseHash).toBe(responseHash(judgeAnswer({ score: 0.9 })));
   });
 
-  it("clamps the score to 1 and keeps at most four hits and misses", async () => {
+  it("keeps at most four hits and misses", async () => {
     const { evaluator } = freeformWith(
       jsonAnswer({
         reasoning: "Complete and exact.",
-        score: 1.7,
+        score: 1,
         hits: ["scope", "ceiling", "region", "per project", "currency", "  "],
         misses: ["a", "b", "c", "d", "e"],
       }),
@@ -58,6 +58,14 @@ describe("PromptEvaluator freeform mode (seed 001)", () => {
     expect(result.verdict).toBe("pass");
     expect(result.judgeError).toBeUndefined();
     expect(result.reasoning).toBe("Complete and exact.");
+  });
+
+  it("a score off 0–1 is a judge error with the verdict 'error', not full marks", async () => {
+    const { evaluator } = freeformWith(jsonAnswer({ reasoning: "Complete.", score: 1.7 }));
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result.verdict).toBe("error");
+    expect(result.score).toBe(0);
+    expect(result.judgeError).toContain("score 1.7 is outside 0–1");
   });
 
   it("reads the first valid JSON object out of surrounding prose", async () => {

@@ -1,0 +1,75 @@
+import { type Criterion, type Level, type Scale, UNIT_SCALE } from "../criteria/model.js";
+import {
+  LEVEL_FIELDS,
+  RESULT_FIELDS,
+  readCheck,
+  readLevel,
+  readScore,
+  SCORE_FIELDS,
+  type ValueRead,
+} from "./answerValues.js";
+import { UnjudgedMethodError } from "./errors.js";
+import type { LenientValue } from "./lenientJson.js";
+
+/** What a judge answer must contain, by method. */
+export type AnswerContract =
+  | { kind: "numeric"; scale: Scale; field: "score" }
+  | { kind: "check"; field: "result" }
+  | { kind: "levels"; levels: readonly Level[]; field: "level_id" };
+
+/** The answer contract of an LLM-judged criterion (score, point, check, levels). */
+export function answerContractOf(criterion: Criterion): AnswerContract {
+  const method = criterion.method;
+  switch (method.kind) {
+    case "score":
+      return { kind: "numeric", scale: method.scale, field: "score" };
+    case "point":
+      return { kind: "numeric", scale: UNIT_SCALE, field: "score" };
+    case "check":
+      return { kind: "check", field: "result" };
+    case "levels":
+      return { kind: "levels", levels: method.levels, field: "level_id" };
+    default:
+      throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "parse" });
+  }
+}
+
+/** The freeform contract of seed 001: a score 0–1 with hits and misses. */
+export const FREEFORM_CONTRACT: AnswerContract = {
+  kind: "numeric",
+  scale: UNIT_SCALE,
+  field: "score",
+};
+
+export type Decision = { native: number | string; score01: number; level?: string };
+
+/** The decisive value of an answer under a contract. */
+export function readDecision(value: LenientValue, contract: AnswerContract): ValueRead<Decision> {
+  switch (contract.kind) {
+    case "numeric":
+      return readScore(value, contract.scale, contract.field);
+    case "check": {
+      const read = readCheck(value, contract.field);
+      if (!read.ok) return read;
+      const score01 = read.value === "pass" ? 1 : 0;
+      return { ok: true, value: { native: read.value, score01 }, notes: read.notes };
+    }
+    case "levels": {
+      const read = readLevel(value, contract.levels, contract.field);
+      if (!read.ok) return read;
+      const { id, score } = read.value;
+      return { ok: true, value: { native: id, score01: score, level: id }, notes: read.notes };
+    }
+  }
+}
+
+export function fieldsOf(contract: AnswerContract): readonly string[] {
+  switch (contract.kind) {
+    case "numeric":
+      return SCORE_FIELDS;
+    case "check":
+      return RESULT_FIELDS;
+    case "levels":
+      return LEVEL_FIELDS;
+  }
+}
