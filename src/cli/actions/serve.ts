@@ -5,9 +5,16 @@
 import { join } from "node:path";
 import { createReviewDesk } from "../../orchestrator/createReviewDesk.js";
 import { startService } from "../../service/server.js";
-import type { RawServeOptions } from "../commands/serve.js";
 import type { CliContext } from "../context.js";
 import { describeStore, resolveCheckpointStore } from "../review/store.js";
+
+/** The options of `evalgate serve`, as commander parsed them. */
+export interface RawServeOptions {
+  host: string;
+  port: number;
+  data?: string;
+  model?: string;
+}
 
 function untilStopped(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { RawServeOptions } from "../actions/serve.js";
 import type { CliContext } from "../context.js";
 import { integerIn } from "./options.js";
 
@@ -25,13 +26,6 @@ Examples:
   evalgate serve --host 0.0.0.0 --port 8080 --data /var/lib/evalgate
   DATABASE_URL=postgres://… EVALGATE_SESSION_SECRET=… evalgate serve --host 0.0.0.0
 `;
-
-export interface RawServeOptions {
-  host: string;
-  port: number;
-  data?: string;
-  model?: string;
-}
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program
