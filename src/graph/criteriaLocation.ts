@@ -17,7 +17,7 @@ export function criteriaSearchPath(criteriaDir?: string): string[] {
 
 /**
  * The file a `criteriaPath` names: an absolute path as is; a relative one against the working
- * directory, then each criteria folder (seed 004 §7.1: config/evaluation/criteria/{type}.json).
+ * directory, then each criteria folder (config/evaluation/criteria/{type}.json).
  * Undefined when no such file exists anywhere.
  */
 export function resolveCriteriaFile(

@@ -76,6 +76,11 @@ export type EvaluationGraphOptions = Partial<
  * else `<contentType>.json`), pause for the reviewer, and return the evaluation, the status
  * (approved, revision_requested with the feedback, edited with the new content) and the decision
  * history. A retry evaluates again. Usable as a subgraph.
+ *
+ * @example
+ * const gate = buildEvaluationGraph({ model: "ollama:qwen2.5:7b" }).compile({ checkpointer });
+ * await gate.invoke({ content, contentType: "budget" }, { configurable: { thread_id: "g1" } });
+ * // paused at the review: resume with new Command({ resume: { action: "approve", reviewer } })
  */
 export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
   const evaluate = async (state: EvaluationGateStateType, config?: LangGraphRunnableConfig) => {

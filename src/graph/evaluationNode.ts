@@ -20,10 +20,10 @@ import { mergeStateUpdates, parseStatePath, statePathUpdate } from "./statePath.
 
 export { NothingEvaluatedError } from "./failure.js";
 
-/** Pulls the content to evaluate out of the state (seed 004 `ContentExtractor`). */
+/** Pulls the content to evaluate out of the state. */
 export type ContentExtractor = (state: OverallProposalStateType) => unknown;
 
-/** A caller's extra check on a finished evaluation (seed 004 `ResultValidator`). */
+/** A caller's extra check on a finished evaluation. */
 export type ResultValidator = (
   result: EvaluationResult,
   state: OverallProposalStateType,
@@ -51,7 +51,7 @@ export interface EvaluationNodeOptions {
   customValidator?: ResultValidator;
   /** An injected judge (a chat model or createChatModel's result); wins over modelName. */
   model?: ModelSource | JudgeModel;
-  /** Per model call (seed 004: 60 s). */
+  /** Per model call (default 60 s). */
   timeoutMs?: number;
   concurrency?: number;
   mode?: EvaluationMode;
@@ -61,7 +61,7 @@ export interface EvaluationNodeOptions {
   title?: string;
   /** Extra folder to look for criteria files in. */
   criteriaDir?: string;
-  /** Source documents for per-criterion context (seed 000 RAG), read from the state. */
+  /** Source documents for per-criterion context, read from the state. */
   documents?: (state: OverallProposalStateType) => SourceDocument[] | undefined;
   registry?: FunctionRegistry;
   traceFile?: string;
@@ -81,7 +81,9 @@ export function humanReadable(contentType: string): string {
     .join(" ");
 }
 
-/** Why the content cannot be evaluated, or undefined when it can (seed 004 §4.1 step 1). */
+/**
+ * Why the content cannot be evaluated, or undefined when it can (checked before any model call).
+ */
 export function contentProblem(content: unknown): string | undefined {
   if (content === undefined || content === null) return "there is no content to evaluate";
   if (typeof content === "string") {
@@ -111,13 +113,23 @@ function emit(config: LangGraphRunnableConfig | undefined, event: Record<string,
 }
 
 /**
- * Builds an evaluation node (seed 004 §3.1). It follows seed 004 §4.1 in order: validates the
- * content (no model call when it is missing or malformed), reports `evaluating` as a custom stream
- * event, loads the criteria (built-in defaults only when no file exists), judges the content
- * (evaluateContent: prompt, model, parse, weighted score, pass/fail), runs the custom validator and
- * returns the result, `awaiting_review`, the interrupt flag and metadata (seed 004 §4.2) and a
- * message. Failures (seed 004 §6) give status `error`, a detailed entry in `errors` and a friendly
- * message; the review node then lets the reviewer retry once the cause is gone.
+ * Builds an evaluation node. In order, it validates the content (no model call when it is missing
+ * or malformed), reports `evaluating` as a custom stream event, loads the criteria (built-in
+ * defaults only when no file exists), judges the content (evaluateContent: prompt, model, parse,
+ * weighted score, pass/fail), runs the custom validator and returns the result,
+ * `awaiting_review`, the interrupt flag and metadata and a message. Failures (input, model or
+ * processing) give status `error`, a detailed entry in `errors` and a friendly message; the review
+ * node then lets the reviewer retry once the cause is gone.
+ *
+ * @example
+ * const evaluateResearch = createEvaluationNode({
+ *   contentType: "research",
+ *   contentExtractor: (state) => state.researchResults,
+ *   criteriaPath: "research.json",
+ *   resultField: "researchEvaluation",
+ *   statusField: "researchStatus",
+ * });
+ * builder.addNode("evaluateResearch", evaluateResearch);
  */
 export function createEvaluationNode(options: EvaluationNodeOptions): EvaluationNode {
   const resultPath = parseStatePath(options.resultField);

@@ -20,11 +20,11 @@ import {
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 
-/** Where the graph goes after an evaluation (seed 004 §8.1). */
+/** Where the graph goes after an evaluation. */
 export type AfterEvaluation = "review" | "revise" | "continue";
 
 /**
- * seed 004 §8.1 `routeAfterEvaluation`: `continue` when the content is already accepted (approved
+ * Routes after an evaluation: `continue` when the content is already accepted (approved
  * or edited, e.g. auto-approved), `revise` when a revision was requested (auto-revision), and
  * `review` — the human — otherwise, errors included.
  */
@@ -148,6 +148,13 @@ export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
  * Adds a stage to a graph: generate → evaluate → review, with routeAfterEvaluation after the
  * evaluation and the review's Command routing, all declared (`ends`, path maps) so LangGraph
  * Studio draws every edge. Returns the node names.
+ *
+ * @example
+ * const methodology = sectionStage("methodology", "Methodology");
+ * const builder = createProposalBuilder();
+ * const names = addEvaluationStage(builder, { stage: methodology, stages: [methodology] });
+ * builder.addEdge("__start__", names.evaluate);
+ * const graph = builder.compile({ checkpointer: new MemorySaver() });
  */
 export function addEvaluationStage(builder: ProposalGraphBuilder, options: EvaluationStageOptions) {
   const { stage } = options;

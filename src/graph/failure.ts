@@ -20,7 +20,7 @@ export class NothingEvaluatedError extends Error {
   }
 }
 
-/** seed 004 §6: the three kinds of failure an evaluation node reports. */
+/** The three kinds of failure an evaluation node reports. */
 export type FailureCategory = "input" | "model" | "processing";
 
 export interface EvaluationFailure {

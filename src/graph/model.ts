@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EvaluationResultSchema } from "../scoring/result.js";
 
-/** Where a piece of content is in its life (seed 004 §5.2, plus not_started, running and stale). */
+/** Where a piece of content is in its life. */
 export const ProcessingStatusSchema = z.enum([
   "not_started",
   "running",
@@ -19,7 +19,7 @@ export type ProcessingStatus = z.infer<typeof ProcessingStatusSchema>;
 /** Statuses that count as accepted by a reviewer. */
 export const ACCEPTED_STATUSES: ReadonlySet<ProcessingStatus> = new Set(["approved", "edited"]);
 
-/** A proposal section in state: its content, status and evaluation (seed 004 §11 `SectionData`). */
+/** A proposal section in state: its content, status and evaluation. */
 export const SectionDataSchema = z.object({
   id: z.string(),
   title: z.string().optional(),
@@ -33,7 +33,7 @@ export type SectionData = z.infer<typeof SectionDataSchema>;
 export const REVIEW_ACTIONS = ["approve", "revise", "edit", "retry"] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
-/** What the reviewer is shown when the graph pauses (seed 004 §4.2). */
+/** What the reviewer is shown when the graph pauses. */
 export const InterruptMetadataSchema = z.object({
   type: z.enum(["evaluation_review", "evaluation_error", "generation_error", "revision_limit"]),
   contentType: z.string(),

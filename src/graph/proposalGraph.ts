@@ -84,6 +84,10 @@ export class RfpLoadError extends Error {
  * the generator, edits marking approved dependents stale so they are written again. Stages
  * already approved in the input are skipped. Returns the uncompiled builder: compile it with a
  * checkpointer (the orchestrator), embed it as a subgraph, or serve it (langgraph.json).
+ *
+ * @example
+ * const graph = buildProposalGraph({ model: "ollama:qwen2.5:7b" }).compile({ checkpointer });
+ * await graph.invoke({ rfpDocument, applicantInput }, { configurable: { thread_id: "p1" } });
  */
 export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   const sections = options.sections ?? loadProposalConfig();

@@ -85,6 +85,9 @@ export interface StageNodeNames {
   review: string;
 }
 
+/**
+ * The node names of a stage: `generate<Id>`, `evaluate<Id>`, `review<Id>` (the id in PascalCase).
+ */
 export function stageNodeNames(stage: Pick<StageDefinition, "id">): StageNodeNames {
   const name = pascalCase(stage.id);
   return { generate: `generate${name}`, evaluate: `evaluate${name}`, review: `review${name}` };

@@ -52,7 +52,7 @@ const status = () =>
   });
 
 /**
- * `OverallProposalState` (seed 004 §11): research, solution-sought and connection-pair results
+ * `OverallProposalState`: research, solution-sought and connection-pair results
  * with their statuses and evaluations, sections by id, the HITL fields, messages and errors —
  * plus the RFP document, the applicant's input, revision counts and feedback, and the history of
  * reviewer decisions. An Annotation state, so LangGraph Studio shows its input form and the

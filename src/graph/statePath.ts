@@ -49,7 +49,7 @@ function isSectionField(field: string): field is SectionField {
 }
 
 /**
- * Parses a seed 004 `resultField` / `statusField`: `researchEvaluation`, or
+ * Parses a `resultField` / `statusField`: `researchEvaluation`, or
  * `sections.<id>.<content|status|evaluation>` for a section.
  */
 export function parseStatePath(path: string): StatePath {
