@@ -4,8 +4,6 @@ import { Annotation, Command, END, MemorySaver, START, StateGraph } from "@langc
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProcessingStatus } from "../../src/graph/model.js";
 import { PACKAGE_ROOT } from "../../src/graph/packagePaths.js";
-import { loadProposalConfig, proposalStages } from "../../src/graph/proposalGraph.js";
-import { stageNodeNames } from "../../src/graph/stages.js";
 import * as studio from "../../src/graph/studio.js";
 import { evaluation, proposal } from "../../src/graph/studio.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
@@ -146,28 +144,40 @@ describe("the proposal graph Studio loads", () => {
 
   it("draws every stage's loop: generate→evaluate→review, review→generate, review→evaluate", async () => {
     const edges = await drawnEdges(proposal);
-    const stages = proposalStages(loadProposalConfig());
-    const first = stageNodeNames(stages[0] ?? { id: "research" });
-    const last = stageNodeNames(stages.at(-1) ?? { id: "conclusion" });
+    // The stages in order: research, solution, connection pairs, then the sections of
+    // config/proposal.json (problem statement, methodology, budget, timeline, conclusion).
+    const stages = [
+      "Research",
+      "Solution",
+      "ConnectionPairs",
+      "ProblemStatement",
+      "Methodology",
+      "Budget",
+      "Timeline",
+      "Conclusion",
+    ];
     const expected = [
       "__start__->loadRfp",
-      `loadRfp->${first.generate}`,
-      `${last.review}->__end__`,
-      ...stages.flatMap((stage) => {
-        const n = stageNodeNames(stage);
-        return [
-          `${n.generate}->${n.evaluate}`,
-          `${n.evaluate}->${n.review}`,
-          `${n.review}->${n.generate}`,
-          `${n.review}->${n.evaluate}`,
-        ];
-      }),
-      ...stages.slice(1).map((stage, i) => {
-        const before = stageNodeNames(stages[i] ?? stage);
-        return `${before.review}->${stageNodeNames(stage).generate}`;
-      }),
+      "loadRfp->generateResearch",
+      "reviewConclusion->__end__",
+      ...stages.flatMap((stage) => [
+        `generate${stage}->evaluate${stage}`,
+        `evaluate${stage}->review${stage}`,
+        `review${stage}->generate${stage}`,
+        `review${stage}->evaluate${stage}`,
+      ]),
+      ...stages.slice(1).map((stage, i) => `review${stages[i]}->generate${stage}`),
     ];
     expect(edges).toEqual(expect.arrayContaining(expected));
+    const drawn = (await proposal.getGraphAsync()).toJSON() as DrawnGraph;
+    expect(drawn.nodes.map((n) => n.id).sort()).toEqual(
+      [
+        "__start__",
+        "__end__",
+        "loadRfp",
+        ...stages.flatMap((stage) => [`generate${stage}`, `evaluate${stage}`, `review${stage}`]),
+      ].sort(),
+    );
   });
 });
 
