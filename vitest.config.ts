@@ -5,5 +5,9 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     environment: "node",
     testTimeout: 20_000,
+    // The injection guard (one extra judge call per evaluation) is on by default for users; the
+    // suite's scripted judges answer per criterion, so it is off here and tested on its own
+    // (tests/judge/injectionGuard.test.ts, tests/engine/injectionEntryPoints.test.ts).
+    env: { EVALGATE_INJECTION_GUARD: "off" },
   },
 });

@@ -13,6 +13,7 @@ export * from "./batchPrompt.js";
 export * from "./checkPrompt.js";
 export type { ContentTypePrompt } from "./contentTypePrompt.js";
 export * from "./freeformPrompt.js";
+export * from "./injectionGuardPrompt.js";
 export * from "./levelsPrompt.js";
 export * from "./pointPrompt.js";
 export * from "./rubricPrompt.js";

@@ -2,7 +2,6 @@ import { dirname } from "node:path";
 import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/index.js";
 import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
-import { scanForInjection } from "../judge/injection.js";
 import { contentText } from "../judge/render.js";
 import { type ChatModelOptions, createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
@@ -19,12 +18,14 @@ import { type ResultOverrides, settleResult } from "../scoring/settle.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { EvaluationError } from "./errors.js";
 import { collectFeedback } from "./feedback.js";
+import { screenForInjection } from "./injectionScreen.js";
 import { judgeCatalog } from "./judgeCatalog.js";
 import { JudgeSession } from "./judgeSession.js";
 import {
   type EvaluateContentOptions,
   type EvaluationSettings,
   EvaluationSettingsSchema,
+  injectionGuardDefault,
 } from "./options.js";
 
 function isJudgeModel(model: unknown): model is JudgeModel {
@@ -49,6 +50,7 @@ function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
     summary: options.summary,
     evaluator: options.evaluator,
     structuredOutput: options.structuredOutput,
+    injectionGuard: options.injectionGuard ?? injectionGuardDefault(),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -112,17 +114,17 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   }
 }
 
-/** Scans the content and the source documents (they reach the judge as context) for injection. */
-function scanSources(text: string, options: EvaluateContentOptions): string[] {
-  const scanned = [
+/** Screens the content and the source documents (they reach the judge as context) for injection. */
+async function screenSources(
+  text: string,
+  options: EvaluateContentOptions,
+  guard: JudgeSession | undefined,
+): Promise<string[]> {
+  const texts = [
     { where: "the content", text },
     ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
   ];
-  return scanned.flatMap(({ where, text: scannedText }) =>
-    scanForInjection(scannedText).map(
-      (finding) => `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}"`,
-    ),
-  );
+  return (await screenForInjection(texts, guard)).reasons;
 }
 
 /** The criterion results in catalog order, with the notes of every answer as warnings. */
@@ -218,7 +220,11 @@ async function runEvaluation(
     options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
   const registry = options.registry ?? new FunctionRegistry({ baseDir });
   const warnings = [...catalog.warnings];
-  const humanReview = scanSources(text, options);
+  const humanReview = await screenSources(
+    text,
+    options,
+    settings.injectionGuard ? session : undefined,
+  );
   warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
 
   const judged = await judgeCatalog({

@@ -27,6 +27,12 @@ export const EvaluationSettingsSchema = z.object({
    * decoding is constrained to a usable answer. The parser checks every answer either way.
    */
   structuredOutput: z.boolean().default(true),
+  /**
+   * Before judging, ask the judge model whether the content (and the source documents) carry
+   * text aimed at the evaluator; a yes, or a guard that fails, forces human review. On by
+   * default; EVALGATE_INJECTION_GUARD=off turns the default off.
+   */
+  injectionGuard: z.boolean().default(true),
   evaluator: z.string().min(1).default("ai"),
 });
 export type EvaluationSettings = z.infer<typeof EvaluationSettingsSchema>;
@@ -84,4 +90,10 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
    * settled with the rest: the result does not pass, its verdict is fail, the summary says why.
    */
   validator?: EvaluationValidator;
+}
+
+/** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD says off / false / 0. */
+export function injectionGuardDefault(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.EVALGATE_INJECTION_GUARD?.trim().toLowerCase();
+  return !(value === "off" || value === "false" || value === "0" || value === "no");
 }

@@ -51,7 +51,7 @@ export type CriterionResult = z.infer<typeof CriterionResultSchema>;
 /** One model call, recorded exactly, so every score can be traced to its prompt and answer. */
 export const TraceSchema = z.object({
   id: z.string(),
-  purpose: z.enum(["criterion", "batch", "repair", "summary"]),
+  purpose: z.enum(["criterion", "batch", "repair", "summary", "guard"]),
   criterionIds: z.array(z.string()),
   model: z.string(),
   parameters: z.record(z.string(), z.unknown()),

@@ -1,0 +1,53 @@
+import { answerTooLong, stripReasoningBlocks } from "./answerText.js";
+import { fieldOf, readCheck, readReasoning } from "./answerValues.js";
+import { scanJsonObjects } from "./lenientJson.js";
+
+/**
+ * The guard's answer, read fail-closed: a usable verdict needs the `instruction_bearing` field
+ * (true / false, yes / no) and a reasoning; anything else — no object, a missing or unreadable
+ * field, several answers that disagree — is a failure, which forces human review like a finding.
+ */
+export type GuardVerdict =
+  | { ok: true; instructionBearing: boolean; reasoning: string }
+  | { ok: false; error: string };
+
+const VERDICT_FIELDS = [
+  "instruction_bearing",
+  "instructionbearing",
+  "contains_instructions",
+  "injection",
+  "prompt_injection",
+] as const;
+
+/** Reads the guard model's answer. */
+export function parseGuardResponse(response: string): GuardVerdict {
+  const tooLong = answerTooLong(response);
+  if (tooLong !== undefined) return { ok: false, error: tooLong };
+  const text = stripReasoningBlocks(response).text;
+  const verdicts: Array<{ instructionBearing: boolean; reasoning: string }> = [];
+  let problem = "no JSON object found";
+  for (const { value } of scanJsonObjects(text).objects) {
+    const field = fieldOf(value, VERDICT_FIELDS);
+    if (field === undefined) {
+      problem = "instruction_bearing missing";
+      continue;
+    }
+    const read = readCheck(field.value, "instruction_bearing");
+    if (!read.ok) {
+      problem = read.error;
+      continue;
+    }
+    const reasoning = readReasoning(value);
+    if (reasoning === "") {
+      problem = "reasoning missing";
+      continue;
+    }
+    verdicts.push({ instructionBearing: read.value === "pass", reasoning });
+  }
+  const [first] = verdicts;
+  if (first === undefined) return { ok: false, error: problem };
+  if (verdicts.some((v) => v.instructionBearing !== first.instructionBearing)) {
+    return { ok: false, error: "the guard gave answers that disagree" };
+  }
+  return { ok: true, ...first };
+}

@@ -1,0 +1,235 @@
+/**
+ * The first layer of the injection defence: views of the content with disguises undone, so one
+ * set of patterns sees through them. The main view maps every character back to the original
+ * (for excerpts and offsets); derived views (decoded base64, ROT13, reversed text, rejoined split
+ * words) are scanned as they are and report the offset of where they came from.
+ */
+
+/** Invisible characters that have no place in proposal prose. */
+export const ALWAYS_HIDDEN =
+  /[\u200B\u2060-\u2064\u180E\u202A-\u202E\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u;
+/** Joiners and marks legitimate in some scripts and emoji: hidden only inside Latin text. */
+export const JOINERS: ReadonlySet<string> = new Set([
+  "\u200C",
+  "\u200D",
+  "\u200E",
+  "\u200F",
+  "\u00AD",
+]);
+const LATIN = /[A-Za-z0-9]/;
+
+/** Cyrillic and Greek letters that look like Latin ones, folded to the Latin letter. */
+const HOMOGLYPHS: Readonly<Record<string, string>> = {
+  а: "a",
+  в: "b",
+  е: "e",
+  ё: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  ӏ: "l",
+  ԛ: "q",
+  ԝ: "w",
+  ɡ: "g",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  Х: "X",
+  У: "Y",
+  І: "I",
+  Ј: "J",
+  Ѕ: "S",
+  Ԁ: "D",
+  α: "a",
+  β: "b",
+  ε: "e",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+};
+
+/** The Latin letter a look-alike stands for, if it is one. */
+export function foldHomoglyph(char: string): string | undefined {
+  return HOMOGLYPHS[char];
+}
+
+function isHiddenAt(text: string, index: number, char: string): boolean {
+  if (ALWAYS_HIDDEN.test(char)) return !(char === "\uFEFF" && index === 0);
+  if (!JOINERS.has(char)) return false;
+  const before = text[index - 1] ?? "";
+  const after = text[index + char.length] ?? "";
+  return LATIN.test(before) || LATIN.test(after);
+}
+
+/** The main view: invisible characters removed, NFKC, look-alikes folded; offsets kept. */
+export interface MainView {
+  view: string;
+  /** For each unit of the view, its offset in the original (one extra entry: the end). */
+  origin: number[];
+  /** Runs of invisible characters in the original, as [start, end). */
+  hidden: Array<[number, number]>;
+  /** Offsets of words mixing Latin letters with Cyrillic or Greek look-alikes. */
+  mixedScript: Array<[number, number]>;
+}
+
+export function mainView(text: string): MainView {
+  let view = "";
+  const origin: number[] = [];
+  const hidden: Array<[number, number]> = [];
+  let index = 0;
+  for (const char of text) {
+    if (ALWAYS_HIDDEN.test(char) || JOINERS.has(char)) {
+      if (isHiddenAt(text, index, char)) {
+        const last = hidden[hidden.length - 1];
+        if (last !== undefined && last[1] === index) last[1] = index + char.length;
+        else hidden.push([index, index + char.length]);
+      }
+    } else {
+      const normal = char.normalize("NFKC");
+      const folded = [...normal].map((c) => foldHomoglyph(c) ?? c).join("");
+      for (let i = 0; i < folded.length; i++) origin.push(index);
+      view += folded;
+    }
+    index += char.length;
+  }
+  origin.push(text.length);
+  return { view, origin, hidden, mixedScript: mixedScriptWords(text) };
+}
+
+/** Words that mix Latin letters with look-alikes from another script ("іgnore" with a Cyrillic і). */
+function mixedScriptWords(text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const match of text.matchAll(/[\p{L}\p{M}]{2,}/gu)) {
+    const word = match[0];
+    const latin = /[A-Za-z]/.test(word);
+    const lookAlike = [...word].some((c) => foldHomoglyph(c) !== undefined);
+    const foreignOther = [...word].some(
+      (c) => /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(c) && foldHomoglyph(c) === undefined,
+    );
+    if (latin && lookAlike && !foreignOther) found.push([match.index, match.index + word.length]);
+  }
+  return found;
+}
+
+/** A decoded or rearranged view, scanned as is; findings point at `at` in the original. */
+export interface DerivedView {
+  label: string;
+  text: string;
+  at: number;
+}
+
+const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}/g;
+
+/** Decoded base64 runs that read as text (mostly printable, with spaces): hidden messages. */
+function base64Views(text: string): DerivedView[] {
+  const views: DerivedView[] = [];
+  for (const match of text.matchAll(BASE64_RUN)) {
+    const run = match[0];
+    if (!/[0-9+/=_-]/.test(run) && !/[a-z][A-Z]|[A-Z]{2}[a-z]/.test(run)) continue;
+    const decoded = Buffer.from(
+      run,
+      run.includes("-") || run.includes("_") ? "base64url" : "base64",
+    )
+      .toString("utf8")
+      .normalize("NFKC");
+    const printable = decoded.replace(/[^\x20-\x7E\n\r\t\u00A0-\uFFFF]/g, "");
+    if (printable.length < decoded.length * 0.95 || !/\s/.test(decoded)) continue;
+    if (/\uFFFD/.test(decoded)) continue;
+    views.push({ label: "base64", text: decoded, at: match.index });
+  }
+  return views;
+}
+
+function rot13(text: string): string {
+  return text.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+/**
+ * Split words joined again: hyphens, soft breaks and line breaks inside words removed
+ * ("ig-nore", "in-\nstructions"), and letter-spaced words closed up ("i g n o r e").
+ */
+function rejoined(view: string): string {
+  return view
+    .replace(/([A-Za-z])(?:[-‐‑]\s*|[_.·*]+)(?=[A-Za-z])/g, "$1")
+    .replace(/\b(?:[A-Za-z] ){2,}[A-Za-z]\b/g, (run) => run.replace(/ /g, ""));
+}
+
+/** Digits and symbols standing for letters in words ("1gn0re", "sc0re"). */
+function unLeet(view: string): string {
+  const map: Record<string, string> = {
+    "0": "o",
+    "1": "i",
+    "3": "e",
+    "4": "a",
+    "5": "s",
+    "7": "t",
+    "@": "a",
+    $: "s",
+  };
+  return view.replace(
+    /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{3,}\b/g,
+    (word) => word.replace(/[0134571@$]/g, (c) => map[c] ?? c),
+  );
+}
+
+/** Each word reversed in place, and the whole text reversed. */
+function reversedViews(view: string): string[] {
+  const words = view.replace(/[\p{L}\p{N}]+/gu, (word) => [...word].reverse().join(""));
+  return [words, [...view].reverse().join("")];
+}
+
+/** Every derived view of the main view: decoded, rearranged, rejoined. */
+export function derivedViews(original: string, main: MainView): DerivedView[] {
+  const { view } = main;
+  const [wordsReversed, textReversed] = reversedViews(view);
+  const decoded = base64Views(original);
+  return [
+    ...decoded,
+    ...decoded.map((d) => ({ label: "base64, ROT13", text: rot13(d.text), at: d.at })),
+    { label: "ROT13", text: rot13(view), at: 0 },
+    { label: "reversed words", text: wordsReversed ?? "", at: 0 },
+    { label: "reversed text", text: textReversed ?? "", at: 0 },
+    { label: "rejoined split words", text: rejoined(view), at: 0 },
+    { label: "letters for digits", text: unLeet(rejoined(view)), at: 0 },
+  ];
+}
