@@ -4,12 +4,12 @@ import type { Criterion } from "../criteria/model.js";
 import { toOutcome } from "../judge/answer.js";
 import { parseBatchResponse } from "../judge/parseBatch.js";
 import { renderBatchPrompt } from "../judge/renderBatch.js";
-import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
 import {
   type CriterionJudgeContext,
   contextOrInsufficient,
   type JudgedCriterion,
 } from "./criterionJudge.js";
+import { judgeCallError } from "./errors.js";
 
 export interface BatchJudgement {
   /** Criteria the batch (or its repair round) answered, and those with no context. */
@@ -57,8 +57,7 @@ export async function judgeBatch(
         history,
       });
     } catch (error) {
-      if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
-      notes.push(`batch call failed (${error.message}); asking per criterion`);
+      notes.push(`batch call failed (${judgeCallError(error).message}); asking per criterion`);
       return undefined;
     }
   };

@@ -4,10 +4,11 @@ import { toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
 import { lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
 import { renderJudgePrompt } from "../judge/render.js";
-import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
+import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { ContextProvider } from "./contextProvider.js";
+import { judgeCallError } from "./errors.js";
 import type { JudgeSession } from "./judgeSession.js";
 
 /** What judging one criterion produced. */
@@ -119,11 +120,11 @@ export async function judgeCriterion(
 
 /** A model that could not be called: the criterion is not evaluated (aborts are rethrown). */
 function modelFailure(error: unknown): JudgedCriterion {
-  if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+  const modelError = judgeCallError(error);
   return {
-    outcome: notEvaluatedOutcome(`judge model error: ${error.message}`),
+    outcome: notEvaluatedOutcome(`judge model error: ${modelError.message}`),
     notes: [],
-    modelError: error,
+    modelError,
     called: true,
   };
 }

@@ -1,4 +1,4 @@
-import type { ModelCallError } from "../llm/errors.js";
+import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
 
 /**
  * The evaluation as a whole could not be made: every model call failed (the model is down, timed
@@ -28,4 +28,13 @@ export class EvaluationModelError extends EvaluationError {
     );
     this.modelError = modelError;
   }
+}
+
+/**
+ * The typed model error a judge call failed with (timeout, unavailable, refused, …), for the
+ * caller to report; an abort, or anything that is not a model error, is thrown on as it is.
+ */
+export function judgeCallError(error: unknown): ModelCallError {
+  if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+  return error;
 }

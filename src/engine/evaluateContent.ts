@@ -4,7 +4,6 @@ import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { contentText } from "../judge/render.js";
 import { type ChatModelOptions, createChatModel, type JudgeModel } from "../llm/chatModel.js";
-import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
 import {
   type CriterionResult,
@@ -16,7 +15,7 @@ import { encodeResultsToon } from "../scoring/resultsToon.js";
 import { type CatalogScore, scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import { type ResultOverrides, settleResult } from "../scoring/settle.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import { EvaluationError } from "./errors.js";
+import { EvaluationError, judgeCallError } from "./errors.js";
 import { collectFeedback } from "./feedback.js";
 import { screenForInjection } from "./injectionScreen.js";
 import { judgeCatalog } from "./judgeCatalog.js";
@@ -269,8 +268,9 @@ async function modelSummary(
     if (text.trim() !== "") return text.trim();
     result.warnings.push("summary: the model gave an empty summary; the deterministic one is kept");
   } catch (error) {
-    if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
-    result.warnings.push(`summary: ${error.message}; the deterministic one is kept`);
+    result.warnings.push(
+      `summary: ${judgeCallError(error).message}; the deterministic one is kept`,
+    );
   }
   return result.feedback;
 }

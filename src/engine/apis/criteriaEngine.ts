@@ -18,10 +18,10 @@ import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../..
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
 import { runDeterministicCriterion } from "../deterministic.js";
-import { EvaluationError, EvaluationModelError } from "../errors.js";
 import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
 import { JudgeSession } from "../judgeSession.js";
 import { type EvaluationProgress, EvaluationSettingsSchema } from "../options.js";
+import { evaluationModelError, parseInput } from "./boundary.js";
 import {
   EmptyProjectError,
   InvalidProjectIdError,
@@ -104,23 +104,20 @@ export class CriteriaEngine {
   private readonly registry: FunctionRegistry | undefined;
 
   constructor(options: CriteriaEngineOptions = {}) {
-    const parsed = CriteriaEngineSettingsSchema.safeParse({
-      mode: options.mode,
-      concurrency: options.concurrency,
-      contextChunks: options.contextChunks,
-      timeoutMs: options.timeoutMs,
-      dataDir: options.dataDir,
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new EvaluationError(
-        "input",
-        `invalid CriteriaEngine option ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
-      );
-    }
-    this.settings = parsed.data;
-    this.dataDir = resolve(parsed.data.dataDir);
-    this.judge = resolveJudgeModel(options.model, { timeoutMs: parsed.data.timeoutMs });
+    const settings = parseInput(
+      CriteriaEngineSettingsSchema,
+      {
+        mode: options.mode,
+        concurrency: options.concurrency,
+        contextChunks: options.contextChunks,
+        timeoutMs: options.timeoutMs,
+        dataDir: options.dataDir,
+      },
+      "CriteriaEngine options",
+    );
+    this.settings = settings;
+    this.dataDir = resolve(settings.dataDir);
+    this.judge = resolveJudgeModel(options.model, { timeoutMs: settings.timeoutMs });
     this.traceFile = options.traceFile;
     this.registry = options.registry;
   }
@@ -201,15 +198,7 @@ export class CriteriaEngine {
     context: string,
     options: CriterionEvaluationOptions = {},
   ): Promise<CriterionEvaluation> {
-    const parsed = CriterionSchema.safeParse(criterion);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new EvaluationError(
-        "input",
-        `invalid criterion ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
-      );
-    }
-    const found = parsed.data;
+    const found = parseInput(CriterionSchema, criterion, "criterion");
     const catalog = options.catalog ?? LONE_CRITERION_CATALOG;
     const session = new JudgeSession(this.judge, {
       traceFile: this.traceFile,
@@ -235,7 +224,7 @@ export class CriteriaEngine {
     }
     await session.flush();
     if (judged.modelError !== undefined) {
-      throw new EvaluationModelError(judged.modelError, [found.id]);
+      throw evaluationModelError(judged.modelError, [found.id]);
     }
     return CriterionEvaluationSchema.parse({
       ...makeCriterionResult(found, judged.outcome, catalog),

@@ -9,15 +9,14 @@ import { parseFreeformResponse } from "../../judge/parse.js";
 import { parseRubricResponse } from "../../judge/parseRubric.js";
 import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import { ModelAbortedError, ModelCallError } from "../../llm/errors.js";
 import { makeCriterionResult } from "../../scoring/criterionResult.js";
 import type { Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
 import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
-import { EvaluationError, EvaluationModelError } from "../errors.js";
 import { resolveJudgeModel } from "../evaluateContent.js";
 import { JudgeSession } from "../judgeSession.js";
+import { evaluationModelError, parseInput } from "./boundary.js";
 import {
   type PromptEvaluation,
   type PromptEvaluationInput,
@@ -42,12 +41,6 @@ export interface PromptEvaluatorOptions {
 
 /** The id the freeform judgement is traced under. */
 export const FREEFORM_TRACE_ID = "freeform";
-
-function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }) {
-  const issue = error.issues[0];
-  const path = issue?.path.map(String).join(".") ?? "";
-  return `${path === "" ? "" : `${path}: `}${issue?.message ?? "invalid"}`;
-}
 
 /** Rubric items as check criteria: a required item is critical, and every item must be judged. */
 function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
@@ -93,12 +86,8 @@ export class PromptEvaluator {
   private readonly catalog: Catalog | undefined;
 
   constructor(options: PromptEvaluatorOptions) {
-    const parsed = PromptRubricsSchema.safeParse(options.rubrics ?? []);
-    if (!parsed.success) {
-      throw new EvaluationError("input", `invalid rubrics: ${firstIssue(parsed.error)}`);
-    }
-    this.rubrics = parsed.data;
-    this.items = rubricCriteria(parsed.data);
+    this.rubrics = parseInput(PromptRubricsSchema, options.rubrics ?? [], "rubrics");
+    this.items = rubricCriteria(this.rubrics);
     this.catalog =
       this.items.length === 0
         ? undefined
@@ -124,11 +113,7 @@ export class PromptEvaluator {
     input: PromptEvaluationInput,
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
-    const parsed = PromptEvaluationInputSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new EvaluationError("input", `invalid evaluation input: ${firstIssue(parsed.error)}`);
-    }
-    const request = parsed.data;
+    const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
     if (this.catalog === undefined) return this.freeform(request, options.signal);
     return this.rubric(request, this.catalog, options.signal);
   }
@@ -151,8 +136,7 @@ export class PromptEvaluator {
       if (trace === undefined) throw new Error("internal: the judge call left no trace");
       return { raw, trace };
     } catch (error) {
-      if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
-      throw new EvaluationModelError(error, criterionIds);
+      throw evaluationModelError(error, criterionIds);
     } finally {
       await session.flush();
     }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { CriteriaEngine } from "../../src/engine/apis/criteriaEngine.js";
+import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
+import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { ModelAbortedError, ModelUnavailableError } from "../../src/llm/errors.js";
+import { ScriptedChatModel } from "../doubles/index.js";
+
+/** The input error a call throws, or a failure when it throws none. */
+async function inputError(run: () => unknown): Promise<EvaluationError> {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EvaluationError);
+    expect((error as EvaluationError).kind).toBe("input");
+    return error as EvaluationError;
+  }
+  throw new Error("expected an input error");
+}
+
+const unavailable = () =>
+  new ModelUnavailableError("connection-refused", "connect ECONNREFUSED", { provider: "scripted" });
+
+describe("the evaluation classes report bad input the same way", () => {
+  const model = new ScriptedChatModel({ script: [] });
+
+  it("names what was given, each problem and where it is", async () => {
+    const engineOptions = await inputError(() => new CriteriaEngine({ model, concurrency: 0 }));
+    expect(engineOptions.message).toMatch(/^invalid CriteriaEngine options:\n✖ /);
+    expect(engineOptions.message).toContain("→ at concurrency");
+
+    const engine = new CriteriaEngine({ model });
+    const criterion = await inputError(() =>
+      engine.evaluateCriterion({ id: "c1", title: "T", weight: -1 } as never, "context"),
+    );
+    expect(criterion.message).toMatch(/^invalid criterion:\n/);
+    expect(criterion.message).toContain("→ at description");
+    expect(criterion.message).toContain("→ at weight");
+
+    const rubrics = await inputError(
+      () => new PromptEvaluator({ model, rubrics: [{ id: "scope" } as never] }),
+    );
+    expect(rubrics.message).toMatch(/^invalid rubrics:\n/);
+    expect(rubrics.message).toContain("→ at [0].expected_outcome");
+
+    const evaluator = new PromptEvaluator({ model });
+    const input = await inputError(() => evaluator.evaluate({ question: "Q?" } as never));
+    expect(input.message).toMatch(/^invalid evaluation input:\n/);
+    expect(input.message).toContain("→ at candidateAnswer");
+  });
+});
+
+describe("the evaluation classes map model errors the same way", () => {
+  it("a model that cannot be called is an EvaluationModelError with the typed cause", async () => {
+    const down = createChatModel(
+      new ScriptedChatModel({
+        responder: () => {
+          throw unavailable();
+        },
+      }),
+      {
+        maxRetries: 0,
+      },
+    );
+    const criterion = {
+      id: "c1",
+      title: "Hamburg Base",
+      description: "Is the company based in Hamburg?",
+      weight: 1,
+      method: { kind: "check" as const },
+    };
+    const fromEngine = new CriteriaEngine({ model: down }).evaluateCriterion(criterion, "Hamburg.");
+    await expect(fromEngine).rejects.toBeInstanceOf(EvaluationModelError);
+    await fromEngine.catch((error: EvaluationModelError) => {
+      expect(error.modelError).toBeInstanceOf(ModelUnavailableError);
+      expect(error.cause).toBe(error.modelError);
+    });
+
+    const fromEvaluator = new PromptEvaluator({ model: down }).evaluate({
+      question: "Where?",
+      candidateAnswer: "Hamburg.",
+    });
+    await expect(fromEvaluator).rejects.toBeInstanceOf(EvaluationModelError);
+  });
+
+  it("an abort is not a model failure: it reaches the caller as it is", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    const model = createChatModel(new ScriptedChatModel({ script: ["{}"] }), { maxRetries: 0 });
+    const evaluation = new PromptEvaluator({ model }).evaluate(
+      { question: "Where?", candidateAnswer: "Hamburg." },
+      { signal: controller.signal },
+    );
+    await expect(evaluation).rejects.toBeInstanceOf(ModelAbortedError);
+  });
+});
