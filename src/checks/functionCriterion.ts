@@ -103,8 +103,8 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
     );
   }
 
-  // Seed 002 scores a function error as 0. We report it as not evaluated instead: an error means
-  // the check could not be made, which is neither a failing score nor a pass.
+  // A bare points scorer would count a function error as 0. We report it as not evaluated instead:
+  // an error means the check could not be made, which is neither a failing score nor a pass.
   if (isPointFunctionError(result)) {
     return notEvaluated(
       `Function '${name}' could not evaluate: ${result.error}`,
@@ -123,7 +123,7 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
  * Scores a `function` criterion: resolves the function through the registry, calls it on the
  * content with the criterion's args, and maps the answer to an outcome. A function that cannot
  * be resolved, reports `{ error }` or throws leaves the criterion not evaluated; a throw also
- * sets the level to `error` (seed 003).
+ * sets the level to `error`.
  */
 export async function runFunctionCriterion(
   criterion: Criterion,

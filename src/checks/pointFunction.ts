@@ -1,7 +1,7 @@
 import type { z } from "zod";
 
 /**
- * The point-function contract (seed 002): a deterministic check of a text. It answers with a
+ * The point-function contract: a deterministic check of a text. It answers with a
  * boolean, a 0–1 fraction, or `{ error }` when it could not check — it never throws.
  */
 export type PointFunctionError = { error: string };

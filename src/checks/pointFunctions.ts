@@ -9,8 +9,8 @@ import { STRUCTURE_POINT_FUNCTIONS } from "./structurePointFunctions.js";
 import { TEXT_POINT_FUNCTIONS } from "./textPointFunctions.js";
 
 /**
- * The built-in point functions (seed 002 `fn` + `fnArgs`), each with a `not_` variant that negates
- * it: a boolean is inverted, a 0–1 result r becomes 1 − r, an error stays an error.
+ * The built-in point functions (`fn` + `fnArgs` in a points list), each with a `not_` variant that
+ * negates it: a boolean is inverted, a 0–1 result r becomes 1 − r, an error stays an error.
  */
 
 const BASE_SPECS: Readonly<Record<string, PointFunctionSpec<unknown>>> = {

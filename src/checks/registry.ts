@@ -10,9 +10,9 @@ import { FunctionResolutionError } from "./errors.js";
 import { isPointFunctionName, POINT_FUNCTIONS } from "./pointFunctions.js";
 
 /**
- * A deterministic scoring function (seed 003 DETERMINISTIC). It receives the content — the parsed
- * value when the content is JSON text, else the text — and the criterion's args, and returns a
- * boolean, a 0–1 number, `{ error }`, or a level id. It may be async.
+ * A deterministic scoring function (DETERMINISTIC in a levels rubric). It receives the content —
+ * the parsed value when the content is JSON text, else the text — and the criterion's args, and
+ * returns a boolean, a 0–1 number, `{ error }`, or a level id. It may be async.
  */
 export type DeterministicFunction = (content: unknown, args: unknown) => unknown;
 

@@ -136,10 +136,10 @@ function notEvaluated(message: string): CriterionOutcome {
 }
 
 /**
- * Scores a `schema` criterion (seed 003 SCHEMA): the content (JSON text is parsed) is validated
- * against the inline schema or the schemaRef file. Valid → the highest level (or 1), invalid →
- * the lowest (or 0), every validation error kept as evidence. Content that is not JSON is simply
- * invalid; a schema that cannot be loaded or compiled leaves the criterion not evaluated.
+ * Scores a `schema` criterion (SCHEMA in a levels rubric): the content (JSON text is parsed) is
+ * validated against the inline schema or the schemaRef file. Valid → the highest level (or 1),
+ * invalid → the lowest (or 0), every validation error kept as evidence. Content that is not JSON is
+ * simply invalid; a schema that cannot be loaded or compiled leaves the criterion not evaluated.
  */
 export async function runSchemaCriterion(
   criterion: Criterion,

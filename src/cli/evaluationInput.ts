@@ -1,6 +1,6 @@
 /**
  * What `evaluate` judges: a FILE is the content (text, or JSON data for a .json file), with an
- * optional folder of source documents; a DIRECTORY is a funding project (seed 000) whose documents
+ * optional folder of source documents; a DIRECTORY is a funding project whose documents
  * are the evidence — the content is empty and every criterion is judged on its retrieved passages.
  */
 import type { Stats } from "node:fs";

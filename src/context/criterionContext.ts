@@ -14,9 +14,9 @@ export function criterionQuery(criterion: Criterion): string {
 }
 
 /**
- * The top-k chunks relevant to a criterion (seed 000: RAG context per criterion). An empty array
+ * The top-k chunks relevant to a criterion (retrieval per criterion). An empty array
  * means there is no relevant context, so the engine can answer "Insufficient Information"
- * without asking the model (TC-CRI-06).
+ * without asking the model.
  */
 export function contextForCriterion(
   retriever: Retriever,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { NativeValueSchema } from "../scoring/result.js";
 
-/** seed 001: hits and misses hold at most four items each. */
+/** Hits and misses hold at most four items each. */
 export const MAX_LIST_ITEMS = 4;
 
 /**

@@ -34,7 +34,7 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
   }
 }
 
-/** The freeform contract of seed 001: a score 0–1 with hits and misses. */
+/** The freeform contract: a score 0–1 with hits and misses. */
 export const FREEFORM_CONTRACT: AnswerContract = {
   kind: "numeric",
   scale: UNIT_SCALE,

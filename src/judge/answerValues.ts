@@ -169,7 +169,7 @@ export function readLevel(
   return { ok: true, value: level, notes };
 }
 
-/** hits / misses: trimmed non-empty strings, at most four (seed 001). A lone string is one item. */
+/** hits / misses: trimmed non-empty strings, at most four. A lone string is one item. */
 export function readList(value: LenientValue | undefined): string[] {
   const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
   return items

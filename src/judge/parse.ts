@@ -75,7 +75,7 @@ function candidatesOf(object: LenientObject, contract: AnswerContract): LenientO
   return [object, ...nested];
 }
 
-/** seed 002's <reflection>…</reflection><coverage_extent>0.8</coverage_extent>. */
+/** The XML answer of a point: <reflection>…</reflection><coverage_extent>0.8</coverage_extent>. */
 function readCoverageXml(
   text: string,
   contract: AnswerContract,
@@ -242,7 +242,7 @@ export function parseJudgeResponse(text: string, criterion: Criterion): JudgeAns
   return parseWithContract(text, answerContractOf(criterion));
 }
 
-/** Reads a seed 001 freeform answer: score 0–1, hits, misses, reasoning. */
+/** Reads a freeform answer: score 0–1, hits, misses, reasoning. */
 export function parseFreeformResponse(text: string): JudgeAnswer {
   return parseWithContract(text, FREEFORM_CONTRACT);
 }

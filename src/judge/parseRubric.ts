@@ -13,7 +13,7 @@ import { REASONING_MISSING } from "./parse.js";
 import { rubricItemOf } from "./rubricItem.js";
 
 /**
- * seed 001 rubric mode, read back: one pass/fail answer per rubric item; hits are the outcomes of
+ * Rubric mode, read back: one pass/fail answer per rubric item; hits are the outcomes of
  * the satisfied items and misses those of the unsatisfied ones. An item the judge did not answer
  * is unusable (not evaluated), never a fail.
  */

@@ -42,7 +42,7 @@ export interface RenderJudgePromptInput {
   /** Retrieved source chunks, preformatted with their sources; "" when retrieval found nothing. */
   context?: string;
   /**
-   * A caller's user-prompt template (seed 004 `evaluationPrompt`) with the placeholders
+   * A caller's user-prompt template (`evaluationPrompt`) with the placeholders
    * {{content}}, {{criterion_title}}, {{criterion_description}}, {{guidelines}}, {{context}},
    * {{answer_format}} and, when the content is an object, one per top-level field.
    */
@@ -122,7 +122,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The fields of object content that the template uses as placeholders, each its own fenced data
- * block (seed 003 decode prompts name fields of the target: {{questions}}).
+ * block (a levels rubric's decode prompt may name fields of the target: {{questions}}).
  */
 function fieldValues(
   content: unknown,
@@ -219,7 +219,7 @@ export interface RenderFreeformPromptInput {
 }
 
 /**
- * seed 001 freeform mode: the user prompt holds the expected outcome, the question, the reference
+ * Freeform mode: the user prompt holds the expected outcome, the question, the reference
  * answer and the candidate answer (fenced as data); the system prompt mandates one JSON object
  * with score 0–1, hits, misses and reasoning, hits and misses at most four items each.
  */
@@ -252,7 +252,7 @@ export interface RenderRubricPromptInput {
   items: readonly Criterion[];
 }
 
-/** seed 001 rubric mode: one prompt in which the judge checks every rubric item. */
+/** Rubric mode: one prompt in which the judge checks every rubric item. */
 export function renderRubricPrompt(input: RenderRubricPromptInput): JudgePrompt {
   if (input.items.length === 0) {
     throw new JudgePromptError("a rubric prompt needs at least one rubric item", {

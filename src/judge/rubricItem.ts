@@ -1,6 +1,6 @@
 import type { Criterion } from "../criteria/model.js";
 
-/** A seed 001 rubric item: what it asks and whether it is required. */
+/** A rubric item: what it asks and whether it is required. */
 export interface RubricItem {
   id: string;
   outcome: string;

@@ -33,9 +33,9 @@ export function responseHash(rawResponse: string): string {
 }
 
 /**
- * The record of one model call (seed 000 traceability, seed 003 llm_invocation): exact prompts and
- * response, model, parameters, usage, latency, a fresh id, an ISO timestamp and sha256 hashes of
- * the prompts and the response (equal inputs give equal hashes).
+ * The record of one model call (so every score can be traced; a levels rubric's llm_invocation):
+ * exact prompts and response, model, parameters, usage, latency, a fresh id, an ISO timestamp and
+ * sha256 hashes of the prompts and the response (equal inputs give equal hashes).
  */
 export function buildTrace(input: BuildTraceInput): Trace {
   const inputTokens = input.usage?.inputTokens ?? 0;

@@ -1,6 +1,6 @@
 /**
- * Falling back along a judge's model list (seed 002 tries a list of judge models): each model is
- * tried with its retries; when it still fails (or fails in a way retrying cannot fix, such as a
+ * Falling back along a judge's model list (a points list may name several judge models): each model
+ * is tried with its retries; when it still fails (or fails in a way retrying cannot fix, such as a
  * model that is not pulled) the next one is tried. Caller cancellation stops everything.
  */
 import type { BaseMessage } from "@langchain/core/messages";

@@ -39,7 +39,7 @@ export const PROVIDER_PACKAGES: Readonly<Record<Exclude<ProviderName, "ollama">,
       className: "ChatMistralAI",
       apiKeyEnv: "MISTRAL_API_KEY",
     },
-    // Seed 002's judge models are OpenRouter ids: an OpenAI-compatible endpoint.
+    // Judge models named as OpenRouter ids: an OpenAI-compatible endpoint.
     openrouter: {
       packageName: "@langchain/openai",
       className: "ChatOpenAI",

@@ -40,9 +40,9 @@ export interface ModelSettings {
   env: ModelEnv;
 }
 
-/** Seed 000: evaluations run at temperature 0.1. */
+/** Evaluations run at temperature 0.1: near-deterministic judging. */
 export const DEFAULT_TEMPERATURE = 0.1;
-/** Seed 004: 60-second timeout protection. */
+/** Every model call times out after 60 seconds unless told otherwise. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 500;

@@ -45,7 +45,7 @@ export function pausedInterrupts(snapshot: StateSnapshot): PausedInterrupt[] {
   );
 }
 
-/** The reviews among the interrupts: those whose value is the review metadata (seed 004 §4.2). */
+/** The reviews among the interrupts: those whose value is the review metadata. */
 export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingReview[] {
   return pausedInterrupts(snapshot).flatMap((entry) => {
     const parsed = InterruptMetadataSchema.safeParse(entry.value);

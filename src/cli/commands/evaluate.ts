@@ -9,7 +9,7 @@ const HELP_AFTER = `
 Input:
   A FILE is the content under evaluation (a .json file is read as JSON data, anything else as
   text); --documents adds a folder of source documents, retrieved per criterion.
-  A DIRECTORY is a funding project (seed 000): its .md/.txt/.json documents are the evidence.
+  A DIRECTORY is a funding project: its .md/.txt/.json documents are the evidence.
 
 Model:
   --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>; the Ollama

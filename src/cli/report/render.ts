@@ -14,8 +14,8 @@ export interface RenderReportOptions {
 }
 
 /**
- * `json`: exactly the EvaluationResult; `toon`: seed 000's results TOON (decodable); `table`: a
- * terminal table; `md`: the same in Markdown; `html`: one self-contained HTML file.
+ * `json`: exactly the EvaluationResult; `toon`: the results document in TOON (decodable); `table`:
+ * a terminal table; `md`: the same in Markdown; `html`: one self-contained HTML file.
  */
 export function renderReport(
   result: EvaluationResult,
