@@ -38,7 +38,7 @@ export function levelsAnswerFormat(levelIds: readonly string[]): string {
   ].join("\n");
 }
 
-/** seed 001 rubric mode: every rubric item checked, each with its own reasoning first. */
+/** Rubric mode: every rubric item checked, each with its own reasoning first. */
 export function rubricAnswerFormat(itemIds: readonly string[]): string {
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",

@@ -1,4 +1,4 @@
-/** The judge's task for a `check` criterion: pass or fail (seed 000 knockout, seed 001 rubric item). */
+/** The judge's task for a `check` criterion: pass or fail (a knockout check, a rubric item). */
 export const CHECK_TEMPLATE = `Decide whether the content below meets one requirement. This is a pass/fail check.
 
 Requirement: {{criterion_title}}
@@ -14,9 +14,9 @@ Content under evaluation:
 {{answer_format}}`;
 
 export interface CheckGuidelineParts {
-  /** What a pass looks like (seed 001 expected_outcome). */
+  /** What a pass looks like (a rubric item's expected_outcome). */
   expectedOutcome?: string;
-  /** A knockout gate (seed 000): failing it rejects the application. */
+  /** A knockout gate: failing it rejects the application. */
   knockout: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * seed 001 freeform mode: a candidate answer judged against the question, the expected outcome and
+ * Freeform mode: a candidate answer judged against the question, the expected outcome and
  * a reference answer, as one score 0–1 with hits and misses.
  */
 

@@ -44,7 +44,7 @@ export const CONTENT_TYPE_PROMPTS: Readonly<Record<string, ContentTypePrompt>> =
   conclusion: conclusionEvaluationPrompt,
 };
 
-/** Other names the graph state uses for the same content (seed 004 §11). */
+/** Other names the graph state uses for the same content. */
 const CONTENT_TYPE_ALIASES: Readonly<Record<string, string>> = {
   solution_sought: "solution",
   connections: "connection_pairs",

@@ -1,4 +1,4 @@
-/** The judge's task for a `levels` criterion: exactly one named quality level (seed 003). */
+/** The judge's task for a `levels` criterion: exactly one named quality level. */
 export const LEVELS_TEMPLATE = `Classify the content below into exactly one quality level for one criterion.
 
 Criterion: {{criterion_title}}

@@ -1,4 +1,4 @@
-/** The judge's task for a `point` criterion: how far one key point is covered (seed 002). */
+/** The judge's task for a `point` criterion: how far one key point is covered. */
 export const POINT_TEMPLATE = `Assess how far the content below covers ONE key point, and only that point.
 
 Criterion: {{criterion_title}}

@@ -1,4 +1,4 @@
-/** seed 001 rubric mode: every rubric item checked, pass or fail, in one answer. */
+/** Rubric mode: every rubric item checked, pass or fail, in one answer. */
 
 export const RUBRIC_SYSTEM = [
   "You check a candidate answer against a list of rubric items. Decide each item on its own:",

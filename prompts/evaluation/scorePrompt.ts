@@ -15,7 +15,7 @@ Content under evaluation:
 
 {{answer_format}}`;
 
-/** seed 004's five bands on 0–1, best first. */
+/** The five guideline bands on 0–1, best first. */
 export const BAND_RANGES = [
   ["excellent", 0.9, 1.0],
   ["good", 0.7, 0.89],
@@ -26,7 +26,7 @@ export const BAND_RANGES = [
 
 export type BandName = (typeof BAND_RANGES)[number][0];
 
-/** What each band means for one criterion (seed 004 scoringGuidelines). */
+/** What each band means for one criterion (the catalog's scoringGuidelines). */
 export type BandGuidelines = Readonly<Record<BandName, string>>;
 
 function isUnitScale(scale: PromptScale): boolean {

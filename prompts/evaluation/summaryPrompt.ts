@@ -1,6 +1,6 @@
 /**
- * seed 003 LLM-enhanced feedback: the structured evaluation, encoded as TOON (seed 000: results
- * as TOON save tokens during synthesis), turned into a short summary a proposal writer can act on.
+ * LLM-enhanced feedback: the structured evaluation, encoded as TOON (results as TOON save tokens
+ * during synthesis), turned into a short summary a proposal writer can act on.
  */
 export const SUMMARY_SYSTEM = [
   "You are a senior grant reviewer writing feedback for the author of a proposal.",

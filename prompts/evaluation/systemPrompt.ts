@@ -34,7 +34,7 @@ export interface JudgeSystemPromptParts {
   contentGuidance?: string;
   /** Extra instructions from the criteria catalog. */
   catalogInstructions?: string;
-  /** Instructions specific to one prompt family (e.g. seed 001 freeform). */
+  /** Instructions specific to one prompt family (e.g. freeform answers). */
   extra?: string;
 }
 
