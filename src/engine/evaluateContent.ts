@@ -3,7 +3,12 @@ import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/inde
 import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { contentText } from "../judge/render.js";
-import { type ChatModelOptions, createChatModel, type JudgeModel } from "../llm/chatModel.js";
+import {
+  type ChatModelOptions,
+  createChatModel,
+  type JudgeModel,
+  withTimeout,
+} from "../llm/chatModel.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
 import {
   type CriterionResult,
@@ -27,16 +32,22 @@ import {
   injectionGuardDefault,
 } from "./options.js";
 
-function isJudgeModel(model: unknown): model is JudgeModel {
+/** A judge built by createChatModel (as opposed to a spec or a LangChain chat model). */
+export function isJudgeModel(model: unknown): model is JudgeModel {
   return typeof model === "object" && model !== null && "candidates" in model && "retry" in model;
 }
 
-/** The judge: as given, or built from a spec / chat model with the evaluation's timeout. */
+/**
+ * The judge: a ready-made one with the caller's timeout when one is given (its own otherwise), or
+ * one built from a spec / chat model with the evaluation's options.
+ */
 export function resolveJudgeModel(
   model: EvaluateContentOptions["model"],
   options: ChatModelOptions = {},
 ): JudgeModel {
-  if (isJudgeModel(model)) return model;
+  if (isJudgeModel(model)) {
+    return options.timeoutMs === undefined ? model : withTimeout(model, options.timeoutMs);
+  }
   return createChatModel(model, options);
 }
 
@@ -101,7 +112,10 @@ function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
 export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
   const settings = parseSettings(options);
   const text = checkContent(options.content);
-  const judge = resolveJudgeModel(options.model, { timeoutMs: settings.timeoutMs });
+  // The caller's timeout (when given) binds a ready-made model too; a built one gets the default.
+  const judge = resolveJudgeModel(options.model, {
+    timeoutMs: options.timeoutMs ?? (isJudgeModel(options.model) ? undefined : settings.timeoutMs),
+  });
   const session = new JudgeSession(judge, { traceFile: options.traceFile, signal: options.signal });
   try {
     return await runEvaluation(options, settings, text, session);

@@ -26,6 +26,8 @@ export interface ModelCallOptions {
    * model's own setting. Providers without such an option ignore it (the prompt still asks).
    */
   format?: OllamaFormat;
+  /** The deadline of this call, in place of the model's own (the caller's timeout). */
+  timeoutMs?: number;
 }
 
 export interface ModelCandidate {
@@ -126,16 +128,21 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
     parameters: ollamaParameters(spec.model, settings),
     async call(messages, options = {}) {
       const { signal } = options;
-      if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      const callContext = { ...context, timeoutMs };
+      if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
       try {
         // No signal in the call options: ChatOllama would answer partial text on abort. The
         // fetch carries the caller's signal and the deadline instead.
-        const callSettings =
-          options.format === undefined ? settings : { ...settings, format: options.format };
+        const callSettings = {
+          ...settings,
+          timeoutMs,
+          ...(options.format === undefined ? {} : { format: options.format }),
+        };
         return await createOllamaChat(spec.model, callSettings, signal).invoke(messages);
       } catch (error) {
-        if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
-        throw classifyModelError(error, context);
+        if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
+        throw classifyModelError(error, callContext);
       }
     },
   };
@@ -167,12 +174,13 @@ export function providerCandidate(spec: ModelSpec, settings: ModelSettings): Mod
         loading = undefined;
         throw classifyModelError(error, context);
       }
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       return invokeWithDeadline(chat, messages, {
-        timeoutMs: settings.timeoutMs,
+        timeoutMs,
         signal: options.signal,
         forwardSignal: true,
         bound: {},
-        context,
+        context: { ...context, timeoutMs },
       });
     },
   };
@@ -216,12 +224,13 @@ export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings):
       timeoutMs: settings.timeoutMs,
     },
     call(messages, options = {}) {
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       return invokeWithDeadline(chat, messages, {
-        timeoutMs: settings.timeoutMs,
+        timeoutMs,
         signal: options.signal,
         forwardSignal: provider !== "ollama",
         bound: options.format === undefined ? bound : { ...bound, format: options.format },
-        context,
+        context: { ...context, timeoutMs },
       });
     },
   };

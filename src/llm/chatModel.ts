@@ -52,3 +52,20 @@ export function createChatModel(spec?: ModelSource, options: ChatModelOptions = 
     settings,
   };
 }
+
+/**
+ * The same judge with the caller's deadline for every call: a ready-made model keeps its
+ * providers, retries and fallbacks, and each call is given `timeoutMs` instead of its own.
+ */
+export function withTimeout(judge: JudgeModel, timeoutMs: number): JudgeModel {
+  if (judge.timeoutMs === timeoutMs) return judge;
+  const candidates = judge.candidates.map(
+    (candidate): ModelCandidate => ({
+      ...candidate,
+      parameters: { ...candidate.parameters, timeoutMs },
+      call: (messages, options = {}) =>
+        candidate.call(messages, { ...options, timeoutMs: options.timeoutMs ?? timeoutMs }),
+    }),
+  );
+  return { ...judge, candidates, timeoutMs, settings: { ...judge.settings, timeoutMs } };
+}

@@ -6,6 +6,7 @@
  */
 import { ChatOllama } from "@langchain/ollama";
 import { createOllamaFetch } from "./ollamaFetch.js";
+import { redactUrl } from "./redact.js";
 import type { ModelSettings } from "./settings.js";
 
 export function createOllamaChat(
@@ -30,7 +31,7 @@ export function ollamaParameters(model: string, settings: ModelSettings): Record
   const parameters: Record<string, unknown> = {
     provider: "ollama",
     model,
-    baseUrl: settings.baseUrl,
+    baseUrl: redactUrl(settings.baseUrl),
     temperature: settings.temperature,
     seed: settings.seed,
     numCtx: settings.numCtx,

@@ -18,7 +18,7 @@ import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../..
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
 import { runDeterministicCriterion } from "../deterministic.js";
-import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
+import { evaluateContent, isJudgeModel, resolveJudgeModel } from "../evaluateContent.js";
 import { JudgeSession } from "../judgeSession.js";
 import { type EvaluationProgress, EvaluationSettingsSchema } from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
@@ -117,7 +117,13 @@ export class CriteriaEngine {
     );
     this.settings = settings;
     this.dataDir = resolve(settings.dataDir);
-    this.judge = resolveJudgeModel(options.model, { timeoutMs: settings.timeoutMs });
+    // The caller's timeout binds a ready-made model too; without one, the model keeps its own.
+    this.judge = resolveJudgeModel(
+      options.model,
+      options.timeoutMs === undefined && isJudgeModel(options.model)
+        ? {}
+        : { timeoutMs: settings.timeoutMs },
+    );
     this.traceFile = options.traceFile;
     this.registry = options.registry;
   }
@@ -162,7 +168,7 @@ export class CriteriaEngine {
       mode: this.settings.mode,
       concurrency: this.settings.concurrency,
       contextChunks: this.settings.contextChunks,
-      timeoutMs: this.settings.timeoutMs,
+      timeoutMs: this.judge.timeoutMs,
       ...(this.registry === undefined ? {} : { registry: this.registry }),
       ...(this.traceFile === undefined ? {} : { traceFile: this.traceFile }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
