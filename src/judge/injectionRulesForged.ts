@@ -86,13 +86,13 @@ export const FORGED_RULES: readonly InjectionRule[] = [
     kind: "forged-delimiter",
     rule: "forged content delimiter",
     pattern:
-      /<{2,}\s*\/?\s*(?:END\b|CONTENT|SOURCE|DATA|DOCUMENT|INPUT|SYSTEM|INSTRUCTIONS?)[^\n]*|[^\n]*\b(?:CONTENT|DATA|DOCUMENT)\b[^\n]*>{3,}/g,
+      /(?<!<)<{2,}\s*\/?\s*(?:END\b|CONTENT|SOURCE|DATA|DOCUMENT|INPUT|SYSTEM|INSTRUCTIONS?)[^\n]*|\b(?:CONTENT|DATA|DOCUMENT)\b[^\n<>]{0,80}>{3,}/g,
   },
   {
     kind: "forged-delimiter",
     rule: "end of content marker",
     pattern:
-      /(?:^|\n)[ \t]*[-=#*_[(<>]*[ \t]*END[ \t]+OF[ \t]+(?:THE[ \t]+)?(?:CONTENT|DOCUMENT|PROPOSAL|DATA|INPUT|SUBMISSION|APPLICATION|USER[ \t]+INPUT|TEXT)\b/g,
+      /(?:^|\n)[ \t]*(?:[-=#*_[(<>]+[ \t]*)?END[ \t]+OF[ \t]+(?:THE[ \t]+)?(?:CONTENT|DOCUMENT|PROPOSAL|DATA|INPUT|SUBMISSION|APPLICATION|USER[ \t]+INPUT|TEXT)\b/g,
   },
   {
     kind: "forged-delimiter",
@@ -116,7 +116,7 @@ export const FORGED_RULES: readonly InjectionRule[] = [
     kind: "fake-answer",
     rule: "score line",
     pattern:
-      /(?:^|\n)[ \t]*[*_#>-]*[ \t]*(?:overall\s+|final\s+|total\s+)?(?:score|rating|grade)\s*[:=]\s*\**\s*(?:1\.0+|10\s*\/\s*10|5(?:\.0)?\s*\/\s*5|100\s*%|1\s*\/\s*1)\b/gi,
+      /(?:^|\n)[ \t]*(?:[*_#>-]+[ \t]*)?(?:overall\s+|final\s+|total\s+)?(?:score|rating|grade)\s*[:=]\s*\**\s*(?:1\.0+|10\s*\/\s*10|5(?:\.0)?\s*\/\s*5|100\s*%|1\s*\/\s*1)\b/gi,
   },
   {
     kind: "fake-answer",

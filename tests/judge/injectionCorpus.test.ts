@@ -91,3 +91,17 @@ describe("injection corpus: detection and false alarms of the deterministic laye
     expect(finding?.excerpt).toContain("Ignore previous instructions");
   });
 });
+
+describe("the scan on long adversarial text", () => {
+  // No clock: the test timeout is the only limit. These inputs made patterns backtrack over the
+  // whole line at every position.
+  it.each([
+    ["a long line of prose", "Budget line. ".repeat(8_000)],
+    ["angle brackets", "<<".repeat(50_000)],
+    ["spaces", " ".repeat(100_000)],
+    ["pipes", "| x ".repeat(25_000)],
+    ["letter-spaced text", "a b ".repeat(25_000)],
+  ])("finishes on %s", (_name, text) => {
+    expect(Array.isArray(scanForInjection(text))).toBe(true);
+  });
+});
