@@ -1,59 +1,34 @@
-import { AIMessage } from "@langchain/core/messages";
-import { Command, END, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { Command, LangGraphRunnableConfig } from "@langchain/langgraph";
+import { interrupt } from "@langchain/langgraph";
 import type { EvaluationResult } from "../scoring/result.js";
-import { type DependencyMap, transitiveDependents } from "./dependencies.js";
 import {
-  ACCEPTED_STATUSES,
-  type DecisionRecord,
+  decisionOf,
+  humanInterruptOf,
+  type ReviewResponse,
+  reviewResponseSchema,
+} from "./agentInbox.js";
+import {
   type InterruptMetadata,
   InterruptMetadataSchema,
-  type ProcessingStatus,
   type ReviewAction,
   type ReviewDecision,
-  ReviewDecisionSchema,
 } from "./model.js";
+import { decide, type ReviewNodeOptions } from "./reviewDecisions.js";
 import type { StageDefinition } from "./stages.js";
-import {
-  EvaluationContextSchema,
-  type OverallProposalStateType,
-  type ProposalUpdate,
-} from "./state.js";
-import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
+import { EvaluationContextSchema, type OverallProposalStateType } from "./state.js";
+import { parseStatePath, readStatePath } from "./statePath.js";
 
 export const DEFAULT_MAX_REVISIONS = 3;
 
-/** Statuses this decision gives stages, so the next stage can be chosen before the update lands. */
-export type StatusOverrides = Readonly<Record<string, ProcessingStatus>>;
+export {
+  editedValue,
+  type NextNode,
+  type ReviewNodeOptions,
+  type StatusOverrides,
+  stageStatus,
+} from "./reviewDecisions.js";
 
-/** Picks the node to continue to after a stage was approved or edited (END when none is left). */
-export type NextNode = (state: OverallProposalStateType, overrides: StatusOverrides) => string;
-
-export interface ReviewNodeOptions {
-  stage: StageDefinition;
-  /** Every stage of the graph, for stale marking. */
-  stages: readonly StageDefinition[];
-  /** Direct dependents per stage id (config/dependencies.json). */
-  dependencies?: DependencyMap;
-  /** The generator a revision returns to; without one, a revision ends the run. */
-  generateNode?: string;
-  /** The node a retry goes back to. */
-  evaluateNode: string;
-  /** This review node's own name, for escalation. */
-  reviewNode: string;
-  next: NextNode;
-  maxRevisions?: number;
-}
-
-/** The stage's status as the state has it. */
-export function stageStatus(
-  state: OverallProposalStateType,
-  stage: StageDefinition,
-): ProcessingStatus {
-  const value = readStatePath(state, parseStatePath(stage.statusField));
-  return typeof value === "string" ? (value as ProcessingStatus) : "not_started";
-}
-
-function stageEvaluation(
+export function stageEvaluation(
   state: OverallProposalStateType,
   stage: StageDefinition,
 ): EvaluationResult | null {
@@ -76,61 +51,6 @@ function metadataFor(state: OverallProposalStateType, stage: StageDefinition): I
   };
 }
 
-type ContentKind = NonNullable<StageDefinition["contentKind"]>;
-
-function kindOf(current: unknown): ContentKind {
-  if (Array.isArray(current)) return "list";
-  if (typeof current === "object" && current !== null) return "object";
-  return "text";
-}
-
-/**
- * A reviewer's edit in the content's shape (the stage's `contentKind`, else the current content's):
- * text as is; an object or a list read as JSON when it is one, otherwise wrapped as `{ text }`.
- */
-export function editedValue(current: unknown, content: string, kind?: ContentKind): unknown {
-  const shape = kind ?? kindOf(current);
-  if (shape === "text") return content;
-  try {
-    const parsed: unknown = JSON.parse(content);
-    if (shape === "list" && Array.isArray(parsed)) return parsed;
-    if (shape === "object" && kindOf(parsed) === "object") return parsed;
-  } catch {
-    // Not JSON: kept as text below.
-  }
-  return shape === "list" ? [{ text: content }] : { text: content };
-}
-
-function record(
-  stage: StageDefinition,
-  decision: ReviewDecision,
-  evaluation: EvaluationResult | null,
-  staled: string[] = [],
-): DecisionRecord {
-  return {
-    contentId: stage.id,
-    contentType: stage.contentType,
-    action: decision.action,
-    reviewer: decision.reviewer,
-    comment: decision.comment,
-    feedback: decision.action === "revise" ? decision.feedback : undefined,
-    decidedAt: new Date().toISOString(),
-    evaluation:
-      evaluation === null
-        ? null
-        : {
-            timestamp: evaluation.timestamp,
-            overallScore: evaluation.overallScore,
-            passed: evaluation.passed,
-            verdict: evaluation.verdict,
-            status: evaluation.status,
-          },
-    staled,
-  };
-}
-
-const cleared: ProposalUpdate = { isInterrupted: false, interruptMetadata: null };
-
 /**
  * Why the review refuses this action, or undefined when it accepts it. A review accepts only the
  * actions it offers (a retry where none is offered is refused, and nothing is judged again); after
@@ -152,17 +72,12 @@ export function refusedAction(
   return undefined;
 }
 
-/** What the reviewer may answer to this pause (see refusedAction). */
-function decisionSchema(metadata: InterruptMetadata) {
-  return ReviewDecisionSchema.superRefine((decision, ctx) => {
-    const refusal = refusedAction(metadata, decision.action);
-    if (refusal !== undefined) ctx.addIssue({ code: "custom", path: ["action"], message: refusal });
-  });
-}
-
 /**
- * The review: pauses with the interrupt metadata and resumes with the reviewer's decision,
- * validated by ReviewDecisionSchema (an invalid value throws and the thread stays paused).
+ * The review: pauses with the interrupt metadata — which also carries LangGraph's prebuilt
+ * `HumanInterrupt` shape (action_request, config, description) for Agent Inbox — and resumes with
+ * the reviewer's answer: a ReviewDecision, or a `HumanResponse` (accept → approve, response →
+ * revise with the text as feedback, edit → edit with the edited content; ignore is refused). The
+ * answer is validated by zod (an invalid or refused value throws and the thread stays paused).
  * approve → approved, on to the next stage; revise → revision_requested, back to the generator
  * with the feedback (after `maxRevisions`, the reviewer must approve or edit instead); edit →
  * the content replaced, edited, and every approved or edited dependent (transitively) stale;
@@ -175,113 +90,22 @@ export function createReviewNode(options: ReviewNodeOptions) {
 
   return (state: OverallProposalStateType, config?: LangGraphRunnableConfig): Command => {
     const metadata = metadataFor(state, stage);
-    const schema = decisionSchema(metadata);
-    const decision: ReviewDecision = interrupt(metadata, { responseSchema: schema });
-
-    const evaluation = stageEvaluation(state, stage);
-    const who = decision.reviewer === undefined ? "" : ` by ${decision.reviewer}`;
+    const refused = (decision: ReviewDecision) => refusedAction(metadata, decision.action);
+    const content = readStatePath(state, contentPath);
+    const value = { ...metadata, ...humanInterruptOf(metadata, content, refused) };
+    const response: ReviewResponse = interrupt(value, {
+      responseSchema: reviewResponseSchema(refused),
+    });
+    const decision = decisionOf(response);
+    if (decision === undefined) throw new Error("internal: a refused review answer was accepted");
     const context = EvaluationContextSchema.safeParse(config?.context ?? {});
-    const max =
-      (context.success ? context.data.maxRevisions : undefined) ??
-      options.maxRevisions ??
-      DEFAULT_MAX_REVISIONS;
-
-    switch (decision.action) {
-      case "approve": {
-        const update = mergeStateUpdates(statePathUpdate(statusPath, "approved"), cleared, {
-          reviewHistory: [record(stage, decision, evaluation)],
-          messages: [new AIMessage(`${stage.title} approved${who}.`)],
-        });
-        return new Command({ update, goto: options.next(state, { [stage.id]: "approved" }) });
-      }
-      case "retry": {
-        const regenerate = metadata.type === "generation_error";
-        const update = mergeStateUpdates(
-          statePathUpdate(statusPath, regenerate ? "running" : "evaluating"),
-          cleared,
-          {
-            reviewHistory: [record(stage, decision, evaluation)],
-            messages: [
-              new AIMessage(
-                `${stage.title}: ${regenerate ? "generating" : "evaluating"} again${who}.`,
-              ),
-            ],
-          },
-        );
-        // A failed generation is retried by generating again; anything else by evaluating again.
-        const goto =
-          metadata.type === "generation_error" && options.generateNode !== undefined
-            ? options.generateNode
-            : options.evaluateNode;
-        return new Command({ update, goto });
-      }
-      case "revise": {
-        const count = state.revisionCounts[stage.id] ?? 0;
-        if (options.generateNode !== undefined && count >= max) {
-          const escalated: InterruptMetadata = {
-            ...metadata,
-            type: "revision_limit",
-            actions: ["approve", "edit", "retry"],
-            title: `${stage.title}: Revision Limit Reached`,
-            description: `The ${stage.title} was revised ${count} times (the maximum is ${max}). Approve it, edit it yourself, or evaluate again.`,
-            revisions: { count, max },
-          };
-          const update = mergeStateUpdates(statePathUpdate(statusPath, "awaiting_review"), {
-            isInterrupted: true,
-            interruptMetadata: escalated,
-            reviewHistory: [record(stage, decision, evaluation)],
-            messages: [new AIMessage(escalated.description)],
-          });
-          return new Command({ update, goto: options.reviewNode });
-        }
-        const update = mergeStateUpdates(
-          statePathUpdate(statusPath, "revision_requested"),
-          cleared,
-          {
-            revisionCounts: { [stage.id]: count + 1 },
-            revisionFeedback: { [stage.id]: decision.feedback },
-            reviewHistory: [record(stage, decision, evaluation)],
-            messages: [
-              new AIMessage(`${stage.title}: revision requested${who}: ${decision.feedback}`),
-            ],
-          },
-        );
-        return new Command({ update, goto: options.generateNode ?? END });
-      }
-      case "edit": {
-        const dependents = transitiveDependents(
-          options.dependencies ?? { dependents: {} },
-          stage.id,
-        );
-        const staled = options.stages.filter(
-          (s) => dependents.includes(s.id) && ACCEPTED_STATUSES.has(stageStatus(state, s)),
-        );
-        const current = readStatePath(state, contentPath);
-        const overrides: Record<string, ProcessingStatus> = { [stage.id]: "edited" };
-        for (const s of staled) overrides[s.id] = "stale";
-        const update = mergeStateUpdates(
-          statePathUpdate(contentPath, editedValue(current, decision.content, stage.contentKind)),
-          statePathUpdate(statusPath, "edited"),
-          ...staled.map((s) => statePathUpdate(parseStatePath(s.statusField), "stale")),
-          cleared,
-          {
-            reviewHistory: [
-              record(
-                stage,
-                decision,
-                evaluation,
-                staled.map((s) => s.id),
-              ),
-            ],
-            messages: [
-              new AIMessage(
-                `${stage.title} edited${who}.${staled.length === 0 ? "" : ` Marked stale for regeneration: ${staled.map((s) => s.title).join(", ")}.`}`,
-              ),
-            ],
-          },
-        );
-        return new Command({ update, goto: options.next(state, overrides) });
-      }
-    }
+    return decide({
+      ...{ options, state, metadata, decision, statusPath, contentPath },
+      evaluation: stageEvaluation(state, stage),
+      maxRevisions:
+        (context.success ? context.data.maxRevisions : undefined) ??
+        options.maxRevisions ??
+        DEFAULT_MAX_REVISIONS,
+    });
   };
 }

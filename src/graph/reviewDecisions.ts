@@ -1,0 +1,242 @@
+import { AIMessage } from "@langchain/core/messages";
+import { Command, END } from "@langchain/langgraph";
+import type { EvaluationResult } from "../scoring/result.js";
+import { type DependencyMap, transitiveDependents } from "./dependencies.js";
+import {
+  ACCEPTED_STATUSES,
+  type DecisionRecord,
+  type InterruptMetadata,
+  type ProcessingStatus,
+  type ReviewDecision,
+} from "./model.js";
+import type { StageDefinition } from "./stages.js";
+import type { OverallProposalStateType, ProposalUpdate } from "./state.js";
+import {
+  mergeStateUpdates,
+  parseStatePath,
+  readStatePath,
+  type StatePath,
+  statePathUpdate,
+} from "./statePath.js";
+
+/** Statuses this decision gives stages, so the next stage can be chosen before the update lands. */
+export type StatusOverrides = Readonly<Record<string, ProcessingStatus>>;
+
+/** Picks the node to continue to after a stage was approved or edited (END when none is left). */
+export type NextNode = (state: OverallProposalStateType, overrides: StatusOverrides) => string;
+
+export interface ReviewNodeOptions {
+  stage: StageDefinition;
+  /** Every stage of the graph, for stale marking. */
+  stages: readonly StageDefinition[];
+  /** Direct dependents per stage id (config/dependencies.json). */
+  dependencies?: DependencyMap;
+  /** The generator a revision returns to; without one, a revision ends the run. */
+  generateNode?: string;
+  /** The node a retry goes back to. */
+  evaluateNode: string;
+  /** This review node's own name, for escalation. */
+  reviewNode: string;
+  next: NextNode;
+  maxRevisions?: number;
+}
+
+/** The stage's status as the state has it. */
+export function stageStatus(
+  state: OverallProposalStateType,
+  stage: StageDefinition,
+): ProcessingStatus {
+  const value = readStatePath(state, parseStatePath(stage.statusField));
+  return typeof value === "string" ? (value as ProcessingStatus) : "not_started";
+}
+
+type ContentKind = NonNullable<StageDefinition["contentKind"]>;
+
+function kindOf(current: unknown): ContentKind {
+  if (Array.isArray(current)) return "list";
+  if (typeof current === "object" && current !== null) return "object";
+  return "text";
+}
+
+/**
+ * A reviewer's edit in the content's shape (the stage's `contentKind`, else the current content's):
+ * text as is; an object or a list read as JSON when it is one, otherwise wrapped as `{ text }`.
+ */
+export function editedValue(current: unknown, content: string, kind?: ContentKind): unknown {
+  const shape = kind ?? kindOf(current);
+  if (shape === "text") return content;
+  try {
+    const parsed: unknown = JSON.parse(content);
+    if (shape === "list" && Array.isArray(parsed)) return parsed;
+    if (shape === "object" && kindOf(parsed) === "object") return parsed;
+  } catch {
+    // Not JSON: kept as text below.
+  }
+  return shape === "list" ? [{ text: content }] : { text: content };
+}
+
+/** A reviewer's decision with everything needed to carry it out. */
+export interface ReviewDecisionContext {
+  options: ReviewNodeOptions;
+  state: OverallProposalStateType;
+  metadata: InterruptMetadata;
+  decision: ReviewDecision;
+  evaluation: EvaluationResult | null;
+  statusPath: StatePath;
+  contentPath: StatePath;
+  maxRevisions: number;
+}
+
+function record(
+  stage: StageDefinition,
+  decision: ReviewDecision,
+  evaluation: EvaluationResult | null,
+  staled: string[] = [],
+): DecisionRecord {
+  return {
+    contentId: stage.id,
+    contentType: stage.contentType,
+    action: decision.action,
+    reviewer: decision.reviewer,
+    comment: decision.comment,
+    feedback: decision.action === "revise" ? decision.feedback : undefined,
+    decidedAt: new Date().toISOString(),
+    evaluation:
+      evaluation === null
+        ? null
+        : {
+            timestamp: evaluation.timestamp,
+            overallScore: evaluation.overallScore,
+            passed: evaluation.passed,
+            verdict: evaluation.verdict,
+            status: evaluation.status,
+          },
+    staled,
+  };
+}
+
+const cleared: ProposalUpdate = { isInterrupted: false, interruptMetadata: null };
+
+function who(decision: ReviewDecision): string {
+  return decision.reviewer === undefined ? "" : ` by ${decision.reviewer}`;
+}
+
+/** approve → approved, on to the next stage. */
+function approve(ctx: ReviewDecisionContext): Command {
+  const { options, state, decision } = ctx;
+  const { stage } = options;
+  const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "approved"), cleared, {
+    reviewHistory: [record(stage, decision, ctx.evaluation)],
+    messages: [new AIMessage(`${stage.title} approved${who(decision)}.`)],
+  });
+  return new Command({ update, goto: options.next(state, { [stage.id]: "approved" }) });
+}
+
+/** retry → generate again after a failed generation, evaluate again after anything else. */
+function retry(ctx: ReviewDecisionContext): Command {
+  const { options, decision } = ctx;
+  const { stage } = options;
+  const regenerate = ctx.metadata.type === "generation_error";
+  const update = mergeStateUpdates(
+    statePathUpdate(ctx.statusPath, regenerate ? "running" : "evaluating"),
+    cleared,
+    {
+      reviewHistory: [record(stage, decision, ctx.evaluation)],
+      messages: [
+        new AIMessage(
+          `${stage.title}: ${regenerate ? "generating" : "evaluating"} again${who(decision)}.`,
+        ),
+      ],
+    },
+  );
+  const goto =
+    regenerate && options.generateNode !== undefined ? options.generateNode : options.evaluateNode;
+  return new Command({ update, goto });
+}
+
+/** revise past the limit → the review again, now offering approve, edit or retry. */
+function escalate(ctx: ReviewDecisionContext, count: number): Command {
+  const { options } = ctx;
+  const { stage } = options;
+  const max = ctx.maxRevisions;
+  const escalated: InterruptMetadata = {
+    ...ctx.metadata,
+    type: "revision_limit",
+    actions: ["approve", "edit", "retry"],
+    title: `${stage.title}: Revision Limit Reached`,
+    description: `The ${stage.title} was revised ${count} times (the maximum is ${max}). Approve it, edit it yourself, or evaluate again.`,
+    revisions: { count, max },
+  };
+  const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "awaiting_review"), {
+    isInterrupted: true,
+    interruptMetadata: escalated,
+    reviewHistory: [record(stage, ctx.decision, ctx.evaluation)],
+    messages: [new AIMessage(escalated.description)],
+  });
+  return new Command({ update, goto: options.reviewNode });
+}
+
+/** revise → revision_requested, back to the generator with the feedback. */
+function revise(ctx: ReviewDecisionContext, feedback: string): Command {
+  const { options, state, decision } = ctx;
+  const { stage } = options;
+  const count = state.revisionCounts[stage.id] ?? 0;
+  if (options.generateNode !== undefined && count >= ctx.maxRevisions) return escalate(ctx, count);
+  const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "revision_requested"), cleared, {
+    revisionCounts: { [stage.id]: count + 1 },
+    revisionFeedback: { [stage.id]: feedback },
+    reviewHistory: [record(stage, decision, ctx.evaluation)],
+    messages: [new AIMessage(`${stage.title}: revision requested${who(decision)}: ${feedback}`)],
+  });
+  return new Command({ update, goto: options.generateNode ?? END });
+}
+
+/** edit → the content replaced and edited; every accepted dependent (transitively) stale. */
+function edit(ctx: ReviewDecisionContext, content: string): Command {
+  const { options, state, decision } = ctx;
+  const { stage } = options;
+  const dependents = transitiveDependents(options.dependencies ?? { dependents: {} }, stage.id);
+  const staled = options.stages.filter(
+    (s) => dependents.includes(s.id) && ACCEPTED_STATUSES.has(stageStatus(state, s)),
+  );
+  const current = readStatePath(state, ctx.contentPath);
+  const overrides: Record<string, ProcessingStatus> = { [stage.id]: "edited" };
+  for (const s of staled) overrides[s.id] = "stale";
+  const stale =
+    staled.length === 0
+      ? ""
+      : ` Marked stale for regeneration: ${staled.map((s) => s.title).join(", ")}.`;
+  const update = mergeStateUpdates(
+    statePathUpdate(ctx.contentPath, editedValue(current, content, stage.contentKind)),
+    statePathUpdate(ctx.statusPath, "edited"),
+    ...staled.map((s) => statePathUpdate(parseStatePath(s.statusField), "stale")),
+    cleared,
+    {
+      reviewHistory: [
+        record(
+          stage,
+          decision,
+          ctx.evaluation,
+          staled.map((s) => s.id),
+        ),
+      ],
+      messages: [new AIMessage(`${stage.title} edited${who(decision)}.${stale}`)],
+    },
+  );
+  return new Command({ update, goto: options.next(state, overrides) });
+}
+
+/** Carries out a reviewer's decision: the update and where the graph goes next. */
+export function decide(ctx: ReviewDecisionContext): Command {
+  const { decision } = ctx;
+  switch (decision.action) {
+    case "approve":
+      return approve(ctx);
+    case "retry":
+      return retry(ctx);
+    case "revise":
+      return revise(ctx, decision.feedback);
+    case "edit":
+      return edit(ctx, decision.content);
+  }
+}

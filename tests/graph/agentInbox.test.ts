@@ -1,0 +1,85 @@
+import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
+import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
+import { describe, expect, it } from "vitest";
+import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import { scoringJudge } from "./helpers.js";
+
+const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
+
+const thread = (id: string) => ({ configurable: { thread_id: id } });
+
+async function pausedGate(id: string) {
+  const model = scoringJudge(0.85);
+  const graph = buildEvaluationGraph({ model }).compile({ checkpointer: new MemorySaver() });
+  const paused = await graph.invoke(
+    { content: PROBLEM, contentType: "problem_statement" },
+    thread(id),
+  );
+  const value = (paused as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__?.[0]?.value;
+  return { model, graph, value: value as HumanInterrupt & { type: string; title: string } };
+}
+
+describe("the review speaks Agent Inbox's protocol too", () => {
+  it("the interrupt carries a HumanInterrupt beside the review metadata", async () => {
+    const { value } = await pausedGate("inbox-a");
+    expect(value.type).toBe("evaluation_review");
+    expect(value.action_request.action).toBe(value.title);
+    expect(value.action_request.args).toMatchObject({ content: PROBLEM, passed: true });
+    expect(value.config).toEqual({
+      allow_ignore: false,
+      allow_respond: true,
+      allow_edit: true,
+      allow_accept: true,
+    });
+    expect(typeof value.description).toBe("string");
+  });
+
+  it("accept approves", async () => {
+    const { graph } = await pausedGate("inbox-b");
+    const accept: HumanResponse = { type: "accept", args: null };
+    const done = await graph.invoke(new Command({ resume: accept }), thread("inbox-b"));
+    expect(done.status).toBe("approved");
+    expect(done.reviewHistory.map((r) => r.action)).toEqual(["approve"]);
+  });
+
+  it("a response asks for a revision with the text as feedback", async () => {
+    const { graph } = await pausedGate("inbox-c");
+    const response: HumanResponse = { type: "response", args: "Add the 2025 figures." };
+    const done = await graph.invoke(new Command({ resume: response }), thread("inbox-c"));
+    expect(done.status).toBe("revision_requested");
+    expect(done.revisionFeedback).toEqual({ content: "Add the 2025 figures." });
+  });
+
+  it("an edit replaces the content with the edited argument", async () => {
+    const { graph, value } = await pausedGate("inbox-d");
+    const edit: HumanResponse = {
+      type: "edit",
+      args: { action: value.action_request.action, args: { content: "Edited statement." } },
+    };
+    const done = await graph.invoke(new Command({ resume: edit }), thread("inbox-d"));
+    expect(done.status).toBe("edited");
+    expect(done.content).toBe("Edited statement.");
+  });
+
+  it("ignore, or a malformed response, is refused and the thread stays paused", async () => {
+    const { graph, model } = await pausedGate("inbox-e");
+    const calls = model.calls.length;
+    for (const resume of [
+      { type: "ignore", args: null },
+      { type: "response", args: "   " },
+      { type: "edit", args: { action: "x", args: {} } },
+    ]) {
+      const refused = await graph
+        .invoke(new Command({ resume }), thread("inbox-e"))
+        .catch((e: unknown) => e);
+      expect(isInvalidResume(refused)).toBe(true);
+      expect((await graph.getState(thread("inbox-e"))).next).toEqual(["review"]);
+    }
+    expect(model.calls.length).toBe(calls);
+    const done = await graph.invoke(
+      new Command({ resume: { type: "accept", args: null } }),
+      thread("inbox-e"),
+    );
+    expect(done.status).toBe("approved");
+  });
+});
