@@ -11,6 +11,7 @@ import { registerCatalogCommand } from "./commands/catalog.js";
 import { registerEvaluateCommand } from "./commands/evaluate.js";
 import type { RegisterCommand } from "./commands/register.js";
 import { registerReviewCommand } from "./commands/review.js";
+import { registerReviewersCommand } from "./commands/reviewers.js";
 import { registerReviewsCommand } from "./commands/reviews.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerReviewsCommand,
   registerReviewCommand,
   registerServeCommand,
+  registerReviewersCommand,
 ];
 
 function packageVersion(): string {

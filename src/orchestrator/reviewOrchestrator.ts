@@ -16,7 +16,6 @@ import { refusedAction } from "../graph/reviewNode.js";
 import type { EvaluationContext } from "../graph/state.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import {
-  type DecisionIssue,
   ForeignThreadError,
   GraphRunError,
   InterruptMismatchError,
@@ -24,7 +23,6 @@ import {
   InvalidThreadIdError,
   ThreadExistsError,
   ThreadNotFoundError,
-  ThreadNotPausedError,
   ThreadStateError,
 } from "./errors.js";
 import type {
@@ -36,6 +34,7 @@ import type {
   ThreadRunConfig,
 } from "./graphTypes.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
+import { issuesOf, notPausedError } from "./snapshotChecks.js";
 import { KeyedLock } from "./threadLock.js";
 import { foreignChannels, listThreads } from "./threads.js";
 
@@ -72,38 +71,6 @@ interface Runtime {
 }
 
 const HistorySchema = z.array(DecisionRecordSchema);
-
-/** The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value). */
-function issuesOf(error: unknown): DecisionIssue[] | undefined {
-  if (typeof error !== "object" || error === null || !("issues" in error)) return undefined;
-  if (!Array.isArray(error.issues)) return undefined;
-  return error.issues.map((issue: unknown) => {
-    const path =
-      typeof issue === "object" && issue !== null && "path" in issue && Array.isArray(issue.path)
-        ? issue.path.map(String)
-        : [];
-    const message =
-      typeof issue === "object" &&
-      issue !== null &&
-      "message" in issue &&
-      typeof issue.message === "string"
-        ? issue.message
-        : "invalid";
-    return { field: path.length === 0 ? "(decision)" : path.join("."), message };
-  });
-}
-
-function errorsOf(snapshot: StateSnapshot): string[] {
-  return snapshot.tasks.flatMap((task) => {
-    const error: unknown = task.error;
-    if (error === undefined || error === null) return [];
-    if (error instanceof Error) return [`${task.name}: ${error.message}`];
-    if (typeof error === "object" && "message" in error && typeof error.message === "string") {
-      return [`${task.name}: ${error.message}`];
-    }
-    return [`${task.name}: ${String(error)}`];
-  });
-}
 
 function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
   return !(value instanceof BaseCheckpointSaver) && "saver" in value;
@@ -270,23 +237,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return this.lock.run(threadId, async () => {
       const snapshot = await this.snapshot(runtime, threadId);
       const reviews = reviewsOf(threadId, snapshot);
-      if (reviews.length === 0) {
-        const interrupts = pausedInterrupts(snapshot).map((i) => i.id);
-        if (interrupts.length > 0) {
-          throw new ThreadNotPausedError(threadId, {
-            kind: "other_interrupt",
-            interruptIds: interrupts,
-          });
-        }
-        if (snapshot.next.length === 0) {
-          throw new ThreadNotPausedError(threadId, { kind: "completed" });
-        }
-        throw new ThreadNotPausedError(threadId, {
-          kind: "stopped",
-          next: snapshot.next,
-          errors: errorsOf(snapshot),
-        });
-      }
+      if (reviews.length === 0) throw notPausedError(threadId, snapshot);
       const review = reviews.find((r) => r.interruptId === interruptId);
       if (review === undefined) {
         throw new InterruptMismatchError(

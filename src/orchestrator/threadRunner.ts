@@ -34,6 +34,8 @@ function pendingRows(thread: ThreadRow, reviews: PendingReview[], pausedAt: stri
     passed: review.evaluation?.passed ?? null,
     actions: review.actions,
     createdAt: pausedAt,
+    type: review.type,
+    verdict: review.evaluation?.verdict ?? null,
   }));
 }
 

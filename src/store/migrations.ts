@@ -118,6 +118,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );`,
     postgres: "SELECT 1;",
   },
+  {
+    id: 7,
+    name: "pending reviews: review type and verdict, for the terminal list",
+    ...same(`
+      ALTER TABLE pending_reviews ADD COLUMN review_type TEXT NOT NULL DEFAULT 'evaluation_review';
+      ALTER TABLE pending_reviews ADD COLUMN verdict TEXT;`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

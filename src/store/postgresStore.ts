@@ -242,7 +242,7 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
       await client.query("DELETE FROM pending_reviews WHERE thread_id = $1", [threadId]);
       for (const p of settlement.pending) {
         await client.query(
-          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
           [
             p.threadId,
             p.interruptId,
@@ -252,6 +252,8 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
             p.passed,
             JSON.stringify(p.actions),
             p.createdAt,
+            p.type,
+            p.verdict,
           ],
         );
       }

@@ -81,6 +81,8 @@ const PendingColumns = z.object({
   passed: booleanColumn.nullable(),
   actions: z.string(),
   created_at: z.string(),
+  review_type: z.string(),
+  verdict: nullableText,
 });
 
 export function pendingOf(row: unknown): PendingRow {
@@ -94,6 +96,8 @@ export function pendingOf(row: unknown): PendingRow {
     passed: r.passed,
     actions: jsonColumn(ActionListSchema, r.actions, `review ${r.thread_id} actions`),
     createdAt: r.created_at,
+    type: r.review_type,
+    verdict: r.verdict ?? null,
   };
 }
 
@@ -143,4 +147,4 @@ export function eventOf(row: unknown): ThreadEvent {
 
 /** The values of a pending row, in the column order of PENDING_COLUMNS. */
 export const PENDING_COLUMNS =
-  "thread_id, interrupt_id, stage, title, overall_score, passed, actions, created_at";
+  "thread_id, interrupt_id, stage, title, overall_score, passed, actions, created_at, review_type, verdict";

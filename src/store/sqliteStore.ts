@@ -31,6 +31,8 @@ const pendingValues = (p: PendingRow) => [
   p.passed === null ? null : p.passed ? 1 : 0,
   JSON.stringify(p.actions),
   p.createdAt,
+  p.type,
+  p.verdict,
 ];
 
 function migrate(db: Database.Database): void {
@@ -242,7 +244,7 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
         );
         this.sql("DELETE FROM pending_reviews WHERE thread_id = ?").run(threadId);
         const insert = this.sql(
-          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
         for (const row of settlement.pending) insert.run(...pendingValues(row));
         const mark = this.sql(

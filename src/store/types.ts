@@ -66,6 +66,10 @@ export interface PendingRow {
   passed: boolean | null;
   actions: z.infer<typeof ActionListSchema>;
   createdAt: string;
+  /** evaluation_review, evaluation_error, generation_error or revision_limit. */
+  type: string;
+  /** pass, borderline or fail; null without an evaluation. */
+  verdict: string | null;
 }
 
 export interface DecisionRow {

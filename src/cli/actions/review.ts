@@ -6,22 +6,25 @@
  */
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import { createChatModel } from "../../llm/chatModel.js";
+import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
   ForeignThreadError,
-  InvalidDecisionError,
   OrchestratorError,
   ThreadNotFoundError,
 } from "../../orchestrator/errors.js";
+import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readInputFile } from "../review/files.js";
 import { reviewCommandHint } from "../review/hints.js";
-import { openReviewSession, type ThreadView } from "../review/session.js";
-import { loadRunSettings, type RunSettings, runSettingsPath } from "../review/settings.js";
+import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
+import { loadRunSettings, runSettingsPath } from "../review/settings.js";
 import {
+  type CheckpointStore,
   dbHint,
   describeStore,
   quoteArg,
@@ -88,6 +91,72 @@ function notWaiting(threadId: string, view: Exclude<ThreadView, { kind: "paused"
   );
 }
 
+/** The run's stored settings (model, revision limit); a broken settings file is reported. */
+async function storedSettings(store: CheckpointStore, threadId: string, context: CliContext) {
+  try {
+    return await loadRunSettings(runSettingsPath(store, context.cwd), threadId);
+  } catch (error) {
+    context.stderr.write(`evalgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  }
+}
+
+/** Where the thread is; no such thread, or one of another graph, is the one message. */
+async function viewOrRefuse(session: ReviewSession, threadId: string, where: string) {
+  try {
+    return await session.view(threadId);
+  } catch (error) {
+    if (error instanceof ThreadNotFoundError) {
+      throw new CliError(
+        `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
+      );
+    }
+    if (error instanceof ForeignThreadError) throw new CliError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Records the decision and applies it here, through the review desk (exactly once). */
+async function applyDecision(
+  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  threadId: string,
+  interruptId: string,
+  decision: ReviewDecision,
+): Promise<ThreadView> {
+  try {
+    await decideAndApply(open.desk, threadId, interruptId, decision);
+  } catch (error) {
+    const refusal = deskRefusal(error);
+    if (refusal !== undefined) throw refusal;
+    if (error instanceof OrchestratorError) throw new CliError(error.message, { cause: error });
+    throw error;
+  }
+  return open.session.view(threadId);
+}
+
+function printOutcome(
+  view: ThreadView,
+  decided: { decision: ReviewDecision; review: PendingReview; threadId: string },
+  session: ReviewSession,
+  store: CheckpointStore,
+  context: CliContext,
+): void {
+  const { decision, review, threadId } = decided;
+  const out = context.stdout;
+  out.write(
+    `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
+  );
+  if (view.kind === "paused") {
+    const next = view.review;
+    const stage = session.stages.find((s) => s.id === next.contentId);
+    const content = stage === undefined ? undefined : stageContent(view.values, stage);
+    out.write(`\nnext review\n\n${renderReview(next, content)}\nDecide with:\n`);
+    out.write(reviewCommandHint(next, store, context.cwd));
+  } else {
+    out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
+  }
+}
+
 export async function runReviewDecision(
   threadId: string,
   action: string,
@@ -101,34 +170,21 @@ export async function runReviewDecision(
   if (!storeExists(store)) {
     throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
   }
-  let stored: RunSettings | undefined;
-  try {
-    stored = await loadRunSettings(runSettingsPath(store, cwd), threadId);
-  } catch (error) {
-    context.stderr.write(`evalgate: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
+  const stored = await storedSettings(store, threadId, context);
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  const session = await openReviewSession({
+  const model = createChatModel(target.spec, { env });
+  const settings = {
     store,
     env,
     cwd,
-    model: createChatModel(target.spec, { env }),
+    model,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
-  });
+  };
+  const session = await openReviewSession(settings);
+  let desk: ReviewDeskHandle | undefined;
   try {
-    let view: ThreadView;
-    try {
-      view = await session.view(threadId);
-    } catch (error) {
-      if (error instanceof ThreadNotFoundError) {
-        throw new CliError(
-          `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
-        );
-      }
-      if (error instanceof ForeignThreadError) throw new CliError(error.message, { cause: error });
-      throw error;
-    }
+    const view = await viewOrRefuse(session, threadId, where);
     if (view.kind !== "paused") throw notWaiting(threadId, view, dbHint(store, cwd));
     const { review } = view;
     if (!review.actions.includes(decision.action)) {
@@ -139,36 +195,12 @@ export async function runReviewDecision(
     }
     // The decision runs the graph on: the next stage is written and judged.
     await ensureModelReady(target);
-    let outcome: Awaited<ReturnType<typeof session.orchestrator.submitDecision>>;
-    try {
-      outcome = await session.orchestrator.submitDecision(threadId, review.interruptId, decision);
-    } catch (error) {
-      if (error instanceof InvalidDecisionError) {
-        throw new CliError(
-          `the decision was not accepted: ${error.issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`,
-          { cause: error },
-        );
-      }
-      if (error instanceof OrchestratorError) {
-        throw new CliError(error.message, { cause: error });
-      }
-      throw error;
-    }
-    const out = context.stdout;
-    out.write(
-      `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
-    );
-    const next = outcome.review;
-    if (outcome.state === "paused" && next !== undefined) {
-      const stage = session.stages.find((s) => s.id === next.contentId);
-      const content = stage === undefined ? undefined : stageContent(outcome.values, stage);
-      out.write(`\nnext review\n\n${renderReview(next, content)}\nDecide with:\n`);
-      out.write(reviewCommandHint(next, store, cwd));
-    } else {
-      out.write(`completed\n\n${renderRunSummary(outcome.values, session.stages)}`);
-    }
+    desk = await openCliDesk(settings);
+    const next = await applyDecision({ session, desk }, threadId, review.interruptId, decision);
+    printOutcome(next, { decision, review, threadId }, session, store, context);
     context.exitCode = EXIT_OK;
   } finally {
+    await desk?.close();
     await session.close();
   }
 }

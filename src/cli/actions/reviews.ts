@@ -1,12 +1,18 @@
-/** `evalgate reviews`: the threads of the checkpoint store that wait for a reviewer. */
+/**
+ * `evalgate reviews`: the threads of the store that wait for a reviewer, read from the
+ * pending-review index (one indexed query per page, never a scan of the checkpoints).
+ */
+import { openReviewStore } from "../../store/index.js";
+import type { PendingRow } from "../../store/types.js";
 import type { CliContext } from "../context.js";
-import { renderPendingList } from "../review/display.js";
-import { openReviewSession } from "../review/session.js";
+import { renderIndexList } from "../review/display.js";
 import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
 
 export interface ReviewsCommandOptions {
   db?: string;
 }
+
+const PAGE = 500;
 
 export async function runReviewList(
   options: ReviewsCommandOptions,
@@ -19,15 +25,29 @@ export async function runReviewList(
     context.stdout.write(`No paused threads: there is no checkpoint file at ${where}.\n`);
     return;
   }
-  const session = await openReviewSession({ store, env, cwd });
+  const index = await openReviewStore(
+    store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
+  );
   try {
-    const reviews = await session.orchestrator.pendingReviews();
-    if (reviews.length === 0) {
+    const rows: PendingRow[] = [];
+    for (;;) {
+      const last = rows[rows.length - 1];
+      const page = await index.listPending({
+        limit: PAGE,
+        ...(last === undefined
+          ? {}
+          : { after: { createdAt: last.createdAt, threadId: last.threadId } }),
+      });
+      rows.push(...page);
+      if (page.length < PAGE) break;
+    }
+    if (rows.length === 0) {
       context.stdout.write(`No paused threads in ${where}.\n`);
       return;
     }
-    context.stdout.write(renderPendingList(reviews));
+    // The longest waiting first, as a to-do list reads.
+    context.stdout.write(renderIndexList(rows.reverse()));
   } finally {
-    await session.close();
+    await index.close();
   }
 }

@@ -6,23 +6,25 @@
  */
 import { randomUUID } from "node:crypto";
 import { createChatModel } from "../../llm/chatModel.js";
-import { InvalidDecisionError, ThreadNotFoundError } from "../../orchestrator/errors.js";
-import type { ThreadOutcome } from "../../orchestrator/reviewOrchestrator.js";
+import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import { DeskError, ThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import {
+  cliReviewer,
+  continueThread,
+  decideAndApply,
+  openCliDesk,
+  startThread,
+} from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readInputFile } from "../review/files.js";
 import { resumeHint } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
-import {
-  openReviewSession,
-  type ProposalValues,
-  type ReviewSession,
-  type ThreadView,
-} from "../review/session.js";
+import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import {
   loadRunSettings,
   type RunSettings,
@@ -68,13 +70,6 @@ async function storedSettings(
   }
 }
 
-function viewOf(outcome: ThreadOutcome<ProposalValues>): ThreadView {
-  if (outcome.state === "paused" && outcome.review !== undefined) {
-    return { kind: "paused", review: outcome.review, values: outcome.values };
-  }
-  return { kind: "completed", values: outcome.values };
-}
-
 function width(context: CliContext): number {
   return context.stdout.isTTY === true && context.stdout.columns !== undefined
     ? context.stdout.columns
@@ -96,6 +91,7 @@ async function existingView(
 
 interface Loop {
   session: ReviewSession;
+  desk: ReviewDeskHandle;
   threadId: string;
   store: CheckpointStore;
   context: CliContext;
@@ -137,14 +133,11 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
       }
       context.stderr.write(`${answer.decision.action}: running on to the next review…\n`);
       try {
-        view = viewOf(
-          await session.orchestrator.submitDecision(threadId, review.interruptId, answer.decision),
-        );
+        await decideAndApply(loop.desk, threadId, review.interruptId, answer.decision);
+        view = await session.view(threadId);
       } catch (error) {
-        if (!(error instanceof InvalidDecisionError)) throw error;
-        out.write(
-          `The decision was not accepted: ${error.issues.map((i) => i.message).join("; ")}\n`,
-        );
+        if (!(error instanceof DeskError) || error.code !== "INVALID_INPUT") throw error;
+        out.write(`The decision was not accepted: ${error.message}\n`);
       }
     }
     if (view.kind === "stopped") {
@@ -161,12 +154,22 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
   }
 }
 
-export async function runProposal(
+interface RunPlan {
+  rfp: string | undefined;
+  applicant: string | undefined;
+  store: CheckpointStore;
+  settingsPath: string;
+  stored: RunSettings | undefined;
+  target: ReturnType<typeof resolveModelTarget>;
+  maxRevisions: number | undefined;
+}
+
+/** Reads the input files and settles the store, the model and the revision limit. */
+async function planRun(
   rfpFile: string | undefined,
   options: RunCommandOptions,
   context: CliContext,
-  input: ReviewerInput,
-): Promise<void> {
+): Promise<RunPlan> {
   const { cwd, env } = context;
   if (rfpFile === undefined && options.thread === undefined) {
     throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
@@ -176,80 +179,126 @@ export async function runProposal(
     options.applicant === undefined
       ? undefined
       : await readInputFile("--applicant file", options.applicant, cwd);
-
   const store = resolveCheckpointStore(options.db, env, cwd);
   const settingsPath = runSettingsPath(store, cwd);
   const stored = await storedSettings(settingsPath, options.thread, context.stderr);
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
+  return { rfp, applicant, store, settingsPath, stored, target, maxRevisions };
+}
+
+/** Goes on with an existing thread: settings given again are kept, a stopped run runs on. */
+async function resumeRun(
+  earlier: ThreadView,
+  threadId: string,
+  plan: RunPlan,
+  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<ThreadView> {
+  const { store, stored, target, maxRevisions } = plan;
+  context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, context.cwd)})\n`);
+  if (plan.rfp !== undefined || plan.applicant !== undefined) {
+    context.stderr.write(
+      `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
+    );
+  }
+  if (options.model !== undefined || options.maxRevisions !== undefined) {
+    // Settings given again on resume are the thread's from now on (for `review` too).
+    await saveRunSettings(plan.settingsPath, threadId, {
+      ...stored,
+      model: target.spec,
+      ...(maxRevisions === undefined ? {} : { maxRevisions }),
+      startedAt: stored?.startedAt ?? new Date().toISOString(),
+    });
+  }
+  if (earlier.kind !== "stopped") return earlier;
+  context.stdout.write(
+    `The run stopped before ${earlier.next.join(", ")}; running on from there.\n`,
+  );
+  await continueThread(open.desk, threadId);
+  return open.session.view(threadId);
+}
+
+/** Starts a new thread and runs it here to its first review. */
+async function startRun(
+  rfpFile: string | undefined,
+  plan: RunPlan,
+  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<{ threadId: string; view: ThreadView }> {
+  const { rfp, applicant, store, target, maxRevisions } = plan;
+  if (rfp === undefined) {
+    throw new CliError(
+      `no thread "${options.thread}" in ${describeStore(store, context.cwd)}; give an RFP file to start one`,
+    );
+  }
+  const threadId = options.thread ?? randomUUID();
+  context.stdout.write(
+    `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
+  );
+  await saveRunSettings(plan.settingsPath, threadId, {
+    model: target.spec,
+    ...(maxRevisions === undefined ? {} : { maxRevisions }),
+    ...(rfpFile === undefined ? {} : { rfpFile }),
+    startedAt: new Date().toISOString(),
+  });
+  context.stderr.write("writing and judging until the first review…\n");
+  const input = {
+    rfpDocument: rfp,
+    ...(applicant === undefined ? {} : { applicantInput: applicant }),
+  };
+  const title =
+    rfp
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== "")
+      ?.trim()
+      .slice(0, 80) ?? threadId;
+  await startThread(open.desk, threadId, input, title, cliReviewer(options.reviewer));
+  return { threadId, view: await open.session.view(threadId) };
+}
+
+export async function runProposal(
+  rfpFile: string | undefined,
+  options: RunCommandOptions,
+  context: CliContext,
+  input: ReviewerInput,
+): Promise<void> {
+  const { cwd, env } = context;
+  const plan = await planRun(rfpFile, options, context);
+  const { store, target, maxRevisions } = plan;
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
   await ensureModelReady(target);
-
-  if (options.thread !== undefined && rfp === undefined && !storeExists(store)) {
+  if (options.thread !== undefined && plan.rfp === undefined && !storeExists(store)) {
     throw new CliError(
       `no thread "${options.thread}": there is no checkpoint file at ${describeStore(store, cwd)}`,
     );
   }
-  const session = await openReviewSession({
+  const model = createChatModel(target.spec, { env });
+  const settings = {
     store,
     env,
     cwd,
-    model: createChatModel(target.spec, { env }),
+    model,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
-  });
+  };
+  const session = await openReviewSession(settings);
+  let desk: ReviewDeskHandle | undefined;
   try {
+    desk = await openCliDesk(settings);
+    const open = { session, desk };
     const earlier =
       options.thread === undefined ? undefined : await existingView(session, options.thread);
-    let threadId: string;
-    let view: ThreadView;
-    if (earlier !== undefined && options.thread !== undefined) {
-      threadId = options.thread;
-      context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, cwd)})\n`);
-      if (rfp !== undefined || applicant !== undefined) {
-        context.stderr.write(
-          `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
-        );
-      }
-      if (options.model !== undefined || options.maxRevisions !== undefined) {
-        // Settings given again on resume are the thread's from now on (for `review` too).
-        await saveRunSettings(settingsPath, threadId, {
-          ...stored,
-          model: target.spec,
-          ...(maxRevisions === undefined ? {} : { maxRevisions }),
-          startedAt: stored?.startedAt ?? new Date().toISOString(),
-        });
-      }
-      view = earlier;
-      if (view.kind === "stopped") {
-        context.stdout.write(
-          `The run stopped before ${view.next.join(", ")}; running on from there.\n`,
-        );
-        view = await session.continueThread(threadId);
-      }
-    } else {
-      if (rfp === undefined) {
-        throw new CliError(
-          `no thread "${options.thread}" in ${describeStore(store, cwd)}; give an RFP file to start one`,
-        );
-      }
-      threadId = options.thread ?? randomUUID();
-      context.stdout.write(`thread ${threadId} (checkpoints in ${describeStore(store, cwd)})\n`);
-      await saveRunSettings(settingsPath, threadId, {
-        model: target.spec,
-        ...(maxRevisions === undefined ? {} : { maxRevisions }),
-        ...(rfpFile === undefined ? {} : { rfpFile }),
-        startedAt: new Date().toISOString(),
-      });
-      context.stderr.write("writing and judging until the first review…\n");
-      view = viewOf(
-        await session.orchestrator.start(
-          { rfpDocument: rfp, ...(applicant === undefined ? {} : { applicantInput: applicant }) },
-          { threadId },
-        ),
-      );
-    }
+    const { threadId, view } =
+      earlier !== undefined && options.thread !== undefined
+        ? {
+            threadId: options.thread,
+            view: await resumeRun(earlier, options.thread, plan, open, options, context),
+          }
+        : await startRun(rfpFile, plan, open, options, context);
     await reviewUntilDone(view, {
-      session,
+      ...open,
       threadId,
       store,
       context,
@@ -257,6 +306,7 @@ export async function runProposal(
       reviewer: options.reviewer,
     });
   } finally {
+    await desk?.close();
     await session.close();
   }
 }

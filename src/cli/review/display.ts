@@ -9,6 +9,7 @@ import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../scoring/result.js";
+import type { PendingRow } from "../../store/types.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
 
@@ -180,5 +181,20 @@ export function renderPendingList(reviews: readonly PendingReview[], now = new D
     waitingSince(review.pausedAt, now),
   ]);
   const lines = renderColumns(["thread", "stage", "type", "score", "waiting since"], rows);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The `evalgate reviews` table, from rows of the pending-review index. */
+export function renderIndexList(rows: readonly PendingRow[], now = new Date()): string {
+  const table = rows.map((row) => [
+    row.threadId,
+    row.stage,
+    row.type,
+    row.overallScore === null
+      ? "—"
+      : `${formatScore(row.overallScore)} ${row.verdict ?? ""}`.trim(),
+    waitingSince(row.createdAt, now),
+  ]);
+  const lines = renderColumns(["thread", "stage", "type", "score", "waiting since"], table);
   return `${lines.join("\n")}\n`;
 }

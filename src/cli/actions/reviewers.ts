@@ -1,0 +1,83 @@
+/** `evalgate reviewers add | list | revoke`: the reviewers of the review service and their tokens. */
+import { isEvalgateError } from "../../errors.js";
+import { openReviewStore } from "../../store/index.js";
+import { hashToken, newReviewerToken } from "../../store/tokens.js";
+import type { ReviewStore } from "../../store/types.js";
+import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
+import { EXIT_OK } from "../exitCodes.js";
+import { renderColumns } from "../review/display.js";
+import { describeStore, resolveCheckpointStore } from "../review/store.js";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/;
+
+async function withStore<T>(
+  db: string | undefined,
+  context: CliContext,
+  work: (store: ReviewStore, where: string) => Promise<T>,
+): Promise<T> {
+  const location = resolveCheckpointStore(db, context.env, context.cwd);
+  const store = await openReviewStore(
+    location.kind === "sqlite" ? { sqlitePath: location.path } : { databaseUrl: location.url },
+  );
+  try {
+    return await work(store, describeStore(location, context.cwd));
+  } finally {
+    await store.close();
+  }
+}
+
+export async function addReviewer(
+  name: string,
+  options: { role: "reviewer" | "admin"; db?: string },
+  context: CliContext,
+): Promise<void> {
+  if (!NAME.test(name)) {
+    throw new CliError(
+      `"${name}" is not a reviewer name: use up to 100 letters, digits and . _ - @, starting with a letter or digit`,
+    );
+  }
+  const token = newReviewerToken();
+  await withStore(options.db, context, async (store, where) => {
+    try {
+      await store.addReviewer(name, options.role, hashToken(token));
+    } catch (error) {
+      if (isEvalgateError(error, "REVIEWER_EXISTS")) throw new CliError(error.message);
+      throw error;
+    }
+    context.stdout.write(
+      `Added ${options.role} ${name} to ${where}. The token, shown only this once:\n\n  ${token}\n\n` +
+        "Sign in with it on the review pages, or send it as `Authorization: Bearer <token>`.\n",
+    );
+  });
+  context.exitCode = EXIT_OK;
+}
+
+export async function listReviewers(options: { db?: string }, context: CliContext) {
+  await withStore(options.db, context, async (store, where) => {
+    const rows = await store.reviewers();
+    if (rows.length === 0) {
+      context.stdout.write(
+        `No reviewers in ${where}: add one with \`evalgate reviewers add <name>\`.\n`,
+      );
+      return;
+    }
+    const table = rows.map((r) => [r.name, r.role, r.createdAt, r.revokedAt ?? "active"]);
+    context.stdout.write(
+      `${renderColumns(["name", "role", "added", "revoked"], table).join("\n")}\n`,
+    );
+  });
+  context.exitCode = EXIT_OK;
+}
+
+export async function revokeReviewer(name: string, options: { db?: string }, context: CliContext) {
+  await withStore(options.db, context, async (store, where) => {
+    const reviewer = await store.reviewerByName(name);
+    if (reviewer === undefined) throw new CliError(`no reviewer named "${name}" in ${where}`);
+    if (!(await store.revokeReviewer(name))) {
+      throw new CliError(`${name}'s token was revoked already (${reviewer.revokedAt})`);
+    }
+    context.stdout.write(`Revoked ${name}: the token no longer signs in.\n`);
+  });
+  context.exitCode = EXIT_OK;
+}

@@ -1,0 +1,133 @@
+/**
+ * The CLI's way to a decision is the service's: the decision becomes a row (unique per thread and
+ * interrupt, taken off the pending index in the same transaction) and a job-like step applies it
+ * under the thread's lock — here, in this process, right away. So `run` and `review` beside a
+ * running `evalgate serve`, or two terminals on one thread, cannot apply a decision twice.
+ */
+import { userInfo } from "node:os";
+import type { ReviewDecision } from "../../graph/model.js";
+import type { JudgeModel } from "../../llm/chatModel.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import { DeskError } from "../../orchestrator/errors.js";
+import type { Reviewer } from "../../orchestrator/reviewDesk.js";
+import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
+import { CliError } from "../errors.js";
+import type { CheckpointStore } from "./store.js";
+
+export interface CliDeskOptions {
+  store: CheckpointStore;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  model?: JudgeModel;
+  maxRevisions?: number;
+}
+
+/** The desk over the command's store; it runs no background jobs (the command advances threads). */
+export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
+  return createReviewDesk({
+    ...(options.store.kind === "sqlite"
+      ? { sqlitePath: options.store.path }
+      : { databaseUrl: options.store.url }),
+    env: options.env,
+    cwd: options.cwd,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
+    jobs: { run: false },
+  });
+}
+
+/** Who decides at the terminal: `--reviewer`, else the system user; the operator is trusted. */
+export function cliReviewer(name: string | undefined): Reviewer {
+  const fallback = (() => {
+    try {
+      return userInfo().username;
+    } catch {
+      return "cli";
+    }
+  })();
+  return { name: name?.trim() || fallback || "cli", role: "admin" };
+}
+
+function stepFailed(threadId: string, outcome: AdvanceOutcome): CliError | undefined {
+  if (outcome === "busy") {
+    return new CliError(
+      `thread ${threadId} is being advanced by another process (evalgate serve?); the decision is recorded and will be applied there`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Registers a thread the store does not know yet (started before the index existed) and brings
+ * its pending-review rows up to date; a thread in the middle of a run elsewhere is left alone.
+ */
+export async function ensureIndexed(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  by: Reviewer,
+): Promise<void> {
+  const known = await desk.store.thread(threadId);
+  if (known === undefined) {
+    await desk.store.createThread(
+      { id: threadId, title: threadId, creator: by.name, status: "running", settings: {} },
+      { type: "queued", message: `registered by ${by.name}` },
+    );
+  }
+  if (known?.status === "waiting" || known?.status === "finished") return;
+  await desk.advanceThread(threadId);
+}
+
+/** Starts a thread with this id and runs it here to its first review (or its end). */
+export async function startThread(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  input: Record<string, unknown>,
+  title: string,
+  by: Reviewer,
+): Promise<void> {
+  await desk.store.createThread(
+    { id: threadId, title, creator: by.name, status: "queued", settings: { input } },
+    { type: "queued", message: `started by ${by.name}` },
+  );
+  const failed = stepFailed(threadId, await desk.advanceThread(threadId));
+  if (failed !== undefined) throw failed;
+  await throwIfFailed(desk, threadId);
+}
+
+/** Advances a thread stopped between two reviews, here. */
+export async function continueThread(desk: ReviewDeskHandle, threadId: string): Promise<void> {
+  const failed = stepFailed(threadId, await desk.advanceThread(threadId));
+  if (failed !== undefined) throw failed;
+  await throwIfFailed(desk, threadId);
+}
+
+async function throwIfFailed(desk: ReviewDeskHandle, threadId: string): Promise<void> {
+  const thread = await desk.store.thread(threadId);
+  if (thread?.status === "failed") {
+    throw new CliError(`thread ${threadId}: ${thread.error ?? "the run failed"}`);
+  }
+}
+
+/**
+ * Records the decision on the interrupt and applies it here. A refusal (someone decided it
+ * already, it is not pending any more, the action or its fields do not fit) is a DeskError.
+ */
+export async function decideAndApply(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  interruptId: string,
+  decision: ReviewDecision,
+): Promise<void> {
+  const by = cliReviewer(decision.reviewer);
+  await ensureIndexed(desk, threadId, by);
+  const { reviewer: _who, ...request } = decision;
+  await desk.decide(threadId, { interruptId, ...request }, by);
+  const failed = stepFailed(threadId, await desk.advanceThread(threadId));
+  if (failed !== undefined) throw failed;
+  await throwIfFailed(desk, threadId);
+}
+
+/** A desk refusal as the one message the command prints. */
+export function deskRefusal(error: unknown): CliError | undefined {
+  return error instanceof DeskError ? new CliError(error.message, { cause: error }) : undefined;
+}
