@@ -63,6 +63,8 @@ const SUBPATHS = [
   "llm",
   "orchestrator",
   "scoring",
+  "service",
+  "store",
   "toon",
 ];
 

@@ -1,6 +1,7 @@
 /**
  * `evalgate/orchestrator`: the ReviewOrchestrator that starts threads, lists pending reviews and
- * records decisions exactly once, over a SQLite or PostgreSQL checkpointer.
+ * records decisions exactly once, over a SQLite or PostgreSQL checkpointer; the review desk the
+ * service and the CLI ask on a reviewer's behalf.
  */
 export {
   type Checkpointer,
@@ -49,6 +50,17 @@ export type {
 } from "./graphTypes.js";
 export type { JobQueue, ThreadJob } from "./jobs/jobQueue.js";
 export type { PausedInterrupt, PendingReview } from "./pendingReview.js";
+export {
+  type DecisionRequest,
+  DecisionRequestSchema,
+  type ReviewDesk,
+  type ReviewDetail,
+  type Reviewer,
+  type ReviewListItem,
+  type StartProposal,
+  StartProposalSchema,
+  type ThreadStatus,
+} from "./reviewDesk.js";
 export {
   ReviewOrchestrator,
   type ReviewOrchestratorOptions,
