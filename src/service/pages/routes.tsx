@@ -120,13 +120,15 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
   pages.get("/reviews/:threadId/progress", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const after = requireValid(AfterSchema.safeParse(c.req.query("after")), "after");
+    // Events first, then the status: a review that becomes ready after this read reaches the
+    // page's event stream; one that was ready before it is seen in the status below.
+    const seen = await desk.events(threadId, c.var.reviewer, 0);
+    const lastSeq = seen.at(-1)?.seq ?? 0;
     const thread = await desk.threadStatus(threadId, c.var.reviewer);
     if (thread.status === "waiting") {
       const pending = await nextReviewId(desk, threadId, c);
       if (pending !== undefined && pending !== after) return c.redirect(threadPath(threadId), 303);
     }
-    const seen = await desk.events(threadId, c.var.reviewer, 0);
-    const lastSeq = seen.at(-1)?.seq ?? 0;
     const progress = {
       eventsUrl: `/threads/${encodeURIComponent(threadId)}/events?after=${lastSeq}`,
       selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
