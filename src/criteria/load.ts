@@ -5,6 +5,7 @@ import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
 import { type CatalogFormat, parseLocatedCatalog } from "./parse.js";
 import { checkCatalogReferences } from "./references.js";
+import { withoutBom } from "./sourceText.js";
 
 export interface LoadCatalogOptions {
   /**
@@ -61,7 +62,7 @@ export async function loadCatalog(
     );
   }
   const fallbackId = basename(path, extname(path));
-  const format = catalogFormatOf(path, text);
+  const format = catalogFormatOf(path, withoutBom(text));
   const { catalog, locate } = parseLocatedCatalog(text, { format, source: path, fallbackId });
   const [problem, ...more] = await checkCatalogReferences(
     catalog,

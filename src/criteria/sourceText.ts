@@ -7,6 +7,7 @@ import {
 } from "jsonc-parser";
 import { decodeToonWithLines, ToonError } from "../toon/index.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
+import { firstTooDeep, MAX_JSON_DEPTH } from "./jsonDepth.js";
 
 /** A decoded catalog text and a way back from a path in it to the line it came from. */
 export interface LocatedValue {
@@ -48,8 +49,24 @@ const JSON_ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: "a valid character in the string",
 };
 
-/** Parses strict JSON, reporting the first syntax error with its line and column. */
-export function readJson(text: string, source: string): LocatedValue {
+/** The text without a leading UTF-8 byte-order mark (editors on Windows write one). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Parses strict JSON, reporting the first syntax error with its line and column. A leading BOM is
+ * ignored; nesting deeper than MAX_JSON_DEPTH is refused with its line before parsing.
+ */
+export function readJson(input: string, source: string): LocatedValue {
+  const text = withoutBom(input);
+  const deep = firstTooDeep(text);
+  if (deep !== undefined) {
+    throw new CatalogError(
+      `invalid JSON: nested more than ${MAX_JSON_DEPTH} levels deep (objects and lists)`,
+      { source, ...lineAt(text, deep.offset) },
+    );
+  }
   if (text.trim() === "") {
     throw new CatalogError("expected a JSON object, found an empty file", { source, line: 1 });
   }
@@ -86,7 +103,8 @@ export function readJson(text: string, source: string): LocatedValue {
 }
 
 /** Decodes TOON (spec v4 or the seed dialect), with line numbers for paths. */
-export function readToon(text: string, source: string): LocatedValue {
+export function readToon(input: string, source: string): LocatedValue {
+  const text = withoutBom(input);
   if (text.trim() === "") {
     throw new CatalogError("expected a TOON catalog, found an empty file", { source, line: 1 });
   }

@@ -1,0 +1,40 @@
+/** Catalog text at the edges: a UTF-8 byte-order mark, and nesting deep enough to overflow a parser. */
+import { describe, expect, it } from "vitest";
+import { CatalogError } from "../../src/criteria/errors.js";
+import { parseCatalog } from "../../src/criteria/parse.js";
+
+const CATALOG = JSON.stringify({
+  id: "bom",
+  name: "BOM",
+  version: "1",
+  criteria: [
+    { id: "c1", title: "One", description: "Checked.", weight: 1, method: { kind: "check" } },
+  ],
+});
+
+describe("catalog text", () => {
+  it("a UTF-8 BOM before the JSON is accepted", () => {
+    const catalog = parseCatalog(`\uFEFF${CATALOG}`, { format: "json", source: "bom.json" });
+    expect(catalog.id).toBe("bom");
+  });
+
+  it("200,000 nested [ are a catalog error with the line, not a stack overflow", () => {
+    const text = `{\n"criteria":\n${"[".repeat(200_000)}`;
+    const error = (() => {
+      try {
+        parseCatalog(text, { format: "json", source: "deep.json" });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).line).toBe(3);
+    expect((error as CatalogError).detail).toMatch(/nested/);
+  });
+
+  it("nesting inside strings does not count", () => {
+    const deepString = JSON.stringify({ ...JSON.parse(CATALOG), description: "[".repeat(10_000) });
+    expect(parseCatalog(deepString, { format: "json", source: "s.json" }).id).toBe("bom");
+  });
+});
