@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultCatalog } from "../criteria/defaultCatalog.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
+import { EvaluationError } from "../engine/errors.js";
 import { PACKAGE_CRITERIA_DIR } from "./packagePaths.js";
 
 /** Where criteria files are looked for, in order, for a relative `criteriaPath`. */
@@ -32,6 +33,39 @@ export function resolveCriteriaFile(
   return candidates.find((c) => existsSync(c));
 }
 
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The file a criteriaPath from outside (a graph input: Studio, any HTTP client) names: only a
+ * relative path inside one of the criteria folders (real paths compared, so no symbolic link out
+ * of them). Absolute and `../` paths are refused without reading anything (an input
+ * EvaluationError); undefined when no folder holds such a file.
+ */
+export function confinedCriteriaFile(
+  criteriaPath: string,
+  criteriaDir?: string,
+): string | undefined {
+  const refuse = (why: string) =>
+    new EvaluationError(
+      "input",
+      `criteriaPath ${JSON.stringify(criteriaPath)} is refused: ${why}; name a catalog file inside a criteria folder`,
+    );
+  if (isAbsolute(criteriaPath)) throw refuse("an absolute path");
+  for (const folder of criteriaSearchPath(criteriaDir)) {
+    const candidate = resolve(folder, criteriaPath);
+    if (!isInside(folder, candidate)) throw refuse("the path leads outside the criteria folder");
+    if (!existsSync(candidate)) continue;
+    if (!isInside(realpathSync(folder), realpathSync(candidate))) {
+      throw refuse("a symbolic link leads outside the criteria folder");
+    }
+    return candidate;
+  }
+  return undefined;
+}
+
 export interface LoadedStageCatalog {
   catalog: Catalog;
   /** The file read, or undefined when the built-in defaults were used. */
@@ -40,14 +74,18 @@ export interface LoadedStageCatalog {
 
 /**
  * Loads a stage's catalog. Built-in defaults only when no file exists at all; a file that exists
- * but is invalid throws its CatalogError (never a silent fallback).
+ * but is invalid throws its CatalogError (never a silent fallback). `confined`: the path came from
+ * outside and may name a file inside the criteria folders only (confinedCriteriaFile).
  */
 export async function loadStageCatalog(
   criteriaPath: string,
   contentType: string,
   criteriaDir?: string,
+  confined = false,
 ): Promise<LoadedStageCatalog> {
-  const file = resolveCriteriaFile(criteriaPath, criteriaDir);
+  const file = confined
+    ? confinedCriteriaFile(criteriaPath, criteriaDir)
+    : resolveCriteriaFile(criteriaPath, criteriaDir);
   if (file === undefined) {
     const catalog = defaultCatalog(contentType);
     const tried = criteriaSearchPath(criteriaDir).join(", ");

@@ -29,7 +29,9 @@ export const EvaluationGateInput = z.object({
   criteriaPath: z
     .string()
     .optional()
-    .describe("A JSON or TOON criteria catalog (default: <contentType>.json)"),
+    .describe(
+      "A JSON or TOON criteria catalog inside the criteria folders (default: <contentType>.json)",
+    ),
 });
 
 /** The gate's state: the proposal state's HITL fields plus the content and its evaluation. */
@@ -90,6 +92,8 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
       contentType,
       contentId: "content",
       criteriaPath: state.criteriaPath ?? options.criteriaPath ?? `${contentType}.json`,
+      // A criteriaPath in the input comes from any client: confined to the criteria folders.
+      criteriaPathFromInput: state.criteriaPath !== undefined,
       contentExtractor: (s) => (s as EvaluationGateStateType).content,
       resultField: "evaluation",
       statusField: "status",

@@ -61,6 +61,11 @@ export interface EvaluationNodeOptions {
   title?: string;
   /** Extra folder to look for criteria files in. */
   criteriaDir?: string;
+  /**
+   * The criteriaPath came from the graph's input (Studio, any HTTP client), not from code: it may
+   * name only a file inside the criteria folders.
+   */
+  criteriaPathFromInput?: boolean;
   /** Source documents for per-criterion context, read from the state. */
   documents?: (state: OverallProposalStateType) => SourceDocument[] | undefined;
   registry?: FunctionRegistry;
@@ -182,6 +187,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
         options.criteriaPath,
         options.contentType,
         options.criteriaDir,
+        options.criteriaPathFromInput === true,
       );
       const threshold = context.passingThreshold ?? options.passingThreshold;
       const catalog =
