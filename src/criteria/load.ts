@@ -40,6 +40,10 @@ function isErrnoCode(error: unknown, code: string): boolean {
  * normalised, validated `Catalog`. Every file it names stays inside its folder, and its function
  * criteria name only built-in, folder-local or application-allowed functions. A missing file is a `CatalogNotFoundError`; a file that exists
  * but is invalid is a `CatalogError` naming the line or path — never a silent fallback.
+ *
+ * @example
+ * const catalog = await loadCatalog("data/criteria/ifb_profi.toon");
+ * console.log(catalog.name, catalog.criteria.map((c) => c.id), catalog.warnings);
  */
 export async function loadCatalog(
   path: string,

@@ -78,6 +78,9 @@ export interface LocatedCatalog {
  * into one `Catalog`.
  * Runs the meta-rubric: errors throw a `CatalogError` with the line and path; warnings are kept on
  * `catalog.warnings`; weights that do not sum to 1 are normalised.
+ *
+ * @example
+ * const catalog = parseCatalog(await readFile(path, "utf8"), { format: "toon", source: path });
  */
 export function parseCatalog(text: string, options: ParseCatalogOptions): Catalog {
   return parseLocatedCatalog(text, options).catalog;

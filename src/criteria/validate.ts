@@ -285,6 +285,9 @@ function checkFunctions(catalog: Catalog): ValidationFinding[] {
  * titles / descriptions (warning); scored weights summing to 1 within 0.01 (else a warning — the
  * loaders normalise them); a passing threshold that is neither trivial nor unreachable; levels
  * ordered by score; complete, distinct guideline bands; known point functions with fitting args.
+ *
+ * @example
+ * for (const finding of validateCatalog(catalog)) console.log(finding.severity, finding.message);
  */
 export function validateCatalog(catalog: Catalog): ValidationFinding[] {
   return [

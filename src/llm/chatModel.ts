@@ -34,6 +34,10 @@ function candidateFor(source: ModelSource, settings: ModelSettings): ModelCandid
  * Builds the judge model. `spec` defaults to `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`;
  * the Ollama server to OLLAMA_BASE_URL or http://127.0.0.1:11434 (read from `options.env`, else
  * process.env). Throws ModelSpecError / UnknownProviderError / ModelOptionsError right away.
+ *
+ * @example
+ * const judge = createChatModel("ollama:qwen2.5:7b-instruct", { timeoutMs: 30_000 });
+ * const result = await evaluateContent({ content, catalog, model: judge });
  */
 export function createChatModel(spec?: ModelSource, options: ChatModelOptions = {}): JudgeModel {
   const { fallbackModels = [], ...settingsInput } = options;
