@@ -8,10 +8,10 @@ import { randomUUID } from "node:crypto";
 import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { DeskError, ThreadNotFoundError } from "../../orchestrator/errors.js";
-import type { CliContext, TextOutput } from "../context.js";
+import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
-import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { ensureModelReady } from "../modelCheck.js";
 import {
   cliReviewer,
   continueThread,
@@ -20,54 +20,20 @@ import {
   startThread,
 } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
-import { readInputFile } from "../review/files.js";
 import { resumeHint } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
+import { planRun, type RunCommandOptions, type RunPlan } from "../review/runPlan.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
-import {
-  loadRunSettings,
-  type RunSettings,
-  runSettingsPath,
-  saveRunSettings,
-} from "../review/settings.js";
-import {
-  type CheckpointStore,
-  describeStore,
-  resolveCheckpointStore,
-  storeExists,
-} from "../review/store.js";
+import { saveRunSettings } from "../review/settings.js";
+import { type CheckpointStore, describeStore, storeExists } from "../review/store.js";
 
-export interface RunCommandOptions {
-  thread?: string;
-  applicant?: string;
-  model?: string;
-  db?: string;
-  maxRevisions?: number;
-  reviewer?: string;
-}
+export type { RunCommandOptions } from "../review/runPlan.js";
 
 /** Where the reviewer's answers come from: stdin, and whether it is a terminal. */
 export interface ReviewerInput {
   stream: NodeJS.ReadableStream;
   terminal: boolean;
-}
-
-/** The stored settings of the thread; a broken settings file is reported and left aside. */
-async function storedSettings(
-  path: string,
-  threadId: string | undefined,
-  stderr: TextOutput,
-): Promise<RunSettings | undefined> {
-  if (threadId === undefined) return undefined;
-  try {
-    return await loadRunSettings(path, threadId);
-  } catch (error) {
-    stderr.write(
-      `evalgate: ${error instanceof Error ? error.message : String(error)}; using the options given\n`,
-    );
-    return undefined;
-  }
 }
 
 function width(context: CliContext): number {
@@ -152,39 +118,6 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
   } finally {
     lines.close();
   }
-}
-
-interface RunPlan {
-  rfp: string | undefined;
-  applicant: string | undefined;
-  store: CheckpointStore;
-  settingsPath: string;
-  stored: RunSettings | undefined;
-  target: ReturnType<typeof resolveModelTarget>;
-  maxRevisions: number | undefined;
-}
-
-/** Reads the input files and settles the store, the model and the revision limit. */
-async function planRun(
-  rfpFile: string | undefined,
-  options: RunCommandOptions,
-  context: CliContext,
-): Promise<RunPlan> {
-  const { cwd, env } = context;
-  if (rfpFile === undefined && options.thread === undefined) {
-    throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
-  }
-  const rfp = rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd);
-  const applicant =
-    options.applicant === undefined
-      ? undefined
-      : await readInputFile("--applicant file", options.applicant, cwd);
-  const store = resolveCheckpointStore(options.db, env, cwd);
-  const settingsPath = runSettingsPath(store, cwd);
-  const stored = await storedSettings(settingsPath, options.thread, context.stderr);
-  const target = resolveModelTarget(options.model ?? stored?.model, env);
-  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  return { rfp, applicant, store, settingsPath, stored, target, maxRevisions };
 }
 
 /** Goes on with an existing thread: settings given again are kept, a stopped run runs on. */

@@ -1,0 +1,69 @@
+/**
+ * What `evalgate run` works from before anything runs: its options, the input files, the store,
+ * the settings kept from an earlier run of the thread, the model and the revision limit.
+ */
+import type { CliContext, TextOutput } from "../context.js";
+import { CliError } from "../errors.js";
+import { resolveModelTarget } from "../modelCheck.js";
+import { readInputFile } from "./files.js";
+import { loadRunSettings, type RunSettings, runSettingsPath } from "./settings.js";
+import { type CheckpointStore, resolveCheckpointStore } from "./store.js";
+
+export interface RunCommandOptions {
+  thread?: string;
+  applicant?: string;
+  model?: string;
+  db?: string;
+  maxRevisions?: number;
+  reviewer?: string;
+}
+
+/** The stored settings of the thread; a broken settings file is reported and left aside. */
+async function storedSettings(
+  path: string,
+  threadId: string | undefined,
+  stderr: TextOutput,
+): Promise<RunSettings | undefined> {
+  if (threadId === undefined) return undefined;
+  try {
+    return await loadRunSettings(path, threadId);
+  } catch (error) {
+    stderr.write(
+      `evalgate: ${error instanceof Error ? error.message : String(error)}; using the options given\n`,
+    );
+    return undefined;
+  }
+}
+
+export interface RunPlan {
+  rfp: string | undefined;
+  applicant: string | undefined;
+  store: CheckpointStore;
+  settingsPath: string;
+  stored: RunSettings | undefined;
+  target: ReturnType<typeof resolveModelTarget>;
+  maxRevisions: number | undefined;
+}
+
+/** Reads the input files and settles the store, the model and the revision limit. */
+export async function planRun(
+  rfpFile: string | undefined,
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<RunPlan> {
+  const { cwd, env } = context;
+  if (rfpFile === undefined && options.thread === undefined) {
+    throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
+  }
+  const rfp = rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd);
+  const applicant =
+    options.applicant === undefined
+      ? undefined
+      : await readInputFile("--applicant file", options.applicant, cwd);
+  const store = resolveCheckpointStore(options.db, env, cwd);
+  const settingsPath = runSettingsPath(store, cwd);
+  const stored = await storedSettings(settingsPath, options.thread, context.stderr);
+  const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
+  return { rfp, applicant, store, settingsPath, stored, target, maxRevisions };
+}
