@@ -3,7 +3,18 @@ import type { PointFunctionError, PointFunctionSpec } from "./pointFunction.js";
 
 /** Point functions that test regular expressions (JavaScript syntax). */
 
-const pattern = z.string().min(1);
+function isRegularExpression(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pattern = z.string().min(1).refine(isRegularExpression, {
+  message: "not a valid regular expression (JavaScript syntax)",
+});
 const patternList = z.array(pattern).min(1);
 
 function compile(source: string, flags: string): RegExp | PointFunctionError {
@@ -37,28 +48,28 @@ function matchesOne(text: string, source: string, flags: string): boolean | Poin
 
 const matches: PointFunctionSpec<string> = {
   argsSchema: pattern,
-  expects: "a regular expression string",
+  expects: "a valid regular expression string",
   description: "The text matches the regular expression (case-sensitive).",
   evaluate: (text, source) => matchesOne(text, source, ""),
 };
 
 const imatches: PointFunctionSpec<string> = {
   argsSchema: pattern,
-  expects: "a regular expression string",
+  expects: "a valid regular expression string",
   description: "The text matches the regular expression, ignoring case.",
   evaluate: (text, source) => matchesOne(text, source, "i"),
 };
 
 const matches_all_of: PointFunctionSpec<string[]> = {
   argsSchema: patternList,
-  expects: "a non-empty array of regular expression strings",
+  expects: "a non-empty array of valid regular expression strings",
   description: "The fraction (0–1) of the regular expressions the text matches.",
   evaluate: (text, sources) => fractionMatching(text, sources, ""),
 };
 
 const matches_any_of: PointFunctionSpec<string[]> = {
   argsSchema: patternList,
-  expects: "a non-empty array of regular expression strings",
+  expects: "a non-empty array of valid regular expression strings",
   description: "The text matches at least one of the regular expressions.",
   evaluate: (text, sources) => {
     const fraction = fractionMatching(text, sources, "");

@@ -163,7 +163,7 @@ describe("runFunctionCriterion", () => {
       registry,
     );
     expect(outcome).toMatchObject({ evaluated: false, score: null, native: null });
-    expect(outcome.judgeError).toMatch(/^matches: invalid regular expression/);
+    expect(outcome.judgeError).toMatch(/^matches: expected a valid regular expression string/);
     expect(outcome.reasoning).toMatch(/^Function 'matches' could not evaluate: /);
   });
 

@@ -125,13 +125,15 @@ describe("regular-expression functions", () => {
   it("an invalid regular expression is an error, never a throw, and stays an error when negated", () => {
     const result = run("matches", TEXT, "([unclosed");
     expect(result).toEqual({
-      error: expect.stringMatching(/^matches: invalid regular expression/),
+      error: expect.stringMatching(/^matches: expected a valid regular expression string/),
     });
     expect(run("not_matches", TEXT, "(")).toEqual({
-      error: expect.stringMatching(/^not_matches: invalid regular expression "\("/),
+      error: expect.stringMatching(
+        /^not_matches: expected a valid regular expression string, got the string "\("/,
+      ),
     });
     expect(run("matches_all_of", TEXT, ["Hamburg", "*oops"])).toEqual({
-      error: expect.stringContaining("invalid regular expression"),
+      error: expect.stringContaining("valid regular expression strings"),
     });
     expect(run("imatches", TEXT, "[z-a]")).toHaveProperty("error");
   });
@@ -176,8 +178,8 @@ describe("argument validation", () => {
     ["contains_at_least_n_of", ["a", "b"], /got an array of 2 items/],
     ["contains_word", { word: "" }, /expected a word, or \{ word, ignoreCase\? \}/],
     ["contains_word", { word: "AI", caseless: true }, /got an object$/],
-    ["matches", null, /^matches: expected a regular expression string, got null$/],
-    ["matches_all_of", "x", /expected a non-empty array of regular expression strings/],
+    ["matches", null, /^matches: expected a valid regular expression string, got null$/],
+    ["matches_all_of", "x", /expected a non-empty array of valid regular expression strings/],
     ["word_count_between", [10, 5], /expected \[min, max\] with whole numbers 0 ≤ min ≤ max/],
     ["word_count_between", [-1, 5], /expected \[min, max\]/],
     ["word_count_between", 100, /got the number 100$/],

@@ -162,6 +162,42 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     expect(existsSync(pwned)).toBe(false);
   });
 
+  it("evaluate with a catalog that is invalid (a bad regex, a missing schema file) exits 2, no model needed", async () => {
+    const regex = await writeText(
+      temp.dir,
+      "regex.json",
+      JSON.stringify({ id: "re", points: [{ fn: "matches", fnArgs: "(unclosed" }, "Clear aims."] }),
+    );
+    const schema = await writeText(
+      temp.dir,
+      "schema.json",
+      JSON.stringify({
+        id: "sc",
+        name: "Schema",
+        version: "1",
+        criteria: [
+          {
+            id: "c1",
+            title: "Shape",
+            description: "Shaped.",
+            weight: 1,
+            method: { kind: "schema", schemaRef: "absent.schema.json" },
+          },
+        ],
+      }),
+    );
+    const content = await writeText(temp.dir, "content.md", "Clear aims and a budget.");
+    for (const catalog of [regex, schema]) {
+      const validate = await runEvalgate(["catalog", "validate", catalog]);
+      expect(validate.code).toBe(1);
+      const run = await runEvalgate(["evaluate", content, "--catalog", catalog], {
+        env: { OLLAMA_BASE_URL: "http://127.0.0.1:1" },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("cannot use the catalog");
+    }
+  });
+
   it("a catalog file that does not exist is an error of the command, exit 2", async () => {
     const run = await runEvalgate(["catalog", "validate", "data/criteria/none.toon"]);
     expect(run.code).toBe(2);

@@ -38,3 +38,23 @@ describe("catalog text", () => {
     expect(parseCatalog(deepString, { format: "json", source: "s.json" }).id).toBe("bom");
   });
 });
+
+describe("point function arguments", () => {
+  it("an invalid regular expression is a catalog error naming where it is", () => {
+    const text = JSON.stringify({
+      id: "re",
+      points: [{ fn: "matches", fnArgs: "(unclosed" }, "Clear aims."],
+    });
+    const error = (() => {
+      try {
+        parseCatalog(text, { format: "json", source: "re.json" });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).detail).toMatch(/regular expression/);
+    expect((error as CatalogError).path?.[0]).toBe("points");
+  });
+});
