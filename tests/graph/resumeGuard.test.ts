@@ -9,7 +9,7 @@ import { scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 const thread = (id: string) => ({ configurable: { thread_id: id } });
-const approve = () => new Command({ resume: { action: "approve" } });
+const approve = { action: "approve" } as const;
 
 describe("a resume of a thread that is not paused", () => {
   it("is an error for a thread that never ran, and for one that finished", async () => {
@@ -17,17 +17,19 @@ describe("a resume of a thread that is not paused", () => {
     const graph = rejectIdleResume(
       buildEvaluationGraph({ model }).compile({ checkpointer: new MemorySaver() }),
     );
-    const unknown = await graph.invoke(approve(), thread("never")).catch((e: unknown) => e);
+    const unknown = await graph
+      .invoke(new Command({ resume: approve }), thread("never"))
+      .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(ResumeWithoutPauseError);
     expect(isEvalgateError(unknown, "RESUME_WITHOUT_PAUSE")).toBe(true);
     expect(model.calls).toHaveLength(0);
 
     await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread("t"));
     const calls = model.calls.length;
-    const done = await graph.invoke(approve(), thread("t"));
+    const done = await graph.invoke(new Command({ resume: approve }), thread("t"));
     expect(done.status).toBe("approved");
 
-    const again = graph.stream(approve(), thread("t"));
+    const again = graph.stream(new Command({ resume: approve }), thread("t"));
     await expect(again).rejects.toBeInstanceOf(ResumeWithoutPauseError);
     const state = await graph.getState(thread("t"));
     expect(state.values.reviewHistory).toHaveLength(1);
@@ -37,7 +39,9 @@ describe("a resume of a thread that is not paused", () => {
   it("the graphs served to Studio carry the guard once a checkpointer is attached", async () => {
     for (const graph of [studio.evaluation, studio.proposal]) {
       graph.checkpointer = new MemorySaver();
-      const error = await graph.invoke(approve(), thread("idle")).catch((e: unknown) => e);
+      const error = await graph
+        .invoke(new Command({ resume: approve }), thread("idle"))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResumeWithoutPauseError);
     }
   });
