@@ -4,11 +4,12 @@
  * are the evidence — the content is empty and every criterion is judged on its retrieved passages.
  */
 import type { Stats } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { loadDocuments } from "../context/load.js";
 import type { SourceDocument } from "../context/types.js";
 import { EmptyProjectError } from "../engine/apis/criteriaEngineErrors.js";
+import { contentBudgetBytes, readContentText } from "./contentFile.js";
 import { displayPath } from "./displayPath.js";
 import { CliError, InputFileError } from "./errors.js";
 
@@ -47,14 +48,9 @@ async function documentsIn(role: string, dir: InputPath): Promise<SourceDocument
   return loadDocuments(dir.absolute);
 }
 
-/** Reads a content file: .json files as JSON data, anything else as text. */
-async function contentOf(path: InputPath): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path.absolute, "utf8");
-  } catch (error) {
-    throw new InputFileError("content file", path.shown, reasonOf(error), { cause: error });
-  }
+/** Reads a content file: .json files as JSON data, anything else as text (see readContentText). */
+async function contentOf(path: InputPath, info: Stats, budgetBytes: number): Promise<unknown> {
+  const text = await readContentText(info, path, budgetBytes);
   if (extname(path.absolute).toLowerCase() !== ".json") return text;
   try {
     return JSON.parse(text);
@@ -76,6 +72,7 @@ export async function readEvaluationInput(
   inputPath: string,
   documentsDir: string | undefined,
   cwd: string,
+  budgetBytes: number = contentBudgetBytes(),
 ): Promise<EvaluationInput> {
   const pathOf = (given: string): InputPath => {
     const absolute = resolve(cwd, given);
@@ -95,7 +92,7 @@ export async function readEvaluationInput(
     }
     return { kind: "project", path: input.absolute, content: "", documents };
   }
-  const content = await contentOf(input);
+  const content = await contentOf(input, info, budgetBytes);
   const documents =
     documentsDir === undefined
       ? undefined

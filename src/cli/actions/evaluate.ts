@@ -6,6 +6,7 @@ import { EvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { ModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
+import { contentBudgetBytes } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
@@ -25,6 +26,8 @@ export interface EvaluateCommandOptions {
   timeout?: number;
   concurrency?: number;
   trace?: string;
+  /** The content budget in bytes (default: what fits the judge's context window). */
+  maxContentBytes?: number;
 }
 
 /** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
@@ -42,7 +45,12 @@ export async function runEvaluate(
   const at = (path: string) => resolve(context.cwd, path);
   const target = resolveModelTarget(options.model, context.env);
   const catalog = await loadCatalog(at(options.catalog));
-  const input = await readEvaluationInput(inputPath, options.documents, context.cwd);
+  const input = await readEvaluationInput(
+    inputPath,
+    options.documents,
+    context.cwd,
+    options.maxContentBytes ?? contentBudgetBytes(),
+  );
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
     await ensureModelReady(target);
   }

@@ -10,6 +10,10 @@ Input:
   A FILE is the content under evaluation (a .json file is read as JSON data, anything else as
   text); --documents adds a folder of source documents, retrieved per criterion.
   A DIRECTORY is a funding project: its .md/.txt/.json documents are the evidence.
+  A content file must be a regular file of UTF-8 text without NUL bytes, no larger than the
+  content budget (what fits the judge's context window beside the prompt: 86,016 bytes for a
+  32k-token window; --max-content-bytes changes it). Larger content is refused, not truncated:
+  split it, or evaluate it as a project folder, whose documents are retrieved per criterion.
 
 Model:
   --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>; the Ollama
@@ -37,6 +41,7 @@ interface RawEvaluateOptions {
   timeout?: number;
   concurrency?: number;
   trace?: string;
+  maxContentBytes?: number;
 }
 
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
@@ -60,6 +65,11 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
     .option("--concurrency <n>", "criteria judged at once", integerIn(1, 64))
     .option("--trace <file.jsonl>", "append every model call's trace to this JSONL file")
+    .option(
+      "--max-content-bytes <n>",
+      "refuse a content file larger than this (default: what fits the judge's context window)",
+      integerIn(1, 1_000_000_000),
+    )
     .addHelpText("after", HELP_AFTER)
     .action(async (inputPath: string, options: RawEvaluateOptions) => {
       const { runEvaluate } = await import("../actions/evaluate.js");

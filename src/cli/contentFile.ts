@@ -1,0 +1,57 @@
+/**
+ * Reading a content file safely: only a regular file (a FIFO or device would block or never end:
+ * its type is checked before it is opened), at most the content budget, and only UTF-8 text
+ * without NUL bytes (a binary file is not content a judge can read).
+ */
+import type { Stats } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { InputFileError } from "./errors.js";
+
+/** Tokens assumed for the judge's context window when the model's num_ctx is not set. */
+export const ASSUMED_CONTEXT_TOKENS = 32_768;
+/** Tokens kept for the prompt around the content (criterion, instructions) and the answer. */
+const RESERVED_TOKENS = 4_096;
+/** A conservative bytes-per-token ratio for prose (English and German average about 4). */
+const BYTES_PER_TOKEN = 3;
+
+/**
+ * The most content bytes sent whole in every judge call: what fits the model's context window
+ * (`numCtx` tokens, else ASSUMED_CONTEXT_TOKENS) beside the prompt and the answer.
+ */
+export function contentBudgetBytes(numCtx?: number): number {
+  const tokens = numCtx ?? ASSUMED_CONTEXT_TOKENS;
+  return Math.max(1_024, (tokens - RESERVED_TOKENS) * BYTES_PER_TOKEN);
+}
+
+function bytes(n: number): string {
+  return `${n.toLocaleString("en-US")} bytes`;
+}
+
+/** Reads a content file as text, refusing what a judge cannot or should not be sent. */
+export async function readContentText(
+  info: Stats,
+  path: { absolute: string; shown: string },
+  budgetBytes: number,
+): Promise<string> {
+  const refuse = (reason: string, cause?: unknown) =>
+    new InputFileError("content file", path.shown, reason, cause === undefined ? {} : { cause });
+  if (!info.isFile())
+    throw refuse("is not a regular file (a FIFO, device or socket cannot be judged)");
+  if (info.size > budgetBytes) {
+    throw refuse(
+      `is ${bytes(info.size)}, over the content budget of ${bytes(budgetBytes)} that fits the judge's context window (raise it with --max-content-bytes, or split the content)`,
+    );
+  }
+  let data: Buffer;
+  try {
+    data = await readFile(path.absolute);
+  } catch (error) {
+    throw refuse(error instanceof Error ? error.message : String(error), error);
+  }
+  if (data.includes(0)) throw refuse("contains NUL bytes: a binary file, not text");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch (error) {
+    throw refuse("is not UTF-8 text (a binary file?)", error);
+  }
+}
