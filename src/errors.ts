@@ -18,7 +18,7 @@ export interface EvalgateErrorOptions {
 }
 
 export class EvalgateError extends Error {
-  override readonly name: string = "EvalgateError";
+  override name: string = "EvalgateError";
   /** What went wrong, stable across releases: the value to branch on. */
   readonly code: string;
   readonly [BRAND] = true;
@@ -34,5 +34,22 @@ export class EvalgateError extends Error {
  */
 export function isEvalgateError(value: unknown, code?: string): value is EvalgateError {
   if (typeof value !== "object" || value === null || !(BRAND in value)) return false;
-  return code === undefined || (value as { code?: unknown }).code === code;
+  const actual = (value as { code?: unknown }).code;
+  if (typeof actual !== "string") return false;
+  return code === undefined || actual === code;
+}
+
+/**
+ * A guard for the errors of one class (its code) or one family (the codes of its classes), built
+ * on the code rather than `instanceof`, so it also holds for an error from another copy of the
+ * package.
+ *
+ * @example
+ * export const isToonError = errorGuard<ToonError>("TOON_INVALID");
+ */
+export function errorGuard<T extends EvalgateError>(
+  ...codes: readonly string[]
+): (value: unknown) => value is T {
+  const known = new Set(codes);
+  return (value: unknown): value is T => isEvalgateError(value) && known.has(value.code);
 }

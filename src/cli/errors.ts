@@ -1,22 +1,22 @@
-import { EXIT_ERROR } from "./exitCodes.js";
+import { EvalgateError, errorGuard } from "../errors.js";
+import { redactCredentials, redactUrl } from "../llm/redact.js";
 
 /**
  * A command that cannot run as asked: a bad argument, an input that cannot be read, a model that
- * is not there. The message says what and where; the command exits with `exitCode` (2).
+ * is not there. The message says what and where; the command exits with 2 (see exitStatus.ts).
  */
-export class CliError extends Error {
+export class CliError extends EvalgateError {
   override readonly name: string = "CliError";
-  readonly exitCode: number;
 
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.exitCode = options.exitCode ?? EXIT_ERROR;
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("COMMAND_INVALID", message, options);
   }
 }
 
 /** An input path (content, documents, catalog, data file) that does not exist or cannot be read. */
 export class InputFileError extends CliError {
   override readonly name = "InputFileError";
+  override readonly code = "INPUT_FILE_UNREADABLE";
 
   constructor(
     /** What the path was given as, e.g. "content file", "--documents folder". */
@@ -32,6 +32,7 @@ export class InputFileError extends CliError {
 /** The report could not be written to its --out file. */
 export class OutputFileError extends CliError {
   override readonly name = "OutputFileError";
+  override readonly code = "OUTPUT_FILE_UNWRITABLE";
 
   constructor(
     readonly path: string,
@@ -41,3 +42,73 @@ export class OutputFileError extends CliError {
     super(`cannot write ${path}: ${reason}`, options);
   }
 }
+
+export type ModelProblem = "ollama-unreachable" | "model-not-pulled" | "model-failed";
+
+/** The judge model cannot be used: Ollama is down, the model is not pulled, or every call failed. */
+export class ModelNotReadyError extends CliError {
+  override readonly name = "ModelNotReadyError";
+  override readonly code = "MODEL_NOT_READY";
+
+  /** The model and server (without credentials). */
+  readonly target: { model: string; baseUrl: string | undefined };
+
+  constructor(
+    readonly problem: ModelProblem,
+    target: { model: string; baseUrl: string | undefined },
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(redactCredentials(message), options);
+    const baseUrl = target.baseUrl === undefined ? undefined : redactUrl(target.baseUrl);
+    this.target = { model: target.model, baseUrl };
+  }
+}
+
+/** The editor could not be started, failed, or its file could not be read back. */
+export class EditorError extends EvalgateError {
+  override readonly name = "EditorError";
+
+  constructor(
+    readonly editor: string,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super("EDITOR_FAILED", `editor "${editor}": ${reason}`, options);
+  }
+}
+
+/** The run settings file could not be read: it is not JSON or not in the expected shape. */
+export class RunSettingsFileError extends EvalgateError {
+  override readonly name = "RunSettingsFileError";
+
+  constructor(
+    readonly path: string,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super("RUN_SETTINGS_INVALID", `run settings ${path}: ${reason}`, options);
+  }
+}
+
+/** The codes of the command line's own errors, one per class. */
+export const CLI_ERROR_CODES = [
+  "COMMAND_INVALID",
+  "INPUT_FILE_UNREADABLE",
+  "OUTPUT_FILE_UNWRITABLE",
+  "MODEL_NOT_READY",
+  "EDITOR_FAILED",
+  "RUN_SETTINGS_INVALID",
+] as const;
+
+export const isCliError = errorGuard<CliError>(
+  "COMMAND_INVALID",
+  "INPUT_FILE_UNREADABLE",
+  "OUTPUT_FILE_UNWRITABLE",
+  "MODEL_NOT_READY",
+);
+export const isInputFileError = errorGuard<InputFileError>("INPUT_FILE_UNREADABLE");
+export const isOutputFileError = errorGuard<OutputFileError>("OUTPUT_FILE_UNWRITABLE");
+export const isModelNotReadyError = errorGuard<ModelNotReadyError>("MODEL_NOT_READY");
+export const isEditorError = errorGuard<EditorError>("EDITOR_FAILED");
+export const isRunSettingsFileError = errorGuard<RunSettingsFileError>("RUN_SETTINGS_INVALID");

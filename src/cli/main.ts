@@ -17,7 +17,6 @@ import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerTokensCommand } from "./commands/tokens.js";
 import { type CliContext, createCliContext } from "./context.js";
-import { CliError } from "./errors.js";
 import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
 
 export type { RegisterCommand } from "./commands/register.js";
@@ -96,7 +95,7 @@ export async function runCli(
     const { errorMessage } = await import("./errorMessage.js");
     context.stderr.write(`evalgate: ${errorMessage(error, context.cwd)}\n`);
     if (context.signal?.aborted === true) return EXIT_CANCELLED;
-    return error instanceof CliError ? error.exitCode : EXIT_ERROR;
+    return EXIT_ERROR;
   }
 }
 

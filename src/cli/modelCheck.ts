@@ -5,9 +5,13 @@
  * (EvaluationModelError) is explained the same way.
  */
 
-import { EvaluationModelError } from "../engine/errors.js";
+import { type EvaluationModelError, isEvaluationModelError } from "../engine/errors.js";
 import { checkOllama } from "../llm/checkOllama.js";
-import { type ModelCallError, ModelUnavailableError } from "../llm/errors.js";
+import {
+  isModelUnavailableError,
+  type ModelCallError,
+  ModelUnavailableError,
+} from "../llm/errors.js";
 import { redactCredentials, redactUrl } from "../llm/redact.js";
 import {
   defaultModelSpec,
@@ -17,7 +21,7 @@ import {
   type ProviderName,
   parseModelSpec,
 } from "../llm/spec.js";
-import { CliError } from "./errors.js";
+import { ModelNotReadyError } from "./errors.js";
 
 /** The judge a command will call: its spec and, for Ollama, the server. */
 export interface ModelTarget {
@@ -27,27 +31,6 @@ export interface ModelTarget {
   model: string;
   /** The Ollama server (OLLAMA_BASE_URL or the default), for `ollama:` models. */
   baseUrl: string | undefined;
-}
-
-export type ModelProblem = "ollama-unreachable" | "model-not-pulled" | "model-failed";
-
-/** The judge model cannot be used: Ollama is down, the model is not pulled, or every call failed. */
-export class ModelNotReadyError extends CliError {
-  override readonly name = "ModelNotReadyError";
-
-  /** The model and server (without credentials). */
-  readonly target: { model: string; baseUrl: string | undefined };
-
-  constructor(
-    readonly problem: ModelProblem,
-    target: { model: string; baseUrl: string | undefined },
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(redactCredentials(message), options);
-    const baseUrl = target.baseUrl === undefined ? undefined : redactUrl(target.baseUrl);
-    this.target = { model: target.model, baseUrl };
-  }
 }
 
 /**
@@ -137,13 +120,13 @@ export function explainModelFailure(
   error: EvaluationModelError | ModelCallError,
   target?: ModelTarget,
 ): ModelNotReadyError {
-  const modelError = error instanceof EvaluationModelError ? error.modelError : error;
+  const modelError = isEvaluationModelError(error) ? error.modelError : error;
   const model = modelError.model ?? target?.model ?? "the model";
   const given = modelError.baseUrl ?? target?.baseUrl;
   const baseUrl = given === undefined ? undefined : redactUrl(given);
   const isOllama = (modelError.provider ?? target?.provider) === "ollama";
   const where = { model, baseUrl };
-  if (modelError instanceof ModelUnavailableError && isOllama && baseUrl !== undefined) {
+  if (isModelUnavailableError(modelError) && isOllama && baseUrl !== undefined) {
     if (modelError.reason === "model-not-found") {
       return new ModelNotReadyError(
         "model-not-pulled",

@@ -1,3 +1,5 @@
+import { EvalgateError, errorGuard } from "../errors.js";
+
 export type CatalogPath = ReadonlyArray<string | number>;
 
 export interface CatalogErrorLocation {
@@ -26,7 +28,7 @@ export function formatCatalogPath(path: CatalogPath): string {
  * A catalog that cannot be used: broken syntax, a wrong shape, or a meta-rubric error. Names the
  * source, the line (TOON, and JSON where it can be found) or JSON path, and what was expected.
  */
-export class CatalogError extends Error {
+export class CatalogError extends EvalgateError {
   override readonly name = "CatalogError";
   readonly source: string;
   readonly line: number | undefined;
@@ -35,8 +37,8 @@ export class CatalogError extends Error {
   /** What was expected or what is wrong, without the location. */
   readonly detail: string;
 
-  constructor(detail: string, location: CatalogErrorLocation, options?: { cause?: unknown }) {
-    super(CatalogError.format(detail, location), options);
+  constructor(detail: string, location: CatalogErrorLocation, options: { cause?: unknown } = {}) {
+    super("CATALOG_INVALID", CatalogError.format(detail, location), options);
     this.source = location.source;
     this.line = location.line;
     this.column = location.column;
@@ -57,3 +59,17 @@ export class CatalogError extends Error {
     return `${where}: ${detail}`;
   }
 }
+
+/** The catalog file does not exist (the only case where a caller may fall back to defaults). */
+export class CatalogNotFoundError extends CatalogError {
+  override readonly code = "CATALOG_NOT_FOUND";
+  constructor(path: string, options?: { cause?: unknown }) {
+    super("catalog file not found", { source: path }, options);
+  }
+}
+
+/** The codes of the catalog errors, one per class. */
+export const CATALOG_ERROR_CODES = ["CATALOG_INVALID", "CATALOG_NOT_FOUND"] as const;
+
+export const isCatalogError = errorGuard<CatalogError>(...CATALOG_ERROR_CODES);
+export const isCatalogNotFoundError = errorGuard<CatalogNotFoundError>("CATALOG_NOT_FOUND");

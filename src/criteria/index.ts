@@ -4,7 +4,7 @@
  */
 export { defaultCatalog } from "./defaultCatalog.js";
 export * from "./errors.js";
-export { CatalogNotFoundError, catalogFormatOf, loadCatalog } from "./load.js";
+export { catalogFormatOf, loadCatalog } from "./load.js";
 export * from "./model.js";
 export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./parse.js";
 export {

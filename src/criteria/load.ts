@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname } from "node:path";
-import { CatalogError } from "./errors.js";
+import { CatalogError, CatalogNotFoundError } from "./errors.js";
 import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
 import { type CatalogFormat, parseLocatedCatalog } from "./parse.js";
@@ -14,13 +14,6 @@ export interface LoadCatalogOptions {
    * criterion may name only built-in point functions and modules inside the catalog's folder.
    */
   functions?: FunctionAllowance;
-}
-
-/** The catalog file does not exist (the only case where a caller may fall back to defaults). */
-export class CatalogNotFoundError extends CatalogError {
-  constructor(path: string, options?: { cause?: unknown }) {
-    super("catalog file not found", { source: path }, options);
-  }
 }
 
 /** `.json` → JSON, `.toon` → TOON; anything else by its first character (`{` means JSON). */

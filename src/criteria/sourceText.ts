@@ -5,7 +5,8 @@ import {
   parseTree,
   printParseErrorCode,
 } from "jsonc-parser";
-import { decodeToonWithLines, ToonError } from "../toon/index.js";
+import { isToonError } from "../toon/errors.js";
+import { decodeToonWithLines } from "../toon/index.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
 import { firstTooDeep, MAX_JSON_DEPTH } from "./jsonDepth.js";
 
@@ -112,7 +113,7 @@ export function readToon(input: string, source: string): LocatedValue {
     const located = decodeToonWithLines(text, { source, stringFields: CATALOG_STRING_FIELDS });
     return { value: located.value, lineOf: (path) => located.lineOf([...path]) };
   } catch (error) {
-    if (error instanceof ToonError) {
+    if (isToonError(error)) {
       throw new CatalogError(
         `invalid TOON: ${error.reason}`,
         { source, line: error.line },

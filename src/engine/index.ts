@@ -11,12 +11,6 @@ export {
   DEFAULT_PROJECTS_DIR,
   type ProjectEvaluationOptions,
 } from "./apis/criteriaEngine.js";
-export {
-  EmptyProjectError,
-  InvalidProjectIdError,
-  ProjectError,
-  ProjectNotFoundError,
-} from "./apis/criteriaEngineErrors.js";
 export { PromptEvaluator, type PromptEvaluatorOptions } from "./apis/promptEvaluator.js";
 export {
   type PromptEvaluation,
@@ -50,7 +44,14 @@ export {
   ScoringMethodUsedSchema,
   UNABLE_TO_EVALUATE_LEVEL_ID,
 } from "./apis/rubricExecutorSchema.js";
-export { EvaluationError, EvaluationModelError } from "./errors.js";
+export {
+  EmptyProjectError,
+  EvaluationError,
+  EvaluationModelError,
+  InvalidProjectIdError,
+  ProjectError,
+  ProjectNotFoundError,
+} from "./errors.js";
 export { evaluateContent } from "./evaluateContent.js";
 export {
   type EvaluateContentOptions,

@@ -1,7 +1,7 @@
 import type { BaseMessageLike } from "@langchain/core/messages";
 import { appendTraceJsonl, buildTrace } from "../judge/trace.js";
 import type { JudgeModel } from "../llm/chatModel.js";
-import { ModelCallError } from "../llm/errors.js";
+import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import type { Trace } from "../scoring/result.js";
 
@@ -67,7 +67,7 @@ export class JudgeSession {
       );
       return answer.text;
     } catch (error) {
-      if (error instanceof ModelCallError) {
+      if (isModelCallError(error)) {
         this.record(
           buildTrace({
             purpose: call.purpose,

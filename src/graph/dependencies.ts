@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { DependencyMapError } from "./errors.js";
 
 /** config/dependencies.json: which content depends directly on which. */
 export const DependencyMapSchema = z.object({
@@ -7,10 +8,6 @@ export const DependencyMapSchema = z.object({
   dependents: z.record(z.string(), z.array(z.string())),
 });
 export type DependencyMap = z.infer<typeof DependencyMapSchema>;
-
-export class DependencyMapError extends Error {
-  override readonly name = "DependencyMapError";
-}
 
 /** Reads and checks a dependency map file (unknown shape → error naming the path and field). */
 export function loadDependencyMap(path: string): DependencyMap {

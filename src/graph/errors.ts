@@ -1,4 +1,55 @@
-import { EvalgateError } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
+
+/** A state field named in node options is not one the state has. */
+export class StatePathError extends EvalgateError {
+  override readonly name = "StatePathError";
+  override readonly code = "STATE_PATH_INVALID";
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super("STATE_PATH_INVALID", `state field "${path}": ${detail}`);
+  }
+}
+
+/** A dependency map (which content depends on which) that cannot be read or has a wrong shape. */
+export class DependencyMapError extends EvalgateError {
+  override readonly name = "DependencyMapError";
+  override readonly code = "DEPENDENCY_MAP_INVALID";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("DEPENDENCY_MAP_INVALID", message, options);
+  }
+}
+
+/** The RFP is missing or cannot be read: nothing can be written. */
+export class RfpLoadError extends EvalgateError {
+  override readonly name = "RfpLoadError";
+  override readonly code = "RFP_UNREADABLE";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("RFP_UNREADABLE", message, options);
+  }
+}
+
+/** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
+export class NothingEvaluatedError extends EvalgateError {
+  override readonly name = "NothingEvaluatedError";
+  override readonly code = "NOTHING_EVALUATED";
+  constructor(readonly reasons: readonly string[]) {
+    super(
+      "NOTHING_EVALUATED",
+      `no criterion could be evaluated${reasons.length === 0 ? "" : ` (${reasons.join("; ")})`}`,
+    );
+  }
+}
+
+/** The writer's answer could not be used (no JSON object, wrong shape, empty text). */
+export class GenerationOutputError extends EvalgateError {
+  override readonly name = "GenerationOutputError";
+  override readonly code = "GENERATION_OUTPUT_INVALID";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("GENERATION_OUTPUT_INVALID", message, options);
+  }
+}
 
 /**
  * A reviewer's answer (a Command with `resume`) arrived for a thread that is not paused for
@@ -14,3 +65,23 @@ export class ResumeWithoutPauseError extends EvalgateError {
     );
   }
 }
+
+/** The codes of the graph's errors, one per class. */
+export const GRAPH_ERROR_CODES = [
+  "STATE_PATH_INVALID",
+  "DEPENDENCY_MAP_INVALID",
+  "RFP_UNREADABLE",
+  "NOTHING_EVALUATED",
+  "GENERATION_OUTPUT_INVALID",
+  "RESUME_WITHOUT_PAUSE",
+] as const;
+
+export const isStatePathError = errorGuard<StatePathError>("STATE_PATH_INVALID");
+export const isDependencyMapError = errorGuard<DependencyMapError>("DEPENDENCY_MAP_INVALID");
+export const isRfpLoadError = errorGuard<RfpLoadError>("RFP_UNREADABLE");
+export const isNothingEvaluatedError = errorGuard<NothingEvaluatedError>("NOTHING_EVALUATED");
+export const isGenerationOutputError = errorGuard<GenerationOutputError>(
+  "GENERATION_OUTPUT_INVALID",
+);
+export const isResumeWithoutPauseError =
+  errorGuard<ResumeWithoutPauseError>("RESUME_WITHOUT_PAUSE");

@@ -6,9 +6,11 @@ import { EvaluationError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
 import type { EvaluationMode } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
-import { describeFailure, NothingEvaluatedError } from "./failure.js";
+import { NothingEvaluatedError } from "./errors.js";
+import { describeFailure } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
 import {
   type EvaluationContext,
@@ -17,8 +19,6 @@ import {
   type ProposalUpdate,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, statePathUpdate } from "./statePath.js";
-
-export { NothingEvaluatedError } from "./failure.js";
 
 /** Pulls the content to evaluate out of the state. */
 export type ContentExtractor = (state: OverallProposalStateType) => unknown;
@@ -239,7 +239,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
         },
       );
     } catch (error) {
-      if (error instanceof Error && error.name === "ModelAbortedError") throw error;
+      if (isModelAbortedError(error)) throw error;
       return failed(error);
     }
   };

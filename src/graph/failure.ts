@@ -1,24 +1,25 @@
-import { CatalogError } from "../criteria/errors.js";
-import { EvaluationError, EvaluationModelError } from "../engine/errors.js";
+import { CatalogError, isCatalogError } from "../criteria/errors.js";
 import {
-  ModelCallError,
+  EvaluationError,
+  EvaluationModelError,
+  isEvaluationError,
+  isEvaluationModelError,
+} from "../engine/errors.js";
+import {
+  isModelCallError,
+  isModelContentPolicyError,
+  isModelRateLimitError,
+  isModelTimeoutError,
+  isModelUnavailableError,
+  type ModelCallError,
   ModelContentPolicyError,
   ModelRateLimitError,
   ModelTimeoutError,
   ModelUnavailableError,
 } from "../llm/errors.js";
 import { redactCredentials } from "../llm/redact.js";
-import { ScoringError } from "../scoring/errors.js";
-
-/** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
-export class NothingEvaluatedError extends Error {
-  override readonly name = "NothingEvaluatedError";
-  constructor(readonly reasons: readonly string[]) {
-    super(
-      `no criterion could be evaluated${reasons.length === 0 ? "" : ` (${reasons.join("; ")})`}`,
-    );
-  }
-}
+import { isScoringError } from "../scoring/errors.js";
+import { isNothingEvaluatedError } from "./errors.js";
 
 /** The three kinds of failure an evaluation node reports. */
 export type FailureCategory = "input" | "model" | "processing";
@@ -34,16 +35,16 @@ export interface EvaluationFailure {
 }
 
 function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "friendly"> {
-  if (error instanceof ModelTimeoutError) {
+  if (isModelTimeoutError(error)) {
     return { kind: "timeout", friendly: "the model took too long to answer" };
   }
-  if (error instanceof ModelRateLimitError) {
+  if (isModelRateLimitError(error)) {
     return { kind: "rate_limit", friendly: "the model service is rate-limiting requests" };
   }
-  if (error instanceof ModelContentPolicyError) {
+  if (isModelContentPolicyError(error)) {
     return { kind: "content_policy", friendly: "the model refused the content (content policy)" };
   }
-  if (error instanceof ModelUnavailableError) {
+  if (isModelUnavailableError(error)) {
     return { kind: "unavailable", friendly: `the model is not available (${error.message})` };
   }
   return { kind: "model_error", friendly: `the model call failed (${error.message})` };
@@ -75,8 +76,8 @@ function classifyFailure(
 ): EvaluationFailure {
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const retry = "Nothing was lost: resume with retry once the cause is fixed.";
-  if (error instanceof EvaluationModelError || error instanceof ModelCallError) {
-    const cause = error instanceof EvaluationModelError ? error.modelError : error;
+  if (isEvaluationModelError(error) || isModelCallError(error)) {
+    const cause = isEvaluationModelError(error) ? error.modelError : error;
     const { kind, friendly } = modelFailure(cause);
     return {
       category: "model",
@@ -85,7 +86,7 @@ function classifyFailure(
       friendly: `The ${title} ${activity} could not be completed: ${friendly}. ${retry}`,
     };
   }
-  if (error instanceof CatalogError) {
+  if (isCatalogError(error)) {
     return {
       category: "processing",
       kind: "catalog",
@@ -93,7 +94,7 @@ function classifyFailure(
       friendly: `The ${title} ${activity} could not start: its criteria file is invalid (${error.message}). ${retry}`,
     };
   }
-  if (error instanceof EvaluationError && error.kind === "input") {
+  if (isEvaluationError(error) && error.kind === "input") {
     return {
       category: "input",
       kind: "invalid_input",
@@ -101,7 +102,7 @@ function classifyFailure(
       friendly: `The ${title} could not be evaluated: ${error.message}.`,
     };
   }
-  if (error instanceof NothingEvaluatedError) {
+  if (isNothingEvaluatedError(error)) {
     return {
       category: "processing",
       kind: "nothing_evaluated",
@@ -109,7 +110,7 @@ function classifyFailure(
       friendly: `The ${title} ${activity} failed: none of the judge's answers could be read, so no criterion was evaluated. ${retry}`,
     };
   }
-  const kind = error instanceof ScoringError ? "scoring" : "processing";
+  const kind = isScoringError(error) ? "scoring" : "processing";
   return {
     category: "processing",
     kind,

@@ -15,8 +15,9 @@ import { fenceData } from "../judge/fence.js";
 import { scanJsonObjects } from "../judge/lenientJson.js";
 import { fillTemplate } from "../judge/template.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
-import { ModelAbortedError } from "../llm/errors.js";
+import { isModelAbortedError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
+import { GenerationOutputError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
 import { describeFailure } from "./failure.js";
 import { ACCEPTED_STATUSES, type InterruptMetadata } from "./model.js";
@@ -33,11 +34,6 @@ export interface GeneratorOptions {
   /** The writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
   model?: ModelSource | JudgeModel;
   timeoutMs?: number;
-}
-
-/** The writer's answer could not be used (no JSON object, wrong shape, empty text). */
-export class GenerationOutputError extends Error {
-  override readonly name = "GenerationOutputError";
 }
 
 const ResearchSchema = z.record(z.string(), z.unknown()).refine((r) => Object.keys(r).length > 0, {
@@ -217,7 +213,7 @@ export function createGenerator(
         { messages: [new AIMessage(`${stage.title} written (${answer.model}).`)] },
       );
     } catch (error) {
-      if (error instanceof ModelAbortedError) throw error;
+      if (isModelAbortedError(error)) throw error;
       const failure = describeFailure(error, `generate ${stage.id}`, stage.title, "generation");
       const metadata: InterruptMetadata = {
         type: "generation_error",

@@ -5,11 +5,17 @@
  */
 export {
   type DependencyMap,
-  DependencyMapError,
   DependencyMapSchema,
   loadDependencyMap,
   transitiveDependents,
 } from "./dependencies.js";
+export {
+  DependencyMapError,
+  GenerationOutputError,
+  NothingEvaluatedError,
+  RfpLoadError,
+  StatePathError,
+} from "./errors.js";
 export {
   buildEvaluationGraph,
   EvaluationGateInput,
@@ -24,7 +30,6 @@ export {
   createEvaluationNode,
   type EvaluationNode,
   type EvaluationNodeOptions,
-  NothingEvaluatedError,
   type ResultValidator,
 } from "./evaluationNode.js";
 export {
@@ -37,7 +42,7 @@ export {
   routeAfterEvaluation,
 } from "./evaluationStage.js";
 export type { EvaluationFailure, FailureCategory } from "./failure.js";
-export { createGenerator, GenerationOutputError, type GeneratorOptions } from "./generators.js";
+export { createGenerator, type GeneratorOptions } from "./generators.js";
 export * from "./model.js";
 export {
   buildProposalGraph,
@@ -45,7 +50,6 @@ export {
   ProposalConfigSchema,
   type ProposalGraphOptions,
   proposalStages,
-  RfpLoadError,
   type SectionConfig,
   SectionConfigSchema,
 } from "./proposalGraph.js";
@@ -77,4 +81,4 @@ export {
   ProposalInputSchema,
   type ProposalUpdate,
 } from "./state.js";
-export { type StatePath, StatePathError } from "./statePath.js";
+export type { StatePath } from "./statePath.js";

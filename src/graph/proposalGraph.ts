@@ -5,6 +5,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { Command, END, START } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DependencyMap, loadDependencyMap } from "./dependencies.js";
+import { RfpLoadError } from "./errors.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
@@ -71,11 +72,6 @@ export function proposalStages(sections: readonly SectionConfig[]): StageDefinit
 }
 
 export const LOAD_RFP_NODE = "loadRfp";
-
-/** The RFP is missing or cannot be read: nothing can be written. */
-export class RfpLoadError extends Error {
-  override readonly name = "RfpLoadError";
-}
 
 /**
  * The proposal graph: load the RFP → research → evaluate → solution sought → evaluate →

@@ -1,16 +1,6 @@
+import { StatePathError } from "./errors.js";
 import type { SectionData } from "./model.js";
 import type { OverallProposalStateType, ProposalUpdate } from "./state.js";
-
-/** A state field named in node options is not one the state has. */
-export class StatePathError extends Error {
-  override readonly name = "StatePathError";
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`state field "${path}": ${detail}`);
-  }
-}
 
 const SECTION_FIELDS = ["content", "status", "evaluation", "title"] as const;
 type SectionField = (typeof SECTION_FIELDS)[number];

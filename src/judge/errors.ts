@@ -1,3 +1,5 @@
+import { EvalgateError, errorGuard } from "../errors.js";
+
 /** Where a judge problem is: the criterion, the template and the place inside it, when known. */
 export interface JudgeErrorLocation {
   criterionId?: string;
@@ -23,14 +25,14 @@ export function formatJudgeLocation(location: JudgeErrorLocation): string {
 }
 
 /** Base class of the errors raised while building or reading judge prompts. */
-export class JudgeError extends Error {
+export class JudgeError extends EvalgateError {
   override name = "JudgeError";
   readonly location: JudgeErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
 
   constructor(detail: string, location: JudgeErrorLocation = {}) {
-    super(`${formatJudgeLocation(location)}: ${detail}`);
+    super("JUDGE_FAILED", `${formatJudgeLocation(location)}: ${detail}`);
     this.location = location;
     this.detail = detail;
   }
@@ -39,11 +41,13 @@ export class JudgeError extends Error {
 /** A prompt cannot be built: a criterion the LLM does not judge, unusable content, bad items. */
 export class JudgePromptError extends JudgeError {
   override name = "JudgePromptError";
+  override readonly code = "JUDGE_PROMPT_INVALID";
 }
 
 /** A template uses a placeholder that has no value. */
 export class PromptTemplateError extends JudgeError {
   override name = "PromptTemplateError";
+  override readonly code = "PROMPT_PLACEHOLDER_UNKNOWN";
   readonly placeholder: string;
   readonly knownPlaceholders: readonly string[];
 
@@ -66,6 +70,7 @@ export class PromptTemplateError extends JudgeError {
 /** A criterion whose method is deterministic (function, schema) was handed to the LLM judge. */
 export class UnjudgedMethodError extends JudgeError {
   override name = "UnjudgedMethodError";
+  override readonly code = "METHOD_NOT_JUDGED";
   readonly method: string;
 
   constructor(method: string, location: JudgeErrorLocation) {
@@ -73,3 +78,16 @@ export class UnjudgedMethodError extends JudgeError {
     this.method = method;
   }
 }
+
+/** The codes of the judge's errors, one per class. */
+export const JUDGE_ERROR_CODES = [
+  "JUDGE_FAILED",
+  "JUDGE_PROMPT_INVALID",
+  "PROMPT_PLACEHOLDER_UNKNOWN",
+  "METHOD_NOT_JUDGED",
+] as const;
+
+export const isJudgeError = errorGuard<JudgeError>(...JUDGE_ERROR_CODES);
+export const isJudgePromptError = errorGuard<JudgePromptError>("JUDGE_PROMPT_INVALID");
+export const isPromptTemplateError = errorGuard<PromptTemplateError>("PROMPT_PLACEHOLDER_UNKNOWN");
+export const isUnjudgedMethodError = errorGuard<UnjudgedMethodError>("METHOD_NOT_JUDGED");

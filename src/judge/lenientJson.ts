@@ -5,6 +5,8 @@
  * and running out of text before the object closes is reported as truncation.
  */
 
+import { EvalgateError } from "../errors.js";
+
 export type LenientValue =
   | string
   | number
@@ -24,13 +26,16 @@ const MAX_DEPTH = 64;
 /** Keys that could reach an object's prototype: read, then dropped, so they never matter. */
 const DROPPED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
-class LenientSyntaxError extends Error {
+/** Thrown inside the reader only: parseLenientObject turns it into `{ ok: false }`. */
+class LenientSyntaxError extends EvalgateError {
+  override readonly name = "LenientSyntaxError";
+
   constructor(
     message: string,
     readonly at: number,
     readonly truncated: boolean,
   ) {
-    super(message);
+    super("LENIENT_JSON_INVALID", message);
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Criterion } from "../criteria/model.js";
-import { decodeToon, ToonError } from "../toon/index.js";
+import { isToonError } from "../toon/errors.js";
+import { decodeToon } from "../toon/index.js";
 import type { JudgeAnswer } from "./answer.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { parseJudgeResponse } from "./parse.js";
@@ -80,7 +81,7 @@ export function parseBatchResponse(
   try {
     decoded = decodeToon(table, { stringFields: ["id", "reasoning"] });
   } catch (error) {
-    const problem = error instanceof ToonError ? error.reason : String(error);
+    const problem = isToonError(error) ? error.reason : String(error);
     return { answers, missing: ids, problem: `the table is not valid TOON: ${problem}`, notes };
   }
   const parsed = BatchTableSchema.safeParse(decoded);

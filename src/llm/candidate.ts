@@ -7,12 +7,8 @@ import type {
   BaseChatModelCallOptions,
 } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import {
-  classifyModelError,
-  ModelAbortedError,
-  type ModelErrorContext,
-  ModelTimeoutError,
-} from "./errors.js";
+import { classifyModelError } from "./classifyError.js";
+import { ModelAbortedError, type ModelErrorContext, ModelTimeoutError } from "./errors.js";
 import { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import type { ModelSettings, OllamaFormat } from "./settings.js";

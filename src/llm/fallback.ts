@@ -5,7 +5,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
-import { ModelAbortedError, type ModelCallError } from "./errors.js";
+import { isModelAbortedError, type ModelCallError } from "./errors.js";
 import { callWithRetries, type ModelAttempt, type RetryPolicy } from "./retry.js";
 
 export interface FallbackAnswer {
@@ -29,7 +29,7 @@ export async function callWithFallback(
       const message = await callWithRetries(candidate, messages, policy, attempts, options);
       return { message, candidate, attempts };
     } catch (error) {
-      if (error instanceof ModelAbortedError) throw error;
+      if (isModelAbortedError(error)) throw error;
       lastError = error as ModelCallError;
     }
   }

@@ -11,10 +11,14 @@ export {
 export { type CheckOllamaOptions, checkOllama, type OllamaStatus } from "./checkOllama.js";
 export {
   isTransient,
+  parseRetryAfter,
+} from "./classifyError.js";
+export {
   ModelAbortedError,
   ModelCallError,
   ModelContentPolicyError,
   type ModelErrorContext,
+  ModelOptionsError,
   ModelRateLimitError,
   ModelRequestError,
   ModelResponseError,
@@ -32,7 +36,6 @@ export {
   DEFAULT_RETRY_MAX_DELAY_MS,
   DEFAULT_TEMPERATURE,
   DEFAULT_TIMEOUT_MS,
-  ModelOptionsError,
   type ModelSettings,
   type ModelSettingsInput,
   type OllamaFormat,

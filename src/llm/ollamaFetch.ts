@@ -13,14 +13,12 @@
  *   reads the NDJSON stream rejects its read with the typed error, which ChatOllama propagates.
  */
 
+import { classifyModelError, errorFromStatus, parseRetryAfter } from "./classifyError.js";
 import {
-  classifyModelError,
-  errorFromStatus,
   ModelAbortedError,
   type ModelCallError,
   type ModelErrorContext,
   ModelTimeoutError,
-  parseRetryAfter,
 } from "./errors.js";
 import { quoteBody } from "./redact.js";
 

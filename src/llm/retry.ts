@@ -5,12 +5,14 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
+import { classifyModelError } from "./classifyError.js";
 import {
-  classifyModelError,
+  isModelAbortedError,
+  isModelRateLimitError,
+  isModelResponseError,
   ModelAbortedError,
   type ModelCallError,
   ModelContentPolicyError,
-  ModelRateLimitError,
   ModelResponseError,
 } from "./errors.js";
 
@@ -34,7 +36,7 @@ export interface ModelAttempt {
 /** The delay before retry number `retry` (1-based) after `error`. */
 export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCallError): number {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-  if (error instanceof ModelRateLimitError && error.retryAfterMs !== undefined) {
+  if (isModelRateLimitError(error) && error.retryAfterMs !== undefined) {
     return Math.max(exponential, Math.min(error.retryAfterMs, policy.maxRetryAfterMs));
   }
   return exponential;
@@ -119,10 +121,10 @@ export async function callWithRetries(
     }
     attempts.push({ spec: candidate.spec, error });
     if (signal?.aborted) {
-      throw error instanceof ModelAbortedError ? error : new ModelAbortedError({}, signal.reason);
+      throw isModelAbortedError(error) ? error : new ModelAbortedError({}, signal.reason);
     }
     if (!error.transient || retries >= policy.maxRetries) throw error;
-    if (error instanceof ModelResponseError) {
+    if (isModelResponseError(error)) {
       if (emptyRetries >= 1) throw error;
       emptyRetries += 1;
     }

@@ -2,6 +2,7 @@
  * Options of createChatModel, validated, and the resolved settings every provider builder reads.
  */
 import { z } from "zod";
+import { ModelOptionsError } from "./errors.js";
 import { defaultOllamaBaseUrl, type ModelEnv, normaliseBaseUrl } from "./spec.js";
 
 /** Ollama's `format`: "json" for any JSON object, or a JSON Schema the answer must follow. */
@@ -48,17 +49,6 @@ export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
-
-/** An option of createChatModel with a value it cannot use. */
-export class ModelOptionsError extends Error {
-  constructor(
-    readonly option: string,
-    message: string,
-  ) {
-    super(`createChatModel option "${option}": ${message}`);
-    this.name = "ModelOptionsError";
-  }
-}
 
 export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSettings {
   const { env: envInput, ...rest } = input;

@@ -1,13 +1,14 @@
-import { EvalgateError } from "../errors.js";
-import type { DeskErrorCode } from "./reviewDesk.js";
+import { EvalgateError, errorGuard } from "../errors.js";
+import { describeNotPaused, type NotPausedReason } from "./errorText.js";
+import { DESK_ERROR_STATUS, type DeskErrorCode } from "./reviewDesk.js";
 
 /** Something the review orchestrator refused or could not do, on one thread. */
-export class OrchestratorError extends Error {
+export class OrchestratorError extends EvalgateError {
   override readonly name: string = "OrchestratorError";
   readonly threadId: string;
 
-  constructor(threadId: string, message: string, options?: { cause?: unknown }) {
-    super(`thread "${threadId}": ${message}`, options);
+  constructor(threadId: string, message: string, options: { cause?: unknown } = {}) {
+    super("ORCHESTRATOR_FAILED", `thread "${threadId}": ${message}`, options);
     this.threadId = threadId;
   }
 }
@@ -15,6 +16,7 @@ export class OrchestratorError extends Error {
 /** The checkpointer holds no state for the thread. */
 export class ThreadNotFoundError extends OrchestratorError {
   override readonly name = "ThreadNotFoundError";
+  override readonly code = "CHECKPOINT_NOT_FOUND";
 
   constructor(threadId: string) {
     super(threadId, "no such thread in the checkpointer");
@@ -24,6 +26,7 @@ export class ThreadNotFoundError extends OrchestratorError {
 /** `start` was given the id of a thread that already has state. */
 export class ThreadExistsError extends OrchestratorError {
   override readonly name = "ThreadExistsError";
+  override readonly code = "THREAD_EXISTS";
 
   constructor(threadId: string) {
     super(
@@ -36,6 +39,7 @@ export class ThreadExistsError extends OrchestratorError {
 /** The thread was made by another graph that shares the checkpointer: this one cannot resume it. */
 export class ForeignThreadError extends OrchestratorError {
   override readonly name = "ForeignThreadError";
+  override readonly code = "THREAD_FOREIGN";
   /** Channels of the thread's checkpoint this orchestrator's graph does not have. */
   readonly channels: readonly string[];
 
@@ -53,35 +57,17 @@ export class ForeignThreadError extends OrchestratorError {
 /** A thread id that cannot name a thread (empty or blank). */
 export class InvalidThreadIdError extends OrchestratorError {
   override readonly name = "InvalidThreadIdError";
+  override readonly code = "THREAD_ID_INVALID";
 
   constructor(threadId: string) {
     super(threadId, "a thread id must be a non-empty string");
   }
 }
 
-/** Why a thread is not waiting for a reviewer. */
-export type NotPausedReason =
-  | { kind: "completed" }
-  | { kind: "stopped"; next: readonly string[]; errors: readonly string[] }
-  | { kind: "other_interrupt"; interruptIds: readonly string[] };
-
-function describeNotPaused(reason: NotPausedReason): string {
-  switch (reason.kind) {
-    case "completed":
-      return "the run has completed";
-    case "stopped": {
-      const errors =
-        reason.errors.length === 0 ? "" : ` after an error (${reason.errors.join("; ")})`;
-      return `the run stopped before ${reason.next.join(", ")}${errors}`;
-    }
-    case "other_interrupt":
-      return `it is paused at an interrupt that is not a review (${reason.interruptIds.join(", ")})`;
-  }
-}
-
 /** A decision was submitted to a thread that is not paused at a review. */
 export class ThreadNotPausedError extends OrchestratorError {
   override readonly name = "ThreadNotPausedError";
+  override readonly code = "THREAD_NOT_PAUSED";
   readonly reason: NotPausedReason;
 
   constructor(threadId: string, reason: NotPausedReason) {
@@ -93,6 +79,7 @@ export class ThreadNotPausedError extends OrchestratorError {
 /** The thread is paused, but at another interrupt than the one the decision was meant for. */
 export class InterruptMismatchError extends OrchestratorError {
   override readonly name = "InterruptMismatchError";
+  override readonly code = "INTERRUPT_MISMATCH";
   readonly interruptId: string;
   readonly currentInterruptIds: readonly string[];
 
@@ -117,6 +104,7 @@ export interface DecisionIssue {
 /** The reviewer's decision does not fit ReviewDecisionSchema or the review it answers. */
 export class InvalidDecisionError extends OrchestratorError {
   override readonly name = "InvalidDecisionError";
+  override readonly code = "DECISION_INVALID";
   readonly issues: readonly DecisionIssue[];
 
   constructor(threadId: string, issues: readonly DecisionIssue[], options?: { cause?: unknown }) {
@@ -132,6 +120,7 @@ export class InvalidDecisionError extends OrchestratorError {
 /** The graph failed while running the thread (a node threw, or the run stopped unexpectedly). */
 export class GraphRunError extends OrchestratorError {
   override readonly name = "GraphRunError";
+  override readonly code = "GRAPH_RUN_FAILED";
 
   constructor(threadId: string, message: string, options?: { cause?: unknown }) {
     super(threadId, message, options);
@@ -141,16 +130,17 @@ export class GraphRunError extends OrchestratorError {
 /** The thread's stored state does not have the shape the review fields need. */
 export class ThreadStateError extends OrchestratorError {
   override readonly name = "ThreadStateError";
+  override readonly code = "THREAD_STATE_INVALID";
 }
 
 /** The checkpointer could not be opened: the SQLite file or the PostgreSQL database. */
-export class CheckpointerError extends Error {
+export class CheckpointerError extends EvalgateError {
   override readonly name = "CheckpointerError";
   /** The SQLite path, or the PostgreSQL URL without its password. */
   readonly location: string;
 
-  constructor(location: string, message: string, options?: { cause?: unknown }) {
-    super(`checkpointer ${location}: ${message}`, options);
+  constructor(location: string, message: string, options: { cause?: unknown } = {}) {
+    super("CHECKPOINTER_UNAVAILABLE", `checkpointer ${location}: ${message}`, options);
     this.location = location;
   }
 }
@@ -257,3 +247,41 @@ export class ActionNotOfferedError extends DeskError {
     });
   }
 }
+
+/** The codes of the review orchestrator's thread errors, one per class. */
+export const ORCHESTRATOR_ERROR_CODES = [
+  "ORCHESTRATOR_FAILED",
+  "CHECKPOINT_NOT_FOUND",
+  "THREAD_EXISTS",
+  "THREAD_FOREIGN",
+  "THREAD_ID_INVALID",
+  "THREAD_NOT_PAUSED",
+  "INTERRUPT_MISMATCH",
+  "DECISION_INVALID",
+  "GRAPH_RUN_FAILED",
+  "THREAD_STATE_INVALID",
+] as const;
+
+/** The codes of the review desk's errors, one per class (DESK_ERROR_STATUS gives their status). */
+export const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
+
+export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
+export const isThreadNotFoundError = errorGuard<ThreadNotFoundError>("CHECKPOINT_NOT_FOUND");
+export const isThreadExistsError = errorGuard<ThreadExistsError>("THREAD_EXISTS");
+export const isForeignThreadError = errorGuard<ForeignThreadError>("THREAD_FOREIGN");
+export const isInvalidThreadIdError = errorGuard<InvalidThreadIdError>("THREAD_ID_INVALID");
+export const isThreadNotPausedError = errorGuard<ThreadNotPausedError>("THREAD_NOT_PAUSED");
+export const isInterruptMismatchError = errorGuard<InterruptMismatchError>("INTERRUPT_MISMATCH");
+export const isInvalidDecisionError = errorGuard<InvalidDecisionError>("DECISION_INVALID");
+export const isGraphRunError = errorGuard<GraphRunError>("GRAPH_RUN_FAILED");
+export const isThreadStateError = errorGuard<ThreadStateError>("THREAD_STATE_INVALID");
+export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");
+export const isDeskError = errorGuard<DeskError>(...DESK_ERROR_CODES);
+export const isUnauthenticatedError = errorGuard<UnauthenticatedError>("UNAUTHENTICATED");
+export const isForbiddenError = errorGuard<ForbiddenError>("FORBIDDEN");
+export const isNotAssignedError = errorGuard<NotAssignedError>("NOT_ASSIGNED");
+export const isUnknownThreadError = errorGuard<UnknownThreadError>("THREAD_NOT_FOUND");
+export const isInvalidInputError = errorGuard<InvalidInputError>("INVALID_INPUT");
+export const isReviewNotPendingError = errorGuard<ReviewNotPendingError>("REVIEW_NOT_PENDING");
+export const isAlreadyDecidedError = errorGuard<AlreadyDecidedError>("ALREADY_DECIDED");
+export const isActionNotOfferedError = errorGuard<ActionNotOfferedError>("ACTION_NOT_OFFERED");

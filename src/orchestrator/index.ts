@@ -29,7 +29,6 @@ export {
   InvalidInputError,
   InvalidThreadIdError,
   NotAssignedError,
-  type NotPausedReason,
   OrchestratorError,
   ReviewNotPendingError,
   ThreadExistsError,
@@ -39,6 +38,7 @@ export {
   UnauthenticatedError,
   UnknownThreadError,
 } from "./errors.js";
+export type { NotPausedReason } from "./errorText.js";
 export type {
   GraphInput,
   GraphState,

@@ -1,3 +1,5 @@
+import { EvalgateError, errorGuard } from "../errors.js";
+
 /**
  * Where a scoring problem is: the catalog (when known), the criterion (when known) and the field
  * of the criterion result or outcome that is wrong.
@@ -18,14 +20,14 @@ export function formatScoringLocation(location: ScoringErrorLocation): string {
 }
 
 /** Base class of the errors raised by the pure scoring functions. */
-export class ScoringError extends Error {
+export class ScoringError extends EvalgateError {
   override name = "ScoringError";
   readonly location: ScoringErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
 
   constructor(detail: string, location: ScoringErrorLocation) {
-    super(`${formatScoringLocation(location)}: ${detail}`);
+    super("SCORING_FAILED", `${formatScoringLocation(location)}: ${detail}`);
     this.location = location;
     this.detail = detail;
   }
@@ -34,11 +36,13 @@ export class ScoringError extends Error {
 /** A value that cannot be put on (or taken off) a scale: not finite, or a broken scale. */
 export class ScaleError extends ScoringError {
   override name = "ScaleError";
+  override readonly code = "SCALE_INVALID";
 }
 
 /** A level id that the criterion does not define. */
 export class UnknownLevelError extends ScoringError {
   override name = "UnknownLevelError";
+  override readonly code = "LEVEL_UNKNOWN";
   readonly levelId: string;
   readonly knownLevels: readonly string[];
 
@@ -55,9 +59,28 @@ export class UnknownLevelError extends ScoringError {
 /** A criterion result or outcome whose fields contradict each other (evaluated, score, met). */
 export class InconsistentResultError extends ScoringError {
   override name = "InconsistentResultError";
+  override readonly code = "RESULT_INCONSISTENT";
 }
 
 /** Criterion results that do not match the catalog: missing, unknown or duplicated ids. */
 export class CriterionResultMismatchError extends ScoringError {
   override name = "CriterionResultMismatchError";
+  override readonly code = "CRITERION_RESULTS_MISMATCH";
 }
+
+/** The codes of the scoring errors, one per class. */
+export const SCORING_ERROR_CODES = [
+  "SCORING_FAILED",
+  "SCALE_INVALID",
+  "LEVEL_UNKNOWN",
+  "RESULT_INCONSISTENT",
+  "CRITERION_RESULTS_MISMATCH",
+] as const;
+
+export const isScoringError = errorGuard<ScoringError>(...SCORING_ERROR_CODES);
+export const isScaleError = errorGuard<ScaleError>("SCALE_INVALID");
+export const isUnknownLevelError = errorGuard<UnknownLevelError>("LEVEL_UNKNOWN");
+export const isInconsistentResultError = errorGuard<InconsistentResultError>("RESULT_INCONSISTENT");
+export const isCriterionResultMismatchError = errorGuard<CriterionResultMismatchError>(
+  "CRITERION_RESULTS_MISMATCH",
+);

@@ -1,3 +1,5 @@
+import { EvalgateError, errorGuard } from "../errors.js";
+
 /** Where a TOON problem is: a 1-based line of the text as the caller wrote it, and its file. */
 export interface ToonLocation {
   readonly line: number;
@@ -8,16 +10,17 @@ export interface ToonLocation {
  * TOON text that cannot be decoded. `line` is 1-based in the original text (before the seed
  * dialect was rewritten); the message reads `source:line: reason` (or `line N: reason`).
  */
-export class ToonError extends Error {
+export class ToonError extends EvalgateError {
   override readonly name = "ToonError";
+  override readonly code = "TOON_INVALID";
   readonly line: number;
   readonly source: string | undefined;
   /** What was expected, without the location. */
   readonly reason: string;
 
-  constructor(reason: string, location: ToonLocation, options?: { cause?: unknown }) {
+  constructor(reason: string, location: ToonLocation, options: { cause?: unknown } = {}) {
     const where = location.source ? `${location.source}:${location.line}` : `line ${location.line}`;
-    super(`${where}: ${reason}`, options);
+    super("TOON_INVALID", `${where}: ${reason}`, options);
     this.line = location.line;
     this.source = location.source;
     this.reason = reason;
@@ -28,3 +31,8 @@ export class ToonError extends Error {
 export function countOf(n: number | string, singular: string, plural = `${singular}s`): string {
   return `${n} ${Number(n) === 1 ? singular : plural}`;
 }
+
+/** The codes of the TOON errors, one per class. */
+export const TOON_ERROR_CODES = ["TOON_INVALID"] as const;
+
+export const isToonError = errorGuard<ToonError>("TOON_INVALID");

@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EditorError, RunSettingsFileError } from "../../src/cli/errors.js";
 import { renderPendingList, renderReview, waitingSince } from "../../src/cli/review/display.js";
-import { EditorError, editText } from "../../src/cli/review/editor.js";
+import { editText } from "../../src/cli/review/editor.js";
 import { createLineReader } from "../../src/cli/review/input.js";
 import { askDecision, type DecisionPromptIo } from "../../src/cli/review/interactive.js";
 import {
   loadRunSettings,
-  RunSettingsFileError,
   runSettingsPath,
   saveRunSettings,
 } from "../../src/cli/review/settings.js";

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LangGraphRunnableConfig, MemorySaver, START } from "@langchain/langgraph";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { StatePathError } from "../../src/graph/errors.js";
 import {
   createEvaluationNode,
   type EvaluationNodeOptions,
@@ -14,7 +15,6 @@ import {
   mergeSections,
   type OverallProposalStateType,
 } from "../../src/graph/state.js";
-import { StatePathError } from "../../src/graph/statePath.js";
 import { type OllamaServer, ScriptedChatModel, startOllamaServer } from "../doubles/index.js";
 import { judgeResponder, scoringJudge } from "./helpers.js";
 import { lastUser } from "./proposalHarness.js";

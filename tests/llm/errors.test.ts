@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyModelError, parseRetryAfter } from "../../src/llm/errors.js";
+import { classifyModelError, parseRetryAfter } from "../../src/llm/classifyError.js";
 import {
   isTransient,
   ModelAbortedError,

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CriteriaEngine } from "../../src/engine/apis/criteriaEngine.js";
 import {
   EmptyProjectError,
+  EvaluationModelError,
   InvalidProjectIdError,
   ProjectNotFoundError,
-} from "../../src/engine/apis/criteriaEngineErrors.js";
-import { EvaluationModelError } from "../../src/engine/errors.js";
+} from "../../src/engine/errors.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { decodeToon } from "../../src/toon/decode.js";

@@ -1,7 +1,12 @@
 /** `evalgate catalog validate` and `evalgate catalog convert`. */
 import { resolve } from "node:path";
-import { CatalogError, formatCatalogPath } from "../../criteria/errors.js";
-import { CatalogNotFoundError, loadCatalog } from "../../criteria/load.js";
+import {
+  type CatalogError,
+  formatCatalogPath,
+  isCatalogError,
+  isCatalogNotFoundError,
+} from "../../criteria/errors.js";
+import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import { type ValidationFinding, validateCatalog } from "../../criteria/validate.js";
 import { encodeToon } from "../../toon/encode.js";
@@ -71,7 +76,7 @@ export async function runCatalogValidate(path: string, context: CliContext): Pro
     catalog = await loadCatalog(resolve(context.cwd, path));
   } catch (error) {
     // A missing file cannot be validated at all: that is an error of the command (exit 2).
-    if (error instanceof CatalogNotFoundError || !(error instanceof CatalogError)) throw error;
+    if (isCatalogNotFoundError(error) || !isCatalogError(error)) throw error;
     context.stdout.write(`${path}: invalid catalog\n`);
     printFindings(context, [
       {

@@ -2,9 +2,9 @@
 import { resolve } from "node:path";
 import { loadCatalog } from "../../criteria/load.js";
 import { isLlmMethod } from "../../criteria/model.js";
-import { EvaluationModelError } from "../../engine/errors.js";
+import { isEvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
-import { ModelAbortedError } from "../../llm/errors.js";
+import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import { contentBudgetBytes } from "../contentFile.js";
 import type { CliContext } from "../context.js";
@@ -82,7 +82,7 @@ export async function runEvaluate(
     });
   } catch (error) {
     progress.finish();
-    if (error instanceof EvaluationModelError && !(error.modelError instanceof ModelAbortedError)) {
+    if (isEvaluationModelError(error) && !isModelAbortedError(error.modelError)) {
       throw explainModelFailure(error, target);
     }
     throw error;

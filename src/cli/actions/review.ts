@@ -8,9 +8,9 @@ import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../gr
 import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
-  ForeignThreadError,
-  OrchestratorError,
-  ThreadNotFoundError,
+  isForeignThreadError,
+  isOrchestratorError,
+  isThreadNotFoundError,
 } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CliContext } from "../context.js";
@@ -106,12 +106,12 @@ async function viewOrRefuse(session: ReviewSession, threadId: string, where: str
   try {
     return await session.view(threadId);
   } catch (error) {
-    if (error instanceof ThreadNotFoundError) {
+    if (isThreadNotFoundError(error)) {
       throw new CliError(
         `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
       );
     }
-    if (error instanceof ForeignThreadError) throw new CliError(error.message, { cause: error });
+    if (isForeignThreadError(error)) throw new CliError(error.message, { cause: error });
     throw error;
   }
 }
@@ -128,7 +128,7 @@ async function applyDecision(
   } catch (error) {
     const refusal = deskRefusal(error);
     if (refusal !== undefined) throw refusal;
-    if (error instanceof OrchestratorError) throw new CliError(error.message, { cause: error });
+    if (isOrchestratorError(error)) throw new CliError(error.message, { cause: error });
     throw error;
   }
   return open.session.view(threadId);

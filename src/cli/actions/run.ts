@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
-import { DeskError, ThreadNotFoundError } from "../../orchestrator/errors.js";
+import { isDeskError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
@@ -50,7 +50,7 @@ async function existingView(
   try {
     return await session.view(threadId);
   } catch (error) {
-    if (error instanceof ThreadNotFoundError) return undefined;
+    if (isThreadNotFoundError(error)) return undefined;
     throw error;
   }
 }
@@ -102,7 +102,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
         await decideAndApply(loop.desk, threadId, review.interruptId, answer.decision);
         view = await session.view(threadId);
       } catch (error) {
-        if (!(error instanceof DeskError) || error.code !== "INVALID_INPUT") throw error;
+        if (!isDeskError(error) || error.code !== "INVALID_INPUT") throw error;
         out.write(`The decision was not accepted: ${error.message}\n`);
       }
     }

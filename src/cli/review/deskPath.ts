@@ -8,7 +8,7 @@ import { userInfo } from "node:os";
 import type { ReviewDecision } from "../../graph/model.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
-import { DeskError } from "../../orchestrator/errors.js";
+import { isDeskError } from "../../orchestrator/errors.js";
 import type { Reviewer } from "../../orchestrator/reviewDesk.js";
 import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import { CliError } from "../errors.js";
@@ -129,5 +129,5 @@ export async function decideAndApply(
 
 /** A desk refusal as the one message the command prints. */
 export function deskRefusal(error: unknown): CliError | undefined {
-  return error instanceof DeskError ? new CliError(error.message, { cause: error }) : undefined;
+  return isDeskError(error) ? new CliError(error.message, { cause: error }) : undefined;
 }

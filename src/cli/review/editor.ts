@@ -6,19 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-/** The editor could not be started, failed, or its file could not be read back. */
-export class EditorError extends Error {
-  override readonly name = "EditorError";
-
-  constructor(
-    readonly editor: string,
-    reason: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(`editor "${editor}": ${reason}`, options);
-  }
-}
+import { EditorError } from "../errors.js";
 
 /**
  * Opens `text` in `editor` (a command, optionally with arguments: "code --wait") on a temporary

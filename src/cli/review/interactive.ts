@@ -8,9 +8,9 @@ import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { TextOutput } from "../context.js";
-import { InputFileError } from "../errors.js";
+import { isEditorError, isInputFileError } from "../errors.js";
 import { contentText } from "./display.js";
-import { EditorError, editText } from "./editor.js";
+import { editText } from "./editor.js";
 import { readInputFile } from "./files.js";
 import type { LineReader } from "./input.js";
 
@@ -75,7 +75,7 @@ async function contentFromFile(io: DecisionPromptIo): Promise<string | null | un
     try {
       return await readInputFile("content file", path, io.cwd);
     } catch (error) {
-      if (!(error instanceof InputFileError)) throw error;
+      if (!isInputFileError(error)) throw error;
       io.out.write(`${error.message}\n`);
     }
   }
@@ -97,7 +97,7 @@ function contentFromEditor(
     }
     return after;
   } catch (error) {
-    if (!(error instanceof EditorError)) throw error;
+    if (!isEditorError(error)) throw error;
     io.out.write(`${error.message}\n`);
     return undefined;
   }

@@ -8,6 +8,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { RunSettingsFileError } from "../errors.js";
 import { writeFileAtomically } from "../outputFile.js";
 import type { CheckpointStore } from "./store.js";
 
@@ -23,19 +24,6 @@ export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
 const SettingsFileSchema = z.object({ threads: z.record(z.string(), RunSettingsSchema) });
 type SettingsFile = z.infer<typeof SettingsFileSchema>;
-
-/** The settings file could not be read: it is not JSON or not in the expected shape. */
-export class RunSettingsFileError extends Error {
-  override readonly name = "RunSettingsFileError";
-
-  constructor(
-    readonly path: string,
-    reason: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(`run settings ${path}: ${reason}`, options);
-  }
-}
 
 /** Where the settings of the store's threads are kept. */
 export function runSettingsPath(store: CheckpointStore, cwd: string): string {

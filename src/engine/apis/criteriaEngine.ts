@@ -18,15 +18,11 @@ import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../..
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
 import { runDeterministicCriterion } from "../deterministic.js";
+import { EmptyProjectError, InvalidProjectIdError, ProjectNotFoundError } from "../errors.js";
 import { evaluateContent, isJudgeModel, resolveJudgeModel } from "../evaluateContent.js";
 import { JudgeSession } from "../judgeSession.js";
 import { type EvaluationProgress, EvaluationSettingsSchema } from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
-import {
-  EmptyProjectError,
-  InvalidProjectIdError,
-  ProjectNotFoundError,
-} from "./criteriaEngineErrors.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
 

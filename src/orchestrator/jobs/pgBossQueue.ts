@@ -5,6 +5,7 @@
  * sooner, since the dead replica's thread lock went with its connection.
  */
 import PgBoss from "pg-boss";
+import { EvalgateError } from "../../errors.js";
 import type { JobQueue, ThreadJob } from "./jobQueue.js";
 
 export const THREAD_JOB_QUEUE = "evalgate-advance-thread";
@@ -19,8 +20,12 @@ export interface PgBossQueueOptions {
   onError?: (error: unknown) => void;
 }
 
-class ThreadBusyError extends Error {
+/** Thrown inside a job only: pg-boss retries the job later. */
+class ThreadBusyError extends EvalgateError {
   override readonly name = "ThreadBusyError";
+  constructor(message: string) {
+    super("THREAD_BUSY", message);
+  }
 }
 
 export class PgBossJobQueue implements JobQueue {

@@ -1,0 +1,196 @@
+/**
+ * The classification of whatever a chat-model call threw (fetch errors, HTTP statuses, SDK errors,
+ * aborts) into the typed model errors. `transient` says whether trying the same model again may
+ * help; the retry loop and the fallback list act on it.
+ */
+import { isEvalgateError } from "../errors.js";
+import {
+  isModelCallError,
+  ModelAbortedError,
+  type ModelCallError,
+  ModelContentPolicyError,
+  type ModelErrorContext,
+  ModelRateLimitError,
+  ModelRequestError,
+  ModelTimeoutError,
+  ModelUnavailableError,
+} from "./errors.js";
+import { quoteBody } from "./redact.js";
+
+const CONTENT_POLICY_PATTERN =
+  /content[\s_-]?(policy|filter|management)|safety (system|settings|filter)|responsible ai policy|blocked due to safety/i;
+const RATE_LIMIT_PATTERN = /rate[\s_-]?limit|too many requests/i;
+const MODEL_NOT_FOUND_PATTERN = /model\b.*\b(not found|does not exist|not exist)|try pulling it/i;
+const INCOMPLETE_STREAM_PATTERN = /did not receive done or success response/i;
+
+const REFUSED_CODES = new Set(["ECONNREFUSED"]);
+const RESET_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "ECONNABORTED",
+]);
+const UNREACHABLE_CODES = new Set([
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  if (isRecord(error) && typeof error.message === "string") return error.message;
+  return String(error);
+}
+
+/** The `code` of the error or of one of its causes (undici puts the socket error in `cause`). */
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && isRecord(current); depth += 1) {
+    // An evalgate error's code names the error, not the socket: look further down its causes.
+    if (typeof current.code === "string" && !isEvalgateError(current)) return current.code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** HTTP status carried by SDK errors: `status` (OpenAI, Anthropic), `status_code` (ollama-js)… */
+function statusOf(error: unknown): number | undefined {
+  if (!isRecord(error)) return undefined;
+  for (const key of ["status", "status_code", "statusCode"]) {
+    const value = error[key];
+    if (typeof value === "number" && value >= 100 && value <= 599) return value;
+  }
+  if (isRecord(error.response)) return statusOf(error.response);
+  return undefined;
+}
+
+function headerOf(error: unknown, name: string): string | undefined {
+  if (!isRecord(error)) return undefined;
+  const headers = error.headers ?? (isRecord(error.response) ? error.response.headers : undefined);
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  if (isRecord(headers)) {
+    const value = headers[name] ?? headers[name.toLowerCase()];
+    return typeof value === "string" ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Milliseconds to wait from a `Retry-After` value (seconds or an HTTP date) or a
+ * `retry-after-ms` value; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(
+  retryAfter: string | null | undefined,
+  retryAfterMs?: string | null,
+  now: number = Date.now(),
+): number | undefined {
+  if (retryAfterMs) {
+    const ms = Number(retryAfterMs);
+    if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+  }
+  if (!retryAfter) return undefined;
+  const trimmed = retryAfter.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** The typed error for an HTTP error status answered by a model server. */
+export function errorFromStatus(
+  status: number,
+  body: string,
+  context: ModelErrorContext,
+  retryAfterMs?: number,
+  cause?: unknown,
+): ModelCallError {
+  // A server may answer an error with a whole page: only its start is quoted.
+  const detail = quoteBody(body);
+  if (status === 429) return new ModelRateLimitError(retryAfterMs, detail, context, cause);
+  if (status >= 500) {
+    return new ModelUnavailableError("server-error", detail, context, { status, cause });
+  }
+  if (status === 404 && MODEL_NOT_FOUND_PATTERN.test(detail)) {
+    return new ModelUnavailableError("model-not-found", detail, context, { status, cause });
+  }
+  if (CONTENT_POLICY_PATTERN.test(detail))
+    return new ModelContentPolicyError(detail, context, cause);
+  return new ModelRequestError(status, detail, context, cause);
+}
+
+function isAbortLike(error: unknown, name: "TimeoutError" | "AbortError"): boolean {
+  return isRecord(error) && error.name === name;
+}
+
+/**
+ * Turns anything a chat-model call threw into one of the typed model errors. Typed errors pass
+ * through unchanged; `context` fills in where the call went.
+ */
+export function classifyModelError(
+  error: unknown,
+  context: ModelErrorContext = {},
+): ModelCallError {
+  if (isModelCallError(error)) return error;
+  const detail = messageOf(error);
+
+  if (isAbortLike(error, "TimeoutError")) {
+    return new ModelTimeoutError(context.timeoutMs ?? 0, context, error);
+  }
+  if (isAbortLike(error, "AbortError") || (isRecord(error) && error.name === "ModelAbortError")) {
+    return new ModelAbortedError(context, error);
+  }
+
+  const status = statusOf(error);
+  if (status !== undefined && status >= 400) {
+    const retryAfterMs = parseRetryAfter(
+      headerOf(error, "retry-after"),
+      headerOf(error, "retry-after-ms"),
+    );
+    return errorFromStatus(status, detail, context, retryAfterMs, error);
+  }
+
+  const code = networkCode(error);
+  if (code !== undefined) {
+    if (REFUSED_CODES.has(code)) {
+      return new ModelUnavailableError("connection-refused", detail, context, { cause: error });
+    }
+    if (RESET_CODES.has(code)) {
+      return new ModelUnavailableError("connection-reset", detail, context, { cause: error });
+    }
+    if (UNREACHABLE_CODES.has(code)) {
+      return new ModelUnavailableError("unreachable", detail, context, { cause: error });
+    }
+  }
+  if (error instanceof TypeError && (detail === "fetch failed" || detail === "terminated")) {
+    return new ModelUnavailableError("connection-reset", detail, context, { cause: error });
+  }
+  if (INCOMPLETE_STREAM_PATTERN.test(detail)) {
+    return new ModelUnavailableError("incomplete-response", detail, context, { cause: error });
+  }
+  if (CONTENT_POLICY_PATTERN.test(detail))
+    return new ModelContentPolicyError(detail, context, error);
+  if (RATE_LIMIT_PATTERN.test(detail))
+    return new ModelRateLimitError(undefined, detail, context, error);
+  if (MODEL_NOT_FOUND_PATTERN.test(detail)) {
+    return new ModelUnavailableError("model-not-found", detail, context, { cause: error });
+  }
+  // A programming error (bad argument, unsupported message type) will fail the same way again.
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) {
+    return new ModelRequestError(undefined, detail, context, error);
+  }
+  return new ModelUnavailableError("unknown", detail, context, { cause: error });
+}
+
+/** Whether retrying the same model may help: network, 5xx, 429, timeouts, empty answers. */
+export function isTransient(error: unknown): boolean {
+  return classifyModelError(error).transient;
+}
