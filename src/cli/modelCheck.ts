@@ -7,12 +7,8 @@
 
 import { type EvaluationModelError, isEvaluationModelError } from "../engine/errors.js";
 import { checkOllama } from "../llm/checkOllama.js";
-import {
-  isModelUnavailableError,
-  type ModelCallError,
-  ModelUnavailableError,
-} from "../llm/errors.js";
-import { redactCredentials, redactUrl } from "../llm/redact.js";
+import { isModelUnavailableError, type ModelCallError } from "../llm/errors.js";
+import { redactUrl } from "../llm/redact.js";
 import {
   defaultModelSpec,
   defaultOllamaBaseUrl,

@@ -5,7 +5,7 @@ import {
 import { fenceData } from "../judge/fence.js";
 import { scanForInjection } from "../judge/injection.js";
 import { parseGuardResponse } from "../judge/injectionGuard.js";
-import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
+import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
 import type { JudgeSession } from "./judgeSession.js";
 
 /**
@@ -64,7 +64,7 @@ async function guardBlock(
       user: injectionGuardUserPrompt(fenceData("DATA", block)),
     });
   } catch (error) {
-    if (error instanceof ModelAbortedError || !(error instanceof ModelCallError)) throw error;
+    if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
     return `the injection guard could not check ${where} (${error.message})`;
   }
   const verdict = parseGuardResponse(raw);

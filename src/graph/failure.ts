@@ -1,10 +1,5 @@
-import { CatalogError, isCatalogError } from "../criteria/errors.js";
-import {
-  EvaluationError,
-  EvaluationModelError,
-  isEvaluationError,
-  isEvaluationModelError,
-} from "../engine/errors.js";
+import { isCatalogError } from "../criteria/errors.js";
+import { isEvaluationError, isEvaluationModelError } from "../engine/errors.js";
 import {
   isModelCallError,
   isModelContentPolicyError,
@@ -12,10 +7,6 @@ import {
   isModelTimeoutError,
   isModelUnavailableError,
   type ModelCallError,
-  ModelContentPolicyError,
-  ModelRateLimitError,
-  ModelTimeoutError,
-  ModelUnavailableError,
 } from "../llm/errors.js";
 import { redactCredentials } from "../llm/redact.js";
 import { isScoringError } from "../scoring/errors.js";
