@@ -22,7 +22,7 @@ import { type ResultOverrides, settleResult } from "../scoring/settle.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { EvaluationError, judgeCallError } from "./errors.js";
 import { collectFeedback } from "./feedback.js";
-import { screenForInjection } from "./injectionScreen.js";
+import { screenForInjection, stringsOf } from "./injectionScreen.js";
 import { judgeCatalog } from "./judgeCatalog.js";
 import { JudgeSession } from "./judgeSession.js";
 import {
@@ -133,8 +133,12 @@ async function screenSources(
   options: EvaluateContentOptions,
   guard: JudgeSession | undefined,
 ): Promise<string[]> {
+  const strings = typeof options.content === "string" ? [] : stringsOf(options.content);
   const texts = [
     { where: "the content", text },
+    ...(strings.length === 0
+      ? []
+      : [{ where: "the content's text fields", text: strings.join("\n") }]),
     ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
   ];
   return (await screenForInjection(texts, guard)).reasons;

@@ -27,6 +27,18 @@ export interface InjectionScreen {
   reasons: string[];
 }
 
+/**
+ * The text of structured content as the scan reads it: every string in it, each on its own lines
+ * (in the JSON the judge sees, line breaks inside strings are escaped, which would hide a fake
+ * system line or a score table from line-anchored patterns).
+ */
+export function stringsOf(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (depth > 64 || typeof value !== "object" || value === null) return [];
+  const items = Array.isArray(value) ? value : Object.entries(value).flat();
+  return items.flatMap((item) => stringsOf(item, depth + 1));
+}
+
 /** The most text one guard call classifies; longer texts are sent in blocks of this size. */
 export const GUARD_BLOCK_CHARS = 16_000;
 

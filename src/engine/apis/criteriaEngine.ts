@@ -20,8 +20,13 @@ import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
 import { runDeterministicCriterion } from "../deterministic.js";
 import { EmptyProjectError, InvalidProjectIdError, ProjectNotFoundError } from "../errors.js";
 import { evaluateContent, isJudgeModel, resolveJudgeModel } from "../evaluateContent.js";
+import { screenForInjection } from "../injectionScreen.js";
 import { JudgeSession } from "../judgeSession.js";
-import { type EvaluationProgress, EvaluationSettingsSchema } from "../options.js";
+import {
+  type EvaluationProgress,
+  EvaluationSettingsSchema,
+  injectionGuardDefault,
+} from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
@@ -31,6 +36,7 @@ const CriteriaEngineSettingsSchema = EvaluationSettingsSchema.pick({
   concurrency: true,
   contextChunks: true,
   timeoutMs: true,
+  injectionGuard: true,
 }).extend({ dataDir: z.string().min(1).default(DEFAULT_PROJECTS_DIR) });
 
 export interface CriteriaEngineOptions
@@ -62,6 +68,12 @@ export interface CriterionEvaluationOptions {
 /** One criterion's result with the model calls it made. */
 export const CriterionEvaluationSchema = CriterionResultSchema.extend({
   traces: z.array(TraceSchema),
+  /**
+   * The context looked like it addressed the judge (prompt injection): the criterion is not met
+   * until a human has reviewed it, whatever its score; the reasons say what was found.
+   */
+  humanReviewRequired: z.boolean(),
+  humanReviewReasons: z.array(z.string()).optional(),
 });
 export type CriterionEvaluation = z.infer<typeof CriterionEvaluationSchema>;
 
@@ -107,6 +119,7 @@ export class CriteriaEngine {
         concurrency: options.concurrency,
         contextChunks: options.contextChunks,
         timeoutMs: options.timeoutMs,
+        injectionGuard: options.injectionGuard ?? injectionGuardDefault(),
         dataDir: options.dataDir,
       },
       "CriteriaEngine options",
@@ -165,6 +178,7 @@ export class CriteriaEngine {
       concurrency: this.settings.concurrency,
       contextChunks: this.settings.contextChunks,
       timeoutMs: this.judge.timeoutMs,
+      injectionGuard: this.settings.injectionGuard,
       ...(this.registry === undefined ? {} : { registry: this.registry }),
       ...(this.traceFile === undefined ? {} : { traceFile: this.traceFile }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -207,6 +221,10 @@ export class CriteriaEngine {
       signal: options.signal,
     });
 
+    const { reasons } = await screenForInjection(
+      [{ where: "the context", text: context }],
+      this.settings.injectionGuard && isLlmMethod(found.method) ? session : undefined,
+    );
     let judged: JudgedCriterion;
     if (isLlmMethod(found.method)) {
       judged = await judgeCriterion(
@@ -228,9 +246,15 @@ export class CriteriaEngine {
     if (judged.modelError !== undefined) {
       throw evaluationModelError(judged.modelError, [found.id]);
     }
+    const result = makeCriterionResult(found, judged.outcome, catalog);
+    const held = reasons.length > 0;
     return CriterionEvaluationSchema.parse({
-      ...makeCriterionResult(found, judged.outcome, catalog),
+      ...result,
+      // Held for review: never met without a human, whatever the score says.
+      met: held && result.met === true ? false : result.met,
       traces: session.traces,
+      humanReviewRequired: held,
+      ...(held ? { humanReviewReasons: reasons } : {}),
     });
   }
 }

@@ -15,7 +15,9 @@ import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
 import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
 import { resolveJudgeModel } from "../evaluateContent.js";
+import { screenForInjection } from "../injectionScreen.js";
 import { JudgeSession } from "../judgeSession.js";
+import { injectionGuardDefault } from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
 import {
   type PromptEvaluation,
@@ -37,6 +39,8 @@ export interface PromptEvaluatorOptions {
   timeoutMs?: number;
   /** Append every model call's trace to this JSONL file. */
   traceFile?: string;
+  /** Ask the judge model whether the candidate answer addresses it (default: on, see evaluateContent). */
+  injectionGuard?: boolean;
 }
 
 /** The id the freeform judgement is traced under. */
@@ -84,6 +88,7 @@ export class PromptEvaluator {
   private readonly traceFile: string | undefined;
   private readonly items: readonly Criterion[];
   private readonly catalog: Catalog | undefined;
+  private readonly guard: boolean;
 
   constructor(options: PromptEvaluatorOptions) {
     this.rubrics = parseInput(PromptRubricsSchema, options.rubrics ?? [], "rubrics");
@@ -103,6 +108,7 @@ export class PromptEvaluator {
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
     );
     this.traceFile = options.traceFile;
+    this.guard = options.injectionGuard ?? injectionGuardDefault();
   }
 
   get mode(): "freeform" | "rubric" {
@@ -114,8 +120,28 @@ export class PromptEvaluator {
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
     const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
-    if (this.catalog === undefined) return this.freeform(request, options.signal);
-    return this.rubric(request, this.catalog, options.signal);
+    const reasons = await this.screen(request, options.signal);
+    const evaluation =
+      this.catalog === undefined
+        ? await this.freeform(request, options.signal)
+        : await this.rubric(request, this.catalog, options.signal);
+    if (reasons.length === 0) return evaluation;
+    // Held for review: never a pass without a human, whatever the score says.
+    return PromptEvaluationSchema.parse({
+      ...evaluation,
+      verdict: evaluation.verdict === "pass" ? "borderline" : evaluation.verdict,
+      humanReviewRequired: true,
+      humanReviewReasons: reasons,
+    });
+  }
+
+  /** The candidate answer (the content judged) screened for injection. */
+  private async screen(request: PromptEvaluationInput, signal: AbortSignal | undefined) {
+    const session = new JudgeSession(this.judge, { traceFile: this.traceFile, signal });
+    const texts = [{ where: "the candidate answer", text: request.candidateAnswer }];
+    const { reasons } = await screenForInjection(texts, this.guard ? session : undefined);
+    await session.flush();
+    return reasons;
   }
 
   /** One judge call, traced; a model that cannot be called is an EvaluationModelError. */
@@ -150,6 +176,7 @@ export class PromptEvaluator {
     const { raw, trace } = await this.ask(prompt, [FREEFORM_TRACE_ID], signal);
     const answer = parseFreeformResponse(raw);
     const common = {
+      humanReviewRequired: false,
       mode: "freeform" as const,
       evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
       reasoning: answer.reasoning,
@@ -214,6 +241,7 @@ export class PromptEvaluator {
             .map((r) => `${r.id}: ${r.reasoning}`)
             .join("\n");
     const common = {
+      humanReviewRequired: false,
       mode: "rubric" as const,
       evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
       reasoning,

@@ -73,6 +73,12 @@ export const PromptEvaluationSchema = z.object({
   judgeError: z.string().optional(),
   /** What the parser corrected or doubted (score clamped, lists trimmed, reasoning empty). */
   notes: z.array(z.string()),
+  /**
+   * The candidate answer looked like it addressed the judge (prompt injection): the verdict is
+   * never `pass` until a human has reviewed it; the reasons say what was found.
+   */
+  humanReviewRequired: z.boolean(),
+  humanReviewReasons: z.array(z.string()).optional(),
   /** Rubric mode: each item as judged. */
   rubricResults: z.array(RubricItemResultSchema).optional(),
   trace: TraceSchema,

@@ -58,6 +58,7 @@ interface ScoredRubric {
   criteria: CriterionResult[];
   overallScore: number;
   passed: boolean;
+  humanReviewRequired: boolean;
   feedback: string;
   traces: Trace[];
   warnings: string[];
@@ -138,6 +139,7 @@ function fromEvaluation(catalog: Catalog, result: EvaluationResult): ScoredRubri
     criteria: result.criteria,
     overallScore: result.overallScore,
     passed: result.passed,
+    humanReviewRequired: result.humanReviewRequired === true,
     feedback: rubricFeedback(catalog, result),
     traces: result.traces,
     warnings: result.warnings,
@@ -217,6 +219,7 @@ export class RubricExecutor {
       criterion_results,
       weighted_score: scored.overallScore,
       passed: scored.passed,
+      human_review_required: scored.humanReviewRequired,
       feedback_summary: scored.feedback,
       evaluated_at: scored.timestamp,
       evaluated_by: this.evaluatedBy,
@@ -272,6 +275,7 @@ export class RubricExecutor {
       criteria: score.criteria,
       overallScore: score.overallScore,
       passed: settled.passed,
+      humanReviewRequired: settled.humanReviewRequired,
       feedback: rubricSummary(catalog, { ...score, ...settled }),
       traces: partial.traces,
       warnings: unique([

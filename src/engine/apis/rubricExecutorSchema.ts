@@ -53,6 +53,8 @@ export const RubricEvaluationSchema = z.object({
   /** Σ weight·score / Σ weight over the criteria that were evaluated. */
   weighted_score: z.number().min(0).max(1),
   passed: z.boolean(),
+  /** The target looked like it addressed the judge: it cannot pass until a human has reviewed it. */
+  human_review_required: z.boolean(),
   feedback_summary: z.string(),
   evaluated_at: z.string(),
   evaluated_by: z.string(),
