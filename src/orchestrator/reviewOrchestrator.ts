@@ -5,13 +5,7 @@ import {
   isInvalidResume,
   type StateSnapshot,
 } from "@langchain/langgraph";
-import { z } from "zod";
-import {
-  type DecisionRecord,
-  DecisionRecordSchema,
-  type ReviewDecision,
-  ReviewDecisionSchema,
-} from "../graph/model.js";
+import { type DecisionRecord, type ReviewDecision, ReviewDecisionSchema } from "../graph/model.js";
 import { refusedAction } from "../graph/reviewNode.js";
 import type { EvaluationContext } from "../graph/state.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
@@ -23,7 +17,6 @@ import {
   InvalidThreadIdError,
   ThreadExistsError,
   ThreadNotFoundError,
-  ThreadStateError,
 } from "./errors.js";
 import type {
   GraphInput,
@@ -34,7 +27,7 @@ import type {
   ThreadRunConfig,
 } from "./graphTypes.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
-import { issuesOf, notPausedError } from "./snapshotChecks.js";
+import { issuesOf, notPausedError, reviewHistoryOf } from "./snapshotChecks.js";
 import { KeyedLock } from "./threadLock.js";
 import { foreignChannels, listThreads } from "./threads.js";
 
@@ -69,8 +62,6 @@ interface Runtime {
   graph: ReviewGraphRunnable;
   saver: BaseCheckpointSaver;
 }
-
-const HistorySchema = z.array(DecisionRecordSchema);
 
 function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
   return !(value instanceof BaseCheckpointSaver) && "saver" in value;
@@ -267,22 +258,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   async history(threadId: string): Promise<DecisionRecord[]> {
     const runtime = await this.runtime();
     const snapshot = await this.snapshot(runtime, threadId);
-    const values: unknown = snapshot.values;
-    const history =
-      typeof values === "object" && values !== null && "reviewHistory" in values
-        ? values.reviewHistory
-        : undefined;
-    if (history === undefined) return [];
-    const parsed = HistorySchema.safeParse(history);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue === undefined ? "" : ` at ${issue.path.map(String).join(".")}`;
-      throw new ThreadStateError(
-        threadId,
-        `reviewHistory is not a list of decision records${where}: ${issue?.message ?? "invalid"}`,
-      );
-    }
-    return parsed.data;
+    return reviewHistoryOf(threadId, snapshot.values);
   }
 
   /** The thread's current state values. */

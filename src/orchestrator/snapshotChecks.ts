@@ -1,6 +1,8 @@
 /** What the orchestrator reads out of errors and snapshots to say why a decision cannot go on. */
 import type { StateSnapshot } from "@langchain/langgraph";
-import { type DecisionIssue, ThreadNotPausedError } from "./errors.js";
+import { z } from "zod";
+import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
+import { type DecisionIssue, ThreadNotPausedError, ThreadStateError } from "./errors.js";
 import { pausedInterrupts } from "./pendingReview.js";
 
 export /** The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value). */
@@ -50,4 +52,25 @@ export function notPausedError(threadId: string, snapshot: StateSnapshot): Threa
     next: snapshot.next,
     errors: errorsOf(snapshot),
   });
+}
+
+const HistorySchema = z.array(DecisionRecordSchema);
+
+/** The reviewer decisions kept in a thread's state (`reviewHistory`), checked. */
+export function reviewHistoryOf(threadId: string, values: unknown): DecisionRecord[] {
+  const history =
+    typeof values === "object" && values !== null && "reviewHistory" in values
+      ? values.reviewHistory
+      : undefined;
+  if (history === undefined) return [];
+  const parsed = HistorySchema.safeParse(history);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? "" : ` at ${issue.path.map(String).join(".")}`;
+    throw new ThreadStateError(
+      threadId,
+      `reviewHistory is not a list of decision records${where}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
 }
