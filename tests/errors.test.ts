@@ -1,0 +1,311 @@
+/**
+ * The one error family: every error class the folders export is an EvalgateError with its own
+ * stable code, the guards go by the code (so they hold for an error made by another copy of the
+ * package), and the command line ends each kind of error with the exit code and message of its
+ * row in the error table.
+ */
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import * as checks from "../src/checks/errors.js";
+import * as cli from "../src/cli/errors.js";
+import * as context from "../src/context/errors.js";
+import * as criteria from "../src/criteria/errors.js";
+import * as engine from "../src/engine/errors.js";
+import { EvalgateError, isEvalgateError } from "../src/errors.js";
+import * as graph from "../src/graph/errors.js";
+import * as judge from "../src/judge/errors.js";
+import * as llm from "../src/llm/errors.js";
+import * as orchestrator from "../src/orchestrator/errors.js";
+import * as scoring from "../src/scoring/errors.js";
+import * as toon from "../src/toon/errors.js";
+
+const FOLDERS = {
+  checks,
+  cli,
+  context,
+  criteria,
+  engine,
+  graph,
+  judge,
+  llm,
+  orchestrator,
+  scoring,
+  toon,
+};
+
+const model = { provider: "ollama", model: "m", baseUrl: "http://127.0.0.1:1" };
+
+/** One instance of every error class, with the code it must carry (written here by hand). */
+const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
+  [
+    "FunctionResolutionError",
+    () => new checks.FunctionResolutionError("f", []),
+    "FUNCTION_UNRESOLVED",
+  ],
+  [
+    "CriterionMethodError",
+    () => new checks.CriterionMethodError("c", "llm", "function"),
+    "CRITERION_METHOD_MISMATCH",
+  ],
+  [
+    "SchemaLoadError",
+    () => new checks.SchemaLoadError("s", "/s.json", "missing"),
+    "SCHEMA_UNREADABLE",
+  ],
+  ["CliError", () => new cli.CliError("bad"), "COMMAND_INVALID"],
+  [
+    "InputFileError",
+    () => new cli.InputFileError("content file", "a.md", "missing"),
+    "INPUT_FILE_UNREADABLE",
+  ],
+  ["OutputFileError", () => new cli.OutputFileError("r.json", "denied"), "OUTPUT_FILE_UNWRITABLE"],
+  [
+    "ModelNotReadyError",
+    () => new cli.ModelNotReadyError("model-failed", { model: "m", baseUrl: undefined }, "down"),
+    "MODEL_NOT_READY",
+  ],
+  ["EditorError", () => new cli.EditorError("vi", "failed"), "EDITOR_FAILED"],
+  [
+    "RunSettingsFileError",
+    () => new cli.RunSettingsFileError("r.json", "not JSON"),
+    "RUN_SETTINGS_INVALID",
+  ],
+  [
+    "DocumentLoadError",
+    () => new context.DocumentLoadError("docs", "missing"),
+    "DOCUMENTS_UNREADABLE",
+  ],
+  ["EmbeddingError", () => new context.EmbeddingError("no vectors"), "EMBEDDING_INVALID"],
+  ["CatalogError", () => new criteria.CatalogError("bad", { source: "c.toon" }), "CATALOG_INVALID"],
+  ["CatalogNotFoundError", () => new criteria.CatalogNotFoundError("c.toon"), "CATALOG_NOT_FOUND"],
+  ["EvaluationError", () => new engine.EvaluationError("input", "empty"), "EVALUATION_FAILED"],
+  [
+    "EvaluationModelError",
+    () => new engine.EvaluationModelError(new llm.ModelTimeoutError(5, model), ["c1"]),
+    "EVALUATION_MODEL_FAILED",
+  ],
+  ["ProjectError", () => new engine.ProjectError("p", "/p", "bad"), "PROJECT_INVALID"],
+  ["ProjectNotFoundError", () => new engine.ProjectNotFoundError("p", "/p"), "PROJECT_NOT_FOUND"],
+  ["EmptyProjectError", () => new engine.EmptyProjectError("p", "/p"), "PROJECT_EMPTY"],
+  [
+    "InvalidProjectIdError",
+    () => new engine.InvalidProjectIdError("..", "/"),
+    "PROJECT_ID_INVALID",
+  ],
+  ["StatePathError", () => new graph.StatePathError("x", "unknown"), "STATE_PATH_INVALID"],
+  ["DependencyMapError", () => new graph.DependencyMapError("bad map"), "DEPENDENCY_MAP_INVALID"],
+  ["RfpLoadError", () => new graph.RfpLoadError("no rfp"), "RFP_UNREADABLE"],
+  ["NothingEvaluatedError", () => new graph.NothingEvaluatedError([]), "NOTHING_EVALUATED"],
+  [
+    "GenerationOutputError",
+    () => new graph.GenerationOutputError("empty"),
+    "GENERATION_OUTPUT_INVALID",
+  ],
+  ["JudgeError", () => new judge.JudgeError("bad"), "JUDGE_FAILED"],
+  ["JudgePromptError", () => new judge.JudgePromptError("bad"), "JUDGE_PROMPT_INVALID"],
+  [
+    "PromptTemplateError",
+    () => new judge.PromptTemplateError("x", ["content"], {}),
+    "PROMPT_PLACEHOLDER_UNKNOWN",
+  ],
+  ["UnjudgedMethodError", () => new judge.UnjudgedMethodError("function", {}), "METHOD_NOT_JUDGED"],
+  ["ModelTimeoutError", () => new llm.ModelTimeoutError(5, model), "MODEL_TIMEOUT"],
+  [
+    "ModelRateLimitError",
+    () => new llm.ModelRateLimitError(undefined, "slow down", model),
+    "MODEL_RATE_LIMITED",
+  ],
+  [
+    "ModelUnavailableError",
+    () => new llm.ModelUnavailableError("unknown", "down", model),
+    "MODEL_UNAVAILABLE",
+  ],
+  [
+    "ModelRequestError",
+    () => new llm.ModelRequestError(400, "bad", model),
+    "MODEL_REQUEST_REJECTED",
+  ],
+  [
+    "ModelContentPolicyError",
+    () => new llm.ModelContentPolicyError("refused", model),
+    "MODEL_CONTENT_POLICY",
+  ],
+  [
+    "ModelResponseError",
+    () => new llm.ModelResponseError("empty", model),
+    "MODEL_RESPONSE_UNUSABLE",
+  ],
+  ["ModelAbortedError", () => new llm.ModelAbortedError(model), "MODEL_CALL_CANCELLED"],
+  [
+    "ProviderUnavailableError",
+    () => new llm.ProviderUnavailableError("@langchain/x", "missing", model),
+    "PROVIDER_UNAVAILABLE",
+  ],
+  ["ModelSpecError", () => new llm.ModelSpecError("x", "bad"), "MODEL_SPEC_INVALID"],
+  [
+    "UnknownProviderError",
+    () => new llm.UnknownProviderError("x:m", "x", ["ollama"]),
+    "MODEL_PROVIDER_UNKNOWN",
+  ],
+  [
+    "ModelOptionsError",
+    () => new llm.ModelOptionsError("timeoutMs", "must be positive"),
+    "MODEL_OPTIONS_INVALID",
+  ],
+  [
+    "OrchestratorError",
+    () => new orchestrator.OrchestratorError("t", "failed"),
+    "ORCHESTRATOR_FAILED",
+  ],
+  ["ThreadNotFoundError", () => new orchestrator.ThreadNotFoundError("t"), "CHECKPOINT_NOT_FOUND"],
+  ["ThreadExistsError", () => new orchestrator.ThreadExistsError("t"), "THREAD_EXISTS"],
+  ["ForeignThreadError", () => new orchestrator.ForeignThreadError("t", ["x"]), "THREAD_FOREIGN"],
+  ["InvalidThreadIdError", () => new orchestrator.InvalidThreadIdError(" "), "THREAD_ID_INVALID"],
+  [
+    "ThreadNotPausedError",
+    () => new orchestrator.ThreadNotPausedError("t", { kind: "completed" }),
+    "THREAD_NOT_PAUSED",
+  ],
+  [
+    "InterruptMismatchError",
+    () => new orchestrator.InterruptMismatchError("t", "a", ["b"]),
+    "INTERRUPT_MISMATCH",
+  ],
+  [
+    "InvalidDecisionError",
+    () => new orchestrator.InvalidDecisionError("t", []),
+    "DECISION_INVALID",
+  ],
+  ["GraphRunError", () => new orchestrator.GraphRunError("t", "node failed"), "GRAPH_RUN_FAILED"],
+  [
+    "ThreadStateError",
+    () => new orchestrator.ThreadStateError("t", "bad state"),
+    "THREAD_STATE_INVALID",
+  ],
+  [
+    "CheckpointerError",
+    () => new orchestrator.CheckpointerError("db.sqlite", "locked"),
+    "CHECKPOINTER_UNAVAILABLE",
+  ],
+  ["ScoringError", () => new scoring.ScoringError("bad", {}), "SCORING_FAILED"],
+  ["ScaleError", () => new scoring.ScaleError("bad", {}), "SCALE_INVALID"],
+  ["UnknownLevelError", () => new scoring.UnknownLevelError("x", ["a"], {}), "LEVEL_UNKNOWN"],
+  [
+    "InconsistentResultError",
+    () => new scoring.InconsistentResultError("bad", {}),
+    "RESULT_INCONSISTENT",
+  ],
+  [
+    "CriterionResultMismatchError",
+    () => new scoring.CriterionResultMismatchError("bad", {}),
+    "CRITERION_RESULTS_MISMATCH",
+  ],
+  ["ToonError", () => new toon.ToonError("bad", { line: 1 }), "TOON_INVALID"],
+  ["ResumeWithoutPauseError", () => new graph.ResumeWithoutPauseError("t"), "RESUME_WITHOUT_PAUSE"],
+  ["UnknownThreadError", () => new orchestrator.UnknownThreadError("t"), "THREAD_NOT_FOUND"],
+  [
+    "AlreadyDecidedError",
+    () =>
+      new orchestrator.AlreadyDecidedError("t", "i", {
+        by: "a",
+        at: "now",
+        action: "approve",
+        decisionId: "d",
+      }),
+    "ALREADY_DECIDED",
+  ],
+];
+
+/** Every class a folder's errors module exports (anything whose prototype is an Error's). */
+function exportedErrorClasses(): Array<[string, Function]> {
+  const classes: Array<[string, Function]> = [];
+  for (const module of Object.values(FOLDERS)) {
+    for (const [name, value] of Object.entries(module)) {
+      if (typeof value === "function" && value.prototype instanceof Error)
+        classes.push([name, value]);
+    }
+  }
+  return classes;
+}
+
+describe("every error class", () => {
+  it.each(EXPECTED)("%s is an EvalgateError with the code %s", (name, make, code) => {
+    const error = make();
+    expect(error).toBeInstanceOf(EvalgateError);
+    expect((error as object).constructor.name).toBe(name);
+    expect(isEvalgateError(error, code)).toBe(true);
+  });
+
+  it("has a code of its own: no two classes share one", () => {
+    const codes = EXPECTED.map(([, make]) => (make() as EvalgateError).code);
+    expect(codes.every((code) => code.length > 0)).toBe(true);
+    expect(new Set(codes).size).toBe(EXPECTED.length);
+  });
+
+  it("exported by a folder extends EvalgateError", () => {
+    const classes = exportedErrorClasses();
+    // Every class written down above is exported by its folder (and there are no fewer).
+    const exported = new Set(classes.map(([name]) => name));
+    expect(EXPECTED.filter(([name]) => !exported.has(name))).toEqual([]);
+    for (const [name, cls] of classes) {
+      expect({ name, base: cls.prototype instanceof EvalgateError }).toEqual({ name, base: true });
+    }
+  });
+
+  it.each(EXPECTED)("%s has a guard that knows it", (name, make) => {
+    const guards = Object.assign({}, ...Object.values(FOLDERS)) as Record<string, unknown>;
+    const guard = guards[`is${name}`];
+    expect(typeof guard).toBe("function");
+    expect((guard as (value: unknown) => boolean)(make())).toBe(true);
+    expect((guard as (value: unknown) => boolean)(new Error("plain"))).toBe(false);
+  });
+});
+
+describe("the guards", () => {
+  it("hold for a family: a subclass passes its base's guard, another family does not", () => {
+    expect(orchestrator.isOrchestratorError(new orchestrator.ThreadNotFoundError("t"))).toBe(true);
+    expect(llm.isModelCallError(new llm.ModelTimeoutError(5, model))).toBe(true);
+    expect(llm.isModelCallError(new llm.ModelSpecError("x", "bad"))).toBe(false);
+    expect(criteria.isCatalogError(new criteria.CatalogNotFoundError("c.toon"))).toBe(true);
+    expect(criteria.isCatalogNotFoundError(new criteria.CatalogError("bad", { source: "c" }))).toBe(
+      false,
+    );
+    expect(scoring.isScoringError(new scoring.ScaleError("bad", {}))).toBe(true);
+    expect(scoring.isScaleError(new scoring.ScoringError("bad", {}))).toBe(false);
+  });
+
+  it("hold for an error made in another realm (another copy of the package), unlike instanceof", () => {
+    const foreign = runInNewContext(`
+      class ThreadNotFoundError extends Error {
+        constructor(threadId) {
+          super('thread "' + threadId + '": no such thread in the checkpointer');
+          this.name = "ThreadNotFoundError";
+          this.code = "CHECKPOINT_NOT_FOUND";
+          this.threadId = threadId;
+          this[Symbol.for("evalgate.error")] = true;
+        }
+      }
+      new ThreadNotFoundError("t1");
+    `) as unknown;
+    expect(foreign instanceof Error).toBe(false);
+    expect(foreign instanceof orchestrator.ThreadNotFoundError).toBe(false);
+    expect(isEvalgateError(foreign)).toBe(true);
+    expect(orchestrator.isThreadNotFoundError(foreign)).toBe(true);
+    expect(orchestrator.isOrchestratorError(foreign)).toBe(true);
+    expect(orchestrator.isThreadExistsError(foreign)).toBe(false);
+  });
+
+  it("do not take a look-alike without the brand, nor a branded error of another code", () => {
+    const lookAlike = Object.assign(new Error("x"), { code: "CHECKPOINT_NOT_FOUND" });
+    expect(isEvalgateError(lookAlike)).toBe(false);
+    expect(orchestrator.isThreadNotFoundError(lookAlike)).toBe(false);
+    expect(orchestrator.isThreadNotFoundError(new toon.ToonError("bad", { line: 1 }))).toBe(false);
+    // A structured clone keeps the message but not the brand: it is a plain Error again.
+    const cloned = structuredClone(new orchestrator.ThreadNotFoundError("t1"));
+    expect(cloned.message).toBe('thread "t1": no such thread in the checkpointer');
+    expect(isEvalgateError(cloned)).toBe(false);
+    for (const value of [undefined, null, "THREAD_NOT_FOUND", 42, {}]) {
+      expect(isEvalgateError(value)).toBe(false);
+    }
+  });
+});
