@@ -74,15 +74,8 @@ function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Che
  * unchecked — resuming an unknown, finished or differently paused thread would silently do
  * nothing — and validates the decision before the graph sees it. Threads survive a restart: a
  * new orchestrator on the same checkpointer finds and resumes them.
- *
  * @example
- * const orchestrator = new ReviewOrchestrator({
- *   graph: buildEvaluationGraph(),
- *   checkpointerOptions: { sqlitePath: "reviews.sqlite" },
- * });
- * const { threadId, review } = await orchestrator.start({ content, contentType: "budget" });
- * const decision = { action: "approve", reviewer: "ana" } as const;
- * if (review) await orchestrator.submitDecision(threadId, review.interruptId, decision);
+ * const { threadId, review } = await new ReviewOrchestrator({ graph }).start({ content });
  */
 export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   private readonly builder: G;
