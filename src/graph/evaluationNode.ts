@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { FunctionRegistry } from "../checks/registry.js";
 import type { SourceDocument } from "../context/types.js";
+import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
 import type { EvaluationMode } from "../engine/options.js";
@@ -18,7 +19,7 @@ import {
   type OverallProposalStateType,
   type ProposalUpdate,
 } from "./state.js";
-import { mergeStateUpdates, parseStatePath, statePathUpdate } from "./statePath.js";
+import { mergeStateUpdates, parseStatePath, type StatePath, statePathUpdate } from "./statePath.js";
 
 /** Pulls the content to evaluate out of the state. */
 export type ContentExtractor = (state: OverallProposalStateType) => unknown;
@@ -117,6 +118,117 @@ function emit(config: LangGraphRunnableConfig | undefined, event: Record<string,
   config?.writer?.(event);
 }
 
+/** The stage an evaluation node writes to, and how it names it. */
+interface NodeStage {
+  options: EvaluationNodeOptions;
+  contentId: string;
+  title: string;
+  resultPath: StatePath;
+  statusPath: StatePath;
+}
+
+/** A failure: status `error`, the technical detail in `errors`, a friendly message, a retry. */
+function failedUpdate(
+  stage: NodeStage,
+  error: unknown,
+  evaluation: EvaluationResult | null = null,
+): ProposalUpdate {
+  const { options, contentId, title } = stage;
+  const failure = describeFailure(error, `evaluate ${contentId}`, title);
+  const metadata: InterruptMetadata = {
+    type: "evaluation_error",
+    contentType: options.contentType,
+    contentId,
+    evaluation,
+    actions: ["retry", "edit", "approve"],
+    title: `${title} Evaluation Failed`,
+    description: failure.friendly,
+    error: failure.technical,
+  };
+  return mergeStateUpdates(
+    statePathUpdate(stage.statusPath, "error"),
+    evaluation === null ? {} : statePathUpdate(stage.resultPath, evaluation),
+    {
+      isInterrupted: true,
+      interruptMetadata: metadata,
+      errors: [failure.technical],
+      messages: [new AIMessage(failure.friendly)],
+    },
+  );
+}
+
+/** The stage's catalog, with the run's or the node's passing threshold when one is set. */
+async function stageCatalog(options: EvaluationNodeOptions, context: EvaluationContext) {
+  const loaded = await loadStageCatalog(
+    options.criteriaPath,
+    options.contentType,
+    options.criteriaDir,
+    options.criteriaPathFromInput === true,
+  );
+  const threshold = context.passingThreshold ?? options.passingThreshold;
+  return threshold === undefined
+    ? loaded.catalog
+    : { ...loaded.catalog, passingThreshold: threshold };
+}
+
+interface Judging {
+  content: unknown;
+  catalog: Catalog;
+  state: OverallProposalStateType;
+  config: LangGraphRunnableConfig | undefined;
+}
+
+/** The evaluation itself, with the caller's validator settled into the result. */
+function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
+  const { options } = stage;
+  const context = runContext(config);
+  const { customValidator } = options;
+  return evaluateContent({
+    content,
+    catalog,
+    model: options.model ?? context.model ?? options.modelName,
+    contentType: options.contentType,
+    evaluationPrompt: options.evaluationPrompt,
+    documents: options.documents?.(state),
+    timeoutMs: options.timeoutMs,
+    concurrency: options.concurrency,
+    mode: context.mode ?? options.mode,
+    registry: options.registry,
+    traceFile: options.traceFile,
+    signal: config?.signal,
+    onProgress: (event) => emit(config, { ...event, contentId: stage.contentId }),
+    ...(customValidator === undefined
+      ? {}
+      : { validator: (evaluated: EvaluationResult) => customValidator(evaluated, state) }),
+  });
+}
+
+/** The result in state, `awaiting_review`, the review metadata and a one-line message. */
+function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdate {
+  const { options, contentId, title } = stage;
+  const score = Math.round(result.overallScore * 100);
+  const metadata: InterruptMetadata = {
+    type: "evaluation_review",
+    contentType: options.contentType,
+    contentId,
+    evaluation: result,
+    actions: ["approve", "revise", "edit"],
+    title: `${title} Evaluation Review`,
+    description: `Review the evaluation of the ${title}.`,
+  };
+  const outcome = `${result.passed ? "passed" : "did not pass"} with ${score}%`;
+  const verdict = `${result.verdict}${result.status === undefined ? "" : `, ${result.status}`}`;
+  return mergeStateUpdates(
+    statePathUpdate(stage.resultPath, result),
+    statePathUpdate(stage.statusPath, "awaiting_review"),
+    {
+      isInterrupted: true,
+      interruptMetadata: metadata,
+      messages: [new AIMessage(`${title} evaluated: ${outcome} (${verdict}). Awaiting review.`)],
+    },
+  );
+}
+
 /**
  * Builds an evaluation node. In order, it validates the content (no model call when it is missing
  * or malformed), reports `evaluating` as a custom stream event, loads the criteria (built-in
@@ -137,110 +249,35 @@ function emit(config: LangGraphRunnableConfig | undefined, event: Record<string,
  * builder.addNode("evaluateResearch", evaluateResearch);
  */
 export function createEvaluationNode(options: EvaluationNodeOptions): EvaluationNode {
-  const resultPath = parseStatePath(options.resultField);
-  const statusPath = parseStatePath(options.statusField);
   const contentId = options.contentId ?? options.contentType;
-  const title = options.title ?? humanReadable(options.contentType);
-  const where = `evaluate ${contentId}`;
-  const { customValidator } = options;
-
-  const failed = (error: unknown, evaluation: EvaluationResult | null = null): ProposalUpdate => {
-    const failure = describeFailure(error, where, title);
-    const metadata: InterruptMetadata = {
-      type: "evaluation_error",
-      contentType: options.contentType,
-      contentId,
-      evaluation,
-      actions: ["retry", "edit", "approve"],
-      title: `${title} Evaluation Failed`,
-      description: failure.friendly,
-      error: failure.technical,
-    };
-    return mergeStateUpdates(
-      statePathUpdate(statusPath, "error"),
-      evaluation === null ? {} : statePathUpdate(resultPath, evaluation),
-      {
-        isInterrupted: true,
-        interruptMetadata: metadata,
-        errors: [failure.technical],
-        messages: [new AIMessage(failure.friendly)],
-      },
-    );
+  const stage: NodeStage = {
+    options,
+    contentId,
+    title: options.title ?? humanReadable(options.contentType),
+    resultPath: parseStatePath(options.resultField),
+    statusPath: parseStatePath(options.statusField),
   };
 
   return async (state, config) => {
     const content = options.contentExtractor(state);
     const problem = contentProblem(content);
-    if (problem !== undefined) {
-      return failed(new EvaluationError("input", problem));
-    }
+    if (problem !== undefined) return failedUpdate(stage, new EvaluationError("input", problem));
     emit(config, {
       type: "status",
       contentId,
       contentType: options.contentType,
       status: "evaluating",
     });
-
-    const context = runContext(config);
     try {
-      const loaded = await loadStageCatalog(
-        options.criteriaPath,
-        options.contentType,
-        options.criteriaDir,
-        options.criteriaPathFromInput === true,
-      );
-      const threshold = context.passingThreshold ?? options.passingThreshold;
-      const catalog =
-        threshold === undefined
-          ? loaded.catalog
-          : { ...loaded.catalog, passingThreshold: threshold };
-      const result = await evaluateContent({
-        content,
-        catalog,
-        model: options.model ?? context.model ?? options.modelName,
-        contentType: options.contentType,
-        evaluationPrompt: options.evaluationPrompt,
-        documents: options.documents?.(state),
-        timeoutMs: options.timeoutMs,
-        concurrency: options.concurrency,
-        mode: context.mode ?? options.mode,
-        registry: options.registry,
-        traceFile: options.traceFile,
-        signal: config?.signal,
-        onProgress: (event) => emit(config, { ...event, contentId }),
-        ...(customValidator === undefined
-          ? {}
-          : { validator: (evaluated: EvaluationResult) => customValidator(evaluated, state) }),
-      });
+      const catalog = await stageCatalog(options, runContext(config));
+      const result = await judge(stage, { content, catalog, state, config });
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
-        return failed(new NothingEvaluatedError(result.warnings), result);
+        return failedUpdate(stage, new NothingEvaluatedError(result.warnings), result);
       }
-      const score = Math.round(result.overallScore * 100);
-      const metadata: InterruptMetadata = {
-        type: "evaluation_review",
-        contentType: options.contentType,
-        contentId,
-        evaluation: result,
-        actions: ["approve", "revise", "edit"],
-        title: `${title} Evaluation Review`,
-        description: `Review the evaluation of the ${title}.`,
-      };
-      return mergeStateUpdates(
-        statePathUpdate(resultPath, result),
-        statePathUpdate(statusPath, "awaiting_review"),
-        {
-          isInterrupted: true,
-          interruptMetadata: metadata,
-          messages: [
-            new AIMessage(
-              `${title} evaluated: ${result.passed ? "passed" : "did not pass"} with ${score}% (${result.verdict}${result.status === undefined ? "" : `, ${result.status}`}). Awaiting review.`,
-            ),
-          ],
-        },
-      );
+      return reviewUpdate(stage, result);
     } catch (error) {
       if (isModelAbortedError(error)) throw error;
-      return failed(error);
+      return failedUpdate(stage, error);
     }
   };
 }

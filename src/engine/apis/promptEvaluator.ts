@@ -9,7 +9,7 @@ import { parseFreeformResponse } from "../../judge/parse.js";
 import { parseRubricResponse } from "../../judge/parseRubric.js";
 import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import { makeCriterionResult } from "../../scoring/criterionResult.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
 import type { Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
@@ -59,6 +59,52 @@ function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
       method: { kind: "check", expectedOutcome: item.expected_outcome },
     }),
   );
+}
+
+type RubricAnswer = ReturnType<typeof parseRubricResponse>;
+
+/** Each rubric item as judged: pass / fail, or `error` when the judge gave no usable answer. */
+function rubricItemResults(
+  rubrics: readonly PromptRubricItem[],
+  answer: RubricAnswer,
+): RubricItemResult[] {
+  return rubrics.map((item) => {
+    const judged = answer.items[item.id];
+    const base = { ...item, reasoning: judged?.reasoning ?? "" };
+    if (judged === undefined || !judged.usable) {
+      return {
+        ...base,
+        result: "error",
+        judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
+      };
+    }
+    return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
+  });
+}
+
+/** The judge's overall reasoning, or else each item's. */
+function rubricReasoning(answer: RubricAnswer, results: readonly RubricItemResult[]): string {
+  if (answer.reasoning !== "") return answer.reasoning;
+  return results
+    .filter((r) => r.reasoning !== "")
+    .map((r) => `${r.id}: ${r.reasoning}`)
+    .join("\n");
+}
+
+/** The rubric items as criterion results, an unanswered item as not evaluated. */
+function rubricCriterionResults(
+  items: readonly Criterion[],
+  answer: RubricAnswer,
+  catalog: Catalog,
+) {
+  return items.map((item) => {
+    const judged = answer.items[item.id];
+    const outcome =
+      judged === undefined
+        ? notEvaluatedOutcome(`no result for rubric item '${item.id}'`)
+        : toOutcome(judged);
+    return makeCriterionResult(item, outcome, catalog);
+  });
 }
 
 /**
@@ -219,37 +265,16 @@ export class PromptEvaluator {
       signal,
     );
     const answer = parseRubricResponse(raw, this.items);
-
-    const rubricResults: RubricItemResult[] = this.rubrics.map((item) => {
-      const judged = answer.items[item.id];
-      const base = { ...item, reasoning: judged?.reasoning ?? "" };
-      if (judged === undefined || !judged.usable) {
-        return {
-          ...base,
-          result: "error",
-          judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
-        };
-      }
-      return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
-    });
-    const unanswered = rubricResults.filter((r) => r.result === "error");
-    const reasoning =
-      answer.reasoning !== ""
-        ? answer.reasoning
-        : rubricResults
-            .filter((r) => r.reasoning !== "")
-            .map((r) => `${r.id}: ${r.reasoning}`)
-            .join("\n");
+    const rubricResults = rubricItemResults(this.rubrics, answer);
     const common = {
       humanReviewRequired: false,
       mode: "rubric" as const,
       evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
-      reasoning,
+      reasoning: rubricReasoning(answer, rubricResults),
       notes: answer.notes,
       rubricResults,
       trace,
     };
-
     if (!answer.usable) {
       return PromptEvaluationSchema.parse({
         ...common,
@@ -260,25 +285,8 @@ export class PromptEvaluator {
         judgeError: answer.judgeError ?? "no rubric item was answered",
       });
     }
-
-    const results = this.items.map((item) => {
-      const judged = answer.items[item.id];
-      const outcome =
-        judged === undefined
-          ? {
-              evaluated: false,
-              score: null,
-              native: null,
-              reasoning: "",
-              hits: [],
-              misses: [],
-              evidence: [],
-              judgeError: `no result for rubric item '${item.id}'`,
-            }
-          : toOutcome(judged);
-      return makeCriterionResult(item, outcome, catalog);
-    });
-    const scored = scoreCatalogResult(catalog, results);
+    const scored = scoreCatalogResult(catalog, rubricCriterionResults(this.items, answer, catalog));
+    const unanswered = rubricResults.filter((r) => r.result === "error");
     return PromptEvaluationSchema.parse({
       ...common,
       score: scored.overallScore,
