@@ -4,12 +4,10 @@ import {
   type Criterion,
   CriterionSchema,
 } from "../../criteria/model.js";
-import { toOutcome } from "../../judge/answer.js";
 import { parseFreeformResponse } from "../../judge/parse.js";
 import { parseRubricResponse } from "../../judge/parseRubric.js";
 import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
 import type { Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
@@ -20,6 +18,11 @@ import { JudgeSession } from "../judgeSession.js";
 import { injectionGuardDefault } from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
 import {
+  rubricCriterionResults,
+  rubricItemResults,
+  rubricReasoning,
+} from "./promptEvaluatorRubric.js";
+import {
   type PromptEvaluation,
   type PromptEvaluationInput,
   PromptEvaluationInputSchema,
@@ -27,7 +30,6 @@ import {
   type PromptRubricItem,
   type PromptRubricItemInput,
   PromptRubricsSchema,
-  type RubricItemResult,
 } from "./promptEvaluatorSchema.js";
 
 export interface PromptEvaluatorOptions {
@@ -59,52 +61,6 @@ function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
       method: { kind: "check", expectedOutcome: item.expected_outcome },
     }),
   );
-}
-
-type RubricAnswer = ReturnType<typeof parseRubricResponse>;
-
-/** Each rubric item as judged: pass / fail, or `error` when the judge gave no usable answer. */
-function rubricItemResults(
-  rubrics: readonly PromptRubricItem[],
-  answer: RubricAnswer,
-): RubricItemResult[] {
-  return rubrics.map((item) => {
-    const judged = answer.items[item.id];
-    const base = { ...item, reasoning: judged?.reasoning ?? "" };
-    if (judged === undefined || !judged.usable) {
-      return {
-        ...base,
-        result: "error",
-        judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
-      };
-    }
-    return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
-  });
-}
-
-/** The judge's overall reasoning, or else each item's. */
-function rubricReasoning(answer: RubricAnswer, results: readonly RubricItemResult[]): string {
-  if (answer.reasoning !== "") return answer.reasoning;
-  return results
-    .filter((r) => r.reasoning !== "")
-    .map((r) => `${r.id}: ${r.reasoning}`)
-    .join("\n");
-}
-
-/** The rubric items as criterion results, an unanswered item as not evaluated. */
-function rubricCriterionResults(
-  items: readonly Criterion[],
-  answer: RubricAnswer,
-  catalog: Catalog,
-) {
-  return items.map((item) => {
-    const judged = answer.items[item.id];
-    const outcome =
-      judged === undefined
-        ? notEvaluatedOutcome(`no result for rubric item '${item.id}'`)
-        : toOutcome(judged);
-    return makeCriterionResult(item, outcome, catalog);
-  });
 }
 
 /**

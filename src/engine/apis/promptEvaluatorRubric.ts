@@ -1,0 +1,54 @@
+import type { Catalog, Criterion } from "../../criteria/model.js";
+import { toOutcome } from "../../judge/answer.js";
+import type { parseRubricResponse } from "../../judge/parseRubric.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
+import type { PromptRubricItem, RubricItemResult } from "./promptEvaluatorSchema.js";
+
+type RubricAnswer = ReturnType<typeof parseRubricResponse>;
+
+/** Each rubric item as judged: pass / fail, or `error` when the judge gave no usable answer. */
+export function rubricItemResults(
+  rubrics: readonly PromptRubricItem[],
+  answer: RubricAnswer,
+): RubricItemResult[] {
+  return rubrics.map((item) => {
+    const judged = answer.items[item.id];
+    const base = { ...item, reasoning: judged?.reasoning ?? "" };
+    if (judged === undefined || !judged.usable) {
+      return {
+        ...base,
+        result: "error",
+        judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
+      };
+    }
+    return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
+  });
+}
+
+/** The judge's overall reasoning, or else each item's. */
+export function rubricReasoning(
+  answer: RubricAnswer,
+  results: readonly RubricItemResult[],
+): string {
+  if (answer.reasoning !== "") return answer.reasoning;
+  return results
+    .filter((r) => r.reasoning !== "")
+    .map((r) => `${r.id}: ${r.reasoning}`)
+    .join("\n");
+}
+
+/** The rubric items as criterion results, an unanswered item as not evaluated. */
+export function rubricCriterionResults(
+  items: readonly Criterion[],
+  answer: RubricAnswer,
+  catalog: Catalog,
+) {
+  return items.map((item) => {
+    const judged = answer.items[item.id];
+    const outcome =
+      judged === undefined
+        ? notEvaluatedOutcome(`no result for rubric item '${item.id}'`)
+        : toOutcome(judged);
+    return makeCriterionResult(item, outcome, catalog);
+  });
+}
