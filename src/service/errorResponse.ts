@@ -1,7 +1,8 @@
 /**
  * Turns anything a handler throws into `{ error: { code, message, field? } }` and a status from
- * SERVICE_ERROR_STATUS. Errors that are not evalgate errors become a generic 500: their messages
- * may carry internals (paths, SQL, connection strings) and never leave the process.
+ * SERVICE_ERROR_STATUS. Any other error (not an evalgate error, or one whose code the table does not
+ * list) becomes a generic 500: its message may carry internals (paths, SQL, connection strings) and
+ * never leaves the process.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -55,12 +56,11 @@ const HTTP_CODES: Record<number, string> = {
 };
 
 export function describeError(error: unknown): DescribedError {
-  if (isEvalgateError(error)) {
+  if (isEvalgateError(error) && statusForCode(error.code) !== 500) {
     const body: ErrorBody = {
       error: { code: error.code, message: error.message, ...errorSpecifics(error) },
     };
-    const status = statusForCode(error.code);
-    return { status, body, unexpected: status === 500 };
+    return { status: statusForCode(error.code), body, unexpected: false };
   }
   if (error instanceof HTTPException && error.status < 500) {
     const code = HTTP_CODES[error.status] ?? "INVALID_INPUT";
