@@ -1,7 +1,6 @@
 import { countOf } from "./errors.js";
 import {
   type ArrayHeader,
-  isHeaderLine,
   leafFields,
   type ObjectHeader,
   parseArrayHeader,
@@ -9,39 +8,13 @@ import {
   parseObjectHeader,
 } from "./header.js";
 import type { NormaliseOptions } from "./normaliseOptions.js";
+import { isFlushRow, lead, type NormalisedBlock, NormaliseState } from "./normaliseState.js";
+import { writeKeyedTable, writeTable } from "./normaliseTable.js";
 import { readSourceLines, type SourceLine } from "./sourceLines.js";
-import {
-  findUnquoted,
-  isBracketArray,
-  isDataRow,
-  isQuoted,
-  keepAsString,
-  quoteLiteral,
-  splitValues,
-  type ToonDelimiter,
-  trimSpaces,
-} from "./tokens.js";
-import { ValueWriter } from "./valueWriter.js";
+import { isBracketArray, isQuoted, keepAsString, quoteLiteral, splitValues } from "./tokens.js";
 
 export type { NormaliseOptions } from "./normaliseOptions.js";
-
-/**
- * A block the normaliser wrote, kept so that decoder errors can name the array and the row.
- * Line numbers are in the normalised text.
- */
-export interface NormalisedBlock {
-  readonly kind: "tabular" | "keyed" | "inline" | "object";
-  /** The block's key, or "(root)" for a keyless root header. */
-  readonly name: string;
-  /** The count its header declares (rows, entries or values). */
-  readonly declared: number;
-  readonly headerLine: number;
-  /** The first normalised line of each row, in order. */
-  readonly rowLines: readonly number[];
-  readonly endLine: number;
-  /** True when the table was rewritten as a list of objects (it has `[a, b]` cells). */
-  readonly listForm: boolean;
-}
+export type { NormalisedBlock } from "./normaliseState.js";
 
 /** Spec TOON text plus the way back to the lines the caller wrote. */
 export interface NormalisedToon {
@@ -63,21 +36,7 @@ export function normaliseToon(text: string, options: NormaliseOptions): Normalis
   return new Normaliser(readSourceLines(text), options).run();
 }
 
-class Normaliser {
-  private readonly out: string[] = [];
-  private readonly origins: number[] = [];
-  private readonly blocks: NormalisedBlock[] = [];
-  private readonly step: number;
-  private readonly values: ValueWriter;
-
-  constructor(
-    private readonly lines: readonly SourceLine[],
-    options: NormaliseOptions,
-  ) {
-    this.step = options.indentSize;
-    this.values = new ValueWriter(options);
-  }
-
+class Normaliser extends NormaliseState {
   run(): NormalisedToon {
     let index = 0;
     while (index < this.lines.length) index = this.next(index);
@@ -100,7 +59,9 @@ class Normaliser {
     const header = parseArrayHeader(line.body);
     if (header) {
       if (header.fields && header.inline === "") {
-        return header.keyed ? this.keyedTable(index, header) : this.table(index, header);
+        return header.keyed
+          ? writeKeyedTable(this, index, header)
+          : writeTable(this, index, header);
       }
       this.headerLine(line, header);
       return index + 1;
@@ -114,12 +75,6 @@ class Normaliser {
     }
     this.valueLine(line);
     return index + 1;
-  }
-
-  private emit(text: string, origin: number): number {
-    this.out.push(text);
-    this.origins.push(origin);
-    return this.out.length;
   }
 
   /** A header with inline values or a list header: `[N,]` rewritten, stringFields applied. */
@@ -168,169 +123,6 @@ class Normaliser {
       }
     }
     this.emit(line.raw, line.number);
-  }
-
-  /** A tabular header `key[N]{fields}:` (or `[N,]`) and its rows, indented or flush. */
-  private table(index: number, header: ArrayHeader): number {
-    const line = this.lines[index]!;
-    const delimiter = header.delimiter;
-    const rowIndent = line.indent + (line.listItem ? this.step : 0) + this.step;
-
-    let probe = index + 1;
-    while (probe < this.lines.length && this.lines[probe]!.kind !== "content") probe++;
-    const first = this.lines[probe];
-    const gap = probe > index + 1;
-    let flush = false;
-    if (!first || first.tabIndented || first.indent !== rowIndent) {
-      flush = !gap && !line.listItem && first !== undefined && isFlushRow(first, line, delimiter);
-      if (!flush) {
-        const at = this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
-        this.blocks.push({
-          kind: "tabular",
-          name: header.key ?? "(root)",
-          declared: header.length,
-          headerLine: at,
-          rowLines: [],
-          endLine: at,
-          listForm: false,
-        });
-        return index + 1;
-      }
-    }
-
-    const entries: SourceLine[] = [];
-    let pending: SourceLine[] = [];
-    let cursor = index + 1;
-    while (cursor < this.lines.length) {
-      const candidate = this.lines[cursor]!;
-      if (candidate.kind !== "content") {
-        if (flush) break;
-        pending.push(candidate);
-        cursor++;
-        continue;
-      }
-      const row = flush
-        ? isFlushRow(candidate, line, delimiter)
-        : !candidate.tabIndented &&
-          candidate.indent === rowIndent &&
-          isDataRow(candidate.content, delimiter);
-      if (!row) break;
-      entries.push(...pending, candidate);
-      pending = [];
-      cursor++;
-    }
-
-    const name = header.key ?? "(root)";
-    const leaves = leafFields(header.fields ?? []);
-    const rows = entries.filter((entry) => entry.kind === "content");
-    const cellsOf = new Map(rows.map((row) => [row, splitValues(row.content, delimiter, true)]));
-    const listForm = [...cellsOf.values()].some((cells) =>
-      cells.some((cell) => cell.startsWith("[") && cell.endsWith("]")),
-    );
-
-    const rowLines: number[] = [];
-    let headerAt: number;
-    if (listForm) {
-      rows.forEach((row, position) => {
-        const count = cellsOf.get(row)?.length ?? 0;
-        if (count !== leaves.length) {
-          this.values.fail(
-            `tabular array "${name}" row ${position + 1} has ${countOf(count, "value")}, header has ${countOf(leaves.length, "field")}`,
-            row.number,
-          );
-        }
-      });
-      headerAt = this.emit(`${lead(line)}${header.keyToken}[${header.length}]:`, line.number);
-      for (const entry of entries) {
-        const cells = cellsOf.get(entry);
-        if (!cells) {
-          this.emit(entry.raw, entry.number);
-          continue;
-        }
-        const fieldIndent = rowIndent + this.step;
-        const item = this.values.fieldLines(
-          header.fields ?? [],
-          cells,
-          { next: 0 },
-          fieldIndent,
-          entry.number,
-        );
-        const [firstLine = "", ...rest] = item;
-        rowLines.push(
-          this.emit(`${" ".repeat(rowIndent)}- ${trimSpaces(firstLine)}`, entry.number),
-        );
-        for (const text of rest) this.emit(text, entry.number);
-      }
-    } else {
-      headerAt = this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
-      for (const entry of entries) {
-        if (entry.kind !== "content") {
-          this.emit(entry.raw, entry.number);
-          continue;
-        }
-        const content = this.values.stringCells(entry.content, delimiter, leaves);
-        const text =
-          flush || content !== entry.content ? " ".repeat(rowIndent) + content : entry.raw;
-        rowLines.push(this.emit(text, entry.number));
-      }
-    }
-    this.blocks.push({
-      kind: "tabular",
-      name,
-      declared: header.length,
-      headerLine: headerAt,
-      rowLines,
-      endLine: this.out.length,
-      listForm,
-    });
-    return cursor - pending.length;
-  }
-
-  /** A keyed header `key[N:]{fields}:` and its `entry: cells` lines (spec only). */
-  private keyedTable(index: number, header: ArrayHeader): number {
-    const line = this.lines[index]!;
-    const rowIndent = line.indent + (line.listItem ? this.step : 0) + this.step;
-    const leaves = leafFields(header.fields ?? []);
-    const headerAt = this.emit(
-      header.dialect ? lead(line) + header.specHead : line.raw,
-      line.number,
-    );
-    const rowLines: number[] = [];
-    let pending: SourceLine[] = [];
-    let cursor = index + 1;
-    while (cursor < this.lines.length) {
-      const candidate = this.lines[cursor]!;
-      if (candidate.kind !== "content") {
-        pending.push(candidate);
-        cursor++;
-        continue;
-      }
-      const entry =
-        !candidate.tabIndented &&
-        candidate.indent === rowIndent &&
-        findUnquoted(candidate.content, ":") !== -1;
-      if (!entry) break;
-      for (const skipped of pending) this.emit(skipped.raw, skipped.number);
-      pending = [];
-      const pair = parseKeyValue(candidate.content);
-      const cells = pair ? this.values.stringCells(pair.value, header.delimiter, leaves) : "";
-      const text =
-        pair && cells !== pair.value
-          ? `${" ".repeat(rowIndent)}${pair.keyToken}: ${cells}`
-          : candidate.raw;
-      rowLines.push(this.emit(text, candidate.number));
-      cursor++;
-    }
-    this.blocks.push({
-      kind: "keyed",
-      name: header.key ?? "(root)",
-      declared: header.length,
-      headerLine: headerAt,
-      rowLines,
-      endLine: this.out.length,
-      listForm: false,
-    });
-    return cursor - pending.length;
   }
 
   /**
@@ -390,21 +182,4 @@ class Normaliser {
     });
     return index + 2;
   }
-}
-
-/** The indentation and list marker a rewritten line keeps. */
-function lead(line: SourceLine): string {
-  return " ".repeat(line.indent) + (line.listItem ? "- " : "");
-}
-
-/** A data row written at `owner`'s indentation (the seed dialect's unindented table rows). */
-function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDelimiter): boolean {
-  return (
-    candidate.kind === "content" &&
-    !candidate.tabIndented &&
-    candidate.indent === owner.indent &&
-    !candidate.listItem &&
-    isDataRow(candidate.content, delimiter) &&
-    !isHeaderLine(candidate.content)
-  );
 }
