@@ -1,46 +1,11 @@
 import { checkPointFunctionArgs, isPointFunctionName } from "../checks/pointFunctions.js";
-import type { CatalogPath } from "./errors.js";
-import {
-  type Catalog,
-  type Criterion,
-  GUIDELINE_BANDS,
-  type Level,
-  levelsOf,
-  nativeScaleOf,
-} from "./model.js";
+import { roundForMessage, scoredCriteria, WEIGHT_TOLERANCE, weightSum } from "./catalogWeights.js";
+import { type Catalog, GUIDELINE_BANDS, type Level, levelsOf, nativeScaleOf } from "./model.js";
+import { checkThresholds } from "./thresholdCheck.js";
+import { criterionPath, type ValidationFinding } from "./validationFinding.js";
 
-export type FindingSeverity = "error" | "warning" | "info";
-
-/** One meta-rubric finding: what is wrong or doubtful, and where. */
-export interface ValidationFinding {
-  severity: FindingSeverity;
-  /** The meta-rubric check that found it. */
-  check:
-    | "criteria_coverage"
-    | "criteria_independence"
-    | "weight_distribution"
-    | "threshold_reasonableness"
-    | "level_ordering"
-    | "guideline_bands"
-    | "function_reference";
-  message: string;
-  path: CatalogPath;
-}
-
-const WEIGHT_TOLERANCE = 0.01;
-
-/** Criteria whose weight enters the weighted total (knockout gates do not). */
-export function scoredCriteria(catalog: Catalog): Criterion[] {
-  return catalog.criteria.filter((c) => !c.knockout);
-}
-
-function criterionPath(
-  catalog: Catalog,
-  c: Criterion,
-  ...rest: Array<string | number>
-): CatalogPath {
-  return ["criteria", catalog.criteria.indexOf(c), ...rest];
-}
+export { normaliseWeights, scoredCriteria } from "./catalogWeights.js";
+export type { FindingSeverity, ValidationFinding } from "./validationFinding.js";
 
 function checkCoverage(catalog: Catalog): ValidationFinding[] {
   if (catalog.criteria.length > 0) return [];
@@ -81,10 +46,6 @@ function checkIndependence(catalog: Catalog): ValidationFinding[] {
   return findings;
 }
 
-function weightSum(criteria: readonly Criterion[]): number {
-  return criteria.reduce((sum, c) => sum + c.weight, 0);
-}
-
 function checkWeights(catalog: Catalog): ValidationFinding[] {
   const scored = scoredCriteria(catalog);
   if (scored.length === 0) return [];
@@ -104,88 +65,10 @@ function checkWeights(catalog: Catalog): ValidationFinding[] {
     {
       severity: "warning",
       check: "weight_distribution",
-      message: `weights of the scored criteria sum to ${round(sum)}, not 1; normalised to sum to 1 (relative weights kept)`,
+      message: `weights of the scored criteria sum to ${roundForMessage(sum)}, not 1; normalised to sum to 1 (relative weights kept)`,
       path: ["criteria"],
     },
   ];
-}
-
-function round(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
-}
-
-/** The best 0–1 score a criterion can reach. */
-function maxScoreOf(c: Criterion): number {
-  const levels = levelsOf(c.method);
-  return levels === undefined ? 1 : Math.max(...levels.map((l) => l.score));
-}
-
-function minScoreOf(c: Criterion): number {
-  const levels = levelsOf(c.method);
-  return levels === undefined ? 0 : Math.min(...levels.map((l) => l.score));
-}
-
-function checkThresholds(catalog: Catalog): ValidationFinding[] {
-  const findings: ValidationFinding[] = [];
-  const scored = scoredCriteria(catalog);
-  const sum = weightSum(scored);
-  if (scored.length > 0 && sum > 0) {
-    const best = scored.reduce((acc, c) => acc + c.weight * maxScoreOf(c), 0) / sum;
-    const worst = scored.reduce((acc, c) => acc + c.weight * minScoreOf(c), 0) / sum;
-    const t = catalog.passingThreshold;
-    if (t > best + 1e-9) {
-      findings.push({
-        severity: "error",
-        check: "threshold_reasonableness",
-        message: `passing threshold ${t} is unreachable: the best possible weighted score is ${round(best)}`,
-        path: ["passingThreshold"],
-      });
-    } else if (t <= worst + 1e-9) {
-      findings.push({
-        severity: "error",
-        check: "threshold_reasonableness",
-        message: `passing threshold ${t} is trivial: even the worst possible weighted score (${round(worst)}) reaches it`,
-        path: ["passingThreshold"],
-      });
-    } else if (t >= 0.95) {
-      findings.push({
-        severity: "warning",
-        check: "threshold_reasonableness",
-        message: `passing threshold ${t} is very high: almost nothing will pass`,
-        path: ["passingThreshold"],
-      });
-    } else if (t < 0.3) {
-      findings.push({
-        severity: "warning",
-        check: "threshold_reasonableness",
-        message: `passing threshold ${t} is very low: weak content will pass`,
-        path: ["passingThreshold"],
-      });
-    }
-  }
-  for (const c of catalog.criteria) {
-    if (c.passingThreshold !== undefined && c.passingThreshold > maxScoreOf(c) + 1e-9) {
-      findings.push({
-        severity: "error",
-        check: "threshold_reasonableness",
-        message: `criterion passing threshold ${c.passingThreshold} is unreachable: its best score is ${maxScoreOf(c)}`,
-        path: criterionPath(catalog, c, "passingThreshold"),
-      });
-    }
-  }
-  const rules = catalog.statusRules;
-  if (rules !== undefined) {
-    const { min, max } = rules.scale;
-    if (rules.fundable > max || rules.fundable <= min) {
-      findings.push({
-        severity: "error",
-        check: "threshold_reasonableness",
-        message: `fundable threshold ${rules.fundable} must lie above ${min} and at most ${max} (the status scale)`,
-        path: ["statusRules", "fundable"],
-      });
-    }
-  }
-  return findings;
 }
 
 function isOrdered(levels: readonly Level[]): boolean {
@@ -299,14 +182,4 @@ export function validateCatalog(catalog: Catalog): ValidationFinding[] {
     ...checkGuidelines(catalog),
     ...checkFunctions(catalog),
   ];
-}
-
-/** Scales the scored criteria's weights to sum to 1 (knockout weights are left as they are). */
-export function normaliseWeights(catalog: Catalog): Catalog {
-  const sum = weightSum(scoredCriteria(catalog));
-  if (sum === 0 || Math.abs(sum - 1) <= WEIGHT_TOLERANCE) return catalog;
-  return {
-    ...catalog,
-    criteria: catalog.criteria.map((c) => (c.knockout ? c : { ...c, weight: c.weight / sum })),
-  };
 }

@@ -1,0 +1,28 @@
+import type { Catalog, Criterion } from "./model.js";
+
+/** How far the scored weights may stray from summing to 1 before they are normalised. */
+export const WEIGHT_TOLERANCE = 0.01;
+
+/** Criteria whose weight enters the weighted total (knockout gates do not). */
+export function scoredCriteria(catalog: Catalog): Criterion[] {
+  return catalog.criteria.filter((c) => !c.knockout);
+}
+
+export function weightSum(criteria: readonly Criterion[]): number {
+  return criteria.reduce((sum, c) => sum + c.weight, 0);
+}
+
+/** Rounds to six decimals for messages. */
+export function roundForMessage(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** Scales the scored criteria's weights to sum to 1 (knockout weights are left as they are). */
+export function normaliseWeights(catalog: Catalog): Catalog {
+  const sum = weightSum(scoredCriteria(catalog));
+  if (sum === 0 || Math.abs(sum - 1) <= WEIGHT_TOLERANCE) return catalog;
+  return {
+    ...catalog,
+    criteria: catalog.criteria.map((c) => (c.knockout ? c : { ...c, weight: c.weight / sum })),
+  };
+}

@@ -1,0 +1,29 @@
+import type { CatalogPath } from "./errors.js";
+import type { Catalog, Criterion } from "./model.js";
+
+export type FindingSeverity = "error" | "warning" | "info";
+
+/** One meta-rubric finding: what is wrong or doubtful, and where. */
+export interface ValidationFinding {
+  severity: FindingSeverity;
+  /** The meta-rubric check that found it. */
+  check:
+    | "criteria_coverage"
+    | "criteria_independence"
+    | "weight_distribution"
+    | "threshold_reasonableness"
+    | "level_ordering"
+    | "guideline_bands"
+    | "function_reference";
+  message: string;
+  path: CatalogPath;
+}
+
+/** The path of a criterion (or a field under it) inside its catalog. */
+export function criterionPath(
+  catalog: Catalog,
+  c: Criterion,
+  ...rest: Array<string | number>
+): CatalogPath {
+  return ["criteria", catalog.criteria.indexOf(c), ...rest];
+}
