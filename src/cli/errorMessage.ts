@@ -1,48 +1,22 @@
 /**
- * The one line a failed command prints on stderr: what went wrong and where, for every error the
- * commands can meet. Model failures are explained as the model check explains them.
+ * The one line a failed command prints on stderr, and the code it exits with, read from the error
+ * table (errorTable.ts); no URL in the line carries credentials.
  */
-import { CatalogError } from "../criteria/errors.js";
-import { EvaluationModelError } from "../engine/errors.js";
-import { ModelAbortedError, ModelCallError } from "../llm/errors.js";
 import { redactCredentials } from "../llm/redact.js";
-import { displayPath } from "./displayPath.js";
-import { CliError } from "./errors.js";
-import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
+import { describeCommandError } from "./errorTable.js";
+import type { ModelTarget } from "./modelCheck.js";
 
-function isAbort(error: unknown): boolean {
-  if (error instanceof ModelAbortedError) return true;
-  if (error instanceof EvaluationModelError) return error.modelError instanceof ModelAbortedError;
-  return error instanceof Error && error.name === "AbortError";
-}
-
-/**
- * The message for `error`, without a trailing newline; file paths are shown relative to `cwd`,
- * and no URL in it carries credentials.
- */
+/** The message for `error`, without a trailing newline; file paths are relative to `cwd`. */
 export function errorMessage(error: unknown, cwd: string, target?: ModelTarget): string {
-  return redactCredentials(messageOf(error, cwd, target));
+  return commandError(error, cwd, target).message;
 }
 
-function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
-  if (isAbort(error)) return "cancelled: the evaluation was interrupted before it finished";
-  if (error instanceof EvaluationModelError || error instanceof ModelCallError) {
-    return explainModelFailure(error, target).message;
-  }
-  if (error instanceof CatalogError) {
-    const where = {
-      source: displayPath(error.source, cwd),
-      ...(error.line === undefined ? {} : { line: error.line }),
-      ...(error.column === undefined ? {} : { column: error.column }),
-      ...(error.path === undefined ? {} : { path: error.path }),
-    };
-    return `cannot use the catalog: ${CatalogError.format(error.detail, where)}`;
-  }
-  if (error instanceof CliError) return error.message;
-  if (error instanceof Error) {
-    // Typed project errors (ToonError, DocumentLoadError, ModelSpecError, EvaluationError, …)
-    // already name what and where; their class name says which kind of problem it is.
-    return error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
-  }
-  return String(error);
+/** The exit code and the (redacted) message for a command that threw `error`. */
+export function commandError(
+  error: unknown,
+  cwd: string,
+  target?: ModelTarget,
+): { exitCode: number; message: string } {
+  const { exitCode, message } = describeCommandError(error, cwd, target);
+  return { exitCode, message: redactCredentials(message) };
 }

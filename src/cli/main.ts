@@ -91,11 +91,13 @@ export async function runCli(
   } catch (error) {
     // Commander has already printed its message (usage errors, help, version).
     if (error instanceof CommanderError) return commanderExitCode(error);
-    // Loaded only when needed: it knows every error type of the engine, and --help need not.
-    const { errorMessage } = await import("./errorMessage.js");
-    context.stderr.write(`evalgate: ${errorMessage(error, context.cwd)}\n`);
+    // Loaded only when needed: it knows every error code of the engine, and --help need not.
+    const { commandError } = await import("./errorMessage.js");
+    const { exitCode, message } = commandError(error, context.cwd);
+    context.stderr.write(`evalgate: ${message}\n`);
+    // 130 only when this command's own cancel signal fired, never for a model call cancelled alone.
     if (context.signal?.aborted === true) return EXIT_CANCELLED;
-    return EXIT_ERROR;
+    return exitCode;
   }
 }
 

@@ -262,6 +262,9 @@ export const ORCHESTRATOR_ERROR_CODES = [
   "THREAD_STATE_INVALID",
 ] as const;
 
+/** The code of a checkpointer that cannot be opened (CheckpointerError is no OrchestratorError). */
+export const CHECKPOINTER_ERROR_CODES = ["CHECKPOINTER_UNAVAILABLE"] as const;
+
 /** The codes of the review desk's errors, one per class (DESK_ERROR_STATUS gives their status). */
 export const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
 

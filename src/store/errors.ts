@@ -31,3 +31,10 @@ export class ReviewerExistsError extends EvalgateError {
     this.reviewer = reviewer;
   }
 }
+
+/** Every code the review store's errors carry. */
+export const STORE_ERROR_CODES = [
+  "STORE_OPEN_FAILED",
+  "STORE_DATA_INVALID",
+  "REVIEWER_EXISTS",
+] as const;

@@ -1,0 +1,183 @@
+/**
+ * The command line's error table, through the real program run in-process: a command that throws a
+ * representative error of each folder ends with that error's exit code and one line on stderr.
+ */
+import { join } from "node:path";
+import type { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FunctionResolutionError } from "../../src/checks/errors.js";
+import { createCliContext } from "../../src/cli/context.js";
+import { InputFileError } from "../../src/cli/errors.js";
+import { ERROR_TABLE } from "../../src/cli/errorTable.js";
+import { COMMANDS, runCli } from "../../src/cli/main.js";
+import { DocumentLoadError } from "../../src/context/errors.js";
+import { CatalogError } from "../../src/criteria/errors.js";
+import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { ERROR_CODES } from "../../src/errorCodes.js";
+import { RfpLoadError } from "../../src/graph/errors.js";
+import { JudgePromptError } from "../../src/judge/errors.js";
+import { ModelAbortedError, ModelSpecError, ModelTimeoutError } from "../../src/llm/errors.js";
+import {
+  CheckpointerError,
+  ThreadNotFoundError,
+  UnknownThreadError,
+} from "../../src/orchestrator/errors.js";
+import { UnknownLevelError } from "../../src/scoring/errors.js";
+import { ReviewerExistsError } from "../../src/store/errors.js";
+import { ToonError } from "../../src/toon/errors.js";
+import { tempFolder } from "./helpers.js";
+
+let folder: Awaited<ReturnType<typeof tempFolder>>;
+beforeAll(async () => {
+  folder = await tempFolder();
+});
+afterAll(async () => {
+  await folder.remove();
+});
+
+/** Runs `evalgate <args>` in this process, with `fail` as an extra command that throws `error`. */
+async function run(args: readonly string[], error?: unknown) {
+  let stdout = "";
+  let stderr = "";
+  const context = createCliContext({
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    cwd: folder.dir,
+  });
+  const failing = (program: Command) => {
+    program.command("fail").action(() => {
+      throw error;
+    });
+  };
+  const code = await runCli(args, context, [...COMMANDS, failing]);
+  return { code, stdout, stderr };
+}
+
+const openai = { provider: "openai", model: "gpt-x" };
+
+describe("the error table", () => {
+  it("has one row for every error code, and no code twice", () => {
+    expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
+    expect(Object.keys(ERROR_TABLE).sort()).toEqual([...ERROR_CODES].sort());
+  });
+
+  it.each([
+    [
+      "checks",
+      new FunctionResolutionError("scoring:count", ["registry: not registered"]),
+      2,
+      "FunctionResolutionError: Cannot resolve function 'scoring:count'. Tried: registry: not registered",
+    ],
+    [
+      "cli",
+      new InputFileError("content file", "a.md", "no such file"),
+      2,
+      "content file a.md: no such file",
+    ],
+    [
+      "context",
+      new DocumentLoadError("docs", "no such folder"),
+      2,
+      "DocumentLoadError: Cannot load documents from docs: no such folder",
+    ],
+    [
+      "engine",
+      new EvaluationError("input", "no content to evaluate"),
+      2,
+      "EvaluationError: no content to evaluate",
+    ],
+    [
+      "engine (the model failed)",
+      new EvaluationModelError(new ModelTimeoutError(5, openai), ["c1"]),
+      2,
+      "the judge model could not answer (1 criteria): openai:gpt-x did not answer within 5 ms",
+    ],
+    [
+      "graph",
+      new RfpLoadError("cannot read the RFP at rfp.md"),
+      2,
+      "RfpLoadError: cannot read the RFP at rfp.md",
+    ],
+    [
+      "judge",
+      new JudgePromptError("no rubric items", { criterionId: "c2" }),
+      2,
+      "JudgePromptError: criterion 'c2': no rubric items",
+    ],
+    [
+      "llm",
+      new ModelSpecError("x", "no model name"),
+      2,
+      'ModelSpecError: model spec "x": no model name',
+    ],
+    [
+      "llm (cancelled)",
+      new ModelAbortedError(openai),
+      2,
+      "cancelled: the evaluation was interrupted before it finished",
+    ],
+    [
+      "orchestrator",
+      new ThreadNotFoundError("t1"),
+      2,
+      'ThreadNotFoundError: thread "t1": no such thread in the checkpointer',
+    ],
+    [
+      "orchestrator (checkpointer)",
+      new CheckpointerError("reviews.sqlite", "locked"),
+      2,
+      "CheckpointerError: checkpointer reviews.sqlite: locked",
+    ],
+    [
+      "scoring",
+      new UnknownLevelError("x", ["a", "b"], { criterionId: "c1" }),
+      2,
+      "UnknownLevelError: criterion 'c1': unknown level 'x'; expected one of 'a', 'b'",
+    ],
+    [
+      "toon",
+      new ToonError("expected 2 rows", { line: 4, source: "t.toon" }),
+      2,
+      "ToonError: t.toon:4: expected 2 rows",
+    ],
+    [
+      "orchestrator (review desk)",
+      new UnknownThreadError("t9"),
+      2,
+      "UnknownThreadError: no thread t9",
+    ],
+    [
+      "store",
+      new ReviewerExistsError("ana"),
+      2,
+      'ReviewerExistsError: a reviewer named "ana" exists already',
+    ],
+    ["not an evalgate error", new TypeError("boom"), 2, "TypeError: boom"],
+  ] as const)("%s: exit %#", async (_folder, error, exit, message) => {
+    const result = await run(["fail"], error);
+    expect(result.stderr).toBe(`evalgate: ${message}\n`);
+    expect(result.code).toBe(exit);
+  });
+
+  it("criteria: a catalog error exits 2 and names the file relative to the working folder", async () => {
+    const error = new CatalogError("expected a number ≥ 0", {
+      source: join(folder.dir, "criteria.toon"),
+      line: 7,
+      path: ["criteria", 1, "weight"],
+    });
+    const result = await run(["fail"], error);
+    expect(result.stderr).toBe(
+      "evalgate: cannot use the catalog: criteria.toon:7 ($.criteria[1].weight): expected a number ≥ 0\n",
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it("criteria, from a real command: validating a catalog that is not there exits 2", async () => {
+    const result = await run(["catalog", "validate", "missing.toon"]);
+    expect(result.stderr).toBe(
+      "evalgate: cannot use the catalog: missing.toon: catalog file not found\n",
+    );
+    expect(result.code).toBe(2);
+  });
+});
