@@ -5,27 +5,8 @@
  */
 import type { Stats } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { formatBytes as bytes } from "../engine/contentBudget.js";
 import { InputFileError } from "./errors.js";
-
-/** Tokens assumed for the judge's context window when the model's num_ctx is not set. */
-export const ASSUMED_CONTEXT_TOKENS = 32_768;
-/** Tokens kept for the prompt around the content (criterion, instructions) and the answer. */
-const RESERVED_TOKENS = 4_096;
-/** A conservative bytes-per-token ratio for prose (English and German average about 4). */
-const BYTES_PER_TOKEN = 3;
-
-/**
- * The most content bytes sent whole in every judge call: what fits the model's context window
- * (`numCtx` tokens, else ASSUMED_CONTEXT_TOKENS) beside the prompt and the answer.
- */
-export function contentBudgetBytes(numCtx?: number): number {
-  const tokens = numCtx ?? ASSUMED_CONTEXT_TOKENS;
-  return Math.max(1_024, (tokens - RESERVED_TOKENS) * BYTES_PER_TOKEN);
-}
-
-function bytes(n: number): string {
-  return `${n.toLocaleString("en-US")} bytes`;
-}
 
 /** Reads a content file as text, refusing what a judge cannot or should not be sent. */
 export async function readContentText(

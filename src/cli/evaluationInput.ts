@@ -8,8 +8,9 @@ import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { loadDocuments } from "../context/load.js";
 import type { SourceDocument } from "../context/types.js";
+import { contentBudgetBytes } from "../engine/contentBudget.js";
 import { EmptyProjectError } from "../engine/errors.js";
-import { contentBudgetBytes, readContentText } from "./contentFile.js";
+import { readContentText } from "./contentFile.js";
 import { displayPath } from "./displayPath.js";
 import { CliError, InputFileError } from "./errors.js";
 

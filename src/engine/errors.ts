@@ -33,6 +33,28 @@ export class EvaluationModelError extends EvaluationError {
 }
 
 /**
+ * The content is over the content budget (the most bytes that fit the judge's context window
+ * beside the prompt and the answer): refused before any model call, with both sizes named.
+ */
+export class ContentTooLargeError extends EvalgateError {
+  override readonly name = "ContentTooLargeError";
+
+  constructor(
+    /** The content's size in bytes (structured content as its JSON text). */
+    readonly sizeBytes: number,
+    /** The budget it is over. */
+    readonly budgetBytes: number,
+    what = "the content",
+  ) {
+    const shown = (n: number) => `${n.toLocaleString("en-US")} bytes`;
+    super(
+      "CONTENT_TOO_LARGE",
+      `${what} is ${shown(sizeBytes)}, over the content budget of ${shown(budgetBytes)} that fits the judge's context window (raise maxContentBytes for a model with a larger context, or split the content)`,
+    );
+  }
+}
+
+/**
  * The typed model error a judge call failed with (timeout, unavailable, refused, …), for the
  * caller to report; an abort, or anything that is not a model error, is thrown on as it is.
  */
@@ -98,6 +120,7 @@ export const ENGINE_ERROR_CODES = [
   "PROJECT_NOT_FOUND",
   "PROJECT_EMPTY",
   "PROJECT_ID_INVALID",
+  "CONTENT_TOO_LARGE",
 ] as const;
 
 export const isEvaluationError = errorGuard<EvaluationError>(
@@ -111,6 +134,7 @@ export const isProjectError = errorGuard<ProjectError>(
   "PROJECT_EMPTY",
   "PROJECT_ID_INVALID",
 );
+export const isContentTooLargeError = errorGuard<ContentTooLargeError>("CONTENT_TOO_LARGE");
 export const isProjectNotFoundError = errorGuard<ProjectNotFoundError>("PROJECT_NOT_FOUND");
 export const isEmptyProjectError = errorGuard<EmptyProjectError>("PROJECT_EMPTY");
 export const isInvalidProjectIdError = errorGuard<InvalidProjectIdError>("PROJECT_ID_INVALID");

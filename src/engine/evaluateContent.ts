@@ -19,6 +19,7 @@ import {
 import { encodeResultsToon } from "../scoring/resultsToon.js";
 import { type CatalogScore, scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import { type ResultOverrides, settleResult } from "../scoring/settle.js";
+import { checkContentBudget } from "./contentBudget.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { EvaluationError, judgeCallError } from "./errors.js";
 import { collectFeedback } from "./feedback.js";
@@ -112,6 +113,7 @@ function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
 export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
   const settings = parseSettings(options);
   const text = checkContent(options.content);
+  checkContentBudget(text, options.maxContentBytes);
   // The caller's timeout (when given) binds a ready-made model too; a built one gets the default.
   const judge = resolveJudgeModel(options.model, {
     timeoutMs: options.timeoutMs ?? (isJudgeModel(options.model) ? undefined : settings.timeoutMs),

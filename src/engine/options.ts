@@ -79,6 +79,12 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
   registry?: FunctionRegistry;
   /** Where `module:function` refs and schemaRef files are resolved (default: the catalog's folder). */
   baseDir?: string;
+  /**
+   * The most content bytes (structured content as its JSON text) sent to the judge; larger
+   * content is refused with a ContentTooLargeError before any model call. Default:
+   * contentBudgetBytes(), what fits a 32k-token context window.
+   */
+  maxContentBytes?: number;
   /** Append every model call's trace to this JSONL file. */
   traceFile?: string;
   signal?: AbortSignal;

@@ -2,11 +2,11 @@
 import { resolve } from "node:path";
 import { loadCatalog } from "../../criteria/load.js";
 import { isLlmMethod } from "../../criteria/model.js";
+import { contentBudgetBytes } from "../../engine/contentBudget.js";
 import { isEvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
-import { contentBudgetBytes } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
@@ -45,12 +45,8 @@ export async function runEvaluate(
   const at = (path: string) => resolve(context.cwd, path);
   const target = resolveModelTarget(options.model, context.env);
   const catalog = await loadCatalog(at(options.catalog));
-  const input = await readEvaluationInput(
-    inputPath,
-    options.documents,
-    context.cwd,
-    options.maxContentBytes ?? contentBudgetBytes(),
-  );
+  const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
+  const input = await readEvaluationInput(inputPath, options.documents, context.cwd, budgetBytes);
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
     await ensureModelReady(target);
   }
@@ -72,6 +68,7 @@ export async function runEvaluate(
       catalog,
       model: judge,
       mode: options.mode,
+      maxContentBytes: budgetBytes,
       onProgress: progress.onProgress,
       ...(input.documents === undefined ? {} : { documents: input.documents }),
       ...(options.contentType === undefined ? {} : { contentType: options.contentType }),

@@ -12,6 +12,7 @@ import type { Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
 import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
+import { checkContentBudget } from "../contentBudget.js";
 import { resolveJudgeModel } from "../evaluateContent.js";
 import { screenForInjection } from "../injectionScreen.js";
 import { JudgeSession } from "../judgeSession.js";
@@ -43,6 +44,8 @@ export interface PromptEvaluatorOptions {
   traceFile?: string;
   /** Ask the judge model whether the candidate answer addresses it (default: on, see evaluateContent). */
   injectionGuard?: boolean;
+  /** The most bytes of candidate answer sent to the judge (default: contentBudgetBytes()). */
+  maxContentBytes?: number;
 }
 
 /** The id the freeform judgement is traced under. */
@@ -91,6 +94,7 @@ export class PromptEvaluator {
   private readonly items: readonly Criterion[];
   private readonly catalog: Catalog | undefined;
   private readonly guard: boolean;
+  private readonly maxContentBytes: number | undefined;
 
   constructor(options: PromptEvaluatorOptions) {
     this.rubrics = parseInput(PromptRubricsSchema, options.rubrics ?? [], "rubrics");
@@ -111,6 +115,7 @@ export class PromptEvaluator {
     );
     this.traceFile = options.traceFile;
     this.guard = options.injectionGuard ?? injectionGuardDefault();
+    this.maxContentBytes = options.maxContentBytes;
   }
 
   get mode(): "freeform" | "rubric" {
@@ -122,6 +127,7 @@ export class PromptEvaluator {
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
     const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
+    checkContentBudget(request.candidateAnswer, this.maxContentBytes, "the candidate answer");
     const reasons = await this.screen(request, options.signal);
     const evaluation =
       this.catalog === undefined

@@ -42,6 +42,8 @@ export interface RubricExecutorOptions {
   timeoutMs?: number;
   /** Append every model call's trace to this JSONL file. */
   traceFile?: string;
+  /** The most content bytes sent to the judge (default: contentBudgetBytes()); see evaluateContent. */
+  maxContentBytes?: number;
   /** The clock, for `evaluated_at`. */
   now?: () => Date;
 }
@@ -241,6 +243,9 @@ export class RubricExecutor {
       ...(this.registry === undefined ? {} : { registry: this.registry }),
       ...(this.options.baseDir === undefined ? {} : { baseDir: this.options.baseDir }),
       ...(this.options.traceFile === undefined ? {} : { traceFile: this.options.traceFile }),
+      ...(this.options.maxContentBytes === undefined
+        ? {}
+        : { maxContentBytes: this.options.maxContentBytes }),
       ...(this.options.now === undefined ? {} : { now: this.options.now }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
