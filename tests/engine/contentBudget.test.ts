@@ -3,6 +3,7 @@
  * sizes, before any model call.
  */
 import { describe, expect, it } from "vitest";
+import { CriteriaEngine } from "../../src/engine/apis/criteriaEngine.js";
 import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
 import { contentBudgetBytes } from "../../src/engine/contentBudget.js";
 import { ContentTooLargeError } from "../../src/engine/errors.js";
@@ -113,6 +114,19 @@ describe("the content budget", () => {
     expect(error).toBeInstanceOf(ContentTooLargeError);
     expect((error as Error).message).toContain("51 bytes");
     expect((error as Error).message).toContain("50 bytes");
+    expect(model.calls.length).toBe(0);
+  });
+});
+
+describe("the content budget of the other entry points", () => {
+  it("CriteriaEngine.evaluateCriterion refuses context over its budget with no model call", async () => {
+    const model = new ScriptedChatModel({ responder: () => scoreAnswer(0.8) });
+    const engine = new CriteriaEngine({ model: judgeOf(model), maxContentBytes: 40 });
+    const criterion = oneCriterion().criteria[0];
+    if (criterion === undefined) throw new Error("the catalog has one criterion");
+    const error = await refusal(() => engine.evaluateCriterion(criterion, "z".repeat(41)));
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+    expect((error as Error).message).toContain("41 bytes");
     expect(model.calls.length).toBe(0);
   });
 });

@@ -16,6 +16,7 @@ import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import { makeCriterionResult } from "../../scoring/criterionResult.js";
 import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
+import { checkContentBudget } from "../contentBudget.js";
 import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
 import { runDeterministicCriterion } from "../deterministic.js";
 import { EmptyProjectError, InvalidProjectIdError, ProjectNotFoundError } from "../errors.js";
@@ -48,6 +49,8 @@ export interface CriteriaEngineOptions
   model?: ModelSource | JudgeModel;
   /** Append every model call's trace (exact prompt and response) to this JSONL file. */
   traceFile?: string;
+  /** The most bytes of context text evaluateCriterion sends whole (default: contentBudgetBytes()). */
+  maxContentBytes?: number;
   /** Functions for `function` criteria; built-in point functions need none. */
   registry?: FunctionRegistry;
 }
@@ -109,6 +112,7 @@ export class CriteriaEngine {
   private readonly settings: z.infer<typeof CriteriaEngineSettingsSchema>;
   private readonly judge: JudgeModel;
   private readonly traceFile: string | undefined;
+  private readonly maxContentBytes: number | undefined;
   private readonly registry: FunctionRegistry | undefined;
 
   constructor(options: CriteriaEngineOptions = {}) {
@@ -134,6 +138,7 @@ export class CriteriaEngine {
         : { timeoutMs: settings.timeoutMs },
     );
     this.traceFile = options.traceFile;
+    this.maxContentBytes = options.maxContentBytes;
     this.registry = options.registry;
   }
 
@@ -216,6 +221,7 @@ export class CriteriaEngine {
   ): Promise<CriterionEvaluation> {
     const found = parseInput(CriterionSchema, criterion, "criterion");
     const catalog = options.catalog ?? LONE_CRITERION_CATALOG;
+    checkContentBudget(context, this.maxContentBytes, "the context");
     const session = new JudgeSession(this.judge, {
       traceFile: this.traceFile,
       signal: options.signal,
