@@ -101,6 +101,16 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     expect(lines.at(-1)).toBe("valid: 0 errors, 0 warnings, 2 notes");
   });
 
+  it("a levels rubric whose levels are not ordered by score: an error naming where, exit 1", async () => {
+    const unordered = join(
+      import.meta.dirname,
+      "../fixtures/catalogs/invalid/rubric-unordered-levels.json",
+    );
+    const run = await runEvalgate(["catalog", "validate", unordered]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^\s+error\s.*ordered by score.*\$\.criteria\[0\]\.levels/m);
+  });
+
   it("a catalog whose weights had to be normalised: the warning, exit 0", async () => {
     const run = await runEvalgate(["catalog", "validate", pointsCatalog]);
     expect(run.code).toBe(0);
