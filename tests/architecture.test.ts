@@ -25,7 +25,7 @@ const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 80;
 
 /** Files over 300 lines today (paths from the repository root). */
-const FILE_LINES_ALLOWED: readonly string[] = ["src/judge/lenientJson.ts"];
+const FILE_LINES_ALLOWED: readonly string[] = [];
 
 /** Functions over 80 lines today, as `path › name`. */
 const FUNCTION_LINES_ALLOWED: readonly string[] = [

@@ -12,7 +12,7 @@ import {
 } from "../../prompts/generation/index.js";
 import { resolveJudgeModel } from "../engine/evaluateContent.js";
 import { fenceData } from "../judge/fence.js";
-import { scanJsonObjects } from "../judge/lenientJson.js";
+import { scanJsonObjects } from "../judge/jsonObjectScan.js";
 import { fillTemplate } from "../judge/template.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";

@@ -1,6 +1,6 @@
 import { answerTooLong, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, readCheck, readReasoning } from "./answerValues.js";
-import { scanJsonObjects } from "./lenientJson.js";
+import { scanJsonObjects } from "./jsonObjectScan.js";
 
 /**
  * The guard's answer, read fail-closed: a usable verdict needs the `instruction_bearing` field

@@ -10,7 +10,8 @@ import {
 } from "./answerContract.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks, taggedText } from "./answerText.js";
 import { fieldOf, readList, readReasoning, readScore } from "./answerValues.js";
-import { type LenientObject, scanJsonObjects } from "./lenientJson.js";
+import { scanJsonObjects } from "./jsonObjectScan.js";
+import type { LenientObject } from "./lenientJson.js";
 
 export { type AnswerContract, answerContractOf, FREEFORM_CONTRACT } from "./answerContract.js";
 

@@ -3,12 +3,8 @@ import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, RESULT_FIELDS, readCheck, readReasoning } from "./answerValues.js";
-import {
-  type JsonObjectScan,
-  type LenientObject,
-  type LenientValue,
-  scanJsonObjects,
-} from "./lenientJson.js";
+import { type JsonObjectScan, scanJsonObjects } from "./jsonObjectScan.js";
+import type { LenientObject, LenientValue } from "./lenientJson.js";
 import { REASONING_MISSING } from "./parse.js";
 import { rubricItemOf } from "./rubricItem.js";
 

@@ -7,7 +7,8 @@ import {
   parseBatchResponse,
   parseJudgeResponse,
 } from "../../src/judge/index.js";
-import { parseLenientObject, scanJsonObjects } from "../../src/judge/lenientJson.js";
+import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
+import { parseLenientObject } from "../../src/judge/lenientJson.js";
 import { fillTemplate } from "../../src/judge/template.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { clarityLevels, scoreFivePoint, scoreUnit } from "./criteria.js";
