@@ -43,119 +43,142 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-export function createThreadRunner(store: ReviewStore, runtime: ProposalRuntime): ThreadRunner {
-  const config = (threadId: string) => ({
-    configurable: { thread_id: threadId },
-    context: runtime.context,
+/** What every step of a thread runner works with. */
+interface RunnerContext {
+  store: ReviewStore;
+  runtime: ProposalRuntime;
+}
+
+function configOf(ctx: RunnerContext, threadId: string) {
+  return { configurable: { thread_id: threadId }, context: ctx.runtime.context };
+}
+
+function snapshotOf(ctx: RunnerContext, threadId: string): Promise<StateSnapshot> {
+  return ctx.runtime.graph.getState({ configurable: { thread_id: threadId } });
+}
+
+/** Runs the graph with `input`, recording an event for each node that finished. */
+async function run(
+  ctx: RunnerContext,
+  threadId: string,
+  input: unknown,
+  stage: string | undefined,
+) {
+  await ctx.store.setThreadStatus(threadId, "running", null, {
+    type: "running",
+    ...(stage === undefined ? {} : { stage }),
   });
-  const snapshotOf = (threadId: string): Promise<StateSnapshot> =>
-    runtime.graph.getState({ configurable: { thread_id: threadId } });
-
-  /** Runs the graph with `input`, recording an event for each node that finished. */
-  async function run(threadId: string, input: unknown, stage: string | undefined) {
-    await store.setThreadStatus(threadId, "running", null, {
-      type: "running",
-      ...(stage === undefined ? {} : { stage }),
-    });
-    const stream = await runtime.graph.stream(input as never, {
-      ...config(threadId),
-      streamMode: "updates",
-    });
-    for await (const chunk of stream) {
-      const nodes = Object.keys(chunk as Record<string, unknown>).filter(
-        (n) => n !== "__interrupt__",
-      );
-      for (const node of nodes) await store.addEvent(threadId, { type: "stage", message: node });
-    }
+  const stream = await ctx.runtime.graph.stream(input as never, {
+    ...configOf(ctx, threadId),
+    streamMode: "updates",
+  });
+  for await (const chunk of stream) {
+    const nodes = Object.keys(chunk as Record<string, unknown>).filter(
+      (n) => n !== "__interrupt__",
+    );
+    for (const node of nodes) await ctx.store.addEvent(threadId, { type: "stage", message: node });
   }
-
-  /** One look at the checkpoint: what to run next, or where the thread settles. */
-  async function step(thread: ThreadRow, applied: string[]): Promise<AdvanceOutcome | "ran"> {
-    const threadId = thread.id;
-    const tuple = await runtime.saver.getTuple({ configurable: { thread_id: threadId } });
-    if (tuple === undefined) {
-      await run(threadId, thread.settings.input ?? {}, undefined);
-      return "ran";
-    }
-    const snapshot = await snapshotOf(threadId);
-    const reviews = reviewsOf(threadId, snapshot);
-    const unapplied = await store.unappliedDecisions(threadId);
-    const waitingFor = new Set(reviews.map((r) => r.interruptId));
-    for (const d of unapplied) if (!waitingFor.has(d.interruptId)) applied.push(d.id);
-    const due = unapplied.find((d) => waitingFor.has(d.interruptId));
-    if (due !== undefined) {
-      const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
-      await run(threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
-      const after = reviewsOf(threadId, await snapshotOf(threadId));
-      if (after.some((r) => r.interruptId === due.interruptId)) {
-        applied.push(due.id);
-        return settleFailed(threadId, applied, `the graph refused the ${due.action} decision`);
-      }
-      return "ran";
-    }
-    const [first] = reviews;
-    if (first !== undefined) {
-      const pausedAt = snapshot.createdAt ?? new Date().toISOString();
-      await store.settleThread(threadId, {
-        status: "waiting",
-        pending: pendingRows(thread, reviews, pausedAt),
-        applied,
-        events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
-      });
-      return "waiting";
-    }
-    if (snapshot.next.length === 0) {
-      await store.settleThread(threadId, {
-        status: "finished",
-        pending: [],
-        applied,
-        events: [{ type: "finished" }],
-      });
-      return "finished";
-    }
-    const others = pausedInterrupts(snapshot);
-    if (others.length > 0) {
-      const ids = others.map((i) => i.id).join(", ");
-      return settleFailed(threadId, applied, `paused at interrupts that are not reviews (${ids})`);
-    }
-    // Stopped between two reviews (a process died mid-step): run on from the last checkpoint.
-    await run(threadId, null, undefined);
+}
+/** One look at the checkpoint: what to run next, or where the thread settles. */
+async function step(
+  ctx: RunnerContext,
+  thread: ThreadRow,
+  applied: string[],
+): Promise<AdvanceOutcome | "ran"> {
+  const threadId = thread.id;
+  const tuple = await ctx.runtime.saver.getTuple({ configurable: { thread_id: threadId } });
+  if (tuple === undefined) {
+    await run(ctx, threadId, thread.settings.input ?? {}, undefined);
     return "ran";
   }
-
-  async function settleFailed(threadId: string, applied: string[], error: string) {
-    await store.settleThread(threadId, {
-      status: "failed",
-      error,
+  const snapshot = await snapshotOf(ctx, threadId);
+  const reviews = reviewsOf(threadId, snapshot);
+  const unapplied = await ctx.store.unappliedDecisions(threadId);
+  const waitingFor = new Set(reviews.map((r) => r.interruptId));
+  for (const d of unapplied) if (!waitingFor.has(d.interruptId)) applied.push(d.id);
+  const due = unapplied.find((d) => waitingFor.has(d.interruptId));
+  if (due !== undefined) {
+    const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
+    await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
+    const after = reviewsOf(threadId, await snapshotOf(ctx, threadId));
+    if (after.some((r) => r.interruptId === due.interruptId)) {
+      applied.push(due.id);
+      return settleFailed(ctx, threadId, applied, `the graph refused the ${due.action} decision`);
+    }
+    return "ran";
+  }
+  const [first] = reviews;
+  if (first !== undefined) {
+    const pausedAt = snapshot.createdAt ?? new Date().toISOString();
+    await ctx.store.settleThread(threadId, {
+      status: "waiting",
+      pending: pendingRows(thread, reviews, pausedAt),
+      applied,
+      events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
+    });
+    return "waiting";
+  }
+  if (snapshot.next.length === 0) {
+    await ctx.store.settleThread(threadId, {
+      status: "finished",
       pending: [],
       applied,
-      events: [{ type: "failed", message: error }],
+      events: [{ type: "finished" }],
     });
-    return "failed" as const;
+    return "finished";
   }
-
-  async function advanceLocked(threadId: string): Promise<AdvanceOutcome> {
-    const thread = await store.thread(threadId);
-    if (thread === undefined) return "missing";
-    const applied: string[] = [];
-    for (let runs = 0; runs <= MAX_RUNS; runs++) {
-      let outcome: AdvanceOutcome | "ran";
-      try {
-        outcome = await step(thread, applied);
-      } catch (error) {
-        return settleFailed(threadId, applied, `the graph failed: ${messageOf(error)}`);
-      }
-      if (outcome !== "ran") return outcome;
+  const others = pausedInterrupts(snapshot);
+  if (others.length > 0) {
+    const ids = others.map((i) => i.id).join(", ");
+    return settleFailed(
+      ctx,
+      threadId,
+      applied,
+      `paused at interrupts that are not reviews (${ids})`,
+    );
+  }
+  // Stopped between two reviews (a process died mid-step): run on from the last checkpoint.
+  await run(ctx, threadId, null, undefined);
+  return "ran";
+}
+async function settleFailed(
+  ctx: RunnerContext,
+  threadId: string,
+  applied: string[],
+  error: string,
+) {
+  await ctx.store.settleThread(threadId, {
+    status: "failed",
+    error,
+    pending: [],
+    applied,
+    events: [{ type: "failed", message: error }],
+  });
+  return "failed" as const;
+}
+async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<AdvanceOutcome> {
+  const thread = await ctx.store.thread(threadId);
+  if (thread === undefined) return "missing";
+  const applied: string[] = [];
+  for (let runs = 0; runs <= MAX_RUNS; runs++) {
+    let outcome: AdvanceOutcome | "ran";
+    try {
+      outcome = await step(ctx, thread, applied);
+    } catch (error) {
+      return settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
     }
-    return settleFailed(threadId, applied, `no review or end after ${MAX_RUNS} runs`);
+    if (outcome !== "ran") return outcome;
   }
-
+  return settleFailed(ctx, threadId, applied, `no review or end after ${MAX_RUNS} runs`);
+}
+export function createThreadRunner(store: ReviewStore, runtime: ProposalRuntime): ThreadRunner {
+  const ctx: RunnerContext = { store, runtime };
   return {
     async advance(threadId) {
       const lease = await store.tryLockThread(threadId);
       if (lease === undefined) return "busy";
       try {
-        return await advanceLocked(threadId);
+        return await advanceLocked(ctx, threadId);
       } finally {
         await lease.release();
       }
