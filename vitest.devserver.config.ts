@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // As in the main suite: the scripted judge answers per criterion, so the extra injection-guard
+    // call is off here (it is tested on its own).
+    env: { EVALGATE_INJECTION_GUARD: "off" },
   },
 });
