@@ -10,12 +10,17 @@ const LIST_RULE =
   '"hits" lists what the content does well for this criterion and "misses" what is missing or ' +
   "weak: short strings, at most four each (use [] when there is none).";
 
+const QUOTE_RULE =
+  '"quotes" copies, word for word, up to three short passages of the content that your verdict ' +
+  "rests on (use [] when the content has nothing to quote); every quote is checked against the content.";
+
 /** score / point / freeform: reasoning, a native score, hits and misses. */
 export function scoreAnswerFormat(scale: PromptScale): string {
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",
-    `{"reasoning": "<your reasoning, with evidence>", "score": <${describeScale(scale)}>, "hits": [<strings>], "misses": [<strings>]}`,
+    `{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "score": <${describeScale(scale)}>, "hits": [<strings>], "misses": [<strings>]}`,
     `"score" is a JSON number, ${describeScale(scale)}. ${LIST_RULE}`,
+    QUOTE_RULE,
   ].join("\n");
 }
 
@@ -23,8 +28,9 @@ export function scoreAnswerFormat(scale: PromptScale): string {
 export function checkAnswerFormat(): string {
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",
-    '{"reasoning": "<your reasoning, with evidence>", "result": "pass" | "fail"}',
+    '{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "result": "pass" | "fail"}',
     '"result" is the string "pass" when the requirement is met and "fail" when it is not met or not shown.',
+    QUOTE_RULE,
   ].join("\n");
 }
 
@@ -33,8 +39,9 @@ export function levelsAnswerFormat(levelIds: readonly string[]): string {
   const ids = levelIds.map((id) => JSON.stringify(id)).join(" | ");
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",
-    `{"reasoning": "<your reasoning, with evidence>", "level_id": ${ids}}`,
+    `{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "level_id": ${ids}}`,
     '"level_id" is exactly one of the level ids listed above, written as a JSON string.',
+    QUOTE_RULE,
   ].join("\n");
 }
 

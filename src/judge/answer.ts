@@ -5,6 +5,11 @@ import { NativeValueSchema } from "../scoring/result.js";
 /** Hits and misses hold at most four items each. */
 export const MAX_LIST_ITEMS = 4;
 
+/** A judge quotes the content at most three times per criterion … */
+export const MAX_QUOTES = 3;
+/** … each quote at most this many characters (a longer one is cut, and noted). */
+export const MAX_QUOTE_CHARS = 300;
+
 /**
  * What a judge's answer for one criterion says once read. `usable: false` means no answer could be
  * taken from the text: `judgeError` says why, the score is 0 and the criterion is not evaluated.
@@ -22,6 +27,8 @@ export const JudgeAnswerSchema = z.object({
   reasoning: z.string(),
   hits: z.array(z.string()).max(MAX_LIST_ITEMS),
   misses: z.array(z.string()).max(MAX_LIST_ITEMS),
+  /** Passages of the content the judge quotes for its verdict (checked against the content). */
+  quotes: z.array(z.string().max(MAX_QUOTE_CHARS)).max(MAX_QUOTES).optional(),
   notes: z.array(z.string()).default([]),
   judgeError: z.string().optional(),
 });
@@ -71,5 +78,6 @@ export function toOutcome(answer: JudgeAnswer): CriterionOutcome {
     hits: answer.hits,
     misses: answer.misses,
     evidence: [],
+    ...(answer.quotes === undefined || answer.quotes.length === 0 ? {} : { quotes: answer.quotes }),
   };
 }

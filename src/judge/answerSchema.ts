@@ -1,10 +1,17 @@
 import type { Criterion } from "../criteria/model.js";
+import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
 
 /** A JSON Schema object, as Ollama's `format` takes it. */
 export type AnswerJsonSchema = Record<string, unknown>;
 
 const reasoning = { type: "string", description: "the reasoning, with evidence, written first" };
 const list = { type: "array", items: { type: "string" }, maxItems: 4 };
+const quotes = {
+  type: "array",
+  description: "exact passages copied from the content that support the verdict",
+  items: { type: "string", maxLength: MAX_QUOTE_CHARS },
+  maxItems: MAX_QUOTES,
+};
 
 /**
  * The answer contract of a criterion as a JSON Schema, for structured output (Ollama's `format`
@@ -25,24 +32,25 @@ export function answerJsonSchema(criterion: Criterion): AnswerJsonSchema | undef
       };
       return {
         type: "object",
-        properties: { reasoning, score, hits: list, misses: list },
-        required: ["reasoning", "score", "hits", "misses"],
+        properties: { reasoning, quotes, score, hits: list, misses: list },
+        required: ["reasoning", "quotes", "score", "hits", "misses"],
       };
     }
     case "check":
       return {
         type: "object",
-        properties: { reasoning, result: { type: "string", enum: ["pass", "fail"] } },
-        required: ["reasoning", "result"],
+        properties: { reasoning, quotes, result: { type: "string", enum: ["pass", "fail"] } },
+        required: ["reasoning", "quotes", "result"],
       };
     case "levels":
       return {
         type: "object",
         properties: {
           reasoning,
+          quotes,
           level_id: { type: "string", enum: method.levels.map((l) => l.id) },
         },
-        required: ["reasoning", "level_id"],
+        required: ["reasoning", "quotes", "level_id"],
       };
     default:
       return undefined;

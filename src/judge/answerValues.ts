@@ -1,6 +1,6 @@
 import type { Level, Scale } from "../criteria/model.js";
 import { roundScore, toUnit } from "../scoring/scale.js";
-import { MAX_LIST_ITEMS } from "./answer.js";
+import { MAX_LIST_ITEMS, MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
 import type { LenientObject, LenientValue } from "./lenientJson.js";
 
 /**
@@ -177,6 +177,33 @@ export function readList(value: LenientValue | undefined): string[] {
     .map((item) => item.trim())
     .filter((item) => item.length > 0)
     .slice(0, MAX_LIST_ITEMS);
+}
+
+export const QUOTE_FIELDS = ["quotes", "quote", "citations"] as const;
+
+/**
+ * The judge's quotes of the content: trimmed non-empty strings, at most MAX_QUOTES, each cut to
+ * MAX_QUOTE_CHARS (noted) — the content is untrusted and so is what the judge copies from it.
+ */
+export function readQuotes(value: LenientValue | undefined): { quotes: string[]; notes: string[] } {
+  const notes: string[] = [];
+  const all = readAllStrings(value);
+  if (all.length > MAX_QUOTES)
+    notes.push(`only the first ${MAX_QUOTES} of ${all.length} quotes are checked`);
+  const quotes = all.slice(0, MAX_QUOTES).map((quote) => {
+    if (quote.length <= MAX_QUOTE_CHARS) return quote;
+    notes.push(`a quote of ${quote.length} characters was cut to ${MAX_QUOTE_CHARS}`);
+    return quote.slice(0, MAX_QUOTE_CHARS);
+  });
+  return { quotes, notes };
+}
+
+function readAllStrings(value: LenientValue | undefined): string[] {
+  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  return items
+    .filter((item): item is string => typeof item === "string")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
 }
 
 /** The reasoning, trimmed; "" when absent or not text. */

@@ -9,7 +9,14 @@ import {
   readDecision,
 } from "./answerContract.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks, taggedText } from "./answerText.js";
-import { fieldOf, readList, readReasoning, readScore } from "./answerValues.js";
+import {
+  fieldOf,
+  QUOTE_FIELDS,
+  readList,
+  readQuotes,
+  readReasoning,
+  readScore,
+} from "./answerValues.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import type { LenientObject } from "./lenientJson.js";
 
@@ -34,7 +41,10 @@ type Interpretation =
 function justified(
   decision: { value: Decision; notes: string[] },
   reasoning: string,
-  lists: { hits: string[]; misses: string[] } = { hits: [], misses: [] },
+  lists: { hits: string[]; misses: string[]; quotes?: ReturnType<typeof readQuotes> } = {
+    hits: [],
+    misses: [],
+  },
 ): Interpretation {
   if (reasoning === "") return { status: "unjustified" };
   const answer: JudgeAnswer = {
@@ -44,7 +54,8 @@ function justified(
     reasoning,
     hits: lists.hits,
     misses: lists.misses,
-    notes: [...decision.notes],
+    quotes: lists.quotes?.quotes ?? [],
+    notes: [...decision.notes, ...(lists.quotes?.notes ?? [])],
   };
   if (decision.value.level !== undefined) answer.level = decision.value.level;
   return { status: "ok", answer };
@@ -60,6 +71,7 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
   return justified(decision, reasoning, {
     hits: readList(fieldOf(object, ["hits"])?.value),
     misses: readList(fieldOf(object, ["misses"])?.value),
+    quotes: readQuotes(fieldOf(object, QUOTE_FIELDS)?.value),
   });
 }
 

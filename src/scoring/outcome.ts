@@ -17,6 +17,8 @@ export const CriterionOutcomeSchema = z.object({
   hits: z.array(z.string()).default([]),
   misses: z.array(z.string()).default([]),
   evidence: z.array(z.string()).default([]),
+  /** What the judge quoted from the content for its verdict, as it wrote it. */
+  quotes: z.array(z.string()).optional(),
   judgeError: z.string().optional(),
 });
 export type CriterionOutcome = z.infer<typeof CriterionOutcomeSchema>;

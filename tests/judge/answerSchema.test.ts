@@ -21,15 +21,46 @@ const levels = [
 ];
 
 describe("answerJsonSchema: the answer contract as a JSON Schema", () => {
-  it("levels: reasoning first, then one of the level ids", () => {
+  it("levels: reasoning first, the quotes, then one of the level ids", () => {
     const schema = answerJsonSchema(criterion({ kind: "levels", levels }));
     expect(schema).toMatchObject({
       properties: { level_id: { type: "string", enum: ["weak", "strong"] } },
-      required: ["reasoning", "level_id"],
+      required: ["reasoning", "quotes", "level_id"],
     });
     expect(Object.keys((schema as { properties: object }).properties)).toEqual([
       "reasoning",
+      "quotes",
       "level_id",
+    ]);
+  });
+
+  it("every judged method asks for at most three quotes of at most 300 characters", () => {
+    for (const method of [
+      { kind: "score" as const, scale: { min: 1, max: 5, integer: true } },
+      { kind: "check" as const },
+      { kind: "levels" as const, levels },
+    ]) {
+      expect(answerJsonSchema(criterion(method))).toMatchObject({
+        properties: { quotes: { type: "array", maxItems: 3, items: { maxLength: 300 } } },
+      });
+    }
+  });
+
+  it("the parser keeps the quotes, at most three, each cut to 300 characters (noted)", () => {
+    const c = criterion({ kind: "check" });
+    const long = "x".repeat(320);
+    const answer = parseJudgeResponse(
+      JSON.stringify({
+        reasoning: "The budget is itemised.",
+        quotes: ["  Staff costs: 40,000 EUR ", long, "third", "fourth"],
+        result: "pass",
+      }),
+      c,
+    );
+    expect(answer.quotes).toEqual(["Staff costs: 40,000 EUR", "x".repeat(300), "third"]);
+    expect(answer.notes).toEqual([
+      "only the first 3 of 4 quotes are checked",
+      "a quote of 320 characters was cut to 300",
     ]);
   });
 
