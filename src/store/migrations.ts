@@ -125,6 +125,57 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE pending_reviews ADD COLUMN review_type TEXT NOT NULL DEFAULT 'evaluation_review';
       ALTER TABLE pending_reviews ADD COLUMN verdict TEXT;`),
   },
+  {
+    id: 8,
+    name: "rubric registry: every registered version, and the latest pointer of each rubric",
+    ...same(`
+      CREATE TABLE rubric_versions (
+        rubric_id TEXT NOT NULL,
+        version TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        target_type TEXT,
+        body TEXT NOT NULL,
+        registered_at TEXT NOT NULL,
+        PRIMARY KEY (rubric_id, version),
+        UNIQUE (rubric_id, seq)
+      );
+      CREATE TABLE rubrics (
+        id TEXT PRIMARY KEY,
+        version TEXT NOT NULL,
+        target_type TEXT,
+        updated_at TEXT NOT NULL,
+        FOREIGN KEY (id, version) REFERENCES rubric_versions (rubric_id, version)
+      );
+      CREATE INDEX rubrics_target ON rubrics (target_type, id);`),
+  },
+  {
+    id: 9,
+    name: "artifacts and the rubric evaluations of their reviews",
+    ...same(`
+      CREATE TABLE artifacts (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        content TEXT NOT NULL,
+        rubric_ids TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE artifact_evaluations (
+        id TEXT PRIMARY KEY,
+        artifact_id TEXT NOT NULL REFERENCES artifacts (id) ON DELETE CASCADE,
+        review_round INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        rubric_id TEXT NOT NULL,
+        rubric_version TEXT NOT NULL,
+        passed BOOLEAN NOT NULL,
+        body TEXT NOT NULL,
+        evaluated_at TEXT NOT NULL,
+        UNIQUE (artifact_id, review_round, position)
+      );`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

@@ -23,7 +23,7 @@ import type {
 
 const MIGRATION_LOCK = 7_311_042_001;
 
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>) {
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>) {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -38,7 +38,7 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   }
 }
 
-async function migrate(pool: pg.Pool): Promise<void> {
+export async function migrate(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await client.query(MIGRATIONS_TABLE);

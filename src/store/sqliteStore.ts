@@ -35,7 +35,7 @@ const pendingValues = (p: PendingRow) => [
   p.verdict,
 ];
 
-function migrate(db: Database.Database): void {
+export function migrate(db: Database.Database): void {
   db.exec(MIGRATIONS_TABLE);
   const applied = new Set(
     db
