@@ -2,7 +2,7 @@ import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
-import { lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
+import { ASKED_AGAIN_NOTE, lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
 import { renderJudgePrompt } from "../judge/render.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
@@ -114,7 +114,7 @@ export async function judgeCriterion(
     return modelFailure(error);
   }
   const again = parseJudgeResponse(repaired, criterion);
-  const notes = ["the first answer gave no reasoning; asked once more", ...again.notes];
+  const notes = [ASKED_AGAIN_NOTE, ...again.notes];
   return { outcome: toOutcome(again), raw: repaired, notes, called: true };
 }
 

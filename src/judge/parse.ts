@@ -25,6 +25,9 @@ export { type AnswerContract, answerContractOf, FREEFORM_CONTRACT } from "./answ
 /** The judge error of an answer whose decision came without a justification. */
 export const REASONING_MISSING = "reasoning missing: every judgement must be justified";
 
+/** The note on an answer asked for again because its decision came without reasoning. */
+export const ASKED_AGAIN_NOTE = "the first answer gave no reasoning; asked once more";
+
 /** True when the only thing wrong with an answer is its missing reasoning (worth asking again). */
 export function lacksReasoning(answer: JudgeAnswer): boolean {
   return !answer.usable && answer.judgeError === REASONING_MISSING;

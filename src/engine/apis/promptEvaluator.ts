@@ -1,10 +1,7 @@
-import {
-  type Catalog,
-  CatalogSchema,
-  type Criterion,
-  CriterionSchema,
-} from "../../criteria/model.js";
-import { parseFreeformResponse } from "../../judge/parse.js";
+import type { BaseMessageLike } from "@langchain/core/messages";
+import { reasoningRepairPrompt } from "../../../prompts/evaluation/index.js";
+import { type Catalog, CatalogSchema, type Criterion } from "../../criteria/model.js";
+import { ASKED_AGAIN_NOTE, lacksReasoning, parseFreeformResponse } from "../../judge/parse.js";
 import { parseRubricResponse } from "../../judge/parseRubric.js";
 import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
@@ -19,8 +16,10 @@ import { JudgeSession } from "../judgeSession.js";
 import { injectionGuardDefault } from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
 import {
+  rubricCriteria,
   rubricCriterionResults,
   rubricItemResults,
+  rubricLacksReasoning,
   rubricReasoning,
 } from "./promptEvaluatorRubric.js";
 import {
@@ -50,21 +49,6 @@ export interface PromptEvaluatorOptions {
 
 /** The id the freeform judgement is traced under. */
 export const FREEFORM_TRACE_ID = "freeform";
-
-/** Rubric items as check criteria: a required item is critical, and every item must be judged. */
-function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
-  return items.map((item) =>
-    CriterionSchema.parse({
-      id: item.id,
-      title: item.id,
-      description: item.expected_outcome,
-      weight: item.weight,
-      critical: item.required,
-      required: true,
-      method: { kind: "check", expectedOutcome: item.expected_outcome },
-    }),
-  );
-}
 
 /**
  * The prompt evaluator: one judge for free-form answers and rubric items. Freeform mode (no rubric
@@ -157,14 +141,26 @@ export class PromptEvaluator {
     prompt: JudgePrompt,
     criterionIds: readonly string[],
     signal: AbortSignal | undefined,
+    firstAnswer?: string,
   ): Promise<{ raw: string; trace: Trace }> {
     const session = new JudgeSession(this.judge, { traceFile: this.traceFile, signal });
+    const repair =
+      firstAnswer === undefined
+        ? {}
+        : {
+            user: reasoningRepairPrompt(),
+            history: [
+              ["human", prompt.user],
+              ["ai", firstAnswer],
+            ] satisfies BaseMessageLike[],
+          };
     try {
       const raw = await session.call({
-        purpose: "criterion",
+        purpose: firstAnswer === undefined ? "criterion" : "repair",
         criterionIds,
         system: prompt.system,
         user: prompt.user,
+        ...repair,
       });
       const trace = session.traces.at(-1);
       if (trace === undefined) throw new Error("internal: the judge call left no trace");
@@ -176,13 +172,41 @@ export class PromptEvaluator {
     }
   }
 
+  /**
+   * One judge call whose answer is read by `parse`; an answer that decided without reasoning is
+   * asked once more (the first answer kept in the conversation), and what the second answer says
+   * stands — still unjustified, it is a judge error.
+   */
+  private async askJustified<Answer extends { notes: string[] }>(
+    prompt: JudgePrompt,
+    criterionIds: readonly string[],
+    signal: AbortSignal | undefined,
+    parse: (raw: string) => Answer,
+    needsReasoning: (answer: Answer) => boolean,
+  ): Promise<{ answer: Answer; trace: Trace }> {
+    const first = await this.ask(prompt, criterionIds, signal);
+    const answer = parse(first.raw);
+    if (!needsReasoning(answer)) return { answer, trace: first.trace };
+    const second = await this.ask(prompt, criterionIds, signal, first.raw);
+    const again = parse(second.raw);
+    return {
+      answer: { ...again, notes: [ASKED_AGAIN_NOTE, ...again.notes] },
+      trace: second.trace,
+    };
+  }
+
   private async freeform(
     request: PromptEvaluationInput,
     signal: AbortSignal | undefined,
   ): Promise<PromptEvaluation> {
     const prompt = renderFreeformPrompt(request);
-    const { raw, trace } = await this.ask(prompt, [FREEFORM_TRACE_ID], signal);
-    const answer = parseFreeformResponse(raw);
+    const { answer, trace } = await this.askJustified(
+      prompt,
+      [FREEFORM_TRACE_ID],
+      signal,
+      parseFreeformResponse,
+      lacksReasoning,
+    );
     const common = {
       humanReviewRequired: false,
       mode: "freeform" as const,
@@ -221,12 +245,13 @@ export class PromptEvaluator {
       referenceAnswer: request.referenceAnswer,
       items: this.items,
     });
-    const { raw, trace } = await this.ask(
+    const { answer, trace } = await this.askJustified(
       prompt,
       this.items.map((item) => item.id),
       signal,
+      (raw) => parseRubricResponse(raw, this.items),
+      rubricLacksReasoning,
     );
-    const answer = parseRubricResponse(raw, this.items);
     const rubricResults = rubricItemResults(this.rubrics, answer);
     const common = {
       humanReviewRequired: false,

@@ -1,10 +1,9 @@
-import type { Catalog, Criterion } from "../../criteria/model.js";
+import { type Catalog, type Criterion, CriterionSchema } from "../../criteria/model.js";
 import { toOutcome } from "../../judge/answer.js";
-import type { parseRubricResponse } from "../../judge/parseRubric.js";
+import { lacksReasoning } from "../../judge/parse.js";
+import type { RubricAnswer } from "../../judge/parseRubric.js";
 import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
 import type { PromptRubricItem, RubricItemResult } from "./promptEvaluatorSchema.js";
-
-type RubricAnswer = ReturnType<typeof parseRubricResponse>;
 
 /** Each rubric item as judged: pass / fail, or `error` when the judge gave no usable answer. */
 export function rubricItemResults(
@@ -51,4 +50,24 @@ export function rubricCriterionResults(
         : toOutcome(judged);
     return makeCriterionResult(item, outcome, catalog);
   });
+}
+
+/** Rubric items as check criteria: a required item is critical, and every item must be judged. */
+export function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
+  return items.map((item) =>
+    CriterionSchema.parse({
+      id: item.id,
+      title: item.id,
+      description: item.expected_outcome,
+      weight: item.weight,
+      critical: item.required,
+      required: true,
+      method: { kind: "check", expectedOutcome: item.expected_outcome },
+    }),
+  );
+}
+
+/** True when some rubric item was decided without any reasoning (worth asking again). */
+export function rubricLacksReasoning(answer: RubricAnswer): boolean {
+  return Object.values(answer.items).some((item) => lacksReasoning(item));
 }
