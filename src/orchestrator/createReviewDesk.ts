@@ -3,35 +3,26 @@
  * in-process jobs) or PostgreSQL (any number of replicas, pg-boss jobs). Requests only read the
  * index and one thread's checkpoint, or record a row; the graph runs in jobs.
  */
-import { randomUUID } from "node:crypto";
-import { ReviewDecisionSchema } from "../graph/model.js";
-import type { OverallProposalStateType } from "../graph/state.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { openReviewStore, reviewStoreLocation } from "../store/index.js";
-import { hashToken } from "../store/tokens.js";
 import type { ReviewStore } from "../store/types.js";
 import { createCheckpointer } from "./checkpointer.js";
 import {
-  alreadyDecided,
-  decodeCursor,
-  encodeCursor,
-  listItemOf,
-  reviewDetailOf,
-  threadStatusOf,
-  titleFrom,
-} from "./deskViews.js";
-import {
-  ActionNotOfferedError,
-  ForbiddenError,
-  InvalidInputError,
-  NotAssignedError,
-  ReviewNotPendingError,
-  UnknownThreadError,
-} from "./errors.js";
+  assignReviewer,
+  authenticate,
+  type DeskContext,
+  decide,
+  getReview,
+  listReviews,
+  recoverThreads,
+  startProposal,
+  threadEvents,
+  threadStatus,
+} from "./deskActions.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
 import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
-import type { DecisionRequest, ReviewDesk, Reviewer, ThreadStatus } from "./reviewDesk.js";
+import type { ReviewDesk } from "./reviewDesk.js";
 import { type AdvanceOutcome, createThreadRunner } from "./threadRunner.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
@@ -68,7 +59,8 @@ function reportJobError(threadId: string | undefined, error: unknown): void {
   );
 }
 
-export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise<ReviewDeskHandle> {
+/** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
+async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
   const location = reviewStoreLocation(options);
   const env = options.env ?? process.env;
   const checkpointer = await createCheckpointer(
@@ -92,192 +84,82 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     ...runtimeOptions,
     ...(model === undefined ? {} : { model }),
   });
-  const runner = createThreadRunner(store, runtime);
   const onError = options.onJobError ?? reportJobError;
   const concurrency = options.jobs?.concurrency ?? 2;
   const queue: JobQueue =
     location.kind === "postgres"
       ? new PgBossJobQueue(location.url, { concurrency, onError: (e) => onError(undefined, e) })
       : new InProcessJobQueue({ concurrency, onError });
-  const runJobs = options.jobs?.run ?? true;
-  let sweep: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> = Promise.resolve();
-
-  /** Threads with work left and no job on them (untouched for `idleMs`). */
-  async function recover(idleMs: number): Promise<void> {
-    const before = new Date(Date.now() - idleMs).toISOString();
-    for (const threadId of await store.threadsNeedingWork(before)) {
-      if (location.kind === "sqlite") await queue.enqueue(threadId);
-      // On PostgreSQL a free lock means no live replica runs the thread: run it here.
-      else await runner.advance(threadId).catch((error: unknown) => onError(threadId, error));
-    }
-  }
-
-  if (!runJobs) await queue.start();
-  else {
-    await queue.start(async (threadId) =>
-      (await runner.advance(threadId)) === "busy" ? "busy" : "done",
-    );
-    // SQLite: this process is the only one running jobs, so whatever is left was interrupted.
-    if (location.kind === "sqlite") await recover(-1000);
-    else {
-      const every = options.jobs?.recoveryIntervalMs ?? 10_000;
-      sweep = setInterval(() => {
-        sweeping = sweeping
-          .then(() => recover(every))
-          .catch((error: unknown) => onError(undefined, error));
-      }, every);
-    }
-  }
-
-  async function access(threadId: string, by: Reviewer) {
-    const thread = await store.thread(threadId);
-    if (thread === undefined) throw new UnknownThreadError(threadId);
-    if (by.role !== "admin" && !(await store.isAssigned(threadId, by.name))) {
-      throw new NotAssignedError(threadId, by.name);
-    }
-    return thread;
-  }
-
-  async function snapshotOf(threadId: string) {
-    const tuple = await checkpointer.saver.getTuple({ configurable: { thread_id: threadId } });
-    if (tuple === undefined) return undefined;
-    return runtime.graph.getState({ configurable: { thread_id: threadId } });
-  }
-
-  async function decide(threadId: string, request: DecisionRequest, by: Reviewer) {
-    await access(threadId, by);
-    const pending = await store.pendingOf(threadId);
-    const row = pending.find((p) => p.interruptId === request.interruptId);
-    if (row === undefined) {
-      const earlier = await store.decisionFor(threadId, request.interruptId);
-      if (earlier !== undefined) throw alreadyDecided(earlier);
-      throw new ReviewNotPendingError(
-        threadId,
-        request.interruptId,
-        pending.map((p) => p.interruptId),
-      );
-    }
-    if (!row.actions.includes(request.action))
-      throw new ActionNotOfferedError(request.action, row.actions);
-    const { interruptId: _id, ...decision } = request;
-    const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidInputError(
-        issue?.path.map(String).join(".") || "action",
-        issue?.message ?? "invalid",
-      );
-    }
-    const { action, reviewer: _who, ...payload } = parsed.data;
-    const result = await store.recordDecision({
-      id: randomUUID(),
-      threadId,
-      interruptId: request.interruptId,
-      stage: row.stage,
-      reviewer: by.name,
-      action,
-      payload,
-      decidedAt: new Date().toISOString(),
-    });
-    if (result.kind === "already_decided") throw alreadyDecided(result.decision);
-    if (result.kind === "not_pending") {
-      const now = await store.pendingOf(threadId);
-      throw new ReviewNotPendingError(
-        threadId,
-        request.interruptId,
-        now.map((p) => p.interruptId),
-      );
-    }
-    // Durable from here: if the enqueue is lost with this process, recovery finds the decision.
-    await queue.enqueue(threadId).catch((error: unknown) => onError(threadId, error));
-    return { decisionId: result.decision.id };
-  }
-
-  const desk: ReviewDeskHandle = {
+  return {
+    kind: location.kind,
     store,
-    advanceThread: (threadId) => runner.advance(threadId),
-    async authenticate(token) {
-      if (token.trim() === "") return undefined;
-      return store.reviewerByTokenHash(hashToken(token));
-    },
-    async startProposal(input, by) {
-      const threadId = randomUUID();
-      const graphInput = { rfpDocument: input.rfp, applicantInput: input.applicant };
-      await store.createThread(
-        {
-          id: threadId,
-          title: input.title ?? titleFrom(input.rfp),
-          creator: by.name,
-          status: "queued",
-          settings: {
-            input: graphInput,
-            ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
-          },
-        },
-        { type: "queued", message: `started by ${by.name}` },
-      );
-      await queue.enqueue(threadId).catch((error: unknown) => onError(threadId, error));
-      return { threadId };
-    },
-    async assignReviewer(threadId, name, by) {
-      if (by.role !== "admin") throw new ForbiddenError("assign reviewers", by.name);
-      await access(threadId, by);
-      const reviewer = await store.reviewerByName(name);
-      if (reviewer === undefined || reviewer.revokedAt !== null) {
-        throw new InvalidInputError("name", `no active reviewer named "${name}"`);
-      }
-      await store.assign(threadId, name);
-    },
-    async listReviews(by, page) {
-      const after = decodeCursor(page);
-      const rows = await store.listPending({
-        limit: page.limit + 1,
-        ...(by.role === "admin" ? {} : { reviewer: by.name }),
-        ...(after === undefined ? {} : { after }),
-      });
-      const items = rows.slice(0, page.limit);
-      const last = items[items.length - 1];
-      return {
-        items: items.map(listItemOf),
-        nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(last) : null,
-      };
-    },
-    async getReview(threadId, by) {
-      await access(threadId, by);
-      const [row] = await store.pendingOf(threadId);
-      const snapshot = row === undefined ? undefined : await snapshotOf(threadId);
-      const detail =
-        row === undefined || snapshot === undefined
-          ? undefined
-          : reviewDetailOf(row, snapshot, runtime.stages);
-      if (detail === undefined)
-        throw new ReviewNotPendingError(threadId, row?.interruptId ?? "(any)", []);
-      return detail;
-    },
-    decide,
-    async threadStatus(threadId, by): Promise<ThreadStatus> {
-      const thread = await access(threadId, by);
-      const snapshot = await snapshotOf(threadId);
-      const values = snapshot?.values as OverallProposalStateType | undefined;
-      const [reviewers, decisions] = await Promise.all([
-        store.assignees(threadId),
-        store.decisionsOf(threadId),
-      ]);
-      return threadStatusOf(thread, values, runtime.stages, reviewers, decisions);
-    },
-    async events(threadId, by, afterSeq) {
-      await access(threadId, by);
-      return store.eventsAfter(threadId, afterSeq, 500);
-    },
-    ready: () => store.ping(),
-    async close() {
-      if (sweep !== undefined) clearInterval(sweep);
+    checkpointer,
+    runtime,
+    runner: createThreadRunner(store, runtime),
+    queue,
+    onError,
+    maxRevisions: options.maxRevisions,
+  };
+}
+
+/** A periodic recovery sweep (PostgreSQL), stopped by `stop()`, which waits for a running one. */
+function startSweep(ctx: DeskContext, every: number) {
+  let sweeping: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    sweeping = sweeping
+      .then(() => recoverThreads(ctx, every))
+      .catch((error: unknown) => ctx.onError(undefined, error));
+  }, every);
+  return {
+    async stop() {
+      clearInterval(timer);
       await sweeping;
-      await queue.stop();
-      await store.close();
-      await checkpointer.close();
     },
   };
-  return desk;
+}
+
+/** Starts the queue; when this process runs jobs, also recovers threads left with work. */
+async function startJobs(ctx: DeskContext, options: ReviewDeskOptions) {
+  if (!(options.jobs?.run ?? true)) {
+    await ctx.queue.start();
+    return undefined;
+  }
+  await ctx.queue.start(async (threadId) =>
+    (await ctx.runner.advance(threadId)) === "busy" ? "busy" : "done",
+  );
+  // SQLite: this process is the only one running jobs, so whatever is left was interrupted.
+  if (ctx.kind === "sqlite") {
+    await recoverThreads(ctx, -1000);
+    return undefined;
+  }
+  return startSweep(ctx, options.jobs?.recoveryIntervalMs ?? 10_000);
+}
+
+/**
+ * Opens the review desk: the store and checkpoints in one database, the graph, the job queue.
+ * @example
+ * const desk = await createReviewDesk({ sqlitePath: ".evalgate/checkpoints.sqlite" });
+ */
+export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise<ReviewDeskHandle> {
+  const ctx = await openDeskContext(options);
+  const sweep = await startJobs(ctx, options);
+  return {
+    store: ctx.store,
+    advanceThread: (threadId) => ctx.runner.advance(threadId),
+    authenticate: (token) => authenticate(ctx, token),
+    startProposal: (input, by) => startProposal(ctx, input, by),
+    assignReviewer: (threadId, name, by) => assignReviewer(ctx, threadId, name, by),
+    listReviews: (by, page) => listReviews(ctx, by, page),
+    getReview: (threadId, by) => getReview(ctx, threadId, by),
+    decide: (threadId, request, by) => decide(ctx, threadId, request, by),
+    threadStatus: (threadId, by) => threadStatus(ctx, threadId, by),
+    events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
+    ready: () => ctx.store.ping(),
+    async close() {
+      await sweep?.stop();
+      await ctx.queue.stop();
+      await ctx.store.close();
+      await ctx.checkpointer.close();
+    },
+  };
 }

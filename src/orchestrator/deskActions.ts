@@ -1,0 +1,248 @@
+/**
+ * What the review desk does on a request, as module-level steps over one shared desk context:
+ * the store, the checkpoints, the compiled graph, the job queue. Requests only read the index and
+ * one thread's checkpoint, or record a row; the graph runs in jobs (createReviewDesk.ts wires them).
+ */
+import { randomUUID } from "node:crypto";
+import { ReviewDecisionSchema } from "../graph/model.js";
+import type { OverallProposalStateType } from "../graph/state.js";
+import { hashToken } from "../store/tokens.js";
+import type { ReviewStore, ThreadRow } from "../store/types.js";
+import type { Checkpointer } from "./checkpointer.js";
+import {
+  alreadyDecided,
+  decodeCursor,
+  encodeCursor,
+  listItemOf,
+  reviewDetailOf,
+  threadStatusOf,
+  titleFrom,
+} from "./deskViews.js";
+import {
+  ActionNotOfferedError,
+  ForbiddenError,
+  InvalidInputError,
+  NotAssignedError,
+  ReviewNotPendingError,
+  UnknownThreadError,
+} from "./errors.js";
+import type { JobQueue } from "./jobs/jobQueue.js";
+import type { ProposalRuntime } from "./proposalRuntime.js";
+import type {
+  DecisionRequest,
+  PageRequest,
+  ReviewDetail,
+  Reviewer,
+  ReviewPage,
+  StartProposal,
+  ThreadEvent,
+  ThreadStatus,
+} from "./reviewDesk.js";
+import type { ThreadRunner } from "./threadRunner.js";
+
+/** What every step of the desk works with. */
+export interface DeskContext {
+  kind: "sqlite" | "postgres";
+  store: ReviewStore;
+  checkpointer: Checkpointer;
+  runtime: ProposalRuntime;
+  runner: ThreadRunner;
+  queue: JobQueue;
+  onError: (threadId: string | undefined, error: unknown) => void;
+  maxRevisions: number | undefined;
+}
+
+/** Asks for the thread to be advanced; a lost enqueue is left to recovery (the store is durable). */
+export async function enqueueThread(ctx: DeskContext, threadId: string): Promise<void> {
+  await ctx.queue.enqueue(threadId).catch((error: unknown) => ctx.onError(threadId, error));
+}
+
+/** Threads with work left and no job on them (untouched for `idleMs`). */
+export async function recoverThreads(ctx: DeskContext, idleMs: number): Promise<void> {
+  const before = new Date(Date.now() - idleMs).toISOString();
+  for (const threadId of await ctx.store.threadsNeedingWork(before)) {
+    if (ctx.kind === "sqlite") await ctx.queue.enqueue(threadId);
+    // On PostgreSQL a free lock means no live replica runs the thread: run it here.
+    else await ctx.runner.advance(threadId).catch((error: unknown) => ctx.onError(threadId, error));
+  }
+}
+
+/** The thread, when it exists and the reviewer may see it. */
+export async function accessThread(
+  ctx: DeskContext,
+  threadId: string,
+  by: Reviewer,
+): Promise<ThreadRow> {
+  const thread = await ctx.store.thread(threadId);
+  if (thread === undefined) throw new UnknownThreadError(threadId);
+  if (by.role !== "admin" && !(await ctx.store.isAssigned(threadId, by.name))) {
+    throw new NotAssignedError(threadId, by.name);
+  }
+  return thread;
+}
+
+async function snapshotOf(ctx: DeskContext, threadId: string) {
+  const config = { configurable: { thread_id: threadId } };
+  const tuple = await ctx.checkpointer.saver.getTuple(config);
+  if (tuple === undefined) return undefined;
+  return ctx.runtime.graph.getState(config);
+}
+
+export async function authenticate(ctx: DeskContext, token: string) {
+  if (token.trim() === "") return undefined;
+  return ctx.store.reviewerByTokenHash(hashToken(token));
+}
+
+export async function startProposal(ctx: DeskContext, input: StartProposal, by: Reviewer) {
+  const threadId = randomUUID();
+  const graphInput = { rfpDocument: input.rfp, applicantInput: input.applicant };
+  await ctx.store.createThread(
+    {
+      id: threadId,
+      title: input.title ?? titleFrom(input.rfp),
+      creator: by.name,
+      status: "queued",
+      settings: {
+        input: graphInput,
+        ...(ctx.maxRevisions === undefined ? {} : { maxRevisions: ctx.maxRevisions }),
+      },
+    },
+    { type: "queued", message: `started by ${by.name}` },
+  );
+  await enqueueThread(ctx, threadId);
+  return { threadId };
+}
+
+export async function assignReviewer(
+  ctx: DeskContext,
+  threadId: string,
+  name: string,
+  by: Reviewer,
+): Promise<void> {
+  if (by.role !== "admin") throw new ForbiddenError("assign reviewers", by.name);
+  await accessThread(ctx, threadId, by);
+  const reviewer = await ctx.store.reviewerByName(name);
+  if (reviewer === undefined || reviewer.revokedAt !== null) {
+    throw new InvalidInputError("name", `no active reviewer named "${name}"`);
+  }
+  await ctx.store.assign(threadId, name);
+}
+
+export async function listReviews(
+  ctx: DeskContext,
+  by: Reviewer,
+  page: PageRequest,
+): Promise<ReviewPage> {
+  const after = decodeCursor(page);
+  const rows = await ctx.store.listPending({
+    limit: page.limit + 1,
+    ...(by.role === "admin" ? {} : { reviewer: by.name }),
+    ...(after === undefined ? {} : { after }),
+  });
+  const items = rows.slice(0, page.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(listItemOf),
+    nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(last) : null,
+  };
+}
+
+export async function getReview(
+  ctx: DeskContext,
+  threadId: string,
+  by: Reviewer,
+): Promise<ReviewDetail> {
+  await accessThread(ctx, threadId, by);
+  const [row] = await ctx.store.pendingOf(threadId);
+  const snapshot = row === undefined ? undefined : await snapshotOf(ctx, threadId);
+  const detail =
+    row === undefined || snapshot === undefined
+      ? undefined
+      : reviewDetailOf(row, snapshot, ctx.runtime.stages);
+  if (detail === undefined)
+    throw new ReviewNotPendingError(threadId, row?.interruptId ?? "(any)", []);
+  return detail;
+}
+
+/** The decision as the graph takes it, checked (InvalidInputError names the field). */
+function parsedDecision(request: DecisionRequest, by: Reviewer) {
+  const { interruptId: _id, ...decision } = request;
+  const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(
+      issue?.path.map(String).join(".") || "action",
+      issue?.message ?? "invalid",
+    );
+  }
+  const { action, reviewer: _who, ...payload } = parsed.data;
+  return { action, payload };
+}
+
+async function notPending(ctx: DeskContext, threadId: string, interruptId: string) {
+  const now = await ctx.store.pendingOf(threadId);
+  return new ReviewNotPendingError(
+    threadId,
+    interruptId,
+    now.map((p) => p.interruptId),
+  );
+}
+
+export async function decide(
+  ctx: DeskContext,
+  threadId: string,
+  request: DecisionRequest,
+  by: Reviewer,
+): Promise<{ decisionId: string }> {
+  await accessThread(ctx, threadId, by);
+  const pending = await ctx.store.pendingOf(threadId);
+  const row = pending.find((p) => p.interruptId === request.interruptId);
+  if (row === undefined) {
+    const earlier = await ctx.store.decisionFor(threadId, request.interruptId);
+    if (earlier !== undefined) throw alreadyDecided(earlier);
+    throw await notPending(ctx, threadId, request.interruptId);
+  }
+  if (!row.actions.includes(request.action))
+    throw new ActionNotOfferedError(request.action, row.actions);
+  const { action, payload } = parsedDecision(request, by);
+  const result = await ctx.store.recordDecision({
+    id: randomUUID(),
+    threadId,
+    interruptId: request.interruptId,
+    stage: row.stage,
+    reviewer: by.name,
+    action,
+    payload,
+    decidedAt: new Date().toISOString(),
+  });
+  if (result.kind === "already_decided") throw alreadyDecided(result.decision);
+  if (result.kind === "not_pending") throw await notPending(ctx, threadId, request.interruptId);
+  // Durable from here: if the enqueue is lost with this process, recovery finds the decision.
+  await enqueueThread(ctx, threadId);
+  return { decisionId: result.decision.id };
+}
+
+export async function threadStatus(
+  ctx: DeskContext,
+  threadId: string,
+  by: Reviewer,
+): Promise<ThreadStatus> {
+  const thread = await accessThread(ctx, threadId, by);
+  const snapshot = await snapshotOf(ctx, threadId);
+  const values = snapshot?.values as OverallProposalStateType | undefined;
+  const [reviewers, decisions] = await Promise.all([
+    ctx.store.assignees(threadId),
+    ctx.store.decisionsOf(threadId),
+  ]);
+  return threadStatusOf(thread, values, ctx.runtime.stages, reviewers, decisions);
+}
+
+export async function threadEvents(
+  ctx: DeskContext,
+  threadId: string,
+  by: Reviewer,
+  afterSeq: number,
+): Promise<ThreadEvent[]> {
+  await accessThread(ctx, threadId, by);
+  return ctx.store.eventsAfter(threadId, afterSeq, 500);
+}
