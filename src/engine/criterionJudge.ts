@@ -22,6 +22,8 @@ export interface JudgedCriterion {
   modelError?: ModelCallError;
   /** Whether the model was called. */
   called: boolean;
+  /** A panel's criterion: each member's quotes, by member (the outcome itself then has none). */
+  memberQuotes?: Array<{ judge: string; text: string }>;
 }
 
 export const INSUFFICIENT_INFORMATION = "Insufficient Information";

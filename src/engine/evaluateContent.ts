@@ -1,5 +1,4 @@
 import { dirname } from "node:path";
-import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/index.js";
 import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { contentText } from "../judge/render.js";
@@ -10,22 +9,24 @@ import {
   withTimeout,
 } from "../llm/chatModel.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
+import type { EvidenceSummary } from "../scoring/evidenceResult.js";
 import {
   type CriterionResult,
   type EvaluationResult,
   EvaluationResultSchema,
   type TokenUsage,
 } from "../scoring/result.js";
-import { encodeResultsToon } from "../scoring/resultsToon.js";
 import { type CatalogScore, scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import { type ResultOverrides, settleResult } from "../scoring/settle.js";
 import { checkContentBudget } from "./contentBudget.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import { EvaluationError, judgeCallError } from "./errors.js";
+import { EvaluationError } from "./errors.js";
+import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { collectFeedback } from "./feedback.js";
 import { screenForInjection, stringsOf } from "./injectionScreen.js";
 import { judgeCatalog } from "./judgeCatalog.js";
 import { JudgeSession } from "./judgeSession.js";
+import { modelSummary } from "./modelSummary.js";
 import {
   type EvaluateContentOptions,
   type EvaluationSettings,
@@ -177,6 +178,8 @@ interface Assembly {
   judged: Map<string, JudgedCriterion>;
   score: CatalogScore;
   warnings: string[];
+  /** The judges' quotes, checked (when they gave any). */
+  evidence?: EvidenceSummary;
 }
 
 /** The result, with passed, verdict, status and summary settled together under the overrides. */
@@ -203,6 +206,7 @@ function assembleResult(parts: Assembly, overrides: ResultOverrides): Evaluation
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     warnings: parts.warnings,
     traces: session.traces,
+    ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
   };
 }
 
@@ -250,10 +254,15 @@ async function runEvaluation(
     ...{ options, settings, text, session },
     ...{ registry, baseDir, warnings },
   });
-  const score = scoreCatalogResult(catalog, criterionResults(catalog, judged, warnings));
-  warnings.push(...score.warnings);
+  const scored = scoreCatalogResult(catalog, criterionResults(catalog, judged, warnings));
+  const sources = quoteSources(text, options.documents);
+  const evidence = checkEvidence(scored.criteria, givenQuotes(judged), sources);
+  const score = { ...scored, criteria: evidence.criteria };
+  warnings.push(...score.warnings, ...evidence.warnings);
+  humanReview.push(...evidence.humanReview);
 
   const parts: Assembly = { options, settings, session, judged, score, warnings };
+  if (evidence.summary.quotes > 0) parts.evidence = evidence.summary;
   const overrides: ResultOverrides = { humanReview };
   const result = await validate(parts, overrides, assembleResult(parts, overrides));
   if (settings.summary === "model") {
@@ -264,33 +273,4 @@ async function runEvaluation(
   const parsed = EvaluationResultSchema.parse(result);
   options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });
   return parsed;
-}
-
-/** A model-written summary; the deterministic one stays when the model cannot answer. */
-async function modelSummary(
-  session: JudgeSession,
-  catalogName: string,
-  result: EvaluationResult,
-): Promise<string> {
-  try {
-    const text = await session.call({
-      purpose: "summary",
-      criterionIds: [],
-      system: SUMMARY_SYSTEM,
-      user: summaryUserPrompt({
-        catalogName,
-        resultsToon: encodeResultsToon(result),
-        strengths: result.strengths,
-        weaknesses: result.weaknesses,
-        suggestions: result.suggestions,
-      }),
-    });
-    if (text.trim() !== "") return text.trim();
-    result.warnings.push("summary: the model gave an empty summary; the deterministic one is kept");
-  } catch (error) {
-    result.warnings.push(
-      `summary: ${judgeCallError(error).message}; the deterministic one is kept`,
-    );
-  }
-  return result.feedback;
 }

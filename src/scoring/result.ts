@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { METHOD_KINDS } from "../criteria/model.js";
+import { EvidenceSummarySchema, QuoteCheckSchema } from "./evidenceResult.js";
 
 /** Verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -43,6 +44,8 @@ export const CriterionResultSchema = z.object({
   misses: z.array(z.string()).default([]),
   evidence: z.array(z.string()).default([]),
   citation: z.string().optional(),
+  /** What the judge quoted for its verdict, each quote checked against the content. */
+  quotes: z.array(QuoteCheckSchema).optional(),
   /** Why the criterion could not be evaluated (judge error, function error, no context). */
   judgeError: z.string().optional(),
 });
@@ -112,5 +115,7 @@ export const EvaluationResultSchema = z.object({
   humanReviewReasons: z.array(z.string()).optional(),
   /** Set when a caller's validator rejected the result: its reason, or "" when it gave none. */
   validatorRejection: z.string().optional(),
+  /** The judges' quotes: how many were checked, how many the content contains. */
+  evidence: EvidenceSummarySchema.optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;

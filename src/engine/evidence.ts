@@ -1,0 +1,102 @@
+import type { EvidenceSummary, QuoteCheck } from "../scoring/evidenceResult.js";
+import type { CriterionResult } from "../scoring/result.js";
+import type { JudgedCriterion } from "./criterionJudge.js";
+import { checkQuote, type QuoteSource, quoteSource } from "./quoteCheck.js";
+
+/** A quote as a judge gave it for one criterion. */
+export interface GivenQuote {
+  criterionId: string;
+  text: string;
+  /** The panel member that quoted it (absent for a single judge). */
+  judge?: string;
+}
+
+/** The quotes of every judged criterion (a panel's carry each member's name). */
+export function givenQuotes(judged: ReadonlyMap<string, JudgedCriterion>): GivenQuote[] {
+  return [...judged].flatMap(([criterionId, found]) => [
+    ...(found.outcome.quotes ?? []).map((text) => ({ criterionId, text })),
+    ...(found.memberQuotes ?? []).map((q) => ({ criterionId, ...q })),
+  ]);
+}
+
+/** The criterion results with their checked quotes, and what the check found. */
+export interface EvidenceCheck {
+  criteria: CriterionResult[];
+  summary: EvidenceSummary;
+  /** Why a reviewer must look: a criterion met on quotes alone, none of them in the content. */
+  humanReview: string[];
+  warnings: string[];
+}
+
+/** What the judge saw and may quote: the content, then each source document. */
+export function quoteSources(
+  text: string,
+  documents: readonly { text: string }[] = [],
+): QuoteSource[] {
+  return [quoteSource(text), ...documents.map((d) => quoteSource(d.text))];
+}
+
+function checkOne(quote: GivenQuote, sources: readonly QuoteSource[]): QuoteCheck {
+  let similarity = 0;
+  for (const source of sources) {
+    const match = checkQuote(quote.text, source);
+    if (match.verified) {
+      return { text: quote.text, verified: true, similarity: match.similarity, ...judgeOf(quote) };
+    }
+    similarity = Math.max(similarity, match.similarity);
+  }
+  return { text: quote.text, verified: false, similarity, ...judgeOf(quote) };
+}
+
+function judgeOf(quote: GivenQuote): { judge?: string } {
+  return quote.judge === undefined ? {} : { judge: quote.judge };
+}
+
+function shown(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}
+
+/**
+ * Checks every quote against what the judge saw. A quote the content does not contain is flagged
+ * on its criterion (`verified: false`) and in the warnings; a criterion that was met and whose
+ * every quote is missing has no support a reader can find, so the result is held for a reviewer.
+ */
+export function checkEvidence(
+  results: readonly CriterionResult[],
+  quotes: readonly GivenQuote[],
+  sources: readonly QuoteSource[],
+): EvidenceCheck {
+  const byCriterion = new Map<string, QuoteCheck[]>();
+  for (const quote of quotes) {
+    const checks = byCriterion.get(quote.criterionId) ?? [];
+    checks.push(checkOne(quote, sources));
+    byCriterion.set(quote.criterionId, checks);
+  }
+  const warnings: string[] = [];
+  const humanReview: string[] = [];
+  const criteria = results.map((result) => {
+    const checks = byCriterion.get(result.id);
+    if (checks === undefined || checks.length === 0) return result;
+    for (const check of checks.filter((c) => !c.verified)) {
+      const who = check.judge === undefined ? "the judge" : `judge ${check.judge}`;
+      warnings.push(
+        `${result.id}: ${who} quoted ${shown(check.text)}, which the content does not contain`,
+      );
+    }
+    if (result.met === true && checks.every((c) => !c.verified)) {
+      const listed = checks.map((c) => shown(c.text)).join(", ");
+      humanReview.push(
+        `criterion ${result.id} was met on quotes the content does not contain (${listed})`,
+      );
+    }
+    return { ...result, quotes: checks };
+  });
+  const all = [...byCriterion.values()].flat();
+  const verified = all.filter((c) => c.verified).length;
+  return {
+    criteria,
+    summary: { quotes: all.length, verified, unverified: all.length - verified },
+    humanReview,
+    warnings,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Checking a judge's quotes against the content. Both are normalised (Unicode NFKC, lower case,
+ * words only: punctuation and whitespace runs separate words), then a quote is verified when its
+ * words occur in the content in order, or when some stretch of the content of about the quote's
+ * length holds at least VERIFIED_SIMILARITY of its words (a dropped article, a changed
+ * punctuation mark, one word reworded). The scan is one pass over the content per quote, with a
+ * sliding window of word counts: linear in the content, bounded by the quote's length.
+ */
+
+/** The share of a quote's words a stretch of the content must hold for the quote to count. */
+export const VERIFIED_SIMILARITY = 0.8;
+/** Quotes shorter than this many words count only when they occur word for word. */
+export const MIN_FUZZY_WORDS = 4;
+/** Extra words a matching stretch may have beyond the quote's own length. */
+const WINDOW_SLACK = 2;
+
+/** The words of a text, normalised for comparison. */
+export function wordsOf(text: string): string[] {
+  return (
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** The content prepared once for many quotes. */
+export interface QuoteSource {
+  words: readonly string[];
+  /** The words joined with single spaces, framed by spaces (for the word-for-word test). */
+  joined: string;
+}
+
+export function quoteSource(text: string): QuoteSource {
+  const words = wordsOf(text);
+  return { words, joined: ` ${words.join(" ")} ` };
+}
+
+/** The result of checking one quote. */
+export interface QuoteMatch {
+  verified: boolean;
+  /** 0–1: the share of the quote's words in the best stretch (1 = word for word). */
+  similarity: number;
+}
+
+/** The largest share of the quote's words (counted with multiplicity) in any window of the content. */
+function bestWindowShare(quote: readonly string[], content: readonly string[]): number {
+  const wanted = new Map<string, number>();
+  for (const word of quote) wanted.set(word, (wanted.get(word) ?? 0) + 1);
+  const held = new Map<string, number>();
+  const size = quote.length + WINDOW_SLACK;
+  let overlap = 0;
+  let best = 0;
+  for (let i = 0; i < content.length; i++) {
+    const entering = content[i] as string;
+    const want = wanted.get(entering);
+    if (want !== undefined) {
+      const have = (held.get(entering) ?? 0) + 1;
+      held.set(entering, have);
+      if (have <= want) overlap++;
+    }
+    const leavingAt = i - size;
+    if (leavingAt >= 0) {
+      const leaving = content[leavingAt] as string;
+      const wantLeaving = wanted.get(leaving);
+      if (wantLeaving !== undefined) {
+        const have = held.get(leaving) ?? 0;
+        if (have <= wantLeaving) overlap--;
+        held.set(leaving, have - 1);
+      }
+    }
+    if (overlap > best) best = overlap;
+  }
+  return quote.length === 0 ? 0 : best / quote.length;
+}
+
+/** Checks one quote against the content. */
+export function checkQuote(quote: string, source: QuoteSource): QuoteMatch {
+  const words = wordsOf(quote);
+  if (words.length === 0) return { verified: false, similarity: 0 };
+  if (source.joined.includes(` ${words.join(" ")} `)) return { verified: true, similarity: 1 };
+  const similarity = Math.round(bestWindowShare(words, source.words) * 1000) / 1000;
+  const verified = words.length >= MIN_FUZZY_WORDS && similarity >= VERIFIED_SIMILARITY;
+  return { verified, similarity };
+}
