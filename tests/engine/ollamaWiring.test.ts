@@ -187,16 +187,22 @@ describe("structured output", () => {
       type: "object",
       properties: {
         reasoning: { type: "string", description: "the reasoning, with evidence, written first" },
+        quotes: {
+          type: "array",
+          description: "exact passages copied from the content that support the verdict",
+          items: { type: "string", maxLength: 300 },
+          maxItems: 3,
+        },
         result: { type: "string", enum: ["pass", "fail"] },
       },
-      required: ["reasoning", "result"],
+      required: ["reasoning", "quotes", "result"],
     });
     const scores = formats.filter((f) => JSON.stringify(f).includes('"score"'));
     expect(scores).toHaveLength(2);
     for (const schema of scores) {
       expect(schema).toMatchObject({
         properties: { score: { type: "integer", minimum: 1, maximum: 5 } },
-        required: ["reasoning", "score", "hits", "misses"],
+        required: ["reasoning", "quotes", "score", "hits", "misses"],
       });
       // reasoning comes first, so a constrained decoder writes it before the score
       expect(Object.keys((schema as { properties: object }).properties)[0]).toBe("reasoning");
