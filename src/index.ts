@@ -135,3 +135,5 @@ export {
   type Verdict,
   VerdictSchema,
 } from "./scoring/result.js";
+// Traces kept beside the checkpoints: every model call of an evaluation or a thread.
+export { getTraces, type TraceQuery } from "./store/index.js";

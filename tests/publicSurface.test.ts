@@ -42,6 +42,7 @@ const ROOT_NAMES = [
   // models, orchestration
   "createChatModel",
   "ReviewOrchestrator",
+  "getTraces",
   // results
   "EvaluationResultSchema",
   "CriterionResultSchema",

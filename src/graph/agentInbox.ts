@@ -73,7 +73,7 @@ export function humanInterruptOf(
   content: unknown,
   refused: (decision: ReviewDecision) => string | undefined,
 ): HumanInterrupt {
-  const evaluation = metadata.evaluation;
+  const evaluation = metadata.evaluation ?? metadata.evaluationRef ?? null;
   return {
     action_request: {
       action: metadata.title,

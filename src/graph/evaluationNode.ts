@@ -11,6 +11,7 @@ import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
 import { NothingEvaluatedError } from "./errors.js";
+import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
 import {
@@ -20,6 +21,7 @@ import {
   type ProposalUpdate,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, type StatePath, statePathUpdate } from "./statePath.js";
+import { resultForState, type TraceDestination, traceStoreFor } from "./traceSink.js";
 
 /** Pulls the content to evaluate out of the state. */
 export type ContentExtractor = (state: OverallProposalStateType) => unknown;
@@ -70,7 +72,14 @@ export interface EvaluationNodeOptions {
   /** Source documents for per-criterion context, read from the state. */
   documents?: (state: OverallProposalStateType) => SourceDocument[] | undefined;
   registry?: FunctionRegistry;
+  /** Also append every model call's trace to this JSONL file (an export). */
   traceFile?: string;
+  /**
+   * Where the traces are kept: by default in a trace store beside the thread's checkpoints (a
+   * SQLite or PostgreSQL checkpointer), the result in state holding their ids; `inline` keeps
+   * them in the result, as does a graph whose checkpointer has no database.
+   */
+  traces?: TraceDestination;
 }
 
 export type EvaluationNode = (
@@ -123,6 +132,7 @@ interface NodeStage {
   options: EvaluationNodeOptions;
   contentId: string;
   title: string;
+  resultField: string;
   resultPath: StatePath;
   statusPath: StatePath;
 }
@@ -139,7 +149,10 @@ function failedUpdate(
     type: "evaluation_error",
     contentType: options.contentType,
     contentId,
-    evaluation,
+    evaluation: null,
+    ...(evaluation === null
+      ? {}
+      : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) }),
     actions: ["retry", "edit", "approve"],
     title: `${title} Evaluation Failed`,
     description: failure.friendly,
@@ -211,7 +224,8 @@ function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdat
     type: "evaluation_review",
     contentType: options.contentType,
     contentId,
-    evaluation: result,
+    evaluation: null,
+    evaluationRef: evaluationRefOf(stage.resultField, result),
     actions: ["approve", "revise", "edit"],
     title: `${title} Evaluation Review`,
     description: `Review the evaluation of the ${title}.`,
@@ -254,6 +268,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
     options,
     contentId,
     title: options.title ?? humanReadable(options.contentType),
+    resultField: options.resultField,
     resultPath: parseStatePath(options.resultField),
     statusPath: parseStatePath(options.statusField),
   };
@@ -270,7 +285,8 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
     });
     try {
       const catalog = await stageCatalog(options, runContext(config));
-      const result = await judge(stage, { content, catalog, state, config });
+      const judged = await judge(stage, { content, catalog, state, config });
+      const result = await resultForState(judged, traceStoreFor(options.traces, config), config);
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
         return failedUpdate(stage, new NothingEvaluatedError(result.warnings), result);
       }

@@ -33,13 +33,30 @@ export type SectionData = z.infer<typeof SectionDataSchema>;
 export const REVIEW_ACTIONS = ["approve", "revise", "edit", "retry"] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
+/**
+ * Where the evaluation under review is in state (its result field, as `researchEvaluation` or
+ * `sections.<id>.evaluation`), with its outcome for a glance: the review refers to the result
+ * instead of carrying a copy of it.
+ */
+export const EvaluationRefSchema = z.object({
+  field: z.string(),
+  evaluationId: z.string().optional(),
+  overallScore: z.number(),
+  passed: z.boolean(),
+  verdict: z.string(),
+  status: z.string().optional(),
+});
+export type EvaluationRef = z.infer<typeof EvaluationRefSchema>;
+
 /** What the reviewer is shown when the graph pauses. */
 export const InterruptMetadataSchema = z.object({
   type: z.enum(["evaluation_review", "evaluation_error", "generation_error", "revision_limit"]),
   contentType: z.string(),
   /** The stage under review (research, solution, connection_pairs, a section id). */
   contentId: z.string(),
+  /** The evaluation itself, or null: none, or in state where evaluationRef says. */
   evaluation: EvaluationResultSchema.nullable(),
+  evaluationRef: EvaluationRefSchema.optional(),
   actions: z.array(z.enum(REVIEW_ACTIONS)),
   title: z.string(),
   description: z.string(),

@@ -7,6 +7,7 @@ import {
   type ReviewResponse,
   reviewResponseSchema,
 } from "./agentInbox.js";
+import { evaluationRefOf } from "./evaluationRef.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,
@@ -40,11 +41,15 @@ export function stageEvaluation(
 function metadataFor(state: OverallProposalStateType, stage: StageDefinition): InterruptMetadata {
   const current = InterruptMetadataSchema.safeParse(state.interruptMetadata);
   if (current.success && current.data.contentId === stage.id) return current.data;
+  const evaluation = stageEvaluation(state, stage);
   return {
     type: "evaluation_review",
     contentType: stage.contentType,
     contentId: stage.id,
-    evaluation: stageEvaluation(state, stage),
+    evaluation: null,
+    ...(evaluation === null
+      ? {}
+      : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) }),
     actions: ["approve", "revise", "edit"],
     title: `${stage.title} Evaluation Review`,
     description: `Review the evaluation of the ${stage.title}.`,

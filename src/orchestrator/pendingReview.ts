@@ -1,4 +1,5 @@
 import type { StateSnapshot } from "@langchain/langgraph";
+import { referencedEvaluation } from "../graph/evaluationRef.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,
@@ -59,7 +60,7 @@ export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingRev
       contentId: metadata.contentId,
       title: metadata.title,
       description: metadata.description,
-      evaluation: metadata.evaluation,
+      evaluation: referencedEvaluation(metadata, snapshot.values),
       actions: metadata.actions,
     };
     if (metadata.error !== undefined) review.error = metadata.error;

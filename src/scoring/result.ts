@@ -105,7 +105,12 @@ export const EvaluationResultSchema = z.object({
   model: z.string().optional(),
   usage: TokenUsageSchema,
   warnings: z.array(z.string()),
+  /** Every model call, exactly; empty when the traces are kept in a trace store (see traceIds). */
   traces: z.array(TraceSchema),
+  /** This evaluation's id in the trace store, when its traces are kept there. */
+  evaluationId: z.string().optional(),
+  /** Ids of the traces kept in the trace store, in call order. */
+  traceIds: z.array(z.string()).optional(),
   /**
    * True when the content looked like it addressed the judge (prompt injection): the result cannot
    * pass without a human reviewer.

@@ -3,10 +3,17 @@
  * without an explicit SQLite path, DATABASE_URL is set), otherwise SQLite in the checkpoints'
  * file (`.evalgate/checkpoints.sqlite` by default).
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { DEFAULT_SQLITE_PATH } from "../orchestrator/checkpointer.js";
+import type { Trace } from "../scoring/result.js";
+import { StoreOpenError } from "./errors.js";
 import { PostgresReviewStore } from "./postgresStore.js";
 import { SqliteReviewStore } from "./sqliteStore.js";
+import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
+import { PostgresTraceStore } from "./traceStorePostgres.js";
 import type { ReviewStore } from "./types.js";
 
 export interface ReviewStoreOptions {
@@ -44,6 +51,46 @@ export async function openReviewStore(options: ReviewStoreOptions = {}): Promise
   return SqliteReviewStore.open(location.path);
 }
 
+/**
+ * The traces of an evaluation kept beside the checkpoints, read from the database the options
+ * name (as openReviewStore resolves it): by `{ evaluationId }` (the result's `evaluationId`), by
+ * `{ threadId }` (every evaluation of the thread, oldest first), or by an id that is either.
+ *
+ * @example
+ * const traces = await getTraces(result.evaluationId ?? threadId, { sqlitePath: "runs.sqlite" });
+ */
+export async function getTraces(
+  query: TraceQuery | string,
+  options: ReviewStoreOptions = {},
+): Promise<Trace[]> {
+  const location = reviewStoreLocation(options);
+  const read = async (store: SqliteTraceStore | PostgresTraceStore) => {
+    if (typeof query !== "string") return store.getTraces(query);
+    const byEvaluation = await store.getTraces({ evaluationId: query });
+    return byEvaluation.length > 0 ? byEvaluation : store.getTraces({ threadId: query });
+  };
+  if (location.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: location.url, max: 1 });
+    try {
+      return await read(new PostgresTraceStore(pool));
+    } finally {
+      await pool.end();
+    }
+  }
+  if (location.path !== ":memory:" && !existsSync(location.path)) {
+    throw new StoreOpenError(location.path, "there is no such file");
+  }
+  const db = new Database(location.path);
+  try {
+    db.pragma("busy_timeout = 10000");
+    return await read(new SqliteTraceStore(db));
+  } finally {
+    db.close();
+  }
+}
+
 export { ReviewerExistsError, StoreDataError, StoreOpenError } from "./errors.js";
 export { hashToken, newReviewerToken } from "./tokens.js";
+export { SqliteTraceStore, type TraceQuery, type TraceStore } from "./traceStore.js";
+export { PostgresTraceStore } from "./traceStorePostgres.js";
 export type * from "./types.js";

@@ -26,7 +26,7 @@ describe("proposal graph: approve path", () => {
       const paused = await pending(run);
       expect(paused?.node).toBe(stageNodeNames({ id: stageId }).review);
       expect(paused?.value).toMatchObject({ type: "evaluation_review", contentId: stageId });
-      expect(paused?.value.evaluation?.passed).toBe(true);
+      expect(paused?.value.evaluationRef?.passed).toBe(true);
 
       const before = run.model.calls.length;
       await resume(run, { action: "approve", reviewer: "ana" });

@@ -95,7 +95,7 @@ describe("revise path", () => {
       actions: ["approve", "edit", "retry"],
       revisions: { count: 1, max: 1 },
     });
-    expect(limit?.value.evaluation?.passed).toBe(true); // the reviewer still sees the evaluation
+    expect(limit?.value.evaluationRef?.passed).toBe(true); // the reviewer still sees the evaluation
     let state = await values(run);
     expect(state.researchStatus).toBe("awaiting_review");
     expect(state.revisionCounts).toEqual({ research: 1 });

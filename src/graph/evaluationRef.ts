@@ -1,0 +1,38 @@
+/** The review's reference to the evaluation it is about, and the evaluation it names. */
+import { type EvaluationResult, EvaluationResultSchema } from "../scoring/result.js";
+import type { EvaluationRef, InterruptMetadata } from "./model.js";
+import type { OverallProposalStateType } from "./state.js";
+import { parseStatePath, readStatePath } from "./statePath.js";
+
+/** A reference to the result at `field`, with its outcome. */
+export function evaluationRefOf(field: string, result: EvaluationResult): EvaluationRef {
+  return {
+    field,
+    ...(result.evaluationId === undefined ? {} : { evaluationId: result.evaluationId }),
+    overallScore: result.overallScore,
+    passed: result.passed,
+    verdict: result.verdict,
+    ...(result.status === undefined ? {} : { status: result.status }),
+  };
+}
+
+/**
+ * The evaluation a review is about: the one it carries, else the one in state its reference
+ * names (null when there is none, or the state holds something else there).
+ */
+export function referencedEvaluation(
+  metadata: Pick<InterruptMetadata, "evaluation" | "evaluationRef">,
+  values: unknown,
+): EvaluationResult | null {
+  if (metadata.evaluation !== null) return metadata.evaluation;
+  const ref = metadata.evaluationRef;
+  if (ref === undefined || typeof values !== "object" || values === null) return null;
+  let found: unknown;
+  try {
+    found = readStatePath(values as OverallProposalStateType, parseStatePath(ref.field));
+  } catch {
+    return null;
+  }
+  const parsed = EvaluationResultSchema.safeParse(found);
+  return parsed.success ? parsed.data : null;
+}
