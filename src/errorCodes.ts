@@ -13,6 +13,7 @@ import { GRAPH_ERROR_CODES } from "./graph/errors.js";
 import { JUDGE_ERROR_CODES } from "./judge/errors.js";
 import { LLM_ERROR_CODES } from "./llm/errors.js";
 import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "./orchestrator/errors.js";
+import { RUBRICS_ERROR_CODES } from "./rubrics/errors.js";
 import { SCORING_ERROR_CODES } from "./scoring/errors.js";
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "./service/errors.js";
 import { STORE_ERROR_CODES } from "./store/errors.js";
@@ -29,6 +30,7 @@ const FOLDER_ERROR_CODES = [
   ...LLM_ERROR_CODES,
   ...ORCHESTRATOR_ERROR_CODES,
   ...CHECKPOINTER_ERROR_CODES,
+  ...RUBRICS_ERROR_CODES,
   ...SCORING_ERROR_CODES,
   ...STORE_ERROR_CODES,
   ...TOON_ERROR_CODES,

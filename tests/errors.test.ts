@@ -16,6 +16,7 @@ import * as graph from "../src/graph/errors.js";
 import * as judge from "../src/judge/errors.js";
 import * as llm from "../src/llm/errors.js";
 import * as orchestrator from "../src/orchestrator/errors.js";
+import * as rubrics from "../src/rubrics/errors.js";
 import * as scoring from "../src/scoring/errors.js";
 import * as toon from "../src/toon/errors.js";
 
@@ -29,6 +30,7 @@ const FOLDERS = {
   judge,
   llm,
   orchestrator,
+  rubrics,
   scoring,
   toon,
 };
@@ -201,6 +203,18 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     "CRITERION_RESULTS_MISMATCH",
   ],
   ["ToonError", () => new toon.ToonError("bad", { line: 1 }), "TOON_INVALID"],
+  ["RubricNotFoundError", () => new rubrics.RubricNotFoundError("r"), "RUBRIC_NOT_FOUND"],
+  [
+    "RubricConfigError",
+    () => new rubrics.RubricConfigError("r.json", "bad"),
+    "RUBRIC_CONFIG_INVALID",
+  ],
+  ["ArtifactNotFoundError", () => new rubrics.ArtifactNotFoundError("a"), "ARTIFACT_NOT_FOUND"],
+  [
+    "ArtifactReviewError",
+    () => new rubrics.ArtifactReviewError("a", "no rubric"),
+    "ARTIFACT_REVIEW_FAILED",
+  ],
   ["ResumeWithoutPauseError", () => new graph.ResumeWithoutPauseError("t"), "RESUME_WITHOUT_PAUSE"],
   ["UnknownThreadError", () => new orchestrator.UnknownThreadError("t"), "THREAD_NOT_FOUND"],
   [

@@ -135,6 +135,11 @@ export const ERROR_TABLE = {
   ROUTE_NOT_FOUND: NAMED,
   PAYLOAD_TOO_LARGE: NAMED,
   INTERNAL: NAMED,
+  // The rubric and artifact registries: their messages say what and where.
+  RUBRIC_NOT_FOUND: PLAIN,
+  RUBRIC_CONFIG_INVALID: PLAIN,
+  ARTIFACT_NOT_FOUND: PLAIN,
+  ARTIFACT_REVIEW_FAILED: PLAIN,
 } as const satisfies Record<ErrorCode, ErrorRow>;
 
 /** An AbortError from outside, or a model error that only says the call was cancelled. */

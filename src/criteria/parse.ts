@@ -90,6 +90,18 @@ export function parseCatalog(text: string, options: ParseCatalogOptions): Catalo
 export function parseLocatedCatalog(text: string, options: ParseCatalogOptions): LocatedCatalog {
   const source = options.source ?? "<input>";
   const located = options.format === "json" ? readJson(text, source) : readToon(text, source);
+  return catalogOfLocatedValue(located, { source, fallbackId: options.fallbackId });
+}
+
+/**
+ * parseLocatedCatalog for a value already decoded (one catalog inside a larger file): `lineOf`
+ * maps a path inside the value to its line in that file.
+ */
+export function catalogOfLocatedValue(
+  located: LocatedValue,
+  options: { source: string; fallbackId?: string | undefined },
+): LocatedCatalog {
+  const { source } = options;
   const { value } = located;
   if (!isRecord(value)) {
     throw new CatalogError(

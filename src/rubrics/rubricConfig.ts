@@ -1,0 +1,150 @@
+/**
+ * Reading a rubric file for the registry: JSON or TOON, one rubric or `{ rubrics: [...] }`. The
+ * file is untrusted: it must be a regular file under a size limit; its schema_ref files must stay
+ * inside its folder (they are read, bounded, and stored inline, so a registered rubric needs no
+ * file); its function refs may not lead out of a folder. Errors name the file, the line and path.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute } from "node:path";
+import { CatalogError, type CatalogPath } from "../criteria/errors.js";
+import type { Catalog, Criterion } from "../criteria/model.js";
+import { catalogOfLocatedValue } from "../criteria/parse.js";
+import { resolveInFolder } from "../criteria/paths.js";
+import { type LocatedValue, readJson, readToon, withoutBom } from "../criteria/sourceText.js";
+import { RubricConfigError } from "./errors.js";
+
+/** The largest rubric file read (a rubric list of hundreds of rubrics fits easily). */
+export const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
+/** The largest JSON Schema file a schema_ref may name. */
+export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
+/** The most rubrics one file may hold. */
+export const MAX_RUBRICS_PER_FILE = 500;
+
+function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
+/** The text of a regular file no larger than `limit` bytes (checked before it is opened). */
+export async function readBoundedFile(path: string, limit: number, what: string): Promise<string> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = errnoCode(error);
+    const reason = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(error)})`;
+    throw new RubricConfigError(path, `${what}: ${reason}`, { cause: error });
+  }
+  if (!info.isFile()) throw new RubricConfigError(path, `${what}: not a regular file`);
+  if (info.size > limit) {
+    throw new RubricConfigError(
+      path,
+      `${what} is ${info.size} bytes, over the limit of ${limit} bytes`,
+    );
+  }
+  return withoutBom(await readFile(path, "utf8"));
+}
+
+function located(path: string, text: string): LocatedValue {
+  const ext = extname(path).toLowerCase();
+  if (ext === ".yaml" || ext === ".yml") {
+    throw new RubricConfigError(path, "YAML is not read: write the rubric file as JSON or TOON");
+  }
+  const json = ext === ".json" || (ext !== ".toon" && text.trimStart().startsWith("{"));
+  return json ? readJson(text, path) : readToon(text, path);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A function ref whose module part is absolute or climbs out of its folder. */
+function escapingFunctionRef(ref: string): boolean {
+  const separator = ref.lastIndexOf(":");
+  if (separator <= 0) return false;
+  const module = ref.slice(0, separator);
+  return isAbsolute(module) || module.split(/[\\/]/).includes("..");
+}
+
+async function inlineSchema(c: Criterion, folder: string, where: string): Promise<Criterion> {
+  if (c.method.kind !== "schema" || c.method.schemaRef === undefined) return c;
+  const ref = c.method.schemaRef;
+  const file = await resolveInFolder(folder, ref);
+  if (!file.found) {
+    throw new RubricConfigError(where, `criterion ${c.id}: schema_ref "${ref}": ${file.problem}`);
+  }
+  const text = await readBoundedFile(file.path, MAX_SCHEMA_FILE_BYTES, `schema_ref "${ref}"`);
+  const schema = readJson(text, file.path).value;
+  if (!isRecord(schema)) {
+    throw new RubricConfigError(file.path, `schema_ref "${ref}" is not a JSON Schema object`);
+  }
+  const { schemaRef: _ref, ...method } = c.method;
+  return { ...c, method: { ...method, schema } };
+}
+
+/** Checks a parsed rubric's references and stores its schema files inline. */
+async function settleReferences(catalog: Catalog, folder: string, where: string) {
+  for (const c of catalog.criteria) {
+    if (c.method.kind === "function" && escapingFunctionRef(c.method.name)) {
+      throw new RubricConfigError(
+        where,
+        `criterion ${c.id}: function "${c.method.name}" leads outside its folder`,
+      );
+    }
+  }
+  const criteria = await Promise.all(catalog.criteria.map((c) => inlineSchema(c, folder, where)));
+  return { ...catalog, criteria };
+}
+
+function rubricAt(whole: LocatedValue, index: number, path: string): Catalog {
+  const prefix: CatalogPath = ["rubrics", index];
+  const value = (whole.value as { rubrics: unknown[] }).rubrics[index];
+  if (!isRecord(value) || typeof value.id !== "string" || value.id.trim() === "") {
+    throw new CatalogError("a rubric in a list needs an id", {
+      source: path,
+      line: whole.lineOf(prefix),
+      path: prefix,
+    });
+  }
+  const entry: LocatedValue = { value, lineOf: (p) => whole.lineOf([...prefix, ...p]) };
+  try {
+    return catalogOfLocatedValue(entry, { source: path }).catalog;
+  } catch (error) {
+    if (!(error instanceof CatalogError)) throw error;
+    throw new CatalogError(
+      error.detail,
+      { source: path, line: error.line, path: [...prefix, ...(error.path ?? [])] },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The rubrics of a file, parsed and checked like any catalog (meta checks included), with their
+ * schema files inline. Nothing is registered here: a bad file is refused whole.
+ */
+export async function readRubricFile(path: string): Promise<Catalog[]> {
+  const text = await readBoundedFile(path, MAX_RUBRIC_FILE_BYTES, "the rubric file");
+  const whole = located(path, text);
+  const folder = dirname(path);
+  if (isRecord(whole.value) && Array.isArray(whole.value.rubrics)) {
+    const count = whole.value.rubrics.length;
+    if (count === 0) throw new RubricConfigError(path, "`rubrics` is an empty list");
+    if (count > MAX_RUBRICS_PER_FILE) {
+      throw new RubricConfigError(
+        path,
+        `${count} rubrics, over the limit of ${MAX_RUBRICS_PER_FILE}`,
+      );
+    }
+    const rubrics: Catalog[] = [];
+    for (let i = 0; i < count; i++) {
+      const where = `${path} ($.rubrics[${i}])`;
+      rubrics.push(await settleReferences(rubricAt(whole, i, path), folder, where));
+    }
+    return rubrics;
+  }
+  const fallbackId = basename(path, extname(path));
+  const { catalog } = catalogOfLocatedValue(whole, { source: path, fallbackId });
+  return [await settleReferences(catalog, folder, path)];
+}

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { type Catalog, CatalogSchema } from "../criteria/model.js";
+import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutorRubric.js";
+import { StoreDataError } from "../store/errors.js";
+import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
+import type { RegistryStore, RubricVersionRow } from "../store/registryTypes.js";
+import { RubricConfigError, RubricNotFoundError } from "./errors.js";
+import { readRubricFile } from "./rubricConfig.js";
+import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
+
+/** The largest rubric stored (as JSON). */
+export const MAX_RUBRIC_BYTES = 1024 * 1024;
+
+/** What one registration came to. */
+export interface RegisteredRubric {
+  id: string;
+  version: string;
+  /** False when the content was the latest version's already: no new version was stored. */
+  created: boolean;
+}
+
+/** One stored version of a rubric. */
+export interface RubricVersionInfo {
+  id: string;
+  version: string;
+  targetType: string | undefined;
+  registeredAt: string;
+  contentHash: string;
+  /** Whether the rubric's latest pointer names this version (never, once the rubric is deleted). */
+  latest: boolean;
+}
+
+function rubricOf(row: RubricVersionRow): Catalog {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(row.body);
+  } catch (error) {
+    throw new StoreDataError(`rubric ${row.rubricId} ${row.version} is not JSON`, { cause: error });
+  }
+  const parsed = CatalogSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new StoreDataError(
+      `rubric ${row.rubricId} ${row.version}: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+function hasOwnId(rubric: RubricSource): boolean {
+  if (typeof rubric === "string") return true; // the text's own id, checked after parsing
+  const id = (rubric as { id?: unknown }).id;
+  return typeof id === "string" && id.trim() !== "";
+}
+
+/**
+ * Versioned rubrics in the database of the checkpoints (SQLite by default, PostgreSQL by URL).
+ * Registering the same content again keeps its version; changed content gets the version it
+ * declares when that is new and later, else the next one (`1.0.0` → `1.0.1`). The version
+ * registered is written into the stored rubric, so an evaluation with it records the rubric id
+ * and the version it used. `delete` hides a rubric from get / listAll / getForTarget; each of its
+ * versions stays readable by version.
+ *
+ * @example
+ * const registry = await RubricRegistry.open({ sqlitePath: ".evalgate/checkpoints.sqlite" });
+ * const version = await registry.register(rubric);
+ * const evaluation = await executor.evaluate(await registry.require("content_quality"), target);
+ */
+export class RubricRegistry {
+  constructor(private readonly store: RegistryStore) {}
+
+  /** Opens the registry in the checkpoints' database (see openReviewStore for the choice). */
+  static async open(options: RegistryStoreOptions = {}): Promise<RubricRegistry> {
+    return new RubricRegistry(await openRegistryStore(options));
+  }
+
+  /** Opens the registry and registers every rubric of a JSON or TOON file. */
+  static async fromConfig(
+    file: string,
+    options: RegistryStoreOptions = {},
+  ): Promise<RubricRegistry> {
+    const registry = await RubricRegistry.open(options);
+    try {
+      await registry.registerFile(file);
+    } catch (error) {
+      await registry.close();
+      throw error;
+    }
+    return registry;
+  }
+
+  /** Registers a rubric (a levels rubric object, any catalog form, or a Catalog); its version. */
+  async register(rubric: RubricSource): Promise<string> {
+    return (await this.add(rubric)).version;
+  }
+
+  /** A new version of a rubric already registered (register, under the name the seed API uses). */
+  async update(rubric: RubricSource): Promise<string> {
+    return this.register(rubric);
+  }
+
+  /** register, saying whether a new version was stored. */
+  async add(rubric: RubricSource): Promise<RegisteredRubric> {
+    if (!hasOwnId(rubric)) {
+      throw new RubricConfigError("<rubric>", "a rubric needs an id to be registered");
+    }
+    return this.registerCatalog(rubricCatalog(rubric));
+  }
+
+  /** Registers every rubric of a file (all or none are checked before the first is stored). */
+  async registerFile(file: string): Promise<RegisteredRubric[]> {
+    const rubrics = await readRubricFile(file);
+    const registered: RegisteredRubric[] = [];
+    for (const rubric of rubrics) registered.push(await this.registerCatalog(rubric));
+    return registered;
+  }
+
+  private async registerCatalog(catalog: Catalog): Promise<RegisteredRubric> {
+    const contentHash = rubricContentHash(catalog);
+    const size = Buffer.byteLength(JSON.stringify(storedRubric(catalog, catalog.version)));
+    if (size > MAX_RUBRIC_BYTES) {
+      throw new RubricConfigError(
+        catalog.source ?? catalog.id,
+        `rubric ${catalog.id} is ${size} bytes as JSON, over the limit of ${MAX_RUBRIC_BYTES}`,
+      );
+    }
+    const decided = await this.store.registerRubric(
+      {
+        rubricId: catalog.id,
+        declaredVersion: catalog.version,
+        contentHash,
+        targetType: catalog.targetType ?? null,
+        bodyOf: (version) => JSON.stringify(storedRubric(catalog, version)),
+      },
+      (latest, isTaken) => decideVersion(latest, catalog.version, contentHash, isTaken),
+    );
+    return { id: catalog.id, ...decided };
+  }
+
+  /** The latest version of a rubric, or the version asked for; undefined when there is none. */
+  async get(id: string, version?: string): Promise<Catalog | undefined> {
+    const row = await this.store.rubricVersion(id, version);
+    return row === undefined ? undefined : rubricOf(row);
+  }
+
+  /** get, throwing RubricNotFoundError when there is no such rubric or version. */
+  async require(id: string, version?: string): Promise<Catalog> {
+    const rubric = await this.get(id, version);
+    if (rubric === undefined) throw new RubricNotFoundError(id, version);
+    return rubric;
+  }
+
+  /** The latest version of every rubric for a target type (`content`, `rubric`, …), by id. */
+  async getForTarget(targetType: string): Promise<Catalog[]> {
+    return (await this.store.latestRubrics(targetType)).map(rubricOf);
+  }
+
+  /** The latest version of every rubric not deleted, by id. */
+  async listAll(): Promise<Catalog[]> {
+    return (await this.store.latestRubrics()).map(rubricOf);
+  }
+
+  /** Every stored version of a rubric, oldest first (a deleted rubric's too). */
+  async versions(id: string): Promise<RubricVersionInfo[]> {
+    const rows = await this.store.rubricVersions(id);
+    const latest = await this.store.rubricVersion(id);
+    return rows.map((row) => ({
+      id: row.rubricId,
+      version: row.version,
+      targetType: row.targetType ?? undefined,
+      registeredAt: row.registeredAt,
+      contentHash: row.contentHash,
+      latest: latest?.version === row.version,
+    }));
+  }
+
+  /** Hides a rubric (its versions stay readable by version); false when it was not listed. */
+  async delete(id: string): Promise<boolean> {
+    return this.store.hideRubric(id);
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

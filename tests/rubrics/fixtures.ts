@@ -1,0 +1,89 @@
+/** The rubrics of the levels-rubric document's examples, as it writes them (to_dict form). */
+const FAIL_PASS = [
+  { id: "fail", label: "Fail", description: "Too few", score: 0.0 },
+  { id: "pass", label: "Pass", description: "Enough", score: 1.0 },
+];
+
+/** The end-to-end example: one deterministic criterion, a function registered by ref. */
+export const QUIZ_RUBRIC = {
+  id: "quiz_quality",
+  name: "Quiz Quality",
+  description: "Validates quiz content",
+  version: "1.0.0",
+  target_type: "content",
+  criteria: [
+    {
+      id: "question_count",
+      name: "Question Count",
+      description: "Sufficient number of questions",
+      weight: 1.0,
+      levels: FAIL_PASS,
+      scoring_method: { type: "deterministic", function_ref: "scoring:check_question_count" },
+    },
+  ],
+  pass_threshold: 0.7,
+};
+
+/** The Rubric example (content_quality) with its clarity criterion and a completeness one. */
+export const CONTENT_QUALITY = {
+  id: "content_quality",
+  name: "Content Quality",
+  description: "Evaluates the quality of generated content",
+  version: "1.0.0",
+  target_type: "content",
+  criteria: [
+    {
+      id: "clarity",
+      name: "Clarity",
+      description: "How clear and understandable the content is",
+      weight: 0.4,
+      levels: [
+        { id: "fail", label: "Fail", description: "Unclear", score: 0.0 },
+        { id: "pass", label: "Pass", description: "Understandable", score: 0.7 },
+        {
+          id: "excellent",
+          label: "Excellent",
+          description: "Crystal clear with good examples",
+          score: 1.0,
+          indicators: ["Uses concrete examples", "Logical flow", "No jargon"],
+        },
+      ],
+      scoring_method: { type: "deterministic", function_ref: "myapp.scoring:check_clarity" },
+      required: true,
+    },
+    {
+      id: "completeness",
+      name: "Completeness",
+      description: "Covers all required topics",
+      weight: 0.6,
+      levels: [
+        { id: "fail", label: "Fail", description: "Misses topics", score: 0.0 },
+        { id: "pass", label: "Pass", description: "Covers the topics", score: 0.7 },
+        {
+          id: "excellent",
+          label: "Excellent",
+          description: "Covers all required topics with depth",
+          score: 1.0,
+        },
+      ],
+      scoring_method: {
+        type: "schema",
+        schema: {
+          type: "object",
+          required: ["questions"],
+          properties: { questions: { type: "array", minItems: 1, items: { type: "string" } } },
+        },
+      },
+    },
+  ],
+  pass_threshold: 0.7,
+  metadata: { author: "system", domain: "education" },
+};
+
+/** A rubric for another target type. */
+export const ASSESSMENT_RUBRIC = {
+  ...QUIZ_RUBRIC,
+  id: "assessment_shape",
+  name: "Assessment Shape",
+  target_type: "assessment",
+};
