@@ -10,6 +10,7 @@ import {
   type JudgedCriterion,
 } from "./criterionJudge.js";
 import { judgeCallError } from "./errors.js";
+import type { JudgeCall } from "./judgeSession.js";
 
 export interface BatchJudgement {
   /** Criteria the batch (or its repair round) answered, and those with no context. */
@@ -17,6 +18,30 @@ export interface BatchJudgement {
   /** Criteria still without a usable answer: the caller asks for each on its own. */
   remaining: Criterion[];
   notes: string[];
+}
+
+type BatchAnswers = ReturnType<typeof parseBatchResponse>["answers"];
+
+function servesAll(answers: BatchAnswers, criteria: readonly Criterion[]): boolean {
+  return criteria.every((c) => answers.get(c.id)?.usable === true);
+}
+
+/** The whole batch answered from the cache, when it keeps an answer usable for every criterion. */
+async function answerFromCache(
+  ctx: CriterionJudgeContext,
+  call: JudgeCall,
+  askable: readonly Criterion[],
+  judged: Map<string, JudgedCriterion>,
+): Promise<boolean> {
+  const kept = await ctx.session.recall(call, (text) =>
+    servesAll(parseBatchResponse(text, askable).answers, askable),
+  );
+  if (kept === undefined) return false;
+  for (const [id, answer] of parseBatchResponse(kept, askable).answers) {
+    const outcome = toOutcome(answer);
+    judged.set(id, { outcome, raw: kept, notes: answer.notes, called: false, cached: true });
+  }
+  return true;
 }
 
 /**
@@ -46,16 +71,14 @@ export async function judgeBatch(
     context: await ctx.context.contextForAll(askable),
   });
   const ids = askable.map((c) => c.id);
+  const batchCall = { purpose: "batch" as const, criterionIds: ids, system: prompt.system };
+  if (await answerFromCache(ctx, { ...batchCall, user: prompt.user }, askable, judged)) {
+    return { judged, remaining: [], notes };
+  }
   const ask = async (user: string, history?: BaseMessageLike[]) => {
     try {
       const purpose = history === undefined ? "batch" : "repair";
-      return await ctx.session.call({
-        purpose,
-        criterionIds: ids,
-        system: prompt.system,
-        user,
-        history,
-      });
+      return await ctx.session.call({ ...batchCall, purpose, user, history });
     } catch (error) {
       notes.push(`batch call failed (${judgeCallError(error).message}); asking per criterion`);
       return undefined;
@@ -74,6 +97,10 @@ export async function judgeBatch(
   const parsed = parseBatchResponse(first, askable);
   notes.push(...parsed.notes);
   accept(first, parsed.answers);
+  // Kept only when the one answer served every criterion.
+  if (servesAll(parsed.answers, askable)) {
+    await ctx.session.remember({ ...batchCall, user: prompt.user }, first);
+  }
 
   let missing = askable.filter((c) => !judged.has(c.id));
   if (missing.length > 0) {

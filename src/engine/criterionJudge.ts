@@ -24,6 +24,8 @@ export interface JudgedCriterion {
   called: boolean;
   /** A panel's criterion: each member's quotes, by member (the outcome itself then has none). */
   memberQuotes?: Array<{ judge: string; text: string }>;
+  /** The answer came from the judge-call cache. */
+  cached?: boolean;
 }
 
 export const INSUFFICIENT_INFORMATION = "Insufficient Information";
@@ -90,6 +92,17 @@ export async function judgeCriterion(
     user: prompt.user,
     format: ctx.structuredOutput === false ? undefined : answerJsonSchema(criterion),
   };
+  const kept = await ctx.session.recall(call, (text) => parseJudgeResponse(text, criterion).usable);
+  if (kept !== undefined) {
+    const answer = parseJudgeResponse(kept, criterion);
+    return {
+      outcome: toOutcome(answer),
+      raw: kept,
+      notes: answer.notes,
+      called: false,
+      cached: true,
+    };
+  }
   let raw: string;
   try {
     raw = await ctx.session.call(call);
@@ -98,6 +111,7 @@ export async function judgeCriterion(
   }
   const answer = parseJudgeResponse(raw, criterion);
   if (!lacksReasoning(answer)) {
+    if (answer.usable) await ctx.session.remember(call, raw);
     return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true };
   }
   // A decision without a justification: asked once more, then a judge error.
@@ -116,6 +130,8 @@ export async function judgeCriterion(
     return modelFailure(error);
   }
   const again = parseJudgeResponse(repaired, criterion);
+  // Kept under the first call: the answer this prompt finally got.
+  if (again.usable) await ctx.session.remember(call, repaired);
   const notes = [ASKED_AGAIN_NOTE, ...again.notes];
   return { outcome: toOutcome(again), raw: repaired, notes, called: true };
 }

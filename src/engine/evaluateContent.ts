@@ -24,6 +24,7 @@ import { EvaluationError } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { collectFeedback } from "./feedback.js";
 import { screenForInjection, stringsOf } from "./injectionScreen.js";
+import { judgeCallCacheFor } from "./judgeCache.js";
 import { judgeCatalog } from "./judgeCatalog.js";
 import { JudgeSession } from "./judgeSession.js";
 import { modelSummary } from "./modelSummary.js";
@@ -119,7 +120,9 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   const judge = resolveJudgeModel(options.model, {
     timeoutMs: options.timeoutMs ?? (isJudgeModel(options.model) ? undefined : settings.timeoutMs),
   });
-  const session = new JudgeSession(judge, { traceFile: options.traceFile, signal: options.signal });
+  const cache = judgeCallCacheFor(options.cache, judge, options.now);
+  const { traceFile, signal } = options;
+  const session = new JudgeSession(judge, { traceFile, signal, cache });
   try {
     return await runEvaluation(options, settings, text, session);
   } catch (error) {
@@ -204,6 +207,7 @@ function assembleResult(parts: Assembly, overrides: ResultOverrides): Evaluation
     catalog: { id: catalog.id, version: catalog.version, name: catalog.name },
     model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    cacheHits: [...parts.judged.values()].filter((j) => j.cached === true).length,
     warnings: parts.warnings,
     traces: session.traces,
     ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
@@ -249,6 +253,7 @@ async function runEvaluation(
     settings.injectionGuard ? session : undefined,
   );
   warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
+  if (humanReview.length > 0) session.bypassCache();
 
   const judged = await judgeCatalog({
     ...{ options, settings, text, session },
@@ -269,6 +274,7 @@ async function runEvaluation(
     result.feedback = await modelSummary(session, catalog.name, result);
   }
   result.usage = sumUsage(session.traces.map((t) => t.usage));
+  result.warnings.push(...session.cacheProblems);
   await session.flush();
   const parsed = EvaluationResultSchema.parse(result);
   options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });

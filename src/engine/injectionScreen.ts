@@ -67,18 +67,26 @@ async function guardBlock(
   where: string,
   block: string,
 ): Promise<string | undefined> {
+  const call = {
+    purpose: "guard" as const,
+    criterionIds: [],
+    system: INJECTION_GUARD_SYSTEM,
+    user: injectionGuardUserPrompt(fenceData("DATA", block)),
+  };
+  // Only a clean verdict is kept: a finding or a failed guard is asked again next time.
+  const clean = (text: string) => {
+    const verdict = parseGuardResponse(text);
+    return verdict.ok && !verdict.instructionBearing;
+  };
+  if ((await session.recall(call, clean)) !== undefined) return undefined;
   let raw: string;
   try {
-    raw = await session.call({
-      purpose: "guard",
-      criterionIds: [],
-      system: INJECTION_GUARD_SYSTEM,
-      user: injectionGuardUserPrompt(fenceData("DATA", block)),
-    });
+    raw = await session.call(call);
   } catch (error) {
     if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
     return `the injection guard could not check ${where} (${error.message})`;
   }
+  if (clean(raw)) await session.remember(call, raw);
   const verdict = parseGuardResponse(raw);
   if (!verdict.ok) {
     return `the injection guard's answer about ${where} could not be read (${verdict.error})`;

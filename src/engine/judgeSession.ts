@@ -4,6 +4,7 @@ import type { JudgeModel } from "../llm/chatModel.js";
 import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import type { Trace } from "../scoring/result.js";
+import type { JudgeCallCache } from "./judgeCache.js";
 
 export interface JudgeCall {
   purpose: Trace["purpose"];
@@ -27,8 +28,28 @@ export class JudgeSession {
 
   constructor(
     private readonly judge: JudgeModel,
-    private readonly options: { traceFile?: string; signal?: AbortSignal },
+    private readonly options: { traceFile?: string; signal?: AbortSignal; cache?: JudgeCallCache },
   ) {}
+
+  /** The cache's answer to this call, when it keeps one that `usable` accepts (no model call). */
+  recall(call: JudgeCall, usable: (answer: string) => boolean): Promise<string | undefined> {
+    return this.options.cache?.recall(call, usable) ?? Promise.resolve(undefined);
+  }
+
+  /** Keeps a usable answer to this call in the cache (when there is one), at once. */
+  async remember(call: JudgeCall, answer: string): Promise<void> {
+    await this.options.cache?.remember(call, answer);
+  }
+
+  /** The content was flagged: nothing of this evaluation is read from or written to the cache. */
+  bypassCache(): void {
+    this.options.cache?.disable();
+  }
+
+  /** What went wrong with the cache (it is then bypassed), for the result's warnings. */
+  get cacheProblems(): readonly string[] {
+    return this.options.cache?.problems ?? [];
+  }
 
   /** The primary model's spec, for the result when no call was made. */
   get modelSpec(): string {

@@ -10,20 +10,26 @@ export async function modelSummary(
   catalogName: string,
   result: EvaluationResult,
 ): Promise<string> {
+  const call = {
+    purpose: "summary" as const,
+    criterionIds: [],
+    system: SUMMARY_SYSTEM,
+    user: summaryUserPrompt({
+      catalogName,
+      resultsToon: encodeResultsToon(result),
+      strengths: result.strengths,
+      weaknesses: result.weaknesses,
+      suggestions: result.suggestions,
+    }),
+  };
+  const kept = await session.recall(call, (text) => text.trim() !== "");
+  if (kept !== undefined) return kept.trim();
   try {
-    const text = await session.call({
-      purpose: "summary",
-      criterionIds: [],
-      system: SUMMARY_SYSTEM,
-      user: summaryUserPrompt({
-        catalogName,
-        resultsToon: encodeResultsToon(result),
-        strengths: result.strengths,
-        weaknesses: result.weaknesses,
-        suggestions: result.suggestions,
-      }),
-    });
-    if (text.trim() !== "") return text.trim();
+    const text = await session.call(call);
+    if (text.trim() !== "") {
+      await session.remember(call, text);
+      return text.trim();
+    }
     result.warnings.push("summary: the model gave an empty summary; the deterministic one is kept");
   } catch (error) {
     result.warnings.push(

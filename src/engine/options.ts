@@ -5,6 +5,7 @@ import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { EvaluationResult } from "../scoring/result.js";
+import type { JudgeCacheSetting } from "./judgeCache.js";
 
 export const EvaluationModeSchema = z.enum(["per-criterion", "batch"]);
 export type EvaluationMode = z.infer<typeof EvaluationModeSchema>;
@@ -85,6 +86,11 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
    * contentBudgetBytes(), what fits a 32k-token context window.
    */
   maxContentBytes?: number;
+  /**
+   * The judge-call cache: `{ ttlSeconds?, store? }` keeps every usable answer (in `store`, else in
+   * this process's memory) and answers an unchanged call from it; `false` or absent: no cache.
+   */
+  cache?: JudgeCacheSetting;
   /** Append every model call's trace to this JSONL file. */
   traceFile?: string;
   signal?: AbortSignal;

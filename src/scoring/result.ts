@@ -104,6 +104,8 @@ export const EvaluationResultSchema = z.object({
   catalog: z.object({ id: z.string(), version: z.string(), name: z.string().optional() }),
   model: z.string().optional(),
   usage: TokenUsageSchema,
+  /** Criteria whose answer came from the judge-call cache (no model call). */
+  cacheHits: z.number().int().min(0).optional(),
   warnings: z.array(z.string()),
   /** Every model call, exactly; empty when the traces are kept in a trace store (see traceIds). */
   traces: z.array(TraceSchema),

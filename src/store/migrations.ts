@@ -176,6 +176,19 @@ export const MIGRATIONS: readonly Migration[] = [
         UNIQUE (artifact_id, review_round, position)
       );`),
   },
+  {
+    id: 10,
+    name: "judge cache: usable judge answers by the hash of what decided them",
+    ...same(`
+      CREATE TABLE judge_cache (
+        key TEXT PRIMARY KEY,
+        answer TEXT NOT NULL,
+        model TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX judge_cache_created ON judge_cache (created_at);`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

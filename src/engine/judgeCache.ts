@@ -1,0 +1,206 @@
+/**
+ * The judge-call cache: a judge's answers kept under a key made of everything that decides them,
+ * so that an unchanged evaluation is answered without a model call and an evaluation cut short
+ * (a crash, a kill) goes on with only what was not yet answered. Only usable answers are written:
+ * model errors, unusable answers and anything about flagged content never are.
+ *
+ * The key is a SHA-256 of: the judge's models in order (each `provider:model` with the parameters
+ * that shape an answer — temperature, seed, context size, format — and not those that do not:
+ * timeout, keep-alive, server address), the call's purpose, the exact system and user prompts as
+ * rendered, earlier turns, and the call's structured-output schema. The rendered prompts carry
+ * the template, the criterion, the content and the retrieved context, so a change to any of them
+ * is a new key.
+ */
+import { createHash } from "node:crypto";
+import type { BaseMessageLike } from "@langchain/core/messages";
+import type { JudgeModel } from "../llm/chatModel.js";
+
+/** What of a judge call decides its answer (a JudgeCall has these fields). */
+export interface JudgeCall {
+  purpose: string;
+  system: string;
+  user: string;
+  history?: readonly BaseMessageLike[];
+  format?: Record<string, unknown>;
+}
+
+/** The version of the key's layout: a change to it makes every earlier entry unreachable. */
+const KEY_VERSION = "judge-cache/1";
+
+/** Call parameters that do not change what the model answers. */
+const PARAMETERS_OUTSIDE_THE_KEY = new Set(["timeoutMs", "keepAlive", "baseUrl", "maxRetries"]);
+
+/** One answer to keep. */
+export interface JudgeCacheEntry {
+  key: string;
+  /** The raw answer text, parsed again (fail closed) when it is used. */
+  answer: string;
+  /** The primary model's `provider:model`, for people reading the table. */
+  model: string;
+  purpose: string;
+  /** ISO-8601 UTC. */
+  createdAt: string;
+}
+
+/** Where answers are kept: in memory, or beside the checkpoints (SQLite or PostgreSQL). */
+export interface JudgeCacheStore {
+  /**
+   * The answer under `key`, unless there is none or it was written before `notBefore` (ISO-8601
+   * UTC; the TTL of the evaluation asking, applied to the entry's age).
+   */
+  get(key: string, notBefore: string | undefined): Promise<string | undefined>;
+  /** Keeps the entry, replacing one under the same key. */
+  put(entry: JudgeCacheEntry): Promise<void>;
+}
+
+/** How an evaluation uses the cache: its store (default: one in memory, per process) and TTL. */
+export interface JudgeCacheOptions {
+  /** Entries older than this are not used (default: no age limit). */
+  ttlSeconds?: number;
+  store?: JudgeCacheStore;
+}
+
+/** `false` turns the cache off; options turn it on. */
+export type JudgeCacheSetting = false | JudgeCacheOptions;
+
+/** Answers in this process's memory: for library use without a database. */
+export class MemoryJudgeCacheStore implements JudgeCacheStore {
+  private readonly entries = new Map<string, JudgeCacheEntry>();
+
+  async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    return notBefore !== undefined && entry.createdAt < notBefore ? undefined : entry.answer;
+  }
+
+  async put(entry: JudgeCacheEntry): Promise<void> {
+    this.entries.set(entry.key, entry);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+let processStore: MemoryJudgeCacheStore | undefined;
+
+/** The store used when the options name none: one in this process's memory. */
+export function processJudgeCacheStore(): MemoryJudgeCacheStore {
+  processStore ??= new MemoryJudgeCacheStore();
+  return processStore;
+}
+
+/** JSON with object keys sorted, functions and undefined left out: the same value, the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === "function" || typeof item === "symbol") return undefined;
+    if (typeof item === "bigint") return item.toString();
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort()) {
+      sorted[key] = (item as Record<string, unknown>)[key];
+    }
+    return sorted;
+  });
+}
+
+/** The judge's models, as they enter the key. */
+function modelsOf(judge: JudgeModel): unknown[] {
+  return judge.candidates.map((candidate) => ({
+    spec: candidate.spec,
+    parameters: Object.fromEntries(
+      Object.entries(candidate.parameters).filter(
+        ([name, value]) => !PARAMETERS_OUTSIDE_THE_KEY.has(name) && value !== undefined,
+      ),
+    ),
+  }));
+}
+
+/** The key of one call to one judge. */
+export function judgeCallKey(judge: JudgeModel, call: JudgeCall): string {
+  const decided = {
+    version: KEY_VERSION,
+    models: modelsOf(judge),
+    purpose: call.purpose,
+    system: call.system,
+    history: call.history ?? [],
+    user: call.user,
+    format: call.format ?? null,
+  };
+  return createHash("sha256").update(canonicalJson(decided)).digest("hex");
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One evaluation's view of the cache: answers looked up and written for its judge. A store that
+ * fails is noted in `problems` (shown as warnings) and the evaluation goes on without it.
+ */
+export class JudgeCallCache {
+  readonly problems: string[] = [];
+  private enabled = true;
+
+  constructor(
+    private readonly store: JudgeCacheStore,
+    private readonly judge: JudgeModel,
+    private readonly options: { ttlSeconds?: number; now?: () => Date } = {},
+  ) {}
+
+  /** Stops reading and writing (the content was flagged: its answers are never kept). */
+  disable(): void {
+    this.enabled = false;
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  /** The kept answer to this call, when there is one and `usable` accepts it. */
+  async recall(call: JudgeCall, usable: (answer: string) => boolean): Promise<string | undefined> {
+    if (!this.enabled) return undefined;
+    try {
+      const { ttlSeconds } = this.options;
+      const notBefore =
+        ttlSeconds === undefined
+          ? undefined
+          : new Date(this.now().getTime() - ttlSeconds * 1000).toISOString();
+      const answer = await this.store.get(judgeCallKey(this.judge, call), notBefore);
+      return answer !== undefined && usable(answer) ? answer : undefined;
+    } catch (error) {
+      this.problems.push(`judge cache: could not read (${messageOf(error)}); asking the model`);
+      return undefined;
+    }
+  }
+
+  /** Keeps a usable answer to this call (written at once, before the evaluation goes on). */
+  async remember(call: JudgeCall, answer: string): Promise<void> {
+    if (!this.enabled) return;
+    try {
+      await this.store.put({
+        key: judgeCallKey(this.judge, call),
+        answer,
+        model: this.judge.candidates[0]?.spec ?? "unknown",
+        purpose: call.purpose,
+        createdAt: this.now().toISOString(),
+      });
+    } catch (error) {
+      this.problems.push(`judge cache: could not write (${messageOf(error)})`);
+    }
+  }
+}
+
+/**
+ * The cache an evaluation uses: none when the setting is absent or false; otherwise the given
+ * store (or this process's memory) with the setting's TTL.
+ */
+export function judgeCallCacheFor(
+  setting: JudgeCacheSetting | undefined,
+  judge: JudgeModel,
+  now?: () => Date,
+): JudgeCallCache | undefined {
+  if (setting === undefined || setting === false) return undefined;
+  const store = setting.store ?? processJudgeCacheStore();
+  return new JudgeCallCache(store, judge, { ttlSeconds: setting.ttlSeconds, now });
+}

@@ -1,0 +1,127 @@
+/**
+ * The judge-call cache beside the checkpoints: the `judge_cache` table of the store's schema, on
+ * SQLite (better-sqlite3, in the checkpoints' file) or PostgreSQL. An answer is written as soon as
+ * it is known (SQLite commits it before the call returns), so a process killed in the middle of
+ * an evaluation leaves every answer it had on file.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { JudgeCacheEntry, JudgeCacheStore } from "../engine/judgeCache.js";
+import { redactUrl } from "../orchestrator/checkpointer.js";
+import { StoreDataError, StoreOpenError } from "./errors.js";
+import { type ReviewStoreOptions, reviewStoreLocation } from "./index.js";
+import { migrate as migratePostgres } from "./postgresStore.js";
+import { migrate as migrateSqlite } from "./sqliteStore.js";
+
+/** A judge cache on a database connection of its own; close it when done. */
+export interface ClosableJudgeCacheStore extends JudgeCacheStore {
+  readonly kind: "sqlite" | "postgres";
+  close(): Promise<void>;
+}
+
+const UPSERT = `INSERT INTO judge_cache (key, answer, model, purpose, created_at)
+  VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (key) DO UPDATE SET answer = excluded.answer, model = excluded.model,
+    purpose = excluded.purpose, created_at = excluded.created_at`;
+
+function answerOf(row: unknown): string | undefined {
+  if (row === undefined) return undefined;
+  const answer = (row as { answer?: unknown }).answer;
+  if (typeof answer !== "string") throw new StoreDataError("a judge cache row has no answer text");
+  return answer;
+}
+
+const entryValues = (e: JudgeCacheEntry) => [e.key, e.answer, e.model, e.purpose, e.createdAt];
+
+export class SqliteJudgeCacheStore implements ClosableJudgeCacheStore {
+  readonly kind = "sqlite";
+  private readonly select: Database.Statement;
+  private readonly upsert: Database.Statement;
+
+  private constructor(private readonly db: Database.Database) {
+    this.select = db.prepare(
+      "SELECT answer FROM judge_cache WHERE key = ? AND (? IS NULL OR created_at >= ?)",
+    );
+    this.upsert = db.prepare(UPSERT.replace(/\$\d/g, "?"));
+  }
+
+  static open(path: string): SqliteJudgeCacheStore {
+    let db: Database.Database;
+    try {
+      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path);
+      db.pragma("journal_mode = WAL");
+      db.pragma("busy_timeout = 10000");
+      migrateSqlite(db);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StoreOpenError(path, reason, { cause: error });
+    }
+    return new SqliteJudgeCacheStore(db);
+  }
+
+  async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
+    const since = notBefore ?? null;
+    return answerOf(this.select.get(key, since, since));
+  }
+
+  async put(entry: JudgeCacheEntry): Promise<void> {
+    this.upsert.run(...entryValues(entry));
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
+  readonly kind = "postgres";
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string, poolSize = 4): Promise<PostgresJudgeCacheStore> {
+    const pool = new pg.Pool({ connectionString: url, max: poolSize });
+    pool.on("error", () => undefined);
+    try {
+      await migratePostgres(pool);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StoreOpenError(redactUrl(url), reason, { cause: error });
+    }
+    return new PostgresJudgeCacheStore(pool);
+  }
+
+  async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
+    const { rows } = await this.pool.query(
+      "SELECT answer FROM judge_cache WHERE key = $1 AND ($2::text IS NULL OR created_at >= $2)",
+      [key, notBefore ?? null],
+    );
+    return answerOf(rows[0]);
+  }
+
+  async put(entry: JudgeCacheEntry): Promise<void> {
+    await this.pool.query(UPSERT, entryValues(entry));
+  }
+
+  private closing: Promise<void> | undefined;
+
+  close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
+  }
+}
+
+/**
+ * Opens the judge cache in the checkpoints' database, chosen as the checkpointer and the review
+ * store choose it: PostgreSQL by URL (or DATABASE_URL without an explicit SQLite path), otherwise
+ * the SQLite file (`.evalgate/checkpoints.sqlite` by default).
+ */
+export async function openJudgeCacheStore(
+  options: ReviewStoreOptions = {},
+): Promise<ClosableJudgeCacheStore> {
+  const location = reviewStoreLocation(options);
+  if (location.kind === "postgres") return PostgresJudgeCacheStore.open(location.url);
+  return SqliteJudgeCacheStore.open(location.path);
+}
