@@ -1,0 +1,83 @@
+/**
+ * The rubric registry on PostgreSQL: the same scenarios as on SQLite, each in a database of its
+ * own on a throwaway cluster (.ci/postgres.sh, or EVALGATE_TEST_DATABASE_URL), plus two
+ * registrations racing for the next version.
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
+import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
+import { CONTENT_QUALITY } from "./fixtures.js";
+import { listsByTargetAndDeletes, registersAndVersions } from "./registryScenarios.js";
+
+let cluster: PostgresCluster;
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+/** A new empty database on the cluster, and its URL. */
+async function freshDatabase(): Promise<string> {
+  const name = `rubrics_${randomUUID().replaceAll("-", "")}`;
+  const client = new pg.Client({ connectionString: cluster.url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withRegistry(work: (registry: RubricRegistry) => Promise<void>) {
+  const registry = await RubricRegistry.open({ databaseUrl: await freshDatabase() });
+  try {
+    await work(registry);
+  } finally {
+    await registry.close();
+  }
+}
+
+describe("RubricRegistry on PostgreSQL", () => {
+  it(
+    "registers versions: same content keeps its version, changed content gets the next",
+    () => withRegistry(registersAndVersions),
+    60_000,
+  );
+
+  it(
+    "lists the latest of each rubric, by target type; delete hides but keeps versions",
+    () => withRegistry(listsByTargetAndDeletes),
+    60_000,
+  );
+
+  it("gives two registries racing with changed content two consecutive versions", async () => {
+    const url = await freshDatabase();
+    const [a, b] = await Promise.all([
+      RubricRegistry.open({ databaseUrl: url }),
+      RubricRegistry.open({ databaseUrl: url }),
+    ]);
+    try {
+      await a.register(CONTENT_QUALITY);
+      const versions = await Promise.all([
+        a.register({ ...CONTENT_QUALITY, description: "changed by a" }),
+        b.register({ ...CONTENT_QUALITY, description: "changed by b" }),
+      ]);
+      expect([...versions].sort()).toEqual(["1.0.1", "1.0.2"]);
+      expect((await a.versions("content_quality")).map((v) => v.version)).toEqual([
+        "1.0.0",
+        "1.0.1",
+        "1.0.2",
+      ]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+});
