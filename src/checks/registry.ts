@@ -7,6 +7,7 @@ import {
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
 import { FunctionResolutionError } from "./errors.js";
+import { metaCheckOf } from "./metaChecks.js";
 import { isPointFunctionName, POINT_FUNCTIONS } from "./pointFunctions.js";
 
 /**
@@ -83,7 +84,7 @@ function exportNamed(moduleNamespace: unknown, name: string): unknown {
 
 /**
  * Resolves function references for `function` criteria: a registered function first, then a
- * built-in point function by name, then a `module:function` (or `module.path:function`) ref
+ * built-in point function by name or a meta check (`evalgate.meta:checkThreshold`), then a `module:function` (or `module.path:function`) ref
  * loaded by dynamic import — the module as a file inside `baseDir`, or a package function the
  * application allowed by name (`packageFunctions`). Nothing else a catalog names is imported.
  */
@@ -111,7 +112,7 @@ export class FunctionRegistry implements FunctionAllowance {
 
   /** Whether `ref` is registered or a built-in point function (modules are only found by resolve). */
   has(ref: string): boolean {
-    return this.registered.has(ref) || isPointFunctionName(ref);
+    return this.registered.has(ref) || isPointFunctionName(ref) || metaCheckOf(ref) !== undefined;
   }
 
   async resolve(ref: string): Promise<ResolvedFunction> {
@@ -124,6 +125,10 @@ export class FunctionRegistry implements FunctionAllowance {
         origin: "builtin",
         invoke: async (content, args) => fn(asText(content), args),
       };
+    }
+    const metaCheck = metaCheckOf(ref);
+    if (metaCheck !== undefined) {
+      return { ref, origin: "builtin", invoke: async (content) => metaCheck(content) };
     }
     const cached = this.imported.get(ref);
     if (cached !== undefined) return this.wrap(ref, "module", cached);

@@ -247,11 +247,10 @@ async function runEvaluation(
     options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
   const registry = options.registry ?? new FunctionRegistry({ baseDir });
   const warnings = [...catalog.warnings];
-  const humanReview = await screenSources(
-    text,
-    options,
-    settings.injectionGuard ? session : undefined,
-  );
+  // Content no judge reads (every criterion deterministic) cannot steer a judge: not screened.
+  const humanReview = catalog.criteria.some((c) => isLlmMethod(c.method))
+    ? await screenSources(text, options, settings.injectionGuard ? session : undefined)
+    : [];
   warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
   if (humanReview.length > 0) session.bypassCache();
 

@@ -1,0 +1,84 @@
+/**
+ * The meta checks as deterministic scoring functions: each takes a rubric (a levels rubric
+ * object, any catalog form, a Catalog, or its JSON / TOON text) and returns the level its check
+ * reaches. They are the checks a catalog meets when it is loaded (criteria/validate.ts), read as
+ * levels instead of errors, so the meta-rubric can score a rubric like any other target. A target
+ * that is not a rubric at all makes them throw: the criterion is then not evaluated (level error).
+ */
+import { type Catalog, CatalogSchema } from "../criteria/model.js";
+import { catalogOfLocatedValue } from "../criteria/parse.js";
+import { readJson, readToon } from "../criteria/sourceText.js";
+import { validateCatalog } from "../criteria/validate.js";
+import type { ValidationFinding } from "../criteria/validationFinding.js";
+
+/** The module part of the meta check refs: `evalgate.meta:checkCriteriaCoverage`. */
+export const META_CHECK_MODULE = "evalgate.meta";
+
+function valueOf(target: unknown): unknown {
+  if (typeof target !== "string") return target;
+  const text = target.trimStart();
+  return text.startsWith("{")
+    ? readJson(target, "<rubric>").value
+    : readToon(target, "<rubric>").value;
+}
+
+/** The rubric as written (weights not normalised, meta checks not applied). */
+function rubricAsWritten(target: unknown): Catalog {
+  const value = valueOf(target);
+  const asCatalog = CatalogSchema.safeParse(value);
+  if (asCatalog.success) return asCatalog.data;
+  const located = { value, lineOf: () => undefined };
+  return catalogOfLocatedValue(located, { source: "<rubric>", metaChecks: false }).catalog;
+}
+
+function findings(target: unknown, check: ValidationFinding["check"]): ValidationFinding[] {
+  return validateCatalog(rubricAsWritten(target)).filter((f) => f.check === check);
+}
+
+const hasError = (list: readonly ValidationFinding[]) => list.some((f) => f.severity === "error");
+
+/** At least one criterion: pass / fail. */
+function checkCriteriaCoverage(target: unknown): string {
+  return hasError(findings(target, "criteria_coverage")) ? "fail" : "pass";
+}
+
+/** No duplicate ids (fail), names or descriptions (partial): pass / partial / fail. */
+function checkCriteriaIndependence(target: unknown): string {
+  const found = findings(target, "criteria_independence");
+  if (hasError(found)) return "fail";
+  return found.length > 0 ? "partial" : "pass";
+}
+
+/** Scored weights sum to 1 within 0.01: pass / fail. */
+function checkWeightDistribution(target: unknown): string {
+  return findings(target, "weight_distribution").length > 0 ? "fail" : "pass";
+}
+
+/** The pass threshold is reachable and not trivial: pass / too_high / too_low. */
+function checkThreshold(target: unknown): string {
+  const errors = findings(target, "threshold_reasonableness").filter((f) => f.severity === "error");
+  if (errors.some((f) => f.message.includes("trivial"))) return "too_low";
+  return errors.length > 0 ? "too_high" : "pass";
+}
+
+/** Levels of every criterion ordered by score, ids unique: pass / fail. */
+function checkLevelOrdering(target: unknown): string {
+  return hasError(findings(target, "level_ordering")) ? "fail" : "pass";
+}
+
+/** The meta check functions by export name. */
+export const META_CHECKS: Readonly<Record<string, (target: unknown) => string>> = {
+  checkCriteriaCoverage,
+  checkCriteriaIndependence,
+  checkWeightDistribution,
+  checkThreshold,
+  checkLevelOrdering,
+};
+
+/** The meta check a ref names (`evalgate.meta:checkThreshold`), if it names one. */
+export function metaCheckOf(ref: string): ((target: unknown) => string) | undefined {
+  const prefix = `${META_CHECK_MODULE}:`;
+  if (!ref.startsWith(prefix)) return undefined;
+  const name = ref.slice(prefix.length);
+  return Object.hasOwn(META_CHECKS, name) ? META_CHECKS[name] : undefined;
+}

@@ -1,0 +1,117 @@
+/**
+ * The meta-rubric: a levels rubric whose five criteria are the meta checks every catalog meets
+ * when it is loaded, as deterministic functions (checks/metaChecks.ts). Any RubricExecutor scores
+ * it — a plain FunctionRegistry resolves its `evalgate.meta:` refs — with a rubric as the target.
+ */
+import { META_CHECK_MODULE } from "../checks/metaChecks.js";
+import type { Catalog } from "../criteria/model.js";
+import { rubricCatalog } from "../engine/apis/rubricExecutorRubric.js";
+
+const PASS_FAIL = (pass: string, fail: string) => [
+  { id: "fail", label: "Fail", description: fail, score: 0 },
+  { id: "pass", label: "Pass", description: pass, score: 1 },
+];
+
+function criterion(
+  id: string,
+  name: string,
+  description: string,
+  check: string,
+  levels: ReadonlyArray<{ id: string; label: string; description: string; score: number }>,
+) {
+  return {
+    id,
+    name,
+    description,
+    weight: 0.2,
+    // A rubric without criteria cannot pass, whatever the other checks say.
+    ...(id === "criteria_coverage" ? { critical: true } : {}),
+    levels,
+    scoring_method: { type: "deterministic", function_ref: `${META_CHECK_MODULE}:${check}` },
+  };
+}
+
+const META_RUBRIC = {
+  id: "meta_rubric",
+  name: "Rubric Quality",
+  description: "Validates the structural quality of a rubric definition",
+  version: "1.0.0",
+  target_type: "rubric",
+  pass_threshold: 0.7,
+  criteria: [
+    criterion(
+      "criteria_coverage",
+      "Criteria Coverage",
+      "The rubric has at least one criterion",
+      "checkCriteriaCoverage",
+      PASS_FAIL("At least one criterion", "No criteria"),
+    ),
+    criterion(
+      "criteria_independence",
+      "Criteria Independence",
+      "No two criteria share an id, a name or a description",
+      "checkCriteriaIndependence",
+      [
+        { id: "fail", label: "Fail", description: "Two criteria share an id", score: 0 },
+        {
+          id: "partial",
+          label: "Partial",
+          description: "Two criteria share a name or a description",
+          score: 0.5,
+        },
+        { id: "pass", label: "Pass", description: "Every criterion stands apart", score: 1 },
+      ],
+    ),
+    criterion(
+      "weight_distribution",
+      "Weight Distribution",
+      "The weights of the scored criteria sum to 1 (within 0.01)",
+      "checkWeightDistribution",
+      PASS_FAIL("Weights sum to 1", "Weights do not sum to 1"),
+    ),
+    criterion(
+      "threshold_reasonableness",
+      "Threshold Reasonableness",
+      "The pass threshold is achievable and not trivial",
+      "checkThreshold",
+      [
+        {
+          id: "too_low",
+          label: "Too low",
+          description: "Even the worst possible score passes",
+          score: 0,
+        },
+        {
+          id: "too_high",
+          label: "Too high",
+          description: "Not even the best possible score passes",
+          score: 0.1,
+        },
+        { id: "pass", label: "Pass", description: "Reachable and not trivial", score: 1 },
+      ],
+    ),
+    criterion(
+      "level_ordering",
+      "Level Ordering",
+      "The levels of each criterion are ordered by score, with unique ids",
+      "checkLevelOrdering",
+      PASS_FAIL("Levels ordered by score", "Levels out of order or repeated"),
+    ),
+  ],
+};
+
+/**
+ * The meta-rubric (id `meta_rubric`, target type `rubric`): five deterministic criteria of weight
+ * 0.2 — criteria coverage, criteria independence, weight distribution, threshold reasonableness,
+ * level ordering — and a pass threshold of 0.7. Criteria coverage is critical: a rubric without
+ * criteria fails however the other checks come out.
+ *
+ * @example
+ * const evaluation = await new RubricExecutor().evaluate(buildMetaRubric(), myRubric, {
+ *   targetId: myRubric.id,
+ *   targetType: "rubric",
+ * });
+ */
+export function buildMetaRubric(): Catalog {
+  return rubricCatalog(META_RUBRIC, "the meta-rubric");
+}
