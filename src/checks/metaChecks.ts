@@ -14,7 +14,7 @@ import type { ValidationFinding } from "../criteria/validationFinding.js";
 /** The module part of the meta check refs: `evalgate.meta:checkCriteriaCoverage`. */
 export const META_CHECK_MODULE = "evalgate.meta";
 
-function valueOf(target: unknown): unknown {
+function decodedRubric(target: unknown): unknown {
   if (typeof target !== "string") return target;
   const text = target.trimStart();
   return text.startsWith("{")
@@ -24,7 +24,7 @@ function valueOf(target: unknown): unknown {
 
 /** The rubric as written (weights not normalised, meta checks not applied). */
 function rubricAsWritten(target: unknown): Catalog {
-  const value = valueOf(target);
+  const value = decodedRubric(target);
   const asCatalog = CatalogSchema.safeParse(value);
   if (asCatalog.success) return asCatalog.data;
   const located = { value, lineOf: () => undefined };
