@@ -110,6 +110,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new judge.PromptTemplateError("x", ["content"], {}),
     "PROMPT_PLACEHOLDER_UNKNOWN",
   ],
+  [
+    "DecodeTemplateError",
+    () => new judge.DecodeTemplateError("bad", { line: 2 }),
+    "PROMPT_TEMPLATE_INVALID",
+  ],
   ["UnjudgedMethodError", () => new judge.UnjudgedMethodError("function", {}), "METHOD_NOT_JUDGED"],
   ["ModelTimeoutError", () => new llm.ModelTimeoutError(5, model), "MODEL_TIMEOUT"],
   [

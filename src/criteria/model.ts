@@ -74,8 +74,13 @@ export const CheckMethodSchema = z.object({
 export const LevelsMethodSchema = z.object({
   kind: z.literal("levels"),
   levels: z.array(LevelSchema).min(2),
-  /** A prompt template for the decision; `{{content}}` and `{{field}}` placeholders are filled. */
+  /**
+   * A Jinja-compatible prompt template for the decision, with the target's fields, `content`,
+   * `criterion` and `levels` in scope.
+   */
   decodePrompt: z.string().optional(),
+  /** A JSON Schema the answer must follow (sent as the structured-output format, then checked). */
+  decodeOutputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** LLM coverage of one key point, 0–1 with a reflection (a text point of a points list). */

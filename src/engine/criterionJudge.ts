@@ -2,8 +2,9 @@ import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
+import { isDecodeTemplateError } from "../judge/errors.js";
 import { ASKED_AGAIN_NOTE, lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
-import { renderJudgePrompt } from "../judge/render.js";
+import { type JudgePrompt, renderJudgePrompt } from "../judge/render.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
@@ -38,6 +39,8 @@ export interface CriterionJudgeContext {
   contentIsEmpty: boolean;
   contentType?: string;
   catalogInstructions?: string;
+  /** Named in template errors. */
+  catalogId?: string;
   evaluationPrompt?: string;
   /** Send each criterion's answer contract as a JSON Schema (structured output). */
   structuredOutput?: boolean;
@@ -77,14 +80,22 @@ export async function judgeCriterion(
 ): Promise<JudgedCriterion> {
   const found = await contextOrInsufficient(ctx, criterion);
   if ("insufficient" in found) return found.insufficient;
-  const prompt = renderJudgePrompt({
-    criterion,
-    content: ctx.content,
-    contentType: ctx.contentType,
-    catalogInstructions: ctx.catalogInstructions,
-    context: found.context,
-    override: ctx.evaluationPrompt,
-  });
+  let prompt: JudgePrompt;
+  try {
+    prompt = renderJudgePrompt({
+      criterion,
+      content: ctx.content,
+      contentType: ctx.contentType,
+      catalogInstructions: ctx.catalogInstructions,
+      catalogId: ctx.catalogId,
+      context: found.context,
+      override: ctx.evaluationPrompt,
+    });
+  } catch (error) {
+    // A decode prompt that cannot be rendered: this criterion is not evaluated, with the reason.
+    if (!isDecodeTemplateError(error)) throw error;
+    return { outcome: notEvaluatedOutcome(error.message), notes: [], called: false };
+  }
   const call = {
     purpose: "criterion" as const,
     criterionIds: [criterion.id],

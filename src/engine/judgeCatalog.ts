@@ -99,6 +99,7 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     contentIsEmpty: job.text.trim() === "",
     contentType: options.contentType,
     catalogInstructions: options.catalog.instructions,
+    catalogId: options.catalog.id,
     evaluationPrompt: options.evaluationPrompt,
     structuredOutput: settings.structuredOutput,
   };

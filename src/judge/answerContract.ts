@@ -8,6 +8,7 @@ import {
   SCORE_FIELDS,
   type ValueRead,
 } from "./answerValues.js";
+import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 import { UnjudgedMethodError } from "./errors.js";
 import type { LenientValue } from "./lenientJson.js";
 
@@ -15,7 +16,13 @@ import type { LenientValue } from "./lenientJson.js";
 export type AnswerContract =
   | { kind: "numeric"; scale: Scale; field: "score" }
   | { kind: "check"; field: "result" }
-  | { kind: "levels"; levels: readonly Level[]; field: "level_id" };
+  | {
+      kind: "levels";
+      levels: readonly Level[];
+      field: "level_id";
+      /** The JSON Schema a JSON answer must also follow (a decode output schema). */
+      outputSchema?: Record<string, unknown>;
+    };
 
 /** The answer contract of an LLM-judged criterion (score, point, check, levels). */
 export function answerContractOf(criterion: Criterion): AnswerContract {
@@ -27,8 +34,15 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
       return { kind: "numeric", scale: UNIT_SCALE, field: "score" };
     case "check":
       return { kind: "check", field: "result" };
-    case "levels":
-      return { kind: "levels", levels: method.levels, field: "level_id" };
+    case "levels": {
+      const outputSchema = decodeAnswerSchema(method);
+      return {
+        kind: "levels",
+        levels: method.levels,
+        field: "level_id",
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+      };
+    }
     default:
       throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "parse" });
   }

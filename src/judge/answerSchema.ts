@@ -1,5 +1,6 @@
 import type { Criterion } from "../criteria/model.js";
 import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
+import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 
 /** A JSON Schema object, as Ollama's `format` takes it. */
 export type AnswerJsonSchema = Record<string, unknown>;
@@ -43,15 +44,17 @@ export function answerJsonSchema(criterion: Criterion): AnswerJsonSchema | undef
         required: ["reasoning", "quotes", "result"],
       };
     case "levels":
-      return {
-        type: "object",
-        properties: {
-          reasoning,
-          quotes,
-          level_id: { type: "string", enum: method.levels.map((l) => l.id) },
-        },
-        required: ["reasoning", "quotes", "level_id"],
-      };
+      return (
+        decodeAnswerSchema(method) ?? {
+          type: "object",
+          properties: {
+            reasoning,
+            quotes,
+            level_id: { type: "string", enum: method.levels.map((l) => l.id) },
+          },
+          required: ["reasoning", "quotes", "level_id"],
+        }
+      );
     default:
       return undefined;
   }

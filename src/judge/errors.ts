@@ -67,6 +67,15 @@ export class PromptTemplateError extends JudgeError {
   }
 }
 
+/**
+ * A decode prompt template cannot be rendered: a syntax error, a tag or member that templates may
+ * not use, a render that takes too long or writes too much. The location names the line.
+ */
+export class DecodeTemplateError extends JudgeError {
+  override name = "DecodeTemplateError";
+  override readonly code = "PROMPT_TEMPLATE_INVALID";
+}
+
 /** A criterion whose method is deterministic (function, schema) was handed to the LLM judge. */
 export class UnjudgedMethodError extends JudgeError {
   override name = "UnjudgedMethodError";
@@ -84,10 +93,12 @@ export const JUDGE_ERROR_CODES = [
   "JUDGE_FAILED",
   "JUDGE_PROMPT_INVALID",
   "PROMPT_PLACEHOLDER_UNKNOWN",
+  "PROMPT_TEMPLATE_INVALID",
   "METHOD_NOT_JUDGED",
 ] as const;
 
 export const isJudgeError = errorGuard<JudgeError>(...JUDGE_ERROR_CODES);
 export const isJudgePromptError = errorGuard<JudgePromptError>("JUDGE_PROMPT_INVALID");
 export const isPromptTemplateError = errorGuard<PromptTemplateError>("PROMPT_PLACEHOLDER_UNKNOWN");
+export const isDecodeTemplateError = errorGuard<DecodeTemplateError>("PROMPT_TEMPLATE_INVALID");
 export const isUnjudgedMethodError = errorGuard<UnjudgedMethodError>("METHOD_NOT_JUDGED");

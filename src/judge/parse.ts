@@ -17,8 +17,10 @@ import {
   readReasoning,
   readScore,
 } from "./answerValues.js";
+import { decodeAnswerProblem } from "./decodeOutputSchema.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import type { LenientObject } from "./lenientJson.js";
+import { readProseLevel } from "./proseLevel.js";
 
 export { type AnswerContract, answerContractOf, FREEFORM_CONTRACT } from "./answerContract.js";
 
@@ -71,6 +73,12 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
   if (found === undefined) return { status: "missing", field: contract.field, reasoning };
   const decision = readDecision(found.value, contract);
   if (!decision.ok) return { status: "invalid", error: decision.error, reasoning };
+  if (contract.kind === "levels" && contract.outputSchema !== undefined) {
+    // The level as read (an id for a label or a different case) is what the schema checks.
+    const read = found.key === "level_id" ? { ...object, level_id: decision.value.native } : object;
+    const problem = decodeAnswerProblem(read, contract.outputSchema);
+    if (problem !== undefined) return { status: "invalid", error: problem, reasoning };
+  }
   return justified(decision, reasoning, {
     hits: readList(fieldOf(object, ["hits"])?.value),
     misses: readList(fieldOf(object, ["misses"])?.value),
@@ -245,6 +253,8 @@ export function parseWithContract(
     return finish(unusableAnswer("answer truncated", reasoning));
   }
   if (missing !== undefined) return finish(unusableAnswer(`${missing.field} missing`, reasoning));
+  if (noStructure && contract.kind === "levels")
+    return finish(readProseLevel(body, contract.levels));
   const detail = scan.firstError === undefined ? "" : ` (${scan.firstError})`;
   return finish(unusableAnswer(`no JSON object found${detail}`, reasoning));
 }

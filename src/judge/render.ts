@@ -20,6 +20,7 @@ import {
   scoreGuidelines,
 } from "../../prompts/evaluation/index.js";
 import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
+import { renderDecodePrompt } from "./decodePrompt.js";
 import { JudgePromptError, UnjudgedMethodError } from "./errors.js";
 import { fenceData } from "./fence.js";
 import { rubricItemOf } from "./rubricItem.js";
@@ -47,6 +48,8 @@ export interface RenderJudgePromptInput {
    * {{answer_format}} and, when the content is an object, one per top-level field.
    */
   override?: string;
+  /** The catalog (rubric) the criterion belongs to, named in template errors. */
+  catalogId?: string;
 }
 
 /** The placeholders every criterion template may use. */
@@ -168,7 +171,7 @@ function systemFor(contentType: string | undefined, catalogInstructions?: string
 
 /**
  * The system and user prompt for one criterion. The template is the caller's `override`, else the
- * criterion's own `decodePrompt` (levels), else the method's template. Whatever the template, the
+ * criterion's own `decodePrompt` (levels; Jinja, see decodePrompt.ts), else the method's. The
  * content is fenced and neutralised, the source documents and the content are appended when the
  * template does not place them, and the answer contract is appended when it has no
  * {{answer_format}}: an override can change the instructions but never the contract.
@@ -177,19 +180,19 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const { criterion } = input;
   const parts = methodParts(criterion);
   const method = criterion.method;
-  let template = parts.template;
-  let source = `${method.kind} template`;
-  if (method.kind === "levels" && method.decodePrompt !== undefined) {
-    template = method.decodePrompt;
-    source = "decodePrompt";
-  }
-  if (input.override !== undefined) {
-    template = input.override;
-    source = "override";
-  }
-
   const content = fenceData("CONTENT", contentText(input.content, criterion.id));
   const context = contextBlock(input.context);
+  const system = systemFor(input.contentType, input.catalogInstructions);
+  if (method.kind === "levels" && method.decodePrompt !== undefined && !input.override) {
+    // A levels criterion's own decode prompt is a Jinja-compatible template.
+    const { guidelines, answerFormat } = parts;
+    const [template, target, rubricId] = [method.decodePrompt, input.content, input.catalogId];
+    const decode = { criterion, method, template, target, content, context, guidelines, rubricId };
+    return { system, user: renderDecodePrompt({ ...decode, answerFormat }) };
+  }
+  const template = input.override ?? parts.template;
+  const source = input.override === undefined ? `${method.kind} template` : "override";
+
   const used = new Set(placeholdersOf(template).map((p) => p.name));
   const fields = fieldValues(input.content, used, criterion.id);
   const values: Record<string, string> = {
@@ -208,7 +211,7 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   if (!used.has("content") && !fieldUsed) user += `\n\nContent under evaluation:\n${content}`;
   if (!used.has("answer_format")) user += `\n\n${parts.answerFormat}`;
 
-  return { system: systemFor(input.contentType, input.catalogInstructions), user };
+  return { system, user };
 }
 
 export interface RenderFreeformPromptInput {

@@ -10,7 +10,8 @@ export type OllamaFormat = "json" | Record<string, unknown>;
 
 const OptionsSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
-  seed: z.number().int().optional(),
+  /** The sampling seed; null sends none. Default: EVALGATE_SEED, else DEFAULT_SEED. */
+  seed: z.number().int().nullable().optional(),
   numCtx: z.number().int().positive().optional(),
   keepAlive: z.union([z.string().min(1), z.number()]).optional(),
   format: z.union([z.literal("json"), z.record(z.string(), z.unknown())]).optional(),
@@ -43,6 +44,11 @@ export interface ModelSettings {
 
 /** Evaluations run at temperature 0.1: near-deterministic judging. */
 export const DEFAULT_TEMPERATURE = 0.1;
+/**
+ * Every judge call is made with this sampling seed where the provider takes one (Ollama's `seed`),
+ * so the same prompt gets the same answer: EVALGATE_SEED or the `seed` option change it.
+ */
+export const DEFAULT_SEED = 42;
 /** Every model call times out after 60 seconds unless told otherwise. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -61,7 +67,7 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
   const env: ModelEnv = envInput ?? process.env;
   return {
     temperature: options.temperature ?? DEFAULT_TEMPERATURE,
-    seed: options.seed,
+    seed: options.seed === undefined ? seedFromEnv(env) : (options.seed ?? undefined),
     numCtx: options.numCtx,
     keepAlive: options.keepAlive,
     format: options.format,
@@ -73,4 +79,19 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
     baseUrl: options.baseUrl ? normaliseBaseUrl(options.baseUrl) : defaultOllamaBaseUrl(env),
     env,
   };
+}
+
+/**
+ * The seed EVALGATE_SEED asks for: a whole number, or "none" / "off" for no seed; DEFAULT_SEED when
+ * it is not set.
+ */
+export function seedFromEnv(env: ModelEnv): number | undefined {
+  const value = env.EVALGATE_SEED?.trim();
+  if (value === undefined || value === "") return DEFAULT_SEED;
+  if (/^(none|off)$/i.test(value)) return undefined;
+  const seed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(seed)) {
+    throw new ModelOptionsError("EVALGATE_SEED", "expected a whole number, or none");
+  }
+  return seed;
 }

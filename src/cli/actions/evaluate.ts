@@ -28,6 +28,8 @@ export interface EvaluateCommandOptions {
   trace?: string;
   /** The content budget in bytes (default: what fits the judge's context window). */
   maxContentBytes?: number;
+  /** The sampling seed of every judge call (default: EVALGATE_SEED, else 42). */
+  seed?: number;
 }
 
 /** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
@@ -58,6 +60,7 @@ export async function runEvaluate(
   const judge = createChatModel(target.spec, {
     env: context.env,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
 
   const progress = createProgressReporter(context.stderr, catalog);

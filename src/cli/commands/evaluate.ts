@@ -18,7 +18,8 @@ Input:
 Model:
   --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>; the Ollama
   server is OLLAMA_BASE_URL or http://127.0.0.1:11434. evalgate checks that Ollama runs and has
-  the model before judging.
+  the model before judging. Every judge call is made with the sampling seed --seed, else
+  EVALGATE_SEED, else 42 (EVALGATE_SEED=none sends none); traces record it.
 
 Output:
   Progress goes to stderr, the result to stdout (or --out, written only when the evaluation
@@ -42,6 +43,7 @@ interface RawEvaluateOptions {
   concurrency?: number;
   trace?: string;
   maxContentBytes?: number;
+  seed?: number;
 }
 
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
@@ -65,6 +67,11 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
     .option("--concurrency <n>", "criteria judged at once", integerIn(1, 64))
     .option("--trace <file.jsonl>", "append every model call's trace to this JSONL file")
+    .option(
+      "--seed <n>",
+      "sampling seed of every judge call (default 42)",
+      integerIn(0, 2 ** 31 - 1),
+    )
     .option(
       "--max-content-bytes <n>",
       "refuse a content file larger than this (default: what fits the judge's context window)",

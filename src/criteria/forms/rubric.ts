@@ -85,7 +85,12 @@ function methodOf(c: RubricCriterion): Method {
         levels: c.levels,
       };
     case "llm_decode":
-      return { kind: "levels", levels: c.levels, decodePrompt: m.decode_prompt ?? undefined };
+      return {
+        kind: "levels",
+        levels: c.levels,
+        decodePrompt: m.decode_prompt ?? undefined,
+        decodeOutputSchema: m.decode_output_schema ?? undefined,
+      };
   }
 }
 

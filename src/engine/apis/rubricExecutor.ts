@@ -40,6 +40,8 @@ export interface RubricExecutorOptions {
   baseDir?: string;
   /** Per model call, when the llm is built from a spec or a chat model (default 60 s). */
   timeoutMs?: number;
+  /** Sampling seed of every call of an llm built from a spec (default EVALGATE_SEED, else 42). */
+  seed?: number | null;
   /** Append every model call's trace to this JSONL file. */
   traceFile?: string;
   /** The most content bytes sent to the judge (default: contentBudgetBytes()); see evaluateContent. */
@@ -92,6 +94,7 @@ function llmInvocationOf(criterionId: string, traces: readonly Trace[]): LlmInvo
     prompt_hash: trace.promptHash,
     response_hash: trace.responseHash,
     timestamp: trace.timestamp,
+    ...(typeof trace.parameters.seed === "number" ? { seed: trace.parameters.seed } : {}),
     usage: {
       input_tokens: trace.usage.inputTokens,
       output_tokens: trace.usage.outputTokens,
@@ -180,10 +183,10 @@ export class RubricExecutor {
     this.llm =
       options.llm === undefined
         ? undefined
-        : resolveJudgeModel(
-            options.llm,
-            options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
-          );
+        : resolveJudgeModel(options.llm, {
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+            ...(options.seed === undefined ? {} : { seed: options.seed }),
+          });
     this.evaluatedBy = options.evaluatedBy ?? "system";
   }
 

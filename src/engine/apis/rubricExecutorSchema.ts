@@ -17,6 +17,8 @@ export const LlmInvocationSchema = z.object({
   /** sha256 of the exact raw response. */
   response_hash: z.string(),
   timestamp: z.string(),
+  /** The sampling seed the call was made with, where the provider takes one. */
+  seed: z.number().int().optional(),
   usage: z.object({
     input_tokens: z.number().int().min(0),
     output_tokens: z.number().int().min(0),

@@ -1,0 +1,80 @@
+/**
+ * A levels criterion's `decode_output_schema`: the JSON Schema its answer must follow. It is sent
+ * as the structured-output format (Ollama's `format` constrains decoding to it) and every JSON
+ * answer is validated against it. The schema sent is the rubric's own, with the reasoning the
+ * judge always gives added as a property, and `level_id` limited to the criterion's level ids
+ * when the schema leaves it an open string.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { LevelsMethod } from "../criteria/model.js";
+
+type JsonSchema = Record<string, unknown>;
+
+const REASONING = { type: "string", description: "the reasoning, with evidence, written first" };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The schema the judge's answer is held to (undefined when the criterion has none). */
+export function decodeAnswerSchema(method: LevelsMethod): JsonSchema | undefined {
+  const own = method.decodeOutputSchema;
+  if (own === undefined) return undefined;
+  if (!isRecord(own.properties)) return own;
+  const properties: Record<string, unknown> = { ...own.properties };
+  const levelId = properties.level_id;
+  if (isRecord(levelId) && levelId.type === "string" && levelId.enum === undefined) {
+    properties.level_id = { ...levelId, enum: method.levels.map((l) => l.id) };
+  }
+  const required = Array.isArray(own.required) ? own.required.map(String) : [];
+  return {
+    ...own,
+    properties: { reasoning: REASONING, ...properties },
+    required: ["reasoning", ...required.filter((name) => name !== "reasoning")],
+  };
+}
+
+const compiled = new Map<string, ValidateFunction | string>();
+const MAX_COMPILED = 64;
+
+/** The compiled validator, or why the schema cannot be compiled. */
+function validatorFor(schema: JsonSchema): ValidateFunction | string {
+  const key = JSON.stringify(schema);
+  const cached = compiled.get(key);
+  if (cached !== undefined) return cached;
+  let made: ValidateFunction | string;
+  try {
+    made = new Ajv({
+      allErrors: true,
+      strict: false,
+      validateFormats: false,
+      logger: false,
+    }).compile(schema);
+  } catch (error) {
+    made = `decode_output_schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (compiled.size >= MAX_COMPILED) compiled.clear();
+  compiled.set(key, made);
+  return made;
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "/" : error.instancePath;
+  const params: Record<string, unknown> = error.params;
+  const detail =
+    error.keyword === "enum"
+      ? `: ${JSON.stringify(params.allowedValues)}`
+      : error.keyword === "additionalProperties"
+        ? ` '${String(params.additionalProperty)}'`
+        : "";
+  return `${where}: ${error.message ?? error.keyword}${detail}`;
+}
+
+/** Why an answer object does not follow the schema; undefined when it does. */
+export function decodeAnswerProblem(answer: unknown, schema: JsonSchema): string | undefined {
+  const validate = validatorFor(schema);
+  if (typeof validate === "string") return validate;
+  if (validate(answer)) return undefined;
+  const problems = (validate.errors ?? []).slice(0, 3).map(describe);
+  return `the answer does not follow decode_output_schema (${problems.join("; ")})`;
+}

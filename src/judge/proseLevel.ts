@@ -1,0 +1,86 @@
+/**
+ * A levels answer written as prose ("I would classify this as great."): the level it names, when
+ * it names exactly one. Two or more levels named is no answer — the judge must pick one — and
+ * none named is no answer either.
+ */
+import type { Level } from "../criteria/model.js";
+import type { JudgeAnswer } from "./answer.js";
+import { unusableAnswer } from "./answer.js";
+
+/** The longest prose answer read for a level; longer text is an essay, not a classification. */
+export const MAX_PROSE_LEVEL_CHARS = 2_000;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The ways a level is named: its id, its id with spaces for `_`/`-`, its label. */
+function namesOf(level: Level): string[] {
+  const spaced = level.id.replace(/[_-]+/g, " ");
+  return [...new Set([level.id, spaced, level.label].map((n) => n.trim().toLowerCase()))].filter(
+    (n) => n !== "",
+  );
+}
+
+interface Mention {
+  level: Level;
+  start: number;
+  end: number;
+}
+
+/** Every whole-word mention of a level's names; a mention inside a longer one does not count. */
+function mentionsIn(text: string, levels: readonly Level[]): Mention[] {
+  const lower = text.toLowerCase();
+  const found: Mention[] = [];
+  for (const level of levels) {
+    for (const name of namesOf(level)) {
+      const pattern = new RegExp(
+        `(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`,
+        "gu",
+      );
+      for (const match of lower.matchAll(pattern)) {
+        found.push({ level, start: match.index, end: match.index + match[0].length });
+      }
+    }
+  }
+  return found.filter(
+    (m) =>
+      !found.some(
+        (o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start,
+      ),
+  );
+}
+
+/**
+ * Reads a prose answer under a levels contract. The whole text is the reasoning; the answer
+ * carries a note saying it was read from prose.
+ */
+export function readProseLevel(text: string, levels: readonly Level[]): JudgeAnswer {
+  const prose = text.trim();
+  if (prose.length > MAX_PROSE_LEVEL_CHARS) {
+    return unusableAnswer(
+      "no JSON object found, and the prose answer is too long to read a level from",
+    );
+  }
+  const named = [...new Set(mentionsIn(prose, levels).map((m) => m.level))];
+  const [only] = named;
+  if (named.length === 1 && only !== undefined) {
+    return {
+      usable: true,
+      score01: only.score,
+      native: only.id,
+      level: only.id,
+      reasoning: prose,
+      hits: [],
+      misses: [],
+      notes: [`no JSON object: the prose answer names exactly one level, '${only.id}'`],
+    };
+  }
+  if (named.length > 1) {
+    return unusableAnswer(
+      `no JSON object, and the prose answer names ${named.length} levels (${named.map((l) => l.id).join(", ")}); the judge must give one`,
+      prose,
+    );
+  }
+  return unusableAnswer("no JSON object found, and the prose answer names no level", prose);
+}
