@@ -5,8 +5,9 @@
  *
  * Everything else lives behind a subpath named for its folder: `evalgate/judge`, `evalgate/toon`,
  * `evalgate/criteria`, `evalgate/scoring`, `evalgate/checks`, `evalgate/context`, `evalgate/llm`,
- * `evalgate/engine`, `evalgate/graph`, `evalgate/orchestrator`, `evalgate/store`,
- * `evalgate/service`. A name added here is a decision: tests/publicSurface.test.ts pins the list.
+ * `evalgate/engine`, `evalgate/graph`, `evalgate/orchestrator`, `evalgate/rubrics`,
+ * `evalgate/store`, `evalgate/service`. A name added here is a decision:
+ * tests/publicSurface.test.ts pins the list.
  *
  * @example
  * import { evaluateContent, loadCatalog } from "evalgate";

@@ -63,6 +63,7 @@ const SUBPATHS = [
   "judge",
   "llm",
   "orchestrator",
+  "rubrics",
   "scoring",
   "service",
   "store",

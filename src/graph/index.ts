@@ -4,6 +4,12 @@
  * graph, and the dependency map that marks content stale after an edit.
  */
 export {
+  type ArtifactReviewNodeOptions,
+  type ArtifactReviewOutcome,
+  createArtifactReviewNode,
+  routeOnArtifactReview,
+} from "./artifactReviewNode.js";
+export {
   type DependencyMap,
   DependencyMapSchema,
   loadDependencyMap,

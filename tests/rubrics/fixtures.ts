@@ -87,3 +87,38 @@ export const ASSESSMENT_RUBRIC = {
   name: "Assessment Shape",
   target_type: "assessment",
 };
+
+/** The quiz rubric with a pedagogy criterion the llm decides (no decode prompt: the default one). */
+export const QUIZ_PEDAGOGY = {
+  id: "quiz_pedagogy",
+  name: "Quiz Pedagogy",
+  description: "Whether the questions test understanding",
+  version: "1.0.0",
+  target_type: "content",
+  pass_threshold: 0.7,
+  criteria: [
+    {
+      id: "pedagogy",
+      name: "Pedagogical Quality",
+      description: "Questions test understanding rather than memorisation",
+      weight: 1,
+      levels: [
+        { id: "poor", label: "Poor", description: "Tests recall only", score: 0 },
+        { id: "good", label: "Good", description: "Tests understanding", score: 0.8 },
+        { id: "excellent", label: "Excellent", description: "Tests transfer", score: 1 },
+      ],
+      scoring_method: { type: "llm_decode" },
+    },
+  ],
+};
+
+/** The quiz example's scoring function: five questions or more pass. */
+export function checkQuestionCount(content: unknown): string {
+  const questions =
+    typeof content === "object" && content !== null && "questions" in content
+      ? content.questions
+      : [];
+  return Array.isArray(questions) && questions.length >= 5 ? "pass" : "fail";
+}
+
+export const FIVE_QUESTIONS = { questions: ["Q1", "Q2", "Q3", "Q4", "Q5"] };

@@ -6,9 +6,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FunctionRegistry } from "../../src/checks/registry.js";
+import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
+import { ArtifactRegistry } from "../../src/rubrics/artifactRegistry.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
-import { CONTENT_QUALITY } from "./fixtures.js";
+import { CONTENT_QUALITY, checkQuestionCount, FIVE_QUESTIONS, QUIZ_RUBRIC } from "./fixtures.js";
 import { listsByTargetAndDeletes, registersAndVersions } from "./registryScenarios.js";
 
 let cluster: PostgresCluster;
@@ -78,6 +81,44 @@ describe("RubricRegistry on PostgreSQL", () => {
       ]);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it("reviews an artifact and keeps its status and evaluations", async () => {
+    const url = await freshDatabase();
+    const rubricRegistry = await RubricRegistry.open({ databaseUrl: url });
+    const functionRegistry = new FunctionRegistry().register(
+      "scoring:check_question_count",
+      checkQuestionCount,
+    );
+    const artifacts = await ArtifactRegistry.open({
+      databaseUrl: url,
+      rubricRegistry,
+      rubricExecutor: new RubricExecutor({ functionRegistry }),
+    });
+    try {
+      await rubricRegistry.register(QUIZ_RUBRIC);
+      const short = await artifacts.create({
+        type: "quiz",
+        name: "Short",
+        content: { questions: ["Q1"] },
+        rubricIds: ["quiz_quality"],
+      });
+      const full = await artifacts.create({
+        type: "quiz",
+        name: "Full",
+        content: FIVE_QUESTIONS,
+        rubricIds: ["quiz_quality"],
+      });
+      await artifacts.submitForReview(short.id);
+      const [approved] = await artifacts.submitForReview(full.id);
+      expect((await artifacts.require(short.id)).status).toBe("needs_revision");
+      const stored = await artifacts.require(full.id);
+      expect(stored.status).toBe("approved");
+      expect(stored.evaluations).toEqual([approved]);
+    } finally {
+      await artifacts.close();
+      await rubricRegistry.close();
     }
   }, 60_000);
 });
