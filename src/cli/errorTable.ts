@@ -9,6 +9,7 @@ import { isEvaluationModelError } from "../engine/errors.js";
 import type { ErrorCode } from "../errorCodes.js";
 import { type EvalgateError, isEvalgateError } from "../errors.js";
 import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
+import { RubricConfigError } from "../rubrics/errors.js";
 import { displayPath } from "./displayPath.js";
 import { EXIT_ERROR } from "./exitCodes.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
@@ -44,6 +45,12 @@ function catalogMessage(error: EvalgateError, cwd: string): string {
     ...(error.path === undefined ? {} : { path: error.path }),
   };
   return `cannot use the catalog: ${CatalogError.format(error.detail, where)}`;
+}
+
+/** A rubric file's error, its path relative to the working folder. */
+function rubricFileMessage(error: EvalgateError, cwd: string): string {
+  if (!(error instanceof RubricConfigError)) return error.message;
+  return `${displayPath(error.source, cwd)}: ${error.detail}`;
 }
 
 const error2 = (message: ErrorRow["message"]): ErrorRow => ({ exit: EXIT_ERROR, message });
@@ -138,7 +145,7 @@ export const ERROR_TABLE = {
   INTERNAL: NAMED,
   // The rubric and artifact registries: their messages say what and where.
   RUBRIC_NOT_FOUND: PLAIN,
-  RUBRIC_CONFIG_INVALID: PLAIN,
+  RUBRIC_CONFIG_INVALID: error2(rubricFileMessage),
   ARTIFACT_NOT_FOUND: PLAIN,
   ARTIFACT_REVIEW_FAILED: PLAIN,
 } as const satisfies Record<ErrorCode, ErrorRow>;

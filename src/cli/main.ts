@@ -13,6 +13,7 @@ import type { RegisterCommand } from "./commands/register.js";
 import { registerReviewCommand } from "./commands/review.js";
 import { registerReviewersCommand } from "./commands/reviewers.js";
 import { registerReviewsCommand } from "./commands/reviews.js";
+import { registerRubricsCommand } from "./commands/rubrics.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerTokensCommand } from "./commands/tokens.js";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerReviewCommand,
   registerServeCommand,
   registerReviewersCommand,
+  registerRubricsCommand,
 ];
 
 function packageVersion(): string {

@@ -21,10 +21,13 @@ export class RubricNotFoundError extends EvalgateError {
 export class RubricConfigError extends EvalgateError {
   override readonly name = "RubricConfigError";
   readonly source: string;
+  /** What is wrong, without the source. */
+  readonly detail: string;
 
-  constructor(source: string, message: string, options: { cause?: unknown } = {}) {
-    super("RUBRIC_CONFIG_INVALID", `${source}: ${message}`, options);
+  constructor(source: string, detail: string, options: { cause?: unknown } = {}) {
+    super("RUBRIC_CONFIG_INVALID", `${source}: ${detail}`, options);
     this.source = source;
+    this.detail = detail;
   }
 }
 

@@ -1,0 +1,125 @@
+/** `evalgate rubrics list | show | register | delete`: the rubric registry from the command line. */
+import { resolve } from "node:path";
+import type { Catalog } from "../../criteria/model.js";
+import { RubricNotFoundError } from "../../rubrics/errors.js";
+import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import type { CliContext } from "../context.js";
+import { displayPath } from "../displayPath.js";
+import { EXIT_OK } from "../exitCodes.js";
+import { renderColumns } from "../review/display.js";
+import { describeStore, resolveCheckpointStore } from "../review/store.js";
+
+async function withRegistry<T>(
+  db: string | undefined,
+  context: CliContext,
+  work: (registry: RubricRegistry, where: string) => Promise<T>,
+): Promise<T> {
+  const location = resolveCheckpointStore(db, context.env, context.cwd);
+  const registry = await RubricRegistry.open(
+    location.kind === "sqlite" ? { sqlitePath: location.path } : { databaseUrl: location.url },
+  );
+  try {
+    return await work(registry, describeStore(location, context.cwd));
+  } finally {
+    await registry.close();
+  }
+}
+
+export async function listRubrics(options: { target?: string; db?: string }, context: CliContext) {
+  await withRegistry(options.db, context, async (registry, where) => {
+    const rubrics =
+      options.target === undefined
+        ? await registry.listAll()
+        : await registry.getForTarget(options.target);
+    if (rubrics.length === 0) {
+      const which = options.target === undefined ? "" : ` for target type "${options.target}"`;
+      context.stdout.write(
+        `No rubrics${which} in ${where}: register some with \`evalgate rubrics register <file>\`.\n`,
+      );
+      return;
+    }
+    const rows = rubrics.map((r) => [
+      r.id,
+      r.version,
+      r.targetType ?? "-",
+      String(r.criteria.length),
+      r.name,
+    ]);
+    const header = ["id", "version", "target", "criteria", "name"];
+    context.stdout.write(`${renderColumns(header, rows).join("\n")}\n`);
+  });
+  context.exitCode = EXIT_OK;
+}
+
+function describeRubric(rubric: Catalog): string[] {
+  const lines = [
+    `${rubric.name} (${rubric.id} ${rubric.version})`,
+    ...(rubric.description === undefined ? [] : [rubric.description]),
+    `target type: ${rubric.targetType ?? "-"}   pass threshold: ${rubric.passingThreshold}`,
+    "",
+  ];
+  const rows = rubric.criteria.map((c) => [
+    c.id,
+    c.method.kind,
+    String(Math.round(c.weight * 1000) / 1000),
+    c.title,
+  ]);
+  return [...lines, ...renderColumns(["criterion", "method", "weight", "name"], rows)];
+}
+
+/** `content_quality@1.0.0` → the id and the version; a plain id has none. */
+function splitVersion(ref: string): { id: string; version: string | undefined } {
+  const at = ref.lastIndexOf("@");
+  if (at <= 0 || at === ref.length - 1) return { id: ref, version: undefined };
+  return { id: ref.slice(0, at), version: ref.slice(at + 1) };
+}
+
+export async function showRubric(
+  ref: string,
+  options: { json?: boolean; db?: string },
+  context: CliContext,
+) {
+  const { id, version } = splitVersion(ref);
+  await withRegistry(options.db, context, async (registry, where) => {
+    const rubric = await registry.get(id, version);
+    if (rubric === undefined) throw new RubricNotFoundError(id, version, where);
+    if (options.json === true) {
+      context.stdout.write(`${JSON.stringify(rubric, null, 2)}\n`);
+      return;
+    }
+    const versions = (await registry.versions(id)).map(
+      (v) => `${v.version}${v.latest ? " (latest)" : ""} registered ${v.registeredAt}`,
+    );
+    context.stdout.write(
+      `${[...describeRubric(rubric), "", "versions:", ...versions.map((v) => `  ${v}`)].join("\n")}\n`,
+    );
+  });
+  context.exitCode = EXIT_OK;
+}
+
+export async function registerRubrics(file: string, options: { db?: string }, context: CliContext) {
+  const path = resolve(context.cwd, file);
+  await withRegistry(options.db, context, async (registry, where) => {
+    const registered = await registry.registerFile(path);
+    for (const r of registered) {
+      const what = r.created ? "registered" : "unchanged, kept";
+      context.stdout.write(`${r.id} ${r.version}: ${what}\n`);
+    }
+    context.stdout.write(
+      `${registered.length} rubric${registered.length === 1 ? "" : "s"} from ${displayPath(path, context.cwd)} in ${where}.\n`,
+    );
+  });
+  context.exitCode = EXIT_OK;
+}
+
+export async function deleteRubric(id: string, options: { db?: string }, context: CliContext) {
+  await withRegistry(options.db, context, async (registry, where) => {
+    if (!(await registry.delete(id))) throw new RubricNotFoundError(id, undefined, where);
+    const versions = await registry.versions(id);
+    const last = versions.at(-1)?.version ?? "";
+    context.stdout.write(
+      `Deleted ${id} from the list; its ${versions.length} version${versions.length === 1 ? "" : "s"} stay readable (evalgate rubrics show ${id}@${last}).\n`,
+    );
+  });
+  context.exitCode = EXIT_OK;
+}

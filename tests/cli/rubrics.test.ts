@@ -1,0 +1,112 @@
+/**
+ * `evalgate rubrics register | list | show | delete` in process (the real program and its error
+ * table), and once as a child process through bin/evalgate.mjs.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCliContext } from "../../src/cli/context.js";
+import { runCli } from "../../src/cli/main.js";
+import { CONTENT_QUALITY, QUIZ_RUBRIC } from "../rubrics/fixtures.js";
+import { runEvalgate, SPAWN_TIMEOUT, tempFolder } from "./helpers.js";
+
+let folder: Awaited<ReturnType<typeof tempFolder>>;
+beforeAll(async () => {
+  folder = await tempFolder();
+  await writeFile(
+    join(folder.dir, "rubrics.json"),
+    JSON.stringify({ rubrics: [CONTENT_QUALITY, QUIZ_RUBRIC] }, null, 2),
+  );
+  await writeFile(
+    join(folder.dir, "quiz-v2.json"),
+    JSON.stringify({ ...QUIZ_RUBRIC, version: "2.0.0", pass_threshold: 0.8 }),
+  );
+  await writeFile(
+    join(folder.dir, "broken.json"),
+    JSON.stringify({ ...QUIZ_RUBRIC, pass_threshold: "high" }, null, 2),
+  );
+});
+afterAll(async () => {
+  await folder.remove();
+});
+
+async function run(args: readonly string[], db: string) {
+  let stdout = "";
+  let stderr = "";
+  const context = createCliContext({
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    cwd: folder.dir,
+  });
+  const code = await runCli([...args, "--db", db], context);
+  return { code, stdout, stderr };
+}
+
+describe("evalgate rubrics", () => {
+  it("registers a file, lists, shows, registers a new version and deletes", async () => {
+    const db = "one.sqlite";
+    const registered = await run(["rubrics", "register", "rubrics.json"], db);
+    expect(registered).toMatchObject({ code: 0, stderr: "" });
+    expect(registered.stdout).toContain("content_quality 1.0.0: registered");
+    expect(registered.stdout).toContain("2 rubrics from rubrics.json in one.sqlite.");
+    const again = await run(["rubrics", "register", "rubrics.json"], db);
+    expect(again.stdout).toContain("quiz_quality 1.0.0: unchanged, kept");
+
+    const listed = await run(["rubrics", "list", "--target", "content"], db);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split("\n")[0]).toMatch(/^id\s+version\s+target\s+criteria\s+name/);
+    expect(listed.stdout).toMatch(/quiz_quality\s+1\.0\.0\s+content\s+1\s+Quiz Quality/);
+
+    expect((await run(["rubrics", "register", "quiz-v2.json"], db)).stdout).toContain(
+      "quiz_quality 2.0.0: registered",
+    );
+    const shown = await run(["rubrics", "show", "quiz_quality"], db);
+    expect(shown.stdout).toContain("Quiz Quality (quiz_quality 2.0.0)");
+    expect(shown.stdout).toContain("pass threshold: 0.8");
+    expect(shown.stdout).toMatch(/question_count\s+function\s+1\s+Question Count/);
+    expect(shown.stdout).toContain("2.0.0 (latest)");
+
+    const deleted = await run(["rubrics", "delete", "quiz_quality"], db);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toContain("its 2 versions stay readable");
+    expect((await run(["rubrics", "list"], db)).stdout).not.toContain("quiz_quality");
+    const old = await run(["rubrics", "show", "quiz_quality@1.0.0", "--json"], db);
+    expect(old.code).toBe(0);
+    expect(JSON.parse(old.stdout)).toMatchObject({ id: "quiz_quality", version: "1.0.0" });
+  });
+
+  it("ends with exit 2 and one line naming what and where", async () => {
+    const db = "two.sqlite";
+    const missing = await run(["rubrics", "show", "nope"], db);
+    expect(missing).toMatchObject({ code: 2, stdout: "" });
+    expect(missing.stderr).toBe('evalgate: no rubric "nope" in two.sqlite\n');
+    const deleted = await run(["rubrics", "delete", "nope"], db);
+    expect(deleted.code).toBe(2);
+    const broken = await run(["rubrics", "register", "broken.json"], db);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(
+      /^evalgate: cannot use the catalog: broken\.json:\d+ \(\$\.pass_threshold\)/,
+    );
+    const absent = await run(["rubrics", "register", "absent.json"], db);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toBe("evalgate: absent.json: the rubric file: no such file\n");
+    expect((await run(["rubrics", "list"], db)).stdout).toContain("No rubrics in two.sqlite");
+  });
+
+  it(
+    "runs as the real command",
+    async () => {
+      const result = await runEvalgate(
+        ["rubrics", "register", "rubrics.json", "--db", "bin.sqlite"],
+        {
+          cwd: folder.dir,
+        },
+      );
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("quiz_quality 1.0.0: registered");
+    },
+    SPAWN_TIMEOUT,
+  );
+});
