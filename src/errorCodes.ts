@@ -11,6 +11,7 @@ import { CATALOG_ERROR_CODES } from "./criteria/errors.js";
 import { ENGINE_ERROR_CODES } from "./engine/errors.js";
 import { GRAPH_ERROR_CODES } from "./graph/errors.js";
 import { JUDGE_ERROR_CODES } from "./judge/errors.js";
+import { EMBEDDED_ERROR_CODES } from "./llm/embedded/errors.js";
 import { LLM_ERROR_CODES } from "./llm/errors.js";
 import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "./orchestrator/errors.js";
 import { RUBRICS_ERROR_CODES } from "./rubrics/errors.js";
@@ -28,6 +29,7 @@ const FOLDER_ERROR_CODES = [
   ...GRAPH_ERROR_CODES,
   ...JUDGE_ERROR_CODES,
   ...LLM_ERROR_CODES,
+  ...EMBEDDED_ERROR_CODES,
   ...ORCHESTRATOR_ERROR_CODES,
   ...CHECKPOINTER_ERROR_CODES,
   ...RUBRICS_ERROR_CODES,

@@ -85,6 +85,10 @@ export const ERROR_TABLE = {
   MODEL_SPEC_INVALID: NAMED,
   MODEL_PROVIDER_UNKNOWN: NAMED,
   MODEL_OPTIONS_INVALID: NAMED,
+  // The embedded model: its runtime, a local model file, the download of the default model.
+  EMBEDDED_RUNTIME_UNAVAILABLE: PLAIN,
+  MODEL_FILE_UNUSABLE: PLAIN,
+  MODEL_DOWNLOAD_FAILED: PLAIN,
   // Evaluation and projects.
   EVALUATION_FAILED: NAMED,
   PROJECT_INVALID: NAMED,

@@ -14,20 +14,13 @@ import {
   defaultOllamaBaseUrl,
   formatModelSpec,
   type ModelEnv,
-  type ProviderName,
   parseModelSpec,
 } from "../llm/spec.js";
+import type { TextOutput } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
+import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";
 
-/** The judge a command will call: its spec and, for Ollama, the server. */
-export interface ModelTarget {
-  /** `provider:model`, as the engine receives it. */
-  spec: string;
-  provider: ProviderName;
-  model: string;
-  /** The Ollama server (OLLAMA_BASE_URL or the default), for `ollama:` models. */
-  baseUrl: string | undefined;
-}
+export type { ModelTarget } from "./modelChoice.js";
 
 /**
  * The model a command uses: `--model` when given, else `ollama:<EVALGATE_MODEL or the default>`.
@@ -35,11 +28,13 @@ export interface ModelTarget {
  */
 export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
   const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
+  const chosen = spec === undefined && !env.EVALGATE_MODEL?.trim();
   return {
     spec: formatModelSpec(parsed),
     provider: parsed.provider,
     model: parsed.model,
     baseUrl: parsed.provider === "ollama" ? defaultOllamaBaseUrl(env) : undefined,
+    ...(chosen ? { chosen } : {}),
   };
 }
 
@@ -78,17 +73,39 @@ export interface EnsureModelReadyOptions {
   /** How long to wait for the Ollama server (default 3000 ms). */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /**
+   * The command's environment and stderr: with them, a target nobody named is chosen (Ollama,
+   * else the embedded model, with one line saying which) and a `llama-cpp:` file is loaded.
+   */
+  env?: ModelEnv;
+  stderr?: TextOutput;
+  signal?: AbortSignal;
 }
 
 /**
- * For an `ollama:` model: checks that the server answers and has the model; throws
- * ModelNotReadyError naming the base URL and what to run when not. Other providers are not
- * checked here (their failures surface as EvaluationModelError during the run).
+ * The model the command will use, checked: with `options.env` and `options.stderr`, a model
+ * nobody named is chosen (modelChoice.ts) and a `llama-cpp:` file is loaded. For an `ollama:`
+ * model: checks that the server answers and has the model; throws ModelNotReadyError naming the
+ * base URL and what to run when not. Other providers are not checked here (their failures
+ * surface as EvaluationModelError during the run).
  */
 export async function ensureModelReady(
   target: ModelTarget,
   options: EnsureModelReadyOptions = {},
-): Promise<void> {
+): Promise<ModelTarget> {
+  const { env, stderr } = options;
+  if (env !== undefined && stderr !== undefined) {
+    if (target.chosen === true) return chooseModel(target, { ...options, env, stderr });
+    if (target.provider === "llama-cpp") {
+      await loadLocalModel(target.model, env);
+      return target;
+    }
+  }
+  await checkOllamaTarget(target, options);
+  return target;
+}
+
+async function checkOllamaTarget(target: ModelTarget, options: EnsureModelReadyOptions) {
   if (target.provider !== "ollama" || target.baseUrl === undefined) return;
   const status = await checkOllama(target.baseUrl, target.model, options);
   if (!status.reachable) {

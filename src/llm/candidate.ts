@@ -8,7 +8,13 @@ import type {
 } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError } from "./classifyError.js";
-import { ModelAbortedError, type ModelErrorContext, ModelTimeoutError } from "./errors.js";
+import { createLlamaCppChat } from "./embedded/llamaCppChat.js";
+import {
+  ModelAbortedError,
+  type ModelErrorContext,
+  ModelRequestError,
+  ModelTimeoutError,
+} from "./errors.js";
 import { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import type { ModelSettings, OllamaFormat } from "./settings.js";
@@ -144,9 +150,55 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
   };
 }
 
+/**
+ * A local GGUF file on the embedded runtime (`llama-cpp:<file.gguf>`), loaded on first call; the
+ * call's `format` becomes its grammar. A runtime or file that cannot load is not retried.
+ */
+export function llamaCppCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
+  const context = contextOf({
+    provider: "llama-cpp",
+    model: spec.model,
+    timeoutMs: settings.timeoutMs,
+  });
+  let loading: Promise<BaseChatModel> | undefined;
+  return {
+    spec: `llama-cpp:${spec.model}`,
+    provider: "llama-cpp",
+    model: spec.model,
+    baseUrl: undefined,
+    parameters: {
+      provider: "llama-cpp",
+      model: spec.model,
+      temperature: settings.temperature,
+      seed: settings.seed,
+      timeoutMs: settings.timeoutMs,
+    },
+    async call(messages, options = {}) {
+      loading ??= createLlamaCppChat(spec.model, settings);
+      let chat: BaseChatModel;
+      try {
+        chat = await loading;
+      } catch (error) {
+        loading = undefined;
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new ModelRequestError(undefined, detail, context, error);
+      }
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      return invokeWithDeadline(chat, messages, {
+        timeoutMs,
+        signal: options.signal,
+        forwardSignal: true,
+        bound: options.format === undefined ? {} : { format: options.format },
+        context: { ...context, timeoutMs },
+      });
+    },
+  };
+}
+
 /** A model of another provider, its package imported on first use. */
 export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
   if (spec.provider === "ollama") return ollamaCandidate(spec, settings);
+  if (spec.provider === "llama-cpp") return llamaCppCandidate(spec, settings);
   const providerSpec = { provider: spec.provider, model: spec.model };
   const context = contextOf({ ...providerSpec, timeoutMs: settings.timeoutMs });
   let loading: Promise<BaseChatModel> | undefined;

@@ -8,6 +8,9 @@ import { ProviderUnavailableError } from "./errors.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec, ProviderName } from "./spec.js";
 
+/** Providers whose chat model comes from a LangChain package (Ollama and llama-cpp are built in). */
+type PackagedProvider = Exclude<ProviderName, "ollama" | "llama-cpp">;
+
 interface ProviderPackage {
   packageName: string;
   className: string;
@@ -16,37 +19,36 @@ interface ProviderPackage {
   extraFields?: (settings: ModelSettings) => Record<string, unknown>;
 }
 
-export const PROVIDER_PACKAGES: Readonly<Record<Exclude<ProviderName, "ollama">, ProviderPackage>> =
-  {
-    openai: {
-      packageName: "@langchain/openai",
-      className: "ChatOpenAI",
-      apiKeyEnv: "OPENAI_API_KEY",
-    },
-    anthropic: {
-      packageName: "@langchain/anthropic",
-      className: "ChatAnthropic",
-      apiKeyEnv: "ANTHROPIC_API_KEY",
-    },
-    "google-genai": {
-      packageName: "@langchain/google-genai",
-      className: "ChatGoogleGenerativeAI",
-      apiKeyEnv: "GOOGLE_API_KEY",
-    },
-    groq: { packageName: "@langchain/groq", className: "ChatGroq", apiKeyEnv: "GROQ_API_KEY" },
-    mistralai: {
-      packageName: "@langchain/mistralai",
-      className: "ChatMistralAI",
-      apiKeyEnv: "MISTRAL_API_KEY",
-    },
-    // Judge models named as OpenRouter ids: an OpenAI-compatible endpoint.
-    openrouter: {
-      packageName: "@langchain/openai",
-      className: "ChatOpenAI",
-      apiKeyEnv: "OPENROUTER_API_KEY",
-      extraFields: () => ({ configuration: { baseURL: "https://openrouter.ai/api/v1" } }),
-    },
-  };
+export const PROVIDER_PACKAGES: Readonly<Record<PackagedProvider, ProviderPackage>> = {
+  openai: {
+    packageName: "@langchain/openai",
+    className: "ChatOpenAI",
+    apiKeyEnv: "OPENAI_API_KEY",
+  },
+  anthropic: {
+    packageName: "@langchain/anthropic",
+    className: "ChatAnthropic",
+    apiKeyEnv: "ANTHROPIC_API_KEY",
+  },
+  "google-genai": {
+    packageName: "@langchain/google-genai",
+    className: "ChatGoogleGenerativeAI",
+    apiKeyEnv: "GOOGLE_API_KEY",
+  },
+  groq: { packageName: "@langchain/groq", className: "ChatGroq", apiKeyEnv: "GROQ_API_KEY" },
+  mistralai: {
+    packageName: "@langchain/mistralai",
+    className: "ChatMistralAI",
+    apiKeyEnv: "MISTRAL_API_KEY",
+  },
+  // Judge models named as OpenRouter ids: an OpenAI-compatible endpoint.
+  openrouter: {
+    packageName: "@langchain/openai",
+    className: "ChatOpenAI",
+    apiKeyEnv: "OPENROUTER_API_KEY",
+    extraFields: () => ({ configuration: { baseURL: "https://openrouter.ai/api/v1" } }),
+  },
+};
 
 type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
 
@@ -79,12 +81,14 @@ function constructorFrom(loaded: unknown, className: string): ChatModelConstruct
 
 /** The npm package a provider needs (undefined for Ollama, which is built in). */
 export function providerPackageName(provider: ProviderName): string | undefined {
-  return provider === "ollama" ? undefined : PROVIDER_PACKAGES[provider].packageName;
+  if (provider === "ollama") return undefined;
+  if (provider === "llama-cpp") return "node-llama-cpp";
+  return PROVIDER_PACKAGES[provider].packageName;
 }
 
 /** Constructs the LangChain chat model of a non-Ollama provider. */
 export async function loadProviderChatModel(
-  spec: ModelSpec & { provider: Exclude<ProviderName, "ollama"> },
+  spec: ModelSpec & { provider: PackagedProvider },
   settings: ModelSettings,
 ): Promise<BaseChatModel> {
   const definition = PROVIDER_PACKAGES[spec.provider];

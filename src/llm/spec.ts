@@ -1,7 +1,8 @@
 /**
  * Model spec strings: `provider:model`, split on the first colon only, because model names carry
  * colons of their own (`ollama:qwen2.5:7b-instruct` is provider "ollama", model
- * "qwen2.5:7b-instruct").
+ * "qwen2.5:7b-instruct"). `llama-cpp:<file.gguf>` is a local model file run by the embedded
+ * runtime.
  */
 import { ModelSpecError, UnknownProviderError } from "./errors.js";
 
@@ -13,6 +14,7 @@ export const KNOWN_PROVIDERS = [
   "groq",
   "mistralai",
   "openrouter",
+  "llama-cpp",
 ] as const;
 export type ProviderName = (typeof KNOWN_PROVIDERS)[number];
 

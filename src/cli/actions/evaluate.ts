@@ -8,6 +8,7 @@ import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { CliContext } from "../context.js";
+import { showGenerationProgress } from "../embeddedProgress.js";
 import { readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady, explainModelFailure, resolveModelTarget } from "../modelCheck.js";
@@ -45,13 +46,18 @@ export async function runEvaluate(
   context: CliContext,
 ): Promise<void> {
   const at = (path: string) => resolve(context.cwd, path);
-  const target = resolveModelTarget(options.model, context.env);
+  let target = resolveModelTarget(options.model, context.env);
   const catalog = await loadCatalog(at(options.catalog));
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const input = await readEvaluationInput(inputPath, options.documents, context.cwd, budgetBytes);
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
-    await ensureModelReady(target);
+    target = await ensureModelReady(target, {
+      env: context.env,
+      stderr: context.stderr,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
   }
+  const timeout = options.timeout ?? target.defaultTimeoutMs;
   // The engine and LangChain load only now: a missing model or a bad input is reported at once.
   const [{ evaluateContent }, { createChatModel }] = await Promise.all([
     import("../../engine/evaluateContent.js"),
@@ -59,11 +65,13 @@ export async function runEvaluate(
   ]);
   const judge = createChatModel(target.spec, {
     env: context.env,
-    ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
 
   const progress = createProgressReporter(context.stderr, catalog);
+  const stopGenerationProgress =
+    target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
   let result: EvaluationResult;
   try {
     result = await evaluateContent({
@@ -75,12 +83,13 @@ export async function runEvaluate(
       onProgress: progress.onProgress,
       ...(input.documents === undefined ? {} : { documents: input.documents }),
       ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
-      ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+      ...(timeout === undefined ? {} : { timeoutMs: timeout }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
   } catch (error) {
+    stopGenerationProgress();
     progress.finish();
     if (isEvaluationModelError(error) && !isModelAbortedError(error.modelError)) {
       throw explainModelFailure(error, target);
@@ -88,6 +97,7 @@ export async function runEvaluate(
     throw error;
   }
 
+  stopGenerationProgress();
   const report = renderReport(result, options.format, { width: tableWidth(context) });
   if (options.out === undefined) {
     context.stdout.write(report);

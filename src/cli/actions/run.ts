@@ -199,16 +199,24 @@ export async function runProposal(
   input: ReviewerInput,
 ): Promise<void> {
   const { cwd, env } = context;
-  const plan = await planRun(rfpFile, options, context);
-  const { store, target, maxRevisions } = plan;
+  const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
-  await ensureModelReady(target);
+  // A model nobody named is chosen here (Ollama, else the embedded one) and stored with the run.
+  const plan = {
+    ...planned,
+    target: await ensureModelReady(planned.target, { env, stderr: context.stderr }),
+  };
+  const { store, target, maxRevisions } = plan;
   if (options.thread !== undefined && plan.rfp === undefined && !storeExists(store)) {
     throw new CliError(
       `no thread "${options.thread}": there is no checkpoint file at ${describeStore(store, cwd)}`,
     );
   }
-  const model = createChatModel(target.spec, { env });
+  const timeoutMs = target.defaultTimeoutMs;
+  const model = createChatModel(target.spec, {
+    env,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
   const settings = {
     store,
     env,

@@ -1,0 +1,89 @@
+/**
+ * Progress of the embedded model on a terminal: the download bar (size, rate, time left) and the
+ * generation meter (tokens per second). Off a terminal the download says when it starts and ends,
+ * and generation is quiet.
+ */
+import type { EmbeddedModelFile } from "../llm/embedded/defaultModel.js";
+import { formatSize } from "../llm/embedded/defaultModel.js";
+import { onGenerationProgress } from "../llm/embedded/generationProgress.js";
+import type { DownloadProgress } from "../llm/embedded/modelDownload.js";
+import type { TextOutput } from "./context.js";
+
+const BAR_WIDTH = 24;
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "?";
+  const s = Math.round(seconds);
+  const m = Math.floor(s / 60);
+  const h = Math.floor(m / 60);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${pad(m % 60)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/** One line of the download bar: `[#####-----]  45%  500 MB / 1.1 GB  12 MB/s  0:48 left`. */
+export function downloadLine(progress: DownloadProgress): string {
+  const { receivedBytes: got, totalBytes: total, bytesPerSecond: rate } = progress;
+  const sizes = `${formatSize(got)}${total === undefined ? "" : ` / ${formatSize(total)}`}`;
+  const speed = `${formatSize(rate)}/s`;
+  if (total === undefined || total <= 0) return `downloading  ${sizes}  ${speed}`;
+  const share = Math.min(got / total, 1);
+  const filled = Math.round(share * BAR_WIDTH);
+  const bar = `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}]`;
+  const left = rate > 0 ? duration((total - got) / rate) : "?";
+  const percent = `${Math.floor(share * 100)}%`.padStart(4);
+  return `${bar} ${percent}  ${sizes}  ${speed}  ${left} left`;
+}
+
+export function createDownloadBar(stderr: TextOutput, file: EmbeddedModelFile) {
+  let lastDraw = 0;
+  let started = false;
+  let last: DownloadProgress | undefined;
+  const draw = (force: boolean) => {
+    if (last === undefined || stderr.isTTY !== true) return;
+    const now = performance.now();
+    if (!force && now - lastDraw < 200) return;
+    lastDraw = now;
+    stderr.write(`\r${downloadLine(last)}\x1b[K`);
+  };
+  return {
+    start: () => {
+      started = true;
+      stderr.write(`downloading ${file.url}\n`);
+    },
+    update: (progress: DownloadProgress) => {
+      last = progress;
+      draw(false);
+    },
+    waiting: () => {
+      stderr.write("another evalgate is downloading the model; waiting for it\n");
+    },
+    finish: () => {
+      if (!started) return;
+      draw(true);
+      if (stderr.isTTY === true) stderr.write("\n");
+      if (last !== undefined) stderr.write(`downloaded ${formatSize(last.receivedBytes)}\n`);
+    },
+  };
+}
+
+/** Shows tokens per second while the embedded model generates (terminal only); returns a stop. */
+export function showGenerationProgress(stderr: TextOutput): () => void {
+  if (stderr.isTTY !== true) return () => {};
+  let lastDraw = 0;
+  let drawn = false;
+  const stop = onGenerationProgress((progress) => {
+    const now = performance.now();
+    if (!progress.done && now - lastDraw < 250) return;
+    lastDraw = now;
+    drawn = true;
+    const rate = progress.tokensPerSecond.toFixed(1);
+    stderr.write(
+      `\r  ${progress.model}: ${progress.tokens} tokens, ${rate} tokens/s` +
+        ` (${progress.activeCalls} call${progress.activeCalls === 1 ? "" : "s"} running)\x1b[K`,
+    );
+  });
+  return () => {
+    stop();
+    if (drawn) stderr.write("\r\x1b[K");
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Which judge a command uses when none is named: Ollama when it answers and has the default
+ * model, else the embedded model (downloaded into the cache folder on first use). One line on
+ * stderr says which was chosen and why. A model given with --model or EVALGATE_MODEL is used as
+ * is; a `llama-cpp:<file.gguf>` one is loaded now, so a file or a machine that cannot run it
+ * stops the command before anything is judged.
+ */
+import { checkOllama } from "../llm/checkOllama.js";
+import {
+  DEFAULT_EMBEDDED_MODEL,
+  embeddedModelFile,
+  formatSize,
+  modelCacheDir,
+} from "../llm/embedded/defaultModel.js";
+import type { ProviderName } from "../llm/spec.js";
+import { type ModelEnv, parseModelSpec } from "../llm/spec.js";
+import type { TextOutput } from "./context.js";
+import { createDownloadBar } from "./embeddedProgress.js";
+
+/** The judge a command will call: its spec and, for Ollama, the server. */
+export interface ModelTarget {
+  /** `provider:model`, as the engine receives it. */
+  spec: string;
+  provider: ProviderName;
+  model: string;
+  /** The Ollama server (OLLAMA_BASE_URL or the default), for `ollama:` models. */
+  baseUrl: string | undefined;
+  /** True when neither --model nor EVALGATE_MODEL named a model: the command chooses. */
+  chosen?: boolean;
+  /** The per-call deadline to use when the command is given none (the embedded model's). */
+  defaultTimeoutMs?: number;
+}
+
+export interface ChooseModelOptions {
+  env: ModelEnv;
+  stderr: TextOutput;
+  /** How long to wait for the Ollama server (default 3000 ms). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+/** Per-call deadline on the embedded model, unless the command is given one (CPU is slow). */
+export const EMBEDDED_TIMEOUT_MS = 300_000;
+
+function embeddedTarget(path: string): ModelTarget {
+  const spec = `llama-cpp:${path}`;
+  const parsed = parseModelSpec(spec);
+  return {
+    spec,
+    provider: parsed.provider,
+    model: parsed.model,
+    baseUrl: undefined,
+    chosen: true,
+    defaultTimeoutMs: EMBEDDED_TIMEOUT_MS,
+  };
+}
+
+/** Loads a local model file now (runtime and file), throwing its clear error if it cannot. */
+export async function loadLocalModel(path: string, env: ModelEnv): Promise<void> {
+  const [{ createLlamaCppChat }, { resolveModelSettings }] = await Promise.all([
+    import("../llm/embedded/llamaCppChat.js"),
+    import("../llm/settings.js"),
+  ]);
+  await createLlamaCppChat(path, resolveModelSettings({ env }));
+}
+
+/** The embedded model: downloaded (or found in the cache), verified and loaded. */
+async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promise<ModelTarget> {
+  const file = embeddedModelFile(options.env);
+  const size = file.sizeBytes === undefined ? "size unknown" : formatSize(file.sizeBytes);
+  options.stderr.write(`${why}; using the embedded model ${file.name} (${size})\n`);
+  const { ensureModelFile } = await import("../llm/embedded/modelDownload.js");
+  const bar = createDownloadBar(options.stderr, file);
+  const found = await ensureModelFile(file, {
+    cacheDir: modelCacheDir(options.env),
+    onDownloadStart: bar.start,
+    onProgress: bar.update,
+    onWait: bar.waiting,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  }).finally(bar.finish);
+  await loadLocalModel(found.path, options.env);
+  return embeddedTarget(found.path);
+}
+
+/**
+ * The model a command will call (see the module comment). `target` is what resolveModelTarget
+ * made of --model / EVALGATE_MODEL; `target.chosen` says nothing was named.
+ */
+export async function chooseModel(
+  target: ModelTarget,
+  options: ChooseModelOptions,
+): Promise<ModelTarget> {
+  if (!target.chosen || target.baseUrl === undefined) return target;
+  const status = await checkOllama(target.baseUrl, target.model, {
+    timeoutMs: options.timeoutMs,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  if (status.reachable && status.modelPresent) {
+    options.stderr.write(`using Ollama at ${status.baseUrl} (model ${target.model})\n`);
+    return target;
+  }
+  const why = status.reachable
+    ? `Ollama at ${status.baseUrl} does not have the model ${target.model} (\`ollama pull ${target.model}\`)`
+    : `Ollama is not running at ${status.baseUrl}`;
+  return useEmbeddedModel(why, options);
+}
+
+export { DEFAULT_EMBEDDED_MODEL };

@@ -1,0 +1,182 @@
+/**
+ * ChatLlamaCpp: a LangChain chat model over the embedded runtime, so the engine, the graph and
+ * the traces use it like any other model. A call's `format` (a JSON Schema, or "json") becomes a
+ * grammar, so the answer follows the contract token by token, as Ollama's `format` does. Token
+ * usage is reported; generation progress (tokens per second) goes to generationProgress.ts.
+ */
+import { basename } from "node:path";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+} from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import type { ChatHistoryItem, LlamaGrammar } from "node-llama-cpp";
+import type { OllamaFormat } from "../settings.js";
+import { startGenerationMeter } from "./generationProgress.js";
+import { type JsonSchema, toGrammarSchema } from "./grammarSchema.js";
+import {
+  importRuntime,
+  type LoadedModel,
+  loadEmbeddedModel,
+  type RuntimeSettings,
+} from "./llamaRuntime.js";
+
+export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
+  /** Structured output for this call: "json" or a JSON Schema (as Ollama's `format`). */
+  format?: OllamaFormat;
+}
+
+export interface ChatLlamaCppFields extends BaseChatModelParams {
+  /** The GGUF file. */
+  modelPath: string;
+  runtime: RuntimeSettings;
+  temperature?: number;
+  seed?: number;
+  /** The most tokens one answer may have (default 1024). */
+  maxTokens?: number;
+}
+
+function textOf(message: BaseMessage): string {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  return content
+    .map((part) =>
+      typeof part === "object" && part !== null && "text" in part ? String(part.text) : "",
+    )
+    .join("");
+}
+
+/** The conversation before the last user turn, and that turn. */
+function splitConversation(messages: BaseMessage[]): {
+  history: ChatHistoryItem[];
+  prompt: string;
+} {
+  const history: ChatHistoryItem[] = [];
+  for (const message of messages) {
+    const text = textOf(message);
+    const type = message.getType();
+    if (type === "system") history.push({ type: "system", text });
+    else if (type === "ai") history.push({ type: "model", response: [text] });
+    else history.push({ type: "user", text });
+  }
+  const last = history.at(-1);
+  if (last?.type !== "user") return { history, prompt: "" };
+  history.pop();
+  return { history, prompt: last.text };
+}
+
+export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
+  readonly modelPath: string;
+  /** The file name, as the model's name in results and traces. */
+  readonly model: string;
+  readonly temperature: number;
+  readonly seed: number | undefined;
+  readonly maxTokens: number;
+  private readonly runtime: RuntimeSettings;
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+
+  constructor(fields: ChatLlamaCppFields) {
+    super(fields);
+    this.modelPath = fields.modelPath;
+    this.model = basename(fields.modelPath);
+    this.runtime = fields.runtime;
+    this.temperature = fields.temperature ?? 0.1;
+    this.seed = fields.seed;
+    this.maxTokens = fields.maxTokens ?? 1024;
+  }
+
+  _llmType(): string {
+    return "llama-cpp";
+  }
+
+  override invocationParams(): Record<string, unknown> {
+    return {
+      model: this.model,
+      temperature: this.temperature,
+      seed: this.seed,
+      maxTokens: this.maxTokens,
+      contextSize: this.runtime.contextSize,
+    };
+  }
+
+  /** Loads the runtime and the model now (the first call would otherwise). */
+  async load(): Promise<LoadedModel> {
+    return loadEmbeddedModel(this.modelPath, this.runtime);
+  }
+
+  private async grammarFor(format: OllamaFormat | undefined): Promise<LlamaGrammar | undefined> {
+    if (format === undefined) return undefined;
+    const key = typeof format === "string" ? format : JSON.stringify(format);
+    let pending = this.grammars.get(key);
+    if (pending === undefined) {
+      pending = (async () => {
+        const { model } = await this.load();
+        const llama = model.llama;
+        if (format === "json") return llama.getGrammarFor("json");
+        const schema = toGrammarSchema(format as JsonSchema);
+        // The schema is checked by node-llama-cpp; its static type is a deep generic.
+        return llama.createGrammarForJsonSchema(
+          schema as Parameters<typeof llama.createGrammarForJsonSchema>[0],
+        );
+      })();
+      pending.catch(() => this.grammars.delete(key));
+      this.grammars.set(key, pending);
+    }
+    return pending;
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    const loaded = await this.load();
+    const grammar = await this.grammarFor(options.format);
+    const { LlamaChatSession } = await importRuntime();
+    const { history, prompt } = splitConversation(messages);
+    const sequence = await loaded.acquire();
+    const meter = startGenerationMeter(this.model);
+    const before = { ...sequence.tokenMeter.getState() };
+    try {
+      await sequence.clearHistory();
+      const session = new LlamaChatSession({
+        contextSequence: sequence,
+        autoDisposeSequence: false,
+      });
+      try {
+        session.setChatHistory(history);
+        const text = await session.prompt(prompt, {
+          ...(grammar === undefined ? {} : { grammar }),
+          maxTokens: this.maxTokens,
+          temperature: this.temperature,
+          ...(this.seed === undefined ? {} : { seed: this.seed }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onToken: (tokens) => meter.tokens(tokens.length),
+          onTextChunk: (chunk) => {
+            void runManager?.handleLLMNewToken(chunk);
+          },
+        });
+        const after = sequence.tokenMeter.getState();
+        const input = after.usedInputTokens - before.usedInputTokens;
+        const output = after.usedOutputTokens - before.usedOutputTokens;
+        const message = new AIMessage({
+          content: text,
+          usage_metadata: {
+            input_tokens: input,
+            output_tokens: output,
+            total_tokens: input + output,
+          },
+        });
+        return { generations: [{ text, message }] };
+      } finally {
+        session.dispose({ disposeSequence: false });
+      }
+    } finally {
+      meter.finish();
+      loaded.release(sequence);
+    }
+  }
+}

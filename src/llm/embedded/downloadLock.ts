@@ -1,0 +1,79 @@
+/**
+ * One download at a time per model file, across processes: a lock file created with O_EXCL
+ * (`wx`). Its holder touches it while it works; a lock whose process is gone, or that nobody
+ * touched for `staleMs`, is taken over. Waiters poll until the lock is gone.
+ */
+import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
+
+export interface HeldLock {
+  /** Marks the lock as alive (call it while downloading). */
+  touch(): Promise<void>;
+  release(): Promise<void>;
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function isStale(path: string, staleMs: number): Promise<boolean> {
+  try {
+    const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
+    const pid = Number.parseInt(text.split("\n")[0] ?? "", 10);
+    if (!processAlive(pid)) return true;
+    return Date.now() - info.mtimeMs > staleMs;
+  } catch {
+    return false; // gone already, or being written: not stale, try again
+  }
+}
+
+/** Takes the lock if free (or stale); undefined when another live process holds it. */
+export async function tryLock(path: string, staleMs: number): Promise<HeldLock | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(path, "wx");
+      await handle.writeFile(`${process.pid}\n${new Date().toISOString()}\n`);
+      await handle.close();
+      return {
+        touch: async () => {
+          const now = new Date();
+          await utimes(path, now, now).catch(() => {});
+        },
+        release: async () => {
+          await unlink(path).catch(() => {});
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (attempt === 0 && (await isStale(path, staleMs))) {
+        await unlink(path).catch(() => {});
+        continue;
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Resolves when `path` no longer exists (or is stale), polling every `intervalMs`. */
+export async function waitForUnlock(
+  path: string,
+  options: { staleMs: number; intervalMs?: number; signal?: AbortSignal },
+): Promise<void> {
+  const interval = options.intervalMs ?? 250;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    try {
+      await stat(path);
+    } catch {
+      return;
+    }
+    if (await isStale(path, options.staleMs)) return;
+    await new Promise((resolve) => setTimeout(resolve, interval));
+  }
+}

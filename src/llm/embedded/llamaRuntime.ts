@@ -1,0 +1,165 @@
+/**
+ * The embedded runtime: node-llama-cpp, imported on first use (it is an optional dependency), on
+ * the CPU build unless EVALGATE_LLAMA_GPU asks for a GPU. It never downloads or compiles
+ * llama.cpp: a machine where the prebuilt binary cannot load gets EmbeddedRuntimeError. A model
+ * file is loaded once per process, with one context whose sequences serve concurrent calls.
+ */
+import { existsSync, statSync } from "node:fs";
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import type { ModelEnv } from "../spec.js";
+import { EmbeddedRuntimeError, ModelFileError } from "./errors.js";
+
+type NodeLlamaCpp = typeof import("node-llama-cpp");
+
+export interface RuntimeSettings {
+  /** CPU threads (EVALGATE_LLAMA_THREADS; default: the runtime's choice). */
+  threads: number | undefined;
+  /** Context window in tokens (EVALGATE_LLAMA_CONTEXT, default 8192, at most the model's). */
+  contextSize: number;
+  /** Calls decoded side by side (EVALGATE_LLAMA_SEQUENCES, default 2). */
+  sequences: number;
+  /** "false" (default) or "auto" / "cuda" / "vulkan" / "metal" (EVALGATE_LLAMA_GPU). */
+  gpu: false | "auto" | "cuda" | "vulkan" | "metal";
+}
+
+function positiveInt(value: string | undefined, fallback: number | undefined, name: string) {
+  if (value === undefined || value.trim() === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new EmbeddedRuntimeError(`${name} must be a positive integer (got "${value}")`);
+  }
+  return parsed;
+}
+
+export function runtimeSettings(env: ModelEnv): RuntimeSettings {
+  const gpu = env.EVALGATE_LLAMA_GPU?.trim().toLowerCase() || "false";
+  if (!["false", "auto", "cuda", "vulkan", "metal"].includes(gpu)) {
+    throw new EmbeddedRuntimeError(
+      `EVALGATE_LLAMA_GPU must be false, auto, cuda, vulkan or metal (got "${gpu}")`,
+    );
+  }
+  return {
+    threads: positiveInt(env.EVALGATE_LLAMA_THREADS, undefined, "EVALGATE_LLAMA_THREADS"),
+    contextSize: positiveInt(env.EVALGATE_LLAMA_CONTEXT, 8192, "EVALGATE_LLAMA_CONTEXT") ?? 8192,
+    sequences: positiveInt(env.EVALGATE_LLAMA_SEQUENCES, 2, "EVALGATE_LLAMA_SEQUENCES") ?? 2,
+    gpu: gpu === "false" ? false : (gpu as RuntimeSettings["gpu"]),
+  };
+}
+
+let runtimeModule: Promise<NodeLlamaCpp> | undefined;
+
+/** node-llama-cpp's module, or EmbeddedRuntimeError when it is not installed. */
+export function importRuntime(): Promise<NodeLlamaCpp> {
+  runtimeModule ??= import("node-llama-cpp").catch((error: unknown) => {
+    runtimeModule = undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new EmbeddedRuntimeError(
+      message.includes("node-llama-cpp")
+        ? "the package is not installed (run `npm install node-llama-cpp`)"
+        : `the package failed to load (${message})`,
+      { cause: error },
+    );
+  });
+  return runtimeModule;
+}
+
+const runtimes = new Map<string, Promise<Llama>>();
+
+async function loadLlama(settings: RuntimeSettings): Promise<Llama> {
+  const runtime = await importRuntime();
+  try {
+    return await runtime.getLlama({
+      gpu: settings.gpu,
+      build: "never",
+      skipDownload: true,
+      progressLogs: false,
+      logLevel: runtime.LlamaLogLevel.error,
+      ...(settings.threads === undefined ? {} : { maxThreads: settings.threads }),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new EmbeddedRuntimeError(
+      `no prebuilt llama.cpp binary loads on this machine (${process.platform}-${process.arch}: ` +
+        `${message})`,
+      { cause: error },
+    );
+  }
+}
+
+function llamaFor(settings: RuntimeSettings): Promise<Llama> {
+  const key = `${settings.gpu}:${settings.threads ?? ""}`;
+  let pending = runtimes.get(key);
+  if (pending === undefined) {
+    pending = loadLlama(settings);
+    pending.catch(() => runtimes.delete(key));
+    runtimes.set(key, pending);
+  }
+  return pending;
+}
+
+/** A loaded model with a pool of context sequences (one per concurrent call). */
+export interface LoadedModel {
+  model: LlamaModel;
+  context: LlamaContext;
+  /** Waits for a free sequence; give it back with release(). */
+  acquire(): Promise<LlamaContextSequence>;
+  release(sequence: LlamaContextSequence): void;
+}
+
+function sequencePool(context: LlamaContext, size: number) {
+  const free: LlamaContextSequence[] = [];
+  for (let i = 0; i < size; i++) free.push(context.getSequence());
+  const waiting: Array<(sequence: LlamaContextSequence) => void> = [];
+  return {
+    acquire(): Promise<LlamaContextSequence> {
+      const sequence = free.pop();
+      if (sequence !== undefined) return Promise.resolve(sequence);
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    release(sequence: LlamaContextSequence): void {
+      const next = waiting.shift();
+      if (next) next(sequence);
+      else free.push(sequence);
+    },
+  };
+}
+
+function checkModelFile(path: string): void {
+  if (!existsSync(path)) throw new ModelFileError(path, "the file does not exist");
+  if (!statSync(path).isFile()) throw new ModelFileError(path, "it is not a regular file");
+}
+
+async function loadModelFile(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
+  checkModelFile(path);
+  const llama = await llamaFor(settings);
+  let model: LlamaModel;
+  try {
+    model = await llama.loadModel({ modelPath: path });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ModelFileError(path, `the runtime cannot load it as a GGUF model (${message})`, {
+      cause: error,
+    });
+  }
+  const contextSize = Math.min(settings.contextSize, model.trainContextSize);
+  const context = await model.createContext({
+    contextSize,
+    sequences: settings.sequences,
+    ...(settings.threads === undefined ? {} : { threads: settings.threads }),
+  });
+  return { model, context, ...sequencePool(context, settings.sequences) };
+}
+
+const loadedModels = new Map<string, Promise<LoadedModel>>();
+
+/** The model at `path`, loaded once per process and settings. */
+export function loadEmbeddedModel(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
+  const key = JSON.stringify([path, settings]);
+  let pending = loadedModels.get(key);
+  if (pending === undefined) {
+    pending = loadModelFile(path, settings);
+    pending.catch(() => loadedModels.delete(key));
+    loadedModels.set(key, pending);
+  }
+  return pending;
+}

@@ -1,0 +1,277 @@
+/**
+ * ensureModelFile: the model file in the cache folder, downloaded on first use. The download goes
+ * to `<file>.part`, resumes an earlier `.part` with an HTTP Range request, gives up when no byte
+ * arrives for `stallTimeoutMs`, and is checked against the pinned SHA-256 before it is renamed
+ * into place — a partial or corrupt file is never used. Concurrent first runs download once: one
+ * holds `<file>.lock`, the others wait for it.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync } from "node:fs";
+import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { redactUrl } from "../redact.js";
+import type { EmbeddedModelFile } from "./defaultModel.js";
+import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
+import { ModelDownloadError } from "./errors.js";
+
+export interface DownloadProgress {
+  receivedBytes: number;
+  /** Undefined when the server did not say. */
+  totalBytes: number | undefined;
+  /** Bytes already there from an earlier, interrupted download. */
+  resumedFromBytes: number;
+  bytesPerSecond: number;
+}
+
+export interface EnsureModelFileOptions {
+  cacheDir: string;
+  /** No byte for this long ends the download (default 30 s). */
+  stallTimeoutMs?: number;
+  /** A lock untouched for this long is taken over (default 2 minutes). */
+  staleLockMs?: number;
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Called once when this process starts downloading (not when it finds the file or waits). */
+  onDownloadStart?: () => void;
+  /** Called when another process is downloading the file and this one waits. */
+  onWait?: () => void;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+export interface ModelFileResult {
+  path: string;
+  /** Whether this call downloaded it. */
+  downloaded: boolean;
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** A verified file is recorded beside it (digest, size, mtime) so later runs need not re-hash. */
+async function isVerified(path: string, sha256: string): Promise<boolean> {
+  if (!existsSync(path)) return false;
+  const info = await stat(path);
+  try {
+    const note = JSON.parse(await readFile(`${path}.verified`, "utf8")) as Record<string, unknown>;
+    if (note.sha256 === sha256 && note.size === info.size && note.mtimeMs === info.mtimeMs) {
+      return true;
+    }
+  } catch {
+    // no note, or an unreadable one: hash the file
+  }
+  if ((await sha256Of(path)) !== sha256) return false;
+  await writeVerifiedNote(path, sha256);
+  return true;
+}
+
+async function writeVerifiedNote(path: string, sha256: string): Promise<void> {
+  const info = await stat(path);
+  await writeFile(
+    `${path}.verified`,
+    JSON.stringify({ sha256, size: info.size, mtimeMs: info.mtimeMs }),
+  );
+}
+
+function offlineMessage(url: string, why: string): string {
+  return (
+    `cannot download the embedded model from ${redactUrl(url)} (${why}). Alternatives: ` +
+    "start Ollama (`ollama serve`, then `ollama pull qwen2.5:7b-instruct`), choose a model with " +
+    "--model (or EVALGATE_MODEL), use a local file with --model llama-cpp:<file.gguf>, or set " +
+    "EVALGATE_MODEL_URL and EVALGATE_MODEL_SHA256 to a reachable mirror"
+  );
+}
+
+function causeText(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+interface Transfer {
+  url: string;
+  partPath: string;
+  stallTimeoutMs: number;
+  fetchImpl: typeof fetch;
+  signal: AbortSignal | undefined;
+  onProgress: ((progress: DownloadProgress) => void) | undefined;
+  lock: HeldLock;
+}
+
+async function openResponse(transfer: Transfer, offset: number, controller: AbortController) {
+  const headers: Record<string, string> = offset > 0 ? { Range: `bytes=${offset}-` } : {};
+  let response: Response;
+  try {
+    response = await transfer.fetchImpl(transfer.url, { headers, signal: controller.signal });
+  } catch (error) {
+    if (transfer.signal?.aborted) throw error;
+    const stalled = controller.signal.aborted;
+    throw new ModelDownloadError(
+      stalled ? "stalled" : "unreachable",
+      transfer.url,
+      stalled
+        ? `the download from ${redactUrl(transfer.url)} stalled: no answer for ${transfer.stallTimeoutMs} ms`
+        : offlineMessage(transfer.url, causeText(error)),
+      { cause: error },
+    );
+  }
+  if (response.status === 416 && offset > 0) return { response, append: true, complete: true };
+  if (!response.ok || response.body === null) {
+    throw new ModelDownloadError(
+      "http-status",
+      transfer.url,
+      offlineMessage(transfer.url, `the server answered HTTP ${response.status}`),
+    );
+  }
+  return { response, append: response.status === 206, complete: false };
+}
+
+/** Downloads into the .part file (resuming it when the server allows); returns bytes written. */
+async function transferToPart(transfer: Transfer): Promise<void> {
+  const existing = existsSync(transfer.partPath) ? (await stat(transfer.partPath)).size : 0;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(transfer.signal?.reason);
+  transfer.signal?.addEventListener("abort", onAbort, { once: true });
+  let timer = setTimeout(() => controller.abort(), transfer.stallTimeoutMs);
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), transfer.stallTimeoutMs);
+  };
+  try {
+    const opened = await openResponse(transfer, existing, controller);
+    if (opened.complete) return;
+    const start = opened.append ? existing : 0;
+    const length = Number(opened.response.headers.get("content-length") ?? Number.NaN);
+    const total = Number.isFinite(length) ? start + length : undefined;
+    const file = await open(transfer.partPath, opened.append ? "a" : "w");
+    const began = performance.now();
+    let received = start;
+    let lastTouch = 0;
+    try {
+      for await (const chunk of opened.response.body as unknown as AsyncIterable<Uint8Array>) {
+        rearm();
+        await file.write(chunk);
+        received += chunk.length;
+        const seconds = Math.max((performance.now() - began) / 1000, 0.001);
+        transfer.onProgress?.({
+          receivedBytes: received,
+          totalBytes: total,
+          resumedFromBytes: start,
+          bytesPerSecond: (received - start) / seconds,
+        });
+        if (performance.now() - lastTouch > 1000) {
+          lastTouch = performance.now();
+          await transfer.lock.touch();
+        }
+      }
+    } catch (error) {
+      if (transfer.signal?.aborted) throw error;
+      const stalled = controller.signal.aborted;
+      throw new ModelDownloadError(
+        stalled ? "stalled" : "unreachable",
+        transfer.url,
+        stalled
+          ? `the download from ${redactUrl(transfer.url)} stalled: no data for ${transfer.stallTimeoutMs} ms (run again to resume)`
+          : `the download from ${redactUrl(transfer.url)} was cut off (${causeText(error)}); run again to resume`,
+        { cause: error },
+      );
+    } finally {
+      await file.close();
+    }
+    if (total !== undefined && received < total) {
+      throw new ModelDownloadError(
+        "unreachable",
+        transfer.url,
+        `the download from ${redactUrl(transfer.url)} ended early (${received} of ${total} bytes); run again to resume`,
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+    transfer.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Verifies the .part file and moves it into place, or deletes it. */
+async function verifyAndPlace(partPath: string, target: string, model: EmbeddedModelFile) {
+  const digest = await sha256Of(partPath);
+  if (digest !== model.sha256) {
+    await rm(partPath, { force: true });
+    throw new ModelDownloadError(
+      "checksum",
+      model.url,
+      `the file downloaded from ${redactUrl(model.url)} has SHA-256 ${digest}, not the pinned ` +
+        `${model.sha256}; it was deleted and nothing was cached`,
+    );
+  }
+  await rename(partPath, target);
+  await writeVerifiedNote(target, model.sha256);
+}
+
+/** Removes what a failed first attempt left that holds no data (the lock, empty folders). */
+async function tidyAfterFailure(dir: string, createdDirs: readonly string[], partPath: string) {
+  if (existsSync(partPath) && (await stat(partPath)).size === 0)
+    await rm(partPath, { force: true });
+  for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
+  void dir;
+}
+
+async function createDirs(dir: string): Promise<string[]> {
+  const created: string[] = [];
+  let current = dir;
+  while (!existsSync(current)) {
+    created.push(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  await mkdir(dir, { recursive: true });
+  return created.reverse();
+}
+
+/**
+ * The model file, downloaded and verified if it is not in the cache yet. Throws
+ * ModelDownloadError (unreachable / http-status / stalled / checksum / write-failed).
+ */
+export async function ensureModelFile(
+  model: EmbeddedModelFile,
+  options: EnsureModelFileOptions,
+): Promise<ModelFileResult> {
+  const dir = join(options.cacheDir, "models");
+  const target = join(dir, model.fileName);
+  const staleMs = options.staleLockMs ?? 120_000;
+  for (;;) {
+    if (await isVerified(target, model.sha256)) return { path: target, downloaded: false };
+    if (existsSync(target)) await rm(target, { force: true }); // corrupt: fetch it again
+    const createdDirs = await createDirs(dir);
+    const lockPath = `${target}.lock`;
+    const lock = await tryLock(lockPath, staleMs);
+    if (lock === undefined) {
+      options.onWait?.();
+      await waitForUnlock(lockPath, { staleMs, signal: options.signal });
+      continue;
+    }
+    const partPath = `${target}.part`;
+    try {
+      if (await isVerified(target, model.sha256)) return { path: target, downloaded: false };
+      options.onDownloadStart?.();
+      await transferToPart({
+        url: model.url,
+        partPath,
+        stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
+        fetchImpl: options.fetch ?? fetch,
+        signal: options.signal,
+        onProgress: options.onProgress,
+        lock,
+      });
+      await verifyAndPlace(partPath, target, model);
+      return { path: target, downloaded: true };
+    } catch (error) {
+      await lock.release();
+      await tidyAfterFailure(dir, createdDirs, partPath);
+      throw error;
+    } finally {
+      await lock.release();
+    }
+  }
+}
