@@ -41,7 +41,9 @@ function isRecord(value: unknown): value is JsonSchema {
 function propertySchema(name: string, schema: JsonSchema): JsonSchema {
   const converted = toGrammarSchema(schema);
   const mustWrite = name === "reasoning" && converted.type === "string";
-  return mustWrite && converted.minLength === undefined ? { ...converted, minLength: 1 } : converted;
+  return mustWrite && converted.minLength === undefined
+    ? { ...converted, minLength: 1 }
+    : converted;
 }
 
 /** The schema in the grammar's subset (see the module comment). */
