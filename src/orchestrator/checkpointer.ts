@@ -29,6 +29,16 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
+/** The database each checkpointer createCheckpointer opened is in (the review store opens there too). */
+const DATABASES = new WeakMap<Checkpointer, { sqlitePath: string } | { databaseUrl: string }>();
+
+/** The database a checkpointer from createCheckpointer is in; undefined for any other. */
+export function checkpointerDatabase(
+  checkpointer: Checkpointer,
+): { sqlitePath: string } | { databaseUrl: string } | undefined {
+  return DATABASES.get(checkpointer);
+}
+
 /** A PostgreSQL URL fit for messages: the password replaced by `***`. */
 export function redactUrl(url: string): string {
   try {
@@ -93,7 +103,9 @@ async function openSqlite(path: string, cwd: string): Promise<Checkpointer> {
       cause: error,
     });
   }
-  return { saver, kind: "sqlite", location, close };
+  const checkpointer: Checkpointer = { saver, kind: "sqlite", location, close };
+  DATABASES.set(checkpointer, { sqlitePath: location });
+  return checkpointer;
 }
 
 async function openPostgres(url: string): Promise<Checkpointer> {
@@ -117,7 +129,9 @@ async function openPostgres(url: string): Promise<Checkpointer> {
       { cause: error },
     );
   }
-  return { saver, kind: "postgres", location, close };
+  const checkpointer: Checkpointer = { saver, kind: "postgres", location, close };
+  DATABASES.set(checkpointer, { databaseUrl: url });
+  return checkpointer;
 }
 
 /**

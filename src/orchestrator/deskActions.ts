@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ReviewDecisionSchema } from "../graph/model.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { hashToken } from "../store/tokens.js";
-import type { ReviewStore, ThreadRow } from "../store/types.js";
+import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
 import type { Checkpointer } from "./checkpointer.js";
 import {
   alreadyDecided,
@@ -74,7 +74,8 @@ export async function accessThread(
   by: Reviewer,
 ): Promise<ThreadRow> {
   const thread = await ctx.store.thread(threadId);
-  if (thread === undefined) throw new UnknownThreadError(threadId);
+  // Threads a library orchestrator keeps in the same store are not the desk's.
+  if (thread === undefined || thread.graph !== DESK_GRAPH) throw new UnknownThreadError(threadId);
   if (by.role !== "admin" && !(await ctx.store.isAssigned(threadId, by.name))) {
     throw new NotAssignedError(threadId, by.name);
   }

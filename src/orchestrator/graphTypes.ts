@@ -7,6 +7,10 @@ import type {
   StateSnapshot,
 } from "@langchain/langgraph";
 import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
+import type { EvaluationContext } from "../graph/state.js";
+import type { ReviewStore } from "../store/types.js";
+import type { Checkpointer, CheckpointerOptions } from "./checkpointer.js";
+import type { PendingReview } from "./pendingReview.js";
 
 /** The HITL fields of OverallProposalState a graph needs for the orchestrator to review it. */
 export interface ReviewFields {
@@ -70,3 +74,35 @@ export type GraphInput<G> =
 
 /** The builder itself when its state has the review fields; `never` (a type error) otherwise. */
 export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;
+
+export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
+  /** An uncompiled graph whose state has the review fields (reviewHistory, isInterrupted, interruptMetadata). */
+  graph: G & Reviewable<G>;
+  /**
+   * Where the threads are kept: a LangGraph saver or an open Checkpointer (both stay the
+   * caller's to close). Default: createCheckpointer(checkpointerOptions), closed by close().
+   */
+  checkpointer?: BaseCheckpointSaver | Checkpointer;
+  /** Options for the default checkpointer. */
+  checkpointerOptions?: CheckpointerOptions;
+  /**
+   * The run context (judge model, passing threshold, revision limit, mode), given to every run
+   * and resume. LangGraph does not store it with the thread: give a restarted orchestrator the same.
+   */
+  context?: EvaluationContext;
+  /**
+   * Where the pending-review index is kept (the caller's to close). Default: the review store in
+   * the checkpoints' database, opened on first use and closed by close().
+   */
+  store?: ReviewStore;
+}
+
+/** Where a thread is after start or a decision: waiting for the next review, or finished. */
+export interface ThreadOutcome<S> {
+  threadId: string;
+  state: "paused" | "completed";
+  /** The review the thread waits for (the first, when several are pending). */
+  review?: PendingReview;
+  /** The thread's state values now. */
+  values: S;
+}

@@ -8,6 +8,7 @@ import {
 import { type DecisionRecord, type ReviewDecision, ReviewDecisionSchema } from "../graph/model.js";
 import { refusedAction } from "../graph/reviewNode.js";
 import type { EvaluationContext } from "../graph/state.js";
+import type { ReviewStore } from "../store/types.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import {
   ForeignThreadError,
@@ -21,46 +22,31 @@ import {
 import type {
   GraphInput,
   GraphState,
-  Reviewable,
   ReviewGraphBuilder,
   ReviewGraphRunnable,
+  ReviewOrchestratorOptions,
+  ThreadOutcome,
   ThreadRunConfig,
 } from "./graphTypes.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
 import { issuesOf, notPausedError, reviewHistoryOf } from "./snapshotChecks.js";
+import {
+  graphKeyOf,
+  indexThread,
+  openIndexStore,
+  type PendingPage,
+  pendingFromIndex,
+} from "./threadIndex.js";
 import { KeyedLock } from "./threadLock.js";
 import { foreignChannels, listThreads } from "./threads.js";
 
-export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
-  /** An uncompiled graph whose state has the review fields (reviewHistory, isInterrupted, interruptMetadata). */
-  graph: G & Reviewable<G>;
-  /**
-   * Where the threads are kept: a LangGraph saver or an open Checkpointer (both stay the
-   * caller's to close). Default: createCheckpointer(checkpointerOptions), closed by close().
-   */
-  checkpointer?: BaseCheckpointSaver | Checkpointer;
-  /** Options for the default checkpointer. */
-  checkpointerOptions?: CheckpointerOptions;
-  /**
-   * The run context (judge model, passing threshold, revision limit, mode), given to every run
-   * and resume. LangGraph does not store it with the thread: give a restarted orchestrator the same.
-   */
-  context?: EvaluationContext;
-}
-
-/** Where a thread is after start or a decision: waiting for the next review, or finished. */
-export interface ThreadOutcome<S> {
-  threadId: string;
-  state: "paused" | "completed";
-  /** The review the thread waits for (the first, when several are pending). */
-  review?: PendingReview;
-  /** The thread's state values now. */
-  values: S;
-}
+export type { ReviewOrchestratorOptions, ThreadOutcome } from "./graphTypes.js";
 
 interface Runtime {
   graph: ReviewGraphRunnable;
   saver: BaseCheckpointSaver;
+  /** The key the graph's threads are kept under in the pending-review index. */
+  graphKey: string;
 }
 
 function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
@@ -84,6 +70,8 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   private readonly checkpointerOptions: CheckpointerOptions | undefined;
   private runtimePromise: Promise<Runtime> | undefined;
   private owned: Checkpointer | undefined;
+  private readonly givenStore: ReviewStore | undefined;
+  private storePromise: Promise<ReviewStore> | undefined;
   private readonly lock = new KeyedLock();
 
   constructor(options: ReviewOrchestratorOptions<G>) {
@@ -91,6 +79,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     this.context = options.context;
     this.given = options.checkpointer;
     this.checkpointerOptions = options.checkpointerOptions;
+    this.givenStore = options.store;
     if (this.given !== undefined) {
       const saver = isCheckpointer(this.given) ? this.given.saver : this.given;
       this.runtimePromise = Promise.resolve(this.compile(saver));
@@ -98,7 +87,23 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   }
 
   private compile(saver: BaseCheckpointSaver): Runtime {
-    return { graph: this.builder.compile({ checkpointer: saver }), saver };
+    const graph = this.builder.compile({ checkpointer: saver });
+    return { graph, saver, graphKey: graphKeyOf(graph.channels) };
+  }
+
+  /** The store of the pending-review index, opened on first use beside the checkpoints. */
+  private async store(): Promise<ReviewStore> {
+    if (this.givenStore !== undefined) return this.givenStore;
+    const runtime = await this.runtime();
+    this.storePromise ??= openIndexStore(this.given ?? this.owned ?? runtime.saver);
+    return this.storePromise;
+  }
+
+  /** Writes where the thread stands into the pending-review index. */
+  private async index(runtime: Runtime, threadId: string): Promise<StateSnapshot> {
+    const snapshot = await runtime.graph.getState({ configurable: { thread_id: threadId } });
+    await indexThread(await this.store(), runtime.graphKey, threadId, snapshot);
+    return snapshot;
   }
 
   /** The compiled graph; the default checkpointer is opened on first use. */
@@ -141,6 +146,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     try {
       await runtime.graph.invoke(input, this.config(threadId));
     } catch (error) {
+      await this.index(runtime, threadId).catch(() => undefined);
       if (isInvalidResume(error)) {
         const message = error instanceof Error ? error.message : String(error);
         const issues = issuesOf(error) ?? [{ field: "(decision)", message }];
@@ -149,7 +155,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       throw new GraphRunError(threadId, `the graph failed: ${message}`, { cause: error });
     }
-    const snapshot = await runtime.graph.getState({ configurable: { thread_id: threadId } });
+    const snapshot = await this.index(runtime, threadId);
     const values = snapshot.values as GraphState<G>;
     const [review] = reviewsOf(threadId, snapshot);
     if (review !== undefined) return { threadId, state: "paused", review, values };
@@ -180,24 +186,36 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   }
 
   /**
-   * Every thread of this graph in the checkpointer that waits for a review, the longest waiting
-   * first (threads other graphs made in the same checkpointer are left out).
+   * The threads of this graph that wait for a review, the longest waiting first, read from the
+   * pending-review index: a page (`limit`, `after` the last review of the previous page) costs one
+   * index query and one checkpoint read per listed thread, however many threads the database holds.
+   * @example
+   * const first = await orchestrator.pendingReviews({ limit: 20 });
+   * const next = await orchestrator.pendingReviews({ limit: 20, after: first.at(-1) });
    */
-  async pendingReviews(): Promise<PendingReview[]> {
+  async pendingReviews(page: PendingPage = {}): Promise<PendingReview[]> {
+    const runtime = await this.runtime();
+    const store = await this.store();
+    return pendingFromIndex(store, runtime.graphKey, page, (threadId) =>
+      runtime.graph.getState({ configurable: { thread_id: threadId } }),
+    );
+  }
+
+  /**
+   * Rebuilds the index from the checkpoints: one scan of every checkpoint, for threads started
+   * before the index existed (or by a process that died between its run and its index write).
+   * Returns how many threads of this graph were indexed.
+   */
+  async reindex(): Promise<number> {
     const runtime = await this.runtime();
     const threads = await listThreads(runtime.saver);
-    const threadIds = threads
-      .filter((t) => foreignChannels(runtime.graph.channels, t.checkpoint).length === 0)
-      .map((t) => t.threadId);
-    const perThread = await Promise.all(
-      threadIds.map(async (threadId) =>
-        reviewsOf(
-          threadId,
-          await runtime.graph.getState({ configurable: { thread_id: threadId } }),
-        ),
-      ),
+    const own = threads.filter(
+      (t) => foreignChannels(runtime.graph.channels, t.checkpoint).length === 0,
     );
-    return perThread.flat().sort((a, b) => (a.pausedAt ?? "").localeCompare(b.pausedAt ?? ""));
+    for (const { threadId } of own) {
+      await this.lock.run(threadId, () => this.index(runtime, threadId));
+    }
+    return own.length;
   }
 
   /** The review the thread waits for, or undefined when it is not paused at one. */
@@ -265,6 +283,9 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * opens it again.
    */
   async close(): Promise<void> {
+    const store = this.storePromise;
+    this.storePromise = undefined;
+    await (await store?.catch(() => undefined))?.close();
     const pending = this.runtimePromise;
     if (this.given !== undefined || pending === undefined) return;
     this.runtimePromise = undefined;

@@ -189,6 +189,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX judge_cache_created ON judge_cache (created_at);`),
   },
+  {
+    id: 11,
+    name: "the graph a thread belongs to (the review desk's, or a library orchestrator's)",
+    ...same(`
+      ALTER TABLE threads ADD COLUMN graph TEXT NOT NULL DEFAULT 'review-desk';
+      ALTER TABLE pending_reviews ADD COLUMN graph TEXT NOT NULL DEFAULT 'review-desk';
+      CREATE INDEX pending_reviews_graph ON pending_reviews (graph, created_at, thread_id);`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

@@ -9,16 +9,24 @@ import { redactUrl } from "../orchestrator/checkpointer.js";
 import { StoreOpenError } from "./errors.js";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";
 import { insertEvent, now, PostgresTables } from "./postgresTables.js";
-import { decisionOf, PENDING_COLUMNS, pendingOf, threadOf } from "./rows.js";
-import type {
-  NewDecision,
-  NewEvent,
-  NewThread,
-  PendingQuery,
-  RecordDecisionResult,
-  ReviewStore,
-  ThreadSettlement,
-  ThreadState,
+import {
+  decisionOf,
+  PENDING_COLUMNS,
+  pendingOf,
+  pendingPageQuery,
+  pendingValues,
+  threadOf,
+} from "./rows.js";
+import {
+  DESK_GRAPH,
+  type NewDecision,
+  type NewEvent,
+  type NewThread,
+  type PendingQuery,
+  type RecordDecisionResult,
+  type ReviewStore,
+  type ThreadSettlement,
+  type ThreadState,
 } from "./types.js";
 
 const MIGRATION_LOCK = 7_311_042_001;
@@ -79,9 +87,10 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
     const at = now();
     await inTransaction(this.pool, async (client) => {
       await client.query(
-        "INSERT INTO threads (id, title, creator, status, created_at, updated_at, settings) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO threads (id, graph, title, creator, status, created_at, updated_at, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         [
           thread.id,
+          thread.graph ?? DESK_GRAPH,
           thread.title,
           thread.creator,
           thread.status,
@@ -150,19 +159,10 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
   }
 
   async listPending(query: PendingQuery) {
-    const params: unknown[] = [query.limit];
-    let join = "";
-    let where = "";
-    if (query.reviewer !== undefined) {
-      params.push(query.reviewer);
-      join = `JOIN assignments a ON a.thread_id = p.thread_id AND a.reviewer = $${params.length}`;
-    }
-    if (query.after !== undefined) {
-      params.push(query.after.createdAt, query.after.threadId);
-      where = `WHERE (p.created_at, p.thread_id) < ($${params.length - 1}, $${params.length})`;
-    }
+    const { sql, params } = pendingPageQuery(query);
+    let n = 0;
     const { rows } = await this.pool.query(
-      `SELECT p.* FROM pending_reviews p ${join} ${where} ORDER BY p.created_at DESC, p.thread_id DESC LIMIT $1`,
+      sql.replace(/\?/g, () => `$${++n}`),
       params,
     );
     return rows.map(pendingOf);
@@ -242,19 +242,8 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
       await client.query("DELETE FROM pending_reviews WHERE thread_id = $1", [threadId]);
       for (const p of settlement.pending) {
         await client.query(
-          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [
-            p.threadId,
-            p.interruptId,
-            p.stage,
-            p.title,
-            p.overallScore,
-            p.passed,
-            JSON.stringify(p.actions),
-            p.createdAt,
-            p.type,
-            p.verdict,
-          ],
+          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT graph FROM threads WHERE id = $1))`,
+          pendingValues(p, "boolean"),
         );
       }
       if (settlement.applied.length > 0) {
@@ -273,10 +262,12 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
 
   async threadsNeedingWork(updatedBefore: string): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT id FROM threads WHERE status IN ('queued', 'running') AND updated_at < $1
+      `SELECT id FROM threads
+       WHERE status IN ('queued', 'running') AND updated_at < $1 AND graph = $2
        UNION SELECT d.thread_id FROM decisions d JOIN threads t ON t.id = d.thread_id
-       WHERE d.applied_at IS NULL AND t.status <> 'failed' AND t.updated_at < $1`,
-      [updatedBefore],
+       WHERE d.applied_at IS NULL AND t.status <> 'failed' AND t.updated_at < $1
+         AND t.graph = $2`,
+      [updatedBefore, DESK_GRAPH],
     );
     return rows.map((r) => r.id);
   }

@@ -5,8 +5,10 @@ import { ReviewerRoleSchema, type ThreadEvent } from "../orchestrator/reviewDesk
 import { StoreDataError } from "./errors.js";
 import {
   ActionListSchema,
+  DESK_GRAPH,
   DecisionPayloadSchema,
   type DecisionRow,
+  type PendingQuery,
   type PendingRow,
   type ReviewerRow,
   type ThreadRow,
@@ -49,6 +51,7 @@ export function reviewerOf(row: unknown): ReviewerRow {
 
 const ThreadColumns = z.object({
   id: z.string(),
+  graph: z.string(),
   title: z.string(),
   creator: z.string(),
   status: ThreadStateSchema,
@@ -62,6 +65,7 @@ export function threadOf(row: unknown): ThreadRow {
   const r = check(ThreadColumns, row, "a thread row");
   return {
     id: r.id,
+    graph: r.graph,
     title: r.title,
     creator: r.creator,
     status: r.status,
@@ -145,6 +149,49 @@ export function eventOf(row: unknown): ThreadEvent {
   return event;
 }
 
-/** The values of a pending row, in the column order of PENDING_COLUMNS. */
+/** The columns of a pending row (the graph is the thread's, read in the insert). */
 export const PENDING_COLUMNS =
-  "thread_id, interrupt_id, stage, title, overall_score, passed, actions, created_at, review_type, verdict";
+  "thread_id, interrupt_id, stage, title, overall_score, passed, actions, created_at, review_type, verdict, graph";
+
+/** The values of a pending row in the order of PENDING_COLUMNS, without the graph. */
+export function pendingValues(p: PendingRow, booleans: "integer" | "boolean") {
+  const passed = p.passed === null || booleans === "boolean" ? p.passed : p.passed ? 1 : 0;
+  return [
+    p.threadId,
+    p.interruptId,
+    p.stage,
+    p.title,
+    p.overallScore,
+    passed,
+    JSON.stringify(p.actions),
+    p.createdAt,
+    p.type,
+    p.verdict,
+  ];
+}
+
+/**
+ * The query of a page of the pending-review index, with `?` placeholders in the order of
+ * `params`: the graph's rows (of the reviewer's threads), in keyset order from the cursor.
+ */
+export function pendingPageQuery(query: PendingQuery): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let join = "";
+  if (query.reviewer !== undefined) {
+    join = "JOIN assignments a ON a.thread_id = p.thread_id AND a.reviewer = ?";
+    params.push(query.reviewer);
+  }
+  params.push(query.graph ?? DESK_GRAPH);
+  let where = "WHERE p.graph = ?";
+  const beyond = query.oldestFirst === true ? ">" : "<";
+  if (query.after !== undefined) {
+    where += ` AND (p.created_at ${beyond} ? OR (p.created_at = ? AND p.thread_id ${beyond} ?))`;
+    params.push(query.after.createdAt, query.after.createdAt, query.after.threadId);
+  }
+  const order = query.oldestFirst === true ? "ASC" : "DESC";
+  params.push(query.limit);
+  return {
+    sql: `SELECT p.* FROM pending_reviews p ${join} ${where} ORDER BY p.created_at ${order}, p.thread_id ${order} LIMIT ?`,
+    params,
+  };
+}

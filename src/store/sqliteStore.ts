@@ -8,34 +8,28 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { StoreOpenError } from "./errors.js";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";
-import { decisionOf, PENDING_COLUMNS, pendingOf, threadOf } from "./rows.js";
+import {
+  decisionOf,
+  PENDING_COLUMNS,
+  pendingOf,
+  pendingPageQuery,
+  pendingValues,
+  threadOf,
+} from "./rows.js";
 import { now, SqliteTables } from "./sqliteTables.js";
-import type {
-  NewDecision,
-  NewEvent,
-  NewThread,
-  PendingQuery,
-  PendingRow,
-  RecordDecisionResult,
-  ReviewStore,
-  ThreadSettlement,
-  ThreadState,
+import {
+  DESK_GRAPH,
+  type NewDecision,
+  type NewEvent,
+  type NewThread,
+  type PendingQuery,
+  type RecordDecisionResult,
+  type ReviewStore,
+  type ThreadSettlement,
+  type ThreadState,
 } from "./types.js";
 
-const pendingValues = (p: PendingRow) => [
-  p.threadId,
-  p.interruptId,
-  p.stage,
-  p.title,
-  p.overallScore,
-  p.passed === null ? null : p.passed ? 1 : 0,
-  JSON.stringify(p.actions),
-  p.createdAt,
-  p.type,
-  p.verdict,
-];
-
-export function migrate(db: Database.Database): void {
+function migrate(db: Database.Database): void {
   db.exec(MIGRATIONS_TABLE);
   const applied = new Set(
     db
@@ -83,9 +77,10 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
     this.db
       .transaction(() => {
         this.sql(
-          "INSERT INTO threads (id, title, creator, status, created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO threads (id, graph, title, creator, status, created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         ).run(
           thread.id,
+          thread.graph ?? DESK_GRAPH,
           thread.title,
           thread.creator,
           thread.status,
@@ -154,22 +149,10 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
   }
 
   async listPending(query: PendingQuery) {
-    const join =
-      query.reviewer === undefined
-        ? ""
-        : "JOIN assignments a ON a.thread_id = p.thread_id AND a.reviewer = @reviewer";
-    const where =
-      query.after === undefined
-        ? ""
-        : "WHERE (p.created_at < @createdAt OR (p.created_at = @createdAt AND p.thread_id < @threadId))";
-    const rows = this.sql(
-      `SELECT p.* FROM pending_reviews p ${join} ${where} ORDER BY p.created_at DESC, p.thread_id DESC LIMIT @limit`,
-    ).all({
-      limit: query.limit,
-      ...(query.reviewer === undefined ? {} : { reviewer: query.reviewer }),
-      ...(query.after === undefined ? {} : query.after),
-    });
-    return rows.map(pendingOf);
+    const { sql, params } = pendingPageQuery(query);
+    return this.sql(sql)
+      .all(...params)
+      .map(pendingOf);
   }
 
   async recordDecision(decision: NewDecision): Promise<RecordDecisionResult> {
@@ -244,9 +227,10 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
         );
         this.sql("DELETE FROM pending_reviews WHERE thread_id = ?").run(threadId);
         const insert = this.sql(
-          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO pending_reviews (${PENDING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT graph FROM threads WHERE id = ?))`,
         );
-        for (const row of settlement.pending) insert.run(...pendingValues(row));
+        for (const row of settlement.pending)
+          insert.run(...pendingValues(row, "integer"), row.threadId);
         const mark = this.sql(
           "UPDATE decisions SET applied_at = ? WHERE id = ? AND applied_at IS NULL",
         );
@@ -262,11 +246,13 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
 
   async threadsNeedingWork(updatedBefore: string): Promise<string[]> {
     return this.sql(
-      `SELECT id FROM threads WHERE status IN ('queued', 'running') AND updated_at < @before
+      `SELECT id FROM threads
+       WHERE status IN ('queued', 'running') AND updated_at < @before AND graph = @graph
        UNION SELECT d.thread_id FROM decisions d JOIN threads t ON t.id = d.thread_id
-       WHERE d.applied_at IS NULL AND t.status <> 'failed' AND t.updated_at < @before`,
+       WHERE d.applied_at IS NULL AND t.status <> 'failed' AND t.updated_at < @before
+         AND t.graph = @graph`,
     )
-      .all({ before: updatedBefore })
+      .all({ before: updatedBefore, graph: DESK_GRAPH })
       .map((r) => (r as { id: string }).id);
   }
 

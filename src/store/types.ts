@@ -8,6 +8,9 @@ import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
 
+/** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
+export const DESK_GRAPH = "review-desk";
+
 /** Where a thread is, as the store records it. */
 export const ThreadStateSchema = z.enum(["queued", "running", "waiting", "finished", "failed"]);
 export type ThreadState = z.infer<typeof ThreadStateSchema>;
@@ -39,6 +42,8 @@ export interface ReviewerRow {
 
 export interface ThreadRow {
   id: string;
+  /** The graph the thread runs on (DESK_GRAPH for the review desk's). */
+  graph: string;
   title: string;
   creator: string;
   status: ThreadState;
@@ -50,6 +55,8 @@ export interface ThreadRow {
 
 export interface NewThread {
   id: string;
+  /** Default DESK_GRAPH. */
+  graph?: string;
   title: string;
   creator: string;
   status: ThreadState;
@@ -118,10 +125,15 @@ export interface PendingCursor {
 }
 
 export interface PendingQuery {
+  /** The graph whose reviews are listed (default DESK_GRAPH). */
+  graph?: string;
   /** Only the threads this reviewer is assigned to; all threads when absent (admins). */
   reviewer?: string;
   limit: number;
+  /** Newest first by default; the page starts after this position in that order. */
   after?: PendingCursor;
+  /** The longest waiting first instead. */
+  oldestFirst?: boolean;
 }
 
 /** A per-thread lock held across processes; release it when the step is done. */
@@ -167,8 +179,8 @@ export interface ReviewStore {
   eventsAfter(threadId: string, afterSeq: number, limit: number): Promise<ThreadEvent[]>;
 
   /**
-   * Threads a job must look at, untouched since `updatedBefore`: queued or running, or not failed
-   * with a decision not yet applied.
+   * The review desk's threads a job must look at, untouched since `updatedBefore`: queued or
+   * running, or not failed with a decision not yet applied.
    */
   threadsNeedingWork(updatedBefore: string): Promise<string[]>;
   /** The thread's lock, or undefined when another job (in any process) holds it. */

@@ -1,0 +1,149 @@
+/**
+ * The pending-review index of a library orchestrator: the same store tables the review desk lists
+ * from, the orchestrator's threads kept under a graph key of their own. Each start and decision
+ * writes where the thread paused; listing reads one page of the index and one checkpoint per
+ * listed thread, never every checkpoint.
+ */
+import { createHash } from "node:crypto";
+import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { openReviewStore } from "../store/index.js";
+import type { PendingCursor, PendingRow, ReviewStore, ThreadState } from "../store/types.js";
+import { type Checkpointer, checkpointerDatabase } from "./checkpointer.js";
+import { type PendingReview, reviewsOf } from "./pendingReview.js";
+
+/** Who the orchestrator's threads are recorded as started by. */
+const ORCHESTRATOR = "review-orchestrator";
+
+/** The graph key of a compiled graph: its channel names, hashed (two graphs keep two lists). */
+export function graphKeyOf(channels: Readonly<Record<string, unknown>>): string {
+  const names = Object.keys(channels).sort().join("\n");
+  return `graph:${createHash("sha256").update(names).digest("hex").slice(0, 16)}`;
+}
+
+function databaseOfSaver(saver: BaseCheckpointSaver) {
+  if (saver instanceof SqliteSaver) {
+    const name: unknown = (saver.db as { name?: unknown }).name;
+    if (typeof name === "string" && name !== "") return { sqlitePath: name };
+  }
+  if (saver instanceof PostgresSaver) {
+    const { pool } = saver as unknown as { pool?: { options?: { connectionString?: unknown } } };
+    const url = pool?.options?.connectionString;
+    if (typeof url === "string" && url !== "") return { databaseUrl: url };
+  }
+  // Any other saver keeps its threads in memory: so does the index.
+  return { sqlitePath: ":memory:" };
+}
+
+/** Opens the review store in the checkpoints' database (in memory beside an in-memory saver). */
+export function openIndexStore(where: BaseCheckpointSaver | Checkpointer): Promise<ReviewStore> {
+  const database =
+    where instanceof BaseCheckpointSaver
+      ? databaseOfSaver(where)
+      : (checkpointerDatabase(where) ?? databaseOfSaver(where.saver));
+  return openReviewStore({ ...database, env: {} });
+}
+
+function rowsOf(threadId: string, title: string, reviews: PendingReview[], at: string) {
+  return reviews.map(
+    (review): PendingRow => ({
+      threadId,
+      interruptId: review.interruptId,
+      stage: review.contentId,
+      title: `${title}: ${review.title}`,
+      overallScore: review.evaluation?.overallScore ?? null,
+      passed: review.evaluation?.passed ?? null,
+      actions: review.actions,
+      createdAt: review.pausedAt ?? at,
+      type: review.type,
+      verdict: review.evaluation?.verdict ?? null,
+    }),
+  );
+}
+
+/**
+ * Writes where the thread stands into the index: its reviews when paused, none otherwise. A thread
+ * the store keeps under another graph (a review desk's) is left to its owner.
+ */
+export async function indexThread(
+  store: ReviewStore,
+  graphKey: string,
+  threadId: string,
+  snapshot: StateSnapshot,
+): Promise<void> {
+  const reviews = reviewsOf(threadId, snapshot);
+  const status: ThreadState =
+    reviews.length > 0 ? "waiting" : snapshot.next.length === 0 ? "finished" : "failed";
+  let thread = await store.thread(threadId);
+  if (thread === undefined) {
+    await store.createThread(
+      {
+        id: threadId,
+        graph: graphKey,
+        title: threadId,
+        creator: ORCHESTRATOR,
+        status,
+        settings: {},
+      },
+      { type: "queued", message: `started by the ${ORCHESTRATOR}` },
+    );
+    thread = await store.thread(threadId);
+  }
+  if (thread === undefined || thread.graph !== graphKey) return;
+  const at = new Date().toISOString();
+  await store.settleThread(threadId, {
+    status,
+    pending: rowsOf(threadId, thread.title, reviews, at),
+    applied: [],
+    events: [],
+  });
+}
+
+export interface PendingPage {
+  /** At most `limit` reviews (all of them when no limit is given), the longest waiting first. */
+  limit?: number;
+  /** Start after this review (the last one of the previous page). */
+  after?: Pick<PendingReview, "threadId" | "pausedAt">;
+}
+
+/**
+ * The pending reviews of the graph from the index, the longest waiting first: one index query per
+ * page and one checkpoint read per listed thread. A row whose thread has moved on (another
+ * process decided it) is left out.
+ */
+export async function pendingFromIndex(
+  store: ReviewStore,
+  graphKey: string,
+  page: PendingPage,
+  snapshotOf: (threadId: string) => Promise<StateSnapshot>,
+): Promise<PendingReview[]> {
+  const found: PendingReview[] = [];
+  const pageSize = Math.min(page.limit ?? 200, 200);
+  let after: PendingCursor | undefined =
+    page.after === undefined
+      ? undefined
+      : { createdAt: page.after.pausedAt ?? "", threadId: page.after.threadId };
+  for (;;) {
+    const rows = await store.listPending({
+      graph: graphKey,
+      limit: pageSize,
+      oldestFirst: true,
+      ...(after === undefined ? {} : { after }),
+    });
+    const threadIds = [...new Set(rows.map((r) => r.threadId))];
+    const snapshots = await Promise.all(threadIds.map((id) => snapshotOf(id)));
+    const reviews = threadIds.flatMap((id, i) => reviewsOf(id, snapshots[i] as StateSnapshot));
+    for (const row of rows) {
+      const review = reviews.find(
+        (r) => r.threadId === row.threadId && r.interruptId === row.interruptId,
+      );
+      if (review !== undefined) found.push({ ...review, pausedAt: row.createdAt });
+    }
+    const last = rows[rows.length - 1];
+    if (rows.length < pageSize || last === undefined) break;
+    if (page.limit !== undefined && found.length >= page.limit) break;
+    after = { createdAt: last.createdAt, threadId: last.threadId };
+  }
+  return page.limit === undefined ? found : found.slice(0, page.limit);
+}
