@@ -29,7 +29,7 @@ import {
   type ThreadState,
 } from "./types.js";
 
-function migrate(db: Database.Database): void {
+export function migrate(db: Database.Database): void {
   db.exec(MIGRATIONS_TABLE);
   const applied = new Set(
     db
