@@ -16,4 +16,9 @@ export {
 export * from "./errors.js";
 export { buildMetaRubric } from "./metaRubric.js";
 export { readRubricFile } from "./rubricConfig.js";
-export { type RegisteredRubric, RubricRegistry, type RubricVersionInfo } from "./rubricRegistry.js";
+export {
+  type RegisteredRubric,
+  type RubricConfig,
+  RubricRegistry,
+  type RubricVersionInfo,
+} from "./rubricRegistry.js";

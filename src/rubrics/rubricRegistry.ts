@@ -8,6 +8,11 @@ import { RubricConfigError, RubricNotFoundError } from "./errors.js";
 import { readRubricFile } from "./rubricConfig.js";
 import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
 
+/** Rubrics given in code, as a configuration object. */
+export interface RubricConfig {
+  rubrics: readonly RubricSource[];
+}
+
 /** The largest rubric stored (as JSON). */
 export const MAX_RUBRIC_BYTES = 1024 * 1024;
 
@@ -73,14 +78,18 @@ export class RubricRegistry {
     return new RubricRegistry(await openRegistryStore(options));
   }
 
-  /** Opens the registry and registers every rubric of a JSON or TOON file. */
+  /**
+   * Opens the registry and registers every rubric of a configuration: a JSON or TOON file, or an
+   * object `{ rubrics: [...] }` given in code.
+   */
   static async fromConfig(
-    file: string,
+    config: string | RubricConfig,
     options: RegistryStoreOptions = {},
   ): Promise<RubricRegistry> {
     const registry = await RubricRegistry.open(options);
     try {
-      await registry.registerFile(file);
+      if (typeof config === "string") await registry.registerFile(config);
+      else await registry.registerConfig(config);
     } catch (error) {
       await registry.close();
       throw error;
@@ -109,6 +118,19 @@ export class RubricRegistry {
   /** Registers every rubric of a file (all or none are checked before the first is stored). */
   async registerFile(file: string): Promise<RegisteredRubric[]> {
     const rubrics = await readRubricFile(file);
+    const registered: RegisteredRubric[] = [];
+    for (const rubric of rubrics) registered.push(await this.registerCatalog(rubric));
+    return registered;
+  }
+
+  /** Registers every rubric of `{ rubrics: [...] }` (all are checked before the first is stored). */
+  async registerConfig(config: RubricConfig): Promise<RegisteredRubric[]> {
+    const rubrics = config.rubrics.map((rubric, index) => {
+      if (!hasOwnId(rubric)) {
+        throw new RubricConfigError(`<config> ($.rubrics[${index}])`, "a rubric needs an id");
+      }
+      return rubricCatalog(rubric, `<config> ($.rubrics[${index}])`);
+    });
     const registered: RegisteredRubric[] = [];
     for (const rubric of rubrics) registered.push(await this.registerCatalog(rubric));
     return registered;

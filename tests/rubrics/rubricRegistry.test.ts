@@ -56,6 +56,19 @@ describe("RubricRegistry on SQLite", () => {
 });
 
 describe("RubricRegistry.fromConfig", () => {
+  it("registers the rubrics of a configuration object given in code", async () => {
+    const dir = tempDir();
+    const registry = await RubricRegistry.fromConfig(
+      { rubrics: [CONTENT_QUALITY] },
+      { sqlitePath: join(dir, "checkpoints.sqlite") },
+    );
+    try {
+      expect((await registry.require("content_quality")).version).toBe("1.0.0");
+    } finally {
+      await registry.close();
+    }
+  });
+
   it("registers every rubric of a { rubrics: [...] } JSON file", async () => {
     const dir = tempDir();
     const file = join(dir, "rubrics.json");
