@@ -6,20 +6,46 @@ import { describeScale, type PromptScale } from "./scale.js";
  * an answer.
  */
 
-const LIST_RULE =
-  '"hits" lists what the content does well for this criterion and "misses" what is missing or ' +
-  "weak: short strings, at most four each (use [] when there is none).";
+/** The reasoning is written first and kept short: it is read by people and paid per token. */
+export const REASONING_WORD_LIMIT = 40;
 
 const QUOTE_RULE =
   '"quotes" copies, word for word, up to three short passages of the content that your verdict ' +
   "rests on (use [] when the content has nothing to quote); every quote is checked against the content.";
 
-/** score / point / freeform: reasoning, a native score, hits and misses. */
-export function scoreAnswerFormat(scale: PromptScale): string {
+/** Hits and misses, when asked for: at most this many each, a few words each. */
+export const ANSWER_LIST_LIMIT = 2;
+
+const REASONING_RULE = `"reasoning" comes first: at most ${REASONING_WORD_LIMIT} words, naming the evidence.`;
+
+function listRule(limit: number): string {
+  const most = limit === 4 ? "four" : String(limit);
+  return (
+    `"hits" lists what the content does well for this criterion and "misses" what is missing or ` +
+    `weak: at most ${most} each, a few words each (use [] when there is none).`
+  );
+}
+
+export interface ScoreAnswerFormatOptions {
+  /** Ask for hits and misses (the review view shows them as strengths and weaknesses). */
+  lists?: boolean;
+  /** At most this many hits and misses each (default ANSWER_LIST_LIMIT). */
+  listLimit?: number;
+}
+
+/** score / point / freeform: reasoning, a native score, and (unless turned off) hits and misses. */
+export function scoreAnswerFormat(
+  scale: PromptScale,
+  options: ScoreAnswerFormatOptions = {},
+): string {
+  const lists = options.lists ?? true;
+  const shape = lists
+    ? `{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "score": <${describeScale(scale)}>, "hits": [<strings>], "misses": [<strings>]}`
+    : `{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "score": <${describeScale(scale)}>}`;
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",
-    `{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "score": <${describeScale(scale)}>, "hits": [<strings>], "misses": [<strings>]}`,
-    `"score" is a JSON number, ${describeScale(scale)}. ${LIST_RULE}`,
+    shape,
+    `"score" is a JSON number, ${describeScale(scale)}. ${REASONING_RULE}${lists ? ` ${listRule(options.listLimit ?? ANSWER_LIST_LIMIT)}` : ""}`,
     QUOTE_RULE,
   ].join("\n");
 }
@@ -29,7 +55,7 @@ export function checkAnswerFormat(): string {
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",
     '{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "result": "pass" | "fail"}',
-    '"result" is the string "pass" when the requirement is met and "fail" when it is not met or not shown.',
+    `"result" is the string "pass" when the requirement is met and "fail" when it is not met or not shown. ${REASONING_RULE}`,
     QUOTE_RULE,
   ].join("\n");
 }
@@ -40,7 +66,7 @@ export function levelsAnswerFormat(levelIds: readonly string[]): string {
   return [
     "Answer format — exactly one JSON object, with the reasoning first:",
     `{"reasoning": "<your reasoning, with evidence>", "quotes": [<passages of the content>], "level_id": ${ids}}`,
-    '"level_id" is exactly one of the level ids listed above, written as a JSON string.',
+    `"level_id" is exactly one of the level ids listed above, written as a JSON string. ${REASONING_RULE}`,
     QUOTE_RULE,
   ].join("\n");
 }

@@ -1,3 +1,4 @@
+import { REASONING_WORD_LIMIT } from "./answerFormats.js";
 import { DATA_RULE, EVIDENCE_RULE, JUDGE_ROLE } from "./systemPrompt.js";
 
 /**
@@ -29,14 +30,14 @@ export function batchSystemPrompt(parts: BatchSystemPromptParts = {}): string {
   return sections.join("\n\n");
 }
 
-export const BATCH_TEMPLATE = `Evaluate the content below against each of the following {{count}} criteria.
-
-{{criteria}}
+export const BATCH_TEMPLATE = `Content under evaluation:
+{{content}}
 
 {{context}}
 
-Content under evaluation:
-{{content}}
+Evaluate the content above against each of the following {{count}} criteria.
+
+{{criteria}}
 
 {{answer_format}}`;
 
@@ -53,6 +54,7 @@ export function batchAnswerFormat(ids: readonly string[]): string {
     batchHeader(ids.length),
     '  <id>,<score>,"<reasoning, with evidence>"',
     "`score` is what each criterion asks for: a number on its scale, pass or fail, or one level id.",
+    `Each reasoning: at most ${REASONING_WORD_LIMIT} words, naming the evidence.`,
   ].join("\n");
 }
 

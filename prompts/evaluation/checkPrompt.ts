@@ -1,15 +1,15 @@
 /** The judge's task for a `check` criterion: pass or fail (a knockout check, a rubric item). */
-export const CHECK_TEMPLATE = `Decide whether the content below meets one requirement. This is a pass/fail check.
+export const CHECK_TEMPLATE = `Content under evaluation:
+{{content}}
+
+{{context}}
+
+Decide whether the content above meets one requirement. This is a pass/fail check.
 
 Requirement: {{criterion_title}}
 {{criterion_description}}
 
 {{guidelines}}
-
-{{context}}
-
-Content under evaluation:
-{{content}}
 
 {{answer_format}}`;
 

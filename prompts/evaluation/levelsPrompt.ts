@@ -1,15 +1,15 @@
 /** The judge's task for a `levels` criterion: exactly one named quality level. */
-export const LEVELS_TEMPLATE = `Classify the content below into exactly one quality level for one criterion.
+export const LEVELS_TEMPLATE = `Content under evaluation:
+{{content}}
+
+{{context}}
+
+Classify the content above into exactly one quality level for one criterion.
 
 Criterion: {{criterion_title}}
 {{criterion_description}}
 
 {{guidelines}}
-
-{{context}}
-
-Content under evaluation:
-{{content}}
 
 {{answer_format}}`;
 

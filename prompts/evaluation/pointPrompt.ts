@@ -1,15 +1,15 @@
 /** The judge's task for a `point` criterion: how far one key point is covered. */
-export const POINT_TEMPLATE = `Assess how far the content below covers ONE key point, and only that point.
+export const POINT_TEMPLATE = `Content under evaluation:
+{{content}}
+
+{{context}}
+
+Assess how far the content above covers ONE key point, and only that point.
 
 Criterion: {{criterion_title}}
 {{criterion_description}}
 
 {{guidelines}}
-
-{{context}}
-
-Content under evaluation:
-{{content}}
 
 {{answer_format}}`;
 

@@ -1,17 +1,17 @@
 import { describeScale, formatNumber, onScale, type PromptScale } from "./scale.js";
 
 /** The judge's task for a `score` criterion: a value on the criterion's native scale. */
-export const SCORE_TEMPLATE = `Evaluate the content below against one criterion and score it.
+export const SCORE_TEMPLATE = `Content under evaluation:
+{{content}}
+
+{{context}}
+
+Evaluate the content above against one criterion and score it.
 
 Criterion: {{criterion_title}}
 {{criterion_description}}
 
 {{guidelines}}
-
-{{context}}
-
-Content under evaluation:
-{{content}}
 
 {{answer_format}}`;
 

@@ -1,3 +1,4 @@
+import { ANSWER_LIST_LIMIT } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
 import { decodeAnswerSchema } from "./decodeOutputSchema.js";
@@ -6,7 +7,7 @@ import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 export type AnswerJsonSchema = Record<string, unknown>;
 
 const reasoning = { type: "string", description: "the reasoning, with evidence, written first" };
-const list = { type: "array", items: { type: "string" }, maxItems: 4 };
+const list = { type: "array", items: { type: "string" }, maxItems: ANSWER_LIST_LIMIT };
 const quotes = {
   type: "array",
   description: "exact passages copied from the content that support the verdict",
@@ -20,7 +21,10 @@ const quotes = {
  * The parser still checks every answer; this only makes a usable one far more likely.
  * Undefined for methods the judge does not answer.
  */
-export function answerJsonSchema(criterion: Criterion): AnswerJsonSchema | undefined {
+export function answerJsonSchema(
+  criterion: Criterion,
+  options: { lists?: boolean } = {},
+): AnswerJsonSchema | undefined {
   const method = criterion.method;
   switch (method.kind) {
     case "score":
@@ -31,6 +35,13 @@ export function answerJsonSchema(criterion: Criterion): AnswerJsonSchema | undef
         minimum: scale.min,
         maximum: scale.max,
       };
+      if (options.lists === false) {
+        return {
+          type: "object",
+          properties: { reasoning, quotes, score },
+          required: ["reasoning", "quotes", "score"],
+        };
+      }
       return {
         type: "object",
         properties: { reasoning, quotes, score, hits: list, misses: list },

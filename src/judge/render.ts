@@ -20,6 +20,7 @@ import {
   scoreGuidelines,
 } from "../../prompts/evaluation/index.js";
 import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
+import { MAX_LIST_ITEMS } from "./answer.js";
 import { renderDecodePrompt } from "./decodePrompt.js";
 import { JudgePromptError, UnjudgedMethodError } from "./errors.js";
 import { fenceData } from "./fence.js";
@@ -50,6 +51,8 @@ export interface RenderJudgePromptInput {
   override?: string;
   /** The catalog (rubric) the criterion belongs to, named in template errors. */
   catalogId?: string;
+  /** Ask score and point criteria for hits and misses (default true). */
+  answerLists?: boolean;
 }
 
 /** The placeholders every criterion template may use. */
@@ -69,14 +72,15 @@ export interface MethodParts {
   answerFormat: string;
 }
 
-export function methodParts(criterion: Criterion): MethodParts {
+export function methodParts(criterion: Criterion, options: { lists?: boolean } = {}): MethodParts {
   const method = criterion.method;
+  const lists = { lists: options.lists ?? true };
   switch (method.kind) {
     case "score":
       return {
         template: SCORE_TEMPLATE,
         guidelines: scoreGuidelines(method.scale, method.guidelines),
-        answerFormat: scoreAnswerFormat(method.scale),
+        answerFormat: scoreAnswerFormat(method.scale, lists),
       };
     case "check":
       return {
@@ -99,7 +103,7 @@ export function methodParts(criterion: Criterion): MethodParts {
       return {
         template: POINT_TEMPLATE,
         guidelines: pointGuidelines(method.text),
-        answerFormat: scoreAnswerFormat(UNIT_SCALE),
+        answerFormat: scoreAnswerFormat(UNIT_SCALE, lists),
       };
     default:
       throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "method" });
@@ -178,7 +182,7 @@ function systemFor(contentType: string | undefined, catalogInstructions?: string
  */
 export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const { criterion } = input;
-  const parts = methodParts(criterion);
+  const parts = methodParts(criterion, { lists: input.answerLists });
   const method = criterion.method;
   const content = fenceData("CONTENT", contentText(input.content, criterion.id));
   const context = contextBlock(input.context);
@@ -240,7 +244,7 @@ export function renderFreeformPrompt(input: RenderFreeformPromptInput): JudgePro
           ? "(none given)"
           : fenceData("REFERENCE ANSWER", reference),
       candidate_answer: fenceData("CANDIDATE ANSWER", input.candidateAnswer),
-      answer_format: scoreAnswerFormat(UNIT_SCALE),
+      answer_format: scoreAnswerFormat(UNIT_SCALE, { listLimit: MAX_LIST_ITEMS }),
     },
     "freeform template",
   );

@@ -64,7 +64,7 @@ describe("answerJsonSchema: the answer contract as a JSON Schema", () => {
     ]);
   });
 
-  it("score on 0–1 and point coverage are numbers within 0–1; hits and misses at most four", () => {
+  it("score on 0–1 and point coverage are numbers within 0–1; hits and misses at most two", () => {
     for (const method of [
       { kind: "score" as const, scale: { min: 0, max: 1 } },
       { kind: "point" as const, text: "Covers the deadline" },
@@ -72,8 +72,8 @@ describe("answerJsonSchema: the answer contract as a JSON Schema", () => {
       expect(answerJsonSchema(criterion(method))).toMatchObject({
         properties: {
           score: { type: "number", minimum: 0, maximum: 1 },
-          hits: { type: "array", maxItems: 4 },
-          misses: { type: "array", maxItems: 4 },
+          hits: { type: "array", maxItems: 2 },
+          misses: { type: "array", maxItems: 2 },
         },
       });
     }

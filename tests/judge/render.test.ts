@@ -69,7 +69,8 @@ describe("renderJudgePrompt: the score method", () => {
     expect(contract).toContain('"score": <a whole number from 1 to 5>');
     expect(contract).toContain('"hits"');
     expect(contract).toContain('"misses"');
-    expect(contract).toContain("at most four");
+    expect(contract).toContain("at most 2 each");
+    expect(contract).toContain('"reasoning" comes first: at most 40 words');
     expect(contract.indexOf('"reasoning"')).toBeLessThan(contract.indexOf('"score"'));
   });
 });
@@ -250,7 +251,8 @@ describe("renderJudgePrompt: source documents", () => {
     const block = fencedBlock(user, "SOURCE DOCUMENTS");
     expect(block.body).toContain("[call.pdf p.2] Applicants must be based in Hamburg.");
     expect(block.closings).toBe(1);
-    expect(user.indexOf("<<<SOURCE DOCUMENTS")).toBeLessThan(user.indexOf("<<<CONTENT"));
+    // The content comes first (a cacheable prefix); the per-criterion context after it.
+    expect(user.indexOf("<<<CONTENT")).toBeLessThan(user.indexOf("<<<SOURCE DOCUMENTS"));
   });
 
   it("has no source block when there is no context", () => {
