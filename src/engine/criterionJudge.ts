@@ -44,6 +44,8 @@ export interface CriterionJudgeContext {
   evaluationPrompt?: string;
   /** Send each criterion's answer contract as a JSON Schema (structured output). */
   structuredOutput?: boolean;
+  /** Ask score and point criteria for hits and misses (default true). */
+  answerLists?: boolean;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function judgeCriterion(
       catalogId: ctx.catalogId,
       context: found.context,
       override: ctx.evaluationPrompt,
+      answerLists: ctx.answerLists,
     });
   } catch (error) {
     // A decode prompt that cannot be rendered: this criterion is not evaluated, with the reason.
@@ -101,7 +104,10 @@ export async function judgeCriterion(
     criterionIds: [criterion.id],
     system: prompt.system,
     user: prompt.user,
-    format: ctx.structuredOutput === false ? undefined : answerJsonSchema(criterion),
+    format:
+      ctx.structuredOutput === false
+        ? undefined
+        : answerJsonSchema(criterion, { lists: ctx.answerLists }),
   };
   const kept = await ctx.session.recall(call, (text) => parseJudgeResponse(text, criterion).usable);
   if (kept !== undefined) {

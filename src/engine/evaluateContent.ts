@@ -14,7 +14,7 @@ import {
   type CriterionResult,
   type EvaluationResult,
   EvaluationResultSchema,
-  type TokenUsage,
+  type JudgeMode,
 } from "../scoring/result.js";
 import { type CatalogScore, scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import { type ResultOverrides, settleResult } from "../scoring/settle.js";
@@ -34,6 +34,7 @@ import {
   EvaluationSettingsSchema,
   injectionGuardDefault,
 } from "./options.js";
+import { sumUsage } from "./usage.js";
 
 /** A judge built by createChatModel (as opposed to a spec or a LangChain chat model). */
 export function isJudgeModel(model: unknown): model is JudgeModel {
@@ -58,6 +59,8 @@ function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
   const parsed = EvaluationSettingsSchema.safeParse({
     mode: options.mode,
     concurrency: options.concurrency,
+    parallelSlots: options.parallelSlots,
+    answerLists: options.answerLists,
     timeoutMs: options.timeoutMs,
     contextChunks: options.contextChunks,
     summary: options.summary,
@@ -86,17 +89,6 @@ function checkContent(content: unknown): string {
     );
   }
   return contentText(content);
-}
-
-function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
-  return usages.reduce(
-    (acc, u) => ({
-      inputTokens: acc.inputTokens + u.inputTokens,
-      outputTokens: acc.outputTokens + u.outputTokens,
-      totalTokens: acc.totalTokens + u.totalTokens,
-    }),
-    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-  );
 }
 
 /**
@@ -179,6 +171,7 @@ interface Assembly {
   settings: EvaluationSettings;
   session: JudgeSession;
   judged: Map<string, JudgedCriterion>;
+  judgeMode: JudgeMode | undefined;
   score: CatalogScore;
   warnings: string[];
   /** The judges' quotes, checked (when they gave any). */
@@ -208,6 +201,7 @@ function assembleResult(parts: Assembly, overrides: ResultOverrides): Evaluation
     model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     cacheHits: [...parts.judged.values()].filter((j) => j.cached === true).length,
+    ...(parts.judgeMode === undefined ? {} : { judgeMode: parts.judgeMode }),
     warnings: parts.warnings,
     traces: session.traces,
     ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
@@ -254,7 +248,7 @@ async function runEvaluation(
   warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
   if (humanReview.length > 0) session.bypassCache();
 
-  const judged = await judgeCatalog({
+  const { judged, judgeMode } = await judgeCatalog({
     ...{ options, settings, text, session },
     ...{ registry, baseDir, warnings },
   });
@@ -265,7 +259,7 @@ async function runEvaluation(
   warnings.push(...score.warnings, ...evidence.warnings);
   humanReview.push(...evidence.humanReview);
 
-  const parts: Assembly = { options, settings, session, judged, score, warnings };
+  const parts: Assembly = { options, settings, session, judged, judgeMode, score, warnings };
   if (evidence.summary.quotes > 0) parts.evidence = evidence.summary;
   const overrides: ResultOverrides = { humanReview };
   const result = await validate(parts, overrides, assembleResult(parts, overrides));

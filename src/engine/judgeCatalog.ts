@@ -2,6 +2,7 @@ import pLimit from "p-limit";
 import type { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
 import { ModelAbortedError } from "../llm/errors.js";
+import type { JudgeMode } from "../scoring/result.js";
 import { judgeBatch } from "./batchJudge.js";
 import { createContextProvider } from "./contextProvider.js";
 import {
@@ -11,6 +12,7 @@ import {
 } from "./criterionJudge.js";
 import { runDeterministicCriterion } from "./deterministic.js";
 import { EvaluationModelError } from "./errors.js";
+import { judgeModeOf, planJudging } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
 
@@ -102,25 +104,42 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     catalogId: options.catalog.id,
     evaluationPrompt: options.evaluationPrompt,
     structuredOutput: settings.structuredOutput,
+    answerLists: settings.answerLists,
   };
 }
 
-/** Batch mode: every LLM criterion in one call; returns the criteria left for single calls. */
-async function runBatch(
+/**
+ * Grouped and batch mode: each group in one call, the groups at once (`concurrency` at a time);
+ * returns the criteria no group answered, to be asked one call each.
+ */
+async function runGroups(
   job: CatalogJudging,
   ctx: CriterionJudgeContext,
-  llm: Criterion[],
+  groups: Criterion[][],
   criteria: JudgedCriteria,
 ): Promise<Criterion[]> {
-  if (job.settings.mode !== "batch" || llm.length === 0) return llm;
-  for (const criterion of llm) criteria.started(criterion);
-  const batch = await judgeBatch(ctx, llm);
-  job.warnings.push(...batch.notes.map((n) => `batch: ${n}`));
-  for (const criterion of llm) {
-    const result = batch.judged.get(criterion.id);
-    if (result !== undefined) criteria.done(criterion, result);
-  }
-  return batch.remaining;
+  const limit = pLimit(job.settings.concurrency);
+  const { signal } = job.options;
+  const label =
+    groups.length > 1 ? (i: number) => `group ${i + 1}/${groups.length}` : () => "batch";
+  for (const criterion of groups.flat()) criteria.started(criterion);
+  const settled = await Promise.allSettled(
+    groups.map((group, i) =>
+      limit(async () => {
+        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
+        const batch = await judgeBatch(ctx, group);
+        job.warnings.push(...batch.notes.map((n) => `${label(i)}: ${n}`));
+        for (const criterion of group) {
+          const result = batch.judged.get(criterion.id);
+          if (result !== undefined) criteria.done(criterion, result);
+        }
+        return batch.remaining;
+      }),
+    ),
+  );
+  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (rejected !== undefined) throw rejected.reason;
+  return settled.flatMap((s) => (s.status === "fulfilled" ? s.value : []));
 }
 
 /**
@@ -133,6 +152,7 @@ async function runSingleCalls(
   ctx: CriterionJudgeContext,
   remaining: Criterion[],
   criteria: JudgedCriteria,
+  alreadyStarted: ReadonlySet<string>,
 ): Promise<void> {
   const limit = pLimit(job.settings.concurrency);
   const { signal } = job.options;
@@ -140,7 +160,7 @@ async function runSingleCalls(
     remaining.map((criterion) =>
       limit(async () => {
         if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
-        if (job.settings.mode !== "batch") criteria.started(criterion);
+        if (!alreadyStarted.has(criterion.id)) criteria.started(criterion);
         criteria.done(criterion, await judgeCriterion(ctx, criterion));
       }),
     ),
@@ -149,11 +169,19 @@ async function runSingleCalls(
   if (rejected !== undefined) throw rejected.reason;
 }
 
+/** The criteria judged, and how the judge was asked. */
+export interface CatalogJudgement {
+  judged: Map<string, JudgedCriterion>;
+  /** Undefined when the catalog has no LLM criterion. */
+  judgeMode: JudgeMode | undefined;
+}
+
 /**
- * Judges every criterion of the catalog: deterministic ones first, then the LLM ones (in one
- * batch call, or one call each). Throws EvaluationModelError when no model call succeeded at all.
+ * Judges every criterion of the catalog: deterministic ones first, then the LLM ones (one call
+ * each, one call per slot group, or one batch call; see planJudging). Throws
+ * EvaluationModelError when no model call succeeded at all.
  */
-export async function judgeCatalog(job: CatalogJudging): Promise<Map<string, JudgedCriterion>> {
+export async function judgeCatalog(job: CatalogJudging): Promise<CatalogJudgement> {
   const { catalog } = job.options;
   const progress = job.options.onProgress ?? (() => {});
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
@@ -161,9 +189,15 @@ export async function judgeCatalog(job: CatalogJudging): Promise<Map<string, Jud
   const criteria = new JudgedCriteria(catalog, progress);
   await runDeterministic(job, criteria);
   const ctx = judgeContext(job);
-  const remaining = await runBatch(job, ctx, llm, criteria);
-  await runSingleCalls(job, ctx, remaining, criteria);
+  const plan = planJudging(llm, {
+    mode: job.settings.mode,
+    slots: job.settings.parallelSlots ?? job.settings.concurrency,
+    hasPromptOverride: job.options.evaluationPrompt !== undefined,
+  });
+  const grouped = new Set(plan.groups.flat().map((c) => c.id));
+  const unanswered = await runGroups(job, ctx, plan.groups, criteria);
+  await runSingleCalls(job, ctx, [...plan.single, ...unanswered], criteria, grouped);
   const failure = modelWideFailure(llm, criteria.judged);
   if (failure !== undefined) throw failure;
-  return criteria.judged;
+  return { judged: criteria.judged, judgeMode: llm.length === 0 ? undefined : judgeModeOf(plan) };
 }

@@ -7,7 +7,11 @@ import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { JudgeCacheSetting } from "./judgeCache.js";
 
-export const EvaluationModeSchema = z.enum(["per-criterion", "batch"]);
+/**
+ * auto (default): grouped when every server slot gets at least two criteria, else per-criterion;
+ * per-criterion: one call each; grouped: one call per slot group; batch: one call for all.
+ */
+export const EvaluationModeSchema = z.enum(["auto", "per-criterion", "grouped", "batch"]);
 export type EvaluationMode = z.infer<typeof EvaluationModeSchema>;
 
 export const SummaryModeSchema = z.enum(["deterministic", "model"]);
@@ -15,9 +19,18 @@ export type SummaryMode = z.infer<typeof SummaryModeSchema>;
 
 /** The plain settings of an evaluation, validated at the boundary. */
 export const EvaluationSettingsSchema = z.object({
-  mode: EvaluationModeSchema.default("per-criterion"),
+  mode: EvaluationModeSchema.default("auto"),
   /** LLM criteria judged at once (Ollama serves a few requests in parallel). */
   concurrency: z.number().int().min(1).max(64).default(4),
+  /**
+   * The judge server's parallel slots: how many groups grouped mode makes (default: concurrency).
+   */
+  parallelSlots: z.number().int().min(1).max(64).optional(),
+  /**
+   * Ask score and point criteria for hits and misses (the review view lists them as strengths
+   * and weaknesses); off makes every answer shorter. Group and batch answers never carry them.
+   */
+  answerLists: z.boolean().default(true),
   /** Per model call, when the engine builds the model from a spec (default 60 s). */
   timeoutMs: z.number().int().positive().default(60_000),
   /** Retrieved chunks per criterion. */

@@ -130,7 +130,9 @@ export const EvaluationContextSchema = z.object({
     .min(0)
     .optional()
     .describe("Revisions per stage before the reviewer must approve or edit"),
-  mode: EvaluationModeSchema.optional().describe("per-criterion calls or one TOON batch call"),
+  mode: EvaluationModeSchema.optional().describe(
+    "auto, per-criterion calls, one call per slot group, or one batch call",
+  ),
 });
 export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
 

@@ -71,6 +71,16 @@ export const TraceSchema = z.object({
 export type Trace = z.infer<typeof TraceSchema>;
 
 /**
+ * How the judge was asked: one call per criterion, one call per group of criteria (as many groups
+ * as the server has parallel slots), or one call for all; `groups` is the number of group calls.
+ */
+export const JudgeModeSchema = z.object({
+  mode: z.enum(["per-criterion", "grouped", "batch"]),
+  groups: z.number().int().min(0),
+});
+export type JudgeMode = z.infer<typeof JudgeModeSchema>;
+
+/**
  * The result of one evaluation: passed, score, strengths, weaknesses, suggestions and feedback,
  * plus verdict, funding status, per-criterion results, the catalog, the model, token usage,
  * warnings and traces. `passed`, `verdict` and `status` always agree.
@@ -106,6 +116,8 @@ export const EvaluationResultSchema = z.object({
   usage: TokenUsageSchema,
   /** Criteria whose answer came from the judge-call cache (no model call). */
   cacheHits: z.number().int().min(0).optional(),
+  /** How the judge was asked (absent when no criterion needed it). */
+  judgeMode: JudgeModeSchema.optional(),
   warnings: z.array(z.string()),
   /** Every model call, exactly; empty when the traces are kept in a trace store (see traceIds). */
   traces: z.array(TraceSchema),

@@ -79,6 +79,7 @@ async function maxInFlightWith(concurrency: number | undefined): Promise<number>
     content: "A short proposal section.",
     catalog: sixCriteria(),
     model: judgeOf(model),
+    mode: "per-criterion",
     ...(concurrency === undefined ? {} : { concurrency }),
   });
   await answerHeldCalls(model, 6, concurrency ?? 4);
@@ -211,6 +212,7 @@ describe("model failures", () => {
       content: BUDGET_CONTENT,
       catalog,
       model: judgeOf(model, { maxRetries: 1 }),
+      mode: "per-criterion",
       concurrency: 1,
     });
     expect(model.calls).toHaveLength(6);

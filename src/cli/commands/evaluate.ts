@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
 import { integerIn } from "./options.js";
 
-const MODES = ["per-criterion", "batch"] as const;
+const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 const FORMATS = ["table", "toon", "json", "md", "html"] as const;
 
 const HELP_AFTER = `
@@ -54,9 +54,12 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
     .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct")
     .addOption(
-      new Option("--mode <mode>", "one call per criterion, or all in one TOON batch")
+      new Option(
+        "--mode <mode>",
+        "one call per criterion, one TOON table call per server slot group, or all in one (auto: by catalog)",
+      )
         .choices(MODES)
-        .default("per-criterion"),
+        .default("auto"),
     )
     .addOption(
       new Option("-f, --format <format>", "output format").choices(FORMATS).default("table"),
