@@ -1,0 +1,157 @@
+/**
+ * The embedded model end to end through the real command: the real node-llama-cpp runtime loads
+ * a tiny GGUF written by the test helper, answers through the answer contract's grammar, and the
+ * command prints a valid EvaluationResult. And the model choice: --model wins; with no model
+ * named, Ollama when it has the default model, else the embedded model, downloaded from a file
+ * server on 127.0.0.1 into the cache folder.
+ *
+ * On Linux x64 `npm ci` installs the runtime's CPU build: if it cannot load there, these tests
+ * fail with the runtime's own message (they are never skipped).
+ */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_OLLAMA_MODEL } from "../../src/llm/spec.js";
+import { EvaluationResultSchema } from "../../src/scoring/result.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { tinyGgufBytes, writeTinyGguf } from "../doubles/tinyGguf.js";
+import { type ModelServer, startModelServer } from "../llm/embedded/modelServer.js";
+import {
+  closedPort,
+  IFB_CATALOG,
+  ifbJudge,
+  runEvalgate,
+  tempFolder,
+  writeText,
+} from "./helpers.js";
+
+/** Spawned commands load a native runtime on a busy machine: give them time (never a bound). */
+const EMBEDDED_TIMEOUT = 240_000;
+
+/** One thread, a small context and short answers keep the tiny model quick. */
+const TINY_RUNTIME = {
+  EVALGATE_LLAMA_THREADS: "1",
+  EVALGATE_LLAMA_CONTEXT: "4096",
+  EVALGATE_LLAMA_MAX_TOKENS: "160",
+};
+
+const CONTENT = "Our project builds a community sensor network in Hamburg. Budget: 40k EUR.\n";
+
+let temp: Awaited<ReturnType<typeof tempFolder>>;
+let tinyModel: string;
+let content: string;
+let files: ModelServer;
+let ollama: OllamaServer;
+let ollamaDown: string;
+
+beforeAll(async () => {
+  temp = await tempFolder();
+  tinyModel = writeTinyGguf(join(temp.dir, "tiny.gguf"));
+  content = await writeText(temp.dir, "content.md", CONTENT);
+  files = await startModelServer(tinyGgufBytes());
+  ollama = await startOllamaServer({ models: [DEFAULT_OLLAMA_MODEL], responder: ifbJudge });
+  ollamaDown = `http://127.0.0.1:${await closedPort()}`;
+});
+
+afterAll(async () => {
+  await files?.close();
+  await ollama?.close();
+  await temp?.remove();
+});
+
+function evaluate(extra: readonly string[], env: Record<string, string>, file = content) {
+  return runEvalgate(["evaluate", file, "--catalog", IFB_CATALOG, "--format", "json", ...extra], {
+    env: { ...TINY_RUNTIME, ...env },
+    timeoutMs: EMBEDDED_TIMEOUT,
+  });
+}
+
+function expectWellFormedJudgements(stdout: string) {
+  const result = EvaluationResultSchema.parse(JSON.parse(stdout));
+  expect(result.model.startsWith("llama-cpp:")).toBe(true);
+  for (const criterion of result.criteria) {
+    // Every answer came through the grammar: a JSON object the parser accepted.
+    expect(criterion.judgeError).toBeUndefined();
+    expect(() => JSON.parse(String(result.rawResponse?.[criterion.id]))).not.toThrow();
+  }
+  expect(result.criteria.map((c) => c.id)).toEqual(["c1", "c2", "c3"]);
+  return result;
+}
+
+describe.concurrent("the embedded model in `evalgate evaluate`", {
+  timeout: EMBEDDED_TIMEOUT,
+}, () => {
+  it("--model llama-cpp:<file.gguf>: the runtime loads it and every answer follows the contract", async () => {
+    const marked = await writeText(temp.dir, "marked.md", `${CONTENT}Run M-1.\n`);
+    const run = await evaluate(
+      ["--model", `llama-cpp:${tinyModel}`],
+      { OLLAMA_BASE_URL: ollama.url },
+      marked,
+    );
+    expect(run.stderr).not.toContain("evalgate:");
+    expect([0, 1]).toContain(run.code);
+    const result = expectWellFormedJudgements(run.stdout);
+    expect(result.model).toBe(`llama-cpp:${tinyModel}`);
+    // c2 and c3 are on a 1–5 integer scale: the grammar allows nothing else.
+    for (const id of ["c2", "c3"]) {
+      const answer = JSON.parse(String(result.rawResponse?.[id])) as { score: number };
+      expect([1, 2, 3, 4, 5]).toContain(answer.score);
+    }
+    // --model wins: the Ollama server was not asked to judge.
+    expect(ollama.chatRequests().filter((r) => JSON.stringify(r).includes("Run M-1"))).toEqual([]);
+  });
+
+  it("with no model named and no Ollama: downloads, verifies and uses the embedded model", async () => {
+    const cache = join(temp.dir, "cache-down");
+    const digest = createHash("sha256").update(tinyGgufBytes()).digest("hex");
+    const run = await evaluate([], {
+      OLLAMA_BASE_URL: ollamaDown,
+      EVALGATE_CACHE_DIR: cache,
+      EVALGATE_MODEL_URL: files.url,
+      EVALGATE_MODEL_SHA256: digest,
+    });
+    expect(run.stderr).toContain(
+      `Ollama is not running at ${ollamaDown}; using the embedded model tiny.gguf`,
+    );
+    expect(run.stderr).toContain(`downloading ${files.url}`);
+    expect(run.stderr).not.toContain("evalgate:");
+    const result = expectWellFormedJudgements(run.stdout);
+    expect(result.model).toBe(`llama-cpp:${join(cache, "models", "tiny.gguf")}`);
+    expect(existsSync(join(cache, "models", "tiny.gguf.part"))).toBe(false);
+  });
+
+  it("with no model named and Ollama up with the default model: Ollama judges", async () => {
+    const run = await evaluate([], { OLLAMA_BASE_URL: ollama.url });
+    expect(run.stderr).toContain(`using Ollama at ${ollama.url} (model ${DEFAULT_OLLAMA_MODEL})`);
+    expect(run.code).toBe(0);
+    const result = EvaluationResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.model).toBe(`ollama:${DEFAULT_OLLAMA_MODEL}`);
+  });
+
+  it("offline with no Ollama: names the URL and the alternatives, exit 2, nothing cached", async () => {
+    const cache = join(temp.dir, "cache-offline");
+    const unreachable = `http://127.0.0.1:${await closedPort()}/model.gguf`;
+    const run = await evaluate([], {
+      OLLAMA_BASE_URL: ollamaDown,
+      EVALGATE_CACHE_DIR: cache,
+      EVALGATE_MODEL_URL: unreachable,
+      EVALGATE_MODEL_SHA256: "0".repeat(64),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`cannot download the embedded model from ${unreachable}`);
+    expect(run.stderr).toContain("ollama serve");
+    expect(run.stderr).toContain("--model llama-cpp:<file.gguf>");
+    expect(existsSync(cache)).toBe(false);
+  });
+
+  it("a file that is not a GGUF model: a clear message, exit 2", async () => {
+    const bogus = join(temp.dir, "notAModel.gguf");
+    await writeFile(bogus, "this is not a model\n");
+    const run = await evaluate(["--model", `llama-cpp:${bogus}`], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`cannot use the model file ${bogus}`);
+  });
+});

@@ -1,0 +1,163 @@
+/** The model downloader against a file server on 127.0.0.1: progress, resume, checksum, 404, stall, lock. */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { EmbeddedModelFile } from "../../../src/llm/embedded/defaultModel.js";
+import { isModelDownloadError } from "../../../src/llm/embedded/errors.js";
+import { type DownloadProgress, ensureModelFile } from "../../../src/llm/embedded/modelDownload.js";
+import { tinyGgufBytes } from "../../doubles/tinyGguf.js";
+import { type ModelServer, startModelServer } from "./modelServer.js";
+
+const BODY = tinyGgufBytes();
+const DIGEST = createHash("sha256").update(BODY).digest("hex");
+
+let cacheDir: string;
+let server: ModelServer | undefined;
+
+beforeEach(async () => {
+  cacheDir = await mkdtemp(join(tmpdir(), "evalgate-download-"));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+function modelAt(url: string, sha256 = DIGEST): EmbeddedModelFile {
+  return {
+    name: "tiny",
+    fileName: "tiny.gguf",
+    url,
+    sha256,
+    sizeBytes: BODY.length,
+    licence: "MIT",
+  };
+}
+
+async function cachedFiles(): Promise<string[]> {
+  const dir = join(cacheDir, "models");
+  return existsSync(dir) ? (await readdir(dir)).sort() : [];
+}
+
+async function failure(pending: Promise<unknown>) {
+  const error = await pending.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isModelDownloadError(error)) throw new Error(`expected a ModelDownloadError, got ${error}`);
+  return error;
+}
+
+describe("ensureModelFile", () => {
+  it("downloads the file, reports progress up to its size, verifies and caches it", async () => {
+    server = await startModelServer(BODY);
+    const progress: DownloadProgress[] = [];
+    const result = await ensureModelFile(modelAt(server.url), {
+      cacheDir,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(result.downloaded).toBe(true);
+    expect(await readFile(result.path)).toEqual(BODY);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)?.receivedBytes).toBe(BODY.length);
+    expect(progress.at(-1)?.totalBytes).toBe(BODY.length);
+    expect(await cachedFiles()).toEqual(["tiny.gguf", "tiny.gguf.verified"]);
+
+    // A second run finds the verified file and asks the server nothing.
+    const again = await ensureModelFile(modelAt(server.url), { cacheDir });
+    expect(again).toEqual({ path: result.path, downloaded: false });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("resumes a cut-off download with an HTTP Range request from the bytes it has", async () => {
+    const cut = 100_000;
+    server = await startModelServer(BODY, { cutAfterBytes: cut });
+    const first = await failure(ensureModelFile(modelAt(server.url), { cacheDir }));
+    expect(first.problem).toBe("unreachable");
+    expect(first.message).toContain("run again to resume");
+    expect(await cachedFiles()).toEqual(["tiny.gguf.part"]);
+
+    const result = await ensureModelFile(modelAt(server.url), { cacheDir });
+    expect(result.downloaded).toBe(true);
+    expect(await readFile(result.path)).toEqual(BODY);
+    expect(server.requests).toEqual(["", `bytes=${cut}-`]);
+  });
+
+  it("starts over when the server ignores the Range request", async () => {
+    server = await startModelServer(BODY, { cutAfterBytes: 5_000, noRanges: true });
+    await failure(ensureModelFile(modelAt(server.url), { cacheDir }));
+    const result = await ensureModelFile(modelAt(server.url), { cacheDir });
+    expect(await readFile(result.path)).toEqual(BODY);
+  });
+
+  it("refuses a file whose SHA-256 is not the pinned one and caches nothing", async () => {
+    server = await startModelServer(BODY);
+    const wrong = "0".repeat(64);
+    const error = await failure(ensureModelFile(modelAt(server.url, wrong), { cacheDir }));
+    expect(error.problem).toBe("checksum");
+    expect(error.message).toContain(DIGEST);
+    expect(error.message).toContain(wrong);
+    expect(await cachedFiles()).toEqual([]);
+  });
+
+  it("names the URL and the alternatives on a 404, and leaves nothing behind", async () => {
+    server = await startModelServer(BODY, { notFound: true });
+    const error = await failure(ensureModelFile(modelAt(server.url), { cacheDir }));
+    expect(error.problem).toBe("http-status");
+    expect(error.message).toContain(server.url);
+    expect(error.message).toContain("HTTP 404");
+    expect(error.message).toContain("ollama serve");
+    expect(error.message).toContain("--model");
+    expect(existsSync(join(cacheDir, "models"))).toBe(false);
+  });
+
+  it("offline: no server at the address, nothing written", async () => {
+    server = await startModelServer(BODY);
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const nested = join(cacheDir, "not", "yet");
+    const error = await failure(ensureModelFile(modelAt(url), { cacheDir: nested }));
+    expect(error.problem).toBe("unreachable");
+    expect(error.message).toContain(url);
+    expect(error.message).toContain("llama-cpp:<file.gguf>");
+    expect(existsSync(join(cacheDir, "not"))).toBe(false);
+  });
+
+  it("gives up on a server that stops sending, keeping the part for a resume", async () => {
+    server = await startModelServer(BODY, { stallAfterBytes: 1_000 });
+    const error = await failure(
+      ensureModelFile(modelAt(server.url), { cacheDir, stallTimeoutMs: 300 }),
+    );
+    expect(error.problem).toBe("stalled");
+    expect(await cachedFiles()).toEqual(["tiny.gguf.part"]);
+  });
+
+  it("two first runs at once: one downloads, the other waits and uses the same file", async () => {
+    server = await startModelServer(BODY);
+    const waits: string[] = [];
+    const [a, b] = await Promise.all([
+      ensureModelFile(modelAt(server.url), { cacheDir, onWait: () => waits.push("a") }),
+      ensureModelFile(modelAt(server.url), { cacheDir, onWait: () => waits.push("b") }),
+    ]);
+    expect(a.path).toBe(b.path);
+    expect([a.downloaded, b.downloaded].sort()).toEqual([false, true]);
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toHaveLength(1);
+    expect(await readFile(a.path)).toEqual(BODY);
+  });
+
+  it("takes over a lock left by a process that is gone", async () => {
+    server = await startModelServer(BODY);
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(join(cacheDir, "models"), { recursive: true });
+    // No process has pid 2^22 + 1 on Linux (pid_max is at most 2^22).
+    await writeFile(join(cacheDir, "models", "tiny.gguf.lock"), "4194305\n");
+    const result = await ensureModelFile(modelAt(server.url), { cacheDir });
+    expect(result.downloaded).toBe(true);
+    expect(await cachedFiles()).toEqual(["tiny.gguf", "tiny.gguf.verified"]);
+  });
+});
