@@ -70,14 +70,15 @@ function evaluate(extra: readonly string[], env: Record<string, string>, file = 
 
 function expectWellFormedJudgements(stdout: string) {
   const result = EvaluationResultSchema.parse(JSON.parse(stdout));
-  expect(result.model.startsWith("llama-cpp:")).toBe(true);
+  expect(result.model?.startsWith("llama-cpp:")).toBe(true);
+  const raw = (result.rawResponse ?? {}) as Record<string, unknown>;
   for (const criterion of result.criteria) {
     // Every answer came through the grammar: a JSON object the parser accepted.
     expect(criterion.judgeError).toBeUndefined();
-    expect(() => JSON.parse(String(result.rawResponse?.[criterion.id]))).not.toThrow();
+    expect(() => JSON.parse(String(raw[criterion.id]))).not.toThrow();
   }
   expect(result.criteria.map((c) => c.id)).toEqual(["c1", "c2", "c3"]);
-  return result;
+  return { result, raw };
 }
 
 describe.concurrent("the embedded model in `evalgate evaluate`", {
@@ -92,11 +93,11 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     );
     expect(run.stderr).not.toContain("evalgate:");
     expect([0, 1]).toContain(run.code);
-    const result = expectWellFormedJudgements(run.stdout);
+    const { result, raw } = expectWellFormedJudgements(run.stdout);
     expect(result.model).toBe(`llama-cpp:${tinyModel}`);
     // c2 and c3 are on a 1–5 integer scale: the grammar allows nothing else.
     for (const id of ["c2", "c3"]) {
-      const answer = JSON.parse(String(result.rawResponse?.[id])) as { score: number };
+      const answer = JSON.parse(String(raw[id])) as { score: number };
       expect([1, 2, 3, 4, 5]).toContain(answer.score);
     }
     // --model wins: the Ollama server was not asked to judge.
@@ -117,7 +118,7 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     );
     expect(run.stderr).toContain(`downloading ${files.url}`);
     expect(run.stderr).not.toContain("evalgate:");
-    const result = expectWellFormedJudgements(run.stdout);
+    const { result } = expectWellFormedJudgements(run.stdout);
     expect(result.model).toBe(`llama-cpp:${join(cache, "models", "tiny.gguf")}`);
     expect(existsSync(join(cache, "models", "tiny.gguf.part"))).toBe(false);
   });
