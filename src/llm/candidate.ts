@@ -8,6 +8,7 @@ import type {
 } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError } from "./classifyError.js";
+import { contextWindowFor } from "./contextWindow.js";
 import { createLlamaCppChat } from "./embedded/llamaCppChat.js";
 import {
   ModelAbortedError,
@@ -139,6 +140,7 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
         const callSettings = {
           ...settings,
           timeoutMs,
+          numCtx: contextWindowFor(messages, settings.numCtx, callContext),
           ...(options.format === undefined ? {} : { format: options.format }),
         };
         return await createOllamaChat(spec.model, callSettings, signal).invoke(messages);

@@ -49,6 +49,8 @@ export const DEFAULT_TEMPERATURE = 0.1;
  * so the same prompt gets the same answer: EVALGATE_SEED or the `seed` option change it.
  */
 export const DEFAULT_SEED = 42;
+/** Ollama keeps the model loaded this long after a call, so one evaluation never reloads it. */
+export const DEFAULT_KEEP_ALIVE = "30m";
 /** Every model call times out after 60 seconds unless told otherwise. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -69,7 +71,7 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
     temperature: options.temperature ?? DEFAULT_TEMPERATURE,
     seed: options.seed === undefined ? seedFromEnv(env) : (options.seed ?? undefined),
     numCtx: options.numCtx,
-    keepAlive: options.keepAlive,
+    keepAlive: options.keepAlive ?? DEFAULT_KEEP_ALIVE,
     format: options.format,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,

@@ -5,16 +5,17 @@ import { invokeJudge } from "../../src/llm/invoke.js";
 import { providerPackageName } from "../../src/llm/providers.js";
 import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
 
-// @langchain/openai is not a dependency of evalgate (see package.json): the provider must load
-// it on demand and say how to install it.
+// @langchain/anthropic is not a dependency of evalgate (see package.json): the provider must load
+// it on demand and say how to install it. (@langchain/openai is installed for development, as a
+// dependency of the openevals benchmark, so it cannot stand for a missing package here.)
 describe("providers loaded on demand", () => {
   it("names the package to install when a provider package is missing", async () => {
-    const judge = createChatModel("openai:gpt-4o-mini", { env: {}, maxRetries: 3 });
+    const judge = createChatModel("anthropic:claude-3-5-haiku-latest", { env: {}, maxRetries: 3 });
     const error = await invokeJudge(judge, [new HumanMessage("hi")]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     const unavailable = error as ProviderUnavailableError;
-    expect(unavailable.packageName).toBe("@langchain/openai");
-    expect(unavailable.message).toContain("npm install @langchain/openai");
+    expect(unavailable.packageName).toBe("@langchain/anthropic");
+    expect(unavailable.message).toContain("npm install @langchain/anthropic");
     expect(unavailable.transient).toBe(false);
   });
 
