@@ -221,6 +221,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     "ARTIFACT_REVIEW_FAILED",
   ],
   ["ResumeWithoutPauseError", () => new graph.ResumeWithoutPauseError("t"), "RESUME_WITHOUT_PAUSE"],
+  [
+    "RunSettingsChangedError",
+    () => new graph.RunSettingsChangedError("t", ["passingThreshold"]),
+    "RUN_SETTINGS_CHANGED",
+  ],
   ["UnknownThreadError", () => new orchestrator.UnknownThreadError("t"), "THREAD_NOT_FOUND"],
   [
     "AlreadyDecidedError",

@@ -66,6 +66,27 @@ export class ResumeWithoutPauseError extends EvalgateError {
   }
 }
 
+/**
+ * A run resumed a thread with settings (model, passing threshold, revision limit, mode) other
+ * than those it started with; nothing was run. Pass `overrideSettings: true` in the run's
+ * `configurable` to apply the new ones (they are recorded with the thread).
+ */
+export class RunSettingsChangedError extends EvalgateError {
+  override readonly name = "RunSettingsChangedError";
+
+  constructor(
+    readonly threadId: string,
+    readonly changes: readonly string[],
+  ) {
+    super(
+      "RUN_SETTINGS_CHANGED",
+      `thread '${threadId}' was started with other settings (${changes.join("; ")}): resume it ` +
+        "with the settings it started with, or override them explicitly (overrideSettings: true, " +
+        "--override-settings)",
+    );
+  }
+}
+
 /** The codes of the graph's errors, one per class. */
 export const GRAPH_ERROR_CODES = [
   "STATE_PATH_INVALID",
@@ -74,6 +95,7 @@ export const GRAPH_ERROR_CODES = [
   "NOTHING_EVALUATED",
   "GENERATION_OUTPUT_INVALID",
   "RESUME_WITHOUT_PAUSE",
+  "RUN_SETTINGS_CHANGED",
 ] as const;
 
 export const isStatePathError = errorGuard<StatePathError>("STATE_PATH_INVALID");
@@ -85,3 +107,5 @@ export const isGenerationOutputError = errorGuard<GenerationOutputError>(
 );
 export const isResumeWithoutPauseError =
   errorGuard<ResumeWithoutPauseError>("RESUME_WITHOUT_PAUSE");
+export const isRunSettingsChangedError =
+  errorGuard<RunSettingsChangedError>("RUN_SETTINGS_CHANGED");

@@ -9,11 +9,13 @@ import type { EvaluationMode } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
+import { contentProblem, humanReadable } from "./contentProblem.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
 import { NothingEvaluatedError } from "./errors.js";
 import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
+import { settleRunSettings, withContext } from "./runSettings.js";
 import {
   type EvaluationContext,
   EvaluationContextSchema,
@@ -82,41 +84,12 @@ export interface EvaluationNodeOptions {
   traces?: TraceDestination;
 }
 
+export { contentProblem, humanReadable };
+
 export type EvaluationNode = (
   state: OverallProposalStateType,
   config?: LangGraphRunnableConfig,
 ) => Promise<ProposalUpdate>;
-
-/** `connection_pairs` → `Connection Pairs`. */
-export function humanReadable(contentType: string): string {
-  return contentType
-    .split(/[_\-\s]+|(?=[A-Z])/)
-    .filter((w) => w !== "")
-    .map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase())
-    .join(" ");
-}
-
-/**
- * Why the content cannot be evaluated, or undefined when it can (checked before any model call).
- */
-export function contentProblem(content: unknown): string | undefined {
-  if (content === undefined || content === null) return "there is no content to evaluate";
-  if (typeof content === "string") {
-    return content.trim() === "" ? "the content is empty" : undefined;
-  }
-  if (typeof content === "number" || typeof content === "boolean") {
-    return `the content is a ${typeof content}, not text or structured data`;
-  }
-  if (typeof content === "function" || typeof content === "symbol" || typeof content === "bigint") {
-    return `the content is a ${typeof content}, not text or structured data`;
-  }
-  if (Array.isArray(content))
-    return content.length === 0 ? "the content is an empty list" : undefined;
-  if (typeof content === "object" && Object.keys(content).length === 0) {
-    return "the content is an empty object";
-  }
-  return undefined;
-}
 
 function runContext(config: LangGraphRunnableConfig | undefined): EvaluationContext {
   const parsed = EvaluationContextSchema.safeParse(config?.context ?? {});
@@ -273,10 +246,14 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
     statusPath: parseStatePath(options.statusField),
   };
 
-  return async (state, config) => {
+  return async (state, given) => {
+    const settled = settleRunSettings(state.threadSettings, given);
+    const config = withContext(given, settled.context);
     const content = options.contentExtractor(state);
     const problem = contentProblem(content);
-    if (problem !== undefined) return failedUpdate(stage, new EvaluationError("input", problem));
+    if (problem !== undefined) {
+      return { ...failedUpdate(stage, new EvaluationError("input", problem)), ...settled.update };
+    }
     emit(config, {
       type: "status",
       contentId,
@@ -288,12 +265,13 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
       const judged = await judge(stage, { content, catalog, state, config });
       const result = await resultForState(judged, traceStoreFor(options.traces, config), config);
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
-        return failedUpdate(stage, new NothingEvaluatedError(result.warnings), result);
+        const nothing = new NothingEvaluatedError(result.warnings);
+        return { ...failedUpdate(stage, nothing, result), ...settled.update };
       }
-      return reviewUpdate(stage, result);
+      return { ...reviewUpdate(stage, result), ...settled.update };
     } catch (error) {
       if (isModelAbortedError(error)) throw error;
-      return failedUpdate(stage, error);
+      return { ...failedUpdate(stage, error), ...settled.update };
     }
   };
 }

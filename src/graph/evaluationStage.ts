@@ -106,7 +106,11 @@ function autoDecide(
     return update;
   if (!("passed" in evaluation) || typeof evaluation.passed !== "boolean") return update;
   const statusPath = parseStatePath(stage.statusField);
-  const max = context.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS;
+  const max =
+    context.maxRevisions ??
+    state.threadSettings?.maxRevisions ??
+    options.maxRevisions ??
+    DEFAULT_MAX_REVISIONS;
   const cleared = { isInterrupted: false, interruptMetadata: null };
   if (evaluation.passed && options.autoApprove === true) {
     return mergeStateUpdates(update, statePathUpdate(statusPath, "approved"), cleared, {

@@ -15,8 +15,9 @@ import {
   type ReviewDecision,
 } from "./model.js";
 import { decide, type ReviewNodeOptions } from "./reviewDecisions.js";
+import { settleRunSettings } from "./runSettings.js";
 import type { StageDefinition } from "./stages.js";
-import { EvaluationContextSchema, type OverallProposalStateType } from "./state.js";
+import type { OverallProposalStateType } from "./state.js";
 import { parseStatePath, readStatePath } from "./statePath.js";
 
 export const DEFAULT_MAX_REVISIONS = 3;
@@ -94,6 +95,8 @@ export function createReviewNode(options: ReviewNodeOptions) {
   const contentPath = parseStatePath(stage.contentPath);
 
   return (state: OverallProposalStateType, config?: LangGraphRunnableConfig): Command => {
+    // Before the interrupt: a resume with other settings than the thread's is refused here.
+    const settings = settleRunSettings(state.threadSettings, config).context;
     const metadata = metadataFor(state, stage);
     const refused = (decision: ReviewDecision) => refusedAction(metadata, decision.action);
     const content = readStatePath(state, contentPath);
@@ -103,14 +106,10 @@ export function createReviewNode(options: ReviewNodeOptions) {
     });
     const decision = decisionOf(response);
     if (decision === undefined) throw new Error("internal: a refused review answer was accepted");
-    const context = EvaluationContextSchema.safeParse(config?.context ?? {});
     return decide({
       ...{ options, state, metadata, decision, statusPath, contentPath },
       evaluation: stageEvaluation(state, stage),
-      maxRevisions:
-        (context.success ? context.data.maxRevisions : undefined) ??
-        options.maxRevisions ??
-        DEFAULT_MAX_REVISIONS,
+      maxRevisions: settings.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS,
     });
   };
 }

@@ -11,6 +11,7 @@ import {
   type SectionData,
   SectionDataSchema,
 } from "./model.js";
+import type { ThreadSettings } from "./runSettings.js";
 
 /** Appends errors, leaving out any already recorded. */
 export function appendUniqueErrors(current: string[], update: string[] | string): string[] {
@@ -94,6 +95,9 @@ export const OverallProposalState = Annotation.Root({
     reducer: (current, update) => [...current, ...update],
     default: () => [],
   }),
+
+  /** The settings the thread was started with (and any override since), used on every resume. */
+  threadSettings: Annotation<ThreadSettings | undefined>(),
 
   messages: Annotation<BaseMessage[], BaseMessage[]>({
     reducer: messagesStateReducer,

@@ -10,6 +10,7 @@ import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
 import type { EvaluationContext } from "../graph/state.js";
 import type { ReviewStore } from "../store/types.js";
 import type { Checkpointer, CheckpointerOptions } from "./checkpointer.js";
+import type { CheckpointRetention } from "./checkpointRetention.js";
 import type { PendingReview } from "./pendingReview.js";
 
 /** The HITL fields of OverallProposalState a graph needs for the orchestrator to review it. */
@@ -87,9 +88,17 @@ export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
   checkpointerOptions?: CheckpointerOptions;
   /**
    * The run context (judge model, passing threshold, revision limit, mode), given to every run
-   * and resume. LangGraph does not store it with the thread: give a restarted orchestrator the same.
+   * and resume. A thread keeps the settings it started with: a resume with other ones is refused
+   * (RUN_SETTINGS_CHANGED) unless `overrideSettings` is set.
    */
   context?: EvaluationContext;
+  /** Resume threads with this context although they were started with other settings. */
+  overrideSettings?: boolean;
+  /**
+   * `latest`: a thread that finishes is pruned to its last checkpoint (its state, decisions and
+   * results stay readable). Default: EVALGATE_CHECKPOINT_RETENTION, else `all`.
+   */
+  retention?: CheckpointRetention;
   /**
    * Where the pending-review index is kept (the caller's to close). Default: the review store in
    * the checkpoints' database, opened on first use and closed by close().

@@ -20,6 +20,8 @@ export interface ProposalRuntimeOptions {
   maxRevisions?: number;
   /** The sections to write (default: config/proposal.json). */
   sections?: readonly SectionConfig[];
+  /** Resume threads with these settings although they were started with others. */
+  overrideSettings?: boolean;
   /** Further graph options (timeouts, evaluation settings). */
   graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
 }
@@ -33,7 +35,8 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
   const context = evaluationContext(
     options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions },
   );
-  return { graph, saver, context, stages: proposalStages(sections) };
+  const overrideSettings = options.overrideSettings === true;
+  return { graph, saver, context, overrideSettings, stages: proposalStages(sections) };
 }
 
 export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;

@@ -10,6 +10,7 @@ import { refusedAction } from "../graph/reviewNode.js";
 import type { EvaluationContext } from "../graph/state.js";
 import type { ReviewStore } from "../store/types.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
+import { type RunPolicy, runPolicy } from "./checkpointRetention.js";
 import {
   ForeignThreadError,
   GraphRunError,
@@ -65,7 +66,7 @@ function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Che
  */
 export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   private readonly builder: G;
-  private readonly context: EvaluationContext | undefined;
+  private readonly policy: RunPolicy;
   private readonly given: BaseCheckpointSaver | Checkpointer | undefined;
   private readonly checkpointerOptions: CheckpointerOptions | undefined;
   private runtimePromise: Promise<Runtime> | undefined;
@@ -76,7 +77,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   constructor(options: ReviewOrchestratorOptions<G>) {
     this.builder = options.graph;
-    this.context = options.context;
+    this.policy = runPolicy(options);
     this.given = options.checkpointer;
     this.checkpointerOptions = options.checkpointerOptions;
     this.givenStore = options.store;
@@ -115,11 +116,6 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return this.runtimePromise;
   }
 
-  private config(threadId: string): ThreadRunConfig {
-    const configurable = { thread_id: threadId };
-    return this.context === undefined ? { configurable } : { configurable, context: this.context };
-  }
-
   private async exists(runtime: Runtime, threadId: string): Promise<boolean> {
     const tuple = await runtime.saver.getTuple({ configurable: { thread_id: threadId } });
     return tuple !== undefined;
@@ -144,7 +140,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     input: unknown,
   ): Promise<ThreadOutcome<GraphState<G>>> {
     try {
-      await runtime.graph.invoke(input, this.config(threadId));
+      await runtime.graph.invoke(input, this.policy.config(threadId));
     } catch (error) {
       await this.index(runtime, threadId).catch(() => undefined);
       if (isInvalidResume(error)) {
@@ -159,7 +155,9 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const values = snapshot.values as GraphState<G>;
     const [review] = reviewsOf(threadId, snapshot);
     if (review !== undefined) return { threadId, state: "paused", review, values };
-    if (snapshot.next.length === 0) return { threadId, state: "completed", values };
+    if (snapshot.next.length === 0) {
+      return this.policy.finished(runtime.saver, { threadId, state: "completed", values });
+    }
     const interrupts = pausedInterrupts(snapshot).map((i) => i.id);
     const where =
       interrupts.length > 0

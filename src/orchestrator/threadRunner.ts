@@ -50,7 +50,8 @@ interface RunnerContext {
 }
 
 function configOf(ctx: RunnerContext, threadId: string) {
-  return { configurable: { thread_id: threadId }, context: ctx.runtime.context };
+  const override = ctx.runtime.overrideSettings ? { overrideSettings: true } : {};
+  return { configurable: { thread_id: threadId, ...override }, context: ctx.runtime.context };
 }
 
 function snapshotOf(ctx: RunnerContext, threadId: string): Promise<StateSnapshot> {

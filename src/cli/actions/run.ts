@@ -223,6 +223,7 @@ export async function runProposal(
     cwd,
     model,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
+    ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
   };
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;

@@ -23,8 +23,9 @@ At each review:
 
 Store:
   --db <file>, else PostgreSQL when DATABASE_URL is set, else .evalgate/checkpoints.sqlite.
-  The model and revision limit a run started with are kept beside the store and used when it
-  is resumed (--thread, evalgate review); given again with --thread, they replace the kept ones.
+  The model and revision limit a run started with are kept with the thread and used when it
+  is resumed (--thread, evalgate review); other ones given with --thread are refused unless
+  --override-settings is given too (then they replace the kept ones, and the change is recorded).
 
 Model:
   --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL;
@@ -43,6 +44,7 @@ interface RawRunOptions {
   db?: string;
   maxRevisions?: number;
   reviewer?: string;
+  overrideSettings?: boolean;
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -59,6 +61,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
     .option("--max-revisions <n>", "revisions per stage before approve or edit", integerIn(0, 50))
     .option("--reviewer <name>", "recorded with your decisions")
+    .option(
+      "--override-settings",
+      "with --thread: resume with these settings although the run started with others",
+    )
     .addHelpText("after", HELP_AFTER)
     .action(async (rfpFile: string | undefined, options: RawRunOptions) => {
       const { runProposal } = await import("../actions/run.js");

@@ -20,6 +20,7 @@ export interface CliDeskOptions {
   cwd: string;
   model?: JudgeModel;
   maxRevisions?: number;
+  overrideSettings?: boolean;
 }
 
 /** The desk over the command's store; it runs no background jobs (the command advances threads). */
@@ -32,6 +33,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     cwd: options.cwd,
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
+    ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
     jobs: { run: false },
   });
 }

@@ -16,6 +16,8 @@ export interface RunCommandOptions {
   db?: string;
   maxRevisions?: number;
   reviewer?: string;
+  /** Resume with these settings although the run started with others. */
+  overrideSettings?: boolean;
 }
 
 /** The stored settings of the thread; a broken settings file is reported and left aside. */

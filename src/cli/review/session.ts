@@ -36,6 +36,8 @@ export interface ReviewSessionOptions {
   /** The writer and judge model; without one, the graph's default (EVALGATE_MODEL on Ollama). */
   model?: JudgeModel;
   maxRevisions?: number;
+  /** Resume with these settings although the thread was started with others. */
+  overrideSettings?: boolean;
 }
 
 export interface ReviewSession {
@@ -66,11 +68,16 @@ export async function openReviewSession(options: ReviewSessionOptions): Promise<
       : { databaseUrl: options.store.url, env: options.env, cwd: options.cwd },
   );
   const context = runContext(options.maxRevisions);
-  const orchestrator = new ReviewOrchestrator({ graph: builder, checkpointer, context });
+  const overrideSettings = options.overrideSettings === true;
+  const orchestrator = new ReviewOrchestrator({
+    ...{ graph: builder, checkpointer, context, overrideSettings },
+  });
   // The same graph on the same store, for what the orchestrator does not do: reading where a
   // thread without a review stopped, and running such a thread on.
   const graph = builder.compile({ checkpointer: checkpointer.saver });
-  const config = (threadId: string) => ({ configurable: { thread_id: threadId } });
+  const config = (threadId: string) => ({
+    configurable: { thread_id: threadId, ...(overrideSettings ? { overrideSettings } : {}) },
+  });
 
   const view = async (threadId: string): Promise<ThreadView> => {
     const review = await orchestrator.getReview(threadId);
