@@ -1,0 +1,136 @@
+/**
+ * Agreement between judges. Krippendorff's alpha over units (criteria) and coders (judges), from
+ * the coincidence matrix, for nominal, ordinal and interval data; and the agreement of one unit
+ * against its scale, where alpha has no expected disagreement of its own.
+ */
+
+export type AgreementMetric = "nominal" | "ordinal" | "interval";
+
+/** One unit's values, one per coder; null where a coder gave none. */
+export type Unit = readonly (number | null)[];
+
+interface Coincidences {
+  values: number[];
+  /** o[c][k]: coincidences of value c with value k, indexes into `values`. */
+  o: number[][];
+  /** n[c]: how often value c was pairable. */
+  n: number[];
+  total: number;
+}
+
+/** The coincidence matrix of the pairable units (two or more values). */
+function coincidences(units: readonly Unit[]): Coincidences {
+  const pairable = units
+    .map((unit) => unit.filter((v): v is number => v !== null))
+    .filter((unit) => unit.length >= 2);
+  const values = [...new Set(pairable.flat())].sort((a, b) => a - b);
+  const at = new Map(values.map((v, i) => [v, i]));
+  const o = values.map(() => values.map(() => 0));
+  for (const unit of pairable) {
+    const weight = 1 / (unit.length - 1);
+    for (let i = 0; i < unit.length; i++) {
+      for (let j = 0; j < unit.length; j++) {
+        if (i === j) continue;
+        const c = at.get(unit[i] as number) as number;
+        const k = at.get(unit[j] as number) as number;
+        (o[c] as number[])[k] = ((o[c] as number[])[k] as number) + weight;
+      }
+    }
+  }
+  const n = o.map((row) => row.reduce((a, b) => a + b, 0));
+  return { values, o, n, total: n.reduce((a, b) => a + b, 0) };
+}
+
+/** The squared difference δ² of values at indexes c and k under the metric. */
+function delta2(metric: AgreementMetric, m: Coincidences, c: number, k: number): number {
+  if (c === k) return 0;
+  switch (metric) {
+    case "nominal":
+      return 1;
+    case "interval":
+      return ((m.values[c] as number) - (m.values[k] as number)) ** 2;
+    case "ordinal": {
+      const [lo, hi] = c < k ? [c, k] : [k, c];
+      let sum = 0;
+      for (let g = lo; g <= hi; g++) sum += m.n[g] as number;
+      return (sum - ((m.n[c] as number) + (m.n[k] as number)) / 2) ** 2;
+    }
+  }
+}
+
+/**
+ * Krippendorff's alpha, 1 − D_o / D_e: 1 is perfect agreement, 0 what chance would give, below 0
+ * systematic disagreement. Units with fewer than two values are not pairable and left out. Null
+ * when there is nothing to compare: fewer than two pairable units, or no variation at all
+ * (every value the same, where alpha is undefined).
+ */
+export function krippendorffAlpha(units: readonly Unit[], metric: AgreementMetric): number | null {
+  const pairableUnits = units.filter((u) => u.filter((v) => v !== null).length >= 2).length;
+  if (pairableUnits < 2) return null;
+  const m = coincidences(units);
+  let observed = 0;
+  let expected = 0;
+  for (let c = 0; c < m.values.length; c++) {
+    for (let k = 0; k < m.values.length; k++) {
+      const d = delta2(metric, m, c, k);
+      observed += ((m.o[c] as number[])[k] as number) * d;
+      expected += (m.n[c] as number) * (m.n[k] as number) * d;
+    }
+  }
+  if (expected === 0) return null;
+  const alpha = 1 - ((m.total - 1) * observed) / expected;
+  return Math.round(alpha * 1000) / 1000;
+}
+
+/** A scale for scaleAgreement: the values a judge may give, or a continuous range. */
+export type AgreementScale =
+  | { kind: "points"; points: readonly number[]; metric: AgreementMetric }
+  | { kind: "range"; min: number; max: number };
+
+/** The mean δ² of two independent draws from the scale, every value equally likely. */
+function chanceDisagreement(scale: AgreementScale): number {
+  if (scale.kind === "range") return (scale.max - scale.min) ** 2 / 6;
+  const { points, metric } = scale;
+  let sum = 0;
+  for (let i = 0; i < points.length; i++) {
+    for (let j = 0; j < points.length; j++) {
+      if (i === j) continue;
+      // With every value equally frequent, the ordinal distance is the rank distance.
+      sum +=
+        metric === "nominal"
+          ? 1
+          : metric === "ordinal"
+            ? (i - j) ** 2
+            : ((points[i] as number) - (points[j] as number)) ** 2;
+    }
+  }
+  return sum / points.length ** 2;
+}
+
+/**
+ * The judges' agreement on one criterion: 1 − D_o / D_e with D_o the mean δ² between the values
+ * they gave (every ordered pair of judges) and D_e the δ² expected when each judge picks a value
+ * of the scale at random. This is alpha's form with the scale standing in for the missing
+ * population of units (for interval data it equals James, Demaree & Wolf's r_wg). 1 when they
+ * agree, 0 when they differ as much as random picks would, below 0 when more. Null with fewer
+ * than two values; for ordinal scales values are their ranks among `points`.
+ */
+export function scaleAgreement(values: readonly number[], scale: AgreementScale): number | null {
+  if (values.length < 2) return null;
+  const metric = scale.kind === "range" ? "interval" : scale.metric;
+  const position = (v: number) =>
+    scale.kind === "points" && metric === "ordinal" ? scale.points.indexOf(v) : v;
+  let observed = 0;
+  for (let i = 0; i < values.length; i++) {
+    for (let j = 0; j < values.length; j++) {
+      if (i === j) continue;
+      const a = values[i] as number;
+      const b = values[j] as number;
+      observed += metric === "nominal" ? (a === b ? 0 : 1) : (position(a) - position(b)) ** 2;
+    }
+  }
+  observed /= values.length * (values.length - 1);
+  const expected = chanceDisagreement(scale);
+  if (expected === 0) return null;
+  return Math.round((1 - observed / expected) * 1000) / 1000;
+}
