@@ -25,6 +25,8 @@ export interface JudgedCriterion {
   called: boolean;
   /** A panel's criterion: each member's quotes, by member (the outcome itself then has none). */
   memberQuotes?: Array<{ judge: string; text: string }>;
+  /** A panel's criterion: how many members' answers came from the judge cache. */
+  memberCacheHits?: number;
   /** The answer came from the judge-call cache. */
   cached?: boolean;
 }

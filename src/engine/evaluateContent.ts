@@ -2,14 +2,9 @@ import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { contentText } from "../judge/render.js";
-import {
-  type ChatModelOptions,
-  createChatModel,
-  type JudgeModel,
-  withTimeout,
-} from "../llm/chatModel.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
 import type { EvidenceSummary } from "../scoring/evidenceResult.js";
+import type { PanelSummary } from "../scoring/panelResult.js";
 import {
   type CriterionResult,
   type EvaluationResult,
@@ -24,9 +19,8 @@ import { EvaluationError } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { collectFeedback } from "./feedback.js";
 import { screenForInjection, stringsOf } from "./injectionScreen.js";
-import { judgeCallCacheFor } from "./judgeCache.js";
 import { judgeCatalog } from "./judgeCatalog.js";
-import { JudgeSession } from "./judgeSession.js";
+import type { JudgeSession } from "./judgeSession.js";
 import { modelSummary } from "./modelSummary.js";
 import {
   type EvaluateContentOptions,
@@ -34,26 +28,11 @@ import {
   EvaluationSettingsSchema,
   injectionGuardDefault,
 } from "./options.js";
+import { judgeWithPanel, withPanels } from "./panel.js";
+import { type Judging, judgingOf } from "./panelMembers.js";
 import { sumUsage } from "./usage.js";
 
-/** A judge built by createChatModel (as opposed to a spec or a LangChain chat model). */
-export function isJudgeModel(model: unknown): model is JudgeModel {
-  return typeof model === "object" && model !== null && "candidates" in model && "retry" in model;
-}
-
-/**
- * The judge: a ready-made one with the caller's timeout when one is given (its own otherwise), or
- * one built from a spec / chat model with the evaluation's options.
- */
-export function resolveJudgeModel(
-  model: EvaluateContentOptions["model"],
-  options: ChatModelOptions = {},
-): JudgeModel {
-  if (isJudgeModel(model)) {
-    return options.timeoutMs === undefined ? model : withTimeout(model, options.timeoutMs);
-  }
-  return createChatModel(model, options);
-}
+export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
 
 function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
   const parsed = EvaluationSettingsSchema.safeParse({
@@ -109,14 +88,10 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   const text = checkContent(options.content);
   checkContentBudget(text, options.maxContentBytes);
   // The caller's timeout (when given) binds a ready-made model too; a built one gets the default.
-  const judge = resolveJudgeModel(options.model, {
-    timeoutMs: options.timeoutMs ?? (isJudgeModel(options.model) ? undefined : settings.timeoutMs),
-  });
-  const cache = judgeCallCacheFor(options.cache, judge, options.now);
-  const { traceFile, signal } = options;
-  const session = new JudgeSession(judge, { traceFile, signal, cache });
+  const judging = judgingOf(options, settings);
+  const { session } = judging;
   try {
-    return await runEvaluation(options, settings, text, session);
+    return await runEvaluation(options, settings, text, judging);
   } catch (error) {
     // Whatever ends the evaluation (an abort, a model-wide failure), every call made is on file
     // before the caller hears of it; the original error is the one reported.
@@ -176,6 +151,7 @@ interface Assembly {
   warnings: string[];
   /** The judges' quotes, checked (when they gave any). */
   evidence?: EvidenceSummary;
+  panel?: PanelSummary;
 }
 
 /** The result, with passed, verdict, status and summary settled together under the overrides. */
@@ -200,11 +176,15 @@ function assembleResult(parts: Assembly, overrides: ResultOverrides): Evaluation
     catalog: { id: catalog.id, version: catalog.version, name: catalog.name },
     model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    cacheHits: [...parts.judged.values()].filter((j) => j.cached === true).length,
+    cacheHits: [...parts.judged.values()].reduce(
+      (hits, j) => hits + (j.memberCacheHits ?? (j.cached === true ? 1 : 0)),
+      0,
+    ),
     ...(parts.judgeMode === undefined ? {} : { judgeMode: parts.judgeMode }),
     warnings: parts.warnings,
     traces: session.traces,
     ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
+    ...(parts.panel === undefined ? {} : { panel: parts.panel }),
   };
 }
 
@@ -234,7 +214,7 @@ async function runEvaluation(
   options: EvaluateContentOptions,
   settings: EvaluationSettings,
   text: string,
-  session: JudgeSession,
+  { session, members, panel }: Judging,
 ): Promise<EvaluationResult> {
   const { catalog } = options;
   const baseDir =
@@ -248,19 +228,20 @@ async function runEvaluation(
   warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
   if (humanReview.length > 0) session.bypassCache();
 
-  const { judged, judgeMode } = await judgeCatalog({
-    ...{ options, settings, text, session },
-    ...{ registry, baseDir, warnings },
-  });
-  const scored = scoreCatalogResult(catalog, criterionResults(catalog, judged, warnings));
+  const job = { ...{ options, settings, text, session }, ...{ registry, baseDir, warnings } };
+  const panelRun = members.length > 1 ? await judgeWithPanel(job, members, panel) : undefined;
+  const { judged, judgeMode } = panelRun ?? (await judgeCatalog(job));
+  const results = criterionResults(catalog, judged, warnings);
+  const scored = scoreCatalogResult(catalog, withPanels(results, panelRun?.panels ?? new Map()));
   const sources = quoteSources(text, options.documents);
   const evidence = checkEvidence(scored.criteria, givenQuotes(judged), sources);
   const score = { ...scored, criteria: evidence.criteria };
-  warnings.push(...score.warnings, ...evidence.warnings);
-  humanReview.push(...evidence.humanReview);
+  warnings.push(...score.warnings, ...(panelRun?.warnings ?? []), ...evidence.warnings);
+  humanReview.push(...(panelRun?.humanReview ?? []), ...evidence.humanReview);
 
   const parts: Assembly = { options, settings, session, judged, judgeMode, score, warnings };
   if (evidence.summary.quotes > 0) parts.evidence = evidence.summary;
+  if (panelRun !== undefined) parts.panel = panelRun.summary;
   const overrides: ResultOverrides = { humanReview };
   const result = await validate(parts, overrides, assembleResult(parts, overrides));
   if (settings.summary === "model") {

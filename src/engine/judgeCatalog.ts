@@ -1,4 +1,4 @@
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
 import { ModelAbortedError } from "../llm/errors.js";
@@ -27,6 +27,8 @@ export interface CatalogJudging {
   baseDir: string;
   /** Notes of the batch round go here. */
   warnings: string[];
+  /** A limit shared with other judges (a panel's members); else `concurrency` for this one. */
+  limit?: LimitFunction;
 }
 
 /** Reports criterion progress and keeps every criterion's answer. */
@@ -118,7 +120,7 @@ async function runGroups(
   groups: Criterion[][],
   criteria: JudgedCriteria,
 ): Promise<Criterion[]> {
-  const limit = pLimit(job.settings.concurrency);
+  const limit = job.limit ?? pLimit(job.settings.concurrency);
   const { signal } = job.options;
   const label =
     groups.length > 1 ? (i: number) => `group ${i + 1}/${groups.length}` : () => "batch";
@@ -154,7 +156,7 @@ async function runSingleCalls(
   criteria: JudgedCriteria,
   alreadyStarted: ReadonlySet<string>,
 ): Promise<void> {
-  const limit = pLimit(job.settings.concurrency);
+  const limit = job.limit ?? pLimit(job.settings.concurrency);
   const { signal } = job.options;
   const settled = await Promise.allSettled(
     remaining.map((criterion) =>

@@ -29,7 +29,22 @@ export class JudgeSession {
   constructor(
     private readonly judge: JudgeModel,
     private readonly options: { traceFile?: string; signal?: AbortSignal; cache?: JudgeCallCache },
+    /** A panel member's session records into the panel's first session. */
+    private readonly parent?: JudgeSession,
   ) {}
+
+  /** The sessions of the other members of a panel, made by forJudge. */
+  private readonly members: JudgeSession[] = [];
+
+  /**
+   * A session for another judge (a panel member, with its own cache when there is one) whose
+   * calls are traced with this session's.
+   */
+  forJudge(judge: JudgeModel, cache?: JudgeCallCache): JudgeSession {
+    const member = new JudgeSession(judge, { ...this.options, cache }, this);
+    this.members.push(member);
+    return member;
+  }
 
   /** The cache's answer to this call, when it keeps one that `usable` accepts (no model call). */
   recall(call: JudgeCall, usable: (answer: string) => boolean): Promise<string | undefined> {
@@ -44,11 +59,15 @@ export class JudgeSession {
   /** The content was flagged: nothing of this evaluation is read from or written to the cache. */
   bypassCache(): void {
     this.options.cache?.disable();
+    for (const member of this.members) member.bypassCache();
   }
 
   /** What went wrong with the cache (it is then bypassed), for the result's warnings. */
   get cacheProblems(): readonly string[] {
-    return this.options.cache?.problems ?? [];
+    return [
+      ...(this.options.cache?.problems ?? []),
+      ...this.members.flatMap((m) => m.cacheProblems),
+    ];
   }
 
   /** The primary model's spec, for the result when no call was made. */
@@ -108,6 +127,10 @@ export class JudgeSession {
   }
 
   private record(trace: Trace): void {
+    if (this.parent !== undefined) {
+      this.parent.record(trace);
+      return;
+    }
     this.traces.push(trace);
     const file = this.options.traceFile;
     if (file !== undefined) this.writes = this.writes.then(() => appendTraceJsonl(file, trace));

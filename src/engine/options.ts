@@ -6,6 +6,7 @@ import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { JudgeCacheSetting } from "./judgeCache.js";
+import type { PanelOptions } from "./panel.js";
 
 /**
  * auto (default): grouped when every server slot gets at least two criteria, else per-criterion;
@@ -81,6 +82,14 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
    * Default: createChatModel() — Ollama with EVALGATE_MODEL.
    */
   model?: ModelSource | JudgeModel;
+  /**
+   * A panel of judges instead of one `model`: every LLM criterion is judged by each (at once,
+   * within `concurrency`), the aggregate is the score, and their agreement is reported. When given,
+   * `model` is not used.
+   */
+  judges?: readonly (ModelSource | JudgeModel)[];
+  /** How a panel's answers are aggregated (default median) and the agreement a result needs. */
+  panel?: PanelOptions;
   /** research, budget, … — adds that content type's guidance to the judge's prompt. */
   contentType?: string;
   /** A caller's prompt template (`evaluationPrompt`); the answer contract is kept. */

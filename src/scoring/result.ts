@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { METHOD_KINDS } from "../criteria/model.js";
 import { EvidenceSummarySchema, QuoteCheckSchema } from "./evidenceResult.js";
+import { CriterionPanelSchema, PanelSummarySchema } from "./panelResult.js";
 
 /** Verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -46,6 +47,8 @@ export const CriterionResultSchema = z.object({
   citation: z.string().optional(),
   /** What the judge quoted for its verdict, each quote checked against the content. */
   quotes: z.array(QuoteCheckSchema).optional(),
+  /** Judged by a panel: each member's answer, the aggregate and their agreement. */
+  panel: CriterionPanelSchema.optional(),
   /** Why the criterion could not be evaluated (judge error, function error, no context). */
   judgeError: z.string().optional(),
 });
@@ -136,5 +139,7 @@ export const EvaluationResultSchema = z.object({
   validatorRejection: z.string().optional(),
   /** The judges' quotes: how many were checked, how many the content contains. */
   evidence: EvidenceSummarySchema.optional(),
+  /** Set when a panel of judges evaluated: its members, aggregate and overall agreement. */
+  panel: PanelSummarySchema.optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;

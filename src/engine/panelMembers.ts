@@ -1,0 +1,49 @@
+import { z } from "zod";
+import type { JudgeModel } from "../llm/chatModel.js";
+import { EvaluationError } from "./errors.js";
+import { judgeCallCacheFor } from "./judgeCache.js";
+import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
+import { JudgeSession } from "./judgeSession.js";
+import type { EvaluateContentOptions, EvaluationSettings } from "./options.js";
+import { type PanelMember, type PanelSettings, PanelSettingsSchema } from "./panel.js";
+
+/** The panel's settings, checked before any model call. */
+function panelSettings(options: EvaluateContentOptions): PanelSettings {
+  const parsed = PanelSettingsSchema.safeParse(options.panel ?? {});
+  if (!parsed.success) {
+    throw new EvaluationError("input", `invalid panel option: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** Who judges: one session, or a panel of members (the first member's session is the main one). */
+export interface Judging {
+  session: JudgeSession;
+  members: PanelMember[];
+  panel: PanelSettings;
+}
+
+/**
+ * Who judges an evaluation: `model` alone, or each of `judges` (a panel; it wins over `model`). Every judge is built
+ * (and its spec checked) before any model call; a panel member's calls are traced with the first
+ * member's session.
+ */
+export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
+  const panel = panelSettings(options);
+  const sources = options.judges?.length ? options.judges : [options.model];
+  const judges = sources.map((source) =>
+    resolveJudgeModel(source, {
+      timeoutMs: options.timeoutMs ?? (isJudgeModel(source) ? undefined : settings.timeoutMs),
+    }),
+  );
+  const [first, ...others] = judges as [JudgeModel, ...JudgeModel[]];
+  const cacheOf = (judge: JudgeModel) => judgeCallCacheFor(options.cache, judge, options.now);
+  const { traceFile, signal } = options;
+  const session = new JudgeSession(first, { traceFile, signal, cache: cacheOf(first) });
+  const sessions = [session, ...others.map((judge) => session.forJudge(judge, cacheOf(judge)))];
+  const members = sessions.map((s) => ({
+    name: s.modelSpec,
+    session: s,
+  }));
+  return { session, members, panel };
+}
