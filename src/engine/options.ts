@@ -4,9 +4,9 @@ import type { Retriever, SourceDocument } from "../context/types.js";
 import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
+import { PanelAggregateSchema } from "../scoring/panelResult.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { JudgeCacheSetting } from "./judgeCache.js";
-import type { PanelOptions } from "./panel.js";
 
 /**
  * auto (default): grouped when every server slot gets at least two criteria, else per-criterion;
@@ -51,6 +51,14 @@ export const EvaluationSettingsSchema = z.object({
   evaluator: z.string().min(1).default("ai"),
 });
 export type EvaluationSettings = z.infer<typeof EvaluationSettingsSchema>;
+
+/** A panel's settings: how answers are aggregated, and the agreement below which a human reviews. */
+export const PanelSettingsSchema = z.object({
+  aggregate: PanelAggregateSchema.default("median"),
+  minAgreement: z.number().min(-1).max(1).optional(),
+});
+export type PanelSettings = z.infer<typeof PanelSettingsSchema>;
+export type PanelOptions = z.input<typeof PanelSettingsSchema>;
 
 /** Progress of one evaluation, for progress bars and graph stream events. */
 export type EvaluationProgress =

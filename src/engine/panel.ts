@@ -1,28 +1,15 @@
 import pLimit from "p-limit";
-import { z } from "zod";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { krippendorffAlpha } from "../scoring/agreement.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
-import {
-  type CriterionPanel,
-  PanelAggregateSchema,
-  type PanelSummary,
-} from "../scoring/panelResult.js";
+import type { CriterionPanel, PanelSummary } from "../scoring/panelResult.js";
 import type { CriterionResult, JudgeMode } from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { isEvaluationModelError } from "./errors.js";
 import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
 import type { JudgeSession } from "./judgeSession.js";
-import type { EvaluationProgress } from "./options.js";
+import type { EvaluationProgress, PanelSettings } from "./options.js";
 import { aggregatePanel, type MemberAnswer } from "./panelAggregate.js";
-
-/** A panel's settings: how answers are aggregated, and the agreement below which a human reviews. */
-export const PanelSettingsSchema = z.object({
-  aggregate: PanelAggregateSchema.default("median"),
-  minAgreement: z.number().min(-1).max(1).optional(),
-});
-export type PanelSettings = z.infer<typeof PanelSettingsSchema>;
-export type PanelOptions = z.input<typeof PanelSettingsSchema>;
 
 /** One judge of a panel: its name (the model spec) and its traced session. */
 export interface PanelMember {

@@ -4,8 +4,13 @@ import { EvaluationError } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
 import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
 import { JudgeSession } from "./judgeSession.js";
-import type { EvaluateContentOptions, EvaluationSettings } from "./options.js";
-import { type PanelMember, type PanelSettings, PanelSettingsSchema } from "./panel.js";
+import {
+  type EvaluateContentOptions,
+  type EvaluationSettings,
+  type PanelSettings,
+  PanelSettingsSchema,
+} from "./options.js";
+import type { PanelMember } from "./panel.js";
 
 /** The panel's settings, checked before any model call. */
 function panelSettings(options: EvaluateContentOptions): PanelSettings {
