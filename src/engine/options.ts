@@ -81,15 +81,8 @@ export type EvaluationValidator = (
   result: EvaluationResult,
 ) => ValidatorAnswer | Promise<ValidatorAnswer>;
 
-export interface EvaluateContentOptions extends Partial<z.input<typeof EvaluationSettingsSchema>> {
-  /** What is judged: text, or a JSON-compatible value (schema and function criteria see the value). */
-  content: unknown;
-  catalog: Catalog;
-  /**
-   * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
-   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
-   */
-  model?: ModelSource | JudgeModel;
+/** A panel of judges, for evaluateContent and the evaluation node alike. */
+export interface PanelChoice {
   /**
    * A panel of judges instead of one `model`: every LLM criterion is judged by each (at once,
    * within `concurrency`), the aggregate is the score, and their agreement is reported. When given,
@@ -98,6 +91,24 @@ export interface EvaluateContentOptions extends Partial<z.input<typeof Evaluatio
   judges?: readonly (ModelSource | JudgeModel)[];
   /** How a panel's answers are aggregated (default median) and the agreement a result needs. */
   panel?: PanelOptions;
+}
+
+/** The panel fields of options that may carry them (for passing them on). */
+export function panelChoice(options: PanelChoice): PanelChoice {
+  return { judges: options.judges, panel: options.panel };
+}
+
+export interface EvaluateContentOptions
+  extends Partial<z.input<typeof EvaluationSettingsSchema>>,
+    PanelChoice {
+  /** What is judged: text, or a JSON-compatible value (schema and function criteria see the value). */
+  content: unknown;
+  catalog: Catalog;
+  /**
+   * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
+   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
+   */
+  model?: ModelSource | JudgeModel;
   /** research, budget, … — adds that content type's guidance to the judge's prompt. */
   contentType?: string;
   /** A caller's prompt template (`evaluationPrompt`); the answer contract is kept. */

@@ -5,7 +5,7 @@ import type { SourceDocument } from "../context/types.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
-import type { EvaluationMode } from "../engine/options.js";
+import { type EvaluationMode, type PanelChoice, panelChoice } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
@@ -37,7 +37,7 @@ export type ResultValidator = (
   | { valid: boolean; reason?: string }
   | Promise<boolean | { valid: boolean; reason?: string }>;
 
-export interface EvaluationNodeOptions {
+export interface EvaluationNodeOptions extends PanelChoice {
   /** research, solution, connection_pairs, problem_statement, … */
   contentType: string;
   contentExtractor: ContentExtractor;
@@ -173,6 +173,7 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
     content,
     catalog,
     model: options.model ?? context.model ?? options.modelName,
+    ...panelChoice(options),
     contentType: options.contentType,
     evaluationPrompt: options.evaluationPrompt,
     documents: options.documents?.(state),

@@ -9,9 +9,15 @@ import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { CliContext } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
+import { CliError } from "../errors.js";
 import { readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
-import { ensureModelReady, explainModelFailure, resolveModelTarget } from "../modelCheck.js";
+import {
+  ensureModelReady,
+  explainModelFailure,
+  type ModelTarget,
+  resolveModelTarget,
+} from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { createProgressReporter } from "../progress.js";
 import { type ReportFormat, renderReport } from "../report/render.js";
@@ -19,6 +25,10 @@ import { type ReportFormat, renderReport } from "../report/render.js";
 export interface EvaluateCommandOptions {
   catalog: string;
   model?: string;
+  /** A panel's judges (two or more make a panel; instead of `model`). */
+  judge?: string[];
+  aggregate?: "median" | "mean" | "majority";
+  minAgreement?: number;
   mode: EvaluationMode;
   format: ReportFormat;
   out?: string;
@@ -40,34 +50,56 @@ function tableWidth(context: CliContext): number {
     : 120;
 }
 
+/** The judge's model target, or each panel judge's: `--judge` (repeated) or `--model`. */
+function modelTargets(options: EvaluateCommandOptions, context: CliContext): ModelTarget[] {
+  if (options.judge !== undefined && options.judge.length > 0 && options.model !== undefined) {
+    throw new CliError("give either --model or --judge (repeated for a panel), not both");
+  }
+  const specs = options.judge?.length ? options.judge : [options.model];
+  return specs.map((spec) => resolveModelTarget(spec, context.env));
+}
+
 export async function runEvaluate(
   inputPath: string,
   options: EvaluateCommandOptions,
   context: CliContext,
 ): Promise<void> {
   const at = (path: string) => resolve(context.cwd, path);
-  let target = resolveModelTarget(options.model, context.env);
+  let targets = modelTargets(options, context);
   const catalog = await loadCatalog(at(options.catalog));
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const input = await readEvaluationInput(inputPath, options.documents, context.cwd, budgetBytes);
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
-    target = await ensureModelReady(target, {
-      env: context.env,
-      stderr: context.stderr,
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
-    });
+    const ready: ModelTarget[] = [];
+    for (const each of targets) {
+      ready.push(
+        await ensureModelReady(each, {
+          env: context.env,
+          stderr: context.stderr,
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+        }),
+      );
+    }
+    targets = ready;
   }
+  const [target] = targets as [ModelTarget, ...ModelTarget[]];
   const timeout = options.timeout ?? target.defaultTimeoutMs;
   // The engine and LangChain load only now: a missing model or a bad input is reported at once.
   const [{ evaluateContent }, { createChatModel }] = await Promise.all([
     import("../../engine/evaluateContent.js"),
     import("../../llm/chatModel.js"),
   ]);
-  const judge = createChatModel(target.spec, {
-    env: context.env,
-    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-  });
+  const judges = targets.map((each) =>
+    createChatModel(each.spec, {
+      env: context.env,
+      ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    }),
+  );
+  const panel = {
+    ...(options.aggregate === undefined ? {} : { aggregate: options.aggregate }),
+    ...(options.minAgreement === undefined ? {} : { minAgreement: options.minAgreement }),
+  };
 
   const progress = createProgressReporter(context.stderr, catalog);
   const stopGenerationProgress =
@@ -77,7 +109,7 @@ export async function runEvaluate(
     result = await evaluateContent({
       content: input.content,
       catalog,
-      model: judge,
+      ...(judges.length > 1 ? { judges, panel } : { model: judges[0] }),
       mode: options.mode,
       maxContentBytes: budgetBytes,
       onProgress: progress.onProgress,

@@ -1,9 +1,10 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import { integerIn } from "./options.js";
+import { collectValues, integerIn, numberIn } from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 const FORMATS = ["table", "toon", "json", "md", "html"] as const;
+const AGGREGATES = ["median", "mean", "majority"] as const;
 
 const HELP_AFTER = `
 Input:
@@ -20,6 +21,10 @@ Model:
   server is OLLAMA_BASE_URL or http://127.0.0.1:11434. evalgate checks that Ollama runs and has
   the model before judging. Every judge call is made with the sampling seed --seed, else
   EVALGATE_SEED, else 42 (EVALGATE_SEED=none sends none); traces record it.
+  --judge provider:model, repeated, makes a panel: every LLM criterion is judged by each judge,
+  the --aggregate (median, mean or majority) of their answers is the score, and their agreement
+  is reported per criterion and overall (Krippendorff's alpha). Agreement under --min-agreement,
+  or a judge that gave no answer, holds the result for a human reviewer.
 
 Output:
   Progress goes to stderr, the result to stdout (or --out, written only when the evaluation
@@ -29,11 +34,16 @@ Examples:
   evalgate evaluate draft.md --catalog config/evaluation/criteria/budget.json
   evalgate evaluate data/projects/hafen-sensorik --catalog data/criteria/ifb_profi.toon --format toon
   evalgate evaluate section.md --catalog catalog.toon --format html --out report.html
+  evalgate evaluate draft.md --catalog catalog.toon --judge ollama:qwen2.5:7b-instruct \
+    --judge ollama:llama3.1:8b --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
 interface RawEvaluateOptions {
   catalog: string;
   model?: string;
+  judge?: string[];
+  aggregate?: (typeof AGGREGATES)[number];
+  minAgreement?: number;
   mode: (typeof MODES)[number];
   format: (typeof FORMATS)[number];
   out?: string;
@@ -53,6 +63,22 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     .argument("<file-or-dir>", "content file, or a project folder of documents")
     .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
     .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct")
+    .option(
+      "--judge <provider:model>",
+      "a judge of a panel (repeat for each judge; instead of --model)",
+      collectValues,
+    )
+    .addOption(
+      new Option(
+        "--aggregate <how>",
+        "how a panel's answers become the score (default median)",
+      ).choices(AGGREGATES),
+    )
+    .option(
+      "--min-agreement <x>",
+      "a panel's agreement (-1 to 1) under which a human must review",
+      numberIn(-1, 1),
+    )
     .addOption(
       new Option(
         "--mode <mode>",

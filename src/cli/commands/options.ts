@@ -12,3 +12,20 @@ export function integerIn(min: number, max: number): (value: string) => number {
     return parsed;
   };
 }
+
+/** A number within [min, max] (decimals allowed), for options such as --min-agreement. */
+export function numberIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const trimmed = value.trim();
+    const parsed = /^-?(?:\d+(?:\.\d+)?|\.\d+)$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+    if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}.`);
+    }
+    return parsed;
+  };
+}
+
+/** Collects a repeated option's values in order (`--judge a --judge b`). */
+export function collectValues(value: string, previous: readonly string[] = []): string[] {
+  return [...previous, value];
+}

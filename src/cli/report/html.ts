@@ -4,6 +4,7 @@
  * result text is escaped: it repeats what the judge said about untrusted content.
  */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { panelLine, quoteLines } from "./panelEvidence.js";
 import { criterionRow, overallFacts, reportTitle, resultLists } from "./summary.js";
 import { formatScore } from "./text.js";
 
@@ -110,6 +111,8 @@ function criterionCard(criterion: CriterionResult): string {
     list("hits", "Hits", criterion.hits),
     list("misses", "Misses", criterion.misses),
     list("evidence", "Evidence", criterion.evidence),
+    list("panel", "Panel", panelLine(criterion) === undefined ? [] : [panelLine(criterion) ?? ""]),
+    list("quotes", "Quotes", quoteLines(criterion)),
     criterion.citation === undefined
       ? ""
       : `<p class="meta">Source: ${escapeHtml(criterion.citation)}</p>`,

@@ -1,5 +1,6 @@
 /** What every report says about the result as a whole, in the same order and words. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
 import { formatScore, metText, nativeText, oneLine } from "./text.js";
 
 export interface ReportFact {
@@ -17,8 +18,11 @@ export function overallFacts(result: EvaluationResult): ReportFact[] {
   if (result.status !== undefined) facts.push({ label: "status", value: result.status });
   facts.push({ label: "passed", value: result.passed ? "yes" : "no" });
   if (result.humanReviewRequired === true) {
-    facts.push({ label: "human review", value: "required (possible prompt injection)" });
+    const count = result.humanReviewReasons?.length ?? 0;
+    const why = count === 1 ? "1 reason" : `${count} reasons`;
+    facts.push({ label: "human review", value: `required (${why}, listed below)` });
   }
+  facts.push(...panelFacts(result));
   if (result.model !== undefined) facts.push({ label: "model", value: result.model });
   facts.push({ label: "tokens", value: `${result.usage.totalTokens}` });
   return facts;
@@ -30,6 +34,7 @@ export function resultLists(result: EvaluationResult): Array<{ title: string; it
     .filter((c) => !c.evaluated)
     .map((c) => `${c.id}: ${oneLine(c.judgeError ?? "not evaluated")}`);
   return [
+    ...panelEvidenceLists(result),
     { title: "Strengths", items: result.strengths },
     { title: "Weaknesses", items: result.weaknesses },
     { title: "Suggestions", items: result.suggestions },

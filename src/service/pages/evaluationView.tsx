@@ -4,6 +4,7 @@
  * reasoning with its hits, misses and evidence.
  */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { CriterionPanelAndQuotes, PanelEvidenceSummary } from "./panelEvidenceView.js";
 import { formatScore } from "./queue.js";
 import { ScoreChart } from "./scoreChart.js";
 
@@ -21,8 +22,8 @@ export function orderedWarnings(warnings: readonly string[]): string[] {
 
 function Warnings(props: { evaluation: EvaluationResult }) {
   const warnings = orderedWarnings(props.evaluation.warnings);
-  const injection =
-    props.evaluation.humanReviewRequired === true || warnings.some(isInjectionWarning);
+  const reasons = props.evaluation.humanReviewReasons ?? [];
+  const injection = reasons.some(isInjectionWarning) || warnings.some(isInjectionWarning);
   if (warnings.length === 0 && !injection) return null;
   return (
     <section
@@ -86,6 +87,7 @@ function CriterionDetail(props: { criterion: CriterionResult }) {
       {criterion.evidence.length > 0 ? (
         <p class="muted">Evidence: {criterion.evidence.join("; ")}</p>
       ) : null}
+      <CriterionPanelAndQuotes criterion={criterion} />
     </div>
   );
 }
@@ -95,6 +97,7 @@ export function EvaluationView(props: { evaluation: EvaluationResult }) {
   return (
     <>
       <Warnings evaluation={evaluation} />
+      <PanelEvidenceSummary evaluation={evaluation} />
       <section id="scores">
         <h2>
           Overall {formatScore(evaluation.overallScore)}: {evaluation.verdict}

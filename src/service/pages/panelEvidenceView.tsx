@@ -1,0 +1,70 @@
+/**
+ * A panel's answers and agreement, and the judges' quotes marked found or not found in the
+ * content, as the review page shows them.
+ */
+import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+
+function agreementText(value: number | null): string {
+  return value === null ? "n/a" : String(value);
+}
+
+/** Why the result is held for review, the panel's overall agreement, and how many quotes were found. */
+export function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
+  const { panel, evidence, humanReviewReasons } = props.evaluation;
+  if (panel === undefined && evidence === undefined && !humanReviewReasons?.length) return null;
+  return (
+    <section id="panel-evidence" class="notice">
+      {humanReviewReasons?.length ? (
+        <>
+          <h2>Held for your review</h2>
+          <ul>
+            {humanReviewReasons.map((reason) => (
+              <li>{reason}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {panel !== undefined ? (
+        <p id="panel-agreement">
+          Panel of {panel.judges.length} ({panel.judges.join(", ")}), {panel.aggregate}: agreement α{" "}
+          {agreementText(panel.agreement)}
+          {panel.minAgreement === undefined ? "" : ` (minimum ${panel.minAgreement})`}
+          {panel.gaps === 0 ? "" : `, ${panel.gaps} missing answers`}
+        </p>
+      ) : null}
+      {evidence !== undefined ? (
+        <p id="quote-check">
+          Quotes: {evidence.verified} of {evidence.quotes} found in the content
+          {evidence.unverified === 0 ? "" : `, ${evidence.unverified} not found`}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** One criterion's panel answers and quotes. */
+export function CriterionPanelAndQuotes(props: { criterion: CriterionResult }) {
+  const { panel, quotes } = props.criterion;
+  return (
+    <>
+      {panel !== undefined ? (
+        <p class="panel">
+          Judges ({panel.aggregate}, agreement {agreementText(panel.agreement)}, {panel.metric}):{" "}
+          {panel.answers
+            .map((a) => `${a.judge} ${a.evaluated ? String(a.native) : "no answer"}`)
+            .join("; ")}
+        </p>
+      ) : null}
+      {quotes?.length ? (
+        <ul class="quotes">
+          {quotes.map((q) => (
+            <li class={q.verified ? "pass" : "fail"}>
+              {q.verified ? "found" : "NOT FOUND in the content"}
+              {q.judge === undefined ? "" : ` (${q.judge})`}: “{q.text}”
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}

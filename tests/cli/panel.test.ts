@@ -1,0 +1,116 @@
+/** `evalgate evaluate --judge … --judge …`: a panel over the Ollama protocol, in a child process. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EvaluationResultSchema } from "../../src/scoring/result.js";
+import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import {
+  FUNDABLE_CONTENT,
+  IFB_CATALOG,
+  ifbJudge,
+  judgeEnv,
+  runEvalgate,
+  SPAWN_TIMEOUT,
+  tempFolder,
+  writeText,
+} from "./helpers.js";
+
+const MODELS = ["judge-a", "judge-b", "judge-c"];
+const MADE_UP = "signed letters of intent with 12 councils";
+
+/**
+ * Three judges on the IFB catalog: all pass c1 (a quotes the address, c a sentence the content
+ * does not have); c2 innovation a 4, b 4, c 1; c3 market 4 from each.
+ */
+function panelJudge(request: OllamaChatRequest): string {
+  const answer = JSON.parse(ifbJudge(request)) as Record<string, unknown>;
+  if ("result" in answer) {
+    if (request.model === "judge-a") answer.quotes = ["Am Sandtorkai 62, 20457 Hamburg"];
+    if (request.model === "judge-c") answer.quotes = [MADE_UP];
+  } else if (String(answer.reasoning).includes("patent") && request.model === "judge-c") {
+    answer.score = 1;
+  }
+  return JSON.stringify(answer);
+}
+
+let server: OllamaServer;
+let temp: Awaited<ReturnType<typeof tempFolder>>;
+let content: string;
+
+beforeAll(async () => {
+  server = await startOllamaServer({ models: MODELS, responder: panelJudge });
+  temp = await tempFolder();
+  content = await writeText(temp.dir, "fundable.md", FUNDABLE_CONTENT);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await temp?.remove();
+});
+
+const judges = MODELS.flatMap((m) => ["--judge", `ollama:${m}`]);
+
+function evaluate(args: readonly string[]) {
+  return runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG, ...judges, ...args], {
+    env: judgeEnv(server.url),
+  });
+}
+
+describe.concurrent("evalgate evaluate with a panel", { timeout: SPAWN_TIMEOUT }, () => {
+  it("--format json: every judge answers every criterion; the median scores; disagreement holds it", async () => {
+    const run = await evaluate(["--format", "json", "--min-agreement", "0.5"]);
+    expect(run.stderr).not.toContain("evalgate:");
+    const result = EvaluationResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.panel?.judges).toEqual(MODELS.map((m) => `ollama:${m}`));
+    // c2: 4, 4, 1 → median 4; on 1–5, D_o = 4·9/6 = 6, D_e = 4 → 1 − 1.5 = −0.5.
+    const c2 = result.criteria.find((c) => c.id === "c2");
+    expect(c2?.native).toBe(4);
+    expect(c2?.panel?.agreement).toBe(-0.5);
+    expect(result.passed).toBe(false);
+    expect(result.status).toBe("REVIEW_REQUIRED");
+    expect(result.humanReviewReasons).toContain(
+      "criterion c2: the judges disagree (agreement -0.5 < 0.5: ollama:judge-a 4, ollama:judge-b 4, ollama:judge-c 1)",
+    );
+    // c1: one quote found (judge a), the made-up one flagged; the pass is supported.
+    const c1 = result.criteria.find((c) => c.id === "c1");
+    expect(c1?.quotes?.map((q) => [q.judge, q.verified])).toEqual([
+      ["ollama:judge-a", true],
+      ["ollama:judge-c", false],
+    ]);
+    expect(result.evidence).toEqual({ quotes: 2, verified: 1, unverified: 1 });
+    expect(run.code).toBe(1);
+  });
+
+  it("--format table shows the panel, its agreement and the quotes found and not found", async () => {
+    const run = await evaluate(["--format", "table"]);
+    expect(run.stdout).toMatch(
+      /panel\s+ollama:judge-a, ollama:judge-b, ollama:judge-c \(median; agreement α /,
+    );
+    expect(run.stdout).toMatch(/quotes\s+1 of 2 found in the content \(1 not found\)/);
+    expect(run.stdout).toContain(
+      "c2: ollama:judge-a 4, ollama:judge-b 4, ollama:judge-c 1 — median; agreement -0.5 (interval)",
+    );
+    expect(run.stdout).toContain(`c1: NOT FOUND in the content (similarity`);
+    expect(run.stdout).toContain(`(ollama:judge-c): "${MADE_UP}"`);
+    expect(run.stdout).toContain('c1: found (ollama:judge-a): "Am Sandtorkai 62, 20457 Hamburg"');
+  });
+
+  it("--format html and md carry the same figures", async () => {
+    const [html, md] = await Promise.all([
+      evaluate(["--format", "html"]),
+      evaluate(["--format", "md"]),
+    ]);
+    for (const run of [html, md]) {
+      expect(run.stdout).toContain(
+        "ollama:judge-a, ollama:judge-b, ollama:judge-c (median; agreement α",
+      );
+      expect(run.stdout).toContain("1 of 2 found in the content (1 not found)");
+      expect(run.stdout).toContain("NOT FOUND in the content");
+    }
+    expect(html.stdout).toContain('<ul class="quotes">');
+  });
+
+  it("--judge and --model together are refused (exit 2)", async () => {
+    const run = await evaluate(["--model", "ollama:judge-a"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("give either --model or --judge");
+  });
+});

@@ -1,0 +1,51 @@
+/** The review page's evaluation view shows a panel's answers and agreement, and checked quotes. */
+import { jsx } from "hono/jsx";
+import { describe, expect, it } from "vitest";
+import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import { EvaluationView } from "../../src/service/pages/evaluationView.js";
+import { jsonAnswer, ScriptedChatModel } from "../doubles/index.js";
+import { catalogOf, judgeOf } from "../engine/helpers.js";
+
+const MADE_UP = "signed letters of intent with 12 councils";
+
+function judge(name: string, result: "pass" | "fail", quotes: string[]) {
+  return new ScriptedChatModel({
+    model: name,
+    responder: () => jsonAnswer({ reasoning: `Partners: ${result}.`, quotes, result }),
+  });
+}
+
+describe("the review page's evaluation view", () => {
+  it("shows why the result is held, each judge's answer, the agreement and the quotes found or not", async () => {
+    const catalog = catalogOf({
+      id: "support",
+      name: "Support",
+      version: "1",
+      criteria: [
+        {
+          id: "partners",
+          title: "Partner commitment",
+          description: "Partners have committed.",
+          weight: 1,
+          method: { kind: "check" },
+        },
+      ],
+    });
+    const evaluation = await evaluateContent({
+      content: "Two councils have expressed informal interest in joining the second phase.",
+      catalog,
+      judges: [judge("a", "pass", [MADE_UP]), judge("b", "pass", [MADE_UP])].map((m) => judgeOf(m)),
+      injectionGuard: false,
+    });
+    const html = String(await jsx(EvaluationView, { evaluation }).toString());
+    expect(html).toContain("Held for your review");
+    expect(html).toContain("criterion partners was met on quotes the content does not contain");
+    expect(html).toContain("Panel of 2 (scripted:a, scripted:b), median: agreement");
+    expect(html).toContain("Quotes: 0 of 2 found in the content, 2 not found");
+    expect(html).toContain(
+      "Judges (median, agreement 1, nominal): scripted:a pass; scripted:b pass",
+    );
+    expect(html).toContain(`NOT FOUND in the content (scripted:a): “${MADE_UP}”`);
+    expect(html).not.toContain("Possible prompt injection");
+  });
+});
