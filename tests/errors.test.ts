@@ -238,6 +238,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
       }),
     "ALREADY_DECIDED",
   ],
+  [
+    "ThreadNotFailedError",
+    () => new orchestrator.ThreadNotFailedError("t", "waiting"),
+    "THREAD_NOT_FAILED",
+  ],
 ];
 
 /** Every class a folder's errors module exports (anything whose prototype is an Error's). */

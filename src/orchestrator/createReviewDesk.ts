@@ -15,6 +15,7 @@ import {
   getReview,
   listReviews,
   recoverThreads,
+  retryThread,
   startProposal,
   threadEvents,
   threadStatus,
@@ -153,6 +154,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     getReview: (threadId, by) => getReview(ctx, threadId, by),
     decide: (threadId, request, by) => decide(ctx, threadId, request, by),
     threadStatus: (threadId, by) => threadStatus(ctx, threadId, by),
+    retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
     ready: () => ctx.store.ping(),
     async close() {

@@ -24,6 +24,7 @@ import {
   InvalidInputError,
   NotAssignedError,
   ReviewNotPendingError,
+  ThreadNotFailedError,
   UnknownThreadError,
 } from "./errors.js";
 import type { JobQueue } from "./jobs/jobQueue.js";
@@ -236,6 +237,16 @@ export async function threadStatus(
     ctx.store.decisionsOf(threadId),
   ]);
   return threadStatusOf(thread, values, ctx.runtime.stages, reviewers, decisions);
+}
+
+export async function retryThread(ctx: DeskContext, threadId: string, by: Reviewer) {
+  await accessThread(ctx, threadId, by);
+  if (!(await ctx.store.retryThread(threadId, by.name))) {
+    const thread = await ctx.store.thread(threadId);
+    throw new ThreadNotFailedError(threadId, thread?.status ?? "gone");
+  }
+  await enqueueThread(ctx, threadId);
+  return { threadId, status: "queued" as const };
 }
 
 export async function threadEvents(

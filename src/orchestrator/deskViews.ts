@@ -61,6 +61,7 @@ export function decisionRecordOf(row: DecisionRow): DecisionRecord {
   if (row.payload.feedback !== undefined) record.feedback = row.payload.feedback;
   if (row.payload.comment !== undefined) record.comment = row.payload.comment;
   if (row.appliedAt !== null) record.appliedAt = row.appliedAt;
+  if (row.refusedAt !== null) record.refusedAt = row.refusedAt;
   return record;
 }
 

@@ -248,6 +248,14 @@ export class ActionNotOfferedError extends DeskError {
   }
 }
 
+/** Retry asked of a thread that has not failed. */
+export class ThreadNotFailedError extends DeskError {
+  override readonly name = "ThreadNotFailedError";
+  constructor(threadId: string, status: string) {
+    super("THREAD_NOT_FAILED", `thread ${threadId} is ${status}, not failed`, { threadId, status });
+  }
+}
+
 /** The codes of the review orchestrator's thread errors, one per class. */
 export const ORCHESTRATOR_ERROR_CODES = [
   "ORCHESTRATOR_FAILED",
@@ -288,3 +296,4 @@ export const isInvalidInputError = errorGuard<InvalidInputError>("INVALID_INPUT"
 export const isReviewNotPendingError = errorGuard<ReviewNotPendingError>("REVIEW_NOT_PENDING");
 export const isAlreadyDecidedError = errorGuard<AlreadyDecidedError>("ALREADY_DECIDED");
 export const isActionNotOfferedError = errorGuard<ActionNotOfferedError>("ACTION_NOT_OFFERED");
+export const isThreadNotFailedError = errorGuard<ThreadNotFailedError>("THREAD_NOT_FAILED");

@@ -94,6 +94,8 @@ export const DecisionRecordSchema = z.object({
   decidedAt: z.string(),
   /** When the job applied it to the thread; absent while it waits for the job. */
   appliedAt: z.string().optional(),
+  /** When the graph refused it (the thread failed; retrying the thread sets it aside). */
+  refusedAt: z.string().optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 
@@ -140,6 +142,7 @@ export const DESK_ERROR_STATUS = {
   REVIEW_NOT_PENDING: 409,
   ALREADY_DECIDED: 409,
   ACTION_NOT_OFFERED: 422,
+  THREAD_NOT_FAILED: 409,
 } as const;
 export type DeskErrorCode = keyof typeof DESK_ERROR_STATUS;
 
@@ -160,6 +163,12 @@ export interface ReviewDesk {
    */
   decide(threadId: string, request: DecisionRequest, by: Reviewer): Promise<{ decisionId: string }>;
   threadStatus(threadId: string, by: Reviewer): Promise<ThreadStatus>;
+  /**
+   * A failed thread queued again (once, whoever asks at the same time): a decision the graph
+   * refused is set aside so its review can be decided anew; otherwise it runs on from its last
+   * checkpoint. 409 (THREAD_NOT_FAILED) when the thread has not failed.
+   */
+  retryThread(threadId: string, by: Reviewer): Promise<{ threadId: string; status: "queued" }>;
   /** Events after `afterSeq` (0 for all), for SSE; the caller polls or waits with `waitForEvents`. */
   events(threadId: string, by: Reviewer, afterSeq: number): Promise<ThreadEvent[]>;
   /** True when the database answers. */

@@ -10,7 +10,7 @@
  * moved past it) and is only marked so; one for the interrupt it is paused at is applied now.
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
-import type { ReviewStore, ThreadRow } from "../store/types.js";
+import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 
@@ -99,14 +99,10 @@ async function step(
   for (const d of unapplied) if (!waitingFor.has(d.interruptId)) applied.push(d.id);
   const due = unapplied.find((d) => waitingFor.has(d.interruptId));
   if (due !== undefined) {
-    const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
-    await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
-    const after = reviewsOf(threadId, await snapshotOf(ctx, threadId));
-    if (after.some((r) => r.interruptId === due.interruptId)) {
-      applied.push(due.id);
-      return settleFailed(ctx, threadId, applied, `the graph refused the ${due.action} decision`);
-    }
-    return "ran";
+    const refusal = await applyDecision(ctx, threadId, due);
+    if (refusal === undefined) return "ran";
+    // Kept aside, not applied: a retry of the thread lets the review be decided anew.
+    return settleFailed(ctx, threadId, applied, refusal, [{ id: due.id, reason: refusal }]);
   }
   const [first] = reviews;
   if (first !== undefined) {
@@ -142,17 +138,43 @@ async function step(
   await run(ctx, threadId, null, undefined);
   return "ran";
 }
+/**
+ * Resumes the thread with the decision; says why when the graph refused it (it threw, or stayed
+ * paused at the same interrupt). A failure after the graph took the decision is thrown.
+ */
+async function applyDecision(
+  ctx: RunnerContext,
+  threadId: string,
+  due: DecisionRow,
+): Promise<string | undefined> {
+  const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
+  const stillPaused = async () =>
+    reviewsOf(threadId, await snapshotOf(ctx, threadId)).some(
+      (r) => r.interruptId === due.interruptId,
+    );
+  try {
+    await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
+  } catch (error) {
+    if (await stillPaused())
+      return `the graph refused the ${due.action} decision: ${messageOf(error)}`;
+    throw error;
+  }
+  return (await stillPaused()) ? `the graph refused the ${due.action} decision` : undefined;
+}
+
 async function settleFailed(
   ctx: RunnerContext,
   threadId: string,
   applied: string[],
   error: string,
+  refused: Array<{ id: string; reason: string }> = [],
 ) {
   await ctx.store.settleThread(threadId, {
     status: "failed",
     error,
     pending: [],
     applied,
+    refused,
     events: [{ type: "failed", message: error }],
   });
   return "failed" as const;

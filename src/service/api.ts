@@ -66,6 +66,11 @@ export function createApiRoutes(desk: ReviewDesk, events: EventStreamOptions): H
     return c.json(await desk.threadStatus(threadId, c.var.reviewer));
   });
 
+  api.post("/threads/:threadId/retry", async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    return c.json(await desk.retryThread(threadId, c.var.reviewer), 202);
+  });
+
   api.get("/threads/:threadId/events", async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return threadEventStream(c, desk, threadId, c.var.reviewer, events);

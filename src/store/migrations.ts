@@ -197,6 +197,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE pending_reviews ADD COLUMN graph TEXT NOT NULL DEFAULT 'review-desk';
       CREATE INDEX pending_reviews_graph ON pending_reviews (graph, created_at, thread_id);`),
   },
+  {
+    id: 12,
+    name: "decisions the graph refused: kept aside until the thread is retried",
+    ...same(`
+      ALTER TABLE decisions ADD COLUMN refused_at TEXT;
+      ALTER TABLE decisions ADD COLUMN refusal TEXT;`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

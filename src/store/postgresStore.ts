@@ -204,7 +204,7 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
         stage: decision.stage,
         message: `${decision.reviewer}: ${decision.action}`,
       });
-      return { kind: "recorded", decision: { ...decision, appliedAt: null } };
+      return { kind: "recorded", decision: { ...decision, appliedAt: null, refusedAt: null } };
     });
   }
 
@@ -226,7 +226,7 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
 
   async unappliedDecisions(threadId: string) {
     const { rows } = await this.pool.query(
-      "SELECT * FROM decisions WHERE thread_id = $1 AND applied_at IS NULL ORDER BY decided_at, id",
+      "SELECT * FROM decisions WHERE thread_id = $1 AND applied_at IS NULL AND refused_at IS NULL ORDER BY decided_at, id",
       [threadId],
     );
     return rows.map(decisionOf);
@@ -252,6 +252,13 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
           [at, settlement.applied],
         );
       }
+      for (const r of settlement.refused ?? []) {
+        await client.query("UPDATE decisions SET refused_at = $1, refusal = $2 WHERE id = $3", [
+          at,
+          r.reason,
+          r.id,
+        ]);
+      }
       for (const event of settlement.events) await insertEvent(client, threadId, event);
     });
   }
@@ -265,7 +272,8 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
       `SELECT id FROM threads
        WHERE status IN ('queued', 'running') AND updated_at < $1 AND graph = $2
        UNION SELECT d.thread_id FROM decisions d JOIN threads t ON t.id = d.thread_id
-       WHERE d.applied_at IS NULL AND t.status <> 'failed' AND t.updated_at < $1
+       WHERE d.applied_at IS NULL AND d.refused_at IS NULL AND t.status <> 'failed'
+         AND t.updated_at < $1
          AND t.graph = $2`,
       [updatedBefore, DESK_GRAPH],
     );

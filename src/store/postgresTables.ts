@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
 import { ReviewerExistsError } from "./errors.js";
-import { eventOf, reviewerOf } from "./rows.js";
+import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import type { NewEvent, ThreadLease } from "./types.js";
 
 export const now = () => new Date().toISOString();
@@ -21,6 +21,36 @@ export function insertEvent(db: Queryable, threadId: string, event: NewEvent) {
 
 export class PostgresTables {
   protected constructor(protected readonly pool: pg.Pool) {}
+
+  async retryThread(threadId: string, by: string): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const queued = await client.query(
+        "UPDATE threads SET status = 'queued', error = NULL, updated_at = $1 WHERE id = $2 AND status = 'failed'",
+        [now(), threadId],
+      );
+      if (queued.rowCount === 0) {
+        await client.query("ROLLBACK");
+        return false;
+      }
+      const aside = await client.query<{ reviewer: string; action: string }>(
+        "DELETE FROM decisions WHERE thread_id = $1 AND refused_at IS NOT NULL RETURNING reviewer, action",
+        [threadId],
+      );
+      await insertEvent(client, threadId, {
+        type: "queued",
+        message: retryMessage(by, aside.rows),
+      });
+      await client.query("COMMIT");
+      return true;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
 
   async eventsAfter(threadId: string, afterSeq: number, limit: number) {
     const { rows } = await this.pool.query(

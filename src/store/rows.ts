@@ -115,6 +115,7 @@ const DecisionColumns = z.object({
   payload: z.string(),
   decided_at: z.string(),
   applied_at: nullableText,
+  refused_at: nullableText,
 });
 
 export function decisionOf(row: unknown): DecisionRow {
@@ -129,6 +130,7 @@ export function decisionOf(row: unknown): DecisionRow {
     payload: jsonColumn(DecisionPayloadSchema, r.payload, `decision ${r.id} payload`),
     decidedAt: r.decided_at,
     appliedAt: r.applied_at ?? null,
+    refusedAt: r.refused_at ?? null,
   };
 }
 
@@ -194,4 +196,12 @@ export function pendingPageQuery(query: PendingQuery): { sql: string; params: un
     sql: `SELECT p.* FROM pending_reviews p ${join} ${where} ORDER BY p.created_at ${order}, p.thread_id ${order} LIMIT ?`,
     params,
   };
+}
+
+/** The event a retry records: who retried, and which refused decisions it set aside. */
+export function retryMessage(by: string, aside: Array<{ reviewer: string; action: string }>) {
+  const refused = aside.map((d) => `${d.reviewer}'s ${d.action}`).join(", ");
+  return aside.length === 0
+    ? `retried by ${by}`
+    : `retried by ${by} (set aside the refused ${refused})`;
 }

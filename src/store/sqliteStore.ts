@@ -188,7 +188,7 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
           stage: decision.stage,
           message: `${decision.reviewer}: ${decision.action}`,
         });
-        return { kind: "recorded", decision: { ...decision, appliedAt: null } };
+        return { kind: "recorded", decision: { ...decision, appliedAt: null, refusedAt: null } };
       })
       .immediate();
   }
@@ -209,7 +209,7 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
 
   async unappliedDecisions(threadId: string) {
     return this.sql(
-      "SELECT * FROM decisions WHERE thread_id = ? AND applied_at IS NULL ORDER BY decided_at, id",
+      "SELECT * FROM decisions WHERE thread_id = ? AND applied_at IS NULL AND refused_at IS NULL ORDER BY decided_at, id",
     )
       .all(threadId)
       .map(decisionOf);
@@ -235,6 +235,8 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
           "UPDATE decisions SET applied_at = ? WHERE id = ? AND applied_at IS NULL",
         );
         for (const id of settlement.applied) mark.run(at, id);
+        const refuse = this.sql("UPDATE decisions SET refused_at = ?, refusal = ? WHERE id = ?");
+        for (const r of settlement.refused ?? []) refuse.run(at, r.reason, r.id);
         for (const event of settlement.events) this.insertEvent(threadId, event);
       })
       .immediate();
@@ -249,7 +251,8 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
       `SELECT id FROM threads
        WHERE status IN ('queued', 'running') AND updated_at < @before AND graph = @graph
        UNION SELECT d.thread_id FROM decisions d JOIN threads t ON t.id = d.thread_id
-       WHERE d.applied_at IS NULL AND t.status <> 'failed' AND t.updated_at < @before
+       WHERE d.applied_at IS NULL AND d.refused_at IS NULL AND t.status <> 'failed'
+         AND t.updated_at < @before
          AND t.graph = @graph`,
     )
       .all({ before: updatedBefore, graph: DESK_GRAPH })

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
 import { ReviewerExistsError } from "./errors.js";
-import { eventOf, reviewerOf } from "./rows.js";
+import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import type { NewEvent, ThreadLease } from "./types.js";
 
 export const now = () => new Date().toISOString();
@@ -104,6 +104,22 @@ export class SqliteTables {
         this.sql("DELETE FROM thread_locks WHERE thread_id = ? AND owner = ?").run(threadId, owner);
       },
     };
+  }
+
+  async retryThread(threadId: string, by: string): Promise<boolean> {
+    return this.db
+      .transaction((): boolean => {
+        const queued = this.sql(
+          "UPDATE threads SET status = 'queued', error = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
+        ).run(now(), threadId);
+        if (queued.changes === 0) return false;
+        const aside = this.sql(
+          "DELETE FROM decisions WHERE thread_id = ? AND refused_at IS NOT NULL RETURNING reviewer, action",
+        ).all(threadId) as Array<{ reviewer: string; action: string }>;
+        this.insertEvent(threadId, { type: "queued", message: retryMessage(by, aside) });
+        return true;
+      })
+      .immediate();
   }
 
   async ping(): Promise<boolean> {

@@ -89,9 +89,11 @@ export interface DecisionRow {
   payload: DecisionPayload;
   decidedAt: string;
   appliedAt: string | null;
+  /** When the graph refused it (the thread failed); a retry sets it aside. */
+  refusedAt: string | null;
 }
 
-export type NewDecision = Omit<DecisionRow, "appliedAt">;
+export type NewDecision = Omit<DecisionRow, "appliedAt" | "refusedAt">;
 
 /** What recording a decision came to, decided in one transaction. */
 export type RecordDecisionResult =
@@ -115,6 +117,8 @@ export interface ThreadSettlement {
   pending: PendingRow[];
   /** Decisions the thread has moved past: marked applied. */
   applied: string[];
+  /** Decisions the graph refused: marked refused, with the reason. */
+  refused?: Array<{ id: string; reason: string }>;
   events: NewEvent[];
 }
 
@@ -174,6 +178,12 @@ export interface ReviewStore {
   decisionsOf(threadId: string): Promise<DecisionRow[]>;
   unappliedDecisions(threadId: string): Promise<DecisionRow[]>;
   settleThread(threadId: string, settlement: ThreadSettlement): Promise<void>;
+  /**
+   * In one transaction, only when the thread failed: queues it again and removes the decisions the
+   * graph refused (their interrupts can be decided anew), with an event naming who retried. False
+   * when the thread is not failed (another caller retried it first, or it never failed).
+   */
+  retryThread(threadId: string, by: string): Promise<boolean>;
 
   addEvent(threadId: string, event: NewEvent): Promise<void>;
   eventsAfter(threadId: string, afterSeq: number, limit: number): Promise<ThreadEvent[]>;
