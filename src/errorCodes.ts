@@ -4,6 +4,7 @@
  * desk's and the service's codes name the request they refused).
  */
 import { z } from "zod";
+import { BLUEPRINT_ERROR_CODES } from "./blueprints/errors.js";
 import { CHECKS_ERROR_CODES } from "./checks/errors.js";
 import { CLI_ERROR_CODES } from "./cli/errors.js";
 import { CONTEXT_ERROR_CODES } from "./context/errors.js";
@@ -21,6 +22,7 @@ import { STORE_ERROR_CODES } from "./store/errors.js";
 import { TOON_ERROR_CODES } from "./toon/errors.js";
 
 const FOLDER_ERROR_CODES = [
+  ...BLUEPRINT_ERROR_CODES,
   ...CATALOG_ERROR_CODES,
   ...CHECKS_ERROR_CODES,
   ...CLI_ERROR_CODES,

@@ -6,6 +6,7 @@
  */
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import * as blueprints from "../src/blueprints/errors.js";
 import * as checks from "../src/checks/errors.js";
 import * as cli from "../src/cli/errors.js";
 import * as context from "../src/context/errors.js";
@@ -21,6 +22,7 @@ import * as scoring from "../src/scoring/errors.js";
 import * as toon from "../src/toon/errors.js";
 
 const FOLDERS = {
+  blueprints,
   checks,
   cli,
   context,
@@ -110,6 +112,7 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new judge.PromptTemplateError("x", ["content"], {}),
     "PROMPT_PLACEHOLDER_UNKNOWN",
   ],
+  ["BlueprintError", () => new blueprints.BlueprintError("b.json", "bad"), "BLUEPRINT_INVALID"],
   [
     "DecodeTemplateError",
     () => new judge.DecodeTemplateError("bad", { line: 2 }),

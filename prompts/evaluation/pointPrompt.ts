@@ -13,9 +13,16 @@ Criterion: {{criterion_title}}
 
 {{answer_format}}`;
 
-/** The key point and the coverage scale 0.0–1.0. */
-export function pointGuidelines(keyPoint: string): string {
+/**
+ * The key point and the coverage scale 0.0–1.0; with the original prompt the content answers
+ * (already fenced as data) when there is one.
+ */
+export function pointGuidelines(keyPoint: string, originalPrompt?: string): string {
+  const prompt = originalPrompt
+    ? ["The content is a response to this original prompt:", originalPrompt, ""]
+    : [];
   return [
+    ...prompt,
     "Key point:",
     keyPoint.trim(),
     "",

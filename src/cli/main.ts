@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { PACKAGE_ROOT } from "../graph/packagePaths.js";
+import { registerBlueprintCommand } from "./commands/blueprint.js";
 import { registerCatalogCommand } from "./commands/catalog.js";
 import { registerEvaluateCommand } from "./commands/evaluate.js";
 import type { RegisterCommand } from "./commands/register.js";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerServeCommand,
   registerReviewersCommand,
   registerRubricsCommand,
+  registerBlueprintCommand,
 ];
 
 function packageVersion(): string {

@@ -87,6 +87,8 @@ export const LevelsMethodSchema = z.object({
 export const PointMethodSchema = z.object({
   kind: z.literal("point"),
   text: z.string().min(1),
+  /** The prompt the content answers (a blueprint's prompt), shown to the judge with the point. */
+  prompt: z.string().optional(),
 });
 
 /**

@@ -1,0 +1,136 @@
+/**
+ * A blueprint: prompts, each with the key points a good answer covers (a points list: plain text
+ * points judged by the LLM, `["fn", arg]` tuples and `{ text | fn, fnArgs, multiplier, citation }`
+ * objects), and optionally the candidate models to ask. Each prompt's points become a catalog
+ * whose text points carry the original prompt, so the judge sees what the answer was answering.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import type { Catalog, Criterion } from "../criteria/model.js";
+import { parseCatalog } from "../criteria/parse.js";
+import { BlueprintError } from "./errors.js";
+
+/** The largest blueprint file read. */
+export const MAX_BLUEPRINT_BYTES = 5_000_000;
+
+const PointSchema = z.union([
+  z.string().min(1),
+  z.array(z.unknown()).min(1),
+  z.record(z.string(), z.unknown()),
+]);
+
+export const BlueprintPromptSchema = z.looseObject({
+  id: z.string().min(1).optional(),
+  /** The prompt sent to every candidate model (`prompt` is read as well). */
+  promptText: z.string().min(1).optional(),
+  prompt: z.string().min(1).optional(),
+  /** A system prompt for the candidate models, for this prompt only. */
+  system: z.string().optional(),
+  points: z.array(PointSchema).min(1),
+});
+
+export const BlueprintSchema = z.looseObject({
+  id: z.string().min(1).optional(),
+  configId: z.string().min(1).optional(),
+  title: z.string().optional(),
+  configTitle: z.string().optional(),
+  description: z.string().optional(),
+  /** Candidate models (`provider:model`), used when the run names none. */
+  models: z.array(z.string().min(1)).optional(),
+  /** A system prompt for the candidate models. */
+  system: z.string().optional(),
+  prompts: z.array(BlueprintPromptSchema).min(1),
+});
+export type Blueprint = z.infer<typeof BlueprintSchema>;
+export type BlueprintPrompt = z.infer<typeof BlueprintPromptSchema>;
+
+/** One prompt, ready to run: its id, its text, its points as a catalog, their multipliers. */
+export interface PreparedPrompt {
+  id: string;
+  text: string;
+  system?: string;
+  catalog: Catalog;
+  /** Each point's multiplier as written (default 1), in the catalog's criteria order. */
+  multipliers: number[];
+}
+
+function multiplierOf(point: unknown): number {
+  if (typeof point !== "object" || point === null || Array.isArray(point)) return 1;
+  const value = (point as Record<string, unknown>).multiplier;
+  return typeof value === "number" ? value : 1;
+}
+
+/** The criterion a text point becomes, with the original prompt beside its key point. */
+function withPrompt(criterion: Criterion, prompt: string): Criterion {
+  const method = criterion.method;
+  return method.kind === "point" ? { ...criterion, method: { ...method, prompt } } : criterion;
+}
+
+function preparePrompt(prompt: BlueprintPrompt, index: number, source: string): PreparedPrompt {
+  const id = prompt.id ?? `prompt-${index + 1}`;
+  const text = prompt.promptText ?? prompt.prompt;
+  if (text === undefined) {
+    throw new BlueprintError(`${source} › prompts[${index}]`, "a prompt needs promptText");
+  }
+  const catalog = parseCatalog(JSON.stringify({ id, name: id, points: prompt.points }), {
+    format: "json",
+    source: `${source} › prompts[${index}]`,
+  });
+  return {
+    id,
+    text,
+    ...(prompt.system === undefined ? {} : { system: prompt.system }),
+    catalog: { ...catalog, criteria: catalog.criteria.map((c) => withPrompt(c, text)) },
+    multipliers: prompt.points.map(multiplierOf),
+  };
+}
+
+/** Validates a blueprint and prepares its prompts; errors name the place (`prompts[1].points`). */
+export function prepareBlueprint(
+  input: unknown,
+  source = "<blueprint>",
+): { blueprint: Blueprint; prompts: PreparedPrompt[] } {
+  const parsed = BlueprintSchema.safeParse(input);
+  if (!parsed.success) throw new BlueprintError(source, z.prettifyError(parsed.error));
+  const blueprint = parsed.data;
+  const prompts = blueprint.prompts.map((p, i) => preparePrompt(p, i, source));
+  const seen = new Set<string>();
+  for (const prompt of prompts) {
+    if (seen.has(prompt.id)) {
+      throw new BlueprintError(source, `prompt id '${prompt.id}' appears more than once`);
+    }
+    seen.add(prompt.id);
+  }
+  return { blueprint, prompts };
+}
+
+/** Reads a blueprint JSON file (a regular file, at most MAX_BLUEPRINT_BYTES). */
+export async function loadBlueprint(path: string): Promise<Blueprint> {
+  let text: string;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new BlueprintError(path, "not a regular file");
+    if (info.size > MAX_BLUEPRINT_BYTES) {
+      throw new BlueprintError(path, `${info.size} bytes; at most ${MAX_BLUEPRINT_BYTES} are read`);
+    }
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (error instanceof BlueprintError) throw error;
+    throw new BlueprintError(
+      path,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new BlueprintError(
+      path,
+      `not valid JSON (${error instanceof Error ? error.message : ""})`,
+    );
+  }
+  const parsed = BlueprintSchema.safeParse(value);
+  if (!parsed.success) throw new BlueprintError(path, z.prettifyError(parsed.error));
+  return parsed.data;
+}

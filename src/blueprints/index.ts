@@ -1,0 +1,18 @@
+export {
+  type Blueprint,
+  type BlueprintPrompt,
+  BlueprintPromptSchema,
+  BlueprintSchema,
+  loadBlueprint,
+  prepareBlueprint,
+} from "./blueprint.js";
+export { BLUEPRINT_ERROR_CODES, BlueprintError, isBlueprintError } from "./errors.js";
+export {
+  type BlueprintRun,
+  BlueprintRunSchema,
+  type CoverageResult,
+  CoverageResultSchema,
+  type PointAssessment,
+  PointAssessmentSchema,
+} from "./result.js";
+export { averageCoverage, type RunBlueprintOptions, runBlueprint } from "./runBlueprint.js";

@@ -1,0 +1,191 @@
+/**
+ * runBlueprint: every prompt of a blueprint sent to every candidate model, and every answer judged
+ * against the prompt's points — text points by the LLM judge (with the original prompt in the
+ * point prompt), function points deterministically — weighted by their multipliers. The result is
+ * the comparison document: the answers, and `evaluationResults.llmCoverageScores` per prompt per
+ * model (the weighted average coverage and one assessment per point).
+ */
+import { evaluateContent, resolveJudgeModel } from "../engine/evaluateContent.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { invokeJudge } from "../llm/invoke.js";
+import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
+import { type Blueprint, type PreparedPrompt, prepareBlueprint } from "./blueprint.js";
+import { BlueprintError } from "./errors.js";
+import type { BlueprintRun, CoverageResult, PointAssessment } from "./result.js";
+
+export interface RunBlueprintOptions {
+  /** Candidate models; default: the blueprint's own `models`. */
+  models?: readonly (ModelSource | JudgeModel)[];
+  /** The judge (default: createChatModel(), Ollama with EVALGATE_MODEL). */
+  judge?: ModelSource | JudgeModel;
+  /** Sampling seed of candidate and judge calls built from specs (default EVALGATE_SEED, else 42). */
+  seed?: number | null;
+  /** Per model call, in milliseconds (default 60 s). */
+  timeoutMs?: number;
+  /** Read EVALGATE_MODEL, OLLAMA_BASE_URL and EVALGATE_SEED from here (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** A label for the run (default: the blueprint's id). */
+  runLabel?: string;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+function modelOptions(options: RunBlueprintOptions) {
+  return {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  };
+}
+
+/** Each candidate under the name its results are keyed by (its spec, or its provider:model). */
+function candidatesOf(blueprint: Blueprint, options: RunBlueprintOptions) {
+  const sources = options.models ?? blueprint.models ?? [];
+  if (sources.length === 0) {
+    throw new BlueprintError(
+      "models",
+      "no candidate model: the blueprint names none and none was given",
+    );
+  }
+  const candidates = sources.map((source) => {
+    const model = resolveJudgeModel(source, modelOptions(options));
+    const name = typeof source === "string" ? source : (model.candidates[0]?.spec ?? "model");
+    return { name, model };
+  });
+  const names = new Set(candidates.map((c) => c.name));
+  if (names.size !== candidates.length) {
+    throw new BlueprintError("models", "the same candidate model is named more than once");
+  }
+  return candidates;
+}
+
+function keyPointText(criterion: CriterionResult, prompt: PreparedPrompt, index: number): string {
+  const method = prompt.catalog.criteria[index]?.method;
+  return method?.kind === "point" ? method.text : criterion.title;
+}
+
+/** One point's assessment; a point the judge could not answer keeps its error, never a zero. */
+function assessmentOf(
+  result: CriterionResult,
+  prompt: PreparedPrompt,
+  index: number,
+): PointAssessment {
+  const multiplier = prompt.multipliers[index] ?? 1;
+  const assessment: PointAssessment = {
+    keyPointText: keyPointText(result, prompt, index),
+    coverageExtent: result.evaluated ? result.score : null,
+    reflection: result.reasoning,
+    multiplier,
+  };
+  if (result.citation !== undefined) assessment.citation = result.citation;
+  if (!result.evaluated) assessment.error = result.judgeError ?? "not evaluated";
+  return assessment;
+}
+
+/** The weighted average over the points that were assessed; null when none was. */
+export function averageCoverage(assessments: readonly PointAssessment[]): number | null {
+  let weighted = 0;
+  let total = 0;
+  for (const a of assessments) {
+    if (a.coverageExtent === null) continue;
+    weighted += a.coverageExtent * a.multiplier;
+    total += a.multiplier;
+  }
+  return total > 0 ? weighted / total : null;
+}
+
+function coverageOf(result: EvaluationResult, prompt: PreparedPrompt): CoverageResult {
+  const byId = new Map(result.criteria.map((c) => [c.id, c]));
+  const pointAssessments = prompt.catalog.criteria.flatMap((criterion, index) => {
+    const found = byId.get(criterion.id);
+    return found === undefined ? [] : [assessmentOf(found, prompt, index)];
+  });
+  const coverage: CoverageResult = {
+    keyPointsCount: pointAssessments.length,
+    avgCoverageExtent: averageCoverage(pointAssessments),
+    pointAssessments,
+  };
+  const unjudged = pointAssessments.filter((a) => a.error !== undefined).length;
+  if (unjudged > 0)
+    coverage.error = `${unjudged} of ${pointAssessments.length} points could not be assessed`;
+  return coverage;
+}
+
+async function answerOf(
+  model: JudgeModel,
+  prompt: PreparedPrompt,
+  system: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ text: string } | { error: string }> {
+  const messages: Array<[string, string]> = [];
+  if (system !== undefined && system.trim() !== "") messages.push(["system", system]);
+  messages.push(["human", prompt.text]);
+  try {
+    const answer = await invokeJudge(model, messages, signal === undefined ? {} : { signal });
+    return { text: answer.text };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return {
+      error: `the model could not answer: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/**
+ * Runs a blueprint (an object, validated here). A candidate that cannot answer a prompt, or a
+ * point the judge cannot assess, is reported as an error in its place; the run goes on.
+ *
+ * @example
+ * const run = await runBlueprint(blueprint, { models: ["ollama:qwen2.5:7b-instruct", "ollama:llama3.2"] });
+ * console.log(run.evaluationResults.llmCoverageScores);
+ */
+export async function runBlueprint(
+  input: unknown,
+  options: RunBlueprintOptions = {},
+): Promise<BlueprintRun> {
+  const { blueprint, prompts } = prepareBlueprint(input);
+  const candidates = candidatesOf(blueprint, options);
+  const judge = resolveJudgeModel(options.judge, modelOptions(options));
+  const responses: BlueprintRun["allFinalAssistantResponses"] = {};
+  const scores: BlueprintRun["evaluationResults"]["llmCoverageScores"] = {};
+  for (const prompt of prompts) {
+    const answers: Record<string, string> = {};
+    const coverage: (typeof scores)[string] = {};
+    responses[prompt.id] = answers;
+    scores[prompt.id] = coverage;
+    for (const { name, model } of candidates) {
+      const answer = await answerOf(
+        model,
+        prompt,
+        prompt.system ?? blueprint.system,
+        options.signal,
+      );
+      if ("error" in answer) {
+        coverage[name] = { error: answer.error };
+        continue;
+      }
+      answers[name] = answer.text;
+      const result = await evaluateContent({
+        content: answer.text,
+        catalog: prompt.catalog,
+        model: judge,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+      });
+      coverage[name] = coverageOf(result, prompt);
+    }
+  }
+  const id = blueprint.configId ?? blueprint.id ?? "blueprint";
+  return {
+    configId: id,
+    configTitle: blueprint.configTitle ?? blueprint.title ?? id,
+    runLabel: options.runLabel ?? id,
+    timestamp: (options.now?.() ?? new Date()).toISOString(),
+    models: candidates.map((c) => c.name),
+    judge: { model: judge.candidates[0]?.spec ?? "judge", seed: judge.settings.seed ?? null },
+    promptIds: prompts.map((p) => p.id),
+    promptTexts: Object.fromEntries(prompts.map((p) => [p.id, p.text])),
+    allFinalAssistantResponses: responses,
+    evaluationResults: { llmCoverageScores: scores },
+  };
+}

@@ -1,0 +1,60 @@
+import { type Command, Option } from "commander";
+import type { CliContext } from "../context.js";
+import { integerIn } from "./options.js";
+
+const HELP_AFTER = `
+A blueprint is a JSON file: { "id", "title", "models": ["ollama:…"], "prompts": [{ "id",
+"promptText", "points": [...] }] }. A point is a key point text (judged by the LLM), a
+["function", argument] pair, or { "text" | "fn", "fnArgs", "multiplier", "citation" }.
+
+Every prompt is sent to every candidate model (--models, else the blueprint's "models"); each
+answer is judged against the prompt's points, the original prompt shown to the judge beside each
+key point. The result holds the answers and evaluationResults.llmCoverageScores: per prompt and
+model, the average coverage (weighted by the multipliers) and one assessment per point. A point
+the judge could not assess has a null coverage and an error; it never counts as a zero.
+
+Model calls use the sampling seed --seed, else EVALGATE_SEED, else 42.
+
+Examples:
+  evalgate blueprint run stoicism.json --models ollama:qwen2.5:7b-instruct,ollama:llama3.2
+  evalgate blueprint run stoicism.json --format toon --out run.toon
+`;
+
+interface RawBlueprintRunOptions {
+  models?: string;
+  judge?: string;
+  format: "json" | "toon";
+  out?: string;
+  seed?: number;
+  timeout?: number;
+}
+
+export function registerBlueprintCommand(program: Command, context: CliContext): void {
+  const blueprint = program
+    .command("blueprint")
+    .description("run blueprints: prompts × candidate models, answers judged against points");
+
+  blueprint
+    .command("run")
+    .description("send every prompt to every model and judge each answer against its points")
+    .argument("<file>", "blueprint JSON file")
+    .option("--models <specs>", "candidate models, comma-separated provider:model specs")
+    .option("-j, --judge <provider:model>", "judge model (default ollama:<EVALGATE_MODEL>)")
+    .addOption(
+      new Option("-f, --format <format>", "output format")
+        .choices(["json", "toon"])
+        .default("json"),
+    )
+    .option("-o, --out <file>", "write the result to this file instead of stdout")
+    .option(
+      "--seed <n>",
+      "sampling seed of every model call (default 42)",
+      integerIn(0, 2 ** 31 - 1),
+    )
+    .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
+    .addHelpText("after", HELP_AFTER)
+    .action(async (file: string, options: RawBlueprintRunOptions) => {
+      const { runBlueprintCommand } = await import("../actions/blueprint.js");
+      await runBlueprintCommand(file, options, context);
+    });
+}

@@ -1,0 +1,170 @@
+/**
+ * runBlueprint with the points document's own definitions: a plain string point, a function
+ * tuple, and point objects with text / fn, multipliers and citations; every prompt sent to every
+ * candidate, every answer judged, results in `evaluationResults.llmCoverageScores`.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  BlueprintRunSchema,
+  CoverageResultSchema,
+  runBlueprint,
+} from "../../src/blueprints/index.js";
+import { isEvalgateError } from "../../src/errors.js";
+import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
+
+/** The points document's examples, as written there, as the points of one prompt. */
+const DOCUMENT_POINTS = [
+  "This is a simple key point, treated with default multiplier 1.",
+  ["contains", "mandatory keyword"],
+  {
+    text: "This is a very important conceptual point that must be covered.",
+    multiplier: 3.0,
+    citation: "Project requirements, section 2.1a",
+  },
+  {
+    fn: "matches",
+    fnArgs: "^The response must start with this phrase",
+    multiplier: 0.5,
+    citation: "Style guide rule #5",
+  },
+];
+
+const BLUEPRINT = {
+  id: "stoic-basics",
+  title: "Stoicism basics",
+  prompts: [
+    {
+      id: "prompt-unique-id-1",
+      promptText: "What do the Stoics say about the good life?",
+      points: DOCUMENT_POINTS,
+    },
+    {
+      id: "virtue",
+      promptText: "Name the four Stoic virtues.",
+      points: ["Virtue is the only good (wisdom, justice, courage, temperance)."],
+    },
+  ],
+};
+
+const ANSWERS: Record<string, string> = {
+  alpha:
+    "The response must start with this phrase: virtue is the only good, and the mandatory keyword is here.",
+  beta: "Live according to nature.",
+};
+
+function candidate(name: string): ScriptedChatModel {
+  return new ScriptedChatModel({ model: name, responder: () => ANSWERS[name] ?? "" });
+}
+
+/** The judge: scores by candidate (alpha covers everything, beta half), quoting the key point. */
+function judge(): ScriptedChatModel {
+  return new ScriptedChatModel({
+    model: "judge",
+    responder: (messages: RecordedMessage[]) => {
+      const user = messages.find((m) => m.role === "user")?.content ?? "";
+      const score = user.includes("mandatory keyword is here") ? 1 : 0.5;
+      return JSON.stringify({ reasoning: `Covered to ${score}.`, score, hits: [], misses: [] });
+    },
+  });
+}
+
+describe("runBlueprint", () => {
+  it("asks every candidate every prompt and judges each answer against the prompt's points", async () => {
+    const judgeModel = judge();
+    const alpha = candidate("alpha");
+    const beta = candidate("beta");
+    const run = await runBlueprint(BLUEPRINT, { models: [alpha, beta], judge: judgeModel });
+    expect(BlueprintRunSchema.safeParse(run).success).toBe(true);
+    expect(alpha.calls).toHaveLength(2);
+    expect(beta.calls).toHaveLength(2);
+    expect(run.promptIds).toEqual(["prompt-unique-id-1", "virtue"]);
+
+    const scores = run.evaluationResults.llmCoverageScores["prompt-unique-id-1"] ?? {};
+    const [alphaName, betaName] = run.models;
+    const a = CoverageResultSchema.parse(scores[alphaName ?? ""]);
+    expect(a.keyPointsCount).toBe(4);
+    expect(a.pointAssessments.map((p) => [p.keyPointText, p.coverageExtent, p.multiplier])).toEqual(
+      [
+        ["This is a simple key point, treated with default multiplier 1.", 1, 1],
+        ['Function: contains("mandatory keyword")', 1, 1],
+        ["This is a very important conceptual point that must be covered.", 1, 3],
+        ['Function: matches("^The response must start with this phrase")', 1, 0.5],
+      ],
+    );
+    expect(a.pointAssessments[2]?.citation).toBe("Project requirements, section 2.1a");
+    expect(a.avgCoverageExtent).toBe(1);
+
+    // beta: text points 0.5 (multipliers 1 and 3), both functions false (multipliers 1 and 0.5).
+    const b = CoverageResultSchema.parse(scores[betaName ?? ""]);
+    expect(b.pointAssessments.map((p) => p.coverageExtent)).toEqual([0.5, 0, 0.5, 0]);
+    expect(b.avgCoverageExtent).toBeCloseTo((0.5 * 1 + 0 * 1 + 0.5 * 3 + 0 * 0.5) / 5.5, 10);
+    expect(run.allFinalAssistantResponses["virtue"]?.[betaName ?? ""]).toBe(ANSWERS.beta);
+  });
+
+  it("puts the original prompt in every point prompt", async () => {
+    const judgeModel = judge();
+    await runBlueprint(BLUEPRINT, { models: [candidate("alpha")], judge: judgeModel });
+    const pointPrompts = judgeModel.calls.map(
+      (c) => c.messages.find((m) => m.role === "user")?.content ?? "",
+    );
+    // Two text points for the first prompt, one for the second.
+    expect(pointPrompts).toHaveLength(3);
+    expect(
+      pointPrompts.filter((p) => p.includes("What do the Stoics say about the good life?")),
+    ).toHaveLength(2);
+    expect(pointPrompts.filter((p) => p.includes("Name the four Stoic virtues."))).toHaveLength(1);
+    for (const prompt of pointPrompts) expect(prompt).toContain("original prompt");
+  });
+
+  it("reports a point the judge cannot answer as an error, never a zero", async () => {
+    const silentJudge = new ScriptedChatModel({ model: "judge", responder: () => "no idea" });
+    const run = await runBlueprint(
+      {
+        prompts: [
+          { id: "p", promptText: "Say hi.", points: ["Greets the user.", ["contains", "hi"]] },
+        ],
+      },
+      { models: [candidate("alpha")], judge: silentJudge },
+    );
+    const coverage = CoverageResultSchema.parse(
+      Object.values(run.evaluationResults.llmCoverageScores.p ?? {})[0],
+    );
+    expect(coverage.pointAssessments[0]?.coverageExtent).toBeNull();
+    expect(coverage.pointAssessments[0]?.error).toBeDefined();
+    expect(coverage.error).toContain("1 of 2");
+    // Only the function point counts: alpha's answer contains "hi" (in "this").
+    expect(coverage.pointAssessments[1]?.coverageExtent).toBe(1);
+    expect(coverage.avgCoverageExtent).toBe(1);
+  });
+
+  it("reports a candidate that cannot answer in its place and goes on", async () => {
+    const broken = new ScriptedChatModel({
+      model: "broken",
+      responder: () => {
+        throw new Error("boom");
+      },
+    });
+    const run = await runBlueprint(BLUEPRINT, {
+      models: [broken, candidate("alpha")],
+      judge: judge(),
+    });
+    const scores = run.evaluationResults.llmCoverageScores.virtue ?? {};
+    expect(scores[run.models[0] ?? ""]).toMatchObject({
+      error: expect.stringContaining("could not answer"),
+    });
+    expect(CoverageResultSchema.safeParse(scores[run.models[1] ?? ""]).success).toBe(true);
+  });
+
+  it("refuses a blueprint without prompts or with an unknown point function, naming where", async () => {
+    const attempts: unknown[] = [
+      { prompts: [] },
+      { prompts: [{ id: "p", promptText: "x", points: [["no_such_function", 1]] }] },
+      { prompts: [{ id: "p", points: ["a point"] }] },
+    ];
+    for (const blueprint of attempts) {
+      await expect(
+        runBlueprint(blueprint, { models: [candidate("alpha")], judge: judge() }),
+      ).rejects.toSatisfy((error: unknown) => isEvalgateError(error));
+    }
+  });
+});
