@@ -102,7 +102,10 @@ export function methodParts(criterion: Criterion, options: { lists?: boolean } =
     case "point":
       return {
         template: POINT_TEMPLATE,
-        guidelines: pointGuidelines(method.text, method.prompt && fenceData("PROMPT", method.prompt)),
+        guidelines: pointGuidelines(
+          method.text,
+          method.prompt && fenceData("PROMPT", method.prompt),
+        ),
         answerFormat: scoreAnswerFormat(UNIT_SCALE, lists),
       };
     default:
