@@ -86,6 +86,12 @@ const SCHEDULES: Schedule[] = [
     concurrency: SLOTS,
     ownBound: (s) => s.slotBoundMs,
   },
+  {
+    name: `grouped (${SLOTS} slot groups)`,
+    mode: "grouped",
+    concurrency: SLOTS,
+    ownBound: (s) => s.slotBoundMs,
+  },
 ];
 
 interface Measured {
