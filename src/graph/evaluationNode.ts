@@ -5,6 +5,7 @@ import type { SourceDocument } from "../context/types.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
+import type { JudgeCacheSetting } from "../engine/judgeCache.js";
 import { type EvaluationMode, type PanelChoice, panelChoice } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
@@ -14,6 +15,7 @@ import { loadStageCatalog } from "./criteriaLocation.js";
 import { NothingEvaluatedError } from "./errors.js";
 import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure } from "./failure.js";
+import { judgeCacheFor } from "./judgeCacheSink.js";
 import type { InterruptMetadata } from "./model.js";
 import { settleRunSettings, withContext } from "./runSettings.js";
 import {
@@ -82,6 +84,8 @@ export interface EvaluationNodeOptions extends PanelChoice {
    * them in the result, as does a graph whose checkpointer has no database.
    */
   traces?: TraceDestination;
+  /** The judge-call cache (default: in the checkpointer's database; `false`: off). */
+  cache?: JudgeCacheSetting;
 }
 
 export { contentProblem, humanReadable };
@@ -182,6 +186,7 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
     mode: context.mode ?? options.mode,
     registry: options.registry,
     traceFile: options.traceFile,
+    cache: judgeCacheFor(options.cache, config),
     signal: config?.signal,
     onProgress: (event) => emit(config, { ...event, contentId: stage.contentId }),
     ...(customValidator === undefined

@@ -12,6 +12,7 @@ import type { JudgeCacheEntry, JudgeCacheStore } from "../engine/judgeCache.js";
 import { redactUrl } from "../orchestrator/checkpointer.js";
 import { StoreDataError, StoreOpenError } from "./errors.js";
 import { type ReviewStoreOptions, reviewStoreLocation } from "./index.js";
+import { JUDGE_CACHE_TABLE_SQL } from "./migrations.js";
 import { migrate as migratePostgres } from "./postgresStore.js";
 import { migrate as migrateSqlite } from "./sqliteStore.js";
 
@@ -40,13 +41,22 @@ export class SqliteJudgeCacheStore implements ClosableJudgeCacheStore {
   private readonly select: Database.Statement;
   private readonly upsert: Database.Statement;
 
-  private constructor(private readonly db: Database.Database) {
+  /**
+   * The cache on an open connection (a checkpointer's own): its table is created when missing;
+   * the connection stays its owner's unless `owned`.
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly owned = false,
+  ) {
+    db.exec(JUDGE_CACHE_TABLE_SQL);
     this.select = db.prepare(
       "SELECT answer FROM judge_cache WHERE key = ? AND (? IS NULL OR created_at >= ?)",
     );
     this.upsert = db.prepare(UPSERT.replace(/\$\d/g, "?"));
   }
 
+  /** The cache in a SQLite file of its own connection, the store's schema brought up to date. */
   static open(path: string): SqliteJudgeCacheStore {
     let db: Database.Database;
     try {
@@ -59,7 +69,7 @@ export class SqliteJudgeCacheStore implements ClosableJudgeCacheStore {
       const reason = error instanceof Error ? error.message : String(error);
       throw new StoreOpenError(path, reason, { cause: error });
     }
-    return new SqliteJudgeCacheStore(db);
+    return new SqliteJudgeCacheStore(db, true);
   }
 
   async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
@@ -72,14 +82,25 @@ export class SqliteJudgeCacheStore implements ClosableJudgeCacheStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (this.owned && this.db.open) this.db.close();
   }
 }
 
 export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
   readonly kind = "postgres";
-  private constructor(private readonly pool: pg.Pool) {}
+  private ready: Promise<unknown> | undefined;
+  private closing: Promise<void> | undefined;
 
+  /**
+   * The cache on a pool (a checkpointer's own): its table is created on first use when missing;
+   * the pool stays its owner's unless `owned`.
+   */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly owned = false,
+  ) {}
+
+  /** The cache on a pool of its own, the store's schema brought up to date. */
   static async open(url: string, poolSize = 4): Promise<PostgresJudgeCacheStore> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize });
     pool.on("error", () => undefined);
@@ -90,10 +111,19 @@ export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
       const reason = error instanceof Error ? error.message : String(error);
       throw new StoreOpenError(redactUrl(url), reason, { cause: error });
     }
-    return new PostgresJudgeCacheStore(pool);
+    return new PostgresJudgeCacheStore(pool, true);
+  }
+
+  private table(): Promise<unknown> {
+    this.ready ??= this.pool.query(JUDGE_CACHE_TABLE_SQL).catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
   }
 
   async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
+    await this.table();
     const { rows } = await this.pool.query(
       "SELECT answer FROM judge_cache WHERE key = $1 AND ($2::text IS NULL OR created_at >= $2)",
       [key, notBefore ?? null],
@@ -102,12 +132,12 @@ export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
   }
 
   async put(entry: JudgeCacheEntry): Promise<void> {
+    await this.table();
     await this.pool.query(UPSERT, entryValues(entry));
   }
 
-  private closing: Promise<void> | undefined;
-
   close(): Promise<void> {
+    if (!this.owned) return Promise.resolve();
     this.closing ??= this.pool.end();
     return this.closing;
   }

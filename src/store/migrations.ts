@@ -12,6 +12,17 @@ export interface Migration {
 
 const same = (sql: string) => ({ sqlite: sql, postgres: sql });
 
+/** The judge cache's table: created by the migrations, or beside a graph's checkpoints. */
+export const JUDGE_CACHE_TABLE_SQL = `
+  CREATE TABLE IF NOT EXISTS judge_cache (
+    key TEXT PRIMARY KEY,
+    answer TEXT NOT NULL,
+    model TEXT NOT NULL,
+    purpose TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS judge_cache_created ON judge_cache (created_at);`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     id: 1,
@@ -179,15 +190,8 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 10,
     name: "judge cache: usable judge answers by the hash of what decided them",
-    ...same(`
-      CREATE TABLE judge_cache (
-        key TEXT PRIMARY KEY,
-        answer TEXT NOT NULL,
-        model TEXT NOT NULL,
-        purpose TEXT NOT NULL,
-        created_at TEXT NOT NULL
-      );
-      CREATE INDEX judge_cache_created ON judge_cache (created_at);`),
+    // The same statements an evaluation node runs on a checkpointer's own connection.
+    ...same(JUDGE_CACHE_TABLE_SQL),
   },
   {
     id: 11,

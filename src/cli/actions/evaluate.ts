@@ -41,6 +41,10 @@ export interface EvaluateCommandOptions {
   maxContentBytes?: number;
   /** The sampling seed of every judge call (default: EVALGATE_SEED, else 42). */
   seed?: number;
+  /** A SQLite file for the judge-call cache (`--db`); without it, no cache. */
+  db?: string;
+  /** false with --no-cache. */
+  cache?: boolean;
 }
 
 /** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
@@ -104,6 +108,10 @@ export async function runEvaluate(
   const progress = createProgressReporter(context.stderr, catalog);
   const stopGenerationProgress =
     target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
+  const cacheStore =
+    options.db === undefined || options.cache === false
+      ? undefined
+      : (await import("../../store/judgeCacheStore.js")).SqliteJudgeCacheStore.open(at(options.db));
   let result: EvaluationResult;
   try {
     result = await evaluateContent({
@@ -119,6 +127,7 @@ export async function runEvaluate(
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(cacheStore === undefined ? {} : { cache: { store: cacheStore } }),
     });
   } catch (error) {
     stopGenerationProgress();
@@ -127,6 +136,8 @@ export async function runEvaluate(
       throw explainModelFailure(error, target);
     }
     throw error;
+  } finally {
+    await cacheStore?.close();
   }
 
   stopGenerationProgress();

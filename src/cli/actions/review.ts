@@ -40,6 +40,8 @@ export interface ReviewCommandOptions {
   db?: string;
   model?: string;
   maxRevisions?: number;
+  /** false with --no-cache: the judge-call cache is not used. */
+  cache?: boolean;
 }
 
 /** The decision the arguments describe; options that belong to another action are refused. */
@@ -180,6 +182,7 @@ export async function runReviewDecision(
     cwd,
     model,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
+    ...(options.cache === false ? { cache: false } : {}),
   };
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;

@@ -224,6 +224,7 @@ export async function runProposal(
     model,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
+    ...(options.cache === false ? { cache: false } : {}),
   };
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;

@@ -26,6 +26,11 @@ Model:
   is reported per criterion and overall (Krippendorff's alpha). Agreement under --min-agreement,
   or a judge that gave no answer, holds the result for a human reviewer.
 
+Cache:
+  With --db FILE (e.g. .evalgate/checkpoints.sqlite), every usable answer of the judge is kept
+  in that SQLite file under a hash of the model, its parameters and the exact prompt; running the
+  same evaluation again asks the model only what changed. --no-cache turns that off.
+
 Output:
   Progress goes to stderr, the result to stdout (or --out, written only when the evaluation
   succeeded). Exit code 0 when the content passed, 1 when it did not, 2 on an error.
@@ -54,6 +59,8 @@ interface RawEvaluateOptions {
   trace?: string;
   maxContentBytes?: number;
   seed?: number;
+  db?: string;
+  cache?: boolean;
 }
 
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
@@ -106,6 +113,8 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
       "refuse a content file larger than this (default: what fits the judge's context window)",
       integerIn(1, 1_000_000_000),
     )
+    .option("--db <file>", "keep the judge's answers in this SQLite file and reuse them")
+    .option("--no-cache", "with --db: ask the judge for every criterion, keep nothing")
     .addHelpText("after", HELP_AFTER)
     .action(async (inputPath: string, options: RawEvaluateOptions) => {
       const { runEvaluate } = await import("../actions/evaluate.js");

@@ -19,6 +19,7 @@ Examples:
 const ACTIONS = ["approve", "revise", "edit", "retry"] as const satisfies readonly ReviewAction[];
 
 interface RawReviewOptions {
+  cache?: boolean;
   feedback?: string;
   contentFile?: string;
   reviewer?: string;
@@ -41,6 +42,7 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
     .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
     .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
     .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
+    .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
     .addHelpText("after", HELP_AFTER)
     .action(async (thread: string, action: string, options: RawReviewOptions) => {
       const { runReviewDecision } = await import("../actions/review.js");

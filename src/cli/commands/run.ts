@@ -38,6 +38,7 @@ Examples:
 `;
 
 interface RawRunOptions {
+  cache?: boolean;
   thread?: string;
   applicant?: string;
   model?: string;
@@ -65,6 +66,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "--override-settings",
       "with --thread: resume with these settings although the run started with others",
     )
+    .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
     .addHelpText("after", HELP_AFTER)
     .action(async (rfpFile: string | undefined, options: RawRunOptions) => {
       const { runProposal } = await import("../actions/run.js");

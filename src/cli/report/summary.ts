@@ -8,7 +8,7 @@ export interface ReportFact {
   value: string;
 }
 
-/** The overall lines: score, native total, verdict, status, passed, model, tokens. */
+/** The overall lines: score, native total, verdict, status, passed, model, tokens, cache hits. */
 export function overallFacts(result: EvaluationResult): ReportFact[] {
   const facts: ReportFact[] = [{ label: "overall score", value: formatScore(result.overallScore) }];
   if (result.nativeTotal !== undefined) {
@@ -25,6 +25,10 @@ export function overallFacts(result: EvaluationResult): ReportFact[] {
   facts.push(...panelFacts(result));
   if (result.model !== undefined) facts.push({ label: "model", value: result.model });
   facts.push({ label: "tokens", value: `${result.usage.totalTokens}` });
+  const hits = result.cacheHits ?? 0;
+  if (hits > 0) {
+    facts.push({ label: "cache hits", value: `${hits} of ${result.criteria.length} criteria` });
+  }
   return facts;
 }
 

@@ -21,6 +21,8 @@ export interface CliDeskOptions {
   model?: JudgeModel;
   maxRevisions?: number;
   overrideSettings?: boolean;
+  /** `false` (--no-cache): every criterion is asked of the model, none kept. */
+  cache?: boolean;
 }
 
 /** The desk over the command's store; it runs no background jobs (the command advances threads). */
@@ -34,6 +36,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
+    ...(options.cache === false ? { graph: { evaluation: { cache: false } } } : {}),
     jobs: { run: false },
   });
 }

@@ -18,6 +18,8 @@ export interface RunCommandOptions {
   reviewer?: string;
   /** Resume with these settings although the run started with others. */
   overrideSettings?: boolean;
+  /** false with --no-cache: the judge-call cache is not used. */
+  cache?: boolean;
 }
 
 /** The stored settings of the thread; a broken settings file is reported and left aside. */
