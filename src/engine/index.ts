@@ -54,6 +54,14 @@ export {
 } from "./errors.js";
 export { evaluateContent } from "./evaluateContent.js";
 export {
+  type JudgeCacheEntry,
+  type JudgeCacheOptions,
+  type JudgeCacheSetting,
+  type JudgeCacheStore,
+  judgeCallKey,
+  MemoryJudgeCacheStore,
+} from "./judgeCache.js";
+export {
   type EvaluateContentOptions,
   type EvaluationMode,
   EvaluationModeSchema,

@@ -10,6 +10,11 @@ import pg from "pg";
 import { DEFAULT_SQLITE_PATH } from "../orchestrator/checkpointer.js";
 import type { Trace } from "../scoring/result.js";
 import { StoreOpenError } from "./errors.js";
+import {
+  type ClosableJudgeCacheStore,
+  PostgresJudgeCacheStore,
+  SqliteJudgeCacheStore,
+} from "./judgeCacheStore.js";
 import { PostgresReviewStore } from "./postgresStore.js";
 import { SqliteReviewStore } from "./sqliteStore.js";
 import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
@@ -89,7 +94,25 @@ export async function getTraces(
   }
 }
 
+/**
+ * Opens the judge cache in the checkpoints' database, chosen as the checkpointer and the review
+ * store choose it: PostgreSQL by URL (or DATABASE_URL without an explicit SQLite path), otherwise
+ * the SQLite file (`.evalgate/checkpoints.sqlite` by default).
+ */
+export async function openJudgeCacheStore(
+  options: ReviewStoreOptions = {},
+): Promise<ClosableJudgeCacheStore> {
+  const location = reviewStoreLocation(options);
+  if (location.kind === "postgres") return PostgresJudgeCacheStore.open(location.url);
+  return SqliteJudgeCacheStore.open(location.path);
+}
+
 export { ReviewerExistsError, StoreDataError, StoreOpenError } from "./errors.js";
+export {
+  type ClosableJudgeCacheStore,
+  PostgresJudgeCacheStore,
+  SqliteJudgeCacheStore,
+} from "./judgeCacheStore.js";
 export { hashToken, newReviewerToken } from "./tokens.js";
 export { SqliteTraceStore, type TraceQuery, type TraceStore } from "./traceStore.js";
 export { PostgresTraceStore } from "./traceStorePostgres.js";

@@ -11,7 +11,6 @@ import pg from "pg";
 import type { JudgeCacheEntry, JudgeCacheStore } from "../engine/judgeCache.js";
 import { redactUrl } from "../orchestrator/checkpointer.js";
 import { StoreDataError, StoreOpenError } from "./errors.js";
-import { type ReviewStoreOptions, reviewStoreLocation } from "./index.js";
 import { JUDGE_CACHE_TABLE_SQL } from "./migrations.js";
 import { migrate as migratePostgres } from "./postgresStore.js";
 import { migrate as migrateSqlite } from "./sqliteStore.js";
@@ -141,17 +140,4 @@ export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
     this.closing ??= this.pool.end();
     return this.closing;
   }
-}
-
-/**
- * Opens the judge cache in the checkpoints' database, chosen as the checkpointer and the review
- * store choose it: PostgreSQL by URL (or DATABASE_URL without an explicit SQLite path), otherwise
- * the SQLite file (`.evalgate/checkpoints.sqlite` by default).
- */
-export async function openJudgeCacheStore(
-  options: ReviewStoreOptions = {},
-): Promise<ClosableJudgeCacheStore> {
-  const location = reviewStoreLocation(options);
-  if (location.kind === "postgres") return PostgresJudgeCacheStore.open(location.url);
-  return SqliteJudgeCacheStore.open(location.path);
 }

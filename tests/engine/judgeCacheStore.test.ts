@@ -9,7 +9,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import { openJudgeCacheStore, SqliteJudgeCacheStore } from "../../src/store/judgeCacheStore.js";
+import { openJudgeCacheStore } from "../../src/store/index.js";
+import { SqliteJudgeCacheStore } from "../../src/store/judgeCacheStore.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import {
   answerByTitle,
