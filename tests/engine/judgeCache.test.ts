@@ -7,7 +7,12 @@
 import { describe, expect, it } from "vitest";
 import type { Catalog } from "../../src/criteria/model.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import { type JudgeCacheSetting, MemoryJudgeCacheStore } from "../../src/engine/judgeCache.js";
+import {
+  type JudgeCacheSetting,
+  judgeCallKey,
+  MemoryJudgeCacheStore,
+} from "../../src/engine/judgeCache.js";
+import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import {
   answerByTitle,
@@ -168,5 +173,26 @@ describe("the judge-call cache", () => {
     const second = await evaluateCounting(catalog, { store }, { content: flagged });
     expect(second.calls).toBe(FIVE);
     expect(second.result.cacheHits).toBe(0);
+  });
+});
+
+describe("the judge-call key", () => {
+  const call = { purpose: "criterion", system: "Judge.", user: "Rate this." };
+  const key = (options: ChatModelOptions, spec = "ollama:judge:7b") =>
+    judgeCallKey(createChatModel(spec, { env: {}, ...options }), call);
+
+  it("changes with the model, its seed, its temperature and the prompt, not with its timeout or server", () => {
+    const base = key({ seed: 1, temperature: 0.1 });
+    expect(key({ seed: 2, temperature: 0.1 })).not.toBe(base);
+    expect(key({ seed: 1, temperature: 0.2 })).not.toBe(base);
+    expect(key({ seed: 1, temperature: 0.1 }, "ollama:judge:14b")).not.toBe(base);
+    expect(
+      judgeCallKey(createChatModel("ollama:judge:7b", { env: {}, seed: 1, temperature: 0.1 }), {
+        ...call,
+        user: "Rate this again.",
+      }),
+    ).not.toBe(base);
+    expect(key({ seed: 1, temperature: 0.1, timeoutMs: 5_000 })).toBe(base);
+    expect(key({ seed: 1, temperature: 0.1, baseUrl: "http://10.0.0.2:11434" })).toBe(base);
   });
 });
