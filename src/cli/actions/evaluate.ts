@@ -63,6 +63,28 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
   return specs.map((spec) => resolveModelTarget(spec, context.env));
 }
 
+/** Each model checked (and, where it must be, fetched) before any judging. */
+async function readyTargets(targets: ModelTarget[], context: CliContext): Promise<ModelTarget[]> {
+  const ready: ModelTarget[] = [];
+  for (const each of targets) {
+    ready.push(
+      await ensureModelReady(each, {
+        env: context.env,
+        stderr: context.stderr,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      }),
+    );
+  }
+  return ready;
+}
+
+/** The judge-call cache in the `--db` SQLite file; none without it, or with --no-cache. */
+async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
+  if (options.db === undefined || options.cache === false) return undefined;
+  const { SqliteJudgeCacheStore } = await import("../../store/judgeCacheStore.js");
+  return SqliteJudgeCacheStore.open(at(options.db));
+}
+
 export async function runEvaluate(
   inputPath: string,
   options: EvaluateCommandOptions,
@@ -74,17 +96,7 @@ export async function runEvaluate(
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const input = await readEvaluationInput(inputPath, options.documents, context.cwd, budgetBytes);
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
-    const ready: ModelTarget[] = [];
-    for (const each of targets) {
-      ready.push(
-        await ensureModelReady(each, {
-          env: context.env,
-          stderr: context.stderr,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-        }),
-      );
-    }
-    targets = ready;
+    targets = await readyTargets(targets, context);
   }
   const [target] = targets as [ModelTarget, ...ModelTarget[]];
   const timeout = options.timeout ?? target.defaultTimeoutMs;
@@ -108,10 +120,7 @@ export async function runEvaluate(
   const progress = createProgressReporter(context.stderr, catalog);
   const stopGenerationProgress =
     target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
-  const cacheStore =
-    options.db === undefined || options.cache === false
-      ? undefined
-      : (await import("../../store/judgeCacheStore.js")).SqliteJudgeCacheStore.open(at(options.db));
+  const cacheStore = await cacheStoreOf(options, at);
   let result: EvaluationResult;
   try {
     result = await evaluateContent({
