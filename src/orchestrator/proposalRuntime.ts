@@ -2,6 +2,7 @@
  * The proposal graph compiled on a checkpoint store, with the stages and run context the review
  * desk and the thread runner need.
  */
+
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import {
   buildProposalGraph,
@@ -13,6 +14,7 @@ import {
 import type { StageDefinition } from "../graph/stages.js";
 import { evaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
+import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
 
 export interface ProposalRuntimeOptions {
   /** The writer and judge model (default: the graph's, EVALGATE_MODEL on Ollama). */
@@ -22,6 +24,8 @@ export interface ProposalRuntimeOptions {
   sections?: readonly SectionConfig[];
   /** Resume threads with these settings although they were started with others. */
   overrideSettings?: boolean;
+  /** `latest`: prune a finished thread to its last checkpoint (default: from the environment). */
+  retention?: CheckpointRetention;
   /** Further graph options (timeouts, evaluation settings). */
   graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
 }
@@ -36,7 +40,9 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
     options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions },
   );
   const overrideSettings = options.overrideSettings === true;
-  return { graph, saver, context, overrideSettings, stages: proposalStages(sections) };
+  const retention = options.retention ?? retentionFromEnv();
+  const stages = proposalStages(sections);
+  return { graph, saver, context, overrideSettings, retention, stages };
 }
 
 export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;

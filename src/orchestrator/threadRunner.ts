@@ -11,6 +11,7 @@
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
+import { pruneFinishedThread } from "./checkpointRetention.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 
@@ -122,6 +123,7 @@ async function step(
       applied,
       events: [{ type: "finished" }],
     });
+    if (ctx.runtime.retention === "latest") await pruneFinishedThread(ctx.runtime.saver, threadId);
     return "finished";
   }
   const others = pausedInterrupts(snapshot);
