@@ -91,7 +91,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(mode.code).toBe(2);
     expect(mode.stdout).toBe("");
     expect(mode.stderr).toContain(
-      "error: option '--mode <mode>' argument 'fast' is invalid. Allowed choices are per-criterion, batch.",
+      "error: option '--mode <mode>' argument 'fast' is invalid. Allowed choices are auto, per-criterion, grouped, batch.",
     );
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toContain("option '--timeout <ms>' argument 'soon' is invalid");

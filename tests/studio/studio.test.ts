@@ -97,7 +97,9 @@ describe.each([
       maximum: 1,
     });
     expect(context?.properties?.maxRevisions).toMatchObject({ type: "integer", minimum: 0 });
-    expect(context?.properties?.mode).toMatchObject({ enum: ["per-criterion", "batch"] });
+    expect(context?.properties?.mode).toMatchObject({
+      enum: ["auto", "per-criterion", "grouped", "batch"],
+    });
   });
 });
 
