@@ -49,6 +49,9 @@ const args = (...extra: string[]) => [
   IFB_CATALOG,
   "--concurrency",
   "1",
+  // One criterion per call, so the kill falls between two criteria.
+  "--mode",
+  "per-criterion",
   "--format",
   "json",
   ...extra,

@@ -62,7 +62,12 @@ describe("a thread keeps the settings it started with", () => {
       action: "revise",
       feedback: "Name the sources.",
     });
-    expect(bare.model.calls.length).toBeGreaterThan(0);
+    // Evaluated again (the unchanged draft's answers may come from the judge cache), and
+    // scored against the thread's 0.9.
+    const firstId = started.values.researchEvaluation?.evaluationId;
+    expect(revised.values.researchEvaluation?.evaluationId).toBeDefined();
+    expect(revised.values.researchEvaluation?.evaluationId).not.toBe(firstId);
+    expect(revised.values.researchEvaluation?.overallScore).toBe(0.85);
     expect(revised.values.researchEvaluation?.passed).toBe(false);
 
     // With the override: the new threshold is applied and the change recorded with the thread.
