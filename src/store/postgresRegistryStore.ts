@@ -14,15 +14,13 @@ import {
   type ArtifactStatus,
   artifactEvaluationOf,
   artifactOf,
+  LATEST_RUBRIC_VERSIONS as LATEST,
   type RegisteredVersion,
   type RegistryStore,
   type RubricRegistration,
   type RubricVersionRow,
   rubricVersionOf,
 } from "./registryTypes.js";
-
-const LATEST = `SELECT v.* FROM rubrics r JOIN rubric_versions v
-  ON v.rubric_id = r.id AND v.version = r.version`;
 
 export class PostgresRegistryStore implements RegistryStore {
   readonly kind = "postgres";

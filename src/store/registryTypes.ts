@@ -194,3 +194,7 @@ export function artifactEvaluationOf(row: unknown): ArtifactEvaluationRow {
     evaluatedAt: r.evaluated_at,
   };
 }
+
+/** Every rubric's latest version: the query both registry stores start from. */
+export const LATEST_RUBRIC_VERSIONS = `SELECT v.* FROM rubrics r JOIN rubric_versions v
+  ON v.rubric_id = r.id AND v.version = r.version`;

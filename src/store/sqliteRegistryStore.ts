@@ -13,6 +13,7 @@ import {
   type ArtifactStatus,
   artifactEvaluationOf,
   artifactOf,
+  LATEST_RUBRIC_VERSIONS as LATEST,
   type RegisteredVersion,
   type RegistryStore,
   type RubricRegistration,
@@ -21,9 +22,6 @@ import {
 } from "./registryTypes.js";
 import { migrate } from "./sqliteStore.js";
 import { now } from "./sqliteTables.js";
-
-const LATEST = `SELECT v.* FROM rubrics r JOIN rubric_versions v
-  ON v.rubric_id = r.id AND v.version = r.version`;
 
 export class SqliteRegistryStore implements RegistryStore {
   readonly kind = "sqlite";
