@@ -3,6 +3,7 @@
  * gates, verdicts, funding status — the EvaluationResult schemas, and results as TOON.
  */
 export { type WeightedAverage, weightedAverage } from "./aggregate.js";
+export * from "./calibrationLabel.js";
 export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
 export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criterionResult.js";
 export * from "./errors.js";

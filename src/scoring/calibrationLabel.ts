@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** What the reviewer did with the content a judge evaluated. */
+export const ReviewerActionSchema = z.enum(["approve", "revise", "edit"]);
+export type ReviewerAction = z.infer<typeof ReviewerActionSchema>;
+
+/**
+ * Where the reviewer's view of one criterion comes from:
+ * - `marked`: the reviewer marked the judge's score as wrong and gave the right one;
+ * - `accepted`: the reviewer decided without marking the criterion, so the judge's outcome stands.
+ */
+export const ReviewerLabelSourceSchema = z.enum(["marked", "accepted"]);
+export type ReviewerLabelSource = z.infer<typeof ReviewerLabelSourceSchema>;
+
+/**
+ * One reviewer label: a reviewer's decision next to the judge's outcome on one criterion of the
+ * evaluation the reviewer saw. A decision on an evaluation of N criteria gives N labels. Scores are
+ * on the 0–1 scale of the result (`null` when the judge gave none: a judge error or a criterion not
+ * evaluated).
+ */
+export const CalibrationLabelSchema = z.object({
+  decisionId: z.string().min(1),
+  threadId: z.string().min(1),
+  stage: z.string().min(1),
+  contentType: z.string().min(1),
+  evaluationId: z.string().min(1),
+  reviewer: z.string().min(1),
+  /** ISO 8601 time of the decision. */
+  decidedAt: z.string().min(1),
+  action: ReviewerActionSchema,
+  /** The reviewer's feedback on a revise decision. */
+  feedback: z.string().optional(),
+  /** Whether the judge's gate passed the content as a whole. */
+  judgePassed: z.boolean(),
+  criterionId: z.string().min(1),
+  criterionTitle: z.string(),
+  /** How the criterion was judged (an LLM judge, a deterministic check, …). */
+  method: z.string().min(1),
+  threshold: z.number().min(0).max(1),
+  judgeScore: z.number().min(0).max(1).nullable(),
+  judgeMet: z.boolean().nullable(),
+  source: ReviewerLabelSourceSchema,
+  /** The right score by the reviewer, when `source` is `marked`. */
+  reviewerScore: z.number().min(0).max(1).optional(),
+  /** The reviewer's note on a marked score. */
+  reviewerNote: z.string().optional(),
+});
+export type CalibrationLabel = z.infer<typeof CalibrationLabelSchema>;
+
+/** A reviewer's correction of one criterion's score, sent with a decision. */
+export const ScoreCorrectionSchema = z.object({
+  criterionId: z.string().min(1).max(200),
+  /** The right score on the 0–1 scale. */
+  score: z.number().min(0).max(1),
+  note: z.string().max(2000).optional(),
+});
+export type ScoreCorrection = z.infer<typeof ScoreCorrectionSchema>;
