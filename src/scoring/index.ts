@@ -1,8 +1,10 @@
 /**
  * `evalgate/scoring`: the pure math of a result — scales to 0–1 and back, weighted averages,
- * gates, verdicts, funding status — the EvaluationResult schemas, and results as TOON.
+ * gates, verdicts, funding status — the EvaluationResult schemas, results as TOON, and the
+ * calibration figures of reviewer labels (Cohen's κ, Spearman's ρ, the threshold sweep).
  */
 export { type WeightedAverage, weightedAverage } from "./aggregate.js";
+export * from "./calibration/index.js";
 export * from "./calibrationLabel.js";
 export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
 export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criterionResult.js";
