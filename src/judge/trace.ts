@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { redactSecrets, redactSecretText } from "../llm/redact.js";
 import { type TokenUsage, type Trace, TraceSchema } from "../scoring/result.js";
 
 export interface BuildTraceInput {
   purpose: Trace["purpose"];
   criterionIds: readonly string[];
   model: string;
-  /** Temperature, timeouts, … as sent. */
+  /** Temperature, timeouts, … as sent (secrets in them are replaced by `***` in the trace). */
   parameters: Readonly<Record<string, unknown>>;
   systemPrompt: string;
   userPrompt: string;
@@ -35,7 +36,8 @@ export function responseHash(rawResponse: string): string {
 /**
  * The record of one model call (so every score can be traced; a levels rubric's llm_invocation):
  * exact prompts and response, model, parameters, usage, latency, a fresh id, an ISO timestamp and
- * sha256 hashes of the prompts and the response (equal inputs give equal hashes).
+ * sha256 hashes of the prompts and the response (equal inputs give equal hashes). Parameters named
+ * like a secret (an API key, an authorization header) and key-shaped values never enter it.
  */
 export function buildTrace(input: BuildTraceInput): Trace {
   const inputTokens = input.usage?.inputTokens ?? 0;
@@ -45,7 +47,7 @@ export function buildTrace(input: BuildTraceInput): Trace {
     purpose: input.purpose,
     criterionIds: [...input.criterionIds],
     model: input.model,
-    parameters: { ...input.parameters },
+    parameters: redactSecrets({ ...input.parameters }),
     systemPrompt: input.systemPrompt,
     userPrompt: input.userPrompt,
     rawResponse: input.rawResponse,
@@ -58,7 +60,7 @@ export function buildTrace(input: BuildTraceInput): Trace {
     promptHash: promptHash(input.systemPrompt, input.userPrompt),
     responseHash: responseHash(input.rawResponse),
     timestamp: new Date().toISOString(),
-    ...(input.error === undefined ? {} : { error: input.error }),
+    ...(input.error === undefined ? {} : { error: redactSecretText(input.error) }),
   });
 }
 

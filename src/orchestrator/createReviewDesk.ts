@@ -20,6 +20,7 @@ import {
   threadEvents,
   threadStatus,
 } from "./deskActions.js";
+import { threadTraces } from "./deskTraces.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
 import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
@@ -154,6 +155,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     getReview: (threadId, by) => getReview(ctx, threadId, by),
     decide: (threadId, request, by) => decide(ctx, threadId, request, by),
     threadStatus: (threadId, by) => threadStatus(ctx, threadId, by),
+    threadTraces: (threadId, by) => threadTraces(ctx, threadId, by),
     retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
     ready: () => ctx.store.ping(),

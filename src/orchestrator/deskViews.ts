@@ -89,6 +89,9 @@ export function threadStatusOf(
         status: values === undefined ? "not_started" : stageStatus(values, stage),
         overallScore: evaluation?.overallScore ?? null,
         passed: evaluation?.passed ?? null,
+        ...(evaluation?.evaluationId === undefined
+          ? {}
+          : { evaluationId: evaluation.evaluationId }),
       };
     }),
     reviewers,

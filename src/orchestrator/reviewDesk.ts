@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
-import { EvaluationResultSchema } from "../scoring/result.js";
+import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
 
 /** Longest text accepted in a request body field (an RFP, an applicant profile, edited content). */
 export const MAX_TEXT_CHARS = 200_000;
@@ -110,6 +110,8 @@ export const ThreadStatusSchema = z.object({
       status: z.string(),
       overallScore: z.number().nullable(),
       passed: z.boolean().nullable(),
+      /** The stage's latest evaluation, whose judge calls are in the trace store under this id. */
+      evaluationId: z.string().optional(),
     }),
   ),
   reviewers: z.array(z.string()),
@@ -117,6 +119,13 @@ export const ThreadStatusSchema = z.object({
   error: z.string().optional(),
 });
 export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
+
+/** `GET /api/threads/:threadId/traces`: every judge call of the thread, per evaluation. */
+export const ThreadTracesSchema = z.object({
+  threadId: z.string(),
+  evaluations: z.array(z.object({ evaluationId: z.string(), traces: z.array(TraceSchema) })),
+});
+export type ThreadTraces = z.infer<typeof ThreadTracesSchema>;
 
 /** Progress of a thread, streamed to the page (SSE); delivered across replicas via the database. */
 export const ThreadEventSchema = z.object({
@@ -163,6 +172,8 @@ export interface ReviewDesk {
    */
   decide(threadId: string, request: DecisionRequest, by: Reviewer): Promise<{ decisionId: string }>;
   threadStatus(threadId: string, by: Reviewer): Promise<ThreadStatus>;
+  /** The judge calls of the thread's evaluations (oldest first), secrets replaced by `***`. */
+  threadTraces(threadId: string, by: Reviewer): Promise<ThreadTraces>;
   /**
    * A failed thread queued again (once, whoever asks at the same time): a decision the graph
    * refused is set aside so its review can be decided anew; otherwise it runs on from its last

@@ -13,6 +13,7 @@ import {
 import { requireBearer } from "./auth.js";
 import type { ServiceEnv } from "./env.js";
 import { type EventStreamOptions, threadEventStream } from "./events.js";
+import { filterTraces, TraceFilterSchema } from "./traceFilter.js";
 import { jsonBody, queryParams, requireValid } from "./validation.js";
 
 const ThreadIdSchema = z.string().min(1).max(200);
@@ -64,6 +65,12 @@ export function createApiRoutes(desk: ReviewDesk, events: EventStreamOptions): H
   api.get("/threads/:threadId", async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return c.json(await desk.threadStatus(threadId, c.var.reviewer));
+  });
+
+  api.get("/threads/:threadId/traces", queryParams(TraceFilterSchema), async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    const traces = await desk.threadTraces(threadId, c.var.reviewer);
+    return c.json(filterTraces(traces, c.req.valid("query")));
   });
 
   api.post("/threads/:threadId/retry", async (c) => {

@@ -114,6 +114,11 @@ export {
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 export { hashToken, newReviewerToken } from "./tokens.js";
-export { SqliteTraceStore, type TraceQuery, type TraceStore } from "./traceStore.js";
+export {
+  type EvaluationTraces,
+  SqliteTraceStore,
+  type TraceQuery,
+  type TraceStore,
+} from "./traceStore.js";
 export { PostgresTraceStore } from "./traceStorePostgres.js";
 export type * from "./types.js";

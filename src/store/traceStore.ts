@@ -18,6 +18,12 @@ export interface TraceOwner {
   threadId?: string;
 }
 
+/** One evaluation's traces, in call order. */
+export interface EvaluationTraces {
+  evaluationId: string;
+  traces: Trace[];
+}
+
 /** Keeps and reads the traces of evaluations. */
 export interface TraceStore {
   readonly kind: "sqlite" | "postgres";
@@ -25,6 +31,8 @@ export interface TraceStore {
   saveTraces(owner: TraceOwner, traces: readonly Trace[]): Promise<void>;
   /** The traces, oldest evaluation first and in call order within one. */
   getTraces(query: TraceQuery): Promise<Trace[]>;
+  /** The thread's traces grouped by evaluation, oldest evaluation first. */
+  getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]>;
 }
 
 export const TRACE_TABLE_SQL = `
@@ -54,6 +62,23 @@ export function traceOfRow(body: string): Trace {
   }
   return parsed.data;
 }
+
+/** Rows of one thread (in the thread query's order) grouped by their evaluation. */
+export function groupByEvaluation(
+  rows: readonly { evaluation_id: string; body: string }[],
+): EvaluationTraces[] {
+  const groups = new Map<string, Trace[]>();
+  for (const row of rows) {
+    const traces = groups.get(row.evaluation_id) ?? [];
+    traces.push(traceOfRow(row.body));
+    groups.set(row.evaluation_id, traces);
+  }
+  return [...groups].map(([evaluationId, traces]) => ({ evaluationId, traces }));
+}
+
+/** Every trace of a thread, in evaluation and call order. */
+export const THREAD_TRACES_SQL = `SELECT evaluation_id, body FROM evalgate_traces WHERE thread_id = ?
+  ORDER BY created_at, evaluation_id, seq`;
 
 /** The row values of one trace, in TRACE_TABLE_SQL's column order. */
 export function traceRow(owner: TraceOwner, trace: Trace, seq: number) {
@@ -102,5 +127,10 @@ export class SqliteTraceStore implements TraceStore {
             )
             .all(query.threadId);
     return rows.map((row) => traceOfRow((row as { body: string }).body));
+  }
+
+  async getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]> {
+    const rows = this.db.prepare(THREAD_TRACES_SQL).all(threadId);
+    return groupByEvaluation(rows as { evaluation_id: string; body: string }[]);
   }
 }

@@ -2,6 +2,9 @@
 import type pg from "pg";
 import type { Trace } from "../scoring/result.js";
 import {
+  type EvaluationTraces,
+  groupByEvaluation,
+  THREAD_TRACES_SQL,
   TRACE_TABLE_SQL,
   type TraceOwner,
   type TraceQuery,
@@ -62,5 +65,14 @@ export class PostgresTraceStore implements TraceStore {
             [query.threadId],
           );
     return rows.map((row) => traceOfRow(row.body));
+  }
+
+  async getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]> {
+    await this.ready();
+    const { rows } = await this.pool.query<{ evaluation_id: string; body: string }>(
+      THREAD_TRACES_SQL.replace("?", "$1"),
+      [threadId],
+    );
+    return groupByEvaluation(rows);
   }
 }

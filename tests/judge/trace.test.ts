@@ -87,3 +87,31 @@ describe("appendTraceJsonl", () => {
     expect(TraceSchema.parse(JSON.parse(lines[1] ?? ""))).toEqual(second);
   });
 });
+
+describe("secrets in a trace's parameters", () => {
+  it("are replaced by *** by name and by shape; other parameters are kept as they are", () => {
+    const trace = buildTrace({
+      ...INPUT,
+      parameters: {
+        temperature: 0.1,
+        maxTokens: 512,
+        apiKey: "abc",
+        openAIApiKey: "def",
+        headers: { Authorization: "Basic dXNlcjpwYXNz", "x-trace": "kept" },
+        baseUrl: "https://user:hunter2@llm.example/v1",
+        note: "called with sk-abcdefghijklmnop1234 today",
+      },
+      error: "refused for Bearer abcdefghijklmnop",
+    });
+    expect(trace.parameters).toEqual({
+      temperature: 0.1,
+      maxTokens: 512,
+      apiKey: "***",
+      openAIApiKey: "***",
+      headers: { Authorization: "***", "x-trace": "kept" },
+      baseUrl: "https://***@llm.example/v1",
+      note: "called with *** today",
+    });
+    expect(trace.error).toBe("refused for ***");
+  });
+});

@@ -1,8 +1,9 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
-import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDetail, ThreadTraces } from "../../orchestrator/reviewDesk.js";
 import { DecisionForms } from "./decisionForms.js";
 import { EvaluationView } from "./evaluationView.js";
 import { Layout } from "./layout.js";
+import { TraceSection } from "./traceSection.js";
 
 export interface ReviewPageProps {
   reviewer: string;
@@ -10,6 +11,8 @@ export interface ReviewPageProps {
   review: ReviewDetail;
   /** Why the last decision was refused (shown above the forms). */
   error?: string;
+  /** The judge calls of the evaluation under review, shown collapsed under it. */
+  traces?: ThreadTraces;
 }
 
 function Summary(props: { review: ReviewDetail }) {
@@ -39,6 +42,7 @@ export function ReviewPage(props: ReviewPageProps) {
     <Layout title={review.title} reviewer={props.reviewer} csrf={props.csrf}>
       <Summary review={review} />
       {review.evaluation !== null ? <EvaluationView evaluation={review.evaluation} /> : null}
+      {props.traces !== undefined ? <TraceSection traces={props.traces} /> : null}
       <section id="content">
         <h2>The content</h2>
         <pre class="content">{review.content}</pre>

@@ -13,6 +13,7 @@ import {
 import type { ServiceEnv } from "../env.js";
 import { type EventStreamOptions, threadEventStream } from "../events.js";
 import { newSession, type SessionKeeper } from "../session.js";
+import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
 import { PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { htmlDocument } from "./layout.js";
@@ -87,10 +88,16 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
   pages.get("/reviews/:threadId", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const review = await desk.getReview(threadId, c.var.reviewer);
+    const evaluationId = review.evaluation?.evaluationId;
+    const traces =
+      evaluationId === undefined
+        ? undefined
+        : filterTraces(await desk.threadTraces(threadId, c.var.reviewer), { evaluationId });
     const { name } = c.var.reviewer;
-    return c.html(
-      htmlDocument(<ReviewPage reviewer={name} csrf={c.var.session.csrf} review={review} />),
+    const page = (
+      <ReviewPage reviewer={name} csrf={c.var.session.csrf} review={review} traces={traces} />
     );
+    return c.html(htmlDocument(page));
   });
   pages.post("/reviews/:threadId/decisions", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
@@ -141,11 +148,20 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
   });
   pages.get("/threads/:threadId", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const thread = await desk.threadStatus(threadId, c.var.reviewer);
+    const [thread, traces] = await Promise.all([
+      desk.threadStatus(threadId, c.var.reviewer),
+      desk.threadTraces(threadId, c.var.reviewer),
+    ]);
     const { name } = c.var.reviewer;
-    return c.html(
-      htmlDocument(<ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} />),
+    const page = (
+      <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} traces={traces} />
     );
+    return c.html(htmlDocument(page));
+  });
+  pages.get("/threads/:threadId/traces", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");
+    return c.json(filterTraces(await desk.threadTraces(threadId, c.var.reviewer), filter));
   });
   pages.get("/threads/:threadId/events", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");

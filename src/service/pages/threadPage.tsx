@@ -4,9 +4,10 @@
  * reads the event stream and reloads; without JavaScript the page refreshes itself every few
  * seconds (a meta refresh inside noscript) and offers a reload link.
  */
-import type { ThreadStatus } from "../../orchestrator/reviewDesk.js";
+import type { ThreadStatus, ThreadTraces } from "../../orchestrator/reviewDesk.js";
 import { Layout } from "./layout.js";
 import { formatScore, PassedBadge } from "./queue.js";
+import { TraceSection } from "./traceSection.js";
 
 export interface ThreadPageProps {
   reviewer: string;
@@ -14,6 +15,8 @@ export interface ThreadPageProps {
   thread: ThreadStatus;
   /** Set on the progress page: where the event stream starts and this page's own address. */
   progress?: { eventsUrl: string; selfUrl: string };
+  /** The judge calls of the thread's evaluations, shown collapsed under the decisions. */
+  traces?: ThreadTraces;
 }
 
 const REFRESH_SECONDS = 3;
@@ -114,6 +117,9 @@ export function ThreadPage(props: ThreadPageProps) {
         <h2>Decisions</h2>
         <Decisions thread={thread} />
       </section>
+      {props.traces !== undefined ? (
+        <TraceSection traces={props.traces} stages={thread.stages} />
+      ) : null}
       <p>
         <a href="/reviews">Back to the queue</a>
       </p>

@@ -1,0 +1,38 @@
+/**
+ * The judge calls behind a thread's evaluations, read from the trace store beside its checkpoints
+ * (the desk's own database). What leaves here is fit for a page: secrets in the call parameters,
+ * errors and prompts are replaced by `***` again on the way out, whatever wrote the rows.
+ */
+import { traceStoreOfSaver } from "../graph/traceSink.js";
+import { redactSecrets, redactSecretText } from "../llm/redact.js";
+import type { Trace } from "../scoring/result.js";
+import { accessThread, type DeskContext } from "./deskActions.js";
+import type { Reviewer, ThreadTraces } from "./reviewDesk.js";
+
+function redactedTrace(trace: Trace): Trace {
+  return {
+    ...trace,
+    parameters: redactSecrets(trace.parameters) as Trace["parameters"],
+    systemPrompt: redactSecretText(trace.systemPrompt),
+    userPrompt: redactSecretText(trace.userPrompt),
+    rawResponse: redactSecretText(trace.rawResponse),
+    ...(trace.error === undefined ? {} : { error: redactSecretText(trace.error) }),
+  };
+}
+
+export async function threadTraces(
+  ctx: DeskContext,
+  threadId: string,
+  by: Reviewer,
+): Promise<ThreadTraces> {
+  await accessThread(ctx, threadId, by);
+  const store = traceStoreOfSaver(ctx.checkpointer.saver);
+  const evaluations = store === undefined ? [] : await store.getThreadEvaluations(threadId);
+  return {
+    threadId,
+    evaluations: evaluations.map(({ evaluationId, traces }) => ({
+      evaluationId,
+      traces: traces.map(redactedTrace),
+    })),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The judge calls behind each evaluation of a thread, collapsed (<details>) so they are there for
+ * whoever needs them and out of the way otherwise: purpose, criteria, model, tokens, latency, and
+ * the exact prompt and raw answer. Long texts are cut, with a link to the whole call as JSON.
+ * Text is rendered as text (JSX escapes it); secrets were replaced by the desk before this.
+ */
+import type { ThreadStatus, ThreadTraces } from "../../orchestrator/reviewDesk.js";
+import type { Trace } from "../../scoring/result.js";
+
+/** The most characters of a prompt or an answer shown inline. */
+export const TRACE_PREVIEW_CHARS = 2_000;
+
+type EvaluationTraces = ThreadTraces["evaluations"][number];
+
+/** Where one call is shown whole (JSON, under the page session). */
+export function traceUrl(threadId: string, trace: Trace): string {
+  return `/threads/${encodeURIComponent(threadId)}/traces?traceId=${encodeURIComponent(trace.id)}`;
+}
+
+function BoundedText(props: { text: string; href: string; label: string }) {
+  const cut = props.text.length > TRACE_PREVIEW_CHARS;
+  return (
+    <>
+      <pre class="content trace-text" data-part={props.label}>
+        {cut ? `${props.text.slice(0, TRACE_PREVIEW_CHARS)}…` : props.text}
+      </pre>
+      {cut ? (
+        <p class="muted">
+          {(props.text.length - TRACE_PREVIEW_CHARS).toLocaleString("en-US")} more characters ·{" "}
+          <a href={props.href}>show all</a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function CallRow(props: { trace: Trace }) {
+  const { trace } = props;
+  return (
+    <tr>
+      <td>{trace.purpose}</td>
+      <td>{trace.criterionIds.join(", ")}</td>
+      <td>{trace.model}</td>
+      <td>
+        {trace.usage.inputTokens} in / {trace.usage.outputTokens} out
+      </td>
+      <td>{(trace.latencyMs / 1000).toFixed(1)} s</td>
+      <td>{trace.error ?? ""}</td>
+    </tr>
+  );
+}
+
+function CallDetail(props: { threadId: string; trace: Trace; index: number }) {
+  const { trace } = props;
+  const href = traceUrl(props.threadId, trace);
+  return (
+    <details class="trace-call" id={`trace-${trace.id}`}>
+      <summary>
+        Call {props.index + 1}: {trace.purpose} · {trace.criterionIds.join(", ")}
+      </summary>
+      <p class="muted">Parameters: {JSON.stringify(trace.parameters)}</p>
+      <h4>System prompt</h4>
+      <BoundedText text={trace.systemPrompt} href={href} label="system prompt" />
+      <h4>User prompt</h4>
+      <BoundedText text={trace.userPrompt} href={href} label="user prompt" />
+      <h4>Raw answer</h4>
+      <BoundedText text={trace.rawResponse} href={href} label="raw answer" />
+    </details>
+  );
+}
+
+function evaluationTitle(evaluation: EvaluationTraces, stages: ThreadStatus["stages"]): string {
+  const stage = stages.find((s) => s.evaluationId === evaluation.evaluationId)?.stage;
+  const first = evaluation.traces[0]?.timestamp.replace("T", " ").slice(0, 19) ?? "";
+  return `${stage === undefined ? "Evaluation" : `Evaluation of ${stage}`} at ${first}`;
+}
+
+function EvaluationCalls(props: {
+  threadId: string;
+  evaluation: EvaluationTraces;
+  stages: ThreadStatus["stages"];
+}) {
+  const { evaluation } = props;
+  const tokens = evaluation.traces.reduce((sum, t) => sum + t.usage.totalTokens, 0);
+  return (
+    <details class="trace-evaluation" data-evaluation-id={evaluation.evaluationId}>
+      <summary>
+        {evaluationTitle(evaluation, props.stages)} · {evaluation.traces.length} judge call
+        {evaluation.traces.length === 1 ? "" : "s"} · {tokens} tokens
+      </summary>
+      <table class="queue">
+        <thead>
+          <tr>
+            <th>Purpose</th>
+            <th>Criteria</th>
+            <th>Model</th>
+            <th>Tokens</th>
+            <th>Latency</th>
+            <th>Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {evaluation.traces.map((trace) => (
+            <CallRow trace={trace} />
+          ))}
+        </tbody>
+      </table>
+      {evaluation.traces.map((trace, index) => (
+        <CallDetail threadId={props.threadId} trace={trace} index={index} />
+      ))}
+    </details>
+  );
+}
+
+/** The section, or nothing when no judge call of the thread was kept. */
+export function TraceSection(props: { traces: ThreadTraces; stages?: ThreadStatus["stages"] }) {
+  const { traces } = props;
+  if (traces.evaluations.length === 0) return null;
+  return (
+    <section id="traces">
+      <h2>Judge calls</h2>
+      {traces.evaluations.map((evaluation) => (
+        <EvaluationCalls
+          threadId={traces.threadId}
+          evaluation={evaluation}
+          stages={props.stages ?? []}
+        />
+      ))}
+    </section>
+  );
+}
