@@ -84,14 +84,14 @@ export function cellShape(hint: string): AnswerShape | undefined {
   return phrase === null ? undefined : scaleShape(phrase);
 }
 
-interface Decision {
+export interface Decision {
   /** The cell or JSON value: a number on the scale, "pass" / "fail", a level id. */
   value: number | string;
   /** How good the judge found it, 0–1. */
   quality: number;
 }
 
-function decide(shape: AnswerShape, key: string): Decision {
+export function decide(shape: AnswerShape, key: string): Decision {
   const u = unitHash(key);
   const quality = 0.45 + 0.5 * u;
   switch (shape.kind) {
@@ -135,7 +135,7 @@ function splitSentences(content: string): string[] {
  * The content sentence sharing the most words with the criterion title (when none shares one, a
  * sentence picked by the title's hash), shortened.
  */
-function quoteFor(title: string, content: string): string {
+export function quoteFor(title: string, content: string): string {
   const cache = cacheFor(content);
   const known = cache.quotes.get(title);
   if (known !== undefined) return known;
@@ -157,7 +157,7 @@ function quoteFor(title: string, content: string): string {
   return quote;
 }
 
-function reasoningFor(title: string, content: string, decision: Decision): string {
+export function reasoningFor(title: string, content: string, decision: Decision): string {
   const quote = quoteFor(title, content);
   const evidence = quote === "" ? "The content says little about this." : `It states: "${quote}"`;
   const verdict =
@@ -187,7 +187,7 @@ function singleJson(shape: AnswerShape, decision: Decision, reasoning: string, t
   }
 }
 
-function lastHuman(messages: readonly PromptMessage[]): string {
+export function lastHuman(messages: readonly PromptMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i];
     if (message?.role === "human" || message?.role === "user") return message.text;
@@ -195,7 +195,7 @@ function lastHuman(messages: readonly PromptMessage[]): string {
   return "";
 }
 
-function contentOf(messages: readonly PromptMessage[]): string {
+export function contentOf(messages: readonly PromptMessage[]): string {
   for (const message of messages) {
     const found = CONTENT_BLOCK.exec(message.text);
     if (found !== null) return found[1] ?? "";
@@ -204,7 +204,7 @@ function contentOf(messages: readonly PromptMessage[]): string {
 }
 
 /** The ids a batch prompt (or its repair prompt) asks rows for. */
-function batchIds(user: string): string[] | undefined {
+export function batchIds(user: string): string[] | undefined {
   const listed =
     /one row per criterion in this order:\n(.+)\.\n/.exec(user) ??
     /with exactly one row for each of: (.+)\.\s*$/m.exec(user);
@@ -212,7 +212,7 @@ function batchIds(user: string): string[] | undefined {
 }
 
 /** Each criterion block of a batch prompt: `N. [id] title` … `score cell: <hint>`. */
-function batchCriteria(text: string): Map<string, { title: string; shape: AnswerShape }> {
+export function batchCriteria(text: string): Map<string, { title: string; shape: AnswerShape }> {
   const found = new Map<string, { title: string; shape: AnswerShape }>();
   const heads = [...text.matchAll(/^\d+\. \[([^\]\n]+)\] (.*)$/gm)];
   for (const head of heads) {
