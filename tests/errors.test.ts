@@ -201,6 +201,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
   ["ScaleError", () => new scoring.ScaleError("bad", {}), "SCALE_INVALID"],
   ["UnknownLevelError", () => new scoring.UnknownLevelError("x", ["a"], {}), "LEVEL_UNKNOWN"],
   [
+    "CorrectionInvalidError",
+    () => new scoring.CorrectionInvalidError("bad", {}),
+    "CORRECTION_INVALID",
+  ],
+  [
     "InconsistentResultError",
     () => new scoring.InconsistentResultError("bad", {}),
     "RESULT_INCONSISTENT",

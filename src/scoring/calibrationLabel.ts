@@ -39,9 +39,13 @@ export const CalibrationLabelSchema = z.object({
   threshold: z.number().min(0).max(1),
   judgeScore: z.number().min(0).max(1).nullable(),
   judgeMet: z.boolean().nullable(),
+  /** The judge's value on the criterion's own scale (4 on 1–5, a level id, pass/fail). */
+  judgeNative: z.union([z.number(), z.string()]).nullable().optional(),
   source: ReviewerLabelSourceSchema,
   /** The right score by the reviewer, when `source` is `marked`. */
   reviewerScore: z.number().min(0).max(1).optional(),
+  /** The reviewer's value on the criterion's own scale, when `source` is `marked`. */
+  reviewerNative: z.union([z.number(), z.string()]).optional(),
   /** The reviewer's note on a marked score. */
   reviewerNote: z.string().optional(),
 });

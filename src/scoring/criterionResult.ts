@@ -27,6 +27,18 @@ export function notEvaluatedOutcome(judgeError: string, reasoning = ""): Criteri
   };
 }
 
+/** What a reviewer's correction of the criterion is given on: its native scale or its levels. */
+function correctableScale(criterion: Criterion): Pick<CriterionResult, "scale" | "levels"> {
+  const { method } = criterion;
+  if (method.kind === "score") {
+    const { min, max, integer } = method.scale;
+    return { scale: { min, max, integer } };
+  }
+  const levels = levelsOf(method);
+  if (levels === undefined) return {};
+  return { levels: levels.map(({ id, label, score }) => ({ id, label, score })) };
+}
+
 /**
  * Builds the result of one criterion from what its judge, point function or schema check found:
  * copies the criterion's weight and gate flags (a knockout is always critical), and decides `met`
@@ -54,6 +66,7 @@ export function makeCriterionResult(
     misses: outcome.misses ?? [],
     evidence: outcome.evidence ?? [],
     ...(criterion.citation !== undefined ? { citation: criterion.citation } : {}),
+    ...correctableScale(criterion),
   };
 
   if (!outcome.evaluated) {

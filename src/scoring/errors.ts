@@ -68,6 +68,15 @@ export class CriterionResultMismatchError extends ScoringError {
   override readonly code = "CRITERION_RESULTS_MISMATCH";
 }
 
+/**
+ * A reviewer's correction of a criterion's score that does not fit the evaluation: an unknown
+ * criterion, a score outside the criterion's scale, a level it does not define.
+ */
+export class CorrectionInvalidError extends ScoringError {
+  override name = "CorrectionInvalidError";
+  override readonly code = "CORRECTION_INVALID";
+}
+
 /** The codes of the scoring errors, one per class. */
 export const SCORING_ERROR_CODES = [
   "SCORING_FAILED",
@@ -75,6 +84,7 @@ export const SCORING_ERROR_CODES = [
   "LEVEL_UNKNOWN",
   "RESULT_INCONSISTENT",
   "CRITERION_RESULTS_MISMATCH",
+  "CORRECTION_INVALID",
 ] as const;
 
 export const isScoringError = errorGuard<ScoringError>(...SCORING_ERROR_CODES);
@@ -84,3 +94,4 @@ export const isInconsistentResultError = errorGuard<InconsistentResultError>("RE
 export const isCriterionResultMismatchError = errorGuard<CriterionResultMismatchError>(
   "CRITERION_RESULTS_MISMATCH",
 );
+export const isCorrectionInvalidError = errorGuard<CorrectionInvalidError>("CORRECTION_INVALID");

@@ -51,6 +51,12 @@ export const CriterionResultSchema = z.object({
   panel: CriterionPanelSchema.optional(),
   /** Why the criterion could not be evaluated (judge error, function error, no context). */
   judgeError: z.string().optional(),
+  /** The native scale of a score criterion (1–5, 0–1): what a reviewer's correction is on. */
+  scale: z.object({ min: z.number(), max: z.number(), integer: z.boolean() }).optional(),
+  /** The levels a criterion is decided on (a reviewer's correction picks one). */
+  levels: z
+    .array(z.object({ id: z.string(), label: z.string(), score: z.number().min(0).max(1) }))
+    .optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResultSchema>;
 

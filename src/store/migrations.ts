@@ -208,6 +208,38 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE decisions ADD COLUMN refused_at TEXT;
       ALTER TABLE decisions ADD COLUMN refusal TEXT;`),
   },
+  {
+    id: 13,
+    name: "calibration labels: each decision next to the judge's outcome, one row per criterion",
+    ...same(`
+      CREATE TABLE calibration_labels (
+        decision_id TEXT NOT NULL,
+        criterion_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        evaluation_id TEXT NOT NULL,
+        reviewer TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        action TEXT NOT NULL,
+        feedback TEXT,
+        judge_passed BOOLEAN NOT NULL,
+        criterion_title TEXT NOT NULL,
+        method TEXT NOT NULL,
+        threshold DOUBLE PRECISION NOT NULL,
+        judge_score DOUBLE PRECISION,
+        judge_met BOOLEAN,
+        judge_native TEXT,
+        source TEXT NOT NULL,
+        reviewer_score DOUBLE PRECISION,
+        reviewer_native TEXT,
+        reviewer_note TEXT,
+        PRIMARY KEY (decision_id, criterion_id)
+      );
+      CREATE INDEX calibration_labels_decided ON calibration_labels (decided_at, decision_id, criterion_id);
+      CREATE INDEX calibration_labels_type ON calibration_labels (content_type, decided_at, decision_id, criterion_id);
+      CREATE INDEX calibration_labels_thread ON calibration_labels (thread_id);`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

@@ -6,9 +6,10 @@
  */
 import pg from "pg";
 import { redactUrl } from "../orchestrator/checkpointer.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { StoreOpenError } from "./errors.js";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";
-import { insertEvent, now, PostgresTables } from "./postgresTables.js";
+import { insertEvent, insertLabels, now, numbered, PostgresTables } from "./postgresTables.js";
 import {
   decisionOf,
   PENDING_COLUMNS,
@@ -160,15 +161,14 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
 
   async listPending(query: PendingQuery) {
     const { sql, params } = pendingPageQuery(query);
-    let n = 0;
-    const { rows } = await this.pool.query(
-      sql.replace(/\?/g, () => `$${++n}`),
-      params,
-    );
+    const { rows } = await this.pool.query(numbered(sql), params);
     return rows.map(pendingOf);
   }
 
-  async recordDecision(decision: NewDecision): Promise<RecordDecisionResult> {
+  async recordDecision(
+    decision: NewDecision,
+    labels: readonly CalibrationLabel[] = [],
+  ): Promise<RecordDecisionResult> {
     return inTransaction(this.pool, async (client): Promise<RecordDecisionResult> => {
       const removed = await client.query(
         "DELETE FROM pending_reviews WHERE thread_id = $1 AND interrupt_id = $2",
@@ -195,6 +195,7 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
           decision.decidedAt,
         ],
       );
+      await insertLabels(client, labels);
       await client.query("UPDATE threads SET status = 'queued', updated_at = $1 WHERE id = $2", [
         now(),
         decision.threadId,
@@ -258,6 +259,7 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
           r.reason,
           r.id,
         ]);
+        await client.query("DELETE FROM calibration_labels WHERE decision_id = $1", [r.id]);
       }
       for (const event of settlement.events) await insertEvent(client, threadId, event);
     });

@@ -5,7 +5,17 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { ReviewerExistsError } from "./errors.js";
+import {
+  type CalibrationLabelQuery,
+  insertLabelsSql,
+  labelOf,
+  labelPageQuery,
+  labelValues,
+  REFUSED_LABELS_SQL,
+  THREAD_LABELS_SQL,
+} from "./labelRows.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import type { NewEvent, ThreadLease } from "./types.js";
 
@@ -17,6 +27,23 @@ export function insertEvent(db: Queryable, threadId: string, event: NewEvent) {
     "INSERT INTO thread_events (thread_id, type, stage, message, at) VALUES ($1, $2, $3, $4, $5)",
     [threadId, event.type, event.stage ?? null, event.message ?? null, now()],
   );
+}
+
+/** `?` placeholders as `$1`, `$2`, … */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** Inserts labels on the connection (the caller's transaction), 100 rows a statement. */
+export async function insertLabels(db: Queryable, labels: readonly CalibrationLabel[]) {
+  for (let start = 0; start < labels.length; start += 100) {
+    const chunk = labels.slice(start, start + 100);
+    await db.query(
+      insertLabelsSql(chunk.length, (n) => `$${n}`),
+      chunk.flatMap((label) => labelValues(label, "boolean")),
+    );
+  }
 }
 
 export class PostgresTables {
@@ -34,6 +61,7 @@ export class PostgresTables {
         await client.query("ROLLBACK");
         return false;
       }
+      await client.query(numbered(REFUSED_LABELS_SQL), [threadId]);
       const aside = await client.query<{ reviewer: string; action: string }>(
         "DELETE FROM decisions WHERE thread_id = $1 AND refused_at IS NOT NULL RETURNING reviewer, action",
         [threadId],
@@ -50,6 +78,21 @@ export class PostgresTables {
     } finally {
       client.release();
     }
+  }
+
+  async addCalibrationLabels(labels: readonly CalibrationLabel[]): Promise<void> {
+    await insertLabels(this.pool, labels);
+  }
+
+  async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
+    const { sql, params } = labelPageQuery(query);
+    const { rows } = await this.pool.query(numbered(sql), params);
+    return rows.map(labelOf);
+  }
+
+  async labelsFor(threadId: string): Promise<CalibrationLabel[]> {
+    const { rows } = await this.pool.query(numbered(THREAD_LABELS_SQL), [threadId]);
+    return rows.map(labelOf);
   }
 
   async eventsAfter(threadId: string, afterSeq: number, limit: number) {

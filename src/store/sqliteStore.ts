@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { StoreOpenError } from "./errors.js";
 import { MIGRATIONS, MIGRATIONS_TABLE } from "./migrations.js";
 import {
@@ -155,7 +156,10 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
       .map(pendingOf);
   }
 
-  async recordDecision(decision: NewDecision): Promise<RecordDecisionResult> {
+  async recordDecision(
+    decision: NewDecision,
+    labels: readonly CalibrationLabel[] = [],
+  ): Promise<RecordDecisionResult> {
     return this.db
       .transaction((): RecordDecisionResult => {
         const removed = this.sql(
@@ -179,6 +183,7 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
           JSON.stringify(decision.payload),
           decision.decidedAt,
         );
+        this.insertLabels(labels);
         this.sql("UPDATE threads SET status = 'queued', updated_at = ? WHERE id = ?").run(
           now(),
           decision.threadId,
@@ -236,7 +241,11 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
         );
         for (const id of settlement.applied) mark.run(at, id);
         const refuse = this.sql("UPDATE decisions SET refused_at = ?, refusal = ? WHERE id = ?");
-        for (const r of settlement.refused ?? []) refuse.run(at, r.reason, r.id);
+        const unlabel = this.sql("DELETE FROM calibration_labels WHERE decision_id = ?");
+        for (const r of settlement.refused ?? []) {
+          refuse.run(at, r.reason, r.id);
+          unlabel.run(r.id);
+        }
         for (const event of settlement.events) this.insertEvent(threadId, event);
       })
       .immediate();

@@ -5,7 +5,17 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { ReviewerExistsError } from "./errors.js";
+import {
+  type CalibrationLabelQuery,
+  insertLabelsSql,
+  labelOf,
+  labelPageQuery,
+  labelValues,
+  REFUSED_LABELS_SQL,
+  THREAD_LABELS_SQL,
+} from "./labelRows.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import type { NewEvent, ThreadLease } from "./types.js";
 
@@ -38,6 +48,27 @@ export class SqliteTables {
     this.sql(
       "INSERT INTO thread_events (thread_id, type, stage, message, at) VALUES (?, ?, ?, ?, ?)",
     ).run(threadId, event.type, event.stage ?? null, event.message ?? null, now());
+  }
+
+  /** Inserts labels (inside the caller's transaction, when there is one). */
+  protected insertLabels(labels: readonly CalibrationLabel[]): void {
+    const insert = this.sql(insertLabelsSql(1, () => "?"));
+    for (const label of labels) insert.run(...labelValues(label, "integer"));
+  }
+
+  async addCalibrationLabels(labels: readonly CalibrationLabel[]): Promise<void> {
+    this.db.transaction(() => this.insertLabels(labels)).immediate();
+  }
+
+  async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
+    const { sql, params } = labelPageQuery(query);
+    return this.sql(sql)
+      .all(...params)
+      .map(labelOf);
+  }
+
+  async labelsFor(threadId: string): Promise<CalibrationLabel[]> {
+    return this.sql(THREAD_LABELS_SQL).all(threadId).map(labelOf);
   }
 
   async eventsAfter(threadId: string, afterSeq: number, limit: number) {
@@ -113,6 +144,7 @@ export class SqliteTables {
           "UPDATE threads SET status = 'queued', error = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
         ).run(now(), threadId);
         if (queued.changes === 0) return false;
+        this.sql(REFUSED_LABELS_SQL).run(threadId);
         const aside = this.sql(
           "DELETE FROM decisions WHERE thread_id = ? AND refused_at IS NOT NULL RETURNING reviewer, action",
         ).all(threadId) as Array<{ reviewer: string; action: string }>;

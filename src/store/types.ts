@@ -7,6 +7,10 @@
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import type { CalibrationLabelCursor, CalibrationLabelQuery } from "./labelRows.js";
+
+export type { CalibrationLabelCursor, CalibrationLabelQuery };
 
 /** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
 export const DESK_GRAPH = "review-desk";
@@ -171,9 +175,22 @@ export interface ReviewStore {
   listPending(query: PendingQuery): Promise<PendingRow[]>;
   /**
    * In one transaction: takes (thread, interrupt) off the pending index and inserts the decision
-   * (unique per thread and interrupt); when the row is gone, says who decided it, if anyone did.
+   * (unique per thread and interrupt) with its calibration labels; when the row is gone, says who
+   * decided it, if anyone did (and records nothing).
    */
-  recordDecision(decision: NewDecision): Promise<RecordDecisionResult>;
+  recordDecision(
+    decision: NewDecision,
+    labels?: readonly CalibrationLabel[],
+  ): Promise<RecordDecisionResult>;
+  /** Adds calibration labels; a label already there (same decision and criterion) is kept as is. */
+  addCalibrationLabels(labels: readonly CalibrationLabel[]): Promise<void>;
+  /**
+   * Calibration labels by decision time, oldest first, one keyset page (see CalibrationLabelQuery):
+   * read from their own indexed table, never from the checkpoints.
+   */
+  calibrationLabels(query?: CalibrationLabelQuery): Promise<CalibrationLabel[]>;
+  /** The calibration labels of one thread, oldest decision first. */
+  labelsFor(threadId: string): Promise<CalibrationLabel[]>;
   decisionFor(threadId: string, interruptId: string): Promise<DecisionRow | undefined>;
   decisionsOf(threadId: string): Promise<DecisionRow[]>;
   unappliedDecisions(threadId: string): Promise<DecisionRow[]>;

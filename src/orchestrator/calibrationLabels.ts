@@ -1,0 +1,99 @@
+/**
+ * A reviewer's decision as calibration labels: one per criterion of the evaluation the reviewer
+ * saw, the judge's outcome beside the reviewer's view — the score the reviewer gave where they
+ * marked it wrong, the judge's left standing otherwise.
+ */
+import type { ReviewAction } from "../graph/model.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import {
+  type CorrectionInput,
+  type ResolvedCorrection,
+  resolveCorrections,
+} from "../scoring/corrections.js";
+import { isCorrectionInvalidError } from "../scoring/errors.js";
+import type { EvaluationResult } from "../scoring/result.js";
+
+/** The decision the labels belong to: who decided what, when, on which review. */
+export interface LabelledDecision {
+  decisionId: string;
+  threadId: string;
+  stage: string;
+  contentType: string;
+  reviewer: string;
+  decidedAt: string;
+  action: ReviewAction;
+  feedback?: string;
+}
+
+/** The id labels give an evaluation: its trace-store id, else its catalog and time. */
+export function evaluationIdOf(evaluation: EvaluationResult): string {
+  return evaluation.evaluationId ?? `${evaluation.catalog.id}@${evaluation.timestamp}`;
+}
+
+/**
+ * The labels of a decision on an evaluation: none for a retry or a review without an evaluation,
+ * otherwise one per criterion, `marked` where the reviewer corrected it.
+ */
+export function labelsOfDecision(
+  decision: LabelledDecision,
+  evaluation: EvaluationResult | null,
+  corrections: readonly ResolvedCorrection[],
+): CalibrationLabel[] {
+  if (evaluation === null || decision.action === "retry") return [];
+  const { action } = decision;
+  const byCriterion = new Map(corrections.map((c) => [c.criterionId, c]));
+  return evaluation.criteria.map((criterion) => {
+    const correction = byCriterion.get(criterion.id);
+    const label: CalibrationLabel = {
+      decisionId: decision.decisionId,
+      threadId: decision.threadId,
+      stage: decision.stage,
+      contentType: decision.contentType,
+      evaluationId: evaluationIdOf(evaluation),
+      reviewer: decision.reviewer,
+      decidedAt: decision.decidedAt,
+      action,
+      ...(decision.feedback === undefined ? {} : { feedback: decision.feedback }),
+      judgePassed: evaluation.passed,
+      criterionId: criterion.id,
+      criterionTitle: criterion.title,
+      method: criterion.method,
+      threshold: criterion.threshold,
+      judgeScore: criterion.score,
+      judgeMet: criterion.met,
+      judgeNative: criterion.native,
+      source: correction === undefined ? "accepted" : "marked",
+    };
+    if (correction !== undefined) {
+      label.reviewerScore = correction.score;
+      label.reviewerNative = correction.native;
+      if (correction.note !== undefined) label.reviewerNote = correction.note;
+    }
+    return label;
+  });
+}
+
+/** A problem with one correction: where (`corrections.<i>.<field>`) and what. */
+export interface CorrectionIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * The corrections resolved against the evaluation, or the issue that refuses them (the index of
+ * the correction and its field, with the message naming the criterion).
+ */
+export function checkedCorrections(
+  evaluation: EvaluationResult | null,
+  inputs: readonly CorrectionInput[] | undefined,
+): { corrections: ResolvedCorrection[] } | { issue: CorrectionIssue } {
+  try {
+    return { corrections: resolveCorrections(evaluation, inputs ?? []) };
+  } catch (error) {
+    if (!isCorrectionInvalidError(error)) throw error;
+    const { criterionId, field } = error.location;
+    const index = (inputs ?? []).findIndex((c) => c.criterionId === criterionId);
+    const where = index < 0 ? "corrections" : `corrections.${index}.${field ?? "criterionId"}`;
+    return { issue: { field: where, message: error.message } };
+  }
+}
