@@ -27,6 +27,7 @@ import { planRun, type RunCommandOptions, type RunPlan } from "../review/runPlan
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { saveRunSettings } from "../review/settings.js";
 import { type CheckpointStore, describeStore, storeExists } from "../review/store.js";
+import { exportThreadTraces } from "../review/traceExport.js";
 
 export type { RunCommandOptions } from "../review/runPlan.js";
 
@@ -248,6 +249,15 @@ export async function runProposal(
       input,
       reviewer: options.reviewer,
     });
+    if (options.trace !== undefined) {
+      await exportThreadTraces(
+        desk,
+        threadId,
+        cliReviewer(options.reviewer),
+        options.trace,
+        context,
+      );
+    }
   } finally {
     await desk?.close();
     await session.close();

@@ -34,6 +34,7 @@ Model:
 Examples:
   evalgate run rfp.md --applicant applicant.md
   evalgate run --thread 3f2c9a6e-…            # go on with a paused run
+  evalgate run rfp.md --trace calls.jsonl     # the judge's prompts and answers, one call a line
   printf 'a\\nr\\nName the sources.\\n' | evalgate run rfp.md
 `;
 
@@ -46,6 +47,7 @@ interface RawRunOptions {
   maxRevisions?: number;
   reviewer?: string;
   overrideSettings?: boolean;
+  trace?: string;
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -67,6 +69,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "with --thread: resume with these settings although the run started with others",
     )
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
+    .option(
+      "--trace <file.jsonl>",
+      "when the run ends or pauses, write every judge call of the thread to this JSONL file",
+    )
     .addHelpText("after", HELP_AFTER)
     .action(async (rfpFile: string | undefined, options: RawRunOptions) => {
       const { runProposal } = await import("../actions/run.js");

@@ -20,6 +20,8 @@ export interface RunCommandOptions {
   overrideSettings?: boolean;
   /** false with --no-cache: the judge-call cache is not used. */
   cache?: boolean;
+  /** After the run, the thread's judge calls are written to this JSONL file. */
+  trace?: string;
 }
 
 /** The stored settings of the thread; a broken settings file is reported and left aside. */
