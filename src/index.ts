@@ -116,6 +116,12 @@ export {
   type JudgeModel,
   type ModelSource,
 } from "./llm/chatModel.js";
+// Calibration: how well the judge agrees with the reviewers, from their decisions.
+export {
+  type CalibrationLabelSource,
+  type CalibrationReportOptions,
+  calibrationReport,
+} from "./orchestrator/calibrationReport.js";
 // The review orchestrator: start threads, list pending reviews, record decisions.
 export type { PendingReview } from "./orchestrator/pendingReview.js";
 export {
@@ -124,6 +130,11 @@ export {
   type ThreadOutcome,
 } from "./orchestrator/reviewOrchestrator.js";
 // Results: the EvaluationResult every path returns, and its parts.
+export {
+  type CalibrationReport,
+  CalibrationReportSchema,
+} from "./scoring/calibration/reportSchema.js";
+export type { CalibrationLabel } from "./scoring/calibrationLabel.js";
 export {
   type CriterionResult,
   CriterionResultSchema,

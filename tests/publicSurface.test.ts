@@ -43,6 +43,9 @@ const ROOT_NAMES = [
   "createChatModel",
   "ReviewOrchestrator",
   "getTraces",
+  // calibration from reviewer labels
+  "calibrationReport",
+  "CalibrationReportSchema",
   // results
   "EvaluationResultSchema",
   "CriterionResultSchema",

@@ -4,6 +4,13 @@
  * service and the CLI ask on a reviewer's behalf.
  */
 export {
+  type CalibrationLabelPageQuery,
+  type CalibrationLabelSource,
+  type CalibrationReportOptions,
+  type CalibrationReportScope,
+  calibrationReport,
+} from "./calibrationReport.js";
+export {
   type Checkpointer,
   type CheckpointerOptions,
   createCheckpointer,
