@@ -157,9 +157,19 @@ export function quoteFor(title: string, content: string): string {
   return quote;
 }
 
-export function reasoningFor(title: string, content: string, decision: Decision): string {
+export function reasoningFor(
+  title: string,
+  content: string,
+  decision: Decision,
+  quoted = false,
+): string {
   const quote = quoteFor(title, content);
-  const evidence = quote === "" ? "The content says little about this." : `It states: "${quote}"`;
+  const evidence =
+    quote === ""
+      ? "The content says little about this."
+      : quoted
+        ? "The quoted passage is the evidence."
+        : `It states: "${quote}"`;
   const verdict =
     decision.quality >= 0.8
       ? "This is specific and backed by figures and named sources, so the criterion is met."

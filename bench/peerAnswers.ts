@@ -47,7 +47,9 @@ interface JsonSchemaProperty {
 }
 
 const TABLE_HEADER = /results\[(\d+)\]\{([^}\n]+)\}:/;
-const WORD_LIMIT = /at most (\d+) words/;
+const WORD_LIMIT = /reasoning[^\n]*at most (\d+) words/;
+const QUOTE_WORD_LIMIT = /quote[^\n]*\n?[^\n]*each at most (\d+) words/;
+const NO_REPEAT = /without repeating the quotes/;
 const OPENEVALS_SCORE_SENTENCE = "Thus, the score should be";
 const GUARD_ANSWER = {
   reasoning: "Ordinary proposal text written for human reviewers; nothing in it addresses an AI.",
@@ -156,6 +158,10 @@ function tableAnswer(messages: readonly PromptMessage[], user: string): PeerAnsw
   const criteria = batchCriteria(messages.map((m) => m.text).join("\n"));
   const content = contentIn(messages);
   const limit = wordLimit(user);
+  const quoteLimit = QUOTE_WORD_LIMIT.exec(user);
+  const quoted = fields.some((field) => field.startsWith("quote"));
+  // A table with its own quotes column asks the reasoning not to repeat them.
+  const bare = quoted && NO_REPEAT.test(user);
   const rows = ids.map((id) => {
     const criterion = criteria.get(id);
     if (criterion === undefined) {
@@ -166,10 +172,14 @@ function tableAnswer(messages: readonly PromptMessage[], user: string): PeerAnsw
       if (field === "id") return id;
       if (field === "score") return String(decision.value);
       if (field === "reasoning") {
-        return JSON.stringify(firstWords(reasoningFor(criterion.title, content, decision), limit));
+        const reasoning = reasoningFor(criterion.title, content, decision, bare);
+        return JSON.stringify(firstWords(reasoning, limit));
       }
       if (field.startsWith("quote")) {
-        return JSON.stringify(quoteFor(criterion.title, content).replace(/ …$/, ""));
+        const quote = quoteFor(criterion.title, content).replace(/ …$/, "");
+        return JSON.stringify(
+          firstWords(quote, quoteLimit === null ? undefined : Number(quoteLimit[1])),
+        );
       }
       return '""';
     });

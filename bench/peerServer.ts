@@ -47,6 +47,8 @@ export interface PeerServer {
   readonly slots: PrefixSlots;
   /** Forgets the records and every slot's cache, and restarts the clock. */
   reset(): void;
+  /** Serves the next requests with this latency (a warm-up at zero latency). */
+  setLatency(latency: PrefixLatency): void;
   close(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ export async function startPeerServer(options: PeerServerOptions): Promise<PeerS
   const now = () => performance.now() - epoch;
   const slots = new PrefixSlots(options.slots, now);
   const records: PeerCallRecord[] = [];
+  let latency: PrefixLatency = { ...options };
   const sockets = new Set<Socket>();
 
   async function serve(body: ChatBody, res: ServerResponse): Promise<void> {
@@ -128,7 +131,7 @@ export async function startPeerServer(options: PeerServerOptions): Promise<PeerS
     const prompt = promptTokens(messages);
     const output = encode(answer.text);
     const grant = await slots.acquire(prompt);
-    const serviceMs = prefixServiceMs(options, grant.prefillTokens, output.length);
+    const serviceMs = prefixServiceMs(latency, grant.prefillTokens, output.length);
     await sleep(serviceMs);
     const record: PeerCallRecord = {
       purpose: answer.purpose,
@@ -207,6 +210,9 @@ export async function startPeerServer(options: PeerServerOptions): Promise<PeerS
       records.length = 0;
       slots.clear();
       epoch = performance.now();
+    },
+    setLatency(next) {
+      latency = { ...next };
     },
     close() {
       return new Promise<void>((resolve) => {
