@@ -2,12 +2,13 @@
  * What the latency model answers: it reads the judge prompt the way a model would have to — the
  * answer format at its end — and answers in that format. A single-criterion prompt gets one JSON
  * object (a score on the scale the prompt names, pass/fail, or one of the level ids listed); a
- * batch prompt gets the TOON table `results[K]{id,score,reasoning}:` with one row per id it lists.
+ * batch prompt gets the TOON table `results[K]{id,score,quotes,reasoning}:` with one row per id it lists.
  *
  * The decision is derived from the criterion's title (a hash), so a criterion gets the same decision
  * in a single prompt and in a batch; the reasoning quotes the content sentence that best matches the criterion,
  * so answers are about as long as a real judge's.
  */
+import { TABLE_QUOTE_WORDS } from "../prompts/evaluation/index.js";
 
 /** What the answer's decisive value must be. */
 export type AnswerShape =
@@ -38,7 +39,7 @@ export class LatencyPromptError extends Error {
 }
 
 const SCALE_PHRASE = /(a whole number|a number) from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)/;
-const BATCH_HEADER = /results\[(\d+)\]\{id,score,reasoning\}:/;
+const BATCH_HEADER = /results\[(\d+)\]\{id,score,(quotes,)?reasoning\}:/;
 const CONTENT_BLOCK = /<<<CONTENT id=[0-9a-f]+>>>\n([\s\S]*?)\n<<<END CONTENT id=[0-9a-f]+>>>/;
 const WORD = /[a-z][a-z-]{2,}/g;
 const QUOTE_WORDS = 24;
@@ -234,7 +235,12 @@ export function batchCriteria(text: string): Map<string, { title: string; shape:
   return found;
 }
 
-function batchAnswer(messages: readonly PromptMessage[], user: string, count: number) {
+function batchAnswer(
+  messages: readonly PromptMessage[],
+  user: string,
+  count: number,
+  quoted: boolean,
+) {
   const ids = batchIds(user);
   if (ids === undefined || ids.length !== count) {
     throw new LatencyPromptError(`the batch prompt lists no ${count} criterion ids`);
@@ -247,10 +253,15 @@ function batchAnswer(messages: readonly PromptMessage[], user: string, count: nu
       throw new LatencyPromptError(`the batch prompt has no criterion block for ${id}`);
     }
     const decision = decide(criterion.shape, criterion.title);
-    const reasoning = reasoningFor(criterion.title, content, decision);
-    return `  ${id},${decision.value},${JSON.stringify(reasoning)}`;
+    const reasoning = JSON.stringify(reasoningFor(criterion.title, content, decision, quoted));
+    if (!quoted) return `  ${id},${decision.value},${reasoning}`;
+    // The table prompt asks for short quotes and a reasoning that does not repeat them.
+    const words = quoteFor(criterion.title, content).replace(/ …$/, "").split(" ");
+    const quote = JSON.stringify(words.slice(0, TABLE_QUOTE_WORDS).join(" "));
+    return `  ${id},${decision.value},${quote},${reasoning}`;
   });
-  return [`results[${count}]{id,score,reasoning}:`, ...rows].join("\n");
+  const columns = quoted ? "id,score,quotes,reasoning" : "id,score,reasoning";
+  return [`results[${count}]{${columns}}:`, ...rows].join("\n");
 }
 
 function singleAnswer(messages: readonly PromptMessage[], user: string): ComposedAnswer {
@@ -273,7 +284,7 @@ export function composeAnswer(messages: readonly PromptMessage[]): ComposedAnswe
   const header = BATCH_HEADER.exec(user);
   if (header !== null) {
     const count = Number(header[1]);
-    const text = batchAnswer(messages, user, count);
+    const text = batchAnswer(messages, user, count, header[2] !== undefined);
     return { text, purpose: "batch", answered: batchIds(user) ?? [] };
   }
   return singleAnswer(messages, user);

@@ -10,8 +10,8 @@ export const TOON_TABLE_RULE = [
   "Answer with exactly the TOON table asked for and nothing else: no prose before or after it and",
   "no code fence. The first line is the header exactly as given; then one row per criterion, each",
   "indented by two spaces, with the values separated by commas, in the order of the header. Write",
-  'the reasoning in double quotes and escape a double quote inside it as \\". Reason before you',
-  "score: decide each value only after you have written down the evidence for it.",
+  'the quotes and the reasoning in double quotes and escape a double quote inside them as \\".',
+  "Reason before you score: decide each value only after you have written down the evidence for it.",
 ].join(" ");
 
 export interface BatchSystemPromptParts {
@@ -41,9 +41,16 @@ Evaluate the content above against each of the following {{count}} criteria.
 
 {{answer_format}}`;
 
+/** A batch row quotes the content at most this many times, … */
+export const TABLE_QUOTE_LIMIT = 2;
+/** … each quote about this many words at most (a longer one is still checked), … */
+export const TABLE_QUOTE_WORDS = 15;
+/** … the quotes of one cell separated by this mark. */
+export const TABLE_QUOTE_SEPARATOR = " | ";
+
 /** The header every batch answer must start with. */
 export function batchHeader(count: number): string {
-  return `results[${count}]{id,score,reasoning}:`;
+  return `results[${count}]{id,score,quotes,reasoning}:`;
 }
 
 /** The answer contract of batch mode: the table header and what each cell holds. */
@@ -52,9 +59,12 @@ export function batchAnswerFormat(ids: readonly string[]): string {
     "Answer format — exactly this TOON table, one row per criterion in this order:",
     `${ids.join(", ")}.`,
     batchHeader(ids.length),
-    '  <id>,<score>,"<reasoning, with evidence>"',
+    '  <id>,<score>,"<passages of the content>","<reasoning, with evidence>"',
     "`score` is what each criterion asks for: a number on its scale, pass or fail, or one level id.",
-    `Each reasoning: at most ${REASONING_WORD_LIMIT} words, naming the evidence.`,
+    `\`quotes\` copies, word for word, at most ${TABLE_QUOTE_LIMIT} passages of the content the score rests on,`,
+    `each at most ${TABLE_QUOTE_WORDS} words, separated by "${TABLE_QUOTE_SEPARATOR.trim()}" ("" when there is nothing to quote);`,
+    "every quote is checked against the content.",
+    `Each reasoning: at most ${REASONING_WORD_LIMIT} words, naming the evidence without repeating the quotes.`,
   ].join("\n");
 }
 

@@ -46,7 +46,7 @@ async function answerFromCache(
 
 /**
  * Batch mode: all LLM criteria in one call, answered as the TOON table
- * `results[K]{id,score,reasoning}:`; decoded strictly, one repair round for what is missing, and
+ * `results[K]{id,score,quotes,reasoning}:`; decoded strictly, one repair round for what is missing, and
  * whatever is still missing is left for per-criterion calls.
  */
 export async function judgeBatch(

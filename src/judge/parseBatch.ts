@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TABLE_QUOTE_LIMIT, TABLE_QUOTE_SEPARATOR } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { isToonError } from "../toon/errors.js";
 import { decodeToon } from "../toon/index.js";
@@ -9,6 +10,8 @@ import { parseJudgeResponse } from "./parse.js";
 const BatchRowSchema = z.object({
   id: z.string().min(1),
   score: z.union([z.number(), z.string(), z.boolean()]).nullable(),
+  /** The passages quoted, separated by TABLE_QUOTE_SEPARATOR (absent in a table without the column). */
+  quotes: z.string().nullable().optional(),
   reasoning: z.string().nullable().default(""),
 });
 
@@ -38,22 +41,53 @@ function tableText(text: string): string | undefined {
   return out.join("\n");
 }
 
+type BatchRow = z.infer<typeof BatchRowSchema>;
+
+/** What a quotes cell holds when the judge had nothing to quote (`""` is what the prompt asks). */
+const NO_QUOTES = new Set(["", "null", "none", "-", "n/a", "[]"]);
+
+/** The quotes of a row's cell: split at the separator, blanks dropped, at most TABLE_QUOTE_LIMIT. */
+export function tableQuotes(cell: string | null | undefined): {
+  quotes: string[];
+  notes: string[];
+} {
+  const text = (cell ?? "").trim();
+  if (NO_QUOTES.has(text.toLowerCase())) return { quotes: [], notes: [] };
+  const all = text
+    .split(TABLE_QUOTE_SEPARATOR.trim())
+    .map((quote) => quote.trim())
+    .filter((quote) => quote.length > 0);
+  const notes =
+    all.length > TABLE_QUOTE_LIMIT
+      ? [`only the first ${TABLE_QUOTE_LIMIT} of ${all.length} quotes are checked`]
+      : [];
+  return { quotes: all.slice(0, TABLE_QUOTE_LIMIT), notes };
+}
+
 /** A batch cell as the single-criterion answer it stands for, so one parser decides both. */
-function asSingleAnswer(criterion: Criterion, row: z.infer<typeof BatchRowSchema>): string {
+function asSingleAnswer(criterion: Criterion, row: BatchRow, quotes: readonly string[]): string {
   const reasoning = row.reasoning ?? "";
   switch (criterion.method.kind) {
     case "check":
-      return JSON.stringify({ reasoning, result: row.score });
+      return JSON.stringify({ reasoning, quotes, result: row.score });
     case "levels":
-      return JSON.stringify({ reasoning, level_id: row.score });
+      return JSON.stringify({ reasoning, quotes, level_id: row.score });
     default:
-      return JSON.stringify({ reasoning, score: row.score });
+      return JSON.stringify({ reasoning, quotes, score: row.score });
   }
 }
 
+/** One row read by the single-answer parser, its quotes taken from the quotes cell. */
+function rowAnswer(criterion: Criterion, row: BatchRow): JudgeAnswer {
+  const cell = tableQuotes(row.quotes);
+  const answer = parseJudgeResponse(asSingleAnswer(criterion, row, cell.quotes), criterion);
+  return cell.notes.length === 0 ? answer : { ...answer, notes: [...answer.notes, ...cell.notes] };
+}
+
 /**
- * Reads a batch answer: the TOON table `results[K]{id,score,reasoning}:`, decoded strictly (row
- * count and width must match the header). Each row is read by the same rules as a single
+ * Reads a batch answer: the TOON table `results[K]{id,score,quotes,reasoning}:` (a table without
+ * the quotes column is read too, with no quotes), decoded strictly (row count and width must match
+ * the header). Each row is read by the same rules as a single
  * answer (a score off the criterion's scale or a row without reasoning is unusable). What could
  * not be read is listed in `missing`, never guessed.
  */
@@ -73,13 +107,13 @@ export function parseBatchResponse(
     return {
       answers,
       missing: ids,
-      problem: "no `results[…]{id,score,reasoning}:` table found",
+      problem: "no `results[…]{id,score,quotes,reasoning}:` table found",
       notes,
     };
   }
   let decoded: unknown;
   try {
-    decoded = decodeToon(table, { stringFields: ["id", "reasoning"] });
+    decoded = decodeToon(table, { stringFields: ["id", "quotes", "reasoning"] });
   } catch (error) {
     const problem = isToonError(error) ? error.reason : String(error);
     return { answers, missing: ids, problem: `the table is not valid TOON: ${problem}`, notes };
@@ -91,7 +125,7 @@ export function parseBatchResponse(
     return {
       answers,
       missing: ids,
-      problem: `the table does not have the columns id, score, reasoning (${where}: ${issue?.message})`,
+      problem: `the table does not have the columns id, score, quotes, reasoning (${where}: ${issue?.message})`,
       notes,
     };
   }
@@ -104,7 +138,7 @@ export function parseBatchResponse(
       continue;
     }
     if (conflicting.has(row.id)) continue;
-    const answer = parseJudgeResponse(asSingleAnswer(criterion, row), criterion);
+    const answer = rowAnswer(criterion, row);
     const earlier = answers.get(row.id);
     if (earlier !== undefined) {
       if (!answer.usable || earlier.native === answer.native) {

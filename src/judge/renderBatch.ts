@@ -54,7 +54,7 @@ function criterionBlock(criterion: Criterion, index: number): string {
 }
 
 /**
- * One prompt for several criteria, answered as the TOON table `results[K]{id,score,reasoning}:`.
+ * One prompt for several criteria, answered as the TOON table `results[K]{id,score,quotes,reasoning}:`.
  * The content is fenced and neutralised as in single-criterion prompts.
  */
 export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {

@@ -160,7 +160,9 @@ describe("LatencyChatModel answers", () => {
       ["system", prompt.system],
       ["human", prompt.user],
     ]);
-    expect(answer.text.split("\n")[0]).toBe(`results[${criteria.length}]{id,score,reasoning}:`);
+    expect(answer.text.split("\n")[0]).toBe(
+      `results[${criteria.length}]{id,score,quotes,reasoning}:`,
+    );
     const parsed = parseBatchResponse(answer.text, criteria);
     expect(parsed.problem).toBeUndefined();
     expect(parsed.notes).toEqual([]);

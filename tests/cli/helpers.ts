@@ -144,12 +144,12 @@ export function ifbJudge(request: OllamaChatRequest): string {
   const c3 = /niche/i.test(evidence) ? 3 : 4;
   const c3Reason = c3 === 3 ? "A real need, but a niche market." : "A large, growing market.";
   const c2Reason = "A novel combination with a patent filing.";
-  if (prompt.includes("results[3]{id,score,reasoning}:")) {
+  if (prompt.includes("results[3]{id,score,quotes,reasoning}:")) {
     return [
-      "results[3]{id,score,reasoning}:",
-      `  c1,${c1},"${c1Reason}"`,
-      `  c2,4,"${c2Reason}"`,
-      `  c3,${c3},"${c3Reason}"`,
+      "results[3]{id,score,quotes,reasoning}:",
+      `  c1,${c1},"","${c1Reason}"`,
+      `  c2,4,"","${c2Reason}"`,
+      `  c3,${c3},"","${c3Reason}"`,
     ].join("\n");
   }
   if (prompt.includes("Is the company based in Hamburg?")) {

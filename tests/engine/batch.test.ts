@@ -108,7 +108,7 @@ describe("batch mode", () => {
     expect(model.calls).toHaveLength(1);
     const call = model.calls[0]!;
     const prompt = userPromptOf(call.messages);
-    expect(prompt).toContain("results[4]{id,score,reasoning}:");
+    expect(prompt).toContain("results[4]{id,score,quotes,reasoning}:");
     for (const [id, title] of [
       ["c1", "Hamburg Base"],
       ["c2", "Innovation"],
@@ -156,7 +156,7 @@ describe("batch mode", () => {
     expect(repair.messages[1]?.content).toBe(userPromptOf(model.calls[0]!.messages));
     expect(repair.messages[2]?.content).toBe(first);
     const repairPrompt = userPromptOf(repair.messages);
-    expect(repairPrompt).toContain("results[4]{id,score,reasoning}:");
+    expect(repairPrompt).toContain("results[4]{id,score,quotes,reasoning}:");
     expect(repairPrompt).toContain("c1, c2, c3, clarity");
 
     expect(result.traces.map((t) => t.purpose)).toEqual(["batch", "repair"]);
@@ -173,7 +173,7 @@ describe("batch mode", () => {
 
     expect(model.calls).toHaveLength(2);
     const repairPrompt = userPromptOf(model.calls[1]!.messages);
-    expect(repairPrompt).toContain("results[1]{id,score,reasoning}:");
+    expect(repairPrompt).toContain("results[1]{id,score,quotes,reasoning}:");
     expect(repairPrompt).toContain("exactly one row for each of: c2.");
     expect(result.scores).toEqual({ c1: 1, c2: 1, c3: 0.5, clarity: 1 });
     expect(result.rawResponse).toMatchObject({ c1: first, c2: repaired });
@@ -238,7 +238,7 @@ describe("batch mode", () => {
 
     expect(model.calls).toHaveLength(2);
     const repairPrompt = userPromptOf(model.calls[1]!.messages);
-    expect(repairPrompt).toContain("results[2]{id,score,reasoning}:");
+    expect(repairPrompt).toContain("results[2]{id,score,quotes,reasoning}:");
     expect(repairPrompt).toContain("exactly one row for each of: c2, clarity.");
     expect(result.scores).toEqual({ c1: 1, c2: 0.75, c3: 0.5, clarity: 1 });
     expect(result.criteria.find((c) => c.id === "c2")?.native).toBe(4);

@@ -106,7 +106,7 @@ describe("evaluateContent against an Ollama-protocol server", () => {
     });
     const requests = server.chatRequests();
     expect(requests).toHaveLength(1);
-    expect(userContent(requests[0]!)).toContain("results[3]{id,score,reasoning}:");
+    expect(userContent(requests[0]!)).toContain("results[3]{id,score,quotes,reasoning}:");
     expect(requests[0]?.options?.temperature).toBe(0.1);
     expect(result.status).toBe("FUNDABLE");
     expect(result.nativeTotal).toBe(4);
