@@ -1,6 +1,7 @@
 import { Argument, type Command } from "commander";
 import type { ReviewAction } from "../../graph/model.js";
 import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
 import { integerIn } from "./options.js";
 
 const HELP_AFTER = `
@@ -8,11 +9,16 @@ Decides on the review the thread waits for, without prompts, and prints the next
 "completed" with each stage's status and score). Exit code 2, with one message, when there is
 no such thread, it waits for no review, or the review does not take this decision.
 
+With --retry <thread> (and no decision), a failed thread runs again: a decision the run
+refused is set aside and its review is asked anew; otherwise the run goes on from its last
+step. Exit code 2 when the thread has not failed.
+
 Examples:
   evalgate review 3f2c9a6e-… approve --reviewer ana --comment "Sourced and specific."
   evalgate review 3f2c9a6e-… revise --feedback "Name the funder's priorities."
   evalgate review 3f2c9a6e-… edit --content-file budget.md
   evalgate review 3f2c9a6e-… retry
+  evalgate review --retry 3f2c9a6e-…
 `;
 
 /** REVIEW_ACTIONS, spelled out so that loading the command needs no schema module. */
@@ -27,14 +33,15 @@ interface RawReviewOptions {
   db?: string;
   model?: string;
   maxRevisions?: number;
+  retry?: string;
 }
 
 export function registerReviewCommand(program: Command, context: CliContext): void {
   program
     .command("review")
     .description("decide on a paused thread's review: approve, revise, edit or retry")
-    .argument("<thread>", "the thread id (see evalgate reviews)")
-    .addArgument(new Argument("<action>", "the decision").choices(ACTIONS))
+    .argument("[thread]", "the thread id (see evalgate reviews)")
+    .addArgument(new Argument("[action]", "the decision").choices(ACTIONS))
     .option("--feedback <text>", "what the writer should change (revise)")
     .option("--content-file <file>", "the new content (edit)")
     .option("--reviewer <name>", "who decided")
@@ -43,9 +50,26 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
     .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
     .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
+    .option("--retry <thread>", "run a failed thread again (a refused decision is set aside)")
     .addHelpText("after", HELP_AFTER)
-    .action(async (thread: string, action: string, options: RawReviewOptions) => {
-      const { runReviewDecision } = await import("../actions/review.js");
-      await runReviewDecision(thread, action, options, context);
-    });
+    .action(
+      async (thread: string | undefined, action: string | undefined, options: RawReviewOptions) => {
+        const { retry, ...decisionOptions } = options;
+        if (retry !== undefined) {
+          if (thread !== undefined || action !== undefined) {
+            throw new CliError(
+              "--retry takes the thread id alone: give no other thread or decision",
+            );
+          }
+          const { runRetryThread } = await import("../actions/reviewRetry.js");
+          await runRetryThread(retry, decisionOptions, context);
+          return;
+        }
+        if (thread === undefined || action === undefined) {
+          throw new CliError("give the thread id and the decision (or --retry <thread>)");
+        }
+        const { runReviewDecision } = await import("../actions/review.js");
+        await runReviewDecision(thread, action, decisionOptions, context);
+      },
+    );
 }

@@ -158,6 +158,12 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     );
     return c.html(htmlDocument(page));
   });
+  pages.post("/threads/:threadId/retry", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    await checkedForm(c);
+    await desk.retryThread(threadId, c.var.reviewer);
+    return c.redirect(threadPath(threadId, "/progress"), 303);
+  });
   pages.get("/threads/:threadId/traces", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");

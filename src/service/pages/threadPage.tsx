@@ -84,6 +84,38 @@ function Progress(props: { thread: ThreadStatus; selfUrl: string }) {
   );
 }
 
+/** The decision the run refused last, when the thread failed on one. */
+function refusedDecision(thread: ThreadStatus) {
+  return thread.decisions.findLast((d) => d.refusedAt !== undefined && d.appliedAt === undefined);
+}
+
+/** Retry, offered on a failed thread only: it runs again once, whoever asks at the same time. */
+function RetryThreadForm(props: { thread: ThreadStatus; csrf: string }) {
+  const { thread } = props;
+  if (thread.status !== "failed") return null;
+  const refused = refusedDecision(thread);
+  return (
+    <form
+      method="post"
+      action={`/threads/${encodeURIComponent(thread.threadId)}/retry`}
+      class="decision"
+      id="retry-thread-form"
+    >
+      <h2>Try again</h2>
+      <input type="hidden" name="_csrf" value={props.csrf} />
+      <p class="muted">
+        {refused === undefined
+          ? "Run the step that failed once more, from the last saved point."
+          : `The run refused ${refused.reviewer}'s ${refused.action} on ${refused.stage}. ` +
+            "Retrying sets that decision aside and asks for the review again."}
+      </p>
+      <p>
+        <button type="submit">Retry</button>
+      </p>
+    </form>
+  );
+}
+
 export function ThreadPage(props: ThreadPageProps) {
   const { thread, progress } = props;
   const following = progress !== undefined && thread.status !== "finished";
@@ -108,6 +140,7 @@ export function ThreadPage(props: ThreadPageProps) {
         </p>
         <p class="muted">Reviewers: {thread.reviewers.join(", ")}</p>
       </section>
+      <RetryThreadForm thread={thread} csrf={props.csrf} />
       {progress !== undefined ? <Progress thread={thread} selfUrl={progress.selfUrl} /> : null}
       <section>
         <h2>Stages</h2>

@@ -1,0 +1,84 @@
+/**
+ * `evalgate review --retry <thread>`: a failed thread queued again through the review desk's
+ * retry (as the service's Retry button and `POST /api/threads/:id/retry` do: once, whoever asks
+ * at the same time; a decision the graph refused is set aside so its review can be decided anew),
+ * then advanced here, and the review it waits for next printed.
+ */
+import { createChatModel } from "../../llm/chatModel.js";
+import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
+import { EXIT_OK } from "../exitCodes.js";
+import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
+import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
+import { reviewCommandHint } from "../review/hints.js";
+import { openReviewSession, type ReviewSession } from "../review/session.js";
+import { loadRunSettings, runSettingsPath } from "../review/settings.js";
+import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
+import type { ReviewCommandOptions } from "./review.js";
+
+/** Prints where the retried thread stands now: its next review, or the run's summary. */
+async function printNext(
+  session: ReviewSession,
+  threadId: string,
+  hint: (review: Parameters<typeof reviewCommandHint>[0]) => string,
+  context: CliContext,
+) {
+  const view = await session.view(threadId);
+  const out = context.stdout;
+  if (view.kind === "paused") {
+    const stage = session.stages.find((s) => s.id === view.review.contentId);
+    const content = stage === undefined ? undefined : stageContent(view.values, stage);
+    out.write(`\nnext review\n\n${renderReview(view.review, content)}\nDecide with:\n`);
+    out.write(hint(view.review));
+  } else if (view.kind === "completed") {
+    out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
+  } else {
+    out.write(`stopped before ${view.next.join(", ")}\n`);
+  }
+}
+
+export async function runRetryThread(
+  threadId: string,
+  options: ReviewCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const { cwd, env } = context;
+  const store = resolveCheckpointStore(options.db, env, cwd);
+  if (!storeExists(store)) {
+    throw new CliError(
+      `no thread "${threadId}": there is no checkpoint file at ${describeStore(store, cwd)}`,
+    );
+  }
+  const stored = await loadRunSettings(runSettingsPath(store, cwd), threadId).catch(
+    () => undefined,
+  );
+  const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
+  const settings = {
+    store,
+    env,
+    cwd,
+    model: createChatModel(target.spec, { env }),
+    ...(maxRevisions === undefined ? {} : { maxRevisions }),
+    ...(options.cache === false ? { cache: false } : {}),
+  };
+  // What runs again is a model call (the judge or the writer).
+  await ensureModelReady(target);
+  const session = await openReviewSession(settings);
+  let desk: ReviewDeskHandle | undefined;
+  try {
+    desk = await openCliDesk(settings);
+    await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
+      throw deskRefusal(error) ?? error;
+    });
+    context.stdout.write(`retried thread ${threadId}\n`);
+    await continueThread(desk, threadId);
+    await printNext(session, threadId, (review) => reviewCommandHint(review, store, cwd), context);
+    context.exitCode = EXIT_OK;
+  } finally {
+    await desk?.close();
+    await session.close();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The Retry button of the thread page, as a browser without JavaScript uses it, on the real
+ * review desk: offered only on a failed thread (here one whose recorded decision the graph
+ * refused), guarded by the session's CSRF token, and taken once when two posts race.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import { createServiceApp } from "../../src/service/app.js";
+import { PageClient } from "./pageClient.js";
+import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
+
+let real: RealDesk;
+let app: ReturnType<typeof createServiceApp>;
+let ana: string;
+let reviewer: Reviewer;
+
+beforeAll(async () => {
+  real = await openRealDesk();
+  app = createServiceApp({ desk: real.desk, logError: () => {} });
+  ana = await real.addReviewer("ana");
+  reviewer = (await real.desk.authenticate(ana))!;
+}, 60_000);
+
+afterAll(async () => {
+  await real?.close();
+});
+
+const RETRY_FORM = 'id="retry-thread-form"';
+
+async function waitingThread(): Promise<string> {
+  const { threadId } = await real.desk.startProposal(
+    { rfp: "Retry button\nFlood resilience grants.", applicant: "Harbour Trust" },
+    reviewer,
+  );
+  await eventually(`the first review of ${threadId}`, async () => {
+    const status = await real.desk.threadStatus(threadId, reviewer);
+    if (status.status === "failed") throw new Error(`the thread failed: ${status.error}`);
+    return status.status === "waiting" ? true : undefined;
+  });
+  return threadId;
+}
+
+describe("the Retry button on the thread page", () => {
+  it("is offered only on a failed thread, needs the CSRF token, and retries once", async () => {
+    const threadId = await waitingThread();
+    const client = new PageClient(app);
+    const csrf = await client.signIn(ana);
+    const waiting = await (await client.get(`/threads/${threadId}`)).text();
+    expect(waiting).not.toContain(RETRY_FORM);
+
+    // A decision the research review does not take, recorded past the desk's check: refused.
+    const research = await real.desk.getReview(threadId, reviewer);
+    await real.desk.store.recordDecision({
+      id: randomUUID(),
+      threadId,
+      interruptId: research.interruptId,
+      stage: research.stage,
+      reviewer: "ana",
+      action: "retry",
+      payload: {},
+      decidedAt: new Date().toISOString(),
+    });
+    expect(await real.desk.advanceThread(threadId)).toBe("failed");
+
+    const failed = await (await client.get(`/threads/${threadId}`)).text();
+    expect(failed).toContain(RETRY_FORM);
+    expect(failed).toContain(`action="/threads/${threadId}/retry"`);
+    expect(failed).toContain("The run refused ana&#39;s retry on research.");
+
+    const path = `/threads/${threadId}/retry`;
+    const forged = await client.post(path, { _csrf: "x".repeat(32) });
+    expect(forged.status).toBe(403);
+    expect((await real.desk.threadStatus(threadId, reviewer)).status).toBe("failed");
+
+    const posts = await Promise.all([
+      client.post(path, { _csrf: csrf }),
+      client.post(path, { _csrf: csrf }),
+    ]);
+    expect(posts.map((p) => p.status).sort()).toEqual([303, 409]);
+    const taken = posts.find((p) => p.status === 303);
+    expect(taken?.headers.get("location")).toBe(`/reviews/${threadId}/progress`);
+
+    // The same review is back; the thread page offers no retry any more.
+    const again = await eventually("the research review again", async () => {
+      const status = await real.desk.threadStatus(threadId, reviewer);
+      return status.status === "waiting" ? real.desk.getReview(threadId, reviewer) : undefined;
+    });
+    expect(again.interruptId).toBe(research.interruptId);
+    const after = await (await client.get(`/threads/${threadId}`)).text();
+    expect(after).not.toContain(RETRY_FORM);
+  }, 180_000);
+});
