@@ -15,7 +15,7 @@ export async function gatedSection(model: ModelSource) {
     stages: [methodology],
     evaluation: { model },
   });
-  builder.addEdge("__start__", names.evaluate);
+  builder.addEdge("__start__", names.startEvaluate);
   const graph = builder.compile({ checkpointer: new MemorySaver() });
 
   const thread = { configurable: { thread_id: "example" } };

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { EvaluationResult } from "../scoring/result.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { routeAfterEvaluation } from "./evaluationStage.js";
+import { createEvaluationStartNode } from "./evaluationStart.js";
 import type { DecisionRecord, ProcessingStatus } from "./model.js";
 import { createReviewNode } from "./reviewNode.js";
 import type { StageDefinition } from "./stages.js";
@@ -55,7 +56,12 @@ export const EvaluationGateOutput = Annotation.Root({
   errors: Annotation<string[]>(),
 });
 
-export const GATE_NODES = { evaluate: "evaluate", review: "review" } as const;
+/** The gate's nodes: startEvaluate writes `evaluating` to the status, evaluate judges, review pauses. */
+export const GATE_NODES = {
+  startEvaluate: "startEvaluate",
+  evaluate: "evaluate",
+  review: "review",
+} as const;
 
 function gateStage(contentType: string): StageDefinition {
   return {
@@ -104,7 +110,7 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
     createReviewNode({
       stage: gateStage(state.contentType ?? "content"),
       stages: [],
-      evaluateNode: GATE_NODES.evaluate,
+      evaluateNode: GATE_NODES.startEvaluate,
       reviewNode: GATE_NODES.review,
       next: () => END,
     })(state, config);
@@ -114,9 +120,13 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
     output: EvaluationGateOutput,
     context: EvaluationContextSchema,
   })
+    .addNode(GATE_NODES.startEvaluate, createEvaluationStartNode("status"))
     .addNode(GATE_NODES.evaluate, evaluate)
-    .addNode(GATE_NODES.review, review, { ends: [GATE_NODES.evaluate, GATE_NODES.review, END] })
-    .addEdge(START, GATE_NODES.evaluate)
+    .addNode(GATE_NODES.review, review, {
+      ends: [GATE_NODES.startEvaluate, GATE_NODES.review, END],
+    })
+    .addEdge(START, GATE_NODES.startEvaluate)
+    .addEdge(GATE_NODES.startEvaluate, GATE_NODES.evaluate)
     .addConditionalEdges(
       GATE_NODES.evaluate,
       (state) =>

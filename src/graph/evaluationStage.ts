@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
+import { createEvaluationStartNode } from "./evaluationStart.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
 import {
   createReviewNode,
@@ -45,7 +46,8 @@ export function needsWork(status: ProcessingStatus): boolean {
 
 /**
  * The first stage after `after` (in graph order) that needs work — not started, stale, revised,
- * failed — as its generate node (or evaluate node when it has no generator); END when none.
+ * failed — as its generate node (or the start of its evaluation when it has no generator); END
+ * when none.
  */
 export function nextStageNode(
   stages: readonly StageDefinition[],
@@ -58,7 +60,7 @@ export function nextStageNode(
       const status = overrides[stage.id] ?? stageStatus(state, stage);
       if (!needsWork(status)) continue;
       const names = stageNodeNames(stage);
-      return hasGenerator(stage) ? names.generate : names.evaluate;
+      return hasGenerator(stage) ? names.generate : names.startEvaluate;
     }
     return END;
   };
@@ -148,33 +150,19 @@ export function createProposalBuilder() {
 }
 export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
 
-/**
- * Adds a stage to a graph: generate → evaluate → review, with routeAfterEvaluation after the
- * evaluation and the review's Command routing, all declared (`ends`, path maps) so LangGraph
- * Studio draws every edge. Returns the node names.
- *
- * @example
- * const methodology = sectionStage("methodology", "Methodology");
- * const builder = createProposalBuilder();
- * const names = addEvaluationStage(builder, { stage: methodology, stages: [methodology] });
- * builder.addEdge("__start__", names.evaluate);
- * const graph = builder.compile({ checkpointer: new MemorySaver() });
- */
-export function addEvaluationStage(builder: ProposalGraphBuilder, options: EvaluationStageOptions) {
+/** Where a stage's review or evaluation may go on to: every later stage's entry, and the end. */
+function laterStageTargets(options: EvaluationStageOptions): string[] {
   const { stage } = options;
-  const names = stageNodeNames(stage);
-  const next =
-    options.next ?? nextStageNode(options.stages, stage.id, () => options.generate !== undefined);
-  const contentPath = parseStatePath(stage.contentPath);
-  const laterTargets = [
-    ...options.stages
-      .slice(options.stages.findIndex((s) => s.id === stage.id) + 1)
-      .map((s) =>
-        options.generate === undefined ? stageNodeNames(s).evaluate : stageNodeNames(s).generate,
-      ),
-    END,
-  ];
+  const later = options.stages.slice(options.stages.findIndex((s) => s.id === stage.id) + 1);
+  const entry = (s: StageDefinition) =>
+    options.generate === undefined ? stageNodeNames(s).startEvaluate : stageNodeNames(s).generate;
+  return [...later.map(entry), END];
+}
 
+/** The stage's evaluation node, with its automatic decisions applied to the update. */
+function stageEvaluationNode(options: EvaluationStageOptions) {
+  const { stage } = options;
+  const contentPath = parseStatePath(stage.contentPath);
   const evaluate = createEvaluationNode({
     criteriaPath: stage.criteriaPath,
     contentExtractor: (state) => readStatePath(state, contentPath),
@@ -185,20 +173,38 @@ export function addEvaluationStage(builder: ProposalGraphBuilder, options: Evalu
     resultField: stage.resultField,
     statusField: stage.statusField,
   });
-  const evaluateWithAuto = async (
-    state: OverallProposalStateType,
-    config?: LangGraphRunnableConfig,
-  ) => {
+  return async (state: OverallProposalStateType, config?: LangGraphRunnableConfig) => {
     const update = await evaluate(state, config);
     const context = (config?.context ?? {}) as EvaluationContext;
     return autoDecide(options, state, update, context);
   };
+}
+
+/**
+ * Adds a stage to a graph: generate → startEvaluate (the status `evaluating`, in the checkpoint the
+ * evaluation runs from) → evaluate → review, with routeAfterEvaluation after the evaluation and the
+ * review's Command routing, all declared (`ends`, path maps) so LangGraph Studio draws every edge.
+ * Returns the node names; a graph enters a stage without a generator at `startEvaluate`.
+ *
+ * @example
+ * const methodology = sectionStage("methodology", "Methodology");
+ * const builder = createProposalBuilder();
+ * const names = addEvaluationStage(builder, { stage: methodology, stages: [methodology] });
+ * builder.addEdge("__start__", names.startEvaluate);
+ * const graph = builder.compile({ checkpointer: new MemorySaver() });
+ */
+export function addEvaluationStage(builder: ProposalGraphBuilder, options: EvaluationStageOptions) {
+  const { stage } = options;
+  const names = stageNodeNames(stage);
+  const next =
+    options.next ?? nextStageNode(options.stages, stage.id, () => options.generate !== undefined);
+  const laterTargets = laterStageTargets(options);
   const review = createReviewNode({
     stage,
     stages: options.stages,
     dependencies: options.dependencies,
     generateNode: options.generate === undefined ? undefined : names.generate,
-    evaluateNode: names.evaluate,
+    evaluateNode: names.startEvaluate,
     reviewNode: names.review,
     next,
     maxRevisions: options.maxRevisions,
@@ -206,7 +212,7 @@ export function addEvaluationStage(builder: ProposalGraphBuilder, options: Evalu
 
   const reviewEnds = [
     ...(options.generate === undefined ? [] : [names.generate]),
-    names.evaluate,
+    names.startEvaluate,
     names.review,
     ...laterTargets,
   ];
@@ -216,11 +222,13 @@ export function addEvaluationStage(builder: ProposalGraphBuilder, options: Evalu
     builder.addConditionalEdges(
       names.generate,
       (state: OverallProposalStateType) =>
-        stageStatus(state, stage) === "error" ? names.review : names.evaluate,
-      [names.evaluate, names.review],
+        stageStatus(state, stage) === "error" ? names.review : names.startEvaluate,
+      [names.startEvaluate, names.review],
     );
   }
-  builder.addNode(names.evaluate, evaluateWithAuto);
+  builder.addNode(names.startEvaluate, createEvaluationStartNode(stage.statusField));
+  builder.addEdge(names.startEvaluate, names.evaluate);
+  builder.addNode(names.evaluate, stageEvaluationNode(options));
   builder.addNode(names.review, review, { ends: [...new Set(reviewEnds)] });
   const afterEvaluationTargets = [
     names.review,

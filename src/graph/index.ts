@@ -53,6 +53,7 @@ export * from "./model.js";
 export {
   buildProposalGraph,
   loadProposalConfig,
+  PROPOSAL_RECURSION_LIMIT,
   ProposalConfigSchema,
   type ProposalGraphOptions,
   proposalStages,

@@ -74,6 +74,15 @@ export function proposalStages(sections: readonly SectionConfig[]): StageDefinit
 export const LOAD_RFP_NODE = "loadRfp";
 
 /**
+ * The recursion limit (LangGraph's `recursionLimit`, steps per run) the orchestrator runs the
+ * proposal graph with. A stage takes three steps (generate, startEvaluate, evaluate) before its
+ * review, so LangGraph's default of 25 ends a run that approves all eight stages automatically
+ * (1 + 8 × 3 steps) before the last; give a run of your own at least this much when it may go
+ * through many stages or revisions without a pause.
+ */
+export const PROPOSAL_RECURSION_LIMIT = 150;
+
+/**
  * The proposal graph: load the RFP → research → evaluate → solution sought → evaluate →
  * connection pairs → evaluate → each section (config/proposal.json) generated and evaluated —
  * every evaluation followed by the reviewer's approve / revise / edit, revisions looping back to
@@ -83,7 +92,10 @@ export const LOAD_RFP_NODE = "loadRfp";
  *
  * @example
  * const graph = buildProposalGraph({ model: "ollama:qwen2.5:7b" }).compile({ checkpointer });
- * await graph.invoke({ rfpDocument, applicantInput }, { configurable: { thread_id: "p1" } });
+ * await graph.invoke(
+ *   { rfpDocument, applicantInput },
+ *   { configurable: { thread_id: "p1" }, recursionLimit: PROPOSAL_RECURSION_LIMIT },
+ * );
  */
 export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   const sections = options.sections ?? loadProposalConfig();

@@ -81,14 +81,22 @@ export function pascalCase(id: string): string {
 
 export interface StageNodeNames {
   generate: string;
+  /** Writes `evaluating` to the stage's status; every way into the evaluation passes through it. */
+  startEvaluate: string;
   evaluate: string;
   review: string;
 }
 
 /**
- * The node names of a stage: `generate<Id>`, `evaluate<Id>`, `review<Id>` (the id in PascalCase).
+ * The node names of a stage: `generate<Id>`, `startEvaluate<Id>`, `evaluate<Id>`, `review<Id>`
+ * (the id in PascalCase).
  */
 export function stageNodeNames(stage: Pick<StageDefinition, "id">): StageNodeNames {
   const name = pascalCase(stage.id);
-  return { generate: `generate${name}`, evaluate: `evaluate${name}`, review: `review${name}` };
+  return {
+    generate: `generate${name}`,
+    startEvaluate: `startEvaluate${name}`,
+    evaluate: `evaluate${name}`,
+    review: `review${name}`,
+  };
 }

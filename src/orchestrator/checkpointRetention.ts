@@ -6,6 +6,7 @@
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { z } from "zod";
+import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
 import type { EvaluationContext } from "../graph/state.js";
 
 /** `all` keeps every checkpoint; `latest` prunes a finished thread down to its last one. */
@@ -70,7 +71,11 @@ export async function pruneFinishedThread(
 /** How an orchestrator runs threads: the config of a run, and what it does when one finishes. */
 export interface RunPolicy {
   /** `configurable.thread_id` (and `overrideSettings` when set) and the run context. */
-  config(threadId: string): { configurable: Record<string, unknown>; context?: unknown };
+  config(threadId: string): {
+    configurable: Record<string, unknown>;
+    context?: unknown;
+    recursionLimit: number;
+  };
   /** Prunes the finished thread when the retention says so; returns the outcome as given. */
   finished<T extends { threadId: string }>(saver: BaseCheckpointSaver, outcome: T): Promise<T>;
 }
@@ -86,7 +91,10 @@ export function runPolicy(options: {
   return {
     config(threadId) {
       const configurable = { thread_id: threadId, ...override };
-      return context === undefined ? { configurable } : { configurable, context };
+      const recursionLimit = PROPOSAL_RECURSION_LIMIT;
+      return context === undefined
+        ? { configurable, recursionLimit }
+        : { configurable, context, recursionLimit };
     },
     async finished(saver, outcome) {
       if (retention === "latest") await pruneFinishedThread(saver, outcome.threadId);

@@ -10,6 +10,7 @@
  * moved past it) and is only marked so; one for the interrupt it is paused at is applied now.
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
+import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread } from "./checkpointRetention.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
@@ -52,7 +53,11 @@ interface RunnerContext {
 
 function configOf(ctx: RunnerContext, threadId: string) {
   const override = ctx.runtime.overrideSettings ? { overrideSettings: true } : {};
-  return { configurable: { thread_id: threadId, ...override }, context: ctx.runtime.context };
+  return {
+    configurable: { thread_id: threadId, ...override },
+    context: ctx.runtime.context,
+    recursionLimit: PROPOSAL_RECURSION_LIMIT,
+  };
 }
 
 function snapshotOf(ctx: RunnerContext, threadId: string): Promise<StateSnapshot> {

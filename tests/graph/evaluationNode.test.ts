@@ -222,7 +222,7 @@ describe("createEvaluationNode options (seed 004 §3.1)", () => {
         stages: [stage],
         evaluation: { model: scoringJudge() },
       });
-      builder.addEdge(START, names.evaluate as never);
+      builder.addEdge(START, names.startEvaluate as never);
       const graph = builder.compile({ checkpointer: new MemorySaver() });
       const config = { configurable: { thread_id: "section-fields" } };
       await graph.invoke(

@@ -5,7 +5,11 @@
  */
 import { Command, MemorySaver } from "@langchain/langgraph";
 import type { InterruptMetadata, ReviewDecision } from "../../src/graph/model.js";
-import { buildProposalGraph, type ProposalGraphOptions } from "../../src/graph/proposalGraph.js";
+import {
+  buildProposalGraph,
+  PROPOSAL_RECURSION_LIMIT,
+  type ProposalGraphOptions,
+} from "../../src/graph/proposalGraph.js";
 import type { EvaluationContext } from "../../src/graph/state.js";
 import { createChatModel, type JudgeModel } from "../../src/llm/chatModel.js";
 import { type RecordedCall, type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
@@ -92,7 +96,7 @@ export const runContext = (settings: Partial<EvaluationContext> = {}): RunContex
 export interface ProposalRun {
   model: ScriptedChatModel;
   graph: ReturnType<typeof compileProposalGraph>;
-  config: { configurable: { thread_id: string }; context?: RunContext };
+  config: { configurable: { thread_id: string }; context?: RunContext; recursionLimit: number };
 }
 
 export function compileProposalGraph(options: ProposalGraphOptions) {
@@ -126,6 +130,7 @@ export function proposalRun(
     graph,
     config: {
       configurable: { thread_id: `proposal-${threadNumber}` },
+      recursionLimit: PROPOSAL_RECURSION_LIMIT,
       ...(options.context === undefined ? {} : { context: runContext(options.context) }),
     },
   };

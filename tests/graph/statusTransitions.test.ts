@@ -64,7 +64,17 @@ async function streamed(run: ProposalRun, value: unknown, withValues = false): P
   return seen;
 }
 
-const of = (seen: Seen, id: string) => seen.filter((s) => s.id === id).map((s) => s.status);
+/**
+ * The statuses a stage went through: those written to the state, and `running`, which the
+ * generator announces on the stream while it writes (the `evaluating` event repeats the state's).
+ */
+const of = (seen: Seen, id: string) =>
+  seen
+    .filter((s) => s.id === id && !(s.via === "custom" && s.status === "evaluating"))
+    .map((s) => s.status);
+/** The status events of the stream alone. */
+const announced = (seen: Seen, id: string) =>
+  seen.filter((s) => s.id === id && s.via === "custom").map((s) => s.status);
 
 describe("status transitions of a stage", () => {
   it("not_started → running → completed → evaluating → awaiting_review → revision_requested / edited / stale / error / approved", async () => {
@@ -87,13 +97,16 @@ describe("status transitions of a stage", () => {
       "evaluating",
       "awaiting_review",
     ]);
+    // All but `running` were written to the state; `evaluating` is also announced on the stream.
     expect(first.filter((s) => s.id === "research").map((s) => s.via)).toEqual([
       "values",
       "custom",
       "update",
+      "update",
       "custom",
       "update",
     ]);
+    expect(announced(first, "research")).toEqual(["running", "evaluating"]);
     let state = await values(run);
     expect(state.researchStatus).toBe("awaiting_review");
     expect(state.connectionPairsStatus).toBe("not_started"); // the state's default

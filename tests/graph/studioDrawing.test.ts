@@ -16,13 +16,17 @@ describe("the proposal graph as LangGraph Studio draws it", () => {
     for (const [index, id] of STAGE_IDS.entries()) {
       const names = stageNodeNames({ id });
       expect(Object.keys(drawing.nodes)).toEqual(
-        expect.arrayContaining([names.generate, names.evaluate, names.review]),
+        expect.arrayContaining([names.generate, names.startEvaluate, names.evaluate, names.review]),
       );
-      has(names.generate, names.evaluate);
+      has(names.generate, names.startEvaluate);
+      has(names.startEvaluate, names.evaluate);
+      // Nothing reaches the evaluation without passing the node that writes `evaluating`.
+      const intoEvaluation = drawing.edges.filter((e) => e.target === names.evaluate);
+      expect(intoEvaluation.map((e) => e.source)).toEqual([names.startEvaluate]);
       has(names.generate, names.review); // a failed generation
       has(names.evaluate, names.review);
       has(names.review, names.generate); // revise, retry of a failed generation
-      has(names.review, names.evaluate); // retry
+      has(names.review, names.startEvaluate); // retry
       has(names.review, names.review); // the revision limit
       const next = STAGE_IDS[index + 1];
       has(names.review, next === undefined ? "__end__" : stageNodeNames({ id: next }).generate);

@@ -115,14 +115,15 @@ describe("the evaluation graph Studio loads", () => {
     ]);
   });
 
-  it("draws every edge: evaluate→review, review→evaluate, review→__end__", async () => {
+  it("draws every edge: startEvaluate→evaluate→review, review→startEvaluate, review→__end__", async () => {
     const edges = await drawnEdges(evaluation);
     expect(edges).toEqual(
       expect.arrayContaining([
-        "__start__->evaluate",
+        "__start__->startEvaluate",
+        "startEvaluate->evaluate",
         "evaluate->review",
         "evaluate->__end__",
-        "review->evaluate",
+        "review->startEvaluate",
         "review->__end__",
       ]),
     );
@@ -132,6 +133,7 @@ describe("the evaluation graph Studio loads", () => {
       "__start__",
       "evaluate",
       "review",
+      "startEvaluate",
     ]);
   });
 });
@@ -144,7 +146,7 @@ describe("the proposal graph Studio loads", () => {
     );
   });
 
-  it("draws every stage's loop: generate→evaluate→review, review→generate, review→evaluate", async () => {
+  it("draws every stage's loop: generate→startEvaluate→evaluate→review, review→generate, review→startEvaluate", async () => {
     const edges = await drawnEdges(proposal);
     // The stages in order: research, solution, connection pairs, then the sections of
     // config/proposal.json (problem statement, methodology, budget, timeline, conclusion).
@@ -163,10 +165,11 @@ describe("the proposal graph Studio loads", () => {
       "loadRfp->generateResearch",
       "reviewConclusion->__end__",
       ...stages.flatMap((stage) => [
-        `generate${stage}->evaluate${stage}`,
+        `generate${stage}->startEvaluate${stage}`,
+        `startEvaluate${stage}->evaluate${stage}`,
         `evaluate${stage}->review${stage}`,
         `review${stage}->generate${stage}`,
-        `review${stage}->evaluate${stage}`,
+        `review${stage}->startEvaluate${stage}`,
       ]),
       ...stages.slice(1).map((stage, i) => `review${stages[i]}->generate${stage}`),
     ];
@@ -177,7 +180,12 @@ describe("the proposal graph Studio loads", () => {
         "__start__",
         "__end__",
         "loadRfp",
-        ...stages.flatMap((stage) => [`generate${stage}`, `evaluate${stage}`, `review${stage}`]),
+        ...stages.flatMap((stage) => [
+          `generate${stage}`,
+          `startEvaluate${stage}`,
+          `evaluate${stage}`,
+          `review${stage}`,
+        ]),
       ].sort(),
     );
   });
