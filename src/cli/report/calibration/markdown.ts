@@ -1,0 +1,82 @@
+/**
+ * The calibration report as Markdown: the scope, overall and gate figures, the criteria whose
+ * judge disagrees most, and one table of criteria per content type. Text from labels (criterion
+ * titles, content types) is escaped so that it can neither break a table nor inject HTML.
+ */
+import type { CalibrationReport } from "../../../scoring/calibration/reportSchema.js";
+import {
+  criterionName,
+  DISAGREEMENT_HEADERS,
+  disagreementRows,
+  FIGURE_HEADERS,
+  figureCells,
+  GATE_HEADERS,
+  gateCells,
+  scopeLine,
+  thresholdText,
+} from "./text.js";
+
+const MARKDOWN_ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "\\|",
+  "\\": "\\\\",
+  "`": "\\`",
+  "*": "\\*",
+  _: "\\_",
+  "[": "\\[",
+  "]": "\\]",
+};
+
+/** Escapes text for a Markdown table cell or line: one line, no markup, no HTML. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/[&<>|\\`*_[\]]/g, (char) => MARKDOWN_ESCAPES[char] ?? char);
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(" | ")} |`;
+  return [line(headers), `|${headers.map(() => "---").join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+function contentTypeSection(report: CalibrationReport, index: number): string {
+  const group = report.contentTypes[index];
+  if (group === undefined) return "";
+  const rows = group.criteria.map((criterion) => [
+    criterionName(criterion),
+    ...figureCells(criterion.figures),
+    thresholdText(criterion),
+  ]);
+  return [
+    `## Content type: ${escapeMarkdown(group.contentType)}`,
+    table(["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"], rows),
+    `Gate: ${gateCells(group.gate).map(escapeMarkdown).join(" · ")} (decisions, approve, revise, edit, agreement, κ)`,
+  ].join("\n\n");
+}
+
+export function renderCalibrationMarkdown(report: CalibrationReport): string {
+  const sections = [
+    "# Calibration report",
+    `${escapeMarkdown(scopeLine(report))} Generated ${escapeMarkdown(report.generatedAt)}.`,
+    "## Overall",
+    table(["Scope", ...FIGURE_HEADERS], [["every label", ...figureCells(report.overall)]]),
+    "## The gate: judge's pass against reviewer's approval",
+    "Revise and edit count as the reviewer not passing the content.",
+    table(
+      ["Content type", ...GATE_HEADERS],
+      [
+        ["all", ...gateCells(report.gate)],
+        ...report.contentTypes.map((group) => [group.contentType, ...gateCells(group.gate)]),
+      ],
+    ),
+    "## Criteria whose judge disagrees most",
+    report.disagreements.length === 0
+      ? "No criterion's judge disagreed with a reviewer."
+      : table(DISAGREEMENT_HEADERS, disagreementRows(report)),
+    ...report.contentTypes.map((_, index) => contentTypeSection(report, index)),
+    "“Not enough labels”: fewer than 2 labels, or labels that do not vary (κ and ρ are undefined there). Judge errors are counted apart and enter no figure.",
+  ];
+  return `${sections.join("\n\n")}\n`;
+}

@@ -1,0 +1,133 @@
+/**
+ * The calibration report's figures as text, shared by the Markdown and HTML forms: one place
+ * decides how a κ, a rate, a missing figure and a table row read.
+ */
+import type { GroupFigures } from "../../../scoring/calibration/criterionCalibration.js";
+import { describeMissing, type Figure } from "../../../scoring/calibration/figure.js";
+import type { GateFigures } from "../../../scoring/calibration/gateAgreement.js";
+import type {
+  CalibrationReport,
+  CriterionCalibration,
+} from "../../../scoring/calibration/reportSchema.js";
+import type { ThresholdPoint } from "../../../scoring/calibration/thresholdSweep.js";
+
+export const NOT_ENOUGH = "not enough labels";
+
+/** A κ or ρ with two decimals; "not enough labels" when it has no value. */
+export function formatFigure(figure: Figure): string {
+  return figure.value === null ? NOT_ENOUGH : figure.value.toFixed(2);
+}
+
+/** A share as a percentage (85%); "not enough labels" when it has no value. */
+export function formatShare(figure: Figure): string {
+  return figure.value === null ? NOT_ENOUGH : formatPercent(figure.value);
+}
+
+export function formatPercent(share: number): string {
+  return `${Number((share * 100).toFixed(1))}%`;
+}
+
+/** Why a figure is missing, for a footnote or a tooltip; "" when it has a value. */
+export function missingReason(figure: Figure): string {
+  return figure.missing === null ? "" : describeMissing(figure.missing);
+}
+
+export function formatThreshold(threshold: number): string {
+  return threshold.toFixed(2);
+}
+
+function pointText(point: ThresholdPoint): string {
+  return `${formatThreshold(point.threshold)} (${formatPercent(point.agreement)})`;
+}
+
+/** "0.70 (85%) → 0.60 (90%)": agreement at the current threshold and at the best one. */
+export function thresholdText(criterion: CriterionCalibration): string {
+  if (criterion.sweep === null) return `${formatThreshold(criterion.threshold)} (${NOT_ENOUGH})`;
+  const { current, best } = criterion.sweep;
+  if (best.threshold === current.threshold) return `${pointText(current)}, already the best`;
+  return `${pointText(current)} → ${pointText(best)}`;
+}
+
+/** How the criterion is named in tables: its title, then its id. */
+export function criterionName(criterion: { title: string; criterionId: string }): string {
+  const title = criterion.title.trim();
+  return title === "" || title === criterion.criterionId
+    ? criterion.criterionId
+    : `${title} (${criterion.criterionId})`;
+}
+
+export const FIGURE_HEADERS = [
+  "Labels",
+  "Marked",
+  "Accepted",
+  "Judge errors",
+  "Agreement",
+  "κ",
+  "ρ marked",
+  "ρ all",
+] as const;
+
+/** The cells of FIGURE_HEADERS for a group of labels. */
+export function figureCells(figures: GroupFigures): string[] {
+  const { counts } = figures;
+  return [
+    String(counts.labels),
+    String(counts.marked),
+    String(counts.accepted),
+    String(counts.judgeErrors),
+    formatShare(figures.agreement),
+    formatFigure(figures.kappa),
+    formatFigure(figures.spearmanMarked),
+    formatFigure(figures.spearmanAll),
+  ];
+}
+
+export const GATE_HEADERS = ["Decisions", "Approve", "Revise", "Edit", "Agreement", "κ"] as const;
+
+export function gateCells(gate: GateFigures): string[] {
+  return [
+    String(gate.decisions),
+    String(gate.approve),
+    String(gate.revise),
+    String(gate.edit),
+    formatShare(gate.agreement),
+    formatFigure(gate.kappa),
+  ];
+}
+
+export const DISAGREEMENT_HEADERS = [
+  "#",
+  "Content type",
+  "Criterion",
+  "Disagreed",
+  "Rate",
+  "Judge too lenient",
+  "Judge too strict",
+] as const;
+
+export function disagreementRows(report: CalibrationReport): string[][] {
+  return report.disagreements.map((entry, index) => [
+    String(index + 1),
+    entry.contentType,
+    criterionName(entry),
+    `${entry.disagreed} of ${entry.compared}`,
+    formatPercent(entry.rate),
+    String(entry.judgeTooLenient),
+    String(entry.judgeTooStrict),
+  ]);
+}
+
+/** What the report covers: the scope asked for and the decisions found. */
+export function scopeLine(report: CalibrationReport): string {
+  const { window } = report;
+  const asked = [
+    window.since === null ? "" : `since ${window.since}`,
+    window.until === null ? "" : `until ${window.until}`,
+    window.contentType === null ? "" : `content type ${window.contentType}`,
+  ].filter((part) => part !== "");
+  const found =
+    window.firstDecision === null
+      ? "no reviewer labels found"
+      : `decisions from ${window.firstDecision} to ${window.lastDecision ?? window.firstDecision}`;
+  return `${asked.length === 0 ? "All labels" : `Labels ${asked.join(", ")}`}: ${found}.`;
+}

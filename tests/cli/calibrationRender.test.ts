@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { renderCalibrationReport } from "../../src/cli/report/calibration/render.js";
+import {
+  buildCalibrationReport,
+  CalibrationReportSchema,
+} from "../../src/scoring/calibration/index.js";
+import { label, labelHistory } from "../scoring/calibrationHistory.js";
+
+const GENERATED = "2026-11-02T00:00:00.000Z";
+const report = () => buildCalibrationReport(labelHistory(), { generatedAt: GENERATED });
+
+/** Labels whose texts try to break out of HTML elements, attributes and Markdown tables. */
+function hostileReport() {
+  const hostile = {
+    contentType: `<img src=x onerror=alert(1)>`,
+    criterionId: `c"><svg onload=alert(2)>`,
+    criterionTitle: `Title "><script>alert(3)</script> | pipe`,
+  };
+  return buildCalibrationReport(
+    [
+      label({ decisionId: "h1", ...hostile, source: "marked", reviewerScore: 0.2 }),
+      label({ decisionId: "h2", ...hostile, judgeScore: 0.3, judgeMet: false }),
+    ],
+    { generatedAt: GENERATED },
+  );
+}
+
+describe("calibration report renderers", () => {
+  it("json is exactly the report", () => {
+    const parsed: unknown = JSON.parse(renderCalibrationReport(report(), "json"));
+    expect(CalibrationReportSchema.parse(parsed)).toEqual(report());
+  });
+
+  it("markdown tables carry the hand-computed figures", () => {
+    const markdown = renderCalibrationReport(report(), "md");
+    // c1: agreement 17/20 = 85%, κ = 0.70, ρ marked = 2/√95 ≈ 0.21; threshold 0.70 at 85%,
+    // best 0.60 at 18/20 = 90% (see tests/scoring/calibrationReport.test.ts).
+    expect(markdown).toContain(
+      "| Costs are justified (c1) | 21 | 5 | 16 | 1 | 85% | 0.70 | 0.21 |",
+    );
+    expect(markdown).toContain("| 0.70 (85%) → 0.60 (90%) |");
+    // Gate on budget: 21 decisions, 7 approve, 8 revise, 6 edit, po = 18/21 ≈ 85.7%,
+    // κ = 20/29 ≈ 0.69.
+    expect(markdown).toContain("| budget | 21 | 7 | 8 | 6 | 85.7% | 0.69 |");
+    // Disagreement ranking: c2 first (1 of 1), c1 second (3 of 20 = 15%).
+    expect(markdown).toMatch(
+      /\| 1 \| budget \| Budget [^\n]*\(c2\) \| 1 of 1 \| 100% \| 1 \| 0 \|/,
+    );
+    expect(markdown).toContain("| 2 | budget | Costs are justified (c1) | 3 of 20 | 15% | 2 | 1 |");
+    expect(markdown).toContain("not enough labels");
+  });
+
+  it("markdown escapes what could break a table or inject HTML", () => {
+    const markdown = renderCalibrationReport(hostileReport(), "md");
+    expect(markdown).not.toMatch(/<script|<img|<svg/);
+    expect(markdown).toContain('Title "&gt;&lt;script&gt;alert(3)&lt;/script&gt; \\| pipe');
+  });
+
+  it("html is one self-contained page with the charts and the figures", () => {
+    const html = renderCalibrationReport(report(), "html");
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(html).not.toMatch(/<script|\ssrc=|\shref=|https?:\/\//);
+    expect(html).toContain(`<svg class="chart kappa-bars"`);
+    expect(html).toContain(`<svg class="chart curve"`);
+    expect(html).toContain(`<svg class="chart scatter"`);
+    // Five marked c1 scores and one marked c2 score: six points on the scatter charts.
+    expect(html.match(/<circle class="point"/g)).toHaveLength(6);
+    expect(html).toContain("<td>0.70 (85%) → 0.60 (90%)</td>");
+    expect(html).toContain("<td>0.69</td>");
+    expect(html).toContain("κ: not enough labels (fewer than 2)");
+    expect(html).toContain("κ: not enough labels (no variance)");
+  });
+
+  it("html escapes a hostile criterion title, id and content type everywhere", () => {
+    const html = renderCalibrationReport(hostileReport(), "html");
+    expect(html).not.toMatch(/<script|<img|<svg onload|"><svg/);
+    expect(html).toContain("Title &quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt; | pipe");
+    expect(html).toContain("Content type: &lt;img src=x onerror=alert(1)&gt;");
+  });
+});
