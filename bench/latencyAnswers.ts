@@ -121,11 +121,11 @@ function cacheFor(content: string) {
   return contentCache;
 }
 
-/** The content's sentences, markdown markers and headings removed. */
+/** The content's sentences, markdown markers, headings and tables removed. */
 function splitSentences(content: string): string[] {
   const sentences = content
     .split(/\n\s*\n/)
-    .filter((block) => !/^\s*#/.test(block))
+    .filter((block) => !/^\s*[#|]/.test(block))
     .map((block) => block.replace(/[*_`]/g, "").replace(/\s+/g, " ").trim())
     .flatMap((block) => block.split(/(?<=[.!?])\s+(?=[A-Z0-9])/))
     .filter((sentence) => sentence.split(" ").length >= 6);

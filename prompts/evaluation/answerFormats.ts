@@ -7,7 +7,7 @@ import { describeScale, type PromptScale } from "./scale.js";
  */
 
 /** The reasoning is written first and kept short: it is read by people and paid per token. */
-export const REASONING_WORD_LIMIT = 40;
+export const REASONING_WORD_LIMIT = 30;
 
 const QUOTE_RULE =
   '"quotes" copies, word for word, up to three short passages of the content that your verdict ' +

@@ -71,7 +71,7 @@ describe("prompt layout for prefix caching: the same prefix for every criterion"
     expect(other.user.startsWith(prefix)).toBe(true);
     expect(other.system).toBe(one.system);
     expect(one.user.indexOf(`[${scoreFivePoint.id}]`)).toBeGreaterThan(prefix.length);
-    expect(one.user).toContain("Each reasoning: at most 40 words");
+    expect(one.user).toContain("Each reasoning: at most 30 words");
   });
 });
 
@@ -84,7 +84,7 @@ describe("a shorter answer contract", () => {
     });
     expect(without.user).not.toContain('"hits"');
     expect(without.user).not.toContain('"misses"');
-    expect(without.user).toContain('"reasoning" comes first: at most 40 words');
+    expect(without.user).toContain('"reasoning" comes first: at most 30 words');
     const schema = answerJsonSchema(scoreUnit, { lists: false });
     expect(schema).toMatchObject({ required: ["reasoning", "quotes", "score"] });
     expect(Object.keys((schema as { properties: object }).properties)).toEqual([
@@ -97,7 +97,7 @@ describe("a shorter answer contract", () => {
   it("bounds the reasoning of every single-criterion contract", () => {
     for (const criterion of ALL) {
       const { user } = renderJudgePrompt({ criterion, content: CONTENT });
-      expect(user.slice(user.indexOf("Answer format"))).toContain("at most 40 words");
+      expect(user.slice(user.indexOf("Answer format"))).toContain("at most 30 words");
     }
   });
 });

@@ -70,7 +70,7 @@ describe("renderJudgePrompt: the score method", () => {
     expect(contract).toContain('"hits"');
     expect(contract).toContain('"misses"');
     expect(contract).toContain("at most 2 each");
-    expect(contract).toContain('"reasoning" comes first: at most 40 words');
+    expect(contract).toContain('"reasoning" comes first: at most 30 words');
     expect(contract.indexOf('"reasoning"')).toBeLessThan(contract.indexOf('"score"'));
   });
 });
