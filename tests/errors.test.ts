@@ -15,6 +15,7 @@ import * as engine from "../src/engine/errors.js";
 import { EvalgateError, isEvalgateError } from "../src/errors.js";
 import * as graph from "../src/graph/errors.js";
 import * as judge from "../src/judge/errors.js";
+import * as embedded from "../src/llm/embedded/errors.js";
 import * as llm from "../src/llm/errors.js";
 import * as orchestrator from "../src/orchestrator/errors.js";
 import * as rubrics from "../src/rubrics/errors.js";
@@ -27,6 +28,7 @@ const FOLDERS = {
   cli,
   context,
   criteria,
+  embedded,
   engine,
   graph,
   judge,
@@ -251,15 +253,36 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new orchestrator.ThreadNotFailedError("t", "waiting"),
     "THREAD_NOT_FAILED",
   ],
+  [
+    "EmbeddedRuntimeError",
+    () => new embedded.EmbeddedRuntimeError("no binary for this platform"),
+    "EMBEDDED_RUNTIME_UNAVAILABLE",
+  ],
+  [
+    "ModelFileError",
+    () => new embedded.ModelFileError("model.gguf", "not a GGUF file"),
+    "MODEL_FILE_UNUSABLE",
+  ],
+  [
+    "ModelDownloadError",
+    () => new embedded.ModelDownloadError("stalled", "https://models.example/m.gguf", "stalled"),
+    "MODEL_DOWNLOAD_FAILED",
+  ],
 ];
 
+/** A class whose instances are errors (what a folder's errors module exports). */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+function isErrorClass(value: unknown): value is ErrorClass {
+  return typeof value === "function" && value.prototype instanceof Error;
+}
+
 /** Every class a folder's errors module exports (anything whose prototype is an Error's). */
-function exportedErrorClasses(): Array<[string, Function]> {
-  const classes: Array<[string, Function]> = [];
+function exportedErrorClasses(): Array<[string, ErrorClass]> {
+  const classes: Array<[string, ErrorClass]> = [];
   for (const module of Object.values(FOLDERS)) {
     for (const [name, value] of Object.entries(module)) {
-      if (typeof value === "function" && value.prototype instanceof Error)
-        classes.push([name, value]);
+      if (isErrorClass(value)) classes.push([name, value]);
     }
   }
   return classes;

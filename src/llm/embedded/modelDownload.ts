@@ -208,12 +208,14 @@ async function verifyAndPlace(partPath: string, target: string, model: EmbeddedM
   await writeVerifiedNote(target, model.sha256);
 }
 
-/** Removes what a failed first attempt left that holds no data (the lock, empty folders). */
-async function tidyAfterFailure(dir: string, createdDirs: readonly string[], partPath: string) {
+/**
+ * Removes what a failed first attempt left that holds no data: an empty .part file, and the
+ * folders this attempt created, deepest first, while they are empty (the lock is released first).
+ */
+async function tidyAfterFailure(createdDirs: readonly string[], partPath: string) {
   if (existsSync(partPath) && (await stat(partPath)).size === 0)
     await rm(partPath, { force: true });
   for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
-  void dir;
 }
 
 async function createDirs(dir: string): Promise<string[]> {
@@ -268,7 +270,7 @@ export async function ensureModelFile(
       return { path: target, downloaded: true };
     } catch (error) {
       await lock.release();
-      await tidyAfterFailure(dir, createdDirs, partPath);
+      await tidyAfterFailure(createdDirs, partPath);
       throw error;
     } finally {
       await lock.release();
