@@ -68,6 +68,8 @@ export type {
   EvaluateContentOptions,
   EvaluationMode,
   EvaluationProgress,
+  PanelChoice,
+  PanelOptions,
 } from "./engine/options.js";
 // The error base: every error evalgate throws on purpose, with a stable code.
 export { EvalgateError, type EvalgateErrorOptions, isEvalgateError } from "./errors.js";
@@ -129,12 +131,20 @@ export {
   type ReviewOrchestratorOptions,
   type ThreadOutcome,
 } from "./orchestrator/reviewOrchestrator.js";
+// Judge panels: the agreement measure, and the panel's part of a result.
+export { type AgreementMetric, krippendorffAlpha } from "./scoring/agreement.js";
 // Results: the EvaluationResult every path returns, and its parts.
 export {
   type CalibrationReport,
   CalibrationReportSchema,
 } from "./scoring/calibration/reportSchema.js";
 export type { CalibrationLabel } from "./scoring/calibrationLabel.js";
+export type {
+  CriterionPanel,
+  PanelAggregate,
+  PanelAnswer,
+  PanelSummary,
+} from "./scoring/panelResult.js";
 export {
   type CriterionResult,
   CriterionResultSchema,

@@ -46,6 +46,8 @@ const ROOT_NAMES = [
   // calibration from reviewer labels
   "calibrationReport",
   "CalibrationReportSchema",
+  // judge panels: the agreement measure
+  "krippendorffAlpha",
   // results
   "EvaluationResultSchema",
   "CriterionResultSchema",
@@ -123,6 +125,27 @@ describe("the public surface", () => {
       expect(Object.keys(module).length).toBeGreaterThan(0);
     },
   );
+
+  it("panels: the agreement function from the root and evalgate/scoring, the settings from evalgate/engine", async () => {
+    const surface: Record<string, unknown> = await import("../src/index.js");
+    const scoring: Record<string, unknown> = await import("../src/scoring/index.js");
+    const engine: Record<string, unknown> = await import("../src/engine/index.js");
+    expect(scoring.krippendorffAlpha).toBe(surface.krippendorffAlpha);
+    for (const name of ["scaleAgreement", "PanelSummarySchema", "CriterionPanelSchema"]) {
+      expect(scoring[name], name).toBeDefined();
+    }
+    expect(engine.PanelSettingsSchema).toBeDefined();
+    // Two coders on three units, nominal: (0,0), (0,1), (1,1). Coincidences o00 = 2, o01 = o10 = 1,
+    // o11 = 2; n0 = n1 = 3, n = 6. D_o = 2/6, D_e = 2·3·3 / (6·5) = 0.6; alpha = 1 − (1/3)/0.6 = 4/9.
+    const alpha = surface.krippendorffAlpha as (units: number[][], metric: string) => number;
+    const units = [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+    ];
+    // Rounded to three decimals, as every agreement figure is.
+    expect(alpha(units, "nominal")).toBe(0.444);
+  });
 
   it("a subpath keeps internals out: the judge's session and batch call are not public", async () => {
     const engine: Record<string, unknown> = await import("../src/engine/index.js");

@@ -68,5 +68,9 @@ export {
   type EvaluationProgress,
   type EvaluationSettings,
   EvaluationSettingsSchema,
+  type PanelChoice,
+  type PanelOptions,
+  type PanelSettings,
+  PanelSettingsSchema,
   type SummaryMode,
 } from "./options.js";

@@ -4,6 +4,13 @@
  * calibration figures of reviewer labels (Cohen's κ, Spearman's ρ, the threshold sweep).
  */
 export { type WeightedAverage, weightedAverage } from "./aggregate.js";
+export {
+  type AgreementMetric,
+  type AgreementScale,
+  krippendorffAlpha,
+  scaleAgreement,
+  type Unit as AgreementUnit,
+} from "./agreement.js";
 export * from "./calibration/index.js";
 export * from "./calibrationLabel.js";
 export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
@@ -11,6 +18,7 @@ export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criteri
 export * from "./errors.js";
 export { evaluateGates, type GateFailure, type GateFailureKind, type GateReport } from "./gates.js";
 export { type CriterionOutcome, CriterionOutcomeSchema } from "./outcome.js";
+export * from "./panelResult.js";
 export * from "./result.js";
 export { encodeResultsToon, type ResultsToonDocument, type ResultsToonRow } from "./resultsToon.js";
 export { type CheckResult, fromUnit, levelScore, toUnit } from "./scale.js";
