@@ -71,6 +71,21 @@ function once(action: () => Promise<void>): () => Promise<void> {
   };
 }
 
+/**
+ * The checkpoint connection commits without waiting for the disk (WAL with `synchronous =
+ * NORMAL`): a commit survives the process dying (kill -9, a crash), and only a power loss or an
+ * operating-system crash can take back the last ones. That loses no decision: a reviewer's
+ * decision is recorded by the review store, whose connection keeps waiting for the disk, before
+ * it is accepted, and a thread whose checkpoint did not keep it applies it again (the runner
+ * applies every decision the checkpoint does not show as applied). What such a loss costs is
+ * redoing the last steps. Waiting for the disk on every checkpoint write was most of what a
+ * resume spent in the database.
+ */
+function relaxSync(db: unknown): void {
+  const pragma = (db as { pragma?: (source: string) => unknown }).pragma;
+  if (typeof pragma === "function") pragma.call(db, "synchronous = NORMAL");
+}
+
 async function openSqlite(path: string, cwd: string): Promise<Checkpointer> {
   if (path.trim() === "") throw new CheckpointerError("(sqlite)", "the SQLite path is empty");
   const inMemory = path === ":memory:";
@@ -97,6 +112,7 @@ async function openSqlite(path: string, cwd: string): Promise<Checkpointer> {
   try {
     // Creates the tables now, so an unusable file is reported here and not on first use.
     await saver.getTuple({ configurable: { thread_id: "" } });
+    relaxSync(db);
   } catch (error) {
     await close();
     throw new CheckpointerError(location, `not a usable SQLite database: ${messageOf(error)}`, {

@@ -86,27 +86,37 @@ async function run(
     for (const node of nodes) await ctx.store.addEvent(threadId, { type: "stage", message: node });
   }
 }
-/** One look at the checkpoint: what to run next, or where the thread settles. */
+/** A run of the graph was made; `snapshot`, when given, is the thread's state after it. */
+interface Ran {
+  ran: true;
+  snapshot?: StateSnapshot;
+}
+
+/**
+ * One look at the checkpoint (the snapshot the last step already read, when it did): what to run
+ * next, or where the thread settles.
+ */
 async function step(
   ctx: RunnerContext,
   thread: ThreadRow,
   applied: string[],
-): Promise<AdvanceOutcome | "ran"> {
+  known: StateSnapshot | undefined,
+): Promise<AdvanceOutcome | Ran> {
   const threadId = thread.id;
-  const tuple = await ctx.runtime.saver.getTuple({ configurable: { thread_id: threadId } });
-  if (tuple === undefined) {
+  const snapshot = known ?? (await snapshotOf(ctx, threadId));
+  if (snapshot.createdAt === undefined) {
+    // No checkpoint yet: a new thread, run from its input.
     await run(ctx, threadId, thread.settings.input ?? {}, undefined);
-    return "ran";
+    return { ran: true };
   }
-  const snapshot = await snapshotOf(ctx, threadId);
   const reviews = reviewsOf(threadId, snapshot);
   const unapplied = await ctx.store.unappliedDecisions(threadId);
   const waitingFor = new Set(reviews.map((r) => r.interruptId));
   for (const d of unapplied) if (!waitingFor.has(d.interruptId)) applied.push(d.id);
   const due = unapplied.find((d) => waitingFor.has(d.interruptId));
   if (due !== undefined) {
-    const refusal = await applyDecision(ctx, threadId, due);
-    if (refusal === undefined) return "ran";
+    const { refusal, after } = await applyDecision(ctx, threadId, due);
+    if (refusal === undefined) return { ran: true, snapshot: after };
     // Kept aside, not applied: a retry of the thread lets the review be decided anew.
     return settleFailed(ctx, threadId, applied, refusal, [{ id: due.id, reason: refusal }]);
   }
@@ -143,30 +153,37 @@ async function step(
   }
   // Stopped between two reviews (a process died mid-step): run on from the last checkpoint.
   await run(ctx, threadId, null, undefined);
-  return "ran";
+  return { ran: true };
 }
 /**
  * Resumes the thread with the decision; says why when the graph refused it (it threw, or stayed
- * paused at the same interrupt). A failure after the graph took the decision is thrown.
+ * paused at the same interrupt), and gives the state it read after the run, for the next step. A
+ * failure after the graph took the decision is thrown.
  */
 async function applyDecision(
   ctx: RunnerContext,
   threadId: string,
   due: DecisionRow,
-): Promise<string | undefined> {
+): Promise<{ refusal?: string; after: StateSnapshot }> {
   const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
-  const stillPaused = async () =>
-    reviewsOf(threadId, await snapshotOf(ctx, threadId)).some(
-      (r) => r.interruptId === due.interruptId,
-    );
+  const stillPaused = (after: StateSnapshot) =>
+    reviewsOf(threadId, after).some((r) => r.interruptId === due.interruptId);
   try {
     await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
   } catch (error) {
-    if (await stillPaused())
-      return `the graph refused the ${due.action} decision: ${messageOf(error)}`;
+    const after = await snapshotOf(ctx, threadId);
+    if (stillPaused(after)) {
+      return {
+        refusal: `the graph refused the ${due.action} decision: ${messageOf(error)}`,
+        after,
+      };
+    }
     throw error;
   }
-  return (await stillPaused()) ? `the graph refused the ${due.action} decision` : undefined;
+  const after = await snapshotOf(ctx, threadId);
+  return stillPaused(after)
+    ? { refusal: `the graph refused the ${due.action} decision`, after }
+    : { after };
 }
 
 async function settleFailed(
@@ -190,14 +207,16 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
   const thread = await ctx.store.thread(threadId);
   if (thread === undefined) return "missing";
   const applied: string[] = [];
+  let known: StateSnapshot | undefined;
   for (let runs = 0; runs <= MAX_RUNS; runs++) {
-    let outcome: AdvanceOutcome | "ran";
+    let outcome: AdvanceOutcome | Ran;
     try {
-      outcome = await step(ctx, thread, applied);
+      outcome = await step(ctx, thread, applied, known);
     } catch (error) {
       return settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
     }
-    if (outcome !== "ran") return outcome;
+    if (typeof outcome === "string") return outcome;
+    known = outcome.snapshot;
   }
   return settleFailed(ctx, threadId, applied, `no review or end after ${MAX_RUNS} runs`);
 }

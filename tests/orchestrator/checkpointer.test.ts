@@ -36,6 +36,22 @@ describe("createCheckpointer", () => {
   });
   afterEach(() => temp.remove());
 
+  it("commits checkpoints in WAL mode without waiting for the disk (synchronous NORMAL), where a crash keeps them", async () => {
+    const checkpointer = await createCheckpointer({
+      sqlitePath: join(temp.dir, "c.sqlite"),
+      env: {},
+    });
+    try {
+      const { db } = checkpointer.saver as unknown as {
+        db: { pragma(source: string, options: { simple: true }): unknown };
+      };
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    } finally {
+      await checkpointer.close();
+    }
+  });
+
   it("opens .evalgate/checkpoints.sqlite under the working directory by default, creating the folder", async () => {
     const checkpointer = await createCheckpointer({ cwd: temp.dir, env: {} });
     const path = join(temp.dir, DEFAULT_SQLITE_PATH);
