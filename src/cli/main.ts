@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { PACKAGE_ROOT } from "../graph/packagePaths.js";
 import { registerBlueprintCommand } from "./commands/blueprint.js";
+import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerCatalogCommand } from "./commands/catalog.js";
 import { registerEvaluateCommand } from "./commands/evaluate.js";
 import type { RegisterCommand } from "./commands/register.js";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerReviewCommand,
   registerServeCommand,
   registerReviewersCommand,
+  registerCalibrateCommand,
   registerRubricsCommand,
   registerBlueprintCommand,
 ];

@@ -1,0 +1,82 @@
+/**
+ * `evalgate calibrate`: the calibration report of the reviewer labels kept in the review store
+ * (SQLite or PostgreSQL), read by decision time from their own indexed table.
+ */
+import { resolve } from "node:path";
+import { calibrationReport } from "../../orchestrator/calibrationReport.js";
+import type { CalibrationReport } from "../../scoring/calibration/reportSchema.js";
+import { openReviewStore } from "../../store/index.js";
+import type { CliContext } from "../context.js";
+import { InputFileError } from "../errors.js";
+import { writeFileAtomically } from "../outputFile.js";
+import { type CalibrationFormat, renderCalibrationReport } from "../report/calibration/render.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  resolveCheckpointStore,
+  storeExists,
+} from "../review/store.js";
+
+export interface CalibrateCommandOptions {
+  db?: string;
+  databaseUrl?: string;
+  /** ISO instants (the command has parsed dates and durations). */
+  since?: string;
+  until?: string;
+  contentType?: string;
+  format: CalibrationFormat;
+  out?: string;
+}
+
+function storeOf(options: CalibrateCommandOptions, context: CliContext): CheckpointStore {
+  const url = options.databaseUrl?.trim();
+  if (url !== undefined && url !== "") return { kind: "postgres", url };
+  return resolveCheckpointStore(options.db, context.env, context.cwd);
+}
+
+async function readReport(
+  store: CheckpointStore,
+  options: CalibrateCommandOptions,
+): Promise<CalibrationReport> {
+  const reviews = await openReviewStore(
+    store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
+  );
+  try {
+    return await calibrationReport({
+      store: reviews,
+      ...(options.since === undefined ? {} : { since: options.since }),
+      ...(options.until === undefined ? {} : { until: options.until }),
+      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+    });
+  } finally {
+    await reviews.close();
+  }
+}
+
+/** One line for stderr: how many labels and decisions the report rests on. */
+function summaryLine(report: CalibrationReport, where: string): string {
+  const { labels } = report.overall.counts;
+  if (labels === 0) return `no reviewer labels in ${where} for this scope\n`;
+  return `${labels} label${labels === 1 ? "" : "s"} of ${report.gate.decisions} decision${report.gate.decisions === 1 ? "" : "s"} from ${where}\n`;
+}
+
+export async function runCalibrate(
+  options: CalibrateCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const store = storeOf(options, context);
+  const where = describeStore(store, context.cwd);
+  // Reading must not create an empty database where the user mistyped a path.
+  if (!storeExists(store)) {
+    throw new InputFileError("--db file", where, "does not exist (no reviews were kept there)");
+  }
+  const report = await readReport(store, options);
+  const text = renderCalibrationReport(report, options.format);
+  if (options.out === undefined) {
+    context.stdout.write(text);
+  } else {
+    await writeFileAtomically(resolve(context.cwd, options.out), text);
+    context.stderr.write(`wrote the ${options.format} calibration report to ${options.out}\n`);
+  }
+  context.stderr.write(summaryLine(report, where));
+}

@@ -1,0 +1,70 @@
+import { type Command, InvalidArgumentError, Option } from "commander";
+import type { CliContext } from "../context.js";
+
+const FORMATS = ["md", "html", "json"] as const;
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * A point in time for --since and --until: an ISO 8601 date or time (2026-11-01,
+ * 2026-11-01T09:30:00Z), or a duration back from now (12h, 30d, 2w). Returned as an ISO instant.
+ */
+export function parseCalibrationTime(value: string, now: number = Date.now()): string {
+  const trimmed = value.trim();
+  const duration = /^(\d{1,6})([hdw])$/.exec(trimmed);
+  if (duration !== null) {
+    return new Date(now - Number(duration[1]) * (UNIT_MS[duration[2] ?? "d"] ?? 0)).toISOString();
+  }
+  const time = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(trimmed)
+    ? Date.parse(trimmed)
+    : Number.NaN;
+  if (Number.isNaN(time)) {
+    throw new InvalidArgumentError(
+      "expected a date (2026-11-01), an ISO 8601 time (2026-11-01T09:30:00Z) or a duration back from now (12h, 30d, 2w).",
+    );
+  }
+  return new Date(time).toISOString();
+}
+
+interface RawCalibrateOptions {
+  db?: string;
+  databaseUrl?: string;
+  since?: string;
+  until?: string;
+  contentType?: string;
+  format: (typeof FORMATS)[number];
+  out?: string;
+}
+
+export function registerCalibrateCommand(program: Command, context: CliContext): void {
+  program
+    .command("calibrate")
+    .description("report how well the judge agrees with the reviewers' decisions")
+    .option("--db <file>", "SQLite file of the reviews (default .evalgate/checkpoints.sqlite)")
+    .option("--database-url <url>", "PostgreSQL database of the reviews (default DATABASE_URL)")
+    .option("--since <when>", "labels decided from then on: 2026-11-01, an ISO time, or 30d", (v) =>
+      parseCalibrationTime(v),
+    )
+    .option("--until <when>", "labels decided before then (same forms as --since)", (v) =>
+      parseCalibrationTime(v),
+    )
+    .option("-t, --content-type <type>", "only the labels of this content type")
+    .addOption(new Option("-f, --format <format>", "output format").choices(FORMATS).default("md"))
+    .option("-o, --out <file>", "write the report to this file instead of stdout")
+    .addHelpText(
+      "after",
+      "\nEvery reviewer decision is a label per criterion: the judge's score and pass/fail next to\n" +
+        "the reviewer's (a score they marked as wrong, or the judge's outcome they let stand). The\n" +
+        "report gives, per content type and criterion, Cohen's kappa on pass/fail, Spearman's rho\n" +
+        "on scores, the threshold that would have agreed best, and the criteria whose judge\n" +
+        "disagrees most; --format html adds charts. See docs/calibration.md.\n",
+    )
+    .action(async (options: RawCalibrateOptions) => {
+      const { runCalibrate } = await import("../actions/calibrate.js");
+      await runCalibrate(options, context);
+    });
+}
