@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CorrectionInputListSchema } from "../scoring/corrections.js";
 import { EvaluationResultSchema } from "../scoring/result.js";
 
 /** Where a piece of content is in its life. */
@@ -73,13 +74,29 @@ const WhoSchema = {
 };
 
 /**
+ * Criteria whose score the reviewer marks as wrong, each with the right value on the criterion's
+ * own scale (see CorrectionInputSchema); kept as calibration labels by the orchestrator.
+ */
+const CorrectionsSchema = { corrections: CorrectionInputListSchema.optional() };
+
+/**
  * The reviewer's answer to the review interrupt, validated when the graph resumes: an invalid
  * value throws and the thread stays paused.
  */
 export const ReviewDecisionSchema = z.discriminatedUnion("action", [
-  z.strictObject({ action: z.literal("approve"), ...WhoSchema }),
-  z.strictObject({ action: z.literal("revise"), feedback: z.string().trim().min(1), ...WhoSchema }),
-  z.strictObject({ action: z.literal("edit"), content: z.string().trim().min(1), ...WhoSchema }),
+  z.strictObject({ action: z.literal("approve"), ...WhoSchema, ...CorrectionsSchema }),
+  z.strictObject({
+    action: z.literal("revise"),
+    feedback: z.string().trim().min(1),
+    ...WhoSchema,
+    ...CorrectionsSchema,
+  }),
+  z.strictObject({
+    action: z.literal("edit"),
+    content: z.string().trim().min(1),
+    ...WhoSchema,
+    ...CorrectionsSchema,
+  }),
   /** Evaluate again (after a model or catalog failure was fixed). */
   z.strictObject({ action: z.literal("retry"), ...WhoSchema }),
 ]);

@@ -3,7 +3,7 @@
  * saw, the judge's outcome beside the reviewer's view — the score the reviewer gave where they
  * marked it wrong, the judge's left standing otherwise.
  */
-import type { ReviewAction } from "../graph/model.js";
+import type { ReviewAction, ReviewDecision } from "../graph/model.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import {
   type CorrectionInput,
@@ -12,6 +12,8 @@ import {
 } from "../scoring/corrections.js";
 import { isCorrectionInvalidError } from "../scoring/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
+import { InvalidDecisionError } from "./errors.js";
+import type { PendingReview } from "./pendingReview.js";
 
 /** The decision the labels belong to: who decided what, when, on which review. */
 export interface LabelledDecision {
@@ -96,4 +98,39 @@ export function checkedCorrections(
     const where = index < 0 ? "corrections" : `corrections.${index}.${field ?? "criterionId"}`;
     return { issue: { field: where, message: error.message } };
   }
+}
+
+/** A library decision's corrections on the 0–1 scale, or InvalidDecisionError naming the fault. */
+export function decisionCorrections(
+  threadId: string,
+  review: PendingReview,
+  decision: ReviewDecision,
+): ResolvedCorrection[] {
+  const inputs = "corrections" in decision ? decision.corrections : undefined;
+  const checked = checkedCorrections(review.evaluation, inputs);
+  if ("issue" in checked) throw new InvalidDecisionError(threadId, [checked.issue]);
+  return checked.corrections;
+}
+
+/**
+ * The labels of a decision a library orchestrator applied: its id is the thread and the interrupt
+ * it answered (one decision each), so writing them again changes nothing.
+ */
+export function labelsOfReviewDecision(
+  review: PendingReview,
+  decision: ReviewDecision,
+  decidedAt = new Date().toISOString(),
+): CalibrationLabel[] {
+  const corrections = decisionCorrections(review.threadId, review, decision);
+  const labelled: LabelledDecision = {
+    decisionId: `${review.threadId}:${review.interruptId}`,
+    threadId: review.threadId,
+    stage: review.contentId,
+    contentType: review.contentType,
+    reviewer: decision.reviewer ?? "(unnamed)",
+    decidedAt,
+    action: decision.action,
+    ...(decision.action === "revise" ? { feedback: decision.feedback } : {}),
+  };
+  return labelsOfDecision(labelled, review.evaluation, corrections);
 }

@@ -11,7 +11,6 @@ import {
   assignReviewer,
   authenticate,
   type DeskContext,
-  decide,
   getReview,
   listReviews,
   recoverThreads,
@@ -20,6 +19,7 @@ import {
   threadEvents,
   threadStatus,
 } from "./deskActions.js";
+import { decide } from "./deskDecide.js";
 import { threadTraces } from "./deskTraces.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
 import { PgBossJobQueue } from "./jobs/pgBossQueue.js";

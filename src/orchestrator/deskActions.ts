@@ -83,7 +83,7 @@ export async function accessThread(
   return thread;
 }
 
-async function snapshotOf(ctx: DeskContext, threadId: string) {
+export async function snapshotOf(ctx: DeskContext, threadId: string) {
   const config = { configurable: { thread_id: threadId } };
   const tuple = await ctx.checkpointer.saver.getTuple(config);
   if (tuple === undefined) return undefined;
@@ -166,64 +166,6 @@ export async function getReview(
   return detail;
 }
 
-/** The decision as the graph takes it, checked (InvalidInputError names the field). */
-function parsedDecision(request: DecisionRequest, by: Reviewer) {
-  const { interruptId: _id, ...decision } = request;
-  const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(
-      issue?.path.map(String).join(".") || "action",
-      issue?.message ?? "invalid",
-    );
-  }
-  const { action, reviewer: _who, ...payload } = parsed.data;
-  return { action, payload };
-}
-
-async function notPending(ctx: DeskContext, threadId: string, interruptId: string) {
-  const now = await ctx.store.pendingOf(threadId);
-  return new ReviewNotPendingError(
-    threadId,
-    interruptId,
-    now.map((p) => p.interruptId),
-  );
-}
-
-export async function decide(
-  ctx: DeskContext,
-  threadId: string,
-  request: DecisionRequest,
-  by: Reviewer,
-): Promise<{ decisionId: string }> {
-  await accessThread(ctx, threadId, by);
-  const pending = await ctx.store.pendingOf(threadId);
-  const row = pending.find((p) => p.interruptId === request.interruptId);
-  if (row === undefined) {
-    const earlier = await ctx.store.decisionFor(threadId, request.interruptId);
-    if (earlier !== undefined) throw alreadyDecided(earlier);
-    throw await notPending(ctx, threadId, request.interruptId);
-  }
-  if (!row.actions.includes(request.action))
-    throw new ActionNotOfferedError(request.action, row.actions);
-  const { action, payload } = parsedDecision(request, by);
-  const result = await ctx.store.recordDecision({
-    id: randomUUID(),
-    threadId,
-    interruptId: request.interruptId,
-    stage: row.stage,
-    reviewer: by.name,
-    action,
-    payload,
-    decidedAt: new Date().toISOString(),
-  });
-  if (result.kind === "already_decided") throw alreadyDecided(result.decision);
-  if (result.kind === "not_pending") throw await notPending(ctx, threadId, request.interruptId);
-  // Durable from here: if the enqueue is lost with this process, recovery finds the decision.
-  await enqueueThread(ctx, threadId);
-  return { decisionId: result.decision.id };
-}
-
 export async function threadStatus(
   ctx: DeskContext,
   threadId: string,
@@ -232,11 +174,12 @@ export async function threadStatus(
   const thread = await accessThread(ctx, threadId, by);
   const snapshot = await snapshotOf(ctx, threadId);
   const values = snapshot?.values as OverallProposalStateType | undefined;
-  const [reviewers, decisions] = await Promise.all([
+  const [reviewers, decisions, labels] = await Promise.all([
     ctx.store.assignees(threadId),
     ctx.store.decisionsOf(threadId),
+    ctx.store.labelsFor(threadId),
   ]);
-  return threadStatusOf(thread, values, ctx.runtime.stages, reviewers, decisions);
+  return threadStatusOf(thread, values, ctx.runtime.stages, reviewers, decisions, labels);
 }
 
 export async function retryThread(ctx: DeskContext, threadId: string, by: Reviewer) {

@@ -4,6 +4,7 @@ import { stageStatus } from "../graph/reviewNode.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
 import { AlreadyDecidedError, InvalidInputError } from "./errors.js";
@@ -11,6 +12,7 @@ import { reviewsOf } from "./pendingReview.js";
 import type {
   DecisionRecord,
   PageRequest,
+  RecordedCorrection,
   ReviewDetail,
   ReviewListItem,
   ThreadStatus,
@@ -49,7 +51,27 @@ export function reviewDetailOf(
   return detail;
 }
 
-export function decisionRecordOf(row: DecisionRow): DecisionRecord {
+/** The corrections among a decision's labels (the criteria the reviewer marked wrong). */
+function correctionsOf(labels: readonly CalibrationLabel[]): RecordedCorrection[] {
+  return labels.flatMap((label) => {
+    if (label.source !== "marked" || label.reviewerScore === undefined) return [];
+    const correction: RecordedCorrection = {
+      criterionId: label.criterionId,
+      criterionTitle: label.criterionTitle,
+      judgeScore: label.judgeScore,
+      reviewerScore: label.reviewerScore,
+    };
+    if (label.judgeNative !== undefined) correction.judgeNative = label.judgeNative;
+    if (label.reviewerNative !== undefined) correction.reviewerNative = label.reviewerNative;
+    if (label.reviewerNote !== undefined) correction.note = label.reviewerNote;
+    return [correction];
+  });
+}
+
+export function decisionRecordOf(
+  row: DecisionRow,
+  labels: readonly CalibrationLabel[] = [],
+): DecisionRecord {
   const record: DecisionRecord = {
     decisionId: row.id,
     interruptId: row.interruptId,
@@ -62,6 +84,8 @@ export function decisionRecordOf(row: DecisionRow): DecisionRecord {
   if (row.payload.comment !== undefined) record.comment = row.payload.comment;
   if (row.appliedAt !== null) record.appliedAt = row.appliedAt;
   if (row.refusedAt !== null) record.refusedAt = row.refusedAt;
+  const corrections = correctionsOf(labels.filter((l) => l.decisionId === row.id));
+  if (corrections.length > 0) record.corrections = corrections;
   return record;
 }
 
@@ -71,6 +95,7 @@ export function threadStatusOf(
   stages: readonly StageDefinition[],
   reviewers: string[],
   decisions: DecisionRow[],
+  labels: readonly CalibrationLabel[] = [],
 ): ThreadStatus {
   const status: ThreadStatus = {
     threadId: thread.id,
@@ -95,7 +120,7 @@ export function threadStatusOf(
       };
     }),
     reviewers,
-    decisions: decisions.map(decisionRecordOf),
+    decisions: decisions.map((d) => decisionRecordOf(d, labels)),
   };
   if (thread.error !== null) status.error = thread.error;
   return status;

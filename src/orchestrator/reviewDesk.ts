@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
+import { CorrectionInputListSchema } from "../scoring/corrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
 
 /** Longest text accepted in a request body field (an RFP, an applicant profile, edited content). */
@@ -38,6 +39,12 @@ export const DecisionRequestSchema = z.strictObject({
   feedback: z.string().max(MAX_SHORT_CHARS).optional(),
   content: z.string().max(MAX_TEXT_CHARS).optional(),
   comment: z.string().max(MAX_SHORT_CHARS).optional(),
+  /**
+   * With approve, revise or edit: criteria whose score is wrong, each with the right `score` on
+   * the criterion's own scale (2 on a 1–5 criterion, 0.4 on a 0–1 one) or `level` (a level id,
+   * or pass/fail for a check), and an optional note.
+   */
+  corrections: CorrectionInputListSchema.optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 
@@ -83,6 +90,20 @@ export const ReviewDetailSchema = z.object({
 });
 export type ReviewDetail = z.infer<typeof ReviewDetailSchema>;
 
+/** A criterion a reviewer marked wrong with a decision: the judge's score and the reviewer's. */
+export const RecordedCorrectionSchema = z.object({
+  criterionId: z.string(),
+  criterionTitle: z.string(),
+  /** 0–1, null when the judge gave none. */
+  judgeScore: z.number().nullable(),
+  judgeNative: z.union([z.number(), z.string()]).nullable().optional(),
+  /** 0–1. */
+  reviewerScore: z.number(),
+  reviewerNative: z.union([z.number(), z.string()]).optional(),
+  note: z.string().optional(),
+});
+export type RecordedCorrection = z.infer<typeof RecordedCorrectionSchema>;
+
 export const DecisionRecordSchema = z.object({
   decisionId: z.string(),
   interruptId: z.string(),
@@ -96,6 +117,8 @@ export const DecisionRecordSchema = z.object({
   appliedAt: z.string().optional(),
   /** When the graph refused it (the thread failed; retrying the thread sets it aside). */
   refusedAt: z.string().optional(),
+  /** The criteria the reviewer marked wrong with this decision. */
+  corrections: z.array(RecordedCorrectionSchema).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

@@ -7,8 +7,8 @@ import {
 } from "@langchain/langgraph";
 import { type DecisionRecord, type ReviewDecision, ReviewDecisionSchema } from "../graph/model.js";
 import { refusedAction } from "../graph/reviewNode.js";
-import type { EvaluationContext } from "../graph/state.js";
 import type { ReviewStore } from "../store/types.js";
+import { labelsOfReviewDecision } from "./calibrationLabels.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import { type RunPolicy, runPolicy } from "./checkpointRetention.js";
 import {
@@ -27,7 +27,6 @@ import type {
   ReviewGraphRunnable,
   ReviewOrchestratorOptions,
   ThreadOutcome,
-  ThreadRunConfig,
 } from "./graphTypes.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
 import { issuesOf, notPausedError, reviewHistoryOf } from "./snapshotChecks.js";
@@ -229,7 +228,8 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * (InvalidDecisionError naming the fields), the thread (ThreadNotFoundError), that it waits for
    * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
    * decision the review refuses (an action it does not offer, revise at the revision limit) is an
-   * InvalidDecisionError too, found before the graph runs; the thread then stays paused.
+   * InvalidDecisionError too, found before the graph runs; the thread then stays paused. Once the
+   * graph took it, the decision is kept as calibration labels (`corrections`: scores marked wrong).
    */
   async submitDecision(
     threadId: string,
@@ -259,7 +259,11 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
       if (refusal !== undefined) {
         throw new InvalidDecisionError(threadId, [{ field: "action", message: refusal }]);
       }
-      return this.run(runtime, threadId, new Command({ resume: { [interruptId]: valid } }));
+      const labels = labelsOfReviewDecision(review, valid);
+      const resume = new Command({ resume: { [interruptId]: valid } });
+      const outcome = await this.run(runtime, threadId, resume);
+      await (await this.store()).addCalibrationLabels(labels);
+      return outcome;
     });
   }
 

@@ -17,6 +17,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { correctionsFromOptions } from "../review/corrections.js";
 import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readInputFile } from "../review/files.js";
@@ -42,6 +43,10 @@ export interface ReviewCommandOptions {
   maxRevisions?: number;
   /** false with --no-cache: the judge-call cache is not used. */
   cache?: boolean;
+  /** `<criterion>=<value>`: scores the judge got wrong, on each criterion's own scale. */
+  correct?: string[];
+  /** `<criterion>=<text>`: why a corrected score is wrong. */
+  note?: string[];
 }
 
 /** The decision the arguments describe; options that belong to another action are refused. */
@@ -60,25 +65,31 @@ export async function decisionFromOptions(
   if (options.contentFile !== undefined && chosen !== "edit") {
     throw new CliError(`--content-file goes with edit, not with ${chosen}`);
   }
+  const corrections = correctionsFromOptions(options.correct, options.note);
+  if (corrections.length > 0 && chosen === "retry") {
+    throw new CliError("--correct goes with approve, revise or edit: a retry judges again");
+  }
   const who = {
     ...(options.reviewer === undefined ? {} : { reviewer: options.reviewer }),
     ...(options.comment === undefined ? {} : { comment: options.comment }),
   };
+  const marks = corrections.length === 0 ? {} : { corrections };
   switch (chosen) {
     case "approve":
+      return { action: chosen, ...who, ...marks };
     case "retry":
       return { action: chosen, ...who };
     case "revise": {
       const feedback = options.feedback?.trim() ?? "";
       if (feedback === "") throw new CliError("revise needs --feedback <text> for the writer");
-      return { action: "revise", feedback, ...who };
+      return { action: "revise", feedback, ...who, ...marks };
     }
     case "edit": {
       if (options.contentFile === undefined) {
         throw new CliError("edit needs --content-file <file> with the new content");
       }
       const content = await readInputFile("--content-file", options.contentFile, cwd);
-      return { action: "edit", content, ...who };
+      return { action: "edit", content, ...who, ...marks };
     }
   }
 }

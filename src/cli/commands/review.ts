@@ -19,7 +19,16 @@ Examples:
   evalgate review 3f2c9a6e-… edit --content-file budget.md
   evalgate review 3f2c9a6e-… retry
   evalgate review --retry 3f2c9a6e-…
+  evalgate review 3f2c9a6e-… approve --correct c2=2 --note c2="an incremental sensor"
+
+--correct marks a criterion's score as wrong and gives the right one on the criterion's own
+scale: a number for a scored criterion (2 on a 1–5 criterion, 0.4 on a 0–1 one), a level id for
+a criterion decided on levels, pass or fail for a check. It goes with approve, revise or edit and
+is kept as a calibration label (evalgate calibrate reports on them).
 `;
+
+/** Collects a repeatable option's values. */
+const collect = (value: string, earlier: string[] = []) => [...earlier, value];
 
 /** REVIEW_ACTIONS, spelled out so that loading the command needs no schema module. */
 const ACTIONS = ["approve", "revise", "edit", "retry"] as const satisfies readonly ReviewAction[];
@@ -34,6 +43,8 @@ interface RawReviewOptions {
   model?: string;
   maxRevisions?: number;
   retry?: string;
+  correct?: string[];
+  note?: string[];
 }
 
 export function registerReviewCommand(program: Command, context: CliContext): void {
@@ -46,6 +57,12 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
     .option("--content-file <file>", "the new content (edit)")
     .option("--reviewer <name>", "who decided")
     .option("--comment <text>", "a note kept with the decision")
+    .option(
+      "--correct <criterion=value>",
+      "a score the judge got wrong, on the criterion's own scale (2 on 1–5, a level id, pass/fail); repeatable",
+      collect,
+    )
+    .option("--note <criterion=text>", "why a corrected score is wrong; repeatable", collect)
     .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
     .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
     .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))

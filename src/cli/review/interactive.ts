@@ -7,8 +7,10 @@
 import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { TextOutput } from "../context.js";
 import { isEditorError, isInputFileError } from "../errors.js";
+import { markedCorrection, markQuestion } from "./corrections.js";
 import { contentText } from "./display.js";
 import { editText } from "./editor.js";
 import { readInputFile } from "./files.js";
@@ -29,7 +31,7 @@ export type PromptOutcome =
   | { kind: "decision"; decision: ReviewDecision }
   | { kind: "quit"; why: "quit" | "end-of-input" };
 
-type Choice = ReviewAction | "quit";
+type Choice = ReviewAction | "mark" | "quit";
 
 const KEYS: Readonly<Record<string, Choice>> = {
   a: "approve",
@@ -40,6 +42,8 @@ const KEYS: Readonly<Record<string, Choice>> = {
   edit: "edit",
   t: "retry",
   retry: "retry",
+  m: "mark",
+  mark: "mark",
   q: "quit",
   quit: "quit",
   exit: "quit",
@@ -50,6 +54,7 @@ const LABELS: Readonly<Record<Choice, string>> = {
   revise: "[r]evise",
   edit: "[e]dit",
   retry: "re[t]ry",
+  mark: "[m]ark a score wrong",
   quit: "[q]uit",
 };
 
@@ -109,6 +114,40 @@ function editExtension(stage: StageDefinition | undefined, content: unknown): st
   return kind === "text" ? "md" : "json";
 }
 
+/** Whether the review has scores a reviewer could mark wrong, with a decision that keeps them. */
+function markable(review: PendingReview): boolean {
+  const decides = review.actions.some((a) => a === "approve" || a === "revise" || a === "edit");
+  return decides && (review.evaluation?.criteria.length ?? 0) > 0;
+}
+
+/**
+ * The `mark` step: one criterion's right value (and note) added to `corrections`, replacing an
+ * earlier mark of it; false at the end of the input.
+ */
+async function markStep(
+  io: DecisionPromptIo,
+  review: PendingReview,
+  corrections: CorrectionInput[],
+): Promise<boolean> {
+  for (;;) {
+    const answer = await ask(io, markQuestion(review));
+    if (answer === undefined) return false;
+    if (answer.trim() === "") return true;
+    const marked = markedCorrection(review, answer, corrections);
+    if ("message" in marked) {
+      io.out.write(`${marked.message}\n`);
+      continue;
+    }
+    const { correction } = marked;
+    const at = corrections.findIndex((c) => c.criterionId === correction.criterionId);
+    if (at >= 0) corrections.splice(at, 1);
+    corrections.push(correction);
+    const value = correction.level ?? correction.score;
+    io.out.write(`Marked ${correction.criterionId}: ${value} (sent with your decision).\n`);
+    return true;
+  }
+}
+
 /**
  * Asks until the reviewer decides or quits. `content` is the stage's current content (the text
  * an edit in $EDITOR starts from); `stage` says its shape (data stages are edited as JSON).
@@ -119,7 +158,13 @@ export async function askDecision(
   stage: StageDefinition | undefined,
   io: DecisionPromptIo,
 ): Promise<PromptOutcome> {
-  const offered: Choice[] = [...review.actions, "quit"];
+  const offered: Choice[] = [
+    ...review.actions,
+    ...(markable(review) ? ["mark" as const] : []),
+    "quit",
+  ];
+  const corrections: CorrectionInput[] = [];
+  const marks = () => (corrections.length === 0 ? {} : { corrections: [...corrections] });
   const menu = `Decide: ${offered.map((c) => LABELS[c]).join(", ")} > `;
   for (;;) {
     const answer = await ask(io, menu);
@@ -138,7 +183,12 @@ export async function askDecision(
     switch (choice) {
       case "quit":
         return { kind: "quit", why: "quit" };
+      case "mark":
+        if (!(await markStep(io, review, corrections)))
+          return { kind: "quit", why: "end-of-input" };
+        continue;
       case "approve":
+        return { kind: "decision", decision: { action: choice, ...withReviewer(io), ...marks() } };
       case "retry":
         return { kind: "decision", decision: { action: choice, ...withReviewer(io) } };
       case "revise": {
@@ -147,7 +197,12 @@ export async function askDecision(
         if (feedback.trim() === "") continue;
         return {
           kind: "decision",
-          decision: { action: "revise", feedback: feedback.trim(), ...withReviewer(io) },
+          decision: {
+            action: "revise",
+            feedback: feedback.trim(),
+            ...withReviewer(io),
+            ...marks(),
+          },
         };
       }
       case "edit": {
@@ -160,7 +215,7 @@ export async function askDecision(
         if (edited === undefined) continue;
         return {
           kind: "decision",
-          decision: { action: "edit", content: edited, ...withReviewer(io) },
+          decision: { action: "edit", content: edited, ...withReviewer(io), ...marks() },
         };
       }
     }

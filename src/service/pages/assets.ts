@@ -36,6 +36,10 @@ svg.chart .bar-none { fill: #98a2b3; } svg.chart .threshold { stroke: var(--ink)
 form.decision { display: grid; gap: .5rem; }
 form.decision textarea { width: 100%; min-height: 5rem; font: inherit; }
 form.decision textarea.edit { min-height: 16rem; font: 14px/1.45 ui-monospace, monospace; }
+fieldset.corrections { border: 1px solid #ddd; padding: .25rem .75rem .5rem; }
+fieldset.corrections details.correction { margin: .25rem 0; }
+fieldset.corrections details.correction[open] { display: grid; gap: .25rem; }
+ul.corrections { margin: .25rem 0; }
 button { font: inherit; padding: .4rem .9rem; border-radius: 6px; border: 1px solid var(--line); background: #fff;
   cursor: pointer; }
 button.primary { background: var(--accent); color: #fff; border-color: var(--accent); }

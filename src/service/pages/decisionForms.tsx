@@ -3,6 +3,7 @@
  * feedback, edit in place, retry. Each posts the pending interrupt's id and the CSRF token.
  */
 import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import { CorrectionFields } from "./correctionFields.js";
 
 interface FormProps {
   review: ReviewDetail;
@@ -35,6 +36,7 @@ function ApproveForm(props: FormProps) {
       <Hidden {...props} action="approve" />
       <label for="approve-comment">Comment (optional)</label>
       <textarea id="approve-comment" name="comment" maxlength={10_000} />
+      <CorrectionFields review={props.review} form="approve" />
       <p>
         <button type="submit" class="primary">
           Approve and go on
@@ -56,6 +58,7 @@ function ReviseForm(props: FormProps) {
       <Hidden {...props} action="revise" />
       <label for="revise-feedback">What the writer should change</label>
       <textarea id="revise-feedback" name="feedback" required maxlength={10_000} />
+      <CorrectionFields review={props.review} form="revise" />
       <p>
         <button type="submit">Send back with this feedback</button>
       </p>
@@ -74,6 +77,7 @@ function EditForm(props: FormProps) {
       </textarea>
       <label for="edit-comment">Comment (optional)</label>
       <textarea id="edit-comment" name="comment" maxlength={10_000} />
+      <CorrectionFields review={props.review} form="edit" />
       <p>
         <button type="submit">Save my edit and go on</button>
       </p>

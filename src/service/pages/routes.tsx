@@ -16,6 +16,7 @@ import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
 import { PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
+import { correctionsOfForm } from "./correctionFields.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
 import { QueuePage } from "./queue.js";
@@ -101,7 +102,8 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
   });
   pages.post("/reviews/:threadId/decisions", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const form = withoutEmpty(await checkedForm(c));
+    const { fields, corrections } = correctionsOfForm(withoutEmpty(await checkedForm(c)));
+    const form = corrections.length === 0 ? fields : { ...fields, corrections };
     const request = requireValid(DecisionRequestSchema.safeParse(form), "the decision");
     await desk.decide(threadId, request, c.var.reviewer);
     const after = encodeURIComponent(request.interruptId);

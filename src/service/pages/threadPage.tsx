@@ -5,6 +5,7 @@
  * seconds (a meta refresh inside noscript) and offers a reload link.
  */
 import type { ThreadStatus, ThreadTraces } from "../../orchestrator/reviewDesk.js";
+import { RecordedCorrections } from "./correctionFields.js";
 import { Layout } from "./layout.js";
 import { formatScore, PassedBadge } from "./queue.js";
 import { TraceSection } from "./traceSection.js";
@@ -61,6 +62,7 @@ function Decisions(props: { thread: ThreadStatus }) {
           <strong>{decision.reviewer}</strong> {decision.action} {decision.stage}
           {decision.feedback !== undefined ? `: “${decision.feedback}”` : ""}
           {decision.appliedAt === undefined ? <span class="muted"> (being applied)</span> : null}
+          <RecordedCorrections corrections={decision.corrections} />
         </li>
       ))}
     </ol>

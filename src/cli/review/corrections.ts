@@ -1,0 +1,96 @@
+/**
+ * Score corrections in the terminal review: `--correct <criterion>=<value>` (repeatable) with
+ * `--note <criterion>=<text>`, and the interactive `mark` step. A value is on the criterion's own
+ * scale: a number for a scored criterion (2 on 1–5), a level id, or pass/fail for a check.
+ */
+import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import { type CorrectionInput, resolveCorrections } from "../../scoring/corrections.js";
+import { isCorrectionInvalidError } from "../../scoring/errors.js";
+import type { EvaluationResult } from "../../scoring/result.js";
+import { CliError } from "../errors.js";
+
+/** `c2=2` → ["c2", "2"]; the first `=` splits. */
+function pairOf(option: string, text: string): [string, string] {
+  const at = text.indexOf("=");
+  const id = at < 0 ? "" : text.slice(0, at).trim();
+  const value = at < 0 ? "" : text.slice(at + 1).trim();
+  if (id === "" || value === "") {
+    throw new CliError(`${option} takes <criterion>=<value>, e.g. ${option} c2=2 (got "${text}")`);
+  }
+  return [id, value];
+}
+
+/** A value as a reviewer types it: a number is a score, anything else a level (or pass/fail). */
+export function correctionOf(criterionId: string, value: string, note?: string): CorrectionInput {
+  const number = Number(value);
+  const given =
+    value.trim() !== "" && Number.isFinite(number) ? { score: number } : { level: value };
+  return { criterionId, ...given, ...(note === undefined || note === "" ? {} : { note }) };
+}
+
+/** The corrections of `--correct` and `--note`; a note for a criterion not corrected is refused. */
+export function correctionsFromOptions(
+  correct: readonly string[] = [],
+  notes: readonly string[] = [],
+): CorrectionInput[] {
+  const noteOf = new Map(notes.map((n) => pairOf("--note", n)));
+  const corrections = correct.map((text) => {
+    const [id, value] = pairOf("--correct", text);
+    return correctionOf(id, value, noteOf.get(id));
+  });
+  for (const id of noteOf.keys()) {
+    if (!corrections.some((c) => c.criterionId === id)) {
+      throw new CliError(`--note ${id}=… goes with a --correct ${id}=<value>`);
+    }
+  }
+  return corrections;
+}
+
+/** What a criterion can be corrected to, for the prompt: its scale, levels or pass/fail. */
+function choicesText(evaluation: EvaluationResult): string {
+  return evaluation.criteria
+    .map((c) => {
+      const judged = c.native === null ? "not evaluated" : String(c.native);
+      const scale =
+        c.method === "check"
+          ? "pass/fail"
+          : (c.levels?.length ?? 0) > 0
+            ? (c.levels ?? []).map((l) => l.id).join("/")
+            : `${c.scale?.min ?? 0}–${c.scale?.max ?? 1}`;
+      return `  ${c.id} (${scale}): judge said ${judged}`;
+    })
+    .join("\n");
+}
+
+/**
+ * One `mark` answer (`<criterion> <value> [note…]`) checked against the evaluation: the
+ * correction, or the message saying what is wrong with it.
+ */
+export function markedCorrection(
+  review: PendingReview,
+  answer: string,
+  earlier: readonly CorrectionInput[],
+): { correction: CorrectionInput } | { message: string } {
+  const [id = "", value = "", ...note] = answer.trim().split(/\s+/);
+  if (review.evaluation === null) return { message: "this review has no scores to mark" };
+  if (id === "" || value === "") {
+    return {
+      message: `answer <criterion> <right value> [note], e.g. c2 2 too vague\n${choicesText(review.evaluation)}`,
+    };
+  }
+  const correction = correctionOf(id, value, note.join(" "));
+  try {
+    const others = earlier.filter((c) => c.criterionId !== id);
+    resolveCorrections(review.evaluation, [...others, correction]);
+  } catch (error) {
+    if (!isCorrectionInvalidError(error)) throw error;
+    return { message: error.message };
+  }
+  return { correction };
+}
+
+/** The `mark` prompt's question, listing the criteria and their scales. */
+export function markQuestion(review: PendingReview): string {
+  const list = review.evaluation === null ? "" : `${choicesText(review.evaluation)}\n`;
+  return `${list}Criterion and the right value, then an optional note (empty to go back): `;
+}

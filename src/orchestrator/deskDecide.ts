@@ -1,0 +1,102 @@
+/**
+ * A reviewer's decision on the desk: checked against the review it answers (the actions offered,
+ * the corrections against the evaluation the reviewer saw), then recorded in one transaction with
+ * its calibration labels, and handed to a job.
+ */
+import { randomUUID } from "node:crypto";
+import { ReviewDecisionSchema } from "../graph/model.js";
+import { checkedCorrections, labelsOfDecision } from "./calibrationLabels.js";
+import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
+import { alreadyDecided } from "./deskViews.js";
+import { ActionNotOfferedError, InvalidInputError, ReviewNotPendingError } from "./errors.js";
+import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import type { DecisionRequest, Reviewer } from "./reviewDesk.js";
+
+/** The decision as the graph takes it, checked (InvalidInputError names the field). */
+function parsedDecision(request: DecisionRequest, by: Reviewer) {
+  const { interruptId: _id, ...decision } = request;
+  const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(
+      issue?.path.map(String).join(".") || "action",
+      issue?.message ?? "invalid",
+    );
+  }
+  const { action, reviewer: _who, ...payload } = parsed.data;
+  return { action, payload };
+}
+
+async function notPending(ctx: DeskContext, threadId: string, interruptId: string) {
+  const now = await ctx.store.pendingOf(threadId);
+  return new ReviewNotPendingError(
+    threadId,
+    interruptId,
+    now.map((p) => p.interruptId),
+  );
+}
+
+/** The review as the thread's checkpoint holds it: the evaluation the reviewer saw. */
+async function reviewSeen(ctx: DeskContext, threadId: string, interruptId: string) {
+  const snapshot = await snapshotOf(ctx, threadId);
+  if (snapshot === undefined) return undefined;
+  return reviewsOf(threadId, snapshot).find((r) => r.interruptId === interruptId);
+}
+
+/** The corrections on the 0–1 scale (InvalidInputError naming the correction at fault). */
+function correctionsFor(review: PendingReview | undefined, request: DecisionRequest) {
+  const given = request.corrections ?? [];
+  if (given.length > 0 && request.action === "retry") {
+    throw new InvalidInputError(
+      "corrections",
+      "a retry judges again: correct scores with approve, revise or edit",
+    );
+  }
+  const checked = checkedCorrections(review?.evaluation ?? null, given);
+  if ("issue" in checked) throw new InvalidInputError(checked.issue.field, checked.issue.message);
+  return checked.corrections;
+}
+
+export async function decide(
+  ctx: DeskContext,
+  threadId: string,
+  request: DecisionRequest,
+  by: Reviewer,
+): Promise<{ decisionId: string }> {
+  await accessThread(ctx, threadId, by);
+  const pending = await ctx.store.pendingOf(threadId);
+  const row = pending.find((p) => p.interruptId === request.interruptId);
+  if (row === undefined) {
+    const earlier = await ctx.store.decisionFor(threadId, request.interruptId);
+    if (earlier !== undefined) throw alreadyDecided(earlier);
+    throw await notPending(ctx, threadId, request.interruptId);
+  }
+  if (!row.actions.includes(request.action))
+    throw new ActionNotOfferedError(request.action, row.actions);
+  const { action, payload } = parsedDecision(request, by);
+  const review = await reviewSeen(ctx, threadId, request.interruptId);
+  const corrections = correctionsFor(review, request);
+  const decision = {
+    id: randomUUID(),
+    threadId,
+    interruptId: request.interruptId,
+    stage: row.stage,
+    reviewer: by.name,
+    action,
+    payload,
+    decidedAt: new Date().toISOString(),
+  };
+  const labelled = {
+    ...{ decisionId: decision.id, threadId, stage: row.stage, reviewer: by.name, action },
+    contentType: review?.contentType ?? row.stage,
+    decidedAt: decision.decidedAt,
+    ...("feedback" in payload ? { feedback: payload.feedback } : {}),
+  };
+  const labels = labelsOfDecision(labelled, review?.evaluation ?? null, corrections);
+  const result = await ctx.store.recordDecision(decision, labels);
+  if (result.kind === "already_decided") throw alreadyDecided(result.decision);
+  if (result.kind === "not_pending") throw await notPending(ctx, threadId, request.interruptId);
+  // Durable from here: if the enqueue is lost with this process, recovery finds the decision.
+  await enqueueThread(ctx, threadId);
+  return { decisionId: result.decision.id };
+}

@@ -1,0 +1,149 @@
+/**
+ * Score corrections on the review page: inside each decision form, per criterion, a "score is
+ * wrong" control that reveals the right value on the criterion's own scale (a number, or a list
+ * for levels and pass/fail checks) and a note — plain form fields, no script needed. Also the
+ * corrections a thread recorded, for its page, and the form fields read back into corrections.
+ */
+import type { RecordedCorrection, ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import type { CorrectionInput } from "../../scoring/corrections.js";
+import type { CriterionResult } from "../../scoring/result.js";
+import { formatScore } from "./queue.js";
+
+const FIELD = /^correction-(\d{1,4})-(criterion|kind|value|note)$/;
+
+function judged(criterion: CriterionResult): string {
+  if (criterion.native !== null) return String(criterion.native);
+  return criterion.score === null ? "not evaluated" : formatScore(criterion.score);
+}
+
+function choicesOf(criterion: CriterionResult): Array<{ value: string; label: string }> | null {
+  if (criterion.method === "check") {
+    return [
+      { value: "pass", label: "pass" },
+      { value: "fail", label: "fail" },
+    ];
+  }
+  if (criterion.levels === undefined || criterion.levels.length === 0) return null;
+  return criterion.levels.map((l) => ({ value: l.id, label: l.label }));
+}
+
+function RightValue(props: { criterion: CriterionResult; id: string; name: string }) {
+  const choices = choicesOf(props.criterion);
+  if (choices !== null) {
+    return (
+      <select id={props.id} name={props.name}>
+        <option value="">— the judge was right —</option>
+        {choices.map((c) => (
+          <option value={c.value}>{c.label}</option>
+        ))}
+      </select>
+    );
+  }
+  const scale = props.criterion.scale ?? { min: 0, max: 1, integer: false };
+  return (
+    <input
+      type="number"
+      id={props.id}
+      name={props.name}
+      min={String(scale.min)}
+      max={String(scale.max)}
+      step={scale.integer ? "1" : "any"}
+      inputmode="decimal"
+    />
+  );
+}
+
+function scaleHint(criterion: CriterionResult): string {
+  if (criterion.method === "check") return "pass or fail";
+  if ((criterion.levels?.length ?? 0) > 0) return "a level";
+  const scale = criterion.scale ?? { min: 0, max: 1 };
+  return `${scale.min}–${scale.max}`;
+}
+
+function CorrectionRow(props: { criterion: CriterionResult; index: number; form: string }) {
+  const { criterion, index, form } = props;
+  const id = (part: string) => `${form}-correction-${index}-${part}`;
+  const name = (part: string) => `correction-${index}-${part}`;
+  const kind = choicesOf(criterion) === null ? "score" : "level";
+  return (
+    <details class="correction">
+      <summary>
+        {criterion.title}: judge said {judged(criterion)} — score is wrong
+      </summary>
+      <input type="hidden" name={name("criterion")} value={criterion.id} />
+      <input type="hidden" name={name("kind")} value={kind} />
+      <label for={id("value")}>The right score ({scaleHint(criterion)})</label>
+      <RightValue criterion={criterion} id={id("value")} name={name("value")} />
+      <label for={id("note")}>Why (optional)</label>
+      <input type="text" id={id("note")} name={name("note")} maxlength={2000} />
+    </details>
+  );
+}
+
+/** The correction controls of one decision form (approve, revise or edit). */
+export function CorrectionFields(props: { review: ReviewDetail; form: string }) {
+  const criteria = props.review.evaluation?.criteria ?? [];
+  if (criteria.length === 0) return null;
+  return (
+    <fieldset class="corrections">
+      <legend>Scores the judge got wrong (optional, sent with this decision)</legend>
+      {criteria.map((criterion, index) => (
+        <CorrectionRow criterion={criterion} index={index} form={props.form} />
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * The form's fields without the correction fields, and the corrections they give: one per
+ * criterion whose right value was filled in (a criterion left empty was not marked).
+ */
+export function correctionsOfForm(form: Record<string, string>): {
+  fields: Record<string, string>;
+  corrections: CorrectionInput[];
+} {
+  const fields: Record<string, string> = {};
+  const rows = new Map<string, Record<string, string>>();
+  for (const [key, value] of Object.entries(form)) {
+    const match = FIELD.exec(key);
+    if (match === null) {
+      fields[key] = value;
+      continue;
+    }
+    const [, index = "", part = ""] = match;
+    rows.set(index, { ...rows.get(index), [part]: value });
+  }
+  const corrections: CorrectionInput[] = [];
+  for (const row of rows.values()) {
+    const value = row.value?.trim() ?? "";
+    if (value === "" || row.criterion === undefined) continue;
+    const note = row.note?.trim() ?? "";
+    corrections.push({
+      criterionId: row.criterion,
+      ...(row.kind === "level" ? { level: value } : { score: Number(value) }),
+      ...(note === "" ? {} : { note }),
+    });
+  }
+  return { fields, corrections };
+}
+
+function nativeOrPercent(native: number | string | null | undefined, score: number | null) {
+  return native === undefined || native === null ? formatScore(score) : String(native);
+}
+
+/** The corrections recorded with a decision, for the thread page. */
+export function RecordedCorrections(props: { corrections: RecordedCorrection[] | undefined }) {
+  const corrections = props.corrections ?? [];
+  if (corrections.length === 0) return null;
+  return (
+    <ul class="corrections">
+      {corrections.map((c) => (
+        <li>
+          <strong>{c.criterionTitle}</strong>: judge {nativeOrPercent(c.judgeNative, c.judgeScore)}{" "}
+          → reviewer {nativeOrPercent(c.reviewerNative, c.reviewerScore)}
+          {c.note !== undefined ? ` — “${c.note}”` : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
