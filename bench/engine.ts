@@ -6,7 +6,8 @@
  * 20-criterion catalog three ways: sequential (concurrency 1), per-criterion concurrent
  * (concurrency = N) and batch (one TOON table). Each run prints its wall time against the lower
  * bound of the calls it actually made (bench/engineSchedule.ts), the calls, prompt and output
- * tokens. Then a zero-latency model measures the engine's own time per criterion.
+ * tokens. Then a zero-latency model measures the engine's own time per criterion. The injection
+ * guard (one more call before judging, on by default) is off: this measures judging.
  *
  * Usage: tsx bench/engine.ts [--slots 4] [--scale 10] [--runs 3] [--evaluations 200]
  * It prints PASS/FAIL per target and exits 0 either way: it is a benchmark, not a test.
@@ -139,6 +140,7 @@ async function measure(
       model,
       mode: schedule.mode,
       concurrency: schedule.concurrency,
+      injectionGuard: false,
     });
     const wallMs = performance.now() - started;
     checkRun(schedule.name, result, model);
@@ -175,7 +177,8 @@ async function overhead(
   concurrency: number,
 ): Promise<Overhead> {
   const model = new LatencyChatModel({ ...ZERO_LATENCY, slots: SLOTS });
-  const run = () => evaluateContent({ content, catalog, model, mode, concurrency });
+  const run = () =>
+    evaluateContent({ content, catalog, model, mode, concurrency, injectionGuard: false });
   for (let i = 0; i < WARMUP_EVALUATIONS; i += 1) await run();
   model.reset();
   const cpuBefore = process.cpuUsage();
@@ -230,7 +233,9 @@ async function main(): Promise<void> {
 
   // JIT warm-up so the first timed schedule does not pay for module and code warm-up.
   const warm = new LatencyChatModel({ ...ZERO_LATENCY, slots: SLOTS });
-  for (let i = 0; i < 5; i += 1) await evaluateContent({ content, catalog, model: warm });
+  for (let i = 0; i < 5; i += 1) {
+    await evaluateContent({ content, catalog, model: warm, injectionGuard: false });
+  }
 
   const measured: Measured[] = [];
   for (const schedule of SCHEDULES)

@@ -1,4 +1,3 @@
-import { REASONING_WORD_LIMIT } from "./answerFormats.js";
 import { DATA_RULE, EVIDENCE_RULE, JUDGE_ROLE } from "./systemPrompt.js";
 
 /**
@@ -48,6 +47,13 @@ export const TABLE_QUOTE_WORDS = 15;
 /** … the quotes of one cell separated by this mark. */
 export const TABLE_QUOTE_SEPARATOR = " | ";
 
+/**
+ * A table row's reasoning: at most this many words. Shorter than a single answer's (its quotes
+ * column carries the evidence, and a group's rows are written one after another on one server
+ * slot, so every word of every row is on the call's critical path).
+ */
+export const TABLE_REASONING_WORD_LIMIT = 20;
+
 /** The header every batch answer must start with. */
 export function batchHeader(count: number): string {
   return `results[${count}]{id,score,quotes,reasoning}:`;
@@ -64,7 +70,7 @@ export function batchAnswerFormat(ids: readonly string[]): string {
     `\`quotes\` copies, word for word, at most ${TABLE_QUOTE_LIMIT} passages of the content the score rests on,`,
     `each at most ${TABLE_QUOTE_WORDS} words, separated by "${TABLE_QUOTE_SEPARATOR.trim()}" ("" when there is nothing to quote);`,
     "every quote is checked against the content.",
-    `Each reasoning: at most ${REASONING_WORD_LIMIT} words, naming the evidence without repeating the quotes.`,
+    `Each reasoning: at most ${TABLE_REASONING_WORD_LIMIT} words, naming the evidence without repeating the quotes.`,
   ].join("\n");
 }
 

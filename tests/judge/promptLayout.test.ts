@@ -71,7 +71,7 @@ describe("prompt layout for prefix caching: the same prefix for every criterion"
     expect(other.user.startsWith(prefix)).toBe(true);
     expect(other.system).toBe(one.system);
     expect(one.user.indexOf(`[${scoreFivePoint.id}]`)).toBeGreaterThan(prefix.length);
-    expect(one.user).toContain("Each reasoning: at most 30 words");
+    expect(one.user).toContain("Each reasoning: at most 20 words");
   });
 });
 
