@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { openReviewStore } from "../../src/store/index.js";
 import {
   answers,
   DB,
@@ -123,7 +124,13 @@ describe.concurrent("evalgate reviews / review", () => {
       expect(approved.stdout).toContain("Review: Conclusion Evaluation Review [conclusion]");
       expect(approved.stdout).toMatch(/criterion\s+score\s+threshold\s+met/);
 
-      const last = await evalgate(["review", threadId, "approve", "--db", db], { cwd, env });
+      const last = await evalgate(
+        [
+          ...["review", threadId, "approve", "--db", db],
+          ...["--correct", "closing_request=0.5", "--note", "closing_request=no amount asked"],
+        ],
+        { cwd, env },
+      );
       expect(last.code).toBe(0);
       expect(last.stdout).toContain(
         `decided approve on Conclusion Evaluation Review [conclusion], thread ${threadId}\ncompleted\n`,
@@ -157,6 +164,23 @@ describe.concurrent("evalgate reviews / review", () => {
       expect((await evalgate(["reviews", "--db", db], { cwd, env })).stdout).toBe(
         `No paused threads in ${db}.\n`,
       );
+      // Every decision is a calibration label per criterion; the corrected one is marked.
+      const labels = await openReviewStore({ sqlitePath: join(cwd, db), env: {} });
+      try {
+        const conclusion = (await labels.labelsFor(threadId)).filter(
+          (l) => l.stage === "conclusion",
+        );
+        expect(conclusion.map((l) => [l.criterionId, l.source, l.reviewerScore])).toEqual([
+          ["case_synthesis", "accepted", undefined],
+          ["closing_request", "marked", 0.5],
+          ["funder_impact", "accepted", undefined],
+          ["section_consistency", "accepted", undefined],
+          ["sustainability", "accepted", undefined],
+        ]);
+        expect(conclusion.find((l) => l.source === "marked")?.reviewerNote).toBe("no amount asked");
+      } finally {
+        await labels.close();
+      }
     } finally {
       await server.close();
     }

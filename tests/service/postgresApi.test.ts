@@ -79,11 +79,32 @@ describe("the review API on PostgreSQL, two app instances", () => {
     expect(listed.items.map((i) => i.threadId)).toContain(threadId);
 
     const path = `/api/reviews/${threadId}/decisions`;
-    const decision = { interruptId: review.interruptId, action: "approve" };
+    const decision = {
+      interruptId: review.interruptId,
+      action: "approve",
+      corrections: [
+        { criterionId: "source_traceability", score: 0.5, note: "two sources undated" },
+      ],
+    };
     const answers = await Promise.all([a.post(path, ana, decision), b.post(path, ana, decision)]);
     expect(answers.map((r) => r.status).sort()).toEqual([202, 409]);
     const refused = answers.find((r) => r.status === 409);
     expect(refused === undefined ? "" : errorOf(refused).code).toBe("ALREADY_DECIDED");
+    // One calibration label per research criterion (five), once, whichever replica recorded it.
+    const labels = await desks[1]!.store.labelsFor(threadId);
+    expect(labels.map((l) => [l.criterionId, l.source, l.reviewerScore])).toEqual([
+      ["award_parameters", "accepted", undefined],
+      ["eligibility_requirements", "accepted", undefined],
+      ["funder_priorities", "accepted", undefined],
+      ["review_criteria_mapping", "accepted", undefined],
+      ["source_traceability", "marked", 0.5],
+    ]);
+    const decidedAt = labels[0]?.decidedAt ?? "";
+    const page = await desks[0]!.store.calibrationLabels({
+      since: decidedAt,
+      contentType: "research",
+    });
+    expect(page.filter((l) => l.threadId === threadId)).toHaveLength(5);
 
     await reviewOn(a, threadId, "solution");
     const status = (await a.get(`/api/threads/${threadId}`, ana)).body as {
