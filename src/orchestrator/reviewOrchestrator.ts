@@ -153,7 +153,9 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const snapshot = await this.index(runtime, threadId);
     const values = snapshot.values as GraphState<G>;
     const [review] = reviewsOf(threadId, snapshot);
-    if (review !== undefined) return { threadId, state: "paused", review, values };
+    if (review !== undefined) {
+      return this.policy.paused(runtime.saver, { threadId, state: "paused", review, values });
+    }
     if (snapshot.next.length === 0) {
       return this.policy.finished(runtime.saver, { threadId, state: "completed", values });
     }

@@ -12,7 +12,7 @@
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
-import { pruneFinishedThread } from "./checkpointRetention.js";
+import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 
@@ -129,6 +129,7 @@ async function step(
       applied,
       events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
     });
+    await pruneSupersededWrites(ctx.runtime.saver, threadId);
     return "waiting";
   }
   if (snapshot.next.length === 0) {
@@ -139,6 +140,7 @@ async function step(
       events: [{ type: "finished" }],
     });
     if (ctx.runtime.retention === "latest") await pruneFinishedThread(ctx.runtime.saver, threadId);
+    else await pruneSupersededWrites(ctx.runtime.saver, threadId);
     return "finished";
   }
   const others = pausedInterrupts(snapshot);
