@@ -10,7 +10,7 @@
  * median run of each is printed with its wall time, wall ÷ the lower bound of the calls it made,
  * requests, prompt tokens, prefill tokens paid and output tokens; then the ratios and the goals.
  *
- * Usage: tsx bench/peer.ts [--slots 4] [--scale 1] [--runs 3]
+ * Usage: tsx --expose-gc bench/peer.ts [--slots 4] [--scale 1] [--runs 3]
  * It prints PASS/FAIL per goal and exits 0 either way: it is a benchmark, not a test.
  */
 import { availableParallelism, loadavg } from "node:os";
@@ -109,6 +109,16 @@ function goals(pick: (role: PeerSystem["role"]) => PeerRunStats | undefined): Pe
   ];
 }
 
+/**
+ * Between two timed runs: a full garbage collection when the script runs with --expose-gc (the
+ * npm script does), so one system does not pay for the garbage of the one before, and a pause
+ * for closed connections to go.
+ */
+async function settle(): Promise<void> {
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 async function main(): Promise<void> {
   const scaled = {
     fixedMs: LATENCY.fixedMs / SCALE,
@@ -136,6 +146,7 @@ async function main(): Promise<void> {
     server.setLatency(scaled);
     for (let r = 0; r < RUNS; r += 1) {
       for (const system of SYSTEMS) {
+        await settle();
         server.reset();
         const started = performance.now();
         const note = await system.run(input);
