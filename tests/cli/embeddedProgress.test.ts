@@ -1,6 +1,16 @@
-/** The embedded model's terminal progress: the download bar's line. */
+/**
+ * The embedded model's terminal progress: the download bar's line, and the tokens-per-second line
+ * drawn while the model answers (into a stream object standing in for the terminal).
+ */
 import { describe, expect, it } from "vitest";
-import { downloadLine } from "../../src/cli/embeddedProgress.js";
+import { downloadLine, showGenerationProgress } from "../../src/cli/embeddedProgress.js";
+import { startGenerationMeter } from "../../src/llm/embedded/generationProgress.js";
+
+/** An output sink that says it is a terminal (or not) and keeps what is written to it. */
+function sink(isTTY: boolean) {
+  const writes: string[] = [];
+  return { isTTY, columns: 80, writes, write: (text: string) => writes.push(text) };
+}
 
 describe("downloadLine", () => {
   it("shows the share, sizes, rate and time left", () => {
@@ -21,5 +31,46 @@ describe("downloadLine", () => {
       bytesPerSecond: 1_000,
     });
     expect(line).toBe("downloading  1.5 kB  1.0 kB/s");
+  });
+});
+
+describe("showGenerationProgress", () => {
+  it("draws the tokens and tokens per second in place on a terminal, and clears the line at the end", () => {
+    const terminal = sink(true);
+    const stop = showGenerationProgress(terminal);
+    const meter = startGenerationMeter("model.gguf");
+    meter.tokens(7);
+    meter.tokens(5); // within the redraw interval of the first: may be skipped
+    meter.finish(); // a finished call is always drawn
+    stop();
+    const lines = terminal.writes;
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines.slice(0, -1)) {
+      expect(line).toMatch(
+        /^\r {2}model\.gguf: \d+ tokens, \d+\.\d tokens\/s \(\d+ calls? running\)\x1b\[K$/,
+      );
+    }
+    expect(lines[0]).toContain(": 7 tokens, ");
+    expect(lines[0]).toContain("(1 call running)");
+    expect(lines.at(-2)).toContain(": 12 tokens, ");
+    expect(lines.at(-2)).toContain("(0 calls running)");
+    expect(Number(/, ([\d.]+) tokens\/s/.exec(lines.at(-2) ?? "")?.[1])).toBeGreaterThan(0);
+    expect(lines.at(-1)).toBe("\r\x1b[K");
+
+    // Once stopped, nothing more is drawn.
+    const after = startGenerationMeter("model.gguf");
+    after.tokens(3);
+    after.finish();
+    expect(terminal.writes).toHaveLength(lines.length);
+  });
+
+  it("writes nothing when the output is not a terminal", () => {
+    const piped = sink(false);
+    const stop = showGenerationProgress(piped);
+    const meter = startGenerationMeter("model.gguf");
+    meter.tokens(4);
+    meter.finish();
+    stop();
+    expect(piped.writes).toEqual([]);
   });
 });
