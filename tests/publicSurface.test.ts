@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -60,6 +60,7 @@ const ROOT_NAMES = [
 
 /** The subpaths package.json must offer, one per folder of src/ that has a public index. */
 const SUBPATHS = [
+  "blueprints",
   "checks",
   "context",
   "criteria",
@@ -111,6 +112,22 @@ describe("the public surface", () => {
         types: `./dist/src/${folder}/index.d.ts`,
         import: `./dist/src/${folder}/index.js`,
       });
+    }
+  });
+
+  it("every folder of src/ with a public index is a subpath, and no other", () => {
+    const folders = readdirSync(join(root, "src"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .filter((folder) => existsSync(join(root, "src", folder, "index.ts")));
+    expect(folders.sort()).toEqual([...SUBPATHS].sort());
+  });
+
+  it("evalgate/blueprints offers loading and running a blueprint", async () => {
+    const target = ExportTargetSchema.parse(exportsMap()["./blueprints"]);
+    const blueprints: Record<string, unknown> = await import(join(root, sourceOf(target.import)));
+    for (const name of ["loadBlueprint", "runBlueprint", "BlueprintSchema", "isBlueprintError"]) {
+      expect(typeof blueprints[name], name).not.toBe("undefined");
     }
   });
 
