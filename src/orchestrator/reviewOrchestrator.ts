@@ -37,7 +37,7 @@ import {
   type PendingPage,
   pendingFromIndex,
 } from "./threadIndex.js";
-import { KeyedLock } from "./threadLock.js";
+import { ThreadLocks } from "./threadLock.js";
 import { foreignChannels, listThreads } from "./threads.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./graphTypes.js";
@@ -54,12 +54,11 @@ function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Che
 }
 
 /**
- * Runs review threads of a graph that pauses for reviewers (the evaluation gate, the proposal
- * graph): starts them, lists the threads waiting for a decision across the whole checkpointer,
- * and resumes exactly the interrupt a decision was made for. It checks what LangGraph leaves
- * unchecked — resuming an unknown, finished or differently paused thread would silently do
- * nothing — and validates the decision before the graph sees it. Threads survive a restart: a
- * new orchestrator on the same checkpointer finds and resumes them.
+ * Runs review threads of a graph that pauses for reviewers: starts them, lists the threads
+ * waiting for a decision, and resumes exactly the interrupt a decision was made for, one step at
+ * a time per thread across processes (the store's thread lock, as the review desk takes it). It
+ * checks what LangGraph leaves unchecked (resuming an unknown, finished or differently paused
+ * thread does nothing) and validates the decision first. Threads survive a restart.
  * @example
  * const { threadId, review } = await new ReviewOrchestrator({ graph }).start({ content });
  */
@@ -72,7 +71,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   private owned: Checkpointer | undefined;
   private readonly givenStore: ReviewStore | undefined;
   private storePromise: Promise<ReviewStore> | undefined;
-  private readonly lock = new KeyedLock();
+  private readonly lock = new ThreadLocks(() => this.store());
 
   constructor(options: ReviewOrchestratorOptions<G>) {
     this.builder = options.graph;
