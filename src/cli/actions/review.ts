@@ -17,6 +17,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { panelJudging } from "../panelJudges.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
@@ -194,6 +195,10 @@ export async function runReviewDecision(
     model,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
     ...(options.cache === false ? { cache: false } : {}),
+    // The thread's panel judges what the decision runs on to.
+    ...(stored?.panel === undefined
+      ? {}
+      : { judging: await panelJudging(stored.panel, context, false) }),
   };
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;

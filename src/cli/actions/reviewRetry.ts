@@ -10,6 +10,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
+import { panelJudging } from "../panelJudges.js";
 import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { reviewCommandHint } from "../review/hints.js";
@@ -63,6 +64,10 @@ export async function runRetryThread(
     model: createChatModel(target.spec, { env }),
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
     ...(options.cache === false ? { cache: false } : {}),
+    // The thread's panel judges what the decision runs on to.
+    ...(stored?.panel === undefined
+      ? {}
+      : { judging: await panelJudging(stored.panel, context, false) }),
   };
   // What runs again is a model call (the judge or the writer).
   await ensureModelReady(target);

@@ -12,6 +12,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady } from "../modelCheck.js";
+import { panelJudging } from "../panelJudges.js";
 import {
   cliReviewer,
   continueThread,
@@ -137,12 +138,14 @@ async function resumeRun(
       `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
     );
   }
-  if (options.model !== undefined || options.maxRevisions !== undefined) {
+  const panelGiven = (options.judge?.length ?? 0) > 0;
+  if (options.model !== undefined || options.maxRevisions !== undefined || panelGiven) {
     // Settings given again on resume are the thread's from now on (for `review` too).
     await saveRunSettings(plan.settingsPath, threadId, {
       ...stored,
       model: target.spec,
       ...(maxRevisions === undefined ? {} : { maxRevisions }),
+      ...(plan.panel === undefined ? {} : { panel: plan.panel }),
       startedAt: stored?.startedAt ?? new Date().toISOString(),
     });
   }
@@ -175,6 +178,7 @@ async function startRun(
   await saveRunSettings(plan.settingsPath, threadId, {
     model: target.spec,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
+    ...(plan.panel === undefined ? {} : { panel: plan.panel }),
     ...(rfpFile === undefined ? {} : { rfpFile }),
     startedAt: new Date().toISOString(),
   });
@@ -213,6 +217,8 @@ export async function runProposal(
       `no thread "${options.thread}": there is no checkpoint file at ${describeStore(store, cwd)}`,
     );
   }
+  // Each panel judge checked too, before anything is stored.
+  const judging = plan.panel === undefined ? undefined : await panelJudging(plan.panel, context);
   const timeoutMs = target.defaultTimeoutMs;
   const model = createChatModel(target.spec, {
     env,
@@ -226,6 +232,7 @@ export async function runProposal(
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
     ...(options.cache === false ? { cache: false } : {}),
+    ...(judging === undefined ? {} : { judging }),
   };
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;

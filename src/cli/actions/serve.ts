@@ -5,11 +5,13 @@
 import { join } from "node:path";
 import { createReviewDesk } from "../../orchestrator/createReviewDesk.js";
 import { startService } from "../../service/server.js";
+import type { PanelFlags } from "../commands/options.js";
 import type { CliContext } from "../context.js";
+import { panelJudging, panelSettingOf } from "../panelJudges.js";
 import { describeStore, resolveCheckpointStore } from "../review/store.js";
 
 /** The options of `evalgate serve`, as commander parsed them. */
-export interface RawServeOptions {
+export interface RawServeOptions extends PanelFlags {
   host: string;
   port: number;
   data?: string;
@@ -32,11 +34,17 @@ export async function serveReviews(
   const data = options.data?.trim();
   const sqlite = data === undefined || data === "" ? undefined : join(data, "checkpoints.sqlite");
   const store = resolveCheckpointStore(sqlite, context.env, context.cwd);
+  const setting = panelSettingOf(options);
+  // The panel's models are built here and checked at their first call, as the model is.
+  const judging = setting === undefined ? undefined : await panelJudging(setting, context, false);
   const desk = await createReviewDesk({
     ...(store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url }),
     env: context.env,
     cwd: context.cwd,
     ...(options.model === undefined ? {} : { model: options.model }),
+    ...(judging === undefined
+      ? {}
+      : { graph: { evaluation: { judges: judging.judges, panel: judging.panel } } }),
   });
   const service = await startService({
     desk,

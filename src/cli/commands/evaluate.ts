@@ -1,10 +1,9 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import { collectValues, integerIn, numberIn } from "./options.js";
+import { addPanelOptions, integerIn, type PanelFlags } from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 const FORMATS = ["table", "toon", "json", "md", "html"] as const;
-const AGGREGATES = ["median", "mean", "majority"] as const;
 
 const HELP_AFTER = `
 Input:
@@ -43,12 +42,9 @@ Examples:
     --judge ollama:llama3.1:8b --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
-interface RawEvaluateOptions {
+interface RawEvaluateOptions extends PanelFlags {
   catalog: string;
   model?: string;
-  judge?: string[];
-  aggregate?: (typeof AGGREGATES)[number];
-  minAgreement?: number;
   mode: (typeof MODES)[number];
   format: (typeof FORMATS)[number];
   out?: string;
@@ -64,28 +60,13 @@ interface RawEvaluateOptions {
 }
 
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("evaluate")
     .description("judge a content file or a project folder against a criteria catalog")
     .argument("<file-or-dir>", "content file, or a project folder of documents")
     .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
-    .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct")
-    .option(
-      "--judge <provider:model>",
-      "a judge of a panel (repeat for each judge; instead of --model)",
-      collectValues,
-    )
-    .addOption(
-      new Option(
-        "--aggregate <how>",
-        "how a panel's answers become the score (default median)",
-      ).choices(AGGREGATES),
-    )
-    .option(
-      "--min-agreement <x>",
-      "a panel's agreement (-1 to 1) under which a human must review",
-      numberIn(-1, 1),
-    )
+    .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct");
+  addPanelOptions(command, "a judge of a panel (repeat for each judge; instead of --model)")
     .addOption(
       new Option(
         "--mode <mode>",

@@ -1,5 +1,5 @@
 /** Argument parsers shared by the commands: commander reports what they throw as a usage error. */
-import { InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 
 /** A whole number within [min, max], for options such as --timeout and --concurrency. */
 export function integerIn(min: number, max: number): (value: string) => number {
@@ -28,4 +28,31 @@ export function numberIn(min: number, max: number): (value: string) => number {
 /** Collects a repeated option's values in order (`--judge a --judge b`). */
 export function collectValues(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];
+}
+
+/** How a panel's answers become the score. */
+export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
+
+/** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
+export interface PanelFlags {
+  judge?: string[];
+  aggregate?: (typeof PANEL_AGGREGATES)[number];
+  minAgreement?: number;
+}
+
+/** Adds the panel options, the same for every command that judges. */
+export function addPanelOptions(command: Command, judgeHelp: string): Command {
+  return command
+    .option("--judge <provider:model>", judgeHelp, collectValues)
+    .addOption(
+      new Option(
+        "--aggregate <how>",
+        "how a panel's answers become the score (default median)",
+      ).choices(PANEL_AGGREGATES),
+    )
+    .option(
+      "--min-agreement <x>",
+      "a panel's agreement (-1 to 1) under which a human must review",
+      numberIn(-1, 1),
+    );
 }

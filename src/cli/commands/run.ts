@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
-import { integerIn } from "./options.js";
+import { addPanelOptions, integerIn, type PanelFlags } from "./options.js";
 
 const HELP_AFTER = `
 What it does:
@@ -30,15 +30,22 @@ Store:
 Model:
   --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL;
   evalgate checks that Ollama runs and has the model before it starts (exit code 2 if not).
+  --judge provider:model, two or more, makes a panel: the model writes, and every LLM criterion
+  of every stage is judged by each judge; the --aggregate (median, mean or majority) of their
+  answers is the score, their agreement is shown per criterion and overall (Krippendorff's
+  alpha), and agreement under --min-agreement or a judge that gave no answer holds the stage for
+  you with the reason. The panel is kept with the thread, like the model.
 
 Examples:
   evalgate run rfp.md --applicant applicant.md
   evalgate run --thread 3f2c9a6e-…            # go on with a paused run
   evalgate run rfp.md --trace calls.jsonl     # the judge's prompts and answers, one call a line
   printf 'a\\nr\\nName the sources.\\n' | evalgate run rfp.md
+  evalgate run rfp.md --judge ollama:qwen2.5:7b-instruct --judge ollama:llama3.1:8b \\
+    --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
-interface RawRunOptions {
+interface RawRunOptions extends PanelFlags {
   cache?: boolean;
   thread?: string;
   applicant?: string;
@@ -51,7 +58,7 @@ interface RawRunOptions {
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("run")
     .description("write a proposal for an RFP, reviewing each stage's evaluation as it goes")
     .argument("[rfp-file]", "the request for proposals (text); not needed with --thread")
@@ -60,7 +67,8 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .option(
       "-m, --model <provider:model>",
       "writer and judge model, e.g. ollama:qwen2.5:7b-instruct",
-    )
+    );
+  addPanelOptions(command, "a judge of a panel (repeat for each judge; --model still writes)")
     .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
     .option("--max-revisions <n>", "revisions per stage before approve or edit", integerIn(0, 50))
     .option("--reviewer <name>", "recorded with your decisions")

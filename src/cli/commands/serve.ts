@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { RawServeOptions } from "../actions/serve.js";
 import type { CliContext } from "../context.js";
-import { integerIn } from "./options.js";
+import { addPanelOptions, integerIn } from "./options.js";
 
 const HELP_AFTER = `
 What it does:
@@ -20,6 +20,10 @@ Sign-in:
 
 Model:
   --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL.
+  --judge provider:model, two or more, makes a panel for every proposal the service runs: the
+  model writes, each judge judges every LLM criterion, --aggregate (median, mean or majority)
+  makes the score, and agreement under --min-agreement holds the stage for a reviewer. The review
+  page shows each judge's answer and the agreement per criterion.
 
 Examples:
   evalgate serve
@@ -28,7 +32,7 @@ Examples:
 `;
 
 export function registerServeCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("serve")
     .description("serve the review pages and the review API over HTTP")
     .option("--host <address>", "address to listen on", "127.0.0.1")
@@ -37,7 +41,8 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option(
       "-m, --model <provider:model>",
       "writer and judge model, e.g. ollama:qwen2.5:7b-instruct",
-    )
+    );
+  addPanelOptions(command, "a judge of a panel (repeat for each judge; --model still writes)")
     .addHelpText("after", HELP_AFTER)
     .action(async (options: RawServeOptions) => {
       const { serveReviews } = await import("../actions/serve.js");

@@ -12,6 +12,7 @@ import { isDeskError } from "../../orchestrator/errors.js";
 import type { Reviewer } from "../../orchestrator/reviewDesk.js";
 import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import { CliError } from "../errors.js";
+import type { PanelJudging } from "../panelJudges.js";
 import type { CheckpointStore } from "./store.js";
 
 export interface CliDeskOptions {
@@ -23,6 +24,19 @@ export interface CliDeskOptions {
   overrideSettings?: boolean;
   /** `false` (--no-cache): every criterion is asked of the model, none kept. */
   cache?: boolean;
+  /** A panel of judges for every evaluation (the model still writes). */
+  judging?: PanelJudging;
+}
+
+/** The evaluation nodes' options the command sets: the cache switch and the panel. */
+function evaluationOptions(options: CliDeskOptions) {
+  const evaluation = {
+    ...(options.cache === false ? { cache: false as const } : {}),
+    ...(options.judging === undefined
+      ? {}
+      : { judges: options.judging.judges, panel: options.judging.panel }),
+  };
+  return Object.keys(evaluation).length === 0 ? {} : { graph: { evaluation } };
 }
 
 /** The desk over the command's store; it runs no background jobs (the command advances threads). */
@@ -36,7 +50,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
-    ...(options.cache === false ? { graph: { evaluation: { cache: false } } } : {}),
+    ...evaluationOptions(options),
     jobs: { run: false },
   });
 }

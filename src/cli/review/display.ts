@@ -10,6 +10,7 @@ import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { PendingRow } from "../../store/types.js";
+import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
 
@@ -103,6 +104,8 @@ export function renderReview(
   const evaluation = review.evaluation;
   if (evaluation !== null) {
     out.push("", ...scoreTable(evaluation, width), "", overallLine(evaluation));
+    // A panel's judges and agreement (α, gaps), and how many quotes were found.
+    for (const fact of panelFacts(evaluation)) out.push(`${fact.label}: ${fact.value}`);
     for (const list of resultLists(evaluation)) {
       out.push("", list.title);
       for (const item of list.items) out.push(`  - ${truncate(oneLine(item), width - 4)}`);

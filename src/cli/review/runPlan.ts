@@ -1,15 +1,18 @@
 /**
  * What `evalgate run` works from before anything runs: its options, the input files, the store,
- * the settings kept from an earlier run of the thread, the model and the revision limit.
+ * the settings kept from an earlier run of the thread, the model, the revision limit and the panel.
  */
+
+import type { PanelFlags } from "../commands/options.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
+import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { readInputFile } from "./files.js";
 import { loadRunSettings, type RunSettings, runSettingsPath } from "./settings.js";
 import { type CheckpointStore, resolveCheckpointStore } from "./store.js";
 
-export interface RunCommandOptions {
+export interface RunCommandOptions extends PanelFlags {
   thread?: string;
   applicant?: string;
   model?: string;
@@ -49,6 +52,8 @@ export interface RunPlan {
   stored: RunSettings | undefined;
   target: ReturnType<typeof resolveModelTarget>;
   maxRevisions: number | undefined;
+  /** The panel of judges: given now, else the thread's own. */
+  panel: PanelSetting | undefined;
 }
 
 /** Reads the input files and settles the store, the model and the revision limit. */
@@ -61,6 +66,7 @@ export async function planRun(
   if (rfpFile === undefined && options.thread === undefined) {
     throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
   }
+  const given = panelSettingOf(options);
   const rfp = rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd);
   const applicant =
     options.applicant === undefined
@@ -71,5 +77,6 @@ export async function planRun(
   const stored = await storedSettings(settingsPath, options.thread, context.stderr);
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  return { rfp, applicant, store, settingsPath, stored, target, maxRevisions };
+  const panel = given ?? stored?.panel;
+  return { rfp, applicant, store, settingsPath, stored, target, maxRevisions, panel };
 }

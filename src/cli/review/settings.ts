@@ -1,5 +1,5 @@
 /**
- * What a `run` was started with — its model and revision limit — kept beside the checkpoints, so
+ * What a `run` was started with — its model, revision limit and panel of judges — kept beside the checkpoints, so
  * that `run --thread` and `review` go on with the same settings after the terminal was closed:
  * LangGraph keeps the run context out of a thread's checkpoints. For a SQLite store the settings
  * live in `<file>.runs.json`; for PostgreSQL in `.evalgate/runs.json` under the working folder.
@@ -10,12 +10,15 @@ import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { RunSettingsFileError } from "../errors.js";
 import { writeFileAtomically } from "../outputFile.js";
+import { PanelSettingSchema } from "../panelJudges.js";
 import type { CheckpointStore } from "./store.js";
 
 export const RunSettingsSchema = z.object({
   /** The writer and judge model, `provider:model`. */
   model: z.string().min(1).optional(),
   maxRevisions: z.number().int().min(0).optional(),
+  /** A panel of judges instead of the model judging alone. */
+  panel: PanelSettingSchema.optional(),
   /** The RFP file the run started from, as given. */
   rfpFile: z.string().optional(),
   startedAt: z.string(),

@@ -1,0 +1,83 @@
+/**
+ * A panel of judges for the commands that run the proposal graph (`run`, `serve`, and the review
+ * commands going on with a run): two or more `--judge`, with `--aggregate` and `--min-agreement`.
+ * The writer stays `--model`; every LLM criterion of every stage is judged by each panel member.
+ */
+import { z } from "zod";
+import type { PanelOptions } from "../engine/options.js";
+import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
+import { PANEL_AGGREGATES, type PanelFlags } from "./commands/options.js";
+import type { CliContext } from "./context.js";
+import { CliError } from "./errors.js";
+import { ensureModelReady, resolveModelTarget } from "./modelCheck.js";
+
+/** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
+export const PanelSettingSchema = z.object({
+  judges: z.array(z.string().min(1)).min(2),
+  aggregate: z.enum(PANEL_AGGREGATES).optional(),
+  minAgreement: z.number().min(-1).max(1).optional(),
+});
+export type PanelSetting = z.infer<typeof PanelSettingSchema>;
+
+/** The judges and options the evaluation nodes take. */
+export interface PanelJudging {
+  judges: JudgeModel[];
+  panel: PanelOptions;
+}
+
+/** The panel the flags ask for, or undefined without `--judge`; refused when it is not one. */
+export function panelSettingOf(flags: PanelFlags): PanelSetting | undefined {
+  const judges = flags.judge ?? [];
+  if (judges.length === 0) {
+    if (flags.aggregate !== undefined || flags.minAgreement !== undefined) {
+      throw new CliError(
+        "--aggregate and --min-agreement set up a panel: give two or more --judge",
+      );
+    }
+    return undefined;
+  }
+  if (judges.length < 2) {
+    throw new CliError(
+      "a panel needs two or more --judge (with none, the --model judges what it writes)",
+    );
+  }
+  return {
+    judges,
+    ...(flags.aggregate === undefined ? {} : { aggregate: flags.aggregate }),
+    ...(flags.minAgreement === undefined ? {} : { minAgreement: flags.minAgreement }),
+  };
+}
+
+/**
+ * The panel's judges as models: each checked (and fetched where it must be) before anything runs
+ * when `check` is set, then built with its target's timeout.
+ */
+export async function panelJudging(
+  setting: PanelSetting,
+  context: Pick<CliContext, "env" | "stderr" | "signal">,
+  check = true,
+): Promise<PanelJudging> {
+  const judges: JudgeModel[] = [];
+  for (const spec of setting.judges) {
+    const resolved = resolveModelTarget(spec, context.env);
+    const target = check
+      ? await ensureModelReady(resolved, {
+          env: context.env,
+          stderr: context.stderr,
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+        })
+      : resolved;
+    const timeoutMs = target.defaultTimeoutMs;
+    judges.push(
+      createChatModel(target.spec, {
+        env: context.env,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      }),
+    );
+  }
+  const panel = {
+    ...(setting.aggregate === undefined ? {} : { aggregate: setting.aggregate }),
+    ...(setting.minAgreement === undefined ? {} : { minAgreement: setting.minAgreement }),
+  };
+  return { judges, panel };
+}
