@@ -13,6 +13,7 @@ export {
 } from "./agreement.js";
 export * from "./calibration/index.js";
 export * from "./calibrationLabel.js";
+export * from "./corrections.js";
 export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
 export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criterionResult.js";
 export * from "./errors.js";
