@@ -110,7 +110,9 @@ describe.concurrent("evalgate run", () => {
       expect(run.stdout).toContain("Strengths\n  - ");
       expect(run.stdout).toContain("Suggestions\n  - ");
       expect(run.stdout).toContain('Content (excerpt)\n  | {\n  |   "funder": "Calder Bay');
-      expect(run.stdout).toContain('"maybe" is not a choice: answer approve, revise, edit, quit.');
+      expect(run.stdout).toContain(
+        '"maybe" is not a choice: answer approve, revise, edit, mark, quit.',
+      );
       expect(run.stdout).toContain("content file missing.md: no such file\n");
       expect(run.stdout).toContain(`Run completed (thread ${threadId}).`);
       for (const stage of STAGES) {
