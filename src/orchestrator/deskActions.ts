@@ -4,13 +4,11 @@
  * one thread's checkpoint, or record a row; the graph runs in jobs (createReviewDesk.ts wires them).
  */
 import { randomUUID } from "node:crypto";
-import { ReviewDecisionSchema } from "../graph/model.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
 import type { Checkpointer } from "./checkpointer.js";
 import {
-  alreadyDecided,
   decodeCursor,
   encodeCursor,
   listItemOf,
@@ -19,7 +17,6 @@ import {
   titleFrom,
 } from "./deskViews.js";
 import {
-  ActionNotOfferedError,
   ForbiddenError,
   InvalidInputError,
   NotAssignedError,
@@ -30,7 +27,6 @@ import {
 import type { JobQueue } from "./jobs/jobQueue.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import type {
-  DecisionRequest,
   PageRequest,
   ReviewDetail,
   Reviewer,

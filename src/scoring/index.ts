@@ -13,8 +13,8 @@ export {
 } from "./agreement.js";
 export * from "./calibration/index.js";
 export * from "./calibrationLabel.js";
-export * from "./corrections.js";
 export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
+export * from "./corrections.js";
 export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criterionResult.js";
 export * from "./errors.js";
 export { evaluateGates, type GateFailure, type GateFailureKind, type GateReport } from "./gates.js";
