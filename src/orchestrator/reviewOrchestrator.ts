@@ -152,12 +152,10 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const snapshot = await this.index(runtime, threadId);
     const values = snapshot.values as GraphState<G>;
     const [review] = reviewsOf(threadId, snapshot);
-    if (review !== undefined) {
+    if (review !== undefined)
       return this.policy.paused(runtime.saver, { threadId, state: "paused", review, values });
-    }
-    if (snapshot.next.length === 0) {
+    if (snapshot.next.length === 0)
       return this.policy.finished(runtime.saver, { threadId, state: "completed", values });
-    }
     const interrupts = pausedInterrupts(snapshot).map((i) => i.id);
     const where =
       interrupts.length > 0
