@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerPrompt, isWriterPrompt } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
+  APPLICANT,
   answers,
   DB,
   evalgate,
   MODEL,
+  RFP,
   serverEnv,
+  startEvalgate,
   threadIdOf,
   workFolder,
 } from "./reviewHarness.js";
@@ -124,5 +127,61 @@ describe("evalgate run with a panel of judges", { timeout: 240_000 }, () => {
     });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("--aggregate and --min-agreement set up a panel");
+  });
+});
+
+describe("evalgate serve with a panel of judges", { timeout: 400_000 }, () => {
+  it("every proposal the service runs is judged by the panel; the review carries its answers", async () => {
+    const cwd = await freshFolder();
+    const env = serverEnv(server);
+    const added = await evalgate(["reviewers", "add", "ana", "--role", "admin"], { cwd, env });
+    expect(added.code).toBe(0);
+    const token = /\n {2}(\S+)\n/.exec(added.stdout)?.[1] ?? "";
+    const serve = startEvalgate(["serve", "--port", "0", ...PANEL, "--aggregate", "mean"], {
+      cwd,
+      env,
+    });
+    try {
+      const [, url] = await serve.waitForStdout(/review service on (http:\/\/\S+)/, 60_000);
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+      const started = await fetch(`${url}/api/proposals`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ rfp: RFP, applicant: APPLICANT }),
+      });
+      expect(started.status).toBe(202);
+      const { threadId } = (await started.json()) as { threadId: string };
+      // The graph runs to its first review in a job: asked until the review is there.
+      let review: Response | undefined;
+      for (let attempt = 0; attempt < 3000; attempt += 1) {
+        review = await fetch(`${url}/api/reviews/${threadId}`, { headers });
+        if (review.status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(review?.status).toBe(200);
+      const body = (await review?.json()) as {
+        evaluation: {
+          panel?: { judges: string[]; aggregate: string; agreement: number | null; gaps: number };
+          overallScore: number;
+          criteria: Array<{ id: string; panel?: { answers: unknown[]; agreement: number | null } }>;
+        };
+      };
+      // Mean of 0.9, 0.8 and 0.3 on every criterion: 2.0 / 3; agreement as worked out above.
+      expect(body.evaluation.panel).toEqual({
+        judges: JUDGES.map((judge) => `ollama:${judge}`),
+        aggregate: "mean",
+        agreement: -0.4,
+        gaps: 0,
+      });
+      expect(body.evaluation.overallScore).toBeCloseTo(2 / 3, 3);
+      for (const criterion of body.evaluation.criteria) {
+        expect(criterion.panel?.answers, criterion.id).toHaveLength(3);
+        expect(criterion.panel?.agreement, criterion.id).toBe(-0.24);
+      }
+      expect(modelsAsked().judges.has("judge-b")).toBe(true);
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+    }
   });
 });
