@@ -129,7 +129,13 @@ describe("langgraph dev serving langgraph.json", () => {
       .parse(graph.edges)
       .map((e) => `${e.source}->${e.target}`);
     expect(edges).toEqual(
-      expect.arrayContaining(["evaluate->review", "review->evaluate", "review->__end__"]),
+      expect.arrayContaining([
+        "__start__->startEvaluate",
+        "startEvaluate->evaluate",
+        "evaluate->review",
+        "review->startEvaluate",
+        "review->__end__",
+      ]),
     );
   });
 
