@@ -17,12 +17,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createChatModel } from "../src/llm/chatModel.js";
 import { createCheckpointer } from "../src/orchestrator/checkpointer.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
 import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
-import { scriptedProposalResponder } from "../tests/devserver/proposalResponder.js";
-import { ScriptedChatModel } from "../tests/doubles/scriptedChatModel.js";
+import { mb, parseSizes, percentile, sampleRss, scriptedProposalModel, timed } from "./benchKit.js";
 import { seedPendingThreads, type Template, templateThread } from "./serviceSeed.js";
 
 const { values: args } = parseArgs({
@@ -32,31 +30,12 @@ const { values: args } = parseArgs({
     "database-url": { type: "string" },
   },
 });
-const sizes = (args.sizes ?? "")
-  .split(",")
-  .map(Number)
-  .filter((n) => n > 0);
+const sizes = parseSizes(args.sizes);
 const samples = Number(args.samples);
 const admin: Reviewer = { name: "bench-admin", role: "admin" };
-
-let peakRss = 0;
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-}, 5);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-async function timed(times: number[], action: () => Promise<unknown>): Promise<void> {
-  const start = process.hrtime.bigint();
-  await action();
-  times.push(Number(process.hrtime.bigint() - start) / 1e6);
-}
+const memory = sampleRss();
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
 /** Walks the queue page by page (keyset), then opens reviews of threads picked at random. */
 async function measureReads(desk: ReviewDeskHandle, threadIds: string[]) {
@@ -127,7 +106,7 @@ async function main(): Promise<void> {
   const desk = await createReviewDesk({
     ...where,
     env: {},
-    model: createChatModel(new ScriptedChatModel({ responder: scriptedProposalResponder(0.85) })),
+    model: scriptedProposalModel(),
     jobs: { run: false },
   });
   try {
@@ -144,7 +123,7 @@ async function main(): Promise<void> {
         ...(await seedPendingThreads(desk, checkpointer.saver, template, size - threadIds.length)),
       );
       const seeded = Date.now() - started;
-      peakRss = process.memoryUsage().rss;
+      memory.restart();
       const reads = await measureReads(desk, threadIds);
       const writes = await measureDecisions(desk, template, threadIds);
       rows.push(
@@ -154,12 +133,12 @@ async function main(): Promise<void> {
           `  open a review: p50 ${ms(percentile(reads.open, 50))}, p99 ${ms(percentile(reads.open, 99))}`,
           `  50 reviewers deciding: ${writes.decisions} decisions in ${ms(writes.wall)} (${((writes.decisions / writes.wall) * 1000).toFixed(0)}/s), p50 ${ms(percentile(writes.times, 50))}, p99 ${ms(percentile(writes.times, 99))}`,
           `  50 reviewers on one review at once: ${writes.accepted} accepted, ${50 - writes.accepted} refused`,
-          `  peak RSS: ${mb(peakRss)}`,
+          `  peak RSS: ${mb(memory.peak)}`,
         ].join("\n"),
       );
       process.stdout.write(`${rows[rows.length - 1]}\n`);
-      if (rssAtFirst === 0) rssAtFirst = peakRss;
-      rssAtLast = peakRss;
+      if (rssAtFirst === 0) rssAtFirst = memory.peak;
+      rssAtLast = memory.peak;
       listP99AtLast = percentile(reads.list, 99);
       threadIds.splice(0, 4 * 50 + 1);
     }
@@ -169,7 +148,7 @@ async function main(): Promise<void> {
         `peak RSS ${mb(rssAtFirst)} → ${mb(rssAtLast)} (×${growth.toFixed(2)}) — goal flat (≤ ×1.25): ${growth <= 1.25 ? "PASS" : "FAIL"}\n`,
     );
   } finally {
-    clearInterval(sampler);
+    memory.stop();
     await desk.close();
     await checkpointer.close();
     rmSync(dir, { recursive: true, force: true });

@@ -28,12 +28,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { createChatModel } from "../src/llm/chatModel.js";
 import { createCheckpointer } from "../src/orchestrator/checkpointer.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
 import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
-import { scriptedProposalResponder } from "../tests/devserver/proposalResponder.js";
-import { ScriptedChatModel } from "../tests/doubles/scriptedChatModel.js";
+import { mb, parseSizes, percentile, sampleRss, scriptedProposalModel, timed } from "./benchKit.js";
 import { seedPendingThreads, templateThread } from "./serviceSeed.js";
 import { catalogDir, threadBytes } from "./stateSizes.js";
 
@@ -48,27 +46,11 @@ const { values: args } = parseArgs({
     real: { type: "string", default: "200" },
   },
 });
-const sizes = (args.sizes ?? "")
-  .split(",")
-  .map(Number)
-  .filter((n) => n > 0);
+const sizes = parseSizes(args.sizes);
 const samples = Number(args.samples);
 const admin: Reviewer = { name: "bench-admin", role: "admin" };
+const memory = sampleRss();
 
-let peakRss = 0;
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-}, 5);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-async function timed(times: number[], action: () => Promise<unknown>): Promise<void> {
-  const start = process.hrtime.bigint();
-  await action();
-  times.push(Number(process.hrtime.bigint() - start) / 1e6);
-}
 /** When each checkpoint write of the SQLite saver was durable (its put resolved). */
 const checkpointWrites: bigint[] = [];
 const savedPut = SqliteSaver.prototype.put;
@@ -80,13 +62,10 @@ SqliteSaver.prototype.put = async function put(this: SqliteSaver, ...args) {
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 const p50p99 = (t: number[]) => `p50 ${ms(percentile(t, 50))}, p99 ${ms(percentile(t, 99))}`;
 
 async function openDesk(sqlitePath: string, traces: "inline" | "checkpointer", dir?: string) {
-  const model = createChatModel(
-    new ScriptedChatModel({ responder: scriptedProposalResponder(0.85) }),
-  );
+  const model = scriptedProposalModel();
   const evaluation = { traces, ...(dir === undefined ? {} : { criteriaDir: dir }) };
   return createReviewDesk({
     ...{ sqlitePath, env: {}, model, jobs: { run: false } },
@@ -181,17 +160,17 @@ async function measureScale(work: string): Promise<string[]> {
       const added = await seedPendingThreads(desk, checkpointer.saver, template, size - ids.length);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       ids.push(...added);
-      peakRss = process.memoryUsage().rss;
+      memory.restart();
       const fresh = added.slice(-samples);
       const measured = await measureAt(desk, checkpointer.saver, ids, fresh);
       const { load, open, recorded, resume, nextStage } = measured;
-      rss.push(peakRss);
+      rss.push(memory.peak);
       lines.push(
         `${size} paused threads (${added.length} copied in ${seconds.toFixed(1)} s), file ${mb(statSync(sqlitePath).size)}: ` +
           `paused checkpoint loaded ${p50p99(load)}; getReview ${p50p99(open)}; decision recorded ${p50p99(recorded)}; ` +
           `resume (recorded decision applied, its checkpoint durable) ${p50p99(resume)} ` +
           `(goal p99 ≤ 30 ms: ${percentile(resume, 99) <= 30 ? "PASS" : "FAIL"}); ` +
-          `then the next stage to its review ${p50p99(nextStage)}; peak RSS ${mb(peakRss)}`,
+          `then the next stage to its review ${p50p99(nextStage)}; peak RSS ${mb(memory.peak)}`,
       );
       process.stdout.write(`${lines.at(-1)}\n`);
       const done = new Set(fresh);
@@ -213,7 +192,7 @@ async function main(): Promise<void> {
     await measureSizes(work);
     await measureScale(work);
   } finally {
-    clearInterval(sampler);
+    memory.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }
