@@ -110,11 +110,20 @@ export interface MainView {
 }
 
 export function mainView(text: string): MainView {
-  let view = "";
+  const parts: string[] = [];
   const origin: number[] = [];
   const hidden: Array<[number, number]> = [];
   let index = 0;
-  for (const char of text) {
+  while (index < text.length) {
+    const asciiEnd = endOfAscii(text, index);
+    if (asciiEnd > index) {
+      // Plain ASCII is never hidden, and NFKC and the look-alike fold leave it as it is.
+      parts.push(text.slice(index, asciiEnd));
+      for (let i = index; i < asciiEnd; i++) origin.push(i);
+      index = asciiEnd;
+      continue;
+    }
+    const char = String.fromCodePoint(text.codePointAt(index) ?? 0);
     if (ALWAYS_HIDDEN.test(char) || JOINERS.has(char)) {
       if (isHiddenAt(text, index, char)) {
         const last = hidden[hidden.length - 1];
@@ -122,15 +131,29 @@ export function mainView(text: string): MainView {
         else hidden.push([index, index + char.length]);
       }
     } else {
-      const normal = char.normalize("NFKC");
-      const folded = [...normal].map((c) => foldHomoglyph(c) ?? c).join("");
+      const folded = normalisedChar(char);
       for (let i = 0; i < folded.length; i++) origin.push(index);
-      view += folded;
+      parts.push(folded);
     }
     index += char.length;
   }
   origin.push(text.length);
-  return { view, origin, hidden, mixedScript: mixedScriptWords(text) };
+  return { view: parts.join(""), origin, hidden, mixedScript: mixedScriptWords(text) };
+}
+
+/** Where the run of ASCII characters starting at `from` ends. */
+function endOfAscii(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && text.charCodeAt(end) < 0x80) end++;
+  return end;
+}
+
+/** One character as the main view shows it: NFKC, then look-alikes folded. */
+export function normalisedChar(char: string): string {
+  const normal = char.normalize("NFKC");
+  let folded = "";
+  for (const c of normal) folded += foldHomoglyph(c) ?? c;
+  return folded;
 }
 
 /** Words that mix Latin letters with look-alikes from another script ("іgnore" with a Cyrillic і). */
@@ -138,6 +161,8 @@ function mixedScriptWords(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
   for (const match of text.matchAll(/[\p{L}\p{M}]{2,}/gu)) {
     const word = match[0];
+    // A word of ASCII letters only has no look-alike in it.
+    if (/^[A-Za-z]+$/.test(word)) continue;
     const latin = /[A-Za-z]/.test(word);
     const lookAlike = [...word].some((c) => foldHomoglyph(c) !== undefined);
     const foreignOther = [...word].some(
