@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { STAGE_IDS as CONTENT_IDS } from "../proposalStages.js";
 
 /**
  * Structural checks on the shipped JSON configuration: the seed-004 criteria catalogs in
@@ -14,17 +15,6 @@ import { z } from "zod";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const criteriaDir = join(root, "config", "evaluation", "criteria");
 const dependenciesPath = join(root, "config", "dependencies.json");
-
-const CONTENT_IDS = [
-  "research",
-  "solution",
-  "connection_pairs",
-  "problem_statement",
-  "methodology",
-  "budget",
-  "timeline",
-  "conclusion",
-] as const;
 
 const BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
 

@@ -12,7 +12,7 @@ import {
   judgeEnv,
   runEvalgate,
   SPAWN_TIMEOUT,
-  tempFolder,
+  tempFolderForFile,
   writeText,
 } from "./helpers.js";
 
@@ -46,7 +46,7 @@ function respond(request: OllamaChatRequest): string {
 }
 
 let server: OllamaServer;
-let temp: Awaited<ReturnType<typeof tempFolder>>;
+const temp = tempFolderForFile();
 let blueprintFile: string;
 
 beforeAll(async () => {
@@ -54,13 +54,11 @@ beforeAll(async () => {
     models: [JUDGE_MODEL, "cand-a", "cand-b"],
     responder: respond,
   });
-  temp = await tempFolder();
   blueprintFile = await writeText(temp.dir, "stoic.json", JSON.stringify(BLUEPRINT));
 });
 
 afterAll(async () => {
   await server.close();
-  await temp.remove();
 });
 
 const env = () => ({ ...judgeEnv(server.url), EVALGATE_INJECTION_GUARD: "off" });

@@ -20,25 +20,23 @@ import {
   ROOT,
   runEvalgate,
   SPAWN_TIMEOUT,
-  tempFolder,
+  tempFolderForFile,
   writeText,
 } from "./helpers.js";
 
 let server: OllamaServer;
-let temp: Awaited<ReturnType<typeof tempFolder>>;
+const temp = tempFolderForFile();
 let content: string;
 let db: string;
 
 beforeAll(async () => {
   server = await startOllamaServer({ models: [JUDGE_MODEL], responder: ifbJudge });
-  temp = await tempFolder();
   content = await writeText(temp.dir, "proposal.md", FUNDABLE_CONTENT);
   db = join(temp.dir, "checkpoints.sqlite");
 });
 
 afterAll(async () => {
   await server?.close();
-  await temp?.remove();
 });
 
 const env = () => ({ ...judgeEnv(server.url), EVALGATE_INJECTION_GUARD: "off" });

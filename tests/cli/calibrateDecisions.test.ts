@@ -3,7 +3,7 @@
  * first review (against the Ollama-protocol test server), a decision through `evalgate review`
  * with one score marked wrong, then the report of that store.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CalibrationReportSchema } from "../../src/scoring/calibration/index.js";
 import {
   DB,
@@ -11,21 +11,16 @@ import {
   proposalServer,
   serverEnv,
   threadIdOf,
-  workFolder,
+  workFolders,
 } from "./reviewHarness.js";
 
-const folders: Array<Awaited<ReturnType<typeof workFolder>>> = [];
-afterAll(async () => {
-  for (const folder of folders) await folder.remove();
-});
+const freshFolder = workFolders();
 
 describe("evalgate calibrate after a real decision", () => {
   it("reports the decision's labels, the marked score as the judge's disagreement", async () => {
     const server = await proposalServer();
     try {
-      const folder = await workFolder();
-      folders.push(folder);
-      const cwd = folder.dir;
+      const cwd = await freshFolder();
       const env = serverEnv(server);
       // No answers: the run stops at the first review (research) and stays paused.
       const run = await evalgate(["run", "rfp.md", "--db", DB], { cwd, env });

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { decode } from "@toon-format/toon";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/criteria/load.js";
 import type { Catalog } from "../../src/criteria/model.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
@@ -16,11 +16,11 @@ import {
   ROOT,
   runEvalgate,
   SPAWN_TIMEOUT,
-  tempFolder,
+  tempFolderForFile,
   writeText,
 } from "./helpers.js";
 
-let temp: Awaited<ReturnType<typeof tempFolder>>;
+const temp = tempFolderForFile();
 let pointsCatalog: string;
 let rubricCatalog: string;
 
@@ -31,7 +31,6 @@ const LEVELS = [
 ];
 
 beforeAll(async () => {
-  temp = await tempFolder();
   // seed 002 points: multipliers 1, 1, 3, 0.5 → weights normalised to fractions like 0.181818…
   pointsCatalog = await writeText(
     temp.dir,
@@ -75,10 +74,6 @@ beforeAll(async () => {
       ],
     }),
   );
-});
-
-afterAll(async () => {
-  await temp?.remove();
 });
 
 /** A catalog without what loading adds (the file it came from, the loader's notes). */

@@ -2,16 +2,10 @@
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IFB_CATALOG, runEvalgate, SPAWN_TIMEOUT, tempFolder } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { IFB_CATALOG, runEvalgate, SPAWN_TIMEOUT, tempFolderForFile } from "./helpers.js";
 
-let temp: Awaited<ReturnType<typeof tempFolder>>;
-beforeAll(async () => {
-  temp = await tempFolder();
-});
-afterAll(async () => {
-  await temp.remove();
-});
+const temp = tempFolderForFile();
 
 /** No model is reachable: anything that gets past reading the content fails on the model check. */
 const env = { OLLAMA_BASE_URL: "http://127.0.0.1:1" };

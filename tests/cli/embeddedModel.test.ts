@@ -23,7 +23,7 @@ import {
   IFB_CATALOG,
   ifbJudge,
   runEvalgate,
-  tempFolder,
+  tempFolderForFile,
   writeText,
 } from "./helpers.js";
 
@@ -39,7 +39,7 @@ const TINY_RUNTIME = {
 
 const CONTENT = "Our project builds a community sensor network in Hamburg. Budget: 40k EUR.\n";
 
-let temp: Awaited<ReturnType<typeof tempFolder>>;
+const temp = tempFolderForFile();
 let tinyModel: string;
 let content: string;
 let files: ModelServer;
@@ -47,7 +47,6 @@ let ollama: OllamaServer;
 let ollamaDown: string;
 
 beforeAll(async () => {
-  temp = await tempFolder();
   tinyModel = writeTinyGguf(join(temp.dir, "tiny.gguf"));
   content = await writeText(temp.dir, "content.md", CONTENT);
   files = await startModelServer(tinyGgufBytes());
@@ -58,7 +57,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await files?.close();
   await ollama?.close();
-  await temp?.remove();
 });
 
 function evaluate(extra: readonly string[], env: Record<string, string>, file = content) {

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FunctionResolutionError } from "../../src/checks/errors.js";
 import { createCliContext } from "../../src/cli/context.js";
 import { InputFileError } from "../../src/cli/errors.js";
@@ -25,15 +25,9 @@ import {
 import { UnknownLevelError } from "../../src/scoring/errors.js";
 import { ReviewerExistsError } from "../../src/store/errors.js";
 import { ToonError } from "../../src/toon/errors.js";
-import { tempFolder } from "./helpers.js";
+import { tempFolderForFile } from "./helpers.js";
 
-let folder: Awaited<ReturnType<typeof tempFolder>>;
-beforeAll(async () => {
-  folder = await tempFolder();
-});
-afterAll(async () => {
-  await folder.remove();
-});
+const folder = tempFolderForFile();
 
 /** Runs `evalgate <args>` in this process, with `fail` as an extra command that throws `error`. */
 async function run(args: readonly string[], error?: unknown) {

@@ -14,25 +14,23 @@ import {
   REVIEW_CONTENT,
   runEvalgate,
   SPAWN_TIMEOUT,
-  tempFolder,
+  tempFolderForFile,
   writeText,
 } from "./helpers.js";
 
 let server: OllamaServer;
-let temp: Awaited<ReturnType<typeof tempFolder>>;
+const temp = tempFolderForFile();
 let fundable: string;
 let review: string;
 
 beforeAll(async () => {
   server = await startOllamaServer({ models: [JUDGE_MODEL], responder: ifbJudge });
-  temp = await tempFolder();
   fundable = await writeText(temp.dir, "fundable.md", FUNDABLE_CONTENT);
   review = await writeText(temp.dir, "review.md", REVIEW_CONTENT);
 });
 
 afterAll(async () => {
   await server?.close();
-  await temp?.remove();
 });
 
 function evaluate(args: readonly string[]) {

@@ -17,13 +17,13 @@ import {
   judgeEnv,
   runEvalgate,
   SPAWN_TIMEOUT,
-  tempFolder,
+  tempFolderForFile,
   writeText,
 } from "./helpers.js";
 
 let server: OllamaServer;
 let failing: OllamaServer;
-let temp: Awaited<ReturnType<typeof tempFolder>>;
+const temp = tempFolderForFile();
 let content: string;
 
 beforeAll(async () => {
@@ -36,14 +36,12 @@ beforeAll(async () => {
       errorMessage: `model "${JUDGE_MODEL}" not found, try pulling it first`,
     },
   });
-  temp = await tempFolder();
   content = await writeText(temp.dir, "content.md", FUNDABLE_CONTENT);
 });
 
 afterAll(async () => {
   await server?.close();
   await failing?.close();
-  await temp?.remove();
 });
 
 /** The lines of stderr that are not progress (what the user is told went wrong). */

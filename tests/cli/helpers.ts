@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import type { OllamaChatRequest } from "../doubles/index.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -109,6 +110,26 @@ export async function closedPort(): Promise<number> {
 export async function tempFolder(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "evalgate-cli-"));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For one test file (call it at the top level, before the file's own hooks): a temporary folder
+ * made before the file's tests and removed after them.
+ */
+export function tempFolderForFile(): { readonly dir: string } {
+  let folder: Awaited<ReturnType<typeof tempFolder>> | undefined;
+  beforeAll(async () => {
+    folder = await tempFolder();
+  });
+  afterAll(async () => {
+    await folder?.remove();
+  });
+  return {
+    get dir() {
+      if (folder === undefined) throw new Error("the file's temporary folder is made in beforeAll");
+      return folder.dir;
+    },
+  };
 }
 
 export async function writeText(dir: string, name: string, text: string): Promise<string> {

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openReviewStore } from "../../src/store/index.js";
 import {
   answers,
@@ -18,20 +18,11 @@ import {
   serverEnv,
   storedThread,
   threadIdOf,
-  workFolder,
+  workFolders,
   writerRequests,
 } from "./reviewHarness.js";
 
-const folders: Array<Awaited<ReturnType<typeof workFolder>>> = [];
-afterAll(async () => {
-  for (const folder of folders) await folder.remove();
-});
-
-async function freshFolder() {
-  const folder = await workFolder();
-  folders.push(folder);
-  return folder.dir;
-}
+const freshFolder = workFolders();
 
 const TIMELINE_TASK = 'Write the "Timeline" section';
 

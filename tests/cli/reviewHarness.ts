@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 import { buildProposalGraph } from "../../src/graph/proposalGraph.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
@@ -19,6 +20,7 @@ import {
   type OllamaServer,
   startOllamaServer,
 } from "../doubles/index.js";
+import { STAGE_IDS } from "../proposalStages.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = join(ROOT, "bin/evalgate.mjs");
@@ -35,16 +37,7 @@ export const APPLICANT =
   "Calder Bay Housing Trust, a registered nonprofit since 2009; retrofit crews flood-proofed 40 homes in 2024.";
 
 /** The stages of the proposal graph, in review order (config/proposal.json). */
-export const STAGES = [
-  "research",
-  "solution",
-  "connection_pairs",
-  "problem_statement",
-  "methodology",
-  "budget",
-  "timeline",
-  "conclusion",
-] as const;
+export const STAGES = STAGE_IDS;
 
 export interface CliRun {
   code: number | null;
@@ -215,6 +208,22 @@ export async function workFolder(): Promise<{ dir: string; remove(): Promise<voi
   await writeFile(join(dir, "rfp.md"), `${RFP}\n`, "utf8");
   await writeFile(join(dir, "applicant.md"), `${APPLICANT}\n`, "utf8");
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For one test file (call it at the top level): a maker of fresh work folders, each removed
+ * after the file's tests.
+ */
+export function workFolders(): () => Promise<string> {
+  const made: Array<Awaited<ReturnType<typeof workFolder>>> = [];
+  afterAll(async () => {
+    for (const folder of made) await folder.remove();
+  });
+  return async () => {
+    const folder = await workFolder();
+    made.push(folder);
+    return folder.dir;
+  };
 }
 
 /** The thread id `run` prints first. */

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
 import {
   answers,
@@ -15,21 +15,16 @@ import {
   proposalServer,
   serverEnv,
   threadIdOf,
-  workFolder,
+  workFolders,
 } from "./reviewHarness.js";
 
-const folders: Array<Awaited<ReturnType<typeof workFolder>>> = [];
-afterAll(async () => {
-  for (const folder of folders) await folder.remove();
-});
+const freshFolder = workFolders();
 
 describe("evalgate review --retry", () => {
   it("runs a thread failed on a refused decision again, once, and its review takes a new decision", async () => {
     const server = await proposalServer();
-    const work = await workFolder();
-    folders.push(work);
+    const cwd = await freshFolder();
     try {
-      const cwd = work.dir;
       const env = serverEnv(server);
       const run = await evalgate(["run", "rfp.md", "--db", "t.sqlite"], {
         cwd,

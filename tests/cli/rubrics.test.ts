@@ -4,15 +4,14 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createCliContext } from "../../src/cli/context.js";
 import { runCli } from "../../src/cli/main.js";
 import { CONTENT_QUALITY, QUIZ_RUBRIC } from "../rubrics/fixtures.js";
-import { runEvalgate, SPAWN_TIMEOUT, tempFolder } from "./helpers.js";
+import { runEvalgate, SPAWN_TIMEOUT, tempFolderForFile } from "./helpers.js";
 
-let folder: Awaited<ReturnType<typeof tempFolder>>;
+const folder = tempFolderForFile();
 beforeAll(async () => {
-  folder = await tempFolder();
   await writeFile(
     join(folder.dir, "rubrics.json"),
     JSON.stringify({ rubrics: [CONTENT_QUALITY, QUIZ_RUBRIC] }, null, 2),
@@ -25,9 +24,6 @@ beforeAll(async () => {
     join(folder.dir, "broken.json"),
     JSON.stringify({ ...QUIZ_RUBRIC, pass_threshold: "high" }, null, 2),
   );
-});
-afterAll(async () => {
-  await folder.remove();
 });
 
 async function run(args: readonly string[], db: string) {

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startOllamaServer } from "../doubles/index.js";
 import {
   APPLICANT,
@@ -26,26 +26,16 @@ import {
   storedThread,
   threadIdOf,
   userPrompt,
-  workFolder,
+  workFolders,
   writerRequests,
 } from "./reviewHarness.js";
 
-let work: Awaited<ReturnType<typeof workFolder>>;
-const folders: Array<Awaited<ReturnType<typeof workFolder>>> = [];
+const freshFolder = workFolders();
+let workDir: string;
 
 beforeAll(async () => {
-  work = await workFolder();
-  folders.push(work);
+  workDir = await freshFolder();
 });
-afterAll(async () => {
-  for (const folder of folders) await folder.remove();
-});
-
-async function freshFolder() {
-  const folder = await workFolder();
-  folders.push(folder);
-  return folder.dir;
-}
 
 /** A port on 127.0.0.1 that nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -276,7 +266,7 @@ describe.concurrent("evalgate run", () => {
   }, 60_000);
 
   it("refuses a run without an RFP, with an unreadable one, or for a thread that does not exist", async () => {
-    const cwd = work.dir;
+    const cwd = workDir;
     const env = {
       OLLAMA_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
       EVALGATE_MODEL: MODEL,

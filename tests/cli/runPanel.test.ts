@@ -18,7 +18,7 @@ import {
   serverEnv,
   startEvalgate,
   threadIdOf,
-  workFolder,
+  workFolders,
 } from "./reviewHarness.js";
 
 /** Each judge's 0–1 score, the same on every criterion. */
@@ -27,7 +27,7 @@ const JUDGES = Object.keys(UNITS);
 const PANEL = JUDGES.flatMap((judge) => ["--judge", `ollama:${judge}`]);
 
 let server: OllamaServer;
-const folders: Array<Awaited<ReturnType<typeof workFolder>>> = [];
+const freshFolder = workFolders();
 
 beforeAll(async () => {
   server = await startOllamaServer({
@@ -37,14 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  for (const folder of folders) await folder.remove();
 });
-
-async function freshFolder(): Promise<string> {
-  const folder = await workFolder();
-  folders.push(folder);
-  return folder.dir;
-}
 
 /** The models the server was asked by writer prompts, and by judge prompts. */
 function modelsAsked() {

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TraceSchema } from "../../src/scoring/result.js";
 import { isWriterPrompt } from "../devserver/proposalResponder.js";
 import {
@@ -16,13 +16,10 @@ import {
   serverEnv,
   threadIdOf,
   userPrompt,
-  workFolder,
+  workFolders,
 } from "./reviewHarness.js";
 
-const folders: Array<Awaited<ReturnType<typeof workFolder>>> = [];
-afterAll(async () => {
-  for (const folder of folders) await folder.remove();
-});
+const freshFolder = workFolders();
 
 async function tracedCalls(path: string) {
   const text = await readFile(path, "utf8");
@@ -38,18 +35,17 @@ async function tracedCalls(path: string) {
 describe("evalgate run --trace", () => {
   it("writes the thread's judge calls as JSONL when the run pauses, and all of them at its end", async () => {
     const server = await proposalServer();
-    const work = await workFolder();
-    folders.push(work);
+    const dir = await freshFolder();
     try {
       const env = serverEnv(server);
       const first = await evalgate(
         ["run", "rfp.md", "--applicant", "applicant.md", "--trace", "out/calls.jsonl"],
-        { cwd: work.dir, env, stdin: answers("a", "q") },
+        { cwd: dir, env, stdin: answers("a", "q") },
       );
       expect(first.stderr).not.toContain("evalgate:");
       expect(first.code).toBe(0);
       const threadId = threadIdOf(first.stdout);
-      const path = join(work.dir, "out/calls.jsonl");
+      const path = join(dir, "out/calls.jsonl");
       const judged = server.chatRequests().filter((r) => !isWriterPrompt(r.messages));
       const paused = await tracedCalls(path);
       expect(first.stderr).toContain(
@@ -63,7 +59,7 @@ describe("evalgate run --trace", () => {
       expect(new Set(paused.map((t) => t.evaluationId)).size).toBe(2);
 
       const second = await evalgate(["run", "--thread", threadId, "--trace", "out/calls.jsonl"], {
-        cwd: work.dir,
+        cwd: dir,
         env,
         stdin: answers("a", "a", "a", "a", "a", "a", "a", "a", "a"),
       });

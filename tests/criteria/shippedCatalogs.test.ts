@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog, validateCatalog } from "../../src/criteria/index.js";
+import { STAGE_IDS } from "../proposalStages.js";
 
 const root = join(import.meta.dirname, "../..");
 const shipped = [
@@ -15,16 +16,7 @@ const shipped = [
 
 describe("shipped catalogs", () => {
   it("include the eight seed 004 content types and the seed 000 catalog", () => {
-    for (const name of [
-      "research",
-      "solution",
-      "connection_pairs",
-      "problem_statement",
-      "methodology",
-      "budget",
-      "timeline",
-      "conclusion",
-    ]) {
+    for (const name of STAGE_IDS) {
       expect(shipped).toContain(join("config/evaluation/criteria", `${name}.json`));
     }
     expect(shipped).toContain(join("data/criteria", "ifb_profi.toon"));

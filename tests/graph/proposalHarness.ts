@@ -20,17 +20,7 @@ export const RFP =
 export const APPLICANT =
   "Calder Bay Housing Trust, a registered nonprofit since 2009; retrofit crews flood-proofed 40 homes in 2024.";
 
-export const STAGE_IDS = [
-  "research",
-  "solution",
-  "connection_pairs",
-  "problem_statement",
-  "methodology",
-  "budget",
-  "timeline",
-  "conclusion",
-] as const;
-export const SECTION_IDS = ["problem_statement", "methodology", "budget", "timeline", "conclusion"];
+export { SECTION_IDS, STAGE_IDS } from "../proposalStages.js";
 
 /** Every call's system prompt says whether the writer or the judge was asked. */
 export const isWriterCall = (call: RecordedCall): boolean =>

@@ -11,21 +11,12 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isWriterPrompt, ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { STAGE_IDS as STAGES } from "../proposalStages.js";
 import { tempDir } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const WORKER = join(ROOT, "tests/orchestrator/crashWorker.ts");
 const MODEL = "evalgate-crash:test";
-const STAGES = [
-  "research",
-  "solution",
-  "connection_pairs",
-  "problem_statement",
-  "methodology",
-  "budget",
-  "timeline",
-  "conclusion",
-];
 
 interface Worker {
   child: ChildProcessWithoutNullStreams;
