@@ -1,19 +1,10 @@
-/**
- * The judge-call cache beside the checkpoints: the `judge_cache` table of the store's schema, on
- * SQLite (better-sqlite3, in the checkpoints' file) or PostgreSQL. An answer is written as soon as
- * it is known (SQLite commits it before the call returns), so a process killed in the middle of
- * an evaluation leaves every answer it had on file.
- */
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
-import pg from "pg";
+import type Database from "better-sqlite3";
+import type pg from "pg";
 import type { JudgeCacheEntry, JudgeCacheStore } from "../engine/judgeCache.js";
-import { redactUrl } from "../orchestrator/checkpointer.js";
-import { StoreDataError, StoreOpenError } from "./errors.js";
+import { StoreDataError } from "./errors.js";
 import { JUDGE_CACHE_TABLE_SQL } from "./migrations.js";
-import { migrate as migratePostgres } from "./postgresStore.js";
-import { migrate as migrateSqlite } from "./sqliteStore.js";
+import { openMigratedPool } from "./postgresStore.js";
+import { openMigratedSqlite } from "./sqliteStore.js";
 
 /** A judge cache on a database connection of its own; close it when done. */
 export interface ClosableJudgeCacheStore extends JudgeCacheStore {
@@ -57,18 +48,7 @@ export class SqliteJudgeCacheStore implements ClosableJudgeCacheStore {
 
   /** The cache in a SQLite file of its own connection, the store's schema brought up to date. */
   static open(path: string): SqliteJudgeCacheStore {
-    let db: Database.Database;
-    try {
-      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path);
-      db.pragma("journal_mode = WAL");
-      db.pragma("busy_timeout = 10000");
-      migrateSqlite(db);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StoreOpenError(path, reason, { cause: error });
-    }
-    return new SqliteJudgeCacheStore(db, true);
+    return new SqliteJudgeCacheStore(openMigratedSqlite(path, false), true);
   }
 
   async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
@@ -101,15 +81,7 @@ export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
 
   /** The cache on a pool of its own, the store's schema brought up to date. */
   static async open(url: string, poolSize = 4): Promise<PostgresJudgeCacheStore> {
-    const pool = new pg.Pool({ connectionString: url, max: poolSize });
-    pool.on("error", () => undefined);
-    try {
-      await migratePostgres(pool);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StoreOpenError(redactUrl(url), reason, { cause: error });
-    }
+    const pool = await openMigratedPool(url, poolSize);
     return new PostgresJudgeCacheStore(pool, true);
   }
 

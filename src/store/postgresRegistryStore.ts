@@ -3,10 +3,8 @@
  * holds a transaction-scoped advisory lock on the rubric id, so replicas registering the same
  * rubric get consecutive versions; a review round locks its artifact's row.
  */
-import pg from "pg";
-import { redactUrl } from "../orchestrator/checkpointer.js";
-import { StoreOpenError } from "./errors.js";
-import { inTransaction, migrate } from "./postgresStore.js";
+import type pg from "pg";
+import { inTransaction, openMigratedPool } from "./postgresStore.js";
 import { now } from "./postgresTables.js";
 import {
   type ArtifactEvaluationRow,
@@ -27,15 +25,7 @@ export class PostgresRegistryStore implements RegistryStore {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async open(url: string, poolSize = 4): Promise<PostgresRegistryStore> {
-    const pool = new pg.Pool({ connectionString: url, max: poolSize });
-    pool.on("error", () => undefined);
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StoreOpenError(redactUrl(url), reason, { cause: error });
-    }
+    const pool = await openMigratedPool(url, poolSize);
     return new PostgresRegistryStore(pool);
   }
 

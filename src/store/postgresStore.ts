@@ -64,6 +64,23 @@ export async function migrate(pool: pg.Pool): Promise<void> {
   });
 }
 
+/**
+ * A pool on the database at `url` with the store's schema brought up to date; a database that
+ * cannot be reached or migrated is a StoreOpenError naming the address without its password.
+ */
+export async function openMigratedPool(url: string, poolSize: number): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on("error", () => undefined);
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreOpenError(redactUrl(url), reason, { cause: error });
+  }
+  return pool;
+}
+
 export class PostgresReviewStore extends PostgresTables implements ReviewStore {
   readonly kind = "postgres";
 
@@ -72,15 +89,7 @@ export class PostgresReviewStore extends PostgresTables implements ReviewStore {
   }
 
   static async open(url: string, poolSize = 10): Promise<PostgresReviewStore> {
-    const pool = new pg.Pool({ connectionString: url, max: poolSize });
-    pool.on("error", () => undefined);
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StoreOpenError(redactUrl(url), reason, { cause: error });
-    }
+    const pool = await openMigratedPool(url, poolSize);
     return new PostgresReviewStore(pool);
   }
 

@@ -1,12 +1,4 @@
-/**
- * The rubric and artifact registries on SQLite, in the checkpoints' file (its own connection, WAL
- * and a busy timeout like the review store's). Registrations run in an immediate transaction, so
- * two processes registering the same rubric get consecutive versions, never the same one twice.
- */
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
-import { StoreOpenError } from "./errors.js";
+import type Database from "better-sqlite3";
 import {
   type ArtifactEvaluationRow,
   type ArtifactRow,
@@ -20,7 +12,7 @@ import {
   type RubricVersionRow,
   rubricVersionOf,
 } from "./registryTypes.js";
-import { migrate } from "./sqliteStore.js";
+import { openMigratedSqlite } from "./sqliteStore.js";
 import { now } from "./sqliteTables.js";
 
 export class SqliteRegistryStore implements RegistryStore {
@@ -28,20 +20,7 @@ export class SqliteRegistryStore implements RegistryStore {
   private constructor(private readonly db: Database.Database) {}
 
   static open(path: string): SqliteRegistryStore {
-    let db: Database.Database | undefined;
-    try {
-      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path);
-      db.pragma("journal_mode = WAL");
-      db.pragma("busy_timeout = 10000");
-      db.pragma("foreign_keys = ON");
-      migrate(db);
-    } catch (error) {
-      if (db?.open) db.close();
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StoreOpenError(path, reason, { cause: error });
-    }
-    return new SqliteRegistryStore(db);
+    return new SqliteRegistryStore(openMigratedSqlite(path));
   }
 
   async registerRubric(

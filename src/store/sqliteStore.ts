@@ -51,6 +51,28 @@ export function migrate(db: Database.Database): void {
   }
 }
 
+/**
+ * A connection to the SQLite file at `path` (made with its folder when missing; ":memory:" for
+ * none) in WAL mode with a busy timeout, the store's schema brought up to date; a file that
+ * cannot be opened or migrated is a StoreOpenError naming it.
+ */
+export function openMigratedSqlite(path: string, foreignKeys = true): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 10000");
+    if (foreignKeys) db.pragma("foreign_keys = ON");
+    migrate(db);
+  } catch (error) {
+    if (db?.open) db.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreOpenError(path, reason, { cause: error });
+  }
+  return db;
+}
+
 export class SqliteReviewStore extends SqliteTables implements ReviewStore {
   readonly kind = "sqlite";
   private constructor(db: Database.Database) {
@@ -58,19 +80,7 @@ export class SqliteReviewStore extends SqliteTables implements ReviewStore {
   }
 
   static open(path: string): SqliteReviewStore {
-    let db: Database.Database;
-    try {
-      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path);
-      db.pragma("journal_mode = WAL");
-      db.pragma("busy_timeout = 10000");
-      db.pragma("foreign_keys = ON");
-      migrate(db);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StoreOpenError(path, reason, { cause: error });
-    }
-    return new SqliteReviewStore(db);
+    return new SqliteReviewStore(openMigratedSqlite(path));
   }
 
   async createThread(thread: NewThread, event: NewEvent): Promise<void> {

@@ -1,12 +1,8 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
+import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 import { gate, PROBLEM_CRITERIA, problemInput } from "./helpers.js";
 
 /**
@@ -16,53 +12,20 @@ import { gate, PROBLEM_CRITERIA, problemInput } from "./helpers.js";
  * stops afterwards. When PostgreSQL cannot be had, the test fails and says how to get it: it never
  * skips.
  */
-const run = promisify(execFile);
-const SCRIPT = fileURLToPath(new URL("../../.ci/postgres.sh", import.meta.url));
-const INSTALL_HINT =
-  "PostgreSQL could not be installed or started: run .ci/postgres.sh (it installs and starts one) and set EVALGATE_TEST_DATABASE_URL to the DATABASE_URL it prints";
-
-function postgresInstalled(): boolean {
-  const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return false;
-  return readdirSync(root).some((version) => existsSync(join(root, version, "bin", "initdb")));
-}
-
-function field(output: string, name: string): string {
-  const line = output.split("\n").find((l) => l.startsWith(`${name}=`));
-  if (line === undefined) throw new Error(`.ci/postgres.sh printed no ${name}=: ${output}`);
-  return line.slice(name.length + 1);
-}
-
+let cluster: PostgresCluster | undefined;
 let databaseUrl: string | undefined;
-let clusterDir: string | undefined;
-let unavailable: string | undefined;
 
 beforeAll(async () => {
-  const external = process.env.EVALGATE_TEST_DATABASE_URL?.trim();
-  if (external !== undefined && external !== "") {
-    databaseUrl = external;
-    return;
-  }
-  // A fresh machine has no PostgreSQL: the script installs it (Debian's package) the first time.
-  const installed = postgresInstalled();
-  try {
-    const args = installed ? [SCRIPT, "start", "--no-install"] : [SCRIPT, "start"];
-    const { stdout } = await run("bash", args, { timeout: installed ? 15_000 : 280_000 });
-    clusterDir = field(stdout, "EVALGATE_PG_DIR");
-    databaseUrl = field(stdout, "DATABASE_URL");
-  } catch (error) {
-    unavailable = `${INSTALL_HINT} (${error instanceof Error ? error.message : String(error)})`;
-  }
+  cluster = await startPostgres();
+  databaseUrl = cluster.url;
 }, 300_000);
 
 afterAll(async () => {
-  if (clusterDir !== undefined)
-    await run("bash", [SCRIPT, "stop", clusterDir], { timeout: 15_000 });
-}, 20_000);
+  await cluster?.stop();
+}, 40_000);
 
 describe("ReviewOrchestrator on PostgreSQL", () => {
   it("pauses, survives a restart, and resumes without judging again", async () => {
-    if (unavailable !== undefined) throw new Error(unavailable);
     if (databaseUrl === undefined) throw new Error("no PostgreSQL database was set up");
     const threadId = `pg-${randomUUID()}`;
 

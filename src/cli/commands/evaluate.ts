@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import type { EvaluateCommandOptions } from "../actions/evaluate.js";
 import type { CliContext } from "../context.js";
 import { addPanelOptions, integerIn, type PanelFlags } from "./options.js";
 
@@ -42,22 +43,9 @@ Examples:
     --judge ollama:llama3.1:8b --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
-interface RawEvaluateOptions extends PanelFlags {
-  catalog: string;
-  model?: string;
-  mode: (typeof MODES)[number];
-  format: (typeof FORMATS)[number];
-  out?: string;
-  documents?: string;
-  contentType?: string;
-  timeout?: number;
-  concurrency?: number;
-  trace?: string;
-  maxContentBytes?: number;
-  seed?: number;
-  db?: string;
-  cache?: boolean;
-}
+/** What commander parses: the action's options, with the choices this command offers. */
+type RawEvaluateOptions = Omit<EvaluateCommandOptions, "mode" | "format" | keyof PanelFlags> &
+  PanelFlags & { mode: (typeof MODES)[number]; format: (typeof FORMATS)[number] };
 
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
   const command = program

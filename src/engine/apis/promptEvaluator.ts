@@ -71,6 +71,18 @@ export const FREEFORM_TRACE_ID = "freeform";
  * });
  * const { verdict, score } = await evaluator.evaluate({ question, candidateAnswer });
  */
+/** What a judge that gave no usable answer yields: a judge error scored 0, never a pass. */
+function judgeErrorEvaluation(common: object, judgeError: string): PromptEvaluation {
+  return PromptEvaluationSchema.parse({
+    ...common,
+    score: 0,
+    hits: [],
+    misses: [],
+    verdict: "error",
+    judgeError,
+  });
+}
+
 export class PromptEvaluator {
   readonly rubrics: readonly PromptRubricItem[];
   private readonly judge: JudgeModel;
@@ -216,14 +228,10 @@ export class PromptEvaluator {
       trace,
     };
     if (!answer.usable) {
-      return PromptEvaluationSchema.parse({
-        ...common,
-        score: 0,
-        hits: [],
-        misses: [],
-        verdict: "error",
-        judgeError: answer.judgeError ?? "the judge's answer could not be used",
-      });
+      return judgeErrorEvaluation(
+        common,
+        answer.judgeError ?? "the judge's answer could not be used",
+      );
     }
     return PromptEvaluationSchema.parse({
       ...common,
@@ -263,14 +271,7 @@ export class PromptEvaluator {
       trace,
     };
     if (!answer.usable) {
-      return PromptEvaluationSchema.parse({
-        ...common,
-        score: 0,
-        hits: [],
-        misses: [],
-        verdict: "error",
-        judgeError: answer.judgeError ?? "no rubric item was answered",
-      });
+      return judgeErrorEvaluation(common, answer.judgeError ?? "no rubric item was answered");
     }
     const scored = scoreCatalogResult(catalog, rubricCriterionResults(this.items, answer, catalog));
     const unanswered = rubricResults.filter((r) => r.result === "error");
