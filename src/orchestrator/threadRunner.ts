@@ -13,6 +13,7 @@ import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
+import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 
@@ -57,6 +58,9 @@ function configOf(ctx: RunnerContext, threadId: string) {
     configurable: { thread_id: threadId, ...override },
     context: ctx.runtime.context,
     recursionLimit: PROPOSAL_RECURSION_LIMIT,
+    // Each step's checkpoint is written before the next step starts: a decision is applied and
+    // durable before the next stage's work begins, not written somewhere during it.
+    durability: "sync" as const,
   };
 }
 
@@ -103,23 +107,29 @@ async function step(
   known: StateSnapshot | undefined,
 ): Promise<AdvanceOutcome | Ran> {
   const threadId = thread.id;
+  if (known === undefined) {
+    // A decision due is applied on the checkpoint's own word that its interrupt is waited on.
+    const waiting = await pausedInterruptIds(ctx.runtime.saver, threadId);
+    if (waiting === undefined) {
+      // No checkpoint yet: a new thread, run from its input.
+      await run(ctx, threadId, thread.settings.input ?? {}, undefined);
+      return { ran: true };
+    }
+    const unapplied = await ctx.store.unappliedDecisions(threadId);
+    const due = unapplied.find((d) => waiting.includes(d.interruptId));
+    if (due !== undefined) return applyDue(ctx, threadId, applied, { unapplied, waiting, due });
+  }
   const snapshot = known ?? (await snapshotOf(ctx, threadId));
   if (snapshot.createdAt === undefined) {
-    // No checkpoint yet: a new thread, run from its input.
     await run(ctx, threadId, thread.settings.input ?? {}, undefined);
     return { ran: true };
   }
   const reviews = reviewsOf(threadId, snapshot);
   const unapplied = await ctx.store.unappliedDecisions(threadId);
-  const waitingFor = new Set(reviews.map((r) => r.interruptId));
-  for (const d of unapplied) if (!waitingFor.has(d.interruptId)) applied.push(d.id);
-  const due = unapplied.find((d) => waitingFor.has(d.interruptId));
-  if (due !== undefined) {
-    const { refusal, after } = await applyDecision(ctx, threadId, due);
-    if (refusal === undefined) return { ran: true, snapshot: after };
-    // Kept aside, not applied: a retry of the thread lets the review be decided anew.
-    return settleFailed(ctx, threadId, applied, refusal, [{ id: due.id, reason: refusal }]);
-  }
+  const waiting = reviews.map((r) => r.interruptId);
+  const due = unapplied.find((d) => waiting.includes(d.interruptId));
+  if (due !== undefined) return applyDue(ctx, threadId, applied, { unapplied, waiting, due });
+  for (const d of unapplied) applied.push(d.id);
   const [first] = reviews;
   if (first !== undefined) {
     const pausedAt = snapshot.createdAt ?? new Date().toISOString();
@@ -157,6 +167,24 @@ async function step(
   await run(ctx, threadId, null, undefined);
   return { ran: true };
 }
+/**
+ * Applies `due`, the first decision recorded for an interrupt the thread waits on; the other
+ * decisions recorded are for interrupts the graph moved past, and are only marked applied.
+ */
+async function applyDue(
+  ctx: RunnerContext,
+  threadId: string,
+  applied: string[],
+  decisions: { unapplied: readonly DecisionRow[]; waiting: readonly string[]; due: DecisionRow },
+): Promise<AdvanceOutcome | Ran> {
+  const { unapplied, waiting, due } = decisions;
+  for (const d of unapplied) if (!waiting.includes(d.interruptId)) applied.push(d.id);
+  const { refusal, after } = await applyDecision(ctx, threadId, due);
+  if (refusal === undefined) return { ran: true, snapshot: after };
+  // Kept aside, not applied: a retry of the thread lets the review be decided anew.
+  return settleFailed(ctx, threadId, applied, refusal, [{ id: due.id, reason: refusal }]);
+}
+
 /**
  * Resumes the thread with the decision; says why when the graph refused it (it threw, or stayed
  * paused at the same interrupt), and gives the state it read after the run, for the next step. A

@@ -1,0 +1,87 @@
+/**
+ * The interrupts a thread's latest checkpoint waits on. LangGraph keeps each interrupt a task
+ * raised as a pending write of the checkpoint the task ran from (channel `__interrupt__`, a list
+ * of `{ id, value }`), and `getState` reads a thread's interrupts from there. A resume only needs
+ * to know that the interrupt it answers is still waited on: on SQLite this reads those writes
+ * alone (the checkpoint itself, the whole state, is neither read nor deserialised; the run that
+ * follows loads it once); on any other saver, the latest checkpoint tuple.
+ */
+import { type BaseCheckpointSaver, INTERRUPT } from "@langchain/langgraph";
+
+/** The ids of the interrupts among a checkpoint's pending writes. */
+export function interruptIdsOf(
+  pendingWrites: ReadonlyArray<readonly [string, string, unknown]> | undefined,
+): string[] {
+  return (pendingWrites ?? []).flatMap(([, channel, value]) =>
+    channel === INTERRUPT && Array.isArray(value)
+      ? value.flatMap((entry: unknown) => {
+          const id = (entry as { id?: unknown } | null)?.id;
+          return typeof id === "string" ? [id] : [];
+        })
+      : [],
+  );
+}
+
+interface SqliteStatement {
+  all(...params: unknown[]): unknown[];
+}
+interface SqliteLike {
+  prepare(sql: string): SqliteStatement;
+}
+
+/** The latest root checkpoint of a thread (NULL when it has none) and its interrupt writes. */
+const SQLITE_INTERRUPT_WRITES = `
+  SELECT latest.checkpoint_id AS checkpoint_id, w.type AS type, w.value AS value
+  FROM (SELECT MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
+        WHERE thread_id = ? AND checkpoint_ns = '') AS latest
+  LEFT JOIN writes AS w
+    ON w.thread_id = ? AND w.checkpoint_ns = '' AND w.checkpoint_id = latest.checkpoint_id
+   AND w.channel = '${INTERRUPT}'
+  ORDER BY w.task_id, w.idx`;
+
+const statements = new WeakMap<SqliteLike, SqliteStatement>();
+
+function sqliteOf(saver: BaseCheckpointSaver): SqliteLike | undefined {
+  const { db } = saver as unknown as { db?: Partial<SqliteLike> };
+  const isSqlite = db !== undefined && typeof db.prepare === "function";
+  // The SQLite saver creates its tables on first use: until a tuple was read, read one.
+  return isSqlite && (saver as unknown as { isSetup?: boolean }).isSetup === true
+    ? (db as SqliteLike)
+    : undefined;
+}
+
+async function fromSqlite(saver: BaseCheckpointSaver, db: SqliteLike, threadId: string) {
+  let statement = statements.get(db);
+  if (statement === undefined) {
+    statement = db.prepare(SQLITE_INTERRUPT_WRITES);
+    statements.set(db, statement);
+  }
+  const rows = statement.all(threadId, threadId) as Array<{
+    checkpoint_id: string | null;
+    type: string | null;
+    value: Uint8Array | string | null;
+  }>;
+  if (rows[0]?.checkpoint_id == null) return undefined;
+  const writes = await Promise.all(
+    rows.flatMap((row) =>
+      row.value === null
+        ? []
+        : [saver.serde.loadsTyped(row.type ?? "json", row.value).then((v: unknown) => v)],
+    ),
+  );
+  return interruptIdsOf(writes.map((value) => ["", INTERRUPT, value] as const));
+}
+
+/**
+ * The interrupts the thread's latest checkpoint waits on; undefined when the thread has no
+ * checkpoint yet.
+ */
+export async function pausedInterruptIds(
+  saver: BaseCheckpointSaver,
+  threadId: string,
+): Promise<string[] | undefined> {
+  const db = sqliteOf(saver);
+  if (db !== undefined) return fromSqlite(saver, db, threadId);
+  const tuple = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  return tuple === undefined ? undefined : interruptIdsOf(tuple.pendingWrites);
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  Annotation,
+  type BaseCheckpointSaver,
+  Command,
+  END,
+  interrupt,
+  MemorySaver,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
+import { afterEach, describe, expect, it } from "vitest";
+import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
+import { pausedInterruptIds } from "../../src/orchestrator/pausedCheckpoint.js";
+
+const State = Annotation.Root({
+  answers: Annotation<string[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+});
+
+/** Two nodes that each pause for an answer, one after the other. */
+function twoQuestions(saver: BaseCheckpointSaver) {
+  return new StateGraph(State)
+    .addNode("first", () => ({ answers: [interrupt({ ask: "first" }) as string] }))
+    .addNode("second", () => ({ answers: [interrupt({ ask: "second" }) as string] }))
+    .addEdge(START, "first")
+    .addEdge("first", "second")
+    .addEdge("second", END)
+    .compile({ checkpointer: saver });
+}
+
+/** The interrupt ids LangGraph's own snapshot shows for the thread. */
+async function snapshotIds(graph: ReturnType<typeof twoQuestions>, threadId: string) {
+  const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
+  return snapshot.tasks.flatMap((t) => t.interrupts.map((i) => i.id));
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function sqliteSaver() {
+  const dir = mkdtempSync(join(tmpdir(), "evalgate-paused-"));
+  dirs.push(dir);
+  return createCheckpointer({ sqlitePath: join(dir, "c.sqlite"), env: {} });
+}
+
+describe.each([
+  ["SQLite (the interrupt writes alone)", async () => sqliteSaver()],
+  [
+    "another saver (the latest tuple)",
+    async () => ({ saver: new MemorySaver(), close: async () => {} }),
+  ],
+])("pausedInterruptIds on %s", (_name, open) => {
+  it("names the interrupts getState shows, through a thread's life", async () => {
+    const checkpointer = await open();
+    try {
+      const graph = twoQuestions(checkpointer.saver);
+      const config = { configurable: { thread_id: "t1" } };
+      expect(await pausedInterruptIds(checkpointer.saver, "t1")).toBeUndefined();
+      await graph.invoke({ answers: [] }, config);
+      const first = await snapshotIds(graph, "t1");
+      expect(first).toHaveLength(1);
+      expect(await pausedInterruptIds(checkpointer.saver, "t1")).toEqual(first);
+      await graph.invoke(new Command({ resume: "one" }), config);
+      const second = await snapshotIds(graph, "t1");
+      expect(second).toHaveLength(1);
+      expect(second).not.toEqual(first);
+      expect(await pausedInterruptIds(checkpointer.saver, "t1")).toEqual(second);
+      const done = await graph.invoke(new Command({ resume: "two" }), config);
+      expect(done.answers).toEqual(["one", "two"]);
+      expect(await snapshotIds(graph, "t1")).toEqual([]);
+      expect(await pausedInterruptIds(checkpointer.saver, "t1")).toEqual([]);
+      expect(await pausedInterruptIds(checkpointer.saver, "another thread")).toBeUndefined();
+    } finally {
+      await checkpointer.close();
+    }
+  });
+});
