@@ -7,6 +7,7 @@
  * such text as data and as a weakness. Indices and excerpts refer to the original text, except
  * for findings in a decoded view, whose excerpt is the decoded text.
  */
+import { KeywordHaystack, mayMatch } from "./injectionKeywords.js";
 import {
   ALWAYS_HIDDEN,
   type DerivedView,
@@ -98,7 +99,9 @@ function matchKey(rule: string, matched: string): string {
 
 function ruleSpans(content: string, main: MainView, seen: Set<string>): Span[] {
   const spans: Span[] = [];
+  const haystack = new KeywordHaystack(main.view);
   for (const { kind, rule, pattern } of INJECTION_RULES) {
+    if (!mayMatch(rule, haystack)) continue;
     for (const match of main.view.matchAll(pattern)) {
       seen.add(matchKey(rule, match[0]));
       const start = main.origin[match.index] ?? 0;
@@ -114,7 +117,9 @@ function derivedSpans(views: readonly DerivedView[], seen: ReadonlySet<string>):
   const spans: Span[] = [];
   const reported = new Set(seen);
   for (const view of views) {
+    const haystack = new KeywordHaystack(view.text);
     for (const { kind, rule, pattern } of INJECTION_RULES) {
+      if (!mayMatch(rule, haystack)) continue;
       for (const match of view.text.matchAll(pattern)) {
         const key = matchKey(rule, match[0]);
         if (reported.has(key)) continue;

@@ -248,13 +248,14 @@ export function derivedViews(original: string, main: MainView): DerivedView[] {
   const { view } = main;
   const [wordsReversed, textReversed] = reversedViews(view);
   const decoded = base64Views(original);
+  const joined = rejoined(view);
   return [
     ...decoded,
     ...decoded.map((d) => ({ label: "base64, ROT13", text: rot13(d.text), at: d.at })),
     { label: "ROT13", text: rot13(view), at: 0 },
     { label: "reversed words", text: wordsReversed ?? "", at: 0 },
     { label: "reversed text", text: textReversed ?? "", at: 0 },
-    { label: "rejoined split words", text: rejoined(view), at: 0 },
-    { label: "letters for digits", text: unLeet(rejoined(view)), at: 0 },
+    { label: "rejoined split words", text: joined, at: 0 },
+    { label: "letters for digits", text: unLeet(joined), at: 0 },
   ];
 }
