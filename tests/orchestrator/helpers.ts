@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { END, START, StateGraph } from "@langchain/langgraph";
+import { afterEach, beforeEach } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { createEvaluationNode } from "../../src/graph/evaluationNode.js";
 import { createReviewNode } from "../../src/graph/reviewNode.js";
@@ -101,4 +102,32 @@ export function researchGraph(options: { maxRevisions?: number } = {}) {
 export function tempDir(prefix = "evalgate-orchestrator-") {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For a describe block (call it in the block, before its tests): a SQLite checkpoint file in a
+ * fresh folder for each test, and `open`, what the test opened on it: closed, and the folder
+ * removed, after the test.
+ */
+export function checkpointFilePerTest(): {
+  readonly sqlitePath: string;
+  readonly open: Array<{ close(): Promise<void> }>;
+} {
+  let temp: ReturnType<typeof tempDir> | undefined;
+  const open: Array<{ close(): Promise<void> }> = [];
+  beforeEach(() => {
+    temp = tempDir();
+  });
+  afterEach(async () => {
+    for (const o of open.splice(0)) await o.close();
+    temp?.remove();
+    temp = undefined;
+  });
+  return {
+    get sqlitePath() {
+      if (temp === undefined) throw new Error("the checkpoint file is made for each test");
+      return join(temp.dir, "checkpoints.sqlite");
+    },
+    open,
+  };
 }

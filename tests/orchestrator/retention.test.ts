@@ -1,9 +1,8 @@
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CheckpointRetention } from "../../src/orchestrator/checkpointRetention.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
-import { researchGraph, tempDir } from "./helpers.js";
+import { checkpointFilePerTest, researchGraph } from "./helpers.js";
 
 function rowsOf(sqlitePath: string, threadId: string) {
   const db = new Database(sqlitePath, { readonly: true });
@@ -21,25 +20,19 @@ function rowsOf(sqlitePath: string, threadId: string) {
 }
 
 describe("checkpoint retention", () => {
-  let temp: ReturnType<typeof tempDir>;
-  let sqlitePath: string;
-  const open: Array<{ close(): Promise<void> }> = [];
-  beforeEach(() => {
-    temp = tempDir();
-    sqlitePath = join(temp.dir, "checkpoints.sqlite");
-  });
-  afterEach(async () => {
-    for (const o of open.splice(0)) await o.close();
-    temp.remove();
-  });
+  const file = checkpointFilePerTest();
+  const { open } = file;
 
   /** Runs one thread through a revise and an approve to its end under the retention given. */
   async function finishedThread(threadId: string, retention: CheckpointRetention) {
     const { graph } = researchGraph();
-    const o = new ReviewOrchestrator({ graph, checkpointerOptions: { sqlitePath, env: {} } });
+    const o = new ReviewOrchestrator({
+      graph,
+      checkpointerOptions: { sqlitePath: file.sqlitePath, env: {} },
+    });
     const pruning = new ReviewOrchestrator({
       graph,
-      checkpointerOptions: { sqlitePath, env: {} },
+      checkpointerOptions: { sqlitePath: file.sqlitePath, env: {} },
       retention,
     });
     open.push(o, pruning);
@@ -49,13 +42,13 @@ describe("checkpoint retention", () => {
       feedback: "Name the sources.",
       reviewer: "ana",
     });
-    const before = rowsOf(sqlitePath, threadId);
+    const before = rowsOf(file.sqlitePath, threadId);
     const done = await pruning.submitDecision(threadId, revised.review?.interruptId ?? "", {
       action: "approve",
       reviewer: "ben",
     });
     expect(done.state).toBe("completed");
-    return { before, after: rowsOf(sqlitePath, threadId), o };
+    return { before, after: rowsOf(file.sqlitePath, threadId), o };
   }
 
   it("latest: a finished thread keeps one checkpoint, with its decisions and result readable", async () => {

@@ -1,31 +1,20 @@
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
 import type { EvaluationContext } from "../../src/graph/state.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
-import { researchGraph, tempDir } from "./helpers.js";
+import { checkpointFilePerTest, researchGraph } from "./helpers.js";
 
 /** The scripted judge gives every criterion 0.85: it passes at 0.8 and fails at 0.9. */
 describe("a thread keeps the settings it started with", () => {
-  let temp: ReturnType<typeof tempDir>;
-  let sqlitePath: string;
-  const open: Array<{ close(): Promise<void> }> = [];
-
-  beforeEach(() => {
-    temp = tempDir();
-    sqlitePath = join(temp.dir, "checkpoints.sqlite");
-  });
-  afterEach(async () => {
-    for (const o of open.splice(0)) await o.close();
-    temp.remove();
-  });
+  const file = checkpointFilePerTest();
+  const { open } = file;
 
   /** An orchestrator as a restarted process makes it: a new graph on the same file. */
   function orchestrator(context?: EvaluationContext, overrideSettings?: boolean) {
     const { graph, model } = researchGraph();
     const o = new ReviewOrchestrator({
       graph,
-      checkpointerOptions: { sqlitePath, env: {} },
+      checkpointerOptions: { sqlitePath: file.sqlitePath, env: {} },
       ...(context === undefined ? {} : { context }),
       ...(overrideSettings === undefined ? {} : { overrideSettings }),
     });

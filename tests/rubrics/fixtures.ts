@@ -1,5 +1,5 @@
 /** The rubrics of the levels-rubric document's examples, as it writes them (to_dict form). */
-const FAIL_PASS = [
+export const FAIL_PASS = [
   { id: "fail", label: "Fail", description: "Too few", score: 0.0 },
   { id: "pass", label: "Pass", description: "Enough", score: 1.0 },
 ];
@@ -88,6 +88,13 @@ export const ASSESSMENT_RUBRIC = {
   target_type: "assessment",
 };
 
+/** Levels of a pedagogy criterion: recall, understanding, transfer. */
+export const PEDAGOGY_LEVELS = [
+  { id: "poor", label: "Poor", description: "Tests recall only", score: 0 },
+  { id: "good", label: "Good", description: "Tests understanding", score: 0.8 },
+  { id: "excellent", label: "Excellent", description: "Tests transfer", score: 1 },
+];
+
 /** The quiz rubric with a pedagogy criterion the llm decides (no decode prompt: the default one). */
 export const QUIZ_PEDAGOGY = {
   id: "quiz_pedagogy",
@@ -102,11 +109,7 @@ export const QUIZ_PEDAGOGY = {
       name: "Pedagogical Quality",
       description: "Questions test understanding rather than memorisation",
       weight: 1,
-      levels: [
-        { id: "poor", label: "Poor", description: "Tests recall only", score: 0 },
-        { id: "good", label: "Good", description: "Tests understanding", score: 0.8 },
-        { id: "excellent", label: "Excellent", description: "Tests transfer", score: 1 },
-      ],
+      levels: PEDAGOGY_LEVELS,
       scoring_method: { type: "llm_decode" },
     },
   ],

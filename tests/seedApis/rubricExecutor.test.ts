@@ -7,41 +7,17 @@ import { RubricEvaluationSchema } from "../../src/engine/apis/rubricExecutorSche
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
-
-const FAIL_PASS = [
-  { id: "fail", label: "Fail", description: "Too few", score: 0 },
-  { id: "pass", label: "Pass", description: "Enough", score: 1 },
-];
-
-/** seed 003's end-to-end example: one deterministic criterion, a function registered by ref. */
-const QUIZ_RUBRIC = {
-  id: "quiz_quality",
-  name: "Quiz Quality",
-  description: "Validates quiz content",
-  version: "1.0.0",
-  target_type: "content",
-  criteria: [
-    {
-      id: "question_count",
-      name: "Question Count",
-      description: "Sufficient number of questions",
-      weight: 1.0,
-      levels: FAIL_PASS,
-      scoring_method: { type: "deterministic", function_ref: "scoring:check_question_count" },
-    },
-  ],
-  pass_threshold: 0.7,
-};
-
-function questionsOf(content: unknown): unknown[] {
-  if (typeof content !== "object" || content === null || !("questions" in content)) return [];
-  return Array.isArray(content.questions) ? content.questions : [];
-}
+import {
+  checkQuestionCount,
+  FAIL_PASS,
+  PEDAGOGY_LEVELS,
+  QUIZ_RUBRIC,
+} from "../rubrics/fixtures.js";
 
 function quizRegistry(seen: unknown[] = []): FunctionRegistry {
   return new FunctionRegistry().register("scoring:check_question_count", (content) => {
     seen.push(content);
-    return questionsOf(content).length >= 5 ? "pass" : "fail";
+    return checkQuestionCount(content);
   });
 }
 
@@ -251,12 +227,6 @@ describe("RubricExecutor: deterministic criteria (seed 003)", () => {
     expect(error.message).toContain("pass_threshold");
   });
 });
-
-const PEDAGOGY_LEVELS = [
-  { id: "poor", label: "Poor", description: "Tests recall only", score: 0 },
-  { id: "good", label: "Good", description: "Tests understanding", score: 0.8 },
-  { id: "excellent", label: "Excellent", description: "Tests transfer", score: 1 },
-];
 
 /** A quiz rubric with a deterministic count and an llm_decode pedagogy criterion. */
 const PEDAGOGY_RUBRIC = {

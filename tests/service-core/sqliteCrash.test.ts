@@ -57,22 +57,31 @@ describe("a desk process killed around a decision, on SQLite", () => {
     expect(status.stages.slice(0, 2).map((s) => s.status)).toEqual(["approved", "awaiting_review"]);
   }
 
-  it("applies a decision accepted just before the kill after a restart", async () => {
-    const { worker, threadId, review } = await firstReview();
-    const reply = await worker.request({
+  /** Sends an approval of the review to the replica, sees it accepted, and kills the replica. */
+  async function approveThenKill(replica: Replica, threadId: string, interruptId: string) {
+    const reply = await replica.request({
       op: "decide",
       by: ana,
       threadId,
-      request: { interruptId: review.interruptId, action: "approve" },
+      request: { interruptId, action: "approve" },
     });
     expect("ok" in reply).toBe(true);
-    await worker.kill();
+    await replica.kill();
+  }
 
-    const restarted = startReplica(sqlite, server);
-    replicas.push(restarted);
-    const next = await nextReview(observer, threadId, ana, review.interruptId);
+  /** A new replica on the file: the thread moves on to the solution's review, applied once. */
+  async function restartToNextReview(threadId: string, interruptId: string) {
+    replicas.push(startReplica(sqlite, server));
+    const next = await nextReview(observer, threadId, ana, interruptId);
     expect(next.stage).toBe("solution");
     await expectAppliedOnce(threadId);
+  }
+
+  it("applies a decision accepted just before the kill after a restart", async () => {
+    const { worker, threadId, review } = await firstReview();
+    await approveThenKill(worker, threadId, review.interruptId);
+
+    await restartToNextReview(threadId, review.interruptId);
   }, 180_000);
 
   it("applies a decision recorded before any job ran, once, after a kill and restart", async () => {
@@ -82,22 +91,11 @@ describe("a desk process killed around a decision, on SQLite", () => {
     const recorder = startReplica(sqlite, server, false);
     replicas.push(recorder);
     await recorder.ready;
-    const reply = await recorder.request({
-      op: "decide",
-      by: ana,
-      threadId,
-      request: { interruptId: review.interruptId, action: "approve" },
-    });
-    expect("ok" in reply).toBe(true);
-    await recorder.kill();
+    await approveThenKill(recorder, threadId, review.interruptId);
     const waiting = await observer.threadStatus(threadId, ana);
     expect(waiting.decisions.map((d) => d.appliedAt)).toEqual([undefined]);
     expect((await observer.listReviews(ana, { limit: 10 })).items).toEqual([]);
 
-    const restarted = startReplica(sqlite, server);
-    replicas.push(restarted);
-    const next = await nextReview(observer, threadId, ana, review.interruptId);
-    expect(next.stage).toBe("solution");
-    await expectAppliedOnce(threadId);
+    await restartToNextReview(threadId, review.interruptId);
   }, 180_000);
 });
