@@ -5,10 +5,10 @@
  * are refused with 400 naming the criterion, a decision sent twice labels once, and the thread
  * shows the corrections it recorded.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceApp } from "../../src/service/app.js";
-import { apiClient, errorOf } from "./apiClient.js";
-import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
+import { describe, expect, it } from "vitest";
+import { errorOf } from "./apiClient.js";
+import { eventually } from "./realDesk.js";
+import { servedDeskForFile } from "./servedDesk.js";
 
 /** The research catalog's criteria (config/evaluation/criteria/research.json), by id. */
 const RESEARCH_CRITERIA = [
@@ -19,19 +19,7 @@ const RESEARCH_CRITERIA = [
   "source_traceability",
 ];
 
-let real: RealDesk;
-let client: ReturnType<typeof apiClient>;
-let ana: string;
-
-beforeAll(async () => {
-  real = await openRealDesk();
-  client = apiClient(createServiceApp({ desk: real.desk, logError: () => {} }));
-  ana = await real.addReviewer("ana");
-}, 60_000);
-
-afterAll(async () => {
-  await real?.close();
-});
+const served = servedDeskForFile({ ana: "reviewer" });
 
 interface Review {
   threadId: string;
@@ -40,14 +28,14 @@ interface Review {
 }
 
 async function researchReview(title: string): Promise<Review> {
-  const started = await client.post("/api/proposals", ana, {
+  const started = await served.client.post("/api/proposals", served.tokens.ana, {
     rfp: `${title}\nFlood resilience grants.`,
     applicant: "Harbour Trust",
     title,
   });
   const { threadId } = started.body as { threadId: string };
   return eventually(`the research review of ${threadId}`, async () => {
-    const answer = await client.get(`/api/reviews/${threadId}`, ana);
+    const answer = await served.client.get(`/api/reviews/${threadId}`, served.tokens.ana);
     return answer.status === 200 ? (answer.body as Review) : undefined;
   });
 }
@@ -63,12 +51,20 @@ describe("score corrections in the review API", () => {
         { criterionId: "award_parameters", score: 0.3, note: "no ceiling, no duration" },
       ],
     };
-    const sent = await client.post(`/api/reviews/${review.threadId}/decisions`, ana, decision);
+    const sent = await served.client.post(
+      `/api/reviews/${review.threadId}/decisions`,
+      served.tokens.ana,
+      decision,
+    );
     expect(sent.status).toBe(202);
-    const again = await client.post(`/api/reviews/${review.threadId}/decisions`, ana, decision);
+    const again = await served.client.post(
+      `/api/reviews/${review.threadId}/decisions`,
+      served.tokens.ana,
+      decision,
+    );
     expect(again.status).toBe(409);
 
-    const labels = await real.desk.store.labelsFor(review.threadId);
+    const labels = await served.real.desk.store.labelsFor(review.threadId);
     expect(labels.map((l) => l.criterionId)).toEqual(RESEARCH_CRITERIA);
     const award = labels.find((l) => l.criterionId === "award_parameters");
     expect(award).toMatchObject({
@@ -88,7 +84,7 @@ describe("score corrections in the review API", () => {
       others.map(() => ["accepted", 0.85]),
     );
 
-    const thread = await client.get(`/api/threads/${review.threadId}`, ana);
+    const thread = await served.client.get(`/api/threads/${review.threadId}`, served.tokens.ana);
     const [recorded] = (thread.body as { decisions: Array<{ corrections?: unknown }> }).decisions;
     expect(recorded?.corrections).toEqual([
       {
@@ -106,7 +102,7 @@ describe("score corrections in the review API", () => {
   it("refuses corrections naming an unknown criterion or a score off the scale (400), deciding nothing", async () => {
     const review = await researchReview("Refused corrections");
     const path = `/api/reviews/${review.threadId}/decisions`;
-    const unknown = await client.post(path, ana, {
+    const unknown = await served.client.post(path, served.tokens.ana, {
       interruptId: review.interruptId,
       action: "approve",
       corrections: [{ criterionId: "budget_realism", score: 0.2 }],
@@ -116,7 +112,7 @@ describe("score corrections in the review API", () => {
     expect(errorOf(unknown).message).toContain("criterion 'budget_realism'");
     expect(errorOf(unknown).field).toBe("corrections.0.criterionId");
 
-    const offScale = await client.post(path, ana, {
+    const offScale = await served.client.post(path, served.tokens.ana, {
       interruptId: review.interruptId,
       action: "approve",
       corrections: [{ criterionId: "funder_priorities", score: 4 }],
@@ -124,15 +120,15 @@ describe("score corrections in the review API", () => {
     expect(offScale.status).toBe(400);
     expect(errorOf(offScale).message).toContain("4 is outside the criterion's scale 0–1");
 
-    const neither = await client.post(path, ana, {
+    const neither = await served.client.post(path, served.tokens.ana, {
       interruptId: review.interruptId,
       action: "approve",
       corrections: [{ criterionId: "funder_priorities" }],
     });
     expect(neither.status).toBe(400);
 
-    expect(await real.desk.store.labelsFor(review.threadId)).toEqual([]);
-    const still = await client.get(`/api/reviews/${review.threadId}`, ana);
+    expect(await served.real.desk.store.labelsFor(review.threadId)).toEqual([]);
+    const still = await served.client.get(`/api/reviews/${review.threadId}`, served.tokens.ana);
     expect((still.body as Review).interruptId).toBe(review.interruptId);
   });
 });

@@ -4,33 +4,21 @@
  * filled one travels with the decision, becomes a marked calibration label, and the thread page
  * shows it. A correction off the scale is refused and records nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceApp } from "../../src/service/app.js";
+import { describe, expect, it } from "vitest";
 import { PageClient } from "./pageClient.js";
-import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
+import { eventually } from "./realDesk.js";
+import { servedDeskForFile } from "./servedDesk.js";
 
-let real: RealDesk;
-let app: ReturnType<typeof createServiceApp>;
-let ana: string;
-
-beforeAll(async () => {
-  real = await openRealDesk();
-  app = createServiceApp({ desk: real.desk, logError: () => {} });
-  ana = await real.addReviewer("ana");
-}, 60_000);
-
-afterAll(async () => {
-  await real?.close();
-});
+const served = servedDeskForFile({ ana: "reviewer" });
 
 async function waitingThread(title: string): Promise<string> {
-  const reviewer = (await real.desk.authenticate(ana))!;
-  const { threadId } = await real.desk.startProposal(
+  const reviewer = (await served.real.desk.authenticate(served.tokens.ana))!;
+  const { threadId } = await served.real.desk.startProposal(
     { rfp: `${title}\nFlood resilience grants.`, applicant: "Harbour Trust", title },
     reviewer,
   );
   await eventually(`the first review of ${threadId}`, async () => {
-    const status = await real.desk.threadStatus(threadId, reviewer);
+    const status = await served.real.desk.threadStatus(threadId, reviewer);
     return status.status === "waiting" ? true : undefined;
   });
   return threadId;
@@ -58,8 +46,8 @@ function indexOf(fields: Record<string, string>, criterionId: string): string {
 describe("score corrections on the review page", () => {
   it("sends the marked criterion with the approval and shows it on the thread page", async () => {
     const threadId = await waitingThread("Corrected on the page");
-    const client = new PageClient(app);
-    await client.signIn(ana);
+    const client = new PageClient(served.app);
+    await client.signIn(served.tokens.ana);
     const html = await (await client.get(`/reviews/${threadId}`)).text();
     expect(html).toContain("score is wrong");
     const fields = hiddenFieldsOf(html, "approve-form");
@@ -80,7 +68,7 @@ describe("score corrections on the review page", () => {
     });
     expect(posted.status).toBe(303);
 
-    const labels = await real.desk.store.labelsFor(threadId);
+    const labels = await served.real.desk.store.labelsFor(threadId);
     expect(labels).toHaveLength(5);
     const marked = labels.filter((l) => l.source === "marked");
     expect(marked.map((l) => [l.criterionId, l.reviewerScore, l.reviewerNote])).toEqual([
@@ -92,8 +80,8 @@ describe("score corrections on the review page", () => {
 
   it("refuses a correction off the criterion's scale and records nothing", async () => {
     const threadId = await waitingThread("Off the scale on the page");
-    const client = new PageClient(app);
-    await client.signIn(ana);
+    const client = new PageClient(served.app);
+    await client.signIn(served.tokens.ana);
     const html = await (await client.get(`/reviews/${threadId}`)).text();
     const fields = hiddenFieldsOf(html, "approve-form");
     const award = indexOf(fields, "award_parameters");
@@ -103,6 +91,6 @@ describe("score corrections on the review page", () => {
     });
     expect(posted.status).toBe(400);
     expect(await posted.text()).toContain("7 is outside the criterion&#39;s scale 0–1");
-    expect(await real.desk.store.labelsFor(threadId)).toEqual([]);
+    expect(await served.real.desk.store.labelsFor(threadId)).toEqual([]);
   });
 });

@@ -5,24 +5,12 @@
  * in-process jobs, the Ollama-protocol server answering the writer and the judge).
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceApp } from "../../src/service/app.js";
-import { apiClient, errorOf } from "./apiClient.js";
-import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
+import { describe, expect, it } from "vitest";
+import { errorOf } from "./apiClient.js";
+import { eventually } from "./realDesk.js";
+import { servedDeskForFile } from "./servedDesk.js";
 
-let real: RealDesk;
-let client: ReturnType<typeof apiClient>;
-let ana: string;
-
-beforeAll(async () => {
-  real = await openRealDesk();
-  client = apiClient(createServiceApp({ desk: real.desk, logError: () => {} }));
-  ana = await real.addReviewer("ana");
-}, 60_000);
-
-afterAll(async () => {
-  await real?.close();
-});
+const served = servedDeskForFile({ ana: "reviewer" });
 
 interface Review {
   threadId: string;
@@ -37,18 +25,18 @@ interface Status {
 
 function reviewOf(threadId: string, stage: string): Promise<Review> {
   return eventually(`the ${stage} review of ${threadId}`, async () => {
-    const answer = await client.get(`/api/reviews/${threadId}`, ana);
+    const answer = await served.client.get(`/api/reviews/${threadId}`, served.tokens.ana);
     const review = answer.body as Review;
     return answer.status === 200 && review.stage === stage ? review : undefined;
   });
 }
 
 const statusOf = async (threadId: string) =>
-  (await client.get(`/api/threads/${threadId}`, ana)).body as Status;
+  (await served.client.get(`/api/threads/${threadId}`, served.tokens.ana)).body as Status;
 
 describe("retrying a thread whose decision the graph refused", () => {
   it("fails it with the decision kept aside, retries once, and applies the next decision once", async () => {
-    const started = await client.post("/api/proposals", ana, {
+    const started = await served.client.post("/api/proposals", served.tokens.ana, {
       rfp: "Retry\nFlood resilience grants.",
       applicant: "Harbour Trust",
     });
@@ -57,7 +45,7 @@ describe("retrying a thread whose decision the graph refused", () => {
 
     // A decision the review does not take, recorded as a replica that skipped the desk's check
     // would have: the graph refuses it when the job applies it.
-    const recorded = await real.desk.store.recordDecision({
+    const recorded = await served.real.desk.store.recordDecision({
       id: randomUUID(),
       threadId,
       interruptId: research.interruptId,
@@ -68,7 +56,7 @@ describe("retrying a thread whose decision the graph refused", () => {
       decidedAt: new Date().toISOString(),
     });
     expect(recorded.kind).toBe("recorded");
-    expect(await real.desk.advanceThread(threadId)).toBe("failed");
+    expect(await served.real.desk.advanceThread(threadId)).toBe("failed");
     const failed = await statusOf(threadId);
     expect(failed.status).toBe("failed");
     expect(failed.error).toContain("refused the retry decision");
@@ -78,7 +66,10 @@ describe("retrying a thread whose decision the graph refused", () => {
 
     // Two retries at the same moment: one is taken, the other is told the thread is not failed.
     const path = `/api/threads/${threadId}/retry`;
-    const retries = await Promise.all([client.post(path, ana, {}), client.post(path, ana, {})]);
+    const retries = await Promise.all([
+      served.client.post(path, served.tokens.ana, {}),
+      served.client.post(path, served.tokens.ana, {}),
+    ]);
     expect(retries.map((r) => r.status).sort()).toEqual([202, 409]);
     const refused = retries.find((r) => r.status === 409);
     expect(refused === undefined ? "" : errorOf(refused).code).toBe("THREAD_NOT_FAILED");
@@ -86,25 +77,29 @@ describe("retrying a thread whose decision the graph refused", () => {
     // The same review is back, and takes a new decision, applied once.
     const again = await reviewOf(threadId, "research");
     expect(again.interruptId).toBe(research.interruptId);
-    const writerCallsBefore = real.server.chatRequests().length;
-    const approved = await client.post(`/api/reviews/${threadId}/decisions`, ana, {
-      interruptId: again.interruptId,
-      action: "approve",
-    });
+    const writerCallsBefore = served.real.server.chatRequests().length;
+    const approved = await served.client.post(
+      `/api/reviews/${threadId}/decisions`,
+      served.tokens.ana,
+      {
+        interruptId: again.interruptId,
+        action: "approve",
+      },
+    );
     expect(approved.status).toBe(202);
     await reviewOf(threadId, "solution");
-    expect(real.server.chatRequests().length).toBeGreaterThan(writerCallsBefore);
+    expect(served.real.server.chatRequests().length).toBeGreaterThan(writerCallsBefore);
     const after = await statusOf(threadId);
     expect(after.decisions.map((d) => [d.action, d.appliedAt !== undefined])).toEqual([
       ["approve", true],
     ]);
-    const events = await real.desk.events(threadId, { name: "ana", role: "reviewer" }, 0);
+    const events = await served.real.desk.events(threadId, { name: "ana", role: "reviewer" }, 0);
     expect(events.map((e) => e.message)).toContain(
       "retried by ana (set aside the refused ana's retry)",
     );
 
     // A thread that has not failed is not retried.
-    const notFailed = await client.post(path, ana, {});
+    const notFailed = await served.client.post(path, served.tokens.ana, {});
     expect(notFailed.status).toBe(409);
   }, 180_000);
 });

@@ -4,37 +4,28 @@
  * refused), guarded by the session's CSRF token, and taken once when two posts race.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
-import { createServiceApp } from "../../src/service/app.js";
 import { PageClient } from "./pageClient.js";
-import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
+import { eventually } from "./realDesk.js";
+import { servedDeskForFile } from "./servedDesk.js";
 
-let real: RealDesk;
-let app: ReturnType<typeof createServiceApp>;
-let ana: string;
+const served = servedDeskForFile({ ana: "reviewer" });
 let reviewer: Reviewer;
 
 beforeAll(async () => {
-  real = await openRealDesk();
-  app = createServiceApp({ desk: real.desk, logError: () => {} });
-  ana = await real.addReviewer("ana");
-  reviewer = (await real.desk.authenticate(ana))!;
-}, 60_000);
-
-afterAll(async () => {
-  await real?.close();
+  reviewer = (await served.real.desk.authenticate(served.tokens.ana))!;
 });
 
 const RETRY_FORM = 'id="retry-thread-form"';
 
 async function waitingThread(): Promise<string> {
-  const { threadId } = await real.desk.startProposal(
+  const { threadId } = await served.real.desk.startProposal(
     { rfp: "Retry button\nFlood resilience grants.", applicant: "Harbour Trust" },
     reviewer,
   );
   await eventually(`the first review of ${threadId}`, async () => {
-    const status = await real.desk.threadStatus(threadId, reviewer);
+    const status = await served.real.desk.threadStatus(threadId, reviewer);
     if (status.status === "failed") throw new Error(`the thread failed: ${status.error}`);
     return status.status === "waiting" ? true : undefined;
   });
@@ -44,14 +35,14 @@ async function waitingThread(): Promise<string> {
 describe("the Retry button on the thread page", () => {
   it("is offered only on a failed thread, needs the CSRF token, and retries once", async () => {
     const threadId = await waitingThread();
-    const client = new PageClient(app);
-    const csrf = await client.signIn(ana);
+    const client = new PageClient(served.app);
+    const csrf = await client.signIn(served.tokens.ana);
     const waiting = await (await client.get(`/threads/${threadId}`)).text();
     expect(waiting).not.toContain(RETRY_FORM);
 
     // A decision the research review does not take, recorded past the desk's check: refused.
-    const research = await real.desk.getReview(threadId, reviewer);
-    await real.desk.store.recordDecision({
+    const research = await served.real.desk.getReview(threadId, reviewer);
+    await served.real.desk.store.recordDecision({
       id: randomUUID(),
       threadId,
       interruptId: research.interruptId,
@@ -61,7 +52,7 @@ describe("the Retry button on the thread page", () => {
       payload: {},
       decidedAt: new Date().toISOString(),
     });
-    expect(await real.desk.advanceThread(threadId)).toBe("failed");
+    expect(await served.real.desk.advanceThread(threadId)).toBe("failed");
 
     const failed = await (await client.get(`/threads/${threadId}`)).text();
     expect(failed).toContain(RETRY_FORM);
@@ -71,7 +62,7 @@ describe("the Retry button on the thread page", () => {
     const path = `/threads/${threadId}/retry`;
     const forged = await client.post(path, { _csrf: "x".repeat(32) });
     expect(forged.status).toBe(403);
-    expect((await real.desk.threadStatus(threadId, reviewer)).status).toBe("failed");
+    expect((await served.real.desk.threadStatus(threadId, reviewer)).status).toBe("failed");
 
     const posts = await Promise.all([
       client.post(path, { _csrf: csrf }),
@@ -83,8 +74,10 @@ describe("the Retry button on the thread page", () => {
 
     // The same review is back; the thread page offers no retry any more.
     const again = await eventually("the research review again", async () => {
-      const status = await real.desk.threadStatus(threadId, reviewer);
-      return status.status === "waiting" ? real.desk.getReview(threadId, reviewer) : undefined;
+      const status = await served.real.desk.threadStatus(threadId, reviewer);
+      return status.status === "waiting"
+        ? served.real.desk.getReview(threadId, reviewer)
+        : undefined;
     });
     expect(again.interruptId).toBe(research.interruptId);
     const after = await (await client.get(`/threads/${threadId}`)).text();
