@@ -300,6 +300,7 @@ async function main(): Promise<void> {
     await overhead(catalog, content, "per-criterion", SLOTS),
     await overhead(catalog, content, "per-criterion", 1),
     await overhead(catalog, content, "batch", SLOTS),
+    await overhead(catalog, content, "auto", SLOTS),
   ];
   console.log(
     formatTable(
@@ -313,7 +314,7 @@ async function main(): Promise<void> {
         "CPU ms / criterion",
       ],
       overheads.map((o) => [
-        `${o.mode} (concurrency ${o.concurrency})`,
+        `${o.mode === "auto" ? "default: auto → grouped" : o.mode} (concurrency ${o.concurrency})`,
         count(o.calls),
         ms(o.wallMs),
         ms(o.modelSelfMs),

@@ -143,20 +143,21 @@ function trigramSlot(a: number, b: number, c: number): number {
 export class KeywordHaystack {
   private readonly folded: string;
   private readonly slashedNumbers: boolean;
-  private readonly trigrams = new Uint8Array(TRIGRAM_SLOTS);
+  private readonly trigrams = new Uint32Array(TRIGRAM_SLOTS / 32);
   private readonly seen = new Map<string, boolean>();
 
   constructor(text: string) {
     const folded = text.toLowerCase().replace(/[ıſ\u212A]/g, (c) => CASE_FOLD_EXTRAS[c] ?? c);
     this.folded = folded;
     this.slashedNumbers = /\d\s*\/\s*\d/.test(text);
-    for (let i = 0; i + 2 < folded.length; i++) {
-      const slot = trigramSlot(
-        folded.charCodeAt(i),
-        folded.charCodeAt(i + 1),
-        folded.charCodeAt(i + 2),
-      );
-      this.trigrams[slot] = 1;
+    let a = folded.charCodeAt(0);
+    let b = folded.charCodeAt(1);
+    for (let i = 2; i < folded.length; i++) {
+      const c = folded.charCodeAt(i);
+      const slot = trigramSlot(a, b, c);
+      this.trigrams[slot >>> 5] = (this.trigrams[slot >>> 5] ?? 0) | (1 << (slot & 31));
+      a = b;
+      b = c;
     }
   }
 
@@ -173,7 +174,7 @@ export class KeywordHaystack {
   private mayContain(word: string): boolean {
     for (let i = 0; i + 2 < word.length; i++) {
       const slot = trigramSlot(word.charCodeAt(i), word.charCodeAt(i + 1), word.charCodeAt(i + 2));
-      if (this.trigrams[slot] === 0) return false;
+      if (((this.trigrams[slot >>> 5] ?? 0) & (1 << (slot & 31))) === 0) return false;
     }
     return true;
   }
