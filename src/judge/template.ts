@@ -13,12 +13,19 @@ export interface TemplatePlaceholder {
 /** The placeholders a template uses, in order, with where each is. */
 export function placeholdersOf(template: string): TemplatePlaceholder[] {
   const found: TemplatePlaceholder[] = [];
+  // Lines are counted once, forward from the previous placeholder.
+  let line = 1;
+  let lineStart = 0;
+  let counted = 0;
   for (const match of template.matchAll(PLACEHOLDER)) {
     const index = match.index;
-    const before = template.slice(0, index);
-    const line = before.split("\n").length;
-    const column = index - before.lastIndexOf("\n");
-    found.push({ name: match[1] ?? "", line, column });
+    for (; counted < index; counted++) {
+      if (template.charCodeAt(counted) === 10) {
+        line++;
+        lineStart = counted + 1;
+      }
+    }
+    found.push({ name: match[1] ?? "", line, column: index - lineStart + 1 });
   }
   return found;
 }

@@ -9,7 +9,7 @@ import {
 } from "../../src/judge/index.js";
 import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
 import { parseLenientObject } from "../../src/judge/lenientJson.js";
-import { fillTemplate } from "../../src/judge/template.js";
+import { fillTemplate, placeholdersOf } from "../../src/judge/template.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { clarityLevels, scoreFivePoint, scoreUnit } from "./criteria.js";
 
@@ -87,6 +87,16 @@ describe("fillTemplate", () => {
       "criterion 'c9' › my template › line 2, column 3: unknown placeholder {{nope}}; known placeholders: {{a}}",
     );
     expect(() => fillTemplate("{{x}}", {}, "t")).toThrow(PromptTemplateError);
+  });
+
+  it("gives each placeholder its line and column, several on a line and after blank lines", () => {
+    const template = "{{a}} and {{ b }}\n\n\n  x {{c}}\n{{d}}";
+    expect(placeholdersOf(template)).toEqual([
+      { name: "a", line: 1, column: 1 },
+      { name: "b", line: 1, column: 11 },
+      { name: "c", line: 4, column: 5 },
+      { name: "d", line: 5, column: 1 },
+    ]);
   });
 });
 
