@@ -15,12 +15,15 @@
  * answered 202), the decision applied (from then until the checkpoint the review node wrote with
  * the decision is durable: what a reviewer waits for before the thread has moved on, reported as
  * "resume"), and the next stage's own work after it (written and judged by the zero-latency
- * model, to its review indexed); the process's peak RSS. Checkpoint writes are observed on the
- * SQLite saver itself (its `put`, wrapped here), so the figure is the real path's.
+ * model, to its review indexed); the process's peak RSS during those samples (after a full GC
+ * clears the garbage of the bench's own copying), and the heap still used after a full GC (what
+ * the process keeps alive; both need --expose-gc, which `npm run bench:state` gives). Checkpoint
+ * writes are observed on the SQLite saver itself (its `put`, wrapped here), so the figure is the
+ * real path's.
  *
  * The injection guard is off (the scripted model does not play it), as in the test suite.
  *
- * Usage: tsx bench/state.ts [--sizes 1000,10000] [--samples 200] [--real 200]
+ * Usage: tsx --expose-gc bench/state.ts [--sizes 1000,10000] [--samples 200] [--real 200]
  * It always exits 0: it is a benchmark, not a test.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -59,6 +62,19 @@ SqliteSaver.prototype.put = async function put(this: SqliteSaver, ...args) {
   checkpointWrites.push(process.hrtime.bigint());
   return written;
 };
+
+/** V8's full collection, when the bench runs with --expose-gc (`npm run bench:state` does). */
+const gc = (globalThis as { gc?: () => void }).gc;
+function collectGarbage(): void {
+  gc?.();
+  gc?.();
+}
+/** The heap the process keeps alive: used bytes after a full collection (0 without --expose-gc). */
+function heapAfterGc(): number {
+  if (gc === undefined) return 0;
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
@@ -155,29 +171,38 @@ async function measureScale(work: string): Promise<string[]> {
     const template = await templateThread(desk, checkpointer.saver, admin);
     const ids = [...real.ids];
     const rss: number[] = [];
+    const heap: number[] = [];
     for (const size of sizes) {
       const started = process.hrtime.bigint();
       const added = await seedPendingThreads(desk, checkpointer.saver, template, size - ids.length);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       ids.push(...added);
+      // The garbage of the bench's own copying goes before the desk is measured.
+      collectGarbage();
       memory.restart();
       const fresh = added.slice(-samples);
       const measured = await measureAt(desk, checkpointer.saver, ids, fresh);
       const { load, open, recorded, resume, nextStage } = measured;
       rss.push(memory.peak);
+      heap.push(heapAfterGc());
       lines.push(
         `${size} paused threads (${added.length} copied in ${seconds.toFixed(1)} s), file ${mb(statSync(sqlitePath).size)}: ` +
           `paused checkpoint loaded ${p50p99(load)}; getReview ${p50p99(open)}; decision recorded ${p50p99(recorded)}; ` +
           `resume (recorded decision applied, its checkpoint durable) ${p50p99(resume)} ` +
           `(goal p99 ≤ 30 ms: ${percentile(resume, 99) <= 30 ? "PASS" : "FAIL"}); ` +
-          `then the next stage to its review ${p50p99(nextStage)}; peak RSS ${mb(memory.peak)}`,
+          `then the next stage to its review ${p50p99(nextStage)}; peak RSS ${mb(memory.peak)}; ` +
+          `heap used after a full GC ${gc === undefined ? "(run with --expose-gc)" : mb(heap.at(-1) ?? 0)}`,
       );
       process.stdout.write(`${lines.at(-1)}\n`);
       const done = new Set(fresh);
       ids.splice(0, ids.length, ...ids.filter((id) => !done.has(id)));
     }
     const growth = (rss.at(-1) ?? 0) / (rss[0] ?? 1);
-    lines.push(`peak RSS ×${growth.toFixed(2)} from the first size to the last (flat: ≤ ×1.25)`);
+    const heapGrowth = (heap.at(-1) ?? 0) / (heap[0] ?? 1);
+    lines.push(
+      `peak RSS ×${growth.toFixed(2)} from the first size to the last (flat: ≤ ×1.25)` +
+        (gc === undefined ? "" : `; heap used after a full GC ×${heapGrowth.toFixed(2)}`),
+    );
     process.stdout.write(`${lines.at(-1)}\n`);
   } finally {
     await desk.close();

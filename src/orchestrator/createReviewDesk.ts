@@ -26,6 +26,7 @@ import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";
 import { type AdvanceOutcome, createThreadRunner } from "./threadRunner.js";
+import { startWalCheckpoints } from "./walCheckpoints.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
   /** SQLite file (default `.evalgate/checkpoints.sqlite` under `cwd`). */
@@ -145,6 +146,10 @@ async function startJobs(ctx: DeskContext, options: ReviewDeskOptions) {
 export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise<ReviewDeskHandle> {
   const ctx = await openDeskContext(options);
   const sweep = await startJobs(ctx, options);
+  const { kind, location } = ctx.checkpointer;
+  // SQLite's log is copied into the database by a worker, not inside a request's commit.
+  const wal =
+    kind === "sqlite" && location !== ":memory:" ? startWalCheckpoints(location) : undefined;
   return {
     store: ctx.store,
     advanceThread: (threadId) => ctx.runner.advance(threadId),
@@ -162,6 +167,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     async close() {
       await sweep?.stop();
       await ctx.queue.stop();
+      await wal?.stop();
       await ctx.store.close();
       await ctx.checkpointer.close();
     },

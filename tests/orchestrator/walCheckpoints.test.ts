@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startWalCheckpoints } from "../../src/orchestrator/walCheckpoints.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function walDatabase() {
+  const dir = mkdtempSync(join(tmpdir(), "evalgate-wal-"));
+  dirs.push(dir);
+  const path = join(dir, "db.sqlite");
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  // This connection never copies the log itself: only the worker can.
+  db.pragma("wal_autocheckpoint = 0");
+  db.exec("CREATE TABLE rows (body BLOB)");
+  return { path, db };
+}
+
+describe("startWalCheckpoints", () => {
+  it("copies committed pages from the log into the database file from a worker", async () => {
+    const { path, db } = walDatabase();
+    const before = statSync(path).size;
+    const insert = db.prepare("INSERT INTO rows (body) VALUES (?)");
+    db.transaction(() => {
+      for (let i = 0; i < 64; i++) insert.run(Buffer.alloc(8192, i));
+    })();
+    // Committed to the log only: the database file has not grown.
+    expect(statSync(path).size).toBe(before);
+    const checkpoints = startWalCheckpoints(path, 20);
+    try {
+      await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThan(64 * 8192), {
+        timeout: 30_000,
+        interval: 50,
+      });
+    } finally {
+      await checkpoints.stop();
+    }
+    const reader = new Database(path, { readonly: true });
+    expect(reader.prepare("SELECT COUNT(*) AS n FROM rows").get()).toEqual({ n: 64 });
+    reader.close();
+    db.close();
+  });
+
+  it("stops once however often it is asked, also when the worker could not open the file", async () => {
+    const { path, db } = walDatabase();
+    const running = startWalCheckpoints(path, 20);
+    await Promise.all([running.stop(), running.stop()]);
+    await running.stop();
+    db.close();
+    const missing = startWalCheckpoints(join(path, "..", "missing.sqlite"), 20);
+    await missing.stop();
+  });
+});
