@@ -79,11 +79,10 @@ export async function accessThread(
   return thread;
 }
 
+/** The thread's state; undefined when it has no checkpoint (one read of the checkpoint). */
 export async function snapshotOf(ctx: DeskContext, threadId: string) {
-  const config = { configurable: { thread_id: threadId } };
-  const tuple = await ctx.checkpointer.saver.getTuple(config);
-  if (tuple === undefined) return undefined;
-  return ctx.runtime.graph.getState(config);
+  const snapshot = await ctx.runtime.graph.getState({ configurable: { thread_id: threadId } });
+  return snapshot.createdAt === undefined ? undefined : snapshot;
 }
 
 export async function authenticate(ctx: DeskContext, token: string) {
