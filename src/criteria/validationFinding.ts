@@ -14,7 +14,8 @@ export interface ValidationFinding {
     | "threshold_reasonableness"
     | "level_ordering"
     | "guideline_bands"
-    | "function_reference";
+    | "function_reference"
+    | "prompt_template";
   message: string;
   path: CatalogPath;
 }

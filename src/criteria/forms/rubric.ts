@@ -107,6 +107,9 @@ export const rubricForm: CatalogForm<Rubric> = {
   schema: RubricSchema,
   rawPath(path) {
     const [head, index, field, ...rest] = path;
+    if (head === "criteria" && field === "method" && rest[0] === "decodePrompt") {
+      return ["criteria", index ?? 0, "scoring_method", "decode_prompt"];
+    }
     if (head === "criteria" && field === "method") return ["criteria", index ?? 0, ...rest];
     if (head === "criteria" && field === "title") return ["criteria", index ?? 0, "name"];
     return renameRoot(path, { passingThreshold: ["pass_threshold"] });
