@@ -26,7 +26,7 @@ import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";
 import { type AdvanceOutcome, createThreadRunner } from "./threadRunner.js";
-import { startWalCheckpoints } from "./walCheckpoints.js";
+import { deferAutoCheckpoint, startWalCheckpoints } from "./walCheckpoints.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
   /** SQLite file (default `.evalgate/checkpoints.sqlite` under `cwd`). */
@@ -150,6 +150,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
   // SQLite's log is copied into the database by a worker, not inside a request's commit.
   const wal =
     kind === "sqlite" && location !== ":memory:" ? startWalCheckpoints(location) : undefined;
+  if (wal !== undefined) deferAutoCheckpoint((ctx.checkpointer.saver as { db?: unknown }).db);
   return {
     store: ctx.store,
     advanceThread: (threadId) => ctx.runner.advance(threadId),

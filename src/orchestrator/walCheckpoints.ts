@@ -6,8 +6,8 @@
  * the event loop, so whatever request was under way waited for it. Here a worker thread with its
  * own connection runs a PASSIVE checkpoint every `everyMs`: it copies what no reader still needs,
  * never waits for a lock, and the commits of the other connections go on meanwhile. The log stays
- * short, so a commit seldom reaches the automatic threshold; if one does (a burst of writes
- * between two rounds), SQLite checkpoints inline as before. Nothing is less durable: a commit is
+ * short; the checkpoint connection's automatic threshold is raised to a backstop (a burst the
+ * worker falls behind on is still checkpointed inline, as before). Nothing is less durable: a commit is
  * as durable when it is in the log as after it was copied.
  */
 import { createRequire } from "node:module";
@@ -15,6 +15,24 @@ import { Worker } from "node:worker_threads";
 
 /** How often the log is checkpointed by default. */
 export const DEFAULT_WAL_CHECKPOINT_MS = 200;
+
+/**
+ * The log's size, in pages, at which a connection whose log the worker checkpoints still runs a
+ * checkpoint inside its own commit: a backstop for when the worker falls behind (SQLite's default
+ * is 1,000 pages, which the commits of a busy desk still reached between two rounds).
+ */
+export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
+ * Raises the automatic checkpoint threshold of a SQLite connection (better-sqlite3's, as the
+ * SQLite checkpoint saver holds it) to the backstop; anything else is left as it is.
+ */
+export function deferAutoCheckpoint(connection: unknown): void {
+  const pragma = (connection as { pragma?: (source: string) => unknown } | null)?.pragma;
+  if (typeof pragma === "function") {
+    pragma.call(connection, `wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+  }
+}
 
 /** The worker: plain JavaScript (it is evaluated, not imported), better-sqlite3 passed by path. */
 const WORKER_SOURCE = `

@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startWalCheckpoints } from "../../src/orchestrator/walCheckpoints.js";
+import {
+  BACKSTOP_AUTOCHECKPOINT_PAGES,
+  deferAutoCheckpoint,
+  startWalCheckpoints,
+} from "../../src/orchestrator/walCheckpoints.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -55,5 +59,16 @@ describe("startWalCheckpoints", () => {
     db.close();
     const missing = startWalCheckpoints(join(path, "..", "missing.sqlite"), 20);
     await missing.stop();
+  });
+
+  it("raises a connection's automatic checkpoint threshold to the backstop, and leaves other values be", () => {
+    const { db } = walDatabase();
+    db.pragma("wal_autocheckpoint = 1000");
+    deferAutoCheckpoint(db);
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
+    expect(BACKSTOP_AUTOCHECKPOINT_PAGES).toBeGreaterThan(1000);
+    deferAutoCheckpoint(undefined);
+    deferAutoCheckpoint({ pragma: "not a function" });
+    db.close();
   });
 });
