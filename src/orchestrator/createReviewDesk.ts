@@ -150,7 +150,11 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
   // SQLite's log is copied into the database by a worker, not inside a request's commit.
   const wal =
     kind === "sqlite" && location !== ":memory:" ? startWalCheckpoints(location) : undefined;
-  if (wal !== undefined) deferAutoCheckpoint((ctx.checkpointer.saver as { db?: unknown }).db);
+  if (wal !== undefined) {
+    // Both connections to the file: the checkpoints' and the review store's.
+    deferAutoCheckpoint((ctx.checkpointer.saver as { db?: unknown }).db);
+    deferAutoCheckpoint((ctx.store as unknown as { db?: unknown }).db);
+  }
   return {
     store: ctx.store,
     advanceThread: (threadId) => ctx.runner.advance(threadId),

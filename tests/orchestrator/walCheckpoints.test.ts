@@ -3,11 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
 import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
   deferAutoCheckpoint,
   startWalCheckpoints,
 } from "../../src/orchestrator/walCheckpoints.js";
+import { ScriptedChatModel } from "../doubles/index.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -70,5 +73,23 @@ describe("startWalCheckpoints", () => {
     deferAutoCheckpoint(undefined);
     deferAutoCheckpoint({ pragma: "not a function" });
     db.close();
+  });
+});
+
+describe("the review desk on a SQLite file", () => {
+  it("defers the review store connection's automatic checkpoint to the backstop too", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evalgate-wal-desk-"));
+    dirs.push(dir);
+    const model = createChatModel(new ScriptedChatModel({ responder: () => "{}" }));
+    const sqlitePath = join(dir, "checkpoints.sqlite");
+    const desk = await createReviewDesk({ sqlitePath, env: {}, model, jobs: { run: false } });
+    try {
+      const store = (desk.store as unknown as { db: Database.Database }).db;
+      expect(store.pragma("wal_autocheckpoint", { simple: true })).toBe(
+        BACKSTOP_AUTOCHECKPOINT_PAGES,
+      );
+    } finally {
+      await desk.close();
+    }
   });
 });
