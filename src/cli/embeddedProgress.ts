@@ -35,7 +35,8 @@ export function downloadLine(progress: DownloadProgress): string {
 }
 
 export function createDownloadBar(stderr: TextOutput, file: EmbeddedModelFile) {
-  let lastDraw = 0;
+  // Never drawn yet: the first update is drawn, however soon after the process started.
+  let lastDraw = Number.NEGATIVE_INFINITY;
   let started = false;
   let last: DownloadProgress | undefined;
   const draw = (force: boolean) => {
@@ -69,7 +70,7 @@ export function createDownloadBar(stderr: TextOutput, file: EmbeddedModelFile) {
 /** Shows tokens per second while the embedded model generates (terminal only); returns a stop. */
 export function showGenerationProgress(stderr: TextOutput): () => void {
   if (stderr.isTTY !== true) return () => {};
-  let lastDraw = 0;
+  let lastDraw = Number.NEGATIVE_INFINITY;
   let drawn = false;
   const stop = onGenerationProgress((progress) => {
     const now = performance.now();

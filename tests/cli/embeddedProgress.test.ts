@@ -2,7 +2,7 @@
  * The embedded model's terminal progress: the download bar's line, and the tokens-per-second line
  * drawn while the model answers (into a stream object standing in for the terminal).
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { downloadLine, showGenerationProgress } from "../../src/cli/embeddedProgress.js";
 import { startGenerationMeter } from "../../src/llm/embedded/generationProgress.js";
 
@@ -38,6 +38,10 @@ describe("downloadLine", () => {
 });
 
 describe("showGenerationProgress", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it("draws the tokens and tokens per second in place on a terminal, and clears the line at the end", () => {
     const terminal = sink(true);
     const stop = showGenerationProgress(terminal);
@@ -65,6 +69,19 @@ describe("showGenerationProgress", () => {
     after.tokens(3);
     after.finish();
     expect(terminal.writes).toHaveLength(lines.length);
+  });
+
+  it("draws the first update even when the process started less than one redraw interval ago", () => {
+    // The process clock reads 10 ms: the first call comes right after start-up.
+    vi.spyOn(performance, "now").mockReturnValue(10);
+    const terminal = sink(true);
+    const stop = showGenerationProgress(terminal);
+    const meter = startGenerationMeter("model.gguf");
+    meter.tokens(4);
+    expect(terminal.writes).toHaveLength(1);
+    expect(terminal.writes[0]).toContain(": 4 tokens, ");
+    meter.finish();
+    stop();
   });
 
   it("writes nothing when the output is not a terminal", () => {
