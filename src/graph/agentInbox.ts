@@ -1,5 +1,6 @@
 import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
+import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
 
 /**
@@ -39,20 +40,33 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
   }
 }
 
+/** Why a decision's corrections are refused: where (`corrections.<i>.<field>`) and what. */
+export type CorrectionRefusal = (decision: ReviewDecision) => CorrectionIssue | undefined;
+
 /**
  * The resume value a review accepts: a ReviewDecision or a HumanResponse, whose decision `refused`
- * does not refuse. `ignore` is refused too: a review cannot be skipped, so the thread stays paused.
+ * does not refuse, with corrections `correctionRefusal` finds nothing wrong with. `ignore` is
+ * refused too: a review cannot be skipped, so the thread stays paused.
  */
-export function reviewResponseSchema(refused: (decision: ReviewDecision) => string | undefined) {
+export function reviewResponseSchema(
+  refused: (decision: ReviewDecision) => string | undefined,
+  correctionRefusal: CorrectionRefusal = () => undefined,
+) {
   return z.union([ReviewDecisionSchema, HumanResponseSchema]).superRefine((response, ctx) => {
     const decision = decisionOf(response);
     const refusal =
       decision === undefined
         ? "a review cannot be ignored: approve, revise or edit it"
         : refused(decision);
-    if (refusal === undefined) return;
-    const path = "action" in response ? ["action"] : ["type"];
-    ctx.addIssue({ code: "custom", path, message: refusal });
+    if (refusal !== undefined) {
+      const path = "action" in response ? ["action"] : ["type"];
+      ctx.addIssue({ code: "custom", path, message: refusal });
+      return;
+    }
+    const issue = decision === undefined ? undefined : correctionRefusal(decision);
+    if (issue === undefined) return;
+    const path = issue.field.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    ctx.addIssue({ code: "custom", path, message: issue.message });
   });
 }
 

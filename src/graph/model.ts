@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CorrectionInputListSchema } from "../scoring/corrections.js";
+import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema } from "../scoring/result.js";
 
 /** Where a piece of content is in its life. */
@@ -123,5 +124,7 @@ export const DecisionRecordSchema = z.object({
     .nullable(),
   /** Dependents marked stale by an edit. */
   staled: z.array(z.string()).default([]),
+  /** The criteria the reviewer marked wrong with this decision: the judge's score and theirs. */
+  corrections: z.array(RecordedCorrectionSchema).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;

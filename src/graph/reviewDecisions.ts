@@ -1,5 +1,6 @@
 import { AIMessage } from "@langchain/core/messages";
 import { Command, END } from "@langchain/langgraph";
+import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { type DependencyMap, transitiveDependents } from "./dependencies.js";
 import {
@@ -82,18 +83,18 @@ export interface ReviewDecisionContext {
   metadata: InterruptMetadata;
   decision: ReviewDecision;
   evaluation: EvaluationResult | null;
+  /** The criteria the reviewer marked wrong, checked against the evaluation they saw. */
+  corrections: RecordedCorrection[];
   statusPath: StatePath;
   contentPath: StatePath;
   maxRevisions: number;
 }
 
-function record(
-  stage: StageDefinition,
-  decision: ReviewDecision,
-  evaluation: EvaluationResult | null,
-  staled: string[] = [],
-): DecisionRecord {
-  return {
+/** The decision as the thread's history keeps it: who, when, on which evaluation, what corrected. */
+function record(ctx: ReviewDecisionContext, staled: string[] = []): DecisionRecord {
+  const { decision, evaluation } = ctx;
+  const { stage } = ctx.options;
+  const kept: DecisionRecord = {
     contentId: stage.id,
     contentType: stage.contentType,
     action: decision.action,
@@ -113,6 +114,8 @@ function record(
           },
     staled,
   };
+  if (ctx.corrections.length > 0) kept.corrections = ctx.corrections;
+  return kept;
 }
 
 const cleared: ProposalUpdate = { isInterrupted: false, interruptMetadata: null };
@@ -126,7 +129,7 @@ function approve(ctx: ReviewDecisionContext): Command {
   const { options, state, decision } = ctx;
   const { stage } = options;
   const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "approved"), cleared, {
-    reviewHistory: [record(stage, decision, ctx.evaluation)],
+    reviewHistory: [record(ctx)],
     messages: [new AIMessage(`${stage.title} approved${who(decision)}.`)],
   });
   return new Command({ update, goto: options.next(state, { [stage.id]: "approved" }) });
@@ -141,7 +144,7 @@ function retry(ctx: ReviewDecisionContext): Command {
     statePathUpdate(ctx.statusPath, regenerate ? "running" : "evaluating"),
     cleared,
     {
-      reviewHistory: [record(stage, decision, ctx.evaluation)],
+      reviewHistory: [record(ctx)],
       messages: [
         new AIMessage(
           `${stage.title}: ${regenerate ? "generating" : "evaluating"} again${who(decision)}.`,
@@ -170,7 +173,7 @@ function escalate(ctx: ReviewDecisionContext, count: number): Command {
   const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "awaiting_review"), {
     isInterrupted: true,
     interruptMetadata: escalated,
-    reviewHistory: [record(stage, ctx.decision, ctx.evaluation)],
+    reviewHistory: [record(ctx)],
     messages: [new AIMessage(escalated.description)],
   });
   return new Command({ update, goto: options.reviewNode });
@@ -185,7 +188,7 @@ function revise(ctx: ReviewDecisionContext, feedback: string): Command {
   const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "revision_requested"), cleared, {
     revisionCounts: { [stage.id]: count + 1 },
     revisionFeedback: { [stage.id]: feedback },
-    reviewHistory: [record(stage, decision, ctx.evaluation)],
+    reviewHistory: [record(ctx)],
     messages: [new AIMessage(`${stage.title}: revision requested${who(decision)}: ${feedback}`)],
   });
   return new Command({ update, goto: options.generateNode ?? END });
@@ -214,9 +217,7 @@ function edit(ctx: ReviewDecisionContext, content: string): Command {
     {
       reviewHistory: [
         record(
-          stage,
-          decision,
-          ctx.evaluation,
+          ctx,
           staled.map((s) => s.id),
         ),
       ],

@@ -1,5 +1,11 @@
 import type { Command, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { interrupt } from "@langchain/langgraph";
+import {
+  type CorrectionIssue,
+  checkedCorrections,
+  type RecordedCorrection,
+  recordedCorrections,
+} from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import {
   decisionOf,
@@ -7,7 +13,7 @@ import {
   type ReviewResponse,
   reviewResponseSchema,
 } from "./agentInbox.js";
-import { evaluationRefOf } from "./evaluationRef.js";
+import { evaluationRefOf, referencedEvaluation } from "./evaluationRef.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,
@@ -99,17 +105,43 @@ export function createReviewNode(options: ReviewNodeOptions) {
     const settings = settleRunSettings(state.threadSettings, config).context;
     const metadata = metadataFor(state, stage);
     const refused = (decision: ReviewDecision) => refusedAction(metadata, decision.action);
+    const corrections = correctionsSeen(metadata, state);
+    const correctionRefusal = (decision: ReviewDecision) => {
+      const checked = corrections(decision);
+      return "issue" in checked ? checked.issue : undefined;
+    };
     const content = readStatePath(state, contentPath);
     const value = { ...metadata, ...humanInterruptOf(metadata, content, refused) };
     const response: ReviewResponse = interrupt(value, {
-      responseSchema: reviewResponseSchema(refused),
+      responseSchema: reviewResponseSchema(refused, correctionRefusal),
     });
     const decision = decisionOf(response);
     if (decision === undefined) throw new Error("internal: a refused review answer was accepted");
+    const checked = corrections(decision);
+    if ("issue" in checked) throw new Error("internal: refused corrections were accepted");
     return decide({
       ...{ options, state, metadata, decision, statusPath, contentPath },
       evaluation: stageEvaluation(state, stage),
+      corrections: checked.corrections,
       maxRevisions: settings.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS,
     });
+  };
+}
+
+/**
+ * A decision's corrections checked against the evaluation the reviewer saw (read once, when a
+ * decision first carries corrections), as the history keeps them, or the issue that refuses them.
+ */
+function correctionsSeen(metadata: InterruptMetadata, state: OverallProposalStateType) {
+  let seen: EvaluationResult | null | undefined;
+  return (
+    decision: ReviewDecision,
+  ): { corrections: RecordedCorrection[] } | { issue: CorrectionIssue } => {
+    const inputs = "corrections" in decision ? (decision.corrections ?? []) : [];
+    if (inputs.length === 0) return { corrections: [] };
+    seen ??= referencedEvaluation(metadata, state);
+    const checked = checkedCorrections(seen, inputs);
+    if ("issue" in checked) return checked;
+    return { corrections: seen === null ? [] : recordedCorrections(seen, checked.corrections) };
   };
 }

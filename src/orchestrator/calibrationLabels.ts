@@ -5,12 +5,8 @@
  */
 import type { ReviewAction, ReviewDecision } from "../graph/model.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import {
-  type CorrectionInput,
-  type ResolvedCorrection,
-  resolveCorrections,
-} from "../scoring/corrections.js";
-import { isCorrectionInvalidError } from "../scoring/errors.js";
+import type { ResolvedCorrection } from "../scoring/corrections.js";
+import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { InvalidDecisionError } from "./errors.js";
 import type { PendingReview } from "./pendingReview.js";
@@ -73,31 +69,6 @@ export function labelsOfDecision(
     }
     return label;
   });
-}
-
-/** A problem with one correction: where (`corrections.<i>.<field>`) and what. */
-export interface CorrectionIssue {
-  field: string;
-  message: string;
-}
-
-/**
- * The corrections resolved against the evaluation, or the issue that refuses them (the index of
- * the correction and its field, with the message naming the criterion).
- */
-export function checkedCorrections(
-  evaluation: EvaluationResult | null,
-  inputs: readonly CorrectionInput[] | undefined,
-): { corrections: ResolvedCorrection[] } | { issue: CorrectionIssue } {
-  try {
-    return { corrections: resolveCorrections(evaluation, inputs ?? []) };
-  } catch (error) {
-    if (!isCorrectionInvalidError(error)) throw error;
-    const { criterionId, field } = error.location;
-    const index = (inputs ?? []).findIndex((c) => c.criterionId === criterionId);
-    const where = index < 0 ? "corrections" : `corrections.${index}.${field ?? "criterionId"}`;
-    return { issue: { field: where, message: error.message } };
-  }
 }
 
 /** A library decision's corrections on the 0–1 scale, or InvalidDecisionError naming the fault. */

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { ReviewDecisionSchema } from "../graph/model.js";
-import { checkedCorrections, labelsOfDecision } from "./calibrationLabels.js";
+import { checkedCorrections } from "../scoring/recordedCorrections.js";
+import { labelsOfDecision } from "./calibrationLabels.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
 import { alreadyDecided } from "./deskViews.js";
 import { ActionNotOfferedError, InvalidInputError, ReviewNotPendingError } from "./errors.js";

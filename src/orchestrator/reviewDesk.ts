@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import { CorrectionInputListSchema } from "../scoring/corrections.js";
+import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
 
 /** Longest text accepted in a request body field (an RFP, an applicant profile, edited content). */
@@ -90,19 +91,7 @@ export const ReviewDetailSchema = z.object({
 });
 export type ReviewDetail = z.infer<typeof ReviewDetailSchema>;
 
-/** A criterion a reviewer marked wrong with a decision: the judge's score and the reviewer's. */
-export const RecordedCorrectionSchema = z.object({
-  criterionId: z.string(),
-  criterionTitle: z.string(),
-  /** 0–1, null when the judge gave none. */
-  judgeScore: z.number().nullable(),
-  judgeNative: z.union([z.number(), z.string()]).nullable().optional(),
-  /** 0–1. */
-  reviewerScore: z.number(),
-  reviewerNative: z.union([z.number(), z.string()]).optional(),
-  note: z.string().optional(),
-});
-export type RecordedCorrection = z.infer<typeof RecordedCorrectionSchema>;
+export type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 
 export const DecisionRecordSchema = z.object({
   decisionId: z.string(),
