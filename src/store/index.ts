@@ -121,4 +121,4 @@ export {
   type TraceStore,
 } from "./traceStore.js";
 export { PostgresTraceStore } from "./traceStorePostgres.js";
-export type * from "./types.js";
+export * from "./types.js";
