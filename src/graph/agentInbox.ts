@@ -3,22 +3,26 @@ import { z } from "zod";
 import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
 
+/** The action request Agent Inbox sends back with an edit (and with an accept of an editable review). */
+const ActionRequestSchema = z.object({
+  action: z.string(),
+  args: z.looseObject({ content: z.string().trim().min(1) }),
+});
+
 /**
  * A reviewer's answer in the shape of LangGraph's prebuilt `HumanResponse` (what Agent Inbox
- * sends): accept → approve; response → revise, the text being the feedback; edit → edit, the
- * edited `content` argument being the new content; ignore → refused (see reviewResponseSchema).
+ * sends): accept → approve (Agent Inbox sends the unedited action request along when the review
+ * is also editable; it is not read); response → revise, the text being the feedback; edit → edit,
+ * the edited `content` argument being the new content; ignore → refused (see reviewResponseSchema).
  */
 export const HumanResponseSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("accept"), args: z.null().optional() }),
+  z.object({
+    type: z.literal("accept"),
+    args: z.union([z.null(), ActionRequestSchema]).optional(),
+  }),
   z.object({ type: z.literal("ignore"), args: z.null().optional() }),
   z.object({ type: z.literal("response"), args: z.string().trim().min(1) }),
-  z.object({
-    type: z.literal("edit"),
-    args: z.object({
-      action: z.string(),
-      args: z.looseObject({ content: z.string().trim().min(1) }),
-    }),
-  }),
+  z.object({ type: z.literal("edit"), args: ActionRequestSchema }),
 ]);
 export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 
@@ -40,6 +44,20 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
   }
 }
 
+/**
+ * Agent Inbox resumes with a list of one HumanResponse (`[{ type: "accept", args: null }]`): the
+ * one response is the answer. A list of any other length is refused.
+ */
+function oneOfList(value: unknown, ctx: z.core.$RefinementCtx): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value.length === 1) return value[0];
+  ctx.addIssue({
+    code: "custom",
+    message: `a review takes one answer; the list holds ${value.length} (Agent Inbox sends a list of one response)`,
+  });
+  return z.NEVER;
+}
+
 /** Why a decision's corrections are refused: where (`corrections.<i>.<field>`) and what. */
 export type CorrectionRefusal = (decision: ReviewDecision) => CorrectionIssue | undefined;
 
@@ -52,7 +70,8 @@ export function reviewResponseSchema(
   refused: (decision: ReviewDecision) => string | undefined,
   correctionRefusal: CorrectionRefusal = () => undefined,
 ) {
-  return z.union([ReviewDecisionSchema, HumanResponseSchema]).superRefine((response, ctx) => {
+  const answer = z.union([ReviewDecisionSchema, HumanResponseSchema]);
+  return z.preprocess(oneOfList, answer).superRefine((response, ctx) => {
     const decision = decisionOf(response);
     const refusal =
       decision === undefined

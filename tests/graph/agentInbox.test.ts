@@ -82,4 +82,66 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     );
     expect(done.status).toBe("approved");
   });
+
+  it("takes the list of one response Agent Inbox sends, for each kind of answer", async () => {
+    // Agent Inbox's submit: runs.stream(thread, graph, { command: { resume: [response] } }).
+    const accepted = await pausedGate("inbox-f");
+    const accept = [{ type: "accept", args: null }];
+    const approved = await accepted.graph.invoke(
+      new Command({ resume: accept }),
+      thread("inbox-f"),
+    );
+    expect(approved.status).toBe("approved");
+
+    // An editable review accepted without edits: Agent Inbox sends the action request along.
+    const untouched = await pausedGate("inbox-g");
+    const acceptWithRequest = [{ type: "accept", args: untouched.value.action_request }];
+    const kept = await untouched.graph.invoke(
+      new Command({ resume: acceptWithRequest }),
+      thread("inbox-g"),
+    );
+    expect(kept.status).toBe("approved");
+    expect(kept.content).toBe(PROBLEM);
+
+    const revised = await pausedGate("inbox-h");
+    const response = [{ type: "response", args: "Cite the 2025 county figures." }];
+    const revision = await revised.graph.invoke(
+      new Command({ resume: response }),
+      thread("inbox-h"),
+    );
+    expect(revision.revisionFeedback).toEqual({ content: "Cite the 2025 county figures." });
+
+    const edited = await pausedGate("inbox-i");
+    // Agent Inbox edits every argument as text: the score arrives as a string and is not read.
+    const args = { ...edited.value.action_request.args, content: "Edited.", overallScore: "0.85" };
+    const edit = [{ type: "edit", args: { action: edited.value.action_request.action, args } }];
+    const done = await edited.graph.invoke(new Command({ resume: edit }), thread("inbox-i"));
+    expect(done.status).toBe("edited");
+    expect(done.content).toBe("Edited.");
+  });
+
+  it("refuses ignore and lists of any other length in the list form, and stays paused", async () => {
+    const { graph, model } = await pausedGate("inbox-j");
+    const calls = model.calls.length;
+    const attempts: Array<{ resume: unknown; message: RegExp }> = [
+      { resume: [{ type: "ignore", args: null }], message: /cannot be ignored/ },
+      { resume: [], message: /one answer; the list holds 0/ },
+      {
+        resume: [
+          { type: "accept", args: null },
+          { type: "response", args: "No." },
+        ],
+        message: /one answer; the list holds 2/,
+      },
+    ];
+    for (const { resume, message } of attempts) {
+      const refused = await graph
+        .invoke(new Command({ resume }), thread("inbox-j"))
+        .catch((e: unknown) => e);
+      expect(isInvalidResume(refused)).toBe(true);
+      expect(String((refused as Error).message)).toMatch(message);
+      expect((await graph.getState(thread("inbox-j"))).next).toEqual(["review"]);
+    }
+    expect(model.calls.length).toBe(calls);
+  });
 });

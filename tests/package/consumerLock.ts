@@ -72,22 +72,29 @@ function closure(packages: Lockfile["packages"], roots: readonly string[]): Set<
   return seen;
 }
 
-export interface ConsumerLockOptions {
-  /** The repository's package-lock.json, parsed. */
-  repositoryLock: unknown;
-  /** The repository's package.json dependencies and optionalDependencies. */
+/** The packed evalgate, as its package.json describes it. */
+export interface PackedEvalgate {
+  version: string;
+  bin: Readonly<Record<string, string>>;
   dependencies: Readonly<Record<string, string>>;
   optionalDependencies: Readonly<Record<string, string>>;
   /** The tarball's file name, relative to the consumer project. */
   tarball: string;
-  /** The evalgate version in the tarball. */
-  version: string;
-  /** The commands the tarball's package.json declares (npm links them from the lock). */
-  bin: Readonly<Record<string, string>>;
-  /** Development packages of the consumer (by name, at the repository's locked versions). */
-  devPackages: readonly string[];
-  /** The consumer's package.json name. */
+}
+
+/** The consumer's package.json, as far as the lock must match it. */
+export interface ConsumerManifest {
   name: string;
+  /** evalgate (as `file:<tarball>`) and the consumer's other dependencies. */
+  dependencies: Readonly<Record<string, string>>;
+  devDependencies?: Readonly<Record<string, string>>;
+}
+
+export interface ConsumerLockOptions {
+  /** The repository's package-lock.json, parsed. */
+  repositoryLock: unknown;
+  evalgate: PackedEvalgate;
+  consumer: ConsumerManifest;
   /** The registry the repository installed from (its tarballs are in npm's cache under it). */
   registry: string;
 }
@@ -106,39 +113,32 @@ function registryAddress(path: string, entry: LockEntry, registry: string): { re
   return { resolved: `${registry.replace(/\/$/, "")}/${name}/-/${base}-${entry.version}.tgz` };
 }
 
-/** The consumer's lockfile, and the devDependencies its package.json must name to match it. */
-export function consumerLock(options: ConsumerLockOptions): {
-  lock: Lockfile;
-  devDependencies: Record<string, string>;
-} {
+/** The consumer's lockfile: evalgate from the tarball, everything else as the repository locked it. */
+export function consumerLock(options: ConsumerLockOptions): Lockfile {
   const repository = LockfileSchema.parse(options.repositoryLock);
-  const production = [
-    ...Object.keys(options.dependencies),
-    ...Object.keys(options.optionalDependencies),
-  ];
-  const prodPaths = closure(repository.packages, production);
-  const devPaths = closure(repository.packages, options.devPackages);
-  const devDependencies: Record<string, string> = {};
-  for (const name of options.devPackages) {
-    const version = repository.packages[`node_modules/${name}`]?.version;
-    if (version === undefined) throw new Error(`${name} is not in the repository's lock`);
-    devDependencies[name] = version;
-  }
+  const { evalgate, consumer } = options;
+  const own = Object.keys(consumer.dependencies).filter((name) => name !== "evalgate");
+  const prodPaths = closure(repository.packages, [
+    ...Object.keys(evalgate.dependencies),
+    ...Object.keys(evalgate.optionalDependencies),
+    ...own,
+  ]);
+  const devPaths = closure(repository.packages, Object.keys(consumer.devDependencies ?? {}));
   const packages: Lockfile["packages"] = {
     "": {
-      name: options.name,
-      dependencies: { evalgate: `file:${options.tarball}` },
-      devDependencies,
+      name: consumer.name,
+      dependencies: { ...consumer.dependencies },
+      devDependencies: { ...consumer.devDependencies },
     },
     "node_modules/evalgate": {
-      version: options.version,
-      resolved: `file:${options.tarball}`,
-      dependencies: { ...options.dependencies },
-      optionalDependencies: { ...options.optionalDependencies },
-      bin: { ...options.bin },
+      version: evalgate.version,
+      resolved: `file:${evalgate.tarball}`,
+      dependencies: { ...evalgate.dependencies },
+      optionalDependencies: { ...evalgate.optionalDependencies },
+      bin: { ...evalgate.bin },
     },
   };
-  for (const path of [...prodPaths, ...devPaths].sort()) {
+  for (const path of [...new Set([...prodPaths, ...devPaths])].sort()) {
     const { dev, devOptional, optional, ...entry } = repository.packages[path] as LockEntry;
     const onlyDev = !prodPaths.has(path);
     packages[path] = {
@@ -148,8 +148,12 @@ export function consumerLock(options: ConsumerLockOptions): {
       ...(optional === true || (devOptional === true && !onlyDev) ? { optional: true } : {}),
     };
   }
-  return {
-    lock: { lockfileVersion: 3, requires: true, name: options.name, packages },
-    devDependencies,
-  };
+  return { lockfileVersion: 3, requires: true, name: consumer.name, packages };
+}
+
+/** The version the repository locked for a top-level package (for a consumer's devDependencies). */
+export function lockedVersion(repositoryLock: unknown, name: string): string {
+  const version = LockfileSchema.parse(repositoryLock).packages[`node_modules/${name}`]?.version;
+  if (version === undefined) throw new Error(`${name} is not in the repository's lock`);
+  return version;
 }

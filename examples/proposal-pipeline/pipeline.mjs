@@ -1,0 +1,58 @@
+// Runs the pipeline from the terminal, keeping its threads in pipeline.sqlite beside this file:
+//   node pipeline.mjs "<topic>"                  write, judge, and stop at the review
+//   node pipeline.mjs decide accept              resume as Agent Inbox does: [{ type: "accept" }]
+//   node pipeline.mjs decide respond "<text>"    ask for a revision with this feedback
+//   node pipeline.mjs decide edit <file>         replace the draft with the file's text
+import { readFileSync, writeFileSync } from "node:fs";
+import { Command } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { buildPipeline } from "./graph.mjs";
+
+const here = new URL("./", import.meta.url);
+const checkpointer = SqliteSaver.fromConnString(new URL("pipeline.sqlite", here).pathname);
+const threadFile = new URL(".thread", here);
+const graph = buildPipeline().compile({ checkpointer });
+
+/** The Agent Inbox response for a decision typed on the command line. */
+function humanResponse(kind, value) {
+  if (kind === "accept") return { type: "accept", args: null };
+  if (kind === "respond") return { type: "response", args: value ?? "" };
+  if (kind === "edit") {
+    return {
+      type: "edit",
+      args: { action: "review", args: { content: readFileSync(value, "utf8") } },
+    };
+  }
+  throw new Error(`decide accept | respond "<feedback>" | edit <file>, not "${kind}"`);
+}
+
+/** Prints where the thread stands: the review as Agent Inbox shows it, or the published text. */
+async function report(config) {
+  const state = await graph.getState(config, { subgraphs: true });
+  const pending = state.tasks.flatMap((task) => task.interrupts ?? []);
+  if (pending.length === 0) {
+    console.log(
+      `Finished: ${state.values.status}.\n\n${state.values.published ?? "(nothing published)"}`,
+    );
+    return;
+  }
+  const review = pending[0].value;
+  console.log(`Review: ${review.action_request.action}`);
+  console.log(review.description);
+  console.log(`\n${review.action_request.args.content}\n`);
+  console.log('Decide: npm run decide -- accept | respond "<feedback>" | edit <file>');
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === "decide") {
+  const config = { configurable: { thread_id: readFileSync(threadFile, "utf8").trim() } };
+  // Agent Inbox resumes a review with a list of one HumanResponse; so does this.
+  await graph.invoke(new Command({ resume: [humanResponse(rest[0], rest[1])] }), config);
+  await report(config);
+} else {
+  const threadId = `proposal-${Date.now()}`;
+  writeFileSync(threadFile, `${threadId}\n`);
+  const config = { configurable: { thread_id: threadId } };
+  await graph.invoke({ topic: command ?? "heat resilience for older renters" }, config);
+  await report(config);
+}

@@ -1,0 +1,37 @@
+// A consumer's TypeScript, type-checked against the installed package's .d.ts files
+// (module and moduleResolution nodenext, strict). Every @ts-expect-error must meet an error: if
+// the types were missing or `any`, these lines would fail the check.
+import {
+  buildEvaluationGraph,
+  createEvaluationNode,
+  type EvaluationResult,
+  evaluateContent,
+  loadCatalog,
+  type ReviewDecision,
+} from "evalgate";
+import type { ReviewStore, ThreadState } from "evalgate/store";
+import { DESK_GRAPH } from "evalgate/store";
+
+export async function judge(text: string): Promise<boolean> {
+  const catalog = await loadCatalog("criteria/budget.json");
+  const result: EvaluationResult = await evaluateContent(text, catalog, { model: "ollama:x" });
+  return result.passed;
+}
+
+export const node = createEvaluationNode({
+  contentType: "budget",
+  criteriaPath: "budget.json",
+  contentExtractor: (state) => (state as { draft?: string }).draft,
+  resultField: "budgetEvaluation",
+  statusField: "budgetStatus",
+});
+export const gate = buildEvaluationGraph().compile();
+export const approve: ReviewDecision = { action: "approve" };
+export const desk: string = DESK_GRAPH;
+export const waiting: ThreadState = "waiting";
+export type Store = ReviewStore;
+
+// @ts-expect-error passed is a boolean
+export const wrong: EvaluationResult["passed"] = "yes";
+// @ts-expect-error no such decision
+export const unknown: ReviewDecision = { action: "publish" };
