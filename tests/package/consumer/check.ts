@@ -14,7 +14,11 @@ import { DESK_GRAPH } from "evalgate/store";
 
 export async function judge(text: string): Promise<boolean> {
   const catalog = await loadCatalog("criteria/budget.json");
-  const result: EvaluationResult = await evaluateContent(text, catalog, { model: "ollama:x" });
+  const result: EvaluationResult = await evaluateContent({
+    content: text,
+    catalog,
+    model: "ollama:qwen2.5:7b-instruct",
+  });
   return result.passed;
 }
 
