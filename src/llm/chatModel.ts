@@ -76,14 +76,16 @@ export function withTimeout(judge: JudgeModel, timeoutMs: number): JudgeModel {
 }
 
 /**
- * The same judge with every call queued in `lane` at its server's ceiling on calls in flight: give
- * each evaluation its own lane, so that evaluations take turns for the server's slots.
+ * The same judge with its calls queued in `lane` at their server's ceiling on calls in flight:
+ * give each evaluation its own lane, so that evaluations take turns for the server's slots. A
+ * lane given by the caller of a call (or by a later withLane) wins over this one.
  */
 export function withLane(judge: JudgeModel, lane: CallLane = createCallLane()): JudgeModel {
   const candidates = judge.candidates.map(
     (candidate): ModelCandidate => ({
       ...candidate,
-      call: (messages, options = {}) => candidate.call(messages, { ...options, lane }),
+      call: (messages, options = {}) =>
+        candidate.call(messages, { ...options, lane: options.lane ?? lane }),
     }),
   );
   return { ...judge, candidates };

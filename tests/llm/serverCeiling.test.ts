@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { INJECTION_GUARD_SYSTEM } from "../../prompts/evaluation/index.js";
 import type { Catalog } from "../../src/criteria/model.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
+import { type ChatModelOptions, createChatModel, withLane } from "../../src/llm/chatModel.js";
 import {
   ModelAbortedError,
   ModelOptionsError,
@@ -137,7 +137,8 @@ describe("calls in flight to one server, across evaluations", () => {
   it("serves evaluations in turn: one with 50 queued criteria does not starve one that comes later with 2", async () => {
     server = await start({ behaviour: { hold: "before-response" } });
     const url = server.url;
-    const model = judge(url, { maxInFlight: 1 });
+    // A judge already bound to a lane (as CriteriaEngine keeps one): each evaluation's own wins.
+    const model = withLane(judge(url, { maxInFlight: 1 }));
     const common = { model, mode: "per-criterion" as const, injectionGuard: false };
     const first = evaluateContent({
       ...common,
