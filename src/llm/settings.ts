@@ -32,8 +32,8 @@ const OptionsSchema = z.object({
    * Default: EVALGATE_MAX_IN_FLIGHT, else 4 (Ollama's usual parallel slots).
    */
   maxInFlight: z.number().int().min(1).max(MAX_IN_FLIGHT_LIMIT).optional(),
-  /** The longest a call waits for a free slot before it fails (default 10 minutes). */
-  maxQueueWaitMs: z.number().positive().optional(),
+  /** The longest a call waits for a free slot before it fails (default 10 minutes, at most a day). */
+  maxQueueWaitMs: z.number().positive().max(86_400_000).optional(),
 });
 
 /** Numeric and format options of a model, as accepted by createChatModel. */

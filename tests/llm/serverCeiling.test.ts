@@ -286,12 +286,15 @@ describe("the ceiling's setting", () => {
     },
   );
 
-  it("a maxInFlight option outside 1–256 is refused", () => {
+  it("a maxInFlight option outside 1–256, or a queue wait over a day, is refused", () => {
     expect(() => createChatModel(`ollama:${MODEL}`, { env: {}, maxInFlight: 0 })).toThrow(
       ModelOptionsError,
     );
     expect(() => createChatModel(`ollama:${MODEL}`, { env: {}, maxInFlight: 300 })).toThrow(
       ModelOptionsError,
     );
+    expect(() =>
+      createChatModel(`ollama:${MODEL}`, { env: {}, maxQueueWaitMs: 90_000_000 }),
+    ).toThrow(/maxQueueWaitMs/);
   });
 });
