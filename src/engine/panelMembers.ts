@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createCallLane } from "../llm/callCeiling.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { EvaluationError } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
@@ -36,10 +37,14 @@ export interface Judging {
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
   const panel = panelSettings(options);
   const sources = options.judges?.length ? options.judges : [options.model];
+  // One lane for the whole evaluation: its calls take turns with other evaluations' at a server.
+  const lane = createCallLane("evaluation");
   const judges = sources.map((source) =>
-    resolveJudgeModel(source, {
-      timeoutMs: options.timeoutMs ?? (isJudgeModel(source) ? undefined : settings.timeoutMs),
-    }),
+    resolveJudgeModel(
+      source,
+      { timeoutMs: options.timeoutMs ?? (isJudgeModel(source) ? undefined : settings.timeoutMs) },
+      lane,
+    ),
   );
   const [first, ...others] = judges as [JudgeModel, ...JudgeModel[]];
   const cacheOf = (judge: JudgeModel) => judgeCallCacheFor(options.cache, judge, options.now);

@@ -1,197 +1,64 @@
 /**
- * One model of a judge's list (the primary or a fallback): how to make one call to it, with the
- * deadline and the caller's cancellation applied, failing with a typed ModelCallError.
+ * The models of a judge's list: an Ollama model (through ChatOllama with the deadline fetch), a
+ * model of another provider (its package loaded on first call), the embedded model, or a chat
+ * model the caller built. Every call to a model server waits for a slot of that server's ceiling
+ * on calls in flight (serverCeilings.ts), retries and fallbacks included.
  */
-import type {
-  BaseChatModel,
-  BaseChatModelCallOptions,
-} from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { createCallLane } from "./callCeiling.js";
 import { classifyModelError } from "./classifyError.js";
 import { contextWindowFor } from "./contextWindow.js";
-import { createLlamaCppChat } from "./embedded/llamaCppChat.js";
-import {
-  ModelAbortedError,
-  type ModelErrorContext,
-  ModelRequestError,
-  ModelTimeoutError,
-} from "./errors.js";
+import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
+import { llamaCppCandidate } from "./embeddedCandidate.js";
+import { ModelAbortedError } from "./errors.js";
+import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
-import type { ModelSettings, OllamaFormat } from "./settings.js";
+import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
+import { callInSlot, type ServerSlots } from "./serverCeilings.js";
+import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 
-export interface ModelCallOptions {
-  /** The caller's cancellation; the call then fails with ModelAbortedError. */
-  signal?: AbortSignal;
-  /**
-   * Structured output for this call (Ollama's `format`: "json" or a JSON Schema), in place of the
-   * model's own setting. Providers without such an option ignore it (the prompt still asks).
-   */
-  format?: OllamaFormat;
-  /** The deadline of this call, in place of the model's own (the caller's timeout). */
-  timeoutMs?: number;
-}
+export type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
 
-export interface ModelCandidate {
-  /** `provider:model` (for a supplied chat model: its LLM type and model name). */
-  readonly spec: string;
-  readonly provider: string;
-  readonly model: string;
-  /** The server, where the provider has one we configure (Ollama). */
-  readonly baseUrl: string | undefined;
-  /** What the call is made with (temperature, seed, format, timeout…), for traces. */
-  readonly parameters: Readonly<Record<string, unknown>>;
-  /** One call, no retry. Rejects with a ModelCallError. */
-  call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
-}
-
-function contextOf(candidate: {
-  provider: string;
-  model: string;
-  baseUrl?: string;
-  timeoutMs: number;
-}): ModelErrorContext {
-  return {
-    provider: candidate.provider,
-    model: candidate.model,
-    baseUrl: candidate.baseUrl,
-    timeoutMs: candidate.timeoutMs,
-  };
-}
-
-/** Rejects as soon as `signal` fires, abandoning (but not leaking a rejection of) `pending`. */
-function raceAbort<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
-  pending.catch(() => {});
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-type ChatCallOptions = Partial<BaseChatModelCallOptions> & { format?: OllamaFormat };
-
-/**
- * Invokes a LangChain chat model with a deadline. The signal is forwarded to the model (so SDKs
- * can cancel their request) unless `forwardSignal` is false, and the call is raced against it.
- */
-async function invokeWithDeadline(
-  chat: BaseChatModel,
-  messages: BaseMessage[],
-  options: {
-    timeoutMs: number;
-    signal: AbortSignal | undefined;
-    forwardSignal: boolean;
-    bound: ChatCallOptions;
-    context: ModelErrorContext;
-  },
-): Promise<BaseMessage> {
-  const { context, signal, timeoutMs } = options;
-  if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const runnable = Object.keys(options.bound).length > 0 ? chat.withConfig(options.bound) : chat;
-  try {
-    const pending = runnable.invoke(messages, options.forwardSignal ? { signal: combined } : {});
-    return await raceAbort(pending, combined);
-  } catch (error) {
-    if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
-    if (timeout.aborted) throw new ModelTimeoutError(timeoutMs, context, error);
-    throw classifyModelError(error, context);
-  }
-}
-
-/** An Ollama model, called through ChatOllama with the deadline fetch. */
+/** An Ollama model, called through ChatOllama with the deadline fetch, within the server's ceiling. */
 export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
   const context = contextOf({
     provider: "ollama",
     model: spec.model,
-    baseUrl: settings.baseUrl,
+    baseUrl: settings.shownBaseUrl,
     timeoutMs: settings.timeoutMs,
   });
+  const slots: ServerSlots = { key: settings.baseUrl, maxInFlight: settings.maxInFlight };
+  const ownLane = createCallLane(`ollama:${spec.model}`);
   return {
     spec: `ollama:${spec.model}`,
     provider: "ollama",
     model: spec.model,
-    baseUrl: settings.baseUrl,
+    baseUrl: settings.shownBaseUrl,
     parameters: ollamaParameters(spec.model, settings),
     async call(messages, options = {}) {
       const { signal } = options;
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       const callContext = { ...context, timeoutMs };
       if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
-      try {
-        // No signal in the call options: ChatOllama would answer partial text on abort. The
-        // fetch carries the caller's signal and the deadline instead.
-        const callSettings = {
-          ...settings,
-          timeoutMs,
-          numCtx: contextWindowFor(messages, settings.numCtx, callContext),
-          ...(options.format === undefined ? {} : { format: options.format }),
-        };
-        return await createOllamaChat(spec.model, callSettings, signal).invoke(messages);
-      } catch (error) {
-        if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
-        throw classifyModelError(error, callContext);
-      }
-    },
-  };
-}
-
-/**
- * A local GGUF file on the embedded runtime (`llama-cpp:<file.gguf>`), loaded on first call; the
- * call's `format` becomes its grammar. A runtime or file that cannot load is not retried.
- */
-export function llamaCppCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
-  const context = contextOf({
-    provider: "llama-cpp",
-    model: spec.model,
-    timeoutMs: settings.timeoutMs,
-  });
-  let loading: Promise<BaseChatModel> | undefined;
-  return {
-    spec: `llama-cpp:${spec.model}`,
-    provider: "llama-cpp",
-    model: spec.model,
-    baseUrl: undefined,
-    parameters: {
-      provider: "llama-cpp",
-      model: spec.model,
-      temperature: settings.temperature,
-      seed: settings.seed,
-      timeoutMs: settings.timeoutMs,
-    },
-    async call(messages, options = {}) {
-      loading ??= createLlamaCppChat(spec.model, settings);
-      let chat: BaseChatModel;
-      try {
-        chat = await loading;
-      } catch (error) {
-        loading = undefined;
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new ModelRequestError(undefined, detail, context, error);
-      }
-      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      return invokeWithDeadline(chat, messages, {
+      // A prompt too long for the window is refused before it waits for a slot.
+      const callSettings = {
+        ...settings,
         timeoutMs,
-        signal: options.signal,
-        forwardSignal: true,
-        bound: options.format === undefined ? {} : { format: options.format },
-        context: { ...context, timeoutMs },
+        numCtx: contextWindowFor(messages, settings.numCtx, callContext),
+        ...(options.format === undefined ? {} : { format: options.format }),
+      };
+      const wait = slotWait(callContext, settings, signal);
+      return callInSlot(slots, options.lane ?? ownLane, wait, async () => {
+        try {
+          // No signal in the call options: ChatOllama would answer partial text on abort. The
+          // fetch carries the caller's signal and the deadline (which starts with the slot).
+          return await createOllamaChat(spec.model, callSettings, signal).invoke(messages);
+        } catch (error) {
+          if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
+          throw classifyModelError(error, callContext);
+        }
       });
     },
   };
@@ -253,14 +120,21 @@ function invocationParameters(chat: BaseChatModel): Record<string, unknown> {
 /**
  * A chat model the caller built, used as is. `format`, when set, is bound as a call option.
  * ChatOllama instances get no signal in their call options (see ollamaCandidate); the call is
- * still raced against the deadline and the caller's signal.
+ * still raced against the deadline and the caller's signal. A model that names its server
+ * (`baseUrl`, as ChatOllama does) shares that server's ceiling on calls in flight.
  */
 export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings): ModelCandidate {
   const provider = chat._llmType();
   const model = stringField(chat, "model") ?? stringField(chat, "modelName") ?? provider;
-  const baseUrl = stringField(chat, "baseUrl");
+  const configuredUrl = stringField(chat, "baseUrl");
+  const baseUrl = configuredUrl === undefined ? undefined : shownServerUrl(configuredUrl);
   const context = contextOf({ provider, model, baseUrl, timeoutMs: settings.timeoutMs });
   const bound: ChatCallOptions = settings.format === undefined ? {} : { format: settings.format };
+  const slots: ServerSlots | undefined =
+    configuredUrl === undefined
+      ? undefined
+      : { key: serverKeyOf(configuredUrl), maxInFlight: settings.maxInFlight };
+  const ownLane = createCallLane(`${provider}:${model}`);
   return {
     spec: `${provider}:${model}`,
     provider,
@@ -275,13 +149,18 @@ export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings):
     },
     call(messages, options = {}) {
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      return invokeWithDeadline(chat, messages, {
-        timeoutMs,
-        signal: options.signal,
-        forwardSignal: provider !== "ollama",
-        bound: options.format === undefined ? bound : { ...bound, format: options.format },
-        context: { ...context, timeoutMs },
-      });
+      const callContext = { ...context, timeoutMs };
+      const invoke = () =>
+        invokeWithDeadline(chat, messages, {
+          timeoutMs,
+          signal: options.signal,
+          forwardSignal: provider !== "ollama",
+          bound: options.format === undefined ? bound : { ...bound, format: options.format },
+          context: callContext,
+        });
+      if (slots === undefined) return invoke();
+      const wait = slotWait(callContext, settings, options.signal);
+      return callInSlot(slots, options.lane ?? ownLane, wait, invoke);
     },
   };
 }

@@ -4,6 +4,7 @@
  * retry policy and timeout every call uses. Building does no I/O; providers load on first call.
  */
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { type CallLane, createCallLane } from "./callCeiling.js";
 import { type ModelCandidate, providerCandidate, suppliedCandidate } from "./candidate.js";
 import type { RetryPolicy } from "./retry.js";
 import { type ModelSettings, type ModelSettingsInput, resolveModelSettings } from "./settings.js";
@@ -72,4 +73,20 @@ export function withTimeout(judge: JudgeModel, timeoutMs: number): JudgeModel {
     }),
   );
   return { ...judge, candidates, timeoutMs, settings: { ...judge.settings, timeoutMs } };
+}
+
+/**
+ * The same judge with its calls queued in `lane` at their server's ceiling on calls in flight:
+ * give each evaluation its own lane, so that evaluations take turns for the server's slots. A
+ * lane given by the caller of a call (or by a later withLane) wins over this one.
+ */
+export function withLane(judge: JudgeModel, lane: CallLane = createCallLane()): JudgeModel {
+  const candidates = judge.candidates.map(
+    (candidate): ModelCandidate => ({
+      ...candidate,
+      call: (messages, options = {}) =>
+        candidate.call(messages, { ...options, lane: options.lane ?? lane }),
+    }),
+  );
+  return { ...judge, candidates };
 }

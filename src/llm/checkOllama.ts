@@ -1,10 +1,15 @@
 /**
- * checkOllama: is the Ollama server up, and is the model pulled? Reads GET /api/tags and says what
- * to run when not (`ollama serve`, `ollama pull <model>`).
+ * checkOllama: is the Ollama server up, and is the model pulled? Reads GET /api/tags (at most
+ * 4 MB of it; credentials of the URL sent as an `Authorization: Basic` header) and says what to
+ * run when not (`ollama serve`, `ollama pull <model>`).
  */
 import { z } from "zod";
-import { redactCredentials, redactUrl } from "./redact.js";
-import { normaliseBaseUrl } from "./spec.js";
+import { redactSecretText } from "./redact.js";
+import { readBoundedText } from "./responseBody.js";
+import { parseServerAddress, type ServerAddress, shownServerUrl } from "./serverAddress.js";
+
+/** The most bytes of the model list read. */
+const MAX_TAGS_BYTES = 4 * 1024 * 1024;
 
 const TagsSchema = z.object({
   models: z.array(z.looseObject({ name: z.string(), model: z.string().optional() })),
@@ -33,30 +38,46 @@ function hasModel(models: readonly string[], model: string): boolean {
   return models.some((name) => wanted.includes(name));
 }
 
+function addressOf(baseUrl: string): ServerAddress | string {
+  try {
+    return parseServerAddress(baseUrl, "baseUrl");
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 export async function checkOllama(
   baseUrl: string,
   model: string,
   options: CheckOllamaOptions = {},
 ): Promise<OllamaStatus> {
-  const url = normaliseBaseUrl(baseUrl);
-  const shown = redactUrl(url);
+  const address = addressOf(baseUrl);
+  const shown = typeof address === "string" ? shownServerUrl(baseUrl) : address.shown;
   const unreachable = (why: string): OllamaStatus => ({
     baseUrl: shown,
     reachable: false,
     modelPresent: false,
     models: [],
-    problem: `Ollama not reachable at ${shown} (${redactCredentials(why)}): run \`ollama serve\``,
+    problem: `Ollama not reachable at ${shown} (${redactSecretText(why)}): run \`ollama serve\``,
   });
+  if (typeof address === "string") return unreachable(address);
   let body: unknown;
   try {
-    const response = await (options.fetch ?? fetch)(`${url}/api/tags`, {
+    const headers = address.authorization
+      ? { authorization: address.authorization.headerValue() }
+      : undefined;
+    const response = await (options.fetch ?? fetch)(`${address.url}/api/tags`, {
       signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
+      ...(headers === undefined ? {} : { headers }),
     });
-    if (!response.ok) return unreachable(`GET /api/tags answered HTTP ${response.status}`);
-    body = await response.json();
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return unreachable(`GET /api/tags answered HTTP ${response.status}`);
+    }
+    body = JSON.parse(await readBoundedText(response, MAX_TAGS_BYTES));
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    return unreachable(cause instanceof Error ? cause.message : String(cause));
+    return unreachable(cause instanceof Error ? cause.message.slice(0, 500) : String(cause));
   }
   const tags = TagsSchema.safeParse(body);
   if (!tags.success) return unreachable("GET /api/tags did not answer an Ollama model list");

@@ -16,6 +16,7 @@ export type UnavailableReason =
   | "server-error"
   | "incomplete-response"
   | "model-not-found"
+  | "busy"
   | "unknown";
 
 /** `ollama:qwen2.5:7b at http://127.0.0.1:11434`, or as much of it as is known. */
@@ -52,6 +53,7 @@ export function describeUnavailable(
     "server-error": `failed with a server error${extra.status ? ` (HTTP ${extra.status})` : ""}`,
     "incomplete-response": "ended its answer before it was complete",
     "model-not-found": "does not have this model",
+    busy: "had no free call slot",
     unknown: "failed",
   };
   const suffix = extra.hint ? ` — run \`${extra.hint}\`` : "";

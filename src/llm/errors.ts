@@ -11,22 +11,15 @@ import {
   type UnavailableReason,
   unavailableHint,
 } from "./errorText.js";
-import { redactCredentials, redactUrl } from "./redact.js";
+import { boundedText, MESSAGE_LIMIT, redactUrl } from "./redact.js";
+import { safeCause } from "./safeCause.js";
 
 export type { ModelErrorContext, UnavailableReason } from "./errorText.js";
 
 /**
- * The cause as kept on a model error: as is, unless its message names a URL with credentials
- * (a fetch error quoting the request URL); then an Error with the credentials taken out.
+ * Base of every model-call failure. Its message is redacted (no credential, authorization value,
+ * key or token) and at most MESSAGE_LIMIT characters; its cause is kept only as safe (safeCause.ts).
  */
-function withoutCredentials(cause: unknown): unknown {
-  if (!(cause instanceof Error) || redactCredentials(cause.message) === cause.message) return cause;
-  const safe = new Error(redactCredentials(cause.message));
-  safe.name = cause.name;
-  return safe;
-}
-
-/** Base of every model-call failure (credentials in URLs are never part of it). */
 export abstract class ModelCallError extends EvalgateError {
   /** Whether calling the same model again may succeed. */
   abstract readonly transient: boolean;
@@ -35,8 +28,8 @@ export abstract class ModelCallError extends EvalgateError {
   readonly baseUrl: string | undefined;
 
   constructor(code: string, message: string, context: ModelErrorContext, cause?: unknown) {
-    super(code, redactCredentials(message), {
-      cause: cause === undefined ? undefined : withoutCredentials(cause),
+    super(code, boundedText(message, MESSAGE_LIMIT), {
+      cause: cause === undefined ? undefined : safeCause(cause),
     });
     this.name = new.target.name;
     this.provider = context.provider;
@@ -107,7 +100,9 @@ export class ModelUnavailableError extends ModelCallError {
     );
     this.status = options.status;
     this.hint = hint;
-    this.transient = reason !== "model-not-found";
+    // A model that is not there stays missing; a server that stayed busy for the whole wait
+    // would keep the retry waiting again.
+    this.transient = reason !== "model-not-found" && reason !== "busy";
   }
 }
 

@@ -1,12 +1,15 @@
 /**
  * `evalgate/llm`: chat models from `provider:model` strings (Ollama by default) with timeouts,
- * retries and fallbacks, the Ollama health check, and the model-call errors.
+ * retries and fallbacks, a ceiling on calls in flight per model server shared fairly by the
+ * evaluations of the process, the Ollama health check, and the model-call errors.
  */
+export { CallLane, createCallLane } from "./callCeiling.js";
 export {
   type ChatModelOptions,
   createChatModel,
   type JudgeModel,
   type ModelSource,
+  withLane,
 } from "./chatModel.js";
 export { type CheckOllamaOptions, checkOllama, type OllamaStatus } from "./checkOllama.js";
 export {
@@ -29,6 +32,7 @@ export {
   type UnavailableReason,
   UnknownProviderError,
 } from "./errors.js";
+export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUE_WAIT_MS } from "./serverCeilings.js";
 export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_AFTER_MS,

@@ -6,7 +6,6 @@
  */
 import { ChatOllama } from "@langchain/ollama";
 import { createOllamaFetch } from "./ollamaFetch.js";
-import { redactUrl } from "./redact.js";
 import type { ModelSettings } from "./settings.js";
 
 export function createOllamaChat(
@@ -22,7 +21,12 @@ export function createOllamaChat(
     numCtx: settings.numCtx,
     keepAlive: settings.keepAlive,
     format: settings.format,
-    fetch: createOllamaFetch({ baseUrl: settings.baseUrl, timeoutMs: settings.timeoutMs, signal }),
+    fetch: createOllamaFetch({
+      baseUrl: settings.shownBaseUrl,
+      timeoutMs: settings.timeoutMs,
+      signal,
+      ...(settings.authorization === undefined ? {} : { authorization: settings.authorization }),
+    }),
   });
 }
 
@@ -31,7 +35,7 @@ export function ollamaParameters(model: string, settings: ModelSettings): Record
   const parameters: Record<string, unknown> = {
     provider: "ollama",
     model,
-    baseUrl: redactUrl(settings.baseUrl),
+    baseUrl: settings.shownBaseUrl,
     temperature: settings.temperature,
     seed: settings.seed,
     numCtx: settings.numCtx,

@@ -8,11 +8,14 @@
  *   client's own signal, whichever fires first (AbortSignal.any);
  * - a fetch rejection becomes ModelTimeoutError / ModelAbortedError / ModelUnavailableError;
  * - an HTTP error status becomes the typed error for it, with Retry-After read from the headers
- *   (ollama-js would otherwise drop the headers and keep only the status);
- * - the response body is re-wrapped so that an abort or a dropped connection while ollama-js
- *   reads the NDJSON stream rejects its read with the typed error, which ChatOllama propagates.
+ *   (ollama-js would otherwise drop the headers and keep only the status); at most 64 KB of the
+ *   error body is read and 500 characters of it quoted, redacted;
+ * - a streamed body is re-emitted line by line, each line checked (responseBody.ts), so that an
+ *   abort or a dropped connection while ollama-js reads the NDJSON stream rejects its read with
+ *   the typed error, which ChatOllama propagates, and a body that is not an Ollama stream is a
+ *   ModelResponseError instead of lines that ollama-js would print on stderr;
+ * - the server's credentials (from a `user:password@` URL) go in an `Authorization: Basic` header.
  */
-
 import { classifyModelError, errorFromStatus, parseRetryAfter } from "./classifyError.js";
 import {
   ModelAbortedError,
@@ -21,9 +24,14 @@ import {
   ModelTimeoutError,
 } from "./errors.js";
 import { quoteBody } from "./redact.js";
+import { checkedNdjson, readBoundedText } from "./responseBody.js";
+import type { ServerAuthorization } from "./serverAddress.js";
 
 export interface OllamaFetchOptions {
+  /** The server as errors name it (credentials as `***`). */
   baseUrl: string;
+  /** The `Authorization` header for every request (basic credentials of the server URL). */
+  authorization?: ServerAuthorization;
   /** Deadline for the whole request, body included. */
   timeoutMs: number;
   /** The caller's cancellation. */
@@ -47,12 +55,7 @@ function modelFromBody(body: unknown): string | undefined {
 
 async function errorDetail(response: Response): Promise<string> {
   const fallback = `HTTP ${response.status} ${response.statusText}`.trim();
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    return fallback;
-  }
+  const text = await readBoundedText(response);
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === "object" && parsed !== null && "error" in parsed) {
@@ -60,31 +63,33 @@ async function errorDetail(response: Response): Promise<string> {
       return quoteBody(error ?? "");
     }
   } catch {
-    // not JSON: use the text as is
+    // not JSON (or cut short): quote the text
   }
   return text.trim() === "" ? fallback : quoteBody(text.trim());
 }
 
-/** Re-emits `body`, turning a read failure into `convert(error)`. */
-function guardBody(
-  body: ReadableStream<Uint8Array>,
-  convert: (error: unknown) => ModelCallError,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (error) {
-        controller.error(convert(error));
-      }
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
+/** The request's headers with the server's credentials added (unless the client set its own). */
+function withAuthorization(
+  init: RequestInit | undefined,
+  authorization: ServerAuthorization | undefined,
+): RequestInit["headers"] {
+  if (authorization === undefined) return init?.headers;
+  const headers = new Headers(init?.headers);
+  if (!headers.has("authorization")) headers.set("authorization", authorization.headerValue());
+  return headers;
+}
+
+function isStreamRequest(body: unknown): boolean {
+  return typeof body === "string" && /"stream"\s*:\s*true/.test(body);
+}
+
+function pathOf(input: Parameters<typeof fetch>[0]): string {
+  const url = input instanceof Request ? input.url : String(input);
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "";
+  }
 }
 
 /** A fetch for ChatOllama / ollama-js with a deadline, cancellation and typed errors. */
@@ -110,7 +115,11 @@ export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
 
     let response: Response;
     try {
-      response = await baseFetch(input, { ...init, signal: AbortSignal.any(signals) });
+      response = await baseFetch(input, {
+        ...init,
+        headers: withAuthorization(init, options.authorization),
+        signal: AbortSignal.any(signals),
+      });
     } catch (error) {
       throw convert(error);
     }
@@ -122,8 +131,9 @@ export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
       );
       throw errorFromStatus(response.status, detail, context, retryAfterMs);
     }
-    if (!response.body) return response;
-    return new Response(guardBody(response.body, convert), {
+    if (!response.body || !isStreamRequest(init?.body)) return response;
+    const chat = pathOf(input).endsWith("/api/chat");
+    return new Response(checkedNdjson(response.body, { context, convert, chat }), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

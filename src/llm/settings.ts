@@ -3,7 +3,13 @@
  */
 import { z } from "zod";
 import { ModelOptionsError } from "./errors.js";
-import { defaultOllamaBaseUrl, type ModelEnv, normaliseBaseUrl } from "./spec.js";
+import { parseServerAddress, type ServerAuthorization } from "./serverAddress.js";
+import {
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_QUEUE_WAIT_MS,
+  MAX_IN_FLIGHT_LIMIT,
+} from "./serverCeilings.js";
+import { DEFAULT_OLLAMA_BASE_URL, type ModelEnv } from "./spec.js";
 
 /** Ollama's `format`: "json" for any JSON object, or a JSON Schema the answer must follow. */
 export type OllamaFormat = "json" | Record<string, unknown>;
@@ -21,6 +27,13 @@ const OptionsSchema = z.object({
   retryMaxDelayMs: z.number().min(0).optional(),
   maxRetryAfterMs: z.number().min(0).optional(),
   baseUrl: z.url().optional(),
+  /**
+   * The most calls in flight to the model server, across every evaluation of the process.
+   * Default: EVALGATE_MAX_IN_FLIGHT, else 4 (Ollama's usual parallel slots).
+   */
+  maxInFlight: z.number().int().min(1).max(MAX_IN_FLIGHT_LIMIT).optional(),
+  /** The longest a call waits for a free slot before it fails (default 10 minutes, at most a day). */
+  maxQueueWaitMs: z.number().positive().max(86_400_000).optional(),
 });
 
 /** Numeric and format options of a model, as accepted by createChatModel. */
@@ -37,8 +50,16 @@ export interface ModelSettings {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   maxRetryAfterMs: number;
-  /** Ollama server, without a trailing slash. */
+  /** The Ollama server: without credentials, query or trailing slash (what requests go to). */
   baseUrl: string;
+  /** The server as messages and traces show it: `http://***@host:11434` when it has credentials. */
+  shownBaseUrl: string;
+  /** `Authorization: Basic …` for the user name and password the configured URL carried. */
+  authorization: ServerAuthorization | undefined;
+  /** The most calls in flight to the server, across the process. */
+  maxInFlight: number;
+  /** The longest a call waits for a free slot. */
+  maxQueueWaitMs: number;
   env: ModelEnv;
 }
 
@@ -67,6 +88,9 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
   }
   const options = parsed.data;
   const env: ModelEnv = envInput ?? process.env;
+  const server = options.baseUrl
+    ? parseServerAddress(options.baseUrl, "baseUrl")
+    : parseServerAddress(env.OLLAMA_BASE_URL?.trim() || DEFAULT_OLLAMA_BASE_URL, "OLLAMA_BASE_URL");
   return {
     temperature: options.temperature ?? DEFAULT_TEMPERATURE,
     seed: options.seed === undefined ? seedFromEnv(env) : (options.seed ?? undefined),
@@ -78,9 +102,30 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
     retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
     retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS,
     maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
-    baseUrl: options.baseUrl ? normaliseBaseUrl(options.baseUrl) : defaultOllamaBaseUrl(env),
+    baseUrl: server.url,
+    shownBaseUrl: server.shown,
+    authorization: server.authorization,
+    maxInFlight: options.maxInFlight ?? maxInFlightFromEnv(env),
+    maxQueueWaitMs: options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS,
     env,
   };
+}
+
+/**
+ * The ceiling EVALGATE_MAX_IN_FLIGHT asks for: a whole number from 1 to 256; DEFAULT_MAX_IN_FLIGHT
+ * when it is not set.
+ */
+export function maxInFlightFromEnv(env: ModelEnv): number {
+  const value = env.EVALGATE_MAX_IN_FLIGHT?.trim();
+  if (value === undefined || value === "") return DEFAULT_MAX_IN_FLIGHT;
+  const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_IN_FLIGHT_LIMIT)) {
+    throw new ModelOptionsError(
+      "EVALGATE_MAX_IN_FLIGHT",
+      `expected a whole number from 1 to ${MAX_IN_FLIGHT_LIMIT}, got "${value.slice(0, 40)}"`,
+    );
+  }
+  return limit;
 }
 
 /**

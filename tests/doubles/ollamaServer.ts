@@ -14,6 +14,11 @@
  * The answer text comes from a responder `(request, n) => string` (default: a fixed JSON judge
  * answer). Faults are set per test with `setBehaviour`, for every request or per nth chat request.
  *
+ * Faults of a broken server or proxy: `rawBody` answers any bytes (a 1 MB page with status 200),
+ * `echoHeaders` puts the request's headers (Authorization included) in an error body, and
+ * `requireAuthorization` answers 401 to every request without that exact `Authorization` header.
+ * Every request's headers are recorded.
+ *
  * Concurrency and cancellation are proven by counting, not by clocks: `inFlight` / `maxInFlight`
  * count the chat requests being answered at once, `held` those waiting at the gate (behaviour
  * `hold`) until the test calls `release()`, `clientDisconnects` those the client gave up on before
@@ -64,6 +69,8 @@ export interface RecordedRequest {
   path: string;
   /** The parsed JSON body, or undefined when there was none (or it was not JSON). */
   body: unknown;
+  /** The request's headers, names in lower case. */
+  headers: Record<string, string>;
   receivedAt: number;
 }
 
@@ -92,6 +99,11 @@ export interface OllamaBehaviour {
   retryAfter?: string | number;
   /** Answer this text instead of asking the responder. */
   answer?: string;
+  /** Answer exactly these bytes (status `status` or 200, type `contentType` or text/plain). */
+  rawBody?: string;
+  contentType?: string;
+  /** With `status`: the error body quotes the request's headers, `Name: value` a line. */
+  echoHeaders?: boolean;
   /** Override the reported `prompt_eval_count` / `eval_count`. */
   promptEvalCount?: number;
   evalCount?: number;
@@ -116,6 +128,8 @@ export interface OllamaServerOptions {
   models?: readonly string[];
   responder?: OllamaResponder;
   behaviour?: OllamaBehaviourPlan;
+  /** Every request without exactly this `Authorization` header is answered 401. */
+  requireAuthorization?: string;
 }
 
 export interface OllamaServer {
@@ -206,6 +220,21 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+/** The request's headers as a proxy's debug page would print them. */
+function headersText(req: IncomingMessage): string {
+  return Object.entries(headersOf(req))
+    .map(([name, value]) => `${name.replace(/(^|-)\w/g, (c) => c.toUpperCase())}: ${value}`)
+    .join("\n");
 }
 
 function parseJson(text: string): unknown {
@@ -330,13 +359,21 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       drop();
       return;
     }
+    if (behaviour.rawBody !== undefined) {
+      res.writeHead(behaviour.status ?? 200, {
+        "Content-Type": behaviour.contentType ?? "text/plain; charset=utf-8",
+      });
+      res.end(behaviour.rawBody);
+      return;
+    }
     if (behaviour.status !== undefined) {
       const headers: Record<string, string> =
         behaviour.retryAfter === undefined ? {} : { "Retry-After": String(behaviour.retryAfter) };
+      const message = behaviour.errorMessage ?? `simulated status ${behaviour.status}`;
       sendJson(
         res,
         behaviour.status,
-        { error: behaviour.errorMessage ?? `simulated status ${behaviour.status}` },
+        { error: behaviour.echoHeaders ? `${message}\n${headersText(req)}` : message },
         headers,
       );
       return;
@@ -418,7 +455,13 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     const method = req.method ?? "GET";
     const raw = parseJson(await readBody(req));
-    requests.push({ method, path, body: raw, receivedAt: Date.now() });
+    const headers = headersOf(req);
+    requests.push({ method, path, body: raw, headers, receivedAt: Date.now() });
+    const required = options.requireAuthorization;
+    if (required !== undefined && headers.authorization !== required) {
+      sendJson(res, 401, { error: "unauthorized" }, { "WWW-Authenticate": 'Basic realm="ollama"' });
+      return;
+    }
 
     if (method === "GET" && path === "/") {
       res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });

@@ -53,4 +53,38 @@ describe("checkOllama", () => {
     expect(status.reachable).toBe(false);
     expect(status.problem).toContain("HTTP 404");
   });
+
+  it("sends the URL's credentials as a Basic header and shows them as ***", async () => {
+    const basic = `Basic ${Buffer.from("ops:t0p-secret").toString("base64")}`;
+    server = await startOllamaServer({
+      models: ["qwen2.5:7b-instruct"],
+      requireAuthorization: basic,
+    });
+    const status = await checkOllama(
+      `http://ops:t0p-secret@127.0.0.1:${server.port}`,
+      "qwen2.5:7b-instruct",
+    );
+    expect(status).toEqual({
+      baseUrl: `http://***@127.0.0.1:${server.port}`,
+      reachable: true,
+      modelPresent: true,
+      models: ["qwen2.5:7b-instruct"],
+    });
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([basic]);
+
+    const refused = await checkOllama(
+      `http://ops:wrong-pass@127.0.0.1:${server.port}`,
+      "qwen2.5:7b-instruct",
+    );
+    expect(refused.reachable).toBe(false);
+    expect(refused.problem).toContain("HTTP 401");
+    expect(JSON.stringify(refused)).not.toContain("wrong-pass");
+  });
+
+  it("reports a base URL that is not http(s) without its credentials", async () => {
+    const status = await checkOllama("ftp://ops:t0p-secret@files.example", "qwen2.5:7b-instruct");
+    expect(status.reachable).toBe(false);
+    expect(status.problem).toContain("expected an http:// or https:// URL");
+    expect(JSON.stringify(status)).not.toContain("t0p-secret");
+  });
 });

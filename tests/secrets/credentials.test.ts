@@ -1,6 +1,7 @@
 /**
- * A password in OLLAMA_BASE_URL never reaches a message, a trace, a report or the checkpoint
- * database; a huge error body is quoted only in part.
+ * A password in OLLAMA_BASE_URL is sent as an `Authorization: Basic` header and never reaches a
+ * message, a trace, a report or the checkpoint database, not even when the server echoes the
+ * header back in an error; a huge error body is quoted only in part.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,17 +20,30 @@ const PASSWORD = "Tr0ub4dor-s3cret";
 const MODEL = "qwen2.5:7b-instruct";
 const CONTENT = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 
+/** What the header carries: the password in base64, which must not leak either. */
+const BASIC = `Basic ${Buffer.from(`evaluser:${PASSWORD}`).toString("base64")}`;
+const ENCODED = BASIC.slice("Basic ".length);
+
 let server: OllamaServer;
+/** Lists the model, then answers every chat 401 with the request's headers in the body. */
+let echoing: OllamaServer;
 let temp: Awaited<ReturnType<typeof tempFolder>>;
 let credentialUrl: string;
+let echoingUrl: string;
 
 beforeAll(async () => {
-  server = await startOllamaServer({ models: [MODEL] });
+  server = await startOllamaServer({ models: [MODEL], requireAuthorization: BASIC });
+  echoing = await startOllamaServer({
+    models: [MODEL],
+    behaviour: { status: 401, errorMessage: "unauthorized", echoHeaders: true },
+  });
   temp = await tempFolder();
   credentialUrl = `http://evaluser:${PASSWORD}@127.0.0.1:${server.port}`;
+  echoingUrl = `http://evaluser:${PASSWORD}@127.0.0.1:${echoing.port}`;
 });
 afterAll(async () => {
   await server.close();
+  await echoing.close();
   await temp.remove();
 });
 afterEach(() => server.setBehaviour({}));
@@ -70,26 +84,50 @@ describe("redaction", () => {
     );
   });
 
-  it("quotes at most about 1 KB of a body, naming how much was left out", () => {
+  it("quotes at most 500 characters of a body, naming how much was left out", () => {
     const quoted = quoteBody("x".repeat(1_000_000));
-    expect(quoted.length).toBeLessThanOrEqual(1_100);
-    expect(quoted).toContain("998,976 more characters");
+    expect(quoted.length).toBeLessThanOrEqual(550);
+    expect(quoted).toContain("999,500 more characters");
   });
 });
 
 describe("a password in OLLAMA_BASE_URL", () => {
-  it("is in no library error and no trace", async () => {
-    const traceFile = join(temp.dir, "trace.jsonl");
-    const error = await evaluateContent({
+  it("reaches the server as a Basic header, and no result or trace", async () => {
+    const traceFile = join(temp.dir, "trace-ok.jsonl");
+    const before = server.requests.length;
+    const result = await evaluateContent({
       content: CONTENT,
       catalog: await budgetCatalog(),
       model: judge(credentialUrl),
       traceFile,
+    });
+    expect(result.criteria.every((criterion) => criterion.judgeError === undefined)).toBe(true);
+    const sent = server.requests.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((request) => request.headers.authorization === BASIC)).toBe(true);
+    const written = `${JSON.stringify(result)}\n${await readFile(traceFile, "utf8")}`;
+    expect(written).toContain("http://***@127.0.0.1");
+    expect(written).not.toContain(PASSWORD);
+    expect(written).not.toContain(ENCODED);
+  });
+
+  it("is in no library error and no trace when the server echoes the header", async () => {
+    const traceFile = join(temp.dir, "trace.jsonl");
+    const error = await evaluateContent({
+      content: CONTENT,
+      catalog: await budgetCatalog(),
+      model: judge(echoingUrl),
+      traceFile,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
+    expect(errorText(error)).toContain("HTTP 401");
     expect(errorText(error)).toContain("127.0.0.1");
-    expect(errorText(error)).not.toContain(PASSWORD);
-    expect(await readFile(traceFile, "utf8")).not.toContain(PASSWORD);
+    for (const secret of [PASSWORD, ENCODED]) {
+      expect(errorText(error)).not.toContain(secret);
+      expect(await readFile(traceFile, "utf8")).not.toContain(secret);
+    }
+    // The echo did reach the client: it is the redaction that keeps it out.
+    expect(echoing.requests.some((r) => r.headers.authorization === BASIC)).toBe(true);
   });
 
   it("is in no state, review or byte of the SQLite checkpoint file", async () => {
@@ -97,44 +135,50 @@ describe("a password in OLLAMA_BASE_URL", () => {
     const checkpointer = await createCheckpointer({ cwd, env: {} });
     try {
       const reviews = new ReviewOrchestrator({
-        graph: buildEvaluationGraph({ model: judge(credentialUrl) }),
+        graph: buildEvaluationGraph({ model: judge(echoingUrl) }),
         checkpointer,
       });
       const started = await reviews.start({ content: CONTENT, contentType: "problem_statement" });
       expect(started.review?.type).toBe("evaluation_error");
       expect(JSON.stringify(started)).not.toContain(PASSWORD);
+      expect(JSON.stringify(started)).not.toContain(ENCODED);
     } finally {
       await checkpointer.close();
     }
     const files = await filesUnder(cwd);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
-      expect((await readFile(file)).includes(PASSWORD)).toBe(false);
+      const bytes = await readFile(file);
+      expect(bytes.includes(PASSWORD)).toBe(false);
+      expect(bytes.includes(ENCODED)).toBe(false);
     }
   });
 
   it("is not printed by the command", { timeout: SPAWN_TIMEOUT }, async () => {
     const content = await writeText(temp.dir, "draft.md", CONTENT);
     const run = await runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG], {
-      env: { OLLAMA_BASE_URL: credentialUrl, EVALGATE_MODEL: `ollama:${MODEL}` },
+      env: { OLLAMA_BASE_URL: echoingUrl, EVALGATE_MODEL: `ollama:${MODEL}` },
     });
     expect(run.code).not.toBe(0);
-    expect(`${run.stdout}\n${run.stderr}`).toContain("127.0.0.1");
-    expect(`${run.stdout}\n${run.stderr}`).not.toContain(PASSWORD);
+    const printed = `${run.stdout}\n${run.stderr}`;
+    expect(printed).toContain("127.0.0.1");
+    expect(printed).not.toContain(PASSWORD);
+    expect(printed).not.toContain(ENCODED);
   });
 });
 
 describe("an error body of 1 MB", () => {
-  it("is quoted in at most about 1 KB", async () => {
+  it("is quoted in at most 500 characters", async () => {
     server.setBehaviour({ status: 500, errorMessage: `<html>${"y".repeat(1_000_000)}</html>` });
     const error = await evaluateContent({
       content: CONTENT,
       catalog: await budgetCatalog(),
-      model: judge(server.url),
+      model: judge(credentialUrl),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
     expect(message).toContain("HTTP 500");
-    expect(message.length).toBeLessThan(4_000);
+    expect(message).toContain("more characters not shown");
+    expect(message.length).toBeLessThan(1_000);
   });
 });

@@ -1,0 +1,178 @@
+/**
+ * A ceiling on calls in flight with fair queueing. Each caller queues in a lane (one evaluation,
+ * one judge); when a slot frees, the lanes take turns (round-robin), so an evaluation with fifty
+ * queued calls cannot starve one that arrives later with two. Within a lane, calls go in order.
+ * A waiter whose signal fires, or whose wait runs out, leaves the queue at once.
+ */
+
+/** Who a call is queued for: calls of one lane are served in order, lanes take turns. */
+export class CallLane {
+  /** For messages and debugging only. */
+  constructor(readonly name = "lane") {}
+}
+
+export function createCallLane(name?: string): CallLane {
+  return new CallLane(name);
+}
+
+/** Gives the slot back; calling it again does nothing. */
+export type ReleaseSlot = () => void;
+
+export interface SlotWait {
+  /** The caller's cancellation: the waiter leaves the queue and the wait rejects. */
+  signal?: AbortSignal;
+  /** The longest wait for a slot; then the wait rejects with `onWaitTooLong()`. */
+  maxWaitMs?: number;
+  /** The error for a cancelled wait (default: the signal's reason). */
+  onAbort?: (reason: unknown) => unknown;
+  /** The error for a wait that ran out. */
+  onWaitTooLong?: (waitedMs: number, ahead: number) => unknown;
+}
+
+interface Waiter {
+  lane: CallLane;
+  grant: (release: ReleaseSlot) => void;
+  leave: () => void;
+}
+
+export class FairCallCeiling {
+  #limit: number;
+  #inFlight = 0;
+  /** Lanes with waiters, in turn order (a Map keeps insertion order; a served lane moves last). */
+  readonly #lanes = new Map<CallLane, Waiter[]>();
+  #queued = 0;
+  readonly #onIdle: (() => void) | undefined;
+
+  constructor(limit: number, onIdle?: () => void) {
+    this.#limit = FairCallCeiling.checkLimit(limit);
+    this.#onIdle = onIdle;
+  }
+
+  private static checkLimit(limit: number): number {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`a call ceiling must be a whole number of at least 1, got ${limit}`);
+    }
+    return limit;
+  }
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** Calls holding a slot now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Calls waiting for a slot now. */
+  get queued(): number {
+    return this.#queued;
+  }
+
+  /** Changes the ceiling: a higher one lets waiters in now; a lower one lets running calls end. */
+  setLimit(limit: number): void {
+    this.#limit = FairCallCeiling.checkLimit(limit);
+    this.dispatch();
+  }
+
+  /** Waits for a slot in `lane`'s turn; resolves with the function that gives it back. */
+  acquire(lane: CallLane, wait: SlotWait = {}): Promise<ReleaseSlot> {
+    const { signal } = wait;
+    if (signal?.aborted) return Promise.reject(abortError(wait, signal.reason));
+    if (this.#queued === 0 && this.#inFlight < this.#limit) {
+      return Promise.resolve(this.take());
+    }
+    return new Promise<ReleaseSlot>((resolve, reject) => {
+      const ahead = this.#queued;
+      const started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const cleanUp = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const waiter: Waiter = {
+        lane,
+        grant: (release) => {
+          cleanUp();
+          resolve(release);
+        },
+        leave: () => {
+          cleanUp();
+          this.remove(waiter);
+        },
+      };
+      const onAbort = () => {
+        waiter.leave();
+        reject(abortError(wait, signal?.reason));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (wait.maxWaitMs !== undefined) {
+        timer = setTimeout(() => {
+          waiter.leave();
+          reject(wait.onWaitTooLong?.(Date.now() - started, ahead) ?? new Error("no free slot"));
+        }, wait.maxWaitMs);
+        timer.unref?.();
+      }
+      this.enqueue(waiter);
+    });
+  }
+
+  /** Runs `task` in a slot of `lane`'s turn; the slot is given back when it settles. */
+  async run<T>(lane: CallLane, wait: SlotWait, task: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(lane, wait);
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+
+  private take(): ReleaseSlot {
+    this.#inFlight += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#inFlight -= 1;
+      this.dispatch();
+    };
+  }
+
+  private enqueue(waiter: Waiter): void {
+    const queue = this.#lanes.get(waiter.lane);
+    if (queue === undefined) this.#lanes.set(waiter.lane, [waiter]);
+    else queue.push(waiter);
+    this.#queued += 1;
+    this.dispatch();
+  }
+
+  private remove(waiter: Waiter): void {
+    const queue = this.#lanes.get(waiter.lane);
+    const at = queue?.indexOf(waiter) ?? -1;
+    if (queue === undefined || at === -1) return;
+    queue.splice(at, 1);
+    this.#queued -= 1;
+    if (queue.length === 0) this.#lanes.delete(waiter.lane);
+    this.dispatch();
+  }
+
+  /** Grants free slots, one lane's turn after another. */
+  private dispatch(): void {
+    while (this.#inFlight < this.#limit) {
+      const next = this.#lanes.entries().next();
+      if (next.done === true) break;
+      const [lane, queue] = next.value;
+      const waiter = queue.shift();
+      this.#lanes.delete(lane);
+      if (waiter === undefined) continue;
+      if (queue.length > 0) this.#lanes.set(lane, queue);
+      this.#queued -= 1;
+      waiter.grant(this.take());
+    }
+    if (this.#inFlight === 0 && this.#queued === 0) this.#onIdle?.();
+  }
+}
+
+function abortError(wait: SlotWait, reason: unknown): unknown {
+  return wait.onAbort ? wait.onAbort(reason) : reason;
+}

@@ -1,0 +1,74 @@
+/**
+ * One model of a judge's list (the primary or a fallback): what a call to it takes and gives, and
+ * the wait for a slot of its server's ceiling on calls in flight (serverCeilings.ts).
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { CallLane, SlotWait } from "./callCeiling.js";
+import { ModelAbortedError, type ModelErrorContext, ModelUnavailableError } from "./errors.js";
+import type { OllamaFormat } from "./settings.js";
+
+export interface ModelCallOptions {
+  /** The caller's cancellation; the call then fails with ModelAbortedError. */
+  signal?: AbortSignal;
+  /**
+   * Structured output for this call (Ollama's `format`: "json" or a JSON Schema), in place of the
+   * model's own setting. Providers without such an option ignore it (the prompt still asks).
+   */
+  format?: OllamaFormat;
+  /** The deadline of this call, in place of the model's own (the caller's timeout). */
+  timeoutMs?: number;
+  /**
+   * Whose turn the call waits for at its server's ceiling: the calls of one lane (one evaluation)
+   * go in order, lanes take turns. Default: the model's own lane.
+   */
+  lane?: CallLane;
+}
+
+export interface ModelCandidate {
+  /** `provider:model` (for a supplied chat model: its LLM type and model name). */
+  readonly spec: string;
+  readonly provider: string;
+  readonly model: string;
+  /** The server, where the provider has one we configure (Ollama). */
+  readonly baseUrl: string | undefined;
+  /** What the call is made with (temperature, seed, format, timeout…), for traces. */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  /** One call, no retry. Rejects with a ModelCallError. */
+  call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
+}
+
+export function contextOf(candidate: {
+  provider: string;
+  model: string;
+  baseUrl?: string;
+  timeoutMs: number;
+}): ModelErrorContext {
+  return {
+    provider: candidate.provider,
+    model: candidate.model,
+    baseUrl: candidate.baseUrl,
+    timeoutMs: candidate.timeoutMs,
+  };
+}
+
+/**
+ * How a call waits for a slot: it leaves the queue when the caller's signal fires
+ * (ModelAbortedError) and gives up after `maxWaitMs` (ModelUnavailableError "busy", not retried).
+ */
+export function slotWait(
+  context: ModelErrorContext,
+  limits: { maxInFlight: number; maxQueueWaitMs: number },
+  signal: AbortSignal | undefined,
+): SlotWait {
+  return {
+    ...(signal === undefined ? {} : { signal }),
+    maxWaitMs: limits.maxQueueWaitMs,
+    onAbort: (reason) => new ModelAbortedError(context, reason),
+    onWaitTooLong: (waitedMs, ahead) =>
+      new ModelUnavailableError(
+        "busy",
+        `waited ${waitedMs} ms behind ${ahead} queued calls; at most ${limits.maxInFlight} calls are in flight to it at once (maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
+        context,
+      ),
+  };
+}

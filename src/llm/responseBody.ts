@@ -1,0 +1,162 @@
+/**
+ * Reading a model server's response body within bounds, before the Ollama client sees it:
+ *
+ * - an error body is read up to ERROR_BODY_READ_BYTES, the rest is dropped;
+ * - a streamed answer (NDJSON, one JSON object a line) is checked line by line: a line that is not
+ *   a JSON object, a line longer than MAX_STREAM_LINE_CHARS or an answer longer than
+ *   MAX_STREAM_BYTES ends the stream with a ModelResponseError quoting (at most 200 characters of)
+ *   the offending line. ollama-js would print every unparseable line in full on stderr
+ *   (`console.warn("invalid json: ", line)`), so it is only ever given lines that parse; blank
+ *   lines, which it would also print, are left out.
+ */
+import { type ModelCallError, type ModelErrorContext, ModelResponseError } from "./errors.js";
+import { quoteBody } from "./redact.js";
+
+/** The most bytes of an error body read (the message quotes 500 characters of it). */
+export const ERROR_BODY_READ_BYTES = 64 * 1024;
+/** The longest line of a streamed answer (an Ollama chunk is a few hundred bytes). */
+export const MAX_STREAM_LINE_CHARS = 1024 * 1024;
+/** The most of an unusable line quoted (enough to tell an HTML page from a cut chunk). */
+const LINE_QUOTE_LIMIT = 200;
+/** The most bytes of one streamed answer (a judge answer is a few kilobytes). */
+export const MAX_STREAM_BYTES = 16 * 1024 * 1024;
+
+/** Up to `maxBytes` of a body as text; the rest is not read. Empty when it cannot be read. */
+export async function readBoundedText(
+  response: Response,
+  maxBytes = ERROR_BODY_READ_BYTES,
+): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder("utf-8");
+  let text = "";
+  let read = 0;
+  try {
+    while (read < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.subarray(0, maxBytes - read);
+      read += part.byteLength;
+      text += decoder.decode(part, { stream: true });
+    }
+    return text + decoder.decode();
+  } catch {
+    return text;
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+type JsonObject = Record<string, unknown>;
+
+/** The line as a JSON object (what every line of an Ollama stream is), else undefined. */
+function jsonObjectOf(line: string): JsonObject | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    return value as JsonObject;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A chat chunk carries a `message` object, or an `error`. */
+function isChatChunk(chunk: JsonObject): boolean {
+  const { message } = chunk;
+  return (typeof message === "object" && message !== null) || "error" in chunk;
+}
+
+export interface StreamCheck {
+  context: ModelErrorContext;
+  /** The typed error for a failed read (an abort, a timeout, a dropped connection). */
+  convert: (error: unknown) => ModelCallError;
+  /** Every line must be a chat chunk (`/api/chat`), not only a JSON object. */
+  chat?: boolean;
+}
+
+/** Checks one line; the error to end the stream with, or undefined when the line is usable. */
+function lineProblem(line: string, number: number, check: StreamCheck): ModelCallError | undefined {
+  const chunk = jsonObjectOf(line);
+  if (chunk !== undefined && (check.chat !== true || isChatChunk(chunk))) return undefined;
+  const what = chunk === undefined ? "a JSON object" : "an Ollama chat chunk";
+  return new ModelResponseError(
+    `the server's answer is not an Ollama stream: line ${number} is not ${what}: "${quoteBody(line, LINE_QUOTE_LIMIT)}"`,
+    check.context,
+  );
+}
+
+function tooLong(what: string, limit: number, check: StreamCheck): ModelCallError {
+  return new ModelResponseError(
+    `the server's answer is not an Ollama stream: ${what} is longer than ${limit.toLocaleString("en-US")} characters`,
+    check.context,
+  );
+}
+
+/**
+ * Re-emits an NDJSON body line by line, each line checked (see the file's comment); a read that
+ * fails ends the stream with `check.convert(error)`.
+ */
+export function checkedNdjson(
+  body: ReadableStream<Uint8Array>,
+  check: StreamCheck,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder("utf-8");
+  const encoder = new TextEncoder();
+  let pending = "";
+  let lineNumber = 0;
+  let total = 0;
+  /** Checks and passes on complete lines; how many were passed on. */
+  const emit = (controller: ReadableStreamDefaultController<Uint8Array>, lines: string[]) => {
+    let passed = 0;
+    for (const line of lines) {
+      lineNumber += 1;
+      if (line.trim() === "") continue;
+      const problem = lineProblem(line, lineNumber, check);
+      if (problem !== undefined) throw problem;
+      controller.enqueue(encoder.encode(`${line}\n`));
+      passed += 1;
+    }
+    return passed;
+  };
+  /** Reads one chunk; true once something was passed on or the stream ended. */
+  const step = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw check.convert(error);
+    }
+    if (chunk.done) {
+      emit(controller, [pending + decoder.decode()]);
+      controller.close();
+      return true;
+    }
+    total += chunk.value.byteLength;
+    if (total > MAX_STREAM_BYTES) throw tooLong("the whole answer", MAX_STREAM_BYTES, check);
+    // Only the new text is split: a long line arriving in small pieces costs no rescans.
+    const lines = decoder.decode(chunk.value, { stream: true }).split("\n");
+    lines[0] = pending + (lines[0] ?? "");
+    pending = lines.pop() ?? "";
+    if (pending.length > MAX_STREAM_LINE_CHARS) {
+      throw tooLong(`line ${lineNumber + lines.length + 1}`, MAX_STREAM_LINE_CHARS, check);
+    }
+    return emit(controller, lines) > 0;
+  };
+  return new ReadableStream<Uint8Array>({
+    // A pull that passes nothing on is not called again by the stream: read on until it does.
+    async pull(controller) {
+      try {
+        while (!(await step(controller))) {
+          // the line is not complete yet
+        }
+      } catch (error) {
+        controller.error(error);
+        reader.cancel(error).catch(() => undefined);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
