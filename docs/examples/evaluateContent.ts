@@ -1,4 +1,4 @@
-import { evaluateContent, loadCatalog, type ModelSource } from "../../src/index.js";
+import { evaluateContent, loadCatalog, type ModelSource } from "evalgate";
 
 /** Judge one proposal section against a shipped catalog — no graph needed. */
 export async function judgeBudget(

@@ -4,7 +4,7 @@ import {
   createProposalBuilder,
   type ModelSource,
   sectionStage,
-} from "../../src/index.js";
+} from "evalgate";
 
 /** A graph of your own with one gated section: you write it, evalgate judges it, a human decides. */
 export async function gatedSection(model: ModelSource) {

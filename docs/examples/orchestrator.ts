@@ -1,4 +1,4 @@
-import { buildEvaluationGraph, type ModelSource, ReviewOrchestrator } from "../../src/index.js";
+import { buildEvaluationGraph, type ModelSource, ReviewOrchestrator } from "evalgate";
 
 /** An orchestrator service: start a gated evaluation, list what waits for review, decide. */
 export async function reviewService(model: ModelSource, sqlitePath: string) {
