@@ -118,9 +118,20 @@ function checkTokens(tokens: readonly DelimitedToken[], liquid: Liquid): void {
   }
 }
 
-/** Jinja's comments, each kept as the line breaks it spans (lines stay where they were). */
+/**
+ * Jinja's comments, each kept as the line breaks it spans (lines stay where they were). A scan,
+ * not a pattern: linear however many `{#` have no `#}`.
+ */
 function withoutJinjaComments(text: string): string {
-  return text.replace(/\{#[\s\S]*?#\}/g, (comment) => comment.replace(/[^\n]/g, ""));
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("{#", from);
+    const close = open < 0 ? -1 : text.indexOf("#}", open + 2);
+    if (close < 0) return out + text.slice(from);
+    out += text.slice(from, open) + text.slice(open, close).replace(/[^\n]/g, "");
+    from = close + 2;
+  }
 }
 
 /** Parses a template with `liquid`: Jinja's `elif` read as `elsif`, nothing left unread. */

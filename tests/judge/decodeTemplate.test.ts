@@ -102,6 +102,14 @@ describe("renderDecodeTemplate: the forms authors write", () => {
     expect(text).toBe("ADA (nothing)!");
   });
 
+  it("a Jinja comment keeps its lines; an unclosed {# is text, however many there are", () => {
+    expect(render("a{# one\ntwo #}b\n{{ n }}", { n: 1 })).toBe("a\nb\n1");
+    const error = failure("{# note\nspanning #}\n{% if %}");
+    expect(error.location.line).toBe(3);
+    const unclosed = "{#".repeat(40_000);
+    expect(render(unclosed)).toBe(unclosed);
+  });
+
   it("Jinja's filter names and Liquid's, with Liquid's argument syntax", () => {
     const scope = { words: ["b", "a", "b"], title: "  the art of WAR ", n: "7.9", x: "" };
     const cases: Array<[string, string]> = [
