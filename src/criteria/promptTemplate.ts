@@ -28,8 +28,8 @@ export {
 } from "./templateEngine.js";
 
 /**
- * The longest a render may run, whatever it is doing (Liquid checks its own time limit only
- * between steps; this stops a single long step too).
+ * The longest a parse or a render may run, whatever it is doing (Liquid checks its own time limit
+ * only between render steps; this stops a single long step too).
  */
 export const RENDER_HARD_STOP_MS = 2_000;
 
@@ -90,15 +90,34 @@ function isHardStop(error: unknown): boolean {
 }
 
 /** The problem a thrown error stands for, with the place Liquid knows. */
-function problemOf(error: unknown): PromptTemplateProblem {
+function problemOf(error: unknown, phase: "parsing" | "rendering"): PromptTemplateProblem {
   if (isHardStop(error)) {
-    return { message: `rendering took longer than ${RENDER_HARD_STOP_MS} ms (a loop too large?)` };
+    return { message: `${phase} took longer than ${RENDER_HARD_STOP_MS} ms (a loop too large?)` };
   }
   if (LiquidError.is(error)) {
     const [line, column] = error.token.getPosition();
     return { message: explained(liquidDetail(error)), line, column };
   }
   return { message: explained(error instanceof Error ? error.message : String(error)) };
+}
+
+/** One script and one context for the hard stop, reused by every parse and render. */
+const hardStop: { work?: () => void } = createContext({});
+const HARD_STOP_SCRIPT = new Script("work()");
+
+/** Runs `work`, stopped (with an error) when it runs longer than RENDER_HARD_STOP_MS. */
+function withHardStop<T>(work: () => T): T {
+  let result: { value: T } | undefined;
+  hardStop.work = () => {
+    result = { value: work() };
+  };
+  try {
+    HARD_STOP_SCRIPT.runInContext(hardStop, { timeout: RENDER_HARD_STOP_MS });
+  } finally {
+    delete hardStop.work;
+  }
+  if (result === undefined) throw new Error("internal: the hard stop ran nothing");
+  return result.value;
 }
 
 /**
@@ -116,11 +135,14 @@ export function compilePromptTemplate(
     };
   }
   try {
-    const templates = parseTemplate(text, ENGINE);
-    const variables = new Set(ENGINE.globalVariablesSync(templates));
-    return { compiled: { templates, variables } };
+    return {
+      compiled: withHardStop(() => {
+        const templates = parseTemplate(text, ENGINE);
+        return { templates, variables: new Set(ENGINE.globalVariablesSync(templates)) };
+      }),
+    };
   } catch (error) {
-    return { problem: problemOf(error) };
+    return { problem: problemOf(error, "parsing") };
   }
 }
 
@@ -148,10 +170,6 @@ function renderBounded(templates: Template[], scope: Readonly<Record<string, unk
   return emitter.buffer;
 }
 
-/** One script and one context for the hard stop, reused by every render. */
-const hardStop: { render?: () => string } = createContext({});
-const RENDER_SCRIPT = new Script("render()");
-
 /**
  * Renders a compiled template with `scope` as its variables: the text, or the problem (a render
  * error, a limit reached: MAX_RENDER_STEPS, TEMPLATE_MEMORY_UNITS, MAX_RENDERED_CHARS,
@@ -161,14 +179,9 @@ export function renderPromptTemplate(
   compiled: CompiledPromptTemplate,
   scope: Readonly<Record<string, unknown>>,
 ): { text: string } | { problem: PromptTemplateProblem } {
-  hardStop.render = () => renderBounded(compiled.templates, scope);
   try {
-    const text: unknown = RENDER_SCRIPT.runInContext(hardStop, { timeout: RENDER_HARD_STOP_MS });
-    if (typeof text !== "string") return { problem: { message: "the template rendered no text" } };
-    return { text };
+    return { text: withHardStop(() => renderBounded(compiled.templates, scope)) };
   } catch (error) {
-    return { problem: problemOf(error) };
-  } finally {
-    delete hardStop.render;
+    return { problem: problemOf(error, "rendering") };
   }
 }
