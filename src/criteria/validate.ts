@@ -226,7 +226,7 @@ export interface CatalogRefusal {
 
 /** What the meta-rubric decides about a catalog as written. */
 export interface CatalogDecision {
-  /** Every finding, errors first as they were found. */
+  /** Every finding of the meta-rubric, in the order its checks found them. */
   findings: ValidationFinding[];
   /** Set when the catalog has an error: it cannot be used, by any command or API. */
   refusal?: CatalogRefusal;
