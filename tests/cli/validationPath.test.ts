@@ -156,6 +156,31 @@ describe("catalog validate and evaluate refuse the same catalogs with the same m
     expect(listed.stdout).not.toContain("quiz_probe");
   });
 
+  it("a catalog with three errors: validate lists each, evaluate gives the first and how many more", async () => {
+    await writeFile(
+      join(folder.dir, "three.json"),
+      JSON.stringify(
+        native([
+          check("a", 0),
+          { ...check("a", 0), method: { kind: "function", name: "no_such_fn" } },
+        ]),
+      ),
+    );
+    const validated = await run(["catalog", "validate", "three.json"]);
+    expect(validated.code).toBe(1);
+    const errors = validated.stdout.split("\n").filter((line) => /^\s+error\s/.test(line));
+    expect(errors).toHaveLength(3);
+    expect(validated.stdout).toContain("invalid: 3 errors");
+    const first = validateMessage(validated.stdout);
+    expect(first).toContain('duplicate criterion id "a"');
+    expect(first).toContain("(and 2 more errors)");
+    expect(errors.join("\n")).toContain("sum to 0");
+    expect(errors.join("\n")).toContain('unknown point function "no_such_fn"');
+    const evaluated = await run(["evaluate", "content.txt", "--catalog", "three.json"]);
+    expect(evaluated.code).toBe(2);
+    expect(evaluated.stderr).toContain(`: ${first}\n`);
+  });
+
   it("blueprint run refuses a prompt's points that a points catalog file with them is refused for", async () => {
     const points = [["no_such_fn", 1], "Names the main idea"];
     await writeFile(
