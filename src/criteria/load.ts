@@ -3,7 +3,7 @@ import { basename, dirname, extname } from "node:path";
 import { CatalogError, CatalogNotFoundError } from "./errors.js";
 import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
-import { type CatalogFormat, parseLocatedCatalog } from "./parse.js";
+import { type CatalogFormat, type ParseCatalogOptions, parseLocatedCatalog } from "./parse.js";
 import { checkCatalogReferences } from "./references.js";
 import { withoutBom } from "./sourceText.js";
 
@@ -14,6 +14,8 @@ export interface LoadCatalogOptions {
    * criterion may name only built-in point functions and modules inside the catalog's folder.
    */
   functions?: FunctionAllowance;
+  /** Receives the meta-rubric's findings on the catalog as written (`catalog validate` lists them). */
+  onFindings?: ParseCatalogOptions["onFindings"];
 }
 
 /** `.json` → JSON, `.toon` → TOON; anything else by its first character (`{` means JSON). */
@@ -60,7 +62,12 @@ export async function loadCatalog(
   }
   const fallbackId = basename(path, extname(path));
   const format = catalogFormatOf(path, withoutBom(text));
-  const { catalog, locate } = parseLocatedCatalog(text, { format, source: path, fallbackId });
+  const { catalog, locate } = parseLocatedCatalog(text, {
+    format,
+    source: path,
+    fallbackId,
+    onFindings: options.onFindings,
+  });
   const [problem, ...more] = await checkCatalogReferences(
     catalog,
     dirname(path),

@@ -9,7 +9,7 @@ import { rubricForm } from "./forms/rubric.js";
 import { rubricItemsForm } from "./forms/rubricItems.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
-import { normaliseWeights, validateCatalog } from "./validate.js";
+import { decideCatalog, type ValidationFinding } from "./validate.js";
 
 export type CatalogFormat = "json" | "toon";
 
@@ -19,6 +19,8 @@ export interface ParseCatalogOptions {
   source?: string;
   /** Catalog id when the text names none (loadCatalog passes the file's base name). */
   fallbackId?: string;
+  /** Receives the meta-rubric's findings on the catalog as written (before an error is thrown). */
+  onFindings?: (findings: readonly ValidationFinding[]) => void;
 }
 
 /** Tried in this order: the most specific shapes first. */
@@ -90,7 +92,11 @@ export function parseCatalog(text: string, options: ParseCatalogOptions): Catalo
 export function parseLocatedCatalog(text: string, options: ParseCatalogOptions): LocatedCatalog {
   const source = options.source ?? "<input>";
   const located = options.format === "json" ? readJson(text, source) : readToon(text, source);
-  return catalogOfLocatedValue(located, { source, fallbackId: options.fallbackId });
+  return catalogOfLocatedValue(located, {
+    source,
+    fallbackId: options.fallbackId,
+    onFindings: options.onFindings,
+  });
 }
 
 /**
@@ -99,7 +105,12 @@ export function parseLocatedCatalog(text: string, options: ParseCatalogOptions):
  */
 export function catalogOfLocatedValue(
   located: LocatedValue,
-  options: { source: string; fallbackId?: string | undefined; metaChecks?: boolean },
+  options: {
+    source: string;
+    fallbackId?: string | undefined;
+    metaChecks?: boolean;
+    onFindings?: ParseCatalogOptions["onFindings"];
+  },
 ): LocatedCatalog {
   const { source } = options;
   const { value } = located;
@@ -130,16 +141,14 @@ export function catalogOfLocatedValue(
   const catalog = normalised.data;
   // Without the meta checks: the catalog as written (the meta-rubric's functions judge it).
   if (options.metaChecks === false) return { catalog, locate };
-  const findings = validateCatalog(catalog);
-  const firstError = findings.find((f) => f.severity === "error");
-  if (firstError !== undefined) {
-    const count = findings.filter((f) => f.severity === "error").length;
-    const more = count > 1 ? ` (and ${count - 1} more error${count > 2 ? "s" : ""})` : "";
-    throw new CatalogError(`${firstError.message}${more}`, { source, ...locate(firstError.path) });
+  const decision = decideCatalog(catalog);
+  options.onFindings?.(decision.findings);
+  if (decision.refusal !== undefined) {
+    const { message, path } = decision.refusal;
+    throw new CatalogError(message, { source, ...locate(path) });
   }
-  const warnings = findings.filter((f) => f.severity === "warning").map((f) => f.message);
   return {
-    catalog: { ...normaliseWeights(catalog), warnings: [...catalog.warnings, ...warnings] },
+    catalog: decision.catalog,
     locate,
   };
 }

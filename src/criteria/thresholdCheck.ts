@@ -18,7 +18,7 @@ export function checkThresholds(catalog: Catalog): ValidationFinding[] {
   const findings: ValidationFinding[] = [];
   const scored = scoredCriteria(catalog);
   const sum = weightSum(scored);
-  if (scored.length > 0 && sum > 0) {
+  if (scored.length > 0 && sum > 0 && Number.isFinite(sum)) {
     const best = scored.reduce((acc, c) => acc + c.weight * maxScoreOf(c), 0) / sum;
     const worst = scored.reduce((acc, c) => acc + c.weight * minScoreOf(c), 0) / sum;
     const t = catalog.passingThreshold;

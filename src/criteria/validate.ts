@@ -1,5 +1,12 @@
 import { checkPointFunctionArgs, isPointFunctionName } from "../checks/pointFunctions.js";
-import { roundForMessage, scoredCriteria, WEIGHT_TOLERANCE, weightSum } from "./catalogWeights.js";
+import {
+  normaliseWeights,
+  roundForMessage,
+  scoredCriteria,
+  WEIGHT_TOLERANCE,
+  weightSum,
+} from "./catalogWeights.js";
+import { CatalogError, type CatalogPath } from "./errors.js";
 import { type Catalog, GUIDELINE_BANDS, type Level, levelsOf, nativeScaleOf } from "./model.js";
 import { compilePromptTemplate } from "./promptTemplate.js";
 import { checkThresholds } from "./thresholdCheck.js";
@@ -47,19 +54,21 @@ function checkIndependence(catalog: Catalog): ValidationFinding[] {
   return findings;
 }
 
+function weightError(message: string): ValidationFinding[] {
+  return [{ severity: "error", check: "weight_distribution", message, path: ["criteria"] }];
+}
+
 function checkWeights(catalog: Catalog): ValidationFinding[] {
   const scored = scoredCriteria(catalog);
   if (scored.length === 0) return [];
   const sum = weightSum(scored);
+  if (!Number.isFinite(sum)) {
+    return weightError(
+      "the weights of the scored criteria are too large to add up (their sum is not a finite number)",
+    );
+  }
   if (sum === 0) {
-    return [
-      {
-        severity: "error",
-        check: "weight_distribution",
-        message: "the weights of the scored criteria sum to 0: nothing can be weighed",
-        path: ["criteria"],
-      },
-    ];
+    return weightError("the weights of the scored criteria sum to 0: nothing can be weighed");
   }
   if (Math.abs(sum - 1) <= WEIGHT_TOLERANCE) return [];
   return [
@@ -207,4 +216,58 @@ export function validateCatalog(catalog: Catalog): ValidationFinding[] {
     ...checkFunctions(catalog),
     ...checkDecodePrompts(catalog),
   ];
+}
+
+/** Why a catalog is refused: its first error, saying how many more there are. */
+export interface CatalogRefusal {
+  message: string;
+  path: CatalogPath;
+}
+
+/** What the meta-rubric decides about a catalog as written. */
+export interface CatalogDecision {
+  /** Every finding of the meta-rubric, in the order its checks found them. */
+  findings: ValidationFinding[];
+  /** Set when the catalog has an error: it cannot be used, by any command or API. */
+  refusal?: CatalogRefusal;
+  /** The catalog to use (weights normalised to sum to 1, warnings added) when it is not refused. */
+  catalog: Catalog;
+}
+
+/**
+ * The one decision every way of loading a catalog takes (files, rubric values, the registry, the
+ * engine): the meta-rubric over the catalog as written; an error refuses it, warnings are kept on
+ * `catalog.warnings` (once), weights are normalised. Deciding on a catalog this returned gives
+ * the same: no refusal, nothing new.
+ *
+ * @example
+ * const { refusal, catalog: usable } = decideCatalog(catalog);
+ * if (refusal !== undefined) throw new Error(refusal.message);
+ */
+export function decideCatalog(catalog: Catalog): CatalogDecision {
+  const findings = validateCatalog(catalog);
+  const errors = findings.filter((f) => f.severity === "error");
+  const [first] = errors;
+  if (first !== undefined) {
+    const more = errors.length - 1;
+    const tail = more > 0 ? ` (and ${more} more error${more > 1 ? "s" : ""})` : "";
+    return { findings, refusal: { message: `${first.message}${tail}`, path: first.path }, catalog };
+  }
+  const warnings = new Set(catalog.warnings);
+  for (const f of findings) if (f.severity === "warning") warnings.add(f.message);
+  return { findings, catalog: { ...normaliseWeights(catalog), warnings: [...warnings] } };
+}
+
+/**
+ * decideCatalog for a catalog value (built in code, given to an API, read back from a store):
+ * the catalog to use, or the CatalogError a file with the same content would give (naming
+ * `source` and the path instead of a line).
+ */
+export function requireUsableCatalog(
+  catalog: Catalog,
+  source: string = catalog.source ?? "<catalog>",
+): Catalog {
+  const decision = decideCatalog(catalog);
+  if (decision.refusal === undefined) return decision.catalog;
+  throw new CatalogError(decision.refusal.message, { source, path: decision.refusal.path });
 }

@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
+import { requireUsableCatalog } from "../criteria/validate.js";
 import { contentText } from "../judge/render.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
 import type { EvidenceSummary } from "../scoring/evidenceResult.js";
@@ -84,6 +85,9 @@ function checkContent(content: unknown): string {
  * console.log(result.passed, result.overallScore, result.verdict, result.feedback);
  */
 export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
+  // A catalog `catalog validate` would call invalid is refused here too (a CatalogError), however
+  // it was made; a usable one is judged as given.
+  requireUsableCatalog(options.catalog);
   const settings = parseSettings(options);
   const text = checkContent(options.content);
   checkContentBudget(text, options.maxContentBytes);

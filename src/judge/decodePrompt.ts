@@ -1,11 +1,13 @@
 /**
- * The user prompt of a levels criterion with its own decode prompt: the template rendered as
- * Jinja (see decodeTemplate.ts) with the target's fields, the criterion, its levels and the
- * content in scope; then whatever the template left out that the judge must have — the level
- * list with descriptions, the source documents, the content, the answer contract — appended.
+ * The user prompt of a levels criterion with its own decode prompt: the template rendered (Liquid
+ * with Jinja's common forms, see decodeTemplate.ts) with the target's fields, the criterion, its
+ * levels and the content in scope; then whatever the template left out that the judge must have —
+ * the level list with descriptions, the source documents, the content, the answer contract —
+ * appended.
  */
 import type { Criterion, LevelsMethod } from "../criteria/model.js";
-import { renderDecodeTemplate, templateUsesVariable } from "./decodeTemplate.js";
+import { printAs } from "../criteria/promptTemplate.js";
+import { compileDecodeTemplate, renderDecodeTemplate } from "./decodeTemplate.js";
 import type { JudgeErrorLocation } from "./errors.js";
 import { fenceData, neutraliseData } from "./fence.js";
 
@@ -32,9 +34,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 
 /** Printing a list or an object in a template writes it as a fenced JSON data block. */
 function printedAsBlock<T extends object>(value: T, label: string, raw: unknown): T {
-  const block = fenceData(label, JSON.stringify(raw, null, 2) ?? "null");
-  Object.defineProperty(value, "toString", { value: () => block, enumerable: false });
-  return value;
+  return printAs(value, fenceData(label, JSON.stringify(raw, null, 2) ?? "null"));
 }
 
 /**
@@ -48,10 +48,13 @@ export function scopeValue(value: unknown, label: string, depth = 0): unknown {
     const items = value.map((item, i) => scopeValue(item, `${label}[${i}]`, depth + 1));
     return printedAsBlock(items, label, value);
   }
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    copy[key] = scopeValue(item, `${label}.${key}`, depth + 1);
-  }
+  // Every key an own property (a key "__proto__" included), nothing inherited.
+  const copy: Record<string, unknown> = Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      scopeValue(item, `${label}.${key}`, depth + 1),
+    ]),
+  );
   return printedAsBlock(copy, label, value);
 }
 
@@ -69,12 +72,14 @@ export const DECODE_SCOPE_NAMES = [
 ] as const;
 
 function scopeOf(parts: DecodePromptParts): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  if (isPlainRecord(parts.target)) {
-    for (const [key, value] of Object.entries(parts.target)) {
-      fields[key] = scopeValue(value, `FIELD ${key}`);
-    }
-  }
+  const fields: Record<string, unknown> = isPlainRecord(parts.target)
+    ? Object.fromEntries(
+        Object.entries(parts.target).map(([key, value]) => [
+          key,
+          scopeValue(value, `FIELD ${key}`),
+        ]),
+      )
+    : {};
   const { criterion } = parts;
   const levels = [...parts.method.levels].sort((a, b) => a.score - b.score);
   return {
@@ -108,8 +113,9 @@ export function renderDecodePrompt(parts: DecodePromptParts): string {
     source:
       parts.rubricId === undefined ? "decode_prompt" : `rubric '${parts.rubricId}' › decode_prompt`,
   };
-  let user = renderDecodeTemplate(template, scopeOf(parts), location);
-  const uses = (name: string) => templateUsesVariable(template, name);
+  const compiled = compileDecodeTemplate(template, location);
+  let user = renderDecodeTemplate(compiled, scopeOf(parts), location);
+  const uses = (name: string) => compiled.variables.has(name);
   const fieldUsed = isPlainRecord(parts.target) && Object.keys(parts.target).some(uses);
   if (!uses("levels") && !uses("guidelines")) user += `\n\n${parts.guidelines}`;
   if (!uses("context") && parts.context !== "") user += `\n\n${parts.context}`;

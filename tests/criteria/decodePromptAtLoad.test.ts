@@ -1,7 +1,7 @@
 /**
- * A levels rubric's decode prompt (a Jinja template) is checked when the rubric is loaded: a
- * syntax error or a tag that would read other files stops the load with the file, the line of the
- * prompt in it and the line inside the template — before any model is asked.
+ * A levels rubric's decode prompt (a Liquid template with Jinja's forms) is checked when the
+ * rubric is loaded: a syntax error or a tag that would read other files stops the load with the
+ * file, the line of the prompt in it and the line inside the template — before any model is asked.
  */
 import { describe, expect, it } from "vitest";
 import { isCatalogError } from "../../src/criteria/errors.js";

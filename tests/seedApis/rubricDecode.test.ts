@@ -132,7 +132,7 @@ describe("llm_decode with the rubric document's template", () => {
   // criterion's error.
   it("reports a template that fails when rendered as this criterion's error, naming the rubric and line", async () => {
     const broken =
-      "Questions:\n{% for q in questions %}- {{ q }}\n{% endfor %}{% for i in range(99999) %}.{% endfor %}";
+      "Questions:\n{% for q in questions %}- {{ q }}\n{% endfor %}{% for i in (1..99999999) %}.{% endfor %}";
     const llm = new ScriptedChatModel({ responder: () => "unused" });
     const evaluation = await new RubricExecutor({ llm }).evaluate(rubric(broken), QUIZ);
     const result = evaluation.criterion_results[0];

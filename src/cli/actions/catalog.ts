@@ -8,7 +8,7 @@ import {
 } from "../../criteria/errors.js";
 import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
-import { type ValidationFinding, validateCatalog } from "../../criteria/validate.js";
+import type { ValidationFinding } from "../../criteria/validate.js";
 import { encodeToon } from "../../toon/encode.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
@@ -50,17 +50,26 @@ function errorLocation(error: CatalogError, cwd: string): string {
   return where;
 }
 
+function printedFinding(finding: ValidationFinding, path: string): PrintedFinding {
+  return {
+    severity: finding.severity,
+    check: finding.check,
+    message: finding.message,
+    location: `${path} ${formatCatalogPath(finding.path)}`,
+  };
+}
+
 /**
- * The meta-rubric over a loaded catalog, plus what loading itself noted (weights normalised, …)
- * that the meta-rubric no longer sees on the normalised catalog.
+ * The findings on a catalog that loaded: the meta-rubric's on the catalog as written (the same
+ * run that decided it may be used: never an error, the loader refuses those), then what else
+ * loading noted.
  */
-function findingsOf(catalog: Catalog, path: string): PrintedFinding[] {
-  const findings: PrintedFinding[] = validateCatalog(catalog).map((f) => ({
-    severity: f.severity,
-    check: f.check,
-    message: f.message,
-    location: `${path} ${formatCatalogPath(f.path)}`,
-  }));
+function findingsOf(
+  catalog: Catalog,
+  asWritten: readonly ValidationFinding[],
+  path: string,
+): PrintedFinding[] {
+  const findings = asWritten.map((f) => printedFinding(f, path));
   const seen = new Set(findings.map((f) => f.message));
   for (const warning of catalog.warnings) {
     if (!seen.has(warning)) {
@@ -70,27 +79,51 @@ function findingsOf(catalog: Catalog, path: string): PrintedFinding[] {
   return findings;
 }
 
+/**
+ * A catalog the loader refused: the refusal in the words every command uses (`evaluate`, `run`,
+ * the engine and the registry refuse it with the same message), then the meta-rubric's other
+ * errors, when there are more.
+ */
+function printRefusal(
+  context: CliContext,
+  path: string,
+  error: CatalogError,
+  asWritten: readonly ValidationFinding[],
+): void {
+  const [first, ...more] = asWritten.filter((f) => f.severity === "error");
+  context.stdout.write(`${path}: invalid catalog\n`);
+  printFindings(context, [
+    {
+      severity: "error",
+      check: first?.check ?? "load",
+      message: error.detail,
+      location: errorLocation(error, context.cwd),
+    },
+    ...more.map((f) => printedFinding(f, path)),
+  ]);
+  context.stdout.write(`invalid: ${plural(1 + more.length, "error")}\n`);
+  context.exitCode = EXIT_FAILED;
+}
+
+/**
+ * `evalgate catalog validate`: loads the catalog exactly as every other command does (so what
+ * it calls invalid, they refuse, with the same message) and lists what the meta-rubric found.
+ */
 export async function runCatalogValidate(path: string, context: CliContext): Promise<void> {
+  let asWritten: readonly ValidationFinding[] = [];
+  const onFindings = (findings: readonly ValidationFinding[]) => {
+    asWritten = findings;
+  };
   let catalog: Catalog;
   try {
-    catalog = await loadCatalog(resolve(context.cwd, path));
+    catalog = await loadCatalog(resolve(context.cwd, path), { onFindings });
   } catch (error) {
     // A missing file cannot be validated at all: that is an error of the command (exit 2).
     if (isCatalogNotFoundError(error) || !isCatalogError(error)) throw error;
-    context.stdout.write(`${path}: invalid catalog\n`);
-    printFindings(context, [
-      {
-        severity: "error",
-        check: "load",
-        message: error.detail,
-        location: errorLocation(error, context.cwd),
-      },
-    ]);
-    context.stdout.write("invalid: 1 error\n");
-    context.exitCode = EXIT_FAILED;
+    printRefusal(context, path, error, asWritten);
     return;
   }
-  const findings = findingsOf(catalog, path);
+  const findings = findingsOf(catalog, asWritten, path);
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method)).length;
   context.stdout.write(
     `${path}: catalog ${catalog.id} "${catalog.name}" version ${catalog.version}, ` +

@@ -1,5 +1,6 @@
 import { type Catalog, CatalogSchema } from "../../criteria/model.js";
 import { parseCatalog } from "../../criteria/parse.js";
+import { requireUsableCatalog } from "../../criteria/validate.js";
 
 /** What RubricExecutor accepts as a rubric. */
 export type RubricSource = Catalog | Record<string, unknown> | string;
@@ -10,8 +11,8 @@ function looksLikeJson(text: string): boolean {
 }
 
 /**
- * The rubric as a catalog: a `Catalog` as it is; a levels rubric object (or any other catalog
- * form) through parseCatalog as JSON; a text as JSON or TOON by its first character. Invalid
+ * The rubric as a catalog: a `Catalog` value checked as a file would be; a levels rubric object
+ * (or any other catalog form) through parseCatalog as JSON; a text as JSON or TOON by its first character. Invalid
  * rubrics throw the loader's CatalogError, naming the path and what was expected.
  */
 export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalog {
@@ -19,6 +20,7 @@ export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalo
     return parseCatalog(rubric, { format: looksLikeJson(rubric) ? "json" : "toon", source });
   }
   const asCatalog = CatalogSchema.safeParse(rubric);
-  if (asCatalog.success) return asCatalog.data;
+  // A catalog value is decided as a file with the same content would be.
+  if (asCatalog.success) return requireUsableCatalog(asCatalog.data, source);
   return parseCatalog(JSON.stringify(rubric), { format: "json", source });
 }

@@ -1,0 +1,153 @@
+/**
+ * The engine user-written prompt templates (a rubric's decode prompts) run in: LiquidJS, set up
+ * for untrusted authors. Templates cannot call functions (Liquid has no call syntax), read only
+ * own properties of the values in scope (`ownPropertyOnly`), use only known filters
+ * (`strictFilters`), reach no file (no file system, and `include`, `render`, `layout` — and
+ * Jinja's `import`, `from`, `extends` — are refused when the template is parsed), and are
+ * bounded in size, render steps, memory, time and output. Jinja forms authors write are kept
+ * where Liquid can do them without a path to code: `{% elif %}`, `{% set %}`, `loop.index`…,
+ * and Jinja's filter names.
+ */
+import { AssignTag, CaptureTag, type Context, Drop, type Emitter, Liquid } from "liquidjs";
+import {
+  JINJA_FILTER_ALIASES,
+  JINJA_FILTERS,
+  textOf,
+  WITHHELD_FILTERS,
+} from "./templateFilters.js";
+
+/** The longest template (characters) that is parsed at all. */
+export const MAX_TEMPLATE_CHARS = 100_000;
+/** The most characters a render may write (also the most one `capture` may hold). */
+export const MAX_RENDERED_CHARS = 200_000;
+/** The most tags, outputs and text pieces one render may render (a loop counts each pass). */
+export const MAX_RENDER_STEPS = 250_000;
+/** Liquid's memory budget of one render: characters of strings built plus items of lists built. */
+export const TEMPLATE_MEMORY_UNITS = 5_000_000;
+/** Liquid's own time check between render steps. */
+export const RENDER_TIME_LIMIT_MS = 1_000;
+
+/** Tags that would read other templates or files, with why each is refused. */
+const REFUSED_TAGS: ReadonlyMap<string, string> = new Map([
+  ["include", "templates cannot read other templates or files"],
+  ["render", "templates cannot read other templates or files"],
+  ["layout", "templates cannot read other templates or files"],
+  ["import", "templates cannot read other templates or files"],
+  ["from", "templates cannot read other templates or files"],
+  ["extends", "templates cannot read other templates or files"],
+  ["block", "a prompt template has no layout to fill"],
+]);
+
+/** Jinja's names of the fields of `loop` → Liquid's `forloop`. */
+const LOOP_FIELDS: ReadonlyMap<string, string> = new Map([
+  ["index", "index"],
+  ["index0", "index0"],
+  ["revindex", "rindex"],
+  ["revindex0", "rindex0"],
+  ["first", "first"],
+  ["last", "last"],
+  ["length", "length"],
+]);
+
+/** Lists and objects printed by `{{ … }}` as the text registered for them (see printAs). */
+const PRINTED_FORMS = new WeakMap<object, string>();
+
+/**
+ * Registers how a list or object of a template's scope is printed by `{{ value }}` (instead of
+ * Liquid's item-by-item text). Returns the value.
+ */
+export function printAs<T extends object>(value: T, text: string): T {
+  PRINTED_FORMS.set(value, text);
+  return value;
+}
+
+function printedText(value: unknown): string {
+  const form = typeof value === "object" && value !== null ? PRINTED_FORMS.get(value) : undefined;
+  return form ?? textOf(value);
+}
+
+/** A text buffer that refuses to grow over `limit` characters. */
+export class BoundedEmitter implements Emitter {
+  buffer = "";
+  constructor(private readonly limit: number) {}
+
+  write(value: unknown): void {
+    const text = textOf(value);
+    if (this.buffer.length + text.length > this.limit) {
+      throw new Error(`the rendered text would have more than ${this.limit} characters`);
+    }
+    this.buffer += text;
+  }
+}
+
+/** A tag refused when the template is parsed (the parser adds the line). */
+function refusedTag(name: string, reason: string): Parameters<Liquid["registerTag"]>[1] {
+  return {
+    parse() {
+      throw new Error(`'${name}' is not allowed in a prompt template: ${reason}`);
+    },
+    render() {
+      throw new Error(`'${name}' is not allowed in a prompt template: ${reason}`);
+    },
+  };
+}
+
+/** `{% capture %}` into a bounded buffer, its text counted against the memory budget. */
+class BoundedCaptureTag extends CaptureTag {
+  override *render(ctx: Context): Generator<unknown, void, string> {
+    const emitter = new BoundedEmitter(MAX_RENDERED_CHARS);
+    yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
+    ctx.memoryLimit.use(emitter.buffer.length);
+    ctx.bottom()[this.variable] = emitter.buffer;
+  }
+}
+
+/** Jinja's `loop` inside a `for`: the innermost Liquid `forloop`, under Jinja's field names. */
+class JinjaLoopDrop extends Drop {
+  override liquidMethodMissing(key: string | number, context?: Context): unknown {
+    const field = typeof key === "string" ? LOOP_FIELDS.get(key) : undefined;
+    if (field === undefined || context === undefined) return undefined;
+    return context.getSync(["forloop", field]);
+  }
+}
+
+function registerFilters(liquid: Liquid): void {
+  for (const name of WITHHELD_FILTERS) liquid.unregisterFilter(name);
+  for (const [jinja, liquidName] of JINJA_FILTER_ALIASES) {
+    const filter = liquid.filters[liquidName];
+    if (filter === undefined) throw new Error(`internal: Liquid has no filter ${liquidName}`);
+    liquid.registerFilter(jinja, filter);
+  }
+  for (const [name, filter] of Object.entries(JINJA_FILTERS)) liquid.registerFilter(name, filter);
+}
+
+function createEngine(): Liquid {
+  const liquid = new Liquid({
+    ownPropertyOnly: true,
+    strictFilters: true,
+    strictVariables: false,
+    // Jinja's truthiness is closer to JavaScript's than to Liquid's ("" and 0 are false).
+    jsTruthy: true,
+    // `{% if (items | length) > 1 %}`: a filter inside a condition needs parentheses.
+    groupedExpressions: true,
+    // No file system: an empty in-memory set of templates, and the tags that would read one
+    // are refused at parse time (below).
+    templates: {},
+    relativeReference: false,
+    dynamicPartials: false,
+    cache: false,
+    parseLimit: MAX_TEMPLATE_CHARS,
+    renderLimit: RENDER_TIME_LIMIT_MS,
+    memoryLimit: TEMPLATE_MEMORY_UNITS,
+    outputEscape: printedText,
+    globals: { loop: new JinjaLoopDrop() },
+  });
+  for (const [name, reason] of REFUSED_TAGS) liquid.registerTag(name, refusedTag(name, reason));
+  liquid.registerTag("capture", BoundedCaptureTag);
+  liquid.registerTag("set", AssignTag);
+  registerFilters(liquid);
+  return liquid;
+}
+
+/** The one engine every prompt template is parsed and rendered with. */
+export const PROMPT_TEMPLATE_ENGINE: Liquid = createEngine();
