@@ -1,6 +1,6 @@
 import { isToonError } from "../toon/errors.js";
 import { decodeToonWithLines } from "../toon/index.js";
-import { readUntrustedJson, withoutBom } from "../untrusted/json.js";
+import { jsonProblemText, readUntrustedJson, withoutBom } from "../untrusted/json.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
 
 export { withoutBom } from "../untrusted/json.js";
@@ -26,8 +26,8 @@ export function readJson(input: string, source: string): LocatedValue {
   }
   const read = readUntrustedJson(text);
   if (!read.ok) {
-    const { reason, line, column, path } = read.problem;
-    throw new CatalogError(reason, { source, line, column, path });
+    const { line, column, path } = read.problem;
+    throw new CatalogError(jsonProblemText(read.problem), { source, line, column, path });
   }
   return { value: read.value, lineOf: (path) => read.lineOf(path) };
 }

@@ -32,7 +32,12 @@ export {
 
 /** Why a JSON text was refused, and where. */
 export interface JsonProblem {
-  /** What is wrong, without the location: "invalid JSON: expected ',' between items". */
+  /** A syntax error, nesting beyond the limit, or a key that could reach a prototype. */
+  readonly kind: "syntax" | "depth" | "prototype";
+  /**
+   * What is wrong, without the location: "expected ',' between items", "nested more than 256
+   * levels deep (objects and lists)", 'the key "__proto__" is not allowed (…)'.
+   */
   readonly reason: string;
   /** 1-based line and column of the problem in the text (BOM removed), when known. */
   readonly line?: number | undefined;
@@ -115,7 +120,8 @@ function syntaxProblem(text: string, error: unknown): JsonProblem {
   if (first !== undefined) {
     const code = printParseErrorCode(first.error);
     return {
-      reason: `invalid JSON: expected ${JSON_ERROR_TEXT[code] ?? code}`,
+      kind: "syntax",
+      reason: `expected ${JSON_ERROR_TEXT[code] ?? code}`,
       ...lineAt(text, first.offset),
     };
   }
@@ -123,7 +129,8 @@ function syntaxProblem(text: string, error: unknown): JsonProblem {
   const message = error instanceof Error ? error.message : "";
   const position = /position (\d+)/.exec(message)?.[1];
   return {
-    reason: "invalid JSON",
+    kind: "syntax",
+    reason: "not parseable",
     ...(position === undefined ? {} : lineAt(text, Number(position))),
   };
 }
@@ -131,9 +138,9 @@ function syntaxProblem(text: string, error: unknown): JsonProblem {
 function prototypeProblem(text: string): JsonProblem {
   const value: unknown = JSON.parse(text);
   const found = findPrototypeKey(value);
-  if (found === undefined) return { reason: "invalid JSON: a forbidden prototype key" };
+  if (found === undefined) return { kind: "prototype", reason: "a forbidden prototype key" };
   const line = lineOfPath(text, strictTree(text), found.path);
-  return { reason: prototypeKeyReason(found), line, path: found.path };
+  return { kind: "prototype", reason: prototypeKeyReason(found), line, path: found.path };
 }
 
 /**
@@ -154,7 +161,8 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
     return {
       ok: false,
       problem: {
-        reason: `invalid JSON: nested more than ${maxDepth} levels deep (objects and lists)`,
+        kind: "depth",
+        reason: `nested more than ${maxDepth} levels deep (objects and lists)`,
         ...lineAt(text, deep.offset),
       },
     };
@@ -181,7 +189,18 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
   };
 }
 
-/** A problem as one line: `line 3, column 5 ($.a.__proto__): the key "__proto__" is not allowed…`. */
+/**
+ * What is wrong, without the location: "invalid JSON: expected ',' between items", or the
+ * prototype key's reason.
+ */
+export function jsonProblemText(problem: JsonProblem): string {
+  return problem.kind === "prototype" ? problem.reason : `invalid JSON: ${problem.reason}`;
+}
+
+/**
+ * A problem as one line, location first: `line 3, column 5: invalid JSON: expected a value`,
+ * `line 6 ($.criteria[1].__proto__): the key "__proto__" is not allowed (…)`.
+ */
 export function describeJsonProblem(problem: JsonProblem): string {
   const parts: string[] = [];
   if (problem.line !== undefined) {
@@ -192,7 +211,8 @@ export function describeJsonProblem(problem: JsonProblem): string {
     );
   }
   if (problem.path !== undefined) parts.push(`(${formatJsonPath(problem.path)})`);
-  return parts.length === 0 ? problem.reason : `${parts.join(" ")}: ${problem.reason}`;
+  const text = jsonProblemText(problem);
+  return parts.length === 0 ? text : `${parts.join(" ")}: ${text}`;
 }
 
 /**

@@ -13,8 +13,10 @@ export interface FileProblem {
   readonly kind: "missing" | "not_regular" | "too_large" | "unreadable";
   /** What is wrong, to follow the path in a message: "is a FIFO, not a regular file". */
   readonly reason: string;
-  /** The file's size in bytes, for `too_large`. */
+  /** The file's size in bytes, for `too_large` (unless it grew past the limit while read). */
   readonly size?: number | undefined;
+  /** What the path is instead of a regular file, for `not_regular`: "a FIFO", "a directory". */
+  readonly fileType?: string | undefined;
 }
 
 export type FileReading =
@@ -49,7 +51,9 @@ function errnoCode(error: unknown): string | undefined {
 function failure(error: unknown): FileProblem {
   const code = errnoCode(error);
   if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing", reason: "no such file" };
-  if (code === "EISDIR") return { kind: "not_regular", reason: "is a directory, not a file" };
+  if (code === "EISDIR") {
+    return { kind: "not_regular", fileType: "a directory", reason: "is a directory, not a file" };
+  }
   return { kind: "unreadable", reason: `cannot be read (${code ?? "error"})` };
 }
 
@@ -64,7 +68,8 @@ function tooLarge(size: number, maxBytes: number): FileProblem {
 /** A problem with what stat found, or undefined for a regular file within the limit. */
 function checkStats(info: Stats, maxBytes: number): FileProblem | undefined {
   if (!info.isFile()) {
-    return { kind: "not_regular", reason: `is ${fileTypeOf(info)}, not a regular file` };
+    const fileType = fileTypeOf(info);
+    return { kind: "not_regular", fileType, reason: `is ${fileType}, not a regular file` };
   }
   return info.size > maxBytes ? tooLarge(info.size, maxBytes) : undefined;
 }
@@ -88,7 +93,6 @@ function finished(buffer: Buffer, length: number, maxBytes: number): FileReading
       ok: false,
       problem: {
         kind: "too_large",
-        size: length,
         reason: `is more than ${maxBytes.toLocaleString("en-US")} bytes, over the limit`,
       },
     };

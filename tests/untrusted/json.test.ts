@@ -46,6 +46,7 @@ describe("readUntrustedJson", () => {
     const problem = problemOf(text);
     expect(problem.path).toEqual(path);
     expect(problem.line).toBe(1);
+    expect(problem.kind).toBe("prototype");
     expect(problem.reason).toMatch(/not allowed/);
     // nothing was polluted on the way
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
@@ -91,7 +92,10 @@ describe("readUntrustedJson", () => {
   ] as const)("a syntax error in %j is located at %i:%i", (text, line, column, expected) => {
     const problem = problemOf(text);
     expect(problem).toMatchObject({ line, column });
-    expect(problem.reason).toBe(`invalid JSON: ${expected}`);
+    expect(problem.kind).toBe("syntax");
+    expect(describeJsonProblem(problem)).toBe(
+      `line ${line}, column ${column}: invalid JSON: ${expected}`,
+    );
   });
 
   it("never quotes the text in a problem (a file may hold secrets)", () => {
@@ -109,7 +113,10 @@ describe("readUntrustedJson", () => {
   it("refuses nesting deeper than the limit before parsing, naming where", () => {
     const deep = `${"[".repeat(300)}${"]".repeat(300)}`;
     const problem = problemOf(`{"x":\n${deep}}`);
-    expect(problem.reason).toMatch(/nested more than 256 levels/);
+    expect(problem).toMatchObject({
+      kind: "depth",
+      reason: expect.stringMatching(/nested more than 256 levels/),
+    });
     expect(problem.line).toBe(2);
     expect(readUntrustedJson("[[[1]]]", { maxDepth: 2 }).ok).toBe(false);
     expect(readUntrustedJson("[[1]]", { maxDepth: 2 }).ok).toBe(true);

@@ -8,6 +8,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { parseUntrustedJson } from "../../untrusted/json.js";
 import { RunSettingsFileError } from "../errors.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { PanelSettingSchema } from "../panelJudges.js";
@@ -44,12 +45,10 @@ async function readSettingsFile(path: string): Promise<SettingsFile> {
       return { threads: {} };
     throw new RunSettingsFileError(path, String(error), { cause: error });
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new RunSettingsFileError(path, "not valid JSON", { cause: error });
-  }
+  const raw = parseUntrustedJson(
+    text,
+    (_problem, description) => new RunSettingsFileError(path, `not usable JSON: ${description}`),
+  );
   const parsed = SettingsFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
