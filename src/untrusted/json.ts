@@ -15,20 +15,12 @@ import {
 } from "jsonc-parser";
 import secureJson from "secure-json-parse";
 import { firstTooDeep, MAX_JSON_DEPTH } from "./jsonDepth.js";
-import {
-  findPrototypeKey,
-  formatJsonPath,
-  type JsonPath,
-  prototypeKeyReason,
-} from "./prototypeKeys.js";
+import { formatJsonPath, type JsonPath } from "./jsonPath.js";
+import { findPrototypeKey, prototypeKeyReason } from "./prototypeKeys.js";
 
 export { MAX_JSON_DEPTH } from "./jsonDepth.js";
-export {
-  findPrototypeKey,
-  formatJsonPath,
-  type JsonPath,
-  prototypeKeyReason,
-} from "./prototypeKeys.js";
+export { formatJsonPath, type JsonPath } from "./jsonPath.js";
+export { findPrototypeKey, prototypeKeyReason } from "./prototypeKeys.js";
 
 /** Why a JSON text was refused, and where. */
 export interface JsonProblem {

@@ -4,7 +4,9 @@
  * key — the keys secure-json-parse refuses, here with the path where they are.
  */
 
-export type JsonPath = ReadonlyArray<string | number>;
+import type { JsonPath } from "./jsonPath.js";
+
+export type { JsonPath } from "./jsonPath.js";
 
 /** A key that could reach a prototype, and the path to it (ending with the key). */
 export interface PrototypeKey {
@@ -65,15 +67,4 @@ export function prototypeKeyReason(found: PrototypeKey): string {
   return found.key === "__proto__"
     ? 'the key "__proto__" is not allowed (it would set the prototype of an object)'
     : 'a "constructor" key holding "prototype" is not allowed (it would reach a prototype)';
-}
-
-/** A path as a JSON path: `$.criteria[2]["odd key"]`. */
-export function formatJsonPath(path: JsonPath): string {
-  let out = "$";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += `.${part}`;
-    else out += `[${JSON.stringify(part)}]`;
-  }
-  return out;
 }
