@@ -4,10 +4,11 @@
  * objects), and optionally the candidate models to ask. Each prompt's points become a catalog
  * whose text points carry the original prompt, so the judge sees what the answer was answering.
  */
-import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { parseCatalog } from "../criteria/parse.js";
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { BlueprintError } from "./errors.js";
 
 /** The largest blueprint file read. */
@@ -104,33 +105,17 @@ export function prepareBlueprint(
   return { blueprint, prompts };
 }
 
-/** Reads a blueprint JSON file (a regular file, at most MAX_BLUEPRINT_BYTES). */
+/**
+ * Reads a blueprint JSON file: a regular file (a FIFO or device is refused before it is opened)
+ * of at most MAX_BLUEPRINT_BYTES, parsed with prototype-poisoning protection (a `__proto__` key
+ * anywhere is refused with its line and path).
+ */
 export async function loadBlueprint(path: string): Promise<Blueprint> {
-  let text: string;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new BlueprintError(path, "not a regular file");
-    if (info.size > MAX_BLUEPRINT_BYTES) {
-      throw new BlueprintError(path, `${info.size} bytes; at most ${MAX_BLUEPRINT_BYTES} are read`);
-    }
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if (error instanceof BlueprintError) throw error;
-    throw new BlueprintError(
-      path,
-      `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    throw new BlueprintError(
-      path,
-      `not valid JSON (${error instanceof Error ? error.message : ""})`,
-    );
-  }
-  const parsed = BlueprintSchema.safeParse(value);
-  if (!parsed.success) throw new BlueprintError(path, z.prettifyError(parsed.error));
-  return parsed.data;
+  const read = await readRegularTextFile(path, MAX_BLUEPRINT_BYTES);
+  if (!read.ok) throw new BlueprintError(path, read.problem.reason);
+  const parsed = readUntrustedJson(read.text);
+  if (!parsed.ok) throw new BlueprintError(path, describeJsonProblem(parsed.problem));
+  const blueprint = BlueprintSchema.safeParse(parsed.value);
+  if (!blueprint.success) throw new BlueprintError(path, z.prettifyError(blueprint.error));
+  return blueprint.data;
 }

@@ -1,70 +1,63 @@
 import { z } from "zod";
 import type { PointFunctionError, PointFunctionSpec } from "./pointFunction.js";
+import { compileUserPattern, patternProblem } from "./userPattern.js";
 
-/** Point functions that test regular expressions (JavaScript syntax). */
+/**
+ * Point functions that test regular expressions: JavaScript syntax, matched in linear time by
+ * the RE2 engine (see userPattern.ts for what differs and what is refused).
+ */
 
-function isRegularExpression(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pattern = z.string().min(1).refine(isRegularExpression, {
-  message: "not a valid regular expression (JavaScript syntax)",
-});
+const pattern = z
+  .string()
+  .min(1)
+  .superRefine((source, ctx) => {
+    const problem = patternProblem(source);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+  });
 const patternList = z.array(pattern).min(1);
 
-function compile(source: string, flags: string): RegExp | PointFunctionError {
-  try {
-    return new RegExp(source, flags);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { error: `invalid regular expression ${JSON.stringify(source)}: ${reason}` };
+function matchesOne(
+  text: string,
+  source: string,
+  ignoreCase: boolean,
+): boolean | PointFunctionError {
+  const compiled = compileUserPattern(source, { ignoreCase });
+  if ("problem" in compiled) {
+    return { error: `invalid regular expression ${JSON.stringify(source)}: ${compiled.problem}` };
   }
+  return compiled.pattern.test(text);
 }
 
 /** The fraction of the patterns that match, or the first compile error. */
-function fractionMatching(
-  text: string,
-  sources: readonly string[],
-  flags: string,
-): number | PointFunctionError {
+function fractionMatching(text: string, sources: readonly string[]): number | PointFunctionError {
   let matched = 0;
   for (const source of sources) {
-    const regex = compile(source, flags);
-    if (!(regex instanceof RegExp)) return regex;
-    if (regex.test(text)) matched += 1;
+    const result = matchesOne(text, source, false);
+    if (typeof result !== "boolean") return result;
+    if (result) matched += 1;
   }
   return matched / sources.length;
-}
-
-function matchesOne(text: string, source: string, flags: string): boolean | PointFunctionError {
-  const regex = compile(source, flags);
-  return regex instanceof RegExp ? regex.test(text) : regex;
 }
 
 const matches: PointFunctionSpec<string> = {
   argsSchema: pattern,
   expects: "a valid regular expression string",
   description: "The text matches the regular expression (case-sensitive).",
-  evaluate: (text, source) => matchesOne(text, source, ""),
+  evaluate: (text, source) => matchesOne(text, source, false),
 };
 
 const imatches: PointFunctionSpec<string> = {
   argsSchema: pattern,
   expects: "a valid regular expression string",
   description: "The text matches the regular expression, ignoring case.",
-  evaluate: (text, source) => matchesOne(text, source, "i"),
+  evaluate: (text, source) => matchesOne(text, source, true),
 };
 
 const matches_all_of: PointFunctionSpec<string[]> = {
   argsSchema: patternList,
   expects: "a non-empty array of valid regular expression strings",
   description: "The fraction (0–1) of the regular expressions the text matches.",
-  evaluate: (text, sources) => fractionMatching(text, sources, ""),
+  evaluate: (text, sources) => fractionMatching(text, sources),
 };
 
 const matches_any_of: PointFunctionSpec<string[]> = {
@@ -72,7 +65,7 @@ const matches_any_of: PointFunctionSpec<string[]> = {
   expects: "a non-empty array of valid regular expression strings",
   description: "The text matches at least one of the regular expressions.",
   evaluate: (text, sources) => {
-    const fraction = fractionMatching(text, sources, "");
+    const fraction = fractionMatching(text, sources);
     return typeof fraction === "number" ? fraction > 0 : fraction;
   },
 };

@@ -62,11 +62,23 @@ export function argsProblem<Args>(
   spec: PointFunctionSpec<Args>,
   args: unknown,
 ): string | undefined {
-  return spec.argsSchema.safeParse(args).success ? undefined : argsMessage(name, spec, args);
+  const parsed = spec.argsSchema.safeParse(args);
+  return parsed.success ? undefined : argsMessage(name, spec, args, parsed.error);
 }
 
-function argsMessage<Args>(name: string, spec: PointFunctionSpec<Args>, args: unknown): string {
-  return `${name}: expected ${spec.expects}, got ${describeValue(args)}`;
+/**
+ * "name: expected …, got …", with the schema's own explanation when it gave one (why a pattern
+ * cannot be used: "backreference \"\\1\" is not supported: …").
+ */
+function argsMessage<Args>(
+  name: string,
+  spec: PointFunctionSpec<Args>,
+  args: unknown,
+  error: z.ZodError,
+): string {
+  const explained = error.issues.find((issue) => issue.code === "custom");
+  const why = explained === undefined ? "" : ` (${explained.message})`;
+  return `${name}: expected ${spec.expects}, got ${describeValue(args)}${why}`;
 }
 
 function errorMessageOf(error: unknown): string {
@@ -88,7 +100,7 @@ export function bindPointFunction<Args>(
       return { error: `${name}: expected the text to check, got ${describeValue(text)}` };
     }
     const parsed = spec.argsSchema.safeParse(args);
-    if (!parsed.success) return { error: argsMessage(name, spec, args) };
+    if (!parsed.success) return { error: argsMessage(name, spec, args, parsed.error) };
     let result: PointFunctionResult;
     try {
       result = spec.evaluate(text, parsed.data);

@@ -6,6 +6,7 @@ import {
   resolveFunctionModule,
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
+import { readUntrustedJson } from "../untrusted/json.js";
 import { FunctionResolutionError } from "./errors.js";
 import { metaCheckOf } from "./metaChecks.js";
 import { isPointFunctionName, POINT_FUNCTIONS } from "./pointFunctions.js";
@@ -49,16 +50,17 @@ function asText(content: unknown): string {
   return JSON.stringify(content) ?? String(content);
 }
 
-/** Content for registered functions: JSON text parsed to an object or array, else unchanged. */
+/**
+ * Content for registered functions: JSON text parsed to an object or array (with
+ * prototype-poisoning protection), else unchanged — text that is not usable JSON, or that holds
+ * a `__proto__` key, stays the text it is.
+ */
 function asContent(content: unknown): unknown {
   if (typeof content !== "string") return content;
   const trimmed = content.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return content;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return content;
-  }
+  const read = readUntrustedJson(trimmed);
+  return read.ok ? read.value : content;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
@@ -6,6 +5,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Criterion, Level } from "../criteria/model.js";
 import { resolveInFolder } from "../criteria/paths.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { CriterionMethodError, SchemaLoadError } from "./errors.js";
 import { highestLevel, lowestLevel } from "./levels.js";
 
@@ -16,6 +17,9 @@ export interface SchemaCriterionOptions {
 
 type JsonSchema = Record<string, unknown>;
 
+/** The largest JSON Schema file a schemaRef may name. */
+export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -24,15 +28,10 @@ function isJsonObject(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Where a JSON.parse error is, without the text it quotes (the file may hold anything). */
-function parsePosition(error: unknown): string {
-  const position = /position (\d+)/.exec(errorText(error))?.[1];
-  return position === undefined ? "" : ` at character ${position}`;
-}
-
 /**
  * Reads and parses the JSON Schema file a schemaRef names: a regular file inside `baseDir` (no
- * absolute path, `..` or symbolic link out of it). Errors never quote the file's contents.
+ * absolute path, `..` or symbolic link out of it), at most MAX_SCHEMA_FILE_BYTES, parsed with
+ * prototype-poisoning protection. Errors never quote the file's contents.
  */
 export async function loadJsonSchema(schemaRef: string, baseDir: string): Promise<JsonSchema> {
   const file = await resolveInFolder(baseDir, schemaRef);
@@ -45,21 +44,16 @@ export async function loadJsonSchema(schemaRef: string, baseDir: string): Promis
     );
   }
   const path = file.path;
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = error instanceof Error && "code" in error ? String(error.code) : "error";
-    throw new SchemaLoadError(schemaRef, path, `cannot be read (${code})`);
+  const read = await readRegularTextFile(path, MAX_SCHEMA_FILE_BYTES);
+  if (!read.ok) throw new SchemaLoadError(schemaRef, path, read.problem.reason);
+  const parsed = readUntrustedJson(read.text);
+  if (!parsed.ok) {
+    throw new SchemaLoadError(schemaRef, path, describeJsonProblem(parsed.problem));
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    throw new SchemaLoadError(schemaRef, path, `not valid JSON${parsePosition(error)}`);
+  if (!isJsonObject(parsed.value)) {
+    throw new SchemaLoadError(schemaRef, path, "not a JSON object");
   }
-  if (!isJsonObject(parsed)) throw new SchemaLoadError(schemaRef, path, "not a JSON object");
-  return parsed;
+  return parsed.value;
 }
 
 /**
@@ -176,11 +170,12 @@ export async function runSchemaCriterion(
 
   let value: unknown = content;
   if (typeof content === "string") {
-    try {
-      value = JSON.parse(content);
-    } catch (error) {
-      return outcomeFor(false, method.levels, [`content is not valid JSON: ${errorText(error)}`]);
+    const read = readUntrustedJson(content);
+    if (!read.ok) {
+      const problem = describeJsonProblem(read.problem);
+      return outcomeFor(false, method.levels, [`content is not valid JSON: ${problem}`]);
     }
+    value = read.value;
   }
 
   const valid = validate(value);

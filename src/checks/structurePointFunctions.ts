@@ -5,7 +5,7 @@ import type { PointFunctionSpec } from "./pointFunction.js";
 
 const wordRange = z
   .tuple([z.number().int().min(0), z.number().int().min(0)])
-  .refine(([min, max]) => min <= max);
+  .refine(([min, max]) => min <= max, { message: "the minimum is above the maximum" });
 
 export function countWords(text: string): number {
   const trimmed = text.trim();

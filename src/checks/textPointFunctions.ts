@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import type { PointFunctionSpec } from "./pointFunction.js";
 
@@ -13,10 +14,23 @@ const wordArgs = z.union([
 
 const atLeastArgs = z
   .tuple([z.number().int().min(1), termList])
-  .refine(([n, terms]) => n <= terms.length);
+  .refine(([n, terms]) => n <= terms.length, { message: "n is more than the number of terms" });
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Letters, digits and `_`: what may not touch a whole word on either side. */
+const WORD_CHARACTER = "[\\p{L}\\p{N}_]";
+const NOT_WORD_CHARACTER = "[^\\p{L}\\p{N}_]";
+
+/**
+ * The word as a whole word, for the RE2 engine (linear time): not preceded by a word character
+ * (a lookbehind, which re2js runs in linear time), and followed by a non-word character or the
+ * end (consumed rather than looked ahead at: only whether it matches is asked).
+ */
+function wholeWordPattern(word: string, ignoreCase: boolean): RE2JS {
+  const flags = RE2JS.LOOKBEHINDS | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  return RE2JS.compile(
+    `(?<!${WORD_CHARACTER})${RE2JS.quote(word)}(?:${NOT_WORD_CHARACTER}|$)`,
+    flags,
+  );
 }
 
 function countFound(text: string, terms: readonly string[], ignoreCase: boolean): number {
@@ -82,11 +96,7 @@ const contains_word: PointFunctionSpec<z.infer<typeof wordArgs>> = {
   evaluate: (text, args) => {
     const word = typeof args === "string" ? args : args.word;
     const ignoreCase = typeof args === "string" ? false : args.ignoreCase === true;
-    const pattern = new RegExp(
-      `(?<![\\p{L}\\p{N}_])${escapeRegExp(word)}(?![\\p{L}\\p{N}_])`,
-      ignoreCase ? "iu" : "u",
-    );
-    return pattern.test(text);
+    return wholeWordPattern(word, ignoreCase).test(text);
   },
 };
 

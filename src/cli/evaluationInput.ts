@@ -10,6 +10,7 @@ import { loadDocuments } from "../context/load.js";
 import type { SourceDocument } from "../context/types.js";
 import { contentBudgetBytes } from "../engine/contentBudget.js";
 import { EmptyProjectError } from "../engine/errors.js";
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readContentText } from "./contentFile.js";
 import { displayPath } from "./displayPath.js";
 import { CliError, InputFileError } from "./errors.js";
@@ -49,20 +50,18 @@ async function documentsIn(role: string, dir: InputPath): Promise<SourceDocument
   return loadDocuments(dir.absolute);
 }
 
-/** Reads a content file: .json files as JSON data, anything else as text (see readContentText). */
-async function contentOf(path: InputPath, info: Stats, budgetBytes: number): Promise<unknown> {
-  const text = await readContentText(info, path, budgetBytes);
+/**
+ * Reads a content file: .json files as JSON data (with prototype-poisoning protection: a
+ * `__proto__` key is refused with its line and path), anything else as text (see readContentText).
+ */
+async function contentOf(path: InputPath, budgetBytes: number): Promise<unknown> {
+  const text = await readContentText(path, budgetBytes);
   if (extname(path.absolute).toLowerCase() !== ".json") return text;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InputFileError(
-      "content file",
-      path.shown,
-      `is not valid JSON (${reasonOf(error)}); rename it to .txt to judge it as text`,
-      { cause: error },
-    );
-  }
+  const read = readUntrustedJson(text);
+  if (read.ok) return read.value;
+  const problem = describeJsonProblem(read.problem);
+  const hint = read.problem.kind === "prototype" ? "" : "; rename it to .txt to judge it as text";
+  throw new InputFileError("content file", path.shown, `is refused: ${problem}${hint}`);
 }
 
 /**
@@ -93,7 +92,7 @@ export async function readEvaluationInput(
     }
     return { kind: "project", path: input.absolute, content: "", documents };
   }
-  const content = await contentOf(input, info, budgetBytes);
+  const content = await contentOf(input, budgetBytes);
   const documents =
     documentsDir === undefined
       ? undefined

@@ -1,4 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
+import { formatJsonPath } from "../untrusted/jsonPath.js";
 
 export type CatalogPath = ReadonlyArray<string | number>;
 
@@ -15,13 +16,7 @@ export interface CatalogErrorLocation {
 
 /** Formats a path as a JSON path: `$.criteria[2].weight`. */
 export function formatCatalogPath(path: CatalogPath): string {
-  let out = "$";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += `.${part}`;
-    else out += `[${JSON.stringify(part)}]`;
-  }
-  return out;
+  return formatJsonPath(path);
 }
 
 /**

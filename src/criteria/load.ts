@@ -1,11 +1,14 @@
-import { readFile } from "node:fs/promises";
 import { basename, dirname, extname } from "node:path";
+import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { CatalogError, CatalogNotFoundError } from "./errors.js";
 import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
 import { type CatalogFormat, type ParseCatalogOptions, parseLocatedCatalog } from "./parse.js";
 import { checkCatalogReferences } from "./references.js";
 import { withoutBom } from "./sourceText.js";
+
+/** The largest catalog file read: far beyond any real catalog (the shipped ones are under 10 KB). */
+export const MAX_CATALOG_FILE_BYTES = 2 * 1024 * 1024;
 
 export interface LoadCatalogOptions {
   /**
@@ -26,15 +29,25 @@ export function catalogFormatOf(path: string, text: string): CatalogFormat {
   return text.trimStart().startsWith("{") ? "json" : "toon";
 }
 
-function isErrnoCode(error: unknown, code: string): boolean {
-  return error instanceof Error && "code" in error && error.code === code;
+/** The catalog file's text: a regular file (never a FIFO or device: checked before opening). */
+async function readCatalogText(path: string): Promise<string> {
+  const read = await readRegularTextFile(path, MAX_CATALOG_FILE_BYTES);
+  if (read.ok) return read.text;
+  const { kind, reason, fileType } = read.problem;
+  if (kind === "missing") throw new CatalogNotFoundError(path);
+  if (fileType === "a directory") {
+    throw new CatalogError("expected a catalog file, found a directory", { source: path });
+  }
+  throw new CatalogError(`the catalog file ${reason}`, { source: path });
 }
 
 /**
  * Reads a catalog file in any supported form (by extension, then by shape) and returns the
- * normalised, validated `Catalog`. Every file it names stays inside its folder, and its function
- * criteria name only built-in, folder-local or application-allowed functions. A missing file is a `CatalogNotFoundError`; a file that exists
- * but is invalid is a `CatalogError` naming the line or path — never a silent fallback.
+ * normalised, validated `Catalog`. Only a regular file of at most MAX_CATALOG_FILE_BYTES is read
+ * (a FIFO or device is refused before it is opened). Every file it names stays inside its
+ * folder, and its function criteria name only built-in, folder-local or application-allowed
+ * functions. A missing file is a `CatalogNotFoundError`; a file that exists but is invalid is a
+ * `CatalogError` naming the line or path — never a silent fallback.
  *
  * @example
  * const catalog = await loadCatalog("data/criteria/ifb_profi.toon");
@@ -44,22 +57,7 @@ export async function loadCatalog(
   path: string,
   options: LoadCatalogOptions = {},
 ): Promise<Catalog> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if (isErrnoCode(error, "ENOENT")) throw new CatalogNotFoundError(path, { cause: error });
-    if (isErrnoCode(error, "EISDIR")) {
-      throw new CatalogError("expected a catalog file, found a directory", { source: path });
-    }
-    throw new CatalogError(
-      `cannot read the catalog file: ${String(error)}`,
-      { source: path },
-      {
-        cause: error,
-      },
-    );
-  }
+  const text = await readCatalogText(path);
   const fallbackId = basename(path, extname(path));
   const format = catalogFormatOf(path, withoutBom(text));
   const { catalog, locate } = parseLocatedCatalog(text, {

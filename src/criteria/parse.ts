@@ -7,6 +7,7 @@ import { nativeForm } from "./forms/native.js";
 import { pointsForm } from "./forms/points.js";
 import { rubricForm } from "./forms/rubric.js";
 import { rubricItemsForm } from "./forms/rubricItems.js";
+import { firstDroppedKey } from "./forms/unknownKeys.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
 import { decideCatalog, type ValidationFinding } from "./validate.js";
@@ -129,6 +130,14 @@ export function catalogOfLocatedValue(
   }
   const raw = form.schema.safeParse(value);
   if (!raw.success) throw issueError(raw.error.issues, located, source, form.label);
+  const unknownKey = firstDroppedKey(value, raw.data);
+  if (unknownKey !== undefined) {
+    throw new CatalogError(`unknown key ${JSON.stringify(unknownKey.at(-1))} — as ${form.label}`, {
+      source,
+      line: located.lineOf(unknownKey),
+      path: unknownKey,
+    });
+  }
 
   const context: FormContext = { fallbackId: options.fallbackId ?? "catalog" };
   const toRaw = (path: CatalogPath): CatalogPath => form.rawPath?.(path) ?? path;

@@ -1,6 +1,22 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { readRegularTextFileSync } from "../untrusted/regularFile.js";
 import { DependencyMapError } from "./errors.js";
+
+/** The largest configuration file (dependency map, proposal sections) read. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/**
+ * A configuration file's JSON: a regular file of at most MAX_CONFIG_FILE_BYTES, parsed with
+ * prototype-poisoning protection; `refuse` turns a problem into the caller's error.
+ */
+export function readConfigJson(path: string, refuse: (reason: string) => Error): unknown {
+  const read = readRegularTextFileSync(path, MAX_CONFIG_FILE_BYTES);
+  if (!read.ok) throw refuse(read.problem.reason);
+  const parsed = readUntrustedJson(read.text);
+  if (!parsed.ok) throw refuse(describeJsonProblem(parsed.problem));
+  return parsed.value;
+}
 
 /** config/dependencies.json: which content depends directly on which. */
 export const DependencyMapSchema = z.object({
@@ -11,14 +27,10 @@ export type DependencyMap = z.infer<typeof DependencyMapSchema>;
 
 /** Reads and checks a dependency map file (unknown shape → error naming the path and field). */
 export function loadDependencyMap(path: string): DependencyMap {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new DependencyMapError(`${path}: cannot read the dependency map: ${String(error)}`, {
-      cause: error,
-    });
-  }
+  const raw = readConfigJson(
+    path,
+    (reason) => new DependencyMapError(`${path}: cannot read the dependency map: ${reason}`),
+  );
   const parsed = DependencyMapSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AIMessage } from "@langchain/core/messages";
 import { Command, END, START } from "@langchain/langgraph";
 import { z } from "zod";
-import { type DependencyMap, loadDependencyMap } from "./dependencies.js";
+import { readRegularTextFile } from "../untrusted/regularFile.js";
+import { type DependencyMap, loadDependencyMap, readConfigJson } from "./dependencies.js";
 import { RfpLoadError } from "./errors.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
@@ -34,7 +33,8 @@ export const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSc
 export function loadProposalConfig(
   path = join(PACKAGE_ROOT, "config/proposal.json"),
 ): SectionConfig[] {
-  const parsed = ProposalConfigSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  const raw = readConfigJson(path, (reason) => new Error(`${path}: ${reason}`));
+  const parsed = ProposalConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(
@@ -151,11 +151,12 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   return builder;
 }
 
-/** Reads an RFP file for the graph's input. */
+/** The largest RFP file read. */
+export const MAX_RFP_BYTES = 10 * 1024 * 1024;
+
+/** Reads an RFP file for the graph's input: a regular file of at most MAX_RFP_BYTES. */
 export async function readRfp(path: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    throw new RfpLoadError(`cannot read the RFP at ${path}: ${String(error)}`, { cause: error });
-  }
+  const read = await readRegularTextFile(path, MAX_RFP_BYTES);
+  if (!read.ok) throw new RfpLoadError(`cannot read the RFP at ${path}: ${read.problem.reason}`);
+  return read.text;
 }

@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { Command, END } from "@langchain/langgraph";
 import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
+import { readUntrustedJson } from "../untrusted/json.js";
 import { type DependencyMap, transitiveDependents } from "./dependencies.js";
 import {
   ACCEPTED_STATUSES,
@@ -66,12 +67,12 @@ function kindOf(current: unknown): ContentKind {
 export function editedValue(current: unknown, content: string, kind?: ContentKind): unknown {
   const shape = kind ?? kindOf(current);
   if (shape === "text") return content;
-  try {
-    const parsed: unknown = JSON.parse(content);
-    if (shape === "list" && Array.isArray(parsed)) return parsed;
-    if (shape === "object" && kindOf(parsed) === "object") return parsed;
-  } catch {
-    // Not JSON: kept as text below.
+  // Parsed with prototype-poisoning protection: text that is not JSON, or holds a `__proto__`
+  // key, is kept as text below.
+  const read = readUntrustedJson(content);
+  if (read.ok) {
+    if (shape === "list" && Array.isArray(read.value)) return read.value;
+    if (shape === "object" && kindOf(read.value) === "object") return read.value;
   }
   return shape === "list" ? [{ text: content }] : { text: content };
 }

@@ -14,6 +14,7 @@ import {
   ArtifactStatusSchema,
   type RegistryStore,
 } from "../store/registryTypes.js";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import { ArtifactNotFoundError, ArtifactReviewError, RubricConfigError } from "./errors.js";
 import type { RubricRegistry } from "./rubricRegistry.js";
 
@@ -58,11 +59,10 @@ export interface ArtifactRegistryOptions {
 }
 
 function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new StoreDataError(`${what} is not JSON`, { cause: error });
-  }
+  return parseUntrustedJson(
+    text,
+    (_problem, description) => new StoreDataError(`${what} is not usable JSON: ${description}`),
+  );
 }
 
 function evaluationOf(row: ArtifactEvaluationRow): RubricEvaluation {

@@ -4,46 +4,37 @@
  * inside its folder (they are read, bounded, and stored inline, so a registered rubric needs no
  * file); its function refs may not lead out of a folder. Errors name the file, the line and path.
  */
-import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute } from "node:path";
+import { MAX_SCHEMA_FILE_BYTES } from "../checks/schemaCriterion.js";
 import { CatalogError, type CatalogPath } from "../criteria/errors.js";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { catalogOfLocatedValue } from "../criteria/parse.js";
 import { resolveInFolder } from "../criteria/paths.js";
 import { type LocatedValue, readJson, readToon, withoutBom } from "../criteria/sourceText.js";
+import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { RubricConfigError } from "./errors.js";
 
 /** The largest rubric file read (a rubric list of hundreds of rubrics fits easily). */
 export const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
-/** The largest JSON Schema file a schema_ref may name. */
-export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
+/** The largest JSON Schema file a schema_ref may name (the same limit as a catalog's schemaRef). */
+export { MAX_SCHEMA_FILE_BYTES };
 /** The most rubrics one file may hold. */
 export const MAX_RUBRICS_PER_FILE = 500;
 
-function errnoCode(error: unknown): string | undefined {
-  return error instanceof Error && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined;
-}
-
-/** The text of a regular file no larger than `limit` bytes (checked before it is opened). */
+/**
+ * The text of a regular file no larger than `limit` bytes (type and size checked before it is
+ * opened, and again on the open file): a FIFO, device or directory is refused without blocking.
+ */
 export async function readBoundedFile(path: string, limit: number, what: string): Promise<string> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    const code = errnoCode(error);
-    const reason = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(error)})`;
-    throw new RubricConfigError(path, `${what}: ${reason}`, { cause: error });
-  }
-  if (!info.isFile()) throw new RubricConfigError(path, `${what}: not a regular file`);
-  if (info.size > limit) {
+  const read = await readRegularTextFile(path, limit);
+  if (!read.ok) {
+    const { kind, reason } = read.problem;
     throw new RubricConfigError(
       path,
-      `${what} is ${info.size} bytes, over the limit of ${limit} bytes`,
+      kind === "missing" ? `${what}: ${reason}` : `${what} ${reason}`,
     );
   }
-  return withoutBom(await readFile(path, "utf8"));
+  return withoutBom(read.text);
 }
 
 function located(path: string, text: string): LocatedValue {

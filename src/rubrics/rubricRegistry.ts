@@ -4,6 +4,7 @@ import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutorR
 import { StoreDataError } from "../store/errors.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import type { RegistryStore, RubricVersionRow } from "../store/registryTypes.js";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import { RubricConfigError, RubricNotFoundError } from "./errors.js";
 import { readRubricFile } from "./rubricConfig.js";
 import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
@@ -36,12 +37,13 @@ export interface RubricVersionInfo {
 }
 
 function rubricOf(row: RubricVersionRow): Catalog {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(row.body);
-  } catch (error) {
-    throw new StoreDataError(`rubric ${row.rubricId} ${row.version} is not JSON`, { cause: error });
-  }
+  const raw = parseUntrustedJson(
+    row.body,
+    (_problem, description) =>
+      new StoreDataError(
+        `rubric ${row.rubricId} ${row.version} is not usable JSON: ${description}`,
+      ),
+  );
   const parsed = CatalogSchema.safeParse(raw);
   if (!parsed.success) {
     throw new StoreDataError(

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { type CalibrationLabel, CalibrationLabelSchema } from "../scoring/calibrationLabel.js";
+import { readUntrustedJson } from "../untrusted/json.js";
 import { StoreDataError } from "./errors.js";
 
 /** The keyset position after which a page of labels starts (oldest first). */
@@ -112,11 +113,9 @@ const nativeColumn = z
   .nullable()
   .transform((text, ctx) => {
     if (text === null) return null;
-    try {
-      const value: unknown = JSON.parse(text);
-      if (typeof value === "number" || typeof value === "string") return value;
-    } catch {
-      // reported below
+    const read = readUntrustedJson(text);
+    if (read.ok && (typeof read.value === "number" || typeof read.value === "string")) {
+      return read.value;
     }
     ctx.addIssue({ code: "custom", message: "not a number or a text in JSON" });
     return z.NEVER;

@@ -5,6 +5,7 @@
  * the same interface.
  */
 import { z } from "zod";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import { StoreDataError } from "./errors.js";
 
 export interface RubricVersionRow {
@@ -150,12 +151,11 @@ const ArtifactColumns = z.object({
 
 export function artifactOf(row: unknown): ArtifactRow {
   const r = check(ArtifactColumns, row, "an artifact row");
-  let rubricIds: unknown;
-  try {
-    rubricIds = JSON.parse(r.rubric_ids);
-  } catch (error) {
-    throw new StoreDataError(`artifact ${r.id}: rubric_ids is not JSON`, { cause: error });
-  }
+  const rubricIds = parseUntrustedJson(
+    r.rubric_ids,
+    (_problem, description) =>
+      new StoreDataError(`artifact ${r.id}: rubric_ids is not usable JSON: ${description}`),
+  );
   return {
     id: r.id,
     type: r.type,

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import { ReviewerRoleSchema, type ThreadEvent } from "../orchestrator/reviewDesk.js";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import { StoreDataError } from "./errors.js";
 import {
   ActionListSchema,
@@ -20,12 +21,10 @@ const nullableText = z.string().nullable().optional();
 const booleanColumn = z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1);
 
 function jsonColumn<T extends z.ZodType>(schema: T, text: string, what: string): z.infer<T> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new StoreDataError(`${what} is not JSON`, { cause: error });
-  }
+  const raw = parseUntrustedJson(
+    text,
+    (_problem, description) => new StoreDataError(`${what} is not usable JSON: ${description}`),
+  );
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new StoreDataError(`${what}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;

@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { type Trace, TraceSchema } from "../scoring/result.js";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import { StoreDataError } from "./errors.js";
 
 /** Which traces to read: one evaluation's, or every evaluation's of a thread. */
@@ -50,12 +51,11 @@ export const TRACE_TABLE_SQL = `
 
 /** A stored trace's text, read back through the schema (a row of another shape is reported). */
 export function traceOfRow(body: string): Trace {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch (error) {
-    throw new StoreDataError("a stored trace is not valid JSON", { cause: error });
-  }
+  const raw = parseUntrustedJson(
+    body,
+    (_problem, description) =>
+      new StoreDataError(`a stored trace is not usable JSON: ${description}`),
+  );
   const parsed = TraceSchema.safeParse(raw);
   if (!parsed.success) {
     throw new StoreDataError(`a stored trace is malformed: ${z.prettifyError(parsed.error)}`);

@@ -1,5 +1,8 @@
 import { type DecodeOptions, decode } from "@toon-format/toon";
+import { formatJsonPath } from "../untrusted/jsonPath.js";
+import { findPrototypeKey, prototypeKeyReason } from "../untrusted/prototypeKeys.js";
 import { toToonError } from "./decodeErrors.js";
+import { ToonError } from "./errors.js";
 import { indexValueLines, type ToonPath } from "./locate.js";
 import { type NormalisedToon, normaliseToon } from "./normalise.js";
 
@@ -12,6 +15,13 @@ export interface DecodeToonOptions {
   readonly strict?: boolean;
   /** Spaces per indentation level; default 2. */
   readonly indentSize?: number;
+  /**
+   * Refuse a key that could reach a prototype (`__proto__` anywhere, `constructor` holding
+   * `prototype`) with a ToonError naming its line and path. Default false: as the spec asks, such
+   * keys are kept as ordinary own keys (the decoder never sets a prototype), but a document that
+   * is copied by assignment later (catalogs, data files) should refuse them.
+   */
+  readonly refusePrototypeKeys?: boolean;
 }
 
 /** A decoded value that can say on which original line any of its parts was written. */
@@ -26,13 +36,16 @@ export interface LocatedToon {
 }
 
 /**
- * Decodes TOON: spec TOON v4 as the reference decoder reads it, and the seed dialect (`[N,]`
+ * Decodes TOON: spec TOON v4 as the reference decoder reads it, and the criteria dialect (`[N,]`
  * headers, unindented rows, `key{fields}:` objects, `[a, b]` arrays, `#` comments).
- * Throws ToonError with the original line when the text cannot be decoded.
+ * Throws ToonError with the original line when the text cannot be decoded (and, with
+ * `refusePrototypeKeys`, when it holds a `__proto__` or `constructor.prototype` key).
  */
 export function decodeToon(text: string, options: DecodeToonOptions = {}): unknown {
   const normalised = normalise(text, options);
-  return decodeNormalised(normalised, options);
+  const value = decodeNormalised(normalised, options);
+  refusePrototypeKeys(value, normalised, options);
+  return value;
 }
 
 /** Like decodeToon, and also maps paths of the decoded value to original line numbers. */
@@ -40,16 +53,42 @@ export function decodeToonWithLines(text: string, options: DecodeToonOptions = {
   const normalised = normalise(text, options);
   const value = decodeNormalised(normalised, options);
   const lines = indexValueLines(normalised.text, decoderOptions(options));
-  return {
-    value,
-    lineOf(path) {
-      for (let depth = path.length; depth >= 0; depth--) {
-        const line = lines.get(JSON.stringify(path.slice(0, depth)));
-        if (line !== undefined) return normalised.originalLine(line);
-      }
-      return undefined;
-    },
+  const lineOf = originalLines(lines, normalised);
+  refusePrototypeKeys(value, normalised, options, lineOf);
+  return { value, lineOf };
+}
+
+function originalLines(
+  lines: ReadonlyMap<string, number>,
+  normalised: NormalisedToon,
+): (path: ToonPath) => number | undefined {
+  return (path) => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const line = lines.get(JSON.stringify(path.slice(0, depth)));
+      if (line !== undefined) return normalised.originalLine(line);
+    }
+    return undefined;
   };
+}
+
+/**
+ * The decoder keeps a `__proto__` key as an own property, but whoever copies the value by
+ * assignment would set a prototype with it: such keys are refused, naming their line.
+ */
+function refusePrototypeKeys(
+  value: unknown,
+  normalised: NormalisedToon,
+  options: DecodeToonOptions,
+  lineOf?: (path: ToonPath) => number | undefined,
+): void {
+  if (options.refusePrototypeKeys !== true) return;
+  const found = findPrototypeKey(value);
+  if (found === undefined) return;
+  const locate =
+    lineOf ?? originalLines(indexValueLines(normalised.text, decoderOptions(options)), normalised);
+  const line = locate(found.path) ?? 1;
+  const reason = `${prototypeKeyReason(found)} (at ${formatJsonPath(found.path)})`;
+  throw new ToonError(reason, { line, source: options.source });
 }
 
 function normalise(text: string, options: DecodeToonOptions): NormalisedToon {

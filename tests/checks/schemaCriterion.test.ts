@@ -135,7 +135,7 @@ describe("runSchemaCriterion", () => {
       { baseDir: FIXTURES_DIR },
     );
     expect(truncated.evaluated).toBe(false);
-    expect(truncated.judgeError).toMatch(/not valid JSON/);
+    expect(truncated.judgeError).toMatch(/: line 1, column \d+: invalid JSON: expected /);
   });
 
   it("refuses a criterion that is not a schema criterion", async () => {

@@ -1,8 +1,9 @@
 /** `evalgate tokens <file>`: what the file's data costs as TOON, pretty JSON and minified JSON. */
-import { readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { decodeToon } from "../../toon/decode.js";
 import { compareFormats, type FormatTokenCounts } from "../../toon/tokenCounts.js";
+import { describeJsonProblem, readUntrustedJson } from "../../untrusted/json.js";
+import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { InputFileError } from "../errors.js";
@@ -10,6 +11,9 @@ import { EXIT_OK } from "../exitCodes.js";
 import { padTo } from "../report/text.js";
 
 type DataFormat = "json" | "toon";
+
+/** The largest data file `tokens` reads. */
+export const MAX_DATA_FILE_BYTES = 10 * 1024 * 1024;
 
 /** `.json` → JSON, `.toon` → TOON; other names by their first character (`{` or `[` → JSON). */
 function dataFormatOf(path: string, text: string): DataFormat {
@@ -19,36 +23,31 @@ function dataFormatOf(path: string, text: string): DataFormat {
   return /^[{[]/.test(text.trimStart()) ? "json" : "toon";
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The file's data: a JSON file's value, a TOON file decoded (the seed dialect too). */
+/**
+ * The file's data: a JSON file's value, a TOON file decoded (the criteria dialect too). Only a
+ * regular file of at most MAX_DATA_FILE_BYTES is read; a `__proto__` key (or
+ * `constructor.prototype`) in either format is refused with its line.
+ */
 export async function readDataFile(
   path: string,
   shown: string = path,
 ): Promise<{ value: unknown; format: DataFormat }> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const missing = error instanceof Error && "code" in error && error.code === "ENOENT";
-    throw new InputFileError("data file", shown, missing ? "no such file" : errorText(error), {
-      cause: error,
-    });
-  }
+  const read = await readRegularTextFile(path, MAX_DATA_FILE_BYTES);
+  if (!read.ok) throw new InputFileError("data file", shown, read.problem.reason);
+  const text = read.text;
   const format = dataFormatOf(path, text);
   if (format === "json") {
-    try {
-      const value: unknown = JSON.parse(text);
-      return { value, format };
-    } catch (error) {
-      throw new InputFileError("data file", shown, `is not valid JSON: ${errorText(error)}`, {
-        cause: error,
-      });
+    const parsed = readUntrustedJson(text);
+    if (!parsed.ok) {
+      throw new InputFileError(
+        "data file",
+        shown,
+        `is refused: ${describeJsonProblem(parsed.problem)}`,
+      );
     }
+    return { value: parsed.value, format };
   }
-  return { value: decodeToon(text, { source: shown }), format };
+  return { value: decodeToon(text, { source: shown, refusePrototypeKeys: true }), format };
 }
 
 function signed(percent: number): string {

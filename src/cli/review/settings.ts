@@ -5,9 +5,11 @@
  * live in `<file>.runs.json`; for PostgreSQL in `.evalgate/runs.json` under the working folder.
  * Options given on the command line win over the stored ones.
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { parseUntrustedJson } from "../../untrusted/json.js";
+import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import { RunSettingsFileError } from "../errors.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { PanelSettingSchema } from "../panelJudges.js";
@@ -35,21 +37,19 @@ export function runSettingsPath(store: CheckpointStore, cwd: string): string {
     : resolve(cwd, ".evalgate", "runs.json");
 }
 
+/** The largest run settings file read (thousands of threads' settings). */
+const MAX_SETTINGS_FILE_BYTES = 16 * 1024 * 1024;
+
 async function readSettingsFile(path: string): Promise<SettingsFile> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "ENOENT")
-      return { threads: {} };
-    throw new RunSettingsFileError(path, String(error), { cause: error });
+  const read = await readRegularTextFile(path, MAX_SETTINGS_FILE_BYTES);
+  if (!read.ok) {
+    if (read.problem.kind === "missing") return { threads: {} };
+    throw new RunSettingsFileError(path, read.problem.reason);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new RunSettingsFileError(path, "not valid JSON", { cause: error });
-  }
+  const raw = parseUntrustedJson(
+    read.text,
+    (_problem, description) => new RunSettingsFileError(path, `not usable JSON: ${description}`),
+  );
   const parsed = SettingsFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

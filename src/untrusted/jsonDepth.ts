@@ -1,4 +1,7 @@
-/** The deepest nesting a catalog's JSON may have: far beyond any real catalog, far below a stack. */
+/**
+ * The deepest nesting a JSON document from outside may have: far beyond any real document, far
+ * below a stack.
+ */
 export const MAX_JSON_DEPTH = 256;
 
 /**

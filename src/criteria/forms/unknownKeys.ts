@@ -1,0 +1,39 @@
+import type { CatalogPath } from "../errors.js";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The first key of `input` that a schema dropped from its `output` (an object schema that
+ * strips unknown keys, such as the model's levels, scales and guideline bands), or undefined.
+ * A form's schema keeps the shape of what it reads (its transforms change values, not
+ * structure), so a key missing from the output is a key the form does not know: a typo
+ * (`critcal`) that would otherwise be ignored without a word.
+ */
+export function firstDroppedKey(input: unknown, output: unknown): CatalogPath | undefined {
+  const stack: Array<{ input: unknown; output: unknown; path: CatalogPath }> = [
+    { input, output, path: [] },
+  ];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (Array.isArray(next.input) && Array.isArray(next.output)) {
+      for (let i = next.input.length - 1; i >= 0; i--) {
+        stack.push({ input: next.input[i], output: next.output[i], path: [...next.path, i] });
+      }
+    } else if (isRecord(next.input) && isRecord(next.output)) {
+      const keys = Object.keys(next.input);
+      const dropped = keys.find((key) => !Object.hasOwn(next.output as object, key));
+      if (dropped !== undefined) return [...next.path, dropped];
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push({
+          input: next.input[key],
+          output: (next.output as Record<string, unknown>)[key],
+          path: [...next.path, key],
+        });
+      }
+    }
+  }
+  return undefined;
+}

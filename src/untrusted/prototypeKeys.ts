@@ -1,0 +1,70 @@
+/**
+ * Keys that could reach an object's prototype, found in a decoded value (JSON, TOON, a request
+ * body): an own `__proto__` key anywhere, or a `constructor` key whose value holds a `prototype`
+ * key — the keys secure-json-parse refuses, here with the path where they are.
+ */
+
+import type { JsonPath } from "./jsonPath.js";
+
+export type { JsonPath } from "./jsonPath.js";
+
+/** A key that could reach a prototype, and the path to it (ending with the key). */
+export interface PrototypeKey {
+  readonly key: "__proto__" | "constructor";
+  readonly path: JsonPath;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
+}
+
+function holdsPrototype(value: unknown): boolean {
+  return isObject(value) && Object.hasOwn(value, "prototype");
+}
+
+/** A value met on the walk, with the way back to the root (paths are built only when needed). */
+interface Visit {
+  readonly node: unknown;
+  readonly parent: Visit | undefined;
+  readonly key: string | number | undefined;
+}
+
+function pathTo(visit: Visit, ...tail: string[]): JsonPath {
+  const path: Array<string | number> = [...tail];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) {
+    path.unshift(at.key);
+  }
+  return path;
+}
+
+/**
+ * The first key in `value` (depth first, in document order) that could reach a prototype, or
+ * undefined when there is none. Walks with its own stack, so any depth is safe.
+ */
+export function findPrototypeKey(value: unknown): PrototypeKey | undefined {
+  const stack: Visit[] = [{ node: value, parent: undefined, key: undefined }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const { node } = visit;
+    if (!isObject(node)) continue;
+    if (Object.hasOwn(node, "__proto__"))
+      return { key: "__proto__", path: pathTo(visit, "__proto__") };
+    const record = node as Record<string | number, unknown>;
+    if (Object.hasOwn(node, "constructor") && holdsPrototype(record.constructor)) {
+      return { key: "constructor", path: pathTo(visit, "constructor", "prototype") };
+    }
+    const keys = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      stack.push({ node: record[key], parent: visit, key });
+    }
+  }
+  return undefined;
+}
+
+/** What is wrong with such a key, for messages. */
+export function prototypeKeyReason(found: PrototypeKey): string {
+  return found.key === "__proto__"
+    ? 'the key "__proto__" is not allowed (it would set the prototype of an object)'
+    : 'a "constructor" key holding "prototype" is not allowed (it would reach a prototype)';
+}
