@@ -186,10 +186,15 @@ describe("choosing the source", () => {
 
   it("says what it tried when nothing runs and installing is off", async () => {
     const embedded = standIn(join(folder(), "embedded"));
-    writeProgram(join(embedded, "initdb"), "exit 3");
+    const missingLibrary = "libicuuc.so.60: cannot open shared object file";
+    writeProgram(
+      join(embedded, "initdb"),
+      `echo 'loading' >&2; echo '${missingLibrary}' >&2; exit 127`,
+    );
     const failure = findPostgres({ roots: roots({ embedded }), account, allowInstall: false });
     await expect(failure).rejects.toThrow(/^no PostgreSQL to start: system: none in .*/);
-    await expect(failure).rejects.toThrow(/embedded .*initdb does not run/);
+    await expect(failure).rejects.toThrow(`initdb does not run`);
+    await expect(failure).rejects.toThrow(`(${missingLibrary})`);
     await expect(failure).rejects.toThrow(/apt: not tried/);
   });
 

@@ -12,7 +12,7 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants, readdirSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { z } from "zod";
@@ -205,7 +205,7 @@ export function asAccount(account: ServerAccount | undefined, cwd = tmpdir()) {
 }
 
 /** What `initdb --version` prints when run as `account`; throws when it does not run. */
-export async function initdbVersion(bin: string, account: ServerAccount | undefined) {
+async function initdbVersion(bin: string, account: ServerAccount | undefined) {
   const { stdout } = await run(join(bin, "initdb"), ["--version"], {
     ...asAccount(account),
     timeout: 20_000,
@@ -215,13 +215,17 @@ export async function initdbVersion(bin: string, account: ServerAccount | undefi
   return version;
 }
 
+/** One line on why a program failed: the last line it wrote to stderr, else the error's first. */
 function why(error: unknown): string {
+  const stderr =
+    typeof error === "object" && error !== null && "stderr" in error ? String(error.stderr) : "";
+  const said = stderr.split("\n").filter((line) => line.trim() !== "");
   const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0]?.slice(0, 300) ?? "";
+  return (said.at(-1) ?? text.split("\n")[0] ?? "").slice(0, 300);
 }
 
 /** The first candidate whose initdb runs as `account`; `tried` collects why the others did not. */
-export async function firstRunnable(
+async function firstRunnable(
   source: PostgresSource,
   bins: string[],
   account: ServerAccount | undefined,
@@ -294,11 +298,4 @@ export async function findPostgres(options: FindPostgresOptions): Promise<Postgr
   }
   const forced = options.forced === undefined ? "" : ` (EVALGATE_TEST_POSTGRES=${options.forced})`;
   throw new Error(`no PostgreSQL to start${forced}: ${tried.join("; ")}`);
-}
-
-/** The folder name every throwaway cluster gets (so `stop` removes only what `start` made). */
-export const CLUSTER_PREFIX = "evalgate-pg.";
-
-export function isClusterFolder(dir: string): boolean {
-  return basename(dir).startsWith(CLUSTER_PREFIX);
 }

@@ -11,16 +11,14 @@ import { existsSync } from "node:fs";
 import { appendFile, chmod, chown, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import {
   asAccount,
-  CLUSTER_PREFIX,
   type FindPostgresOptions,
   findPostgres,
   forcedPostgresSource,
-  isClusterFolder,
   machinePostgresRoots,
   type PostgresBinaries,
   type ServerAccount,
@@ -41,6 +39,9 @@ export interface RunningCluster extends PostgresCluster {
   /** The account the server runs as (undefined: this process's own). */
   account: ServerAccount | undefined;
 }
+
+/** The folder name every throwaway cluster gets (so stop removes only what start made). */
+const CLUSTER_PREFIX = "evalgate-pg.";
 
 const SETTINGS = [
   "listen_addresses = '127.0.0.1'",
@@ -178,7 +179,7 @@ const SHUTDOWN: ReadonlyArray<{ signal: NodeJS.Signals; tries: number }> = [
 
 /** Stops the cluster in `dir` and removes the folder. Refuses folders that start did not make. */
 export async function stopCluster(dir: string): Promise<void> {
-  if (!isClusterFolder(dir))
+  if (!basename(dir).startsWith(CLUSTER_PREFIX))
     throw new Error(`${dir} is not a throwaway cluster's folder (${CLUSTER_PREFIX}*): left alone`);
   const pidFile = join(dir, "data", "postmaster.pid");
   const pid = await serverPid(pidFile);
