@@ -10,12 +10,13 @@
  * `initdb --version` runs, as the account that will own the server (see serverAccount).
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants, readdirSync, realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { z } from "zod";
+import { folderEntries, isExecutableFile } from "../machineFiles.js";
 
 const run = promisify(execFile);
 const INSTALL_SCRIPT = fileURLToPath(new URL("../../.ci/postgres.sh", import.meta.url));
@@ -74,16 +75,6 @@ export function postgresSourceOrder(forced: PostgresSource | undefined): Postgre
   return forced === undefined ? [...PostgresSourceSchema.options] : [forced];
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function hasPrograms(bin: string): boolean {
   return PROGRAMS.every((program) => isExecutableFile(join(bin, program)));
 }
@@ -99,16 +90,8 @@ function newerFirst(a: string, b: string): number {
   return 0;
 }
 
-function entries(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return [];
-  }
-}
-
 function debianBins(root: string): string[] {
-  return entries(root)
+  return folderEntries(root)
     .filter((version) => /^\d+(\.\d+)*$/.test(version))
     .sort(newerFirst)
     .map((version) => join(root, version, "bin"));
@@ -122,7 +105,7 @@ function pathBins(path: string): string[] {
 }
 
 function homebrewBins(root: string): string[] {
-  const kegs = entries(root).flatMap((keg) => {
+  const kegs = folderEntries(root).flatMap((keg) => {
     const match = /^postgresql(?:@(\d+(?:\.\d+)*))?$/.exec(keg);
     return match === null ? [] : [{ keg, version: match[1] ?? "0" }];
   });

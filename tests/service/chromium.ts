@@ -10,12 +10,12 @@
  * No browser is ever downloaded. When none can be had the test fails saying why: it never skips.
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Browser, chromium } from "playwright-core";
+import { folderEntries, isExecutableFile } from "../machineFiles.js";
 
 const run = promisify(execFile);
 const INSTALL_SCRIPT = fileURLToPath(new URL("../../.ci/chromium.sh", import.meta.url));
@@ -61,24 +61,6 @@ export interface FoundChromium {
   source: "EVALGATE_TEST_CHROMIUM" | "installed" | "playwright" | "apt";
 }
 
-export function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function entries(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return [];
-  }
-}
-
 /** Installed browsers that exist and are executable, in the order of the search (no duplicates). */
 export function installedChromiums(roots: ChromiumSearchRoots): string[] {
   const folders = roots.path.split(delimiter).filter((folder) => folder !== "");
@@ -98,10 +80,10 @@ const PLAYWRIGHT_EXECUTABLES = [
 /** Browsers under Playwright's folders: newest revision first, full Chromium before the shell. */
 export function playwrightChromiums(browserFolders: string[]): string[] {
   const found = browserFolders.flatMap((root) =>
-    entries(root).flatMap((name) => {
+    folderEntries(root).flatMap((name) => {
       const match = /^(chromium|chromium_headless_shell)-(\d+)$/.exec(name);
       if (match === null) return [];
-      const builds = entries(join(root, name)).filter((build) => build.startsWith("chrome-"));
+      const builds = folderEntries(join(root, name)).filter((build) => build.startsWith("chrome-"));
       return builds.flatMap((build) =>
         PLAYWRIGHT_EXECUTABLES.map((file) => ({
           path: join(root, name, build, file),
