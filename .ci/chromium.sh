@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Chromium for the browser tests of the review pages: Debian's package.
+# Chromium for the browser tests of the review pages, the last resort: Debian's package.
 #
 #   .ci/chromium.sh
-#       Installs Chromium (apt-get install chromium) when /usr/bin/chromium is missing, then
-#       prints CHROMIUM=/usr/bin/chromium on stdout (progress goes to stderr).
+#       Installs Chromium (apt-get install chromium, as root or with sudo) when /usr/bin/chromium
+#       is missing, then prints CHROMIUM=/usr/bin/chromium on stdout (progress goes to stderr).
 #
-# The tests launch it through playwright-core with --headless --no-sandbox (root cannot use the
-# sandbox) --disable-gpu --disable-quic --no-first-run --disable-background-networking
-# --disable-component-update --disable-sync and a fresh profile: nothing reaches the internet.
+# The tests (tests/service/chromium.ts) call it only when they find no browser of their own:
+# EVALGATE_TEST_CHROMIUM, a Chromium or Chrome on PATH or in the usual places (macOS included),
+# or one that Playwright installed. They launch it through playwright-core with --headless
+# --disable-gpu --disable-quic --no-first-run --disable-background-networking
+# --disable-component-update --disable-sync and a fresh profile (nothing reaches the internet),
+# in Chromium's sandbox except as root or where the sandbox cannot work (then --no-sandbox).
 set -euo pipefail
 
 log() { echo "chromium.sh: $*" >&2; }
@@ -19,15 +22,17 @@ die() {
 CHROMIUM=/usr/bin/chromium
 
 if [ ! -x "$CHROMIUM" ]; then
-  log "Chromium is not installed; installing it with apt-get"
-  sudo=""
+  log "Chromium is not installed; installing Debian's chromium with apt-get"
+  sudo=()
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || die "not root and no sudo: install Chromium (apt-get install chromium)"
-    sudo="sudo"
+    command -v sudo >/dev/null || die "not root and no sudo: install Chromium or Chrome yourself, or set EVALGATE_TEST_CHROMIUM"
+    # Without a terminal nobody can type a password: fail at once instead of waiting.
+    if [ -t 0 ]; then sudo=(sudo); else sudo=(sudo -n); fi
   fi
-  command -v apt-get >/dev/null || die "no apt-get: install Chromium at $CHROMIUM by hand"
-  $sudo apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >&2
+  command -v apt-get >/dev/null || die "no apt-get: install Chromium or Chrome yourself, or set EVALGATE_TEST_CHROMIUM"
+  ${sudo[@]+"${sudo[@]}"} apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
+  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive \
+    apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >&2
   [ -x "$CHROMIUM" ] || die "chromium was installed but $CHROMIUM is missing"
 fi
 log "$("$CHROMIUM" --version 2>/dev/null || echo "chromium at $CHROMIUM")"

