@@ -32,13 +32,13 @@ export const PRESENCE_WORDS = words(`
   mentioned mentions specified specifies explained explains shown shows discussed discusses
   defined defines justified quantified quantifies named names identified identifies attached
   documented supported substantiated covered covers analysed analyzed assessed presented listed
-  lists cited offers offered submitted confirms confirmed present available`);
+  lists cited offers offered submitted confirms confirmed present available says`);
 
 /** The same verbs in forms that only speak when negated ("does not provide"). */
 export const PRESENCE_BARE = words(`
   provide describe include contain give state mention specify explain show discuss define justify
   quantify name identify attach document support substantiate cover analyse analyze assess
-  present list cite offer submit confirm`);
+  present list cite offer submit confirm say`);
 
 /** Nouns of content that "no" or "insufficient" turn into an absence: "no evidence", "no mention". */
 export const CONTENT_NOUNS = words(`
@@ -60,7 +60,7 @@ export const NEGATIVE_WORDS = words(`
   incomplete unclear superficial generic inadequate insufficient poor poorly unsupported
   unsubstantiated omitted omits placeholder contradicts contradictory inconsistent ignores ignore
   ignored deficient flaw flaws flawed shortcoming shortcomings inflated outdated unrealistic
-  implausible doubtful questionable thin`);
+  implausible doubtful questionable thin silent`);
 
 /** Words that turn the next verdict or judgement around. */
 export const NEGATORS = words(`not no never nothing none neither nor without hardly barely`);
@@ -83,19 +83,30 @@ export const CONCESSION_OPENERS = words(`although though while whereas despite e
 
 /** Words that open a new clause. */
 export const CLAUSE_OPENERS = words(`
-  but yet however although though whereas while despite because since so which unless except`);
+  but yet however although though whereas while despite because since so which unless except
+  whether`);
+
+/** Negators that deny a thing ("no evidence", "without a plan"), not a verb ("does not change"). */
+export const DETERMINER_NEGATORS = words(`no without`);
+
+/** After "nothing" or "none", these say the content is silent on a topic: "nothing on risks". */
+export const TOPIC_PREPOSITIONS = words(`on about regarding concerning`);
+
+/** Adverbs that soften a negation to "not in so many words": "not stated explicitly". */
+export const SOFTENERS = words(`explicitly separately directly individually yet`);
 
 /** A clause that states a condition or a hypothesis, not a finding: "would not be met if …". */
-export const HYPOTHETICAL = /\b(?:would|might|should|if|unless)\b|\bcould\s+(?!not\b)/;
+export const HYPOTHETICAL =
+  /\b(?:would|might|should|if|unless)\b|\b(?:could|can)\s+(?!not\b)|^\s*whether\b/;
 
 /** A clause that reports someone else's view or an earlier state: "the applicant claims …". */
 export const REPORTED =
-  /\b(?:said|says|claims|claim\s+that|claimed\s+that|argued|argues|according\s+to|initially|at\s+first|seemed|first\s+draft|previous\s+round|earlier\s+(?:version|draft)|was\s+a\s+concern|previously)\b/;
+  /\b(?:said\s+that|says\s+that|claims|claim\s+that|claimed\s+that|argued|argues|according\s+to|initially|at\s+first|seemed|first\s+draft|previous\s+round|earlier\s+(?:version|draft)|was\s+a\s+concern|previously)\b/;
 
 /** A sentence that sets a weakness aside: "…, which is a minor weakness", "does not affect …". */
 export const SET_ASIDE =
-  /\b(?:minor|slight|slightly|small\s+issue|do(?:es)?\s+not\s+affect|not\s+required|do(?:es)?\s+not\s+require|not\s+needed|not\s+necessary|acceptable|not\s+essential|do(?:es)?\s+not\s+matter|not\s+(?:a|an)\s+(?:problem|issue)|not\s+critical)\b/;
+  /\b(?:minor|slight|slightly|small\s+issue|do(?:es)?\s+not\s+(?:affect|change|alter|lower|reduce|undermine)|not\s+required|do(?:es)?\s+not\s+require|not\s+needed|not\s+necessary|acceptable|not\s+essential|do(?:es)?\s+not\s+matter|not\s+(?:a|an)\s+(?:problem|issue)|not\s+critical)\b/;
 
 /** Statements that the criterion could not be judged at all: strong "not met" whatever follows. */
 export const CANNOT_JUDGE =
-  /\b(?:(?:insufficient|not\s+enough)\s+(?:information|evidence|detail|details|data)|can\s+not\s+be\s+(?:assessed|evaluated|determined|judged|confirmed|verified|scored|rated)|could\s+not\s+be\s+(?:assessed|evaluated|determined|judged|confirmed|verified)|unable\s+to\s+(?:assess|evaluate|determine|judge|confirm|verify))\b/;
+  /\b(?:(?:insufficient|not\s+enough)\s+(?:information|evidence|detail|details|data)|(?:information|evidence|detail|details|data)\s+(?:is|are|was|were|remains?)\s+(?:insufficient|lacking|not\s+enough)|can\s+not\s+be\s+(?:assessed|evaluated|determined|judged|confirmed|verified|scored|rated)|could\s+not\s+be\s+(?:assessed|evaluated|determined|judged|confirmed|verified)|unable\s+to\s+(?:assess|evaluate|determine|judge|confirm|verify))\b/;

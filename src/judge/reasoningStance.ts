@@ -15,6 +15,7 @@ import {
   CONCESSION_OPENERS,
   CONTENT_NOUNS,
   CRITERION_NOUNS,
+  DETERMINER_NEGATORS,
   EMPHATIC,
   HEDGES,
   HYPOTHETICAL,
@@ -26,6 +27,8 @@ import {
   PRESENCE_WORDS,
   REPORTED,
   SET_ASIDE,
+  SOFTENERS,
+  TOPIC_PREPOSITIONS,
   TRAILING_NEGATORS,
   VERDICT_VERBS,
 } from "./reasoningLexicon.js";
@@ -95,9 +98,25 @@ function tokensOf(clause: string): string[] {
   return clause.match(/[a-z][a-z'-]*/g) ?? [];
 }
 
+/** "It is not true that …", "it is not the case that …": the rest of the clause is denied. */
+function deniedClauseBefore(tokens: readonly string[], i: number): boolean {
+  // Only a "not" out of the ordinary reach counts here; one within reach is counted anyway.
+  for (let k = 0; k < i - NEGATION_REACH; k++) {
+    if (tokens[k] !== "not") continue;
+    const next = tokens.slice(k + 1, k + 4).join(" ");
+    if (next.startsWith("true that") || next === "the case that") return true;
+  }
+  return false;
+}
+
+/** "not stated explicitly": not in so many words, which neither says it is there nor that it is not. */
+function softened(tokens: readonly string[], i: number): boolean {
+  return SOFTENERS.has(tokens[i + 1] ?? "") || SOFTENERS.has(tokens[i - 1] ?? "");
+}
+
 /** Whether the word at `i` is turned around: an odd number of negators within reach before it. */
 function negated(tokens: readonly string[], i: number): boolean {
-  let count = 0;
+  let count = deniedClauseBefore(tokens, i) ? 1 : 0;
   for (let j = i - 1; j >= Math.max(0, i - NEGATION_REACH); j--) {
     const word = tokens[j] ?? "";
     if (word === "and" || word === "or") break;
@@ -119,6 +138,16 @@ function deniedByNot(tokens: readonly string[], i: number): boolean {
   );
 }
 
+/** A thing denied by a determiner: "no evidence", "without any plan", "could not find any data". */
+function deniedThing(tokens: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+    const word = tokens[j] ?? "";
+    if (DETERMINER_NEGATORS.has(word)) return true;
+    if (word === "any" && tokens.slice(Math.max(0, j - 3), j).includes("not")) return true;
+  }
+  return false;
+}
+
 /** "only the objectives are given": a limited presence is no sign that the criterion is met. */
 function limited(tokens: readonly string[], i: number): boolean {
   return tokens.slice(Math.max(0, i - NEGATION_REACH), i).includes("only");
@@ -136,6 +165,7 @@ function readClause(clause: string, setAside: boolean, tally: Tally): void {
   let verdict: boolean | undefined;
   tokens.forEach((word, i) => {
     const turned = negated(tokens, i);
+    if (turned && softened(tokens, i)) return;
     if (word === "fail" || word === "fails" || word === "failed") {
       if (tokens[i + 1] !== "to" && aboutCriterion) verdict = turned;
     } else if (NEGATIVE_VERDICTS.has(word) && aboutCriterion) {
@@ -146,8 +176,15 @@ function readClause(clause: string, setAside: boolean, tally: Tally): void {
     } else if (PRESENCE_WORDS.has(word)) {
       const denied = turned || TRAILING_NEGATORS.has(tokens[i + 1] ?? "");
       if (denied || !limited(tokens, i)) count(tally, !denied, setAside, clause);
-    } else if (PRESENCE_BARE.has(word) || CONTENT_NOUNS.has(word)) {
+    } else if (PRESENCE_BARE.has(word)) {
       if (turned) count(tally, false, setAside, clause);
+    } else if (CONTENT_NOUNS.has(word)) {
+      if (deniedThing(tokens, i)) count(tally, false, setAside, clause);
+    } else if (
+      (word === "nothing" || word === "none") &&
+      TOPIC_PREPOSITIONS.has(tokens[i + 1] ?? "")
+    ) {
+      count(tally, false, setAside, clause);
     } else if (POSITIVE_WORDS.has(word)) {
       count(tally, !turned, setAside, clause);
     } else if (NEGATIVE_WORDS.has(word)) {
@@ -179,7 +216,11 @@ export function readReasoningStance(reasoning: string): ReasoningStance {
   for (const sentence of sentencesOf(reasoning)) {
     const setAside = SET_ASIDE.test(sentence);
     for (const { text, conceded } of clausesOf(sentence)) {
-      if (conceded || HYPOTHETICAL.test(text) || REPORTED.test(text)) continue;
+      if (conceded || REPORTED.test(text)) continue;
+      // "Whether it works cannot be determined": an inability to judge is a finding, not a question.
+      if (HYPOTHETICAL.test(text) && !(/^\s*whether\b/.test(text) && CANNOT_JUDGE.test(text))) {
+        continue;
+      }
       readClause(text, setAside, tally);
     }
   }
