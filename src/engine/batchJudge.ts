@@ -44,6 +44,18 @@ async function answerFromCache(
   return true;
 }
 
+/** What the repair round tells the judge was wrong with its answer. */
+function repairProblem(
+  parsed: ReturnType<typeof parseBatchResponse>,
+  missing: readonly Criterion[],
+): string {
+  if (parsed.problem !== undefined) return parsed.problem;
+  return [
+    ...parsed.ambiguities.map((a) => `${a}; give one row per criterion`),
+    `no usable row for ${missing.map((c) => c.id).join(", ")}`,
+  ].join("; ");
+}
+
 /**
  * Batch mode: all LLM criteria in one call, answered as the TOON table
  * `results[K]{id,score,quotes,reasoning}:`; decoded strictly, one repair round for what is missing, and
@@ -104,7 +116,7 @@ export async function judgeBatch(
 
   let missing = askable.filter((c) => !judged.has(c.id));
   if (missing.length > 0) {
-    const problem = parsed.problem ?? `no usable row for ${missing.map((c) => c.id).join(", ")}`;
+    const problem = repairProblem(parsed, missing);
     notes.push(`batch answer incomplete (${problem}); one repair round`);
     const repaired = await ask(
       batchRepairPrompt(

@@ -31,6 +31,7 @@ import {
 } from "./options.js";
 import { judgeWithPanel, withPanels } from "./panel.js";
 import { type Judging, judgingOf } from "./panelMembers.js";
+import { checkReasoningConsistency } from "./reasoningCheck.js";
 import { sumUsage } from "./usage.js";
 
 export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
@@ -240,8 +241,11 @@ async function runEvaluation(
   const sources = quoteSources(text, options.documents);
   const evidence = checkEvidence(scored.criteria, givenQuotes(judged), sources);
   const score = { ...scored, criteria: evidence.criteria };
+  const consistency = checkReasoningConsistency(score.criteria);
   warnings.push(...score.warnings, ...(panelRun?.warnings ?? []), ...evidence.warnings);
+  warnings.push(...consistency.warnings);
   humanReview.push(...(panelRun?.humanReview ?? []), ...evidence.humanReview);
+  humanReview.push(...consistency.humanReview);
 
   const parts: Assembly = { options, settings, session, judged, judgeMode, score, warnings };
   if (evidence.summary.quotes > 0) parts.evidence = evidence.summary;

@@ -66,14 +66,20 @@ export function stripReasoningBlocks(text: string): AnswerText {
 }
 
 /**
- * The text between the first `<name>` and the `</name>` after it, case-insensitively: `inner`
- * undefined when there is none; `open` when the tag is opened but never closed.
+ * The text of every `<name>…</name>` in order, case-insensitively (linear: each search starts
+ * where the last element ended); `open` when the last one is opened but never closed.
  */
-export function taggedText(text: string, name: string): { inner?: string; open: boolean } {
+export function taggedTexts(text: string, name: string): { inners: string[]; open: boolean } {
   const open = `<${name}>`;
-  const start = indexOfTag(text, open, 0);
-  if (start === -1) return { open: false };
-  const end = indexOfTag(text, `</${name}>`, start + open.length);
-  if (end === -1) return { open: true };
-  return { inner: text.slice(start + open.length, end), open: false };
+  const close = `</${name}>`;
+  const inners: string[] = [];
+  let from = 0;
+  for (;;) {
+    const start = indexOfTag(text, open, from);
+    if (start === -1) return { inners, open: false };
+    const end = indexOfTag(text, close, start + open.length);
+    if (end === -1) return { inners, open: true };
+    inners.push(text.slice(start + open.length, end));
+    from = end + close.length;
+  }
 }

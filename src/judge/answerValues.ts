@@ -11,7 +11,7 @@ import type { LenientObject, LenientValue } from "./lenientJson.js";
 export type ValueRead<T> = { ok: true; value: T; notes: string[] } | { ok: false; error: string };
 
 /** Field names as compared: lower case, spaces and hyphens as underscores. */
-function normaliseKey(key: string): string {
+export function normaliseKey(key: string): string {
   return key
     .trim()
     .toLowerCase()

@@ -1,9 +1,9 @@
 /**
  * The deterministic layers of the injection defence. First the content is normalised (see
  * injectionNormalise: invisible characters removed, NFKC, Cyrillic and Greek look-alikes folded,
- * base64 and ROT13 decoded, reversed and split words rejoined), then the patterns of
- * injectionRules, injectionRulesForged and injectionRulesForeign are run over the original and
- * every normalised view. Findings force human review; the prompt already tells the judge to treat
+ * base64, hex, URL encoding, ROT13 and pig Latin decoded, reversed and split words rejoined), then
+ * the patterns of injectionRules, injectionRulesForged, injectionRulesForeign and
+ * injectionRulesStructural are run over the original and every normalised view. Findings force human review; the prompt already tells the judge to treat
  * such text as data and as a weakness. Indices and excerpts refer to the original text, except
  * for findings in a decoded view, whose excerpt is the decoded text.
  */
@@ -24,6 +24,7 @@ import {
 } from "./injectionRules.js";
 import { FOREIGN_RULES } from "./injectionRulesForeign.js";
 import { FORGED_RULES } from "./injectionRulesForged.js";
+import { STRUCTURAL_RULES } from "./injectionRulesStructural.js";
 
 export { INJECTION_KINDS, type InjectionKind };
 
@@ -42,6 +43,7 @@ export const INJECTION_RULES: readonly InjectionRule[] = [
   ...ENGLISH_RULES,
   ...FORGED_RULES,
   ...FOREIGN_RULES,
+  ...STRUCTURAL_RULES,
 ];
 
 type Span = InjectionFinding & { end: number };
@@ -66,6 +68,22 @@ function excerptOf(text: string, start: number, end: number): string {
   return `${from > 0 ? "…" : ""}${visible(text.slice(from, to))}${to < text.length ? "…" : ""}`;
 }
 
+/**
+ * A hidden comment that speaks to the evaluation: one of the judge's words, or whoever reads it
+ * (a reviewer, a model, a bot) told what to do or what the verdict is.
+ */
+function evaluationComment(inner: string): boolean {
+  if (
+    /\b(?:ignore|score|judge|evaluator|grader|rubric|instruction|approve|pass|ai)\b/i.test(inner)
+  ) {
+    return true;
+  }
+  const reader = /\b(?:reviewer|assessor|examiner|model|llm|assistant|bot)s?\b/i.test(inner);
+  const directive =
+    /\b(?:mark|rate|treat|give|award|assign|count|consider|skip|disregard|overlook|compliant|met|satisfied|excellent|full\s+marks|meets|fulfils|fulfills|satisfies|fulfilled|approved)\b/i;
+  return reader && directive.test(inner);
+}
+
 /** Findings of instructions aimed at the judge, in order of position. */
 function hiddenSpans(content: string, main: MainView): Span[] {
   const spans: Span[] = [];
@@ -79,11 +97,7 @@ function hiddenSpans(content: string, main: MainView): Span[] {
   }
   for (const match of main.view.matchAll(/<!--([\s\S]*?)-->/g)) {
     const inner = match[1] ?? "";
-    if (
-      !/\b(?:ignore|score|judge|evaluator|grader|rubric|instruction|approve|pass|ai)\b/i.test(inner)
-    ) {
-      continue;
-    }
+    if (!evaluationComment(inner)) continue;
     const start = main.origin[match.index] ?? 0;
     const end = main.origin[match.index + match[0].length] ?? content.length;
     const excerpt = excerptOf(content, start, end);

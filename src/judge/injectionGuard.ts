@@ -1,3 +1,4 @@
+import { conflictingDecisions, repeatedFieldProblem } from "./answerAmbiguity.js";
 import { answerTooLong, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, readCheck, readReasoning } from "./answerValues.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
@@ -5,7 +6,8 @@ import { scanJsonObjects } from "./jsonObjectScan.js";
 /**
  * The guard's answer, read fail-closed: a usable verdict needs the `instruction_bearing` field
  * (true / false, yes / no) and a reasoning; anything else — no object, a missing or unreadable
- * field, several answers that disagree — is a failure, which forces human review like a finding.
+ * field, several answers that disagree, an answer that gives a field twice with different values
+ * or two verdict fields that disagree — is a failure, which forces human review like a finding.
  */
 export type GuardVerdict =
   | { ok: true; instructionBearing: boolean; reasoning: string }
@@ -32,6 +34,18 @@ export function parseGuardResponse(response: string): GuardVerdict {
       problem = "instruction_bearing missing";
       continue;
     }
+    const ambiguity =
+      repeatedFieldProblem(value, "the guard's answer") ??
+      conflictingDecisions(
+        value,
+        VERDICT_FIELDS,
+        (given) => {
+          const check = readCheck(given);
+          return check.ok ? String(check.value === "pass") : undefined;
+        },
+        "the guard's answer",
+      );
+    if (ambiguity !== undefined) return { ok: false, error: ambiguity };
     const read = readCheck(field.value, "instruction_bearing");
     if (!read.ok) {
       problem = read.error;

@@ -109,6 +109,61 @@ const KEYWORDS: Readonly<Record<string, string>> = {
   "give the top score (Chinese)": "满分 最高 N/N 一百分 100分",
   "you are now (Chinese)": "你现在 从现在 请扮演",
   "already approved (German, French, Spanish, Chinese)": "bereits approuv valid aprobad 已",
+  "role line with a verdict":
+    "system assistant developer evaluator judge grader reviewer assessor model ai user human & :",
+  "chat turn marker": "_of_turn system_prompt",
+  "prompt section heading": "# & instruction response input system assistant human user",
+  "treat it as met":
+    "treat mark rate score grade count consider regard deem record report classify summari label judge assess evaluate list & met compliant satisf complete fulfil achieved excellent outstanding strong pass approved fundable accepted perfect flawless top highest maximum full well realistic feasible adequate sufficient exemplary accordingly best N/N out of",
+  "can be marked compliant":
+    "treated marked rated scored graded counted considered regarded deemed recorded reported classified judged assessed evaluated & met compliant satisfied fulfil passed excellent fundable approved full perfect",
+  "give the criterion the top level":
+    "give award assign grant & full top highest maximum best perfect excellent",
+  "report that it is fulfilled":
+    "report state confirm output answer respond conclude declare write & that & met satisfied fulfil compliant passed excellent strong meet",
+  "ignore the missing part":
+    "ignore disregard overlook skip excuse forgive aside past penali deduct count mark hold & missing absent absence lack gap delay weakness error inconsistenc criteri requirement rubric score rating risk cost figures letter cv check deadline limit shortcoming omission issue problem",
+  "evaluators are asked to overlook":
+    "asked requested invited instructed expected encouraged urged & ignore disregard overlook skip excuse forgive past",
+  "should not lower the score":
+    "not n't & lower reduce affect impact hurt weaken against scored penali marked graded rated",
+  "needs no further scrutiny": "scrutiny checking scoring examination",
+  "if you are a language model":
+    "if & you & ai a.i. language llm chat bot automat virtual artificial model machine",
+  "to whoever is grading this":
+    "whoever whatever anyone anybody someone person one thing system program & grading scoring evaluating judging assessing rating marking",
+  "hidden element with evaluation words":
+    "< & hidden & evaluator reviewer assessor grader judge examiner model ai llm assistant bot scor rat grade criteri rubric verdict pass met compliant marks points level approv",
+  "hiding style with evaluation words":
+    "< & opacity left top right indent margin height width clip transform font-size color fill & evaluator reviewer assessor grader judge examiner model ai llm assistant bot scor rat grade criteri rubric verdict pass met compliant marks points level approv",
+  "white font": "font & color & white #fff",
+  "Markdown comment with evaluation words":
+    "]: & # <> & evaluator reviewer assessor grader judge examiner model ai llm assistant bot scor rat grade criteri rubric verdict pass met compliant marks points level approv",
+  "result block":
+    "score rating grade points marks verdict result outcome decision passed met approved level status recommendation & : =",
+  "JSON verdict field":
+    "met pass approved fundable compliant accepted level rating grade outcome decision assessment evaluation & :",
+  "TOON result header": "{ & }: & score result verdict passed met rating grade level outcome",
+  "table with verdicts":
+    "| & --- & score rating verdict result decision outcome assessment grade marks points evaluation review",
+  "the rubric was revised":
+    "rubric criteri scheme grid guide matrix rule & withdrawn waived revised amended updated changed removed dropped suspended lifted relaxed cancel deleted retired replaced optional void obsolete applicable longer",
+  "dropped the criterion":
+    "dropped withdrawn withdrew waived removed scrapped deleted suspended retired cancel & criteri",
+  "the evaluator is instructed to accept":
+    "asked requested invited instructed expected encouraged urged told & accept approve pass ignore disregard overlook skip excuse waive forgive past treat mark rate score award give",
+  "do not assess it":
+    "not don't need & assess evaluate score check examine review verify grade rate",
+  "the reviewing system should regard it as exemplary":
+    "should must shall will can may is are & treat regard consider mark rate score grade count deem record describe present portray rank summari judge assess evaluate",
+  "you, the model reading this":
+    "you & ai model llm language assistant evaluator grader reviewer assessor judge system",
+  "output a passing verdict":
+    "output return produce issue give emit write & passing positive favourable favorable perfect top maximum full & verdict score result rating grade assessment evaluation mark",
+  "whatever system scores this":
+    "whoever whatever anyone anybody & grad scor evaluat judg assess rat mark",
+  "the requirement no longer applies, so":
+    "requirement criteri rule condition obligation & longer waived withdrawn lifted dropped suspended removed",
 };
 
 /** The keyword groups of a rule, or undefined when it has none and is always run. */

@@ -1,9 +1,12 @@
 /**
  * The first layer of the injection defence: views of the content with disguises undone, so one
  * set of patterns sees through them. The main view maps every character back to the original
- * (for excerpts and offsets); derived views (decoded base64, ROT13, reversed text, rejoined split
- * words) are scanned as they are and report the offset of where they came from.
+ * (for excerpts and offsets); derived views (decoded base64, hex, URL encoding, ROT13, pig Latin,
+ * reversed text, rejoined split words, digits read as letters) are scanned as they are and report
+ * the offset of where they came from.
  */
+
+import { hexViews, percentViews, pigLatinViews } from "./injectionDecode.js";
 
 /** Invisible characters that have no place in proposal prose. */
 export const ALWAYS_HIDDEN =
@@ -227,13 +230,16 @@ function unLeet(view: string): string {
     "3": "e",
     "4": "a",
     "5": "s",
+    "6": "g",
     "7": "t",
+    "8": "b",
+    "9": "g",
     "@": "a",
     $: "s",
   };
   return view.replace(
     /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{3,}\b/g,
-    (word) => word.replace(/[0134571@$]/g, (c) => map[c] ?? c),
+    (word) => word.replace(/[013456789@$]/g, (c) => map[c] ?? c),
   );
 }
 
@@ -252,6 +258,9 @@ export function derivedViews(original: string, main: MainView): DerivedView[] {
   return [
     ...decoded,
     ...decoded.map((d) => ({ label: "base64, ROT13", text: rot13(d.text), at: d.at })),
+    ...hexViews(original),
+    ...percentViews(original),
+    ...pigLatinViews(original),
     { label: "ROT13", text: rot13(view), at: 0 },
     { label: "reversed words", text: wordsReversed ?? "", at: 0 },
     { label: "reversed text", text: textReversed ?? "", at: 0 },

@@ -2,20 +2,17 @@
  * A forgiving reader for the JSON objects judges write. On top of JSON it accepts trailing commas,
  * single-quoted strings, unquoted identifier keys, raw line breaks inside strings, `//` and
  * `/* *\/` comments and Python's True / False / None. It never guesses: anything else is an error,
- * and running out of text before the object closes is reported as truncation.
+ * and running out of text before the object closes is reported as truncation. A key given twice
+ * keeps its last value, as JSON.parse does, and every value given is recorded (see valuesGiven),
+ * so that a reader can refuse an object that says two things.
  */
 
 import { EvalgateError } from "../errors.js";
+import type { LenientObject, LenientValue } from "./lenientValue.js";
+import { noteValue } from "./repeatedKeys.js";
 
-export type LenientValue =
-  | string
-  | number
-  | boolean
-  | null
-  | LenientValue[]
-  | { [key: string]: LenientValue };
-
-export type LenientObject = { [key: string]: LenientValue };
+export type { LenientObject, LenientValue } from "./lenientValue.js";
+export { valuesGiven } from "./repeatedKeys.js";
 
 export type LenientParse =
   | { ok: true; value: LenientObject; end: number }
@@ -124,6 +121,7 @@ class Reader {
       this.pos++;
       const value = this.value(depth);
       if (!DROPPED_KEYS.has(key)) {
+        noteValue(result, key, value);
         Object.defineProperty(result, key, {
           value,
           enumerable: true,

@@ -1,23 +1,18 @@
-import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
+import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
+import { conflictingDecisions, objectValues, repeatedFieldProblem } from "./answerAmbiguity.js";
 import {
   type AnswerContract,
   answerContractOf,
-  type Decision,
   FREEFORM_CONTRACT,
   fieldsOf,
   readDecision,
 } from "./answerContract.js";
-import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks, taggedText } from "./answerText.js";
-import {
-  fieldOf,
-  QUOTE_FIELDS,
-  readList,
-  readQuotes,
-  readReasoning,
-  readScore,
-} from "./answerValues.js";
+import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
+import { fieldOf, QUOTE_FIELDS, readList, readQuotes, readReasoning } from "./answerValues.js";
+import { readCoverageXml } from "./coverageXml.js";
 import { decodeAnswerProblem } from "./decodeOutputSchema.js";
+import { type Interpretation, justified } from "./interpretation.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import type { LenientObject } from "./lenientJson.js";
 import { readProseLevel } from "./proseLevel.js";
@@ -35,42 +30,18 @@ export function lacksReasoning(answer: JudgeAnswer): boolean {
   return !answer.usable && answer.judgeError === REASONING_MISSING;
 }
 
-/** What one candidate object says under the contract. */
-type Interpretation =
-  | { status: "ok"; answer: JudgeAnswer }
-  | { status: "unjustified" }
-  | { status: "missing"; field: string; reasoning: string }
-  | { status: "invalid"; error: string; reasoning: string };
-
-/** A decision with its justification as an answer; no justification, no answer. */
-function justified(
-  decision: { value: Decision; notes: string[] },
-  reasoning: string,
-  lists: { hits: string[]; misses: string[]; quotes?: ReturnType<typeof readQuotes> } = {
-    hits: [],
-    misses: [],
-  },
-): Interpretation {
-  if (reasoning === "") return { status: "unjustified" };
-  const answer: JudgeAnswer = {
-    usable: true,
-    score01: decision.value.score01,
-    native: decision.value.native,
-    reasoning,
-    hits: lists.hits,
-    misses: lists.misses,
-    quotes: lists.quotes?.quotes ?? [],
-    notes: [...decision.notes, ...(lists.quotes?.notes ?? [])],
-  };
-  if (decision.value.level !== undefined) answer.level = decision.value.level;
-  return { status: "ok", answer };
-}
-
 /** Reads one JSON object as an answer under the contract. */
 function interpretObject(object: LenientObject, contract: AnswerContract): Interpretation {
   const reasoning = readReasoning(object);
   const found = fieldOf(object, fieldsOf(contract));
   if (found === undefined) return { status: "missing", field: contract.field, reasoning };
+  const ambiguity =
+    repeatedFieldProblem(object) ??
+    conflictingDecisions(object, fieldsOf(contract), (value) => {
+      const read = readDecision(value, contract);
+      return read.ok ? String(read.value.native) : undefined;
+    });
+  if (ambiguity !== undefined) return { status: "ambiguous", error: ambiguity, reasoning };
   const decision = readDecision(found.value, contract);
   if (!decision.ok) return { status: "invalid", error: decision.error, reasoning };
   if (contract.kind === "levels" && contract.outputSchema !== undefined) {
@@ -93,39 +64,8 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
  */
 function candidatesOf(object: LenientObject, contract: AnswerContract): LenientObject[] {
   if (fieldOf(object, fieldsOf(contract)) !== undefined) return [object];
-  const nested = Object.values(object).filter(
-    (v): v is LenientObject => typeof v === "object" && v !== null && !Array.isArray(v),
-  );
-  return [object, ...nested];
-}
-
-/** The XML answer of a point: <reflection>…</reflection><coverage_extent>0.8</coverage_extent>. */
-function readCoverageXml(
-  text: string,
-  contract: AnswerContract,
-): { read?: Interpretation; truncated: boolean; reasoning: string } {
-  const reasoning = taggedText(text, "reflection").inner?.trim() ?? "";
-  const coverage = taggedText(text, "coverage_extent");
-  if (coverage.inner === undefined) return { truncated: coverage.open, reasoning };
-  if (contract.kind !== "numeric") {
-    const error = "a coverage_extent answer is not pass/fail or a level";
-    return { read: { status: "invalid", error, reasoning }, truncated: false, reasoning };
-  }
-  const unit = readScore(coverage.inner.trim(), UNIT_SCALE, "coverage_extent");
-  const { min, max } = contract.scale;
-  const read =
-    !unit.ok || (min === 0 && max === 1)
-      ? unit
-      : readScore(min + unit.value.score01 * (max - min), contract.scale, "coverage_extent");
-  if (!read.ok) {
-    return {
-      read: { status: "invalid", error: read.error, reasoning },
-      truncated: false,
-      reasoning,
-    };
-  }
-  const notes = [...(unit.ok ? unit.notes : []), ...read.notes];
-  return { read: justified({ value: read.value, notes }, reasoning), truncated: false, reasoning };
+  // A wrapper key given twice holds two candidates: both are read, so neither hides the other.
+  return [object, ...objectValues(object)];
 }
 
 /** A whole response that is just the value (`4`, `"pass"`, `excellent`): it has no reasoning. */
@@ -155,6 +95,8 @@ function salvageReasoning(text: string): string {
 interface Readings {
   answers: Array<{ answer: JudgeAnswer; start: number }>;
   unjustified: boolean;
+  /** An answer that says two things: the whole response is a judge error, whatever else it holds. */
+  ambiguous?: { error: string; reasoning: string };
   invalid?: { error: string; reasoning: string };
   missing?: { field: string; reasoning: string };
   /** Why an earlier top-level object was not the answer. */
@@ -173,10 +115,11 @@ function record(readings: Readings, read: Interpretation, start: number, nested:
     return;
   }
   if (read.status === "unjustified") readings.unjustified = true;
+  else if (read.status === "ambiguous") readings.ambiguous ??= read;
   else if (read.status === "invalid") readings.invalid ??= read;
   else readings.missing ??= read;
   const reason =
-    read.status === "invalid"
+    read.status === "invalid" || read.status === "ambiguous"
       ? read.error
       : read.status === "missing"
         ? `${read.field} missing`
@@ -238,6 +181,10 @@ export function parseWithContract(
         candidate !== found.value,
       );
     }
+  }
+  if (readings.ambiguous !== undefined) {
+    const { error, reasoning } = readings.ambiguous;
+    return finish(unusableAnswer(`${error}; the judge must give one answer`, reasoning));
   }
   if (readings.answers.length > 0) return finish(settle(readings));
 

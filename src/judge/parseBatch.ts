@@ -4,6 +4,7 @@ import type { Criterion } from "../criteria/model.js";
 import { isToonError } from "../toon/errors.js";
 import { decodeToon } from "../toon/index.js";
 import type { JudgeAnswer } from "./answer.js";
+import { listed } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { parseJudgeResponse } from "./parse.js";
 
@@ -26,19 +27,30 @@ export interface BatchParse {
   problem?: string;
   /** Row-level remarks: unknown or repeated ids, unusable cells. */
   notes: string[];
+  /** Criteria the answer gave two different values for, as messages ("the answer gives c1 twice: 0.1 and 0.9"). */
+  ambiguities: string[];
 }
 
-/** The table's lines: from its header to the first blank line, without a code fence around it. */
-function tableText(text: string): string | undefined {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const start = lines.findIndex((line) => /^\s*results\[\d+,?\]\{/.test(line));
-  if (start < 0) return undefined;
-  const out: string[] = [];
-  for (const line of lines.slice(start)) {
-    if (line.trim() === "" || /^\s*(```|~~~)/.test(line)) break;
-    out.push(out.length === 0 ? line.trim() : line);
+const TABLE_HEADER = /^\s*results\[\d+,?\]\{/;
+
+/**
+ * Every table of the text: each from its header to the first blank line, code fence or next
+ * header, without a code fence around it.
+ */
+function tablesIn(text: string): string[] {
+  const tables: string[][] = [];
+  let current: string[] | undefined;
+  for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
+    if (TABLE_HEADER.test(line)) {
+      current = [line.trim()];
+      tables.push(current);
+    } else if (current !== undefined && (line.trim() === "" || /^\s*(```|~~~)/.test(line))) {
+      current = undefined;
+    } else {
+      current?.push(line);
+    }
   }
-  return out.join("\n");
+  return tables.map((lines) => lines.join("\n"));
 }
 
 type BatchRow = z.infer<typeof BatchRowSchema>;
@@ -87,9 +99,11 @@ function rowAnswer(criterion: Criterion, row: BatchRow): JudgeAnswer {
 /**
  * Reads a batch answer: the TOON table `results[K]{id,score,quotes,reasoning}:` (a table without
  * the quotes column is read too, with no quotes), decoded strictly (row count and width must match
- * the header). Each row is read by the same rules as a single
- * answer (a score off the criterion's scale or a row without reasoning is unusable). What could
- * not be read is listed in `missing`, never guessed.
+ * the header). Each row is read by the same rules as a single answer (a score off the criterion's
+ * scale or a row without reasoning is unusable). Every table of the answer is read: rows for one
+ * criterion that agree are used once, rows that disagree (in one table or across two) give it no
+ * answer and are listed in `ambiguities`. What could not be read is listed in `missing`, never
+ * guessed.
  */
 export function parseBatchResponse(
   response: string,
@@ -100,60 +114,91 @@ export function parseBatchResponse(
   const answers = new Map<string, JudgeAnswer>();
   const notes: string[] = [];
   const tooLong = answerTooLong(response, maxChars);
-  if (tooLong !== undefined) return { answers, missing: ids, problem: tooLong, notes };
+  if (tooLong !== undefined) {
+    return { answers, missing: ids, problem: tooLong, notes, ambiguities: [] };
+  }
   const text = stripReasoningBlocks(response).text;
-  const table = tableText(text);
-  if (table === undefined) {
+  const tables = tablesIn(text);
+  if (tables.length === 0) {
     return {
       answers,
       missing: ids,
       problem: "no `results[…]{id,score,quotes,reasoning}:` table found",
       notes,
+      ambiguities: [],
     };
   }
+  const read = tables.map(readTable);
+  const rows = read.flatMap((r) => ("rows" in r ? r.rows : []));
+  const problems = read.flatMap((r) => ("problem" in r ? [r.problem] : []));
+  if (rows.length === 0 && problems.length > 0) {
+    return { answers, missing: ids, problem: problems[0], notes, ambiguities: [] };
+  }
+  if (problems.length > 0) {
+    notes.push(`${problems.length} of ${tables.length} tables could not be read: ${problems[0]}`);
+  }
+  const ambiguities = answerRows(rows, criteria, answers, notes);
+  const missing = ids.filter((id) => !answers.has(id));
+  return { answers, missing, notes, ambiguities };
+}
+
+/** One table decoded strictly, as rows; or why it cannot be read. */
+function readTable(table: string): { rows: BatchRow[] } | { problem: string } {
   let decoded: unknown;
   try {
     decoded = decodeToon(table, { stringFields: ["id", "quotes", "reasoning"] });
   } catch (error) {
     const problem = isToonError(error) ? error.reason : String(error);
-    return { answers, missing: ids, problem: `the table is not valid TOON: ${problem}`, notes };
+    return { problem: `the table is not valid TOON: ${problem}` };
   }
   const parsed = BatchTableSchema.safeParse(decoded);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join(".") ?? "";
     return {
-      answers,
-      missing: ids,
       problem: `the table does not have the columns id, score, quotes, reasoning (${where}: ${issue?.message})`,
-      notes,
     };
   }
+  return { rows: parsed.data.results };
+}
+
+/**
+ * The rows of every table, read by criterion: a criterion answered by one usable row, or by
+ * several that agree, has that answer (used once); rows that decide differently — in one table
+ * or in two — are ambiguous and give no answer (the criterion is asked again). Returns the
+ * ambiguities, as messages.
+ */
+function answerRows(
+  rows: readonly BatchRow[],
+  criteria: readonly Criterion[],
+  answers: Map<string, JudgeAnswer>,
+  notes: string[],
+): string[] {
   const byId = new Map(criteria.map((c) => [c.id, c]));
-  const conflicting = new Set<string>();
-  for (const row of parsed.data.results) {
+  const usable = new Map<string, JudgeAnswer[]>();
+  for (const row of rows) {
     const criterion = byId.get(row.id);
     if (criterion === undefined) {
       notes.push(`row for unknown criterion id ${JSON.stringify(row.id)} ignored`);
       continue;
     }
-    if (conflicting.has(row.id)) continue;
     const answer = rowAnswer(criterion, row);
-    const earlier = answers.get(row.id);
-    if (earlier !== undefined) {
-      if (!answer.usable || earlier.native === answer.native) {
-        notes.push(`second row for ${row.id} ignored`);
-      } else {
-        // Two answers that disagree: neither is taken (the criterion is asked again).
-        answers.delete(row.id);
-        conflicting.add(row.id);
-        notes.push(`rows for ${row.id} disagree (${earlier.native}, ${answer.native})`);
-      }
-      continue;
-    }
-    if (answer.usable) answers.set(row.id, answer);
+    if (answer.usable) usable.set(row.id, [...(usable.get(row.id) ?? []), answer]);
     else notes.push(`row for ${row.id} unusable: ${answer.judgeError ?? "no usable value"}`);
   }
-  const missing = ids.filter((id) => !answers.has(id));
-  return { answers, missing, notes };
+  const ambiguities: string[] = [];
+  for (const [id, given] of usable) {
+    const [first] = given;
+    if (first === undefined) continue;
+    const values = given.map((a) => String(a.native));
+    if (new Set(values).size > 1) {
+      const message = `the answer gives ${id} ${given.length === 2 ? "twice" : `${given.length} times`}: ${listed(values)}`;
+      ambiguities.push(message);
+      notes.push(`${message}; the rows disagree, so none is taken`);
+      continue;
+    }
+    if (given.length > 1) notes.push(`${id} was answered ${given.length} times, alike; used once`);
+    answers.set(id, first);
+  }
+  return ambiguities;
 }

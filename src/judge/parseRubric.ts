@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
+import { conflictingDecisions, disagree, listed, repeatedFieldProblem } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, RESULT_FIELDS, readCheck, readReasoning } from "./answerValues.js";
 import { type JsonObjectScan, scanJsonObjects } from "./jsonObjectScan.js";
-import type { LenientObject, LenientValue } from "./lenientJson.js";
+import { type LenientObject, type LenientValue, valuesGiven } from "./lenientJson.js";
 import { REASONING_MISSING } from "./parse.js";
 import { rubricItemOf } from "./rubricItem.js";
 
@@ -43,16 +44,38 @@ function entriesOf(checks: LenientValue): Array<{ id: string; entry: LenientObje
     });
   }
   if (isObject(checks)) {
-    return Object.entries(checks).map(([id, value]) => ({
-      id,
-      entry: isObject(value) ? value : { result: value },
-    }));
+    // An item given twice as a key is two entries, so a second answer cannot hide the first.
+    return Object.keys(checks).flatMap((id) =>
+      valuesGiven(checks, id).map((value) => ({
+        id,
+        entry: isObject(value) ? value : { result: value },
+      })),
+    );
   }
   return [];
 }
 
-function itemAnswer(entry: LenientObject, overallReasoning: string): JudgeAnswer {
+/** The item's decision as text, or undefined when the entry gives none that reads. */
+function decisionOf(entry: LenientObject): string | undefined {
+  const read = readCheck(fieldOf(entry, ITEM_RESULT_FIELDS)?.value ?? null);
+  return read.ok ? read.value : undefined;
+}
+
+function itemAnswer(itemId: string, entry: LenientObject, overallReasoning: string): JudgeAnswer {
   const reasoning = readReasoning(entry);
+  const what = `the answer for rubric item '${itemId}'`;
+  const ambiguity =
+    repeatedFieldProblem(entry, what) ??
+    conflictingDecisions(
+      entry,
+      ITEM_RESULT_FIELDS,
+      (value) => {
+        const read = readCheck(value);
+        return read.ok ? read.value : undefined;
+      },
+      what,
+    );
+  if (ambiguity !== undefined) return unusableAnswer(ambiguity, reasoning);
   const result = fieldOf(entry, ITEM_RESULT_FIELDS);
   if (result === undefined) return unusableAnswer("result missing", reasoning);
   const read = readCheck(result.value);
@@ -78,6 +101,10 @@ function checksObject(objects: JsonObjectScan["objects"]): {
   const holding = objects.filter((o) => fieldOf(o.value, CHECKS_FIELDS) !== undefined);
   const first = holding[0];
   if (first === undefined) return {};
+  for (const o of holding) {
+    const repeated = repeatedFieldProblem(o.value);
+    if (repeated !== undefined) return { error: `${repeated}; the judge must give one answer` };
+  }
   const checksOf = (o: (typeof holding)[number]) =>
     JSON.stringify(
       entriesOf(fieldOf(o.value, CHECKS_FIELDS)?.value ?? null).map((e) => [
@@ -92,6 +119,46 @@ function checksObject(objects: JsonObjectScan["objects"]): {
     };
   }
   return { found: first };
+}
+
+/** The entries of the checks, by the rubric item they answer (ids matched case-insensitively). */
+function entriesByItem(
+  found: LenientObject,
+  items: readonly Criterion[],
+  notes: string[],
+): Map<string, LenientObject[]> {
+  const byId = new Map<string, LenientObject[]>();
+  const idOf = new Map(items.map((item) => [item.id.toLowerCase(), item.id]));
+  for (const { id, entry } of entriesOf(fieldOf(found, CHECKS_FIELDS)?.value ?? null)) {
+    const itemId = items.some((i) => i.id === id) ? id : idOf.get(id.trim().toLowerCase());
+    if (itemId === undefined) notes.push(`ignored a check for unknown rubric item '${id}'`);
+    else byId.set(itemId, [...(byId.get(itemId) ?? []), entry]);
+  }
+  return byId;
+}
+
+/**
+ * The answer for one item: none given is a judge error; given more than once, the answers must
+ * agree (then the first is used) — two that decide differently are ambiguous, a judge error.
+ */
+function answerForItem(
+  itemId: string,
+  entries: readonly LenientObject[],
+  overallReasoning: string,
+  notes: string[],
+): JudgeAnswer {
+  const [first] = entries;
+  if (first === undefined) return unusableAnswer(`no result for rubric item '${itemId}'`);
+  if (entries.length > 1) {
+    const decisions = entries.map((e) => decisionOf(e) ?? "no result");
+    if (disagree(decisions)) {
+      return unusableAnswer(
+        `the answer gives rubric item '${itemId}' ${entries.length} times: ${listed(decisions)}; the judge must give one answer`,
+      );
+    }
+    notes.push(`rubric item '${itemId}' was answered ${entries.length} times, alike; used once`);
+  }
+  return itemAnswer(itemId, first, overallReasoning);
 }
 
 /** Reads the judge's answer to a rubric prompt (see renderRubricPrompt). */
@@ -133,27 +200,10 @@ export function parseRubricResponse(
     });
   }
 
-  const entries = entriesOf(fieldOf(found.value, CHECKS_FIELDS)?.value ?? null);
-  const byId = new Map<string, LenientObject>();
-  const idOf = new Map(items.map((item) => [item.id.toLowerCase(), item.id]));
-  for (const { id, entry } of entries) {
-    const itemId = items.some((i) => i.id === id) ? id : idOf.get(id.trim().toLowerCase());
-    if (itemId === undefined) {
-      notes.push(`ignored a check for unknown rubric item '${id}'`);
-    } else if (byId.has(itemId)) {
-      notes.push(`rubric item '${itemId}' was answered more than once; the first answer is used`);
-    } else {
-      byId.set(itemId, entry);
-    }
-  }
-
+  const byId = entriesByItem(found.value, items, notes);
   const overallReasoning = readReasoning(found.value);
   for (const item of items) {
-    const entry = byId.get(item.id);
-    const answer =
-      entry === undefined
-        ? unusableAnswer(`no result for rubric item '${item.id}'`)
-        : itemAnswer(entry, overallReasoning);
+    const answer = answerForItem(item.id, byId.get(item.id) ?? [], overallReasoning, notes);
     answers[item.id] = answer;
     if (answer.usable) {
       const { outcome } = rubricItemOf(item);

@@ -33,6 +33,18 @@ const FAMILIES = [
   "role-tag",
   "pre-approval",
   "hidden-text",
+  "role-line",
+  "hidden-markup",
+  "markdown-comment",
+  "fake-result-block",
+  "table-cell-instruction",
+  "footnote-instruction",
+  "addressed-to-evaluator",
+  "rubric-revised",
+  "hex",
+  "url-encoding",
+  "pig-latin",
+  "leetspeak",
 ] as const;
 
 const Attacks = z.array(z.object({ family: z.enum(FAMILIES), text: z.string().min(1) }).strict());

@@ -28,6 +28,7 @@ import {
   EvaluationSettingsSchema,
   injectionGuardDefault,
 } from "../options.js";
+import { checkReasoningConsistency } from "../reasoningCheck.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
@@ -72,8 +73,9 @@ export interface CriterionEvaluationOptions {
 export const CriterionEvaluationSchema = CriterionResultSchema.extend({
   traces: z.array(TraceSchema),
   /**
-   * The context looked like it addressed the judge (prompt injection): the criterion is not met
-   * until a human has reviewed it, whatever its score; the reasons say what was found.
+   * The context looked like it addressed the judge (prompt injection), or the judge's reasoning
+   * contradicts its score: the criterion is not met until a human has reviewed it, whatever its
+   * score; the reasons say what was found.
    */
   humanReviewRequired: z.boolean(),
   humanReviewReasons: z.array(z.string()).optional(),
@@ -253,6 +255,7 @@ export class CriteriaEngine {
       throw evaluationModelError(judged.modelError, [found.id]);
     }
     const result = makeCriterionResult(found, judged.outcome, catalog);
+    reasons.push(...checkReasoningConsistency([result]).humanReview);
     const held = reasons.length > 0;
     return CriterionEvaluationSchema.parse({
       ...result,

@@ -15,6 +15,7 @@ import { screenForInjection } from "../injectionScreen.js";
 import { JudgeSession } from "../judgeSession.js";
 import { injectionGuardDefault } from "../options.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
+import { reasoningHolds } from "./promptEvaluatorHold.js";
 import {
   rubricCriteria,
   rubricCriterionResults,
@@ -129,13 +130,14 @@ export class PromptEvaluator {
       this.catalog === undefined
         ? await this.freeform(request, options.signal)
         : await this.rubric(request, this.catalog, options.signal);
-    if (reasons.length === 0) return evaluation;
+    const held = [...reasons, ...reasoningHolds(evaluation)];
+    if (held.length === 0) return evaluation;
     // Held for review: never a pass without a human, whatever the score says.
     return PromptEvaluationSchema.parse({
       ...evaluation,
       verdict: evaluation.verdict === "pass" ? "borderline" : evaluation.verdict,
       humanReviewRequired: true,
-      humanReviewReasons: reasons,
+      humanReviewReasons: held,
     });
   }
 

@@ -1,0 +1,244 @@
+/**
+ * What a judge's reasoning concludes, read in a general way: the reasoning is cut into sentences
+ * and clauses; clauses that state no finding of the judge's own (a concession, a condition, a
+ * reported view) are set aside; in the others, verdicts on the criterion ("does not meet the
+ * criterion", "the requirement is satisfied", "unmet", "cannot be assessed") are read with their
+ * negations (an odd number of negators before a word turns it around: "nothing is missing" is
+ * positive, "it is not true that all requirements are fulfilled" negative), and so are weaker
+ * judgements (something is provided, clear, missing, vague). The last verdict on the criterion
+ * decides; with none, the weaker judgements decide when they all point one way. Weaknesses the
+ * judge set aside ("a minor weakness", "which the criterion does not require") do not count.
+ */
+import {
+  CANNOT_JUDGE,
+  CLAUSE_OPENERS,
+  CONCESSION_OPENERS,
+  CONTENT_NOUNS,
+  CRITERION_NOUNS,
+  DETERMINER_NEGATORS,
+  EMPHATIC,
+  HEDGES,
+  HYPOTHETICAL,
+  NEGATIVE_VERDICTS,
+  NEGATIVE_WORDS,
+  NEGATORS,
+  POSITIVE_WORDS,
+  PRESENCE_BARE,
+  PRESENCE_WORDS,
+  REPORTED,
+  SET_ASIDE,
+  SOFTENERS,
+  TOPIC_PREPOSITIONS,
+  TRAILING_NEGATORS,
+  VERDICT_VERBS,
+} from "./reasoningLexicon.js";
+
+/** The most reasoning read (a longer one is read up to here). */
+export const MAX_REASONING_CHARS = 8_000;
+
+/** How many words back a negator reaches. */
+const NEGATION_REACH = 5;
+
+export interface ReasoningStance {
+  /** What the reasoning concludes about the criterion, when it says. */
+  verdict: "met" | "not met" | undefined;
+  /** The clause the verdict was read from (the last decisive one), for messages. */
+  clause?: string;
+  /** A positive reading with no reservation at all: nothing negative, no hedge, and emphatic or decisive. */
+  glowing: boolean;
+}
+
+interface Verdict {
+  met: boolean;
+  hedged: boolean;
+  clause: string;
+}
+
+interface Tally {
+  verdicts: Verdict[];
+  positives: number;
+  negatives: number;
+  hedged: boolean;
+  emphatic: boolean;
+  /** The last clause with a weak negative, for messages. */
+  negativeClause?: string;
+  positiveClause?: string;
+}
+
+function sentencesOf(text: string): string[] {
+  const normal = text
+    .slice(0, MAX_REASONING_CHARS)
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/\bcannot\b/g, "can not")
+    .replace(/n't\b/g, " not");
+  return normal.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim() !== "");
+}
+
+/** The clauses of a sentence, each with whether it is a concession the judge did not conclude. */
+function clausesOf(sentence: string): Array<{ text: string; conceded: boolean }> {
+  const opener = [...CLAUSE_OPENERS].join("|");
+  const parts = sentence
+    .split(new RegExp(`\\s*[;:()\\u2013\\u2014]\\s*|\\s+(?=(?:${opener})\\b)`))
+    .filter((p) => p.trim() !== "");
+  return parts.flatMap((part) => {
+    const first = /^[a-z]+/.exec(part.trim())?.[0] ?? "";
+    const concession = CONCESSION_OPENERS.has(first) || /^even\s+(?:though|if)\b/.test(part.trim());
+    if (!concession) return [{ text: part, conceded: false }];
+    const comma = part.indexOf(",");
+    if (comma === -1) return [{ text: part, conceded: true }];
+    return [
+      { text: part.slice(0, comma), conceded: true },
+      { text: part.slice(comma + 1), conceded: false },
+    ];
+  });
+}
+
+function tokensOf(clause: string): string[] {
+  return clause.match(/[a-z][a-z'-]*/g) ?? [];
+}
+
+/** "It is not true that …", "it is not the case that …": the rest of the clause is denied. */
+function deniedClauseBefore(tokens: readonly string[], i: number): boolean {
+  // Only a "not" out of the ordinary reach counts here; one within reach is counted anyway.
+  for (let k = 0; k < i - NEGATION_REACH; k++) {
+    if (tokens[k] !== "not") continue;
+    const next = tokens.slice(k + 1, k + 4).join(" ");
+    if (next.startsWith("true that") || next === "the case that") return true;
+  }
+  return false;
+}
+
+/** "not stated explicitly": not in so many words, which neither says it is there nor that it is not. */
+function softened(tokens: readonly string[], i: number): boolean {
+  return SOFTENERS.has(tokens[i + 1] ?? "") || SOFTENERS.has(tokens[i - 1] ?? "");
+}
+
+/** Whether the word at `i` is turned around: an odd number of negators within reach before it. */
+function negated(tokens: readonly string[], i: number): boolean {
+  let count = deniedClauseBefore(tokens, i) ? 1 : 0;
+  for (let j = i - 1; j >= Math.max(0, i - NEGATION_REACH); j--) {
+    const word = tokens[j] ?? "";
+    if (word === "and" || word === "or") break;
+    if (word === "not" && tokens[j + 1] === "only") continue;
+    if (NEGATORS.has(word)) count++;
+    // "fails to meet", "failed to provide": the failure turns the next verb around.
+    if ((word === "fail" || word === "fails" || word === "failed") && tokens[j + 1] === "to")
+      count++;
+  }
+  return count % 2 === 1;
+}
+
+/** "not the criterion", "not this requirement": "not" right before the noun or its determiner. */
+function deniedByNot(tokens: readonly string[], i: number): boolean {
+  const before = tokens[i - 1];
+  return (
+    before === "not" ||
+    (tokens[i - 2] === "not" && /^(?:the|this|that|its|a|an)$/.test(before ?? ""))
+  );
+}
+
+/** A thing denied by a determiner: "no evidence", "without any plan", "could not find any data". */
+function deniedThing(tokens: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+    const word = tokens[j] ?? "";
+    if (DETERMINER_NEGATORS.has(word)) return true;
+    if (word === "any" && tokens.slice(Math.max(0, j - 3), j).includes("not")) return true;
+  }
+  return false;
+}
+
+/** "only the objectives are given": a limited presence is no sign that the criterion is met. */
+function limited(tokens: readonly string[], i: number): boolean {
+  return tokens.slice(Math.max(0, i - NEGATION_REACH), i).includes("only");
+}
+
+/** Reads one clause into the tally. */
+function readClause(clause: string, setAside: boolean, tally: Tally): void {
+  const tokens = tokensOf(clause);
+  const aboutCriterion = tokens.some((t) => CRITERION_NOUNS.has(t)) || tokens.length <= 3;
+  const hedged = tokens.some((t) => HEDGES.has(t));
+  if (CANNOT_JUDGE.test(clause)) {
+    tally.verdicts.push({ met: false, hedged, clause });
+    return;
+  }
+  let verdict: boolean | undefined;
+  tokens.forEach((word, i) => {
+    const turned = negated(tokens, i);
+    if (turned && softened(tokens, i)) return;
+    if (word === "fail" || word === "fails" || word === "failed") {
+      if (tokens[i + 1] !== "to" && aboutCriterion) verdict = turned;
+    } else if (NEGATIVE_VERDICTS.has(word) && aboutCriterion) {
+      verdict = turned;
+    } else if (VERDICT_VERBS.has(word)) {
+      if (aboutCriterion) verdict = !turned;
+      else count(tally, !turned, setAside, clause);
+    } else if (PRESENCE_WORDS.has(word)) {
+      const denied = turned || TRAILING_NEGATORS.has(tokens[i + 1] ?? "");
+      if (denied || !limited(tokens, i)) count(tally, !denied, setAside, clause);
+    } else if (PRESENCE_BARE.has(word)) {
+      if (turned) count(tally, false, setAside, clause);
+    } else if (CONTENT_NOUNS.has(word)) {
+      if (deniedThing(tokens, i)) count(tally, false, setAside, clause);
+    } else if (
+      (word === "nothing" || word === "none") &&
+      TOPIC_PREPOSITIONS.has(tokens[i + 1] ?? "")
+    ) {
+      count(tally, false, setAside, clause);
+    } else if (POSITIVE_WORDS.has(word)) {
+      count(tally, !turned, setAside, clause);
+    } else if (NEGATIVE_WORDS.has(word)) {
+      count(tally, turned, setAside, clause);
+    } else if (CRITERION_NOUNS.has(word) && deniedByNot(tokens, i)) {
+      // "but not the criterion": a criterion named only to be denied.
+      verdict = false;
+    }
+    if (EMPHATIC.has(word) && !turned) tally.emphatic = true;
+  });
+  if (hedged) tally.hedged = true;
+  if (verdict !== undefined) tally.verdicts.push({ met: verdict, hedged, clause });
+}
+
+/** A weak judgement: positive, or negative unless the judge set the weakness aside. */
+function count(tally: Tally, positive: boolean, setAside: boolean, clause: string): void {
+  if (positive) {
+    tally.positives++;
+    tally.positiveClause = clause;
+  } else if (!setAside) {
+    tally.negatives++;
+    tally.negativeClause = clause;
+  }
+}
+
+/** Reads what a judge's reasoning concludes about its criterion. */
+export function readReasoningStance(reasoning: string): ReasoningStance {
+  const tally: Tally = { verdicts: [], positives: 0, negatives: 0, hedged: false, emphatic: false };
+  for (const sentence of sentencesOf(reasoning)) {
+    const setAside = SET_ASIDE.test(sentence);
+    for (const { text, conceded } of clausesOf(sentence)) {
+      if (conceded || REPORTED.test(text)) continue;
+      // "Whether it works cannot be determined": an inability to judge is a finding, not a question.
+      if (HYPOTHETICAL.test(text) && !(/^\s*whether\b/.test(text) && CANNOT_JUDGE.test(text))) {
+        continue;
+      }
+      readClause(text, setAside, tally);
+    }
+  }
+  const last = tally.verdicts.at(-1);
+  const negatives = tally.negatives + tally.verdicts.filter((v) => !v.met).length;
+  const glowing =
+    negatives === 0 &&
+    !tally.hedged &&
+    (tally.emphatic || last !== undefined) &&
+    (last?.met ?? tally.positives > 0);
+  if (last !== undefined) {
+    return { verdict: last.met ? "met" : "not met", clause: last.clause.trim(), glowing };
+  }
+  if (tally.negatives > 0 && tally.positives === 0) {
+    return { verdict: "not met", clause: tally.negativeClause?.trim(), glowing };
+  }
+  if (tally.positives > 0 && tally.negatives === 0) {
+    return { verdict: "met", clause: tally.positiveClause?.trim(), glowing };
+  }
+  return { verdict: undefined, glowing: false };
+}

@@ -1,0 +1,167 @@
+/**
+ * Reading what a judge's reasoning concludes, and the consistency check built on it, measured on
+ * labelled corpora of judge answers (tests/fixtures/judge-answers/consistency*.json):
+ *   - consistency.json: written before the check (135 consistent, 47 inconsistent);
+ *   - consistency-holdout.json: written after the check's first version and measured once with it
+ *     (2/40 false alarms, 16/20 caught); the check was then adjusted for its misses;
+ *   - consistency-holdout2.json: written after that adjustment, measured once, not tuned on.
+ * The rates are printed; docs/security.md quotes them with this command:
+ *   npx vitest run tests/judge/reasoningConsistency.test.ts
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { reasoningContradiction } from "../../src/engine/reasoningCheck.js";
+import { MAX_REASONING_CHARS, readReasoningStance } from "../../src/judge/reasoningStance.js";
+
+const Corpus = z.array(
+  z.object({ reasoning: z.string().min(1), met: z.boolean(), consistent: z.boolean() }).strict(),
+);
+
+function load(name: string) {
+  const url = new URL(`../fixtures/judge-answers/${name}`, import.meta.url);
+  return Corpus.parse(JSON.parse(readFileSync(url, "utf8")));
+}
+
+function measure(name: string) {
+  const entries = load(name);
+  const flagged = (e: (typeof entries)[number]) =>
+    reasoningContradiction(e.reasoning, e.met, e.met ? "1" : "0") !== undefined;
+  const clean = entries.filter((e) => e.consistent);
+  const contradicting = entries.filter((e) => !e.consistent);
+  const alarms = clean.filter(flagged).length;
+  const caught = contradicting.filter(flagged).length;
+  console.info(
+    `${name}: ${alarms}/${clean.length} consistent answers held (${((alarms / clean.length) * 100).toFixed(1)}% false alarms), ${caught}/${contradicting.length} contradictions caught (${((caught / contradicting.length) * 100).toFixed(1)}%)`,
+  );
+  return { clean: clean.length, contradicting: contradicting.length, alarms, caught };
+}
+
+describe("the consistency check on labelled judge answers", () => {
+  it("the corpus written before the check: at most 5% false alarms, at least 80% caught", () => {
+    const rates = measure("consistency.json");
+    expect(rates.clean).toBeGreaterThanOrEqual(100);
+    expect(rates.contradicting).toBeGreaterThanOrEqual(40);
+    expect(rates.alarms / rates.clean).toBeLessThanOrEqual(0.05);
+    expect(rates.caught / rates.contradicting).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("the first holdout (adjusted for after its first measurement): the rates reached", () => {
+    const rates = measure("consistency-holdout.json");
+    expect(rates.alarms).toBeLessThanOrEqual(1);
+    expect(rates.caught).toBeGreaterThanOrEqual(19);
+  });
+
+  it("the second holdout (never tuned on): the rates it measured", () => {
+    const rates = measure("consistency-holdout2.json");
+    expect(rates.alarms).toBeLessThanOrEqual(1);
+    expect(rates.caught).toBeGreaterThanOrEqual(18);
+  });
+
+  it("holds answers that mention weaknesses while passing in every corpus no more than the bound", () => {
+    const passing = ["consistency.json", "consistency-holdout2.json"]
+      .flatMap((name) => load(name))
+      .filter((e) => e.consistent && e.met);
+    const weaknesses = passing.filter((e) =>
+      /\b(?:lack|lacks|missing|not|no|weak|gap|absent|although|but)\b/i.test(e.reasoning),
+    );
+    expect(weaknesses.length).toBeGreaterThanOrEqual(40);
+    const held = weaknesses.filter(
+      (e) => reasoningContradiction(e.reasoning, true, "1") !== undefined,
+    );
+    expect(held.length / weaknesses.length).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe("reading the verdict of a reasoning", () => {
+  it.each([
+    ["a negated verdict on the criterion", "The requirement has not been fulfilled.", "not met"],
+    ["a negative verdict adjective", "Criterion unmet; the annex is blank.", "not met"],
+    ["failing the check", "The knockout check fails for this applicant.", "not met"],
+    ["fails to with a verdict verb", "It fails to satisfy the criterion on co-funding.", "not met"],
+    [
+      "an inability to judge",
+      "Whether the pilot works cannot be determined from the text.",
+      "not met",
+    ],
+    [
+      "absence without any praise",
+      "The staffing table is missing and no CVs are attached.",
+      "not met",
+    ],
+    ["a double negation", "It is not true that the criterion is unmet.", "met"],
+    ["nothing missing", "Nothing required is missing from the annex list.", "met"],
+    ["a negated weakness", "The plan is not vague: every step has a date.", "met"],
+    [
+      "a concession then a verdict",
+      "Although the layout is cluttered, the requirement is satisfied.",
+      "met",
+    ],
+    [
+      "a positive concession then a negative verdict",
+      "While the writing is lively, it does not satisfy the criterion.",
+      "not met",
+    ],
+    [
+      "the last verdict decides",
+      "It meets the formal rules, but it fails the criterion itself.",
+      "not met",
+    ],
+    [
+      "a hypothetical is no finding",
+      "Without the annex the criterion would not be met.",
+      undefined,
+    ],
+    ["a reported view is no finding", "The applicant claims the criterion is met.", undefined],
+    [
+      "praise and blame together decide nothing",
+      "The budget is clear; the timeline is vague.",
+      undefined,
+    ],
+    [
+      "a weakness set aside",
+      "The CV of one partner is missing, which is a minor issue.",
+      undefined,
+    ],
+    ["a softened negation", "The overhead rate is not given explicitly.", undefined],
+  ])("%s", (_name, text, verdict) => {
+    expect(readReasoningStance(text).verdict).toBe(verdict);
+  });
+
+  it("calls an unreserved positive reading glowing, and a hedged or mixed one not", () => {
+    expect(readReasoningStance("Completely satisfies the criterion.").glowing).toBe(true);
+    expect(readReasoningStance("Outstanding; every point is covered.").glowing).toBe(true);
+    expect(readReasoningStance("Largely satisfies the criterion.").glowing).toBe(false);
+    expect(readReasoningStance("Fully meets it, though one table is missing.").glowing).toBe(true);
+    expect(readReasoningStance("Fully meets the criterion. The budget is vague.").glowing).toBe(
+      false,
+    );
+  });
+
+  it("reads contractions and typographic apostrophes", () => {
+    expect(readReasoningStance("It doesn’t meet the criterion.").verdict).toBe("not met");
+    expect(readReasoningStance("The bar can't be said to be met.").verdict).toBe("not met");
+  });
+
+  it("reads a long reasoning only up to its bound, in one pass", () => {
+    const long = `${"The budget is clear and complete. ".repeat(1_000)}The criterion is not met.`;
+    expect(long.length).toBeGreaterThan(MAX_REASONING_CHARS);
+    expect(readReasoningStance(long).verdict).toBe("met");
+    expect(readReasoningStance("x ".repeat(200_000)).verdict).toBeUndefined();
+  });
+});
+
+describe("the contradiction message", () => {
+  it("names the clause and the score, and nothing when the score is undecided", () => {
+    expect(reasoningContradiction("The requirement is not addressed.", true, "0.9")).toBe(
+      'the judge\'s reasoning says it is not met ("the requirement is not addressed.") but its score 0.9 passes',
+    );
+    expect(reasoningContradiction("Clearly meets the criterion.", false, "2")).toContain(
+      "says it is fully met",
+    );
+    expect(
+      reasoningContradiction("The requirement is not addressed.", null, "n/a"),
+    ).toBeUndefined();
+    expect(reasoningContradiction("", true, "1")).toBeUndefined();
+  });
+});
