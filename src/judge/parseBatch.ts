@@ -146,7 +146,10 @@ export function parseBatchResponse(
 function readTable(table: string): { rows: BatchRow[] } | { problem: string } {
   let decoded: unknown;
   try {
-    decoded = decodeToon(table, { stringFields: ["id", "quotes", "reasoning"] });
+    decoded = decodeToon(table, {
+      stringFields: ["id", "quotes", "reasoning"],
+      refusePrototypeKeys: true,
+    });
   } catch (error) {
     const problem = isToonError(error) ? error.reason : String(error);
     return { problem: `the table is not valid TOON: ${problem}` };

@@ -178,7 +178,7 @@ function systemFor(contentType: string | undefined, catalogInstructions?: string
 
 /**
  * The system and user prompt for one criterion. The template is the caller's `override`, else the
- * criterion's own `decodePrompt` (levels; Jinja, see decodePrompt.ts), else the method's. The
+ * criterion's own `decodePrompt` (levels; a template, see decodePrompt.ts), else the method's. The
  * content is fenced and neutralised, the source documents and the content are appended when the
  * template does not place them, and the answer contract is appended when it has no
  * {{answer_format}}: an override can change the instructions but never the contract.
@@ -191,7 +191,7 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const context = contextBlock(input.context);
   const system = systemFor(input.contentType, input.catalogInstructions);
   if (method.kind === "levels" && method.decodePrompt !== undefined && !input.override) {
-    // A levels criterion's own decode prompt is a Jinja-compatible template.
+    // A levels criterion's own decode prompt is a template (LiquidJS, with the Jinja forms authors use).
     const { guidelines, answerFormat } = parts;
     const [template, target, rubricId] = [method.decodePrompt, input.content, input.catalogId];
     const decode = { criterion, method, template, target, content, context, guidelines, rubricId };
