@@ -1,11 +1,12 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
 import { ResumeWithoutPauseError } from "./errors.js";
+import { type SnapshotParts, threadProgress } from "./threadProgress.js";
 
 /** What the guard needs of a compiled graph. */
 interface ResumableGraph {
   checkpointer?: unknown;
-  getState(config: RunnableConfig): Promise<{ tasks: ReadonlyArray<{ interrupts: unknown[] }> }>;
+  getState(config: RunnableConfig): Promise<SnapshotParts>;
 }
 
 type StreamIterator = (input: unknown, options?: RunnableConfig) => AsyncGenerator<unknown>;
@@ -19,7 +20,9 @@ function isResume(input: unknown): boolean {
  * runs nothing for such a resume and answers with the last state, so the check cannot live in a
  * node: every run of the graph (invoke, stream, streamEvents all pass through its stream
  * iterator) first reads the thread's state when the input is a resume, and throws
- * ResumeWithoutPauseError when no task of the thread waits on an interrupt. Graphs without a
+ * ResumeWithoutPauseError when the thread is not paused (threadProgress): no task waits on an
+ * interrupt, or the one that did has written its answer (the writes wait to be applied: run the
+ * thread on with `invoke(null)`). Graphs without a
  * checkpointer (none attached yet) are left as they are.
  *
  * @example
@@ -32,7 +35,7 @@ export function rejectIdleResume<Graph extends ResumableGraph>(graph: Graph): Gr
     const threadId = options?.configurable?.thread_id;
     if (isResume(input) && graph.checkpointer && typeof threadId === "string") {
       const state = await graph.getState({ configurable: { thread_id: threadId } });
-      if (!state.tasks.some((task) => task.interrupts.length > 0)) {
+      if (threadProgress(state).kind !== "paused") {
         throw new ResumeWithoutPauseError(threadId);
       }
     }

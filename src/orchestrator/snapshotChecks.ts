@@ -2,8 +2,8 @@
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
+import { threadProgress } from "../graph/threadProgress.js";
 import { type DecisionIssue, ThreadNotPausedError, ThreadStateError } from "./errors.js";
-import { pausedInterrupts } from "./pendingReview.js";
 
 export /** The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value). */
 function issuesOf(error: unknown): DecisionIssue[] | undefined {
@@ -25,33 +25,26 @@ function issuesOf(error: unknown): DecisionIssue[] | undefined {
   });
 }
 
-export function errorsOf(snapshot: StateSnapshot): string[] {
-  return snapshot.tasks.flatMap((task) => {
-    const error: unknown = task.error;
-    if (error === undefined || error === null) return [];
-    if (error instanceof Error) return [`${task.name}: ${error.message}`];
-    if (typeof error === "object" && "message" in error && typeof error.message === "string") {
-      return [`${task.name}: ${error.message}`];
-    }
-    return [`${task.name}: ${String(error)}`];
-  });
-}
-
 /** Why a thread with no review to answer is not paused at one: another interrupt, done, stopped. */
 export function notPausedError(threadId: string, snapshot: StateSnapshot): ThreadNotPausedError {
-  const interrupts = pausedInterrupts(snapshot).map((i) => i.id);
-  if (interrupts.length > 0) {
-    return new ThreadNotPausedError(threadId, {
-      kind: "other_interrupt",
-      interruptIds: interrupts,
-    });
+  const progress = threadProgress(snapshot);
+  switch (progress.kind) {
+    case "paused":
+      return new ThreadNotPausedError(threadId, {
+        kind: "other_interrupt",
+        interruptIds: progress.interrupts.map((i) => i.id),
+      });
+    case "finished":
+      return new ThreadNotPausedError(threadId, { kind: "completed" });
+    case "not_started":
+      return new ThreadNotPausedError(threadId, { kind: "stopped", next: [], errors: [] });
+    case "work_left":
+      return new ThreadNotPausedError(threadId, {
+        kind: "stopped",
+        next: progress.nodes,
+        errors: progress.errors,
+      });
   }
-  if (snapshot.next.length === 0) return new ThreadNotPausedError(threadId, { kind: "completed" });
-  return new ThreadNotPausedError(threadId, {
-    kind: "stopped",
-    next: snapshot.next,
-    errors: errorsOf(snapshot),
-  });
 }
 
 const HistorySchema = z.array(DecisionRecordSchema);

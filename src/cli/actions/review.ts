@@ -100,7 +100,7 @@ function notWaiting(threadId: string, view: Exclude<ThreadView, { kind: "paused"
     return new CliError(`thread ${threadId} is not waiting for a review: the run has completed`);
   }
   return new CliError(
-    `thread ${threadId} is not waiting for a review: the run stopped before ${view.next.join(", ")}; ` +
+    `thread ${threadId} is not waiting for a review: the run stopped with work left at ${view.next.join(", ")}; ` +
       `go on with it with \`evalgate run --thread ${quoteArg(threadId)}${db}\``,
   );
 }

@@ -36,7 +36,7 @@ async function printNext(
   } else if (view.kind === "completed") {
     out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
   } else {
-    out.write(`stopped before ${view.next.join(", ")}\n`);
+    out.write(`stopped with work left at ${view.next.join(", ")}\n`);
   }
 }
 
@@ -79,7 +79,7 @@ export async function runRetryThread(
       throw deskRefusal(error) ?? error;
     });
     context.stdout.write(`retried thread ${threadId}\n`);
-    await continueThread(desk, threadId);
+    await continueThread(desk, threadId, cliReviewer(options.reviewer));
     await printNext(session, threadId, (review) => reviewCommandHint(review, store, cwd), context);
     context.exitCode = EXIT_OK;
   } finally {
