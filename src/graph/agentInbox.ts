@@ -2,6 +2,7 @@ import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
+import { EditContentSchema, FeedbackSchema } from "./reviewInput.js";
 
 /**
  * A reviewer's answer in the shape of LangGraph's prebuilt `HumanResponse` (what Agent Inbox
@@ -11,19 +12,23 @@ import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } fro
 export const HumanResponseSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("accept"), args: z.null().optional() }),
   z.object({ type: z.literal("ignore"), args: z.null().optional() }),
-  z.object({ type: z.literal("response"), args: z.string().trim().min(1) }),
+  z.object({ type: z.literal("response"), args: FeedbackSchema }),
   z.object({
     type: z.literal("edit"),
     args: z.object({
-      action: z.string(),
-      args: z.looseObject({ content: z.string().trim().min(1) }),
+      action: z.string().max(1_000),
+      args: z.looseObject({ content: EditContentSchema }),
     }),
   }),
 ]);
 export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 
-/** What a review accepts as its resume value: a ReviewDecision, or a HumanResponse. */
-export type ReviewResponse = ReviewDecision | HumanResponse;
+/**
+ * What a review accepts as its resume value, before the review's own checks: a ReviewDecision,
+ * or a HumanResponse. The one shape the resume guard and the review node both hold answers to.
+ */
+export const ReviewResponseSchema = z.union([ReviewDecisionSchema, HumanResponseSchema]);
+export type ReviewResponse = z.infer<typeof ReviewResponseSchema>;
 
 /** The decision a HumanResponse stands for; undefined for `ignore`, which no review offers. */
 export function decisionOf(response: ReviewResponse): ReviewDecision | undefined {
@@ -43,16 +48,26 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
 /** Why a decision's corrections are refused: where (`corrections.<i>.<field>`) and what. */
 export type CorrectionRefusal = (decision: ReviewDecision) => CorrectionIssue | undefined;
 
+/** Why an edit's content does not fit the stage under review (undefined: it fits). */
+export type ContentRefusal = (content: string) => string | undefined;
+
+/** Where a response's edited content is: `content`, or Agent Inbox's `args.args.content`. */
+function contentPath(response: ReviewResponse): Array<string | number> {
+  return "action" in response ? ["content"] : ["args", "args", "content"];
+}
+
 /**
  * The resume value a review accepts: a ReviewDecision or a HumanResponse, whose decision `refused`
- * does not refuse, with corrections `correctionRefusal` finds nothing wrong with. `ignore` is
- * refused too: a review cannot be skipped, so the thread stays paused.
+ * does not refuse, whose edited content fits the stage (`contentRefusal`), with corrections
+ * `correctionRefusal` finds nothing wrong with. `ignore` is refused too: a review cannot be
+ * skipped, so the thread stays paused.
  */
 export function reviewResponseSchema(
   refused: (decision: ReviewDecision) => string | undefined,
   correctionRefusal: CorrectionRefusal = () => undefined,
+  contentRefusal: ContentRefusal = () => undefined,
 ) {
-  return z.union([ReviewDecisionSchema, HumanResponseSchema]).superRefine((response, ctx) => {
+  return ReviewResponseSchema.superRefine((response, ctx) => {
     const decision = decisionOf(response);
     const refusal =
       decision === undefined
@@ -61,6 +76,11 @@ export function reviewResponseSchema(
     if (refusal !== undefined) {
       const path = "action" in response ? ["action"] : ["type"];
       ctx.addIssue({ code: "custom", path, message: refusal });
+      return;
+    }
+    const unfit = decision?.action === "edit" ? contentRefusal(decision.content) : undefined;
+    if (unfit !== undefined) {
+      ctx.addIssue({ code: "custom", path: contentPath(response), message: unfit });
       return;
     }
     const issue = decision === undefined ? undefined : correctionRefusal(decision);

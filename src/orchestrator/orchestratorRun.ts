@@ -7,6 +7,7 @@ import {
   isInvalidResume,
   type StateSnapshot,
 } from "@langchain/langgraph";
+import { isReviewResumeInvalidError } from "../graph/errors.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import type { RunPolicy } from "./checkpointRetention.js";
 import { GraphRunError, InvalidDecisionError } from "./errors.js";
@@ -31,7 +32,7 @@ export interface RunSteps {
 
 /** The error a failed run is reported as: a refused decision, or the graph's failure. */
 function runFailure(threadId: string, error: unknown): Error {
-  if (isInvalidResume(error)) {
+  if (isInvalidResume(error) || isReviewResumeInvalidError(error)) {
     const message = error instanceof Error ? error.message : String(error);
     const issues = issuesOf(error) ?? [{ field: "(decision)", message }];
     return new InvalidDecisionError(threadId, issues, { cause: error });

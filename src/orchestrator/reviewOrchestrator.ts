@@ -11,7 +11,6 @@ import {
   ForeignThreadError,
   InterruptMismatchError,
   InvalidDecisionError,
-  InvalidThreadIdError,
   ThreadExistsError,
   ThreadNotFoundError,
 } from "./errors.js";
@@ -29,7 +28,13 @@ import {
   runThread,
 } from "./orchestratorRun.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
-import { issuesOf, notPausedError, reviewHistoryOf } from "./snapshotChecks.js";
+import {
+  checkedInterruptId,
+  checkedThreadId,
+  issuesOf,
+  notPausedError,
+  reviewHistoryOf,
+} from "./snapshotChecks.js";
 import {
   graphKeyOf,
   indexThread,
@@ -143,8 +148,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     input: GraphInput<G>,
     options: { threadId?: string } = {},
   ): Promise<ThreadOutcome<GraphState<G>>> {
-    const threadId = options.threadId ?? randomUUID();
-    if (threadId.trim() === "") throw new InvalidThreadIdError(threadId);
+    const threadId = checkedThreadId(options.threadId ?? randomUUID());
     const runtime = await this.runtime();
     return this.lock.run(threadId, async () => {
       if (await this.exists(runtime, threadId)) throw new ThreadExistsError(threadId);
@@ -187,6 +191,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The review the thread waits for, or undefined when it is not paused at one. */
   async getReview(threadId: string): Promise<PendingReview | undefined> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     const [review] = reviewsOf(threadId, await this.snapshot(runtime, threadId));
     return review;
@@ -201,6 +206,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * when nothing is left to run or apply.
    */
   async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     return this.lock.run(threadId, async () => {
       const snapshot = await this.snapshot(runtime, threadId);
@@ -226,6 +232,8 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     interruptId: string,
     decision: unknown,
   ): Promise<ThreadOutcome<GraphState<G>>> {
+    checkedThreadId(threadId);
+    checkedInterruptId(threadId, interruptId);
     const parsed = ReviewDecisionSchema.safeParse(decision);
     if (!parsed.success) {
       const issues = issuesOf(parsed.error) ?? [{ field: "(decision)", message: "invalid" }];
@@ -259,6 +267,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The reviewer decisions made on the thread, oldest first (who, when, what, on which evaluation). */
   async history(threadId: string): Promise<DecisionRecord[]> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     const snapshot = await this.snapshot(runtime, threadId);
     return reviewHistoryOf(threadId, snapshot.values);
@@ -266,6 +275,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The thread's current state values. */
   async getState(threadId: string): Promise<GraphState<G>> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     return (await this.snapshot(runtime, threadId)).values as GraphState<G>;
   }

@@ -2,11 +2,27 @@
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
+import { InterruptIdSchema, readableIssues, ThreadIdSchema } from "../graph/reviewInput.js";
 import { threadProgress } from "../graph/threadProgress.js";
-import { type DecisionIssue, ThreadNotPausedError, ThreadStateError } from "./errors.js";
+import {
+  type DecisionIssue,
+  InvalidDecisionError,
+  InvalidThreadIdError,
+  ThreadNotPausedError,
+  ThreadStateError,
+} from "./errors.js";
 
-export /** The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value). */
-function issuesOf(error: unknown): DecisionIssue[] | undefined {
+/**
+ * The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value, its
+ * union failures resolved to the branch the value was meant for), or of a ReviewResumeInvalidError.
+ */
+export function issuesOf(error: unknown): DecisionIssue[] | undefined {
+  if (error instanceof z.ZodError) {
+    return readableIssues(error.issues).map(({ path, message }) => ({
+      field: path.length === 0 ? "(decision)" : path.map(String).join("."),
+      message,
+    }));
+  }
   if (typeof error !== "object" || error === null || !("issues" in error)) return undefined;
   if (!Array.isArray(error.issues)) return undefined;
   return error.issues.map((issue: unknown) => {
@@ -23,6 +39,21 @@ function issuesOf(error: unknown): DecisionIssue[] | undefined {
         : "invalid";
     return { field: path.length === 0 ? "(decision)" : path.join("."), message };
   });
+}
+
+/** The thread id, checked at the orchestrator's door (InvalidThreadIdError says what is wrong). */
+export function checkedThreadId(threadId: string): string {
+  const parsed = ThreadIdSchema.safeParse(threadId);
+  if (parsed.success) return parsed.data;
+  throw new InvalidThreadIdError(String(threadId), parsed.error.issues[0]?.message);
+}
+
+/** The interrupt id a decision answers, checked (InvalidDecisionError on `interruptId`). */
+export function checkedInterruptId(threadId: string, interruptId: string): string {
+  const parsed = InterruptIdSchema.safeParse(interruptId);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? "invalid";
+  throw new InvalidDecisionError(threadId, [{ field: "interruptId", message }]);
 }
 
 /** Why a thread with no review to answer is not paused at one: another interrupt, done, stopped. */

@@ -14,6 +14,7 @@ import { panelJudging } from "../panelJudges.js";
 import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { reviewCommandHint } from "../review/hints.js";
+import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession } from "../review/session.js";
 import { loadRunSettings, runSettingsPath } from "../review/settings.js";
 import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
@@ -46,6 +47,8 @@ export async function runRetryThread(
   context: CliContext,
 ): Promise<void> {
   const { cwd, env } = context;
+  checkedThreadArg(threadId);
+  checkedReviewerArg(options.reviewer);
   const store = resolveCheckpointStore(options.db, env, cwd);
   if (!storeExists(store)) {
     throw new CliError(

@@ -17,6 +17,7 @@ import { renderReview, renderRunSummary, stageContent } from "../review/display.
 import { resumeHint } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
+import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { planRun, type RunCommandOptions } from "../review/runPlan.js";
 import { openThread } from "../review/runThread.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
@@ -121,6 +122,8 @@ export async function runProposal(
   input: ReviewerInput,
 ): Promise<void> {
   const { cwd, env } = context;
+  if (options.thread !== undefined) checkedThreadArg(options.thread);
+  checkedReviewerArg(options.reviewer);
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
   // A model nobody named is chosen here (Ollama, else the embedded one) and stored with the run.

@@ -6,6 +6,7 @@
  */
 import { userInfo } from "node:os";
 import type { ReviewDecision } from "../../graph/model.js";
+import { ReviewerNameSchema } from "../../graph/reviewInput.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
@@ -56,7 +57,10 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
   });
 }
 
-/** Who decides at the terminal: `--reviewer`, else the system user; the operator is trusted. */
+/**
+ * Who decides at the terminal: `--reviewer` (checked by the commands), else the system user when
+ * it is a name the review boundary takes, else "cli"; the operator is trusted.
+ */
 export function cliReviewer(name: string | undefined): Reviewer {
   const fallback = (() => {
     try {
@@ -65,7 +69,8 @@ export function cliReviewer(name: string | undefined): Reviewer {
       return "cli";
     }
   })();
-  return { name: name?.trim() || fallback || "cli", role: "admin" };
+  const chosen = ReviewerNameSchema.safeParse(name?.trim() || fallback);
+  return { name: chosen.success ? chosen.data : "cli", role: "admin" };
 }
 
 function stepFailed(threadId: string, outcome: AdvanceOutcome): CliError | undefined {
