@@ -215,14 +215,14 @@ export async function retryThread(ctx: DeskContext, threadId: string, by: Review
     const thread = await ctx.store.thread(threadId);
     const snapshot = await snapshotOf(ctx, threadId);
     const progress = snapshot === undefined ? undefined : threadProgress(snapshot);
-    if (
-      thread === undefined ||
-      progress?.kind !== "work_left" ||
-      !(await lockFree(ctx, threadId))
-    ) {
-      throw new ThreadNotFailedError(threadId, thread?.status ?? "gone");
-    }
-    await ctx.store.addEvent(threadId, {
+    // Queued: a retry (or a start) is already on its way; one retry at a time is taken.
+    const stranded =
+      thread !== undefined &&
+      thread.status !== "queued" &&
+      progress?.kind === "work_left" &&
+      (await lockFree(ctx, threadId));
+    if (!stranded) throw new ThreadNotFailedError(threadId, thread?.status ?? "gone");
+    await ctx.store.setThreadStatus(threadId, "queued", null, {
       type: "queued",
       message: `retried by ${by.name}: ${describeProgress(progress)}`,
     });
