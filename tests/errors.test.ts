@@ -232,6 +232,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
   ],
   ["ResumeWithoutPauseError", () => new graph.ResumeWithoutPauseError("t"), "RESUME_WITHOUT_PAUSE"],
   [
+    "ReviewResumeInvalidError",
+    () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
+    "RESUME_INVALID",
+  ],
+  [
     "RunSettingsChangedError",
     () => new graph.RunSettingsChangedError("t", ["passingThreshold"]),
     "RUN_SETTINGS_CHANGED",

@@ -2,11 +2,12 @@ import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
+import { EditContentSchema, FeedbackSchema } from "./reviewInput.js";
 
 /** The action request Agent Inbox sends back with an edit (and with an accept of an editable review). */
 const ActionRequestSchema = z.object({
-  action: z.string(),
-  args: z.looseObject({ content: z.string().trim().min(1) }),
+  action: z.string().max(1_000),
+  args: z.looseObject({ content: EditContentSchema }),
 });
 
 /**
@@ -21,13 +22,34 @@ export const HumanResponseSchema = z.discriminatedUnion("type", [
     args: z.union([z.null(), ActionRequestSchema]).optional(),
   }),
   z.object({ type: z.literal("ignore"), args: z.null().optional() }),
-  z.object({ type: z.literal("response"), args: z.string().trim().min(1) }),
+  z.object({ type: z.literal("response"), args: FeedbackSchema }),
   z.object({ type: z.literal("edit"), args: ActionRequestSchema }),
 ]);
 export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 
-/** What a review accepts as its resume value: a ReviewDecision, or a HumanResponse. */
-export type ReviewResponse = ReviewDecision | HumanResponse;
+/**
+ * Agent Inbox resumes with a list of one HumanResponse (`[{ type: "accept", args: null }]`): the
+ * one response is the answer. A list of any other length is refused.
+ */
+function oneOfList(value: unknown, ctx: z.core.$RefinementCtx): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value.length === 1) return value[0];
+  ctx.addIssue({
+    code: "custom",
+    message: `a review takes one answer; the list holds ${value.length} (Agent Inbox sends a list of one response)`,
+  });
+  return z.NEVER;
+}
+
+/**
+ * What a review accepts as its resume value, before the review's own checks: a ReviewDecision,
+ * or a HumanResponse. The one shape the resume guard and the review node both hold answers to.
+ */
+export const ReviewResponseSchema = z.preprocess(
+  oneOfList,
+  z.union([ReviewDecisionSchema, HumanResponseSchema]),
+);
+export type ReviewResponse = z.output<typeof ReviewResponseSchema>;
 
 /** The decision a HumanResponse stands for; undefined for `ignore`, which no review offers. */
 export function decisionOf(response: ReviewResponse): ReviewDecision | undefined {
@@ -44,34 +66,29 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
   }
 }
 
-/**
- * Agent Inbox resumes with a list of one HumanResponse (`[{ type: "accept", args: null }]`): the
- * one response is the answer. A list of any other length is refused.
- */
-function oneOfList(value: unknown, ctx: z.core.$RefinementCtx): unknown {
-  if (!Array.isArray(value)) return value;
-  if (value.length === 1) return value[0];
-  ctx.addIssue({
-    code: "custom",
-    message: `a review takes one answer; the list holds ${value.length} (Agent Inbox sends a list of one response)`,
-  });
-  return z.NEVER;
-}
-
 /** Why a decision's corrections are refused: where (`corrections.<i>.<field>`) and what. */
 export type CorrectionRefusal = (decision: ReviewDecision) => CorrectionIssue | undefined;
 
+/** Why an edit's content does not fit the stage under review (undefined: it fits). */
+export type ContentRefusal = (content: string) => string | undefined;
+
+/** Where a response's edited content is: `content`, or Agent Inbox's `args.args.content`. */
+function contentPath(response: ReviewResponse): Array<string | number> {
+  return "action" in response ? ["content"] : ["args", "args", "content"];
+}
+
 /**
  * The resume value a review accepts: a ReviewDecision or a HumanResponse, whose decision `refused`
- * does not refuse, with corrections `correctionRefusal` finds nothing wrong with. `ignore` is
- * refused too: a review cannot be skipped, so the thread stays paused.
+ * does not refuse, whose edited content fits the stage (`contentRefusal`), with corrections
+ * `correctionRefusal` finds nothing wrong with. `ignore` is refused too: a review cannot be
+ * skipped, so the thread stays paused.
  */
 export function reviewResponseSchema(
   refused: (decision: ReviewDecision) => string | undefined,
   correctionRefusal: CorrectionRefusal = () => undefined,
+  contentRefusal: ContentRefusal = () => undefined,
 ) {
-  const answer = z.union([ReviewDecisionSchema, HumanResponseSchema]);
-  return z.preprocess(oneOfList, answer).superRefine((response, ctx) => {
+  return ReviewResponseSchema.superRefine((response, ctx) => {
     const decision = decisionOf(response);
     const refusal =
       decision === undefined
@@ -80,6 +97,11 @@ export function reviewResponseSchema(
     if (refusal !== undefined) {
       const path = "action" in response ? ["action"] : ["type"];
       ctx.addIssue({ code: "custom", path, message: refusal });
+      return;
+    }
+    const unfit = decision?.action === "edit" ? contentRefusal(decision.content) : undefined;
+    if (unfit !== undefined) {
+      ctx.addIssue({ code: "custom", path: contentPath(response), message: unfit });
       return;
     }
     const issue = decision === undefined ? undefined : correctionRefusal(decision);

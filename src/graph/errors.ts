@@ -1,4 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
+import { shownId } from "./reviewInput.js";
 
 /** A state field named in node options is not one the state has. */
 export class StatePathError extends EvalgateError {
@@ -66,6 +67,36 @@ export class ResumeWithoutPauseError extends EvalgateError {
   }
 }
 
+/** One thing wrong with a resume value: where (a path into the value) and what. */
+export interface ResumeIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+/**
+ * A reviewer's answer (a Command with `resume`) that no review takes: a field fails the review
+ * boundary's checks (a name with a line break, feedback without visible text, content over 1 MiB,
+ * an id with characters ids do not have…). Refused before the run starts: nothing is stored, the
+ * thread stays paused.
+ */
+export class ReviewResumeInvalidError extends EvalgateError {
+  override readonly name = "ReviewResumeInvalidError";
+
+  constructor(
+    readonly threadId: string,
+    readonly issues: readonly ResumeIssue[],
+  ) {
+    const shown = issues
+      .slice(0, 5)
+      .map((i) => `${i.path.length === 0 ? "(value)" : i.path.join(".")}: ${i.message}`)
+      .join("; ");
+    super(
+      "RESUME_INVALID",
+      `the review answer for thread ${shownId(threadId)} is refused: ${shown}`,
+    );
+  }
+}
+
 /**
  * A run resumed a thread with settings (model, passing threshold, revision limit, mode) other
  * than those it started with; nothing was run. Pass `overrideSettings: true` in the run's
@@ -95,6 +126,7 @@ export const GRAPH_ERROR_CODES = [
   "NOTHING_EVALUATED",
   "GENERATION_OUTPUT_INVALID",
   "RESUME_WITHOUT_PAUSE",
+  "RESUME_INVALID",
   "RUN_SETTINGS_CHANGED",
 ] as const;
 
@@ -107,5 +139,6 @@ export const isGenerationOutputError = errorGuard<GenerationOutputError>(
 );
 export const isResumeWithoutPauseError =
   errorGuard<ResumeWithoutPauseError>("RESUME_WITHOUT_PAUSE");
+export const isReviewResumeInvalidError = errorGuard<ReviewResumeInvalidError>("RESUME_INVALID");
 export const isRunSettingsChangedError =
   errorGuard<RunSettingsChangedError>("RUN_SETTINGS_CHANGED");

@@ -11,6 +11,7 @@ import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNo
 import { routeAfterEvaluation } from "./evaluationStage.js";
 import { createEvaluationStartNode } from "./evaluationStart.js";
 import type { DecisionRecord, ProcessingStatus } from "./model.js";
+import { checkingResumes } from "./resumeGuard.js";
 import { createReviewNode } from "./reviewNode.js";
 import type { StageDefinition } from "./stages.js";
 import { EvaluationContextSchema, OverallProposalState } from "./state.js";
@@ -115,7 +116,8 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
       next: () => END,
     })(state, config);
 
-  return new StateGraph(EvaluationGateState, {
+  // Every graph compiled from it refuses an answer no review takes before anything is stored.
+  const builder = new StateGraph(EvaluationGateState, {
     input: EvaluationGateInput,
     output: EvaluationGateOutput,
     context: EvaluationContextSchema,
@@ -135,4 +137,5 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
           : GATE_NODES.review,
       [GATE_NODES.review, END],
     );
+  return checkingResumes(builder);
 }

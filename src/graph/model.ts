@@ -1,7 +1,13 @@
 import { z } from "zod";
-import { CorrectionInputListSchema } from "../scoring/corrections.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema } from "../scoring/result.js";
+import {
+  CommentSchema,
+  EditContentSchema,
+  FeedbackSchema,
+  ReviewCorrectionListSchema,
+  ReviewerNameSchema,
+} from "./reviewInput.js";
 
 /** Where a piece of content is in its life. */
 export const ProcessingStatusSchema = z.enum([
@@ -70,31 +76,33 @@ export const InterruptMetadataSchema = z.object({
 export type InterruptMetadata = z.infer<typeof InterruptMetadataSchema>;
 
 const WhoSchema = {
-  reviewer: z.string().min(1).optional(),
-  comment: z.string().optional(),
+  reviewer: ReviewerNameSchema.optional(),
+  comment: CommentSchema.optional(),
 };
 
 /**
  * Criteria whose score the reviewer marks as wrong, each with the right value on the criterion's
- * own scale (see CorrectionInputSchema); kept as calibration labels by the orchestrator.
+ * own scale (see ReviewCorrectionSchema); kept as calibration labels by the orchestrator.
  */
-const CorrectionsSchema = { corrections: CorrectionInputListSchema.optional() };
+const CorrectionsSchema = { corrections: ReviewCorrectionListSchema.optional() };
 
 /**
  * The reviewer's answer to the review interrupt, validated when the graph resumes: an invalid
- * value throws and the thread stays paused.
+ * value throws and the thread stays paused. Its fields are the review boundary's (reviewInput.ts):
+ * a one-line reviewer name, feedback and comments with visible text and no control characters,
+ * edited content of at most 1 MiB, corrections with bounded ids and notes.
  */
 export const ReviewDecisionSchema = z.discriminatedUnion("action", [
   z.strictObject({ action: z.literal("approve"), ...WhoSchema, ...CorrectionsSchema }),
   z.strictObject({
     action: z.literal("revise"),
-    feedback: z.string().trim().min(1),
+    feedback: FeedbackSchema,
     ...WhoSchema,
     ...CorrectionsSchema,
   }),
   z.strictObject({
     action: z.literal("edit"),
-    content: z.string().trim().min(1),
+    content: EditContentSchema,
     ...WhoSchema,
     ...CorrectionsSchema,
   }),

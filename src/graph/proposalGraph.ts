@@ -9,6 +9,7 @@ import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
 import { PACKAGE_DEPENDENCIES_FILE, PACKAGE_ROOT } from "./packagePaths.js";
+import { checkingResumes } from "./resumeGuard.js";
 import {
   CONNECTION_PAIRS_STAGE,
   RESEARCH_STAGE,
@@ -148,7 +149,8 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
       },
     });
   }
-  return builder;
+  // Every graph compiled from it refuses an answer no review takes before anything is stored.
+  return checkingResumes(builder);
 }
 
 /** The largest RFP file read. */

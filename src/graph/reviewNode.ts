@@ -21,6 +21,7 @@ import {
   type ReviewDecision,
 } from "./model.js";
 import { decide, type ReviewNodeOptions } from "./reviewDecisions.js";
+import { editContentIssue } from "./reviewInput.js";
 import { settleRunSettings } from "./runSettings.js";
 import type { StageDefinition } from "./stages.js";
 import type { OverallProposalStateType } from "./state.js";
@@ -89,7 +90,9 @@ export function refusedAction(
  * `HumanInterrupt` shape (action_request, config, description) for Agent Inbox — and resumes with
  * the reviewer's answer: a ReviewDecision, or a `HumanResponse` (accept → approve, response →
  * revise with the text as feedback, edit → edit with the edited content; ignore is refused). The
- * answer is validated by zod (an invalid or refused value throws and the thread stays paused).
+ * answer is validated by zod — the review boundary's fields (reviewInput.ts), the actions the
+ * review offers, an edit that fits the stage's shape, corrections that fit the evaluation — and an
+ * invalid or refused value throws with the thread left paused.
  * approve → approved, on to the next stage; revise → revision_requested, back to the generator
  * with the feedback (after `maxRevisions`, the reviewer must approve or edit instead); edit →
  * the content replaced, edited, and every approved or edited dependent (transitively) stale;
@@ -112,8 +115,9 @@ export function createReviewNode(options: ReviewNodeOptions) {
     };
     const content = readStatePath(state, contentPath);
     const value = { ...metadata, ...humanInterruptOf(metadata, content, refused) };
+    const contentRefusal = (edited: string) => editContentIssue(stage, edited);
     const response: ReviewResponse = interrupt(value, {
-      responseSchema: reviewResponseSchema(refused, correctionRefusal),
+      responseSchema: reviewResponseSchema(refused, correctionRefusal, contentRefusal),
     });
     const decision = decisionOf(response);
     if (decision === undefined) throw new Error("internal: a refused review answer was accepted");

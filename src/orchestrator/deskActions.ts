@@ -4,7 +4,9 @@
  * one thread's checkpoint, or record a row; the graph runs in jobs (createReviewDesk.ts wires them).
  */
 import { randomUUID } from "node:crypto";
+import type { StateSnapshot } from "@langchain/langgraph";
 import type { OverallProposalStateType } from "../graph/state.js";
+import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
 import type { Checkpointer } from "./checkpointer.js";
@@ -161,6 +163,23 @@ export async function getReview(
   return detail;
 }
 
+/**
+ * The status the store records, checked against the checkpoint (threadProgress): a thread the
+ * store calls finished or waiting while its checkpoint has work left and no review (a process
+ * died between a node's writes and the next checkpoint) is reported failed, so a retry runs it on.
+ */
+function checkedStatus(thread: ThreadRow, snapshot: StateSnapshot | undefined) {
+  const progress = snapshot === undefined ? undefined : threadProgress(snapshot);
+  const settled = thread.status === "finished" || thread.status === "waiting";
+  if (!settled || progress === undefined) return thread;
+  if (progress.kind === "finished" || progress.kind === "paused") return thread;
+  return {
+    ...thread,
+    status: "failed" as const,
+    error: `${describeProgress(progress)}; retry the thread to run on`,
+  };
+}
+
 export async function threadStatus(
   ctx: DeskContext,
   threadId: string,
@@ -174,14 +193,39 @@ export async function threadStatus(
     ctx.store.decisionsOf(threadId),
     ctx.store.labelsFor(threadId),
   ]);
-  return threadStatusOf(thread, values, ctx.runtime.stages, reviewers, decisions, labels);
+  const checked = checkedStatus(thread, snapshot);
+  return threadStatusOf(checked, values, ctx.runtime.stages, reviewers, decisions, labels);
 }
 
+/** Whether no job (in any process) holds the thread now. */
+async function lockFree(ctx: DeskContext, threadId: string): Promise<boolean> {
+  const lease = await ctx.store.tryLockThread(threadId);
+  await lease?.release();
+  return lease !== undefined;
+}
+
+/**
+ * Queues the thread again: a failed one (the store sets refused decisions aside), or one whose
+ * checkpoint has work left without a review (its process died mid-run; the store may still call
+ * it running, or, before this check existed, finished). Anything else is THREAD_NOT_FAILED.
+ */
 export async function retryThread(ctx: DeskContext, threadId: string, by: Reviewer) {
   await accessThread(ctx, threadId, by);
   if (!(await ctx.store.retryThread(threadId, by.name))) {
     const thread = await ctx.store.thread(threadId);
-    throw new ThreadNotFailedError(threadId, thread?.status ?? "gone");
+    const snapshot = await snapshotOf(ctx, threadId);
+    const progress = snapshot === undefined ? undefined : threadProgress(snapshot);
+    // Queued: a retry (or a start) is already on its way; one retry at a time is taken.
+    const stranded =
+      thread !== undefined &&
+      thread.status !== "queued" &&
+      progress?.kind === "work_left" &&
+      (await lockFree(ctx, threadId));
+    if (!stranded) throw new ThreadNotFailedError(threadId, thread?.status ?? "gone");
+    await ctx.store.setThreadStatus(threadId, "queued", null, {
+      type: "queued",
+      message: `retried by ${by.name}: ${describeProgress(progress)}`,
+    });
   }
   await enqueueThread(ctx, threadId);
   return { threadId, status: "queued" as const };

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { ReviewDecisionSchema } from "../graph/model.js";
+import { editContentIssue } from "../graph/reviewInput.js";
+import type { StageDefinition } from "../graph/stages.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import { labelsOfDecision } from "./calibrationLabels.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
@@ -13,8 +15,15 @@ import { ActionNotOfferedError, InvalidInputError, ReviewNotPendingError } from 
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import type { DecisionRequest, Reviewer } from "./reviewDesk.js";
 
-/** The decision as the graph takes it, checked (InvalidInputError names the field). */
-function parsedDecision(request: DecisionRequest, by: Reviewer) {
+/**
+ * The decision as the graph takes it, checked (InvalidInputError names the field): the review
+ * boundary's schema, and an edit against the shape of the stage it replaces.
+ */
+function parsedDecision(
+  request: DecisionRequest,
+  by: Reviewer,
+  stage: StageDefinition | undefined,
+) {
   const { interruptId: _id, ...decision } = request;
   const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
   if (!parsed.success) {
@@ -24,6 +33,11 @@ function parsedDecision(request: DecisionRequest, by: Reviewer) {
       issue?.message ?? "invalid",
     );
   }
+  const unfit =
+    parsed.data.action === "edit" && stage !== undefined
+      ? editContentIssue(stage, parsed.data.content)
+      : undefined;
+  if (unfit !== undefined) throw new InvalidInputError("content", unfit);
   const { action, reviewer: _who, ...payload } = parsed.data;
   return { action, payload };
 }
@@ -74,7 +88,8 @@ export async function decide(
   }
   if (!row.actions.includes(request.action))
     throw new ActionNotOfferedError(request.action, row.actions);
-  const { action, payload } = parsedDecision(request, by);
+  const stage = ctx.runtime.stages.find((s) => s.id === row.stage);
+  const { action, payload } = parsedDecision(request, by, stage);
   const review = await reviewSeen(ctx, threadId, request.interruptId);
   const corrections = correctionsFor(review, request);
   const decision = {

@@ -14,7 +14,8 @@ export function describeNotPaused(reason: NotPausedReason): string {
     case "stopped": {
       const errors =
         reason.errors.length === 0 ? "" : ` after an error (${reason.errors.join("; ")})`;
-      return `the run stopped before ${reason.next.join(", ")}${errors}`;
+      if (reason.next.length === 0) return "the run stopped before its first checkpoint";
+      return `the run stopped with work left at ${reason.next.join(", ")}${errors}`;
     }
     case "other_interrupt":
       return `it is paused at an interrupt that is not a review (${reason.interruptIds.join(", ")})`;

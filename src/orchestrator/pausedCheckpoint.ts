@@ -1,19 +1,30 @@
 /**
  * The interrupts a thread's latest checkpoint waits on. LangGraph keeps each interrupt a task
  * raised as a pending write of the checkpoint the task ran from (channel `__interrupt__`, a list
- * of `{ id, value }`), and `getState` reads a thread's interrupts from there. A resume only needs
- * to know that the interrupt it answers is still waited on: on SQLite this reads those writes
- * alone (the checkpoint itself, the whole state, is neither read nor deserialised; the run that
- * follows loads it once); on any other saver, the latest checkpoint tuple.
+ * of `{ id, value }`), and `getState` reads a thread's interrupts from there. An interrupt whose
+ * task has written its output since (the answer was taken; the process died before the next
+ * checkpoint was saved) is answered, not waited on — LangGraph's own reading of pending
+ * interrupts, and threadProgress's. A resume only needs to know that the interrupt it answers is
+ * still waited on: on SQLite this reads those writes alone (the checkpoint itself, the whole
+ * state, is neither read nor deserialised; the run that follows loads it once); on any other
+ * saver, the latest checkpoint tuple.
  */
 import { type BaseCheckpointSaver, INTERRUPT } from "@langchain/langgraph";
 
-/** The ids of the interrupts among a checkpoint's pending writes. */
+/** The channels of a task's writes that are not its output (LangGraph's `isTaskOutput`). */
+const NOT_OUTPUT = [INTERRUPT, "__error__", "__error_source_node__", "__resume__"];
+const NOT_OUTPUT_SQL = NOT_OUTPUT.map((channel) => `'${channel}'`).join(", ");
+
+/** The ids of the interrupts among a checkpoint's pending writes that no output answered. */
 export function interruptIdsOf(
   pendingWrites: ReadonlyArray<readonly [string, string, unknown]> | undefined,
 ): string[] {
-  return (pendingWrites ?? []).flatMap(([, channel, value]) =>
-    channel === INTERRUPT && Array.isArray(value)
+  const writes = pendingWrites ?? [];
+  const answered = new Set(
+    writes.filter(([, channel]) => !NOT_OUTPUT.includes(channel)).map(([taskId]) => taskId),
+  );
+  return writes.flatMap(([taskId, channel, value]) =>
+    channel === INTERRUPT && !answered.has(taskId) && Array.isArray(value)
       ? value.flatMap((entry: unknown) => {
           const id = (entry as { id?: unknown } | null)?.id;
           return typeof id === "string" ? [id] : [];
@@ -29,7 +40,10 @@ interface SqliteLike {
   prepare(sql: string): SqliteStatement;
 }
 
-/** The latest root checkpoint of a thread (NULL when it has none) and its interrupt writes. */
+/**
+ * The latest root checkpoint of a thread (NULL when it has none) and its interrupt writes whose
+ * task wrote no output.
+ */
 const SQLITE_INTERRUPT_WRITES = `
   SELECT latest.checkpoint_id AS checkpoint_id, w.type AS type, w.value AS value
   FROM (SELECT MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
@@ -37,6 +51,10 @@ const SQLITE_INTERRUPT_WRITES = `
   LEFT JOIN writes AS w
     ON w.thread_id = ? AND w.checkpoint_ns = '' AND w.checkpoint_id = latest.checkpoint_id
    AND w.channel = '${INTERRUPT}'
+   AND NOT EXISTS (
+     SELECT 1 FROM writes AS o
+     WHERE o.thread_id = w.thread_id AND o.checkpoint_ns = '' AND o.checkpoint_id = w.checkpoint_id
+       AND o.task_id = w.task_id AND o.channel NOT IN (${NOT_OUTPUT_SQL}))
   ORDER BY w.task_id, w.idx`;
 
 const statements = new WeakMap<SqliteLike, SqliteStatement>();

@@ -5,6 +5,7 @@ import {
   InterruptMetadataSchema,
   type ReviewAction,
 } from "../graph/model.js";
+import { waitingInterrupts } from "../graph/threadProgress.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
 /** A thread waiting for a reviewer: which interrupt to answer and what the reviewer is shown. */
@@ -37,13 +38,12 @@ export interface PausedInterrupt {
   value: unknown;
 }
 
-/** Every interrupt the snapshot is paused at, across its tasks. */
+/**
+ * Every interrupt the snapshot waits on, across its tasks; an interrupt whose task has written its
+ * output (answered, its writes not yet applied) is not waited on (see threadProgress).
+ */
 export function pausedInterrupts(snapshot: StateSnapshot): PausedInterrupt[] {
-  return snapshot.tasks.flatMap((task) =>
-    task.interrupts.flatMap((entry) =>
-      entry.id === undefined ? [] : [{ id: entry.id, value: entry.value as unknown }],
-    ),
-  );
+  return waitingInterrupts(snapshot).map(({ id, value }) => ({ id, value }));
 }
 
 /** The reviews among the interrupts: those whose value is the review metadata. */

@@ -6,21 +6,29 @@
  */
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
-import { CorrectionInputListSchema } from "../scoring/corrections.js";
+import {
+  CommentSchema,
+  EditContentSchema,
+  FeedbackSchema,
+  InterruptIdSchema,
+  ReviewCorrectionListSchema,
+  ReviewerNameSchema,
+} from "../graph/reviewInput.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
 
-/** Longest text accepted in a request body field (an RFP, an applicant profile, edited content). */
+/**
+ * Longest text accepted in a request body field (an RFP, an applicant profile); what a reviewer
+ * sends with a decision has the review boundary's limits (graph/reviewInput.ts).
+ */
 export const MAX_TEXT_CHARS = 200_000;
-/** Longest short text (a title, feedback, a comment, a reviewer name). */
-export const MAX_SHORT_CHARS = 10_000;
 
 export const ReviewerRoleSchema = z.enum(["reviewer", "admin"]);
 export type ReviewerRole = z.infer<typeof ReviewerRoleSchema>;
 
 /** A signed-in person or service; identity always comes from the token, never from a body. */
 export const ReviewerSchema = z.object({
-  name: z.string().min(1).max(100),
+  name: ReviewerNameSchema,
   role: ReviewerRoleSchema,
 });
 export type Reviewer = z.infer<typeof ReviewerSchema>;
@@ -33,19 +41,24 @@ export const StartProposalSchema = z.strictObject({
 });
 export type StartProposal = z.infer<typeof StartProposalSchema>;
 
-/** `POST /api/reviews/:threadId/decisions`: a reviewer's decision on the pending interrupt. */
+/**
+ * `POST /api/reviews/:threadId/decisions`: a reviewer's decision on the pending interrupt, its
+ * fields checked by the review boundary's schemas (reviewInput.ts): feedback and comments with
+ * visible text and no control characters (at most 20,000 characters), content of at most 1 MiB
+ * without NUL or other control characters, bounded ids and notes.
+ */
 export const DecisionRequestSchema = z.strictObject({
-  interruptId: z.string().min(1).max(200),
+  interruptId: InterruptIdSchema,
   action: z.enum(REVIEW_ACTIONS),
-  feedback: z.string().max(MAX_SHORT_CHARS).optional(),
-  content: z.string().max(MAX_TEXT_CHARS).optional(),
-  comment: z.string().max(MAX_SHORT_CHARS).optional(),
+  feedback: FeedbackSchema.optional(),
+  content: EditContentSchema.optional(),
+  comment: CommentSchema.optional(),
   /**
    * With approve, revise or edit: criteria whose score is wrong, each with the right `score` on
    * the criterion's own scale (2 on a 1–5 criterion, 0.4 on a 0–1 one) or `level` (a level id,
    * or pass/fail for a check), and an optional note.
    */
-  corrections: CorrectionInputListSchema.optional(),
+  corrections: ReviewCorrectionListSchema.optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 

@@ -1,22 +1,16 @@
 import { randomUUID } from "node:crypto";
-import {
-  BaseCheckpointSaver,
-  Command,
-  isInvalidResume,
-  type StateSnapshot,
-} from "@langchain/langgraph";
+import { BaseCheckpointSaver, Command, type StateSnapshot } from "@langchain/langgraph";
 import { type DecisionRecord, type ReviewDecision, ReviewDecisionSchema } from "../graph/model.js";
 import { refusedAction } from "../graph/reviewNode.js";
+import { threadProgress } from "../graph/threadProgress.js";
 import type { ReviewStore } from "../store/types.js";
 import { labelsOfReviewDecision } from "./calibrationLabels.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import { type RunPolicy, runPolicy } from "./checkpointRetention.js";
 import {
   ForeignThreadError,
-  GraphRunError,
   InterruptMismatchError,
   InvalidDecisionError,
-  InvalidThreadIdError,
   ThreadExistsError,
   ThreadNotFoundError,
 } from "./errors.js";
@@ -24,12 +18,23 @@ import type {
   GraphInput,
   GraphState,
   ReviewGraphBuilder,
-  ReviewGraphRunnable,
   ReviewOrchestratorOptions,
   ThreadOutcome,
 } from "./graphTypes.js";
-import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
-import { issuesOf, notPausedError, reviewHistoryOf } from "./snapshotChecks.js";
+import {
+  type OrchestratorRuntime,
+  outcomeOf,
+  type RunSteps,
+  runThread,
+} from "./orchestratorRun.js";
+import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import {
+  checkedInterruptId,
+  checkedThreadId,
+  issuesOf,
+  notPausedError,
+  reviewHistoryOf,
+} from "./snapshotChecks.js";
 import {
   graphKeyOf,
   indexThread,
@@ -42,12 +47,7 @@ import { foreignChannels, listThreads } from "./threads.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./graphTypes.js";
 
-interface Runtime {
-  graph: ReviewGraphRunnable;
-  saver: BaseCheckpointSaver;
-  /** The key the graph's threads are kept under in the pending-review index. */
-  graphKey: string;
-}
+type Runtime = OrchestratorRuntime;
 
 function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
   return !(value instanceof BaseCheckpointSaver) && "saver" in value;
@@ -131,37 +131,13 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return runtime.graph.getState({ configurable: { thread_id: threadId } });
   }
 
-  /** Runs the graph on the thread, then reports where it stopped. */
-  private async run(
-    runtime: Runtime,
-    threadId: string,
-    input: unknown,
-  ): Promise<ThreadOutcome<GraphState<G>>> {
-    try {
-      await runtime.graph.invoke(input, this.policy.config(threadId));
-    } catch (error) {
-      await this.index(runtime, threadId).catch(() => undefined);
-      if (isInvalidResume(error)) {
-        const message = error instanceof Error ? error.message : String(error);
-        const issues = issuesOf(error) ?? [{ field: "(decision)", message }];
-        throw new InvalidDecisionError(threadId, issues, { cause: error });
-      }
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw new GraphRunError(threadId, `the graph failed: ${message}`, { cause: error });
-    }
-    const snapshot = await this.index(runtime, threadId);
-    const values = snapshot.values as GraphState<G>;
-    const [review] = reviewsOf(threadId, snapshot);
-    if (review !== undefined)
-      return this.policy.paused(runtime.saver, { threadId, state: "paused", review, values });
-    if (snapshot.next.length === 0)
-      return this.policy.finished(runtime.saver, { threadId, state: "completed", values });
-    const interrupts = pausedInterrupts(snapshot).map((i) => i.id);
-    const where =
-      interrupts.length > 0
-        ? `paused at interrupts that are not reviews (${interrupts.join(", ")})`
-        : `stopped before ${snapshot.next.join(", ")} without a review`;
-    throw new GraphRunError(threadId, `the run ${where}`);
+  /** Runs the graph on the thread with `input`, then reports where it stopped. */
+  private run(runtime: Runtime, threadId: string, input: unknown) {
+    return runThread<GraphState<G>>(runtime, this.steps(runtime), threadId, input);
+  }
+
+  private steps(runtime: Runtime): RunSteps {
+    return { policy: this.policy, index: (threadId) => this.index(runtime, threadId) };
   }
 
   /**
@@ -172,8 +148,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     input: GraphInput<G>,
     options: { threadId?: string } = {},
   ): Promise<ThreadOutcome<GraphState<G>>> {
-    const threadId = options.threadId ?? randomUUID();
-    if (threadId.trim() === "") throw new InvalidThreadIdError(threadId);
+    const threadId = checkedThreadId(options.threadId ?? randomUUID());
     const runtime = await this.runtime();
     return this.lock.run(threadId, async () => {
       if (await this.exists(runtime, threadId)) throw new ThreadExistsError(threadId);
@@ -216,9 +191,31 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The review the thread waits for, or undefined when it is not paused at one. */
   async getReview(threadId: string): Promise<PendingReview | undefined> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     const [review] = reviewsOf(threadId, await this.snapshot(runtime, threadId));
     return review;
+  }
+
+  /**
+   * Runs a thread that has work left — a process died in the middle of a run, after a node
+   * finished but before its writes were applied, or a node failed — on from its last checkpoint to
+   * its next review or its end (`graph.invoke(null)`: nothing finished is run again). A thread
+   * paused at a review or finished is reported as it is; one that never saved a checkpoint is
+   * ThreadNotFoundError (start it again). The outcome is judged as start's is: "completed" only
+   * when nothing is left to run or apply.
+   */
+  async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
+    checkedThreadId(threadId);
+    const runtime = await this.runtime();
+    return this.lock.run(threadId, async () => {
+      const snapshot = await this.snapshot(runtime, threadId);
+      if (threadProgress(snapshot).kind !== "work_left") {
+        await indexThread(await this.store(), runtime.graphKey, threadId, snapshot);
+        return outcomeOf<GraphState<G>>(runtime, this.steps(runtime), threadId, snapshot);
+      }
+      return this.run(runtime, threadId, null);
+    });
   }
 
   /**
@@ -235,6 +232,8 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     interruptId: string,
     decision: unknown,
   ): Promise<ThreadOutcome<GraphState<G>>> {
+    checkedThreadId(threadId);
+    checkedInterruptId(threadId, interruptId);
     const parsed = ReviewDecisionSchema.safeParse(decision);
     if (!parsed.success) {
       const issues = issuesOf(parsed.error) ?? [{ field: "(decision)", message: "invalid" }];
@@ -268,6 +267,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The reviewer decisions made on the thread, oldest first (who, when, what, on which evaluation). */
   async history(threadId: string): Promise<DecisionRecord[]> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     const snapshot = await this.snapshot(runtime, threadId);
     return reviewHistoryOf(threadId, snapshot.values);
@@ -275,6 +275,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The thread's current state values. */
   async getState(threadId: string): Promise<GraphState<G>> {
+    checkedThreadId(threadId);
     const runtime = await this.runtime();
     return (await this.snapshot(runtime, threadId)).values as GraphState<G>;
   }

@@ -2,11 +2,27 @@
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
-import { type DecisionIssue, ThreadNotPausedError, ThreadStateError } from "./errors.js";
-import { pausedInterrupts } from "./pendingReview.js";
+import { InterruptIdSchema, readableIssues, ThreadIdSchema } from "../graph/reviewInput.js";
+import { threadProgress } from "../graph/threadProgress.js";
+import {
+  type DecisionIssue,
+  InvalidDecisionError,
+  InvalidThreadIdError,
+  ThreadNotPausedError,
+  ThreadStateError,
+} from "./errors.js";
 
-export /** The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value). */
-function issuesOf(error: unknown): DecisionIssue[] | undefined {
+/**
+ * The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value, its
+ * union failures resolved to the branch the value was meant for), or of a ReviewResumeInvalidError.
+ */
+export function issuesOf(error: unknown): DecisionIssue[] | undefined {
+  if (error instanceof z.ZodError) {
+    return readableIssues(error.issues).map(({ path, message }) => ({
+      field: path.length === 0 ? "(decision)" : path.map(String).join("."),
+      message,
+    }));
+  }
   if (typeof error !== "object" || error === null || !("issues" in error)) return undefined;
   if (!Array.isArray(error.issues)) return undefined;
   return error.issues.map((issue: unknown) => {
@@ -25,33 +41,41 @@ function issuesOf(error: unknown): DecisionIssue[] | undefined {
   });
 }
 
-export function errorsOf(snapshot: StateSnapshot): string[] {
-  return snapshot.tasks.flatMap((task) => {
-    const error: unknown = task.error;
-    if (error === undefined || error === null) return [];
-    if (error instanceof Error) return [`${task.name}: ${error.message}`];
-    if (typeof error === "object" && "message" in error && typeof error.message === "string") {
-      return [`${task.name}: ${error.message}`];
-    }
-    return [`${task.name}: ${String(error)}`];
-  });
+/** The thread id, checked at the orchestrator's door (InvalidThreadIdError says what is wrong). */
+export function checkedThreadId(threadId: string): string {
+  const parsed = ThreadIdSchema.safeParse(threadId);
+  if (parsed.success) return parsed.data;
+  throw new InvalidThreadIdError(String(threadId), parsed.error.issues[0]?.message);
+}
+
+/** The interrupt id a decision answers, checked (InvalidDecisionError on `interruptId`). */
+export function checkedInterruptId(threadId: string, interruptId: string): string {
+  const parsed = InterruptIdSchema.safeParse(interruptId);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? "invalid";
+  throw new InvalidDecisionError(threadId, [{ field: "interruptId", message }]);
 }
 
 /** Why a thread with no review to answer is not paused at one: another interrupt, done, stopped. */
 export function notPausedError(threadId: string, snapshot: StateSnapshot): ThreadNotPausedError {
-  const interrupts = pausedInterrupts(snapshot).map((i) => i.id);
-  if (interrupts.length > 0) {
-    return new ThreadNotPausedError(threadId, {
-      kind: "other_interrupt",
-      interruptIds: interrupts,
-    });
+  const progress = threadProgress(snapshot);
+  switch (progress.kind) {
+    case "paused":
+      return new ThreadNotPausedError(threadId, {
+        kind: "other_interrupt",
+        interruptIds: progress.interrupts.map((i) => i.id),
+      });
+    case "finished":
+      return new ThreadNotPausedError(threadId, { kind: "completed" });
+    case "not_started":
+      return new ThreadNotPausedError(threadId, { kind: "stopped", next: [], errors: [] });
+    case "work_left":
+      return new ThreadNotPausedError(threadId, {
+        kind: "stopped",
+        next: progress.nodes,
+        errors: progress.errors,
+      });
   }
-  if (snapshot.next.length === 0) return new ThreadNotPausedError(threadId, { kind: "completed" });
-  return new ThreadNotPausedError(threadId, {
-    kind: "stopped",
-    next: snapshot.next,
-    errors: errorsOf(snapshot),
-  });
 }
 
 const HistorySchema = z.array(DecisionRecordSchema);

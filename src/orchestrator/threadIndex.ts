@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { threadProgress } from "../graph/threadProgress.js";
 import { openReviewStore } from "../store/index.js";
 import type { PendingCursor, PendingRow, ReviewStore, ThreadState } from "../store/types.js";
 import { type Checkpointer, checkpointerDatabase } from "./checkpointer.js";
@@ -73,8 +74,11 @@ export async function indexThread(
   snapshot: StateSnapshot,
 ): Promise<void> {
   const reviews = reviewsOf(threadId, snapshot);
+  // Finished only on threadProgress's word; a thread with work left (a run that died) is failed
+  // until continueThread runs it on.
+  const progress = threadProgress(snapshot).kind;
   const status: ThreadState =
-    reviews.length > 0 ? "waiting" : snapshot.next.length === 0 ? "finished" : "failed";
+    reviews.length > 0 ? "waiting" : progress === "finished" ? "finished" : "failed";
   let thread = await store.thread(threadId);
   if (thread === undefined) {
     await store.createThread(

@@ -11,10 +11,11 @@
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
+import { threadProgress } from "../graph/threadProgress.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
-import { type PendingReview, pausedInterrupts, reviewsOf } from "./pendingReview.js";
+import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 
 /** What a step came to: `busy` when another job (maybe in another process) holds the thread. */
@@ -142,7 +143,8 @@ async function step(
     await pruneSupersededWrites(ctx.runtime.saver, threadId);
     return "waiting";
   }
-  if (snapshot.next.length === 0) {
+  const progress = threadProgress(snapshot);
+  if (progress.kind === "finished") {
     await ctx.store.settleThread(threadId, {
       status: "finished",
       pending: [],
@@ -153,9 +155,8 @@ async function step(
     else await pruneSupersededWrites(ctx.runtime.saver, threadId);
     return "finished";
   }
-  const others = pausedInterrupts(snapshot);
-  if (others.length > 0) {
-    const ids = others.map((i) => i.id).join(", ");
+  if (progress.kind === "paused") {
+    const ids = progress.interrupts.map((i) => i.id).join(", ");
     return settleFailed(
       ctx,
       threadId,
@@ -163,7 +164,8 @@ async function step(
       `paused at interrupts that are not reviews (${ids})`,
     );
   }
-  // Stopped between two reviews (a process died mid-step): run on from the last checkpoint.
+  // Work left: a process died mid-step (a node to run, or a node's writes not yet applied to a
+  // checkpoint), or a node failed. Run on from the last checkpoint; nothing finished runs again.
   await run(ctx, threadId, null, undefined);
   return { ran: true };
 }

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { ReviewerNameSchema, ThreadIdSchema } from "../graph/reviewInput.js";
 import {
   DecisionRequestSchema,
   PageRequestSchema,
@@ -16,8 +17,7 @@ import { type EventStreamOptions, threadEventStream } from "./events.js";
 import { filterTraces, TraceFilterSchema } from "./traceFilter.js";
 import { jsonBody, queryParams, requireValid } from "./validation.js";
 
-const ThreadIdSchema = z.string().min(1).max(200);
-const AssignReviewerSchema = z.strictObject({ name: z.string().min(1).max(100) });
+const AssignReviewerSchema = z.strictObject({ name: ReviewerNameSchema });
 
 /** The `:threadId` of the route, checked. */
 function threadIdOf(param: string): string {

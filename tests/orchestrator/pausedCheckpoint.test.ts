@@ -14,6 +14,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { pausedInterruptIds } from "../../src/orchestrator/pausedCheckpoint.js";
+import { CrashingSaver } from "./crashingSaver.js";
 
 const State = Annotation.Root({
   answers: Annotation<string[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
@@ -77,5 +78,72 @@ describe.each([
     } finally {
       await checkpointer.close();
     }
+  });
+});
+
+/** A memory saver whose checkpoints stop being saved once `dying` is set (the writes go on). */
+class DyingMemorySaver extends MemorySaver {
+  dying = false;
+  override put(...args: Parameters<MemorySaver["put"]>) {
+    return this.dying
+      ? new Promise<Awaited<ReturnType<MemorySaver["put"]>>>(() => undefined)
+      : super.put(...args);
+  }
+}
+
+describe("an interrupt answered before the next checkpoint was saved", () => {
+  /** Pauses at the first question, answers it, and lets the process die at the next checkpoint. */
+  async function answeredThenDied(graph: ReturnType<typeof twoQuestions>, die: () => void) {
+    const config = { configurable: { thread_id: "t2" } };
+    await graph.invoke({ answers: [] }, config);
+    const [first] = await snapshotIds(graph, "t2");
+    die();
+    void graph.invoke(new Command({ resume: "one" }), config).catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    return first;
+  }
+
+  /** What a new process reads, then its run on: the second question, the answer kept once. */
+  async function readAndRunOn(saver: BaseCheckpointSaver, first: string | undefined) {
+    const graph = twoQuestions(saver);
+    const config = { configurable: { thread_id: "t2" } };
+    const stranded = await graph.getState(config);
+    expect(stranded.next).toEqual([]);
+    expect(stranded.tasks.flatMap((t) => t.interrupts.map((i) => i.id))).toEqual([first]);
+    expect(await pausedInterruptIds(saver, "t2")).toEqual([]);
+    await graph.invoke(null, config);
+    const second = await snapshotIds(graph, "t2");
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual([first]);
+    expect(await pausedInterruptIds(saver, "t2")).toEqual(second);
+    expect((await graph.getState(config)).values.answers).toEqual(["one"]);
+  }
+
+  it("is not waited on, on SQLite (the interrupt writes alone)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evalgate-paused-"));
+    dirs.push(dir);
+    const path = join(dir, "c.sqlite");
+    let armed = false;
+    const dying = new CrashingSaver(path, (write) => armed && write.kind === "put");
+    const first = await answeredThenDied(twoQuestions(dying), () => {
+      armed = true;
+    });
+    await dying.crashed;
+    dying.close();
+    const next = await createCheckpointer({ sqlitePath: path, env: {} });
+    try {
+      await readAndRunOn(next.saver, first);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it("is not waited on, on another saver (the latest tuple)", async () => {
+    const saver = new DyingMemorySaver();
+    const first = await answeredThenDied(twoQuestions(saver), () => {
+      saver.dying = true;
+    });
+    saver.dying = false;
+    await readAndRunOn(saver, first);
   });
 });

@@ -21,8 +21,9 @@ import { panelJudging } from "../panelJudges.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
-import { readInputFile } from "../review/files.js";
+import { readEditFile } from "../review/files.js";
 import { reviewCommandHint } from "../review/hints.js";
+import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { loadRunSettings, runSettingsPath } from "../review/settings.js";
 import {
@@ -77,20 +78,21 @@ export async function decisionFromOptions(
   const marks = corrections.length === 0 ? {} : { corrections };
   switch (chosen) {
     case "approve":
-      return { action: chosen, ...who, ...marks };
+      return checkedDecision({ action: chosen, ...who, ...marks });
     case "retry":
-      return { action: chosen, ...who };
+      return checkedDecision({ action: chosen, ...who });
     case "revise": {
-      const feedback = options.feedback?.trim() ?? "";
-      if (feedback === "") throw new CliError("revise needs --feedback <text> for the writer");
-      return { action: "revise", feedback, ...who, ...marks };
+      if (options.feedback === undefined || options.feedback.trim() === "") {
+        throw new CliError("revise needs --feedback <text> for the writer");
+      }
+      return checkedDecision({ action: "revise", feedback: options.feedback, ...who, ...marks });
     }
     case "edit": {
       if (options.contentFile === undefined) {
         throw new CliError("edit needs --content-file <file> with the new content");
       }
-      const content = await readInputFile("--content-file", options.contentFile, cwd);
-      return { action: "edit", content, ...who, ...marks };
+      const content = await readEditFile("--content-file", options.contentFile, cwd);
+      return checkedDecision({ action: "edit", content, ...who, ...marks });
     }
   }
 }
@@ -100,7 +102,7 @@ function notWaiting(threadId: string, view: Exclude<ThreadView, { kind: "paused"
     return new CliError(`thread ${threadId} is not waiting for a review: the run has completed`);
   }
   return new CliError(
-    `thread ${threadId} is not waiting for a review: the run stopped before ${view.next.join(", ")}; ` +
+    `thread ${threadId} is not waiting for a review: the run stopped with work left at ${view.next.join(", ")}; ` +
       `go on with it with \`evalgate run --thread ${quoteArg(threadId)}${db}\``,
   );
 }
@@ -178,6 +180,7 @@ export async function runReviewDecision(
   context: CliContext,
 ): Promise<void> {
   const { cwd, env } = context;
+  checkedThreadArg(threadId);
   const decision = await decisionFromOptions(action, options, cwd);
   const store = resolveCheckpointStore(options.db, env, cwd);
   const where = describeStore(store, cwd);

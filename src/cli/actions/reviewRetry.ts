@@ -14,6 +14,7 @@ import { panelJudging } from "../panelJudges.js";
 import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { reviewCommandHint } from "../review/hints.js";
+import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession } from "../review/session.js";
 import { loadRunSettings, runSettingsPath } from "../review/settings.js";
 import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
@@ -36,7 +37,7 @@ async function printNext(
   } else if (view.kind === "completed") {
     out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
   } else {
-    out.write(`stopped before ${view.next.join(", ")}\n`);
+    out.write(`stopped with work left at ${view.next.join(", ")}\n`);
   }
 }
 
@@ -46,6 +47,8 @@ export async function runRetryThread(
   context: CliContext,
 ): Promise<void> {
   const { cwd, env } = context;
+  checkedThreadArg(threadId);
+  checkedReviewerArg(options.reviewer);
   const store = resolveCheckpointStore(options.db, env, cwd);
   if (!storeExists(store)) {
     throw new CliError(
@@ -79,7 +82,7 @@ export async function runRetryThread(
       throw deskRefusal(error) ?? error;
     });
     context.stdout.write(`retried thread ${threadId}\n`);
-    await continueThread(desk, threadId);
+    await continueThread(desk, threadId, cliReviewer(options.reviewer));
     await printNext(session, threadId, (review) => reviewCommandHint(review, store, cwd), context);
     context.exitCode = EXIT_OK;
   } finally {

@@ -1,5 +1,6 @@
 /** `evalgate reviewers add | list | revoke`: the reviewers of the review service and their tokens. */
 import { isEvalgateError } from "../../errors.js";
+import { quotedId } from "../../graph/reviewInput.js";
 import { openReviewStore } from "../../store/index.js";
 import { hashToken, newReviewerToken } from "../../store/tokens.js";
 import type { ReviewStore } from "../../store/types.js";
@@ -34,7 +35,7 @@ export async function addReviewer(
 ): Promise<void> {
   if (!NAME.test(name)) {
     throw new CliError(
-      `"${name}" is not a reviewer name: use up to 100 letters, digits and . _ - @, starting with a letter or digit`,
+      `${quotedId(name)} is not a reviewer name: use up to 100 letters, digits and . _ - @, starting with a letter or digit`,
     );
   }
   const token = newReviewerToken();
@@ -73,7 +74,8 @@ export async function listReviewers(options: { db?: string }, context: CliContex
 export async function revokeReviewer(name: string, options: { db?: string }, context: CliContext) {
   await withStore(options.db, context, async (store, where) => {
     const reviewer = await store.reviewerByName(name);
-    if (reviewer === undefined) throw new CliError(`no reviewer named "${name}" in ${where}`);
+    if (reviewer === undefined)
+      throw new CliError(`no reviewer named ${quotedId(name)} in ${where}`);
     if (!(await store.revokeReviewer(name))) {
       throw new CliError(`${name}'s token was revoked already (${reviewer.revokedAt})`);
     }

@@ -4,29 +4,23 @@
  * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
  * decided with `evalgate review`.
  */
-import { randomUUID } from "node:crypto";
 import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
-import { isDeskError, isThreadNotFoundError } from "../../orchestrator/errors.js";
+import { isDeskError } from "../../orchestrator/errors.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady } from "../modelCheck.js";
 import { panelJudging } from "../panelJudges.js";
-import {
-  cliReviewer,
-  continueThread,
-  decideAndApply,
-  openCliDesk,
-  startThread,
-} from "../review/deskPath.js";
+import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { resumeHint } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
-import { planRun, type RunCommandOptions, type RunPlan } from "../review/runPlan.js";
+import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
+import { planRun, type RunCommandOptions } from "../review/runPlan.js";
+import { openThread } from "../review/runThread.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
-import { saveRunSettings } from "../review/settings.js";
 import { type CheckpointStore, describeStore, storeExists } from "../review/store.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
@@ -44,19 +38,6 @@ function width(context: CliContext): number {
     : 100;
 }
 
-/** The thread's view, or undefined when the store has no such thread. */
-async function existingView(
-  session: ReviewSession,
-  threadId: string,
-): Promise<ThreadView | undefined> {
-  try {
-    return await session.view(threadId);
-  } catch (error) {
-    if (isThreadNotFoundError(error)) return undefined;
-    throw error;
-  }
-}
-
 interface Loop {
   session: ReviewSession;
   desk: ReviewDeskHandle;
@@ -66,6 +47,13 @@ interface Loop {
   input: ReviewerInput;
   reviewer: string | undefined;
 }
+
+/** Desk refusals after which the reviewer is asked again (the review may have moved on). */
+const NOT_TAKEN: ReadonlySet<string> = new Set([
+  "INVALID_INPUT",
+  "ALREADY_DECIDED",
+  "REVIEW_NOT_PENDING",
+]);
 
 /** Shows each review and asks for the decision, until the run completes or the reviewer stops. */
 async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
@@ -104,13 +92,18 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
         await decideAndApply(loop.desk, threadId, review.interruptId, answer.decision);
         view = await session.view(threadId);
       } catch (error) {
-        if (!isDeskError(error) || error.code !== "INVALID_INPUT") throw error;
+        if (!isDeskError(error) || !NOT_TAKEN.has(error.code)) throw error;
         out.write(`The decision was not accepted: ${error.message}\n`);
+        // Decided elsewhere meanwhile: that decision is applied, and the next review shown.
+        if (error.code !== "INVALID_INPUT") {
+          await continueThread(loop.desk, threadId, cliReviewer(loop.reviewer));
+          view = await session.view(threadId);
+        }
       }
     }
     if (view.kind === "stopped") {
       throw new CliError(
-        `thread ${threadId} stopped before ${view.next.join(", ")} without a review`,
+        `thread ${threadId} stopped with work left at ${view.next.join(", ")} without a review`,
       );
     }
     out.write(
@@ -122,81 +115,6 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
   }
 }
 
-/** Goes on with an existing thread: settings given again are kept, a stopped run runs on. */
-async function resumeRun(
-  earlier: ThreadView,
-  threadId: string,
-  plan: RunPlan,
-  open: { session: ReviewSession; desk: ReviewDeskHandle },
-  options: RunCommandOptions,
-  context: CliContext,
-): Promise<ThreadView> {
-  const { store, stored, target, maxRevisions } = plan;
-  context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, context.cwd)})\n`);
-  if (plan.rfp !== undefined || plan.applicant !== undefined) {
-    context.stderr.write(
-      `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
-    );
-  }
-  const panelGiven = (options.judge?.length ?? 0) > 0;
-  if (options.model !== undefined || options.maxRevisions !== undefined || panelGiven) {
-    // Settings given again on resume are the thread's from now on (for `review` too).
-    await saveRunSettings(plan.settingsPath, threadId, {
-      ...stored,
-      model: target.spec,
-      ...(maxRevisions === undefined ? {} : { maxRevisions }),
-      ...(plan.panel === undefined ? {} : { panel: plan.panel }),
-      startedAt: stored?.startedAt ?? new Date().toISOString(),
-    });
-  }
-  if (earlier.kind !== "stopped") return earlier;
-  context.stdout.write(
-    `The run stopped before ${earlier.next.join(", ")}; running on from there.\n`,
-  );
-  await continueThread(open.desk, threadId);
-  return open.session.view(threadId);
-}
-
-/** Starts a new thread and runs it here to its first review. */
-async function startRun(
-  rfpFile: string | undefined,
-  plan: RunPlan,
-  open: { session: ReviewSession; desk: ReviewDeskHandle },
-  options: RunCommandOptions,
-  context: CliContext,
-): Promise<{ threadId: string; view: ThreadView }> {
-  const { rfp, applicant, store, target, maxRevisions } = plan;
-  if (rfp === undefined) {
-    throw new CliError(
-      `no thread "${options.thread}" in ${describeStore(store, context.cwd)}; give an RFP file to start one`,
-    );
-  }
-  const threadId = options.thread ?? randomUUID();
-  context.stdout.write(
-    `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
-  );
-  await saveRunSettings(plan.settingsPath, threadId, {
-    model: target.spec,
-    ...(maxRevisions === undefined ? {} : { maxRevisions }),
-    ...(plan.panel === undefined ? {} : { panel: plan.panel }),
-    ...(rfpFile === undefined ? {} : { rfpFile }),
-    startedAt: new Date().toISOString(),
-  });
-  context.stderr.write("writing and judging until the first review…\n");
-  const input = {
-    rfpDocument: rfp,
-    ...(applicant === undefined ? {} : { applicantInput: applicant }),
-  };
-  const title =
-    rfp
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== "")
-      ?.trim()
-      .slice(0, 80) ?? threadId;
-  await startThread(open.desk, threadId, input, title, cliReviewer(options.reviewer));
-  return { threadId, view: await open.session.view(threadId) };
-}
-
 export async function runProposal(
   rfpFile: string | undefined,
   options: RunCommandOptions,
@@ -204,6 +122,8 @@ export async function runProposal(
   input: ReviewerInput,
 ): Promise<void> {
   const { cwd, env } = context;
+  if (options.thread !== undefined) checkedThreadArg(options.thread);
+  checkedReviewerArg(options.reviewer);
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
   // A model nobody named is chosen here (Ollama, else the embedded one) and stored with the run.
@@ -239,15 +159,7 @@ export async function runProposal(
   try {
     desk = await openCliDesk(settings);
     const open = { session, desk };
-    const earlier =
-      options.thread === undefined ? undefined : await existingView(session, options.thread);
-    const { threadId, view } =
-      earlier !== undefined && options.thread !== undefined
-        ? {
-            threadId: options.thread,
-            view: await resumeRun(earlier, options.thread, plan, open, options, context),
-          }
-        : await startRun(rfpFile, plan, open, options, context);
+    const { threadId, view } = await openThread(rfpFile, plan, open, options, context);
     await reviewUntilDone(view, {
       ...open,
       threadId,

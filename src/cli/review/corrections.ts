@@ -3,6 +3,7 @@
  * `--note <criterion>=<text>`, and the interactive `mark` step. A value is on the criterion's own
  * scale: a number for a scored criterion (2 on 1–5), a level id, or pass/fail for a check.
  */
+import { quotedId, shownId } from "../../graph/reviewInput.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { type CorrectionInput, resolveCorrections } from "../../scoring/corrections.js";
 import { isCorrectionInvalidError } from "../../scoring/errors.js";
@@ -15,7 +16,9 @@ function pairOf(option: string, text: string): [string, string] {
   const id = at < 0 ? "" : text.slice(0, at).trim();
   const value = at < 0 ? "" : text.slice(at + 1).trim();
   if (id === "" || value === "") {
-    throw new CliError(`${option} takes <criterion>=<value>, e.g. ${option} c2=2 (got "${text}")`);
+    throw new CliError(
+      `${option} takes <criterion>=<value>, e.g. ${option} c2=2 (got ${quotedId(text)})`,
+    );
   }
   return [id, value];
 }
@@ -40,7 +43,7 @@ export function correctionsFromOptions(
   });
   for (const id of noteOf.keys()) {
     if (!corrections.some((c) => c.criterionId === id)) {
-      throw new CliError(`--note ${id}=… goes with a --correct ${id}=<value>`);
+      throw new CliError(`--note ${shownId(id)}=… goes with a --correct ${shownId(id)}=<value>`);
     }
   }
   return corrections;

@@ -6,6 +6,7 @@
  */
 import { userInfo } from "node:os";
 import type { ReviewDecision } from "../../graph/model.js";
+import { ReviewerNameSchema } from "../../graph/reviewInput.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
@@ -13,6 +14,7 @@ import type { Reviewer } from "../../orchestrator/reviewDesk.js";
 import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import { CliError } from "../errors.js";
 import type { PanelJudging } from "../panelJudges.js";
+import type { ThreadView } from "./session.js";
 import type { CheckpointStore } from "./store.js";
 
 export interface CliDeskOptions {
@@ -55,7 +57,10 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
   });
 }
 
-/** Who decides at the terminal: `--reviewer`, else the system user; the operator is trusted. */
+/**
+ * Who decides at the terminal: `--reviewer` (checked by the commands), else the system user when
+ * it is a name the review boundary takes, else "cli"; the operator is trusted.
+ */
 export function cliReviewer(name: string | undefined): Reviewer {
   const fallback = (() => {
     try {
@@ -64,7 +69,8 @@ export function cliReviewer(name: string | undefined): Reviewer {
       return "cli";
     }
   })();
-  return { name: name?.trim() || fallback || "cli", role: "admin" };
+  const chosen = ReviewerNameSchema.safeParse(name?.trim() || fallback);
+  return { name: chosen.success ? chosen.data : "cli", role: "admin" };
 }
 
 function stepFailed(threadId: string, outcome: AdvanceOutcome): CliError | undefined {
@@ -113,11 +119,47 @@ export async function startThread(
   await throwIfFailed(desk, threadId);
 }
 
-/** Advances a thread stopped between two reviews, here. */
-export async function continueThread(desk: ReviewDeskHandle, threadId: string): Promise<void> {
+/**
+ * Advances a thread stopped with work left, here: a thread the store does not know yet (started
+ * before the index existed, or by a library orchestrator on the same file) is registered first.
+ */
+export async function continueThread(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  by: Reviewer,
+): Promise<void> {
+  if ((await desk.store.thread(threadId)) === undefined) {
+    await desk.store.createThread(
+      { id: threadId, title: threadId, creator: by.name, status: "running", settings: {} },
+      { type: "queued", message: `registered by ${by.name}` },
+    );
+  }
   const failed = stepFailed(threadId, await desk.advanceThread(threadId));
   if (failed !== undefined) throw failed;
   await throwIfFailed(desk, threadId);
+}
+
+/**
+ * What a thread has left to do before a reviewer is asked anything, in words: work left in its
+ * checkpoint (a run that stopped), or a decision recorded for the review it waits at and not yet
+ * applied (the process applying it died). Undefined when nothing is left; continueThread does it.
+ */
+export async function workLeftBeforeReview(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  view: ThreadView,
+): Promise<string | undefined> {
+  if (view.kind === "completed") return undefined;
+  if (view.kind === "stopped") {
+    return view.next.length === 0
+      ? "The run stopped before its first checkpoint; running it from its input."
+      : `The run stopped with work left at ${view.next.join(", ")}; running on from there.`;
+  }
+  const recorded = (await desk.store.unappliedDecisions(threadId)).find(
+    (d) => d.interruptId === view.review.interruptId,
+  );
+  if (recorded === undefined) return undefined;
+  return `This review was decided before the run stopped (${recorded.action} by ${recorded.reviewer}); applying it now.`;
 }
 
 async function throwIfFailed(desk: ReviewDeskHandle, threadId: string): Promise<void> {

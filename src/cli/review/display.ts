@@ -13,6 +13,7 @@ import type { PendingRow } from "../../store/types.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
+import type { WorkLeftThread } from "./workLeft.js";
 
 const EXCERPT_LINES = 12;
 const EXCERPT_CHARS = 1200;
@@ -199,5 +200,20 @@ export function renderIndexList(rows: readonly PendingRow[], now = new Date()): 
     waitingSince(row.createdAt, now),
   ]);
   const lines = renderColumns(["thread", "stage", "type", "score", "waiting since"], table);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The threads with work left and no review: where each stopped, and how to go on. */
+export function renderWorkLeftList(
+  threads: readonly WorkLeftThread[],
+  runCommand: (threadId: string) => string,
+): string {
+  const rows = threads.map((thread) => [
+    thread.threadId,
+    thread.state === "running" ? "running in another process" : "stopped",
+    thread.nodes.length === 0 ? "(before its first checkpoint)" : thread.nodes.join(", "),
+    thread.state === "running" ? "—" : runCommand(thread.threadId),
+  ]);
+  const lines = renderColumns(["thread", "state", "work left at", "go on with"], rows);
   return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,7 @@
 /** Reading the files the review commands are given: the RFP, the applicant, new content. */
 import { resolve } from "node:path";
-import { readRegularTextFile } from "../../untrusted/regularFile.js";
+import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
+import { readRegularFile, readRegularTextFile } from "../../untrusted/regularFile.js";
 import { displayPath } from "../displayPath.js";
 import { InputFileError } from "../errors.js";
 
@@ -20,4 +21,27 @@ export async function readInputFile(role: string, path: string, cwd: string): Pr
     throw new InputFileError(role, displayPath(full, cwd), "the file is empty");
   }
   return read.text;
+}
+
+/**
+ * The text of the file an edit replaces a stage's content with: a regular file of at most 1 MiB
+ * (checked before it is read), UTF-8 without NUL bytes, not empty. InputFileError says which.
+ */
+export async function readEditFile(role: string, path: string, cwd: string): Promise<string> {
+  const full = resolve(cwd, path);
+  const shown = displayPath(full, cwd);
+  const limit = REVIEW_LIMITS.editContentBytes;
+  const read = await readRegularFile(full, limit);
+  if (!read.ok) throw new InputFileError(role, shown, read.problem.reason);
+  if (read.data.includes(0)) {
+    throw new InputFileError(role, shown, "contains NUL bytes: a binary file, not text");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(read.data);
+  } catch (error) {
+    throw new InputFileError(role, shown, "is not UTF-8 text", { cause: error });
+  }
+  if (text.trim() === "") throw new InputFileError(role, shown, "the file is empty");
+  return text;
 }

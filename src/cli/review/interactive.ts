@@ -13,7 +13,7 @@ import { isEditorError, isInputFileError } from "../errors.js";
 import { markedCorrection, markQuestion } from "./corrections.js";
 import { contentText } from "./display.js";
 import { editText } from "./editor.js";
-import { readInputFile } from "./files.js";
+import { readEditFile } from "./files.js";
 import type { LineReader } from "./input.js";
 
 export interface DecisionPromptIo {
@@ -78,7 +78,7 @@ async function contentFromFile(io: DecisionPromptIo): Promise<string | null | un
     const path = answer.trim();
     if (path === "") return undefined;
     try {
-      return await readInputFile("content file", path, io.cwd);
+      return await readEditFile("content file", path, io.cwd);
     } catch (error) {
       if (!isInputFileError(error)) throw error;
       io.out.write(`${error.message}\n`);

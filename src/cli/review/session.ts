@@ -1,8 +1,10 @@
 /**
  * What the review commands work on: the proposal graph, compiled by a ReviewOrchestrator on the
- * checkpoint store, plus a view of a thread that tells a paused, completed or stopped run apart.
- * A thread "stopped" when its process ended between two reviews (killed during a model call);
- * `continueThread` runs it on from its last checkpoint, so nothing finished is done again.
+ * checkpoint store, plus a view of a thread that tells a paused, completed or stopped run apart
+ * (threadProgress decides). A thread "stopped" when its process ended between two reviews (killed
+ * during a model call, or after a node finished and before its writes became a checkpoint): the
+ * desk's continueThread runs it on from its last checkpoint, so nothing finished is done again.
+ * "completed" means nothing is left to run or apply.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 import {
@@ -13,6 +15,7 @@ import {
 } from "../../graph/proposalGraph.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import { evaluationContext } from "../../graph/state.js";
+import { threadProgress } from "../../graph/threadProgress.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
 import { type Checkpointer, createCheckpointer } from "../../orchestrator/checkpointer.js";
 import type { GraphState } from "../../orchestrator/graphTypes.js";
@@ -23,7 +26,10 @@ import type { CheckpointStore } from "./store.js";
 export type ProposalBuilder = ReturnType<typeof buildProposalGraph>;
 export type ProposalValues = GraphState<ProposalBuilder>;
 
-/** Where a thread is: waiting for a review, finished, or stopped before `next` without one. */
+/**
+ * Where a thread is: waiting for a review, finished, or stopped with work left at the nodes `next`
+ * (nodes to run, or whose writes wait to be applied) without a review.
+ */
 export type ThreadView =
   | { kind: "paused"; review: PendingReview; values: ProposalValues }
   | { kind: "completed"; values: ProposalValues }
@@ -46,8 +52,6 @@ export interface ReviewSession {
   readonly stages: readonly StageDefinition[];
   /** Where the thread is now (ThreadNotFoundError / ForeignThreadError from the orchestrator). */
   view(threadId: string): Promise<ThreadView>;
-  /** Runs a stopped thread on from its last checkpoint to the next review or the end. */
-  continueThread(threadId: string): Promise<ThreadView>;
   close(): Promise<void>;
 }
 
@@ -72,8 +76,7 @@ export async function openReviewSession(options: ReviewSessionOptions): Promise<
   const orchestrator = new ReviewOrchestrator({
     ...{ graph: builder, checkpointer, context, overrideSettings },
   });
-  // The same graph on the same store, for what the orchestrator does not do: reading where a
-  // thread without a review stopped, and running such a thread on.
+  // The same graph on the same store, for reading where a thread without a review stopped.
   const graph = builder.compile({ checkpointer: checkpointer.saver });
   const config = (threadId: string) => ({
     configurable: { thread_id: threadId, ...(overrideSettings ? { overrideSettings } : {}) },
@@ -84,18 +87,21 @@ export async function openReviewSession(options: ReviewSessionOptions): Promise<
     const snapshot: StateSnapshot = await graph.getState(config(threadId));
     const values = snapshot.values as ProposalValues;
     if (review !== undefined) return { kind: "paused", review, values };
-    if (snapshot.next.length === 0) return { kind: "completed", values };
-    return { kind: "stopped", next: snapshot.next, values };
+    const progress = threadProgress(snapshot);
+    if (progress.kind === "finished") return { kind: "completed", values };
+    const next =
+      progress.kind === "work_left"
+        ? progress.nodes
+        : progress.kind === "paused"
+          ? progress.interrupts.map((i) => i.node)
+          : [];
+    return { kind: "stopped", next, values };
   };
 
   return {
     orchestrator,
     stages: proposalStages(sections),
     view,
-    async continueThread(threadId) {
-      await graph.invoke(null, { ...config(threadId), context });
-      return view(threadId);
-    },
     async close() {
       await orchestrator.close();
       await checkpointer.close();

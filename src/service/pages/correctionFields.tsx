@@ -4,6 +4,7 @@
  * for levels and pass/fail checks) and a note — plain form fields, no script needed. Also the
  * corrections a thread recorded, for its page, and the form fields read back into corrections.
  */
+import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { RecordedCorrection, ReviewDetail } from "../../orchestrator/reviewDesk.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { CriterionResult } from "../../scoring/result.js";
@@ -75,7 +76,7 @@ function CorrectionRow(props: { criterion: CriterionResult; index: number; form:
       <label for={id("value")}>The right score ({scaleHint(criterion)})</label>
       <RightValue criterion={criterion} id={id("value")} name={name("value")} />
       <label for={id("note")}>Why (optional)</label>
-      <input type="text" id={id("note")} name={name("note")} maxlength={2000} />
+      <input type="text" id={id("note")} name={name("note")} maxlength={REVIEW_LIMITS.noteChars} />
     </details>
   );
 }

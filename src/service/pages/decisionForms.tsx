@@ -1,7 +1,9 @@
 /**
  * The decision forms of a review, one per action the review offers: approve, revise with
- * feedback, edit in place, retry. Each posts the pending interrupt's id and the CSRF token.
+ * feedback, edit in place, retry. Each posts the pending interrupt's id and the CSRF token; the
+ * fields' limits are the review boundary's (the service checks them again on every post).
  */
+import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
 import { CorrectionFields } from "./correctionFields.js";
 
@@ -35,7 +37,7 @@ function ApproveForm(props: FormProps) {
       <h2>Approve</h2>
       <Hidden {...props} action="approve" />
       <label for="approve-comment">Comment (optional)</label>
-      <textarea id="approve-comment" name="comment" maxlength={10_000} />
+      <textarea id="approve-comment" name="comment" maxlength={REVIEW_LIMITS.feedbackChars} />
       <CorrectionFields review={props.review} form="approve" />
       <p>
         <button type="submit" class="primary">
@@ -57,7 +59,12 @@ function ReviseForm(props: FormProps) {
       <h2>Ask for a revision</h2>
       <Hidden {...props} action="revise" />
       <label for="revise-feedback">What the writer should change</label>
-      <textarea id="revise-feedback" name="feedback" required maxlength={10_000} />
+      <textarea
+        id="revise-feedback"
+        name="feedback"
+        required
+        maxlength={REVIEW_LIMITS.feedbackChars}
+      />
       <CorrectionFields review={props.review} form="revise" />
       <p>
         <button type="submit">Send back with this feedback</button>
@@ -76,7 +83,7 @@ function EditForm(props: FormProps) {
         {props.review.content}
       </textarea>
       <label for="edit-comment">Comment (optional)</label>
-      <textarea id="edit-comment" name="comment" maxlength={10_000} />
+      <textarea id="edit-comment" name="comment" maxlength={REVIEW_LIMITS.feedbackChars} />
       <CorrectionFields review={props.review} form="edit" />
       <p>
         <button type="submit">Save my edit and go on</button>

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { isEvalgateError } from "../../errors.js";
+import { ThreadIdSchema } from "../../graph/reviewInput.js";
 import {
   DecisionRequestSchema,
   PageRequestSchema,
@@ -30,7 +31,6 @@ export interface PageRoutesOptions {
   events: EventStreamOptions;
 }
 
-const ThreadIdSchema = z.string().min(1).max(200);
 const AfterSchema = z.string().max(200).default("");
 
 function threadPath(threadId: string, rest = ""): string {

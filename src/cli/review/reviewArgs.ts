@@ -1,0 +1,60 @@
+/**
+ * The review commands' arguments, checked by the review boundary's schemas (reviewInput.ts)
+ * before anything is opened: thread ids, the reviewer's name, and a decision, whose faults are
+ * named by the option that gave the field. A refused value is shown cut and escaped.
+ */
+import { type ReviewDecision, ReviewDecisionSchema } from "../../graph/model.js";
+import {
+  quotedId,
+  ReviewerNameSchema,
+  readableIssues,
+  ThreadIdSchema,
+} from "../../graph/reviewInput.js";
+import { CliError } from "../errors.js";
+
+/** A thread id argument; CliError naming what is wrong with it. */
+export function checkedThreadArg(threadId: string, what = "the thread id"): string {
+  const parsed = ThreadIdSchema.safeParse(threadId);
+  if (parsed.success) return parsed.data;
+  const reason = parsed.error.issues[0]?.message ?? "is not a thread id";
+  throw new CliError(`${what} ${quotedId(threadId)} ${reason}`);
+}
+
+/** `--reviewer <name>`: one line of printable text (trimmed); undefined when not given. */
+export function checkedReviewerArg(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const parsed = ReviewerNameSchema.safeParse(name);
+  if (parsed.success) return parsed.data;
+  const reason = parsed.error.issues[0]?.message ?? "is not a name";
+  throw new CliError(`--reviewer ${quotedId(name)} ${reason}`);
+}
+
+/** The option a decision's field comes from. */
+const OPTION_OF: Readonly<Record<string, string>> = {
+  reviewer: "--reviewer",
+  comment: "--comment",
+  feedback: "--feedback",
+  content: "--content-file",
+  corrections: "--correct",
+  criterionId: "--correct",
+  score: "--correct",
+  level: "--correct",
+  note: "--note",
+};
+
+/** The decision as the review boundary takes it; CliError naming the option at fault. */
+export function checkedDecision(decision: ReviewDecision): ReviewDecision {
+  const parsed = ReviewDecisionSchema.safeParse(decision);
+  if (parsed.success) return parsed.data;
+  const [issue] = readableIssues(parsed.error.issues);
+  const path = issue?.path ?? [];
+  const field = [...path].reverse().find((part): part is string => typeof part === "string");
+  const option = OPTION_OF[field ?? ""] ?? "the decision";
+  const index = path[1];
+  const correction =
+    path[0] === "corrections" && typeof index === "number" && "corrections" in decision
+      ? decision.corrections?.[index]
+      : undefined;
+  const which = correction === undefined ? "" : ` ${quotedId(correction.criterionId)}`;
+  throw new CliError(`${option}${which}: ${issue?.message ?? "is invalid"}`);
+}

@@ -1,0 +1,138 @@
+/**
+ * The thread `evalgate run` goes on with: a new one started here and run to its first review, or
+ * an existing one (--thread), after whatever it had left to do before a reviewer is asked
+ * anything (workLeftBeforeReview): a run that stopped with work left runs on, a decision recorded
+ * before a process died is applied, a thread whose first checkpoint was never saved runs from the
+ * input it was recorded with.
+ */
+import { randomUUID } from "node:crypto";
+import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import { isThreadNotFoundError } from "../../orchestrator/errors.js";
+import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
+import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
+import type { RunCommandOptions, RunPlan } from "./runPlan.js";
+import type { ReviewSession, ThreadView } from "./session.js";
+import { saveRunSettings } from "./settings.js";
+import { describeStore } from "./store.js";
+
+/** The session and desk a run works with. */
+export interface OpenRun {
+  session: ReviewSession;
+  desk: ReviewDeskHandle;
+}
+
+/** The thread's view, or undefined when the store has no such thread. */
+async function existingView(
+  session: ReviewSession,
+  threadId: string,
+): Promise<ThreadView | undefined> {
+  try {
+    return await session.view(threadId);
+  } catch (error) {
+    if (isThreadNotFoundError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Goes on with an existing thread: settings given again are kept, a stopped run runs on. */
+async function resumeRun(
+  earlier: ThreadView,
+  threadId: string,
+  plan: RunPlan,
+  open: OpenRun,
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<ThreadView> {
+  const { store, stored, target, maxRevisions } = plan;
+  context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, context.cwd)})\n`);
+  if (plan.rfp !== undefined || plan.applicant !== undefined) {
+    context.stderr.write(
+      `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
+    );
+  }
+  const panelGiven = (options.judge?.length ?? 0) > 0;
+  if (options.model !== undefined || options.maxRevisions !== undefined || panelGiven) {
+    // Settings given again on resume are the thread's from now on (for `review` too).
+    await saveRunSettings(plan.settingsPath, threadId, {
+      ...stored,
+      model: target.spec,
+      ...(maxRevisions === undefined ? {} : { maxRevisions }),
+      ...(plan.panel === undefined ? {} : { panel: plan.panel }),
+      startedAt: stored?.startedAt ?? new Date().toISOString(),
+    });
+  }
+  const left = await workLeftBeforeReview(open.desk, threadId, earlier);
+  if (left === undefined) return earlier;
+  context.stdout.write(`${left}\n`);
+  await continueThread(open.desk, threadId, cliReviewer(options.reviewer));
+  return open.session.view(threadId);
+}
+
+/** Starts a new thread and runs it here to its first review. */
+async function startRun(
+  rfpFile: string | undefined,
+  plan: RunPlan,
+  open: OpenRun,
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<{ threadId: string; view: ThreadView }> {
+  const { rfp, applicant, store, target, maxRevisions } = plan;
+  if (rfp === undefined) {
+    throw new CliError(
+      `no thread "${options.thread}" in ${describeStore(store, context.cwd)}; give an RFP file to start one`,
+    );
+  }
+  const threadId = options.thread ?? randomUUID();
+  context.stdout.write(
+    `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
+  );
+  await saveRunSettings(plan.settingsPath, threadId, {
+    model: target.spec,
+    ...(maxRevisions === undefined ? {} : { maxRevisions }),
+    ...(plan.panel === undefined ? {} : { panel: plan.panel }),
+    ...(rfpFile === undefined ? {} : { rfpFile }),
+    startedAt: new Date().toISOString(),
+  });
+  context.stderr.write("writing and judging until the first review…\n");
+  const input = {
+    rfpDocument: rfp,
+    ...(applicant === undefined ? {} : { applicantInput: applicant }),
+  };
+  const title =
+    rfp
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== "")
+      ?.trim()
+      .slice(0, 80) ?? threadId;
+  await startThread(open.desk, threadId, input, title, cliReviewer(options.reviewer));
+  return { threadId, view: await open.session.view(threadId) };
+}
+
+/**
+ * The thread the command goes on with: an existing one (--thread; one whose first checkpoint was
+ * never saved runs from the input it was started with), else a new one.
+ */
+export async function openThread(
+  rfpFile: string | undefined,
+  plan: RunPlan,
+  open: OpenRun,
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<{ threadId: string; view: ThreadView }> {
+  const threadId = options.thread;
+  if (threadId === undefined) return startRun(rfpFile, plan, open, options, context);
+  const earlier = await existingView(open.session, threadId);
+  if (earlier !== undefined) {
+    return { threadId, view: await resumeRun(earlier, threadId, plan, open, options, context) };
+  }
+  const registered = await open.desk.store.thread(threadId);
+  if (registered?.settings.input === undefined) {
+    return startRun(rfpFile, plan, open, options, context);
+  }
+  context.stdout.write(
+    `thread ${threadId} stopped before its first checkpoint; running it from its input.\n`,
+  );
+  await continueThread(open.desk, threadId, cliReviewer(options.reviewer));
+  return { threadId, view: await open.session.view(threadId) };
+}

@@ -1,0 +1,67 @@
+/**
+ * The threads `evalgate reviews` lists beside the pending reviews: those that wait for no reviewer
+ * but have work left — a process died in the middle of a run (after a node finished and before its
+ * writes became a checkpoint, or during a model call) and nothing runs them now. The candidates
+ * are the store's threads that a job should look at (queued, running, or with a decision not yet
+ * applied); each one's checkpoint is then judged by threadProgress, and a thread whose lock is held
+ * is running in another process. Nothing is run or changed here.
+ */
+import { buildProposalGraph, loadProposalConfig } from "../../graph/proposalGraph.js";
+import { threadProgress } from "../../graph/threadProgress.js";
+import { createCheckpointer } from "../../orchestrator/checkpointer.js";
+import type { ReviewStore } from "../../store/types.js";
+import type { CheckpointStore } from "./store.js";
+
+/** Most threads looked at (each costs a checkpoint read). */
+const MAX_LOOKED_AT = 200;
+
+export interface WorkLeftThread {
+  threadId: string;
+  title: string;
+  /** `stopped`: nothing runs it (go on with `run --thread`); `running`: a process holds it. */
+  state: "stopped" | "running";
+  /** The nodes with work left; empty when it stopped before its first checkpoint. */
+  nodes: string[];
+}
+
+async function lockHeld(store: ReviewStore, threadId: string): Promise<boolean> {
+  const lease = await store.tryLockThread(threadId);
+  await lease?.release();
+  return lease === undefined;
+}
+
+/** The threads of the store with work left and no review, as their checkpoints say. */
+export async function threadsWithWorkLeft(
+  index: ReviewStore,
+  where: CheckpointStore,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<WorkLeftThread[]> {
+  const soon = new Date(Date.now() + 60_000).toISOString();
+  const candidates = (await index.threadsNeedingWork(soon)).slice(0, MAX_LOOKED_AT);
+  if (candidates.length === 0) return [];
+  const checkpointer = await createCheckpointer(
+    where.kind === "sqlite" ? { sqlitePath: where.path, env } : { databaseUrl: where.url, env },
+  );
+  try {
+    const graph = buildProposalGraph({ sections: loadProposalConfig() }).compile({
+      checkpointer: checkpointer.saver,
+    });
+    const found: WorkLeftThread[] = [];
+    for (const threadId of candidates) {
+      const progress = threadProgress(
+        await graph.getState({ configurable: { thread_id: threadId } }),
+      );
+      if (progress.kind !== "work_left" && progress.kind !== "not_started") continue;
+      const thread = await index.thread(threadId);
+      found.push({
+        threadId,
+        title: thread?.title ?? threadId,
+        state: (await lockHeld(index, threadId)) ? "running" : "stopped",
+        nodes: progress.kind === "work_left" ? progress.nodes : [],
+      });
+    }
+    return found;
+  } finally {
+    await checkpointer.close();
+  }
+}
