@@ -1,6 +1,8 @@
 import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
+import type { EvaluationResult } from "../scoring/result.js";
+import { inboxDescription } from "./inboxDescription.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
 import { EditContentSchema, FeedbackSchema } from "./reviewInput.js";
 
@@ -121,14 +123,23 @@ function editableText(content: unknown): string {
 /**
  * The review as LangGraph's prebuilt `HumanInterrupt` (what Agent Inbox shows): the action is
  * the review's title, its arguments the content to edit and the evaluation's outcome; accept,
- * respond and edit are allowed as the review offers approve, revise and edit; ignore never.
+ * respond and edit are allowed as the review offers approve, revise and edit; ignore never. The
+ * description is Markdown: the review's own description, the evaluation (`result`: the one the
+ * review is about) with its criteria against their thresholds and its warnings, and what each
+ * button does.
  */
 export function humanInterruptOf(
   metadata: InterruptMetadata,
   content: unknown,
   refused: (decision: ReviewDecision) => string | undefined,
+  result: EvaluationResult | null = metadata.evaluation,
 ): HumanInterrupt {
   const evaluation = metadata.evaluation ?? metadata.evaluationRef ?? null;
+  const allowed = {
+    respond: refused({ action: "revise", feedback: "-" }) === undefined,
+    edit: refused({ action: "edit", content: "-" }) === undefined,
+    accept: refused({ action: "approve" }) === undefined,
+  };
   return {
     action_request: {
       action: metadata.title,
@@ -146,10 +157,10 @@ export function humanInterruptOf(
     },
     config: {
       allow_ignore: false,
-      allow_respond: refused({ action: "revise", feedback: "-" }) === undefined,
-      allow_edit: refused({ action: "edit", content: "-" }) === undefined,
-      allow_accept: refused({ action: "approve" }) === undefined,
+      allow_respond: allowed.respond,
+      allow_edit: allowed.edit,
+      allow_accept: allowed.accept,
     },
-    description: metadata.description,
+    description: inboxDescription(metadata.description, result, allowed),
   };
 }

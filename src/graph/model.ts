@@ -68,6 +68,11 @@ export const InterruptMetadataSchema = z.object({
   actions: z.array(z.enum(REVIEW_ACTIONS)),
   title: z.string(),
   description: z.string(),
+  /**
+   * In a paused review's interrupt value: the review's own description, kept here because
+   * `description` there is the Markdown summary Agent Inbox shows (see humanInterruptOf).
+   */
+  intro: z.string().optional(),
   /** What went wrong, for evaluation_error. */
   error: z.string().optional(),
   /** Revisions made so far and the allowed maximum. */

@@ -114,7 +114,10 @@ export function createReviewNode(options: ReviewNodeOptions) {
       return "issue" in checked ? checked.issue : undefined;
     };
     const content = readStatePath(state, contentPath);
-    const value = { ...metadata, ...humanInterruptOf(metadata, content, refused) };
+    const inbox = humanInterruptOf(metadata, content, refused, stageEvaluation(state, stage));
+    // One value for both readers: the review's metadata (its own short description kept as
+    // `intro`) and Agent Inbox's HumanInterrupt (whose `description` is the Markdown summary).
+    const value = { ...metadata, ...inbox, intro: metadata.description };
     const contentRefusal = (edited: string) => editContentIssue(stage, edited);
     const response: ReviewResponse = interrupt(value, {
       responseSchema: reviewResponseSchema(refused, correctionRefusal, contentRefusal),

@@ -59,7 +59,7 @@ export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingRev
       contentType: metadata.contentType,
       contentId: metadata.contentId,
       title: metadata.title,
-      description: metadata.description,
+      description: metadata.intro ?? metadata.description,
       evaluation: referencedEvaluation(metadata, snapshot.values),
       actions: metadata.actions,
     };

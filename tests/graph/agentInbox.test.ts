@@ -2,6 +2,7 @@ import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import { markdownText } from "../../src/graph/inboxDescription.js";
 import { scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -143,5 +144,38 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       expect((await graph.getState(thread("inbox-j"))).next).toEqual(["review"]);
     }
     expect(model.calls.length).toBe(calls);
+  });
+
+  it("describes the evaluation in Markdown for the reviewer: outcome, criteria against thresholds, buttons", async () => {
+    const { graph, value } = await pausedGate("inbox-k");
+    const state = await graph.getState(thread("inbox-k"));
+    const evaluation = state.values.evaluation;
+    expect(evaluation).toBeTruthy();
+    const description = value.description ?? "";
+    expect(description).toContain("**Outcome:** overall 0.85 · verdict pass");
+    expect(description).toContain("| criterion | score | threshold | met |");
+    const rows = description
+      .split("\n")
+      .filter((line) => /^\| .* \| (yes|no|not evaluated) \|$/.test(line));
+    expect(rows).toHaveLength(evaluation?.criteria.length ?? -1);
+    for (const criterion of evaluation?.criteria ?? []) {
+      expect(description).toContain(`| ${criterion.threshold.toFixed(2)} |`);
+    }
+    expect(description).toContain("**Accept** approves the content as it is.");
+    expect(description).toContain("**Respond** asks for a revision");
+    expect(description).toContain("**Edit** replaces the content");
+    // The review's own one-line description stays beside it for the other readers.
+    const intro = (value as { intro?: string }).intro ?? "";
+    expect(intro).toMatch(/^Review the evaluation of the .+\.$/);
+    expect(description.startsWith(markdownText(intro))).toBe(true);
+  });
+});
+
+describe("markdownText", () => {
+  it("escapes what would make links, images, HTML or tables, and keeps one line", () => {
+    const text = markdownText("[click](http://x) ![i](y) <img src=x onerror=1> a|b `c` *d*\nnext");
+    expect(text).not.toMatch(/(^|[^\\])[[\]()<>|`*!]/);
+    expect(text).not.toContain("\n");
+    expect(markdownText("x".repeat(500), 20)).toHaveLength(20);
   });
 });
