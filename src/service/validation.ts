@@ -1,9 +1,12 @@
 /**
- * zod validation of bodies and queries through @hono/zod-validator: a failure becomes an
- * INVALID_INPUT error (400) naming the first field at fault, answered by the app's error handler.
+ * zod validation of bodies and queries: a failure becomes an INVALID_INPUT error (400) naming the
+ * first field at fault, answered by the app's error handler. JSON bodies are read by the one
+ * untrusted-JSON reader (prototype keys refused, nesting bounded), not by JSON.parse's value.
  */
 import { zValidator } from "@hono/zod-validator";
+import { validator } from "hono/validator";
 import { type ZodType, z } from "zod";
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { ServiceRequestError } from "./errors.js";
 
 /** The first issue's path (`content`, `limit`), or undefined for a body that is not an object. */
@@ -37,9 +40,22 @@ function failAsInvalid(what: string) {
   };
 }
 
-/** Validates the JSON body against a schema. */
+/**
+ * Validates the JSON body against a schema. Hono reads the body's text once and keeps it: the
+ * value validated is that text read by readUntrustedJson (a `__proto__` key, or `constructor`
+ * holding `prototype`, anywhere is refused), not the plain JSON.parse Hono did first.
+ */
 export function jsonBody<T extends ZodType>(schema: T) {
-  return zValidator("json", schema, failAsInvalid("the request body"));
+  return validator("json", async (_parsed, c): Promise<z.output<T>> => {
+    const read = readUntrustedJson(await c.req.text());
+    if (!read.ok) {
+      throw new ServiceRequestError(
+        "INVALID_INPUT",
+        `the request body is not usable JSON: ${describeJsonProblem(read.problem)}`,
+      );
+    }
+    return requireValid(schema.safeParse(read.value), "the request body");
+  });
 }
 
 /** Validates the query string against a schema. */

@@ -106,6 +106,16 @@ describe("the review API", () => {
     const malformed = await served.client.postRaw("/api/proposals", served.tokens.ana, "{not json");
     expect(malformed.status).toBe(400);
     expect(errorOf(malformed).code).toBe("INVALID_INPUT");
+    for (const poisoned of [
+      '{"rfp": "x", "applicant": "y", "__proto__": {"reviewer": "boss"}}',
+      '{"rfp": "x", "applicant": "y", "\\u005f_proto__": {"admin": true}}',
+      '{"rfp": "x", "applicant": "y", "constructor": {"prototype": {"admin": true}}}',
+    ]) {
+      const refused = await served.client.postRaw("/api/proposals", served.tokens.ana, poisoned);
+      expect(refused.status, poisoned).toBe(400);
+      expect(errorOf(refused).code).toBe("INVALID_INPUT");
+      expect(errorOf(refused).message).toMatch(/not usable JSON.*(__proto__|constructor)/);
+    }
     const limit = await served.client.get("/api/reviews?limit=0", served.tokens.ana);
     expect(limit.status).toBe(400);
     expect(errorOf(limit).field).toBe("limit");
