@@ -61,17 +61,26 @@ function registerSignIn(pages: Hono<ServiceEnv>, { desk, sessions }: PageRoutesO
   pages.post("/signin", async (c) => {
     const form = await checkedForm(c);
     const token = (form.token ?? "").trim();
-    const reviewer = token === "" ? undefined : await desk.authenticate(token.slice(0, 512));
-    if (reviewer === undefined) {
+    const session = newSession();
+    const opened =
+      token === "" || token.length > 512
+        ? undefined
+        : await desk.openSession(token, new Date(session.expiresAt));
+    if (opened === undefined) {
       const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
       return c.html(htmlDocument(page), 401);
     }
-    // A new session (and CSRF token) at sign-in: nothing from before it carries over.
-    sessions.save(c, { ...newSession(), token });
+    // A sign-in from before on this browser ends; the new session (and CSRF token) starts afresh.
+    const before = c.var.session.sessionId;
+    if (before !== undefined) await desk.endSession(before);
+    sessions.save(c, { ...session, sessionId: opened.sessionId });
     return c.redirect("/reviews", 303);
   });
   pages.post("/signout", async (c) => {
     await checkedForm(c);
+    const { sessionId } = c.var.session;
+    // Ended in the store: a copy of the cookie kept from before is refused by every replica.
+    if (sessionId !== undefined) await desk.endSession(sessionId);
     sessions.clear(c);
     return c.redirect("/signin", 303);
   });
