@@ -114,6 +114,8 @@ export const DecisionRecordSchema = z.object({
   action: z.enum(REVIEW_ACTIONS),
   feedback: z.string().optional(),
   comment: z.string().optional(),
+  /** With edit: the text the reviewer put in place of the content. */
+  content: z.string().optional(),
   decidedAt: z.string(),
   /** When the job applied it to the thread; absent while it waits for the job. */
   appliedAt: z.string().optional(),
