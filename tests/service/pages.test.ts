@@ -114,7 +114,8 @@ describe("review pages", () => {
     expect(html).toContain('<svg class="chart"');
     expect(html).toContain('id="strengths"');
     expect(html).toContain('id="criteria"');
-    expect(html).toContain('<section class="alert warnings" role="alert">');
+    expect(html).toContain('<section id="warnings" class="alert warnings" role="alert">');
+    expect(html.match(/class="[^"]*warnings/g)).toHaveLength(1);
     expect(html).toContain("Possible prompt injection");
     expect(html.indexOf("Possible prompt injection")).toBeLessThan(html.indexOf('id="scores"'));
     expect(html).not.toContain(SCRIPT);
