@@ -16,7 +16,7 @@ import { type EventStreamOptions, threadEventStream } from "../events.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
-import { PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
+import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { correctionsOfForm } from "./correctionFields.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
@@ -46,6 +46,10 @@ function registerAssets(pages: Hono<ServiceEnv>): void {
   pages.get("/assets/review.css", (c) => {
     c.header("Cache-Control", "public, max-age=300");
     return c.body(REVIEW_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
+  });
+  pages.get("/assets/page.js", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.body(PAGE_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
   });
   pages.get("/assets/progress.js", (c) => {
     c.header("Cache-Control", "public, max-age=300");
