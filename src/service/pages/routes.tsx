@@ -6,18 +6,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
-import {
-  DecisionRequestSchema,
-  PageRequestSchema,
-  type ReviewDesk,
-} from "../../orchestrator/reviewDesk.js";
+import { PageRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
+import { ServiceRequestError } from "../errors.js";
 import { type EventStreamOptions, threadEventStream } from "../events.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
 import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
-import { correctionsOfForm } from "./correctionFields.js";
+import { answerDecision } from "./decisionRoute.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
 import { QueuePage } from "./queue.js";
@@ -37,9 +34,9 @@ function threadPath(threadId: string, rest = ""): string {
   return `/reviews/${encodeURIComponent(threadId)}${rest}`;
 }
 
-/** The form's optional fields left empty are absent, as in a JSON body. */
-function withoutEmpty(fields: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ""));
+/** The signed-in reviewer is an administrator: technical details and judge calls are shown. */
+function isAdmin(c: { var: ServiceEnv["Variables"] }): boolean {
+  return c.var.reviewer.role === "admin";
 }
 
 function registerAssets(pages: Hono<ServiceEnv>): void {
@@ -103,25 +100,19 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const review = await desk.getReview(threadId, c.var.reviewer);
     const evaluationId = review.evaluation?.evaluationId;
+    const admin = isAdmin(c);
     const traces =
-      evaluationId === undefined
+      evaluationId === undefined || !admin
         ? undefined
         : filterTraces(await desk.threadTraces(threadId, c.var.reviewer), { evaluationId });
     const { name } = c.var.reviewer;
+    const csrf = c.var.session.csrf;
     const page = (
-      <ReviewPage reviewer={name} csrf={c.var.session.csrf} review={review} traces={traces} />
+      <ReviewPage reviewer={name} csrf={csrf} review={review} traces={traces} admin={admin} />
     );
     return c.html(htmlDocument(page));
   });
-  pages.post("/reviews/:threadId/decisions", async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const { fields, corrections } = correctionsOfForm(withoutEmpty(await checkedForm(c)));
-    const form = corrections.length === 0 ? fields : { ...fields, corrections };
-    const request = requireValid(DecisionRequestSchema.safeParse(form), "the decision");
-    await desk.decide(threadId, request, c.var.reviewer);
-    const after = encodeURIComponent(request.interruptId);
-    return c.redirect(threadPath(threadId, `/progress?after=${after}`), 303);
-  });
+  pages.post("/reviews/:threadId/decisions", (c) => answerDecision(c, desk));
 }
 
 /** The review now pending on the thread, if one is (another than `after`). */
@@ -156,20 +147,24 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
       selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
     };
     const { name } = c.var.reviewer;
+    const csrf = c.var.session.csrf;
+    const admin = isAdmin(c);
     const page = (
-      <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} progress={progress} />
+      <ThreadPage reviewer={name} csrf={csrf} thread={thread} progress={progress} admin={admin} />
     );
     return c.html(htmlDocument(page));
   });
   pages.get("/threads/:threadId", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const admin = isAdmin(c);
     const [thread, traces] = await Promise.all([
       desk.threadStatus(threadId, c.var.reviewer),
-      desk.threadTraces(threadId, c.var.reviewer),
+      admin ? desk.threadTraces(threadId, c.var.reviewer) : undefined,
     ]);
     const { name } = c.var.reviewer;
+    const csrf = c.var.session.csrf;
     const page = (
-      <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} traces={traces} />
+      <ThreadPage reviewer={name} csrf={csrf} thread={thread} traces={traces} admin={admin} />
     );
     return c.html(htmlDocument(page));
   });
@@ -181,6 +176,12 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
   });
   pages.get("/threads/:threadId/traces", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    if (!isAdmin(c)) {
+      throw new ServiceRequestError(
+        "FORBIDDEN",
+        "the judge calls (prompts, answers, model settings) are shown to administrators only",
+      );
+    }
     const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");
     return c.json(filterTraces(await desk.threadTraces(threadId, c.var.reviewer), filter));
   });
