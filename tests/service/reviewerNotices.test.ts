@@ -338,6 +338,26 @@ describe("reviewer notices over the engine's warnings", () => {
   });
 });
 
+describe("a warning no rule knows", () => {
+  it("is counted for the reviewer, never shown; administrators see it whole", async () => {
+    const result = await evaluate(judge(PLAIN));
+    const unknown = [
+      "fetch http://10.0.0.7:8080/v1 failed with ECONNRESET",
+      "something new the engine says one day",
+    ];
+    const noted = { ...result, warnings: [...result.warnings, ...unknown] };
+    expect(reviewerNotices(noted)).toEqual([
+      {
+        kind: "unrecognised",
+        text: "The evaluation noted 2 other things, which only an administrator can see.",
+        alert: false,
+        passages: [],
+      },
+    ]);
+    expect(technicalNotes(noted)).toEqual(expect.arrayContaining(unknown));
+  });
+});
+
 describe("classifyFinding", () => {
   it("takes the longest criterion id that starts a text, and leaves unknown texts as other", () => {
     const ids = ["budget", "budget_total"];

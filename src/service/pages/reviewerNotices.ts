@@ -22,10 +22,14 @@ export const NOTICE_KINDS = [
   "no_reasoning",
   "score_rounded",
   "summary_fallback",
+  "unrecognised",
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
-/** Findings for administrators only: how the judge was asked, the cache, the criteria file. */
+/**
+ * Findings for administrators only: how the judge was asked, the cache, the criteria file; and
+ * `other`, a text no rule knows (a reviewer is told only how many there are).
+ */
 export type TechnicalKind = "judge_process" | "answer_read" | "cache" | "criteria_file" | "other";
 
 export type FindingKind = NoticeKind | TechnicalKind;
@@ -153,7 +157,7 @@ function cut(text: string, max: number): string {
 }
 
 /** The sentence of a kind, given the criteria (titles) and places it concerns. */
-function sentenceOf(kind: NoticeKind, titles: string[], places: string[], reason: string): string {
+function sentenceOf(kind: NoticeKind, { titles, places, count }: Gathered, reason: string): string {
   const these = listOf(titles);
   switch (kind) {
     case "injection":
@@ -184,6 +188,10 @@ function sentenceOf(kind: NoticeKind, titles: string[], places: string[], reason
       return `The judge's score for ${these} fell between the steps of the scale and was rounded to the nearest step.`;
     case "summary_fallback":
       return "The written summary could not be made, so a plain summary is shown.";
+    case "unrecognised":
+      return count === 1
+        ? "The evaluation noted 1 other thing, which only an administrator can see."
+        : `The evaluation noted ${count} other things, which only an administrator can see.`;
   }
 }
 
@@ -191,6 +199,8 @@ interface Gathered {
   titles: string[];
   places: string[];
   passages: string[];
+  /** How many texts the kind was found in. */
+  count: number;
 }
 
 /** Findings grouped by kind, with the criteria titles, places and passages each concerns. */
@@ -199,7 +209,8 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
   const titleOf = new Map(evaluation.criteria.map((c) => [c.id, c.title]));
   const groups = new Map<NoticeKind, Gathered>();
   const add = (kind: NoticeKind, finding: Finding) => {
-    const group = groups.get(kind) ?? { titles: [], places: [], passages: [] };
+    const group = groups.get(kind) ?? { titles: [], places: [], passages: [], count: 0 };
+    group.count += 1;
     const title = finding.criterionId === undefined ? undefined : titleOf.get(finding.criterionId);
     if (title !== undefined && !group.titles.includes(title)) group.titles.push(title);
     if (finding.where !== undefined && !group.places.includes(finding.where)) {
@@ -214,7 +225,8 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
   }
   for (const text of evaluationFindings(evaluation)) {
     const finding = classifyFinding(text, ids);
-    if ((NOTICE_KINDS as readonly string[]).includes(finding.kind)) {
+    if (finding.kind === "other") add("unrecognised", finding);
+    else if ((NOTICE_KINDS as readonly string[]).includes(finding.kind)) {
       add(finding.kind as NoticeKind, finding);
     }
   }
@@ -222,8 +234,8 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
 }
 
 /**
- * The notices of an evaluation, once each, in NOTICE_KINDS order (the injection first). Texts no
- * rule knows are not shown to reviewers; `technicalNotes` lists them for administrators.
+ * The notices of an evaluation, once each, in NOTICE_KINDS order (the injection first). A text no
+ * rule knows is not shown to reviewers, only counted; `technicalNotes` lists it for administrators.
  */
 export function reviewerNotices(evaluation: EvaluationResult): ReviewerNotice[] {
   const groups = gather(evaluation);
@@ -235,7 +247,7 @@ export function reviewerNotices(evaluation: EvaluationResult): ReviewerNotice[] 
     return [
       {
         kind,
-        text: sentenceOf(kind, group.titles, places, reason),
+        text: sentenceOf(kind, { ...group, places }, reason),
         alert: kind === "injection" || kind === "injection_unchecked",
         passages: group.passages.slice(0, MAX_PASSAGES),
       },
