@@ -92,7 +92,7 @@ describe("judge calls on the review pages", () => {
     const html = await (await client.get(`/threads/${threadId}`)).text();
     expect(html).toContain('<section id="traces">');
     expect(html).toMatch(/<details class="trace-evaluation" data-evaluation-id="[^"]+"><summary>/);
-    expect(html).toContain("Evaluation of research at ");
+    expect(html).toMatch(/Evaluation of Research at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     expect(html).toContain("ollama:evalgate-service:test");
     expect(html).not.toContain(SCRIPT);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
