@@ -20,6 +20,7 @@ import {
   threadStatus,
 } from "./deskActions.js";
 import { decide } from "./deskDecide.js";
+import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
 import { threadTraces } from "./deskTraces.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
 import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
@@ -159,6 +160,9 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     store: ctx.store,
     advanceThread: (threadId) => ctx.runner.advance(threadId),
     authenticate: (token) => authenticate(ctx, token),
+    openSession: (token, expiresAt) => openSession(ctx.store, token, expiresAt),
+    sessionReviewer: (sessionId) => sessionReviewer(ctx.store, sessionId),
+    endSession: (sessionId) => endSession(ctx.store, sessionId),
     startProposal: (input, by) => startProposal(ctx, input, by),
     assignReviewer: (threadId, name, by) => assignReviewer(ctx, threadId, name, by),
     listReviews: (by, page) => listReviews(ctx, by, page),

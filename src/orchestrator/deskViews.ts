@@ -82,6 +82,9 @@ export function decisionRecordOf(
   };
   if (row.payload.feedback !== undefined) record.feedback = row.payload.feedback;
   if (row.payload.comment !== undefined) record.comment = row.payload.comment;
+  if (row.action === "edit" && row.payload.content !== undefined) {
+    record.content = row.payload.content;
+  }
   if (row.appliedAt !== null) record.appliedAt = row.appliedAt;
   if (row.refusedAt !== null) record.refusedAt = row.refusedAt;
   const corrections = correctionsOf(labels.filter((l) => l.decisionId === row.id));

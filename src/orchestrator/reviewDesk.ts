@@ -114,6 +114,8 @@ export const DecisionRecordSchema = z.object({
   action: z.enum(REVIEW_ACTIONS),
   feedback: z.string().optional(),
   comment: z.string().optional(),
+  /** With edit: the text the reviewer put in place of the content. */
+  content: z.string().optional(),
   decidedAt: z.string(),
   /** When the job applied it to the thread; absent while it waits for the job. */
   appliedAt: z.string().optional(),
@@ -183,6 +185,18 @@ export type DeskErrorCode = keyof typeof DESK_ERROR_STATUS;
 export interface ReviewDesk {
   /** The reviewer a bearer token belongs to, or undefined (unknown or revoked). */
   authenticate(token: string): Promise<Reviewer | undefined>;
+  /**
+   * Signs in to the pages with a token: a new session (a random id; the store keeps its hash)
+   * valid until `expiresAt` or until ended, and its reviewer; undefined for an unknown token.
+   */
+  openSession(
+    token: string,
+    expiresAt: Date,
+  ): Promise<{ sessionId: string; reviewer: Reviewer } | undefined>;
+  /** The reviewer of a session still open: not ended, not expired, its reviewer not revoked. */
+  sessionReviewer(sessionId: string): Promise<Reviewer | undefined>;
+  /** Ends the session for every replica (sign-out). */
+  endSession(sessionId: string): Promise<void>;
   /** Records the thread, assigns its creator, enqueues the job that runs to the first review. */
   startProposal(input: StartProposal, by: Reviewer): Promise<{ threadId: string }>;
   /** Admin only: another reviewer may see and decide this thread's reviews. */

@@ -12,7 +12,7 @@ import { ServiceRequestError } from "./errors.js";
 import { DEFAULT_EVENT_STREAM, type EventStreamOptions } from "./events.js";
 import { renderErrorPage } from "./pages/layout.js";
 import { createPageRoutes } from "./pages/routes.js";
-import { securityHeaders } from "./securityHeaders.js";
+import { noStore, securityHeaders } from "./securityHeaders.js";
 import { createSessionKeeper, sessionKey } from "./session.js";
 
 /** Largest request body: two texts of MAX_TEXT_CHARS with room for multi-byte characters. */
@@ -44,6 +44,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
 
   app.use("*", securityHeaders());
+  app.use("*", noStore());
   app.use(
     "*",
     bodyLimit({

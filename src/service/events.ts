@@ -1,6 +1,6 @@
 /**
  * A thread's progress as Server-Sent Events: each ThreadEvent is one message (`id` = its seq,
- * `event` = its type, `data` = the event as JSON). The desk is polled; a client that reconnects
+ * `event` = its type, `data` = the event as JSON, with `text`, the line a reviewer reads). The desk is polled; a client that reconnects
  * sends Last-Event-ID and gets only what it missed. A stream ends when the thread finishes, after
  * `maxStreamMs` (the browser reconnects), or when the service shuts down.
  */
@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { ReviewDesk, Reviewer, ThreadEvent } from "../orchestrator/reviewDesk.js";
+import { progressText } from "./statusWords.js";
 import { requireValid } from "./validation.js";
 
 export interface EventStreamOptions {
@@ -74,7 +75,7 @@ export async function threadEventStream(
           await stream.writeSSE({
             id: String(event.seq),
             event: event.type,
-            data: JSON.stringify(event),
+            data: JSON.stringify({ ...event, text: progressText(event) }),
           });
           after = Math.max(after, event.seq);
           lastWrite = Date.now();

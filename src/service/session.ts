@@ -1,9 +1,11 @@
 /**
- * Page sessions: a cookie holding the session sealed with AES-256-GCM (the reviewer's token and
+ * Page sessions: a cookie holding the session sealed with AES-256-GCM (the id of the sign-in and
  * the CSRF token; nobody can read or forge it without the key). HttpOnly, SameSite=Strict, Path=/,
- * Secure when the request came over https. The token inside is checked with the desk on every
- * request, so revoking a reviewer ends their sessions too. Replicas share sessions when they share
- * the secret (EVALGATE_SESSION_SECRET); without one, each process makes its own key.
+ * Secure when the request came over https. The sign-in itself is a row in the review store, looked
+ * up on every request: signing out ends it for every replica, so a copy of the cookie kept from
+ * before stops working at once, and revoking a reviewer ends their sessions too. Replicas share
+ * sessions when they share the secret (EVALGATE_SESSION_SECRET) and the database; without a
+ * secret, each process makes its own key. The reviewer's token is never put in the cookie.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Context } from "hono";
@@ -18,7 +20,8 @@ const TAG_BYTES = 16;
 
 const SessionSchema = z.object({
   csrf: z.string().min(16),
-  token: z.string().optional(),
+  /** The sign-in's id (the store keeps its hash); absent before signing in. */
+  sessionId: z.string().min(1).max(128).optional(),
   expiresAt: z.number(),
 });
 export type Session = z.infer<typeof SessionSchema>;

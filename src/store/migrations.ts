@@ -240,6 +240,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX calibration_labels_type ON calibration_labels (content_type, decided_at, decision_id, criterion_id);
       CREATE INDEX calibration_labels_thread ON calibration_labels (thread_id);`),
   },
+  {
+    id: 15,
+    name: "page sessions: one row per sign-in, ended at sign-out, checked on every request",
+    ...same(`
+      CREATE TABLE review_sessions (
+        id_hash TEXT PRIMARY KEY,
+        reviewer TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        ended_at TEXT
+      );
+      CREATE INDEX review_sessions_expiry ON review_sessions (expires_at);`),
+  },
 ];
 
 export const MIGRATIONS_TABLE = `

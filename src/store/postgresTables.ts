@@ -17,7 +17,14 @@ import {
   THREAD_LABELS_SQL,
 } from "./labelRows.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
-import type { NewEvent, ThreadLease } from "./types.js";
+import {
+  END_SESSION_SQL,
+  INSERT_SESSION_SQL,
+  PRUNE_SESSIONS_SQL,
+  SESSION_REVIEWER_SQL,
+  sessionReviewerOf,
+} from "./sessionRows.js";
+import type { NewEvent, NewSession, ThreadLease } from "./types.js";
 
 export const now = () => new Date().toISOString();
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -136,6 +143,26 @@ export class PostgresTables {
   async reviewerByName(name: string) {
     const { rows } = await this.pool.query("SELECT * FROM reviewers WHERE name = $1", [name]);
     return rows[0] === undefined ? undefined : reviewerOf(rows[0]);
+  }
+
+  async openSession(session: NewSession, at: string): Promise<void> {
+    await this.pool.query(numbered(PRUNE_SESSIONS_SQL), [at]);
+    await this.pool.query(numbered(INSERT_SESSION_SQL), [
+      session.idHash,
+      session.reviewer,
+      at,
+      session.expiresAt,
+    ]);
+  }
+
+  async sessionReviewer(idHash: string, at: string) {
+    const { rows } = await this.pool.query(numbered(SESSION_REVIEWER_SQL), [idHash, at]);
+    return sessionReviewerOf(rows[0]);
+  }
+
+  async endSession(idHash: string, at: string): Promise<boolean> {
+    const result = await this.pool.query(numbered(END_SESSION_SQL), [at, idHash]);
+    return (result.rowCount ?? 0) > 0;
   }
 
   async tryLockThread(threadId: string): Promise<ThreadLease | undefined> {

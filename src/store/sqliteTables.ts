@@ -17,7 +17,14 @@ import {
   THREAD_LABELS_SQL,
 } from "./labelRows.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
-import type { NewEvent, ThreadLease } from "./types.js";
+import {
+  END_SESSION_SQL,
+  INSERT_SESSION_SQL,
+  PRUNE_SESSIONS_SQL,
+  SESSION_REVIEWER_SQL,
+  sessionReviewerOf,
+} from "./sessionRows.js";
+import type { NewEvent, NewSession, ThreadLease } from "./types.js";
 
 export const now = () => new Date().toISOString();
 
@@ -113,6 +120,23 @@ export class SqliteTables {
   async reviewerByName(name: string) {
     const row = this.sql("SELECT * FROM reviewers WHERE name = ?").get(name);
     return row === undefined ? undefined : reviewerOf(row);
+  }
+
+  async openSession(session: NewSession, at: string): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.sql(PRUNE_SESSIONS_SQL).run(at);
+        this.sql(INSERT_SESSION_SQL).run(session.idHash, session.reviewer, at, session.expiresAt);
+      })
+      .immediate();
+  }
+
+  async sessionReviewer(idHash: string, at: string) {
+    return sessionReviewerOf(this.sql(SESSION_REVIEWER_SQL).get(idHash, at));
+  }
+
+  async endSession(idHash: string, at: string): Promise<boolean> {
+    return this.sql(END_SESSION_SQL).run(at, idHash).changes > 0;
   }
 
   async tryLockThread(threadId: string): Promise<ThreadLease | undefined> {

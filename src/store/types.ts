@@ -149,6 +149,14 @@ export interface ThreadLease {
   release(): Promise<void>;
 }
 
+/** A page session as the store keeps it: the hash of its id, never the id itself. */
+export interface NewSession {
+  idHash: string;
+  reviewer: string;
+  /** ISO-8601 UTC; the session is no longer valid from then on. */
+  expiresAt: string;
+}
+
 export interface ReviewStore {
   readonly kind: "sqlite" | "postgres";
   addReviewer(name: string, role: ReviewerRole, tokenHash: string): Promise<void>;
@@ -157,6 +165,16 @@ export interface ReviewStore {
   revokeReviewer(name: string): Promise<boolean>;
   reviewerByTokenHash(tokenHash: string): Promise<Reviewer | undefined>;
   reviewerByName(name: string): Promise<ReviewerRow | undefined>;
+
+  /** Records a signed-in page session (and drops the rows of sessions expired before `now`). */
+  openSession(session: NewSession, now: string): Promise<void>;
+  /**
+   * The reviewer of a session that was opened, not ended, not expired at `now`, and whose
+   * reviewer is not revoked; undefined otherwise. Every replica reads the same rows.
+   */
+  sessionReviewer(idHash: string, now: string): Promise<Reviewer | undefined>;
+  /** Ends the session (sign-out); false when there was no open session of that hash. */
+  endSession(idHash: string, now: string): Promise<boolean>;
 
   /** Records the thread and assigns its creator. */
   createThread(thread: NewThread, event: NewEvent): Promise<void>;

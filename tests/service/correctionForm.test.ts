@@ -50,9 +50,9 @@ describe("score corrections on the review page", () => {
     await client.signIn(served.tokens.ana);
     const html = await (await client.get(`/reviews/${threadId}`)).text();
     expect(html).toContain("score is wrong");
-    const fields = hiddenFieldsOf(html, "approve-form");
+    const fields = hiddenFieldsOf(html, "decision-form");
     const award = indexOf(fields, "award_parameters");
-    expect(html).toContain(`id="approve-correction-${award}-value"`);
+    expect(html).toContain(`id="correction-${award}-value"`);
     // Every criterion's value field goes with the form; only one is filled in.
     const values = Object.fromEntries(
       Object.keys(fields)
@@ -62,6 +62,7 @@ describe("score corrections on the review page", () => {
     const posted = await client.post(`/reviews/${threadId}/decisions`, {
       ...fields,
       ...values,
+      action: "approve",
       comment: "",
       [`correction-${award}-value`]: "0.4",
       [`correction-${award}-note`]: "no award ceiling",
@@ -83,10 +84,11 @@ describe("score corrections on the review page", () => {
     const client = new PageClient(served.app);
     await client.signIn(served.tokens.ana);
     const html = await (await client.get(`/reviews/${threadId}`)).text();
-    const fields = hiddenFieldsOf(html, "approve-form");
+    const fields = hiddenFieldsOf(html, "decision-form");
     const award = indexOf(fields, "award_parameters");
     const posted = await client.post(`/reviews/${threadId}/decisions`, {
       ...fields,
+      action: "approve",
       [`correction-${award}-value`]: "7",
     });
     expect(posted.status).toBe(400);

@@ -114,7 +114,8 @@ describe("review pages", () => {
     expect(html).toContain('<svg class="chart"');
     expect(html).toContain('id="strengths"');
     expect(html).toContain('id="criteria"');
-    expect(html).toContain('<section class="alert warnings" role="alert">');
+    expect(html).toContain('<section id="warnings" class="alert warnings" role="alert">');
+    expect(html.match(/class="[^"]*warnings/g)).toHaveLength(1);
     expect(html).toContain("Possible prompt injection");
     expect(html.indexOf("Possible prompt injection")).toBeLessThan(html.indexOf('id="scores"'));
     expect(html).not.toContain(SCRIPT);
@@ -129,7 +130,7 @@ describe("review pages", () => {
     const client = new PageClient(limitedApp);
     const csrf = await client.signIn(token);
     const first = await (await client.get(`/reviews/${threadId}`)).text();
-    expect(first).toContain('id="revise-form"');
+    expect(first).toContain('name="action" value="revise"');
     const revised = await client.post(`/reviews/${threadId}/decisions`, {
       _csrf: csrf,
       interruptId: interruptOf(first),
@@ -142,10 +143,11 @@ describe("review pages", () => {
       const text = await page.text();
       return page.status === 200 && interruptOf(text) !== interruptOf(first) ? text : undefined;
     });
-    expect(html).toContain('id="approve-form"');
-    expect(html).toContain('id="edit-form"');
-    expect(html).toContain('id="retry-form"');
-    expect(html).not.toContain('id="revise-form"');
+    expect(html).toContain('name="action" value="approve"');
+    expect(html).toContain('name="action" value="edit"');
+    expect(html).toContain('name="action" value="retry"');
+    expect(html).not.toContain('name="action" value="revise"');
+    expect(html).not.toContain('id="revise-feedback"');
   });
 
   it("approves without JavaScript: 303 to progress, which moves on to the next review once it is ready", async () => {

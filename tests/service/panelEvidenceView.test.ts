@@ -16,7 +16,7 @@ function judge(name: string, result: "pass" | "fail", quotes: string[]) {
 }
 
 describe("the review page's evaluation view", () => {
-  it("shows why the result is held, each judge's answer, the agreement and the quotes found or not", async () => {
+  it("says once why the result is held, and shows each judge's answer, the agreement and the quotes found or not", async () => {
     const catalog = catalogOf({
       id: "support",
       name: "Support",
@@ -38,8 +38,13 @@ describe("the review page's evaluation view", () => {
       injectionGuard: false,
     });
     const html = String(await jsx(EvaluationView, { evaluation }).toString());
-    expect(html).toContain("Held for your review");
-    expect(html).toContain("criterion partners was met on quotes the content does not contain");
+    // Why it is held is said once, in the reviewer's words; the engine's text is not on the page.
+    expect(html.match(/id="warnings"/g)).toHaveLength(1);
+    expect(html).toContain(
+      "The judge quoted text that is not in the content for Partner commitment: check that score against the content.",
+    );
+    expect(html).not.toContain("criterion partners was met on quotes");
+    expect(html).not.toContain("Held for your review");
     expect(html).toContain("Panel of 2 (scripted:a, scripted:b), median: agreement");
     expect(html).toContain("Quotes: 0 of 2 found in the content, 2 not found");
     expect(html).toContain(

@@ -57,7 +57,9 @@ describe("the Retry button on the thread page", () => {
     const failed = await (await client.get(`/threads/${threadId}`)).text();
     expect(failed).toContain(RETRY_FORM);
     expect(failed).toContain(`action="/threads/${threadId}/retry"`);
-    expect(failed).toContain("The run refused ana&#39;s retry on research.");
+    expect(failed).toContain(
+      "The run could not take ana&#39;s decision (asked to try again on Research).",
+    );
 
     const path = `/threads/${threadId}/retry`;
     const forged = await client.post(path, { _csrf: "x".repeat(32) });

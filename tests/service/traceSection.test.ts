@@ -54,7 +54,7 @@ let app: ReturnType<typeof createServiceApp>;
 
 beforeAll(async () => {
   real = await openRealDesk(scriptWriter());
-  ana = await real.addReviewer("ana");
+  ana = await real.addReviewer("ana", "admin");
   app = createServiceApp({ desk: real.desk, logError: () => {} });
 }, 60_000);
 
@@ -92,7 +92,7 @@ describe("judge calls on the review pages", () => {
     const html = await (await client.get(`/threads/${threadId}`)).text();
     expect(html).toContain('<section id="traces">');
     expect(html).toMatch(/<details class="trace-evaluation" data-evaluation-id="[^"]+"><summary>/);
-    expect(html).toContain("Evaluation of research at ");
+    expect(html).toMatch(/Evaluation of Research at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     expect(html).toContain("ollama:evalgate-service:test");
     expect(html).not.toContain(SCRIPT);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -121,6 +121,26 @@ describe("judge calls on the review pages", () => {
     expect(review.match(/class="trace-evaluation"/g)).toHaveLength(1);
   }, 120_000);
 
+  it("keeps them from reviewers who are not administrators: pages and the page session's JSON", async () => {
+    const threadId = await firstReview(ana);
+    const dee = await real.addReviewer("dee");
+    const admin = (await real.desk.authenticate(ana))!;
+    await real.desk.assignReviewer(threadId, "dee", admin);
+    const client = new PageClient(app);
+    await client.signIn(dee);
+    for (const path of [`/threads/${threadId}`, `/reviews/${threadId}`]) {
+      const page = await client.get(path);
+      expect(page.status, path).toBe(200);
+      const html = await page.text();
+      expect(html, path).not.toContain('<section id="traces">');
+      expect(html, path).not.toContain("ollama:evalgate-service:test");
+      expect(html, path).not.toContain("Technical details");
+    }
+    const json = await client.get(`/threads/${threadId}/traces`);
+    expect(json.status).toBe(403);
+    expect(await json.text()).not.toContain("ollama:evalgate-service:test");
+  }, 120_000);
+
   it("answers the API only with a bearer token, and only to a reviewer of the thread", async () => {
     const threadId = await firstReview(ana);
     const api = apiClient(app);
@@ -145,7 +165,7 @@ describe("secrets in the judge's parameters and environment", () => {
     });
     try {
       const token = newReviewerToken();
-      await desk.store.addReviewer("cy", "reviewer", hashToken(token));
+      await desk.store.addReviewer("cy", "admin", hashToken(token));
       const reviewer = (await desk.authenticate(token))!;
       const { threadId } = await desk.startProposal(
         { rfp: "Keys\nFlood resilience grants.", applicant: "Harbour Trust" },

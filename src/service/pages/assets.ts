@@ -1,6 +1,7 @@
 /**
- * The pages' stylesheet and their one script, served from this origin (the Content-Security-Policy
- * allows no inline style or script). The script only adds live progress: every page works without it.
+ * The pages' stylesheet and their two scripts, served from this origin (the Content-Security-Policy
+ * allows no inline style or script). The scripts show times in the reader's zone and add live
+ * progress: every page works without them.
  */
 export const REVIEW_CSS = `
 :root { color-scheme: light; --ink: #1d2430; --muted: #5b6475; --line: #d8dde6; --ok: #1f7a4d;
@@ -33,9 +34,21 @@ svg.chart .bar-none { fill: #98a2b3; } svg.chart .threshold { stroke: var(--ink)
 .criterion { border-top: 1px solid var(--line); padding-top: .6rem; margin-top: .6rem; }
 .criterion h3 { font-size: 1rem; margin: 0 0 .3rem; }
 .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 1rem; }
-form.decision { display: grid; gap: .5rem; }
+form.decision { display: grid; gap: .75rem; background: #fff; border: 1px solid var(--line); border-radius: 8px;
+  padding: 1rem 1.2rem; }
 form.decision textarea { width: 100%; min-height: 5rem; font: inherit; }
 form.decision textarea.edit { min-height: 16rem; font: 14px/1.45 ui-monospace, monospace; }
+form.decision .choices { display: grid; gap: .75rem; }
+form.decision .choice { display: grid; gap: .4rem; border-top: 1px solid var(--line); padding-top: .6rem; }
+form.decision .choice h3 { font-size: 1rem; margin: 0; }
+form.decision .choice button { justify-self: start; }
+.warnings ul.passages { font-weight: 400; margin: .2rem 0; }
+details.admin-details { margin-top: .6rem; color: var(--muted); }
+details.admin-details code { white-space: pre-wrap; word-break: break-word; }
+ol#decisions li.decision { margin-bottom: .8rem; }
+ol#decisions blockquote { margin: .2rem 0 .2rem 1rem; padding-left: .6rem; border-left: 3px solid var(--line);
+  white-space: pre-wrap; }
+ul.next-steps li { margin: .3rem 0; }
 fieldset.corrections { border: 1px solid #ddd; padding: .25rem .75rem .5rem; }
 fieldset.corrections details.correction { margin: .25rem 0; }
 fieldset.corrections details.correction[open] { display: grid; gap: .25rem; }
@@ -46,6 +59,29 @@ button.primary { background: var(--accent); color: #fff; border-color: var(--acc
 .signin input[type=password] { width: 100%; padding: .45rem; font: inherit; }
 .error { color: var(--bad); font-weight: 600; }
 ol.progress-log { color: var(--muted); }
+`;
+
+/**
+ * On every page: each `<time datetime>` shown in the browser's own time zone, with the zone's name
+ * ("4 May 2026, 15:57 GMT+5:45"); the UTC text the server wrote stays as the element's title.
+ */
+export const PAGE_SCRIPT = `"use strict";
+(function () {
+  if (!window.Intl || !Intl.DateTimeFormat) return;
+  var base = { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+    hour12: false, timeZoneName: "short" };
+  var withSeconds = Object.assign({ second: "2-digit" }, base);
+  var times = document.querySelectorAll("time[datetime]");
+  for (var i = 0; i < times.length; i++) {
+    var element = times[i];
+    var instant = new Date(element.getAttribute("datetime"));
+    if (isNaN(instant.getTime())) continue;
+    var options = element.getAttribute("data-seconds") === "true" ? withSeconds : base;
+    element.setAttribute("title", element.textContent);
+    element.textContent = new Intl.DateTimeFormat(undefined, options).format(instant);
+    element.setAttribute("data-local", "true");
+  }
+})();
 `;
 
 /** Follows the thread's events; reloads the page when a review is ready or the run ends. */
@@ -60,7 +96,7 @@ export const PROGRESS_SCRIPT = `"use strict";
   var settle = { review_ready: true, finished: true, failed: true };
   function show(event) {
     var data = JSON.parse(event.data);
-    var text = data.type + (data.stage ? " · " + data.stage : "") + (data.message ? ": " + data.message : "");
+    var text = typeof data.text === "string" ? data.text : data.type;
     if (log) { var item = document.createElement("li"); item.textContent = text; log.appendChild(item); }
     if (status) status.textContent = text;
     if (settle[data.type]) { source.close(); window.location.reload(); }

@@ -1,8 +1,9 @@
 /**
- * Score corrections on the review page: inside each decision form, per criterion, a "score is
+ * Score corrections on the review page: once in the decision form, per criterion, a "score is
  * wrong" control that reveals the right value on the criterion's own scale (a number, or a list
- * for levels and pass/fail checks) and a note — plain form fields, no script needed. Also the
- * corrections a thread recorded, for its page, and the form fields read back into corrections.
+ * for levels and pass/fail checks) and a note — plain form fields, no script needed; they go with
+ * whichever decision is chosen. Also the corrections a thread recorded, for its page, and the
+ * form fields read back into corrections.
  */
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { RecordedCorrection, ReviewDetail } from "../../orchestrator/reviewDesk.js";
@@ -28,14 +29,21 @@ function choicesOf(criterion: CriterionResult): Array<{ value: string; label: st
   return criterion.levels.map((l) => ({ value: l.id, label: l.label }));
 }
 
-function RightValue(props: { criterion: CriterionResult; id: string; name: string }) {
+function RightValue(props: {
+  criterion: CriterionResult;
+  id: string;
+  name: string;
+  value: string;
+}) {
   const choices = choicesOf(props.criterion);
   if (choices !== null) {
     return (
       <select id={props.id} name={props.name}>
         <option value="">— the judge was right —</option>
         {choices.map((c) => (
-          <option value={c.value}>{c.label}</option>
+          <option value={c.value} selected={c.value === props.value}>
+            {c.label}
+          </option>
         ))}
       </select>
     );
@@ -50,6 +58,7 @@ function RightValue(props: { criterion: CriterionResult; id: string; name: strin
       max={String(scale.max)}
       step={scale.integer ? "1" : "any"}
       inputmode="decimal"
+      value={props.value === "" ? undefined : props.value}
     />
   );
 }
@@ -61,35 +70,49 @@ function scaleHint(criterion: CriterionResult): string {
   return `${scale.min}–${scale.max}`;
 }
 
-function CorrectionRow(props: { criterion: CriterionResult; index: number; form: string }) {
-  const { criterion, index, form } = props;
-  const id = (part: string) => `${form}-correction-${index}-${part}`;
+function CorrectionRow(props: {
+  criterion: CriterionResult;
+  index: number;
+  values: Readonly<Record<string, string>>;
+}) {
+  const { criterion, index } = props;
   const name = (part: string) => `correction-${index}-${part}`;
   const kind = choicesOf(criterion) === null ? "score" : "level";
+  const value = props.values[name("value")] ?? "";
+  const note = props.values[name("note")] ?? "";
   return (
-    <details class="correction">
+    <details class="correction" open={value !== "" || note !== ""}>
       <summary>
         {criterion.title}: judge said {judged(criterion)} — score is wrong
       </summary>
       <input type="hidden" name={name("criterion")} value={criterion.id} />
       <input type="hidden" name={name("kind")} value={kind} />
-      <label for={id("value")}>The right score ({scaleHint(criterion)})</label>
-      <RightValue criterion={criterion} id={id("value")} name={name("value")} />
-      <label for={id("note")}>Why (optional)</label>
-      <input type="text" id={id("note")} name={name("note")} maxlength={REVIEW_LIMITS.noteChars} />
+      <label for={name("value")}>The right score ({scaleHint(criterion)})</label>
+      <RightValue criterion={criterion} id={name("value")} name={name("value")} value={value} />
+      <label for={name("note")}>Why (optional)</label>
+      <input
+        type="text"
+        id={name("note")}
+        name={name("note")}
+        maxlength={REVIEW_LIMITS.noteChars}
+        value={note === "" ? undefined : note}
+      />
     </details>
   );
 }
 
-/** The correction controls of one decision form (approve, revise or edit). */
-export function CorrectionFields(props: { review: ReviewDetail; form: string }) {
+/** The correction controls of the decision form, once (nothing without criteria). */
+export function CorrectionFields(props: {
+  review: ReviewDetail;
+  values?: Readonly<Record<string, string>>;
+}) {
   const criteria = props.review.evaluation?.criteria ?? [];
   if (criteria.length === 0) return null;
   return (
-    <fieldset class="corrections">
-      <legend>Scores the judge got wrong (optional, sent with this decision)</legend>
+    <fieldset class="corrections" id="corrections">
+      <legend>Scores the judge got wrong (optional, sent with approve, revise or edit)</legend>
       {criteria.map((criterion, index) => (
-        <CorrectionRow criterion={criterion} index={index} form={props.form} />
+        <CorrectionRow criterion={criterion} index={index} values={props.values ?? {}} />
       ))}
     </fieldset>
   );

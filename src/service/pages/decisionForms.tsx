@@ -1,118 +1,117 @@
 /**
- * The decision forms of a review, one per action the review offers: approve, revise with
- * feedback, edit in place, retry. Each posts the pending interrupt's id and the CSRF token; the
- * fields' limits are the review boundary's (the service checks them again on every post).
+ * The decision form of a review: one form, so what a reviewer enters once — the scores the judge
+ * got wrong and a comment — goes with whichever decision they choose. Each decision the review
+ * offers (approve, revise with feedback, edit in place, retry) is a submit button named `action`;
+ * its own field (the feedback, the edited content) sits beside it. Plain HTML: no script needed.
+ * Pressing Enter in a text field decides nothing (the form's default button is a disabled one).
+ * The fields' limits are the review boundary's; the service checks everything again on every post
+ * and, when it refuses a decision, shows the form again with what was entered.
  */
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
 import { CorrectionFields } from "./correctionFields.js";
 
-interface FormProps {
+export interface DecisionFormsProps {
   review: ReviewDetail;
   csrf: string;
+  /** The fields of a refused decision, entered again. */
+  values?: Readonly<Record<string, string>> | undefined;
 }
+
+/** The decisions that take a comment and score corrections (not a plain retry). */
+const JUDGING_ACTIONS = new Set(["approve", "revise", "edit"]);
 
 function formAction(threadId: string): string {
   return `/reviews/${encodeURIComponent(threadId)}/decisions`;
 }
 
-function Hidden(props: FormProps & { action: string }) {
+function Approve() {
   return (
-    <>
-      <input type="hidden" name="_csrf" value={props.csrf} />
-      <input type="hidden" name="interruptId" value={props.review.interruptId} />
-      <input type="hidden" name="action" value={props.action} />
-    </>
+    <div class="choice" id="approve">
+      <h3>Approve</h3>
+      <p class="muted">The content goes on as it is.</p>
+      <button type="submit" name="action" value="approve" class="primary" id="approve-button">
+        Approve and go on
+      </button>
+    </div>
   );
 }
 
-function ApproveForm(props: FormProps) {
+function Revise(props: { feedback: string | undefined }) {
   return (
-    <form
-      method="post"
-      action={formAction(props.review.threadId)}
-      class="decision"
-      id="approve-form"
-    >
-      <h2>Approve</h2>
-      <Hidden {...props} action="approve" />
-      <label for="approve-comment">Comment (optional)</label>
-      <textarea id="approve-comment" name="comment" maxlength={REVIEW_LIMITS.feedbackChars} />
-      <CorrectionFields review={props.review} form="approve" />
-      <p>
-        <button type="submit" class="primary">
-          Approve and go on
-        </button>
-      </p>
-    </form>
-  );
-}
-
-function ReviseForm(props: FormProps) {
-  return (
-    <form
-      method="post"
-      action={formAction(props.review.threadId)}
-      class="decision"
-      id="revise-form"
-    >
-      <h2>Ask for a revision</h2>
-      <Hidden {...props} action="revise" />
-      <label for="revise-feedback">What the writer should change</label>
-      <textarea
-        id="revise-feedback"
-        name="feedback"
-        required
-        maxlength={REVIEW_LIMITS.feedbackChars}
-      />
-      <CorrectionFields review={props.review} form="revise" />
-      <p>
-        <button type="submit">Send back with this feedback</button>
-      </p>
-    </form>
-  );
-}
-
-function EditForm(props: FormProps) {
-  return (
-    <form method="post" action={formAction(props.review.threadId)} class="decision" id="edit-form">
-      <h2>Edit in place</h2>
-      <Hidden {...props} action="edit" />
-      <label for="edit-content">The content as it should be</label>
-      <textarea id="edit-content" name="content" class="edit" required>
-        {props.review.content}
+    <div class="choice" id="revise">
+      <h3>Ask for a revision</h3>
+      <label for="revise-feedback">What the writer should change (needed to send it back)</label>
+      <textarea id="revise-feedback" name="feedback" maxlength={REVIEW_LIMITS.feedbackChars}>
+        {props.feedback ?? ""}
       </textarea>
-      <label for="edit-comment">Comment (optional)</label>
-      <textarea id="edit-comment" name="comment" maxlength={REVIEW_LIMITS.feedbackChars} />
-      <CorrectionFields review={props.review} form="edit" />
-      <p>
-        <button type="submit">Save my edit and go on</button>
-      </p>
-    </form>
+      <button type="submit" name="action" value="revise" id="revise-button">
+        Send back with this feedback
+      </button>
+    </div>
   );
 }
 
-function RetryForm(props: FormProps) {
+function Edit(props: { content: string }) {
   return (
-    <form method="post" action={formAction(props.review.threadId)} class="decision" id="retry-form">
-      <h2>Try again</h2>
-      <Hidden {...props} action="retry" />
-      <p class="muted">Run the step that failed once more.</p>
-      <p>
-        <button type="submit">Retry</button>
-      </p>
-    </form>
+    <div class="choice" id="edit">
+      <h3>Edit in place</h3>
+      <label for="edit-content">The content as it should be</label>
+      <textarea id="edit-content" name="content" class="edit">
+        {props.content}
+      </textarea>
+      <button type="submit" name="action" value="edit" id="edit-button">
+        Save my edit and go on
+      </button>
+    </div>
   );
 }
 
-export function DecisionForms(props: FormProps) {
-  const offered = new Set(props.review.actions);
+function Retry() {
+  return (
+    <div class="choice" id="retry">
+      <h3>Try again</h3>
+      <p class="muted">Run the step that failed once more.</p>
+      <button type="submit" name="action" value="retry" id="retry-button">
+        Retry
+      </button>
+    </div>
+  );
+}
+
+function Comment(props: { comment: string | undefined }) {
+  return (
+    <div class="comment">
+      <label for="decision-comment">Comment (optional, kept with your decision)</label>
+      <textarea id="decision-comment" name="comment" maxlength={REVIEW_LIMITS.feedbackChars}>
+        {props.comment ?? ""}
+      </textarea>
+    </div>
+  );
+}
+
+export function DecisionForms(props: DecisionFormsProps) {
+  const { review } = props;
+  const values = props.values ?? {};
+  const offered = new Set(review.actions);
+  const judging = review.actions.some((action) => JUDGING_ACTIONS.has(action));
   return (
     <section id="decide">
-      {offered.has("approve") ? <ApproveForm {...props} /> : null}
-      {offered.has("revise") ? <ReviseForm {...props} /> : null}
-      {offered.has("edit") ? <EditForm {...props} /> : null}
-      {offered.has("retry") ? <RetryForm {...props} /> : null}
+      <form method="post" action={formAction(review.threadId)} class="decision" id="decision-form">
+        <input type="hidden" name="_csrf" value={props.csrf} />
+        <input type="hidden" name="interruptId" value={review.interruptId} />
+        {/* The form's default button: Enter in a text field submits nothing. */}
+        <button type="submit" class="enter-guard" disabled hidden />
+        <h2>Your decision</h2>
+        {judging ? <CorrectionFields review={review} values={values} /> : null}
+        {judging ? <Comment comment={values.comment} /> : null}
+        <div class="choices">
+          {offered.has("approve") ? <Approve /> : null}
+          {offered.has("revise") ? <Revise feedback={values.feedback} /> : null}
+          {offered.has("edit") ? <Edit content={values.content ?? review.content} /> : null}
+          {offered.has("retry") ? <Retry /> : null}
+        </div>
+      </form>
     </section>
   );
 }

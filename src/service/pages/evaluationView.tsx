@@ -1,47 +1,57 @@
 /**
- * What the judge said about the content: warnings (possible prompt injection first, loudly), the
- * score chart against thresholds, strengths, weaknesses, suggestions, and each criterion's
- * reasoning with its hits, misses and evidence.
+ * What the judge said about the content: the notices a reviewer should read first (possible prompt
+ * injection first, loudly; one plain sentence per kind of finding, the engine's own texts for
+ * administrators only), the score chart against thresholds, strengths, weaknesses, suggestions,
+ * and each criterion's reasoning with its hits, misses and evidence.
  */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { AdminDetails } from "./adminDetails.js";
 import { CriterionPanelAndQuotes, PanelEvidenceSummary } from "./panelEvidenceView.js";
 import { formatScore } from "./queue.js";
+import { type ReviewerNotice, reviewerNotices, technicalNotes } from "./reviewerNotices.js";
 import { ScoreChart } from "./scoreChart.js";
 
-function isInjectionWarning(warning: string): boolean {
-  return /prompt injection/i.test(warning);
+function noticesHeading(notices: readonly ReviewerNotice[]): string {
+  if (notices.some((n) => n.kind === "injection")) {
+    return "Possible prompt injection: read the content yourself";
+  }
+  return notices.some((n) => n.alert) ? "Read the content yourself" : "Before you decide";
 }
 
-/** Injection warnings first, then the rest in their order. */
-export function orderedWarnings(warnings: readonly string[]): string[] {
-  return [
-    ...warnings.filter(isInjectionWarning),
-    ...warnings.filter((w) => !isInjectionWarning(w)),
-  ];
-}
-
-function Warnings(props: { evaluation: EvaluationResult }) {
-  const warnings = orderedWarnings(props.evaluation.warnings);
-  const reasons = props.evaluation.humanReviewReasons ?? [];
-  const injection = reasons.some(isInjectionWarning) || warnings.some(isInjectionWarning);
-  if (warnings.length === 0 && !injection) return null;
+/** The one box of notices (nothing when there is nothing to say). */
+function Notices(props: { evaluation: EvaluationResult; admin: boolean }) {
+  const notices = reviewerNotices(props.evaluation);
+  const technical = technicalNotes(props.evaluation);
+  if (notices.length === 0 && !(props.admin && technical.length > 0)) return null;
+  const alert = notices.some((n) => n.alert);
   return (
     <section
-      class={injection ? "alert warnings" : "notice warnings"}
-      role={injection ? "alert" : undefined}
+      id="warnings"
+      class={alert ? "alert warnings" : "notice warnings"}
+      role={alert ? "alert" : undefined}
     >
-      <h2>{injection ? "Possible prompt injection: read the content yourself" : "Warnings"}</h2>
-      {injection ? (
-        <p>
-          The content looks like it addresses the judge. The scores below may have been steered;
-          this review cannot pass without your decision.
-        </p>
-      ) : null}
-      <ul>
-        {warnings.map((warning) => (
-          <li class={isInjectionWarning(warning) ? "injection" : undefined}>{warning}</li>
-        ))}
-      </ul>
+      <h2>{noticesHeading(notices)}</h2>
+      {notices.length > 0 ? (
+        <ul>
+          {notices.map((notice) => (
+            <li class={notice.alert ? "injection" : undefined} data-kind={notice.kind}>
+              {notice.text}
+              {notice.passages.length > 0 ? (
+                <ul class="passages">
+                  {notice.passages.map((passage) => (
+                    <li>
+                      <q>{passage}</q>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">Nothing for reviewers.</p>
+      )}
+      <AdminDetails admin={props.admin} id="warning-details" items={technical} />
     </section>
   );
 }
@@ -80,7 +90,9 @@ function CriterionDetail(props: { criterion: CriterionResult }) {
       <p class={criterion.met === false ? "fail" : criterion.met ? "pass" : "muted"}>
         {criterionValue(criterion)}
       </p>
-      {criterion.judgeError !== undefined ? <p class="error">{criterion.judgeError}</p> : null}
+      {criterion.judgeError !== undefined ? (
+        <p class="error">The judge could not answer: this criterion was not evaluated.</p>
+      ) : null}
       <p>{criterion.reasoning}</p>
       {criterion.hits.length > 0 ? <p>Hits: {criterion.hits.join("; ")}</p> : null}
       {criterion.misses.length > 0 ? <p>Misses: {criterion.misses.join("; ")}</p> : null}
@@ -92,11 +104,11 @@ function CriterionDetail(props: { criterion: CriterionResult }) {
   );
 }
 
-export function EvaluationView(props: { evaluation: EvaluationResult }) {
+export function EvaluationView(props: { evaluation: EvaluationResult; admin?: boolean }) {
   const { evaluation } = props;
   return (
     <>
-      <Warnings evaluation={evaluation} />
+      <Notices evaluation={evaluation} admin={props.admin === true} />
       <PanelEvidenceSummary evaluation={evaluation} />
       <section id="scores">
         <h2>

@@ -23,7 +23,7 @@ export function Layout(props: LayoutProps) {
         <title>{`${props.title} · evalgate review`}</title>
         <link rel="stylesheet" href="/assets/review.css" />
         {props.head}
-        {(props.scripts ?? []).map((src) => (
+        {["/assets/page.js", ...(props.scripts ?? [])].map((src) => (
           <script src={src} defer />
         ))}
       </head>

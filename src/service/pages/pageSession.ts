@@ -19,11 +19,15 @@ export function withSession(sessions: SessionKeeper) {
   });
 }
 
-/** The reviewer of the session's token, or a redirect to the sign-in page. */
+/**
+ * The reviewer of the session's sign-in, or a redirect to the sign-in page: asked of the store on
+ * every request, so a session ended (sign-out, on any replica), expired or of a revoked reviewer
+ * is refused at once, whatever copy of the cookie comes back.
+ */
 export function requireSignIn(desk: ReviewDesk) {
   return createMiddleware<ServiceEnv>(async (c, next) => {
-    const token = c.var.session.token;
-    const reviewer = token === undefined ? undefined : await desk.authenticate(token);
+    const { sessionId } = c.var.session;
+    const reviewer = sessionId === undefined ? undefined : await desk.sessionReviewer(sessionId);
     if (reviewer === undefined) return c.redirect("/signin", 303);
     c.set("reviewer", reviewer);
     await next();

@@ -8,22 +8,15 @@ function agreementText(value: number | null): string {
   return value === null ? "n/a" : String(value);
 }
 
-/** Why the result is held for review, the panel's overall agreement, and how many quotes were found. */
+/**
+ * The panel's overall agreement, and how many quotes were found. (Why the result is held for
+ * review is said once, in the review page's notices.)
+ */
 export function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
-  const { panel, evidence, humanReviewReasons } = props.evaluation;
-  if (panel === undefined && evidence === undefined && !humanReviewReasons?.length) return null;
+  const { panel, evidence } = props.evaluation;
+  if (panel === undefined && evidence === undefined) return null;
   return (
     <section id="panel-evidence" class="notice">
-      {humanReviewReasons?.length ? (
-        <>
-          <h2>Held for your review</h2>
-          <ul>
-            {humanReviewReasons.map((reason) => (
-              <li>{reason}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
       {panel !== undefined ? (
         <p id="panel-agreement">
           Panel of {panel.judges.length} ({panel.judges.join(", ")}), {panel.aggregate}: agreement α{" "}

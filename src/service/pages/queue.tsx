@@ -1,6 +1,8 @@
 /** The queue: the pending reviews this reviewer may decide, newest first, a page at a time. */
 import type { ReviewPage } from "../../orchestrator/reviewDesk.js";
+import { stageName } from "../statusWords.js";
 import { Layout } from "./layout.js";
+import { Time } from "./time.js";
 
 export function formatScore(score: number | null): string {
   return score === null ? "—" : `${Math.round(score * 100)}%`;
@@ -38,15 +40,13 @@ export function QueuePage(props: { reviewer: string; csrf: string; page: ReviewP
                   <td>
                     <a href={`/reviews/${encodeURIComponent(item.threadId)}`}>{item.title}</a>
                   </td>
-                  <td>{item.stage}</td>
+                  <td>{stageName(item.stage)}</td>
                   <td>{formatScore(item.overallScore)}</td>
                   <td>
                     <PassedBadge passed={item.passed} />
                   </td>
                   <td>
-                    <time datetime={item.createdAt}>
-                      {item.createdAt.replace("T", " ").slice(0, 16)}
-                    </time>
+                    <Time iso={item.createdAt} />
                   </td>
                 </tr>
               ))}

@@ -1,58 +1,84 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
 import type { ReviewDetail, ThreadTraces } from "../../orchestrator/reviewDesk.js";
+import { reviewKindName, stageName } from "../statusWords.js";
+import { AdminDetails } from "./adminDetails.js";
 import { DecisionForms } from "./decisionForms.js";
 import { EvaluationView } from "./evaluationView.js";
 import { Layout } from "./layout.js";
+import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
 export interface ReviewPageProps {
   reviewer: string;
   csrf: string;
   review: ReviewDetail;
-  /** Why the last decision was refused (shown above the forms). */
+  /** Why the last decision was refused (shown above the forms, with what was entered kept). */
   error?: string;
-  /** The judge calls of the evaluation under review, shown collapsed under it. */
+  /** The fields of the refused decision, to fill the form in again. */
+  values?: Readonly<Record<string, string>>;
+  /** The judge calls of the evaluation under review, shown collapsed under it (administrators). */
   traces?: ThreadTraces;
+  /** The reader is an administrator: technical details are shown. */
+  admin?: boolean;
 }
 
-function Summary(props: { review: ReviewDetail }) {
+/** What went wrong before this review, in a reviewer's words (the technical error is for admins). */
+function problemText(type: string): string {
+  if (type === "evaluation_error") {
+    return "The judge could not evaluate this content, so it has no scores: try again, edit it, or approve it as it is.";
+  }
+  if (type === "generation_error") {
+    return "The writer could not write this content: try again, or write it yourself with an edit.";
+  }
+  return "Something went wrong before this review: try again, or decide on the content as it is.";
+}
+
+function Summary(props: { review: ReviewDetail; admin: boolean }) {
   const { review } = props;
   return (
     <section id="summary">
       <h1>{review.title}</h1>
       <p class="muted">
-        Stage <strong>{review.stage}</strong> · {review.type.replaceAll("_", " ")} · waiting since{" "}
-        <time datetime={review.createdAt}>{review.createdAt.replace("T", " ").slice(0, 16)}</time>
+        Stage <strong>{stageName(review.stage)}</strong> · {reviewKindName(review.type)} · waiting
+        since <Time iso={review.createdAt} />
         {review.revisions !== undefined
           ? ` · revision ${review.revisions.count} of at most ${review.revisions.max}`
           : ""}
       </p>
       {review.error !== undefined ? (
-        <p class="error" role="alert">
-          {review.error}
+        <p class="error" role="alert" id="review-problem">
+          {problemText(review.type)}
         </p>
       ) : null}
+      <AdminDetails
+        admin={props.admin}
+        id="review-error-details"
+        items={review.error === undefined ? [] : [review.error]}
+      />
     </section>
   );
 }
 
 export function ReviewPage(props: ReviewPageProps) {
   const { review } = props;
+  const admin = props.admin === true;
   return (
     <Layout title={review.title} reviewer={props.reviewer} csrf={props.csrf}>
-      <Summary review={review} />
-      {review.evaluation !== null ? <EvaluationView evaluation={review.evaluation} /> : null}
-      {props.traces !== undefined ? <TraceSection traces={props.traces} /> : null}
+      <Summary review={review} admin={admin} />
+      {review.evaluation !== null ? (
+        <EvaluationView evaluation={review.evaluation} admin={admin} />
+      ) : null}
+      {props.traces !== undefined && admin ? <TraceSection traces={props.traces} /> : null}
       <section id="content">
         <h2>The content</h2>
         <pre class="content">{review.content}</pre>
       </section>
       {props.error !== undefined ? (
         <section class="alert" role="alert" id="decision-error">
-          <p>{props.error}</p>
+          <p>{`Your decision was not recorded: ${props.error}`}</p>
         </section>
       ) : null}
-      <DecisionForms review={review} csrf={props.csrf} />
+      <DecisionForms review={review} csrf={props.csrf} values={props.values} />
       <p>
         <a href={`/threads/${encodeURIComponent(review.threadId)}`}>History of this proposal</a> ·{" "}
         <a href="/reviews">Back to the queue</a>

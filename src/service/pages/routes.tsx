@@ -6,18 +6,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
-import {
-  DecisionRequestSchema,
-  PageRequestSchema,
-  type ReviewDesk,
-} from "../../orchestrator/reviewDesk.js";
+import { PageRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
+import { ServiceRequestError } from "../errors.js";
 import { type EventStreamOptions, threadEventStream } from "../events.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
-import { PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
-import { correctionsOfForm } from "./correctionFields.js";
+import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
+import { answerDecision } from "./decisionRoute.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
 import { QueuePage } from "./queue.js";
@@ -37,15 +34,19 @@ function threadPath(threadId: string, rest = ""): string {
   return `/reviews/${encodeURIComponent(threadId)}${rest}`;
 }
 
-/** The form's optional fields left empty are absent, as in a JSON body. */
-function withoutEmpty(fields: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ""));
+/** The signed-in reviewer is an administrator: technical details and judge calls are shown. */
+function isAdmin(c: { var: ServiceEnv["Variables"] }): boolean {
+  return c.var.reviewer.role === "admin";
 }
 
 function registerAssets(pages: Hono<ServiceEnv>): void {
   pages.get("/assets/review.css", (c) => {
     c.header("Cache-Control", "public, max-age=300");
     return c.body(REVIEW_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
+  });
+  pages.get("/assets/page.js", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.body(PAGE_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
   });
   pages.get("/assets/progress.js", (c) => {
     c.header("Cache-Control", "public, max-age=300");
@@ -61,17 +62,26 @@ function registerSignIn(pages: Hono<ServiceEnv>, { desk, sessions }: PageRoutesO
   pages.post("/signin", async (c) => {
     const form = await checkedForm(c);
     const token = (form.token ?? "").trim();
-    const reviewer = token === "" ? undefined : await desk.authenticate(token.slice(0, 512));
-    if (reviewer === undefined) {
+    const session = newSession();
+    const opened =
+      token === "" || token.length > 512
+        ? undefined
+        : await desk.openSession(token, new Date(session.expiresAt));
+    if (opened === undefined) {
       const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
       return c.html(htmlDocument(page), 401);
     }
-    // A new session (and CSRF token) at sign-in: nothing from before it carries over.
-    sessions.save(c, { ...newSession(), token });
+    // A sign-in from before on this browser ends; the new session (and CSRF token) starts afresh.
+    const before = c.var.session.sessionId;
+    if (before !== undefined) await desk.endSession(before);
+    sessions.save(c, { ...session, sessionId: opened.sessionId });
     return c.redirect("/reviews", 303);
   });
   pages.post("/signout", async (c) => {
     await checkedForm(c);
+    const { sessionId } = c.var.session;
+    // Ended in the store: a copy of the cookie kept from before is refused by every replica.
+    if (sessionId !== undefined) await desk.endSession(sessionId);
     sessions.clear(c);
     return c.redirect("/signin", 303);
   });
@@ -90,25 +100,19 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const review = await desk.getReview(threadId, c.var.reviewer);
     const evaluationId = review.evaluation?.evaluationId;
+    const admin = isAdmin(c);
     const traces =
-      evaluationId === undefined
+      evaluationId === undefined || !admin
         ? undefined
         : filterTraces(await desk.threadTraces(threadId, c.var.reviewer), { evaluationId });
     const { name } = c.var.reviewer;
+    const csrf = c.var.session.csrf;
     const page = (
-      <ReviewPage reviewer={name} csrf={c.var.session.csrf} review={review} traces={traces} />
+      <ReviewPage reviewer={name} csrf={csrf} review={review} traces={traces} admin={admin} />
     );
     return c.html(htmlDocument(page));
   });
-  pages.post("/reviews/:threadId/decisions", async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const { fields, corrections } = correctionsOfForm(withoutEmpty(await checkedForm(c)));
-    const form = corrections.length === 0 ? fields : { ...fields, corrections };
-    const request = requireValid(DecisionRequestSchema.safeParse(form), "the decision");
-    await desk.decide(threadId, request, c.var.reviewer);
-    const after = encodeURIComponent(request.interruptId);
-    return c.redirect(threadPath(threadId, `/progress?after=${after}`), 303);
-  });
+  pages.post("/reviews/:threadId/decisions", (c) => answerDecision(c, desk));
 }
 
 /** The review now pending on the thread, if one is (another than `after`). */
@@ -143,20 +147,24 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
       selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
     };
     const { name } = c.var.reviewer;
+    const csrf = c.var.session.csrf;
+    const admin = isAdmin(c);
     const page = (
-      <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} progress={progress} />
+      <ThreadPage reviewer={name} csrf={csrf} thread={thread} progress={progress} admin={admin} />
     );
     return c.html(htmlDocument(page));
   });
   pages.get("/threads/:threadId", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const admin = isAdmin(c);
     const [thread, traces] = await Promise.all([
       desk.threadStatus(threadId, c.var.reviewer),
-      desk.threadTraces(threadId, c.var.reviewer),
+      admin ? desk.threadTraces(threadId, c.var.reviewer) : undefined,
     ]);
     const { name } = c.var.reviewer;
+    const csrf = c.var.session.csrf;
     const page = (
-      <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} traces={traces} />
+      <ThreadPage reviewer={name} csrf={csrf} thread={thread} traces={traces} admin={admin} />
     );
     return c.html(htmlDocument(page));
   });
@@ -168,6 +176,12 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
   });
   pages.get("/threads/:threadId/traces", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    if (!isAdmin(c)) {
+      throw new ServiceRequestError(
+        "FORBIDDEN",
+        "the judge calls (prompts, answers, model settings) are shown to administrators only",
+      );
+    }
     const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");
     return c.json(filterTraces(await desk.threadTraces(threadId, c.var.reviewer), filter));
   });

@@ -5,7 +5,9 @@
  * seconds (a meta refresh inside noscript) and offers a reload link.
  */
 import type { ThreadStatus, ThreadTraces } from "../../orchestrator/reviewDesk.js";
-import { RecordedCorrections } from "./correctionFields.js";
+import { decisionName, stageName, statusName } from "../statusWords.js";
+import { AdminDetails } from "./adminDetails.js";
+import { DecisionHistory } from "./decisionHistory.js";
 import { Layout } from "./layout.js";
 import { formatScore, PassedBadge } from "./queue.js";
 import { TraceSection } from "./traceSection.js";
@@ -16,8 +18,10 @@ export interface ThreadPageProps {
   thread: ThreadStatus;
   /** Set on the progress page: where the event stream starts and this page's own address. */
   progress?: { eventsUrl: string; selfUrl: string };
-  /** The judge calls of the thread's evaluations, shown collapsed under the decisions. */
+  /** The judge calls of the thread's evaluations (administrators), collapsed under the decisions. */
   traces?: ThreadTraces;
+  /** The reader is an administrator: technical details are shown. */
+  admin?: boolean;
 }
 
 const REFRESH_SECONDS = 3;
@@ -36,8 +40,8 @@ function Stages(props: { thread: ThreadStatus }) {
       <tbody>
         {props.thread.stages.map((stage) => (
           <tr>
-            <td>{stage.stage}</td>
-            <td>{stage.status}</td>
+            <td>{stageName(stage.stage)}</td>
+            <td>{statusName(stage.status)}</td>
             <td>{formatScore(stage.overallScore)}</td>
             <td>
               <PassedBadge passed={stage.passed} />
@@ -49,32 +53,16 @@ function Stages(props: { thread: ThreadStatus }) {
   );
 }
 
-function Decisions(props: { thread: ThreadStatus }) {
-  const decisions = props.thread.decisions;
-  if (decisions.length === 0) return <p class="muted">No decisions yet.</p>;
-  return (
-    <ol id="decisions">
-      {decisions.map((decision) => (
-        <li>
-          <time datetime={decision.decidedAt}>
-            {decision.decidedAt.replace("T", " ").slice(0, 19)}
-          </time>{" "}
-          <strong>{decision.reviewer}</strong> {decision.action} {decision.stage}
-          {decision.feedback !== undefined ? `: “${decision.feedback}”` : ""}
-          {decision.appliedAt === undefined ? <span class="muted"> (being applied)</span> : null}
-          <RecordedCorrections corrections={decision.corrections} />
-        </li>
-      ))}
-    </ol>
-  );
-}
-
 function Progress(props: { thread: ThreadStatus; selfUrl: string }) {
   const waiting = props.thread.status === "queued" || props.thread.status === "running";
   return (
     <section class="notice" id="progress">
-      <h2>{waiting ? "Working on the next step…" : `The proposal is ${props.thread.status}`}</h2>
-      <p id="progress-status">{props.thread.status}</p>
+      <h2>
+        {waiting
+          ? "Working on the next step…"
+          : `The proposal is ${statusName(props.thread.status)}`}
+      </h2>
+      <p id="progress-status">{statusName(props.thread.status)}</p>
       <ol class="progress-log" id="progress-log" />
       <p>
         {waiting ? "This page moves on by itself when the next review is ready. " : ""}
@@ -108,8 +96,9 @@ function RetryThreadForm(props: { thread: ThreadStatus; csrf: string }) {
       <p class="muted">
         {refused === undefined
           ? "Run the step that failed once more, from the last saved point."
-          : `The run refused ${refused.reviewer}'s ${refused.action} on ${refused.stage}. ` +
-            "Retrying sets that decision aside and asks for the review again."}
+          : `The run could not take ${refused.reviewer}'s decision (${decisionName(refused.action)} ` +
+            `${stageName(refused.stage)}). Retrying sets that decision aside and asks for the ` +
+            "review again."}
       </p>
       <p>
         <button type="submit">Retry</button>
@@ -137,9 +126,20 @@ export function ThreadPage(props: ThreadPageProps) {
       <section id="thread" data-events-url={following ? progress.eventsUrl : undefined}>
         <h1>{thread.title}</h1>
         <p>
-          Status: <strong id="thread-status">{thread.status}</strong>
-          {thread.error !== undefined ? <span class="error"> — {thread.error}</span> : null}
+          Status: <strong id="thread-status">{statusName(thread.status)}</strong>
+          {thread.error !== undefined ? (
+            <span class="error" id="thread-error">
+              {" "}
+              — the run stopped on an error
+              {props.admin === true ? "" : "; an administrator can see what went wrong"}.
+            </span>
+          ) : null}
         </p>
+        <AdminDetails
+          admin={props.admin === true}
+          id="thread-error-details"
+          items={thread.error === undefined ? [] : [thread.error]}
+        />
         <p class="muted">Reviewers: {thread.reviewers.join(", ")}</p>
       </section>
       <RetryThreadForm thread={thread} csrf={props.csrf} />
@@ -150,9 +150,9 @@ export function ThreadPage(props: ThreadPageProps) {
       </section>
       <section>
         <h2>Decisions</h2>
-        <Decisions thread={thread} />
+        <DecisionHistory thread={thread} />
       </section>
-      {props.traces !== undefined ? (
+      {props.traces !== undefined && props.admin === true ? (
         <TraceSection traces={props.traces} stages={thread.stages} />
       ) : null}
       <p>

@@ -6,6 +6,8 @@
  */
 import type { ThreadStatus, ThreadTraces } from "../../orchestrator/reviewDesk.js";
 import type { Trace } from "../../scoring/result.js";
+import { stageName } from "../statusWords.js";
+import { utcText } from "./time.js";
 
 /** The most characters of a prompt or an answer shown inline. */
 export const TRACE_PREVIEW_CHARS = 2_000;
@@ -71,8 +73,9 @@ function CallDetail(props: { threadId: string; trace: Trace; index: number }) {
 
 function evaluationTitle(evaluation: EvaluationTraces, stages: ThreadStatus["stages"]): string {
   const stage = stages.find((s) => s.evaluationId === evaluation.evaluationId)?.stage;
-  const first = evaluation.traces[0]?.timestamp.replace("T", " ").slice(0, 19) ?? "";
-  return `${stage === undefined ? "Evaluation" : `Evaluation of ${stage}`} at ${first}`;
+  const first = evaluation.traces[0]?.timestamp;
+  const at = first === undefined ? "" : ` at ${utcText(first, true)}`;
+  return `${stage === undefined ? "Evaluation" : `Evaluation of ${stageName(stage)}`}${at}`;
 }
 
 function EvaluationCalls(props: {

@@ -1,0 +1,29 @@
+/**
+ * Technical details (model server addresses, HTTP statuses, error codes, the engine's own
+ * warnings) for reviewers whose role is admin, collapsed; other reviewers never receive them.
+ */
+import type { Child } from "hono/jsx";
+
+export function AdminDetails(props: {
+  admin: boolean;
+  id: string;
+  items: readonly string[];
+  children?: Child;
+}) {
+  if (!props.admin || (props.items.length === 0 && props.children === undefined)) return null;
+  return (
+    <details class="admin-details" id={props.id}>
+      <summary>Technical details (administrators)</summary>
+      {props.items.length > 0 ? (
+        <ul>
+          {props.items.map((item) => (
+            <li>
+              <code>{item}</code>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {props.children}
+    </details>
+  );
+}

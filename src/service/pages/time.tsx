@@ -1,0 +1,27 @@
+/**
+ * A moment as the pages show it: `<time datetime="…">` holds the instant (ISO 8601, UTC), and the
+ * text says it in UTC, marked so ("2026-05-04 10:12 UTC"), which is what a browser without
+ * JavaScript shows. The pages' script (assets.ts) rewrites the text in the browser's own time
+ * zone, with the zone's name, and keeps the UTC text as the element's title.
+ */
+
+/** "2026-05-04 10:12 UTC" (with seconds: "2026-05-04 10:12:03 UTC"); unreadable input as given. */
+export function utcText(iso: string, seconds = false): string {
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return iso;
+  const whole = instant.toISOString();
+  return `${whole.slice(0, 10)} ${whole.slice(11, seconds ? 19 : 16)} UTC`;
+}
+
+export function Time(props: { iso: string; seconds?: boolean }) {
+  const instant = new Date(props.iso);
+  const valid = !Number.isNaN(instant.getTime());
+  return (
+    <time
+      datetime={valid ? instant.toISOString() : undefined}
+      data-seconds={props.seconds === true ? "true" : undefined}
+    >
+      {utcText(props.iso, props.seconds)}
+    </time>
+  );
+}

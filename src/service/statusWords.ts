@@ -1,0 +1,136 @@
+/**
+ * The words reviewers read for the ids the graph, the store and the event stream use: statuses
+ * (a stage's, a thread's), stage ids, the graph's step names (`startEvaluateSolution`), review
+ * kinds, decisions and progress events. One table each, used by every page and by the text of
+ * each progress event, so the same thing is called the same everywhere; an id no table knows is
+ * shown as words (underscores and capitals split), never as a bare id.
+ */
+import { LOAD_RFP_NODE } from "../graph/proposalGraph.js";
+import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../graph/stages.js";
+import type { ThreadEvent } from "../orchestrator/reviewDesk.js";
+
+/** Stage statuses (ProcessingStatus) and thread statuses, in a reviewer's words. */
+export const STATUS_WORDS: Readonly<Record<string, string>> = {
+  not_started: "not started",
+  running: "being worked on",
+  completed: "written, not judged yet",
+  evaluating: "being judged",
+  awaiting_review: "waiting for a reviewer",
+  revision_requested: "sent back for a revision",
+  approved: "approved",
+  edited: "edited by a reviewer",
+  stale: "to be redone (an earlier part changed)",
+  error: "stopped on an error",
+  queued: "waiting to be worked on",
+  waiting: "waiting for a reviewer",
+  finished: "finished",
+  failed: "stopped on an error",
+};
+
+/** The kinds of review (the interrupt's type). */
+export const REVIEW_KIND_WORDS: Readonly<Record<string, string>> = {
+  evaluation_review: "review of the judge's evaluation",
+  evaluation_error: "the judge could not evaluate",
+  generation_error: "the writer could not write it",
+  revision_limit: "revision limit reached",
+};
+
+/** What a decision did, as a verb phrase after the reviewer's name. */
+export const DECISION_WORDS: Readonly<Record<string, string>> = {
+  approve: "approved",
+  revise: "asked for a revision of",
+  edit: "edited",
+  retry: "asked to try again on",
+};
+
+/** Stages whose id says less than their title. */
+const STAGE_TITLES: Readonly<Record<string, string>> = Object.fromEntries(
+  [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE].map((s) => [s.id, s.title]),
+);
+
+/** `problem_statement`, `ProblemStatement`, `problem-statement` → `problem statement`. */
+export function wordsOf(id: string): string {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.:]+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+function capitalised(text: string): string {
+  return text === "" ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`;
+}
+
+/** A status id in words ("awaiting_review" → "waiting for a reviewer"). */
+export function statusName(status: string): string {
+  return STATUS_WORDS[status] ?? wordsOf(status);
+}
+
+/** A stage id as its title ("connection_pairs" → "Connection Pairs", "budget" → "Budget"). */
+export function stageName(stage: string): string {
+  return STAGE_TITLES[stage] ?? capitalised(wordsOf(stage));
+}
+
+export function reviewKindName(type: string): string {
+  return REVIEW_KIND_WORDS[type] ?? wordsOf(type);
+}
+
+export function decisionName(action: string): string {
+  return DECISION_WORDS[action] ?? wordsOf(action);
+}
+
+/** The stage a step name is about, as a stage id guess: `ConnectionPairs` → `connection_pairs`. */
+function stageOfStep(rest: string): string {
+  return wordsOf(rest).replaceAll(" ", "_");
+}
+
+/** The graph's step prefixes, longest first, and what a finished step of each did. */
+const STEP_DONE: ReadonlyArray<[string, (stage: string) => string]> = [
+  ["startEvaluate", (stage) => `${stage} handed to the judge`],
+  ["generate", (stage) => `${stage} written`],
+  ["evaluate", (stage) => `${stage} judged`],
+  ["review", (stage) => `decision on ${stage} applied`],
+];
+
+/** A finished step of the graph in words ("startEvaluateSolution" → "Solution Sought handed to the judge"). */
+export function stepName(node: string): string {
+  if (node === LOAD_RFP_NODE) return "request for proposals read";
+  for (const [prefix, done] of STEP_DONE) {
+    const rest = node.slice(prefix.length);
+    if (node.startsWith(prefix) && /^[A-Z]/.test(rest)) return done(stageName(stageOfStep(rest)));
+  }
+  return wordsOf(node);
+}
+
+/** A queued event: after a decision (`ana: approve`), a start or a retry (`retried by ana`). */
+function queuedText(message: string | undefined, stage: string | undefined): string {
+  const decided = /^(.+): (approve|revise|edit|retry)$/.exec(message ?? "");
+  if (decided !== null && stage !== undefined) {
+    return `${decided[1]} ${decisionName(decided[2] ?? "")} ${stage}; waiting to go on`;
+  }
+  return message === undefined ? "Waiting to be worked on" : `Waiting to be worked on (${message})`;
+}
+
+/**
+ * One progress event as a line for the reviewer. A failure says only that the run stopped: its
+ * message is the technical error, which the thread page shows to administrators.
+ */
+export function progressText(event: Pick<ThreadEvent, "type" | "stage" | "message">): string {
+  const stage = event.stage === undefined ? undefined : stageName(event.stage);
+  switch (event.type) {
+    case "queued":
+      return queuedText(event.message, stage);
+    case "running":
+      return stage === undefined ? "Working" : `Working on ${stage}`;
+    case "stage":
+      return capitalised(event.message === undefined ? "a step done" : stepName(event.message));
+    case "review_ready":
+      return stage === undefined ? "Ready for review" : `${stage} is ready for review`;
+    case "finished":
+      return "Finished: every stage is done";
+    case "failed":
+      return "Stopped on an error";
+    default:
+      return capitalised(wordsOf(event.type));
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The words for ids: every status a stage or a thread can have, every step of the real proposal
+ * graph (read from the graph, so a step added later is covered), every review kind and decision,
+ * and each kind of progress event — none is shown as a bare id.
+ */
+import { describe, expect, it } from "vitest";
+import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
+import { buildProposalGraph } from "../../src/graph/proposalGraph.js";
+import { ThreadEventSchema, ThreadStatusSchema } from "../../src/orchestrator/reviewDesk.js";
+import {
+  decisionName,
+  progressText,
+  REVIEW_KIND_WORDS,
+  reviewKindName,
+  STATUS_WORDS,
+  stageName,
+  statusName,
+  stepName,
+} from "../../src/service/statusWords.js";
+
+/** An id as code writes it: snake_case or camelCase. */
+const CODE_ID = /[a-z][A-Z]|_/;
+
+describe("status words", () => {
+  it("has words for every stage status and every thread status", () => {
+    const ids = [...ProcessingStatusSchema.options, ...ThreadStatusSchema.shape.status.options];
+    for (const id of ids) {
+      expect(STATUS_WORDS[id], id).toBeDefined();
+      expect(statusName(id), id).not.toMatch(CODE_ID);
+    }
+    expect(statusName("awaiting_review")).toBe("waiting for a reviewer");
+    // An id no table knows yet is still shown as words.
+    expect(statusName("being_translated")).toBe("being translated");
+  });
+
+  it("names every step of the proposal graph in words, with the stage's title", () => {
+    const nodes = Object.keys(buildProposalGraph().nodes).filter((n) => !n.startsWith("__"));
+    expect(nodes).toContain("startEvaluateSolution");
+    for (const node of nodes) {
+      const words = stepName(node);
+      expect(words, node).not.toMatch(CODE_ID);
+      expect(words, node).not.toBe(node);
+    }
+    expect(stepName("startEvaluateSolution")).toBe("Solution Sought handed to the judge");
+    expect(stepName("generateProblemStatement")).toBe("Problem statement written");
+    expect(stepName("evaluateConnectionPairs")).toBe("Connection Pairs judged");
+    expect(stepName("reviewBudget")).toBe("decision on Budget applied");
+    expect(stepName("loadRfp")).toBe("request for proposals read");
+  });
+
+  it("names stages, review kinds and decisions", () => {
+    expect(stageName("connection_pairs")).toBe("Connection Pairs");
+    expect(stageName("problem_statement")).toBe("Problem statement");
+    for (const kind of Object.keys(REVIEW_KIND_WORDS)) {
+      expect(reviewKindName(kind)).not.toMatch(CODE_ID);
+    }
+    for (const action of REVIEW_ACTIONS) expect(decisionName(action)).not.toBe(action);
+  });
+
+  it("gives each kind of progress event a line without ids, and no error detail", () => {
+    // Each type with the message the runner and the store write for it.
+    const messages: Record<string, string | undefined> = {
+      queued: "started by ana",
+      running: undefined,
+      stage: "startEvaluateProblemStatement",
+      review_ready: "Problem Statement",
+      finished: undefined,
+      failed: "THREAD_STATE_INVALID: the checkpoint of problem_statement has work left",
+    };
+    const lines = ThreadEventSchema.shape.type.options.map((type) =>
+      progressText({ type, stage: "problem_statement", message: messages[type] }),
+    );
+    expect(lines).toHaveLength(Object.keys(messages).length);
+    for (const line of lines) expect(line).not.toMatch(CODE_ID);
+    expect(progressText({ type: "stage", message: "evaluateResearch" })).toBe("Research judged");
+    expect(progressText({ type: "review_ready", stage: "budget", message: "Budget" })).toBe(
+      "Budget is ready for review",
+    );
+    expect(progressText({ type: "queued", stage: "research", message: "ana: revise" })).toBe(
+      "ana asked for a revision of Research; waiting to go on",
+    );
+    const failed = progressText({
+      type: "failed",
+      message: "GraphRunError: model server http://127.0.0.1:11434 answered 500",
+    });
+    expect(failed).toBe("Stopped on an error");
+  });
+});
