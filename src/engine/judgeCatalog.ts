@@ -12,6 +12,7 @@ import {
 } from "./criterionJudge.js";
 import { runDeterministicCriterion } from "./deterministic.js";
 import { EvaluationModelError } from "./errors.js";
+import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
 import { judgeModeOf, planJudging } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
@@ -29,6 +30,11 @@ export interface CatalogJudging {
   warnings: string[];
   /** A limit shared with other judges (a panel's members); else `concurrency` for this one. */
   limit?: LimitFunction;
+  /**
+   * The injection guard, started here beside the judging (its question about the content asked
+   * in the last group's call when there are groups); undefined or already started: not touched.
+   */
+  guard?: GuardScreen;
 }
 
 /** Reports criterion progress and keeps every criterion's answer. */
@@ -119,6 +125,7 @@ async function runGroups(
   ctx: CriterionJudgeContext,
   groups: Criterion[][],
   criteria: JudgedCriteria,
+  guard: FoldedGuard | undefined,
 ): Promise<Criterion[]> {
   const limit = job.limit ?? pLimit(job.settings.concurrency);
   const { signal } = job.options;
@@ -129,7 +136,8 @@ async function runGroups(
     groups.map((group, i) =>
       limit(async () => {
         if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
-        const batch = await judgeBatch(ctx, group);
+        // The last group is the smallest: it carries the guard's question.
+        const batch = await judgeBatch(ctx, group, i === groups.length - 1 ? guard : undefined);
         job.warnings.push(...batch.notes.map((n) => `${label(i)}: ${n}`));
         for (const criterion of group) {
           const result = batch.judged.get(criterion.id);
@@ -189,15 +197,17 @@ export async function judgeCatalog(job: CatalogJudging): Promise<CatalogJudgemen
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
   progress({ type: "start", total: catalog.criteria.length, llmCriteria: llm.length });
   const criteria = new JudgedCriteria(catalog, progress);
-  await runDeterministic(job, criteria);
-  const ctx = judgeContext(job);
   const plan = planJudging(llm, {
     mode: job.settings.mode,
     slots: job.settings.parallelSlots ?? job.settings.concurrency,
     hasPromptOverride: job.options.evaluationPrompt !== undefined,
   });
+  // The guard's calls go first, beside everything else.
+  const guard = job.guard?.start(plan.groups.length > 0 ? "the content" : undefined);
+  await runDeterministic(job, criteria);
+  const ctx = judgeContext(job);
   const grouped = new Set(plan.groups.flat().map((c) => c.id));
-  const unanswered = await runGroups(job, ctx, plan.groups, criteria);
+  const unanswered = await runGroups(job, ctx, plan.groups, criteria, guard);
   await runSingleCalls(job, ctx, [...plan.single, ...unanswered], criteria, grouped);
   const failure = modelWideFailure(llm, criteria.judged);
   if (failure !== undefined) throw failure;
