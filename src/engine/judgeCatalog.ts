@@ -179,6 +179,19 @@ async function runSingleCalls(
   if (rejected !== undefined) throw rejected.reason;
 }
 
+/**
+ * A judge over a pool of servers takes as many calls at once as all its servers have slots: when
+ * the caller set neither `concurrency` nor `parallelSlots`, that is both (groups spread over
+ * every slot of every server).
+ */
+async function withPoolConcurrency(job: CatalogJudging): Promise<CatalogJudging> {
+  if (job.options.concurrency !== undefined || job.settings.parallelSlots !== undefined) return job;
+  const capacity = await job.session.capacity();
+  if (capacity === undefined) return job;
+  const concurrency = Math.min(256, Math.max(1, capacity));
+  return { ...job, settings: { ...job.settings, concurrency, parallelSlots: concurrency } };
+}
+
 /** The criteria judged, and how the judge was asked. */
 export interface CatalogJudgement {
   judged: Map<string, JudgedCriterion>;
@@ -191,7 +204,8 @@ export interface CatalogJudgement {
  * each, one call per slot group, or one batch call; see planJudging). Throws
  * EvaluationModelError when no model call succeeded at all.
  */
-export async function judgeCatalog(job: CatalogJudging): Promise<CatalogJudgement> {
+export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgement> {
+  const job = await withPoolConcurrency(given);
   const { catalog } = job.options;
   const progress = job.options.onProgress ?? (() => {});
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));

@@ -100,6 +100,14 @@ export class JudgeSession {
     ];
   }
 
+  /**
+   * The calls the judge takes at once when it is a pool of servers (every server's slots, some
+   * asked of the server); undefined for one server or a supplied chat model.
+   */
+  capacity(): Promise<number | undefined> {
+    return this.judge.candidates[0]?.slots?.() ?? Promise.resolve(undefined);
+  }
+
   /** The primary model's spec, for the result when no call was made. */
   get modelSpec(): string {
     return this.judge.candidates[0]?.spec ?? "unknown";

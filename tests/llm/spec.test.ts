@@ -45,6 +45,47 @@ describe("parseModelSpec", () => {
   });
 });
 
+describe("servers named in a spec", () => {
+  it("splits an Ollama or OpenAI-compatible spec at the @ before http(s)://", () => {
+    expect(parseModelSpec("openai-compatible:Qwen/Qwen2.5-7B@http://gpu1:8000/v1")).toEqual({
+      provider: "openai-compatible",
+      model: "Qwen/Qwen2.5-7B",
+      servers: "http://gpu1:8000/v1",
+    });
+    expect(parseModelSpec("ollama:llama3.1:8b@https://a:11434,https://b:11434")).toEqual({
+      provider: "ollama",
+      model: "llama3.1:8b",
+      servers: "https://a:11434,https://b:11434",
+    });
+    // An @ that does not start a URL is part of the model name.
+    expect(parseModelSpec("ollama:team@v2")).toEqual({ provider: "ollama", model: "team@v2" });
+  });
+
+  it("keeps credentials out of the spec the judge reports, and out of a refusal", () => {
+    const judge = createChatModel("openai-compatible:m@http://ops:S3cretPw@gpu1:8000/v1", {
+      env: {},
+    });
+    expect(judge.candidates[0]?.spec).toBe("openai-compatible:m");
+    expect(JSON.stringify(judge.candidates[0]?.parameters)).not.toContain("S3cretPw");
+    const refused = (() => {
+      try {
+        parseModelSpec("groq:llama@http://ops:S3cretPw@proxy:8080");
+      } catch (error) {
+        return error as ModelSpecError;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ModelSpecError);
+    expect(refused?.message).not.toContain("S3cretPw");
+    expect(refused?.spec).not.toContain("S3cretPw");
+  });
+
+  it("refuses a model name that is empty before the @", () => {
+    expect(() => parseModelSpec("openai-compatible:@http://gpu1:8000/v1")).toThrow(
+      /model name .* is empty/,
+    );
+  });
+});
+
 describe("createChatModel defaults", () => {
   it("uses ollama:qwen2.5:7b-instruct at 127.0.0.1:11434 with temperature 0.1 and 60 s", () => {
     const judge = createChatModel(undefined, { env: {} });
