@@ -16,6 +16,7 @@ import { z } from "zod";
 import { readUntrustedJson } from "../untrusted/json.js";
 import { ProviderUnavailableError } from "./errors.js";
 import { constructorFrom, importPackage } from "./providers.js";
+import { rememberSecret } from "./redact.js";
 import { readBoundedText } from "./responseBody.js";
 import type { ServerAddress } from "./serverAddress.js";
 import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
@@ -34,7 +35,10 @@ const MAX_PROPS_BYTES = 256 * 1024;
 /** The key set for OpenAI-compatible servers, if any. */
 export function openAiCompatibleKey(env: ModelEnv): string | undefined {
   const key = env[OPENAI_COMPATIBLE_API_KEY_ENV]?.trim();
-  return key ? key : undefined;
+  if (!key) return undefined;
+  // Whatever a server echoes of it is redacted, in any shape.
+  rememberSecret(key);
+  return key;
 }
 
 /** fetch with the server's basic credentials in place of the client's bearer key. */

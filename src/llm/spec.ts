@@ -62,8 +62,10 @@ export function parseModelSpec(spec: string): ModelSpec {
   return { provider, model, servers };
 }
 
+/** The spec as a string again: `provider:model`, with `@servers` when it named them. */
 export function formatModelSpec(spec: ModelSpec): string {
-  return `${spec.provider}:${spec.model}`;
+  const servers = spec.servers === undefined ? "" : `@${spec.servers}`;
+  return `${spec.provider}:${spec.model}${servers}`;
 }
 
 /** `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`. */

@@ -145,7 +145,8 @@ describe("an OpenAI-compatible server", () => {
 
   it("moves a call from a failing server to the next, and redacts the key in what it reports", async () => {
     const failing = await openAi({
-      behaviour: { status: 500, errorMessage: "upstream said Bearer vllm-local-key-42 was bad" },
+      // The key echoed bare, with nothing before it that names it as a key.
+      behaviour: { status: 500, errorMessage: "upstream refused vllm-local-key-42 today" },
     });
     const healthy = await openAi();
     const judge = createChatModel(`openai-compatible:${MODEL}@${failing.url},${healthy.url}`, {
@@ -156,6 +157,7 @@ describe("an OpenAI-compatible server", () => {
     expect(answer.parameters.baseUrl).toBe(healthy.url);
     const moved = JSON.stringify(answer.parameters.failedOver);
     expect(moved).toContain(failing.url);
+    expect(moved).toContain("upstream refused *** today");
     expect(moved).not.toContain("vllm-local-key-42");
   });
 

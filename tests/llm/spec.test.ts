@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createChatModel,
+  formatModelSpec,
   KNOWN_PROVIDERS,
   ModelOptionsError,
   ModelSpecError,
@@ -77,6 +78,12 @@ describe("servers named in a spec", () => {
     expect(refused).toBeInstanceOf(ModelSpecError);
     expect(refused?.message).not.toContain("S3cretPw");
     expect(refused?.spec).not.toContain("S3cretPw");
+  });
+
+  it("formats a spec back with its servers, so a command passes them on", () => {
+    const text = "openai-compatible:Qwen/Qwen2.5-7B@http://gpu1:8000/v1,http://gpu2:8000/v1";
+    expect(formatModelSpec(parseModelSpec(text))).toBe(text);
+    expect(formatModelSpec(parseModelSpec("ollama:qwen2.5:7b"))).toBe("ollama:qwen2.5:7b");
   });
 
   it("refuses a model name that is empty before the @", () => {
