@@ -180,16 +180,29 @@ async function runSingleCalls(
 }
 
 /**
- * A judge over a pool of servers takes as many calls at once as all its servers have slots: when
- * the caller set neither `concurrency` nor `parallelSlots`, that is both (groups spread over
- * every slot of every server).
+ * A judge over a pool of servers: when the caller set neither `concurrency` nor `parallelSlots`,
+ * the evaluation takes as many calls at once as all the servers have slots, and makes as many
+ * groups as its part of them (the pool's slots divided among the evaluations on it now: alone,
+ * every slot of every server). Returns the job and the function that gives the part back.
  */
-async function withPoolConcurrency(job: CatalogJudging): Promise<CatalogJudging> {
-  if (job.options.concurrency !== undefined || job.settings.parallelSlots !== undefined) return job;
-  const capacity = await job.session.capacity();
-  if (capacity === undefined) return job;
-  const concurrency = Math.min(256, Math.max(1, capacity));
-  return { ...job, settings: { ...job.settings, concurrency, parallelSlots: concurrency } };
+async function withPoolShare(job: CatalogJudging): Promise<{ job: CatalogJudging; leave(): void }> {
+  const stay = { job, leave: () => {} };
+  if (job.options.concurrency !== undefined || job.settings.parallelSlots !== undefined)
+    return stay;
+  const share = job.session.shareOfPool();
+  if (share === undefined) return stay;
+  try {
+    const [total, mine] = await Promise.all([share.total, share.mine]);
+    const concurrency = Math.min(256, Math.max(1, total));
+    const parallelSlots = Math.min(concurrency, mine);
+    return {
+      job: { ...job, settings: { ...job.settings, concurrency, parallelSlots } },
+      leave: share.leave,
+    };
+  } catch (error) {
+    share.leave();
+    throw error;
+  }
 }
 
 /** The criteria judged, and how the judge was asked. */
@@ -205,7 +218,16 @@ export interface CatalogJudgement {
  * EvaluationModelError when no model call succeeded at all.
  */
 export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgement> {
-  const job = await withPoolConcurrency(given);
+  const { job, leave } = await withPoolShare(given);
+  try {
+    return await judgeAll(job);
+  } finally {
+    leave();
+  }
+}
+
+/** judgeCatalog with the pool's share settled. */
+async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const { catalog } = job.options;
   const progress = job.options.onProgress ?? (() => {});
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));

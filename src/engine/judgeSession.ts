@@ -101,11 +101,11 @@ export class JudgeSession {
   }
 
   /**
-   * The calls the judge takes at once when it is a pool of servers (every server's slots, some
-   * asked of the server); undefined for one server or a supplied chat model.
+   * This evaluation's part of its pool's slots (divided among the evaluations on the pool now);
+   * undefined for one server or a supplied chat model. Call leave() when judging is over.
    */
-  capacity(): Promise<number | undefined> {
-    return this.judge.candidates[0]?.slots?.() ?? Promise.resolve(undefined);
+  shareOfPool(): { total: Promise<number>; mine: Promise<number>; leave(): void } | undefined {
+    return this.judge.candidates[0]?.share?.();
   }
 
   /** The primary model's spec, for the result when no call was made. */

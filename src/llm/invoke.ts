@@ -75,7 +75,7 @@ export async function invokeJudge(
     },
   );
   // Only the answering candidate's report counts (an earlier one's may have answered unusably).
-  if (candidate.slots === undefined) served = undefined;
+  if (served?.spec !== candidate.spec) served = undefined;
   return {
     text: answerText(message),
     usage: usageOf(message),

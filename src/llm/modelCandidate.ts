@@ -31,6 +31,8 @@ export interface ModelCallOptions {
 
 /** Which server of a pool answered a call, and the ones that failed it first. */
 export interface ServerReport {
+  /** The `provider:model` of the pool that answered. */
+  spec: string;
   server: string;
   failedOver: string[];
 }
@@ -46,9 +48,18 @@ export interface ModelCandidate {
   readonly parameters: Readonly<Record<string, unknown>>;
   /**
    * The calls it takes at once across its servers, when it is a pool (the slots of every server,
-   * some asked of the server); grouped judging makes that many groups.
+   * some asked of the server); undefined for one server and a supplied chat model.
    */
   readonly slots?: () => Promise<number>;
+  /**
+   * A pool's slots as one evaluation should plan with them: the evaluations on the same servers
+   * share them (leave() when the evaluation is done with them).
+   */
+  readonly share?: () => {
+    total: Promise<number>;
+    mine: Promise<number>;
+    leave(): void;
+  };
   /** One call, no retry. Rejects with a ModelCallError. */
   call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
 }

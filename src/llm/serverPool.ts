@@ -31,6 +31,19 @@ interface Held {
   release: ReleaseSlot;
 }
 
+/** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
+const evaluationsOn = new Map<string, number>();
+
+/** One evaluation's part of a pool's slots (see ServerPool.share). */
+export interface PoolShare {
+  /** Every server's slots, summed. */
+  total: Promise<number>;
+  /** The slots of the pool divided among the evaluations on it now (at least 1). */
+  mine: Promise<number>;
+  /** The evaluation is done with the pool; calling it again does nothing. */
+  leave(): void;
+}
+
 export class ServerPool {
   #turn = 0;
 
@@ -44,6 +57,18 @@ export class ServerPool {
   async slots(): Promise<number> {
     const each = await Promise.all(this.members.map((m) => m.slots()));
     return each.reduce((sum, n) => sum + n, 0);
+  }
+
+  /**
+   * An evaluation starts on the pool: its part of the slots is the pool's divided by the
+   * evaluations on it when the slots are known (evaluations started together all count), so that
+   * together they make about one call per slot instead of each one per slot.
+   */
+  share(): PoolShare {
+    return shareSlots(
+      this.members.map((m) => m.key),
+      this.slots(),
+    );
   }
 
   /** One call on one server; moved to another when the server fails it (see the module comment). */
@@ -138,6 +163,27 @@ export class ServerPool {
   }
 }
 
+/**
+ * One evaluation's part of the slots of the servers `keys` (a pool, or one server): `total`
+ * divided by the evaluations on those servers when it is known.
+ */
+export function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
+  const key = [...keys].sort().join(",");
+  evaluationsOn.set(key, (evaluationsOn.get(key) ?? 0) + 1);
+  let left = false;
+  return {
+    total,
+    mine: total.then((n) => Math.max(1, Math.floor(n / (evaluationsOn.get(key) ?? 1)))),
+    leave: () => {
+      if (left) return;
+      left = true;
+      const now = (evaluationsOn.get(key) ?? 1) - 1;
+      if (now <= 0) evaluationsOn.delete(key);
+      else evaluationsOn.set(key, now);
+    },
+  };
+}
+
 function backSoonest(members: readonly PoolMember[]): PoolMember {
   const until = (m: PoolMember) => outOfPool(m.key)?.until ?? 0;
   return members.reduce((best, m) => (until(m) < until(best) ? m : best));
@@ -175,6 +221,7 @@ export function poolCandidate(
       timeoutMs: settings.timeoutMs,
     },
     slots: () => pool.slots(),
+    share: () => pool.share(),
     async call(messages, options = {}) {
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       if (options.signal?.aborted) {
@@ -183,7 +230,7 @@ export function poolCandidate(
       const format = options.format ?? settings.format;
       const callOptions = { ...options, timeoutMs, ...(format === undefined ? {} : { format }) };
       const answer = await pool.call(messages, callOptions, options.lane ?? ownLane);
-      options.onServer?.({ server: answer.member.shown, failedOver: answer.failedOver });
+      options.onServer?.({ spec, server: answer.member.shown, failedOver: answer.failedOver });
       return answer.message;
     },
   };

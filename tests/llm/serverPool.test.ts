@@ -123,6 +123,39 @@ describe("one judge over several servers", () => {
     expect(b.chatRequests()).toHaveLength(2);
   });
 
+  it("evaluations started together share the pool's slots: about one call per slot in all", async () => {
+    const [a, b] = [await start(), await start()];
+    const judge = pool(`${a.url},${b.url}`);
+    const together = await Promise.all(
+      [1, 2].map(() =>
+        evaluateContent({ content: TOOL_LIBRARY, catalog: toolLibraryCatalog(16), model: judge }),
+      ),
+    );
+    expect(together.map((r) => r.judgeMode)).toEqual([
+      { mode: "grouped", groups: 4 },
+      { mode: "grouped", groups: 4 },
+    ]);
+    expect(a.chatRequests().length + b.chatRequests().length).toBe(8);
+    // Alone again: every slot is its own.
+    const alone = await evaluateContent({
+      content: TOOL_LIBRARY,
+      catalog: toolLibraryCatalog(16),
+      model: judge,
+    });
+    expect(alone.judgeMode).toEqual({ mode: "grouped", groups: 8 });
+  });
+
+  it("concurrency or parallelSlots given by the caller are used as given", async () => {
+    const [a, b] = [await start(), await start()];
+    const result = await evaluateContent({
+      content: TOOL_LIBRARY,
+      catalog: toolLibraryCatalog(16),
+      model: pool(`${a.url},${b.url}`),
+      parallelSlots: 2,
+    });
+    expect(result.judgeMode).toEqual({ mode: "grouped", groups: 2 });
+  });
+
   it("a spec may name its servers after @", async () => {
     const [a, b] = [await start(), await start()];
     const judge = createChatModel(`${SPEC}@${a.url},${b.url}`, { env: {}, maxRetries: 0 });
