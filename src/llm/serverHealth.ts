@@ -4,9 +4,15 @@
  * server one of them found failing. A server that refused or dropped a connection, was not
  * reachable, answered a 5xx, cut an answer short or does not have the model is out for the pool's
  * cooldown (doubled for each further failure in a row, at most 16 times it); one that answered 429
- * is out for its Retry-After when it gave one. A call it answers brings it back at once.
+ * is out for its Retry-After when it gave one. After its time out it is tried again; the first call
+ * it answers forgets its failures.
  */
-import { isModelRateLimitError, isModelUnavailableError, type ModelCallError } from "./errors.js";
+import {
+  isModelRateLimitError,
+  isModelUnavailableError,
+  type ModelCallError,
+  type UnavailableReason,
+} from "./errors.js";
 
 /** How long a failing server is out by default (30 seconds). */
 export const DEFAULT_SERVER_COOLDOWN_MS = 30_000;
@@ -24,11 +30,20 @@ interface Health {
 
 const health = new Map<string, Health>();
 
+/** The failures of a server (not of the prompt or the answer): its work goes to the others. */
+const SERVER_FAULTS: ReadonlySet<UnavailableReason> = new Set<UnavailableReason>([
+  "connection-refused",
+  "connection-reset",
+  "unreachable",
+  "server-error",
+  "incomplete-response",
+  "model-not-found",
+]);
+
 /** Whether a failure says the server (not the prompt) is at fault: its work goes to the others. */
 export function isServerFault(error: ModelCallError): boolean {
   if (isModelRateLimitError(error)) return true;
-  if (!isModelUnavailableError(error)) return false;
-  return error.reason !== "busy";
+  return isModelUnavailableError(error) && SERVER_FAULTS.has(error.reason);
 }
 
 /** Takes the server out: for its Retry-After (a 429 that gave one), else the growing cooldown. */
