@@ -7,6 +7,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
 import { EvaluationModelError } from "../../src/engine/errors.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import { MemoryJudgeCacheStore } from "../../src/engine/judgeCache.js";
 import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
 import {
   ModelOptionsError,
@@ -154,6 +155,20 @@ describe("one judge over several servers", () => {
       parallelSlots: 2,
     });
     expect(result.judgeMode).toEqual({ mode: "grouped", groups: 2 });
+  });
+
+  it("answers kept by the judge cache for one server serve the pool (servers are not in the key)", async () => {
+    const [one, a, b] = [await start(), await start(), await start()];
+    const store = new MemoryJudgeCacheStore();
+    const common = { content: TOOL_LIBRARY, catalog: toolLibraryCatalog(16), cache: { store } };
+    await evaluateContent({ ...common, model: pool(one.url), parallelSlots: 8 });
+    const again = await evaluateContent({
+      ...common,
+      model: pool(`${a.url},${b.url}`),
+      parallelSlots: 8,
+    });
+    expect(again.cacheHits).toBe(16);
+    expect(a.chatRequests().length + b.chatRequests().length).toBe(0);
   });
 
   it("a spec may name its servers after @", async () => {
