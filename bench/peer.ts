@@ -59,11 +59,12 @@ const SYSTEMS: PeerSystem[] = [
   openevalsSystem("openevals, sequential", "sequential", openevalsPrompt, "openevals-sequential"),
   openevalsSystem("openevals, Promise.all", "parallel", openevalsPrompt, "openevals-parallel"),
   openevalsSystem("openevals, Promise.all, content first", "parallel", openevalsContentFirstPrompt),
-  evalgateSystem("evalgate default (auto)", "auto", { injectionGuard: false, role: "default" }),
-  evalgateSystem("evalgate per-criterion", "per-criterion", { injectionGuard: false }),
-  evalgateSystem("evalgate grouped", "grouped", { injectionGuard: false }),
-  evalgateSystem("evalgate batch", "batch", { injectionGuard: false }),
-  evalgateSystem("evalgate default + injection guard", "auto", { injectionGuard: true }),
+  // The defaults a user gets: mode auto, the injection guard on.
+  evalgateSystem("evalgate default (auto, guard on)", "auto", { role: "default" }),
+  evalgateSystem("evalgate auto, guard off", "auto", { injectionGuard: false }),
+  evalgateSystem("evalgate per-criterion", "per-criterion", {}),
+  evalgateSystem("evalgate grouped", "grouped", {}),
+  evalgateSystem("evalgate batch", "batch", {}),
 ];
 
 function row(name: string, s: PeerRunStats): string[] {

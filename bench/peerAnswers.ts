@@ -6,7 +6,9 @@
  *   the schema's order: the reasoning, then the value (a number within the schema's bounds or 0–1
  *   when the schema names none, a boolean, one of an enum), one quote when it asks for quotes, one
  *   or two short hits and misses when it asks for lists.
- * - A prompt asking for a TOON table `results[K]{fields}:` gets one row per listed criterion id.
+ * - A prompt asking for a TOON table `results[K]{fields}:` gets one row per listed criterion id,
+ *   after the guard's clean screening line when the prompt asks for one (its reasoning cut to the
+ *   words the prompt allows).
  * - The injection guard's question gets a clean verdict; any other prompt the single-criterion
  *   answer of the engine benchmark (bench/latencyAnswers.ts), read from its answer format.
  *
@@ -51,6 +53,9 @@ const WORD_LIMIT = /reasoning[^\n]*at most (\d+) words/;
 const QUOTE_WORD_LIMIT = /quote[^\n]*\n?[^\n]*each at most (\d+) words/;
 const NO_REPEAT = /without repeating the quotes/;
 const OPENEVALS_SCORE_SENTENCE = "Thus, the score should be";
+/** A judging call that carries the guard's question asks for this line before its table. */
+const SCREENING_ASKED =
+  /"reasoning": "<at most (\d+) words[^\n]*"instruction_bearing": true \| false\}/;
 const GUARD_ANSWER = {
   reasoning: "Ordinary proposal text written for human reviewers; nothing in it addresses an AI.",
   instruction_bearing: false,
@@ -74,8 +79,9 @@ export function firstWords(text: string, n: number | undefined): string {
   return words.length <= n ? text : words.slice(0, n).join(" ");
 }
 
+/** The reasoning's word limit the answer format sets (not the screening line's own). */
 function wordLimit(user: string): number | undefined {
-  const found = WORD_LIMIT.exec(user);
+  const found = WORD_LIMIT.exec(user.replace(new RegExp(SCREENING_ASKED.source, "g"), ""));
   return found === null ? undefined : Number(found[1]);
 }
 
@@ -185,7 +191,17 @@ function tableAnswer(messages: readonly PromptMessage[], user: string): PeerAnsw
     });
     return `  ${cells.join(",")}`;
   });
-  return { text: [header?.[0] ?? "", ...rows].join("\n"), purpose: "table" };
+  const screening = SCREENING_ASKED.exec(user);
+  const guardLine =
+    screening === null
+      ? []
+      : [
+          JSON.stringify({
+            reasoning: firstWords(GUARD_ANSWER.reasoning, Number(screening[1])),
+            instruction_bearing: GUARD_ANSWER.instruction_bearing,
+          }),
+        ];
+  return { text: [...guardLine, header?.[0] ?? "", ...rows].join("\n"), purpose: "table" };
 }
 
 /** The answer to one chat request. */

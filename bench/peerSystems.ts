@@ -6,7 +6,7 @@
  *   ChatOllama's JSON Schema `format`), awaited one after another or all at once (Promise.all);
  * - evalgate `evaluateContent` with an Ollama judge from `createChatModel` (src/llm: ChatOllama,
  *   its own fetch, num_ctx sizing, keep_alive) in each judge mode, concurrency and parallel slots
- *   equal to the server's slots.
+ *   equal to the server's slots, the injection guard on (the default) unless a row says off.
  *
  * A run that does not come back with a score for every criterion throws: it would measure
  * something else than judging.
@@ -97,7 +97,7 @@ export function openevalsSystem(
 export function evalgateSystem(
   name: string,
   mode: EvaluationMode,
-  options: { injectionGuard: boolean; role?: PeerSystem["role"] },
+  options: { injectionGuard?: boolean; role?: PeerSystem["role"] },
 ): PeerSystem {
   return {
     name,
@@ -115,11 +115,15 @@ export function evalgateSystem(
         mode,
         concurrency: input.slots,
         parallelSlots: input.slots,
-        injectionGuard: options.injectionGuard,
+        // Absent: the default (on, unless EVALGATE_INJECTION_GUARD says off).
+        ...(options.injectionGuard === undefined ? {} : { injectionGuard: options.injectionGuard }),
       });
       if (result.notEvaluated.length > 0) {
         throw new PeerRunError(name, `not evaluated: ${result.notEvaluated.join(", ")}`);
       }
+      // A guard that failed would hold the result for review: not the run users get.
+      const guardProblem = result.warnings.find((w) => w.includes("injection guard"));
+      if (guardProblem !== undefined) throw new PeerRunError(name, guardProblem);
       const judged = result.judgeMode;
       return judged === undefined ? "" : `${judged.mode}, ${judged.groups} groups`;
     },

@@ -1,3 +1,4 @@
+import { SCREENING_LINE } from "./injectionGuardPrompt.js";
 import { DATA_RULE, EVIDENCE_RULE, JUDGE_ROLE } from "./systemPrompt.js";
 
 /**
@@ -6,8 +7,9 @@ import { DATA_RULE, EVIDENCE_RULE, JUDGE_ROLE } from "./systemPrompt.js";
  */
 
 export const TOON_TABLE_RULE = [
-  "Answer with exactly the TOON table asked for and nothing else: no prose before or after it and",
-  "no code fence. The first line is the header exactly as given; then one row per criterion, each",
+  "Answer with exactly the TOON table asked for — after the one-line JSON screening answer when the",
+  "answer format asks for one — and nothing else: no prose before or after it and no code fence.",
+  "The table's first line is the header exactly as given; then one row per criterion, each",
   "indented by two spaces, with the values separated by commas, in the order of the header. Write",
   'the quotes and the reasoning in double quotes and escape a double quote inside them as \\".',
   "Reason before you score: decide each value only after you have written down the evidence for it.",
@@ -38,12 +40,17 @@ Evaluate the content above against each of the following {{count}} criteria.
 
 {{criteria}}
 
+{{screening}}
+
 {{answer_format}}`;
 
 /** A batch row quotes the content at most this many times, … */
 export const TABLE_QUOTE_LIMIT = 2;
-/** … each quote about this many words at most (a longer one is still checked), … */
-export const TABLE_QUOTE_WORDS = 15;
+/**
+ * … each quote about this many words at most (a longer one is still checked; a group's rows are
+ * written one after another on one slot, so every word is on the call's critical path), …
+ */
+export const TABLE_QUOTE_WORDS = 12;
 /** … the quotes of one cell separated by this mark. */
 export const TABLE_QUOTE_SEPARATOR = " | ";
 
@@ -59,11 +66,17 @@ export function batchHeader(count: number): string {
   return `results[${count}]{id,score,quotes,reasoning}:`;
 }
 
-/** The answer contract of batch mode: the table header and what each cell holds. */
-export function batchAnswerFormat(ids: readonly string[]): string {
+/**
+ * The answer contract of batch mode: the table header and what each cell holds; with `screening`,
+ * the screening line (the guard's answer) comes first.
+ */
+export function batchAnswerFormat(ids: readonly string[], screening = false): string {
   return [
-    "Answer format — exactly this TOON table, one row per criterion in this order:",
+    screening
+      ? "Answer format — first the screening line, then exactly this TOON table, one row per criterion in this order:"
+      : "Answer format — exactly this TOON table, one row per criterion in this order:",
     `${ids.join(", ")}.`,
+    ...(screening ? [SCREENING_LINE] : []),
     batchHeader(ids.length),
     '  <id>,<score>,"<passages of the content>","<reasoning, with evidence>"',
     "`score` is what each criterion asks for: a number on its scale, pass or fail, or one level id.",

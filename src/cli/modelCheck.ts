@@ -33,7 +33,8 @@ export function resolveModelTarget(spec: string | undefined, env: ModelEnv): Mod
     spec: formatModelSpec(parsed),
     provider: parsed.provider,
     model: parsed.model,
-    baseUrl: parsed.provider === "ollama" ? defaultOllamaBaseUrl(env) : undefined,
+    baseUrl:
+      parsed.provider === "ollama" ? (parsed.servers ?? defaultOllamaBaseUrl(env)) : undefined,
     ...(chosen ? { chosen } : {}),
   };
 }

@@ -10,6 +10,7 @@ import {
   type JudgedCriterion,
 } from "./criterionJudge.js";
 import { judgeCallError } from "./errors.js";
+import type { FoldedGuard } from "./guardScreen.js";
 import type { JudgeCall } from "./judgeSession.js";
 
 export interface BatchJudgement {
@@ -26,22 +27,54 @@ function servesAll(answers: BatchAnswers, criteria: readonly Criterion[]): boole
   return criteria.every((c) => answers.get(c.id)?.usable === true);
 }
 
-/** The whole batch answered from the cache, when it keeps an answer usable for every criterion. */
+/**
+ * The whole batch answered from the cache, when it keeps an answer usable for every criterion
+ * (and, for a call that carries the guard's question, a clean screening line).
+ */
 async function answerFromCache(
   ctx: CriterionJudgeContext,
   call: JudgeCall,
   askable: readonly Criterion[],
   judged: Map<string, JudgedCriterion>,
+  guard: FoldedGuard | undefined,
 ): Promise<boolean> {
-  const kept = await ctx.session.recall(call, (text) =>
-    servesAll(parseBatchResponse(text, askable).answers, askable),
+  const kept = await ctx.session.recall(
+    call,
+    (text) =>
+      servesAll(parseBatchResponse(text, askable).answers, askable) &&
+      (guard === undefined || guard.isClean(text)),
   );
   if (kept === undefined) return false;
+  guard?.answered(kept);
   for (const [id, answer] of parseBatchResponse(kept, askable).answers) {
     const outcome = toOutcome(answer);
     judged.set(id, { outcome, raw: kept, notes: answer.notes, called: false, cached: true });
   }
   return true;
+}
+
+/** The criteria to ask; those with no context are answered Insufficient Information into `judged`. */
+async function askableCriteria(
+  ctx: CriterionJudgeContext,
+  criteria: readonly Criterion[],
+  judged: Map<string, JudgedCriterion>,
+): Promise<Criterion[]> {
+  const askable: Criterion[] = [];
+  for (const criterion of criteria) {
+    const found = await contextOrInsufficient(ctx, criterion);
+    if ("insufficient" in found) judged.set(criterion.id, found.insufficient);
+    else askable.push(criterion);
+  }
+  return askable;
+}
+
+/** The usable answers of one reply, for the criteria not judged yet. */
+function acceptAnswers(judged: Map<string, JudgedCriterion>, raw: string, answers: BatchAnswers) {
+  for (const [id, answer] of answers) {
+    if (!judged.has(id)) {
+      judged.set(id, { outcome: toOutcome(answer), raw, notes: answer.notes, called: true });
+    }
+  }
 }
 
 /** What the repair round tells the judge was wrong with its answer. */
@@ -59,20 +92,18 @@ function repairProblem(
 /**
  * Batch mode: all LLM criteria in one call, answered as the TOON table
  * `results[K]{id,score,quotes,reasoning}:`; decoded strictly, one repair round for what is missing, and
- * whatever is still missing is left for per-criterion calls.
+ * whatever is still missing is left for per-criterion calls. With `guard`, the call also asks the
+ * injection guard's question about the content (the screening line before the table), read from
+ * the first answer; a call that failed fails the guard too.
  */
 export async function judgeBatch(
   ctx: CriterionJudgeContext,
   criteria: readonly Criterion[],
+  guard?: FoldedGuard,
 ): Promise<BatchJudgement> {
   const judged = new Map<string, JudgedCriterion>();
   const notes: string[] = [];
-  const askable: Criterion[] = [];
-  for (const criterion of criteria) {
-    const found = await contextOrInsufficient(ctx, criterion);
-    if ("insufficient" in found) judged.set(criterion.id, found.insufficient);
-    else askable.push(criterion);
-  }
+  const askable = await askableCriteria(ctx, criteria, judged);
   if (askable.length === 0) return { judged, remaining: [], notes };
 
   const prompt = renderBatchPrompt({
@@ -81,10 +112,11 @@ export async function judgeBatch(
     contentType: ctx.contentType,
     catalogInstructions: ctx.catalogInstructions,
     context: await ctx.context.contextForAll(askable),
+    screenContent: guard !== undefined,
   });
   const ids = askable.map((c) => c.id);
   const batchCall = { purpose: "batch" as const, criterionIds: ids, system: prompt.system };
-  if (await answerFromCache(ctx, { ...batchCall, user: prompt.user }, askable, judged)) {
+  if (await answerFromCache(ctx, { ...batchCall, user: prompt.user }, askable, judged, guard)) {
     return { judged, remaining: [], notes };
   }
   const ask = async (user: string, history?: BaseMessageLike[]) => {
@@ -92,25 +124,22 @@ export async function judgeBatch(
       const purpose = history === undefined ? "batch" : "repair";
       return await ctx.session.call({ ...batchCall, purpose, user, history });
     } catch (error) {
-      notes.push(`batch call failed (${judgeCallError(error).message}); asking per criterion`);
+      const modelError = judgeCallError(error);
+      if (history === undefined) guard?.failed(modelError);
+      notes.push(`batch call failed (${modelError.message}); asking per criterion`);
       return undefined;
     }
   };
 
   const first = await ask(prompt.user);
   if (first === undefined) return { judged, remaining: askable, notes };
-  const accept = (raw: string, answers: ReturnType<typeof parseBatchResponse>["answers"]) => {
-    for (const [id, answer] of answers) {
-      if (!judged.has(id)) {
-        judged.set(id, { outcome: toOutcome(answer), raw, notes: answer.notes, called: true });
-      }
-    }
-  };
+  guard?.answered(first);
+  const accept = (raw: string, answers: BatchAnswers) => acceptAnswers(judged, raw, answers);
   const parsed = parseBatchResponse(first, askable);
   notes.push(...parsed.notes);
   accept(first, parsed.answers);
   // Kept only when the one answer served every criterion.
-  if (servesAll(parsed.answers, askable)) {
+  if (servesAll(parsed.answers, askable) && (guard === undefined || guard.isClean(first))) {
     await ctx.session.remember({ ...batchCall, user: prompt.user }, first);
   }
 

@@ -19,8 +19,9 @@ import type { JudgedCriterion } from "./criterionJudge.js";
 import { EvaluationError } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { collectFeedback } from "./feedback.js";
-import { screenForInjection, stringsOf } from "./injectionScreen.js";
-import { judgeCatalog } from "./judgeCatalog.js";
+import { GuardScreen, screenedTexts } from "./guardScreen.js";
+import { scanTexts } from "./injectionScreen.js";
+import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
 import type { JudgeSession } from "./judgeSession.js";
 import { modelSummary } from "./modelSummary.js";
 import {
@@ -105,21 +106,22 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   }
 }
 
-/** Screens the content and the source documents (they reach the judge as context) for injection. */
-async function screenSources(
-  text: string,
-  options: EvaluateContentOptions,
-  guard: JudgeSession | undefined,
-): Promise<string[]> {
-  const strings = typeof options.content === "string" ? [] : stringsOf(options.content);
-  const texts = [
-    { where: "the content", text },
-    ...(strings.length === 0
-      ? []
-      : [{ where: "the content's text fields", text: strings.join("\n") }]),
-    ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
-  ];
-  return (await screenForInjection(texts, guard)).reasons;
+/**
+ * Judges the catalog (alone or with a panel) with the injection guard beside it, and waits for
+ * the guard's answer: the reasons for human review it gave come back with the judgement.
+ */
+async function judgeWithGuard(job: CatalogJudging & { guard: GuardScreen }, judging: Judging) {
+  const { members, panel } = judging;
+  try {
+    // A panel's members each judge the whole catalog: the guard asks on its own, beside them.
+    if (members.length > 1) job.guard.start();
+    const panelRun = members.length > 1 ? await judgeWithPanel(job, members, panel) : undefined;
+    const judgement = panelRun ?? (await judgeCatalog(job));
+    return { panelRun, ...judgement, guardReasons: await job.guard.finish() };
+  } catch (error) {
+    await job.guard.abandon().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The criterion results in catalog order, with the notes of every answer as warnings. */
@@ -219,23 +221,26 @@ async function runEvaluation(
   options: EvaluateContentOptions,
   settings: EvaluationSettings,
   text: string,
-  { session, members, panel }: Judging,
+  judging: Judging,
 ): Promise<EvaluationResult> {
   const { catalog } = options;
+  const { session } = judging;
   const baseDir =
     options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
   const registry = options.registry ?? new FunctionRegistry({ baseDir });
   const warnings = [...catalog.warnings];
   // Content no judge reads (every criterion deterministic) cannot steer a judge: not screened.
-  const humanReview = catalog.criteria.some((c) => isLlmMethod(c.method))
-    ? await screenSources(text, options, settings.injectionGuard ? session : undefined)
-    : [];
-  warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
+  const llmJudged = catalog.criteria.some((c) => isLlmMethod(c.method));
+  const texts = llmJudged ? screenedTexts(text, options) : [];
+  const humanReview = scanTexts(texts).reasons;
   if (humanReview.length > 0) session.bypassCache();
+  const guard = new GuardScreen(settings.injectionGuard && llmJudged ? session : undefined, texts);
 
-  const job = { ...{ options, settings, text, session }, ...{ registry, baseDir, warnings } };
-  const panelRun = members.length > 1 ? await judgeWithPanel(job, members, panel) : undefined;
-  const { judged, judgeMode } = panelRun ?? (await judgeCatalog(job));
+  const gated = { ...options, onProgress: guard.gate(options.onProgress) };
+  const job = { options: gated, settings, text, session, registry, baseDir, warnings, guard };
+  const { panelRun, judged, judgeMode, guardReasons } = await judgeWithGuard(job, judging);
+  humanReview.push(...guardReasons);
+  warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
   const results = criterionResults(catalog, judged, warnings);
   const scored = scoreCatalogResult(catalog, withPanels(results, panelRun?.panels ?? new Map()));
   const sources = quoteSources(text, options.documents);

@@ -4,7 +4,7 @@ import {
 } from "../../prompts/evaluation/index.js";
 import { fenceData } from "../judge/fence.js";
 import { scanForInjection } from "../judge/injection.js";
-import { parseGuardResponse } from "../judge/injectionGuard.js";
+import { type GuardVerdict, parseGuardResponse } from "../judge/injectionGuard.js";
 import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
 import type { JudgeSession } from "./judgeSession.js";
 
@@ -53,7 +53,8 @@ export function scanTexts(texts: readonly ScreenedText[]): InjectionScreen {
   return { reasons };
 }
 
-function blocksOf(text: string): string[] {
+/** The text in blocks of at most GUARD_BLOCK_CHARS, one guard call each. */
+export function blocksOf(text: string): string[] {
   const blocks: string[] = [];
   for (let at = 0; at < text.length; at += GUARD_BLOCK_CHARS) {
     blocks.push(text.slice(at, at + GUARD_BLOCK_CHARS));
@@ -61,8 +62,22 @@ function blocksOf(text: string): string[] {
   return blocks;
 }
 
+/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
+export function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
+  if (!verdict.ok) {
+    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
+  }
+  if (!verdict.instructionBearing) return undefined;
+  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
+}
+
+/** Why a guard whose call failed holds the result for review. */
+export function guardFailureReason(where: string, error: { message: string }): string {
+  return `the injection guard could not check ${where} (${error.message})`;
+}
+
 /** One guard call: a warning when the block is instruction-bearing or the guard failed. */
-async function guardBlock(
+export async function guardBlock(
   session: JudgeSession,
   where: string,
   block: string,
@@ -84,15 +99,10 @@ async function guardBlock(
     raw = await session.call(call);
   } catch (error) {
     if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
-    return `the injection guard could not check ${where} (${error.message})`;
+    return guardFailureReason(where, error);
   }
   if (clean(raw)) await session.remember(call, raw);
-  const verdict = parseGuardResponse(raw);
-  if (!verdict.ok) {
-    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
-  }
-  if (!verdict.instructionBearing) return undefined;
-  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
+  return guardVerdictReason(where, parseGuardResponse(raw));
 }
 
 /** The deterministic layers, then (with a session) the guard call over every non-empty text. */

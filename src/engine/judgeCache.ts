@@ -6,10 +6,10 @@
  *
  * The key is a SHA-256 of: the judge's models in order (each `provider:model` with the parameters
  * that shape an answer — temperature, seed, context size, format — and not those that do not:
- * timeout, keep-alive, server address), the call's purpose, the exact system and user prompts as
- * rendered, earlier turns, and the call's structured-output schema. The rendered prompts carry
- * the template, the criterion, the content and the retrieved context, so a change to any of them
- * is a new key.
+ * timeout, keep-alive, server address, a pool's number of servers), the call's purpose, the
+ * exact system and user prompts as rendered, earlier turns, and the call's structured-output
+ * schema. The rendered prompts carry the template, the criterion, the content and the retrieved
+ * context, so a change to any of them is a new key.
  */
 import { createHash } from "node:crypto";
 import type { BaseMessageLike } from "@langchain/core/messages";
@@ -28,7 +28,14 @@ export interface JudgeCall {
 const KEY_VERSION = "judge-cache/1";
 
 /** Call parameters that do not change what the model answers. */
-const PARAMETERS_OUTSIDE_THE_KEY = new Set(["timeoutMs", "keepAlive", "baseUrl", "maxRetries"]);
+const PARAMETERS_OUTSIDE_THE_KEY = new Set([
+  "timeoutMs",
+  "keepAlive",
+  "baseUrl",
+  "maxRetries",
+  // How many servers a pool has does not change what the model answers.
+  "servers",
+]);
 
 /** One answer to keep. */
 export interface JudgeCacheEntry {

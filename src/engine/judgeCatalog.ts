@@ -12,6 +12,7 @@ import {
 } from "./criterionJudge.js";
 import { runDeterministicCriterion } from "./deterministic.js";
 import { EvaluationModelError } from "./errors.js";
+import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
 import { judgeModeOf, planJudging } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
@@ -29,6 +30,11 @@ export interface CatalogJudging {
   warnings: string[];
   /** A limit shared with other judges (a panel's members); else `concurrency` for this one. */
   limit?: LimitFunction;
+  /**
+   * The injection guard, started here beside the judging (its question about the content asked
+   * in the last group's call when there are groups); undefined or already started: not touched.
+   */
+  guard?: GuardScreen;
 }
 
 /** Reports criterion progress and keeps every criterion's answer. */
@@ -119,6 +125,7 @@ async function runGroups(
   ctx: CriterionJudgeContext,
   groups: Criterion[][],
   criteria: JudgedCriteria,
+  guard: FoldedGuard | undefined,
 ): Promise<Criterion[]> {
   const limit = job.limit ?? pLimit(job.settings.concurrency);
   const { signal } = job.options;
@@ -129,7 +136,8 @@ async function runGroups(
     groups.map((group, i) =>
       limit(async () => {
         if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
-        const batch = await judgeBatch(ctx, group);
+        // The last group is the smallest: it carries the guard's question.
+        const batch = await judgeBatch(ctx, group, i === groups.length - 1 ? guard : undefined);
         job.warnings.push(...batch.notes.map((n) => `${label(i)}: ${n}`));
         for (const criterion of group) {
           const result = batch.judged.get(criterion.id);
@@ -171,6 +179,32 @@ async function runSingleCalls(
   if (rejected !== undefined) throw rejected.reason;
 }
 
+/**
+ * A judge over a pool of servers: when the caller set neither `concurrency` nor `parallelSlots`,
+ * the evaluation takes as many calls at once as all the servers have slots, and makes as many
+ * groups as its part of them (the pool's slots divided among the evaluations on it now: alone,
+ * every slot of every server). Returns the job and the function that gives the part back.
+ */
+async function withPoolShare(job: CatalogJudging): Promise<{ job: CatalogJudging; leave(): void }> {
+  const stay = { job, leave: () => {} };
+  if (job.options.concurrency !== undefined || job.settings.parallelSlots !== undefined)
+    return stay;
+  const share = job.session.shareOfPool();
+  if (share === undefined) return stay;
+  try {
+    const [total, mine] = await Promise.all([share.total, share.mine]);
+    const concurrency = Math.min(256, Math.max(1, total));
+    const parallelSlots = Math.min(concurrency, mine);
+    return {
+      job: { ...job, settings: { ...job.settings, concurrency, parallelSlots } },
+      leave: share.leave,
+    };
+  } catch (error) {
+    share.leave();
+    throw error;
+  }
+}
+
 /** The criteria judged, and how the judge was asked. */
 export interface CatalogJudgement {
   judged: Map<string, JudgedCriterion>;
@@ -183,21 +217,33 @@ export interface CatalogJudgement {
  * each, one call per slot group, or one batch call; see planJudging). Throws
  * EvaluationModelError when no model call succeeded at all.
  */
-export async function judgeCatalog(job: CatalogJudging): Promise<CatalogJudgement> {
+export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgement> {
+  const { job, leave } = await withPoolShare(given);
+  try {
+    return await judgeAll(job);
+  } finally {
+    leave();
+  }
+}
+
+/** judgeCatalog with the pool's share settled. */
+async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const { catalog } = job.options;
   const progress = job.options.onProgress ?? (() => {});
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
   progress({ type: "start", total: catalog.criteria.length, llmCriteria: llm.length });
   const criteria = new JudgedCriteria(catalog, progress);
-  await runDeterministic(job, criteria);
-  const ctx = judgeContext(job);
   const plan = planJudging(llm, {
     mode: job.settings.mode,
     slots: job.settings.parallelSlots ?? job.settings.concurrency,
     hasPromptOverride: job.options.evaluationPrompt !== undefined,
   });
+  // The guard's calls go first, beside everything else.
+  const guard = job.guard?.start(plan.groups.length > 0 ? "the content" : undefined);
+  await runDeterministic(job, criteria);
+  const ctx = judgeContext(job);
   const grouped = new Set(plan.groups.flat().map((c) => c.id));
-  const unanswered = await runGroups(job, ctx, plan.groups, criteria);
+  const unanswered = await runGroups(job, ctx, plan.groups, criteria, guard);
   await runSingleCalls(job, ctx, [...plan.single, ...unanswered], criteria, grouped);
   const failure = modelWideFailure(llm, criteria.judged);
   if (failure !== undefined) throw failure;

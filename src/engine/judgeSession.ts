@@ -51,13 +51,43 @@ export class JudgeSession {
     return this.options.cache?.recall(call, usable) ?? Promise.resolve(undefined);
   }
 
-  /** Keeps a usable answer to this call in the cache (when there is one), at once. */
+  /**
+   * Keeps a usable answer to this call in the cache (when there is one): at once, or — while the
+   * injection guard has not answered (holdCacheWrites) — once it found nothing.
+   */
   async remember(call: JudgeCall, answer: string): Promise<void> {
-    await this.options.cache?.remember(call, answer);
+    const cache = this.options.cache;
+    if (cache === undefined) return;
+    const held = this.root.heldWrites;
+    if (held !== undefined) held.push(() => cache.remember(call, answer));
+    else await cache.remember(call, answer);
+  }
+
+  /** The session whose traces and held cache writes a panel member's go to. */
+  private get root(): JudgeSession {
+    return this.parent?.root ?? this;
+  }
+
+  /** Cache writes waiting for the injection guard's answer; undefined when none are held. */
+  private heldWrites: Array<() => Promise<void>> | undefined;
+
+  /** From now on, cache writes wait until releaseCacheWrites (or are dropped by bypassCache). */
+  holdCacheWrites(): void {
+    this.root.heldWrites ??= [];
+  }
+
+  /** Writes what was held, in order, and writes at once from now on. */
+  async releaseCacheWrites(): Promise<void> {
+    const root = this.root;
+    const held = root.heldWrites ?? [];
+    root.heldWrites = undefined;
+    for (const write of held) await write();
   }
 
   /** The content was flagged: nothing of this evaluation is read from or written to the cache. */
   bypassCache(): void {
+    const root = this.root;
+    if (root.heldWrites !== undefined) root.heldWrites = [];
     this.options.cache?.disable();
     for (const member of this.members) member.bypassCache();
   }
@@ -68,6 +98,14 @@ export class JudgeSession {
       ...(this.options.cache?.problems ?? []),
       ...this.members.flatMap((m) => m.cacheProblems),
     ];
+  }
+
+  /**
+   * This evaluation's part of its pool's slots (divided among the evaluations on the pool now);
+   * undefined for one server or a supplied chat model. Call leave() when judging is over.
+   */
+  shareOfPool(): { total: Promise<number>; mine: Promise<number>; leave(): void } | undefined {
+    return this.judge.candidates[0]?.share?.();
   }
 
   /** The primary model's spec, for the result when no call was made. */

@@ -21,10 +21,14 @@ export type SummaryMode = z.infer<typeof SummaryModeSchema>;
 /** The plain settings of an evaluation, validated at the boundary. */
 export const EvaluationSettingsSchema = z.object({
   mode: EvaluationModeSchema.default("auto"),
-  /** LLM criteria judged at once (Ollama serves a few requests in parallel). */
+  /**
+   * LLM criteria judged at once (Ollama serves a few requests in parallel). Default 4; on a judge
+   * pool (several servers), the slots of all its servers.
+   */
   concurrency: z.number().int().min(1).max(64).default(4),
   /**
-   * The judge server's parallel slots: how many groups grouped mode makes (default: concurrency).
+   * The judge server's parallel slots: how many groups grouped mode makes (default: concurrency;
+   * on a judge pool, the pool's slots divided among the evaluations on it now).
    */
   parallelSlots: z.number().int().min(1).max(64).optional(),
   /**

@@ -2,6 +2,7 @@ import { conflictingDecisions, repeatedFieldProblem } from "./answerAmbiguity.js
 import { answerTooLong, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, readCheck, readReasoning } from "./answerValues.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
+import { splitTables } from "./parseBatch.js";
 
 /**
  * The guard's answer, read fail-closed: a usable verdict needs the `instruction_bearing` field
@@ -64,4 +65,18 @@ export function parseGuardResponse(response: string): GuardVerdict {
     return { ok: false, error: "the guard gave answers that disagree" };
   }
   return { ok: true, ...first };
+}
+
+/**
+ * The screening line of a judging call that carried the guard's question (grouped and batch
+ * mode): the guard's answer, read by the same fail-closed rules from the text outside the
+ * table(s). A missing, unreadable or ambiguous screening line is a failure.
+ */
+export function parseScreeningAnswer(response: string): GuardVerdict {
+  const tooLong = answerTooLong(response);
+  if (tooLong !== undefined) return { ok: false, error: tooLong };
+  const { outside } = splitTables(stripReasoningBlocks(response).text);
+  const verdict = parseGuardResponse(outside);
+  if (verdict.ok || verdict.error !== "no JSON object found") return verdict;
+  return { ok: false, error: "no screening line before the table" };
 }

@@ -33,24 +33,32 @@ export interface BatchParse {
 
 const TABLE_HEADER = /^\s*results\[\d+,?\]\{/;
 
+/** Where a table ends: a blank line, a code fence, or a line that opens a JSON object. */
+function endsTable(line: string): boolean {
+  return line.trim() === "" || /^\s*(```|~~~|\{)/.test(line);
+}
+
 /**
- * Every table of the text: each from its header to the first blank line, code fence or next
- * header, without a code fence around it.
+ * The tables of the text, each from its header to the first blank line, code fence, JSON object
+ * line (a screening answer written after the table) or next header, without a code fence around
+ * it; and every line outside them.
  */
-function tablesIn(text: string): string[] {
+export function splitTables(text: string): { tables: string[]; outside: string } {
   const tables: string[][] = [];
+  const outside: string[] = [];
   let current: string[] | undefined;
   for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
     if (TABLE_HEADER.test(line)) {
       current = [line.trim()];
       tables.push(current);
-    } else if (current !== undefined && (line.trim() === "" || /^\s*(```|~~~)/.test(line))) {
-      current = undefined;
+    } else if (current !== undefined && !endsTable(line)) {
+      current.push(line);
     } else {
-      current?.push(line);
+      current = undefined;
+      outside.push(line);
     }
   }
-  return tables.map((lines) => lines.join("\n"));
+  return { tables: tables.map((lines) => lines.join("\n")), outside: outside.join("\n") };
 }
 
 type BatchRow = z.infer<typeof BatchRowSchema>;
@@ -118,7 +126,7 @@ export function parseBatchResponse(
     return { answers, missing: ids, problem: tooLong, notes, ambiguities: [] };
   }
   const text = stripReasoningBlocks(response).text;
-  const tables = tablesIn(text);
+  const { tables } = splitTables(text);
   if (tables.length === 0) {
     return {
       answers,

@@ -2,6 +2,7 @@ import {
   BATCH_TEMPLATE,
   batchAnswerFormat,
   batchSystemPrompt,
+  contentScreeningQuestion,
 } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { fenceData } from "./fence.js";
@@ -22,6 +23,12 @@ export interface RenderBatchPromptInput {
   catalogInstructions?: string;
   /** Retrieved source chunks for all the criteria, preformatted with their sources. */
   context?: string;
+  /**
+   * Ask the injection guard's question about the content in this call too: answered first, on
+   * the screening line, before the table. The system prompt and the content stay as in every
+   * other call of the evaluation (the prefix a server's cache keeps); the question comes last.
+   */
+  screenContent?: boolean;
 }
 
 /** What the `score` cell holds for a criterion, in a few words. */
@@ -66,7 +73,8 @@ export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
       criteria: input.criteria.map(criterionBlock).join("\n\n"),
       context: contextBlock(input.context),
       content: fenceData("CONTENT", contentText(input.content)),
-      answer_format: batchAnswerFormat(ids),
+      screening: input.screenContent === true ? contentScreeningQuestion() : "",
+      answer_format: batchAnswerFormat(ids, input.screenContent === true),
     },
     "batch template",
   );

@@ -117,6 +117,23 @@ export class FairCallCeiling {
     });
   }
 
+  /** A slot now, when one is free and nobody is waiting; undefined otherwise. */
+  tryTake(): ReleaseSlot | undefined {
+    return this.#queued === 0 && this.#inFlight < this.#limit ? this.take() : undefined;
+  }
+
+  /**
+   * Queues a waiter in `lane`; `grant` is called (once, synchronously, possibly before join
+   * returns) with the slot when its turn comes. Returns the function that takes the waiter out of
+   * the queue (nothing once it was granted). What a pool of servers waits with: a waiter in the
+   * queue of each, the first grant wins.
+   */
+  join(lane: CallLane, grant: (release: ReleaseSlot) => void): () => void {
+    const waiter: Waiter = { lane, grant, leave: () => this.remove(waiter) };
+    this.enqueue(waiter);
+    return waiter.leave;
+  }
+
   /** Runs `task` in a slot of `lane`'s turn; the slot is given back when it settles. */
   async run<T>(lane: CallLane, wait: SlotWait, task: () => Promise<T>): Promise<T> {
     const release = await this.acquire(lane, wait);
@@ -175,4 +192,71 @@ export class FairCallCeiling {
 
 function abortError(wait: SlotWait, reason: unknown): unknown {
   return wait.onAbort ? wait.onAbort(reason) : reason;
+}
+
+/** A slot of one of several ceilings: which one, and the function that gives it back. */
+export interface AnySlot {
+  index: number;
+  release: ReleaseSlot;
+}
+
+/**
+ * The first slot any of `ceilings` grants to `lane`: a free one at once (tried in `order`), else a
+ * waiter in the queue of each, taken out of the others when one grants. Leaves every queue when
+ * the signal fires or the wait runs out, as `acquire` does.
+ */
+export function acquireAny(
+  ceilings: readonly FairCallCeiling[],
+  lane: CallLane,
+  wait: SlotWait = {},
+  order: readonly number[] = ceilings.map((_, i) => i),
+): Promise<AnySlot> {
+  const { signal } = wait;
+  if (signal?.aborted) return Promise.reject(abortError(wait, signal.reason));
+  for (const index of order) {
+    const release = ceilings[index]?.tryTake();
+    if (release !== undefined) return Promise.resolve({ index, release });
+  }
+  return new Promise<AnySlot>((resolve, reject) => {
+    const started = Date.now();
+    const ahead = ceilings.reduce((sum, c) => sum + c.queued, 0);
+    const leaves: Array<() => void> = [];
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      done = true;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      for (const leave of leaves) leave();
+    };
+    const onAbort = () => {
+      if (done) return;
+      finish();
+      reject(abortError(wait, signal?.reason));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (wait.maxWaitMs !== undefined) {
+      timer = setTimeout(() => {
+        if (done) return;
+        finish();
+        reject(wait.onWaitTooLong?.(Date.now() - started, ahead) ?? new Error("no free slot"));
+      }, wait.maxWaitMs);
+      timer.unref?.();
+    }
+    for (const index of order) {
+      if (done) break;
+      const ceiling = ceilings[index];
+      if (ceiling === undefined) continue;
+      leaves.push(
+        ceiling.join(lane, (release) => {
+          if (done) {
+            release();
+            return;
+          }
+          finish();
+          resolve({ index, release });
+        }),
+      );
+    }
+  });
 }

@@ -10,12 +10,15 @@ import { classifyModelError } from "./classifyError.js";
 import { contextWindowFor } from "./contextWindow.js";
 import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
 import { llamaCppCandidate } from "./embeddedCandidate.js";
-import { ModelAbortedError } from "./errors.js";
+import { ModelAbortedError, ModelSpecError } from "./errors.js";
 import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
 import { callInSlot, type ServerSlots } from "./serverCeilings.js";
+import type { ServerEntry } from "./serverList.js";
+import { poolCandidate } from "./serverPool.js";
+import { serverListOf } from "./serverSettings.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 
@@ -64,9 +67,57 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
   };
 }
 
+/**
+ * The servers of an Ollama or OpenAI-compatible model: those its spec names after `@`, else
+ * those of the settings (for an OpenAI-compatible model only when the options gave them: it has
+ * no default server).
+ */
+function serversOf(spec: ModelSpec, settings: ModelSettings): readonly ServerEntry[] {
+  if (spec.servers !== undefined) return serverListOf(spec.servers, "model spec");
+  if (spec.provider === "openai-compatible" && !settings.serversGiven) {
+    throw new ModelSpecError(
+      `${spec.provider}:${spec.model}`,
+      "an OpenAI-compatible model needs its server: write openai-compatible:<model>@http://host:8000/v1, or give the baseUrl or servers option",
+    );
+  }
+  return settings.servers;
+}
+
+/**
+ * An Ollama model on one server (the ceiling of that server), or a pool: several servers, or any
+ * OpenAI-compatible one (serverPool.ts).
+ */
+function serverModelCandidate(
+  spec: ModelSpec & { provider: "ollama" | "openai-compatible" },
+  settings: ModelSettings,
+): ModelCandidate {
+  const servers = serversOf(spec, settings);
+  const [only] = servers;
+  const judge = { provider: spec.provider, model: spec.model };
+  if (servers.length > 1 || only === undefined || spec.provider !== "ollama") {
+    return poolCandidate(judge, servers, settings);
+  }
+  if (only.provider !== undefined && only.provider !== "ollama") {
+    return poolCandidate(judge, servers, settings);
+  }
+  const { address } = only;
+  return ollamaCandidate(
+    { provider: "ollama", model: only.model ?? spec.model },
+    {
+      ...settings,
+      baseUrl: address.url,
+      shownBaseUrl: address.shown,
+      authorization: address.authorization,
+      maxInFlight: only.slots ?? settings.maxInFlight,
+    },
+  );
+}
+
 /** A model of another provider, its package imported on first use. */
 export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
-  if (spec.provider === "ollama") return ollamaCandidate(spec, settings);
+  if (spec.provider === "ollama" || spec.provider === "openai-compatible") {
+    return serverModelCandidate({ ...spec, provider: spec.provider }, settings);
+  }
   if (spec.provider === "llama-cpp") return llamaCppCandidate(spec, settings);
   const providerSpec = { provider: spec.provider, model: spec.model };
   const context = contextOf({ ...providerSpec, timeoutMs: settings.timeoutMs });

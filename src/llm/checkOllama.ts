@@ -1,12 +1,14 @@
 /**
  * checkOllama: is the Ollama server up, and is the model pulled? Reads GET /api/tags (at most
  * 4 MB of it; credentials of the URL sent as an `Authorization: Basic` header) and says what to
- * run when not (`ollama serve`, `ollama pull <model>`).
+ * run when not (`ollama serve`, `ollama pull <model>`). A list of servers (a pool, separated by
+ * commas) is checked server by server, at once: it is ready when one of them is.
  */
 import { z } from "zod";
 import { redactSecretText } from "./redact.js";
 import { readBoundedText } from "./responseBody.js";
 import { parseServerAddress, type ServerAddress, shownServerUrl } from "./serverAddress.js";
+import { parseServerList } from "./serverList.js";
 
 /** The most bytes of the model list read. */
 const MAX_TAGS_BYTES = 4 * 1024 * 1024;
@@ -50,6 +52,34 @@ export async function checkOllama(
   baseUrl: string,
   model: string,
   options: CheckOllamaOptions = {},
+): Promise<OllamaStatus> {
+  if (!baseUrl.includes(",")) return checkOneOllama(baseUrl, model, options);
+  let servers: string[];
+  try {
+    servers = parseServerList(baseUrl, "OLLAMA_BASE_URL").map((entry) => entry.address.url);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    const shown = redactSecretText(baseUrl.slice(0, 500));
+    return { baseUrl: shown, reachable: false, modelPresent: false, models: [], problem: why };
+  }
+  return poolStatus(await Promise.all(servers.map((url) => checkOneOllama(url, model, options))));
+}
+
+/** A pool's status: ready when a server is; otherwise every server's problem. */
+function poolStatus(statuses: readonly OllamaStatus[]): OllamaStatus {
+  const baseUrl = statuses.map((s) => s.baseUrl).join(",");
+  const models = [...new Set(statuses.flatMap((s) => s.models))];
+  const reachable = statuses.some((s) => s.reachable);
+  const modelPresent = statuses.some((s) => s.modelPresent);
+  if (modelPresent) return { baseUrl, reachable, modelPresent, models };
+  const problem = statuses.map((s) => s.problem ?? "").join("; ");
+  return { baseUrl, reachable, modelPresent, models, problem };
+}
+
+async function checkOneOllama(
+  baseUrl: string,
+  model: string,
+  options: CheckOllamaOptions,
 ): Promise<OllamaStatus> {
   const address = addressOf(baseUrl);
   const shown = typeof address === "string" ? shownServerUrl(baseUrl) : address.shown;

@@ -34,7 +34,11 @@ function raceAbort<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export type ChatCallOptions = Partial<BaseChatModelCallOptions> & { format?: OllamaFormat };
+/** Call options bound for one call: Ollama's `format`, an OpenAI-compatible server's `seed`. */
+export type ChatCallOptions = Partial<BaseChatModelCallOptions> & {
+  format?: OllamaFormat;
+  seed?: number;
+};
 
 /**
  * Invokes a LangChain chat model with a deadline. The signal is forwarded to the model (so SDKs

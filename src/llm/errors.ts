@@ -188,14 +188,17 @@ export class ProviderUnavailableError extends ModelCallError {
   }
 }
 
-/** A model spec string that cannot be parsed (`provider:model`). */
+/**
+ * A model spec string that cannot be parsed (`provider:model`). The spec is shown redacted: one
+ * that names its servers may carry their credentials (`…@http://user:pass@host`).
+ */
 export class ModelSpecError extends EvalgateError {
-  constructor(
-    readonly spec: string,
-    message: string,
-  ) {
-    super("MODEL_SPEC_INVALID", `model spec "${spec}": ${message}`);
+  readonly spec: string;
+  constructor(spec: string, message: string) {
+    const shown = boundedText(spec, 500);
+    super("MODEL_SPEC_INVALID", `model spec "${shown}": ${message}`);
     this.name = new.target.name;
+    this.spec = shown;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `evalgate/llm`: chat models from `provider:model` strings (Ollama by default) with timeouts,
  * retries and fallbacks, a ceiling on calls in flight per model server shared fairly by the
- * evaluations of the process, the Ollama health check, and the model-call errors.
+ * evaluations of the process, judge pools over several servers (Ollama and OpenAI-compatible),
+ * the Ollama health check, and the model-call errors.
  */
 export { CallLane, createCallLane } from "./callCeiling.js";
 export {
@@ -32,7 +33,16 @@ export {
   type UnavailableReason,
   UnknownProviderError,
 } from "./errors.js";
+export { OPENAI_COMPATIBLE_API_KEY_ENV } from "./openaiCompatible.js";
 export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUE_WAIT_MS } from "./serverCeilings.js";
+export { DEFAULT_SERVER_COOLDOWN_MS } from "./serverHealth.js";
+export {
+  MAX_POOL_SERVERS,
+  POOL_PROVIDERS,
+  type PoolProvider,
+  type ServerInput,
+  type ServerObject,
+} from "./serverList.js";
 export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_AFTER_MS,

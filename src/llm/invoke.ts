@@ -12,6 +12,7 @@ import type { TokenUsage } from "../scoring/result.js";
 import type { ModelCallOptions } from "./candidate.js";
 import type { JudgeModel } from "./chatModel.js";
 import { callWithFallback } from "./fallback.js";
+import type { ServerReport } from "./modelCandidate.js";
 import { answerText, type ModelAttempt } from "./retry.js";
 
 export interface ModelAnswer {
@@ -60,12 +61,21 @@ export async function invokeJudge(
 ): Promise<ModelAnswer> {
   const started = performance.now();
   const input = messages.map((message) => coerceMessageLikeToMessage(message));
+  let served: ServerReport | undefined;
   const { message, candidate, attempts } = await callWithFallback(
     judge.candidates,
     input,
     judge.retry,
-    options,
+    {
+      ...options,
+      onServer: (report) => {
+        served = report;
+        options.onServer?.(report);
+      },
+    },
   );
+  // Only the answering candidate's report counts (an earlier one's may have answered unusably).
+  if (served?.spec !== candidate.spec) served = undefined;
   return {
     text: answerText(message),
     usage: usageOf(message),
@@ -76,6 +86,11 @@ export async function invokeJudge(
       ...candidate.parameters,
       ...(options.format === undefined ? {} : { format: options.format }),
       maxRetries: judge.retry.maxRetries,
+      // A pool's call: the server that answered, and those the call was moved away from.
+      ...(served === undefined ? {} : { baseUrl: served.server }),
+      ...(served === undefined || served.failedOver.length === 0
+        ? {}
+        : { failedOver: served.failedOver }),
     },
     latencyMs: Math.round(performance.now() - started),
     attempts,

@@ -22,6 +22,19 @@ export interface ModelCallOptions {
    * go in order, lanes take turns. Default: the model's own lane.
    */
   lane?: CallLane;
+  /**
+   * Told which server answered, when the model is a pool of servers, and the servers the call
+   * was moved away from (each with why).
+   */
+  onServer?: (report: ServerReport) => void;
+}
+
+/** Which server of a pool answered a call, and the ones that failed it first. */
+export interface ServerReport {
+  /** The `provider:model` of the pool that answered. */
+  spec: string;
+  server: string;
+  failedOver: string[];
 }
 
 export interface ModelCandidate {
@@ -33,6 +46,20 @@ export interface ModelCandidate {
   readonly baseUrl: string | undefined;
   /** What the call is made with (temperature, seed, format, timeout…), for traces. */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /**
+   * The calls it takes at once across its servers, when it is a pool (the slots of every server,
+   * some asked of the server); undefined for one server and a supplied chat model.
+   */
+  readonly slots?: () => Promise<number>;
+  /**
+   * A pool's slots as one evaluation should plan with them: the evaluations on the same servers
+   * share them (leave() when the evaluation is done with them).
+   */
+  readonly share?: () => {
+    total: Promise<number>;
+    mine: Promise<number>;
+    leave(): void;
+  };
   /** One call, no retry. Rejects with a ModelCallError. */
   call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
 }

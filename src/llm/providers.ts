@@ -8,8 +8,11 @@ import { ProviderUnavailableError } from "./errors.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec, ProviderName } from "./spec.js";
 
-/** Providers whose chat model comes from a LangChain package (Ollama and llama-cpp are built in). */
-type PackagedProvider = Exclude<ProviderName, "ollama" | "llama-cpp">;
+/**
+ * Providers whose chat model comes from a LangChain package (Ollama and llama-cpp are built in;
+ * OpenAI-compatible servers are a pool's members, see openaiCompatible.ts).
+ */
+type PackagedProvider = Exclude<ProviderName, "ollama" | "llama-cpp" | "openai-compatible">;
 
 interface ProviderPackage {
   packageName: string;
@@ -50,11 +53,12 @@ export const PROVIDER_PACKAGES: Readonly<Record<PackagedProvider, ProviderPackag
   },
 };
 
-type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
+export type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
 
 const loadedModules = new Map<string, unknown>();
 
-async function importPackage(provider: string, packageName: string): Promise<unknown> {
+/** Imports a provider's package once; ProviderUnavailableError (naming `npm install`) when missing. */
+export async function importPackage(provider: string, packageName: string): Promise<unknown> {
   const cached = loadedModules.get(packageName);
   if (cached !== undefined) return cached;
   try {
@@ -73,7 +77,10 @@ async function importPackage(provider: string, packageName: string): Promise<unk
   }
 }
 
-function constructorFrom(loaded: unknown, className: string): ChatModelConstructor | undefined {
+export function constructorFrom(
+  loaded: unknown,
+  className: string,
+): ChatModelConstructor | undefined {
   if (typeof loaded !== "object" || loaded === null || !(className in loaded)) return undefined;
   const candidate: unknown = (loaded as Record<string, unknown>)[className];
   return typeof candidate === "function" ? (candidate as ChatModelConstructor) : undefined;
@@ -83,6 +90,7 @@ function constructorFrom(loaded: unknown, className: string): ChatModelConstruct
 export function providerPackageName(provider: ProviderName): string | undefined {
   if (provider === "ollama") return undefined;
   if (provider === "llama-cpp") return "node-llama-cpp";
+  if (provider === "openai-compatible") return "@langchain/openai";
   return PROVIDER_PACKAGES[provider].packageName;
 }
 

@@ -67,9 +67,34 @@ function windowEnd(text: string, window: number): number {
   return window;
 }
 
+/** The most secrets remembered by value (rememberSecret). */
+const MAX_REMEMBERED_SECRETS = 32;
+/** The shortest value remembered (a shorter one would blank ordinary words). */
+const MIN_REMEMBERED_SECRET = 8;
+const rememberedSecrets = new Set<string>();
+
+/**
+ * A secret the process was configured with (an API key read from the environment), replaced by
+ * `***` wherever redactSecretText runs, whatever its shape and whatever stands before it.
+ */
+export function rememberSecret(value: string): void {
+  const secret = value.trim();
+  if (secret.length < MIN_REMEMBERED_SECRET || rememberedSecrets.has(secret)) return;
+  if (rememberedSecrets.size >= MAX_REMEMBERED_SECRETS) return;
+  rememberedSecrets.add(secret);
+}
+
+function withoutRememberedSecrets(text: string): string {
+  let out = text;
+  for (const secret of rememberedSecrets) {
+    if (out.includes(secret)) out = out.split(secret).join("***");
+  }
+  return out;
+}
+
 /** The text with every credential, authorization value, API key and token replaced by `***`. */
 export function redactSecretText(text: string): string {
-  return text
+  return withoutRememberedSecrets(text)
     .replace(URL_CREDENTIALS, "$1***@")
     .replace(NAMED_SECRET, "$1$2***")
     .replace(QUERY_SECRET, "$1***")

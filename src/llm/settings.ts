@@ -3,12 +3,21 @@
  */
 import { z } from "zod";
 import { ModelOptionsError } from "./errors.js";
-import { parseServerAddress, type ServerAuthorization } from "./serverAddress.js";
+import type { ServerAuthorization } from "./serverAddress.js";
 import {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_QUEUE_WAIT_MS,
   MAX_IN_FLIGHT_LIMIT,
 } from "./serverCeilings.js";
+import { DEFAULT_SERVER_COOLDOWN_MS } from "./serverHealth.js";
+import {
+  checkList,
+  MAX_POOL_SERVERS,
+  type ServerEntry,
+  type ServerInput,
+  ServerObjectSchema,
+} from "./serverList.js";
+import { serverEntriesOf, serverListOf } from "./serverSettings.js";
 import { DEFAULT_OLLAMA_BASE_URL, type ModelEnv } from "./spec.js";
 
 /** Ollama's `format`: "json" for any JSON object, or a JSON Schema the answer must follow. */
@@ -26,7 +35,20 @@ const OptionsSchema = z.object({
   retryBaseDelayMs: z.number().min(0).optional(),
   retryMaxDelayMs: z.number().min(0).optional(),
   maxRetryAfterMs: z.number().min(0).optional(),
-  baseUrl: z.url().optional(),
+  /** The model server, or several separated by commas (a pool); see serverList.ts. */
+  baseUrl: z
+    .string()
+    .min(1)
+    .max(MAX_POOL_SERVERS * 2_100)
+    .optional(),
+  /** The servers of a pool, each a URL, a `provider:model@url` spec or `{ url, slots?, … }`. */
+  servers: z
+    .array(z.union([z.string().min(1).max(4_096), ServerObjectSchema]))
+    .min(1)
+    .max(MAX_POOL_SERVERS)
+    .optional(),
+  /** How long a pool's server that failed is taken out (default 30 s; doubled while it fails). */
+  serverCooldownMs: z.number().int().min(0).max(3_600_000).optional(),
   /**
    * The most calls in flight to the model server, across every evaluation of the process.
    * Default: EVALGATE_MAX_IN_FLIGHT, else 4 (Ollama's usual parallel slots).
@@ -37,7 +59,10 @@ const OptionsSchema = z.object({
 });
 
 /** Numeric and format options of a model, as accepted by createChatModel. */
-export type ModelSettingsInput = z.input<typeof OptionsSchema> & { env?: ModelEnv };
+export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> & {
+  servers?: readonly ServerInput[];
+  env?: ModelEnv;
+};
 
 export interface ModelSettings {
   temperature: number;
@@ -50,6 +75,15 @@ export interface ModelSettings {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   maxRetryAfterMs: number;
+  /**
+   * The servers, in order (one, or a pool's): from `servers`, else `baseUrl`, else
+   * OLLAMA_BASE_URL, else http://127.0.0.1:11434. The fields below name the first.
+   */
+  servers: readonly ServerEntry[];
+  /** Whether the servers come from the options (not from OLLAMA_BASE_URL or the default). */
+  serversGiven: boolean;
+  /** How long a pool's server that failed is taken out. */
+  serverCooldownMs: number;
   /** The Ollama server: without credentials, query or trailing slash (what requests go to). */
   baseUrl: string;
   /** The server as messages and traces show it: `http://***@host:11434` when it has credentials. */
@@ -88,10 +122,14 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
   }
   const options = parsed.data;
   const env: ModelEnv = envInput ?? process.env;
-  const server = options.baseUrl
-    ? parseServerAddress(options.baseUrl, "baseUrl")
-    : parseServerAddress(env.OLLAMA_BASE_URL?.trim() || DEFAULT_OLLAMA_BASE_URL, "OLLAMA_BASE_URL");
+  const servers = resolveServers(options, env);
+  const [first] = servers;
+  if (first === undefined) throw new ModelOptionsError("servers", "no server is listed");
+  const server = first.address;
   return {
+    servers,
+    serversGiven: options.servers !== undefined || options.baseUrl !== undefined,
+    serverCooldownMs: options.serverCooldownMs ?? DEFAULT_SERVER_COOLDOWN_MS,
     temperature: options.temperature ?? DEFAULT_TEMPERATURE,
     seed: options.seed === undefined ? seedFromEnv(env) : (options.seed ?? undefined),
     numCtx: options.numCtx,
@@ -109,6 +147,17 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
     maxQueueWaitMs: options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS,
     env,
   };
+}
+
+/** The servers from the options, else OLLAMA_BASE_URL, else the default. */
+function resolveServers(
+  options: { servers?: readonly ServerInput[]; baseUrl?: string },
+  env: ModelEnv,
+): ServerEntry[] {
+  if (options.servers !== undefined) return checkList(serverEntriesOf(options.servers), "servers");
+  if (options.baseUrl !== undefined) return serverListOf(options.baseUrl, "baseUrl");
+  const fromEnv = env.OLLAMA_BASE_URL?.trim();
+  return serverListOf(fromEnv || DEFAULT_OLLAMA_BASE_URL, fromEnv ? "OLLAMA_BASE_URL" : "baseUrl");
 }
 
 /**

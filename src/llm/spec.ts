@@ -2,9 +2,11 @@
  * Model spec strings: `provider:model`, split on the first colon only, because model names carry
  * colons of their own (`ollama:qwen2.5:7b-instruct` is provider "ollama", model
  * "qwen2.5:7b-instruct"). `llama-cpp:<file.gguf>` is a local model file run by the embedded
- * runtime.
+ * runtime. An Ollama or OpenAI-compatible model may name its servers after an `@`
+ * (`openai-compatible:qwen2.5-7b@http://gpu1:8000/v1,http://gpu2:8000/v1`, see serverList.ts).
  */
 import { ModelSpecError, UnknownProviderError } from "./errors.js";
+import { POOL_PROVIDERS, splitServers } from "./serverList.js";
 
 export const KNOWN_PROVIDERS = [
   "ollama",
@@ -15,12 +17,15 @@ export const KNOWN_PROVIDERS = [
   "mistralai",
   "openrouter",
   "llama-cpp",
+  "openai-compatible",
 ] as const;
 export type ProviderName = (typeof KNOWN_PROVIDERS)[number];
 
 export interface ModelSpec {
   provider: ProviderName;
   model: string;
+  /** The server list written after `@` (Ollama and OpenAI-compatible models only). */
+  servers?: string;
 }
 
 export const DEFAULT_OLLAMA_MODEL = "qwen2.5:7b-instruct";
@@ -44,14 +49,23 @@ export function parseModelSpec(spec: string): ModelSpec {
     );
   }
   const provider = trimmed.slice(0, colon).trim().toLowerCase();
-  const model = trimmed.slice(colon + 1).trim();
+  const { model, servers } = splitServers(trimmed.slice(colon + 1).trim());
   if (!isProviderName(provider)) throw new UnknownProviderError(spec, provider, KNOWN_PROVIDERS);
   if (model === "") throw new ModelSpecError(spec, "the model name after the provider is empty");
-  return { provider, model };
+  if (servers === undefined) return { provider, model };
+  if (!(POOL_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ModelSpecError(
+      spec,
+      `only ${POOL_PROVIDERS.join(" and ")} models name their servers after @`,
+    );
+  }
+  return { provider, model, servers };
 }
 
+/** The spec as a string again: `provider:model`, with `@servers` when it named them. */
 export function formatModelSpec(spec: ModelSpec): string {
-  return `${spec.provider}:${spec.model}`;
+  const servers = spec.servers === undefined ? "" : `@${spec.servers}`;
+  return `${spec.provider}:${spec.model}${servers}`;
 }
 
 /** `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`. */

@@ -4,7 +4,12 @@
  * is read from the sequence of grants, never from a clock.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createCallLane, FairCallCeiling, type ReleaseSlot } from "../../src/llm/callCeiling.js";
+import {
+  acquireAny,
+  createCallLane,
+  FairCallCeiling,
+  type ReleaseSlot,
+} from "../../src/llm/callCeiling.js";
 
 /** Queues `count` waiters in a lane; each one's label is pushed to `served` when it is granted. */
 function queue(
@@ -151,5 +156,84 @@ describe("FairCallCeiling", () => {
     expect(() => new FairCallCeiling(0)).toThrow(RangeError);
     expect(() => new FairCallCeiling(1.5)).toThrow(RangeError);
     expect(() => new FairCallCeiling(2).setLimit(-1)).toThrow(RangeError);
+  });
+});
+
+describe("acquireAny: a slot of whichever of several ceilings frees first", () => {
+  it("takes a free slot at once, in the order given", async () => {
+    const [a, b] = [new FairCallCeiling(1), new FairCallCeiling(1)];
+    const first = await acquireAny([a, b], createCallLane(), {}, [1, 0]);
+    expect(first.index).toBe(1);
+    const second = await acquireAny([a, b], createCallLane(), {}, [1, 0]);
+    expect(second.index).toBe(0);
+    expect([a.inFlight, b.inFlight]).toEqual([1, 1]);
+  });
+
+  it("waits in every queue; the first grant wins and the waiter leaves the other queues", async () => {
+    const [a, b] = [new FairCallCeiling(1), new FairCallCeiling(1)];
+    const heldA = await a.acquire(createCallLane("x"));
+    const heldB = await b.acquire(createCallLane("x"));
+    const waiting = acquireAny([a, b], createCallLane("pool"));
+    await settle();
+    expect([a.queued, b.queued]).toEqual([1, 1]);
+    heldB();
+    const got = await waiting;
+    expect(got.index).toBe(1);
+    expect([a.queued, b.queued]).toEqual([0, 0]);
+    expect(b.inFlight).toBe(1);
+    // The slot freed later at a goes to nobody from this wait.
+    heldA();
+    expect(a.inFlight).toBe(0);
+    got.release();
+    expect(b.inFlight).toBe(0);
+  });
+
+  it("is served in its lane's turn at each ceiling", async () => {
+    const ceiling = new FairCallCeiling(1);
+    const held = await ceiling.acquire(createCallLane("holder"));
+    const order: string[] = [];
+    const busy = createCallLane("busy");
+    const late = createCallLane("late");
+    const served = (label: string) => (release: ReleaseSlot) => {
+      order.push(label);
+      release();
+    };
+    const waits = [
+      ceiling.acquire(busy).then(served("busy1")),
+      ceiling.acquire(busy).then(served("busy2")),
+      acquireAny([ceiling], late).then((slot) => served("late")(slot.release)),
+    ];
+    held();
+    await Promise.all(waits);
+    expect(order).toEqual(["busy1", "late", "busy2"]);
+  });
+
+  it("leaves every queue when its caller cancels", async () => {
+    const [a, b] = [new FairCallCeiling(1), new FairCallCeiling(1)];
+    await a.acquire(createCallLane());
+    await b.acquire(createCallLane());
+    const controller = new AbortController();
+    const waiting = acquireAny([a, b], createCallLane(), {
+      signal: controller.signal,
+      onAbort: (reason) => new Error(`cancelled: ${String(reason)}`),
+    });
+    await settle();
+    controller.abort("enough");
+    await expect(waiting).rejects.toThrow("cancelled: enough");
+    expect([a.queued, b.queued]).toEqual([0, 0]);
+  });
+
+  it("gives up a wait that runs out, leaving every queue", async () => {
+    vi.useFakeTimers();
+    const [a, b] = [new FairCallCeiling(1), new FairCallCeiling(1)];
+    await a.acquire(createCallLane());
+    await b.acquire(createCallLane());
+    const outcome = acquireAny([a, b], createCallLane(), {
+      maxWaitMs: 500,
+      onWaitTooLong: () => new Error("no slot anywhere"),
+    }).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await outcome).toEqual(new Error("no slot anywhere"));
+    expect([a.queued, b.queued]).toEqual([0, 0]);
   });
 });

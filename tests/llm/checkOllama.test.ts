@@ -88,3 +88,40 @@ describe("checkOllama", () => {
     expect(JSON.stringify(status)).not.toContain("t0p-secret");
   });
 });
+
+describe("checkOllama over a pool of servers", () => {
+  it("is ready when one server of the list has the model, and names every server", async () => {
+    const withModel = await startOllamaServer({ models: ["judge:7b"] });
+    const without = await startOllamaServer({ models: ["other:1b"] });
+    try {
+      const status = await checkOllama(`${without.url},${withModel.url}#slots=2`, "judge:7b");
+      expect(status).toMatchObject({ reachable: true, modelPresent: true });
+      expect(status.problem).toBeUndefined();
+      expect(status.baseUrl).toBe(`${without.url},${withModel.url}`);
+      expect(status.models).toEqual(expect.arrayContaining(["judge:7b", "other:1b"]));
+    } finally {
+      await Promise.all([withModel.close(), without.close()]);
+    }
+  });
+
+  it("says what is wrong with each server when none is ready", async () => {
+    const without = await startOllamaServer({ models: ["other:1b"] });
+    try {
+      const status = await checkOllama(`${without.url},http://127.0.0.1:9`, "judge:7b", {
+        timeoutMs: 2_000,
+      });
+      expect(status).toMatchObject({ reachable: true, modelPresent: false });
+      expect(status.problem).toContain(`model "judge:7b" is not pulled at ${without.url}`);
+      expect(status.problem).toContain("Ollama not reachable at http://127.0.0.1:9");
+    } finally {
+      await without.close();
+    }
+  });
+
+  it("a list it cannot read is reported, its passwords redacted", async () => {
+    const status = await checkOllama("http://u:Pa55word@a:11434,,x", "judge:7b");
+    expect(status.reachable).toBe(false);
+    expect(status.problem).toContain("none empty");
+    expect(JSON.stringify(status)).not.toContain("Pa55word");
+  });
+});

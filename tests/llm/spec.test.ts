@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createChatModel,
+  formatModelSpec,
   KNOWN_PROVIDERS,
   ModelOptionsError,
   ModelSpecError,
@@ -42,6 +43,53 @@ describe("parseModelSpec", () => {
   it("rejects a spec without provider or without model", () => {
     expect(() => parseModelSpec("llama3")).toThrow(ModelSpecError);
     expect(() => parseModelSpec("ollama:")).toThrow(/model name .* is empty/);
+  });
+});
+
+describe("servers named in a spec", () => {
+  it("splits an Ollama or OpenAI-compatible spec at the @ before http(s)://", () => {
+    expect(parseModelSpec("openai-compatible:Qwen/Qwen2.5-7B@http://gpu1:8000/v1")).toEqual({
+      provider: "openai-compatible",
+      model: "Qwen/Qwen2.5-7B",
+      servers: "http://gpu1:8000/v1",
+    });
+    expect(parseModelSpec("ollama:llama3.1:8b@https://a:11434,https://b:11434")).toEqual({
+      provider: "ollama",
+      model: "llama3.1:8b",
+      servers: "https://a:11434,https://b:11434",
+    });
+    // An @ that does not start a URL is part of the model name.
+    expect(parseModelSpec("ollama:team@v2")).toEqual({ provider: "ollama", model: "team@v2" });
+  });
+
+  it("keeps credentials out of the spec the judge reports, and out of a refusal", () => {
+    const judge = createChatModel("openai-compatible:m@http://ops:S3cretPw@gpu1:8000/v1", {
+      env: {},
+    });
+    expect(judge.candidates[0]?.spec).toBe("openai-compatible:m");
+    expect(JSON.stringify(judge.candidates[0]?.parameters)).not.toContain("S3cretPw");
+    const refused = (() => {
+      try {
+        parseModelSpec("groq:llama@http://ops:S3cretPw@proxy:8080");
+      } catch (error) {
+        return error as ModelSpecError;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ModelSpecError);
+    expect(refused?.message).not.toContain("S3cretPw");
+    expect(refused?.spec).not.toContain("S3cretPw");
+  });
+
+  it("formats a spec back with its servers, so a command passes them on", () => {
+    const text = "openai-compatible:Qwen/Qwen2.5-7B@http://gpu1:8000/v1,http://gpu2:8000/v1";
+    expect(formatModelSpec(parseModelSpec(text))).toBe(text);
+    expect(formatModelSpec(parseModelSpec("ollama:qwen2.5:7b"))).toBe("ollama:qwen2.5:7b");
+  });
+
+  it("refuses a model name that is empty before the @", () => {
+    expect(() => parseModelSpec("openai-compatible:@http://gpu1:8000/v1")).toThrow(
+      /model name .* is empty/,
+    );
   });
 });
 

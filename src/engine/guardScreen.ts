@@ -1,0 +1,194 @@
+import { parseScreeningAnswer } from "../judge/injectionGuard.js";
+import type { ModelCallError } from "../llm/errors.js";
+import {
+  blocksOf,
+  GUARD_BLOCK_CHARS,
+  guardBlock,
+  guardFailureReason,
+  guardVerdictReason,
+  type ScreenedText,
+  stringsOf,
+} from "./injectionScreen.js";
+import type { JudgeSession } from "./judgeSession.js";
+import type { EvaluateContentOptions, EvaluationProgress } from "./options.js";
+
+/**
+ * The injection guard of one evaluation, run beside the judging rather than before it: its calls
+ * start first and take their turn for the server's slots with the judging calls, and — in grouped
+ * and batch mode — its question about the content rides in one of the judging calls (the
+ * screening line before the table) instead of a call of its own. Nothing is released before it
+ * has answered: every criterion's verdict (its progress event) and every cache write wait for
+ * the guard, and the result is assembled after it. A finding, a failed call, or a missing,
+ * unreadable or ambiguous answer is a reason for human review; with any of them, nothing of the
+ * evaluation is written to the judge cache.
+ */
+
+/** The guard's question about one text, carried by a judging call. */
+export interface FoldedGuard {
+  /** The text the question is about ("the content"). */
+  readonly where: string;
+  /** Whether a kept (cached) answer carries a clean screening line. */
+  isClean(raw: string): boolean;
+  /** The call that carried the question answered: the screening line is read from `raw`. */
+  answered(raw: string): void;
+  /** The call that carried the question failed. */
+  failed(error: ModelCallError): void;
+}
+
+/** The texts that reach the judge: the content, its text fields, the source documents. */
+export function screenedTexts(text: string, options: EvaluateContentOptions): ScreenedText[] {
+  const strings = typeof options.content === "string" ? [] : stringsOf(options.content);
+  return [
+    { where: "the content", text },
+    ...(strings.length === 0
+      ? []
+      : [{ where: "the content's text fields", text: strings.join("\n") }]),
+    ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
+  ];
+}
+
+interface Fold {
+  text: ScreenedText;
+  settled: boolean;
+  settle: (reasons: string[]) => void;
+  reasons: Promise<string[]>;
+}
+
+type Report = (event: EvaluationProgress) => void;
+
+export class GuardScreen {
+  #started = false;
+  /** One entry per text (in order): the reasons its guard calls gave. */
+  readonly #answers: Array<Promise<string[]>> = [];
+  #fold: Fold | undefined;
+  #open = false;
+  readonly #onOpen: Array<() => void> = [];
+
+  /** `session` undefined: the guard is off (nothing is asked, nothing held). */
+  constructor(
+    private readonly session: JudgeSession | undefined,
+    private readonly texts: readonly ScreenedText[],
+  ) {
+    if (session === undefined) this.#open = true;
+  }
+
+  /**
+   * Starts the guard calls for every text but `foldInto` (the text a judging call will ask about
+   * instead, when it fits one guard block); returns that question's handle. Only the first call
+   * starts anything.
+   */
+  start(foldInto?: string): FoldedGuard | undefined {
+    const { session } = this;
+    if (this.#started || session === undefined) return undefined;
+    this.#started = true;
+    session.holdCacheWrites();
+    const folded = this.texts.find(
+      (t) => t.where === foldInto && t.text.trim() !== "" && t.text.length <= GUARD_BLOCK_CHARS,
+    );
+    for (const text of this.texts) {
+      if (text === folded) this.#answers.push(this.makeFold(text).reasons);
+      else this.#answers.push(this.askAlone(session, text));
+    }
+    Promise.all(this.#answers).then(
+      () => this.openGate(),
+      () => this.openGate(),
+    );
+    return this.#fold === undefined ? undefined : this.foldedGuard(this.#fold);
+  }
+
+  /** The guard calls of one text, one per block, at once. */
+  private async askAlone(session: JudgeSession, { where, text }: ScreenedText): Promise<string[]> {
+    if (text.trim() === "") return [];
+    const reasons = await Promise.all(blocksOf(text).map((b) => guardBlock(session, where, b)));
+    return reasons.filter((reason): reason is string => reason !== undefined);
+  }
+
+  private makeFold(text: ScreenedText): Fold {
+    let settle: (reasons: string[]) => void = () => {};
+    const reasons = new Promise<string[]>((resolve) => {
+      settle = resolve;
+    });
+    const fold: Fold = { text, settled: false, settle: () => {}, reasons };
+    fold.settle = (given) => {
+      if (fold.settled) return;
+      fold.settled = true;
+      settle(given);
+    };
+    this.#fold = fold;
+    return fold;
+  }
+
+  private foldedGuard(fold: Fold): FoldedGuard {
+    const { where } = fold.text;
+    return {
+      where,
+      isClean: (raw) => {
+        const verdict = parseScreeningAnswer(raw);
+        return verdict.ok && !verdict.instructionBearing;
+      },
+      answered: (raw) => {
+        const reason = guardVerdictReason(where, parseScreeningAnswer(raw));
+        fold.settle(reason === undefined ? [] : [reason]);
+      },
+      failed: (error) => fold.settle([guardFailureReason(where, error)]),
+    };
+  }
+
+  /**
+   * After judging: a folded question no judging call carried (its criteria needed no call) is
+   * asked on its own now; then every answer is in. Resolves with the reasons for human review, in
+   * the order of the texts. The cache writes held meanwhile are written when there is none, and
+   * dropped otherwise. Rejects when the caller cancelled.
+   */
+  async finish(): Promise<string[]> {
+    const { session } = this;
+    if (session === undefined) return [];
+    this.start();
+    const fold = this.#fold;
+    if (fold !== undefined && !fold.settled) {
+      fold.settle(await this.askAlone(session, fold.text));
+    }
+    const reasons = (await Promise.all(this.#answers)).flat();
+    this.openGate();
+    if (reasons.length > 0) session.bypassCache();
+    else await session.releaseCacheWrites();
+    return reasons;
+  }
+
+  /**
+   * The evaluation failed: waits for the guard calls already made (so none outlives it and each
+   * is traced) and asks nothing more; its cache writes are dropped unless the guard answered clean.
+   */
+  async abandon(): Promise<void> {
+    const { session } = this;
+    if (session === undefined || !this.#started) return;
+    this.#fold?.settle([`the injection guard did not check ${this.#fold.text.where}`]);
+    const answers = await Promise.allSettled(this.#answers);
+    this.openGate();
+    const clean = answers.every((a) => a.status === "fulfilled" && a.value.length === 0);
+    if (clean) await session.releaseCacheWrites();
+    else session.bypassCache();
+  }
+
+  /**
+   * The caller's progress with each criterion's verdict held back until the guard has answered;
+   * the other events pass at once.
+   */
+  gate(report: Report | undefined): Report | undefined {
+    if (report === undefined || this.#open) return report;
+    const held: EvaluationProgress[] = [];
+    this.#onOpen.push(() => {
+      for (const event of held.splice(0)) report(event);
+    });
+    return (event) => {
+      if (!this.#open && event.type === "criterion_done") held.push(event);
+      else report(event);
+    };
+  }
+
+  private openGate(): void {
+    if (this.#open) return;
+    this.#open = true;
+    for (const release of this.#onOpen.splice(0)) release();
+  }
+}

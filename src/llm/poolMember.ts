@@ -1,0 +1,133 @@
+/**
+ * One server of a judge's pool, as the pool calls it: who speaks to it (Ollama or an
+ * OpenAI-compatible server) with which model, how many calls it takes at once, and one call to
+ * it — no retry and no slot of its own (the pool holds the slot and moves failed work on).
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import { classifyModelError } from "./classifyError.js";
+import { contextWindowFor } from "./contextWindow.js";
+import { invokeWithDeadline } from "./deadline.js";
+import { ModelAbortedError, type ModelErrorContext } from "./errors.js";
+import type { ModelCallOptions } from "./modelCandidate.js";
+import { createOllamaChat } from "./ollamaChat.js";
+import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.js";
+import type { ServerAddress } from "./serverAddress.js";
+import type { PoolProvider, ServerEntry } from "./serverList.js";
+import type { ModelSettings } from "./settings.js";
+
+export interface PoolMember {
+  readonly provider: PoolProvider;
+  readonly model: string;
+  /** The key of its ceiling and of its health: the URL without credentials. */
+  readonly key: string;
+  /** The URL as messages and traces show it. */
+  readonly shown: string;
+  /** The calls it takes at once: configured, else asked of the server, else maxInFlight. */
+  slots(): Promise<number>;
+  /** One call, in a slot the pool holds; rejects with a typed ModelCallError. */
+  invoke(messages: BaseMessage[], options: ModelCallOptions): Promise<BaseMessage>;
+}
+
+/** How long an answer of a server about its slots is kept (5 minutes), per server. */
+const SLOTS_KEPT_MS = 300_000;
+const askedSlots = new Map<string, { at: number; slots: Promise<number | undefined> }>();
+
+/** The server's own word on its slots, asked at most every five minutes per process. */
+function serverSlots(address: ServerAddress, settings: ModelSettings): Promise<number | undefined> {
+  const kept = askedSlots.get(address.url);
+  if (kept !== undefined && Date.now() - kept.at < SLOTS_KEPT_MS) return kept.slots;
+  const slots = askServerSlots(address, settings.env);
+  askedSlots.set(address.url, { at: Date.now(), slots });
+  return slots;
+}
+
+function memberContext(entry: ServerEntry, provider: string, model: string, timeoutMs: number) {
+  return { provider, model, baseUrl: entry.address.shown, timeoutMs };
+}
+
+function ollamaMember(entry: ServerEntry, model: string, settings: ModelSettings): PoolMember {
+  const { address } = entry;
+  return {
+    provider: "ollama",
+    model,
+    key: address.url,
+    shown: address.shown,
+    slots: () => Promise.resolve(entry.slots ?? settings.maxInFlight),
+    async invoke(messages, options) {
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      const context = memberContext(entry, "ollama", model, timeoutMs);
+      const callSettings: ModelSettings = {
+        ...settings,
+        baseUrl: address.url,
+        shownBaseUrl: address.shown,
+        authorization: address.authorization,
+        timeoutMs,
+        numCtx: contextWindowFor(messages, settings.numCtx, context),
+        ...(options.format === undefined ? {} : { format: options.format }),
+      };
+      const { signal } = options;
+      try {
+        return await createOllamaChat(model, callSettings, signal).invoke(messages);
+      } catch (error) {
+        if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
+        throw classifyModelError(error, context);
+      }
+    },
+  };
+}
+
+function openAiCompatibleMember(
+  entry: ServerEntry,
+  model: string,
+  settings: ModelSettings,
+): PoolMember {
+  const { address } = entry;
+  let loading: Promise<BaseChatModel> | undefined;
+  return {
+    provider: "openai-compatible",
+    model,
+    key: address.url,
+    shown: address.shown,
+    async slots() {
+      return entry.slots ?? (await serverSlots(address, settings)) ?? settings.maxInFlight;
+    },
+    async invoke(messages, options) {
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      const context: ModelErrorContext = memberContext(
+        entry,
+        "openai-compatible",
+        model,
+        timeoutMs,
+      );
+      loading ??= createOpenAiCompatibleChat(model, address, settings);
+      let chat: BaseChatModel;
+      try {
+        chat = await loading;
+      } catch (error) {
+        loading = undefined;
+        throw classifyModelError(error, context);
+      }
+      return invokeWithDeadline(chat, messages, {
+        timeoutMs,
+        signal: options.signal,
+        forwardSignal: true,
+        bound: settings.seed === undefined ? {} : { seed: settings.seed },
+        context,
+      });
+    },
+  };
+}
+
+/** The member for one configured server: its own provider and model, else the judge's. */
+export function poolMember(
+  entry: ServerEntry,
+  judge: { provider: PoolProvider; model: string },
+  settings: ModelSettings,
+): PoolMember {
+  const provider = entry.provider ?? judge.provider;
+  const model = entry.model ?? judge.model;
+  return provider === "ollama"
+    ? ollamaMember(entry, model, settings)
+    : openAiCompatibleMember(entry, model, settings);
+}

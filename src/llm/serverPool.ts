@@ -1,0 +1,237 @@
+/**
+ * A judge pool: one model over several servers (Ollama, OpenAI-compatible, or both). Each call
+ * takes a slot of one server — the least busy one with a free slot, else the first to free one
+ * (a waiter in the queue of each, in the evaluation's turn: serverCeilings.ts) — so the calls of
+ * an evaluation spread over every slot of every server. A server that fails the call (refused or
+ * dropped connection, unreachable, 5xx, answer cut short, model missing, 429) is taken out for a
+ * while (serverHealth.ts) and the call goes to another server at once, outside the retry count:
+ * the failure was the server's, not the model's. Nothing is sent twice on purpose: a call is on
+ * one server at a time, and only a call that failed there goes elsewhere. When every server is
+ * out, the one back soonest is tried; when every server failed the call, its last error is thrown.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import { acquireAny, type CallLane, createCallLane, type ReleaseSlot } from "./callCeiling.js";
+import { classifyModelError } from "./classifyError.js";
+import {
+  isModelAbortedError,
+  ModelAbortedError,
+  type ModelCallError,
+  type ModelErrorContext,
+  ModelUnavailableError,
+} from "./errors.js";
+import type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
+import { type PoolMember, poolMember } from "./poolMember.js";
+import { serverCeiling } from "./serverCeilings.js";
+import { bringBack, isServerFault, outOfPool, takeOut } from "./serverHealth.js";
+import type { PoolProvider, ServerEntry } from "./serverList.js";
+import type { ModelSettings } from "./settings.js";
+
+interface Held {
+  member: PoolMember;
+  release: ReleaseSlot;
+}
+
+/** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
+const evaluationsOn = new Map<string, number>();
+
+/** One evaluation's part of a pool's slots (see ServerPool.share). */
+export interface PoolShare {
+  /** Every server's slots, summed. */
+  total: Promise<number>;
+  /** The slots of the pool divided among the evaluations on it now (at least 1). */
+  mine: Promise<number>;
+  /** The evaluation is done with the pool; calling it again does nothing. */
+  leave(): void;
+}
+
+export class ServerPool {
+  #turn = 0;
+
+  constructor(
+    readonly members: readonly PoolMember[],
+    private readonly settings: ModelSettings,
+    private readonly context: ModelErrorContext,
+  ) {}
+
+  /** Every server's slots, summed. */
+  async slots(): Promise<number> {
+    const each = await Promise.all(this.members.map((m) => m.slots()));
+    return each.reduce((sum, n) => sum + n, 0);
+  }
+
+  /**
+   * An evaluation starts on the pool: its part of the slots is the pool's divided by the
+   * evaluations on it when the slots are known (evaluations started together all count), so that
+   * together they make about one call per slot instead of each one per slot.
+   */
+  share(): PoolShare {
+    return shareSlots(
+      this.members.map((m) => m.key),
+      this.slots(),
+    );
+  }
+
+  /** One call on one server; moved to another when the server fails it (see the module comment). */
+  async call(
+    messages: BaseMessage[],
+    options: ModelCallOptions,
+    lane: CallLane,
+  ): Promise<{ message: BaseMessage; member: PoolMember; failedOver: string[] }> {
+    const tried = new Set<PoolMember>();
+    const failedOver: string[] = [];
+    let lastError: ModelCallError | undefined;
+    for (;;) {
+      const held = await this.acquire(tried, options, lane);
+      if (held === undefined) throw lastError ?? this.noServer();
+      const { member, release } = held;
+      try {
+        const message = await member.invoke(messages, options);
+        bringBack(member.key);
+        return { message, member, failedOver };
+      } catch (thrown) {
+        const error = classifyModelError(thrown, { ...this.context, baseUrl: member.shown });
+        if (options.signal?.aborted)
+          throw new ModelAbortedError(this.context, options.signal.reason);
+        if (isModelAbortedError(error) || !isServerFault(error)) throw error;
+        takeOut(member.key, error, this.settings.serverCooldownMs);
+        tried.add(member);
+        lastError = error;
+        failedOver.push(`${member.shown}: ${error.message}`);
+      } finally {
+        release();
+      }
+    }
+  }
+
+  /** A slot of a server not tried yet: an in one if any, else the one back soonest. */
+  private async acquire(
+    tried: ReadonlySet<PoolMember>,
+    options: ModelCallOptions,
+    lane: CallLane,
+  ): Promise<Held | undefined> {
+    const untried = this.members.filter((m) => !tried.has(m));
+    if (untried.length === 0) return undefined;
+    const isIn = (m: PoolMember) => outOfPool(m.key) === undefined;
+    const candidates = untried.some(isIn) ? untried.filter(isIn) : [backSoonest(untried)];
+    const limits = await Promise.all(candidates.map((m) => m.slots()));
+    const ceilings = candidates.map((m, i) =>
+      serverCeiling({ key: m.key, maxInFlight: limits[i] ?? 1 }),
+    );
+    const load = ceilings.map((c) => c.inFlight / c.limit);
+    const start = this.#turn++ % candidates.length;
+    const order = candidates
+      .map((_, i) => (start + i) % candidates.length)
+      .sort((a, b) => (load[a] ?? 0) - (load[b] ?? 0));
+    const total = limits.reduce((sum, n) => sum + n, 0);
+    const { index, release } = await acquireAny(
+      ceilings,
+      lane,
+      this.slotWait(total, options),
+      order,
+    );
+    const member = candidates[index] as PoolMember;
+    // Taken out while this call waited, and another server is in: wait there instead.
+    if (!isIn(member) && untried.some((m) => m !== member && isIn(m))) {
+      release();
+      return this.acquire(tried, options, lane);
+    }
+    return { member, release };
+  }
+
+  private slotWait(total: number, options: ModelCallOptions) {
+    const { signal } = options;
+    const context = this.context;
+    return {
+      ...(signal === undefined ? {} : { signal }),
+      maxWaitMs: this.settings.maxQueueWaitMs,
+      onAbort: (reason: unknown) => new ModelAbortedError(context, reason),
+      onWaitTooLong: (waitedMs: number, ahead: number) =>
+        new ModelUnavailableError(
+          "busy",
+          `waited ${waitedMs} ms behind ${ahead} queued calls; its ${this.members.length} servers take at most ${total} calls at once (slots, maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
+          context,
+        ),
+    };
+  }
+
+  private noServer(): ModelCallError {
+    return new ModelUnavailableError(
+      "unknown",
+      "no server of the pool could be tried",
+      this.context,
+    );
+  }
+}
+
+/**
+ * One evaluation's part of the slots of the servers `keys` (a pool, or one server): `total`
+ * divided by the evaluations on those servers when it is known.
+ */
+export function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
+  const key = [...keys].sort().join(",");
+  evaluationsOn.set(key, (evaluationsOn.get(key) ?? 0) + 1);
+  let left = false;
+  return {
+    total,
+    mine: total.then((n) => Math.max(1, Math.floor(n / (evaluationsOn.get(key) ?? 1)))),
+    leave: () => {
+      if (left) return;
+      left = true;
+      const now = (evaluationsOn.get(key) ?? 1) - 1;
+      if (now <= 0) evaluationsOn.delete(key);
+      else evaluationsOn.set(key, now);
+    },
+  };
+}
+
+function backSoonest(members: readonly PoolMember[]): PoolMember {
+  const until = (m: PoolMember) => outOfPool(m.key)?.until ?? 0;
+  return members.reduce((best, m) => (until(m) < until(best) ? m : best));
+}
+
+/**
+ * The judge's model over a pool of servers, as one candidate of its list: `provider:model` with
+ * the servers of its spec or of the settings.
+ */
+export function poolCandidate(
+  judge: { provider: PoolProvider; model: string },
+  entries: readonly ServerEntry[],
+  settings: ModelSettings,
+): ModelCandidate {
+  const spec = `${judge.provider}:${judge.model}`;
+  const members = entries.map((entry) => poolMember(entry, judge, settings));
+  const shown = members.map((m) => m.shown).join(",");
+  const context = { provider: judge.provider, model: judge.model, baseUrl: shown };
+  const pool = new ServerPool(members, settings, context);
+  const ownLane = createCallLane(spec);
+  return {
+    spec,
+    provider: judge.provider,
+    model: judge.model,
+    baseUrl: shown,
+    parameters: {
+      provider: judge.provider,
+      model: judge.model,
+      baseUrl: shown,
+      servers: members.length,
+      temperature: settings.temperature,
+      ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+      ...(settings.numCtx === undefined ? {} : { numCtx: settings.numCtx }),
+      ...(settings.format === undefined ? {} : { format: settings.format }),
+      timeoutMs: settings.timeoutMs,
+    },
+    slots: () => pool.slots(),
+    share: () => pool.share(),
+    async call(messages, options = {}) {
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      if (options.signal?.aborted) {
+        throw new ModelAbortedError({ ...context, timeoutMs }, options.signal.reason);
+      }
+      const format = options.format ?? settings.format;
+      const callOptions = { ...options, timeoutMs, ...(format === undefined ? {} : { format }) };
+      const answer = await pool.call(messages, callOptions, options.lane ?? ownLane);
+      options.onServer?.({ spec, server: answer.member.shown, failedOver: answer.failedOver });
+      return answer.message;
+    },
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * An HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions protocol as vLLM,
+ * llama.cpp's server and LM Studio serve it, for testing the real ChatOpenAI wiring of
+ * OpenAI-compatible judges without a model:
+ *
+ * - `POST /v1/chat/completions` → one `chat.completion` object (`choices[0].message.content`,
+ *   `finish_reason: "stop"`, `usage` with word counts as tokens); an unknown model answers 404;
+ * - `GET /v1/models` → the model list;
+ * - `GET /props` → `{ total_slots }` when `totalSlots` is given (llama.cpp's server), else 404
+ *   (vLLM has no such route).
+ *
+ * Faults per chat request (`behaviour`): an HTTP status with an OpenAI error body, a reset
+ * connection, or a hold at the gate until `release()`. Every request is recorded with its
+ * headers; concurrency is counted (`inFlight`, `maxInFlight`, `held`), never clocked.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export interface OpenAiChatRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  [key: string]: unknown;
+}
+
+export interface OpenAiBehaviour {
+  status?: number;
+  errorMessage?: string;
+  /** Destroy the socket before answering. */
+  reset?: boolean;
+  /** Wait at the gate until `release()`. */
+  hold?: boolean;
+}
+
+export interface OpenAiServerOptions {
+  models?: readonly string[];
+  /** What `/props` says; absent: `/props` answers 404. */
+  totalSlots?: number;
+  responder?: (request: OpenAiChatRequest, n: number) => string;
+  behaviour?: OpenAiBehaviour | ((n: number, request: OpenAiChatRequest) => OpenAiBehaviour);
+}
+
+export interface RecordedOpenAiRequest {
+  method: string;
+  path: string;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface OpenAiServer {
+  /** `http://127.0.0.1:<port>/v1`: the base URL a client is given. */
+  url: string;
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
+  requests: RecordedOpenAiRequest[];
+  chatRequests(): OpenAiChatRequest[];
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  readonly held: number;
+  release(count?: number): void;
+  setBehaviour(behaviour: NonNullable<OpenAiServerOptions["behaviour"]>): void;
+  waitFor(condition: (server: OpenAiServer) => boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+const words = (text: string) => text.split(/\s+/).filter((w) => w !== "").length;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+async function readText(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+  );
+}
+
+export async function startOpenAiServer(options: OpenAiServerOptions = {}): Promise<OpenAiServer> {
+  const models = options.models ?? ["judge-model"];
+  const responder = options.responder ?? (() => '{"reasoning": "Fine.", "score": 0.5}');
+  let behaviour = options.behaviour ?? {};
+  const requests: RecordedOpenAiRequest[] = [];
+  const chats: OpenAiChatRequest[] = [];
+  const sockets = new Set<Socket>();
+  const gate: Array<() => void> = [];
+  const watchers = new Set<() => void>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const changed = () => {
+    for (const watch of [...watchers]) watch();
+  };
+
+  async function chat(req: IncomingMessage, res: ServerResponse, request: OpenAiChatRequest) {
+    chats.push(request);
+    const n = chats.length;
+    const plan = typeof behaviour === "function" ? behaviour(n, request) : behaviour;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once("close", () => {
+      inFlight -= 1;
+      changed();
+    });
+    changed();
+    if (plan.hold) {
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          const at = gate.indexOf(go);
+          if (at >= 0) gate.splice(at, 1);
+          resolve();
+          changed();
+        };
+        res.once("close", go);
+        gate.push(go);
+        changed();
+      });
+    }
+    if (res.destroyed) return;
+    if (plan.reset) {
+      req.socket.destroy();
+      return;
+    }
+    if (plan.status !== undefined) {
+      const message = plan.errorMessage ?? `simulated status ${plan.status}`;
+      sendJson(res, plan.status, { error: { message, type: "server_error", code: null } });
+      return;
+    }
+    if (!models.includes(request.model)) {
+      sendJson(res, 404, { error: { message: `The model \`${request.model}\` does not exist.` } });
+      return;
+    }
+    const content = responder(request, n);
+    const prompt = request.messages.map((m) => m.content).join(" ");
+    sendJson(res, 200, {
+      id: `chatcmpl-${n}`,
+      object: "chat.completion",
+      created: 1_735_689_600,
+      model: request.model,
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content },
+          finish_reason: "stop",
+          logprobs: null,
+        },
+      ],
+      usage: {
+        prompt_tokens: words(prompt),
+        completion_tokens: words(content),
+        total_tokens: words(prompt) + words(content),
+      },
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const text = await readText(req);
+    let body: unknown;
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    requests.push({ method: req.method ?? "", path, body, headers: headersOf(req) });
+    if (req.method === "GET" && path === "/props") {
+      if (options.totalSlots === undefined) sendJson(res, 404, { error: "Not Found" });
+      else sendJson(res, 200, { total_slots: options.totalSlots, model_path: "/models/j.gguf" });
+    } else if (req.method === "GET" && path === "/v1/models") {
+      sendJson(res, 200, { object: "list", data: models.map((id) => ({ id, object: "model" })) });
+    } else if (req.method === "POST" && path === "/v1/chat/completions") {
+      await chat(req, res, body as OpenAiChatRequest);
+    } else {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const self: OpenAiServer = {
+    url: `${origin}/v1`,
+    origin,
+    requests,
+    chatRequests: () => [...chats],
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get held() {
+      return gate.length;
+    },
+    release(count = Number.POSITIVE_INFINITY) {
+      for (const go of gate.slice(0, count)) go();
+    },
+    setBehaviour(next) {
+      behaviour = next;
+    },
+    waitFor(condition) {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!condition(self)) return;
+          watchers.delete(check);
+          resolve();
+        };
+        watchers.add(check);
+        check();
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        for (const go of [...gate]) go();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+  };
+  return self;
+}

@@ -1,0 +1,84 @@
+/**
+ * The real command with a pool of model servers: `node bin/evalgate.mjs evaluate …` with
+ * OLLAMA_BASE_URL listing a server that is down and one that answers, and with an
+ * OpenAI-compatible server named in --model. Counted, not clocked: what each server received.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  closedPort,
+  FUNDABLE_CONTENT,
+  IFB_CATALOG,
+  ifbJudge,
+  JUDGE_MODEL,
+  runEvalgate,
+  SPAWN_TIMEOUT,
+  tempFolderForFile,
+  writeText,
+} from "../cli/helpers.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { type OpenAiServer, startOpenAiServer } from "../doubles/openaiServer.js";
+
+const temp = tempFolderForFile();
+let ollama: OllamaServer;
+let vllm: OpenAiServer;
+let content: string;
+
+beforeAll(async () => {
+  ollama = await startOllamaServer({ models: [JUDGE_MODEL], responder: ifbJudge });
+  vllm = await startOpenAiServer({
+    models: [JUDGE_MODEL],
+    responder: (request) => ifbJudge({ model: request.model, messages: request.messages }),
+  });
+  content = await writeText(temp.dir, "plan.md", FUNDABLE_CONTENT);
+});
+
+afterAll(async () => {
+  await ollama?.close();
+  await vllm?.close();
+});
+
+describe.concurrent("evalgate evaluate over a pool", { timeout: SPAWN_TIMEOUT }, () => {
+  it("OLLAMA_BASE_URL lists a server that is down and one that is up: judged, nothing lost", async () => {
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const run = await runEvalgate(
+      [
+        "evaluate",
+        content,
+        "--catalog",
+        IFB_CATALOG,
+        "--model",
+        `ollama:${JUDGE_MODEL}`,
+        "--format",
+        "json",
+      ],
+      { env: { OLLAMA_BASE_URL: `${down},${ollama.url}` } },
+    );
+    expect(run.stderr).not.toContain("could not answer");
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { status: string; notEvaluated: string[] };
+    expect(result.notEvaluated).toEqual([]);
+    expect(result.status).toBe("FUNDABLE");
+    expect(ollama.chatRequests().length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("--model openai-compatible:<model>@<url> judges on that server", async () => {
+    const run = await runEvalgate(
+      [
+        "evaluate",
+        content,
+        "--catalog",
+        IFB_CATALOG,
+        "--model",
+        `openai-compatible:${JUDGE_MODEL}@${vllm.url}`,
+        "--format",
+        "json",
+      ],
+      { env: {} },
+    );
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { status: string; model: string };
+    expect(result.status).toBe("FUNDABLE");
+    expect(result.model).toBe(`openai-compatible:${JUDGE_MODEL}`);
+    expect(vllm.chatRequests().length).toBeGreaterThanOrEqual(3);
+  });
+});
