@@ -1,12 +1,13 @@
 /**
  * Seeds the review desk for bench/service.ts and bench/state.ts: threads really run to their
- * first review, then one such thread's paused checkpoint (with the pending review interrupt)
- * copied to many threads, each with its row in the pending-review index — what the job writes
+ * first review, then one such thread's checkpoints (the run's history and the paused one, with the
+ * pending review interrupt) copied to many threads, each with its row in the pending-review index — what the job writes
  * when a thread pauses — and its evaluation's traces in the trace store under an evaluation id of
  * its own (the copy's result and review refer to that id).
  */
 import { randomUUID } from "node:crypto";
-import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { BaseCheckpointSaver, Checkpoint, CheckpointTuple } from "@langchain/langgraph";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import { traceStoreOfSaver } from "../src/graph/traceSink.js";
 import type { ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
@@ -19,6 +20,8 @@ export interface Template {
   interruptId: string;
   row: PendingRow;
   tuple: CheckpointTuple;
+  /** The checkpoints before the paused one (the run's history), oldest first. */
+  history: CheckpointTuple[];
   /** The paused evaluation's id in the trace store, and its traces (none when kept inline). */
   evaluationId: string | undefined;
   traces: Trace[];
@@ -55,6 +58,12 @@ export async function templateThread(
   if (outcome !== "waiting" || row === undefined || tuple === undefined) {
     throw new Error(`the template thread did not pause at a review (${outcome})`);
   }
+  const history: CheckpointTuple[] = [];
+  for await (const earlier of saver.list({
+    configurable: { thread_id: threadId, checkpoint_ns: "" },
+  })) {
+    if (earlier.checkpoint.id !== tuple.checkpoint.id) history.unshift(earlier);
+  }
   const values = tuple.checkpoint.channel_values as Record<string, { evaluationId?: string }>;
   const evaluationId = values.researchEvaluation?.evaluationId;
   const store = traceStoreOfSaver(saver);
@@ -62,7 +71,7 @@ export async function templateThread(
     evaluationId === undefined || store === undefined
       ? []
       : await store.getTraces({ evaluationId });
-  return { threadId, interruptId: row.interruptId, row, tuple, evaluationId, traces };
+  return { threadId, interruptId: row.interruptId, row, tuple, history, evaluationId, traces };
 }
 
 /** The value with every string equal to `from` replaced by `to` (class instances kept as they are). */
@@ -93,7 +102,21 @@ function copyOf(template: Template, evaluationId: string) {
   return { checkpoint, byTask };
 }
 
-/** `count` new threads paused at the template's review, newest last. */
+const NO_METADATA = { source: "loop" as const, step: 0, parents: {} };
+
+/** The channels whose version changed since the previous checkpoint (what a saver writes anew). */
+function changedVersions(previous: Checkpoint | undefined, next: Checkpoint) {
+  return Object.fromEntries(
+    Object.entries(next.channel_versions).filter(
+      ([channel, version]) => previous?.channel_versions[channel] !== version,
+    ),
+  );
+}
+
+/**
+ * `count` new threads paused at the template's review, newest last: each with the template's
+ * checkpoints (its history, then the paused one with the review interrupt).
+ */
 export async function seedPendingThreads(
   desk: ReviewDeskHandle,
   saver: BaseCheckpointSaver,
@@ -118,12 +141,18 @@ export async function seedPendingThreads(
       },
       { type: "review_ready" },
     );
-    const config = await saver.put(
-      { configurable: { thread_id: threadId, checkpoint_ns: "" } },
-      checkpoint,
-      tuple.metadata ?? { source: "loop", step: 0, parents: {} },
-      tuple.checkpoint.channel_versions,
-    );
+    let parent: RunnableConfig = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+    let previous: Checkpoint | undefined;
+    const steps = [
+      ...template.history.map((t) => ({ checkpoint: t.checkpoint, metadata: t.metadata })),
+      { checkpoint, metadata: tuple.metadata },
+    ];
+    for (const step of steps) {
+      const versions = changedVersions(previous, step.checkpoint);
+      parent = await saver.put(parent, step.checkpoint, step.metadata ?? NO_METADATA, versions);
+      previous = step.checkpoint;
+    }
+    const config = parent;
     for (const [taskId, writes] of byTask) await saver.putWrites(config, writes, taskId);
     if (traceStore !== undefined && template.traces.length > 0) {
       const traces = template.traces.map((trace) => ({ ...trace, id: randomUUID() }));

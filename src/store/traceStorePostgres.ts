@@ -19,6 +19,8 @@ import {
 
 /** Tables created per pool: once each, however many stores share it. */
 const created = new WeakMap<pg.Pool, Promise<unknown>>();
+/** Whether the pool's database has the per-call table of earlier versions (asked once). */
+const callTables = new WeakMap<pg.Pool, Promise<boolean>>();
 
 /** At most this many blobs go into one INSERT (PostgreSQL takes 65,535 parameters). */
 const BLOBS_PER_INSERT = 1_000;
@@ -96,11 +98,16 @@ export class PostgresTraceStore implements TraceStore {
   }
 
   /** Whether the database has the per-call table of earlier versions. */
-  private async hasCallTable(): Promise<boolean> {
-    const { rows } = await this.pool.query<{ found: string | null }>(
-      "SELECT to_regclass('evalgate_traces')::text AS found",
-    );
-    return rows[0]?.found !== null && rows[0]?.found !== undefined;
+  private hasCallTable(): Promise<boolean> {
+    let known = callTables.get(this.pool);
+    if (known === undefined) {
+      known = this.pool
+        .query<{ found: string | null }>("SELECT to_regclass('evalgate_traces')::text AS found")
+        .then(({ rows }) => typeof rows[0]?.found === "string");
+      callTables.set(this.pool, known);
+      known.catch(() => callTables.delete(this.pool));
+    }
+    return known;
   }
 
   private async readBlobs(hashes: readonly string[]): Promise<Map<string, string>> {

@@ -230,7 +230,7 @@ export function traceStoreCases(harness: () => TraceStoreHarness): void {
   });
 
   it("reads the rows earlier versions wrote (one call per row) beside the new ones, in order", async () => {
-    const { store, query } = harness();
+    const { store, query, other } = harness();
     await query(EARLIER_TRACE_TABLE);
     const threadId = `earlier-${randomUUID()}`;
     const [old, newer] = [randomUUID(), randomUUID()];
@@ -247,12 +247,18 @@ export function traceStoreCases(harness: () => TraceStoreHarness): void {
     const newTraces = [trace(5, { user: criterionPrompt(PROPOSAL, "reach") })];
     await store.saveTraces({ evaluationId: newer, threadId }, newTraces);
 
-    const evaluations = await store.getThreadEvaluations(threadId);
-    expect(evaluations.map((e) => e.evaluationId)).toEqual([old, newer]);
-    expectSame(evaluations[0]?.traces ?? [], oldTraces);
-    expectSame(evaluations[1]?.traces ?? [], newTraces);
-    expectSame(await store.getTraces({ evaluationId: old }), oldTraces);
-    expectSame(await store.getTraces({ threadId }), [...oldTraces, ...newTraces]);
+    // Read as a process started after the upgrade reads them (the earlier table there already).
+    const reader = await other();
+    try {
+      const evaluations = await reader.store.getThreadEvaluations(threadId);
+      expect(evaluations.map((e) => e.evaluationId)).toEqual([old, newer]);
+      expectSame(evaluations[0]?.traces ?? [], oldTraces);
+      expectSame(evaluations[1]?.traces ?? [], newTraces);
+      expectSame(await reader.store.getTraces({ evaluationId: old }), oldTraces);
+      expectSame(await reader.store.getTraces({ threadId }), [...oldTraces, ...newTraces]);
+    } finally {
+      await reader.close();
+    }
   });
 
   it("two connections saving evaluations that share parts at once: all kept, each part once", async () => {
