@@ -27,7 +27,10 @@ process.env.EVALGATE_INJECTION_GUARD = "off";
 export interface MeasureJob {
   where: BenchWhere;
   samples: number;
-  /** Every paused thread, and the fresh ones decided here (warm-up first, then the samples). */
+  /**
+   * Paused threads picked at random by the bench (reviews opened, traces read; the process does
+   * not hold every id), and the fresh ones decided here (warm-up first, then the samples).
+   */
   ids: string[];
   warmUp: string[];
   fresh: string[];

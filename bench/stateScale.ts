@@ -119,8 +119,12 @@ export async function measureScale(
       const bytes = (await database.size()).total;
       const fresh = added.slice(-options.samples);
       const warmUp = added.slice(-options.samples - 5, -options.samples);
+      const picked = Array.from(
+        { length: 2 * options.samples },
+        () => ids[Math.floor(Math.random() * ids.length)] as string,
+      );
       const result = await measureInChild(
-        { where: database.where, samples: options.samples, ids, warmUp, fresh },
+        { where: database.where, samples: options.samples, ids: picked, warmUp, fresh },
         work,
       );
       measured.push(result);
