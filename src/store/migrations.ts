@@ -23,6 +23,30 @@ export const JUDGE_CACHE_TABLE_SQL = `
   );
   CREATE INDEX IF NOT EXISTS judge_cache_created ON judge_cache (created_at);`;
 
+/**
+ * The trace store's tables: one row per evaluation (its model calls, each prompt's shared parts
+ * referred to by hash), and the blobs those parts are, once per database. Created by the
+ * migrations, or beside a graph's checkpoints by the trace store itself. (Earlier versions kept
+ * one row per call, the whole trace, in evalgate_traces; the store still reads those rows.)
+ */
+const traceTables = (blobTableOptions: string) => `
+  CREATE TABLE IF NOT EXISTS evalgate_evaluation_traces (
+    evaluation_id TEXT PRIMARY KEY,
+    thread_id TEXT,
+    created_at TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS evalgate_evaluation_traces_thread
+    ON evalgate_evaluation_traces (thread_id, created_at);
+  CREATE TABLE IF NOT EXISTS evalgate_trace_blobs (
+    hash TEXT PRIMARY KEY,
+    text TEXT NOT NULL
+  )${blobTableOptions};`;
+export const TRACE_TABLES_SQL = {
+  sqlite: traceTables(" WITHOUT ROWID"),
+  postgres: traceTables(""),
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     id: 1,
@@ -239,6 +263,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX calibration_labels_decided ON calibration_labels (decided_at, decision_id, criterion_id);
       CREATE INDEX calibration_labels_type ON calibration_labels (content_type, decided_at, decision_id, criterion_id);
       CREATE INDEX calibration_labels_thread ON calibration_labels (thread_id);`),
+  },
+  {
+    id: 14,
+    name: "trace store: one row per evaluation, shared prompt parts kept once by sha256 (blobs)",
+    // The same statements the trace store runs on a checkpointer's own connection. The rows of
+    // evalgate_traces (one per call, written before) stay there and are read as they are.
+    ...TRACE_TABLES_SQL,
   },
   {
     id: 15,

@@ -1,13 +1,14 @@
 /**
  * The trace store: every model call of an evaluation (exact prompts, raw answer, parameters),
  * kept beside the checkpoints in the same database (SQLite here, PostgreSQL in
- * traceStorePostgres.ts), so a thread's state holds only the ids. JSONL stays an export.
+ * traceStorePostgres.ts), so a thread's state holds only the ids. One row per evaluation; the
+ * parts its calls share are kept once per database, by hash (leanTrace.ts). Rows of earlier
+ * versions (one per call, in evalgate_traces) are read as they are. JSONL stays an export.
  */
 import type Database from "better-sqlite3";
-import { z } from "zod";
-import { type Trace, TraceSchema } from "../scoring/result.js";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { StoreDataError } from "./errors.js";
+import type { Trace } from "../scoring/result.js";
+import { type BlobReader, evaluationRow, tracesOfEvaluationRows, wholeTrace } from "./leanTrace.js";
+import { TRACE_TABLES_SQL } from "./migrations.js";
 
 /** Which traces to read: one evaluation's, or every evaluation's of a thread. */
 export type TraceQuery = { evaluationId: string } | { threadId: string };
@@ -28,7 +29,10 @@ export interface EvaluationTraces {
 /** Keeps and reads the traces of evaluations. */
 export interface TraceStore {
   readonly kind: "sqlite" | "postgres";
-  /** Keeps the traces (in their order) under the evaluation; a trace kept already is left as is. */
+  /**
+   * Keeps the traces (in their order) under the evaluation; an evaluation kept already is left as
+   * it is, and an evaluation without traces leaves nothing.
+   */
   saveTraces(owner: TraceOwner, traces: readonly Trace[]): Promise<void>;
   /** The traces, oldest evaluation first and in call order within one. */
   getTraces(query: TraceQuery): Promise<Trace[]>;
@@ -36,101 +40,147 @@ export interface TraceStore {
   getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]>;
 }
 
-export const TRACE_TABLE_SQL = `
-  CREATE TABLE IF NOT EXISTS evalgate_traces (
-    id TEXT PRIMARY KEY,
-    evaluation_id TEXT NOT NULL,
-    thread_id TEXT,
-    seq INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    body TEXT NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS evalgate_traces_evaluation ON evalgate_traces (evaluation_id, seq);
-  CREATE INDEX IF NOT EXISTS evalgate_traces_thread
-    ON evalgate_traces (thread_id, created_at, evaluation_id, seq);`;
-
-/** A stored trace's text, read back through the schema (a row of another shape is reported). */
-export function traceOfRow(body: string): Trace {
-  const raw = parseUntrustedJson(
-    body,
-    (_problem, description) =>
-      new StoreDataError(`a stored trace is not usable JSON: ${description}`),
-  );
-  const parsed = TraceSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new StoreDataError(`a stored trace is malformed: ${z.prettifyError(parsed.error)}`);
-  }
-  return parsed.data;
+/** A stored row: an evaluation's (all its calls), or one call of an earlier version. */
+export interface StoredRow {
+  evaluation_id: string;
+  created_at: string;
+  body: string;
 }
 
-/** Rows of one thread (in the thread query's order) grouped by their evaluation. */
-export function groupByEvaluation(
-  rows: readonly { evaluation_id: string; body: string }[],
-): EvaluationTraces[] {
-  const groups = new Map<string, Trace[]>();
+/** Reads the rows a query names, from either table, and the blobs they refer to. */
+export interface TraceRowReader {
+  evaluationRows(query: TraceQuery): Promise<StoredRow[]>;
+  /** Rows of the per-call table of earlier versions (none when the database has no such table). */
+  callRows(query: TraceQuery): Promise<StoredRow[]>;
+  blobs: BlobReader;
+}
+
+/** The query's column and value, for `WHERE <column> = ?`. */
+export function queryKey(query: TraceQuery): { column: string; value: string } {
+  return "evaluationId" in query
+    ? { column: "evaluation_id", value: query.evaluationId }
+    : { column: "thread_id", value: query.threadId };
+}
+
+export const EVALUATION_ROWS_SQL = (column: string) =>
+  `SELECT evaluation_id, created_at, body FROM evalgate_evaluation_traces WHERE ${column} = ?
+   ORDER BY created_at, evaluation_id`;
+export const CALL_ROWS_SQL = (column: string) =>
+  `SELECT evaluation_id, created_at, body FROM evalgate_traces WHERE ${column} = ?
+   ORDER BY created_at, evaluation_id, seq`;
+
+/** Rows of earlier versions grouped by evaluation, in the rows' order. */
+function callGroups(rows: readonly StoredRow[]) {
+  const groups = new Map<string, { createdAt: string; traces: Trace[] }>();
   for (const row of rows) {
-    const traces = groups.get(row.evaluation_id) ?? [];
-    traces.push(traceOfRow(row.body));
-    groups.set(row.evaluation_id, traces);
+    const group = groups.get(row.evaluation_id);
+    if (group === undefined) {
+      groups.set(row.evaluation_id, { createdAt: row.created_at, traces: [wholeTrace(row.body)] });
+    } else group.traces.push(wholeTrace(row.body));
   }
-  return [...groups].map(([evaluationId, traces]) => ({ evaluationId, traces }));
+  return [...groups].map(([evaluationId, group]) => ({ evaluationId, ...group }));
 }
 
-/** Every trace of a thread, in evaluation and call order. */
-export const THREAD_TRACES_SQL = `SELECT evaluation_id, body FROM evalgate_traces WHERE thread_id = ?
-  ORDER BY created_at, evaluation_id, seq`;
-
-/** The row values of one trace, in TRACE_TABLE_SQL's column order. */
-export function traceRow(owner: TraceOwner, trace: Trace, seq: number) {
-  return [
-    trace.id,
-    owner.evaluationId,
-    owner.threadId ?? null,
-    seq,
-    trace.timestamp,
-    JSON.stringify(TraceSchema.parse(trace)),
-  ] as const;
+/** The evaluations a query names, from both tables, oldest first (then by evaluation id). */
+export async function readEvaluations(
+  reader: TraceRowReader,
+  query: TraceQuery,
+): Promise<EvaluationTraces[]> {
+  const [rows, calls] = await Promise.all([reader.evaluationRows(query), reader.callRows(query)]);
+  const traces = await tracesOfEvaluationRows(
+    rows.map((row) => row.body),
+    reader.blobs,
+  );
+  const evaluations = [
+    ...rows.map((row, i) => ({
+      evaluationId: row.evaluation_id,
+      createdAt: row.created_at,
+      traces: traces[i] ?? [],
+    })),
+    ...callGroups(calls),
+  ];
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  evaluations.sort(
+    (a, b) => order(a.createdAt, b.createdAt) || order(a.evaluationId, b.evaluationId),
+  );
+  return evaluations.map(({ evaluationId, traces: list }) => ({ evaluationId, traces: list }));
 }
+
+/** What one save writes: the evaluation's row (undefined without traces) and its blobs. */
+export function traceWrites(owner: TraceOwner, traces: readonly Trace[]) {
+  const first = traces[0];
+  if (first === undefined) return undefined;
+  const { body, blobs } = evaluationRow(traces);
+  const row = [owner.evaluationId, owner.threadId ?? null, first.timestamp, body] as const;
+  return { row, blobs };
+}
+
+/** At most this many blobs are read in one statement. */
+export const BLOBS_PER_READ = 500;
 
 /** The trace store in a SQLite database that is open already (the checkpoints' file). */
 export class SqliteTraceStore implements TraceStore {
   readonly kind = "sqlite";
   private readonly db: Database.Database;
+  private readonly reader: TraceRowReader;
 
   constructor(db: Database.Database) {
     this.db = db;
-    this.db.exec(TRACE_TABLE_SQL);
+    this.db.exec(TRACE_TABLES_SQL.sqlite);
+    this.reader = {
+      evaluationRows: async (query) => this.rows(EVALUATION_ROWS_SQL, query),
+      callRows: async (query) => (this.hasCallTable() ? this.rows(CALL_ROWS_SQL, query) : []),
+      blobs: async (hashes) => this.readBlobs(hashes),
+    };
   }
 
   async saveTraces(owner: TraceOwner, traces: readonly Trace[]): Promise<void> {
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO evalgate_traces (id, evaluation_id, thread_id, seq, created_at, body)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+    const writes = traceWrites(owner, traces);
+    if (writes === undefined) return;
+    const insertBlob = this.db.prepare(
+      "INSERT OR IGNORE INTO evalgate_trace_blobs (hash, text) VALUES (?, ?)",
+    );
+    const insertRow = this.db.prepare(
+      `INSERT OR IGNORE INTO evalgate_evaluation_traces (evaluation_id, thread_id, created_at, body)
+       VALUES (?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
-      traces.forEach((trace, seq) => {
-        insert.run(...traceRow(owner, trace, seq));
-      });
+      for (const blob of writes.blobs) insertBlob.run(...blob);
+      insertRow.run(...writes.row);
     })();
   }
 
+  private rows(sql: (column: string) => string, query: TraceQuery): StoredRow[] {
+    const { column, value } = queryKey(query);
+    return this.db.prepare(sql(column)).all(value) as StoredRow[];
+  }
+
+  /** Whether the file has the per-call table of earlier versions. */
+  private hasCallTable(): boolean {
+    const table = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'evalgate_traces'")
+      .get();
+    return table !== undefined;
+  }
+
+  private readBlobs(hashes: readonly string[]): Map<string, string> {
+    const found = new Map<string, string>();
+    for (let at = 0; at < hashes.length; at += BLOBS_PER_READ) {
+      const some = hashes.slice(at, at + BLOBS_PER_READ);
+      const marks = some.map(() => "?").join(", ");
+      const rows = this.db
+        .prepare(`SELECT hash, text FROM evalgate_trace_blobs WHERE hash IN (${marks})`)
+        .all(...some) as { hash: string; text: string }[];
+      for (const row of rows) found.set(row.hash, row.text);
+    }
+    return found;
+  }
+
   async getTraces(query: TraceQuery): Promise<Trace[]> {
-    const rows =
-      "evaluationId" in query
-        ? this.db
-            .prepare("SELECT body FROM evalgate_traces WHERE evaluation_id = ? ORDER BY seq")
-            .all(query.evaluationId)
-        : this.db
-            .prepare(
-              `SELECT body FROM evalgate_traces WHERE thread_id = ?
-               ORDER BY created_at, evaluation_id, seq`,
-            )
-            .all(query.threadId);
-    return rows.map((row) => traceOfRow((row as { body: string }).body));
+    return (await readEvaluations(this.reader, query)).flatMap((e) => e.traces);
   }
 
   async getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]> {
-    const rows = this.db.prepare(THREAD_TRACES_SQL).all(threadId);
-    return groupByEvaluation(rows as { evaluation_id: string; body: string }[]);
+    return readEvaluations(this.reader, { threadId });
   }
 }

@@ -1,0 +1,70 @@
+/**
+ * How the SQLite checkpointer writes a thread's checkpoints and pending writes: LangGraph's own
+ * JSON (JsonPlusSerializer: messages, dates, sets… as LangGraph revives them), deflated and kept
+ * as base64 text under the type `deflated-json`. A paused thread's state is JSON that repeats
+ * itself — every checkpoint of the run holds the whole state, the review's answer schema, the
+ * result's feedback restating its suggestions — and deflate takes it to about a third (base64
+ * included). Base64, not bytes: the SQLite saver reads pending writes through
+ * `CAST(value AS TEXT)`. Rows of type `json` (written before, or by a saver without this
+ * serializer) are read as they are. PostgreSQL keeps LangGraph's own serializer: its saver stores
+ * metadata as JSON and compresses large values itself.
+ */
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
+import { StoreDataError } from "../store/errors.js";
+
+/** The row type of a deflated checkpoint, write or metadata. */
+export const DEFLATED_JSON = "deflated-json";
+
+/** A stored value never expands beyond this (a row that would is refused, not inflated). */
+export const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
+/** Text of base64's alphabet only (what this serializer writes). */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+type Serializer = Pick<JsonPlusSerializer, "dumpsTyped" | "loadsTyped">;
+
+function bytesOf(data: Uint8Array | string): Uint8Array {
+  return typeof data === "string" ? new TextEncoder().encode(data) : data;
+}
+
+function textOf(data: Uint8Array | string): string {
+  return typeof data === "string" ? data : new TextDecoder().decode(data);
+}
+
+/** LangGraph's JSON serializer, deflating what it writes and reading both forms. */
+export class DeflatedJsonSerializer implements Serializer {
+  private readonly json = new JsonPlusSerializer();
+  /** The most bytes one stored value may expand to (default MAX_CHECKPOINT_BYTES). */
+  private readonly maxBytes: number;
+
+  constructor(options: { maxBytes?: number } = {}) {
+    this.maxBytes = options.maxBytes ?? MAX_CHECKPOINT_BYTES;
+  }
+
+  async dumpsTyped(value: unknown): Promise<[string, Uint8Array]> {
+    const [type, data] = await this.json.dumpsTyped(value);
+    if (type !== "json") return [type, data];
+    const deflated = deflateRawSync(bytesOf(data)).toString("base64");
+    return [DEFLATED_JSON, new TextEncoder().encode(deflated)];
+  }
+
+  async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
+    if (type !== DEFLATED_JSON) return this.json.loadsTyped(type, data);
+    const text = textOf(data);
+    if (!BASE64.test(text)) {
+      throw new StoreDataError("a stored checkpoint is not readable: its text is not base64");
+    }
+    let json: Buffer;
+    try {
+      json = inflateRawSync(Buffer.from(text, "base64"), { maxOutputLength: this.maxBytes });
+    } catch (error) {
+      const reason =
+        error instanceof RangeError
+          ? `it expands beyond ${this.maxBytes} bytes`
+          : "its deflated data is damaged";
+      throw new StoreDataError(`a stored checkpoint is not readable: ${reason}`, { cause: error });
+    }
+    return this.json.loadsTyped("json", json);
+  }
+}

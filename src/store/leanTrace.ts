@@ -1,0 +1,264 @@
+/**
+ * An evaluation's traces as the trace store keeps them: one row per evaluation, and the parts its
+ * calls share — the system prompt, the call parameters, the fenced content, source passages and
+ * paragraphs of the instructions — in a blob table, once per database, addressed by the sha256 of
+ * their text. The row lists the hashes of the blobs it uses once; each text refers to them by
+ * their place in that list. Read back, every trace is exactly the one saved: each text is joined
+ * from its parts, each blob checked against its hash.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { promptHash, responseHash } from "../judge/trace.js";
+import { type Trace, TraceSchema } from "../scoring/result.js";
+import { parseUntrustedJson } from "../untrusted/json.js";
+import { StoreDataError } from "./errors.js";
+import { promptParts } from "./traceParts.js";
+
+/** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
+export const MIN_BLOB_CHARS = 128;
+/** A text refers to at most this many blobs: what follows the last one is kept as one more. */
+export const MAX_BLOBS_PER_TEXT = 500;
+/** An evaluation's row lists at most this many blobs and this many traces (read back checked). */
+const MAX_BLOBS_PER_ROW = 100_000;
+const MAX_TRACES_PER_ROW = 10_000;
+
+const HashSchema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in lower-case hex");
+const BlobIndexSchema = z.number().int().min(0).max(MAX_BLOBS_PER_ROW);
+
+/** A text as stored: the text itself, or its pieces — literal text, and blobs by their place. */
+const StoredTextSchema = z.union([
+  z.string(),
+  z.array(z.union([z.string(), BlobIndexSchema])).max(2 * MAX_BLOBS_PER_TEXT + 1),
+]);
+type StoredText = z.infer<typeof StoredTextSchema>;
+
+/**
+ * One trace in an evaluation's row. The prompt and response hashes are kept only where they are
+ * not the hashes of the texts; the parameters are a blob when they are long.
+ */
+const StoredTraceSchema = z.object({
+  id: TraceSchema.shape.id,
+  timestamp: TraceSchema.shape.timestamp,
+  purpose: TraceSchema.shape.purpose,
+  criterionIds: TraceSchema.shape.criterionIds,
+  model: TraceSchema.shape.model,
+  parameters: z.union([TraceSchema.shape.parameters, BlobIndexSchema]),
+  systemPrompt: StoredTextSchema,
+  userPrompt: StoredTextSchema,
+  rawResponse: TraceSchema.shape.rawResponse,
+  usage: TraceSchema.shape.usage,
+  latencyMs: TraceSchema.shape.latencyMs,
+  promptHash: z.string().optional(),
+  responseHash: z.string().optional(),
+  error: z.string().optional(),
+});
+type StoredTrace = z.infer<typeof StoredTraceSchema>;
+
+/** The body of an evaluation's row: the hashes of the blobs it uses, and its traces in order. */
+const EvaluationBodySchema = z.object({
+  blobs: z.array(HashSchema).max(MAX_BLOBS_PER_ROW),
+  traces: z.array(StoredTraceSchema).max(MAX_TRACES_PER_ROW),
+});
+
+/** The sha256 (hex) of a text's UTF-8 bytes: a blob's address. */
+export function blobHash(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/**
+ * Whether a text can be a blob: UTF-8 keeps it exactly (no lone surrogate) and both databases
+ * store it as text (no NUL character). Other texts stay in the row, JSON-escaped.
+ */
+function storableAsText(text: string): boolean {
+  if (text.includes("\u0000")) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
+    i++;
+  }
+  return true;
+}
+
+/** The blobs one evaluation's row uses, in the order they were first met. */
+class RowBlobs {
+  /** Hash → text, in the order of the row's list. */
+  readonly texts = new Map<string, string>();
+  private readonly places = new Map<string, number>();
+
+  /** The blob's place in the row's list, or undefined when the text stays in the row. */
+  placeOf(text: string): number | undefined {
+    if (text.length < MIN_BLOB_CHARS || !storableAsText(text)) return undefined;
+    const hash = blobHash(text);
+    let place = this.places.get(hash);
+    if (place === undefined) {
+      place = this.places.size;
+      this.places.set(hash, place);
+      this.texts.set(hash, text);
+    }
+    return place;
+  }
+}
+
+/** The text as stored: its parts of blob size by their place, the runs between them literal. */
+function storedText(parts: readonly string[], blobs: RowBlobs): StoredText {
+  const pieces: (string | number)[] = [];
+  let literal = "";
+  let references = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const last = references === MAX_BLOBS_PER_TEXT - 1;
+    const part = last ? parts.slice(i).join("") : (parts[i] ?? "");
+    const place = blobs.placeOf(part);
+    if (place === undefined) literal += part;
+    else {
+      if (literal !== "") pieces.push(literal);
+      pieces.push(place);
+      literal = "";
+      references++;
+    }
+    if (last) break;
+  }
+  if (references === 0) return literal;
+  if (literal !== "") pieces.push(literal);
+  return pieces;
+}
+
+function storedTrace(trace: Trace, blobs: RowBlobs): StoredTrace {
+  const checked = TraceSchema.parse(trace);
+  const parametersPlace = blobs.placeOf(JSON.stringify(checked.parameters));
+  const hashes = {
+    prompt: promptHash(checked.systemPrompt, checked.userPrompt),
+    response: responseHash(checked.rawResponse),
+  };
+  return {
+    id: checked.id,
+    timestamp: checked.timestamp,
+    purpose: checked.purpose,
+    criterionIds: checked.criterionIds,
+    model: checked.model,
+    parameters: parametersPlace ?? checked.parameters,
+    systemPrompt: storedText([checked.systemPrompt], blobs),
+    userPrompt: storedText(promptParts(checked.userPrompt), blobs),
+    // An answer is the call's own: it stays in the row.
+    rawResponse: checked.rawResponse,
+    usage: checked.usage,
+    latencyMs: checked.latencyMs,
+    ...(checked.promptHash === hashes.prompt ? {} : { promptHash: checked.promptHash }),
+    ...(checked.responseHash === hashes.response ? {} : { responseHash: checked.responseHash }),
+    ...(checked.error === undefined ? {} : { error: checked.error }),
+  };
+}
+
+/** An evaluation's row body, and the blobs it refers to (hash → text, sorted by hash). */
+export function evaluationRow(traces: readonly Trace[]): {
+  body: string;
+  blobs: [string, string][];
+} {
+  const blobs = new RowBlobs();
+  const stored = traces.map((trace) => storedTrace(trace, blobs));
+  const body = JSON.stringify({ blobs: [...blobs.texts.keys()], traces: stored });
+  const sorted = [...blobs.texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { body, blobs: sorted };
+}
+
+/** Reads the blobs of these hashes (those it has; a missing one is reported by the caller). */
+export type BlobReader = (hashes: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+
+function malformed(error: z.ZodError): StoreDataError {
+  return new StoreDataError(`a stored trace is malformed: ${z.prettifyError(error)}`);
+}
+
+function parsedJson(text: string, what: string): unknown {
+  return parseUntrustedJson(
+    text,
+    (_problem, description) => new StoreDataError(`${what} is not usable JSON: ${description}`),
+  );
+}
+
+/** A trace row of an earlier version: the whole trace as JSON. */
+export function wholeTrace(body: string): Trace {
+  const parsed = TraceSchema.safeParse(parsedJson(body, "a stored trace"));
+  if (!parsed.success) throw malformed(parsed.error);
+  return parsed.data;
+}
+
+/** The blobs, each checked against its hash; a missing or altered one is a StoreDataError. */
+async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
+  const wanted = [...new Set(hashes)].sort();
+  const found = wanted.length === 0 ? new Map<string, string>() : await read(wanted);
+  for (const hash of wanted) {
+    const text = found.get(hash);
+    if (text === undefined) {
+      throw new StoreDataError(`a stored trace refers to a part that is missing (${hash})`);
+    }
+    if (blobHash(text) !== hash) {
+      throw new StoreDataError(`a stored trace part does not match its hash (${hash})`);
+    }
+  }
+  return found;
+}
+
+/** Joins stored texts from the row's blobs; a place outside the row's list is reported. */
+function blobAt(list: readonly string[], texts: ReadonlyMap<string, string>) {
+  return (place: number): string => {
+    const text = texts.get(list[place] ?? "");
+    if (text === undefined) {
+      throw new StoreDataError(
+        `a stored trace refers to part ${place}, which its row does not list`,
+      );
+    }
+    return text;
+  };
+}
+
+function traceOf(stored: StoredTrace, blob: (place: number) => string): Trace {
+  const join = (text: StoredText) =>
+    typeof text === "string"
+      ? text
+      : text.map((p) => (typeof p === "string" ? p : blob(p))).join("");
+  const systemPrompt = join(stored.systemPrompt);
+  const userPrompt = join(stored.userPrompt);
+  const parameters =
+    typeof stored.parameters === "number"
+      ? parsedJson(blob(stored.parameters), "stored trace parameters")
+      : stored.parameters;
+  const parsed = TraceSchema.safeParse({
+    id: stored.id,
+    purpose: stored.purpose,
+    criterionIds: stored.criterionIds,
+    model: stored.model,
+    parameters,
+    systemPrompt,
+    userPrompt,
+    rawResponse: stored.rawResponse,
+    usage: stored.usage,
+    latencyMs: stored.latencyMs,
+    promptHash: stored.promptHash ?? promptHash(systemPrompt, userPrompt),
+    responseHash: stored.responseHash ?? responseHash(stored.rawResponse),
+    timestamp: stored.timestamp,
+    ...(stored.error === undefined ? {} : { error: stored.error }),
+  });
+  if (!parsed.success) throw malformed(parsed.error);
+  return parsed.data;
+}
+
+/** The traces of evaluation rows (each row's in call order), their blobs read through `read`. */
+export async function tracesOfEvaluationRows(
+  bodies: readonly string[],
+  read: BlobReader,
+): Promise<Trace[][]> {
+  const rows = bodies.map((body) => {
+    const parsed = EvaluationBodySchema.safeParse(parsedJson(body, "a stored trace"));
+    if (!parsed.success) throw malformed(parsed.error);
+    return parsed.data;
+  });
+  const texts = await checkedBlobs(
+    rows.flatMap((row) => row.blobs),
+    read,
+  );
+  return rows.map((row) => {
+    const blob = blobAt(row.blobs, texts);
+    return row.traces.map((stored) => traceOf(stored, blob));
+  });
+}
