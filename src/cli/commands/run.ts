@@ -14,8 +14,10 @@ At each review:
   excerpt of the content; then one answer per line on stdin:
     a / approve   accept it and go on
     r / revise    send it back to the writer (you are asked for the feedback)
-    e / edit      replace the content: in $EDITOR when stdin is a terminal and EDITOR is set,
-                  otherwise you are asked for the path of a file with the new content
+    e / edit      replace the content: it opens in EVALGATE_EDITOR or VISUAL when set (or
+                  EDITOR, on a terminal, unless npm/npx started evalgate: they set EDITOR=vi);
+                  otherwise evalgate writes it to a file, you edit and save that file, then
+                  press Enter to load it (q cancels; a path loads that file instead)
     t / retry     judge (or write) again, when the review offers it
     q / quit      stop here; the thread stays paused
   When stdin ends before the run is done, the thread stays paused too. Go on later with
