@@ -56,10 +56,12 @@ export const PROGRESS_SCRIPT = `"use strict";
   var log = document.getElementById("progress-log");
   var status = document.getElementById("progress-status");
   var source = new EventSource(root.getAttribute("data-events-url"));
-  var types = ["queued", "running", "stage", "review_ready", "finished", "failed"];
+  var now = document.getElementById("progress-now");
+  var types = ["queued", "running", "stage", "progress", "review_ready", "finished", "failed"];
   var settle = { review_ready: true, finished: true, failed: true };
   function show(event) {
     var data = JSON.parse(event.data);
+    if (data.type === "progress") { if (now) now.textContent = data.message || ""; return; }
     var text = data.type + (data.stage ? " · " + data.stage : "") + (data.message ? ": " + data.message : "");
     if (log) { var item = document.createElement("li"); item.textContent = text; log.appendChild(item); }
     if (status) status.textContent = text;
