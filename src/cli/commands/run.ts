@@ -1,6 +1,13 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
-import { addPanelOptions, integerIn, type PanelFlags } from "./options.js";
+import {
+  addPanelOptions,
+  addStoreOptions,
+  addTimeoutOption,
+  integerIn,
+  MODEL_CHECK_HELP,
+  type PanelFlags,
+} from "./options.js";
 
 const HELP_AFTER = `
 What it does:
@@ -24,14 +31,14 @@ At each review:
   \`evalgate run --thread <id>\`, or decide without prompts with \`evalgate review\`.
 
 Store:
-  --db <file>, else PostgreSQL when DATABASE_URL is set, else .evalgate/checkpoints.sqlite.
+  --db <file>, or --database-url <url> (PostgreSQL), else PostgreSQL when DATABASE_URL is set,
+  else .evalgate/checkpoints.sqlite.
   The model and revision limit a run started with are kept with the thread and used when it
   is resumed (--thread, evalgate review); other ones given with --thread are refused unless
   --override-settings is given too (then they replace the kept ones, and the change is recorded).
 
 Model:
-  --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL;
-  evalgate checks that Ollama runs and has the model before it starts (exit code 2 if not).
+${MODEL_CHECK_HELP}
   --judge provider:model, two or more, makes a panel: the model writes, and every LLM criterion
   of every stage is judged by each judge; the --aggregate (median, mean or majority) of their
   answers is the score, their agreement is shown per criterion and overall (Krippendorff's
@@ -57,6 +64,8 @@ interface RawRunOptions extends PanelFlags {
   reviewer?: string;
   overrideSettings?: boolean;
   trace?: string;
+  timeout?: number;
+  databaseUrl?: string;
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -70,8 +79,9 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "-m, --model <provider:model>",
       "writer and judge model, e.g. ollama:qwen2.5:7b-instruct",
     );
-  addPanelOptions(command, "a judge of a panel (repeat for each judge; --model still writes)")
-    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+  addPanelOptions(command, "a judge of a panel (repeat for each judge; --model still writes)");
+  addStoreOptions(command, "the threads");
+  addTimeoutOption(command)
     .option("--max-revisions <n>", "revisions per stage before approve or edit", integerIn(0, 50))
     .option("--reviewer <name>", "recorded with your decisions")
     .option(
