@@ -139,13 +139,22 @@ describe("editContent", () => {
     );
   });
 
-  it("keeps the content when the editor leaves the file unchanged or empty, or fails", async () => {
+  it("keeps the content when the editor leaves the file unchanged, empty, too large or binary, or fails", async () => {
     const same = await scriptEditor("same", "Before\n");
-    const empty = await scriptEditor("empty", "  \n");
-    for (const command of [same.command, empty.command]) {
-      const { out, io } = session({ EVALGATE_EDITOR: command });
-      expect(await editContent(io, "Before", "md")).toBeUndefined();
-      expect(out.text()).toContain("The content was left unchanged: nothing to save.\n");
+    const { out: sameOut, io: sameIo } = session({ EVALGATE_EDITOR: same.command });
+    expect(await editContent(sameIo, "Before", "md")).toBeUndefined();
+    expect(sameOut.text()).toContain("The content was left unchanged: nothing to save.\n");
+    for (const [name, text, why] of [
+      ["empty", "  \n", "the file is empty"],
+      ["nul", "Budget\u0000table\n", "contains NUL bytes"],
+      ["huge", "x".repeat(1024 * 1024 + 1), "over the limit of 1,048,576 bytes"],
+    ] as const) {
+      const editor = await scriptEditor(name, text);
+      const { out, io } = session({ EVALGATE_EDITOR: editor.command });
+      expect(await editContent(io, "Before", "md"), name).toBeUndefined();
+      expect(out.text(), name).toMatch(/the edited file \S*content\.md/);
+      expect(out.text(), name).toContain(why);
+      expect(out.text(), name).toContain("; the content was left unchanged\n");
     }
     const { out, io } = session({ EVALGATE_EDITOR: `${process.execPath} -e process.exit(4)` });
     expect(await editContent(io, "Before", "md")).toBeUndefined();

@@ -11,7 +11,7 @@
  *   Enter reads it back, `q` cancels, and a path loads that file instead.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { TextOutput } from "../context.js";
@@ -90,18 +90,23 @@ export interface EditIo {
   terminal: boolean;
 }
 
-/** The text the reviewer left, or undefined (unchanged, or the editor failed). */
-function editWithEditor(io: EditIo, choice: EditorChoice, file: string, before: string) {
+/**
+ * The text the reviewer left, read back as any edited content is (a regular file of at most
+ * 1 MiB of UTF-8 without NUL bytes), or undefined: unchanged, unreadable, or the editor failed.
+ */
+async function editWithEditor(io: EditIo, choice: EditorChoice, file: string, before: string) {
   io.out.write(`${editorHint(choice, file)}\n`);
+  let after: string;
   try {
     runEditor(choice.command, file);
+    after = await readEditFile("the edited file", file, io.cwd);
   } catch (error) {
-    if (!isEditorError(error)) throw error;
-    io.out.write(`${error.message}\n`);
+    if (!isEditorError(error) && !isInputFileError(error)) throw error;
+    const unchanged = isInputFileError(error) ? "; the content was left unchanged" : "";
+    io.out.write(`${error.message}${unchanged}\n`);
     return undefined;
   }
-  const after = readFileSync(file, "utf8");
-  if (after.trim() === "" || after.trim() === before.trim()) {
+  if (after.trim() === before.trim()) {
     io.out.write("The content was left unchanged: nothing to save.\n");
     return undefined;
   }
@@ -149,7 +154,7 @@ export async function editContent(
     const choice = chosenEditor(io.env, io.terminal);
     return choice === undefined
       ? await editInFile(io, file, before)
-      : editWithEditor(io, choice, file, before);
+      : await editWithEditor(io, choice, file, before);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
