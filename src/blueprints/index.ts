@@ -15,4 +15,9 @@ export {
   type PointAssessment,
   PointAssessmentSchema,
 } from "./result.js";
-export { averageCoverage, type RunBlueprintOptions, runBlueprint } from "./runBlueprint.js";
+export {
+  averageCoverage,
+  type BlueprintProgress,
+  type RunBlueprintOptions,
+  runBlueprint,
+} from "./runBlueprint.js";

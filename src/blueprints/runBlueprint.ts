@@ -28,7 +28,27 @@ export interface RunBlueprintOptions {
   runLabel?: string;
   signal?: AbortSignal;
   now?: () => Date;
+  /** Told before each candidate answers a prompt, and after its answer was judged. */
+  onProgress?: (progress: BlueprintProgress) => void;
 }
+
+/**
+ * Where a blueprint run is: `asking` before a candidate answers a prompt, `judged` once its
+ * answer was judged (or it could not answer: `error`). `done` of `total` (prompts × candidates)
+ * counts the pairs finished.
+ */
+export type BlueprintProgress =
+  | { phase: "asking"; promptId: string; model: string; done: number; total: number }
+  | {
+      phase: "judged";
+      promptId: string;
+      model: string;
+      done: number;
+      total: number;
+      /** The weighted average coverage; null when no point was assessed. */
+      coverage: number | null;
+      error?: string;
+    };
 
 function modelOptions(options: RunBlueprintOptions) {
   return {
@@ -131,6 +151,35 @@ async function answerOf(
   }
 }
 
+/** One candidate's answer to a prompt and its coverage (or why there is none). */
+async function judgedAnswer(
+  model: JudgeModel,
+  prompt: PreparedPrompt,
+  judge: JudgeModel,
+  system: string | undefined,
+  options: RunBlueprintOptions,
+): Promise<{ answer?: string; coverage: CoverageResult | { error: string } }> {
+  const answer = await answerOf(model, prompt, prompt.system ?? system, options.signal);
+  if ("error" in answer) return { coverage: { error: answer.error } };
+  const result = await evaluateContent({
+    content: answer.text,
+    catalog: prompt.catalog,
+    model: judge,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  return { answer: answer.text, coverage: coverageOf(result, prompt) };
+}
+
+function judgedSummary(judged: { coverage: CoverageResult | { error: string } }) {
+  const { coverage } = judged;
+  if (!("pointAssessments" in coverage)) return { coverage: null, error: coverage.error };
+  return {
+    coverage: coverage.avgCoverageExtent,
+    ...(coverage.error === undefined ? {} : { error: coverage.error }),
+  };
+}
+
 /**
  * Runs a blueprint (an object, validated here). A candidate that cannot answer a prompt, or a
  * point the judge cannot assess, is reported as an error in its place; the run goes on.
@@ -148,31 +197,20 @@ export async function runBlueprint(
   const judge = resolveJudgeModel(options.judge, modelOptions(options));
   const responses: BlueprintRun["allFinalAssistantResponses"] = {};
   const scores: BlueprintRun["evaluationResults"]["llmCoverageScores"] = {};
+  const count = { done: 0, total: prompts.length * candidates.length };
   for (const prompt of prompts) {
     const answers: Record<string, string> = {};
     const coverage: (typeof scores)[string] = {};
     responses[prompt.id] = answers;
     scores[prompt.id] = coverage;
     for (const { name, model } of candidates) {
-      const answer = await answerOf(
-        model,
-        prompt,
-        prompt.system ?? blueprint.system,
-        options.signal,
-      );
-      if ("error" in answer) {
-        coverage[name] = { error: answer.error };
-        continue;
-      }
-      answers[name] = answer.text;
-      const result = await evaluateContent({
-        content: answer.text,
-        catalog: prompt.catalog,
-        model: judge,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.now === undefined ? {} : { now: options.now }),
-      });
-      coverage[name] = coverageOf(result, prompt);
+      const pair = { promptId: prompt.id, model: name };
+      options.onProgress?.({ phase: "asking", ...pair, ...count });
+      const judged = await judgedAnswer(model, prompt, judge, blueprint.system, options);
+      if (judged.answer !== undefined) answers[name] = judged.answer;
+      coverage[name] = judged.coverage;
+      count.done += 1;
+      options.onProgress?.({ phase: "judged", ...pair, ...count, ...judgedSummary(judged) });
     }
   }
   const id = blueprint.configId ?? blueprint.id ?? "blueprint";

@@ -61,7 +61,10 @@ export function createProgram(
       "Quality gates for proposal-writing graphs: judge content against criteria catalogs " +
         "(TOON or JSON) with an LLM and deterministic checks.",
     )
-    .version(packageVersion(), "-V, --version")
+    .version(packageVersion(), "-v, --version", "print the version")
+    // Program options only before the command: `rubrics show <id> --version 1.0.0` is the
+    // subcommand's own --version, not the program's.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),
@@ -91,8 +94,10 @@ export async function runCli(
   commands: readonly RegisterCommand[] = COMMANDS,
 ): Promise<number> {
   const program = createProgram(context, commands);
+  // -V, the version flag of earlier releases, still prints the version.
+  const given = args[0] === "-V" ? ["--version", ...args.slice(1)] : [...args];
   try {
-    await program.parseAsync([...args], { from: "user" });
+    await program.parseAsync(given, { from: "user" });
     return context.exitCode;
   } catch (error) {
     // Commander has already printed its message (usage errors, help, version).
@@ -110,12 +115,17 @@ export async function runCli(
 /**
  * The launcher's entry: runs `process.argv` against the process's streams and environment. The
  * first Ctrl-C cancels the running evaluation (calls under way are settled and traced); a second
- * one ends the process.
+ * one ends the process. The listener stays registered until the command ends: a library that
+ * kills the process when no one else listens for a signal (signal-exit, loaded with the embedded
+ * model) must find it there after the first Ctrl-C too.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   const controller = new AbortController();
-  const onInterrupt = () => controller.abort(new Error("interrupted (SIGINT)"));
-  process.once("SIGINT", onInterrupt);
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(EXIT_CANCELLED);
+    controller.abort(new Error("interrupted (SIGINT)"));
+  };
+  process.on("SIGINT", onInterrupt);
   try {
     const context = createCliContext({
       stdout: process.stdout,

@@ -16,7 +16,7 @@ import {
   type ModelEnv,
   parseModelSpec,
 } from "../llm/spec.js";
-import type { TextOutput } from "./context.js";
+import type { CliContext, TextOutput } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
 import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";
 
@@ -104,6 +104,22 @@ export async function ensureModelReady(
   }
   await checkOllamaTarget(target, options);
   return target;
+}
+
+/**
+ * The model a command will call, resolved from `spec` (--model, else EVALGATE_MODEL, else the
+ * default) and checked the one way every command checks it (ensureModelReady with the command's
+ * environment: a model nobody named is chosen, Ollama else the embedded one).
+ */
+export function readyModel(
+  spec: string | undefined,
+  context: Pick<CliContext, "env" | "stderr" | "signal">,
+): Promise<ModelTarget> {
+  return ensureModelReady(resolveModelTarget(spec, context.env), {
+    env: context.env,
+    stderr: context.stderr,
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+  });
 }
 
 async function checkOllamaTarget(target: ModelTarget, options: EnsureModelReadyOptions) {

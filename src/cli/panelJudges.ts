@@ -9,7 +9,7 @@ import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { PANEL_AGGREGATES, type PanelFlags } from "./commands/options.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
-import { ensureModelReady, resolveModelTarget } from "./modelCheck.js";
+import { ensureModelReady, type ModelTarget, readyModel } from "./modelCheck.js";
 
 /** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
 export const PanelSettingSchema = z.object({
@@ -50,24 +50,17 @@ export function panelSettingOf(flags: PanelFlags): PanelSetting | undefined {
 
 /**
  * The panel's judges as models: each checked (and fetched where it must be) before anything runs
- * when `check` is set, then built with its target's timeout.
+ * as every command checks its model, then built with `timeoutMs` (--timeout), else its target's.
  */
 export async function panelJudging(
   setting: PanelSetting,
   context: Pick<CliContext, "env" | "stderr" | "signal">,
-  check = true,
+  options: { timeoutMs?: number } = {},
 ): Promise<PanelJudging> {
   const judges: JudgeModel[] = [];
   for (const spec of setting.judges) {
-    const resolved = resolveModelTarget(spec, context.env);
-    const target = check
-      ? await ensureModelReady(resolved, {
-          env: context.env,
-          stderr: context.stderr,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-        })
-      : resolved;
-    const timeoutMs = target.defaultTimeoutMs;
+    const target = await readyModel(spec, context);
+    const timeoutMs = options.timeoutMs ?? target.defaultTimeoutMs;
     judges.push(
       createChatModel(target.spec, {
         env: context.env,
@@ -80,4 +73,40 @@ export async function panelJudging(
     ...(setting.minAgreement === undefined ? {} : { minAgreement: setting.minAgreement }),
   };
   return { judges, panel };
+}
+
+/** The models a command runs the proposal graph with: the writer (and judge) and the panel. */
+export interface RunModels {
+  /** The writer's target, as checked (a model nobody named is chosen here). */
+  target: ModelTarget;
+  model: JudgeModel;
+  judging?: PanelJudging;
+}
+
+/**
+ * The writer and the panel's judges for a command that runs the proposal graph (`run`, `review`,
+ * `review --retry`, `serve`), each checked the way every command checks its model, then built with
+ * `timeoutMs` (--timeout), else the target's own deadline.
+ */
+export async function readyRunModels(
+  target: ModelTarget,
+  panel: PanelSetting | undefined,
+  timeoutMs: number | undefined,
+  context: Pick<CliContext, "env" | "stderr" | "signal">,
+): Promise<RunModels> {
+  const ready = await ensureModelReady(target, {
+    env: context.env,
+    stderr: context.stderr,
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+  });
+  const timeout = timeoutMs ?? ready.defaultTimeoutMs;
+  const model = createChatModel(ready.spec, {
+    env: context.env,
+    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+  });
+  const judging =
+    panel === undefined
+      ? undefined
+      : await panelJudging(panel, context, timeoutMs === undefined ? {} : { timeoutMs });
+  return { target: ready, model, ...(judging === undefined ? {} : { judging }) };
 }

@@ -15,6 +15,7 @@ import type { StageDefinition } from "../graph/stages.js";
 import { evaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
+import type { StageProgressListener } from "./stageProgress.js";
 
 export interface ProposalRuntimeOptions {
   /** The writer and judge model (default: the graph's, EVALGATE_MODEL on Ollama). */
@@ -26,6 +27,8 @@ export interface ProposalRuntimeOptions {
   overrideSettings?: boolean;
   /** `latest`: prune a finished thread to its last checkpoint (default: from the environment). */
   retention?: CheckpointRetention;
+  /** Told which stage is being written or judged, and how many criteria are done. */
+  onProgress?: StageProgressListener;
   /** Further graph options (timeouts, evaluation settings). */
   graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
 }
@@ -42,7 +45,8 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
   const overrideSettings = options.overrideSettings === true;
   const retention = options.retention ?? retentionFromEnv();
   const stages = proposalStages(sections);
-  return { graph, saver, context, overrideSettings, retention, stages };
+  const { onProgress } = options;
+  return { graph, saver, context, overrideSettings, retention, stages, onProgress };
 }
 
 export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;

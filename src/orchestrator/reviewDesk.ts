@@ -158,7 +158,7 @@ export type ThreadTraces = z.infer<typeof ThreadTracesSchema>;
 export const ThreadEventSchema = z.object({
   seq: z.number().int(),
   threadId: z.string(),
-  type: z.enum(["queued", "running", "stage", "review_ready", "finished", "failed"]),
+  type: z.enum(["queued", "running", "stage", "progress", "review_ready", "finished", "failed"]),
   stage: z.string().optional(),
   message: z.string().optional(),
   at: z.string(),

@@ -17,6 +17,11 @@ import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetentio
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
+import {
+  createStageProgressTracker,
+  describeStageProgress,
+  type StageProgress,
+} from "./stageProgress.js";
 
 /** What a step came to: `busy` when another job (maybe in another process) holds the thread. */
 export type AdvanceOutcome = "busy" | "missing" | "waiting" | "finished" | "failed";
@@ -82,13 +87,37 @@ async function run(
   });
   const stream = await ctx.runtime.graph.stream(input as never, {
     ...configOf(ctx, threadId),
-    streamMode: "updates",
+    streamMode: ["updates", "custom"],
   });
-  for await (const chunk of stream) {
+  const tracker = createStageProgressTracker(ctx.runtime.stages);
+  for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+    if (mode === "custom") {
+      await reportProgress(ctx, threadId, tracker.next(chunk));
+      continue;
+    }
     const nodes = Object.keys(chunk as Record<string, unknown>).filter(
       (n) => n !== "__interrupt__",
     );
     for (const node of nodes) await ctx.store.addEvent(threadId, { type: "stage", message: node });
+  }
+}
+
+/** A stage being written or judged: a `progress` event, and the desk's listener told. */
+async function reportProgress(
+  ctx: RunnerContext,
+  threadId: string,
+  progress: StageProgress | undefined,
+): Promise<void> {
+  if (progress === undefined) return;
+  await ctx.store.addEvent(threadId, {
+    type: "progress",
+    stage: progress.stage,
+    message: describeStageProgress(progress),
+  });
+  try {
+    ctx.runtime.onProgress?.(threadId, progress);
+  } catch {
+    // A listener that fails (a closed terminal) does not stop the run.
   }
 }
 /** A run of the graph was made; `snapshot`, when given, is the thread's state after it. */

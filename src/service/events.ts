@@ -22,6 +22,46 @@ export interface EventStreamOptions {
   shutdown: AbortSignal;
 }
 
+/** Pages of events read at most for a progress page (the desk answers up to 500 a page). */
+const MAX_EVENT_PAGES = 200;
+
+/**
+ * What a run is doing now, after `event`: a progress event says it (the stage being written or
+ * judged, criteria done of total); a new run, a review ready or the end clears it.
+ */
+function nowAfter(now: string | undefined, event: ThreadEvent): string | undefined {
+  switch (event.type) {
+    case "progress":
+      return event.message ?? now;
+    case "stage":
+      return now;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Where a progress page starts following the thread: the last event so far (every page of them,
+ * so the event stream starts after it) and what the run is doing now, in words.
+ */
+export async function eventsSoFar(
+  desk: ReviewDesk,
+  threadId: string,
+  reviewer: Reviewer,
+): Promise<{ lastSeq: number; now?: string }> {
+  let lastSeq = 0;
+  let now: string | undefined;
+  for (let page = 0; page < MAX_EVENT_PAGES; page++) {
+    const batch = await desk.events(threadId, reviewer, lastSeq);
+    if (batch.length === 0) break;
+    for (const event of batch) {
+      now = nowAfter(now, event);
+      lastSeq = Math.max(lastSeq, event.seq);
+    }
+  }
+  return now === undefined ? { lastSeq } : { lastSeq, now };
+}
+
 export const DEFAULT_EVENT_STREAM: Omit<EventStreamOptions, "shutdown"> = {
   pollMs: 500,
   heartbeatMs: 15_000,

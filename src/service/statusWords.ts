@@ -124,6 +124,8 @@ export function progressText(event: Pick<ThreadEvent, "type" | "stage" | "messag
       return stage === undefined ? "Working" : `Working on ${stage}`;
     case "stage":
       return capitalised(event.message === undefined ? "a step done" : stepName(event.message));
+    case "progress":
+      return event.message ?? (stage === undefined ? "Working" : `Working on ${stage}`);
     case "review_ready":
       return stage === undefined ? "Ready for review" : `${stage} is ready for review`;
     case "finished":

@@ -136,7 +136,7 @@ export function decisionOf(row: unknown): DecisionRow {
 const EventColumns = z.object({
   seq: z.union([z.number(), z.string()]).transform(Number),
   thread_id: z.string(),
-  type: z.enum(["queued", "running", "stage", "review_ready", "finished", "failed"]),
+  type: z.enum(["queued", "running", "stage", "progress", "review_ready", "finished", "failed"]),
   stage: nullableText,
   message: nullableText,
   at: z.string(),

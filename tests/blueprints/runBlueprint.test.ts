@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  type BlueprintProgress,
   BlueprintRunSchema,
   CoverageResultSchema,
   runBlueprint,
@@ -153,6 +154,37 @@ describe("runBlueprint", () => {
       error: expect.stringContaining("could not answer"),
     });
     expect(CoverageResultSchema.safeParse(scores[run.models[1] ?? ""]).success).toBe(true);
+  });
+
+  it("reports progress: each pair asked, then judged, counted of prompts × candidates", async () => {
+    const broken = new ScriptedChatModel({
+      model: "broken",
+      responder: () => {
+        throw new Error("down");
+      },
+    });
+    const seen: BlueprintProgress[] = [];
+    const run = await runBlueprint(BLUEPRINT, {
+      models: [candidate("alpha"), broken],
+      judge: judge(),
+      onProgress: (progress) => seen.push(progress),
+    });
+    const [alpha, brokenName] = run.models;
+    expect(seen.map((p) => [p.phase, p.promptId, p.model, p.done, p.total])).toEqual([
+      ["asking", "prompt-unique-id-1", alpha, 0, 4],
+      ["judged", "prompt-unique-id-1", alpha, 1, 4],
+      ["asking", "prompt-unique-id-1", brokenName, 1, 4],
+      ["judged", "prompt-unique-id-1", brokenName, 2, 4],
+      ["asking", "virtue", alpha, 2, 4],
+      ["judged", "virtue", alpha, 3, 4],
+      ["asking", "virtue", brokenName, 3, 4],
+      ["judged", "virtue", brokenName, 4, 4],
+    ]);
+    const judged = seen.filter((p) => p.phase === "judged");
+    // alpha covers everything; the broken candidate has no coverage, with why.
+    expect(judged[0]).toMatchObject({ coverage: 1 });
+    expect(judged[0]).not.toHaveProperty("error");
+    expect(judged[1]).toMatchObject({ coverage: null, error: expect.stringContaining("down") });
   });
 
   it("refuses a blueprint without prompts or with an unknown point function, naming where", async () => {

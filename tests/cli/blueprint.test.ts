@@ -1,6 +1,8 @@
 /**
  * `evalgate blueprint run` over the Ollama protocol: two candidate models and a judge served by the
- * test server; the comparison document as JSON and as TOON; the seed on every call.
+ * test server; the comparison document as JSON and as TOON; the seed on every call; progress per
+ * prompt × model; every model checked before anything runs (exit code 2 when one is not there),
+ * exit code 1 when a candidate could not answer.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeToon } from "../../src/toon/index.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
+  closedPort,
   JUDGE_MODEL,
   judgeEnv,
   runEvalgate,
@@ -70,7 +73,15 @@ describe("evalgate blueprint run", () => {
       env: env(),
       timeoutMs: SPAWN_TIMEOUT,
     });
-    expect(run.stderr).toBe("");
+    // Progress on stderr: one line per prompt × model, counted of the total.
+    expect(run.stderr).toBe(
+      [
+        "running 2 answers (prompts × models), each judged",
+        "[1/2] virtue × ollama:cand-a: coverage 1.00",
+        "[2/2] virtue × ollama:cand-b: coverage 0.16",
+        "",
+      ].join("\n"),
+    );
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     const scores = result.evaluationResults.llmCoverageScores.virtue;
@@ -131,5 +142,60 @@ describe("evalgate blueprint run", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("bad.json");
     expect(run.stderr).toContain("points");
+  });
+
+  it("checks every model before anything runs: Ollama down, or a candidate not pulled, is exit code 2 with the message", async () => {
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const unreachable = await runEvalgate(["blueprint", "run", blueprintFile], {
+      env: { ...env(), OLLAMA_BASE_URL: down },
+      timeoutMs: SPAWN_TIMEOUT,
+    });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stdout).toBe("");
+    expect(unreachable.stderr).toContain(`evalgate: Ollama is not reachable at ${down}`);
+    expect(unreachable.stderr).toContain("`ollama serve`");
+    // One line, the message; nothing ran.
+    expect(unreachable.stderr.trimEnd().split("\n")).toHaveLength(1);
+
+    const before = server.chatRequests().length;
+    const missing = await runEvalgate(
+      ["blueprint", "run", blueprintFile, "--models", "ollama:cand-a,ollama:cand-z"],
+      { env: env(), timeoutMs: SPAWN_TIMEOUT },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toContain('model "cand-z" is not pulled on the Ollama server');
+    expect(missing.stderr).toContain("`ollama pull cand-z`");
+    // Nothing was asked of any model.
+    expect(server.chatRequests().length).toBe(before);
+  });
+
+  it("exits 1, with the result, when a candidate could not answer", async () => {
+    const failing = await startOllamaServer({
+      models: [JUDGE_MODEL, "cand-a", "cand-b"],
+      responder: respond,
+      // cand-a's every call is refused (a 400 is not retried); cand-b and the judge answer.
+      behaviour: (_n, request) =>
+        request.model === "cand-a" ? { status: 400, errorMessage: "cand-a is broken" } : {},
+    });
+    try {
+      const run = await runEvalgate(["blueprint", "run", blueprintFile, "--timeout", "20000"], {
+        env: { ...judgeEnv(failing.url), EVALGATE_INJECTION_GUARD: "off" },
+        timeoutMs: SPAWN_TIMEOUT,
+      });
+      expect(run.code).toBe(1);
+      const result = JSON.parse(run.stdout);
+      const scores = result.evaluationResults.llmCoverageScores.virtue;
+      expect(scores["ollama:cand-a"].error).toMatch(/could not answer/);
+      expect(scores["ollama:cand-b"].avgCoverageExtent).toBeCloseTo(0.16, 10);
+      expect(run.stderr).toMatch(
+        /\[1\/2\] virtue × ollama:cand-a: no coverage \(the model could not answer/,
+      );
+      expect(run.stderr).toContain(
+        '1 of 2 answers could not be given or fully judged: see their "error" in the result',
+      );
+    } finally {
+      await failing.close();
+    }
   });
 });

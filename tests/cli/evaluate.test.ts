@@ -1,7 +1,9 @@
 /** `evalgate evaluate` end to end: the real command in a child process, judged by the test server. */
+
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTENT_TYPE_PROMPTS } from "../../prompts/evaluation/index.js";
 import { EvaluationResultSchema, TraceSchema } from "../../src/scoring/result.js";
 import { decodeToon } from "../../src/toon/decode.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
@@ -59,7 +61,7 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
       "--timeout",
       "7000",
       "--content-type",
-      "grant-letter",
+      "Budget",
     ]);
 
     expect(run.stderr).not.toContain("evalgate:");
@@ -98,9 +100,7 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     for (const call of result.traces) {
       // --timeout and the server from OLLAMA_BASE_URL reached the model; --content-type the prompt.
       expect(call.parameters).toMatchObject({ timeoutMs: 7000, baseUrl: server.url });
-      expect(call.systemPrompt).toContain(
-        'The content under evaluation is of type "grant-letter".',
-      );
+      expect(call.systemPrompt).toContain(CONTENT_TYPE_PROMPTS.budget?.guidance ?? "(none)");
     }
 
     // --trace: one JSONL line per model call, the same traces as the result's.

@@ -41,11 +41,16 @@ export interface RunOptions {
   interruptWhen?: () => boolean;
 }
 
-/** The child's environment: ours without any model settings of the machine, plus `extra`. */
+/**
+ * The child's environment: ours without any model settings of the machine and without what npm
+ * or npx set when they started the tests (the command tells npx from a plain start by them),
+ * plus `extra`.
+ */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.OLLAMA_BASE_URL;
   delete env.EVALGATE_MODEL;
+  for (const key of Object.keys(env)) if (key.startsWith("npm_")) delete env[key];
   return { ...env, ...extra };
 }
 

@@ -52,11 +52,18 @@ export interface SpawnOptions {
   timeoutMs?: number;
 }
 
-/** The child's environment: ours without model, database and editor settings, plus `extra`. */
+/**
+ * The child's environment: ours without model, database and editor settings and without what npm
+ * or npx set when they started the tests (the command tells npx from a plain start by them),
+ * plus `extra`.
+ */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ["OLLAMA_BASE_URL", "EVALGATE_MODEL", "DATABASE_URL", "EDITOR", "VISUAL"]) {
     delete env[key];
+  }
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("npm_") || key === "EVALGATE_EDITOR") delete env[key];
   }
   return { ...env, ...extra };
 }

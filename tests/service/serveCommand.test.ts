@@ -7,6 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_OLLAMA_MODEL } from "../../src/llm/spec.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { tempDir } from "../orchestrator/helpers.js";
 
 const BIN = fileURLToPath(new URL("../../bin/evalgate.mjs", import.meta.url));
@@ -14,9 +16,12 @@ const BIN = fileURLToPath(new URL("../../bin/evalgate.mjs", import.meta.url));
 let child: ChildProcess | undefined;
 let temp: ReturnType<typeof tempDir> | undefined;
 
-afterEach(() => {
+let ollama: OllamaServer | undefined;
+
+afterEach(async () => {
   if (child !== undefined && child.exitCode === null) child.kill("SIGKILL");
   temp?.remove();
+  await ollama?.close();
 });
 
 function firstLine(stream: NodeJS.ReadableStream, pattern: RegExp): Promise<RegExpExecArray> {
@@ -35,7 +40,14 @@ describe("evalgate serve", () => {
   it("serves on the data folder and stops gracefully on SIGTERM", async () => {
     temp = tempDir("evalgate-serve-");
     const data = join(temp.dir, "data");
-    const env = { ...process.env, OLLAMA_BASE_URL: "http://127.0.0.1:9", DATABASE_URL: "" };
+    // serve checks its model at start-up: an Ollama stand-in with the default model.
+    ollama = await startOllamaServer({ models: [DEFAULT_OLLAMA_MODEL] });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      OLLAMA_BASE_URL: ollama.url,
+      DATABASE_URL: "",
+    };
+    delete env.EVALGATE_MODEL;
     child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", data], {
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -63,6 +63,7 @@ describe("status words", () => {
       queued: "started by ana",
       running: undefined,
       stage: "startEvaluateProblemStatement",
+      progress: "Judging Problem Statement: 3 of 5 criteria done",
       review_ready: "Problem Statement",
       finished: undefined,
       failed: "THREAD_STATE_INVALID: the checkpoint of problem_statement has work left",
@@ -73,6 +74,9 @@ describe("status words", () => {
     expect(lines).toHaveLength(Object.keys(messages).length);
     for (const line of lines) expect(line).not.toMatch(CODE_ID);
     expect(progressText({ type: "stage", message: "evaluateResearch" })).toBe("Research judged");
+    expect(progressText({ type: "progress", stage: "budget", message: "Writing Budget" })).toBe(
+      "Writing Budget",
+    );
     expect(progressText({ type: "review_ready", stage: "budget", message: "Budget" })).toBe(
       "Budget is ready for review",
     );

@@ -1,7 +1,17 @@
+/**
+ * `evalgate blueprint run <file>`: every candidate model and the judge checked first (the one
+ * check every command makes: a model that is not there stops the command with exit code 2 before
+ * anything runs; a judge nobody named is chosen, Ollama else the embedded model), then prompts ×
+ * models with progress on stderr, and the comparison document as JSON or TOON.
+ */
 import { resolve } from "node:path";
-import type { CliContext } from "../context.js";
-import { EXIT_OK } from "../exitCodes.js";
+import type { BlueprintRun } from "../../blueprints/result.js";
+import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
+import type { CliContext, TextOutput } from "../context.js";
+import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
+import { readyModel } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
+import { formatScore, truncate } from "../report/text.js";
 
 export interface BlueprintRunCommandOptions {
   models?: string;
@@ -12,29 +22,99 @@ export interface BlueprintRunCommandOptions {
   timeout?: number;
 }
 
+const CLEAR_LINE = "\r\x1b[2K";
+
+/** `[k/n] prompt × model: coverage 0.75` lines; on a terminal the pair being asked is redrawn. */
+export function createBlueprintProgress(stream: TextOutput): {
+  onProgress(progress: BlueprintProgress): void;
+  finish(): void;
+} {
+  const tty = stream.isTTY === true;
+  let drawn = false;
+  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
+  const clear = () => {
+    if (drawn) stream.write(CLEAR_LINE);
+    drawn = false;
+  };
+  return {
+    onProgress(progress) {
+      const pair = `${progress.promptId} × ${progress.model}`;
+      if (progress.phase === "asking") {
+        if (progress.done === 0) {
+          stream.write(`running ${progress.total} answers (prompts × models), each judged\n`);
+        }
+        if (!tty) return;
+        stream.write(
+          `${CLEAR_LINE}${truncate(`[${progress.done}/${progress.total}] asking ${pair}…`, width())}`,
+        );
+        drawn = true;
+        return;
+      }
+      const coverage =
+        progress.coverage === null ? "no coverage" : `coverage ${formatScore(progress.coverage)}`;
+      const error = progress.error === undefined ? "" : ` (${progress.error})`;
+      const line = `[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`;
+      if (tty) clear();
+      stream.write(`${tty ? truncate(line, width()) : line}\n`);
+    },
+    finish() {
+      if (tty) clear();
+    },
+  };
+}
+
+/** How many prompt × model pairs could not be answered, or have points not assessed. */
+function failedPairs(run: BlueprintRun): number {
+  let failed = 0;
+  for (const byModel of Object.values(run.evaluationResults.llmCoverageScores)) {
+    for (const coverage of Object.values(byModel)) if (coverage.error !== undefined) failed += 1;
+  }
+  return failed;
+}
+
+/**
+ * Every candidate checked (results stay keyed by the specs as given), then the judge: a judge
+ * nobody named is chosen here (Ollama, else the embedded model).
+ */
+async function readyJudge(
+  models: readonly string[],
+  judge: string | undefined,
+  context: CliContext,
+) {
+  for (const spec of models) await readyModel(spec, context);
+  return readyModel(judge, context);
+}
+
 /** `evalgate blueprint run <file>`: the comparison document as JSON or TOON. */
 export async function runBlueprintCommand(
   file: string,
   options: BlueprintRunCommandOptions,
   context: CliContext,
 ): Promise<void> {
-  const [{ loadBlueprint, runBlueprint }, { encodeToon }] = await Promise.all([
+  const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encodeToon }] = await Promise.all([
     import("../../blueprints/index.js"),
     import("../../toon/index.js"),
   ]);
   const blueprint = await loadBlueprint(resolve(context.cwd, file));
-  const models = options.models
+  // Its points checked first: a broken blueprint is named as such, whatever the models.
+  prepareBlueprint(blueprint);
+  const given = options.models
     ?.split(",")
     .map((spec) => spec.trim())
     .filter((spec) => spec !== "");
+  const models = given === undefined || given.length === 0 ? (blueprint.models ?? []) : given;
+  const judge = await readyJudge(models, options.judge, context);
+  const timeoutMs = options.timeout ?? judge.defaultTimeoutMs;
+  const progress = createBlueprintProgress(context.stderr);
   const run = await runBlueprint(blueprint, {
     env: context.env,
-    ...(models === undefined || models.length === 0 ? {} : { models }),
-    ...(options.judge === undefined ? {} : { judge: options.judge }),
+    ...(given === undefined || given.length === 0 ? {} : { models: given }),
+    judge: judge.spec,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
-  });
+    onProgress: progress.onProgress,
+  }).finally(progress.finish);
   const text =
     options.format === "toon" ? `${encodeToon(run)}\n` : `${JSON.stringify(run, null, 2)}\n`;
   if (options.out === undefined) {
@@ -43,5 +123,12 @@ export async function runBlueprintCommand(
     await writeFileAtomically(resolve(context.cwd, options.out), text);
     context.stderr.write(`wrote the ${options.format} result to ${options.out}\n`);
   }
-  context.exitCode = EXIT_OK;
+  const failed = failedPairs(run);
+  if (failed > 0) {
+    const total = run.models.length * run.promptIds.length;
+    context.stderr.write(
+      `${failed} of ${total} answers could not be given or fully judged: see their "error" in the result\n`,
+    );
+  }
+  context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
 }

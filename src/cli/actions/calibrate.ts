@@ -3,19 +3,19 @@
  * (SQLite or PostgreSQL), read by decision time from their own indexed table.
  */
 import { resolve } from "node:path";
-import { calibrationReport } from "../../orchestrator/calibrationReport.js";
+import { normaliseContentType } from "../../../prompts/evaluation/index.js";
+import {
+  type CalibrationLabelSource,
+  calibrationReport,
+} from "../../orchestrator/calibrationReport.js";
 import type { CalibrationReport } from "../../scoring/calibration/reportSchema.js";
 import { openReviewStore } from "../../store/index.js";
+import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
 import { InputFileError } from "../errors.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { type CalibrationFormat, renderCalibrationReport } from "../report/calibration/render.js";
-import {
-  type CheckpointStore,
-  describeStore,
-  resolveCheckpointStore,
-  storeExists,
-} from "../review/store.js";
+import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
 
 export interface CalibrateCommandOptions {
   db?: string;
@@ -28,10 +28,22 @@ export interface CalibrateCommandOptions {
   out?: string;
 }
 
-function storeOf(options: CalibrateCommandOptions, context: CliContext): CheckpointStore {
-  const url = options.databaseUrl?.trim();
-  if (url !== undefined && url !== "") return { kind: "postgres", url };
-  return resolveCheckpointStore(options.db, context.env, context.cwd);
+/**
+ * The --content-type to filter on: a content type evalgate knows, or one the store has labels
+ * for; anything else (a typo) is refused with the valid ones listed, not answered with an empty
+ * report.
+ */
+async function contentTypeOf(
+  given: string | undefined,
+  reviews: CalibrationLabelSource,
+): Promise<string | undefined> {
+  if (given === undefined) return undefined;
+  const normalised = normaliseContentType(given);
+  if (KNOWN_CONTENT_TYPES.includes(normalised)) return normalised;
+  const stored = (await calibrationReport({ store: reviews })).contentTypes.map(
+    (group) => group.contentType,
+  );
+  return checkedContentType(given, stored);
 }
 
 async function readReport(
@@ -42,11 +54,12 @@ async function readReport(
     store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
   );
   try {
+    const contentType = await contentTypeOf(options.contentType, reviews);
     return await calibrationReport({
       store: reviews,
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(options.until === undefined ? {} : { until: options.until }),
-      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+      ...(contentType === undefined ? {} : { contentType }),
     });
   } finally {
     await reviews.close();
@@ -64,7 +77,7 @@ export async function runCalibrate(
   options: CalibrateCommandOptions,
   context: CliContext,
 ): Promise<void> {
-  const store = storeOf(options, context);
+  const store = storeOfFlags(options, context.env, context.cwd);
   const where = describeStore(store, context.cwd);
   // Reading must not create an empty database where the user mistyped a path.
   if (!storeExists(store)) {

@@ -79,65 +79,99 @@ function findingsOf(
   return findings;
 }
 
+/** What `catalog validate` found: printed as lines, or as JSON with --json. */
+interface ValidationReport {
+  file: string;
+  valid: boolean;
+  /** The catalog, when it loaded. */
+  catalog: {
+    id: string;
+    name: string;
+    version: string;
+    criteria: number;
+    llmCriteria: number;
+  } | null;
+  findings: PrintedFinding[];
+}
+
+function countOf(report: ValidationReport, severity: PrintedFinding["severity"]): number {
+  return report.findings.filter((f) => f.severity === severity).length;
+}
+
+/** The report as the lines `catalog validate` prints. */
+function printReport(context: CliContext, report: ValidationReport): void {
+  const { catalog, file } = report;
+  if (catalog === null) {
+    context.stdout.write(`${file}: invalid catalog\n`);
+    printFindings(context, report.findings);
+    context.stdout.write(`invalid: ${plural(countOf(report, "error"), "error")}\n`);
+    return;
+  }
+  context.stdout.write(
+    `${file}: catalog ${catalog.id} "${catalog.name}" version ${catalog.version}, ` +
+      `${catalog.criteria} ${catalog.criteria === 1 ? "criterion" : "criteria"} ` +
+      `(${catalog.llmCriteria} judged by the model, ${catalog.criteria - catalog.llmCriteria} deterministic)\n`,
+  );
+  printFindings(context, report.findings);
+  const errors = countOf(report, "error");
+  context.stdout.write(
+    `${errors === 0 ? "valid" : "invalid"}: ${plural(errors, "error")}, ${plural(countOf(report, "warning"), "warning")}, ${plural(countOf(report, "info"), "note")}\n`,
+  );
+}
+
 /**
  * A catalog the loader refused: the refusal in the words every command uses (`evaluate`, `run`,
  * the engine and the registry refuse it with the same message), then the meta-rubric's other
  * errors, when there are more.
  */
-function printRefusal(
-  context: CliContext,
+function refusalReport(
   path: string,
   error: CatalogError,
   asWritten: readonly ValidationFinding[],
-): void {
+  cwd: string,
+): ValidationReport {
   const [first, ...more] = asWritten.filter((f) => f.severity === "error");
-  context.stdout.write(`${path}: invalid catalog\n`);
-  printFindings(context, [
-    {
-      severity: "error",
-      check: first?.check ?? "load",
-      message: error.detail,
-      location: errorLocation(error, context.cwd),
-    },
-    ...more.map((f) => printedFinding(f, path)),
-  ]);
-  context.stdout.write(`invalid: ${plural(1 + more.length, "error")}\n`);
-  context.exitCode = EXIT_FAILED;
+  const refusal: PrintedFinding = {
+    severity: "error",
+    check: first?.check ?? "load",
+    message: error.detail,
+    location: errorLocation(error, cwd),
+  };
+  const findings = [refusal, ...more.map((f) => printedFinding(f, path))];
+  return { file: path, valid: false, catalog: null, findings };
 }
 
 /**
  * `evalgate catalog validate`: loads the catalog exactly as every other command does (so what
- * it calls invalid, they refuse, with the same message) and lists what the meta-rubric found.
+ * it calls invalid, they refuse, with the same message) and lists what the meta-rubric found,
+ * as lines or (--json) as `{ file, valid, catalog, findings }`.
  */
-export async function runCatalogValidate(path: string, context: CliContext): Promise<void> {
+export async function runCatalogValidate(
+  path: string,
+  context: CliContext,
+  options: { json?: boolean } = {},
+): Promise<void> {
   let asWritten: readonly ValidationFinding[] = [];
   const onFindings = (findings: readonly ValidationFinding[]) => {
     asWritten = findings;
   };
-  let catalog: Catalog;
+  let report: ValidationReport;
   try {
-    catalog = await loadCatalog(resolve(context.cwd, path), { onFindings });
+    const catalog = await loadCatalog(resolve(context.cwd, path), { onFindings });
+    const findings = findingsOf(catalog, asWritten, path);
+    const llmCriteria = catalog.criteria.filter((c) => isLlmMethod(c.method)).length;
+    const { id, name, version } = catalog;
+    const summary = { id, name, version, criteria: catalog.criteria.length, llmCriteria };
+    const valid = !findings.some((f) => f.severity === "error");
+    report = { file: path, valid, catalog: summary, findings };
   } catch (error) {
     // A missing file cannot be validated at all: that is an error of the command (exit 2).
     if (isCatalogNotFoundError(error) || !isCatalogError(error)) throw error;
-    printRefusal(context, path, error, asWritten);
-    return;
+    report = refusalReport(path, error, asWritten, context.cwd);
   }
-  const findings = findingsOf(catalog, asWritten, path);
-  const llm = catalog.criteria.filter((c) => isLlmMethod(c.method)).length;
-  context.stdout.write(
-    `${path}: catalog ${catalog.id} "${catalog.name}" version ${catalog.version}, ` +
-      `${catalog.criteria.length} ${catalog.criteria.length === 1 ? "criterion" : "criteria"} ` +
-      `(${llm} judged by the model, ${catalog.criteria.length - llm} deterministic)\n`,
-  );
-  printFindings(context, findings);
-  const errors = findings.filter((f) => f.severity === "error").length;
-  const warnings = findings.filter((f) => f.severity === "warning").length;
-  const notes = findings.filter((f) => f.severity === "info").length;
-  context.stdout.write(
-    `${errors === 0 ? "valid" : "invalid"}: ${plural(errors, "error")}, ${plural(warnings, "warning")}, ${plural(notes, "note")}\n`,
-  );
-  context.exitCode = errors === 0 ? EXIT_OK : EXIT_FAILED;
+  if (options.json === true) context.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else printReport(context, report);
+  context.exitCode = report.valid ? EXIT_OK : EXIT_FAILED;
 }
 
 export const CONVERT_FORMATS = ["toon", "json"] as const;

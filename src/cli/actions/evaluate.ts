@@ -7,6 +7,7 @@ import { isEvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
+import { checkedContentType } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
 import { CliError } from "../errors.js";
@@ -91,6 +92,8 @@ export async function runEvaluate(
   context: CliContext,
 ): Promise<void> {
   const at = (path: string) => resolve(context.cwd, path);
+  const contentType =
+    options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);
   const catalog = await loadCatalog(at(options.catalog));
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
@@ -131,7 +134,7 @@ export async function runEvaluate(
       maxContentBytes: budgetBytes,
       onProgress: progress.onProgress,
       ...(input.documents === undefined ? {} : { documents: input.documents }),
-      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+      ...(contentType === undefined ? {} : { contentType }),
       ...(timeout === undefined ? {} : { timeoutMs: timeout }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),

@@ -5,7 +5,6 @@
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
-import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
   isForeignThreadError,
@@ -16,24 +15,18 @@ import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
-import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
-import { panelJudging } from "../panelJudges.js";
+import { resolveModelTarget } from "../modelCheck.js";
+import { readyRunModels } from "../panelJudges.js";
+import { createStageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
-import { reviewCommandHint } from "../review/hints.js";
+import { type HintContext, reviewCommandHint, runThreadCommand } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { loadRunSettings, runSettingsPath } from "../review/settings.js";
-import {
-  type CheckpointStore,
-  dbHint,
-  describeStore,
-  quoteArg,
-  resolveCheckpointStore,
-  storeExists,
-} from "../review/store.js";
+import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
 
 export interface ReviewCommandOptions {
   feedback?: string;
@@ -49,6 +42,10 @@ export interface ReviewCommandOptions {
   correct?: string[];
   /** `<criterion>=<text>`: why a corrected score is wrong. */
   note?: string[];
+  /** PostgreSQL instead of the SQLite file (--database-url). */
+  databaseUrl?: string;
+  /** The deadline of each model call, in milliseconds (--timeout). */
+  timeout?: number;
 }
 
 /** The decision the arguments describe; options that belong to another action are refused. */
@@ -97,13 +94,17 @@ export async function decisionFromOptions(
   }
 }
 
-function notWaiting(threadId: string, view: Exclude<ThreadView, { kind: "paused" }>, db: string) {
+function notWaiting(
+  threadId: string,
+  view: Exclude<ThreadView, { kind: "paused" }>,
+  at: HintContext,
+) {
   if (view.kind === "completed") {
     return new CliError(`thread ${threadId} is not waiting for a review: the run has completed`);
   }
   return new CliError(
     `thread ${threadId} is not waiting for a review: the run stopped with work left at ${view.next.join(", ")}; ` +
-      `go on with it with \`evalgate run --thread ${quoteArg(threadId)}${db}\``,
+      `go on with it with \`${runThreadCommand(threadId, at)}\``,
   );
 }
 
@@ -167,7 +168,7 @@ function printOutcome(
     const stage = session.stages.find((s) => s.id === next.contentId);
     const content = stage === undefined ? undefined : stageContent(view.values, stage);
     out.write(`\nnext review\n\n${renderReview(next, content)}\nDecide with:\n`);
-    out.write(reviewCommandHint(next, store, context.cwd));
+    out.write(reviewCommandHint(next, { store, cwd: context.cwd, env: context.env }));
   } else {
     out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
   }
@@ -182,32 +183,19 @@ export async function runReviewDecision(
   const { cwd, env } = context;
   checkedThreadArg(threadId);
   const decision = await decisionFromOptions(action, options, cwd);
-  const store = resolveCheckpointStore(options.db, env, cwd);
+  const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   if (!storeExists(store)) {
     throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
   }
   const stored = await storedSettings(store, threadId, context);
-  const target = resolveModelTarget(options.model ?? stored?.model, env);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  const model = createChatModel(target.spec, { env });
-  const settings = {
-    store,
-    env,
-    cwd,
-    model,
-    ...(maxRevisions === undefined ? {} : { maxRevisions }),
-    ...(options.cache === false ? { cache: false } : {}),
-    // The thread's panel judges what the decision runs on to.
-    ...(stored?.panel === undefined
-      ? {}
-      : { judging: await panelJudging(stored.panel, context, false) }),
-  };
-  const session = await openReviewSession(settings);
+  const session = await openReviewSession({ store, env, cwd });
+  const progress = createStageProgressReporter(context.stderr);
   let desk: ReviewDeskHandle | undefined;
   try {
     const view = await viewOrRefuse(session, threadId, where);
-    if (view.kind !== "paused") throw notWaiting(threadId, view, dbHint(store, cwd));
+    if (view.kind !== "paused") throw notWaiting(threadId, view, { store, cwd, env });
     const { review } = view;
     if (!review.actions.includes(decision.action)) {
       throw new CliError(
@@ -215,13 +203,26 @@ export async function runReviewDecision(
           `${review.actions.join(", ")} — not ${decision.action}`,
       );
     }
-    // The decision runs the graph on: the next stage is written and judged.
-    await ensureModelReady(target);
-    desk = await openCliDesk(settings);
+    // The decision runs the graph on: the next stage is written and judged (by the thread's
+    // panel, when it has one), so the models are checked first.
+    const target = resolveModelTarget(options.model ?? stored?.model, env);
+    const models = await readyRunModels(target, stored?.panel, options.timeout, context);
+    desk = await openCliDesk({
+      store,
+      env,
+      cwd,
+      model: models.model,
+      ...(maxRevisions === undefined ? {} : { maxRevisions }),
+      ...(options.cache === false ? { cache: false } : {}),
+      ...(models.judging === undefined ? {} : { judging: models.judging }),
+      onProgress: progress.onProgress,
+    });
     const next = await applyDecision({ session, desk }, threadId, review.interruptId, decision);
+    progress.finish();
     printOutcome(next, { decision, review, threadId }, session, store, context);
     context.exitCode = EXIT_OK;
   } finally {
+    progress.finish();
     await desk?.close();
     await session.close();
   }

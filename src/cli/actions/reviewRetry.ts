@@ -4,20 +4,20 @@
  * at the same time; a decision the graph refused is set aside so its review can be decided anew),
  * then advanced here, and the review it waits for next printed.
  */
-import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
-import { ensureModelReady, resolveModelTarget } from "../modelCheck.js";
-import { panelJudging } from "../panelJudges.js";
+import { resolveModelTarget } from "../modelCheck.js";
+import { readyRunModels } from "../panelJudges.js";
+import { createStageProgressReporter } from "../progressStages.js";
 import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { reviewCommandHint } from "../review/hints.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession } from "../review/session.js";
 import { loadRunSettings, runSettingsPath } from "../review/settings.js";
-import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
+import { describeStore, storeExists, storeOfFlags } from "../review/store.js";
 import type { ReviewCommandOptions } from "./review.js";
 
 /** Prints where the retried thread stands now: its next review, or the run's summary. */
@@ -49,7 +49,7 @@ export async function runRetryThread(
   const { cwd, env } = context;
   checkedThreadArg(threadId);
   checkedReviewerArg(options.reviewer);
-  const store = resolveCheckpointStore(options.db, env, cwd);
+  const store = storeOfFlags(options, env, cwd);
   if (!storeExists(store)) {
     throw new CliError(
       `no thread "${threadId}": there is no checkpoint file at ${describeStore(store, cwd)}`,
@@ -58,34 +58,39 @@ export async function runRetryThread(
   const stored = await loadRunSettings(runSettingsPath(store, cwd), threadId).catch(
     () => undefined,
   );
-  const target = resolveModelTarget(options.model ?? stored?.model, env);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  const settings = {
-    store,
-    env,
-    cwd,
-    model: createChatModel(target.spec, { env }),
-    ...(maxRevisions === undefined ? {} : { maxRevisions }),
-    ...(options.cache === false ? { cache: false } : {}),
-    // The thread's panel judges what the decision runs on to.
-    ...(stored?.panel === undefined
-      ? {}
-      : { judging: await panelJudging(stored.panel, context, false) }),
-  };
-  // What runs again is a model call (the judge or the writer).
-  await ensureModelReady(target);
-  const session = await openReviewSession(settings);
+  // What runs again is a model call (the judge or the writer, or the thread's panel).
+  const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const models = await readyRunModels(target, stored?.panel, options.timeout, context);
+  const progress = createStageProgressReporter(context.stderr);
+  const session = await openReviewSession({ store, env, cwd });
   let desk: ReviewDeskHandle | undefined;
   try {
-    desk = await openCliDesk(settings);
+    desk = await openCliDesk({
+      store,
+      env,
+      cwd,
+      model: models.model,
+      ...(maxRevisions === undefined ? {} : { maxRevisions }),
+      ...(options.cache === false ? { cache: false } : {}),
+      ...(models.judging === undefined ? {} : { judging: models.judging }),
+      onProgress: progress.onProgress,
+    });
     await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
       throw deskRefusal(error) ?? error;
     });
     context.stdout.write(`retried thread ${threadId}\n`);
     await continueThread(desk, threadId, cliReviewer(options.reviewer));
-    await printNext(session, threadId, (review) => reviewCommandHint(review, store, cwd), context);
+    progress.finish();
+    await printNext(
+      session,
+      threadId,
+      (review) => reviewCommandHint(review, { store, cwd, env }),
+      context,
+    );
     context.exitCode = EXIT_OK;
   } finally {
+    progress.finish();
     await desk?.close();
     await session.close();
   }

@@ -7,17 +7,18 @@ import type { ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
+import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
-import { describeStore, resolveCheckpointStore } from "../review/store.js";
+import { describeStore, type StoreFlags, storeOfFlags } from "../review/store.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/;
 
 async function withStore<T>(
-  db: string | undefined,
+  flags: StoreFlags,
   context: CliContext,
   work: (store: ReviewStore, where: string) => Promise<T>,
 ): Promise<T> {
-  const location = resolveCheckpointStore(db, context.env, context.cwd);
+  const location = storeOfFlags(flags, context.env, context.cwd);
   const store = await openReviewStore(
     location.kind === "sqlite" ? { sqlitePath: location.path } : { databaseUrl: location.url },
   );
@@ -30,7 +31,7 @@ async function withStore<T>(
 
 export async function addReviewer(
   name: string,
-  options: { role: "reviewer" | "admin"; db?: string },
+  options: StoreFlags & { role: "reviewer" | "admin" },
   context: CliContext,
 ): Promise<void> {
   if (!NAME.test(name)) {
@@ -39,7 +40,7 @@ export async function addReviewer(
     );
   }
   const token = newReviewerToken();
-  await withStore(options.db, context, async (store, where) => {
+  await withStore(options, context, async (store, where) => {
     try {
       await store.addReviewer(name, options.role, hashToken(token));
     } catch (error) {
@@ -54,12 +55,22 @@ export async function addReviewer(
   context.exitCode = EXIT_OK;
 }
 
-export async function listReviewers(options: { db?: string }, context: CliContext) {
-  await withStore(options.db, context, async (store, where) => {
+export async function listReviewers(options: StoreFlags & { json?: boolean }, context: CliContext) {
+  await withStore(options, context, async (store, where) => {
     const rows = await store.reviewers();
+    if (options.json === true) {
+      const reviewers = rows.map(({ name, role, createdAt, revokedAt }) => ({
+        name,
+        role,
+        createdAt,
+        revokedAt,
+      }));
+      context.stdout.write(`${JSON.stringify({ store: where, reviewers }, null, 2)}\n`);
+      return;
+    }
     if (rows.length === 0) {
       context.stdout.write(
-        `No reviewers in ${where}: add one with \`evalgate reviewers add <name>\`.\n`,
+        `No reviewers in ${where}: add one with \`${evalgateCommand(context.env)} reviewers add <name>\`.\n`,
       );
       return;
     }
@@ -71,8 +82,8 @@ export async function listReviewers(options: { db?: string }, context: CliContex
   context.exitCode = EXIT_OK;
 }
 
-export async function revokeReviewer(name: string, options: { db?: string }, context: CliContext) {
-  await withStore(options.db, context, async (store, where) => {
+export async function revokeReviewer(name: string, options: StoreFlags, context: CliContext) {
+  await withStore(options, context, async (store, where) => {
     const reviewer = await store.reviewerByName(name);
     if (reviewer === undefined)
       throw new CliError(`no reviewer named ${quotedId(name)} in ${where}`);

@@ -4,62 +4,95 @@
  * threads with work left and no review (a run that died mid-step), each judged on its checkpoint.
  */
 import { openReviewStore } from "../../store/index.js";
-import type { PendingRow } from "../../store/types.js";
+import type { PendingRow, ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { renderIndexList, renderWorkLeftList } from "../review/display.js";
-import {
-  dbHint,
-  describeStore,
-  quoteArg,
-  resolveCheckpointStore,
-  storeExists,
-} from "../review/store.js";
-import { threadsWithWorkLeft } from "../review/workLeft.js";
+import { runThreadCommand } from "../review/hints.js";
+import { describeStore, type StoreFlags, storeExists, storeOfFlags } from "../review/store.js";
+import { threadsWithWorkLeft, type WorkLeftThread } from "../review/workLeft.js";
 
-export interface ReviewsCommandOptions {
-  db?: string;
+export interface ReviewsCommandOptions extends StoreFlags {
+  /** Print the list as JSON. */
+  json?: boolean;
 }
 
 const PAGE = 500;
+
+/** Every row of the pending-review index, the longest waiting first. */
+async function pendingRows(index: ReviewStore): Promise<PendingRow[]> {
+  const rows: PendingRow[] = [];
+  for (;;) {
+    const last = rows[rows.length - 1];
+    const page = await index.listPending({
+      limit: PAGE,
+      ...(last === undefined
+        ? {}
+        : { after: { createdAt: last.createdAt, threadId: last.threadId } }),
+    });
+    rows.push(...page);
+    if (page.length < PAGE) break;
+  }
+  // The longest waiting first, as a to-do list reads.
+  return rows.reverse();
+}
+
+/** `reviews --json`: the paused threads and the threads with work left, as data. */
+function listAsJson(
+  where: string,
+  rows: readonly PendingRow[],
+  left: readonly WorkLeftThread[],
+  goOnWith: (threadId: string) => string,
+): string {
+  const reviews = rows.map((row) => ({
+    threadId: row.threadId,
+    interruptId: row.interruptId,
+    stage: row.stage,
+    title: row.title,
+    type: row.type,
+    overallScore: row.overallScore,
+    passed: row.passed,
+    verdict: row.verdict,
+    actions: row.actions,
+    waitingSince: row.createdAt,
+  }));
+  const workLeft = left.map((thread) => ({
+    ...thread,
+    goOnWith: thread.state === "running" ? null : goOnWith(thread.threadId),
+  }));
+  return `${JSON.stringify({ store: where, reviews, workLeft }, null, 2)}\n`;
+}
 
 export async function runReviewList(
   options: ReviewsCommandOptions,
   context: CliContext,
 ): Promise<void> {
   const { cwd, env } = context;
-  const store = resolveCheckpointStore(options.db, env, cwd);
+  const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
+  const goOnWith = (threadId: string) => runThreadCommand(threadId, { store, cwd, env });
   if (!storeExists(store)) {
-    context.stdout.write(`No paused threads: there is no checkpoint file at ${where}.\n`);
+    context.stdout.write(
+      options.json === true
+        ? listAsJson(where, [], [], goOnWith)
+        : `No paused threads: there is no checkpoint file at ${where}.\n`,
+    );
     return;
   }
   const index = await openReviewStore(
     store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
   );
   try {
-    const rows: PendingRow[] = [];
-    for (;;) {
-      const last = rows[rows.length - 1];
-      const page = await index.listPending({
-        limit: PAGE,
-        ...(last === undefined
-          ? {}
-          : { after: { createdAt: last.createdAt, threadId: last.threadId } }),
-      });
-      rows.push(...page);
-      if (page.length < PAGE) break;
-    }
-    // The longest waiting first, as a to-do list reads.
-    if (rows.length === 0) context.stdout.write(`No paused threads in ${where}.\n`);
-    else context.stdout.write(renderIndexList(rows.reverse()));
+    const rows = await pendingRows(index);
     const left = await threadsWithWorkLeft(index, store, env);
+    if (options.json === true) {
+      context.stdout.write(listAsJson(where, rows, left, goOnWith));
+      return;
+    }
+    if (rows.length === 0) context.stdout.write(`No paused threads in ${where}.\n`);
+    else context.stdout.write(renderIndexList(rows));
     if (left.length > 0) {
-      const db = dbHint(store, cwd);
       context.stdout.write(
-        `\nThreads with work left and no review (${left.length}):\n${renderWorkLeftList(
-          left,
-          (threadId) => `evalgate run --thread ${quoteArg(threadId)}${db}`,
-        )}`,
+        `\nThreads with work left and no review (${left.length}):\n${renderWorkLeftList(left, goOnWith)}`,
       );
     }
   } finally {

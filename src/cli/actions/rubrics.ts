@@ -5,16 +5,18 @@ import { RubricNotFoundError } from "../../rubrics/errors.js";
 import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
+import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
+import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
-import { describeStore, resolveCheckpointStore } from "../review/store.js";
+import { describeStore, type StoreFlags, storeOfFlags } from "../review/store.js";
 
 async function withRegistry<T>(
-  db: string | undefined,
+  flags: StoreFlags,
   context: CliContext,
   work: (registry: RubricRegistry, where: string) => Promise<T>,
 ): Promise<T> {
-  const location = resolveCheckpointStore(db, context.env, context.cwd);
+  const location = storeOfFlags(flags, context.env, context.cwd);
   const registry = await RubricRegistry.open(
     location.kind === "sqlite" ? { sqlitePath: location.path } : { databaseUrl: location.url },
   );
@@ -25,16 +27,30 @@ async function withRegistry<T>(
   }
 }
 
-export async function listRubrics(options: { target?: string; db?: string }, context: CliContext) {
-  await withRegistry(options.db, context, async (registry, where) => {
+export async function listRubrics(
+  options: StoreFlags & { target?: string; json?: boolean },
+  context: CliContext,
+) {
+  await withRegistry(options, context, async (registry, where) => {
     const rubrics =
       options.target === undefined
         ? await registry.listAll()
         : await registry.getForTarget(options.target);
+    if (options.json === true) {
+      const listed = rubrics.map((r) => ({
+        id: r.id,
+        version: r.version,
+        name: r.name,
+        targetType: r.targetType ?? null,
+        criteria: r.criteria.length,
+      }));
+      context.stdout.write(`${JSON.stringify({ store: where, rubrics: listed }, null, 2)}\n`);
+      return;
+    }
     if (rubrics.length === 0) {
       const which = options.target === undefined ? "" : ` for target type "${options.target}"`;
       context.stdout.write(
-        `No rubrics${which} in ${where}: register some with \`evalgate rubrics register <file>\`.\n`,
+        `No rubrics${which} in ${where}: register some with \`${evalgateCommand(context.env)} rubrics register <file>\`.\n`,
       );
       return;
     }
@@ -74,13 +90,24 @@ function splitVersion(ref: string): { id: string; version: string | undefined } 
   return { id: ref.slice(0, at), version: ref.slice(at + 1) };
 }
 
+/** The id and version `show` was given: `id@version`, or `id --version <version>` (not both). */
+function versionOf(ref: string, flag: string | undefined) {
+  const split = splitVersion(ref);
+  const given = flag?.trim();
+  if (given === undefined || given === "") return split;
+  if (split.version !== undefined && split.version !== given) {
+    throw new CliError(`${ref} names version ${split.version}, --version ${given}: give one`);
+  }
+  return { id: split.id, version: given };
+}
+
 export async function showRubric(
   ref: string,
-  options: { json?: boolean; db?: string },
+  options: StoreFlags & { json?: boolean; version?: string },
   context: CliContext,
 ) {
-  const { id, version } = splitVersion(ref);
-  await withRegistry(options.db, context, async (registry, where) => {
+  const { id, version } = versionOf(ref, options.version);
+  await withRegistry(options, context, async (registry, where) => {
     const rubric = await registry.get(id, version);
     if (rubric === undefined) throw new RubricNotFoundError(id, version, where);
     if (options.json === true) {
@@ -97,9 +124,9 @@ export async function showRubric(
   context.exitCode = EXIT_OK;
 }
 
-export async function registerRubrics(file: string, options: { db?: string }, context: CliContext) {
+export async function registerRubrics(file: string, options: StoreFlags, context: CliContext) {
   const path = resolve(context.cwd, file);
-  await withRegistry(options.db, context, async (registry, where) => {
+  await withRegistry(options, context, async (registry, where) => {
     const registered = await registry.registerFile(path);
     for (const r of registered) {
       const what = r.created ? "registered" : "unchanged, kept";
@@ -112,13 +139,13 @@ export async function registerRubrics(file: string, options: { db?: string }, co
   context.exitCode = EXIT_OK;
 }
 
-export async function deleteRubric(id: string, options: { db?: string }, context: CliContext) {
-  await withRegistry(options.db, context, async (registry, where) => {
+export async function deleteRubric(id: string, options: StoreFlags, context: CliContext) {
+  await withRegistry(options, context, async (registry, where) => {
     if (!(await registry.delete(id))) throw new RubricNotFoundError(id, undefined, where);
     const versions = await registry.versions(id);
     const last = versions.at(-1)?.version ?? "";
     context.stdout.write(
-      `Deleted ${id} from the list; its ${versions.length} version${versions.length === 1 ? "" : "s"} stay readable (evalgate rubrics show ${id}@${last}).\n`,
+      `Deleted ${id} from the list; its ${versions.length} version${versions.length === 1 ? "" : "s"} stay readable (${evalgateCommand(context.env)} rubrics show ${id}@${last}).\n`,
     );
   });
   context.exitCode = EXIT_OK;

@@ -4,14 +4,13 @@
  * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
  * decided with `evalgate review`.
  */
-import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
-import { ensureModelReady } from "../modelCheck.js";
-import { panelJudging } from "../panelJudges.js";
+import { readyRunModels } from "../panelJudges.js";
+import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { resumeHint } from "../review/hints.js";
@@ -46,6 +45,7 @@ interface Loop {
   context: CliContext;
   input: ReviewerInput;
   reviewer: string | undefined;
+  progress: StageProgressReporter;
 }
 
 /** Desk refusals after which the reviewer is asked again (the review may have moved on). */
@@ -66,6 +66,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
       const { review, values } = view;
       const stage = session.stages.find((s) => s.id === review.contentId);
       const content = stage === undefined ? undefined : stageContent(values, stage);
+      loop.progress.finish();
       out.write(`\n${renderReview(review, content, { width: width(context) })}\n`);
       const answer = await askDecision(review, content, stage, {
         lines,
@@ -83,7 +84,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
         ) {
           out.write("\nThe input ended before the run finished.\n");
         }
-        out.write(`\n${resumeHint(review, store, context.cwd)}`);
+        out.write(`\n${resumeHint(review, { store, cwd: context.cwd, env: context.env })}`);
         context.exitCode = context.signal?.aborted === true ? EXIT_CANCELLED : EXIT_OK;
         return;
       }
@@ -106,6 +107,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
         `thread ${threadId} stopped with work left at ${view.next.join(", ")} without a review`,
       );
     }
+    loop.progress.finish();
     out.write(
       `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, session.stages)}`,
     );
@@ -125,30 +127,29 @@ export async function runProposal(
   if (options.thread !== undefined) checkedThreadArg(options.thread);
   checkedReviewerArg(options.reviewer);
   const planned = await planRun(rfpFile, options, context);
-  // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
-  // A model nobody named is chosen here (Ollama, else the embedded one) and stored with the run.
-  const plan = {
-    ...planned,
-    target: await ensureModelReady(planned.target, { env, stderr: context.stderr }),
-  };
-  const { store, target, maxRevisions } = plan;
+  // Before anything is stored: no thread (and no checkpoint file) for a model that is not there,
+  // each panel judge checked too. A model nobody named is chosen here (Ollama, else the embedded
+  // one) and stored with the run.
+  const { target, model, judging } = await readyRunModels(
+    planned.target,
+    planned.panel,
+    options.timeout,
+    context,
+  );
+  const plan = { ...planned, target };
+  const { store, maxRevisions } = plan;
   if (options.thread !== undefined && plan.rfp === undefined && !storeExists(store)) {
     throw new CliError(
       `no thread "${options.thread}": there is no checkpoint file at ${describeStore(store, cwd)}`,
     );
   }
-  // Each panel judge checked too, before anything is stored.
-  const judging = plan.panel === undefined ? undefined : await panelJudging(plan.panel, context);
-  const timeoutMs = target.defaultTimeoutMs;
-  const model = createChatModel(target.spec, {
-    env,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  });
+  const progress = createStageProgressReporter(context.stderr);
   const settings = {
     store,
     env,
     cwd,
     model,
+    onProgress: progress.onProgress,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
     ...(options.cache === false ? { cache: false } : {}),
@@ -167,6 +168,7 @@ export async function runProposal(
       context,
       input,
       reviewer: options.reviewer,
+      progress,
     });
     if (options.trace !== undefined) {
       await exportThreadTraces(
@@ -178,6 +180,7 @@ export async function runProposal(
       );
     }
   } finally {
+    progress.finish();
     await desk?.close();
     await session.close();
   }

@@ -1,21 +1,29 @@
 /**
- * `evalgate serve`: opens the review desk on the data folder (or DATABASE_URL), serves the review
- * service, and shuts both down gracefully when the command is cancelled (SIGINT, SIGTERM).
+ * `evalgate serve`: checks the model (the one check every command makes: Ollama, else the
+ * embedded model when none is named), opens the review desk on the store (--db, --database-url or
+ * DATABASE_URL), serves the review service, and shuts both down gracefully when the command is
+ * cancelled (SIGINT, SIGTERM).
  */
 import { join } from "node:path";
 import { createReviewDesk } from "../../orchestrator/createReviewDesk.js";
 import { startService } from "../../service/server.js";
 import type { PanelFlags } from "../commands/options.js";
 import type { CliContext } from "../context.js";
-import { panelJudging, panelSettingOf } from "../panelJudges.js";
-import { describeStore, resolveCheckpointStore } from "../review/store.js";
+import { CliError } from "../errors.js";
+import { resolveModelTarget } from "../modelCheck.js";
+import { panelSettingOf, readyRunModels } from "../panelJudges.js";
+import { type CheckpointStore, describeStore, storeOfFlags } from "../review/store.js";
 
 /** The options of `evalgate serve`, as commander parsed them. */
 export interface RawServeOptions extends PanelFlags {
   host: string;
   port: number;
+  db?: string;
+  databaseUrl?: string;
+  /** Deprecated: `--db <folder>/checkpoints.sqlite`. */
   data?: string;
   model?: string;
+  timeout?: number;
 }
 
 function untilStopped(signal: AbortSignal): Promise<void> {
@@ -25,23 +33,37 @@ function untilStopped(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The store: --db / --database-url, or the deprecated --data folder (with a notice). */
+function serveStore(options: RawServeOptions, context: CliContext): CheckpointStore {
+  const data = options.data?.trim();
+  if (data === undefined || data === "") return storeOfFlags(options, context.env, context.cwd);
+  if (options.db !== undefined || options.databaseUrl !== undefined) {
+    throw new CliError("--data is the old name of --db <folder>/checkpoints.sqlite: give one");
+  }
+  const db = join(data, "checkpoints.sqlite");
+  context.stderr.write(`evalgate: --data is deprecated: use --db ${db}\n`);
+  return storeOfFlags({ db }, context.env, context.cwd);
+}
+
+/** The writer and judge, and the panel's judges, checked before the service starts. */
+function serviceModels(options: RawServeOptions, context: CliContext) {
+  const target = resolveModelTarget(options.model, context.env);
+  return readyRunModels(target, panelSettingOf(options), options.timeout, context);
+}
+
 /** Serves until `stop` is aborted, then shuts down gracefully. */
 export async function serveReviews(
   options: RawServeOptions,
   context: CliContext,
   stop: AbortSignal,
 ): Promise<void> {
-  const data = options.data?.trim();
-  const sqlite = data === undefined || data === "" ? undefined : join(data, "checkpoints.sqlite");
-  const store = resolveCheckpointStore(sqlite, context.env, context.cwd);
-  const setting = panelSettingOf(options);
-  // The panel's models are built here and checked at their first call, as the model is.
-  const judging = setting === undefined ? undefined : await panelJudging(setting, context, false);
+  const store = serveStore(options, context);
+  const { model, judging } = await serviceModels(options, context);
   const desk = await createReviewDesk({
     ...(store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url }),
     env: context.env,
     cwd: context.cwd,
-    ...(options.model === undefined ? {} : { model: options.model }),
+    model,
     ...(judging === undefined
       ? {}
       : { graph: { evaluation: { judges: judging.judges, panel: judging.panel } } }),

@@ -1,6 +1,7 @@
 /** `evalgate tokens <file>`: what the file's data costs as TOON, pretty JSON and minified JSON. */
 import { extname, resolve } from "node:path";
 import { decodeToon } from "../../toon/decode.js";
+import { isToonError } from "../../toon/errors.js";
 import { compareFormats, type FormatTokenCounts } from "../../toon/tokenCounts.js";
 import { describeJsonProblem, readUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
@@ -15,12 +16,56 @@ type DataFormat = "json" | "toon";
 /** The largest data file `tokens` reads. */
 export const MAX_DATA_FILE_BYTES = 10 * 1024 * 1024;
 
+/** Files that are documents, not data: `tokens` says what it found instead of misreading them. */
+const NOT_DATA: Readonly<Record<string, string>> = {
+  ".md": "Markdown",
+  ".markdown": "Markdown",
+  ".html": "HTML",
+  ".htm": "HTML",
+  ".yaml": "YAML",
+  ".yml": "YAML",
+  ".csv": "CSV",
+  ".pdf": "PDF",
+  ".docx": "a Word document",
+};
+
+const EXPECTED = "tokens counts the tokens of JSON or TOON data (a .json or .toon file)";
+
 /** `.json` → JSON, `.toon` → TOON; other names by their first character (`{` or `[` → JSON). */
 function dataFormatOf(path: string, text: string): DataFormat {
   const ext = extname(path).toLowerCase();
   if (ext === ".json") return "json";
   if (ext === ".toon") return "toon";
   return /^[{[]/.test(text.trimStart()) ? "json" : "toon";
+}
+
+/** What a file that is not JSON or TOON data looks like, for the message. */
+function foundKind(text: string): string {
+  if (/^#{1,6} \S/m.test(text) || /^\s*[-*] \S/m.test(text)) return "Markdown-like text";
+  return "text";
+}
+
+/** A file of another kind (by its name), refused before it is read as TOON. */
+function refuseDocument(path: string, shown: string): void {
+  const kind = NOT_DATA[extname(path).toLowerCase()];
+  if (kind !== undefined) {
+    throw new InputFileError("data file", shown, `is ${kind}, not data: ${EXPECTED}`);
+  }
+}
+
+/** The TOON data of a file not named .toon; text that is not TOON is refused, saying so. */
+function decodeGuessedToon(text: string, path: string, shown: string): unknown {
+  try {
+    return decodeToon(text, { source: shown, refusePrototypeKeys: true });
+  } catch (error) {
+    if (!isToonError(error) || extname(path).toLowerCase() === ".toon") throw error;
+    throw new InputFileError(
+      "data file",
+      shown,
+      `is neither JSON nor TOON (found ${foundKind(text)}; as TOON, line ${error.line}: ${error.reason}): ${EXPECTED}`,
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -32,6 +77,7 @@ export async function readDataFile(
   path: string,
   shown: string = path,
 ): Promise<{ value: unknown; format: DataFormat }> {
+  refuseDocument(path, shown);
   const read = await readRegularTextFile(path, MAX_DATA_FILE_BYTES);
   if (!read.ok) throw new InputFileError("data file", shown, read.problem.reason);
   const text = read.text;
@@ -47,7 +93,7 @@ export async function readDataFile(
     }
     return { value: parsed.value, format };
   }
-  return { value: decodeToon(text, { source: shown, refusePrototypeKeys: true }), format };
+  return { value: decodeGuessedToon(text, path, shown), format };
 }
 
 function signed(percent: number): string {

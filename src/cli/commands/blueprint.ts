@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import { integerIn } from "./options.js";
+import { integerIn, MODEL_CHECK_HELP } from "./options.js";
 
 const HELP_AFTER = `
 A blueprint is a JSON file: { "id", "title", "models": ["ollama:…"], "prompts": [{ "id",
@@ -14,6 +14,15 @@ model, the average coverage (weighted by the multipliers) and one assessment per
 the judge could not assess has a null coverage and an error; it never counts as a zero.
 
 Model calls use the sampling seed --seed, else EVALGATE_SEED, else 42.
+
+Model:
+  Every candidate model is checked before anything runs, and so is the judge:
+${MODEL_CHECK_HELP}
+
+Output:
+  Progress ([k/n] per prompt × model) goes to stderr, the result to stdout (or --out). Exit
+  code 0 when every answer was given and judged, 1 when some candidate could not answer or some
+  point could not be assessed (the result says where, under "error"), 2 on an error.
 
 Examples:
   evalgate blueprint run stoicism.json --models ollama:qwen2.5:7b-instruct,ollama:llama3.2

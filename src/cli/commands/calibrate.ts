@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { CliContext } from "../context.js";
+import { addStoreOptions } from "./options.js";
 
 const FORMATS = ["md", "html", "json"] as const;
 
@@ -41,20 +42,22 @@ interface RawCalibrateOptions {
 }
 
 export function registerCalibrateCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("calibrate")
     .description("report how well the judge agrees with the reviewers' decisions")
-    .option("--db <file>", "SQLite file of the reviews (default .evalgate/checkpoints.sqlite)")
-    .option("--database-url <url>", "PostgreSQL database of the reviews (default DATABASE_URL)")
     .option("--since <when>", "labels decided from then on: 2026-11-01, an ISO time, or 30d", (v) =>
       parseCalibrationTime(v),
     )
     .option("--until <when>", "labels decided before then (same forms as --since)", (v) =>
       parseCalibrationTime(v),
     )
-    .option("-t, --content-type <type>", "only the labels of this content type")
+    .option(
+      "-t, --content-type <type>",
+      "only the labels of this content type (research, budget, …; a typo is refused)",
+    )
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMATS).default("md"))
-    .option("-o, --out <file>", "write the report to this file instead of stdout")
+    .option("-o, --out <file>", "write the report to this file instead of stdout");
+  addStoreOptions(command, "the reviews")
     .addHelpText(
       "after",
       "\nEvery reviewer decision is a label per criterion: the judge's score and pass/fail next to\n" +

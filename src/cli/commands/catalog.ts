@@ -8,14 +8,16 @@ export function registerCatalogCommand(program: Command, context: CliContext): v
     .command("validate")
     .description("run the meta-rubric over a catalog and print its findings")
     .argument("<path>", "catalog file (TOON or JSON, any supported form)")
+    .option("--json", "print the findings as JSON")
     .addHelpText(
       "after",
       "\nPrints each finding (severity, check, message, location), or the error that stops the\n" +
-        "catalog from loading with its line. Exit code 1 when there are errors, else 0.\n",
+        "catalog from loading with its line; with --json, { file, valid, catalog, findings }.\n" +
+        "Exit code 1 when there are errors, else 0.\n",
     )
-    .action(async (path: string) => {
+    .action(async (path: string, options: { json?: boolean }) => {
       const { runCatalogValidate } = await import("../actions/catalog.js");
-      await runCatalogValidate(path, context);
+      await runCatalogValidate(path, context, options);
     });
 
   catalog

@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import type { EvaluateCommandOptions } from "../actions/evaluate.js";
 import type { CliContext } from "../context.js";
-import { addPanelOptions, integerIn, type PanelFlags } from "./options.js";
+import { addPanelOptions, integerIn, MODEL_CHECK_HELP, type PanelFlags } from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 const FORMATS = ["table", "toon", "json", "md", "html"] as const;
@@ -17,10 +17,10 @@ Input:
   split it, or evaluate it as a project folder, whose documents are retrieved per criterion.
 
 Model:
-  --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>; the Ollama
-  server is OLLAMA_BASE_URL or http://127.0.0.1:11434. evalgate checks that Ollama runs and has
-  the model before judging. Every judge call is made with the sampling seed --seed, else
-  EVALGATE_SEED, else 42 (EVALGATE_SEED=none sends none); traces record it.
+${MODEL_CHECK_HELP}
+  (A catalog with no LLM criterion needs no model and none is checked.) Every judge call is
+  made with the sampling seed --seed, else EVALGATE_SEED, else 42 (EVALGATE_SEED=none sends
+  none); traces record it.
   --judge provider:model, repeated, makes a panel: every LLM criterion is judged by each judge,
   the --aggregate (median, mean or majority) of their answers is the score, and their agreement
   is reported per criterion and overall (Krippendorff's alpha). Agreement under --min-agreement,
@@ -68,7 +68,10 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     )
     .option("-o, --out <file>", "write the report to this file instead of stdout")
     .option("-d, --documents <dir>", "source documents for a content file (per-criterion context)")
-    .option("-t, --content-type <type>", "content type (research, budget, …) for the judge prompt")
+    .option(
+      "-t, --content-type <type>",
+      "content type (research, budget, …) for the judge prompt; others are refused",
+    )
     .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
     .option("--concurrency <n>", "criteria judged at once", integerIn(1, 64))
     .option("--trace <file.jsonl>", "append every model call's trace to this JSONL file")

@@ -56,3 +56,40 @@ export function addPanelOptions(command: Command, judgeHelp: string): Command {
       numberIn(-1, 1),
     );
 }
+
+/** The default SQLite file of the commands that keep threads, reviewers, rubrics and labels. */
+const DEFAULT_DB = ".evalgate/checkpoints.sqlite";
+
+/**
+ * The store options, named the same on every command that keeps threads, reviewers, rubrics or
+ * labels: `--db <file>` (SQLite) and `--database-url <url>` (PostgreSQL); with neither,
+ * DATABASE_URL, else the default SQLite file.
+ */
+export function addStoreOptions(command: Command, what: string): Command {
+  return command
+    .option("--db <file>", `SQLite file of ${what} (default ${DEFAULT_DB})`)
+    .option(
+      "--database-url <url>",
+      `PostgreSQL database of ${what} instead (default DATABASE_URL when no --db)`,
+    );
+}
+
+/** `--timeout <ms>`: the deadline of each model call, the same on every command that calls one. */
+export function addTimeoutOption(command: Command): Command {
+  return command.option(
+    "--timeout <ms>",
+    "per model call, in milliseconds (default 60000; 300000 on the embedded model)",
+    integerIn(1, 3_600_000),
+  );
+}
+
+/**
+ * How every command that calls a model chooses and checks it, before anything runs: the first
+ * lines of the `Model:` part of its help.
+ */
+export const MODEL_CHECK_HELP = `  --model provider:model, else ollama:<EVALGATE_MODEL>, is checked before anything runs: for an
+  ollama: model, Ollama must answer at OLLAMA_BASE_URL (default http://127.0.0.1:11434) and
+  have the model pulled, else evalgate stops with exit code 2 and says what to run. With no
+  model named at all (no --model, no EVALGATE_MODEL), it uses Ollama when it runs and has
+  qwen2.5:7b-instruct, else the embedded model (downloaded once into the cache folder), and
+  says which in one line on stderr. --timeout <ms> bounds each model call.`;

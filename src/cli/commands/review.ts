@@ -2,7 +2,7 @@ import { Argument, type Command } from "commander";
 import type { ReviewAction } from "../../graph/model.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { integerIn } from "./options.js";
+import { addStoreOptions, addTimeoutOption, integerIn } from "./options.js";
 
 const HELP_AFTER = `
 Decides on the review the thread waits for, without prompts, and prints the next review (or
@@ -40,6 +40,8 @@ interface RawReviewOptions {
   reviewer?: string;
   comment?: string;
   db?: string;
+  databaseUrl?: string;
+  timeout?: number;
   model?: string;
   maxRevisions?: number;
   retry?: string;
@@ -48,7 +50,7 @@ interface RawReviewOptions {
 }
 
 export function registerReviewCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("review")
     .description("decide on a paused thread's review: approve, revise, edit or retry")
     .argument("[thread]", "the thread id (see evalgate reviews)")
@@ -63,11 +65,12 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
       collect,
     )
     .option("--note <criterion=text>", "why a corrected score is wrong; repeatable", collect)
-    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
     .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
     .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
-    .option("--retry <thread>", "run a failed thread again (a refused decision is set aside)")
+    .option("--retry <thread>", "run a failed thread again (a refused decision is set aside)");
+  addStoreOptions(command, "the threads");
+  addTimeoutOption(command)
     .addHelpText("after", HELP_AFTER)
     .action(
       async (thread: string | undefined, action: string | undefined, options: RawReviewOptions) => {

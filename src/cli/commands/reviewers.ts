@@ -1,12 +1,14 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-
-const DB_HELP = "SQLite file of the review store (default .evalgate/checkpoints.sqlite)";
+import type { StoreFlags } from "../review/store.js";
+import { addStoreOptions } from "./options.js";
 
 const HELP_AFTER = `
 Reviewers sign in to the review service with a token. \`add\` prints the new token once: the store
 keeps only its SHA-256 hash, so a lost token is revoked and the reviewer added again under a new
-name. With DATABASE_URL set (and no --db), the reviewers live in that PostgreSQL database.
+name. With --database-url, or DATABASE_URL set and no --db, the reviewers live in that
+PostgreSQL database. \`list --json\` prints { store, reviewers: [{ name, role, createdAt,
+revokedAt }] }.
 
 Examples:
   evalgate reviewers add ana
@@ -20,7 +22,7 @@ export function registerReviewersCommand(program: Command, context: CliContext):
     .command("reviewers")
     .description("add, list and revoke the reviewers of the review service")
     .addHelpText("after", HELP_AFTER);
-  reviewers
+  const add = reviewers
     .command("add")
     .description("add a reviewer and print its token (shown once)")
     .argument("<name>", "the reviewer's name (letters, digits, . _ - @)")
@@ -28,27 +30,29 @@ export function registerReviewersCommand(program: Command, context: CliContext):
       new Option("--role <role>", "what the reviewer may do")
         .choices(["reviewer", "admin"])
         .default("reviewer"),
-    )
-    .option("--db <file>", DB_HELP)
-    .action(async (name: string, options: { role: "reviewer" | "admin"; db?: string }) => {
+    );
+  addStoreOptions(add, "the reviewers").action(
+    async (name: string, options: StoreFlags & { role: "reviewer" | "admin" }) => {
       const { addReviewer } = await import("../actions/reviewers.js");
       await addReviewer(name, options, context);
-    });
-  reviewers
+    },
+  );
+  const list = reviewers
     .command("list")
     .description("list the reviewers, their roles and whether they are revoked")
-    .option("--db <file>", DB_HELP)
-    .action(async (options: { db?: string }) => {
+    .option("--json", "print the list as JSON");
+  addStoreOptions(list, "the reviewers").action(
+    async (options: StoreFlags & { json?: boolean }) => {
       const { listReviewers } = await import("../actions/reviewers.js");
       await listReviewers(options, context);
-    });
-  reviewers
+    },
+  );
+  const revoke = reviewers
     .command("revoke")
     .description("revoke a reviewer's token")
-    .argument("<name>", "the reviewer's name")
-    .option("--db <file>", DB_HELP)
-    .action(async (name: string, options: { db?: string }) => {
-      const { revokeReviewer } = await import("../actions/reviewers.js");
-      await revokeReviewer(name, options, context);
-    });
+    .argument("<name>", "the reviewer's name");
+  addStoreOptions(revoke, "the reviewers").action(async (name: string, options: StoreFlags) => {
+    const { revokeReviewer } = await import("../actions/reviewers.js");
+    await revokeReviewer(name, options, context);
+  });
 }

@@ -1,18 +1,22 @@
 import type { Command } from "commander";
+import type { ReviewsCommandOptions } from "../actions/reviews.js";
 import type { CliContext } from "../context.js";
+import { addStoreOptions } from "./options.js";
 
 export function registerReviewsCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("reviews")
     .description("list the threads waiting for a reviewer's decision")
-    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+    .option("--json", "print the list as JSON");
+  addStoreOptions(command, "the threads")
     .addHelpText(
       "after",
       "\nOne line per paused thread: its id, the stage under review, the review type\n" +
         "(evaluation_review, evaluation_error, generation_error, revision_limit), the score and\n" +
-        "verdict, and since when it waits. Decide with `evalgate review <thread> …`.\n",
+        "verdict, and since when it waits. Decide with `evalgate review <thread> …`.\n" +
+        "With --json: { store, reviews: [...], workLeft: [...] }.\n",
     )
-    .action(async (options: { db?: string }) => {
+    .action(async (options: ReviewsCommandOptions) => {
       const { runReviewList } = await import("../actions/reviews.js");
       await runReviewList(options, context);
     });

@@ -1,13 +1,15 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
-
-const DB_HELP = "SQLite file of the rubric registry (default .evalgate/checkpoints.sqlite)";
+import type { StoreFlags } from "../review/store.js";
+import { addStoreOptions } from "./options.js";
 
 const HELP_AFTER = `
-Rubrics are kept with their versions in the checkpoints' database (PostgreSQL when DATABASE_URL
-is set and no --db is given). Registering the same rubric again keeps its version; a changed one
+Rubrics are kept with their versions in the checkpoints' database (--db, or PostgreSQL with
+--database-url, or when DATABASE_URL is set and no --db is given). Registering the same rubric again keeps its version; a changed one
 gets the version it declares when that is new and later, else the next one (1.0.0 → 1.0.1).
-\`delete\` hides a rubric from the list; each of its versions stays readable with --version.
+\`delete\` hides a rubric from the list; each of its versions stays readable with
+\`show <id>@<version>\` (or \`show <id> --version <version>\`). \`list --json\` prints { store,
+rubrics: [{ id, version, name, targetType, criteria }] }.
 
 A rubric file is JSON or TOON: one levels rubric, or { "rubrics": [ ... ] }.
 
@@ -16,6 +18,7 @@ Examples:
   evalgate rubrics list --target content
   evalgate rubrics show content_quality
   evalgate rubrics show content_quality@1.0.0 --json
+  evalgate rubrics show content_quality --version 1.0.0
   evalgate rubrics delete content_quality
 `;
 
@@ -24,41 +27,45 @@ export function registerRubricsCommand(program: Command, context: CliContext): v
     .command("rubrics")
     .description("register, list, show and delete versioned rubrics")
     .addHelpText("after", HELP_AFTER);
-  rubrics
+  const list = rubrics
     .command("list")
     .description("list the latest version of every rubric")
     .option("--target <type>", "only the rubrics for this target type")
-    .option("--db <file>", DB_HELP)
-    .action(async (options: { target?: string; db?: string }) => {
+    .option("--json", "print the list as JSON");
+  addStoreOptions(list, "the rubric registry").action(
+    async (options: StoreFlags & { target?: string; json?: boolean }) => {
       const { listRubrics } = await import("../actions/rubrics.js");
       await listRubrics(options, context);
-    });
-  rubrics
+    },
+  );
+  const show = rubrics
     .command("show")
     .description("show a rubric (its latest version, or id@version) and its versions")
     .argument("<id>", "the rubric's id, or id@version for a stored version (also once deleted)")
-    .option("--json", "print the rubric as JSON")
-    .option("--db <file>", DB_HELP)
-    .action(async (id: string, options: { json?: boolean; db?: string }) => {
+    .option("--version <version>", "a stored version (the same as id@version)")
+    .option("--json", "print the rubric as JSON");
+  addStoreOptions(show, "the rubric registry").action(
+    async (id: string, options: StoreFlags & { json?: boolean; version?: string }) => {
       const { showRubric } = await import("../actions/rubrics.js");
       await showRubric(id, options, context);
-    });
-  rubrics
+    },
+  );
+  const register = rubrics
     .command("register")
     .description("register every rubric of a JSON or TOON file")
-    .argument("<file>", "the rubric file")
-    .option("--db <file>", DB_HELP)
-    .action(async (file: string, options: { db?: string }) => {
+    .argument("<file>", "the rubric file");
+  addStoreOptions(register, "the rubric registry").action(
+    async (file: string, options: StoreFlags) => {
       const { registerRubrics } = await import("../actions/rubrics.js");
       await registerRubrics(file, options, context);
-    });
-  rubrics
+    },
+  );
+  const remove = rubrics
     .command("delete")
     .description("hide a rubric from the list (its versions stay readable)")
-    .argument("<id>", "the rubric's id")
-    .option("--db <file>", DB_HELP)
-    .action(async (id: string, options: { db?: string }) => {
-      const { deleteRubric } = await import("../actions/rubrics.js");
-      await deleteRubric(id, options, context);
-    });
+    .argument("<id>", "the rubric's id");
+  addStoreOptions(remove, "the rubric registry").action(async (id: string, options: StoreFlags) => {
+    const { deleteRubric } = await import("../actions/rubrics.js");
+    await deleteRubric(id, options, context);
+  });
 }

@@ -1,6 +1,13 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
-import { addPanelOptions, integerIn, type PanelFlags } from "./options.js";
+import {
+  addPanelOptions,
+  addStoreOptions,
+  addTimeoutOption,
+  integerIn,
+  MODEL_CHECK_HELP,
+  type PanelFlags,
+} from "./options.js";
 
 const HELP_AFTER = `
 What it does:
@@ -14,22 +21,24 @@ At each review:
   excerpt of the content; then one answer per line on stdin:
     a / approve   accept it and go on
     r / revise    send it back to the writer (you are asked for the feedback)
-    e / edit      replace the content: in $EDITOR when stdin is a terminal and EDITOR is set,
-                  otherwise you are asked for the path of a file with the new content
+    e / edit      replace the content: it opens in EVALGATE_EDITOR or VISUAL when set (or
+                  EDITOR, on a terminal, unless npm/npx started evalgate: they set EDITOR=vi);
+                  otherwise evalgate writes it to a file, you edit and save that file, then
+                  press Enter to load it (q cancels; a path loads that file instead)
     t / retry     judge (or write) again, when the review offers it
     q / quit      stop here; the thread stays paused
   When stdin ends before the run is done, the thread stays paused too. Go on later with
   \`evalgate run --thread <id>\`, or decide without prompts with \`evalgate review\`.
 
 Store:
-  --db <file>, else PostgreSQL when DATABASE_URL is set, else .evalgate/checkpoints.sqlite.
+  --db <file>, or --database-url <url> (PostgreSQL), else PostgreSQL when DATABASE_URL is set,
+  else .evalgate/checkpoints.sqlite.
   The model and revision limit a run started with are kept with the thread and used when it
   is resumed (--thread, evalgate review); other ones given with --thread are refused unless
   --override-settings is given too (then they replace the kept ones, and the change is recorded).
 
 Model:
-  --model provider:model, else ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct> on OLLAMA_BASE_URL;
-  evalgate checks that Ollama runs and has the model before it starts (exit code 2 if not).
+${MODEL_CHECK_HELP}
   --judge provider:model, two or more, makes a panel: the model writes, and every LLM criterion
   of every stage is judged by each judge; the --aggregate (median, mean or majority) of their
   answers is the score, their agreement is shown per criterion and overall (Krippendorff's
@@ -55,6 +64,8 @@ interface RawRunOptions extends PanelFlags {
   reviewer?: string;
   overrideSettings?: boolean;
   trace?: string;
+  timeout?: number;
+  databaseUrl?: string;
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -68,8 +79,9 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "-m, --model <provider:model>",
       "writer and judge model, e.g. ollama:qwen2.5:7b-instruct",
     );
-  addPanelOptions(command, "a judge of a panel (repeat for each judge; --model still writes)")
-    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+  addPanelOptions(command, "a judge of a panel (repeat for each judge; --model still writes)");
+  addStoreOptions(command, "the threads");
+  addTimeoutOption(command)
     .option("--max-revisions <n>", "revisions per stage before approve or edit", integerIn(0, 50))
     .option("--reviewer <name>", "recorded with your decisions")
     .option(

@@ -11,6 +11,7 @@ import type { JudgeModel } from "../../llm/chatModel.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
 import type { Reviewer } from "../../orchestrator/reviewDesk.js";
+import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import { CliError } from "../errors.js";
 import type { PanelJudging } from "../panelJudges.js";
@@ -28,6 +29,8 @@ export interface CliDeskOptions {
   cache?: boolean;
   /** A panel of judges for every evaluation (the model still writes). */
   judging?: PanelJudging;
+  /** Told which stage is being written or judged while the command runs a thread on. */
+  onProgress?: StageProgressListener;
 }
 
 /** The evaluation nodes' options the command sets: the cache switch and the panel. */
@@ -53,6 +56,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
     ...evaluationOptions(options),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     jobs: { run: false },
   });
 }

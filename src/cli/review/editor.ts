@@ -1,35 +1,160 @@
 /**
- * Editing content in the reviewer's own editor ($EDITOR): the content goes into a temporary file,
- * the editor runs on the terminal until it exits, and the file's text comes back.
+ * Editing a stage's content during `evalgate run`. The content goes into a file in a private
+ * temporary folder, and one line always says how to hand the edit back:
+ *
+ * - With an editor the reviewer chose — EVALGATE_EDITOR, else VISUAL, else EDITOR when stdin is a
+ *   terminal and npm did not start the command — the editor runs on the file until it exits, and
+ *   the file is read back. npm and npx set EDITOR themselves (to vi, whatever the user has), and
+ *   whether they did cannot be told from the value, so under npm (npm_execpath, npm_command or
+ *   npm_lifecycle_event set) EDITOR is not taken as the reviewer's choice.
+ * - Otherwise the file's path is printed with "edit it in your editor, save, then press Enter";
+ *   Enter reads it back, `q` cancels, and a path loads that file instead.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { EditorError } from "../errors.js";
+import { basename, join } from "node:path";
+import type { TextOutput } from "../context.js";
+import { EditorError, isEditorError, isInputFileError } from "../errors.js";
+import { startedByNpm } from "../invocation.js";
+import { readEditFile } from "./files.js";
+import { askLine, type LineReader } from "./input.js";
+
+/** The editor the reviewer chose, and the variable that named it. */
+export interface EditorChoice {
+  command: string;
+  source: "EVALGATE_EDITOR" | "VISUAL" | "EDITOR";
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Opens `text` in `editor` (a command, optionally with arguments: "code --wait") on a temporary
- * file named `content.<extension>` and returns what the file holds when the editor exits.
+ * The reviewer's editor: EVALGATE_EDITOR or VISUAL whenever set (a window editor or a script needs
+ * no terminal), EDITOR only on a terminal and when npm did not start the command.
  */
-export function editText(editor: string, text: string, extension: string): string {
+export function chosenEditor(env: Env, terminal: boolean): EditorChoice | undefined {
+  for (const source of ["EVALGATE_EDITOR", "VISUAL"] as const) {
+    const command = env[source]?.trim();
+    if (command !== undefined && command !== "") return { command, source };
+  }
+  const editor = env.EDITOR?.trim();
+  if (editor === undefined || editor === "" || !terminal || startedByNpm(env)) return undefined;
+  return { command: editor, source: "EDITOR" };
+}
+
+/** How to save and leave the editors that do not say so themselves. */
+const QUIT_KEYS: Readonly<Record<string, string>> = {
+  vi: "type :wq and Enter to save and quit, :q! to quit without saving",
+  vim: "type :wq and Enter to save and quit, :q! to quit without saving",
+  nvim: "type :wq and Enter to save and quit, :q! to quit without saving",
+  nano: "Ctrl-O then Enter saves, Ctrl-X quits",
+  emacs: "Ctrl-X Ctrl-S saves, Ctrl-X Ctrl-C quits",
+};
+
+/** The one line printed before the editor opens. */
+export function editorHint(choice: EditorChoice, file: string): string {
+  const program = basename(choice.command.trim().split(/\s+/)[0] ?? "");
+  const keys = QUIT_KEYS[program];
+  return (
+    `Opening ${file} in ${program} (${choice.source}): save and quit to use your edit` +
+    `${keys === undefined ? "" : ` (${keys})`}; leave it unchanged to keep the content.`
+  );
+}
+
+/**
+ * Runs `editor` (a command, optionally with arguments: "code --wait") on `file` until it exits;
+ * EditorError when it cannot start or fails.
+ */
+export function runEditor(editor: string, file: string): void {
   const [command, ...args] = editor.trim().split(/\s+/);
-  if (command === undefined || command === "") throw new EditorError(editor, "EDITOR is empty");
+  if (command === undefined || command === "") throw new EditorError(editor, "it is empty");
+  const result = spawnSync(command, [...args, file], { stdio: "inherit" });
+  if (result.error !== undefined) {
+    throw new EditorError(editor, `cannot start it: ${result.error.message}`, {
+      cause: result.error,
+    });
+  }
+  if (result.status !== 0) {
+    const how = result.signal === null ? `exit code ${result.status}` : result.signal;
+    throw new EditorError(editor, `it ended with ${how}; the content was left unchanged`);
+  }
+}
+
+/** What the edit prompts need: answers, where to print, the folder paths are relative to. */
+export interface EditIo {
+  lines: LineReader;
+  out: TextOutput;
+  cwd: string;
+  env: Env;
+  /** stdin is a terminal (EDITOR may take it over). */
+  terminal: boolean;
+}
+
+/**
+ * The text the reviewer left, read back as any edited content is (a regular file of at most
+ * 1 MiB of UTF-8 without NUL bytes), or undefined: unchanged, unreadable, or the editor failed.
+ */
+async function editWithEditor(io: EditIo, choice: EditorChoice, file: string, before: string) {
+  io.out.write(`${editorHint(choice, file)}\n`);
+  let after: string;
+  try {
+    runEditor(choice.command, file);
+    after = await readEditFile("the edited file", file, io.cwd);
+  } catch (error) {
+    if (!isEditorError(error) && !isInputFileError(error)) throw error;
+    const unchanged = isInputFileError(error) ? "; the content was left unchanged" : "";
+    io.out.write(`${error.message}${unchanged}\n`);
+    return undefined;
+  }
+  if (after.trim() === before.trim()) {
+    io.out.write("The content was left unchanged: nothing to save.\n");
+    return undefined;
+  }
+  return after;
+}
+
+const FILE_QUESTION = (file: string) =>
+  `Edit ${file} in your editor, save, then press Enter to load it ` +
+  "(or type q to cancel, or the path of another file to load): ";
+
+/** The text from the file once the reviewer says so; undefined to cancel, null at end of input. */
+async function editInFile(io: EditIo, file: string, before: string) {
+  for (;;) {
+    const answer = await askLine(io, FILE_QUESTION(file));
+    if (answer === undefined) return null;
+    const given = answer.trim();
+    if (given.toLowerCase() === "q") return undefined;
+    try {
+      const text = await readEditFile("content file", given === "" ? file : given, io.cwd);
+      if (text.trim() !== before.trim()) return text;
+      io.out.write("The file is unchanged: save your edit first.\n");
+    } catch (error) {
+      if (!isInputFileError(error)) throw error;
+      io.out.write(`${error.message}\n`);
+    }
+  }
+}
+
+/**
+ * The reviewer's new content for `before`, edited as `content.<extension>`: a string, undefined
+ * when the edit was cancelled or left nothing to save, null when the input ended.
+ */
+export async function editContent(
+  io: EditIo,
+  before: string,
+  extension: string,
+): Promise<string | null | undefined> {
   const folder = mkdtempSync(join(tmpdir(), "evalgate-edit-"));
   const file = join(folder, `content.${extension}`);
   try {
-    writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`, "utf8");
-    const result = spawnSync(command, [...args, file], { stdio: "inherit" });
-    if (result.error !== undefined) {
-      throw new EditorError(editor, `cannot start it: ${result.error.message}`, {
-        cause: result.error,
-      });
-    }
-    if (result.status !== 0) {
-      const how = result.signal === null ? `exit code ${result.status}` : result.signal;
-      throw new EditorError(editor, `it ended with ${how}; the content was left unchanged`);
-    }
-    return readFileSync(file, "utf8");
+    writeFileSync(file, before.endsWith("\n") ? before : `${before}\n`, {
+      encoding: "utf8",
+      mode: 0o600,
+    });
+    const choice = chosenEditor(io.env, io.terminal);
+    return choice === undefined
+      ? await editInFile(io, file, before)
+      : await editWithEditor(io, choice, file, before);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -1,5 +1,9 @@
-/** The commands a reviewer is told to run next: resuming a paused run, deciding without prompts. */
+/**
+ * The commands a reviewer is told to run next: resuming a paused run, deciding without prompts.
+ * They are printed as the user ran evalgate (`npx evalgate …` when npm started it).
+ */
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import { evalgateCommand } from "../invocation.js";
 import { type CheckpointStore, dbHint, quoteArg } from "./store.js";
 
 const DECISION_FORMS: Readonly<Record<string, string>> = {
@@ -14,25 +18,32 @@ export function decisionForms(review: Pick<PendingReview, "actions">): string {
   return review.actions.map((action) => DECISION_FORMS[action] ?? action).join(" | ");
 }
 
+/** Where the hints are for: the store, the working folder and the command's environment. */
+export interface HintContext {
+  store: CheckpointStore;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** `evalgate run --thread <id>` (with --db when the store is not the default), as the user runs it. */
+export function runThreadCommand(threadId: string, at: HintContext): string {
+  return `${evalgateCommand(at.env)} run --thread ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
+}
+
 /** How to decide on the review with `evalgate review`. */
-export function reviewCommandHint(
-  review: PendingReview,
-  store: CheckpointStore,
-  cwd: string,
-): string {
-  const db = dbHint(store, cwd);
-  return `  evalgate review ${quoteArg(review.threadId)} ${decisionForms(review)}${db}\n`;
+export function reviewCommandHint(review: PendingReview, at: HintContext): string {
+  const db = dbHint(at.store, at.cwd);
+  const command = evalgateCommand(at.env);
+  return `  ${command} review ${quoteArg(review.threadId)} ${decisionForms(review)}${db}\n`;
 }
 
 /** What a run that stops at a review prints: where it waits, and the two ways to go on. */
-export function resumeHint(review: PendingReview, store: CheckpointStore, cwd: string): string {
-  const db = dbHint(store, cwd);
-  const thread = quoteArg(review.threadId);
+export function resumeHint(review: PendingReview, at: HintContext): string {
   return (
     `Thread ${review.threadId} is paused at: ${review.title} [${review.contentId}].\n` +
     "Go on with it later:\n" +
-    `  evalgate run --thread ${thread}${db}\n` +
+    `  ${runThreadCommand(review.threadId, at)}\n` +
     "or decide without prompts:\n" +
-    reviewCommandHint(review, store, cwd)
+    reviewCommandHint(review, at)
   );
 }

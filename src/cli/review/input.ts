@@ -55,3 +55,21 @@ export function createLineReader(input: NodeJS.ReadableStream, signal?: AbortSig
     },
   };
 }
+
+/** Where a question is asked: the answers, the output, and whether stdin is a terminal. */
+export interface QuestionIo {
+  lines: LineReader;
+  out: { write(text: string): unknown };
+  terminal: boolean;
+}
+
+/**
+ * Asks `question` and reads one answer (undefined at the end of the input); the answer is echoed
+ * when stdin is not a terminal, so a log reads well.
+ */
+export async function askLine(io: QuestionIo, question: string): Promise<string | undefined> {
+  io.out.write(question);
+  const line = await io.lines.next();
+  if (!io.terminal) io.out.write(line === undefined ? "\n" : `${line}\n`);
+  return line;
+}

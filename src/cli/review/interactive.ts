@@ -1,6 +1,6 @@
 /**
- * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in
- * $EDITOR on a terminal, otherwise from a file whose path is asked for) / retry when the review
+ * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in the
+ * reviewer's editor, or in a file they edit and hand back with Enter: editor.ts) / retry when the review
  * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
  * again. The end of the input counts as quitting.
  */
@@ -9,19 +9,17 @@ import type { StageDefinition } from "../../graph/stages.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { TextOutput } from "../context.js";
-import { isEditorError, isInputFileError } from "../errors.js";
 import { markedCorrection, markQuestion } from "./corrections.js";
 import { contentText } from "./display.js";
-import { editText } from "./editor.js";
-import { readEditFile } from "./files.js";
-import type { LineReader } from "./input.js";
+import { editContent } from "./editor.js";
+import { askLine, type LineReader } from "./input.js";
 
 export interface DecisionPromptIo {
   lines: LineReader;
   out: TextOutput;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** stdin is a terminal, so $EDITOR can take it over for an edit. */
+  /** stdin is a terminal, so EDITOR can take it over for an edit. */
   terminal: boolean;
   /** Recorded with every decision. */
   reviewer?: string;
@@ -58,54 +56,8 @@ const LABELS: Readonly<Record<Choice, string>> = {
   quit: "[q]uit",
 };
 
-/** Reads one answer; the answer is echoed when stdin is not a terminal, so a log reads well. */
-async function ask(io: DecisionPromptIo, question: string): Promise<string | undefined> {
-  io.out.write(question);
-  const line = await io.lines.next();
-  if (!io.terminal) io.out.write(line === undefined ? "\n" : `${line}\n`);
-  return line;
-}
-
 function withReviewer(io: DecisionPromptIo): { reviewer?: string } {
   return io.reviewer === undefined ? {} : { reviewer: io.reviewer };
-}
-
-/** The new content from a file the reviewer names; undefined to go back to the choices. */
-async function contentFromFile(io: DecisionPromptIo): Promise<string | null | undefined> {
-  for (;;) {
-    const answer = await ask(io, "Path of the file with the new content (empty to go back): ");
-    if (answer === undefined) return null;
-    const path = answer.trim();
-    if (path === "") return undefined;
-    try {
-      return await readEditFile("content file", path, io.cwd);
-    } catch (error) {
-      if (!isInputFileError(error)) throw error;
-      io.out.write(`${error.message}\n`);
-    }
-  }
-}
-
-/** The new content from $EDITOR; undefined when it was left unchanged or the editor failed. */
-function contentFromEditor(
-  io: DecisionPromptIo,
-  editor: string,
-  current: unknown,
-  extension: string,
-): string | undefined {
-  const before = contentText(current) ?? "";
-  try {
-    const after = editText(editor, before, extension);
-    if (after.trim() === "" || after.trim() === before.trim()) {
-      io.out.write("The content was left unchanged: nothing to save.\n");
-      return undefined;
-    }
-    return after;
-  } catch (error) {
-    if (!isEditorError(error)) throw error;
-    io.out.write(`${error.message}\n`);
-    return undefined;
-  }
 }
 
 /** Text stages are edited as Markdown, data stages (research, pairs) as JSON. */
@@ -130,7 +82,7 @@ async function markStep(
   corrections: CorrectionInput[],
 ): Promise<boolean> {
   for (;;) {
-    const answer = await ask(io, markQuestion(review));
+    const answer = await askLine(io, markQuestion(review));
     if (answer === undefined) return false;
     if (answer.trim() === "") return true;
     const marked = markedCorrection(review, answer, corrections);
@@ -150,7 +102,7 @@ async function markStep(
 
 /**
  * Asks until the reviewer decides or quits. `content` is the stage's current content (the text
- * an edit in $EDITOR starts from); `stage` says its shape (data stages are edited as JSON).
+ * an edit starts from); `stage` says its shape (data stages are edited as JSON).
  */
 export async function askDecision(
   review: PendingReview,
@@ -167,7 +119,7 @@ export async function askDecision(
   const marks = () => (corrections.length === 0 ? {} : { corrections: [...corrections] });
   const menu = `Decide: ${offered.map((c) => LABELS[c]).join(", ")} > `;
   for (;;) {
-    const answer = await ask(io, menu);
+    const answer = await askLine(io, menu);
     if (answer === undefined) return { kind: "quit", why: "end-of-input" };
     const key = answer.trim().toLowerCase();
     if (key === "") continue;
@@ -192,7 +144,10 @@ export async function askDecision(
       case "retry":
         return { kind: "decision", decision: { action: choice, ...withReviewer(io) } };
       case "revise": {
-        const feedback = await ask(io, "Feedback for the writer (one line; empty to go back): ");
+        const feedback = await askLine(
+          io,
+          "Feedback for the writer (one line; empty to go back): ",
+        );
         if (feedback === undefined) return { kind: "quit", why: "end-of-input" };
         if (feedback.trim() === "") continue;
         return {
@@ -206,11 +161,8 @@ export async function askDecision(
         };
       }
       case "edit": {
-        const editor = io.env.EDITOR?.trim();
-        const edited =
-          editor !== undefined && editor !== "" && io.terminal
-            ? contentFromEditor(io, editor, content, editExtension(stage, content))
-            : await contentFromFile(io);
+        const before = contentText(content) ?? "";
+        const edited = await editContent(io, before, editExtension(stage, content));
         if (edited === null) return { kind: "quit", why: "end-of-input" };
         if (edited === undefined) continue;
         return {

@@ -10,7 +10,7 @@ import { resolveModelTarget } from "../modelCheck.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { readInputFile } from "./files.js";
 import { loadRunSettings, type RunSettings, runSettingsPath } from "./settings.js";
-import { type CheckpointStore, resolveCheckpointStore } from "./store.js";
+import { type CheckpointStore, storeOfFlags } from "./store.js";
 
 export interface RunCommandOptions extends PanelFlags {
   thread?: string;
@@ -25,6 +25,10 @@ export interface RunCommandOptions extends PanelFlags {
   cache?: boolean;
   /** After the run, the thread's judge calls are written to this JSONL file. */
   trace?: string;
+  /** The deadline of each model call, in milliseconds (--timeout). */
+  timeout?: number;
+  /** PostgreSQL instead of the SQLite file (--database-url). */
+  databaseUrl?: string;
 }
 
 /** The stored settings of the thread; a broken settings file is reported and left aside. */
@@ -72,7 +76,7 @@ export async function planRun(
     options.applicant === undefined
       ? undefined
       : await readInputFile("--applicant file", options.applicant, cwd);
-  const store = resolveCheckpointStore(options.db, env, cwd);
+  const store = storeOfFlags(options, env, cwd);
   const settingsPath = runSettingsPath(store, cwd);
   const stored = await storedSettings(settingsPath, options.thread, context.stderr);
   const target = resolveModelTarget(options.model ?? stored?.model, env);

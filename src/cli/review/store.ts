@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
 import { displayPath } from "../displayPath.js";
+import { CliError } from "../errors.js";
 
 /** The SQLite file the commands use when neither --db nor DATABASE_URL says otherwise. */
 export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";
@@ -26,6 +27,29 @@ export function resolveCheckpointStore(
   const url = env.DATABASE_URL?.trim();
   if (url !== undefined && url !== "") return { kind: "postgres", url };
   return { kind: "sqlite", path: resolve(cwd, DEFAULT_REVIEW_DB) };
+}
+
+/** The store options of the commands that keep threads: `--db <file>`, `--database-url <url>`. */
+export interface StoreFlags {
+  db?: string;
+  databaseUrl?: string;
+}
+
+/**
+ * The store the flags choose: `--database-url` (PostgreSQL), else `--db` (a SQLite file), else
+ * DATABASE_URL, else the default file. Both flags at once, or a URL that is not postgres:// or
+ * postgresql://, are refused (the URL is not repeated: it may hold a password).
+ */
+export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): CheckpointStore {
+  const url = flags.databaseUrl?.trim();
+  if (url === undefined || url === "") return resolveCheckpointStore(flags.db, env, cwd);
+  if (flags.db !== undefined) {
+    throw new CliError("give --db <file> or --database-url <url>, not both");
+  }
+  if (!/^postgres(ql)?:\/\/./i.test(url)) {
+    throw new CliError("--database-url takes a postgres:// or postgresql:// URL");
+  }
+  return { kind: "postgres", url };
 }
 
 /** The store as messages name it: the SQLite path relative to `cwd`, or "PostgreSQL (host/db)". */

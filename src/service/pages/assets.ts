@@ -92,11 +92,13 @@ export const PROGRESS_SCRIPT = `"use strict";
   var log = document.getElementById("progress-log");
   var status = document.getElementById("progress-status");
   var source = new EventSource(root.getAttribute("data-events-url"));
-  var types = ["queued", "running", "stage", "review_ready", "finished", "failed"];
+  var now = document.getElementById("progress-now");
+  var types = ["queued", "running", "stage", "progress", "review_ready", "finished", "failed"];
   var settle = { review_ready: true, finished: true, failed: true };
   function show(event) {
     var data = JSON.parse(event.data);
     var text = typeof data.text === "string" ? data.text : data.type;
+    if (data.type === "progress") { if (now) now.textContent = data.message || text; return; }
     if (log) { var item = document.createElement("li"); item.textContent = text; log.appendChild(item); }
     if (status) status.textContent = text;
     if (settle[data.type]) { source.close(); window.location.reload(); }

@@ -9,7 +9,7 @@ import { ThreadIdSchema } from "../../graph/reviewInput.js";
 import { PageRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
 import { ServiceRequestError } from "../errors.js";
-import { type EventStreamOptions, threadEventStream } from "../events.js";
+import { type EventStreamOptions, eventsSoFar, threadEventStream } from "../events.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
@@ -135,8 +135,7 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     const after = requireValid(AfterSchema.safeParse(c.req.query("after")), "after");
     // Events first, then the status: a review that becomes ready after this read reaches the
     // page's event stream; one that was ready before it is seen in the status below.
-    const seen = await desk.events(threadId, c.var.reviewer, 0);
-    const lastSeq = seen.at(-1)?.seq ?? 0;
+    const { lastSeq, now } = await eventsSoFar(desk, threadId, c.var.reviewer);
     const thread = await desk.threadStatus(threadId, c.var.reviewer);
     if (thread.status === "waiting") {
       const pending = await nextReviewId(desk, threadId, c);
@@ -145,6 +144,7 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     const progress = {
       eventsUrl: `/threads/${encodeURIComponent(threadId)}/events?after=${lastSeq}`,
       selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
+      ...(now === undefined ? {} : { now }),
     };
     const { name } = c.var.reviewer;
     const csrf = c.var.session.csrf;

@@ -16,8 +16,11 @@ export interface ThreadPageProps {
   reviewer: string;
   csrf: string;
   thread: ThreadStatus;
-  /** Set on the progress page: where the event stream starts and this page's own address. */
-  progress?: { eventsUrl: string; selfUrl: string };
+  /**
+   * Set on the progress page: where the event stream starts, this page's own address, and what
+   * the run is doing now (the stage being written or judged, criteria done of total).
+   */
+  progress?: { eventsUrl: string; selfUrl: string; now?: string };
   /** The judge calls of the thread's evaluations (administrators), collapsed under the decisions. */
   traces?: ThreadTraces;
   /** The reader is an administrator: technical details are shown. */
@@ -53,7 +56,7 @@ function Stages(props: { thread: ThreadStatus }) {
   );
 }
 
-function Progress(props: { thread: ThreadStatus; selfUrl: string }) {
+function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }) {
   const waiting = props.thread.status === "queued" || props.thread.status === "running";
   return (
     <section class="notice" id="progress">
@@ -63,6 +66,7 @@ function Progress(props: { thread: ThreadStatus; selfUrl: string }) {
           : `The proposal is ${statusName(props.thread.status)}`}
       </h2>
       <p id="progress-status">{statusName(props.thread.status)}</p>
+      <p id="progress-now">{waiting ? (props.now ?? "") : ""}</p>
       <ol class="progress-log" id="progress-log" />
       <p>
         {waiting ? "This page moves on by itself when the next review is ready. " : ""}
@@ -143,7 +147,9 @@ export function ThreadPage(props: ThreadPageProps) {
         <p class="muted">Reviewers: {thread.reviewers.join(", ")}</p>
       </section>
       <RetryThreadForm thread={thread} csrf={props.csrf} />
-      {progress !== undefined ? <Progress thread={thread} selfUrl={progress.selfUrl} /> : null}
+      {progress !== undefined ? (
+        <Progress thread={thread} selfUrl={progress.selfUrl} now={progress.now} />
+      ) : null}
       <section>
         <h2>Stages</h2>
         <Stages thread={thread} />

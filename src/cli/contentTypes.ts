@@ -1,0 +1,61 @@
+/**
+ * The content types a command accepts (`evaluate --content-type`, `calibrate --content-type`):
+ * those evalgate has judge guidance for (the stages of the proposal graph), in any spelling the
+ * prompts resolve (`connectionPairs`, `Connection Pairs`, `solution_sought`), plus, for
+ * `calibrate`, any content type the store holds labels for. Anything else is refused with the
+ * valid ones listed and the closest one suggested: a typo must not give an empty report.
+ */
+import { CONTENT_TYPE_PROMPTS, normaliseContentType } from "../../prompts/evaluation/index.js";
+import { CliError } from "./errors.js";
+
+/** The content types evalgate has guidance for, in the order of the proposal graph. */
+export const KNOWN_CONTENT_TYPES: readonly string[] = Object.keys(CONTENT_TYPE_PROMPTS);
+
+/** Edit distance between two short words (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(
+        Math.min((row[j - 1] ?? 0) + 1, (previous[j] ?? 0) + 1, (previous[j - 1] ?? 0) + cost),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The valid name closest to `given`, when it is close enough to be a typo of it. */
+export function closestName(given: string, valid: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of valid) {
+    const d = distance(given, name);
+    if (best === undefined || d < best.distance) best = { name, distance: d };
+  }
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(best.name.length / 3))
+    ? best.name
+    : undefined;
+}
+
+/** The refusal of a name not among `valid`, listing them and suggesting the closest. */
+export function unknownNameError(what: string, given: string, valid: readonly string[]): CliError {
+  const shown = JSON.stringify(given.length > 64 ? `${given.slice(0, 64)}…` : given);
+  const near = closestName(given, valid);
+  const hint = near === undefined ? "" : ` (did you mean ${near}?)`;
+  const list = valid.length === 0 ? "there are none" : `use one of ${valid.join(", ")}`;
+  return new CliError(`unknown ${what} ${shown}${hint}: ${list}`);
+}
+
+/**
+ * The content type given to a command, checked: its snake_case form when it is a known one (or
+ * one of `extra`), else a CliError listing the valid ones.
+ */
+export function checkedContentType(given: string, extra: readonly string[] = []): string {
+  const normalised = normaliseContentType(given);
+  const valid = [...new Set([...KNOWN_CONTENT_TYPES, ...extra])];
+  if (valid.includes(normalised)) return normalised;
+  if (extra.includes(given.trim())) return given.trim();
+  throw unknownNameError("content type", given.trim(), valid);
+}

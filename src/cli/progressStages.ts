@@ -1,0 +1,83 @@
+/**
+ * Progress of a proposal run between two reviews (`run`, and `review` when a decision runs the
+ * thread on), on stderr: which stage is being written or judged and how many of its criteria are
+ * done. On a terminal one line is redrawn in place (`judging Research [####----] 3/7`) and each
+ * judged stage leaves one permanent line; elsewhere (a pipe, a CI log) every step is a plain line,
+ * `[k/n]` per criterion as `evaluate` prints them.
+ */
+import type { StageProgress } from "../orchestrator/stageProgress.js";
+import type { TextOutput } from "./context.js";
+import { progressBar } from "./progress.js";
+import { formatScore, truncate } from "./report/text.js";
+
+const CLEAR_LINE = "\r\x1b[2K";
+
+export interface StageProgressReporter {
+  onProgress(threadId: string, progress: StageProgress): void;
+  /** Clears a line still drawn, so that what is printed next starts clean. */
+  finish(): void;
+}
+
+function criterionLine(progress: Extract<StageProgress, { phase: "judging" }>): string {
+  const score =
+    progress.score === undefined
+      ? ""
+      : progress.score === null
+        ? " → not evaluated"
+        : ` → ${formatScore(progress.score)}`;
+  return `[${progress.done}/${progress.total}] ${progress.title}: ${progress.criterionId ?? ""}${score}`;
+}
+
+function judgedLine(progress: Extract<StageProgress, { phase: "judged" }>): string {
+  const outcome = progress.passed ? "passed" : "not passed";
+  return `${progress.title} judged: ${formatScore(progress.overallScore)} (${outcome})`;
+}
+
+/** The plain line of a step (a pipe or a log). */
+function plainLine(progress: StageProgress): string {
+  switch (progress.phase) {
+    case "writing":
+      return `writing ${progress.title}…`;
+    case "judging":
+      return progress.done === 0
+        ? `judging ${progress.title}: ${progress.total} criteria`
+        : criterionLine(progress);
+    case "judged":
+      return judgedLine(progress);
+  }
+}
+
+/** The line redrawn in place on a terminal while a stage is written or judged. */
+function liveLine(progress: Exclude<StageProgress, { phase: "judged" }>): string {
+  if (progress.phase === "writing") return `writing ${progress.title}…`;
+  const last = progress.criterionId === undefined ? "" : `  ${progress.criterionId}`;
+  return `judging ${progress.title} ${progressBar(progress.done, progress.total)} ${progress.done}/${progress.total}${last}`;
+}
+
+export function createStageProgressReporter(stream: TextOutput): StageProgressReporter {
+  const tty = stream.isTTY === true;
+  let drawn = false;
+  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
+  const clear = () => {
+    if (drawn) stream.write(CLEAR_LINE);
+    drawn = false;
+  };
+  return {
+    onProgress(_threadId, progress) {
+      if (!tty) {
+        stream.write(`${plainLine(progress)}\n`);
+        return;
+      }
+      if (progress.phase === "judged") {
+        clear();
+        stream.write(`${truncate(judgedLine(progress), width())}\n`);
+        return;
+      }
+      stream.write(`${CLEAR_LINE}${truncate(liveLine(progress), width())}`);
+      drawn = true;
+    },
+    finish() {
+      if (tty) clear();
+    },
+  };
+}
