@@ -6,8 +6,11 @@ export {
   loadBlueprint,
   prepareBlueprint,
 } from "./blueprint.js";
+export { averageCoverage } from "./coverage.js";
 export { BLUEPRINT_ERROR_CODES, BlueprintError, isBlueprintError } from "./errors.js";
 export {
+  type AlternativeGroupResult,
+  AlternativeGroupResultSchema,
   type BlueprintRun,
   BlueprintRunSchema,
   type CoverageResult,
@@ -15,4 +18,4 @@ export {
   type PointAssessment,
   PointAssessmentSchema,
 } from "./result.js";
-export { averageCoverage, type RunBlueprintOptions, runBlueprint } from "./runBlueprint.js";
+export { type RunBlueprintOptions, runBlueprint } from "./runBlueprint.js";
