@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cosineSimilarity } from "../context/embeddingRetriever.js";
 import type { AsyncPointFunctionSpec, PointFunctionContext } from "./pointFunction.js";
-import { NO_REFERENCE } from "./referencePointFunctions.js";
+import { NO_REFERENCE, optionsOf } from "./referencePointFunctions.js";
 
 /**
  * Point functions that compare meanings through the model server's embeddings: the cosine of the
@@ -13,6 +13,8 @@ import { NO_REFERENCE } from "./referencePointFunctions.js";
 export const MAX_EMBED_INPUT_CHARS = 100_000;
 
 const embeddingArgs = z.union([
+  z.undefined(),
+  z.null(),
   z.string().min(1),
   z.strictObject({
     reference: z.string().min(1).optional(),
@@ -59,18 +61,18 @@ async function similarity(
 
 const embedding_similarity: AsyncPointFunctionSpec<EmbeddingArgs> = {
   argsSchema: embeddingArgs,
-  expects: "a reference text, or { reference?, min?, model? }",
+  expects:
+    "a reference text, { reference?, min?, model? }, or nothing (the evaluation's reference)",
   description:
     "Cosine similarity of the text's and the reference's embeddings from the model server " +
     "(below 0 counts as 0; an empty text is 0); with min, whether it reaches min.",
   evaluate: async (text, args, context) => {
-    const options = typeof args === "string" ? { reference: args } : args;
+    const options = optionsOf(args);
     const reference = options.reference ?? context.reference;
     if (reference === undefined) return { error: NO_REFERENCE };
-    const model = "model" in options ? options.model : undefined;
-    const score = await similarity(text, reference, model, context);
+    const score = await similarity(text, reference, options.model, context);
     if (typeof score !== "number") return score;
-    return "min" in options && options.min !== undefined ? score >= options.min : score;
+    return options.min === undefined ? score : score >= options.min;
   },
 };
 

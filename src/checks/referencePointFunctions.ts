@@ -21,7 +21,11 @@ function hasWord(reference: string | undefined): boolean {
 }
 const NO_WORD = "the reference has no word (letters or digits) to compare with";
 
+/** No args: the evaluation's reference, the similarity itself. */
+const noArgs = z.union([z.undefined(), z.null()]);
+
 const rougeArgs = z.union([
+  noArgs,
   z.string().min(1).refine(hasWord, { message: NO_WORD }),
   z
     .strictObject({ reference: z.string().min(1).optional(), min: threshold.optional() })
@@ -30,6 +34,7 @@ const rougeArgs = z.union([
 type RougeArgs = z.infer<typeof rougeArgs>;
 
 const levenshteinArgs = z.union([
+  noArgs,
   z.string().min(1),
   z.strictObject({
     reference: z.string().min(1).optional(),
@@ -39,14 +44,18 @@ const levenshteinArgs = z.union([
 ]);
 type LevenshteinArgs = z.infer<typeof levenshteinArgs>;
 
-interface ReferenceOptions {
+/** The object form of a reference-based function's args (each function takes some of these). */
+export interface ReferenceOptions {
   reference?: string | undefined;
   min?: number | undefined;
   ignoreCase?: boolean | undefined;
+  model?: string | undefined;
 }
 
-function optionsOf(args: string | ReferenceOptions): ReferenceOptions {
-  return typeof args === "string" ? { reference: args } : args;
+/** The args as options: a text is the reference, no args are no options. */
+export function optionsOf(args: string | ReferenceOptions | null | undefined): ReferenceOptions {
+  if (typeof args === "string") return { reference: args };
+  return args ?? {};
 }
 
 /** Why a reference-based function could not compare: it was given no reference. */
@@ -68,7 +77,8 @@ function scored(similarity: number, min: number | undefined): PointFunctionResul
 
 const rouge_l: PointFunctionSpec<RougeArgs> = {
   argsSchema: rougeArgs,
-  expects: 'a reference text, or { reference?, min? } (e.g. { "reference": "…", "min": 0.5 })',
+  expects:
+    'a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation\'s reference)',
   description:
     "ROUGE-L F-measure (0–1) of the text against the reference: the longest common subsequence " +
     "of lower-cased words; with min, whether it reaches min.",
@@ -87,7 +97,8 @@ const rouge_l: PointFunctionSpec<RougeArgs> = {
 
 const levenshtein_similarity: PointFunctionSpec<LevenshteinArgs> = {
   argsSchema: levenshteinArgs,
-  expects: "a reference text, or { reference?, min?, ignoreCase? }",
+  expects:
+    "a reference text, { reference?, min?, ignoreCase? }, or nothing (the evaluation's reference)",
   description:
     "1 − Levenshtein distance / the longer length, on characters, surrounding whitespace " +
     "ignored (0–1); with min, whether it reaches min.",

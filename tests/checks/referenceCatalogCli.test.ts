@@ -25,12 +25,13 @@ describe.concurrent("catalog validate and the reference-based point functions", 
         ["levenshtein_similarity", { reference: "GR-2025-17", ignoreCase: true }],
         { fn: "embedding_similarity", fnArgs: { min: 0.8 }, multiplier: 2 },
         ["not_rouge_l", "An unrelated answer."],
+        ["rouge_l"],
       ]),
     );
     const run = await runEvalgate(["catalog", "validate", path]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("5 criteria (1 judged by the model, 4 deterministic)");
+    expect(run.stdout).toContain("6 criteria (1 judged by the model, 5 deterministic)");
   });
 
   it("args that do not fit: the error names the function, what it expects and where (exit 1)", async () => {
@@ -46,7 +47,7 @@ describe.concurrent("catalog validate and the reference-based point functions", 
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`${path}: invalid catalog`);
     expect(run.stdout).toContain(
-      'rouge_l: expected a reference text, or { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), got an object',
+      `rouge_l: expected a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation's reference), got an object`,
     );
     expect(run.stdout).toMatch(/\$\.points\[1\]/);
   });
@@ -70,7 +71,7 @@ describe.concurrent("catalog validate and the reference-based point functions", 
     );
     expect(modelRun.code).toBe(1);
     expect(modelRun.stdout).toContain(
-      "embedding_similarity: expected a reference text, or { reference?, min?, model? }",
+      "embedding_similarity: expected a reference text, { reference?, min?, model? }, or nothing",
     );
   });
 });

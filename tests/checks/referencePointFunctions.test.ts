@@ -51,6 +51,8 @@ describe("rouge_l", () => {
   it("takes the evaluation's reference when the args name none, the args' own first", () => {
     // "forty nurses" against the context's reference: LCS 2, P = 1, R = 2/10, F = 0.4/1.2 = 1/3.
     expect(run("rouge_l", "forty nurses", {}, IDEAL)).toBeCloseTo(1 / 3, 12);
+    expect(run("rouge_l", "forty nurses", undefined, IDEAL)).toBeCloseTo(1 / 3, 12);
+    expect(run("rouge_l", "forty nurses", null, IDEAL)).toBeCloseTo(1 / 3, 12);
     expect(run("rouge_l", "forty nurses", { min: 0.3 }, IDEAL)).toBe(true);
     expect(run("rouge_l", "forty nurses", { reference: "forty nurses" }, IDEAL)).toBe(1);
   });
@@ -113,7 +115,10 @@ describe("their args, as a catalog's validation reads them", () => {
       ["rouge_l", "a reference"],
       ["rouge_l", { reference: "a reference", min: 0.4 }],
       ["rouge_l", {}],
+      ["rouge_l", undefined],
       ["not_rouge_l", { min: 1 }],
+      ["levenshtein_similarity", null],
+      ["embedding_similarity", undefined],
       ["levenshtein_similarity", { reference: "GR-1", ignoreCase: true, min: 0 }],
       ["embedding_similarity", { reference: "a reference", model: "nomic-embed-text" }],
       ["embedding_similarity", { min: 0.8 }],
@@ -127,16 +132,16 @@ describe("their args, as a catalog's validation reads them", () => {
 
   it("refuses args that do not fit, saying what was expected and what came", () => {
     expect(checkPointFunctionArgs("rouge_l", { reference: "x", min: 2 })).toBe(
-      'rouge_l: expected a reference text, or { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), got an object',
+      `rouge_l: expected a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation's reference), got an object`,
     );
     expect(checkPointFunctionArgs("rouge_l", "...")).toBe(
-      'rouge_l: expected a reference text, or { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), got the string "..." (the reference has no word (letters or digits) to compare with)',
+      `rouge_l: expected a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation's reference), got the string "..." (the reference has no word (letters or digits) to compare with)`,
     );
     expect(checkPointFunctionArgs("levenshtein_similarity", { reference: "x", typo: 1 })).toMatch(
-      /^levenshtein_similarity: expected a reference text, or \{ reference\?, min\?, ignoreCase\? \}, got an object/,
+      /^levenshtein_similarity: expected a reference text, \{ reference\?, min\?, ignoreCase\? \}, or nothing \(the evaluation's reference\), got an object/,
     );
     expect(checkPointFunctionArgs("embedding_similarity", { model: "" })).toMatch(
-      /^embedding_similarity: expected a reference text, or \{ reference\?, min\?, model\? \}/,
+      /^embedding_similarity: expected a reference text, \{ reference\?, min\?, model\? \}, or nothing/,
     );
     expect(checkPointFunctionArgs("embedding_similarity", ["a", "b"])).toMatch(
       /got an array of 2 items$/,
