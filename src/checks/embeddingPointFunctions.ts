@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cosineSimilarity } from "../context/embeddingRetriever.js";
 import type { AsyncPointFunctionSpec, PointFunctionContext } from "./pointFunction.js";
-import { NO_REFERENCE, optionsOf } from "./referencePointFunctions.js";
+import { NO_REFERENCE, optionsOf, scored } from "./referencePointFunctions.js";
 
 /**
  * Point functions that compare meanings through the model server's embeddings: the cosine of the
@@ -72,7 +72,7 @@ const embedding_similarity: AsyncPointFunctionSpec<EmbeddingArgs> = {
     if (reference === undefined) return { error: NO_REFERENCE };
     const score = await similarity(text, reference, options.model, context);
     if (typeof score !== "number") return score;
-    return options.min === undefined ? score : score >= options.min;
+    return scored(score, options.min);
   },
 };
 

@@ -70,9 +70,12 @@ function referenceFor(
   return options.reference ?? context.reference;
 }
 
-/** The similarity, or whether it reaches `min`. */
-function scored(similarity: number, min: number | undefined): PointFunctionResult {
-  return min === undefined ? similarity : similarity >= min;
+/**
+ * The similarity, or whether it reaches `min` — within 1e-12, so that a similarity worked out by
+ * hand as exactly `min` (0.5 computed as 0.49999999999999994) reaches it.
+ */
+export function scored(similarity: number, min: number | undefined): PointFunctionResult {
+  return min === undefined ? similarity : similarity >= min - 1e-12;
 }
 
 const rouge_l: PointFunctionSpec<RougeArgs> = {

@@ -58,7 +58,7 @@ export interface RougeL {
   precision: number;
   /** lcs / words of the reference. */
   recall: number;
-  /** The F-measure 2PR / (P + R) (β = 1); 0 when nothing is shared. */
+  /** The F-measure 2PR / (P + R) (β = 1), computed as 2·lcs / (n + m); 0 when nothing is shared. */
   f: number;
 }
 
@@ -86,7 +86,8 @@ export function rougeL(text: string, reference: string): Sized<RougeL> {
   const lcs = a.length >= b.length ? lcsLength(a, b) : lcsLength(b, a);
   const precision = lcs / candidate.length;
   const recall = lcs / ideal.length;
-  const f = lcs === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  // 2PR / (P + R) with P = lcs/n and R = lcs/m is 2·lcs / (n + m): one rounding instead of five.
+  const f = (2 * lcs) / (candidate.length + ideal.length);
   return { lcs, precision, recall, f };
 }
 

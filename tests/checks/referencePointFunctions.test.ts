@@ -41,11 +41,24 @@ describe("rouge_l", () => {
     expect(run("rouge_l", IDEAL.toUpperCase(), IDEAL)).toBe(1);
   });
 
+  it("gives the value worked out in criteria-configuration.md", () => {
+    // forty nurses will be trained in clinics (7) / we train forty nurses in rural clinics by
+    // march (9): LCS forty·nurses·in·clinics = 4, P = 4/7, R = 4/9, F = (32/63) / (64/63) = 0.5.
+    const reference = "We train forty nurses in rural clinics by March.";
+    const text = "Forty nurses will be trained in clinics.";
+    expect(run("rouge_l", text, { reference })).toBeCloseTo(0.5, 12);
+    expect(run("rouge_l", text, { reference, min: 0.5 })).toBe(true);
+  });
+
   it("with min, answers whether the F-measure reaches it (equal counts as reached)", () => {
     const text = "We train forty nurses in clinics";
     expect(run("rouge_l", text, { reference: IDEAL, min: 0.5 })).toBe(true);
     expect(run("rouge_l", text, { reference: IDEAL, min: 0.51 })).toBe(false);
     expect(run("not_rouge_l", text, { reference: IDEAL, min: 0.51 })).toBe(true);
+    // 1 − 3/7 is 4/7 to the last bit; a threshold written as 4/7 is reached.
+    expect(run("levenshtein_similarity", "kitten", { reference: "sitting", min: 4 / 7 })).toBe(
+      true,
+    );
   });
 
   it("takes the evaluation's reference when the args name none, the args' own first", () => {

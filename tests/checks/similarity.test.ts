@@ -63,6 +63,12 @@ describe("rougeL", () => {
     expect(f("a c f", "a b c d e f")).toBeCloseTo(2 / 3, 12);
   });
 
+  it("computes F as 2·LCS / (n + m), so a hand value is met exactly", () => {
+    // a b c / a x b y c: LCS 3, P = 1, R = 3/5, F = 2·3 / (3 + 5) = 0.75 (2PR/(P+R) in floating
+    // point would give 0.7499999999999999).
+    expect(f("a b c", "a x b y c")).toBe(0.75);
+  });
+
   it("is a subsequence, not a substring: gaps are allowed, order is not", () => {
     // the cat sat on the mat / the cat is on the mat: the·cat·on·the·mat, LCS 5 of 6 each.
     expect(f("the cat is on the mat", "the cat sat on the mat")).toBeCloseTo(5 / 6, 12);
