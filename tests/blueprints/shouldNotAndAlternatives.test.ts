@@ -3,6 +3,8 @@
  * answer for the reference-based point functions. The judge answers each key point with a score
  * fixed here, so every coverage below is computed by hand (the working is beside each case).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   BlueprintRunSchema,
@@ -208,6 +210,46 @@ describe("alternative paths", () => {
     expect(coverage.error).toBe("1 of 3 points could not be assessed");
     // Only the plain point counts.
     expect(coverage.avgCoverageExtent).toBe(1);
+  });
+});
+
+describe("the worked example of templates-and-blueprints.md", () => {
+  it("runs as written and gives the average worked out there", async () => {
+    const doc = readFileSync(
+      join(import.meta.dirname, "../../docs/templates-and-blueprints.md"),
+      "utf8",
+    );
+    const after = doc.slice(doc.indexOf("A worked example"));
+    const block = /```json\n([\s\S]*?)\n```/.exec(after)?.[1] ?? "";
+    const coverageByPoint: Record<string, number> = {
+      "Names the budget total.": 0.5,
+      "Asks which currency the funder uses.": 0.9,
+      "States the amount in euros.": 0.2,
+      "Gives a deadline.": 0.4,
+      "Says no deadline applies.": 1,
+      "Explains why.": 0,
+      "Promises guaranteed funding.": 0,
+    };
+    const docJudge = new ScriptedChatModel({
+      model: "judge",
+      responder: (messages: RecordedMessage[]) => {
+        const user = messages.find((m) => m.role === "user")?.content ?? "";
+        const point = Object.keys(coverageByPoint).find((text) => user.includes(text)) ?? "";
+        const score = coverageByPoint[point];
+        if (score === undefined) throw new Error(`no key point the test knows in: ${user}`);
+        return JSON.stringify({ reasoning: `Judged ${score}.`, score });
+      },
+    });
+    const run = await runBlueprint(JSON.parse(block), {
+      models: [candidate("Which currency should we use?")],
+      judge: docJudge,
+    });
+    const coverage = CoverageResultSchema.parse(
+      Object.values(run.evaluationResults.llmCoverageScores.currency ?? {})[0],
+    );
+    expect(coverage.alternativeGroups?.map((g) => g.score)).toEqual([0.95, 0.75]);
+    // (0.5 + 0.95 + 2·0.75 + 1) / 5
+    expect(coverage.avgCoverageExtent).toBeCloseTo(0.79, 12);
   });
 });
 
