@@ -134,7 +134,8 @@ export class FunctionRegistry implements FunctionAllowance {
    */
   withReference(reference: string | undefined): FunctionRegistry {
     const { reference: _previous, ...rest } = this.options;
-    const copy = new FunctionRegistry(reference === undefined ? rest : { ...rest, reference });
+    const same = { ...rest, baseDir: this.baseDir };
+    const copy = new FunctionRegistry(reference === undefined ? same : { ...same, reference });
     for (const [ref, fn] of this.registered) copy.registered.set(ref, fn);
     for (const [ref, fn] of this.imported) copy.imported.set(ref, fn);
     return copy;
