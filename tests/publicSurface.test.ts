@@ -65,6 +65,7 @@ const SUBPATHS = [
   "context",
   "criteria",
   "engine",
+  "evaluators",
   "graph",
   "judge",
   "llm",

@@ -1,15 +1,19 @@
 /**
  * A blueprint: prompts, each with the key points a good answer covers (a points list: plain text
  * points judged by the LLM, `["fn", arg]` tuples and `{ text | fn, fnArgs, multiplier, citation }`
- * objects), and optionally the candidate models to ask. Each prompt's points become a catalog
- * whose text points carry the original prompt, so the judge sees what the answer was answering.
+ * objects), what it should not do (`should_not`, the same forms, inverted), alternative paths in
+ * either (see pointPlan.ts), an ideal answer for the reference-based point functions, and
+ * optionally the candidate models to ask. Each prompt's points become a catalog whose text points
+ * carry the original prompt, so the judge sees what the answer was answering.
  */
 import { z } from "zod";
+import { isCatalogError } from "../criteria/errors.js";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { parseCatalog } from "../criteria/parse.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { BlueprintError } from "./errors.js";
+import { type PointPlan, planPoints } from "./pointPlan.js";
 
 /** The largest blueprint file read. */
 export const MAX_BLUEPRINT_BYTES = 5_000_000;
@@ -20,15 +24,32 @@ const PointSchema = z.union([
   z.record(z.string(), z.unknown()),
 ]);
 
-export const BlueprintPromptSchema = z.looseObject({
-  id: z.string().min(1).optional(),
-  /** The prompt sent to every candidate model (`prompt` is read as well). */
-  promptText: z.string().min(1).optional(),
-  prompt: z.string().min(1).optional(),
-  /** A system prompt for the candidate models, for this prompt only. */
-  system: z.string().optional(),
-  points: z.array(PointSchema).min(1),
-});
+export const BlueprintPromptSchema = z
+  .looseObject({
+    id: z.string().min(1).optional(),
+    /** The prompt sent to every candidate model (`prompt` is read as well). */
+    promptText: z.string().min(1).optional(),
+    prompt: z.string().min(1).optional(),
+    /** A system prompt for the candidate models, for this prompt only. */
+    system: z.string().optional(),
+    /** What a good answer covers (`should` is read as well). */
+    points: z.array(PointSchema).min(1).optional(),
+    should: z.array(PointSchema).min(1).optional(),
+    /** What a good answer does not do: each point counts 1 − its score. */
+    should_not: z.array(PointSchema).min(1).optional(),
+    /**
+     * An ideal answer (`idealResponse` is read as well): the reference of the reference-based
+     * point functions (rouge_l, levenshtein_similarity, embedding_similarity) that name none.
+     */
+    ideal: z.string().min(1).optional(),
+    idealResponse: z.string().min(1).optional(),
+  })
+  .refine((p) => p.points === undefined || p.should === undefined, {
+    message: "give the points as `points` or as `should`, not both",
+  })
+  .refine((p) => p.points ?? p.should ?? p.should_not, {
+    message: "a prompt needs points: `points` (or `should`), `should_not`, or both",
+  });
 
 export const BlueprintSchema = z.looseObject({
   id: z.string().min(1).optional(),
@@ -45,7 +66,7 @@ export const BlueprintSchema = z.looseObject({
 export type Blueprint = z.infer<typeof BlueprintSchema>;
 export type BlueprintPrompt = z.infer<typeof BlueprintPromptSchema>;
 
-/** One prompt, ready to run: its id, its text, its points as a catalog, their multipliers. */
+/** One prompt, ready to run: its id, its text, its points as a catalog, how they combine. */
 export interface PreparedPrompt {
   id: string;
   text: string;
@@ -53,6 +74,10 @@ export interface PreparedPrompt {
   catalog: Catalog;
   /** Each point's multiplier as written (default 1), in the catalog's criteria order. */
   multipliers: number[];
+  /** How the points (the catalog's criteria, in order) make the prompt's score. */
+  plan: PointPlan;
+  /** The ideal answer, for reference-based point functions without a reference of their own. */
+  reference?: string;
 }
 
 function multiplierOf(point: unknown): number {
@@ -67,22 +92,59 @@ function withPrompt(criterion: Criterion, prompt: string): Criterion {
   return method.kind === "point" ? { ...criterion, method: { ...method, prompt } } : criterion;
 }
 
+function parsePoints(id: string, points: readonly unknown[], source: string): Catalog {
+  return parseCatalog(JSON.stringify({ id, name: id, points }), { format: "json", source });
+}
+
+/**
+ * The prompt's points as a catalog. When they do not load, the point at fault is found and the
+ * error names where it is written (`prompts[0].should_not[1][0][2]`), not its place in the list.
+ */
+function pointsCatalog(id: string, plan: PointPlan, where: string): Catalog {
+  try {
+    return parsePoints(id, plan.points, where);
+  } catch (error) {
+    if (!isCatalogError(error)) throw error;
+    plan.points.forEach((point, index) => {
+      try {
+        parsePoints(id, [point], where);
+      } catch (alone) {
+        if (!isCatalogError(alone)) throw alone;
+        const [list, position, ...inside] = alone.path ?? [];
+        if (list !== "points" || position !== 0) return;
+        const at = plan.placement[index]?.at ?? `points[${index}]`;
+        const rest = inside.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`));
+        throw new BlueprintError(`${where}.${at}${rest.join("")}`, alone.detail);
+      }
+    });
+    throw error;
+  }
+}
+
 function preparePrompt(prompt: BlueprintPrompt, index: number, source: string): PreparedPrompt {
   const id = prompt.id ?? `prompt-${index + 1}`;
   const text = prompt.promptText ?? prompt.prompt;
-  if (text === undefined) {
-    throw new BlueprintError(`${source} › prompts[${index}]`, "a prompt needs promptText");
-  }
-  const catalog = parseCatalog(JSON.stringify({ id, name: id, points: prompt.points }), {
-    format: "json",
-    source: `${source} › prompts[${index}]`,
-  });
+  const where = `${source} › prompts[${index}]`;
+  if (text === undefined) throw new BlueprintError(where, "a prompt needs promptText");
+  const shouldKey = prompt.points === undefined ? "should" : "points";
+  const should = prompt.points ?? prompt.should;
+  const plan = planPoints(
+    {
+      ...(should === undefined ? {} : { should: { key: shouldKey, entries: should } }),
+      ...(prompt.should_not === undefined ? {} : { shouldNot: prompt.should_not }),
+    },
+    where,
+  );
+  const catalog = pointsCatalog(id, plan, where);
+  const reference = prompt.ideal ?? prompt.idealResponse;
   return {
     id,
     text,
     ...(prompt.system === undefined ? {} : { system: prompt.system }),
     catalog: { ...catalog, criteria: catalog.criteria.map((c) => withPrompt(c, text)) },
-    multipliers: prompt.points.map(multiplierOf),
+    multipliers: plan.points.map(multiplierOf),
+    plan,
+    ...(reference === undefined ? {} : { reference }),
   };
 }
 

@@ -6,8 +6,11 @@ export {
   loadBlueprint,
   prepareBlueprint,
 } from "./blueprint.js";
+export { averageCoverage } from "./coverage.js";
 export { BLUEPRINT_ERROR_CODES, BlueprintError, isBlueprintError } from "./errors.js";
 export {
+  type AlternativeGroupResult,
+  AlternativeGroupResultSchema,
   type BlueprintRun,
   BlueprintRunSchema,
   type CoverageResult,
@@ -16,7 +19,6 @@ export {
   PointAssessmentSchema,
 } from "./result.js";
 export {
-  averageCoverage,
   type BlueprintProgress,
   type RunBlueprintOptions,
   runBlueprint,

@@ -8,21 +8,49 @@ import { z } from "zod";
 export const PointAssessmentSchema = z.object({
   /** The key point, or `Function: contains("…")` for a function point. */
   keyPointText: z.string(),
-  /** 0–1; null when the judge could not assess the point (never silently a zero). */
+  /**
+   * 0–1 as the point counts (for a `should_not` point: 1 − the coverage measured); null when the
+   * judge could not assess the point (never silently a zero).
+   */
   coverageExtent: z.number().min(0).max(1).nullable(),
   reflection: z.string(),
   multiplier: z.number().min(0),
   citation: z.string().optional(),
   /** Why the point could not be assessed. */
   error: z.string().optional(),
+  /** A `should_not` point: what it describes should not be there, so it counts 1 − coverage. */
+  inverted: z.literal(true).optional(),
+  /** The alternative group and path the point belongs to (both 1-based). */
+  alternative: z
+    .object({ group: z.number().int().min(1), path: z.number().int().min(1) })
+    .optional(),
 });
 export type PointAssessment = z.infer<typeof PointAssessmentSchema>;
 
+/** An alternative group's paths and the score it counts with. */
+export const AlternativeGroupResultSchema = z.object({
+  group: z.number().int().min(1),
+  block: z.enum(["should", "should_not"]),
+  multiplier: z.number().min(0),
+  /** Each path's weighted average (its points as they count); null when one was not assessed. */
+  pathScores: z.array(z.number().min(0).max(1).nullable()),
+  /** The path that decided (1-based): the best in `should`, the worst in `should_not`. */
+  decidingPath: z.number().int().min(1).nullable(),
+  /** The group's score; null when one of its paths could not be assessed. */
+  score: z.number().min(0).max(1).nullable(),
+});
+export type AlternativeGroupResult = z.infer<typeof AlternativeGroupResultSchema>;
+
 export const CoverageResultSchema = z.object({
   keyPointsCount: z.number().int().min(0),
-  /** Σ multiplier·coverage / Σ multiplier over the assessed points; null when none was. */
+  /**
+   * Σ multiplier·score / Σ multiplier over the points and alternative groups that were assessed
+   * (a point's score as it counts, a group's as its deciding path); null when none was.
+   */
   avgCoverageExtent: z.number().min(0).max(1).nullable(),
   pointAssessments: z.array(PointAssessmentSchema),
+  /** The alternative groups, when the prompt has any. */
+  alternativeGroups: z.array(AlternativeGroupResultSchema).optional(),
   /** Set when some points could not be assessed. */
   error: z.string().optional(),
 });

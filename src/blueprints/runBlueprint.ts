@@ -1,17 +1,20 @@
 /**
  * runBlueprint: every prompt of a blueprint sent to every candidate model, and every answer judged
  * against the prompt's points — text points by the LLM judge (with the original prompt in the
- * point prompt), function points deterministically — weighted by their multipliers. The result is
- * the comparison document: the answers, and `evaluationResults.llmCoverageScores` per prompt per
- * model (the weighted average coverage and one assessment per point).
+ * point prompt), function points by their function (the prompt's ideal answer as the reference of
+ * the reference-based ones) — combined as coverage.ts says (multipliers, should_not, alternative
+ * paths). The result is the comparison document: the answers, and
+ * `evaluationResults.llmCoverageScores` per prompt per model (the weighted average coverage and one
+ * assessment per point).
  */
+import { FunctionRegistry } from "../checks/registry.js";
 import { evaluateContent, resolveJudgeModel } from "../engine/evaluateContent.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { invokeJudge } from "../llm/invoke.js";
-import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
 import { type Blueprint, type PreparedPrompt, prepareBlueprint } from "./blueprint.js";
+import { coverageOf } from "./coverage.js";
 import { BlueprintError } from "./errors.js";
-import type { BlueprintRun, CoverageResult, PointAssessment } from "./result.js";
+import type { BlueprintRun, CoverageResult } from "./result.js";
 
 export interface RunBlueprintOptions {
   /** Candidate models; default: the blueprint's own `models`. */
@@ -26,6 +29,12 @@ export interface RunBlueprintOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** A label for the run (default: the blueprint's id). */
   runLabel?: string;
+  /**
+   * Functions for the points (registered ones, the embeddings server of embedding_similarity);
+   * each prompt's `ideal` becomes its reference. Default: built-in point functions, Ollama at
+   * OLLAMA_BASE_URL for embeddings.
+   */
+  registry?: FunctionRegistry;
   signal?: AbortSignal;
   now?: () => Date;
   /** Told before each candidate answers a prompt, and after its answer was judged. */
@@ -79,56 +88,10 @@ function candidatesOf(blueprint: Blueprint, options: RunBlueprintOptions) {
   return candidates;
 }
 
-function keyPointText(criterion: CriterionResult, prompt: PreparedPrompt, index: number): string {
-  const method = prompt.catalog.criteria[index]?.method;
-  return method?.kind === "point" ? method.text : criterion.title;
-}
-
-/** One point's assessment; a point the judge could not answer keeps its error, never a zero. */
-function assessmentOf(
-  result: CriterionResult,
-  prompt: PreparedPrompt,
-  index: number,
-): PointAssessment {
-  const multiplier = prompt.multipliers[index] ?? 1;
-  const assessment: PointAssessment = {
-    keyPointText: keyPointText(result, prompt, index),
-    coverageExtent: result.evaluated ? result.score : null,
-    reflection: result.reasoning,
-    multiplier,
-  };
-  if (result.citation !== undefined) assessment.citation = result.citation;
-  if (!result.evaluated) assessment.error = result.judgeError ?? "not evaluated";
-  return assessment;
-}
-
-/** The weighted average over the points that were assessed; null when none was. */
-export function averageCoverage(assessments: readonly PointAssessment[]): number | null {
-  let weighted = 0;
-  let total = 0;
-  for (const a of assessments) {
-    if (a.coverageExtent === null) continue;
-    weighted += a.coverageExtent * a.multiplier;
-    total += a.multiplier;
-  }
-  return total > 0 ? weighted / total : null;
-}
-
-function coverageOf(result: EvaluationResult, prompt: PreparedPrompt): CoverageResult {
-  const byId = new Map(result.criteria.map((c) => [c.id, c]));
-  const pointAssessments = prompt.catalog.criteria.flatMap((criterion, index) => {
-    const found = byId.get(criterion.id);
-    return found === undefined ? [] : [assessmentOf(found, prompt, index)];
-  });
-  const coverage: CoverageResult = {
-    keyPointsCount: pointAssessments.length,
-    avgCoverageExtent: averageCoverage(pointAssessments),
-    pointAssessments,
-  };
-  const unjudged = pointAssessments.filter((a) => a.error !== undefined).length;
-  if (unjudged > 0)
-    coverage.error = `${unjudged} of ${pointAssessments.length} points could not be assessed`;
-  return coverage;
+/** The prompt's functions: the caller's registry (or the default) with the prompt's ideal answer. */
+function registryFor(prompt: PreparedPrompt, options: RunBlueprintOptions): FunctionRegistry {
+  const base = options.registry ?? new FunctionRegistry();
+  return base.withReference(prompt.reference ?? base.reference);
 }
 
 async function answerOf(
@@ -165,6 +128,7 @@ async function judgedAnswer(
     content: answer.text,
     catalog: prompt.catalog,
     model: judge,
+    registry: registryFor(prompt, options),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });

@@ -7,9 +7,16 @@ import {
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
 import { readUntrustedJson } from "../untrusted/json.js";
+import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.js";
 import { FunctionResolutionError } from "./errors.js";
 import { metaCheckOf } from "./metaChecks.js";
-import { isPointFunctionName, POINT_FUNCTIONS } from "./pointFunctions.js";
+import type { PointFunctionContext } from "./pointFunction.js";
+import {
+  isModelPointFunctionName,
+  isPointFunctionName,
+  MODEL_POINT_FUNCTIONS,
+  POINT_FUNCTIONS,
+} from "./pointFunctions.js";
 
 /**
  * A deterministic scoring function (DETERMINISTIC in a levels rubric). It receives the content —
@@ -42,6 +49,13 @@ export interface FunctionRegistryOptions {
    * A catalog is data: without this, no installed package is ever imported for it.
    */
   packageFunctions?: readonly string[];
+  /**
+   * The reference answer for the reference-based point functions (`rouge_l`,
+   * `levenshtein_similarity`, `embedding_similarity`) whose args give none.
+   */
+  reference?: string;
+  /** The model server `embedding_similarity` asks (default: OLLAMA_BASE_URL, nomic-embed-text). */
+  embeddings?: EmbeddingServerOptions;
 }
 
 /** Text for point functions: strings as they are, anything else as JSON. */
@@ -95,10 +109,36 @@ export class FunctionRegistry implements FunctionAllowance {
   private readonly registered = new Map<string, DeterministicFunction>();
   private readonly imported = new Map<string, DeterministicFunction>();
   private readonly packageFunctions: ReadonlySet<string>;
+  private readonly options: FunctionRegistryOptions;
+  /** What the built-in point functions are given beside the text and the args. */
+  private readonly context: PointFunctionContext;
 
   constructor(options: FunctionRegistryOptions = {}) {
+    this.options = options;
     this.baseDir = resolvePath(options.baseDir ?? process.cwd());
     this.packageFunctions = new Set(options.packageFunctions ?? []);
+    this.context = {
+      ...(options.reference === undefined ? {} : { reference: options.reference }),
+      embedder: createOllamaEmbedder(options.embeddings ?? {}),
+    };
+  }
+
+  /** The reference answer the reference-based point functions use when their args give none. */
+  get reference(): string | undefined {
+    return this.context.reference;
+  }
+
+  /**
+   * The same registry (its registrations, allowed packages, imported modules and embeddings)
+   * with another reference answer: one per example when each has its own.
+   */
+  withReference(reference: string | undefined): FunctionRegistry {
+    const { reference: _previous, ...rest } = this.options;
+    const same = { ...rest, baseDir: this.baseDir };
+    const copy = new FunctionRegistry(reference === undefined ? same : { ...same, reference });
+    for (const [ref, fn] of this.registered) copy.registered.set(ref, fn);
+    for (const [ref, fn] of this.imported) copy.imported.set(ref, fn);
+    return copy;
   }
 
   /** Whether a catalog may name `ref` beyond its folder: registered, built in, or an allowed package function. */
@@ -114,20 +154,19 @@ export class FunctionRegistry implements FunctionAllowance {
 
   /** Whether `ref` is registered or a built-in point function (modules are only found by resolve). */
   has(ref: string): boolean {
-    return this.registered.has(ref) || isPointFunctionName(ref) || metaCheckOf(ref) !== undefined;
+    return (
+      this.registered.has(ref) ||
+      isPointFunctionName(ref) ||
+      isModelPointFunctionName(ref) ||
+      metaCheckOf(ref) !== undefined
+    );
   }
 
   async resolve(ref: string): Promise<ResolvedFunction> {
     const registered = this.registered.get(ref);
     if (registered !== undefined) return this.wrap(ref, "registered", registered);
-    if (isPointFunctionName(ref)) {
-      const { fn } = POINT_FUNCTIONS[ref];
-      return {
-        ref,
-        origin: "builtin",
-        invoke: async (content, args) => fn(asText(content), args),
-      };
-    }
+    const builtIn = this.builtInPointFunction(ref);
+    if (builtIn !== undefined) return builtIn;
     const metaCheck = metaCheckOf(ref);
     if (metaCheck !== undefined) {
       return { ref, origin: "builtin", invoke: async (content) => metaCheck(content) };
@@ -145,6 +184,28 @@ export class FunctionRegistry implements FunctionAllowance {
     if (fn === undefined) throw new FunctionResolutionError(ref, tried);
     this.imported.set(ref, fn);
     return this.wrap(ref, "module", fn);
+  }
+
+  /** A built-in point function, called on the content as text with this registry's context. */
+  private builtInPointFunction(ref: string): ResolvedFunction | undefined {
+    const context = this.context;
+    if (isPointFunctionName(ref)) {
+      const { fn } = POINT_FUNCTIONS[ref];
+      return {
+        ref,
+        origin: "builtin",
+        invoke: async (content, args) => fn(asText(content), args, context),
+      };
+    }
+    if (isModelPointFunctionName(ref)) {
+      const { fn } = MODEL_POINT_FUNCTIONS[ref];
+      return {
+        ref,
+        origin: "builtin",
+        invoke: (content, args) => fn(asText(content), args, context),
+      };
+    }
+    return undefined;
   }
 
   private wrap(ref: string, origin: FunctionOrigin, fn: DeterministicFunction): ResolvedFunction {

@@ -1,4 +1,4 @@
-import { checkPointFunctionArgs, isPointFunctionName } from "../checks/pointFunctions.js";
+import { checkPointFunctionArgs, isBuiltInPointFunctionName } from "../checks/pointFunctions.js";
 import {
   normaliseWeights,
   roundForMessage,
@@ -151,7 +151,7 @@ function checkFunctions(catalog: Catalog): ValidationFinding[] {
     if (c.method.kind !== "function") continue;
     const { name, args } = c.method;
     if (name.includes(":")) continue; // a `module:function` ref, resolved when it runs
-    if (!isPointFunctionName(name)) {
+    if (!isBuiltInPointFunctionName(name)) {
       findings.push({
         severity: "error",
         check: "function_reference",

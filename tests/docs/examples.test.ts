@@ -42,6 +42,7 @@ describe("README and docs quote the examples exactly", () => {
   const docs = [
     readFileSync(join(root, "README.md"), "utf8"),
     readFileSync(join(root, "docs/usage-examples.md"), "utf8"),
+    readFileSync(join(root, "docs/langsmith.md"), "utf8"),
   ];
   it.each(readdirSync(examplesDir).filter((f) => f.endsWith(".ts")))("%s", (file) => {
     const source = readFileSync(join(examplesDir, file), "utf8").trim();

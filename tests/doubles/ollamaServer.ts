@@ -10,6 +10,12 @@
  *   line with `done: true, done_reason: "stop"`, durations, `prompt_eval_count`, `eval_count` and
  *   an empty message); with `stream: false`, one JSON object holding the whole message and counts.
  *   A model not in the list answers 404 `{"error":"model \"x\" not found, try pulling it first"}`.
+ * - `POST /api/embed` with `{ model, input }` (a string or a list of strings) →
+ *   `{ model, embeddings: [[…], …], total_duration, load_duration, prompt_eval_count }`, one
+ *   vector per input from an embedder `(text, model) => number[]` (default: a bag of words hashed
+ *   into EMBED_DIMENSIONS dimensions); the models it serves are `embedModels` (default
+ *   nomic-embed-text), another answers 404 like chat. Faults per embed request with
+ *   `setEmbedBehaviour` (status, raw body, hold, hang, reset, vectors of the test's choosing).
  *
  * The answer text comes from a responder `(request, n) => string` (default: a fixed JSON judge
  * answer). Faults are set per test with `setBehaviour`, for every request or per nth chat request.
@@ -20,7 +26,7 @@
  * Every request's headers are recorded.
  *
  * Concurrency and cancellation are proven by counting, not by clocks: `inFlight` / `maxInFlight`
- * count the chat requests being answered at once, `held` those waiting at the gate (behaviour
+ * count the model requests (chat and embed) being answered at once, `held` those waiting at the gate (behaviour
  * `hold`) until the test calls `release()`, `clientDisconnects` those the client gave up on before
  * the answer ended, and `waitFor(condition)` resolves as soon as a condition on these holds.
  *
@@ -118,6 +124,67 @@ export type OllamaBehaviourPlan =
   | readonly OllamaBehaviour[]
   | ((chatRequestNumber: number, request: OllamaChatRequest) => OllamaBehaviour);
 
+/** The body of `POST /api/embed` as the server parsed it (`input` always as a list). */
+export interface OllamaEmbedRequest {
+  model: string;
+  input: string[];
+  [key: string]: unknown;
+}
+
+const EmbedRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.string())]),
+});
+
+/** How the server treats one embed request. */
+export interface OllamaEmbedBehaviour {
+  delayBeforeFirstByteMs?: number;
+  /** Never answer. */
+  hang?: boolean;
+  /** Wait at the gate until `release()` (counted in `held` with the chat requests). */
+  hold?: boolean;
+  /** Destroy the socket before any byte. */
+  reset?: boolean;
+  /** Answer this HTTP status with an Ollama error body `{ error }`. */
+  status?: number;
+  errorMessage?: string;
+  /** Answer exactly these bytes (status `status` or 200). */
+  rawBody?: string;
+  contentType?: string;
+  /** Answer `{ model, embeddings: <this> }` instead of the embedder's vectors. */
+  embeddings?: unknown;
+}
+
+/** One behaviour for every embed request, or a list by embed request number (1-based). */
+export type OllamaEmbedBehaviourPlan = OllamaEmbedBehaviour | readonly OllamaEmbedBehaviour[];
+
+/** The vector for one input text. */
+export type OllamaEmbedder = (text: string, model: string) => number[];
+
+/** The dimensions of the default embedder's vectors. */
+export const EMBED_DIMENSIONS = 16;
+
+/**
+ * The default embedder: the text's lower-cased words (runs of letters and digits) counted into
+ * EMBED_DIMENSIONS buckets by an FNV-1a hash of each word. Deterministic; the same words, the same
+ * vector; a text without words is the zero vector.
+ */
+export function hashedBagOfWords(text: string): number[] {
+  const vector = new Array<number>(EMBED_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0x811c9dc5;
+    for (const character of word) {
+      hash ^= character.codePointAt(0) ?? 0;
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    const bucket = hash % EMBED_DIMENSIONS;
+    vector[bucket] = (vector[bucket] ?? 0) + 1;
+  }
+  return vector;
+}
+
+export const DEFAULT_EMBED_MODELS: readonly string[] = ["nomic-embed-text"];
+
 /** Produces the assistant's answer text for a chat request (n is the 1-based chat number). */
 export type OllamaResponder = (request: OllamaChatRequest, n: number) => string | Promise<string>;
 
@@ -130,6 +197,11 @@ export interface OllamaServerOptions {
   behaviour?: OllamaBehaviourPlan;
   /** Every request without exactly this `Authorization` header is answered 401. */
   requireAuthorization?: string;
+  /** Models that `/api/embed` accepts. Default: ["nomic-embed-text"]. */
+  embedModels?: readonly string[];
+  /** The vector of each input (default: hashedBagOfWords). */
+  embedder?: OllamaEmbedder;
+  embedBehaviour?: OllamaEmbedBehaviourPlan;
 }
 
 export interface OllamaServer {
@@ -140,13 +212,17 @@ export interface OllamaServer {
   requests: RecordedRequest[];
   /** The parsed bodies of the chat requests, in order. */
   chatRequests(): OllamaChatRequest[];
+  /** The parsed bodies of the embed requests, in order. */
+  embedRequests(): OllamaEmbedRequest[];
   setBehaviour(plan: OllamaBehaviourPlan): void;
+  setEmbedBehaviour(plan: OllamaEmbedBehaviourPlan): void;
+  setEmbedder(embedder: OllamaEmbedder): void;
   setResponder(responder: OllamaResponder): void;
-  /** Chat requests being answered now (received, response not yet closed). */
+  /** Model requests (chat and embed) being answered now (received, response not yet closed). */
   readonly inFlight: number;
-  /** The most chat requests that were ever being answered at once. */
+  /** The most model requests that were ever being answered at once. */
   readonly maxInFlight: number;
-  /** Chat requests waiting at the gate now. */
+  /** Model requests waiting at the gate now. */
   readonly held: number;
   /** Chat requests whose client closed the connection before the answer ended. */
   readonly clientDisconnects: number;
@@ -264,6 +340,10 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
   let plan: OllamaBehaviourPlan = options.behaviour ?? {};
   const requests: RecordedRequest[] = [];
   const chatBodies: OllamaChatRequest[] = [];
+  const embedBodies: OllamaEmbedRequest[] = [];
+  const embedModels = options.embedModels ?? DEFAULT_EMBED_MODELS;
+  let embedder: OllamaEmbedder = options.embedder ?? hashedBagOfWords;
+  let embedPlan: OllamaEmbedBehaviourPlan = options.embedBehaviour ?? {};
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -450,6 +530,59 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     }
   }
 
+  async function handleEmbed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: unknown,
+  ): Promise<void> {
+    const parsed = EmbedRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      sendJson(res, 400, { error: raw === undefined ? "missing request body" : "invalid input" });
+      return;
+    }
+    const input = typeof parsed.data.input === "string" ? [parsed.data.input] : parsed.data.input;
+    const request: OllamaEmbedRequest = { ...parsed.data, input };
+    embedBodies.push(request);
+    const behaviour: OllamaEmbedBehaviour = Array.isArray(embedPlan)
+      ? (embedPlan[embedBodies.length - 1] ?? {})
+      : (embedPlan as OllamaEmbedBehaviour);
+    let droppedByServer = false;
+    trackInFlight(res, () => droppedByServer);
+    await sleep(behaviour.delayBeforeFirstByteMs ?? 0);
+    if (closed || behaviour.hang) return;
+    if (behaviour.hold) await holdAtGate(res);
+    if (closed || res.destroyed) return;
+    if (behaviour.reset) {
+      droppedByServer = true;
+      req.socket.destroy();
+      return;
+    }
+    if (behaviour.rawBody !== undefined) {
+      res.writeHead(behaviour.status ?? 200, {
+        "Content-Type": behaviour.contentType ?? "text/plain; charset=utf-8",
+      });
+      res.end(behaviour.rawBody);
+      return;
+    }
+    if (behaviour.status !== undefined) {
+      sendJson(res, behaviour.status, {
+        error: behaviour.errorMessage ?? `simulated status ${behaviour.status}`,
+      });
+      return;
+    }
+    if (findModel(embedModels, request.model) === undefined) {
+      sendJson(res, 404, { error: `model "${request.model}" not found, try pulling it first` });
+      return;
+    }
+    sendJson(res, 200, {
+      model: request.model,
+      embeddings: behaviour.embeddings ?? input.map((text) => embedder(text, request.model)),
+      total_duration: 14_000_000,
+      load_duration: 1_000_000,
+      prompt_eval_count: input.reduce((sum, text) => sum + countWords(text), 0),
+    });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.on("error", () => {});
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
@@ -480,6 +613,10 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       await handleChat(req, res, raw);
       return;
     }
+    if (method === "POST" && path === "/api/embed") {
+      await handleEmbed(req, res, raw);
+      return;
+    }
     res.writeHead(404, { "Content-Type": "text/plain" });
     res.end("404 page not found");
   }
@@ -508,6 +645,13 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     port,
     requests,
     chatRequests: () => [...chatBodies],
+    embedRequests: () => [...embedBodies],
+    setEmbedBehaviour(next) {
+      embedPlan = next;
+    },
+    setEmbedder(next) {
+      embedder = next;
+    },
     setBehaviour(next) {
       plan = next;
     },

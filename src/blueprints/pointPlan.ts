@@ -1,0 +1,172 @@
+/**
+ * How a prompt's points combine: its `points` (or `should`) block of what a good answer does, its
+ * `should_not` block of what it avoids, and in either block alternative groups — paths of points,
+ * any one of which is enough. The plan lists every point once, flat (they become the prompt's
+ * catalog), and says how their scores make the prompt's score:
+ *
+ * - a point counts its score with its multiplier; a `should_not` point counts 1 − its score;
+ * - a path scores the weighted average of its points (as they count);
+ * - an alternative group in `points` scores its best path, in `should_not` its worst (the answer
+ *   must avoid every forbidden path: 1 − the coverage of the path it follows most), and counts
+ *   with the group's multiplier (default 1).
+ *
+ * A group is written `[[…path], […path]]` (an entry that is a list of lists) or
+ * `{ "alternatives": [[…], […]], "multiplier": 2 }`; it needs two paths or more, and a path is a
+ * list of points (strings, `["fn", arg]` tuples, point objects), never another group.
+ */
+import { isBuiltInPointFunctionName } from "../checks/pointFunctions.js";
+import { BlueprintError } from "./errors.js";
+
+export type Block = "should" | "should_not";
+
+export type PlanItem =
+  | { kind: "point"; index: number; block: Block }
+  | {
+      kind: "alternatives";
+      /** 1-based, in the order the groups are written across both blocks. */
+      group: number;
+      block: Block;
+      /** Each path's points, as indexes into the flat list. */
+      paths: number[][];
+      multiplier: number;
+    };
+
+export interface PointPlan {
+  /** Every point as written, in order (a group's paths' points where the group stands). */
+  points: unknown[];
+  /**
+   * Where each flat point sits: its block, its group and path when it is in one (1-based), and
+   * where it is written (`should_not[0][1][2]`).
+   */
+  placement: Array<{ block: Block; group?: number; path?: number; at: string }>;
+  /** The prompt's score: one item per point or group written in a block. */
+  items: PlanItem[];
+}
+
+type Entry = unknown;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The paths of an alternative group, or undefined when the entry is a plain point. */
+function groupPaths(entry: Entry): { paths: unknown; multiplier: unknown } | undefined {
+  if (Array.isArray(entry) && entry.length > 0 && Array.isArray(entry[0])) {
+    return { paths: entry, multiplier: undefined };
+  }
+  if (isRecord(entry) && Object.hasOwn(entry, "alternatives")) {
+    const extra = Object.keys(entry).filter(
+      (key) => key !== "alternatives" && key !== "multiplier",
+    );
+    if (extra.length > 0) return { paths: undefined, multiplier: `unknown key "${extra[0]}"` };
+    return { paths: entry.alternatives, multiplier: entry.multiplier };
+  }
+  return undefined;
+}
+
+/** A tuple whose name is a sentence: most likely a path written one level too shallow. */
+function sentenceTupleProblem(entry: Entry): string | undefined {
+  if (!Array.isArray(entry) || typeof entry[0] !== "string") return undefined;
+  const name = entry[0];
+  if (isBuiltInPointFunctionName(name) || name.includes(":") || !/\s/.test(name.trim())) {
+    return undefined;
+  }
+  return (
+    `${JSON.stringify(name.slice(0, 60))} is not a point function: a list starting with text is ` +
+    `a ["fn", arg] tuple. For alternative paths write [["point", …], ["other point", …]] or ` +
+    `{ "alternatives": [[…], […]] }`
+  );
+}
+
+class PlanBuilder {
+  readonly points: unknown[] = [];
+  readonly placement: PointPlan["placement"] = [];
+  readonly items: PlanItem[] = [];
+  private groups = 0;
+
+  constructor(private readonly where: string) {}
+
+  /** The entries of a block, written under `key` (`points`, `should` or `should_not`). */
+  add(block: Block, key: string, entries: readonly Entry[]): void {
+    entries.forEach((entry, index) => {
+      const at = `${key}[${index}]`;
+      const group = groupPaths(entry);
+      if (group === undefined) {
+        const problem = sentenceTupleProblem(entry);
+        if (problem !== undefined) throw new BlueprintError(`${this.where}.${at}`, problem);
+        this.items.push({ kind: "point", index: this.point(entry, { block, at }), block });
+      } else {
+        this.items.push(this.group(block, group, at));
+      }
+    });
+  }
+
+  private point(entry: Entry, place: PointPlan["placement"][number]): number {
+    this.points.push(entry);
+    this.placement.push(place);
+    return this.points.length - 1;
+  }
+
+  private group(
+    block: Block,
+    written: { paths: unknown; multiplier: unknown },
+    at: string,
+  ): PlanItem {
+    const { paths, multiplier } = written;
+    const here = `${this.where}.${at}`;
+    if (typeof multiplier === "string") throw new BlueprintError(here, multiplier);
+    if (multiplier !== undefined && !(typeof multiplier === "number" && multiplier >= 0)) {
+      throw new BlueprintError(here, "a group's multiplier must be a number ≥ 0");
+    }
+    if (!Array.isArray(paths) || paths.length < 2) {
+      throw new BlueprintError(
+        here,
+        "an alternative group needs at least two paths (lists of points); for one path, list its points directly",
+      );
+    }
+    this.groups += 1;
+    const group = this.groups;
+    const indexes = paths.map((path: unknown, p) =>
+      this.path(path, { block, group, path: p + 1, at: `${at}[${p}]` }),
+    );
+    return { kind: "alternatives", group, block, paths: indexes, multiplier: multiplier ?? 1 };
+  }
+
+  private path(path: unknown, place: PointPlan["placement"][number]): number[] {
+    const here = `${this.where}.${place.at}`;
+    if (!Array.isArray(path) || path.length === 0) {
+      throw new BlueprintError(here, "a path is a non-empty list of points");
+    }
+    if (typeof path[0] === "string" && isBuiltInPointFunctionName(path[0])) {
+      throw new BlueprintError(
+        here,
+        `a path is a list of points, and ${JSON.stringify(path[0])} names a point function: write the function point inside the path as [[${JSON.stringify(path[0])}, …]]`,
+      );
+    }
+    return path.map((entry: unknown, index) => {
+      const at = `${place.at}[${index}]`;
+      if (groupPaths(entry) !== undefined) {
+        throw new BlueprintError(
+          `${this.where}.${at}`,
+          "alternative groups cannot be nested in a path",
+        );
+      }
+      return this.point(entry, { ...place, at });
+    });
+  }
+}
+
+export interface PromptBlocks {
+  /** What a good answer does, and the key it was written under (`points` or `should`). */
+  should?: { key: string; entries: readonly unknown[] };
+  /** What a good answer avoids (`should_not`). */
+  shouldNot?: readonly unknown[];
+}
+
+/** The plan of a prompt's blocks; errors name the place (`prompts[1].should_not[0][1]`). */
+export function planPoints(blocks: PromptBlocks, where: string): PointPlan {
+  const builder = new PlanBuilder(where);
+  if (blocks.should !== undefined) builder.add("should", blocks.should.key, blocks.should.entries);
+  builder.add("should_not", "should_not", blocks.shouldNot ?? []);
+  return { points: builder.points, placement: builder.placement, items: builder.items };
+}

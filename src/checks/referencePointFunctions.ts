@@ -1,0 +1,124 @@
+import { z } from "zod";
+import type {
+  PointFunctionContext,
+  PointFunctionResult,
+  PointFunctionSpec,
+} from "./pointFunction.js";
+import { levenshteinSimilarity, rougeL, wordsOf } from "./similarity.js";
+
+/**
+ * Point functions that compare the text with a reference answer (an ideal answer): ROUGE-L over
+ * words and normalised Levenshtein over characters. Without `min` they answer the similarity
+ * (0–1); with `min` whether it reaches `min`. The reference is the args' own, or else the
+ * evaluation's reference answer (see PointFunctionContext.reference).
+ */
+
+/** A 0–1 threshold: the similarity at which the point is met. */
+const threshold = z.number().min(0).max(1);
+
+function hasWord(reference: string | undefined): boolean {
+  return reference === undefined || wordsOf(reference).length > 0;
+}
+const NO_WORD = "the reference has no word (letters or digits) to compare with";
+
+/** No args: the evaluation's reference, the similarity itself. */
+const noArgs = z.union([z.undefined(), z.null()]);
+
+const rougeArgs = z.union([
+  noArgs,
+  z.string().min(1).refine(hasWord, { message: NO_WORD }),
+  z
+    .strictObject({ reference: z.string().min(1).optional(), min: threshold.optional() })
+    .refine((args) => hasWord(args.reference), { message: NO_WORD }),
+]);
+type RougeArgs = z.infer<typeof rougeArgs>;
+
+const levenshteinArgs = z.union([
+  noArgs,
+  z.string().min(1),
+  z.strictObject({
+    reference: z.string().min(1).optional(),
+    min: threshold.optional(),
+    ignoreCase: z.boolean().optional(),
+  }),
+]);
+type LevenshteinArgs = z.infer<typeof levenshteinArgs>;
+
+/** The object form of a reference-based function's args (each function takes some of these). */
+export interface ReferenceOptions {
+  reference?: string | undefined;
+  min?: number | undefined;
+  ignoreCase?: boolean | undefined;
+  model?: string | undefined;
+}
+
+/** The args as options: a text is the reference, no args are no options. */
+export function optionsOf(args: string | ReferenceOptions | null | undefined): ReferenceOptions {
+  if (typeof args === "string") return { reference: args };
+  return args ?? {};
+}
+
+/** Why a reference-based function could not compare: it was given no reference. */
+export const NO_REFERENCE =
+  "no reference answer: give one in the args ({ reference }), or evaluate with a reference " +
+  "(a LangSmith example's reference outputs, a blueprint prompt's ideal, FunctionRegistry's reference)";
+
+function referenceFor(
+  options: ReferenceOptions,
+  context: PointFunctionContext,
+): string | undefined {
+  return options.reference ?? context.reference;
+}
+
+/**
+ * The similarity, or whether it reaches `min` — within 1e-12, so that a similarity worked out by
+ * hand as exactly `min` (0.5 computed as 0.49999999999999994) reaches it.
+ */
+export function scored(similarity: number, min: number | undefined): PointFunctionResult {
+  return min === undefined ? similarity : similarity >= min - 1e-12;
+}
+
+const rouge_l: PointFunctionSpec<RougeArgs> = {
+  argsSchema: rougeArgs,
+  expects:
+    'a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation\'s reference)',
+  description:
+    "ROUGE-L F-measure (0–1) of the text against the reference: the longest common subsequence " +
+    "of lower-cased words; with min, whether it reaches min.",
+  evaluate: (text, args, context) => {
+    const options = optionsOf(args);
+    const reference = referenceFor(options, context);
+    if (reference === undefined) return { error: NO_REFERENCE };
+    if (wordsOf(reference).length === 0) return { error: NO_WORD };
+    const rouge = rougeL(text, reference);
+    if ("tooLarge" in rouge) {
+      return { error: `too long to compare: ${rouge.tooLarge}` };
+    }
+    return scored(rouge.f, options.min);
+  },
+};
+
+const levenshtein_similarity: PointFunctionSpec<LevenshteinArgs> = {
+  argsSchema: levenshteinArgs,
+  expects:
+    "a reference text, { reference?, min?, ignoreCase? }, or nothing (the evaluation's reference)",
+  description:
+    "1 − Levenshtein distance / the longer length, on characters, surrounding whitespace " +
+    "ignored (0–1); with min, whether it reaches min.",
+  evaluate: (text, args, context) => {
+    const options = optionsOf(args);
+    const reference = referenceFor(options, context);
+    if (reference === undefined) return { error: NO_REFERENCE };
+    const fold = (value: string) => (options.ignoreCase === true ? value.toLowerCase() : value);
+    const result = levenshteinSimilarity(fold(text.trim()), fold(reference.trim()));
+    if ("tooLarge" in result) {
+      return { error: `too long to compare: ${result.tooLarge}; rouge_l compares long texts` };
+    }
+    return scored(result.similarity, options.min);
+  },
+};
+
+export const REFERENCE_POINT_FUNCTIONS = {
+  rouge_l,
+  levenshtein_similarity,
+} as const;

@@ -1,0 +1,139 @@
+/**
+ * How close a text is to a reference text, for the reference-based point functions: ROUGE-L over
+ * words and normalised Levenshtein over characters. Both are dynamic programmes of
+ * O(n·m) time and O(min(n, m)) memory; the product n·m is capped, and a pair above the cap is
+ * refused with the sizes named rather than computed slowly.
+ */
+
+/** The most table cells ROUGE-L fills: words of the text × words of the reference. */
+export const MAX_ROUGE_CELLS = 25_000_000;
+/** The most table cells Levenshtein fills: characters of the text × characters of the reference. */
+export const MAX_LEVENSHTEIN_CELLS = 25_000_000;
+
+/** A run of letters (with their combining marks) and digits: one word. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * The words of a text as ROUGE-L compares them: Unicode-normalised (NFC), lower-cased, split on
+ * everything that is not a letter, a combining mark or a digit ("Don't stop!" → don, t, stop).
+ */
+export function wordsOf(text: string): string[] {
+  return text.normalize("NFC").toLowerCase().match(WORD) ?? [];
+}
+
+/** Two token lists as small integers (equal tokens, equal numbers), for a fast comparison. */
+function numbered(a: readonly string[], b: readonly string[]): [Int32Array, Int32Array] {
+  const ids = new Map<string, number>();
+  const idOf = (token: string): number => {
+    let id = ids.get(token);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(token, id);
+    }
+    return id;
+  };
+  return [Int32Array.from(a, idOf), Int32Array.from(b, idOf)];
+}
+
+/** The length of the longest common subsequence; `columns` should be the shorter sequence. */
+function lcsLength(rows: Int32Array, columns: Int32Array): number {
+  let previous = new Int32Array(columns.length + 1);
+  let current = new Int32Array(columns.length + 1);
+  for (const token of rows) {
+    for (let j = 1; j <= columns.length; j += 1) {
+      const diagonal = previous[j - 1] ?? 0;
+      const up = previous[j] ?? 0;
+      const left = current[j - 1] ?? 0;
+      current[j] = columns[j - 1] === token ? diagonal + 1 : up > left ? up : left;
+    }
+    [previous, current] = [current, previous];
+  }
+  return previous[columns.length] ?? 0;
+}
+
+export interface RougeL {
+  /** Words of the longest common subsequence. */
+  lcs: number;
+  /** lcs / words of the text. */
+  precision: number;
+  /** lcs / words of the reference. */
+  recall: number;
+  /** The F-measure 2PR / (P + R) (β = 1), computed as 2·lcs / (n + m); 0 when nothing is shared. */
+  f: number;
+}
+
+export type Sized<T> = T | { tooLarge: string };
+
+function cellsText(n: number, m: number, unit: string, cap: number): string {
+  const format = (value: number) => value.toLocaleString("en-US");
+  return `${format(n)} × ${format(m)} ${unit} is above the ${format(cap)} cells it computes`;
+}
+
+/**
+ * ROUGE-L of a text against a reference, over `wordsOf` both. The reference must have a word
+ * (callers check); a text without words scores 0.
+ */
+export function rougeL(text: string, reference: string): Sized<RougeL> {
+  const candidate = wordsOf(text);
+  const ideal = wordsOf(reference);
+  if (candidate.length === 0 || ideal.length === 0) {
+    return { lcs: 0, precision: 0, recall: 0, f: 0 };
+  }
+  if (candidate.length * ideal.length > MAX_ROUGE_CELLS) {
+    return { tooLarge: cellsText(candidate.length, ideal.length, "words", MAX_ROUGE_CELLS) };
+  }
+  const [a, b] = numbered(candidate, ideal);
+  const lcs = a.length >= b.length ? lcsLength(a, b) : lcsLength(b, a);
+  const precision = lcs / candidate.length;
+  const recall = lcs / ideal.length;
+  // 2PR / (P + R) with P = lcs/n and R = lcs/m is 2·lcs / (n + m): one rounding instead of five.
+  const f = (2 * lcs) / (candidate.length + ideal.length);
+  return { lcs, precision, recall, f };
+}
+
+/** The characters of a text as code points (a surrogate pair is one character). */
+function codePoints(text: string): Int32Array {
+  return Int32Array.from(text, (character) => character.codePointAt(0) ?? 0);
+}
+
+/** Edits (insert, delete, substitute: 1 each) between two sequences; `columns` the shorter. */
+function editDistance(rows: Int32Array, columns: Int32Array): number {
+  let previous = Int32Array.from({ length: columns.length + 1 }, (_, j) => j);
+  let current = new Int32Array(columns.length + 1);
+  let row = 0;
+  for (const character of rows) {
+    row += 1;
+    current[0] = row;
+    for (let j = 1; j <= columns.length; j += 1) {
+      const substitute = (previous[j - 1] ?? 0) + (columns[j - 1] === character ? 0 : 1);
+      const remove = (previous[j] ?? 0) + 1;
+      const insert = (current[j - 1] ?? 0) + 1;
+      current[j] = Math.min(substitute, remove, insert);
+    }
+    [previous, current] = [current, previous];
+  }
+  return previous[columns.length] ?? 0;
+}
+
+export interface LevenshteinSimilarity {
+  /** The edit distance in characters. */
+  distance: number;
+  /** 1 − distance / the longer length; 1 for two empty texts. */
+  similarity: number;
+}
+
+/** Normalised Levenshtein similarity of two texts, on characters (code points), as given. */
+export function levenshteinSimilarity(
+  text: string,
+  reference: string,
+): Sized<LevenshteinSimilarity> {
+  const a = codePoints(text);
+  const b = codePoints(reference);
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return { distance: 0, similarity: 1 };
+  if (a.length * b.length > MAX_LEVENSHTEIN_CELLS) {
+    return { tooLarge: cellsText(a.length, b.length, "characters", MAX_LEVENSHTEIN_CELLS) };
+  }
+  const distance = a.length >= b.length ? editDistance(a, b) : editDistance(b, a);
+  return { distance, similarity: 1 - distance / longer };
+}

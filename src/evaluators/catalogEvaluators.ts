@@ -1,0 +1,160 @@
+/**
+ * createCatalogEvaluators: a catalog as openevals-style evaluators for LangSmith's `evaluate()` —
+ * one per criterion, one overall, and one that returns them all as a list — sharing one
+ * evaluateContent call per example.
+ */
+import { dirname } from "node:path";
+import { FunctionRegistry } from "../checks/registry.js";
+import { loadCatalog } from "../criteria/load.js";
+import type { Catalog } from "../criteria/model.js";
+import { EvaluationError } from "../engine/errors.js";
+import { evaluateContent, resolveJudgeModel } from "../engine/evaluateContent.js";
+import type { EvaluateContentOptions } from "../engine/options.js";
+import type { EvaluationResult } from "../scoring/result.js";
+import { defaultContent, defaultReference, type EvaluatorInput } from "./evaluatorInput.js";
+import {
+  type EvaluatorResult,
+  failedResults,
+  type ResultKeys,
+  resultsOf,
+} from "./evaluatorResults.js";
+import { DEFAULT_CACHED_EXAMPLES, SharedEvaluations } from "./sharedEvaluation.js";
+
+/** An evaluator giving one result: `(input) => Promise<{ key, score, comment, metadata }>`. */
+export type CatalogEvaluator = (input: EvaluatorInput) => Promise<EvaluatorResult>;
+/** An evaluator giving every result of the catalog as a list (LangSmith records each). */
+export type CatalogResultsEvaluator = (input: EvaluatorInput) => Promise<EvaluatorResult[]>;
+
+export interface CatalogEvaluatorOptions
+  extends Omit<EvaluateContentOptions, "content" | "catalog" | "onProgress"> {
+  /** Put before every key (`"budget."` gives `budget.clarity`, `budget.overall`). Default "". */
+  keyPrefix?: string;
+  /** The overall result's key, after the prefix. Default "overall". */
+  overallKey?: string;
+  /** What is judged for an example (default: the outputs' text, else the outputs as they are). */
+  content?: (input: EvaluatorInput) => unknown;
+  /** The example's reference answer (default: the reference outputs' text). */
+  reference?: (input: EvaluatorInput) => string | undefined;
+  /** How many examples' evaluations are kept for the evaluators to share (default 64). */
+  maxCachedExamples?: number;
+}
+
+export interface CatalogEvaluators {
+  /** One evaluator per criterion, in the catalog's order; each function is named by its key. */
+  evaluators: CatalogEvaluator[];
+  /** The overall score (null when a criterion could not be evaluated). */
+  overall: CatalogEvaluator;
+  /** One evaluator returning every result: each criterion's, then the overall one. */
+  all: CatalogResultsEvaluator;
+  /** The keys of the results, in that order. */
+  keys: string[];
+  /** The whole EvaluationResult of an example (shared with the evaluators); rejects when it failed. */
+  evaluationOf(input: EvaluatorInput): Promise<EvaluationResult>;
+}
+
+function named<F extends (input: EvaluatorInput) => Promise<unknown>>(key: string, fn: F): F {
+  Object.defineProperty(fn, "name", { value: key });
+  return fn;
+}
+
+function resultKeys(catalog: Catalog, options: CatalogEvaluatorOptions): ResultKeys {
+  const prefix = options.keyPrefix ?? "";
+  const overallKey = options.overallKey ?? "overall";
+  if (overallKey.trim() === "") {
+    throw new EvaluationError("input", "invalid evaluator option overallKey: it is empty");
+  }
+  const criteria = catalog.criteria.map((c) => ({ id: c.id, key: `${prefix}${c.id}` }));
+  const overall = `${prefix}${overallKey}`;
+  if (criteria.some((c) => c.key === overall)) {
+    throw new EvaluationError(
+      "input",
+      `invalid evaluator option overallKey: "${overallKey}" is also a criterion's id; give the overall result another key`,
+    );
+  }
+  return { criteria, overall };
+}
+
+function checkOptions(options: CatalogEvaluatorOptions): number {
+  const limit = options.maxCachedExamples ?? DEFAULT_CACHED_EXAMPLES;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new EvaluationError(
+      "input",
+      `invalid evaluator option maxCachedExamples: expected a whole number ≥ 1, got ${limit}`,
+    );
+  }
+  // A model spec that cannot be used fails here, not once per example.
+  if (options.judges === undefined) resolveJudgeModel(options.model);
+  return limit;
+}
+
+/** The registry of the catalog's functions, with each example's reference in turn. */
+function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): FunctionRegistry {
+  if (options.registry !== undefined) return options.registry;
+  const baseDir =
+    options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
+  return new FunctionRegistry({ baseDir });
+}
+
+/**
+ * Evaluators for LangSmith's `evaluate()` (and anything that calls openevals-style evaluators
+ * with `{ inputs, outputs, referenceOutputs }`) from a catalog or a catalog file. Every example is
+ * evaluated once, whichever evaluators ask; its reference outputs are the reference of the
+ * reference-based point functions (rouge_l, levenshtein_similarity, embedding_similarity) whose
+ * args name none. A criterion the judge could not answer has `score: null` and a comment saying
+ * why; an evaluation that failed as a whole gives every key `score: null` with the error.
+ *
+ * @example
+ * const { all } = await createCatalogEvaluators("config/evaluation/criteria/budget.json");
+ * await evaluate(target, { data: "budget-sections", evaluators: [all] });
+ */
+export async function createCatalogEvaluators(
+  catalog: Catalog | string,
+  options: CatalogEvaluatorOptions = {},
+): Promise<CatalogEvaluators> {
+  const { keyPrefix, overallKey, content, reference, maxCachedExamples, ...evaluation } = options;
+  const loaded =
+    typeof catalog === "string"
+      ? await loadCatalog(catalog, options.registry ? { functions: options.registry } : {})
+      : catalog;
+  const keys = resultKeys(loaded, options);
+  const shared = new SharedEvaluations(checkOptions(options));
+  const registry = baseRegistry(loaded, options);
+  const contentOf = content ?? defaultContent;
+  const referenceOf = reference ?? defaultReference;
+
+  const outcomeOf = (input: EvaluatorInput) => {
+    const judged = contentOf(input);
+    const ideal = referenceOf(input);
+    return shared.outcome(judged, ideal, () =>
+      evaluateContent({
+        ...evaluation,
+        content: judged,
+        catalog: loaded,
+        registry: registry.withReference(ideal ?? registry.reference),
+      }),
+    );
+  };
+  const resultsFor = async (input: EvaluatorInput): Promise<EvaluatorResult[]> => {
+    const outcome = await outcomeOf(input);
+    return outcome.ok ? resultsOf(keys, outcome.result) : failedResults(keys, outcome.error);
+  };
+  const pick = (key: string, at: number): CatalogEvaluator =>
+    named(key, async (input: EvaluatorInput) => {
+      const results = await resultsFor(input);
+      const result = results[at];
+      if (result === undefined) throw new RangeError(`no result ${at} for ${key}`);
+      return result;
+    });
+
+  return {
+    evaluators: keys.criteria.map(({ key }, at) => pick(key, at)),
+    overall: pick(keys.overall, keys.criteria.length),
+    all: named(`${keyPrefix ?? ""}all`, resultsFor),
+    keys: [...keys.criteria.map((c) => c.key), keys.overall],
+    async evaluationOf(input) {
+      const outcome = await outcomeOf(input);
+      if (!outcome.ok) throw outcome.error;
+      return outcome.result;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * An EvaluationResult as evaluator results (openevals' and LangSmith's `{ key, score, comment }`):
+ * one per criterion and one overall. What could not be evaluated has `score: null` and a comment
+ * that says why — a judge error is never a score. LangSmith records a null score as feedback with
+ * its comment, where an evaluator that throws leaves no feedback at all (only a console line).
+ */
+import { isEvalgateError } from "../errors.js";
+import { redactSecretText } from "../llm/redact.js";
+import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
+
+/** One result, as LangSmith records it as feedback. */
+export interface EvaluatorResult {
+  key: string;
+  /** 0–1; null when it could not be evaluated. */
+  score: number | null;
+  comment: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** The keys results are given under: one per criterion (catalog order), and the overall one. */
+export interface ResultKeys {
+  criteria: ReadonlyArray<{ id: string; key: string }>;
+  overall: string;
+}
+
+function shown(value: number): string {
+  return String(Number(value.toFixed(3)));
+}
+
+function criterionComment(c: CriterionResult): string {
+  if (!c.evaluated || c.score === null) {
+    return `Not evaluated: ${c.judgeError ?? "no usable answer"}`;
+  }
+  const native = c.native === null || c.native === c.score ? "" : ` (${String(c.native)})`;
+  const met = c.met ? "met" : "not met";
+  return `${c.title}: ${shown(c.score)}${native}, ${met} at ${shown(c.threshold)}. ${c.reasoning}`;
+}
+
+function criterionResult(key: string, c: CriterionResult): EvaluatorResult {
+  const evaluated = c.evaluated && c.score !== null;
+  return {
+    key,
+    score: evaluated ? c.score : null,
+    comment: criterionComment(c),
+    metadata: {
+      criterion: c.id,
+      title: c.title,
+      method: c.method,
+      evaluated,
+      native: c.native,
+      met: c.met,
+      threshold: c.threshold,
+    },
+  };
+}
+
+function overallComment(result: EvaluationResult): string {
+  const count = result.criteria.length;
+  if (result.notEvaluated.length > 0) {
+    return (
+      `Not evaluated: ${result.notEvaluated.length} of ${count} criteria could not be judged ` +
+      `(${result.notEvaluated.join(", ")}); the score over the others was ${shown(result.overallScore)}.`
+    );
+  }
+  const status = result.status === undefined ? "" : `, ${result.status}`;
+  const outcome = result.passed ? "passed" : "did not pass";
+  const review = result.humanReviewRequired
+    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ")}.`
+    : "";
+  return `${result.verdict}, ${outcome}${status}.${review} ${result.feedback}`.trim();
+}
+
+function overallResult(key: string, result: EvaluationResult): EvaluatorResult {
+  const complete = result.notEvaluated.length === 0;
+  return {
+    key,
+    score: complete ? result.overallScore : null,
+    comment: overallComment(result),
+    metadata: {
+      passed: result.passed,
+      verdict: result.verdict,
+      ...(result.status === undefined ? {} : { status: result.status }),
+      scoreOverEvaluated: result.overallScore,
+      notEvaluated: result.notEvaluated,
+      humanReviewRequired: result.humanReviewRequired === true,
+      catalog: result.catalog.id,
+      model: result.model,
+    },
+  };
+}
+
+/** Every result of an evaluation: each criterion's, then the overall one. */
+export function resultsOf(keys: ResultKeys, result: EvaluationResult): EvaluatorResult[] {
+  const byId = new Map(result.criteria.map((c) => [c.id, c]));
+  const criteria = keys.criteria.map(({ id, key }) => {
+    const found = byId.get(id);
+    return found === undefined
+      ? { key, score: null, comment: `Not evaluated: no result for criterion ${id}` }
+      : criterionResult(key, found);
+  });
+  return [...criteria, overallResult(keys.overall, result)];
+}
+
+/** Why an evaluation failed, for a comment: the error's code and its message, redacted. */
+export function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = isEvalgateError(error) ? `${error.code}: ` : "";
+  return redactSecretText(`${code}${message}`).slice(0, 2_000);
+}
+
+/** Every result of an evaluation that could not be made: null scores saying why. */
+export function failedResults(keys: ResultKeys, error: unknown): EvaluatorResult[] {
+  const why = failureText(error);
+  const code = isEvalgateError(error) ? error.code : "UNEXPECTED";
+  return [...keys.criteria.map((c) => c.key), keys.overall].map((key) => ({
+    key,
+    score: null,
+    comment: `Not evaluated: the evaluation failed (${why})`,
+    metadata: { error: code },
+  }));
+}

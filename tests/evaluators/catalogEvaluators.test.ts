@@ -1,0 +1,232 @@
+/**
+ * createCatalogEvaluators with a scripted judge: the results each evaluator gives (computed by
+ * hand beside each case), one evaluation per example whichever evaluators ask, the example's
+ * reference outputs as the reference of reference-based points, and what could not be evaluated
+ * reported as `score: null` with a comment — never a score.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCatalog } from "../../src/criteria/parse.js";
+import { isEvalgateError } from "../../src/errors.js";
+import {
+  createCatalogEvaluators,
+  type EvaluatorInput,
+  textOf,
+} from "../../src/evaluators/index.js";
+import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
+
+/**
+ * Three points, multipliers 1, 1, 2 (weights 0.25, 0.25, 0.5): a key point the judge scores, the
+ * answer's ROUGE-L against the example's reference, and whether it names the nurses.
+ */
+const CATALOG = parseCatalog(
+  JSON.stringify({
+    id: "training",
+    points: [
+      "States the objective clearly.",
+      ["rouge_l", {}],
+      { fn: "contains", fnArgs: "nurses", multiplier: 2 },
+    ],
+  }),
+  { format: "json", source: "training.json" },
+);
+
+const EXAMPLE: EvaluatorInput = {
+  inputs: { question: "What will the project do?" },
+  outputs: { answer: "We train forty nurses in rural clinics." },
+  referenceOutputs: { answer: "We train forty nurses by March." },
+};
+
+// ROUGE-L: we train forty nurses in rural clinics (7 words) / we train forty nurses by march (6):
+// LCS 4, P = 4/7, R = 4/6, F = 2·(4/7)·(2/3) / (4/7 + 2/3) = (16/21) / (26/21) = 8/13.
+const ROUGE = 8 / 13;
+// Overall: 0.25·0.8 + 0.25·8/13 + 0.5·1.
+const OVERALL = 0.25 * 0.8 + 0.25 * ROUGE + 0.5;
+
+/** Scores the key point 0.8, or answers prose with no score when `unanswerable`. */
+function judge(answer: "score" | "unanswerable" = "score"): ScriptedChatModel {
+  return new ScriptedChatModel({
+    model: "judge",
+    responder: (messages: RecordedMessage[]) => {
+      const user = messages.find((m) => m.role === "user")?.content ?? "";
+      if (!user.includes("States the objective clearly.")) throw new Error("unexpected prompt");
+      if (answer === "unanswerable") return "I cannot tell from this text.";
+      return JSON.stringify({ reasoning: "The objective is stated.", score: 0.8 });
+    },
+  });
+}
+
+describe("createCatalogEvaluators", () => {
+  it("gives each criterion's result and the overall one, from one judge call", async () => {
+    const model = judge();
+    const { all, keys } = await createCatalogEvaluators(CATALOG, { model });
+    const results = await all(EXAMPLE);
+    expect(keys).toEqual(["p1", "p2", "p3", "overall"]);
+    expect(results.map((r) => r.key)).toEqual(keys);
+    expect(results[0]?.score).toBe(0.8);
+    expect(results[1]?.score).toBeCloseTo(ROUGE, 9);
+    expect(results[2]?.score).toBe(1);
+    expect(results[3]?.score).toBeCloseTo(OVERALL, 9);
+    expect(results[0]?.comment).toBe(
+      "States the objective clearly.: 0.8, met at 0.7. The objective is stated.",
+    );
+    expect(results[2]?.comment).toMatch(
+      /^Function: contains\("nurses"\): 1 \(pass\), met at 0\.7\./,
+    );
+    expect(results[3]?.comment).toMatch(/^pass, passed\./);
+    expect(results[3]?.metadata).toMatchObject({
+      passed: true,
+      verdict: "pass",
+      notEvaluated: [],
+      catalog: "training",
+    });
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it("the per-criterion evaluators and the overall one share one evaluation per example", async () => {
+    const model = judge();
+    const { evaluators, overall } = await createCatalogEvaluators(CATALOG, { model });
+    expect(evaluators.map((e) => e.name)).toEqual(["p1", "p2", "p3"]);
+    expect(overall.name).toBe("overall");
+    // One after another, as LangSmith calls an experiment's evaluators for a run.
+    const sequential = [];
+    for (const evaluator of [...evaluators, overall]) sequential.push(await evaluator(EXAMPLE));
+    expect(sequential.map((r) => r.key)).toEqual(["p1", "p2", "p3", "overall"]);
+    expect(model.calls).toHaveLength(1);
+    // All at once, for another example: still one call for it.
+    const other = { ...EXAMPLE, outputs: { answer: "Nurses will be trained." } };
+    await Promise.all([...evaluators, overall].map((evaluator) => evaluator(other)));
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it("tells examples apart by content and reference, and keeps the most recent ones", async () => {
+    const model = judge();
+    const { all, evaluationOf } = await createCatalogEvaluators(CATALOG, {
+      model,
+      maxCachedExamples: 2,
+    });
+    const a = EXAMPLE;
+    const b = { ...EXAMPLE, referenceOutputs: "We train forty nurses in rural clinics." };
+    const c = { ...EXAMPLE, outputs: "Another answer." };
+    await all(a);
+    const sameReferenceOther = await all(b);
+    // b's reference is the answer itself: ROUGE-L 1.
+    expect(sameReferenceOther[1]?.score).toBe(1);
+    expect(model.calls).toHaveLength(2);
+    await all(b);
+    expect(model.calls).toHaveLength(2);
+    await all(c);
+    // a was the oldest of three: evaluated again.
+    await evaluationOf(a);
+    expect(model.calls).toHaveLength(4);
+  });
+
+  it("reports a criterion the judge could not answer as null, and the overall as null", async () => {
+    const { all } = await createCatalogEvaluators(CATALOG, { model: judge("unanswerable") });
+    const [point, rouge, contains, overall] = await all(EXAMPLE);
+    expect(point?.score).toBeNull();
+    expect(point?.comment).toMatch(/^Not evaluated: /);
+    expect(point?.metadata).toMatchObject({ evaluated: false, met: null });
+    expect(rouge?.score).toBeCloseTo(ROUGE, 9);
+    expect(contains?.score).toBe(1);
+    expect(overall?.score).toBeNull();
+    // Over the others: (0.25·8/13 + 0.5·1) / 0.75.
+    const overOthers = (0.25 * ROUGE + 0.5) / 0.75;
+    expect(overall?.comment).toBe(
+      `Not evaluated: 1 of 3 criteria could not be judged (p1); the score over the others was ${Number(overOthers.toFixed(3))}.`,
+    );
+    expect((overall?.metadata?.scoreOverEvaluated as number) ?? 0).toBeCloseTo(overOthers, 9);
+  });
+
+  it("without reference outputs, a reference-based point without its own reference is not evaluated", async () => {
+    const { all } = await createCatalogEvaluators(CATALOG, { model: judge() });
+    const results = await all({ outputs: EXAMPLE.outputs });
+    expect(results[1]?.score).toBeNull();
+    expect(results[1]?.comment).toMatch(/^Not evaluated: rouge_l: no reference answer/);
+    expect(results[3]?.score).toBeNull();
+  });
+
+  it("an example that cannot be evaluated gives every key null with the reason", async () => {
+    const model = judge();
+    const { all, evaluationOf } = await createCatalogEvaluators(CATALOG, { model });
+    // LangSmith passes no outputs when the target failed.
+    const results = await all({ inputs: { question: "?" } });
+    expect(results.map((r) => [r.key, r.score])).toEqual([
+      ["p1", null],
+      ["p2", null],
+      ["p3", null],
+      ["overall", null],
+    ]);
+    for (const result of results) {
+      expect(result.comment).toBe(
+        "Not evaluated: the evaluation failed (EVALUATION_FAILED: no content to evaluate (content is missing))",
+      );
+      expect(result.metadata).toEqual({ error: "EVALUATION_FAILED" });
+    }
+    await expect(evaluationOf({ inputs: {} })).rejects.toSatisfy((e) => isEvalgateError(e));
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("prefixes keys, names the overall key, and refuses options that cannot work", async () => {
+    const { keys, all } = await createCatalogEvaluators(CATALOG, {
+      model: judge(),
+      keyPrefix: "training.",
+      overallKey: "total",
+    });
+    expect(keys).toEqual(["training.p1", "training.p2", "training.p3", "training.total"]);
+    expect(all.name).toBe("training.all");
+    await expect(
+      createCatalogEvaluators(CATALOG, { model: judge(), overallKey: "p2" }),
+    ).rejects.toThrow(/overallKey: "p2" is also a criterion's id/);
+    await expect(
+      createCatalogEvaluators(CATALOG, { model: judge(), overallKey: " " }),
+    ).rejects.toThrow(/overallKey: it is empty/);
+    await expect(
+      createCatalogEvaluators(CATALOG, { model: judge(), maxCachedExamples: 0 }),
+    ).rejects.toThrow(/maxCachedExamples: expected a whole number ≥ 1, got 0/);
+    await expect(createCatalogEvaluators(CATALOG, { model: "nonsense" })).rejects.toSatisfy((e) =>
+      isEvalgateError(e, "MODEL_SPEC_INVALID"),
+    );
+  });
+
+  it("loads a catalog file, and reads the content the way the options say", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "evalgate-evaluators-"));
+    try {
+      const path = join(dir, "names.json");
+      await writeFile(path, JSON.stringify({ id: "names", points: [["contains", "Calder"]] }));
+      const { all } = await createCatalogEvaluators(path, {
+        model: judge(),
+        content: (input) => (input.outputs as { draft: { text: string } }).draft.text,
+      });
+      const [hit] = await all({ outputs: { draft: { text: "Calder Bay" } } });
+      expect(hit).toMatchObject({ key: "p1", score: 1 });
+      await expect(createCatalogEvaluators(join(dir, "missing.json"))).rejects.toSatisfy((e) =>
+        isEvalgateError(e, "CATALOG_NOT_FOUND"),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("textOf: the text of outputs and reference outputs", () => {
+  it("takes text, a known key, a single field, or the last message", () => {
+    expect(textOf("plain")).toBe("plain");
+    expect(textOf({ output: "o", answer: "a" })).toBe("o");
+    expect(textOf({ answer: "a", score: 3 })).toBe("a");
+    expect(textOf({ summary: "only field" })).toBe("only field");
+    expect(
+      textOf({
+        messages: [
+          { role: "user", content: "q" },
+          { role: "assistant", content: "last" },
+        ],
+      }),
+    ).toBe("last");
+    expect(textOf({ a: "x", b: "y" })).toBeUndefined();
+    expect(textOf(42)).toBeUndefined();
+    expect(textOf(JSON.parse('{"__proto__": {"output": "polluted"}}'))).toBeUndefined();
+  });
+});
