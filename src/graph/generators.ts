@@ -161,6 +161,19 @@ function promptFor(
 }
 
 /**
+ * The feedback the new version answers: kept when it was written for a revision, cleared when it
+ * was written for another reason (first, again after a failure, or stale after an earlier edit),
+ * so a review never shows feedback its content did not answer.
+ */
+function answeredFeedback(state: OverallProposalStateType, stage: StageDefinition): ProposalUpdate {
+  const revising = stageStatus(state, stage) === "revision_requested";
+  const kept = state.revisionFeedback[stage.id];
+  return revising || kept === undefined || kept === ""
+    ? {}
+    : { revisionFeedback: { [stage.id]: "" } };
+}
+
+/**
  * A generator node: writes a stage's content with a real model call (prompts in
  * prompts/generation/), using the RFP, the applicant's input, the earlier results and — when
  * revising — the reviewer's feedback. A failed call or an unusable answer gives status `error`,
@@ -211,6 +224,7 @@ export function createGenerator(
         statePathUpdate(contentPath, content),
         statePathUpdate(statusPath, "completed"),
         sectionExtras,
+        answeredFeedback(state, stage),
         { messages: [new AIMessage(`${stage.title} written (${answer.model}).`)] },
       );
     } catch (error) {
