@@ -6,10 +6,14 @@
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
 import { CorrectionFields } from "./correctionFields.js";
+import { EditContentFields } from "./editFields.js";
+import { type EditDraft, reviewContentType } from "./structuredEdit.js";
 
 interface FormProps {
   review: ReviewDetail;
   csrf: string;
+  /** A refused edit, shown again as entered with its problems. */
+  editDraft?: EditDraft;
 }
 
 function formAction(threadId: string): string {
@@ -78,10 +82,11 @@ function EditForm(props: FormProps) {
     <form method="post" action={formAction(props.review.threadId)} class="decision" id="edit-form">
       <h2>Edit in place</h2>
       <Hidden {...props} action="edit" />
-      <label for="edit-content">The content as it should be</label>
-      <textarea id="edit-content" name="content" class="edit" required>
-        {props.review.content}
-      </textarea>
+      <EditContentFields
+        content={props.review.content}
+        type={reviewContentType(props.review)}
+        draft={props.editDraft}
+      />
       <label for="edit-comment">Comment (optional)</label>
       <textarea id="edit-comment" name="comment" maxlength={REVIEW_LIMITS.feedbackChars} />
       <CorrectionFields review={props.review} form="edit" />

@@ -6,20 +6,19 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
-import {
-  DecisionRequestSchema,
-  PageRequestSchema,
-  type ReviewDesk,
-} from "../../orchestrator/reviewDesk.js";
+import { PageRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
 import { type EventStreamOptions, threadEventStream } from "../events.js";
+import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
 import { PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
-import { correctionsOfForm } from "./correctionFields.js";
+import { postDecision } from "./decisionPost.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
+import { ProposalPage } from "./proposalPage.js";
+import { PROPOSAL_CSS } from "./proposalStyle.js";
 import { QueuePage } from "./queue.js";
 import { ReviewPage } from "./review.js";
 import { SignInPage } from "./signIn.js";
@@ -37,15 +36,10 @@ function threadPath(threadId: string, rest = ""): string {
   return `/reviews/${encodeURIComponent(threadId)}${rest}`;
 }
 
-/** The form's optional fields left empty are absent, as in a JSON body. */
-function withoutEmpty(fields: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ""));
-}
-
 function registerAssets(pages: Hono<ServiceEnv>): void {
   pages.get("/assets/review.css", (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.body(REVIEW_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
+    return c.body(REVIEW_CSS + PROPOSAL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
   });
   pages.get("/assets/progress.js", (c) => {
     c.header("Cache-Control", "public, max-age=300");
@@ -102,12 +96,7 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
   });
   pages.post("/reviews/:threadId/decisions", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const { fields, corrections } = correctionsOfForm(withoutEmpty(await checkedForm(c)));
-    const form = corrections.length === 0 ? fields : { ...fields, corrections };
-    const request = requireValid(DecisionRequestSchema.safeParse(form), "the decision");
-    await desk.decide(threadId, request, c.var.reviewer);
-    const after = encodeURIComponent(request.interruptId);
-    return c.redirect(threadPath(threadId, `/progress?after=${after}`), 303);
+    return postDecision(c, desk, threadId);
   });
 }
 
@@ -159,6 +148,17 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
       <ThreadPage reviewer={name} csrf={c.var.session.csrf} thread={thread} traces={traces} />
     );
     return c.html(htmlDocument(page));
+  });
+  pages.get("/threads/:threadId/proposal", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const document = await desk.threadProposal(threadId, c.var.reviewer);
+    const { name } = c.var.reviewer;
+    const page = <ProposalPage reviewer={name} csrf={c.var.session.csrf} document={document} />;
+    return c.html(htmlDocument(page));
+  });
+  pages.get("/threads/:threadId/proposal.md", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    return proposalMarkdownResponse(c, await desk.threadProposal(threadId, c.var.reviewer));
   });
   pages.post("/threads/:threadId/retry", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");

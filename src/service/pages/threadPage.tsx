@@ -141,6 +141,11 @@ export function ThreadPage(props: ThreadPageProps) {
           {thread.error !== undefined ? <span class="error"> — {thread.error}</span> : null}
         </p>
         <p class="muted">Reviewers: {thread.reviewers.join(", ")}</p>
+        <p id="proposal-link">
+          <a href={`/threads/${encodeURIComponent(thread.threadId)}/proposal`}>
+            {thread.status === "finished" ? "Read the proposal" : "Read the draft so far"}
+          </a>
+        </p>
       </section>
       <RetryThreadForm thread={thread} csrf={props.csrf} />
       {progress !== undefined ? <Progress thread={thread} selfUrl={progress.selfUrl} /> : null}
