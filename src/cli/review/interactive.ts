@@ -1,11 +1,13 @@
 /**
  * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in
- * $EDITOR on a terminal, otherwise from a file whose path is asked for) / retry when the review
+ * $EDITOR on a terminal, otherwise from a file whose path is asked for; structured content as a
+ * form with a heading per field) / retry when the review
  * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
  * again. The end of the input counts as quitting.
  */
 import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
 import type { StageDefinition } from "../../graph/stages.js";
+import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { TextOutput } from "../context.js";
@@ -13,6 +15,7 @@ import { isEditorError, isInputFileError } from "../errors.js";
 import { markedCorrection, markQuestion } from "./corrections.js";
 import { contentText } from "./display.js";
 import { editText } from "./editor.js";
+import { readFieldForm, writeFieldForm } from "./fieldForm.js";
 import { readEditFile } from "./files.js";
 import type { LineReader } from "./input.js";
 
@@ -70,15 +73,37 @@ function withReviewer(io: DecisionPromptIo): { reviewer?: string } {
   return io.reviewer === undefined ? {} : { reviewer: io.reviewer };
 }
 
+/**
+ * An edit read for its stage: a text stage's as it is; a structured stage's edit form (or JSON)
+ * read back as the content's JSON, or undefined after its problems were shown.
+ */
+function editedFor(
+  io: DecisionPromptIo,
+  type: StructuredContentType | undefined,
+  text: string,
+): string | undefined {
+  if (type === undefined) return text;
+  const read = readFieldForm(type, text);
+  if (read.ok) return read.json;
+  io.out.write(`The edit does not fit ${type.name}:\n`);
+  for (const problem of read.problems) io.out.write(`  - ${problem}\n`);
+  return undefined;
+}
+
 /** The new content from a file the reviewer names; undefined to go back to the choices. */
-async function contentFromFile(io: DecisionPromptIo): Promise<string | null | undefined> {
+async function contentFromFile(
+  io: DecisionPromptIo,
+  type: StructuredContentType | undefined,
+): Promise<string | null | undefined> {
   for (;;) {
     const answer = await ask(io, "Path of the file with the new content (empty to go back): ");
     if (answer === undefined) return null;
     const path = answer.trim();
     if (path === "") return undefined;
     try {
-      return await readEditFile("content file", path, io.cwd);
+      const edited = editedFor(io, type, await readEditFile("content file", path, io.cwd));
+      if (edited !== undefined) return edited;
+      io.out.write("Fix the file and give its path again.\n");
     } catch (error) {
       if (!isInputFileError(error)) throw error;
       io.out.write(`${error.message}\n`);
@@ -86,32 +111,42 @@ async function contentFromFile(io: DecisionPromptIo): Promise<string | null | un
   }
 }
 
-/** The new content from $EDITOR; undefined when it was left unchanged or the editor failed. */
+/** What an edit in $EDITOR starts from: the draft of an edit that did not fit, else the content. */
+interface EditDraft {
+  text: string | undefined;
+}
+
+/**
+ * The new content from $EDITOR: a text stage as its text, a structured one as its edit form
+ * (fieldForm.ts). Undefined when it was left unchanged, the editor failed, or the edit did not
+ * fit (its problems are shown, and the next edit starts from it).
+ */
 function contentFromEditor(
   io: DecisionPromptIo,
   editor: string,
   current: unknown,
-  extension: string,
+  type: StructuredContentType | undefined,
+  draft: EditDraft,
 ): string | undefined {
-  const before = contentText(current) ?? "";
+  const original =
+    type === undefined ? (contentText(current) ?? "") : writeFieldForm(type, current);
+  const before = draft.text ?? original;
   try {
-    const after = editText(editor, before, extension);
+    const after = editText(editor, before, "md");
     if (after.trim() === "" || after.trim() === before.trim()) {
       io.out.write("The content was left unchanged: nothing to save.\n");
+      draft.text = undefined;
       return undefined;
     }
-    return after;
+    const edited = editedFor(io, type, after);
+    draft.text = edited === undefined ? after : undefined;
+    if (edited === undefined) io.out.write("Choose edit again to fix it (your text is kept).\n");
+    return edited;
   } catch (error) {
     if (!isEditorError(error)) throw error;
     io.out.write(`${error.message}\n`);
     return undefined;
   }
-}
-
-/** Text stages are edited as Markdown, data stages (research, pairs) as JSON. */
-function editExtension(stage: StageDefinition | undefined, content: unknown): string {
-  const kind = stage?.contentKind ?? (typeof content === "string" ? "text" : "object");
-  return kind === "text" ? "md" : "json";
 }
 
 /** Whether the review has scores a reviewer could mark wrong, with a decision that keeps them. */
@@ -149,8 +184,10 @@ async function markStep(
 }
 
 /**
- * Asks until the reviewer decides or quits. `content` is the stage's current content (the text
- * an edit in $EDITOR starts from); `stage` says its shape (data stages are edited as JSON).
+ * Asks until the reviewer decides or quits. `content` is the stage's current content (what an
+ * edit in $EDITOR starts from); `stage` says its shape: a structured stage is edited as its edit
+ * form (fieldForm.ts: a heading per field; a file may hold the form or JSON), checked against its
+ * schema, and an edit that does not fit is explained and offered again.
  */
 export async function askDecision(
   review: PendingReview,
@@ -164,6 +201,8 @@ export async function askDecision(
     "quit",
   ];
   const corrections: CorrectionInput[] = [];
+  const type = stage === undefined ? undefined : structuredContentOf(stage);
+  const draft: EditDraft = { text: undefined };
   const marks = () => (corrections.length === 0 ? {} : { corrections: [...corrections] });
   const menu = `Decide: ${offered.map((c) => LABELS[c]).join(", ")} > `;
   for (;;) {
@@ -209,8 +248,8 @@ export async function askDecision(
         const editor = io.env.EDITOR?.trim();
         const edited =
           editor !== undefined && editor !== "" && io.terminal
-            ? contentFromEditor(io, editor, content, editExtension(stage, content))
-            : await contentFromFile(io);
+            ? contentFromEditor(io, editor, content, type, draft)
+            : await contentFromFile(io, type);
         if (edited === null) return { kind: "quit", why: "end-of-input" };
         if (edited === undefined) continue;
         return {
