@@ -37,7 +37,7 @@ function evaluation(score: number, passed: boolean, verdict: "pass" | "borderlin
     suggestions: [],
     feedback: "",
     verdict,
-    criteria: [],
+    criteria: [{ id: "c1", evaluated: true }],
     catalog: { id: "c", version: "1" },
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     warnings: [],
@@ -145,6 +145,7 @@ describe("the proposal document", () => {
     expect(document.gates.find((g) => g.stage === "budget")).toMatchObject({
       status: "edited",
       scoredBeforeEdit: true,
+      judged: true,
     });
     // Both stages moved on: their errors are history, not current.
     expect(document.errors.current).toEqual([]);
@@ -179,6 +180,25 @@ describe("the proposal document", () => {
     // Finished with a stage not accepted is still a draft.
     const stuck = buildProposalDocument({ threadId: "t", values, stages: STAGES, finished: true });
     expect(stuck.state).toBe("draft");
+  });
+
+  it("gives no score for an evaluation that judged no criterion: never a silent zero", () => {
+    const values = finishedState();
+    values.researchEvaluation = {
+      ...evaluation(0, false, "borderline"),
+      criteria: [{ id: "c1", evaluated: false, judgeError: "no answer" }],
+    } as unknown as EvaluationResult;
+    const document = buildProposalDocument({
+      threadId: "t",
+      values,
+      stages: STAGES,
+      finished: true,
+    });
+    expect(document.gates[0]).toMatchObject({ judged: false, overallScore: null });
+    const row = renderProposalMarkdown(document)
+      .split("\n")
+      .find((l) => l.startsWith("| Research |"));
+    expect(row).toContain("| Research | approved | not evaluated | borderline |");
   });
 
   it("keeps the current error of a stage that still stands on it, and supersedes the rest", () => {

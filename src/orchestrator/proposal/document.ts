@@ -47,7 +47,10 @@ export const GateDecisionSchema = z.object({
 
 /** A stage's gate record (appendix B). */
 export const GateRecordSchema = StagePartSchema.extend({
+  /** The overall score; null when there is no evaluation, or it judged no criterion. */
   overallScore: z.number().nullable(),
+  /** False when the stage's evaluation could judge no criterion (its score says nothing). */
+  judged: z.boolean(),
   verdict: z.string().nullable(),
   fundingStatus: z.string().optional(),
   passed: z.boolean().nullable(),
@@ -101,6 +104,7 @@ const GateFieldsSchema = z.looseObject({
   verdict: z.string(),
   passed: z.boolean(),
   status: z.string().optional(),
+  criteria: z.array(z.looseObject({ evaluated: z.boolean() })).optional(),
 });
 
 function partOf(values: OverallProposalStateType, stage: StageDefinition) {
@@ -129,9 +133,12 @@ function gateOf(values: OverallProposalStateType, stage: StageDefinition): GateR
       ...(d.corrections === undefined ? {} : { corrections: d.corrections.length }),
     }));
   const written = contentOf(values, stage) !== undefined;
+  const judged =
+    evaluation !== undefined && (evaluation.criteria?.some((c) => c.evaluated) ?? true);
   return {
     ...part,
-    overallScore: evaluation?.overallScore ?? null,
+    overallScore: judged ? (evaluation?.overallScore ?? null) : null,
+    judged,
     verdict: evaluation?.verdict ?? null,
     ...(evaluation?.status === undefined ? {} : { fundingStatus: evaluation.status }),
     passed: evaluation?.passed ?? null,

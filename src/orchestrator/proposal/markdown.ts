@@ -49,6 +49,7 @@ function inputLines(part: ProposalInputPart): string[] {
 }
 
 function score(gate: GateRecord): string {
+  if (gate.verdict !== null && !gate.judged) return "not evaluated";
   if (gate.overallScore === null) return "—";
   return `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
 }

@@ -76,9 +76,11 @@ function Decisions(props: { gate: GateRecord }) {
 function GateRow(props: { gate: GateRecord }) {
   const { gate } = props;
   const score =
-    gate.overallScore === null
-      ? "—"
-      : `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
+    gate.verdict !== null && !gate.judged
+      ? "not evaluated"
+      : gate.overallScore === null
+        ? "—"
+        : `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
   return (
     <tr data-stage={gate.stage}>
       <td>{gate.title}</td>
