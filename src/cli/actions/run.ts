@@ -1,17 +1,27 @@
 /**
  * `evalgate run`: writes a proposal with the proposal graph on the checkpoint store, and at each
- * review shows the evaluation and asks the reviewer on stdin. `--thread` goes on with an earlier
+ * review shows the evaluation and asks the reviewer on stdin. When the run completes, the proposal
+ * is written to a new file (--out, else `proposal-<thread>.md`). `--thread` goes on with an earlier
  * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
  * decided with `evalgate review`.
  */
+import { resolve } from "node:path";
 import { createChatModel } from "../../llm/chatModel.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
 import type { CliContext } from "../context.js";
+import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { ensureModelReady } from "../modelCheck.js";
 import { panelJudging } from "../panelJudges.js";
+import {
+  defaultProposalPath,
+  formatOfPath,
+  refuseExistingOut,
+  renderProposal,
+  writeNewFile,
+} from "../proposalOutput.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { resumeHint } from "../review/hints.js";
@@ -55,8 +65,11 @@ const NOT_TAKEN: ReadonlySet<string> = new Set([
   "REVIEW_NOT_PENDING",
 ]);
 
-/** Shows each review and asks for the decision, until the run completes or the reviewer stops. */
-async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
+/**
+ * Shows each review and asks for the decision, until the run completes (true) or the reviewer
+ * stops (false).
+ */
+async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> {
   const { session, threadId, store, context } = loop;
   const out = context.stdout;
   const lines = createLineReader(loop.input.stream, context.signal);
@@ -85,7 +98,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
         }
         out.write(`\n${resumeHint(review, store, context.cwd)}`);
         context.exitCode = context.signal?.aborted === true ? EXIT_CANCELLED : EXIT_OK;
-        return;
+        return false;
       }
       context.stderr.write(`${answer.decision.action}: running on to the next review…\n`);
       try {
@@ -110,9 +123,31 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
       `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, session.stages)}`,
     );
     context.exitCode = EXIT_OK;
+    return true;
   } finally {
     lines.close();
   }
+}
+
+/** The finished run's proposal, written to --out or `proposal-<thread>.md`, and where it went. */
+async function writeRunProposal(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  options: RunCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const { cwd } = context;
+  const document = await desk.threadProposal(threadId, cliReviewer(options.reviewer));
+  const asked =
+    options.out === undefined ? defaultProposalPath(threadId, cwd) : resolve(cwd, options.out);
+  const text = await renderProposal(document, formatOfPath(asked));
+  const written = await writeNewFile(asked, text, "next-free");
+  const shown = displayPath(written, cwd);
+  const note =
+    written === asked ? "" : ` (${displayPath(asked, cwd)} exists already, and is left as it is)`;
+  context.stdout.write(
+    `\nThe proposal is in ${shown}${note}; \`evalgate show ${threadId}\` prints it again.\n`,
+  );
 }
 
 export async function runProposal(
@@ -124,6 +159,8 @@ export async function runProposal(
   const { cwd, env } = context;
   if (options.thread !== undefined) checkedThreadArg(options.thread);
   checkedReviewerArg(options.reviewer);
+  // Before anything runs: the proposal's file is never overwritten.
+  if (options.out !== undefined) refuseExistingOut(options.out, cwd);
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there.
   // A model nobody named is chosen here (Ollama, else the embedded one) and stored with the run.
@@ -160,7 +197,7 @@ export async function runProposal(
     desk = await openCliDesk(settings);
     const open = { session, desk };
     const { threadId, view } = await openThread(rfpFile, plan, open, options, context);
-    await reviewUntilDone(view, {
+    const completed = await reviewUntilDone(view, {
       ...open,
       threadId,
       store,
@@ -168,6 +205,7 @@ export async function runProposal(
       input,
       reviewer: options.reviewer,
     });
+    if (completed) await writeRunProposal(desk, threadId, options, context);
     if (options.trace !== undefined) {
       await exportThreadTraces(
         desk,

@@ -25,6 +25,8 @@ export interface RunCommandOptions extends PanelFlags {
   cache?: boolean;
   /** After the run, the thread's judge calls are written to this JSONL file. */
   trace?: string;
+  /** Where the finished proposal is written (a new file; default `proposal-<thread>.md`). */
+  out?: string;
 }
 
 /** The stored settings of the thread; a broken settings file is reported and left aside. */
