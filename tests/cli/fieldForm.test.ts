@@ -114,6 +114,16 @@ describe("an edit form that does not fit", () => {
     ).toContain('"__proto__" is not allowed');
   });
 
+  it("checks JSON put in the form's place against the schema, as the review boundary does", () => {
+    expect(problems(pairs, '[{"funderNeed": "survey"}]')).toEqual([
+      "the connection pairs takes a JSON list of objects (funderNeed, applicantCapability, evidence, …) at 0.applicantCapability: is required",
+    ]);
+    expect(problems(research, '{"funder": "A", "__proto__": {"x": 1}}')[0]).toContain(
+      "this is not usable JSON",
+    );
+    expect(problems(research, '{"funder": ')[0]).toContain("this is not usable JSON");
+  });
+
   it("refuses more items than the form takes", () => {
     const many = Array.from(
       { length: FIELD_FORM_LIMITS.items + 1 },

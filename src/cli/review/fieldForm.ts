@@ -24,6 +24,7 @@ import {
   type FormInput,
   isFieldKey,
 } from "../../graph/contentFields.js";
+import { readStructuredEdit } from "../../graph/reviewInput.js";
 import { fieldLabel, type StructuredContentType } from "../../graph/structuredContent.js";
 
 /** A value line that the form would otherwise read as markup gets a leading backslash. */
@@ -180,7 +181,18 @@ export function readFieldForm(
   text: string,
 ): { ok: true; json: string } | { ok: false; problems: string[] } {
   const trimmed = text.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return { ok: true, json: trimmed };
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    // JSON in place of the form: the review boundary's parser and the content's schema.
+    const stage = {
+      title: type.name.replace(/^the /, ""),
+      contentType: "",
+      contentKind: type.shape,
+    };
+    const read = readStructuredEdit(stage, type, trimmed);
+    return read.ok
+      ? { ok: true, json: JSON.stringify(read.value, null, 2) }
+      : { ok: false, problems: [read.issue] };
+  }
   const { items, problems } = readForm(type, text);
   if (problems.length > 0)
     return { ok: false, problems: problems.map((p) => `line ${p.line}: ${p.message}`) };
