@@ -407,6 +407,21 @@ describe("the views", () => {
     expect(first).not.toContain("answers the feedback");
   });
 
+  it("shows every strength, weakness and suggestion whole, wrapped, with its escapes", () => {
+    const long = `The budget ${"omits the contingency line ".repeat(8)}LAST-WORD \u001b[2J`;
+    const text = renderReview(review({ evaluation: { ...evaluation, weaknesses: [long] } }), "x", {
+      width: 60,
+    });
+    const block = text.slice(text.indexOf("Weaknesses\n"), text.indexOf("\n\nSuggestions"));
+    const lines = block.split("\n").slice(1);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines[0]?.startsWith("  - The budget omits")).toBe(true);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^ {4}\S/);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(60);
+    expect(block).toContain("LAST-WORD \\u001b[2J");
+    expect(block).not.toContain("\u001b");
+  });
+
   it("shows control characters and bidi overrides in content as escapes, never raw", () => {
     const text = renderReview(review(), "Budget \u001b[31mRED\u001b[0m total\u202Eevil\u0007 end");
     for (const raw of ["\u001b", "\u202e", "\u0007"]) expect(text).not.toContain(raw);

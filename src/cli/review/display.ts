@@ -15,7 +15,7 @@ import type { PendingRow } from "../../store/types.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
-import { contentLines, markdownLines } from "./contentText.js";
+import { contentLines, markdownLines, terminalSafe, wrapLine } from "./contentText.js";
 import type { WorkLeftThread } from "./workLeft.js";
 
 const GAP = "  ";
@@ -106,7 +106,9 @@ export function renderReview(
     for (const fact of panelFacts(evaluation)) out.push(`${fact.label}: ${fact.value}`);
     for (const list of resultLists(evaluation)) {
       out.push("", list.title);
-      for (const item of list.items) out.push(`  - ${truncate(oneLine(item), width - 4)}`);
+      // Whole items, wrapped: the reviewer reads all of them.
+      for (const item of list.items)
+        out.push(...wrapLine(terminalSafe(oneLine(item)), width, "  - ", "    "));
     }
   } else {
     out.push("", "No evaluation: nothing was judged for this review.");
