@@ -134,6 +134,16 @@ describe.concurrent("evalgate reviews / review", () => {
         `decided approve on Conclusion Evaluation Review [conclusion], thread ${threadId}\ncompleted\n`,
       );
       expect(last.stdout).toMatch(/conclusion\s+approved\s+0\.85\s+pass/);
+      // It says how to get the proposal, and that command gives it.
+      expect(last.stdout).toContain(
+        `\nThe proposal: \`evalgate show ${threadId} --db ${db}\` (--out <file> to keep it).\n`,
+      );
+      const shown = await evalgate(["show", threadId, "--db", db, "--format", "json"], {
+        cwd,
+        env,
+      });
+      expect(shown.code).toBe(0);
+      expect(JSON.parse(shown.stdout).state).toBe("complete");
 
       const stored = await storedThread(join(cwd, db), threadId);
       expect(stored.review).toBeUndefined();

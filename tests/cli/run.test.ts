@@ -213,7 +213,7 @@ describe.concurrent("evalgate run", () => {
       const late = await evalgate(["review", threadId, "approve"], { cwd, env: serverEnv(server) });
       expect(late.code).toBe(2);
       expect(late.stderr.trim()).toBe(
-        `evalgate: thread ${threadId} is not waiting for a review: the run has completed`,
+        `evalgate: thread ${threadId} is not waiting for a review: the run has completed; \`evalgate show ${threadId}\` prints its proposal`,
       );
     } finally {
       await server.close();

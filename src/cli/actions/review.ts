@@ -99,7 +99,10 @@ export async function decisionFromOptions(
 
 function notWaiting(threadId: string, view: Exclude<ThreadView, { kind: "paused" }>, db: string) {
   if (view.kind === "completed") {
-    return new CliError(`thread ${threadId} is not waiting for a review: the run has completed`);
+    return new CliError(
+      `thread ${threadId} is not waiting for a review: the run has completed; ` +
+        `\`evalgate show ${quoteArg(threadId)}${db}\` prints its proposal`,
+    );
   }
   return new CliError(
     `thread ${threadId} is not waiting for a review: the run stopped with work left at ${view.next.join(", ")}; ` +
@@ -170,6 +173,10 @@ function printOutcome(
     out.write(reviewCommandHint(next, store, context.cwd));
   } else {
     out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
+    const db = dbHint(store, context.cwd);
+    out.write(
+      `\nThe proposal: \`evalgate show ${quoteArg(threadId)}${db}\` (--out <file> to keep it).\n`,
+    );
   }
 }
 
