@@ -52,7 +52,17 @@ export const DecisionRequestSchema = z.strictObject({
   interruptId: InterruptIdSchema,
   action: z.enum(REVIEW_ACTIONS),
   feedback: FeedbackSchema.optional(),
-  content: EditContentSchema.optional(),
+  /**
+   * With edit: the new content as text; structured content (the research, the solution, the
+   * connection pairs) may also be given as the JSON object or list itself, read as its JSON text
+   * and checked like it (size, depth, the stage's schema).
+   */
+  content: z
+    .preprocess(
+      (value) => (typeof value === "object" && value !== null ? JSON.stringify(value) : value),
+      EditContentSchema,
+    )
+    .optional(),
   comment: CommentSchema.optional(),
   /**
    * With approve, revise or edit: criteria whose score is wrong, each with the right `score` on

@@ -306,9 +306,17 @@ describe("reviews of structured content and revised versions", () => {
       content: JSON.stringify({ funder: ["not", "text"] }),
     });
     expect(errorOf(wrong).message).toContain("at funder: takes text");
+    // The JSON object itself is taken too, checked the same way.
+    const object = await decide(threadId, review, {
+      action: "edit",
+      content: { funder: "Coastal Fund", sources: [{ page: 2 }] },
+    });
+    expect(object.status).toBe(400);
+    expect(errorOf(object)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
+    expect(errorOf(object).message).toContain("at sources.0");
     const json = await decide(threadId, review, {
       action: "edit",
-      content: JSON.stringify({ funder: "Coastal Fund", priorities: "dunes" }),
+      content: { funder: "Coastal Fund", priorities: "dunes" },
     });
     expect(json.status).toBe(202);
     await nextReview(threadId, review.interruptId);
