@@ -18,6 +18,7 @@ import { registerReviewsCommand } from "./commands/reviews.js";
 import { registerRubricsCommand } from "./commands/rubrics.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerShowCommand } from "./commands/show.js";
 import { registerTokensCommand } from "./commands/tokens.js";
 import { type CliContext, createCliContext } from "./context.js";
 import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
@@ -32,6 +33,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerRunCommand,
   registerReviewsCommand,
   registerReviewCommand,
+  registerShowCommand,
   registerServeCommand,
   registerReviewersCommand,
   registerCalibrateCommand,

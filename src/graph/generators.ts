@@ -29,6 +29,11 @@ import {
   type ProposalUpdate,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
+import {
+  ConnectionPairsContentSchema,
+  ResearchContentSchema,
+  SolutionContentSchema,
+} from "./structuredContent.js";
 
 export interface GeneratorOptions {
   /** The writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
@@ -36,12 +41,8 @@ export interface GeneratorOptions {
   timeoutMs?: number;
 }
 
-const ResearchSchema = z.record(z.string(), z.unknown()).refine((r) => Object.keys(r).length > 0, {
-  message: "the research object is empty",
-});
-const PairsSchema = z.object({
-  pairs: z.array(z.record(z.string(), z.unknown())).min(1, "no connection pairs"),
-});
+/** The connection pairs' answer: the pairs in an object (a JSON object is what writers give). */
+const PairsAnswerSchema = z.object({ pairs: ConnectionPairsContentSchema });
 
 function block(label: string, value: unknown): string {
   if (value === undefined || value === null || value === "") return "";
@@ -134,17 +135,17 @@ function promptFor(
     case "research":
       return {
         user: fill(RESEARCH_TEMPLATE, common),
-        toContent: (a) => parseJsonAnswer(a, ResearchSchema, "research"),
+        toContent: (a) => parseJsonAnswer(a, ResearchContentSchema, "research"),
       };
     case "solution":
       return {
         user: fill(SOLUTION_TEMPLATE, common),
-        toContent: (a) => parseJsonAnswer(a, ResearchSchema, "solution sought"),
+        toContent: (a) => parseJsonAnswer(a, SolutionContentSchema, "solution sought"),
       };
     case "connection_pairs":
       return {
         user: fill(CONNECTION_PAIRS_TEMPLATE, common),
-        toContent: (a) => parseJsonAnswer(a, PairsSchema, "connection pairs").pairs,
+        toContent: (a) => parseJsonAnswer(a, PairsAnswerSchema, "connection pairs").pairs,
       };
     default:
       return {
@@ -157,6 +158,19 @@ function promptFor(
         toContent: sectionText,
       };
   }
+}
+
+/**
+ * The feedback the new version answers: kept when it was written for a revision, cleared when it
+ * was written for another reason (first, again after a failure, or stale after an earlier edit),
+ * so a review never shows feedback its content did not answer.
+ */
+function answeredFeedback(state: OverallProposalStateType, stage: StageDefinition): ProposalUpdate {
+  const revising = stageStatus(state, stage) === "revision_requested";
+  const kept = state.revisionFeedback[stage.id];
+  return revising || kept === undefined || kept === ""
+    ? {}
+    : { revisionFeedback: { [stage.id]: "" } };
 }
 
 /**
@@ -210,6 +224,7 @@ export function createGenerator(
         statePathUpdate(contentPath, content),
         statePathUpdate(statusPath, "completed"),
         sectionExtras,
+        answeredFeedback(state, stage),
         { messages: [new AIMessage(`${stage.title} written (${answer.model}).`)] },
       );
     } catch (error) {

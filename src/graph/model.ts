@@ -56,6 +56,19 @@ export const EvaluationRefSchema = z.object({
 });
 export type EvaluationRef = z.infer<typeof EvaluationRefSchema>;
 
+/**
+ * The round of writing a review is about: round 1 is the first version, each revision adds one,
+ * up to `max` (the revision limit plus one). `feedback` is what the reviewer (or an automatic
+ * revision) asked for, which this version was written to answer; absent in round 1 and after a
+ * rewrite for another reason (an earlier stage edited).
+ */
+export const RevisionRoundSchema = z.object({
+  number: z.number().int().min(1),
+  max: z.number().int().min(1),
+  feedback: z.string().optional(),
+});
+export type RevisionRound = z.infer<typeof RevisionRoundSchema>;
+
 /** What the reviewer is shown when the graph pauses. */
 export const InterruptMetadataSchema = z.object({
   type: z.enum(["evaluation_review", "evaluation_error", "generation_error", "revision_limit"]),
@@ -77,6 +90,8 @@ export const InterruptMetadataSchema = z.object({
   error: z.string().optional(),
   /** Revisions made so far and the allowed maximum. */
   revisions: z.object({ count: z.number().int().min(0), max: z.number().int().min(0) }).optional(),
+  /** Which round of writing this is (1, then one more per revision) and the most there can be. */
+  round: RevisionRoundSchema.optional(),
 });
 export type InterruptMetadata = z.infer<typeof InterruptMetadataSchema>;
 

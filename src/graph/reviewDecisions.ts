@@ -11,6 +11,7 @@ import {
   type ProcessingStatus,
   type ReviewDecision,
 } from "./model.js";
+import { readStructuredEdit } from "./reviewInput.js";
 import type { StageDefinition } from "./stages.js";
 import type { OverallProposalStateType, ProposalUpdate } from "./state.js";
 import {
@@ -20,6 +21,7 @@ import {
   type StatePath,
   statePathUpdate,
 } from "./statePath.js";
+import { structuredContentOf } from "./structuredContent.js";
 
 /** Statuses this decision gives stages, so the next stage can be chosen before the update lands. */
 export type StatusOverrides = Readonly<Record<string, ProcessingStatus>>;
@@ -75,6 +77,19 @@ export function editedValue(current: unknown, content: string, kind?: ContentKin
     if (shape === "object" && kindOf(read.value) === "object") return read.value;
   }
   return shape === "list" ? [{ text: content }] : { text: content };
+}
+
+/**
+ * The content an edit stores: for a structured stage, the JSON read and normalised by its schema
+ * (the review boundary refused any edit that does not fit it); otherwise as editedValue keeps it.
+ */
+function editedContent(stage: StageDefinition, current: unknown, content: string): unknown {
+  const type = structuredContentOf(stage);
+  if (type !== undefined) {
+    const read = readStructuredEdit(stage, type, content);
+    if (read.ok) return read.value;
+  }
+  return editedValue(current, content, stage.contentKind);
 }
 
 /** A reviewer's decision with everything needed to carry it out. */
@@ -211,7 +226,7 @@ function edit(ctx: ReviewDecisionContext, content: string): Command {
       ? ""
       : ` Marked stale for regeneration: ${staled.map((s) => s.title).join(", ")}.`;
   const update = mergeStateUpdates(
-    statePathUpdate(ctx.contentPath, editedValue(current, content, stage.contentKind)),
+    statePathUpdate(ctx.contentPath, editedContent(stage, current, content)),
     statePathUpdate(ctx.statusPath, "edited"),
     ...staled.map((s) => statePathUpdate(parseStatePath(s.statusField), "stale")),
     cleared,

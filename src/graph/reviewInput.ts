@@ -11,7 +11,7 @@
  *   characters. Notes on corrections: the same, at most 2,000.
  * - Edited content: no NUL or other control character but tab, line feed and carriage return,
  *   visible text, at most 1 MiB of UTF-8; for a structured stage (an object or a list), JSON that
- *   fits the stage (see editContentIssue).
+ *   fits the stage's schema — plain text is refused (see editContentIssue).
  * - Ids: thread and interrupt ids of letters, digits and `. _ : -` (at most 128), criterion ids one
  *   printable line (at most 200). An id that is refused is shown cut to 64 characters, escaped.
  */
@@ -19,6 +19,7 @@ import { z } from "zod";
 import { MAX_CORRECTIONS } from "../scoring/corrections.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import type { StageDefinition } from "./stages.js";
+import { type StructuredContentType, structuredContentOf } from "./structuredContent.js";
 
 /** The limits of the review boundary. */
 export const REVIEW_LIMITS = {
@@ -180,39 +181,62 @@ export const ReviewCorrectionSchema = z
 
 export const ReviewCorrectionListSchema = z.array(ReviewCorrectionSchema).max(MAX_CORRECTIONS);
 
-/** An edited structured stage: an object with a field, or a list of objects. */
-const EditedObjectSchema = z
-  .record(z.string(), z.unknown())
-  .refine((o) => Object.keys(o).length > 0, "the object has no field");
-const EditedListSchema = z
-  .array(z.record(z.string(), z.unknown(), { error: "each item must be a JSON object" }))
-  .min(1, "the list is empty");
+/** The field names a message offers for a structured type: the first few, then "…". */
+function someFields(type: StructuredContentType): string {
+  const keys = type.fields.map((f) => f.key);
+  return keys.length === 0
+    ? ""
+    : ` (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""})`;
+}
+
+/**
+ * An edit of a structured stage read as its content: JSON of the stage's shape (parsed with
+ * prototype-poisoning protection, at most 64 levels deep), checked against its schema
+ * (structuredContent.ts) and normalised by it; or why it does not fit. Plain text is refused: it
+ * cannot replace structured content.
+ */
+export function readStructuredEdit(
+  stage: Pick<StageDefinition, "title" | "contentType" | "contentKind">,
+  type: StructuredContentType,
+  content: string,
+): { ok: true; value: unknown } | { ok: false; issue: string } {
+  const text = content.trim();
+  const shape = type.shape === "object" ? "a JSON object of its fields" : "a JSON list of objects";
+  const takes = `the ${stage.title} takes ${shape}${someFields(type)}`;
+  if (!text.startsWith("{") && !text.startsWith("[")) {
+    return {
+      ok: false,
+      issue: `${takes}; plain text cannot replace it (edit its fields on the review page, or in the terminal's edit form)`,
+    };
+  }
+  const read = readUntrustedJson(text, { maxDepth: REVIEW_LIMITS.editJsonDepth });
+  if (!read.ok) {
+    return {
+      ok: false,
+      issue: `${takes}; this is not usable JSON (${describeJsonProblem(read.problem)})`,
+    };
+  }
+  const parsed = type.schema.safeParse(read.value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where =
+    issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.map(String).join(".")}`;
+  return { ok: false, issue: `${takes}${where}: ${issue?.message ?? "it does not fit"}` };
+}
 
 /**
  * Why an edit does not fit the stage it replaces, or undefined when it does. A text stage takes
  * any text. A structured stage (research and the solution are objects, the connection pairs a
- * list of objects) takes JSON of its shape — parsed with prototype-poisoning protection, at most
- * 64 levels deep — or plain text that does not start like JSON (kept as `{ text }`).
+ * list of objects) takes JSON that fits its schema (readStructuredEdit); plain text is refused.
  */
 export function editContentIssue(
-  stage: Pick<StageDefinition, "title" | "contentKind">,
+  stage: Pick<StageDefinition, "title" | "contentType" | "contentKind">,
   content: string,
 ): string | undefined {
-  const kind = stage.contentKind;
-  const text = content.trim();
-  if (kind === undefined || kind === "text") return undefined;
-  if (!text.startsWith("{") && !text.startsWith("[")) return undefined;
-  const shape = kind === "object" ? "a JSON object" : "a JSON list of objects";
-  const read = readUntrustedJson(text, { maxDepth: REVIEW_LIMITS.editJsonDepth });
-  if (!read.ok) {
-    return `the ${stage.title} takes ${shape}; this is not usable JSON (${describeJsonProblem(read.problem)})`;
-  }
-  const value = read.value;
-  const parsed = (kind === "object" ? EditedObjectSchema : EditedListSchema).safeParse(value);
-  if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0];
-  const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
-  return `the ${stage.title} takes ${shape}${where}: ${issue?.message ?? "it does not fit"}`;
+  const type = structuredContentOf(stage);
+  if (type === undefined) return undefined;
+  const read = readStructuredEdit(stage, type, content);
+  return read.ok ? undefined : read.issue;
 }
 
 /** One issue of a value, where (a path into it) and what. */

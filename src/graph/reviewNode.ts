@@ -19,6 +19,7 @@ import {
   InterruptMetadataSchema,
   type ReviewAction,
   type ReviewDecision,
+  type RevisionRound,
 } from "./model.js";
 import { decide, type ReviewNodeOptions } from "./reviewDecisions.js";
 import { editContentIssue } from "./reviewInput.js";
@@ -115,9 +116,12 @@ export function createReviewNode(options: ReviewNodeOptions) {
     };
     const content = readStatePath(state, contentPath);
     const inbox = humanInterruptOf(metadata, content, refused, stageEvaluation(state, stage));
+    const maxRevisions = settings.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS;
+    const round =
+      options.generateNode === undefined ? {} : { round: roundOf(state, stage, maxRevisions) };
     // One value for both readers: the review's metadata (its own short description kept as
     // `intro`) and Agent Inbox's HumanInterrupt (whose `description` is the Markdown summary).
-    const value = { ...metadata, ...inbox, intro: metadata.description };
+    const value = { ...metadata, ...round, ...inbox, intro: metadata.description };
     const contentRefusal = (edited: string) => editContentIssue(stage, edited);
     const response: ReviewResponse = interrupt(value, {
       responseSchema: reviewResponseSchema(refused, correctionRefusal, contentRefusal),
@@ -130,8 +134,27 @@ export function createReviewNode(options: ReviewNodeOptions) {
       ...{ options, state, metadata, decision, statusPath, contentPath },
       evaluation: stageEvaluation(state, stage),
       corrections: checked.corrections,
-      maxRevisions: settings.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS,
+      maxRevisions,
     });
+  };
+}
+
+/**
+ * The round of writing under review: one more than the revisions made, of at most one more than
+ * the limit, with the feedback the writer answered (the generator clears it when it writes for
+ * another reason).
+ */
+export function roundOf(
+  state: OverallProposalStateType,
+  stage: StageDefinition,
+  maxRevisions: number,
+): RevisionRound {
+  const count = state.revisionCounts[stage.id] ?? 0;
+  const feedback = state.revisionFeedback[stage.id]?.trim();
+  return {
+    number: count + 1,
+    max: Math.max(maxRevisions, count) + 1,
+    ...(count > 0 && feedback !== undefined && feedback !== "" ? { feedback } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import {
   threadStatus,
 } from "./deskActions.js";
 import { decide } from "./deskDecide.js";
+import { threadProposal } from "./deskProposal.js";
 import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
 import { threadTraces } from "./deskTraces.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
@@ -170,6 +171,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     decide: (threadId, request, by) => decide(ctx, threadId, request, by),
     threadStatus: (threadId, by) => threadStatus(ctx, threadId, by),
     threadTraces: (threadId, by) => threadTraces(ctx, threadId, by),
+    threadProposal: (threadId, by) => threadProposal(ctx, threadId, by),
     retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
     ready: () => ctx.store.ping(),

@@ -24,6 +24,11 @@ export function contentAsText(content: unknown): string {
   return typeof content === "string" ? content : JSON.stringify(content, null, 2);
 }
 
+function kindOfContent(content: unknown): ReviewDetail["contentKind"] {
+  if (Array.isArray(content)) return "list";
+  return typeof content === "object" && content !== null ? "object" : "text";
+}
+
 export function reviewDetailOf(
   row: PendingRow,
   snapshot: StateSnapshot,
@@ -42,12 +47,14 @@ export function reviewDetailOf(
     title: row.title,
     type: review.type,
     content: contentAsText(content),
+    contentKind: stage?.contentKind ?? kindOfContent(content),
     evaluation: review.evaluation,
     actions: review.actions,
     createdAt: row.createdAt,
   };
   if (review.error !== undefined) detail.error = review.error;
   if (review.revisions !== undefined) detail.revisions = review.revisions;
+  if (review.round !== undefined) detail.round = review.round;
   return detail;
 }
 

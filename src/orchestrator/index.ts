@@ -58,6 +58,15 @@ export type {
 export type { JobQueue, ThreadJob } from "./jobs/jobQueue.js";
 export type { PausedInterrupt, PendingReview } from "./pendingReview.js";
 export {
+  buildProposalDocument,
+  type GateRecord,
+  type ProposalDocument,
+  type ProposalDocumentInput,
+  ProposalDocumentSchema,
+} from "./proposal/document.js";
+export { renderProposalMarkdown } from "./proposal/markdown.js";
+export { type ThreadError, type ThreadErrors, threadErrors } from "./proposal/stageErrors.js";
+export {
   type DecisionRequest,
   DecisionRequestSchema,
   type ReviewDesk,

@@ -4,6 +4,7 @@ import {
   type InterruptMetadata,
   InterruptMetadataSchema,
   type ReviewAction,
+  type RevisionRound,
 } from "../graph/model.js";
 import { waitingInterrupts } from "../graph/threadProgress.js";
 import type { EvaluationResult } from "../scoring/result.js";
@@ -28,6 +29,8 @@ export interface PendingReview {
   error?: string;
   /** Revisions made so far and the maximum. */
   revisions?: { count: number; max: number };
+  /** The round of writing under review, of how many at most, and the feedback it answers. */
+  round?: RevisionRound;
   /** When the thread paused (the checkpoint's time). */
   pausedAt?: string;
 }
@@ -65,6 +68,7 @@ export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingRev
     };
     if (metadata.error !== undefined) review.error = metadata.error;
     if (metadata.revisions !== undefined) review.revisions = metadata.revisions;
+    if (metadata.round !== undefined) review.round = metadata.round;
     if (snapshot.createdAt !== undefined) review.pausedAt = snapshot.createdAt;
     return [review];
   });

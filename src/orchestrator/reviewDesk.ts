@@ -5,7 +5,7 @@
  * thin layer of validation and rendering over this interface.
  */
 import { z } from "zod";
-import { REVIEW_ACTIONS } from "../graph/model.js";
+import { REVIEW_ACTIONS, RevisionRoundSchema } from "../graph/model.js";
 import {
   CommentSchema,
   EditContentSchema,
@@ -16,6 +16,7 @@ import {
 } from "../graph/reviewInput.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
+import type { ProposalDocument } from "./proposal/document.js";
 
 /**
  * Longest text accepted in a request body field (an RFP, an applicant profile); what a reviewer
@@ -51,7 +52,17 @@ export const DecisionRequestSchema = z.strictObject({
   interruptId: InterruptIdSchema,
   action: z.enum(REVIEW_ACTIONS),
   feedback: FeedbackSchema.optional(),
-  content: EditContentSchema.optional(),
+  /**
+   * With edit: the new content as text; structured content (the research, the solution, the
+   * connection pairs) may also be given as the JSON object or list itself, read as its JSON text
+   * and checked like it (size, depth, the stage's schema).
+   */
+  content: z
+    .preprocess(
+      (value) => (typeof value === "object" && value !== null ? JSON.stringify(value) : value),
+      EditContentSchema,
+    )
+    .optional(),
   comment: CommentSchema.optional(),
   /**
    * With approve, revise or edit: criteria whose score is wrong, each with the right `score` on
@@ -95,11 +106,16 @@ export const ReviewDetailSchema = z.object({
   title: z.string(),
   /** evaluation_review, evaluation_error, generation_error or revision_limit. */
   type: z.string(),
+  /** The content: text as it is; structured content (an object, a list) as indented JSON. */
   content: z.string(),
+  /** text, or a structured content's shape: object (research, solution) or list (connection pairs). */
+  contentKind: z.enum(["text", "object", "list"]),
   evaluation: EvaluationResultSchema.nullable(),
   actions: z.array(z.enum(REVIEW_ACTIONS)),
   error: z.string().optional(),
   revisions: z.object({ count: z.number(), max: z.number() }).optional(),
+  /** The round of writing under review (1 is the first version), its most, and the feedback it answers. */
+  round: RevisionRoundSchema.optional(),
   createdAt: z.string(),
 });
 export type ReviewDetail = z.infer<typeof ReviewDetailSchema>;
@@ -211,6 +227,12 @@ export interface ReviewDesk {
    */
   decide(threadId: string, request: DecisionRequest, by: Reviewer): Promise<{ decisionId: string }>;
   threadStatus(threadId: string, by: Reviewer): Promise<ThreadStatus>;
+  /**
+   * The proposal the thread has written: its sections in order, the research, solution sought and
+   * connection pairs, and each stage's gate record — a draft until the run finished with every
+   * stage approved or edited.
+   */
+  threadProposal(threadId: string, by: Reviewer): Promise<ProposalDocument>;
   /** The judge calls of the thread's evaluations (oldest first), secrets replaced by `***`. */
   threadTraces(threadId: string, by: Reviewer): Promise<ThreadTraces>;
   /**

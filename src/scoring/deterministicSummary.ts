@@ -1,10 +1,12 @@
 import { type Catalog, type Criterion, levelsOf, nativeScaleOf } from "../criteria/model.js";
-import type { CriterionResult, FundingStatus } from "./result.js";
+import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
 import { fromUnit, roundScore, topLevel } from "./scale.js";
 
 /** What the deterministic summary reads from a scored evaluation. */
 export interface SummaryInput {
   passed: boolean;
+  /** The settled verdict: its word opens the summary (without it, PASSED or FAILED by `passed`). */
+  verdict?: Verdict;
   overallScore: number;
   criteria: readonly CriterionResult[];
   status?: FundingStatus;
@@ -81,14 +83,31 @@ export function criterionSuggestion(
 }
 
 /**
- * A template summary, adapted to criterion results: the outcome line, the overall score
+ * The outcome line in the words of the verdict (see settleResult): `Evaluation PASSED for catalog
+ * 'X'.` for a result that passed, `Evaluation BORDERLINE for catalog 'X': not passed, but close.`
+ * for one that did not pass with a borderline (or, before settling, a pass) verdict, and
+ * `Evaluation FAILED …` otherwise.
+ */
+export function outcomeLine(
+  catalogName: string,
+  evaluation: Pick<SummaryInput, "passed" | "verdict">,
+): string {
+  if (evaluation.passed) return `Evaluation PASSED for catalog '${catalogName}'.`;
+  if (evaluation.verdict === "borderline" || evaluation.verdict === "pass") {
+    return `Evaluation BORDERLINE for catalog '${catalogName}': not passed, but close.`;
+  }
+  return `Evaluation FAILED for catalog '${catalogName}'.`;
+}
+
+/**
+ * A template summary, adapted to criterion results: the outcome line (outcomeLine), the overall score
  * as a percentage (and the funding status when there is one), one line per criterion, and
  * suggestions for every criterion below its best level, below 'excellent' or not met. Criteria
  * that could not be evaluated are listed as such.
  */
 export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput): string {
   const lines: string[] = [
-    `Evaluation ${evaluation.passed ? "PASSED" : "FAILED"} for catalog '${catalog.name}'.`,
+    outcomeLine(catalog.name, evaluation),
     `Overall score: ${Math.round(evaluation.overallScore * 100)}%`,
   ];
   if (evaluation.status !== undefined) {

@@ -41,13 +41,14 @@ function nothingEvaluated(criteria: readonly CriterionResult[]): boolean {
 }
 
 /**
- * The verdict of a settled result. The score band (pass ≥ 0.8, borderline ≥ 0.6, fail below) is
- * bounded by the outcome so no field says pass while another says fail:
- * - a result that did not pass is never `pass`: a forced human review, a gate that could not be
- *   decided or a score under the threshold caps it at `borderline` (a human decides);
- * - a result the caller's validator rejected, or whose funding status is REJECTED, is `fail`;
- * - a result that passed is never `fail` (a threshold under the fail band lifts it to
- *   `borderline`).
+ * The verdict of a settled result, in the one vocabulary of gate outcomes:
+ * - `pass` exactly when the result passed (whatever band the score is in: a catalog's threshold
+ *   under 0.8 passes a 0.75);
+ * - `fail` when it did not pass and the outcome is decided against it: the caller's validator
+ *   rejected it, its funding status is REJECTED, a gate failed on a score, or the score is under
+ *   the borderline band (0.6);
+ * - `borderline` otherwise: not passed, but close — the score reaches the borderline band, or a
+ *   forced human review or a gate that could not be decided holds it — and a human decides.
  */
 function settledVerdict(
   scored: Verdict,
@@ -55,10 +56,9 @@ function settledVerdict(
   status: FundingStatus | undefined,
   rejected: boolean,
 ): Verdict {
+  if (passed) return "pass";
   if (rejected || status === "REJECTED") return "fail";
-  if (!passed && scored === "pass") return "borderline";
-  if (passed && scored === "fail") return "borderline";
-  return scored;
+  return scored === "pass" ? "borderline" : scored;
 }
 
 /**
@@ -66,9 +66,10 @@ function settledVerdict(
  * threshold, a funding status other than FUNDABLE, nothing evaluated (judge errors everywhere), a
  * caller's validator that rejected it, a forced human review — to `passed`, `verdict`, `status`
  * and the summary together. `passed` holds only when scoring passed it and nothing overrides it;
- * `status` is never FUNDABLE for a result that did not pass (REVIEW_REQUIRED instead); the verdict
- * follows settledVerdict; the summary opens with PASSED or FAILED accordingly and says why a
- * result is held or rejected. Every path that finishes a result calls this, and nothing patches
+ * `status` is FUNDABLE exactly when the result passed (a FUNDABLE score that an override holds
+ * becomes REVIEW_REQUIRED); the verdict is `pass` exactly when the result passed (settledVerdict);
+ * the summary opens with the verdict's word (PASSED, BORDERLINE or FAILED) and says why a result
+ * is held or rejected. Every path that finishes a result calls this, and nothing patches
  * these fields afterwards.
  */
 export function settleResult(

@@ -14,6 +14,11 @@ import {
 import { requireBearer } from "./auth.js";
 import type { ServiceEnv } from "./env.js";
 import { type EventStreamOptions, threadEventStream } from "./events.js";
+import {
+  ProposalQuerySchema,
+  proposalMarkdownResponse,
+  wantsMarkdown,
+} from "./proposalResponse.js";
 import { filterTraces, TraceFilterSchema } from "./traceFilter.js";
 import { jsonBody, queryParams, requireValid } from "./validation.js";
 
@@ -71,6 +76,15 @@ export function createApiRoutes(desk: ReviewDesk, events: EventStreamOptions): H
     const threadId = threadIdOf(c.req.param("threadId"));
     const traces = await desk.threadTraces(threadId, c.var.reviewer);
     return c.json(filterTraces(traces, c.req.valid("query")));
+  });
+
+  api.get("/threads/:threadId/proposal", queryParams(ProposalQuerySchema), async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    const document = await desk.threadProposal(threadId, c.var.reviewer);
+    if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
+      return proposalMarkdownResponse(c, document);
+    }
+    return c.json(document);
   });
 
   api.post("/threads/:threadId/retry", async (c) => {

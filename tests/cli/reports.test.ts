@@ -120,6 +120,45 @@ describe("report formats", () => {
     expect(lines.some((line) => line.startsWith("  - c3: "))).toBe(true);
   });
 
+  it("every format lists each suggestion once and opens its summary with the verdict's word", async () => {
+    const weak = new ScriptedChatModel({
+      responder: (messages) => {
+        const title = titleIn(userPromptOf(messages));
+        if (title === "Hamburg Base")
+          return JSON.stringify({ reasoning: "Based there.", result: "pass" });
+        const score = title === "Innovation" ? 2 : 3;
+        return JSON.stringify({ reasoning: "Thin evidence.", score, hits: [], misses: [] });
+      },
+    });
+    const result = await evaluateContent({
+      content: "Kai Werft GmbH, Hamburg.",
+      catalog: CATALOG,
+      model: judgeOf(weak),
+      concurrency: 1,
+    });
+    // Innovation 2 and Market 3 on 1–5: under the fundable 4.0, over the reject line 2.0.
+    expect(result).toMatchObject({ passed: false, status: "REVIEW_REQUIRED" });
+    expect(result.suggestions.length).toBe(2);
+    const word = { pass: "PASSED", borderline: "BORDERLINE", fail: "FAILED" }[result.verdict];
+    for (const format of ["table", "md", "html"] as const) {
+      const text = renderReport(result, format);
+      for (const suggestion of result.suggestions) {
+        const shown =
+          format === "md"
+            ? escapeMarkdown(suggestion)
+            : format === "html"
+              ? escapeHtml(suggestion)
+              : suggestion;
+        expect(text.split(shown).length - 1, `${format}: ${suggestion}`).toBe(1);
+      }
+      expect(text, format).not.toContain("Suggestions for improvement");
+      expect(text, format).toContain(`Evaluation ${word} for catalog`);
+      for (const other of ["PASSED", "BORDERLINE", "FAILED"].filter((w) => w !== word)) {
+        expect(text, format).not.toContain(`Evaluation ${other}`);
+      }
+    }
+  });
+
   it("json is exactly the result", async () => {
     const result = await evaluated();
     expect(JSON.parse(renderReport(result, "json"))).toEqual(JSON.parse(JSON.stringify(result)));

@@ -81,7 +81,14 @@ describe.concurrent("evalgate reviews / review", () => {
         `decided revise on Timeline Evaluation Review [timeline], thread ${threadId}`,
       );
       expect(limited.stdout).toContain("Review: Timeline: Revision Limit Reached [timeline]");
-      expect(limited.stdout).toContain("type revision_limit · revisions 1 of 1");
+      expect(limited.stdout).toContain(
+        "type revision_limit · round 2 of at most 2 · revisions 1 of 1",
+      );
+      // The version under review answers the first revision's feedback; the refused one is not it.
+      expect(limited.stdout).toContain(
+        "This version answers the feedback of round 1:\n  > Put the milestones in months.\n",
+      );
+      expect(limited.stdout).not.toContain("> Add a buffer month.");
       expect(limited.stdout).toContain(
         `Decide with:\n  evalgate review ${threadId} approve | edit --content-file <file> | retry --db ${db}\n`,
       );
@@ -127,6 +134,16 @@ describe.concurrent("evalgate reviews / review", () => {
         `decided approve on Conclusion Evaluation Review [conclusion], thread ${threadId}\ncompleted\n`,
       );
       expect(last.stdout).toMatch(/conclusion\s+approved\s+0\.85\s+pass/);
+      // It says how to get the proposal, and that command gives it.
+      expect(last.stdout).toContain(
+        `\nThe proposal: \`evalgate show ${threadId} --db ${db}\` (--out <file> to keep it).\n`,
+      );
+      const shown = await evalgate(["show", threadId, "--db", db, "--format", "json"], {
+        cwd,
+        env,
+      });
+      expect(shown.code).toBe(0);
+      expect(JSON.parse(shown.stdout).state).toBe("complete");
 
       const stored = await storedThread(join(cwd, db), threadId);
       expect(stored.review).toBeUndefined();

@@ -22,7 +22,7 @@ import {
   describeStore,
   resolveCheckpointStore,
 } from "../../src/cli/review/store.js";
-import { RESEARCH_STAGE, sectionStage } from "../../src/graph/stages.js";
+import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, sectionStage } from "../../src/graph/stages.js";
 import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
 import type { PendingReview } from "../../src/orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
@@ -167,16 +167,17 @@ describe("askDecision", () => {
     });
   });
 
-  it("edits data content as JSON in EDITOR when stdin is a terminal", async () => {
-    const editor = join(dir, "editor.mjs");
+  it("edits structured content as a form with a heading per field in $EDITOR, read back through its schema", async () => {
+    const editor = join(dir, "form-editor.mjs");
     await writeFile(
       editor,
       [
         'import { readFileSync, writeFileSync } from "node:fs";',
         "const file = process.argv[2];",
-        'const data = JSON.parse(readFileSync(file, "utf8"));',
-        'data.funder = "Edited Foundation";',
-        "writeFileSync(file, JSON.stringify(data));",
+        'const text = readFileSync(file, "utf8");',
+        "writeFileSync(file, text",
+        '  .replace("## Funder\\nCalder Bay", "## Funder\\nEdited Foundation")',
+        '  .replace("## Priorities\\n", "## Priorities\\n- drainage\\n- \\n* tenants\\n"));',
       ].join("\n"),
       "utf8",
     );
@@ -190,7 +191,65 @@ describe("askDecision", () => {
       outcome.kind === "decision" && outcome.decision.action === "edit"
         ? outcome.decision.content
         : "";
-    expect(JSON.parse(content)).toEqual({ funder: "Edited Foundation" });
+    expect(JSON.parse(content)).toEqual({
+      funder: "Edited Foundation",
+      priorities: ["drainage", "tenants"],
+    });
+  });
+
+  it("explains an edit that does not fit, keeps the reviewer's text, and offers the edit again", async () => {
+    // The first run empties the pair's applicant capability; the second (given the kept text) fixes it.
+    const editor = join(dir, "two-step-editor.mjs");
+    await writeFile(
+      editor,
+      [
+        'import { readFileSync, writeFileSync } from "node:fs";',
+        "const file = process.argv[2];",
+        'const text = readFileSync(file, "utf8");',
+        'const next = text.includes("## Applicant capability\\nwelders")',
+        '  ? text.replace("## Applicant capability\\nwelders", "## Applicant capability\\n")',
+        '  : text.replace("## Applicant capability\\n", "## Applicant capability\\nwelding crews");',
+        "writeFileSync(file, next);",
+      ].join("\n"),
+      "utf8",
+    );
+    const { io: prompt, out } = io("e\ne\n", {
+      terminal: true,
+      env: { EDITOR: `${process.execPath} ${editor}` },
+    });
+    const pairs = [{ funderNeed: "tank repairs", applicantCapability: "welders" }];
+    const outcome = await askDecision(review(), pairs, CONNECTION_PAIRS_STAGE, prompt);
+    expect(out.text()).toContain(
+      "The edit does not fit the connection pairs:\n  - Applicant capability (pair 1): is required\n",
+    );
+    expect(out.text()).toContain("Choose edit again to fix it (your text is kept).");
+    const content =
+      outcome.kind === "decision" && outcome.decision.action === "edit"
+        ? outcome.decision.content
+        : "";
+    expect(JSON.parse(content)).toEqual([
+      { funderNeed: "tank repairs", applicantCapability: "welding crews" },
+    ]);
+  });
+
+  it("reads a structured edit from a file as the form or as JSON, and offers the edit again after one that does not fit", async () => {
+    await writeFile(join(dir, "prose.md"), "The funder wants tanks.\n", "utf8");
+    await writeFile(
+      join(dir, "form.md"),
+      "## Funder\nTank Fund\n\n## Sources\n- call text p. 2\n",
+      "utf8",
+    );
+    await writeFile(join(dir, "unknown.md"), "## Favourite colour\nblue\n", "utf8");
+    const { io: prompt, out } = io("e\nprose.md\ne\nunknown.md\ne\nform.md\n");
+    const outcome = await askDecision(review(), { funder: "x" }, RESEARCH_STAGE, prompt);
+    expect(out.text()).toContain("line 1: text before the first field heading");
+    expect(out.text()).toContain('line 1: "Favourite colour" is not a field of the research');
+    expect(out.text()).toContain("Choose edit again to fix it (your text is kept).");
+    const content =
+      outcome.kind === "decision" && outcome.decision.action === "edit"
+        ? outcome.decision.content
+        : "";
+    expect(JSON.parse(content)).toEqual({ funder: "Tank Fund", sources: ["call text p. 2"] });
   });
 });
 
@@ -233,9 +292,17 @@ describe("run settings and the checkpoint store", () => {
 });
 
 describe("the views", () => {
-  it("shows the scores against their thresholds, the lists and a cut excerpt", () => {
-    const content = Array.from({ length: 20 }, (_, i) => `Line ${i + 1}`).join("\n");
-    const text = renderReview(review({ evaluation, revisions: { count: 1, max: 3 } }), content);
+  it("shows the scores against their thresholds, the lists and the whole content, wrapped", () => {
+    const long = `${"Retrofit ".repeat(30)}END-OF-LINE`;
+    const content = [
+      ...Array.from({ length: 20 }, (_, i) => `Line ${i + 1}`),
+      "",
+      long,
+      "- a list item that is long enough to wrap under its own marker when the width is narrow",
+    ].join("\n");
+    const text = renderReview(review({ evaluation, revisions: { count: 1, max: 3 } }), content, {
+      width: 70,
+    });
     expect(text).toContain("Review: Budget Evaluation Review [budget]\n");
     expect(text).toContain("type evaluation_review · revisions 1 of 3\n");
     expect(text).toMatch(
@@ -245,8 +312,91 @@ describe("the views", () => {
     expect(text).toContain("Weaknesses\n  - Subtotals do not add up\n");
     expect(text).toContain("Suggestions\n  - Recompute the subtotals\n");
     expect(text).toContain("Warnings\n  - The budget mentions no currency\n");
-    expect(text).toContain("  | Line 12\n  … (8 more lines)\n");
-    expect(text).not.toContain("Line 13");
+    // Every line of the content, none cut: the long one wrapped at the width.
+    expect(text).toContain("Content\n  Line 1\n  Line 2\n");
+    expect(text).toContain("  Line 20\n");
+    expect(text).not.toContain("more lines");
+    expect(text).toContain("END-OF-LINE");
+    const lines = text.slice(text.indexOf("Content\n")).split("\n");
+    for (const line of lines) expect(Array.from(line).length, line).toBeLessThanOrEqual(70);
+    expect(lines.filter((l) => l.includes("Retrofit")).length).toBeGreaterThan(3);
+    const item = lines.findIndex((l) => l.startsWith("  - a list item"));
+    expect(lines[item + 1]).toMatch(/^ {4}\S/);
+  });
+
+  it("shows structured content as labelled fields, lists as lists, and never prints raw JSON", () => {
+    const research = {
+      funder: "Dunmore Estuary Trust",
+      priorities: ["salt-marsh restoration", "volunteer monitoring"],
+      fundingRange: "GBP 20,000–60,000",
+      notes: { checked: true },
+    };
+    const text = renderReview(review({ contentType: "research", contentId: "research" }), research);
+    expect(text).toContain(
+      [
+        "Content",
+        "  Funder: Dunmore Estuary Trust",
+        "  Priorities:",
+        "    - salt-marsh restoration",
+        "    - volunteer monitoring",
+        "  Funding range: GBP 20,000–60,000",
+        "  Notes:",
+      ].join("\n"),
+    );
+    expect(text).not.toContain('"funder"');
+    const pairs = renderReview(
+      review({ contentType: "connection_pairs", contentId: "connection_pairs" }),
+      [
+        {
+          funderNeed: "marsh survey",
+          applicantCapability: "ecologists on staff",
+          strength: "strong",
+        },
+        { funderNeed: "schools outreach", applicantCapability: "none" },
+      ],
+    );
+    expect(pairs).toContain(
+      "  Pair 1\n    Funder need: marsh survey\n    Applicant capability: ecologists on staff\n    Strength: strong\n  Pair 2\n",
+    );
+  });
+
+  it("numbers the round and shows the feedback a revised version answers", () => {
+    const revised = review({
+      round: {
+        number: 2,
+        max: 4,
+        feedback: "Cite the 2024 county flood report.\nAnd name the wards.",
+      },
+    });
+    const text = renderReview(revised, "Revised text.");
+    expect(text).toContain("type evaluation_review · round 2 of at most 4\n");
+    expect(text).toContain(
+      "This version answers the feedback of round 1:\n  > Cite the 2024 county flood report.\n  > And name the wards.\n",
+    );
+    const first = renderReview(review({ round: { number: 1, max: 4 } }), "First text.");
+    expect(first).toContain("round 1 of at most 4");
+    expect(first).not.toContain("answers the feedback");
+  });
+
+  it("shows every strength, weakness and suggestion whole, wrapped, with its escapes", () => {
+    const long = `The budget ${"omits the contingency line ".repeat(8)}LAST-WORD \u001b[2J`;
+    const text = renderReview(review({ evaluation: { ...evaluation, weaknesses: [long] } }), "x", {
+      width: 60,
+    });
+    const block = text.slice(text.indexOf("Weaknesses\n"), text.indexOf("\n\nSuggestions"));
+    const lines = block.split("\n").slice(1);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines[0]?.startsWith("  - The budget omits")).toBe(true);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^ {4}\S/);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(60);
+    expect(block).toContain("LAST-WORD \\u001b[2J");
+    expect(block).not.toContain("\u001b");
+  });
+
+  it("shows control characters and bidi overrides in content as escapes, never raw", () => {
+    const text = renderReview(review(), "Budget \u001b[31mRED\u001b[0m total\u202Eevil\u0007 end");
+    for (const raw of ["\u001b", "\u202e", "\u0007"]) expect(text).not.toContain(raw);
+    expect(text).toContain("Budget \\u001b[31mRED\\u001b[0m total\\u202eevil\\u0007 end");
   });
 
   it("shows a failed evaluation's error, and lists paused threads with how long they waited", () => {

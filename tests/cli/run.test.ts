@@ -6,7 +6,7 @@
  * stops a run before anything is stored.
  */
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startOllamaServer } from "../doubles/index.js";
@@ -99,7 +99,22 @@ describe.concurrent("evalgate run", () => {
       expect(run.stdout).toContain("overall 0.85 · verdict pass · passed yes");
       expect(run.stdout).toContain("Strengths\n  - ");
       expect(run.stdout).toContain("Suggestions\n  - ");
-      expect(run.stdout).toContain('Content (excerpt)\n  | {\n  |   "funder": "Calder Bay');
+      // The whole content, readable: the research as labelled fields, not JSON.
+      expect(run.stdout).toContain(
+        "Content\n  Funder: Calder Bay Community Foundation: resilient coastal neighbourhoods\n  Priorities:\n    - flood resilience\n",
+      );
+      expect(run.stdout).not.toContain('"funder"');
+      // The revised solution's review is round 2 and shows the feedback it answers.
+      const solutionReviews = run.stdout.split(
+        "Review: Solution Sought Evaluation Review [solution]",
+      );
+      expect(solutionReviews).toHaveLength(3);
+      expect(solutionReviews[1]).toContain("type evaluation_review · round 1 of at most 4\n");
+      expect(solutionReviews[1]).not.toContain("answers the feedback");
+      expect(solutionReviews[2]).toContain("type evaluation_review · round 2 of at most 4\n");
+      expect(solutionReviews[2]).toContain(
+        `This version answers the feedback of round 1:\n  > ${feedback}\n`,
+      );
       expect(run.stdout).toContain(
         '"maybe" is not a choice: answer approve, revise, edit, mark, quit.',
       );
@@ -111,6 +126,60 @@ describe.concurrent("evalgate run", () => {
         expect(score, stage).toBe("0.85");
       }
       expect(summaryRow(run.stdout, "problem_statement")[3]).toBe("pass (before the edit)");
+
+      // The proposal is written to a new file, and the run says where.
+      const file = `proposal-${threadId}.md`;
+      expect(run.stdout).toContain(
+        `The proposal is in ${file}; \`evalgate show ${threadId}\` prints it again.`,
+      );
+      const proposal = await readFile(join(cwd, file), "utf8");
+      expect(
+        proposal.startsWith("# Calder Bay Community Foundation — Resilient Neighbourhoods 2026.\n"),
+      ).toBe(true);
+      expect(proposal).not.toContain("Draft");
+      const headings = proposal.split("\n").filter((l) => /^##? /.test(l));
+      expect(headings).toEqual([
+        "# Calder Bay Community Foundation — Resilient Neighbourhoods 2026.",
+        "## Problem Statement",
+        "## Methodology",
+        "## Budget",
+        "## Timeline",
+        "## Conclusion",
+        "## Appendix A: research, solution sought and connection pairs",
+        "## Appendix B: gate results and decisions",
+      ]);
+      // The edited problem statement is the body's; the others are the writer's text.
+      const body = proposal.slice(0, proposal.indexOf("## Appendix A"));
+      expect(body).toContain(`## Problem Statement\n\n${problem}`);
+      expect(body).toContain("This Methodology section explains the need");
+      for (const input of [
+        "### Research",
+        "### Solution Sought",
+        "### Connection Pairs",
+        "#### Pair 1",
+      ]) {
+        expect(proposal).toContain(`\n${input}\n`);
+      }
+      expect(proposal).toContain("**Priorities:**\n\n- flood resilience\n- low-income households");
+      const rows = proposal
+        .split("\n")
+        .filter((l) => l.startsWith("| ") && !l.startsWith("| Stage"));
+      expect(rows.map((r) => r.split(" | ")[0])).toEqual([
+        "| Research",
+        "| Solution Sought",
+        "| Connection Pairs",
+        "| Problem Statement",
+        "| Methodology",
+        "| Budget",
+        "| Timeline",
+        "| Conclusion",
+      ]);
+      const solutionRow = rows[1]?.split(" | ") ?? [];
+      // Stage, status, score, verdict, funding status, passed, round, decisions.
+      expect(solutionRow.slice(1, 7)).toEqual(["approved", "0.85", "pass", "—", "yes", "2"]);
+      expect(solutionRow[7]).toContain(`revise by ana`);
+      expect(solutionRow[7]).toContain("approve by ana");
+      expect(rows[3]?.split(" | ").slice(1, 3)).toEqual(["edited", "0.85 (before the edit)"]);
 
       // The revision went back to the writer with the feedback; the RFP and applicant were used.
       const solutionPrompts = writerRequests(server, SOLUTION_TASK).map(userPrompt);
@@ -144,7 +213,7 @@ describe.concurrent("evalgate run", () => {
       const late = await evalgate(["review", threadId, "approve"], { cwd, env: serverEnv(server) });
       expect(late.code).toBe(2);
       expect(late.stderr.trim()).toBe(
-        `evalgate: thread ${threadId} is not waiting for a review: the run has completed`,
+        `evalgate: thread ${threadId} is not waiting for a review: the run has completed; \`evalgate show ${threadId}\` prints its proposal`,
       );
     } finally {
       await server.close();

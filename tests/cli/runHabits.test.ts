@@ -91,11 +91,14 @@ describe.concurrent("evalgate run, as a new user meets it", () => {
         /Edit (\S+) in your editor, save, then press Enter to load it \(or type q to cancel, or the path of another file to load\): /,
       );
       if (file === undefined) throw new Error("no file in the question");
-      // The research is structured: the file holds its JSON; the reviewer edits a field.
-      const research = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-      expect(Object.keys(research)).not.toHaveLength(0);
-      const edited = { ...research, funder: "Calder Bay Community Foundation (edited)" };
-      await writeFile(file, JSON.stringify(edited, null, 2), "utf8");
+      // The research is structured: the file holds its edit form; the reviewer edits a field.
+      const form = await readFile(file, "utf8");
+      expect(form).toMatch(/^## Funder\n/m);
+      const edited = form.replace(
+        /^(## Funder\n)[^\n]*/m,
+        "$1Calder Bay Community Foundation (edited)",
+      );
+      await writeFile(file, edited, "utf8");
       live.end(answers("", "q"));
       const run = await live.exited;
       expect(run.code).toBe(0);

@@ -519,8 +519,8 @@ describe("prompt injection in the content", () => {
     const warnings = result.warnings.filter((w) => w.startsWith("possible prompt injection"));
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings.some((w) => w.includes("Ignore previous instructions"))).toBe(true);
-    expect(result.feedback).toContain("Evaluation FAILED");
-    // A perfect score held for review is not a pass in any field.
+    // A perfect score held for review is not a pass in any field: borderline, and a human decides.
+    expect(result.feedback).toContain("Evaluation BORDERLINE for catalog");
     expect(result.verdict).toBe("borderline");
     expect(result.feedback).toContain(
       "Held for human review: possible prompt injection in the content",

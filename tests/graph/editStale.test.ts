@@ -135,22 +135,38 @@ describe("edit path and stale marking", () => {
     await resume(run, { action: "edit", content: '{"funder": "Calder Bay CF", "priorities": []}' });
     const state = await values(run);
     expect(state.researchStatus).toBe("edited");
-    expect(state.researchResults).toEqual({ funder: "Calder Bay CF", priorities: [] });
+    // Read by the research's schema: an empty list is left out.
+    expect(state.researchResults).toEqual({ funder: "Calder Bay CF" });
     expect(state.reviewHistory.at(-1)?.staled).toEqual([]);
     // The run goes on to the next stage needing work.
     expect((await pending(run))?.node).toBe("reviewSolution");
   });
 
-  it("an edit of structured content that is not JSON keeps the shape as text", async () => {
+  it("an edit of structured content in prose, or in JSON that does not fit, is refused and the review stays", async () => {
     const run = proposalRun();
     await start(run);
     await resume(run, { action: "approve" });
     await resume(run, { action: "approve" });
     expect((await pending(run))?.node).toBe("reviewConnectionPairs");
-    await resume(run, { action: "edit", content: "Retrofit crews meet the flood need." });
-    const state = await values(run);
-    expect(state.connectionPairs).toEqual([{ text: "Retrofit crews meet the flood need." }]);
-    expect(state.connectionPairsStatus).toBe("edited");
+    const before = await values(run);
+    await expect(
+      resume(run, { action: "edit", content: "Retrofit crews meet the flood need." }),
+    ).rejects.toThrow(
+      /Connection Pairs takes a JSON list of objects .*plain text cannot replace it/,
+    );
+    await expect(
+      resume(run, { action: "edit", content: '[{"funderNeed": "flood resilience"}]' }),
+    ).rejects.toThrow(/at 0\.applicantCapability: is required/);
+    await expect(
+      resume(run, {
+        action: "edit",
+        content: '[{"funderNeed": "a", "applicantCapability": "b", "strength": "huge"}]',
+      }),
+    ).rejects.toThrow(/at 0\.strength: is one of strong, moderate, weak/);
+    const after = await values(run);
+    expect(after.connectionPairs).toEqual(before.connectionPairs);
+    expect(after.connectionPairsStatus).toBe("awaiting_review");
+    expect((await pending(run))?.node).toBe("reviewConnectionPairs");
   });
 
   it("an edit after a failed generation is stored in the stage's shape (object, list, text)", async () => {
@@ -165,15 +181,23 @@ describe("edit path and stale marking", () => {
     expect(state.researchResults).toEqual({ funder: "Calder Bay CF" });
     expect(state.researchStatus).toBe("edited");
 
-    // The solution fails too; a plain-text edit is kept as an object's text.
+    // The solution fails too; prose cannot stand for it, its fields as JSON can.
     expect((await pending(run))?.value).toMatchObject({
       type: "generation_error",
       contentId: "solution",
     });
-    await resume(run, { action: "edit", content: "The funder wants fewer flood evictions." });
+    await expect(
+      resume(run, { action: "edit", content: "The funder wants fewer flood evictions." }),
+    ).rejects.toThrow(/plain text cannot replace it/);
+    await resume(run, {
+      action: "edit",
+      content:
+        '{"problem": "The funder wants fewer flood evictions.", "desiredOutcomes": "no evictions"}',
+    });
     state = await values(run);
     expect(state.solutionSoughtResults).toEqual({
-      text: "The funder wants fewer flood evictions.",
+      problem: "The funder wants fewer flood evictions.",
+      desiredOutcomes: ["no evictions"],
     });
 
     await resume(run, {

@@ -23,7 +23,12 @@ import {
   shownId,
   ThreadIdSchema,
 } from "../../src/graph/reviewInput.js";
-import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, sectionStage } from "../../src/graph/stages.js";
+import {
+  CONNECTION_PAIRS_STAGE,
+  RESEARCH_STAGE,
+  SOLUTION_STAGE,
+  sectionStage,
+} from "../../src/graph/stages.js";
 
 const refusal = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.success ? undefined : result.error?.issues[0]?.message;
@@ -143,22 +148,63 @@ describe("ids", () => {
 describe("an edit of a structured stage", () => {
   const problem = sectionStage("problem_statement", "Problem Statement");
 
-  it("takes JSON of the stage's shape, or plain text", () => {
+  it("takes JSON that fits the stage's schema; a text stage takes anything", () => {
     expect(editContentIssue(RESEARCH_STAGE, '{"funder": "Marrow Valley"}')).toBeUndefined();
-    expect(editContentIssue(RESEARCH_STAGE, "The funder wants drought plans.")).toBeUndefined();
-    expect(editContentIssue(CONNECTION_PAIRS_STAGE, '[{"need": "tanks"}]')).toBeUndefined();
+    expect(
+      editContentIssue(RESEARCH_STAGE, '{"priorities": "one line", "notes": {"a": 1}}'),
+    ).toBeUndefined();
+    expect(
+      editContentIssue(
+        CONNECTION_PAIRS_STAGE,
+        '[{"funderNeed": "tanks", "applicantCapability": "welders"}]',
+      ),
+    ).toBeUndefined();
     expect(editContentIssue(problem, '["anything", 1]')).toBeUndefined();
+    expect(editContentIssue(problem, "Plain prose.")).toBeUndefined();
+  });
+
+  it("refuses prose for structured content, whatever the wording", () => {
+    for (const prose of [
+      "The funder wants drought plans.",
+      "funder: Marrow Valley\npriorities: drought",
+      "  - a list in Markdown",
+      "null",
+      "42",
+      '"a JSON string"',
+    ]) {
+      expect(editContentIssue(RESEARCH_STAGE, prose), prose).toMatch(
+        /the Research takes a JSON object of its fields \(funder, priorities, eligibility, …\); plain text cannot replace it/,
+      );
+      expect(editContentIssue(SOLUTION_STAGE, prose), prose).toContain(
+        "plain text cannot replace it",
+      );
+      expect(editContentIssue(CONNECTION_PAIRS_STAGE, prose), prose).toContain(
+        "takes a JSON list of objects",
+      );
+    }
   });
 
   it("refuses JSON of another shape, broken JSON, prototype keys and deep nesting", () => {
     expect(editContentIssue(RESEARCH_STAGE, "[1, 2]")).toContain("takes a JSON object");
-    expect(editContentIssue(RESEARCH_STAGE, "{}")).toContain("no field");
+    expect(editContentIssue(RESEARCH_STAGE, "{}")).toContain("no field with content");
+    expect(editContentIssue(RESEARCH_STAGE, '{"funder": "  ", "sources": []}')).toContain(
+      "no field with content",
+    );
+    expect(editContentIssue(RESEARCH_STAGE, '{"funder": ["a", "b"]}')).toContain(
+      "at funder: takes text",
+    );
+    expect(editContentIssue(RESEARCH_STAGE, '{"priorities": [{"x": 1}]}')).toContain(
+      "at priorities.0: each item takes text",
+    );
     expect(editContentIssue(RESEARCH_STAGE, '{"funder": ')).toContain("invalid JSON");
     expect(editContentIssue(RESEARCH_STAGE, '{"__proto__": {"admin": true}}')).toContain(
       '"__proto__" is not allowed',
     );
-    expect(editContentIssue(CONNECTION_PAIRS_STAGE, "[]")).toContain("empty");
+    expect(editContentIssue(CONNECTION_PAIRS_STAGE, "[]")).toContain("there is no connection pair");
     expect(editContentIssue(CONNECTION_PAIRS_STAGE, "[1, 2]")).toContain("at 0");
+    expect(editContentIssue(CONNECTION_PAIRS_STAGE, '[{"need": "tanks"}]')).toContain(
+      "at 0.funderNeed: is required",
+    );
     expect(editContentIssue(CONNECTION_PAIRS_STAGE, '{"need": "tanks"}')).toContain("list");
     const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
     expect(editContentIssue(CONNECTION_PAIRS_STAGE, deep)).toContain("more than 64 levels");

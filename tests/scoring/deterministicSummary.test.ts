@@ -90,7 +90,8 @@ describe("deterministicSummary", () => {
     });
     expect(deterministicSummary(cat, scored)).toBe(
       [
-        "Evaluation FAILED for catalog 'PROFI Standard'.",
+        // Not passed (the market is not evaluated) but close: borderline, in the summary too.
+        "Evaluation BORDERLINE for catalog 'PROFI Standard': not passed, but close.",
         "Overall score: 75%",
         "Funding status: REVIEW_REQUIRED (total 4 on 1–5)",
         "",

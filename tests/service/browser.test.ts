@@ -142,11 +142,39 @@ describe("the review pages in Chromium", () => {
       });
       expect(revised.after).not.toBe(revised.before);
 
+      // The revised solution is round 2 and shows the feedback it answers.
+      expect(await page.textContent("#answered-feedback")).toContain(
+        "Name the county report and its page.",
+      );
+      expect(await page.textContent("#summary")).toContain("round 2 of at most 4");
+      // The solution is edited one text area per field; emptied, it comes back refused, as typed.
+      const areas = await page.$$eval("#edit-fields textarea", (nodes) =>
+        nodes.map((n) => n.getAttribute("name")),
+      );
+      expect(areas).toContain("content.problem");
+      expect(areas).toContain("content.desiredOutcomes");
+      await page.$$eval("#edit-fields textarea", (nodes) => {
+        for (const node of nodes) (node as unknown as { value: string }).value = "";
+      });
+      await page.fill("#edit-preferredApproaches", "  ");
+      await page.click("#edit-button");
+      await page.waitForSelector("#edit-problems");
+      expect(await page.textContent("#edit-problems")).toContain(
+        "the solution sought has no field with content",
+      );
       const edited = await decideAndWaitForNext(page, service.url, threadId, async (p) => {
-        await p.fill("#edit-content", "The edited text, with the county report cited (p. 4).");
+        await p.fill("#edit-problem", "Flood evictions, as the county report shows (p. 4).");
+        await p.fill("#edit-desiredOutcomes", "fewer evictions\nsafer ground floors");
         await p.click("#edit-button");
       });
       expect(edited.after).not.toBe(edited.before);
+      const proposal = await api(`/api/threads/${threadId}/proposal`);
+      expect((proposal.json as { inputs: Array<{ content: unknown }> }).inputs[1]?.content).toEqual(
+        {
+          problem: "Flood evictions, as the county report shows (p. 4).",
+          desiredOutcomes: ["fewer evictions", "safer ground floors"],
+        },
+      );
 
       const history = await api(`/api/threads/${threadId}`);
       const actions = (history.json as { decisions: { action: string; reviewer: string }[] })

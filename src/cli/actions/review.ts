@@ -22,7 +22,12 @@ import { correctionsFromOptions } from "../review/corrections.js";
 import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
-import { type HintContext, reviewCommandHint, runThreadCommand } from "../review/hints.js";
+import {
+  type HintContext,
+  reviewCommandHint,
+  runThreadCommand,
+  showCommand,
+} from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { loadRunSettings, runSettingsPath } from "../review/settings.js";
@@ -100,7 +105,10 @@ function notWaiting(
   at: HintContext,
 ) {
   if (view.kind === "completed") {
-    return new CliError(`thread ${threadId} is not waiting for a review: the run has completed`);
+    return new CliError(
+      `thread ${threadId} is not waiting for a review: the run has completed; ` +
+        `\`${showCommand(threadId, at)}\` prints its proposal`,
+    );
   }
   return new CliError(
     `thread ${threadId} is not waiting for a review: the run stopped with work left at ${view.next.join(", ")}; ` +
@@ -171,6 +179,8 @@ function printOutcome(
     out.write(reviewCommandHint(next, { store, cwd: context.cwd, env: context.env }));
   } else {
     out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
+    const at = { store, cwd: context.cwd, env: context.env };
+    out.write(`\nThe proposal: \`${showCommand(threadId, at)}\` (--out <file> to keep it).\n`);
   }
 }
 

@@ -1,19 +1,29 @@
 /**
  * `evalgate run`: writes a proposal with the proposal graph on the checkpoint store, and at each
- * review shows the evaluation and asks the reviewer on stdin. `--thread` goes on with an earlier
+ * review shows the evaluation and asks the reviewer on stdin. When the run completes, the proposal
+ * is written to a new file (--out, else `proposal-<thread>.md`). `--thread` goes on with an earlier
  * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
  * decided with `evalgate review`.
  */
+import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
 import type { CliContext } from "../context.js";
+import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
+import {
+  defaultProposalPath,
+  formatOfPath,
+  refuseExistingOut,
+  renderProposal,
+  writeNewFile,
+} from "../proposalOutput.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
-import { resumeHint } from "../review/hints.js";
+import { resumeHint, showCommand } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
@@ -55,8 +65,11 @@ const NOT_TAKEN: ReadonlySet<string> = new Set([
   "REVIEW_NOT_PENDING",
 ]);
 
-/** Shows each review and asks for the decision, until the run completes or the reviewer stops. */
-async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
+/**
+ * Shows each review and asks for the decision, until the run completes (true) or the reviewer
+ * stops (false).
+ */
+async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> {
   const { session, threadId, store, context } = loop;
   const out = context.stdout;
   const lines = createLineReader(loop.input.stream, context.signal);
@@ -86,7 +99,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
         }
         out.write(`\n${resumeHint(review, { store, cwd: context.cwd, env: context.env })}`);
         context.exitCode = context.signal?.aborted === true ? EXIT_CANCELLED : EXIT_OK;
-        return;
+        return false;
       }
       context.stderr.write(`${answer.decision.action}: running on to the next review…\n`);
       try {
@@ -112,9 +125,32 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<void> {
       `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, session.stages)}`,
     );
     context.exitCode = EXIT_OK;
+    return true;
   } finally {
     lines.close();
   }
+}
+
+/** The finished run's proposal, written to --out or `proposal-<thread>.md`, and where it went. */
+async function writeRunProposal(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  options: RunCommandOptions,
+  context: CliContext,
+  store: CheckpointStore,
+): Promise<void> {
+  const { cwd } = context;
+  const document = await desk.threadProposal(threadId, cliReviewer(options.reviewer));
+  const asked =
+    options.out === undefined ? defaultProposalPath(threadId, cwd) : resolve(cwd, options.out);
+  const text = await renderProposal(document, formatOfPath(asked));
+  const written = await writeNewFile(asked, text, "next-free");
+  const shown = displayPath(written, cwd);
+  const note =
+    written === asked ? "" : ` (${displayPath(asked, cwd)} exists already, and is left as it is)`;
+  context.stdout.write(
+    `\nThe proposal is in ${shown}${note}; \`${showCommand(threadId, { store, cwd, env: context.env })}\` prints it again.\n`,
+  );
 }
 
 export async function runProposal(
@@ -126,6 +162,8 @@ export async function runProposal(
   const { cwd, env } = context;
   if (options.thread !== undefined) checkedThreadArg(options.thread);
   checkedReviewerArg(options.reviewer);
+  // Before anything runs: the proposal's file is never overwritten.
+  if (options.out !== undefined) refuseExistingOut(options.out, cwd);
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there,
   // each panel judge checked too. A model nobody named is chosen here (Ollama, else the embedded
@@ -161,7 +199,7 @@ export async function runProposal(
     desk = await openCliDesk(settings);
     const open = { session, desk };
     const { threadId, view } = await openThread(rfpFile, plan, open, options, context);
-    await reviewUntilDone(view, {
+    const completed = await reviewUntilDone(view, {
       ...open,
       threadId,
       store,
@@ -170,6 +208,7 @@ export async function runProposal(
       reviewer: options.reviewer,
       progress,
     });
+    if (completed) await writeRunProposal(desk, threadId, options, context, store);
     if (options.trace !== undefined) {
       await exportThreadTraces(
         desk,

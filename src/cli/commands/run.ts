@@ -17,8 +17,9 @@ What it does:
   printed first.
 
 At each review:
-  The scores against their thresholds, strengths, weaknesses, suggestions, warnings and an
-  excerpt of the content; then one answer per line on stdin:
+  The round of writing (and the feedback a revised version answers), the scores against their
+  thresholds, strengths, weaknesses, suggestions, warnings and the whole content; then one
+  answer per line on stdin:
     a / approve   accept it and go on
     r / revise    send it back to the writer (you are asked for the feedback)
     e / edit      replace the content: it opens in EVALGATE_EDITOR or VISUAL when set (or
@@ -29,6 +30,16 @@ At each review:
     q / quit      stop here; the thread stays paused
   When stdin ends before the run is done, the thread stays paused too. Go on later with
   \`evalgate run --thread <id>\`, or decide without prompts with \`evalgate review\`.
+  The research, solution sought and connection pairs are shown as labelled fields and edited as
+  a form with a heading per field ("## Funder", lists one "- item" a line), checked on saving.
+
+When the run completes:
+  The proposal is written to a new file — --out <file>, else proposal-<thread>.md here — as
+  Markdown (or HTML / JSON for an --out ending in .html / .json): the sections in order, then
+  appendices with the research, solution sought and connection pairs, and every stage's gate
+  results and decisions. An existing file is never overwritten: an --out that exists is refused
+  before the run starts, and the default name moves to proposal-<thread>-2.md and so on.
+  \`evalgate show <thread>\` prints it (or a paused run's draft) again.
 
 Store:
   --db <file>, or --database-url <url> (PostgreSQL), else PostgreSQL when DATABASE_URL is set,
@@ -66,6 +77,7 @@ interface RawRunOptions extends PanelFlags {
   trace?: string;
   timeout?: number;
   databaseUrl?: string;
+  out?: string;
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -89,6 +101,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "with --thread: resume with these settings although the run started with others",
     )
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
+    .option(
+      "--out <file>",
+      "where the finished proposal goes (a new file; .html or .json for those formats; default proposal-<thread>.md)",
+    )
     .option(
       "--trace <file.jsonl>",
       "when the run ends or pauses, write every judge call of the thread to this JSONL file",

@@ -5,7 +5,7 @@
  */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { panelLine, quoteLines } from "./panelEvidence.js";
-import { criterionRow, overallFacts, reportTitle, resultLists } from "./summary.js";
+import { criterionRow, overallFacts, reportTitle, resultLists, summaryText } from "./summary.js";
 import { formatScore } from "./text.js";
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -178,7 +178,7 @@ ${bars}
 </section>
 <section class="summary">
 <h2>Summary</h2>
-<p class="feedback">${escapeHtml(result.feedback)}</p>
+<p class="feedback">${escapeHtml(summaryText(result))}</p>
 </section>
 <section class="criteria">
 <h2>Criteria</h2>

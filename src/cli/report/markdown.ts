@@ -1,6 +1,13 @@
 /** The Markdown report: the table report's content, with every piece of result text escaped. */
 import type { EvaluationResult } from "../../scoring/result.js";
-import { criterionRow, feedbackLines, overallFacts, reportTitle, resultLists } from "./summary.js";
+import {
+  criterionRow,
+  feedbackLines,
+  overallFacts,
+  reportTitle,
+  resultLists,
+  summaryText,
+} from "./summary.js";
 import { oneLine, truncate } from "./text.js";
 
 const REASONING_LIMIT = 280;
@@ -47,7 +54,7 @@ export function renderMarkdownReport(result: EvaluationResult): string {
     "",
     "## Summary",
     "",
-    feedbackLines(result.feedback).map(escapeMarkdownParagraph).join("  \n"),
+    feedbackLines(summaryText(result)).map(escapeMarkdownParagraph).join("  \n"),
   );
   for (const list of resultLists(result)) {
     out.push("", `## ${list.title}`, "");

@@ -90,3 +90,20 @@ export function feedbackLines(feedback: string): string[] {
     .map(oneLine)
     .filter((line) => line !== "");
 }
+
+/** The heading of the suggestions block in the template summary. */
+const SUGGESTIONS_HEADING = "Suggestions for improvement:";
+
+/**
+ * The summary as a report prints it: the result's feedback, without the template summary's
+ * suggestions block when the report lists the suggestions itself (so they are printed once).
+ */
+export function summaryText(result: Pick<EvaluationResult, "feedback" | "suggestions">): string {
+  if (result.suggestions.length === 0) return result.feedback;
+  const lines = result.feedback.split(/\r?\n/);
+  const start = lines.findIndex((line) => line.trim() === SUGGESTIONS_HEADING);
+  if (start < 0) return result.feedback;
+  let end = start + 1;
+  while (end < lines.length && /^\s+- /.test(lines[end] ?? "")) end += 1;
+  return [...lines.slice(0, start), ...lines.slice(end)].join("\n").trim();
+}

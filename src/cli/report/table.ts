@@ -1,6 +1,13 @@
 /** The terminal report: a table of the criteria, then the overall result and the feedback lists. */
 import type { EvaluationResult } from "../../scoring/result.js";
-import { criterionRow, feedbackLines, overallFacts, reportTitle, resultLists } from "./summary.js";
+import {
+  criterionRow,
+  feedbackLines,
+  overallFacts,
+  reportTitle,
+  resultLists,
+  summaryText,
+} from "./summary.js";
 import { oneLine, padTo, truncate } from "./text.js";
 
 export interface TableReportOptions {
@@ -57,7 +64,7 @@ export function renderTableReport(
   const labelWidth = Math.max(...facts.map((f) => f.label.length));
   for (const fact of facts) out.push(`${padTo(fact.label, labelWidth)}  ${fact.value}`);
   out.push("", "Summary");
-  for (const line of feedbackLines(result.feedback)) out.push(`  ${line}`);
+  for (const line of feedbackLines(summaryText(result))) out.push(`  ${line}`);
   for (const list of resultLists(result)) {
     out.push("", list.title);
     for (const item of list.items) out.push(`  - ${oneLine(item)}`);

@@ -1,6 +1,7 @@
 /**
- * What the review commands print: a pending review (the evaluation's scores against their
- * thresholds, strengths, weaknesses, suggestions, warnings and an excerpt of the content), the list
+ * What the review commands print: a pending review (its round and the feedback it answers, the
+ * evaluation's scores against their thresholds, strengths, weaknesses, suggestions, warnings and
+ * the whole content, readable), the list
  * of paused threads, and the final state of a run (each stage's status and score).
  */
 
@@ -8,16 +9,21 @@ import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import { threadErrors } from "../../orchestrator/proposal/stageErrors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { PendingRow } from "../../store/types.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
+import { contentLines, markdownLines, terminalSafe, wrapLine } from "./contentText.js";
 import type { WorkLeftThread } from "./workLeft.js";
 
-const EXCERPT_LINES = 12;
-const EXCERPT_CHARS = 1200;
 const GAP = "  ";
+
+function kindOf(content: unknown): "text" | "object" | "list" {
+  if (Array.isArray(content)) return "list";
+  return typeof content === "object" && content !== null ? "object" : "text";
+}
 
 /** Rows under a header, each column as wide as its widest cell; the last column is not padded. */
 export function renderColumns(header: readonly string[], rows: readonly string[][]): string[] {
@@ -32,7 +38,7 @@ export function renderColumns(header: readonly string[], rows: readonly string[]
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
 }
 
-/** A stage's content as the reviewer reads and edits it: text as is, data as indented JSON. */
+/** A stage's content as the reviewer edits a text stage: text as is, data as indented JSON. */
 export function contentText(content: unknown): string | undefined {
   if (content === undefined || content === null) return undefined;
   if (typeof content === "string") return content;
@@ -42,23 +48,6 @@ export function contentText(content: unknown): string | undefined {
 /** The stage's content in the state values. */
 export function stageContent(values: OverallProposalStateType, stage: StageDefinition): unknown {
   return readStatePath(values, parseStatePath(stage.contentPath));
-}
-
-/** The first lines of the content, indented, with how much was left out. */
-export function contentExcerpt(content: unknown, width = 100): string[] {
-  const text = contentText(content);
-  if (text === undefined || text.trim() === "") return ["  (no content)"];
-  const lines = text.trim().split(/\r?\n/);
-  const shown: string[] = [];
-  let chars = 0;
-  for (const line of lines) {
-    if (shown.length >= EXCERPT_LINES || chars >= EXCERPT_CHARS) break;
-    shown.push(`  | ${truncate(line, Math.max(20, width - 4))}`);
-    chars += line.length;
-  }
-  const rest = lines.length - shown.length;
-  if (rest > 0) shown.push(`  … (${rest} more line${rest === 1 ? "" : "s"})`);
-  return shown;
 }
 
 function scoreTable(evaluation: EvaluationResult, width: number): string[] {
@@ -80,7 +69,7 @@ function overallLine(evaluation: EvaluationResult): string {
 }
 
 export interface ReviewViewOptions {
-  /** Line width for the table and the excerpt (default 100). */
+  /** Line width for the table and the content (default 100). */
   width?: number;
 }
 
@@ -95,12 +84,20 @@ export function renderReview(
   const heading = `Review: ${review.title} [${review.contentId}]`;
   out.push(heading, "=".repeat(Math.min(width, Array.from(heading).length)));
   const facts = [`type ${review.type}`];
+  if (review.round !== undefined) {
+    facts.push(`round ${review.round.number} of at most ${review.round.max}`);
+  }
   if (review.revisions !== undefined) {
     facts.push(`revisions ${review.revisions.count} of ${review.revisions.max}`);
   }
   out.push(facts.join(" · "));
   if (review.description.trim() !== "") out.push(oneLine(review.description));
   if (review.error !== undefined) out.push(`error: ${oneLine(review.error)}`);
+  const answered = review.round?.feedback;
+  if (answered !== undefined) {
+    out.push("", `This version answers the feedback of round ${(review.round?.number ?? 2) - 1}:`);
+    out.push(...markdownLines(answered, width, "  > "));
+  }
 
   const evaluation = review.evaluation;
   if (evaluation !== null) {
@@ -109,12 +106,16 @@ export function renderReview(
     for (const fact of panelFacts(evaluation)) out.push(`${fact.label}: ${fact.value}`);
     for (const list of resultLists(evaluation)) {
       out.push("", list.title);
-      for (const item of list.items) out.push(`  - ${truncate(oneLine(item), width - 4)}`);
+      // Whole items, wrapped: the reviewer reads all of them.
+      for (const item of list.items)
+        out.push(...wrapLine(terminalSafe(oneLine(item)), width, "  - ", "    "));
     }
   } else {
     out.push("", "No evaluation: nothing was judged for this review.");
   }
-  out.push("", "Content (excerpt)", ...contentExcerpt(content, width));
+  // The whole content: the reviewer reads everything before deciding.
+  const shape = { contentType: review.contentType, contentKind: kindOf(content) };
+  out.push("", "Content", ...contentLines(content, shape, width));
   return `${out.join("\n")}\n`;
 }
 
@@ -124,6 +125,8 @@ function stageScore(values: OverallProposalStateType, stage: StageDefinition): s
     return ["—", "—"];
   }
   const evaluation = result as EvaluationResult;
+  // An evaluation that judged no criterion has a score that says nothing.
+  if (!(evaluation.criteria ?? []).some((c) => c.evaluated)) return ["—", "not evaluated"];
   return [formatScore(evaluation.overallScore), evaluation.verdict];
 }
 
@@ -147,10 +150,19 @@ export function renderRunSummary(
   const out = renderColumns(["stage", "status", "score", "verdict"], rows);
   const decisions = values.reviewHistory ?? [];
   out.push("", `${decisions.length} review decision${decisions.length === 1 ? "" : "s"}`);
-  const errors = values.errors ?? [];
-  if (errors.length > 0) {
+  // Errors of stages that have moved on since (retried, edited, approved) are not current.
+  const { current, superseded } = threadErrors(values, stages);
+  if (current.length > 0) {
     out.push("", "Errors");
-    for (const error of errors) out.push(`  - ${oneLine(error)}`);
+    for (const error of current) out.push(`  - ${oneLine(error.message)}`);
+  }
+  if (superseded.length > 0) {
+    const count =
+      superseded.length === 1 ? "1 earlier error" : `${superseded.length} earlier errors`;
+    out.push(
+      "",
+      `${count} superseded since (the stages moved on; the proposal's appendix lists them)`,
+    );
   }
   return `${out.join("\n")}\n`;
 }

@@ -30,6 +30,11 @@ export function runThreadCommand(threadId: string, at: HintContext): string {
   return `${evalgateCommand(at.env)} run --thread ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
 }
 
+/** `evalgate show <id>` (with --db when the store is not the default): a thread's proposal. */
+export function showCommand(threadId: string, at: HintContext): string {
+  return `${evalgateCommand(at.env)} show ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
+}
+
 /** How to decide on the review with `evalgate review`. */
 export function reviewCommandHint(review: PendingReview, at: HintContext): string {
   const db = dbHint(at.store, at.cwd);

@@ -1,17 +1,21 @@
 /**
  * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in the
- * reviewer's editor, or in a file they edit and hand back with Enter: editor.ts) / retry when the review
+ * reviewer's editor, or in a file they edit and hand back with Enter: editor.ts; structured
+ * content as a form with a heading per field) / retry when the review
  * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
  * again. The end of the input counts as quitting.
  */
+
 import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
 import type { StageDefinition } from "../../graph/stages.js";
+import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { TextOutput } from "../context.js";
 import { markedCorrection, markQuestion } from "./corrections.js";
 import { contentText } from "./display.js";
 import { editContent } from "./editor.js";
+import { readFieldForm, writeFieldForm } from "./fieldForm.js";
 import { askLine, type LineReader } from "./input.js";
 
 export interface DecisionPromptIo {
@@ -60,10 +64,51 @@ function withReviewer(io: DecisionPromptIo): { reviewer?: string } {
   return io.reviewer === undefined ? {} : { reviewer: io.reviewer };
 }
 
-/** Text stages are edited as Markdown, data stages (research, pairs) as JSON. */
-function editExtension(stage: StageDefinition | undefined, content: unknown): string {
-  const kind = stage?.contentKind ?? (typeof content === "string" ? "text" : "object");
-  return kind === "text" ? "md" : "json";
+/**
+ * An edit read for its stage: a text stage's as it is; a structured stage's edit form (or JSON)
+ * read back as the content's JSON, or undefined after its problems were shown.
+ */
+function editedFor(
+  io: DecisionPromptIo,
+  type: StructuredContentType | undefined,
+  text: string,
+): string | undefined {
+  if (type === undefined) return text;
+  const read = readFieldForm(type, text);
+  if (read.ok) return read.json;
+  io.out.write(`The edit does not fit ${type.name}:\n`);
+  for (const problem of read.problems) io.out.write(`  - ${problem}\n`);
+  return undefined;
+}
+
+/** What the next edit starts from: the draft of an edit that did not fit, else the content. */
+interface EditDraft {
+  text: string | undefined;
+}
+
+/**
+ * The reviewer's edit (editor.ts: their editor, or a file they hand back): a text stage as its
+ * text, a structured one as its edit form (fieldForm.ts). Undefined when it was cancelled, left
+ * unchanged, or did not fit (its problems are shown, and the next edit starts from it); null
+ * when the input ended.
+ */
+async function editedContent(
+  io: DecisionPromptIo,
+  current: unknown,
+  type: StructuredContentType | undefined,
+  draft: EditDraft,
+): Promise<string | null | undefined> {
+  const original =
+    type === undefined ? (contentText(current) ?? "") : writeFieldForm(type, current);
+  const text = await editContent(io, draft.text ?? original, "md");
+  if (text === null || text === undefined) {
+    draft.text = undefined;
+    return text;
+  }
+  const edited = editedFor(io, type, text);
+  draft.text = edited === undefined ? text : undefined;
+  if (edited === undefined) io.out.write("Choose edit again to fix it (your text is kept).\n");
+  return edited;
 }
 
 /** Whether the review has scores a reviewer could mark wrong, with a decision that keeps them. */
@@ -101,8 +146,10 @@ async function markStep(
 }
 
 /**
- * Asks until the reviewer decides or quits. `content` is the stage's current content (the text
- * an edit starts from); `stage` says its shape (data stages are edited as JSON).
+ * Asks until the reviewer decides or quits. `content` is the stage's current content (what an
+ * edit starts from); `stage` says its shape: a structured stage is edited as its edit form
+ * (fieldForm.ts: a heading per field; the file may hold the form or JSON), checked against its
+ * schema, and an edit that does not fit is explained and offered again.
  */
 export async function askDecision(
   review: PendingReview,
@@ -115,6 +162,8 @@ export async function askDecision(
     ...(markable(review) ? ["mark" as const] : []),
     "quit",
   ];
+  const type = stage === undefined ? undefined : structuredContentOf(stage);
+  const draft: EditDraft = { text: undefined };
   const corrections: CorrectionInput[] = [];
   const marks = () => (corrections.length === 0 ? {} : { corrections: [...corrections] });
   const menu = `Decide: ${offered.map((c) => LABELS[c]).join(", ")} > `;
@@ -161,8 +210,7 @@ export async function askDecision(
         };
       }
       case "edit": {
-        const before = contentText(content) ?? "";
-        const edited = await editContent(io, before, editExtension(stage, content));
+        const edited = await editedContent(io, content, type, draft);
         if (edited === null) return { kind: "quit", why: "end-of-input" };
         if (edited === undefined) continue;
         return {

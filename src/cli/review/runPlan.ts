@@ -29,6 +29,8 @@ export interface RunCommandOptions extends PanelFlags {
   timeout?: number;
   /** PostgreSQL instead of the SQLite file (--database-url). */
   databaseUrl?: string;
+  /** Where the finished proposal is written (a new file; default `proposal-<thread>.md`). */
+  out?: string;
 }
 
 /** The stored settings of the thread; a broken settings file is reported and left aside. */

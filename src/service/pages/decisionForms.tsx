@@ -2,7 +2,8 @@
  * The decision form of a review: one form, so what a reviewer enters once — the scores the judge
  * got wrong and a comment — goes with whichever decision they choose. Each decision the review
  * offers (approve, revise with feedback, edit in place, retry) is a submit button named `action`;
- * its own field (the feedback, the edited content) sits beside it. Plain HTML: no script needed.
+ * its own fields (the feedback, the edited content: one text area per field for structured
+ * content) sit beside it. Plain HTML: no script needed.
  * Pressing Enter in a text field decides nothing (the form's default button is a disabled one).
  * The fields' limits are the review boundary's; the service checks everything again on every post
  * and, when it refuses a decision, shows the form again with what was entered.
@@ -10,12 +11,16 @@
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
 import { CorrectionFields } from "./correctionFields.js";
+import { EditContentFields } from "./editFields.js";
+import { type EditDraft, reviewContentType } from "./structuredEdit.js";
 
 export interface DecisionFormsProps {
   review: ReviewDetail;
   csrf: string;
   /** The fields of a refused decision, entered again. */
   values?: Readonly<Record<string, string>> | undefined;
+  /** A refused edit, shown again as entered with its problems. */
+  editDraft?: EditDraft | undefined;
 }
 
 /** The decisions that take a comment and score corrections (not a plain retry). */
@@ -52,14 +57,15 @@ function Revise(props: { feedback: string | undefined }) {
   );
 }
 
-function Edit(props: { content: string }) {
+function Edit(props: { review: ReviewDetail; content: string; draft: EditDraft | undefined }) {
   return (
     <div class="choice" id="edit">
       <h3>Edit in place</h3>
-      <label for="edit-content">The content as it should be</label>
-      <textarea id="edit-content" name="content" class="edit">
-        {props.content}
-      </textarea>
+      <EditContentFields
+        content={props.content}
+        type={reviewContentType(props.review)}
+        draft={props.draft}
+      />
       <button type="submit" name="action" value="edit" id="edit-button">
         Save my edit and go on
       </button>
@@ -108,7 +114,13 @@ export function DecisionForms(props: DecisionFormsProps) {
         <div class="choices">
           {offered.has("approve") ? <Approve /> : null}
           {offered.has("revise") ? <Revise feedback={values.feedback} /> : null}
-          {offered.has("edit") ? <Edit content={values.content ?? review.content} /> : null}
+          {offered.has("edit") ? (
+            <Edit
+              review={review}
+              content={values.content ?? review.content}
+              draft={props.editDraft}
+            />
+          ) : null}
           {offered.has("retry") ? <Retry /> : null}
         </div>
       </form>

@@ -16,9 +16,11 @@ import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import { correctionsOfForm } from "./correctionFields.js";
 import { DecidedFirstPage, type DecidedFirstProps } from "./decidedFirst.js";
+import { hasStructuredEdit, preparedForm } from "./decisionPost.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm } from "./pageSession.js";
 import { ReviewPage } from "./review.js";
+import type { EditDraft } from "./structuredEdit.js";
 
 /** The fields each decision takes from the form, beside its corrections. */
 const ACTION_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -71,6 +73,7 @@ async function refusedPage(
   threadId: string,
   form: Record<string, string>,
   error: unknown,
+  editDraft?: EditDraft,
 ): Promise<Response | undefined> {
   const review = await desk.getReview(threadId, c.var.reviewer).catch(() => undefined);
   if (review === undefined) return undefined;
@@ -82,6 +85,7 @@ async function refusedPage(
       review={review}
       error={described.body.error.message}
       values={form}
+      editDraft={editDraft}
       admin={c.var.reviewer.role === "admin"}
     />
   );
@@ -128,7 +132,25 @@ async function decidedFirstProps(
 
 export async function answerDecision(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {
   const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-  const form = await checkedForm(c);
+  const posted = await checkedForm(c);
+  const review = hasStructuredEdit(posted)
+    ? await desk.getReview(threadId, c.var.reviewer)
+    : undefined;
+  const prepared =
+    review === undefined ? { kind: "form" as const, form: posted } : preparedForm(posted, review);
+  const { form } = prepared;
+  if (prepared.kind === "refused") {
+    const refusal = new ServiceRequestError(
+      "INVALID_INPUT",
+      prepared.draft.message ?? "the edit does not fit this content's fields (see below)",
+      "content",
+    );
+    // The refusal is said once, above the form; the fields keep their own problems.
+    const { message: _said, ...draft } = prepared.draft;
+    const page = await refusedPage(c, desk, threadId, form, refusal, draft);
+    if (page !== undefined) return page;
+    throw refusal;
+  }
   try {
     const request = decisionRequestOf(form);
     await desk.decide(threadId, request, c.var.reviewer);
@@ -139,7 +161,8 @@ export async function answerDecision(c: Context<ServiceEnv>, desk: ReviewDesk): 
       return c.html(htmlDocument(<DecidedFirstPage {...props} />), 409);
     }
     if (isEvalgateError(error) && INPUT_REFUSALS.has(error.code)) {
-      const page = await refusedPage(c, desk, threadId, form, error);
+      const draft = prepared.draft === undefined ? undefined : { ...prepared.draft, issues: [] };
+      const page = await refusedPage(c, desk, threadId, form, error, draft);
       if (page !== undefined) return page;
     }
     throw error;

@@ -5,6 +5,8 @@ import { AdminDetails } from "./adminDetails.js";
 import { DecisionForms } from "./decisionForms.js";
 import { EvaluationView } from "./evaluationView.js";
 import { Layout } from "./layout.js";
+import { ReviewContent } from "./reviewContent.js";
+import type { EditDraft } from "./structuredEdit.js";
 import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
@@ -20,6 +22,20 @@ export interface ReviewPageProps {
   traces?: ThreadTraces;
   /** The reader is an administrator: technical details are shown. */
   admin?: boolean;
+  /** A refused edit, shown again in the edit form as entered, with its problems. */
+  editDraft?: EditDraft | undefined;
+}
+
+/** The feedback a revised version was written to answer. */
+function AnsweredFeedback(props: { review: ReviewDetail }) {
+  const { round } = props.review;
+  if (round?.feedback === undefined) return null;
+  return (
+    <div class="feedback-answered" id="answered-feedback">
+      <p>{`This version answers the feedback of round ${round.number - 1}:`}</p>
+      <blockquote class="text">{round.feedback}</blockquote>
+    </div>
+  );
 }
 
 /** What went wrong before this review, in a reviewer's words (the technical error is for admins). */
@@ -41,10 +57,14 @@ function Summary(props: { review: ReviewDetail; admin: boolean }) {
       <p class="muted">
         Stage <strong>{stageName(review.stage)}</strong> · {reviewKindName(review.type)} · waiting
         since <Time iso={review.createdAt} />
+        {review.round !== undefined
+          ? ` · round ${review.round.number} of at most ${review.round.max}`
+          : ""}
         {review.revisions !== undefined
           ? ` · revision ${review.revisions.count} of at most ${review.revisions.max}`
           : ""}
       </p>
+      <AnsweredFeedback review={review} />
       {review.error !== undefined ? (
         <p class="error" role="alert" id="review-problem">
           {problemText(review.type)}
@@ -69,16 +89,18 @@ export function ReviewPage(props: ReviewPageProps) {
         <EvaluationView evaluation={review.evaluation} admin={admin} />
       ) : null}
       {props.traces !== undefined && admin ? <TraceSection traces={props.traces} /> : null}
-      <section id="content">
-        <h2>The content</h2>
-        <pre class="content">{review.content}</pre>
-      </section>
+      <ReviewContent review={review} />
       {props.error !== undefined ? (
         <section class="alert" role="alert" id="decision-error">
           <p>{`Your decision was not recorded: ${props.error}`}</p>
         </section>
       ) : null}
-      <DecisionForms review={review} csrf={props.csrf} values={props.values} />
+      <DecisionForms
+        review={review}
+        csrf={props.csrf}
+        values={props.values}
+        editDraft={props.editDraft}
+      />
       <p>
         <a href={`/threads/${encodeURIComponent(review.threadId)}`}>History of this proposal</a> ·{" "}
         <a href="/reviews">Back to the queue</a>

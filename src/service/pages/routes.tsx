@@ -10,6 +10,7 @@ import { PageRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDes
 import type { ServiceEnv } from "../env.js";
 import { ServiceRequestError } from "../errors.js";
 import { type EventStreamOptions, eventsSoFar, threadEventStream } from "../events.js";
+import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
@@ -17,6 +18,8 @@ import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { answerDecision } from "./decisionRoute.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
+import { ProposalPage } from "./proposalPage.js";
+import { PROPOSAL_CSS } from "./proposalStyle.js";
 import { QueuePage } from "./queue.js";
 import { ReviewPage } from "./review.js";
 import { SignInPage } from "./signIn.js";
@@ -42,7 +45,7 @@ function isAdmin(c: { var: ServiceEnv["Variables"] }): boolean {
 function registerAssets(pages: Hono<ServiceEnv>): void {
   pages.get("/assets/review.css", (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.body(REVIEW_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
+    return c.body(REVIEW_CSS + PROPOSAL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
   });
   pages.get("/assets/page.js", (c) => {
     c.header("Cache-Control", "public, max-age=300");
@@ -167,6 +170,17 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
       <ThreadPage reviewer={name} csrf={csrf} thread={thread} traces={traces} admin={admin} />
     );
     return c.html(htmlDocument(page));
+  });
+  pages.get("/threads/:threadId/proposal", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const document = await desk.threadProposal(threadId, c.var.reviewer);
+    const { name } = c.var.reviewer;
+    const page = <ProposalPage reviewer={name} csrf={c.var.session.csrf} document={document} />;
+    return c.html(htmlDocument(page));
+  });
+  pages.get("/threads/:threadId/proposal.md", async (c) => {
+    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    return proposalMarkdownResponse(c, await desk.threadProposal(threadId, c.var.reviewer));
   });
   pages.post("/threads/:threadId/retry", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");

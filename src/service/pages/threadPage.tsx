@@ -145,6 +145,11 @@ export function ThreadPage(props: ThreadPageProps) {
           items={thread.error === undefined ? [] : [thread.error]}
         />
         <p class="muted">Reviewers: {thread.reviewers.join(", ")}</p>
+        <p id="proposal-link">
+          <a href={`/threads/${encodeURIComponent(thread.threadId)}/proposal`}>
+            {thread.status === "finished" ? "Read the proposal" : "Read the draft so far"}
+          </a>
+        </p>
       </section>
       <RetryThreadForm thread={thread} csrf={props.csrf} />
       {progress !== undefined ? (

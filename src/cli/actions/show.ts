@@ -1,0 +1,63 @@
+/**
+ * `evalgate show <thread>`: the thread's proposal document (the desk's threadProposal, as the API
+ * and the pages have it) printed as Markdown, JSON or HTML, or written to a new --out file.
+ */
+import { resolve } from "node:path";
+import { isDeskError } from "../../orchestrator/errors.js";
+import type { CliContext } from "../context.js";
+import { displayPath } from "../displayPath.js";
+import { CliError } from "../errors.js";
+import { EXIT_OK } from "../exitCodes.js";
+import {
+  type ProposalFormat,
+  refuseExistingOut,
+  renderProposal,
+  writeNewFile,
+} from "../proposalOutput.js";
+import { cliReviewer, openCliDesk } from "../review/deskPath.js";
+import { checkedThreadArg } from "../review/reviewArgs.js";
+import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
+
+export interface ShowCommandOptions {
+  format: ProposalFormat;
+  out?: string;
+  db?: string;
+}
+
+export async function runShow(
+  threadId: string,
+  options: ShowCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const { cwd, env } = context;
+  checkedThreadArg(threadId);
+  if (options.out !== undefined) refuseExistingOut(options.out, cwd);
+  const store = resolveCheckpointStore(options.db, env, cwd);
+  const where = describeStore(store, cwd);
+  if (!storeExists(store)) {
+    throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
+  }
+  const desk = await openCliDesk({ store, env, cwd });
+  try {
+    const document = await desk
+      .threadProposal(threadId, cliReviewer(undefined))
+      .catch((error: unknown) => {
+        if (isDeskError(error) && error.code === "THREAD_NOT_FOUND") {
+          throw new CliError(`no thread "${threadId}" in ${where}`, { cause: error });
+        }
+        throw error;
+      });
+    const text = await renderProposal(document, options.format);
+    if (options.out === undefined) context.stdout.write(text);
+    else {
+      const written = await writeNewFile(resolve(cwd, options.out), text, "refuse");
+      const what = document.state === "draft" ? "the draft of the proposal" : "the proposal";
+      context.stdout.write(
+        `${what} of thread ${threadId} written to ${displayPath(written, cwd)}\n`,
+      );
+    }
+    context.exitCode = EXIT_OK;
+  } finally {
+    await desk.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { Command } from "commander";
+import { Option } from "commander";
+import type { CliContext } from "../context.js";
+
+const HELP_AFTER = `
+Prints the proposal a thread has written: the sections of config/proposal.json in order, then
+appendix A (the research, the solution sought and the connection pairs it was written from) and
+appendix B (each stage's score, verdict, funding status and passed, the round of writing, and
+who decided what). A thread still under way prints its draft, marked as such, with the stages
+not yet written or approved.
+
+--out <file> writes it to a new file instead (an existing file is never overwritten).
+
+Examples:
+  evalgate show 3f2c9a6e-…
+  evalgate show 3f2c9a6e-… --format html --out proposal.html
+  evalgate show 3f2c9a6e-… --format json | jq '.gates[] | {stage, verdict, passed}'
+`;
+
+interface RawShowOptions {
+  format: "md" | "json" | "html";
+  out?: string;
+  db?: string;
+}
+
+export function registerShowCommand(program: Command, context: CliContext): void {
+  program
+    .command("show")
+    .description("print a thread's proposal (or its draft so far) as Markdown, JSON or HTML")
+    .argument("<thread>", "the thread id (printed by evalgate run; see evalgate reviews)")
+    .addOption(
+      new Option("--format <format>", "md, json or html")
+        .choices(["md", "json", "html"])
+        .default("md"),
+    )
+    .option("--out <file>", "write it to this new file instead of stdout")
+    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+    .addHelpText("after", HELP_AFTER)
+    .action(async (threadId: string, options: RawShowOptions) => {
+      const { runShow } = await import("../actions/show.js");
+      await runShow(threadId, options, context);
+    });
+}

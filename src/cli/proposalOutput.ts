@@ -1,0 +1,103 @@
+/**
+ * The proposal as the command line writes it: Markdown, JSON or one HTML file (the review
+ * service's components), to stdout or to a file that is never overwritten — an `--out` file that
+ * exists is refused, and the default `proposal-<thread>.md` moves to the first free name beside it.
+ */
+import { existsSync, statSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import type { ProposalDocument } from "../orchestrator/proposal/document.js";
+import { renderProposalMarkdown } from "../orchestrator/proposal/markdown.js";
+import { displayPath } from "./displayPath.js";
+import { CliError, OutputFileError } from "./errors.js";
+
+export const PROPOSAL_FORMATS = ["md", "json", "html"] as const;
+export type ProposalFormat = (typeof PROPOSAL_FORMATS)[number];
+
+/** How many numbered names are tried beside a taken one. */
+const MAX_FREE_NAME_TRIES = 1000;
+
+/** The document in a format. */
+export async function renderProposal(
+  document: ProposalDocument,
+  format: ProposalFormat,
+): Promise<string> {
+  if (format === "json") return `${JSON.stringify(document, null, 2)}\n`;
+  if (format === "md") return renderProposalMarkdown(document);
+  // Loaded only for HTML: the page components.
+  const { renderProposalHtmlFile } = await import("../service/pages/proposalFile.js");
+  return renderProposalHtmlFile(document);
+}
+
+/** The format a file name asks for: .html / .htm, .json, else Markdown. */
+export function formatOfPath(path: string): ProposalFormat {
+  const extension = extname(path).toLowerCase();
+  if (extension === ".html" || extension === ".htm") return "html";
+  return extension === ".json" ? "json" : "md";
+}
+
+/** The default file of a thread's proposal: `proposal-<thread>.md` (unsafe characters as `_`). */
+export function defaultProposalPath(threadId: string, cwd: string): string {
+  return join(cwd, `proposal-${threadId.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
+}
+
+/** Refuses an --out file that exists already, or whose folder does not (before any work). */
+export function refuseExistingOut(path: string, cwd: string): void {
+  const full = resolve(cwd, path);
+  if (existsSync(full)) {
+    throw new CliError(
+      `--out ${displayPath(full, cwd)} exists already: evalgate does not overwrite it (choose another name, or move it away)`,
+    );
+  }
+  const folder = dirname(full);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new CliError(
+      `--out ${displayPath(full, cwd)}: there is no folder ${displayPath(folder, cwd)}`,
+    );
+  }
+}
+
+function isTaken(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "EEXIST";
+}
+
+/** `name-2.ext`, `name-3.ext`, … beside `path`. */
+function numbered(path: string, n: number): string {
+  const extension = extname(path);
+  return join(dirname(path), `${basename(path, extension)}-${n}${extension}`);
+}
+
+/**
+ * Writes `text` to `path`, never over an existing file: when `path` is taken, either refuses
+ * (`ifTaken: "refuse"`) or writes the first free numbered name beside it. Returns where it wrote.
+ */
+export async function writeNewFile(
+  path: string,
+  text: string,
+  ifTaken: "refuse" | "next-free",
+): Promise<string> {
+  const tries = ifTaken === "refuse" ? 1 : MAX_FREE_NAME_TRIES;
+  for (let n = 1; n <= tries; n += 1) {
+    const candidate = n === 1 ? path : numbered(path, n);
+    try {
+      await writeFile(candidate, text, { encoding: "utf8", flag: "wx" });
+      return candidate;
+    } catch (error) {
+      if (!isTaken(error)) {
+        throw new OutputFileError(
+          candidate,
+          error instanceof Error ? error.message : String(error),
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+  }
+  throw new OutputFileError(
+    path,
+    ifTaken === "refuse"
+      ? "the file exists already, and evalgate does not overwrite it"
+      : `it and ${MAX_FREE_NAME_TRIES - 1} numbered names beside it exist already`,
+  );
+}

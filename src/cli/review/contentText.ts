@@ -1,0 +1,107 @@
+/**
+ * A stage's whole content as the terminal review shows it before a decision: Markdown as text,
+ * wrapped to the width (list items with a hanging indent, code as it is), and structured content
+ * as labelled fields — text after its label, lists one item a line. Characters that would move
+ * the cursor, change colours or reverse the text (controls, bidi overrides) are shown as escapes.
+ */
+import { type ContentField, contentForm } from "../../graph/contentFields.js";
+import type { StageDefinition } from "../../graph/stages.js";
+import { structuredContentOf } from "../../graph/structuredContent.js";
+
+const INDENT = "  ";
+
+/** Text with C0/C1 controls (but tab and line feed) and bidi controls written as `\u….` escapes. */
+export function terminalSafe(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(/\t/g, "    ")
+    .replace(/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, (c) =>
+      c === "\n" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+}
+
+/** One line wrapped at spaces to `width` characters, the first after `lead`, the rest after `hang`. */
+export function wrapLine(line: string, width: number, lead: string, hang: string): string[] {
+  const words = line.split(/ +/).filter((w) => w !== "");
+  if (words.length === 0) return [lead.trimEnd()];
+  const out: string[] = [];
+  let current = lead;
+  let empty = true;
+  for (const word of words) {
+    const room = width - Array.from(current).length - (empty ? 0 : 1);
+    if (!empty && Array.from(word).length > room) {
+      out.push(current);
+      current = hang + word;
+    } else current = empty ? current + word : `${current} ${word}`;
+    empty = false;
+  }
+  out.push(current);
+  return out;
+}
+
+/** Markdown as wrapped text: list items hang under their marker; fenced code is left as it is. */
+export function markdownLines(markdown: string, width: number, indent = INDENT): string[] {
+  const out: string[] = [];
+  let inCode = false;
+  for (const line of terminalSafe(markdown.trim()).split("\n")) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inCode = !inCode;
+    if (inCode || /^ {0,3}(`{3,}|~{3,})/.test(line)) {
+      out.push(`${indent}${line}`);
+      continue;
+    }
+    const item = /^(\s*(?:[-*+]|\d{1,9}[.)])\s+)(.*)$/.exec(line);
+    const lead = indent + (item?.[1] ?? /^\s*/.exec(line)?.[0] ?? "");
+    const hang = " ".repeat(Array.from(lead).length);
+    out.push(...wrapLine((item?.[2] ?? line).trim(), width, lead, hang));
+  }
+  return out;
+}
+
+function fieldLines(field: ContentField, width: number, indent: string): string[] {
+  if (field.text.trim() === "") return [];
+  const label = `${indent}${terminalSafe(field.label)}:`;
+  if (field.kind === "list") {
+    const items = (field.items ?? []).flatMap((item) =>
+      wrapLine(terminalSafe(item).replace(/\n/g, " "), width, `${indent}  - `, `${indent}    `),
+    );
+    return [label, ...items];
+  }
+  if (field.kind === "json") {
+    return [
+      label,
+      ...terminalSafe(field.text)
+        .split("\n")
+        .map((l) => `${indent}  ${l}`),
+    ];
+  }
+  const text = terminalSafe(field.text.trim());
+  if (!text.includes("\n") && Array.from(label).length + 1 + Array.from(text).length <= width) {
+    return [`${label} ${text}`];
+  }
+  return [label, ...markdownLines(text, width, `${indent}  `)];
+}
+
+/** The content (the stage says its shape) as lines for the terminal, indented; all of it. */
+export function contentLines(
+  content: unknown,
+  stage: Pick<StageDefinition, "contentType" | "contentKind"> | undefined,
+  width = 100,
+): string[] {
+  if (content === undefined || content === null || content === "") return [`${INDENT}(no content)`];
+  if (typeof content === "string") return markdownLines(content, width);
+  const type = stage === undefined ? undefined : structuredContentOf(stage);
+  if (type === undefined) {
+    return terminalSafe(JSON.stringify(content, null, 2))
+      .split("\n")
+      .map((l) => `${INDENT}${l}`);
+  }
+  const form = contentForm(type, content);
+  if (form.shape === "object") {
+    const lines = form.fields.flatMap((f) => fieldLines(f, width, INDENT));
+    return lines.length === 0 ? [`${INDENT}(no field has content)`] : lines;
+  }
+  return form.items.flatMap((fields, index) => [
+    `${INDENT}${type.itemName ?? "Item"} ${index + 1}`,
+    ...fields.flatMap((f) => fieldLines(f, width, `${INDENT}  `)),
+  ]);
+}

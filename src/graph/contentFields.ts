@@ -1,0 +1,205 @@
+/**
+ * A structured content as fields a person reads and edits — the terminal's edit form, the review
+ * page's text areas, the proposal's appendix: each field labelled, text as text, a list one item
+ * per line, and anything else (a field a writer added with a nested value) as JSON. The way back,
+ * from edited fields to the content, is checked against the content's schema (structuredContent.ts)
+ * and names the field at fault.
+ */
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { REVIEW_LIMITS } from "./reviewInput.js";
+import { fieldLabel, type StructuredContentType } from "./structuredContent.js";
+
+export type FieldKind = "text" | "list" | "json";
+
+/** One field as it is shown and edited: `text` is its editable text (a list: one item a line). */
+export interface ContentField {
+  key: string;
+  label: string;
+  kind: FieldKind;
+  text: string;
+  /** A list's items (kind list only). */
+  items?: string[];
+}
+
+/** A content as fields: an object's, or one set per item of a list. */
+export type ContentForm =
+  | { shape: "object"; fields: ContentField[] }
+  | { shape: "list"; items: ContentField[][] };
+
+/** An edited field, as the form sends it back. */
+export interface FieldEntry {
+  key: string;
+  kind: FieldKind;
+  text: string;
+}
+
+export type FormInput =
+  | { shape: "object"; fields: FieldEntry[] }
+  | { shape: "list"; items: FieldEntry[][] };
+
+/** What is wrong with an edit, and where: `[key]`, `[item, key]`, or `[]` for the whole. */
+export interface ContentIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+/** The limits of an edit made as fields. */
+export const FIELD_FORM_LIMITS = { fields: 100, items: 500, keyChars: 64 } as const;
+
+/** A field key a form may carry: a letter, then letters, digits or `_`; no prototype keys. */
+const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+export function isFieldKey(key: string): boolean {
+  return (
+    key.length <= FIELD_FORM_LIMITS.keyChars && FIELD_KEY.test(key) && !PROTOTYPE_KEYS.has(key)
+  );
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function fieldOf(key: string, value: unknown, hint: "text" | "list" | undefined): ContentField {
+  const label = fieldLabel(key);
+  if (value === undefined || value === null) {
+    const kind = hint ?? "text";
+    return { key, label, kind, text: "", ...(kind === "list" ? { items: [] } : {}) };
+  }
+  if (typeof value === "string" && hint !== "list")
+    return { key, label, kind: "text", text: value };
+  const items = typeof value === "string" ? [value] : value;
+  if (Array.isArray(items) && items.every((i) => typeof i === "string") && hint !== "text") {
+    return { key, label, kind: "list", text: items.join("\n"), items };
+  }
+  if (typeof value === "number" || typeof value === "boolean") {
+    return { key, label, kind: "text", text: String(value) };
+  }
+  return { key, label, kind: "json", text: JSON.stringify(value, null, 2) };
+}
+
+/** The known fields in their order (empty when absent), then the fields the content adds. */
+function fieldsOf(type: StructuredContentType, value: Record<string, unknown>): ContentField[] {
+  const known = new Set(type.fields.map((f) => f.key));
+  return [
+    ...type.fields.map((f) => fieldOf(f.key, value[f.key], f.kind)),
+    ...Object.entries(value)
+      .filter(([key]) => !known.has(key))
+      .map(([key, v]) => fieldOf(key, v, undefined)),
+  ];
+}
+
+/** The content as fields; a value of the wrong shape (or none) gives the empty form. */
+export function contentForm(type: StructuredContentType, value: unknown): ContentForm {
+  if (type.shape === "object") {
+    return { shape: "object", fields: fieldsOf(type, isPlainObject(value) ? value : {}) };
+  }
+  const items = Array.isArray(value) ? value : [];
+  return {
+    shape: "list",
+    items: items.map((item) => fieldsOf(type, isPlainObject(item) ? item : { value: item })),
+  };
+}
+
+/** A list field's items: one a line, a leading `- ` or `* ` taken off, empty lines left out. */
+export function listItems(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/^\s*[-*]\s+/, "").trim())
+    .filter((line) => line !== "");
+}
+
+type Built = { value: unknown } | { issue: string } | undefined;
+
+function entryValue(entry: FieldEntry): Built {
+  if (entry.text.trim() === "") return undefined;
+  if (entry.kind === "text") return { value: entry.text.trim() };
+  if (entry.kind === "list") return { value: listItems(entry.text) };
+  const read = readUntrustedJson(entry.text, { maxDepth: REVIEW_LIMITS.editJsonDepth });
+  if (!read.ok) return { issue: `is not usable JSON (${describeJsonProblem(read.problem)})` };
+  return { value: read.value };
+}
+
+function objectOfEntries(entries: readonly FieldEntry[], at: Array<string | number>) {
+  const issues: ContentIssue[] = [];
+  const value: Record<string, unknown> = {};
+  if (entries.length > FIELD_FORM_LIMITS.fields) {
+    issues.push({ path: at, message: `has more than ${FIELD_FORM_LIMITS.fields} fields` });
+    return { value, issues };
+  }
+  for (const entry of entries) {
+    if (!isFieldKey(entry.key)) {
+      issues.push({
+        path: [...at, entry.key],
+        message: "is not a field name: a letter, then letters, digits or _ (at most 64)",
+      });
+      continue;
+    }
+    if (Object.hasOwn(value, entry.key)) {
+      issues.push({ path: [...at, entry.key], message: "is given twice" });
+      continue;
+    }
+    const built = entryValue(entry);
+    if (built === undefined) continue;
+    if ("issue" in built) issues.push({ path: [...at, entry.key], message: built.issue });
+    else value[entry.key] = built.value;
+  }
+  return { value, issues };
+}
+
+/** The edited fields as the content, checked against its schema; or the issues, by field. */
+export function contentFromForm(
+  type: StructuredContentType,
+  input: FormInput,
+): { ok: true; value: unknown } | { ok: false; issues: ContentIssue[] } {
+  if (input.shape !== type.shape) {
+    return {
+      ok: false,
+      issues: [
+        {
+          path: [],
+          message: `${type.name} takes ${type.shape === "object" ? "one set of fields" : "a list of items"}`,
+        },
+      ],
+    };
+  }
+  let value: unknown;
+  const issues: ContentIssue[] = [];
+  if (input.shape === "object") {
+    const built = objectOfEntries(input.fields, []);
+    value = built.value;
+    issues.push(...built.issues);
+  } else if (input.items.length > FIELD_FORM_LIMITS.items) {
+    issues.push({ path: [], message: `has more than ${FIELD_FORM_LIMITS.items} items` });
+  } else {
+    // An item left empty (a blank one offered for adding, or one emptied to remove it) is dropped.
+    const kept = input.items.filter((fields) => fields.some((f) => f.text.trim() !== ""));
+    value = kept.map((fields, index) => {
+      const built = objectOfEntries(fields, [index]);
+      issues.push(...built.issues);
+      return built.value;
+    });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const parsed = type.schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((issue) => ({
+      path: issue.path.filter((p): p is string | number => typeof p !== "symbol"),
+      message: issue.message,
+    })),
+  };
+}
+
+/** An issue as one line: `Funder need (pair 2): is required`, `Priorities: …`, or the message. */
+export function describeIssue(type: StructuredContentType, issue: ContentIssue): string {
+  const [first, second] = issue.path;
+  const item =
+    typeof first === "number"
+      ? `${(type.itemName ?? "item").toLowerCase()} ${first + 1}`
+      : undefined;
+  const key = typeof first === "string" ? first : typeof second === "string" ? second : undefined;
+  if (key === undefined) return item === undefined ? issue.message : `${item}: ${issue.message}`;
+  const where = item === undefined ? fieldLabel(key) : `${fieldLabel(key)} (${item})`;
+  return `${where}: ${issue.message}`;
+}

@@ -1,0 +1,39 @@
+/** The proposal a desk thread has written so far: the document of its latest state. */
+import type { OverallProposalStateType } from "../graph/state.js";
+import { threadProgress } from "../graph/threadProgress.js";
+import { accessThread, type DeskContext, snapshotOf } from "./deskActions.js";
+import { buildProposalDocument, type ProposalDocument } from "./proposal/document.js";
+import type { Reviewer } from "./reviewDesk.js";
+
+/** The state of a thread that has no checkpoint yet: nothing written. */
+const NOTHING_WRITTEN = {
+  sections: {},
+  errors: [],
+  reviewHistory: [],
+  revisionCounts: {},
+  revisionFeedback: {},
+} as unknown as OverallProposalStateType;
+
+/**
+ * The thread's proposal (buildProposalDocument): complete once the run finished with every stage
+ * approved or edited, a draft before. The reviewer must be able to see the thread.
+ */
+export async function threadProposal(
+  ctx: DeskContext,
+  threadId: string,
+  by: Reviewer,
+): Promise<ProposalDocument> {
+  const thread = await accessThread(ctx, threadId, by);
+  const snapshot = await snapshotOf(ctx, threadId);
+  const values =
+    snapshot === undefined
+      ? NOTHING_WRITTEN
+      : ({ ...NOTHING_WRITTEN, ...snapshot.values } as OverallProposalStateType);
+  return buildProposalDocument({
+    threadId,
+    title: thread.title,
+    values,
+    stages: ctx.runtime.stages,
+    finished: snapshot !== undefined && threadProgress(snapshot).kind === "finished",
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Text made safe to place in a Markdown document. A section's Markdown stays Markdown (it is the
+ * proposal's text) but cannot become HTML: every `<` that would open a tag, a comment or a
+ * processing instruction is written `&lt;` (outside code, where it shows as it is anyway), and its
+ * headings are moved under the document's own. Plain text (a field of the research, a table cell)
+ * is escaped so that nothing in it is read as Markdown at all.
+ */
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Applies `map` to each line that is not inside a fenced code block (fence lines included). */
+function mapOutsideFences(text: string, map: (line: string) => string): string {
+  let fence: string | undefined;
+  return text
+    .split(/\r?\n/)
+    .map((line) => {
+      const opened = FENCE.exec(line)?.[1];
+      if (fence !== undefined) {
+        if (opened !== undefined && opened[0] === fence[0] && opened.length >= fence.length) {
+          fence = undefined;
+        }
+        return line;
+      }
+      if (opened !== undefined) {
+        fence = opened;
+        return line;
+      }
+      return map(line);
+    })
+    .join("\n");
+}
+
+/** `<` that would start raw HTML, outside inline code spans, as `&lt;`. */
+function neutraliseLine(line: string): string {
+  const parts = line.split(/(`+)/);
+  let out = "";
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i] ?? "";
+    if (i % 2 === 1) {
+      // A backtick run opens a code span only when the same run closes it later.
+      const close = parts.indexOf(part, i + 2);
+      if (close > i && (close - i) % 2 === 0) {
+        out += parts.slice(i, close + 1).join("");
+        i = close;
+        continue;
+      }
+      out += part;
+      continue;
+    }
+    out += part.replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+  }
+  return out;
+}
+
+/** Markdown that cannot carry raw HTML: see the module's description. */
+export function withoutRawHtml(markdown: string): string {
+  return mapOutsideFences(markdown, neutraliseLine);
+}
+
+/** ATX headings moved `levels` down (at most to level 6), so they sit under the document's own. */
+export function demoteHeadings(markdown: string, levels: number): string {
+  return mapOutsideFences(markdown, (line) => {
+    const match = /^ {0,3}(#{1,6})(?=\s|$)/.exec(line);
+    if (match?.[1] === undefined) return line;
+    const depth = Math.min(6, match[1].length + levels);
+    return `${"#".repeat(depth)}${line.slice(match[0].length)}`;
+  });
+}
+
+/** A section's Markdown for the document: no raw HTML, headings under level `base`. */
+export function sectionMarkdown(markdown: string, base: number): string {
+  return demoteHeadings(withoutRawHtml(markdown.trim()), base);
+}
+
+/** Characters Markdown gives a meaning anywhere in a line, backslash-escaped; `&` as `&amp;`. */
+function escapeInline(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|~!]/g, (c) => `\\${c}`).replace(/&/g, "&amp;");
+}
+
+/** A line's start that Markdown would read as a list item, a rule or a heading underline. */
+function escapeLineStart(line: string): string {
+  if (/^[-+=]+$/.test(line)) return `\\${line}`;
+  return line.replace(/^([-+])(?=\s)/, "\\$1").replace(/^(\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
+}
+
+/**
+ * Plain text as Markdown that shows exactly that text: every character Markdown gives a meaning
+ * escaped, a line start that would make a list, a rule or a heading too, and line breaks kept (as
+ * hard breaks).
+ */
+export function markdownText(text: string): string {
+  return text
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => escapeLineStart(escapeInline(line.trim())))
+    .join("  \n");
+}
+
+/** Text for one table cell: one line, escaped, at most `max` characters. */
+export function markdownCell(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return escapeInline(line.length > max ? `${line.slice(0, max - 1)}…` : line);
+}

@@ -1,0 +1,55 @@
+/**
+ * The errors of a thread, current or superseded. The state keeps every error ever met (a list that
+ * only grows); an error is current only while its stage still stands on it: the stage's status is
+ * `error` and the error is the stage's latest. A stage written, judged or decided since (retried,
+ * edited, approved) has superseded its errors: the history keeps them, marked as such.
+ */
+import type { StageDefinition } from "../../graph/stages.js";
+import type { OverallProposalStateType } from "../../graph/state.js";
+import { parseStatePath, readStatePath } from "../../graph/statePath.js";
+
+export interface ThreadError {
+  /** The stage the error belongs to (from its `[evaluate <id>]` / `[generate <id>]` tag). */
+  stage?: string;
+  message: string;
+}
+
+export interface ThreadErrors {
+  /** What still stands: the latest error of each stage in status `error`, and untagged ones. */
+  current: ThreadError[];
+  /** Errors of stages that have moved on since. */
+  superseded: ThreadError[];
+}
+
+const STAGE_TAG = /^\[(?:evaluate|generate) ([^\]\s]+)\]/;
+
+function statusOf(values: OverallProposalStateType, stage: StageDefinition): unknown {
+  return readStatePath(values, parseStatePath(stage.statusField));
+}
+
+/** The thread's errors, each current or superseded, in the order they happened. */
+export function threadErrors(
+  values: Pick<OverallProposalStateType, "errors"> & Partial<OverallProposalStateType>,
+  stages: readonly StageDefinition[],
+): ThreadErrors {
+  const errors = values.errors ?? [];
+  const byId = new Map(stages.map((s) => [s.id, s]));
+  const tagged = errors.map((message) => {
+    const id = STAGE_TAG.exec(message)?.[1];
+    return id !== undefined && byId.has(id) ? { stage: id, message } : { message };
+  });
+  const lastOf = new Map<string, number>();
+  tagged.forEach((error, index) => {
+    if (error.stage !== undefined) lastOf.set(error.stage, index);
+  });
+  const result: ThreadErrors = { current: [], superseded: [] };
+  tagged.forEach((error, index) => {
+    const stage = error.stage === undefined ? undefined : byId.get(error.stage);
+    const standing =
+      stage === undefined ||
+      (lastOf.get(stage.id) === index &&
+        statusOf(values as OverallProposalStateType, stage) === "error");
+    (standing ? result.current : result.superseded).push(error);
+  });
+  return result;
+}

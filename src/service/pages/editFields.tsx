@@ -1,0 +1,178 @@
+/**
+ * The edit form's content fields. Text content is one text area; structured content (research,
+ * solution sought, connection pairs) is one text area per field — its label above it, lists one
+ * item a line — and for a list one group per item, with two blank groups to add items. A refused
+ * edit comes back with the values as entered and each problem beside its field.
+ */
+import {
+  type ContentField,
+  type ContentIssue,
+  contentForm,
+  describeIssue,
+  type FieldEntry,
+  type FormInput,
+} from "../../graph/contentFields.js";
+import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
+import { fieldLabel, type StructuredContentType } from "../../graph/structuredContent.js";
+import { readUntrustedJson } from "../../untrusted/json.js";
+import { CONTENT_FORM_FIELD, type EditDraft } from "./structuredEdit.js";
+
+/** Blank items offered under a list's items, to add new ones. */
+const BLANK_ITEMS = 2;
+
+function entriesOf(fields: readonly ContentField[]): FieldEntry[] {
+  return fields.map(({ key, kind, text }) => ({ key, kind, text }));
+}
+
+/** Entered fields laid out as the form shows them: every known field in order, then the rest. */
+function withKnownFields(
+  type: StructuredContentType,
+  entries: readonly FieldEntry[],
+): FieldEntry[] {
+  const known = new Set(type.fields.map((f) => f.key));
+  return [
+    ...type.fields.map(
+      (f) => entries.find((e) => e.key === f.key) ?? { key: f.key, kind: f.kind, text: "" },
+    ),
+    ...entries.filter((e) => !known.has(e.key)),
+  ];
+}
+
+/** The form's values: as entered (a refused edit), else the content's. */
+function formValues(type: StructuredContentType, content: string, draft?: EditDraft): FormInput {
+  const entered = draft?.input;
+  if (entered?.shape === "object") {
+    return { shape: "object", fields: withKnownFields(type, entered.fields) };
+  }
+  if (entered?.shape === "list") {
+    return { shape: "list", items: entered.items.map((item) => withKnownFields(type, item)) };
+  }
+  const read = readUntrustedJson(content, { maxDepth: REVIEW_LIMITS.editJsonDepth });
+  const form = contentForm(type, read.ok ? read.value : undefined);
+  return form.shape === "object"
+    ? { shape: "object", fields: entriesOf(form.fields) }
+    : { shape: "list", items: form.items.map(entriesOf) };
+}
+
+function samePath(issue: ContentIssue, path: Array<string | number>): boolean {
+  return issue.path.length === path.length && issue.path.every((p, i) => p === path[i]);
+}
+
+function FieldArea(props: {
+  entry: FieldEntry;
+  at: Array<string | number>;
+  issues: readonly ContentIssue[];
+  type: StructuredContentType;
+}) {
+  const { entry, at } = props;
+  const name = `content.${at.join(".")}`;
+  const id = `edit-${at.join("-")}`;
+  const known = props.type.fields.some((f) => f.key === entry.key);
+  const hint = entry.kind === "list" ? " (one a line)" : entry.kind === "json" ? " (JSON)" : "";
+  const problems = props.issues.filter((i) => samePath(i, at));
+  return (
+    <>
+      <label for={id}>{`${fieldLabel(entry.key)}${hint}`}</label>
+      {known ? null : <input type="hidden" name={`kind.${at.join(".")}`} value={entry.kind} />}
+      <textarea
+        id={id}
+        name={name}
+        data-field={entry.key}
+        rows={entry.kind === "text" ? 2 : 4}
+        aria-invalid={problems.length > 0 ? "true" : undefined}
+      >
+        {entry.text}
+      </textarea>
+      {problems.map((p) => (
+        <p class="field-error">{p.message}</p>
+      ))}
+    </>
+  );
+}
+
+function blankItem(type: StructuredContentType): FieldEntry[] {
+  return type.fields.map((f) => ({ key: f.key, kind: f.kind, text: "" }));
+}
+
+function StructuredFields(props: {
+  type: StructuredContentType;
+  values: FormInput;
+  issues: readonly ContentIssue[];
+}) {
+  const { type, values, issues } = props;
+  if (values.shape === "object") {
+    return (
+      <fieldset class="field-form" id="edit-fields">
+        <legend>{`The fields of ${type.name}`}</legend>
+        {values.fields.map((entry) => (
+          <FieldArea entry={entry} at={[entry.key]} issues={issues} type={type} />
+        ))}
+      </fieldset>
+    );
+  }
+  const item = type.itemName ?? "Item";
+  const items = [...values.items, ...Array.from({ length: BLANK_ITEMS }, () => blankItem(type))];
+  return (
+    <div id="edit-fields">
+      <p class="muted">{`Empty all of a ${item.toLowerCase()}'s fields to remove it; fill a new one to add it.`}</p>
+      {items.map((entries, index) => (
+        <fieldset class="field-form" data-item={String(index + 1)}>
+          <legend>
+            {index < values.items.length ? `${item} ${index + 1}` : `New ${item.toLowerCase()}`}
+          </legend>
+          {entries.map((entry) => (
+            <FieldArea entry={entry} at={[index, entry.key]} issues={issues} type={type} />
+          ))}
+        </fieldset>
+      ))}
+    </div>
+  );
+}
+
+function Problems(props: { type?: StructuredContentType; draft?: EditDraft }) {
+  const { draft, type } = props;
+  if (draft === undefined || (draft.issues.length === 0 && draft.message === undefined))
+    return null;
+  const lines = [
+    ...(draft.message === undefined ? [] : [draft.message]),
+    ...draft.issues.map((i) => (type === undefined ? i.message : describeIssue(type, i))),
+  ];
+  return (
+    <div class="alert" role="alert" id="edit-problems">
+      <p>The edit was not saved:</p>
+      <ul>
+        {lines.map((line) => (
+          <li>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The content part of the edit form (see the module's description). */
+export function EditContentFields(props: {
+  content: string;
+  type?: StructuredContentType;
+  draft?: EditDraft;
+}) {
+  const { type, draft } = props;
+  if (type === undefined) {
+    return (
+      <>
+        <Problems draft={draft} />
+        <label for="edit-content">The content as it should be</label>
+        <textarea id="edit-content" name="content" class="edit">
+          {draft?.text ?? props.content}
+        </textarea>
+      </>
+    );
+  }
+  const values = formValues(type, props.content, draft);
+  return (
+    <>
+      <Problems type={type} draft={draft} />
+      <input type="hidden" name={CONTENT_FORM_FIELD} value={type.shape} />
+      <StructuredFields type={type} values={values} issues={draft?.issues ?? []} />
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * The review page's edit of structured content, read back from the posted form. The form has one
+ * text area per field — `content.<key>` (an object), `content.<item>.<key>` (a list of items) —
+ * with `kind.<key>` / `kind.<item>.<key>` for a field the content adds beyond the known ones, and
+ * `contentForm` saying which shape was posted. The fields become the content's JSON only once
+ * they fit its schema (contentFromForm); otherwise the page is shown again with the entered values
+ * and the field at fault.
+ */
+import {
+  type ContentIssue,
+  contentFromForm,
+  type FieldEntry,
+  type FieldKind,
+  type FormInput,
+} from "../../graph/contentFields.js";
+import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
+import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+
+/** The field that marks a structured edit, with the shape posted. */
+export const CONTENT_FORM_FIELD = "contentForm";
+
+const OBJECT_FIELD = /^content\.([^.]{1,64})$/;
+const ITEM_FIELD = /^content\.(\d{1,4})\.([^.]{1,64})$/;
+const KIND_FIELD = /^kind\.(?:(\d{1,4})\.)?([^.]{1,64})$/;
+const KINDS: ReadonlySet<string> = new Set(["text", "list", "json"]);
+
+/** What a refused edit shows again: the entered fields (or text), and what was wrong. */
+export interface EditDraft {
+  /** A structured edit's fields as entered. */
+  input?: FormInput;
+  /** A text edit's text as entered. */
+  text?: string;
+  issues: ContentIssue[];
+  /** A refusal that names no field (the desk's message). */
+  message?: string;
+}
+
+/** Where a structured edit's fields are in a posted form, and the rest of the form. */
+export interface PostedEdit {
+  rest: Record<string, string>;
+  input?: FormInput;
+  /** Form fields that belong to no field of the form. */
+  strays: string[];
+}
+
+function kindOf(kinds: Map<string, string>, key: string, known: StructuredContentType | undefined) {
+  const field = known?.fields.find((f) => f.key === key);
+  if (field !== undefined) return field.kind;
+  const posted = kinds.get(key);
+  return (posted !== undefined && KINDS.has(posted) ? posted : "text") as FieldKind;
+}
+
+/** The structured edit of a posted form (when `contentForm` is there) and the form's other fields. */
+export function postedEdit(
+  fields: Record<string, string>,
+  type: StructuredContentType | undefined,
+): PostedEdit {
+  const rest: Record<string, string> = {};
+  const objectFields = new Map<string, string>();
+  const itemFields = new Map<number, Map<string, string>>();
+  const kinds = new Map<string, string>();
+  const strays: string[] = [];
+  const shape = fields[CONTENT_FORM_FIELD];
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === CONTENT_FORM_FIELD) continue;
+    const kind = KIND_FIELD.exec(name);
+    const item = ITEM_FIELD.exec(name);
+    const field = OBJECT_FIELD.exec(name);
+    if (kind !== null)
+      kinds.set(kind[1] === undefined ? `${kind[2]}` : `${kind[1]}.${kind[2]}`, value);
+    else if (item !== null && shape === "list") {
+      const index = Number(item[1]);
+      const map = itemFields.get(index) ?? new Map<string, string>();
+      map.set(item[2] ?? "", value);
+      itemFields.set(index, map);
+    } else if (field !== null && shape === "object") objectFields.set(field[1] ?? "", value);
+    else if (name.startsWith("content.") || name.startsWith("kind.")) strays.push(name);
+    else rest[name] = value;
+  }
+  if (shape !== "object" && shape !== "list") return { rest, strays };
+  const entry = (key: string, text: string, kindKey: string): FieldEntry => ({
+    key,
+    text,
+    kind: kindOf(kinds, kindKey, type),
+  });
+  const input: FormInput =
+    shape === "object"
+      ? { shape, fields: [...objectFields].map(([key, text]) => entry(key, text, key)) }
+      : {
+          shape,
+          items: [...itemFields]
+            .sort(([a], [b]) => a - b)
+            .map(([index, map]) =>
+              [...map].map(([key, text]) => entry(key, text, `${index}.${key}`)),
+            ),
+        };
+  return { rest, input, strays };
+}
+
+/** The structured type of the stage a review is about, when its content is structured. */
+export function reviewContentType(
+  review: Pick<ReviewDetail, "stage" | "contentKind">,
+): StructuredContentType | undefined {
+  if (review.contentKind === "text") return undefined;
+  return structuredContentOf({ contentType: review.stage, contentKind: review.contentKind });
+}
+
+/** The posted fields as the content's JSON text, or the draft to show again. */
+export function editedJson(
+  type: StructuredContentType,
+  input: FormInput,
+  strays: readonly string[],
+): { ok: true; json: string } | { ok: false; draft: EditDraft } {
+  if (strays.length > 0) {
+    const issues = strays.map((name) => ({
+      path: [],
+      message: `"${name.slice(0, 80)}" is not a field of this form`,
+    }));
+    return { ok: false, draft: { input, issues } };
+  }
+  const read = contentFromForm(type, input);
+  if (read.ok) return { ok: true, json: JSON.stringify(read.value, null, 2) };
+  return { ok: false, draft: { input, issues: read.issues } };
+}

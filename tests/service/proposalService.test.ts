@@ -1,0 +1,327 @@
+/**
+ * The proposal in the review service, on the real desk with the Ollama-protocol stand-in writing
+ * and judging: `GET /api/threads/:id/proposal` (JSON, or Markdown by query or Accept header, with
+ * a download name), the proposal page linked from the thread page (a draft while the run goes on,
+ * section text containing markup shown as text), the review's round and the feedback it answers
+ * (API and page), and structured content on the review page — shown as labelled fields, edited one
+ * text area per field, a refused edit shown again with what was typed, prose refused by the API.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProposalDocument } from "../../src/orchestrator/proposal/document.js";
+import type { ReviewDetail } from "../../src/orchestrator/reviewDesk.js";
+import { createServiceApp } from "../../src/service/app.js";
+import { isWriterPrompt, ollamaProposalResponder } from "../devserver/proposalResponder.js";
+import type { OllamaResponder } from "../doubles/index.js";
+import { SECTION_IDS, STAGE_IDS } from "../proposalStages.js";
+import { apiClient, errorOf } from "./apiClient.js";
+import { PageClient } from "./pageClient.js";
+import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
+
+const MARKUP = '<script>alert("s")</script><img src=x onerror=alert(2)>';
+
+/** The stand-in, with markup in every section the writer writes. */
+function markupWriter(): OllamaResponder {
+  const answer = ollamaProposalResponder(0.85);
+  return async (request, n) => {
+    const text = await answer(request, n);
+    if (!isWriterPrompt(request.messages) || text.trimStart().startsWith("{")) return text;
+    return `${text}\n\n## Risks ${MARKUP}\n\n- first risk\n- second **risk**`;
+  };
+}
+
+let real: RealDesk;
+let app: ReturnType<typeof createServiceApp>;
+let api: ReturnType<typeof apiClient>;
+let ana: string;
+let bo: string;
+
+beforeAll(async () => {
+  real = await openRealDesk(markupWriter());
+  app = createServiceApp({ desk: real.desk, logError: () => {} });
+  api = apiClient(app);
+  ana = await real.addReviewer("ana");
+  bo = await real.addReviewer("bo");
+}, 60_000);
+
+afterAll(async () => {
+  await real?.close();
+});
+
+async function start(title: string): Promise<string> {
+  const started = await api.post("/api/proposals", ana, {
+    rfp: `${title}\nGrants for coastal resilience.`,
+    applicant: "Harbour Trust, retrofit crews since 2012.",
+    title,
+  });
+  expect(started.status).toBe(202);
+  return (started.body as { threadId: string }).threadId;
+}
+
+/** The review the thread waits for once it is ready (after `previous`, when given). */
+async function nextReview(threadId: string, previous?: string): Promise<ReviewDetail> {
+  return eventually(`a review of ${threadId}`, async () => {
+    const answer = await api.get(`/api/reviews/${threadId}`, ana);
+    if (answer.status !== 200) return undefined;
+    const review = answer.body as ReviewDetail;
+    return review.interruptId === previous ? undefined : review;
+  });
+}
+
+async function decide(threadId: string, review: ReviewDetail, body: Record<string, unknown>) {
+  return api.post(`/api/reviews/${threadId}/decisions`, ana, {
+    interruptId: review.interruptId,
+    ...body,
+  });
+}
+
+async function finished(threadId: string) {
+  return eventually(`${threadId} finished`, async () => {
+    const status = await api.get(`/api/threads/${threadId}`, ana);
+    return (status.body as { status: string }).status === "finished" ? true : undefined;
+  });
+}
+
+describe("the proposal route and page", () => {
+  it("gives a draft while the run goes on, then the whole proposal: JSON, Markdown by query or Accept", async () => {
+    const threadId = await start("Dune Grants 2027");
+    let review = await nextReview(threadId);
+    const draft = await api.get(`/api/threads/${threadId}/proposal`, ana);
+    expect(draft.status).toBe(200);
+    const drafted = draft.body as ProposalDocument;
+    expect(drafted.state).toBe("draft");
+    expect(drafted.title).toBe("Dune Grants 2027");
+    expect(drafted.pending.map((p) => p.stage)).toEqual([...STAGE_IDS]);
+    expect(drafted.pending[0]?.status).toBe("awaiting_review");
+
+    for (const stage of STAGE_IDS) {
+      expect(review.stage).toBe(stage);
+      expect((await decide(threadId, review, { action: "approve" })).status).toBe(202);
+      if (stage !== "conclusion") review = await nextReview(threadId, review.interruptId);
+    }
+    await finished(threadId);
+
+    const json = await api.get(`/api/threads/${threadId}/proposal`, ana);
+    const document = json.body as ProposalDocument;
+    expect(document.state).toBe("complete");
+    expect(document.sections.map((s) => s.stage)).toEqual([...SECTION_IDS]);
+    expect(document.gates.map((g) => [g.stage, g.verdict, g.passed])).toEqual(
+      STAGE_IDS.map((s) => [s, "pass", true]),
+    );
+    expect(document.gates[0]?.decisions).toMatchObject([{ action: "approve", reviewer: "ana" }]);
+
+    const md = await api.get(`/api/threads/${threadId}/proposal?format=md`, ana);
+    expect(md.status).toBe(200);
+    expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(md.headers.get("content-disposition")).toBe(
+      `attachment; filename="proposal-${threadId}.md"`,
+    );
+    const text = md.body as string;
+    expect(text.startsWith("# Dune Grants 2027\n")).toBe(true);
+    expect(text).not.toMatch(/<script|<img/);
+    expect(text).toContain("\n#### Risks &lt;script>");
+    const accepted = await app.request(`http://127.0.0.1/api/threads/${threadId}/proposal`, {
+      headers: { authorization: `Bearer ${ana}`, accept: "text/markdown, */*;q=0.1" },
+    });
+    expect(accepted.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await accepted.text()).toBe(text);
+
+    // The proposal page, linked from the thread page, shows the section's markup as text.
+    const client = new PageClient(app);
+    await client.signIn(ana);
+    const thread = await (await client.get(`/threads/${threadId}`)).text();
+    expect(thread).toContain(`<a href="/threads/${threadId}/proposal">Read the proposal</a>`);
+    const page = await client.get(`/threads/${threadId}/proposal`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img");
+    expect(html).toContain(
+      "&lt;script&gt;alert(&quot;s&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;",
+    );
+    expect(html).toContain("<li>second <strong>risk</strong></li>");
+    expect(html).not.toContain('id="draft-notice"');
+    expect(html).toContain(`href="/threads/${threadId}/proposal.md"`);
+    const download = await client.get(`/threads/${threadId}/proposal.md`);
+    expect(download.headers.get("content-disposition")).toContain(`proposal-${threadId}.md`);
+    expect(await download.text()).toBe(text);
+  }, 120_000);
+
+  it("answers 400 for an unknown format, 401 without a token, 403 to a reviewer not on the thread, 404 for no thread", async () => {
+    const threadId = await start("Access checks");
+    await nextReview(threadId);
+    const bad = await api.get(`/api/threads/${threadId}/proposal?format=xml`, ana);
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad).code).toBe("INVALID_INPUT");
+    expect((await api.get(`/api/threads/${threadId}/proposal`)).status).toBe(401);
+    expect(errorOf(await api.get(`/api/threads/${threadId}/proposal`, bo)).code).toBe(
+      "NOT_ASSIGNED",
+    );
+    expect((await api.get("/api/threads/no-such-thread/proposal", ana)).status).toBe(404);
+    // The page draws the draft, marked as such.
+    const client = new PageClient(app);
+    await client.signIn(ana);
+    const thread = await (await client.get(`/threads/${threadId}`)).text();
+    expect(thread).toContain("Read the draft so far");
+    const html = await (await client.get(`/threads/${threadId}/proposal`)).text();
+    expect(html).toContain('id="draft-notice"');
+    expect(html).toContain("Research (awaiting review)");
+  }, 60_000);
+});
+
+describe("reviews of structured content and revised versions", () => {
+  it("numbers the rounds and shows the feedback a revised version answers, in the API and on the page", async () => {
+    const threadId = await start("Rounds");
+    const first = await nextReview(threadId);
+    expect(first.round).toEqual({ number: 1, max: 4 });
+    const feedback = "List the eligibility rules <b>as stated</b>.";
+    expect((await decide(threadId, first, { action: "revise", feedback })).status).toBe(202);
+    const second = await nextReview(threadId, first.interruptId);
+    expect(second.stage).toBe("research");
+    expect(second.round).toEqual({ number: 2, max: 4, feedback });
+    const client = new PageClient(app);
+    await client.signIn(ana);
+    const html = await (await client.get(`/reviews/${threadId}`)).text();
+    expect(html).toContain("round 2 of at most 4");
+    expect(html).toContain("This version answers the feedback of round 1:");
+    expect(html).toContain(
+      '<blockquote class="text">List the eligibility rules &lt;b&gt;as stated&lt;/b&gt;.</blockquote>',
+    );
+  }, 60_000);
+
+  it("shows the research as labelled fields, edits it one text area per field, and keeps what was typed when refused", async () => {
+    const threadId = await start("Fields");
+    const review = await nextReview(threadId);
+    expect(review.contentKind).toBe("object");
+    const client = new PageClient(app);
+    const csrf = await client.signIn(ana);
+    const html = await (await client.get(`/reviews/${threadId}`)).text();
+    expect(html).toContain('<section id="content" data-content-kind="object">');
+    expect(html).toContain("<dt>Funder</dt>");
+    expect(html).toContain("<li>flood resilience</li>");
+    expect(html).not.toContain("&quot;funder&quot;");
+    expect(html).toContain('<textarea id="edit-funder" name="content.funder"');
+    expect(html).toContain('<label for="edit-priorities">Priorities (one a line)</label>');
+
+    // A field of the wrong kind for its content cannot be posted: a hostile key is refused.
+    const refused = await client.post(`/reviews/${threadId}/decisions`, {
+      _csrf: csrf,
+      interruptId: review.interruptId,
+      action: "edit",
+      contentForm: "object",
+      "content.funder": "Coastal Fund <i>typed</i>",
+      "content.__proto__": "x",
+    });
+    expect(refused.status).toBe(400);
+    const again = await refused.text();
+    expect(again).toContain('id="edit-problems"');
+    expect(again).toContain("is not a field name");
+    expect(again).toContain("Coastal Fund &lt;i&gt;typed&lt;/i&gt;</textarea>");
+    // Every field of the form is back, those left empty too.
+    expect(again).toContain('<textarea id="edit-priorities" name="content.priorities"');
+    expect(again).toContain('<textarea id="edit-sources" name="content.sources"');
+    const reviewer = (await real.desk.authenticate(ana))!;
+    expect((await real.desk.threadStatus(threadId, reviewer)).decisions).toEqual([]);
+
+    const saved = await client.post(`/reviews/${threadId}/decisions`, {
+      _csrf: csrf,
+      interruptId: review.interruptId,
+      action: "edit",
+      contentForm: "object",
+      "content.funder": "Coastal Fund",
+      "content.priorities": "- dune planting\n\n* tenant safety\n",
+      "content.sources": "",
+    });
+    expect(saved.status).toBe(303);
+    const next = await nextReview(threadId, review.interruptId);
+    expect(next.stage).toBe("solution");
+    const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
+      .body as ProposalDocument;
+    expect(document.inputs[0]).toMatchObject({
+      stage: "research",
+      status: "edited",
+      content: { funder: "Coastal Fund", priorities: ["dune planting", "tenant safety"] },
+    });
+  }, 60_000);
+
+  it("edits connection pairs as one group of fields per pair: an emptied required field is refused by name, typed values kept", async () => {
+    const threadId = await start("Pairs");
+    let review = await nextReview(threadId);
+    for (const stage of ["research", "solution"]) {
+      expect(review.stage).toBe(stage);
+      await decide(threadId, review, { action: "approve" });
+      review = await nextReview(threadId, review.interruptId);
+    }
+    expect(review).toMatchObject({ stage: "connection_pairs", contentKind: "list" });
+    const client = new PageClient(app);
+    const csrf = await client.signIn(ana);
+    const html = await (await client.get(`/reviews/${threadId}`)).text();
+    expect(html).toContain('name="content.0.funderNeed"');
+    expect(html).toContain("<legend>New pair</legend>");
+    const form = {
+      _csrf: csrf,
+      interruptId: review.interruptId,
+      action: "edit",
+      contentForm: "list",
+      "content.0.funderNeed": "fewer displaced households",
+      "content.0.applicantCapability": "",
+      "content.1.funderNeed": "tenant outreach",
+      "content.1.applicantCapability": "door-to-door volunteers",
+      "content.1.strength": "moderate",
+    };
+    const refused = await client.post(`/reviews/${threadId}/decisions`, form);
+    expect(refused.status).toBe(400);
+    const again = await refused.text();
+    expect(again).toContain("Applicant capability (pair 1): is required");
+    expect(again).toContain("door-to-door volunteers</textarea>");
+    const saved = await client.post(`/reviews/${threadId}/decisions`, {
+      ...form,
+      "content.0.applicantCapability": "retrofitted 120 homes",
+    });
+    expect(saved.status).toBe(303);
+    await nextReview(threadId, review.interruptId);
+    const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
+      .body as ProposalDocument;
+    expect(document.inputs[2]?.content).toEqual([
+      { funderNeed: "fewer displaced households", applicantCapability: "retrofitted 120 homes" },
+      {
+        funderNeed: "tenant outreach",
+        applicantCapability: "door-to-door volunteers",
+        strength: "moderate",
+      },
+    ]);
+  }, 60_000);
+
+  it("the API takes structured content as JSON and refuses prose in its place", async () => {
+    const threadId = await start("API edits");
+    const review = await nextReview(threadId);
+    const prose = await decide(threadId, review, {
+      action: "edit",
+      content: "The funder is the Coastal Fund.",
+    });
+    expect(prose.status).toBe(400);
+    expect(errorOf(prose)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
+    expect(errorOf(prose).message).toContain("plain text cannot replace it");
+    const wrong = await decide(threadId, review, {
+      action: "edit",
+      content: JSON.stringify({ funder: ["not", "text"] }),
+    });
+    expect(errorOf(wrong).message).toContain("at funder: takes text");
+    // The JSON object itself is taken too, checked the same way.
+    const object = await decide(threadId, review, {
+      action: "edit",
+      content: { funder: "Coastal Fund", sources: [{ page: 2 }] },
+    });
+    expect(object.status).toBe(400);
+    expect(errorOf(object)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
+    expect(errorOf(object).message).toContain("at sources.0");
+    const json = await decide(threadId, review, {
+      action: "edit",
+      content: { funder: "Coastal Fund", priorities: "dunes" },
+    });
+    expect(json.status).toBe(202);
+    await nextReview(threadId, review.interruptId);
+    const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
+      .body as ProposalDocument;
+    expect(document.inputs[0]?.content).toEqual({ funder: "Coastal Fund", priorities: ["dunes"] });
+  }, 60_000);
+});
