@@ -7,10 +7,9 @@
  */
 import type { StageProgress } from "../orchestrator/stageProgress.js";
 import type { TextOutput } from "./context.js";
+import { createLiveLine } from "./liveLine.js";
 import { progressBar } from "./progress.js";
-import { formatScore, truncate } from "./report/text.js";
-
-const CLEAR_LINE = "\r\x1b[2K";
+import { formatScore } from "./report/text.js";
 
 export interface StageProgressReporter {
   onProgress(threadId: string, progress: StageProgress): void;
@@ -55,29 +54,15 @@ function liveLine(progress: Exclude<StageProgress, { phase: "judged" }>): string
 }
 
 export function createStageProgressReporter(stream: TextOutput): StageProgressReporter {
-  const tty = stream.isTTY === true;
-  let drawn = false;
-  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
-  const clear = () => {
-    if (drawn) stream.write(CLEAR_LINE);
-    drawn = false;
-  };
+  const live = createLiveLine(stream);
   return {
     onProgress(_threadId, progress) {
-      if (!tty) {
-        stream.write(`${plainLine(progress)}\n`);
-        return;
-      }
-      if (progress.phase === "judged") {
-        clear();
-        stream.write(`${truncate(judgedLine(progress), width())}\n`);
-        return;
-      }
-      stream.write(`${CLEAR_LINE}${truncate(liveLine(progress), width())}`);
-      drawn = true;
+      if (!live.tty) live.print(plainLine(progress));
+      else if (progress.phase === "judged") live.print(judgedLine(progress));
+      else live.draw(liveLine(progress));
     },
     finish() {
-      if (tty) clear();
+      live.clear();
     },
   };
 }

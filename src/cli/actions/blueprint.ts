@@ -9,9 +9,10 @@ import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
+import { createLiveLine } from "../liveLine.js";
 import { readyModel } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
-import { formatScore, truncate } from "../report/text.js";
+import { formatScore } from "../report/text.js";
 
 export interface BlueprintRunCommandOptions {
   models?: string;
@@ -22,20 +23,12 @@ export interface BlueprintRunCommandOptions {
   timeout?: number;
 }
 
-const CLEAR_LINE = "\r\x1b[2K";
-
 /** `[k/n] prompt × model: coverage 0.75` lines; on a terminal the pair being asked is redrawn. */
 export function createBlueprintProgress(stream: TextOutput): {
   onProgress(progress: BlueprintProgress): void;
   finish(): void;
 } {
-  const tty = stream.isTTY === true;
-  let drawn = false;
-  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
-  const clear = () => {
-    if (drawn) stream.write(CLEAR_LINE);
-    drawn = false;
-  };
+  const live = createLiveLine(stream);
   return {
     onProgress(progress) {
       const pair = `${progress.promptId} × ${progress.model}`;
@@ -43,22 +36,16 @@ export function createBlueprintProgress(stream: TextOutput): {
         if (progress.done === 0) {
           stream.write(`running ${progress.total} answers (prompts × models), each judged\n`);
         }
-        if (!tty) return;
-        stream.write(
-          `${CLEAR_LINE}${truncate(`[${progress.done}/${progress.total}] asking ${pair}…`, width())}`,
-        );
-        drawn = true;
+        live.draw(`[${progress.done}/${progress.total}] asking ${pair}…`);
         return;
       }
       const coverage =
         progress.coverage === null ? "no coverage" : `coverage ${formatScore(progress.coverage)}`;
       const error = progress.error === undefined ? "" : ` (${progress.error})`;
-      const line = `[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`;
-      if (tty) clear();
-      stream.write(`${tty ? truncate(line, width()) : line}\n`);
+      live.print(`[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`);
     },
     finish() {
-      if (tty) clear();
+      live.clear();
     },
   };
 }

@@ -19,7 +19,7 @@ import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
-import { decideAndApply, deskRefusal, openCliDesk } from "../review/deskPath.js";
+import { decideAndApply, deskRefusal, openRunDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
 import {
@@ -217,15 +217,9 @@ export async function runReviewDecision(
     // panel, when it has one), so the models are checked first.
     const target = resolveModelTarget(options.model ?? stored?.model, env);
     const models = await readyRunModels(target, stored?.panel, options.timeout, context);
-    desk = await openCliDesk({
-      store,
-      env,
-      cwd,
-      model: models.model,
-      ...(maxRevisions === undefined ? {} : { maxRevisions }),
-      ...(options.cache === false ? { cache: false } : {}),
-      ...(models.judging === undefined ? {} : { judging: models.judging }),
-      onProgress: progress.onProgress,
+    desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
+      maxRevisions,
+      cache: options.cache,
     });
     const next = await applyDecision({ session, desk }, threadId, review.interruptId, decision);
     progress.finish();

@@ -11,7 +11,7 @@ import { EXIT_OK } from "../exitCodes.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
-import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
+import { cliReviewer, continueThread, deskRefusal, openRunDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { reviewCommandHint } from "../review/hints.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
@@ -66,15 +66,9 @@ export async function runRetryThread(
   const session = await openReviewSession({ store, env, cwd });
   let desk: ReviewDeskHandle | undefined;
   try {
-    desk = await openCliDesk({
-      store,
-      env,
-      cwd,
-      model: models.model,
-      ...(maxRevisions === undefined ? {} : { maxRevisions }),
-      ...(options.cache === false ? { cache: false } : {}),
-      ...(models.judging === undefined ? {} : { judging: models.judging }),
-      onProgress: progress.onProgress,
+    desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
+      maxRevisions,
+      cache: options.cache,
     });
     await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
       throw deskRefusal(error) ?? error;

@@ -14,7 +14,7 @@ import type { Reviewer } from "../../orchestrator/reviewDesk.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import { CliError } from "../errors.js";
-import type { PanelJudging } from "../panelJudges.js";
+import type { PanelJudging, RunModels } from "../panelJudges.js";
 import type { ThreadView } from "./session.js";
 import type { CheckpointStore } from "./store.js";
 
@@ -58,6 +58,24 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...evaluationOptions(options),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     jobs: { run: false },
+  });
+}
+
+/**
+ * The desk of a command that runs a thread on (a decision, a retry): the checked models (the
+ * writer and judge, the panel) and the thread's settings the command may override.
+ */
+export function openRunDesk(
+  at: Pick<CliDeskOptions, "store" | "env" | "cwd" | "onProgress">,
+  models: RunModels,
+  settings: { maxRevisions?: number | undefined; cache?: boolean | undefined },
+): Promise<ReviewDeskHandle> {
+  return openCliDesk({
+    ...at,
+    model: models.model,
+    ...(settings.maxRevisions === undefined ? {} : { maxRevisions: settings.maxRevisions }),
+    ...(settings.cache === false ? { cache: false } : {}),
+    ...(models.judging === undefined ? {} : { judging: models.judging }),
   });
 }
 

@@ -1,0 +1,43 @@
+/**
+ * One line of progress on stderr that a terminal redraws in place (`\r` and clear-line), with
+ * permanent lines printed above it. Off a terminal (a pipe, a CI log) nothing is drawn in place
+ * and every permanent line is written whole.
+ */
+import type { TextOutput } from "./context.js";
+import { truncate } from "./report/text.js";
+
+const CLEAR_LINE = "\r\x1b[2K";
+
+export interface LiveLine {
+  /** The stream is a terminal: lines can be redrawn. */
+  readonly tty: boolean;
+  /** Draws `text` in place of the live line (on a terminal; nothing elsewhere). */
+  draw(text: string): void;
+  /** Writes a permanent line, clearing the live line first on a terminal. */
+  print(text: string): void;
+  /** Clears the live line if one is drawn. */
+  clear(): void;
+}
+
+export function createLiveLine(stream: TextOutput): LiveLine {
+  const tty = stream.isTTY === true;
+  let drawn = false;
+  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
+  const clear = () => {
+    if (drawn) stream.write(CLEAR_LINE);
+    drawn = false;
+  };
+  return {
+    tty,
+    draw(text) {
+      if (!tty) return;
+      stream.write(`${CLEAR_LINE}${truncate(text, width())}`);
+      drawn = true;
+    },
+    print(text) {
+      clear();
+      stream.write(`${tty ? truncate(text, width()) : text}\n`);
+    },
+    clear,
+  };
+}
