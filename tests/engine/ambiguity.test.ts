@@ -17,6 +17,7 @@ import {
   startOllamaServer,
 } from "../doubles/index.js";
 import { catalogOf, judgeOf, systemPromptOf, titleIn, userPromptOf } from "./helpers.js";
+import { quizJudge, quizRubric } from "./quizRubric.js";
 
 const CONTENT = [
   "Wasserwerk Nord e.V., Am Deich 4, Bremen, retrofits three pumping stations with variable drives.",
@@ -351,42 +352,19 @@ describe("the seed-facing classes", () => {
   });
 
   it("RubricExecutor: an ambiguous decode answer leaves the criterion unable to evaluate", async () => {
-    const llm = new ScriptedChatModel({
-      responder: (messages) =>
-        /security classifier/.test(systemPromptOf(messages))
-          ? '{"reasoning": "Plain quiz.", "instruction_bearing": false}'
-          : '{"reasoning": "Mostly why questions.", "level_id": "great", "level_id": "poor"}',
-    });
+    const llm = quizJudge(
+      '{"reasoning": "Mostly why questions.", "level_id": "great", "level_id": "poor"}',
+    );
     const evaluation = await new RubricExecutor({ llm }).evaluate(
-      {
-        id: "quiz",
-        name: "Quiz",
-        description: "Quiz quality",
-        version: "1.0.0",
-        target_type: "content",
-        pass_threshold: 0.5,
-        criteria: [
-          {
-            id: "depth",
-            name: "Depth",
-            description: "Questions test understanding",
-            weight: 1,
-            levels: [
-              { id: "poor", label: "Poor", description: "Recall only", score: 0 },
-              { id: "great", label: "Great", description: "Transfer", score: 1 },
-            ],
-            scoring_method: {
-              type: "llm_decode",
-              decode_prompt: "Judge these questions: {{ questions }}",
-              decode_output_schema: {
-                type: "object",
-                properties: { level_id: { type: "string" } },
-                required: ["level_id"],
-              },
-            },
-          },
-        ],
-      },
+      quizRubric({
+        type: "llm_decode",
+        decode_prompt: "Judge these questions: {{ questions }}",
+        decode_output_schema: {
+          type: "object",
+          properties: { level_id: { type: "string" } },
+          required: ["level_id"],
+        },
+      }),
       { questions: ["Why do pumps cavitate?"] },
     );
     const result = evaluation.criterion_results[0];

@@ -9,7 +9,8 @@ import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
 import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { ScriptedChatModel } from "../doubles/index.js";
-import { catalogOf, judgeOf, systemPromptOf, titleIn, userPromptOf } from "./helpers.js";
+import { catalogOf, judgeOf, titleIn, userPromptOf } from "./helpers.js";
+import { quizJudge, quizRubric } from "./quizRubric.js";
 
 const CONTENT = [
   "Stadtteilwerk Linden plans twelve repair cafés in community centres over two years.",
@@ -198,34 +199,11 @@ describe("the seed-facing classes", () => {
   });
 
   it("RubricExecutor: a level that passes on reasoning that says the criterion is not met is held", async () => {
-    const llm = new ScriptedChatModel({
-      responder: (messages) =>
-        /security classifier/.test(systemPromptOf(messages))
-          ? '{"reasoning": "A plain quiz.", "instruction_bearing": false}'
-          : '{"reasoning": "Every question is recall; the criterion is not met.", "level_id": "great"}',
-    });
+    const llm = quizJudge(
+      '{"reasoning": "Every question is recall; the criterion is not met.", "level_id": "great"}',
+    );
     const evaluation = await new RubricExecutor({ llm }).evaluate(
-      {
-        id: "quiz",
-        name: "Quiz",
-        description: "Quiz quality",
-        version: "1.0.0",
-        target_type: "content",
-        pass_threshold: 0.5,
-        criteria: [
-          {
-            id: "depth",
-            name: "Depth",
-            description: "Questions test understanding",
-            weight: 1,
-            levels: [
-              { id: "poor", label: "Poor", description: "Recall only", score: 0 },
-              { id: "great", label: "Great", description: "Transfer", score: 1 },
-            ],
-            scoring_method: { type: "llm_decode", decode_prompt: "Judge: {{ questions }}" },
-          },
-        ],
-      },
+      quizRubric({ type: "llm_decode", decode_prompt: "Judge: {{ questions }}" }),
       { questions: ["What year was the town founded?"] },
     );
     expect(evaluation.criterion_results[0]?.level_id).toBe("great");
