@@ -5,11 +5,13 @@
  * stored) and by `evaluate`; a decode prompt that reads the environment loads, and the judge
  * (the Ollama-protocol test server) never sees the secret. No attempt leaves the marker file.
  */
+
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { quizRubric } from "../engine/quizRubric.js";
 import {
   JUDGE_MODEL,
   judgeEnv,
@@ -28,25 +30,7 @@ let content = "";
 
 function rubric(id: string, decodePrompt: string) {
   return JSON.stringify(
-    {
-      id,
-      name: "Escape probe",
-      version: "1.0.0",
-      pass_threshold: 0.5,
-      criteria: [
-        {
-          id: "pedagogy",
-          name: "Pedagogy",
-          description: "Questions test understanding",
-          weight: 1,
-          levels: [
-            { id: "poor", label: "Poor", description: "Recall only", score: 0 },
-            { id: "good", label: "Good", description: "Asks why", score: 1 },
-          ],
-          scoring_method: { type: "llm_decode", decode_prompt: decodePrompt },
-        },
-      ],
-    },
+    quizRubric({ type: "llm_decode", decode_prompt: decodePrompt }, id),
     null,
     2,
   );
@@ -99,7 +83,7 @@ describe("a decode prompt that tries to escape", { timeout: SPAWN_TIMEOUT }, () 
         runEvalgate(["evaluate", content, "--catalog", file], { env: env() }),
       ]);
       expect(validated.code).toBe(1);
-      expect(validated.stdout).toContain('criterion "pedagogy": its decode prompt cannot be used');
+      expect(validated.stdout).toContain('criterion "depth": its decode prompt cannot be used');
       expect(validated.stdout).toMatch(/\(template line 2, column \d+\)/);
       expect(validated.stdout).toContain("$.criteria[0].scoring_method.decode_prompt");
       expect(registered.code).toBe(2);

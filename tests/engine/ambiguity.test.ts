@@ -353,7 +353,7 @@ describe("the seed-facing classes", () => {
 
   it("RubricExecutor: an ambiguous decode answer leaves the criterion unable to evaluate", async () => {
     const llm = quizJudge(
-      '{"reasoning": "Mostly why questions.", "level_id": "great", "level_id": "poor"}',
+      '{"reasoning": "Mostly why questions.", "level_id": "good", "level_id": "poor"}',
     );
     const evaluation = await new RubricExecutor({ llm }).evaluate(
       quizRubric({

@@ -6,9 +6,9 @@
 import { ScriptedChatModel } from "../doubles/index.js";
 import { systemPromptOf } from "./helpers.js";
 
-export function quizRubric(scoringMethod: Record<string, unknown>) {
+export function quizRubric(scoringMethod: Record<string, unknown>, id = "quiz") {
   return {
-    id: "quiz",
+    id,
     name: "Quiz",
     description: "Quiz quality",
     version: "1.0.0",
@@ -22,7 +22,7 @@ export function quizRubric(scoringMethod: Record<string, unknown>) {
         weight: 1,
         levels: [
           { id: "poor", label: "Poor", description: "Recall only", score: 0 },
-          { id: "great", label: "Great", description: "Transfer", score: 1 },
+          { id: "good", label: "Good", description: "Asks why", score: 1 },
         ],
         scoring_method: scoringMethod,
       },

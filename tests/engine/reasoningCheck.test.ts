@@ -200,13 +200,13 @@ describe("the seed-facing classes", () => {
 
   it("RubricExecutor: a level that passes on reasoning that says the criterion is not met is held", async () => {
     const llm = quizJudge(
-      '{"reasoning": "Every question is recall; the criterion is not met.", "level_id": "great"}',
+      '{"reasoning": "Every question is recall; the criterion is not met.", "level_id": "good"}',
     );
     const evaluation = await new RubricExecutor({ llm }).evaluate(
       quizRubric({ type: "llm_decode", decode_prompt: "Judge: {{ questions }}" }),
       { questions: ["What year was the town founded?"] },
     );
-    expect(evaluation.criterion_results[0]?.level_id).toBe("great");
+    expect(evaluation.criterion_results[0]?.level_id).toBe("good");
     expect(evaluation.human_review_required).toBe(true);
     expect(evaluation.passed).toBe(false);
   });

@@ -9,6 +9,7 @@
  * renders text without the secret — through the template engine and through a whole rubric
  * evaluation with a scripted judge.
  */
+
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -22,6 +23,7 @@ import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
 import { checkDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
 import { type DecodeTemplateError, isDecodeTemplateError } from "../../src/judge/errors.js";
 import { ScriptedChatModel } from "../doubles/index.js";
+import { quizRubric } from "../engine/quizRubric.js";
 
 const CorpusSchema = z.object({
   payloads: z.record(z.string(), z.string()),
@@ -86,25 +88,7 @@ function renderFailure(template: string): DecodeTemplateError {
 }
 
 function rubric(decodePrompt: string) {
-  return {
-    id: "escape_probe",
-    name: "Escape probe",
-    version: "1.0.0",
-    pass_threshold: 0.5,
-    criteria: [
-      {
-        id: "pedagogy",
-        name: "Pedagogy",
-        description: "Questions test understanding",
-        weight: 1,
-        levels: [
-          { id: "poor", label: "Poor", description: "Recall only", score: 0 },
-          { id: "good", label: "Good", description: "Asks why", score: 1 },
-        ],
-        scoring_method: { type: "llm_decode", decode_prompt: decodePrompt },
-      },
-    ],
-  };
+  return quizRubric({ type: "llm_decode", decode_prompt: decodePrompt }, "escape_probe");
 }
 
 describe("the payloads", () => {
