@@ -26,7 +26,12 @@ import {
 import { ScriptedChatModel } from "../doubles/index.js";
 import { proposalResponder } from "../graph/helpers.js";
 import { STAGE_IDS } from "../proposalStages.js";
-import { CrashingSaver, deadResponder, releaseDeadLocks } from "./crashingSaver.js";
+import {
+  CrashingSaver,
+  deadResponder,
+  proposalEndState,
+  releaseDeadLocks,
+} from "./crashingSaver.js";
 import { checkpointFilePerTest } from "./helpers.js";
 
 const SECTIONS = loadProposalConfig();
@@ -106,19 +111,8 @@ async function recover(process: Process): Promise<Outcome> {
   return approveToEnd(process, outcome);
 }
 
-/** What must be the same after any crash: statuses, content and scores per stage, the reviews. */
 function endState(values: OverallProposalStateType) {
-  const at = (path: string): unknown =>
-    path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
-  return {
-    stages: STAGES.map((stage) => ({
-      id: stage.id,
-      status: at(stage.statusField),
-      content: at(stage.contentPath),
-      score: (at(stage.resultField) as { overallScore?: number } | undefined)?.overallScore,
-    })),
-    reviews: values.reviewHistory.map((d) => `${d.contentId}:${d.action}`),
-  };
+  return proposalEndState(values, STAGES);
 }
 
 /** The latest checkpoint's pending writes, read by a saver of its own. */

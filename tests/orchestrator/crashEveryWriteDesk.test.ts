@@ -30,7 +30,7 @@ import {
 import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
 import { STAGE_IDS } from "../proposalStages.js";
 import { eventually } from "../service/realDesk.js";
-import { releaseDeadLocks } from "./crashingSaver.js";
+import { proposalEndState, releaseDeadLocks } from "./crashingSaver.js";
 import { fullDeskRun, modelFor, openDyingDesk, runUntilCrash, SECTIONS } from "./dyingDesk.js";
 import { checkpointFilePerTest } from "./helpers.js";
 
@@ -128,17 +128,7 @@ async function recoverLikeService(path: string): Promise<string> {
 }
 
 function endState(values: OverallProposalStateType) {
-  const at = (path: string): unknown =>
-    path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
-  return {
-    stages: STAGES.map((stage) => ({
-      id: stage.id,
-      status: at(stage.statusField),
-      content: at(stage.contentPath),
-      score: (at(stage.resultField) as { overallScore?: number } | undefined)?.overallScore,
-    })),
-    reviews: values.reviewHistory.map((d) => `${d.contentId}:${d.action}`),
-  };
+  return proposalEndState(values, STAGES);
 }
 
 describe("a desk-run proposal crashed at every checkpoint write", () => {

@@ -14,6 +14,8 @@
 
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
+import type { StageDefinition } from "../../src/graph/stages.js";
+import type { OverallProposalStateType } from "../../src/graph/state.js";
 import type { RecordedMessage } from "../doubles/index.js";
 
 type PutArgs = Parameters<SqliteSaver["put"]>;
@@ -145,4 +147,22 @@ export function releaseDeadLocks(path: string): void {
   } finally {
     db.close();
   }
+}
+
+/** What must be the same after any crash: statuses, content and scores per stage, the reviews. */
+export function proposalEndState(
+  values: OverallProposalStateType,
+  stages: readonly StageDefinition[],
+) {
+  const at = (path: string): unknown =>
+    path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
+  return {
+    stages: stages.map((stage) => ({
+      id: stage.id,
+      status: at(stage.statusField),
+      content: at(stage.contentPath),
+      score: (at(stage.resultField) as { overallScore?: number } | undefined)?.overallScore,
+    })),
+    reviews: values.reviewHistory.map((d) => `${d.contentId}:${d.action}`),
+  };
 }
