@@ -92,8 +92,8 @@ function sessionContract(name: string, openStores: () => Promise<[ReviewStore, R
 const dir = mkdtempSync(join(tmpdir(), "evalgate-sessions-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 sessionContract("sqlite", async () => [
-  SqliteReviewStore.open(join(dir, "store.sqlite")),
-  SqliteReviewStore.open(join(dir, "store.sqlite")),
+  await SqliteReviewStore.open(join(dir, "store.sqlite")),
+  await SqliteReviewStore.open(join(dir, "store.sqlite")),
 ]);
 
 let cluster: PostgresCluster | undefined;

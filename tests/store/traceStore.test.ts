@@ -56,7 +56,7 @@ describe("the trace store on SQLite", () => {
 
   it("the review store's migrations make its tables, and a store on that file uses them", async () => {
     const path = join(dir, "migrated.sqlite");
-    const review = SqliteReviewStore.open(path);
+    const review = await SqliteReviewStore.open(path);
     await review.close();
     const opened = connection(path);
     try {
