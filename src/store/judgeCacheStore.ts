@@ -1,10 +1,16 @@
+/**
+ * The judge cache, written once over the dialect layer: on a checkpointer's own connection (its
+ * table made on first use when missing; the connection stays its owner's) or on a connection of
+ * its own (the store's schema brought up to date).
+ */
 import type Database from "better-sqlite3";
+import { sql } from "kysely";
 import type pg from "pg";
 import type { JudgeCacheEntry, JudgeCacheStore } from "../engine/judgeCache.js";
+import { migrated, openMigratedPool, openSqlite } from "./connections.js";
+import { StoreDatabase } from "./database.js";
 import { StoreDataError } from "./errors.js";
 import { JUDGE_CACHE_TABLE_SQL } from "./migrations.js";
-import { openMigratedPool } from "./postgresStore.js";
-import { openMigratedSqlite } from "./sqliteStore.js";
 
 /** A judge cache on a database connection of its own; close it when done. */
 export interface ClosableJudgeCacheStore extends JudgeCacheStore {
@@ -12,10 +18,9 @@ export interface ClosableJudgeCacheStore extends JudgeCacheStore {
   close(): Promise<void>;
 }
 
-const UPSERT = `INSERT INTO judge_cache (key, answer, model, purpose, created_at)
-  VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (key) DO UPDATE SET answer = excluded.answer, model = excluded.model,
-    purpose = excluded.purpose, created_at = excluded.created_at`;
+type Preparation = (db: StoreDatabase) => Promise<unknown>;
+
+const createTable: Preparation = (db) => db.script(JUDGE_CACHE_TABLE_SQL);
 
 function answerOf(row: unknown): string | undefined {
   if (row === undefined) return undefined;
@@ -24,69 +29,20 @@ function answerOf(row: unknown): string | undefined {
   return answer;
 }
 
-const entryValues = (e: JudgeCacheEntry) => [e.key, e.answer, e.model, e.purpose, e.createdAt];
-
-export class SqliteJudgeCacheStore implements ClosableJudgeCacheStore {
-  readonly kind = "sqlite";
-  private readonly select: Database.Statement;
-  private readonly upsert: Database.Statement;
-
-  /**
-   * The cache on an open connection (a checkpointer's own): its table is created when missing;
-   * the connection stays its owner's unless `owned`.
-   */
-  constructor(
-    private readonly db: Database.Database,
-    private readonly owned = false,
-  ) {
-    db.exec(JUDGE_CACHE_TABLE_SQL);
-    this.select = db.prepare(
-      "SELECT answer FROM judge_cache WHERE key = ? AND (? IS NULL OR created_at >= ?)",
-    );
-    this.upsert = db.prepare(UPSERT.replace(/\$\d/g, "?"));
-  }
-
-  /** The cache in a SQLite file of its own connection, the store's schema brought up to date. */
-  static open(path: string): SqliteJudgeCacheStore {
-    return new SqliteJudgeCacheStore(openMigratedSqlite(path, false), true);
-  }
-
-  async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
-    const since = notBefore ?? null;
-    return answerOf(this.select.get(key, since, since));
-  }
-
-  async put(entry: JudgeCacheEntry): Promise<void> {
-    this.upsert.run(...entryValues(entry));
-  }
-
-  async close(): Promise<void> {
-    if (this.owned && this.db.open) this.db.close();
-  }
-}
-
-export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
-  readonly kind = "postgres";
+export class SqlJudgeCacheStore implements ClosableJudgeCacheStore {
   private ready: Promise<unknown> | undefined;
-  private closing: Promise<void> | undefined;
 
-  /**
-   * The cache on a pool (a checkpointer's own): its table is created on first use when missing;
-   * the pool stays its owner's unless `owned`.
-   */
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly owned = false,
+  protected constructor(
+    private readonly db: StoreDatabase,
+    private readonly prepare: Preparation,
   ) {}
 
-  /** The cache on a pool of its own, the store's schema brought up to date. */
-  static async open(url: string, poolSize = 4): Promise<PostgresJudgeCacheStore> {
-    const pool = await openMigratedPool(url, poolSize);
-    return new PostgresJudgeCacheStore(pool, true);
+  get kind(): "sqlite" | "postgres" {
+    return this.db.dialect;
   }
 
   private table(): Promise<unknown> {
-    this.ready ??= this.pool.query(JUDGE_CACHE_TABLE_SQL).catch((error: unknown) => {
+    this.ready ??= this.prepare(this.db).catch((error: unknown) => {
       this.ready = undefined;
       throw error;
     });
@@ -95,21 +51,51 @@ export class PostgresJudgeCacheStore implements ClosableJudgeCacheStore {
 
   async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
     await this.table();
-    const { rows } = await this.pool.query(
-      "SELECT answer FROM judge_cache WHERE key = $1 AND ($2::text IS NULL OR created_at >= $2)",
-      [key, notBefore ?? null],
+    const fresh = notBefore === undefined ? sql`` : sql` AND created_at >= ${notBefore}`;
+    return answerOf(
+      await this.db.first(sql`SELECT answer FROM judge_cache WHERE key = ${key}${fresh}`),
     );
-    return answerOf(rows[0]);
   }
 
-  async put(entry: JudgeCacheEntry): Promise<void> {
+  async put(e: JudgeCacheEntry): Promise<void> {
     await this.table();
-    await this.pool.query(UPSERT, entryValues(entry));
+    await this.db.run(
+      sql`INSERT INTO judge_cache (key, answer, model, purpose, created_at)
+          VALUES (${e.key}, ${e.answer}, ${e.model}, ${e.purpose}, ${e.createdAt})
+          ON CONFLICT (key) DO UPDATE SET answer = excluded.answer, model = excluded.model,
+            purpose = excluded.purpose, created_at = excluded.created_at`,
+    );
   }
 
   close(): Promise<void> {
-    if (!this.owned) return Promise.resolve();
-    this.closing ??= this.pool.end();
-    return this.closing;
+    return this.db.close();
+  }
+}
+
+export class SqliteJudgeCacheStore extends SqlJudgeCacheStore {
+  /** The cache on an open connection (a checkpointer's own); closed with it only when `owned`. */
+  constructor(db: Database.Database, owned = false, prepare: Preparation = createTable) {
+    super(StoreDatabase.on({ dialect: "sqlite", db }, owned), prepare);
+  }
+
+  /**
+   * The cache in a SQLite file of its own connection, opened at once; the store's schema is
+   * brought up to date on first use (a file that cannot be migrated fails that use).
+   */
+  static open(path: string): SqliteJudgeCacheStore {
+    return new SqliteJudgeCacheStore(openSqlite(path, false), true, (db) => migrated(db, path));
+  }
+}
+
+export class PostgresJudgeCacheStore extends SqlJudgeCacheStore {
+  /** The cache on a pool (a checkpointer's own); ended with it only when `owned`. */
+  constructor(pool: pg.Pool, owned = false, prepare: Preparation = createTable) {
+    super(StoreDatabase.on({ dialect: "postgres", pool }, owned), prepare);
+  }
+
+  /** The cache on a pool of its own, the store's schema brought up to date. */
+  static async open(url: string, poolSize = 4): Promise<PostgresJudgeCacheStore> {
+    const pool = await openMigratedPool(url, poolSize);
+    return new PostgresJudgeCacheStore(pool, true, async () => undefined);
   }
 }

@@ -1,16 +1,19 @@
 /**
- * The store's schema, one migration per change, applied in order and recorded in
+ * The store's schema, one migration per change, written once for both databases (their
+ * differences in the layer's schema words), applied in order by migrate() (connections.ts) and recorded in
  * `evalgate_migrations`. A migration never changes once released: a change is a new entry.
  * Times are ISO-8601 UTC strings in both databases, so they sort and compare as text.
  */
+import type { SchemaWords } from "./database.js";
+
 export interface Migration {
   id: number;
   name: string;
-  sqlite: string;
-  postgres: string;
+  /** The statements, in the database's words ("" for a migration that one database skips). */
+  statements(words: SchemaWords): string;
 }
 
-const same = (sql: string) => ({ sqlite: sql, postgres: sql });
+const same = (sql: string) => ({ statements: () => sql });
 
 /** The judge cache's table: created by the migrations, or beside a graph's checkpoints. */
 export const JUDGE_CACHE_TABLE_SQL = `
@@ -29,7 +32,7 @@ export const JUDGE_CACHE_TABLE_SQL = `
  * migrations, or beside a graph's checkpoints by the trace store itself. (Earlier versions kept
  * one row per call, the whole trace, in evalgate_traces; the store still reads those rows.)
  */
-const traceTables = (blobTableOptions: string) => `
+export const traceTablesSql = (words: SchemaWords) => `
   CREATE TABLE IF NOT EXISTS evalgate_evaluation_traces (
     evaluation_id TEXT PRIMARY KEY,
     thread_id TEXT,
@@ -41,11 +44,7 @@ const traceTables = (blobTableOptions: string) => `
   CREATE TABLE IF NOT EXISTS evalgate_trace_blobs (
     hash TEXT PRIMARY KEY,
     text TEXT NOT NULL
-  )${blobTableOptions};`;
-export const TRACE_TABLES_SQL = {
-  sqlite: traceTables(" WITHOUT ROWID"),
-  postgres: traceTables(""),
-};
+  )${words.keyValueTable};`;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -120,19 +119,9 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 5,
     name: "thread events",
-    sqlite: `
+    statements: (words) => `
       CREATE TABLE thread_events (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        thread_id TEXT NOT NULL,
-        type TEXT NOT NULL,
-        stage TEXT,
-        message TEXT,
-        at TEXT NOT NULL
-      );
-      CREATE INDEX thread_events_thread ON thread_events (thread_id, seq);`,
-    postgres: `
-      CREATE TABLE thread_events (
-        seq BIGSERIAL PRIMARY KEY,
+        seq ${words.serialKey},
         thread_id TEXT NOT NULL,
         type TEXT NOT NULL,
         stage TEXT,
@@ -144,14 +133,16 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 6,
     name: "thread locks (SQLite: held by a live process id; PostgreSQL uses advisory locks)",
-    sqlite: `
+    statements: (words) =>
+      words.dialect === "postgres"
+        ? ""
+        : `
       CREATE TABLE thread_locks (
         thread_id TEXT PRIMARY KEY,
         owner TEXT NOT NULL,
         pid INTEGER NOT NULL,
         acquired_at TEXT NOT NULL
       );`,
-    postgres: "SELECT 1;",
   },
   {
     id: 7,
@@ -269,7 +260,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "trace store: one row per evaluation, shared prompt parts kept once by sha256 (blobs)",
     // The same statements the trace store runs on a checkpointer's own connection. The rows of
     // evalgate_traces (one per call, written before) stay there and are read as they are.
-    ...TRACE_TABLES_SQL,
+    statements: traceTablesSql,
   },
   {
     id: 15,
@@ -285,10 +276,3 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX review_sessions_expiry ON review_sessions (expires_at);`),
   },
 ];
-
-export const MIGRATIONS_TABLE = `
-  CREATE TABLE IF NOT EXISTS evalgate_migrations (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  );`;

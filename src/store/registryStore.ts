@@ -1,14 +1,177 @@
 /**
- * Opens the rubric and artifact registries' store in the database of the checkpoints: PostgreSQL
- * when a URL is given (or DATABASE_URL is set and no SQLite path is), otherwise SQLite in the
- * checkpoints' file — the choice openReviewStore makes.
+ * The rubric and artifact registries, written once over the dialect layer, in the database of the
+ * checkpoints: PostgreSQL when a URL is given (or DATABASE_URL is set and no SQLite path is),
+ * otherwise SQLite in the checkpoints' file — the choice openReviewStore makes. A registration
+ * decides its version in the transaction that stores it (PostgreSQL replicas queue on an advisory
+ * lock of the rubric id, so they get consecutive versions); a review round takes its artifact's
+ * row lock first.
  */
+import { sql } from "kysely";
+import { openMigratedPostgres, openMigratedSqlite } from "./connections.js";
+import { now, type StoreDatabase } from "./database.js";
 import { type ReviewStoreOptions, reviewStoreLocation } from "./index.js";
-import { PostgresRegistryStore } from "./postgresRegistryStore.js";
-import type { RegistryStore } from "./registryTypes.js";
-import { SqliteRegistryStore } from "./sqliteRegistryStore.js";
+import {
+  type ArtifactEvaluationRow,
+  type ArtifactRow,
+  type ArtifactStatus,
+  artifactEvaluationOf,
+  artifactOf,
+  LATEST_RUBRIC_VERSIONS,
+  type RegisteredVersion,
+  type RegistryStore,
+  type RubricRegistration,
+  type RubricVersionRow,
+  rubricVersionOf,
+} from "./registryTypes.js";
 
 export type RegistryStoreOptions = ReviewStoreOptions;
+
+const LATEST = sql.raw(LATEST_RUBRIC_VERSIONS);
+
+export class SqlRegistryStore implements RegistryStore {
+  protected constructor(private readonly db: StoreDatabase) {}
+
+  get kind(): "sqlite" | "postgres" {
+    return this.db.dialect;
+  }
+
+  async registerRubric(
+    registration: RubricRegistration,
+    decide: (
+      latest: RubricVersionRow | undefined,
+      isTaken: (version: string) => boolean,
+    ) => RegisteredVersion,
+  ): Promise<RegisteredVersion> {
+    const id = registration.rubricId;
+    const target = registration.targetType;
+    return this.db.transaction(function* (tx) {
+      yield* tx.lockUntilCommit(`rubric:${id}`);
+      const rows = yield* tx.all(
+        sql`SELECT * FROM rubric_versions WHERE rubric_id = ${id} ORDER BY seq`,
+      );
+      const versions = rows.map(rubricVersionOf);
+      const taken = new Set(versions.map((r) => r.version));
+      const latest = versions.at(-1);
+      const decided = decide(latest, (v) => taken.has(v));
+      const at = now();
+      if (decided.created) {
+        yield* tx.run(
+          sql`INSERT INTO rubric_versions
+                (rubric_id, version, seq, content_hash, target_type, body, registered_at)
+              VALUES (${id}, ${decided.version}, ${(latest?.seq ?? 0) + 1},
+                ${registration.contentHash}, ${target}, ${registration.bodyOf(decided.version)}, ${at})`,
+        );
+      }
+      yield* tx.run(
+        sql`INSERT INTO rubrics (id, version, target_type, updated_at)
+            VALUES (${id}, ${decided.version}, ${target}, ${at})
+            ON CONFLICT (id) DO UPDATE SET version = excluded.version,
+              target_type = excluded.target_type, updated_at = excluded.updated_at`,
+      );
+      return decided;
+    });
+  }
+
+  async rubricVersion(rubricId: string, version?: string) {
+    const row =
+      version === undefined
+        ? await this.db.first(sql`${LATEST} WHERE r.id = ${rubricId}`)
+        : await this.db.first(
+            sql`SELECT * FROM rubric_versions WHERE rubric_id = ${rubricId} AND version = ${version}`,
+          );
+    return row === undefined ? undefined : rubricVersionOf(row);
+  }
+
+  async latestRubrics(targetType?: string) {
+    const rows =
+      targetType === undefined
+        ? await this.db.all(sql`${LATEST} ORDER BY r.id`)
+        : await this.db.all(sql`${LATEST} WHERE r.target_type = ${targetType} ORDER BY r.id`);
+    return rows.map(rubricVersionOf);
+  }
+
+  async rubricVersions(rubricId: string) {
+    const rows = await this.db.all(
+      sql`SELECT * FROM rubric_versions WHERE rubric_id = ${rubricId} ORDER BY seq`,
+    );
+    return rows.map(rubricVersionOf);
+  }
+
+  async hideRubric(rubricId: string): Promise<boolean> {
+    return (await this.db.run(sql`DELETE FROM rubrics WHERE id = ${rubricId}`)) > 0;
+  }
+
+  async createArtifact(a: ArtifactRow): Promise<void> {
+    await this.db.run(
+      sql`INSERT INTO artifacts (id, type, name, content, rubric_ids, status, created_at, updated_at)
+          VALUES (${a.id}, ${a.type}, ${a.name}, ${a.content}, ${JSON.stringify(a.rubricIds)},
+            ${a.status}, ${a.createdAt}, ${a.updatedAt})`,
+    );
+  }
+
+  async artifact(artifactId: string) {
+    const row = await this.db.first(sql`SELECT * FROM artifacts WHERE id = ${artifactId}`);
+    return row === undefined ? undefined : artifactOf(row);
+  }
+
+  async setArtifactStatus(artifactId: string, status: ArtifactStatus): Promise<void> {
+    await this.db.run(
+      sql`UPDATE artifacts SET status = ${status}, updated_at = ${now()} WHERE id = ${artifactId}`,
+    );
+  }
+
+  async recordArtifactReview(
+    artifactId: string,
+    status: ArtifactStatus,
+    evaluations: Omit<ArtifactEvaluationRow, "reviewRound">[],
+  ): Promise<number> {
+    return this.db.transaction(function* (tx) {
+      // The artifact's new status first: its row stays locked until the round is stored.
+      yield* tx.run(
+        sql`UPDATE artifacts SET status = ${status}, updated_at = ${now()} WHERE id = ${artifactId}`,
+      );
+      const last = yield* tx.first(
+        sql`SELECT COALESCE(MAX(review_round), 0) AS round FROM artifact_evaluations
+            WHERE artifact_id = ${artifactId}`,
+      );
+      const round = Number((last as { round?: unknown } | undefined)?.round ?? 0) + 1;
+      for (const e of evaluations) {
+        yield* tx.run(
+          sql`INSERT INTO artifact_evaluations (id, artifact_id, review_round, position, rubric_id,
+                rubric_version, passed, body, evaluated_at)
+              VALUES (${e.id}, ${artifactId}, ${round}, ${e.position}, ${e.rubricId},
+                ${e.rubricVersion}, ${tx.bool(e.passed)}, ${e.body}, ${e.evaluatedAt})`,
+        );
+      }
+      return round;
+    });
+  }
+
+  async latestArtifactEvaluations(artifactId: string) {
+    const rows = await this.db.all(
+      sql`SELECT * FROM artifact_evaluations WHERE artifact_id = ${artifactId} AND review_round =
+            (SELECT MAX(review_round) FROM artifact_evaluations WHERE artifact_id = ${artifactId})
+          ORDER BY position`,
+    );
+    return rows.map(artifactEvaluationOf);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+export class SqliteRegistryStore extends SqlRegistryStore {
+  static async open(path: string): Promise<SqliteRegistryStore> {
+    return new SqliteRegistryStore(await openMigratedSqlite(path));
+  }
+}
+
+export class PostgresRegistryStore extends SqlRegistryStore {
+  static async open(url: string, poolSize = 4): Promise<PostgresRegistryStore> {
+    return new PostgresRegistryStore(await openMigratedPostgres(url, poolSize));
+  }
+}
 
 export async function openRegistryStore(
   options: RegistryStoreOptions = {},

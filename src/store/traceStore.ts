@@ -1,14 +1,21 @@
 /**
  * The trace store: every model call of an evaluation (exact prompts, raw answer, parameters),
- * kept beside the checkpoints in the same database (SQLite here, PostgreSQL in
- * traceStorePostgres.ts), so a thread's state holds only the ids. One row per evaluation; the
+ * kept beside the checkpoints in the same database (SQLite or PostgreSQL), so a thread's state holds only the ids. One row per evaluation; the
  * parts its calls share are kept once per database, by hash (leanTrace.ts). Rows of earlier
  * versions (one per call, in evalgate_traces) are read as they are. JSONL stays an export.
  */
 import type Database from "better-sqlite3";
+import { sql } from "kysely";
+import { z } from "zod";
 import type { Trace } from "../scoring/result.js";
+import { StoreDatabase, withValues } from "./database.js";
 import { type BlobReader, evaluationRow, tracesOfEvaluationRows, wholeTrace } from "./leanTrace.js";
-import { TRACE_TABLES_SQL } from "./migrations.js";
+import { traceTablesSql } from "./migrations.js";
+
+const StoredRows = z.array(
+  z.object({ evaluation_id: z.string(), created_at: z.string(), body: z.string() }),
+);
+const BlobRows = z.array(z.object({ hash: z.string(), text: z.string() }));
 
 /** Which traces to read: one evaluation's, or every evaluation's of a thread. */
 export type TraceQuery = { evaluationId: string } | { threadId: string };
@@ -115,63 +122,85 @@ export function traceWrites(owner: TraceOwner, traces: readonly Trace[]) {
   return { row, blobs };
 }
 
-/** At most this many blobs are read in one statement. */
+/** At most this many blobs are read, or written, in one statement. */
 export const BLOBS_PER_READ = 500;
 
-/** The trace store in a SQLite database that is open already (the checkpoints' file). */
-export class SqliteTraceStore implements TraceStore {
-  readonly kind = "sqlite";
-  private readonly db: Database.Database;
+/** The tables made once per connection, however many stores share it. */
+const tablesMade = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * The trace store, written once over the dialect layer, on a connection that is open already
+ * (the checkpoints' SQLite file or PostgreSQL pool, which stays its owner's).
+ */
+export class SqlTraceStore implements TraceStore {
   private readonly reader: TraceRowReader;
 
-  constructor(db: Database.Database) {
-    this.db = db;
-    this.db.exec(TRACE_TABLES_SQL.sqlite);
+  protected constructor(private readonly db: StoreDatabase) {
     this.reader = {
-      evaluationRows: async (query) => this.rows(EVALUATION_ROWS_SQL, query),
-      callRows: async (query) => (this.hasCallTable() ? this.rows(CALL_ROWS_SQL, query) : []),
-      blobs: async (hashes) => this.readBlobs(hashes),
+      evaluationRows: (query) => this.rows(EVALUATION_ROWS_SQL, query),
+      callRows: async (query) =>
+        (await this.db.hasTable("evalgate_traces")) ? this.rows(CALL_ROWS_SQL, query) : [],
+      blobs: (hashes) => this.readBlobs(hashes),
     };
   }
 
+  get kind(): "sqlite" | "postgres" {
+    return this.db.dialect;
+  }
+
+  private ready(): Promise<unknown> {
+    const native = this.db.native;
+    const key = native.dialect === "sqlite" ? native.db : native.pool;
+    let made = tablesMade.get(key);
+    if (made === undefined) {
+      made = this.db.script(traceTablesSql(this.db.words));
+      tablesMade.set(key, made);
+      made.catch(() => tablesMade.delete(key));
+    }
+    return made;
+  }
+
+  /**
+   * The blobs first (in hash order, so two saves sharing blobs never wait on each other in a
+   * cycle), then the evaluation's row that refers to them: a reader never finds a row without its
+   * parts. Each statement commits on its own — no transaction is held open across awaits on a
+   * connection the checkpointer writes on too; a save cut short leaves only unreferenced blobs.
+   */
   async saveTraces(owner: TraceOwner, traces: readonly Trace[]): Promise<void> {
+    await this.ready();
     const writes = traceWrites(owner, traces);
     if (writes === undefined) return;
-    const insertBlob = this.db.prepare(
-      "INSERT OR IGNORE INTO evalgate_trace_blobs (hash, text) VALUES (?, ?)",
+    for (let at = 0; at < writes.blobs.length; at += BLOBS_PER_READ) {
+      const pairs = writes.blobs
+        .slice(at, at + BLOBS_PER_READ)
+        .map(([hash, text]) => sql`(${hash}, ${text})`);
+      await this.db.run(
+        sql`INSERT INTO evalgate_trace_blobs (hash, text) VALUES ${sql.join(pairs)}
+            ON CONFLICT (hash) DO NOTHING`,
+      );
+    }
+    const [evaluationId, threadId, createdAt, body] = writes.row;
+    await this.db.run(
+      sql`INSERT INTO evalgate_evaluation_traces (evaluation_id, thread_id, created_at, body)
+          VALUES (${evaluationId}, ${threadId}, ${createdAt}, ${body})
+          ON CONFLICT (evaluation_id) DO NOTHING`,
     );
-    const insertRow = this.db.prepare(
-      `INSERT OR IGNORE INTO evalgate_evaluation_traces (evaluation_id, thread_id, created_at, body)
-       VALUES (?, ?, ?, ?)`,
-    );
-    this.db.transaction(() => {
-      for (const blob of writes.blobs) insertBlob.run(...blob);
-      insertRow.run(...writes.row);
-    })();
   }
 
-  private rows(sql: (column: string) => string, query: TraceQuery): StoredRow[] {
+  private async rows(text: (column: string) => string, query: TraceQuery): Promise<StoredRow[]> {
+    await this.ready();
     const { column, value } = queryKey(query);
-    return this.db.prepare(sql(column)).all(value) as StoredRow[];
+    return StoredRows.parse(await this.db.all(withValues(text(column), [value])));
   }
 
-  /** Whether the file has the per-call table of earlier versions. */
-  private hasCallTable(): boolean {
-    const table = this.db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'evalgate_traces'")
-      .get();
-    return table !== undefined;
-  }
-
-  private readBlobs(hashes: readonly string[]): Map<string, string> {
+  private async readBlobs(hashes: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     for (let at = 0; at < hashes.length; at += BLOBS_PER_READ) {
       const some = hashes.slice(at, at + BLOBS_PER_READ);
-      const marks = some.map(() => "?").join(", ");
-      const rows = this.db
-        .prepare(`SELECT hash, text FROM evalgate_trace_blobs WHERE hash IN (${marks})`)
-        .all(...some) as { hash: string; text: string }[];
-      for (const row of rows) found.set(row.hash, row.text);
+      const rows = await this.db.all(
+        sql`SELECT hash, text FROM evalgate_trace_blobs WHERE hash IN (${sql.join(some)})`,
+      );
+      for (const row of BlobRows.parse(rows)) found.set(row.hash, row.text);
     }
     return found;
   }
@@ -182,5 +211,12 @@ export class SqliteTraceStore implements TraceStore {
 
   async getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]> {
     return readEvaluations(this.reader, { threadId });
+  }
+}
+
+/** The trace store in a SQLite database that is open already (the checkpoints' file). */
+export class SqliteTraceStore extends SqlTraceStore {
+  constructor(db: Database.Database) {
+    super(StoreDatabase.on({ dialect: "sqlite", db }, false));
   }
 }

@@ -1,37 +1,28 @@
 /**
- * Page sessions in the review store, on SQLite and on PostgreSQL: a session is found while it is
+ * Page sessions in the review store (cases of the store conformance suite): a session is found while it is
  * open, unexpired and its reviewer not revoked; ending it is seen by another connection to the same
  * database at once (another replica); expired rows are dropped when the next session opens.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresReviewStore } from "../../src/store/postgresStore.js";
-import { SqliteReviewStore } from "../../src/store/sqliteStore.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ReviewStore } from "../../src/store/types.js";
-import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 
 const NOW = "2031-06-01T12:00:00.000Z";
 const LATER = "2031-06-01T23:59:59.999Z";
 const EXPIRY = "2031-06-02T00:00:00.000Z";
 const AFTER_EXPIRY = "2031-06-02T00:00:00.001Z";
 
-function sessionContract(name: string, openStores: () => Promise<[ReviewStore, ReviewStore]>) {
-  describe(`page sessions on ${name}`, () => {
+/** The cases on two stores of one database (two connections, as two replicas have). */
+export function sessionCases(stores: () => [ReviewStore, ReviewStore]) {
+  describe("page sessions", () => {
     let one: ReviewStore;
     let other: ReviewStore;
     const run = `${Date.now()}`;
-    const id = (n: string) => `${name}-${run}-${n}`;
+    const id = (n: string) => `session-${run}-${n}`;
 
     beforeAll(async () => {
-      [one, other] = await openStores();
+      [one, other] = stores();
       await one.addReviewer(id("ana"), "admin", id("ana-token"));
       await one.addReviewer(id("bo"), "reviewer", id("bo-token"));
-    }, 300_000);
-    afterAll(async () => {
-      await one?.close();
-      await other?.close();
     });
 
     it("finds an open session's reviewer until it expires, on either connection", async () => {
@@ -88,22 +79,3 @@ function sessionContract(name: string, openStores: () => Promise<[ReviewStore, R
     });
   });
 }
-
-const dir = mkdtempSync(join(tmpdir(), "evalgate-sessions-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-sessionContract("sqlite", async () => [
-  SqliteReviewStore.open(join(dir, "store.sqlite")),
-  SqliteReviewStore.open(join(dir, "store.sqlite")),
-]);
-
-let cluster: PostgresCluster | undefined;
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-sessionContract("postgres", async () => {
-  cluster = await startPostgres();
-  return [
-    await PostgresReviewStore.open(cluster.url, 2),
-    await PostgresReviewStore.open(cluster.url, 2),
-  ];
-});

@@ -1,18 +1,12 @@
 /**
- * Calibration labels in the review store, on SQLite and on PostgreSQL: written with the decision
+ * Calibration labels in the review store (cases of the store conformance suite): written with the decision
  * in one transaction (and not when the review was decided already), listed by decision time in
  * keyset pages and by content type, kept once per decision and criterion, and dropped with a
  * decision the graph refused.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
-import { PostgresReviewStore } from "../../src/store/postgresStore.js";
-import { SqliteReviewStore } from "../../src/store/sqliteStore.js";
 import type { ReviewStore } from "../../src/store/types.js";
-import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 
 /** A label of criterion `criterionId` in decision `decisionId`, judge 0.75 (4 on 1–5). */
 function label(
@@ -44,7 +38,7 @@ function label(
 }
 
 /** A thread waiting at interrupt `i1`, as a job leaves it. */
-async function waitingThread(store: ReviewStore, threadId: string): Promise<void> {
+export async function waitingThread(store: ReviewStore, threadId: string): Promise<void> {
   await store.createThread(
     { id: threadId, title: threadId, creator: "ana", status: "queued", settings: {} },
     { type: "queued" },
@@ -83,17 +77,14 @@ function decision(id: string, threadId: string, decidedAt: string) {
   };
 }
 
-function storeContract(name: string, openStore: () => Promise<ReviewStore>) {
-  describe(`calibration labels on ${name}`, () => {
+export function labelCases(openStore: () => ReviewStore) {
+  describe("calibration labels", () => {
     let store: ReviewStore;
     const run = `${Date.now()}`;
-    const tid = (n: string) => `${name}-${run}-${n}`;
+    const tid = (n: string) => `labels-${run}-${n}`;
 
-    beforeAll(async () => {
-      store = await openStore();
-    }, 300_000);
-    afterAll(async () => {
-      await store?.close();
+    beforeAll(() => {
+      store = openStore();
     });
 
     it("writes the labels with the decision, once, and not for a review decided already", async () => {
@@ -185,16 +176,3 @@ function storeContract(name: string, openStore: () => Promise<ReviewStore>) {
     });
   });
 }
-
-const dir = mkdtempSync(join(tmpdir(), "evalgate-labels-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-storeContract("sqlite", async () => SqliteReviewStore.open(join(dir, "store.sqlite")));
-
-let cluster: PostgresCluster | undefined;
-afterAll(async () => {
-  await cluster?.stop();
-}, 60_000);
-storeContract("postgres", async () => {
-  cluster = await startPostgres();
-  return PostgresReviewStore.open(cluster.url, 2);
-});

@@ -1,0 +1,218 @@
+/**
+ * The review store beside the checkpoints, written once over the dialect layer (database.ts):
+ * threads and their assignments, the pending-review index, decisions (recorded exactly once, in
+ * the transaction that takes the review off the index) and thread settlements.
+ * SqliteReviewStore and PostgresReviewStore (sqliteStore.ts, postgresStore.ts) open it.
+ */
+import { sql } from "kysely";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { now, type StoreDatabase, withValues } from "./database.js";
+import { eventInsert, insertLabels, ReviewTables } from "./reviewTables.js";
+import {
+  decisionOf,
+  PENDING_COLUMNS,
+  pendingOf,
+  pendingPageQuery,
+  pendingValues,
+  threadOf,
+} from "./rows.js";
+import {
+  DESK_GRAPH,
+  type NewDecision,
+  type NewEvent,
+  type NewThread,
+  type PendingQuery,
+  type RecordDecisionResult,
+  type ReviewStore,
+  type ThreadSettlement,
+  type ThreadState,
+} from "./types.js";
+
+const PENDING_INSERT = `INSERT INTO pending_reviews (${PENDING_COLUMNS})
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT graph FROM threads WHERE id = ?))`;
+
+function assignment(threadId: string, reviewer: string) {
+  return sql`INSERT INTO assignments (thread_id, reviewer) VALUES (${threadId}, ${reviewer})
+             ON CONFLICT DO NOTHING`;
+}
+
+export class SqlReviewStore extends ReviewTables implements ReviewStore {
+  protected constructor(db: StoreDatabase) {
+    super(db);
+  }
+
+  async createThread(thread: NewThread, event: NewEvent): Promise<void> {
+    const at = now();
+    const settings = JSON.stringify(thread.settings);
+    await this.db.transaction(function* (tx) {
+      yield* tx.run(
+        sql`INSERT INTO threads (id, graph, title, creator, status, created_at, updated_at, settings)
+            VALUES (${thread.id}, ${thread.graph ?? DESK_GRAPH}, ${thread.title}, ${thread.creator},
+              ${thread.status}, ${at}, ${at}, ${settings})`,
+      );
+      yield* tx.run(assignment(thread.id, thread.creator));
+      yield* tx.run(eventInsert(thread.id, event));
+    });
+  }
+
+  async thread(threadId: string) {
+    const row = await this.db.first(sql`SELECT * FROM threads WHERE id = ${threadId}`);
+    return row === undefined ? undefined : threadOf(row);
+  }
+
+  async setThreadStatus(
+    threadId: string,
+    status: ThreadState,
+    error: string | null,
+    event?: NewEvent,
+  ): Promise<void> {
+    await this.db.transaction(function* (tx) {
+      yield* tx.run(
+        sql`UPDATE threads SET status = ${status}, error = ${error}, updated_at = ${now()}
+            WHERE id = ${threadId}`,
+      );
+      if (event !== undefined) yield* tx.run(eventInsert(threadId, event));
+    });
+  }
+
+  async assign(threadId: string, reviewer: string): Promise<void> {
+    await this.db.run(assignment(threadId, reviewer));
+  }
+
+  async assignees(threadId: string): Promise<string[]> {
+    const rows = await this.db.all(
+      sql`SELECT reviewer FROM assignments WHERE thread_id = ${threadId} ORDER BY reviewer`,
+    );
+    return rows.map((r) => String((r as { reviewer: unknown }).reviewer));
+  }
+
+  async isAssigned(threadId: string, reviewer: string): Promise<boolean> {
+    const row = await this.db.first(
+      sql`SELECT 1 AS assigned FROM assignments
+          WHERE thread_id = ${threadId} AND reviewer = ${reviewer}`,
+    );
+    return row !== undefined;
+  }
+
+  async pendingOf(threadId: string) {
+    const rows = await this.db.all(
+      sql`SELECT * FROM pending_reviews WHERE thread_id = ${threadId} ORDER BY created_at`,
+    );
+    return rows.map(pendingOf);
+  }
+
+  async listPending(query: PendingQuery) {
+    const { sql: text, params } = pendingPageQuery(query);
+    return (await this.db.all(withValues(text, params))).map(pendingOf);
+  }
+
+  async recordDecision(
+    decision: NewDecision,
+    labels: readonly CalibrationLabel[] = [],
+  ): Promise<RecordDecisionResult> {
+    const { threadId, interruptId } = decision;
+    return this.db.transaction(function* (tx) {
+      const removed = yield* tx.run(
+        sql`DELETE FROM pending_reviews
+            WHERE thread_id = ${threadId} AND interrupt_id = ${interruptId}`,
+      );
+      const existing = yield* tx.first(
+        sql`SELECT * FROM decisions WHERE thread_id = ${threadId} AND interrupt_id = ${interruptId}`,
+      );
+      if (existing !== undefined)
+        return { kind: "already_decided", decision: decisionOf(existing) };
+      if (removed === 0) return { kind: "not_pending" };
+      yield* tx.run(
+        sql`INSERT INTO decisions
+              (id, thread_id, interrupt_id, stage, reviewer, action, payload, decided_at)
+            VALUES (${decision.id}, ${threadId}, ${interruptId}, ${decision.stage},
+              ${decision.reviewer}, ${decision.action}, ${JSON.stringify(decision.payload)},
+              ${decision.decidedAt})`,
+      );
+      yield* insertLabels(tx, labels);
+      yield* tx.run(
+        sql`UPDATE threads SET status = 'queued', updated_at = ${now()} WHERE id = ${threadId}`,
+      );
+      yield* tx.run(
+        eventInsert(threadId, {
+          type: "queued",
+          stage: decision.stage,
+          message: `${decision.reviewer}: ${decision.action}`,
+        }),
+      );
+      return { kind: "recorded", decision: { ...decision, appliedAt: null, refusedAt: null } };
+    });
+  }
+
+  async decisionFor(threadId: string, interruptId: string) {
+    const row = await this.db.first(
+      sql`SELECT * FROM decisions WHERE thread_id = ${threadId} AND interrupt_id = ${interruptId}`,
+    );
+    return row === undefined ? undefined : decisionOf(row);
+  }
+
+  async decisionsOf(threadId: string) {
+    const rows = await this.db.all(
+      sql`SELECT * FROM decisions WHERE thread_id = ${threadId} ORDER BY decided_at, id`,
+    );
+    return rows.map(decisionOf);
+  }
+
+  async unappliedDecisions(threadId: string) {
+    const rows = await this.db.all(
+      sql`SELECT * FROM decisions
+          WHERE thread_id = ${threadId} AND applied_at IS NULL AND refused_at IS NULL
+          ORDER BY decided_at, id`,
+    );
+    return rows.map(decisionOf);
+  }
+
+  /**
+   * In one transaction: the thread's status, its pending reviews replaced, the decisions applied
+   * or refused (a refused decision's labels dropped), and the events.
+   */
+  async settleThread(threadId: string, settlement: ThreadSettlement): Promise<void> {
+    const at = now();
+    await this.db.transaction(function* (tx) {
+      yield* tx.run(
+        sql`UPDATE threads SET status = ${settlement.status}, error = ${settlement.error ?? null},
+            updated_at = ${at} WHERE id = ${threadId}`,
+      );
+      yield* tx.run(sql`DELETE FROM pending_reviews WHERE thread_id = ${threadId}`);
+      for (const row of settlement.pending) {
+        const values = [...pendingValues(row, tx.booleans), row.threadId];
+        yield* tx.run(withValues(PENDING_INSERT, values));
+      }
+      if (settlement.applied.length > 0) {
+        yield* tx.run(
+          sql`UPDATE decisions SET applied_at = ${at}
+              WHERE id IN (${sql.join(settlement.applied)}) AND applied_at IS NULL`,
+        );
+      }
+      for (const refused of settlement.refused ?? []) {
+        yield* tx.run(
+          sql`UPDATE decisions SET refused_at = ${at}, refusal = ${refused.reason}
+              WHERE id = ${refused.id}`,
+        );
+        yield* tx.run(sql`DELETE FROM calibration_labels WHERE decision_id = ${refused.id}`);
+      }
+      for (const event of settlement.events) yield* tx.run(eventInsert(threadId, event));
+    });
+  }
+
+  async addEvent(threadId: string, event: NewEvent): Promise<void> {
+    await this.db.run(eventInsert(threadId, event));
+  }
+
+  async threadsNeedingWork(updatedBefore: string): Promise<string[]> {
+    const rows = await this.db.all(
+      sql`SELECT id FROM threads
+          WHERE status IN ('queued', 'running') AND updated_at < ${updatedBefore}
+            AND graph = ${DESK_GRAPH}
+          UNION SELECT d.thread_id FROM decisions d JOIN threads t ON t.id = d.thread_id
+          WHERE d.applied_at IS NULL AND d.refused_at IS NULL AND t.status <> 'failed'
+            AND t.updated_at < ${updatedBefore} AND t.graph = ${DESK_GRAPH}`,
+    );
+    return rows.map((r) => String((r as { id: unknown }).id));
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The reviewer side of the review store (reviewStore.ts builds on this), on either database:
+ * reviewers with hashed tokens, page sessions, calibration labels, thread events, thread locks and
+ * retries.
+ */
+import { sql } from "kysely";
+import { z } from "zod";
+import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
+import { ReviewerExistsError } from "./errors.js";
+import {
+  type CalibrationLabelQuery,
+  insertLabelsSql,
+  labelOf,
+  labelPageQuery,
+  labelValues,
+  REFUSED_LABELS_SQL,
+  THREAD_LABELS_SQL,
+} from "./labelRows.js";
+import { eventOf, retryMessage, reviewerOf } from "./rows.js";
+import {
+  END_SESSION_SQL,
+  INSERT_SESSION_SQL,
+  PRUNE_SESSIONS_SQL,
+  SESSION_REVIEWER_SQL,
+  sessionReviewerOf,
+} from "./sessionRows.js";
+import { tryLockThread } from "./threadLocks.js";
+import type { NewEvent, NewSession, ThreadLease } from "./types.js";
+
+/** At most this many labels go into one INSERT (21 values each). */
+const LABELS_PER_INSERT = 100;
+
+const SetAsideColumns = z.array(z.object({ reviewer: z.string(), action: z.string() }));
+
+export function eventInsert(threadId: string, event: NewEvent) {
+  return sql`INSERT INTO thread_events (thread_id, type, stage, message, at)
+    VALUES (${threadId}, ${event.type}, ${event.stage ?? null}, ${event.message ?? null}, ${now()})`;
+}
+
+/** Inserts labels in the caller's transaction. */
+export function* insertLabels(tx: Transaction, labels: readonly CalibrationLabel[]): Step<void> {
+  for (let start = 0; start < labels.length; start += LABELS_PER_INSERT) {
+    const chunk = labels.slice(start, start + LABELS_PER_INSERT);
+    const values = chunk.flatMap((label) => labelValues(label, tx.booleans));
+    yield* tx.run(
+      withValues(
+        insertLabelsSql(chunk.length, () => "?"),
+        values,
+      ),
+    );
+  }
+}
+
+export class ReviewTables {
+  protected constructor(protected readonly db: StoreDatabase) {}
+
+  get kind(): "sqlite" | "postgres" {
+    return this.db.dialect;
+  }
+
+  async addCalibrationLabels(labels: readonly CalibrationLabel[]): Promise<void> {
+    await this.db.transaction((tx) => insertLabels(tx, labels));
+  }
+
+  async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
+    const { sql: text, params } = labelPageQuery(query);
+    return (await this.db.all(withValues(text, params))).map(labelOf);
+  }
+
+  async labelsFor(threadId: string): Promise<CalibrationLabel[]> {
+    return (await this.db.all(withValues(THREAD_LABELS_SQL, [threadId]))).map(labelOf);
+  }
+
+  async eventsAfter(threadId: string, afterSeq: number, limit: number) {
+    const rows = await this.db.all(
+      sql`SELECT * FROM thread_events WHERE thread_id = ${threadId} AND seq > ${afterSeq}
+          ORDER BY seq LIMIT ${limit}`,
+    );
+    return rows.map(eventOf);
+  }
+
+  async addReviewer(name: string, role: ReviewerRole, tokenHash: string): Promise<void> {
+    const added = await this.db.run(
+      sql`INSERT INTO reviewers (name, role, token_hash, created_at)
+          VALUES (${name}, ${role}, ${tokenHash}, ${now()}) ON CONFLICT (name) DO NOTHING`,
+    );
+    if (added === 0) throw new ReviewerExistsError(name);
+  }
+
+  async reviewers() {
+    return (await this.db.all(sql`SELECT * FROM reviewers ORDER BY name`)).map(reviewerOf);
+  }
+
+  async revokeReviewer(name: string): Promise<boolean> {
+    const revoked = await this.db.run(
+      sql`UPDATE reviewers SET revoked_at = ${now()} WHERE name = ${name} AND revoked_at IS NULL`,
+    );
+    return revoked > 0;
+  }
+
+  async reviewerByTokenHash(tokenHash: string) {
+    const row = await this.db.first(
+      sql`SELECT * FROM reviewers WHERE token_hash = ${tokenHash} AND revoked_at IS NULL`,
+    );
+    if (row === undefined) return undefined;
+    const reviewer = reviewerOf(row);
+    return { name: reviewer.name, role: reviewer.role };
+  }
+
+  async reviewerByName(name: string) {
+    const row = await this.db.first(sql`SELECT * FROM reviewers WHERE name = ${name}`);
+    return row === undefined ? undefined : reviewerOf(row);
+  }
+
+  async openSession(session: NewSession, at: string): Promise<void> {
+    await this.db.transaction(function* (tx) {
+      yield* tx.run(withValues(PRUNE_SESSIONS_SQL, [at]));
+      const values = [session.idHash, session.reviewer, at, session.expiresAt];
+      yield* tx.run(withValues(INSERT_SESSION_SQL, values));
+    });
+  }
+
+  async sessionReviewer(idHash: string, at: string) {
+    return sessionReviewerOf(await this.db.first(withValues(SESSION_REVIEWER_SQL, [idHash, at])));
+  }
+
+  async endSession(idHash: string, at: string): Promise<boolean> {
+    return (await this.db.run(withValues(END_SESSION_SQL, [at, idHash]))) > 0;
+  }
+
+  tryLockThread(threadId: string): Promise<ThreadLease | undefined> {
+    return tryLockThread(this.db, threadId);
+  }
+
+  async retryThread(threadId: string, by: string): Promise<boolean> {
+    return this.db.transaction(function* (tx) {
+      const queued = yield* tx.run(
+        sql`UPDATE threads SET status = 'queued', error = NULL, updated_at = ${now()}
+            WHERE id = ${threadId} AND status = 'failed'`,
+      );
+      if (queued === 0) return false;
+      yield* tx.run(withValues(REFUSED_LABELS_SQL, [threadId]));
+      const aside = yield* tx.all(
+        sql`DELETE FROM decisions WHERE thread_id = ${threadId} AND refused_at IS NOT NULL
+            RETURNING reviewer, action`,
+      );
+      const message = retryMessage(by, SetAsideColumns.parse(aside));
+      yield* tx.run(eventInsert(threadId, { type: "queued", message }));
+      return true;
+    });
+  }
+
+  ping(): Promise<boolean> {
+    return this.db.ping();
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

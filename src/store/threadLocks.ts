@@ -1,0 +1,89 @@
+/**
+ * A thread's lock, so two jobs never advance the same thread at once, in any process. SQLite: a
+ * row naming the live process that holds it (a dead process's row is taken over). PostgreSQL: a
+ * session advisory lock on a connection held while the job runs — a replica that dies drops its
+ * connection, and with it the lock.
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import type pg from "pg";
+import { z } from "zod";
+import { now, type StoreDatabase } from "./database.js";
+import type { ThreadLease } from "./types.js";
+
+const HolderColumns = z.object({ pid: z.union([z.number(), z.bigint()]).transform(Number) });
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error instanceof Error && "code" in error && error.code === "EPERM";
+  }
+}
+
+async function lockByProcess(db: StoreDatabase, threadId: string) {
+  const owner = randomUUID();
+  const taken = await db.transaction(function* (tx) {
+    const held = yield* tx.first(sql`SELECT pid FROM thread_locks WHERE thread_id = ${threadId}`);
+    if (held !== undefined && processAlive(HolderColumns.parse(held).pid)) return false;
+    yield* tx.run(
+      sql`INSERT INTO thread_locks (thread_id, owner, pid, acquired_at)
+          VALUES (${threadId}, ${owner}, ${process.pid}, ${now()})
+          ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid,
+            acquired_at = excluded.acquired_at`,
+    );
+    return true;
+  });
+  if (!taken) return undefined;
+  return {
+    release: async () => {
+      await db.run(
+        sql`DELETE FROM thread_locks WHERE thread_id = ${threadId} AND owner = ${owner}`,
+      );
+    },
+  };
+}
+
+async function lockBySession(pool: pg.Pool, threadId: string) {
+  const client = await pool.connect();
+  const key = `evalgate-thread:${threadId}`;
+  try {
+    const { rows } = await client.query<{ taken: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken",
+      [key],
+    );
+    if (rows[0]?.taken !== true) {
+      client.release();
+      return undefined;
+    }
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+  let released = false;
+  return {
+    release: async () => {
+      if (released) return;
+      released = true;
+      try {
+        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+        client.release();
+      } catch (error) {
+        // A broken connection: drop it, which ends the session and with it the lock.
+        client.release(error instanceof Error ? error : true);
+      }
+    },
+  };
+}
+
+/** The thread's lock, or undefined when another job (in any process) holds it. */
+export function tryLockThread(
+  db: StoreDatabase,
+  threadId: string,
+): Promise<ThreadLease | undefined> {
+  const native = db.native;
+  return native.dialect === "sqlite"
+    ? lockByProcess(db, threadId)
+    : lockBySession(native.pool, threadId);
+}
