@@ -14,7 +14,7 @@ import type { EvaluationResult } from "../../src/scoring/result.js";
 import { ReviewPage } from "../../src/service/pages/review.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { judgeOf, titleIn, userPromptOf } from "../engine/helpers.js";
-import { htmlText } from "./htmlText.js";
+import { htmlText, tagsWithHandlers } from "./htmlText.js";
 
 /** Funding rules on the 1–5 scale: FUNDABLE from 4.0, REJECTED under 2.0. */
 const CATALOG = parseCatalog(
@@ -158,7 +158,7 @@ describe("hostile text in the HTML report", () => {
     expect(report.match(/<\/style>/gi)).toHaveLength(1);
     expect(report.match(/<style\b/gi)).toHaveLength(1);
     expect(report).not.toMatch(/<b\b/i);
-    expect(report).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
+    expect(tagsWithHandlers(report)).toEqual([]);
   });
 
   it("the file runs no script and loads nothing, also when a judge answers with markup", async () => {
@@ -173,5 +173,16 @@ describe("hostile text in the HTML report", () => {
         `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;"/>`,
       );
     }
+  });
+});
+
+describe("the tests' own reading of tags", () => {
+  it("finds a handler attribute, not a quoted value or text that reads like one", () => {
+    expect(tagsWithHandlers('<p>a</p><b class="x" onclick="go()">b</b>')).toEqual([
+      '<b class="x" onclick="go()">',
+    ]);
+    expect(
+      tagsWithHandlers('<p title="a onclick=b">x onload=y</p><img src="z" onerror=f>'),
+    ).toEqual(['<img src="z" onerror=f>']);
   });
 });

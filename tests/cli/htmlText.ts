@@ -16,3 +16,15 @@ export function htmlText(html: string): string {
     .replace(/<[^>]*>/g, "")
     .replace(/&(lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity] ?? entity);
 }
+
+/**
+ * The tags of a page that carry an event-handler attribute (`onclick=`, `onload=` …), quoted or
+ * not; text that merely reads like a handler, inside a double-quoted value (as the JSX renderer
+ * writes every value) or between tags, is not counted.
+ */
+export function tagsWithHandlers(html: string): string[] {
+  const tag = /<[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9:-]*(?:=(?:"[^"]*"|[^\s>"]+))?)*\s*\/?>/gi;
+  return [...html.matchAll(tag)]
+    .map((match) => match[0])
+    .filter((text) => /\son[a-z]+=/i.test(text.replace(/="[^"]*"/g, '=""')));
+}

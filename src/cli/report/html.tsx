@@ -12,19 +12,6 @@ import { EvaluationView } from "../../service/pages/evaluationView.js";
 import { htmlDocument } from "../../service/pages/layout.js";
 import { criterionRow, type ReportFact, reportTitle, summaryText } from "./summary.js";
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for HTML element content and quoted attribute values (the calibration report). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
-
 /** What the report adds to the review pages' stylesheet (no rule loads anything). */
 const REPORT_CSS = `
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .6rem 0; }
