@@ -17,7 +17,7 @@ import { judgeOf, titleIn, userPromptOf } from "../engine/helpers.js";
 import { htmlText, tagsWithHandlers } from "./htmlText.js";
 
 /** Funding rules on the 1–5 scale: FUNDABLE from 4.0, REJECTED under 2.0. */
-const CATALOG = parseCatalog(
+const PARSED = parseCatalog(
   [
     "meta{id,version,program,fundable_threshold,reject_below}:",
     'kiel-2031,2.1,"Küste & Meer <Fonds>",4.0,2.0',
@@ -29,6 +29,16 @@ const CATALOG = parseCatalog(
   ].join("\n"),
   { format: "toon", source: "kiel.toon" },
 );
+
+/** The catalog with a source for reach that tries to end the table cell. */
+const CATALOG = {
+  ...PARSED,
+  criteria: PARSED.criteria.map((criterion) =>
+    criterion.id === "reach"
+      ? { ...criterion, citation: 'Richtlinie §4 </td><td>"Anlage" & more' }
+      : criterion,
+  ),
+};
 
 /** What a judge might repeat from content written to break a page. */
 const HOSTILE_REASONING =
@@ -127,8 +137,12 @@ describe("the HTML report shows a result as the review page does", () => {
     expect(idsIn(report.slice(0, report.indexOf('<section id="scores"')))).toEqual(["summary"]);
     expect(text).toContain("Evaluation FAILED for catalog");
     expect(text).toContain("native total2.8");
-    expect(report).toContain("<td>seat Seat in Kiel (knockout)</td>");
-    expect(report).toContain("<td>reach Reach</td><td>score</td><td>0.6</td><td>2</td>");
+    expect(report).toContain(
+      "<td>seat Seat in Kiel (knockout)</td><td>check</td><td>1</td><td>pass</td><td>—</td>",
+    );
+    expect(report).toContain(
+      "<td>reach Reach</td><td>score</td><td>0.6</td><td>2</td><td>Richtlinie §4 &lt;/td&gt;&lt;td&gt;&quot;Anlage&quot; &amp; more</td>",
+    );
   });
 
   it("words a criterion the judge could not answer as the review page does", async () => {

@@ -61,7 +61,7 @@ function ReportSummary(props: { result: EvaluationResult }) {
   );
 }
 
-/** How each criterion is scored: its method, its weight, whether it is a knockout or critical. */
+/** How each criterion is scored: method, weight, knockout or critical, the catalog's source. */
 function CriteriaTable(props: { result: EvaluationResult }) {
   return (
     <section id="criteria-table">
@@ -73,6 +73,7 @@ function CriteriaTable(props: { result: EvaluationResult }) {
             <th>Method</th>
             <th>Weight</th>
             <th>Native value</th>
+            <th>Source</th>
           </tr>
         </thead>
         <tbody>
@@ -84,6 +85,7 @@ function CriteriaTable(props: { result: EvaluationResult }) {
                 <td>{row.method}</td>
                 <td>{String(Number(criterion.weight.toFixed(4)))}</td>
                 <td>{row.native}</td>
+                <td>{criterion.citation ?? "—"}</td>
               </tr>
             );
           })}
