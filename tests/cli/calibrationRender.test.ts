@@ -5,6 +5,7 @@ import {
   CalibrationReportSchema,
 } from "../../src/scoring/calibration/index.js";
 import { label, labelHistory } from "../scoring/calibrationHistory.js";
+import { htmlText, tagsWithHandlers } from "./htmlText.js";
 
 const GENERATED = "2026-11-02T00:00:00.000Z";
 const report = () => buildCalibrationReport(labelHistory(), { generatedAt: GENERATED });
@@ -58,7 +59,9 @@ describe("calibration report renderers", () => {
 
   it("html is one self-contained page with the charts and the figures", () => {
     const html = renderCalibrationReport(report(), "html");
-    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(html).toContain(
+      `content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;"`,
+    );
     expect(html).not.toMatch(/<script|\ssrc=|\shref=|https?:\/\//);
     expect(html).toContain(`<svg class="chart kappa-bars"`);
     expect(html).toContain(`<svg class="chart curve"`);
@@ -77,5 +80,44 @@ describe("calibration report renderers", () => {
     expect(html).toContain("(c&quot;&gt;&lt;svg onload=alert(2)&gt;)");
     expect(html).toContain("Title &quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt; | pipe");
     expect(html).toContain("Content type: &lt;img src=x onerror=alert(1)&gt;");
+  });
+
+  it("html shows a title with </style>, <script>, quotes and & as text, in tables and charts", () => {
+    const title = 'Kosten </style><script>alert(4)</script> "fair" & <b onclick="x()">sound</b>';
+    const escaped =
+      "Kosten &lt;/style&gt;&lt;script&gt;alert(4)&lt;/script&gt; &quot;fair&quot; &amp; " +
+      "&lt;b onclick=&quot;x()&quot;&gt;sound&lt;/b&gt;";
+    const scores = [0.2, 0.4, 0.6, 0.9];
+    const html = renderCalibrationReport(
+      buildCalibrationReport(
+        scores.map((reviewerScore, i) =>
+          label({
+            decisionId: `k${i}`,
+            criterionId: "k&1",
+            criterionTitle: title,
+            source: "marked",
+            reviewerScore,
+            judgeScore: scores[(i + 1) % scores.length],
+            judgeMet: i % 2 === 0,
+          }),
+        ),
+        { generatedAt: GENERATED },
+      ),
+      "html",
+    );
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<b\b/i);
+    expect(tagsWithHandlers(html)).toEqual([]);
+    // Only the page's own stylesheet closes a style element.
+    expect(html.match(/<\/style>/gi)).toHaveLength(1);
+    // In the tables, the card heading, the κ label's title, the charts' labels.
+    expect(html).toContain(`<td>${escaped} (k&amp;1)</td>`);
+    expect(html).toContain(`<h3>${escaped} (k&amp;1)</h3>`);
+    expect(html).toContain(
+      `aria-label="Judge score against reviewer score for ${escaped} (k&amp;1)"`,
+    );
+    expect(htmlText(html)).toContain(`${title} (k&1)`);
+    // Four marked scores on its scatter chart.
+    expect(html.match(/<circle class="point"/g)).toHaveLength(4);
   });
 });

@@ -196,7 +196,7 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(run.stdout).toContain("## Weaknesses");
   });
 
-  it("--format html --out writes one self-contained file with a bar per criterion", async () => {
+  it("--format html --out writes one self-contained file: the review page's view, a bar per criterion", async () => {
     const out = join(temp.dir, "report.html");
     const run = await evaluate([
       fundable,
@@ -218,10 +218,11 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(html).not.toMatch(/\b(src|href)\s*=/i);
     expect(html).not.toMatch(/https?:\/\//i);
     expect(html).not.toMatch(/url\(/i);
-    for (const id of ["c1", "c2", "c3"]) {
-      expect(html).toContain(`<svg class="bar" data-criterion="${id}"`);
-    }
-    expect(html.match(/<svg class="bar"/g)).toHaveLength(3);
+    // The review page's score chart: one bar per criterion, each against its threshold.
+    expect(html.match(/<svg class="chart"/g)).toHaveLength(1);
+    expect(html.match(/<rect class="bar-(met|unmet|none)"/g)).toHaveLength(3);
+    expect(html.match(/<line class="threshold"/g)).toHaveLength(3);
+    for (const id of ["c1", "c2", "c3"]) expect(html).toContain(`<tr id="criterion-${id}">`);
     expect(html).toContain("The registered office is in Hamburg.");
     expect(html).toContain("patent filing");
     // No temporary file is left beside the report.

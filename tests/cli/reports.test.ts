@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { TextOutput } from "../../src/cli/context.js";
 import { createProgressReporter } from "../../src/cli/progress.js";
-import { escapeHtml, renderHtmlReport } from "../../src/cli/report/html.js";
+import { renderHtmlReport } from "../../src/cli/report/html.js";
 import { escapeMarkdown, renderMarkdownReport } from "../../src/cli/report/markdown.js";
 import { renderReport } from "../../src/cli/report/render.js";
 import { renderTableReport } from "../../src/cli/report/table.js";
@@ -14,6 +14,7 @@ import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import type { EvaluationProgress } from "../../src/engine/options.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { judgeOf, titleIn, userPromptOf } from "../engine/helpers.js";
+import { htmlText } from "./htmlText.js";
 
 const CATALOG = parseCatalog(
   [
@@ -31,6 +32,11 @@ const CATALOG = parseCatalog(
 const HOSTILE =
   'Quoted: <script>alert("x")</script> <img src=x onerror=alert(1)> | a | b | ' +
   "[click](javascript:alert(1)) **bold** `code` & 'quotes'";
+
+/** HOSTILE as HTML text: every markup character escaped. */
+const HOSTILE_ESCAPED =
+  "Quoted: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt; | a | b | " +
+  "[click](javascript:alert(1)) **bold** `code` &amp; &#39;quotes&#39;";
 
 const LONG_REASONING = `${"The market analysis is careful and bottom-up. ".repeat(12)}END-OF-REASONING`;
 
@@ -78,16 +84,17 @@ describe("report formats", () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img/i);
     expect(html).not.toMatch(/<a\s/i);
-    expect(html).toContain(escapeHtml(HOSTILE));
+    expect(html).toContain(HOSTILE_ESCAPED);
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     // The catalog name is escaped too.
     expect(html).toContain("Demo &lt;Programme&gt;");
     expect(html).toContain(
-      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'`,
+      `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;"/>`,
     );
-    // A bar per criterion, the one that was not evaluated says so instead of a fill.
-    expect(html.match(/<svg class="bar"/g)).toHaveLength(3);
-    expect(html).toMatch(/data-criterion="c3"[^>]*aria-label="c3: not evaluated, threshold 0\.75"/);
+    // The review page's chart: a row per criterion; the one that was not evaluated says so.
+    expect(html.match(/<svg class="chart"/g)).toHaveLength(1);
+    expect(html.match(/<rect class="bar-(met|unmet|none)"/g)).toHaveLength(3);
+    expect(html).toContain("<title>Market: not judged (score / threshold)</title>");
     // The full reasoning is in the HTML (only the table truncates it).
     expect(html).toContain("END-OF-REASONING");
   });
@@ -141,14 +148,10 @@ describe("report formats", () => {
     expect(result.suggestions.length).toBe(2);
     const word = { pass: "PASSED", borderline: "BORDERLINE", fail: "FAILED" }[result.verdict];
     for (const format of ["table", "md", "html"] as const) {
-      const text = renderReport(result, format);
+      const rendered = renderReport(result, format);
+      const text = format === "html" ? htmlText(rendered) : rendered;
       for (const suggestion of result.suggestions) {
-        const shown =
-          format === "md"
-            ? escapeMarkdown(suggestion)
-            : format === "html"
-              ? escapeHtml(suggestion)
-              : suggestion;
+        const shown = format === "md" ? escapeMarkdown(suggestion) : suggestion;
         expect(text.split(shown).length - 1, `${format}: ${suggestion}`).toBe(1);
       }
       expect(text, format).not.toContain("Suggestions for improvement");

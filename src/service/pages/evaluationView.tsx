@@ -7,9 +7,9 @@
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { AdminDetails } from "./adminDetails.js";
 import { CriterionPanelAndQuotes, PanelEvidenceSummary } from "./panelEvidenceView.js";
-import { formatScore } from "./queue.js";
 import { type ReviewerNotice, reviewerNotices, technicalNotes } from "./reviewerNotices.js";
 import { ScoreChart } from "./scoreChart.js";
+import { formatScore } from "./scorePercent.js";
 
 function noticesHeading(notices: readonly ReviewerNotice[]): string {
   if (notices.some((n) => n.kind === "injection")) {

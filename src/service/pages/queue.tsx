@@ -2,11 +2,11 @@
 import type { ReviewPage } from "../../orchestrator/reviewDesk.js";
 import { stageName } from "../statusWords.js";
 import { Layout } from "./layout.js";
+import { formatScore } from "./scorePercent.js";
 import { Time } from "./time.js";
 
-export function formatScore(score: number | null): string {
-  return score === null ? "—" : `${Math.round(score * 100)}%`;
-}
+// The score's words live apart so the HTML report can use the evaluation view without the queue.
+export { formatScore } from "./scorePercent.js";
 
 export function PassedBadge(props: { passed: boolean | null }) {
   if (props.passed === null) return <span class="muted">not judged</span>;

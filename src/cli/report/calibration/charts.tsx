@@ -1,0 +1,185 @@
+/**
+ * The calibration report's charts as inline SVG in JSX (no script, no external asset): κ per
+ * criterion as bars around zero, judge score against reviewer score as a scatter, and agreement
+ * against the threshold as a curve. Label text is escaped by construction.
+ */
+import type { CriterionCalibration } from "../../../scoring/calibration/reportSchema.js";
+import { criterionName, formatFigure, formatPercent, formatThreshold, NOT_ENOUGH } from "./text.js";
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+const KAPPA_LABEL = 230;
+const KAPPA_BAR = 300;
+const KAPPA_ROW = 24;
+
+/** κ of each criterion from −1 to 1, zero in the middle; "not enough labels" where it has none. */
+export function kappaBars(criteria: readonly CriterionCalibration[]) {
+  const width = KAPPA_LABEL + KAPPA_BAR + 70;
+  const height = KAPPA_ROW * criteria.length + 24;
+  const zero = KAPPA_LABEL + KAPPA_BAR / 2;
+  const rows = criteria.map((criterion, index) => {
+    const y = 6 + index * KAPPA_ROW;
+    const name = criterionName(criterion);
+    const kappa = criterion.figures.kappa;
+    const label = (
+      <text class="label" x="0" y={y + 14}>
+        <title>{name}</title>
+        {shorten(name, 34)}
+      </text>
+    );
+    if (kappa.value === null) {
+      return (
+        <>
+          {label}
+          <text class="none" x={zero + 6} y={y + 14}>
+            {NOT_ENOUGH}
+          </text>
+        </>
+      );
+    }
+    const length = round((Math.abs(kappa.value) * KAPPA_BAR) / 2);
+    const x = kappa.value >= 0 ? zero : round(zero - length);
+    const tone = kappa.value >= 0.6 ? "good" : kappa.value >= 0.2 ? "fair" : "poor";
+    return (
+      <>
+        {label}
+        <rect class={`kappa ${tone}`} x={x} y={y + 3} width={length} height="14" rx="2" />
+        <text class="value" x={KAPPA_LABEL + KAPPA_BAR + 8} y={y + 14}>
+          {formatFigure(kappa)}
+        </text>
+      </>
+    );
+  });
+  const axisY = height - 14;
+  return (
+    <svg
+      class="chart kappa-bars"
+      role="img"
+      aria-label="Cohen's kappa per criterion"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+    >
+      <line class="axis" x1={zero} x2={zero} y1="2" y2={axisY} />
+      {rows}
+      <text class="tick" x={KAPPA_LABEL} y={height - 2}>
+        −1
+      </text>
+      <text class="tick" x={zero - 3} y={height - 2}>
+        0
+      </text>
+      <text class="tick" x={KAPPA_LABEL + KAPPA_BAR - 6} y={height - 2}>
+        1
+      </text>
+    </svg>
+  );
+}
+
+const PLOT = 200;
+const MARGIN = 30;
+
+/** A 0–1 value on a plot axis: x to the right, y upwards. */
+const toX = (value: number) => round(MARGIN + value * PLOT);
+const toY = (value: number) => round(MARGIN / 2 + (1 - value) * PLOT);
+
+function plotFrame(xLabel: string, yLabel: string) {
+  const bottom = toY(0);
+  return (
+    <>
+      <rect class="frame" x={toX(0)} y={toY(1)} width={PLOT} height={PLOT} />
+      <text class="tick" x={toX(0) - 4} y={bottom + 14}>
+        0
+      </text>
+      <text class="tick" x={toX(1) - 4} y={bottom + 14}>
+        1
+      </text>
+      <text class="tick" x={toX(0) - 14} y={toY(1) + 8}>
+        1
+      </text>
+      <text class="axis-label" x={toX(0.5) - 40} y={bottom + 26}>
+        {xLabel}
+      </text>
+      <text class="axis-label" x="2" y={toY(1) - 4}>
+        {yLabel}
+      </text>
+    </>
+  );
+}
+
+/** Judge score (x) against reviewer score (y) of the marked labels, with both thresholds. */
+export function scoreScatter(criterion: CriterionCalibration) {
+  const size = PLOT + MARGIN * 2;
+  const t = criterion.threshold;
+  const points = criterion.markedScores.map((point) => (
+    <circle class="point" cx={toX(point.judge)} cy={toY(point.reviewer)} r="4">
+      <title>{`judge ${formatThreshold(point.judge)}, reviewer ${formatThreshold(point.reviewer)}`}</title>
+    </circle>
+  ));
+  return (
+    <svg
+      class="chart scatter"
+      role="img"
+      aria-label={`Judge score against reviewer score for ${criterionName(criterion)}`}
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
+    >
+      {plotFrame("judge score", "reviewer score")}
+      <line class="diagonal" x1={toX(0)} y1={toY(0)} x2={toX(1)} y2={toY(1)} />
+      <line class="threshold" x1={toX(t)} x2={toX(t)} y1={toY(0)} y2={toY(1)} />
+      <line class="threshold" x1={toX(0)} x2={toX(1)} y1={toY(t)} y2={toY(t)} />
+      {points}
+    </svg>
+  );
+}
+
+/** A threshold marked on the agreement curve: a line across and a dot on the curve. */
+function marker(className: string, threshold: number, agreement: number, text: string) {
+  return (
+    <>
+      <line class={className} x1={toX(threshold)} x2={toX(threshold)} y1={toY(0)} y2={toY(1)} />
+      <circle class={className} cx={toX(threshold)} cy={toY(agreement)} r="4">
+        <title>{text}</title>
+      </circle>
+    </>
+  );
+}
+
+/** Agreement (y) at every threshold (x), with the current and the best threshold marked. */
+export function agreementCurve(criterion: CriterionCalibration) {
+  const size = PLOT + MARGIN * 2;
+  const sweep = criterion.sweep;
+  if (sweep === null) return null;
+  const line = sweep.curve
+    .map((point) => `${toX(point.threshold)},${toY(point.agreement)}`)
+    .join(" ");
+  return (
+    <svg
+      class="chart curve"
+      role="img"
+      aria-label={`Agreement against threshold for ${criterionName(criterion)}`}
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
+    >
+      {plotFrame("threshold", "agreement")}
+      <polyline class="curve" points={line} />
+      {marker(
+        "current",
+        sweep.current.threshold,
+        sweep.current.agreement,
+        `current ${formatThreshold(sweep.current.threshold)}: ${formatPercent(sweep.current.agreement)}`,
+      )}
+      {marker(
+        "best",
+        sweep.best.threshold,
+        sweep.best.agreement,
+        `best ${formatThreshold(sweep.best.threshold)}: ${formatPercent(sweep.best.agreement)}`,
+      )}
+    </svg>
+  );
+}

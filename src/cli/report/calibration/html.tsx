@@ -1,0 +1,188 @@
+/**
+ * The calibration report as one self-contained HTML page, in JSX like the review pages: inline CSS
+ * and inline SVG charts, no script, no external asset, and a Content-Security-Policy that forbids
+ * loading anything. Every piece of text from the labels (criterion titles, content types, ids) is
+ * escaped by construction.
+ */
+import type {
+  CalibrationReport,
+  ContentTypeCalibration,
+  CriterionCalibration,
+} from "../../../scoring/calibration/reportSchema.js";
+import { htmlDocument } from "../../../service/pages/layout.js";
+import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
+import {
+  criterionName,
+  DISAGREEMENT_HEADERS,
+  disagreementRows,
+  FIGURE_HEADERS,
+  figureCells,
+  GATE_HEADERS,
+  gateCells,
+  missingReason,
+  NOT_ENOUGH,
+  scopeLine,
+  thresholdText,
+} from "./text.js";
+
+const STYLE = `
+:root { --good: #2f7d32; --fair: #b26a00; --poor: #c62828; --ink: #1d2329; --muted: #5f6b76;
+  --line: #dde3e8; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+body { color: var(--ink); margin: 2rem auto; max-width: 64rem; padding: 0 1rem; line-height: 1.45; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; border-bottom: 1px solid var(--line);
+  padding-bottom: .25rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 0 0 .25rem; }
+table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; }
+th { background: #f5f7f9; }
+.muted, .note { color: var(--muted); font-size: .9rem; }
+article.criterion { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem;
+  margin: .75rem 0; }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+svg.chart text { font-size: 11px; fill: var(--ink); } svg.chart .tick, svg.chart .axis-label,
+svg.chart .none { fill: var(--muted); }
+svg.chart .axis, svg.chart .diagonal { stroke: var(--muted); stroke-width: 1; }
+svg.chart .diagonal { stroke-dasharray: 3 3; }
+svg.chart .frame { fill: none; stroke: var(--line); }
+svg.chart .threshold { stroke: var(--fair); stroke-dasharray: 4 3; }
+svg.chart .kappa.good { fill: var(--good); } svg.chart .kappa.fair { fill: var(--fair); }
+svg.chart .kappa.poor { fill: var(--poor); }
+svg.chart .point { fill: #1565c0; fill-opacity: .6; }
+svg.chart .curve { fill: none; stroke: #1565c0; stroke-width: 2; }
+svg.chart line.current { stroke: var(--ink); } svg.chart circle.current { fill: var(--ink); }
+svg.chart line.best { stroke: var(--good); stroke-dasharray: 4 3; }
+svg.chart circle.best { fill: var(--good); }
+footer { color: var(--muted); font-size: .85rem; margin-top: 2rem; }
+`;
+
+function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {headers.map((header) => (
+            <th>{header}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr>
+            {row.map((cell) => (
+              <td>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function criterionCard(criterion: CriterionCalibration) {
+  const { figures } = criterion;
+  const missing = [
+    ["κ", figures.kappa],
+    ["ρ marked", figures.spearmanMarked],
+  ] as const;
+  const notes = missing
+    .filter(([, figure]) => figure.value === null)
+    .map(([name, figure]) => `${name}: ${missingReason(figure)}`);
+  const n = figures.counts.labels;
+  const facts = [
+    `${n} label${n === 1 ? "" : "s"} (${figures.counts.marked} marked, ${figures.counts.accepted} accepted, ${figures.counts.judgeErrors} judge errors)`,
+    `method ${criterion.method}`,
+    `threshold ${thresholdText(criterion)}`,
+    criterion.thresholdsSeen.length > 1
+      ? `thresholds seen ${criterion.thresholdsSeen.map((t) => t.toFixed(2)).join(", ")}`
+      : "",
+  ].filter((fact) => fact !== "");
+  const curve = agreementCurve(criterion);
+  const scatter = criterion.markedScores.length === 0 ? null : scoreScatter(criterion);
+  return (
+    <article class="criterion">
+      <h3>{criterionName(criterion)}</h3>
+      <p class="muted">{facts.join(" · ")}</p>
+      {notes.length === 0 ? null : <p class="note">{notes.join("; ")}</p>}
+      {curve === null && scatter === null ? (
+        <p class="note">No chart: {NOT_ENOUGH} for a threshold sweep, and no marked score.</p>
+      ) : (
+        <div class="charts">
+          {curve}
+          {scatter}
+        </div>
+      )}
+    </article>
+  );
+}
+
+function contentTypeSection(group: ContentTypeCalibration) {
+  const rows = group.criteria.map((criterion) => [
+    criterionName(criterion),
+    ...figureCells(criterion.figures),
+    thresholdText(criterion),
+  ]);
+  return (
+    <section class="content-type">
+      <h2>Content type: {group.contentType}</h2>
+      {htmlTable(["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"], rows)}
+      <h3>Cohen's κ per criterion</h3>
+      {kappaBars(group.criteria)}
+      {group.criteria.map(criterionCard)}
+    </section>
+  );
+}
+
+export function renderCalibrationHtml(report: CalibrationReport): string {
+  const gateRows = [
+    ["all", ...gateCells(report.gate)],
+    ...report.contentTypes.map((group) => [group.contentType, ...gateCells(group.gate)]),
+  ];
+  const disagreements =
+    report.disagreements.length === 0 ? (
+      <p>No criterion's judge disagreed with a reviewer.</p>
+    ) : (
+      htmlTable(DISAGREEMENT_HEADERS, disagreementRows(report))
+    );
+  const page = (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta
+          http-equiv="Content-Security-Policy"
+          content="default-src 'none'; style-src 'unsafe-inline'"
+        />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>Calibration report</title>
+        {/* Our own stylesheet, a constant: nothing of the labels is in it. */}
+        <style dangerouslySetInnerHTML={{ __html: STYLE }} />
+      </head>
+      <body>
+        <header>
+          <h1>Calibration report</h1>
+          <p class="muted">{scopeLine(report)}</p>
+        </header>
+        <section class="overall">
+          <h2>Overall</h2>
+          {htmlTable(
+            ["Scope", ...FIGURE_HEADERS],
+            [["every label", ...figureCells(report.overall)]],
+          )}
+        </section>
+        <section class="gate">
+          <h2>The gate: judge's pass against reviewer's approval</h2>
+          <p class="muted">Revise and edit count as the reviewer not passing the content.</p>
+          {htmlTable(["Content type", ...GATE_HEADERS], gateRows)}
+        </section>
+        <section class="disagreements">
+          <h2>Criteria whose judge disagrees most</h2>
+          {disagreements}
+        </section>
+        {report.contentTypes.map(contentTypeSection)}
+        <footer>
+          Generated {report.generatedAt}. “{NOT_ENOUGH}”: fewer than 2 labels, or labels that do not
+          vary (κ and ρ are undefined there). Judge errors are counted apart and enter no figure.
+        </footer>
+      </body>
+    </html>
+  );
+  return `${htmlDocument(page)}\n`;
+}

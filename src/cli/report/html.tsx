@@ -1,0 +1,127 @@
+/**
+ * The HTML report (`evalgate evaluate … --format html`): the result shown with the review page's
+ * own evaluation view — notices in reviewers' words, the score chart against thresholds,
+ * strengths, weaknesses, suggestions and each criterion — so a report and the review page show a
+ * result the same way, escaped by construction (hono/jsx). Around it, what only the report has:
+ * the summary, how each criterion is scored, and the run's model and tokens. One file that stands
+ * on its own: its stylesheet inline, no script, and a Content-Security-Policy that loads nothing.
+ */
+import type { EvaluationResult } from "../../scoring/result.js";
+import { REVIEW_CSS } from "../../service/pages/assets.js";
+import { EvaluationView } from "../../service/pages/evaluationView.js";
+import { htmlDocument } from "../../service/pages/layout.js";
+import { criterionRow, type ReportFact, reportTitle, summaryText } from "./summary.js";
+
+/** What the report adds to the review pages' stylesheet (no rule loads anything). */
+const REPORT_CSS = `
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .6rem 0; }
+dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; font-weight: 600; }
+p.feedback { white-space: pre-line; }
+table.criteria-table { width: 100%; border-collapse: collapse; }
+table.criteria-table th, table.criteria-table td { text-align: left; padding: .35rem .45rem;
+  border-bottom: 1px solid var(--line); vertical-align: top; }
+footer.report { color: var(--muted); font-size: .85rem; margin: 1rem 0 2rem; }
+`;
+
+/** The report's whole stylesheet: the review pages' look, then the report's own rules. */
+const REPORT_FILE_CSS = `${REVIEW_CSS}${REPORT_CSS}`;
+
+/** The run's facts that the evaluation view does not show: native total, model, cache hits. */
+function runFacts(result: EvaluationResult): ReportFact[] {
+  const facts: ReportFact[] = [];
+  if (result.nativeTotal !== undefined) {
+    facts.push({ label: "native total", value: String(Number(result.nativeTotal.toFixed(4))) });
+  }
+  if (result.model !== undefined) facts.push({ label: "model", value: result.model });
+  const hits = result.cacheHits ?? 0;
+  if (hits > 0) {
+    facts.push({ label: "cache hits", value: `${hits} of ${result.criteria.length} criteria` });
+  }
+  return facts;
+}
+
+function ReportSummary(props: { result: EvaluationResult }) {
+  const { result } = props;
+  const facts = runFacts(result);
+  return (
+    <section id="summary">
+      <h1>{reportTitle(result)}</h1>
+      <p class="feedback">{summaryText(result)}</p>
+      {facts.length > 0 ? (
+        <dl class="facts">
+          {facts.map((fact) => (
+            <>
+              <dt>{fact.label}</dt>
+              <dd>{fact.value}</dd>
+            </>
+          ))}
+        </dl>
+      ) : null}
+    </section>
+  );
+}
+
+/** How each criterion is scored: method, weight, knockout or critical, the catalog's source. */
+function CriteriaTable(props: { result: EvaluationResult }) {
+  return (
+    <section id="criteria-table">
+      <h2>How each criterion is scored</h2>
+      <table class="criteria-table">
+        <thead>
+          <tr>
+            <th>Criterion</th>
+            <th>Method</th>
+            <th>Weight</th>
+            <th>Native value</th>
+            <th>Source</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.result.criteria.map((criterion) => {
+            const row = criterionRow(criterion);
+            return (
+              <tr id={`criterion-${criterion.id}`}>
+                <td>{row.criterion}</td>
+                <td>{row.method}</td>
+                <td>{String(Number(criterion.weight.toFixed(4)))}</td>
+                <td>{row.native}</td>
+                <td>{criterion.citation ?? "—"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function renderHtmlReport(result: EvaluationResult): string {
+  const { usage } = result;
+  const page = (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta
+          http-equiv="Content-Security-Policy"
+          content="default-src 'none'; style-src 'unsafe-inline'"
+        />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{reportTitle(result)}</title>
+        {/* Our own stylesheet, a constant: nothing of the result is in it. */}
+        <style dangerouslySetInnerHTML={{ __html: REPORT_FILE_CSS }} />
+      </head>
+      <body>
+        <main>
+          <ReportSummary result={result} />
+          {/* The reader ran the evaluation: the engine's own texts are shown, collapsed. */}
+          <EvaluationView evaluation={result} admin={true} />
+          <CriteriaTable result={result} />
+          <footer class="report">
+            {`Evaluated ${result.timestamp} by ${result.evaluator}; ${usage.totalTokens} tokens (${usage.inputTokens} in, ${usage.outputTokens} out).`}
+          </footer>
+        </main>
+      </body>
+    </html>
+  );
+  return `${htmlDocument(page)}\n`;
+}
