@@ -197,6 +197,22 @@ export type StatusRules = z.infer<typeof StatusRulesSchema>;
 
 export const DEFAULT_PASSING_THRESHOLD = 0.7;
 
+/** The most few-shot examples a criterion's prompt may carry, and the largest token budget. */
+export const MAX_FEW_SHOT_EXAMPLES = 10;
+export const MAX_FEW_SHOT_TOKENS = 4000;
+
+/**
+ * Reviewer corrections given to the judge as few-shot examples (off by default): per criterion,
+ * the `maxExamples` corrections most like the content being judged, within `tokenBudget` tokens.
+ */
+export const FewShotSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  maxExamples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).default(3),
+  tokenBudget: z.number().int().min(50).max(MAX_FEW_SHOT_TOKENS).default(600),
+});
+export type FewShotSettings = z.infer<typeof FewShotSettingsSchema>;
+export type FewShotSettingsInput = z.input<typeof FewShotSettingsSchema>;
+
 export const CatalogSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -207,6 +223,8 @@ export const CatalogSchema = z.object({
   statusRules: StatusRulesSchema.optional(),
   /** Extra instructions for the judge, given with every criterion of this catalog. */
   instructions: z.string().optional(),
+  /** Reviewer corrections as few-shot examples in the judge's prompts (off unless enabled). */
+  fewShot: FewShotSettingsSchema.optional(),
   criteria: z.array(CriterionSchema),
   /** Where the catalog was read from, when it came from a file or a labelled text. */
   source: z.string().optional(),

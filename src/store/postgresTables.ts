@@ -9,6 +9,8 @@ import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { ReviewerExistsError } from "./errors.js";
 import {
   type CalibrationLabelQuery,
+  type CorrectionLabelQuery,
+  correctionLabelsQuery,
   insertLabelsSql,
   labelOf,
   labelPageQuery,
@@ -93,6 +95,12 @@ export class PostgresTables {
 
   async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
     const { sql, params } = labelPageQuery(query);
+    const { rows } = await this.pool.query(numbered(sql), params);
+    return rows.map(labelOf);
+  }
+
+  async correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]> {
+    const { sql, params } = correctionLabelsQuery(query);
     const { rows } = await this.pool.query(numbered(sql), params);
     return rows.map(labelOf);
   }

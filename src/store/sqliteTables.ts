@@ -9,6 +9,8 @@ import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { ReviewerExistsError } from "./errors.js";
 import {
   type CalibrationLabelQuery,
+  type CorrectionLabelQuery,
+  correctionLabelsQuery,
   insertLabelsSql,
   labelOf,
   labelPageQuery,
@@ -69,6 +71,13 @@ export class SqliteTables {
 
   async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
     const { sql, params } = labelPageQuery(query);
+    return this.sql(sql)
+      .all(...params)
+      .map(labelOf);
+  }
+
+  async correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]> {
+    const { sql, params } = correctionLabelsQuery(query);
     return this.sql(sql)
       .all(...params)
       .map(labelOf);
