@@ -250,3 +250,48 @@ describe("calibrate --apply", () => {
     }
   });
 });
+
+describe("evaluate --few-shot", () => {
+  it("shows the judge the corrections kept in --db, and is refused without one", async () => {
+    const db = join(dir, "evaluate.sqlite");
+    const store = await openReviewStore({ sqlitePath: db });
+    await store.addCalibrationLabels([label(200, "feasibility", "2026-05-01T09:00:00.000Z")]);
+    await store.close();
+    const traces = new SqliteTraceStore(new Database(db));
+    await traces.saveTraces({ evaluationId: "ev200" }, [
+      buildTrace({
+        purpose: "criterion",
+        criterionIds: ["feasibility"],
+        model: `ollama:${MODEL}`,
+        parameters: {},
+        systemPrompt: "judge",
+        userPrompt: `Content:\n${fenceData("CONTENT", "A wind farm without a grid connection.")}`,
+        rawResponse: "{}",
+        latencyMs: 1,
+      }),
+    ]);
+    await writeFile(join(dir, "draft.md"), "A wind farm with a grid connection.");
+    const { runEvaluate } = await import("../../src/cli/actions/evaluate.js");
+    const env = { ...judgeEnv(server.url, MODEL), EVALGATE_INJECTION_GUARD: "off" };
+    const { context, out } = bufferContext(dir, env);
+    const before = server.chatRequests().length;
+    const flags = { catalog: "catalog.json", mode: "auto" as const, format: "json" as const };
+    await runEvaluate(
+      "draft.md",
+      { ...flags, db: "evaluate.sqlite", fewShot: true, cache: false },
+      context,
+    );
+    const result = JSON.parse(out.stdout);
+    expect(result.fewShotExamples).toEqual({ feasibility: ["d200#feasibility"] });
+    const asked = server.chatRequests().slice(before);
+    expect(
+      asked.some((r) =>
+        JSON.stringify(r.messages).includes("A wind farm without a grid connection."),
+      ),
+    ).toBe(true);
+    const bare = bufferContext(dir, env);
+    await expect(
+      runEvaluate("draft.md", { ...flags, fewShot: true }, bare.context),
+    ).rejects.toThrow(/--few-shot reads the reviewers' corrections from a --db/);
+  }, 60_000);
+});
