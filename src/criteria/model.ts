@@ -197,6 +197,52 @@ export type StatusRules = z.infer<typeof StatusRulesSchema>;
 
 export const DEFAULT_PASSING_THRESHOLD = 0.7;
 
+/** The most few-shot examples a criterion's prompt may carry, and the largest token budget. */
+export const MAX_FEW_SHOT_EXAMPLES = 10;
+export const MAX_FEW_SHOT_TOKENS = 4000;
+
+/**
+ * Reviewer corrections given to the judge as few-shot examples (off by default): per criterion,
+ * the `maxExamples` corrections most like the content being judged, within `tokenBudget` tokens.
+ */
+export const FewShotSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  maxExamples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).default(3),
+  tokenBudget: z.number().int().min(50).max(MAX_FEW_SHOT_TOKENS).default(600),
+});
+export type FewShotSettings = z.infer<typeof FewShotSettingsSchema>;
+export type FewShotSettingsInput = z.input<typeof FewShotSettingsSchema>;
+
+/** Labels a threshold change records as its evidence (the rest are counted). */
+export const MAX_EVIDENCE_LABELS = 500;
+
+/**
+ * Why a version's thresholds changed (`calibrate --apply`): the period of reviewer labels, and per
+ * criterion the old and new threshold, the labels compared and the agreement and Cohen's κ before
+ * and after, with the ids of those labels.
+ */
+export const ThresholdCalibrationSchema = z.object({
+  appliedAt: z.string(),
+  appliedBy: z.string().optional(),
+  since: z.string().nullable(),
+  until: z.string().nullable(),
+  contentType: z.string(),
+  changes: z.array(
+    z.object({
+      criterionId: z.string(),
+      from: z.number().min(0).max(1),
+      to: z.number().min(0).max(1),
+      compared: z.number().int().min(0),
+      agreementBefore: z.number().min(0).max(1),
+      agreementAfter: z.number().min(0).max(1),
+      kappaBefore: z.number().nullable(),
+      kappaAfter: z.number().nullable(),
+      labelIds: z.array(z.string()).max(MAX_EVIDENCE_LABELS),
+    }),
+  ),
+});
+export type ThresholdCalibration = z.infer<typeof ThresholdCalibrationSchema>;
+
 export const CatalogSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
@@ -207,6 +253,10 @@ export const CatalogSchema = z.object({
   statusRules: StatusRulesSchema.optional(),
   /** Extra instructions for the judge, given with every criterion of this catalog. */
   instructions: z.string().optional(),
+  /** Reviewer corrections as few-shot examples in the judge's prompts (off unless enabled). */
+  fewShot: FewShotSettingsSchema.optional(),
+  /** The evidence behind this version's thresholds, when `calibrate --apply` wrote it. */
+  calibration: ThresholdCalibrationSchema.optional(),
   criteria: z.array(CriterionSchema),
   /** Where the catalog was read from, when it came from a file or a labelled text. */
   source: z.string().optional(),

@@ -3,13 +3,15 @@ import type { Criterion } from "../criteria/model.js";
 import { toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
 import { isDecodeTemplateError } from "../judge/errors.js";
+import { withFewShotBlock } from "../judge/fewShot.js";
 import { ASKED_AGAIN_NOTE, lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
-import { type JudgePrompt, renderJudgePrompt } from "../judge/render.js";
+import { type JudgePrompt, methodParts, renderJudgePrompt } from "../judge/render.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
+import type { FewShotPlan } from "./fewShotExamples.js";
 import type { JudgeSession } from "./judgeSession.js";
 
 /** What judging one criterion produced. */
@@ -29,6 +31,8 @@ export interface JudgedCriterion {
   memberCacheHits?: number;
   /** The answer came from the judge-call cache. */
   cached?: boolean;
+  /** Label ids of the reviewer corrections the prompt carried as few-shot examples. */
+  examples?: readonly string[];
 }
 
 export const INSUFFICIENT_INFORMATION = "Insufficient Information";
@@ -48,6 +52,8 @@ export interface CriterionJudgeContext {
   structuredOutput?: boolean;
   /** Ask score and point criteria for hits and misses (default true). */
   answerLists?: boolean;
+  /** The few-shot examples chosen per criterion id (absent: none). */
+  fewShot?: FewShotPlan;
 }
 
 /**
@@ -77,13 +83,15 @@ export async function contextOrInsufficient(
   return { context };
 }
 
-/** Asks the judge about one criterion, parses the answer fail-closed, and never throws a model error. */
-export async function judgeCriterion(
+/**
+ * The criterion's prompt, with its few-shot examples (when any were chosen) in its own part, and
+ * the label ids of those examples; a decode prompt that cannot be rendered is answered at once.
+ */
+function criterionPrompt(
   ctx: CriterionJudgeContext,
   criterion: Criterion,
-): Promise<JudgedCriterion> {
-  const found = await contextOrInsufficient(ctx, criterion);
-  if ("insufficient" in found) return found.insufficient;
+  context: string | undefined,
+): { prompt: JudgePrompt; examples?: string[] } | { unrendered: JudgedCriterion } {
   let prompt: JudgePrompt;
   try {
     prompt = renderJudgePrompt({
@@ -92,20 +100,40 @@ export async function judgeCriterion(
       contentType: ctx.contentType,
       catalogInstructions: ctx.catalogInstructions,
       catalogId: ctx.catalogId,
-      context: found.context,
+      context,
       override: ctx.evaluationPrompt,
       answerLists: ctx.answerLists,
     });
   } catch (error) {
     // A decode prompt that cannot be rendered: this criterion is not evaluated, with the reason.
     if (!isDecodeTemplateError(error)) throw error;
-    return { outcome: notEvaluatedOutcome(error.message), notes: [], called: false };
+    return {
+      unrendered: { outcome: notEvaluatedOutcome(error.message), notes: [], called: false },
+    };
   }
+  const selection = ctx.fewShot?.get(criterion.id);
+  if (selection === undefined) return { prompt };
+  const { answerFormat } = methodParts(criterion, { lists: ctx.answerLists });
+  const user = withFewShotBlock(prompt.user, selection.block, answerFormat);
+  return { prompt: { ...prompt, user }, examples: selection.examples.map((e) => e.labelId) };
+}
+
+/** Asks the judge about one criterion, parses the answer fail-closed, and never throws a model error. */
+export async function judgeCriterion(
+  ctx: CriterionJudgeContext,
+  criterion: Criterion,
+): Promise<JudgedCriterion> {
+  const found = await contextOrInsufficient(ctx, criterion);
+  if ("insufficient" in found) return found.insufficient;
+  const built = criterionPrompt(ctx, criterion, found.context);
+  if ("unrendered" in built) return built.unrendered;
+  const { prompt, examples } = built;
   const call = {
     purpose: "criterion" as const,
     criterionIds: [criterion.id],
     system: prompt.system,
     user: prompt.user,
+    ...(examples === undefined ? {} : { examples }),
     format:
       ctx.structuredOutput === false
         ? undefined
@@ -120,6 +148,7 @@ export async function judgeCriterion(
       notes: answer.notes,
       called: false,
       cached: true,
+      ...(examples === undefined ? {} : { examples }),
     };
   }
   let raw: string;
@@ -131,7 +160,7 @@ export async function judgeCriterion(
   const answer = parseJudgeResponse(raw, criterion);
   if (!lacksReasoning(answer)) {
     if (answer.usable) await ctx.session.remember(call, raw);
-    return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true };
+    return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true, examples };
   }
   // A decision without a justification: asked once more, then a judge error.
   let repaired: string;
@@ -152,7 +181,7 @@ export async function judgeCriterion(
   // Kept under the first call: the answer this prompt finally got.
   if (again.usable) await ctx.session.remember(call, repaired);
   const notes = [ASKED_AGAIN_NOTE, ...again.notes];
-  return { outcome: toOutcome(again), raw: repaired, notes, called: true };
+  return { outcome: toOutcome(again), raw: repaired, notes, called: true, examples };
 }
 
 /** A model that could not be called: the criterion is not evaluated (aborts are rethrown). */

@@ -19,6 +19,7 @@ import type { JudgedCriterion } from "./criterionJudge.js";
 import { EvaluationError } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { collectFeedback } from "./feedback.js";
+import { examplesUsed, planFewShot } from "./fewShotExamples.js";
 import { GuardScreen, screenedTexts } from "./guardScreen.js";
 import { scanTexts } from "./injectionScreen.js";
 import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
@@ -161,6 +162,11 @@ interface Assembly {
   panel?: PanelSummary;
 }
 
+function fewShotField(judged: Map<string, JudgedCriterion>) {
+  const used = examplesUsed(judged);
+  return used === undefined ? {} : { fewShotExamples: used };
+}
+
 /** The result, with passed, verdict, status and summary settled together under the overrides. */
 function assembleResult(parts: Assembly, overrides: ResultOverrides): EvaluationResult {
   const { options, score, session } = parts;
@@ -192,6 +198,7 @@ function assembleResult(parts: Assembly, overrides: ResultOverrides): Evaluation
     traces: session.traces,
     ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
     ...(parts.panel === undefined ? {} : { panel: parts.panel }),
+    ...fewShotField(parts.judged),
   };
 }
 
@@ -237,8 +244,10 @@ async function runEvaluation(
   const guard = new GuardScreen(settings.injectionGuard && llmJudged ? session : undefined, texts);
 
   const gated = { ...options, onProgress: guard.gate(options.onProgress) };
+  const fewShot = await planFewShot(options, text, warnings);
   const job = { options: gated, settings, text, session, registry, baseDir, warnings, guard };
-  const { panelRun, judged, judgeMode, guardReasons } = await judgeWithGuard(job, judging);
+  const withExamples = fewShot === undefined ? job : { ...job, fewShot };
+  const { panelRun, judged, judgeMode, guardReasons } = await judgeWithGuard(withExamples, judging);
   humanReview.push(...guardReasons);
   warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
   const results = criterionResults(catalog, judged, warnings);

@@ -53,6 +53,7 @@ export {
   ProjectNotFoundError,
 } from "./errors.js";
 export { evaluateContent } from "./evaluateContent.js";
+export type { FewShotOption } from "./fewShotExamples.js";
 export {
   type JudgeCacheEntry,
   type JudgeCacheOptions,

@@ -12,6 +12,7 @@ import {
 } from "./criterionJudge.js";
 import { runDeterministicCriterion } from "./deterministic.js";
 import { EvaluationModelError } from "./errors.js";
+import type { FewShotPlan } from "./fewShotExamples.js";
 import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
 import { judgeModeOf, planJudging } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
@@ -35,6 +36,8 @@ export interface CatalogJudging {
    * in the last group's call when there are groups); undefined or already started: not touched.
    */
   guard?: GuardScreen;
+  /** The few-shot examples chosen per criterion (absent: none). */
+  fewShot?: FewShotPlan;
 }
 
 /** Reports criterion progress and keeps every criterion's answer. */
@@ -113,6 +116,7 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     evaluationPrompt: options.evaluationPrompt,
     structuredOutput: settings.structuredOutput,
     answerLists: settings.answerLists,
+    ...(job.fewShot === undefined ? {} : { fewShot: job.fewShot }),
   };
 }
 
@@ -236,7 +240,8 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const plan = planJudging(llm, {
     mode: job.settings.mode,
     slots: job.settings.parallelSlots ?? job.settings.concurrency,
-    hasPromptOverride: job.options.evaluationPrompt !== undefined,
+    // Examples are a criterion's own: with any, auto asks one call per criterion.
+    hasPromptOverride: job.options.evaluationPrompt !== undefined || (job.fewShot?.size ?? 0) > 0,
   });
   // The guard's calls go first, beside everything else.
   const guard = job.guard?.start(plan.groups.length > 0 ? "the content" : undefined);

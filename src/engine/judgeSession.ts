@@ -15,6 +15,17 @@ export interface JudgeCall {
   history?: readonly BaseMessageLike[];
   /** Structured output for this call (a JSON Schema as Ollama's `format`). */
   format?: Record<string, unknown>;
+  /** Label ids of the reviewer corrections the prompt carries as few-shot examples. */
+  examples?: readonly string[];
+}
+
+/** The call's parameters as traced, with the few-shot examples it carried. */
+function parametersOf(
+  parameters: Readonly<Record<string, unknown>>,
+  call: JudgeCall,
+): Record<string, unknown> {
+  if (call.examples === undefined || call.examples.length === 0) return { ...parameters };
+  return { ...parameters, fewShotExamples: [...call.examples] };
 }
 
 /**
@@ -135,7 +146,7 @@ export class JudgeSession {
           purpose: call.purpose,
           criterionIds: call.criterionIds,
           model: answer.spec,
-          parameters: answer.parameters,
+          parameters: parametersOf(answer.parameters, call),
           systemPrompt: call.system,
           userPrompt,
           rawResponse: answer.text,
@@ -151,7 +162,7 @@ export class JudgeSession {
             purpose: call.purpose,
             criterionIds: call.criterionIds,
             model: error.model === undefined ? this.modelSpec : `${error.provider}:${error.model}`,
-            parameters: {},
+            parameters: parametersOf({}, call),
             systemPrompt: call.system,
             userPrompt,
             rawResponse: "",

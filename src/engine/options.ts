@@ -6,6 +6,7 @@ import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { PanelAggregateSchema } from "../scoring/panelResult.js";
 import type { EvaluationResult } from "../scoring/result.js";
+import type { FewShotOption } from "./fewShotExamples.js";
 import type { JudgeCacheSetting } from "./judgeCache.js";
 
 /**
@@ -147,6 +148,12 @@ export interface EvaluateContentOptions
    * settled with the rest: the result does not pass, its verdict is fail, the summary says why.
    */
   validator?: EvaluationValidator;
+  /**
+   * Reviewer corrections as few-shot examples in each criterion's prompt, from `source`. Off when
+   * absent; given, `enabled` decides, else the catalog's `fewShot.enabled`, else on. The result's
+   * `fewShotExamples` lists the label ids each criterion was shown.
+   */
+  fewShot?: FewShotOption;
 }
 
 /** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD says off / false / 0. */

@@ -13,7 +13,24 @@ export {
   PromptTemplateError,
   UnjudgedMethodError,
 } from "./errors.js";
+export {
+  EXAMPLE_CANDIDATES,
+  type ExampleQuery,
+  type ExampleSource,
+  exampleOfLabel,
+  inMemoryExampleSource,
+} from "./exampleSource.js";
 export { fenceData } from "./fence.js";
+export {
+  EXAMPLE_EXCERPT_CHARS,
+  EXAMPLE_NOTE_CHARS,
+  type FewShotExample,
+  FewShotExampleSchema,
+  type FewShotSelection,
+  renderFewShotBlock,
+  selectFewShotExamples,
+  wordSetCosine,
+} from "./fewShot.js";
 export {
   INJECTION_KINDS,
   type InjectionFinding,

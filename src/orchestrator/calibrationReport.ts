@@ -54,7 +54,7 @@ export function calibrationTime(value: string | Date, field: string): string {
   return new Date(time).toISOString();
 }
 
-function resolveScope(options: CalibrationReportScope): CalibrationScope {
+export function resolveScope(options: CalibrationReportScope): CalibrationScope {
   const scope: CalibrationScope = {};
   if (options.since !== undefined) scope.since = calibrationTime(options.since, "since");
   if (options.until !== undefined) scope.until = calibrationTime(options.until, "until");
@@ -80,7 +80,7 @@ function checkedLabels(labels: readonly CalibrationLabel[]): CalibrationLabel[] 
 }
 
 /** Every label of the scope, page after page in the store's keyset order. */
-async function readLabels(
+export async function readCalibrationLabels(
   source: CalibrationLabelSource,
   scope: CalibrationScope,
 ): Promise<CalibrationLabel[]> {
@@ -123,7 +123,7 @@ export async function calibrationReport(
   const labels =
     "labels" in options
       ? checkedLabels(options.labels).filter((label) => inScope(label, scope))
-      : await readLabels(options.store, scope);
+      : await readCalibrationLabels(options.store, scope);
   return buildCalibrationReport(labels, {
     ...scope,
     ...(options.generatedAt === undefined ? {} : { generatedAt: options.generatedAt }),

@@ -17,6 +17,11 @@ export {
   DEFAULT_SQLITE_PATH,
 } from "./checkpointer.js";
 export {
+  type CorrectionLabelReader,
+  type EvaluationTraceReader,
+  storeExampleSource,
+} from "./correctionExamples.js";
+export {
   createReviewDesk,
   type ReviewDeskHandle,
   type ReviewDeskOptions,

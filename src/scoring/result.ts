@@ -145,6 +145,8 @@ export const EvaluationResultSchema = z.object({
   validatorRejection: z.string().optional(),
   /** The judges' quotes: how many were checked, how many the content contains. */
   evidence: EvidenceSummarySchema.optional(),
+  /** The reviewer corrections given as few-shot examples: label ids per criterion id. */
+  fewShotExamples: z.record(z.string(), z.array(z.string())).optional(),
   /** Set when a panel of judges evaluated: its members, aggregate and overall agreement. */
   panel: PanelSummarySchema.optional(),
 });

@@ -215,6 +215,35 @@ export function labelPageQuery(query: CalibrationLabelQuery): { sql: string; par
   };
 }
 
+/** A criterion's reviewer corrections decided before a time, newest first (few-shot examples). */
+export interface CorrectionLabelQuery {
+  criterionId: string;
+  contentType?: string;
+  /** ISO 8601 instant: only labels decided strictly before it. */
+  before: string;
+  /** At most this many (1–200). */
+  limit: number;
+}
+
+/** The corrections (`source = 'marked'`) a CorrectionLabelQuery names, with `?` placeholders. */
+export function correctionLabelsQuery(query: CorrectionLabelQuery): {
+  sql: string;
+  params: unknown[];
+} {
+  const byType = query.contentType === undefined ? "" : " AND content_type = ?";
+  const limit = Math.min(200, Math.max(1, Math.trunc(query.limit) || 1));
+  return {
+    sql: `SELECT * FROM calibration_labels WHERE criterion_id = ? AND source = 'marked' AND decided_at < ?${byType}
+      ORDER BY decided_at DESC, decision_id DESC LIMIT ?`,
+    params: [
+      query.criterionId,
+      query.before,
+      ...(query.contentType === undefined ? [] : [query.contentType]),
+      limit,
+    ],
+  };
+}
+
 /** The labels of one thread, oldest decision first. */
 export const THREAD_LABELS_SQL =
   "SELECT * FROM calibration_labels WHERE thread_id = ? ORDER BY decided_at, decision_id, criterion_id";

@@ -11,6 +11,8 @@ import { now, type Step, type StoreDatabase, type Transaction, withValues } from
 import { ReviewerExistsError } from "./errors.js";
 import {
   type CalibrationLabelQuery,
+  type CorrectionLabelQuery,
+  correctionLabelsQuery,
   insertLabelsSql,
   labelOf,
   labelPageQuery,
@@ -66,6 +68,11 @@ export class ReviewTables {
 
   async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
     const { sql: text, params } = labelPageQuery(query);
+    return (await this.db.all(withValues(text, params))).map(labelOf);
+  }
+
+  async correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]> {
+    const { sql: text, params } = correctionLabelsQuery(query);
     return (await this.db.all(withValues(text, params))).map(labelOf);
   }
 

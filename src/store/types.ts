@@ -8,9 +8,13 @@ import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import type { CalibrationLabelCursor, CalibrationLabelQuery } from "./labelRows.js";
+import type {
+  CalibrationLabelCursor,
+  CalibrationLabelQuery,
+  CorrectionLabelQuery,
+} from "./labelRows.js";
 
-export type { CalibrationLabelCursor, CalibrationLabelQuery };
+export type { CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
 
 /** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
 export const DESK_GRAPH = "review-desk";
@@ -207,6 +211,8 @@ export interface ReviewStore {
    * read from their own indexed table, never from the checkpoints.
    */
   calibrationLabels(query?: CalibrationLabelQuery): Promise<CalibrationLabel[]>;
+  /** A criterion's reviewer corrections decided before a time, newest first (few-shot examples). */
+  correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]>;
   /** The calibration labels of one thread, oldest decision first. */
   labelsFor(threadId: string): Promise<CalibrationLabel[]>;
   decisionFor(threadId: string, interruptId: string): Promise<DecisionRow | undefined>;

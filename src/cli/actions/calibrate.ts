@@ -12,10 +12,12 @@ import type { CalibrationReport } from "../../scoring/calibration/reportSchema.j
 import { openReviewStore } from "../../store/index.js";
 import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
-import { InputFileError } from "../errors.js";
+import { CliError, InputFileError } from "../errors.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { type CalibrationFormat, renderCalibrationReport } from "../report/calibration/render.js";
 import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
+import { type ConfirmInput, runCalibrateApply } from "./calibrateApply.js";
+import { runCalibrateCompare } from "./calibrateCompare.js";
 
 export interface CalibrateCommandOptions {
   db?: string;
@@ -26,6 +28,14 @@ export interface CalibrateCommandOptions {
   contentType?: string;
   format: CalibrationFormat;
   out?: string;
+  /** Replay the labelled evaluations without and with few-shot examples. */
+  compare?: boolean;
+  /** Write the recommended thresholds as a new version (after confirmation). */
+  apply?: boolean;
+  catalog?: string;
+  rubric?: string;
+  model?: string;
+  yes?: boolean;
 }
 
 /**
@@ -76,6 +86,7 @@ function summaryLine(report: CalibrationReport, where: string): string {
 export async function runCalibrate(
   options: CalibrateCommandOptions,
   context: CliContext,
+  input?: ConfirmInput,
 ): Promise<void> {
   const store = storeOfFlags(options, context.env, context.cwd);
   const where = describeStore(store, context.cwd);
@@ -83,6 +94,11 @@ export async function runCalibrate(
   if (!storeExists(store)) {
     throw new InputFileError("--db file", where, "does not exist (no reviews were kept there)");
   }
+  if (options.compare === true && options.apply === true) {
+    throw new CliError("--compare and --apply are two runs: give one of them");
+  }
+  if (options.compare === true) return runCalibrateCompare(store, options, context);
+  if (options.apply === true) return runCalibrateApply(store, options, context, input);
   const report = await readReport(store, options);
   const text = renderCalibrationReport(report, options.format);
   if (options.out === undefined) {

@@ -13,6 +13,7 @@ import { showGenerationProgress } from "../embeddedProgress.js";
 import { CliError } from "../errors.js";
 import { readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
+import { openFewShot } from "../fewShotSource.js";
 import {
   ensureModelReady,
   explainModelFailure,
@@ -46,6 +47,8 @@ export interface EvaluateCommandOptions {
   db?: string;
   /** false with --no-cache. */
   cache?: boolean;
+  /** Show the judge the reviewers' corrections kept in --db as few-shot examples. */
+  fewShot?: boolean;
 }
 
 /** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
@@ -124,6 +127,7 @@ export async function runEvaluate(
   const stopGenerationProgress =
     target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
   const cacheStore = await cacheStoreOf(options, at);
+  const fewShot = await openFewShot(options, catalog, at);
   let result: EvaluationResult;
   try {
     result = await evaluateContent({
@@ -140,6 +144,7 @@ export async function runEvaluate(
       ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(cacheStore === undefined ? {} : { cache: { store: cacheStore } }),
+      ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
     });
   } catch (error) {
     stopGenerationProgress();
@@ -150,6 +155,7 @@ export async function runEvaluate(
     throw error;
   } finally {
     await cacheStore?.close();
+    await fewShot.close();
   }
 
   stopGenerationProgress();

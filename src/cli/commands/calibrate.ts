@@ -39,6 +39,12 @@ interface RawCalibrateOptions {
   contentType?: string;
   format: (typeof FORMATS)[number];
   out?: string;
+  compare?: boolean;
+  apply?: boolean;
+  catalog?: string;
+  rubric?: string;
+  model?: string;
+  yes?: boolean;
 }
 
 export function registerCalibrateCommand(program: Command, context: CliContext): void {
@@ -56,7 +62,25 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
       "only the labels of this content type (research, budget, …; a typo is refused)",
     )
     .addOption(new Option("-f, --format <format>", "output format").choices(FORMATS).default("md"))
-    .option("-o, --out <file>", "write the report to this file instead of stdout");
+    .option("-o, --out <file>", "write the report to this file instead of stdout")
+    .option(
+      "--compare",
+      "judge the period's labelled evaluations again without and with reviewer corrections as few-shot examples, and compare",
+    )
+    .option(
+      "--apply",
+      "write the recommended thresholds as a new catalog version in the registry (asks to confirm)",
+    )
+    .option(
+      "--catalog <file>",
+      "with --compare or --apply: the catalog the labels were judged with",
+    )
+    .option(
+      "--rubric <id>",
+      "with --compare or --apply: a rubric of the registry instead of --catalog",
+    )
+    .option("-m, --model <provider:model>", "with --compare: the judge model")
+    .option("-y, --yes", "with --apply: do not ask (for scripts)");
   addStoreOptions(command, "the reviews")
     .addHelpText(
       "after",
@@ -64,10 +88,17 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
         "the reviewer's (a score they marked as wrong, or the judge's outcome they let stand). The\n" +
         "report gives, per content type and criterion, Cohen's kappa on pass/fail, Spearman's rho\n" +
         "on scores, the threshold that would have agreed best, and the criteria whose judge\n" +
-        "disagrees most; --format html adds charts. See docs/calibration.md.\n",
+        "disagrees most; --format html adds charts. --compare replays the labelled evaluations\n" +
+        "without and with few-shot examples (each shown only corrections decided before it);\n" +
+        "--apply writes the thresholds that agree best (criteria with at least 10 comparable\n" +
+        "labels) as a new registry version, after an admin confirms. See docs/calibration.md.\n",
     )
     .action(async (options: RawCalibrateOptions) => {
       const { runCalibrate } = await import("../actions/calibrate.js");
-      await runCalibrate(options, context);
+      // The one place the command reads the process's stdin: the admin's yes to --apply.
+      await runCalibrate(options, context, {
+        stream: process.stdin,
+        terminal: process.stdin.isTTY === true,
+      });
     });
 }

@@ -87,6 +87,10 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     )
     .option("--db <file>", "keep the judge's answers in this SQLite file and reuse them")
     .option("--no-cache", "with --db: ask the judge for every criterion, keep nothing")
+    .option(
+      "--few-shot",
+      "with --db: show the judge the reviewers' corrections kept there as few-shot examples",
+    )
     .addHelpText("after", HELP_AFTER)
     .action(async (inputPath: string, options: RawEvaluateOptions) => {
       const { runEvaluate } = await import("../actions/evaluate.js");

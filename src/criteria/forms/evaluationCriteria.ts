@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type CatalogInput,
   type CriterionInput,
+  FewShotSettingsSchema,
   ScaleSchema,
   ScoringGuidelinesSchema,
   StatusRulesSchema,
@@ -38,6 +39,7 @@ const EvaluationCriteriaFileSchema = z.strictObject({
   instructions: z.string().optional(),
   passingThreshold: ThresholdSchema.optional(),
   statusRules: StatusRulesSchema.optional(),
+  fewShot: FewShotSettingsSchema.optional(),
   criteria: z.array(EvaluationCriteriaCriterionSchema),
 });
 type EvaluationCriteriaFile = z.infer<typeof EvaluationCriteriaFileSchema>;
@@ -72,6 +74,7 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
       instructions: raw.instructions,
       passingThreshold: raw.passingThreshold,
       statusRules: raw.statusRules,
+      ...(raw.fewShot === undefined ? {} : { fewShot: raw.fewShot }),
       criteria: raw.criteria.map(
         (c): CriterionInput => ({
           id: c.id,

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { type CatalogInput, type CriterionInput, FIVE_POINT_SCALE } from "../model.js";
+import {
+  type CatalogInput,
+  type CriterionInput,
+  FIVE_POINT_SCALE,
+  MAX_FEW_SHOT_EXAMPLES,
+  MAX_FEW_SHOT_TOKENS,
+} from "../model.js";
 import {
   type CatalogForm,
   firstCriterion,
@@ -13,7 +19,8 @@ import {
  * A funding criteria catalog (TOON): `meta{version,program,…}:` and
  * `criteria[N,]{id,type,weight,title,prompt}:`. `check` criteria are knockouts (pass/fail); `score`
  * criteria are rated 1–5. The meta row may add `id`, `description`, `passing_threshold`,
- * `fundable_threshold` and `reject_below` (native 1–5).
+ * `fundable_threshold` and `reject_below` (native 1–5), and reviewer corrections as few-shot
+ * examples: `few_shot` (true/false), `few_shot_examples` (1–10) and `few_shot_tokens` (50–4000).
  */
 const FundingCatalogMetaSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -23,7 +30,21 @@ const FundingCatalogMetaSchema = z.strictObject({
   passing_threshold: ThresholdSchema.optional(),
   fundable_threshold: z.number().min(1).max(5).optional(),
   reject_below: z.number().min(1).max(5).optional(),
+  few_shot: z.boolean().optional(),
+  few_shot_examples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).optional(),
+  few_shot_tokens: z.number().int().min(50).max(MAX_FEW_SHOT_TOKENS).optional(),
 });
+
+type FundingCatalogMeta = z.infer<typeof FundingCatalogMetaSchema>;
+
+/** The meta row's few-shot columns as the catalog's setting (none given: no setting). */
+function fewShotOf(meta: FundingCatalogMeta): CatalogInput["fewShot"] {
+  const { few_shot: enabled, few_shot_examples: maxExamples, few_shot_tokens: tokenBudget } = meta;
+  if (enabled === undefined && maxExamples === undefined && tokenBudget === undefined) {
+    return undefined;
+  }
+  return { enabled: enabled ?? false, maxExamples, tokenBudget };
+}
 
 const FundingCatalogCriterionSchema = z.strictObject({
   id: z.string().min(1),
@@ -62,11 +83,13 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
       id: ["meta", "id"],
       version: ["meta", "version"],
       name: ["meta", "program"],
+      fewShot: ["meta", "few_shot"],
     });
   },
   toCatalog(raw, context): CatalogInput {
     const { meta } = raw;
     const fundable = meta.fundable_threshold ?? 4.0;
+    const fewShot = fewShotOf(meta);
     return {
       id: meta.id ?? context.fallbackId,
       name: meta.program,
@@ -79,6 +102,7 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
         fundable,
         rejectBelow: meta.reject_below,
       },
+      ...(fewShot === undefined ? {} : { fewShot }),
       criteria: raw.criteria.map(
         (c): CriterionInput => ({
           id: c.id,

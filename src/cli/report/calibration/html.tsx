@@ -25,7 +25,7 @@ import {
   thresholdText,
 } from "./text.js";
 
-const STYLE = `
+export const CALIBRATION_STYLE = `
 :root { --good: #2f7d32; --fair: #b26a00; --poor: #c62828; --ink: #1d2329; --muted: #5f6b76;
   --line: #dde3e8; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
 body { color: var(--ink); margin: 2rem auto; max-width: 64rem; padding: 0 1rem; line-height: 1.45; }
@@ -54,7 +54,7 @@ svg.chart circle.best { fill: var(--good); }
 footer { color: var(--muted); font-size: .85rem; margin-top: 2rem; }
 `;
 
-function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]) {
+export function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]) {
   return (
     <table>
       <thead>
@@ -153,7 +153,7 @@ export function renderCalibrationHtml(report: CalibrationReport): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Calibration report</title>
         {/* Our own stylesheet, a constant: nothing of the labels is in it. */}
-        <style dangerouslySetInnerHTML={{ __html: STYLE }} />
+        <style dangerouslySetInnerHTML={{ __html: CALIBRATION_STYLE }} />
       </head>
       <body>
         <header>

@@ -1,0 +1,123 @@
+/**
+ * `evalgate calibrate --apply`: the thresholds the report recommends written as a new version of
+ * the catalog through the rubric registry, only once an admin said yes (at a terminal, or --yes in
+ * a script); the version records the labels that justified it, the period and κ before and after.
+ * A criterion with fewer than MIN_LABELS_TO_APPLY comparable labels keeps its threshold.
+ */
+import { readCalibrationLabels, resolveScope } from "../../orchestrator/calibrationReport.js";
+import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import {
+  catalogWithThresholds,
+  planThresholds,
+  type ThresholdPlan,
+} from "../../scoring/calibration/applyThresholds.js";
+import { openReviewStore } from "../../store/index.js";
+import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
+import { createLineReader } from "../review/input.js";
+import type { CheckpointStore } from "../review/store.js";
+import { type CatalogFlags, catalogOfFlags, registryOptions } from "./calibrateSources.js";
+
+export interface ApplyOptions extends CatalogFlags {
+  since?: string;
+  until?: string;
+  contentType?: string;
+  yes?: boolean;
+}
+
+/** Where the admin's yes comes from: stdin, and whether it is a terminal. */
+export interface ConfirmInput {
+  stream: NodeJS.ReadableStream;
+  terminal: boolean;
+}
+
+function kappaText(kappa: number | null): string {
+  return kappa === null ? "n/a" : kappa.toFixed(2);
+}
+
+/** The plan in lines: what changes, and what is kept and why. */
+export function describePlan(plan: ThresholdPlan): string {
+  const lines = plan.changes.map(
+    (c) =>
+      `  ${c.criterionId}: ${c.from.toFixed(2)} → ${c.to.toFixed(2)} (${c.compared} labels; agreement ${(c.agreementBefore * 100).toFixed(0)}% → ${(c.agreementAfter * 100).toFixed(0)}%, κ ${kappaText(c.kappaBefore)} → ${kappaText(c.kappaAfter)})`,
+  );
+  lines.push(
+    ...plan.kept.map((k) => `  ${k.criterionId}: stays ${k.threshold.toFixed(2)} (${k.reason})`),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+async function confirmed(
+  options: ApplyOptions,
+  input: ConfirmInput | undefined,
+  context: CliContext,
+) {
+  if (options.yes === true) return true;
+  if (input === undefined || !input.terminal) {
+    throw new CliError("--apply asks an admin to confirm at a terminal; in a script, add --yes");
+  }
+  context.stderr.write("Write this as a new version? [y/N] ");
+  const reader = createLineReader(input.stream, context.signal);
+  try {
+    const answer = (await reader.next())?.trim().toLowerCase();
+    return answer === "y" || answer === "yes";
+  } finally {
+    reader.close();
+  }
+}
+
+/** The content type the catalog's labels are of: --content-type, else the only one in the labels. */
+function contentTypeOf(given: string | undefined, types: readonly string[]): string {
+  if (given !== undefined) return given;
+  const distinct = [...new Set(types)];
+  if (distinct.length === 1) return distinct[0] as string;
+  throw new CliError(
+    distinct.length === 0
+      ? "--apply found no reviewer labels in this period"
+      : `the labels are of ${distinct.length} content types (${distinct.slice(0, 8).join(", ")}): name one with --content-type`,
+  );
+}
+
+export async function runCalibrateApply(
+  store: CheckpointStore,
+  options: ApplyOptions,
+  context: CliContext,
+  input: ConfirmInput | undefined,
+): Promise<void> {
+  const catalog = await catalogOfFlags(options, store, context, "--apply");
+  const scope = resolveScope(options);
+  const reviews = await openReviewStore(registryOptions(store));
+  const labels = await readCalibrationLabels(reviews, scope).finally(() => reviews.close());
+  const contentType = contentTypeOf(
+    options.contentType,
+    labels.map((l) => l.contentType),
+  );
+  const plan = planThresholds(catalog, labels, contentType);
+  context.stdout.write(
+    `Thresholds of ${catalog.id} ${catalog.version} (${contentType}):\n${describePlan(plan)}`,
+  );
+  if (plan.changes.length === 0) {
+    context.stderr.write("nothing to change: no version written\n");
+    return;
+  }
+  if (!(await confirmed(options, input, context))) {
+    context.stderr.write("not confirmed: no version written\n");
+    return;
+  }
+  const next = catalogWithThresholds(catalog, plan, {
+    since: scope.since ?? null,
+    until: scope.until ?? null,
+    contentType,
+    appliedAt: new Date().toISOString(),
+    ...(context.env.USER === undefined ? {} : { appliedBy: context.env.USER }),
+  });
+  const registry = await RubricRegistry.open(registryOptions(store));
+  try {
+    // A catalog from a file is registered as it is first, so the registry keeps both versions.
+    if (options.catalog !== undefined) await registry.add(catalog);
+    const added = await registry.add(next);
+    context.stdout.write(`registered ${added.id} version ${added.version}\n`);
+  } finally {
+    await registry.close();
+  }
+}

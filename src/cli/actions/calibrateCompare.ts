@@ -1,0 +1,74 @@
+/**
+ * `evalgate calibrate --compare`: the labelled evaluations of the period judged again without and
+ * with reviewer corrections as few-shot examples (each shown only corrections decided before it),
+ * and the judge's agreement with the reviewers in both arms, side by side.
+ */
+import { resolve } from "node:path";
+import { contentOfTraces } from "../../judge/tracedContent.js";
+import { createChatModel } from "../../llm/chatModel.js";
+import { compareFewShot } from "../../orchestrator/calibrationReplay.js";
+import { readCalibrationLabels, resolveScope } from "../../orchestrator/calibrationReport.js";
+import { storeExampleSource } from "../../orchestrator/correctionExamples.js";
+import { openReviewStore } from "../../store/index.js";
+import type { CliContext } from "../context.js";
+import { readyModel } from "../modelCheck.js";
+import { writeFileAtomically } from "../outputFile.js";
+import { renderComparison } from "../report/calibration/compare.js";
+import type { CalibrationFormat } from "../report/calibration/render.js";
+import type { CheckpointStore } from "../review/store.js";
+import {
+  type CatalogFlags,
+  catalogOfFlags,
+  openTraceStore,
+  registryOptions,
+} from "./calibrateSources.js";
+
+export interface CompareOptions extends CatalogFlags {
+  since?: string;
+  until?: string;
+  contentType?: string;
+  model?: string;
+  format: CalibrationFormat;
+  out?: string;
+}
+
+export async function runCalibrateCompare(
+  store: CheckpointStore,
+  options: CompareOptions,
+  context: CliContext,
+): Promise<void> {
+  const catalog = await catalogOfFlags(options, store, context, "--compare");
+  const target = await readyModel(options.model, context);
+  const reviews = await openReviewStore(registryOptions(store));
+  const { traces, close } = openTraceStore(store);
+  try {
+    const scope = resolveScope(options);
+    const labels = await readCalibrationLabels(reviews, scope);
+    const comparison = await compareFewShot({
+      labels,
+      catalog,
+      model: createChatModel(target.spec, {
+        env: context.env,
+        ...(target.defaultTimeoutMs === undefined ? {} : { timeoutMs: target.defaultTimeoutMs }),
+      }),
+      examples: storeExampleSource(reviews, traces),
+      contentOf: async (label) =>
+        contentOfTraces(
+          await traces.getTraces({ evaluationId: label.evaluationId }),
+          label.criterionId,
+        ),
+    });
+    const text = renderComparison(comparison, options.format);
+    if (options.out === undefined) context.stdout.write(text);
+    else {
+      await writeFileAtomically(resolve(context.cwd, options.out), text);
+      context.stderr.write(`wrote the ${options.format} comparison to ${options.out}\n`);
+    }
+    context.stderr.write(
+      `${comparison.replayed} of ${comparison.labels} labels replayed without and with examples\n`,
+    );
+  } finally {
+    await close();
+    await reviews.close();
+  }
+}

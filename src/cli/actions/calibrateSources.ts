@@ -1,0 +1,66 @@
+/**
+ * What `calibrate --compare` and `--apply` read besides the labels: the catalog (a file, or a
+ * rubric registered in the same database) and the traces kept beside the labels (the content a
+ * replay judges again), with the store they live in.
+ */
+import { resolve } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { loadCatalog } from "../../criteria/load.js";
+import type { Catalog } from "../../criteria/model.js";
+import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import type { TraceStore } from "../../store/traceStore.js";
+import { SqliteTraceStore } from "../../store/traceStore.js";
+import { PostgresTraceStore } from "../../store/traceStorePostgres.js";
+import type { CliContext } from "../context.js";
+import { CliError } from "../errors.js";
+import type { CheckpointStore } from "../review/store.js";
+
+export interface CatalogFlags {
+  catalog?: string;
+  rubric?: string;
+}
+
+export function registryOptions(store: CheckpointStore) {
+  return store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url };
+}
+
+/** The catalog --catalog names (a file) or --rubric names (the latest registered version). */
+export async function catalogOfFlags(
+  flags: CatalogFlags,
+  store: CheckpointStore,
+  context: CliContext,
+  what: string,
+): Promise<Catalog> {
+  if ((flags.catalog === undefined) === (flags.rubric === undefined)) {
+    throw new CliError(
+      `${what} needs the catalog its labels were judged with: --catalog <file> or --rubric <id>`,
+    );
+  }
+  if (flags.catalog !== undefined) return loadCatalog(resolve(context.cwd, flags.catalog));
+  const registry = await RubricRegistry.open(registryOptions(store));
+  try {
+    return await registry.require(flags.rubric as string);
+  } finally {
+    await registry.close();
+  }
+}
+
+/** The trace store of the database, and how to close what was opened for it. */
+export function openTraceStore(store: CheckpointStore): {
+  traces: TraceStore;
+  close(): Promise<void>;
+} {
+  if (store.kind === "sqlite") {
+    const db = new Database(store.path, { fileMustExist: true });
+    db.pragma("busy_timeout = 10000");
+    return {
+      traces: new SqliteTraceStore(db),
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+  const pool = new pg.Pool({ connectionString: store.url, max: 2 });
+  return { traces: new PostgresTraceStore(pool), close: () => pool.end() };
+}

@@ -1,0 +1,100 @@
+/**
+ * Where few-shot examples come from: an ExampleSource answers "the reviewer corrections of
+ * criterion X (of content type T) decided before time t". One over the review store's calibration
+ * labels lives beside the orchestrator (correctionExamples.ts); this file has the interface, the
+ * in-memory source for library users and tests, and the conversion of a label into an example.
+ */
+import { z } from "zod";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { JudgePromptError } from "./errors.js";
+import {
+  boundedExample,
+  EXAMPLE_EXCERPT_CHARS,
+  type FewShotExample,
+  FewShotExampleSchema,
+  labelIdOf,
+} from "./fewShot.js";
+
+/** The most candidates a source is asked for per criterion (the most similar are then chosen). */
+export const EXAMPLE_CANDIDATES = 50;
+
+export interface ExampleQuery {
+  criterionId: string;
+  /** Only corrections of this content type (all when absent). */
+  contentType?: string;
+  /** Only corrections decided strictly before this ISO 8601 instant. */
+  before: string;
+  /** At most this many, newest first. */
+  limit: number;
+}
+
+/** Answers the reviewer corrections a criterion's few-shot examples are chosen from. */
+export interface ExampleSource {
+  examples(query: ExampleQuery): Promise<FewShotExample[]>;
+}
+
+/**
+ * A reviewer's correction as an example, with the content excerpt it was about; undefined for a
+ * label that is no correction (the reviewer let the judge's outcome stand).
+ */
+export function exampleOfLabel(
+  label: CalibrationLabel,
+  content: string,
+): FewShotExample | undefined {
+  if (label.source !== "marked") return undefined;
+  const corrected = label.reviewerNative ?? label.reviewerScore;
+  if (corrected === undefined) return undefined;
+  return boundedExample({
+    labelId: labelIdOf(label.decisionId, label.criterionId),
+    criterionId: label.criterionId,
+    contentType: label.contentType,
+    decidedAt: label.decidedAt,
+    excerpt: content.slice(0, EXAMPLE_EXCERPT_CHARS * 4),
+    judgeValue: label.judgeNative ?? label.judgeScore ?? null,
+    correctedValue: corrected,
+    ...(label.reviewerNote === undefined ? {} : { note: label.reviewerNote }),
+  });
+}
+
+function instant(text: string): number {
+  return Date.parse(text);
+}
+
+/**
+ * Examples kept in memory (checked by the example schema, excerpts and notes cut to their bounds):
+ * for library users with corrections of their own, and for tests.
+ *
+ * @example
+ * const source = inMemoryExampleSource([{ labelId: "d1#clarity", criterionId: "clarity",
+ *   decidedAt: "2026-11-02T10:00:00Z", excerpt: "…", judgeValue: 4, correctedValue: 2 }]);
+ * await evaluateContent({ content, catalog, fewShot: { source } });
+ */
+export function inMemoryExampleSource(examples: readonly FewShotExample[]): ExampleSource {
+  const parsed = z.array(FewShotExampleSchema).safeParse(examples);
+  if (!parsed.success) {
+    throw new JudgePromptError(z.prettifyError(parsed.error), { source: "few-shot examples" });
+  }
+  const kept = parsed.data.map(boundedExample);
+  for (const example of kept) {
+    if (Number.isNaN(instant(example.decidedAt))) {
+      throw new JudgePromptError(
+        `decidedAt "${example.decidedAt.slice(0, 40)}" is not an ISO 8601 time`,
+        { source: `few-shot example ${example.labelId.slice(0, 80)}` },
+      );
+    }
+  }
+  return {
+    async examples(query) {
+      const before = instant(query.before);
+      return kept
+        .filter(
+          (e) =>
+            e.criterionId === query.criterionId &&
+            (query.contentType === undefined || e.contentType === query.contentType) &&
+            instant(e.decidedAt) < before,
+        )
+        .sort((a, b) => instant(b.decidedAt) - instant(a.decidedAt))
+        .slice(0, Math.max(0, query.limit));
+    },
+  };
+}

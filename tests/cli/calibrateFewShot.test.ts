@@ -1,0 +1,297 @@
+/**
+ * `evalgate calibrate --compare` and `--apply` against a real SQLite review store: the replay runs
+ * both arms through the Ollama-protocol stand-in (counts, scores, the time split: no example newer
+ * than the label it is shown for), and --apply writes the threshold worked out by hand as a new
+ * registry version with its evidence, only after a yes (refused without a terminal or --yes).
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCalibrate } from "../../src/cli/actions/calibrate.js";
+import { type CliContext, createCliContext } from "../../src/cli/context.js";
+import { fenceData } from "../../src/judge/fence.js";
+import { buildTrace } from "../../src/judge/trace.js";
+import { CalibrationComparisonSchema } from "../../src/orchestrator/calibrationReplay.js";
+import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
+import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
+import { openReviewStore, SqliteTraceStore } from "../../src/store/index.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { judgeEnv } from "./helpers.js";
+
+const MODEL = "judge:latest";
+
+function label(
+  n: number,
+  criterionId: string,
+  decidedAt: string,
+  over: Partial<CalibrationLabel> = {},
+) {
+  return {
+    decisionId: `d${n}`,
+    threadId: `t${n}`,
+    stage: "solution",
+    contentType: "solution",
+    evaluationId: `ev${n}`,
+    reviewer: "ana",
+    decidedAt,
+    action: "revise",
+    judgePassed: true,
+    criterionId,
+    criterionTitle: criterionId,
+    method: "score",
+    threshold: 0.5,
+    judgeScore: 0.9,
+    judgeMet: true,
+    judgeNative: 0.9,
+    source: "marked",
+    reviewerScore: 0.2,
+    reviewerNative: 0.2,
+    ...over,
+  } satisfies CalibrationLabel;
+}
+
+const CATALOG = {
+  id: "solution_quality",
+  name: "Solution quality",
+  version: "1.0.0",
+  passingThreshold: 0.5,
+  criteria: [
+    {
+      id: "feasibility",
+      title: "Feasibility",
+      description: "Can the plan be carried out?",
+      weight: 1,
+      method: { kind: "score", scale: { min: 0, max: 1 } },
+    },
+  ],
+};
+
+function bufferContext(dir: string, env: Record<string, string>) {
+  const out = { stdout: "", stderr: "" };
+  const context: CliContext = createCliContext({
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+    env,
+    cwd: dir,
+  });
+  return { context, out };
+}
+
+let dir = "";
+let server: OllamaServer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "evalgate-fewshot-"));
+  await writeFile(join(dir, "catalog.json"), JSON.stringify(CATALOG));
+  server = await startOllamaServer({
+    models: [MODEL],
+    // With examples in the prompt the stand-in answers 0.8, without them 0.3.
+    responder: (request) => {
+      const user = request.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+      const score = user.includes("<<<EXAMPLE id=") ? 0.8 : 0.3;
+      return JSON.stringify({ reasoning: `Scored ${score}.`, score, hits: [], misses: [] });
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("calibrate --compare", () => {
+  it("replays both arms, counts what it skipped, and never shows a newer correction", async () => {
+    const db = join(dir, "compare.sqlite");
+    const store = await openReviewStore({ sqlitePath: db });
+    const hours = ["09", "10", "11", "12", "13"];
+    await store.addCalibrationLabels([
+      ...hours.map((h, i) => label(i + 1, "feasibility", `2026-05-0${i + 1}T${h}:00:00.000Z`)),
+      label(6, "not_in_catalog", "2026-05-03T11:00:00.000Z"),
+    ]);
+    await store.close();
+    const traces = new SqliteTraceStore(new Database(db));
+    for (const n of [1, 2, 3, 4]) {
+      const content = `Plan ${n}: solar panels on roof number ${n}.`;
+      await traces.saveTraces({ evaluationId: `ev${n}` }, [
+        buildTrace({
+          purpose: "criterion",
+          criterionIds: ["feasibility"],
+          model: `ollama:${MODEL}`,
+          parameters: {},
+          systemPrompt: "judge",
+          userPrompt: `Content under evaluation:\n${fenceData("CONTENT", content)}`,
+          rawResponse: "{}",
+          latencyMs: 1,
+        }),
+      ]);
+    }
+    const { context, out } = bufferContext(dir, judgeEnv(server.url, MODEL));
+    const before = server.chatRequests().length;
+    await runCalibrate(
+      {
+        db: "compare.sqlite",
+        format: "json",
+        compare: true,
+        catalog: "catalog.json",
+        model: `ollama:${MODEL}`,
+      },
+      context,
+    );
+    const comparison = CalibrationComparisonSchema.parse(JSON.parse(out.stdout));
+    expect(comparison.labels).toBe(6);
+    expect(comparison.replayed).toBe(4);
+    expect(comparison.skipped).toEqual({ noContent: 1, notInCatalog: 1 });
+    // Two arms, four evaluations, one criterion each, no guard call.
+    expect(server.chatRequests().length - before).toBe(8);
+    expect(comparison.replays.map((r) => r.examples.length)).toEqual([0, 1, 2, 3]);
+    for (const replay of comparison.replays) {
+      for (const example of replay.examples) {
+        expect(Date.parse(example.decidedAt)).toBeLessThan(Date.parse(replay.decidedAt));
+        expect(example.labelId).not.toBe(replay.labelId);
+      }
+    }
+    expect(comparison.replays.map((r) => [r.scoreWithout, r.scoreWith])).toEqual([
+      [0.3, 0.3],
+      [0.3, 0.8],
+      [0.3, 0.8],
+      [0.3, 0.8],
+    ]);
+    // Reviewers said 0.2 (fail at 0.5) every time: 0.3 agrees 4 of 4, 0.8 agrees 1 of 4.
+    expect(comparison.without.agreement.value).toBe(1);
+    expect(comparison.with.agreement.value).toBe(0.25);
+    expect(out.stderr).toContain("4 of 6 labels replayed without and with examples");
+  }, 60_000);
+});
+
+/** 12 marked labels: six the judge scored 0.6 and the reviewer failed, six 0.8 both passed. */
+function applyLabels(): CalibrationLabel[] {
+  return Array.from({ length: 12 }, (_, i) =>
+    label(100 + i, "feasibility", `2026-06-01T${String(10 + i).padStart(2, "0")}:00:00.000Z`, {
+      judgeScore: i < 6 ? 0.6 : 0.8,
+      judgeNative: i < 6 ? 0.6 : 0.8,
+      reviewerScore: i < 6 ? 0.2 : 0.9,
+      reviewerNative: i < 6 ? 0.2 : 0.9,
+    }),
+  );
+}
+
+async function applyStore(name: string, labels: CalibrationLabel[]) {
+  const store = await openReviewStore({ sqlitePath: join(dir, name) });
+  await store.addCalibrationLabels(labels);
+  await store.close();
+}
+
+describe("calibrate --apply", () => {
+  const options = (db: string) => ({
+    db,
+    format: "md" as const,
+    apply: true,
+    catalog: "catalog.json",
+  });
+
+  it("is refused without a terminal and without --yes, and writes nothing", async () => {
+    await applyStore("refused.sqlite", applyLabels());
+    const { context } = bufferContext(dir, {});
+    await expect(runCalibrate(options("refused.sqlite"), context)).rejects.toThrow(/add --yes/);
+    const registry = await RubricRegistry.open({ sqlitePath: join(dir, "refused.sqlite") });
+    expect(await registry.get("solution_quality")).toBeUndefined();
+    await registry.close();
+  });
+
+  it("writes the threshold worked out by hand after a yes, with the labels behind it", async () => {
+    await applyStore("apply.sqlite", applyLabels());
+    const { context, out } = bufferContext(dir, {});
+    const stdin = new PassThrough();
+    stdin.end("y\n");
+    await runCalibrate(options("apply.sqlite"), context, { stream: stdin, terminal: true });
+    // At 0.50 the judge passes all twelve: 6 agree (50%), κ 0. From 0.61 to 0.80 it fails the
+    // six 0.6s: all agree (100%), κ 1; 0.61 is the nearest to 0.50.
+    expect(out.stdout).toContain(
+      "feasibility: 0.50 → 0.61 (12 labels; agreement 50% → 100%, κ 0.00 → 1.00)",
+    );
+    expect(out.stdout).toContain("registered solution_quality version 1.0.1");
+    const registry = await RubricRegistry.open({ sqlitePath: join(dir, "apply.sqlite") });
+    const written = await registry.require("solution_quality");
+    await registry.close();
+    expect(written.criteria[0]?.passingThreshold).toBe(0.61);
+    expect(written.calibration?.changes[0]).toMatchObject({
+      criterionId: "feasibility",
+      from: 0.5,
+      to: 0.61,
+      compared: 12,
+      kappaBefore: 0,
+      kappaAfter: 1,
+    });
+    expect(written.calibration?.changes[0]?.labelIds).toHaveLength(12);
+    expect(written.calibration?.changes[0]?.labelIds[0]).toBe("d100#feasibility");
+  });
+
+  it("changes nothing on a no, or for a criterion with fewer than 10 labels, saying why", async () => {
+    await applyStore("no.sqlite", applyLabels());
+    const first = bufferContext(dir, {});
+    const stdin = new PassThrough();
+    stdin.end("n\n");
+    await runCalibrate(options("no.sqlite"), first.context, { stream: stdin, terminal: true });
+    expect(first.out.stderr).toContain("not confirmed: no version written");
+    await applyStore("few.sqlite", applyLabels().slice(3, 12));
+    const second = bufferContext(dir, {});
+    await runCalibrate({ ...options("few.sqlite"), yes: true }, second.context);
+    expect(second.out.stdout).toContain(
+      "feasibility: stays 0.50 (9 comparable label(s), fewer than the 10 needed)",
+    );
+    expect(second.out.stderr).toContain("nothing to change: no version written");
+    for (const db of ["no.sqlite", "few.sqlite"]) {
+      const registry = await RubricRegistry.open({ sqlitePath: join(dir, db) });
+      expect(await registry.get("solution_quality")).toBeUndefined();
+      await registry.close();
+    }
+  });
+});
+
+describe("evaluate --few-shot", () => {
+  it("shows the judge the corrections kept in --db, and is refused without one", async () => {
+    const db = join(dir, "evaluate.sqlite");
+    const store = await openReviewStore({ sqlitePath: db });
+    await store.addCalibrationLabels([label(200, "feasibility", "2026-05-01T09:00:00.000Z")]);
+    await store.close();
+    const traces = new SqliteTraceStore(new Database(db));
+    await traces.saveTraces({ evaluationId: "ev200" }, [
+      buildTrace({
+        purpose: "criterion",
+        criterionIds: ["feasibility"],
+        model: `ollama:${MODEL}`,
+        parameters: {},
+        systemPrompt: "judge",
+        userPrompt: `Content:\n${fenceData("CONTENT", "A wind farm without a grid connection.")}`,
+        rawResponse: "{}",
+        latencyMs: 1,
+      }),
+    ]);
+    await writeFile(join(dir, "draft.md"), "A wind farm with a grid connection.");
+    const { runEvaluate } = await import("../../src/cli/actions/evaluate.js");
+    const env = { ...judgeEnv(server.url, MODEL), EVALGATE_INJECTION_GUARD: "off" };
+    const { context, out } = bufferContext(dir, env);
+    const before = server.chatRequests().length;
+    const flags = { catalog: "catalog.json", mode: "auto" as const, format: "json" as const };
+    await runEvaluate(
+      "draft.md",
+      { ...flags, db: "evaluate.sqlite", fewShot: true, cache: false },
+      context,
+    );
+    const result = JSON.parse(out.stdout);
+    expect(result.fewShotExamples).toEqual({ feasibility: ["d200#feasibility"] });
+    const asked = server.chatRequests().slice(before);
+    expect(
+      asked.some((r) =>
+        JSON.stringify(r.messages).includes("A wind farm without a grid connection."),
+      ),
+    ).toBe(true);
+    const bare = bufferContext(dir, env);
+    await expect(
+      runEvaluate("draft.md", { ...flags, fewShot: true }, bare.context),
+    ).rejects.toThrow(/--few-shot reads the reviewers' corrections from a --db/);
+  }, 60_000);
+});
