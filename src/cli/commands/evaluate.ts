@@ -71,7 +71,7 @@ type RawEvaluateOptions = Omit<EvaluateCommandOptions, "mode" | "format" | keyof
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
   const command = program
     .command("evaluate")
-    .description("judge a content file or a project folder against a criteria catalog")
+    .description("judge content files or project folders against a criteria catalog")
     .argument("<file-or-dir...>", "content files, or project folders of documents")
     .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
     .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct");
