@@ -231,7 +231,7 @@ describe.concurrent("evalgate help and usage", { timeout: SPAWN_TIMEOUT }, () =>
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: evalgate/);
     }
-    expect(runs[0]?.stdout).toMatch(/evaluate \[options\] <file-or-dir>/);
+    expect(runs[0]?.stdout).toMatch(/evaluate \[options\] <file-or-dir\.\.\.>/);
     expect(runs[1]?.stdout).toContain("--content-type <type>");
   });
 

@@ -12,13 +12,16 @@ import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { createLiveLine } from "../liveLine.js";
 import { readyModel } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
+import { coveragePasses, renderBlueprintJunit } from "../report/junitBlueprint.js";
 import { formatScore } from "../report/text.js";
 
 export interface BlueprintRunCommandOptions {
   models?: string;
   judge?: string;
-  format: "json" | "toon";
+  format: "json" | "toon" | "junit";
   out?: string;
+  /** Exit 1 when an average coverage is under this (0–1); the JUnit testcases' threshold. */
+  failUnder?: number;
   seed?: number;
   timeout?: number;
 }
@@ -57,6 +60,27 @@ function failedPairs(run: BlueprintRun): number {
     for (const coverage of Object.values(byModel)) if (coverage.error !== undefined) failed += 1;
   }
   return failed;
+}
+
+/** The pairs whose average coverage is under --fail-under (or missing), as `prompt × model`. */
+function pairsUnder(run: BlueprintRun, failUnder: number): string[] {
+  const under: string[] = [];
+  for (const [promptId, byModel] of Object.entries(run.evaluationResults.llmCoverageScores)) {
+    for (const [model, coverage] of Object.entries(byModel)) {
+      if (!coveragePasses(coverage, failUnder)) under.push(`${promptId} × ${model}`);
+    }
+  }
+  return under;
+}
+
+/** The comparison document in the format asked for. */
+function renderRun(
+  run: BlueprintRun,
+  options: BlueprintRunCommandOptions,
+  encodeToon: (value: unknown) => string,
+): string {
+  if (options.format === "junit") return renderBlueprintJunit(run, options.failUnder);
+  return options.format === "toon" ? `${encodeToon(run)}\n` : `${JSON.stringify(run, null, 2)}\n`;
 }
 
 /**
@@ -102,8 +126,7 @@ export async function runBlueprintCommand(
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     onProgress: progress.onProgress,
   }).finally(progress.finish);
-  const text =
-    options.format === "toon" ? `${encodeToon(run)}\n` : `${JSON.stringify(run, null, 2)}\n`;
+  const text = renderRun(run, options, encodeToon);
   if (options.out === undefined) {
     context.stdout.write(text);
   } else {
@@ -117,5 +140,11 @@ export async function runBlueprintCommand(
       `${failed} of ${total} answers could not be given or fully judged: see their "error" in the result\n`,
     );
   }
-  context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
+  const under = options.failUnder === undefined ? [] : pairsUnder(run, options.failUnder);
+  if (under.length > 0) {
+    context.stderr.write(
+      `--fail-under ${options.failUnder}: average coverage under it, or none, for ${under.join(", ")}\n`,
+    );
+  }
+  context.exitCode = failed > 0 || under.length > 0 ? EXIT_FAILED : EXIT_OK;
 }

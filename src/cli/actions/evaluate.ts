@@ -11,7 +11,7 @@ import { checkedContentType } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
 import { CliError } from "../errors.js";
-import { readEvaluationInput } from "../evaluationInput.js";
+import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
 import {
@@ -22,7 +22,13 @@ import {
 } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
 import { createProgressReporter } from "../progress.js";
-import { type ReportFormat, renderReport } from "../report/render.js";
+import {
+  type EvaluateFormat,
+  renderEvaluationReports,
+  severalFilesProblem,
+} from "../report/evaluationReports.js";
+import type { EvaluatedFile } from "../report/junit.js";
+import { scoreGate } from "../report/scoreGate.js";
 
 export interface EvaluateCommandOptions {
   catalog: string;
@@ -32,8 +38,10 @@ export interface EvaluateCommandOptions {
   aggregate?: "median" | "mean" | "majority";
   minAgreement?: number;
   mode: EvaluationMode;
-  format: ReportFormat;
+  format: EvaluateFormat;
   out?: string;
+  /** Exit 1 when an overall score is under this (0–1), or there is none (see scoreGate). */
+  failUnder?: number;
   documents?: string;
   contentType?: string;
   timeout?: number;
@@ -89,28 +97,99 @@ async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) 
   return SqliteJudgeCacheStore.open(at(options.db));
 }
 
-export async function runEvaluate(
-  inputPath: string,
+/** What every file's evaluation shares: the catalog, the judges, the options for the engine. */
+type EvaluateContentOptions = Parameters<
+  typeof import("../../engine/evaluateContent.js").evaluateContent
+>[0];
+type SharedOptions = Omit<EvaluateContentOptions, "content" | "documents" | "onProgress">;
+
+/** One input's evaluation, with its progress on stderr (a line naming the file when several). */
+async function evaluateOne(
+  input: EvaluationInput,
+  shown: string,
+  shared: SharedOptions,
+  context: { stderr: CliContext["stderr"]; target: ModelTarget; several: boolean },
+): Promise<EvaluationResult> {
+  const { evaluateContent } = await import("../../engine/evaluateContent.js");
+  if (context.several) context.stderr.write(`${shown}:\n`);
+  const progress = createProgressReporter(context.stderr, shared.catalog);
+  const stopGenerationProgress =
+    context.target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
+  try {
+    return await evaluateContent({
+      ...shared,
+      content: input.content,
+      onProgress: progress.onProgress,
+      ...(input.documents === undefined ? {} : { documents: input.documents }),
+    });
+  } catch (error) {
+    progress.finish();
+    if (isEvaluationModelError(error) && !isModelAbortedError(error.modelError)) {
+      throw explainModelFailure(error, context.target);
+    }
+    throw error;
+  } finally {
+    stopGenerationProgress();
+  }
+}
+
+/** The report to stdout or --out; with --fail-under, why each file failed the gate on stderr. */
+async function report(
+  files: EvaluatedFile[],
   options: EvaluateCommandOptions,
   context: CliContext,
 ): Promise<void> {
+  const text = renderEvaluationReports(files, options.format, {
+    width: tableWidth(context),
+    ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
+  });
+  if (options.out === undefined) {
+    context.stdout.write(text);
+  } else {
+    await writeFileAtomically(resolve(context.cwd, options.out), text);
+    context.stderr.write(`wrote the ${options.format} report to ${options.out}\n`);
+  }
+  let failed = 0;
+  for (const each of files) {
+    const gate = scoreGate(each.result, options.failUnder);
+    if (gate.passed) continue;
+    failed += 1;
+    if (options.failUnder !== undefined) {
+      context.stderr.write(`--fail-under: ${each.file}: ${gate.reasons.join("; ")}\n`);
+    }
+  }
+  context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * Evaluates every input (all read and checked first, the model checked once), then reports them
+ * together. Exit code 1 when some result fails the gate (scoreGate), 0 when none does.
+ */
+export async function runEvaluate(
+  inputPaths: string | readonly string[],
+  options: EvaluateCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const paths = typeof inputPaths === "string" ? [inputPaths] : [...inputPaths];
   const at = (path: string) => resolve(context.cwd, path);
+  const several = severalFilesProblem(options.format, paths.length);
+  if (several !== undefined) throw new CliError(several);
   const contentType =
     options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);
   const catalog = await loadCatalog(at(options.catalog));
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
-  const input = await readEvaluationInput(inputPath, options.documents, context.cwd, budgetBytes);
+  const inputs: EvaluationInput[] = [];
+  for (const path of paths) {
+    inputs.push(await readEvaluationInput(path, options.documents, context.cwd, budgetBytes));
+  }
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
     targets = await readyTargets(targets, context);
   }
   const [target] = targets as [ModelTarget, ...ModelTarget[]];
   const timeout = options.timeout ?? target.defaultTimeoutMs;
-  // The engine and LangChain load only now: a missing model or a bad input is reported at once.
-  const [{ evaluateContent }, { createChatModel }] = await Promise.all([
-    import("../../engine/evaluateContent.js"),
-    import("../../llm/chatModel.js"),
-  ]);
+  // LangChain loads only now: a missing model or a bad input is reported at once.
+  const { createChatModel } = await import("../../llm/chatModel.js");
   const judges = targets.map((each) =>
     createChatModel(each.spec, {
       env: context.env,
@@ -122,49 +201,32 @@ export async function runEvaluate(
     ...(options.aggregate === undefined ? {} : { aggregate: options.aggregate }),
     ...(options.minAgreement === undefined ? {} : { minAgreement: options.minAgreement }),
   };
-
-  const progress = createProgressReporter(context.stderr, catalog);
-  const stopGenerationProgress =
-    target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
   const cacheStore = await cacheStoreOf(options, at);
   const fewShot = await openFewShot(options, catalog, at);
-  let result: EvaluationResult;
+  const shared: SharedOptions = {
+    catalog,
+    ...(judges.length > 1 ? { judges, panel } : { model: judges[0] }),
+    mode: options.mode,
+    maxContentBytes: budgetBytes,
+    ...(contentType === undefined ? {} : { contentType }),
+    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+    ...(cacheStore === undefined ? {} : { cache: { store: cacheStore } }),
+    ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
+  };
+  const files: EvaluatedFile[] = [];
   try {
-    result = await evaluateContent({
-      content: input.content,
-      catalog,
-      ...(judges.length > 1 ? { judges, panel } : { model: judges[0] }),
-      mode: options.mode,
-      maxContentBytes: budgetBytes,
-      onProgress: progress.onProgress,
-      ...(input.documents === undefined ? {} : { documents: input.documents }),
-      ...(contentType === undefined ? {} : { contentType }),
-      ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
-      ...(cacheStore === undefined ? {} : { cache: { store: cacheStore } }),
-      ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
-    });
-  } catch (error) {
-    stopGenerationProgress();
-    progress.finish();
-    if (isEvaluationModelError(error) && !isModelAbortedError(error.modelError)) {
-      throw explainModelFailure(error, target);
+    for (const [index, input] of inputs.entries()) {
+      const shown = paths[index] as string;
+      const each = { stderr: context.stderr, target, several: inputs.length > 1 };
+      const result = await evaluateOne(input, shown, shared, each);
+      files.push({ file: shown, result, ...(contentType === undefined ? {} : { contentType }) });
     }
-    throw error;
   } finally {
     await cacheStore?.close();
     await fewShot.close();
   }
-
-  stopGenerationProgress();
-  const report = renderReport(result, options.format, { width: tableWidth(context) });
-  if (options.out === undefined) {
-    context.stdout.write(report);
-  } else {
-    await writeFileAtomically(at(options.out), report);
-    context.stderr.write(`wrote the ${options.format} report to ${options.out}\n`);
-  }
-  context.exitCode = result.passed ? EXIT_OK : EXIT_FAILED;
+  await report(files, options, context);
 }

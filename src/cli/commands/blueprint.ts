@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import { integerIn, MODEL_CHECK_HELP } from "./options.js";
+import { integerIn, MODEL_CHECK_HELP, numberIn } from "./options.js";
 
 const HELP_AFTER = `
 A blueprint is a JSON file: { "id", "title", "models": ["ollama:…"], "prompts": [{ "id",
@@ -20,20 +20,30 @@ Model:
 ${MODEL_CHECK_HELP}
 
 Output:
-  Progress ([k/n] per prompt × model) goes to stderr, the result to stdout (or --out). Exit
-  code 0 when every answer was given and judged, 1 when some candidate could not answer or some
-  point could not be assessed (the result says where, under "error"), 2 on an error.
+  Progress ([k/n] per prompt × model) goes to stderr, the result to stdout (or --out).
+  --format junit writes JUnit XML for CI: a testsuite per prompt × model, a testcase per point
+  (<failure> under the threshold: --fail-under, else 0.5; <error> when not assessed) and a
+  testcase "overall" for the average coverage.
+
+Exit codes:
+  0  every answer was given and judged (with --fail-under N: every average coverage reached N)
+  1  some candidate could not answer or some point could not be assessed (the result says
+     where, under "error"); with --fail-under N also when an average coverage is under N
+  2  an error (bad arguments such as --fail-under outside 0–1, a broken blueprint, a model
+     that is not there): nothing was decided
 
 Examples:
   evalgate blueprint run stoicism.json --models ollama:qwen2.5:7b-instruct,ollama:llama3.2
   evalgate blueprint run stoicism.json --format toon --out run.toon
+  evalgate blueprint run stoicism.json --format junit --out junit.xml --fail-under 0.6
 `;
 
 interface RawBlueprintRunOptions {
   models?: string;
   judge?: string;
-  format: "json" | "toon";
+  format: "json" | "toon" | "junit";
   out?: string;
+  failUnder?: number;
   seed?: number;
   timeout?: number;
 }
@@ -51,8 +61,13 @@ export function registerBlueprintCommand(program: Command, context: CliContext):
     .option("-j, --judge <provider:model>", "judge model (default ollama:<EVALGATE_MODEL>)")
     .addOption(
       new Option("-f, --format <format>", "output format")
-        .choices(["json", "toon"])
+        .choices(["json", "toon", "junit"])
         .default("json"),
+    )
+    .option(
+      "--fail-under <coverage>",
+      "exit 1 when an average coverage (0–1) is under this, or there is none",
+      numberIn(0, 1),
     )
     .option("-o, --out <file>", "write the result to this file instead of stdout")
     .option(

@@ -1,16 +1,25 @@
 import { type Command, Option } from "commander";
 import type { EvaluateCommandOptions } from "../actions/evaluate.js";
 import type { CliContext } from "../context.js";
-import { addPanelOptions, integerIn, MODEL_CHECK_HELP, type PanelFlags } from "./options.js";
+import { EVALUATE_FORMATS } from "../report/formats.js";
+import {
+  addPanelOptions,
+  integerIn,
+  MODEL_CHECK_HELP,
+  numberIn,
+  type PanelFlags,
+} from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
-const FORMATS = ["table", "toon", "json", "md", "html"] as const;
 
 const HELP_AFTER = `
 Input:
   A FILE is the content under evaluation (a .json file is read as JSON data, anything else as
   text); --documents adds a folder of source documents, retrieved per criterion.
   A DIRECTORY is a funding project: its .md/.txt/.json documents are the evidence.
+  Several FILEs (or folders) are each evaluated against the catalog, one after the other, and
+  reported together: junit (one testsuite per file), json (an array of { file, result }),
+  table or md (one report per file); toon and html take one file.
   A content file must be a regular file of UTF-8 text without NUL bytes, no larger than the
   content budget (what fits the judge's context window beside the prompt: 86,016 bytes for a
   32k-token window; --max-content-bytes changes it). Larger content is refused, not truncated:
@@ -33,25 +42,37 @@ Cache:
 
 Output:
   Progress goes to stderr, the result to stdout (or --out, written only when the evaluation
-  succeeded). Exit code 0 when the content passed, 1 when it did not, 2 on an error.
+  succeeded). --format junit writes JUnit XML for CI: a testcase per criterion (<failure> when
+  not met, <error> when the judge could not evaluate it) and a testcase "overall".
+
+Exit codes:
+  0  every content file passed (with --fail-under: every overall score reached it)
+  1  some content file did not pass; with --fail-under N: some overall score is under N, or
+     there is none (no weighted criterion evaluated), or a criterion could not be evaluated, a
+     knockout or critical criterion failed, or a human must review it. N replaces the
+     catalog's passing threshold for the exit code; a judge error is never a pass.
+  2  an error (bad arguments such as --fail-under outside 0–1, an unreadable input, a catalog
+     or model error): nothing was decided
 
 Examples:
   evalgate evaluate draft.md --catalog config/evaluation/criteria/budget.json
   evalgate evaluate data/projects/hafen-sensorik --catalog data/criteria/ifb_profi.toon --format toon
   evalgate evaluate section.md --catalog catalog.toon --format html --out report.html
+  evalgate evaluate docs/a.md docs/b.md --catalog catalog.toon --format junit --out junit.xml \
+    --fail-under 0.7
   evalgate evaluate draft.md --catalog catalog.toon --judge ollama:qwen2.5:7b-instruct \
     --judge ollama:llama3.1:8b --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
 /** What commander parses: the action's options, with the choices this command offers. */
 type RawEvaluateOptions = Omit<EvaluateCommandOptions, "mode" | "format" | keyof PanelFlags> &
-  PanelFlags & { mode: (typeof MODES)[number]; format: (typeof FORMATS)[number] };
+  PanelFlags & { mode: (typeof MODES)[number]; format: (typeof EVALUATE_FORMATS)[number] };
 
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
   const command = program
     .command("evaluate")
-    .description("judge a content file or a project folder against a criteria catalog")
-    .argument("<file-or-dir>", "content file, or a project folder of documents")
+    .description("judge content files or project folders against a criteria catalog")
+    .argument("<file-or-dir...>", "content files, or project folders of documents")
     .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
     .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct");
   addPanelOptions(command, "a judge of a panel (repeat for each judge; instead of --model)")
@@ -64,7 +85,14 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
         .default("auto"),
     )
     .addOption(
-      new Option("-f, --format <format>", "output format").choices(FORMATS).default("table"),
+      new Option("-f, --format <format>", "output format")
+        .choices(EVALUATE_FORMATS)
+        .default("table"),
+    )
+    .option(
+      "--fail-under <score>",
+      "exit 1 when an overall score (0–1) is under this, or there is none",
+      numberIn(0, 1),
     )
     .option("-o, --out <file>", "write the report to this file instead of stdout")
     .option("-d, --documents <dir>", "source documents for a content file (per-criterion context)")
@@ -92,8 +120,8 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
       "with --db: show the judge the reviewers' corrections kept there as few-shot examples",
     )
     .addHelpText("after", HELP_AFTER)
-    .action(async (inputPath: string, options: RawEvaluateOptions) => {
+    .action(async (inputPaths: string[], options: RawEvaluateOptions) => {
       const { runEvaluate } = await import("../actions/evaluate.js");
-      await runEvaluate(inputPath, options, context);
+      await runEvaluate(inputPaths, options, context);
     });
 }

@@ -1,12 +1,12 @@
 /** An EvaluationResult in the format asked for with `--format`. */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
+import type { ReportFormat } from "./formats.js";
 import { renderHtmlReport } from "./html.js";
 import { renderMarkdownReport } from "./markdown.js";
 import { renderTableReport } from "./table.js";
 
-export const REPORT_FORMATS = ["table", "toon", "json", "md", "html"] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type ReportFormat } from "./formats.js";
 
 export interface RenderReportOptions {
   /** Width the table format fits into. */

@@ -1,0 +1,229 @@
+/**
+ * JUnit XML for CI: one testsuite per evaluated content file, one testcase per criterion and one
+ * testcase "overall". A criterion not met is a <failure> (its score, threshold and the judge's
+ * reasoning, bounded); a criterion the judge could not evaluate is an <error>, never a pass.
+ * Every criterion of the catalog is run, so no testcase is <skipped>.
+ */
+import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";
+import { formatScore, nativeText, oneLine, truncate } from "./text.js";
+import { renderXmlDocument, type XmlElement } from "./xml.js";
+
+/** A failure's or error's message attribute: one line, at most this many characters. */
+export const JUNIT_MESSAGE_LIMIT = 500;
+/** A failure's or error's body text: at most this many characters. */
+export const JUNIT_BODY_LIMIT = 4000;
+
+/** One testcase: a name, its outcome and, for a failure or an error, what to show. */
+export interface JunitCase {
+  name: string;
+  classname: string;
+  /** Seconds. */
+  time: number;
+  outcome: "passed" | "failure" | "error";
+  message?: string;
+  body?: string;
+}
+
+/** One testsuite: a name, its properties and its cases. */
+export interface JunitSuite {
+  name: string;
+  properties: ReadonlyArray<readonly [string, string]>;
+  cases: JunitCase[];
+}
+
+/** One content file's evaluation, named as the user gave the file. */
+export interface EvaluatedFile {
+  file: string;
+  result: EvaluationResult;
+  contentType?: string;
+}
+
+function seconds(milliseconds: number): number {
+  return Math.round(milliseconds) / 1000;
+}
+
+/** Each trace's latency shared among the criteria it judged; calls for none go to "overall". */
+function latencyShares(traces: readonly Trace[]): {
+  byCriterion: Map<string, number>;
+  rest: number;
+} {
+  const byCriterion = new Map<string, number>();
+  let rest = 0;
+  for (const trace of traces) {
+    if (trace.criterionIds.length === 0) {
+      rest += trace.latencyMs;
+      continue;
+    }
+    const share = trace.latencyMs / trace.criterionIds.length;
+    for (const id of trace.criterionIds) byCriterion.set(id, (byCriterion.get(id) ?? 0) + share);
+  }
+  return { byCriterion, rest };
+}
+
+function bounded(text: string, limit: number): string {
+  return truncate(text, limit);
+}
+
+function criterionCase(criterion: CriterionResult, classname: string, time: number): JunitCase {
+  const name = `${criterion.title} (${criterion.id})`;
+  if (!criterion.evaluated || criterion.score === null) {
+    const why = criterion.judgeError ?? "not evaluated";
+    return {
+      name,
+      classname,
+      time,
+      outcome: "error",
+      message: bounded(`not evaluated: ${oneLine(why)}`, JUNIT_MESSAGE_LIMIT),
+      body: bounded(why, JUNIT_BODY_LIMIT),
+    };
+  }
+  if (criterion.met !== false) return { name, classname, time, outcome: "passed" };
+  const scored = `score ${formatScore(criterion.score)} (${nativeText(criterion.native)}) under the threshold ${formatScore(criterion.threshold)}`;
+  return {
+    name,
+    classname,
+    time,
+    outcome: "failure",
+    message: bounded(`${scored}: ${oneLine(criterion.reasoning)}`, JUNIT_MESSAGE_LIMIT),
+    body: bounded(`${scored}\n\n${criterion.reasoning}`, JUNIT_BODY_LIMIT),
+  };
+}
+
+function overallCase(
+  result: EvaluationResult,
+  gate: GateOutcome,
+  classname: string,
+  time: number,
+): JunitCase {
+  const facts = `overall ${formatScore(result.overallScore)}, verdict ${result.verdict}${result.status === undefined ? "" : `, status ${result.status}`}`;
+  if (!hasOverallScore(result)) {
+    const message = `no overall score: no weighted criterion could be evaluated (${facts})`;
+    return { name: "overall", classname, time, outcome: "error", message, body: message };
+  }
+  if (gate.passed) return { name: "overall", classname, time, outcome: "passed" };
+  const why = gate.reasons.join("; ");
+  return {
+    name: "overall",
+    classname,
+    time,
+    outcome: "failure",
+    message: bounded(`${facts}: ${why}`, JUNIT_MESSAGE_LIMIT),
+    body: bounded([`${facts}: ${why}`, result.feedback].join("\n\n"), JUNIT_BODY_LIMIT),
+  };
+}
+
+/** The testsuite of one evaluated file; `failUnder` decides the "overall" testcase as the exit code does. */
+export function evaluationSuite(evaluated: EvaluatedFile, failUnder?: number): JunitSuite {
+  const { result } = evaluated;
+  const classname =
+    evaluated.contentType === undefined
+      ? result.catalog.id
+      : `${result.catalog.id}.${evaluated.contentType}`;
+  const shares = latencyShares(result.traces);
+  const gate = scoreGate(result, failUnder);
+  const cases = result.criteria.map((criterion) =>
+    criterionCase(criterion, classname, seconds(shares.byCriterion.get(criterion.id) ?? 0)),
+  );
+  cases.push(overallCase(result, gate, classname, seconds(shares.rest)));
+  const properties: Array<readonly [string, string]> = [
+    ["verdict", result.verdict],
+    ["passed", String(result.passed)],
+    ["gate", gate.passed ? "passed" : "failed"],
+    ["overallScore", hasOverallScore(result) ? String(result.overallScore) : "none"],
+    ["catalog", `${result.catalog.id}@${result.catalog.version}`],
+  ];
+  if (failUnder !== undefined) properties.push(["failUnder", String(failUnder)]);
+  if (result.status !== undefined) properties.push(["status", result.status]);
+  if (result.model !== undefined) properties.push(["model", result.model]);
+  return { name: evaluated.file, properties, cases };
+}
+
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  time: number;
+}
+
+function countsOf(cases: readonly JunitCase[]): Counts {
+  const time = cases.reduce((sum, each) => sum + each.time, 0);
+  return {
+    tests: cases.length,
+    failures: cases.filter((each) => each.outcome === "failure").length,
+    errors: cases.filter((each) => each.outcome === "error").length,
+    skipped: 0,
+    time: Math.round(time * 1000) / 1000,
+  };
+}
+
+function countAttributes(counts: Counts): Array<readonly [string, number]> {
+  return [
+    ["tests", counts.tests],
+    ["failures", counts.failures],
+    ["errors", counts.errors],
+    ["skipped", counts.skipped],
+    ["time", counts.time],
+  ];
+}
+
+function caseElement(each: JunitCase): XmlElement {
+  const attributes = [
+    ["name", each.name],
+    ["classname", each.classname],
+    ["time", each.time],
+  ] as const;
+  if (each.outcome === "passed") return { name: "testcase", attributes };
+  const detail: XmlElement = {
+    name: each.outcome,
+    attributes: [
+      ["message", each.message ?? ""],
+      ["type", each.outcome === "failure" ? "not met" : "not evaluated"],
+    ],
+    children: each.body === undefined || each.body === "" ? [] : [each.body],
+  };
+  return { name: "testcase", attributes, children: [detail] };
+}
+
+/** The JUnit XML document of `suites`, the root's counts the sums of the suites'. */
+export function renderJunitSuites(suites: readonly JunitSuite[], timestamp: string): string {
+  const suiteCounts = suites.map((suite) => countsOf(suite.cases));
+  const total = countsOf(suites.flatMap((suite) => suite.cases));
+  const elements = suites.map((suite, index): XmlElement => {
+    const properties: XmlElement = {
+      name: "properties",
+      children: suite.properties.map(([name, value]) => ({
+        name: "property",
+        attributes: [
+          ["name", name],
+          ["value", value],
+        ],
+      })),
+    };
+    return {
+      name: "testsuite",
+      attributes: [
+        ["name", suite.name],
+        ["id", index],
+        ...countAttributes(suiteCounts[index] as Counts),
+        ["timestamp", timestamp],
+      ],
+      children: [properties, ...suite.cases.map(caseElement)],
+    };
+  });
+  return renderXmlDocument({
+    name: "testsuites",
+    attributes: [["name", "evalgate"], ...countAttributes(total)],
+    children: elements,
+  });
+}
+
+/** `--format junit` of `evalgate evaluate`: one testsuite per evaluated file. */
+export function renderJunitReport(files: readonly EvaluatedFile[], failUnder?: number): string {
+  const timestamp = files[0]?.result.timestamp ?? new Date(0).toISOString();
+  return renderJunitSuites(
+    files.map((each) => evaluationSuite(each, failUnder)),
+    timestamp.replace(/\.\d+Z$/, "").replace(/Z$/, ""),
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * The gate a command's exit code follows. Without --fail-under it is the result's own `passed`.
+ * With --fail-under N the overall score must reach N instead of the catalog's threshold, and
+ * nothing the score leaves out may have failed: a result with no overall score, a criterion the
+ * judge could not evaluate, a failed knockout or critical criterion, a required human review or
+ * a rejecting validator fail the gate whatever the score.
+ */
+import type { EvaluationResult } from "../../scoring/result.js";
+import { formatScore } from "./text.js";
+
+export interface GateOutcome {
+  passed: boolean;
+  /** Why it did not pass (empty when it passed). */
+  reasons: string[];
+}
+
+/** True when some weighted, non-knockout criterion was evaluated: the overall score means something. */
+export function hasOverallScore(result: EvaluationResult): boolean {
+  return result.criteria.some((c) => c.evaluated && !c.knockout && c.weight > 0);
+}
+
+function failUnderReasons(result: EvaluationResult, failUnder: number): string[] {
+  const reasons: string[] = [];
+  if (!hasOverallScore(result)) {
+    reasons.push("no overall score: no weighted criterion could be evaluated");
+  } else if (result.overallScore < failUnder) {
+    reasons.push(
+      `overall score ${formatScore(result.overallScore)} is under --fail-under ${failUnder}`,
+    );
+  }
+  const notEvaluated = result.criteria.filter((c) => !c.evaluated).map((c) => c.id);
+  if (notEvaluated.length > 0) {
+    reasons.push(`not evaluated (a judge error is never a pass): ${notEvaluated.join(", ")}`);
+  }
+  const failedGates = result.criteria
+    .filter((c) => (c.critical || c.knockout) && c.met === false)
+    .map((c) => c.id);
+  if (failedGates.length > 0) reasons.push(`critical criteria not met: ${failedGates.join(", ")}`);
+  if (result.humanReviewRequired === true) reasons.push("a human must review it");
+  if (result.validatorRejection !== undefined) reasons.push("the validator rejected it");
+  return reasons;
+}
+
+/** Whether `result` passes the gate: its own `passed`, or --fail-under's rule when given. */
+export function scoreGate(result: EvaluationResult, failUnder?: number): GateOutcome {
+  if (failUnder === undefined) {
+    return result.passed
+      ? { passed: true, reasons: [] }
+      : { passed: false, reasons: [`not passed (verdict ${result.verdict})`] };
+  }
+  const reasons = failUnderReasons(result, failUnder);
+  return { passed: reasons.length === 0, reasons };
+}

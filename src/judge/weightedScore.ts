@@ -1,0 +1,118 @@
+/**
+ * Probability-weighted scores (as in G-Eval): when the model server returns the log-probabilities
+ * of the tokens it generated, with the most likely alternatives at each position (Ollama's
+ * `logprobs` / `top_logprobs`, OpenAI-compatible servers' `logprobs.content`), the score is the
+ * mean of the scale values weighted by their probabilities at the score's position, instead of
+ * the one value sampled.
+ *
+ * The answer is JSON, so the score is located in the token stream: the tokens are joined, the
+ * value of the answer's `"score"` key is found in that text, and the token that holds exactly that
+ * value is the score's position. Only an integer scale is weighted (1–5: each value one token);
+ * only alternatives that are a value of the scale count, renormalised over themselves; when they
+ * carry less than MIN_SCALE_MASS of the probability, the plain score stands, with the reason.
+ */
+import { z } from "zod";
+
+/** One generated token, its log-probability and the most likely alternatives at its position. */
+export const TokenLogprobSchema = z.object({
+  token: z.string(),
+  logprob: z.number(),
+  top_logprobs: z.array(z.object({ token: z.string(), logprob: z.number() })).optional(),
+});
+export type TokenLogprob = z.infer<typeof TokenLogprobSchema>;
+
+/** Below this probability mass on the scale's values, the weighted score is not used. */
+export const MIN_SCALE_MASS = 0.5;
+
+export interface ScoreScale {
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+export type WeightedScore =
+  | {
+      scoreMethod: "probability-weighted";
+      /** The weighted mean on the native scale (4.2 on 1–5). */
+      native: number;
+      /** Each scale value's probability, renormalised over the scale's values. */
+      distribution: Record<string, number>;
+      /** The probability the scale's values carried before renormalising. */
+      mass: number;
+    }
+  | { scoreMethod: "plain"; reason: string };
+
+const SCORE_VALUE = /"score"\s*:\s*(-?\d+(?:\.\d+)?)/;
+
+/** The token whose text holds exactly the score's value, or why there is none. */
+function scoreToken(tokens: readonly TokenLogprob[]): TokenLogprob | string {
+  const text = tokens.map((each) => each.token).join("");
+  const match = SCORE_VALUE.exec(text);
+  if (match === null || match[1] === undefined) return "the answer's tokens hold no score value";
+  const start = match.index + match[0].length - match[1].length;
+  const end = start + match[1].length;
+  let offset = 0;
+  for (const each of tokens) {
+    const from = offset;
+    offset += each.token.length;
+    if (offset <= start) continue;
+    const value = each.token.trim();
+    const tokenStart = from + each.token.indexOf(value);
+    if (tokenStart === start && tokenStart + value.length === end) return each;
+    return "the score's value is not one token of its own";
+  }
+  return "the answer's tokens hold no score value";
+}
+
+function scaleValue(token: string, scale: ScoreScale): number | undefined {
+  const text = token.trim();
+  if (!/^-?\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= scale.min && value <= scale.max ? value : undefined;
+}
+
+/** The probability of each scale value at the score's position (alternatives of one value summed). */
+function scaleProbabilities(token: TokenLogprob, scale: ScoreScale): Map<number, number> {
+  const alternatives = [...(token.top_logprobs ?? [])];
+  if (!alternatives.some((each) => each.token === token.token)) alternatives.push(token);
+  const probabilities = new Map<number, number>();
+  for (const each of alternatives) {
+    const value = scaleValue(each.token, scale);
+    if (value === undefined || !Number.isFinite(each.logprob)) continue;
+    probabilities.set(value, (probabilities.get(value) ?? 0) + Math.exp(Math.min(0, each.logprob)));
+  }
+  return probabilities;
+}
+
+/** The probability-weighted score of an answer, or the reason the plain score stands. */
+export function probabilityWeightedScore(
+  tokens: readonly TokenLogprob[] | undefined,
+  scale: ScoreScale,
+): WeightedScore {
+  if (tokens === undefined || tokens.length === 0) {
+    return { scoreMethod: "plain", reason: "the model server gave no token log-probabilities" };
+  }
+  if (!scale.integer) {
+    return { scoreMethod: "plain", reason: "only an integer scale's values are single tokens" };
+  }
+  const token = scoreToken(tokens);
+  if (typeof token === "string") return { scoreMethod: "plain", reason: token };
+  if (token.top_logprobs === undefined || token.top_logprobs.length === 0) {
+    return { scoreMethod: "plain", reason: "no alternatives at the score's position" };
+  }
+  const probabilities = scaleProbabilities(token, scale);
+  const mass = [...probabilities.values()].reduce((sum, p) => sum + p, 0);
+  if (mass < MIN_SCALE_MASS) {
+    return {
+      scoreMethod: "plain",
+      reason: `the scale's values carry ${mass.toFixed(2)} of the probability, under ${MIN_SCALE_MASS}`,
+    };
+  }
+  const distribution: Record<string, number> = {};
+  let native = 0;
+  for (const [value, p] of [...probabilities].sort(([a], [b]) => a - b)) {
+    distribution[String(value)] = p / mass;
+    native += (value * p) / mass;
+  }
+  return { scoreMethod: "probability-weighted", native, distribution, mass };
+}
