@@ -8,11 +8,13 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import * as blueprints from "../src/blueprints/errors.js";
 import * as checks from "../src/checks/errors.js";
+import { commandError } from "../src/cli/errorMessage.js";
 import * as cli from "../src/cli/errors.js";
+import { deskRefusal } from "../src/cli/review/deskPath.js";
 import * as context from "../src/context/errors.js";
 import * as criteria from "../src/criteria/errors.js";
 import * as engine from "../src/engine/errors.js";
-import { EvalgateError, isEvalgateError } from "../src/errors.js";
+import { EvalgateError, isEvalgateError, userMessage, withErrorCode } from "../src/errors.js";
 import * as graph from "../src/graph/errors.js";
 import * as judge from "../src/judge/errors.js";
 import * as embedded from "../src/llm/embedded/errors.js";
@@ -372,5 +374,45 @@ describe("the guards", () => {
     for (const value of [undefined, null, "THREAD_NOT_FOUND", 42, {}]) {
       expect(isEvalgateError(value)).toBe(false);
     }
+  });
+});
+
+describe("a message as users see it", () => {
+  it("ends with the code in square brackets, once", () => {
+    expect(withErrorCode("no thread t1", "THREAD_NOT_FOUND")).toBe(
+      "no thread t1 [THREAD_NOT_FOUND]",
+    );
+    expect(withErrorCode("no thread t1 [THREAD_NOT_FOUND]", "THREAD_NOT_FOUND")).toBe(
+      "no thread t1 [THREAD_NOT_FOUND]",
+    );
+    expect(withErrorCode("", "INTERNAL")).toBe("[INTERNAL]");
+    // Brackets inside the text are text: only a code at the very end counts as one.
+    expect(withErrorCode("Timeline [timeline] is late", "COMMAND_INVALID")).toBe(
+      "Timeline [timeline] is late [COMMAND_INVALID]",
+    );
+    expect(withErrorCode("[ALREADY_DECIDED] then more", "COMMAND_INVALID")).toBe(
+      "[ALREADY_DECIDED] then more [COMMAND_INVALID]",
+    );
+  });
+
+  it("has a code only when the error is evalgate's", () => {
+    expect(userMessage(new toon.ToonError("bad", { line: 2 }))).toBe("line 2: bad [TOON_INVALID]");
+    expect(userMessage(new TypeError("boom"))).toBe("boom");
+    expect(userMessage("plain text")).toBe("plain text");
+  });
+
+  it("of a desk refusal on the command line keeps the refusal's code, not the command's", () => {
+    const refusal = new orchestrator.AlreadyDecidedError("t", "i", {
+      by: "ana",
+      at: "2025-01-02T03:04:05Z",
+      action: "approve",
+      decisionId: "d",
+    });
+    const asCommand = deskRefusal(refusal);
+    expect(asCommand?.code).toBe("COMMAND_INVALID");
+    expect(commandError(asCommand, "/").message).toBe(
+      "the review was decided already: approve by ana at 2025-01-02T03:04:05Z [ALREADY_DECIDED]",
+    );
+    expect(deskRefusal(new Error("not a refusal"))).toBeUndefined();
   });
 });

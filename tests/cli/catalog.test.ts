@@ -209,7 +209,7 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr.trim()).toBe(
-      "evalgate: cannot use the catalog: data/criteria/none.toon: catalog file not found",
+      "evalgate: cannot use the catalog: data/criteria/none.toon: catalog file not found [CATALOG_NOT_FOUND]",
     );
   });
 });
@@ -309,6 +309,8 @@ describe.concurrent("evalgate tokens", { timeout: SPAWN_TIMEOUT }, () => {
   it("a file that does not exist, exit 2", async () => {
     const run = await runEvalgate(["tokens", "nowhere.json"]);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe("evalgate: data file nowhere.json: no such file");
+    expect(run.stderr.trim()).toBe(
+      "evalgate: data file nowhere.json: no such file [INPUT_FILE_UNREADABLE]",
+    );
   });
 });

@@ -4,6 +4,7 @@
  * Anything that keeps the decision from being made — no such thread, a thread that waits for no
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
+import { userMessage } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
@@ -121,7 +122,7 @@ async function storedSettings(store: CheckpointStore, threadId: string, context:
   try {
     return await loadRunSettings(runSettingsPath(store, context.cwd), threadId);
   } catch (error) {
-    context.stderr.write(`evalgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    context.stderr.write(`evalgate: ${userMessage(error)}\n`);
     return undefined;
   }
 }
