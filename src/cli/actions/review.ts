@@ -4,7 +4,7 @@
  * Anything that keeps the decision from being made — no such thread, a thread that waits for no
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
-import { userMessage } from "../../errors.js";
+import { userMessage, withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
@@ -137,7 +137,8 @@ async function viewOrRefuse(session: ReviewSession, threadId: string, where: str
         `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
       );
     }
-    if (isForeignThreadError(error)) throw new CliError(error.message, { cause: error });
+    if (isForeignThreadError(error))
+      throw new CliError(withErrorCode(error.message, error.code), { cause: error });
     throw error;
   }
 }
@@ -154,7 +155,8 @@ async function applyDecision(
   } catch (error) {
     const refusal = deskRefusal(error);
     if (refusal !== undefined) throw refusal;
-    if (isOrchestratorError(error)) throw new CliError(error.message, { cause: error });
+    if (isOrchestratorError(error))
+      throw new CliError(withErrorCode(error.message, error.code), { cause: error });
     throw error;
   }
   return open.session.view(threadId);
