@@ -60,8 +60,11 @@ const check = (id: string, title: string): CriterionInput => ({
   method: { kind: "check" },
 });
 
-/** seed 000's example: c1 knockout pass, c2 = 4 (0.4), c3 = 3 (0.6) → 3.4, REVIEW_REQUIRED. */
-export function seedExampleResult(): EvaluationResult {
+/**
+ * The IFB PROFI catalog's example (the TOON criteria dialect's): c1 knockout pass, c2 = 4 (0.4),
+ * c3 = 3 (0.6) → 3.4, REVIEW_REQUIRED.
+ */
+export function ifbProfiExampleResult(): EvaluationResult {
   const catalog = CatalogSchema.parse({
     id: "ifb_profi",
     name: "PROFI Standard",

@@ -5,7 +5,7 @@ import { encodeResultsToon } from "../src/scoring/index.js";
 import { resultsToonDocument } from "../src/scoring/resultsToon.js";
 import { decodeToon } from "../src/toon/index.js";
 import { compareFormats, type FormatTokenCounts } from "../src/toon/tokenCounts.js";
-import { seedExampleResult, twentyCriterionResult } from "./sampleResults.js";
+import { ifbProfiExampleResult, twentyCriterionResult } from "./sampleResults.js";
 
 /** The criteria folder: the first argument, else config/evaluation/criteria/ of this repo. */
 const CRITERIA_DIR =
@@ -39,7 +39,7 @@ async function criteriaRows(): Promise<Row[]> {
   return rows;
 }
 
-/** The shipped TOON catalogs (seed 000 dialect), as written, against the same data as JSON. */
+/** The shipped catalogs in the TOON criteria dialect, as written, against the same data as JSON. */
 async function toonCatalogRows(): Promise<Row[]> {
   const dir = fileURLToPath(new URL("../data/criteria/", import.meta.url));
   const files = (await readdir(dir)).filter((f) => f.endsWith(".toon")).sort();
@@ -55,7 +55,7 @@ async function toonCatalogRows(): Promise<Row[]> {
 
 function resultRows(): Row[] {
   return [
-    ["results: seed 000 example (3)", seedExampleResult()] as const,
+    ["results: IFB PROFI example (3)", ifbProfiExampleResult()] as const,
     ["results: 20 criteria", twentyCriterionResult()] as const,
   ].map(([name, result]) => ({
     name,

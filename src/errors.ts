@@ -53,3 +53,25 @@ export function errorGuard<T extends EvalgateError>(
   const known = new Set(codes);
   return (value: unknown): value is T => isEvalgateError(value) && known.has(value.code);
 }
+
+/** A message that ends with a code in square brackets already (a wrapped error's, say). */
+const ENDS_WITH_CODE = /\[[A-Z][A-Z0-9_]*\]$/;
+
+/**
+ * A message as users see it: the text, then its code in square brackets (`… [CATALOG_INVALID]`),
+ * so the code can be looked up in docs/errors.md. A message that ends with a code already (one
+ * error reported through another) keeps that code alone.
+ *
+ * @example
+ * withErrorCode("no thread 't1'", "THREAD_NOT_FOUND"); // "no thread 't1' [THREAD_NOT_FOUND]"
+ */
+export function withErrorCode(message: string, code: string): string {
+  if (ENDS_WITH_CODE.test(message)) return message;
+  return message === "" ? `[${code}]` : `${message} [${code}]`;
+}
+
+/** The message to show a user for anything thrown: an evalgate error's ends with its code. */
+export function userMessage(error: unknown): string {
+  if (isEvalgateError(error)) return withErrorCode(error.message, error.code);
+  return error instanceof Error ? error.message : String(error);
+}

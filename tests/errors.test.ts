@@ -4,15 +4,20 @@
  * package), and the command line ends each kind of error with the exit code and message of its
  * row in the error table.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import * as blueprints from "../src/blueprints/errors.js";
 import * as checks from "../src/checks/errors.js";
+import { commandError } from "../src/cli/errorMessage.js";
 import * as cli from "../src/cli/errors.js";
+import { deskRefusal } from "../src/cli/review/deskPath.js";
 import * as context from "../src/context/errors.js";
 import * as criteria from "../src/criteria/errors.js";
 import * as engine from "../src/engine/errors.js";
-import { EvalgateError, isEvalgateError } from "../src/errors.js";
+import { ERROR_CODES } from "../src/errorCodes.js";
+import { EvalgateError, isEvalgateError, userMessage, withErrorCode } from "../src/errors.js";
 import * as graph from "../src/graph/errors.js";
 import * as judge from "../src/judge/errors.js";
 import * as embedded from "../src/llm/embedded/errors.js";
@@ -372,5 +377,95 @@ describe("the guards", () => {
     for (const value of [undefined, null, "THREAD_NOT_FOUND", 42, {}]) {
       expect(isEvalgateError(value)).toBe(false);
     }
+  });
+});
+
+describe("a message as users see it", () => {
+  it("ends with the code in square brackets, once", () => {
+    expect(withErrorCode("no thread t1", "THREAD_NOT_FOUND")).toBe(
+      "no thread t1 [THREAD_NOT_FOUND]",
+    );
+    expect(withErrorCode("no thread t1 [THREAD_NOT_FOUND]", "THREAD_NOT_FOUND")).toBe(
+      "no thread t1 [THREAD_NOT_FOUND]",
+    );
+    expect(withErrorCode("", "INTERNAL")).toBe("[INTERNAL]");
+    // Brackets inside the text are text: only a code at the very end counts as one.
+    expect(withErrorCode("Timeline [timeline] is late", "COMMAND_INVALID")).toBe(
+      "Timeline [timeline] is late [COMMAND_INVALID]",
+    );
+    expect(withErrorCode("[ALREADY_DECIDED] then more", "COMMAND_INVALID")).toBe(
+      "[ALREADY_DECIDED] then more [COMMAND_INVALID]",
+    );
+  });
+
+  it("has a code only when the error is evalgate's", () => {
+    expect(userMessage(new toon.ToonError("bad", { line: 2 }))).toBe("line 2: bad [TOON_INVALID]");
+    expect(userMessage(new TypeError("boom"))).toBe("boom");
+    expect(userMessage("plain text")).toBe("plain text");
+  });
+
+  it("of a desk refusal on the command line keeps the refusal's code, not the command's", () => {
+    const refusal = new orchestrator.AlreadyDecidedError("t", "i", {
+      by: "ana",
+      at: "2025-01-02T03:04:05Z",
+      action: "approve",
+      decisionId: "d",
+    });
+    const asCommand = deskRefusal(refusal);
+    expect(asCommand?.code).toBe("COMMAND_INVALID");
+    expect(commandError(asCommand, "/").message).toBe(
+      "the review was decided already: approve by ana at 2025-01-02T03:04:05Z [ALREADY_DECIDED]",
+    );
+    expect(deskRefusal(new Error("not a refusal"))).toBeUndefined();
+  });
+});
+
+/** Every .ts/.tsx file under a folder, read whole. */
+function sourceTexts(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .filter((name) => /\.tsx?$/.test(name))
+    .map((name) => readFileSync(join(folder, name), "utf8"));
+}
+
+/**
+ * The codes the source gives an error, found in its text rather than in the code lists, so a code
+ * thrown without being listed is found too: `super("CODE", …)`, `code = "CODE"`, and a code
+ * handed to EvalgateError or ServiceRequestError.
+ */
+function codesInSource(): Set<string> {
+  const given =
+    /(?:super|new (?:EvalgateError|ServiceRequestError))\(\s*"([A-Z][A-Z0-9_]+)"|readonly code = "([A-Z][A-Z0-9_]+)"/g;
+  const codes = new Set<string>();
+  for (const text of sourceTexts(join(import.meta.dirname, "..", "src"))) {
+    for (const match of text.matchAll(given)) codes.add(match[1] ?? match[2] ?? "");
+  }
+  return codes;
+}
+
+/** The codes docs/errors.md lists: the first cell of a table row, in backticks. */
+function documentedCodes(): string[] {
+  const page = readFileSync(join(import.meta.dirname, "..", "docs", "errors.md"), "utf8");
+  return [...page.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1] ?? "");
+}
+
+describe("docs/errors.md", () => {
+  it("lists every code the source throws, and the list of codes has them all but the internal two", () => {
+    const thrown = codesInSource();
+    // Written here by hand: the two codes that never leave their module.
+    const internal = ["LENIENT_JSON_INVALID", "THREAD_BUSY"];
+    expect([...thrown].filter((code) => !ERROR_CODES.includes(code as never)).sort()).toEqual(
+      internal,
+    );
+    const documented = new Set(documentedCodes());
+    expect([...thrown, ...ERROR_CODES].filter((code) => !documented.has(code))).toEqual([]);
+  });
+
+  it("lists no code the source does not have, and each code once", () => {
+    const known = new Set([...codesInSource(), ...ERROR_CODES]);
+    const documented = documentedCodes();
+    expect(documented.filter((code) => !known.has(code))).toEqual([]);
+    expect(documented.filter((code, i) => documented.indexOf(code) !== i)).toEqual([]);
+    // A sanity floor, so a table format the pattern no longer reads cannot pass empty.
+    expect(documented.length).toBeGreaterThanOrEqual(ERROR_CODES.length);
   });
 });

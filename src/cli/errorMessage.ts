@@ -1,7 +1,9 @@
 /**
  * The one line a failed command prints on stderr, and the code it exits with, read from the error
- * table (errorTable.ts); no URL in the line carries credentials.
+ * table (errorTable.ts); no URL in the line carries credentials. The line of an evalgate error ends
+ * with its code in square brackets (`… [CATALOG_INVALID]`), the key to docs/errors.md.
  */
+import { withErrorCode } from "../errors.js";
 import { redactCredentials } from "../llm/redact.js";
 import { describeCommandError } from "./errorTable.js";
 import type { ModelTarget } from "./modelCheck.js";
@@ -17,6 +19,7 @@ export function commandError(
   cwd: string,
   target?: ModelTarget,
 ): { exitCode: number; message: string } {
-  const { exitCode, message } = describeCommandError(error, cwd, target);
-  return { exitCode, message: redactCredentials(message) };
+  const { exitCode, message, code } = describeCommandError(error, cwd, target);
+  const shown = code === undefined ? message : withErrorCode(message, code);
+  return { exitCode, message: redactCredentials(shown) };
 }

@@ -166,17 +166,23 @@ function isCancellation(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
 
-/** How a command that threw `error` ends: its exit code and message; paths relative to `cwd`. */
+/**
+ * How a command that threw `error` ends: its exit code, its message (paths relative to `cwd`) and
+ * the code the message is looked up by (none for an error that is not evalgate's). A cancellation
+ * is one message and one code, whichever error carried it.
+ */
 export function describeCommandError(
   error: unknown,
   cwd: string,
   target?: ModelTarget,
-): { exitCode: number; message: string } {
-  if (isCancellation(error)) return { exitCode: EXIT_ERROR, message: CANCELLED_MESSAGE };
+): { exitCode: number; message: string; code?: string } {
+  if (isCancellation(error)) {
+    return { exitCode: EXIT_ERROR, message: CANCELLED_MESSAGE, code: "MODEL_CALL_CANCELLED" };
+  }
   if (isEvalgateError(error)) {
     // An error from a newer copy of the package has no row: shown by its kind.
     const row = (ERROR_TABLE as Record<string, ErrorRow>)[error.code] ?? NAMED;
-    return { exitCode: row.exit, message: row.message(error, cwd, target) };
+    return { exitCode: row.exit, message: row.message(error, cwd, target), code: error.code };
   }
   if (error instanceof Error) {
     const message = error.name === "Error" ? error.message : `${error.name}: ${error.message}`;

@@ -1,5 +1,6 @@
 /**
- * A point's XML answer (seed form: `<reflection>…</reflection><coverage_extent>0.8</coverage_extent>`),
+ * A point's XML answer, as the points format writes it
+ * (`<reflection>…</reflection><coverage_extent>0.8</coverage_extent>`),
  * read under the answer contract. Two coverage values that differ, or two reflections that do,
  * are an ambiguous answer, never the first one taken.
  */

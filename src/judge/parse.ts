@@ -149,10 +149,10 @@ function settle(readings: Readings): JudgeAnswer {
  * Reads a judge's response under an answer contract, fail-closed. Reasoning blocks
  * (`<think>…</think>`) are dropped; then every top-level JSON object (bare, fenced or in prose;
  * lenient about trailing commas, single quotes and unquoted keys) that fits the contract — the
- * decisive value valid and on the scale, and a reasoning — is an answer; for 0–1 contracts seed
- * 002's XML is one too. One answer, or several that agree, is used; several that disagree, none,
- * a decision without reasoning, a score off the scale, or a response over `maxChars` make the
- * answer unusable with a `judgeError`.
+ * decisive value valid and on the scale, and a reasoning — is an answer; for 0–1 contracts the
+ * points format's XML answer is one too. One answer, or several that agree, is used; several
+ * that disagree, none, a decision without reasoning, a score off the scale, or a response over
+ * `maxChars` make the answer unusable with a `judgeError`.
  */
 export function parseWithContract(
   text: string,

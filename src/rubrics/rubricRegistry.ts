@@ -104,7 +104,7 @@ export class RubricRegistry {
     return (await this.add(rubric)).version;
   }
 
-  /** A new version of a rubric already registered (register, under the name the seed API uses). */
+  /** A new version of a rubric already registered: register, under the rubric format's name. */
   async update(rubric: RubricSource): Promise<string> {
     return this.register(rubric);
   }

@@ -1,12 +1,13 @@
 /**
  * Turns anything a handler throws into `{ error: { code, message, field? } }` and a status from
- * SERVICE_ERROR_STATUS. Any other error (not an evalgate error, or one whose code the table does not
+ * SERVICE_ERROR_STATUS. The message ends with the code in square brackets (`… [ALREADY_DECIDED]`),
+ * so the text a page or a client shows can be looked up in docs/errors.md. Any other error (not an evalgate error, or one whose code the table does not
  * list) becomes a generic 500: its message may carry internals (paths, SQL, connection strings) and
  * never leaves the process.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { isEvalgateError } from "../errors.js";
+import { isEvalgateError, withErrorCode } from "../errors.js";
 import { statusForCode } from "./errors.js";
 
 export interface ErrorBody {
@@ -57,19 +58,15 @@ const HTTP_CODES: Record<number, string> = {
 
 export function describeError(error: unknown): DescribedError {
   if (isEvalgateError(error) && statusForCode(error.code) !== 500) {
-    const body: ErrorBody = {
-      error: { code: error.code, message: error.message, ...errorSpecifics(error) },
-    };
+    const message = withErrorCode(error.message, error.code);
+    const body: ErrorBody = { error: { code: error.code, message, ...errorSpecifics(error) } };
     return { status: statusForCode(error.code), body, unexpected: false };
   }
   if (error instanceof HTTPException && error.status < 500) {
     const code = HTTP_CODES[error.status] ?? "INVALID_INPUT";
-    const message = error.message || "the request could not be read";
+    const message = withErrorCode(error.message || "the request could not be read", code);
     return { status: statusForCode(code), body: { error: { code, message } }, unexpected: false };
   }
-  return {
-    status: 500,
-    body: { error: { code: "INTERNAL", message: "the service failed to answer; see its log" } },
-    unexpected: true,
-  };
+  const message = withErrorCode("the service failed to answer; see its log", "INTERNAL");
+  return { status: 500, body: { error: { code: "INTERNAL", message } }, unexpected: true };
 }

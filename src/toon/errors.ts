@@ -7,8 +7,8 @@ export interface ToonLocation {
 }
 
 /**
- * TOON text that cannot be decoded. `line` is 1-based in the original text (before the seed
- * dialect was rewritten); the message reads `source:line: reason` (or `line N: reason`).
+ * TOON text that cannot be decoded. `line` is 1-based in the original text (before the TOON
+ * criteria dialect was rewritten); the message reads `source:line: reason` (or `line N: reason`).
  */
 export class ToonError extends EvalgateError {
   override readonly name = "ToonError";

@@ -27,13 +27,13 @@ export interface ArrayHeader {
   readonly fields: readonly FieldNode[] | undefined;
   /** Inline values after the colon (trimmed); "" when there are none. */
   readonly inline: string;
-  /** The header up to its colon as spec TOON: the seed dialect's `[N,]` becomes `[N]`. */
+  /** The header up to its colon as spec TOON: the TOON criteria dialect's `[N,]` becomes `[N]`. */
   readonly specHead: string;
-  /** True when the header used the seed dialect's `[N,]`. */
+  /** True when the header used the TOON criteria dialect's `[N,]`. */
   readonly dialect: boolean;
 }
 
-/** A seed-dialect object header `key{fields}:` (fields, but no `[N]`). */
+/** A TOON criteria dialect object header `key{fields}:` (fields, but no `[N]`). */
 export interface ObjectHeader {
   readonly keyToken: string;
   readonly key: string;
@@ -70,7 +70,8 @@ export function parseArrayHeader(body: string): ArrayHeader | undefined {
   const bracketEnd = findUnquoted(body, "]", bracketStart);
   if (bracketEnd === -1) return undefined;
   const bracket = BRACKET.exec(body.slice(bracketStart + 1, bracketEnd));
-  // `[N,]` is the seed dialect's comma header; `[N:,]` is invalid spec and stays for the decoder.
+  // `[N,]` is the TOON criteria dialect's comma header; `[N:,]` is invalid spec and stays for
+  // the decoder.
   if (!bracket || (bracket[2] === ":" && bracket[3] === ",")) return undefined;
   const keyToken = body.slice(0, bracketStart);
   if (keyToken.endsWith(" ") || keyToken.endsWith("\t")) return undefined;
@@ -102,7 +103,7 @@ export function parseArrayHeader(body: string): ArrayHeader | undefined {
   };
 }
 
-/** Reads the seed dialect's `key{fields}:` header (nothing may follow the colon). */
+/** Reads the TOON criteria dialect's `key{fields}:` header (nothing may follow the colon). */
 export function parseObjectHeader(body: string): ObjectHeader | undefined {
   if (!body.endsWith(":")) return undefined;
   let braceStart: number;

@@ -26,7 +26,7 @@ export interface NormalisedToon {
 }
 
 /**
- * Rewrites the seed dialect into spec TOON v4 and leaves spec TOON as it is:
+ * Rewrites the TOON criteria dialect into spec TOON v4 and leaves spec TOON as it is:
  * `[N,]` headers become `[N]`, table rows written flush with their header are indented under it,
  * `key{fields}:` with its one row becomes a nested object, `[a, b]` values become inline arrays
  * (a table with such cells becomes a list of objects), and `stringFields` values are quoted.
@@ -126,8 +126,8 @@ class Normaliser extends NormaliseState {
   }
 
   /**
-   * The seed dialect's `key{fields}:` and its single row, written as a nested object. Returns
-   * undefined when the line is the spec reading instead (a key opening an indented block).
+   * The TOON criteria dialect's `key{fields}:` and its single row, written as a nested object.
+   * Returns undefined when the line is the spec reading instead (a key opening an indented block).
    */
   private objectBlock(index: number, object: ObjectHeader): number | undefined {
     const line = this.lines[index]!;

@@ -51,7 +51,7 @@ export function lead(line: SourceLine): string {
   return " ".repeat(line.indent) + (line.listItem ? "- " : "");
 }
 
-/** A data row written at `owner`'s indentation (the seed dialect's unindented table rows). */
+/** A data row at `owner`'s indentation (the TOON criteria dialect's unindented table rows). */
 export function isFlushRow(
   candidate: SourceLine,
   owner: SourceLine,

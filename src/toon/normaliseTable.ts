@@ -4,7 +4,7 @@ import { isFlushRow, lead, type NormaliseState } from "./normaliseState.js";
 import type { SourceLine } from "./sourceLines.js";
 import { findUnquoted, isDataRow, splitValues, trimSpaces } from "./tokens.js";
 
-/** Where a table's rows sit: indented under the header, or flush with it (the seed dialect). */
+/** Where a table's rows sit: indented under its header, or flush (the TOON criteria dialect). */
 interface TableLayout {
   readonly line: SourceLine;
   readonly header: ArrayHeader;

@@ -68,7 +68,7 @@ export function findMatching(text: string, openIndex: number, open: string, clos
 /**
  * Splits `text` on `delimiter` outside quotes and trims each value, exactly as a spec decoder
  * splits a row or an inline array. With `bracketCells`, a value that starts with `[` runs to its
- * matching `]`, so the seed dialect's `[a, b]` stays one value.
+ * matching `]`, so the TOON criteria dialect's `[a, b]` stays one value.
  */
 export function splitValues(
   text: string,
@@ -107,7 +107,7 @@ export function splitValues(
   return values;
 }
 
-/** True for a value written as `[...]` (the seed dialect's inline array), but not spec `[]`. */
+/** True for a value written as `[...]` (a TOON criteria dialect inline array), not spec `[]`. */
 export function isBracketArray(token: string): boolean {
   return token.length >= 2 && token.startsWith("[") && token.endsWith("]") && token !== "[]";
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { STAGE_IDS as CONTENT_IDS } from "../proposalStages.js";
 
 /**
- * Structural checks on the shipped JSON configuration: the seed-004 criteria catalogs in
+ * Structural checks on the shipped JSON configuration: the evaluation node's criteria catalogs in
  * config/evaluation/criteria/ and the stale-marking dependency map in config/dependencies.json.
  * These read the files as plain JSON on purpose; loading through the catalog loader is tested
  * separately.
@@ -18,7 +18,7 @@ const dependenciesPath = join(root, "config", "dependencies.json");
 
 const BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
 
-/** Seed 004's EvaluationCriteria shape, exactly: no missing and no extra fields. */
+/** The evaluation node's EvaluationCriteria shape, exactly: no missing and no extra fields. */
 const GuidelinesShape = z.strictObject({
   excellent: z.string(),
   good: z.string(),
@@ -105,7 +105,7 @@ describe("config/evaluation/criteria", () => {
     const path = join(criteriaDir, file);
     const load = (): CatalogShape => CatalogShape.parse(readJson(path));
 
-    it("parses as JSON with the seed-004 EvaluationCriteria shape", () => {
+    it("parses as JSON with the evaluation node's EvaluationCriteria shape", () => {
       const parsed = CatalogShape.safeParse(readJson(path));
       expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
     });

@@ -130,7 +130,7 @@ describe.concurrent("evalgate calibrate", () => {
       const run = await calibrate(["--db", "missing.sqlite"]);
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(
-        "evalgate: --db file missing.sqlite: does not exist (no reviews were kept there)\n",
+        "evalgate: --db file missing.sqlite: does not exist (no reviews were kept there) [INPUT_FILE_UNREADABLE]\n",
       );
       expect(existsSync(join(dir, "missing.sqlite"))).toBe(false);
     },

@@ -31,7 +31,7 @@ const LEVELS = [
 ];
 
 beforeAll(async () => {
-  // seed 002 points: multipliers 1, 1, 3, 0.5 → weights normalised to fractions like 0.181818…
+  // The points format: multipliers 1, 1, 3, 0.5 → weights normalised to fractions (0.181818…)
   pointsCatalog = await writeText(
     temp.dir,
     "points.json",
@@ -45,7 +45,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  // seed 003 rubric: levels with indicators, a schema criterion, an LLM-decoded one.
+  // the rubric format: levels with indicators, a schema criterion, an LLM-decoded one.
   rubricCatalog = await writeText(
     temp.dir,
     "rubric.json",
@@ -209,17 +209,17 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr.trim()).toBe(
-      "evalgate: cannot use the catalog: data/criteria/none.toon: catalog file not found",
+      "evalgate: cannot use the catalog: data/criteria/none.toon: catalog file not found [CATALOG_NOT_FOUND]",
     );
   });
 });
 
 describe.concurrent("evalgate catalog convert", { timeout: SPAWN_TIMEOUT }, () => {
   it.each([
-    ["the seed 000 TOON catalog", IFB_CATALOG, "toon"],
-    ["a seed 004 JSON catalog", BUDGET_CATALOG, "json"],
-    ["seed 002 points (normalised weights)", "points", "toon"],
-    ["a seed 003 rubric (levels, schema)", "rubric", "toon"],
+    ["the TOON criteria dialect catalog", IFB_CATALOG, "toon"],
+    ["an evaluation node JSON catalog", BUDGET_CATALOG, "json"],
+    ["points format (normalised weights)", "points", "toon"],
+    ["a rubric in the rubric format (levels, schema)", "rubric", "toon"],
   ] as const)("%s (%s) as %s loads back to an equal catalog", async (_name, source, to) => {
     const path = source === "points" ? pointsCatalog : source === "rubric" ? rubricCatalog : source;
     const run = await runEvalgate(["catalog", "convert", path, "--to", to]);
@@ -299,7 +299,7 @@ describe.concurrent("evalgate tokens", { timeout: SPAWN_TIMEOUT }, () => {
     );
   });
 
-  it("decodes a TOON file (the seed dialect) and counts its data", async () => {
+  it("decodes a TOON file (the TOON criteria dialect) and counts its data", async () => {
     const data = decodeToon(await readFile(join(ROOT, IFB_CATALOG), "utf8"));
     const run = await runEvalgate(["tokens", IFB_CATALOG, "--json"]);
     expect(run.code).toBe(0);
@@ -309,6 +309,8 @@ describe.concurrent("evalgate tokens", { timeout: SPAWN_TIMEOUT }, () => {
   it("a file that does not exist, exit 2", async () => {
     const run = await runEvalgate(["tokens", "nowhere.json"]);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe("evalgate: data file nowhere.json: no such file");
+    expect(run.stderr.trim()).toBe(
+      "evalgate: data file nowhere.json: no such file [INPUT_FILE_UNREADABLE]",
+    );
   });
 });

@@ -61,91 +61,91 @@ describe("the error table", () => {
       "checks",
       new FunctionResolutionError("scoring:count", ["registry: not registered"]),
       2,
-      "FunctionResolutionError: Cannot resolve function 'scoring:count'. Tried: registry: not registered",
+      "FunctionResolutionError: Cannot resolve function 'scoring:count'. Tried: registry: not registered [FUNCTION_UNRESOLVED]",
     ],
     [
       "cli",
       new InputFileError("content file", "a.md", "no such file"),
       2,
-      "content file a.md: no such file",
+      "content file a.md: no such file [INPUT_FILE_UNREADABLE]",
     ],
     [
       "context",
       new DocumentLoadError("docs", "no such folder"),
       2,
-      "DocumentLoadError: Cannot load documents from docs: no such folder",
+      "DocumentLoadError: Cannot load documents from docs: no such folder [DOCUMENTS_UNREADABLE]",
     ],
     [
       "engine",
       new EvaluationError("input", "no content to evaluate"),
       2,
-      "EvaluationError: no content to evaluate",
+      "EvaluationError: no content to evaluate [EVALUATION_FAILED]",
     ],
     [
       "engine (the model failed)",
       new EvaluationModelError(new ModelTimeoutError(5, openai), ["c1"]),
       2,
-      "the judge model could not answer (1 criteria): openai:gpt-x did not answer within 5 ms",
+      "the judge model could not answer (1 criteria): openai:gpt-x did not answer within 5 ms [EVALUATION_MODEL_FAILED]",
     ],
     [
       "graph",
       new RfpLoadError("cannot read the RFP at rfp.md"),
       2,
-      "RfpLoadError: cannot read the RFP at rfp.md",
+      "RfpLoadError: cannot read the RFP at rfp.md [RFP_UNREADABLE]",
     ],
     [
       "judge",
       new JudgePromptError("no rubric items", { criterionId: "c2" }),
       2,
-      "JudgePromptError: criterion 'c2': no rubric items",
+      "JudgePromptError: criterion 'c2': no rubric items [JUDGE_PROMPT_INVALID]",
     ],
     [
       "llm",
       new ModelSpecError("x", "no model name"),
       2,
-      'ModelSpecError: model spec "x": no model name',
+      'ModelSpecError: model spec "x": no model name [MODEL_SPEC_INVALID]',
     ],
     [
       "llm (cancelled)",
       new ModelAbortedError(openai),
       2,
-      "cancelled: the evaluation was interrupted before it finished",
+      "cancelled: the evaluation was interrupted before it finished [MODEL_CALL_CANCELLED]",
     ],
     [
       "orchestrator",
       new ThreadNotFoundError("t1"),
       2,
-      'ThreadNotFoundError: thread "t1": no such thread in the checkpointer',
+      'ThreadNotFoundError: thread "t1": no such thread in the checkpointer [CHECKPOINT_NOT_FOUND]',
     ],
     [
       "orchestrator (checkpointer)",
       new CheckpointerError("reviews.sqlite", "locked"),
       2,
-      "CheckpointerError: checkpointer reviews.sqlite: locked",
+      "CheckpointerError: checkpointer reviews.sqlite: locked [CHECKPOINTER_UNAVAILABLE]",
     ],
     [
       "scoring",
       new UnknownLevelError("x", ["a", "b"], { criterionId: "c1" }),
       2,
-      "UnknownLevelError: criterion 'c1': unknown level 'x'; expected one of 'a', 'b'",
+      "UnknownLevelError: criterion 'c1': unknown level 'x'; expected one of 'a', 'b' [LEVEL_UNKNOWN]",
     ],
     [
       "toon",
       new ToonError("expected 2 rows", { line: 4, source: "t.toon" }),
       2,
-      "ToonError: t.toon:4: expected 2 rows",
+      "ToonError: t.toon:4: expected 2 rows [TOON_INVALID]",
     ],
     [
       "orchestrator (review desk)",
       new UnknownThreadError("t9"),
       2,
-      "UnknownThreadError: no thread t9",
+      "UnknownThreadError: no thread t9 [THREAD_NOT_FOUND]",
     ],
     [
       "store",
       new ReviewerExistsError("ana"),
       2,
-      'ReviewerExistsError: a reviewer named "ana" exists already',
+      'ReviewerExistsError: a reviewer named "ana" exists already [REVIEWER_EXISTS]',
     ],
     ["not an evalgate error", new TypeError("boom"), 2, "TypeError: boom"],
   ] as const)("%s: exit %#", async (_folder, error, exit, message) => {
@@ -162,7 +162,7 @@ describe("the error table", () => {
     });
     const result = await run(["fail"], error);
     expect(result.stderr).toBe(
-      "evalgate: cannot use the catalog: criteria.toon:7 ($.criteria[1].weight): expected a number ≥ 0\n",
+      "evalgate: cannot use the catalog: criteria.toon:7 ($.criteria[1].weight): expected a number ≥ 0 [CATALOG_INVALID]\n",
     );
     expect(result.code).toBe(2);
   });
@@ -170,7 +170,7 @@ describe("the error table", () => {
   it("criteria, from a real command: validating a catalog that is not there exits 2", async () => {
     const result = await run(["catalog", "validate", "missing.toon"]);
     expect(result.stderr).toBe(
-      "evalgate: cannot use the catalog: missing.toon: catalog file not found\n",
+      "evalgate: cannot use the catalog: missing.toon: catalog file not found [CATALOG_NOT_FOUND]\n",
     );
     expect(result.code).toBe(2);
   });

@@ -119,7 +119,7 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(run.stderr).not.toContain("\r");
   });
 
-  it("--format toon writes seed 000's results TOON, which decodes back; exit 1 when not passed", async () => {
+  it("--format toon writes the TOON criteria dialect's results TOON, which decodes back; exit 1 when not passed", async () => {
     const run = await evaluate([review, "--catalog", IFB_CATALOG, "--format", "toon"]);
     // c2 = 4, c3 = 3: 4·0.4 + 3·0.6 = 3.4 → REVIEW_REQUIRED, not passed.
     expect(run.code).toBe(1);

@@ -63,7 +63,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(messages(run.stderr)).toEqual([
-      "evalgate: cannot use the catalog: data/criteria/missing.toon: catalog file not found",
+      "evalgate: cannot use the catalog: data/criteria/missing.toon: catalog file not found [CATALOG_NOT_FOUND]",
     ]);
   });
 
@@ -104,7 +104,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     ]);
     expect(missing.code).toBe(2);
     expect(messages(missing.stderr)).toEqual([
-      "evalgate: content drafts/none.md: no such file or directory",
+      "evalgate: content drafts/none.md: no such file or directory [INPUT_FILE_UNREADABLE]",
     ]);
     expect(noCatalog.code).toBe(2);
     expect(noCatalog.stderr).toContain("required option '-c, --catalog <path>' not specified");
@@ -138,7 +138,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(messages(run.stderr)).toEqual([
       `evalgate: model "mistral-nemo:12b" is not pulled on the Ollama server at ${server.url} ` +
         `(pulled there: ${JUDGE_MODEL}, llama3.2:3b): run \`ollama pull mistral-nemo:12b\`, ` +
-        "or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model",
+        "or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model [MODEL_NOT_READY]",
     ]);
     expect(existsSync(out)).toBe(false);
     // The check stopped it before any judge call.
@@ -173,7 +173,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(run.stdout).toBe("");
     expect(messages(run.stderr)).toEqual([
       `evalgate: model "${JUDGE_MODEL}" is not pulled on the Ollama server at ${failing.url}: ` +
-        `run \`ollama pull ${JUDGE_MODEL}\`, or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model`,
+        `run \`ollama pull ${JUDGE_MODEL}\`, or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model [MODEL_NOT_READY]`,
     ]);
     expect(failing.chatRequests().length).toBeGreaterThan(0);
     expect(existsSync(out)).toBe(false);
@@ -191,7 +191,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
       expect(run.code).toBe(130);
       expect(run.stdout).toBe("");
       expect(messages(run.stderr)).toEqual([
-        "evalgate: cancelled: the evaluation was interrupted before it finished",
+        "evalgate: cancelled: the evaluation was interrupted before it finished [MODEL_CALL_CANCELLED]",
       ]);
       expect(hanging.chatRequests().length).toBeGreaterThan(0);
       expect(existsSync(out)).toBe(false);

@@ -264,7 +264,7 @@ describe.concurrent("evalgate's habits", () => {
     const named = await cli(["tokens", "notes.md"]);
     expect(named.code).toBe(2);
     expect(named.stderr).toBe(
-      "evalgate: data file notes.md: is Markdown, not data: tokens counts the tokens of JSON or TOON data (a .json or .toon file)\n",
+      "evalgate: data file notes.md: is Markdown, not data: tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
     );
     const sniffed = await cli(["tokens", "notes"]);
     expect(sniffed.code).toBe(2);

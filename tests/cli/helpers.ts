@@ -157,7 +157,7 @@ function userPrompt(request: OllamaChatRequest): string {
 /**
  * The IFB PROFI judge: c1 passes exactly when the evidence mentions Hamburg; c2 (innovation) is
  * 4; c3 (market) is 3 when the evidence calls the market a niche, else 4. Answers per-criterion
- * prompts with seed 001 JSON and batch prompts with the TOON table they ask for.
+ * prompts with JSON judge contract answers and batch prompts with the TOON table they ask for.
  */
 export function ifbJudge(request: OllamaChatRequest): string {
   const prompt = userPrompt(request);

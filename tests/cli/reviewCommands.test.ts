@@ -100,7 +100,7 @@ describe.concurrent("evalgate reviews / review", () => {
       );
       expect(refused.code).toBe(2);
       expect(refused.stderr.trim()).toBe(
-        "evalgate: Timeline: Revision Limit Reached [timeline] (revision_limit) takes approve, edit, retry — not revise",
+        "evalgate: Timeline: Revision Limit Reached [timeline] (revision_limit) takes approve, edit, retry — not revise [COMMAND_INVALID]",
       );
 
       const approved = await evalgate(
@@ -218,7 +218,7 @@ describe.concurrent("evalgate reviews / review", () => {
         [[threadId, "approve", "--feedback", "x"], "--feedback goes with revise, not with approve"],
         [
           [threadId, "edit", "--content-file", "empty.md"],
-          "--content-file empty.md: the file is empty",
+          "--content-file empty.md: the file is empty [INPUT_FILE_UNREADABLE]",
         ],
         [
           [threadId, "approve", "--db", "other.sqlite"],
@@ -231,7 +231,10 @@ describe.concurrent("evalgate reviews / review", () => {
       results.forEach((result, i) => {
         expect(result.code, cases[i]?.[1]).toBe(2);
         expect(result.stdout).toBe("");
-        expect(result.stderr).toBe(`evalgate: ${cases[i]?.[1]}\n`);
+        // The CLI's own refusals end with its code; an unreadable file with the file's.
+        const message = cases[i]?.[1] ?? "";
+        const shown = message.endsWith("]") ? message : `${message} [COMMAND_INVALID]`;
+        expect(result.stderr).toBe(`evalgate: ${shown}\n`);
       });
       const bogus = await evalgate(["review", threadId, "bless"], { cwd, env });
       expect(bogus.code).toBe(2);

@@ -76,7 +76,7 @@ describe("evalgate rubrics", () => {
     const db = "two.sqlite";
     const missing = await run(["rubrics", "show", "nope"], db);
     expect(missing).toMatchObject({ code: 2, stdout: "" });
-    expect(missing.stderr).toBe('evalgate: no rubric "nope" in two.sqlite\n');
+    expect(missing.stderr).toBe('evalgate: no rubric "nope" in two.sqlite [RUBRIC_NOT_FOUND]\n');
     const deleted = await run(["rubrics", "delete", "nope"], db);
     expect(deleted.code).toBe(2);
     const broken = await run(["rubrics", "register", "broken.json"], db);
@@ -86,7 +86,9 @@ describe("evalgate rubrics", () => {
     );
     const absent = await run(["rubrics", "register", "absent.json"], db);
     expect(absent.code).toBe(2);
-    expect(absent.stderr).toBe("evalgate: absent.json: the rubric file: no such file\n");
+    expect(absent.stderr).toBe(
+      "evalgate: absent.json: the rubric file: no such file [RUBRIC_CONFIG_INVALID]\n",
+    );
     expect((await run(["rubrics", "list"], db)).stdout).toContain("No rubrics in two.sqlite");
   });
 

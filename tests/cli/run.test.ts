@@ -213,7 +213,7 @@ describe.concurrent("evalgate run", () => {
       const late = await evalgate(["review", threadId, "approve"], { cwd, env: serverEnv(server) });
       expect(late.code).toBe(2);
       expect(late.stderr.trim()).toBe(
-        `evalgate: thread ${threadId} is not waiting for a review: the run has completed; \`evalgate show ${threadId}\` prints its proposal`,
+        `evalgate: thread ${threadId} is not waiting for a review: the run has completed; \`evalgate show ${threadId}\` prints its proposal [COMMAND_INVALID]`,
       );
     } finally {
       await server.close();
@@ -346,10 +346,12 @@ describe.concurrent("evalgate run", () => {
     ]);
     expect(none.code).toBe(2);
     expect(none.stderr.trim()).toBe(
-      "evalgate: give the RFP file to start a run, or --thread <id> to go on with one",
+      "evalgate: give the RFP file to start a run, or --thread <id> to go on with one [COMMAND_INVALID]",
     );
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe("evalgate: RFP file nowhere.md: no such file");
+    expect(missing.stderr.trim()).toBe(
+      "evalgate: RFP file nowhere.md: no such file [INPUT_FILE_UNREADABLE]",
+    );
     expect(existsSync(join(cwd, ".evalgate"))).toBe(false);
 
     const server = await proposalServer();
@@ -360,7 +362,7 @@ describe.concurrent("evalgate run", () => {
       });
       expect(unknown.code).toBe(2);
       expect(unknown.stderr.trim()).toBe(
-        `evalgate: no thread "no-such-thread": there is no checkpoint file at ${DB}`,
+        `evalgate: no thread "no-such-thread": there is no checkpoint file at ${DB} [COMMAND_INVALID]`,
       );
       expect(existsSync(join(cwd, ".evalgate"))).toBe(false);
     } finally {

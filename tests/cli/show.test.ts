@@ -92,7 +92,7 @@ describe("evalgate run writes the proposal", () => {
     });
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim()).toBe(
-      "evalgate: --out mine.md exists already: evalgate does not overwrite it (choose another name, or move it away)",
+      "evalgate: --out mine.md exists already: evalgate does not overwrite it (choose another name, or move it away) [COMMAND_INVALID]",
     );
     expect(existsSync(join(cwd, DB))).toBe(false);
     expect(await readFile(join(cwd, "mine.md"), "utf8")).toBe("keep me\n");
@@ -102,7 +102,9 @@ describe("evalgate run writes the proposal", () => {
       env: serverEnv(server),
     });
     expect(nowhere.code).toBe(2);
-    expect(nowhere.stderr.trim()).toBe("evalgate: --out out/proposal.html: there is no folder out");
+    expect(nowhere.stderr.trim()).toBe(
+      "evalgate: --out out/proposal.html: there is no folder out [COMMAND_INVALID]",
+    );
     expect(existsSync(join(cwd, DB))).toBe(false);
 
     const run = await evalgate(["run", "rfp.md", "--out", "proposal.html"], {
@@ -185,11 +187,13 @@ describe("evalgate show", () => {
     const { cwd, finished } = threads;
     const unknown = await evalgate(["show", "no-such-thread"], { cwd });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.trim()).toBe(`evalgate: no thread "no-such-thread" in ${DB}`);
+    expect(unknown.stderr.trim()).toBe(
+      `evalgate: no thread "no-such-thread" in ${DB} [COMMAND_INVALID]`,
+    );
     const empty = await freshFolder();
     const none = await evalgate(["show", finished], { cwd: empty });
     expect(none.stderr.trim()).toBe(
-      `evalgate: no thread "${finished}": there is no checkpoint file at ${DB}`,
+      `evalgate: no thread "${finished}": there is no checkpoint file at ${DB} [COMMAND_INVALID]`,
     );
     expect(existsSync(join(empty, DB))).toBe(false);
     const format = await evalgate(["show", finished, "--format", "pdf"], { cwd });

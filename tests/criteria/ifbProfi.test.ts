@@ -21,7 +21,7 @@ function outcome(native: number | "pass" | "fail", score: number, reasoning: str
   } satisfies CriterionOutcome;
 }
 
-/** Scores the shipped seed 000 catalog with the seed's own example answers. */
+/** Scores the shipped TOON criteria dialect catalog with the dialect's own example answers. */
 function scoreSeedExample(catalog: Catalog, c1: "pass" | "fail"): EvaluationResult {
   const outcomes: Record<string, CriterionOutcome> = {
     c1: outcome(c1, c1 === "pass" ? 1 : 0, "Address in Hamburg confirmed (Page 2)."),
@@ -54,7 +54,7 @@ function scoreSeedExample(catalog: Catalog, c1: "pass" | "fail"): EvaluationResu
   };
 }
 
-describe("data/criteria/ifb_profi.toon with the seed's example", () => {
+describe("data/criteria/ifb_profi.toon with the dialect's example", () => {
   it("TC-CRI-03: c1 pass, c2 = 4 (0.4), c3 = 3 (0.6) totals exactly 3.4 → REVIEW_REQUIRED", async () => {
     const catalog = await loadCatalog(catalogPath);
     expect(catalog.statusRules).toMatchObject({ fundable: 4, rejectBelow: 2 });
@@ -71,7 +71,7 @@ describe("data/criteria/ifb_profi.toon with the seed's example", () => {
     expect(result.nativeTotal).toBe(3.4);
   });
 
-  it("writes seed 000's results TOON, which decodeToon reads back", async () => {
+  it("writes the TOON criteria dialect's results TOON, which decodeToon reads back", async () => {
     const result = scoreSeedExample(await loadCatalog(catalogPath), "pass");
     const toon = encodeResultsToon(result);
     expect(decodeToon(toon)).toEqual({

@@ -15,7 +15,7 @@ const shipped = [
 ].sort();
 
 describe("shipped catalogs", () => {
-  it("include the eight seed 004 content types and the seed 000 catalog", () => {
+  it("include the eight evaluation node content types and the TOON criteria dialect catalog", () => {
     for (const name of STAGE_IDS) {
       expect(shipped).toContain(join("config/evaluation/criteria", `${name}.json`));
     }

@@ -29,7 +29,7 @@ function checks(c: Catalog) {
     .map((f) => [f.check, f.severity]);
 }
 
-describe("validateCatalog (seed 003 meta-rubric)", () => {
+describe("validateCatalog (the rubric format's meta-rubric)", () => {
   it("a well-formed catalog has no errors or warnings", () => {
     expect(checks(catalog([score("a", 0.5), score("b", 0.5)]))).toEqual([]);
   });

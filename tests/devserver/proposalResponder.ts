@@ -1,7 +1,7 @@
 /**
  * An answer for every prompt evalgate sends a model — for the Ollama-protocol test server
- * (tests/doubles/ollamaServer.ts) and for ScriptedChatModel alike: judge prompts get a JSON answer in the seed 001 contract
- * (prompts/evaluation/answerFormats.ts) — a score placed on the scale the prompt asks for, a
+ * (tests/doubles/ollamaServer.ts) and for ScriptedChatModel alike: judge prompts get an answer in
+ * the JSON judge contract (prompts/evaluation/answerFormats.ts) — a score placed on the scale the prompt asks for, a
  * check "pass", a level, rubric checks — and writer prompts (prompts/generation/) get content
  * of the shape each generator parses: research and solution objects, connection pairs, section
  * text. The answer is chosen from what the prompt asks for, never from its position in a run.

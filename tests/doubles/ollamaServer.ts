@@ -234,7 +234,7 @@ export interface OllamaServer {
   close(): Promise<void>;
 }
 
-/** The answer the default responder gives: a valid judge JSON object (seed 001 contract). */
+/** The answer the default responder gives: a valid judge JSON object (the JSON judge contract). */
 export const DEFAULT_JUDGE_ANSWER = JSON.stringify({
   score: 0.8,
   hits: ["States the objective clearly"],

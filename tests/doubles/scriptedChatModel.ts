@@ -312,7 +312,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
   }
 }
 
-/** The judge JSON contract of seed 001 (score, hits, misses, reasoning). */
+/** The JSON judge contract (score, hits, misses, reasoning). */
 export interface JudgeAnswerFields {
   score?: number;
   hits?: string[];

@@ -287,7 +287,7 @@ describe("the injection guard's ambiguous answer", () => {
   });
 });
 
-describe("the seed-facing classes", () => {
+describe("the documented API classes", () => {
   it("CriteriaEngine.evaluateCriterion: an ambiguous check is not evaluated and not met", async () => {
     const model = new ScriptedChatModel({
       script: ['{"reasoning": "Bremen address.", "passed": true, "result": "fail"}'],

@@ -1,4 +1,4 @@
-/** seed 000 batch mode through evaluateContent: one TOON table, one repair round, then per criterion. */
+/** Batch mode through evaluateContent: one TOON table, one repair round, then per criterion. */
 import { describe, expect, it } from "vitest";
 import { EvaluationModelError } from "../../src/engine/errors.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";

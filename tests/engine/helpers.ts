@@ -84,7 +84,7 @@ export function answerByTitle(answers: AnswerByTitle): ScriptedResponder {
   };
 }
 
-/** A seed 001 JSON answer. */
+/** An answer in the JSON judge contract. */
 export function scoreAnswer(
   score: number,
   reasoning = `Scored ${score} on the evidence given.`,
@@ -111,7 +111,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The titles of the budget catalog's criteria (seed 004 `name`). */
+/** The titles of the budget catalog's criteria (the evaluation node's `name`). */
 export const BUDGET_TITLES = {
   arithmetic: "Arithmetic accuracy and internal consistency",
   compliance: "Compliance with the funder's financial rules",

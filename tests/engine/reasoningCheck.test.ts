@@ -129,7 +129,7 @@ describe("evaluateContent", () => {
   });
 });
 
-describe("the seed-facing classes", () => {
+describe("the documented API classes", () => {
   it("CriteriaEngine.evaluateCriterion holds a pass whose reasoning says the requirement is unmet", async () => {
     const model = new ScriptedChatModel({
       script: [

@@ -1,7 +1,8 @@
 /**
- * What an evaluation decides, through evaluateContent with a scripted judge: seed 004 weighted
- * scores, gates and feedback; deterministic criteria; answers the judge could not give (TC-CRI-05);
- * prompt injection; seed 000 status, knockouts and Insufficient Information (TC-CRI-02/03/06).
+ * What an evaluation decides, through evaluateContent with a scripted judge: the evaluation
+ * node's weighted scores, gates and feedback; deterministic criteria; answers the judge could not
+ * give (TC-CRI-05); prompt injection; the TOON criteria dialect's status, knockouts and
+ * Insufficient Information (TC-CRI-02/03/06).
  */
 import { describe, expect, it } from "vitest";
 import { FunctionRegistry } from "../../src/checks/registry.js";
@@ -51,7 +52,7 @@ const ANSWERS: Record<string, string> = {
   ),
 };
 
-describe("evaluateContent with a seed 004 catalog (budget.json)", () => {
+describe("evaluateContent with an evaluation node catalog (budget.json)", () => {
   it("computes the weighted average, the scores and the critical gate from per-criterion answers", async () => {
     const catalog = await budgetCatalog();
     const model = new ScriptedChatModel({ responder: answerByTitle(ANSWERS) });
@@ -600,7 +601,7 @@ const APPLICATION = [
   "Registered office: Berlin. The market covers 400 ports in Europe.",
 ].join("\n");
 
-describe("seed 000 catalog (ifb_profi.toon) through evaluateContent", () => {
+describe("TOON criteria dialect catalog (ifb_profi.toon) through evaluateContent", () => {
   it("TC-CRI-02: a failed knockout rejects, whatever the scores", async () => {
     const catalog = await ifbCatalog();
     const model = new ScriptedChatModel({

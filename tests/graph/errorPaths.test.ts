@@ -92,7 +92,7 @@ async function expectRecoverableEvaluationFailure(
   expect(writerPrompts(run.model, "research")).toHaveLength(1); // never rewritten
 }
 
-describe("error paths (seed 004 §6), each resumed with retry once the cause is gone", () => {
+describe("error paths of the evaluation node, each resumed with retry once the cause is gone", () => {
   it("model timeout: status error, an entry naming the timeout, a friendly message; retry recovers", async () => {
     // The writer answers at once; the judge's first ten calls (two tries of five criteria) are
     // held and never released, so only the timeout ends them; after that the responder answers

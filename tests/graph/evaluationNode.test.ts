@@ -56,7 +56,7 @@ function researchNode(options: Partial<EvaluationNodeOptions> = {}) {
 const withContext = (context: EvaluationContext): LangGraphRunnableConfig =>
   ({ context }) as LangGraphRunnableConfig;
 
-describe("createEvaluationNode options (seed 004 §3.1)", () => {
+describe("createEvaluationNode options", () => {
   it("contentExtractor: judges what it returns, not the stage's usual field", async () => {
     const model = scoringJudge();
     const node = researchNode({ model, contentExtractor: (s) => s.applicantInput });
@@ -122,7 +122,7 @@ describe("createEvaluationNode options (seed 004 §3.1)", () => {
       expect(Object.keys(byPath.researchEvaluation?.scores ?? {}).sort()).toEqual(["a", "b"]);
     });
 
-    it("a seed 000 TOON catalog (data/criteria/ifb_profi.toon): funding status from its rules", async () => {
+    it("a TOON criteria dialect catalog (data/criteria/ifb_profi.toon): funding status from its rules", async () => {
       const scores: Record<string, number> = { Innovation: 4, Market: 3 };
       const model = new ScriptedChatModel({
         responder: (messages) => {

@@ -1,7 +1,7 @@
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 
 /**
- * A judge for any seed 004 catalog: every score criterion gets `score`, every check "pass";
+ * A judge for any evaluation node catalog: every score criterion gets `score`, every check "pass";
  * records each call so tests can count model calls.
  */
 export function scoringJudge(score = 0.85): ScriptedChatModel {

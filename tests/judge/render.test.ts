@@ -42,7 +42,7 @@ describe("renderJudgePrompt: the score method", () => {
     expect(user).toContain("ranges converted to this scale");
   });
 
-  it("keeps the seed 004 ranges on a 0–1 scale", () => {
+  it("keeps the evaluation node's ranges on a 0–1 scale", () => {
     const { user } = renderJudgePrompt({ criterion: scoreUnit, content: CONTENT });
     expect(user).toContain("a number from 0.0 to 1.0");
     expect(user).toContain(`- excellent (0.9–1): ${GUIDELINES.excellent}`);
@@ -271,7 +271,7 @@ describe("renderJudgePrompt: source documents", () => {
   });
 });
 
-describe("renderJudgePrompt: the override template (seed 004 evaluationPrompt)", () => {
+describe("renderJudgePrompt: the override template (the evaluation node's evaluationPrompt)", () => {
   const override = [
     "Grade {{criterion_title}} — {{criterion_description}}",
     "{{guidelines}}",
@@ -357,7 +357,7 @@ describe("renderJudgePrompt: the override template (seed 004 evaluationPrompt)",
   });
 });
 
-describe("renderJudgePrompt: a levels criterion's decodePrompt (seed 003)", () => {
+describe("renderJudgePrompt: a levels criterion's decodePrompt (the rubric format)", () => {
   it("is used as the template, with the levels contract appended", () => {
     const criterion = CriterionSchema.parse({
       ...clarityLevels,

@@ -11,7 +11,7 @@ import {
 } from "./helpers.js";
 
 describe("weightedAverage", () => {
-  it("leaves the knockout's weight out of the total (seed 000: 4·0.4 + 3·0.6)", () => {
+  it("leaves the knockout's weight out of the total (the TOON criteria dialect's example: 4·0.4 + 3·0.6)", () => {
     const cat = seedCatalog();
     const avg = weightedAverage(
       resultsFor(cat, { c1: checkOutcome("pass"), c2: scoreOutcome(4), c3: scoreOutcome(3) }),

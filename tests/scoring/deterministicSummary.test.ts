@@ -62,7 +62,7 @@ const rubric = catalog({
 });
 
 describe("deterministicSummary", () => {
-  it("writes seed 003's format for a rubric with levels", () => {
+  it("writes the rubric format's summary for a rubric with levels", () => {
     const scored = score(rubric, {
       clarity: levelOutcome(clarityLevels, "excellent"),
       completeness: levelOutcome(completenessLevels, "pass"),

@@ -59,7 +59,7 @@ describe("evaluateGates", () => {
     expect(gates.knockoutFailed).toBe(false);
   });
 
-  it("fails on an unmet required (critical) rubric item — seed 001", () => {
+  it("fails on an unmet required (critical) rubric item — the JSON judge contract", () => {
     const cat = catalog({
       criteria: [
         {

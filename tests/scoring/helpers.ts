@@ -53,7 +53,7 @@ export function unitCriterion(
   };
 }
 
-/** seed 000's IFB PROFI catalog: c1 knockout check, c2 innovation 0.4, c3 market 0.6 (1–5). */
+/** The IFB PROFI catalog: c1 knockout check, c2 innovation 0.4, c3 market 0.6 (1–5). */
 export function seedCatalog(statusRules: CatalogInput["statusRules"] = {}): Catalog {
   return catalog({
     id: "ifb_profi",
@@ -167,7 +167,7 @@ export function evaluationResult(cat: Catalog, scored: CatalogScore): Evaluation
   });
 }
 
-/** seed 000's example evaluation: c1 pass, c2 = 4, c3 = 3 → 3.4, REVIEW_REQUIRED. */
+/** The IFB PROFI example evaluation: c1 pass, c2 = 4, c3 = 3 → 3.4, REVIEW_REQUIRED. */
 export function seedEvaluation(): EvaluationResult {
   const cat = seedCatalog();
   const scored = score(cat, {

@@ -17,7 +17,7 @@ import {
 } from "./helpers.js";
 
 describe("encodeResultsToon", () => {
-  it("writes seed 000's results table and summary", () => {
+  it("writes the TOON criteria dialect's results table and summary", () => {
     expect(encodeResultsToon(seedEvaluation())).toBe(
       [
         "results[3]{id,result,score,reasoning}:",

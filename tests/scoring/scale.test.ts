@@ -68,7 +68,7 @@ describe("scale conversions", () => {
   });
 
   it("rounds float noise away so totals come out as written", () => {
-    // seed 000 through the 0–1 path: 1 + (0.75·0.4 + 0.5·0.6)·4
+    // the TOON criteria dialect's example through the 0–1 path: 1 + (0.75·0.4 + 0.5·0.6)·4
     const raw = 1 + (0.75 * 0.4 + 0.5 * 0.6) * 4;
     expect(raw).not.toBe(3.4);
     expect(roundScore(raw)).toBe(3.4);

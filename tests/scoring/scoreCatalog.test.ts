@@ -17,7 +17,7 @@ import {
   unitOutcome,
 } from "./helpers.js";
 
-describe("scoreCatalogResult — seed 000", () => {
+describe("scoreCatalogResult — TOON criteria dialect", () => {
   it("TC-CRI-03: c2 = 4 (0.4), c3 = 3 (0.6), knockout c1 passed → exactly 3.4, REVIEW_REQUIRED", () => {
     const r = score(seedCatalog(), {
       c1: checkOutcome("pass"),
@@ -82,7 +82,7 @@ describe("scoreCatalogResult — seed 000", () => {
   });
 });
 
-describe("scoreCatalogResult — seed 004 rule (no status rules)", () => {
+describe("scoreCatalogResult — the evaluation node's rule (no status rules)", () => {
   const cat = catalog({
     passingThreshold: 0.7,
     criteria: [

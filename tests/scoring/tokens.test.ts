@@ -27,7 +27,9 @@ function describeMeasure(m: ReturnType<typeof measure>): string {
 }
 
 describe("token efficiency of TOON results (TC-CRI-04, o200k)", () => {
-  it("seed 000's 3-row example: TOON < 60% of 2-space JSON", async ({ annotate }) => {
+  it("the TOON criteria dialect's 3-row example: TOON < 60% of 2-space JSON", async ({
+    annotate,
+  }) => {
     const m = measure(seedEvaluation());
     await annotate(describeMeasure(m));
     expect(m.ratio).toBeLessThan(0.6);

@@ -23,7 +23,7 @@ function thrown(run: () => unknown): ToonError {
   throw new Error("expected a ToonError, nothing was thrown");
 }
 
-describe("decodeToonWithLines: seed dialect", () => {
+describe("decodeToonWithLines: TOON criteria dialect", () => {
   const located = decodeToonWithLines(IFB, { stringFields: ["version"] });
 
   it("decodes the same value as decodeToon", () => {

@@ -4,6 +4,7 @@
  * Anything that keeps the decision from being made — no such thread, a thread that waits for no
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
+import { userMessage, withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
@@ -121,7 +122,7 @@ async function storedSettings(store: CheckpointStore, threadId: string, context:
   try {
     return await loadRunSettings(runSettingsPath(store, context.cwd), threadId);
   } catch (error) {
-    context.stderr.write(`evalgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    context.stderr.write(`evalgate: ${userMessage(error)}\n`);
     return undefined;
   }
 }
@@ -136,7 +137,8 @@ async function viewOrRefuse(session: ReviewSession, threadId: string, where: str
         `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
       );
     }
-    if (isForeignThreadError(error)) throw new CliError(error.message, { cause: error });
+    if (isForeignThreadError(error))
+      throw new CliError(withErrorCode(error.message, error.code), { cause: error });
     throw error;
   }
 }
@@ -153,7 +155,8 @@ async function applyDecision(
   } catch (error) {
     const refusal = deskRefusal(error);
     if (refusal !== undefined) throw refusal;
-    if (isOrchestratorError(error)) throw new CliError(error.message, { cause: error });
+    if (isOrchestratorError(error))
+      throw new CliError(withErrorCode(error.message, error.code), { cause: error });
     throw error;
   }
   return open.session.view(threadId);

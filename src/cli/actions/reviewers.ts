@@ -1,5 +1,5 @@
 /** `evalgate reviewers add | list | revoke`: the reviewers of the review service and their tokens. */
-import { isEvalgateError } from "../../errors.js";
+import { isEvalgateError, withErrorCode } from "../../errors.js";
 import { quotedId } from "../../graph/reviewInput.js";
 import { openReviewStore } from "../../store/index.js";
 import { hashToken, newReviewerToken } from "../../store/tokens.js";
@@ -44,7 +44,8 @@ export async function addReviewer(
     try {
       await store.addReviewer(name, options.role, hashToken(token));
     } catch (error) {
-      if (isEvalgateError(error, "REVIEWER_EXISTS")) throw new CliError(error.message);
+      if (isEvalgateError(error, "REVIEWER_EXISTS"))
+        throw new CliError(withErrorCode(error.message, error.code));
       throw error;
     }
     context.stdout.write(

@@ -5,6 +5,7 @@
  * running `evalgate serve`, or two terminals on one thread, cannot apply a decision twice.
  */
 import { userInfo } from "node:os";
+import { withErrorCode } from "../../errors.js";
 import type { ReviewDecision } from "../../graph/model.js";
 import { ReviewerNameSchema } from "../../graph/reviewInput.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
@@ -210,7 +211,8 @@ export async function decideAndApply(
   await throwIfFailed(desk, threadId);
 }
 
-/** A desk refusal as the one message the command prints. */
+/** A desk refusal as the one message the command prints, ending with the refusal's own code. */
 export function deskRefusal(error: unknown): CliError | undefined {
-  return isDeskError(error) ? new CliError(error.message, { cause: error }) : undefined;
+  if (!isDeskError(error)) return undefined;
+  return new CliError(withErrorCode(error.message, error.code), { cause: error });
 }

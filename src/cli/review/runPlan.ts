@@ -3,6 +3,7 @@
  * the settings kept from an earlier run of the thread, the model, the revision limit and the panel.
  */
 
+import { userMessage } from "../../errors.js";
 import type { PanelFlags } from "../commands/options.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { CliError } from "../errors.js";
@@ -43,9 +44,7 @@ async function storedSettings(
   try {
     return await loadRunSettings(path, threadId);
   } catch (error) {
-    stderr.write(
-      `evalgate: ${error instanceof Error ? error.message : String(error)}; using the options given\n`,
-    );
+    stderr.write(`evalgate: using the options given: ${userMessage(error)}\n`);
     return undefined;
   }
 }

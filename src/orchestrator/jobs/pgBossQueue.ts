@@ -20,12 +20,9 @@ export interface PgBossQueueOptions {
   onError?: (error: unknown) => void;
 }
 
-/** Thrown inside a job only: pg-boss retries the job later. */
-class ThreadBusyError extends EvalgateError {
-  override readonly name = "ThreadBusyError";
-  constructor(message: string) {
-    super("THREAD_BUSY", message);
-  }
+/** Thrown inside a job only (code THREAD_BUSY): pg-boss retries the job later. */
+function threadBusy(threadId: string): EvalgateError {
+  return new EvalgateError("THREAD_BUSY", `thread ${threadId} is being advanced elsewhere`);
 }
 
 export class PgBossJobQueue implements JobQueue {
@@ -58,7 +55,7 @@ export class PgBossJobQueue implements JobQueue {
         async ([job]) => {
           if (job === undefined) return;
           if ((await work(job.data.threadId)) === "busy") {
-            throw new ThreadBusyError(`thread ${job.data.threadId} is being advanced elsewhere`);
+            throw threadBusy(job.data.threadId);
           }
         },
       );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/criteria/index.js";
 
-/** The catalog text of seed 000, verbatim (TC-CRI-01). */
+/** The TOON criteria dialect's example catalog, verbatim (TC-CRI-01). */
 const SEED_000_CATALOG = `# IFB PROFI Criteria Catalog
 meta{version,program}:
 1.0,"PROFI Standard"
@@ -12,8 +12,8 @@ c2,score,0.4,"Innovation","Rate the technological innovation (1-5)."
 c3,score,0.6,"Market","Rate the market potential (1-5)."
 `;
 
-describe("seed 000 TOON catalog", () => {
-  it("TC-CRI-01: the seed's catalog text parses to exactly its three criteria", () => {
+describe("TOON criteria dialect catalog", () => {
+  it("TC-CRI-01: the example catalog text parses to exactly its three criteria", () => {
     const catalog = parseCatalog(SEED_000_CATALOG, { format: "toon", source: "ifb_profi.toon" });
     expect(catalog.version).toBe("1.0");
     expect(catalog.name).toBe("PROFI Standard");
@@ -80,7 +80,7 @@ describe("seed 000 TOON catalog", () => {
   });
 });
 
-describe("seed 004 EvaluationCriteria JSON", () => {
+describe("evaluation node EvaluationCriteria JSON", () => {
   const bands = {
     excellent: "All sources cited and current.",
     good: "Most sources cited.",
@@ -137,7 +137,7 @@ describe("seed 004 EvaluationCriteria JSON", () => {
   });
 });
 
-describe("seed 002 points", () => {
+describe("the points format", () => {
   it("normalises strings, tuples and point objects", () => {
     const catalog = parseCatalog(
       JSON.stringify({
@@ -176,7 +176,7 @@ describe("seed 002 points", () => {
   });
 });
 
-describe("seed 003 rubric", () => {
+describe("the rubric format", () => {
   it("maps deterministic, schema and llm_decode criteria with their levels", () => {
     const levels = [
       { id: "fail", label: "Fail", description: "Too few", score: 0 },
@@ -239,7 +239,7 @@ describe("seed 003 rubric", () => {
   });
 });
 
-describe("seed 001 rubric items", () => {
+describe("JSON judge contract rubric items", () => {
   it("turns each item into a pass/fail check; required items are critical", () => {
     const catalog = parseCatalog(
       JSON.stringify({

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { decodeToon, ToonError } from "../../src/toon/index.js";
 import { ToonFixtureFileSchema } from "./fixture-format.js";
 
-const fixturePath = fileURLToPath(new URL("../fixtures/toon/seed-dialect.json", import.meta.url));
+const fixturePath = fileURLToPath(
+  new URL("../fixtures/toon/criteria-dialect.json", import.meta.url),
+);
 const fixture = ToonFixtureFileSchema.parse(JSON.parse(readFileSync(fixturePath, "utf8")));
 
 function decodeCase(input: unknown, options: (typeof fixture.tests)[number]["options"]): unknown {
@@ -12,7 +14,7 @@ function decodeCase(input: unknown, options: (typeof fixture.tests)[number]["opt
   return decodeToon(input, options ?? {});
 }
 
-describe("seed dialect fixtures", () => {
+describe("TOON criteria dialect fixtures", () => {
   it("has at least 25 cases, errors among them with their expected line", () => {
     expect(fixture.category).toBe("decode");
     expect(fixture.tests.length).toBeGreaterThanOrEqual(25);

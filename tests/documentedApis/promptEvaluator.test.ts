@@ -19,7 +19,7 @@ function freeformWith(...script: string[]) {
   return { model, evaluator: new PromptEvaluator({ model }) };
 }
 
-describe("PromptEvaluator freeform mode (seed 001)", () => {
+describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
   it("sends expected outcome, question, reference and candidate, and records the prompts", async () => {
     const { model, evaluator } = freeformWith(judgeAnswer({ score: 0.9 }));
     const result = await evaluator.evaluate(QUESTION);
@@ -109,7 +109,7 @@ describe("PromptEvaluator freeform mode (seed 001)", () => {
     await expect(evaluator.evaluate(QUESTION)).rejects.toBeInstanceOf(EvaluationModelError);
   });
 
-  it("rejects input that is not seed 001's shape", async () => {
+  it("rejects input that is not the JSON judge contract's shape", async () => {
     const { evaluator } = freeformWith();
     const bad = { question: "Q?", candidate_answer: "A." } as unknown as typeof QUESTION;
     await expect(evaluator.evaluate(bad)).rejects.toBeInstanceOf(EvaluationError);
@@ -142,7 +142,7 @@ function rubricWith(answer: string, rubrics = RUBRICS) {
   return { model, evaluator: new PromptEvaluator({ model, rubrics }) };
 }
 
-describe("PromptEvaluator rubric mode (seed 001)", () => {
+describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
   it("checks every item in one call; hits and misses are the items' expected outcomes", async () => {
     const { model, evaluator } = rubricWith(
       checks({ scope: "pass", ceiling: "pass", region: "fail" }),

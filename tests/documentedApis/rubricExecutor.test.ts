@@ -21,7 +21,7 @@ function quizRegistry(seen: unknown[] = []): FunctionRegistry {
   });
 }
 
-describe("RubricExecutor: deterministic criteria (seed 003)", () => {
+describe("RubricExecutor: deterministic criteria (the rubric format)", () => {
   it("runs the quiz example: a registered function decides the level", async () => {
     const seen: unknown[] = [];
     const executor = new RubricExecutor({ functionRegistry: quizRegistry(seen) });
@@ -161,7 +161,7 @@ describe("RubricExecutor: deterministic criteria (seed 003)", () => {
     expect(wrongType.criterion_results[0]?.evidence).toEqual(["/questions/0: must be string"]);
   });
 
-  it("writes seed 003's deterministic summary", async () => {
+  it("writes the rubric format's deterministic summary", async () => {
     const registry = new FunctionRegistry()
       .register("scoring:clarity", () => "excellent")
       .register("scoring:completeness", () => "pass");
@@ -278,7 +278,7 @@ function decoder(decodeAnswer: string) {
   };
 }
 
-describe("RubricExecutor: llm_decode criteria and LLM feedback (seed 003)", () => {
+describe("RubricExecutor: llm_decode criteria and LLM feedback (the rubric format)", () => {
   it("classifies with the llm, records the invocation with hashes, and uses the LLM summary", async () => {
     const answer = JSON.stringify({
       reasoning: "All five questions ask why or how.",
@@ -318,7 +318,7 @@ describe("RubricExecutor: llm_decode criteria and LLM feedback (seed 003)", () =
     expect(llm.calls).toHaveLength(2);
   });
 
-  it("keeps seed 003's deterministic summary when the llm gives no summary", async () => {
+  it("keeps the rubric format's deterministic summary when the llm gives no summary", async () => {
     const answer = JSON.stringify({ reasoning: "Recall questions.", level_id: "poor" });
     const llm = new ScriptedChatModel({
       responder: (messages) =>

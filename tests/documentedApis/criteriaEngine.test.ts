@@ -68,7 +68,7 @@ function criterionOf(user: string): "c1" | "c2" | "c3" | undefined {
 
 /**
  * A judge that reads its prompt: c1 passes exactly when the retrieved passages mention Hamburg,
- * c2 scores 4 and c3 scores 3 (the seed's own example). Each answer names the first source.
+ * c2 scores 4 and c3 scores 3 (the dialect's own example). Each answer names the first source.
  */
 function reviewer(messages: RecordedMessage[]): string {
   const user = userPrompt(messages);
@@ -107,7 +107,7 @@ function engineWith(model: ScriptedChatModel, dataDir = PROJECTS): CriteriaEngin
   return new CriteriaEngine({ model, dataDir, concurrency: 2 });
 }
 
-describe("CriteriaEngine.evaluateProject (seed 000)", () => {
+describe("CriteriaEngine.evaluateProject (the TOON criteria dialect)", () => {
   it("passes the Hamburg knockout for hafen-sensorik and totals 4·0.4 + 3·0.6 = 3.4", async () => {
     const model = new ScriptedChatModel({ responder: reviewer });
     const result = await engineWith(model).evaluateProject("hafen-sensorik", CATALOG);
@@ -189,7 +189,7 @@ describe("CriteriaEngine.evaluateProject (seed 000)", () => {
     expect(passagesOf("c3")[0]?.heading).toMatch(/market/i);
   });
 
-  it("writes seed 000's results TOON, which decodes back to the table and the summary", async () => {
+  it("writes the TOON criteria dialect's results TOON, which decodes back to the table and the summary", async () => {
     const model = new ScriptedChatModel({ responder: reviewer });
     const engine = engineWith(model);
     const toon = await engine.evaluateProjectToon("isar-robotics", CATALOG);
@@ -321,7 +321,7 @@ describe("CriteriaEngine with a project whose documents miss criteria (TC-CRI-06
   });
 });
 
-describe("CriteriaEngine.evaluateCriterion (seed 000 _evaluate_criterion)", () => {
+describe("CriteriaEngine.evaluateCriterion (the TOON criteria dialect's _evaluate_criterion)", () => {
   const knockout = {
     id: "c1",
     title: "Hamburg Base",

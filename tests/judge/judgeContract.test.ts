@@ -25,7 +25,7 @@ const ITEMS = [
   item("r3", "Mentions co-funding rules"),
 ];
 
-describe("renderFreeformPrompt (seed 001 freeform mode)", () => {
+describe("renderFreeformPrompt (the JSON judge contract, freeform mode)", () => {
   const prompt = renderFreeformPrompt({
     question: "What does the call fund?",
     referenceAnswer: "Clean-water infrastructure in East Africa, up to 400,000 EUR.",
@@ -77,7 +77,7 @@ describe("renderFreeformPrompt (seed 001 freeform mode)", () => {
   });
 });
 
-describe("renderRubricPrompt (seed 001 rubric mode)", () => {
+describe("renderRubricPrompt (the JSON judge contract, rubric mode)", () => {
   const prompt = renderRubricPrompt({
     question: "Summarise the call.",
     candidateAnswer: "Deadline 1 May; up to 400k.",
