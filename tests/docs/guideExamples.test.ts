@@ -12,8 +12,10 @@ import { stoicismCoverage } from "../../docs/examples/blueprint.js";
 import { budgetDisagreements } from "../../docs/examples/calibration.js";
 import { judgeOnPool } from "../../docs/examples/modelPool.js";
 import { judgedByPanel } from "../../docs/examples/panel.js";
+import { firstTwoPages } from "../../docs/examples/pendingPages.js";
 import { alpha, oneCriterion, readPanel } from "../../docs/examples/panelAgreement.js";
 import { parseCatalog } from "../../src/criteria/index.js";
+import { buildEvaluationGraph, ReviewOrchestrator } from "../../src/index.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { openReviewStore } from "../../src/store/index.js";
 import { ScriptedChatModel, startOllamaServer } from "../doubles/index.js";
@@ -198,6 +200,29 @@ describe("blueprints", () => {
       }
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("usage examples", () => {
+  it("21 waiting reviews page as 20, then the one left, none twice", async () => {
+    const orchestrator = new ReviewOrchestrator({
+      graph: buildEvaluationGraph({
+        model: new ScriptedChatModel({ responder: judgeResponder(0.9) }),
+      }),
+      checkpointerOptions: { sqlitePath: join(dir, "pages.sqlite") },
+    });
+    try {
+      for (let i = 0; i < 21; i++) {
+        await orchestrator.start({ content: `Section draft ${i}.`, contentType: "budget" });
+      }
+      const { first, next } = await firstTwoPages(orchestrator);
+      expect(first).toHaveLength(20);
+      expect(next).toHaveLength(1);
+      const ids = new Set([...first, ...next].map((review) => review.threadId));
+      expect(ids.size).toBe(21);
+    } finally {
+      await orchestrator.close();
     }
   });
 });
