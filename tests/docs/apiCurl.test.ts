@@ -19,7 +19,7 @@ const root = join(import.meta.dirname, "../..");
 const DOC_ORIGIN = "http://127.0.0.1:8080";
 
 /** The curl commands of a Markdown text's sh blocks, continuation lines joined, comments left out. */
-export function curlCommands(markdown: string): string[] {
+function curlCommands(markdown: string): string[] {
   return fencedSamples("api.md", markdown)
     .filter((sample) => sample.language === "sh")
     .flatMap((sample) => sample.text.replace(/\s*\\\n\s*/g, " ").split("\n"))
