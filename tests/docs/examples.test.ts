@@ -7,6 +7,7 @@ import { gatedSection } from "../../docs/examples/evaluationStage.js";
 import { reviewService } from "../../docs/examples/orchestrator.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { judgeResponder } from "../graph/helpers.js";
+import { documentationFiles } from "./docSamples.js";
 
 const root = join(import.meta.dirname, "../..");
 const examplesDir = join(root, "docs/examples");
@@ -39,11 +40,7 @@ describe("the documented examples run as written", () => {
 });
 
 describe("README and docs quote the examples exactly", () => {
-  const docs = [
-    readFileSync(join(root, "README.md"), "utf8"),
-    readFileSync(join(root, "docs/usage-examples.md"), "utf8"),
-    readFileSync(join(root, "docs/langsmith.md"), "utf8"),
-  ];
+  const docs = documentationFiles(root).map((doc) => readFileSync(join(root, doc), "utf8"));
   it.each(readdirSync(examplesDir).filter((f) => f.endsWith(".ts")))("%s", (file) => {
     const source = readFileSync(join(examplesDir, file), "utf8").trim();
     expect(docs.some((doc) => doc.includes(source))).toBe(true);

@@ -1,0 +1,9 @@
+import type { ReviewOrchestrator } from "evalgate";
+import type { ReviewGraphBuilder } from "evalgate/orchestrator";
+
+/** The reviews waiting, twenty at a time: the next page starts after the last review of the first. */
+export async function firstTwoPages(orchestrator: ReviewOrchestrator<ReviewGraphBuilder>) {
+  const first = await orchestrator.pendingReviews({ limit: 20 });
+  const next = await orchestrator.pendingReviews({ limit: 20, after: first.at(-1) });
+  return { first, next };
+}
