@@ -166,6 +166,36 @@ describe("probability-weighted scores on Ollama", () => {
     });
   });
 
+  it("treats a server's malformed log-probabilities as none: plain score, never a guessed weight", async () => {
+    server = await startOllamaServer({
+      models: [MODEL],
+      responder: answerFor,
+      // A log-probability that is not a number (NaN is sent as null) spoils the whole list.
+      logprobs: (_request, answer) =>
+        tokensOf(answer, [
+          [" 4", 0.9],
+          [" 5", 0.1],
+        ]).map((token, index) => (index === 0 ? { ...token, logprob: Number.NaN } : token)),
+    });
+    const model = createChatModel(`ollama:${MODEL}`, {
+      baseUrl: server.url,
+      env: {},
+      maxRetries: 0,
+      timeoutMs: 5_000,
+    });
+    const result = await evaluateContent({
+      content: CONTENT,
+      catalog: dialectCatalog(),
+      model,
+      weightedScores: true,
+    });
+    const novelty = result.criteria.find((c) => c.id === "novelty");
+    expect(novelty?.evaluated).toBe(true);
+    expect(novelty?.native).toBe(4);
+    expect(novelty?.scoreMethod).toBe("plain");
+    expect(novelty?.scoreMethodReason).toMatch(/no token log-probabilities/);
+  });
+
   it("keeps the plain score when the scale's values carry too little of the probability", async () => {
     // " 4" 0.2 and " 5" 0.2 on the scale (0.4 < 0.5); " four" 0.6 is not a scale value.
     const model = await serve(() => [
