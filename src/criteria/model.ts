@@ -255,6 +255,8 @@ export const CatalogSchema = z.object({
   instructions: z.string().optional(),
   /** Reviewer corrections as few-shot examples in the judge's prompts (off unless enabled). */
   fewShot: FewShotSettingsSchema.optional(),
+  /** Probability-weighted scores where the model server gives token log-probabilities. */
+  weightedScores: z.boolean().optional(),
   /** The evidence behind this version's thresholds, when `calibrate --apply` wrote it. */
   calibration: ThresholdCalibrationSchema.optional(),
   criteria: z.array(CriterionSchema),

@@ -1,18 +1,19 @@
 import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
-import type { Criterion } from "../criteria/model.js";
-import { toOutcome } from "../judge/answer.js";
+import type { Criterion, Scale } from "../criteria/model.js";
+import { type JudgeAnswer, toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
 import { isDecodeTemplateError } from "../judge/errors.js";
 import { withFewShotBlock } from "../judge/fewShot.js";
 import { ASKED_AGAIN_NOTE, lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
 import { type JudgePrompt, methodParts, renderJudgePrompt } from "../judge/render.js";
+import { weightedOutcome } from "../judge/weightedScore.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
-import type { JudgeSession } from "./judgeSession.js";
+import type { JudgeCallAnswer, JudgeSession } from "./judgeSession.js";
 
 /** What judging one criterion produced. */
 export interface JudgedCriterion {
@@ -54,6 +55,28 @@ export interface CriterionJudgeContext {
   answerLists?: boolean;
   /** The few-shot examples chosen per criterion id (absent: none). */
   fewShot?: FewShotPlan;
+  /**
+   * Probability-weighted scores for score criteria: their calls ask for token log-probabilities
+   * and bypass the judge cache (a kept answer has none).
+   */
+  weightedScores?: boolean;
+}
+
+/** The scale a score criterion's answer is weighted on, when weighted scores are asked for. */
+function weightingScale(ctx: CriterionJudgeContext, criterion: Criterion): Scale | undefined {
+  if (ctx.weightedScores !== true || criterion.method.kind !== "score") return undefined;
+  return criterion.method.scale;
+}
+
+/** The outcome of a parsed answer, with its score's weighting applied when it was asked for. */
+function outcomeOf(answer: JudgeAnswer, reply: JudgeCallAnswer, scale: Scale | undefined) {
+  const outcome = toOutcome(answer);
+  if (scale === undefined) return outcome;
+  const weighting = reply.scoreWeighting ?? {
+    scoreMethod: "plain" as const,
+    reason: "the answer carried no score weighting",
+  };
+  return weightedOutcome(outcome, weighting, scale);
 }
 
 /**
@@ -128,6 +151,7 @@ export async function judgeCriterion(
   const built = criterionPrompt(ctx, criterion, found.context);
   if ("unrendered" in built) return built.unrendered;
   const { prompt, examples } = built;
+  const scale = weightingScale(ctx, criterion);
   const call = {
     purpose: "criterion" as const,
     criterionIds: [criterion.id],
@@ -138,8 +162,12 @@ export async function judgeCriterion(
       ctx.structuredOutput === false
         ? undefined
         : answerJsonSchema(criterion, { lists: ctx.answerLists }),
+    ...(scale === undefined ? {} : { weightOnScale: scale }),
   };
-  const kept = await ctx.session.recall(call, (text) => parseJudgeResponse(text, criterion).usable);
+  const kept =
+    scale === undefined
+      ? await ctx.session.recall(call, (text) => parseJudgeResponse(text, criterion).usable)
+      : undefined;
   if (kept !== undefined) {
     const answer = parseJudgeResponse(kept, criterion);
     return {
@@ -151,21 +179,23 @@ export async function judgeCriterion(
       ...(examples === undefined ? {} : { examples }),
     };
   }
-  let raw: string;
+  let reply: JudgeCallAnswer;
   try {
-    raw = await ctx.session.call(call);
+    reply = await ctx.session.callForAnswer(call);
   } catch (error) {
     return modelFailure(error);
   }
+  const raw = reply.text;
   const answer = parseJudgeResponse(raw, criterion);
   if (!lacksReasoning(answer)) {
-    if (answer.usable) await ctx.session.remember(call, raw);
-    return { outcome: toOutcome(answer), raw, notes: answer.notes, called: true, examples };
+    if (answer.usable && scale === undefined) await ctx.session.remember(call, raw);
+    const outcome = outcomeOf(answer, reply, scale);
+    return { outcome, raw, notes: answer.notes, called: true, examples };
   }
   // A decision without a justification: asked once more, then a judge error.
-  let repaired: string;
+  let repairedReply: JudgeCallAnswer;
   try {
-    repaired = await ctx.session.call({
+    repairedReply = await ctx.session.callForAnswer({
       ...call,
       purpose: "repair",
       user: reasoningRepairPrompt(),
@@ -177,11 +207,13 @@ export async function judgeCriterion(
   } catch (error) {
     return modelFailure(error);
   }
+  const repaired = repairedReply.text;
   const again = parseJudgeResponse(repaired, criterion);
   // Kept under the first call: the answer this prompt finally got.
-  if (again.usable) await ctx.session.remember(call, repaired);
+  if (again.usable && scale === undefined) await ctx.session.remember(call, repaired);
   const notes = [ASKED_AGAIN_NOTE, ...again.notes];
-  return { outcome: toOutcome(again), raw: repaired, notes, called: true, examples };
+  const outcome = outcomeOf(again, repairedReply, scale);
+  return { outcome, raw: repaired, notes, called: true, examples };
 }
 
 /** A model that could not be called: the criterion is not evaluated (aborts are rethrown). */

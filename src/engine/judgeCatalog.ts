@@ -103,9 +103,30 @@ async function runDeterministic(job: CatalogJudging, criteria: JudgedCriteria): 
   }
 }
 
+/** Probability-weighted scores: the caller's option, else the catalog's setting, else off. */
+function weightedScoresOf(options: EvaluateContentOptions): boolean {
+  return options.weightedScores ?? options.catalog.weightedScores ?? false;
+}
+
+/** A score criterion answered in a group's answer, with weighting asked: plain, and why. */
+function groupAnswerWeighting(
+  ctx: CriterionJudgeContext,
+  criterion: Criterion,
+  result: JudgedCriterion,
+) {
+  if (ctx.weightedScores !== true || criterion.method.kind !== "score") return result;
+  if (!result.outcome.evaluated) return result;
+  const reason = "batched answer: several criteria's scores share one answer";
+  return {
+    ...result,
+    outcome: { ...result.outcome, scoreMethod: "plain" as const, scoreMethodReason: reason },
+  };
+}
+
 function judgeContext(job: CatalogJudging): CriterionJudgeContext {
   const { options, settings } = job;
   return {
+    weightedScores: weightedScoresOf(options),
     session: job.session,
     context: createContextProvider(options, settings.contextChunks),
     content: options.content,
@@ -145,7 +166,9 @@ async function runGroups(
         job.warnings.push(...batch.notes.map((n) => `${label(i)}: ${n}`));
         for (const criterion of group) {
           const result = batch.judged.get(criterion.id);
-          if (result !== undefined) criteria.done(criterion, result);
+          if (result !== undefined) {
+            criteria.done(criterion, groupAnswerWeighting(ctx, criterion, result));
+          }
         }
         return batch.remaining;
       }),
@@ -240,8 +263,12 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const plan = planJudging(llm, {
     mode: job.settings.mode,
     slots: job.settings.parallelSlots ?? job.settings.concurrency,
-    // Examples are a criterion's own: with any, auto asks one call per criterion.
-    hasPromptOverride: job.options.evaluationPrompt !== undefined || (job.fewShot?.size ?? 0) > 0,
+    // Examples are a criterion's own, and a weighted score needs its answer to itself: with
+    // either, auto asks one call per criterion.
+    hasPromptOverride:
+      job.options.evaluationPrompt !== undefined ||
+      (job.fewShot?.size ?? 0) > 0 ||
+      weightedScoresOf(job.options),
   });
   // The guard's calls go first, beside everything else.
   const guard = job.guard?.start(plan.groups.length > 0 ? "the content" : undefined);

@@ -1,9 +1,12 @@
 import type { BaseMessageLike } from "@langchain/core/messages";
 import { appendTraceJsonl, buildTrace } from "../judge/trace.js";
+import { probabilityWeightedScore, type ScoreScale } from "../judge/weightedScore.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
+import { TOP_LOGPROBS } from "../llm/tokenLogprobs.js";
 import type { Trace } from "../scoring/result.js";
+import type { ScoreWeighting } from "../scoring/scoreMethod.js";
 import type { JudgeCallCache } from "./judgeCache.js";
 
 export interface JudgeCall {
@@ -17,6 +20,17 @@ export interface JudgeCall {
   format?: Record<string, unknown>;
   /** Label ids of the reviewer corrections the prompt carries as few-shot examples. */
   examples?: readonly string[];
+  /**
+   * Probability-weighted scores: the answer's one score is on this scale; the tokens'
+   * log-probabilities are asked for and the score's distribution read from them.
+   */
+  weightOnScale?: ScoreScale;
+}
+
+/** A call's answer, with what weighting its score gave when that was asked. */
+export interface JudgeCallAnswer {
+  text: string;
+  scoreWeighting?: ScoreWeighting;
 }
 
 /** The call's parameters as traced, with the few-shot examples it carried. */
@@ -126,6 +140,14 @@ export class JudgeSession {
 
   /** Calls the model and returns the raw answer; throws the typed ModelCallError on failure. */
   async call(call: JudgeCall): Promise<string> {
+    return (await this.callForAnswer(call)).text;
+  }
+
+  /**
+   * Calls the model; with `weightOnScale`, the answer's score weighted by its tokens'
+   * probabilities (or why the plain score stands), also kept in the call's trace.
+   */
+  async callForAnswer(call: JudgeCall): Promise<JudgeCallAnswer> {
     const messages: BaseMessageLike[] = [
       ["system", call.system],
       ...(call.history ?? []),
@@ -137,10 +159,14 @@ export class JudgeSession {
         : `${JSON.stringify(call.history)}\n\n${call.user}`;
     const started = performance.now();
     try {
+      const weighting = call.weightOnScale;
       const answer = await invokeJudge(this.judge, messages, {
         signal: this.options.signal,
         format: call.format,
+        ...(weighting === undefined ? {} : { logprobs: TOP_LOGPROBS }),
       });
+      const scoreWeighting =
+        weighting === undefined ? undefined : probabilityWeightedScore(answer.logprobs, weighting);
       this.record(
         buildTrace({
           purpose: call.purpose,
@@ -152,9 +178,10 @@ export class JudgeSession {
           rawResponse: answer.text,
           usage: answer.usage,
           latencyMs: answer.latencyMs,
+          ...(scoreWeighting === undefined ? {} : { scoreWeighting }),
         }),
       );
-      return answer.text;
+      return { text: answer.text, ...(scoreWeighting === undefined ? {} : { scoreWeighting }) };
     } catch (error) {
       if (isModelCallError(error)) {
         this.record(

@@ -154,6 +154,14 @@ export interface EvaluateContentOptions
    * `fewShotExamples` lists the label ids each criterion was shown.
    */
   fewShot?: FewShotOption;
+  /**
+   * Probability-weighted scores (G-Eval): a score criterion judged in its own call asks the model
+   * server for the answer tokens' log-probabilities, and its score is the mean of the scale's
+   * values weighted by their probabilities; where the server gives none (or too little of the
+   * probability is on the scale), the plain score stands. Each such criterion's result says which
+   * (`scoreMethod`, `scoreMethodReason`). Default: the catalog's `weightedScores`, else off.
+   */
+  weightedScores?: boolean;
 }
 
 /** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD says off / false / 0. */

@@ -3,6 +3,7 @@ import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { redactSecrets, redactSecretText } from "../llm/redact.js";
 import { type TokenUsage, type Trace, TraceSchema } from "../scoring/result.js";
+import type { ScoreWeighting } from "../scoring/scoreMethod.js";
 
 export interface BuildTraceInput {
   purpose: Trace["purpose"];
@@ -17,6 +18,8 @@ export interface BuildTraceInput {
   usage?: Partial<TokenUsage>;
   latencyMs: number;
   error?: string;
+  /** Probability-weighted scores: what weighting the answer's score gave. */
+  scoreWeighting?: ScoreWeighting;
 }
 
 function sha256(text: string): string {
@@ -61,6 +64,7 @@ export function buildTrace(input: BuildTraceInput): Trace {
     responseHash: responseHash(input.rawResponse),
     timestamp: new Date().toISOString(),
     ...(input.error === undefined ? {} : { error: redactSecretText(input.error) }),
+    ...(input.scoreWeighting === undefined ? {} : { scoreWeighting: input.scoreWeighting }),
   });
 }
 

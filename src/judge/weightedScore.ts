@@ -11,15 +11,14 @@
  * only alternatives that are a value of the scale count, renormalised over themselves; when they
  * carry less than MIN_SCALE_MASS of the probability, the plain score stands, with the reason.
  */
-import { z } from "zod";
 
-/** One generated token, its log-probability and the most likely alternatives at its position. */
-export const TokenLogprobSchema = z.object({
-  token: z.string(),
-  logprob: z.number(),
-  top_logprobs: z.array(z.object({ token: z.string(), logprob: z.number() })).optional(),
-});
-export type TokenLogprob = z.infer<typeof TokenLogprobSchema>;
+import type { Scale } from "../criteria/model.js";
+import type { TokenLogprob } from "../llm/tokenLogprobs.js";
+import type { CriterionOutcome } from "../scoring/outcome.js";
+import { clampToScale, roundScore, toUnit } from "../scoring/scale.js";
+import type { ScoreWeighting } from "../scoring/scoreMethod.js";
+
+export { type TokenLogprob, TokenLogprobSchema } from "../llm/tokenLogprobs.js";
 
 /** Below this probability mass on the scale's values, the weighted score is not used. */
 export const MIN_SCALE_MASS = 0.5;
@@ -30,17 +29,8 @@ export interface ScoreScale {
   integer: boolean;
 }
 
-export type WeightedScore =
-  | {
-      scoreMethod: "probability-weighted";
-      /** The weighted mean on the native scale (4.2 on 1–5). */
-      native: number;
-      /** Each scale value's probability, renormalised over the scale's values. */
-      distribution: Record<string, number>;
-      /** The probability the scale's values carried before renormalising. */
-      mass: number;
-    }
-  | { scoreMethod: "plain"; reason: string };
+/** The weighted score and its distribution, or the reason the plain score stands. */
+export type WeightedScore = ScoreWeighting;
 
 const SCORE_VALUE = /"score"\s*:\s*(-?\d+(?:\.\d+)?)/;
 
@@ -114,5 +104,30 @@ export function probabilityWeightedScore(
     distribution[String(value)] = p / mass;
     native += (value * p) / mass;
   }
-  return { scoreMethod: "probability-weighted", native, distribution, mass };
+  const sampled = Number(token.token.trim());
+  return { scoreMethod: "probability-weighted", native, distribution, mass, sampled };
+}
+
+/**
+ * A score criterion's outcome with the weighting of its answer applied: the weighted value (on
+ * the native scale, then as 0–1) in place of the plain one, or the plain one with the reason.
+ * The weighting is only used when the token it read holds the score the answer was read with.
+ */
+export function weightedOutcome(
+  outcome: CriterionOutcome,
+  weighting: ScoreWeighting,
+  scale: Scale,
+): CriterionOutcome {
+  if (!outcome.evaluated) return outcome;
+  const plain = (reason: string): CriterionOutcome => ({
+    ...outcome,
+    scoreMethod: "plain",
+    scoreMethodReason: reason,
+  });
+  if (weighting.scoreMethod === "plain") return plain(weighting.reason);
+  if (weighting.sampled !== outcome.native) {
+    return plain("the score token read does not hold the score the answer was read with");
+  }
+  const native = roundScore(clampToScale(weighting.native, scale));
+  return { ...outcome, native, score: toUnit(native, scale), scoreMethod: "probability-weighted" };
 }

@@ -12,7 +12,7 @@ import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
 import { llamaCppCandidate } from "./embeddedCandidate.js";
 import { ModelAbortedError, ModelSpecError } from "./errors.js";
 import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";
-import { createOllamaChat, ollamaParameters } from "./ollamaChat.js";
+import { invokeOllamaChat, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
 import { callInSlot, type ServerSlots } from "./serverCeilings.js";
@@ -57,7 +57,13 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
         try {
           // No signal in the call options: ChatOllama would answer partial text on abort. The
           // fetch carries the caller's signal and the deadline (which starts with the slot).
-          return await createOllamaChat(spec.model, callSettings, signal).invoke(messages);
+          return await invokeOllamaChat(
+            spec.model,
+            callSettings,
+            messages,
+            signal,
+            options.logprobs,
+          );
         } catch (error) {
           if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
           throw classifyModelError(error, callContext);

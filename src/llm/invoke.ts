@@ -14,6 +14,7 @@ import type { JudgeModel } from "./chatModel.js";
 import { callWithFallback } from "./fallback.js";
 import type { ServerReport } from "./modelCandidate.js";
 import { answerText, type ModelAttempt } from "./retry.js";
+import { type TokenLogprob, tokenLogprobsOf } from "./tokenLogprobs.js";
 
 export interface ModelAnswer {
   text: string;
@@ -28,6 +29,8 @@ export interface ModelAnswer {
   latencyMs: number;
   /** Every call made, failed ones with their error. */
   attempts: ModelAttempt[];
+  /** The answer tokens' log-probabilities, when they were asked for and the server gave them. */
+  logprobs?: TokenLogprob[];
 }
 
 function usageOf(message: BaseMessage): TokenUsage {
@@ -76,6 +79,7 @@ export async function invokeJudge(
   );
   // Only the answering candidate's report counts (an earlier one's may have answered unusably).
   if (served?.spec !== candidate.spec) served = undefined;
+  const logprobs = options.logprobs === undefined ? undefined : tokenLogprobsOf(message);
   return {
     text: answerText(message),
     usage: usageOf(message),
@@ -85,6 +89,7 @@ export async function invokeJudge(
     parameters: {
       ...candidate.parameters,
       ...(options.format === undefined ? {} : { format: options.format }),
+      ...(options.logprobs === undefined ? {} : { topLogprobs: options.logprobs }),
       maxRetries: judge.retry.maxRetries,
       // A pool's call: the server that answered, and those the call was moved away from.
       ...(served === undefined ? {} : { baseUrl: served.server }),
@@ -94,5 +99,6 @@ export async function invokeJudge(
     },
     latencyMs: Math.round(performance.now() - started),
     attempts,
+    ...(logprobs === undefined ? {} : { logprobs }),
   };
 }

@@ -15,6 +15,12 @@ export interface ModelCallOptions {
    * model's own setting. Providers without such an option ignore it (the prompt still asks).
    */
   format?: OllamaFormat;
+  /**
+   * Ask for the answer tokens' log-probabilities with this many alternatives per position
+   * (probability-weighted scores). Ollama and OpenAI-compatible servers are asked; other providers
+   * ignore it, and the answer then carries none.
+   */
+  logprobs?: number;
   /** The deadline of this call, in place of the model's own (the caller's timeout). */
   timeoutMs?: number;
   /**

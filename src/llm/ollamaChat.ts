@@ -4,14 +4,17 @@
  * call is cheap (no I/O) and keeps one call's cancellation away from concurrent calls: ChatOllama
  * aborts every stream of its client when one call's signal fires.
  */
+import type { BaseMessage } from "@langchain/core/messages";
 import { ChatOllama } from "@langchain/ollama";
 import { createOllamaFetch } from "./ollamaFetch.js";
 import type { ModelSettings } from "./settings.js";
+import { TOKEN_LOGPROBS_KEY, TokenLogprobRecorder } from "./tokenLogprobs.js";
 
 export function createOllamaChat(
   model: string,
   settings: ModelSettings,
   signal?: AbortSignal,
+  logprobs?: { top: number; recorder: TokenLogprobRecorder },
 ): ChatOllama {
   return new ChatOllama({
     model,
@@ -26,8 +29,31 @@ export function createOllamaChat(
       timeoutMs: settings.timeoutMs,
       signal,
       ...(settings.authorization === undefined ? {} : { authorization: settings.authorization }),
+      ...(logprobs === undefined ? {} : { logprobs }),
     }),
   });
+}
+
+/**
+ * One Ollama call. With `logprobsTop`, the tokens' log-probabilities are asked for and the
+ * answer's are put in its response_metadata (under TOKEN_LOGPROBS_KEY) when the server sent them.
+ */
+export async function invokeOllamaChat(
+  model: string,
+  settings: ModelSettings,
+  messages: BaseMessage[],
+  signal: AbortSignal | undefined,
+  logprobsTop: number | undefined,
+): Promise<BaseMessage> {
+  if (logprobsTop === undefined) return createOllamaChat(model, settings, signal).invoke(messages);
+  const recorder = new TokenLogprobRecorder();
+  const chat = createOllamaChat(model, settings, signal, { top: logprobsTop, recorder });
+  const message = await chat.invoke(messages);
+  const tokens = recorder.tokens();
+  if (tokens !== undefined) {
+    message.response_metadata = { ...message.response_metadata, [TOKEN_LOGPROBS_KEY]: tokens };
+  }
+  return message;
 }
 
 /** The parameters an Ollama call is made with, for traces (undefined ones left out). */

@@ -14,7 +14,9 @@
  *   abort or a dropped connection while ollama-js reads the NDJSON stream rejects its read with
  *   the typed error, which ChatOllama propagates, and a body that is not an Ollama stream is a
  *   ModelResponseError instead of lines that ollama-js would print on stderr;
- * - the server's credentials (from a `user:password@` URL) go in an `Authorization: Basic` header.
+ * - the server's credentials (from a `user:password@` URL) go in an `Authorization: Basic` header;
+ * - with `logprobs`, a chat request asks for the tokens' log-probabilities (`logprobs: true,
+ *   top_logprobs: N`, which ChatOllama does not send) and each streamed chunk's are recorded.
  */
 import { classifyModelError, errorFromStatus, parseRetryAfter } from "./classifyError.js";
 import {
@@ -26,6 +28,7 @@ import {
 import { quoteBody } from "./redact.js";
 import { checkedNdjson, readBoundedText } from "./responseBody.js";
 import type { ServerAuthorization } from "./serverAddress.js";
+import { type TokenLogprobRecorder, withLogprobsRequested } from "./tokenLogprobs.js";
 
 export interface OllamaFetchOptions {
   /** The server as errors name it (credentials as `***`). */
@@ -38,6 +41,8 @@ export interface OllamaFetchOptions {
   signal?: AbortSignal;
   /** The fetch to wrap (default: global fetch). */
   fetch?: typeof fetch;
+  /** Ask a chat request for `top` alternatives per token and record the answer's log-probabilities. */
+  logprobs?: { top: number; recorder: TokenLogprobRecorder };
 }
 
 function modelFromBody(body: unknown): string | undefined {
@@ -113,10 +118,15 @@ export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
     };
     if (options.signal?.aborted) throw new ModelAbortedError(context, options.signal.reason);
 
+    const chat = pathOf(input).endsWith("/api/chat");
+    const { logprobs } = options;
+    const body =
+      chat && logprobs !== undefined ? withLogprobsRequested(init?.body, logprobs.top) : init?.body;
     let response: Response;
     try {
       response = await baseFetch(input, {
         ...init,
+        body,
         headers: withAuthorization(init, options.authorization),
         signal: AbortSignal.any(signals),
       });
@@ -132,8 +142,12 @@ export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
       throw errorFromStatus(response.status, detail, context, retryAfterMs);
     }
     if (!response.body || !isStreamRequest(init?.body)) return response;
-    const chat = pathOf(input).endsWith("/api/chat");
-    return new Response(checkedNdjson(response.body, { context, convert, chat }), {
+    const onChunk =
+      chat && logprobs !== undefined
+        ? (chunk: Record<string, unknown>) => logprobs.recorder.add(chunk.logprobs)
+        : undefined;
+    const check = { context, convert, chat, ...(onChunk === undefined ? {} : { onChunk }) };
+    return new Response(checkedNdjson(response.body, check), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -10,7 +10,7 @@ import { contextWindowFor } from "./contextWindow.js";
 import { invokeWithDeadline } from "./deadline.js";
 import { ModelAbortedError, type ModelErrorContext } from "./errors.js";
 import type { ModelCallOptions } from "./modelCandidate.js";
-import { createOllamaChat } from "./ollamaChat.js";
+import { invokeOllamaChat } from "./ollamaChat.js";
 import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.js";
 import type { ServerAddress } from "./serverAddress.js";
 import type { PoolProvider, ServerEntry } from "./serverList.js";
@@ -68,7 +68,7 @@ function ollamaMember(entry: ServerEntry, model: string, settings: ModelSettings
       };
       const { signal } = options;
       try {
-        return await createOllamaChat(model, callSettings, signal).invoke(messages);
+        return await invokeOllamaChat(model, callSettings, messages, signal, options.logprobs);
       } catch (error) {
         if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
         throw classifyModelError(error, context);

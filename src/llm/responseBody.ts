@@ -72,12 +72,17 @@ export interface StreamCheck {
   convert: (error: unknown) => ModelCallError;
   /** Every line must be a chat chunk (`/api/chat`), not only a JSON object. */
   chat?: boolean;
+  /** Told each usable line's object, in order (the token log-probabilities are read here). */
+  onChunk?: (chunk: Record<string, unknown>) => void;
 }
 
 /** Checks one line; the error to end the stream with, or undefined when the line is usable. */
 function lineProblem(line: string, number: number, check: StreamCheck): ModelCallError | undefined {
   const chunk = jsonObjectOf(line);
-  if (chunk !== undefined && (check.chat !== true || isChatChunk(chunk))) return undefined;
+  if (chunk !== undefined && (check.chat !== true || isChatChunk(chunk))) {
+    check.onChunk?.(chunk);
+    return undefined;
+  }
   const what = chunk === undefined ? "a JSON object" : "an Ollama chat chunk";
   return new ModelResponseError(
     `the server's answer is not an Ollama stream: line ${number} is not ${what}: "${quoteBody(line, LINE_QUOTE_LIMIT)}"`,

@@ -117,5 +117,9 @@ export function makeCriterionResult(
     ...(outcome.level !== undefined ? { level: outcome.level } : {}),
     met: meetsThreshold(score, threshold),
     ...(outcome.judgeError !== undefined ? { judgeError: outcome.judgeError } : {}),
+    ...(outcome.scoreMethod !== undefined ? { scoreMethod: outcome.scoreMethod } : {}),
+    ...(outcome.scoreMethodReason !== undefined
+      ? { scoreMethodReason: outcome.scoreMethodReason }
+      : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NativeValueSchema } from "./result.js";
+import { ScoreMethodSchema } from "./scoreMethod.js";
 
 /**
  * What one way of scoring a criterion (judge answer, point function, JSON Schema) found, before it
@@ -20,5 +21,8 @@ export const CriterionOutcomeSchema = z.object({
   /** What the judge quoted from the content for its verdict, as it wrote it. */
   quotes: z.array(z.string()).optional(),
   judgeError: z.string().optional(),
+  /** How the score was read, when probability-weighted scores were asked for. */
+  scoreMethod: ScoreMethodSchema.optional(),
+  scoreMethodReason: z.string().optional(),
 });
 export type CriterionOutcome = z.infer<typeof CriterionOutcomeSchema>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { METHOD_KINDS } from "../criteria/model.js";
 import { EvidenceSummarySchema, QuoteCheckSchema } from "./evidenceResult.js";
 import { CriterionPanelSchema, PanelSummarySchema } from "./panelResult.js";
+import { ScoreMethodSchema, ScoreWeightingSchema } from "./scoreMethod.js";
 
 /** Verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -51,6 +52,13 @@ export const CriterionResultSchema = z.object({
   panel: CriterionPanelSchema.optional(),
   /** Why the criterion could not be evaluated (judge error, function error, no context). */
   judgeError: z.string().optional(),
+  /**
+   * With probability-weighted scores asked for (a score criterion): whether the score is the
+   * probability-weighted mean over the scale or the plain value the judge wrote.
+   */
+  scoreMethod: ScoreMethodSchema.optional(),
+  /** Why the plain score stands although weighting was asked for. */
+  scoreMethodReason: z.string().optional(),
   /** The native scale of a score criterion (1–5, 0–1): what a reviewer's correction is on. */
   scale: z.object({ min: z.number(), max: z.number(), integer: z.boolean() }).optional(),
   /** The levels a criterion is decided on (a reviewer's correction picks one). */
@@ -76,6 +84,8 @@ export const TraceSchema = z.object({
   responseHash: z.string(),
   timestamp: z.string(),
   error: z.string().optional(),
+  /** Probability-weighted scores: the scale's values and their probabilities, or why not. */
+  scoreWeighting: ScoreWeightingSchema.optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;
 

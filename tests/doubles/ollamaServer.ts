@@ -18,7 +18,11 @@
  *   `setEmbedBehaviour` (status, raw body, hold, hang, reset, vectors of the test's choosing).
  *
  * The answer text comes from a responder `(request, n) => string` (default: a fixed JSON judge
- * answer). Faults are set per test with `setBehaviour`, for every request or per nth chat request.
+ * answer). Token log-probabilities: when a chat request asks for them (`logprobs: true`,
+ * `top_logprobs: N`) and a `logprobs` responder gives the answer's tokens (their texts joined must
+ * be the answer), the answer is streamed one token a chunk, each chunk with its `logprobs: [{
+ * token, logprob, top_logprobs }]` (at most N alternatives), as Ollama does; without `stream`, the
+ * message carries them all. Not asked, or no tokens given: the answer is exactly as before. Faults are set per test with `setBehaviour`, for every request or per nth chat request.
  *
  * Faults of a broken server or proxy: `rawBody` answers any bytes (a 1 MB page with status 200),
  * `echoHeaders` puts the request's headers (Authorization included) in an error body, and
@@ -188,12 +192,27 @@ export const DEFAULT_EMBED_MODELS: readonly string[] = ["nomic-embed-text"];
 /** Produces the assistant's answer text for a chat request (n is the 1-based chat number). */
 export type OllamaResponder = (request: OllamaChatRequest, n: number) => string | Promise<string>;
 
+/** One answer token with its log-probability and the alternatives at its position. */
+export interface OllamaTokenLogprob {
+  token: string;
+  logprob: number;
+  top_logprobs?: Array<{ token: string; logprob: number }>;
+}
+
+/** The tokens of `answer` with their log-probabilities, or undefined to send none. */
+export type OllamaLogprobsResponder = (
+  request: OllamaChatRequest,
+  answer: string,
+) => OllamaTokenLogprob[] | undefined;
+
 export interface OllamaServerOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
   /** Models that `/api/tags` lists and `/api/chat` accepts. Default: ["qwen2.5:7b-instruct"]. */
   models?: readonly string[];
   responder?: OllamaResponder;
+  /** The answer's tokens with log-probabilities, for requests that ask for them. */
+  logprobs?: OllamaLogprobsResponder;
   behaviour?: OllamaBehaviourPlan;
   /** Every request without exactly this `Authorization` header is answered 401. */
   requireAuthorization?: string;
@@ -218,6 +237,7 @@ export interface OllamaServer {
   setEmbedBehaviour(plan: OllamaEmbedBehaviourPlan): void;
   setEmbedder(embedder: OllamaEmbedder): void;
   setResponder(responder: OllamaResponder): void;
+  setLogprobs(logprobs: OllamaLogprobsResponder | undefined): void;
   /** Model requests (chat and embed) being answered now (received, response not yet closed). */
   readonly inFlight: number;
   /** The most model requests that were ever being answered at once. */
@@ -252,6 +272,26 @@ function countWords(text: string): number {
 /** Splits an answer into stream chunks: each word with its following whitespace. */
 function splitIntoChunks(answer: string): string[] {
   return answer.match(/\s*\S+\s*/g) ?? [answer];
+}
+
+/**
+ * The answer's tokens with their log-probabilities when the request asks for them and the test
+ * gives them: alternatives cut to the `top_logprobs` asked; tokens that do not spell the answer
+ * are a mistake of the test, thrown.
+ */
+function answerTokens(
+  request: OllamaChatRequest,
+  answer: string,
+  logprobsOf: OllamaLogprobsResponder | undefined,
+): OllamaTokenLogprob[] | undefined {
+  if (request.logprobs !== true || logprobsOf === undefined) return undefined;
+  const tokens = logprobsOf(request, answer);
+  if (tokens === undefined) return undefined;
+  if (tokens.map((each) => each.token).join("") !== answer) {
+    throw new Error("the logprobs responder's tokens do not spell the answer");
+  }
+  const top = typeof request.top_logprobs === "number" ? request.top_logprobs : 0;
+  return tokens.map((each) => ({ ...each, top_logprobs: (each.top_logprobs ?? []).slice(0, top) }));
 }
 
 /** Ollama resolves a name without a tag to `<name>:latest`. */
@@ -337,6 +377,7 @@ function sendJson(
 export async function startOllamaServer(options: OllamaServerOptions = {}): Promise<OllamaServer> {
   const models = options.models ?? DEFAULT_OLLAMA_MODELS;
   let responder: OllamaResponder = options.responder ?? (() => DEFAULT_JUDGE_ANSWER);
+  let logprobsOf: OllamaLogprobsResponder | undefined = options.logprobs;
   let plan: OllamaBehaviourPlan = options.behaviour ?? {};
   const requests: RecordedRequest[] = [];
   const chatBodies: OllamaChatRequest[] = [];
@@ -464,7 +505,8 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     }
 
     const answer = behaviour.answer ?? (await responder(request, n));
-    const chunks = splitIntoChunks(answer);
+    const tokens = answerTokens(request, answer, logprobsOf);
+    const chunks = tokens?.map((each) => each.token) ?? splitIntoChunks(answer);
     const promptText = request.messages.map((message) => message.content).join("\n");
     const promptEvalCount = behaviour.promptEvalCount ?? Math.max(1, countWords(promptText));
     const evalCount = behaviour.evalCount ?? (answer === "" ? 0 : chunks.length);
@@ -483,6 +525,7 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
         model,
         created_at: new Date().toISOString(),
         message: { role: "assistant", content: answer },
+        ...(tokens === undefined ? {} : { logprobs: tokens }),
         done_reason: "stop",
         done: true,
         ...stats,
@@ -499,6 +542,7 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
         model,
         created_at: new Date().toISOString(),
         message: { role: "assistant", content },
+        ...(tokens === undefined ? {} : { logprobs: [tokens[index]] }),
         done: false,
       });
       if (!written) return;
@@ -657,6 +701,9 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     },
     setResponder(next) {
       responder = next;
+    },
+    setLogprobs(next) {
+      logprobsOf = next;
     },
     get inFlight() {
       return inFlight;

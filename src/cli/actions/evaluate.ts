@@ -57,6 +57,8 @@ export interface EvaluateCommandOptions {
   cache?: boolean;
   /** Show the judge the reviewers' corrections kept in --db as few-shot examples. */
   fewShot?: boolean;
+  /** Probability-weighted scores where the model server gives token log-probabilities. */
+  weightedScores?: boolean;
 }
 
 /** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
@@ -215,6 +217,7 @@ export async function runEvaluate(
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(cacheStore === undefined ? {} : { cache: { store: cacheStore } }),
     ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
+    ...(options.weightedScores === true ? { weightedScores: true } : {}),
   };
   const files: EvaluatedFile[] = [];
   try {

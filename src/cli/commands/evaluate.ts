@@ -119,6 +119,10 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
       "--few-shot",
       "with --db: show the judge the reviewers' corrections kept there as few-shot examples",
     )
+    .option(
+      "--weighted-scores",
+      "score criteria: the mean of the scale weighted by the model's token probabilities, where the server gives them",
+    )
     .addHelpText("after", HELP_AFTER)
     .action(async (inputPaths: string[], options: RawEvaluateOptions) => {
       const { runEvaluate } = await import("../actions/evaluate.js");

@@ -40,6 +40,7 @@ const EvaluationCriteriaFileSchema = z.strictObject({
   passingThreshold: ThresholdSchema.optional(),
   statusRules: StatusRulesSchema.optional(),
   fewShot: FewShotSettingsSchema.optional(),
+  weightedScores: z.boolean().optional(),
   criteria: z.array(EvaluationCriteriaCriterionSchema),
 });
 type EvaluationCriteriaFile = z.infer<typeof EvaluationCriteriaFileSchema>;
@@ -75,6 +76,7 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
       passingThreshold: raw.passingThreshold,
       statusRules: raw.statusRules,
       ...(raw.fewShot === undefined ? {} : { fewShot: raw.fewShot }),
+      ...(raw.weightedScores === undefined ? {} : { weightedScores: raw.weightedScores }),
       criteria: raw.criteria.map(
         (c): CriterionInput => ({
           id: c.id,

@@ -20,7 +20,8 @@ import {
  * `criteria[N,]{id,type,weight,title,prompt}:`. `check` criteria are knockouts (pass/fail); `score`
  * criteria are rated 1–5. The meta row may add `id`, `description`, `passing_threshold`,
  * `fundable_threshold` and `reject_below` (native 1–5), and reviewer corrections as few-shot
- * examples: `few_shot` (true/false), `few_shot_examples` (1–10) and `few_shot_tokens` (50–4000).
+ * examples: `few_shot` (true/false), `few_shot_examples` (1–10) and `few_shot_tokens` (50–4000),
+ * and `weighted_scores` (true/false: probability-weighted scores where the server offers them).
  */
 const FundingCatalogMetaSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -33,6 +34,7 @@ const FundingCatalogMetaSchema = z.strictObject({
   few_shot: z.boolean().optional(),
   few_shot_examples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).optional(),
   few_shot_tokens: z.number().int().min(50).max(MAX_FEW_SHOT_TOKENS).optional(),
+  weighted_scores: z.boolean().optional(),
 });
 
 type FundingCatalogMeta = z.infer<typeof FundingCatalogMetaSchema>;
@@ -84,6 +86,7 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
       version: ["meta", "version"],
       name: ["meta", "program"],
       fewShot: ["meta", "few_shot"],
+      weightedScores: ["meta", "weighted_scores"],
     });
   },
   toCatalog(raw, context): CatalogInput {
@@ -103,6 +106,7 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
         rejectBelow: meta.reject_below,
       },
       ...(fewShot === undefined ? {} : { fewShot }),
+      ...(meta.weighted_scores === undefined ? {} : { weightedScores: meta.weighted_scores }),
       criteria: raw.criteria.map(
         (c): CriterionInput => ({
           id: c.id,
