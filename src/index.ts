@@ -54,14 +54,12 @@ export {
 } from "./engine/apis/promptEvaluatorSchema.js";
 export {
   type RubricEvaluateOptions,
-  RubricExecutor,
-  type RubricExecutorOptions,
-} from "./engine/apis/rubricExecutor.js";
-export type { RubricSource } from "./engine/apis/rubricExecutorRubric.js";
-export {
   type RubricEvaluation,
   RubricEvaluationSchema,
-} from "./engine/apis/rubricExecutorSchema.js";
+  RubricExecutor,
+  type RubricExecutorOptions,
+  type RubricSource,
+} from "./engine/apis/rubricExecutor.js";
 // Evaluating content without a graph.
 export { evaluateContent } from "./engine/evaluateContent.js";
 export type {

@@ -27,23 +27,22 @@ export {
   RubricItemResultSchema,
 } from "./apis/promptEvaluatorSchema.js";
 export {
-  type RubricEvaluateOptions,
-  RubricExecutor,
-  type RubricExecutorOptions,
-} from "./apis/rubricExecutor.js";
-export { type RubricSource, rubricCatalog } from "./apis/rubricExecutorRubric.js";
-export {
   ERROR_LEVEL_ID,
   type LlmInvocation,
   LlmInvocationSchema,
   type RubricCriterionResult,
   RubricCriterionResultSchema,
+  type RubricEvaluateOptions,
   type RubricEvaluation,
   RubricEvaluationSchema,
+  RubricExecutor,
+  type RubricExecutorOptions,
+  type RubricSource,
+  rubricCatalog,
   type ScoringMethodUsed,
   ScoringMethodUsedSchema,
   UNABLE_TO_EVALUATE_LEVEL_ID,
-} from "./apis/rubricExecutorSchema.js";
+} from "./apis/rubricExecutor.js";
 export {
   EmptyProjectError,
   EvaluationError,
