@@ -45,13 +45,14 @@ export {
   CriterionEvaluationSchema,
   type ProjectEvaluationOptions,
 } from "./engine/apis/criteriaEngine.js";
-export { PromptEvaluator, type PromptEvaluatorOptions } from "./engine/apis/promptEvaluator.js";
 export {
   type PromptEvaluation,
   type PromptEvaluationInput,
   PromptEvaluationInputSchema,
   PromptEvaluationSchema,
-} from "./engine/apis/promptEvaluatorSchema.js";
+  PromptEvaluator,
+  type PromptEvaluatorOptions,
+} from "./engine/apis/promptEvaluator.js";
 export {
   type RubricEvaluateOptions,
   type RubricEvaluation,

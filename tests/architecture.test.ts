@@ -37,6 +37,8 @@ const FUNCTION_LINES_CEILING = 120;
  * it whole: splitting it would cut that concept in pieces a reader has to put back together.
  */
 const LONG_FILES: Readonly<Record<string, string>> = {
+  "src/engine/apis/promptEvaluator.ts":
+    "the prompt evaluator: what it is asked, its rubric items as criteria, its holds, its result",
   "src/engine/apis/rubricExecutor.ts":
     "the levels rubric executor: the rubric it accepts, the evaluation it returns, its summary",
 };

@@ -11,12 +11,13 @@ export {
   DEFAULT_PROJECTS_DIR,
   type ProjectEvaluationOptions,
 } from "./apis/criteriaEngine.js";
-export { PromptEvaluator, type PromptEvaluatorOptions } from "./apis/promptEvaluator.js";
 export {
   type PromptEvaluation,
   type PromptEvaluationInput,
   PromptEvaluationInputSchema,
   PromptEvaluationSchema,
+  PromptEvaluator,
+  type PromptEvaluatorOptions,
   type PromptRubricItem,
   type PromptRubricItemInput,
   PromptRubricItemSchema,
@@ -25,7 +26,7 @@ export {
   PromptVerdictSchema,
   type RubricItemResult,
   RubricItemResultSchema,
-} from "./apis/promptEvaluatorSchema.js";
+} from "./apis/promptEvaluator.js";
 export {
   ERROR_LEVEL_ID,
   type LlmInvocation,

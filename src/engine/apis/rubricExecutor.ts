@@ -116,7 +116,7 @@ export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalo
 /**
  * The outcome line of a levels rubric summary: `Evaluation PASSED for rubric 'Content Quality'.`
  */
-export function rubricOutcomeLine(catalogName: string, passed: boolean): string {
+function rubricOutcomeLine(catalogName: string, passed: boolean): string {
   return `Evaluation ${passed ? "PASSED" : "FAILED"} for rubric '${catalogName}'.`;
 }
 
@@ -124,7 +124,7 @@ export function rubricOutcomeLine(catalogName: string, passed: boolean): string 
  * The levels rubric's deterministic summary in its own words: the scoring module's template summary
  * (overall score, one line per criterion, suggestions), opened with the rubric outcome line.
  */
-export function rubricSummary(catalog: Catalog, evaluation: SummaryInput): string {
+function rubricSummary(catalog: Catalog, evaluation: SummaryInput): string {
   const [, ...rest] = deterministicSummary(catalog, evaluation).split("\n");
   return [rubricOutcomeLine(catalog.name, evaluation.passed), ...rest].join("\n");
 }
@@ -134,10 +134,7 @@ export function rubricSummary(catalog: Catalog, evaluation: SummaryInput): strin
  * The engine keeps its deterministic summary when no model summary was asked for or the model
  * could not give one; that text is recognised exactly and given the rubric wording.
  */
-export function rubricFeedback(
-  catalog: Catalog,
-  evaluation: SummaryInput & { feedback: string },
-): string {
+function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback: string }): string {
   if (evaluation.feedback === deterministicSummary(catalog, evaluation)) {
     return rubricSummary(catalog, evaluation);
   }
