@@ -37,6 +37,8 @@ const FUNCTION_LINES_CEILING = 120;
  * it whole: splitting it would cut that concept in pieces a reader has to put back together.
  */
 const LONG_FILES: Readonly<Record<string, string>> = {
+  "src/judge/injectionNormalise.ts":
+    "the injection scan's views of the content: every disguise undone, decoders included",
   "src/engine/apis/promptEvaluator.ts":
     "the prompt evaluator: what it is asked, its rubric items as criteria, its holds, its result",
   "src/engine/apis/rubricExecutor.ts":
