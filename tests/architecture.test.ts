@@ -39,6 +39,8 @@ const FUNCTION_LINES_CEILING = 120;
 const LONG_FILES: Readonly<Record<string, string>> = {
   "src/judge/injectionNormalise.ts":
     "the injection scan's views of the content: every disguise undone, decoders included",
+  "src/toon/normalise.ts":
+    "the TOON criteria dialect's normaliser: one rewriting pass over lines, tables included",
   "src/judge/injectionRules.ts":
     "the injection scan's phrasing rules: plain, forged and foreign requests to the judge",
   "src/engine/apis/promptEvaluator.ts":
