@@ -45,23 +45,22 @@ export {
   CriterionEvaluationSchema,
   type ProjectEvaluationOptions,
 } from "./engine/apis/criteriaEngine.js";
-export { PromptEvaluator, type PromptEvaluatorOptions } from "./engine/apis/promptEvaluator.js";
 export {
   type PromptEvaluation,
   type PromptEvaluationInput,
   PromptEvaluationInputSchema,
   PromptEvaluationSchema,
-} from "./engine/apis/promptEvaluatorSchema.js";
+  PromptEvaluator,
+  type PromptEvaluatorOptions,
+} from "./engine/apis/promptEvaluator.js";
 export {
   type RubricEvaluateOptions,
-  RubricExecutor,
-  type RubricExecutorOptions,
-} from "./engine/apis/rubricExecutor.js";
-export type { RubricSource } from "./engine/apis/rubricExecutorRubric.js";
-export {
   type RubricEvaluation,
   RubricEvaluationSchema,
-} from "./engine/apis/rubricExecutorSchema.js";
+  RubricExecutor,
+  type RubricExecutorOptions,
+  type RubricSource,
+} from "./engine/apis/rubricExecutor.js";
 // Evaluating content without a graph.
 export { evaluateContent } from "./engine/evaluateContent.js";
 export type {

@@ -11,12 +11,13 @@ export {
   DEFAULT_PROJECTS_DIR,
   type ProjectEvaluationOptions,
 } from "./apis/criteriaEngine.js";
-export { PromptEvaluator, type PromptEvaluatorOptions } from "./apis/promptEvaluator.js";
 export {
   type PromptEvaluation,
   type PromptEvaluationInput,
   PromptEvaluationInputSchema,
   PromptEvaluationSchema,
+  PromptEvaluator,
+  type PromptEvaluatorOptions,
   type PromptRubricItem,
   type PromptRubricItemInput,
   PromptRubricItemSchema,
@@ -25,25 +26,24 @@ export {
   PromptVerdictSchema,
   type RubricItemResult,
   RubricItemResultSchema,
-} from "./apis/promptEvaluatorSchema.js";
-export {
-  type RubricEvaluateOptions,
-  RubricExecutor,
-  type RubricExecutorOptions,
-} from "./apis/rubricExecutor.js";
-export { type RubricSource, rubricCatalog } from "./apis/rubricExecutorRubric.js";
+} from "./apis/promptEvaluator.js";
 export {
   ERROR_LEVEL_ID,
   type LlmInvocation,
   LlmInvocationSchema,
   type RubricCriterionResult,
   RubricCriterionResultSchema,
+  type RubricEvaluateOptions,
   type RubricEvaluation,
   RubricEvaluationSchema,
+  RubricExecutor,
+  type RubricExecutorOptions,
+  type RubricSource,
+  rubricCatalog,
   type ScoringMethodUsed,
   ScoringMethodUsedSchema,
   UNABLE_TO_EVALUATE_LEVEL_ID,
-} from "./apis/rubricExecutorSchema.js";
+} from "./apis/rubricExecutor.js";
 export {
   EmptyProjectError,
   EvaluationError,

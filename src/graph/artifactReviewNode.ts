@@ -4,7 +4,7 @@
  * outcome to state; routeOnArtifactReview sends an approved artifact on and any other back.
  */
 
-import type { RubricEvaluation } from "../engine/apis/rubricExecutorSchema.js";
+import type { RubricEvaluation } from "../engine/apis/rubricExecutor.js";
 import type { Artifact, ArtifactRegistry, ArtifactStatus } from "../rubrics/artifactRegistry.js";
 
 /** What the node writes to state. */

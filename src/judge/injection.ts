@@ -2,10 +2,12 @@
  * The deterministic layers of the injection defence. First the content is normalised (see
  * injectionNormalise: invisible characters removed, NFKC, Cyrillic and Greek look-alikes folded,
  * base64, hex, URL encoding, ROT13 and pig Latin decoded, reversed and split words rejoined), then
- * the patterns of injectionRules, injectionRulesForged, injectionRulesForeign and
- * injectionRulesStructural are run over the original and every normalised view. Findings force human review; the prompt already tells the judge to treat
- * such text as data and as a weakness. Indices and excerpts refer to the original text, except
- * for findings in a decoded view, whose excerpt is the decoded text.
+ * the patterns of injectionRules (plain, forged and foreign requests) and injectionRulesStructural
+ * are run over the original and every normalised view, each rule only where the keyword
+ * prefilter (injectionKeywords) says it can match. Findings force human review; the prompt
+ * already tells the judge to treat such text as data and as a weakness. Indices and excerpts
+ * refer to the original text, except for findings in a decoded view, whose excerpt is the
+ * decoded text.
  */
 import { KeywordHaystack, mayMatch } from "./injectionKeywords.js";
 import {
@@ -18,12 +20,12 @@ import {
 } from "./injectionNormalise.js";
 import {
   ENGLISH_RULES,
+  FOREIGN_RULES,
+  FORGED_RULES,
   INJECTION_KINDS,
   type InjectionKind,
   type InjectionRule,
 } from "./injectionRules.js";
-import { FOREIGN_RULES } from "./injectionRulesForeign.js";
-import { FORGED_RULES } from "./injectionRulesForged.js";
 import { STRUCTURAL_RULES } from "./injectionRulesStructural.js";
 
 export { INJECTION_KINDS, type InjectionKind };

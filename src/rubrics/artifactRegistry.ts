@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { RubricExecutor } from "../engine/apis/rubricExecutor.js";
 import {
   type RubricEvaluation,
   RubricEvaluationSchema,
-} from "../engine/apis/rubricExecutorSchema.js";
+  type RubricExecutor,
+} from "../engine/apis/rubricExecutor.js";
 import { StoreDataError } from "../store/errors.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import {

@@ -5,7 +5,7 @@
  */
 import { META_CHECK_MODULE } from "../checks/metaChecks.js";
 import type { Catalog } from "../criteria/model.js";
-import { rubricCatalog } from "../engine/apis/rubricExecutorRubric.js";
+import { rubricCatalog } from "../engine/apis/rubricExecutor.js";
 
 const PASS_FAIL = (pass: string, fail: string) => [
   { id: "fail", label: "Fail", description: fail, score: 0 },

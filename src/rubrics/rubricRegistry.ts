@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
-import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutorRubric.js";
+import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
 import { StoreDataError } from "../store/errors.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import type { RegistryStore, RubricVersionRow } from "../store/registryTypes.js";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
-import type { PromptRubricItemInput } from "../../src/engine/apis/promptEvaluatorSchema.js";
+import {
+  PromptEvaluator,
+  type PromptRubricItemInput,
+} from "../../src/engine/apis/promptEvaluator.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
-import type { PromptRubricItemInput } from "../../src/engine/apis/promptEvaluatorSchema.js";
+import {
+  PromptEvaluator,
+  type PromptRubricItemInput,
+} from "../../src/engine/apis/promptEvaluator.js";
 import { jsonAnswer, ScriptedChatModel } from "../doubles/index.js";
 
 const QUESTION = {

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { FunctionRegistry } from "../../src/checks/registry.js";
 import { CatalogError } from "../../src/criteria/errors.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
-import { NO_LLM_NOTE, RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
-import { RubricEvaluationSchema } from "../../src/engine/apis/rubricExecutorSchema.js";
+import {
+  NO_LLM_NOTE,
+  RubricEvaluationSchema,
+  RubricExecutor,
+} from "../../src/engine/apis/rubricExecutor.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";

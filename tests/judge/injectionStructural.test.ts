@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type InjectionKind, scanForInjection } from "../../src/judge/index.js";
-import { hexViews, percentViews, pigLatinViews } from "../../src/judge/injectionDecode.js";
+import { hexViews, percentViews, pigLatinViews } from "../../src/judge/injectionNormalise.js";
 
 function rules(text: string): string[] {
   return scanForInjection(text).map((f) => f.rule);

@@ -1,11 +1,24 @@
+/**
+ * The prompt evaluator, whole: what it is asked and what it returns (the schemas), the rubric
+ * items as criteria and their results, the holds when a judgement contradicts its reasoning, and
+ * PromptEvaluator, which judges a free-form answer or a list of rubric items in one call.
+ */
 import type { BaseMessageLike } from "@langchain/core/messages";
+import { z } from "zod";
 import { reasoningRepairPrompt } from "../../../prompts/evaluation/index.js";
-import { type Catalog, CatalogSchema, type Criterion } from "../../criteria/model.js";
+import {
+  type Catalog,
+  CatalogSchema,
+  type Criterion,
+  CriterionSchema,
+} from "../../criteria/model.js";
+import { toOutcome } from "../../judge/answer.js";
 import { ASKED_AGAIN_NOTE, lacksReasoning, parseFreeformResponse } from "../../judge/parse.js";
-import { parseRubricResponse } from "../../judge/parseRubric.js";
+import { parseRubricResponse, type RubricAnswer } from "../../judge/parseRubric.js";
 import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import type { Trace } from "../../scoring/result.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
+import { type Trace, TraceSchema } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
 import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
@@ -14,24 +27,181 @@ import { resolveJudgeModel } from "../evaluateContent.js";
 import { screenForInjection } from "../injectionScreen.js";
 import { JudgeSession } from "../judgeSession.js";
 import { injectionGuardDefault } from "../options.js";
+import { reasoningContradiction } from "../reasoningCheck.js";
 import { evaluationModelError, parseInput } from "./boundary.js";
-import { reasoningHolds } from "./promptEvaluatorHold.js";
-import {
-  rubricCriteria,
-  rubricCriterionResults,
-  rubricItemResults,
-  rubricLacksReasoning,
-  rubricReasoning,
-} from "./promptEvaluatorRubric.js";
-import {
-  type PromptEvaluation,
-  type PromptEvaluationInput,
-  PromptEvaluationInputSchema,
-  PromptEvaluationSchema,
-  type PromptRubricItem,
-  type PromptRubricItemInput,
-  PromptRubricsSchema,
-} from "./promptEvaluatorSchema.js";
+
+/** A rubric item: what a good answer shows, its weight, and whether it is required. */
+export const PromptRubricItemSchema = z.strictObject({
+  id: z.string().trim().min(1),
+  expected_outcome: z.string().trim().min(1),
+  weight: z.number().finite().min(0).default(1),
+  required: z.boolean().default(false),
+});
+export type PromptRubricItem = z.infer<typeof PromptRubricItemSchema>;
+export type PromptRubricItemInput = z.input<typeof PromptRubricItemSchema>;
+
+/** The rubric list: ids unique, some weight to score by. Empty means freeform mode. */
+export const PromptRubricsSchema = z.array(PromptRubricItemSchema).superRefine((items, ctx) => {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item.id)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [index, "id"],
+        message: `rubric item id '${item.id}' appears more than once`,
+      });
+    }
+    seen.add(item.id);
+  });
+  if (items.length > 0 && items.every((item) => item.weight === 0)) {
+    ctx.addIssue({ code: "custom", message: "every rubric item has weight 0: nothing to score" });
+  }
+});
+
+/** What one evaluation is asked: the question, candidate, reference and expected outcome. */
+export const PromptEvaluationInputSchema = z.strictObject({
+  question: z.string(),
+  candidateAnswer: z.string(),
+  referenceAnswer: z.string().optional(),
+  /** What a good answer achieves (freeform mode; in rubric mode the items say it). */
+  expectedOutcome: z.string().optional(),
+});
+export type PromptEvaluationInput = z.infer<typeof PromptEvaluationInputSchema>;
+
+/**
+ * Verdict bands plus `error`: the judge gave no usable answer, which is neither a low
+ * score nor a pass.
+ */
+export const PromptVerdictSchema = z.enum(["pass", "borderline", "fail", "error"]);
+export type PromptVerdict = z.infer<typeof PromptVerdictSchema>;
+
+/** How the judge answered one rubric item. */
+export const RubricItemResultSchema = z.object({
+  id: z.string(),
+  expected_outcome: z.string(),
+  weight: z.number().min(0),
+  required: z.boolean(),
+  /** pass / fail as judged; `error` when the judge did not answer the item usably. */
+  result: z.enum(["pass", "fail", "error"]),
+  reasoning: z.string(),
+  judgeError: z.string().optional(),
+});
+export type RubricItemResult = z.infer<typeof RubricItemResultSchema>;
+
+export const PromptEvaluationSchema = z.object({
+  /** 0–1: the judge's score (freeform) or Σ weight of passed items / Σ weight of judged items. */
+  score: z.number().min(0).max(1),
+  hits: z.array(z.string()),
+  misses: z.array(z.string()),
+  reasoning: z.string(),
+  verdict: PromptVerdictSchema,
+  mode: z.enum(["freeform", "rubric"]),
+  /** The exact prompts sent (evaluator_provider_request). */
+  evaluatorProviderRequest: z.object({ systemPrompt: z.string(), userPrompt: z.string() }),
+  /** Why the judge's answer (or part of it) could not be used. */
+  judgeError: z.string().optional(),
+  /** What the parser corrected or doubted (score clamped, lists trimmed, reasoning empty). */
+  notes: z.array(z.string()),
+  /**
+   * The candidate answer looked like it addressed the judge (prompt injection): the verdict is
+   * never `pass` until a human has reviewed it; the reasons say what was found.
+   */
+  humanReviewRequired: z.boolean(),
+  humanReviewReasons: z.array(z.string()).optional(),
+  /** Rubric mode: each item as judged. */
+  rubricResults: z.array(RubricItemResultSchema).optional(),
+  trace: TraceSchema,
+});
+export type PromptEvaluation = z.infer<typeof PromptEvaluationSchema>;
+
+/** Each rubric item as judged: pass / fail, or `error` when the judge gave no usable answer. */
+function rubricItemResults(
+  rubrics: readonly PromptRubricItem[],
+  answer: RubricAnswer,
+): RubricItemResult[] {
+  return rubrics.map((item) => {
+    const judged = answer.items[item.id];
+    const base = { ...item, reasoning: judged?.reasoning ?? "" };
+    if (judged === undefined || !judged.usable) {
+      return {
+        ...base,
+        result: "error",
+        judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
+      };
+    }
+    return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
+  });
+}
+
+/** The judge's overall reasoning, or else each item's. */
+function rubricReasoning(answer: RubricAnswer, results: readonly RubricItemResult[]): string {
+  if (answer.reasoning !== "") return answer.reasoning;
+  return results
+    .filter((r) => r.reasoning !== "")
+    .map((r) => `${r.id}: ${r.reasoning}`)
+    .join("\n");
+}
+
+/** The rubric items as criterion results, an unanswered item as not evaluated. */
+function rubricCriterionResults(
+  items: readonly Criterion[],
+  answer: RubricAnswer,
+  catalog: Catalog,
+) {
+  return items.map((item) => {
+    const judged = answer.items[item.id];
+    const outcome =
+      judged === undefined
+        ? notEvaluatedOutcome(`no result for rubric item '${item.id}'`)
+        : toOutcome(judged);
+    return makeCriterionResult(item, outcome, catalog);
+  });
+}
+
+/** Rubric items as check criteria: a required item is critical, and every item must be judged. */
+function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
+  return items.map((item) =>
+    CriterionSchema.parse({
+      id: item.id,
+      title: item.id,
+      description: item.expected_outcome,
+      weight: item.weight,
+      critical: item.required,
+      required: true,
+      method: { kind: "check", expectedOutcome: item.expected_outcome },
+    }),
+  );
+}
+
+/** True when some rubric item was decided without any reasoning (worth asking again). */
+function rubricLacksReasoning(answer: RubricAnswer): boolean {
+  return Object.values(answer.items).some((item) => lacksReasoning(item));
+}
+
+/** Whether a verdict passes: pass yes, fail no, borderline and error undecided. */
+function passes(verdict: PromptEvaluation["verdict"]): boolean | null {
+  return verdict === "pass" ? true : verdict === "fail" ? false : null;
+}
+
+/**
+ * The contradictions between reasoning and result: the free-form verdict against its reasoning,
+ * and each rubric item's pass or fail against the item's own reasoning.
+ */
+function reasoningHolds(evaluation: PromptEvaluation): string[] {
+  if (evaluation.mode === "freeform") {
+    const found = reasoningContradiction(
+      evaluation.reasoning,
+      passes(evaluation.verdict),
+      String(evaluation.score),
+    );
+    return found === undefined ? [] : [`the evaluation: ${found}`];
+  }
+  return (evaluation.rubricResults ?? []).flatMap((item) => {
+    const met = item.result === "error" ? null : item.result === "pass";
+    const found = reasoningContradiction(item.reasoning, met, item.result);
+    return found === undefined ? [] : [`rubric item ${item.id}: ${found}`];
+  });
+}
 
 export interface PromptEvaluatorOptions {
   /** The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel. */
@@ -50,6 +220,18 @@ export interface PromptEvaluatorOptions {
 
 /** The id the freeform judgement is traced under. */
 export const FREEFORM_TRACE_ID = "freeform";
+
+/** What a judge that gave no usable answer yields: a judge error scored 0, never a pass. */
+function judgeErrorEvaluation(common: object, judgeError: string): PromptEvaluation {
+  return PromptEvaluationSchema.parse({
+    ...common,
+    score: 0,
+    hits: [],
+    misses: [],
+    verdict: "error",
+    judgeError,
+  });
+}
 
 /**
  * The prompt evaluator: one judge for free-form answers and rubric items. Freeform mode (no rubric
@@ -72,18 +254,6 @@ export const FREEFORM_TRACE_ID = "freeform";
  * });
  * const { verdict, score } = await evaluator.evaluate({ question, candidateAnswer });
  */
-/** What a judge that gave no usable answer yields: a judge error scored 0, never a pass. */
-function judgeErrorEvaluation(common: object, judgeError: string): PromptEvaluation {
-  return PromptEvaluationSchema.parse({
-    ...common,
-    score: 0,
-    hits: [],
-    misses: [],
-    verdict: "error",
-    judgeError,
-  });
-}
-
 export class PromptEvaluator {
   readonly rubrics: readonly PromptRubricItem[];
   private readonly judge: JudgeModel;

@@ -1,29 +1,145 @@
+/**
+ * The levels rubric executor, whole: what it accepts as a rubric (rubricCatalog), the evaluation
+ * it returns (RubricEvaluationSchema), the summary in the rubric's words, and RubricExecutor,
+ * which runs the rubric through the engine and writes the result as a levels rubric evaluation.
+ */
+
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { FunctionRegistry } from "../../checks/registry.js";
 import {
   type Catalog,
+  CatalogSchema,
   type Criterion,
   isLlmMethod,
   type MethodKind,
 } from "../../criteria/model.js";
+import { parseCatalog } from "../../criteria/parse.js";
+import { requireUsableCatalog } from "../../criteria/validate.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
+import { deterministicSummary, type SummaryInput } from "../../scoring/deterministicSummary.js";
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
 import { settleResult } from "../../scoring/settle.js";
 import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
 import type { EvaluateContentOptions } from "../options.js";
-import { type RubricSource, rubricCatalog } from "./rubricExecutorRubric.js";
-import {
-  ERROR_LEVEL_ID,
-  type LlmInvocation,
-  type RubricCriterionResult,
-  type RubricEvaluation,
-  RubricEvaluationSchema,
-  type ScoringMethodUsed,
-  UNABLE_TO_EVALUATE_LEVEL_ID,
-} from "./rubricExecutorSchema.js";
-import { rubricFeedback, rubricSummary } from "./rubricExecutorSummary.js";
+
+/** How a levels rubric result names the way a criterion was scored. */
+export const ScoringMethodUsedSchema = z.enum(["deterministic", "schema", "llm_decode"]);
+export type ScoringMethodUsed = z.infer<typeof ScoringMethodUsedSchema>;
+
+/** The level id of a criterion whose function or schema check failed to run. */
+export const ERROR_LEVEL_ID = "error";
+/** The level id of an LLM-decided criterion without a usable answer. */
+export const UNABLE_TO_EVALUATE_LEVEL_ID = "unable_to_evaluate";
+
+/** `llm_invocation`: the model call behind an llm_decode result. */
+export const LlmInvocationSchema = z.object({
+  model: z.string(),
+  /** sha256 of the exact system and user prompt. */
+  prompt_hash: z.string(),
+  /** sha256 of the exact raw response. */
+  response_hash: z.string(),
+  timestamp: z.string(),
+  /** The sampling seed the call was made with, where the provider takes one. */
+  seed: z.number().int().optional(),
+  usage: z.object({
+    input_tokens: z.number().int().min(0),
+    output_tokens: z.number().int().min(0),
+    total_tokens: z.number().int().min(0),
+  }),
+  /** Set when the call failed. */
+  error: z.string().optional(),
+});
+export type LlmInvocation = z.infer<typeof LlmInvocationSchema>;
+
+/** One criterion of a levels rubric evaluation: the level, the score, how it was scored. */
+export const RubricCriterionResultSchema = z.object({
+  criterion_id: z.string(),
+  /** The level decided; `error` or `unable_to_evaluate` when none could be. */
+  level_id: z.string(),
+  /** 0–1; null when the criterion could not be evaluated (never silently a zero). */
+  score: z.number().min(0).max(1).nullable(),
+  evidence: z.array(z.string()),
+  /** The reasoning, or why the criterion could not be evaluated. */
+  notes: z.string(),
+  scoring_method_used: ScoringMethodUsedSchema,
+  llm_invocation: LlmInvocationSchema.optional(),
+});
+export type RubricCriterionResult = z.infer<typeof RubricCriterionResultSchema>;
+
+/** A levels rubric evaluation: every criterion's result, the score, the summary, the warnings. */
+export const RubricEvaluationSchema = z.object({
+  id: z.string().regex(/^eval_[0-9a-f]+$/),
+  rubric_id: z.string(),
+  rubric_version: z.string(),
+  target_id: z.string(),
+  target_type: z.string(),
+  criterion_results: z.array(RubricCriterionResultSchema),
+  /** Σ weight·score / Σ weight over the criteria that were evaluated. */
+  weighted_score: z.number().min(0).max(1),
+  passed: z.boolean(),
+  /** The target looked like it addressed the judge: it cannot pass until a human has reviewed it. */
+  human_review_required: z.boolean(),
+  feedback_summary: z.string(),
+  evaluated_at: z.string(),
+  evaluated_by: z.string(),
+  /** What loading or evaluating doubted (weights normalised, criteria not evaluated, …). */
+  warnings: z.array(z.string()),
+});
+export type RubricEvaluation = z.infer<typeof RubricEvaluationSchema>;
+
+/** What RubricExecutor accepts as a rubric. */
+export type RubricSource = Catalog | Record<string, unknown> | string;
+
+function looksLikeJson(text: string): boolean {
+  const start = text.trimStart();
+  return start.startsWith("{") || start.startsWith("[");
+}
+
+/**
+ * The rubric as a catalog: a `Catalog` value checked as a file would be; a levels rubric object
+ * (or any other catalog form) through parseCatalog as JSON; a text as JSON or TOON by its first character. Invalid
+ * rubrics throw the loader's CatalogError, naming the path and what was expected.
+ */
+export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalog {
+  if (typeof rubric === "string") {
+    return parseCatalog(rubric, { format: looksLikeJson(rubric) ? "json" : "toon", source });
+  }
+  const asCatalog = CatalogSchema.safeParse(rubric);
+  // A catalog value is decided as a file with the same content would be.
+  if (asCatalog.success) return requireUsableCatalog(asCatalog.data, source);
+  return parseCatalog(JSON.stringify(rubric), { format: "json", source });
+}
+
+/**
+ * The outcome line of a levels rubric summary: `Evaluation PASSED for rubric 'Content Quality'.`
+ */
+function rubricOutcomeLine(catalogName: string, passed: boolean): string {
+  return `Evaluation ${passed ? "PASSED" : "FAILED"} for rubric '${catalogName}'.`;
+}
+
+/**
+ * The levels rubric's deterministic summary in its own words: the scoring module's template summary
+ * (overall score, one line per criterion, suggestions), opened with the rubric outcome line.
+ */
+function rubricSummary(catalog: Catalog, evaluation: SummaryInput): string {
+  const [, ...rest] = deterministicSummary(catalog, evaluation).split("\n");
+  return [rubricOutcomeLine(catalog.name, evaluation.passed), ...rest].join("\n");
+}
+
+/**
+ * The summary to report: the model's, when the engine got one, else the deterministic one.
+ * The engine keeps its deterministic summary when no model summary was asked for or the model
+ * could not give one; that text is recognised exactly and given the rubric wording.
+ */
+function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback: string }): string {
+  if (evaluation.feedback === deterministicSummary(catalog, evaluation)) {
+    return rubricSummary(catalog, evaluation);
+  }
+  return evaluation.feedback;
+}
 
 export interface RubricExecutorOptions {
   /** Functions for deterministic criteria, registered by their `module:function` ref. */
