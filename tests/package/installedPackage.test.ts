@@ -114,6 +114,7 @@ describe("the packed package", () => {
         "config/evaluation/criteria/budget.json",
         "config/proposal.json",
         "data/rfp/community-climate-resilience-rfp.md",
+        "examples/blueprints/stoicism.json",
         "README.md",
         "LICENSE",
       ]) {
@@ -126,7 +127,7 @@ describe("the packed package", () => {
         ".ci",
         "scripts",
         "docs",
-        "examples",
+        "examples/proposal-pipeline",
         "dist/tests",
       ]) {
         expect(existsSync(join(installed, left)), left).toBe(false);
