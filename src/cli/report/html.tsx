@@ -9,7 +9,7 @@
 import type { EvaluationResult } from "../../scoring/result.js";
 import { REVIEW_CSS } from "../../service/pages/assets.js";
 import { EvaluationView } from "../../service/pages/evaluationView.js";
-import { htmlDocument } from "../../service/pages/layout.js";
+import { renderStandaloneFile } from "../../service/pages/standaloneFile.js";
 import { criterionRow, type ReportFact, reportTitle, summaryText } from "./summary.js";
 
 /** What the report adds to the review pages' stylesheet (no rule loads anything). */
@@ -97,20 +97,11 @@ function CriteriaTable(props: { result: EvaluationResult }) {
 
 export function renderHtmlReport(result: EvaluationResult): string {
   const { usage } = result;
-  const page = (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta
-          http-equiv="Content-Security-Policy"
-          content="default-src 'none'; style-src 'unsafe-inline'"
-        />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{reportTitle(result)}</title>
-        {/* Our own stylesheet, a constant: nothing of the result is in it. */}
-        <style dangerouslySetInnerHTML={{ __html: REPORT_FILE_CSS }} />
-      </head>
-      <body>
+  return renderStandaloneFile({
+    title: reportTitle(result),
+    css: REPORT_FILE_CSS,
+    body: (
+      <>
         <main>
           <ReportSummary result={result} />
           {/* The reader ran the evaluation: the engine's own texts are shown, collapsed. */}
@@ -120,8 +111,7 @@ export function renderHtmlReport(result: EvaluationResult): string {
             {`Evaluated ${result.timestamp} by ${result.evaluator}; ${usage.totalTokens} tokens (${usage.inputTokens} in, ${usage.outputTokens} out).`}
           </footer>
         </main>
-      </body>
-    </html>
-  );
-  return `${htmlDocument(page)}\n`;
+      </>
+    ),
+  });
 }

@@ -4,30 +4,20 @@
  * that loads nothing and runs no script.
  */
 import type { ProposalDocument } from "../../orchestrator/proposal/document.js";
-import { htmlDocument } from "./layout.js";
 import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
 import { ProposalView } from "./proposalView.js";
+import { renderStandaloneFile } from "./standaloneFile.js";
 
 export function renderProposalHtmlFile(document: ProposalDocument): string {
-  const page = (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta
-          http-equiv="Content-Security-Policy"
-          content="default-src 'none'; style-src 'unsafe-inline'"
-        />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{document.title}</title>
-        {/* Our own stylesheet, a constant: nothing of the document is in it. */}
-        <style dangerouslySetInnerHTML={{ __html: PROPOSAL_FILE_CSS }} />
-      </head>
-      <body>
+  return renderStandaloneFile({
+    title: document.title,
+    css: PROPOSAL_FILE_CSS,
+    body: (
+      <>
         <main>
           <ProposalView document={document} />
         </main>
-      </body>
-    </html>
-  );
-  return `${htmlDocument(page)}\n`;
+      </>
+    ),
+  });
 }

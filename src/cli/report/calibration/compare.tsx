@@ -5,7 +5,7 @@
  */
 import type { CalibrationComparison } from "../../../orchestrator/calibrationReplay.js";
 import type { GroupFigures } from "../../../scoring/calibration/criterionCalibration.js";
-import { htmlDocument } from "../../../service/pages/layout.js";
+import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
 import { CALIBRATION_STYLE, htmlTable } from "./html.js";
 import type { CalibrationFormat } from "./render.js";
 import { formatFigure, formatShare } from "./text.js";
@@ -48,27 +48,17 @@ function markdown(comparison: CalibrationComparison): string {
 }
 
 function html(comparison: CalibrationComparison): string {
-  const page = (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta
-          http-equiv="Content-Security-Policy"
-          content="default-src 'none'; style-src 'unsafe-inline'"
-        />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>Few-shot examples: replayed calibration</title>
-        {/* Our own stylesheet, a constant: nothing of the labels is in it. */}
-        <style dangerouslySetInnerHTML={{ __html: CALIBRATION_STYLE }} />
-      </head>
-      <body>
+  return renderStandaloneFile({
+    title: "Few-shot examples: replayed calibration",
+    css: CALIBRATION_STYLE,
+    body: (
+      <>
         <h1>Few-shot examples: replayed calibration</h1>
         <p>{summary(comparison)}</p>
         {htmlTable(HEADERS, rows(comparison))}
-      </body>
-    </html>
-  );
-  return `${htmlDocument(page)}\n`;
+      </>
+    ),
+  });
 }
 
 export function renderComparison(comparison: CalibrationComparison, format: CalibrationFormat) {

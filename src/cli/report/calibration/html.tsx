@@ -9,7 +9,7 @@ import type {
   ContentTypeCalibration,
   CriterionCalibration,
 } from "../../../scoring/calibration/reportSchema.js";
-import { htmlDocument } from "../../../service/pages/layout.js";
+import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
 import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
 import {
   criterionName,
@@ -142,20 +142,11 @@ export function renderCalibrationHtml(report: CalibrationReport): string {
     ) : (
       htmlTable(DISAGREEMENT_HEADERS, disagreementRows(report))
     );
-  const page = (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta
-          http-equiv="Content-Security-Policy"
-          content="default-src 'none'; style-src 'unsafe-inline'"
-        />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>Calibration report</title>
-        {/* Our own stylesheet, a constant: nothing of the labels is in it. */}
-        <style dangerouslySetInnerHTML={{ __html: CALIBRATION_STYLE }} />
-      </head>
-      <body>
+  return renderStandaloneFile({
+    title: "Calibration report",
+    css: CALIBRATION_STYLE,
+    body: (
+      <>
         <header>
           <h1>Calibration report</h1>
           <p class="muted">{scopeLine(report)}</p>
@@ -181,8 +172,7 @@ export function renderCalibrationHtml(report: CalibrationReport): string {
           Generated {report.generatedAt}. “{NOT_ENOUGH}”: fewer than 2 labels, or labels that do not
           vary (κ and ρ are undefined there). Judge errors are counted apart and enter no figure.
         </footer>
-      </body>
-    </html>
-  );
-  return `${htmlDocument(page)}\n`;
+      </>
+    ),
+  });
 }
