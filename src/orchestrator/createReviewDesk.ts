@@ -155,7 +155,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
   if (wal !== undefined) {
     // Both connections to the file: the checkpoints' and the review store's.
     deferAutoCheckpoint((ctx.checkpointer.saver as { db?: unknown }).db);
-    deferAutoCheckpoint((ctx.store as unknown as { db?: unknown }).db);
+    deferAutoCheckpoint(ctx.store.sqliteConnection());
   }
   return {
     store: ctx.store,

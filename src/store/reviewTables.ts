@@ -58,6 +58,10 @@ export function* insertLabels(tx: Transaction, labels: readonly CalibrationLabel
 export class ReviewTables {
   protected constructor(protected readonly db: StoreDatabase) {}
 
+  sqliteConnection(): unknown {
+    return this.db.native.dialect === "sqlite" ? this.db.native.db : undefined;
+  }
+
   get kind(): "sqlite" | "postgres" {
     return this.db.dialect;
   }

@@ -163,6 +163,11 @@ export interface NewSession {
 
 export interface ReviewStore {
   readonly kind: "sqlite" | "postgres";
+  /**
+   * The better-sqlite3 connection under a SQLite store (undefined on PostgreSQL), for connection
+   * settings the desk makes, such as the write-ahead log's automatic checkpoint threshold.
+   */
+  sqliteConnection(): unknown;
   addReviewer(name: string, role: ReviewerRole, tokenHash: string): Promise<void>;
   reviewers(): Promise<ReviewerRow[]>;
   /** False when there is no such reviewer or it was revoked already. */

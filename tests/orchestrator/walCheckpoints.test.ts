@@ -84,7 +84,7 @@ describe("the review desk on a SQLite file", () => {
     const sqlitePath = join(dir, "checkpoints.sqlite");
     const desk = await createReviewDesk({ sqlitePath, env: {}, model, jobs: { run: false } });
     try {
-      const store = (desk.store as unknown as { db: Database.Database }).db;
+      const store = desk.store.sqliteConnection() as Database.Database;
       expect(store.pragma("wal_autocheckpoint", { simple: true })).toBe(
         BACKSTOP_AUTOCHECKPOINT_PAGES,
       );
