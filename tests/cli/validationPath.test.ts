@@ -143,7 +143,7 @@ describe("catalog validate and evaluate refuse the same catalogs with the same m
     expect(evaluated.code).toBe(2);
     expect(evaluated.stdout).toBe("");
     expect(evaluated.stderr).toContain(`cannot use the catalog: ${file}:`);
-    expect(evaluated.stderr).toContain(`: ${message}\n`);
+    expect(evaluated.stderr).toContain(`: ${message} [CATALOG_INVALID]\n`);
   });
 
   const rubrics = INVALID.filter((each) => JSON.stringify(each.document).includes("llm_decode"));
@@ -178,7 +178,7 @@ describe("catalog validate and evaluate refuse the same catalogs with the same m
     expect(errors.join("\n")).toContain('unknown point function "no_such_fn"');
     const evaluated = await run(["evaluate", "content.txt", "--catalog", "three.json"]);
     expect(evaluated.code).toBe(2);
-    expect(evaluated.stderr).toContain(`: ${first}\n`);
+    expect(evaluated.stderr).toContain(`: ${first} [CATALOG_INVALID]\n`);
   });
 
   it("blueprint run refuses a prompt's points that a points catalog file with them is refused for", async () => {
