@@ -5,8 +5,9 @@
  * 50 from the newest, walked on), a review opened (getReview), a thread's traces read (the page's
  * judge calls), and for fresh threads the paused checkpoint loaded, the decision recorded (the
  * request's own work, answered 202), the decision applied ("resume": from then until the
- * checkpoint the review node wrote with the decision is durable — the saver's `put` resolved,
- * observed on the saver itself) and the next stage's own work after it. Prints one JSON line: the
+ * checkpoint the review node wrote with the decision is committed — the saver's `put` resolved,
+ * observed on the saver itself; a commit that survives the process dying, as the checkpoint
+ * connections commit on either database, see src/orchestrator/checkpointer.ts) and the next stage's own work after it. Prints one JSON line: the
  * times, the peak RSS while measuring, the heap used after a full GC.
  *
  * Usage (by bench/stateScale.ts): tsx --expose-gc bench/stateMeasure.ts <job.json>
@@ -48,7 +49,7 @@ export interface MeasuredTimes {
 
 const admin: Reviewer = { name: "bench-admin", role: "admin" };
 
-/** When each checkpoint write of either saver was durable (its put resolved). */
+/** When each checkpoint write of either saver was committed (its put resolved). */
 const checkpointWrites: bigint[] = [];
 const sqlitePut = SqliteSaver.prototype.put;
 SqliteSaver.prototype.put = async function put(this: SqliteSaver, ...args) {

@@ -82,7 +82,7 @@ function sizeLine(size: number, copied: string, bytes: number, m: Measured): str
     `review list ${p50p99(t.list)} ${goal(t.list, 50)}; getReview ${p50p99(t.open)} ${goal(t.open, 50)}; ` +
     `traces read ${p50p99(t.traces)}; paused checkpoint loaded ${p50p99(t.load)}; ` +
     `decision recorded ${p50p99(t.recorded)} ${goal(t.recorded, 50)}; ` +
-    `resume (decision applied, its checkpoint durable) ${p50p99(t.resume)} ${goal(t.resume, 30)}; ` +
+    `resume (decision applied, its checkpoint committed) ${p50p99(t.resume)} ${goal(t.resume, 30)}; ` +
     `then the next stage to its review ${p50p99(t.nextStage)}; ` +
     `measuring process: peak RSS ${mb(m.rssPeak)}, heap after a full GC ${mb(m.heap)}`
   );

@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";
 import { CheckpointerError } from "./errors.js";
 
@@ -127,11 +128,21 @@ async function openSqlite(path: string, cwd: string): Promise<Checkpointer> {
   return checkpointer;
 }
 
+/**
+ * PostgreSQL's counterpart of relaxSync: the checkpoint connections commit without waiting for
+ * the WAL flush (`synchronous_commit = off`). A commit still survives the process dying; only a
+ * crash of the database server or its machine can take back the last ones (at most three
+ * `wal_writer_delay`s, 600 ms by default), and never out of order. The review store's own
+ * connections keep waiting for the flush, so every decision it accepts and every thread it settles
+ * is durable, and with it, by the WAL's order, every checkpoint written before.
+ */
+const ASYNCHRONOUS_COMMIT = "-c synchronous_commit=off";
+
 async function openPostgres(url: string): Promise<Checkpointer> {
   const location = redactUrl(url);
   let saver: PostgresSaver;
   try {
-    saver = PostgresSaver.fromConnString(url);
+    saver = new PostgresSaver(new pg.Pool({ connectionString: url, options: ASYNCHRONOUS_COMMIT }));
   } catch (error) {
     throw new CheckpointerError(location, `invalid PostgreSQL URL: ${messageOf(error)}`, {
       cause: error,

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
+import { openMigratedPool } from "../../src/store/connections.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 import { gate, PROBLEM_CRITERIA, problemInput } from "./helpers.js";
 
@@ -25,6 +27,25 @@ afterAll(async () => {
 }, 40_000);
 
 describe("ReviewOrchestrator on PostgreSQL", () => {
+  it("commits checkpoints without waiting for the WAL flush, and leaves the review store's commits to the server's setting", async () => {
+    if (databaseUrl === undefined) throw new Error("no PostgreSQL database was set up");
+    const checkpointer = await createCheckpointer({ databaseUrl });
+    const store = await openMigratedPool(databaseUrl, 1);
+    // Where each connection's setting comes from: the test cluster turns the flush off for speed
+    // everywhere, so the value alone cannot tell the two apart, its source can.
+    const setting = "SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'";
+    try {
+      // The saver's pool is private in the library; the setting is read on its own connections.
+      const { pool } = checkpointer.saver as unknown as { pool: pg.Pool };
+      expect((await pool.query(setting)).rows).toEqual([{ setting: "off", source: "client" }]);
+      const [storeRow] = (await store.query<{ source: string }>(setting)).rows;
+      expect(storeRow?.source).not.toBe("client");
+    } finally {
+      await store.end();
+      await checkpointer.close();
+    }
+  });
+
   it("pauses, survives a restart, and resumes without judging again", async () => {
     if (databaseUrl === undefined) throw new Error("no PostgreSQL database was set up");
     const threadId = `pg-${randomUUID()}`;
