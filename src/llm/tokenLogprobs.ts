@@ -23,6 +23,12 @@ export type TokenLogprob = z.infer<typeof TokenLogprobSchema>;
 /** The alternatives asked for at each position (Ollama and OpenAI accept at most 20). */
 export const TOP_LOGPROBS = 10;
 export const MAX_TOP_LOGPROBS = 20;
+/** The alternatives a call may ask for: a whole number from 1 to MAX_TOP_LOGPROBS. */
+export function topLogprobsAsked(top: number): number {
+  if (!Number.isFinite(top)) return TOP_LOGPROBS;
+  return Math.min(Math.max(1, Math.round(top)), MAX_TOP_LOGPROBS);
+}
+
 /** The most tokens recorded for one answer (a judge answer is a few hundred). */
 export const MAX_RECORDED_TOKENS = 16_384;
 
