@@ -2,7 +2,8 @@
  * Token log-probabilities of an answer, where the model server gives them: asked of Ollama with
  * `logprobs: true, top_logprobs: N` (its answer carries `logprobs: [{ token, logprob,
  * top_logprobs }]` on each streamed chunk), and of OpenAI-compatible servers with `logprobs` /
- * `top_logprobs` (ChatOpenAI puts them in `response_metadata.logprobs.content`). What a server
+ * `top_logprobs` (ChatOpenAI puts them in `response_metadata.logprobs.content`); the embedded
+ * runtime computes them after the answer (embedded/answerLogprobs.ts). What a server
  * sends is untrusted: each entry is checked, at most MAX_RECORDED_TOKENS are kept, and one entry
  * that is not a token log-probability makes the whole list unusable (the positions would shift).
  */
@@ -32,7 +33,7 @@ export function topLogprobsAsked(top: number): number {
 /** The most tokens recorded for one answer (a judge answer is a few hundred). */
 export const MAX_RECORDED_TOKENS = 16_384;
 
-/** The key of a message's response_metadata our Ollama calls put the tokens under. */
+/** The key of a message's response_metadata our Ollama and embedded calls put the tokens under. */
 export const TOKEN_LOGPROBS_KEY = "token_logprobs";
 
 /** Collects the log-probabilities of one answer's streamed chunks, in order. */

@@ -175,10 +175,16 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
         const after = sequence.tokenMeter.getState();
         const input = after.usedInputTokens - before.usedInputTokens;
         const output = after.usedOutputTokens - before.usedOutputTokens;
+        // Log-probabilities that cannot be computed are none (the plain score, with the reason).
         const logprobs =
           answerTokens === undefined || options.logprobs === undefined
             ? undefined
-            : await answerTokenLogprobs(sequence, answerTokens, options.logprobs, options.signal);
+            : await answerTokenLogprobs(
+                sequence,
+                answerTokens,
+                options.logprobs,
+                options.signal,
+              ).catch(() => undefined);
         const message = new AIMessage({
           content: text,
           ...(logprobs === undefined
