@@ -34,10 +34,14 @@ function raceAbort<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Call options bound for one call: Ollama's `format`, an OpenAI-compatible server's `seed`. */
+/**
+ * Call options bound for one call: Ollama's `format`, an OpenAI-compatible server's `seed`, the
+ * embedded model's `logprobs` (top N).
+ */
 export type ChatCallOptions = Partial<BaseChatModelCallOptions> & {
   format?: OllamaFormat;
   seed?: number;
+  logprobs?: number;
 };
 
 /**

@@ -63,7 +63,10 @@ export function llamaCppCandidate(spec: ModelSpec, settings: ModelSettings): Mod
           timeoutMs,
           signal: options.signal,
           forwardSignal: true,
-          bound: options.format === undefined ? {} : { format: options.format },
+          bound: {
+            ...(options.format === undefined ? {} : { format: options.format }),
+            ...(options.logprobs === undefined ? {} : { logprobs: options.logprobs }),
+          },
           context: callContext,
         }),
       );

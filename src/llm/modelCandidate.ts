@@ -17,8 +17,9 @@ export interface ModelCallOptions {
   format?: OllamaFormat;
   /**
    * Ask for the answer tokens' log-probabilities with this many alternatives per position
-   * (probability-weighted scores). Ollama and OpenAI-compatible servers are asked; other providers
-   * ignore it, and the answer then carries none.
+   * (probability-weighted scores). Ollama and OpenAI-compatible servers are asked; the embedded
+   * runtime computes them by one more evaluation of the answer's tokens; other providers ignore
+   * it, and the answer then carries none.
    */
   logprobs?: number;
   /** The deadline of this call, in place of the model's own (the caller's timeout). */

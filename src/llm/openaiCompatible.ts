@@ -10,6 +10,10 @@
  *
  * llama.cpp's server says how many requests it serves at once (`GET /props` → `total_slots`);
  * that is the server's ceiling when the configuration names none. vLLM says nothing: configured.
+ *
+ * Token log-probabilities (probability-weighted scores) are a setting of the ChatOpenAI instance,
+ * not of a call: a call that asks for them goes to a second instance made with `logprobs: true,
+ * topLogprobs: N`, so the default path's requests stay as they were.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { z } from "zod";
@@ -21,6 +25,7 @@ import { readBoundedText } from "./responseBody.js";
 import type { ServerAddress } from "./serverAddress.js";
 import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
 import type { ModelEnv } from "./spec.js";
+import { topLogprobsAsked } from "./tokenLogprobs.js";
 
 export const OPENAI_COMPATIBLE_PACKAGE = "@langchain/openai";
 /** The environment variable holding an OpenAI-compatible server's API key. */
@@ -52,11 +57,16 @@ function fetchWithCredentials(address: ServerAddress): typeof fetch | undefined 
   };
 }
 
-/** The chat model for one server and model: no retries of its own (the pool and ours retry). */
+/**
+ * The chat model for one server and model: no retries of its own (the pool and ours retry), not
+ * streamed; with `logprobs`, every answer carries its tokens' log-probabilities with that many
+ * alternatives (1 to MAX_TOP_LOGPROBS) in `response_metadata.logprobs.content`.
+ */
 export async function createOpenAiCompatibleChat(
   model: string,
   address: ServerAddress,
   settings: { temperature: number; env: ModelEnv },
+  logprobs?: number,
 ): Promise<BaseChatModel> {
   const loaded = await importPackage("openai-compatible", OPENAI_COMPATIBLE_PACKAGE);
   const ChatOpenAI = constructorFrom(loaded, "ChatOpenAI");
@@ -73,6 +83,7 @@ export async function createOpenAiCompatibleChat(
     temperature: settings.temperature,
     maxRetries: 0,
     streaming: false,
+    ...(logprobs === undefined ? {} : { logprobs: true, topLogprobs: topLogprobsAsked(logprobs) }),
     apiKey: openAiCompatibleKey(settings.env) ?? NO_KEY,
     configuration: {
       baseURL: address.url,

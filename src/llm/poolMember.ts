@@ -15,6 +15,7 @@ import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.j
 import type { ServerAddress } from "./serverAddress.js";
 import type { PoolProvider, ServerEntry } from "./serverList.js";
 import type { ModelSettings } from "./settings.js";
+import { topLogprobsAsked } from "./tokenLogprobs.js";
 
 export interface PoolMember {
   readonly provider: PoolProvider;
@@ -83,7 +84,8 @@ function openAiCompatibleMember(
   settings: ModelSettings,
 ): PoolMember {
   const { address } = entry;
-  let loading: Promise<BaseChatModel> | undefined;
+  // One chat model per number of alternatives asked (none: the default path's), made on first use.
+  const loading = new Map<number | undefined, Promise<BaseChatModel>>();
   return {
     provider: "openai-compatible",
     model,
@@ -100,12 +102,18 @@ function openAiCompatibleMember(
         model,
         timeoutMs,
       );
-      loading ??= createOpenAiCompatibleChat(model, address, settings);
+      const logprobs =
+        options.logprobs === undefined ? undefined : topLogprobsAsked(options.logprobs);
+      let pending = loading.get(logprobs);
+      if (pending === undefined) {
+        pending = createOpenAiCompatibleChat(model, address, settings, logprobs);
+        loading.set(logprobs, pending);
+      }
       let chat: BaseChatModel;
       try {
-        chat = await loading;
+        chat = await pending;
       } catch (error) {
-        loading = undefined;
+        loading.delete(logprobs);
         throw classifyModelError(error, context);
       }
       return invokeWithDeadline(chat, messages, {

@@ -2,7 +2,8 @@
  * Token log-probabilities of an answer, where the model server gives them: asked of Ollama with
  * `logprobs: true, top_logprobs: N` (its answer carries `logprobs: [{ token, logprob,
  * top_logprobs }]` on each streamed chunk), and of OpenAI-compatible servers with `logprobs` /
- * `top_logprobs` (ChatOpenAI puts them in `response_metadata.logprobs.content`). What a server
+ * `top_logprobs` (ChatOpenAI puts them in `response_metadata.logprobs.content`); the embedded
+ * runtime computes them after the answer (embedded/answerLogprobs.ts). What a server
  * sends is untrusted: each entry is checked, at most MAX_RECORDED_TOKENS are kept, and one entry
  * that is not a token log-probability makes the whole list unusable (the positions would shift).
  */
@@ -23,10 +24,16 @@ export type TokenLogprob = z.infer<typeof TokenLogprobSchema>;
 /** The alternatives asked for at each position (Ollama and OpenAI accept at most 20). */
 export const TOP_LOGPROBS = 10;
 export const MAX_TOP_LOGPROBS = 20;
+/** The alternatives a call may ask for: a whole number from 1 to MAX_TOP_LOGPROBS. */
+export function topLogprobsAsked(top: number): number {
+  if (!Number.isFinite(top)) return TOP_LOGPROBS;
+  return Math.min(Math.max(1, Math.round(top)), MAX_TOP_LOGPROBS);
+}
+
 /** The most tokens recorded for one answer (a judge answer is a few hundred). */
 export const MAX_RECORDED_TOKENS = 16_384;
 
-/** The key of a message's response_metadata our Ollama calls put the tokens under. */
+/** The key of a message's response_metadata our Ollama and embedded calls put the tokens under. */
 export const TOKEN_LOGPROBS_KEY = "token_logprobs";
 
 /** Collects the log-probabilities of one answer's streamed chunks, in order. */

@@ -12,6 +12,12 @@
  * Faults per chat request (`behaviour`): an HTTP status with an OpenAI error body, a reset
  * connection, or a hold at the gate until `release()`. Every request is recorded with its
  * headers; concurrency is counted (`inFlight`, `maxInFlight`, `held`), never clocked.
+ *
+ * Token log-probabilities: when a chat request asks for them (`logprobs: true`, `top_logprobs:
+ * N`) and a `logprobs` responder gives the answer's tokens (their texts joined must be the
+ * answer), the choice carries `logprobs: { content: [{ token, logprob, bytes, top_logprobs }] }`
+ * with at most N alternatives per token, as vLLM and llama.cpp's server answer; otherwise
+ * `logprobs: null`. Answers are never streamed (the judge asks with `stream: false`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -31,12 +37,27 @@ export interface OpenAiBehaviour {
   hold?: boolean;
 }
 
+/** One answer token as the OpenAI protocol carries it (`bytes` is added by the stand-in). */
+export interface OpenAiTokenLogprob {
+  token: string;
+  logprob: number;
+  top_logprobs?: Array<{ token: string; logprob: number }>;
+}
+
+/** The answer's tokens for a request that asked for log-probabilities; undefined: none given. */
+export type OpenAiLogprobsResponder = (
+  request: OpenAiChatRequest,
+  answer: string,
+) => OpenAiTokenLogprob[] | undefined;
+
 export interface OpenAiServerOptions {
   models?: readonly string[];
   /** What `/props` says; absent: `/props` answers 404. */
   totalSlots?: number;
   responder?: (request: OpenAiChatRequest, n: number) => string;
   behaviour?: OpenAiBehaviour | ((n: number, request: OpenAiChatRequest) => OpenAiBehaviour);
+  /** The answer's tokens with their log-probabilities, for requests that ask for them. */
+  logprobs?: OpenAiLogprobsResponder;
 }
 
 export interface RecordedOpenAiRequest {
@@ -60,6 +81,36 @@ export interface OpenAiServer {
   setBehaviour(behaviour: NonNullable<OpenAiServerOptions["behaviour"]>): void;
   waitFor(condition: (server: OpenAiServer) => boolean): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The choice's `logprobs` field: the tokens (alternatives cut to the `top_logprobs` asked) when
+ * the request asks and the test gives them, else null. Tokens that do not spell the answer are a
+ * mistake of the test, thrown.
+ */
+function choiceLogprobs(
+  request: OpenAiChatRequest,
+  answer: string,
+  logprobsOf: OpenAiLogprobsResponder | undefined,
+): { content: unknown[] } | null {
+  if (request.logprobs !== true || logprobsOf === undefined) return null;
+  const tokens = logprobsOf(request, answer);
+  if (tokens === undefined) return null;
+  if (tokens.map((each) => each.token).join("") !== answer) {
+    throw new Error("the logprobs responder's tokens do not spell the answer");
+  }
+  const top = typeof request.top_logprobs === "number" ? request.top_logprobs : 0;
+  const bytes = (token: string) => [...Buffer.from(token, "utf8")];
+  return {
+    content: tokens.map((each) => ({
+      token: each.token,
+      logprob: each.logprob,
+      bytes: bytes(each.token),
+      top_logprobs: (each.top_logprobs ?? [])
+        .slice(0, top)
+        .map((alt) => ({ ...alt, bytes: bytes(alt.token) })),
+    })),
+  };
 }
 
 const words = (text: string) => text.split(/\s+/).filter((w) => w !== "").length;
@@ -147,7 +198,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
           index: 0,
           message: { role: "assistant", content },
           finish_reason: "stop",
-          logprobs: null,
+          logprobs: choiceLogprobs(request, content, options.logprobs),
         },
       ],
       usage: {

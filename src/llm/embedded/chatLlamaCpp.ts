@@ -2,7 +2,9 @@
  * ChatLlamaCpp: a LangChain chat model over the embedded runtime, so the engine, the graph and
  * the traces use it like any other model. A call's `format` (a JSON Schema, or "json") becomes a
  * grammar, so the answer follows the contract token by token, as Ollama's `format` does. Token
- * usage is reported; generation progress (tokens per second) goes to generationProgress.ts.
+ * usage is reported; generation progress (tokens per second) goes to generationProgress.ts. A
+ * call's `logprobs` (top N) adds the answer tokens' log-probabilities, computed after the answer
+ * by one more evaluation of its tokens (answerLogprobs.ts), under TOKEN_LOGPROBS_KEY.
  */
 import { basename } from "node:path";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
@@ -13,8 +15,10 @@ import {
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import type { ChatHistoryItem, LlamaGrammar } from "node-llama-cpp";
+import type { ChatHistoryItem, LlamaGrammar, Token } from "node-llama-cpp";
 import type { OllamaFormat } from "../settings.js";
+import { MAX_RECORDED_TOKENS, TOKEN_LOGPROBS_KEY } from "../tokenLogprobs.js";
+import { answerTokenLogprobs } from "./answerLogprobs.js";
 import { startGenerationMeter } from "./generationProgress.js";
 import { type JsonSchema, toGrammarSchema } from "./grammarSchema.js";
 import {
@@ -27,6 +31,8 @@ import {
 export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
   /** Structured output for this call: "json" or a JSON Schema (as Ollama's `format`). */
   format?: OllamaFormat;
+  /** The answer tokens' log-probabilities, with this many alternatives per position. */
+  logprobs?: number;
 }
 
 export interface ChatLlamaCppFields extends BaseChatModelParams {
@@ -140,6 +146,8 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
     const sequence = await loaded.acquire();
     const meter = startGenerationMeter(this.model);
     const before = { ...sequence.tokenMeter.getState() };
+    // The answer's tokens, kept only when their log-probabilities are asked for.
+    const answerTokens: Token[] | undefined = options.logprobs === undefined ? undefined : [];
     try {
       await sequence.clearHistory();
       const session = new LlamaChatSession({
@@ -154,7 +162,12 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
           temperature: this.temperature,
           ...(this.seed === undefined ? {} : { seed: this.seed }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
-          onToken: (tokens) => meter.tokens(tokens.length),
+          onToken: (tokens) => {
+            meter.tokens(tokens.length);
+            if (answerTokens !== undefined && answerTokens.length <= MAX_RECORDED_TOKENS) {
+              answerTokens.push(...tokens);
+            }
+          },
           onTextChunk: (chunk) => {
             void runManager?.handleLLMNewToken(chunk);
           },
@@ -162,8 +175,21 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
         const after = sequence.tokenMeter.getState();
         const input = after.usedInputTokens - before.usedInputTokens;
         const output = after.usedOutputTokens - before.usedOutputTokens;
+        // Log-probabilities that cannot be computed are none (the plain score, with the reason).
+        const logprobs =
+          answerTokens === undefined || options.logprobs === undefined
+            ? undefined
+            : await answerTokenLogprobs(
+                sequence,
+                answerTokens,
+                options.logprobs,
+                options.signal,
+              ).catch(() => undefined);
         const message = new AIMessage({
           content: text,
+          ...(logprobs === undefined
+            ? {}
+            : { response_metadata: { [TOKEN_LOGPROBS_KEY]: logprobs } }),
           usage_metadata: {
             input_tokens: input,
             output_tokens: output,
