@@ -84,6 +84,14 @@ export interface Transaction {
    * lock already.
    */
   lockUntilCommit(key: string | number): Step<void>;
+  /**
+   * Lets this transaction's commit return before its WAL record reaches the disk (PostgreSQL's
+   * `SET LOCAL synchronous_commit = off`; SQLite keeps its connection's setting). Only for rows
+   * whose loss in a crash of the database server costs nothing (a status the next settlement
+   * writes again, an entry of a thread's event log): a process dying keeps the commit, and any
+   * later commit that waits for the disk makes it durable too (the WAL is flushed in order).
+   */
+  commitWithoutFlush(): Step<void>;
 }
 
 export type TransactionBody<T> = (tx: Transaction) => Step<T>;
@@ -191,6 +199,10 @@ export class StoreDatabase {
       },
       *script(text) {
         yield { script: text };
+      },
+      *commitWithoutFlush() {
+        if (dialect === "sqlite") return;
+        yield { script: "SET LOCAL synchronous_commit = off" };
       },
       *lockUntilCommit(key) {
         if (dialect === "sqlite") return;

@@ -67,6 +67,9 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
     event?: NewEvent,
   ): Promise<void> {
     await this.db.transaction(function* (tx) {
+      // The settlement writes the status again, and a decision stays unapplied until then: a
+      // status lost with the database server is only a thread shown one step behind.
+      yield* tx.commitWithoutFlush();
       yield* tx.run(
         sql`UPDATE threads SET status = ${status}, error = ${error}, updated_at = ${now()}
             WHERE id = ${threadId}`,
@@ -201,7 +204,12 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   async addEvent(threadId: string, event: NewEvent): Promise<void> {
-    await this.db.run(eventInsert(threadId, event));
+    // Progress and stage entries of the log: the events that say where a thread ended are
+    // written by the settlement, which waits for the disk.
+    await this.db.transaction(function* (tx) {
+      yield* tx.commitWithoutFlush();
+      yield* tx.run(eventInsert(threadId, event));
+    });
   }
 
   async threadsNeedingWork(updatedBefore: string): Promise<string[]> {
