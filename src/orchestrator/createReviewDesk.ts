@@ -22,6 +22,7 @@ import {
   threadEvents,
   threadStatus,
 } from "./deskActions.js";
+import { calibrationOverview } from "./deskCalibration.js";
 import { decide } from "./deskDecide.js";
 import { threadProposal } from "./deskProposal.js";
 import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
@@ -204,6 +205,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     threadProposal: (threadId, by) => threadProposal(ctx, threadId, by),
     retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
+    calibration: (by) => calibrationOverview(ctx, by),
     ready: () => ctx.store.ping(),
     async close() {
       await sweep?.stop();
