@@ -13,6 +13,7 @@ import type { EvaluationResult } from "../scoring/result.js";
 import { contentProblem, humanReadable } from "./contentProblem.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
 import { NothingEvaluatedError } from "./errors.js";
+import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
 import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure } from "./failure.js";
 import { judgeCacheFor } from "./judgeCacheSink.js";
@@ -86,6 +87,13 @@ export interface EvaluationNodeOptions extends PanelChoice {
   traces?: TraceDestination;
   /** The judge-call cache (default: in the checkpointer's database; `false`: off). */
   cache?: JudgeCacheSetting;
+  /**
+   * Reviewer corrections as few-shot examples (evaluateContent's `fewShot`). `enabled: "catalog"`
+   * asks the stage's catalog: its `fewShot.enabled: true` turns them on, anything else leaves
+   * them off and the source unread. The source lives here, never in the state or a checkpoint;
+   * the result's `fewShotExamples` names the corrections each criterion was shown.
+   */
+  fewShot?: EvaluationFewShot;
 }
 
 export { contentProblem, humanReadable };
@@ -173,6 +181,7 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
   const { options } = stage;
   const context = runContext(config);
   const { customValidator } = options;
+  const fewShot = fewShotForCatalog(options.fewShot, catalog);
   return evaluateContent({
     content,
     catalog,
@@ -188,6 +197,7 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
     traceFile: options.traceFile,
     cache: judgeCacheFor(options.cache, config),
     signal: config?.signal,
+    ...(fewShot === undefined ? {} : { fewShot }),
     onProgress: (event) => emit(config, { ...event, contentId: stage.contentId }),
     ...(customValidator === undefined
       ? {}

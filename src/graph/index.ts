@@ -22,6 +22,7 @@ export {
   RfpLoadError,
   StatePathError,
 } from "./errors.js";
+export type { EvaluationFewShot } from "./evaluationFewShot.js";
 export {
   buildEvaluationGraph,
   EvaluationGateInput,

@@ -4,45 +4,26 @@
  * reported for both. Time split: each evaluation is shown only corrections decided strictly
  * before its own decision, so no arm learns from the answer it is scored against.
  */
-import { z } from "zod";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
 import type { ExampleSource } from "../judge/exampleSource.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { buildCalibrationReport } from "../scoring/calibration/buildReport.js";
-import { GroupFiguresSchema } from "../scoring/calibration/criterionCalibration.js";
+import type {
+  CalibrationComparison,
+  CriterionComparison,
+  ReplayedLabel,
+} from "../scoring/calibration/comparison.js";
+import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
-export const ReplayedLabelSchema = z.object({
-  labelId: z.string(),
-  contentType: z.string(),
-  criterionId: z.string(),
-  decidedAt: z.string(),
-  /** The replayed judge's 0–1 score without and with examples (null: not evaluated). */
-  scoreWithout: z.number().nullable(),
-  scoreWith: z.number().nullable(),
-  /** The corrections shown as examples, with the time each was decided. */
-  examples: z.array(z.object({ labelId: z.string(), decidedAt: z.string() })),
-});
-export type ReplayedLabel = z.infer<typeof ReplayedLabelSchema>;
-
-export const CalibrationComparisonSchema = z.object({
-  /** Labels in the period. */
-  labels: z.number().int().min(0),
-  /** Labels judged again in both arms. */
-  replayed: z.number().int().min(0),
-  skipped: z.object({
-    /** The evaluation's content was not kept (no traces in the store). */
-    noContent: z.number().int().min(0),
-    /** The criterion is not in the catalog, or not judged by the model. */
-    notInCatalog: z.number().int().min(0),
-  }),
-  without: GroupFiguresSchema,
-  with: GroupFiguresSchema,
-  replays: z.array(ReplayedLabelSchema),
-});
-export type CalibrationComparison = z.infer<typeof CalibrationComparisonSchema>;
+export {
+  type CalibrationComparison,
+  CalibrationComparisonSchema,
+  type ReplayedLabel,
+  ReplayedLabelSchema,
+} from "../scoring/calibration/comparison.js";
 
 export interface ReplayOptions {
   /** The labels of the period (any order). */
@@ -88,6 +69,26 @@ function byEvaluation(labels: readonly CalibrationLabel[]): CalibrationLabel[][]
     groups.set(key, [...(groups.get(key) ?? []), label]);
   }
   return [...groups.values()].sort((a, b) => (a[0]!.decidedAt < b[0]!.decidedAt ? -1 : 1));
+}
+
+/** Each criterion's figures without and with examples (both reports hold the same labels). */
+function criteriaSideBySide(
+  without: CalibrationReport,
+  shown: CalibrationReport,
+): CriterionComparison[] {
+  const shownFigures = new Map(
+    shown.contentTypes.flatMap((group) =>
+      group.criteria.map((c) => [`${c.contentType}\u0000${c.criterionId}`, c.figures] as const),
+    ),
+  );
+  return without.contentTypes.flatMap((group) =>
+    group.criteria.flatMap((c) => {
+      const figures = shownFigures.get(`${c.contentType}\u0000${c.criterionId}`);
+      if (figures === undefined) return [];
+      const { contentType, criterionId, title } = c;
+      return [{ contentType, criterionId, title, without: c.figures, with: figures }];
+    }),
+  );
 }
 
 /**
@@ -155,12 +156,15 @@ export async function compareFewShot(options: ReplayOptions): Promise<Calibratio
       });
     }
   }
+  const plainReport = buildCalibrationReport(without);
+  const shownReport = buildCalibrationReport(withExamples);
   return {
     labels: options.labels.length,
     replayed: replays.length,
     skipped,
-    without: buildCalibrationReport(without).overall,
-    with: buildCalibrationReport(withExamples).overall,
+    without: plainReport.overall,
+    with: shownReport.overall,
+    criteria: criteriaSideBySide(plainReport, shownReport),
     replays,
   };
 }

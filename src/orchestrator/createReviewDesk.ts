@@ -3,10 +3,13 @@
  * in-process jobs) or PostgreSQL (any number of replicas, pg-boss jobs). Requests only read the
  * index and one thread's checkpoint, or record a row; the graph runs in jobs.
  */
+import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
+import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { openReviewStore, reviewStoreLocation } from "../store/index.js";
 import type { ReviewStore } from "../store/types.js";
-import { createCheckpointer } from "./checkpointer.js";
+import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
+import { storeExampleSource } from "./correctionExamples.js";
 import {
   assignReviewer,
   authenticate,
@@ -19,6 +22,7 @@ import {
   threadEvents,
   threadStatus,
 } from "./deskActions.js";
+import { calibrationOverview } from "./deskCalibration.js";
 import { decide } from "./deskDecide.js";
 import { threadProposal } from "./deskProposal.js";
 import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
@@ -39,6 +43,11 @@ export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model">
   cwd?: string;
   /** The writer and judge: a model or a `provider:model` spec (default EVALGATE_MODEL on Ollama). */
   model?: JudgeModel | string;
+  /**
+   * Reviewer corrections kept in this database as few-shot examples: `true` for every evaluation
+   * the desk runs; absent or `false`, only for a stage whose catalog turns them on.
+   */
+  fewShot?: boolean;
   jobs?: {
     /** Run jobs in this process (default true); false only records and enqueues. */
     run?: boolean;
@@ -64,6 +73,27 @@ function reportJobError(threadId: string | undefined, error: unknown): void {
   );
 }
 
+/**
+ * The graph's evaluation options with the corrections kept in the desk's database as the few-shot
+ * source (labels from the review store, their content from the traces beside the checkpoints),
+ * unless the caller gave a source of its own. Nothing is read until a stage uses them.
+ */
+function withCorrectionExamples(
+  options: Pick<ReviewDeskOptions, "graph">,
+  store: ReviewStore,
+  checkpointer: Checkpointer,
+  always: boolean,
+): Pick<ReviewDeskOptions, "graph"> {
+  const traces = traceStoreOfSaver(checkpointer.saver);
+  if (options.graph?.evaluation?.fewShot !== undefined || traces === undefined) return {};
+  const fewShot: EvaluationFewShot = {
+    source: storeExampleSource(store, traces),
+    enabled: always ? true : "catalog",
+  };
+  const graph = options.graph ?? {};
+  return { graph: { ...graph, evaluation: { ...graph.evaluation, fewShot } } };
+}
+
 /** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
 async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
   const location = reviewStoreLocation(options);
@@ -84,9 +114,10 @@ async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext>
   }
   const model =
     typeof options.model === "string" ? createChatModel(options.model, { env }) : options.model;
-  const { model: _spec, ...runtimeOptions } = options;
+  const { model: _spec, fewShot: _examples, ...runtimeOptions } = options;
   const runtime = compileProposalGraph(checkpointer.saver, {
     ...runtimeOptions,
+    ...withCorrectionExamples(runtimeOptions, store, checkpointer, options.fewShot === true),
     ...(model === undefined ? {} : { model }),
   });
   const onError = options.onJobError ?? reportJobError;
@@ -174,6 +205,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     threadProposal: (threadId, by) => threadProposal(ctx, threadId, by),
     retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
+    calibration: (by) => calibrationOverview(ctx, by),
     ready: () => ctx.store.ping(),
     async close() {
       await sweep?.stop();

@@ -14,6 +14,8 @@ import {
   ReviewCorrectionListSchema,
   ReviewerNameSchema,
 } from "../graph/reviewInput.js";
+import type { CalibrationMeasurement } from "../scoring/calibration/comparison.js";
+import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
 import type { ProposalDocument } from "./proposal/document.js";
@@ -198,6 +200,13 @@ export const DESK_ERROR_STATUS = {
 } as const;
 export type DeskErrorCode = keyof typeof DESK_ERROR_STATUS;
 
+/** What the calibration page shows: the labels' report and the comparison measured last. */
+export interface CalibrationOverview {
+  report: CalibrationReport;
+  /** Null until `evalgate calibrate --compare` has recorded one in this database. */
+  comparison: CalibrationMeasurement | null;
+}
+
 export interface ReviewDesk {
   /** The reviewer a bearer token belongs to, or undefined (unknown or revoked). */
   authenticate(token: string): Promise<Reviewer | undefined>;
@@ -243,6 +252,11 @@ export interface ReviewDesk {
   retryThread(threadId: string, by: Reviewer): Promise<{ threadId: string; status: "queued" }>;
   /** Events after `afterSeq` (0 for all), for SSE; the caller polls or waits with `waitForEvents`. */
   events(threadId: string, by: Reviewer, afterSeq: number): Promise<ThreadEvent[]>;
+  /**
+   * Admin only (403 FORBIDDEN otherwise): the calibration report of every label in the store and
+   * the latest recorded few-shot comparison; no judge is asked.
+   */
+  calibration(by: Reviewer): Promise<CalibrationOverview>;
   /** True when the database answers. */
   ready(): Promise<boolean>;
   /** Stops taking jobs, finishes or returns in-flight ones, closes the database. */

@@ -275,4 +275,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX review_sessions_expiry ON review_sessions (expires_at);`),
   },
+  {
+    id: 16,
+    name: "calibration comparisons: each calibrate --compare run's figures, the latest shown on the page",
+    ...same(`
+      CREATE TABLE calibration_comparisons (
+        id TEXT PRIMARY KEY,
+        measured_at TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX calibration_comparisons_measured ON calibration_comparisons (measured_at, id);`),
+  },
 ];

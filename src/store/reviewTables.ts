@@ -3,9 +3,14 @@
  * reviewers with hashed tokens, page sessions, calibration labels, thread events, thread locks and
  * retries.
  */
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
+import type {
+  CalibrationMeasurement,
+  NewCalibrationMeasurement,
+} from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
 import { ReviewerExistsError } from "./errors.js";
@@ -20,6 +25,7 @@ import {
   REFUSED_LABELS_SQL,
   THREAD_LABELS_SQL,
 } from "./labelRows.js";
+import { insertMeasurement, LATEST_MEASUREMENT, measurementOf } from "./measurementRows.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import {
   END_SESSION_SQL,
@@ -78,6 +84,19 @@ export class ReviewTables {
   async correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]> {
     const { sql: text, params } = correctionLabelsQuery(query);
     return (await this.db.all(withValues(text, params))).map(labelOf);
+  }
+
+  async recordCalibrationMeasurement(
+    measurement: NewCalibrationMeasurement,
+  ): Promise<CalibrationMeasurement> {
+    const insert = insertMeasurement(randomUUID(), measurement);
+    await this.db.run(insert.statement);
+    return insert.measurement;
+  }
+
+  async latestCalibrationMeasurement(): Promise<CalibrationMeasurement | undefined> {
+    const [row] = await this.db.all(LATEST_MEASUREMENT);
+    return row === undefined ? undefined : measurementOf(row);
   }
 
   async labelsFor(threadId: string): Promise<CalibrationLabel[]> {

@@ -7,6 +7,10 @@
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
+import type {
+  CalibrationMeasurement,
+  NewCalibrationMeasurement,
+} from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type {
   CalibrationLabelCursor,
@@ -218,6 +222,12 @@ export interface ReviewStore {
   calibrationLabels(query?: CalibrationLabelQuery): Promise<CalibrationLabel[]>;
   /** A criterion's reviewer corrections decided before a time, newest first (few-shot examples). */
   correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]>;
+  /** Keeps one `calibrate --compare` measurement (its figures) under a new id, and returns it. */
+  recordCalibrationMeasurement(
+    measurement: NewCalibrationMeasurement,
+  ): Promise<CalibrationMeasurement>;
+  /** The measurement taken last (by measuredAt), or undefined when none was recorded. */
+  latestCalibrationMeasurement(): Promise<CalibrationMeasurement | undefined>;
   /** The calibration labels of one thread, oldest decision first. */
   labelsFor(threadId: string): Promise<CalibrationLabel[]>;
   decisionFor(threadId: string, interruptId: string): Promise<DecisionRow | undefined>;

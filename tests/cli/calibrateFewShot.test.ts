@@ -14,8 +14,8 @@ import { runCalibrate } from "../../src/cli/actions/calibrate.js";
 import { type CliContext, createCliContext } from "../../src/cli/context.js";
 import { fenceData } from "../../src/judge/fence.js";
 import { buildTrace } from "../../src/judge/trace.js";
-import { CalibrationComparisonSchema } from "../../src/orchestrator/calibrationReplay.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
+import { ComparedCalibrationSchema } from "../../src/scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { openReviewStore, SqliteTraceStore } from "../../src/store/index.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
@@ -140,7 +140,12 @@ describe("calibrate --compare", () => {
       },
       context,
     );
-    const comparison = CalibrationComparisonSchema.parse(JSON.parse(out.stdout));
+    const compared = ComparedCalibrationSchema.parse(JSON.parse(out.stdout));
+    const { comparison } = compared;
+    expect(compared.model).toBe(`ollama:${MODEL}`);
+    expect(compared.catalog).toEqual({ id: "solution_quality", version: "1.0.0" });
+    // The report beside it is of every label of the period, the one not in the catalog too.
+    expect(compared.calibration.overall.counts.labels).toBe(6);
     expect(comparison.labels).toBe(6);
     expect(comparison.replayed).toBe(4);
     expect(comparison.skipped).toEqual({ noContent: 1, notInCatalog: 1 });
@@ -163,6 +168,48 @@ describe("calibrate --compare", () => {
     expect(comparison.without.agreement.value).toBe(1);
     expect(comparison.with.agreement.value).toBe(0.25);
     expect(out.stderr).toContain("4 of 6 labels replayed without and with examples");
+    // Per criterion: feasibility is every replayed label; without examples both sides fail all
+    // four (κ 0/0: not enough labels), with them the judge passes three the reviewers failed:
+    // po = 1/4, pJ = 3/4, pR = 0, pe = 1/4, κ = 0.
+    expect(comparison.criteria.map((c) => c.criterionId)).toEqual(["feasibility"]);
+    const feasibility = comparison.criteria[0];
+    expect(feasibility?.without.agreement.value).toBe(1);
+    expect(feasibility?.with.agreement.value).toBe(0.25);
+    expect(feasibility?.without.kappa).toEqual({ value: null, missing: "no-variance" });
+    expect(feasibility?.with.kappa.value).toBeCloseTo(0, 12);
+    // Recorded for the service's page: the figures, not the per-label replays.
+    const reopened = await openReviewStore({ sqlitePath: db });
+    const latest = await reopened.latestCalibrationMeasurement();
+    await reopened.close();
+    expect(latest).toMatchObject({
+      measuredAt: compared.measuredAt,
+      since: null,
+      until: null,
+      model: `ollama:${MODEL}`,
+      comparison: { labels: 6, replayed: 4, skipped: { noContent: 1, notInCatalog: 1 } },
+    });
+    expect(latest?.comparison).not.toHaveProperty("replays");
+  }, 60_000);
+
+  it("puts the report and the comparison in one HTML or Markdown document", async () => {
+    const { context, out } = bufferContext(dir, judgeEnv(server.url, MODEL));
+    const flags = { db: "compare.sqlite", compare: true, catalog: "catalog.json" };
+    await runCalibrate({ ...flags, format: "html", model: `ollama:${MODEL}` }, context);
+    const html = out.stdout;
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html.match(/<html/g)).toHaveLength(1);
+    expect(html).toContain("<h1>Calibration report</h1>");
+    expect(html).toContain("Few-shot examples: without and with");
+    // The overall row: 100% → 25%, a fall of 75 percentage points; κ has no figure without.
+    expect(html).toMatch(
+      /<td>all criteria<\/td><td>4<\/td><td>100%<\/td><td>25%<\/td><td>−75 pp<\/td><td>not enough labels<\/td><td>0.00<\/td><td>—<\/td>/,
+    );
+    const md = bufferContext(dir, judgeEnv(server.url, MODEL));
+    await runCalibrate({ ...flags, format: "md", model: `ollama:${MODEL}` }, md.context);
+    expect(md.out.stdout).toContain("# Calibration report");
+    expect(md.out.stdout).toContain(
+      "| all criteria | 4 | 100% | 25% | −75 pp | not enough labels | 0.00 | — |",
+    );
   }, 60_000);
 });
 

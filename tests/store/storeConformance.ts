@@ -12,6 +12,7 @@ import { MIGRATIONS } from "../../src/store/migrations.js";
 import type { RegistryStore } from "../../src/store/registryTypes.js";
 import type { ReviewStore } from "../../src/store/types.js";
 import { labelCases } from "./labelCases.js";
+import { measurementCases } from "./measurementCases.js";
 import { reviewCases } from "./reviewCases.js";
 import { sessionCases } from "./sessionCases.js";
 import { type TraceStoreHarness, traceStoreCases } from "./traceStoreCases.js";
@@ -65,6 +66,10 @@ export function describeStoreConformance(name: string, open: () => Promise<Datab
     reviewCases(() => [at(0), at(1)]);
     sessionCases(() => [at(0), at(1)]);
     labelCases(() => at(0));
+    measurementCases(
+      () => at(0),
+      () => db.fresh(),
+    );
     traceStoreCases(() => traces);
 
     it("registers rubric versions from two connections at once as consecutive versions", async () => {

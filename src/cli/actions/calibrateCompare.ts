@@ -6,10 +6,21 @@
 import { resolve } from "node:path";
 import { contentOfTraces } from "../../judge/tracedContent.js";
 import { createChatModel } from "../../llm/chatModel.js";
+import { redactSecretText } from "../../llm/redact.js";
 import { compareFewShot } from "../../orchestrator/calibrationReplay.js";
-import { readCalibrationLabels, resolveScope } from "../../orchestrator/calibrationReport.js";
+import {
+  calibrationReport,
+  readCalibrationLabels,
+  resolveScope,
+} from "../../orchestrator/calibrationReport.js";
 import { storeExampleSource } from "../../orchestrator/correctionExamples.js";
+import type {
+  CalibrationComparison,
+  ComparedCalibration,
+  ComparisonContext,
+} from "../../scoring/calibration/comparison.js";
 import { openReviewStore } from "../../store/index.js";
+import type { ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { readyModel } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
@@ -30,6 +41,27 @@ export interface CompareOptions extends CatalogFlags {
   model?: string;
   format: CalibrationFormat;
   out?: string;
+}
+
+/**
+ * The report of the same labels beside the comparison, and the comparison's figures recorded in
+ * the store (the service's calibration page shows the latest).
+ */
+async function comparedCalibration(
+  reviews: ReviewStore,
+  context: ComparisonContext,
+  comparison: CalibrationComparison,
+): Promise<ComparedCalibration> {
+  const calibration = await calibrationReport({
+    store: reviews,
+    generatedAt: context.measuredAt,
+    ...(context.since === null ? {} : { since: context.since }),
+    ...(context.until === null ? {} : { until: context.until }),
+    ...(context.contentType === null ? {} : { contentType: context.contentType }),
+  });
+  const { replays: _perLabel, ...figures } = comparison;
+  await reviews.recordCalibrationMeasurement({ ...context, comparison: figures });
+  return { ...context, calibration, comparison };
 }
 
 export async function runCalibrateCompare(
@@ -58,7 +90,20 @@ export async function runCalibrateCompare(
           label.criterionId,
         ),
     });
-    const text = renderComparison(comparison, options.format);
+    const compared = await comparedCalibration(
+      reviews,
+      {
+        measuredAt: new Date().toISOString(),
+        since: scope.since ?? null,
+        until: scope.until ?? null,
+        contentType: scope.contentType ?? null,
+        // Recorded and shown on a page: a credential in the spec never is.
+        model: redactSecretText(target.spec),
+        catalog: { id: catalog.id, version: catalog.version },
+      },
+      comparison,
+    );
+    const text = renderComparison(compared, options.format);
     if (options.out === undefined) context.stdout.write(text);
     else {
       await writeFileAtomically(resolve(context.cwd, options.out), text);

@@ -27,13 +27,21 @@ import { resumeHint, showCommand } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
-import { planRun, type RunCommandOptions } from "../review/runPlan.js";
+import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/runPlan.js";
 import { openThread } from "../review/runThread.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { type CheckpointStore, describeStore, storeExists } from "../review/store.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
-export type { RunCommandOptions } from "../review/runPlan.js";
+/** The options of `evalgate run`. */
+export interface RunCommandOptions extends PlannedRunOptions {
+  /**
+   * --few-shot: the reviewers' corrections kept in the store shown to the judge as few-shot
+   * examples in every evaluation this command runs (without it, only where a stage's catalog
+   * turns them on).
+   */
+  fewShot?: boolean;
+}
 
 /** Where the reviewer's answers come from: stdin, and whether it is a terminal. */
 export interface ReviewerInput {
@@ -192,6 +200,7 @@ export async function runProposal(
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
     ...(options.cache === false ? { cache: false } : {}),
     ...(judging === undefined ? {} : { judging }),
+    ...(options.fewShot === true ? { fewShot: true } : {}),
   };
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;

@@ -48,6 +48,13 @@ Store:
   is resumed (--thread, evalgate review); other ones given with --thread are refused unless
   --override-settings is given too (then they replace the kept ones, and the change is recorded).
 
+Few-shot examples:
+  --few-shot shows the judge, in every criterion's prompt, the reviewers' earlier corrections of
+  that criterion kept in the store (the ones most like the content, see docs/calibration.md); the
+  result names the ones used (fewShotExamples). Without it, a stage whose catalog turns them on
+  (fewShot.enabled) uses them too; otherwise none are read. The flag holds for the evaluations
+  this command runs; \`evalgate review\` and \`evalgate serve\` go by the catalogs.
+
 Model:
 ${MODEL_CHECK_HELP}
   --judge provider:model, two or more, makes a panel: the model writes, and every LLM criterion
@@ -78,6 +85,7 @@ interface RawRunOptions extends PanelFlags {
   timeout?: number;
   databaseUrl?: string;
   out?: string;
+  fewShot?: boolean;
 }
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -101,6 +109,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "with --thread: resume with these settings although the run started with others",
     )
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
+    .option(
+      "--few-shot",
+      "show the judge the reviewers' corrections kept in the store as few-shot examples",
+    )
     .option(
       "--out <file>",
       "where the finished proposal goes (a new file; .html or .json for those formats; default proposal-<thread>.md)",

@@ -30,6 +30,11 @@ export interface CliDeskOptions {
   cache?: boolean;
   /** A panel of judges for every evaluation (the model still writes). */
   judging?: PanelJudging;
+  /**
+   * `true` (--few-shot): the reviewers' corrections kept in the store are shown to the judge as
+   * few-shot examples in every evaluation; otherwise only where a stage's catalog turns them on.
+   */
+  fewShot?: boolean;
   /** Told which stage is being written or judged while the command runs a thread on. */
   onProgress?: StageProgressListener;
 }
@@ -57,6 +62,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
     ...evaluationOptions(options),
+    ...(options.fewShot === true ? { fewShot: true } : {}),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     jobs: { run: false },
   });

@@ -7,6 +7,19 @@ export {
   buildCalibrationReport,
   type CalibrationScope,
 } from "./buildReport.js";
+export {
+  type CalibrationComparison,
+  CalibrationComparisonSchema,
+  type CalibrationMeasurement,
+  CalibrationMeasurementSchema,
+  type ComparedCalibration,
+  ComparedCalibrationSchema,
+  type ComparisonContext,
+  type CriterionComparison,
+  type NewCalibrationMeasurement,
+  type RecordedComparison,
+  type ReplayedLabel,
+} from "./comparison.js";
 export { type GroupFigures, GroupFiguresSchema, type LabelCounts } from "./criterionCalibration.js";
 export { describeMissing, type Figure, FigureSchema, type MissingFigure } from "./figure.js";
 export { type GateFigures, GateFiguresSchema } from "./gateAgreement.js";

@@ -21,6 +21,11 @@ table.queue { width: 100%; border-collapse: collapse; }
 table.queue th, table.queue td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); }
 .pass { color: var(--ok); font-weight: 600; } .fail { color: var(--bad); font-weight: 600; }
 .muted { color: var(--muted); }
+.calibration-side { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.calibration-side > section { flex: 1 1 28rem; overflow-x: auto; }
+.calibration table { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; }
+.calibration th, .calibration td { border: 1px solid var(--line); padding: .2rem .4rem; text-align: left; }
+nav.admin-nav { margin: 0 0 1rem; }
 .alert { border: 2px solid var(--bad); background: #fef3f2; color: var(--bad); }
 .alert h2 { color: var(--bad); }
 .warnings li.injection { color: var(--bad); font-weight: 700; }

@@ -13,10 +13,21 @@ export function PassedBadge(props: { passed: boolean | null }) {
   return props.passed ? <span class="pass">passed</span> : <span class="fail">not passed</span>;
 }
 
-export function QueuePage(props: { reviewer: string; csrf: string; page: ReviewPage }) {
+export function QueuePage(props: {
+  reviewer: string;
+  csrf: string;
+  page: ReviewPage;
+  /** An administrator: the queue links the calibration page. */
+  admin?: boolean;
+}) {
   const { items, nextCursor } = props.page;
   return (
     <Layout title="Reviews" reviewer={props.reviewer} csrf={props.csrf}>
+      {props.admin === true ? (
+        <nav class="admin-nav" aria-label="Administration">
+          <a href="/calibration">Calibration</a>
+        </nav>
+      ) : null}
       <section>
         <h1>Reviews waiting for you</h1>
         {items.length === 0 ? (

@@ -15,6 +15,7 @@ import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
 import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
+import { CalibrationPage } from "./calibrationPage.js";
 import { answerDecision } from "./decisionRoute.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
@@ -96,7 +97,9 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     const page = await desk.listReviews(c.var.reviewer, request);
     const { name } = c.var.reviewer;
     return c.html(
-      htmlDocument(<QueuePage reviewer={name} csrf={c.var.session.csrf} page={page} />),
+      htmlDocument(
+        <QueuePage reviewer={name} csrf={c.var.session.csrf} page={page} admin={isAdmin(c)} />,
+      ),
     );
   });
   pages.get("/reviews/:threadId", async (c) => {
@@ -205,6 +208,16 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
   });
 }
 
+/** The calibration page: administrators only (the desk answers 403 to anyone else). */
+function registerCalibration(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
+  pages.get("/calibration", async (c) => {
+    const overview = await desk.calibration(c.var.reviewer);
+    const { name } = c.var.reviewer;
+    const page = <CalibrationPage reviewer={name} csrf={c.var.session.csrf} overview={overview} />;
+    return c.html(htmlDocument(page));
+  });
+}
+
 export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {
   const pages = new Hono<ServiceEnv>();
   registerAssets(pages);
@@ -214,7 +227,9 @@ export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {
   pages.use("/reviews", requireSignIn(options.desk));
   pages.use("/reviews/*", requireSignIn(options.desk));
   pages.use("/threads/*", requireSignIn(options.desk));
+  pages.use("/calibration", requireSignIn(options.desk));
   registerReviews(pages, options);
+  registerCalibration(pages, options);
   registerThreads(pages, options);
   return pages;
 }

@@ -4,7 +4,13 @@
  * against the threshold as a curve. Label text is escaped by construction.
  */
 import type { CriterionCalibration } from "../../../scoring/calibration/reportSchema.js";
-import { criterionName, formatFigure, formatPercent, formatThreshold, NOT_ENOUGH } from "./text.js";
+import {
+  criterionName,
+  formatFigure,
+  formatPercent,
+  formatThreshold,
+  NOT_ENOUGH,
+} from "../../../service/pages/calibrationText.js";
 
 const round = (value: number) => Math.round(value * 10) / 10;
 

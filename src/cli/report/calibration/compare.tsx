@@ -1,67 +1,50 @@
 /**
- * `calibrate --compare` as Markdown, HTML or JSON: the judge's agreement with the reviewers on the
- * same labels, replayed without and with few-shot examples, side by side. The HTML page is JSX
- * with the calibration report's own style and table (escaping by construction), no script.
+ * `calibrate --compare` as one document in Markdown, HTML or JSON: the calibration report of the
+ * period's labels and, beside it, the judge's agreement with the reviewers on the same labels
+ * replayed without and with few-shot examples — overall and per criterion, with the differences.
+ * The HTML page is JSX (escaping by construction), no script.
  */
-import type { CalibrationComparison } from "../../../orchestrator/calibrationReplay.js";
-import type { GroupFigures } from "../../../scoring/calibration/criterionCalibration.js";
-import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
-import { CALIBRATION_STYLE, htmlTable } from "./html.js";
+import type { ComparedCalibration } from "../../../scoring/calibration/comparison.js";
+import {
+  COMPARISON_HEADERS,
+  comparisonFacts,
+  comparisonRows,
+} from "../../../service/pages/calibrationText.js";
+import { ComparisonSection } from "../../../service/pages/calibrationView.js";
+import { renderCalibrationHtml } from "./html.js";
+import { escapeMarkdown, renderCalibrationMarkdown } from "./markdown.js";
 import type { CalibrationFormat } from "./render.js";
-import { formatFigure, formatShare } from "./text.js";
 
-const HEADERS = ["Figure", "Without examples", "With examples"] as const;
-
-function rows(comparison: CalibrationComparison): string[][] {
-  const row = (name: string, of: (f: GroupFigures) => string) => [
-    name,
-    of(comparison.without),
-    of(comparison.with),
+function comparisonMarkdown(compared: ComparedCalibration): string {
+  const { comparison } = compared;
+  const facts = comparisonFacts(compared, comparison);
+  const table = [
+    `| ${COMPARISON_HEADERS.join(" | ")} |`,
+    `| ${COMPARISON_HEADERS.map(() => "---").join(" | ")} |`,
+    ...comparisonRows(comparison).map((r) => `| ${r.map(escapeMarkdown).join(" | ")} |`),
   ];
   return [
-    row("Labels compared", (f) => String(f.counts.compared)),
-    row("Judge errors", (f) => String(f.counts.judgeErrors)),
-    row("Agreement", (f) => formatShare(f.agreement)),
-    row("Cohen's κ (pass/fail)", (f) => formatFigure(f.kappa)),
-    row("Spearman's ρ (marked)", (f) => formatFigure(f.spearmanMarked)),
-    row("Spearman's ρ (all)", (f) => formatFigure(f.spearmanAll)),
-  ];
+    "## Few-shot examples: without and with",
+    "",
+    escapeMarkdown(facts.measured),
+    "",
+    escapeMarkdown(facts.labels),
+    "",
+    ...table,
+    "",
+    "Δ is with minus without (agreement in percentage points); — where either side has no figure.",
+    "",
+  ].join("\n");
 }
 
-function summary(comparison: CalibrationComparison): string {
-  const shown = comparison.replays.filter((r) => r.examples.length > 0).length;
-  const { noContent, notInCatalog } = comparison.skipped;
-  return (
-    `${comparison.replayed} of ${comparison.labels} labels judged again in both arms ` +
-    `(${shown} with at least one example; each shown only corrections decided before it). ` +
-    `Skipped: ${noContent} without kept content, ${notInCatalog} not judged by the model in this catalog.`
+/** `json`: the ComparedCalibration object; `md` and `html`: the report, then the comparison. */
+export function renderComparison(compared: ComparedCalibration, format: CalibrationFormat): string {
+  if (format === "json") return `${JSON.stringify(compared, null, 2)}\n`;
+  if (format === "md") {
+    return `${renderCalibrationMarkdown(compared.calibration).trimEnd()}\n\n${comparisonMarkdown(compared)}`;
+  }
+  return renderCalibrationHtml(
+    compared.calibration,
+    <ComparisonSection context={compared} comparison={compared.comparison} />,
   );
-}
-
-function markdown(comparison: CalibrationComparison): string {
-  const table = [
-    `| ${HEADERS.join(" | ")} |`,
-    `| ${HEADERS.map(() => "---").join(" | ")} |`,
-    ...rows(comparison).map((r) => `| ${r.join(" | ")} |`),
-  ];
-  return `# Few-shot examples: replayed calibration\n\n${summary(comparison)}\n\n${table.join("\n")}\n`;
-}
-
-function html(comparison: CalibrationComparison): string {
-  return renderStandaloneFile({
-    title: "Few-shot examples: replayed calibration",
-    css: CALIBRATION_STYLE,
-    body: (
-      <>
-        <h1>Few-shot examples: replayed calibration</h1>
-        <p>{summary(comparison)}</p>
-        {htmlTable(HEADERS, rows(comparison))}
-      </>
-    ),
-  });
-}
-
-export function renderComparison(comparison: CalibrationComparison, format: CalibrationFormat) {
-  if (format === "json") return `${JSON.stringify(comparison, null, 2)}\n`;
-  return format === "html" ? html(comparison) : markdown(comparison);
 }

@@ -4,13 +4,13 @@
  * loading anything. Every piece of text from the labels (criterion titles, content types, ids) is
  * escaped by construction.
  */
+
+import type { Child } from "hono/jsx";
 import type {
   CalibrationReport,
   ContentTypeCalibration,
   CriterionCalibration,
 } from "../../../scoring/calibration/reportSchema.js";
-import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
-import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
 import {
   criterionName,
   DISAGREEMENT_HEADERS,
@@ -23,7 +23,10 @@ import {
   NOT_ENOUGH,
   scopeLine,
   thresholdText,
-} from "./text.js";
+} from "../../../service/pages/calibrationText.js";
+import { htmlTable } from "../../../service/pages/calibrationView.js";
+import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
+import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
 
 export const CALIBRATION_STYLE = `
 :root { --good: #2f7d32; --fair: #b26a00; --poor: #c62828; --ink: #1d2329; --muted: #5f6b76;
@@ -53,29 +56,6 @@ svg.chart line.best { stroke: var(--good); stroke-dasharray: 4 3; }
 svg.chart circle.best { fill: var(--good); }
 footer { color: var(--muted); font-size: .85rem; margin-top: 2rem; }
 `;
-
-export function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]) {
-  return (
-    <table>
-      <thead>
-        <tr>
-          {headers.map((header) => (
-            <th>{header}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr>
-            {row.map((cell) => (
-              <td>{cell}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 function criterionCard(criterion: CriterionCalibration) {
   const { figures } = criterion;
@@ -131,7 +111,13 @@ function contentTypeSection(group: ContentTypeCalibration) {
   );
 }
 
-export function renderCalibrationHtml(report: CalibrationReport): string {
+export { htmlTable };
+
+/**
+ * The report as one self-contained page; `beside` (the few-shot comparison of `calibrate
+ * --compare`) comes right after the overall figures.
+ */
+export function renderCalibrationHtml(report: CalibrationReport, beside?: Child): string {
   const gateRows = [
     ["all", ...gateCells(report.gate)],
     ...report.contentTypes.map((group) => [group.contentType, ...gateCells(group.gate)]),
@@ -158,6 +144,7 @@ export function renderCalibrationHtml(report: CalibrationReport): string {
             [["every label", ...figureCells(report.overall)]],
           )}
         </section>
+        {beside}
         <section class="gate">
           <h2>The gate: judge's pass against reviewer's approval</h2>
           <p class="muted">Revise and edit count as the reviewer not passing the content.</p>

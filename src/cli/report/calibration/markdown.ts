@@ -14,7 +14,7 @@ import {
   gateCells,
   scopeLine,
   thresholdText,
-} from "./text.js";
+} from "../../../service/pages/calibrationText.js";
 
 const MARKDOWN_ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",

@@ -1,15 +1,20 @@
 /**
- * The calibration report's figures as text, shared by the Markdown and HTML forms: one place
- * decides how a κ, a rate, a missing figure and a table row read.
+ * The calibration report's figures as text, shared by its Markdown and HTML forms and the review
+ * service's calibration page: one place decides how a κ, a rate, a missing figure, a difference
+ * and a table row read.
  */
-import type { GroupFigures } from "../../../scoring/calibration/criterionCalibration.js";
-import { describeMissing, type Figure } from "../../../scoring/calibration/figure.js";
-import type { GateFigures } from "../../../scoring/calibration/gateAgreement.js";
+import type {
+  ComparisonContext,
+  RecordedComparison,
+} from "../../scoring/calibration/comparison.js";
+import type { GroupFigures } from "../../scoring/calibration/criterionCalibration.js";
+import { describeMissing, type Figure } from "../../scoring/calibration/figure.js";
+import type { GateFigures } from "../../scoring/calibration/gateAgreement.js";
 import type {
   CalibrationReport,
   CriterionCalibration,
-} from "../../../scoring/calibration/reportSchema.js";
-import type { ThresholdPoint } from "../../../scoring/calibration/thresholdSweep.js";
+} from "../../scoring/calibration/reportSchema.js";
+import type { ThresholdPoint } from "../../scoring/calibration/thresholdSweep.js";
 
 export const NOT_ENOUGH = "not enough labels";
 
@@ -130,4 +135,70 @@ export function scopeLine(report: CalibrationReport): string {
       ? "no reviewer labels found"
       : `decisions from ${window.firstDecision} to ${window.lastDecision ?? window.firstDecision}`;
   return `${asked.length === 0 ? "All labels" : `Labels ${asked.join(", ")}`}: ${found}.`;
+}
+
+/** "+0.25" / "−0.10" for κ and ρ, "+25 pp" for agreement; "—" when either side has no value. */
+function difference(without: Figure, shown: Figure, share: boolean): string {
+  if (without.value === null || shown.value === null) return "—";
+  const delta = shown.value - without.value;
+  const sign = delta > 0 ? "+" : delta < 0 ? "−" : "±";
+  const size = Math.abs(delta);
+  return share ? `${sign}${Number((size * 100).toFixed(1))} pp` : `${sign}${size.toFixed(2)}`;
+}
+
+export const COMPARISON_HEADERS = [
+  "Criterion",
+  "Compared",
+  "Agreement without",
+  "Agreement with",
+  "Agreement Δ",
+  "κ without",
+  "κ with",
+  "κ Δ",
+  "ρ marked without",
+  "ρ marked with",
+  "ρ marked Δ",
+] as const;
+
+function comparisonCells(name: string, without: GroupFigures, shown: GroupFigures): string[] {
+  return [
+    name,
+    String(without.counts.compared),
+    formatShare(without.agreement),
+    formatShare(shown.agreement),
+    difference(without.agreement, shown.agreement, true),
+    formatFigure(without.kappa),
+    formatFigure(shown.kappa),
+    difference(without.kappa, shown.kappa, false),
+    formatFigure(without.spearmanMarked),
+    formatFigure(shown.spearmanMarked),
+    difference(without.spearmanMarked, shown.spearmanMarked, false),
+  ];
+}
+
+/** COMPARISON_HEADERS' rows: every criterion pooled first, then each criterion. */
+export function comparisonRows(comparison: RecordedComparison): string[][] {
+  return [
+    comparisonCells("all criteria", comparison.without, comparison.with),
+    ...comparison.criteria.map((c) =>
+      comparisonCells(`${criterionName(c)} · ${c.contentType}`, c.without, c.with),
+    ),
+  ];
+}
+
+/** When, on which labels, with which judge and catalog a comparison was measured. */
+export function comparisonFacts(context: ComparisonContext, comparison: RecordedComparison) {
+  const period = [
+    context.since === null ? "" : `since ${context.since}`,
+    context.until === null ? "" : `until ${context.until}`,
+    context.contentType === null ? "" : `content type ${context.contentType}`,
+  ].filter((part) => part !== "");
+  const { noContent, notInCatalog } = comparison.skipped;
+  return {
+    measured: `Measured ${context.measuredAt} with ${context.model}, catalog ${context.catalog.id} version ${context.catalog.version}.`,
+    labels:
+      `${period.length === 0 ? "Every label" : `Labels ${period.join(", ")}`}: ` +
+      `${comparison.labels} in the period, ${comparison.replayed} judged again without and with examples ` +
+      `(skipped: ${noContent} without kept content, ${notInCatalog} not judged by the model in this catalog).`,
+  };
 }

@@ -1,0 +1,24 @@
+/**
+ * The evaluation node's few-shot examples: the engine's option as it is, or a source used only for
+ * a catalog that turns them on (`enabled: "catalog"`, the review desk's default over its own
+ * database). The source is an option of the node, never part of the state or a checkpoint.
+ */
+import type { Catalog } from "../criteria/model.js";
+import type { FewShotOption } from "../engine/fewShotExamples.js";
+
+/** The evaluation node's few-shot option: the engine's, or a source used when the catalog asks. */
+export type EvaluationFewShot =
+  | FewShotOption
+  | (Omit<FewShotOption, "enabled"> & { enabled: "catalog" });
+
+/** The engine's few-shot option for this catalog, or none (off). */
+export function fewShotForCatalog(
+  fewShot: EvaluationFewShot | undefined,
+  catalog: Catalog,
+): FewShotOption | undefined {
+  if (fewShot === undefined) return undefined;
+  if (fewShot.enabled !== "catalog") return fewShot;
+  if (catalog.fewShot?.enabled !== true) return undefined;
+  const { enabled: _catalog, ...option } = fewShot;
+  return { ...option, enabled: true };
+}

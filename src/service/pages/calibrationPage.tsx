@@ -1,0 +1,46 @@
+/**
+ * The calibration page (administrators): how well the judge agrees with the reviewers' labels
+ * kept in the store, and beside it the latest comparison without and with few-shot examples that
+ * `evalgate calibrate --compare` recorded — when, on which labels, with which judge.
+ */
+import type { CalibrationOverview } from "../../orchestrator/reviewDesk.js";
+import { scopeLine } from "./calibrationText.js";
+import { ComparisonSection, ReportFigures } from "./calibrationView.js";
+import { Layout } from "./layout.js";
+
+export function CalibrationPage(props: {
+  reviewer: string;
+  csrf: string;
+  overview: CalibrationOverview;
+}) {
+  const { report, comparison } = props.overview;
+  const { counts } = report.overall;
+  return (
+    <Layout title="Calibration" reviewer={props.reviewer} csrf={props.csrf}>
+      <section class="calibration">
+        <h1>Calibration</h1>
+        <p class="muted">
+          {scopeLine(report)} {counts.labels} labels ({counts.marked} marked, {counts.accepted}{" "}
+          accepted, {counts.judgeErrors} judge errors) of {report.gate.decisions} decisions.
+        </p>
+        <div class="calibration-side">
+          <ReportFigures report={report} />
+          {comparison === null ? (
+            <section class="comparison" id="comparison">
+              <h2>Few-shot examples: without and with</h2>
+              <p class="muted" id="no-comparison">
+                No comparison recorded yet: <code>evalgate calibrate --compare</code> measures one
+                and keeps it here.
+              </p>
+            </section>
+          ) : (
+            <ComparisonSection context={comparison} comparison={comparison.comparison} />
+          )}
+        </div>
+        <p>
+          <a href="/reviews">Back to the queue</a>
+        </p>
+      </section>
+    </Layout>
+  );
+}
