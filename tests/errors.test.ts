@@ -120,11 +120,6 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     "PROMPT_PLACEHOLDER_UNKNOWN",
   ],
   ["BlueprintError", () => new blueprints.BlueprintError("b.json", "bad"), "BLUEPRINT_INVALID"],
-  [
-    "DecodeTemplateError",
-    () => new judge.DecodeTemplateError("bad", { line: 2 }),
-    "PROMPT_TEMPLATE_INVALID",
-  ],
   ["UnjudgedMethodError", () => new judge.UnjudgedMethodError("function", {}), "METHOD_NOT_JUDGED"],
   ["ModelTimeoutError", () => new llm.ModelTimeoutError(5, model), "MODEL_TIMEOUT"],
   [
@@ -235,16 +230,10 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new rubrics.ArtifactReviewError("a", "no rubric"),
     "ARTIFACT_REVIEW_FAILED",
   ],
-  ["ResumeWithoutPauseError", () => new graph.ResumeWithoutPauseError("t"), "RESUME_WITHOUT_PAUSE"],
   [
     "ReviewResumeInvalidError",
     () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
     "RESUME_INVALID",
-  ],
-  [
-    "RunSettingsChangedError",
-    () => new graph.RunSettingsChangedError("t", ["passingThreshold"]),
-    "RUN_SETTINGS_CHANGED",
   ],
   ["UnknownThreadError", () => new orchestrator.UnknownThreadError("t"), "THREAD_NOT_FOUND"],
   [
