@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
-import { ReviewerExistsError } from "./errors.js";
+import { reviewerExists } from "./errors.js";
 import {
   type CalibrationLabelQuery,
   type CorrectionLabelQuery,
@@ -97,7 +97,7 @@ export class ReviewTables {
       sql`INSERT INTO reviewers (name, role, token_hash, created_at)
           VALUES (${name}, ${role}, ${tokenHash}, ${now()}) ON CONFLICT (name) DO NOTHING`,
     );
-    if (added === 0) throw new ReviewerExistsError(name);
+    if (added === 0) throw reviewerExists(name);
   }
 
   async reviewers() {
