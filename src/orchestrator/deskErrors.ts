@@ -215,13 +215,3 @@ export const ActionNotOfferedError = deprecatedErrorAlias(
 );
 /** @deprecated use DeskError and code "ACTION_NOT_OFFERED" (isEvalgateError(e, "ACTION_NOT_OFFERED")) */
 export type ActionNotOfferedError = DeskError;
-
-/** @deprecated use DeskError and code "THREAD_NOT_FAILED" (isEvalgateError(e, "THREAD_NOT_FAILED")) */
-export const ThreadNotFailedError = deprecatedErrorAlias(
-  DeskError,
-  "THREAD_NOT_FAILED",
-  "ThreadNotFailedError",
-  threadNotFailed,
-);
-/** @deprecated use DeskError and code "THREAD_NOT_FAILED" (isEvalgateError(e, "THREAD_NOT_FAILED")) */
-export type ThreadNotFailedError = DeskError;
