@@ -75,3 +75,68 @@ export function userMessage(error: unknown): string {
   if (isEvalgateError(error)) return withErrorCode(error.message, error.code);
   return error instanceof Error ? error.message : String(error);
 }
+
+/** What a deprecated error name stands for now: its family class and the code it carries. */
+export interface DeprecatedErrorTarget {
+  readonly family: string;
+  readonly code: string;
+}
+
+/**
+ * A class kept under an old error name for one release: constructing it makes an error of the
+ * family with the old name's code (and the old name as `name`), and `instanceof` answers for any
+ * error of the family with that code, however it was made.
+ */
+export interface DeprecatedErrorClass<E extends EvalgateError, A extends readonly unknown[]> {
+  new (...args: A): E;
+  readonly prototype: E;
+  /** The family and code that replace the old name. */
+  readonly deprecatedFor: DeprecatedErrorTarget;
+}
+
+/** A family class as the alias extends it (any constructor arguments). */
+type FamilyClass<E extends EvalgateError> = abstract new (...args: never[]) => E;
+
+/**
+ * The old name of an error class that was folded into its family, kept for one release: `build`
+ * turns the old constructor's arguments into the family error (with the old code), so
+ * `new OldName(…)` still works and `error instanceof OldName` holds for any error of `family` that
+ * carries `code`. New code makes the family error and branches with `isEvalgateError(e, code)`.
+ *
+ * @example
+ * export const ThreadExistsError = deprecatedErrorAlias(
+ *   OrchestratorError, "THREAD_EXISTS", "ThreadExistsError",
+ *   (threadId: string) => new OrchestratorError(threadId, "…", { code: "THREAD_EXISTS" }),
+ * );
+ */
+export function deprecatedErrorAlias<E extends EvalgateError, A extends readonly unknown[]>(
+  family: FamilyClass<E>,
+  code: string,
+  oldName: string,
+  build: (...args: A) => E,
+): DeprecatedErrorClass<E, A> {
+  const familyPrototype = family.prototype;
+  function Alias(...args: A): E {
+    const error = build(...args);
+    Object.setPrototypeOf(error, aliasPrototype);
+    error.name = oldName;
+    return error;
+  }
+  const aliasPrototype: E = Object.create(familyPrototype, {
+    constructor: { value: Alias, writable: true, configurable: true },
+  });
+  Object.defineProperties(Alias, {
+    name: { value: oldName },
+    prototype: { value: aliasPrototype },
+    deprecatedFor: { value: { family: family.name, code }, enumerable: true },
+    [Symbol.hasInstance]: {
+      value: (value: unknown): boolean =>
+        typeof value === "object" &&
+        value !== null &&
+        Object.prototype.isPrototypeOf.call(familyPrototype, value) &&
+        (value as { code?: unknown }).code === code,
+    },
+  });
+  Object.setPrototypeOf(Alias, family);
+  return Alias as unknown as DeprecatedErrorClass<E, A>;
+}

@@ -25,6 +25,7 @@ import * as llm from "../src/llm/errors.js";
 import * as orchestrator from "../src/orchestrator/errors.js";
 import * as rubrics from "../src/rubrics/errors.js";
 import * as scoring from "../src/scoring/errors.js";
+import * as store from "../src/store/errors.js";
 import * as toon from "../src/toon/errors.js";
 
 const FOLDERS = {
@@ -41,27 +42,33 @@ const FOLDERS = {
   orchestrator,
   rubrics,
   scoring,
+  store,
   toon,
 };
 
 const model = { provider: "ollama", model: "m", baseUrl: "http://127.0.0.1:1" };
 
-/** One instance of every error class, with the code it must carry (written here by hand). */
-const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
+/**
+ * One error of every code, made the way the source makes it, with the class it is thrown as and
+ * the guard that must know it (`is<Class>` unless named): written here by hand.
+ */
+const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]> = [
   [
     "FunctionResolutionError",
     () => new checks.FunctionResolutionError("f", []),
     "FUNCTION_UNRESOLVED",
   ],
   [
-    "CriterionMethodError",
-    () => new checks.CriterionMethodError("c", "llm", "function"),
+    "CheckError",
+    () => checks.criterionMethodMismatch("c", "llm", "function"),
     "CRITERION_METHOD_MISMATCH",
+    "isCriterionMethodError",
   ],
   [
-    "SchemaLoadError",
-    () => new checks.SchemaLoadError("s", "/s.json", "missing"),
+    "CheckError",
+    () => checks.schemaUnreadable("s", "/s.json", "missing"),
     "SCHEMA_UNREADABLE",
+    "isSchemaLoadError",
   ],
   ["CliError", () => new cli.CliError("bad"), "COMMAND_INVALID"],
   [
@@ -82,13 +89,24 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     "RUN_SETTINGS_INVALID",
   ],
   [
-    "DocumentLoadError",
-    () => new context.DocumentLoadError("docs", "missing"),
+    "ContextError",
+    () => context.documentsUnreadable("docs", "missing"),
     "DOCUMENTS_UNREADABLE",
+    "isDocumentLoadError",
   ],
-  ["EmbeddingError", () => new context.EmbeddingError("no vectors"), "EMBEDDING_INVALID"],
+  [
+    "ContextError",
+    () => context.embeddingInvalid("no vectors"),
+    "EMBEDDING_INVALID",
+    "isEmbeddingError",
+  ],
   ["CatalogError", () => new criteria.CatalogError("bad", { source: "c.toon" }), "CATALOG_INVALID"],
-  ["CatalogNotFoundError", () => new criteria.CatalogNotFoundError("c.toon"), "CATALOG_NOT_FOUND"],
+  [
+    "CatalogError",
+    () => criteria.catalogNotFound("c.toon"),
+    "CATALOG_NOT_FOUND",
+    "isCatalogNotFoundError",
+  ],
   ["EvaluationError", () => new engine.EvaluationError("input", "empty"), "EVALUATION_FAILED"],
   [
     "EvaluationModelError",
@@ -96,35 +114,52 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     "EVALUATION_MODEL_FAILED",
   ],
   ["ProjectError", () => new engine.ProjectError("p", "/p", "bad"), "PROJECT_INVALID"],
-  ["ProjectNotFoundError", () => new engine.ProjectNotFoundError("p", "/p"), "PROJECT_NOT_FOUND"],
-  ["EmptyProjectError", () => new engine.EmptyProjectError("p", "/p"), "PROJECT_EMPTY"],
   [
-    "InvalidProjectIdError",
-    () => new engine.InvalidProjectIdError("..", "/"),
-    "PROJECT_ID_INVALID",
+    "ProjectError",
+    () => engine.projectNotFound("p", "/p"),
+    "PROJECT_NOT_FOUND",
+    "isProjectNotFoundError",
   ],
-  ["StatePathError", () => new graph.StatePathError("x", "unknown"), "STATE_PATH_INVALID"],
-  ["DependencyMapError", () => new graph.DependencyMapError("bad map"), "DEPENDENCY_MAP_INVALID"],
-  ["RfpLoadError", () => new graph.RfpLoadError("no rfp"), "RFP_UNREADABLE"],
-  ["NothingEvaluatedError", () => new graph.NothingEvaluatedError([]), "NOTHING_EVALUATED"],
+  ["ProjectError", () => engine.emptyProject("p", "/p"), "PROJECT_EMPTY", "isEmptyProjectError"],
   [
-    "GenerationOutputError",
-    () => new graph.GenerationOutputError("empty"),
+    "ProjectError",
+    () => engine.invalidProjectId("..", "/"),
+    "PROJECT_ID_INVALID",
+    "isInvalidProjectIdError",
+  ],
+  [
+    "GraphError",
+    () => graph.statePathError("x", "unknown"),
+    "STATE_PATH_INVALID",
+    "isStatePathError",
+  ],
+  [
+    "GraphError",
+    () => new graph.GraphError("DEPENDENCY_MAP_INVALID", "bad map"),
+    "DEPENDENCY_MAP_INVALID",
+    "isDependencyMapError",
+  ],
+  [
+    "GraphError",
+    () => new graph.GraphError("RFP_UNREADABLE", "no rfp"),
+    "RFP_UNREADABLE",
+    "isRfpLoadError",
+  ],
+  ["GraphError", () => graph.nothingEvaluated([]), "NOTHING_EVALUATED", "isNothingEvaluatedError"],
+  [
+    "GraphError",
+    () => new graph.GraphError("GENERATION_OUTPUT_INVALID", "empty"),
     "GENERATION_OUTPUT_INVALID",
+    "isGenerationOutputError",
   ],
   ["JudgeError", () => new judge.JudgeError("bad"), "JUDGE_FAILED"],
-  ["JudgePromptError", () => new judge.JudgePromptError("bad"), "JUDGE_PROMPT_INVALID"],
+  ["JudgeError", () => judge.promptInvalid("bad"), "JUDGE_PROMPT_INVALID", "isJudgePromptError"],
   [
     "PromptTemplateError",
     () => new judge.PromptTemplateError("x", ["content"], {}),
     "PROMPT_PLACEHOLDER_UNKNOWN",
   ],
   ["BlueprintError", () => new blueprints.BlueprintError("b.json", "bad"), "BLUEPRINT_INVALID"],
-  [
-    "DecodeTemplateError",
-    () => new judge.DecodeTemplateError("bad", { line: 2 }),
-    "PROMPT_TEMPLATE_INVALID",
-  ],
   ["UnjudgedMethodError", () => new judge.UnjudgedMethodError("function", {}), "METHOD_NOT_JUDGED"],
   ["ModelTimeoutError", () => new llm.ModelTimeoutError(5, model), "MODEL_TIMEOUT"],
   [
@@ -174,10 +209,25 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new orchestrator.OrchestratorError("t", "failed"),
     "ORCHESTRATOR_FAILED",
   ],
-  ["ThreadNotFoundError", () => new orchestrator.ThreadNotFoundError("t"), "CHECKPOINT_NOT_FOUND"],
-  ["ThreadExistsError", () => new orchestrator.ThreadExistsError("t"), "THREAD_EXISTS"],
+  [
+    "OrchestratorError",
+    () => orchestrator.threadNotFound("t"),
+    "CHECKPOINT_NOT_FOUND",
+    "isThreadNotFoundError",
+  ],
+  [
+    "OrchestratorError",
+    () => orchestrator.threadExists("t"),
+    "THREAD_EXISTS",
+    "isThreadExistsError",
+  ],
   ["ForeignThreadError", () => new orchestrator.ForeignThreadError("t", ["x"]), "THREAD_FOREIGN"],
-  ["InvalidThreadIdError", () => new orchestrator.InvalidThreadIdError(" "), "THREAD_ID_INVALID"],
+  [
+    "OrchestratorError",
+    () => orchestrator.invalidThreadId(" "),
+    "THREAD_ID_INVALID",
+    "isInvalidThreadIdError",
+  ],
   [
     "ThreadNotPausedError",
     () => new orchestrator.ThreadNotPausedError("t", { kind: "completed" }),
@@ -193,11 +243,17 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new orchestrator.InvalidDecisionError("t", []),
     "DECISION_INVALID",
   ],
-  ["GraphRunError", () => new orchestrator.GraphRunError("t", "node failed"), "GRAPH_RUN_FAILED"],
   [
-    "ThreadStateError",
-    () => new orchestrator.ThreadStateError("t", "bad state"),
+    "OrchestratorError",
+    () => new orchestrator.OrchestratorError("t", "node failed", { code: "GRAPH_RUN_FAILED" }),
+    "GRAPH_RUN_FAILED",
+    "isGraphRunError",
+  ],
+  [
+    "OrchestratorError",
+    () => new orchestrator.OrchestratorError("t", "bad state", { code: "THREAD_STATE_INVALID" }),
     "THREAD_STATE_INVALID",
+    "isThreadStateError",
   ],
   [
     "CheckpointerError",
@@ -205,63 +261,73 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     "CHECKPOINTER_UNAVAILABLE",
   ],
   ["ScoringError", () => new scoring.ScoringError("bad", {}), "SCORING_FAILED"],
-  ["ScaleError", () => new scoring.ScaleError("bad", {}), "SCALE_INVALID"],
+  [
+    "ScoringError",
+    () => new scoring.ScoringError("bad", {}, { code: "SCALE_INVALID" }),
+    "SCALE_INVALID",
+    "isScaleError",
+  ],
   ["UnknownLevelError", () => new scoring.UnknownLevelError("x", ["a"], {}), "LEVEL_UNKNOWN"],
   [
-    "CorrectionInvalidError",
-    () => new scoring.CorrectionInvalidError("bad", {}),
+    "ScoringError",
+    () => new scoring.ScoringError("bad", {}, { code: "CORRECTION_INVALID" }),
     "CORRECTION_INVALID",
+    "isCorrectionInvalidError",
   ],
   [
-    "InconsistentResultError",
-    () => new scoring.InconsistentResultError("bad", {}),
+    "ScoringError",
+    () => new scoring.ScoringError("bad", {}, { code: "RESULT_INCONSISTENT" }),
     "RESULT_INCONSISTENT",
+    "isInconsistentResultError",
   ],
   [
-    "CriterionResultMismatchError",
-    () => new scoring.CriterionResultMismatchError("bad", {}),
+    "ScoringError",
+    () => new scoring.ScoringError("bad", {}, { code: "CRITERION_RESULTS_MISMATCH" }),
     "CRITERION_RESULTS_MISMATCH",
+    "isCriterionResultMismatchError",
   ],
   ["ToonError", () => new toon.ToonError("bad", { line: 1 }), "TOON_INVALID"],
-  ["RubricNotFoundError", () => new rubrics.RubricNotFoundError("r"), "RUBRIC_NOT_FOUND"],
+  ["RubricError", () => rubrics.rubricNotFound("r"), "RUBRIC_NOT_FOUND", "isRubricNotFoundError"],
   [
     "RubricConfigError",
     () => new rubrics.RubricConfigError("r.json", "bad"),
     "RUBRIC_CONFIG_INVALID",
   ],
-  ["ArtifactNotFoundError", () => new rubrics.ArtifactNotFoundError("a"), "ARTIFACT_NOT_FOUND"],
   [
-    "ArtifactReviewError",
-    () => new rubrics.ArtifactReviewError("a", "no rubric"),
-    "ARTIFACT_REVIEW_FAILED",
+    "RubricError",
+    () => rubrics.artifactNotFound("a"),
+    "ARTIFACT_NOT_FOUND",
+    "isArtifactNotFoundError",
   ],
-  ["ResumeWithoutPauseError", () => new graph.ResumeWithoutPauseError("t"), "RESUME_WITHOUT_PAUSE"],
+  [
+    "RubricError",
+    () => rubrics.artifactReviewFailed("a", "no rubric"),
+    "ARTIFACT_REVIEW_FAILED",
+    "isArtifactReviewError",
+  ],
   [
     "ReviewResumeInvalidError",
     () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
     "RESUME_INVALID",
   ],
+  ["DeskError", () => orchestrator.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
   [
-    "RunSettingsChangedError",
-    () => new graph.RunSettingsChangedError("t", ["passingThreshold"]),
-    "RUN_SETTINGS_CHANGED",
-  ],
-  ["UnknownThreadError", () => new orchestrator.UnknownThreadError("t"), "THREAD_NOT_FOUND"],
-  [
-    "AlreadyDecidedError",
+    "DeskError",
     () =>
-      new orchestrator.AlreadyDecidedError("t", "i", {
+      orchestrator.alreadyDecided("t", "i", {
         by: "a",
         at: "now",
         action: "approve",
         decisionId: "d",
       }),
     "ALREADY_DECIDED",
+    "isAlreadyDecidedError",
   ],
   [
-    "ThreadNotFailedError",
-    () => new orchestrator.ThreadNotFailedError("t", "waiting"),
+    "DeskError",
+    () => orchestrator.threadNotFailed("t", "waiting"),
     "THREAD_NOT_FAILED",
+    "isThreadNotFailedError",
   ],
   [
     "EmbeddedRuntimeError",
@@ -278,7 +344,67 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new embedded.ModelDownloadError("stalled", "https://models.example/m.gguf", "stalled"),
     "MODEL_DOWNLOAD_FAILED",
   ],
+  [
+    "JudgeError",
+    () => new judge.JudgeError("bad", { line: 2 }, { code: "PROMPT_TEMPLATE_INVALID" }),
+    "PROMPT_TEMPLATE_INVALID",
+    "isDecodeTemplateError",
+  ],
+  [
+    "GraphError",
+    () => graph.resumeWithoutPause("t"),
+    "RESUME_WITHOUT_PAUSE",
+    "isResumeWithoutPauseError",
+  ],
+  [
+    "GraphError",
+    () => graph.runSettingsChanged("t", ["passingThreshold"]),
+    "RUN_SETTINGS_CHANGED",
+    "isRunSettingsChangedError",
+  ],
+  ["DeskError", () => orchestrator.unauthenticated(), "UNAUTHENTICATED", "isUnauthenticatedError"],
+  [
+    "DeskError",
+    () => orchestrator.forbidden("assign reviewers", "bo"),
+    "FORBIDDEN",
+    "isForbiddenError",
+  ],
+  ["DeskError", () => orchestrator.notAssigned("t", "bo"), "NOT_ASSIGNED", "isNotAssignedError"],
+  [
+    "DeskError",
+    () => orchestrator.invalidInput("cursor", "unknown"),
+    "INVALID_INPUT",
+    "isInvalidInputError",
+  ],
+  [
+    "DeskError",
+    () => orchestrator.reviewNotPending("t", "i", []),
+    "REVIEW_NOT_PENDING",
+    "isReviewNotPendingError",
+  ],
+  [
+    "DeskError",
+    () => orchestrator.actionNotOffered("revise", ["approve"]),
+    "ACTION_NOT_OFFERED",
+    "isActionNotOfferedError",
+  ],
+  [
+    "StoreError",
+    () => store.storeOpenFailed("r.sqlite", "missing"),
+    "STORE_OPEN_FAILED",
+    "isStoreError",
+  ],
+  ["StoreError", () => store.storeDataInvalid("bad row"), "STORE_DATA_INVALID", "isStoreError"],
+  ["StoreError", () => store.reviewerExists("ana"), "REVIEWER_EXISTS", "isStoreError"],
 ];
+
+/** The rows with their guard's name filled in. */
+const ROWS = EXPECTED.map(([name, make, code, guard]): [string, () => unknown, string, string] => [
+  name,
+  make,
+  code,
+  guard ?? `is${name}`,
+]);
 
 /** A class whose instances are errors (what a folder's errors module exports). */
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -299,14 +425,14 @@ function exportedErrorClasses(): Array<[string, ErrorClass]> {
 }
 
 describe("every error class", () => {
-  it.each(EXPECTED)("%s is an EvalgateError with the code %s", (name, make, code) => {
+  it.each(ROWS)("%s is an EvalgateError with the code %s", (name, make, code) => {
     const error = make();
     expect(error).toBeInstanceOf(EvalgateError);
     expect((error as object).constructor.name).toBe(name);
     expect(isEvalgateError(error, code)).toBe(true);
   });
 
-  it("has a code of its own: no two classes share one", () => {
+  it("has a code of its own: no two rows share one", () => {
     const codes = EXPECTED.map(([, make]) => (make() as EvalgateError).code);
     expect(codes.every((code) => code.length > 0)).toBe(true);
     expect(new Set(codes).size).toBe(EXPECTED.length);
@@ -322,9 +448,9 @@ describe("every error class", () => {
     }
   });
 
-  it.each(EXPECTED)("%s has a guard that knows it", (name, make) => {
+  it.each(ROWS)("%s has a guard that knows it", (_name, make, _code, guardName) => {
     const guards = Object.assign({}, ...Object.values(FOLDERS)) as Record<string, unknown>;
-    const guard = guards[`is${name}`];
+    const guard = guards[guardName];
     expect(typeof guard).toBe("function");
     expect((guard as (value: unknown) => boolean)(make())).toBe(true);
     expect((guard as (value: unknown) => boolean)(new Error("plain"))).toBe(false);
@@ -333,14 +459,16 @@ describe("every error class", () => {
 
 describe("the guards", () => {
   it("hold for a family: a subclass passes its base's guard, another family does not", () => {
-    expect(orchestrator.isOrchestratorError(new orchestrator.ThreadNotFoundError("t"))).toBe(true);
+    expect(orchestrator.isOrchestratorError(orchestrator.threadNotFound("t"))).toBe(true);
     expect(llm.isModelCallError(new llm.ModelTimeoutError(5, model))).toBe(true);
     expect(llm.isModelCallError(new llm.ModelSpecError("x", "bad"))).toBe(false);
-    expect(criteria.isCatalogError(new criteria.CatalogNotFoundError("c.toon"))).toBe(true);
+    expect(criteria.isCatalogError(criteria.catalogNotFound("c.toon"))).toBe(true);
     expect(criteria.isCatalogNotFoundError(new criteria.CatalogError("bad", { source: "c" }))).toBe(
       false,
     );
-    expect(scoring.isScoringError(new scoring.ScaleError("bad", {}))).toBe(true);
+    expect(
+      scoring.isScoringError(new scoring.ScoringError("bad", {}, { code: "SCALE_INVALID" })),
+    ).toBe(true);
     expect(scoring.isScaleError(new scoring.ScoringError("bad", {}))).toBe(false);
   });
 
@@ -358,7 +486,7 @@ describe("the guards", () => {
       new ThreadNotFoundError("t1");
     `) as unknown;
     expect(foreign instanceof Error).toBe(false);
-    expect(foreign instanceof orchestrator.ThreadNotFoundError).toBe(false);
+    expect(foreign instanceof orchestrator.OrchestratorError).toBe(false);
     expect(isEvalgateError(foreign)).toBe(true);
     expect(orchestrator.isThreadNotFoundError(foreign)).toBe(true);
     expect(orchestrator.isOrchestratorError(foreign)).toBe(true);
@@ -371,7 +499,7 @@ describe("the guards", () => {
     expect(orchestrator.isThreadNotFoundError(lookAlike)).toBe(false);
     expect(orchestrator.isThreadNotFoundError(new toon.ToonError("bad", { line: 1 }))).toBe(false);
     // A structured clone keeps the message but not the brand: it is a plain Error again.
-    const cloned = structuredClone(new orchestrator.ThreadNotFoundError("t1"));
+    const cloned = structuredClone(orchestrator.threadNotFound("t1"));
     expect(cloned.message).toBe('thread "t1": no such thread in the checkpointer');
     expect(isEvalgateError(cloned)).toBe(false);
     for (const value of [undefined, null, "THREAD_NOT_FOUND", 42, {}]) {
@@ -405,7 +533,7 @@ describe("a message as users see it", () => {
   });
 
   it("of a desk refusal on the command line keeps the refusal's code, not the command's", () => {
-    const refusal = new orchestrator.AlreadyDecidedError("t", "i", {
+    const refusal = orchestrator.alreadyDecided("t", "i", {
       by: "ana",
       at: "2025-01-02T03:04:05Z",
       action: "approve",
@@ -429,12 +557,12 @@ function sourceTexts(folder: string): string[] {
 
 /**
  * The codes the source gives an error, found in its text rather than in the code lists, so a code
- * thrown without being listed is found too: `super("CODE", …)`, `code = "CODE"`, and a code
- * handed to EvalgateError or ServiceRequestError.
+ * thrown without being listed is found too: `super("CODE", …)`, a code handed first to a family
+ * that takes it first (`new GraphError("CODE", …)`), and a family error's `{ code: "CODE" }` option.
  */
 function codesInSource(): Set<string> {
   const given =
-    /(?:super|new (?:EvalgateError|ServiceRequestError))\(\s*"([A-Z][A-Z0-9_]+)"|readonly code = "([A-Z][A-Z0-9_]+)"/g;
+    /(?:super|new (?:Evalgate|ServiceRequest|Desk|Graph|Store|Rubric|Check|Context)Error)\(\s*"([A-Z][A-Z0-9_]+)"|\bcode(?: =|:) "([A-Z][A-Z0-9_]+)"/g;
   const codes = new Set<string>();
   for (const text of sourceTexts(join(import.meta.dirname, "..", "src"))) {
     for (const match of text.matchAll(given)) codes.add(match[1] ?? match[2] ?? "");

@@ -1,9 +1,32 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+
+/** The codes of the deterministic checks' errors. */
+export const CHECKS_ERROR_CODES = [
+  "FUNCTION_UNRESOLVED",
+  "CRITERION_METHOD_MISMATCH",
+  "SCHEMA_UNREADABLE",
+] as const;
+export type CheckErrorCode = (typeof CHECKS_ERROR_CODES)[number];
+
+/**
+ * An error of the deterministic checks; `code` says what: a function reference nothing could
+ * supply (`FUNCTION_UNRESOLVED`, FunctionResolutionError), a criterion handed to a runner of
+ * another method (`CRITERION_METHOD_MISMATCH`), or a JSON Schema file that could not be read or
+ * parsed (`SCHEMA_UNREADABLE`).
+ */
+export class CheckError extends EvalgateError {
+  override name = "CheckError";
+  override readonly code: CheckErrorCode;
+
+  constructor(code: CheckErrorCode, message: string) {
+    super(code, message);
+    this.code = code;
+  }
+}
 
 /** A function reference that no registration, built-in or import could supply. */
-export class FunctionResolutionError extends EvalgateError {
-  override readonly name = "FunctionResolutionError";
-  override readonly code = "FUNCTION_UNRESOLVED";
+export class FunctionResolutionError extends CheckError {
+  override name = "FunctionResolutionError";
   constructor(
     /** The reference as written in the criterion, e.g. "scoring:check_question_count". */
     readonly ref: string,
@@ -14,42 +37,49 @@ export class FunctionResolutionError extends EvalgateError {
   }
 }
 
-/** A criterion handed to a runner that scores a different method kind. */
-export class CriterionMethodError extends EvalgateError {
-  override readonly name = "CriterionMethodError";
-  override readonly code = "CRITERION_METHOD_MISMATCH";
-  constructor(
-    readonly criterionId: string,
-    readonly expected: string,
-    readonly actual: string,
-  ) {
-    super(
-      "CRITERION_METHOD_MISMATCH",
-      `Criterion '${criterionId}': expected a '${expected}' method, got '${actual}'`,
-    );
-  }
+/** A criterion handed to a runner that scores a different method kind (`CRITERION_METHOD_MISMATCH`). */
+export function criterionMethodMismatch(
+  criterionId: string,
+  expected: string,
+  actual: string,
+): CheckError {
+  return new CheckError(
+    "CRITERION_METHOD_MISMATCH",
+    `Criterion '${criterionId}': expected a '${expected}' method, got '${actual}'`,
+  );
 }
 
-/** A JSON Schema file named by a schemaRef that could not be read or parsed. */
-export class SchemaLoadError extends EvalgateError {
-  override readonly name = "SchemaLoadError";
-  override readonly code = "SCHEMA_UNREADABLE";
-  constructor(
-    readonly schemaRef: string,
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super("SCHEMA_UNREADABLE", `Cannot load JSON Schema '${schemaRef}' (${path}): ${reason}`);
-  }
+/** A JSON Schema file named by a schemaRef that could not be read or parsed (`SCHEMA_UNREADABLE`). */
+export function schemaUnreadable(schemaRef: string, path: string, reason: string): CheckError {
+  return new CheckError(
+    "SCHEMA_UNREADABLE",
+    `Cannot load JSON Schema '${schemaRef}' (${path}): ${reason}`,
+  );
 }
 
-/** The codes of the deterministic checks' errors, one per class. */
-export const CHECKS_ERROR_CODES = [
-  "FUNCTION_UNRESOLVED",
-  "CRITERION_METHOD_MISMATCH",
-  "SCHEMA_UNREADABLE",
-] as const;
-
+export const isCheckError = errorGuard<CheckError>(...CHECKS_ERROR_CODES);
 export const isFunctionResolutionError = errorGuard<FunctionResolutionError>("FUNCTION_UNRESOLVED");
-export const isCriterionMethodError = errorGuard<CriterionMethodError>("CRITERION_METHOD_MISMATCH");
-export const isSchemaLoadError = errorGuard<SchemaLoadError>("SCHEMA_UNREADABLE");
+export const isCriterionMethodError = errorGuard<CheckError>("CRITERION_METHOD_MISMATCH");
+export const isSchemaLoadError = errorGuard<CheckError>("SCHEMA_UNREADABLE");
+
+// The names of the classes folded into CheckError, kept for one release.
+
+/** @deprecated use CheckError and code "CRITERION_METHOD_MISMATCH" (isEvalgateError(e, "CRITERION_METHOD_MISMATCH")) */
+export const CriterionMethodError = deprecatedErrorAlias(
+  CheckError,
+  "CRITERION_METHOD_MISMATCH",
+  "CriterionMethodError",
+  criterionMethodMismatch,
+);
+/** @deprecated use CheckError and code "CRITERION_METHOD_MISMATCH" (isEvalgateError(e, "CRITERION_METHOD_MISMATCH")) */
+export type CriterionMethodError = CheckError;
+
+/** @deprecated use CheckError and code "SCHEMA_UNREADABLE" (isEvalgateError(e, "SCHEMA_UNREADABLE")) */
+export const SchemaLoadError = deprecatedErrorAlias(
+  CheckError,
+  "SCHEMA_UNREADABLE",
+  "SchemaLoadError",
+  schemaUnreadable,
+);
+/** @deprecated use CheckError and code "SCHEMA_UNREADABLE" (isEvalgateError(e, "SCHEMA_UNREADABLE")) */
+export type SchemaLoadError = CheckError;

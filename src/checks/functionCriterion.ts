@@ -1,6 +1,6 @@
 import type { Criterion, FunctionMethod, Level } from "../criteria/model.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
-import { CriterionMethodError } from "./errors.js";
+import { criterionMethodMismatch } from "./errors.js";
 import { highestLevel, lowestLevel } from "./levels.js";
 import { describeValue, isPointFunctionError } from "./pointFunction.js";
 import type { FunctionRegistry, ResolvedFunction } from "./registry.js";
@@ -132,7 +132,7 @@ export async function runFunctionCriterion(
 ): Promise<CriterionOutcome> {
   const method = criterion.method;
   if (method.kind !== "function") {
-    throw new CriterionMethodError(criterion.id, "function", method.kind);
+    throw criterionMethodMismatch(criterion.id, "function", method.kind);
   }
   const evidence = argsEvidence(method.args);
 

@@ -13,7 +13,14 @@ export {
   MAX_EMBED_RESPONSE_BYTES,
   MAX_EMBEDDING_DIMENSIONS,
 } from "./embeddings.js";
-export { CriterionMethodError, FunctionResolutionError, SchemaLoadError } from "./errors.js";
+export {
+  CheckError,
+  type CheckErrorCode,
+  CriterionMethodError,
+  FunctionResolutionError,
+  isCheckError,
+  SchemaLoadError,
+} from "./errors.js";
 export { runFunctionCriterion } from "./functionCriterion.js";
 export {
   type AsyncPointFunction,

@@ -7,7 +7,7 @@ import { resolveInFolder } from "../criteria/paths.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
-import { CriterionMethodError, SchemaLoadError } from "./errors.js";
+import { criterionMethodMismatch, schemaUnreadable } from "./errors.js";
 import { highestLevel, lowestLevel } from "./levels.js";
 
 export interface SchemaCriterionOptions {
@@ -37,21 +37,17 @@ export async function loadJsonSchema(schemaRef: string, baseDir: string): Promis
   const file = await resolveInFolder(baseDir, schemaRef);
   if (!file.found) {
     const where = file.reason === "outside" ? "outside the catalog's folder: " : "";
-    throw new SchemaLoadError(
-      schemaRef,
-      resolvePath(baseDir, schemaRef),
-      `${where}${file.problem}`,
-    );
+    throw schemaUnreadable(schemaRef, resolvePath(baseDir, schemaRef), `${where}${file.problem}`);
   }
   const path = file.path;
   const read = await readRegularTextFile(path, MAX_SCHEMA_FILE_BYTES);
-  if (!read.ok) throw new SchemaLoadError(schemaRef, path, read.problem.reason);
+  if (!read.ok) throw schemaUnreadable(schemaRef, path, read.problem.reason);
   const parsed = readUntrustedJson(read.text);
   if (!parsed.ok) {
-    throw new SchemaLoadError(schemaRef, path, describeJsonProblem(parsed.problem));
+    throw schemaUnreadable(schemaRef, path, describeJsonProblem(parsed.problem));
   }
   if (!isJsonObject(parsed.value)) {
-    throw new SchemaLoadError(schemaRef, path, "not a JSON object");
+    throw schemaUnreadable(schemaRef, path, "not a JSON object");
   }
   return parsed.value;
 }
@@ -142,7 +138,7 @@ export async function runSchemaCriterion(
 ): Promise<CriterionOutcome> {
   const method = criterion.method;
   if (method.kind !== "schema") {
-    throw new CriterionMethodError(criterion.id, "schema", method.kind);
+    throw criterionMethodMismatch(criterion.id, "schema", method.kind);
   }
 
   let schema: JsonSchema;

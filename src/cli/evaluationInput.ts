@@ -9,7 +9,7 @@ import { basename, extname, resolve } from "node:path";
 import { loadDocuments } from "../context/load.js";
 import type { SourceDocument } from "../context/types.js";
 import { contentBudgetBytes } from "../engine/contentBudget.js";
-import { EmptyProjectError } from "../engine/errors.js";
+import { emptyProject } from "../engine/errors.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readContentText } from "./contentFile.js";
 import { displayPath } from "./displayPath.js";
@@ -88,7 +88,7 @@ export async function readEvaluationInput(
     }
     const documents = await loadDocuments(input.absolute);
     if (documents.length === 0) {
-      throw new EmptyProjectError(basename(input.absolute), input.absolute);
+      throw emptyProject(basename(input.absolute), input.absolute);
     }
     return { kind: "project", path: input.absolute, content: "", documents };
   }

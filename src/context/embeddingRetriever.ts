@@ -1,5 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { EmbeddingError } from "./errors.js";
+import { embeddingInvalid } from "./errors.js";
 import type { Chunk, RankedChunk, Retriever } from "./types.js";
 
 /** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
@@ -38,7 +38,7 @@ export function createEmbeddingRetriever(
     if (vectors === undefined) {
       vectors = embeddings.embedDocuments(chunks.map(embeddedText)).then((result) => {
         if (result.length !== chunks.length) {
-          throw new EmbeddingError(
+          throw embeddingInvalid(
             `the model returned ${result.length} vectors for ${chunks.length} chunks`,
           );
         }
@@ -61,7 +61,7 @@ export function createEmbeddingRetriever(
       const ranked: RankedChunk[] = [];
       documentVectors.forEach((vector, position) => {
         if (vector.length !== queryVector.length) {
-          throw new EmbeddingError(
+          throw embeddingInvalid(
             `chunk ${chunks[position]!.id} has a ${vector.length}-dimensional vector, ` +
               `the query a ${queryVector.length}-dimensional one`,
           );

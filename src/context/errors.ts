@@ -1,28 +1,56 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 
-/** A documents folder (or a file in it) that could not be read. */
-export class DocumentLoadError extends EvalgateError {
-  override readonly name = "DocumentLoadError";
-  override readonly code = "DOCUMENTS_UNREADABLE";
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super("DOCUMENTS_UNREADABLE", `Cannot load documents from ${path}: ${reason}`);
-  }
-}
-
-/** An embeddings model that answered with the wrong number or shape of vectors. */
-export class EmbeddingError extends EvalgateError {
-  override readonly name = "EmbeddingError";
-  override readonly code = "EMBEDDING_INVALID";
-  constructor(reason: string) {
-    super("EMBEDDING_INVALID", `Embedding retriever: ${reason}`);
-  }
-}
-
-/** The codes of the document context's errors, one per class. */
+/** The codes of the document context's errors. */
 export const CONTEXT_ERROR_CODES = ["DOCUMENTS_UNREADABLE", "EMBEDDING_INVALID"] as const;
+export type ContextErrorCode = (typeof CONTEXT_ERROR_CODES)[number];
 
-export const isDocumentLoadError = errorGuard<DocumentLoadError>("DOCUMENTS_UNREADABLE");
-export const isEmbeddingError = errorGuard<EmbeddingError>("EMBEDDING_INVALID");
+/**
+ * An error of the document context; `code` says what: a documents folder (or a file in it) that
+ * could not be read (`DOCUMENTS_UNREADABLE`), or an embeddings model that answered with the wrong
+ * number or shape of vectors (`EMBEDDING_INVALID`).
+ */
+export class ContextError extends EvalgateError {
+  override name = "ContextError";
+  override readonly code: ContextErrorCode;
+
+  constructor(code: ContextErrorCode, message: string) {
+    super(code, message);
+    this.code = code;
+  }
+}
+
+/** The documents at `path` could not be loaded (`DOCUMENTS_UNREADABLE`). */
+export function documentsUnreadable(path: string, reason: string): ContextError {
+  return new ContextError("DOCUMENTS_UNREADABLE", `Cannot load documents from ${path}: ${reason}`);
+}
+
+/** The embeddings model's answer cannot be used (`EMBEDDING_INVALID`). */
+export function embeddingInvalid(reason: string): ContextError {
+  return new ContextError("EMBEDDING_INVALID", `Embedding retriever: ${reason}`);
+}
+
+export const isContextError = errorGuard<ContextError>(...CONTEXT_ERROR_CODES);
+export const isDocumentLoadError = errorGuard<ContextError>("DOCUMENTS_UNREADABLE");
+export const isEmbeddingError = errorGuard<ContextError>("EMBEDDING_INVALID");
+
+// The names of the classes folded into ContextError, kept for one release.
+
+/** @deprecated use ContextError and code "DOCUMENTS_UNREADABLE" (isEvalgateError(e, "DOCUMENTS_UNREADABLE")) */
+export const DocumentLoadError = deprecatedErrorAlias(
+  ContextError,
+  "DOCUMENTS_UNREADABLE",
+  "DocumentLoadError",
+  documentsUnreadable,
+);
+/** @deprecated use ContextError and code "DOCUMENTS_UNREADABLE" (isEvalgateError(e, "DOCUMENTS_UNREADABLE")) */
+export type DocumentLoadError = ContextError;
+
+/** @deprecated use ContextError and code "EMBEDDING_INVALID" (isEvalgateError(e, "EMBEDDING_INVALID")) */
+export const EmbeddingError = deprecatedErrorAlias(
+  ContextError,
+  "EMBEDDING_INVALID",
+  "EmbeddingError",
+  embeddingInvalid,
+);
+/** @deprecated use ContextError and code "EMBEDDING_INVALID" (isEvalgateError(e, "EMBEDDING_INVALID")) */
+export type EmbeddingError = ContextError;

@@ -11,6 +11,12 @@ export {
 } from "./chunk.js";
 export { contextForCriterion, DEFAULT_CONTEXT_CHUNKS } from "./criterionContext.js";
 export { createEmbeddingRetriever } from "./embeddingRetriever.js";
-export { DocumentLoadError, EmbeddingError } from "./errors.js";
+export {
+  ContextError,
+  type ContextErrorCode,
+  DocumentLoadError,
+  EmbeddingError,
+  isContextError,
+} from "./errors.js";
 export { DOCUMENT_EXTENSIONS, loadDocuments } from "./load.js";
 export type { Chunk, RankedChunk, Retriever, SourceDocument } from "./types.js";

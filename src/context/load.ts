@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
 import { readRegularFile } from "../untrusted/regularFile.js";
-import { DocumentLoadError } from "./errors.js";
+import { documentsUnreadable } from "./errors.js";
 import type { SourceDocument } from "./types.js";
 
 export const DOCUMENT_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".txt", ".json"]);
@@ -28,7 +28,7 @@ async function listFiles(dir: string, found: string[] = []): Promise<string[]> {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    throw new DocumentLoadError(dir, errorText(error));
+    throw documentsUnreadable(dir, errorText(error));
   }
   for (const entry of entries) {
     const path = join(dir, entry.name);
@@ -36,7 +36,7 @@ async function listFiles(dir: string, found: string[] = []): Promise<string[]> {
     else if (entry.isFile() && DOCUMENT_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
       found.push(path);
       if (found.length > MAX_DOCUMENT_FILES) {
-        throw new DocumentLoadError(dir, `more than ${MAX_DOCUMENT_FILES} documents`);
+        throw documentsUnreadable(dir, `more than ${MAX_DOCUMENT_FILES} documents`);
       }
     }
   }
@@ -59,10 +59,10 @@ export async function loadDocuments(dir: string): Promise<SourceDocument[]> {
   let total = 0;
   for (const { path, name } of files) {
     const read = await readRegularFile(path, MAX_DOCUMENT_BYTES);
-    if (!read.ok) throw new DocumentLoadError(path, `the document ${read.problem.reason}`);
+    if (!read.ok) throw documentsUnreadable(path, `the document ${read.problem.reason}`);
     total += read.data.length;
     if (total > MAX_DOCUMENTS_TOTAL_BYTES) {
-      throw new DocumentLoadError(
+      throw documentsUnreadable(
         root,
         `the documents hold more than ${MAX_DOCUMENTS_TOTAL_BYTES.toLocaleString("en-US")} bytes in all`,
       );

@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 import { formatJsonPath } from "../untrusted/jsonPath.js";
 
 export type CatalogPath = ReadonlyArray<string | number>;
@@ -19,12 +19,19 @@ export function formatCatalogPath(path: CatalogPath): string {
   return formatJsonPath(path);
 }
 
+/** The codes of the catalog errors. */
+export const CATALOG_ERROR_CODES = ["CATALOG_INVALID", "CATALOG_NOT_FOUND"] as const;
+export type CatalogErrorCode = (typeof CATALOG_ERROR_CODES)[number];
+
 /**
- * A catalog that cannot be used: broken syntax, a wrong shape, or a meta-rubric error. Names the
- * source, the line (TOON, and JSON where it can be found) or JSON path, and what was expected.
+ * A catalog that cannot be used: broken syntax, a wrong shape, or a meta-rubric error
+ * (`CATALOG_INVALID`), or a catalog file that does not exist (`CATALOG_NOT_FOUND`, the only case
+ * where a caller may fall back to defaults). Names the source, the line (TOON, and JSON where it
+ * can be found) or JSON path, and what was expected.
  */
 export class CatalogError extends EvalgateError {
-  override readonly name = "CatalogError";
+  override name = "CatalogError";
+  override readonly code: CatalogErrorCode;
   readonly source: string;
   readonly line: number | undefined;
   readonly column: number | undefined;
@@ -32,8 +39,14 @@ export class CatalogError extends EvalgateError {
   /** What was expected or what is wrong, without the location. */
   readonly detail: string;
 
-  constructor(detail: string, location: CatalogErrorLocation, options: { cause?: unknown } = {}) {
-    super("CATALOG_INVALID", CatalogError.format(detail, location), options);
+  constructor(
+    detail: string,
+    location: CatalogErrorLocation,
+    options: { cause?: unknown; code?: CatalogErrorCode } = {},
+  ) {
+    const code = options.code ?? "CATALOG_INVALID";
+    super(code, CatalogError.format(detail, location), options);
+    this.code = code;
     this.source = location.source;
     this.line = location.line;
     this.column = location.column;
@@ -55,16 +68,29 @@ export class CatalogError extends EvalgateError {
   }
 }
 
-/** The catalog file does not exist (the only case where a caller may fall back to defaults). */
-export class CatalogNotFoundError extends CatalogError {
-  override readonly code = "CATALOG_NOT_FOUND";
-  constructor(path: string, options?: { cause?: unknown }) {
-    super("catalog file not found", { source: path }, options);
-  }
+/** The catalog file at `path` does not exist (`CATALOG_NOT_FOUND`). */
+export function catalogNotFound(path: string, options: { cause?: unknown } = {}): CatalogError {
+  return new CatalogError(
+    "catalog file not found",
+    { source: path },
+    {
+      ...options,
+      code: "CATALOG_NOT_FOUND",
+    },
+  );
 }
 
-/** The codes of the catalog errors, one per class. */
-export const CATALOG_ERROR_CODES = ["CATALOG_INVALID", "CATALOG_NOT_FOUND"] as const;
-
 export const isCatalogError = errorGuard<CatalogError>(...CATALOG_ERROR_CODES);
-export const isCatalogNotFoundError = errorGuard<CatalogNotFoundError>("CATALOG_NOT_FOUND");
+export const isCatalogNotFoundError = errorGuard<CatalogError>("CATALOG_NOT_FOUND");
+
+// The name of the class folded into CatalogError, kept for one release.
+
+/** @deprecated use CatalogError and code "CATALOG_NOT_FOUND" (isEvalgateError(e, "CATALOG_NOT_FOUND")) */
+export const CatalogNotFoundError = deprecatedErrorAlias(
+  CatalogError,
+  "CATALOG_NOT_FOUND",
+  "CatalogNotFoundError",
+  catalogNotFound,
+);
+/** @deprecated use CatalogError and code "CATALOG_NOT_FOUND" (isEvalgateError(e, "CATALOG_NOT_FOUND")) */
+export type CatalogNotFoundError = CatalogError;

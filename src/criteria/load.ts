@@ -1,6 +1,6 @@
 import { basename, dirname, extname } from "node:path";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
-import { CatalogError, CatalogNotFoundError } from "./errors.js";
+import { CatalogError, catalogNotFound } from "./errors.js";
 import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
 import { type CatalogFormat, type ParseCatalogOptions, parseLocatedCatalog } from "./parse.js";
@@ -34,7 +34,7 @@ async function readCatalogText(path: string): Promise<string> {
   const read = await readRegularTextFile(path, MAX_CATALOG_FILE_BYTES);
   if (read.ok) return read.text;
   const { kind, reason, fileType } = read.problem;
-  if (kind === "missing") throw new CatalogNotFoundError(path);
+  if (kind === "missing") throw catalogNotFound(path);
   if (fileType === "a directory") {
     throw new CatalogError("expected a catalog file, found a directory", { source: path });
   }
@@ -46,7 +46,7 @@ async function readCatalogText(path: string): Promise<string> {
  * normalised, validated `Catalog`. Only a regular file of at most MAX_CATALOG_FILE_BYTES is read
  * (a FIFO or device is refused before it is opened). Every file it names stays inside its
  * folder, and its function criteria name only built-in, folder-local or application-allowed
- * functions. A missing file is a `CatalogNotFoundError`; a file that exists but is invalid is a
+ * functions. A missing file is a `CATALOG_NOT_FOUND` CatalogError; a file that exists but is invalid is a
  * `CatalogError` naming the line or path — never a silent fallback.
  *
  * @example

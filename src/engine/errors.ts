@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
 
 /**
@@ -63,12 +63,24 @@ export function judgeCallError(error: unknown): ModelCallError {
   return error;
 }
 
+/** The codes of a funding project that cannot be evaluated. */
+export const PROJECT_ERROR_CODES = [
+  "PROJECT_INVALID",
+  "PROJECT_NOT_FOUND",
+  "PROJECT_EMPTY",
+  "PROJECT_ID_INVALID",
+] as const;
+export type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
+
 /**
- * A funding project that cannot be evaluated: its id is not a plain folder name, its folder does
- * not exist, or it holds no documents. Names the project and the folder tried.
+ * A funding project that cannot be evaluated; `code` says why: its id is not a plain folder name
+ * (`PROJECT_ID_INVALID`), its folder does not exist (`PROJECT_NOT_FOUND`), or it holds no
+ * documents (`PROJECT_EMPTY`); `PROJECT_INVALID` when none is given. Names the project and the
+ * folder tried.
  */
 export class ProjectError extends EvalgateError {
-  override readonly name: string = "ProjectError";
+  override name = "ProjectError";
+  override readonly code: ProjectErrorCode;
 
   constructor(
     /** The project id as given. */
@@ -76,50 +88,48 @@ export class ProjectError extends EvalgateError {
     /** The folder looked in (absolute). */
     readonly folder: string,
     reason: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; code?: ProjectErrorCode } = {},
   ) {
-    super("PROJECT_INVALID", `project '${projectId}' (${folder}): ${reason}`, options);
+    const code = options.code ?? "PROJECT_INVALID";
+    super(code, `project '${projectId}' (${folder}): ${reason}`, options);
+    this.code = code;
   }
 }
 
-/** The project folder does not exist under the data directory (or is not a folder). */
-export class ProjectNotFoundError extends ProjectError {
-  override readonly name = "ProjectNotFoundError";
-  override readonly code = "PROJECT_NOT_FOUND";
-
-  constructor(projectId: string, folder: string, options?: { cause?: unknown }) {
-    super(projectId, folder, "no such project folder", options);
-  }
+/** The project folder does not exist under the data directory, or is not a folder. */
+export function projectNotFound(
+  projectId: string,
+  folder: string,
+  options: { cause?: unknown } = {},
+): ProjectError {
+  return new ProjectError(projectId, folder, "no such project folder", {
+    ...options,
+    code: "PROJECT_NOT_FOUND",
+  });
 }
 
 /** The project folder holds no .md, .txt or .json document, so there is no evidence to judge. */
-export class EmptyProjectError extends ProjectError {
-  override readonly name = "EmptyProjectError";
-  override readonly code = "PROJECT_EMPTY";
-
-  constructor(projectId: string, folder: string) {
-    super(projectId, folder, "the folder holds no documents (.md, .txt or .json)");
-  }
+export function emptyProject(projectId: string, folder: string): ProjectError {
+  return new ProjectError(projectId, folder, "the folder holds no documents (.md, .txt or .json)", {
+    code: "PROJECT_EMPTY",
+  });
 }
 
 /** A project id that is not a single folder name (empty, a path, `..`). */
-export class InvalidProjectIdError extends ProjectError {
-  override readonly name = "InvalidProjectIdError";
-  override readonly code = "PROJECT_ID_INVALID";
-
-  constructor(projectId: string, folder: string) {
-    super(projectId, folder, "a project id is one folder name, without '/', '\\' or '..'");
-  }
+export function invalidProjectId(projectId: string, folder: string): ProjectError {
+  return new ProjectError(
+    projectId,
+    folder,
+    "a project id is one folder name, without '/', '\\' or '..'",
+    { code: "PROJECT_ID_INVALID" },
+  );
 }
 
 /** The codes of the evaluation engine's errors, one per class. */
 export const ENGINE_ERROR_CODES = [
   "EVALUATION_FAILED",
   "EVALUATION_MODEL_FAILED",
-  "PROJECT_INVALID",
-  "PROJECT_NOT_FOUND",
-  "PROJECT_EMPTY",
-  "PROJECT_ID_INVALID",
+  ...PROJECT_ERROR_CODES,
   "CONTENT_TOO_LARGE",
 ] as const;
 
@@ -128,13 +138,40 @@ export const isEvaluationError = errorGuard<EvaluationError>(
   "EVALUATION_MODEL_FAILED",
 );
 export const isEvaluationModelError = errorGuard<EvaluationModelError>("EVALUATION_MODEL_FAILED");
-export const isProjectError = errorGuard<ProjectError>(
-  "PROJECT_INVALID",
-  "PROJECT_NOT_FOUND",
-  "PROJECT_EMPTY",
-  "PROJECT_ID_INVALID",
-);
+export const isProjectError = errorGuard<ProjectError>(...PROJECT_ERROR_CODES);
 export const isContentTooLargeError = errorGuard<ContentTooLargeError>("CONTENT_TOO_LARGE");
-export const isProjectNotFoundError = errorGuard<ProjectNotFoundError>("PROJECT_NOT_FOUND");
-export const isEmptyProjectError = errorGuard<EmptyProjectError>("PROJECT_EMPTY");
-export const isInvalidProjectIdError = errorGuard<InvalidProjectIdError>("PROJECT_ID_INVALID");
+export const isProjectNotFoundError = errorGuard<ProjectError>("PROJECT_NOT_FOUND");
+export const isEmptyProjectError = errorGuard<ProjectError>("PROJECT_EMPTY");
+export const isInvalidProjectIdError = errorGuard<ProjectError>("PROJECT_ID_INVALID");
+
+// The names of the classes folded into ProjectError, kept for one release.
+
+/** @deprecated use ProjectError and code "PROJECT_NOT_FOUND" (isEvalgateError(e, "PROJECT_NOT_FOUND")) */
+export const ProjectNotFoundError = deprecatedErrorAlias(
+  ProjectError,
+  "PROJECT_NOT_FOUND",
+  "ProjectNotFoundError",
+  projectNotFound,
+);
+/** @deprecated use ProjectError and code "PROJECT_NOT_FOUND" (isEvalgateError(e, "PROJECT_NOT_FOUND")) */
+export type ProjectNotFoundError = ProjectError;
+
+/** @deprecated use ProjectError and code "PROJECT_EMPTY" (isEvalgateError(e, "PROJECT_EMPTY")) */
+export const EmptyProjectError = deprecatedErrorAlias(
+  ProjectError,
+  "PROJECT_EMPTY",
+  "EmptyProjectError",
+  emptyProject,
+);
+/** @deprecated use ProjectError and code "PROJECT_EMPTY" (isEvalgateError(e, "PROJECT_EMPTY")) */
+export type EmptyProjectError = ProjectError;
+
+/** @deprecated use ProjectError and code "PROJECT_ID_INVALID" (isEvalgateError(e, "PROJECT_ID_INVALID")) */
+export const InvalidProjectIdError = deprecatedErrorAlias(
+  ProjectError,
+  "PROJECT_ID_INVALID",
+  "InvalidProjectIdError",
+  invalidProjectId,
+);
+/** @deprecated use ProjectError and code "PROJECT_ID_INVALID" (isEvalgateError(e, "PROJECT_ID_INVALID")) */
+export type InvalidProjectIdError = ProjectError;

@@ -50,6 +50,7 @@ export {
   EvaluationModelError,
   InvalidProjectIdError,
   ProjectError,
+  type ProjectErrorCode,
   ProjectNotFoundError,
 } from "./errors.js";
 export { evaluateContent } from "./evaluateContent.js";

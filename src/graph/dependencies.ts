@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFileSync } from "../untrusted/regularFile.js";
-import { DependencyMapError } from "./errors.js";
+import { GraphError } from "./errors.js";
 
 /** The largest configuration file (dependency map, proposal sections) read. */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
@@ -29,12 +29,17 @@ export type DependencyMap = z.infer<typeof DependencyMapSchema>;
 export function loadDependencyMap(path: string): DependencyMap {
   const raw = readConfigJson(
     path,
-    (reason) => new DependencyMapError(`${path}: cannot read the dependency map: ${reason}`),
+    (reason) =>
+      new GraphError(
+        "DEPENDENCY_MAP_INVALID",
+        `${path}: cannot read the dependency map: ${reason}`,
+      ),
   );
   const parsed = DependencyMapSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DependencyMapError(
+    throw new GraphError(
+      "DEPENDENCY_MAP_INVALID",
       `${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
     );
   }

@@ -1,70 +1,75 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 import { shownId } from "./reviewInput.js";
 
-/** A state field named in node options is not one the state has. */
-export class StatePathError extends EvalgateError {
-  override readonly name = "StatePathError";
-  override readonly code = "STATE_PATH_INVALID";
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super("STATE_PATH_INVALID", `state field "${path}": ${detail}`);
+/** The codes of the graph's errors. */
+export const GRAPH_ERROR_CODES = [
+  "STATE_PATH_INVALID",
+  "DEPENDENCY_MAP_INVALID",
+  "RFP_UNREADABLE",
+  "NOTHING_EVALUATED",
+  "GENERATION_OUTPUT_INVALID",
+  "RESUME_WITHOUT_PAUSE",
+  "RESUME_INVALID",
+  "RUN_SETTINGS_CHANGED",
+] as const;
+export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
+
+/**
+ * An error of the evaluation and proposal graphs; `code` says what: a state field named in node
+ * options that the state does not have (`STATE_PATH_INVALID`), a dependency map that cannot be
+ * read or has a wrong shape (`DEPENDENCY_MAP_INVALID`), an RFP that is missing or unreadable
+ * (`RFP_UNREADABLE`), not one criterion evaluated (`NOTHING_EVALUATED`), a writer's answer that
+ * cannot be used (`GENERATION_OUTPUT_INVALID`), a review answer for a thread that is not paused
+ * (`RESUME_WITHOUT_PAUSE`), a review answer no review takes (`RESUME_INVALID`,
+ * ReviewResumeInvalidError), or a run resumed with other settings than the thread started with
+ * (`RUN_SETTINGS_CHANGED`).
+ */
+export class GraphError extends EvalgateError {
+  override name = "GraphError";
+  override readonly code: GraphErrorCode;
+
+  constructor(code: GraphErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options);
+    this.code = code;
   }
 }
 
-/** A dependency map (which content depends on which) that cannot be read or has a wrong shape. */
-export class DependencyMapError extends EvalgateError {
-  override readonly name = "DependencyMapError";
-  override readonly code = "DEPENDENCY_MAP_INVALID";
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super("DEPENDENCY_MAP_INVALID", message, options);
-  }
+/** A state field named in node options is not one the state has (`STATE_PATH_INVALID`). */
+export function statePathError(path: string, detail: string): GraphError {
+  return new GraphError("STATE_PATH_INVALID", `state field "${path}": ${detail}`);
 }
 
-/** The RFP is missing or cannot be read: nothing can be written. */
-export class RfpLoadError extends EvalgateError {
-  override readonly name = "RfpLoadError";
-  override readonly code = "RFP_UNREADABLE";
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super("RFP_UNREADABLE", message, options);
-  }
-}
-
-/** Not one criterion could be evaluated (every judge answer unusable): a processing failure. */
-export class NothingEvaluatedError extends EvalgateError {
-  override readonly name = "NothingEvaluatedError";
-  override readonly code = "NOTHING_EVALUATED";
-  constructor(readonly reasons: readonly string[]) {
-    super(
-      "NOTHING_EVALUATED",
-      `no criterion could be evaluated${reasons.length === 0 ? "" : ` (${reasons.join("; ")})`}`,
-    );
-  }
-}
-
-/** The writer's answer could not be used (no JSON object, wrong shape, empty text). */
-export class GenerationOutputError extends EvalgateError {
-  override readonly name = "GenerationOutputError";
-  override readonly code = "GENERATION_OUTPUT_INVALID";
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super("GENERATION_OUTPUT_INVALID", message, options);
-  }
+/** Not one criterion could be evaluated, every judge answer unusable (`NOTHING_EVALUATED`). */
+export function nothingEvaluated(reasons: readonly string[]): GraphError {
+  return new GraphError(
+    "NOTHING_EVALUATED",
+    `no criterion could be evaluated${reasons.length === 0 ? "" : ` (${reasons.join("; ")})`}`,
+  );
 }
 
 /**
  * A reviewer's answer (a Command with `resume`) arrived for a thread that is not paused for
- * review: it finished, it is running, or it never started. Nothing was run.
+ * review: it finished, it is running, or it never started (`RESUME_WITHOUT_PAUSE`). Nothing ran.
  */
-export class ResumeWithoutPauseError extends EvalgateError {
-  override readonly name = "ResumeWithoutPauseError";
+export function resumeWithoutPause(threadId: string): GraphError {
+  return new GraphError(
+    "RESUME_WITHOUT_PAUSE",
+    `thread '${threadId}' is not paused for review: there is nothing to resume`,
+  );
+}
 
-  constructor(readonly threadId: string) {
-    super(
-      "RESUME_WITHOUT_PAUSE",
-      `thread '${threadId}' is not paused for review: there is nothing to resume`,
-    );
-  }
+/**
+ * A run resumed a thread with settings (model, passing threshold, revision limit, mode) other
+ * than those it started with (`RUN_SETTINGS_CHANGED`); nothing was run. Pass
+ * `overrideSettings: true` in the run's `configurable` to apply the new ones.
+ */
+export function runSettingsChanged(threadId: string, changes: readonly string[]): GraphError {
+  return new GraphError(
+    "RUN_SETTINGS_CHANGED",
+    `thread '${threadId}' was started with other settings (${changes.join("; ")}): resume it ` +
+      "with the settings it started with, or override them explicitly (overrideSettings: true, " +
+      "--override-settings)",
+  );
 }
 
 /** One thing wrong with a resume value: where (a path into the value) and what. */
@@ -79,8 +84,8 @@ export interface ResumeIssue {
  * an id with characters ids do not have…). Refused before the run starts: nothing is stored, the
  * thread stays paused.
  */
-export class ReviewResumeInvalidError extends EvalgateError {
-  override readonly name = "ReviewResumeInvalidError";
+export class ReviewResumeInvalidError extends GraphError {
+  override name = "ReviewResumeInvalidError";
 
   constructor(
     readonly threadId: string,
@@ -97,48 +102,67 @@ export class ReviewResumeInvalidError extends EvalgateError {
   }
 }
 
-/**
- * A run resumed a thread with settings (model, passing threshold, revision limit, mode) other
- * than those it started with; nothing was run. Pass `overrideSettings: true` in the run's
- * `configurable` to apply the new ones (they are recorded with the thread).
- */
-export class RunSettingsChangedError extends EvalgateError {
-  override readonly name = "RunSettingsChangedError";
-
-  constructor(
-    readonly threadId: string,
-    readonly changes: readonly string[],
-  ) {
-    super(
-      "RUN_SETTINGS_CHANGED",
-      `thread '${threadId}' was started with other settings (${changes.join("; ")}): resume it ` +
-        "with the settings it started with, or override them explicitly (overrideSettings: true, " +
-        "--override-settings)",
-    );
-  }
-}
-
-/** The codes of the graph's errors, one per class. */
-export const GRAPH_ERROR_CODES = [
-  "STATE_PATH_INVALID",
-  "DEPENDENCY_MAP_INVALID",
-  "RFP_UNREADABLE",
-  "NOTHING_EVALUATED",
-  "GENERATION_OUTPUT_INVALID",
-  "RESUME_WITHOUT_PAUSE",
-  "RESUME_INVALID",
-  "RUN_SETTINGS_CHANGED",
-] as const;
-
-export const isStatePathError = errorGuard<StatePathError>("STATE_PATH_INVALID");
-export const isDependencyMapError = errorGuard<DependencyMapError>("DEPENDENCY_MAP_INVALID");
-export const isRfpLoadError = errorGuard<RfpLoadError>("RFP_UNREADABLE");
-export const isNothingEvaluatedError = errorGuard<NothingEvaluatedError>("NOTHING_EVALUATED");
-export const isGenerationOutputError = errorGuard<GenerationOutputError>(
-  "GENERATION_OUTPUT_INVALID",
-);
-export const isResumeWithoutPauseError =
-  errorGuard<ResumeWithoutPauseError>("RESUME_WITHOUT_PAUSE");
+export const isGraphError = errorGuard<GraphError>(...GRAPH_ERROR_CODES);
+export const isStatePathError = errorGuard<GraphError>("STATE_PATH_INVALID");
+export const isDependencyMapError = errorGuard<GraphError>("DEPENDENCY_MAP_INVALID");
+export const isRfpLoadError = errorGuard<GraphError>("RFP_UNREADABLE");
+export const isNothingEvaluatedError = errorGuard<GraphError>("NOTHING_EVALUATED");
+export const isGenerationOutputError = errorGuard<GraphError>("GENERATION_OUTPUT_INVALID");
+export const isResumeWithoutPauseError = errorGuard<GraphError>("RESUME_WITHOUT_PAUSE");
 export const isReviewResumeInvalidError = errorGuard<ReviewResumeInvalidError>("RESUME_INVALID");
-export const isRunSettingsChangedError =
-  errorGuard<RunSettingsChangedError>("RUN_SETTINGS_CHANGED");
+export const isRunSettingsChangedError = errorGuard<GraphError>("RUN_SETTINGS_CHANGED");
+
+// The names of the classes folded into GraphError, kept for one release.
+
+/** @deprecated use GraphError and code "STATE_PATH_INVALID" (isEvalgateError(e, "STATE_PATH_INVALID")) */
+export const StatePathError = deprecatedErrorAlias(
+  GraphError,
+  "STATE_PATH_INVALID",
+  "StatePathError",
+  statePathError,
+);
+/** @deprecated use GraphError and code "STATE_PATH_INVALID" (isEvalgateError(e, "STATE_PATH_INVALID")) */
+export type StatePathError = GraphError;
+
+/** @deprecated use GraphError and code "DEPENDENCY_MAP_INVALID" (isEvalgateError(e, "DEPENDENCY_MAP_INVALID")) */
+export const DependencyMapError = deprecatedErrorAlias(
+  GraphError,
+  "DEPENDENCY_MAP_INVALID",
+  "DependencyMapError",
+  (message: string, options: { cause?: unknown } = {}) =>
+    new GraphError("DEPENDENCY_MAP_INVALID", message, options),
+);
+/** @deprecated use GraphError and code "DEPENDENCY_MAP_INVALID" (isEvalgateError(e, "DEPENDENCY_MAP_INVALID")) */
+export type DependencyMapError = GraphError;
+
+/** @deprecated use GraphError and code "RFP_UNREADABLE" (isEvalgateError(e, "RFP_UNREADABLE")) */
+export const RfpLoadError = deprecatedErrorAlias(
+  GraphError,
+  "RFP_UNREADABLE",
+  "RfpLoadError",
+  (message: string, options: { cause?: unknown } = {}) =>
+    new GraphError("RFP_UNREADABLE", message, options),
+);
+/** @deprecated use GraphError and code "RFP_UNREADABLE" (isEvalgateError(e, "RFP_UNREADABLE")) */
+export type RfpLoadError = GraphError;
+
+/** @deprecated use GraphError and code "GENERATION_OUTPUT_INVALID" (isEvalgateError(e, "GENERATION_OUTPUT_INVALID")) */
+export const GenerationOutputError = deprecatedErrorAlias(
+  GraphError,
+  "GENERATION_OUTPUT_INVALID",
+  "GenerationOutputError",
+  (message: string, options: { cause?: unknown } = {}) =>
+    new GraphError("GENERATION_OUTPUT_INVALID", message, options),
+);
+/** @deprecated use GraphError and code "GENERATION_OUTPUT_INVALID" (isEvalgateError(e, "GENERATION_OUTPUT_INVALID")) */
+export type GenerationOutputError = GraphError;
+
+/** @deprecated use GraphError and code "NOTHING_EVALUATED" (isEvalgateError(e, "NOTHING_EVALUATED")) */
+export const NothingEvaluatedError = deprecatedErrorAlias(
+  GraphError,
+  "NOTHING_EVALUATED",
+  "NothingEvaluatedError",
+  nothingEvaluated,
+);
+/** @deprecated use GraphError and code "NOTHING_EVALUATED" (isEvalgateError(e, "NOTHING_EVALUATED")) */
+export type NothingEvaluatedError = GraphError;

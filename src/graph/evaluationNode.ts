@@ -12,7 +12,7 @@ import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { contentProblem, humanReadable } from "./contentProblem.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
-import { NothingEvaluatedError } from "./errors.js";
+import { nothingEvaluated } from "./errors.js";
 import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
 import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure } from "./failure.js";
@@ -281,7 +281,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
       const judged = await judge(stage, { content, catalog, state, config });
       const result = await resultForState(judged, traceStoreFor(options.traces, config), config);
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
-        const nothing = new NothingEvaluatedError(result.warnings);
+        const nothing = nothingEvaluated(result.warnings);
         return { ...failedUpdate(stage, nothing, result), ...settled.update };
       }
       return { ...reviewUpdate(stage, result), ...settled.update };

@@ -17,7 +17,7 @@ import { fillTemplate } from "../judge/template.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
-import { GenerationOutputError } from "./errors.js";
+import { GraphError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
 import { describeFailure } from "./failure.js";
 import { ACCEPTED_STATUSES, type InterruptMetadata } from "./model.js";
@@ -55,14 +55,16 @@ function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>, what: string): T
   const scan = scanJsonObjects(text);
   const first = scan.objects[0];
   if (first === undefined) {
-    throw new GenerationOutputError(
+    throw new GraphError(
+      "GENERATION_OUTPUT_INVALID",
       `the ${what} answer has no JSON object${scan.truncated ? " (it was cut off)" : ""}`,
     );
   }
   const parsed = schema.safeParse(first.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new GenerationOutputError(
+    throw new GraphError(
+      "GENERATION_OUTPUT_INVALID",
       `the ${what} answer does not fit: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
     );
   }
@@ -75,7 +77,7 @@ function sectionText(text: string): string {
     .trim()
     .replace(/^```[a-z]*\n([\s\S]*?)\n```$/i, "$1")
     .trim();
-  if (body === "") throw new GenerationOutputError("the section answer is empty");
+  if (body === "") throw new GraphError("GENERATION_OUTPUT_INVALID", "the section answer is empty");
   return body;
 }
 

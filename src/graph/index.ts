@@ -18,6 +18,9 @@ export {
 export {
   DependencyMapError,
   GenerationOutputError,
+  GraphError,
+  type GraphErrorCode,
+  isGraphError,
   NothingEvaluatedError,
   RfpLoadError,
   StatePathError,

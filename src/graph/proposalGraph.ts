@@ -4,7 +4,7 @@ import { Command, END, START } from "@langchain/langgraph";
 import { z } from "zod";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { type DependencyMap, loadDependencyMap, readConfigJson } from "./dependencies.js";
-import { RfpLoadError } from "./errors.js";
+import { GraphError } from "./errors.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
@@ -159,6 +159,10 @@ export const MAX_RFP_BYTES = 10 * 1024 * 1024;
 /** Reads an RFP file for the graph's input: a regular file of at most MAX_RFP_BYTES. */
 export async function readRfp(path: string): Promise<string> {
   const read = await readRegularTextFile(path, MAX_RFP_BYTES);
-  if (!read.ok) throw new RfpLoadError(`cannot read the RFP at ${path}: ${read.problem.reason}`);
+  if (!read.ok)
+    throw new GraphError(
+      "RFP_UNREADABLE",
+      `cannot read the RFP at ${path}: ${read.problem.reason}`,
+    );
   return read.text;
 }

@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { _markInvalidResume, Command } from "@langchain/langgraph";
 import { ReviewResponseSchema } from "./agentInbox.js";
-import { type ResumeIssue, ResumeWithoutPauseError, ReviewResumeInvalidError } from "./errors.js";
+import { type ResumeIssue, ReviewResumeInvalidError, resumeWithoutPause } from "./errors.js";
 import { InterruptIdSchema, REVIEW_LIMITS, readableIssues } from "./reviewInput.js";
 import { type SnapshotParts, threadProgress } from "./threadProgress.js";
 
@@ -22,7 +22,7 @@ function isResume(input: unknown): boolean {
  * runs nothing for such a resume and answers with the last state, so the check cannot live in a
  * node: every run of the graph (invoke, stream, streamEvents all pass through its stream
  * iterator) first reads the thread's state when the input is a resume, and throws
- * ResumeWithoutPauseError when the thread is not paused (threadProgress): no task waits on an
+ * a RESUME_WITHOUT_PAUSE GraphError when the thread is not paused (threadProgress): no task waits on an
  * interrupt, or the one that did has written its answer (the writes wait to be applied: run the
  * thread on with `invoke(null)`). Graphs without a
  * checkpointer (none attached yet) are left as they are.
@@ -38,7 +38,7 @@ export function rejectIdleResume<Graph extends ResumableGraph>(graph: Graph): Gr
     if (isResume(input) && graph.checkpointer && typeof threadId === "string") {
       const state = await graph.getState({ configurable: { thread_id: threadId } });
       if (threadProgress(state).kind !== "paused") {
-        throw new ResumeWithoutPauseError(threadId);
+        throw resumeWithoutPause(threadId);
       }
     }
     yield* original(input, options);

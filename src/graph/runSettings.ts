@@ -6,7 +6,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import { EvaluationModeSchema } from "../engine/options.js";
-import { RunSettingsChangedError } from "./errors.js";
+import { runSettingsChanged } from "./errors.js";
 
 const SETTING_KEYS = ["model", "passingThreshold", "maxRevisions", "mode"] as const;
 type SettingKey = (typeof SETTING_KEYS)[number];
@@ -63,7 +63,7 @@ export interface SettledRunSettings {
 
 /**
  * The settings a node runs by: on a thread's first run, the run's own (recorded); after that the
- * thread's, with a run's different ones refused (RunSettingsChangedError) unless the run asks to
+ * thread's, with a run's different ones refused (RUN_SETTINGS_CHANGED) unless the run asks to
  * override them: `configurable: { thread_id, overrideSettings: true }` in its config.
  */
 export function settleRunSettings(
@@ -81,7 +81,7 @@ export function settleRunSettings(
   if (changes.length === 0) return { context: { ...keptSettings, ...settings }, update: {} };
   if (!override) {
     const threadId = config?.configurable?.thread_id;
-    throw new RunSettingsChangedError(typeof threadId === "string" ? threadId : "?", changes);
+    throw runSettingsChanged(typeof threadId === "string" ? threadId : "?", changes);
   }
   const at = now().toISOString();
   const record: ThreadSettings = {

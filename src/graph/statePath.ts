@@ -1,4 +1,4 @@
-import { StatePathError } from "./errors.js";
+import { statePathError } from "./errors.js";
 import type { SectionData } from "./model.js";
 import type { OverallProposalStateType, ProposalUpdate } from "./state.js";
 
@@ -47,13 +47,13 @@ export function parseStatePath(path: string): StatePath {
   if (parts.length === 1 && isTopLevel(path)) return { kind: "field", key: path };
   if (parts.length === 3 && parts[0] === "sections") {
     const [, sectionId = "", field = ""] = parts;
-    if (sectionId === "") throw new StatePathError(path, "the section id is empty");
+    if (sectionId === "") throw statePathError(path, "the section id is empty");
     if (!isSectionField(field)) {
-      throw new StatePathError(path, `a section has ${SECTION_FIELDS.join(", ")}, not "${field}"`);
+      throw statePathError(path, `a section has ${SECTION_FIELDS.join(", ")}, not "${field}"`);
     }
     return { kind: "section", sectionId, field };
   }
-  throw new StatePathError(
+  throw statePathError(
     path,
     `expected one of ${[...TOP_LEVEL_FIELDS].join(", ")} or sections.<id>.<${SECTION_FIELDS.join("|")}>`,
   );

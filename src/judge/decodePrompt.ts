@@ -103,7 +103,7 @@ function scopeOf(parts: DecodePromptParts): Record<string, unknown> {
 }
 
 /**
- * Renders a decode prompt. Throws DecodeTemplateError (rubric, criterion, line) when the template
+ * Renders a decode prompt. Throws a PROMPT_TEMPLATE_INVALID JudgeError (rubric, criterion, line) when the template
  * cannot be rendered.
  */
 export function renderDecodePrompt(parts: DecodePromptParts): string {

@@ -3,7 +3,7 @@
  * questions %}`, `{% if %}…{% elif %}`, `loop.index`, filters such as `upper` and `length`),
  * rendered by the engine for untrusted authors (src/criteria/promptTemplate.ts): no function
  * calls, no file, no prototype, bounded size, steps, memory, time and output. Every failure is a
- * DecodeTemplateError naming where it is.
+ * a PROMPT_TEMPLATE_INVALID JudgeError naming where it is.
  */
 import {
   type CompiledPromptTemplate,
@@ -12,7 +12,7 @@ import {
   type PromptTemplateProblem,
   renderPromptTemplate,
 } from "../criteria/promptTemplate.js";
-import { DecodeTemplateError, type JudgeErrorLocation } from "./errors.js";
+import { JudgeError, type JudgeErrorLocation } from "./errors.js";
 
 export {
   MAX_RENDER_STEPS,
@@ -24,15 +24,12 @@ export {
 /** The most characters a rendered decode prompt may have. */
 export const MAX_DECODE_PROMPT_CHARS = MAX_RENDERED_CHARS;
 
-function templateError(
-  problem: PromptTemplateProblem,
-  location: JudgeErrorLocation,
-): DecodeTemplateError {
+function templateError(problem: PromptTemplateProblem, location: JudgeErrorLocation): JudgeError {
   const { message, ...place } = problem;
-  return new DecodeTemplateError(message, { ...location, ...place });
+  return new JudgeError(message, { ...location, ...place }, { code: "PROMPT_TEMPLATE_INVALID" });
 }
 
-/** Compiles a template; throws DecodeTemplateError naming the line of what is wrong. */
+/** Compiles a template; throws a PROMPT_TEMPLATE_INVALID JudgeError naming the line of what is wrong. */
 export function compileDecodeTemplate(
   template: string,
   location: JudgeErrorLocation = {},
@@ -44,7 +41,7 @@ export function compileDecodeTemplate(
 
 /**
  * Checks a template without rendering it: its size, syntax, tags and filters. Throws
- * DecodeTemplateError (with the line) when it cannot be rendered.
+ * a PROMPT_TEMPLATE_INVALID JudgeError (with the line) when it cannot be rendered.
  */
 export function checkDecodeTemplate(template: string, location: JudgeErrorLocation = {}): void {
   compileDecodeTemplate(template, location);
@@ -52,7 +49,7 @@ export function checkDecodeTemplate(template: string, location: JudgeErrorLocati
 
 /**
  * Renders a decode prompt with `scope` as its variables. Errors (syntax, a refused tag, an
- * unknown filter, a limit reached) are DecodeTemplateErrors naming `location` and the line. Runs
+ * unknown filter, a limit reached) are PROMPT_TEMPLATE_INVALID errors naming `location` and the line. Runs
  * of blank lines are reduced to one.
  */
 export function renderDecodeTemplate(

@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 
 /** Where a judge problem is: the criterion, the template and the place inside it, when known. */
 export interface JudgeErrorLocation {
@@ -24,30 +24,47 @@ export function formatJudgeLocation(location: JudgeErrorLocation): string {
   return parts.length > 0 ? parts.join(" › ") : "judge";
 }
 
-/** Base class of the errors raised while building or reading judge prompts. */
+/** The codes of the judge's errors. */
+export const JUDGE_ERROR_CODES = [
+  "JUDGE_FAILED",
+  "JUDGE_PROMPT_INVALID",
+  "PROMPT_PLACEHOLDER_UNKNOWN",
+  "PROMPT_TEMPLATE_INVALID",
+  "METHOD_NOT_JUDGED",
+] as const;
+export type JudgeErrorCode = (typeof JUDGE_ERROR_CODES)[number];
+
+/**
+ * An error raised while building or reading judge prompts; `code` says what:
+ * `JUDGE_PROMPT_INVALID` (a prompt cannot be built: unusable content, bad rubric items),
+ * `PROMPT_TEMPLATE_INVALID` (a decode prompt template cannot be rendered: a syntax error, a tag or
+ * member templates may not use, a render over its limits; the location names the line),
+ * `PROMPT_PLACEHOLDER_UNKNOWN` (PromptTemplateError), `METHOD_NOT_JUDGED` (UnjudgedMethodError),
+ * `JUDGE_FAILED` when none is given.
+ */
 export class JudgeError extends EvalgateError {
   override name = "JudgeError";
+  override readonly code: JudgeErrorCode;
   readonly location: JudgeErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
 
-  constructor(detail: string, location: JudgeErrorLocation = {}) {
-    super("JUDGE_FAILED", `${formatJudgeLocation(location)}: ${detail}`);
+  constructor(
+    detail: string,
+    location: JudgeErrorLocation = {},
+    options: { code?: JudgeErrorCode } = {},
+  ) {
+    const code = options.code ?? "JUDGE_FAILED";
+    super(code, `${formatJudgeLocation(location)}: ${detail}`);
+    this.code = code;
     this.location = location;
     this.detail = detail;
   }
 }
 
-/** A prompt cannot be built: a criterion the LLM does not judge, unusable content, bad items. */
-export class JudgePromptError extends JudgeError {
-  override name = "JudgePromptError";
-  override readonly code = "JUDGE_PROMPT_INVALID";
-}
-
 /** A template uses a placeholder that has no value. */
 export class PromptTemplateError extends JudgeError {
   override name = "PromptTemplateError";
-  override readonly code = "PROMPT_PLACEHOLDER_UNKNOWN";
   readonly placeholder: string;
   readonly knownPlaceholders: readonly string[];
 
@@ -61,44 +78,45 @@ export class PromptTemplateError extends JudgeError {
         .map((p) => `{{${p}}}`)
         .join(", ")}`,
       location,
+      { code: "PROMPT_PLACEHOLDER_UNKNOWN" },
     );
     this.placeholder = placeholder;
     this.knownPlaceholders = knownPlaceholders;
   }
 }
 
-/**
- * A decode prompt template cannot be rendered: a syntax error, a tag or member that templates may
- * not use, a render that takes too long or writes too much. The location names the line.
- */
-export class DecodeTemplateError extends JudgeError {
-  override name = "DecodeTemplateError";
-  override readonly code = "PROMPT_TEMPLATE_INVALID";
-}
-
 /** A criterion whose method is deterministic (function, schema) was handed to the LLM judge. */
 export class UnjudgedMethodError extends JudgeError {
   override name = "UnjudgedMethodError";
-  override readonly code = "METHOD_NOT_JUDGED";
   readonly method: string;
 
   constructor(method: string, location: JudgeErrorLocation) {
-    super(`method '${method}' is scored deterministically, not by the LLM judge`, location);
+    super(`method '${method}' is scored deterministically, not by the LLM judge`, location, {
+      code: "METHOD_NOT_JUDGED",
+    });
     this.method = method;
   }
 }
 
-/** The codes of the judge's errors, one per class. */
-export const JUDGE_ERROR_CODES = [
-  "JUDGE_FAILED",
-  "JUDGE_PROMPT_INVALID",
-  "PROMPT_PLACEHOLDER_UNKNOWN",
-  "PROMPT_TEMPLATE_INVALID",
-  "METHOD_NOT_JUDGED",
-] as const;
+/** A judge prompt that cannot be built (`JUDGE_PROMPT_INVALID`): unusable content, bad items. */
+export function promptInvalid(detail: string, location: JudgeErrorLocation = {}): JudgeError {
+  return new JudgeError(detail, location, { code: "JUDGE_PROMPT_INVALID" });
+}
 
 export const isJudgeError = errorGuard<JudgeError>(...JUDGE_ERROR_CODES);
-export const isJudgePromptError = errorGuard<JudgePromptError>("JUDGE_PROMPT_INVALID");
+export const isJudgePromptError = errorGuard<JudgeError>("JUDGE_PROMPT_INVALID");
 export const isPromptTemplateError = errorGuard<PromptTemplateError>("PROMPT_PLACEHOLDER_UNKNOWN");
-export const isDecodeTemplateError = errorGuard<DecodeTemplateError>("PROMPT_TEMPLATE_INVALID");
+export const isDecodeTemplateError = errorGuard<JudgeError>("PROMPT_TEMPLATE_INVALID");
 export const isUnjudgedMethodError = errorGuard<UnjudgedMethodError>("METHOD_NOT_JUDGED");
+
+// The names of the classes folded into JudgeError, kept for one release.
+
+/** @deprecated use JudgeError and code "JUDGE_PROMPT_INVALID" (isEvalgateError(e, "JUDGE_PROMPT_INVALID")) */
+export const JudgePromptError = deprecatedErrorAlias(
+  JudgeError,
+  "JUDGE_PROMPT_INVALID",
+  "JudgePromptError",
+  promptInvalid,
+);
+/** @deprecated use JudgeError and code "JUDGE_PROMPT_INVALID" (isEvalgateError(e, "JUDGE_PROMPT_INVALID")) */
+export type JudgePromptError = JudgeError;

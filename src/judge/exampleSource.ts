@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import { JudgePromptError } from "./errors.js";
+import { promptInvalid } from "./errors.js";
 import {
   boundedExample,
   EXAMPLE_EXCERPT_CHARS,
@@ -72,15 +72,14 @@ function instant(text: string): number {
 export function inMemoryExampleSource(examples: readonly FewShotExample[]): ExampleSource {
   const parsed = z.array(FewShotExampleSchema).safeParse(examples);
   if (!parsed.success) {
-    throw new JudgePromptError(z.prettifyError(parsed.error), { source: "few-shot examples" });
+    throw promptInvalid(z.prettifyError(parsed.error), { source: "few-shot examples" });
   }
   const kept = parsed.data.map(boundedExample);
   for (const example of kept) {
     if (Number.isNaN(instant(example.decidedAt))) {
-      throw new JudgePromptError(
-        `decidedAt "${example.decidedAt.slice(0, 40)}" is not an ISO 8601 time`,
-        { source: `few-shot example ${example.labelId.slice(0, 80)}` },
-      );
+      throw promptInvalid(`decidedAt "${example.decidedAt.slice(0, 40)}" is not an ISO 8601 time`, {
+        source: `few-shot example ${example.labelId.slice(0, 80)}`,
+      });
     }
   }
   return {

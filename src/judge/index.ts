@@ -8,6 +8,7 @@ export { type AnswerJsonSchema, answerJsonSchema } from "./answerSchema.js";
 export {
   formatJudgeLocation,
   JudgeError,
+  type JudgeErrorCode,
   type JudgeErrorLocation,
   JudgePromptError,
   PromptTemplateError,

@@ -22,7 +22,7 @@ import {
 import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
 import { MAX_LIST_ITEMS } from "./answer.js";
 import { renderDecodePrompt } from "./decodePrompt.js";
-import { JudgePromptError, UnjudgedMethodError } from "./errors.js";
+import { promptInvalid, UnjudgedMethodError } from "./errors.js";
 import { fenceData } from "./fence.js";
 import { rubricItemOf } from "./rubricItem.js";
 import { fillTemplate, placeholdersOf } from "./template.js";
@@ -118,7 +118,7 @@ export function contentText(content: unknown, criterionId?: string): string {
   if (typeof content === "string") return content;
   const json = content === undefined ? undefined : JSON.stringify(content, null, 2);
   if (json === undefined) {
-    throw new JudgePromptError("content is missing or cannot be written as JSON", {
+    throw promptInvalid("content is missing or cannot be written as JSON", {
       criterionId,
       source: "content",
     });
@@ -265,14 +265,14 @@ export interface RenderRubricPromptInput {
 /** Rubric mode: one prompt in which the judge checks every rubric item. */
 export function renderRubricPrompt(input: RenderRubricPromptInput): JudgePrompt {
   if (input.items.length === 0) {
-    throw new JudgePromptError("a rubric prompt needs at least one rubric item", {
+    throw promptInvalid("a rubric prompt needs at least one rubric item", {
       source: "rubric items",
     });
   }
   const seen = new Set<string>();
   for (const item of input.items) {
     if (seen.has(item.id)) {
-      throw new JudgePromptError(`rubric item id '${item.id}' appears more than once`, {
+      throw promptInvalid(`rubric item id '${item.id}' appears more than once`, {
         criterionId: item.id,
         source: "rubric items",
       });

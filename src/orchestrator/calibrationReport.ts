@@ -10,7 +10,7 @@ import {
 } from "../scoring/calibration/buildReport.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import { type CalibrationLabel, CalibrationLabelSchema } from "../scoring/calibrationLabel.js";
-import { InvalidInputError } from "./errors.js";
+import { invalidInput } from "./errors.js";
 
 /** One page of labels, oldest decision first, after the cursor (the last label of the page before). */
 export interface CalibrationLabelPageQuery {
@@ -46,7 +46,7 @@ const LABEL_PAGE = 1000;
 export function calibrationTime(value: string | Date, field: string): string {
   const time = typeof value === "string" ? Date.parse(value.trim()) : value.getTime();
   if (Number.isNaN(time)) {
-    throw new InvalidInputError(
+    throw invalidInput(
       field,
       `"${String(value).slice(0, 60)}" is not a date or time (expected ISO 8601, e.g. 2026-11-01)`,
     );
@@ -60,7 +60,7 @@ export function resolveScope(options: CalibrationReportScope): CalibrationScope 
   if (options.until !== undefined) scope.until = calibrationTime(options.until, "until");
   if (options.contentType !== undefined) scope.contentType = options.contentType;
   if (scope.since !== undefined && scope.until !== undefined && scope.since >= scope.until) {
-    throw new InvalidInputError("until", `${scope.until} is not after since (${scope.since})`);
+    throw invalidInput("until", `${scope.until} is not after since (${scope.since})`);
   }
   return scope;
 }
@@ -75,7 +75,7 @@ function inScope(label: CalibrationLabel, scope: CalibrationScope): boolean {
 
 function checkedLabels(labels: readonly CalibrationLabel[]): CalibrationLabel[] {
   const parsed = z.array(CalibrationLabelSchema).safeParse(labels);
-  if (!parsed.success) throw new InvalidInputError("labels", z.prettifyError(parsed.error));
+  if (!parsed.success) throw invalidInput("labels", z.prettifyError(parsed.error));
   return parsed.data;
 }
 

@@ -11,7 +11,7 @@
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import { StoreDataError } from "../store/errors.js";
+import { storeDataInvalid } from "../store/errors.js";
 
 /** The row type of a deflated checkpoint, write or metadata. */
 export const DEFLATED_JSON = "deflated-json";
@@ -53,7 +53,7 @@ export class DeflatedJsonSerializer implements Serializer {
     if (type !== DEFLATED_JSON) return this.json.loadsTyped(type, data);
     const text = textOf(data);
     if (!BASE64.test(text)) {
-      throw new StoreDataError("a stored checkpoint is not readable: its text is not base64");
+      throw storeDataInvalid("a stored checkpoint is not readable: its text is not base64");
     }
     let json: Buffer;
     try {
@@ -63,7 +63,7 @@ export class DeflatedJsonSerializer implements Serializer {
         error instanceof RangeError
           ? `it expands beyond ${this.maxBytes} bytes`
           : "its deflated data is damaged";
-      throw new StoreDataError(`a stored checkpoint is not readable: ${reason}`, { cause: error });
+      throw storeDataInvalid(`a stored checkpoint is not readable: ${reason}`, { cause: error });
     }
     return this.json.loadsTyped("json", json);
   }

@@ -19,12 +19,12 @@ import {
   titleFrom,
 } from "./deskViews.js";
 import {
-  ForbiddenError,
-  InvalidInputError,
-  NotAssignedError,
-  ReviewNotPendingError,
-  ThreadNotFailedError,
-  UnknownThreadError,
+  forbidden,
+  invalidInput,
+  notAssigned,
+  reviewNotPending,
+  threadNotFailed,
+  unknownThread,
 } from "./errors.js";
 import type { JobQueue } from "./jobs/jobQueue.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
@@ -74,9 +74,9 @@ export async function accessThread(
 ): Promise<ThreadRow> {
   const thread = await ctx.store.thread(threadId);
   // Threads a library orchestrator keeps in the same store are not the desk's.
-  if (thread === undefined || thread.graph !== DESK_GRAPH) throw new UnknownThreadError(threadId);
+  if (thread === undefined || thread.graph !== DESK_GRAPH) throw unknownThread(threadId);
   if (by.role !== "admin" && !(await ctx.store.isAssigned(threadId, by.name))) {
-    throw new NotAssignedError(threadId, by.name);
+    throw notAssigned(threadId, by.name);
   }
   return thread;
 }
@@ -118,11 +118,11 @@ export async function assignReviewer(
   name: string,
   by: Reviewer,
 ): Promise<void> {
-  if (by.role !== "admin") throw new ForbiddenError("assign reviewers", by.name);
+  if (by.role !== "admin") throw forbidden("assign reviewers", by.name);
   await accessThread(ctx, threadId, by);
   const reviewer = await ctx.store.reviewerByName(name);
   if (reviewer === undefined || reviewer.revokedAt !== null) {
-    throw new InvalidInputError("name", `no active reviewer named "${name}"`);
+    throw invalidInput("name", `no active reviewer named "${name}"`);
   }
   await ctx.store.assign(threadId, name);
 }
@@ -158,8 +158,7 @@ export async function getReview(
     row === undefined || snapshot === undefined
       ? undefined
       : reviewDetailOf(row, snapshot, ctx.runtime.stages);
-  if (detail === undefined)
-    throw new ReviewNotPendingError(threadId, row?.interruptId ?? "(any)", []);
+  if (detail === undefined) throw reviewNotPending(threadId, row?.interruptId ?? "(any)", []);
   return detail;
 }
 
@@ -221,7 +220,7 @@ export async function retryThread(ctx: DeskContext, threadId: string, by: Review
       thread.status !== "queued" &&
       progress?.kind === "work_left" &&
       (await lockFree(ctx, threadId));
-    if (!stranded) throw new ThreadNotFailedError(threadId, thread?.status ?? "gone");
+    if (!stranded) throw threadNotFailed(threadId, thread?.status ?? "gone");
     await ctx.store.setThreadStatus(threadId, "queued", null, {
       type: "queued",
       message: `retried by ${by.name}: ${describeProgress(progress)}`,

@@ -5,14 +5,14 @@
  */
 import { calibrationReport } from "./calibrationReport.js";
 import type { DeskContext } from "./deskActions.js";
-import { ForbiddenError } from "./deskErrors.js";
+import { forbidden } from "./deskErrors.js";
 import type { CalibrationOverview, Reviewer } from "./reviewDesk.js";
 
 export async function calibrationOverview(
   ctx: DeskContext,
   by: Reviewer,
 ): Promise<CalibrationOverview> {
-  if (by.role !== "admin") throw new ForbiddenError("see the calibration report", by.name);
+  if (by.role !== "admin") throw forbidden("see the calibration report", by.name);
   const [report, latest] = await Promise.all([
     calibrationReport({ store: ctx.store }),
     ctx.store.latestCalibrationMeasurement(),

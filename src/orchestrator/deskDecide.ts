@@ -11,12 +11,12 @@ import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import { labelsOfDecision } from "./calibrationLabels.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
 import { alreadyDecided } from "./deskViews.js";
-import { ActionNotOfferedError, InvalidInputError, ReviewNotPendingError } from "./errors.js";
+import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import type { DecisionRequest, Reviewer } from "./reviewDesk.js";
 
 /**
- * The decision as the graph takes it, checked (InvalidInputError names the field): the review
+ * The decision as the graph takes it, checked (an INVALID_INPUT refusal names the field): the review
  * boundary's schema, and an edit against the shape of the stage it replaces.
  */
 function parsedDecision(
@@ -28,23 +28,20 @@ function parsedDecision(
   const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new InvalidInputError(
-      issue?.path.map(String).join(".") || "action",
-      issue?.message ?? "invalid",
-    );
+    throw invalidInput(issue?.path.map(String).join(".") || "action", issue?.message ?? "invalid");
   }
   const unfit =
     parsed.data.action === "edit" && stage !== undefined
       ? editContentIssue(stage, parsed.data.content)
       : undefined;
-  if (unfit !== undefined) throw new InvalidInputError("content", unfit);
+  if (unfit !== undefined) throw invalidInput("content", unfit);
   const { action, reviewer: _who, ...payload } = parsed.data;
   return { action, payload };
 }
 
 async function notPending(ctx: DeskContext, threadId: string, interruptId: string) {
   const now = await ctx.store.pendingOf(threadId);
-  return new ReviewNotPendingError(
+  return reviewNotPending(
     threadId,
     interruptId,
     now.map((p) => p.interruptId),
@@ -58,17 +55,17 @@ async function reviewSeen(ctx: DeskContext, threadId: string, interruptId: strin
   return reviewsOf(threadId, snapshot).find((r) => r.interruptId === interruptId);
 }
 
-/** The corrections on the 0–1 scale (InvalidInputError naming the correction at fault). */
+/** The corrections on the 0–1 scale (an INVALID_INPUT refusal naming the correction at fault). */
 function correctionsFor(review: PendingReview | undefined, request: DecisionRequest) {
   const given = request.corrections ?? [];
   if (given.length > 0 && request.action === "retry") {
-    throw new InvalidInputError(
+    throw invalidInput(
       "corrections",
       "a retry judges again: correct scores with approve, revise or edit",
     );
   }
   const checked = checkedCorrections(review?.evaluation ?? null, given);
-  if ("issue" in checked) throw new InvalidInputError(checked.issue.field, checked.issue.message);
+  if ("issue" in checked) throw invalidInput(checked.issue.field, checked.issue.message);
   return checked.corrections;
 }
 
@@ -86,8 +83,7 @@ export async function decide(
     if (earlier !== undefined) throw alreadyDecided(earlier);
     throw await notPending(ctx, threadId, request.interruptId);
   }
-  if (!row.actions.includes(request.action))
-    throw new ActionNotOfferedError(request.action, row.actions);
+  if (!row.actions.includes(request.action)) throw actionNotOffered(request.action, row.actions);
   const stage = ctx.runtime.stages.find((s) => s.id === row.stage);
   const { action, payload } = parsedDecision(request, by, stage);
   const review = await reviewSeen(ctx, threadId, request.interruptId);

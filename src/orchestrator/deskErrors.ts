@@ -1,8 +1,9 @@
 /**
- * The review desk's errors: what it refused of a request on a reviewer's behalf. Each carries a
- * code of DESK_ERROR_STATUS (reviewDesk.ts), which the service maps to an HTTP status.
+ * The review desk's errors: what it refused of a request on a reviewer's behalf. Each is a
+ * DeskError carrying a code of DESK_ERROR_STATUS (reviewDesk.ts), which the service maps to an
+ * HTTP status; the functions below make the desk's refusals with their messages and details.
  */
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 import { quotedId, shownId } from "../graph/reviewInput.js";
 import { DESK_ERROR_STATUS, type DeskErrorCode } from "./reviewDesk.js";
 
@@ -14,122 +15,203 @@ export type DeskErrorDetails = Readonly<Record<string, unknown>>;
  * which the service maps to an HTTP status, and `details` says what exactly.
  */
 export class DeskError extends EvalgateError {
-  override readonly name: string = "DeskError";
+  override name = "DeskError";
+  override readonly code: DeskErrorCode;
   readonly details: DeskErrorDetails;
 
   constructor(code: DeskErrorCode, message: string, details: DeskErrorDetails = {}) {
     super(code, message);
+    this.code = code;
     this.details = details;
   }
 }
 
-/** No token, or a token that is unknown or revoked. */
-export class UnauthenticatedError extends DeskError {
-  override readonly name = "UnauthenticatedError";
-  constructor() {
-    super("UNAUTHENTICATED", "a valid reviewer token is needed");
-  }
+/** No token, or a token that is unknown or revoked (`UNAUTHENTICATED`). */
+export function unauthenticated(): DeskError {
+  return new DeskError("UNAUTHENTICATED", "a valid reviewer token is needed");
 }
 
-/** The reviewer's role does not allow the action (assigning reviewers takes an admin). */
-export class ForbiddenError extends DeskError {
-  override readonly name = "ForbiddenError";
-  constructor(action: string, reviewer: string) {
-    super("FORBIDDEN", `${reviewer} may not ${action}: it takes an admin`, { action, reviewer });
-  }
+/** The reviewer's role does not allow the action: assigning reviewers takes an admin (`FORBIDDEN`). */
+export function forbidden(action: string, reviewer: string): DeskError {
+  return new DeskError("FORBIDDEN", `${reviewer} may not ${action}: it takes an admin`, {
+    action,
+    reviewer,
+  });
 }
 
-/** The reviewer is not assigned to the thread. */
-export class NotAssignedError extends DeskError {
-  override readonly name = "NotAssignedError";
-  constructor(threadId: string, reviewer: string) {
-    super("NOT_ASSIGNED", `${reviewer} is not assigned to thread ${shownId(threadId)}`, {
-      threadId,
-      reviewer,
-    });
-  }
+/** The reviewer is not assigned to the thread (`NOT_ASSIGNED`). */
+export function notAssigned(threadId: string, reviewer: string): DeskError {
+  return new DeskError(
+    "NOT_ASSIGNED",
+    `${reviewer} is not assigned to thread ${shownId(threadId)}`,
+    { threadId, reviewer },
+  );
 }
 
-/** No thread of that id in the review store. */
-export class UnknownThreadError extends DeskError {
-  override readonly name = "UnknownThreadError";
-  constructor(threadId: string) {
-    super("THREAD_NOT_FOUND", `no thread ${shownId(threadId)}`, { threadId });
-  }
+/** No thread of that id in the review store (`THREAD_NOT_FOUND`). */
+export function unknownThread(threadId: string): DeskError {
+  return new DeskError("THREAD_NOT_FOUND", `no thread ${shownId(threadId)}`, { threadId });
 }
 
-/** A request the desk cannot take as given: the field and why. */
-export class InvalidInputError extends DeskError {
-  override readonly name = "InvalidInputError";
-  constructor(field: string, message: string) {
-    super("INVALID_INPUT", `${field}: ${message}`, { field });
-  }
+/** A request the desk cannot take as given: the field and why (`INVALID_INPUT`). */
+export function invalidInput(field: string, message: string): DeskError {
+  return new DeskError("INVALID_INPUT", `${field}: ${message}`, { field });
 }
 
-/** The thread does not wait for a decision on that interrupt. */
-export class ReviewNotPendingError extends DeskError {
-  override readonly name = "ReviewNotPendingError";
-  constructor(threadId: string, interruptId: string, pending: readonly string[]) {
-    const now =
-      pending.length === 0
-        ? "it waits for no review now"
-        : `it waits for ${pending.map((id) => quotedId(id)).join(", ")}`;
-    super(
-      "REVIEW_NOT_PENDING",
-      `thread ${shownId(threadId)} is not waiting for a decision on ${quotedId(interruptId)}: ${now}`,
-      { threadId, interruptId, pending: [...pending] },
-    );
-  }
+/** The thread does not wait for a decision on that interrupt (`REVIEW_NOT_PENDING`). */
+export function reviewNotPending(
+  threadId: string,
+  interruptId: string,
+  pending: readonly string[],
+): DeskError {
+  const now =
+    pending.length === 0
+      ? "it waits for no review now"
+      : `it waits for ${pending.map((id) => quotedId(id)).join(", ")}`;
+  return new DeskError(
+    "REVIEW_NOT_PENDING",
+    `thread ${shownId(threadId)} is not waiting for a decision on ${quotedId(interruptId)}: ${now}`,
+    { threadId, interruptId, pending: [...pending] },
+  );
 }
 
-/** Someone decided this review already: who, when, what. */
-export class AlreadyDecidedError extends DeskError {
-  override readonly name = "AlreadyDecidedError";
-  constructor(
-    threadId: string,
-    interruptId: string,
-    decided: { by: string; at: string; action: string; decisionId: string },
-  ) {
-    super(
-      "ALREADY_DECIDED",
-      `the review was decided already: ${decided.action} by ${decided.by} at ${decided.at}`,
-      { threadId, interruptId, ...decided },
-    );
-  }
+/** Who decided the review already, when, and what (an `ALREADY_DECIDED` refusal's details). */
+export interface EarlierDecision {
+  by: string;
+  at: string;
+  action: string;
+  decisionId: string;
 }
 
-/** The review does not offer that action (revise at the revision limit, retry on a review). */
-export class ActionNotOfferedError extends DeskError {
-  override readonly name = "ActionNotOfferedError";
-  constructor(action: string, offered: readonly string[]) {
-    super("ACTION_NOT_OFFERED", `this review takes ${offered.join(", ")} — not ${action}`, {
+/** Someone decided this review already: who, when, what (`ALREADY_DECIDED`). */
+export function alreadyDecided(
+  threadId: string,
+  interruptId: string,
+  decided: EarlierDecision,
+): DeskError {
+  return new DeskError(
+    "ALREADY_DECIDED",
+    `the review was decided already: ${decided.action} by ${decided.by} at ${decided.at}`,
+    { threadId, interruptId, ...decided },
+  );
+}
+
+/** The review does not offer that action: revise at the revision limit (`ACTION_NOT_OFFERED`). */
+export function actionNotOffered(action: string, offered: readonly string[]): DeskError {
+  return new DeskError(
+    "ACTION_NOT_OFFERED",
+    `this review takes ${offered.join(", ")} — not ${action}`,
+    {
       action,
       offered: [...offered],
-    });
-  }
+    },
+  );
 }
 
-/** Retry asked of a thread that has not failed. */
-export class ThreadNotFailedError extends DeskError {
-  override readonly name = "ThreadNotFailedError";
-  constructor(threadId: string, status: string) {
-    super("THREAD_NOT_FAILED", `thread ${shownId(threadId)} is ${status}, not failed`, {
+/** Retry asked of a thread that has not failed (`THREAD_NOT_FAILED`). */
+export function threadNotFailed(threadId: string, status: string): DeskError {
+  return new DeskError(
+    "THREAD_NOT_FAILED",
+    `thread ${shownId(threadId)} is ${status}, not failed`,
+    {
       threadId,
       status,
-    });
-  }
+    },
+  );
 }
 
-/** The codes of the review desk's errors, one per class (DESK_ERROR_STATUS gives their status). */
+/** The codes of the review desk's errors (DESK_ERROR_STATUS gives their status). */
 export const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
 
 export const isDeskError = errorGuard<DeskError>(...DESK_ERROR_CODES);
-export const isUnauthenticatedError = errorGuard<UnauthenticatedError>("UNAUTHENTICATED");
-export const isForbiddenError = errorGuard<ForbiddenError>("FORBIDDEN");
-export const isNotAssignedError = errorGuard<NotAssignedError>("NOT_ASSIGNED");
-export const isUnknownThreadError = errorGuard<UnknownThreadError>("THREAD_NOT_FOUND");
-export const isInvalidInputError = errorGuard<InvalidInputError>("INVALID_INPUT");
-export const isReviewNotPendingError = errorGuard<ReviewNotPendingError>("REVIEW_NOT_PENDING");
-export const isAlreadyDecidedError = errorGuard<AlreadyDecidedError>("ALREADY_DECIDED");
-export const isActionNotOfferedError = errorGuard<ActionNotOfferedError>("ACTION_NOT_OFFERED");
-export const isThreadNotFailedError = errorGuard<ThreadNotFailedError>("THREAD_NOT_FAILED");
+export const isUnauthenticatedError = errorGuard<DeskError>("UNAUTHENTICATED");
+export const isForbiddenError = errorGuard<DeskError>("FORBIDDEN");
+export const isNotAssignedError = errorGuard<DeskError>("NOT_ASSIGNED");
+export const isUnknownThreadError = errorGuard<DeskError>("THREAD_NOT_FOUND");
+export const isInvalidInputError = errorGuard<DeskError>("INVALID_INPUT");
+export const isReviewNotPendingError = errorGuard<DeskError>("REVIEW_NOT_PENDING");
+export const isAlreadyDecidedError = errorGuard<DeskError>("ALREADY_DECIDED");
+export const isActionNotOfferedError = errorGuard<DeskError>("ACTION_NOT_OFFERED");
+export const isThreadNotFailedError = errorGuard<DeskError>("THREAD_NOT_FAILED");
+
+// The names of the classes folded into DeskError, kept for one release.
+
+/** @deprecated use DeskError and code "UNAUTHENTICATED" (isEvalgateError(e, "UNAUTHENTICATED")) */
+export const UnauthenticatedError = deprecatedErrorAlias(
+  DeskError,
+  "UNAUTHENTICATED",
+  "UnauthenticatedError",
+  unauthenticated,
+);
+/** @deprecated use DeskError and code "UNAUTHENTICATED" (isEvalgateError(e, "UNAUTHENTICATED")) */
+export type UnauthenticatedError = DeskError;
+
+/** @deprecated use DeskError and code "FORBIDDEN" (isEvalgateError(e, "FORBIDDEN")) */
+export const ForbiddenError = deprecatedErrorAlias(
+  DeskError,
+  "FORBIDDEN",
+  "ForbiddenError",
+  forbidden,
+);
+/** @deprecated use DeskError and code "FORBIDDEN" (isEvalgateError(e, "FORBIDDEN")) */
+export type ForbiddenError = DeskError;
+
+/** @deprecated use DeskError and code "NOT_ASSIGNED" (isEvalgateError(e, "NOT_ASSIGNED")) */
+export const NotAssignedError = deprecatedErrorAlias(
+  DeskError,
+  "NOT_ASSIGNED",
+  "NotAssignedError",
+  notAssigned,
+);
+/** @deprecated use DeskError and code "NOT_ASSIGNED" (isEvalgateError(e, "NOT_ASSIGNED")) */
+export type NotAssignedError = DeskError;
+
+/** @deprecated use DeskError and code "THREAD_NOT_FOUND" (isEvalgateError(e, "THREAD_NOT_FOUND")) */
+export const UnknownThreadError = deprecatedErrorAlias(
+  DeskError,
+  "THREAD_NOT_FOUND",
+  "UnknownThreadError",
+  unknownThread,
+);
+/** @deprecated use DeskError and code "THREAD_NOT_FOUND" (isEvalgateError(e, "THREAD_NOT_FOUND")) */
+export type UnknownThreadError = DeskError;
+
+/** @deprecated use DeskError and code "INVALID_INPUT" (isEvalgateError(e, "INVALID_INPUT")) */
+export const InvalidInputError = deprecatedErrorAlias(
+  DeskError,
+  "INVALID_INPUT",
+  "InvalidInputError",
+  invalidInput,
+);
+/** @deprecated use DeskError and code "INVALID_INPUT" (isEvalgateError(e, "INVALID_INPUT")) */
+export type InvalidInputError = DeskError;
+
+/** @deprecated use DeskError and code "REVIEW_NOT_PENDING" (isEvalgateError(e, "REVIEW_NOT_PENDING")) */
+export const ReviewNotPendingError = deprecatedErrorAlias(
+  DeskError,
+  "REVIEW_NOT_PENDING",
+  "ReviewNotPendingError",
+  reviewNotPending,
+);
+/** @deprecated use DeskError and code "REVIEW_NOT_PENDING" (isEvalgateError(e, "REVIEW_NOT_PENDING")) */
+export type ReviewNotPendingError = DeskError;
+
+/** @deprecated use DeskError and code "ALREADY_DECIDED" (isEvalgateError(e, "ALREADY_DECIDED")) */
+export const AlreadyDecidedError = deprecatedErrorAlias(
+  DeskError,
+  "ALREADY_DECIDED",
+  "AlreadyDecidedError",
+  alreadyDecided,
+);
+/** @deprecated use DeskError and code "ALREADY_DECIDED" (isEvalgateError(e, "ALREADY_DECIDED")) */
+export type AlreadyDecidedError = DeskError;
+
+/** @deprecated use DeskError and code "ACTION_NOT_OFFERED" (isEvalgateError(e, "ACTION_NOT_OFFERED")) */
+export const ActionNotOfferedError = deprecatedErrorAlias(
+  DeskError,
+  "ACTION_NOT_OFFERED",
+  "ActionNotOfferedError",
+  actionNotOffered,
+);
+/** @deprecated use DeskError and code "ACTION_NOT_OFFERED" (isEvalgateError(e, "ACTION_NOT_OFFERED")) */
+export type ActionNotOfferedError = DeskError;

@@ -7,7 +7,7 @@ import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
-import { AlreadyDecidedError, InvalidInputError } from "./errors.js";
+import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 import { reviewsOf } from "./pendingReview.js";
 import type {
   DecisionRecord,
@@ -170,7 +170,7 @@ export function decodeCursor(
   } catch {
     // reported below
   }
-  throw new InvalidInputError("cursor", "not a cursor this service gave out");
+  throw invalidInput("cursor", "not a cursor this service gave out");
 }
 
 /** A title for a thread started without one: the first line of the RFP. */
@@ -189,7 +189,7 @@ export function alreadyDecided(decision: {
   action: string;
   id: string;
 }) {
-  return new AlreadyDecidedError(decision.threadId, decision.interruptId, {
+  return alreadyDecidedError(decision.threadId, decision.interruptId, {
     by: decision.reviewer,
     at: decision.decidedAt,
     action: decision.action,

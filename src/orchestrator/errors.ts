@@ -1,46 +1,74 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 import { quotedId } from "../graph/reviewInput.js";
 import { describeNotPaused, type NotPausedReason } from "./errorText.js";
 
-/** Something the review orchestrator refused or could not do, on one thread. */
+/** The codes of the review orchestrator's thread errors. */
+export const ORCHESTRATOR_ERROR_CODES = [
+  "ORCHESTRATOR_FAILED",
+  "CHECKPOINT_NOT_FOUND",
+  "THREAD_EXISTS",
+  "THREAD_FOREIGN",
+  "THREAD_ID_INVALID",
+  "THREAD_NOT_PAUSED",
+  "INTERRUPT_MISMATCH",
+  "DECISION_INVALID",
+  "GRAPH_RUN_FAILED",
+  "THREAD_STATE_INVALID",
+] as const;
+export type OrchestratorErrorCode = (typeof ORCHESTRATOR_ERROR_CODES)[number];
+
+/**
+ * Something the review orchestrator refused or could not do, on one thread; `code` says what
+ * (`CHECKPOINT_NOT_FOUND`, `THREAD_EXISTS`, `GRAPH_RUN_FAILED`, …, `ORCHESTRATOR_FAILED` when
+ * none is given).
+ */
 export class OrchestratorError extends EvalgateError {
-  override readonly name: string = "OrchestratorError";
+  override name = "OrchestratorError";
+  override readonly code: OrchestratorErrorCode;
   readonly threadId: string;
 
-  constructor(threadId: string, message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    threadId: string,
+    message: string,
+    options: { cause?: unknown; code?: OrchestratorErrorCode } = {},
+  ) {
+    const code = options.code ?? "ORCHESTRATOR_FAILED";
     // The id as given, quoted and escaped, cut to 64 characters: a message is one line.
-    super("ORCHESTRATOR_FAILED", `thread ${quotedId(threadId)}: ${message}`, options);
+    super(code, `thread ${quotedId(threadId)}: ${message}`, options);
+    this.code = code;
     this.threadId = threadId;
   }
 }
 
-/** The checkpointer holds no state for the thread. */
-export class ThreadNotFoundError extends OrchestratorError {
-  override readonly name = "ThreadNotFoundError";
-  override readonly code = "CHECKPOINT_NOT_FOUND";
-
-  constructor(threadId: string) {
-    super(threadId, "no such thread in the checkpointer");
-  }
+/** The checkpointer holds no state for the thread (`CHECKPOINT_NOT_FOUND`). */
+export function threadNotFound(threadId: string): OrchestratorError {
+  return new OrchestratorError(threadId, "no such thread in the checkpointer", {
+    code: "CHECKPOINT_NOT_FOUND",
+  });
 }
 
-/** `start` was given the id of a thread that already has state. */
-export class ThreadExistsError extends OrchestratorError {
-  override readonly name = "ThreadExistsError";
-  override readonly code = "THREAD_EXISTS";
+/** `start` was given the id of a thread that already has state (`THREAD_EXISTS`). */
+export function threadExists(threadId: string): OrchestratorError {
+  return new OrchestratorError(
+    threadId,
+    "the thread already exists; resume it with submitDecision or start with another id",
+    { code: "THREAD_EXISTS" },
+  );
+}
 
-  constructor(threadId: string) {
-    super(
-      threadId,
-      "the thread already exists; resume it with submitDecision or start with another id",
-    );
-  }
+/**
+ * A thread id that cannot name a thread (`THREAD_ID_INVALID`): empty, longer than 128 characters,
+ * or with characters other than letters, digits and `. _ : -` (see ThreadIdSchema).
+ */
+export function invalidThreadId(threadId: string, reason = "is empty"): OrchestratorError {
+  return new OrchestratorError(threadId, `not a thread id: it ${reason}`, {
+    code: "THREAD_ID_INVALID",
+  });
 }
 
 /** The thread was made by another graph that shares the checkpointer: this one cannot resume it. */
 export class ForeignThreadError extends OrchestratorError {
-  override readonly name = "ForeignThreadError";
-  override readonly code = "THREAD_FOREIGN";
+  override name = "ForeignThreadError";
   /** Channels of the thread's checkpoint this orchestrator's graph does not have. */
   readonly channels: readonly string[];
 
@@ -50,40 +78,28 @@ export class ForeignThreadError extends OrchestratorError {
     super(
       threadId,
       `the thread belongs to another graph (its state has ${shown}${more}, which this graph lacks); open it with the graph that started it`,
+      { code: "THREAD_FOREIGN" },
     );
     this.channels = channels;
   }
 }
 
-/**
- * A thread id that cannot name a thread: empty, longer than 128 characters, or with characters
- * other than letters, digits and `. _ : -` (see ThreadIdSchema).
- */
-export class InvalidThreadIdError extends OrchestratorError {
-  override readonly name = "InvalidThreadIdError";
-  override readonly code = "THREAD_ID_INVALID";
-
-  constructor(threadId: string, reason = "is empty") {
-    super(threadId, `not a thread id: it ${reason}`);
-  }
-}
-
 /** A decision was submitted to a thread that is not paused at a review. */
 export class ThreadNotPausedError extends OrchestratorError {
-  override readonly name = "ThreadNotPausedError";
-  override readonly code = "THREAD_NOT_PAUSED";
+  override name = "ThreadNotPausedError";
   readonly reason: NotPausedReason;
 
   constructor(threadId: string, reason: NotPausedReason) {
-    super(threadId, `not paused at a review: ${describeNotPaused(reason)}`);
+    super(threadId, `not paused at a review: ${describeNotPaused(reason)}`, {
+      code: "THREAD_NOT_PAUSED",
+    });
     this.reason = reason;
   }
 }
 
 /** The thread is paused, but at another interrupt than the one the decision was meant for. */
 export class InterruptMismatchError extends OrchestratorError {
-  override readonly name = "InterruptMismatchError";
-  override readonly code = "INTERRUPT_MISMATCH";
+  override name = "InterruptMismatchError";
   readonly interruptId: string;
   readonly currentInterruptIds: readonly string[];
 
@@ -93,6 +109,7 @@ export class InterruptMismatchError extends OrchestratorError {
       `the decision is for interrupt ${quotedId(interruptId)}, but the thread is paused at ${currentInterruptIds
         .map((id) => quotedId(id))
         .join(", ")}`,
+      { code: "INTERRUPT_MISMATCH" },
     );
     this.interruptId = interruptId;
     this.currentInterruptIds = currentInterruptIds;
@@ -107,34 +124,17 @@ export interface DecisionIssue {
 
 /** The reviewer's decision does not fit ReviewDecisionSchema or the review it answers. */
 export class InvalidDecisionError extends OrchestratorError {
-  override readonly name = "InvalidDecisionError";
-  override readonly code = "DECISION_INVALID";
+  override name = "InvalidDecisionError";
   readonly issues: readonly DecisionIssue[];
 
   constructor(threadId: string, issues: readonly DecisionIssue[], options?: { cause?: unknown }) {
     super(
       threadId,
       `invalid review decision: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`,
-      options,
+      { ...options, code: "DECISION_INVALID" },
     );
     this.issues = issues;
   }
-}
-
-/** The graph failed while running the thread (a node threw, or the run stopped unexpectedly). */
-export class GraphRunError extends OrchestratorError {
-  override readonly name = "GraphRunError";
-  override readonly code = "GRAPH_RUN_FAILED";
-
-  constructor(threadId: string, message: string, options?: { cause?: unknown }) {
-    super(threadId, message, options);
-  }
-}
-
-/** The thread's stored state does not have the shape the review fields need. */
-export class ThreadStateError extends OrchestratorError {
-  override readonly name = "ThreadStateError";
-  override readonly code = "THREAD_STATE_INVALID";
 }
 
 /** The checkpointer could not be opened: the SQLite file or the PostgreSQL database. */
@@ -149,33 +149,73 @@ export class CheckpointerError extends EvalgateError {
   }
 }
 
-/** The codes of the review orchestrator's thread errors, one per class. */
-export const ORCHESTRATOR_ERROR_CODES = [
-  "ORCHESTRATOR_FAILED",
-  "CHECKPOINT_NOT_FOUND",
-  "THREAD_EXISTS",
-  "THREAD_FOREIGN",
-  "THREAD_ID_INVALID",
-  "THREAD_NOT_PAUSED",
-  "INTERRUPT_MISMATCH",
-  "DECISION_INVALID",
-  "GRAPH_RUN_FAILED",
-  "THREAD_STATE_INVALID",
-] as const;
-
 /** The code of a checkpointer that cannot be opened (CheckpointerError is no OrchestratorError). */
 export const CHECKPOINTER_ERROR_CODES = ["CHECKPOINTER_UNAVAILABLE"] as const;
 
 export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
-export const isThreadNotFoundError = errorGuard<ThreadNotFoundError>("CHECKPOINT_NOT_FOUND");
-export const isThreadExistsError = errorGuard<ThreadExistsError>("THREAD_EXISTS");
+export const isThreadNotFoundError = errorGuard<OrchestratorError>("CHECKPOINT_NOT_FOUND");
+export const isThreadExistsError = errorGuard<OrchestratorError>("THREAD_EXISTS");
 export const isForeignThreadError = errorGuard<ForeignThreadError>("THREAD_FOREIGN");
-export const isInvalidThreadIdError = errorGuard<InvalidThreadIdError>("THREAD_ID_INVALID");
+export const isInvalidThreadIdError = errorGuard<OrchestratorError>("THREAD_ID_INVALID");
 export const isThreadNotPausedError = errorGuard<ThreadNotPausedError>("THREAD_NOT_PAUSED");
 export const isInterruptMismatchError = errorGuard<InterruptMismatchError>("INTERRUPT_MISMATCH");
 export const isInvalidDecisionError = errorGuard<InvalidDecisionError>("DECISION_INVALID");
-export const isGraphRunError = errorGuard<GraphRunError>("GRAPH_RUN_FAILED");
-export const isThreadStateError = errorGuard<ThreadStateError>("THREAD_STATE_INVALID");
+export const isGraphRunError = errorGuard<OrchestratorError>("GRAPH_RUN_FAILED");
+export const isThreadStateError = errorGuard<OrchestratorError>("THREAD_STATE_INVALID");
 export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");
+
+// The names of the classes folded into OrchestratorError, kept for one release.
+
+/** @deprecated use OrchestratorError and code "CHECKPOINT_NOT_FOUND" (isEvalgateError(e, "CHECKPOINT_NOT_FOUND")) */
+export const ThreadNotFoundError = deprecatedErrorAlias(
+  OrchestratorError,
+  "CHECKPOINT_NOT_FOUND",
+  "ThreadNotFoundError",
+  threadNotFound,
+);
+/** @deprecated use OrchestratorError and code "CHECKPOINT_NOT_FOUND" (isEvalgateError(e, "CHECKPOINT_NOT_FOUND")) */
+export type ThreadNotFoundError = OrchestratorError;
+
+/** @deprecated use OrchestratorError and code "THREAD_EXISTS" (isEvalgateError(e, "THREAD_EXISTS")) */
+export const ThreadExistsError = deprecatedErrorAlias(
+  OrchestratorError,
+  "THREAD_EXISTS",
+  "ThreadExistsError",
+  threadExists,
+);
+/** @deprecated use OrchestratorError and code "THREAD_EXISTS" (isEvalgateError(e, "THREAD_EXISTS")) */
+export type ThreadExistsError = OrchestratorError;
+
+/** @deprecated use OrchestratorError and code "THREAD_ID_INVALID" (isEvalgateError(e, "THREAD_ID_INVALID")) */
+export const InvalidThreadIdError = deprecatedErrorAlias(
+  OrchestratorError,
+  "THREAD_ID_INVALID",
+  "InvalidThreadIdError",
+  invalidThreadId,
+);
+/** @deprecated use OrchestratorError and code "THREAD_ID_INVALID" (isEvalgateError(e, "THREAD_ID_INVALID")) */
+export type InvalidThreadIdError = OrchestratorError;
+
+/** @deprecated use OrchestratorError and code "GRAPH_RUN_FAILED" (isEvalgateError(e, "GRAPH_RUN_FAILED")) */
+export const GraphRunError = deprecatedErrorAlias(
+  OrchestratorError,
+  "GRAPH_RUN_FAILED",
+  "GraphRunError",
+  (threadId: string, message: string, options?: { cause?: unknown }) =>
+    new OrchestratorError(threadId, message, { ...options, code: "GRAPH_RUN_FAILED" }),
+);
+/** @deprecated use OrchestratorError and code "GRAPH_RUN_FAILED" (isEvalgateError(e, "GRAPH_RUN_FAILED")) */
+export type GraphRunError = OrchestratorError;
+
+/** @deprecated use OrchestratorError and code "THREAD_STATE_INVALID" (isEvalgateError(e, "THREAD_STATE_INVALID")) */
+export const ThreadStateError = deprecatedErrorAlias(
+  OrchestratorError,
+  "THREAD_STATE_INVALID",
+  "ThreadStateError",
+  (threadId: string, message: string, options?: { cause?: unknown }) =>
+    new OrchestratorError(threadId, message, { ...options, code: "THREAD_STATE_INVALID" }),
+);
+/** @deprecated use OrchestratorError and code "THREAD_STATE_INVALID" (isEvalgateError(e, "THREAD_STATE_INVALID")) */
+export type ThreadStateError = OrchestratorError;
 
 export * from "./deskErrors.js";

@@ -42,6 +42,7 @@ export {
   InvalidThreadIdError,
   NotAssignedError,
   OrchestratorError,
+  type OrchestratorErrorCode,
   ReviewNotPendingError,
   ThreadExistsError,
   ThreadNotFoundError,

@@ -10,7 +10,7 @@ import {
 import { isReviewResumeInvalidError } from "../graph/errors.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import type { RunPolicy } from "./checkpointRetention.js";
-import { GraphRunError, InvalidDecisionError } from "./errors.js";
+import { InvalidDecisionError, OrchestratorError } from "./errors.js";
 import type { ReviewGraphRunnable, ThreadOutcome } from "./graphTypes.js";
 import { reviewsOf } from "./pendingReview.js";
 import { issuesOf } from "./snapshotChecks.js";
@@ -38,7 +38,10 @@ function runFailure(threadId: string, error: unknown): Error {
     return new InvalidDecisionError(threadId, issues, { cause: error });
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new GraphRunError(threadId, `the graph failed: ${message}`, { cause: error });
+  return new OrchestratorError(threadId, `the graph failed: ${message}`, {
+    cause: error,
+    code: "GRAPH_RUN_FAILED",
+  });
 }
 
 /** Where the thread stopped after a run, from its snapshot (threadProgress decides). */
@@ -63,7 +66,7 @@ export async function outcomeOf<S>(
       : progress.kind === "work_left"
         ? `stopped with work left at ${progress.nodes.join(", ")} without a review`
         : "stopped before its first checkpoint";
-  throw new GraphRunError(threadId, `the run ${where}`);
+  throw new OrchestratorError(threadId, `the run ${where}`, { code: "GRAPH_RUN_FAILED" });
 }
 
 /** Runs the graph on the thread with `input` (null: on from the last checkpoint), then reports. */

@@ -11,8 +11,8 @@ import {
   ForeignThreadError,
   InterruptMismatchError,
   InvalidDecisionError,
-  ThreadExistsError,
-  ThreadNotFoundError,
+  threadExists,
+  threadNotFound,
 } from "./errors.js";
 import type {
   GraphInput,
@@ -120,12 +120,12 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   }
 
   /**
-   * The thread's snapshot: ThreadNotFoundError when the checkpointer has nothing for it,
+   * The thread's snapshot: a CHECKPOINT_NOT_FOUND error when the checkpointer has nothing for it,
    * ForeignThreadError when another graph made it.
    */
   private async snapshot(runtime: Runtime, threadId: string): Promise<StateSnapshot> {
     const tuple = await runtime.saver.getTuple({ configurable: { thread_id: threadId } });
-    if (tuple === undefined) throw new ThreadNotFoundError(threadId);
+    if (tuple === undefined) throw threadNotFound(threadId);
     const foreign = foreignChannels(runtime.graph.channels, tuple.checkpoint);
     if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
     return runtime.graph.getState({ configurable: { thread_id: threadId } });
@@ -142,7 +142,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /**
    * Starts a thread (id: a new UUID unless given) and runs it until the first review or the end.
-   * A thread id that already has state is refused (ThreadExistsError).
+   * A thread id that already has state is refused (THREAD_EXISTS).
    */
   async start(
     input: GraphInput<G>,
@@ -151,7 +151,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const threadId = checkedThreadId(options.threadId ?? randomUUID());
     const runtime = await this.runtime();
     return this.lock.run(threadId, async () => {
-      if (await this.exists(runtime, threadId)) throw new ThreadExistsError(threadId);
+      if (await this.exists(runtime, threadId)) throw threadExists(threadId);
       return this.run(runtime, threadId, input);
     });
   }
@@ -202,7 +202,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * finished but before its writes were applied, or a node failed — on from its last checkpoint to
    * its next review or its end (`graph.invoke(null)`: nothing finished is run again). A thread
    * paused at a review or finished is reported as it is; one that never saved a checkpoint is
-   * ThreadNotFoundError (start it again). The outcome is judged as start's is: "completed" only
+   * CHECKPOINT_NOT_FOUND (start it again). The outcome is judged as start's is: "completed" only
    * when nothing is left to run or apply.
    */
   async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
@@ -221,7 +221,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   /**
    * Answers the review interrupt `interruptId` of the thread with the reviewer's decision and
    * runs on to the next review or the end. Checked first, in order: the decision
-   * (InvalidDecisionError naming the fields), the thread (ThreadNotFoundError), that it waits for
+   * (InvalidDecisionError naming the fields), the thread (CHECKPOINT_NOT_FOUND), that it waits for
    * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
    * decision the review refuses (an action it does not offer, revise at the revision limit) is an
    * InvalidDecisionError too, found before the graph runs; the thread then stays paused. Once the

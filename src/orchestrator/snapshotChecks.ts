@@ -7,9 +7,9 @@ import { threadProgress } from "../graph/threadProgress.js";
 import {
   type DecisionIssue,
   InvalidDecisionError,
-  InvalidThreadIdError,
+  invalidThreadId,
+  OrchestratorError,
   ThreadNotPausedError,
-  ThreadStateError,
 } from "./errors.js";
 
 /**
@@ -41,11 +41,11 @@ export function issuesOf(error: unknown): DecisionIssue[] | undefined {
   });
 }
 
-/** The thread id, checked at the orchestrator's door (InvalidThreadIdError says what is wrong). */
+/** The thread id, checked at the orchestrator's door (a THREAD_ID_INVALID error says what is wrong). */
 export function checkedThreadId(threadId: string): string {
   const parsed = ThreadIdSchema.safeParse(threadId);
   if (parsed.success) return parsed.data;
-  throw new InvalidThreadIdError(String(threadId), parsed.error.issues[0]?.message);
+  throw invalidThreadId(String(threadId), parsed.error.issues[0]?.message);
 }
 
 /** The interrupt id a decision answers, checked (InvalidDecisionError on `interruptId`). */
@@ -91,9 +91,10 @@ export function reviewHistoryOf(threadId: string, values: unknown): DecisionReco
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : ` at ${issue.path.map(String).join(".")}`;
-    throw new ThreadStateError(
+    throw new OrchestratorError(
       threadId,
       `reviewHistory is not a list of decision records${where}: ${issue?.message ?? "invalid"}`,
+      { code: "THREAD_STATE_INVALID" },
     );
   }
   return parsed.data;

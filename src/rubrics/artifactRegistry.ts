@@ -5,7 +5,7 @@ import {
   RubricEvaluationSchema,
   type RubricExecutor,
 } from "../engine/apis/rubricExecutor.js";
-import { StoreDataError } from "../store/errors.js";
+import { storeDataInvalid } from "../store/errors.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import {
   type ArtifactEvaluationRow,
@@ -15,7 +15,7 @@ import {
   type RegistryStore,
 } from "../store/registryTypes.js";
 import { parseUntrustedJson } from "../untrusted/json.js";
-import { ArtifactNotFoundError, ArtifactReviewError, RubricConfigError } from "./errors.js";
+import { artifactNotFound, artifactReviewFailed, RubricConfigError } from "./errors.js";
 import type { RubricRegistry } from "./rubricRegistry.js";
 
 export { type ArtifactStatus, ArtifactStatusSchema };
@@ -59,16 +59,15 @@ export interface ArtifactRegistryOptions {
 }
 
 function parseJson(text: string, what: string): unknown {
-  return parseUntrustedJson(
-    text,
-    (_problem, description) => new StoreDataError(`${what} is not usable JSON: ${description}`),
+  return parseUntrustedJson(text, (_problem, description) =>
+    storeDataInvalid(`${what} is not usable JSON: ${description}`),
   );
 }
 
 function evaluationOf(row: ArtifactEvaluationRow): RubricEvaluation {
   const parsed = RubricEvaluationSchema.safeParse(parseJson(row.body, `evaluation ${row.id}`));
   if (!parsed.success) {
-    throw new StoreDataError(`evaluation ${row.id}: ${z.prettifyError(parsed.error)}`);
+    throw storeDataInvalid(`evaluation ${row.id}: ${z.prettifyError(parsed.error)}`);
   }
   return parsed.data;
 }
@@ -136,7 +135,7 @@ export class ArtifactRegistry {
 
   async require(artifactId: string): Promise<Artifact> {
     const artifact = await this.get(artifactId);
-    if (artifact === undefined) throw new ArtifactNotFoundError(artifactId);
+    if (artifact === undefined) throw artifactNotFound(artifactId);
     return artifact;
   }
 
@@ -155,7 +154,7 @@ export class ArtifactRegistry {
         ? current.rubricIds
         : (this.options.typeDefinitions?.[current.type]?.rubrics ?? []));
     if (ids.length === 0) {
-      throw new ArtifactReviewError(current.id, "no rubric to review it against");
+      throw artifactReviewFailed(current.id, "no rubric to review it against");
     }
     const rubrics = await Promise.all(ids.map((id) => this.options.rubricRegistry.require(id)));
     await this.setStatus(current.id, "pending_review");
@@ -173,7 +172,7 @@ export class ArtifactRegistry {
     } catch (error) {
       await this.setStatus(current.id, "review_failed");
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ArtifactReviewError(current.id, `the review failed: ${reason}`, { cause: error });
+      throw artifactReviewFailed(current.id, `the review failed: ${reason}`, { cause: error });
     }
     const status = evaluations.every((e) => e.passed) ? "approved" : "needs_revision";
     await this.store.recordArtifactReview(

@@ -1,25 +1,42 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 
-/** No rubric of that id (or no such version of it) in the registry. */
-export class RubricNotFoundError extends EvalgateError {
-  override readonly name = "RubricNotFoundError";
-  readonly rubricId: string;
-  readonly version: string | undefined;
+/** Every code the rubric and artifact registries' errors carry. */
+export const RUBRICS_ERROR_CODES = [
+  "RUBRIC_NOT_FOUND",
+  "RUBRIC_CONFIG_INVALID",
+  "ARTIFACT_NOT_FOUND",
+  "ARTIFACT_REVIEW_FAILED",
+] as const;
+export type RubricErrorCode = (typeof RUBRICS_ERROR_CODES)[number];
 
-  constructor(rubricId: string, version?: string, where?: string) {
-    const what =
-      version === undefined
-        ? `no rubric "${rubricId}"`
-        : `no version "${version}" of rubric "${rubricId}"`;
-    super("RUBRIC_NOT_FOUND", where === undefined ? what : `${what} in ${where}`);
-    this.rubricId = rubricId;
-    this.version = version;
+/**
+ * An error of the rubric and artifact registries; `code` says what: no rubric of that id or
+ * version (`RUBRIC_NOT_FOUND`), a rubric file that cannot be registered (`RUBRIC_CONFIG_INVALID`,
+ * RubricConfigError), no artifact of that id (`ARTIFACT_NOT_FOUND`), or an artifact that cannot be
+ * submitted for review (`ARTIFACT_REVIEW_FAILED`).
+ */
+export class RubricError extends EvalgateError {
+  override name = "RubricError";
+  override readonly code: RubricErrorCode;
+
+  constructor(code: RubricErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options);
+    this.code = code;
   }
 }
 
+/** No rubric of that id (or no such version of it) in the registry, or in `where`. */
+export function rubricNotFound(rubricId: string, version?: string, where?: string): RubricError {
+  const what =
+    version === undefined
+      ? `no rubric "${rubricId}"`
+      : `no version "${version}" of rubric "${rubricId}"`;
+  return new RubricError("RUBRIC_NOT_FOUND", where === undefined ? what : `${what} in ${where}`);
+}
+
 /** A rubric file (or a rubric given in code) that cannot be registered: what and where. */
-export class RubricConfigError extends EvalgateError {
-  override readonly name = "RubricConfigError";
+export class RubricConfigError extends RubricError {
+  override name = "RubricConfigError";
   readonly source: string;
   /** What is wrong, without the source. */
   readonly detail: string;
@@ -31,37 +48,54 @@ export class RubricConfigError extends EvalgateError {
   }
 }
 
-/** No artifact of that id in the artifact registry. */
-export class ArtifactNotFoundError extends EvalgateError {
-  override readonly name = "ArtifactNotFoundError";
-  readonly artifactId: string;
-
-  constructor(artifactId: string) {
-    super("ARTIFACT_NOT_FOUND", `no artifact "${artifactId}"`);
-    this.artifactId = artifactId;
-  }
+/** No artifact of that id in the artifact registry (`ARTIFACT_NOT_FOUND`). */
+export function artifactNotFound(artifactId: string): RubricError {
+  return new RubricError("ARTIFACT_NOT_FOUND", `no artifact "${artifactId}"`);
 }
 
-/** An artifact that cannot be submitted for review (no rubric to review it against). */
-export class ArtifactReviewError extends EvalgateError {
-  override readonly name = "ArtifactReviewError";
-  readonly artifactId: string;
-
-  constructor(artifactId: string, message: string, options: { cause?: unknown } = {}) {
-    super("ARTIFACT_REVIEW_FAILED", `artifact "${artifactId}": ${message}`, options);
-    this.artifactId = artifactId;
-  }
+/** An artifact that cannot be submitted for review, no rubric to review it against (`ARTIFACT_REVIEW_FAILED`). */
+export function artifactReviewFailed(
+  artifactId: string,
+  message: string,
+  options: { cause?: unknown } = {},
+): RubricError {
+  return new RubricError("ARTIFACT_REVIEW_FAILED", `artifact "${artifactId}": ${message}`, options);
 }
 
-/** Every code the rubric and artifact registries' errors carry. */
-export const RUBRICS_ERROR_CODES = [
-  "RUBRIC_NOT_FOUND",
-  "RUBRIC_CONFIG_INVALID",
-  "ARTIFACT_NOT_FOUND",
-  "ARTIFACT_REVIEW_FAILED",
-] as const;
-
-export const isRubricNotFoundError = errorGuard<RubricNotFoundError>("RUBRIC_NOT_FOUND");
+export const isRubricError = errorGuard<RubricError>(...RUBRICS_ERROR_CODES);
+export const isRubricNotFoundError = errorGuard<RubricError>("RUBRIC_NOT_FOUND");
 export const isRubricConfigError = errorGuard<RubricConfigError>("RUBRIC_CONFIG_INVALID");
-export const isArtifactNotFoundError = errorGuard<ArtifactNotFoundError>("ARTIFACT_NOT_FOUND");
-export const isArtifactReviewError = errorGuard<ArtifactReviewError>("ARTIFACT_REVIEW_FAILED");
+export const isArtifactNotFoundError = errorGuard<RubricError>("ARTIFACT_NOT_FOUND");
+export const isArtifactReviewError = errorGuard<RubricError>("ARTIFACT_REVIEW_FAILED");
+
+// The names of the classes folded into RubricError, kept for one release.
+
+/** @deprecated use RubricError and code "RUBRIC_NOT_FOUND" (isEvalgateError(e, "RUBRIC_NOT_FOUND")) */
+export const RubricNotFoundError = deprecatedErrorAlias(
+  RubricError,
+  "RUBRIC_NOT_FOUND",
+  "RubricNotFoundError",
+  rubricNotFound,
+);
+/** @deprecated use RubricError and code "RUBRIC_NOT_FOUND" (isEvalgateError(e, "RUBRIC_NOT_FOUND")) */
+export type RubricNotFoundError = RubricError;
+
+/** @deprecated use RubricError and code "ARTIFACT_NOT_FOUND" (isEvalgateError(e, "ARTIFACT_NOT_FOUND")) */
+export const ArtifactNotFoundError = deprecatedErrorAlias(
+  RubricError,
+  "ARTIFACT_NOT_FOUND",
+  "ArtifactNotFoundError",
+  artifactNotFound,
+);
+/** @deprecated use RubricError and code "ARTIFACT_NOT_FOUND" (isEvalgateError(e, "ARTIFACT_NOT_FOUND")) */
+export type ArtifactNotFoundError = RubricError;
+
+/** @deprecated use RubricError and code "ARTIFACT_REVIEW_FAILED" (isEvalgateError(e, "ARTIFACT_REVIEW_FAILED")) */
+export const ArtifactReviewError = deprecatedErrorAlias(
+  RubricError,
+  "ARTIFACT_REVIEW_FAILED",
+  "ArtifactReviewError",
+  artifactReviewFailed,
+);
+/** @deprecated use RubricError and code "ARTIFACT_REVIEW_FAILED" (isEvalgateError(e, "ARTIFACT_REVIEW_FAILED")) */
+export type ArtifactReviewError = RubricError;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
-import { StoreDataError } from "../store/errors.js";
+import { storeDataInvalid } from "../store/errors.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import type { RegistryStore, RubricVersionRow } from "../store/registryTypes.js";
 import { parseUntrustedJson } from "../untrusted/json.js";
-import { RubricConfigError, RubricNotFoundError } from "./errors.js";
+import { RubricConfigError, rubricNotFound } from "./errors.js";
 import { readRubricFile } from "./rubricConfig.js";
 import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
 
@@ -37,16 +37,12 @@ export interface RubricVersionInfo {
 }
 
 function rubricOf(row: RubricVersionRow): Catalog {
-  const raw = parseUntrustedJson(
-    row.body,
-    (_problem, description) =>
-      new StoreDataError(
-        `rubric ${row.rubricId} ${row.version} is not usable JSON: ${description}`,
-      ),
+  const raw = parseUntrustedJson(row.body, (_problem, description) =>
+    storeDataInvalid(`rubric ${row.rubricId} ${row.version} is not usable JSON: ${description}`),
   );
   const parsed = CatalogSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new StoreDataError(
+    throw storeDataInvalid(
       `rubric ${row.rubricId} ${row.version}: ${z.prettifyError(parsed.error)}`,
     );
   }
@@ -166,10 +162,10 @@ export class RubricRegistry {
     return row === undefined ? undefined : rubricOf(row);
   }
 
-  /** get, throwing RubricNotFoundError when there is no such rubric or version. */
+  /** get, throwing RUBRIC_NOT_FOUND when there is no such rubric or version. */
   async require(id: string, version?: string): Promise<Catalog> {
     const rubric = await this.get(id, version);
-    if (rubric === undefined) throw new RubricNotFoundError(id, version);
+    if (rubric === undefined) throw rubricNotFound(id, version);
     return rubric;
   }
 

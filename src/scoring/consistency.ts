@@ -1,4 +1,4 @@
-import { InconsistentResultError } from "./errors.js";
+import { ScoringError } from "./errors.js";
 import type { CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
 
@@ -21,25 +21,31 @@ export function meetsThreshold(score: number, threshold: number): boolean {
 export function assertConsistentResult(result: CriterionResult, catalogId?: string): void {
   const at = (field: string) => ({ catalogId, criterionId: result.id, field });
   if (result.evaluated && result.score === null) {
-    throw new InconsistentResultError("evaluated is true but score is null", at("score"));
+    throw new ScoringError("evaluated is true but score is null", at("score"), {
+      code: "RESULT_INCONSISTENT",
+    });
   }
   if (!result.evaluated && result.score !== null) {
-    throw new InconsistentResultError(
+    throw new ScoringError(
       `evaluated is false but a score (${result.score}) is given`,
       at("score"),
+      { code: "RESULT_INCONSISTENT" },
     );
   }
   if (result.score === null) {
     if (result.met !== null) {
-      throw new InconsistentResultError("met must be null when not evaluated", at("met"));
+      throw new ScoringError("met must be null when not evaluated", at("met"), {
+        code: "RESULT_INCONSISTENT",
+      });
     }
     return;
   }
   const expected = meetsThreshold(result.score, result.threshold);
   if (result.met !== expected) {
-    throw new InconsistentResultError(
+    throw new ScoringError(
       `met is ${String(result.met)} but score ${result.score} vs threshold ${result.threshold} gives ${expected}`,
       at("met"),
+      { code: "RESULT_INCONSISTENT" },
     );
   }
 }

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { UNIT_SCALE } from "../criteria/model.js";
 import type { ScoreCorrection } from "./calibrationLabel.js";
-import { CorrectionInvalidError } from "./errors.js";
+import { ScoringError } from "./errors.js";
 import type { CriterionResult, EvaluationResult } from "./result.js";
 import { roundScore, toUnit } from "./scale.js";
 
@@ -46,16 +46,14 @@ function unitOfScore(criterion: CriterionResult, score: number): number {
   const at = { criterionId: criterion.id, field: "score" };
   const scale = criterion.scale ?? UNIT_SCALE;
   if (score < scale.min || score > scale.max) {
-    throw new CorrectionInvalidError(
-      `${score} is outside the criterion's scale ${scaleText(scale)}`,
-      at,
-    );
+    throw new ScoringError(`${score} is outside the criterion's scale ${scaleText(scale)}`, at, {
+      code: "CORRECTION_INVALID",
+    });
   }
   if (scale.integer === true && !Number.isInteger(score)) {
-    throw new CorrectionInvalidError(
-      `${score} is not a whole number on the scale ${scaleText(scale)}`,
-      at,
-    );
+    throw new ScoringError(`${score} is not a whole number on the scale ${scaleText(scale)}`, at, {
+      code: "CORRECTION_INVALID",
+    });
   }
   return toUnit(score, scale, at);
 }
@@ -64,17 +62,20 @@ function unitOfLevel(criterion: CriterionResult, level: string): number {
   const at = { criterionId: criterion.id, field: "level" };
   if (criterion.method === "check") {
     if (level === "pass" || level === "fail") return level === "pass" ? 1 : 0;
-    throw new CorrectionInvalidError(`a pass/fail check takes pass or fail, not '${level}'`, at);
+    throw new ScoringError(`a pass/fail check takes pass or fail, not '${level}'`, at, {
+      code: "CORRECTION_INVALID",
+    });
   }
   const levels = criterion.levels ?? [];
   const found = levels.find((l) => l.id === level);
   if (found !== undefined) return roundScore(found.score);
   const known = levels.map((l) => `'${l.id}'`).join(", ");
-  throw new CorrectionInvalidError(
+  throw new ScoringError(
     levels.length === 0
       ? `the criterion is scored, not decided on levels: give a score on ${scaleText(criterion.scale ?? UNIT_SCALE)}`
       : `unknown level '${level}'; expected one of ${known}`,
     at,
+    { code: "CORRECTION_INVALID" },
   );
 }
 
@@ -87,10 +88,14 @@ function unitOf(criterion: CriterionResult, input: CorrectionInput): number {
       criterion.method === "check"
         ? "pass or fail"
         : (criterion.levels ?? []).map((l) => l.id).join(", ");
-    throw new CorrectionInvalidError(`give a level (${choices}), not a score`, {
-      criterionId: criterion.id,
-      field: "score",
-    });
+    throw new ScoringError(
+      `give a level (${choices}), not a score`,
+      {
+        criterionId: criterion.id,
+        field: "score",
+      },
+      { code: "CORRECTION_INVALID" },
+    );
   }
   return unitOfScore(criterion, score);
 }
@@ -98,7 +103,7 @@ function unitOf(criterion: CriterionResult, input: CorrectionInput): number {
 /**
  * The reviewer's corrections on the 0–1 scale, checked against the evaluation they correct: every
  * criterion must be one of its criteria (once), every score on that criterion's scale, every level
- * one it defines. Throws CorrectionInvalidError naming the criterion and what is wrong.
+ * one it defines. Throws a CORRECTION_INVALID ScoringError naming the criterion and what is wrong.
  */
 export function resolveCorrections(
   evaluation: EvaluationResult | null,
@@ -106,23 +111,35 @@ export function resolveCorrections(
 ): ResolvedCorrection[] {
   if (inputs.length === 0) return [];
   if (evaluation === null) {
-    throw new CorrectionInvalidError("this review has no evaluation whose scores could be wrong", {
-      field: "corrections",
-    });
+    throw new ScoringError(
+      "this review has no evaluation whose scores could be wrong",
+      {
+        field: "corrections",
+      },
+      { code: "CORRECTION_INVALID" },
+    );
   }
   const seen = new Set<string>();
   return inputs.map((input) => {
     const criterion = evaluation.criteria.find((c) => c.id === input.criterionId);
     if (criterion === undefined) {
       const known = evaluation.criteria.map((c) => `'${c.id}'`).join(", ");
-      throw new CorrectionInvalidError(`no such criterion in this evaluation (it has ${known})`, {
-        criterionId: input.criterionId,
-      });
+      throw new ScoringError(
+        `no such criterion in this evaluation (it has ${known})`,
+        {
+          criterionId: input.criterionId,
+        },
+        { code: "CORRECTION_INVALID" },
+      );
     }
     if (seen.has(criterion.id)) {
-      throw new CorrectionInvalidError("corrected twice in one decision", {
-        criterionId: criterion.id,
-      });
+      throw new ScoringError(
+        "corrected twice in one decision",
+        {
+          criterionId: criterion.id,
+        },
+        { code: "CORRECTION_INVALID" },
+      );
     }
     seen.add(criterion.id);
     const note = input.note?.trim();

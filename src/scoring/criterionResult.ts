@@ -1,9 +1,13 @@
 import { type Catalog, type Criterion, levelsOf } from "../criteria/model.js";
 import { meetsThreshold } from "./consistency.js";
-import { InconsistentResultError, ScaleError, UnknownLevelError } from "./errors.js";
+import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
 import type { CriterionOutcome } from "./outcome.js";
 import type { CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
+
+/** A result whose fields contradict each other (`RESULT_INCONSISTENT`). */
+const inconsistent = (detail: string, location: ScoringErrorLocation) =>
+  new ScoringError(detail, location, { code: "RESULT_INCONSISTENT" });
 
 /** The 0–1 threshold a criterion is met at: its own, else the catalog's. */
 export function thresholdOf(
@@ -71,7 +75,7 @@ export function makeCriterionResult(
 
   if (!outcome.evaluated) {
     if (outcome.score !== null) {
-      throw new InconsistentResultError(
+      throw inconsistent(
         `outcome is not evaluated but carries a score (${outcome.score})`,
         at("score"),
       );
@@ -87,15 +91,17 @@ export function makeCriterionResult(
   }
 
   if (outcome.score === null) {
-    throw new InconsistentResultError("outcome is evaluated but has no score", at("score"));
+    throw inconsistent("outcome is evaluated but has no score", at("score"));
   }
   if (!Number.isFinite(outcome.score) || outcome.score < 0 || outcome.score > 1) {
-    throw new ScaleError(`score must be within 0–1, got ${outcome.score}`, at("score"));
+    throw new ScoringError(`score must be within 0–1, got ${outcome.score}`, at("score"), {
+      code: "SCALE_INVALID",
+    });
   }
   if (outcome.level !== undefined) {
     const levels = levelsOf(criterion.method);
     if (levels === undefined) {
-      throw new InconsistentResultError(
+      throw inconsistent(
         `level '${outcome.level}' given, but a ${criterion.method.kind} criterion has no levels`,
         at("level"),
       );

@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 
 /**
  * Where a scoring problem is: the catalog (when known), the criterion (when known) and the field
@@ -19,65 +19,7 @@ export function formatScoringLocation(location: ScoringErrorLocation): string {
   return parts.length > 0 ? parts.join(" › ") : "scoring";
 }
 
-/** Base class of the errors raised by the pure scoring functions. */
-export class ScoringError extends EvalgateError {
-  override name = "ScoringError";
-  readonly location: ScoringErrorLocation;
-  /** What is wrong, without the location. */
-  readonly detail: string;
-
-  constructor(detail: string, location: ScoringErrorLocation) {
-    super("SCORING_FAILED", `${formatScoringLocation(location)}: ${detail}`);
-    this.location = location;
-    this.detail = detail;
-  }
-}
-
-/** A value that cannot be put on (or taken off) a scale: not finite, or a broken scale. */
-export class ScaleError extends ScoringError {
-  override name = "ScaleError";
-  override readonly code = "SCALE_INVALID";
-}
-
-/** A level id that the criterion does not define. */
-export class UnknownLevelError extends ScoringError {
-  override name = "UnknownLevelError";
-  override readonly code = "LEVEL_UNKNOWN";
-  readonly levelId: string;
-  readonly knownLevels: readonly string[];
-
-  constructor(levelId: string, knownLevels: readonly string[], location: ScoringErrorLocation) {
-    super(
-      `unknown level '${levelId}'; expected one of ${knownLevels.map((l) => `'${l}'`).join(", ")}`,
-      location,
-    );
-    this.levelId = levelId;
-    this.knownLevels = knownLevels;
-  }
-}
-
-/** A criterion result or outcome whose fields contradict each other (evaluated, score, met). */
-export class InconsistentResultError extends ScoringError {
-  override name = "InconsistentResultError";
-  override readonly code = "RESULT_INCONSISTENT";
-}
-
-/** Criterion results that do not match the catalog: missing, unknown or duplicated ids. */
-export class CriterionResultMismatchError extends ScoringError {
-  override name = "CriterionResultMismatchError";
-  override readonly code = "CRITERION_RESULTS_MISMATCH";
-}
-
-/**
- * A reviewer's correction of a criterion's score that does not fit the evaluation: an unknown
- * criterion, a score outside the criterion's scale, a level it does not define.
- */
-export class CorrectionInvalidError extends ScoringError {
-  override name = "CorrectionInvalidError";
-  override readonly code = "CORRECTION_INVALID";
-}
-
-/** The codes of the scoring errors, one per class. */
+/** The codes of the scoring errors. */
 export const SCORING_ERROR_CODES = [
   "SCORING_FAILED",
   "SCALE_INVALID",
@@ -86,12 +28,103 @@ export const SCORING_ERROR_CODES = [
   "CRITERION_RESULTS_MISMATCH",
   "CORRECTION_INVALID",
 ] as const;
+export type ScoringErrorCode = (typeof SCORING_ERROR_CODES)[number];
+
+/**
+ * An error of the pure scoring functions; `code` says what: `SCALE_INVALID` (a value that cannot
+ * be put on or taken off a scale), `RESULT_INCONSISTENT` (a result's fields contradict each
+ * other), `CRITERION_RESULTS_MISMATCH` (results that do not match the catalog: missing, unknown
+ * or duplicated ids), `CORRECTION_INVALID` (a reviewer's correction that does not fit the
+ * evaluation), `LEVEL_UNKNOWN` (UnknownLevelError), `SCORING_FAILED` when none is given.
+ */
+export class ScoringError extends EvalgateError {
+  override name = "ScoringError";
+  override readonly code: ScoringErrorCode;
+  readonly location: ScoringErrorLocation;
+  /** What is wrong, without the location. */
+  readonly detail: string;
+
+  constructor(
+    detail: string,
+    location: ScoringErrorLocation,
+    options: { code?: ScoringErrorCode } = {},
+  ) {
+    const code = options.code ?? "SCORING_FAILED";
+    super(code, `${formatScoringLocation(location)}: ${detail}`);
+    this.code = code;
+    this.location = location;
+    this.detail = detail;
+  }
+}
+
+/** A level id that the criterion does not define. */
+export class UnknownLevelError extends ScoringError {
+  override name = "UnknownLevelError";
+  readonly levelId: string;
+  readonly knownLevels: readonly string[];
+
+  constructor(levelId: string, knownLevels: readonly string[], location: ScoringErrorLocation) {
+    super(
+      `unknown level '${levelId}'; expected one of ${knownLevels.map((l) => `'${l}'`).join(", ")}`,
+      location,
+      { code: "LEVEL_UNKNOWN" },
+    );
+    this.levelId = levelId;
+    this.knownLevels = knownLevels;
+  }
+}
 
 export const isScoringError = errorGuard<ScoringError>(...SCORING_ERROR_CODES);
-export const isScaleError = errorGuard<ScaleError>("SCALE_INVALID");
+export const isScaleError = errorGuard<ScoringError>("SCALE_INVALID");
 export const isUnknownLevelError = errorGuard<UnknownLevelError>("LEVEL_UNKNOWN");
-export const isInconsistentResultError = errorGuard<InconsistentResultError>("RESULT_INCONSISTENT");
-export const isCriterionResultMismatchError = errorGuard<CriterionResultMismatchError>(
+export const isInconsistentResultError = errorGuard<ScoringError>("RESULT_INCONSISTENT");
+export const isCriterionResultMismatchError = errorGuard<ScoringError>(
   "CRITERION_RESULTS_MISMATCH",
 );
-export const isCorrectionInvalidError = errorGuard<CorrectionInvalidError>("CORRECTION_INVALID");
+export const isCorrectionInvalidError = errorGuard<ScoringError>("CORRECTION_INVALID");
+
+// The names of the classes folded into ScoringError, kept for one release.
+
+/** @deprecated use ScoringError and code "SCALE_INVALID" (isEvalgateError(e, "SCALE_INVALID")) */
+export const ScaleError = deprecatedErrorAlias(
+  ScoringError,
+  "SCALE_INVALID",
+  "ScaleError",
+  (detail: string, location: ScoringErrorLocation) =>
+    new ScoringError(detail, location, { code: "SCALE_INVALID" }),
+);
+/** @deprecated use ScoringError and code "SCALE_INVALID" (isEvalgateError(e, "SCALE_INVALID")) */
+export type ScaleError = ScoringError;
+
+/** @deprecated use ScoringError and code "RESULT_INCONSISTENT" (isEvalgateError(e, "RESULT_INCONSISTENT")) */
+export const InconsistentResultError = deprecatedErrorAlias(
+  ScoringError,
+  "RESULT_INCONSISTENT",
+  "InconsistentResultError",
+  (detail: string, location: ScoringErrorLocation) =>
+    new ScoringError(detail, location, { code: "RESULT_INCONSISTENT" }),
+);
+/** @deprecated use ScoringError and code "RESULT_INCONSISTENT" (isEvalgateError(e, "RESULT_INCONSISTENT")) */
+export type InconsistentResultError = ScoringError;
+
+/** @deprecated use ScoringError and code "CRITERION_RESULTS_MISMATCH" (isEvalgateError(e, "CRITERION_RESULTS_MISMATCH")) */
+export const CriterionResultMismatchError = deprecatedErrorAlias(
+  ScoringError,
+  "CRITERION_RESULTS_MISMATCH",
+  "CriterionResultMismatchError",
+  (detail: string, location: ScoringErrorLocation) =>
+    new ScoringError(detail, location, { code: "CRITERION_RESULTS_MISMATCH" }),
+);
+/** @deprecated use ScoringError and code "CRITERION_RESULTS_MISMATCH" (isEvalgateError(e, "CRITERION_RESULTS_MISMATCH")) */
+export type CriterionResultMismatchError = ScoringError;
+
+/** @deprecated use ScoringError and code "CORRECTION_INVALID" (isEvalgateError(e, "CORRECTION_INVALID")) */
+export const CorrectionInvalidError = deprecatedErrorAlias(
+  ScoringError,
+  "CORRECTION_INVALID",
+  "CorrectionInvalidError",
+  (detail: string, location: ScoringErrorLocation) =>
+    new ScoringError(detail, location, { code: "CORRECTION_INVALID" }),
+);
+/** @deprecated use ScoringError and code "CORRECTION_INVALID" (isEvalgateError(e, "CORRECTION_INVALID")) */
+export type CorrectionInvalidError = ScoringError;

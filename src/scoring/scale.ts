@@ -1,5 +1,5 @@
 import type { Level, Scale } from "../criteria/model.js";
-import { ScaleError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
+import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
 
 /** Decimals kept by {@link roundScore}: enough for any score, few enough to drop float noise. */
 export const SCORE_DECIMALS = 10;
@@ -10,7 +10,11 @@ export const SCORE_DECIMALS = 10;
  */
 export function roundScore(value: number, decimals: number = SCORE_DECIMALS): number {
   if (!Number.isFinite(value)) {
-    throw new ScaleError(`cannot round ${String(value)}: not a finite number`, {});
+    throw new ScoringError(
+      `cannot round ${String(value)}: not a finite number`,
+      {},
+      { code: "SCALE_INVALID" },
+    );
   }
   const factor = 10 ** decimals;
   const rounded = Math.round(value * factor) / factor;
@@ -19,7 +23,9 @@ export function roundScore(value: number, decimals: number = SCORE_DECIMALS): nu
 
 function assertFinite(value: number, what: string, location: ScoringErrorLocation): void {
   if (!Number.isFinite(value)) {
-    throw new ScaleError(`${what} must be a finite number, got ${String(value)}`, location);
+    throw new ScoringError(`${what} must be a finite number, got ${String(value)}`, location, {
+      code: "SCALE_INVALID",
+    });
   }
 }
 
@@ -27,9 +33,10 @@ function assertScale(scale: Scale, location: ScoringErrorLocation): void {
   assertFinite(scale.min, "scale min", location);
   assertFinite(scale.max, "scale max", location);
   if (!(scale.max > scale.min)) {
-    throw new ScaleError(
+    throw new ScoringError(
       `scale max (${scale.max}) must be greater than min (${scale.min})`,
       location,
+      { code: "SCALE_INVALID" },
     );
   }
 }
@@ -59,7 +66,9 @@ export function fromUnit(unit: number, scale: Scale, location: ScoringErrorLocat
   assertFinite(unit, "unit score", location);
   assertScale(scale, location);
   if (unit < 0 || unit > 1) {
-    throw new ScaleError(`unit score must be within 0–1, got ${unit}`, location);
+    throw new ScoringError(`unit score must be within 0–1, got ${unit}`, location, {
+      code: "SCALE_INVALID",
+    });
   }
   return roundScore(scale.min + unit * (scale.max - scale.min));
 }

@@ -1,7 +1,7 @@
 import type { Catalog } from "../criteria/model.js";
 import { weightedAverage } from "./aggregate.js";
 import { assertConsistentResult, meetsThreshold } from "./consistency.js";
-import { CriterionResultMismatchError } from "./errors.js";
+import { ScoringError } from "./errors.js";
 import { evaluateGates, type GateFailure } from "./gates.js";
 import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
 import { decideFundingStatus } from "./status.js";
@@ -34,20 +34,28 @@ function matchToCatalog(
   const byId = new Map<string, CriterionResult>();
   for (const result of criterionResults) {
     if (byId.has(result.id)) {
-      throw new CriterionResultMismatchError("more than one result for this criterion", {
-        catalogId: catalog.id,
-        criterionId: result.id,
-      });
+      throw new ScoringError(
+        "more than one result for this criterion",
+        {
+          catalogId: catalog.id,
+          criterionId: result.id,
+        },
+        { code: "CRITERION_RESULTS_MISMATCH" },
+      );
     }
     byId.set(result.id, result);
   }
   const known = new Set(catalog.criteria.map((c) => c.id));
   for (const id of byId.keys()) {
     if (!known.has(id)) {
-      throw new CriterionResultMismatchError("result for a criterion the catalog does not have", {
-        catalogId: catalog.id,
-        criterionId: id,
-      });
+      throw new ScoringError(
+        "result for a criterion the catalog does not have",
+        {
+          catalogId: catalog.id,
+          criterionId: id,
+        },
+        { code: "CRITERION_RESULTS_MISMATCH" },
+      );
     }
   }
   return catalog.criteria.map((criterion) => {
@@ -58,9 +66,10 @@ function matchToCatalog(
     });
     const result = byId.get(criterion.id);
     if (result === undefined) {
-      throw new CriterionResultMismatchError(
+      throw new ScoringError(
         "no result for this criterion (a criterion that could not be evaluated still needs one, with evaluated: false)",
         at(),
+        { code: "CRITERION_RESULTS_MISMATCH" },
       );
     }
     const expected = {
@@ -71,9 +80,10 @@ function matchToCatalog(
     } as const;
     for (const field of ["weight", "critical", "knockout", "required"] as const) {
       if (result[field] !== expected[field]) {
-        throw new CriterionResultMismatchError(
+        throw new ScoringError(
           `result says ${String(result[field])} but the catalog says ${String(expected[field])}`,
           at(field),
+          { code: "CRITERION_RESULTS_MISMATCH" },
         );
       }
     }

@@ -1,7 +1,7 @@
 /**
  * The migration runner, and the stores' own connections with their schema brought up to date: a SQLite file in WAL mode with a
  * busy timeout (so a checkpointer's connection and other processes share it), or a pg pool. A
- * database that cannot be opened or migrated is a StoreOpenError naming it (a URL without its
+ * database that cannot be opened or migrated is a STORE_OPEN_FAILED StoreError naming it (a URL without its
  * password).
  */
 import { mkdirSync } from "node:fs";
@@ -11,7 +11,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { redactUrl } from "../orchestrator/checkpointer.js";
 import { now, StoreDatabase } from "./database.js";
-import { StoreOpenError } from "./errors.js";
+import { isStoreError, type StoreError, storeOpenFailed } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
 
 const MIGRATIONS_TABLE = `
@@ -62,10 +62,10 @@ export function openSqlite(path: string, foreignKeys = true): Database.Database 
   }
 }
 
-function openError(where: string, error: unknown): StoreOpenError {
-  if (error instanceof StoreOpenError) return error;
+function openError(where: string, error: unknown): StoreError {
+  if (isStoreError(error) && error.code === "STORE_OPEN_FAILED") return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return new StoreOpenError(where, reason, { cause: error });
+  return storeOpenFailed(where, reason, { cause: error });
 }
 
 /** Migrates the database the layer is on; closes it (when owned) and says why when it cannot. */

@@ -1,36 +1,4 @@
-import { EvalgateError } from "../errors.js";
-
-/** The review store could not be opened or migrated (the SQLite file or the PostgreSQL database). */
-export class StoreOpenError extends EvalgateError {
-  override readonly name = "StoreOpenError";
-  /** The SQLite path, or the PostgreSQL URL without its password. */
-  readonly location: string;
-
-  constructor(location: string, message: string, options: { cause?: unknown } = {}) {
-    super("STORE_OPEN_FAILED", `review store ${location}: ${message}`, options);
-    this.location = location;
-  }
-}
-
-/** A row in the store does not have the shape this version writes. */
-export class StoreDataError extends EvalgateError {
-  override readonly name = "StoreDataError";
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super("STORE_DATA_INVALID", `review store: ${message}`, options);
-  }
-}
-
-/** `reviewers add` with a name that is taken. */
-export class ReviewerExistsError extends EvalgateError {
-  override readonly name = "ReviewerExistsError";
-  readonly reviewer: string;
-
-  constructor(reviewer: string) {
-    super("REVIEWER_EXISTS", `a reviewer named "${reviewer}" exists already`);
-    this.reviewer = reviewer;
-  }
-}
+import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 
 /** Every code the review store's errors carry. */
 export const STORE_ERROR_CODES = [
@@ -38,3 +6,75 @@ export const STORE_ERROR_CODES = [
   "STORE_DATA_INVALID",
   "REVIEWER_EXISTS",
 ] as const;
+export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
+
+/**
+ * An error of the review store; `code` says what: the SQLite file or PostgreSQL database could not
+ * be opened or migrated (`STORE_OPEN_FAILED`), a row does not have the shape this version writes
+ * (`STORE_DATA_INVALID`), or `reviewers add` was given a name that is taken (`REVIEWER_EXISTS`).
+ */
+export class StoreError extends EvalgateError {
+  override name = "StoreError";
+  override readonly code: StoreErrorCode;
+
+  constructor(code: StoreErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * The review store at `location` (the SQLite path, or the PostgreSQL URL without its password)
+ * could not be opened or migrated (`STORE_OPEN_FAILED`).
+ */
+export function storeOpenFailed(
+  location: string,
+  message: string,
+  options: { cause?: unknown } = {},
+): StoreError {
+  return new StoreError("STORE_OPEN_FAILED", `review store ${location}: ${message}`, options);
+}
+
+/** A row in the store does not have the shape this version writes (`STORE_DATA_INVALID`). */
+export function storeDataInvalid(message: string, options: { cause?: unknown } = {}): StoreError {
+  return new StoreError("STORE_DATA_INVALID", `review store: ${message}`, options);
+}
+
+/** `reviewers add` with a name that is taken (`REVIEWER_EXISTS`). */
+export function reviewerExists(reviewer: string): StoreError {
+  return new StoreError("REVIEWER_EXISTS", `a reviewer named "${reviewer}" exists already`);
+}
+
+export const isStoreError = errorGuard<StoreError>(...STORE_ERROR_CODES);
+
+// The names of the classes folded into StoreError, kept for one release.
+
+/** @deprecated use StoreError and code "STORE_OPEN_FAILED" (isEvalgateError(e, "STORE_OPEN_FAILED")) */
+export const StoreOpenError = deprecatedErrorAlias(
+  StoreError,
+  "STORE_OPEN_FAILED",
+  "StoreOpenError",
+  storeOpenFailed,
+);
+/** @deprecated use StoreError and code "STORE_OPEN_FAILED" (isEvalgateError(e, "STORE_OPEN_FAILED")) */
+export type StoreOpenError = StoreError;
+
+/** @deprecated use StoreError and code "STORE_DATA_INVALID" (isEvalgateError(e, "STORE_DATA_INVALID")) */
+export const StoreDataError = deprecatedErrorAlias(
+  StoreError,
+  "STORE_DATA_INVALID",
+  "StoreDataError",
+  storeDataInvalid,
+);
+/** @deprecated use StoreError and code "STORE_DATA_INVALID" (isEvalgateError(e, "STORE_DATA_INVALID")) */
+export type StoreDataError = StoreError;
+
+/** @deprecated use StoreError and code "REVIEWER_EXISTS" (isEvalgateError(e, "REVIEWER_EXISTS")) */
+export const ReviewerExistsError = deprecatedErrorAlias(
+  StoreError,
+  "REVIEWER_EXISTS",
+  "ReviewerExistsError",
+  reviewerExists,
+);
+/** @deprecated use StoreError and code "REVIEWER_EXISTS" (isEvalgateError(e, "REVIEWER_EXISTS")) */
+export type ReviewerExistsError = StoreError;

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { DEFAULT_SQLITE_PATH } from "../orchestrator/checkpointer.js";
 import type { Trace } from "../scoring/result.js";
-import { StoreOpenError } from "./errors.js";
+import { storeOpenFailed } from "./errors.js";
 import {
   type ClosableJudgeCacheStore,
   PostgresJudgeCacheStore,
@@ -83,7 +83,7 @@ export async function getTraces(
     }
   }
   if (location.path !== ":memory:" && !existsSync(location.path)) {
-    throw new StoreOpenError(location.path, "there is no such file");
+    throw storeOpenFailed(location.path, "there is no such file");
   }
   const db = new Database(location.path);
   try {
@@ -107,7 +107,14 @@ export async function openJudgeCacheStore(
   return SqliteJudgeCacheStore.open(location.path);
 }
 
-export { ReviewerExistsError, StoreDataError, StoreOpenError } from "./errors.js";
+export {
+  isStoreError,
+  ReviewerExistsError,
+  StoreDataError,
+  StoreError,
+  type StoreErrorCode,
+  StoreOpenError,
+} from "./errors.js";
 export {
   type ClosableJudgeCacheStore,
   PostgresJudgeCacheStore,

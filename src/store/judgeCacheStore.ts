@@ -9,7 +9,7 @@ import type pg from "pg";
 import type { JudgeCacheEntry, JudgeCacheStore } from "../engine/judgeCache.js";
 import { migrated, openMigratedPool, openSqlite } from "./connections.js";
 import { StoreDatabase } from "./database.js";
-import { StoreDataError } from "./errors.js";
+import { storeDataInvalid } from "./errors.js";
 import { JUDGE_CACHE_TABLE_SQL } from "./migrations.js";
 
 /** A judge cache on a database connection of its own; close it when done. */
@@ -25,7 +25,7 @@ const createTable: Preparation = (db) => db.script(JUDGE_CACHE_TABLE_SQL);
 function answerOf(row: unknown): string | undefined {
   if (row === undefined) return undefined;
   const answer = (row as { answer?: unknown }).answer;
-  if (typeof answer !== "string") throw new StoreDataError("a judge cache row has no answer text");
+  if (typeof answer !== "string") throw storeDataInvalid("a judge cache row has no answer text");
   return answer;
 }
 

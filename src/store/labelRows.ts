@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { type CalibrationLabel, CalibrationLabelSchema } from "../scoring/calibrationLabel.js";
 import { readUntrustedJson } from "../untrusted/json.js";
-import { StoreDataError } from "./errors.js";
+import { storeDataInvalid } from "./errors.js";
 
 /** The keyset position after which a page of labels starts (oldest first). */
 export interface CalibrationLabelCursor {
@@ -149,7 +149,7 @@ const LabelColumns = z.object({
 export function labelOf(row: unknown): CalibrationLabel {
   const columns = LabelColumns.safeParse(row);
   if (!columns.success) {
-    throw new StoreDataError(`a calibration label row: ${z.prettifyError(columns.error)}`);
+    throw storeDataInvalid(`a calibration label row: ${z.prettifyError(columns.error)}`);
   }
   const r = columns.data;
   const label = CalibrationLabelSchema.safeParse({
@@ -177,7 +177,7 @@ export function labelOf(row: unknown): CalibrationLabel {
   });
   if (!label.success) {
     const where = `decision ${r.decision_id}, criterion ${r.criterion_id}`;
-    throw new StoreDataError(`calibration label (${where}): ${z.prettifyError(label.error)}`);
+    throw storeDataInvalid(`calibration label (${where}): ${z.prettifyError(label.error)}`);
   }
   return label.data;
 }

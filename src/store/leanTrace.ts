@@ -11,7 +11,7 @@ import { z } from "zod";
 import { promptHash, responseHash } from "../judge/trace.js";
 import { type Trace, TraceSchema } from "../scoring/result.js";
 import { parseUntrustedJson } from "../untrusted/json.js";
-import { StoreDataError } from "./errors.js";
+import { type StoreError, storeDataInvalid } from "./errors.js";
 import { promptParts } from "./traceParts.js";
 
 /** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
@@ -165,14 +165,13 @@ export function evaluationRow(traces: readonly Trace[]): {
 /** Reads the blobs of these hashes (those it has; a missing one is reported by the caller). */
 export type BlobReader = (hashes: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 
-function malformed(error: z.ZodError): StoreDataError {
-  return new StoreDataError(`a stored trace is malformed: ${z.prettifyError(error)}`);
+function malformed(error: z.ZodError): StoreError {
+  return storeDataInvalid(`a stored trace is malformed: ${z.prettifyError(error)}`);
 }
 
 function parsedJson(text: string, what: string): unknown {
-  return parseUntrustedJson(
-    text,
-    (_problem, description) => new StoreDataError(`${what} is not usable JSON: ${description}`),
+  return parseUntrustedJson(text, (_problem, description) =>
+    storeDataInvalid(`${what} is not usable JSON: ${description}`),
   );
 }
 
@@ -183,17 +182,17 @@ export function wholeTrace(body: string): Trace {
   return parsed.data;
 }
 
-/** The blobs, each checked against its hash; a missing or altered one is a StoreDataError. */
+/** The blobs, each checked against its hash; a missing or altered one is STORE_DATA_INVALID. */
 async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
   const wanted = [...new Set(hashes)].sort();
   const found = wanted.length === 0 ? new Map<string, string>() : await read(wanted);
   for (const hash of wanted) {
     const text = found.get(hash);
     if (text === undefined) {
-      throw new StoreDataError(`a stored trace refers to a part that is missing (${hash})`);
+      throw storeDataInvalid(`a stored trace refers to a part that is missing (${hash})`);
     }
     if (blobHash(text) !== hash) {
-      throw new StoreDataError(`a stored trace part does not match its hash (${hash})`);
+      throw storeDataInvalid(`a stored trace part does not match its hash (${hash})`);
     }
   }
   return found;
@@ -204,9 +203,7 @@ function blobAt(list: readonly string[], texts: ReadonlyMap<string, string>) {
   return (place: number): string => {
     const text = texts.get(list[place] ?? "");
     if (text === undefined) {
-      throw new StoreDataError(
-        `a stored trace refers to part ${place}, which its row does not list`,
-      );
+      throw storeDataInvalid(`a stored trace refers to part ${place}, which its row does not list`);
     }
     return text;
   };

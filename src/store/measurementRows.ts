@@ -9,7 +9,7 @@ import {
   CalibrationMeasurementSchema,
   type NewCalibrationMeasurement,
 } from "../scoring/calibration/comparison.js";
-import { StoreDataError } from "./errors.js";
+import { storeDataInvalid } from "./errors.js";
 
 const MeasurementColumns = z.object({ id: z.string(), measured_at: z.string(), body: z.string() });
 
@@ -27,18 +27,18 @@ export function insertMeasurement(id: string, measurement: NewCalibrationMeasure
 export const LATEST_MEASUREMENT = sql`SELECT id, measured_at, body FROM calibration_comparisons
   ORDER BY measured_at DESC, id DESC LIMIT 1`;
 
-/** A row read back as the measurement it recorded (a row that is not one is a StoreDataError). */
+/** A row read back as the measurement it recorded (a row that is not one is a storeDataInvalid). */
 export function measurementOf(row: unknown): CalibrationMeasurement {
   const columns = MeasurementColumns.safeParse(row);
   if (!columns.success) {
-    throw new StoreDataError(`a calibration comparison row: ${z.prettifyError(columns.error)}`);
+    throw storeDataInvalid(`a calibration comparison row: ${z.prettifyError(columns.error)}`);
   }
   const { id, measured_at: measuredAt, body } = columns.data;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new StoreDataError(`calibration comparison ${id}: its body is not JSON`);
+    throw storeDataInvalid(`calibration comparison ${id}: its body is not JSON`);
   }
   const measurement = CalibrationMeasurementSchema.safeParse({
     ...(typeof parsed === "object" && parsed !== null ? parsed : {}),
@@ -46,7 +46,7 @@ export function measurementOf(row: unknown): CalibrationMeasurement {
     measuredAt,
   });
   if (!measurement.success) {
-    throw new StoreDataError(
+    throw storeDataInvalid(
       `calibration comparison ${id}: ${z.prettifyError(measurement.error).slice(0, 500)}`,
     );
   }

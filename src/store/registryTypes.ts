@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { parseUntrustedJson } from "../untrusted/json.js";
-import { StoreDataError } from "./errors.js";
+import { storeDataInvalid } from "./errors.js";
 
 export interface RubricVersionRow {
   rubricId: string;
@@ -108,7 +108,7 @@ export interface RegistryStore {
 
 function check<T extends z.ZodType>(schema: T, row: unknown, what: string): z.infer<T> {
   const parsed = schema.safeParse(row);
-  if (!parsed.success) throw new StoreDataError(`${what}: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
@@ -151,10 +151,8 @@ const ArtifactColumns = z.object({
 
 export function artifactOf(row: unknown): ArtifactRow {
   const r = check(ArtifactColumns, row, "an artifact row");
-  const rubricIds = parseUntrustedJson(
-    r.rubric_ids,
-    (_problem, description) =>
-      new StoreDataError(`artifact ${r.id}: rubric_ids is not usable JSON: ${description}`),
+  const rubricIds = parseUntrustedJson(r.rubric_ids, (_problem, description) =>
+    storeDataInvalid(`artifact ${r.id}: rubric_ids is not usable JSON: ${description}`),
   );
   return {
     id: r.id,

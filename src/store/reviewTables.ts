@@ -13,7 +13,7 @@ import type {
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
-import { ReviewerExistsError } from "./errors.js";
+import { reviewerExists } from "./errors.js";
 import {
   type CalibrationLabelQuery,
   type CorrectionLabelQuery,
@@ -116,7 +116,7 @@ export class ReviewTables {
       sql`INSERT INTO reviewers (name, role, token_hash, created_at)
           VALUES (${name}, ${role}, ${tokenHash}, ${now()}) ON CONFLICT (name) DO NOTHING`,
     );
-    if (added === 0) throw new ReviewerExistsError(name);
+    if (added === 0) throw reviewerExists(name);
   }
 
   async reviewers() {

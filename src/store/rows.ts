@@ -3,7 +3,7 @@ import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import { ReviewerRoleSchema, type ThreadEvent } from "../orchestrator/reviewDesk.js";
 import { parseUntrustedJson } from "../untrusted/json.js";
-import { StoreDataError } from "./errors.js";
+import { storeDataInvalid } from "./errors.js";
 import {
   ActionListSchema,
   DESK_GRAPH,
@@ -21,18 +21,17 @@ const nullableText = z.string().nullable().optional();
 const booleanColumn = z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1);
 
 function jsonColumn<T extends z.ZodType>(schema: T, text: string, what: string): z.infer<T> {
-  const raw = parseUntrustedJson(
-    text,
-    (_problem, description) => new StoreDataError(`${what} is not usable JSON: ${description}`),
+  const raw = parseUntrustedJson(text, (_problem, description) =>
+    storeDataInvalid(`${what} is not usable JSON: ${description}`),
   );
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new StoreDataError(`${what}: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
 function check<T extends z.ZodType>(schema: T, row: unknown, what: string): z.infer<T> {
   const parsed = schema.safeParse(row);
-  if (!parsed.success) throw new StoreDataError(`${what}: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  CriterionMethodError,
-  FunctionRegistry,
-  runFunctionCriterion,
-} from "../../src/checks/index.js";
+import { FunctionRegistry, runFunctionCriterion } from "../../src/checks/index.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 
@@ -204,6 +200,6 @@ describe("runFunctionCriterion", () => {
   it("refuses a criterion that is not a function criterion", async () => {
     await expect(
       runFunctionCriterion(criterion({ kind: "check" }, "c9"), "text", registry),
-    ).rejects.toThrow(CriterionMethodError);
+    ).rejects.toMatchObject({ code: "CRITERION_METHOD_MISMATCH" });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CriterionMethodError, runSchemaCriterion } from "../../src/checks/index.js";
+import { runSchemaCriterion } from "../../src/checks/index.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 
@@ -141,6 +141,6 @@ describe("runSchemaCriterion", () => {
   it("refuses a criterion that is not a schema criterion", async () => {
     await expect(
       runSchemaCriterion(criterion({ kind: "function", name: "contains", args: "x" }), "{}"),
-    ).rejects.toThrow(CriterionMethodError);
+    ).rejects.toMatchObject({ code: "CRITERION_METHOD_MISMATCH" });
   });
 });

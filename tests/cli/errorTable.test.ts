@@ -10,20 +10,16 @@ import { createCliContext } from "../../src/cli/context.js";
 import { InputFileError } from "../../src/cli/errors.js";
 import { ERROR_TABLE } from "../../src/cli/errorTable.js";
 import { COMMANDS, runCli } from "../../src/cli/main.js";
-import { DocumentLoadError } from "../../src/context/errors.js";
+import { documentsUnreadable } from "../../src/context/errors.js";
 import { CatalogError } from "../../src/criteria/errors.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
 import { ERROR_CODES } from "../../src/errorCodes.js";
-import { RfpLoadError } from "../../src/graph/errors.js";
-import { JudgePromptError } from "../../src/judge/errors.js";
+import { GraphError } from "../../src/graph/errors.js";
+import { promptInvalid } from "../../src/judge/errors.js";
 import { ModelAbortedError, ModelSpecError, ModelTimeoutError } from "../../src/llm/errors.js";
-import {
-  CheckpointerError,
-  ThreadNotFoundError,
-  UnknownThreadError,
-} from "../../src/orchestrator/errors.js";
+import { CheckpointerError, threadNotFound, unknownThread } from "../../src/orchestrator/errors.js";
 import { UnknownLevelError } from "../../src/scoring/errors.js";
-import { ReviewerExistsError } from "../../src/store/errors.js";
+import { reviewerExists } from "../../src/store/errors.js";
 import { ToonError } from "../../src/toon/errors.js";
 import { tempFolderForFile } from "./helpers.js";
 
@@ -71,9 +67,9 @@ describe("the error table", () => {
     ],
     [
       "context",
-      new DocumentLoadError("docs", "no such folder"),
+      documentsUnreadable("docs", "no such folder"),
       2,
-      "DocumentLoadError: Cannot load documents from docs: no such folder [DOCUMENTS_UNREADABLE]",
+      "ContextError: Cannot load documents from docs: no such folder [DOCUMENTS_UNREADABLE]",
     ],
     [
       "engine",
@@ -89,15 +85,15 @@ describe("the error table", () => {
     ],
     [
       "graph",
-      new RfpLoadError("cannot read the RFP at rfp.md"),
+      new GraphError("RFP_UNREADABLE", "cannot read the RFP at rfp.md"),
       2,
-      "RfpLoadError: cannot read the RFP at rfp.md [RFP_UNREADABLE]",
+      "GraphError: cannot read the RFP at rfp.md [RFP_UNREADABLE]",
     ],
     [
       "judge",
-      new JudgePromptError("no rubric items", { criterionId: "c2" }),
+      promptInvalid("no rubric items", { criterionId: "c2" }),
       2,
-      "JudgePromptError: criterion 'c2': no rubric items [JUDGE_PROMPT_INVALID]",
+      "JudgeError: criterion 'c2': no rubric items [JUDGE_PROMPT_INVALID]",
     ],
     [
       "llm",
@@ -113,9 +109,9 @@ describe("the error table", () => {
     ],
     [
       "orchestrator",
-      new ThreadNotFoundError("t1"),
+      threadNotFound("t1"),
       2,
-      'ThreadNotFoundError: thread "t1": no such thread in the checkpointer [CHECKPOINT_NOT_FOUND]',
+      'OrchestratorError: thread "t1": no such thread in the checkpointer [CHECKPOINT_NOT_FOUND]',
     ],
     [
       "orchestrator (checkpointer)",
@@ -137,15 +133,15 @@ describe("the error table", () => {
     ],
     [
       "orchestrator (review desk)",
-      new UnknownThreadError("t9"),
+      unknownThread("t9"),
       2,
-      "UnknownThreadError: no thread t9 [THREAD_NOT_FOUND]",
+      "DeskError: no thread t9 [THREAD_NOT_FOUND]",
     ],
     [
       "store",
-      new ReviewerExistsError("ana"),
+      reviewerExists("ana"),
       2,
-      'ReviewerExistsError: a reviewer named "ana" exists already [REVIEWER_EXISTS]',
+      'StoreError: a reviewer named "ana" exists already [REVIEWER_EXISTS]',
     ],
     ["not an evalgate error", new TypeError("boom"), 2, "TypeError: boom"],
   ] as const)("%s: exit %#", async (_folder, error, exit, message) => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chunkDocuments, DocumentLoadError, loadDocuments } from "../../src/context/index.js";
+import { chunkDocuments, loadDocuments } from "../../src/context/index.js";
 import { DOCUMENTS } from "./documents.js";
 
 function words(count: number, prefix: string): string {
@@ -116,9 +116,9 @@ describe("loadDocuments", () => {
     ]);
   });
 
-  it("throws a DocumentLoadError naming a missing folder", async () => {
+  it("throws DOCUMENTS_UNREADABLE naming a missing folder", async () => {
     const missing = join(dir, "absent");
-    await expect(loadDocuments(missing)).rejects.toThrow(DocumentLoadError);
+    await expect(loadDocuments(missing)).rejects.toMatchObject({ code: "DOCUMENTS_UNREADABLE" });
     await expect(loadDocuments(missing)).rejects.toThrow(missing);
   });
 });

@@ -7,7 +7,6 @@ import {
   contextForCriterion,
   createBm25Retriever,
   createEmbeddingRetriever,
-  EmbeddingError,
 } from "../../src/context/index.js";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
 import { DOCUMENTS } from "./documents.js";
@@ -129,7 +128,9 @@ describe("createEmbeddingRetriever", () => {
       embedQuery: (document) => embeddings.embedQuery(document),
     };
     const retriever = createEmbeddingRetriever(chunks, flaky);
-    await expect(retriever.retrieve("Hamburg", 2)).rejects.toThrow(EmbeddingError);
+    await expect(retriever.retrieve("Hamburg", 2)).rejects.toMatchObject({
+      code: "EMBEDDING_INVALID",
+    });
     await expect(retriever.retrieve("Hamburg", 2)).rejects.toThrow(
       `the model returned ${chunks.length - 1} vectors for ${chunks.length} chunks`,
     );

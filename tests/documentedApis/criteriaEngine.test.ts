@@ -4,12 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CriteriaEngine } from "../../src/engine/apis/criteriaEngine.js";
-import {
-  EmptyProjectError,
-  EvaluationModelError,
-  InvalidProjectIdError,
-  ProjectNotFoundError,
-} from "../../src/engine/errors.js";
+import { EvaluationModelError, ProjectError } from "../../src/engine/errors.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { decodeToon } from "../../src/toon/decode.js";
@@ -288,20 +283,21 @@ describe("CriteriaEngine with a project whose documents miss criteria (TC-CRI-06
   it("names the folder tried for an unknown project", async () => {
     const engine = engineWith(new ScriptedChatModel({ responder: reviewer }), dataDir);
     const error = await engine.evaluateProject("no-such-project", CATALOG).catch((e) => e);
-    expect(error).toBeInstanceOf(ProjectNotFoundError);
+    expect(error).toBeInstanceOf(ProjectError);
+    expect(error.code).toBe("PROJECT_NOT_FOUND");
     expect(error.folder).toBe(join(dataDir, "no-such-project"));
     expect(error.message).toContain(join(dataDir, "no-such-project"));
   });
 
   it("refuses a project folder without documents, and ids that are paths", async () => {
     const engine = engineWith(new ScriptedChatModel({ responder: reviewer }), dataDir);
-    await expect(engine.evaluateProject("empty-project", CATALOG)).rejects.toBeInstanceOf(
-      EmptyProjectError,
-    );
+    await expect(engine.evaluateProject("empty-project", CATALOG)).rejects.toMatchObject({
+      code: "PROJECT_EMPTY",
+    });
     for (const id of ["../optics-lab", "optics-lab/..", "", ".."]) {
-      await expect(engine.evaluateProject(id, CATALOG)).rejects.toBeInstanceOf(
-        InvalidProjectIdError,
-      );
+      await expect(engine.evaluateProject(id, CATALOG)).rejects.toMatchObject({
+        code: "PROJECT_ID_INVALID",
+      });
     }
   });
 

@@ -168,7 +168,7 @@ describe("error paths of the evaluation node, each resumed with retry once the c
     });
   }
 
-  it("processing: every judge answer unreadable → NothingEvaluatedError, the evaluation kept; retry recovers", async () => {
+  it("processing: every judge answer unreadable → NOTHING_EVALUATED, the evaluation kept; retry recovers", async () => {
     const state = { active: true };
     const run = proposalRun({
       responder: switchableResponder(state, () => "I would rather not grade this."),
@@ -181,8 +181,7 @@ describe("error paths of the evaluation node, each resumed with retry once the c
     expect(failed?.notEvaluated).toHaveLength(5);
     expect(failed?.passed).toBe(false);
     await expectRecoverableEvaluationFailure(run, () => (state.active = false), {
-      error:
-        /processing error \(nothing_evaluated\): NothingEvaluatedError: no criterion could be evaluated/,
+      error: /processing error \(nothing_evaluated\): GraphError: no criterion could be evaluated/,
       message: /none of the judge's answers could be read/,
       judgeCallsPerTry: calls,
     });
@@ -341,7 +340,7 @@ describe("error paths of the evaluation node, each resumed with retry once the c
       expect(state.researchStatus).toBe("error");
       expect(state.researchResults).toBeUndefined();
       expect(state.errors).toEqual([
-        "[generate research] processing error (processing): GenerationOutputError: the research answer has no JSON object",
+        "[generate research] processing error (processing): GraphError: the research answer has no JSON object",
       ]);
       expect(await lastMessage(run)).toBe(
         "The Research generation failed while processing the writer's answer (the research answer has no JSON object). Nothing was lost: resume with retry once the cause is fixed.",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LangGraphRunnableConfig, MemorySaver, START } from "@langchain/langgraph";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { StatePathError } from "../../src/graph/errors.js";
+import { GraphError } from "../../src/graph/errors.js";
 import {
   createEvaluationNode,
   type EvaluationNodeOptions,
@@ -246,9 +246,9 @@ describe("createEvaluationNode options", () => {
     it("a field the state does not have is refused when the node is built", () => {
       const build = (resultField: string) => () =>
         researchNode({ resultField, model: scoringJudge() });
-      expect(build("sections.problem_statement.score")).toThrow(StatePathError);
+      expect(build("sections.problem_statement.score")).toThrow(GraphError);
       expect(build("reseachEvaluation")).toThrow(/state field "reseachEvaluation"/);
-      expect(build("sections..evaluation")).toThrow(StatePathError);
+      expect(build("sections..evaluation")).toThrow(/state field "sections..evaluation"/);
     });
   });
 

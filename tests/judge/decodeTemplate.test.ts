@@ -17,7 +17,7 @@ import {
   renderDecodeTemplate,
   TEMPLATE_MEMORY_UNITS,
 } from "../../src/judge/decodeTemplate.js";
-import { DecodeTemplateError, isDecodeTemplateError } from "../../src/judge/errors.js";
+import { isDecodeTemplateError, JudgeError } from "../../src/judge/errors.js";
 
 /** The rubric document's decode_prompt example, as written there. */
 const DOCUMENT_DECODE_PROMPT = `Evaluate the following questions for pedagogical quality:
@@ -35,7 +35,7 @@ function render(template: string, scope: Record<string, unknown> = {}): string {
   return renderDecodeTemplate(template, scope, LOCATION);
 }
 
-function failure(template: string, scope: Record<string, unknown> = {}): DecodeTemplateError {
+function failure(template: string, scope: Record<string, unknown> = {}): JudgeError {
   try {
     render(template, scope);
   } catch (error) {
@@ -194,7 +194,7 @@ describe("renderDecodeTemplate: what it refuses, with the line", () => {
   it("reports a syntax error with its line and column, also without rendering", () => {
     const error = failure("Line one\n{% for q in %}\n{% endfor %}");
     expect(error.location).toMatchObject({ criterionId: "pedagogy", line: 2, column: 1 });
-    expect(checkDecodeTemplate.bind(null, "ok\n{% if x %}")).toThrow(DecodeTemplateError);
+    expect(checkDecodeTemplate.bind(null, "ok\n{% if x %}")).toThrow(JudgeError);
     expect(checkDecodeTemplate.bind(null, "{{ x ")).toThrow(/line 1/);
   });
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
 import {
-  JudgePromptError,
   parseFreeformResponse,
   parseRubricResponse,
   renderFreeformPrompt,
   renderRubricPrompt,
 } from "../../src/judge/index.js";
+import { thrownCode } from "../thrownCode.js";
 
 function item(id: string, outcome: string, critical = false): Criterion {
   return CriterionSchema.parse({
@@ -93,9 +93,9 @@ describe("renderRubricPrompt (the JSON judge contract, rubric mode)", () => {
   });
 
   it("refuses an empty or duplicated rubric", () => {
-    expect(() => renderRubricPrompt({ question: "Q", candidateAnswer: "A", items: [] })).toThrow(
-      JudgePromptError,
-    );
+    expect(
+      thrownCode(() => renderRubricPrompt({ question: "Q", candidateAnswer: "A", items: [] })),
+    ).toBe("JUDGE_PROMPT_INVALID");
     const [first] = ITEMS;
     expect(() =>
       renderRubricPrompt({

@@ -4,8 +4,8 @@
  * polyglot SSTI payloads, LiquidJS advisories, Liquid's file tags, drops, prototype reads and
  * writes, and templates built to exhaust time and memory. Each attempt, had it run as code, would
  * write a marker file or read a secret from the environment (the payloads are shown to do so when
- * run as JavaScript). None may: each is refused when its rubric is loaded (a DecodeTemplateError /
- * CatalogError naming the line), fails when rendered (a DecodeTemplateError naming the line), or
+ * run as JavaScript). None may: each is refused when its rubric is loaded (a PROMPT_TEMPLATE_INVALID error /
+ * CatalogError naming the line), fails when rendered (a PROMPT_TEMPLATE_INVALID error naming the line), or
  * renders text without the secret — through the template engine and through a whole rubric
  * evaluation with a scripted judge.
  */
@@ -21,7 +21,7 @@ import { isCatalogError } from "../../src/criteria/errors.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
 import { checkDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
-import { type DecodeTemplateError, isDecodeTemplateError } from "../../src/judge/errors.js";
+import { isDecodeTemplateError, type JudgeError } from "../../src/judge/errors.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { quizRubric } from "../engine/quizRubric.js";
 
@@ -77,7 +77,7 @@ const SCOPE = {
   criterion: { id: "pedagogy" },
 };
 
-function renderFailure(template: string): DecodeTemplateError {
+function renderFailure(template: string): JudgeError {
   try {
     renderDecodeTemplate(template, SCOPE, { criterionId: "pedagogy", source: "decode_prompt" });
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * ReviewOrchestrator.continueThread on threads that have no work left: a paused thread is
  * reported paused at the same review and nothing runs (no model call), a finished one completed,
- * an unknown one is ThreadNotFoundError; and a decision for a thread with work left is refused
+ * an unknown one is CHECKPOINT_NOT_FOUND; and a decision for a thread with work left is refused
  * with the nodes where it stopped (the crash tests run the work-left case itself).
  */
 import { describe, expect, it } from "vitest";

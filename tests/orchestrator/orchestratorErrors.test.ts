@@ -1,15 +1,13 @@
 import { MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isEvalgateError } from "../../src/errors.js";
 import type { DecisionRecord } from "../../src/graph/model.js";
 import { OverallProposalState } from "../../src/graph/state.js";
 import {
-  GraphRunError,
   InterruptMismatchError,
   InvalidDecisionError,
-  InvalidThreadIdError,
-  ThreadNotFoundError,
+  OrchestratorError,
   ThreadNotPausedError,
-  ThreadStateError,
 } from "../../src/orchestrator/errors.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { gate, PROBLEM_CRITERIA, problemInput, tempDir } from "./helpers.js";
@@ -32,7 +30,7 @@ describe("ReviewOrchestrator errors", () => {
     temp.remove();
   });
 
-  it("an unknown thread is a ThreadNotFoundError naming it, for every lookup", async () => {
+  it("an unknown thread is a CHECKPOINT_NOT_FOUND error naming it, for every lookup", async () => {
     const lookups = [
       reviews.getReview("ghost"),
       reviews.history("ghost"),
@@ -41,7 +39,8 @@ describe("ReviewOrchestrator errors", () => {
     ];
     for (const lookup of lookups) {
       const error = await lookup.catch((e) => e);
-      expect(error).toBeInstanceOf(ThreadNotFoundError);
+      expect(error).toBeInstanceOf(OrchestratorError);
+      expect(isEvalgateError(error, "CHECKPOINT_NOT_FOUND")).toBe(true);
       expect(error.threadId).toBe("ghost");
       expect(error.message).toContain('"ghost"');
     }
@@ -137,14 +136,14 @@ describe("ReviewOrchestrator errors", () => {
   });
 
   it("refuses a blank thread id", async () => {
-    await expect(reviews.start(problemInput, { threadId: " " })).rejects.toBeInstanceOf(
-      InvalidThreadIdError,
-    );
+    const error = await reviews.start(problemInput, { threadId: " " }).catch((e) => e);
+    expect(error).toBeInstanceOf(OrchestratorError);
+    expect(error.code).toBe("THREAD_ID_INVALID");
   });
 });
 
 describe("ReviewOrchestrator on a graph that fails", () => {
-  it("reports the failure as a GraphRunError, and a decision as ThreadNotPausedError (stopped)", async () => {
+  it("reports the failure as GRAPH_RUN_FAILED, and a decision as ThreadNotPausedError (stopped)", async () => {
     const graph = new StateGraph(OverallProposalState)
       .addNode("writeResearch", () => {
         throw new Error("the research writer crashed");
@@ -153,7 +152,8 @@ describe("ReviewOrchestrator on a graph that fails", () => {
     const reviews = new ReviewOrchestrator({ graph, checkpointer: new MemorySaver() });
 
     const error = await reviews.start({ rfpDocument: "RFP" }, { threadId: "w" }).catch((e) => e);
-    expect(error).toBeInstanceOf(GraphRunError);
+    expect(error).toBeInstanceOf(OrchestratorError);
+    expect(error.code).toBe("GRAPH_RUN_FAILED");
     expect(error.message).toContain('"w"');
     expect(error.message).toContain("the research writer crashed");
 
@@ -166,7 +166,7 @@ describe("ReviewOrchestrator on a graph that fails", () => {
 });
 
 describe("ReviewOrchestrator on a thread whose review history is malformed", () => {
-  it("reports it as a ThreadStateError naming the thread and the place", async () => {
+  it("reports it as THREAD_STATE_INVALID naming the thread and the place", async () => {
     const graph = new StateGraph(OverallProposalState)
       .addNode("importLegacy", () => ({
         reviewHistory: [{ action: "approved-by-email" }] as unknown as DecisionRecord[],
@@ -176,7 +176,8 @@ describe("ReviewOrchestrator on a thread whose review history is malformed", () 
     const done = await reviews.start({}, { threadId: "legacy" });
     expect(done.state).toBe("completed");
     const error = await reviews.history("legacy").catch((e) => e);
-    expect(error).toBeInstanceOf(ThreadStateError);
+    expect(error).toBeInstanceOf(OrchestratorError);
+    expect(error.code).toBe("THREAD_STATE_INVALID");
     expect(error.message).toContain('"legacy"');
     expect(error.message).toMatch(/reviewHistory is not a list of decision records at 0\./);
   });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Checkpointer, createCheckpointer } from "../../src/orchestrator/checkpointer.js";
-import { ThreadExistsError } from "../../src/orchestrator/errors.js";
+import { OrchestratorError } from "../../src/orchestrator/errors.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { gate, PROBLEM, PROBLEM_CRITERIA, problemInput, tempDir } from "./helpers.js";
 
@@ -136,7 +136,8 @@ describe("ReviewOrchestrator on a SQLite file", () => {
     const reviews = orchestrator(graph);
     await reviews.start(problemInput, { threadId: "taken" });
     const error = await reviews.start(problemInput, { threadId: "taken" }).catch((e) => e);
-    expect(error).toBeInstanceOf(ThreadExistsError);
+    expect(error).toBeInstanceOf(OrchestratorError);
+    expect(error.code).toBe("THREAD_EXISTS");
     expect(error.message).toContain('"taken"');
     expect(model.calls).toHaveLength(PROBLEM_CRITERIA);
   });

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Level } from "../../src/criteria/model.js";
 import {
   CriterionResultSchema,
-  InconsistentResultError,
   makeCriterionResult,
   notEvaluatedOutcome,
-  ScaleError,
   UnknownLevelError,
 } from "../../src/scoring/index.js";
+import { thrownCode } from "../thrownCode.js";
 import {
   catalog,
   checkOutcome,
@@ -104,9 +103,9 @@ describe("makeCriterionResult", () => {
     const bad = { ...levelOutcome(levels, "pass"), level: "great" };
     expect(() => makeCriterionResult(l, bad, cat)).toThrow(UnknownLevelError);
     expect(() => makeCriterionResult(l, bad, cat)).toThrow("catalog 'cq' › criterion 'l' › level");
-    expect(() => makeCriterionResult(u, { ...unitOutcome(0.5), level: "pass" }, cat)).toThrow(
-      InconsistentResultError,
-    );
+    expect(
+      thrownCode(() => makeCriterionResult(u, { ...unitOutcome(0.5), level: "pass" }, cat)),
+    ).toBe("RESULT_INCONSISTENT");
   });
 
   it("reports a criterion that was not evaluated with no score and met null", () => {
@@ -122,12 +121,12 @@ describe("makeCriterionResult", () => {
   });
 
   it("rejects contradictory outcomes", () => {
-    expect(() => makeCriterionResult(u, { ...unitOutcome(0.5), score: null }, cat)).toThrow(
-      InconsistentResultError,
-    );
-    expect(() => makeCriterionResult(u, { ...notEvaluatedOutcome("x"), score: 0.5 }, cat)).toThrow(
-      InconsistentResultError,
-    );
-    expect(() => makeCriterionResult(u, unitOutcome(1.5), cat)).toThrow(ScaleError);
+    expect(
+      thrownCode(() => makeCriterionResult(u, { ...unitOutcome(0.5), score: null }, cat)),
+    ).toBe("RESULT_INCONSISTENT");
+    expect(
+      thrownCode(() => makeCriterionResult(u, { ...notEvaluatedOutcome("x"), score: 0.5 }, cat)),
+    ).toBe("RESULT_INCONSISTENT");
+    expect(thrownCode(() => makeCriterionResult(u, unitOutcome(1.5), cat))).toBe("SCALE_INVALID");
   });
 });

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FIVE_POINT_SCALE, type Level, UNIT_SCALE } from "../../src/criteria/model.js";
-import {
-  fromUnit,
-  levelScore,
-  ScaleError,
-  toUnit,
-  UnknownLevelError,
-} from "../../src/scoring/index.js";
+import { fromUnit, levelScore, toUnit, UnknownLevelError } from "../../src/scoring/index.js";
 import { checkToUnit, clampToScale, roundScore, topLevel } from "../../src/scoring/scale.js";
+import { thrownCode } from "../thrownCode.js";
 
 const levels: Level[] = [
   { id: "fail", label: "Fail", description: "Unclear", score: 0, indicators: [] },
@@ -41,8 +36,8 @@ describe("scale conversions", () => {
   });
 
   it("rejects non-finite values and unit scores outside 0–1", () => {
-    expect(() => toUnit(Number.NaN, FIVE_POINT_SCALE)).toThrow(ScaleError);
-    expect(() => fromUnit(1.2, FIVE_POINT_SCALE)).toThrow(ScaleError);
+    expect(thrownCode(() => toUnit(Number.NaN, FIVE_POINT_SCALE))).toBe("SCALE_INVALID");
+    expect(thrownCode(() => fromUnit(1.2, FIVE_POINT_SCALE))).toBe("SCALE_INVALID");
     expect(() => toUnit(3, { min: 5, max: 1, integer: true })).toThrow(/greater than min/);
   });
 

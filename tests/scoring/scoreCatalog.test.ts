@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  CriterionResultMismatchError,
-  InconsistentResultError,
-  scoreCatalogResult,
-} from "../../src/scoring/index.js";
+import { scoreCatalogResult } from "../../src/scoring/index.js";
+import { thrownCode } from "../thrownCode.js";
 import {
   catalog,
   checkOutcome,
@@ -164,8 +161,8 @@ describe("scoreCatalogResult — input checks", () => {
     );
     const [first] = results;
     if (first === undefined) throw new Error("setup");
-    expect(() => scoreCatalogResult(cat, [...results, { ...first, id: "c9" }])).toThrow(
-      CriterionResultMismatchError,
+    expect(thrownCode(() => scoreCatalogResult(cat, [...results, { ...first, id: "c9" }]))).toBe(
+      "CRITERION_RESULTS_MISMATCH",
     );
     expect(() => scoreCatalogResult(cat, [...results, first])).toThrow(/more than one result/);
   });
@@ -179,6 +176,6 @@ describe("scoreCatalogResult — input checks", () => {
 
   it("rejects results whose met contradicts score and threshold", () => {
     const results = good().map((r) => (r.id === "c3" ? { ...r, met: true } : r));
-    expect(() => scoreCatalogResult(cat, results)).toThrow(InconsistentResultError);
+    expect(thrownCode(() => scoreCatalogResult(cat, results))).toBe("RESULT_INCONSISTENT");
   });
 });

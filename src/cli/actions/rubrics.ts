@@ -1,7 +1,7 @@
 /** `evalgate rubrics list | show | register | delete`: the rubric registry from the command line. */
 import { resolve } from "node:path";
 import type { Catalog } from "../../criteria/model.js";
-import { RubricNotFoundError } from "../../rubrics/errors.js";
+import { rubricNotFound } from "../../rubrics/errors.js";
 import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
@@ -109,7 +109,7 @@ export async function showRubric(
   const { id, version } = versionOf(ref, options.version);
   await withRegistry(options, context, async (registry, where) => {
     const rubric = await registry.get(id, version);
-    if (rubric === undefined) throw new RubricNotFoundError(id, version, where);
+    if (rubric === undefined) throw rubricNotFound(id, version, where);
     if (options.json === true) {
       context.stdout.write(`${JSON.stringify(rubric, null, 2)}\n`);
       return;
@@ -141,7 +141,7 @@ export async function registerRubrics(file: string, options: StoreFlags, context
 
 export async function deleteRubric(id: string, options: StoreFlags, context: CliContext) {
   await withRegistry(options, context, async (registry, where) => {
-    if (!(await registry.delete(id))) throw new RubricNotFoundError(id, undefined, where);
+    if (!(await registry.delete(id))) throw rubricNotFound(id, undefined, where);
     const versions = await registry.versions(id);
     const last = versions.at(-1)?.version ?? "";
     context.stdout.write(

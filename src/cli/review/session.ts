@@ -50,7 +50,7 @@ export interface ReviewSession {
   readonly orchestrator: ReviewOrchestrator<ProposalBuilder>;
   /** The stages of the proposal graph, in order. */
   readonly stages: readonly StageDefinition[];
-  /** Where the thread is now (ThreadNotFoundError / ForeignThreadError from the orchestrator). */
+  /** Where the thread is now (CHECKPOINT_NOT_FOUND / ForeignThreadError from the orchestrator). */
   view(threadId: string): Promise<ThreadView>;
   close(): Promise<void>;
 }

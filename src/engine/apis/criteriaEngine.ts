@@ -19,7 +19,7 @@ import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { checkContentBudget } from "../contentBudget.js";
 import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
 import { runDeterministicCriterion } from "../deterministic.js";
-import { EmptyProjectError, InvalidProjectIdError, ProjectNotFoundError } from "../errors.js";
+import { emptyProject, invalidProjectId, projectNotFound } from "../errors.js";
 import { evaluateContent, isJudgeModel, resolveJudgeModel } from "../evaluateContent.js";
 import { screenForInjection } from "../injectionScreen.js";
 import { JudgeSession } from "../judgeSession.js";
@@ -154,13 +154,13 @@ export class CriteriaEngine {
       projectId !== "." &&
       projectId !== ".." &&
       basename(folder) === projectId;
-    if (!plain) throw new InvalidProjectIdError(projectId, folder);
+    if (!plain) throw invalidProjectId(projectId, folder);
     return folder;
   }
 
   /**
    * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form).
-   * Throws ProjectNotFoundError / EmptyProjectError naming the folder tried, CatalogError for a
+   * Throws a ProjectError (PROJECT_NOT_FOUND / PROJECT_EMPTY) naming the folder tried, CatalogError for a
    * bad catalog, and EvaluationModelError when no model call succeeded.
    */
   async evaluateProject(
@@ -169,9 +169,9 @@ export class CriteriaEngine {
     options: ProjectEvaluationOptions = {},
   ): Promise<EvaluationResult> {
     const folder = this.projectFolder(projectId);
-    if (!(await isDirectory(folder))) throw new ProjectNotFoundError(projectId, folder);
+    if (!(await isDirectory(folder))) throw projectNotFound(projectId, folder);
     const documents = await loadDocuments(folder);
-    if (documents.length === 0) throw new EmptyProjectError(projectId, folder);
+    if (documents.length === 0) throw emptyProject(projectId, folder);
     const catalog = await loadCatalog(
       catalogPath,
       this.registry === undefined ? {} : { functions: this.registry },
