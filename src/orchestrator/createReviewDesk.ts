@@ -205,7 +205,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     threadProposal: (threadId, by) => threadProposal(ctx, threadId, by),
     retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
-    calibration: (by) => calibrationOverview(ctx, by),
+    calibration: (by, days) => calibrationOverview(ctx, by, days),
     ready: () => ctx.store.ping(),
     async close() {
       await sweep?.stop();

@@ -253,10 +253,11 @@ export interface ReviewDesk {
   /** Events after `afterSeq` (0 for all), for SSE; the caller polls or waits with `waitForEvents`. */
   events(threadId: string, by: Reviewer, afterSeq: number): Promise<ThreadEvent[]>;
   /**
-   * Admin only (403 FORBIDDEN otherwise): the calibration report of every label in the store and
-   * the latest recorded few-shot comparison; no judge is asked.
+   * Admin only (403 FORBIDDEN otherwise): the calibration report of the labels decided in the last
+   * `days` days (CALIBRATION_DAYS by default, at most MAX_CALIBRATION_DAYS) and the latest
+   * recorded few-shot comparison; no judge is asked.
    */
-  calibration(by: Reviewer): Promise<CalibrationOverview>;
+  calibration(by: Reviewer, days?: number): Promise<CalibrationOverview>;
   /** True when the database answers. */
   ready(): Promise<boolean>;
   /** Stops taking jobs, finishes or returns in-flight ones, closes the database. */

@@ -17,6 +17,8 @@ const served = servedDeskForFile({ root: "admin", ana: "reviewer" });
 
 const TITLE = '<b>Costs</b> & "itemised"';
 
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
 /**
  * Four corrections of one criterion (threshold 0.5): the judge said 0.9 each time; the reviewers
  * said 0.2, 0.9, 0.9, 0.2.
@@ -28,7 +30,8 @@ const LABELS: CalibrationLabel[] = [0.2, 0.9, 0.9, 0.2].map((reviewerScore, i) =
   contentType: "budget",
   evaluationId: `cal-ev${i + 1}`,
   reviewer: "root",
-  decidedAt: `2026-05-0${i + 1}T09:00:00.000Z`,
+  // Recent, oldest first: the page reads the labels of its window (the last 90 days by default).
+  decidedAt: daysAgo(10 - i),
   action: "approve",
   judgePassed: true,
   criterionId: "costs_itemised",
@@ -152,5 +155,25 @@ describe("GET /calibration", () => {
       ),
     );
     expect(html).not.toContain("<b>Costs</b>");
+  });
+  it("reads the labels of a bounded window: the last 90 days unless ?days= says otherwise", async () => {
+    const admin = new PageClient(served.app);
+    await admin.signIn(served.tokens.root);
+    const old = LABELS[0];
+    if (old === undefined) throw new Error("no label to copy");
+    await served.real.desk.store.addCalibrationLabels([
+      { ...old, decisionId: "cal-old", threadId: "cal-t-old", decidedAt: daysAgo(400) },
+    ]);
+    const count = (html: string) => /(\d+) labels \(/.exec(html)?.[1];
+    expect(count(await (await admin.get("/calibration")).text())).toBe("4");
+    expect(count(await (await admin.get("/calibration?days=401")).text())).toBe("5");
+    // Labels decided 10, 9, 8 and 7 days before the request: a 10-day window starts after the
+    // first of them.
+    expect(count(await (await admin.get("/calibration?days=10")).text())).toBe("3");
+    for (const days of ["0", "3661", "1.5", "abc"]) {
+      const refused = await admin.get(`/calibration?days=${days}`);
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("[INVALID_INPUT]");
+    }
   });
 });

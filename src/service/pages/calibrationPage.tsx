@@ -21,7 +21,9 @@ export function CalibrationPage(props: {
         <h1>Calibration</h1>
         <p class="muted">
           {scopeLine(report)} {counts.labels} labels ({counts.marked} marked, {counts.accepted}{" "}
-          accepted, {counts.judgeErrors} judge errors) of {report.gate.decisions} decisions.
+          accepted, {counts.judgeErrors} judge errors) of {report.gate.decisions} decisions. A
+          longer or shorter window: <code>?days=N</code>; any period:{" "}
+          <code>evalgate calibrate --since</code>.
         </p>
         <div class="calibration-side">
           <ReportFigures report={report} />

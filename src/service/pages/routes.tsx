@@ -211,7 +211,12 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
 /** The calibration page: administrators only (the desk answers 403 to anyone else). */
 function registerCalibration(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
   pages.get("/calibration", async (c) => {
-    const overview = await desk.calibration(c.var.reviewer);
+    // The window of labels read: `?days=N` (the desk checks it), else the desk's default.
+    const days = c.req.query("days");
+    const overview = await desk.calibration(
+      c.var.reviewer,
+      days === undefined ? undefined : Number(days),
+    );
     const { name } = c.var.reviewer;
     const page = <CalibrationPage reviewer={name} csrf={c.var.session.csrf} overview={overview} />;
     return c.html(htmlDocument(page));
