@@ -17,13 +17,16 @@ export interface EvalgateErrorOptions {
   readonly cause?: unknown;
 }
 
-export class EvalgateError extends Error {
+export class EvalgateError<Code extends string = string> extends Error {
   override name: string = "EvalgateError";
-  /** What went wrong, stable across releases: the value to branch on. */
-  readonly code: string;
+  /**
+   * What went wrong, stable across releases: the value to branch on. A family of errors narrows
+   * it to its own codes (`class StoreError extends EvalgateError<StoreErrorCode>`).
+   */
+  readonly code: Code;
   readonly [BRAND] = true;
 
-  constructor(code: string, message: string, options: EvalgateErrorOptions = {}) {
+  constructor(code: Code, message: string, options: EvalgateErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
   }

@@ -14,14 +14,8 @@ export type CheckErrorCode = (typeof CHECKS_ERROR_CODES)[number];
  * another method (`CRITERION_METHOD_MISMATCH`), or a JSON Schema file that could not be read or
  * parsed (`SCHEMA_UNREADABLE`).
  */
-export class CheckError extends EvalgateError {
+export class CheckError extends EvalgateError<CheckErrorCode> {
   override name = "CheckError";
-  override readonly code: CheckErrorCode;
-
-  constructor(code: CheckErrorCode, message: string) {
-    super(code, message);
-    this.code = code;
-  }
 }
 
 /** A function reference that no registration, built-in or import could supply. */

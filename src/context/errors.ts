@@ -9,14 +9,8 @@ export type ContextErrorCode = (typeof CONTEXT_ERROR_CODES)[number];
  * could not be read (`DOCUMENTS_UNREADABLE`), or an embeddings model that answered with the wrong
  * number or shape of vectors (`EMBEDDING_INVALID`).
  */
-export class ContextError extends EvalgateError {
+export class ContextError extends EvalgateError<ContextErrorCode> {
   override name = "ContextError";
-  override readonly code: ContextErrorCode;
-
-  constructor(code: ContextErrorCode, message: string) {
-    super(code, message);
-    this.code = code;
-  }
 }
 
 /** The documents at `path` could not be loaded (`DOCUMENTS_UNREADABLE`). */

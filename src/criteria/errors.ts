@@ -29,9 +29,8 @@ export type CatalogErrorCode = (typeof CATALOG_ERROR_CODES)[number];
  * where a caller may fall back to defaults). Names the source, the line (TOON, and JSON where it
  * can be found) or JSON path, and what was expected.
  */
-export class CatalogError extends EvalgateError {
+export class CatalogError extends EvalgateError<CatalogErrorCode> {
   override name = "CatalogError";
-  override readonly code: CatalogErrorCode;
   readonly source: string;
   readonly line: number | undefined;
   readonly column: number | undefined;
@@ -46,7 +45,6 @@ export class CatalogError extends EvalgateError {
   ) {
     const code = options.code ?? "CATALOG_INVALID";
     super(code, CatalogError.format(detail, location), options);
-    this.code = code;
     this.source = location.source;
     this.line = location.line;
     this.column = location.column;

@@ -78,9 +78,8 @@ export type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
  * documents (`PROJECT_EMPTY`); `PROJECT_INVALID` when none is given. Names the project and the
  * folder tried.
  */
-export class ProjectError extends EvalgateError {
+export class ProjectError extends EvalgateError<ProjectErrorCode> {
   override name = "ProjectError";
-  override readonly code: ProjectErrorCode;
 
   constructor(
     /** The project id as given. */
@@ -92,7 +91,6 @@ export class ProjectError extends EvalgateError {
   ) {
     const code = options.code ?? "PROJECT_INVALID";
     super(code, `project '${projectId}' (${folder}): ${reason}`, options);
-    this.code = code;
   }
 }
 

@@ -24,14 +24,8 @@ export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
  * ReviewResumeInvalidError), or a run resumed with other settings than the thread started with
  * (`RUN_SETTINGS_CHANGED`).
  */
-export class GraphError extends EvalgateError {
+export class GraphError extends EvalgateError<GraphErrorCode> {
   override name = "GraphError";
-  override readonly code: GraphErrorCode;
-
-  constructor(code: GraphErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, options);
-    this.code = code;
-  }
 }
 
 /** A state field named in node options is not one the state has (`STATE_PATH_INVALID`). */

@@ -42,9 +42,8 @@ export type JudgeErrorCode = (typeof JUDGE_ERROR_CODES)[number];
  * `PROMPT_PLACEHOLDER_UNKNOWN` (PromptTemplateError), `METHOD_NOT_JUDGED` (UnjudgedMethodError),
  * `JUDGE_FAILED` when none is given.
  */
-export class JudgeError extends EvalgateError {
+export class JudgeError extends EvalgateError<JudgeErrorCode> {
   override name = "JudgeError";
-  override readonly code: JudgeErrorCode;
   readonly location: JudgeErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
@@ -56,7 +55,6 @@ export class JudgeError extends EvalgateError {
   ) {
     const code = options.code ?? "JUDGE_FAILED";
     super(code, `${formatJudgeLocation(location)}: ${detail}`);
-    this.code = code;
     this.location = location;
     this.detail = detail;
   }

@@ -14,14 +14,12 @@ export type DeskErrorDetails = Readonly<Record<string, unknown>>;
  * A request the review desk refused; its `code` is one of DESK_ERROR_STATUS (reviewDesk.ts),
  * which the service maps to an HTTP status, and `details` says what exactly.
  */
-export class DeskError extends EvalgateError {
+export class DeskError extends EvalgateError<DeskErrorCode> {
   override name = "DeskError";
-  override readonly code: DeskErrorCode;
   readonly details: DeskErrorDetails;
 
   constructor(code: DeskErrorCode, message: string, details: DeskErrorDetails = {}) {
     super(code, message);
-    this.code = code;
     this.details = details;
   }
 }

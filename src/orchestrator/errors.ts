@@ -22,9 +22,8 @@ export type OrchestratorErrorCode = (typeof ORCHESTRATOR_ERROR_CODES)[number];
  * (`CHECKPOINT_NOT_FOUND`, `THREAD_EXISTS`, `GRAPH_RUN_FAILED`, …, `ORCHESTRATOR_FAILED` when
  * none is given).
  */
-export class OrchestratorError extends EvalgateError {
+export class OrchestratorError extends EvalgateError<OrchestratorErrorCode> {
   override name = "OrchestratorError";
-  override readonly code: OrchestratorErrorCode;
   readonly threadId: string;
 
   constructor(
@@ -35,7 +34,6 @@ export class OrchestratorError extends EvalgateError {
     const code = options.code ?? "ORCHESTRATOR_FAILED";
     // The id as given, quoted and escaped, cut to 64 characters: a message is one line.
     super(code, `thread ${quotedId(threadId)}: ${message}`, options);
-    this.code = code;
     this.threadId = threadId;
   }
 }

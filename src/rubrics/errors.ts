@@ -15,14 +15,8 @@ export type RubricErrorCode = (typeof RUBRICS_ERROR_CODES)[number];
  * RubricConfigError), no artifact of that id (`ARTIFACT_NOT_FOUND`), or an artifact that cannot be
  * submitted for review (`ARTIFACT_REVIEW_FAILED`).
  */
-export class RubricError extends EvalgateError {
+export class RubricError extends EvalgateError<RubricErrorCode> {
   override name = "RubricError";
-  override readonly code: RubricErrorCode;
-
-  constructor(code: RubricErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, options);
-    this.code = code;
-  }
 }
 
 /** No rubric of that id (or no such version of it) in the registry, or in `where`. */

@@ -37,9 +37,8 @@ export type ScoringErrorCode = (typeof SCORING_ERROR_CODES)[number];
  * or duplicated ids), `CORRECTION_INVALID` (a reviewer's correction that does not fit the
  * evaluation), `LEVEL_UNKNOWN` (UnknownLevelError), `SCORING_FAILED` when none is given.
  */
-export class ScoringError extends EvalgateError {
+export class ScoringError extends EvalgateError<ScoringErrorCode> {
   override name = "ScoringError";
-  override readonly code: ScoringErrorCode;
   readonly location: ScoringErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
@@ -51,7 +50,6 @@ export class ScoringError extends EvalgateError {
   ) {
     const code = options.code ?? "SCORING_FAILED";
     super(code, `${formatScoringLocation(location)}: ${detail}`);
-    this.code = code;
     this.location = location;
     this.detail = detail;
   }

@@ -13,14 +13,8 @@ export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
  * be opened or migrated (`STORE_OPEN_FAILED`), a row does not have the shape this version writes
  * (`STORE_DATA_INVALID`), or `reviewers add` was given a name that is taken (`REVIEWER_EXISTS`).
  */
-export class StoreError extends EvalgateError {
+export class StoreError extends EvalgateError<StoreErrorCode> {
   override name = "StoreError";
-  override readonly code: StoreErrorCode;
-
-  constructor(code: StoreErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, options);
-    this.code = code;
-  }
 }
 
 /**
