@@ -83,7 +83,8 @@ describe("two replicas on one PostgreSQL", () => {
       threadId,
       request: { interruptId: second.interruptId, action: "approve" },
     });
-    expect("ok" in killed).toBe(true);
+    // Matched as an object, so a refusal shows its error and code.
+    expect(killed).toMatchObject({ ok: { decisionId: expect.any(String) } });
     await a.kill();
     const third = await nextReview(observer, threadId, ana, second.interruptId);
     expect(third.stage).toBe("connection_pairs");
