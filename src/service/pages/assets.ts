@@ -25,7 +25,16 @@ table.queue th, table.queue td { text-align: left; padding: .45rem .5rem; border
 .calibration-side > section { flex: 1 1 28rem; overflow-x: auto; }
 .calibration table { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; }
 .calibration th, .calibration td { border: 1px solid var(--line); padding: .2rem .4rem; text-align: left; }
-nav.admin-nav { margin: 0 0 1rem; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .3rem; margin: 0 0 1rem; }
+nav.tabs a.tab { padding: .35rem .8rem; border: 1px solid var(--line); border-radius: 6px; background: #fff;
+  color: var(--ink); text-decoration: none; }
+nav.tabs a.tab[aria-current=page] { border-color: var(--accent); color: var(--accent); font-weight: 600; }
+.error-words { margin: 0 0 .2rem; font-weight: 600; }
+.error-details { margin: 0; font-size: .85rem; }
+#start-proposal-form fieldset.text-or-file { border: 1px solid var(--line); border-radius: 6px; display: grid;
+  gap: .3rem; padding: .4rem .8rem .8rem; }
+#start-proposal-form fieldset p { margin: 0; }
+#start-proposal-form input[type=text], #start-proposal-form textarea { width: 100%; font: inherit; padding: .35rem; }
 .alert { border: 2px solid var(--bad); background: #fef3f2; color: var(--bad); }
 .alert h2 { color: var(--bad); }
 .warnings li.injection { color: var(--bad); font-weight: 700; }
