@@ -245,6 +245,15 @@ describe("a finished proposal", () => {
     expect(await bad.text()).toContain('<span class="who">bo</span>');
   });
 
+  it("has a progress page that says it is done once, in words, and links the proposal", async () => {
+    const { client } = await signedIn("bo");
+    const html = await (await client.get(`/reviews/${threadId}/progress`)).text();
+    expect(html).toContain('Status: <strong id="thread-status">finished</strong>');
+    expect(html).toContain("<h2>Every stage is done</h2>");
+    expect(html.match(/finished/gi)).toHaveLength(1);
+    expect(html).toContain(`<a href="/threads/${threadId}/proposal">Read the proposal</a>`);
+  });
+
   it("answers its old review link with 409, the proposal linked and the reader in the header", async () => {
     const { client } = await signedIn("bo");
     const gone = await client.get(`/reviews/${threadId}`);

@@ -104,7 +104,6 @@ export const PROGRESS_SCRIPT = `"use strict";
   var root = document.querySelector("[data-events-url]");
   if (!root || !("EventSource" in window)) return;
   var log = document.getElementById("progress-log");
-  var status = document.getElementById("progress-status");
   var source = new EventSource(root.getAttribute("data-events-url"));
   var now = document.getElementById("progress-now");
   var types = ["queued", "running", "stage", "progress", "review_ready", "finished", "failed"];
@@ -114,7 +113,6 @@ export const PROGRESS_SCRIPT = `"use strict";
     var text = typeof data.text === "string" ? data.text : data.type;
     if (data.type === "progress") { if (now) now.textContent = data.message || text; return; }
     if (log) { var item = document.createElement("li"); item.textContent = text; log.appendChild(item); }
-    if (status) status.textContent = text;
     if (settle[data.type]) { source.close(); window.location.reload(); }
   }
   for (var i = 0; i < types.length; i++) source.addEventListener(types[i], show);
