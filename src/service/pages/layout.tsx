@@ -11,6 +11,8 @@ export interface LayoutProps {
   csrf?: string;
   /** Extra head elements (the progress page's refresh for browsers without JavaScript). */
   head?: Child;
+  /** A page of wide tables (calibration): the main column takes more of a wide screen. */
+  wide?: boolean;
   /** Scripts from this origin (no inline script: the Content-Security-Policy forbids it). */
   scripts?: string[];
   children?: Child;
@@ -42,7 +44,7 @@ export function Layout(props: LayoutProps) {
             </form>
           ) : null}
         </header>
-        <main>{props.children}</main>
+        <main class={props.wide === true ? "wide" : undefined}>{props.children}</main>
       </body>
     </html>
   );

@@ -1,6 +1,6 @@
 /** The tabs above the queue: the reviews waiting, the finished proposals (and, for admins, calibration). */
 
-export type QueueTab = "waiting" | "finished";
+export type QueueTab = "waiting" | "finished" | "calibration";
 
 export function QueueTabs(props: { current: QueueTab; admin: boolean }) {
   const tab = (name: QueueTab, href: string, label: string) => (
@@ -12,11 +12,7 @@ export function QueueTabs(props: { current: QueueTab; admin: boolean }) {
     <nav class="tabs" aria-label="Proposals">
       {tab("waiting", "/reviews", "Waiting for review")}
       {tab("finished", "/proposals/finished", "Finished")}
-      {props.admin ? (
-        <a href="/calibration" class="tab">
-          Calibration
-        </a>
-      ) : null}
+      {props.admin ? tab("calibration", "/calibration", "Calibration") : null}
     </nav>
   );
 }
