@@ -354,7 +354,9 @@ describe("a failed evaluation", () => {
       const html = await (await asReviewer.get(`/reviews/${threadId}`)).text();
       expect(html).toContain("The judge could not evaluate this content, so it has no scores");
       expect(html).not.toContain("127.0.0.1");
-      expect(html).not.toContain("500");
+      // The server's status is nowhere in what the reviewer reads (ids and tokens in attributes
+      // are random, and may hold the digits 500 by chance).
+      expect(html.replace(/="[^"]*"/g, '=""')).not.toMatch(/\b500\b/);
       expect(html).not.toContain("llama runner crashed");
       expect(html).not.toContain("Technical details");
 
