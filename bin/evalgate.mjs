@@ -1,17 +1,33 @@
 #!/usr/bin/env node
 // The evalgate command: runs the compiled CLI in dist/, found from this file's own location, so it
 // behaves the same from any folder (the package's resources are found beside it; only the user's
-// own files are read relative to the current folder). In a clone of the repository, `npm ci` and
-// `npm test` build dist/ first (the `prepare` script and the test setup).
+// own files are read relative to the current folder). An installed package ships dist/. In a clone
+// of the repository (scripts/build.mjs beside bin/), the first run builds dist/ from the source
+// (`npm run build` does the same, and `npm test` builds before it tests); the package itself runs
+// no script when it is installed.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const entry = new URL("../dist/src/cli/main.js", import.meta.url);
+const buildScript = fileURLToPath(new URL("../scripts/build.mjs", import.meta.url));
 if (!existsSync(fileURLToPath(entry))) {
+  if (!existsSync(buildScript)) {
+    process.stderr.write(
+      "evalgate is not built: dist/src/cli/main.js is missing from the installed package. Reinstall it (npm ci), or pack it again with `npm pack` in a clone of the repository.\n",
+    );
+    process.exit(2);
+  }
   process.stderr.write(
-    "evalgate is not built: dist/src/cli/main.js is missing. In a clone of the repository, run `npm run build` (npm ci does it).\n",
+    "evalgate: building dist/ from this clone's source (its first run; `npm run build` does it too)…\n",
   );
-  process.exit(2);
+  try {
+    // The compiler's messages go to stderr: stdout is the command's own (a report, JSON).
+    execFileSync(process.execPath, [buildScript], { stdio: ["ignore", 2, 2] });
+  } catch {
+    process.stderr.write("evalgate: the build failed (see above); nothing was run.\n");
+    process.exit(2);
+  }
 }
 
 const { main } = await import(entry.href);

@@ -8,6 +8,7 @@ import { pointsForm } from "./forms/points.js";
 import { rubricForm } from "./forms/rubric.js";
 import { rubricItemsForm } from "./forms/rubricItems.js";
 import { firstDroppedKey } from "./forms/unknownKeys.js";
+import { misspelledKey } from "./misspelledKey.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
 import { decideCatalog, type ValidationFinding } from "./validate.js";
@@ -55,13 +56,21 @@ function issueError(
   located: LocatedValue,
   source: string,
   label: string,
-  toRaw: (path: CatalogPath) => CatalogPath = (path) => path,
+  toRaw?: (path: CatalogPath) => CatalogPath,
 ): CatalogError {
+  // Only the value as written can show a typo of a key (the normalised catalog has its own keys).
+  const typo = toRaw === undefined ? misspelledKey(issues, located.value) : undefined;
+  if (typo !== undefined) {
+    const path = [...typo.path, typo.written];
+    const detail = `unknown key ${JSON.stringify(typo.written)}: did you mean ${JSON.stringify(typo.meant)}? — as ${label}`;
+    return new CatalogError(detail, { source, line: located.lineOf(path), path });
+  }
   const [first, ...rest] = issues;
   const issuePath = (first?.path ?? []).map((p) => (typeof p === "symbol" ? String(p) : p));
   // An unknown key is best shown on its own line.
   const unknownKey = first?.code === "unrecognized_keys" ? first.keys[0] : undefined;
-  const path = toRaw(unknownKey === undefined ? issuePath : [...issuePath, unknownKey]);
+  const written = unknownKey === undefined ? issuePath : [...issuePath, unknownKey];
+  const path = toRaw === undefined ? written : toRaw(written);
   const more =
     rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : "";
   const detail = `${first?.message ?? "invalid catalog"} — as ${label}${more}`;

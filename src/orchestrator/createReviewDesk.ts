@@ -3,6 +3,7 @@
  * in-process jobs) or PostgreSQL (any number of replicas, pg-boss jobs). Requests only read the
  * index and one thread's checkpoint, or record a row; the graph runs in jobs.
  */
+
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
@@ -26,6 +27,7 @@ import { calibrationOverview } from "./deskCalibration.js";
 import { decide } from "./deskDecide.js";
 import { threadProposal } from "./deskProposal.js";
 import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
+import { finishedProposals } from "./deskThreadList.js";
 import { threadTraces } from "./deskTraces.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
 import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
@@ -198,6 +200,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     startProposal: (input, by) => startProposal(ctx, input, by),
     assignReviewer: (threadId, name, by) => assignReviewer(ctx, threadId, name, by),
     listReviews: (by, page) => listReviews(ctx, by, page),
+    finishedProposals: (by, page) => finishedProposals(ctx, by, page),
     getReview: (threadId, by) => getReview(ctx, threadId, by),
     decide: (threadId, request, by) => decide(ctx, threadId, request, by),
     threadStatus: (threadId, by) => threadStatus(ctx, threadId, by),

@@ -100,6 +100,25 @@ export const ReviewPageSchema = z.object({
 });
 export type ReviewPage = z.infer<typeof ReviewPageSchema>;
 
+/** `?limit=&cursor=` of the list of finished proposals. */
+export const ThreadListRequestSchema = PageRequestSchema;
+export type ThreadListRequest = z.infer<typeof ThreadListRequestSchema>;
+
+/** One finished proposal of a list, read from the store's thread rows (never from checkpoints). */
+export const ThreadListItemSchema = z.object({
+  threadId: z.string(),
+  title: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+export type ThreadListItem = z.infer<typeof ThreadListItemSchema>;
+
+export const ThreadListPageSchema = z.object({
+  items: z.array(ThreadListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadListPage = z.infer<typeof ThreadListPageSchema>;
+
 /** One review, opened: what the reviewer reads and the actions it offers. */
 export const ReviewDetailSchema = z.object({
   threadId: z.string(),
@@ -228,6 +247,8 @@ export interface ReviewDesk {
   assignReviewer(threadId: string, name: string, by: Reviewer): Promise<void>;
   /** The pending reviews this reviewer may see, newest first, keyset-paginated. */
   listReviews(by: Reviewer, page: PageRequest): Promise<ReviewPage>;
+  /** The finished proposals this reviewer may read (all of them for admins), last finished first. */
+  finishedProposals(by: Reviewer, page: ThreadListRequest): Promise<ThreadListPage>;
   getReview(threadId: string, by: Reviewer): Promise<ReviewDetail>;
   /**
    * Records the decision (one row, unique per thread and interrupt, in the transaction that takes

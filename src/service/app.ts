@@ -10,7 +10,7 @@ import type { ServiceEnv } from "./env.js";
 import { describeError } from "./errorResponse.js";
 import { ServiceRequestError } from "./errors.js";
 import { DEFAULT_EVENT_STREAM, type EventStreamOptions } from "./events.js";
-import { renderErrorPage } from "./pages/layout.js";
+import { renderErrorPage, type SignedIn } from "./pages/layout.js";
 import { createPageRoutes } from "./pages/routes.js";
 import { noStore, securityHeaders } from "./securityHeaders.js";
 import { createSessionKeeper, sessionKey } from "./session.js";
@@ -31,6 +31,14 @@ export interface ServiceAppOptions {
 function defaultLogError(error: unknown): void {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`evalgate serve: ${text}\n`);
+}
+
+/** The signed-in reviewer of a page request, when the sign-in check ran before the error. */
+function signedIn(c: Context<ServiceEnv>): SignedIn | undefined {
+  const reviewer = c.get("reviewer") as ServiceEnv["Variables"]["reviewer"] | undefined;
+  const session = c.get("session") as ServiceEnv["Variables"]["session"] | undefined;
+  if (reviewer === undefined || session === undefined) return undefined;
+  return { reviewer: reviewer.name, csrf: session.csrf };
 }
 
 export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
@@ -68,7 +76,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       return c.json(described.body, described.status);
     }
     return c.html(
-      renderErrorPage(described.status, described.body.error.message),
+      renderErrorPage(described.status, described.body.error, signedIn(c)),
       described.status,
     );
   };

@@ -5,7 +5,7 @@
  * each progress event, so the same thing is called the same everywhere; an id no table knows is
  * shown as words (underscores and capitals split), never as a bare id.
  */
-import { LOAD_RFP_NODE } from "../graph/proposalGraph.js";
+import { LOAD_RFP_NODE, loadProposalConfig } from "../graph/proposalGraph.js";
 import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../graph/stages.js";
 import type { ThreadEvent } from "../orchestrator/reviewDesk.js";
 
@@ -43,10 +43,21 @@ export const DECISION_WORDS: Readonly<Record<string, string>> = {
   retry: "asked to try again on",
 };
 
-/** Stages whose id says less than their title. */
-const STAGE_TITLES: Readonly<Record<string, string>> = Object.fromEntries(
-  [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE].map((s) => [s.id, s.title]),
-);
+/** The stages' titles: the three inputs', then the sections' of config/proposal.json. */
+let stageTitles: Readonly<Record<string, string>> | undefined;
+
+function knownStageTitles(): Readonly<Record<string, string>> {
+  if (stageTitles !== undefined) return stageTitles;
+  const inputs = [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE];
+  let sections: Array<{ id: string; title: string }> = [];
+  try {
+    sections = loadProposalConfig();
+  } catch {
+    // Without the shipped sections, ids are still named in title case below.
+  }
+  stageTitles = Object.fromEntries([...inputs, ...sections].map((s) => [s.id, s.title]));
+  return stageTitles;
+}
 
 /** `problem_statement`, `ProblemStatement`, `problem-statement` → `problem statement`. */
 export function wordsOf(id: string): string {
@@ -66,9 +77,18 @@ export function statusName(status: string): string {
   return STATUS_WORDS[status] ?? wordsOf(status);
 }
 
-/** A stage id as its title ("connection_pairs" → "Connection Pairs", "budget" → "Budget"). */
+/** Every word with a capital: the way config/proposal.json titles its sections. */
+function titleCase(words: string): string {
+  return words.split(" ").map(capitalised).join(" ");
+}
+
+/**
+ * A stage id as its title, as config/proposal.json and the graph's stages spell it
+ * ("connection_pairs" → "Connection Pairs", "problem_statement" → "Problem Statement"); an id
+ * they do not know in the same title case.
+ */
 export function stageName(stage: string): string {
-  return STAGE_TITLES[stage] ?? capitalised(wordsOf(stage));
+  return knownStageTitles()[stage] ?? titleCase(wordsOf(stage));
 }
 
 export function reviewKindName(type: string): string {
@@ -84,15 +104,19 @@ function stageOfStep(rest: string): string {
   return wordsOf(rest).replaceAll(" ", "_");
 }
 
-/** The graph's step prefixes, longest first, and what a finished step of each did. */
+/**
+ * The graph's step prefixes, longest first, and what a finished step of each did, in the words of
+ * the progress lines ("Writing Budget", "Judging Budget: 3 of 5 criteria done"): a stage is
+ * written, then judged, then decided.
+ */
 const STEP_DONE: ReadonlyArray<[string, (stage: string) => string]> = [
-  ["startEvaluate", (stage) => `${stage} handed to the judge`],
+  ["startEvaluate", (stage) => `Judging ${stage}`],
   ["generate", (stage) => `${stage} written`],
   ["evaluate", (stage) => `${stage} judged`],
   ["review", (stage) => `decision on ${stage} applied`],
 ];
 
-/** A finished step of the graph in words ("startEvaluateSolution" → "Solution Sought handed to the judge"). */
+/** A finished step of the graph in words ("startEvaluateSolution" → "Judging Solution Sought"). */
 export function stepName(node: string): string {
   if (node === LOAD_RFP_NODE) return "request for proposals read";
   for (const [prefix, done] of STEP_DONE) {

@@ -286,4 +286,10 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX calibration_comparisons_measured ON calibration_comparisons (measured_at, id);`),
   },
+  {
+    id: 17,
+    name: "threads by state and last change, for the list of finished proposals",
+    ...same(`
+      CREATE INDEX threads_status_updated ON threads (status, updated_at DESC, id DESC);`),
+  },
 ];

@@ -14,7 +14,9 @@ import {
   pendingOf,
   pendingPageQuery,
   pendingValues,
+  threadListRowOf,
   threadOf,
+  threadPageQuery,
 } from "./rows.js";
 import {
   DESK_GRAPH,
@@ -24,6 +26,7 @@ import {
   type PendingQuery,
   type RecordDecisionResult,
   type ReviewStore,
+  type ThreadListQuery,
   type ThreadSettlement,
   type ThreadState,
 } from "./types.js";
@@ -95,6 +98,11 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
           WHERE thread_id = ${threadId} AND reviewer = ${reviewer}`,
     );
     return row !== undefined;
+  }
+
+  async listThreads(query: ThreadListQuery) {
+    const { sql: text, params } = threadPageQuery(query);
+    return (await this.db.all(withValues(text, params))).map(threadListRowOf);
   }
 
   async pendingOf(threadId: string) {

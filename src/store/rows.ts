@@ -12,6 +12,8 @@ import {
   type PendingQuery,
   type PendingRow,
   type ReviewerRow,
+  type ThreadListQuery,
+  type ThreadListRow,
   type ThreadRow,
   ThreadSettingsSchema,
   ThreadStateSchema,
@@ -71,6 +73,46 @@ export function threadOf(row: unknown): ThreadRow {
     updatedAt: r.updated_at,
     settings: jsonColumn(ThreadSettingsSchema, r.settings, `thread ${r.id} settings`),
     error: r.error ?? null,
+  };
+}
+
+const ThreadListColumns = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: ThreadStateSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export function threadListRowOf(row: unknown): ThreadListRow {
+  const r = check(ThreadListColumns, row, "a thread row");
+  return {
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** One keyset page of threads in a state, last changed first (see ThreadListQuery). */
+export function threadPageQuery(query: ThreadListQuery): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let join = "";
+  if (query.reviewer !== undefined) {
+    join = "JOIN assignments a ON a.thread_id = t.id AND a.reviewer = ?";
+    params.push(query.reviewer);
+  }
+  params.push(query.status, DESK_GRAPH);
+  let where = "WHERE t.status = ? AND t.graph = ?";
+  if (query.after !== undefined) {
+    where += " AND (t.updated_at < ? OR (t.updated_at = ? AND t.id < ?))";
+    params.push(query.after.updatedAt, query.after.updatedAt, query.after.threadId);
+  }
+  params.push(query.limit);
+  return {
+    sql: `SELECT t.id, t.title, t.status, t.created_at, t.updated_at FROM threads t ${join} ${where} ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
+    params,
   };
 }
 

@@ -152,6 +152,31 @@ export interface PendingQuery {
   oldestFirst?: boolean;
 }
 
+/** One row of a list of threads: what a list shows, without the thread's input. */
+export interface ThreadListRow {
+  id: string;
+  title: string;
+  status: ThreadState;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The keyset position after which a page of threads starts (last changed first). */
+export interface ThreadListCursor {
+  updatedAt: string;
+  threadId: string;
+}
+
+export interface ThreadListQuery {
+  /** The threads in this state (of the review desk's graph). */
+  status: ThreadState;
+  /** Only the threads this reviewer is assigned to; all threads when absent (admins). */
+  reviewer?: string;
+  limit: number;
+  /** The page starts after this position, last changed first. */
+  after?: ThreadListCursor;
+}
+
 /** A per-thread lock held across processes; release it when the step is done. */
 export interface ThreadLease {
   release(): Promise<void>;
@@ -201,6 +226,9 @@ export interface ReviewStore {
   assign(threadId: string, reviewer: string): Promise<void>;
   assignees(threadId: string): Promise<string[]>;
   isAssigned(threadId: string, reviewer: string): Promise<boolean>;
+
+  /** The desk's threads in one state, last changed first, one keyset page. */
+  listThreads(query: ThreadListQuery): Promise<ThreadListRow[]>;
 
   pendingOf(threadId: string): Promise<PendingRow[]>;
   listPending(query: PendingQuery): Promise<PendingRow[]>;

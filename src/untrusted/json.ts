@@ -50,24 +50,61 @@ export type JsonReading = JsonDocument | { readonly ok: false; readonly problem:
 
 const PARSE_OPTIONS = { protoAction: "error", constructorAction: "error" } as const;
 
-const JSON_ERROR_TEXT: Readonly<Record<string, string>> = {
-  InvalidSymbol: "an unexpected character",
-  InvalidNumberFormat: "a malformed number",
+/** What the parser expected, for the errors that name it (jsonc-parser's `…Expected` codes). */
+const EXPECTED_TEXT: Readonly<Record<string, string>> = {
   PropertyNameExpected: "a property name in double quotes",
-  ValueExpected: "a value",
+  ValueExpected:
+    "a value (a string in double quotes, a number, true, false, null, an object or a list)",
   ColonExpected: "':' after the property name",
   CommaExpected: "',' between items",
   CloseBraceExpected: "'}' to close the object",
-  CloseBracketExpected: "']' to close the array",
+  CloseBracketExpected: "']' to close the list",
   EndOfFileExpected: "the end of the file after the top-level value",
-  InvalidCommentToken: "no comment (comments are not JSON)",
-  UnexpectedEndOfComment: "the end of the comment",
-  UnexpectedEndOfString: "the closing '\"' of the string",
-  UnexpectedEndOfNumber: "the rest of the number",
-  InvalidUnicode: "a valid \\u escape",
-  InvalidEscapeCharacter: "a valid escape sequence",
-  InvalidCharacter: "a valid character in the string",
 };
+
+/** The other errors, each as a whole sentence: what is wrong and how JSON writes it. */
+const PROBLEM_TEXT: Readonly<Record<string, string>> = {
+  InvalidNumberFormat:
+    "a malformed number: JSON writes digits without a leading zero, a '+' or a trailing '.'",
+  InvalidCommentToken: "a comment: JSON has none (remove it)",
+  UnexpectedEndOfComment: "a comment that is never closed, and JSON has no comments",
+  UnexpectedEndOfString: "a string that is never closed: expected its closing '\"'",
+  UnexpectedEndOfNumber: "a number that stops short: expected its digits",
+  InvalidUnicode: "a \\u escape without four hex digits after it",
+  InvalidEscapeCharacter:
+    "an unknown escape after '\\': JSON takes \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
+  InvalidCharacter: "a tab or line break inside a string: write it as \\t or \\n",
+};
+
+/** What stands where a symbol JSON does not know was found, told by its first character. */
+function foundSymbol(text: string, offset: number): string {
+  const first = text[offset] ?? "";
+  if (first === "'") return "a single-quoted text (JSON takes double quotes only)";
+  if (/[A-Za-z_$]/.test(first)) {
+    return "a word without double quotes (JSON quotes every name and text; its only bare words are true, false and null)";
+  }
+  return "a character JSON does not allow there";
+}
+
+/**
+ * The reason for the first of the parser's errors. A symbol JSON does not know is followed by
+ * the parser's next error, which says what it expected there instead.
+ */
+function syntaxReason(text: string, errors: readonly ParseError[]): string {
+  const [first, next] = errors;
+  if (first === undefined) return "not parseable";
+  const code = printParseErrorCode(first.error);
+  const expected = EXPECTED_TEXT[code];
+  if (expected !== undefined) return `expected ${expected}`;
+  if (code === "InvalidSymbol") {
+    const nextCode = next === undefined ? undefined : printParseErrorCode(next.error);
+    const wanted =
+      (nextCode === undefined ? undefined : EXPECTED_TEXT[nextCode]) ??
+      EXPECTED_TEXT.EndOfFileExpected;
+    return `expected ${wanted}, found ${foundSymbol(text, first.offset)}`;
+  }
+  return PROBLEM_TEXT[code] ?? code;
+}
 
 /** The text without a leading UTF-8 byte-order mark (editors on Windows write one). */
 export function withoutBom(text: string): string {
@@ -110,12 +147,7 @@ function syntaxProblem(text: string, error: unknown): JsonProblem {
   strictTree(text, errors);
   const first = errors[0];
   if (first !== undefined) {
-    const code = printParseErrorCode(first.error);
-    return {
-      kind: "syntax",
-      reason: `expected ${JSON_ERROR_TEXT[code] ?? code}`,
-      ...lineAt(text, first.offset),
-    };
+    return { kind: "syntax", reason: syntaxReason(text, errors), ...lineAt(text, first.offset) };
   }
   // The scanner found nothing the built-in parser refused: report the position it names.
   const message = error instanceof Error ? error.message : "";

@@ -135,6 +135,24 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     );
   });
 
+  it("says what was expected where: a JSON key without quotes, and a TOON header's typo with the key it meant", async () => {
+    const json = await writeText(temp.dir, "unquoted.json", '{\n  "id": "x",\n  name: "y"\n}\n');
+    const toon = join(INVALID_CATALOGS, "toon-misspelled-type.toon");
+    const [jsonRun, toonRun] = await Promise.all([
+      runEvalgate(["catalog", "validate", json]),
+      runEvalgate(["catalog", "validate", toon]),
+    ]);
+    expect(jsonRun.code).toBe(1);
+    expect(jsonRun.stdout).toContain(
+      "invalid JSON: expected a property name in double quotes, found a word without double quotes (JSON quotes every name and text; its only bare words are true, false and null)",
+    );
+    expect(jsonRun.stdout).toMatch(/\(at .*unquoted\.json:3:3\)$/m);
+    expect(jsonRun.stdout).not.toContain("an unexpected character");
+    expect(toonRun.code).toBe(1);
+    expect(toonRun.stdout).toContain('unknown key "tpye": did you mean "type"?');
+    expect(toonRun.stdout).not.toContain("undefined");
+  });
+
   it("a function criterion naming a package is an error with its line and path, exit 1, and never runs", async () => {
     const pwned = join(temp.dir, "pwned.txt");
     const path = await writeText(

@@ -15,6 +15,7 @@ import {
   tempFolderForFile,
   writeText,
 } from "./helpers.js";
+import { junitSchemaProblems } from "./junitSchema.js";
 import { childrenNamed, readXml, type XmlNode } from "./xmlReader.js";
 
 /**
@@ -93,10 +94,9 @@ function evaluate(args: readonly string[]) {
 const COUNTS = ["tests", "failures", "errors", "skipped"] as const;
 
 function counts(node: XmlNode): Record<(typeof COUNTS)[number], number> {
-  return Object.fromEntries(COUNTS.map((key) => [key, Number(node.attributes[key])])) as Record<
-    (typeof COUNTS)[number],
-    number
-  >;
+  return Object.fromEntries(
+    COUNTS.map((key) => [key, Number(node.attributes[key] ?? 0)]),
+  ) as Record<(typeof COUNTS)[number], number>;
 }
 
 function caseNamed(suite: XmlNode, name: string): XmlNode {
@@ -130,7 +130,10 @@ describe.concurrent("evalgate evaluate --format junit", { timeout: SPAWN_TIMEOUT
     expect(root.name).toBe("testsuites");
     // 3 files × (3 criteria + overall) = 12; failures: middling's clarity, broken's overall;
     // errors: broken's budget (the judge gave no answer).
+    // <testsuites> carries no `skipped` (Jenkins' schema has none there): the suites do.
+    expect(root.attributes.skipped).toBeUndefined();
     expect(counts(root)).toEqual({ tests: 12, failures: 2, errors: 1, skipped: 0 });
+    expect(junitSchemaProblems(root)).toEqual([]);
     const suites = childrenNamed(root, "testsuite");
     expect(suites.map((s) => s.attributes.name)).toEqual([good, middling, broken]);
     expect(suites.map(counts)).toEqual([

@@ -5,10 +5,12 @@
  * process was killed (at a review, and in the middle of a model call); and the model check that
  * stops a run before anything is stored.
  */
+
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { NO_APPLICANT } from "../../src/cli/review/runThread.js";
 import { startOllamaServer } from "../doubles/index.js";
 import {
   APPLICANT,
@@ -88,6 +90,7 @@ describe.concurrent("evalgate run", () => {
         },
       );
       expect(run.stderr).not.toContain("evalgate:");
+      expect(run.stderr).not.toContain(NO_APPLICANT);
       expect(run.code).toBe(0);
       const threadId = threadIdOf(run.stdout);
       expect(run.stdout.split("\n")[0]).toBe(`thread ${threadId} (checkpoints in ${DB})`);
@@ -230,6 +233,11 @@ describe.concurrent("evalgate run", () => {
       const killed = await first.exited;
       expect(killed.code).toBeNull();
       const threadId = threadIdOf(killed.stdout);
+      // Started without --applicant: one line says so, and how to give it.
+      expect(killed.stderr.split("\n")).toContain(NO_APPLICANT);
+      expect(NO_APPLICANT).toBe(
+        "no --applicant file: the proposal will be written without the applicant's details (organisation, track record, idea); give them with --applicant <file>",
+      );
       const beforeKill = server.chatRequests().length;
       // The research was written (one call) and judged (one call per criterion) before the kill.
       expect(writerRequests(server, RESEARCH_TASK)).toHaveLength(1);
@@ -241,6 +249,7 @@ describe.concurrent("evalgate run", () => {
         stdin: answers(...STAGES.map(() => "a")),
       });
       expect(second.stderr).not.toContain("evalgate:");
+      expect(second.stderr).not.toContain(NO_APPLICANT);
       expect(second.code).toBe(0);
       expect(second.stdout.split("\n")[0]).toBe(`thread ${threadId} (resumed from ${DB})`);
       // The pending review of the research is shown again, then the run goes on to the end.

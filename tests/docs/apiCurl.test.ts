@@ -43,6 +43,20 @@ async function runCurl(command: string, origin: string, env: Record<string, stri
   return { status: Number(lines.at(-1)), body: lines.slice(0, -1).join("\n") };
 }
 
+interface ProposalSample {
+  title: string;
+  sections: Array<{ title: string }>;
+  inputs: Array<{ title: string }>;
+}
+
+/** The JSON sample of docs/api.md that contains `marker`, parsed ("…" stands in as a string). */
+function jsonSample(marker: string): unknown {
+  const samples = fencedSamples("api.md", readFileSync(join(root, "docs/api.md"), "utf8"));
+  const sample = samples.find((s) => s.language === "json" && s.text.includes(marker));
+  if (sample === undefined) throw new Error(`docs/api.md has no JSON sample with ${marker}`);
+  return JSON.parse(sample.text);
+}
+
 describe("curlCommands", () => {
   it("joins continued lines, keeps only curl lines, and reads every sh block", () => {
     const markdown =
@@ -102,11 +116,26 @@ describe("docs/api.md's curl commands against a running service", () => {
     const listed = await run(2); // GET /api/reviews → 200, the thread's review in it
     expect(listed.status).toBe(200);
     expect(listed.body).toContain(env.THREAD);
+    // The doc's sample answer names the proposal as the service does.
+    const queueSample = jsonSample('"nextCursor"') as { items: Array<{ title: string }> };
+    const queue = JSON.parse(listed.body) as { items: Array<{ threadId: string; title: string }> };
+    const item = queue.items.find((i) => i.threadId === env.THREAD);
+    expect(item?.title).toBe(queueSample.items[0]?.title);
     expect((await run(3)).status).toBe(202); // revise → 202
     expect((await run(4)).status).toBe(409); // the same review again (the edit): ALREADY_DECIDED
     env.INTERRUPT = await pendingInterrupt(env.INTERRUPT);
     expect((await run(5)).status).toBe(202); // approve with a correction of award_parameters → 202
     expect((await run(6)).status).toBe(200); // the proposal as Markdown
+    // The doc's sample of the proposal as JSON: the title and the section titles the service gives.
+    const proposalSample = jsonSample('"sections"') as ProposalSample;
+    const proposal = (await (
+      await fetch(`${service.url}/api/threads/${env.THREAD}/proposal`, {
+        headers: { authorization: `Bearer ${env.TOKEN}` },
+      })
+    ).json()) as ProposalSample;
+    expect(proposal.title).toBe(proposalSample.title);
+    expect(proposal.sections[0]?.title).toBe(proposalSample.sections[0]?.title);
+    expect(proposal.inputs[0]?.title).toBe(proposalSample.inputs[0]?.title);
     expect(readFileSync(join(cwd, "proposal.md"), "utf8")).toContain("#");
     expect((await run(7)).status).toBe(409); // retry of a thread that has not failed: THREAD_NOT_FAILED
     expect((await run(8)).status).toBe(200); // the event stream

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { evalgateProgram, shapeProblems } from "./commandShape.js";
-import { commandsOfFile, isTemplate, shellWords } from "./docCommands.js";
+import { commandsOfFile, documentedCommands, isTemplate, shellWords } from "./docCommands.js";
 
 const dir = mkdtempSync(join(tmpdir(), "evalgate-doccommands-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,5 +96,15 @@ describe("a documented command's shape is checked against the program", () => {
     expect(shapeProblems(program, ["reviews", "--catalog", "c.json"])).toEqual([
       "evalgate reviews has no option --catalog",
     ]);
+  });
+});
+
+describe("the documentation's commands as users type them", () => {
+  it("are `npx evalgate …` in every code block: a bare `evalgate` is not on a user's PATH (exit 127)", () => {
+    const root = join(import.meta.dirname, "../..");
+    const blocks = documentedCommands(root).filter((c) => c.source === "block");
+    expect(blocks.length).toBeGreaterThan(20);
+    const bare = blocks.filter((c) => !c.text.startsWith("npx evalgate"));
+    expect(bare.map((c) => `${c.file}:${c.line}: ${c.text}`)).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
@@ -25,6 +25,8 @@ import {
   type ConsumerProject,
   cleanEnv,
   installConsumer,
+  npmOutput,
+  type PackedRepository,
   packRepository,
   ROOT,
 } from "./packedProject.js";
@@ -51,12 +53,13 @@ function answer(request: OllamaChatRequest): string {
 let server: OllamaServer;
 let project: ConsumerProject;
 let packs: string;
+let packed: PackedRepository;
 
 beforeAll(async () => {
   server = await startOllamaServer({ models: [MODEL], responder: answer });
   packs = mkdtempSync(join(tmpdir(), "evalgate-pack-"));
-  const tarball = await packRepository(packs);
-  project = await installConsumer(EXAMPLE, tarball);
+  packed = await packRepository(packs);
+  project = await installConsumer(EXAMPLE, packed.tarball);
 }, 900_000);
 
 /** Each case starts real processes (npm, node, tsc) on a shared machine: no tight limit. */
@@ -132,6 +135,42 @@ describe("the packed package", () => {
       ]) {
         expect(existsSync(join(installed, left)), left).toBe(false);
       }
+    },
+    SLOW,
+  );
+
+  it(
+    "installs without a word about scripts: the package runs none at install, and ships what its scripts name",
+    async () => {
+      const manifest = JSON.parse(
+        readFileSync(join(project.dir, "node_modules/evalgate/package.json"), "utf8"),
+      ) as { scripts?: Record<string, string> };
+      const scripts = manifest.scripts ?? {};
+      // npm reports (and for a file or git source runs) these at install: none may be there.
+      for (const hook of ["preinstall", "install", "postinstall", "prepare"]) {
+        expect(scripts[hook], hook).toBeUndefined();
+      }
+      // Installed again from the tarball, as the README shows: npm warns of nothing of evalgate's.
+      const again = await npmOutput(
+        ["install", `./${basename(packed.tarball)}`, "--offline", "--no-audit", "--no-fund"],
+        project.dir,
+      );
+      expect(again.stderr).not.toMatch(/install-scripts|evalgate@[^\s]* \(/);
+      expect(again.stderr).not.toContain("build.mjs");
+    },
+    SLOW,
+  );
+
+  it(
+    "is built by a clone's first run of the command, which then answers as asked",
+    async () => {
+      expect(packed.firstRun.stderr).toContain(
+        "evalgate: building dist/ from this clone's source (its first run; `npm run build` does it too)…",
+      );
+      expect(packed.firstRun.stdout.trim()).toBe(
+        (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string })
+          .version,
+      );
     },
     SLOW,
   );

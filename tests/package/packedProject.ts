@@ -1,6 +1,6 @@
 /**
- * The project as its users receive it: packed by `npm pack` from a copy of this repository (so
- * the `prepack` build runs from nothing), and installed into a fresh project in the system's temp
+ * The project as its users receive it: packed by `npm pack` from a copy of this repository as a
+ * fresh clone has it (so the `prepack` build runs from nothing), and installed into a fresh project in the system's temp
  * folder, outside the repository, with `npm ci --offline` (npm's cache holds every package the
  * repository's own install fetched; see consumerLock.ts).
  */
@@ -33,12 +33,20 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 export async function npm(args: readonly string[], cwd: string): Promise<string> {
-  const { stdout } = await run("npm", [...args], {
+  return (await npmOutput(args, cwd)).stdout;
+}
+
+/** A child npm's stdout and stderr (its warnings). */
+export async function npmOutput(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ stdout: string; stderr: string }> {
+  const { stdout, stderr } = await run("npm", [...args], {
     cwd,
     env: cleanEnv(),
     maxBuffer: 64 * 1024 * 1024,
   });
-  return stdout;
+  return { stdout, stderr };
 }
 
 const LEFT_HOME = new Set([
@@ -50,8 +58,24 @@ const LEFT_HOME = new Set([
   "coverage",
 ]);
 
-/** Packs a copy of the repository (its prepack builds dist/ there); the tarball's path. */
-export async function packRepository(into: string): Promise<string> {
+/** What the clone's first `evalgate` run printed (it builds dist/ first). */
+export interface FirstRun {
+  stdout: string;
+  stderr: string;
+}
+
+export interface PackedRepository {
+  tarball: string;
+  /** `node bin/evalgate.mjs --version` in the copy before it was packed: no dist/ there yet. */
+  firstRun: FirstRun;
+}
+
+/**
+ * Packs a copy of the repository as a fresh clone has it (no dist/): first runs `evalgate
+ * --version` there, which builds dist/ from the source, then `npm pack` (its prepack builds
+ * dist/ anew); the tarball's path and what the first run printed.
+ */
+export async function packRepository(into: string): Promise<PackedRepository> {
   const copy = mkdtempSync(join(tmpdir(), "evalgate-source-"));
   try {
     cpSync(ROOT, copy, {
@@ -63,12 +87,20 @@ export async function packRepository(into: string): Promise<string> {
       },
     });
     symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+    const firstRun = await run(process.execPath, [join(copy, "bin/evalgate.mjs"), "--version"], {
+      cwd: copy,
+      env: cleanEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const packed = z
       .array(z.object({ filename: z.string() }))
       .parse(JSON.parse(await npm(["pack", "--json", "--pack-destination", into], copy)));
     const file = packed[0]?.filename;
     if (file === undefined) throw new Error("npm pack made no tarball");
-    return join(into, basename(file));
+    return {
+      tarball: join(into, basename(file)),
+      firstRun: { stdout: firstRun.stdout, stderr: firstRun.stderr },
+    };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

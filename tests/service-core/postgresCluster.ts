@@ -10,7 +10,6 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { appendFile, chmod, chown, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
@@ -24,6 +23,7 @@ import {
   type ServerAccount,
   serverAccount,
 } from "./postgresBinaries.js";
+import { reachableTemp } from "./postgresReach.js";
 
 const run = promisify(execFile);
 
@@ -122,7 +122,8 @@ export async function startCluster(
   binaries: PostgresBinaries,
   account: ServerAccount | undefined,
 ): Promise<RunningCluster> {
-  const dir = await mkdtemp(join(tmpdir(), CLUSTER_PREFIX));
+  // In a temp folder the server's account can reach (not one under a private folder).
+  const dir = await mkdtemp(join(reachableTemp(account), CLUSTER_PREFIX));
   try {
     await chmod(dir, 0o700);
     if (account !== undefined) await chown(dir, account.uid, account.gid);

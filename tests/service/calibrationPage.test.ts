@@ -1,107 +1,35 @@
 /**
  * The calibration page over the real review desk: administrators only (403 for a reviewer, the
  * queue links it for admins alone); the report of the store's labels and the comparison
- * `calibrate --compare` recorded last, side by side, with figures worked out by hand for a small
+ * `calibrate --compare` recorded last, one under the other, with figures worked out by hand for a small
  * fixed set of labels; text from the labels escaped.
  */
 import { describe, expect, it } from "vitest";
-import { CatalogSchema } from "../../src/criteria/model.js";
-import { inMemoryExampleSource } from "../../src/judge/exampleSource.js";
-import { compareFewShot } from "../../src/orchestrator/calibrationReplay.js";
-import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
-import { ScriptedChatModel } from "../doubles/index.js";
+import { daysAgo, LABELS, recordComparison } from "./calibrationFixtures.js";
 import { PageClient } from "./pageClient.js";
 import { servedDeskForFile } from "./servedDesk.js";
 
 const served = servedDeskForFile({ root: "admin", ana: "reviewer" });
 
-const TITLE = '<b>Costs</b> & "itemised"';
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-
-/**
- * Four corrections of one criterion (threshold 0.5): the judge said 0.9 each time; the reviewers
- * said 0.2, 0.9, 0.9, 0.2.
- */
-const LABELS: CalibrationLabel[] = [0.2, 0.9, 0.9, 0.2].map((reviewerScore, i) => ({
-  decisionId: `cal-d${i + 1}`,
-  threadId: `cal-t${i + 1}`,
-  stage: "budget",
-  contentType: "budget",
-  evaluationId: `cal-ev${i + 1}`,
-  reviewer: "root",
-  // Recent, oldest first: the page reads the labels of its window (the last 90 days by default).
-  decidedAt: daysAgo(10 - i),
-  action: "approve",
-  judgePassed: true,
-  criterionId: "costs_itemised",
-  criterionTitle: TITLE,
-  method: "score",
-  threshold: 0.5,
-  judgeScore: 0.9,
-  judgeMet: true,
-  judgeNative: 0.9,
-  source: "marked",
-  reviewerScore,
-  reviewerNative: reviewerScore,
-}));
-
-const CATALOG = CatalogSchema.parse({
-  id: "budget_plan",
-  name: "Budget plan",
-  version: "4",
-  criteria: [
-    {
-      id: "costs_itemised",
-      title: TITLE,
-      description: "Is every cost line itemised with a unit price?",
-      weight: 1,
-      method: { kind: "score", scale: { min: 0, max: 1 } },
-    },
-  ],
-});
-
-/** A judge that answers 0.8 when its prompt carries an example, 0.3 otherwise. */
-const judge = () =>
-  new ScriptedChatModel({
-    responder: (messages) => {
-      const score = (messages.at(-1)?.content ?? "").includes("<<<EXAMPLE id=") ? 0.8 : 0.3;
-      return JSON.stringify({ reasoning: `Scored ${score}.`, score, hits: [], misses: [] });
-    },
-  });
-
-async function recordComparison() {
-  const examples = inMemoryExampleSource(
-    LABELS.map((label) => ({
-      labelId: `${label.decisionId}#${label.criterionId}`,
-      criterionId: label.criterionId,
-      contentType: label.contentType,
-      decidedAt: label.decidedAt,
-      excerpt: `Travel for ${label.decisionId}: a lump sum.`,
-      judgeValue: 0.9,
-      correctedValue: label.reviewerScore ?? 0,
-    })),
-  );
-  const comparison = await compareFewShot({
-    labels: LABELS,
-    catalog: CATALOG,
-    model: judge(),
-    examples,
-    contentOf: async (label) => `Travel for ${label.decisionId}: a lump sum.`,
-  });
-  const { replays: _perLabel, ...figures } = comparison;
-  return served.real.desk.store.recordCalibrationMeasurement({
-    measuredAt: "2026-05-10T12:00:00.000Z",
-    since: "2026-05-01T00:00:00.000Z",
-    until: null,
-    contentType: "budget",
-    model: "ollama:judge-under-test",
-    catalog: { id: CATALOG.id, version: CATALOG.version },
-    comparison: figures,
-  });
-}
-
-const cells = (...values: string[]) => values.map((v) => `<td>${v}</td>`).join("");
+/** A row's cells as the page writes them: each labelled with its column (a phone shows the label). */
+const labelled =
+  (headers: readonly string[]) =>
+  (...values: string[]) =>
+    values.map((v, i) => `<td data-label="${headers[i]}">${v}</td>`).join("");
+const FIGURES = ["Labels", "Marked", "Accepted", "Judge errors", "Agreement", "κ", "ρ marked"];
+const COMPARED = [
+  "Criterion",
+  "Compared",
+  "Agreement without",
+  "Agreement with",
+  "Agreement Δ",
+  "κ without",
+  "κ with",
+  "κ Δ",
+  "ρ marked without",
+  "ρ marked with",
+  "ρ marked Δ",
+];
 
 describe("GET /calibration", () => {
   it("is for administrators: 403 for a reviewer, linked from the queue for admins only", async () => {
@@ -120,14 +48,14 @@ describe("GET /calibration", () => {
     expect(anonymous.headers.get("location")).toContain("/signin");
   });
 
-  it("shows the labels' report and the latest comparison side by side, as worked out by hand", async () => {
+  it("shows the labels' report and under it the latest comparison, as worked out by hand", async () => {
     const admin = new PageClient(served.app);
     await admin.signIn(served.tokens.root);
     const before = await (await admin.get("/calibration")).text();
     expect(before).toContain("No comparison recorded yet");
 
     await served.real.desk.store.addCalibrationLabels(LABELS);
-    await recordComparison();
+    await recordComparison(served.real.desk.store);
     const page = await admin.get("/calibration");
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -135,20 +63,34 @@ describe("GET /calibration", () => {
     // pJ = 1, pR = 1/2, pe = 1/2, κ = (1/2 − 1/2)/(1 − 1/2) = 0; the judge's scores never vary,
     // so ρ has no figure.
     expect(html).toContain(
-      cells("every label", "4", "4", "0", "0", "50%", "0.00", "not enough labels"),
+      labelled(["Scope", ...FIGURES])(
+        "every label",
+        ...["4", "4", "0", "0", "50%", "0.00", "not enough labels"],
+      ),
     );
-    expect(html).toContain("Measured 2026-05-10T12:00:00.000Z with ollama:judge-under-test");
-    expect(html).toContain("Labels since 2026-05-01T00:00:00.000Z, content type budget: 4 in the");
+    // Times as instants the page's script shows in the reader's zone (UTC, named, without it).
+    expect(html).toContain(
+      'Measured <time datetime="2026-05-10T12:00:00.000Z">2026-05-10 12:00 UTC</time> with ollama:judge-under-test',
+    );
+    expect(html).toContain(
+      'Labels since <time datetime="2026-05-01T00:00:00.000Z">2026-05-01 00:00 UTC</time> of Budget: 4 in the',
+    );
+    expect(html).not.toMatch(/>[^<]*\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    // Content types by their titles: "Budget", never the id "budget" as a heading.
+    expect(html).toContain("<h3>Content type: Budget</h3>");
+    // κ 0 beside 50% agreement is not a high agreement: no line about chance.
+    expect(html).not.toContain("kappa-note");
     // Without examples the judge says 0.3 (fail) to all four: agreement 2/4, pJ = 0, pe = 1/2,
     // κ 0, ρ none. With them the first label (no earlier correction) stays 0.3 and the other
     // three get 0.8 (pass): agreement 3/4; pJ = 3/4, pR = 1/2, pe = 3/8 + 1/8 = 1/2,
     // κ = (3/4 − 1/2)/(1/2) = 0.5; ranks judge [1, 3, 3, 3], reviewer [1.5, 3.5, 3.5, 1.5]:
     // ρ = 2 / √(3 · 4) = 0.58.
     const row = ["4", "50%", "75%", "+25 pp", "0.00", "0.50", "+0.50", "not enough labels"];
+    const cells = labelled(COMPARED);
     expect(html).toContain(cells("all criteria", ...row, "0.58", "—"));
     expect(html).toContain(
       cells(
-        "&lt;b&gt;Costs&lt;/b&gt; &amp; &quot;itemised&quot; (costs_itemised) · budget",
+        "&lt;b&gt;Costs&lt;/b&gt; &amp; &quot;itemised&quot; (costs_itemised) · Budget",
         ...row,
         "0.58",
         "—",
@@ -173,7 +115,9 @@ describe("GET /calibration", () => {
     for (const days of ["0", "3661", "1.5", "abc"]) {
       const refused = await admin.get(`/calibration?days=${days}`);
       expect(refused.status).toBe(400);
-      expect(await refused.text()).toContain("[INVALID_INPUT]");
+      const html = await refused.text();
+      expect(html).toContain("Details: INVALID_INPUT");
+      expect(html).not.toContain("[INVALID_INPUT]");
     }
   });
 });

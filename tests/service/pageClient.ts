@@ -44,6 +44,16 @@ export class PageClient {
     return this.remember(response);
   }
 
+  /** Posts a multipart form (text fields and files), as a browser does for a form with files. */
+  async postMultipart(path: string, form: FormData): Promise<Response> {
+    const response = await this.app.request(`${this.origin}${path}`, {
+      method: "POST",
+      headers: { accept: "text/html", ...(this.cookie ? { cookie: this.cookie } : {}) },
+      body: form,
+    });
+    return this.remember(response);
+  }
+
   /** The CSRF token in a page's forms. */
   static csrfOf(html: string): string {
     const match = /name="_csrf" value="([^"]+)"/.exec(html);

@@ -111,6 +111,11 @@ describe("progress between reviews on the service", () => {
       '<p id="progress-now">Judging Solution Sought: 4 of 5 criteria done</p>',
     );
     expect(page).not.toMatch(/startEvaluate|evaluateSolution|generateSolution/);
+    // The status is said once (the thread's line); the progress says what is done, not it again.
+    expect(page).toContain('Status: <strong id="thread-status">being worked on</strong>');
+    expect(page.match(/being worked on/g)).toHaveLength(1);
+    expect(page).toContain("<h2>Working on the next step…</h2>");
+    expect(page).not.toContain('id="progress-status"');
 
     // The event stream delivers the same progress as `progress` events.
     const stream = await app.request(

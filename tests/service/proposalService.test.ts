@@ -7,6 +7,7 @@
  * text area per field, a refused edit shown again with what was typed, prose refused by the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderProposal } from "../../src/cli/proposalOutput.js";
 import type { ProposalDocument } from "../../src/orchestrator/proposal/document.js";
 import type { ReviewDetail } from "../../src/orchestrator/reviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
@@ -19,13 +20,21 @@ import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";
 
 const MARKUP = '<script>alert("s")</script><img src=x onerror=alert(2)>';
 
+/** A budget as a model writes it: a GFM table, one cell with markup and one with a script link. */
+const BUDGET_TABLE = [
+  "| Item | Amount |",
+  "|---|---:|",
+  "| Retrofit crews | $120,000 |",
+  "| [Sensors](javascript:alert(3)) <b>x</b> | $30,000 |",
+].join("\n");
+
 /** The stand-in, with markup in every section the writer writes. */
 function markupWriter(): OllamaResponder {
   const answer = ollamaProposalResponder(0.85);
   return async (request, n) => {
     const text = await answer(request, n);
     if (!isWriterPrompt(request.messages) || text.trimStart().startsWith("{")) return text;
-    return `${text}\n\n## Risks ${MARKUP}\n\n- first risk\n- second **risk**`;
+    return `${text}\n\n## Risks ${MARKUP}\n\n- first risk\n- second **risk**\n\n${BUDGET_TABLE}`;
   };
 }
 
@@ -139,6 +148,16 @@ describe("the proposal route and page", () => {
       "&lt;script&gt;alert(&quot;s&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;",
     );
     expect(html).toContain("<li>second <strong>risk</strong></li>");
+    // The budget's table is a table on the page and in the HTML file `show --format html` writes.
+    const table = '<td>Retrofit crews</td>\n<td style="text-align:right">$120,000</td>';
+    expect(html).toContain('<div class="table-scroll"><table>');
+    expect(html).toContain(table);
+    expect(html).toContain("<td>[Sensors](javascript:alert(3)) &lt;b&gt;x&lt;/b&gt;</td>");
+    expect(html).not.toContain('javascript:alert(3)"');
+    const file = await renderProposal(document, "html");
+    expect(file).toContain('<div class="table-scroll"><table>');
+    expect(file).toContain(table);
+    expect(file).not.toMatch(/<script|<img|<b>|href="javascript/);
     expect(html).not.toContain('id="draft-notice"');
     expect(html).toContain(`href="/threads/${threadId}/proposal.md"`);
     const download = await client.get(`/threads/${threadId}/proposal.md`);

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -67,5 +68,36 @@ describe("evalgate serve", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(stderr).toContain("stopped");
+  }, 120_000);
+
+  it("on a port already taken says so and how to choose another, exit 2 (never a bare EADDRINUSE)", async () => {
+    temp = tempDir("evalgate-serve-");
+    ollama = await startOllamaServer({ models: [DEFAULT_OLLAMA_MODEL] });
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        OLLAMA_BASE_URL: ollama.url,
+        DATABASE_URL: "",
+      };
+      delete env.EVALGATE_MODEL;
+      const db = join(temp.dir, "checkpoints.sqlite");
+      const args = [BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--db", db];
+      child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+      });
+      const code = await new Promise<number | null>((resolve) => child!.on("exit", resolve));
+      expect(code).toBe(2);
+      expect(stderr.trim().split("\n").at(-1)).toBe(
+        `evalgate: port ${port} is in use on 127.0.0.1; choose another with --port [COMMAND_INVALID]`,
+      );
+      expect(stderr).not.toContain("EADDRINUSE");
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 120_000);
 });

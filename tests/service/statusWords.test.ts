@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
-import { buildProposalGraph } from "../../src/graph/proposalGraph.js";
+import { buildProposalGraph, loadProposalConfig } from "../../src/graph/proposalGraph.js";
 import { ThreadEventSchema, ThreadStatusSchema } from "../../src/orchestrator/reviewDesk.js";
 import {
   decisionName,
@@ -41,8 +41,9 @@ describe("status words", () => {
       expect(words, node).not.toMatch(CODE_ID);
       expect(words, node).not.toBe(node);
     }
-    expect(stepName("startEvaluateSolution")).toBe("Solution Sought handed to the judge");
-    expect(stepName("generateProblemStatement")).toBe("Problem statement written");
+    // The words of the progress lines: written, judging, judged, decided.
+    expect(stepName("startEvaluateSolution")).toBe("Judging Solution Sought");
+    expect(stepName("generateProblemStatement")).toBe("Problem Statement written");
     expect(stepName("evaluateConnectionPairs")).toBe("Connection Pairs judged");
     expect(stepName("reviewBudget")).toBe("decision on Budget applied");
     expect(stepName("loadRfp")).toBe("request for proposals read");
@@ -50,7 +51,10 @@ describe("status words", () => {
 
   it("names stages, review kinds and decisions", () => {
     expect(stageName("connection_pairs")).toBe("Connection Pairs");
-    expect(stageName("problem_statement")).toBe("Problem statement");
+    // As config/proposal.json titles the sections, one spelling everywhere.
+    expect(stageName("problem_statement")).toBe("Problem Statement");
+    for (const section of loadProposalConfig()) expect(stageName(section.id)).toBe(section.title);
+    expect(stageName("site_visit_plan")).toBe("Site Visit Plan");
     for (const kind of Object.keys(REVIEW_KIND_WORDS)) {
       expect(reviewKindName(kind)).not.toMatch(CODE_ID);
     }

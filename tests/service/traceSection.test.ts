@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
+import type { Trace } from "../../src/scoring/result.js";
 import { createServiceApp } from "../../src/service/app.js";
-import { TRACE_PREVIEW_CHARS } from "../../src/service/pages/traceSection.js";
+import { callLabel, TRACE_PREVIEW_CHARS } from "../../src/service/pages/traceSection.js";
 import { getTraces } from "../../src/store/index.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import {
@@ -105,6 +106,16 @@ describe("judge calls on the review pages", () => {
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((t) => t.model === "ollama:evalgate-service:test")).toBe(true);
     expect(html).toContain(`data-evaluation-id="${body.evaluations[0]?.evaluationId}"`);
+    // Each call titled in words: what it was for, then the criteria it judged (no dangling "·").
+    const summaries = [...html.matchAll(/<details class="trace-call"[^>]*><summary>([^<]*)</g)];
+    expect(summaries.length).toBe(calls.length);
+    for (const [, summary] of summaries) {
+      expect(summary).toMatch(/^Call \d+: Judging one criterion \([a-z0-9_]+\)$/);
+    }
+    const first = calls[0] as unknown as Trace;
+    expect(callLabel({ ...first, purpose: "guard", criterionIds: [] }, 0)).toBe(
+      "Call 1: Checking the content for prompt injection",
+    );
 
     // A prompt longer than the preview is cut on the page, and whole behind its link.
     const long = calls.find((t) => t.userPrompt.length > TRACE_PREVIEW_CHARS);

@@ -78,6 +78,41 @@ export function reviewCases(stores: () => [ReviewStore, ReviewStore]) {
       expect(await two.isAssigned(threads[0] as string, `${reviewer}-not`)).toBe(false);
     });
 
+    it("lists a reviewer's finished threads last changed first, a page at a time, and no other", async () => {
+      const reviewer = `finisher-${randomUUID()}`;
+      const threads = [0, 1, 2].map((i) => `done-${i}-${randomUUID()}`);
+      for (const thread of threads) {
+        await waitingThread(one, thread);
+        await one.assign(thread, reviewer);
+        await one.settleThread(thread, {
+          ...{ status: "finished", pending: [], applied: [], events: [] },
+        });
+      }
+      const waiting = `still-${randomUUID()}`;
+      await waitingThread(one, waiting);
+      await one.assign(waiting, reviewer);
+      const unassigned = `other-${randomUUID()}`;
+      await waitingThread(one, unassigned);
+      await one.settleThread(unassigned, {
+        ...{ status: "finished", pending: [], applied: [], events: [] },
+      });
+
+      const first = await two.listThreads({ status: "finished", reviewer, limit: 2 });
+      const last = first.at(-1);
+      if (last === undefined) throw new Error("an empty first page");
+      const after = { updatedAt: last.updatedAt, threadId: last.id };
+      const rest = await two.listThreads({ status: "finished", reviewer, limit: 2, after });
+      const seen = [...first, ...rest];
+      expect(new Set(seen.map((t) => t.id))).toEqual(new Set(threads));
+      expect(seen).toHaveLength(3);
+      expect(seen.every((t) => t.status === "finished" && t.title === t.id)).toBe(true);
+      const stamps = seen.map((t) => `${t.updatedAt}/${t.id}`);
+      expect(stamps).toEqual([...stamps].sort().reverse());
+      const everyone = await two.listThreads({ status: "finished", limit: 1000 });
+      expect(everyone.map((t) => t.id)).toContain(unassigned);
+      expect(everyone.map((t) => t.id)).not.toContain(waiting);
+    });
+
     it("retries a failed thread once, setting its refused decision aside", async () => {
       const thread = `retry-${randomUUID()}`;
       await waitingThread(one, thread);

@@ -83,12 +83,31 @@ describe("readUntrustedJson", () => {
     expect(Object.getPrototypeOf(value.levels)).toBe(Object.prototype);
   });
 
+  const VALUE =
+    "a value (a string in double quotes, a number, true, false, null, an object or a list)";
+  const BARE =
+    "a word without double quotes (JSON quotes every name and text; its only bare words are true, false and null)";
+  const SINGLE = "a single-quoted text (JSON takes double quotes only)";
+
   it.each([
     ['{"a": 1,}', 1, 9, "expected a property name in double quotes"],
     ['{\n  "a": 1\n  "b": 2\n}', 3, 3, "expected ',' between items"],
-    ["[1, 2", 1, 6, "expected ']' to close the array"],
-    ['// note\n{"a": 1}', 1, 1, "expected no comment (comments are not JSON)"],
-    ["", 1, 1, "expected a value"],
+    ["[1, 2", 1, 6, "expected ']' to close the list"],
+    ['// note\n{"a": 1}', 1, 1, "a comment: JSON has none (remove it)"],
+    ["", 1, 1, `expected ${VALUE}`],
+    // What the parser expected there, and what it found instead (never the text itself).
+    [
+      '{\n  "id": "x",\n  name: "y"\n}',
+      3,
+      3,
+      `expected a property name in double quotes, found ${BARE}`,
+    ],
+    ["{'id': 1}", 1, 2, `expected a property name in double quotes, found ${SINGLE}`],
+    ['{"a": tru}', 1, 7, `expected ${VALUE}, found ${BARE}`],
+    ['{"a": #}', 1, 7, `expected ${VALUE}, found a character JSON does not allow there`],
+    ['{"a": 1} x', 1, 10, `expected the end of the file after the top-level value, found ${BARE}`],
+    ['{"a": 1.}', 1, 7, "a number that stops short: expected its digits"],
+    ['{"a": "x\ty"}', 1, 7, "a tab or line break inside a string: write it as \\t or \\n"],
   ] as const)("a syntax error in %j is located at %i:%i", (text, line, column, expected) => {
     const problem = problemOf(text);
     expect(problem).toMatchObject({ line, column });

@@ -51,6 +51,31 @@ function serviceModels(options: RawServeOptions, context: CliContext) {
   return readyRunModels(target, panelSettingOf(options), options.timeout, context);
 }
 
+/** Why the server could not listen, in the command's words (undefined: not a listen error). */
+function listenError(error: unknown, options: RawServeOptions): CliError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const where = `${options.host}:${options.port}`;
+  if (code === "EADDRINUSE") {
+    return new CliError(
+      `port ${options.port} is in use on ${options.host}; choose another with --port`,
+      { cause: error },
+    );
+  }
+  if (code === "EACCES") {
+    return new CliError(
+      `port ${options.port} needs privileges this user lacks (ports below 1024 do); choose another with --port`,
+      { cause: error },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+    return new CliError(
+      `cannot listen on ${where}: ${options.host} is not an address of this machine; choose another with --host`,
+      { cause: error },
+    );
+  }
+  return undefined;
+}
+
 /** Serves until `stop` is aborted, then shuts down gracefully. */
 export async function serveReviews(
   options: RawServeOptions,
@@ -75,7 +100,7 @@ export async function serveReviews(
     sessionSecret: context.env.EVALGATE_SESSION_SECRET,
   }).catch(async (error: unknown) => {
     await desk.close();
-    throw error;
+    throw listenError(error, options) ?? error;
   });
   context.stdout.write(
     `evalgate review service on ${service.url} (store: ${describeStore(store, context.cwd)})\n`,

@@ -20,7 +20,8 @@ export interface JunitCase {
   classname: string;
   /** Seconds. */
   time: number;
-  outcome: "passed" | "failure" | "error";
+  /** skipped: not needed (an alternative path the answer did not take; blueprints only). */
+  outcome: "passed" | "failure" | "error" | "skipped";
   message?: string;
   body?: string;
 }
@@ -153,17 +154,21 @@ function countsOf(cases: readonly JunitCase[]): Counts {
     tests: cases.length,
     failures: cases.filter((each) => each.outcome === "failure").length,
     errors: cases.filter((each) => each.outcome === "error").length,
-    skipped: 0,
+    skipped: cases.filter((each) => each.outcome === "skipped").length,
     time: Math.round(time * 1000) / 1000,
   };
 }
 
-function countAttributes(counts: Counts): Array<readonly [string, number]> {
+/**
+ * The counts as attributes, as Jenkins' JUnit schema allows them: `skipped` on a testsuite only
+ * (the schema has no `skipped` on `<testsuites>`).
+ */
+function countAttributes(counts: Counts, suite: boolean): Array<readonly [string, number]> {
   return [
     ["tests", counts.tests],
     ["failures", counts.failures],
     ["errors", counts.errors],
-    ["skipped", counts.skipped],
+    ...(suite ? [["skipped", counts.skipped] as const] : []),
     ["time", counts.time],
   ];
 }
@@ -175,6 +180,10 @@ function caseElement(each: JunitCase): XmlElement {
     ["time", each.time],
   ] as const;
   if (each.outcome === "passed") return { name: "testcase", attributes };
+  if (each.outcome === "skipped") {
+    const skipped: XmlElement = { name: "skipped", attributes: [["message", each.message ?? ""]] };
+    return { name: "testcase", attributes, children: [skipped] };
+  }
   const detail: XmlElement = {
     name: each.outcome,
     attributes: [
@@ -206,7 +215,7 @@ export function renderJunitSuites(suites: readonly JunitSuite[], timestamp: stri
       attributes: [
         ["name", suite.name],
         ["id", index],
-        ...countAttributes(suiteCounts[index] as Counts),
+        ...countAttributes(suiteCounts[index] as Counts, true),
         ["timestamp", timestamp],
       ],
       children: [properties, ...suite.cases.map(caseElement)],
@@ -214,7 +223,7 @@ export function renderJunitSuites(suites: readonly JunitSuite[], timestamp: stri
   });
   return renderXmlDocument({
     name: "testsuites",
-    attributes: [["name", "evalgate"], ...countAttributes(total)],
+    attributes: [["name", "evalgate"], ...countAttributes(total, false)],
     children: elements,
   });
 }

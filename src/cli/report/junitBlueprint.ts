@@ -1,10 +1,18 @@
 /**
- * JUnit XML of a blueprint run: one testsuite per prompt × model, one testcase per point and one
- * testcase "overall" (the average coverage). A point or an average under the threshold
- * (--fail-under, else 0.5) is a <failure>; a point the judge could not assess, or a candidate that
- * could not answer, is an <error>, never a pass.
+ * JUnit XML of a blueprint run: one testsuite per prompt × model, one testcase per point, one per
+ * alternative group and one testcase "overall" (the average coverage). A point, a group or an
+ * average under the threshold (--fail-under, else 0.5) is a <failure>; a point the judge could
+ * not assess, or a candidate that could not answer, is an <error>, never a pass. A group counts as
+ * a whole: when it reaches the threshold its points are no failures — the points of the path that
+ * met it pass, and the other paths of a `should` group, which the answer did not need, are
+ * <skipped> saying so.
  */
-import type { BlueprintRun, CoverageResult, PointAssessment } from "../../blueprints/result.js";
+import type {
+  AlternativeGroupResult,
+  BlueprintRun,
+  CoverageResult,
+  PointAssessment,
+} from "../../blueprints/result.js";
 import { type JunitCase, type JunitSuite, renderJunitSuites } from "./junit.js";
 import { formatScore, oneLine, truncate } from "./text.js";
 
@@ -40,6 +48,57 @@ function pointCase(
     message: truncate(`${scored}: ${oneLine(point.reflection)}`, MESSAGE_LIMIT),
     body: truncate(`${scored}\n\n${point.reflection}`, BODY_LIMIT),
   };
+}
+
+/** A point of a group that reached the threshold: passed, or skipped when its path was not needed. */
+function metGroupPointCase(
+  point: PointAssessment,
+  group: AlternativeGroupResult,
+  base: { name: string; classname: string; time: number },
+): JunitCase {
+  const path = point.alternative?.path;
+  if (group.block === "should_not" || path === group.decidingPath)
+    return { ...base, outcome: "passed" };
+  const met = `${formatScore(group.score ?? 0)} by path ${group.decidingPath}`;
+  return {
+    ...base,
+    outcome: "skipped",
+    message: `not needed: alternative group ${group.group} is met (${met}); this point is on path ${path}`,
+  };
+}
+
+function groupPointCase(
+  point: PointAssessment,
+  index: number,
+  classname: string,
+  threshold: number,
+  groups: readonly AlternativeGroupResult[],
+): JunitCase {
+  const group = groups.find((g) => g.group === point.alternative?.group);
+  if (group === undefined || group.score === null || group.score < threshold) {
+    return pointCase(point, index, classname, threshold);
+  }
+  const name = `point ${index + 1}: ${truncate(oneLine(point.keyPointText), NAME_LIMIT)}`;
+  return metGroupPointCase(point, group, { name, classname, time: 0 });
+}
+
+/** An alternative group as one testcase: met when its deciding path reaches the threshold. */
+function groupCase(group: AlternativeGroupResult, classname: string, threshold: number): JunitCase {
+  const kind = group.block === "should" ? "alternatives" : "alternatives to avoid";
+  const base = { name: `group ${group.group}: ${kind}`, classname, time: 0 };
+  const paths = group.pathScores
+    .map((score, i) => `path ${i + 1} ${score === null ? "not assessed" : formatScore(score)}`)
+    .join(", ");
+  if (group.score === null) {
+    return {
+      ...base,
+      outcome: "error",
+      message: truncate(`not assessed: ${paths}`, MESSAGE_LIMIT),
+    };
+  }
+  if (group.score >= threshold) return { ...base, outcome: "passed" };
+  const message = `coverage ${formatScore(group.score)} under the threshold ${formatScore(threshold)} (${paths})`;
+  return { ...base, outcome: "failure", message: truncate(message, MESSAGE_LIMIT) };
 }
 
 function overallCase(coverage: CoverageResult, classname: string, threshold: number): JunitCase {
@@ -95,9 +154,13 @@ function pairSuite(
     return { name: `${promptId} × ${model}`, properties, cases: [answer] };
   }
   properties.push(["avgCoverageExtent", String(coverage.avgCoverageExtent ?? "none")]);
+  const groups = coverage.alternativeGroups ?? [];
   const cases = coverage.pointAssessments.map((point, index) =>
-    pointCase(point, index, classname, threshold),
+    point.alternative === undefined
+      ? pointCase(point, index, classname, threshold)
+      : groupPointCase(point, index, classname, threshold, groups),
   );
+  cases.push(...groups.map((group) => groupCase(group, classname, threshold)));
   cases.push(overallCase(coverage, classname, threshold));
   return { name: `${promptId} × ${model}`, properties, cases };
 }

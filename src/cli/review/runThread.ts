@@ -69,6 +69,10 @@ async function resumeRun(
   return open.session.view(threadId);
 }
 
+/** Said when a run starts without --applicant: what is missing, and how to give it. */
+export const NO_APPLICANT =
+  "no --applicant file: the proposal will be written without the applicant's details (organisation, track record, idea); give them with --applicant <file>";
+
 /** Starts a new thread and runs it here to its first review. */
 async function startRun(
   rfpFile: string | undefined,
@@ -94,6 +98,7 @@ async function startRun(
     ...(rfpFile === undefined ? {} : { rfpFile }),
     startedAt: new Date().toISOString(),
   });
+  if (applicant === undefined) context.stderr.write(`${NO_APPLICANT}\n`);
   context.stderr.write("writing and judging until the first review…\n");
   const input = {
     rfpDocument: rfp,

@@ -52,7 +52,9 @@ const FundingCatalogCriterionSchema = z.strictObject({
   id: z.string().min(1),
   type: z.enum(["check", "score"], {
     error: (issue) =>
-      `unknown criterion type ${JSON.stringify(issue.input)}: expected check or score`,
+      issue.input === undefined
+        ? "missing the criterion's type: expected check or score"
+        : `unknown criterion type ${JSON.stringify(issue.input)}: expected check or score`,
   }),
   weight: z.number().min(0),
   title: z.string().min(1),

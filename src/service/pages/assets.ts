@@ -21,11 +21,37 @@ table.queue { width: 100%; border-collapse: collapse; }
 table.queue th, table.queue td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); }
 .pass { color: var(--ok); font-weight: 600; } .fail { color: var(--bad); font-weight: 600; }
 .muted { color: var(--muted); }
-.calibration-side { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
-.calibration-side > section { flex: 1 1 28rem; overflow-x: auto; }
-.calibration table { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; }
-.calibration th, .calibration td { border: 1px solid var(--line); padding: .2rem .4rem; text-align: left; }
-nav.admin-nav { margin: 0 0 1rem; }
+main.wide { max-width: 1240px; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
+table.figures { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; width: 100%; }
+table.figures th, table.figures td { border: 1px solid var(--line); padding: .25rem .45rem; text-align: left;
+  vertical-align: top; overflow-wrap: break-word; }
+table.figures th { background: var(--bg); font-weight: 600; }
+.calibration .note { color: var(--muted); font-size: .9rem; }
+p.kappa-note { border-left: 3px solid var(--warn); padding-left: .6rem; color: var(--ink); }
+@media (max-width: 720px) {
+  main { padding: 0 .6rem; }
+  section, .card { padding: .8rem; }
+  header.top { flex-wrap: wrap; gap: .4rem; }
+  table.figures, table.figures tbody, table.figures tr, table.figures td { display: block; width: 100%; }
+  table.figures thead { display: none; }
+  table.figures tr { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; padding: .2rem .4rem; }
+  table.figures td { border: 0; border-bottom: 1px solid var(--line); display: grid;
+    grid-template-columns: minmax(7rem, 45%) 1fr; gap: .5rem; padding: .25rem 0; }
+  table.figures td:last-child { border-bottom: 0; }
+  table.figures td::before { content: attr(data-label); color: var(--muted); font-weight: 600; }
+  table.queue { display: block; overflow-x: auto; }
+}
+nav.tabs { display: flex; flex-wrap: wrap; gap: .3rem; margin: 0 0 1rem; }
+nav.tabs a.tab { padding: .35rem .8rem; border: 1px solid var(--line); border-radius: 6px; background: #fff;
+  color: var(--ink); text-decoration: none; }
+nav.tabs a.tab[aria-current=page] { border-color: var(--accent); color: var(--accent); font-weight: 600; }
+.error-words { margin: 0 0 .2rem; font-weight: 600; }
+.error-details { margin: 0; font-size: .85rem; }
+#start-proposal-form fieldset.text-or-file { border: 1px solid var(--line); border-radius: 6px; display: grid;
+  gap: .3rem; padding: .4rem .8rem .8rem; }
+#start-proposal-form fieldset p { margin: 0; }
+#start-proposal-form input[type=text], #start-proposal-form textarea { width: 100%; font: inherit; padding: .35rem; }
 .alert { border: 2px solid var(--bad); background: #fef3f2; color: var(--bad); }
 .alert h2 { color: var(--bad); }
 .warnings li.injection { color: var(--bad); font-weight: 700; }
@@ -95,7 +121,6 @@ export const PROGRESS_SCRIPT = `"use strict";
   var root = document.querySelector("[data-events-url]");
   if (!root || !("EventSource" in window)) return;
   var log = document.getElementById("progress-log");
-  var status = document.getElementById("progress-status");
   var source = new EventSource(root.getAttribute("data-events-url"));
   var now = document.getElementById("progress-now");
   var types = ["queued", "running", "stage", "progress", "review_ready", "finished", "failed"];
@@ -105,7 +130,6 @@ export const PROGRESS_SCRIPT = `"use strict";
     var text = typeof data.text === "string" ? data.text : data.type;
     if (data.type === "progress") { if (now) now.textContent = data.message || text; return; }
     if (log) { var item = document.createElement("li"); item.textContent = text; log.appendChild(item); }
-    if (status) status.textContent = text;
     if (settle[data.type]) { source.close(); window.location.reload(); }
   }
   for (var i = 0; i < types.length; i++) source.addEventListener(types[i], show);

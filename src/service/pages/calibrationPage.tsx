@@ -1,12 +1,13 @@
 /**
  * The calibration page (administrators): how well the judge agrees with the reviewers' labels
- * kept in the store, and beside it the latest comparison without and with few-shot examples that
- * `evalgate calibrate --compare` recorded — when, on which labels, with which judge.
+ * kept in the store, and under it the latest comparison without and with few-shot examples that
+ * `evalgate calibrate --compare` recorded — when, on which labels, with which judge. Readable from
+ * a wide screen down to a phone (calibrationFigures.tsx).
  */
 import type { CalibrationOverview } from "../../orchestrator/reviewDesk.js";
-import { scopeLine } from "./calibrationText.js";
-import { ComparisonSection, ReportFigures } from "./calibrationView.js";
+import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
 import { Layout } from "./layout.js";
+import { QueueTabs } from "./queueTabs.js";
 
 export function CalibrationPage(props: {
   reviewer: string;
@@ -16,33 +17,34 @@ export function CalibrationPage(props: {
   const { report, comparison } = props.overview;
   const { counts } = report.overall;
   return (
-    <Layout title="Calibration" reviewer={props.reviewer} csrf={props.csrf}>
-      <section class="calibration">
+    <Layout title="Calibration" reviewer={props.reviewer} csrf={props.csrf} wide>
+      <QueueTabs current="calibration" admin />
+      <section class="calibration" id="calibration">
         <h1>Calibration</h1>
-        <p class="muted">
-          {scopeLine(report)} {counts.labels} labels ({counts.marked} marked, {counts.accepted}{" "}
-          accepted, {counts.judgeErrors} judge errors) of {report.gate.decisions} decisions. A
-          longer or shorter window: <code>?days=N</code>; any period:{" "}
+        <p class="muted" id="calibration-scope">
+          <ScopeLine report={report} /> {counts.labels} labels ({counts.marked} marked,{" "}
+          {counts.accepted} accepted, {counts.judgeErrors} judge errors) of {report.gate.decisions}{" "}
+          decisions. A longer or shorter window: <code>?days=N</code>; any period:{" "}
           <code>evalgate calibrate --since</code>.
         </p>
-        <div class="calibration-side">
-          <ReportFigures report={report} />
-          {comparison === null ? (
-            <section class="comparison" id="comparison">
-              <h2>Few-shot examples: without and with</h2>
-              <p class="muted" id="no-comparison">
-                No comparison recorded yet: <code>evalgate calibrate --compare</code> measures one
-                and keeps it here.
-              </p>
-            </section>
-          ) : (
-            <ComparisonSection context={comparison} comparison={comparison.comparison} />
-          )}
-        </div>
-        <p>
-          <a href="/reviews">Back to the queue</a>
-        </p>
       </section>
+      <div class="calibration">
+        <ReportFigures report={report} />
+        {comparison === null ? (
+          <section class="comparison" id="comparison">
+            <h2>Few-shot examples: without and with</h2>
+            <p class="muted" id="no-comparison">
+              No comparison recorded yet: <code>evalgate calibrate --compare</code> measures one and
+              keeps it here.
+            </p>
+          </section>
+        ) : (
+          <ComparisonFigures measurement={comparison} />
+        )}
+      </div>
+      <p>
+        <a href="/reviews">Back to the queue</a>
+      </p>
     </Layout>
   );
 }

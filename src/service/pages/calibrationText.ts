@@ -176,12 +176,18 @@ function comparisonCells(name: string, without: GroupFigures, shown: GroupFigure
   ];
 }
 
-/** COMPARISON_HEADERS' rows: every criterion pooled first, then each criterion. */
-export function comparisonRows(comparison: RecordedComparison): string[][] {
+/**
+ * COMPARISON_HEADERS' rows: every criterion pooled first, then each criterion with its content
+ * type (named by `typeName`: the page gives titles, the report files the ids).
+ */
+export function comparisonRows(
+  comparison: RecordedComparison,
+  typeName: (contentType: string) => string = (id) => id,
+): string[][] {
   return [
     comparisonCells("all criteria", comparison.without, comparison.with),
     ...comparison.criteria.map((c) =>
-      comparisonCells(`${criterionName(c)} · ${c.contentType}`, c.without, c.with),
+      comparisonCells(`${criterionName(c)} · ${typeName(c.contentType)}`, c.without, c.with),
     ),
   ];
 }

@@ -1,25 +1,14 @@
 /**
- * The calibration figures as HTML tables, shared by the calibration report file and the review
- * service's calibration page: the report's overall, gate and per-criterion figures, and a
- * comparison without and with few-shot examples, side by side with the differences. JSX: every
- * text from labels, catalogs and the store is escaped by construction.
+ * The calibration figures as HTML tables for the report files (`evalgate calibrate --format html`,
+ * `--compare`): a table of cells, and a comparison without and with few-shot examples, side by
+ * side with the differences. JSX: every text from labels, catalogs and the store is escaped by
+ * construction. The review service's page draws its own (calibrationFigures.tsx).
  */
 import type {
   ComparisonContext,
   RecordedComparison,
 } from "../../scoring/calibration/comparison.js";
-import type { CalibrationReport } from "../../scoring/calibration/reportSchema.js";
-import {
-  COMPARISON_HEADERS,
-  comparisonFacts,
-  comparisonRows,
-  criterionName,
-  FIGURE_HEADERS,
-  figureCells,
-  GATE_HEADERS,
-  gateCells,
-  thresholdText,
-} from "./calibrationText.js";
+import { COMPARISON_HEADERS, comparisonFacts, comparisonRows } from "./calibrationText.js";
 
 export function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]) {
   return (
@@ -61,36 +50,6 @@ export function ComparisonSection(props: {
         decided before each label as examples. Δ is with minus without (agreement in percentage
         points); "—" where either side has no figure.
       </p>
-    </section>
-  );
-}
-
-/** The report's figures without charts: every label, the gate, and each content type's criteria. */
-export function ReportFigures(props: { report: CalibrationReport }) {
-  const { report } = props;
-  const gateRows = [
-    ["all", ...gateCells(report.gate)],
-    ...report.contentTypes.map((group) => [group.contentType, ...gateCells(group.gate)]),
-  ];
-  return (
-    <section class="report-figures" id="report">
-      <h2>The judge against the reviewers' labels</h2>
-      {htmlTable(["Scope", ...FIGURE_HEADERS], [["every label", ...figureCells(report.overall)]])}
-      <h3>The gate: judge's pass against reviewer's approval</h3>
-      {htmlTable(["Content type", ...GATE_HEADERS], gateRows)}
-      {report.contentTypes.map((group) => (
-        <>
-          <h3>Content type: {group.contentType}</h3>
-          {htmlTable(
-            ["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"],
-            group.criteria.map((c) => [
-              criterionName(c),
-              ...figureCells(c.figures),
-              thresholdText(c),
-            ]),
-          )}
-        </>
-      ))}
     </section>
   );
 }

@@ -1,74 +1,15 @@
 /**
- * Content as a reader sees it, escaped by construction (hono/jsx): Markdown as text blocks
- * (headings, paragraphs, lists, quotes, code; nothing in it becomes HTML), and structured content
- * as labelled fields — a field's name as its label, lists as lists, anything nested as JSON.
+ * Content as a reader sees it: Markdown drawn by markdown-it (raw HTML off: a tag in the text
+ * shows as text), and structured content as labelled fields, escaped by construction (hono/jsx) —
+ * a field's name as its label, lists as lists, anything nested as JSON.
  */
 import type { ContentField, ContentForm } from "../../graph/contentFields.js";
-import { inlineSegments, type MarkdownBlock, markdownBlocks } from "./markdownBlocks.js";
+import { markdownHtml } from "./markdownHtml.js";
 
-function Inline(props: { text: string }) {
-  return (
-    <>
-      {inlineSegments(props.text).map((segment) =>
-        segment.kind === "strong" ? (
-          <strong>{segment.text}</strong>
-        ) : segment.kind === "code" ? (
-          <code>{segment.text}</code>
-        ) : (
-          segment.text
-        ),
-      )}
-    </>
-  );
-}
-
-function Block(props: { block: MarkdownBlock }) {
-  const { block } = props;
-  switch (block.kind) {
-    case "heading":
-      // Under the page's own h1–h3: a section's headings start at h4.
-      return block.level <= 1 ? (
-        <h4>
-          <Inline text={block.text} />
-        </h4>
-      ) : block.level === 2 ? (
-        <h5>
-          <Inline text={block.text} />
-        </h5>
-      ) : (
-        <h6>
-          <Inline text={block.text} />
-        </h6>
-      );
-    case "list": {
-      const items = block.items.map((item) => (
-        <li>
-          <Inline text={item} />
-        </li>
-      ));
-      return block.ordered ? <ol>{items}</ol> : <ul>{items}</ul>;
-    }
-    case "quote":
-      return <blockquote class="text">{block.text}</blockquote>;
-    case "code":
-      return <pre class="code">{block.text}</pre>;
-    case "paragraph":
-      return (
-        <p class="text">
-          <Inline text={block.text} />
-        </p>
-      );
-  }
-}
-
-/** Markdown shown as text blocks (see the module's description). */
+/** Markdown drawn by the one Markdown renderer (markdownHtml: raw HTML off, links checked). */
 export function MarkdownText(props: { text: string }) {
   return (
-    <div class="markdown-text">
-      {markdownBlocks(props.text).map((block) => (
-        <Block block={block} />
-      ))}
-    </div>
+    <div class="markdown-text" dangerouslySetInnerHTML={{ __html: markdownHtml(props.text) }} />
   );
 }
 

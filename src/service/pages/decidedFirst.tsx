@@ -1,10 +1,11 @@
 /**
- * The page of a decision that came too late (409): someone decided the review first, or it is no
- * longer waiting. It says who decided what and when, that this decision was not recorded, and
- * where to go: the proposal's history (what was decided) and the next review waiting for this
- * reviewer (or the queue when none is).
+ * The page of a review that is no longer waiting (409): a decision that came too late (someone
+ * decided the review first, or the proposal moved on), or a review link opened after its time (a
+ * finished proposal's, say). It says who decided what and when, that a decision sent was not
+ * recorded, and where to go: the proposal (or its draft so far), its history, and the next review
+ * waiting for this reviewer (or the queue when none is).
  */
-import type { ReviewListItem } from "../../orchestrator/reviewDesk.js";
+import type { ReviewListItem, ThreadStatus } from "../../orchestrator/reviewDesk.js";
 import { decisionName, stageName } from "../statusWords.js";
 import { Layout } from "./layout.js";
 import { Time } from "./time.js";
@@ -21,10 +22,17 @@ export interface DecidedFirstProps {
   decided?: { by: string; at: string; action: string } | undefined;
   /** The review waiting for this reviewer at the top of their queue. */
   next?: ReviewListItem;
+  /** Where the thread stands, when it could be read. */
+  status?: ThreadStatus["status"] | undefined;
+  /** The review's link was opened (no decision was sent). */
+  visited?: boolean;
 }
 
 function heading(props: DecidedFirstProps): string {
-  if (props.decided === undefined) return "This review is no longer waiting for a decision";
+  if (props.visited === true && props.status === "finished") return "This proposal is finished";
+  if (props.visited === true || props.decided === undefined) {
+    return "This review is no longer waiting for a decision";
+  }
   return props.decided.by === props.reviewer
     ? "You decided this review already"
     : "Someone decided this review first";
@@ -33,6 +41,15 @@ function heading(props: DecidedFirstProps): string {
 function WhatHappened(props: DecidedFirstProps) {
   const { decided } = props;
   const stage = props.stage === undefined ? "it" : stageName(props.stage);
+  if (props.visited === true) {
+    return (
+      <p id="review-gone">
+        {props.status === "finished"
+          ? "Every stage of it was decided, so nothing here waits for a decision. The proposal is ready to read."
+          : "It was decided, or the proposal moved on, so nothing here waits for your decision now. Its history shows where it stands."}
+      </p>
+    );
+  }
   if (decided === undefined) {
     return (
       <p>
@@ -53,14 +70,25 @@ function WhatHappened(props: DecidedFirstProps) {
 }
 
 export function DecidedFirstPage(props: DecidedFirstProps) {
-  const threadHref = `/threads/${encodeURIComponent(props.threadId)}#decisions`;
+  const thread = `/threads/${encodeURIComponent(props.threadId)}`;
+  const threadHref = `${thread}#decisions`;
   const { next } = props;
+  const finished = props.status === "finished";
   return (
-    <Layout title="Decided already" reviewer={props.reviewer} csrf={props.csrf}>
+    <Layout
+      title={props.visited === true ? heading(props) : "Decided already"}
+      reviewer={props.reviewer}
+      csrf={props.csrf}
+    >
       <section class="notice" id="decided-first">
         <h1>{heading(props)}</h1>
         <WhatHappened {...props} />
         <ul class="next-steps">
+          <li>
+            <a href={`${thread}/proposal`} id="decided-proposal">
+              {finished ? "Read the proposal" : "Read the proposal's draft so far"}
+            </a>
+          </li>
           <li>
             <a href={threadHref} id="decided-thread">
               {props.title === undefined

@@ -83,7 +83,7 @@ async function refusedPage(
       reviewer={c.var.reviewer.name}
       csrf={c.var.session.csrf}
       review={review}
-      error={described.body.error.message}
+      error={described.body.error}
       values={form}
       editDraft={editDraft}
       admin={c.var.reviewer.role === "admin"}
@@ -100,7 +100,7 @@ function detailsOf(error: unknown): Record<string, unknown> {
 }
 
 /** Who decided the review, when and what: from the error, else from the thread's history. */
-async function decidedFirstProps(
+export async function decidedFirstProps(
   c: Context<ServiceEnv>,
   desk: ReviewDesk,
   threadId: string,
@@ -123,6 +123,7 @@ async function decidedFirstProps(
     csrf: c.var.session.csrf,
     threadId,
     title: thread?.title,
+    status: thread?.status,
     stage: recorded?.stage,
     decided:
       by === undefined || at === undefined || action === undefined ? undefined : { by, at, action },

@@ -1,5 +1,7 @@
 /** The frame of every page: head (stylesheet from this origin only), header with sign-out, main. */
 import type { Child } from "hono/jsx";
+import type { ErrorBody } from "../errorResponse.js";
+import { ErrorNotice } from "./errorNotice.js";
 
 export interface LayoutProps {
   title: string;
@@ -9,6 +11,8 @@ export interface LayoutProps {
   csrf?: string;
   /** Extra head elements (the progress page's refresh for browsers without JavaScript). */
   head?: Child;
+  /** A page of wide tables (calibration): the main column takes more of a wide screen. */
+  wide?: boolean;
   /** Scripts from this origin (no inline script: the Content-Security-Policy forbids it). */
   scripts?: string[];
   children?: Child;
@@ -40,7 +44,7 @@ export function Layout(props: LayoutProps) {
             </form>
           ) : null}
         </header>
-        <main>{props.children}</main>
+        <main class={props.wide === true ? "wide" : undefined}>{props.children}</main>
       </body>
     </html>
   );
@@ -51,12 +55,18 @@ export function htmlDocument(page: Child): string {
   return `<!doctype html>${String(page)}`;
 }
 
-export function ErrorPage(props: { status: number; message: string }) {
+/** Who is signed in, for the header of a page drawn by the error handler. */
+export interface SignedIn {
+  reviewer: string;
+  csrf: string;
+}
+
+export function ErrorPage(props: { status: number; error: ErrorBody["error"]; who?: SignedIn }) {
   return (
-    <Layout title={`Error ${props.status}`}>
+    <Layout title={`Error ${props.status}`} reviewer={props.who?.reviewer} csrf={props.who?.csrf}>
       <section class="error-page" role="alert">
-        <h1>{`Error ${props.status}`}</h1>
-        <p>{props.message}</p>
+        <h1>{errorHeading(props.status)}</h1>
+        <ErrorNotice error={props.error} />
         <p>
           <a href="/reviews">Back to the queue</a>
         </p>
@@ -65,6 +75,17 @@ export function ErrorPage(props: { status: number; message: string }) {
   );
 }
 
-export function renderErrorPage(status: number, message: string): string {
-  return htmlDocument(<ErrorPage status={status} message={message} />);
+/** The page's heading for an HTTP status, in words. */
+function errorHeading(status: number): string {
+  if (status === 400 || status === 422) return "That request could not be used";
+  if (status === 401) return "Please sign in";
+  if (status === 403) return "This is not open to you";
+  if (status === 404) return "Not found";
+  if (status === 409) return "This has moved on";
+  if (status === 413) return "That is too large";
+  return "Something went wrong";
+}
+
+export function renderErrorPage(status: number, error: ErrorBody["error"], who?: SignedIn): string {
+  return htmlDocument(<ErrorPage status={status} error={error} who={who} />);
 }

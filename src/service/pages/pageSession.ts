@@ -40,19 +40,30 @@ function sameToken(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The form's text fields (files are refused), after its CSRF token was checked. */
-export async function checkedForm(c: Context<ServiceEnv>): Promise<Record<string, string>> {
+/** A form's text fields, and the files of the fields that take one. */
+export interface CheckedForm {
+  fields: Record<string, string>;
+  files: Record<string, File>;
+}
+
+/**
+ * The form's text fields and the files of `fileFields` (a file anywhere else is refused), after
+ * its CSRF token was checked.
+ */
+export async function checkedUpload(
+  c: Context<ServiceEnv>,
+  fileFields: readonly string[],
+): Promise<CheckedForm> {
   const body = await c.req.parseBody().catch(() => {
     throw new ServiceRequestError("INVALID_INPUT", "the form could not be read");
   });
-  const fields: Record<string, string> = {};
+  const form: CheckedForm = { fields: {}, files: {} };
   for (const [name, value] of Object.entries(body)) {
-    if (typeof value !== "string") {
-      throw new ServiceRequestError("INVALID_INPUT", "files are not accepted here", name);
-    }
-    fields[name] = value;
+    if (typeof value === "string") form.fields[name] = value;
+    else if (value instanceof File && fileFields.includes(name)) form.files[name] = value;
+    else throw new ServiceRequestError("INVALID_INPUT", "files are not accepted here", name);
   }
-  const given = fields._csrf ?? "";
+  const given = form.fields._csrf ?? "";
   if (!sameToken(c.var.session.csrf, given)) {
     throw new ServiceRequestError(
       "CSRF_REJECTED",
@@ -60,6 +71,11 @@ export async function checkedForm(c: Context<ServiceEnv>): Promise<Record<string
       "_csrf",
     );
   }
-  delete fields._csrf;
-  return fields;
+  delete form.fields._csrf;
+  return form;
+}
+
+/** The form's text fields (files are refused), after its CSRF token was checked. */
+export async function checkedForm(c: Context<ServiceEnv>): Promise<Record<string, string>> {
+  return (await checkedUpload(c, [])).fields;
 }

@@ -1,8 +1,11 @@
 /** The queue: the pending reviews this reviewer may decide, newest first, a page at a time. */
 import type { ReviewPage } from "../../orchestrator/reviewDesk.js";
+import type { ErrorBody } from "../errorResponse.js";
 import { stageName } from "../statusWords.js";
 import { Layout } from "./layout.js";
+import { QueueTabs } from "./queueTabs.js";
 import { formatScore } from "./scorePercent.js";
+import { StartProposalForm, type StartProposalValues } from "./startProposalForm.js";
 import { Time } from "./time.js";
 
 // The score's words live apart so the HTML report can use the evaluation view without the queue.
@@ -13,27 +16,42 @@ export function PassedBadge(props: { passed: boolean | null }) {
   return props.passed ? <span class="pass">passed</span> : <span class="fail">not passed</span>;
 }
 
+/** What an empty queue says: how work arrives, and what this reader can do to start some. */
+function EmptyQueue(props: { admin: boolean }) {
+  return (
+    <div id="queue-empty">
+      <p>Nothing is waiting for your review right now.</p>
+      <p class="muted">
+        Proposals arrive here when a run pauses for review: each stage is written, judged, and then
+        waits for a reviewer it is assigned to.{" "}
+        {props.admin
+          ? "Start one with the form below, or from a terminal with "
+          : "An administrator starts one on this page, or anyone from a terminal with "}
+        <code>npx evalgate run rfp.md --applicant applicant.md</code> on this service's database.
+        Finished proposals are under <a href="/proposals/finished">Finished</a>.
+      </p>
+    </div>
+  );
+}
+
 export function QueuePage(props: {
   reviewer: string;
   csrf: string;
   page: ReviewPage;
-  /** An administrator: the queue links the calibration page. */
+  /** An administrator: the calibration tab and the form that starts a proposal. */
   admin?: boolean;
+  /** The start form as it was sent, and why it was refused. */
+  start?: { values: StartProposalValues; error: ErrorBody["error"] };
 }) {
   const { items, nextCursor } = props.page;
+  const admin = props.admin === true;
   return (
     <Layout title="Reviews" reviewer={props.reviewer} csrf={props.csrf}>
-      {props.admin === true ? (
-        <nav class="admin-nav" aria-label="Administration">
-          <a href="/calibration">Calibration</a>
-        </nav>
-      ) : null}
+      <QueueTabs current="waiting" admin={admin} />
       <section>
         <h1>Reviews waiting for you</h1>
         {items.length === 0 ? (
-          <p class="muted" id="queue-empty">
-            Nothing to review right now.
-          </p>
+          <EmptyQueue admin={admin} />
         ) : (
           <table class="queue">
             <thead>
@@ -70,6 +88,13 @@ export function QueuePage(props: {
           </p>
         ) : null}
       </section>
+      {admin ? (
+        <StartProposalForm
+          csrf={props.csrf}
+          values={props.start?.values}
+          error={props.start?.error}
+        />
+      ) : null}
     </Layout>
   );
 }

@@ -1,8 +1,10 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
 import type { ReviewDetail, ThreadTraces } from "../../orchestrator/reviewDesk.js";
+import type { ErrorBody } from "../errorResponse.js";
 import { reviewKindName, stageName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
 import { DecisionForms } from "./decisionForms.js";
+import { ErrorNotice } from "./errorNotice.js";
 import { EvaluationView } from "./evaluationView.js";
 import { Layout } from "./layout.js";
 import { ReviewContent } from "./reviewContent.js";
@@ -15,7 +17,7 @@ export interface ReviewPageProps {
   csrf: string;
   review: ReviewDetail;
   /** Why the last decision was refused (shown above the forms, with what was entered kept). */
-  error?: string;
+  error?: ErrorBody["error"];
   /** The fields of the refused decision, to fill the form in again. */
   values?: Readonly<Record<string, string>>;
   /** The judge calls of the evaluation under review, shown collapsed under it (administrators). */
@@ -92,7 +94,7 @@ export function ReviewPage(props: ReviewPageProps) {
       <ReviewContent review={review} />
       {props.error !== undefined ? (
         <section class="alert" role="alert" id="decision-error">
-          <p>{`Your decision was not recorded: ${props.error}`}</p>
+          <ErrorNotice error={props.error} lead="Your decision was not recorded." />
         </section>
       ) : null}
       <DecisionForms

@@ -1,6 +1,6 @@
 /**
- * The content under review, whole and readable: Markdown as text blocks, structured content as
- * labelled fields (escaped by construction; nothing in it becomes HTML).
+ * The content under review, whole and readable: Markdown drawn by markdown-it (raw HTML off),
+ * structured content as labelled fields (escaped by construction).
  */
 import { contentForm } from "../../graph/contentFields.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";

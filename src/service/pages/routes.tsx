@@ -16,10 +16,12 @@ import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
 import { requireValid } from "../validation.js";
 import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { CalibrationPage } from "./calibrationPage.js";
-import { answerDecision } from "./decisionRoute.js";
+import { DecidedFirstPage } from "./decidedFirst.js";
+import { answerDecision, decidedFirstProps } from "./decisionRoute.js";
 import { htmlDocument } from "./layout.js";
 import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
 import { ProposalPage } from "./proposalPage.js";
+import { registerProposalRoutes } from "./proposalRoutes.js";
 import { PROPOSAL_CSS } from "./proposalStyle.js";
 import { QueuePage } from "./queue.js";
 import { ReviewPage } from "./review.js";
@@ -104,7 +106,13 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
   });
   pages.get("/reviews/:threadId", async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const review = await desk.getReview(threadId, c.var.reviewer);
+    const review = await desk.getReview(threadId, c.var.reviewer).catch(async (error: unknown) => {
+      if (!isEvalgateError(error, "REVIEW_NOT_PENDING")) throw error;
+      return decidedFirstProps(c, desk, threadId, "", error);
+    });
+    if (!("interruptId" in review)) {
+      return c.html(htmlDocument(<DecidedFirstPage {...review} visited />), 409);
+    }
     const evaluationId = review.evaluation?.evaluationId;
     const admin = isAdmin(c);
     const traces =
@@ -233,7 +241,10 @@ export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {
   pages.use("/reviews/*", requireSignIn(options.desk));
   pages.use("/threads/*", requireSignIn(options.desk));
   pages.use("/calibration", requireSignIn(options.desk));
+  pages.use("/proposals", requireSignIn(options.desk));
+  pages.use("/proposals/*", requireSignIn(options.desk));
   registerReviews(pages, options);
+  registerProposalRoutes(pages, options.desk);
   registerCalibration(pages, options);
   registerThreads(pages, options);
   return pages;

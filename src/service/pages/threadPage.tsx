@@ -56,16 +56,26 @@ function Stages(props: { thread: ThreadStatus }) {
   );
 }
 
+/** The progress section's heading: what the run does, never the status word said above it. */
+function progressHeading(status: ThreadStatus["status"]): string {
+  switch (status) {
+    case "queued":
+    case "running":
+      return "Working on the next step…";
+    case "waiting":
+      return "The next review is ready";
+    case "finished":
+      return "Every stage is done";
+    case "failed":
+      return "The run stopped";
+  }
+}
+
 function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }) {
   const waiting = props.thread.status === "queued" || props.thread.status === "running";
   return (
     <section class="notice" id="progress">
-      <h2>
-        {waiting
-          ? "Working on the next step…"
-          : `The proposal is ${statusName(props.thread.status)}`}
-      </h2>
-      <p id="progress-status">{statusName(props.thread.status)}</p>
+      <h2>{progressHeading(props.thread.status)}</h2>
       <p id="progress-now">{waiting ? (props.now ?? "") : ""}</p>
       <ol class="progress-log" id="progress-log" />
       <p>

@@ -36,12 +36,27 @@ function BoundedText(props: { text: string; href: string; label: string }) {
   );
 }
 
+/** What a judge call was for, in words. */
+const PURPOSE_WORDS: Readonly<Record<Trace["purpose"], string>> = {
+  criterion: "Judging one criterion",
+  batch: "Judging the criteria in one call",
+  repair: "Repairing an answer that could not be read",
+  summary: "Writing the summary",
+  guard: "Checking the content for prompt injection",
+};
+
+/** A call's title: what it was for, and the criteria it judged when it judged any. */
+export function callLabel(trace: Trace, index: number): string {
+  const criteria = trace.criterionIds.length === 0 ? "" : ` (${trace.criterionIds.join(", ")})`;
+  return `Call ${index + 1}: ${PURPOSE_WORDS[trace.purpose]}${criteria}`;
+}
+
 function CallRow(props: { trace: Trace }) {
   const { trace } = props;
   return (
     <tr>
-      <td>{trace.purpose}</td>
-      <td>{trace.criterionIds.join(", ")}</td>
+      <td>{PURPOSE_WORDS[trace.purpose]}</td>
+      <td>{trace.criterionIds.length === 0 ? "—" : trace.criterionIds.join(", ")}</td>
       <td>{trace.model}</td>
       <td>
         {trace.usage.inputTokens} in / {trace.usage.outputTokens} out
@@ -57,9 +72,7 @@ function CallDetail(props: { threadId: string; trace: Trace; index: number }) {
   const href = traceUrl(props.threadId, trace);
   return (
     <details class="trace-call" id={`trace-${trace.id}`}>
-      <summary>
-        Call {props.index + 1}: {trace.purpose} · {trace.criterionIds.join(", ")}
-      </summary>
+      <summary>{callLabel(trace, props.index)}</summary>
       <p class="muted">Parameters: {JSON.stringify(trace.parameters)}</p>
       <h4>System prompt</h4>
       <BoundedText text={trace.systemPrompt} href={href} label="system prompt" />

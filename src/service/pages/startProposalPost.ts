@@ -1,0 +1,95 @@
+/**
+ * The start form's post, read into the body `POST /api/proposals` takes: each of the request and
+ * the applicant from its text area or its file (one of the two), a file read as UTF-8 text of a
+ * bounded size, then checked by the same schema and handed to the same desk call as the API's.
+ */
+import {
+  MAX_TEXT_CHARS,
+  type StartProposal,
+  StartProposalSchema,
+} from "../../orchestrator/reviewDesk.js";
+import { ServiceRequestError } from "../errors.js";
+import { requireValid } from "../validation.js";
+import type { CheckedForm } from "./pageSession.js";
+import type { StartProposalValues } from "./startProposalForm.js";
+
+/** The form's file fields. */
+export const START_FILE_FIELDS = ["rfpFile", "applicantFile"] as const;
+
+/** A file's most bytes: the most characters, at up to four bytes each in UTF-8. */
+const MAX_FILE_BYTES = MAX_TEXT_CHARS * 4;
+
+const WHAT = { rfp: "the request for proposals", applicant: "the applicant" } as const;
+
+async function fileText(file: File, field: keyof typeof WHAT): Promise<string> {
+  const what = WHAT[field];
+  if (file.size > MAX_FILE_BYTES) {
+    throw new ServiceRequestError(
+      "INVALID_INPUT",
+      `the file of ${what} (${file.name}) is larger than ${MAX_FILE_BYTES.toLocaleString("en")} bytes`,
+      `${field}File`,
+    );
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    text = "\u0000";
+  }
+  if (text.includes("\u0000")) {
+    throw new ServiceRequestError(
+      "INVALID_INPUT",
+      `the file of ${what} (${file.name}) is not a text file: choose a UTF-8 text or Markdown file, or paste the text`,
+      `${field}File`,
+    );
+  }
+  return text.replace(/^\uFEFF/, "");
+}
+
+/** Line breaks as `\n` (a browser sends a text area's as `\r\n`). */
+const unixLines = (text: string) => text.replace(/\r\n?/g, "\n");
+
+/** The text of a field: its file when one was chosen, else its text area; never both. */
+async function textOf(form: CheckedForm, field: keyof typeof WHAT): Promise<string> {
+  const typed = unixLines(form.fields[field] ?? "").trim();
+  const file = form.files[`${field}File`];
+  const chosen = file !== undefined && (file.size > 0 || file.name !== "");
+  if (chosen && typed !== "") {
+    throw new ServiceRequestError(
+      "INVALID_INPUT",
+      `give ${WHAT[field]} as text or as a file, not both`,
+      field,
+    );
+  }
+  const text = chosen ? unixLines(await fileText(file, field)).trim() : typed;
+  if (text === "") {
+    throw new ServiceRequestError(
+      "INVALID_INPUT",
+      `${WHAT[field]} is missing: paste it, or choose its file`,
+      field,
+    );
+  }
+  return text;
+}
+
+/** What was typed, to fill the form in again after a refusal (files must be chosen again). */
+export function typedValues(form: CheckedForm): StartProposalValues {
+  const { title, rfp, applicant } = form.fields;
+  return {
+    ...(title === undefined ? {} : { title }),
+    ...(rfp === undefined ? {} : { rfp }),
+    ...(applicant === undefined ? {} : { applicant }),
+  };
+}
+
+/** The API's body from the form, checked by its schema (INVALID_INPUT naming the field). */
+export async function startProposalOf(form: CheckedForm): Promise<StartProposal> {
+  const title = (form.fields.title ?? "").trim();
+  const body = {
+    rfp: await textOf(form, "rfp"),
+    applicant: await textOf(form, "applicant"),
+    ...(title === "" ? {} : { title }),
+  };
+  return requireValid(StartProposalSchema.safeParse(body), "the proposal");
+}
