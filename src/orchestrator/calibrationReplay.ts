@@ -15,7 +15,7 @@ import type {
   ReplayedLabel,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
-import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { type CalibrationLabel, withAcceptedScore } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
 export {
@@ -50,7 +50,11 @@ function noting(source: ExampleSource, seen: Map<string, string>): ExampleSource
   };
 }
 
-/** The label as the replayed judge answered it. */
+/**
+ * The label as the replayed judge answered it: only the judge's side changes. The reviewer's side
+ * — the score they gave, or the one they accepted when they decided — stays as it was decided, so
+ * the replayed judge is measured against the reviewer, never against itself.
+ */
 function relabelled(label: CalibrationLabel, result: EvaluationResult): CalibrationLabel {
   const criterion = result.criteria.find((c) => c.id === label.criterionId);
   return {
@@ -102,7 +106,8 @@ export async function compareFewShot(options: ReplayOptions): Promise<Calibratio
   const withExamples: CalibrationLabel[] = [];
   const replays: ReplayedLabel[] = [];
   const skipped = { noContent: 0, notInCatalog: 0 };
-  for (const group of byEvaluation(options.labels)) {
+  // The reviewer's side of every label as decided, before any judge side is replaced.
+  for (const group of byEvaluation(options.labels.map(withAcceptedScore))) {
     const first = group[0]!;
     const judged = group.filter((label) => {
       const criterion = options.catalog.criteria.find((c) => c.id === label.criterionId);

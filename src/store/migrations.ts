@@ -286,4 +286,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX calibration_comparisons_measured ON calibration_comparisons (measured_at, id);`),
   },
+  {
+    id: 19,
+    name: "calibration labels: an accepted label keeps the judge's score at decision time as the reviewer's",
+    // Labels written before kept no reviewer score when the reviewer accepted the judge's: the
+    // score recorded with the label is the one the reviewer saw and let stand.
+    ...same(`
+      UPDATE calibration_labels SET reviewer_score = judge_score, reviewer_native = judge_native
+        WHERE source = 'accepted' AND reviewer_score IS NULL AND judge_score IS NOT NULL;`),
+  },
 ];

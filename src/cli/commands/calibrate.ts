@@ -85,7 +85,8 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
     .addHelpText(
       "after",
       "\nEvery reviewer decision is a label per criterion: the judge's score and pass/fail next to\n" +
-        "the reviewer's (a score they marked as wrong, or the judge's outcome they let stand). The\n" +
+        "the reviewer's (the score they gave where they marked the judge's as wrong, else the\n" +
+        "judge's score they accepted when deciding, kept as theirs: a replay moves only the judge). The\n" +
         "report gives, per content type and criterion, Cohen's kappa on pass/fail, Spearman's rho\n" +
         "on scores, the threshold that would have agreed best, and the criteria whose judge\n" +
         "disagrees most; --format html adds charts. --compare replays the labelled evaluations\n" +
