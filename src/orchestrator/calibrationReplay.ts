@@ -1,8 +1,9 @@
 /**
  * `calibrate --compare`: the labelled evaluations of a period judged again, once without and once
  * with reviewer corrections as few-shot examples, and the judge's agreement with the reviewers
- * reported for both. Time split: each evaluation is shown only corrections decided strictly
- * before its own decision, so no arm learns from the answer it is scored against.
+ * reported for both. Time split (scoring/calibration/timeSplit.ts): each evaluation is shown only
+ * corrections decided strictly before its own decision, so no arm learns from the answer it is
+ * scored against.
  */
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
@@ -15,6 +16,7 @@ import type {
   ReplayedLabel,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
+import { byDecision } from "../scoring/calibration/timeSplit.js";
 import { type CalibrationLabel, withAcceptedScore } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
@@ -65,16 +67,6 @@ function relabelled(label: CalibrationLabel, result: EvaluationResult): Calibrat
   };
 }
 
-/** The labels of one evaluation (one decision): they share the content and the decision time. */
-function byEvaluation(labels: readonly CalibrationLabel[]): CalibrationLabel[][] {
-  const groups = new Map<string, CalibrationLabel[]>();
-  for (const label of labels) {
-    const key = `${label.decisionId}\u0000${label.evaluationId}`;
-    groups.set(key, [...(groups.get(key) ?? []), label]);
-  }
-  return [...groups.values()].sort((a, b) => (a[0]!.decidedAt < b[0]!.decidedAt ? -1 : 1));
-}
-
 /** Each criterion's figures without and with examples (both reports hold the same labels). */
 function criteriaSideBySide(
   without: CalibrationReport,
@@ -107,7 +99,7 @@ export async function compareFewShot(options: ReplayOptions): Promise<Calibratio
   const replays: ReplayedLabel[] = [];
   const skipped = { noContent: 0, notInCatalog: 0 };
   // The reviewer's side of every label as decided, before any judge side is replaced.
-  for (const group of byEvaluation(options.labels.map(withAcceptedScore))) {
+  for (const group of byDecision(options.labels.map(withAcceptedScore))) {
     const first = group[0]!;
     const judged = group.filter((label) => {
       const criterion = options.catalog.criteria.find((c) => c.id === label.criterionId);
