@@ -385,7 +385,7 @@ describe("evaluate --few-shot", () => {
     ]);
     await writeFile(join(dir, "draft.md"), "A wind farm with a grid connection.");
     const { runEvaluate } = await import("../../src/cli/actions/evaluate.js");
-    const env = { ...judgeEnv(server.url, MODEL), EVALGATE_INJECTION_GUARD: "off" };
+    const env = judgeEnv(server.url, MODEL);
     const { context, out } = bufferContext(dir, env);
     const before = server.chatRequests().length;
     const flags = { catalog: "catalog.json", mode: "auto" as const, format: "json" as const };

@@ -156,16 +156,8 @@ describe("through evaluateContent", () => {
       }),
       { format: "json" },
     );
-  const judge = () =>
-    new ScriptedChatModel({
-      responder: (messages) =>
-        messages.some((m) => m.content.includes("Who is reached?"))
-          ? answer(1.05)
-          : JSON.stringify({
-              reasoning: "No text addressed to an evaluator.",
-              instruction_bearing: false,
-            }),
-    });
+  // The judge answers 1.05 (the test double answers the injection guard's call: no injection).
+  const judge = () => new ScriptedChatModel({ responder: () => answer(1.05) });
 
   it("by default, 1.05 leaves the criterion not evaluated, with the judge error", async () => {
     const result = await evaluateContent({
