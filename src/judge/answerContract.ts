@@ -1,10 +1,5 @@
-import {
-  type Criterion,
-  clampToleranceOf,
-  type Level,
-  type Scale,
-  UNIT_SCALE,
-} from "../criteria/model.js";
+import { type Criterion, type Level, type Scale, UNIT_SCALE } from "../criteria/model.js";
+import { clampToleranceOf } from "../criteria/outOfRange.js";
 import {
   LEVEL_FIELDS,
   RESULT_FIELDS,

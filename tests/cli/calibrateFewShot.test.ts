@@ -391,6 +391,7 @@ describe("evaluate --few-shot", () => {
     const flags = { catalog: "catalog.json", mode: "auto" as const, format: "json" as const };
     await runEvaluate(
       "draft.md",
+      // No cache: the judge is asked, so the prompt it is shown can be read.
       { ...flags, db: "evaluate.sqlite", fewShot: true, cache: false },
       context,
     );

@@ -3,12 +3,12 @@ import {
   type CatalogInput,
   type CriterionInput,
   FewShotSettingsSchema,
-  OutOfRangeSchema,
   ScaleSchema,
   ScoringGuidelinesSchema,
   StatusRulesSchema,
   UNIT_SCALE,
 } from "../model.js";
+import { OutOfRangeSchema } from "../outOfRange.js";
 import {
   type CatalogForm,
   firstCriterion,
