@@ -11,8 +11,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
-    // As in the main suite: the scripted judge answers per criterion, so the extra injection-guard
-    // call is off here (it is tested on its own).
-    env: { EVALGATE_INJECTION_GUARD: "off" },
+    // As in the main suite: the defaults users get, the injection guard on.
   },
 });

@@ -6,6 +6,7 @@ export { defaultCatalog } from "./defaultCatalog.js";
 export * from "./errors.js";
 export { catalogFormatOf, loadCatalog } from "./load.js";
 export * from "./model.js";
+export * from "./outOfRange.js";
 export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./parse.js";
 export {
   type FindingSeverity,

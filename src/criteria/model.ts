@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OutOfRangeSchema } from "./outOfRange.js";
 
 /**
  * The one internal criteria model. Every catalog form (an evaluation-criteria JSON file, a funding
@@ -58,6 +59,8 @@ export const ScoreMethodSchema = z.object({
   kind: z.literal("score"),
   scale: ScaleSchema,
   guidelines: ScoringGuidelinesSchema.optional(),
+  /** How a score past the scale's ends is read (default "error"). */
+  outOfRange: OutOfRangeSchema.optional(),
 });
 
 /** LLM pass/fail (a funding catalog's check, a rubric item). */
@@ -216,10 +219,21 @@ export type FewShotSettingsInput = z.input<typeof FewShotSettingsSchema>;
 /** Labels a threshold change records as its evidence (the rest are counted). */
 export const MAX_EVIDENCE_LABELS = 500;
 
+/** Agreement and Cohen's κ of the judge with the reviewers at the old and the new threshold. */
+const ThresholdFiguresSchema = z.object({
+  compared: z.number().int().min(0),
+  agreementBefore: z.number().min(0).max(1),
+  agreementAfter: z.number().min(0).max(1),
+  kappaBefore: z.number().nullable(),
+  kappaAfter: z.number().nullable(),
+  labelIds: z.array(z.string()).max(MAX_EVIDENCE_LABELS),
+});
+
 /**
  * Why a version's thresholds changed (`calibrate --apply`): the period of reviewer labels, and per
- * criterion the old and new threshold, the labels compared and the agreement and Cohen's κ before
- * and after, with the ids of those labels.
+ * criterion the old and new threshold with the figures behind it — in-sample on the labels the
+ * threshold was fitted on (every label of the period in versions written before held-out figures
+ * were kept), and held out on the labels decided later, which the fit never saw.
  */
 export const ThresholdCalibrationSchema = z.object({
   appliedAt: z.string(),
@@ -228,16 +242,14 @@ export const ThresholdCalibrationSchema = z.object({
   until: z.string().nullable(),
   contentType: z.string(),
   changes: z.array(
-    z.object({
+    ThresholdFiguresSchema.extend({
       criterionId: z.string(),
       from: z.number().min(0).max(1),
       to: z.number().min(0).max(1),
-      compared: z.number().int().min(0),
-      agreementBefore: z.number().min(0).max(1),
-      agreementAfter: z.number().min(0).max(1),
-      kappaBefore: z.number().nullable(),
-      kappaAfter: z.number().nullable(),
-      labelIds: z.array(z.string()).max(MAX_EVIDENCE_LABELS),
+      /** The later labels (decided from `since` on) and the figures on them. */
+      heldOut: ThresholdFiguresSchema.extend({ since: z.string() }).optional(),
+      /** Written with --force although the held-out agreement dropped. */
+      forced: z.boolean().optional(),
     }),
   ),
 });

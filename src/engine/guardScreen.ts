@@ -18,9 +18,9 @@ import type { EvaluateContentOptions, EvaluationProgress } from "./options.js";
  * and batch mode — its question about the content rides in one of the judging calls (the
  * screening line before the table) instead of a call of its own. Nothing is released before it
  * has answered: every criterion's verdict (its progress event) and every cache write wait for
- * the guard, and the result is assembled after it. A finding, a failed call, or a missing,
- * unreadable or ambiguous answer is a reason for human review; with any of them, nothing of the
- * evaluation is written to the judge cache.
+ * the guard (the writes go out as soon as it answered clean), and the result is assembled after
+ * it. A finding, a failed call, or a missing, unreadable or ambiguous answer is a reason for
+ * human review; with any of them, nothing of the evaluation is written to the judge cache.
  */
 
 /** The guard's question about one text, carried by a judging call. */
@@ -63,6 +63,8 @@ export class GuardScreen {
   #fold: Fold | undefined;
   #open = false;
   readonly #onOpen: Array<() => void> = [];
+  /** The held cache writes being written, once every guard call answered clean. */
+  #released: Promise<void> | undefined;
 
   /** `session` undefined: the guard is off (nothing is asked, nothing held). */
   constructor(
@@ -90,7 +92,14 @@ export class GuardScreen {
       else this.#answers.push(this.askAlone(session, text));
     }
     Promise.all(this.#answers).then(
-      () => this.openGate(),
+      (answers) => {
+        this.openGate();
+        // Clean: the answers held so far are kept now, and later ones at once — an evaluation
+        // killed before its end resumes from them.
+        if (answers.every((reasons) => reasons.length === 0)) {
+          this.#released = session.releaseCacheWrites();
+        }
+      },
       () => this.openGate(),
     );
     return this.#fold === undefined ? undefined : this.foldedGuard(this.#fold);
@@ -151,7 +160,7 @@ export class GuardScreen {
     const reasons = (await Promise.all(this.#answers)).flat();
     this.openGate();
     if (reasons.length > 0) session.bypassCache();
-    else await session.releaseCacheWrites();
+    else await (this.#released ?? session.releaseCacheWrites());
     return reasons;
   }
 
@@ -166,7 +175,7 @@ export class GuardScreen {
     const answers = await Promise.allSettled(this.#answers);
     this.openGate();
     const clean = answers.every((a) => a.status === "fulfilled" && a.value.length === 0);
-    if (clean) await session.releaseCacheWrites();
+    if (clean) await (this.#released ?? session.releaseCacheWrites());
     else session.bypassCache();
   }
 

@@ -1,4 +1,5 @@
 import { type Criterion, type Level, type Scale, UNIT_SCALE } from "../criteria/model.js";
+import { clampToleranceOf } from "../criteria/outOfRange.js";
 import {
   LEVEL_FIELDS,
   RESULT_FIELDS,
@@ -14,7 +15,13 @@ import type { LenientValue } from "./lenientJson.js";
 
 /** What a judge answer must contain, by method. */
 export type AnswerContract =
-  | { kind: "numeric"; scale: Scale; field: "score" }
+  | {
+      kind: "numeric";
+      scale: Scale;
+      field: "score";
+      /** The share of the range past an end read as the end (the criterion's `outOfRange`). */
+      clampTolerance?: number;
+    }
   | { kind: "check"; field: "result" }
   | {
       kind: "levels";
@@ -28,8 +35,15 @@ export type AnswerContract =
 export function answerContractOf(criterion: Criterion): AnswerContract {
   const method = criterion.method;
   switch (method.kind) {
-    case "score":
-      return { kind: "numeric", scale: method.scale, field: "score" };
+    case "score": {
+      const clampTolerance = clampToleranceOf(method.outOfRange);
+      return {
+        kind: "numeric",
+        scale: method.scale,
+        field: "score",
+        ...(clampTolerance > 0 ? { clampTolerance } : {}),
+      };
+    }
     case "point":
       return { kind: "numeric", scale: UNIT_SCALE, field: "score" };
     case "check":
@@ -61,7 +75,7 @@ export type Decision = { native: number | string; score01: number; level?: strin
 export function readDecision(value: LenientValue, contract: AnswerContract): ValueRead<Decision> {
   switch (contract.kind) {
     case "numeric":
-      return readScore(value, contract.scale, contract.field);
+      return readScore(value, contract.scale, contract.field, contract.clampTolerance);
     case "check": {
       const read = readCheck(value, contract.field);
       if (!read.ok) return read;

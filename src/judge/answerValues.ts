@@ -84,28 +84,36 @@ export const SCALE_TOLERANCE = 1e-6;
 
 /**
  * A score on its native scale and its 0–1 value, by one rule for every mode: a value off the
- * scale (beyond rounding noise) is an error, never clamped to an end; on integer scales a
- * fraction is rounded to the whole number (noted).
+ * scale (beyond rounding noise) is an error — fail-closed: a judge that answers off its scale may
+ * have misread it — unless it lies within `clampTolerance` of the range past an end (a catalog's
+ * `outOfRange: "clamp"`, for judges that answer slightly out of range): then it is read as that
+ * end, noted. On integer scales a fraction is rounded to the whole number (noted).
  */
 export function readScore(
   value: LenientValue,
   scale: Scale,
   field = "score",
+  clampTolerance = 0,
 ): ValueRead<{ native: number; score01: number }> {
   if (value === null) return { ok: false, error: `${field} is null` };
   const raw = numberFrom(value, scale);
   if (raw === undefined) {
     return { ok: false, error: `${field} must be a number, got ${describeValue(value)}` };
   }
-  const slack = SCALE_TOLERANCE * (scale.max - scale.min);
-  if (raw < scale.min - slack || raw > scale.max + slack) {
-    return {
-      ok: false,
-      error: `${field} ${describeValue(value)} is outside ${scale.min}–${scale.max}`,
-    };
-  }
+  const range = scale.max - scale.min;
+  const noise = SCALE_TOLERANCE * range;
+  const past = Math.max(raw - scale.max, scale.min - raw, 0);
   const notes: string[] = [];
+  const where = `${field} ${describeValue(value)} is outside ${scale.min}–${scale.max}`;
+  if (past > clampTolerance * range + noise) {
+    const allowed =
+      clampTolerance > 0
+        ? ` by more than the ${roundScore(clampTolerance * 100, 2)}% of the scale the catalog reads as its end`
+        : "";
+    return { ok: false, error: `${where}${allowed}` };
+  }
   let native = Math.min(scale.max, Math.max(scale.min, raw));
+  if (past > noise) notes.push(`${where}: read as ${native} (the catalog clamps it)`);
   if (scale.integer && !Number.isInteger(native)) {
     const rounded = Math.round(native);
     notes.push(`${field} ${roundScore(native, 4)} rounded to the whole number ${rounded}`);

@@ -1,10 +1,10 @@
 /**
  * A reviewer's decision as calibration labels: one per criterion of the evaluation the reviewer
  * saw, the judge's outcome beside the reviewer's view — the score the reviewer gave where they
- * marked it wrong, the judge's left standing otherwise.
+ * marked it wrong, otherwise the judge's score as it stood when they decided (kept as theirs).
  */
 import type { ReviewAction, ReviewDecision } from "../graph/model.js";
-import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { type CalibrationLabel, withAcceptedScore } from "../scoring/calibrationLabel.js";
 import type { ResolvedCorrection } from "../scoring/corrections.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
@@ -62,11 +62,10 @@ export function labelsOfDecision(
       judgeNative: criterion.native,
       source: correction === undefined ? "accepted" : "marked",
     };
-    if (correction !== undefined) {
-      label.reviewerScore = correction.score;
-      label.reviewerNative = correction.native;
-      if (correction.note !== undefined) label.reviewerNote = correction.note;
-    }
+    if (correction === undefined) return withAcceptedScore(label);
+    label.reviewerScore = correction.score;
+    label.reviewerNative = correction.native;
+    if (correction.note !== undefined) label.reviewerNote = correction.note;
     return label;
   });
 }

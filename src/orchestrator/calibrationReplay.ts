@@ -1,8 +1,9 @@
 /**
  * `calibrate --compare`: the labelled evaluations of a period judged again, once without and once
  * with reviewer corrections as few-shot examples, and the judge's agreement with the reviewers
- * reported for both. Time split: each evaluation is shown only corrections decided strictly
- * before its own decision, so no arm learns from the answer it is scored against.
+ * reported for both. Time split (scoring/calibration/timeSplit.ts): each evaluation is shown only
+ * corrections decided strictly before its own decision, so no arm learns from the answer it is
+ * scored against.
  */
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
@@ -15,7 +16,8 @@ import type {
   ReplayedLabel,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
-import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { byDecision } from "../scoring/calibration/timeSplit.js";
+import { type CalibrationLabel, withAcceptedScore } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
 export {
@@ -50,7 +52,11 @@ function noting(source: ExampleSource, seen: Map<string, string>): ExampleSource
   };
 }
 
-/** The label as the replayed judge answered it. */
+/**
+ * The label as the replayed judge answered it: only the judge's side changes. The reviewer's side
+ * — the score they gave, or the one they accepted when they decided — stays as it was decided, so
+ * the replayed judge is measured against the reviewer, never against itself.
+ */
 function relabelled(label: CalibrationLabel, result: EvaluationResult): CalibrationLabel {
   const criterion = result.criteria.find((c) => c.id === label.criterionId);
   return {
@@ -59,16 +65,6 @@ function relabelled(label: CalibrationLabel, result: EvaluationResult): Calibrat
     judgeMet: criterion?.met ?? null,
     judgeNative: criterion?.native ?? null,
   };
-}
-
-/** The labels of one evaluation (one decision): they share the content and the decision time. */
-function byEvaluation(labels: readonly CalibrationLabel[]): CalibrationLabel[][] {
-  const groups = new Map<string, CalibrationLabel[]>();
-  for (const label of labels) {
-    const key = `${label.decisionId}\u0000${label.evaluationId}`;
-    groups.set(key, [...(groups.get(key) ?? []), label]);
-  }
-  return [...groups.values()].sort((a, b) => (a[0]!.decidedAt < b[0]!.decidedAt ? -1 : 1));
 }
 
 /** Each criterion's figures without and with examples (both reports hold the same labels). */
@@ -102,7 +98,8 @@ export async function compareFewShot(options: ReplayOptions): Promise<Calibratio
   const withExamples: CalibrationLabel[] = [];
   const replays: ReplayedLabel[] = [];
   const skipped = { noContent: 0, notInCatalog: 0 };
-  for (const group of byEvaluation(options.labels)) {
+  // The reviewer's side of every label as decided, before any judge side is replaced.
+  for (const group of byDecision(options.labels.map(withAcceptedScore))) {
     const first = group[0]!;
     const judged = group.filter((label) => {
       const criterion = options.catalog.criteria.find((c) => c.id === label.criterionId);

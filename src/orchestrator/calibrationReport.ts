@@ -9,7 +9,11 @@ import {
   type CalibrationScope,
 } from "../scoring/calibration/buildReport.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
-import { type CalibrationLabel, CalibrationLabelSchema } from "../scoring/calibrationLabel.js";
+import {
+  type CalibrationLabel,
+  CalibrationLabelSchema,
+  withAcceptedScore,
+} from "../scoring/calibrationLabel.js";
 import { invalidInput } from "./errors.js";
 
 /** One page of labels, oldest decision first, after the cursor (the last label of the page before). */
@@ -73,10 +77,11 @@ function inScope(label: CalibrationLabel, scope: CalibrationScope): boolean {
   return true;
 }
 
+/** Labels given as decided: checked, an accepted label's score kept as the reviewer's. */
 function checkedLabels(labels: readonly CalibrationLabel[]): CalibrationLabel[] {
   const parsed = z.array(CalibrationLabelSchema).safeParse(labels);
   if (!parsed.success) throw invalidInput("labels", z.prettifyError(parsed.error));
-  return parsed.data;
+  return parsed.data.map(withAcceptedScore);
 }
 
 /** Every label of the scope, page after page in the store's keyset order. */

@@ -7,7 +7,8 @@ export type ReviewerAction = z.infer<typeof ReviewerActionSchema>;
 /**
  * Where the reviewer's view of one criterion comes from:
  * - `marked`: the reviewer marked the judge's score as wrong and gave the right one;
- * - `accepted`: the reviewer decided without marking the criterion, so the judge's outcome stands.
+ * - `accepted`: the reviewer decided without marking the criterion, so the score the judge gave
+ *   then is the one the reviewer accepted.
  */
 export const ReviewerLabelSourceSchema = z.enum(["marked", "accepted"]);
 export type ReviewerLabelSource = z.infer<typeof ReviewerLabelSourceSchema>;
@@ -42,14 +43,38 @@ export const CalibrationLabelSchema = z.object({
   /** The judge's value on the criterion's own scale (4 on 1–5, a level id, pass/fail). */
   judgeNative: z.union([z.number(), z.string()]).nullable().optional(),
   source: ReviewerLabelSourceSchema,
-  /** The right score by the reviewer, when `source` is `marked`. */
+  /**
+   * The score the reviewer stands behind: the right one they gave (`marked`), or the judge's score
+   * at the time of the decision, which they accepted (`accepted`). Kept with the label, so a
+   * judge asked again later (a replay) changes only the judge's side. Absent when the judge gave
+   * no score and the reviewer gave none either.
+   */
   reviewerScore: z.number().min(0).max(1).optional(),
-  /** The reviewer's value on the criterion's own scale, when `source` is `marked`. */
+  /** The reviewer's value on the criterion's own scale (the judge's then, when `accepted`). */
   reviewerNative: z.union([z.number(), z.string()]).optional(),
   /** The reviewer's note on a marked score. */
   reviewerNote: z.string().optional(),
 });
 export type CalibrationLabel = z.infer<typeof CalibrationLabelSchema>;
+
+/**
+ * The label with the reviewer's side as they decided it: an `accepted` label that does not carry
+ * the reviewer's score yet gets the judge's score and value — the label's judge side is the one
+ * the reviewer saw when deciding, so call this on a label as it was decided, never on one whose
+ * judge side a later judge has rewritten. A label that carries the reviewer's score is returned
+ * as it is.
+ */
+export function withAcceptedScore(label: CalibrationLabel): CalibrationLabel {
+  if (label.source !== "accepted" || label.reviewerScore !== undefined) return label;
+  if (label.judgeScore === null) return label;
+  return {
+    ...label,
+    reviewerScore: label.judgeScore,
+    ...(label.judgeNative === null || label.judgeNative === undefined
+      ? {}
+      : { reviewerNative: label.judgeNative }),
+  };
+}
 
 /** A reviewer's correction of one criterion's score, sent with a decision. */
 export const ScoreCorrectionSchema = z.object({

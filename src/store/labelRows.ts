@@ -4,7 +4,11 @@
  * labels by decision time.
  */
 import { z } from "zod";
-import { type CalibrationLabel, CalibrationLabelSchema } from "../scoring/calibrationLabel.js";
+import {
+  type CalibrationLabel,
+  CalibrationLabelSchema,
+  withAcceptedScore,
+} from "../scoring/calibrationLabel.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import { storeDataInvalid } from "./errors.js";
 
@@ -65,8 +69,12 @@ function nativeText(value: number | string | null | undefined): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
-/** The values of a label row, in the order of LABEL_COLUMNS. */
-export function labelValues(label: CalibrationLabel, booleans: "integer" | "boolean"): unknown[] {
+/**
+ * The values of a label row, in the order of LABEL_COLUMNS; an accepted label is written with the
+ * judge's score as the reviewer's (the score they accepted), whoever built it.
+ */
+export function labelValues(given: CalibrationLabel, booleans: "integer" | "boolean"): unknown[] {
+  const label = withAcceptedScore(given);
   return [
     label.decisionId,
     label.criterionId,

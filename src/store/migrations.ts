@@ -292,4 +292,13 @@ export const MIGRATIONS: readonly Migration[] = [
     ...same(`
       CREATE INDEX threads_status_updated ON threads (status, updated_at DESC, id DESC);`),
   },
+  {
+    id: 19,
+    name: "calibration labels: an accepted label keeps the judge's score at decision time as the reviewer's",
+    // Labels written before kept no reviewer score when the reviewer accepted the judge's: the
+    // score recorded with the label is the one the reviewer saw and let stand.
+    ...same(`
+      UPDATE calibration_labels SET reviewer_score = judge_score, reviewer_native = judge_native
+        WHERE source = 'accepted' AND reviewer_score IS NULL AND judge_score IS NOT NULL;`),
+  },
 ];

@@ -99,6 +99,7 @@ describe("the peer benchmark's server", () => {
 
   it("evalgate per criterion on one slot: three calls, the later ones find system prompt and content cached", async () => {
     const run = await input(1, 3);
+    // As bench/peer.ts measures it: the cache of the judging calls, without the guard's call.
     const note = await evalgateSystem("t", "per-criterion", { injectionGuard: false }).run(run);
     expect(note).toBe("per-criterion, 0 groups");
     const records = server?.records ?? [];
@@ -114,6 +115,7 @@ describe("the peer benchmark's server", () => {
 
   it("evalgate grouped on two slots: two table calls; openevals: one call per criterion, criterion first", async () => {
     const run = await input(2, 4);
+    // As bench/peer.ts measures it: the table calls alone, without the guard's screening line.
     expect(await evalgateSystem("t", "grouped", { injectionGuard: false }).run(run)).toBe(
       "grouped, 2 groups",
     );

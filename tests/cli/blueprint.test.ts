@@ -64,7 +64,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const env = () => ({ ...judgeEnv(server.url), EVALGATE_INJECTION_GUARD: "off" });
+const env = () => judgeEnv(server.url);
 
 describe("evalgate blueprint run", () => {
   it("writes llmCoverageScores per prompt per model as JSON, with the seed on every call", async () => {
@@ -180,7 +180,7 @@ describe("evalgate blueprint run", () => {
     });
     try {
       const run = await runEvalgate(["blueprint", "run", blueprintFile, "--timeout", "20000"], {
-        env: { ...judgeEnv(failing.url), EVALGATE_INJECTION_GUARD: "off" },
+        env: judgeEnv(failing.url),
         timeoutMs: SPAWN_TIMEOUT,
       });
       expect(run.code).toBe(1);

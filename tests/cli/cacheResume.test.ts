@@ -39,7 +39,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const env = () => ({ ...judgeEnv(server.url), EVALGATE_INJECTION_GUARD: "off" });
+const env = () => judgeEnv(server.url);
 const args = (...extra: string[]) => [
   "evaluate",
   content,

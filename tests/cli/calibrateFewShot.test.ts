@@ -19,7 +19,7 @@ import { ComparedCalibrationSchema } from "../../src/scoring/calibration/compari
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { openReviewStore, SqliteTraceStore } from "../../src/store/index.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
-import { judgeEnv } from "./helpers.js";
+import { judgeEnv, runEvalgate, SPAWN_TIMEOUT } from "./helpers.js";
 
 const MODEL = "judge:latest";
 
@@ -213,16 +213,36 @@ describe("calibrate --compare", () => {
   }, 60_000);
 });
 
-/** 12 marked labels: six the judge scored 0.6 and the reviewer failed, six 0.8 both passed. */
+/** A marked label decided at 10:00 + i hours: the judge's score and the reviewer's. */
+function scored(i: number, judge: number, reviewer: number): CalibrationLabel {
+  const at = `2026-06-01T${String(10 + i).padStart(2, "0")}:00:00.000Z`;
+  return label(100 + i, "feasibility", at, {
+    judgeScore: judge,
+    judgeNative: judge,
+    reviewerScore: reviewer,
+    reviewerNative: reviewer,
+  });
+}
+
+/**
+ * 12 marked labels, alternating: six the judge scored 0.6 and the reviewer failed (0.2), six 0.8
+ * both passed (0.9) — three of each before 16:00, three of each from then on.
+ */
 function applyLabels(): CalibrationLabel[] {
   return Array.from({ length: 12 }, (_, i) =>
-    label(100 + i, "feasibility", `2026-06-01T${String(10 + i).padStart(2, "0")}:00:00.000Z`, {
-      judgeScore: i < 6 ? 0.6 : 0.8,
-      judgeNative: i < 6 ? 0.6 : 0.8,
-      reviewerScore: i < 6 ? 0.2 : 0.9,
-      reviewerNative: i < 6 ? 0.2 : 0.9,
-    }),
+    i % 2 === 0 ? scored(i, 0.6, 0.2) : scored(i, 0.8, 0.9),
   );
+}
+
+/**
+ * As applyLabels before 16:00; from then on (judge, reviewer): (0.6, 0.9), (0.8, 0.9), (0.6, 0.9),
+ * (0.8, 0.9), (0.6, 0.9), (0.6, 0.2) — the reviewers pass three of the four 0.6s.
+ */
+function shiftedLabels(): CalibrationLabel[] {
+  const later = [0.6, 0.8, 0.6, 0.8, 0.6, 0.6].map((judge, k) =>
+    scored(6 + k, judge, k === 5 ? 0.2 : 0.9),
+  );
+  return [...applyLabels().slice(0, 6), ...later];
 }
 
 async function applyStore(name: string, labels: CalibrationLabel[]) {
@@ -243,6 +263,10 @@ describe("calibrate --apply", () => {
     await applyStore("refused.sqlite", applyLabels());
     const { context } = bufferContext(dir, {});
     await expect(runCalibrate(options("refused.sqlite"), context)).rejects.toThrow(/add --yes/);
+    const { apply: _apply, ...report } = options("refused.sqlite");
+    await expect(runCalibrate({ ...report, force: true }, context)).rejects.toThrow(
+      "--force goes with --apply",
+    );
     const registry = await RubricRegistry.open({ sqlitePath: join(dir, "refused.sqlite") });
     expect(await registry.get("solution_quality")).toBeUndefined();
     await registry.close();
@@ -254,10 +278,12 @@ describe("calibrate --apply", () => {
     const stdin = new PassThrough();
     stdin.end("y\n");
     await runCalibrate(options("apply.sqlite"), context, { stream: stdin, terminal: true });
-    // At 0.50 the judge passes all twelve: 6 agree (50%), κ 0. From 0.61 to 0.80 it fails the
-    // six 0.6s: all agree (100%), κ 1; 0.61 is the nearest to 0.50.
+    // Fitted on the six labels before 16:00: at 0.50 the judge passes all six, the reviewer three
+    // (3/6 = 50%; pJ = 1, pR = 1/2, pe = 1/2, κ = 0). From 0.61 to 0.80 it fails the 0.6s: 6/6
+    // (pJ = pR = pe = 1/2, κ = (1 − 1/2)/(1/2) = 1); 0.61 is the nearest to 0.50. The six held
+    // out from 16:00 are the same mix: 50% → 100%, κ 0 → 1.
     expect(out.stdout).toContain(
-      "feasibility: 0.50 → 0.61 (12 labels; agreement 50% → 100%, κ 0.00 → 1.00)",
+      "feasibility: 0.50 → 0.61; held out (6 later labels, decided from 2026-06-01T16:00:00.000Z): agreement 50% → 100%, κ 0.00 → 1.00; in-sample (the 6 earlier labels it was fitted on): agreement 50% → 100%, κ 0.00 → 1.00",
     );
     expect(out.stdout).toContain("registered solution_quality version 1.0.1");
     const registry = await RubricRegistry.open({ sqlitePath: join(dir, "apply.sqlite") });
@@ -268,13 +294,53 @@ describe("calibrate --apply", () => {
       criterionId: "feasibility",
       from: 0.5,
       to: 0.61,
-      compared: 12,
+      compared: 6,
       kappaBefore: 0,
       kappaAfter: 1,
+      heldOut: { since: "2026-06-01T16:00:00.000Z", compared: 6, kappaBefore: 0, kappaAfter: 1 },
     });
-    expect(written.calibration?.changes[0]?.labelIds).toHaveLength(12);
+    expect(written.calibration?.changes[0]?.forced).toBeUndefined();
+    expect(written.calibration?.changes[0]?.labelIds).toHaveLength(6);
     expect(written.calibration?.changes[0]?.labelIds[0]).toBe("d100#feasibility");
+    expect(written.calibration?.changes[0]?.heldOut?.labelIds[0]).toBe("d106#feasibility");
   });
+
+  it(
+    "refuses a threshold that fits the earlier labels and agrees worse with the later ones",
+    async () => {
+      await applyStore("shifted.sqlite", shiftedLabels());
+      const flags = ["calibrate", "--apply", "--db", "shifted.sqlite", "--catalog", "catalog.json"];
+      const refused = await runEvalgate([...flags, "--yes"], { cwd: dir });
+      // In-sample as above (50% → 100%). Held out from 16:00: 0.6 pass ×3, 0.8 pass ×2, 0.6 fail.
+      // At 0.50 the judge passes all six, the reviewer five: 5/6 = 83.3%, κ 0 (pJ = 1). At 0.61 it
+      // passes the two 0.8s only: 2 + 1 agree = 3/6 = 50%; pJ = 2/6, pR = 5/6,
+      // pe = 10/36 + 4/36 = 14/36, κ = (18/36 − 14/36)/(22/36) = 2/11 = 0.18.
+      expect(refused.stdout).toContain(
+        "held out (6 later labels, decided from 2026-06-01T16:00:00.000Z): agreement 83.3% → 50%, κ 0.00 → 0.18; in-sample (the 6 earlier labels it was fitted on): agreement 50% → 100%",
+      );
+      // The line docs/calibration.md shows.
+      expect(refused.stderr).toContain(
+        "evalgate: refused — the held-out agreement drops (feasibility 0.50 → 0.61: 83.3% → 50%): the new threshold fits the earlier labels but agrees worse with the later ones, which it never saw. No version written; --force writes it anyway.\n",
+      );
+      expect(refused.code).toBe(1);
+      const registry = await RubricRegistry.open({ sqlitePath: join(dir, "shifted.sqlite") });
+      expect(await registry.get("solution_quality")).toBeUndefined();
+      await registry.close();
+      // --force writes it, marked as forced, with the held-out figures that argued against it.
+      const forced = await runEvalgate([...flags, "--yes", "--force"], { cwd: dir });
+      expect(forced.code).toBe(0);
+      expect(forced.stdout).toContain("registered solution_quality version 1.0.1");
+      const again = await RubricRegistry.open({ sqlitePath: join(dir, "shifted.sqlite") });
+      const written = await again.require("solution_quality");
+      await again.close();
+      expect(written.criteria[0]?.passingThreshold).toBe(0.61);
+      expect(written.calibration?.changes[0]).toMatchObject({
+        forced: true,
+        heldOut: { agreementAfter: 0.5, compared: 6 },
+      });
+    },
+    SPAWN_TIMEOUT * 2,
+  );
 
   it("changes nothing on a no, or for a criterion with fewer than 10 labels, saying why", async () => {
     await applyStore("no.sqlite", applyLabels());
@@ -319,12 +385,13 @@ describe("evaluate --few-shot", () => {
     ]);
     await writeFile(join(dir, "draft.md"), "A wind farm with a grid connection.");
     const { runEvaluate } = await import("../../src/cli/actions/evaluate.js");
-    const env = { ...judgeEnv(server.url, MODEL), EVALGATE_INJECTION_GUARD: "off" };
+    const env = judgeEnv(server.url, MODEL);
     const { context, out } = bufferContext(dir, env);
     const before = server.chatRequests().length;
     const flags = { catalog: "catalog.json", mode: "auto" as const, format: "json" as const };
     await runEvaluate(
       "draft.md",
+      // No cache: the judge is asked, so the prompt it is shown can be read.
       { ...flags, db: "evaluate.sqlite", fewShot: true, cache: false },
       context,
     );

@@ -89,7 +89,13 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(result.notEvaluated).toEqual([]);
     expect(result.catalog).toEqual({ id: "ifb_profi", version: "1.0", name: "PROFI Standard" });
     expect(result.model).toBe(`ollama:${JUDGE_MODEL}`);
-    expect(result.traces).toHaveLength(3);
+    // Three criteria and the injection guard's call on the content.
+    expect(result.traces.map((t) => t.purpose).sort()).toEqual([
+      "criterion",
+      "criterion",
+      "criterion",
+      "guard",
+    ]);
     expect(result.usage.totalTokens).toBe(
       result.traces.reduce((sum, t) => sum + t.usage.totalTokens, 0),
     );
@@ -99,14 +105,16 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(requestsAbout("Run J-1.")).toHaveLength(3);
     for (const request of requestsAbout("Run J-1.")) expect(request.model).toBe(JUDGE_MODEL);
     for (const call of result.traces) {
-      // --timeout and the server from OLLAMA_BASE_URL reached the model; --content-type the prompt.
+      // --timeout and the server from OLLAMA_BASE_URL reached the model (the guard's call too);
+      // --content-type the judge's prompt.
       expect(call.parameters).toMatchObject({ timeoutMs: 7000, baseUrl: server.url });
+      if (call.purpose === "guard") continue;
       expect(call.systemPrompt).toContain(CONTENT_TYPE_PROMPTS.budget?.guidance ?? "(none)");
     }
 
     // --trace: one JSONL line per model call, the same traces as the result's.
     const lines = (await readFile(trace, "utf8")).trim().split("\n");
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     const traced = lines.map((line) => TraceSchema.parse(JSON.parse(line)));
     expect(traced.map((t) => t.id).sort()).toEqual(result.traces.map((t) => t.id).sort());
 
@@ -246,7 +254,7 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(c1).toMatchObject({ native: "fail", met: false, knockout: true });
     expect(c1?.reasoning).toBe("The documents place the company outside Hamburg.");
     // The documents were the evidence: each prompt carried retrieved source passages.
-    const prompts = result.traces.map((t) => t.userPrompt);
+    const prompts = result.traces.filter((t) => t.purpose !== "guard").map((t) => t.userPrompt);
     expect(prompts).toHaveLength(3);
     for (const prompt of prompts) expect(prompt).toContain("<<<SOURCE DOCUMENTS id=");
     expect(prompts.some((p) => p.includes("München"))).toBe(true);

@@ -178,12 +178,15 @@ describe.concurrent("evalgate reviews / review", () => {
         const conclusion = (await labels.labelsFor(threadId)).filter(
           (l) => l.stage === "conclusion",
         );
-        expect(conclusion.map((l) => [l.criterionId, l.source, l.reviewerScore])).toEqual([
-          ["case_synthesis", "accepted", undefined],
-          ["closing_request", "marked", 0.5],
-          ["funder_impact", "accepted", undefined],
-          ["section_consistency", "accepted", undefined],
-          ["sustainability", "accepted", undefined],
+        // The others keep the judge's 0.85, which the reviewer accepted, as the reviewer's score.
+        expect(
+          conclusion.map((l) => [l.criterionId, l.source, l.judgeScore, l.reviewerScore]),
+        ).toEqual([
+          ["case_synthesis", "accepted", 0.85, 0.85],
+          ["closing_request", "marked", 0.85, 0.5],
+          ["funder_impact", "accepted", 0.85, 0.85],
+          ["section_consistency", "accepted", 0.85, 0.85],
+          ["sustainability", "accepted", 0.85, 0.85],
         ]);
         expect(conclusion.find((l) => l.source === "marked")?.reviewerNote).toBe("no amount asked");
       } finally {

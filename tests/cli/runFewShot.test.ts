@@ -63,6 +63,7 @@ describe("evalgate run --few-shot", () => {
       const decisionId = marked[0]?.decisionId;
 
       const before = server.chatRequests().length;
+      // --no-cache: every run asks the judge, so the prompts it is shown can be read.
       const second = await evalgate(["run", "rfp.md", "--db", DB, "--few-shot", "--no-cache"], {
         cwd,
         env,

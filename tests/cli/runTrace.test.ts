@@ -46,7 +46,11 @@ describe("evalgate run --trace", () => {
       expect(first.code).toBe(0);
       const threadId = threadIdOf(first.stdout);
       const path = join(dir, "out/calls.jsonl");
-      const judged = server.chatRequests().filter((r) => !isWriterPrompt(r.messages));
+      // The judge's calls and the injection guard's.
+      const judged = [
+        ...server.chatRequests().filter((r) => !isWriterPrompt(r.messages)),
+        ...server.guardRequests(),
+      ];
       const paused = await tracedCalls(path);
       expect(first.stderr).toContain(
         `traces: ${paused.length} judge calls written to out/calls.jsonl`,
@@ -66,7 +70,10 @@ describe("evalgate run --trace", () => {
       expect(second.code).toBe(0);
       expect(second.stdout).toContain(`Run completed (thread ${threadId}).`);
       const all = await tracedCalls(path);
-      const judgedAll = server.chatRequests().filter((r) => !isWriterPrompt(r.messages));
+      const judgedAll = [
+        ...server.chatRequests().filter((r) => !isWriterPrompt(r.messages)),
+        ...server.guardRequests(),
+      ];
       expect(all.map((t) => t.userPrompt).sort()).toEqual(judgedAll.map(userPrompt).sort());
       // The file was replaced, not appended to: each call once.
       expect(new Set(all.map((t) => t.id)).size).toBe(all.length);

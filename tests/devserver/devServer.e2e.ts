@@ -208,6 +208,10 @@ describe("the evaluation graph through the SDK", () => {
       expect(chat.model).toBe(MODEL);
       expect(chat.options?.temperature).toBe(0.1);
     }
+    // The injection guard is on under the dev server, as users get it: its calls came too.
+    const guarded = ollama.guardRequests();
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const chat of guarded) expect(chat.model).toBe(MODEL);
   });
 });
 

@@ -164,10 +164,11 @@ describe("model servers", () => {
         openai.url,
       );
       expect(result.passed).toBe(true);
-      const chats = (server: { requests: { path: string }[] }) =>
-        server.requests.filter((request) => request.path.endsWith("/chat")).length;
-      const perServer = [...ollama.map(chats), openai.chatRequests().length];
+      const perServer = [...ollama, openai].map((server) => server.chatRequests().length);
       expect(perServer.reduce((sum, n) => sum + n, 0)).toBe(6);
+      // And the injection guard's call on the content, on one of them.
+      const guard = [...ollama, openai].map((server) => server.guardRequests().length);
+      expect(guard.reduce((sum, n) => sum + n, 0)).toBe(1);
     } finally {
       await Promise.all([...ollama.map((server) => server.close()), openai.close()]);
     }

@@ -224,10 +224,15 @@ describe("CriteriaEngine.evaluateProject (the TOON criteria dialect)", () => {
       const engine = new CriteriaEngine({ model, dataDir: PROJECTS, traceFile });
       const result = await engine.evaluateProject("hafen-sensorik", CATALOG);
       const lines = (await readFile(traceFile, "utf8")).trim().split("\n");
-      expect(lines).toHaveLength(3);
-      const traced = lines.map((line) => JSON.parse(line) as { userPrompt: string; id: string });
+      const traced = lines.map(
+        (line) => JSON.parse(line) as { userPrompt: string; id: string; purpose: string },
+      );
       expect(traced.map((t) => t.id).sort()).toEqual(result.traces.map((t) => t.id).sort());
-      expect(traced.every((t) => t.userPrompt.includes("<<<SOURCE DOCUMENTS"))).toBe(true);
+      // Three criteria, and the injection guard's call for each of the project's four documents.
+      const judging = traced.filter((t) => t.purpose !== "guard");
+      expect(judging).toHaveLength(3);
+      expect(traced.filter((t) => t.purpose === "guard")).toHaveLength(4);
+      expect(judging.every((t) => t.userPrompt.includes("<<<SOURCE DOCUMENTS"))).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -337,8 +342,11 @@ describe("CriteriaEngine.evaluateCriterion (the TOON criteria dialect's _evaluat
     expect(result.native).toBe("pass");
     expect(result.met).toBe(true);
     expect(result.reasoning).toContain("profile.md");
-    expect(result.traces).toHaveLength(1);
-    expect(result.traces[0]?.userPrompt).toContain("20457 Hamburg");
+    // The criterion's call, and the injection guard's call on the context it was given.
+    expect(result.traces.map((t) => t.purpose).sort()).toEqual(["criterion", "guard"]);
+    expect(result.traces.find((t) => t.purpose === "criterion")?.userPrompt).toContain(
+      "20457 Hamburg",
+    );
   });
 
   it("answers 'Insufficient Information' for an empty context, without a model call", async () => {

@@ -18,7 +18,7 @@ const RUBRICS: PromptRubricItemInput[] = [
 
 function evaluatorWith(script: string[], rubrics: PromptRubricItemInput[] = []) {
   const model = new ScriptedChatModel({ script });
-  return { model, evaluator: new PromptEvaluator({ model, rubrics, injectionGuard: false }) };
+  return { model, evaluator: new PromptEvaluator({ model, rubrics }) };
 }
 
 const UNJUSTIFIED_SCORE = jsonAnswer({ score: 0.9, hits: ["scope"], misses: [] });

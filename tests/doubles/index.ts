@@ -1,4 +1,11 @@
 export {
+  asksScreening,
+  CLEAN_GUARD_ANSWER,
+  GUARD_FINDING_ANSWER,
+  isGuardCall,
+  withScreeningLine,
+} from "./guardAnswers.js";
+export {
   DEFAULT_EMBED_MODELS,
   DEFAULT_JUDGE_ANSWER,
   DEFAULT_OLLAMA_MODELS,
@@ -11,6 +18,7 @@ export {
   type OllamaEmbedBehaviourPlan,
   type OllamaEmbedder,
   type OllamaEmbedRequest,
+  type OllamaGuard,
   type OllamaLogprobsResponder,
   type OllamaResponder,
   type OllamaServer,

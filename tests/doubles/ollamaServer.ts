@@ -18,7 +18,12 @@
  *   `setEmbedBehaviour` (status, raw body, hold, hang, reset, vectors of the test's choosing).
  *
  * The answer text comes from a responder `(request, n) => string` (default: a fixed JSON judge
- * answer). Token log-probabilities: when a chat request asks for them (`logprobs: true`,
+ * answer). The injection guard's prompts are answered as users' models answer them (the guard is
+ * on by default; guardAnswers.ts): its own call (the guard's system prompt) gets "no injection"
+ * without a behaviour or a chat number, listed in `guardRequests()` and not in `chatRequests()`;
+ * a judging call that carries its question gets that answer as the screening line first. `guard`
+ * answers it otherwise (a text or a responder; `setGuard` changes it), and `"script"` makes its
+ * prompts chat requests like any other (numbered, behaviours, the responder), untouched. Token log-probabilities: when a chat request asks for them (`logprobs: true`,
  * `top_logprobs: N`) and a `logprobs` responder gives the answer's tokens (their texts joined must
  * be the answer), the answer is streamed one token a chunk, each chunk with its `logprobs: [{
  * token, logprob, top_logprobs }]` (at most N alternatives), as Ollama does; without `stream`, the
@@ -43,6 +48,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
+import {
+  asksScreening,
+  CLEAN_GUARD_ANSWER,
+  isGuardCall,
+  withScreeningLine,
+} from "./guardAnswers.js";
 
 /** One chat message as Ollama receives it. */
 export interface OllamaWireMessage {
@@ -221,7 +232,15 @@ export interface OllamaServerOptions {
   /** The vector of each input (default: hashedBagOfWords). */
   embedder?: OllamaEmbedder;
   embedBehaviour?: OllamaEmbedBehaviourPlan;
+  /**
+   * The injection guard's answer (default CLEAN_GUARD_ANSWER; a responder gets the guard request
+   * and its number among them), or "script": its prompts are chat requests like any other.
+   */
+  guard?: OllamaGuard;
 }
+
+/** How the double answers the injection guard's prompts. */
+export type OllamaGuard = string | OllamaResponder | "script";
 
 export interface OllamaServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
@@ -233,6 +252,9 @@ export interface OllamaServer {
   chatRequests(): OllamaChatRequest[];
   /** The parsed bodies of the embed requests, in order. */
   embedRequests(): OllamaEmbedRequest[];
+  /** The injection guard's own chat requests, in order (not in chatRequests()). */
+  guardRequests(): OllamaChatRequest[];
+  setGuard(guard: OllamaGuard): void;
   setBehaviour(plan: OllamaBehaviourPlan): void;
   setEmbedBehaviour(plan: OllamaEmbedBehaviourPlan): void;
   setEmbedder(embedder: OllamaEmbedder): void;
@@ -381,6 +403,10 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
   let plan: OllamaBehaviourPlan = options.behaviour ?? {};
   const requests: RecordedRequest[] = [];
   const chatBodies: OllamaChatRequest[] = [];
+  const guardBodies: OllamaChatRequest[] = [];
+  let guard: OllamaGuard = options.guard ?? CLEAN_GUARD_ANSWER;
+  const guardText = async (request: OllamaChatRequest, n: number): Promise<string> =>
+    typeof guard === "function" ? await guard(request, n) : guard;
   const embedBodies: OllamaEmbedRequest[] = [];
   const embedModels = options.embedModels ?? DEFAULT_EMBED_MODELS;
   let embedder: OllamaEmbedder = options.embedder ?? hashedBagOfWords;
@@ -448,6 +474,12 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     return true;
   };
 
+  /** A judging answer with the guard's screening line first, when the call asked for one. */
+  async function screened(request: OllamaChatRequest, answer: string, n: number) {
+    if (guard === "script" || !asksScreening(request.messages)) return answer;
+    return withScreeningLine(answer, await guardText(request, n));
+  }
+
   async function handleChat(
     req: IncomingMessage,
     res: ServerResponse,
@@ -461,9 +493,10 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       return;
     }
     const request = parsed.data as OllamaChatRequest;
-    chatBodies.push(request);
-    const n = chatBodies.length;
-    const behaviour = behaviourFor(plan, n, request);
+    const guardCall = guard !== "script" && isGuardCall(request.messages);
+    (guardCall ? guardBodies : chatBodies).push(request);
+    const n = guardCall ? guardBodies.length : chatBodies.length;
+    const behaviour = guardCall ? {} : behaviourFor(plan, n, request);
     let droppedByServer = false;
     const drop = () => {
       droppedByServer = true;
@@ -504,7 +537,9 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       return;
     }
 
-    const answer = behaviour.answer ?? (await responder(request, n));
+    const answer = guardCall
+      ? await guardText(request, n)
+      : await screened(request, behaviour.answer ?? (await responder(request, n)), n);
     const tokens = answerTokens(request, answer, logprobsOf);
     const chunks = tokens?.map((each) => each.token) ?? splitIntoChunks(answer);
     const promptText = request.messages.map((message) => message.content).join("\n");
@@ -690,6 +725,10 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     requests,
     chatRequests: () => [...chatBodies],
     embedRequests: () => [...embedBodies],
+    guardRequests: () => [...guardBodies],
+    setGuard(next) {
+      guard = next;
+    },
     setEmbedBehaviour(next) {
       embedPlan = next;
     },

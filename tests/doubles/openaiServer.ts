@@ -18,9 +18,20 @@
  * answer), the choice carries `logprobs: { content: [{ token, logprob, bytes, top_logprobs }] }`
  * with at most N alternatives per token, as vLLM and llama.cpp's server answer; otherwise
  * `logprobs: null`. Answers are never streamed (the judge asks with `stream: false`).
+ *
+ * The injection guard's prompts are answered as in the Ollama-protocol stand-in (guardAnswers.ts):
+ * its own call gets `guard` (default "no injection") without a behaviour or a chat number, listed
+ * in `guardRequests()`; a judging call that carries its question gets it as the screening line
+ * first; `guard: "script"` makes them chat requests like any other.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import {
+  asksScreening,
+  CLEAN_GUARD_ANSWER,
+  isGuardCall,
+  withScreeningLine,
+} from "./guardAnswers.js";
 
 export interface OpenAiChatRequest {
   model: string;
@@ -58,6 +69,8 @@ export interface OpenAiServerOptions {
   behaviour?: OpenAiBehaviour | ((n: number, request: OpenAiChatRequest) => OpenAiBehaviour);
   /** The answer's tokens with their log-probabilities, for requests that ask for them. */
   logprobs?: OpenAiLogprobsResponder;
+  /** The injection guard's answer (default CLEAN_GUARD_ANSWER), or "script" (see above). */
+  guard?: string | "script";
 }
 
 export interface RecordedOpenAiRequest {
@@ -74,6 +87,8 @@ export interface OpenAiServer {
   origin: string;
   requests: RecordedOpenAiRequest[];
   chatRequests(): OpenAiChatRequest[];
+  /** The injection guard's own chat requests (not in chatRequests()). */
+  guardRequests(): OpenAiChatRequest[];
   readonly inFlight: number;
   readonly maxInFlight: number;
   readonly held: number;
@@ -139,6 +154,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
   let behaviour = options.behaviour ?? {};
   const requests: RecordedOpenAiRequest[] = [];
   const chats: OpenAiChatRequest[] = [];
+  const guardChats: OpenAiChatRequest[] = [];
+  const guard = options.guard ?? CLEAN_GUARD_ANSWER;
   const sockets = new Set<Socket>();
   const gate: Array<() => void> = [];
   const watchers = new Set<() => void>();
@@ -149,9 +166,14 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
   };
 
   async function chat(req: IncomingMessage, res: ServerResponse, request: OpenAiChatRequest) {
-    chats.push(request);
-    const n = chats.length;
-    const plan = typeof behaviour === "function" ? behaviour(n, request) : behaviour;
+    const guardCall = guard !== "script" && isGuardCall(request.messages);
+    (guardCall ? guardChats : chats).push(request);
+    const n = guardCall ? guardChats.length : chats.length;
+    const plan = guardCall
+      ? {}
+      : typeof behaviour === "function"
+        ? behaviour(n, request)
+        : behaviour;
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.once("close", () => {
@@ -186,7 +208,11 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       sendJson(res, 404, { error: { message: `The model \`${request.model}\` does not exist.` } });
       return;
     }
-    const content = responder(request, n);
+    const answer = guardCall ? guard : responder(request, n);
+    const content =
+      guard !== "script" && !guardCall && asksScreening(request.messages)
+        ? withScreeningLine(answer, guard)
+        : answer;
     const prompt = request.messages.map((m) => m.content).join(" ");
     sendJson(res, 200, {
       id: `chatcmpl-${n}`,
@@ -246,6 +272,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     origin,
     requests,
     chatRequests: () => [...chats],
+    guardRequests: () => [...guardChats],
     get inFlight() {
       return inFlight;
     },

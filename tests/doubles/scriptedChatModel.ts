@@ -13,6 +13,14 @@
  * When the script is used up, `responder` answers; without one, the call throws
  * ScriptExhaustedError (a test that calls more often than it planned fails loudly).
  *
+ * The injection guard's prompts are answered as users' models answer them (the guard is on by
+ * default): its own call gets "no injection" (CLEAN_GUARD_ANSWER) at once — no script step, no
+ * delay, no hold — and is recorded in `guardCalls`, not `calls`; a judging call that carries its
+ * question (grouped and batch mode) gets that answer as the screening line before the scripted
+ * one (guardAnswers.ts). `guard` scripts another answer for the guard (a string, a responder, an
+ * Error that fails its call), or `"script"` lets the script and responder answer its prompts
+ * like any other call, untouched.
+ *
  * Every call is recorded in `calls`: the messages as plain `{ role, content }` and the call
  * options (bound ones included; the AbortSignal only as `hadSignal`). Answers carry
  * `usage_metadata` (word counts: input = words of all messages, output = words of the answer)
@@ -36,6 +44,12 @@ import {
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, ChatMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
+import {
+  asksScreening,
+  CLEAN_GUARD_ANSWER,
+  isGuardCall,
+  withScreeningLine,
+} from "./guardAnswers.js";
 
 /** A message as the scripted model saw it. */
 export interface RecordedMessage {
@@ -73,6 +87,11 @@ export interface ScriptedChatModelFields extends BaseChatModelParams {
   delayMs?: number;
   /** Hold every call at the gate until `release()` (a step's own `hold` replaces it). */
   hold?: boolean;
+  /**
+   * The injection guard's answer (default CLEAN_GUARD_ANSWER), or "script": its prompts are
+   * answered by the script and responder like any other call.
+   */
+  guard?: ScriptedReply | "script";
 }
 
 /** The script had no step left and no responder was given. */
@@ -130,7 +149,10 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOptions> {
   readonly model: string;
   readonly calls: RecordedCall[] = [];
+  /** The injection guard's own calls, answered by `guard` (not in `calls`). */
+  readonly guardCalls: RecordedCall[] = [];
   private readonly script: ScriptStep[];
+  private readonly guard: ScriptedReply | "script";
   private readonly responder: ScriptedResponder | undefined;
   private readonly delayMs: number;
   private readonly holdAll: boolean;
@@ -154,6 +176,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     this.model = fields.model ?? "scripted-judge";
     this.delayMs = fields.delayMs ?? 0;
     this.holdAll = fields.hold ?? false;
+    this.guard = fields.guard ?? CLEAN_GUARD_ANSWER;
   }
 
   /** Calls waiting at the gate now. */
@@ -247,7 +270,15 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
   ): Promise<ChatResult> {
     const { signal, ...rest } = options;
     const recorded = messages.map(toRecorded);
-    this.calls.push({ messages: recorded, options: { ...rest }, hadSignal: signal !== undefined });
+    const call = { messages: recorded, options: { ...rest }, hadSignal: signal !== undefined };
+    if (this.guard !== "script" && isGuardCall(recorded)) {
+      this.guardCalls.push(call);
+      return this.result(
+        recorded,
+        await this.guardText(this.guard, recorded, this.guardCalls.length),
+      );
+    }
+    this.calls.push(call);
     const callNumber = this.calls.length;
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
@@ -283,7 +314,30 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     await this.waitAsAsked(delayMs, hold, signal);
     if (reply instanceof Error) throw reply;
     const text = typeof reply === "function" ? await reply(recorded, callNumber) : reply;
+    if (this.guard === "script" || !asksScreening(recorded)) return this.result(recorded, text);
+    // The guard's question rode in this call: a guard that fails leaves no screening line.
+    const screening =
+      this.guard instanceof Error
+        ? undefined
+        : await this.guardText(this.guard, recorded, callNumber);
+    return this.result(
+      recorded,
+      screening === undefined ? text : withScreeningLine(text, screening),
+    );
+  }
 
+  /** The guard's answer to `recorded` (an Error is thrown: the guard's call fails). */
+  private async guardText(
+    guard: ScriptedReply,
+    recorded: RecordedMessage[],
+    callNumber: number,
+  ): Promise<string> {
+    if (guard instanceof Error) throw guard;
+    return typeof guard === "function" ? await guard(recorded, callNumber) : guard;
+  }
+
+  /** The model's answer as LangChain's result, with word counts as usage. */
+  private result(recorded: RecordedMessage[], text: string): ChatResult {
     const inputTokens = recorded.reduce((sum, message) => sum + countWords(message.content), 0);
     const outputTokens = countWords(text);
     const message = new AIMessage({

@@ -129,7 +129,6 @@ function run(model: ScriptedChatModel, mode: "per-criterion" | "batch" | "groupe
     model: judgeOf(model),
     mode,
     parallelSlots: 2,
-    injectionGuard: false,
   });
 }
 
@@ -252,7 +251,6 @@ describe("a panel member's ambiguous answer", () => {
       content: CONTENT,
       catalog: catalog(),
       judges: [judgeOf(steady), judgeOf(wavering)],
-      injectionGuard: false,
     });
     const savings = result.criteria.find((c) => c.id === "savings");
     const gap = savings?.panel?.answers.find((a) => !a.evaluated);
@@ -266,6 +264,7 @@ describe("a panel member's ambiguous answer", () => {
 describe("the injection guard's ambiguous answer", () => {
   it("is a failed guard: the result is held for review, naming the ambiguity", async () => {
     const model = new ScriptedChatModel({
+      guard: "script", // this test answers the injection guard's prompts itself
       responder: (messages) => {
         if (/security classifier/.test(systemPromptOf(messages))) {
           return '{"reasoning": "Plain text.", "instruction_bearing": true, "instruction_bearing": false}';
@@ -292,7 +291,7 @@ describe("the documented API classes", () => {
     const model = new ScriptedChatModel({
       script: ['{"reasoning": "Bremen address.", "passed": true, "result": "fail"}'],
     });
-    const engine = new CriteriaEngine({ model: judgeOf(model), injectionGuard: false });
+    const engine = new CriteriaEngine({ model: judgeOf(model) });
     const result = await engine.evaluateCriterion(
       {
         id: "seat",
@@ -311,7 +310,7 @@ describe("the documented API classes", () => {
     const model = new ScriptedChatModel({
       script: ['{"score": 0.9, "reasoning": "Names pumps.", "score": 0.2}'],
     });
-    const evaluator = new PromptEvaluator({ model, injectionGuard: false });
+    const evaluator = new PromptEvaluator({ model });
     const result = await evaluator.evaluate({
       question: "What does the retrofit change?",
       candidateAnswer: "Variable drives on three pumps.",
@@ -336,7 +335,6 @@ describe("the documented API classes", () => {
     });
     const evaluator = new PromptEvaluator({
       model,
-      injectionGuard: false,
       rubrics: [
         { id: "drives", expected_outcome: "Names variable drives" },
         { id: "count", expected_outcome: "Names three stations", required: true },
@@ -402,7 +400,6 @@ describe("through the Ollama protocol", () => {
         timeoutMs: 5_000,
       }),
       mode: "batch",
-      injectionGuard: false,
     });
     expect(server.chatRequests()).toHaveLength(3);
     expect(result.traces.map((t) => t.purpose)).toEqual(["batch", "repair", "criterion"]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EvaluationModelError } from "../../src/engine/errors.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
-import { ScriptedChatModel, type ScriptStep } from "../doubles/index.js";
+import { ScriptedChatModel, type ScriptStep, withScreeningLine } from "../doubles/index.js";
 import {
   answerByTitle,
   catalogOf,
@@ -136,9 +136,10 @@ describe("batch mode", () => {
       criterionIds: ["c1", "c2", "c3", "clarity"],
       userPrompt: prompt,
       systemPrompt: systemPromptOf(call.messages),
-      rawResponse: VALID,
+      rawResponse: withScreeningLine(VALID),
     });
-    expect(result.rawResponse).toEqual({ c1: VALID, c2: VALID, c3: VALID, clarity: VALID });
+    const raw = withScreeningLine(VALID); // the guard's screening line, then the table
+    expect(result.rawResponse).toEqual({ c1: raw, c2: raw, c3: raw, clarity: raw });
     expect(result.warnings.filter((w) => w.startsWith("batch:"))).toEqual([]);
   });
 
@@ -154,7 +155,7 @@ describe("batch mode", () => {
     const repair = model.calls[1]!;
     expect(repair.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(repair.messages[1]?.content).toBe(userPromptOf(model.calls[0]!.messages));
-    expect(repair.messages[2]?.content).toBe(first);
+    expect(repair.messages[2]?.content).toBe(withScreeningLine(first));
     const repairPrompt = userPromptOf(repair.messages);
     expect(repairPrompt).toContain("results[4]{id,score,quotes,reasoning}:");
     expect(repairPrompt).toContain("c1, c2, c3, clarity");
@@ -176,7 +177,7 @@ describe("batch mode", () => {
     expect(repairPrompt).toContain("results[1]{id,score,quotes,reasoning}:");
     expect(repairPrompt).toContain("exactly one row for each of: c2.");
     expect(result.scores).toEqual({ c1: 1, c2: 1, c3: 0.5, clarity: 1 });
-    expect(result.rawResponse).toMatchObject({ c1: first, c2: repaired });
+    expect(result.rawResponse).toMatchObject({ c1: withScreeningLine(first), c2: repaired });
     expect(result.warnings.some((w) => w.includes("row for c2 unusable"))).toBe(true);
   });
 

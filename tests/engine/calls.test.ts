@@ -284,9 +284,11 @@ describe("traceFile", () => {
     });
 
     const lines = await traceLines(traceFile);
-    expect(lines).toHaveLength(5);
+    // Five criteria and the injection guard's call.
+    expect(lines).toHaveLength(6);
+    expect(lines.filter((t) => t.purpose === "guard")).toHaveLength(1);
     expect(lines).toEqual(expect.arrayContaining(result.traces));
-    expect(new Set(lines.map((t) => t.id)).size).toBe(5);
+    expect(new Set(lines.map((t) => t.id)).size).toBe(6);
 
     // A second evaluation appends to the same file.
     const again = await evaluateContent({
@@ -296,9 +298,9 @@ describe("traceFile", () => {
       traceFile,
     });
     const all = await traceLines(traceFile);
-    expect(all).toHaveLength(10);
-    expect(all.slice(0, 5)).toEqual(lines);
-    expect(all.slice(5)).toEqual(expect.arrayContaining(again.traces));
+    expect(all).toHaveLength(12);
+    expect(all.slice(0, 6)).toEqual(lines);
+    expect(all.slice(6)).toEqual(expect.arrayContaining(again.traces));
   });
 
   it("records failed calls too, before EvaluationModelError is thrown", async () => {
@@ -312,7 +314,8 @@ describe("traceFile", () => {
     await expect(
       evaluateContent({ content: BUDGET_CONTENT, catalog, model: judgeOf(model), traceFile }),
     ).rejects.toBeInstanceOf(EvaluationModelError);
-    const lines = await traceLines(traceFile);
+    // Every criterion's call failed; the injection guard's answered.
+    const lines = (await traceLines(traceFile)).filter((t) => t.purpose !== "guard");
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(line.error).toMatch(/^ModelUnavailableError/);
   });
@@ -343,7 +346,8 @@ describe("traceFile", () => {
     await firstAnswerIn;
     controller.abort();
     expect(await evaluation).toBeInstanceOf(ModelAbortedError);
-    const lines = await traceLines(traceFile);
+    // The criteria's calls (the injection guard's answered before, not held).
+    const lines = (await traceLines(traceFile)).filter((t) => t.purpose !== "guard");
     expect(model.calls).toHaveLength(5);
     expect(model.aborted).toBe(4);
     expect(lines).toHaveLength(5);

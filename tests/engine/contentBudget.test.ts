@@ -84,7 +84,6 @@ describe("the content budget", () => {
         catalog: oneCriterion(),
         model: judgeOf(model),
         maxContentBytes: 100,
-        injectionGuard: false,
       }),
     );
     expect(error).toBeInstanceOf(ContentTooLargeError);
@@ -99,7 +98,6 @@ describe("the content budget", () => {
       catalog: oneCriterion(),
       model: judgeOf(model),
       maxContentBytes: 100,
-      injectionGuard: false,
     });
     expect(result.criteria).toHaveLength(1);
     expect(model.calls.length).toBe(1);

@@ -37,7 +37,6 @@ async function evaluateWithQuotes(quotes: readonly string[], result: "pass" | "f
     content: PROPOSAL,
     catalog: oneCheckCatalog(),
     model: judgeOf(model),
-    injectionGuard: false,
   });
 }
 
@@ -151,7 +150,6 @@ describe("checked evidence in evaluateContent", () => {
       content: PROPOSAL,
       catalog: oneCheckCatalog(),
       model: judgeOf(model),
-      injectionGuard: false,
       documents: [
         { name: "call.txt", text: "Applicants must name at least two partner municipalities." },
       ],

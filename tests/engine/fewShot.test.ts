@@ -86,7 +86,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: catalog(),
       model: judgeOf(model),
-      injectionGuard: false,
       fewShot: { source, enabled: false },
     });
     expect(source.asked).toEqual([]);
@@ -99,7 +98,7 @@ describe("few-shot examples in evaluateContent", () => {
   it("keep the shared prefix byte for byte and record the label ids in result and trace", async () => {
     const plain = scripted();
     const withExamples = scripted();
-    const base = { content: CONTENT, contentType: "solution", injectionGuard: false } as const;
+    const base = { content: CONTENT, contentType: "solution" } as const;
     await evaluateContent({ ...base, catalog: catalog(), model: judgeOf(plain) });
     const result = await evaluateContent({
       ...base,
@@ -142,7 +141,6 @@ describe("few-shot examples in evaluateContent", () => {
       contentType: "solution",
       catalog: catalog(),
       model: judgeOf(model),
-      injectionGuard: false,
       fewShot: { source, before: "2026-03-05T10:00:00Z" },
     });
     expect(source.asked.map((q) => q.before)).toEqual([
@@ -159,7 +157,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: on,
       model: judgeOf(scripted()),
-      injectionGuard: false,
       fewShot: { source },
     });
     expect(result.fewShotExamples).toEqual({ feasibility: ["d3#feasibility"] });
@@ -167,7 +164,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: catalog({ enabled: false }),
       model: judgeOf(scripted()),
-      injectionGuard: false,
       fewShot: { source },
     });
     expect(off.fewShotExamples).toBeUndefined();
@@ -176,7 +172,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: catalog({ enabled: false }),
       model: judgeOf(scripted()),
-      injectionGuard: false,
       fewShot: { source, enabled: true, maxExamples: 2 },
     });
     expect(forced.fewShotExamples?.feasibility).toHaveLength(2);
@@ -184,7 +179,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: on,
       model: judgeOf(scripted()),
-      injectionGuard: false,
     });
     expect(alone.fewShotExamples).toBeUndefined();
     expect(alone.warnings).toContain(
@@ -198,7 +192,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: catalog(),
       model: judgeOf(model),
-      injectionGuard: false,
       parallelSlots: 1,
       fewShot: { source: inMemoryExampleSource(CORRECTIONS) },
     });
@@ -214,7 +207,6 @@ describe("few-shot examples in evaluateContent", () => {
       content: CONTENT,
       catalog: catalog(),
       model: judgeOf(scripted()),
-      injectionGuard: false,
       fewShot: { source: failing },
     });
     expect(result.passed === true || result.passed === false).toBe(true);

@@ -69,6 +69,7 @@ const CLEAN_GUARD = JSON.stringify({ reasoning: "Nothing for an AI.", instructio
  */
 function judge(screening: string | Error | undefined, guard = CLEAN_GUARD) {
   return new ScriptedChatModel({
+    guard: "script", // this test answers the injection guard's prompts itself
     responder: (messages: RecordedMessage[]) => {
       if (systemPromptOf(messages) === INJECTION_GUARD_SYSTEM) return guard;
       const prompt = userPromptOf(messages);
@@ -208,6 +209,7 @@ describe("the guard's question inside the grouped calls (the defaults)", () => {
       answerScreening = resolve;
     });
     const model = new ScriptedChatModel({
+      guard: "script", // this test answers the injection guard's prompts itself
       responder: async (messages) => {
         const prompt = userPromptOf(messages);
         if (!SCREENED.test(prompt)) return table(idsAsked(prompt));
@@ -310,6 +312,7 @@ describe("the guard's question inside the grouped calls (the defaults)", () => {
       answerGuard = resolve;
     });
     const model = new ScriptedChatModel({
+      guard: "script", // this test answers the injection guard's prompts itself
       responder: async (messages) => {
         if (systemPromptOf(messages) === INJECTION_GUARD_SYSTEM) {
           await guardHeld;

@@ -25,6 +25,7 @@ const FLAGGED = JSON.stringify({
 function judgeWith(guard: string | Error) {
   const byTitle = answerByTitle(budgetAnswersAll(1));
   return new ScriptedChatModel({
+    guard: "script", // this test answers the injection guard's prompts itself
     responder: (messages, n) => {
       if (/security classifier/.test(systemPromptOf(messages))) {
         if (guard instanceof Error) throw guard;
@@ -122,14 +123,17 @@ describe("the guard call in evaluateContent", () => {
       content: BUDGET_CONTENT,
       catalog: await budgetCatalog(),
       model: judgeOf(judgeWith(FLAGGED)),
-      injectionGuard: false,
+      injectionGuard: false, // the switch this test is about
     });
     expect(result.traces.some((t) => t.purpose === "guard")).toBe(false);
     expect(result.passed).toBe(true);
   });
 
   it("sends a long text in blocks, one call each", async () => {
-    const model = new ScriptedChatModel({ responder: () => CLEAN });
+    const model = new ScriptedChatModel({
+      guard: "script", // this test answers the injection guard's prompts itself
+      responder: () => CLEAN,
+    });
     const session = new JudgeSession(judgeOf(model), {});
     const screen = await screenForInjection(
       [{ where: "the content", text: "Budget line. ".repeat(2_000) }],

@@ -49,7 +49,6 @@ async function evaluateCounting(
     content: options.content ?? BUDGET_CONTENT,
     catalog,
     model: judgeOf(model),
-    injectionGuard: false,
     cache,
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.now === undefined ? {} : { now: options.now }),
@@ -64,7 +63,7 @@ describe("the judge-call cache", () => {
     const first = await evaluateCounting(catalog, { store });
     expect(first.calls).toBe(FIVE);
     expect(first.result.cacheHits).toBe(0);
-    expect(store.size).toBe(FIVE);
+    expect(store.size).toBe(FIVE + 1); // and the injection guard's answer
 
     const second = await evaluateCounting(catalog, { store });
     expect(second.calls).toBe(0);
@@ -114,7 +113,7 @@ describe("the judge-call cache", () => {
     };
     const first = await evaluateCounting(catalog, { store }, { answers });
     expect(first.result.notEvaluated).toHaveLength(2);
-    expect(store.size).toBe(FIVE - 2);
+    expect(store.size).toBe(FIVE - 2 + 1); // and the injection guard's answer
 
     const second = await evaluateCounting(catalog, { store });
     expect(second.calls).toBe(2);

@@ -69,7 +69,6 @@ describe("the judge cache on SQLite", () => {
           content: BUDGET_CONTENT,
           catalog,
           model: judgeOf(model),
-          injectionGuard: false,
           cache: { store },
         });
         return { result, calls: model.calls.length };

@@ -4,7 +4,7 @@ import { EvaluationModelError } from "../../src/engine/errors.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
 import { ModelTimeoutError } from "../../src/llm/errors.js";
-import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { CLEAN_GUARD_ANSWER, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
   BUDGET_CONTENT,
   BUDGET_TITLES,
@@ -79,7 +79,17 @@ describe("evaluateContent against an Ollama-protocol server", () => {
     }
     const titles = requests.map((b) => titleIn(userContent(b))).sort();
     expect(titles).toEqual(Object.values(BUDGET_TITLES).sort());
-    expect(result.usage).toEqual({ inputTokens: 2000, outputTokens: 125, totalTokens: 2125 });
+    // The five criteria's counts, and the injection guard's call, which the stand-in counts in
+    // words: its prompt's in, its answer's out.
+    const words = (text: string) => text.split(/\s+/).filter((w) => w !== "").length;
+    const [guard] = server.guardRequests();
+    const guardIn = words(guard?.messages.map((m) => m.content).join("\n") ?? "");
+    const guardOut = words(CLEAN_GUARD_ANSWER);
+    expect(result.usage).toEqual({
+      inputTokens: 2000 + guardIn,
+      outputTokens: 125 + guardOut,
+      totalTokens: 2125 + guardIn + guardOut,
+    });
     // 0.25·0.9 + 0.2·0.8 + 0.2·0.8 + 0.2·0.7 + 0.15·0.6
     expect(result.overallScore).toBeCloseTo(0.775, 10);
     expect(result.model).toBe(`ollama:${MODEL}`);
@@ -207,7 +217,8 @@ describe("structured output", () => {
       // reasoning comes first, so a constrained decoder writes it before the score
       expect(Object.keys((schema as { properties: object }).properties)[0]).toBe("reasoning");
     }
-    expect(result.traces.every((t) => t.parameters.format !== undefined)).toBe(true);
+    const judging = result.traces.filter((t) => t.purpose !== "guard");
+    expect(judging.every((t) => t.parameters.format !== undefined)).toBe(true);
 
     const before = server.chatRequests().length;
     await evaluateContent({

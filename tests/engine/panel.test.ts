@@ -85,7 +85,6 @@ async function evaluateWithPanel(
     catalog: panelCatalog(),
     judges: models.map((m) => judgeOf(m)),
     panel,
-    injectionGuard: false,
   });
 }
 
@@ -226,7 +225,6 @@ describe("a panel of judges", () => {
       catalog: panelCatalog(),
       judges: ["a", "b", "c"].map((n) => judgeOf(gated(n))),
       concurrency: 2,
-      injectionGuard: false,
     });
     expect(started).toBe(total);
     expect(most).toBe(2);
@@ -266,7 +264,6 @@ describe("a panel over the Ollama protocol", () => {
       content: CONTENT,
       catalog: panelCatalog(),
       judges,
-      injectionGuard: false,
     });
     const models = server.chatRequests().map((r) => r.model);
     expect(models.filter((m) => m === "judge-a")).toHaveLength(3);

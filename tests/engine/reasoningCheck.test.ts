@@ -59,7 +59,6 @@ async function evaluate(answers: Record<string, string>, mode: "per-criterion" |
     catalog: catalog(),
     model: judgeOf(judgeAnswering(answers)),
     mode,
-    injectionGuard: false,
   });
 }
 
@@ -136,7 +135,7 @@ describe("the documented API classes", () => {
         '{"reasoning": "No venue is named, so the requirement is unmet.", "result": "pass"}',
       ],
     });
-    const engine = new CriteriaEngine({ model: judgeOf(model), injectionGuard: false });
+    const engine = new CriteriaEngine({ model: judgeOf(model) });
     const result = await engine.evaluateCriterion(
       {
         id: "venues",
@@ -157,7 +156,7 @@ describe("the documented API classes", () => {
     const model = new ScriptedChatModel({
       script: ['{"score": 0.9, "reasoning": "The answer does not address the question."}'],
     });
-    const result = await new PromptEvaluator({ model, injectionGuard: false }).evaluate({
+    const result = await new PromptEvaluator({ model }).evaluate({
       question: "Where do the cafés meet?",
       candidateAnswer: "Twelve cafés over two years.",
     });
@@ -181,7 +180,6 @@ describe("the documented API classes", () => {
     });
     const evaluator = new PromptEvaluator({
       model,
-      injectionGuard: false,
       rubrics: [
         { id: "rooms", expected_outcome: "Names where the cafés meet" },
         { id: "trainers", expected_outcome: "Names who trains volunteers" },

@@ -104,7 +104,6 @@ describe("checked evidence in batch mode", () => {
       catalog: checks(2),
       model: judgeOf(model),
       mode: "batch",
-      injectionGuard: false,
     });
     const prompt = userPromptOf(model.calls[0]?.messages ?? []);
     expect(prompt).toContain("results[2]{id,score,quotes,reasoning}:");
@@ -120,7 +119,6 @@ describe("checked evidence in batch mode", () => {
       catalog: checks(2),
       model: judgeOf(model),
       mode: "batch",
-      injectionGuard: false,
     });
     expect(model.calls).toHaveLength(1);
     const [p1, p2] = result.criteria;
@@ -147,7 +145,6 @@ describe("checked evidence in batch mode", () => {
       catalog: checks(2),
       model: judgeOf(model),
       mode: "batch",
-      injectionGuard: false,
     });
     expect(result.passed).toBe(true);
     expect(result.humanReviewRequired).toBe(false);
@@ -164,7 +161,6 @@ describe("checked evidence in grouped mode, as auto picks it", () => {
       catalog: checks(8),
       model: judgeOf(model),
       concurrency: 4,
-      injectionGuard: false,
     });
     expect(result.judgeMode).toEqual({ mode: "grouped", groups: 4 });
     expect(model.calls).toHaveLength(4);
@@ -202,7 +198,6 @@ describe("checked evidence in a table answered over the Ollama protocol", () => 
       catalog: checks(2),
       model: createChatModel("ollama:judge:1b", { baseUrl: server.url, env: {}, maxRetries: 0 }),
       mode: "batch",
-      injectionGuard: false,
     });
     expect(server.chatRequests()).toHaveLength(1);
     expect(result.criteria[0]?.quotes?.map((q) => q.verified)).toEqual([true, false]);

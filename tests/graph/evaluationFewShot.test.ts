@@ -88,7 +88,7 @@ async function judgeBudget(criteriaPath: string, fewShot: (s: ExampleSource) => 
     statusField: "researchStatus",
     model,
     traces: "inline",
-    cache: false,
+    cache: false, // every run asks the judge: the prompts it is shown are what is checked
     fewShot: fewShot(counted.source),
   });
   const state = { applicantInput: CONTENT, errors: [], messages: [] };
@@ -142,7 +142,7 @@ describe("buildEvaluationGraph fewShot", () => {
     const saver = new MemorySaver();
     const gate = buildEvaluationGraph({
       model,
-      cache: false,
+      cache: false, // every run asks the judge: the prompts it is shown are what is checked
       traces: "inline",
       criteriaPath: ON,
       fewShot: { source: counted.source, enabled: "catalog" },

@@ -40,7 +40,8 @@ describe("traces beside the checkpoints", () => {
     const evaluation = snapshot.values.researchEvaluation;
     expect(evaluation?.traces).toEqual([]);
     expect(evaluation?.rawResponse).toBeUndefined();
-    const judgeCalls = model.calls.filter((c) => !isWriterCall(c));
+    // The judge's calls and the injection guard's.
+    const judgeCalls = [...model.calls.filter((c) => !isWriterCall(c)), ...model.guardCalls];
     expect(evaluation?.traceIds).toHaveLength(judgeCalls.length);
 
     const evaluationId = evaluation?.evaluationId ?? "";
@@ -79,7 +80,8 @@ describe("traces beside the checkpoints", () => {
     const config = { configurable: { thread_id: "inline-1" } };
     await graph.invoke({ rfpDocument: RFP }, config);
     const evaluation = (await graph.getState(config)).values.researchEvaluation;
-    const judgeCalls = model.calls.filter((c) => !isWriterCall(c));
+    // The judge's calls and the injection guard's.
+    const judgeCalls = [...model.calls.filter((c) => !isWriterCall(c)), ...model.guardCalls];
     expect(evaluation?.traces).toHaveLength(judgeCalls.length);
     expect(evaluation?.traceIds).toBeUndefined();
   });

@@ -56,6 +56,7 @@ function guardOrScore(request: OllamaChatRequest): string {
 function start(options: Parameters<typeof startOllamaServer>[0] = {}) {
   return startOllamaServer({
     models: [MODEL],
+    guard: "script", // this test answers the injection guard's prompts itself
     responder: guardOrScore,
     behaviour: { delayBeforeFirstByteMs: 5 },
     ...options,
@@ -139,6 +140,8 @@ describe("calls in flight to one server, across evaluations", () => {
     const url = server.url;
     // A judge already bound to a lane (as CriteriaEngine keeps one): each evaluation's own wins.
     const model = withLane(judge(url, { maxInFlight: 1 }));
+    // The turns counted are the criteria's: the guard's calls, which take turns too, would shift
+    // every count (the guard's share of the ceiling is the 200-evaluation case above).
     const common = { model, mode: "per-criterion" as const, injectionGuard: false };
     const first = evaluateContent({
       ...common,
@@ -250,7 +253,6 @@ describe("the ceiling's setting", () => {
           catalog,
           model,
           concurrency: 8,
-          injectionGuard: false,
         }),
       ),
     );

@@ -97,8 +97,13 @@ describe("calibration labels from ReviewOrchestrator decisions", () => {
       reviewerScore: 0,
       reviewerNative: "fail",
     });
-    expect(byId.c3).toMatchObject({ judgeScore: 0.75, source: "accepted" });
-    expect(byId.c3?.reviewerScore).toBeUndefined();
+    // c3 was not marked: the reviewer accepted the judge's 4 on 1–5 (0.75), kept as theirs.
+    expect(byId.c3).toMatchObject({
+      judgeScore: 0.75,
+      source: "accepted",
+      reviewerScore: 0.75,
+      reviewerNative: 4,
+    });
     // The thread moved on: the same decision again is refused and adds no label.
     await expect(
       reviews.submitDecision("funded", review.interruptId, { action: "approve" }),

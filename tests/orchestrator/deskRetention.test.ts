@@ -69,7 +69,7 @@ describe("checkpoint retention on the review desk", () => {
       { maxRetries: 0 },
     );
     desk = await createReviewDesk({
-      ...{ sqlitePath, env: { EVALGATE_INJECTION_GUARD: "off" }, model, retention },
+      ...{ sqlitePath, env: {}, model, retention },
       ...{ sections: SECTIONS, jobs: { run: false } },
     });
     return desk;

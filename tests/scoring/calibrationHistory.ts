@@ -8,7 +8,7 @@ import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 export function label(
   overrides: Partial<CalibrationLabel> & { decisionId: string },
 ): CalibrationLabel {
-  return {
+  const made: CalibrationLabel = {
     threadId: `thread-${overrides.decisionId}`,
     stage: "budget",
     contentType: "budget",
@@ -26,6 +26,11 @@ export function label(
     source: "accepted",
     ...overrides,
   };
+  // As a decision keeps it: an accepted label's reviewer score is the judge's score then.
+  if (made.source === "accepted" && made.judgeScore !== null && made.reviewerScore === undefined) {
+    made.reviewerScore = made.judgeScore;
+  }
+  return made;
 }
 
 /** The gate outcome and reviewer action of budget decision number `i` (1-based, 21 in all). */

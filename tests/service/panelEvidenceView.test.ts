@@ -35,7 +35,6 @@ describe("the review page's evaluation view", () => {
       content: "Two councils have expressed informal interest in joining the second phase.",
       catalog,
       judges: [judge("a", "pass", [MADE_UP]), judge("b", "pass", [MADE_UP])].map((m) => judgeOf(m)),
-      injectionGuard: false,
     });
     const html = String(await jsx(EvaluationView, { evaluation }).toString());
     // Why it is held is said once, in the reviewer's words; the engine's text is not on the page.

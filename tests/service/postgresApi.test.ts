@@ -92,12 +92,13 @@ describe("the review API on PostgreSQL, two app instances", () => {
     expect(refused === undefined ? "" : errorOf(refused).code).toBe("ALREADY_DECIDED");
     // One calibration label per research criterion (five), once, whichever replica recorded it.
     const labels = await desks[1]!.store.labelsFor(threadId);
-    expect(labels.map((l) => [l.criterionId, l.source, l.reviewerScore])).toEqual([
-      ["award_parameters", "accepted", undefined],
-      ["eligibility_requirements", "accepted", undefined],
-      ["funder_priorities", "accepted", undefined],
-      ["review_criteria_mapping", "accepted", undefined],
-      ["source_traceability", "marked", 0.5],
+    // An accepted criterion keeps the judge's score, which the reviewer accepted, as theirs.
+    expect(labels.map((l) => [l.criterionId, l.source, l.judgeScore, l.reviewerScore])).toEqual([
+      ["award_parameters", "accepted", 0.85, 0.85],
+      ["eligibility_requirements", "accepted", 0.85, 0.85],
+      ["funder_priorities", "accepted", 0.85, 0.85],
+      ["review_criteria_mapping", "accepted", 0.85, 0.85],
+      ["source_traceability", "marked", 0.85, 0.5],
     ]);
     const decidedAt = labels[0]?.decidedAt ?? "";
     const page = await desks[0]!.store.calibrationLabels({

@@ -113,6 +113,7 @@ function judge(
 ): ScriptedChatModel {
   const byTitle = answerByTitle(answers);
   return new ScriptedChatModel({
+    guard: "script", // this test answers the injection guard's prompts itself
     responder: (messages, n) => {
       const reply = isGuardCall(messages)
         ? guard
@@ -133,7 +134,6 @@ async function evaluate(
     content: CONTENT,
     catalog: catalog(),
     model: judgeOf(model),
-    injectionGuard: false,
     ...options,
   });
 }

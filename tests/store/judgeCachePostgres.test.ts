@@ -81,7 +81,6 @@ async function evaluateCounting(
     content: BUDGET_CONTENT,
     catalog,
     model: judgeOf(judge),
-    injectionGuard: false,
     mode: "per-criterion",
     cache: {
       store: cacheStore,
@@ -150,7 +149,7 @@ describe("evaluateContent with the judge cache on PostgreSQL", () => {
     const first = await evaluateCounting(model, store);
     expect(first.calls).toBe(FIVE);
     expect(first.result.cacheHits).toBe(0);
-    expect(await rowsOf(model)).toBe(FIVE);
+    expect(await rowsOf(model)).toBe(FIVE + 1); // and the injection guard's answer
 
     // A new pool, as a new process would open.
     const reopened = await PostgresJudgeCacheStore.open(url, 1);
@@ -190,13 +189,13 @@ describe("evaluateContent with the judge cache on PostgreSQL", () => {
     };
     const first = await evaluateCounting(model, store, { answers });
     expect(first.result.notEvaluated).toHaveLength(2);
-    expect(await rowsOf(model)).toBe(FIVE - 2);
+    expect(await rowsOf(model)).toBe(FIVE - 2 + 1); // and the injection guard's answer
 
     const second = await evaluateCounting(model, store);
     expect(second.calls).toBe(2);
     expect(second.result.cacheHits).toBe(FIVE - 2);
     expect(second.result.notEvaluated).toEqual([]);
-    expect(await rowsOf(model)).toBe(FIVE);
+    expect(await rowsOf(model)).toBe(FIVE + 1);
   });
 
   it("two evaluations of the same content at once on two pools: one row per call, then hits", async () => {
@@ -209,7 +208,7 @@ describe("evaluateContent with the judge cache on PostgreSQL", () => {
       ]);
       expect(a.result.notEvaluated).toEqual([]);
       expect(b.result.notEvaluated).toEqual([]);
-      expect(await rowsOf(model)).toBe(FIVE);
+      expect(await rowsOf(model)).toBe(FIVE + 1); // and the injection guard's answer
       const third = await evaluateCounting(model, other);
       expect(third.calls).toBe(0);
       expect(third.result.cacheHits).toBe(FIVE);

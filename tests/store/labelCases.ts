@@ -34,6 +34,9 @@ function label(
     judgeMet: true,
     judgeNative: 4,
     source: "accepted",
+    // An accepted label keeps the judge's score then as the reviewer's.
+    reviewerScore: 0.75,
+    reviewerNative: 4,
   };
 }
 

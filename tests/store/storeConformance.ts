@@ -201,5 +201,58 @@ function migrationCases(database: () => DatabaseUnderTest) {
         await fresh.close();
       }
     });
+
+    it("give an accepted label kept before migration 19 the judge's score then as the reviewer's", async () => {
+      const fresh = await database().fresh();
+      const words = SCHEMA_WORDS[database().dialect];
+      try {
+        await fresh.script(MIGRATIONS_TABLE);
+        for (const migration of MIGRATIONS.filter((m) => m.id <= 16)) {
+          const statements = migration.statements(words);
+          if (statements !== "") await fresh.script(statements);
+          const values = [migration.id, migration.name, "2020-01-01T00:00:00.000Z"];
+          await fresh.query("INSERT INTO evalgate_migrations VALUES (?, ?, ?)", values);
+        }
+        const yes = database().dialect === "sqlite" ? 1 : true;
+        // decision, criterion, judge score, judge value, source, reviewer score, reviewer value
+        const rows = [
+          ["d1", "accepted", 0.65, "0.65", "accepted", null, null],
+          ["d2", "judge-error", null, null, "accepted", null, null],
+          ["d3", "marked", 0.65, "0.65", "marked", 0.3, "0.3"],
+        ] as const;
+        for (const [decision, criterion, score, native, source, reviewer, reviewerNative] of rows) {
+          await fresh.query(
+            `INSERT INTO calibration_labels (decision_id, criterion_id, thread_id, stage, content_type,
+              evaluation_id, reviewer, decided_at, action, judge_passed, criterion_title, method,
+              threshold, judge_score, judge_met, judge_native, source, reviewer_score, reviewer_native)
+             VALUES (?, ?, 't', 'budget', 'budget', ?, 'ana', ?, 'approve', ?, ?, 'score', 0.5, ?, ?, ?, ?, ?, ?)`,
+            [
+              decision,
+              criterion,
+              `ev-${decision}`,
+              `2020-01-01T0${decision.slice(1)}:00:00.000Z`,
+              yes,
+              criterion,
+              score,
+              score === null ? null : yes,
+              native,
+              source,
+              reviewer,
+              reviewerNative,
+            ],
+          );
+        }
+        const store = await fresh.reviewStore();
+        const labels = await store.calibrationLabels();
+        await store.close();
+        expect(labels.map((l) => [l.criterionId, l.reviewerScore, l.reviewerNative])).toEqual([
+          ["accepted", 0.65, 0.65],
+          ["judge-error", undefined, undefined],
+          ["marked", 0.3, 0.3],
+        ]);
+      } finally {
+        await fresh.close();
+      }
+    });
   });
 }

@@ -13,7 +13,7 @@ import { buildProposalGraph } from "../../src/graph/proposalGraph.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import type { Trace } from "../../src/scoring/result.js";
 import { getTraces } from "../../src/store/index.js";
-import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
+import { CLEAN_GUARD_ANSWER, type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 import { proposalResponder } from "../graph/helpers.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 
@@ -22,6 +22,11 @@ function recordingModel() {
   const answers = new Map<string, string>();
   const base = proposalResponder(0.8);
   const model = new ScriptedChatModel({
+    // The injection guard's answers are recorded too.
+    guard: (messages: RecordedMessage[]) => {
+      answers.set(JSON.stringify(messages.map((m) => [m.role, m.content])), CLEAN_GUARD_ANSWER);
+      return CLEAN_GUARD_ANSWER;
+    },
     responder: (messages: RecordedMessage[]) => {
       const user = messages.at(-1)?.content ?? "";
       const answer = user.startsWith("Analyse the request for proposals")
@@ -46,9 +51,10 @@ function expectCallsMatch(
   traces: readonly Trace[],
   recorded: ReturnType<typeof recordingModel>,
 ): void {
-  const judgeCalls = recorded.model.calls.filter(
-    (c) => !(c.messages[0]?.content ?? "").includes("grant writer"),
-  );
+  const judgeCalls = [
+    ...recorded.model.calls.filter((c) => !(c.messages[0]?.content ?? "").includes("grant writer")),
+    ...recorded.model.guardCalls,
+  ];
   expect(traces).toHaveLength(judgeCalls.length);
   expect(traces.some((t) => t.userPrompt.includes("😀 — “résilience” \u2028"))).toBe(true);
   for (const trace of traces) {

@@ -36,6 +36,8 @@ export interface CalibrateCommandOptions {
   rubric?: string;
   model?: string;
   yes?: boolean;
+  /** With apply: write thresholds whose held-out agreement drops. */
+  force?: boolean;
 }
 
 /**
@@ -96,6 +98,9 @@ export async function runCalibrate(
   }
   if (options.compare === true && options.apply === true) {
     throw new CliError("--compare and --apply are two runs: give one of them");
+  }
+  if (options.force === true && options.apply !== true) {
+    throw new CliError("--force goes with --apply");
   }
   if (options.compare === true) return runCalibrateCompare(store, options, context);
   if (options.apply === true) return runCalibrateApply(store, options, context, input);

@@ -1,19 +1,25 @@
 /**
- * `evalgate calibrate --apply`: the thresholds the report recommends written as a new version of
- * the catalog through the rubric registry, only once an admin said yes (at a terminal, or --yes in
- * a script); the version records the labels that justified it, the period and κ before and after.
- * A criterion with fewer than MIN_LABELS_TO_APPLY comparable labels keeps its threshold.
+ * `evalgate calibrate --apply`: the thresholds the report recommends, fitted on the earlier labels
+ * of the period and measured on the later ones (held out), written as a new version of the
+ * catalog through the rubric registry only once an admin said yes (at a terminal, or --yes in a
+ * script); the version records the labels that justified it, the period, and agreement and κ
+ * before and after, held out and in-sample. A threshold whose held-out agreement drops is refused
+ * (exit 1, nothing written) unless --force. A criterion with fewer than MIN_LABELS_TO_APPLY
+ * comparable labels keeps its threshold.
  */
 import { readCalibrationLabels, resolveScope } from "../../orchestrator/calibrationReport.js";
 import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import {
   catalogWithThresholds,
+  heldOutDrops,
   planThresholds,
+  type ThresholdChange,
   type ThresholdPlan,
 } from "../../scoring/calibration/applyThresholds.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
+import { EXIT_FAILED } from "../exitCodes.js";
 import { createLineReader } from "../review/input.js";
 import type { CheckpointStore } from "../review/store.js";
 import { type CatalogFlags, catalogOfFlags, registryOptions } from "./calibrateSources.js";
@@ -23,6 +29,8 @@ export interface ApplyOptions extends CatalogFlags {
   until?: string;
   contentType?: string;
   yes?: boolean;
+  /** Write the thresholds although their held-out agreement drops. */
+  force?: boolean;
 }
 
 /** Where the admin's yes comes from: stdin, and whether it is a terminal. */
@@ -35,16 +43,47 @@ function kappaText(kappa: number | null): string {
   return kappa === null ? "n/a" : kappa.toFixed(2);
 }
 
+function percent(share: number): string {
+  return `${Number((share * 100).toFixed(1))}%`;
+}
+
+function figuresText(f: {
+  agreementBefore: number;
+  agreementAfter: number;
+  kappaBefore: number | null;
+  kappaAfter: number | null;
+}): string {
+  return `agreement ${percent(f.agreementBefore)} → ${percent(f.agreementAfter)}, κ ${kappaText(f.kappaBefore)} → ${kappaText(f.kappaAfter)}`;
+}
+
+/** One change: the held-out figures first, the in-sample ones beside them, named so. */
+function changeText(c: ThresholdChange): string {
+  const heldOut =
+    c.heldOut === undefined
+      ? ""
+      : `held out (${c.heldOut.compared} later labels, decided from ${c.heldOut.since}): ${figuresText(c.heldOut)}; `;
+  return `  ${c.criterionId}: ${c.from.toFixed(2)} → ${c.to.toFixed(2)}; ${heldOut}in-sample (the ${c.compared} earlier labels it was fitted on): ${figuresText(c)}`;
+}
+
 /** The plan in lines: what changes, and what is kept and why. */
 export function describePlan(plan: ThresholdPlan): string {
-  const lines = plan.changes.map(
-    (c) =>
-      `  ${c.criterionId}: ${c.from.toFixed(2)} → ${c.to.toFixed(2)} (${c.compared} labels; agreement ${(c.agreementBefore * 100).toFixed(0)}% → ${(c.agreementAfter * 100).toFixed(0)}%, κ ${kappaText(c.kappaBefore)} → ${kappaText(c.kappaAfter)})`,
-  );
+  const lines = plan.changes.map(changeText);
   lines.push(
     ...plan.kept.map((k) => `  ${k.criterionId}: stays ${k.threshold.toFixed(2)} (${k.reason})`),
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** Why the version is refused: the thresholds that agree worse with the later labels. */
+function dropText(drops: readonly ThresholdChange[]): string {
+  const each = drops.map(
+    (c) =>
+      `${c.criterionId} ${c.from.toFixed(2)} → ${c.to.toFixed(2)}: ${percent(c.heldOut?.agreementBefore ?? 0)} → ${percent(c.heldOut?.agreementAfter ?? 0)}`,
+  );
+  return (
+    `evalgate: refused — the held-out agreement drops (${each.join("; ")}): the new threshold fits the earlier labels ` +
+    "but agrees worse with the later ones, which it never saw. No version written; --force writes it anyway.\n"
+  );
 }
 
 async function confirmed(
@@ -94,10 +133,16 @@ export async function runCalibrateApply(
   );
   const plan = planThresholds(catalog, labels, contentType);
   context.stdout.write(
-    `Thresholds of ${catalog.id} ${catalog.version} (${contentType}):\n${describePlan(plan)}`,
+    `Thresholds of ${catalog.id} ${catalog.version} (${contentType}), fitted on the earlier labels and measured on the later ones:\n${describePlan(plan)}`,
   );
   if (plan.changes.length === 0) {
     context.stderr.write("nothing to change: no version written\n");
+    return;
+  }
+  const drops = heldOutDrops(plan);
+  if (drops.length > 0 && options.force !== true) {
+    context.stderr.write(dropText(drops));
+    context.exitCode = EXIT_FAILED;
     return;
   }
   if (!(await confirmed(options, input, context))) {

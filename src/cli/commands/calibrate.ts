@@ -45,6 +45,7 @@ interface RawCalibrateOptions {
   rubric?: string;
   model?: string;
   yes?: boolean;
+  force?: boolean;
 }
 
 export function registerCalibrateCommand(program: Command, context: CliContext): void {
@@ -80,18 +81,26 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
       "with --compare or --apply: a rubric of the registry instead of --catalog",
     )
     .option("-m, --model <provider:model>", "with --compare: the judge model")
-    .option("-y, --yes", "with --apply: do not ask (for scripts)");
+    .option("-y, --yes", "with --apply: do not ask (for scripts)")
+    .option(
+      "--force",
+      "with --apply: write the thresholds even when they agree worse with the held-out (later) labels",
+    );
   addStoreOptions(command, "the reviews")
     .addHelpText(
       "after",
       "\nEvery reviewer decision is a label per criterion: the judge's score and pass/fail next to\n" +
-        "the reviewer's (a score they marked as wrong, or the judge's outcome they let stand). The\n" +
+        "the reviewer's (the score they gave where they marked the judge's as wrong, else the\n" +
+        "judge's score they accepted when deciding, kept as theirs: a replay moves only the judge). The\n" +
         "report gives, per content type and criterion, Cohen's kappa on pass/fail, Spearman's rho\n" +
         "on scores, the threshold that would have agreed best, and the criteria whose judge\n" +
         "disagrees most; --format html adds charts. --compare replays the labelled evaluations\n" +
         "without and with few-shot examples (each shown only corrections decided before it);\n" +
-        "--apply writes the thresholds that agree best (criteria with at least 10 comparable\n" +
-        "labels) as a new registry version, after an admin confirms. See docs/calibration.md.\n",
+        "--apply fits each threshold on the earlier half of the period's labels and measures it\n" +
+        "on the later half, which the fit never saw (held out; in-sample figures beside them);\n" +
+        "it writes the thresholds (criteria with at least 10 comparable labels, 5 each side) as a\n" +
+        "new registry version after an admin confirms, and refuses with exit code 1 when a\n" +
+        "threshold's held-out agreement drops, unless --force. See docs/calibration.md.\n",
     )
     .action(async (options: RawCalibrateOptions) => {
       const { runCalibrate } = await import("../actions/calibrate.js");

@@ -8,6 +8,7 @@ import {
   StatusRulesSchema,
   UNIT_SCALE,
 } from "../model.js";
+import { OutOfRangeSchema } from "../outOfRange.js";
 import {
   type CatalogForm,
   firstCriterion,
@@ -27,6 +28,8 @@ const EvaluationCriteriaCriterionSchema = z.strictObject({
   scoringGuidelines: ScoringGuidelinesSchema.optional(),
   /** Optional native scale for the judge's answer (default 0–1). */
   scale: ScaleSchema.optional(),
+  /** How a score past the scale's ends is read (default: the file's, else "error"). */
+  outOfRange: OutOfRangeSchema.optional(),
   citation: z.string().optional(),
 });
 
@@ -41,6 +44,8 @@ const EvaluationCriteriaFileSchema = z.strictObject({
   statusRules: StatusRulesSchema.optional(),
   fewShot: FewShotSettingsSchema.optional(),
   weightedScores: z.boolean().optional(),
+  /** How a score past its scale's ends is read, for every criterion that does not say. */
+  outOfRange: OutOfRangeSchema.optional(),
   criteria: z.array(EvaluationCriteriaCriterionSchema),
 });
 type EvaluationCriteriaFile = z.infer<typeof EvaluationCriteriaFileSchema>;
@@ -62,6 +67,7 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
     if (field === "critical") return ["criteria", index, "isCritical"];
     if (field === "method" && sub === "guidelines")
       return ["criteria", index, "scoringGuidelines", ...rest];
+    if (field === "method" && sub === "outOfRange") return ["criteria", index, "outOfRange"];
     if (field === "method") return ["criteria", index, "scale"];
     return path;
   },
@@ -77,8 +83,9 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
       statusRules: raw.statusRules,
       ...(raw.fewShot === undefined ? {} : { fewShot: raw.fewShot }),
       ...(raw.weightedScores === undefined ? {} : { weightedScores: raw.weightedScores }),
-      criteria: raw.criteria.map(
-        (c): CriterionInput => ({
+      criteria: raw.criteria.map((c): CriterionInput => {
+        const outOfRange = c.outOfRange ?? raw.outOfRange;
+        return {
           id: c.id,
           title: c.name,
           description: c.description,
@@ -86,9 +93,14 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
           critical: c.isCritical,
           passingThreshold: c.passingThreshold,
           citation: c.citation,
-          method: { kind: "score", scale: c.scale ?? UNIT_SCALE, guidelines: c.scoringGuidelines },
-        }),
-      ),
+          method: {
+            kind: "score",
+            scale: c.scale ?? UNIT_SCALE,
+            guidelines: c.scoringGuidelines,
+            ...(outOfRange === undefined ? {} : { outOfRange }),
+          },
+        };
+      }),
     };
   },
 };

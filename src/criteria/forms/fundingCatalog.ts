@@ -21,7 +21,8 @@ import {
  * criteria are rated 1–5. The meta row may add `id`, `description`, `passing_threshold`,
  * `fundable_threshold` and `reject_below` (native 1–5), and reviewer corrections as few-shot
  * examples: `few_shot` (true/false), `few_shot_examples` (1–10) and `few_shot_tokens` (50–4000),
- * and `weighted_scores` (true/false: probability-weighted scores where the server offers them).
+ * `weighted_scores` (true/false: probability-weighted scores where the server offers them), and
+ * `out_of_range` (error/clamp: how a score past 1–5 is read).
  */
 const FundingCatalogMetaSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -35,6 +36,7 @@ const FundingCatalogMetaSchema = z.strictObject({
   few_shot_examples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).optional(),
   few_shot_tokens: z.number().int().min(50).max(MAX_FEW_SHOT_TOKENS).optional(),
   weighted_scores: z.boolean().optional(),
+  out_of_range: z.enum(["error", "clamp"]).optional(),
 });
 
 type FundingCatalogMeta = z.infer<typeof FundingCatalogMetaSchema>;
@@ -119,7 +121,13 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
           knockout: c.type === "check",
           citation: c.citation ?? undefined,
           method:
-            c.type === "check" ? { kind: "check" } : { kind: "score", scale: FIVE_POINT_SCALE },
+            c.type === "check"
+              ? { kind: "check" }
+              : {
+                  kind: "score",
+                  scale: FIVE_POINT_SCALE,
+                  ...(meta.out_of_range === undefined ? {} : { outOfRange: meta.out_of_range }),
+                },
         }),
       ),
     };

@@ -20,7 +20,7 @@ export const LabelCountsSchema = z.object({
   labels: z.number().int().min(0),
   /** Labels where the reviewer marked the judge's score and gave the right one. */
   marked: z.number().int().min(0),
-  /** Labels where the reviewer decided without marking: the judge's outcome stands. */
+  /** Labels where the reviewer decided without marking: they accepted the judge's score then. */
   accepted: z.number().int().min(0),
   /** Labels without a judge score (the judge could not answer): in no figure. */
   judgeErrors: z.number().int().min(0),
@@ -37,7 +37,7 @@ export const GroupFiguresSchema = z.object({
   kappa: FigureSchema,
   /** ρ of judge score vs reviewer score over the marked labels. */
   spearmanMarked: FigureSchema,
-  /** ρ over every label with both scores (an accepted label repeats the judge's score). */
+  /** ρ over every label with both scores (an accepted label's: the judge's at decision time). */
   spearmanAll: FigureSchema,
   disagreements: z.object({
     count: z.number().int().min(0),

@@ -2,8 +2,9 @@
  * How one reviewer label reads as pass/fail on each side:
  * - the judge's pass is its recorded `judgeMet` (or score ≥ threshold when only the score was
  *   kept); a label without a judge score is a judge error, compared with nothing;
- * - the reviewer's pass is their score ≥ the criterion's threshold when they marked the
- *   criterion, and the judge's outcome when they decided without marking it (`accepted`);
+ * - the reviewer's pass is the score the label keeps for them ≥ the criterion's threshold: the
+ *   score they gave (`marked`), or the judge's score at the time of the decision, which they
+ *   accepted (`accepted`) — never the judge's side as it reads now, which a replay rewrites;
  * - on the gate as a whole, only an approval is a reviewer's pass: a revision request and an
  *   edit both say the content as judged was not ready.
  */
@@ -21,15 +22,13 @@ export function judgePassOf(label: CalibrationLabel): boolean | null {
   return label.judgeMet ?? meetsThreshold(label.judgeScore, label.threshold);
 }
 
-/** The reviewer's score: the one they gave when marked, else the judge's, which they let stand. */
+/** The reviewer's score as the label keeps it (given, or accepted at decision time). */
 export function reviewerScoreOf(label: CalibrationLabel): number | null {
-  if (label.source === "marked") return label.reviewerScore ?? null;
-  return label.judgeScore;
+  return label.reviewerScore ?? null;
 }
 
 /** The reviewer's pass/fail on the criterion; null when there is nothing to compare. */
 export function reviewerPassOf(label: CalibrationLabel): boolean | null {
-  if (label.source === "accepted") return judgePassOf(label);
   if (label.reviewerScore === undefined) return null;
   return meetsThreshold(label.reviewerScore, label.threshold);
 }
