@@ -110,8 +110,12 @@ describe("judge calls on the review pages", () => {
     const summaries = [...html.matchAll(/<details class="trace-call"[^>]*><summary>([^<]*)</g)];
     expect(summaries.length).toBe(calls.length);
     for (const [, summary] of summaries) {
-      expect(summary).toMatch(/^Call \d+: Judging one criterion \([a-z0-9_]+\)$/);
+      expect(summary).toMatch(
+        /^Call \d+: (Judging one criterion \([a-z0-9_]+\)|Checking the content for prompt injection)$/,
+      );
     }
+    // The injection guard is on, as users run it: one of the calls is its screening.
+    expect(summaries.filter(([, s]) => s?.includes("prompt injection")).length).toBeGreaterThan(0);
     const first = calls[0] as unknown as Trace;
     expect(callLabel({ ...first, purpose: "guard", criterionIds: [] }, 0)).toBe(
       "Call 1: Checking the content for prompt injection",
