@@ -4,6 +4,7 @@
  * Anything that keeps the decision from being made — no such thread, a thread that waits for no
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
+
 import { userMessage, withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
@@ -13,6 +14,8 @@ import {
   isThreadNotFoundError,
 } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import type { LinkPolicy } from "../../untrusted/regularFile.js";
+import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
@@ -59,6 +62,7 @@ export async function decisionFromOptions(
   action: string,
   options: ReviewCommandOptions,
   cwd: string,
+  links: LinkPolicy = {},
 ): Promise<ReviewDecision> {
   if (!(REVIEW_ACTIONS as readonly string[]).includes(action)) {
     throw new CliError(`"${action}" is not a decision: use ${REVIEW_ACTIONS.join(", ")}`);
@@ -94,7 +98,7 @@ export async function decisionFromOptions(
       if (options.contentFile === undefined) {
         throw new CliError("edit needs --content-file <file> with the new content");
       }
-      const content = await readEditFile("--content-file", options.contentFile, cwd);
+      const content = await readEditFile("--content-file", options.contentFile, cwd, links);
       return checkedDecision({ action: "edit", content, ...who, ...marks });
     }
   }
@@ -195,7 +199,7 @@ export async function runReviewDecision(
 ): Promise<void> {
   const { cwd, env } = context;
   checkedThreadArg(threadId);
-  const decision = await decisionFromOptions(action, options, cwd);
+  const decision = await decisionFromOptions(action, options, cwd, linkPolicyOf(env));
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   if (!storeExists(store)) {

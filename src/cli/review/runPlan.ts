@@ -5,6 +5,7 @@
 
 import { userMessage } from "../../errors.js";
 import type { PanelFlags } from "../commands/options.js";
+import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
@@ -72,11 +73,13 @@ export async function planRun(
     throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
   }
   const given = panelSettingOf(options);
-  const rfp = rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd);
+  const links = linkPolicyOf(env);
+  const rfp =
+    rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd, links);
   const applicant =
     options.applicant === undefined
       ? undefined
-      : await readInputFile("--applicant file", options.applicant, cwd);
+      : await readInputFile("--applicant file", options.applicant, cwd, links);
   const store = storeOfFlags(options, env, cwd);
   const settingsPath = runSettingsPath(store, cwd);
   const stored = await storedSettings(settingsPath, options.thread, context.stderr);
