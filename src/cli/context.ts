@@ -5,10 +5,16 @@
  */
 import type { ModelEnv } from "../llm/spec.js";
 import { EXIT_OK } from "./exitCodes.js";
+import { terminalOutput } from "./terminalText.js";
 
 /** A stream a command writes text to (process.stdout / process.stderr, or a test buffer). */
 export interface TextOutput {
   write(text: string): unknown;
+  /**
+   * Writes a terminal sequence the command makes itself (`\r`, clear-line), as it is. The streams
+   * of a CliContext have it: their `write` makes every control character visible (terminalText.ts).
+   */
+  control?(sequence: string): unknown;
   /** True when a terminal is attached (progress is then redrawn in place). */
   readonly isTTY?: boolean;
   /** Terminal width, when known. */
@@ -27,6 +33,7 @@ export interface CliContext {
   readonly signal?: AbortSignal;
 }
 
+/** The context of a command; its stdout and stderr write terminal-safe text (terminalText.ts). */
 export function createCliContext(init: {
   stdout: TextOutput;
   stderr: TextOutput;
@@ -34,5 +41,10 @@ export function createCliContext(init: {
   cwd: string;
   signal?: AbortSignal;
 }): CliContext {
-  return { ...init, exitCode: EXIT_OK };
+  return {
+    ...init,
+    stdout: terminalOutput(init.stdout),
+    stderr: terminalOutput(init.stderr),
+    exitCode: EXIT_OK,
+  };
 }

@@ -3,11 +3,13 @@
  * in-process jobs) or PostgreSQL (any number of replicas, pg-boss jobs). Requests only read the
  * index and one thread's checkpoint, or record a row; the graph runs in jobs.
  */
+
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { openReviewStore, reviewStoreLocation } from "../store/index.js";
 import type { ReviewStore } from "../store/types.js";
+import { terminalSafe } from "../untrusted/terminalText.js";
 import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
 import { storeExampleSource } from "./correctionExamples.js";
 import {
@@ -68,9 +70,8 @@ export interface ReviewDeskHandle extends ReviewDesk {
 
 function reportJobError(threadId: string | undefined, error: unknown): void {
   const what = threadId === undefined ? "job queue" : `thread ${threadId}`;
-  process.stderr.write(
-    `evalgate: ${what}: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(terminalSafe(`evalgate: ${what}: ${message}\n`));
 }
 
 /**
