@@ -167,6 +167,7 @@ export async function judgeCriterion(
         ? undefined
         : answerJsonSchema(criterion, { lists: ctx.answerLists }),
     ...(scale === undefined ? {} : { weightOnScale: scale }),
+    usable: (text: string) => parseJudgeResponse(text, criterion).usable,
   };
   const kept =
     scale === undefined
