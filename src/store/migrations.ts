@@ -286,4 +286,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX calibration_comparisons_measured ON calibration_comparisons (measured_at, id);`),
   },
+  {
+    id: 18,
+    name: "run settings of each thread (evalgate run's model, revision limit, panel), written with the thread",
+    // No reference to threads: settings kept by an earlier version in a file may be imported for
+    // a thread the store has not registered yet.
+    ...same(`
+      CREATE TABLE thread_run_settings (
+        thread_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );`),
+  },
 ];

@@ -16,6 +16,7 @@ import {
   pendingValues,
   threadOf,
 } from "./rows.js";
+import { upsertRunSettings } from "./runSettingsRows.js";
 import {
   DESK_GRAPH,
   type NewDecision,
@@ -52,6 +53,9 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
       );
       yield* tx.run(assignment(thread.id, thread.creator));
       yield* tx.run(eventInsert(thread.id, event));
+      if (thread.runSettings !== undefined) {
+        yield* tx.run(upsertRunSettings(thread.id, thread.runSettings));
+      }
     });
   }
 

@@ -5,7 +5,7 @@
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
 
-import { userMessage, withErrorCode } from "../../errors.js";
+import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
@@ -34,7 +34,7 @@ import {
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
-import { loadRunSettings, runSettingsPath } from "../review/settings.js";
+import { readThreadRecord } from "../review/settings.js";
 import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
 
 export interface ReviewCommandOptions {
@@ -121,14 +121,10 @@ function notWaiting(
   );
 }
 
-/** The run's stored settings (model, revision limit); a broken settings file is reported. */
+/** The run's stored settings (model, revision limit, panel), kept in the store with the thread. */
 async function storedSettings(store: CheckpointStore, threadId: string, context: CliContext) {
-  try {
-    return await loadRunSettings(runSettingsPath(store, context.cwd), threadId);
-  } catch (error) {
-    context.stderr.write(`evalgate: ${userMessage(error)}\n`);
-    return undefined;
-  }
+  const at = { cwd: context.cwd, stderr: context.stderr };
+  return (await readThreadRecord(store, threadId, at)).settings;
 }
 
 /** Where the thread is; no such thread, or one of another graph, is the one message. */
