@@ -23,7 +23,13 @@ import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
-import { decideAndApply, deskRefusal, openRunDesk } from "../review/deskPath.js";
+import {
+  cliReviewer,
+  continueThread,
+  decideAndApply,
+  deskRefusal,
+  openRunDesk,
+} from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
 import {
@@ -162,6 +168,39 @@ async function applyDecision(
   return open.session.view(threadId);
 }
 
+/**
+ * A decision recorded for this review before a process stopped (a kill after it was accepted and
+ * before it was applied) stands: it is applied now, exactly once, and the thread runs on. When it
+ * is the decision asked for now, that is all (the answer: where the thread is after it); when it is
+ * another one, the command says so and ends with ALREADY_DECIDED, the recorded one applied. Undefined
+ * when no decision is waiting to be applied.
+ */
+async function applyRecordedDecision(
+  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  threadId: string,
+  review: PendingReview,
+  decision: ReviewDecision,
+  context: CliContext,
+): Promise<ThreadView | undefined> {
+  const recorded = (await open.desk.store.unappliedDecisions(threadId)).find(
+    (d) => d.interruptId === review.interruptId,
+  );
+  if (recorded === undefined) return undefined;
+  const who = `${recorded.action} by ${recorded.reviewer}`;
+  context.stderr.write(
+    `${review.title} was decided before the process that decided it stopped (${who}); that decision is applied now.\n`,
+  );
+  await continueThread(open.desk, threadId, cliReviewer(decision.reviewer));
+  const next = await open.session.view(threadId);
+  if (recorded.action === decision.action) return next;
+  throw new CliError(
+    withErrorCode(
+      `${review.title} [${review.contentId}] was already decided (${who}) and that decision is applied; ${decision.action} was not recorded`,
+      "ALREADY_DECIDED",
+    ),
+  );
+}
+
 function printOutcome(
   view: ThreadView,
   decided: { decision: ReviewDecision; review: PendingReview; threadId: string },
@@ -224,7 +263,9 @@ export async function runReviewDecision(
       maxRevisions,
       cache: options.cache,
     });
-    const next = await applyDecision({ session, desk }, threadId, review.interruptId, decision);
+    const open = { session, desk };
+    const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
+    const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
     progress.finish();
     printOutcome(next, { decision, review, threadId }, session, store, context);
     context.exitCode = EXIT_OK;
