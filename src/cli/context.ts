@@ -4,8 +4,8 @@
  * `process.env` directly, so a command behaves the same in a child process and in a test.
  */
 import type { ModelEnv } from "../llm/spec.js";
+import { terminalSafe } from "../untrusted/terminalText.js";
 import { EXIT_OK } from "./exitCodes.js";
-import { terminalOutput } from "./terminalText.js";
 
 /** A stream a command writes text to (process.stdout / process.stderr, or a test buffer). */
 export interface TextOutput {
@@ -31,6 +31,23 @@ export interface CliContext {
   exitCode: number;
   /** Cancels the running command (Ctrl-C). */
   readonly signal?: AbortSignal;
+}
+
+/**
+ * The stream, writing every text terminal-safe; `control` writes a sequence the command makes
+ * itself (a redraw) as it is. The stream's `isTTY` and `columns` are read through, as they change.
+ */
+export function terminalOutput(stream: TextOutput): TextOutput {
+  return {
+    write: (text: string) => stream.write(terminalSafe(String(text))),
+    control: (sequence: string) => stream.write(sequence),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+  };
 }
 
 /** The context of a command; its stdout and stderr write terminal-safe text (terminalText.ts). */

@@ -11,27 +11,9 @@
  * through `control`, the one path that writes a sequence as it is.
  */
 
-import { terminalSafe } from "../untrusted/terminalText.js";
 import type { TextOutput } from "./context.js";
 
 export { terminalSafe } from "../untrusted/terminalText.js";
-
-/**
- * The stream, writing every text terminal-safe; `control` writes a sequence the command makes
- * itself (a redraw) as it is. The stream's `isTTY` and `columns` are read through, as they change.
- */
-export function terminalOutput(stream: TextOutput): TextOutput {
-  return {
-    write: (text: string) => stream.write(terminalSafe(String(text))),
-    control: (sequence: string) => stream.write(sequence),
-    get isTTY() {
-      return stream.isTTY;
-    },
-    get columns() {
-      return stream.columns;
-    },
-  };
-}
 
 /** Writes a terminal sequence the command makes itself (on a stream that is not wrapped: as text). */
 export function writeControl(stream: TextOutput, sequence: string): void {

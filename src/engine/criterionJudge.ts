@@ -129,7 +129,7 @@ function criterionPrompt(
       context,
       override: ctx.evaluationPrompt,
       answerLists: ctx.answerLists,
-      ...(ctx.templateBudget === undefined ? {} : { templateBudget: ctx.templateBudget }),
+      ...(ctx.templateBudget === undefined ? {} : { budget: ctx.templateBudget }),
     });
   } catch (error) {
     // A decode prompt that cannot be rendered: this criterion is not evaluated, with the reason.

@@ -289,8 +289,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 18,
     name: "run settings of each thread (evalgate run's model, revision limit, panel), written with the thread",
-    // No reference to threads: settings kept by an earlier version in a file may be imported for
-    // a thread the store has not registered yet.
+    // No reference to threads: an earlier version's file may name threads the store has not seen.
     ...same(`
       CREATE TABLE thread_run_settings (
         thread_id TEXT PRIMARY KEY,

@@ -12,6 +12,7 @@
 import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { userMessage } from "../../errors.js";
 import { openReviewStore } from "../../store/index.js";
 import type { ReviewStore } from "../../store/types.js";
 import { parseUntrustedJson } from "../../untrusted/json.js";
@@ -134,7 +135,7 @@ export async function readThreadRecord(
   try {
     await importLegacyRunSettings(reviews, legacyRunSettingsPath(store, at.cwd), at.stderr);
     const settings = await loadRunSettings(reviews, threadId).catch((error: unknown) => {
-      at.stderr.write(`evalgate: using the options given: ${String((error as Error).message)}\n`);
+      at.stderr.write(`evalgate: using the options given: ${userMessage(error)}\n`);
       return undefined;
     });
     const row = await reviews.thread(threadId);
