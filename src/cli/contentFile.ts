@@ -1,11 +1,24 @@
 /**
- * Reading a content file safely: only a regular file (a FIFO or device would block or never end:
- * its type is checked before it is opened, and again on the open file), at most the content
- * budget, and only UTF-8 text without NUL bytes (a binary file is not content a judge can read).
+ * Reading a content file safely, with the one reader of user files: only a regular file (a FIFO
+ * or device would block or never end: its type is checked before it is opened, and again on the
+ * open file), not a link unless EVALGATE_FOLLOW_SYMLINKS=1 allows links, never a file of /proc,
+ * /sys or /dev, at most the content budget, and only UTF-8 text without NUL bytes (a binary file
+ * is not content a judge can read).
  */
 import { formatBytes as bytes } from "../engine/contentBudget.js";
-import { type FileProblem, readRegularFile } from "../untrusted/regularFile.js";
+import type { ModelEnv } from "../llm/spec.js";
+import {
+  type FileProblem,
+  type LinkPolicy,
+  readRegularTextFile,
+} from "../untrusted/regularFile.js";
 import { InputFileError } from "./errors.js";
+
+/** Whether the commands follow links to the files they are given: EVALGATE_FOLLOW_SYMLINKS=1. */
+export function linkPolicyOf(env: ModelEnv): LinkPolicy {
+  const value = env.EVALGATE_FOLLOW_SYMLINKS?.trim().toLowerCase();
+  return { followSymlinks: value === "1" || value === "true" || value === "yes" };
+}
 
 function problemReason(problem: FileProblem, budgetBytes: number): string {
   if (problem.kind === "not_regular") {
@@ -20,16 +33,14 @@ function problemReason(problem: FileProblem, budgetBytes: number): string {
 export async function readContentText(
   path: { absolute: string; shown: string },
   budgetBytes: number,
+  links: LinkPolicy = {},
 ): Promise<string> {
-  const refuse = (reason: string, cause?: unknown) =>
-    new InputFileError("content file", path.shown, reason, cause === undefined ? {} : { cause });
-  const read = await readRegularFile(path.absolute, budgetBytes);
-  if (!read.ok) throw refuse(problemReason(read.problem, budgetBytes));
-  const data = read.data;
-  if (data.includes(0)) throw refuse("contains NUL bytes: a binary file, not text");
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
-  } catch (error) {
-    throw refuse("is not UTF-8 text (a binary file?)", error);
+  const read = await readRegularTextFile(path.absolute, budgetBytes, {
+    ...links,
+    strictUtf8: true,
+  });
+  if (!read.ok) {
+    throw new InputFileError("content file", path.shown, problemReason(read.problem, budgetBytes));
   }
+  return read.text;
 }

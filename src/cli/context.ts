@@ -4,11 +4,17 @@
  * `process.env` directly, so a command behaves the same in a child process and in a test.
  */
 import type { ModelEnv } from "../llm/spec.js";
+import { terminalSafe } from "../untrusted/terminalText.js";
 import { EXIT_OK } from "./exitCodes.js";
 
 /** A stream a command writes text to (process.stdout / process.stderr, or a test buffer). */
 export interface TextOutput {
   write(text: string): unknown;
+  /**
+   * Writes a terminal sequence the command makes itself (`\r`, clear-line), as it is. The streams
+   * of a CliContext have it: their `write` makes every control character visible (terminalText.ts).
+   */
+  control?(sequence: string): unknown;
   /** True when a terminal is attached (progress is then redrawn in place). */
   readonly isTTY?: boolean;
   /** Terminal width, when known. */
@@ -27,6 +33,24 @@ export interface CliContext {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The stream, writing every text terminal-safe; `control` writes a sequence the command makes
+ * itself (a redraw) as it is. The stream's `isTTY` and `columns` are read through, as they change.
+ */
+export function terminalOutput(stream: TextOutput): TextOutput {
+  return {
+    write: (text: string) => stream.write(terminalSafe(String(text))),
+    control: (sequence: string) => stream.write(sequence),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+  };
+}
+
+/** The context of a command; its stdout and stderr write terminal-safe text (terminalText.ts). */
 export function createCliContext(init: {
   stdout: TextOutput;
   stderr: TextOutput;
@@ -34,5 +58,10 @@ export function createCliContext(init: {
   cwd: string;
   signal?: AbortSignal;
 }): CliContext {
-  return { ...init, exitCode: EXIT_OK };
+  return {
+    ...init,
+    stdout: terminalOutput(init.stdout),
+    stderr: terminalOutput(init.stderr),
+    exitCode: EXIT_OK,
+  };
 }

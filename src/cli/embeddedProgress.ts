@@ -3,11 +3,13 @@
  * generation meter (tokens per second). Off a terminal the download says when it starts and ends,
  * and generation is quiet.
  */
+
 import type { EmbeddedModelFile } from "../llm/embedded/defaultModel.js";
 import { formatSize } from "../llm/embedded/defaultModel.js";
 import { onGenerationProgress } from "../llm/embedded/generationProgress.js";
 import type { DownloadProgress } from "../llm/embedded/modelDownload.js";
 import type { TextOutput } from "./context.js";
+import { writeBetween, writeControl } from "./terminalText.js";
 
 const BAR_WIDTH = 24;
 
@@ -44,7 +46,7 @@ export function createDownloadBar(stderr: TextOutput, file: EmbeddedModelFile) {
     const now = performance.now();
     if (!force && now - lastDraw < 200) return;
     lastDraw = now;
-    stderr.write(`\r${downloadLine(last)}\x1b[K`);
+    writeBetween(stderr, "\r", downloadLine(last), "\x1b[K");
   };
   return {
     start: () => {
@@ -78,13 +80,12 @@ export function showGenerationProgress(stderr: TextOutput): () => void {
     lastDraw = now;
     drawn = true;
     const rate = progress.tokensPerSecond.toFixed(1);
-    stderr.write(
-      `\r  ${progress.model}: ${progress.tokens} tokens, ${rate} tokens/s` +
-        ` (${progress.activeCalls} call${progress.activeCalls === 1 ? "" : "s"} running)\x1b[K`,
-    );
+    const calls = `${progress.activeCalls} call${progress.activeCalls === 1 ? "" : "s"} running`;
+    const line = `  ${progress.model}: ${progress.tokens} tokens, ${rate} tokens/s (${calls})`;
+    writeBetween(stderr, "\r", line, "\x1b[K");
   });
   return () => {
     stop();
-    if (drawn) stderr.write("\r\x1b[K");
+    if (drawn) writeControl(stderr, "\r\x1b[K");
   };
 }

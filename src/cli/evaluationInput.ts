@@ -3,6 +3,7 @@
  * optional folder of source documents; a DIRECTORY is a funding project whose documents
  * are the evidence — the content is empty and every criterion is judged on its retrieved passages.
  */
+
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
@@ -11,6 +12,7 @@ import type { SourceDocument } from "../context/types.js";
 import { contentBudgetBytes } from "../engine/contentBudget.js";
 import { emptyProject } from "../engine/errors.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import type { LinkPolicy } from "../untrusted/regularFile.js";
 import { readContentText } from "./contentFile.js";
 import { displayPath } from "./displayPath.js";
 import { CliError, InputFileError } from "./errors.js";
@@ -54,8 +56,12 @@ async function documentsIn(role: string, dir: InputPath): Promise<SourceDocument
  * Reads a content file: .json files as JSON data (with prototype-poisoning protection: a
  * `__proto__` key is refused with its line and path), anything else as text (see readContentText).
  */
-async function contentOf(path: InputPath, budgetBytes: number): Promise<unknown> {
-  const text = await readContentText(path, budgetBytes);
+async function contentOf(
+  path: InputPath,
+  budgetBytes: number,
+  links: LinkPolicy,
+): Promise<unknown> {
+  const text = await readContentText(path, budgetBytes, links);
   if (extname(path.absolute).toLowerCase() !== ".json") return text;
   const read = readUntrustedJson(text);
   if (read.ok) return read.value;
@@ -73,6 +79,7 @@ export async function readEvaluationInput(
   documentsDir: string | undefined,
   cwd: string,
   budgetBytes: number = contentBudgetBytes(),
+  links: LinkPolicy = {},
 ): Promise<EvaluationInput> {
   const pathOf = (given: string): InputPath => {
     const absolute = resolve(cwd, given);
@@ -92,7 +99,7 @@ export async function readEvaluationInput(
     }
     return { kind: "project", path: input.absolute, content: "", documents };
   }
-  const content = await contentOf(input, budgetBytes);
+  const content = await contentOf(input, budgetBytes, links);
   const documents =
     documentsDir === undefined
       ? undefined

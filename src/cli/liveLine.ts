@@ -5,6 +5,7 @@
  */
 import type { TextOutput } from "./context.js";
 import { truncate } from "./report/text.js";
+import { writeBetween, writeControl } from "./terminalText.js";
 
 const CLEAR_LINE = "\r\x1b[2K";
 
@@ -24,14 +25,14 @@ export function createLiveLine(stream: TextOutput): LiveLine {
   let drawn = false;
   const width = () => Math.max(40, (stream.columns ?? 80) - 1);
   const clear = () => {
-    if (drawn) stream.write(CLEAR_LINE);
+    if (drawn) writeControl(stream, CLEAR_LINE);
     drawn = false;
   };
   return {
     tty,
     draw(text) {
       if (!tty) return;
-      stream.write(`${CLEAR_LINE}${truncate(text, width())}`);
+      writeBetween(stream, CLEAR_LINE, truncate(text, width()));
       drawn = true;
     },
     print(text) {

@@ -10,6 +10,7 @@ import { thresholdOf } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { TextOutput } from "./context.js";
 import { formatScore, nativeText, oneLine, truncate } from "./report/text.js";
+import { writeBetween, writeControl } from "./terminalText.js";
 
 const BAR_WIDTH = 24;
 const CLEAR_LINE = "\r\x1b[2K";
@@ -53,11 +54,11 @@ export function createProgressReporter(
   const drawBar = () => {
     const now = running.size === 0 ? "" : `  judging ${[...running].join(", ")}`;
     const line = `${progressBar(done, total)} ${done}/${total}${now}`;
-    stream.write(`${CLEAR_LINE}${truncate(line, width())}`);
+    writeBetween(stream, CLEAR_LINE, truncate(line, width()));
     barShown = true;
   };
   const clearBar = () => {
-    if (barShown) stream.write(CLEAR_LINE);
+    if (barShown) writeControl(stream, CLEAR_LINE);
     barShown = false;
   };
   const line = (text: string) => {

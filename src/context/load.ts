@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
-import { readRegularFile } from "../untrusted/regularFile.js";
+import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { documentsUnreadable } from "./errors.js";
 import type { SourceDocument } from "./types.js";
 
@@ -58,16 +58,16 @@ export async function loadDocuments(dir: string): Promise<SourceDocument[]> {
   const docs: SourceDocument[] = [];
   let total = 0;
   for (const { path, name } of files) {
-    const read = await readRegularFile(path, MAX_DOCUMENT_BYTES);
+    const read = await readRegularTextFile(path, MAX_DOCUMENT_BYTES);
     if (!read.ok) throw documentsUnreadable(path, `the document ${read.problem.reason}`);
-    total += read.data.length;
+    total += Buffer.byteLength(read.text, "utf8");
     if (total > MAX_DOCUMENTS_TOTAL_BYTES) {
       throw documentsUnreadable(
         root,
         `the documents hold more than ${MAX_DOCUMENTS_TOTAL_BYTES.toLocaleString("en-US")} bytes in all`,
       );
     }
-    docs.push({ name, text: read.data.toString("utf8") });
+    docs.push({ name, text: read.text });
   }
   return docs;
 }

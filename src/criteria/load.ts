@@ -1,5 +1,5 @@
 import { basename, dirname, extname } from "node:path";
-import { readRegularTextFile } from "../untrusted/regularFile.js";
+import { type LinkPolicy, readRegularTextFile } from "../untrusted/regularFile.js";
 import { CatalogError, catalogNotFound } from "./errors.js";
 import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
@@ -19,6 +19,8 @@ export interface LoadCatalogOptions {
   functions?: FunctionAllowance;
   /** Receives the meta-rubric's findings on the catalog as written (`catalog validate` lists them). */
   onFindings?: ParseCatalogOptions["onFindings"];
+  /** Read the catalog through a symbolic link (default: a link is refused). Never into /proc, /sys, /dev. */
+  followSymlinks?: boolean;
 }
 
 /** `.json` → JSON, `.toon` → TOON; anything else by its first character (`{` means JSON). */
@@ -30,8 +32,8 @@ export function catalogFormatOf(path: string, text: string): CatalogFormat {
 }
 
 /** The catalog file's text: a regular file (never a FIFO or device: checked before opening). */
-async function readCatalogText(path: string): Promise<string> {
-  const read = await readRegularTextFile(path, MAX_CATALOG_FILE_BYTES);
+async function readCatalogText(path: string, links: LinkPolicy): Promise<string> {
+  const read = await readRegularTextFile(path, MAX_CATALOG_FILE_BYTES, links);
   if (read.ok) return read.text;
   const { kind, reason, fileType } = read.problem;
   if (kind === "missing") throw catalogNotFound(path);
@@ -57,7 +59,7 @@ export async function loadCatalog(
   path: string,
   options: LoadCatalogOptions = {},
 ): Promise<Catalog> {
-  const text = await readCatalogText(path);
+  const text = await readCatalogText(path, { followSymlinks: options.followSymlinks === true });
   const fallbackId = basename(path, extname(path));
   const format = catalogFormatOf(path, withoutBom(text));
   const { catalog, locate } = parseLocatedCatalog(text, {

@@ -31,10 +31,19 @@ export const ScoringGuidelinesSchema = z.object({
 export type ScoringGuidelines = z.infer<typeof ScoringGuidelinesSchema>;
 
 /** A native numeric scale, e.g. 0–1 (evaluation criteria) or 1–5 integers (a funding catalog). */
+/** The largest magnitude a scale's ends may have: a judge answers on 0–1, 1–5, 0–100, 0–1000… */
+export const MAX_SCALE_MAGNITUDE = 1_000_000;
+
+const ScaleEndSchema = z
+  .number()
+  .refine((n) => Number.isFinite(n) && Math.abs(n) <= MAX_SCALE_MAGNITUDE, {
+    message: `a scale's min and max must be finite numbers within ±${MAX_SCALE_MAGNITUDE.toLocaleString("en-US")}`,
+  });
+
 export const ScaleSchema = z
   .object({
-    min: z.number(),
-    max: z.number(),
+    min: ScaleEndSchema,
+    max: ScaleEndSchema,
     /** Whether the judge must answer with whole numbers (1–5) rather than decimals (0–1). */
     integer: z.boolean().default(false),
   })

@@ -6,7 +6,8 @@
  * the problem, with its line (and column) in the template when there is one.
  */
 import { createContext, Script } from "node:vm";
-import { Context, LiquidError, type Template, toValueSync } from "liquidjs";
+import { type Context, LiquidError, type Template, toValueSync } from "liquidjs";
+import type { TemplateTimeBudget } from "./templateBudget.js";
 import {
   BoundedEmitter,
   PROMPT_TEMPLATE_ENGINE as ENGINE,
@@ -16,8 +17,15 @@ import {
   RENDER_TIME_LIMIT_MS,
   TEMPLATE_MEMORY_UNITS,
 } from "./templateEngine.js";
+import { PromptTemplateContext } from "./templateGuards.js";
 import { parseTemplate } from "./templateSyntax.js";
+import { TemplateLimitError } from "./templateText.js";
 
+export {
+  createTemplateTimeBudget,
+  TEMPLATE_TIME_BUDGET_MS,
+  TemplateTimeBudget,
+} from "./templateBudget.js";
 export {
   MAX_RENDER_STEPS,
   MAX_RENDERED_CHARS,
@@ -26,6 +34,7 @@ export {
   RENDER_TIME_LIMIT_MS,
   TEMPLATE_MEMORY_UNITS,
 } from "./templateEngine.js";
+export { MAX_TEMPLATE_TEXT_CHARS } from "./templateText.js";
 
 /**
  * The longest a parse or a render may run, whatever it is doing (Liquid checks its own time limit
@@ -43,6 +52,8 @@ export interface PromptTemplateProblem {
   message: string;
   line?: number;
   column?: number;
+  /** Set when a bound on size, steps, memory or time was reached (not a mistake in the template). */
+  limitReached?: true;
 }
 
 /** A template ready to render. */
@@ -89,30 +100,48 @@ function isHardStop(error: unknown): boolean {
   );
 }
 
+/** Liquid's own messages for its memory and time budgets. */
+const LIQUID_LIMITS = new Set(["memory alloc limit exceeded", "template render limit exceeded"]);
+
+/** Whether an error says a bound was reached (rather than what is wrong with the template). */
+function isLimit(error: unknown): boolean {
+  const cause = LiquidError.is(error) ? (error.originalError ?? error) : error;
+  if (cause instanceof TemplateLimitError || cause instanceof RangeError) return true;
+  return cause instanceof Error && LIQUID_LIMITS.has(cause.message);
+}
+
 /** The problem a thrown error stands for, with the place Liquid knows. */
-function problemOf(error: unknown, phase: "parsing" | "rendering"): PromptTemplateProblem {
+function problemOf(
+  error: unknown,
+  phase: "parsing" | "rendering",
+  stopMs: number,
+): PromptTemplateProblem {
   if (isHardStop(error)) {
-    return { message: `${phase} took longer than ${RENDER_HARD_STOP_MS} ms (a loop too large?)` };
+    return {
+      message: `${phase} took longer than ${stopMs} ms (a loop too large?)`,
+      limitReached: true,
+    };
   }
+  const limit = isLimit(error) ? { limitReached: true as const } : {};
   if (LiquidError.is(error)) {
     const [line, column] = error.token.getPosition();
-    return { message: explained(liquidDetail(error)), line, column };
+    return { message: explained(liquidDetail(error)), line, column, ...limit };
   }
-  return { message: explained(error instanceof Error ? error.message : String(error)) };
+  return { message: explained(error instanceof Error ? error.message : String(error)), ...limit };
 }
 
 /** One script and one context for the hard stop, reused by every parse and render. */
 const hardStop: { work?: () => void } = createContext({});
 const HARD_STOP_SCRIPT = new Script("work()");
 
-/** Runs `work`, stopped (with an error) when it runs longer than RENDER_HARD_STOP_MS. */
-function withHardStop<T>(work: () => T): T {
+/** Runs `work`, stopped (with an error) when it runs longer than `stopMs`. */
+function withHardStop<T>(work: () => T, stopMs: number): T {
   let result: { value: T } | undefined;
   hardStop.work = () => {
     result = { value: work() };
   };
   try {
-    HARD_STOP_SCRIPT.runInContext(hardStop, { timeout: RENDER_HARD_STOP_MS });
+    HARD_STOP_SCRIPT.runInContext(hardStop, { timeout: Math.max(1, Math.ceil(stopMs)) });
   } finally {
     delete hardStop.work;
   }
@@ -126,6 +155,7 @@ function withHardStop<T>(work: () => T): T {
  */
 export function compilePromptTemplate(
   text: string,
+  budget?: TemplateTimeBudget,
 ): { compiled: CompiledPromptTemplate } | { problem: PromptTemplateProblem } {
   if (text.length > MAX_TEMPLATE_CHARS) {
     return {
@@ -134,16 +164,24 @@ export function compilePromptTemplate(
       },
     };
   }
+  if (budget?.spent === true)
+    return { problem: { message: budget.spentMessage(), limitReached: true } };
+  const stopMs = stopOf(budget);
+  const parse = () =>
+    withHardStop(() => {
+      const templates = parseTemplate(text, ENGINE);
+      return { templates, variables: new Set(ENGINE.globalVariablesSync(templates)) };
+    }, stopMs);
   try {
-    return {
-      compiled: withHardStop(() => {
-        const templates = parseTemplate(text, ENGINE);
-        return { templates, variables: new Set(ENGINE.globalVariablesSync(templates)) };
-      }),
-    };
+    return { compiled: budget === undefined ? parse() : budget.measure(parse) };
   } catch (error) {
-    return { problem: problemOf(error, "parsing") };
+    return { problem: problemOf(error, "parsing", stopMs) };
   }
+}
+
+/** The hard stop of one parse or render: RENDER_HARD_STOP_MS, or what is left of the budget. */
+function stopOf(budget: TemplateTimeBudget | undefined): number {
+  return budget === undefined ? RENDER_HARD_STOP_MS : Math.min(RENDER_HARD_STOP_MS, budget.leftMs);
 }
 
 /** Counts every render step (Liquid checks its time limit once per step) against MAX_RENDER_STEPS. */
@@ -154,34 +192,58 @@ function countRenderSteps(context: Context): void {
   timeLimit.check = (now: number) => {
     steps += 1;
     if (steps > MAX_RENDER_STEPS) {
-      throw new Error(`rendering takes more than ${MAX_RENDER_STEPS} steps (a loop too large?)`);
+      throw new TemplateLimitError(
+        `rendering takes more than ${MAX_RENDER_STEPS} steps (a loop too large?)`,
+      );
     }
     checkTime(now);
   };
 }
 
-function renderBounded(templates: Template[], scope: Readonly<Record<string, unknown>>): string {
+function renderBounded(
+  templates: Template[],
+  scope: Readonly<Record<string, unknown>>,
+  timeLimitMs: number,
+): string {
   // The template's variables, on an object without a prototype (nothing inherited to find).
   const environment: Record<string, unknown> = Object.assign(Object.create(null), scope);
-  const context = new Context(environment, ENGINE.options, { sync: true }, { liquid: ENGINE });
+  const context = new PromptTemplateContext(
+    environment,
+    ENGINE.options,
+    { sync: true, renderLimit: timeLimitMs },
+    { liquid: ENGINE },
+  );
   countRenderSteps(context);
-  const emitter = new BoundedEmitter(MAX_RENDERED_CHARS);
+  const emitter = new BoundedEmitter(MAX_RENDERED_CHARS, context.memoryLimit);
   toValueSync(ENGINE.renderer.renderTemplates(templates, context, emitter));
   return emitter.buffer;
 }
 
 /**
  * Renders a compiled template with `scope` as its variables: the text, or the problem (a render
- * error, a limit reached: MAX_RENDER_STEPS, TEMPLATE_MEMORY_UNITS, MAX_RENDERED_CHARS,
- * RENDER_TIME_LIMIT_MS, RENDER_HARD_STOP_MS) with its line.
+ * error, a limit reached: MAX_RENDER_STEPS, TEMPLATE_MEMORY_UNITS, MAX_TEMPLATE_TEXT_CHARS,
+ * MAX_RENDERED_CHARS, RENDER_TIME_LIMIT_MS, RENDER_HARD_STOP_MS, the evaluation's
+ * TEMPLATE_TIME_BUDGET_MS when `budget` is given) with its line.
  */
 export function renderPromptTemplate(
   compiled: CompiledPromptTemplate,
   scope: Readonly<Record<string, unknown>>,
+  budget?: TemplateTimeBudget,
 ): { text: string } | { problem: PromptTemplateProblem } {
+  if (budget?.spent === true)
+    return { problem: { message: budget.spentMessage(), limitReached: true } };
+  const stopMs = stopOf(budget);
+  const timeLimitMs = Math.min(RENDER_TIME_LIMIT_MS, stopMs);
+  const render = () =>
+    withHardStop(() => renderBounded(compiled.templates, scope, timeLimitMs), stopMs);
   try {
-    return { text: withHardStop(() => renderBounded(compiled.templates, scope)) };
+    return { text: budget === undefined ? render() : budget.measure(render) };
   } catch (error) {
-    return { problem: problemOf(error, "rendering") };
+    const problem = problemOf(error, "rendering", stopMs);
+    // Read again: the render itself may have spent what was left.
+    if (problem.limitReached !== true || budget === undefined || budget.leftMs > 0) {
+      return { problem };
+    }
+    return { problem: { ...problem, message: budget.spentMessage("this one was stopped") } };
   }
 }

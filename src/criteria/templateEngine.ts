@@ -8,13 +8,20 @@
  * where Liquid can do them without a path to code: `{% elif %}`, `{% set %}`, `loop.index`…,
  * and Jinja's filter names.
  */
-import { AssignTag, CaptureTag, type Context, Drop, type Emitter, Liquid } from "liquidjs";
 import {
-  JINJA_FILTER_ALIASES,
-  JINJA_FILTERS,
-  textOf,
-  WITHHELD_FILTERS,
-} from "./templateFilters.js";
+  AssignTag,
+  CaptureTag,
+  type Context,
+  Drop,
+  defaultOperators,
+  type Emitter,
+  Liquid,
+} from "liquidjs";
+import { JINJA_FILTER_ALIASES, JINJA_FILTERS, WITHHELD_FILTERS } from "./templateFilters.js";
+import { guardedOperators, guardFilters } from "./templateGuards.js";
+import { printedForm, TemplateLimitError, textOf } from "./templateText.js";
+
+export { printAs } from "./templateText.js";
 
 /** The longest template (characters) that is parsed at all. */
 export const MAX_TEMPLATE_CHARS = 100_000;
@@ -49,33 +56,33 @@ const LOOP_FIELDS: ReadonlyMap<string, string> = new Map([
   ["length", "length"],
 ]);
 
-/** Lists and objects printed by `{{ … }}` as the text registered for them (see printAs). */
-const PRINTED_FORMS = new WeakMap<object, string>();
-
-/**
- * Registers how a list or object of a template's scope is printed by `{{ value }}` (instead of
- * Liquid's item-by-item text). Returns the value.
- */
-export function printAs<T extends object>(value: T, text: string): T {
-  PRINTED_FORMS.set(value, text);
-  return value;
+/** What `{{ value }}` prints: the text registered with printAs, else Liquid's text (measured first). */
+function printedText(this: { context: Context }, value: unknown): string {
+  const text = printedForm(value) ?? textOf(value);
+  this.context.memoryLimit.use(text.length);
+  return text;
 }
 
-function printedText(value: unknown): string {
-  const form = typeof value === "object" && value !== null ? PRINTED_FORMS.get(value) : undefined;
-  return form ?? textOf(value);
-}
-
-/** A text buffer that refuses to grow over `limit` characters. */
+/** What a render writes into: refuses to grow over `limit` characters, charged as it grows. */
 export class BoundedEmitter implements Emitter {
   buffer = "";
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly memory: Pick<Context["memoryLimit"], "use">,
+  ) {}
 
   write(value: unknown): void {
-    const text = textOf(value);
-    if (this.buffer.length + text.length > this.limit) {
-      throw new Error(`the rendered text would have more than ${this.limit} characters`);
+    const room = this.limit - this.buffer.length;
+    const refuse = () =>
+      new TemplateLimitError(`the rendered text would have more than ${this.limit} characters`);
+    let text: string;
+    try {
+      text = textOf(value, room);
+    } catch {
+      throw refuse();
     }
+    if (text.length > room) throw refuse();
+    this.memory.use(text.length);
     this.buffer += text;
   }
 }
@@ -92,12 +99,11 @@ function refusedTag(name: string, reason: string): Parameters<Liquid["registerTa
   };
 }
 
-/** `{% capture %}` into a bounded buffer, its text counted against the memory budget. */
+/** `{% capture %}` into a bounded buffer, its text charged to the memory budget as it is written. */
 class BoundedCaptureTag extends CaptureTag {
   override *render(ctx: Context): Generator<unknown, void, string> {
-    const emitter = new BoundedEmitter(MAX_RENDERED_CHARS);
+    const emitter = new BoundedEmitter(MAX_RENDERED_CHARS, ctx.memoryLimit);
     yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
-    ctx.memoryLimit.use(emitter.buffer.length);
     ctx.bottom()[this.variable] = emitter.buffer;
   }
 }
@@ -119,6 +125,7 @@ function registerFilters(liquid: Liquid): void {
     liquid.registerFilter(jinja, filter);
   }
   for (const [name, filter] of Object.entries(JINJA_FILTERS)) liquid.registerFilter(name, filter);
+  guardFilters(liquid.filters);
 }
 
 function createEngine(): Liquid {
@@ -140,6 +147,7 @@ function createEngine(): Liquid {
     renderLimit: RENDER_TIME_LIMIT_MS,
     memoryLimit: TEMPLATE_MEMORY_UNITS,
     outputEscape: printedText,
+    operators: guardedOperators(defaultOperators),
     globals: { loop: new JinjaLoopDrop() },
   });
   for (const [name, reason] of REFUSED_TAGS) liquid.registerTag(name, refusedTag(name, reason));

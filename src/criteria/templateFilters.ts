@@ -2,9 +2,11 @@
  * Filters under the names Jinja authors write (`upper`, `length`, `title`, `int`…), for prompt
  * templates rendered by LiquidJS. Where Liquid has the filter under another name it is the same
  * filter (and counts its memory the same way); the rest are plain functions of plain values:
- * none calls a value, reads a prototype or builds a string larger than its input allows.
+ * none calls a value, reads a prototype or builds a string larger than its input allows. Each
+ * value is measured before it becomes text (templateText.ts).
  */
 import { type FilterImplOptions, toValue } from "liquidjs";
+import { textOf } from "./templateText.js";
 
 type FilterHandler = Extract<FilterImplOptions, (...args: never[]) => unknown>;
 /** What a filter sees as `this`: the render's context (for the memory budget). */
@@ -38,15 +40,6 @@ export const WITHHELD_FILTERS: readonly string[] = [
   "find_index_exp",
   "sample",
 ];
-
-/** A value as text the way Liquid prints it: nothing for nil, lists item by item. */
-export function textOf(value: unknown): string {
-  const plain = toValue(value);
-  if (typeof plain === "string") return plain;
-  if (plain === null || plain === undefined) return "";
-  if (Array.isArray(plain)) return plain.map(textOf).join("");
-  return String(plain);
-}
 
 function charged(call: FilterCall, text: string): string {
   call.context.memoryLimit.use(text.length);
@@ -88,9 +81,9 @@ export const JINJA_FILTERS: Readonly<Record<string, FilterHandler>> = {
   list(this: FilterCall, value: unknown): unknown[] {
     const plain = toValue(value);
     if (Array.isArray(plain)) return plain;
-    const items = typeof plain === "string" ? Array.from(plain) : [plain];
-    this.context.memoryLimit.use(items.length);
-    return items;
+    if (typeof plain !== "string") return [plain];
+    this.context.memoryLimit.use(plain.length);
+    return Array.from(plain);
   },
   min(value: unknown): number | undefined {
     return numbersIn(value).reduce<number | undefined>(

@@ -6,9 +6,9 @@ import {
   WEIGHT_TOLERANCE,
   weightSum,
 } from "./catalogWeights.js";
+import { checkDecodePrompts } from "./decodePromptCheck.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
 import { type Catalog, GUIDELINE_BANDS, type Level, levelsOf, nativeScaleOf } from "./model.js";
-import { compilePromptTemplate } from "./promptTemplate.js";
 import { checkThresholds } from "./thresholdCheck.js";
 import { criterionPath, type ValidationFinding } from "./validationFinding.js";
 
@@ -173,34 +173,12 @@ function checkFunctions(catalog: Catalog): ValidationFinding[] {
   return findings;
 }
 
-/** Each decode prompt compiles: a syntax error or a forbidden tag is found at load, not mid-run. */
-function checkDecodePrompts(catalog: Catalog): ValidationFinding[] {
-  return catalog.criteria.flatMap((c): ValidationFinding[] => {
-    if (c.method.kind !== "levels" || c.method.decodePrompt === undefined) return [];
-    const outcome = compilePromptTemplate(c.method.decodePrompt);
-    if (!("problem" in outcome)) return [];
-    const { message, line, column } = outcome.problem;
-    const place =
-      line === undefined
-        ? ""
-        : ` (template line ${line}${column === undefined ? "" : `, column ${column}`})`;
-    return [
-      {
-        severity: "error",
-        check: "prompt_template",
-        message: `criterion ${JSON.stringify(c.id)}: its decode prompt cannot be used: ${message}${place}`,
-        path: criterionPath(catalog, c, "method", "decodePrompt"),
-      },
-    ];
-  });
-}
-
 /**
  * Runs the meta-rubric over a catalog: at least one criterion; no duplicate ids (error) or
  * titles / descriptions (warning); scored weights summing to 1 within 0.01 (else a warning — the
  * loaders normalise them); a passing threshold that is neither trivial nor unreachable; levels
  * ordered by score; complete, distinct guideline bands; known point functions with fitting args;
- * decode prompts that compile.
+ * decode prompts that compile and render a sample within the bounds of a render.
  *
  * @example
  * for (const finding of validateCatalog(catalog)) console.log(finding.severity, finding.message);

@@ -122,7 +122,10 @@ export async function judgeBatch(
   const ask = async (user: string, history?: BaseMessageLike[]) => {
     try {
       const purpose = history === undefined ? "batch" : "repair";
-      return await ctx.session.call({ ...batchCall, purpose, user, history });
+      // An answer that answers no criterion could not be used: a pool asks another server.
+      const usable = (text: string) =>
+        [...parseBatchResponse(text, askable).answers.values()].some((a) => a.usable);
+      return await ctx.session.call({ ...batchCall, purpose, user, history, usable });
     } catch (error) {
       const modelError = judgeCallError(error);
       if (history === undefined) guard?.failed(modelError);

@@ -1,5 +1,6 @@
 import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
 import type { Criterion, Scale } from "../criteria/model.js";
+import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { type JudgeAnswer, toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
 import { isDecodeTemplateError } from "../judge/errors.js";
@@ -60,6 +61,8 @@ export interface CriterionJudgeContext {
    * and bypass the judge cache (a kept answer has none).
    */
   weightedScores?: boolean;
+  /** The time this evaluation's decode prompts may take together. */
+  templateBudget?: TemplateTimeBudget;
 }
 
 /** The scale a score criterion's answer is weighted on, when weighted scores are asked for. */
@@ -126,6 +129,7 @@ function criterionPrompt(
       context,
       override: ctx.evaluationPrompt,
       answerLists: ctx.answerLists,
+      ...(ctx.templateBudget === undefined ? {} : { budget: ctx.templateBudget }),
     });
   } catch (error) {
     // A decode prompt that cannot be rendered: this criterion is not evaluated, with the reason.
@@ -163,6 +167,7 @@ export async function judgeCriterion(
         ? undefined
         : answerJsonSchema(criterion, { lists: ctx.answerLists }),
     ...(scale === undefined ? {} : { weightOnScale: scale }),
+    usable: (text: string) => parseJudgeResponse(text, criterion).usable,
   };
   const kept =
     scale === undefined

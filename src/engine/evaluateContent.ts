@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
+import { createTemplateTimeBudget } from "../criteria/templateBudget.js";
 import { requireUsableCatalog } from "../criteria/validate.js";
 import { contentText } from "../judge/render.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
@@ -245,7 +246,19 @@ async function runEvaluation(
 
   const gated = { ...options, onProgress: guard.gate(options.onProgress) };
   const fewShot = await planFewShot(options, text, warnings);
-  const job = { options: gated, settings, text, session, registry, baseDir, warnings, guard };
+  // One time budget for every decode prompt of this evaluation, a panel's members included.
+  const templateBudget = createTemplateTimeBudget();
+  const job = {
+    options: gated,
+    settings,
+    text,
+    session,
+    registry,
+    baseDir,
+    warnings,
+    guard,
+    templateBudget,
+  };
   const withExamples = fewShot === undefined ? job : { ...job, fewShot };
   const { panelRun, judged, judgeMode, guardReasons } = await judgeWithGuard(withExamples, judging);
   humanReview.push(...guardReasons);

@@ -1,6 +1,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import type { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
+import { createTemplateTimeBudget, type TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { ModelAbortedError } from "../llm/errors.js";
 import type { JudgeMode } from "../scoring/result.js";
 import { judgeBatch } from "./batchJudge.js";
@@ -38,6 +39,8 @@ export interface CatalogJudging {
   guard?: GuardScreen;
   /** The few-shot examples chosen per criterion (absent: none). */
   fewShot?: FewShotPlan;
+  /** The time the evaluation's decode prompts may take together (absent: a budget of its own). */
+  templateBudget?: TemplateTimeBudget;
 }
 
 /** Reports criterion progress and keeps every criterion's answer. */
@@ -137,6 +140,7 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     evaluationPrompt: options.evaluationPrompt,
     structuredOutput: settings.structuredOutput,
     answerLists: settings.answerLists,
+    templateBudget: job.templateBudget ?? createTemplateTimeBudget(),
     ...(job.fewShot === undefined ? {} : { fewShot: job.fewShot }),
   };
 }

@@ -21,6 +21,11 @@ export interface JudgeCall {
   /** Label ids of the reviewer corrections the prompt carries as few-shot examples. */
   examples?: readonly string[];
   /**
+   * Whether an answer can be used (it parses): a pool of servers moves a call answered otherwise
+   * to another server.
+   */
+  usable?: (text: string) => boolean;
+  /**
    * Probability-weighted scores: the answer's one score is on this scale; the tokens'
    * log-probabilities are asked for and the score's distribution read from them.
    */
@@ -163,6 +168,7 @@ export class JudgeSession {
       const answer = await invokeJudge(this.judge, messages, {
         signal: this.options.signal,
         format: call.format,
+        ...(call.usable === undefined ? {} : { usable: call.usable }),
         ...(weighting === undefined ? {} : { logprobs: TOP_LOGPROBS }),
       });
       const scoreWeighting =

@@ -11,6 +11,8 @@ export const GRAPH_ERROR_CODES = [
   "RESUME_WITHOUT_PAUSE",
   "RESUME_INVALID",
   "RUN_SETTINGS_CHANGED",
+  "GRAPH_INPUT_INVALID",
+  "RUN_CONTEXT_INVALID",
 ] as const;
 export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
 
@@ -22,7 +24,8 @@ export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
  * cannot be used (`GENERATION_OUTPUT_INVALID`), a review answer for a thread that is not paused
  * (`RESUME_WITHOUT_PAUSE`), a review answer no review takes (`RESUME_INVALID`,
  * ReviewResumeInvalidError), or a run resumed with other settings than the thread started with
- * (`RUN_SETTINGS_CHANGED`).
+ * (`RUN_SETTINGS_CHANGED`), a run given an input (`GRAPH_INPUT_INVALID`) or a context
+ * (`RUN_CONTEXT_INVALID`) the graph does not take.
  */
 export class GraphError extends EvalgateError<GraphErrorCode> {
   override name = "GraphError";
@@ -50,6 +53,19 @@ export function resumeWithoutPause(threadId: string): GraphError {
     "RESUME_WITHOUT_PAUSE",
     `thread '${threadId}' is not paused for review: there is nothing to resume`,
   );
+}
+
+/** A run's input is not what the graph takes (`GRAPH_INPUT_INVALID`); nothing was run. */
+export function graphInputInvalid(issues: string): GraphError {
+  return new GraphError("GRAPH_INPUT_INVALID", `the graph's input is refused: ${issues}`);
+}
+
+/**
+ * A run's context (model, passing threshold, revision limit, mode) is not what the graph takes
+ * (`RUN_CONTEXT_INVALID`); nothing was run.
+ */
+export function runContextInvalid(issues: string): GraphError {
+  return new GraphError("RUN_CONTEXT_INVALID", `the run's context is refused: ${issues}`);
 }
 
 /**

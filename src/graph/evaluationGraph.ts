@@ -11,8 +11,8 @@ import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNo
 import { routeAfterEvaluation } from "./evaluationStage.js";
 import { createEvaluationStartNode } from "./evaluationStart.js";
 import type { DecisionRecord, ProcessingStatus } from "./model.js";
-import { checkingResumes } from "./resumeGuard.js";
 import { createReviewNode } from "./reviewNode.js";
+import { checkingRuns } from "./runInputGuard.js";
 import type { StageDefinition } from "./stages.js";
 import { EvaluationContextSchema, OverallProposalState } from "./state.js";
 
@@ -137,5 +137,5 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
           : GATE_NODES.review,
       [GATE_NODES.review, END],
     );
-  return checkingResumes(builder);
+  return checkingRuns(builder, { input: EvaluationGateInput, context: EvaluationContextSchema });
 }

@@ -9,7 +9,7 @@ import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
 import { PACKAGE_DEPENDENCIES_FILE, PACKAGE_ROOT } from "./packagePaths.js";
-import { checkingResumes } from "./resumeGuard.js";
+import { checkingRuns } from "./runInputGuard.js";
 import {
   CONNECTION_PAIRS_STAGE,
   RESEARCH_STAGE,
@@ -18,7 +18,11 @@ import {
   sectionStage,
   stageNodeNames,
 } from "./stages.js";
-import type { OverallProposalStateType } from "./state.js";
+import {
+  EvaluationContextSchema,
+  type OverallProposalStateType,
+  ProposalInputSchema,
+} from "./state.js";
 
 /** A section the proposal graph writes (config/proposal.json). */
 export const SectionConfigSchema = z.object({
@@ -150,7 +154,7 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
     });
   }
   // Every graph compiled from it refuses an answer no review takes before anything is stored.
-  return checkingResumes(builder);
+  return checkingRuns(builder, { input: ProposalInputSchema, context: EvaluationContextSchema });
 }
 
 /** The largest RFP file read. */

@@ -138,18 +138,3 @@ export function rejectInvalidResume<Graph extends object>(graph: Graph): Graph {
   };
   return graph;
 }
-
-/**
- * A graph builder whose every compiled graph checks resume values (rejectInvalidResume): the
- * proposal graph and the evaluation gate are built this way, so a graph compiled by a user, the
- * orchestrator, the review desk or LangGraph Studio refuses an answer no review takes before
- * anything of it is stored.
- */
-export function checkingResumes<Builder extends { compile(...args: never[]): object }>(
-  builder: Builder,
-): Builder {
-  const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
-  const guarded = (...args: unknown[]) => rejectInvalidResume(compile(...args));
-  Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
-  return builder;
-}

@@ -7,6 +7,7 @@
  */
 import type { Criterion, LevelsMethod } from "../criteria/model.js";
 import { printAs } from "../criteria/promptTemplate.js";
+import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { compileDecodeTemplate, renderDecodeTemplate } from "./decodeTemplate.js";
 import type { JudgeErrorLocation } from "./errors.js";
 import { fenceData, neutraliseData } from "./fence.js";
@@ -26,6 +27,8 @@ export interface DecodePromptParts {
   answerFormat: string;
   /** Names the rubric in error messages. */
   rubricId?: string | undefined;
+  /** The evaluation's time budget for its templates, shared by every criterion's render. */
+  budget?: TemplateTimeBudget | undefined;
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
@@ -113,8 +116,8 @@ export function renderDecodePrompt(parts: DecodePromptParts): string {
     source:
       parts.rubricId === undefined ? "decode_prompt" : `rubric '${parts.rubricId}' › decode_prompt`,
   };
-  const compiled = compileDecodeTemplate(template, location);
-  let user = renderDecodeTemplate(compiled, scopeOf(parts), location);
+  const compiled = compileDecodeTemplate(template, location, parts.budget);
+  let user = renderDecodeTemplate(compiled, scopeOf(parts), location, parts.budget);
   const uses = (name: string) => compiled.variables.has(name);
   const fieldUsed = isPlainRecord(parts.target) && Object.keys(parts.target).some(uses);
   if (!uses("levels") && !uses("guidelines")) user += `\n\n${parts.guidelines}`;

@@ -12,13 +12,18 @@ import {
   type PromptTemplateProblem,
   renderPromptTemplate,
 } from "../criteria/promptTemplate.js";
+import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { JudgeError, type JudgeErrorLocation } from "./errors.js";
 
 export {
+  createTemplateTimeBudget,
   MAX_RENDER_STEPS,
   MAX_TEMPLATE_CHARS,
+  MAX_TEMPLATE_TEXT_CHARS,
   RENDER_HARD_STOP_MS,
   TEMPLATE_MEMORY_UNITS,
+  TEMPLATE_TIME_BUDGET_MS,
+  TemplateTimeBudget,
 } from "../criteria/promptTemplate.js";
 
 /** The most characters a rendered decode prompt may have. */
@@ -33,8 +38,9 @@ function templateError(problem: PromptTemplateProblem, location: JudgeErrorLocat
 export function compileDecodeTemplate(
   template: string,
   location: JudgeErrorLocation = {},
+  budget?: TemplateTimeBudget,
 ): CompiledPromptTemplate {
-  const outcome = compilePromptTemplate(template);
+  const outcome = compilePromptTemplate(template, budget);
   if ("problem" in outcome) throw templateError(outcome.problem, location);
   return outcome.compiled;
 }
@@ -49,17 +55,18 @@ export function checkDecodeTemplate(template: string, location: JudgeErrorLocati
 
 /**
  * Renders a decode prompt with `scope` as its variables. Errors (syntax, a refused tag, an
- * unknown filter, a limit reached) are PROMPT_TEMPLATE_INVALID errors naming `location` and the line. Runs
- * of blank lines are reduced to one.
+ * unknown filter, a limit reached, the evaluation's `budget` spent) are PROMPT_TEMPLATE_INVALID
+ * errors naming `location` and the line. Runs of blank lines are reduced to one.
  */
 export function renderDecodeTemplate(
   template: string | CompiledPromptTemplate,
   scope: Readonly<Record<string, unknown>>,
   location: JudgeErrorLocation = {},
+  budget?: TemplateTimeBudget,
 ): string {
   const compiled =
-    typeof template === "string" ? compileDecodeTemplate(template, location) : template;
-  const outcome = renderPromptTemplate(compiled, scope);
+    typeof template === "string" ? compileDecodeTemplate(template, location, budget) : template;
+  const outcome = renderPromptTemplate(compiled, scope, budget);
   if ("problem" in outcome) throw templateError(outcome.problem, location);
   return outcome.text.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, "\n\n").trim();
 }

@@ -21,7 +21,7 @@ import {
 } from "../../prompts/evaluation/index.js";
 import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
 import { MAX_LIST_ITEMS } from "./answer.js";
-import { renderDecodePrompt } from "./decodePrompt.js";
+import { type DecodePromptParts, renderDecodePrompt } from "./decodePrompt.js";
 import { promptInvalid, UnjudgedMethodError } from "./errors.js";
 import { fenceData } from "./fence.js";
 import { rubricItemOf } from "./rubricItem.js";
@@ -53,6 +53,7 @@ export interface RenderJudgePromptInput {
   catalogId?: string;
   /** Ask score and point criteria for hits and misses (default true). */
   answerLists?: boolean;
+  /** The evaluation's template time budget. */ budget?: DecodePromptParts["budget"];
 }
 
 /** The placeholders every criterion template may use. */
@@ -195,7 +196,7 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
     const { guidelines, answerFormat } = parts;
     const [template, target, rubricId] = [method.decodePrompt, input.content, input.catalogId];
     const decode = { criterion, method, template, target, content, context, guidelines, rubricId };
-    return { system, user: renderDecodePrompt({ ...decode, answerFormat }) };
+    return { system, user: renderDecodePrompt({ ...decode, answerFormat, budget: input.budget }) };
   }
   const template = input.override ?? parts.template;
   const source = input.override === undefined ? `${method.kind} template` : "override";

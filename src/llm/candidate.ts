@@ -32,7 +32,10 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
     baseUrl: settings.shownBaseUrl,
     timeoutMs: settings.timeoutMs,
   });
-  const slots: ServerSlots = { key: settings.baseUrl, maxInFlight: settings.maxInFlight };
+  const slots: ServerSlots = {
+    key: serverKeyOf(settings.baseUrl),
+    maxInFlight: settings.maxInFlight,
+  };
   const ownLane = createCallLane(`ollama:${spec.model}`);
   return {
     spec: `ollama:${spec.model}`,

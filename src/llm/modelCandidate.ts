@@ -25,6 +25,12 @@ export interface ModelCallOptions {
   /** The deadline of this call, in place of the model's own (the caller's timeout). */
   timeoutMs?: number;
   /**
+   * Whether an answer's text is one the caller can use (a judge: it parses). A pool of servers
+   * moves a call whose answer is not (or is empty) to another server and takes the server that
+   * gave it out for a while; with no other server left, the answer is returned as it is.
+   */
+  usable?: (text: string) => boolean;
+  /**
    * Whose turn the call waits for at its server's ceiling: the calls of one lane (one evaluation)
    * go in order, lanes take turns. Default: the model's own lane.
    */

@@ -20,7 +20,7 @@ import { topLogprobsAsked } from "./tokenLogprobs.js";
 export interface PoolMember {
   readonly provider: PoolProvider;
   readonly model: string;
-  /** The key of its ceiling and of its health: the URL without credentials. */
+  /** The key of its ceiling and of its health: the server, whatever its URL's spelling. */
   readonly key: string;
   /** The URL as messages and traces show it. */
   readonly shown: string;
@@ -36,10 +36,10 @@ const askedSlots = new Map<string, { at: number; slots: Promise<number | undefin
 
 /** The server's own word on its slots, asked at most every five minutes per process. */
 function serverSlots(address: ServerAddress, settings: ModelSettings): Promise<number | undefined> {
-  const kept = askedSlots.get(address.url);
+  const kept = askedSlots.get(address.key);
   if (kept !== undefined && Date.now() - kept.at < SLOTS_KEPT_MS) return kept.slots;
   const slots = askServerSlots(address, settings.env);
-  askedSlots.set(address.url, { at: Date.now(), slots });
+  askedSlots.set(address.key, { at: Date.now(), slots });
   return slots;
 }
 
@@ -52,7 +52,7 @@ function ollamaMember(entry: ServerEntry, model: string, settings: ModelSettings
   return {
     provider: "ollama",
     model,
-    key: address.url,
+    key: address.key,
     shown: address.shown,
     slots: () => Promise.resolve(entry.slots ?? settings.maxInFlight),
     async invoke(messages, options) {
@@ -89,7 +89,7 @@ function openAiCompatibleMember(
   return {
     provider: "openai-compatible",
     model,
-    key: address.url,
+    key: address.key,
     shown: address.shown,
     async slots() {
       return entry.slots ?? (await serverSlots(address, settings)) ?? settings.maxInFlight;

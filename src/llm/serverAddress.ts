@@ -8,6 +8,7 @@
 import { inspect } from "node:util";
 import { ModelOptionsError } from "./errors.js";
 import { redactUrl } from "./redact.js";
+import { serverKeyOfUrl } from "./serverKey.js";
 
 /** The most characters of a server URL read (longer ones are refused). */
 const MAX_URL_LENGTH = 2_048;
@@ -41,6 +42,12 @@ export class ServerAuthorization {
 export interface ServerAddress {
   /** scheme://host[:port][/path], without credentials, query or trailing slash. */
   readonly url: string;
+  /**
+   * The server whatever the URL's spelling (serverKey.ts): the key of its ceiling on calls in
+   * flight and of its health. `http://localhost:11434/`, `http://127.1:11434` and
+   * `http://[::ffff:127.0.0.1]:11434` are one server.
+   */
+  readonly key: string;
   /** The URL as messages, traces and logs show it: `http://***@host:11434` when it had credentials. */
   readonly shown: string;
   /** `Basic …` for the user name and password the configured URL carried. */
@@ -85,6 +92,7 @@ export function parseServerAddress(raw: string, option: string): ServerAddress {
   const credentials = authorization === undefined ? "" : "***@";
   return {
     url: `${url.protocol}//${url.host}${path}`,
+    key: serverKeyOfUrl(url, path),
     shown: `${url.protocol}//${credentials}${url.host}${path}`,
     authorization,
   };
@@ -102,10 +110,13 @@ export function shownServerUrl(raw: string): string {
   }
 }
 
-/** The key of a server's ceiling: its URL without credentials; the text as is when it is no URL. */
+/**
+ * The key of a server's ceiling and health: the server whatever the URL's spelling (host
+ * normalised, loopback spellings one, the port always written); the text as is when it is no URL.
+ */
 export function serverKeyOf(raw: string): string {
   try {
-    return parseServerAddress(raw, "baseUrl").url;
+    return parseServerAddress(raw, "baseUrl").key;
   } catch {
     return raw.trim();
   }

@@ -1,6 +1,6 @@
 /**
- * The process-wide ceilings on calls in flight, one per model server, keyed by the server's
- * normalised URL without credentials (`http://gpu-box:11434`) or, for the embedded model, by its
+ * The process-wide ceilings on calls in flight, one per model server, keyed by the server whatever
+ * its URL's spelling (`http://gpu-box:11434`, serverKey.ts) or, for the embedded model, by its
  * file (`llama-cpp:/models/judge.gguf`). Every evaluation of the process, and every call within one
  * (criteria, retries, the injection guard, summaries), goes through the ceiling of the server it
  * calls; a later pool of judge servers can take a slot of each server from the same registry.
@@ -11,6 +11,7 @@
  * the latest call's value is in force. A ceiling nobody uses is dropped from the registry.
  */
 import { type CallLane, FairCallCeiling, type SlotWait } from "./callCeiling.js";
+import { serverKeyOf } from "./serverAddress.js";
 
 /** The calls in flight to one Ollama server when nothing else is said (Ollama's usual slots). */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
@@ -52,11 +53,14 @@ export function callInSlot<T>(
   return serverCeiling(server).run(lane, wait, call);
 }
 
-/** What a server's ceiling holds now (for tests and diagnostics); undefined when unused. */
+/**
+ * What a server's ceiling holds now (for tests and diagnostics), by its key or any spelling of its
+ * URL; undefined when unused.
+ */
 export function serverCallCounts(
   key: string,
 ): { limit: number; inFlight: number; queued: number } | undefined {
-  const ceiling = ceilings.get(key);
+  const ceiling = ceilings.get(key) ?? ceilings.get(serverKeyOf(key));
   if (ceiling === undefined) return undefined;
   return { limit: ceiling.limit, inFlight: ceiling.inFlight, queued: ceiling.queued };
 }

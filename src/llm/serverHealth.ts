@@ -1,14 +1,17 @@
 /**
  * Which model servers of a pool are taken out for a while, process-wide and keyed like the
- * ceilings (the server's URL without credentials), so every evaluation of the process avoids a
+ * ceilings (the server whatever its URL's spelling), so every evaluation of the process avoids a
  * server one of them found failing. A server that refused or dropped a connection, was not
- * reachable, answered a 5xx, cut an answer short or does not have the model is out for the pool's
- * cooldown (doubled for each further failure in a row, at most 16 times it); one that answered 429
- * is out for its Retry-After when it gave one. After its time out it is tried again; the first call
- * it answers forgets its failures.
+ * reachable, answered a 5xx, cut an answer short, does not have the model, did not answer in time
+ * (never sent its headers, or dripped its answer past the deadline) or gave an answer that could
+ * not be used (empty, or not what the caller asked for) is out for the pool's cooldown (doubled
+ * for each further failure in a row, at most 16 times it); one that answered 429 is out for its
+ * Retry-After when it gave one. After its time out it is tried again; the first usable answer it
+ * gives forgets its failures.
  */
 import {
   isModelRateLimitError,
+  isModelTimeoutError,
   isModelUnavailableError,
   type ModelCallError,
   type UnavailableReason,
@@ -40,9 +43,12 @@ const SERVER_FAULTS: ReadonlySet<UnavailableReason> = new Set<UnavailableReason>
   "model-not-found",
 ]);
 
-/** Whether a failure says the server (not the prompt) is at fault: its work goes to the others. */
+/**
+ * Whether a failure says the server (not the prompt) is at fault: its work goes to the others. A
+ * timeout is one: another server of the pool may well answer in time.
+ */
 export function isServerFault(error: ModelCallError): boolean {
-  if (isModelRateLimitError(error)) return true;
+  if (isModelRateLimitError(error) || isModelTimeoutError(error)) return true;
   return isModelUnavailableError(error) && SERVER_FAULTS.has(error.reason);
 }
 

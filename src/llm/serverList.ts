@@ -88,10 +88,11 @@ export function checkList(entries: ServerEntry[], option: string): ServerEntry[]
   }
   const seen = new Set<string>();
   for (const entry of entries) {
-    if (seen.has(entry.address.url)) {
+    // One server named twice, however it is spelled (serverKey.ts).
+    if (seen.has(entry.address.key)) {
       throw new ModelOptionsError(option, `the list names ${entry.address.shown} twice`);
     }
-    seen.add(entry.address.url);
+    seen.add(entry.address.key);
   }
   return entries;
 }

@@ -3,11 +3,14 @@
  * takes a slot of one server — the least busy one with a free slot, else the first to free one
  * (a waiter in the queue of each, in the evaluation's turn: serverCeilings.ts) — so the calls of
  * an evaluation spread over every slot of every server. A server that fails the call (refused or
- * dropped connection, unreachable, 5xx, answer cut short, model missing, 429) is taken out for a
- * while (serverHealth.ts) and the call goes to another server at once, outside the retry count:
- * the failure was the server's, not the model's. Nothing is sent twice on purpose: a call is on
- * one server at a time, and only a call that failed there goes elsewhere. When every server is
- * out, the one back soonest is tried; when every server failed the call, its last error is thrown.
+ * dropped connection, unreachable, 5xx, answer cut short, model missing, 429, no answer in time —
+ * no headers, or an answer dripped past the deadline) or answers what cannot be used (empty, or
+ * refused by the caller's `usable`: a judge's answer that does not parse) is taken out for a while
+ * (serverHealth.ts) and the call goes to another server at once, outside the retry count: the
+ * failure was the server's, not the model's. Nothing is sent twice on purpose: a call is on one
+ * server at a time, and only a call that failed there goes elsewhere. When every server is out,
+ * the one back soonest is tried; when every server failed the call, its last error is thrown (the
+ * last server's unusable answer is returned as it is, for the caller to judge).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { acquireAny, type CallLane, createCallLane, type ReleaseSlot } from "./callCeiling.js";
@@ -17,6 +20,7 @@ import {
   ModelAbortedError,
   type ModelCallError,
   type ModelErrorContext,
+  ModelResponseError,
   ModelUnavailableError,
 } from "./errors.js";
 import type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
@@ -84,23 +88,50 @@ export class ServerPool {
       const held = await this.acquire(tried, options, lane);
       if (held === undefined) throw lastError ?? this.noServer();
       const { member, release } = held;
+      let failure: ModelCallError;
       try {
         const message = await member.invoke(messages, options);
-        bringBack(member.key);
-        return { message, member, failedOver };
+        const unusable = this.unusable(message, member, options);
+        // The last server's answer, usable or not, is the caller's to judge.
+        if (unusable === undefined || this.isLastUntried(member, tried)) {
+          if (unusable === undefined) bringBack(member.key);
+          return { message, member, failedOver };
+        }
+        failure = unusable;
       } catch (thrown) {
         const error = classifyModelError(thrown, { ...this.context, baseUrl: member.shown });
         if (options.signal?.aborted)
           throw new ModelAbortedError(this.context, options.signal.reason);
         if (isModelAbortedError(error) || !isServerFault(error)) throw error;
-        takeOut(member.key, error, this.settings.serverCooldownMs);
-        tried.add(member);
-        lastError = error;
-        failedOver.push(`${member.shown}: ${error.message}`);
+        failure = error;
       } finally {
         release();
       }
+      takeOut(member.key, failure, this.settings.serverCooldownMs);
+      tried.add(member);
+      lastError = failure;
+      failedOver.push(`${member.shown}: ${failure.message}`);
     }
+  }
+
+  /** Why the answer cannot be used (empty, or refused by the caller's `usable`); else undefined. */
+  private unusable(
+    message: BaseMessage,
+    member: PoolMember,
+    options: ModelCallOptions,
+  ): ModelCallError | undefined {
+    const text = message.text;
+    const context = { ...this.context, baseUrl: member.shown };
+    if (text.trim() === "") return new ModelResponseError("the answer is empty", context);
+    if (options.usable !== undefined && !options.usable(text)) {
+      return new ModelResponseError("the answer could not be used", context);
+    }
+    return undefined;
+  }
+
+  /** Whether every other server of the pool was tried already. */
+  private isLastUntried(member: PoolMember, tried: ReadonlySet<PoolMember>): boolean {
+    return this.members.every((m) => m === member || tried.has(m));
   }
 
   /** A slot of a server not tried yet: an in one if any, else the one back soonest. */

@@ -9,6 +9,7 @@ import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { openReviewStore, reviewStoreLocation } from "../store/index.js";
 import type { ReviewStore } from "../store/types.js";
+import { terminalSafe } from "../untrusted/terminalText.js";
 import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
 import { storeExampleSource } from "./correctionExamples.js";
 import {
@@ -70,9 +71,8 @@ export interface ReviewDeskHandle extends ReviewDesk {
 
 function reportJobError(threadId: string | undefined, error: unknown): void {
   const what = threadId === undefined ? "job queue" : `thread ${threadId}`;
-  process.stderr.write(
-    `evalgate: ${what}: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(terminalSafe(`evalgate: ${what}: ${message}\n`));
 }
 
 /**

@@ -2,9 +2,11 @@
  * The review service as a Hono app: the JSON API under /api (bearer tokens) and the review pages
  * (a sign-in session), both thin layers over a ReviewDesk. `startService` serves it over HTTP.
  */
+
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import { terminalSafe } from "../untrusted/terminalText.js";
 import { createApiRoutes } from "./api.js";
 import type { ServiceEnv } from "./env.js";
 import { describeError } from "./errorResponse.js";
@@ -30,7 +32,7 @@ export interface ServiceAppOptions {
 
 function defaultLogError(error: unknown): void {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`evalgate serve: ${text}\n`);
+  process.stderr.write(terminalSafe(`evalgate serve: ${text}\n`));
 }
 
 /** The signed-in reviewer of a page request, when the sign-in check ran before the error. */

@@ -293,6 +293,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX threads_status_updated ON threads (status, updated_at DESC, id DESC);`),
   },
   {
+    id: 18,
+    name: "run settings of each thread (evalgate run's model, revision limit, panel), written with the thread",
+    // No reference to threads: an earlier version's file may name threads the store has not seen.
+    ...same(`
+      CREATE TABLE thread_run_settings (
+        thread_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );`),
+  },
+  {
     id: 19,
     name: "calibration labels: an accepted label keeps the judge's score at decision time as the reviewer's",
     // Labels written before kept no reviewer score when the reviewer accepted the judge's: the

@@ -18,6 +18,7 @@ import {
   threadOf,
   threadPageQuery,
 } from "./rows.js";
+import { upsertRunSettings } from "./runSettingsRows.js";
 import {
   DESK_GRAPH,
   type NewDecision,
@@ -55,6 +56,9 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
       );
       yield* tx.run(assignment(thread.id, thread.creator));
       yield* tx.run(eventInsert(thread.id, event));
+      if (thread.runSettings !== undefined) {
+        yield* tx.run(upsertRunSettings(thread.id, thread.runSettings));
+      }
     });
   }
 

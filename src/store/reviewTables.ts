@@ -28,6 +28,13 @@ import {
 import { insertMeasurement, LATEST_MEASUREMENT, measurementOf } from "./measurementRows.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import {
+  insertMissingRunSettings,
+  runSettingsOf,
+  type StoredRunSettings,
+  selectRunSettings,
+  upsertRunSettings,
+} from "./runSettingsRows.js";
+import {
   END_SESSION_SQL,
   INSERT_SESSION_SQL,
   PRUNE_SESSIONS_SQL,
@@ -101,6 +108,26 @@ export class ReviewTables {
 
   async labelsFor(threadId: string): Promise<CalibrationLabel[]> {
     return (await this.db.all(withValues(THREAD_LABELS_SQL, [threadId]))).map(labelOf);
+  }
+
+  async runSettings(threadId: string): Promise<StoredRunSettings | undefined> {
+    return runSettingsOf(await this.db.first(selectRunSettings(threadId)));
+  }
+
+  async saveRunSettings(threadId: string, settings: StoredRunSettings): Promise<void> {
+    await this.db.run(upsertRunSettings(threadId, settings));
+  }
+
+  async importRunSettings(
+    entries: ReadonlyArray<readonly [string, StoredRunSettings]>,
+  ): Promise<number> {
+    return this.db.transaction(function* (tx) {
+      let added = 0;
+      for (const [threadId, settings] of entries) {
+        added += yield* tx.run(insertMissingRunSettings(threadId, settings));
+      }
+      return added;
+    });
   }
 
   async eventsAfter(threadId: string, afterSeq: number, limit: number) {

@@ -4,6 +4,7 @@
  * queue is read from, the decisions (one per thread and interrupt) and each thread's events. Two
  * implementations share this interface: SQLite (the CLI's data folder) and PostgreSQL.
  */
+
 import { z } from "zod";
 import { REVIEW_ACTIONS } from "../graph/model.js";
 import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
@@ -17,6 +18,7 @@ import type {
   CalibrationLabelQuery,
   CorrectionLabelQuery,
 } from "./labelRows.js";
+import type { StoredRunSettings } from "./runSettingsRows.js";
 
 export type { CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
 
@@ -73,6 +75,8 @@ export interface NewThread {
   creator: string;
   status: ThreadState;
   settings: ThreadSettings;
+  /** The run settings (`evalgate run`'s), written in the transaction that records the thread. */
+  runSettings?: StoredRunSettings;
 }
 
 /** One row of the pending-review index. */
@@ -214,8 +218,18 @@ export interface ReviewStore {
   /** Ends the session (sign-out); false when there was no open session of that hash. */
   endSession(idHash: string, now: string): Promise<boolean>;
 
-  /** Records the thread and assigns its creator. */
+  /** Records the thread (with its run settings, when given) and assigns its creator. */
   createThread(thread: NewThread, event: NewEvent): Promise<void>;
+  /** The run settings kept with the thread; undefined when none were. */
+  runSettings(threadId: string): Promise<StoredRunSettings | undefined>;
+  /** Keeps the thread's run settings in place of the ones it had. */
+  saveRunSettings(threadId: string, settings: StoredRunSettings): Promise<void>;
+  /**
+   * In one transaction: the run settings of threads that have none yet (kept by an earlier version
+   * in a file); a thread's settings already in the store are left as they are. Returns how many
+   * were added.
+   */
+  importRunSettings(entries: ReadonlyArray<readonly [string, StoredRunSettings]>): Promise<number>;
   thread(threadId: string): Promise<ThreadRow | undefined>;
   setThreadStatus(
     threadId: string,

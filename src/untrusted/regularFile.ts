@@ -1,16 +1,42 @@
 /**
- * Reading a file whose path a user gave: only a regular file, at most a given size. The type and
- * size are checked with stat BEFORE the file is opened (opening a FIFO for reading blocks until a
- * writer appears; a device never ends); the file is then opened non-blocking and checked again on
- * the open handle (fstat), so a file swapped for a FIFO in between is refused too, and at most
- * the limit (plus one byte, to notice growth) is ever read.
+ * The one reader of files whose path a user gave (RFPs, applicants, content, source documents,
+ * catalogs, rubrics, schemas, blueprints, configuration): only a regular file, at most a given
+ * size, not a symbolic link unless the caller allows links, never a file of /proc, /sys or /dev
+ * (filePlace.ts), and — read as text — without NUL bytes. The type and size are checked with stat
+ * BEFORE the file is opened (opening a FIFO for reading blocks until a writer appears; a device
+ * never ends); the file is then opened non-blocking (and without following a link, when links are
+ * refused) and checked again on the open handle (fstat, and where the kernel says it is), so a
+ * file swapped in between is refused too, and at most the limit (plus one byte, to notice growth)
+ * is ever read. Every refusal is a reason to follow the path in a message.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
+import {
+  type LinkPolicy,
+  openedProblem,
+  openedProblemSync,
+  placeProblem,
+  placeProblemSync,
+} from "./filePlace.js";
+
+export type { LinkPolicy } from "./filePlace.js";
+
+/** How a text file is read: the link policy, and whether bytes that are not UTF-8 are refused. */
+export interface TextReadOptions extends LinkPolicy {
+  /** Refuse bytes that are not UTF-8 (default: they become U+FFFD). */
+  readonly strictUtf8?: boolean;
+}
 
 /** Why a file was not read. */
 export interface FileProblem {
-  readonly kind: "missing" | "not_regular" | "too_large" | "unreadable";
+  readonly kind:
+    | "missing"
+    | "not_regular"
+    | "too_large"
+    | "unreadable"
+    | "symlink"
+    | "kernel_file"
+    | "not_text";
   /** What is wrong, to follow the path in a message: "is a FIFO, not a regular file". */
   readonly reason: string;
   /** The file's size in bytes, for `too_large` (unless it grew past the limit while read). */
@@ -29,6 +55,11 @@ export type TextFileReading =
 
 /** Open for reading without blocking on a FIFO, and without making a terminal the controlling one. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/** The open flags: without following a link at the last step, unless links are allowed. */
+function openFlags(policy: LinkPolicy): number {
+  return policy.followSymlinks === true ? OPEN_FLAGS : OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
+}
 
 /** What a file that is not a regular file is: "a FIFO", "a directory", … */
 export function fileTypeOf(info: Stats): string {
@@ -53,6 +84,9 @@ function failure(error: unknown): FileProblem {
   if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing", reason: "no such file" };
   if (code === "EISDIR") {
     return { kind: "not_regular", fileType: "a directory", reason: "is a directory, not a file" };
+  }
+  if (code === "ELOOP") {
+    return { kind: "symlink", reason: "is a symbolic link: links are not followed" };
   }
   return { kind: "unreadable", reason: `cannot be read (${code ?? "error"})` };
 }
@@ -126,12 +160,20 @@ async function readHandle(handle: FileHandle, maxBytes: number): Promise<FileRea
  * const read = await readRegularFile(path, 2 * 1024 * 1024);
  * if (!read.ok) throw new Error(`${path} ${read.problem.reason}`);
  */
-export async function readRegularFile(path: string, maxBytes: number): Promise<FileReading> {
+export async function readRegularFile(
+  path: string,
+  maxBytes: number,
+  policy: LinkPolicy = {},
+): Promise<FileReading> {
   try {
     const before = checkStats(await stat(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    const handle = await open(path, OPEN_FLAGS);
+    const place = await placeProblem(path, policy);
+    if (place !== undefined) return { ok: false, problem: place };
+    const handle = await open(path, openFlags(policy));
     try {
+      const opened = await openedProblem(handle.fd);
+      if (opened !== undefined) return { ok: false, problem: opened };
       return await readHandle(handle, maxBytes);
     } finally {
       await handle.close();
@@ -141,13 +183,36 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<F
   }
 }
 
-/** readRegularFile, decoded as UTF-8 text (invalid bytes become U+FFFD, a BOM is kept). */
+/** The bytes as text: NUL bytes refused, and bytes that are not UTF-8 when `strictUtf8`. */
+function asText(read: FileReading, options: TextReadOptions): TextFileReading {
+  if (!read.ok) return read;
+  if (read.data.includes(0)) {
+    return {
+      ok: false,
+      problem: { kind: "not_text", reason: "contains NUL bytes: a binary file, not text" },
+    };
+  }
+  if (options.strictUtf8 !== true) return { ok: true, text: read.data.toString("utf8") };
+  try {
+    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(read.data) };
+  } catch {
+    return {
+      ok: false,
+      problem: { kind: "not_text", reason: "is not UTF-8 text (a binary file?)" },
+    };
+  }
+}
+
+/**
+ * readRegularFile, decoded as UTF-8 text (a BOM is kept): a file with NUL bytes is refused, and
+ * invalid bytes become U+FFFD (or are refused, with `strictUtf8`).
+ */
 export async function readRegularTextFile(
   path: string,
   maxBytes: number,
+  options: TextReadOptions = {},
 ): Promise<TextFileReading> {
-  const read = await readRegularFile(path, maxBytes);
-  return read.ok ? { ok: true, text: read.data.toString("utf8") } : read;
+  return asText(await readRegularFile(path, maxBytes, options), options);
 }
 
 function readDescriptorSync(fd: number, maxBytes: number): FileReading {
@@ -169,14 +234,21 @@ function readDescriptorSync(fd: number, maxBytes: number): FileReading {
 }
 
 /** readRegularTextFile for the few callers that must stay synchronous (configuration files). */
-export function readRegularTextFileSync(path: string, maxBytes: number): TextFileReading {
+export function readRegularTextFileSync(
+  path: string,
+  maxBytes: number,
+  options: TextReadOptions = {},
+): TextFileReading {
   try {
     const before = checkStats(statSync(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    const fd = openSync(path, OPEN_FLAGS);
+    const place = placeProblemSync(path, options);
+    if (place !== undefined) return { ok: false, problem: place };
+    const fd = openSync(path, openFlags(options));
     try {
-      const read = readDescriptorSync(fd, maxBytes);
-      return read.ok ? { ok: true, text: read.data.toString("utf8") } : read;
+      const opened = openedProblemSync(fd);
+      if (opened !== undefined) return { ok: false, problem: opened };
+      return asText(readDescriptorSync(fd, maxBytes), options);
     } finally {
       closeSync(fd);
     }

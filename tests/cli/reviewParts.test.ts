@@ -3,7 +3,8 @@
  * prompt (with a real EDITOR: a small node script that rewrites the file), the stored run
  * settings, the store resolution, and the review, pending-list and summary views.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -13,9 +14,9 @@ import { renderPendingList, renderReview, waitingSince } from "../../src/cli/rev
 import { createLineReader } from "../../src/cli/review/input.js";
 import { askDecision, type DecisionPromptIo } from "../../src/cli/review/interactive.js";
 import {
+  importLegacyRunSettings,
+  legacyRunSettingsPath,
   loadRunSettings,
-  runSettingsPath,
-  saveRunSettings,
 } from "../../src/cli/review/settings.js";
 import {
   DEFAULT_REVIEW_DB,
@@ -26,6 +27,7 @@ import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, sectionStage } from "../../src/
 import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
 import type { PendingReview } from "../../src/orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
+import { openReviewStore } from "../../src/store/index.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -254,23 +256,61 @@ describe("askDecision", () => {
 });
 
 describe("run settings and the checkpoint store", () => {
-  it("keeps each thread's settings beside the SQLite file and reads them back", async () => {
+  it("keeps each thread's settings in the store, checked when read back", async () => {
+    const reviews = await openReviewStore({ sqlitePath: join(dir, "db/kept.sqlite") });
+    try {
+      expect(await loadRunSettings(reviews, "a")).toBeUndefined();
+      await reviews.saveRunSettings("a", { model: "ollama:x", maxRevisions: 1, startedAt: "t1" });
+      await reviews.saveRunSettings("b", { startedAt: "t2" });
+      expect(await loadRunSettings(reviews, "a")).toEqual({
+        model: "ollama:x",
+        maxRevisions: 1,
+        startedAt: "t1",
+      });
+      expect(await loadRunSettings(reviews, "b")).toEqual({ startedAt: "t2" });
+      expect(await loadRunSettings(reviews, "toString")).toBeUndefined();
+      await reviews.saveRunSettings("a", { maxRevisions: -1, startedAt: "t" });
+      await expect(loadRunSettings(reviews, "a")).rejects.toThrow(RunSettingsFileError);
+      await expect(loadRunSettings(reviews, "a")).rejects.toThrow(/maxRevisions/);
+    } finally {
+      await reviews.close();
+    }
+  });
+
+  it("imports an earlier version's settings file once, never over settings the store has", async () => {
     const store = resolveCheckpointStore("db/threads.sqlite", {}, dir);
-    const path = runSettingsPath(store, dir);
+    const path = legacyRunSettingsPath(store, dir);
     expect(path).toBe(join(dir, "db/threads.sqlite.runs.json"));
-    expect(await loadRunSettings(path, "a")).toBeUndefined();
-    await saveRunSettings(path, "a", { model: "ollama:x", maxRevisions: 1, startedAt: "t1" });
-    await saveRunSettings(path, "b", { startedAt: "t2" });
-    expect(await loadRunSettings(path, "a")).toEqual({
-      model: "ollama:x",
-      maxRevisions: 1,
-      startedAt: "t1",
+    const file = {
+      threads: {
+        old: { model: "ollama:old", maxRevisions: 2, startedAt: "t0" },
+        kept: { model: "ollama:from-file", startedAt: "t0" },
+      },
+    };
+    await mkdir(join(dir, "db"), { recursive: true });
+    await writeFile(path, JSON.stringify(file), "utf8");
+    const reviews = await openReviewStore({
+      sqlitePath: store.kind === "sqlite" ? store.path : "",
     });
-    expect(await loadRunSettings(path, "b")).toEqual({ startedAt: "t2" });
-    expect(await loadRunSettings(path, "toString")).toBeUndefined();
-    await writeFile(path, '{"threads": {"a": {"maxRevisions": -1, "startedAt": "t"}}}', "utf8");
-    await expect(loadRunSettings(path, "a")).rejects.toThrow(RunSettingsFileError);
-    await expect(loadRunSettings(path, "a")).rejects.toThrow(/threads\.a\.maxRevisions/);
+    const stderr = { text: "", write: (t: string) => (stderr.text += t) };
+    try {
+      await reviews.saveRunSettings("kept", { model: "ollama:in-store", startedAt: "t1" });
+      await importLegacyRunSettings(reviews, path, stderr);
+      expect(await loadRunSettings(reviews, "old")).toEqual(file.threads.old);
+      expect((await loadRunSettings(reviews, "kept"))?.model).toBe("ollama:in-store");
+      // Read once: the file is renamed, and a second open finds nothing to import.
+      expect(existsSync(path)).toBe(false);
+      expect(existsSync(`${path}.imported`)).toBe(true);
+      await importLegacyRunSettings(reviews, path, stderr);
+      expect(stderr.text).toBe("");
+      // A broken file is reported and left as it is.
+      await writeFile(path, '{"threads": {"a": {"maxRevisions": -1, "startedAt": "t"}}}', "utf8");
+      await importLegacyRunSettings(reviews, path, stderr);
+      expect(stderr.text).toMatch(/not imported: run settings .*threads\.a\.maxRevisions/);
+      expect(existsSync(path)).toBe(true);
+    } finally {
+      await reviews.close();
+    }
   });
 
   it("uses --db, else DATABASE_URL, else the orchestrator's default file", () => {
@@ -283,7 +323,7 @@ describe("run settings and the checkpoint store", () => {
     const postgres = resolveCheckpointStore(undefined, { DATABASE_URL: url }, dir);
     expect(postgres).toEqual({ kind: "postgres", url });
     expect(describeStore(postgres, dir)).toBe("PostgreSQL (db.local:5432/reviews)");
-    expect(runSettingsPath(postgres, dir)).toBe(join(dir, ".evalgate/runs.json"));
+    expect(legacyRunSettingsPath(postgres, dir)).toBe(join(dir, ".evalgate/runs.json"));
     expect(resolveCheckpointStore("x.sqlite", { DATABASE_URL: url }, dir)).toEqual({
       kind: "sqlite",
       path: join(dir, "x.sqlite"),

@@ -3,9 +3,10 @@
  * Ollama-protocol test server judges every stage, the review shows each judge's answer and the
  * agreement, and the panel is kept with the thread for `run --thread`.
  */
-import { readFile } from "node:fs/promises";
+
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openReviewStore } from "../../src/store/index.js";
 import { answerPrompt, isWriterPrompt } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
@@ -83,8 +84,9 @@ describe("evalgate run with a panel of judges", { timeout: 240_000 }, () => {
     expect(first.stdout).toMatch(/overall 0\.80 · verdict \S+ .*· passed no/);
 
     // The panel is kept with the thread …
-    const kept = JSON.parse(await readFile(join(cwd, `${DB}.runs.json`), "utf8"));
-    expect(kept.threads[threadId].panel).toEqual({
+    const reviews = await openReviewStore({ sqlitePath: join(cwd, DB) });
+    const kept = await reviews.runSettings(threadId).finally(() => reviews.close());
+    expect(kept?.panel).toEqual({
       judges: JUDGES.map((judge) => `ollama:${judge}`),
       minAgreement: 0.5,
     });

@@ -62,6 +62,14 @@ const INVALID: Array<{ name: string; file: string; document: unknown; says: stri
     says: "not a finite number",
   },
   {
+    name: "a scale of -1e308..1e308",
+    file: "huge-scale.json",
+    document: native([
+      { ...check("a", 1), method: { kind: "score", scale: { min: -1e308, max: 1e308 } } },
+    ]),
+    says: "finite numbers within ±1,000,000",
+  },
+  {
     name: "weights all 0",
     file: "zero-weights.json",
     document: native([check("a", 0), check("b", 0)]),

@@ -131,8 +131,9 @@ describe("llm_decode with the rubric document's template", () => {
   // (tests/criteria/decodePromptAtLoad.test.ts); one that fails only when rendered is this
   // criterion's error.
   it("reports a template that fails when rendered as this criterion's error, naming the rubric and line", async () => {
+    // Over a bound only with the rubric's own questions (the check at load renders none of them).
     const broken =
-      "Questions:\n{% for q in questions %}- {{ q }}\n{% endfor %}{% for i in (1..99999999) %}.{% endfor %}";
+      "Questions:\n{% for q in questions %}- {{ q }}\n{% for i in (1..99999999) %}.{% endfor %}{% endfor %}";
     const llm = new ScriptedChatModel({ responder: () => "unused" });
     const evaluation = await new RubricExecutor({ llm }).evaluate(rubric(broken), QUIZ);
     const result = evaluation.criterion_results[0];

@@ -13,6 +13,7 @@ import {
   MAX_DECODE_PROMPT_CHARS,
   MAX_RENDER_STEPS,
   MAX_TEMPLATE_CHARS,
+  MAX_TEMPLATE_TEXT_CHARS,
   RENDER_HARD_STOP_MS,
   renderDecodeTemplate,
   TEMPLATE_MEMORY_UNITS,
@@ -199,7 +200,7 @@ describe("renderDecodeTemplate: what it refuses, with the line", () => {
   });
 
   it("reports a render error with its line", () => {
-    const error = failure("one\ntwo\n{% for q in qs %}{{ forloop.constructor }}{% endfor %}", {
+    const error = failure("one\ntwo\n{% for q in qs %}{{ q | append }}{% endfor %}", {
       qs: ["a"],
     });
     expect(error.location.line).toBe(3);
@@ -233,21 +234,31 @@ describe("renderDecodeTemplate: bounds", () => {
     expect(render(fewer, { six })).toBe("");
   });
 
-  it("counts memory: ranges, doubled strings and lists stop at TEMPLATE_MEMORY_UNITS", () => {
+  it("counts memory: ranges and many strings stop at TEMPLATE_MEMORY_UNITS", () => {
     const memory = `more than ${TEMPLATE_MEMORY_UNITS} characters or list items`;
     expect(
       failure(`{% for i in (1..${TEMPLATE_MEMORY_UNITS + 1}) %}{% endfor %}`).message,
     ).toContain(memory);
+    // Each copy is 200,000 characters (under every bound of one value); 30 of them are not.
+    expect(
+      failure("{% for i in (1..30) %}{% assign t = s | append: s %}{% endfor %}", {
+        s: "x".repeat(100_000),
+      }).message,
+    ).toContain(memory);
+  });
+
+  it("doubled strings and lists stop at MAX_TEMPLATE_TEXT_CHARS, before they are built", () => {
+    const text = `more than ${MAX_TEMPLATE_TEXT_CHARS.toLocaleString("en-US")} characters`;
     expect(
       failure(
         '{% assign s = "0123456789" %}{% for i in (1..30) %}{% assign s = s | append: s %}{% endfor %}',
       ).message,
-    ).toContain(memory);
+    ).toContain(text);
     expect(
       failure(
         '{% assign a = "1,2" | split: "," %}{% for i in (1..30) %}{% assign a = a | concat: a %}{% endfor %}',
       ).message,
-    ).toContain(memory);
+    ).toContain(text);
   });
 
   it("bounds the output, and what a capture may hold, to MAX_DECODE_PROMPT_CHARS", () => {

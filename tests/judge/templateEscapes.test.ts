@@ -34,6 +34,11 @@ const CorpusSchema = z.object({
       expect: z.enum(["refused when loaded", "error when rendered", "renders"]),
       template: z.string(),
       output: z.string().optional(),
+      /**
+       * What a rubric holding it does, when not what `expect` says: a template that reaches a
+       * bound of a render on the sample render of the catalog check is refused when loaded.
+       */
+      inRubric: z.literal("refused when loaded").optional(),
     }),
   ),
 });
@@ -142,11 +147,12 @@ describe.each(corpus.attempts)("$family: $name", (attempt) => {
       );
     const sent = llm.calls.flatMap((call) => call.messages.map((m) => m.content)).join("\n");
     expect(sent).not.toContain(secret);
-    if (attempt.expect === "refused when loaded") {
+    if ((attempt.inRubric ?? attempt.expect) === "refused when loaded") {
       expect("error" in outcome && isCatalogError(outcome.error)).toBe(true);
       if (!("error" in outcome) || !isCatalogError(outcome.error)) return;
       expect(outcome.error.detail).toContain("its decode prompt cannot be used");
-      expect(outcome.error.detail).toMatch(/template line \d+/);
+      if (attempt.inRubric === undefined) expect(outcome.error.detail).toMatch(/template line \d+/);
+      else expect(outcome.error.detail).toContain("on a sample render");
       expect(llm.calls).toHaveLength(0);
       return;
     }

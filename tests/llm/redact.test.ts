@@ -167,6 +167,7 @@ describe("a model server URL", () => {
     const server = parseServerAddress("https://ollama.example.org", "baseUrl");
     expect(server).toEqual({
       url: "https://ollama.example.org",
+      key: "https://ollama.example.org:443",
       shown: "https://ollama.example.org",
       authorization: undefined,
     });

@@ -42,12 +42,16 @@ describe("isServerFault", () => {
     expect(isServerFault(new ModelRateLimitError(undefined, "slow down", where))).toBe(true);
   });
 
+  it("a timeout is the server's: another server may answer in time", () => {
+    expect(isServerFault(new ModelTimeoutError(1_000, where))).toBe(true);
+  });
+
   it.each([
     ["no free slot (busy)", unavailable("busy")],
     ["an unknown failure", unavailable("unknown")],
-    ["a timeout", new ModelTimeoutError(1_000, where)],
     ["a rejected request", new ModelRequestError(400, "bad", where)],
     ["a content-policy refusal", new ModelContentPolicyError("no", where)],
+    // An empty or unusable answer moves a pool's call by the answer's text (serverPool.ts).
     ["an empty answer", new ModelResponseError("empty", where)],
   ])("%s is not", (_name, error) => {
     expect(isServerFault(error)).toBe(false);

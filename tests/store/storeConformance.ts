@@ -14,6 +14,7 @@ import type { ReviewStore } from "../../src/store/types.js";
 import { labelCases } from "./labelCases.js";
 import { measurementCases } from "./measurementCases.js";
 import { reviewCases } from "./reviewCases.js";
+import { runSettingsCases } from "./runSettingsCases.js";
 import { sessionCases } from "./sessionCases.js";
 import { type TraceStoreHarness, traceStoreCases } from "./traceStoreCases.js";
 
@@ -64,6 +65,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Datab
     };
 
     reviewCases(() => [at(0), at(1)]);
+    runSettingsCases(() => [at(0), at(1)]);
     sessionCases(() => [at(0), at(1)]);
     labelCases(() => at(0));
     measurementCases(

@@ -1,4 +1,5 @@
 /** `evalgate catalog validate` and `evalgate catalog convert`. */
+
 import { resolve } from "node:path";
 import {
   type CatalogError,
@@ -10,6 +11,7 @@ import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import type { ValidationFinding } from "../../criteria/validate.js";
 import { encodeToon } from "../../toon/encode.js";
+import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
@@ -157,7 +159,10 @@ export async function runCatalogValidate(
   };
   let report: ValidationReport;
   try {
-    const catalog = await loadCatalog(resolve(context.cwd, path), { onFindings });
+    const catalog = await loadCatalog(resolve(context.cwd, path), {
+      onFindings,
+      ...linkPolicyOf(context.env),
+    });
     const findings = findingsOf(catalog, asWritten, path);
     const llmCriteria = catalog.criteria.filter((c) => isLlmMethod(c.method)).length;
     const { id, name, version } = catalog;
@@ -199,7 +204,7 @@ export async function runCatalogConvert(
   options: { to: ConvertFormat; out?: string },
   context: CliContext,
 ): Promise<void> {
-  const catalog = await loadCatalog(resolve(context.cwd, path));
+  const catalog = await loadCatalog(resolve(context.cwd, path), linkPolicyOf(context.env));
   const text = convertCatalog(catalog, options.to);
   if (options.out === undefined) {
     context.stdout.write(text);

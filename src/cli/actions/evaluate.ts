@@ -7,6 +7,7 @@ import { isEvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
+import { linkPolicyOf } from "../contentFile.js";
 import { checkedContentType } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
@@ -179,11 +180,14 @@ export async function runEvaluate(
   const contentType =
     options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);
-  const catalog = await loadCatalog(at(options.catalog));
+  const links = linkPolicyOf(context.env);
+  const catalog = await loadCatalog(at(options.catalog), links);
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const inputs: EvaluationInput[] = [];
   for (const path of paths) {
-    inputs.push(await readEvaluationInput(path, options.documents, context.cwd, budgetBytes));
+    inputs.push(
+      await readEvaluationInput(path, options.documents, context.cwd, budgetBytes, links),
+    );
   }
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
     targets = await readyTargets(targets, context);

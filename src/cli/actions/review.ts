@@ -4,7 +4,8 @@
  * Anything that keeps the decision from being made — no such thread, a thread that waits for no
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
-import { userMessage, withErrorCode } from "../../errors.js";
+
+import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
@@ -13,6 +14,8 @@ import {
   isThreadNotFoundError,
 } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
+import type { LinkPolicy } from "../../untrusted/regularFile.js";
+import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
@@ -20,7 +23,13 @@ import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
-import { decideAndApply, deskRefusal, openRunDesk } from "../review/deskPath.js";
+import {
+  cliReviewer,
+  continueThread,
+  decideAndApply,
+  deskRefusal,
+  openRunDesk,
+} from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
 import {
@@ -31,7 +40,7 @@ import {
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
-import { loadRunSettings, runSettingsPath } from "../review/settings.js";
+import { readThreadRecord } from "../review/settings.js";
 import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
 
 export interface ReviewCommandOptions {
@@ -59,6 +68,7 @@ export async function decisionFromOptions(
   action: string,
   options: ReviewCommandOptions,
   cwd: string,
+  links: LinkPolicy = {},
 ): Promise<ReviewDecision> {
   if (!(REVIEW_ACTIONS as readonly string[]).includes(action)) {
     throw new CliError(`"${action}" is not a decision: use ${REVIEW_ACTIONS.join(", ")}`);
@@ -94,7 +104,7 @@ export async function decisionFromOptions(
       if (options.contentFile === undefined) {
         throw new CliError("edit needs --content-file <file> with the new content");
       }
-      const content = await readEditFile("--content-file", options.contentFile, cwd);
+      const content = await readEditFile("--content-file", options.contentFile, cwd, links);
       return checkedDecision({ action: "edit", content, ...who, ...marks });
     }
   }
@@ -117,14 +127,10 @@ function notWaiting(
   );
 }
 
-/** The run's stored settings (model, revision limit); a broken settings file is reported. */
+/** The run's stored settings (model, revision limit, panel), kept in the store with the thread. */
 async function storedSettings(store: CheckpointStore, threadId: string, context: CliContext) {
-  try {
-    return await loadRunSettings(runSettingsPath(store, context.cwd), threadId);
-  } catch (error) {
-    context.stderr.write(`evalgate: ${userMessage(error)}\n`);
-    return undefined;
-  }
+  const at = { cwd: context.cwd, stderr: context.stderr };
+  return (await readThreadRecord(store, threadId, at)).settings;
 }
 
 /** Where the thread is; no such thread, or one of another graph, is the one message. */
@@ -162,6 +168,39 @@ async function applyDecision(
   return open.session.view(threadId);
 }
 
+/**
+ * A decision recorded for this review before a process stopped (a kill after it was accepted and
+ * before it was applied) stands: it is applied now, exactly once, and the thread runs on. When it
+ * is the decision asked for now, that is all (the answer: where the thread is after it); when it is
+ * another one, the command says so and ends with ALREADY_DECIDED, the recorded one applied. Undefined
+ * when no decision is waiting to be applied.
+ */
+async function applyRecordedDecision(
+  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  threadId: string,
+  review: PendingReview,
+  decision: ReviewDecision,
+  context: CliContext,
+): Promise<ThreadView | undefined> {
+  const recorded = (await open.desk.store.unappliedDecisions(threadId)).find(
+    (d) => d.interruptId === review.interruptId,
+  );
+  if (recorded === undefined) return undefined;
+  const who = `${recorded.action} by ${recorded.reviewer}`;
+  context.stderr.write(
+    `${review.title} was decided before the process that decided it stopped (${who}); that decision is applied now.\n`,
+  );
+  await continueThread(open.desk, threadId, cliReviewer(decision.reviewer));
+  const next = await open.session.view(threadId);
+  if (recorded.action === decision.action) return next;
+  throw new CliError(
+    withErrorCode(
+      `${review.title} [${review.contentId}] was already decided (${who}) and that decision is applied; ${decision.action} was not recorded`,
+      "ALREADY_DECIDED",
+    ),
+  );
+}
+
 function printOutcome(
   view: ThreadView,
   decided: { decision: ReviewDecision; review: PendingReview; threadId: string },
@@ -195,7 +234,7 @@ export async function runReviewDecision(
 ): Promise<void> {
   const { cwd, env } = context;
   checkedThreadArg(threadId);
-  const decision = await decisionFromOptions(action, options, cwd);
+  const decision = await decisionFromOptions(action, options, cwd, linkPolicyOf(env));
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   if (!storeExists(store)) {
@@ -224,7 +263,9 @@ export async function runReviewDecision(
       maxRevisions,
       cache: options.cache,
     });
-    const next = await applyDecision({ session, desk }, threadId, review.interruptId, decision);
+    const open = { session, desk };
+    const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
+    const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
     progress.finish();
     printOutcome(next, { decision, review, threadId }, session, store, context);
     context.exitCode = EXIT_OK;

@@ -16,7 +16,7 @@ import { renderReview, renderRunSummary, stageContent } from "../review/display.
 import { reviewCommandHint } from "../review/hints.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession } from "../review/session.js";
-import { loadRunSettings, runSettingsPath } from "../review/settings.js";
+import { readThreadRecord } from "../review/settings.js";
 import { describeStore, storeExists, storeOfFlags } from "../review/store.js";
 import type { ReviewCommandOptions } from "./review.js";
 
@@ -55,9 +55,8 @@ export async function runRetryThread(
       `no thread "${threadId}": there is no checkpoint file at ${describeStore(store, cwd)}`,
     );
   }
-  const stored = await loadRunSettings(runSettingsPath(store, cwd), threadId).catch(
-    () => undefined,
-  );
+  const at = { cwd, stderr: context.stderr };
+  const stored = (await readThreadRecord(store, threadId, at)).settings;
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   // What runs again is a model call (the judge or the writer, or the thread's panel).
   const target = resolveModelTarget(options.model ?? stored?.model, env);

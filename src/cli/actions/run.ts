@@ -30,7 +30,7 @@ import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/runPlan.js";
 import { openThread } from "../review/runThread.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
-import { type CheckpointStore, describeStore, storeExists } from "../review/store.js";
+import type { CheckpointStore } from "../review/store.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
 /** The options of `evalgate run`. */
@@ -184,11 +184,6 @@ export async function runProposal(
   );
   const plan = { ...planned, target };
   const { store, maxRevisions } = plan;
-  if (options.thread !== undefined && plan.rfp === undefined && !storeExists(store)) {
-    throw new CliError(
-      `no thread "${options.thread}": there is no checkpoint file at ${describeStore(store, cwd)}`,
-    );
-  }
   const progress = createStageProgressReporter(context.stderr);
   const settings = {
     store,

@@ -131,16 +131,26 @@ export async function ensureIndexed(
   await desk.advanceThread(threadId);
 }
 
-/** Starts a thread with this id and runs it here to its first review (or its end). */
+/**
+ * Starts a thread with this id — its run settings written in the transaction that records it —
+ * and runs it here to its first review (or its end).
+ */
 export async function startThread(
   desk: ReviewDeskHandle,
   threadId: string,
-  input: Record<string, unknown>,
-  title: string,
+  start: { input: Record<string, unknown>; title: string; settings: Record<string, unknown> },
   by: Reviewer,
 ): Promise<void> {
+  const { input, title, settings } = start;
   await desk.store.createThread(
-    { id: threadId, title, creator: by.name, status: "queued", settings: { input } },
+    {
+      id: threadId,
+      title,
+      creator: by.name,
+      status: "queued",
+      settings: { input },
+      runSettings: settings,
+    },
     { type: "queued", message: `started by ${by.name}` },
   );
   const failed = stepFailed(threadId, await desk.advanceThread(threadId));

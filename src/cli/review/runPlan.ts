@@ -3,15 +3,21 @@
  * the settings kept from an earlier run of the thread, the model, the revision limit and the panel.
  */
 
-import { userMessage } from "../../errors.js";
 import type { PanelFlags } from "../commands/options.js";
-import type { CliContext, TextOutput } from "../context.js";
+import { linkPolicyOf } from "../contentFile.js";
+import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { readInputFile } from "./files.js";
-import { loadRunSettings, type RunSettings, runSettingsPath } from "./settings.js";
-import { type CheckpointStore, storeOfFlags } from "./store.js";
+import { type RunSettings, readThreadRecord } from "./settings.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  storeExists,
+  storeOfFlags,
+  threadHasCheckpoint,
+} from "./store.js";
 
 export interface RunCommandOptions extends PanelFlags {
   thread?: string;
@@ -34,26 +40,36 @@ export interface RunCommandOptions extends PanelFlags {
   out?: string;
 }
 
-/** The stored settings of the thread; a broken settings file is reported and left aside. */
-async function storedSettings(
-  path: string,
+/**
+ * The settings kept with the thread `--thread` names. A thread the store does not have is refused
+ * here, before any model is chosen (nothing is probed or downloaded for it), unless an RFP is given
+ * to start it.
+ */
+async function threadSettings(
   threadId: string | undefined,
-  stderr: TextOutput,
+  rfp: string | undefined,
+  store: CheckpointStore,
+  context: CliContext,
 ): Promise<RunSettings | undefined> {
   if (threadId === undefined) return undefined;
-  try {
-    return await loadRunSettings(path, threadId);
-  } catch (error) {
-    stderr.write(`evalgate: using the options given: ${userMessage(error)}\n`);
-    return undefined;
+  const where = describeStore(store, context.cwd);
+  if (!storeExists(store)) {
+    if (rfp !== undefined) return undefined;
+    throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
   }
+  const { cwd, env, stderr } = context;
+  const hasCheckpoint = () => threadHasCheckpoint(store, threadId, { env, cwd });
+  const record = await readThreadRecord(store, threadId, { cwd, stderr, hasCheckpoint });
+  if (!record.known && rfp === undefined) {
+    throw new CliError(`no thread "${threadId}" in ${where}; give an RFP file to start one`);
+  }
+  return record.settings;
 }
 
 export interface RunPlan {
   rfp: string | undefined;
   applicant: string | undefined;
   store: CheckpointStore;
-  settingsPath: string;
   stored: RunSettings | undefined;
   target: ReturnType<typeof resolveModelTarget>;
   maxRevisions: number | undefined;
@@ -72,16 +88,17 @@ export async function planRun(
     throw new CliError("give the RFP file to start a run, or --thread <id> to go on with one");
   }
   const given = panelSettingOf(options);
-  const rfp = rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd);
+  const links = linkPolicyOf(env);
+  const rfp =
+    rfpFile === undefined ? undefined : await readInputFile("RFP file", rfpFile, cwd, links);
   const applicant =
     options.applicant === undefined
       ? undefined
-      : await readInputFile("--applicant file", options.applicant, cwd);
+      : await readInputFile("--applicant file", options.applicant, cwd, links);
   const store = storeOfFlags(options, env, cwd);
-  const settingsPath = runSettingsPath(store, cwd);
-  const stored = await storedSettings(settingsPath, options.thread, context.stderr);
+  const stored = await threadSettings(options.thread, rfp, store, context);
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   const panel = given ?? stored?.panel;
-  return { rfp, applicant, store, settingsPath, stored, target, maxRevisions, panel };
+  return { rfp, applicant, store, stored, target, maxRevisions, panel };
 }

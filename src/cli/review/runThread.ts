@@ -13,7 +13,7 @@ import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
 import type { RunCommandOptions, RunPlan } from "./runPlan.js";
 import type { ReviewSession, ThreadView } from "./session.js";
-import { saveRunSettings } from "./settings.js";
+import { storedRunSettings } from "./settings.js";
 import { describeStore } from "./store.js";
 
 /** The session and desk a run works with. */
@@ -54,13 +54,14 @@ async function resumeRun(
   const panelGiven = (options.judge?.length ?? 0) > 0;
   if (options.model !== undefined || options.maxRevisions !== undefined || panelGiven) {
     // Settings given again on resume are the thread's from now on (for `review` too).
-    await saveRunSettings(plan.settingsPath, threadId, {
+    const settings = storedRunSettings({
       ...stored,
       model: target.spec,
       ...(maxRevisions === undefined ? {} : { maxRevisions }),
       ...(plan.panel === undefined ? {} : { panel: plan.panel }),
       startedAt: stored?.startedAt ?? new Date().toISOString(),
     });
+    await open.desk.store.saveRunSettings(threadId, settings);
   }
   const left = await workLeftBeforeReview(open.desk, threadId, earlier);
   if (left === undefined) return earlier;
@@ -91,7 +92,8 @@ async function startRun(
   context.stdout.write(
     `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
   );
-  await saveRunSettings(plan.settingsPath, threadId, {
+  // Kept with the thread, in the transaction that records it.
+  const settings = storedRunSettings({
     model: target.spec,
     ...(maxRevisions === undefined ? {} : { maxRevisions }),
     ...(plan.panel === undefined ? {} : { panel: plan.panel }),
@@ -110,7 +112,7 @@ async function startRun(
       .find((l) => l.trim() !== "")
       ?.trim()
       .slice(0, 80) ?? threadId;
-  await startThread(open.desk, threadId, input, title, cliReviewer(options.reviewer));
+  await startThread(open.desk, threadId, { input, title, settings }, cliReviewer(options.reviewer));
   return { threadId, view: await open.session.view(threadId) };
 }
 

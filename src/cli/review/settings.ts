@@ -1,17 +1,24 @@
 /**
- * What a `run` was started with — its model, revision limit and panel of judges — kept beside the checkpoints, so
- * that `run --thread` and `review` go on with the same settings after the terminal was closed:
- * LangGraph keeps the run context out of a thread's checkpoints. For a SQLite store the settings
- * live in `<file>.runs.json`; for PostgreSQL in `.evalgate/runs.json` under the working folder.
- * Options given on the command line win over the stored ones.
+ * What a `run` was started with — its model, revision limit and panel of judges — kept in the
+ * store beside the thread, so that `run --thread` and `review` go on with the same settings after
+ * the terminal was closed: LangGraph keeps the run context out of a thread's checkpoints. A new
+ * thread's settings are written in the transaction that records the thread (several `run`s at once
+ * on one store cannot lose each other's); settings given again on resume replace them. Earlier
+ * versions kept them in a file beside the store (`<file>.runs.json`; for PostgreSQL
+ * `.evalgate/runs.json` under the working folder): that file is read once, its threads' settings
+ * added to the store (never over settings the store has), and renamed `….imported`. Options given
+ * on the command line win over the stored ones.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { rename } from "node:fs/promises";
+import { resolve } from "node:path";
 import { z } from "zod";
+import { userMessage } from "../../errors.js";
+import { openReviewStore } from "../../store/index.js";
+import type { ReviewStore } from "../../store/types.js";
 import { parseUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
+import type { TextOutput } from "../context.js";
 import { RunSettingsFileError } from "../errors.js";
-import { writeFileAtomically } from "../outputFile.js";
 import { PanelSettingSchema } from "../panelJudges.js";
 import type { CheckpointStore } from "./store.js";
 
@@ -27,57 +34,115 @@ export const RunSettingsSchema = z.object({
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
-const SettingsFileSchema = z.object({ threads: z.record(z.string(), RunSettingsSchema) });
-type SettingsFile = z.infer<typeof SettingsFileSchema>;
+const LegacyFileSchema = z.object({ threads: z.record(z.string(), RunSettingsSchema) });
 
-/** Where the settings of the store's threads are kept. */
-export function runSettingsPath(store: CheckpointStore, cwd: string): string {
+/** Where an earlier version kept the settings of the store's threads. */
+export function legacyRunSettingsPath(store: CheckpointStore, cwd: string): string {
   return store.kind === "sqlite"
     ? `${store.path}.runs.json`
     : resolve(cwd, ".evalgate", "runs.json");
 }
 
-/** The largest run settings file read (thousands of threads' settings). */
-const MAX_SETTINGS_FILE_BYTES = 16 * 1024 * 1024;
+/** The largest settings file of an earlier version read (thousands of threads' settings). */
+const MAX_LEGACY_FILE_BYTES = 16 * 1024 * 1024;
 
-async function readSettingsFile(path: string): Promise<SettingsFile> {
-  const read = await readRegularTextFile(path, MAX_SETTINGS_FILE_BYTES);
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"}`;
+}
+
+/** The threads' settings of the file at `path`; none when there is no file. */
+async function readLegacyFile(path: string): Promise<Record<string, RunSettings>> {
+  const read = await readRegularTextFile(path, MAX_LEGACY_FILE_BYTES);
   if (!read.ok) {
-    if (read.problem.kind === "missing") return { threads: {} };
+    if (read.problem.kind === "missing") return {};
     throw new RunSettingsFileError(path, read.problem.reason);
   }
   const raw = parseUntrustedJson(
     read.text,
     (_problem, description) => new RunSettingsFileError(path, `not usable JSON: ${description}`),
   );
-  const parsed = SettingsFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new RunSettingsFileError(
-      path,
-      `${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+  const parsed = LegacyFileSchema.safeParse(raw);
+  if (!parsed.success) throw new RunSettingsFileError(path, firstIssue(parsed.error));
+  return parsed.data.threads;
+}
+
+/**
+ * Adds the settings kept in an earlier version's file to the store, once: afterwards the file is
+ * renamed `<file>.imported`. A file that cannot be read is reported on `stderr` and left as it is.
+ */
+export async function importLegacyRunSettings(
+  reviews: ReviewStore,
+  path: string,
+  stderr: TextOutput,
+): Promise<void> {
+  let threads: Record<string, RunSettings>;
+  try {
+    threads = await readLegacyFile(path);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    stderr.write(
+      `evalgate: the run settings of an earlier version were not imported: ${message}\n`,
     );
+    return;
+  }
+  const entries = Object.entries(threads);
+  if (entries.length === 0) return;
+  await reviews.importRunSettings(entries);
+  // Another command may have imported and renamed it first: nothing is left to do then.
+  await rename(path, `${path}.imported`).catch(() => undefined);
+}
+
+/** The thread's settings kept in the store, checked; undefined when none were kept. */
+export async function loadRunSettings(
+  reviews: ReviewStore,
+  threadId: string,
+): Promise<RunSettings | undefined> {
+  const stored = await reviews.runSettings(threadId);
+  if (stored === undefined) return undefined;
+  const parsed = RunSettingsSchema.safeParse(stored);
+  if (!parsed.success) {
+    throw new RunSettingsFileError(`of thread ${threadId}`, firstIssue(parsed.error));
   }
   return parsed.data;
 }
 
-/** The settings stored for the thread, or undefined when none were. */
-export async function loadRunSettings(
-  path: string,
-  threadId: string,
-): Promise<RunSettings | undefined> {
-  const file = await readSettingsFile(path);
-  return Object.hasOwn(file.threads, threadId) ? file.threads[threadId] : undefined;
+/** The settings as the store keeps them (checked against the schema first). */
+export function storedRunSettings(settings: RunSettings): Record<string, unknown> {
+  return { ...RunSettingsSchema.parse(settings) };
 }
 
-/** Stores the thread's settings (the file and its folder are created when missing). */
-export async function saveRunSettings(
-  path: string,
+/** What the store knows of a thread before anything runs: whether it exists, and its settings. */
+export interface ThreadRecord {
+  /** The store has the thread (its row, its settings or a checkpoint). */
+  known: boolean;
+  settings: RunSettings | undefined;
+}
+
+/**
+ * Opens the commands' review store (an earlier version's settings file imported first), reads
+ * what it knows of the thread, and closes it. `hasCheckpoint`, when given, is asked when the store
+ * has neither a row nor settings for the thread (a library orchestrator's thread on the same file).
+ */
+export async function readThreadRecord(
+  store: CheckpointStore,
   threadId: string,
-  settings: RunSettings,
-): Promise<void> {
-  const file = await readSettingsFile(path);
-  file.threads[threadId] = RunSettingsSchema.parse(settings);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomically(path, `${JSON.stringify(file, null, 2)}\n`);
+  at: { cwd: string; stderr: TextOutput; hasCheckpoint?: () => Promise<boolean> },
+): Promise<ThreadRecord> {
+  const reviews = await openReviewStore(
+    store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
+  );
+  try {
+    await importLegacyRunSettings(reviews, legacyRunSettingsPath(store, at.cwd), at.stderr);
+    const settings = await loadRunSettings(reviews, threadId).catch((error: unknown) => {
+      at.stderr.write(`evalgate: using the options given: ${userMessage(error)}\n`);
+      return undefined;
+    });
+    const row = await reviews.thread(threadId);
+    const known =
+      row !== undefined || settings !== undefined || ((await at.hasCheckpoint?.()) ?? false);
+    return { known, settings };
+  } finally {
+    await reviews.close();
+  }
 }

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
+import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 
@@ -60,6 +61,25 @@ export function describeStore(store: CheckpointStore, cwd: string): string {
     return `PostgreSQL (${url.host}${url.pathname})`;
   } catch {
     return "PostgreSQL (DATABASE_URL)";
+  }
+}
+
+/** Whether the store holds a checkpoint of the thread (opened and closed again). */
+export async function threadHasCheckpoint(
+  store: CheckpointStore,
+  threadId: string,
+  at: { env: ModelEnv; cwd: string },
+): Promise<boolean> {
+  const checkpointer = await createCheckpointer(
+    store.kind === "sqlite"
+      ? { sqlitePath: store.path, env: at.env, cwd: at.cwd }
+      : { databaseUrl: store.url, env: at.env, cwd: at.cwd },
+  );
+  try {
+    const config = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+    return (await checkpointer.saver.getTuple(config)) !== undefined;
+  } finally {
+    await checkpointer.close();
   }
 }
 

@@ -1,0 +1,85 @@
+/**
+ * The meta-rubric's check of a catalog's decode prompts: each compiles (a syntax error or a
+ * forbidden tag is found at load, not mid-run), and each renders within the bounds of a render
+ * on a sample of what the judge gives it — a template that builds more text, memory, steps or
+ * output than a render may, or takes longer, is refused with the criterion and the bound named.
+ * All the templates of one catalog share one time budget, as the renders of one evaluation do.
+ */
+import type { Catalog, Criterion, LevelsMethod } from "./model.js";
+import {
+  compilePromptTemplate,
+  createTemplateTimeBudget,
+  type PromptTemplateProblem,
+  renderPromptTemplate,
+  type TemplateTimeBudget,
+} from "./promptTemplate.js";
+import { criterionPath, type ValidationFinding } from "./validationFinding.js";
+
+/** A content of the judge's size and shape, for the sample render. */
+const SAMPLE_CONTENT =
+  "Sample content: the proposal explains its aims, its plan and its budget in a few sentences.";
+
+/** What the judge's scope holds (decodePrompt.ts), with sample values. */
+function sampleScope(criterion: Criterion, method: LevelsMethod): Record<string, unknown> {
+  const levels = [...method.levels].sort((a, b) => a.score - b.score);
+  const guidelines = levels.map((l) => `- ${l.id}: ${l.label}`).join("\n");
+  return {
+    content: SAMPLE_CONTENT,
+    target: SAMPLE_CONTENT,
+    criterion: {
+      id: criterion.id,
+      title: criterion.title,
+      name: criterion.title,
+      description: criterion.description,
+      weight: criterion.weight,
+    },
+    levels: levels.map((level) => ({ ...level, name: level.label })),
+    context: "",
+    guidelines,
+    answer_format: 'Answer with JSON: {"reasoning": "…", "level_id": "…"}',
+    criterion_title: criterion.title,
+    criterion_description: criterion.description,
+  };
+}
+
+/**
+ * The problem that refuses the decode prompt: it does not compile, or its sample render reached
+ * a bound. A render error of another kind (a filter given the sample's values) is left to the
+ * evaluation, where the real values are.
+ */
+function decodePromptProblem(
+  criterion: Criterion,
+  method: LevelsMethod,
+  template: string,
+  budget: TemplateTimeBudget,
+): PromptTemplateProblem | undefined {
+  const compiled = compilePromptTemplate(template);
+  if ("problem" in compiled) return compiled.problem;
+  const rendered = renderPromptTemplate(compiled.compiled, sampleScope(criterion, method), budget);
+  if (!("problem" in rendered) || rendered.problem.limitReached !== true) return undefined;
+  return { ...rendered.problem, message: `on a sample render, ${rendered.problem.message}` };
+}
+
+function placeOf(problem: PromptTemplateProblem): string {
+  const { line, column } = problem;
+  if (line === undefined) return "";
+  return ` (template line ${line}${column === undefined ? "" : `, column ${column}`})`;
+}
+
+/** Each decode prompt compiles and renders a sample within the bounds of a render. */
+export function checkDecodePrompts(catalog: Catalog): ValidationFinding[] {
+  const budget = createTemplateTimeBudget();
+  return catalog.criteria.flatMap((c): ValidationFinding[] => {
+    if (c.method.kind !== "levels" || c.method.decodePrompt === undefined) return [];
+    const problem = decodePromptProblem(c, c.method, c.method.decodePrompt, budget);
+    if (problem === undefined) return [];
+    return [
+      {
+        severity: "error",
+        check: "prompt_template",
+        message: `criterion ${JSON.stringify(c.id)}: its decode prompt cannot be used: ${problem.message}${placeOf(problem)}`,
+        path: criterionPath(catalog, c, "method", "decodePrompt"),
+      },
+    ];
+  });
+}

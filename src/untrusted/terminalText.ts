@@ -1,0 +1,23 @@
+/**
+ * Text made safe for a terminal: every control character but newline and tab replaced by a
+ * visible escape — C0 as `\x1b` (a carriage return as `\r`), DEL and C1 as `\u007f`, `\u009b`
+ * (the form JSON has for them, so JSON stays valid JSON with the same meaning). An escape
+ * sequence (`ESC ] 0 ;…` window title, `ESC [ 2 J` clear screen, `ESC ] 52 ;…` clipboard) is
+ * thereby plain text: nothing of it is run. The CLI applies it to everything it writes
+ * (src/cli/terminalText.ts); the service and the desk to what they write to stderr.
+ */
+/** C0 controls but tab and newline, DEL, and C1 controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+function visible(character: string): string {
+  const code = character.charCodeAt(0);
+  if (character === "\r") return "\\r";
+  if (code < 0x20) return `\\x${code.toString(16).padStart(2, "0")}`;
+  return `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** `text` with every control character (but newline and tab) replaced by a visible escape. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, visible);
+}

@@ -1,0 +1,89 @@
+/**
+ * Each thread's run settings live in the store, written in the transaction that records the
+ * thread: three `run`s at once on one `--db` keep all three threads' settings, round after round
+ * (a side file read and written back by each run lost one in a few rounds). A thread the store
+ * does not have is refused before any model is chosen: the Ollama-protocol stand-in is never asked
+ * anything (no probe, no download).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openReviewStore } from "../../src/store/index.js";
+import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { answers, evalgate, RFP, threadIdOf, workFolders } from "./reviewHarness.js";
+
+const MODELS = ["writer-a:test", "writer-b:test", "writer-c:test"];
+const ROUNDS = 6;
+const freshFolder = workFolders();
+let server: OllamaServer;
+
+beforeAll(async () => {
+  // Every chat request is refused: a run records its thread, then stops at once.
+  server = await startOllamaServer({
+    models: MODELS,
+    behaviour: { status: 400, errorMessage: "no writing today" },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function env(): Record<string, string> {
+  return { OLLAMA_BASE_URL: server.url };
+}
+
+describe("three runs at once on one store", () => {
+  it(`keep all three threads' settings, in each of ${ROUNDS} rounds`, async () => {
+    for (let round = 1; round <= ROUNDS; round++) {
+      const cwd = await freshFolder();
+      await writeFile(join(cwd, "rfp.md"), RFP);
+      const runs = await Promise.all(
+        MODELS.map((model) =>
+          evalgate(["run", "rfp.md", "--db", "threads.sqlite", "--model", `ollama:${model}`], {
+            cwd,
+            env: env(),
+            stdin: answers("q"),
+          }),
+        ),
+      );
+      const reviews = await openReviewStore({ sqlitePath: join(cwd, "threads.sqlite") });
+      try {
+        for (const [i, run] of runs.entries()) {
+          const threadId = threadIdOf(run.stdout);
+          const settings = await reviews.runSettings(threadId);
+          expect(settings?.model, `round ${round}, ${MODELS[i]}`).toBe(`ollama:${MODELS[i]}`);
+          expect(settings?.rfpFile).toBe("rfp.md");
+        }
+      } finally {
+        await reviews.close();
+      }
+    }
+  }, 300_000);
+});
+
+describe("a thread the store does not have", () => {
+  it("run --thread and review are refused before any model is chosen", async () => {
+    const cwd = await freshFolder();
+    // The store exists (another thread's), the thread does not.
+    const reviews = await openReviewStore({ sqlitePath: join(cwd, "threads.sqlite") });
+    await reviews.close();
+    const asked = server.requests.length;
+    const run = await evalgate(["run", "--thread", "no-such-thread", "--db", "threads.sqlite"], {
+      cwd,
+      env: env(),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'evalgate: no thread "no-such-thread" in threads.sqlite; give an RFP file to start one',
+    );
+    const review = await evalgate(
+      ["review", "no-such-thread", "approve", "--db", "threads.sqlite"],
+      { cwd, env: env() },
+    );
+    expect(review.code).toBe(2);
+    expect(review.stderr).toContain('no thread "no-such-thread" in threads.sqlite');
+    // Neither asked the model server anything: no probe, no model chosen.
+    expect(server.requests.length).toBe(asked);
+    expect(`${run.stderr}${review.stderr}`).not.toMatch(/download|Ollama/);
+  }, 60_000);
+});
