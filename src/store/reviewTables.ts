@@ -47,6 +47,26 @@ export function eventInsert(threadId: string, event: NewEvent) {
     VALUES (${threadId}, ${event.type}, ${event.stage ?? null}, ${event.message ?? null}, ${now()})`;
 }
 
+const ThreadStatusColumns = z.object({ status: z.string() });
+
+/**
+ * Takes the thread's row lock, and reads its status: the first step of every transaction that
+ * changes a thread and its reviews, so two of them on one thread queue in one order and never
+ * deadlock. PostgreSQL locks the row (`FOR NO KEY UPDATE`, which rows referring to the thread
+ * do not wait for); SQLite's BEGIN IMMEDIATE holds the file's write lock already.
+ */
+export function* lockThreadRow(
+  tx: Transaction,
+  threadId: string,
+): Step<{ status: string } | undefined> {
+  const row = yield* tx.first(
+    tx.dialect === "postgres"
+      ? sql`SELECT status FROM threads WHERE id = ${threadId} FOR NO KEY UPDATE`
+      : sql`SELECT status FROM threads WHERE id = ${threadId}`,
+  );
+  return row === undefined ? undefined : ThreadStatusColumns.parse(row);
+}
+
 /** Inserts labels in the caller's transaction. */
 export function* insertLabels(tx: Transaction, labels: readonly CalibrationLabel[]): Step<void> {
   for (let start = 0; start < labels.length; start += LABELS_PER_INSERT) {
@@ -166,6 +186,7 @@ export class ReviewTables {
 
   async retryThread(threadId: string, by: string): Promise<boolean> {
     return this.db.transaction(function* (tx) {
+      yield* lockThreadRow(tx, threadId);
       const queued = yield* tx.run(
         sql`UPDATE threads SET status = 'queued', error = NULL, updated_at = ${now()}
             WHERE id = ${threadId} AND status = 'failed'`,

@@ -134,6 +134,13 @@ export interface ThreadSettlement {
   events: NewEvent[];
 }
 
+/**
+ * What a settlement came to: written (`settled`); the stop was settled already, the same reviews
+ * pending (`unchanged`: nothing written but the decisions' marks); or a decision was recorded on
+ * a review it would list and is not applied yet (`decided`: nothing written, apply it first).
+ */
+export type SettleOutcome = "settled" | "unchanged" | "decided";
+
 /** The keyset position after which a page starts (newest first). */
 export interface PendingCursor {
   createdAt: string;
@@ -155,6 +162,11 @@ export interface PendingQuery {
 /** A per-thread lock held across processes; release it when the step is done. */
 export interface ThreadLease {
   release(): Promise<void>;
+  /**
+   * Aborted when the lock was lost before its release (PostgreSQL: the connection holding it was
+   * cut, as in a restart of the server): the holder must stop and write nothing more.
+   */
+  readonly lost: AbortSignal;
 }
 
 /** A page session as the store keeps it: the hash of its id, never the id itself. */
@@ -233,7 +245,7 @@ export interface ReviewStore {
   decisionFor(threadId: string, interruptId: string): Promise<DecisionRow | undefined>;
   decisionsOf(threadId: string): Promise<DecisionRow[]>;
   unappliedDecisions(threadId: string): Promise<DecisionRow[]>;
-  settleThread(threadId: string, settlement: ThreadSettlement): Promise<void>;
+  settleThread(threadId: string, settlement: ThreadSettlement): Promise<SettleOutcome>;
   /**
    * In one transaction, only when the thread failed: queues it again and removes the decisions the
    * graph refused (their interrupts can be decided anew), with an event naming who retried. False
