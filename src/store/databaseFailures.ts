@@ -5,6 +5,7 @@
  * past its busy timeout) is a STORE_UNAVAILABLE StoreError, which the service answers with 503 and
  * `Retry-After`, and which leaves a thread's job to be retried rather than the thread failed.
  */
+import { isEvalgateError } from "../errors.js";
 import { StoreError } from "./errors.js";
 
 /** SQLSTATEs of a transaction PostgreSQL rolled back to break a conflict: run it again. */
@@ -42,7 +43,9 @@ export function isTransactionConflict(error: unknown): boolean {
 
 /** The database cannot be reached now (an error of pg, of a socket, or of better-sqlite3). */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  if (error instanceof StoreError) return error.code === "STORE_UNAVAILABLE";
+  // Any other evalgate error says what failed itself: a model server out of reach is not the
+  // database, even with ECONNREFUSED as its cause.
+  if (isEvalgateError(error)) return error.code === "STORE_UNAVAILABLE";
   if (typeof error !== "object" || error === null) return false;
   const code = codeOf(error);
   if (code !== undefined) {
@@ -53,9 +56,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   }
   const message = error instanceof Error ? error.message : "";
   if (UNAVAILABLE_MESSAGES.some((words) => message.includes(words))) return true;
+  // pg's connection to every address of a host name failing at once.
   const errors = (error as { errors?: unknown }).errors;
-  if (Array.isArray(errors) && errors.some(isDatabaseUnreachable)) return true;
-  return "cause" in error && error.cause !== error && isDatabaseUnreachable(error.cause);
+  return Array.isArray(errors) && errors.some(isDatabaseUnreachable);
 }
 
 /** The database cannot be reached now (`STORE_UNAVAILABLE`); the cause is kept, never shown. */
@@ -69,7 +72,7 @@ export function storeUnavailable(cause: unknown): StoreError {
 
 /** The error as a caller should see it: STORE_UNAVAILABLE for an unreachable database. */
 export function asStoreFailure(error: unknown): unknown {
-  if (error instanceof StoreError) return error;
+  if (isEvalgateError(error)) return error;
   return isDatabaseUnreachable(error) ? storeUnavailable(error) : error;
 }
 

@@ -286,4 +286,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX calibration_comparisons_measured ON calibration_comparisons (measured_at, id);`),
   },
+  {
+    id: 17,
+    name: "sign-in and token attempts counted per client address and per account, for every replica",
+    ...same(`
+      CREATE TABLE sign_in_attempts (
+        key TEXT PRIMARY KEY,
+        window_ends TEXT NOT NULL,
+        attempts INTEGER NOT NULL
+      );
+      CREATE INDEX sign_in_attempts_window ON sign_in_attempts (window_ends);`),
+  },
 ];

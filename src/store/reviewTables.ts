@@ -12,6 +12,14 @@ import type {
   NewCalibrationMeasurement,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import {
+  ATTEMPTS_SQL,
+  type AttemptCount,
+  attemptCountOf,
+  attemptKeyHash,
+  COUNT_ATTEMPT_SQL,
+  PRUNE_ATTEMPTS_SQL,
+} from "./attemptRows.js";
 import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
 import { reviewerExists } from "./errors.js";
 import {
@@ -178,6 +186,24 @@ export class ReviewTables {
 
   async endSession(idHash: string, at: string): Promise<boolean> {
     return (await this.db.run(withValues(END_SESSION_SQL, [at, idHash]))) > 0;
+  }
+
+  async countAttempt(key: string, windowSeconds: number, at: Date): Promise<AttemptCount> {
+    const hash = attemptKeyHash(key);
+    const now = at.toISOString();
+    const ends = new Date(at.getTime() + windowSeconds * 1000).toISOString();
+    return this.db.transaction(function* (tx) {
+      yield* tx.run(withValues(PRUNE_ATTEMPTS_SQL, [now]));
+      const row = yield* tx.first(withValues(COUNT_ATTEMPT_SQL, [hash, ends, now, now]));
+      return attemptCountOf(row) ?? { count: 1, windowEndsAt: ends };
+    });
+  }
+
+  async attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined> {
+    const row = await this.db.first(
+      withValues(ATTEMPTS_SQL, [attemptKeyHash(key), at.toISOString()]),
+    );
+    return attemptCountOf(row);
   }
 
   tryLockThread(threadId: string): Promise<ThreadLease | undefined> {

@@ -12,13 +12,14 @@ import type {
   NewCalibrationMeasurement,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import type { AttemptCount } from "./attemptRows.js";
 import type {
   CalibrationLabelCursor,
   CalibrationLabelQuery,
   CorrectionLabelQuery,
 } from "./labelRows.js";
 
-export type { CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
+export type { AttemptCount, CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
 
 /** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
 export const DESK_GRAPH = "review-desk";
@@ -261,6 +262,14 @@ export interface ReviewStore {
    * running, or not failed with a decision not yet applied.
    */
   threadsNeedingWork(updatedBefore: string): Promise<string[]>;
+  /**
+   * Counts one attempt under `key` (a sign-in or a token tried, by client address or account) in a
+   * window of `windowSeconds` that starts with the first attempt: every replica counts in the same
+   * rows. The count so far in the window, and when it ends.
+   */
+  countAttempt(key: string, windowSeconds: number, at: Date): Promise<AttemptCount>;
+  /** The attempts counted under `key` in a window still open at `at` (undefined: none). */
+  attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined>;
   /** The thread's lock, or undefined when another job (in any process) holds it. */
   tryLockThread(threadId: string): Promise<ThreadLease | undefined>;
 
