@@ -19,7 +19,7 @@ import { type ServeProcess, startServe } from "./serveProcess.js";
 import { decideThread, newTally, SoakClient, startBurst, watchQueue } from "./soakDriver.js";
 
 const MODEL = "evalgate-soak:test";
-const DECISIONS = 300;
+const DECISIONS = 2000;
 const BURST = 12;
 const OPEN_THREADS = 36;
 
@@ -48,7 +48,7 @@ describe("two serve replicas on one PostgreSQL under load, restarted mid-run", (
     ollama = await startOllamaServer({
       models: [MODEL],
       responder: ollamaProposalResponder(0.85),
-      behaviour: { delayBeforeFirstByteMs: 25 },
+      behaviour: { delayBeforeFirstByteMs: 15 },
     });
     for (let i = 0; i < 2; i++) {
       replicas.push(

@@ -110,16 +110,18 @@ export async function decideThread(
 ): Promise<void> {
   const decided = new Set<string>();
   while (!enough()) {
-    const review = await client.call("GET", `/api/reviews/${threadId}`);
-    if (review.status !== 200) {
-      const status = await client.call("GET", `/api/threads/${threadId}`);
-      const state = (status.body as { status?: string; error?: string }).status;
-      if (state === "finished") return;
-      if (state === "failed") {
-        tally.failedThreads.push(`${threadId}: ${(status.body as { error?: string }).error}`);
-        return;
-      }
-      await pause(100);
+    // The thread's status first (one light read while its job runs), its review once it waits.
+    const status = await client.call("GET", `/api/threads/${threadId}`);
+    const state = status.body as { status?: string; error?: string };
+    if (state.status === "finished") return;
+    if (state.status === "failed") {
+      tally.failedThreads.push(`${threadId}: ${state.error}`);
+      return;
+    }
+    const review =
+      state.status === "waiting" ? await client.call("GET", `/api/reviews/${threadId}`) : undefined;
+    if (review?.status !== 200) {
+      await pause(250);
       continue;
     }
     const interruptId = (review.body as { interruptId: string }).interruptId;
