@@ -5,6 +5,8 @@
  * let through exactly as its resource's audience says.
  */
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_RULES, type Audience, type Resource } from "../../src/service/access.js";
@@ -76,6 +78,19 @@ describe("who may reach what, page and API alike", () => {
     );
     expect([...served].filter((route) => !listed.has(route))).toEqual([]);
     expect([...listed].filter((route) => !served.has(route))).toEqual([]);
+  });
+
+  it("is the table docs/security.md shows, row for row", () => {
+    const page = readFileSync(join(import.meta.dirname, "../../docs/security.md"), "utf8");
+    const code = (routes: readonly string[], prefix: string) =>
+      routes.map((r) => `\`${r.replace(" ", ` ${prefix}`)}\``).join(", ") || "—";
+    const missing = Object.entries(ACCESS_RULES)
+      .map(
+        ([resource, rule]) =>
+          `| ${resource} | ${rule.action} | ${rule.audience} | ${code(rule.api, "/api")} | ${code(rule.pages, "")} |`,
+      )
+      .filter((row) => !page.includes(row));
+    expect(missing).toEqual([]);
   });
 
   async function tryApi(role: Role, route: string): Promise<Outcome> {
