@@ -119,6 +119,27 @@ function describeOn(
         listedAfterDecision: [],
       });
     }, 300_000);
+
+    it("says what a settlement came to: settled, unchanged, or a decision to apply first", async () => {
+      const threadId = `outcomes-${Date.now()}`;
+      await settling.createThread(
+        { id: threadId, title: threadId, creator: "ana", status: "queued", settings: {} },
+        { type: "queued" },
+      );
+      expect(await settling.settleThread(threadId, waitingAt(threadId, "a"))).toBe("settled");
+      expect(await settling.settleThread(threadId, waitingAt(threadId, "a"))).toBe("unchanged");
+      const events = await deciding.eventsAfter(threadId, 0, 50);
+      expect(events.filter((e) => e.type === "review_ready")).toHaveLength(1);
+      await deciding.recordDecision(decisionOn(threadId, "a"));
+      expect(await settling.settleThread(threadId, waitingAt(threadId, "a"))).toBe("decided");
+      expect(await deciding.pendingOf(threadId)).toEqual([]);
+      expect((await deciding.thread(threadId))?.status).toBe("queued");
+      // Applied, the run settles at the next review.
+      const next = { ...waitingAt(threadId, "b"), applied: [`${threadId}-a`] };
+      expect(await settling.settleThread(threadId, next)).toBe("settled");
+      expect((await deciding.pendingOf(threadId)).map((p) => p.interruptId)).toEqual(["b"]);
+      expect(await deciding.unappliedDecisions(threadId)).toEqual([]);
+    });
   });
 }
 
