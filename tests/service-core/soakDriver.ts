@@ -2,7 +2,7 @@
  * The load of the soak test (postgresSoak.test.ts): bursts of new proposals, and deciders that each
  * own a set of threads and decide every review of them, every request to the next replica in turn.
  * It counts what came back — never how long anything took: answers by status, reviews refused
- * while pending, reviews served or listed after their decision was accepted, failed threads.
+ * while pending, reviews listed after their decision was accepted, failed threads.
  */
 import { type ApiReply, callApi, errorCode, type ServeProcess } from "./serveProcess.js";
 
@@ -15,7 +15,6 @@ export interface SoakTally {
   serverErrors: string[];
   unavailable: number;
   refusedPending: string[];
-  staleReviews: string[];
   listedDecided: string[];
   failedThreads: string[];
   started: number;
@@ -29,7 +28,6 @@ export function newTally(): SoakTally {
     serverErrors: [],
     unavailable: 0,
     refusedPending: [],
-    staleReviews: [],
     listedDecided: [],
     failedThreads: [],
     started: 0,
@@ -99,46 +97,75 @@ export async function startBurst(client: SoakClient, count: number, tally: SoakT
 }
 
 /**
- * Decides every review of `threadId` until it finishes or `enough()` says stop: reads the review
- * (refusing none the thread waits on), approves it, and waits for the next one.
+ * The queue as the last listing showed it (thread → the review it waits on). One watcher lists
+ * the queue for every decider (the index only, no checkpoint read: the deciders' polling costs the
+ * replicas little); a listed review whose decision was accepted before the list was asked for is
+ * counted.
+ */
+export class QueueView {
+  readonly waiting = new Map<string, string>();
+
+  async watch(client: SoakClient, tally: SoakTally, done: () => boolean): Promise<void> {
+    while (!done()) {
+      const asked = Date.now();
+      const listed = await client.call("GET", "/api/reviews?limit=200");
+      const items =
+        (listed.body as { items?: Array<{ threadId: string; interruptId: string }> }).items ?? [];
+      const decidedBefore = new Set(
+        [...tally.accepted.values()]
+          .filter((a) => a.answeredAt < asked)
+          .map((a) => `${a.threadId}/${a.interruptId}`),
+      );
+      this.waiting.clear();
+      for (const item of items) {
+        const key = `${item.threadId}/${item.interruptId}`;
+        if (decidedBefore.has(key)) tally.listedDecided.push(key);
+        this.waiting.set(item.threadId, item.interruptId);
+      }
+      await pause(150);
+    }
+  }
+}
+
+/**
+ * Decides every review of `threadId` as the queue lists it, until the thread finishes or
+ * `enough()` says stop. A review it decided and sees listed again is not decided twice (the
+ * watcher counts it); every few seconds without a new review it asks whether the thread finished
+ * or failed.
  */
 export async function decideThread(
   client: SoakClient,
+  view: QueueView,
   threadId: string,
   tally: SoakTally,
   enough: () => boolean,
 ): Promise<void> {
   const decided = new Set<string>();
+  let idle = 0;
   while (!enough()) {
-    // The thread's status first (one light read while its job runs), its review once it waits.
-    const status = await client.call("GET", `/api/threads/${threadId}`);
-    const state = status.body as { status?: string; error?: string };
-    if (state.status === "finished") return;
-    if (state.status === "failed") {
-      tally.failedThreads.push(`${threadId}: ${state.error}`);
-      return;
-    }
-    const review =
-      state.status === "waiting" ? await client.call("GET", `/api/reviews/${threadId}`) : undefined;
-    if (review?.status !== 200) {
-      await pause(250);
+    const interruptId = view.waiting.get(threadId);
+    if (interruptId === undefined || decided.has(interruptId)) {
+      if (++idle % 20 === 0) {
+        const status = await client.call("GET", `/api/threads/${threadId}`);
+        const state = status.body as { status?: string; error?: string };
+        if (state.status === "finished") return;
+        if (state.status === "failed") {
+          tally.failedThreads.push(`${threadId}: ${state.error}`);
+          return;
+        }
+      }
+      await pause(150);
       continue;
     }
-    const interruptId = (review.body as { interruptId: string }).interruptId;
-    if (decided.has(interruptId)) {
-      tally.staleReviews.push(`${threadId}/${interruptId}`);
-      await pause(100);
-      continue;
-    }
+    idle = 0;
     const answer = await client.call("POST", `/api/reviews/${threadId}/decisions`, {
       interruptId,
       action: "approve",
     });
-    const code = errorCode(answer);
+    decided.add(interruptId);
     // A decision sent again after a 503 may find its first sending recorded: ours, not refused.
-    const oursBefore = code === "ALREADY_DECIDED" && answer.afterUnavailable;
+    const oursBefore = errorCode(answer) === "ALREADY_DECIDED" && answer.afterUnavailable;
     if (answer.status === 202 || oursBefore) {
-      decided.add(interruptId);
       const decisionId =
         (answer.body as { decisionId?: string }).decisionId ?? `${threadId}/${interruptId}`;
       tally.accepted.set(decisionId, { threadId, interruptId, answeredAt: Date.now() });
@@ -147,27 +174,6 @@ export async function decideThread(
       tally.refusedPending.push(
         `${threadId}/${interruptId}: ${answer.status} ${JSON.stringify(answer.body)}`,
       );
-      decided.add(interruptId);
     }
-  }
-}
-
-/** Lists the queue on each replica in turn; a listed review whose decision was accepted before the list was asked for is counted. */
-export async function watchQueue(client: SoakClient, tally: SoakTally, done: () => boolean) {
-  while (!done()) {
-    const asked = Date.now();
-    const listed = await client.call("GET", "/api/reviews?limit=200");
-    const items =
-      (listed.body as { items?: Array<{ threadId: string; interruptId: string }> }).items ?? [];
-    const decidedBefore = new Set(
-      [...tally.accepted.values()]
-        .filter((a) => a.answeredAt < asked)
-        .map((a) => `${a.threadId}/${a.interruptId}`),
-    );
-    for (const item of items) {
-      const key = `${item.threadId}/${item.interruptId}`;
-      if (decidedBefore.has(key)) tally.listedDecided.push(key);
-    }
-    await pause(150);
   }
 }
