@@ -5,6 +5,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { surviveConnectionLoss } from "../store/poolErrors.js";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";
 import { CheckpointerError } from "./errors.js";
 
@@ -142,7 +143,11 @@ async function openPostgres(url: string): Promise<Checkpointer> {
   const location = redactUrl(url);
   let saver: PostgresSaver;
   try {
-    saver = new PostgresSaver(new pg.Pool({ connectionString: url, options: ASYNCHRONOUS_COMMIT }));
+    // Its connections are cut when the server restarts: the pool listens, the process lives on.
+    const pool = surviveConnectionLoss(
+      new pg.Pool({ connectionString: url, options: ASYNCHRONOUS_COMMIT }),
+    );
+    saver = new PostgresSaver(pool);
   } catch (error) {
     throw new CheckpointerError(location, `invalid PostgreSQL URL: ${messageOf(error)}`, {
       cause: error,

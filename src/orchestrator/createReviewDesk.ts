@@ -209,6 +209,8 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     retryThread: (threadId, by) => retryThread(ctx, threadId, by),
     events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
     calibration: (by, days) => calibrationOverview(ctx, by, days),
+    countAttempt: (key, windowSeconds) => ctx.store.countAttempt(key, windowSeconds, new Date()),
+    attemptsOf: (key) => ctx.store.attemptsOf(key, new Date()),
     ready: () => ctx.store.ping(),
     async close() {
       await sweep?.stop();

@@ -18,7 +18,9 @@ import type { CalibrationMeasurement } from "../scoring/calibration/comparison.j
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
+import type { AttemptCount } from "../store/types.js";
 import type { ProposalDocument } from "./proposal/document.js";
+import { wholeNumberParam } from "./wholeNumber.js";
 
 /**
  * Longest text accepted in a request body field (an RFP, an applicant profile); what a reviewer
@@ -77,7 +79,7 @@ export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 
 /** `?limit=&cursor=` of the review queue. */
 export const PageRequestSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: wholeNumberParam(1, 200).default(50),
   cursor: z.string().max(200).optional(),
 });
 export type PageRequest = z.infer<typeof PageRequestSchema>;
@@ -279,6 +281,13 @@ export interface ReviewDesk {
    * recorded few-shot comparison; no judge is asked.
    */
   calibration(by: Reviewer, days?: number): Promise<CalibrationOverview>;
+  /**
+   * Counts a sign-in or token attempt under `key` (a client address, an account) in the store, so
+   * every replica counts in the same window (`windowSeconds` from its first attempt).
+   */
+  countAttempt(key: string, windowSeconds: number): Promise<AttemptCount>;
+  /** The attempts counted under `key` in its window still open (undefined: none). */
+  attemptsOf(key: string): Promise<AttemptCount | undefined>;
   /** True when the database answers. */
   ready(): Promise<boolean>;
   /** Stops taking jobs, finishes or returns in-flight ones, closes the database. */

@@ -15,15 +15,25 @@ import { threadProgress } from "../graph/threadProgress.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
-import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import { reviewsOf } from "./pendingReview.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import {
   createStageProgressTracker,
   describeStageProgress,
   type StageProgress,
 } from "./stageProgress.js";
+import {
+  isInterruption,
+  messageOf,
+  pendingRows,
+  type RunnerContext,
+  settle,
+} from "./threadSettle.js";
 
-/** What a step came to: `busy` when another job (maybe in another process) holds the thread. */
+/**
+ * What a step came to: `busy` when another job (maybe in another process) holds the thread, or
+ * the database could not be reached (the job is tried again).
+ */
 export type AdvanceOutcome = "busy" | "missing" | "waiting" | "finished" | "failed";
 
 /** Runs of the graph one job makes at most (each runs to a review, the end, or a crash point). */
@@ -31,31 +41,6 @@ const MAX_RUNS = 8;
 
 export interface ThreadRunner {
   advance(threadId: string): Promise<AdvanceOutcome>;
-}
-
-function pendingRows(thread: ThreadRow, reviews: PendingReview[], pausedAt: string) {
-  return reviews.map((review) => ({
-    threadId: thread.id,
-    interruptId: review.interruptId,
-    stage: review.contentId,
-    title: `${thread.title}: ${review.title}`,
-    overallScore: review.evaluation?.overallScore ?? null,
-    passed: review.evaluation?.passed ?? null,
-    actions: review.actions,
-    createdAt: pausedAt,
-    type: review.type,
-    verdict: review.evaluation?.verdict ?? null,
-  }));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-/** What every step of a thread runner works with. */
-interface RunnerContext {
-  store: ReviewStore;
-  runtime: ProposalRuntime;
 }
 
 function configOf(ctx: RunnerContext, threadId: string) {
@@ -88,6 +73,7 @@ async function run(
   const stream = await ctx.runtime.graph.stream(input as never, {
     ...configOf(ctx, threadId),
     streamMode: ["updates", "custom"],
+    ...(ctx.lost === undefined ? {} : { signal: ctx.lost }),
   });
   const tracker = createStageProgressTracker(ctx.runtime.stages);
   for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
@@ -120,9 +106,12 @@ async function reportProgress(
     // A listener that fails (a closed terminal) does not stop the run.
   }
 }
-/** A run of the graph was made; `snapshot`, when given, is the thread's state after it. */
+/**
+ * A run of the graph was made (`ran`), or a decision arrived while settling; `snapshot`, when
+ * given, is the thread's state after it.
+ */
 interface Ran {
-  ran: true;
+  ran: boolean;
   snapshot?: StateSnapshot;
 }
 
@@ -163,18 +152,20 @@ async function step(
   const [first] = reviews;
   if (first !== undefined) {
     const pausedAt = snapshot.createdAt ?? new Date().toISOString();
-    await ctx.store.settleThread(threadId, {
+    const settled = await settle(ctx, threadId, {
       status: "waiting",
       pending: pendingRows(thread, reviews, pausedAt),
       applied,
       events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
     });
-    await pruneSupersededWrites(ctx.runtime.saver, threadId);
+    // A decision arrived on the review meanwhile: apply it now (a fresh look at the checkpoint).
+    if (settled === "decided") return { ran: false };
+    if (settled === "settled") await pruneSupersededWrites(ctx.runtime.saver, threadId);
     return "waiting";
   }
   const progress = threadProgress(snapshot);
   if (progress.kind === "finished") {
-    await ctx.store.settleThread(threadId, {
+    await settle(ctx, threadId, {
       status: "finished",
       pending: [],
       applied,
@@ -232,6 +223,7 @@ async function applyDecision(
   try {
     await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
   } catch (error) {
+    if (isInterruption(ctx, error)) throw error;
     const after = await snapshotOf(ctx, threadId);
     if (stillPaused(after)) {
       return {
@@ -254,7 +246,7 @@ async function settleFailed(
   error: string,
   refused: Array<{ id: string; reason: string }> = [],
 ) {
-  await ctx.store.settleThread(threadId, {
+  await settle(ctx, threadId, {
     status: "failed",
     error,
     pending: [],
@@ -264,31 +256,46 @@ async function settleFailed(
   });
   return "failed" as const;
 }
+/**
+ * Steps the thread until it settles. A failure of the graph fails the thread; an interruption (the
+ * lock lost, the database out of reach) leaves it `busy` for its job to be tried again.
+ */
 async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<AdvanceOutcome> {
-  const thread = await ctx.store.thread(threadId);
-  if (thread === undefined) return "missing";
-  const applied: string[] = [];
-  let known: StateSnapshot | undefined;
-  for (let runs = 0; runs <= MAX_RUNS; runs++) {
-    let outcome: AdvanceOutcome | Ran;
-    try {
-      outcome = await step(ctx, thread, applied, known);
-    } catch (error) {
-      return settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
+  try {
+    const thread = await ctx.store.thread(threadId);
+    if (thread === undefined) return "missing";
+    const applied: string[] = [];
+    let known: StateSnapshot | undefined;
+    for (let runs = 0; runs <= MAX_RUNS; ) {
+      let outcome: AdvanceOutcome | Ran;
+      try {
+        outcome = await step(ctx, thread, applied, known);
+      } catch (error) {
+        if (isInterruption(ctx, error)) throw error;
+        return await settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
+      }
+      if (typeof outcome === "string") return outcome;
+      known = outcome.snapshot;
+      runs++;
     }
-    if (typeof outcome === "string") return outcome;
-    known = outcome.snapshot;
+    return await settleFailed(ctx, threadId, applied, `no review or end after ${MAX_RUNS} runs`);
+  } catch (error) {
+    if (isInterruption(ctx, error)) return "busy";
+    throw error;
   }
-  return settleFailed(ctx, threadId, applied, `no review or end after ${MAX_RUNS} runs`);
 }
 export function createThreadRunner(store: ReviewStore, runtime: ProposalRuntime): ThreadRunner {
   const ctx: RunnerContext = { store, runtime };
   return {
     async advance(threadId) {
-      const lease = await store.tryLockThread(threadId);
+      // The database out of reach: the thread waits for its job's next try.
+      const lease = await store.tryLockThread(threadId).catch((error: unknown) => {
+        if (isInterruption(ctx, error)) return undefined;
+        throw error;
+      });
       if (lease === undefined) return "busy";
       try {
-        return await advanceLocked(ctx, threadId);
+        return await advanceLocked({ ...ctx, lost: lease.lost }, threadId);
       } finally {
         await lease.release();
       }

@@ -11,8 +11,11 @@ import {
   type ReviewDesk,
   StartProposalSchema,
 } from "../orchestrator/reviewDesk.js";
+import { allow } from "./access.js";
+import type { AttemptGuard } from "./attemptLimits.js";
 import { requireBearer } from "./auth.js";
 import type { ServiceEnv } from "./env.js";
+import { UNAVAILABLE_RETRY_SECONDS } from "./errorResponse.js";
 import { type EventStreamOptions, threadEventStream } from "./events.js";
 import {
   ProposalQuerySchema,
@@ -29,70 +32,95 @@ function threadIdOf(param: string): string {
   return requireValid(ThreadIdSchema.safeParse(param), "the thread id");
 }
 
-export function createApiRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
+export function createApiRoutes(
+  desk: ReviewDesk,
+  events: EventStreamOptions,
+  attempts: AttemptGuard,
+): Hono<ServiceEnv> {
   const api = new Hono<ServiceEnv>();
 
   api.get("/health", (c) => c.json({ status: "ok" }));
   api.get("/ready", async (c) => {
     const ready = await desk.ready().catch(() => false);
+    if (!ready) c.header("Retry-After", String(UNAVAILABLE_RETRY_SECONDS));
     return c.json({ ready }, ready ? 200 : 503);
   });
 
-  api.use("*", requireBearer(desk));
+  api.use("*", requireBearer(desk, attempts));
 
-  api.post("/proposals", jsonBody(StartProposalSchema), async (c) => {
+  api.post("/proposals", allow("startProposal"), jsonBody(StartProposalSchema), async (c) => {
     const started = await desk.startProposal(c.req.valid("json"), c.var.reviewer);
     return c.json(started, 202);
   });
 
-  api.post("/proposals/:threadId/reviewers", jsonBody(AssignReviewerSchema), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    const { name } = c.req.valid("json");
-    await desk.assignReviewer(threadId, name, c.var.reviewer);
-    return c.json({ threadId, reviewer: name });
-  });
+  api.post(
+    "/proposals/:threadId/reviewers",
+    allow("assignReviewers"),
+    jsonBody(AssignReviewerSchema),
+    async (c) => {
+      const threadId = threadIdOf(c.req.param("threadId"));
+      const { name } = c.req.valid("json");
+      await desk.assignReviewer(threadId, name, c.var.reviewer);
+      return c.json({ threadId, reviewer: name });
+    },
+  );
 
-  api.get("/reviews", queryParams(PageRequestSchema), async (c) => {
+  api.get("/reviews", allow("queue"), queryParams(PageRequestSchema), async (c) => {
     return c.json(await desk.listReviews(c.var.reviewer, c.req.valid("query")));
   });
 
-  api.get("/reviews/:threadId", async (c) => {
+  api.get("/reviews/:threadId", allow("review"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return c.json(await desk.getReview(threadId, c.var.reviewer));
   });
 
-  api.post("/reviews/:threadId/decisions", jsonBody(DecisionRequestSchema), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    const decided = await desk.decide(threadId, c.req.valid("json"), c.var.reviewer);
-    return c.json(decided, 202);
-  });
+  api.post(
+    "/reviews/:threadId/decisions",
+    allow("decide"),
+    jsonBody(DecisionRequestSchema),
+    async (c) => {
+      const threadId = threadIdOf(c.req.param("threadId"));
+      const decided = await desk.decide(threadId, c.req.valid("json"), c.var.reviewer);
+      return c.json(decided, 202);
+    },
+  );
 
-  api.get("/threads/:threadId", async (c) => {
+  api.get("/threads/:threadId", allow("thread"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return c.json(await desk.threadStatus(threadId, c.var.reviewer));
   });
 
-  api.get("/threads/:threadId/traces", queryParams(TraceFilterSchema), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    const traces = await desk.threadTraces(threadId, c.var.reviewer);
-    return c.json(filterTraces(traces, c.req.valid("query")));
-  });
+  api.get(
+    "/threads/:threadId/traces",
+    allow("traces"),
+    queryParams(TraceFilterSchema),
+    async (c) => {
+      const threadId = threadIdOf(c.req.param("threadId"));
+      const traces = await desk.threadTraces(threadId, c.var.reviewer);
+      return c.json(filterTraces(traces, c.req.valid("query")));
+    },
+  );
 
-  api.get("/threads/:threadId/proposal", queryParams(ProposalQuerySchema), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    const document = await desk.threadProposal(threadId, c.var.reviewer);
-    if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
-      return proposalMarkdownResponse(c, document);
-    }
-    return c.json(document);
-  });
+  api.get(
+    "/threads/:threadId/proposal",
+    allow("proposal"),
+    queryParams(ProposalQuerySchema),
+    async (c) => {
+      const threadId = threadIdOf(c.req.param("threadId"));
+      const document = await desk.threadProposal(threadId, c.var.reviewer);
+      if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
+        return proposalMarkdownResponse(c, document);
+      }
+      return c.json(document);
+    },
+  );
 
-  api.post("/threads/:threadId/retry", async (c) => {
+  api.post("/threads/:threadId/retry", allow("retry"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return c.json(await desk.retryThread(threadId, c.var.reviewer), 202);
   });
 
-  api.get("/threads/:threadId/events", async (c) => {
+  api.get("/threads/:threadId/events", allow("thread"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return threadEventStream(c, desk, threadId, c.var.reviewer, events);
   });

@@ -8,10 +8,12 @@ import { bodyLimit } from "hono/body-limit";
 import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { createApiRoutes } from "./api.js";
+import { type AttemptLimits, attemptGuard, DEFAULT_ATTEMPT_LIMITS } from "./attemptLimits.js";
 import type { ServiceEnv } from "./env.js";
 import { describeError } from "./errorResponse.js";
 import { ServiceRequestError } from "./errors.js";
 import { DEFAULT_EVENT_STREAM, type EventStreamOptions } from "./events.js";
+import { sameOriginWrites } from "./originCheck.js";
 import { renderErrorPage, type SignedIn } from "./pages/layout.js";
 import { createPageRoutes } from "./pages/routes.js";
 import { noStore, securityHeaders } from "./securityHeaders.js";
@@ -28,6 +30,8 @@ export interface ServiceAppOptions {
   events?: Partial<EventStreamOptions>;
   /** Where unexpected errors are reported (default: stderr). */
   logError?: (error: unknown) => void;
+  /** Unknown tokens per client address and sign-ins per account (DEFAULT_ATTEMPT_LIMITS). */
+  attemptLimits?: Partial<AttemptLimits>;
 }
 
 function defaultLogError(error: unknown): void {
@@ -51,10 +55,15 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
   };
   const logError = options.logError ?? defaultLogError;
   const sessions = createSessionKeeper(sessionKey(options.sessionSecret));
+  const attempts = attemptGuard(options.desk, {
+    ...DEFAULT_ATTEMPT_LIMITS,
+    ...options.attemptLimits,
+  });
   const app = new Hono<ServiceEnv>();
 
   app.use("*", securityHeaders());
   app.use("*", noStore());
+  app.use("*", sameOriginWrites());
   app.use(
     "*",
     bodyLimit({
@@ -67,13 +76,14 @@ export function createServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
       },
     }),
   );
-  app.route("/api", createApiRoutes(options.desk, events));
-  app.route("/", createPageRoutes({ desk: options.desk, sessions, events }));
+  app.route("/api", createApiRoutes(options.desk, events, attempts));
+  app.route("/", createPageRoutes({ desk: options.desk, sessions, events, attempts }));
 
   const answerError = (error: unknown, c: Context<ServiceEnv>) => {
     const described = describeError(error);
     if (described.unexpected) logError(error);
     if (described.status === 401) c.header("WWW-Authenticate", 'Bearer realm="evalgate"');
+    if (described.retryAfter !== undefined) c.header("Retry-After", String(described.retryAfter));
     if (c.req.path.startsWith("/api/") || c.req.path === "/api") {
       return c.json(described.body, described.status);
     }

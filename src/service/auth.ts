@@ -1,10 +1,12 @@
 /**
  * Bearer-token authentication for the JSON API: `Authorization: Bearer <token>` is checked by the
  * desk on every request (a revoked token stops working at once). The reviewer's identity comes
- * from the token only, never from a body.
+ * from the token only, never from a body. Unknown tokens are counted per client address
+ * (attemptLimits.ts).
  */
 import { createMiddleware } from "hono/factory";
 import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import type { AttemptGuard } from "./attemptLimits.js";
 import type { ServiceEnv } from "./env.js";
 import { ServiceRequestError } from "./errors.js";
 
@@ -17,10 +19,16 @@ export function bearerToken(header: string | undefined): string | undefined {
   return token !== undefined && token.length <= MAX_TOKEN_CHARS ? token : undefined;
 }
 
-export function requireBearer(desk: ReviewDesk) {
+/**
+ * The reviewer of the request's bearer token, or UNAUTHENTICATED; an address that sent too many
+ * unknown tokens is refused (TOO_MANY_ATTEMPTS) before its token is looked at.
+ */
+export function requireBearer(desk: ReviewDesk, attempts: AttemptGuard) {
   return createMiddleware<ServiceEnv>(async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
+    if (token !== undefined) await attempts.checkAddress(c);
     const reviewer = token === undefined ? undefined : await desk.authenticate(token);
+    if (token !== undefined && reviewer === undefined) await attempts.countFailure(c);
     if (reviewer === undefined) {
       throw new ServiceRequestError(
         "UNAUTHENTICATED",

@@ -8,6 +8,7 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isEvalgateError, withErrorCode } from "../errors.js";
+import { asStoreFailure } from "../store/databaseFailures.js";
 import { statusForCode } from "./errors.js";
 
 export interface ErrorBody {
@@ -24,6 +25,8 @@ export interface ErrorBody {
 export interface DescribedError {
   status: ContentfulStatusCode;
   body: ErrorBody;
+  /** Seconds to send as `Retry-After` (503: the database is back in a moment; 429: the limit). */
+  retryAfter?: number;
   /** True when the error was not one the service or desk raised on purpose (log it). */
   unexpected: boolean;
 }
@@ -56,11 +59,24 @@ const HTTP_CODES: Record<number, string> = {
   413: "PAYLOAD_TOO_LARGE",
 };
 
-export function describeError(error: unknown): DescribedError {
+/** How long a client waits before asking again while the database is out of reach. */
+export const UNAVAILABLE_RETRY_SECONDS = 2;
+
+function retryAfterOf(error: object, status: number): number | undefined {
+  if (status === 503) return UNAVAILABLE_RETRY_SECONDS;
+  const seconds: unknown = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof seconds === "number" ? Math.max(1, Math.ceil(seconds)) : undefined;
+}
+
+export function describeError(thrown: unknown): DescribedError {
+  // A database out of reach (a restart) is STORE_UNAVAILABLE whichever layer met it.
+  const error = asStoreFailure(thrown);
   if (isEvalgateError(error) && statusForCode(error.code) !== 500) {
     const message = withErrorCode(error.message, error.code);
     const body: ErrorBody = { error: { code: error.code, message, ...errorSpecifics(error) } };
-    return { status: statusForCode(error.code), body, unexpected: false };
+    const status = statusForCode(error.code);
+    const retryAfter = retryAfterOf(error, status);
+    return { status, body, unexpected: false, ...(retryAfter === undefined ? {} : { retryAfter }) };
   }
   if (error instanceof HTTPException && error.status < 500) {
     const code = HTTP_CODES[error.status] ?? "INVALID_INPUT";

@@ -9,9 +9,13 @@ import { DESK_ERROR_STATUS } from "../orchestrator/reviewDesk.js";
 export const SERVICE_ERROR_STATUS = {
   ...DESK_ERROR_STATUS,
   CSRF_REJECTED: 403,
+  ORIGIN_REJECTED: 403,
   ROUTE_NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_ATTEMPTS: 429,
   INTERNAL: 500,
+  STORE_UNAVAILABLE: 503,
 } as const;
 export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
 
@@ -20,10 +24,13 @@ export class ServiceRequestError extends EvalgateError {
   override readonly name = "ServiceRequestError";
   /** The body or query field at fault, when there is one. */
   readonly field: string | undefined;
+  /** Seconds after which the request may be sent again (429), sent as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ServiceErrorCode, message: string, field?: string) {
+  constructor(code: ServiceErrorCode, message: string, field?: string, retryAfterSeconds?: number) {
     super(code, message);
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

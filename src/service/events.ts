@@ -6,8 +6,8 @@
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import { z } from "zod";
 import type { ReviewDesk, Reviewer, ThreadEvent } from "../orchestrator/reviewDesk.js";
+import { wholeNumberParam } from "../orchestrator/wholeNumber.js";
 import { progressText } from "./statusWords.js";
 import { requireValid } from "./validation.js";
 
@@ -68,7 +68,7 @@ export const DEFAULT_EVENT_STREAM: Omit<EventStreamOptions, "shutdown"> = {
   maxStreamMs: 10 * 60_000,
 };
 
-const SeqSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const SeqSchema = wholeNumberParam(0, Number.MAX_SAFE_INTEGER);
 
 /** Where to start: Last-Event-ID (a reconnect), else `?after=`, else 0 (everything). */
 export function startingSeq(c: Context): number {

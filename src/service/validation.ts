@@ -47,6 +47,7 @@ function failAsInvalid(what: string) {
  */
 export function jsonBody<T extends ZodType>(schema: T) {
   return validator("json", async (_parsed, c): Promise<z.output<T>> => {
+    requireJsonType(c.req.header("content-type"));
     const read = readUntrustedJson(await c.req.text());
     if (!read.ok) {
       throw new ServiceRequestError(
@@ -56,6 +57,20 @@ export function jsonBody<T extends ZodType>(schema: T) {
     }
     return requireValid(schema.safeParse(read.value), "the request body");
   });
+}
+
+/**
+ * A JSON body must say so: `Content-Type: application/json` (a charset parameter may follow).
+ * Anything else, or none, is UNSUPPORTED_MEDIA_TYPE (415): a form or text/plain body, which a
+ * page of another site can send without asking, is never read as a request to this API.
+ */
+export function requireJsonType(contentType: string | undefined): void {
+  const media = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (media === "application/json") return;
+  throw new ServiceRequestError(
+    "UNSUPPORTED_MEDIA_TYPE",
+    `the request body must be JSON sent as Content-Type: application/json (not ${media || "none"})`,
+  );
 }
 
 /** Validates the query string against a schema. */

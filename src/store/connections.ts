@@ -13,6 +13,7 @@ import { redactUrl } from "../orchestrator/checkpointer.js";
 import { now, StoreDatabase } from "./database.js";
 import { isStoreError, type StoreError, storeOpenFailed } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
+import { surviveConnectionLoss } from "./poolErrors.js";
 
 const MIGRATIONS_TABLE = `
   CREATE TABLE IF NOT EXISTS evalgate_migrations (
@@ -87,8 +88,7 @@ export async function openMigratedSqlite(path: string, foreignKeys = true) {
 
 /** A pool of `poolSize` on the database at `url`, its schema up to date. */
 export async function openMigratedPool(url: string, poolSize: number): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  pool.on("error", () => undefined);
+  const pool = surviveConnectionLoss(new pg.Pool({ connectionString: url, max: poolSize }));
   await migrated(StoreDatabase.on({ dialect: "postgres", pool }, true), redactUrl(url));
   return pool;
 }

@@ -10,6 +10,12 @@
 import type Database from "better-sqlite3";
 import { Kysely, PostgresDialect, type RawBuilder, SqliteDialect, sql } from "kysely";
 import type pg from "pg";
+import {
+  asStoreFailure,
+  CONFLICT_ATTEMPTS,
+  conflictPause,
+  isTransactionConflict,
+} from "./databaseFailures.js";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -136,7 +142,7 @@ export class StoreDatabase {
   }
 
   async all(query: RawBuilder<unknown>): Promise<unknown[]> {
-    return (await this.execute({ query }, this.kysely)).rows;
+    return (await this.statement({ query })).rows;
   }
 
   async first(query: RawBuilder<unknown>): Promise<unknown> {
@@ -145,12 +151,35 @@ export class StoreDatabase {
 
   /** Runs a statement; the number of rows it changed. */
   async run(query: RawBuilder<unknown>): Promise<number> {
-    return (await this.execute({ query }, this.kysely)).changes;
+    return (await this.statement({ query })).changes;
   }
 
   /** Runs statements separated by semicolons, without values (schema changes). */
   async script(text: string): Promise<void> {
-    await this.execute({ script: text }, this.kysely);
+    await this.statement({ script: text });
+  }
+
+  /** One statement on its own, run again when PostgreSQL broke it up in a conflict. */
+  private statement(statement: Statement): Promise<StatementResult> {
+    return this.again(() => this.execute(statement, this.kysely));
+  }
+
+  /**
+   * Runs `work`, again (a bounded number of times, after a short pause) while PostgreSQL rolls it
+   * back to break a deadlock or a serialization failure; an unreachable database is thrown as
+   * STORE_UNAVAILABLE.
+   */
+  private async again<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isTransactionConflict(error) || attempt >= CONFLICT_ATTEMPTS) {
+          throw asStoreFailure(error);
+        }
+        await conflictPause(attempt);
+      }
+    }
   }
 
   /**
@@ -159,7 +188,9 @@ export class StoreDatabase {
    * its first read and never yields to the event loop while holding it — another connection of
    * this process (a checkpointer's) that waited for the lock would block the thread in its busy
    * wait, and the transaction could never finish. On PostgreSQL the steps run one by one on one
-   * pooled connection.
+   * pooled connection; a transaction PostgreSQL rolls back to break a deadlock or a serialization
+   * failure runs again from the start of its body (bodies only read and write the database), so
+   * such a conflict never reaches the caller.
    */
   async transaction<T>(body: TransactionBody<T>): Promise<T> {
     const native = this.native;
@@ -170,14 +201,20 @@ export class StoreDatabase {
         while (step.done !== true) step = steps.next(this.executeNow(step.value));
         return step.value;
       });
-      return run.immediate();
+      try {
+        return run.immediate();
+      } catch (error) {
+        throw asStoreFailure(error);
+      }
     }
-    return this.kysely.transaction().execute(async (trx) => {
-      const steps = body(this.steps());
-      let step = steps.next();
-      while (step.done !== true) step = steps.next(await this.execute(step.value, trx));
-      return step.value;
-    });
+    return this.again(() =>
+      this.kysely.transaction().execute(async (trx) => {
+        const steps = body(this.steps());
+        let step = steps.next();
+        while (step.done !== true) step = steps.next(await this.execute(step.value, trx));
+        return step.value;
+      }),
+    );
   }
 
   private steps(): Transaction {

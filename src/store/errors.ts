@@ -5,13 +5,15 @@ export const STORE_ERROR_CODES = [
   "STORE_OPEN_FAILED",
   "STORE_DATA_INVALID",
   "REVIEWER_EXISTS",
+  "STORE_UNAVAILABLE",
 ] as const;
 export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
 
 /**
  * An error of the review store; `code` says what: the SQLite file or PostgreSQL database could not
  * be opened or migrated (`STORE_OPEN_FAILED`), a row does not have the shape this version writes
- * (`STORE_DATA_INVALID`), or `reviewers add` was given a name that is taken (`REVIEWER_EXISTS`).
+ * (`STORE_DATA_INVALID`), `reviewers add` was given a name that is taken (`REVIEWER_EXISTS`), or
+ * the database cannot be reached right now (`STORE_UNAVAILABLE`: restarting, the connection cut).
  */
 export class StoreError extends EvalgateError<StoreErrorCode> {
   override name = "StoreError";

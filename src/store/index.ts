@@ -15,6 +15,7 @@ import {
   PostgresJudgeCacheStore,
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
+import { surviveConnectionLoss } from "./poolErrors.js";
 import { PostgresReviewStore } from "./postgresStore.js";
 import { SqliteReviewStore } from "./sqliteStore.js";
 import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
@@ -75,7 +76,7 @@ export async function getTraces(
     return byEvaluation.length > 0 ? byEvaluation : store.getTraces({ threadId: query });
   };
   if (location.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: location.url, max: 1 });
+    const pool = surviveConnectionLoss(new pg.Pool({ connectionString: location.url, max: 1 }));
     try {
       return await read(new PostgresTraceStore(pool));
     } finally {

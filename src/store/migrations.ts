@@ -312,4 +312,15 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE calibration_labels SET reviewer_score = judge_score, reviewer_native = judge_native
         WHERE source = 'accepted' AND reviewer_score IS NULL AND judge_score IS NOT NULL;`),
   },
+  {
+    id: 20,
+    name: "sign-in and token attempts counted per client address and per account, for every replica",
+    ...same(`
+      CREATE TABLE sign_in_attempts (
+        key TEXT PRIMARY KEY,
+        window_ends TEXT NOT NULL,
+        attempts INTEGER NOT NULL
+      );
+      CREATE INDEX sign_in_attempts_window ON sign_in_attempts (window_ends);`),
+  },
 ];

@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { now, type StoreDatabase, withValues } from "./database.js";
-import { eventInsert, insertLabels, ReviewTables } from "./reviewTables.js";
+import { eventInsert, insertLabels, lockThreadRow, ReviewTables } from "./reviewTables.js";
 import {
   decisionOf,
   PENDING_COLUMNS,
@@ -19,6 +19,7 @@ import {
   threadPageQuery,
 } from "./rows.js";
 import { upsertRunSettings } from "./runSettingsRows.js";
+import { decisionsOn, markDecisions, pendingInterrupts, sameInterrupts } from "./settleSteps.js";
 import {
   DESK_GRAPH,
   type NewDecision,
@@ -27,6 +28,7 @@ import {
   type PendingQuery,
   type RecordDecisionResult,
   type ReviewStore,
+  type SettleOutcome,
   type ThreadListQuery,
   type ThreadSettlement,
   type ThreadState,
@@ -77,6 +79,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
       // The settlement writes the status again, and a decision stays unapplied until then: a
       // status lost with the database server is only a thread shown one step behind.
       yield* tx.commitWithoutFlush();
+      // The UPDATE takes the thread's row lock first, as every transaction on a thread does.
       yield* tx.run(
         sql`UPDATE threads SET status = ${status}, error = ${error}, updated_at = ${now()}
             WHERE id = ${threadId}`,
@@ -127,6 +130,9 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   ): Promise<RecordDecisionResult> {
     const { threadId, interruptId } = decision;
     return this.db.transaction(function* (tx) {
+      // The thread's row first (the lock order of every transaction on a thread): a settlement
+      // of the same thread under way commits before this reads the index.
+      yield* lockThreadRow(tx, threadId);
       const removed = yield* tx.run(
         sql`DELETE FROM pending_reviews
             WHERE thread_id = ${threadId} AND interrupt_id = ${interruptId}`,
@@ -183,35 +189,44 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   /**
-   * In one transaction: the thread's status, its pending reviews replaced, the decisions applied
-   * or refused (a refused decision's labels dropped), and the events.
+   * In one transaction, under the thread's row lock: the thread's status, its pending reviews
+   * replaced, the decisions applied or refused (a refused decision's labels dropped), and the
+   * events. A stop settled already (the same status, the same reviews pending) is left as it is
+   * (`unchanged`: a retried job or the recovery sweep settles it once); a review decided in the
+   * meantime is never put back in the index, and when its decision is not applied yet nothing is
+   * written (`decided`: the caller applies it first).
    */
-  async settleThread(threadId: string, settlement: ThreadSettlement): Promise<void> {
+  async settleThread(threadId: string, settlement: ThreadSettlement): Promise<SettleOutcome> {
     const at = now();
-    await this.db.transaction(function* (tx) {
-      yield* tx.run(
-        sql`UPDATE threads SET status = ${settlement.status}, error = ${settlement.error ?? null},
-            updated_at = ${at} WHERE id = ${threadId}`,
+    const interrupts = settlement.pending.map((row) => row.interruptId);
+    return this.db.transaction(function* (tx) {
+      const current = yield* lockThreadRow(tx, threadId);
+      const decided = interrupts.length === 0 ? [] : yield* decisionsOn(tx, threadId, interrupts);
+      const arrived = decided.filter(
+        (d) => d.appliedAt === null && d.refusedAt === null && !settlement.applied.includes(d.id),
       );
-      yield* tx.run(sql`DELETE FROM pending_reviews WHERE thread_id = ${threadId}`);
-      for (const row of settlement.pending) {
-        const values = [...pendingValues(row, tx.booleans), row.threadId];
-        yield* tx.run(withValues(PENDING_INSERT, values));
-      }
-      if (settlement.applied.length > 0) {
+      if (arrived.length > 0) return "decided";
+      const pending = settlement.pending.filter(
+        (row) => !decided.some((d) => d.interruptId === row.interruptId),
+      );
+      const same =
+        current?.status === settlement.status &&
+        (settlement.status === "waiting" || settlement.status === "finished") &&
+        sameInterrupts(yield* pendingInterrupts(tx, threadId), pending);
+      if (!same) {
         yield* tx.run(
-          sql`UPDATE decisions SET applied_at = ${at}
-              WHERE id IN (${sql.join(settlement.applied)}) AND applied_at IS NULL`,
+          sql`UPDATE threads SET status = ${settlement.status}, error = ${settlement.error ?? null},
+              updated_at = ${at} WHERE id = ${threadId}`,
         );
+        yield* tx.run(sql`DELETE FROM pending_reviews WHERE thread_id = ${threadId}`);
+        for (const row of pending) {
+          const values = [...pendingValues(row, tx.booleans), row.threadId];
+          yield* tx.run(withValues(PENDING_INSERT, values));
+        }
       }
-      for (const refused of settlement.refused ?? []) {
-        yield* tx.run(
-          sql`UPDATE decisions SET refused_at = ${at}, refusal = ${refused.reason}
-              WHERE id = ${refused.id}`,
-        );
-        yield* tx.run(sql`DELETE FROM calibration_labels WHERE decision_id = ${refused.id}`);
-      }
-      for (const event of settlement.events) yield* tx.run(eventInsert(threadId, event));
+      yield* markDecisions(tx, settlement, at);
+      if (!same) for (const event of settlement.events) yield* tx.run(eventInsert(threadId, event));
+      return same ? "unchanged" : "settled";
     });
   }
 

@@ -12,6 +12,14 @@ import type {
   NewCalibrationMeasurement,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import {
+  ATTEMPTS_SQL,
+  type AttemptCount,
+  attemptCountOf,
+  attemptKeyHash,
+  COUNT_ATTEMPT_SQL,
+  PRUNE_ATTEMPTS_SQL,
+} from "./attemptRows.js";
 import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
 import { reviewerExists } from "./errors.js";
 import {
@@ -52,6 +60,26 @@ const SetAsideColumns = z.array(z.object({ reviewer: z.string(), action: z.strin
 export function eventInsert(threadId: string, event: NewEvent) {
   return sql`INSERT INTO thread_events (thread_id, type, stage, message, at)
     VALUES (${threadId}, ${event.type}, ${event.stage ?? null}, ${event.message ?? null}, ${now()})`;
+}
+
+const ThreadStatusColumns = z.object({ status: z.string() });
+
+/**
+ * Takes the thread's row lock, and reads its status: the first step of every transaction that
+ * changes a thread and its reviews, so two of them on one thread queue in one order and never
+ * deadlock. PostgreSQL locks the row (`FOR NO KEY UPDATE`, which rows referring to the thread
+ * do not wait for); SQLite's BEGIN IMMEDIATE holds the file's write lock already.
+ */
+export function* lockThreadRow(
+  tx: Transaction,
+  threadId: string,
+): Step<{ status: string } | undefined> {
+  const row = yield* tx.first(
+    tx.dialect === "postgres"
+      ? sql`SELECT status FROM threads WHERE id = ${threadId} FOR NO KEY UPDATE`
+      : sql`SELECT status FROM threads WHERE id = ${threadId}`,
+  );
+  return row === undefined ? undefined : ThreadStatusColumns.parse(row);
 }
 
 /** Inserts labels in the caller's transaction. */
@@ -187,12 +215,31 @@ export class ReviewTables {
     return (await this.db.run(withValues(END_SESSION_SQL, [at, idHash]))) > 0;
   }
 
+  async countAttempt(key: string, windowSeconds: number, at: Date): Promise<AttemptCount> {
+    const hash = attemptKeyHash(key);
+    const now = at.toISOString();
+    const ends = new Date(at.getTime() + windowSeconds * 1000).toISOString();
+    return this.db.transaction(function* (tx) {
+      yield* tx.run(withValues(PRUNE_ATTEMPTS_SQL, [now]));
+      const row = yield* tx.first(withValues(COUNT_ATTEMPT_SQL, [hash, ends, now, now]));
+      return attemptCountOf(row) ?? { count: 1, windowEndsAt: ends };
+    });
+  }
+
+  async attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined> {
+    const row = await this.db.first(
+      withValues(ATTEMPTS_SQL, [attemptKeyHash(key), at.toISOString()]),
+    );
+    return attemptCountOf(row);
+  }
+
   tryLockThread(threadId: string): Promise<ThreadLease | undefined> {
     return tryLockThread(this.db, threadId);
   }
 
   async retryThread(threadId: string, by: string): Promise<boolean> {
     return this.db.transaction(function* (tx) {
+      yield* lockThreadRow(tx, threadId);
       const queued = yield* tx.run(
         sql`UPDATE threads SET status = 'queued', error = NULL, updated_at = ${now()}
             WHERE id = ${threadId} AND status = 'failed'`,

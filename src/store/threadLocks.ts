@@ -9,6 +9,7 @@ import { sql } from "kysely";
 import type pg from "pg";
 import { z } from "zod";
 import { now, type StoreDatabase } from "./database.js";
+import { storeUnavailable } from "./databaseFailures.js";
 import type { ThreadLease } from "./types.js";
 
 const HolderColumns = z.object({ pid: z.union([z.number(), z.bigint()]).transform(Number) });
@@ -37,6 +38,8 @@ async function lockByProcess(db: StoreDatabase, threadId: string) {
   });
   if (!taken) return undefined;
   return {
+    // A row of the same file: only this process, dying, gives it up.
+    lost: new AbortController().signal,
     release: async () => {
       await db.run(
         sql`DELETE FROM thread_locks WHERE thread_id = ${threadId} AND owner = ${owner}`,
@@ -45,33 +48,48 @@ async function lockByProcess(db: StoreDatabase, threadId: string) {
   };
 }
 
-async function lockBySession(pool: pg.Pool, threadId: string) {
+/**
+ * Returns the connection to the pool (dropped when `error` is given); the pool listens for its
+ * errors again from then on.
+ */
+function giveBack(client: pg.PoolClient, onLost: (error: unknown) => void, error?: unknown): void {
+  client.off("error", onLost);
+  if (error === undefined) client.release();
+  else client.release(error instanceof Error ? error : true);
+}
+
+async function lockBySession(pool: pg.Pool, threadId: string): Promise<ThreadLease | undefined> {
   const client = await pool.connect();
   const key = `evalgate-thread:${threadId}`;
+  // The lock lives as long as this connection: cut (the server restarted), the lock is gone.
+  const lost = new AbortController();
+  const onLost = (error: unknown) => lost.abort(storeUnavailable(error));
+  client.on("error", onLost);
   try {
     const { rows } = await client.query<{ taken: boolean }>(
       "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken",
       [key],
     );
     if (rows[0]?.taken !== true) {
-      client.release();
+      giveBack(client, onLost);
       return undefined;
     }
   } catch (error) {
-    client.release(error instanceof Error ? error : true);
+    giveBack(client, onLost, error);
     throw error;
   }
   let released = false;
   return {
+    lost: lost.signal,
     release: async () => {
       if (released) return;
       released = true;
       try {
         await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
-        client.release();
+        giveBack(client, onLost);
       } catch (error) {
         // A broken connection: drop it, which ends the session and with it the lock.
-        client.release(error instanceof Error ? error : true);
+        giveBack(client, onLost, error);
       }
     },
   };

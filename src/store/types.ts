@@ -13,6 +13,7 @@ import type {
   NewCalibrationMeasurement,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import type { AttemptCount } from "./attemptRows.js";
 import type {
   CalibrationLabelCursor,
   CalibrationLabelQuery,
@@ -20,7 +21,7 @@ import type {
 } from "./labelRows.js";
 import type { StoredRunSettings } from "./runSettingsRows.js";
 
-export type { CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
+export type { AttemptCount, CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
 
 /** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
 export const DESK_GRAPH = "review-desk";
@@ -138,6 +139,13 @@ export interface ThreadSettlement {
   events: NewEvent[];
 }
 
+/**
+ * What a settlement came to: written (`settled`); the stop was settled already, the same reviews
+ * pending (`unchanged`: nothing written but the decisions' marks); or a decision was recorded on
+ * a review it would list and is not applied yet (`decided`: nothing written, apply it first).
+ */
+export type SettleOutcome = "settled" | "unchanged" | "decided";
+
 /** The keyset position after which a page starts (newest first). */
 export interface PendingCursor {
   createdAt: string;
@@ -184,6 +192,11 @@ export interface ThreadListQuery {
 /** A per-thread lock held across processes; release it when the step is done. */
 export interface ThreadLease {
   release(): Promise<void>;
+  /**
+   * Aborted when the lock was lost before its release (PostgreSQL: the connection holding it was
+   * cut, as in a restart of the server): the holder must stop and write nothing more.
+   */
+  readonly lost: AbortSignal;
 }
 
 /** A page session as the store keeps it: the hash of its id, never the id itself. */
@@ -275,7 +288,7 @@ export interface ReviewStore {
   decisionFor(threadId: string, interruptId: string): Promise<DecisionRow | undefined>;
   decisionsOf(threadId: string): Promise<DecisionRow[]>;
   unappliedDecisions(threadId: string): Promise<DecisionRow[]>;
-  settleThread(threadId: string, settlement: ThreadSettlement): Promise<void>;
+  settleThread(threadId: string, settlement: ThreadSettlement): Promise<SettleOutcome>;
   /**
    * In one transaction, only when the thread failed: queues it again and removes the decisions the
    * graph refused (their interrupts can be decided anew), with an event naming who retried. False
@@ -291,6 +304,14 @@ export interface ReviewStore {
    * running, or not failed with a decision not yet applied.
    */
   threadsNeedingWork(updatedBefore: string): Promise<string[]>;
+  /**
+   * Counts one attempt under `key` (a sign-in or a token tried, by client address or account) in a
+   * window of `windowSeconds` that starts with the first attempt: every replica counts in the same
+   * rows. The count so far in the window, and when it ends.
+   */
+  countAttempt(key: string, windowSeconds: number, at: Date): Promise<AttemptCount>;
+  /** The attempts counted under `key` in a window still open at `at` (undefined: none). */
+  attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined>;
   /** The thread's lock, or undefined when another job (in any process) holds it. */
   tryLockThread(threadId: string): Promise<ThreadLease | undefined>;
 

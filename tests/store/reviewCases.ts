@@ -46,6 +46,25 @@ export function reviewCases(stores: () => [ReviewStore, ReviewStore]) {
       expect(late.kind).toBe("not_pending");
     });
 
+    it("counts attempts per key in a window both connections share, and starts again after it", async () => {
+      const key = `address:${randomUUID()}`;
+      const at = new Date("2026-05-04T10:00:00.000Z");
+      const counts = [
+        await one.countAttempt(key, 60, at),
+        await two.countAttempt(key, 60, new Date(at.getTime() + 1000)),
+        await one.countAttempt(key, 60, new Date(at.getTime() + 2000)),
+      ];
+      expect(counts.map((c) => c.count)).toEqual([1, 2, 3]);
+      expect(new Set(counts.map((c) => c.windowEndsAt))).toEqual(
+        new Set(["2026-05-04T10:01:00.000Z"]),
+      );
+      expect(await two.attemptsOf(key, new Date(at.getTime() + 3000))).toEqual(counts[2]);
+      const later = new Date(at.getTime() + 61_000);
+      expect(await two.attemptsOf(key, later)).toBeUndefined();
+      expect((await two.countAttempt(key, 60, later)).count).toBe(1);
+      expect(await one.attemptsOf(`address:${randomUUID()}`, later)).toBeUndefined();
+    });
+
     it("lets one connection at a time hold a thread's lock", async () => {
       const thread = `lock-${randomUUID()}`;
       const lease = await one.tryLockThread(thread);

@@ -3,6 +3,11 @@
  * thread (its lock held by another replica) fails the attempt and is retried a second later; a job
  * whose replica died stays active until it expires — the desk's recovery sweep runs such threads
  * sooner, since the dead replica's thread lock went with its connection.
+ *
+ * The workers are this module's own loops over pg-boss's fetch, complete and fail, each awaited:
+ * pg-boss's `work()` leaves its complete and fail calls unawaited, and one made while PostgreSQL
+ * restarts rejects with nobody to catch it, which ends the process. Here such a failure is
+ * reported, and the job is left active for its expiry or the recovery sweep.
  */
 import PgBoss from "pg-boss";
 import { EvalgateError } from "../../errors.js";
@@ -27,7 +32,9 @@ function threadBusy(threadId: string): EvalgateError {
 
 export class PgBossJobQueue implements JobQueue {
   private readonly boss: PgBoss;
-  private readonly workers: string[] = [];
+  private readonly loops: Promise<void>[] = [];
+  private stopping = false;
+  private readonly wakeUps = new Set<() => void>();
 
   constructor(
     connectionString: string,
@@ -47,20 +54,54 @@ export class PgBossJobQueue implements JobQueue {
       expireInSeconds: this.options.expireInSeconds ?? 15 * 60,
     });
     if (work === undefined) return;
+    this.stopping = false;
     const concurrency = Math.max(1, this.options.concurrency ?? 2);
-    for (let i = 0; i < concurrency; i++) {
-      const id = await this.boss.work<{ threadId: string }>(
-        THREAD_JOB_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1 },
-        async ([job]) => {
-          if (job === undefined) return;
-          if ((await work(job.data.threadId)) === "busy") {
-            throw threadBusy(job.data.threadId);
-          }
-        },
-      );
-      this.workers.push(id);
+    for (let i = 0; i < concurrency; i++) this.loops.push(this.workLoop(work));
+  }
+
+  /** Takes one job at a time until stopped; an empty or failed fetch waits for the next poll. */
+  private async workLoop(work: ThreadJob): Promise<void> {
+    const pollMs = (this.options.pollingIntervalSeconds ?? 1) * 1000;
+    while (!this.stopping) {
+      let ran = false;
+      try {
+        ran = await this.runOne(work);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (!ran && !this.stopping) await this.sleep(pollMs);
     }
+  }
+
+  /** Runs the next job, if there is one; completes it, or fails it for a retry. */
+  private async runOne(work: ThreadJob): Promise<boolean> {
+    const [job] = await this.boss.fetch<{ threadId: string }>(THREAD_JOB_QUEUE, { batchSize: 1 });
+    if (job === undefined) return false;
+    let outcome: unknown;
+    try {
+      outcome = await work(job.data.threadId);
+    } catch (error) {
+      outcome = error;
+    }
+    if (outcome === "done") await this.boss.complete(THREAD_JOB_QUEUE, job.id);
+    else {
+      const reason = outcome === "busy" ? threadBusy(job.data.threadId) : outcome;
+      const message = reason instanceof Error ? reason.message : String(reason);
+      await this.boss.fail(THREAD_JOB_QUEUE, job.id, { message });
+    }
+    return true;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeUps.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakeUps.add(wake);
+    });
   }
 
   async enqueue(threadId: string): Promise<void> {
@@ -68,7 +109,10 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async stop(): Promise<void> {
-    // Stops fetching, waits for the running jobs (up to the timeout), then closes the pool.
+    // Stops fetching, waits for the running jobs, then closes pg-boss and its pool.
+    this.stopping = true;
+    for (const wake of [...this.wakeUps]) wake();
+    await Promise.all(this.loops.splice(0));
     await this.boss.stop({ graceful: true, wait: true, timeout: 60_000 });
   }
 }

@@ -6,9 +6,12 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
+import { MAX_CALIBRATION_DAYS } from "../../orchestrator/deskCalibration.js";
 import { PageRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDesk.js";
+import { wholeNumberParam } from "../../orchestrator/wholeNumber.js";
+import { allow, mayReach } from "../access.js";
+import type { AttemptGuard } from "../attemptLimits.js";
 import type { ServiceEnv } from "../env.js";
-import { ServiceRequestError } from "../errors.js";
 import { type EventStreamOptions, eventsSoFar, threadEventStream } from "../events.js";
 import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
@@ -32,9 +35,11 @@ export interface PageRoutesOptions {
   desk: ReviewDesk;
   sessions: SessionKeeper;
   events: EventStreamOptions;
+  attempts: AttemptGuard;
 }
 
 const AfterSchema = z.string().max(200).default("");
+const DaysSchema = wholeNumberParam(1, MAX_CALIBRATION_DAYS);
 
 function threadPath(threadId: string, rest = ""): string {
   return `/reviews/${encodeURIComponent(threadId)}${rest}`;
@@ -60,7 +65,8 @@ function registerAssets(pages: Hono<ServiceEnv>): void {
   });
 }
 
-function registerSignIn(pages: Hono<ServiceEnv>, { desk, sessions }: PageRoutesOptions): void {
+function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): void {
+  const { desk, sessions, attempts } = options;
   pages.get("/signin", (c) => {
     sessions.save(c, c.var.session);
     return c.html(htmlDocument(<SignInPage csrf={c.var.session.csrf} />));
@@ -69,10 +75,13 @@ function registerSignIn(pages: Hono<ServiceEnv>, { desk, sessions }: PageRoutesO
     const form = await checkedForm(c);
     const token = (form.token ?? "").trim();
     const session = newSession();
+    // Limited per client address (unknown tokens) and per account (sign-ins), on every replica.
+    await attempts.checkAddress(c);
+    const known = token === "" || token.length > 512 ? undefined : await desk.authenticate(token);
+    if (known === undefined) await attempts.countFailure(c);
+    else await attempts.countSignIn(known.name);
     const opened =
-      token === "" || token.length > 512
-        ? undefined
-        : await desk.openSession(token, new Date(session.expiresAt));
+      known === undefined ? undefined : await desk.openSession(token, new Date(session.expiresAt));
     if (opened === undefined) {
       const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
       return c.html(htmlDocument(page), 401);
@@ -94,7 +103,7 @@ function registerSignIn(pages: Hono<ServiceEnv>, { desk, sessions }: PageRoutesO
 }
 
 function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
-  pages.get("/reviews", async (c) => {
+  pages.get("/reviews", allow("queue"), async (c) => {
     const request = requireValid(PageRequestSchema.safeParse(c.req.query()), "the query");
     const page = await desk.listReviews(c.var.reviewer, request);
     const { name } = c.var.reviewer;
@@ -104,7 +113,7 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
       ),
     );
   });
-  pages.get("/reviews/:threadId", async (c) => {
+  pages.get("/reviews/:threadId", allow("review"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const review = await desk.getReview(threadId, c.var.reviewer).catch(async (error: unknown) => {
       if (!isEvalgateError(error, "REVIEW_NOT_PENDING")) throw error;
@@ -116,7 +125,7 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     const evaluationId = review.evaluation?.evaluationId;
     const admin = isAdmin(c);
     const traces =
-      evaluationId === undefined || !admin
+      evaluationId === undefined || !mayReach("traces", c)
         ? undefined
         : filterTraces(await desk.threadTraces(threadId, c.var.reviewer), { evaluationId });
     const { name } = c.var.reviewer;
@@ -126,7 +135,7 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     );
     return c.html(htmlDocument(page));
   });
-  pages.post("/reviews/:threadId/decisions", (c) => answerDecision(c, desk));
+  pages.post("/reviews/:threadId/decisions", allow("decide"), (c) => answerDecision(c, desk));
 }
 
 /** The review now pending on the thread, if one is (another than `after`). */
@@ -144,7 +153,7 @@ async function nextReviewId(
 }
 
 function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOptions): void {
-  pages.get("/reviews/:threadId/progress", async (c) => {
+  pages.get("/reviews/:threadId/progress", allow("review"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const after = requireValid(AfterSchema.safeParse(c.req.query("after")), "after");
     // Events first, then the status: a review that becomes ready after this read reaches the
@@ -168,12 +177,12 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     );
     return c.html(htmlDocument(page));
   });
-  pages.get("/threads/:threadId", async (c) => {
+  pages.get("/threads/:threadId", allow("thread"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const admin = isAdmin(c);
     const [thread, traces] = await Promise.all([
       desk.threadStatus(threadId, c.var.reviewer),
-      admin ? desk.threadTraces(threadId, c.var.reviewer) : undefined,
+      mayReach("traces", c) ? desk.threadTraces(threadId, c.var.reviewer) : undefined,
     ]);
     const { name } = c.var.reviewer;
     const csrf = c.var.session.csrf;
@@ -182,35 +191,29 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     );
     return c.html(htmlDocument(page));
   });
-  pages.get("/threads/:threadId/proposal", async (c) => {
+  pages.get("/threads/:threadId/proposal", allow("proposal"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     const document = await desk.threadProposal(threadId, c.var.reviewer);
     const { name } = c.var.reviewer;
     const page = <ProposalPage reviewer={name} csrf={c.var.session.csrf} document={document} />;
     return c.html(htmlDocument(page));
   });
-  pages.get("/threads/:threadId/proposal.md", async (c) => {
+  pages.get("/threads/:threadId/proposal.md", allow("proposal"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     return proposalMarkdownResponse(c, await desk.threadProposal(threadId, c.var.reviewer));
   });
-  pages.post("/threads/:threadId/retry", async (c) => {
+  pages.post("/threads/:threadId/retry", allow("retry"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     await checkedForm(c);
     await desk.retryThread(threadId, c.var.reviewer);
     return c.redirect(threadPath(threadId, "/progress"), 303);
   });
-  pages.get("/threads/:threadId/traces", async (c) => {
+  pages.get("/threads/:threadId/traces", allow("traces"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    if (!isAdmin(c)) {
-      throw new ServiceRequestError(
-        "FORBIDDEN",
-        "the judge calls (prompts, answers, model settings) are shown to administrators only",
-      );
-    }
     const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");
     return c.json(filterTraces(await desk.threadTraces(threadId, c.var.reviewer), filter));
   });
-  pages.get("/threads/:threadId/events", async (c) => {
+  pages.get("/threads/:threadId/events", allow("thread"), async (c) => {
     const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
     return threadEventStream(c, desk, threadId, c.var.reviewer, events);
   });
@@ -218,12 +221,12 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
 
 /** The calibration page: administrators only (the desk answers 403 to anyone else). */
 function registerCalibration(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
-  pages.get("/calibration", async (c) => {
-    // The window of labels read: `?days=N` (the desk checks it), else the desk's default.
+  pages.get("/calibration", allow("calibration"), async (c) => {
+    // The window of labels read: `?days=N` (whole days, in digits), else the desk's default.
     const days = c.req.query("days");
     const overview = await desk.calibration(
       c.var.reviewer,
-      days === undefined ? undefined : Number(days),
+      days === undefined ? undefined : requireValid(DaysSchema.safeParse(days), "days"),
     );
     const { name } = c.var.reviewer;
     const page = <CalibrationPage reviewer={name} csrf={c.var.session.csrf} overview={overview} />;

@@ -1,0 +1,131 @@
+/**
+ * Who may reach what: one rule per resource, for the JSON API and the pages alike. Every route of
+ * both is listed under its resource (tests/service/access.test.ts holds the app's routes to this
+ * table and tries each one as each role); a route handler names its resource with `allow()`, which
+ * refuses a reviewer whose role the rule does not admit. docs/security.md shows the same table.
+ *
+ * Audiences: `anyone` (no sign-in), `signed-in` (any reviewer or admin; the queue shows a reviewer
+ * only the threads assigned to them), `assigned` (an admin, or a reviewer assigned to the thread —
+ * the desk checks the assignment on every call that names a thread), `admin`.
+ */
+import { createMiddleware } from "hono/factory";
+import { forbidden } from "../orchestrator/deskErrors.js";
+import type { ServiceEnv } from "./env.js";
+
+export type Audience = "anyone" | "signed-in" | "assigned" | "admin";
+
+export interface AccessRule {
+  audience: Audience;
+  /** What it lets one do, as "ana may not <action>" reads (docs/security.md says the same). */
+  action: string;
+  /** Its API routes (under /api), `METHOD /path`. */
+  api: readonly string[];
+  /** Its page routes, `METHOD /path`. */
+  pages: readonly string[];
+}
+
+export const ACCESS_RULES = {
+  health: {
+    audience: "anyone",
+    action: "ask whether the service is up and ready",
+    api: ["GET /health", "GET /ready"],
+    pages: [],
+  },
+  assets: {
+    audience: "anyone",
+    action: "load the pages' style sheet and scripts",
+    api: [],
+    pages: ["GET /assets/review.css", "GET /assets/page.js", "GET /assets/progress.js"],
+  },
+  signIn: {
+    audience: "anyone",
+    action: "sign in and out",
+    api: [],
+    pages: ["GET /", "GET /signin", "POST /signin", "POST /signout"],
+  },
+  queue: {
+    audience: "signed-in",
+    action: "list the review queue (a reviewer sees the threads assigned to them)",
+    api: ["GET /reviews"],
+    pages: ["GET /reviews"],
+  },
+  startProposal: {
+    audience: "signed-in",
+    action: "start a proposal",
+    api: ["POST /proposals"],
+    pages: [],
+  },
+  assignReviewers: {
+    audience: "admin",
+    action: "assign reviewers to a thread",
+    api: ["POST /proposals/:threadId/reviewers"],
+    pages: [],
+  },
+  review: {
+    audience: "assigned",
+    action: "open a pending review, and the page that waits for the next one",
+    api: ["GET /reviews/:threadId"],
+    pages: ["GET /reviews/:threadId", "GET /reviews/:threadId/progress"],
+  },
+  decide: {
+    audience: "assigned",
+    action: "decide a review",
+    api: ["POST /reviews/:threadId/decisions"],
+    pages: ["POST /reviews/:threadId/decisions"],
+  },
+  thread: {
+    audience: "assigned",
+    action: "see a thread's status, history and live events",
+    api: ["GET /threads/:threadId", "GET /threads/:threadId/events"],
+    pages: ["GET /threads/:threadId", "GET /threads/:threadId/events"],
+  },
+  proposal: {
+    audience: "assigned",
+    action: "read the proposal document",
+    api: ["GET /threads/:threadId/proposal"],
+    pages: ["GET /threads/:threadId/proposal", "GET /threads/:threadId/proposal.md"],
+  },
+  retry: {
+    audience: "assigned",
+    action: "retry a failed thread",
+    api: ["POST /threads/:threadId/retry"],
+    pages: ["POST /threads/:threadId/retry"],
+  },
+  traces: {
+    audience: "admin",
+    action:
+      "see the judge calls (prompts, raw answers, model settings, the model server's address)",
+    api: ["GET /threads/:threadId/traces"],
+    pages: ["GET /threads/:threadId/traces"],
+  },
+  calibration: {
+    audience: "admin",
+    action: "see the calibration report",
+    api: [],
+    pages: ["GET /calibration"],
+  },
+} as const satisfies Record<string, AccessRule>;
+
+export type Resource = keyof typeof ACCESS_RULES;
+
+/** Whether a reviewer of `role` is admitted by the rule of `resource` (assignment aside). */
+export function admits(resource: Resource, role: "reviewer" | "admin"): boolean {
+  return ACCESS_RULES[resource].audience !== "admin" || role === "admin";
+}
+
+/**
+ * The rule of `resource` on a route behind sign-in: FORBIDDEN for a role it does not admit. An
+ * `assigned` resource is checked again by the desk, thread by thread.
+ */
+export function allow(resource: Resource) {
+  return createMiddleware<ServiceEnv>(async (c, next) => {
+    const { name, role } = c.var.reviewer;
+    if (!admits(resource, role)) throw forbidden(ACCESS_RULES[resource].action, name);
+    await next();
+  });
+}
+
+/** Whether an admin may see a resource's admin-only parts on a page (traces beside a review). */
+export function mayReach(resource: Resource, c: { var: ServiceEnv["Variables"] }): boolean {
+  return admits(resource, c.var.reviewer.role);
+}

@@ -1,0 +1,50 @@
+/**
+ * A request that changes something and carries cookies must come from a page of this service: its
+ * `Origin` names this host, or, without one, its `Sec-Fetch-Site` says same-origin (or none: typed
+ * or bookmarked). Anything else is refused (ORIGIN_REJECTED, 403) before a handler runs, beside
+ * the pages' CSRF token and the cookie's SameSite=Strict. A request without cookies (a service
+ * calling the API with a bearer token) sends no Origin and is not concerned.
+ */
+import { createMiddleware } from "hono/factory";
+import type { ServiceEnv } from "./env.js";
+import { ServiceRequestError } from "./errors.js";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const SAME_SITE_FETCH = new Set(["same-origin", "none"]);
+
+/** The host the client addressed: a proxy's X-Forwarded-Host, else Host. */
+function requestHost(header: (name: string) => string | undefined): string | undefined {
+  const forwarded = header("x-forwarded-host")?.split(",")[0]?.trim();
+  return (forwarded === undefined || forwarded === "" ? header("host") : forwarded)?.toLowerCase();
+}
+
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function refused(what: string): ServiceRequestError {
+  return new ServiceRequestError(
+    "ORIGIN_REJECTED",
+    `${what}: a request with this service's cookies must come from its own pages`,
+  );
+}
+
+export function sameOriginWrites() {
+  return createMiddleware<ServiceEnv>(async (c, next) => {
+    const header = (name: string) => c.req.header(name);
+    if (SAFE_METHODS.has(c.req.method) || header("cookie") === undefined) return next();
+    const origin = header("origin");
+    if (origin !== undefined) {
+      const host = originHost(origin);
+      if (host === undefined || host !== requestHost(header)) throw refused(`from ${origin}`);
+      return next();
+    }
+    const site = header("sec-fetch-site");
+    if (site !== undefined && !SAME_SITE_FETCH.has(site)) throw refused(`from a ${site} page`);
+    return next();
+  });
+}
