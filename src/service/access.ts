@@ -45,15 +45,16 @@ export const ACCESS_RULES = {
   },
   queue: {
     audience: "signed-in",
-    action: "list the review queue (a reviewer sees the threads assigned to them)",
+    action:
+      "list the review queue and the finished proposals (a reviewer sees the threads assigned to them)",
     api: ["GET /reviews"],
-    pages: ["GET /reviews"],
+    pages: ["GET /reviews", "GET /proposals/finished"],
   },
   startProposal: {
     audience: "signed-in",
     action: "start a proposal",
     api: ["POST /proposals"],
-    pages: [],
+    pages: ["POST /proposals"],
   },
   assignReviewers: {
     audience: "admin",

@@ -1,6 +1,6 @@
 /**
  * The pages' proposal routes beside the queue: the finished proposals (a tab of the queue), and
- * the start form's post (administrators), which hands the request and the applicant to the same
+ * the start form's post (whoever may start a proposal through the API), which hands the request and the applicant to the same
  * desk call as `POST /api/proposals` and follows the new thread on its progress page.
  */
 import type { Context, Hono } from "hono";
@@ -10,9 +10,9 @@ import {
   type ReviewDesk,
   ThreadListRequestSchema,
 } from "../../orchestrator/reviewDesk.js";
+import { allow } from "../access.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";
-import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import { FinishedPage } from "./finishedPage.js";
 import { htmlDocument } from "./layout.js";
@@ -39,7 +39,7 @@ async function refusedStart(
       reviewer={c.var.reviewer.name}
       csrf={c.var.session.csrf}
       page={page}
-      admin
+      admin={isAdmin(c)}
       start={start}
     />
   );
@@ -48,12 +48,6 @@ async function refusedStart(
 
 async function startFromForm(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {
   const form = await checkedUpload(c, START_FILE_FIELDS);
-  if (!isAdmin(c)) {
-    throw new ServiceRequestError(
-      "FORBIDDEN",
-      "starting a proposal from the pages takes an administrator; ask one, or start it from a terminal with npx evalgate run",
-    );
-  }
   try {
     const input = await startProposalOf(form);
     const { threadId } = await desk.startProposal(input, c.var.reviewer);
@@ -65,7 +59,7 @@ async function startFromForm(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<
 }
 
 export function registerProposalRoutes(pages: Hono<ServiceEnv>, desk: ReviewDesk): void {
-  pages.get("/proposals/finished", async (c) => {
+  pages.get("/proposals/finished", allow("queue"), async (c) => {
     const request = requireValid(ThreadListRequestSchema.safeParse(c.req.query()), "the query");
     const page = await desk.finishedProposals(c.var.reviewer, request);
     const { name } = c.var.reviewer;
@@ -74,5 +68,5 @@ export function registerProposalRoutes(pages: Hono<ServiceEnv>, desk: ReviewDesk
       htmlDocument(<FinishedPage reviewer={name} csrf={csrf} page={page} admin={isAdmin(c)} />),
     );
   });
-  pages.post("/proposals", (c) => startFromForm(c, desk));
+  pages.post("/proposals", allow("startProposal"), (c) => startFromForm(c, desk));
 }

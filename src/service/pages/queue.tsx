@@ -17,18 +17,15 @@ export function PassedBadge(props: { passed: boolean | null }) {
 }
 
 /** What an empty queue says: how work arrives, and what this reader can do to start some. */
-function EmptyQueue(props: { admin: boolean }) {
+function EmptyQueue() {
   return (
     <div id="queue-empty">
       <p>Nothing is waiting for your review right now.</p>
       <p class="muted">
         Proposals arrive here when a run pauses for review: each stage is written, judged, and then
-        waits for a reviewer it is assigned to.{" "}
-        {props.admin
-          ? "Start one with the form below, or from a terminal with "
-          : "An administrator starts one on this page, or anyone from a terminal with "}
-        <code>npx evalgate run rfp.md --applicant applicant.md</code> on this service's database.
-        Finished proposals are under <a href="/proposals/finished">Finished</a>.
+        waits for a reviewer it is assigned to. Start one with the form below, or from a terminal
+        with <code>npx evalgate run rfp.md --applicant applicant.md</code> on this service's
+        database. Finished proposals are under <a href="/proposals/finished">Finished</a>.
       </p>
     </div>
   );
@@ -38,7 +35,7 @@ export function QueuePage(props: {
   reviewer: string;
   csrf: string;
   page: ReviewPage;
-  /** An administrator: the calibration tab and the form that starts a proposal. */
+  /** An administrator: the calibration tab. */
   admin?: boolean;
   /** The start form as it was sent, and why it was refused. */
   start?: { values: StartProposalValues; error: ErrorBody["error"] };
@@ -51,7 +48,7 @@ export function QueuePage(props: {
       <section>
         <h1>Reviews waiting for you</h1>
         {items.length === 0 ? (
-          <EmptyQueue admin={admin} />
+          <EmptyQueue />
         ) : (
           <table class="queue">
             <thead>
@@ -88,13 +85,11 @@ export function QueuePage(props: {
           </p>
         ) : null}
       </section>
-      {admin ? (
-        <StartProposalForm
-          csrf={props.csrf}
-          values={props.start?.values}
-          error={props.start?.error}
-        />
-      ) : null}
+      <StartProposalForm
+        csrf={props.csrf}
+        values={props.start?.values}
+        error={props.start?.error}
+      />
     </Layout>
   );
 }
