@@ -224,7 +224,9 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * (InvalidDecisionError naming the fields), the thread (CHECKPOINT_NOT_FOUND), that it waits for
    * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
    * decision the review refuses (an action it does not offer, revise at the revision limit) is an
-   * InvalidDecisionError too, found before the graph runs; the thread then stays paused. Once the
+   * InvalidDecisionError too, found before the graph runs; the thread then stays paused. An edit the
+   * review refuses (it does not fit the stage's content) is one too: the review asks again, and the
+   * thread stays paused at its new interrupt. Once the
    * graph took it, the decision is kept as calibration labels (`corrections`: scores marked wrong).
    */
   async submitDecision(
@@ -260,6 +262,13 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
       const labels = labelsOfReviewDecision(review, valid);
       const resume = new Command({ resume: { [interruptId]: valid } });
       const outcome = await this.run(runtime, threadId, resume);
+      // The review refused the decision and asks again (an edit that does not fit the content).
+      const again = outcome.review?.refusal;
+      if (again !== undefined && outcome.review?.contentId === review.contentId) {
+        throw new InvalidDecisionError(threadId, [
+          { field: again.field, message: `${again.problem} (${again.fix})` },
+        ]);
+      }
       await (await this.store()).addCalibrationLabels(labels);
       return outcome;
     });

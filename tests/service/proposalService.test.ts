@@ -200,7 +200,10 @@ describe("reviews of structured content and revised versions", () => {
     expect(html).toContain("<li>flood resilience</li>");
     expect(html).not.toContain("&quot;funder&quot;");
     expect(html).toContain('<textarea id="edit-funder" name="content.funder"');
-    expect(html).toContain('<label for="edit-priorities">Priorities (one a line)</label>');
+    expect(html).toContain(
+      '<label for="edit-priorities">Priorities (required, one a line)</label>',
+    );
+    expect(html).toContain('<label for="edit-sources">Sources (one a line)</label>');
 
     // A field of the wrong kind for its content cannot be posted: a hostile key is refused.
     const refused = await client.post(`/reviews/${threadId}/decisions`, {
@@ -222,6 +225,21 @@ describe("reviews of structured content and revised versions", () => {
     const reviewer = (await real.desk.authenticate(ana))!;
     expect((await real.desk.threadStatus(threadId, reviewer)).decisions).toEqual([]);
 
+    // A required field emptied is refused by name, with what was typed kept; nothing is decided.
+    const emptied = await client.post(`/reviews/${threadId}/decisions`, {
+      _csrf: csrf,
+      interruptId: review.interruptId,
+      action: "edit",
+      contentForm: "object",
+      "content.funder": "",
+      "content.priorities": "- kept priority",
+    });
+    expect(emptied.status).toBe(400);
+    const emptiedPage = await emptied.text();
+    expect(emptiedPage).toContain("Funder: is required: it cannot be left out or emptied");
+    expect(emptiedPage).toContain("- kept priority</textarea>");
+    expect((await real.desk.threadStatus(threadId, reviewer)).decisions).toEqual([]);
+
     const saved = await client.post(`/reviews/${threadId}/decisions`, {
       _csrf: csrf,
       interruptId: review.interruptId,
@@ -241,6 +259,13 @@ describe("reviews of structured content and revised versions", () => {
       status: "edited",
       content: { funder: "Coastal Fund", priorities: ["dune planting", "tenant safety"] },
     });
+    // The thread page's stages table: the edited stage's score is the replaced content's.
+    const threadPage = await (await client.get(`/threads/${threadId}`)).text();
+    const stages = threadPage.slice(threadPage.indexOf('id="stages"'));
+    const rows = stages.slice(0, stages.indexOf("</table>")).split("<tr>").slice(2);
+    const researchRow = rows.find((row) => row.includes("edited by a reviewer")) ?? "";
+    expect(researchRow).toMatch(/\d+%\s*\(before the edit\)/);
+    expect(rows.filter((row) => row.includes("(before the edit)"))).toHaveLength(1);
   }, 60_000);
 
   it("edits connection pairs as one group of fields per pair: an emptied required field is refused by name, typed values kept", async () => {
@@ -291,7 +316,7 @@ describe("reviews of structured content and revised versions", () => {
     ]);
   }, 60_000);
 
-  it("the API takes structured content as JSON and refuses prose in its place", async () => {
+  it("the API takes structured content as JSON by the edit rule and refuses prose in its place", async () => {
     const threadId = await start("API edits");
     const review = await nextReview(threadId);
     const prose = await decide(threadId, review, {
@@ -305,7 +330,15 @@ describe("reviews of structured content and revised versions", () => {
       action: "edit",
       content: JSON.stringify({ funder: ["not", "text"] }),
     });
-    expect(errorOf(wrong).message).toContain("at funder: takes text");
+    expect(errorOf(wrong).message).toContain("; funder: takes text, not a list");
+    // A wrong type is refused, not turned into text; a required field cannot be emptied.
+    const number = await decide(threadId, review, { action: "edit", content: '{"funder": 42}' });
+    expect(errorOf(number).message).toContain("; funder: takes text, not a number");
+    const emptied = await decide(threadId, review, {
+      action: "edit",
+      content: '{"priorities": []}',
+    });
+    expect(errorOf(emptied).message).toContain("; priorities: is required");
     // The JSON object itself is taken too, checked the same way.
     const object = await decide(threadId, review, {
       action: "edit",
@@ -313,15 +346,22 @@ describe("reviews of structured content and revised versions", () => {
     });
     expect(object.status).toBe(400);
     expect(errorOf(object)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
-    expect(errorOf(object).message).toContain("at sources.0");
+    expect(errorOf(object).message).toContain("; sources item 1: each item takes text");
+    const before = (await api.get(`/api/threads/${threadId}/proposal`, ana))
+      .body as ProposalDocument;
+    // A partial edit: the fields it gives replace theirs, the others are kept.
     const json = await decide(threadId, review, {
       action: "edit",
-      content: { funder: "Coastal Fund", priorities: "dunes" },
+      content: { funder: "Coastal Fund", priorities: ["dunes"] },
     });
     expect(json.status).toBe(202);
     await nextReview(threadId, review.interruptId);
     const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
       .body as ProposalDocument;
-    expect(document.inputs[0]?.content).toEqual({ funder: "Coastal Fund", priorities: ["dunes"] });
+    expect(document.inputs[0]?.content).toEqual({
+      ...(before.inputs[0]?.content as object),
+      funder: "Coastal Fund",
+      priorities: ["dunes"],
+    });
   }, 60_000);
 });
