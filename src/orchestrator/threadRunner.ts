@@ -16,6 +16,7 @@ import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import { proposalTitle, type TitleSource } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import {
   createStageProgressTracker,
@@ -163,9 +164,11 @@ async function step(
   const [first] = reviews;
   if (first !== undefined) {
     const pausedAt = snapshot.createdAt ?? new Date().toISOString();
+    // The queue names the proposal by its research, as its document does (proposal/title.ts).
+    const title = proposalTitle(snapshot.values as TitleSource, thread.title);
     await ctx.store.settleThread(threadId, {
       status: "waiting",
-      pending: pendingRows(thread, reviews, pausedAt),
+      pending: pendingRows({ ...thread, title }, reviews, pausedAt),
       applied,
       events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
     });

@@ -47,6 +47,10 @@ afterAll(async () => {
   await real?.close();
 });
 
+/** The title the stand-in's research gives every proposal here. */
+const PROPOSAL_TITLE =
+  "Cool and Dry Homes — a proposal by Harbor Neighbors Alliance to Calder Bay Community Foundation";
+
 async function start(title: string): Promise<string> {
   const started = await api.post("/api/proposals", ana, {
     rfp: `${title}\nGrants for coastal resilience.`,
@@ -89,7 +93,9 @@ describe("the proposal route and page", () => {
     expect(draft.status).toBe(200);
     const drafted = draft.body as ProposalDocument;
     expect(drafted.state).toBe("draft");
-    expect(drafted.title).toBe("Dune Grants 2027");
+    // Titled as a proposal, from its research; the RFP's title as the request it answers.
+    expect(drafted.title).toBe(PROPOSAL_TITLE);
+    expect(drafted.respondsTo).toBe("Dune Grants 2027");
     expect(drafted.pending.map((p) => p.stage)).toEqual([...STAGE_IDS]);
     expect(drafted.pending[0]?.status).toBe("awaiting_review");
 
@@ -116,7 +122,9 @@ describe("the proposal route and page", () => {
       `attachment; filename="proposal-${threadId}.md"`,
     );
     const text = md.body as string;
-    expect(text.startsWith("# Dune Grants 2027\n")).toBe(true);
+    expect(text.startsWith(`# ${PROPOSAL_TITLE}\n\n_In response to Dune Grants 2027._\n`)).toBe(
+      true,
+    );
     expect(text).not.toMatch(/<script|<img/);
     expect(text).toContain("\n#### Risks &lt;script>");
     const accepted = await app.request(`http://127.0.0.1/api/threads/${threadId}/proposal`, {

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isThreadNotFoundError } from "../../orchestrator/errors.js";
+import { proposalTitle } from "../../orchestrator/proposal/title.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
@@ -99,12 +100,8 @@ async function startRun(
     rfpDocument: rfp,
     ...(applicant === undefined ? {} : { applicantInput: applicant }),
   };
-  const title =
-    rfp
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== "")
-      ?.trim()
-      .slice(0, 80) ?? threadId;
+  // Until the research names it: "A proposal in response to <the RFP's title>".
+  const title = proposalTitle({ rfpDocument: rfp }, threadId);
   await startThread(open.desk, threadId, input, title, cliReviewer(options.reviewer));
   return { threadId, view: await open.session.view(threadId) };
 }
