@@ -251,7 +251,7 @@ describe("the proposal as Markdown", () => {
     ]);
     expect(md).not.toContain("Draft");
     expect(md).toContain(
-      "\n_In response to Saltmarsh Restoration Fund 2027 — call for proposals._\n",
+      "\n_In response to Saltmarsh Restoration Fund 2027 — call for proposals_\n",
     );
   });
 

@@ -107,7 +107,7 @@ describe("the proposal's title", () => {
       "# Cool and Dry Homes — a proposal by Harbor Neighbors Alliance to The Calder Bay Community Foundation",
     );
     expect(second).toBe(
-      "_In response to Request for Proposals: Community Climate Resilience Grants, 2025 Cycle._",
+      "_In response to Request for Proposals: Community Climate Resilience Grants, 2025 Cycle_",
     );
     expect(md).not.toContain("\\#");
   });

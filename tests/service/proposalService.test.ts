@@ -96,6 +96,14 @@ describe("the proposal route and page", () => {
     // Titled as a proposal, from its research; the RFP's title as the request it answers.
     expect(drafted.title).toBe(PROPOSAL_TITLE);
     expect(drafted.respondsTo).toBe("Dune Grants 2027");
+    // The queue, the review and the thread name it the same way, as plain text.
+    expect(review.title).toBe(`${PROPOSAL_TITLE}: Research Evaluation Review`);
+    const queue = (await api.get("/api/reviews", ana)).body as { items: Array<{ title: string }> };
+    expect(queue.items.map((i) => i.title)).toContain(
+      `${PROPOSAL_TITLE}: Research Evaluation Review`,
+    );
+    const named = (await api.get(`/api/threads/${threadId}`, ana)).body as { title: string };
+    expect(named.title).toBe(PROPOSAL_TITLE);
     expect(drafted.pending.map((p) => p.stage)).toEqual([...STAGE_IDS]);
     expect(drafted.pending[0]?.status).toBe("awaiting_review");
 
@@ -122,7 +130,7 @@ describe("the proposal route and page", () => {
       `attachment; filename="proposal-${threadId}.md"`,
     );
     const text = md.body as string;
-    expect(text.startsWith(`# ${PROPOSAL_TITLE}\n\n_In response to Dune Grants 2027._\n`)).toBe(
+    expect(text.startsWith(`# ${PROPOSAL_TITLE}\n\n_In response to Dune Grants 2027_\n`)).toBe(
       true,
     );
     expect(text).not.toMatch(/<script|<img/);

@@ -115,7 +115,7 @@ function draftNotice(document: ProposalDocument): string[] {
 export function renderProposalMarkdown(document: ProposalDocument): string {
   const out = [`# ${markdownText(document.title)}`, ""];
   if (document.respondsTo !== undefined) {
-    out.push(`_In response to ${markdownText(document.respondsTo)}._`, "");
+    out.push(`_In response to ${markdownText(document.respondsTo)}_`, "");
   }
   out.push(...draftNotice(document));
   for (const section of document.sections) {
