@@ -75,7 +75,7 @@ async function startRun(
   rfpFile: string | undefined,
   plan: RunPlan,
   open: OpenRun,
-  options: RunCommandOptions,
+  options: RunCommandOptions & { newThreadId?: string },
   context: CliContext,
 ): Promise<{ threadId: string; view: ThreadView }> {
   const { rfp, applicant, store, target, maxRevisions } = plan;
@@ -84,7 +84,7 @@ async function startRun(
       `no thread "${options.thread}" in ${describeStore(store, context.cwd)}; give an RFP file to start one`,
     );
   }
-  const threadId = options.thread ?? randomUUID();
+  const threadId = options.thread ?? options.newThreadId ?? randomUUID();
   context.stdout.write(
     `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
   );
@@ -108,13 +108,14 @@ async function startRun(
 
 /**
  * The thread the command goes on with: an existing one (--thread; one whose first checkpoint was
- * never saved runs from the input it was started with), else a new one.
+ * never saved runs from the input it was started with), else a new one (`newThreadId`, when the
+ * command chose its id already).
  */
 export async function openThread(
   rfpFile: string | undefined,
   plan: RunPlan,
   open: OpenRun,
-  options: RunCommandOptions,
+  options: RunCommandOptions & { newThreadId?: string },
   context: CliContext,
 ): Promise<{ threadId: string; view: ThreadView }> {
   const threadId = options.thread;
