@@ -111,7 +111,10 @@ function screened(answer: unknown): unknown {
 export function screenedResume(resume: unknown): unknown {
   const map = answerMap(resume);
   if (map === undefined) return screened(resume);
-  return Object.fromEntries(Object.entries(map).map(([key, answer]) => [key, screened(answer)]));
+  const entries = Object.entries(map).map(([key, answer]) => [key, screened(answer)] as const);
+  return entries.every(([key, answer]) => answer === map[key])
+    ? resume
+    : Object.fromEntries(entries);
 }
 
 /**

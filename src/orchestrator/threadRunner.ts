@@ -230,8 +230,14 @@ async function applyDecision(
   due: DecisionRow,
 ): Promise<{ refusal?: string; after: StateSnapshot }> {
   const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
+  // Refused: still paused at that interrupt, or asked again at the same stage, saying why.
   const stillPaused = (after: StateSnapshot) =>
-    reviewsOf(threadId, after).some((r) => r.interruptId === due.interruptId);
+    reviewsOf(threadId, after).some(
+      (r) =>
+        r.interruptId === due.interruptId || (r.contentId === due.stage && r.refusal !== undefined),
+    );
+  const why = (after: StateSnapshot) =>
+    reviewsOf(threadId, after).find((r) => r.contentId === due.stage)?.refusal?.problem;
   try {
     await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
   } catch (error) {
@@ -245,9 +251,10 @@ async function applyDecision(
     throw error;
   }
   const after = await snapshotOf(ctx, threadId);
-  return stillPaused(after)
-    ? { refusal: `the graph refused the ${due.action} decision`, after }
-    : { after };
+  if (!stillPaused(after)) return { after };
+  const reason = why(after);
+  const refusal = `the graph refused the ${due.action} decision${reason === undefined ? "" : `: ${reason}`}`;
+  return { refusal, after };
 }
 
 async function settleFailed(
