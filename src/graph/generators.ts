@@ -33,8 +33,8 @@ import {
   CONNECTION_PAIRS_CONTENT,
   RESEARCH_CONTENT,
   SOLUTION_CONTENT,
-  writerContentSchema,
 } from "./structuredContent.js";
+import { writerContentSchema } from "./writerContent.js";
 
 export interface GeneratorOptions {
   /** The writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */

@@ -1,7 +1,7 @@
 /**
  * The structured contents of the proposal graph — the research, the solution sought and the
  * connection pairs — as zod schemas, and the one rule for changing them: what a writer's answer
- * must be (generators.ts, through writerContentSchema) and what a reviewer's edit must leave
+ * must be (generators.ts, read by writerContent.ts) and what a reviewer's edit must leave
  * (applyContentEdit: the page's fields, the terminal's form, Agent Inbox, the API, `review
  * --content-file` all come here). Each is a JSON object (or a list of them) whose fields are text
  * or lists of text; fields a writer or reviewer adds beyond the known ones are kept.
@@ -83,7 +83,7 @@ function hasContent(value: Record<string, unknown>): boolean {
 }
 
 /** A value that holds nothing: null, blank text, an empty list or object. */
-export function isEmptyValue(value: unknown): boolean {
+function isEmptyValue(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value === "string") return value.trim() === "";
   if (Array.isArray(value)) return value.length === 0;
@@ -216,40 +216,8 @@ export function structuredContentOf(
 }
 
 /** An object's fields without those that hold nothing. */
-function withoutEmpty(value: Record<string, unknown>): Record<string, unknown> {
+export function withoutEmpty(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => !isEmptyValue(v)));
-}
-
-/** A number or true/false a model wrote where text is asked for, as its text. */
-const asText = (value: unknown) =>
-  typeof value === "number" || typeof value === "boolean" ? String(value) : value;
-
-/** A writer's object in the type's field kinds: text as text, one text for a list as a list of it. */
-function writerObject(type: StructuredContentType, value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
-  const kinds = new Map(type.fields.map((f) => [f.key, f.kind]));
-  const out: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(withoutEmpty(value))) {
-    const kind = kinds.get(key);
-    if (kind === "text") out[key] = asText(raw);
-    else if (kind === "list") {
-      const items = Array.isArray(raw) ? raw : [raw];
-      out[key] = items.map(asText);
-    } else out[key] = raw;
-  }
-  return out;
-}
-
-/**
- * What a writer's answer must be: the type's schema, after the answer is read leniently the way
- * models write — a number where text is asked for as its text, a single text for a list as a list
- * of one, empty fields left out. A reviewer's edit gets no such reading (applyContentEdit).
- */
-export function writerContentSchema(type: StructuredContentType) {
-  return z.preprocess((value) => {
-    if (type.shape === "object") return writerObject(type, value);
-    return Array.isArray(value) ? value.map((item) => writerObject(type, item)) : value;
-  }, type.schema);
 }
 
 function issuesOf(error: z.ZodError): ContentIssue[] {
@@ -291,11 +259,6 @@ export function applyContentEdit(
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, issues: issuesOf(parsed.error) };
-}
-
-/** The required fields (of each item, for a list) the content lacks, as their keys. */
-export function requiredFields(type: StructuredContentType): string[] {
-  return type.fields.filter((f) => f.required === true).map((f) => f.key);
 }
 
 /** `evaluationCriteria` → "Evaluation criteria", `funder_need` → "Funder need": a field's label. */

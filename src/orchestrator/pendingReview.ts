@@ -77,3 +77,19 @@ export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingRev
     return [review];
   });
 }
+
+/**
+ * Whether a decision on `interruptId` (a review of `stage`) was refused, by the snapshot after
+ * the run that applied it: the thread still waits at that interrupt, or the stage's review asks
+ * again (its `refusal` says why). Undefined when it was taken.
+ */
+export function refusedDecision(
+  threadId: string,
+  snapshot: StateSnapshot,
+  decision: { interruptId: string; stage: string },
+): { reason?: string } | undefined {
+  const reviews = reviewsOf(threadId, snapshot);
+  if (reviews.some((r) => r.interruptId === decision.interruptId)) return {};
+  const again = reviews.find((r) => r.contentId === decision.stage && r.refusal !== undefined);
+  return again === undefined ? undefined : { reason: again.refusal?.problem };
+}

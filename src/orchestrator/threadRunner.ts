@@ -15,7 +15,7 @@ import { threadProgress } from "../graph/threadProgress.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
-import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import { type PendingReview, refusedDecision, reviewsOf } from "./pendingReview.js";
 import { proposalTitle, type TitleSource } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import {
@@ -221,8 +221,8 @@ async function applyDue(
 
 /**
  * Resumes the thread with the decision; says why when the graph refused it (it threw, or stayed
- * paused at the same interrupt), and gives the state it read after the run, for the next step. A
- * failure after the graph took the decision is thrown.
+ * paused at the same interrupt, or its review asked again: refusedDecision), and gives the state
+ * it read after the run, for the next step. A failure after the graph took the decision is thrown.
  */
 async function applyDecision(
   ctx: RunnerContext,
@@ -230,31 +230,23 @@ async function applyDecision(
   due: DecisionRow,
 ): Promise<{ refusal?: string; after: StateSnapshot }> {
   const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
-  // Refused: still paused at that interrupt, or asked again at the same stage, saying why.
-  const stillPaused = (after: StateSnapshot) =>
-    reviewsOf(threadId, after).some(
-      (r) =>
-        r.interruptId === due.interruptId || (r.contentId === due.stage && r.refusal !== undefined),
-    );
-  const why = (after: StateSnapshot) =>
-    reviewsOf(threadId, after).find((r) => r.contentId === due.stage)?.refusal?.problem;
+  const refused = (after: StateSnapshot, detail = "") => {
+    const found = refusedDecision(threadId, after, due);
+    if (found === undefined) return undefined;
+    const why = detail !== "" ? detail : found.reason;
+    return `the graph refused the ${due.action} decision${why === undefined ? "" : `: ${why}`}`;
+  };
   try {
     await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
   } catch (error) {
     const after = await snapshotOf(ctx, threadId);
-    if (stillPaused(after)) {
-      return {
-        refusal: `the graph refused the ${due.action} decision: ${messageOf(error)}`,
-        after,
-      };
-    }
+    const refusal = refused(after, messageOf(error));
+    if (refusal !== undefined) return { refusal, after };
     throw error;
   }
   const after = await snapshotOf(ctx, threadId);
-  if (!stillPaused(after)) return { after };
-  const reason = why(after);
-  const refusal = `the graph refused the ${due.action} decision${reason === undefined ? "" : `: ${reason}`}`;
-  return { refusal, after };
+  const refusal = refused(after);
+  return refusal === undefined ? { after } : { refusal, after };
 }
 
 async function settleFailed(

@@ -177,8 +177,7 @@ export async function runProposal(
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there,
   // each panel judge checked too. A model nobody named is chosen here (Ollama, else the embedded
-  // one) and stored with the run.
-  // Every model call of the run is cancelled by Ctrl-C: the run stops at its last saved step.
+  // one) and stored with the run. Every call is cancelled by Ctrl-C (the run stops at once).
   const { target, model, judging } = stoppedByCtrlC(
     await readyRunModels(planned.target, planned.panel, options.timeout, context),
     context.signal,
@@ -210,9 +209,8 @@ export async function runProposal(
   try {
     desk = await openCliDesk(settings);
     const open = { session, desk };
-    const opened = await openThread(rfpFile, plan, open, { ...options, newThreadId }, context);
-    const { threadId, view } = opened;
-    ctrlC.thread(threadId);
+    const withId = { ...options, newThreadId };
+    const { threadId, view } = await openThread(rfpFile, plan, open, withId, context);
     const completed = await reviewUntilDone(view, {
       ...open,
       threadId,

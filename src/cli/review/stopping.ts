@@ -9,10 +9,6 @@ import { EXIT_CANCELLED } from "../exitCodes.js";
 import { type HintContext, runThreadCommand } from "./hints.js";
 
 export interface CtrlCWatch {
-  /** The thread the command works on, once it is known. */
-  thread(threadId: string): void;
-  /** Whether Ctrl-C was pressed. */
-  readonly stopped: boolean;
   /**
    * After the run unwound: when Ctrl-C was pressed, prints how to go on (unless the command has
    * printed it already), sets the exit code 130 and returns true (the error the abort caused is
@@ -23,29 +19,21 @@ export interface CtrlCWatch {
   close(): void;
 }
 
-/** Listens for the command's Ctrl-C (the context's signal) while a thread runs. */
-export function watchCtrlC(context: CliContext, at: HintContext, threadId?: string): CtrlCWatch {
-  let current = threadId;
+/** Listens for the command's Ctrl-C (the context's signal) while thread `threadId` runs. */
+export function watchCtrlC(context: CliContext, at: HintContext, threadId: string): CtrlCWatch {
   const { signal } = context;
   const onStop = () => {
-    const which = current === undefined ? "the thread" : `thread ${current}`;
     context.stderr.write(
-      `\nStopping: the model call under way is cancelled; ${which} is saved at its last finished step (Ctrl-C again ends at once).\n`,
+      `\nStopping: the model call under way is cancelled; thread ${threadId} is saved at its last finished step (Ctrl-C again ends at once).\n`,
     );
   };
   signal?.addEventListener("abort", onStop, { once: true });
   let finished = false;
   return {
-    thread(id) {
-      current = id;
-    },
-    get stopped() {
-      return signal?.aborted === true;
-    },
     finish(options = {}) {
       if (signal?.aborted !== true) return false;
-      if (!finished && options.hinted !== true && current !== undefined) {
-        context.stdout.write(`\nGo on with it later:\n  ${runThreadCommand(current, at)}\n`);
+      if (!finished && options.hinted !== true) {
+        context.stdout.write(`\nGo on with it later:\n  ${runThreadCommand(threadId, at)}\n`);
       }
       finished = true;
       context.exitCode = EXIT_CANCELLED;
