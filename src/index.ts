@@ -77,6 +77,7 @@ export {
   buildEvaluationGraph,
   EvaluationGateState,
   type EvaluationGraphOptions,
+  withEvaluationGate,
 } from "./graph/evaluationGraph.js";
 export {
   createEvaluationNode,

@@ -38,6 +38,7 @@ const ROOT_NAMES = [
   "stageNodeNames",
   "OverallProposalState",
   "EvaluationGateState",
+  "withEvaluationGate",
   "ReviewDecisionSchema",
   // models, orchestration
   "createChatModel",

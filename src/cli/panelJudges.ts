@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { PanelOptions } from "../engine/options.js";
-import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
+import { createChatModel, type JudgeModel, withSignal } from "../llm/chatModel.js";
 import { PANEL_AGGREGATES, type PanelFlags } from "./commands/options.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
@@ -109,4 +109,22 @@ export async function readyRunModels(
       ? undefined
       : await panelJudging(panel, context, timeoutMs === undefined ? {} : { timeoutMs });
   return { target: ready, model, ...(judging === undefined ? {} : { judging }) };
+}
+
+/**
+ * The models of a command that runs a thread at the terminal (`run`, `review`), each call also
+ * cancelled by the command's Ctrl-C (withSignal): the call under way is aborted at once, so the
+ * run stops at its last saved step instead of finishing the stage.
+ */
+export function stoppedByCtrlC(models: RunModels, signal: AbortSignal | undefined): RunModels {
+  if (signal === undefined) return models;
+  const judging =
+    models.judging === undefined
+      ? undefined
+      : { ...models.judging, judges: models.judging.judges.map((j) => withSignal(j, signal)) };
+  return {
+    ...models,
+    model: withSignal(models.model, signal),
+    ...(judging === undefined ? {} : { judging }),
+  };
 }

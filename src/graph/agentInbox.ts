@@ -1,6 +1,5 @@
 import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
-import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { inboxDescription } from "./inboxDescription.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
@@ -16,7 +15,8 @@ const ActionRequestSchema = z.object({
  * A reviewer's answer in the shape of LangGraph's prebuilt `HumanResponse` (what Agent Inbox
  * sends): accept → approve (Agent Inbox sends the unedited action request along when the review
  * is also editable; it is not read); response → revise, the text being the feedback; edit → edit,
- * the edited `content` argument being the new content; ignore → refused (see reviewResponseSchema).
+ * the edited `content` argument being the new content; ignore → refused, and the review asks
+ * again (reviewAnswer.ts).
  */
 export const HumanResponseSchema = z.discriminatedUnion("type", [
   z.object({
@@ -68,51 +68,6 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
   }
 }
 
-/** Why a decision's corrections are refused: where (`corrections.<i>.<field>`) and what. */
-export type CorrectionRefusal = (decision: ReviewDecision) => CorrectionIssue | undefined;
-
-/** Why an edit's content does not fit the stage under review (undefined: it fits). */
-export type ContentRefusal = (content: string) => string | undefined;
-
-/** Where a response's edited content is: `content`, or Agent Inbox's `args.args.content`. */
-function contentPath(response: ReviewResponse): Array<string | number> {
-  return "action" in response ? ["content"] : ["args", "args", "content"];
-}
-
-/**
- * The resume value a review accepts: a ReviewDecision or a HumanResponse, whose decision `refused`
- * does not refuse, whose edited content fits the stage (`contentRefusal`), with corrections
- * `correctionRefusal` finds nothing wrong with. `ignore` is refused too: a review cannot be
- * skipped, so the thread stays paused.
- */
-export function reviewResponseSchema(
-  refused: (decision: ReviewDecision) => string | undefined,
-  correctionRefusal: CorrectionRefusal = () => undefined,
-  contentRefusal: ContentRefusal = () => undefined,
-) {
-  return ReviewResponseSchema.superRefine((response, ctx) => {
-    const decision = decisionOf(response);
-    const refusal =
-      decision === undefined
-        ? "a review cannot be ignored: approve, revise or edit it"
-        : refused(decision);
-    if (refusal !== undefined) {
-      const path = "action" in response ? ["action"] : ["type"];
-      ctx.addIssue({ code: "custom", path, message: refusal });
-      return;
-    }
-    const unfit = decision?.action === "edit" ? contentRefusal(decision.content) : undefined;
-    if (unfit !== undefined) {
-      ctx.addIssue({ code: "custom", path: contentPath(response), message: unfit });
-      return;
-    }
-    const issue = decision === undefined ? undefined : correctionRefusal(decision);
-    if (issue === undefined) return;
-    const path = issue.field.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-    ctx.addIssue({ code: "custom", path, message: issue.message });
-  });
-}
-
 /** Content as the reviewer edits it: text as it is, anything else as JSON. */
 function editableText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -124,9 +79,9 @@ function editableText(content: unknown): string {
  * The review as LangGraph's prebuilt `HumanInterrupt` (what Agent Inbox shows): the action is
  * the review's title, its arguments the content to edit and the evaluation's outcome; accept,
  * respond and edit are allowed as the review offers approve, revise and edit; ignore never. The
- * description is Markdown: the review's own description, the evaluation (`result`: the one the
- * review is about) with its criteria against their thresholds and its warnings, and what each
- * button does.
+ * description is Markdown: why the last answer was refused (when the review asks again), the
+ * review's own description, the evaluation (`result`: the one the review is about) with its
+ * criteria against their thresholds and its warnings, and what each button does.
  */
 export function humanInterruptOf(
   metadata: InterruptMetadata,
@@ -161,6 +116,6 @@ export function humanInterruptOf(
       allow_edit: allowed.edit,
       allow_accept: allowed.accept,
     },
-    description: inboxDescription(metadata.description, result, allowed),
+    description: inboxDescription(metadata.description, result, allowed, metadata.refusal),
   };
 }

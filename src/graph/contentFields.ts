@@ -2,12 +2,20 @@
  * A structured content as fields a person reads and edits — the terminal's edit form, the review
  * page's text areas, the proposal's appendix: each field labelled, text as text, a list one item
  * per line, and anything else (a field a writer added with a nested value) as JSON. The way back,
- * from edited fields to the content, is checked against the content's schema (structuredContent.ts)
- * and names the field at fault.
+ * from edited fields to the content, is the edit rule of structuredContent.ts (applyContentEdit):
+ * a field emptied is removed (a required one cannot be), a field the form does not carry keeps
+ * its content, and what does not fit is named by field.
  */
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { REVIEW_LIMITS } from "./reviewInput.js";
-import { fieldLabel, type StructuredContentType } from "./structuredContent.js";
+import {
+  applyContentEdit,
+  type ContentIssue,
+  fieldLabel,
+  type StructuredContentType,
+} from "./structuredContent.js";
+
+export type { ContentIssue } from "./structuredContent.js";
 
 export type FieldKind = "text" | "list" | "json";
 
@@ -36,12 +44,6 @@ export interface FieldEntry {
 export type FormInput =
   | { shape: "object"; fields: FieldEntry[] }
   | { shape: "list"; items: FieldEntry[][] };
-
-/** What is wrong with an edit, and where: `[key]`, `[item, key]`, or `[]` for the whole. */
-export interface ContentIssue {
-  path: Array<string | number>;
-  message: string;
-}
 
 /** The limits of an edit made as fields. */
 export const FIELD_FORM_LIMITS = { fields: 100, items: 500, keyChars: 64 } as const;
@@ -108,10 +110,11 @@ export function listItems(text: string): string[] {
     .filter((line) => line !== "");
 }
 
-type Built = { value: unknown } | { issue: string } | undefined;
+type Built = { value: unknown } | { issue: string };
 
+/** An entry's value; an emptied field is null (the edit removes it). */
 function entryValue(entry: FieldEntry): Built {
-  if (entry.text.trim() === "") return undefined;
+  if (entry.text.trim() === "") return { value: null };
   if (entry.kind === "text") return { value: entry.text.trim() };
   if (entry.kind === "list") return { value: listItems(entry.text) };
   const read = readUntrustedJson(entry.text, { maxDepth: REVIEW_LIMITS.editJsonDepth });
@@ -139,18 +142,22 @@ function objectOfEntries(entries: readonly FieldEntry[], at: Array<string | numb
       continue;
     }
     const built = entryValue(entry);
-    if (built === undefined) continue;
     if ("issue" in built) issues.push({ path: [...at, entry.key], message: built.issue });
     else value[entry.key] = built.value;
   }
   return { value, issues };
 }
 
-/** The edited fields as the content, checked against its schema; or the issues, by field. */
+/**
+ * The edited fields as an edit of `current` (the content the form was made from): `edit` is what
+ * a decision sends (an object's emptied field as null, so that it is removed; a list as the list
+ * it makes), `value` the content it makes (applyContentEdit); or the issues, by field.
+ */
 export function contentFromForm(
   type: StructuredContentType,
   input: FormInput,
-): { ok: true; value: unknown } | { ok: false; issues: ContentIssue[] } {
+  current?: unknown,
+): { ok: true; value: unknown; edit: unknown } | { ok: false; issues: ContentIssue[] } {
   if (input.shape !== type.shape) {
     return {
       ok: false,
@@ -162,33 +169,28 @@ export function contentFromForm(
       ],
     };
   }
-  let value: unknown;
+  let edit: unknown;
   const issues: ContentIssue[] = [];
   if (input.shape === "object") {
     const built = objectOfEntries(input.fields, []);
-    value = built.value;
+    edit = built.value;
     issues.push(...built.issues);
   } else if (input.items.length > FIELD_FORM_LIMITS.items) {
     issues.push({ path: [], message: `has more than ${FIELD_FORM_LIMITS.items} items` });
   } else {
     // An item left empty (a blank one offered for adding, or one emptied to remove it) is dropped.
     const kept = input.items.filter((fields) => fields.some((f) => f.text.trim() !== ""));
-    value = kept.map((fields, index) => {
+    edit = kept.map((fields, index) => {
       const built = objectOfEntries(fields, [index]);
       issues.push(...built.issues);
       return built.value;
     });
   }
   if (issues.length > 0) return { ok: false, issues };
-  const parsed = type.schema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map((issue) => ({
-      path: issue.path.filter((p): p is string | number => typeof p !== "symbol"),
-      message: issue.message,
-    })),
-  };
+  const applied = applyContentEdit(type, current, edit);
+  if (!applied.ok) return applied;
+  // A list's edit replaces the list: it is sent as the content it makes.
+  return { ok: true, value: applied.value, edit: type.shape === "list" ? applied.value : edit };
 }
 
 /** An issue as one line: `Funder need (pair 2): is required`, `Priorities: …`, or the message. */

@@ -23,9 +23,9 @@ export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
  * (`RFP_UNREADABLE`), not one criterion evaluated (`NOTHING_EVALUATED`), a writer's answer that
  * cannot be used (`GENERATION_OUTPUT_INVALID`), a review answer for a thread that is not paused
  * (`RESUME_WITHOUT_PAUSE`), a review answer no review takes (`RESUME_INVALID`,
- * ReviewResumeInvalidError), or a run resumed with other settings than the thread started with
- * (`RUN_SETTINGS_CHANGED`), a run given an input (`GRAPH_INPUT_INVALID`) or a context
- * (`RUN_CONTEXT_INVALID`) the graph does not take.
+ * ReviewResumeInvalidError: no longer thrown by the graphs, which ask again instead), or a run
+ * resumed with other settings than the thread started with (`RUN_SETTINGS_CHANGED`), a run given
+ * an input (`GRAPH_INPUT_INVALID`) or a context (`RUN_CONTEXT_INVALID`) the graph does not take.
  */
 export class GraphError extends EvalgateError<GraphErrorCode> {
   override name = "GraphError";
@@ -89,10 +89,9 @@ export interface ResumeIssue {
 }
 
 /**
- * A reviewer's answer (a Command with `resume`) that no review takes: a field fails the review
- * boundary's checks (a name with a line break, feedback without visible text, content over 1 MiB,
- * an id with characters ids do not have…). Refused before the run starts: nothing is stored, the
- * thread stays paused.
+ * A reviewer's answer that no review takes, as an error (`RESUME_INVALID`). The graphs no longer
+ * throw it: a refused answer makes the review ask again, with the refusal in its description, and
+ * the thread stays paused (reviewAnswer.ts). Kept for one release for code that checks for it.
  */
 export class ReviewResumeInvalidError extends GraphError {
   override name = "ReviewResumeInvalidError";

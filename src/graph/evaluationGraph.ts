@@ -3,6 +3,7 @@ import {
   END,
   type LangGraphRunnableConfig,
   START,
+  type StateDefinition,
   StateGraph,
 } from "@langchain/langgraph";
 import { z } from "zod";
@@ -46,6 +47,20 @@ export const EvaluationGateState = Annotation.Root({
   status: Annotation<ProcessingStatus>({ reducer: (_c, u) => u, default: () => "not_started" }),
 });
 export type EvaluationGateStateType = typeof EvaluationGateState.State;
+
+/**
+ * A pipeline's own state with the evaluation gate's channels added: the one line a typed pipeline
+ * needs to embed the gate as a node (`.addNode("gate", buildEvaluationGraph().compile())`
+ * type-checks only when the pipeline's state has every channel of the gate's, of the same types).
+ * Give only your own channels; read and write the gate's (`content`, `contentType`, `evaluation`,
+ * `status`, `reviewHistory`, `revisionFeedback`, …) as the gate declares them.
+ *
+ * @example
+ * const PipelineState = withEvaluationGate({ topic: Annotation<string>() });
+ */
+export function withEvaluationGate<Own extends StateDefinition>(own: Own) {
+  return Annotation.Root({ ...EvaluationGateState.spec, ...own });
+}
 
 /** What the gate returns: the evaluation, the status, the decisions, and the (possibly edited) content. */
 export const EvaluationGateOutput = Annotation.Root({

@@ -30,10 +30,11 @@ import {
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 import {
-  ConnectionPairsContentSchema,
-  ResearchContentSchema,
-  SolutionContentSchema,
+  CONNECTION_PAIRS_CONTENT,
+  RESEARCH_CONTENT,
+  SOLUTION_CONTENT,
 } from "./structuredContent.js";
+import { writerContentSchema } from "./writerContent.js";
 
 export interface GeneratorOptions {
   /** The writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
@@ -42,7 +43,7 @@ export interface GeneratorOptions {
 }
 
 /** The connection pairs' answer: the pairs in an object (a JSON object is what writers give). */
-const PairsAnswerSchema = z.object({ pairs: ConnectionPairsContentSchema });
+const PairsAnswerSchema = z.object({ pairs: writerContentSchema(CONNECTION_PAIRS_CONTENT) });
 
 function block(label: string, value: unknown): string {
   if (value === undefined || value === null || value === "") return "";
@@ -137,12 +138,13 @@ function promptFor(
     case "research":
       return {
         user: fill(RESEARCH_TEMPLATE, common),
-        toContent: (a) => parseJsonAnswer(a, ResearchContentSchema, "research"),
+        toContent: (a) => parseJsonAnswer(a, writerContentSchema(RESEARCH_CONTENT), "research"),
       };
     case "solution":
       return {
         user: fill(SOLUTION_TEMPLATE, common),
-        toContent: (a) => parseJsonAnswer(a, SolutionContentSchema, "solution sought"),
+        toContent: (a) =>
+          parseJsonAnswer(a, writerContentSchema(SOLUTION_CONTENT), "solution sought"),
       };
     case "connection_pairs":
       return {

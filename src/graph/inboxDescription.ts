@@ -1,11 +1,13 @@
 /**
  * What a reviewer reads in Agent Inbox above a review's buttons: the interrupt's `description`,
- * which Agent Inbox renders as Markdown. The evaluation in brief — overall score, verdict, status,
+ * which Agent Inbox renders as Markdown. Why the last answer was refused, when the review asks
+ * again (what, which field, how to fix it); the evaluation in brief — overall score, verdict, status,
  * passed — a table of the criteria against their thresholds, the warnings (a possible prompt
  * injection first), and what each button does. Text from content, criteria or the judge is escaped
  * so it cannot add Markdown of its own (links, images, HTML).
  */
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
+import type { ReviewRefusal } from "./model.js";
 
 /** The most criteria rows and warnings shown; the rest are counted. */
 const MAX_ROWS = 40;
@@ -59,16 +61,30 @@ function buttonLines(allowed: { accept: boolean; respond: boolean; edit: boolean
   ];
 }
 
+/** The refused answer, first: what was wrong, in which field, and what to send instead. */
+function refusalLines(refusal: ReviewRefusal): string[] {
+  return [
+    `**Your last answer was not accepted.** ${markdownText(refusal.field, 100)}: ${markdownText(refusal.problem, 600)}`,
+    "",
+    `**How to fix it:** ${markdownText(refusal.fix, 600)}`,
+  ];
+}
+
 /**
- * The review's description for Agent Inbox: `intro` (the review's own description), then the
- * evaluation when there is one, then what each allowed button does.
+ * The review's description for Agent Inbox: the refusal of the last answer when there is one,
+ * `intro` (the review's own description), then the evaluation when there is one, then what each
+ * allowed button does.
  */
 export function inboxDescription(
   intro: string,
   evaluation: EvaluationResult | null,
   allowed: { accept: boolean; respond: boolean; edit: boolean },
+  refusal?: ReviewRefusal,
 ): string {
-  const blocks: string[][] = [[markdownText(intro, 1_000)]];
+  const blocks: string[][] = [
+    ...(refusal === undefined ? [] : [refusalLines(refusal)]),
+    [markdownText(intro, 1_000)],
+  ];
   if (evaluation !== null) {
     const rows = evaluation.criteria.slice(0, MAX_ROWS).map(criterionLine);
     const more = evaluation.criteria.length - rows.length;

@@ -34,6 +34,7 @@ export {
   type EvaluationGateStateType,
   type EvaluationGraphOptions,
   GATE_NODES,
+  withEvaluationGate,
 } from "./evaluationGraph.js";
 export {
   type ContentExtractor,

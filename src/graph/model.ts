@@ -69,6 +69,15 @@ export const RevisionRoundSchema = z.object({
 });
 export type RevisionRound = z.infer<typeof RevisionRoundSchema>;
 
+/** Why a review refused the last answer: the field at fault, what is wrong, what to send. */
+export const ReviewRefusalSchema = z.object({
+  /** Where in the answer: `content`, `args.args.content`, `feedback`, `type`, … */
+  field: z.string().max(300),
+  problem: z.string().max(2_000),
+  fix: z.string().max(1_000),
+});
+export type ReviewRefusal = z.infer<typeof ReviewRefusalSchema>;
+
 /** What the reviewer is shown when the graph pauses. */
 export const InterruptMetadataSchema = z.object({
   type: z.enum(["evaluation_review", "evaluation_error", "generation_error", "revision_limit"]),
@@ -92,6 +101,8 @@ export const InterruptMetadataSchema = z.object({
   revisions: z.object({ count: z.number().int().min(0), max: z.number().int().min(0) }).optional(),
   /** Which round of writing this is (1, then one more per revision) and the most there can be. */
   round: RevisionRoundSchema.optional(),
+  /** Set when the review asks again: why the last answer was refused, and how to fix it. */
+  refusal: ReviewRefusalSchema.optional(),
 });
 export type InterruptMetadata = z.infer<typeof InterruptMetadataSchema>;
 

@@ -1,8 +1,9 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { _markInvalidResume, Command } from "@langchain/langgraph";
+import { Command } from "@langchain/langgraph";
 import { ReviewResponseSchema } from "./agentInbox.js";
-import { type ResumeIssue, ReviewResumeInvalidError, resumeWithoutPause } from "./errors.js";
-import { InterruptIdSchema, REVIEW_LIMITS, readableIssues } from "./reviewInput.js";
+import { type ResumeIssue, resumeWithoutPause } from "./errors.js";
+import { RefusedAnswerSchema, refusedAnswer } from "./reviewAnswer.js";
+import { REVIEW_LIMITS, readableIssues } from "./reviewInput.js";
 import { type SnapshotParts, threadProgress } from "./threadProgress.js";
 
 /** What the guard needs of a compiled graph. */
@@ -55,83 +56,90 @@ const INTERRUPT_KEY = /^[0-9a-f]{32}$/;
  */
 export const MAX_RESUME_BYTES = 2 * REVIEW_LIMITS.editContentBytes + 65_536;
 
-/** The answers a resume carries: one per interrupt of a map, else the value itself. */
-function answersOf(resume: unknown): Array<[string | undefined, unknown]> {
-  if (typeof resume !== "object" || resume === null || Array.isArray(resume)) {
-    return [[undefined, resume]];
-  }
+/** The resume as a map of answers by interrupt id, or undefined when it is one answer. */
+function answerMap(resume: unknown): Record<string, unknown> | undefined {
+  if (typeof resume !== "object" || resume === null || Array.isArray(resume)) return undefined;
   const keys = Object.keys(resume);
-  if (keys.length === 0 || !keys.every((key) => INTERRUPT_KEY.test(key))) {
-    return [[undefined, resume]];
-  }
-  return Object.entries(resume);
+  if (keys.length === 0 || !keys.every((key) => INTERRUPT_KEY.test(key))) return undefined;
+  return resume as Record<string, unknown>;
 }
 
-function sizeIssue(resume: unknown): ResumeIssue | undefined {
+/** The answer's size problem, when it is not JSON data or larger than MAX_RESUME_BYTES. */
+function sizeIssue(value: unknown): string | undefined {
   let text: string | undefined;
   try {
-    text = JSON.stringify(resume);
+    text = JSON.stringify(value);
   } catch {
-    return { path: [], message: "is not JSON data" };
+    return "is not JSON data";
   }
   const bytes = text === undefined ? 0 : Buffer.byteLength(text, "utf8");
-  return bytes > MAX_RESUME_BYTES
-    ? { path: [], message: `is larger than ${MAX_RESUME_BYTES} bytes as JSON` }
-    : undefined;
+  return bytes > MAX_RESUME_BYTES ? `is larger than ${MAX_RESUME_BYTES} bytes as JSON` : undefined;
 }
 
 /**
- * What is wrong with a resume value as a review's answer (empty: nothing): its size, the
- * interrupt ids of a map, and each answer against ReviewResponseSchema (a ReviewDecision or an
- * Agent Inbox response, with the review boundary's fields).
+ * What is wrong with one answer before it may be stored (undefined: nothing): ReviewResponseSchema
+ * (a ReviewDecision or an Agent Inbox response, with the review boundary's fields: lengths,
+ * control characters, visible text), then its size as a whole (the fields the shapes let through,
+ * Agent Inbox's other edit arguments). The guard's own stand-in passes.
  */
-export function resumeValueIssues(resume: unknown): ResumeIssue[] {
-  const issues = answersOf(resume).flatMap(([key, answer]) => {
-    const at = key === undefined ? [] : [key];
-    if (key !== undefined && !InterruptIdSchema.safeParse(key).success) {
-      return [{ path: at, message: "is not an interrupt id" }];
-    }
-    const parsed = ReviewResponseSchema.safeParse(answer);
-    if (parsed.success) return [];
-    return readableIssues(parsed.error.issues, at).map((issue) => ({
-      path: issue.path.map((part) => (typeof part === "number" ? part : String(part))),
-      message: issue.message,
-    }));
-  });
-  if (issues.length > 0) return issues;
-  // Fields the shapes let through (Agent Inbox's other edit arguments) are bounded as a whole.
-  const tooBig = sizeIssue(resume);
-  return tooBig === undefined ? [] : [tooBig];
+export function answerIssue(answer: unknown): ResumeIssue | undefined {
+  if (RefusedAnswerSchema.safeParse(answer).success) return undefined;
+  const parsed = ReviewResponseSchema.safeParse(answer);
+  if (!parsed.success) {
+    const [issue] = readableIssues(parsed.error.issues);
+    return {
+      path: (issue?.path ?? []).map((part) => (typeof part === "number" ? part : String(part))),
+      message: issue?.message ?? "is not an answer",
+    };
+  }
+  const tooBig = sizeIssue(answer);
+  return tooBig === undefined ? undefined : { path: [], message: tooBig };
+}
+
+/** The answer as it may be stored: itself, or the stand-in that says why it was refused. */
+function screened(answer: unknown): unknown {
+  const issue = answerIssue(answer);
+  if (issue === undefined) return answer;
+  const field = issue.path.length === 0 ? "(answer)" : issue.path.join(".");
+  return refusedAnswer(field, issue.message);
 }
 
 /**
- * Checks a resume value before the run starts: LangGraph writes the value to the checkpoint as a
+ * A resume value as it may be stored: each answer that no review takes replaced by a small
+ * stand-in naming the field and the problem (reviewAnswer.ts), so LangGraph keeps nothing of it.
+ */
+export function screenedResume(resume: unknown): unknown {
+  const map = answerMap(resume);
+  if (map === undefined) return screened(resume);
+  const entries = Object.entries(map).map(([key, answer]) => [key, screened(answer)] as const);
+  return entries.every(([key, answer]) => answer === map[key])
+    ? resume
+    : Object.fromEntries(entries);
+}
+
+/**
+ * Screens resume values before the run starts: LangGraph writes the value to the checkpoint as a
  * pending write before the review node can look at it, so a value no review takes (10 MB of
- * feedback, a name with a line break, content with NUL bytes) would be stored even though the
- * review refuses it. Every run of the graph (invoke, stream and streamEvents all pass through its
- * stream iterator) first checks a Command's `resume` with resumeValueIssues and throws
- * ReviewResumeInvalidError (which LangGraph's `isInvalidResume` recognises too): nothing is run
- * or stored, the thread stays paused. The review node
- * still checks what only it knows (the actions offered, the stage's shape, the corrections).
+ * feedback, a name with a line break, content with NUL bytes) would be stored. Every run of the
+ * graph (invoke, stream and streamEvents all pass through its stream iterator) first replaces
+ * each such answer of a Command's `resume` with a stand-in that names the field and the problem
+ * (screenedResume): nothing of the value is stored, nothing fails, and the review reads the
+ * stand-in as a refusal and asks again — the thread stays paused. The review node checks the rest
+ * (the actions offered, the stage's content, the corrections) itself.
  *
  * @example
- * const graph = rejectInvalidResume(buildProposalGraph().compile({ checkpointer }));
+ * const graph = screenResumes(buildProposalGraph().compile({ checkpointer }));
  */
-export function rejectInvalidResume<Graph extends object>(graph: Graph): Graph {
+export function screenResumes<Graph extends object>(graph: Graph): Graph {
   const target = graph as unknown as { _streamIterator: StreamIterator };
   const original = target._streamIterator.bind(graph);
   target._streamIterator = async function* (input, options) {
     if (input instanceof Command && input.resume !== undefined) {
-      const issues = resumeValueIssues(input.resume);
-      if (issues.length > 0) {
-        const threadId = options?.configurable?.thread_id;
-        const error = new ReviewResumeInvalidError(
-          typeof threadId === "string" ? threadId : "",
-          issues,
-        );
-        // Also LangGraph's mark of a refused resume value: `isInvalidResume(error)` holds.
-        _markInvalidResume(error);
-        throw error;
+      const resume = screenedResume(input.resume);
+      if (resume !== input.resume) {
+        const { graph: parent, update, goto } = input;
+        yield* original(new Command({ resume, graph: parent, update, goto }), options);
+        return;
       }
     }
     yield* original(input, options);

@@ -80,13 +80,14 @@ export function editedValue(current: unknown, content: string, kind?: ContentKin
 }
 
 /**
- * The content an edit stores: for a structured stage, the JSON read and normalised by its schema
- * (the review boundary refused any edit that does not fit it); otherwise as editedValue keeps it.
+ * The content an edit stores: for a structured stage, the JSON applied to the current content by
+ * the edit rule (the review refused any edit that does not fit it); otherwise as editedValue
+ * keeps it.
  */
 function editedContent(stage: StageDefinition, current: unknown, content: string): unknown {
   const type = structuredContentOf(stage);
   if (type !== undefined) {
-    const read = readStructuredEdit(stage, type, content);
+    const read = readStructuredEdit(stage, type, content, current);
     if (read.ok) return read.value;
   }
   return editedValue(current, content, stage.contentKind);

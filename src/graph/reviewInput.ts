@@ -10,8 +10,9 @@
  *   characters), no control character but tab, line feed and carriage return, at most 20,000
  *   characters. Notes on corrections: the same, at most 2,000.
  * - Edited content: no NUL or other control character but tab, line feed and carriage return,
- *   visible text, at most 1 MiB of UTF-8; for a structured stage (an object or a list), JSON that
- *   fits the stage's schema — plain text is refused (see editContentIssue).
+ *   visible text, at most 1 MiB of UTF-8; for a structured stage (an object or a list), JSON
+ *   applied to the current content by the edit rule of structuredContent.ts — plain text is
+ *   refused (see editContentIssue).
  * - Ids: thread and interrupt ids of letters, digits and `. _ : -` (at most 128), criterion ids one
  *   printable line (at most 200). An id that is refused is shown cut to 64 characters, escaped.
  */
@@ -19,7 +20,11 @@ import { z } from "zod";
 import { MAX_CORRECTIONS } from "../scoring/corrections.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import type { StageDefinition } from "./stages.js";
-import { type StructuredContentType, structuredContentOf } from "./structuredContent.js";
+import {
+  applyContentEdit,
+  type StructuredContentType,
+  structuredContentOf,
+} from "./structuredContent.js";
 
 /** The limits of the review boundary. */
 export const REVIEW_LIMITS = {
@@ -189,16 +194,27 @@ function someFields(type: StructuredContentType): string {
     : ` (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""})`;
 }
 
+/** Where an issue of a structured edit is, in words: `funder`, `pair 2 funderNeed`, or "". */
+function issuePlace(type: StructuredContentType, path: ReadonlyArray<string | number>): string {
+  return path
+    .map((part) =>
+      typeof part === "number" ? `${(type.itemName ?? "item").toLowerCase()} ${part + 1}` : part,
+    )
+    .join(" ");
+}
+
 /**
- * An edit of a structured stage read as its content: JSON of the stage's shape (parsed with
- * prototype-poisoning protection, at most 64 levels deep), checked against its schema
- * (structuredContent.ts) and normalised by it; or why it does not fit. Plain text is refused: it
- * cannot replace structured content.
+ * An edit of a structured stage applied to its current content: JSON (parsed with
+ * prototype-poisoning protection, at most 64 levels deep) applied by the edit rule
+ * (applyContentEdit: an object's edit changes the fields it gives, keeps the rest, and may not
+ * empty or leave out a required field; no wrong types); or why it does not fit, naming the field.
+ * Plain text is refused: it cannot replace structured content.
  */
 export function readStructuredEdit(
   stage: Pick<StageDefinition, "title" | "contentType" | "contentKind">,
   type: StructuredContentType,
   content: string,
+  current?: unknown,
 ): { ok: true; value: unknown } | { ok: false; issue: string } {
   const text = content.trim();
   const shape = type.shape === "object" ? "a JSON object of its fields" : "a JSON list of objects";
@@ -216,26 +232,28 @@ export function readStructuredEdit(
       issue: `${takes}; this is not usable JSON (${describeJsonProblem(read.problem)})`,
     };
   }
-  const parsed = type.schema.safeParse(read.value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where =
-    issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.map(String).join(".")}`;
-  return { ok: false, issue: `${takes}${where}: ${issue?.message ?? "it does not fit"}` };
+  const applied = applyContentEdit(type, current, read.value);
+  if (applied.ok) return applied;
+  const issue = applied.issues[0];
+  const place = issue === undefined ? "" : issuePlace(type, issue.path);
+  const what = `${place === "" ? "" : `${place}: `}${issue?.message ?? "it does not fit"}`;
+  return { ok: false, issue: `${takes}; ${what}` };
 }
 
 /**
  * Why an edit does not fit the stage it replaces, or undefined when it does. A text stage takes
  * any text. A structured stage (research and the solution are objects, the connection pairs a
- * list of objects) takes JSON that fits its schema (readStructuredEdit); plain text is refused.
+ * list of objects) takes JSON applied to its current content by the edit rule
+ * (readStructuredEdit); plain text is refused.
  */
 export function editContentIssue(
   stage: Pick<StageDefinition, "title" | "contentType" | "contentKind">,
   content: string,
+  current?: unknown,
 ): string | undefined {
   const type = structuredContentOf(stage);
   if (type === undefined) return undefined;
-  const read = readStructuredEdit(stage, type, content);
+  const read = readStructuredEdit(stage, type, content, current);
   return read.ok ? undefined : read.issue;
 }
 

@@ -1,5 +1,5 @@
-import type { Command, LangGraphRunnableConfig } from "@langchain/langgraph";
-import { interrupt } from "@langchain/langgraph";
+import { Command, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+
 import {
   type CorrectionIssue,
   checkedCorrections,
@@ -7,26 +7,25 @@ import {
   recordedCorrections,
 } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
-import {
-  decisionOf,
-  humanInterruptOf,
-  type ReviewResponse,
-  reviewResponseSchema,
-} from "./agentInbox.js";
+import { humanInterruptOf } from "./agentInbox.js";
 import { evaluationRefOf, referencedEvaluation } from "./evaluationRef.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,
+  REVIEW_ACTIONS,
   type ReviewAction,
   type ReviewDecision,
+  type ReviewRefusal,
   type RevisionRound,
 } from "./model.js";
+import { readReviewAnswer } from "./reviewAnswer.js";
 import { decide, type ReviewNodeOptions } from "./reviewDecisions.js";
 import { editContentIssue } from "./reviewInput.js";
 import { settleRunSettings } from "./runSettings.js";
 import type { StageDefinition } from "./stages.js";
 import type { OverallProposalStateType } from "./state.js";
 import { parseStatePath, readStatePath } from "./statePath.js";
+import { structuredContentOf } from "./structuredContent.js";
 
 export const DEFAULT_MAX_REVISIONS = 3;
 
@@ -86,14 +85,54 @@ export function refusedAction(
   return undefined;
 }
 
+/** The answers a review takes, in words, as a decision and as Agent Inbox's buttons. */
+function offeredAnswers(metadata: InterruptMetadata): string {
+  const actions = REVIEW_ACTIONS.filter((a) => refusedAction(metadata, a) === undefined);
+  const inbox = [
+    ...(actions.includes("approve") ? ["accept"] : []),
+    ...(actions.includes("revise") ? ["respond"] : []),
+    ...(actions.includes("edit") ? ["edit"] : []),
+  ];
+  const words = (list: readonly string[]) =>
+    list.length <= 1 ? list.join("") : `${list.slice(0, -1).join(", ")} or ${list.at(-1)}`;
+  return `${words(actions)}${inbox.length === 0 ? "" : ` (in Agent Inbox: ${words(inbox)})`}`;
+}
+
+/** What an edit of the stage takes, in words. */
+function editHint(stage: StageDefinition): string {
+  const type = structuredContentOf(stage);
+  if (type === undefined) return "Send the edited text, with visible characters (at most 1 MiB).";
+  const required = type.fields.filter((f) => f.required === true).map((f) => f.key);
+  const shape =
+    type.shape === "object"
+      ? `Send ${type.name} as a JSON object: the fields you give replace theirs, the fields you leave out are kept, null or empty removes one`
+      : `Send ${type.name} as a JSON list of objects, every ${(type.itemName ?? "item").toLowerCase()} with its fields`;
+  return `${shape}${required.length === 0 ? "" : `; ${required.join(", ")} cannot be emptied`}.`;
+}
+
+/** The review asks again: the same review, with why the last answer was refused. */
+function askAgain(
+  options: ReviewNodeOptions,
+  metadata: InterruptMetadata,
+  refusal: ReviewRefusal,
+): Command {
+  return new Command({
+    update: { isInterrupted: true, interruptMetadata: { ...metadata, refusal } },
+    goto: options.reviewNode,
+  });
+}
+
 /**
  * The review: pauses with the interrupt metadata — which also carries LangGraph's prebuilt
  * `HumanInterrupt` shape (action_request, config, description) for Agent Inbox — and resumes with
  * the reviewer's answer: a ReviewDecision, or a `HumanResponse` (accept → approve, response →
- * revise with the text as feedback, edit → edit with the edited content; ignore is refused). The
- * answer is validated by zod — the review boundary's fields (reviewInput.ts), the actions the
- * review offers, an edit that fits the stage's shape, corrections that fit the evaluation — and an
- * invalid or refused value throws with the thread left paused.
+ * revise with the text as feedback, edit → edit with the edited content). The review reads the
+ * answer itself (reviewAnswer.ts): the review boundary's fields, the actions it offers, an edit
+ * against the stage's content (the edit rule of structuredContent.ts), corrections against the
+ * evaluation. A refused answer — `ignore`, an edit that is not JSON or leaves out a required
+ * field, a wrong type, an action not offered — is never an error: the review asks again, the
+ * refusal (what, which field, how to fix it) at the top of its description, so the thread stays
+ * paused (`interrupted` on a LangGraph server, and in Agent Inbox).
  * approve → approved, on to the next stage; revise → revision_requested, back to the generator
  * with the feedback (after `maxRevisions`, the reviewer must approve or edit instead); edit →
  * the content replaced, edited, and every approved or edited dependent (transitively) stale;
@@ -107,34 +146,36 @@ export function createReviewNode(options: ReviewNodeOptions) {
   return (state: OverallProposalStateType, config?: LangGraphRunnableConfig): Command => {
     // Before the interrupt: a resume with other settings than the thread's is refused here.
     const settings = settleRunSettings(state.threadSettings, config).context;
-    const metadata = metadataFor(state, stage);
+    const shown = metadataFor(state, stage);
+    const { refusal: _earlier, ...metadata } = shown;
     const refused = (decision: ReviewDecision) => refusedAction(metadata, decision.action);
     const corrections = correctionsSeen(metadata, state);
-    const correctionRefusal = (decision: ReviewDecision) => {
-      const checked = corrections(decision);
-      return "issue" in checked ? checked.issue : undefined;
-    };
     const content = readStatePath(state, contentPath);
-    const inbox = humanInterruptOf(metadata, content, refused, stageEvaluation(state, stage));
+    const inbox = humanInterruptOf(shown, content, refused, stageEvaluation(state, stage));
     const maxRevisions = settings.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS;
     const round =
       options.generateNode === undefined ? {} : { round: roundOf(state, stage, maxRevisions) };
     // One value for both readers: the review's metadata (its own short description kept as
     // `intro`) and Agent Inbox's HumanInterrupt (whose `description` is the Markdown summary).
-    const value = { ...metadata, ...round, ...inbox, intro: metadata.description };
-    const contentRefusal = (edited: string) => editContentIssue(stage, edited);
-    const response: ReviewResponse = interrupt(value, {
-      responseSchema: reviewResponseSchema(refused, correctionRefusal, contentRefusal),
+    const value = { ...shown, ...round, ...inbox, intro: metadata.description };
+    const answer: unknown = interrupt(value);
+    const read = readReviewAnswer(answer, {
+      action: refused,
+      content: (edited) => editContentIssue(stage, edited, content),
+      corrections: (decision) => {
+        const checked = corrections(decision);
+        return "issue" in checked ? checked.issue : undefined;
+      },
+      offered: offeredAnswers(metadata),
+      editHint: editHint(stage),
     });
-    const decision = decisionOf(response);
-    if (decision === undefined) throw new Error("internal: a refused review answer was accepted");
-    const checked = corrections(decision);
-    if ("issue" in checked) throw new Error("internal: refused corrections were accepted");
+    if ("refusal" in read) return askAgain(options, metadata, read.refusal);
+    const checked = corrections(read.decision);
     return decide({
-      ...{ options, state, metadata, decision, statusPath, contentPath },
+      ...{ options, state, metadata, statusPath, contentPath, maxRevisions },
+      decision: read.decision,
       evaluation: stageEvaluation(state, stage),
-      corrections: checked.corrections,
-      maxRevisions,
+      corrections: "issue" in checked ? [] : checked.corrections,
     });
   };
 }

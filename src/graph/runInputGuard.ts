@@ -10,7 +10,7 @@
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
 import { graphInputInvalid, runContextInvalid } from "./errors.js";
-import { rejectInvalidResume } from "./resumeGuard.js";
+import { screenResumes } from "./resumeGuard.js";
 
 type StreamIterator = (
   input: unknown,
@@ -51,9 +51,10 @@ export function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape:
 
 /**
  * A graph builder whose every compiled graph checks its runs' input and context
- * (rejectInvalidRunInput) and resume values (rejectInvalidResume): the proposal graph and the
+ * (rejectInvalidRunInput) and screens resume values (screenResumes): the proposal graph and the
  * evaluation gate are built this way, so a graph compiled by a user, the orchestrator, the review
- * desk or LangGraph Studio refuses what no run takes before anything of it is stored.
+ * desk or LangGraph Studio refuses an input no run takes, and stores nothing of an answer no
+ * review takes (the review asks again), before anything of it is stored.
  */
 export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
   builder: Builder,
@@ -61,7 +62,7 @@ export function checkingRuns<Builder extends { compile(...args: never[]): object
 ): Builder {
   const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
   const guarded = (...args: unknown[]) =>
-    rejectInvalidRunInput(rejectInvalidResume(compile(...args)), shape);
+    rejectInvalidRunInput(screenResumes(compile(...args)), shape);
   Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
   return builder;
 }

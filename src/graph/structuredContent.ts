@@ -1,9 +1,16 @@
 /**
  * The structured contents of the proposal graph — the research, the solution sought and the
- * connection pairs — as zod schemas: what a writer's answer must be (generators.ts) and what a
- * reviewer's edit must be (reviewInput.ts), in one place. Each is a JSON object (or a list of
- * them) whose fields are text or lists of text; fields a writer or reviewer adds beyond the known
- * ones are kept.
+ * connection pairs — as zod schemas, and the one rule for changing them: what a writer's answer
+ * must be (generators.ts, read by writerContent.ts) and what a reviewer's edit must leave
+ * (applyContentEdit: the page's fields, the terminal's form, Agent Inbox, the API, `review
+ * --content-file` all come here). Each is a JSON object (or a list of them) whose fields are text
+ * or lists of text; fields a writer or reviewer adds beyond the known ones are kept.
+ *
+ * The rule: a required field (the research's funder and priorities, the solution's problem and
+ * desired outcomes, each pair's funder need and applicant capability) can be neither emptied nor
+ * left out; an edit of an object changes the fields it gives and keeps the others (a field given
+ * as null, empty text or an empty list is removed, unless it is required); a field of the wrong
+ * type (a number where text is asked for) is refused, not turned into text.
  */
 import { z } from "zod";
 import type { StageDefinition } from "./stages.js";
@@ -13,57 +20,84 @@ export interface ContentFieldDefinition {
   key: string;
   /** text: one piece of text (line breaks allowed); list: a list of one-line items. */
   kind: "text" | "list";
+  /** Neither a writer nor a reviewer may leave it out or empty. */
+  required?: boolean;
 }
 
-/** A number a model wrote where text was asked for is kept as its text. */
-const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
+/** What is wrong with a content or an edit, and where: `[key]`, `[item, key]`, or `[]`. */
+export interface ContentIssue {
+  path: Array<string | number>;
+  message: string;
+}
 
-/** A field of text: trimmed; empty text counts as absent. */
-const TextField = z.preprocess((value) => {
-  const text = asText(value);
-  return typeof text === "string" && text.trim() === "" ? undefined : text;
-}, z.string({ error: "takes text" }).trim().optional());
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A list of text items (a single text is a list of one); empty items are left out. */
-const ListField = z.preprocess(
-  (value) => {
-    const items = typeof value === "string" ? [value] : value;
-    if (!Array.isArray(items)) return items;
-    const kept = items
-      .map(asText)
-      .filter((item) => !(typeof item === "string" && item.trim() === ""));
-    return kept.length === 0 ? undefined : kept;
-  },
-  z
-    .array(z.string({ error: "each item takes text" }).trim(), {
-      error: "takes a list of text items",
-    })
-    .optional(),
-);
+/** A value as a message names what it is: "a number", "a list", … */
+function kindOfValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "true or false";
+  return typeof value;
+}
 
-/** A field that must be there: text with something in it. */
-const RequiredText = z.preprocess(
-  asText,
-  z.string({ error: "is required" }).trim().min(1, "is required"),
-);
+const REQUIRED = "is required: it cannot be left out or emptied";
+
+/** Text with something in it, trimmed. */
+const TextField = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? REQUIRED : `takes text, not ${kindOfValue(issue.input)}`,
+  })
+  .trim()
+  .min(1, REQUIRED);
+
+/** A list of text items with at least one, each trimmed; blank items are left out. */
+const ListField = z
+  .array(
+    z.string({ error: (issue) => `each item takes text, not ${kindOfValue(issue.input)}` }).trim(),
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? REQUIRED
+          : `takes a list of text items, not ${kindOfValue(issue.input)}`,
+    },
+  )
+  .transform((items) => items.filter((item) => item !== ""))
+  .pipe(z.array(z.string()).min(1, REQUIRED));
+
+function fieldSchema(field: ContentFieldDefinition) {
+  const schema = field.kind === "list" ? ListField : TextField;
+  return field.required === true ? schema : schema.optional();
+}
 
 function objectOf(fields: readonly ContentFieldDefinition[]) {
-  return z.looseObject(
-    Object.fromEntries(fields.map((f) => [f.key, f.kind === "list" ? ListField : TextField])),
-  );
+  return z.looseObject(Object.fromEntries(fields.map((f) => [f.key, fieldSchema(f)])));
 }
 
 /** True when some field of the object holds something. */
 function hasContent(value: Record<string, unknown>): boolean {
-  return Object.values(value).some((v) =>
-    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null && v !== "",
-  );
+  return Object.values(value).some((v) => !isEmptyValue(v));
+}
+
+/** A value that holds nothing: null, blank text, an empty list or object. */
+function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === "string") return value.trim() === "";
+  if (Array.isArray(value)) return value.length === 0;
+  if (isPlainObject(value)) return Object.keys(value).length === 0;
+  return false;
 }
 
 /** The research on the funder and the RFP (prompts/generation/researchPrompt.ts). */
 export const RESEARCH_FIELDS: readonly ContentFieldDefinition[] = [
-  { key: "funder", kind: "text" },
-  { key: "priorities", kind: "list" },
+  { key: "funder", kind: "text", required: true },
+  { key: "mission", kind: "text" },
+  { key: "applicant", kind: "text" },
+  { key: "project", kind: "text" },
+  { key: "priorities", kind: "list", required: true },
   { key: "eligibility", kind: "list" },
   { key: "evaluationCriteria", kind: "list" },
   { key: "fundingRange", kind: "text" },
@@ -71,45 +105,43 @@ export const RESEARCH_FIELDS: readonly ContentFieldDefinition[] = [
   { key: "deadlinesAndRules", kind: "list" },
   { key: "sources", kind: "list" },
 ];
-export const ResearchContentSchema = objectOf(RESEARCH_FIELDS).refine(hasContent, {
-  message: "the research has no field with content",
-});
+export const ResearchContentSchema = objectOf(RESEARCH_FIELDS);
 export type ResearchContent = z.infer<typeof ResearchContentSchema>;
 
 /** The solution the funder seeks (prompts/generation/solutionPrompt.ts). */
 export const SOLUTION_FIELDS: readonly ContentFieldDefinition[] = [
-  { key: "problem", kind: "text" },
-  { key: "desiredOutcomes", kind: "list" },
+  { key: "problem", kind: "text", required: true },
+  { key: "desiredOutcomes", kind: "list", required: true },
   { key: "preferredApproaches", kind: "list" },
   { key: "excludedApproaches", kind: "list" },
   { key: "successIndicators", kind: "list" },
   { key: "evidence", kind: "list" },
 ];
-export const SolutionContentSchema = objectOf(SOLUTION_FIELDS).refine(hasContent, {
-  message: "the solution sought has no field with content",
-});
+export const SolutionContentSchema = objectOf(SOLUTION_FIELDS);
 export type SolutionContent = z.infer<typeof SolutionContentSchema>;
 
 export const PAIR_STRENGTHS = ["strong", "moderate", "weak"] as const;
 
 /** One connection pair's fields (prompts/generation/connectionPairsPrompt.ts). */
 export const CONNECTION_PAIR_FIELDS: readonly ContentFieldDefinition[] = [
-  { key: "funderNeed", kind: "text" },
-  { key: "applicantCapability", kind: "text" },
+  { key: "funderNeed", kind: "text", required: true },
+  { key: "applicantCapability", kind: "text", required: true },
   { key: "evidence", kind: "text" },
   { key: "strength", kind: "text" },
 ];
 export const ConnectionPairSchema = z.looseObject({
-  funderNeed: RequiredText,
-  applicantCapability: RequiredText,
-  evidence: TextField,
+  funderNeed: TextField,
+  applicantCapability: TextField,
+  evidence: TextField.optional(),
   strength: z.preprocess(
-    (value) => (typeof value === "string" ? value.trim().toLowerCase() || undefined : value),
+    (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
     z.enum(PAIR_STRENGTHS, { error: `is one of ${PAIR_STRENGTHS.join(", ")}` }).optional(),
   ),
 });
 export const ConnectionPairsContentSchema = z
-  .array(ConnectionPairSchema, { error: "takes a list of pairs" })
+  .array(ConnectionPairSchema, {
+    error: (issue) => `takes a list of pairs, not ${kindOfValue(issue.input)}`,
+  })
   .min(1, "there is no connection pair");
 export type ConnectionPairsContent = z.infer<typeof ConnectionPairsContentSchema>;
 
@@ -125,26 +157,30 @@ export interface StructuredContentType {
   schema: z.ZodType<Record<string, unknown> | Array<Record<string, unknown>>>;
 }
 
+export const RESEARCH_CONTENT: StructuredContentType = {
+  name: "the research",
+  shape: "object",
+  fields: RESEARCH_FIELDS,
+  schema: ResearchContentSchema,
+};
+export const SOLUTION_CONTENT: StructuredContentType = {
+  name: "the solution sought",
+  shape: "object",
+  fields: SOLUTION_FIELDS,
+  schema: SolutionContentSchema,
+};
+export const CONNECTION_PAIRS_CONTENT: StructuredContentType = {
+  name: "the connection pairs",
+  shape: "list",
+  fields: CONNECTION_PAIR_FIELDS,
+  itemName: "Pair",
+  schema: ConnectionPairsContentSchema,
+};
+
 const STRUCTURED_TYPES: Readonly<Record<string, StructuredContentType>> = {
-  research: {
-    name: "the research",
-    shape: "object",
-    fields: RESEARCH_FIELDS,
-    schema: ResearchContentSchema,
-  },
-  solution: {
-    name: "the solution sought",
-    shape: "object",
-    fields: SOLUTION_FIELDS,
-    schema: SolutionContentSchema,
-  },
-  connection_pairs: {
-    name: "the connection pairs",
-    shape: "list",
-    fields: CONNECTION_PAIR_FIELDS,
-    itemName: "Pair",
-    schema: ConnectionPairsContentSchema,
-  },
+  research: RESEARCH_CONTENT,
+  solution: SOLUTION_CONTENT,
+  connection_pairs: CONNECTION_PAIRS_CONTENT,
 };
 
 /** Any other object stage: an object with a field. */
@@ -177,6 +213,52 @@ export function structuredContentOf(
   if (stage.contentKind === "object") return GENERIC_OBJECT;
   if (stage.contentKind === "list") return GENERIC_LIST;
   return undefined;
+}
+
+/** An object's fields without those that hold nothing. */
+export function withoutEmpty(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => !isEmptyValue(v)));
+}
+
+function issuesOf(error: z.ZodError): ContentIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.filter((p): p is string | number => typeof p !== "symbol"),
+    message: issue.message,
+  }));
+}
+
+/**
+ * A reviewer's edit applied to the current content, by the rule of the module's description: an
+ * object's edit changes the fields it gives and keeps the rest (null, empty text or an empty list
+ * removes a field); a list's edit replaces the list (an item with nothing in it is left out). The
+ * result is checked against the type's schema — a required field missing, a wrong type — with the
+ * issues by field. The one check every way of editing goes through.
+ */
+export function applyContentEdit(
+  type: StructuredContentType,
+  current: unknown,
+  edit: unknown,
+): { ok: true; value: unknown } | { ok: false; issues: ContentIssue[] } {
+  let merged: unknown;
+  if (type.shape === "object") {
+    if (!isPlainObject(edit)) {
+      const issue = `${type.name} takes a JSON object of its fields, not ${kindOfValue(edit)}`;
+      return { ok: false, issues: [{ path: [], message: issue }] };
+    }
+    merged = withoutEmpty({ ...(isPlainObject(current) ? current : {}), ...edit });
+  } else {
+    if (!Array.isArray(edit)) {
+      const issue = `${type.name} takes a JSON list of objects, not ${kindOfValue(edit)}`;
+      return { ok: false, issues: [{ path: [], message: issue }] };
+    }
+    merged = edit
+      .map((item) => (isPlainObject(item) ? withoutEmpty(item) : item))
+      .filter((item) => !isEmptyValue(item));
+  }
+  const parsed = type.schema.safeParse(merged);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, issues: issuesOf(parsed.error) };
 }
 
 /** `evaluationCriteria` → "Evaluation criteria", `funder_need` → "Funder need": a field's label. */

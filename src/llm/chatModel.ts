@@ -90,3 +90,23 @@ export function withLane(judge: JudgeModel, lane: CallLane = createCallLane()): 
   );
   return { ...judge, candidates };
 }
+
+/**
+ * The same judge with every call also cancelled by `signal` (a command's Ctrl-C): a call under way
+ * is aborted (its request ends; the embedded model stops decoding) and rejects with
+ * ModelAbortedError, and a call made after the signal fired is refused the same way. A call's own
+ * signal still cancels it too.
+ */
+export function withSignal(judge: JudgeModel, signal: AbortSignal): JudgeModel {
+  const candidates = judge.candidates.map(
+    (candidate): ModelCandidate => ({
+      ...candidate,
+      call: (messages, options = {}) =>
+        candidate.call(messages, {
+          ...options,
+          signal: options.signal === undefined ? signal : AbortSignal.any([options.signal, signal]),
+        }),
+    }),
+  );
+  return { ...judge, candidates };
+}

@@ -16,7 +16,6 @@ import {
   listItemOf,
   reviewDetailOf,
   threadStatusOf,
-  titleFrom,
 } from "./deskViews.js";
 import {
   forbidden,
@@ -27,6 +26,7 @@ import {
   unknownThread,
 } from "./errors.js";
 import type { JobQueue } from "./jobs/jobQueue.js";
+import { proposalTitle } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import type {
   PageRequest,
@@ -98,7 +98,7 @@ export async function startProposal(ctx: DeskContext, input: StartProposal, by: 
   await ctx.store.createThread(
     {
       id: threadId,
-      title: input.title ?? titleFrom(input.rfp),
+      title: input.title ?? proposalTitle({ rfpDocument: input.rfp }),
       creator: by.name,
       status: "queued",
       settings: {

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
+import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import { labelsOfDecision } from "./calibrationLabels.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
@@ -23,6 +24,7 @@ function parsedDecision(
   request: DecisionRequest,
   by: Reviewer,
   stage: StageDefinition | undefined,
+  current: unknown,
 ) {
   const { interruptId: _id, ...decision } = request;
   const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
@@ -32,7 +34,7 @@ function parsedDecision(
   }
   const unfit =
     parsed.data.action === "edit" && stage !== undefined
-      ? editContentIssue(stage, parsed.data.content)
+      ? editContentIssue(stage, parsed.data.content, current)
       : undefined;
   if (unfit !== undefined) throw invalidInput("content", unfit);
   const { action, reviewer: _who, ...payload } = parsed.data;
@@ -48,11 +50,24 @@ async function notPending(ctx: DeskContext, threadId: string, interruptId: strin
   );
 }
 
-/** The review as the thread's checkpoint holds it: the evaluation the reviewer saw. */
-async function reviewSeen(ctx: DeskContext, threadId: string, interruptId: string) {
+/**
+ * The review as the thread's checkpoint holds it (the evaluation the reviewer saw) and the
+ * stage's content now (what an edit applies to).
+ */
+async function reviewSeen(
+  ctx: DeskContext,
+  threadId: string,
+  interruptId: string,
+  stage: StageDefinition | undefined,
+) {
   const snapshot = await snapshotOf(ctx, threadId);
-  if (snapshot === undefined) return undefined;
-  return reviewsOf(threadId, snapshot).find((r) => r.interruptId === interruptId);
+  if (snapshot === undefined) return { review: undefined, content: undefined };
+  const review = reviewsOf(threadId, snapshot).find((r) => r.interruptId === interruptId);
+  const content =
+    stage === undefined
+      ? undefined
+      : readStatePath(snapshot.values, parseStatePath(stage.contentPath));
+  return { review, content };
 }
 
 /** The corrections on the 0–1 scale (an INVALID_INPUT refusal naming the correction at fault). */
@@ -85,8 +100,8 @@ export async function decide(
   }
   if (!row.actions.includes(request.action)) throw actionNotOffered(request.action, row.actions);
   const stage = ctx.runtime.stages.find((s) => s.id === row.stage);
-  const { action, payload } = parsedDecision(request, by, stage);
-  const review = await reviewSeen(ctx, threadId, request.interruptId);
+  const { review, content } = await reviewSeen(ctx, threadId, request.interruptId, stage);
+  const { action, payload } = parsedDecision(request, by, stage, content);
   const corrections = correctionsFor(review, request);
   const decision = {
     id: randomUUID(),

@@ -9,6 +9,7 @@ import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 import { reviewsOf } from "./pendingReview.js";
+import { proposalTitle } from "./proposal/title.js";
 import type {
   DecisionRecord,
   PageRequest,
@@ -109,7 +110,7 @@ export function threadStatusOf(
 ): ThreadStatus {
   const status: ThreadStatus = {
     threadId: thread.id,
-    title: thread.title,
+    title: values === undefined ? thread.title : proposalTitle(values, thread.title),
     status: thread.status,
     stages: stages.map((stage) => {
       const evaluation =
@@ -171,13 +172,6 @@ export function decodeCursor(
     // reported below
   }
   throw invalidInput("cursor", "not a cursor this service gave out");
-}
-
-/** A title for a thread started without one: the first line of the RFP. */
-export function titleFrom(rfp: string): string {
-  const line = rfp.split(/\r?\n/).find((l) => l.trim() !== "") ?? "Proposal";
-  const text = line.trim();
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** The 409 for a review someone decided already: who, when, what. */

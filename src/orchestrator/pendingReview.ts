@@ -4,6 +4,7 @@ import {
   type InterruptMetadata,
   InterruptMetadataSchema,
   type ReviewAction,
+  type ReviewRefusal,
   type RevisionRound,
 } from "../graph/model.js";
 import { waitingInterrupts } from "../graph/threadProgress.js";
@@ -33,6 +34,8 @@ export interface PendingReview {
   round?: RevisionRound;
   /** When the thread paused (the checkpoint's time). */
   pausedAt?: string;
+  /** Set when the review asks again: why the last answer was refused, and how to fix it. */
+  refusal?: ReviewRefusal;
 }
 
 /** An interrupt the thread is paused at, review or not. */
@@ -69,7 +72,24 @@ export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingRev
     if (metadata.error !== undefined) review.error = metadata.error;
     if (metadata.revisions !== undefined) review.revisions = metadata.revisions;
     if (metadata.round !== undefined) review.round = metadata.round;
+    if (metadata.refusal !== undefined) review.refusal = metadata.refusal;
     if (snapshot.createdAt !== undefined) review.pausedAt = snapshot.createdAt;
     return [review];
   });
+}
+
+/**
+ * Whether a decision on `interruptId` (a review of `stage`) was refused, by the snapshot after
+ * the run that applied it: the thread still waits at that interrupt, or the stage's review asks
+ * again (its `refusal` says why). Undefined when it was taken.
+ */
+export function refusedDecision(
+  threadId: string,
+  snapshot: StateSnapshot,
+  decision: { interruptId: string; stage: string },
+): { reason?: string } | undefined {
+  const reviews = reviewsOf(threadId, snapshot);
+  if (reviews.some((r) => r.interruptId === decision.interruptId)) return {};
+  const again = reviews.find((r) => r.contentId === decision.stage && r.refusal !== undefined);
+  return again === undefined ? undefined : { reason: again.refusal?.problem };
 }

@@ -34,6 +34,7 @@ import {
   issuesOf,
   notPausedError,
   reviewHistoryOf,
+  throwIfRefused,
 } from "./snapshotChecks.js";
 import {
   graphKeyOf,
@@ -224,8 +225,8 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * (InvalidDecisionError naming the fields), the thread (CHECKPOINT_NOT_FOUND), that it waits for
    * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
    * decision the review refuses (an action it does not offer, revise at the revision limit) is an
-   * InvalidDecisionError too, found before the graph runs; the thread then stays paused. Once the
-   * graph took it, the decision is kept as calibration labels (`corrections`: scores marked wrong).
+   * InvalidDecisionError too (an edit that does not fit, when the review asks again); the thread
+   * stays paused. Once the graph took it, the decision is kept as calibration labels.
    */
   async submitDecision(
     threadId: string,
@@ -259,7 +260,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
       }
       const labels = labelsOfReviewDecision(review, valid);
       const resume = new Command({ resume: { [interruptId]: valid } });
-      const outcome = await this.run(runtime, threadId, resume);
+      const outcome = throwIfRefused(threadId, await this.run(runtime, threadId, resume), review);
       await (await this.store()).addCalibrationLabels(labels);
       return outcome;
     });

@@ -11,6 +11,7 @@ import {
   OrchestratorError,
   ThreadNotPausedError,
 } from "./errors.js";
+import type { PendingReview } from "./pendingReview.js";
 
 /**
  * The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value, its
@@ -98,4 +99,21 @@ export function reviewHistoryOf(threadId: string, values: unknown): DecisionReco
     );
   }
   return parsed.data;
+}
+
+/**
+ * The run's outcome, unless the review the decision answered refused it and asks again (the
+ * review the thread waits at after the run is of the same stage, with a refusal): then an
+ * InvalidDecisionError naming the field and saying how to fix it is thrown.
+ */
+export function throwIfRefused<Outcome extends { review?: PendingReview }>(
+  threadId: string,
+  outcome: Outcome,
+  answered: PendingReview,
+): Outcome {
+  const refusal = outcome.review?.refusal;
+  if (refusal === undefined || outcome.review?.contentId !== answered.contentId) return outcome;
+  throw new InvalidDecisionError(threadId, [
+    { field: refusal.field, message: `${refusal.problem} (${refusal.fix})` },
+  ]);
 }

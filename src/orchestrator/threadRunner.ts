@@ -15,7 +15,8 @@ import { threadProgress } from "../graph/threadProgress.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
-import { reviewsOf } from "./pendingReview.js";
+import { type PendingReview, refusedDecision, reviewsOf } from "./pendingReview.js";
+import { proposalTitle, type TitleSource } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import {
   createStageProgressTracker,
@@ -152,9 +153,11 @@ async function step(
   const [first] = reviews;
   if (first !== undefined) {
     const pausedAt = snapshot.createdAt ?? new Date().toISOString();
+    // The queue names the proposal by its research, as its document does (proposal/title.ts).
+    const title = proposalTitle(snapshot.values as TitleSource, thread.title);
     const settled = await settle(ctx, threadId, {
       status: "waiting",
-      pending: pendingRows(thread, reviews, pausedAt),
+      pending: pendingRows({ ...thread, title }, reviews, pausedAt),
       applied,
       events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
     });
@@ -209,8 +212,8 @@ async function applyDue(
 
 /**
  * Resumes the thread with the decision; says why when the graph refused it (it threw, or stayed
- * paused at the same interrupt), and gives the state it read after the run, for the next step. A
- * failure after the graph took the decision is thrown.
+ * paused at the same interrupt, or its review asked again: refusedDecision), and gives the state
+ * it read after the run, for the next step. A failure after the graph took the decision is thrown.
  */
 async function applyDecision(
   ctx: RunnerContext,
@@ -218,25 +221,24 @@ async function applyDecision(
   due: DecisionRow,
 ): Promise<{ refusal?: string; after: StateSnapshot }> {
   const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
-  const stillPaused = (after: StateSnapshot) =>
-    reviewsOf(threadId, after).some((r) => r.interruptId === due.interruptId);
+  const refused = (after: StateSnapshot, detail = "") => {
+    const found = refusedDecision(threadId, after, due);
+    if (found === undefined) return undefined;
+    const why = detail !== "" ? detail : found.reason;
+    return `the graph refused the ${due.action} decision${why === undefined ? "" : `: ${why}`}`;
+  };
   try {
     await run(ctx, threadId, new Command({ resume: { [due.interruptId]: value } }), due.stage);
   } catch (error) {
     if (isInterruption(ctx, error)) throw error;
     const after = await snapshotOf(ctx, threadId);
-    if (stillPaused(after)) {
-      return {
-        refusal: `the graph refused the ${due.action} decision: ${messageOf(error)}`,
-        after,
-      };
-    }
+    const refusal = refused(after, messageOf(error));
+    if (refusal !== undefined) return { refusal, after };
     throw error;
   }
   const after = await snapshotOf(ctx, threadId);
-  return stillPaused(after)
-    ? { refusal: `the graph refused the ${due.action} decision`, after }
-    : { after };
+  const refusal = refused(after);
+  return refusal === undefined ? { after } : { refusal, after };
 }
 
 async function settleFailed(

@@ -1,23 +1,27 @@
 /**
  * The terminal's edit form of structured content: written from the content (a heading per field,
- * lists one item a line), read back through the content's schema — round trips, headings in any
- * case, lines escaped so a value cannot pose as a heading or a note, JSON in the form's place —
- * and refusals that name the line or the field.
+ * lists one item a line), read back as an edit of it by the edit rule — round trips, headings in
+ * any case, lines escaped so a value cannot pose as a heading or a note, JSON in the form's place,
+ * an emptied field removed, a deleted heading's field kept — and refusals that name the line or
+ * the field.
  */
 import { describe, expect, it } from "vitest";
 import { readFieldForm, writeFieldForm } from "../../src/cli/review/fieldForm.js";
 import { FIELD_FORM_LIMITS } from "../../src/graph/contentFields.js";
 import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../../src/graph/stages.js";
-import { structuredContentOf } from "../../src/graph/structuredContent.js";
+import { applyContentEdit, structuredContentOf } from "../../src/graph/structuredContent.js";
 
 const research = structuredContentOf(RESEARCH_STAGE)!;
 const solution = structuredContentOf(SOLUTION_STAGE)!;
 const pairs = structuredContentOf(CONNECTION_PAIRS_STAGE)!;
 
-function readBack(type: typeof research, text: string): unknown {
-  const read = readFieldForm(type, text);
+/** The content a decision with the form's edit stores: the edit applied to `current`. */
+function readBack(type: typeof research, text: string, current?: unknown): unknown {
+  const read = readFieldForm(type, text, current);
   if (!read.ok) throw new Error(read.problems.join("\n"));
-  return JSON.parse(read.json);
+  const applied = applyContentEdit(type, current, JSON.parse(read.json));
+  if (!applied.ok) throw new Error(JSON.stringify(applied.issues));
+  return applied.value;
 }
 
 describe("the edit form, written and read back", () => {
@@ -35,7 +39,32 @@ describe("the edit form, written and read back", () => {
     expect(form).toContain("## Priorities\n- peat restoration\n- - a dash inside\n");
     expect(form).toContain("## Eligibility\n\n");
     expect(form).toContain("## reviewerNotes\n````json\n");
-    expect(readBack(research, form)).toEqual(value);
+    expect(readBack(research, form, value)).toEqual(value);
+  });
+
+  it("removes a field left empty, keeps one whose heading is deleted, and keeps the required ones", () => {
+    const value = {
+      funder: "Moorland Water Trust",
+      priorities: ["peat restoration"],
+      eligibility: ["registered charity"],
+      sources: ["call p. 3"],
+    };
+    const form = writeFieldForm(research, value);
+    expect(form).toContain("A field left empty is removed (Funder and Priorities cannot be)");
+    const emptied = form.replace("## Sources\n- call p. 3\n", "## Sources\n\n");
+    expect(readBack(research, emptied, value)).toEqual({
+      funder: value.funder,
+      priorities: value.priorities,
+      eligibility: value.eligibility,
+    });
+    const deleted = form.replace("## Eligibility\n- registered charity\n", "");
+    expect(readBack(research, deleted, value)).toEqual(value);
+    const noFunder = form.replace("## Funder\nMoorland Water Trust\n", "## Funder\n\n");
+    const read = readFieldForm(research, noFunder, value);
+    expect(read).toEqual({
+      ok: false,
+      problems: ["Funder: is required: it cannot be left out or emptied"],
+    });
   });
 
   it("round-trips connection pairs, one `# Pair <n>` block each; an empty list offers one blank pair", () => {
@@ -46,7 +75,7 @@ describe("the edit form, written and read back", () => {
     const form = writeFieldForm(pairs, value);
     expect(form).toContain("# Pair 1\n\n## Funder need\npeat survey\n");
     expect(form).toContain("# Pair 2\n");
-    expect(readBack(pairs, form)).toEqual(value);
+    expect(readBack(pairs, form, value)).toEqual(value);
     const blank = writeFieldForm(pairs, []);
     expect(blank).toContain("# Pair 1\n\n## Funder need\n\n## Applicant capability\n");
   });
@@ -78,13 +107,17 @@ describe("the edit form, written and read back", () => {
       { funderNeed: "survey", applicantCapability: "ecologists" },
       { funderNeed: "signage", applicantCapability: "a print shop" },
     ]);
-    expect(readBack(research, '  {"funder": "As JSON"}')).toEqual({ funder: "As JSON" });
+    const current = { funder: "Moor Trust", priorities: ["peat"] };
+    expect(readBack(research, '  {"funder": "As JSON"}', current)).toEqual({
+      funder: "As JSON",
+      priorities: ["peat"],
+    });
   });
 });
 
 describe("an edit form that does not fit", () => {
-  const problems = (type: typeof research, text: string) => {
-    const read = readFieldForm(type, text);
+  const problems = (type: typeof research, text: string, current?: unknown) => {
+    const read = readFieldForm(type, text, current);
     return read.ok ? [] : read.problems;
   };
 
@@ -103,10 +136,11 @@ describe("an edit form that does not fit", () => {
   it("names the field at fault by its label, twice-given fields and the schema's rules", () => {
     expect(problems(research, "## Funder\nA\n## funder\nB")).toEqual(["Funder: is given twice"]);
     expect(problems(research, "## Funder\n\n## Sources\n")).toEqual([
-      "the research has no field with content",
+      "Funder: is required: it cannot be left out or emptied",
+      "Priorities: is required: it cannot be left out or emptied",
     ]);
     expect(problems(pairs, "# Pair 1\n## Funder need\nsurvey\n## Strength\nenormous")).toEqual([
-      "Applicant capability (pair 1): is required",
+      "Applicant capability (pair 1): is required: it cannot be left out or emptied",
       "Strength (pair 1): is one of strong, moderate, weak",
     ]);
     expect(
@@ -116,7 +150,10 @@ describe("an edit form that does not fit", () => {
 
   it("checks JSON put in the form's place against the schema, as the review boundary does", () => {
     expect(problems(pairs, '[{"funderNeed": "survey"}]')).toEqual([
-      "the connection pairs takes a JSON list of objects (funderNeed, applicantCapability, evidence, …) at 0.applicantCapability: is required",
+      "the connection pairs takes a JSON list of objects (funderNeed, applicantCapability, evidence, …); pair 1 applicantCapability: is required: it cannot be left out or emptied",
+    ]);
+    expect(problems(research, '{"funder": 42}', { funder: "A", priorities: ["b"] })).toEqual([
+      "the research takes a JSON object of its fields (funder, mission, applicant, …); funder: takes text, not a number",
     ]);
     expect(problems(research, '{"funder": "A", "__proto__": {"x": 1}}')[0]).toContain(
       "this is not usable JSON",

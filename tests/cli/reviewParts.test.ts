@@ -23,7 +23,14 @@ import {
   describeStore,
   resolveCheckpointStore,
 } from "../../src/cli/review/store.js";
-import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, sectionStage } from "../../src/graph/stages.js";
+import { readStructuredEdit } from "../../src/graph/reviewInput.js";
+import {
+  CONNECTION_PAIRS_STAGE,
+  RESEARCH_STAGE,
+  type StageDefinition,
+  sectionStage,
+} from "../../src/graph/stages.js";
+import { structuredContentOf } from "../../src/graph/structuredContent.js";
 import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
 import type { PendingReview } from "../../src/orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
@@ -36,6 +43,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The content a decision with this edit stores: the edit applied to `current` by the edit rule. */
+function storedEdit(stage: StageDefinition, current: unknown, content: string): unknown {
+  const type = structuredContentOf(stage);
+  if (type === undefined) throw new Error(`${stage.id} is text`);
+  const read = readStructuredEdit(stage, type, content, current);
+  if (!read.ok) throw new Error(read.issue);
+  return read.value;
+}
 
 function buffer() {
   let text = "";
@@ -187,15 +203,19 @@ describe("askDecision", () => {
       terminal: true,
       env: { EDITOR: `${process.execPath} ${editor}` },
     });
-    const outcome = await askDecision(review(), { funder: "Calder Bay" }, RESEARCH_STAGE, prompt);
+    const current = { funder: "Calder Bay", sources: ["RFP p. 1"] };
+    const outcome = await askDecision(review(), current, RESEARCH_STAGE, prompt);
     expect(outcome.kind).toBe("decision");
     const content =
       outcome.kind === "decision" && outcome.decision.action === "edit"
         ? outcome.decision.content
         : "";
-    expect(JSON.parse(content)).toEqual({
+    // The edit names every field of the form: the empty ones as null, so they stay removed.
+    expect(JSON.parse(content)).toMatchObject({ eligibility: null, sources: ["RFP p. 1"] });
+    expect(storedEdit(RESEARCH_STAGE, current, content)).toEqual({
       funder: "Edited Foundation",
       priorities: ["drainage", "tenants"],
+      sources: ["RFP p. 1"],
     });
   });
 
@@ -222,7 +242,7 @@ describe("askDecision", () => {
     const pairs = [{ funderNeed: "tank repairs", applicantCapability: "welders" }];
     const outcome = await askDecision(review(), pairs, CONNECTION_PAIRS_STAGE, prompt);
     expect(out.text()).toContain(
-      "The edit does not fit the connection pairs:\n  - Applicant capability (pair 1): is required\n",
+      "The edit does not fit the connection pairs:\n  - Applicant capability (pair 1): is required: it cannot be left out or emptied\n",
     );
     expect(out.text()).toContain("Choose edit again to fix it (your text is kept).");
     const content =
@@ -243,7 +263,8 @@ describe("askDecision", () => {
     );
     await writeFile(join(dir, "unknown.md"), "## Favourite colour\nblue\n", "utf8");
     const { io: prompt, out } = io("e\nprose.md\ne\nunknown.md\ne\nform.md\n");
-    const outcome = await askDecision(review(), { funder: "x" }, RESEARCH_STAGE, prompt);
+    const current = { funder: "x", priorities: ["tanks"] };
+    const outcome = await askDecision(review(), current, RESEARCH_STAGE, prompt);
     expect(out.text()).toContain("line 1: text before the first field heading");
     expect(out.text()).toContain('line 1: "Favourite colour" is not a field of the research');
     expect(out.text()).toContain("Choose edit again to fix it (your text is kept).");
@@ -251,7 +272,12 @@ describe("askDecision", () => {
       outcome.kind === "decision" && outcome.decision.action === "edit"
         ? outcome.decision.content
         : "";
-    expect(JSON.parse(content)).toEqual({ funder: "Tank Fund", sources: ["call text p. 2"] });
+    // The form's fields replace theirs; the priorities it leaves out are kept.
+    expect(storedEdit(RESEARCH_STAGE, current, content)).toEqual({
+      funder: "Tank Fund",
+      priorities: ["tanks"],
+      sources: ["call text p. 2"],
+    });
   });
 });
 

@@ -104,7 +104,7 @@ describe.concurrent("evalgate run", () => {
       expect(run.stdout).toContain("Suggestions\n  - ");
       // The whole content, readable: the research as labelled fields, not JSON.
       expect(run.stdout).toContain(
-        "Content\n  Funder: Calder Bay Community Foundation: resilient coastal neighbourhoods\n  Priorities:\n    - flood resilience\n",
+        "Content\n  Funder: Calder Bay Community Foundation\n  Mission: resilient coastal neighbourhoods\n  Applicant: Harbor Neighbors Alliance\n  Project: Cool and Dry Homes\n  Priorities:\n    - flood resilience\n",
       );
       expect(run.stdout).not.toContain('"funder"');
       // The revised solution's review is round 2 and shows the feedback it answers.
@@ -136,13 +136,16 @@ describe.concurrent("evalgate run", () => {
         `The proposal is in ${file}; \`evalgate show ${threadId}\` prints it again.`,
       );
       const proposal = await readFile(join(cwd, file), "utf8");
-      expect(
-        proposal.startsWith("# Calder Bay Community Foundation — Resilient Neighbourhoods 2026.\n"),
-      ).toBe(true);
+      // Titled as a proposal, from its research; the RFP's first line as the request it answers.
+      expect(proposal.split("\n").slice(0, 3)).toEqual([
+        "# Cool and Dry Homes — a proposal by Harbor Neighbors Alliance to Calder Bay Community Foundation",
+        "",
+        "_In response to Calder Bay Community Foundation — Resilient Neighbourhoods 2026._",
+      ]);
       expect(proposal).not.toContain("Draft");
       const headings = proposal.split("\n").filter((l) => /^##? /.test(l));
       expect(headings).toEqual([
-        "# Calder Bay Community Foundation — Resilient Neighbourhoods 2026.",
+        "# Cool and Dry Homes — a proposal by Harbor Neighbors Alliance to Calder Bay Community Foundation",
         "## Problem Statement",
         "## Methodology",
         "## Budget",

@@ -73,11 +73,13 @@ describe("evalgate run after an evaluation error", () => {
 
       const stored = await storedThread(join(cwd, DB), threadId);
       expect(stored.values.researchStatus).toBe("edited");
-      expect(stored.values.researchResults).toEqual({
+      expect(stored.values.researchResults).toMatchObject({
         funder: "Calder Bay Community Foundation",
         priorities: ["flood resilience", "tenants in low-income housing"],
         sources: ["# RFP, section 2 (a line that starts with # in the text)"],
       });
+      // The fields the form file leaves out keep what the writer wrote.
+      expect(stored.values.researchResults?.mission).toBe("resilient coastal neighbourhoods");
       // The state keeps the error; the finished run does not show it as current.
       expect(stored.values.errors.some((e) => e.startsWith("[evaluate research]"))).toBe(true);
       const summary = run.stdout.slice(run.stdout.indexOf(`Run completed (thread ${threadId})`));

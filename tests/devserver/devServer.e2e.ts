@@ -184,13 +184,15 @@ describe("the evaluation graph through the SDK", () => {
     expect(values.content).toBe(EDITED);
   });
 
-  it("an invalid resume value fails the run and leaves the thread paused at the same review", async () => {
+  it("an invalid resume value does not fail the run: the review asks again, the thread stays interrupted", async () => {
     const threadId = await pausedGate();
     const before = await threadState(threadId);
-    await expect(resume(threadId, { action: "revise" })).rejects.toThrow(/feedback/);
+    await resume(threadId, { action: "revise" });
     const after = await threadState(threadId);
     expect(after.next).toEqual(["review"]);
-    expect(after.interrupt).toEqual(before.interrupt);
+    expect(after.interrupt?.id).not.toBe(before.interrupt?.id);
+    expect(after.interrupt?.value).toMatchObject({ refusal: { field: "feedback" } });
+    expect((await client.threads.get(threadId)).status).toBe("interrupted");
     await resume(threadId, { action: "approve" });
     expect(GateValues.parse((await threadState(threadId)).values).status).toBe("approved");
   });
@@ -237,5 +239,81 @@ describe("the proposal graph through the SDK", () => {
       solutionSoughtStatus: "awaiting_review",
     });
     expect(ollama.chatRequests().length - before).toBe(2 * (1 + CRITERIA));
+  });
+});
+
+/** The thread as Agent Inbox lists it: interrupted, with its one interrupt's value. */
+async function inboxView(threadId: string) {
+  const listed = await client.threads.search({ status: "interrupted", limit: 1000 });
+  const thread = listed.find((t) => t.thread_id === threadId);
+  const interrupts = Object.values(thread?.interrupts ?? {}).flat();
+  return {
+    listed: thread !== undefined,
+    status: (await client.threads.get(threadId)).status,
+    interrupts: interrupts.map((i) => InboxInterrupt.parse(i.value)),
+  };
+}
+
+const InboxInterrupt = z.looseObject({
+  description: z.string(),
+  refusal: z.object({ field: z.string(), problem: z.string(), fix: z.string() }).optional(),
+  action_request: z.object({ action: z.string() }),
+});
+
+describe("Agent Inbox's answers through the SDK: a refused one keeps the thread interrupted", () => {
+  it("ignore, an edit that is not JSON, a wrong type, a missing field: each asked again; then accept goes on", async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: RFP } });
+    const research = (await threadState(thread.thread_id)).values as {
+      researchResults?: unknown;
+    };
+    const start = await inboxView(thread.thread_id);
+    expect(start).toMatchObject({ listed: true, status: "interrupted" });
+    const action = start.interrupts[0]?.action_request.action ?? "";
+    const edit = (content: string) => [{ type: "edit", args: { action, args: { content } } }];
+    const answers: Array<[string, unknown, string, RegExp]> = [
+      ["ignore", [{ type: "ignore", args: null }], "type", /cannot be ignored/],
+      ["bad JSON", edit('{"funder": "Calder'), "args.args.content", /not usable JSON/],
+      [
+        "wrong type",
+        edit('{"funder": 42}'),
+        "args.args.content",
+        /funder: takes text, not a number/,
+      ],
+      [
+        "missing field",
+        edit('{"priorities": null}'),
+        "args.args.content",
+        /priorities: is required/,
+      ],
+    ];
+    for (const [what, answer, field, problem] of answers) {
+      const ran = await client.runs.wait(thread.thread_id, "proposal", {
+        command: { resume: answer },
+      });
+      expect(ran, what).not.toHaveProperty("__error__");
+      const view = await inboxView(thread.thread_id);
+      expect(view.listed, what).toBe(true);
+      expect(view.status, what).toBe("interrupted");
+      expect(view.interrupts, what).toHaveLength(1);
+      const [asked] = view.interrupts;
+      expect(asked?.refusal?.field, what).toBe(field);
+      expect(asked?.refusal?.problem, what).toMatch(problem);
+      expect(asked?.description, what).toMatch(/^\*\*Your last answer was not accepted\.\*\*/);
+      expect(asked?.description, what).toContain("**How to fix it:**");
+    }
+    // Nothing refused reached the research.
+    expect((await threadState(thread.thread_id)).values).toMatchObject({
+      researchResults: research.researchResults,
+      researchStatus: "awaiting_review",
+    });
+    await client.runs.wait(thread.thread_id, "proposal", {
+      command: { resume: [{ type: "accept", args: null }] },
+    });
+    const next = await threadState(thread.thread_id);
+    expect(next.next).toEqual(["reviewSolution"]);
+    expect(next.values).toMatchObject({ researchStatus: "approved" });
+    const moved = await inboxView(thread.thread_id);
+    expect(moved.interrupts[0]?.refusal).toBeUndefined();
   });
 });

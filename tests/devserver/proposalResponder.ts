@@ -62,7 +62,10 @@ function judgeAnswer(prompt: string, unit: number): string {
 }
 
 const RESEARCH = {
-  funder: "Calder Bay Community Foundation: resilient coastal neighbourhoods",
+  funder: "Calder Bay Community Foundation",
+  mission: "resilient coastal neighbourhoods",
+  applicant: "Harbor Neighbors Alliance",
+  project: "Cool and Dry Homes",
   priorities: ["flood resilience", "low-income households"],
   eligibility: ["registered non-profit in Calder County"],
   evaluationCriteria: ["need (30%)", "approach (40%)", "capacity (30%)"],

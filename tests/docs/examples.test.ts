@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { judgeBudget } from "../../docs/examples/evaluateContent.js";
 import { gatedSection } from "../../docs/examples/evaluationStage.js";
 import { reviewService } from "../../docs/examples/orchestrator.js";
+import { publishApproved } from "../../docs/examples/typedPipeline.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { judgeResponder } from "../graph/helpers.js";
 import { documentationFiles } from "./docSamples.js";
@@ -30,6 +31,20 @@ describe("the documented examples run as written", () => {
     const model = new ScriptedChatModel({ responder: judgeResponder(0.9) });
     const final = await gatedSection(model);
     expect(final.sections.methodology?.status).toBe("approved");
+  });
+
+  it("a typed pipeline of its own state embeds the gate as a subgraph (withEvaluationGate)", async () => {
+    const judge = new ScriptedChatModel({ responder: judgeResponder(0.9) });
+    const drafts: string[] = [];
+    const write = async (topic: string, feedback: string | undefined) => {
+      const draft = `Flooding displaced 1,240 households (County report, p. 4): ${topic}.${feedback ?? ""}`;
+      drafts.push(draft);
+      return draft;
+    };
+    const published = await publishApproved(write, judge);
+    expect(drafts).toHaveLength(1);
+    expect(published).toBe(drafts[0]);
+    expect(judge.calls.length).toBeGreaterThan(0);
   });
 
   it("the orchestrator as a service", async () => {

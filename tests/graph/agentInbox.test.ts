@@ -1,9 +1,9 @@
-import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { markdownText } from "../../src/graph/inboxDescription.js";
-import { scoringJudge } from "./helpers.js";
+import { askedAgain, scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 
@@ -62,19 +62,28 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     expect(done.content).toBe("Edited statement.");
   });
 
-  it("ignore, or a malformed response, is refused and the thread stays paused", async () => {
+  it("ignore, or a malformed response, is refused without an error: the review asks again, saying why", async () => {
     const { graph, model } = await pausedGate("inbox-e");
     const calls = model.calls.length;
-    for (const resume of [
-      { type: "ignore", args: null },
-      { type: "response", args: "   " },
-      { type: "edit", args: { action: "x", args: {} } },
-    ]) {
-      const refused = await graph
-        .invoke(new Command({ resume }), thread("inbox-e"))
-        .catch((e: unknown) => e);
-      expect(isInvalidResume(refused)).toBe(true);
-      expect((await graph.getState(thread("inbox-e"))).next).toEqual(["review"]);
+    const first = (await graph.getState(thread("inbox-e"))).tasks[0]?.interrupts[0]?.id;
+    const seen = new Set([first]);
+    for (const [resume, field, problem] of [
+      [{ type: "ignore", args: null }, "type", /cannot be ignored/],
+      [{ type: "response", args: "   " }, "args", /no visible text/],
+      [{ type: "edit", args: { action: "x", args: {} } }, "args.args.content", /./],
+    ] as const) {
+      const asked = await graph.invoke(new Command({ resume }), thread("inbox-e"));
+      const value = askedAgain(asked);
+      expect(value.description).toContain("**Your last answer was not accepted.**");
+      expect(value.refusal.field).toBe(field);
+      expect(value.refusal.problem).toMatch(problem);
+      expect(value.description).toContain("**How to fix it:**");
+      const state = await graph.getState(thread("inbox-e"));
+      expect(state.next).toEqual(["review"]);
+      // A new interrupt each time: the one to answer next.
+      const id = state.tasks[0]?.interrupts[0]?.id;
+      expect(seen.has(id)).toBe(false);
+      seen.add(id);
     }
     expect(model.calls.length).toBe(calls);
     const done = await graph.invoke(
@@ -82,6 +91,7 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       thread("inbox-e"),
     );
     expect(done.status).toBe("approved");
+    expect(done.reviewHistory.map((r) => r.action)).toEqual(["approve"]);
   });
 
   it("takes the list of one response Agent Inbox sends, for each kind of answer", async () => {
@@ -121,7 +131,7 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     expect(done.content).toBe("Edited.");
   });
 
-  it("refuses ignore and lists of any other length in the list form, and stays paused", async () => {
+  it("refuses ignore and lists of any other length in the list form, and asks again", async () => {
     const { graph, model } = await pausedGate("inbox-j");
     const calls = model.calls.length;
     const attempts: Array<{ resume: unknown; message: RegExp }> = [
@@ -136,11 +146,8 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       },
     ];
     for (const { resume, message } of attempts) {
-      const refused = await graph
-        .invoke(new Command({ resume }), thread("inbox-j"))
-        .catch((e: unknown) => e);
-      expect(isInvalidResume(refused)).toBe(true);
-      expect(String((refused as Error).message)).toMatch(message);
+      const asked = askedAgain(await graph.invoke(new Command({ resume }), thread("inbox-j")));
+      expect(asked.refusal.problem).toMatch(message);
       expect((await graph.getState(thread("inbox-j"))).next).toEqual(["review"]);
     }
     expect(model.calls.length).toBe(calls);

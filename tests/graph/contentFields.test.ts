@@ -41,6 +41,9 @@ describe("a structured content as fields", () => {
     if (form.shape !== "object") return;
     expect(form.fields.map((f) => f.key)).toEqual([
       "funder",
+      "mission",
+      "applicant",
+      "project",
       "priorities",
       "eligibility",
       "evaluationCriteria",
@@ -75,8 +78,14 @@ describe("a structured content as fields", () => {
     };
     const form = contentForm(solution, value);
     if (form.shape !== "object") throw new Error("object expected");
-    const back = contentFromForm(solution, { shape: "object", fields: entries(form.fields) });
-    expect(back).toEqual({ ok: true, value: { ...value, fundingNote: "12000" } });
+    const back = contentFromForm(
+      solution,
+      { shape: "object", fields: entries(form.fields) },
+      value,
+    );
+    // The fields the content leaves empty are sent as removed (null), and stay absent.
+    expect(back).toMatchObject({ ok: true, value: { ...value, fundingNote: "12000" } });
+    if (back.ok) expect(back.edit).toMatchObject({ preferredApproaches: null, evidence: null });
   });
 
   it("gives one set of fields per connection pair", () => {
@@ -102,36 +111,85 @@ describe("a structured content as fields", () => {
 });
 
 describe("edited fields read back", () => {
-  it("takes lists one item a line, with or without bullets, and drops empty fields", () => {
+  it("takes lists one item a line, with or without bullets; an emptied field is removed", () => {
     expect(listItems("- one\n\n* two\n   three  \n-\n")).toEqual(["one", "two", "three", "-"]);
-    const read = contentFromForm(research, {
-      shape: "object",
-      fields: [
-        { key: "funder", kind: "text", text: "  Harrowgate Water Fund\nsecond line  " },
-        { key: "priorities", kind: "list", text: "- spring capture\n- maintenance" },
-        { key: "sources", kind: "list", text: "   \n" },
-      ],
-    });
+    const current = {
+      funder: "Harrowgate Water Fund",
+      priorities: ["spring capture"],
+      sources: ["Ministry call, section 4"],
+    };
+    const read = contentFromForm(
+      research,
+      {
+        shape: "object",
+        fields: [
+          { key: "funder", kind: "text", text: "  Harrowgate Water Fund\nsecond line  " },
+          { key: "priorities", kind: "list", text: "- spring capture\n- maintenance" },
+          { key: "sources", kind: "list", text: "   \n" },
+        ],
+      },
+      current,
+    );
     expect(read).toEqual({
       ok: true,
       value: {
         funder: "Harrowgate Water Fund\nsecond line",
         priorities: ["spring capture", "maintenance"],
       },
+      edit: {
+        funder: "Harrowgate Water Fund\nsecond line",
+        priorities: ["spring capture", "maintenance"],
+        sources: null,
+      },
     });
   });
 
-  it("refuses an empty research and names the fields at fault in a pair", () => {
-    const empty = contentFromForm(research, {
-      shape: "object",
-      fields: [{ key: "funder", kind: "text", text: " " }],
+  it("keeps the fields a form leaves out, and refuses emptying or leaving out a required one", () => {
+    const current = {
+      funder: "Harrowgate Water Fund",
+      priorities: ["spring capture"],
+      eligibility: ["registered charity"],
+      sources: ["Ministry call, section 4"],
+    };
+    // A partial form: only the eligibility is sent; the other fields keep their content.
+    const partial = contentFromForm(
+      research,
+      {
+        shape: "object",
+        fields: [{ key: "eligibility", kind: "list", text: "- upland villages" }],
+      },
+      current,
+    );
+    expect(partial).toMatchObject({
+      ok: true,
+      value: { ...current, eligibility: ["upland villages"] },
     });
-    expect(empty.ok).toBe(false);
-    if (!empty.ok)
-      expect(describeIssue(research, empty.issues[0]!)).toBe(
-        "the research has no field with content",
-      );
+    // Emptying the required funder is refused, naming it; so is a research with nothing to keep.
+    const emptied = contentFromForm(
+      research,
+      { shape: "object", fields: [{ key: "funder", kind: "text", text: " " }] },
+      current,
+    );
+    expect(emptied.ok).toBe(false);
+    if (!emptied.ok) {
+      expect(emptied.issues.map((i) => describeIssue(research, i))).toEqual([
+        "Funder: is required: it cannot be left out or emptied",
+      ]);
+    }
+    const nothing = contentFromForm(research, {
+      shape: "object",
+      fields: [{ key: "sources", kind: "list", text: "- p. 4" }],
+    });
+    expect(nothing.ok).toBe(false);
+    if (!nothing.ok) {
+      expect(nothing.issues.map((i) => describeIssue(research, i))).toEqual([
+        "Funder: is required: it cannot be left out or emptied",
+        "Priorities: is required: it cannot be left out or emptied",
+      ]);
+    }
+  });
 
+  it("names the fields at fault in a pair", () => {
     const read = contentFromForm(pairs, {
       shape: "list",
       items: [
@@ -154,7 +212,7 @@ describe("edited fields read back", () => {
     if (read.ok) return;
     // The blank second item was dropped: the third is now pair 2.
     expect(read.issues.map((i) => describeIssue(pairs, i))).toEqual([
-      "Applicant capability (pair 2): is required",
+      "Applicant capability (pair 2): is required: it cannot be left out or emptied",
       "Strength (pair 2): is one of strong, moderate, weak",
     ]);
   });

@@ -7,6 +7,7 @@ import {
   isWriterCall,
   pending,
   proposalRun,
+  refusedResume,
   resume,
   SECTION_IDS,
   start,
@@ -132,11 +133,12 @@ describe("edit path and stale marking", () => {
   it("a dependent that was never approved is not marked stale", async () => {
     const run = proposalRun();
     await start(run);
-    await resume(run, { action: "edit", content: '{"funder": "Calder Bay CF", "priorities": []}' });
+    const written = (await values(run)).researchResults;
+    await resume(run, { action: "edit", content: '{"funder": "Calder Bay CF", "sources": []}' });
     const state = await values(run);
     expect(state.researchStatus).toBe("edited");
-    // Read by the research's schema: an empty list is left out.
-    expect(state.researchResults).toEqual({ funder: "Calder Bay CF" });
+    // The fields the edit leaves out are kept; an empty list removes its field.
+    expect(state.researchResults).toEqual({ ...written, funder: "Calder Bay CF" });
     expect(state.reviewHistory.at(-1)?.staled).toEqual([]);
     // The run goes on to the next stage needing work.
     expect((await pending(run))?.node).toBe("reviewSolution");
@@ -149,20 +151,25 @@ describe("edit path and stale marking", () => {
     await resume(run, { action: "approve" });
     expect((await pending(run))?.node).toBe("reviewConnectionPairs");
     const before = await values(run);
-    await expect(
-      resume(run, { action: "edit", content: "Retrofit crews meet the flood need." }),
-    ).rejects.toThrow(
+    const prose = await refusedResume(run, {
+      action: "edit",
+      content: "Retrofit crews meet the flood need.",
+    });
+    expect(prose).toMatchObject({ field: "content" });
+    expect(prose.problem).toMatch(
       /Connection Pairs takes a JSON list of objects .*plain text cannot replace it/,
     );
-    await expect(
-      resume(run, { action: "edit", content: '[{"funderNeed": "flood resilience"}]' }),
-    ).rejects.toThrow(/at 0\.applicantCapability: is required/);
-    await expect(
-      resume(run, {
-        action: "edit",
-        content: '[{"funderNeed": "a", "applicantCapability": "b", "strength": "huge"}]',
-      }),
-    ).rejects.toThrow(/at 0\.strength: is one of strong, moderate, weak/);
+    expect(prose.fix).toContain("Send the connection pairs as a JSON list of objects");
+    const missing = await refusedResume(run, {
+      action: "edit",
+      content: '[{"funderNeed": "flood resilience"}]',
+    });
+    expect(missing.problem).toMatch(/; pair 1 applicantCapability: is required/);
+    const strength = await refusedResume(run, {
+      action: "edit",
+      content: '[{"funderNeed": "a", "applicantCapability": "b", "strength": "huge"}]',
+    });
+    expect(strength.problem).toMatch(/; pair 1 strength: is one of strong, moderate, weak/);
     const after = await values(run);
     expect(after.connectionPairs).toEqual(before.connectionPairs);
     expect(after.connectionPairsStatus).toBe("awaiting_review");
@@ -176,9 +183,21 @@ describe("edit path and stale marking", () => {
     });
     await start(run);
     expect((await pending(run))?.value.type).toBe("generation_error");
-    await resume(run, { action: "edit", content: '{"funder": "Calder Bay CF"}' });
+    // Nothing was written: the edit must give every required field.
+    const partial = await refusedResume(run, {
+      action: "edit",
+      content: '{"funder": "Calder Bay CF"}',
+    });
+    expect(partial.problem).toMatch(/; priorities: is required/);
+    await resume(run, {
+      action: "edit",
+      content: '{"funder": "Calder Bay CF", "priorities": ["flood resilience"]}',
+    });
     let state = await values(run);
-    expect(state.researchResults).toEqual({ funder: "Calder Bay CF" });
+    expect(state.researchResults).toEqual({
+      funder: "Calder Bay CF",
+      priorities: ["flood resilience"],
+    });
     expect(state.researchStatus).toBe("edited");
 
     // The solution fails too; prose cannot stand for it, its fields as JSON can.
@@ -186,13 +205,22 @@ describe("edit path and stale marking", () => {
       type: "generation_error",
       contentId: "solution",
     });
-    await expect(
-      resume(run, { action: "edit", content: "The funder wants fewer flood evictions." }),
-    ).rejects.toThrow(/plain text cannot replace it/);
-    await resume(run, {
+    const prose = await refusedResume(run, {
+      action: "edit",
+      content: "The funder wants fewer flood evictions.",
+    });
+    expect(prose.problem).toMatch(/plain text cannot replace it/);
+    // A text where a list is asked for is a wrong type, refused rather than turned into a list.
+    const wrongType = await refusedResume(run, {
       action: "edit",
       content:
         '{"problem": "The funder wants fewer flood evictions.", "desiredOutcomes": "no evictions"}',
+    });
+    expect(wrongType.problem).toMatch(/; desiredOutcomes: takes a list of text items, not string/);
+    await resume(run, {
+      action: "edit",
+      content:
+        '{"problem": "The funder wants fewer flood evictions.", "desiredOutcomes": ["no evictions"]}',
     });
     state = await values(run);
     expect(state.solutionSoughtResults).toEqual({

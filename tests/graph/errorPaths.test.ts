@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage } from "@langchain/core/messages";
-import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import type { DecisionRecord } from "../../src/graph/model.js";
@@ -23,6 +23,7 @@ import {
   pending,
   proposalRun,
   type Responder,
+  refusedResume,
   resume,
   start,
   switchableResponder,
@@ -347,12 +348,14 @@ describe("error paths of the evaluation node, each resumed with retry once the c
       );
 
       // Nothing was written, so there is nothing to approve.
-      const refused = await resume(run, { action: "approve" }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(isInvalidResume(refused)).toBe(true);
-      expect((await pending(run))?.id).toBe(paused?.id);
+      const refused = await refusedResume(run, { action: "approve" });
+      expect(refused).toMatchObject({ field: "action" });
+      expect(refused.problem).toContain("nothing was written to approve");
+      expect(refused.fix).toBe("Answer with edit or retry (in Agent Inbox: edit).");
+      const again = await pending(run);
+      expect(again?.node).toBe("reviewResearch");
+      expect(again?.id).not.toBe(paused?.id);
+      expect(again?.value).toMatchObject({ type: "generation_error", actions: ["retry", "edit"] });
 
       await resume(run, { action: "retry" }); // still broken
       expect(writerPrompts(run.model, "research")).toHaveLength(2);

@@ -1,7 +1,7 @@
-import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { scoringJudge } from "./helpers.js";
+import { askedAgain, scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 
@@ -46,12 +46,14 @@ describe("buildEvaluationGraph", () => {
     expect(model.calls.length).toBe(calls); // the resume judged nothing again
   });
 
-  it("keeps the thread paused when the resume value is invalid", async () => {
+  it("asks again, without an error, when the resume value is invalid", async () => {
     const { graph } = gate();
     await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread("b"));
-    await expect(
-      graph.invoke(new Command({ resume: { action: "revise" } }), thread("b")),
-    ).rejects.toThrow();
+    const asked = askedAgain(
+      await graph.invoke(new Command({ resume: { action: "revise" } }), thread("b")),
+    );
+    expect(asked.refusal).toMatchObject({ field: "feedback" });
+    expect(asked.refusal.fix).toContain("Write what the writer should change");
     expect((await graph.getState(thread("b"))).next).toEqual(["review"]);
     const done = await graph.invoke(
       new Command({ resume: { action: "revise", feedback: "Add the 2025 figures." } }),
@@ -65,10 +67,10 @@ describe("buildEvaluationGraph", () => {
     const { model, graph } = gate();
     await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread("c"));
     const before = model.calls.length;
-    const refused = await graph
-      .invoke(new Command({ resume: { action: "retry" } }), thread("c"))
-      .catch((e: unknown) => e);
-    expect(isInvalidResume(refused)).toBe(true);
+    const refused = askedAgain(
+      await graph.invoke(new Command({ resume: { action: "retry" } }), thread("c")),
+    ).refusal;
+    expect(refused.problem).toBe("this review offers approve, revise, edit, not retry");
     expect(model.calls.length).toBe(before);
     const done = await graph.invoke(
       new Command({ resume: { action: "edit", content: "Edited problem statement." } }),

@@ -1,4 +1,25 @@
+import { expect } from "vitest";
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
+
+/** A review asked again: its interrupt value, with the refusal of the last answer. */
+export interface AskedAgain {
+  description: string;
+  refusal: { field: string; problem: string; fix: string };
+  [key: string]: unknown;
+}
+
+/**
+ * The interrupt a run that was resumed with a refused answer stopped at: the same review, asked
+ * again, the refusal (what, which field, how to fix it) in its value and on top of its description.
+ */
+export function askedAgain(result: unknown): AskedAgain {
+  const interrupts = (result as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__;
+  expect(interrupts, "the run did not stop at a review").toHaveLength(1);
+  const value = interrupts?.[0]?.value as AskedAgain;
+  expect(value.refusal, "the review did not say why it asks again").toBeDefined();
+  expect(value.description.startsWith("**Your last answer was not accepted.**")).toBe(true);
+  return value;
+}
 
 /**
  * A judge for any evaluation node catalog: every score criterion gets `score`, every check "pass";

@@ -13,7 +13,7 @@ import {
 import type { EvaluationContext } from "../../src/graph/state.js";
 import { createChatModel, type JudgeModel } from "../../src/llm/chatModel.js";
 import { type RecordedCall, type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
-import { proposalResponder } from "./helpers.js";
+import { type AskedAgain, askedAgain, proposalResponder } from "./helpers.js";
 
 export const RFP =
   "Calder Bay Community Foundation — Climate Resilience Fund 2025. Grants up to $250,000 over 24 months for registered nonprofits in Calder County. Proposals are scored on need (25), approach (35), capacity (20) and budget (20).";
@@ -168,4 +168,12 @@ export async function resume(run: ProposalRun, decision: ReviewDecision | Record
 
 export async function values(run: ProposalRun) {
   return (await run.graph.getState(run.config)).values;
+}
+
+/** Resumes with an answer the review refuses: it asks again; the refusal, as its interrupt says. */
+export async function refusedResume(
+  run: ProposalRun,
+  decision: ReviewDecision | Record<string, unknown>,
+): Promise<AskedAgain["refusal"]> {
+  return askedAgain(await resume(run, decision)).refusal;
 }

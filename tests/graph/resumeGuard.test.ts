@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
 import { GraphError } from "../../src/graph/errors.js";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { rejectIdleResume } from "../../src/graph/resumeGuard.js";
+import { rejectIdleResume, screenedResume } from "../../src/graph/resumeGuard.js";
 import * as studio from "../../src/graph/studio.js";
 import { scoringJudge } from "./helpers.js";
 
@@ -44,5 +44,34 @@ describe("a resume of a thread that is not paused", () => {
         .catch((e: unknown) => e);
       expect(isEvalgateError(error, "RESUME_WITHOUT_PAUSE")).toBe(true);
     }
+  });
+});
+
+describe("a resume value screened before it is stored", () => {
+  const id = "0123456789abcdef0123456789abcdef";
+
+  it("keeps an answer a review takes as it is, alone or in a map", () => {
+    const answer = { action: "revise", feedback: "Cite the county report." };
+    expect(screenedResume(answer)).toBe(answer);
+    const map = { [id]: [{ type: "accept", args: null }] };
+    expect(screenedResume(map)).toBe(map);
+  });
+
+  it("replaces one no review takes by a stand-in naming the field, never holding the value", () => {
+    const secret = `SECRET${"x".repeat(30_000)}`;
+    expect(screenedResume({ action: "revise", feedback: secret })).toEqual({
+      refusedAnswer: { field: "feedback", problem: "is longer than 20000 characters" },
+    });
+    const screened = screenedResume({ [id]: { action: "approve", reviewer: "a\nb" } });
+    expect(Object.keys(screened as object)).toEqual([id]);
+    expect((screened as Record<string, unknown>)[id]).toMatchObject({
+      refusedAnswer: { field: "reviewer" },
+    });
+    expect(JSON.stringify(screenedResume({ type: "response", args: secret }))).not.toContain(
+      "SECRET",
+    );
+    // Its own stand-in passes as it is (a resume sent again is not screened twice).
+    const standIn = screenedResume({ action: "edit" });
+    expect(screenedResume(standIn)).toBe(standIn);
   });
 });

@@ -20,6 +20,7 @@ import {
   ReviewCorrectionSchema,
   ReviewerNameSchema,
   readableIssues,
+  readStructuredEdit,
   shownId,
   ThreadIdSchema,
 } from "../../src/graph/reviewInput.js";
@@ -29,6 +30,7 @@ import {
   SOLUTION_STAGE,
   sectionStage,
 } from "../../src/graph/stages.js";
+import { structuredContentOf } from "../../src/graph/structuredContent.js";
 
 const refusal = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.success ? undefined : result.error?.issues[0]?.message;
@@ -148,10 +150,19 @@ describe("ids", () => {
 describe("an edit of a structured stage", () => {
   const problem = sectionStage("problem_statement", "Problem Statement");
 
-  it("takes JSON that fits the stage's schema; a text stage takes anything", () => {
-    expect(editContentIssue(RESEARCH_STAGE, '{"funder": "Marrow Valley"}')).toBeUndefined();
+  const CURRENT = {
+    funder: "Marrow Valley Trust",
+    priorities: ["drought plans"],
+    eligibility: ["registered charity"],
+    sources: ["call, p. 2"],
+  };
+
+  it("takes JSON applied to the current content by the edit rule; a text stage takes anything", () => {
     expect(
-      editContentIssue(RESEARCH_STAGE, '{"priorities": "one line", "notes": {"a": 1}}'),
+      editContentIssue(RESEARCH_STAGE, '{"funder": "Marrow Valley"}', CURRENT),
+    ).toBeUndefined();
+    expect(
+      editContentIssue(RESEARCH_STAGE, '{"funder": "M", "priorities": ["one"], "notes": {"a": 1}}'),
     ).toBeUndefined();
     expect(
       editContentIssue(
@@ -161,6 +172,49 @@ describe("an edit of a structured stage", () => {
     ).toBeUndefined();
     expect(editContentIssue(problem, '["anything", 1]')).toBeUndefined();
     expect(editContentIssue(problem, "Plain prose.")).toBeUndefined();
+  });
+
+  it("merges a partial edit into the current content, and removes a field given as null or empty", () => {
+    const type = structuredContentOf(RESEARCH_STAGE)!;
+    const partial = readStructuredEdit(
+      RESEARCH_STAGE,
+      type,
+      '{"funder": "Marrow Valley"}',
+      CURRENT,
+    );
+    expect(partial).toEqual({ ok: true, value: { ...CURRENT, funder: "Marrow Valley" } });
+    const removed = readStructuredEdit(
+      RESEARCH_STAGE,
+      type,
+      '{"sources": null, "eligibility": []}',
+      CURRENT,
+    );
+    expect(removed).toEqual({
+      ok: true,
+      value: { funder: CURRENT.funder, priorities: CURRENT.priorities },
+    });
+  });
+
+  it("refuses a wrong type instead of turning it into text, and emptying or leaving out a required field", () => {
+    expect(editContentIssue(RESEARCH_STAGE, '{"funder": 42}', CURRENT)).toMatch(
+      /; funder: takes text, not a number$/,
+    );
+    expect(editContentIssue(RESEARCH_STAGE, '{"priorities": "one line"}', CURRENT)).toMatch(
+      /; priorities: takes a list of text items, not string$/,
+    );
+    expect(editContentIssue(RESEARCH_STAGE, '{"funder": "  "}', CURRENT)).toMatch(
+      /; funder: is required: it cannot be left out or emptied$/,
+    );
+    expect(
+      editContentIssue(SOLUTION_STAGE, '{"problem": null}', {
+        problem: "Drought",
+        desiredOutcomes: ["water"],
+      }),
+    ).toMatch(/; problem: is required/);
+    // Without current content, every required field must be there.
+    expect(editContentIssue(SOLUTION_STAGE, '{"desiredOutcomes": ["water"]}')).toMatch(
+      /; problem: is required/,
+    );
   });
 
   it("refuses prose for structured content, whatever the wording", () => {
@@ -173,7 +227,7 @@ describe("an edit of a structured stage", () => {
       '"a JSON string"',
     ]) {
       expect(editContentIssue(RESEARCH_STAGE, prose), prose).toMatch(
-        /the Research takes a JSON object of its fields \(funder, priorities, eligibility, …\); plain text cannot replace it/,
+        /the Research takes a JSON object of its fields \(funder, mission, applicant, …\); plain text cannot replace it/,
       );
       expect(editContentIssue(SOLUTION_STAGE, prose), prose).toContain(
         "plain text cannot replace it",
@@ -185,25 +239,24 @@ describe("an edit of a structured stage", () => {
   });
 
   it("refuses JSON of another shape, broken JSON, prototype keys and deep nesting", () => {
-    expect(editContentIssue(RESEARCH_STAGE, "[1, 2]")).toContain("takes a JSON object");
-    expect(editContentIssue(RESEARCH_STAGE, "{}")).toContain("no field with content");
-    expect(editContentIssue(RESEARCH_STAGE, '{"funder": "  ", "sources": []}')).toContain(
-      "no field with content",
+    expect(editContentIssue(RESEARCH_STAGE, "[1, 2]", CURRENT)).toContain(
+      "the research takes a JSON object of its fields, not a list",
     );
-    expect(editContentIssue(RESEARCH_STAGE, '{"funder": ["a", "b"]}')).toContain(
-      "at funder: takes text",
+    expect(editContentIssue(RESEARCH_STAGE, "{}")).toContain("funder: is required");
+    expect(editContentIssue(RESEARCH_STAGE, '{"funder": ["a", "b"]}', CURRENT)).toContain(
+      "; funder: takes text, not a list",
     );
-    expect(editContentIssue(RESEARCH_STAGE, '{"priorities": [{"x": 1}]}')).toContain(
-      "at priorities.0: each item takes text",
+    expect(editContentIssue(RESEARCH_STAGE, '{"priorities": [{"x": 1}]}', CURRENT)).toContain(
+      "; priorities item 1: each item takes text, not an object",
     );
     expect(editContentIssue(RESEARCH_STAGE, '{"funder": ')).toContain("invalid JSON");
     expect(editContentIssue(RESEARCH_STAGE, '{"__proto__": {"admin": true}}')).toContain(
       '"__proto__" is not allowed',
     );
     expect(editContentIssue(CONNECTION_PAIRS_STAGE, "[]")).toContain("there is no connection pair");
-    expect(editContentIssue(CONNECTION_PAIRS_STAGE, "[1, 2]")).toContain("at 0");
+    expect(editContentIssue(CONNECTION_PAIRS_STAGE, "[1, 2]")).toContain("; pair 1:");
     expect(editContentIssue(CONNECTION_PAIRS_STAGE, '[{"need": "tanks"}]')).toContain(
-      "at 0.funderNeed: is required",
+      "; pair 1 funderNeed: is required",
     );
     expect(editContentIssue(CONNECTION_PAIRS_STAGE, '{"need": "tanks"}')).toContain("list");
     const deep = `${"[".repeat(65)}${"]".repeat(65)}`;

@@ -1,9 +1,9 @@
-import { isInvalidResume } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import {
   isWriterCall,
   pending,
   proposalRun,
+  refusedResume,
   resume,
   start,
   values,
@@ -101,14 +101,13 @@ describe("revise path", () => {
     expect(state.revisionCounts).toEqual({ research: 1 });
     expect(state.revisionFeedback).toEqual({ research: FEEDBACK });
 
-    // The escalated review's schema rejects another revise; the thread stays paused there.
-    const refused = await resume(run, { action: "revise", feedback: "Please, once more." }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(isInvalidResume(refused)).toBe(true);
-    expect(String(refused)).toContain("revision limit");
-    expect((await pending(run))?.id).toBe(limit?.id);
+    // The escalated review refuses another revise and asks again; the thread stays paused there.
+    const refused = await refusedResume(run, { action: "revise", feedback: "Please, once more." });
+    expect(refused.problem).toContain("revision limit");
+    expect((await pending(run))?.value).toMatchObject({
+      type: "revision_limit",
+      revisions: { count: 1, max: 1 },
+    });
     expect(run.model.calls.length).toBe(calls);
 
     await resume(run, { action: "approve", reviewer: "lead" });

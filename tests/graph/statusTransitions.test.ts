@@ -142,7 +142,10 @@ describe("status transitions of a stage", () => {
     ]);
     state = await values(run);
     expect(state.researchStatus).toBe("edited");
-    expect(state.researchResults).toEqual({ funder: "Calder Bay CF" });
+    expect(state.researchResults).toMatchObject({
+      funder: "Calder Bay CF",
+      priorities: ["climate resilience"],
+    });
     expect(state.solutionSoughtStatus).toBe("error");
     expect((await pending(run))?.value.type).toBe("evaluation_error");
 

@@ -1,8 +1,9 @@
-import { Command, isInvalidResume, MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { InvalidDecisionError } from "../../src/orchestrator/errors.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
+import { askedAgain } from "../graph/helpers.js";
 import { gate, PROBLEM_CRITERIA, problemInput, researchGraph, switchableJudge } from "./helpers.js";
 
 function orchestrator() {
@@ -72,10 +73,10 @@ describe("decisions through the orchestrator", () => {
     const compiled = graph.compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "direct" } };
     await compiled.invoke(problemInput, config);
-    const error = await compiled
-      .invoke(new Command({ resume: { action: "retry" } }), config)
-      .catch((e: unknown) => e);
-    expect(isInvalidResume(error)).toBe(true);
+    const asked = askedAgain(
+      await compiled.invoke(new Command({ resume: { action: "retry" } }), config),
+    );
+    expect(asked.refusal).toMatchObject({ field: "action" });
     expect(model.calls).toHaveLength(PROBLEM_CRITERIA);
     const state = await compiled.getState(config);
     expect(state.next.length).toBeGreaterThan(0);

@@ -13,6 +13,7 @@ import { type Checkpointer, createCheckpointer } from "../../src/orchestrator/ch
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { scriptedProposalResponder } from "../devserver/proposalResponder.js";
 import { ScriptedChatModel } from "../doubles/index.js";
+import { askedAgain } from "../graph/helpers.js";
 import { tempDir } from "./helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -128,39 +129,35 @@ describe("corrections in the thread's history, resumed through the graph", () =>
     expect(history[0]?.corrections).toMatchObject(RECORDED);
   });
 
-  it("refuses corrections that do not fit, naming the one at fault; the review stays open", async () => {
+  it("refuses corrections that do not fit, naming the one at fault; the review asks again", async () => {
     const { graph, config, interruptId } = await pausedGraph("refused");
-    const refusals: Array<[unknown[], string]> = [
-      [[{ criterionId: "c9", score: 2 }], "criterion 'c9'"],
+    const refusals: Array<[unknown[], string, string]> = [
+      [[{ criterionId: "c9", score: 2 }], "criterion 'c9'", "corrections.0.criterionId"],
       [
         [
           { criterionId: "c1", level: "pass" },
           { criterionId: "c2", score: 6 },
         ],
         "outside the criterion's scale 1–5",
+        // The path names the correction at fault: the second one's score.
+        "corrections.1.score",
       ],
-      [[{ criterionId: "c1", score: 1 }], "give a level (pass or fail)"],
+      [[{ criterionId: "c1", score: 1 }], "give a level (pass or fail)", "corrections.0.score"],
     ];
-    for (const [corrections, message] of refusals) {
-      const resume = { [interruptId]: { action: "approve", corrections } };
-      const error = await graph
-        .invoke(new Command({ resume }), config)
-        .then(() => undefined)
-        .catch((e: unknown) => e);
-      expect(String(error), JSON.stringify(corrections)).toContain(message);
+    let waiting = interruptId;
+    for (const [corrections, message, field] of refusals) {
+      const resume = { [waiting]: { action: "approve", corrections } };
+      const asked = askedAgain(await graph.invoke(new Command({ resume }), config));
+      expect(asked.refusal.problem, JSON.stringify(corrections)).toContain(message);
+      expect(asked.refusal.field).toBe(field);
       const { tasks, values } = await graph.getState(config);
-      expect(tasks[0]?.interrupts[0]?.id).toBe(interruptId);
+      const now = String(tasks[0]?.interrupts[0]?.id);
+      expect(now).not.toBe(waiting);
+      waiting = now;
       expect(values.reviewHistory).toEqual([]);
     }
-    // The path names the correction at fault: the second one's score.
-    const bad = { action: "approve", corrections: refusals[1]?.[0] };
-    const error = await graph
-      .invoke(new Command({ resume: { [interruptId]: bad } }), config)
-      .catch((e: unknown) => e);
-    const issues = (error as { issues?: Array<{ path: unknown[] }> }).issues;
-    expect(issues?.map((issue) => issue.path)).toEqual([["corrections", 1, "score"]]);
 
-    await graph.invoke(new Command({ resume: { [interruptId]: { action: "approve" } } }), config);
+    await graph.invoke(new Command({ resume: { [waiting]: { action: "approve" } } }), config);
     const { values } = await graph.getState(config);
     expect((values.reviewHistory as Array<{ action: string }>).map((d) => d.action)).toEqual([
       "approve",

@@ -86,6 +86,8 @@ function finishedState(): OverallProposalStateType {
     rfpDocument: "\n  Saltmarsh Restoration Fund 2027 — call for proposals\nDetails follow.",
     researchResults: {
       funder: "Saltmarsh Fund *(national)*",
+      applicant: "Estuary Wardens Trust",
+      project: "Wardens of the Marsh",
       priorities: ["- marsh <b>restoration</b>", "1. volunteer wardens"],
     },
     researchStatus: "approved",
@@ -124,7 +126,10 @@ describe("the proposal document", () => {
     });
     expect(ProposalDocumentSchema.parse(document)).toEqual(document);
     expect(document.state).toBe("complete");
-    expect(document.title).toBe("Saltmarsh Restoration Fund 2027 — call for proposals");
+    expect(document.title).toBe(
+      "Wardens of the Marsh — a proposal by Estuary Wardens Trust to Saltmarsh Fund *(national)*",
+    );
+    expect(document.respondsTo).toBe("Saltmarsh Restoration Fund 2027 — call for proposals");
     expect(document.sections.map((s) => s.stage)).toEqual([...SECTION_IDS]);
     expect(document.inputs.map((i) => [i.stage, i.shape])).toEqual([
       ["research", "object"],
@@ -235,7 +240,7 @@ describe("the proposal as Markdown", () => {
   it("has the title, the sections in order, then the two appendices", () => {
     const headings = md.split("\n").filter((l) => /^##? /.test(l));
     expect(headings).toEqual([
-      "# Saltmarsh Restoration Fund 2027 — call for proposals",
+      "# Wardens of the Marsh — a proposal by Estuary Wardens Trust to Saltmarsh Fund \\*(national)\\*",
       "## Problem Statement",
       "## Methodology",
       "## Budget",
@@ -245,6 +250,9 @@ describe("the proposal as Markdown", () => {
       "## Appendix B: gate results and decisions",
     ]);
     expect(md).not.toContain("Draft");
+    expect(md).toContain(
+      "\n_In response to Saltmarsh Restoration Fund 2027 — call for proposals_\n",
+    );
   });
 
   it("keeps a section's Markdown but never its raw HTML, and moves its headings under the section's", () => {

@@ -239,10 +239,32 @@ describe("the example pipeline, installed", () => {
       expect(revised.code, revised.stderr).toBe(0);
       expect(revised.stdout).toContain(`${DRAFT} Revised.`);
 
+      // Agent Inbox's ignore: the gate says why it cannot be skipped and asks again.
+      const ignored = await inConsumer("npm", ["run", "decide", "--", "ignore"]);
+      expect(ignored.code, ignored.stderr).toBe(0);
+      expect(ignored.stdout).toContain(
+        "**Your last answer was not accepted.** type: a review cannot be ignored",
+      );
+      expect(ignored.stdout).toContain("Review: ");
+      expect(ignored.stderr).not.toMatch(/\n\s+at /);
+      // Not a decision: one line saying what to type, no stack trace.
+      const unknown = await inConsumer("npm", ["run", "decide", "--", "skip"]);
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('"skip" is not a decision. Decide with: npm run decide --');
+      expect(unknown.stderr).not.toMatch(/\n\s+at /);
+
       const accepted = await inConsumer("npm", ["run", "decide", "--", "accept"]);
       expect(accepted.code, accepted.stderr).toBe(0);
       expect(accepted.stdout).toContain("Finished: approved.");
       expect(accepted.stdout).toContain(`${DRAFT} Revised.`);
+
+      // A decision on the finished thread says so, instead of finishing it again.
+      const again = await inConsumer("npm", ["run", "decide", "--", "accept"]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(
+        /Thread proposal-\d+ is already finished \(approved\): there is nothing to decide/,
+      );
+      expect(again.stdout).not.toContain("Finished: approved.");
     },
     SLOW,
   );

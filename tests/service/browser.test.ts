@@ -159,9 +159,10 @@ describe("the review pages in Chromium", () => {
       await page.fill("#edit-preferredApproaches", "  ");
       await page.click("#edit-button");
       await page.waitForSelector("#edit-problems");
-      expect(await page.textContent("#edit-problems")).toContain(
-        "the solution sought has no field with content",
-      );
+      // Its required fields cannot be emptied: each is named.
+      const problems = await page.textContent("#edit-problems");
+      expect(problems).toContain("Problem: is required: it cannot be left out or emptied");
+      expect(problems).toContain("Desired outcomes: is required");
       const edited = await decideAndWaitForNext(page, service.url, threadId, async (p) => {
         await p.fill("#edit-problem", "Flood evictions, as the county report shows (p. 4).");
         await p.fill("#edit-desiredOutcomes", "fewer evictions\nsafer ground floors");

@@ -56,6 +56,10 @@ afterAll(async () => {
   await real?.close();
 });
 
+/** The title the stand-in's research gives every proposal here. */
+const PROPOSAL_TITLE =
+  "Cool and Dry Homes — a proposal by Harbor Neighbors Alliance to Calder Bay Community Foundation";
+
 async function start(title: string): Promise<string> {
   const started = await api.post("/api/proposals", ana, {
     rfp: `${title}\nGrants for coastal resilience.`,
@@ -98,7 +102,17 @@ describe("the proposal route and page", () => {
     expect(draft.status).toBe(200);
     const drafted = draft.body as ProposalDocument;
     expect(drafted.state).toBe("draft");
-    expect(drafted.title).toBe("Dune Grants 2027");
+    // Titled as a proposal, from its research; the RFP's title as the request it answers.
+    expect(drafted.title).toBe(PROPOSAL_TITLE);
+    expect(drafted.respondsTo).toBe("Dune Grants 2027");
+    // The queue, the review and the thread name it the same way, as plain text.
+    expect(review.title).toBe(`${PROPOSAL_TITLE}: Research Evaluation Review`);
+    const queue = (await api.get("/api/reviews", ana)).body as { items: Array<{ title: string }> };
+    expect(queue.items.map((i) => i.title)).toContain(
+      `${PROPOSAL_TITLE}: Research Evaluation Review`,
+    );
+    const named = (await api.get(`/api/threads/${threadId}`, ana)).body as { title: string };
+    expect(named.title).toBe(PROPOSAL_TITLE);
     expect(drafted.pending.map((p) => p.stage)).toEqual([...STAGE_IDS]);
     expect(drafted.pending[0]?.status).toBe("awaiting_review");
 
@@ -125,7 +139,9 @@ describe("the proposal route and page", () => {
       `attachment; filename="proposal-${threadId}.md"`,
     );
     const text = md.body as string;
-    expect(text.startsWith("# Dune Grants 2027\n")).toBe(true);
+    expect(text.startsWith(`# ${PROPOSAL_TITLE}\n\n_In response to Dune Grants 2027_\n`)).toBe(
+      true,
+    );
     expect(text).not.toMatch(/<script|<img/);
     expect(text).toContain("\n#### Risks &lt;script>");
     const accepted = await app.request(`http://127.0.0.1/api/threads/${threadId}/proposal`, {
@@ -219,7 +235,10 @@ describe("reviews of structured content and revised versions", () => {
     expect(html).toContain("<li>flood resilience</li>");
     expect(html).not.toContain("&quot;funder&quot;");
     expect(html).toContain('<textarea id="edit-funder" name="content.funder"');
-    expect(html).toContain('<label for="edit-priorities">Priorities (one a line)</label>');
+    expect(html).toContain(
+      '<label for="edit-priorities">Priorities (required, one a line)</label>',
+    );
+    expect(html).toContain('<label for="edit-sources">Sources (one a line)</label>');
 
     // A field of the wrong kind for its content cannot be posted: a hostile key is refused.
     const refused = await client.post(`/reviews/${threadId}/decisions`, {
@@ -241,6 +260,21 @@ describe("reviews of structured content and revised versions", () => {
     const reviewer = (await real.desk.authenticate(ana))!;
     expect((await real.desk.threadStatus(threadId, reviewer)).decisions).toEqual([]);
 
+    // A required field emptied is refused by name, with what was typed kept; nothing is decided.
+    const emptied = await client.post(`/reviews/${threadId}/decisions`, {
+      _csrf: csrf,
+      interruptId: review.interruptId,
+      action: "edit",
+      contentForm: "object",
+      "content.funder": "",
+      "content.priorities": "- kept priority",
+    });
+    expect(emptied.status).toBe(400);
+    const emptiedPage = await emptied.text();
+    expect(emptiedPage).toContain("Funder: is required: it cannot be left out or emptied");
+    expect(emptiedPage).toContain("- kept priority</textarea>");
+    expect((await real.desk.threadStatus(threadId, reviewer)).decisions).toEqual([]);
+
     const saved = await client.post(`/reviews/${threadId}/decisions`, {
       _csrf: csrf,
       interruptId: review.interruptId,
@@ -260,6 +294,13 @@ describe("reviews of structured content and revised versions", () => {
       status: "edited",
       content: { funder: "Coastal Fund", priorities: ["dune planting", "tenant safety"] },
     });
+    // The thread page's stages table: the edited stage's score is the replaced content's.
+    const threadPage = await (await client.get(`/threads/${threadId}`)).text();
+    const stages = threadPage.slice(threadPage.indexOf('id="stages"'));
+    const rows = stages.slice(0, stages.indexOf("</table>")).split("<tr>").slice(2);
+    const researchRow = rows.find((row) => row.includes("edited by a reviewer")) ?? "";
+    expect(researchRow).toMatch(/\d+%\s*\(before the edit\)/);
+    expect(rows.filter((row) => row.includes("(before the edit)"))).toHaveLength(1);
   }, 60_000);
 
   it("edits connection pairs as one group of fields per pair: an emptied required field is refused by name, typed values kept", async () => {
@@ -310,7 +351,7 @@ describe("reviews of structured content and revised versions", () => {
     ]);
   }, 60_000);
 
-  it("the API takes structured content as JSON and refuses prose in its place", async () => {
+  it("the API takes structured content as JSON by the edit rule and refuses prose in its place", async () => {
     const threadId = await start("API edits");
     const review = await nextReview(threadId);
     const prose = await decide(threadId, review, {
@@ -324,7 +365,15 @@ describe("reviews of structured content and revised versions", () => {
       action: "edit",
       content: JSON.stringify({ funder: ["not", "text"] }),
     });
-    expect(errorOf(wrong).message).toContain("at funder: takes text");
+    expect(errorOf(wrong).message).toContain("; funder: takes text, not a list");
+    // A wrong type is refused, not turned into text; a required field cannot be emptied.
+    const number = await decide(threadId, review, { action: "edit", content: '{"funder": 42}' });
+    expect(errorOf(number).message).toContain("; funder: takes text, not a number");
+    const emptied = await decide(threadId, review, {
+      action: "edit",
+      content: '{"priorities": []}',
+    });
+    expect(errorOf(emptied).message).toContain("; priorities: is required");
     // The JSON object itself is taken too, checked the same way.
     const object = await decide(threadId, review, {
       action: "edit",
@@ -332,15 +381,22 @@ describe("reviews of structured content and revised versions", () => {
     });
     expect(object.status).toBe(400);
     expect(errorOf(object)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
-    expect(errorOf(object).message).toContain("at sources.0");
+    expect(errorOf(object).message).toContain("; sources item 1: each item takes text");
+    const before = (await api.get(`/api/threads/${threadId}/proposal`, ana))
+      .body as ProposalDocument;
+    // A partial edit: the fields it gives replace theirs, the others are kept.
     const json = await decide(threadId, review, {
       action: "edit",
-      content: { funder: "Coastal Fund", priorities: "dunes" },
+      content: { funder: "Coastal Fund", priorities: ["dunes"] },
     });
     expect(json.status).toBe(202);
     await nextReview(threadId, review.interruptId);
     const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
       .body as ProposalDocument;
-    expect(document.inputs[0]?.content).toEqual({ funder: "Coastal Fund", priorities: ["dunes"] });
+    expect(document.inputs[0]?.content).toEqual({
+      ...(before.inputs[0]?.content as object),
+      funder: "Coastal Fund",
+      priorities: ["dunes"],
+    });
   }, 60_000);
 });

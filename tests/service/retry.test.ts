@@ -74,9 +74,10 @@ describe("retrying a thread whose decision the graph refused", () => {
     const refused = retries.find((r) => r.status === 409);
     expect(refused === undefined ? "" : errorOf(refused).code).toBe("THREAD_NOT_FAILED");
 
-    // The same review is back, and takes a new decision, applied once.
+    // The research review is back (asked again: a new interrupt), and takes a new decision,
+    // applied once.
     const again = await reviewOf(threadId, "research");
-    expect(again.interruptId).toBe(research.interruptId);
+    expect(again.interruptId).not.toBe(research.interruptId);
     const writerCallsBefore = served.real.server.chatRequests().length;
     const approved = await served.client.post(
       `/api/reviews/${threadId}/decisions`,

@@ -74,14 +74,15 @@ describe("the Retry button on the thread page", () => {
     const taken = posts.find((p) => p.status === 303);
     expect(taken?.headers.get("location")).toBe(`/reviews/${threadId}/progress`);
 
-    // The same review is back; the thread page offers no retry any more.
+    // The research review is back (asked again); the thread page offers no retry any more.
     const again = await eventually("the research review again", async () => {
       const status = await served.real.desk.threadStatus(threadId, reviewer);
       return status.status === "waiting"
         ? served.real.desk.getReview(threadId, reviewer)
         : undefined;
     });
-    expect(again.interruptId).toBe(research.interruptId);
+    expect(again.stage).toBe("research");
+    expect(again.interruptId).not.toBe(research.interruptId);
     const after = await (await client.get(`/threads/${threadId}`)).text();
     expect(after).not.toContain(RETRY_FORM);
   }, 180_000);

@@ -12,7 +12,7 @@ import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { EvaluationContextSchema } from "../../src/graph/state.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
-import { scoringJudge } from "../graph/helpers.js";
+import { askedAgain, scoringJudge } from "../graph/helpers.js";
 
 const DRAFT = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 const EDITED = "Flooding in Calder Bay displaced 1,240 households in 2024 and 310 more in 2025.";
@@ -199,12 +199,13 @@ describe("the evaluation gate added directly as a subgraph node", () => {
     expect(done.published).toBe(EDITED);
   });
 
-  it("an invalid resume through the parent throws and leaves parent and child paused", async () => {
+  it("an invalid resume through the parent is asked again, parent and child paused", async () => {
     const { model, graph } = directParent();
     await graph.invoke({ draft: DRAFT }, thread("d4"));
-    await expect(
-      graph.invoke(new Command({ resume: { action: "revise" } }), thread("d4")),
-    ).rejects.toThrow(/feedback/);
+    const asked = askedAgain(
+      await graph.invoke(new Command({ resume: { action: "revise" } }), thread("d4")),
+    );
+    expect(asked.refusal.field).toBe("feedback");
     const parent = await graph.getState(thread("d4"));
     expect(parent.next).toEqual(["qualityGate"]);
     expect(pendingInterrupt(parent.tasks).value.type).toBe("evaluation_review");

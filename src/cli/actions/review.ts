@@ -20,7 +20,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { resolveModelTarget } from "../modelCheck.js";
-import { readyRunModels } from "../panelJudges.js";
+import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import {
@@ -41,6 +41,7 @@ import {
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { readThreadRecord } from "../review/settings.js";
+import { watchCtrlC } from "../review/stopping.js";
 import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
 
 export interface ReviewCommandOptions {
@@ -244,6 +245,7 @@ export async function runReviewDecision(
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   const session = await openReviewSession({ store, env, cwd });
   const progress = createStageProgressReporter(context.stderr);
+  const ctrlC = watchCtrlC(context, { store, cwd, env }, threadId);
   let desk: ReviewDeskHandle | undefined;
   try {
     const view = await viewOrRefuse(session, threadId, where);
@@ -258,7 +260,11 @@ export async function runReviewDecision(
     // The decision runs the graph on: the next stage is written and judged (by the thread's
     // panel, when it has one), so the models are checked first.
     const target = resolveModelTarget(options.model ?? stored?.model, env);
-    const models = await readyRunModels(target, stored?.panel, options.timeout, context);
+    // Every model call is cancelled by Ctrl-C: the thread stops at its last saved step.
+    const models = stoppedByCtrlC(
+      await readyRunModels(target, stored?.panel, options.timeout, context),
+      context.signal,
+    );
     desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
       maxRevisions,
       cache: options.cache,
@@ -267,9 +273,15 @@ export async function runReviewDecision(
     const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
     const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
     progress.finish();
+    if (ctrlC.finish()) return;
     printOutcome(next, { decision, review, threadId }, session, store, context);
     context.exitCode = EXIT_OK;
+  } catch (error) {
+    // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.
+    progress.finish();
+    if (!ctrlC.finish()) throw error;
   } finally {
+    ctrlC.close();
     progress.finish();
     await desk?.close();
     await session.close();

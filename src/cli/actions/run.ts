@@ -5,6 +5,7 @@
  * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
  * decided with `evalgate review`.
  */
+import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
@@ -12,7 +13,7 @@ import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
-import { readyRunModels } from "../panelJudges.js";
+import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import {
   defaultProposalPath,
@@ -30,6 +31,7 @@ import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/runPlan.js";
 import { openThread } from "../review/runThread.js";
 import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
+import { watchCtrlC } from "../review/stopping.js";
 import type { CheckpointStore } from "../review/store.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
@@ -175,12 +177,10 @@ export async function runProposal(
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (and no checkpoint file) for a model that is not there,
   // each panel judge checked too. A model nobody named is chosen here (Ollama, else the embedded
-  // one) and stored with the run.
-  const { target, model, judging } = await readyRunModels(
-    planned.target,
-    planned.panel,
-    options.timeout,
-    context,
+  // one) and stored with the run. Every call is cancelled by Ctrl-C (the run stops at once).
+  const { target, model, judging } = stoppedByCtrlC(
+    await readyRunModels(planned.target, planned.panel, options.timeout, context),
+    context.signal,
   );
   const plan = { ...planned, target };
   const { store, maxRevisions } = plan;
@@ -197,12 +197,15 @@ export async function runProposal(
     ...(judging === undefined ? {} : { judging }),
     ...(options.fewShot === true ? { fewShot: true } : {}),
   };
+  const newThreadId = randomUUID();
+  const ctrlC = watchCtrlC(context, { store, cwd, env }, options.thread ?? newThreadId);
   const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;
   try {
     desk = await openCliDesk(settings);
     const open = { session, desk };
-    const { threadId, view } = await openThread(rfpFile, plan, open, options, context);
+    const withId = { ...options, newThreadId };
+    const { threadId, view } = await openThread(rfpFile, plan, open, withId, context);
     const completed = await reviewUntilDone(view, {
       ...open,
       threadId,
@@ -212,6 +215,8 @@ export async function runProposal(
       reviewer: options.reviewer,
       progress,
     });
+    // Stopped at a review: the run printed how to go on already.
+    if (ctrlC.finish({ hinted: true })) return;
     if (completed) await writeRunProposal(desk, threadId, options, context, store);
     if (options.trace !== undefined) {
       await exportThreadTraces(
@@ -222,7 +227,12 @@ export async function runProposal(
         context,
       );
     }
+  } catch (error) {
+    // Ctrl-C while the thread ran: the abort is the stop, not a failure.
+    progress.finish();
+    if (!ctrlC.finish()) throw error;
   } finally {
+    ctrlC.close();
     progress.finish();
     await desk?.close();
     await session.close();

@@ -9,10 +9,11 @@
  *     - flood resilience
  *
  * A list (the connection pairs) has a `# Pair <n>` line before each item's fields. A field's
- * heading is its label (or its key); an empty field is left out; a line of a value that would be
- * read as a heading or a comment is written with a `\` before it. `<!-- … -->` lines are notes.
- * Read back, the form is checked against the content's schema; what does not fit is named by
- * field. A form replaced by JSON is read as JSON.
+ * heading is its label (or its key); a line of a value that would be read as a heading or a
+ * comment is written with a `\` before it. `<!-- … -->` lines are notes. Read back, the form is an
+ * edit of the content by the edit rule (structuredContent.ts): a field left empty is removed (a
+ * required one cannot be), a field whose heading is deleted keeps its content; what does not fit
+ * is named by field. A form replaced by JSON is read as JSON, by the same rule.
  */
 import {
   type ContentField,
@@ -55,7 +56,7 @@ function instructions(type: StructuredContentType): string[] {
   const item = type.itemName ?? "Item";
   return [
     `<!-- Edit ${type.name}: each field starts with a "## <field>" line; a list takes one item a`,
-    `     line ("- item"); an empty field is left out.${
+    `     line ("- item"). A field left empty is removed${requiredNote(type)}; a field whose heading is deleted keeps its text.${
       type.shape === "list"
         ? ` Each ${item.toLowerCase()} starts with a "# ${item} <n>" line: copy one to add, delete one to remove it.`
         : ""
@@ -63,6 +64,17 @@ function instructions(type: StructuredContentType): string[] {
     "     Save and close the file to send the edit. Lines between these marks are ignored. -->",
     "",
   ];
+}
+
+/** " (funder and priorities cannot be)": the required fields, when the type has any. */
+function requiredNote(type: StructuredContentType): string {
+  const required = type.fields.filter((f) => f.required === true).map((f) => fieldLabel(f.key));
+  if (required.length === 0) return "";
+  const names =
+    required.length === 1
+      ? required[0]
+      : `${required.slice(0, -1).join(", ")} and ${required.at(-1)}`;
+  return ` (${names} cannot be)`;
 }
 
 /** The content as the edit form (see the module's description). */
@@ -173,25 +185,25 @@ function readForm(type: StructuredContentType, text: string) {
 }
 
 /**
- * The edited form (or JSON put in its place) read back as the content's JSON text, checked
- * against its schema; or what is wrong, one line each.
+ * The edited form (or JSON put in its place) read back as the edit's JSON text — an emptied field
+ * as null, so that the decision removes it — checked by the edit rule against `current`, the
+ * content the form was made from; or what is wrong, one line each.
  */
 export function readFieldForm(
   type: StructuredContentType,
   text: string,
+  current?: unknown,
 ): { ok: true; json: string } | { ok: false; problems: string[] } {
   const trimmed = text.trim();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    // JSON in place of the form: the review boundary's parser and the content's schema.
+    // JSON in place of the form: the review boundary's parser and the edit rule; sent as given.
     const stage = {
       title: type.name.replace(/^the /, ""),
       contentType: "",
       contentKind: type.shape,
     };
-    const read = readStructuredEdit(stage, type, trimmed);
-    return read.ok
-      ? { ok: true, json: JSON.stringify(read.value, null, 2) }
-      : { ok: false, problems: [read.issue] };
+    const read = readStructuredEdit(stage, type, trimmed, current);
+    return read.ok ? { ok: true, json: trimmed } : { ok: false, problems: [read.issue] };
   }
   const { items, problems } = readForm(type, text);
   if (problems.length > 0)
@@ -201,8 +213,8 @@ export function readFieldForm(
     type.shape === "object"
       ? { shape: "object", fields: entries[0] ?? [] }
       : { shape: "list", items: entries };
-  const read = contentFromForm(type, input);
-  if (read.ok) return { ok: true, json: JSON.stringify(read.value, null, 2) };
+  const read = contentFromForm(type, input, current);
+  if (read.ok) return { ok: true, json: JSON.stringify(read.edit, null, 2) };
   return {
     ok: false,
     problems: read.issues.map((issue: ContentIssue) => describeIssue(type, issue)),

@@ -72,9 +72,10 @@ function editedFor(
   io: DecisionPromptIo,
   type: StructuredContentType | undefined,
   text: string,
+  current: unknown,
 ): string | undefined {
   if (type === undefined) return text;
-  const read = readFieldForm(type, text);
+  const read = readFieldForm(type, text, current);
   if (read.ok) return read.json;
   io.out.write(`The edit does not fit ${type.name}:\n`);
   for (const problem of read.problems) io.out.write(`  - ${problem}\n`);
@@ -105,7 +106,7 @@ async function editedContent(
     draft.text = undefined;
     return text;
   }
-  const edited = editedFor(io, type, text);
+  const edited = editedFor(io, type, text, current);
   draft.text = edited === undefined ? text : undefined;
   if (edited === undefined) io.out.write("Choose edit again to fix it (your text is kept).\n");
   return edited;

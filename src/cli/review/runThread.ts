@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isThreadNotFoundError } from "../../orchestrator/errors.js";
+import { proposalTitle } from "../../orchestrator/proposal/title.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
@@ -79,7 +80,7 @@ async function startRun(
   rfpFile: string | undefined,
   plan: RunPlan,
   open: OpenRun,
-  options: RunCommandOptions,
+  options: RunCommandOptions & { newThreadId?: string },
   context: CliContext,
 ): Promise<{ threadId: string; view: ThreadView }> {
   const { rfp, applicant, store, target, maxRevisions } = plan;
@@ -88,7 +89,7 @@ async function startRun(
       `no thread "${options.thread}" in ${describeStore(store, context.cwd)}; give an RFP file to start one`,
     );
   }
-  const threadId = options.thread ?? randomUUID();
+  const threadId = options.thread ?? options.newThreadId ?? randomUUID();
   context.stdout.write(
     `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
   );
@@ -106,25 +107,22 @@ async function startRun(
     rfpDocument: rfp,
     ...(applicant === undefined ? {} : { applicantInput: applicant }),
   };
-  const title =
-    rfp
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== "")
-      ?.trim()
-      .slice(0, 80) ?? threadId;
+  // Until the research names it: "A proposal in response to <the RFP's title>".
+  const title = proposalTitle({ rfpDocument: rfp }, threadId);
   await startThread(open.desk, threadId, { input, title, settings }, cliReviewer(options.reviewer));
   return { threadId, view: await open.session.view(threadId) };
 }
 
 /**
  * The thread the command goes on with: an existing one (--thread; one whose first checkpoint was
- * never saved runs from the input it was started with), else a new one.
+ * never saved runs from the input it was started with), else a new one (`newThreadId`, when the
+ * command chose its id already).
  */
 export async function openThread(
   rfpFile: string | undefined,
   plan: RunPlan,
   open: OpenRun,
-  options: RunCommandOptions,
+  options: RunCommandOptions & { newThreadId?: string },
   context: CliContext,
 ): Promise<{ threadId: string; view: ThreadView }> {
   const threadId = options.thread;

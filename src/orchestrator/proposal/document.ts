@@ -5,7 +5,8 @@
  * connection pairs are what the sections were written from: appendix A. Appendix B is the gate
  * record: each stage's score and outcome (verdict, funding status, passed), the round its accepted
  * version came from, and who decided what. A thread that has not finished is a draft, listing the
- * stages not yet written or approved.
+ * stages not yet written or approved. Its title is the proposal's (title.ts), plain text; the RFP's
+ * only as the request it responds to.
  */
 import { z } from "zod";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "../../graph/model.js";
@@ -15,6 +16,7 @@ import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
 import { threadErrors } from "./stageErrors.js";
+import { proposalTitle, rfpTitle } from "./title.js";
 
 const StagePartSchema = z.object({
   stage: z.string(),
@@ -66,7 +68,10 @@ const ThreadErrorSchema = z.object({ stage: z.string().optional(), message: z.st
 
 export const ProposalDocumentSchema = z.object({
   threadId: z.string(),
+  /** Plain text, from the research: "<Project> — a proposal by <Applicant> to <Funder>". */
   title: z.string(),
+  /** The request it answers: the RFP's title as plain text (absent without an RFP). */
+  respondsTo: z.string().optional(),
   /** complete: the run finished with every stage approved or edited; otherwise a draft. */
   state: z.enum(["complete", "draft"]),
   sections: z.array(ProposalSectionSchema),
@@ -80,22 +85,12 @@ export type ProposalDocument = z.infer<typeof ProposalDocumentSchema>;
 
 export interface ProposalDocumentInput {
   threadId: string;
-  /** The thread's title (default: the first line of the RFP). */
+  /** The title when there is neither research nor an RFP to make one from (the thread's). */
   title?: string;
   values: OverallProposalStateType;
   stages: readonly StageDefinition[];
   /** The run has nothing left to do (threadProgress: finished). */
   finished: boolean;
-}
-
-/** A title from the RFP's first line, at most 80 characters. */
-export function titleOfRfp(rfp: string | undefined): string {
-  const line =
-    (rfp ?? "")
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== "")
-      ?.trim() ?? "Proposal";
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 /** What the gate record reads of a stage's evaluation (whatever else a stored result holds). */
@@ -166,10 +161,12 @@ export function buildProposalDocument(input: ProposalDocumentInput): ProposalDoc
     }
   }
   const pending = stages.map((s) => partOf(values, s)).filter((p) => !p.accepted);
+  const respondsTo = rfpTitle(values.rfpDocument);
   const complete = input.finished && pending.length === 0;
   return {
     threadId: input.threadId,
-    title: input.title ?? titleOfRfp(values.rfpDocument),
+    title: proposalTitle(values, input.title),
+    ...(respondsTo === undefined ? {} : { respondsTo }),
     state: complete ? "complete" : "draft",
     sections,
     inputs,

@@ -1,5 +1,6 @@
 /**
- * The proposal document as Markdown: the title, a draft notice when the run has not finished,
+ * The proposal document as Markdown: the title, the request it responds to, a draft notice when
+ * the run has not finished,
  * the sections in order (each one's Markdown under its title, with no raw HTML), appendix A with
  * the research, the solution sought and the connection pairs as labelled fields, and appendix B
  * with the gate record of every stage and the decisions made on it.
@@ -112,7 +113,11 @@ function draftNotice(document: ProposalDocument): string[] {
 
 /** The document as Markdown (see the module's description). */
 export function renderProposalMarkdown(document: ProposalDocument): string {
-  const out = [`# ${markdownText(document.title)}`, "", ...draftNotice(document)];
+  const out = [`# ${markdownText(document.title)}`, ""];
+  if (document.respondsTo !== undefined) {
+    out.push(`_In response to ${markdownText(document.respondsTo)}_`, "");
+  }
+  out.push(...draftNotice(document));
   for (const section of document.sections) {
     out.push(`## ${markdownText(section.title)}`, "");
     if (section.text === null || section.text.trim() === "") out.push(NOT_WRITTEN, "");

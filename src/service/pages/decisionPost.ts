@@ -12,6 +12,7 @@ import {
   editedJson,
   postedEdit,
   reviewContentType,
+  shownContent,
 } from "./structuredEdit.js";
 
 /** The form to decide with, or the draft to show again, with the entered fields. */
@@ -35,7 +36,7 @@ export function preparedForm(form: Record<string, string>, review: ReviewDetail)
   }
   const draft: EditDraft = { input: posted.input, issues: [] };
   if (posted.rest.action !== "edit") return { kind: "form", form: posted.rest, draft };
-  const read = editedJson(type, posted.input, posted.strays);
+  const read = editedJson(type, posted.input, posted.strays, shownContent(review));
   if (!read.ok) return { kind: "refused", form: posted.rest, draft: read.draft };
   return { kind: "form", form: { ...posted.rest, content: read.json }, draft };
 }

@@ -67,8 +67,11 @@ function FieldArea(props: {
   const { entry, at } = props;
   const name = `content.${at.join(".")}`;
   const id = `edit-${at.join("-")}`;
-  const known = props.type.fields.some((f) => f.key === entry.key);
-  const hint = entry.kind === "list" ? " (one a line)" : entry.kind === "json" ? " (JSON)" : "";
+  const definition = props.type.fields.find((f) => f.key === entry.key);
+  const known = definition !== undefined;
+  const kind = entry.kind === "list" ? "one a line" : entry.kind === "json" ? "JSON" : undefined;
+  const notes = [...(definition?.required === true ? ["required"] : []), ...(kind ? [kind] : [])];
+  const hint = notes.length === 0 ? "" : ` (${notes.join(", ")})`;
   const problems = props.issues.filter((i) => samePath(i, at));
   return (
     <>

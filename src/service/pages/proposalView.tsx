@@ -145,6 +145,9 @@ export function ProposalView(props: { document: ProposalDocument }) {
     <article class="proposal" data-state={document.state}>
       <header>
         <h1>{document.title}</h1>
+        {document.respondsTo === undefined ? null : (
+          <p class="responds-to" id="responds-to">{`In response to ${document.respondsTo}`}</p>
+        )}
         <DraftNotice document={document} />
       </header>
       {document.sections.map((section) => (

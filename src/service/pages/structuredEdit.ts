@@ -2,9 +2,10 @@
  * The review page's edit of structured content, read back from the posted form. The form has one
  * text area per field — `content.<key>` (an object), `content.<item>.<key>` (a list of items) —
  * with `kind.<key>` / `kind.<item>.<key>` for a field the content adds beyond the known ones, and
- * `contentForm` saying which shape was posted. The fields become the content's JSON only once
- * they fit its schema (contentFromForm); otherwise the page is shown again with the entered values
- * and the field at fault.
+ * `contentForm` saying which shape was posted. The fields become the edit's JSON (an emptied field
+ * as null, so that the decision removes it) only once the edit rule takes them against the
+ * content shown (contentFromForm: a required field cannot be emptied, no wrong types); otherwise
+ * the page is shown again with the entered values and the field at fault.
  */
 import {
   type ContentIssue,
@@ -13,8 +14,10 @@ import {
   type FieldKind,
   type FormInput,
 } from "../../graph/contentFields.js";
+import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
 import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import { readUntrustedJson } from "../../untrusted/json.js";
 
 /** The field that marks a structured edit, with the shape posted. */
 export const CONTENT_FORM_FIELD = "contentForm";
@@ -105,11 +108,18 @@ export function reviewContentType(
   return structuredContentOf({ contentType: review.stage, contentKind: review.contentKind });
 }
 
-/** The posted fields as the content's JSON text, or the draft to show again. */
+/** The review's content as the page showed it (its JSON text read back), for an edit to apply to. */
+export function shownContent(review: Pick<ReviewDetail, "content">): unknown {
+  const read = readUntrustedJson(review.content, { maxDepth: REVIEW_LIMITS.editJsonDepth });
+  return read.ok ? read.value : undefined;
+}
+
+/** The posted fields as the edit's JSON text, or the draft to show again. */
 export function editedJson(
   type: StructuredContentType,
   input: FormInput,
   strays: readonly string[],
+  current?: unknown,
 ): { ok: true; json: string } | { ok: false; draft: EditDraft } {
   if (strays.length > 0) {
     const issues = strays.map((name) => ({
@@ -118,7 +128,7 @@ export function editedJson(
     }));
     return { ok: false, draft: { input, issues } };
   }
-  const read = contentFromForm(type, input);
-  if (read.ok) return { ok: true, json: JSON.stringify(read.value, null, 2) };
+  const read = contentFromForm(type, input, current);
+  if (read.ok) return { ok: true, json: JSON.stringify(read.edit, null, 2) };
   return { ok: false, draft: { input, issues: read.issues } };
 }

@@ -45,7 +45,10 @@ function Stages(props: { thread: ThreadStatus }) {
           <tr>
             <td>{stageName(stage.stage)}</td>
             <td>{statusName(stage.status)}</td>
-            <td>{formatScore(stage.overallScore)}</td>
+            <td>
+              {formatScore(stage.overallScore)}
+              {stage.status === "edited" && stage.overallScore !== null ? " (before the edit)" : ""}
+            </td>
             <td>
               <PassedBadge passed={stage.passed} />
             </td>

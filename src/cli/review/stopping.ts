@@ -1,0 +1,46 @@
+/**
+ * Ctrl-C while `run` or `review` runs a thread: a line at once saying the command stops and the
+ * thread is saved (the model call under way is aborted: stoppedByCtrlC), and once the run has
+ * unwound, the command that goes on with it; the command exits 130. A second Ctrl-C ends the
+ * process at once (main.ts).
+ */
+import type { CliContext } from "../context.js";
+import { EXIT_CANCELLED } from "../exitCodes.js";
+import { type HintContext, runThreadCommand } from "./hints.js";
+
+export interface CtrlCWatch {
+  /**
+   * After the run unwound: when Ctrl-C was pressed, prints how to go on (unless the command has
+   * printed it already), sets the exit code 130 and returns true (the error the abort caused is
+   * the stop itself, not reported).
+   */
+  finish(options?: { hinted?: boolean }): boolean;
+  /** Stops listening. */
+  close(): void;
+}
+
+/** Listens for the command's Ctrl-C (the context's signal) while thread `threadId` runs. */
+export function watchCtrlC(context: CliContext, at: HintContext, threadId: string): CtrlCWatch {
+  const { signal } = context;
+  const onStop = () => {
+    context.stderr.write(
+      `\nStopping: the model call under way is cancelled; thread ${threadId} is saved at its last finished step (Ctrl-C again ends at once).\n`,
+    );
+  };
+  signal?.addEventListener("abort", onStop, { once: true });
+  let finished = false;
+  return {
+    finish(options = {}) {
+      if (signal?.aborted !== true) return false;
+      if (!finished && options.hinted !== true) {
+        context.stdout.write(`\nGo on with it later:\n  ${runThreadCommand(threadId, at)}\n`);
+      }
+      finished = true;
+      context.exitCode = EXIT_CANCELLED;
+      return true;
+    },
+    close() {
+      signal?.removeEventListener("abort", onStop);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * A writer's answer read as the structured content it stands for, the lenient way models write
+ * it — a number where text is asked for as its text, a single text for a list as a list of one,
+ * empty fields left out — and then held to the content's schema (structuredContent.ts). A
+ * reviewer's edit gets no such reading: it follows the edit rule (applyContentEdit).
+ */
+import { z } from "zod";
+import { type StructuredContentType, withoutEmpty } from "./structuredContent.js";
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A number or true/false a model wrote where text is asked for, as its text. */
+const asText = (value: unknown) =>
+  typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+
+/** A writer's object in the type's field kinds: text as text, one text for a list as a list of it. */
+function writerObject(type: StructuredContentType, value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const kinds = new Map(type.fields.map((f) => [f.key, f.kind]));
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(withoutEmpty(value))) {
+    const kind = kinds.get(key);
+    if (kind === "text") out[key] = asText(raw);
+    else if (kind === "list") {
+      const items = Array.isArray(raw) ? raw : [raw];
+      out[key] = items.map(asText);
+    } else out[key] = raw;
+  }
+  return out;
+}
+
+/** What a writer's answer must be: the type's schema, after the lenient reading above. */
+export function writerContentSchema(type: StructuredContentType) {
+  return z.preprocess((value) => {
+    if (type.shape === "object") return writerObject(type, value);
+    return Array.isArray(value) ? value.map((item) => writerObject(type, item)) : value;
+  }, type.schema);
+}

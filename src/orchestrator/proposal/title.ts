@@ -1,0 +1,89 @@
+/**
+ * A proposal's title, as plain text: from its research — "<Project> — a proposal by <Applicant>
+ * to <Funder>" — and the request it answers, "in response to <RFP title>", the RFP's first line
+ * read as Markdown with its marks taken off (`# Request for …` → "Request for …", `\#` → "#").
+ * Every place a proposal is named (the file, `show`, the queue, the pages, the API) uses these.
+ */
+import MarkdownIt from "markdown-it";
+
+/** The longest a name from the research, or the RFP's title, is shown. */
+const MAX_PART_CHARS = 120;
+
+const markdown = new MarkdownIt({ html: false, linkify: false });
+
+/** One line of text: whitespace runs as one space, cut to `max` with "…". */
+function oneLine(text: string, max = MAX_PART_CHARS): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+/** A line of Markdown as the text it shows: marks, escapes, links and code ticks taken off. */
+export function plainMarkdownLine(line: string): string {
+  const tokens = markdown.parse(line, {});
+  const text = tokens
+    .filter((token) => token.type === "inline")
+    .flatMap((token) => token.children ?? [])
+    .map((child) => {
+      if (child.type === "text" || child.type === "code_inline") return child.content;
+      if (child.type === "softbreak" || child.type === "hardbreak") return " ";
+      if (child.type === "image") return child.content;
+      return "";
+    })
+    .join("");
+  return oneLine(text === "" && tokens.length === 0 ? line : text);
+}
+
+/** The RFP's title: its first line with text, as plain text; undefined when it has none. */
+export function rfpTitle(rfp: string | undefined): string | undefined {
+  for (const line of (rfp ?? "").split(/\r?\n/)) {
+    const text = plainMarkdownLine(line);
+    if (text !== "") return text;
+  }
+  return undefined;
+}
+
+/** A name the research gives, as one line of plain text; undefined when it gives none. */
+function nameOf(research: Record<string, unknown>, key: string): string | undefined {
+  const value = research[key];
+  if (typeof value !== "string") return undefined;
+  const text = oneLine(value);
+  return text === "" ? undefined : text;
+}
+
+/** The funder's name: research written before it had its own `mission` said "Name: mission". */
+function funderName(research: Record<string, unknown>): string | undefined {
+  const funder = nameOf(research, "funder");
+  if (funder === undefined || research.mission !== undefined) return funder;
+  const colon = funder.indexOf(": ");
+  return colon > 0 ? funder.slice(0, colon) : funder;
+}
+
+/** What a title is made from: the thread's research and RFP. */
+export interface TitleSource {
+  researchResults?: unknown;
+  rfpDocument?: string | undefined;
+}
+
+/**
+ * The proposal's title from its research: "<Project> — a proposal by <Applicant> to <Funder>",
+ * with the parts the research leaves out left out ("A proposal by <Applicant> to <Funder>");
+ * before there is research, "A proposal in response to <RFP title>"; with neither, `fallback`.
+ */
+export function proposalTitle(values: TitleSource, fallback = "Proposal"): string {
+  const research = values.researchResults;
+  const respondsTo = rfpTitle(values.rfpDocument);
+  if (typeof research !== "object" || research === null || Array.isArray(research)) {
+    return respondsTo === undefined ? fallback : `A proposal in response to ${respondsTo}`;
+  }
+  const fields = research as Record<string, unknown>;
+  const project = nameOf(fields, "project");
+  const applicant = nameOf(fields, "applicant");
+  const funder = funderName(fields);
+  const by = applicant === undefined ? "" : ` by ${applicant}`;
+  const to = funder === undefined ? "" : ` to ${funder}`;
+  if (project !== undefined) return `${project} — a proposal${by}${to}`;
+  if (by === "" && to === "") {
+    return respondsTo === undefined ? fallback : `A proposal in response to ${respondsTo}`;
+  }
+  return `A proposal${by}${to}`;
+}
