@@ -15,7 +15,7 @@ import { threadProgress } from "../graph/threadProgress.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
-import { type PendingReview, refusedDecision, reviewsOf } from "./pendingReview.js";
+import { refusedDecision, reviewsOf } from "./pendingReview.js";
 import { proposalTitle, type TitleSource } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import {
