@@ -43,10 +43,15 @@ const FOLDER_ERROR_CODES = [
 /** One evalgate error code. */
 export type ErrorCode = (typeof FOLDER_ERROR_CODES)[number] | ServiceErrorCode;
 
-/** Every code once; the service's table holds the review desk's codes and its own. */
+/**
+ * Every code once; the service's table holds the review desk's codes and its own, and gives a
+ * status to a few folder codes too (STORE_UNAVAILABLE is 503), which are listed once.
+ */
 export const ERROR_CODES: readonly ErrorCode[] = [
-  ...FOLDER_ERROR_CODES,
-  ...(Object.keys(SERVICE_ERROR_STATUS) as ServiceErrorCode[]),
+  ...new Set<ErrorCode>([
+    ...FOLDER_ERROR_CODES,
+    ...(Object.keys(SERVICE_ERROR_STATUS) as ServiceErrorCode[]),
+  ]),
 ];
 
 /** The codes as a schema, for reading a code back from a report, a trace or another process. */

@@ -18,7 +18,7 @@ import type { CalibrationMeasurement } from "../scoring/calibration/comparison.j
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
-import type { AttemptCount } from "../store/types.js";
+import type { AttemptCount } from "../store/attemptRows.js";
 import type { ProposalDocument } from "./proposal/document.js";
 import { wholeNumberParam } from "./wholeNumber.js";
 

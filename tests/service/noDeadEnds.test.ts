@@ -127,7 +127,7 @@ describe("starting a proposal from the pages", () => {
       rfpDocument: "Dune Fund — Call 3\nRestoring dunes, ½ match.",
       applicantInput: "Coastal Care, since 2009.",
     });
-    expect(thread?.title).toBe("Dune Fund — Call 3");
+    expect(thread?.title).toBe("A proposal in response to Dune Fund — Call 3");
   });
 
   it("refuses in words, the code only in a details line, with what was typed kept", async () => {
