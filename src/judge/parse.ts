@@ -13,8 +13,8 @@ import { fieldOf, QUOTE_FIELDS, readList, readQuotes, readReasoning } from "./an
 import { readCoverageXml } from "./coverageXml.js";
 import { decodeAnswerProblem } from "./decodeOutputSchema.js";
 import { type Interpretation, justified } from "./interpretation.js";
+import type { AnswerObject } from "./jsonObjectScan.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
-import type { LenientObject } from "./lenientJson.js";
 import { readProseLevel } from "./proseLevel.js";
 
 export { type AnswerContract, answerContractOf, FREEFORM_CONTRACT } from "./answerContract.js";
@@ -31,7 +31,7 @@ export function lacksReasoning(answer: JudgeAnswer): boolean {
 }
 
 /** Reads one JSON object as an answer under the contract. */
-function interpretObject(object: LenientObject, contract: AnswerContract): Interpretation {
+function interpretObject(object: AnswerObject, contract: AnswerContract): Interpretation {
   const reasoning = readReasoning(object);
   const found = fieldOf(object, fieldsOf(contract));
   if (found === undefined) return { status: "missing", field: contract.field, reasoning };
@@ -62,7 +62,7 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
  * only candidate (what it nests — an example, a draft — never counts); one that lacks it may wrap
  * the answer ({"evaluation": {…}}), so the objects it directly holds are candidates instead.
  */
-function candidatesOf(object: LenientObject, contract: AnswerContract): LenientObject[] {
+function candidatesOf(object: AnswerObject, contract: AnswerContract): AnswerObject[] {
   if (fieldOf(object, fieldsOf(contract)) !== undefined) return [object];
   // A wrapper key given twice holds two candidates: both are read, so neither hides the other.
   return [object, ...objectValues(object)];

@@ -4,8 +4,13 @@ import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js
 import { conflictingDecisions, disagree, listed, repeatedFieldProblem } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, RESULT_FIELDS, readCheck, readReasoning } from "./answerValues.js";
-import { type JsonObjectScan, scanJsonObjects } from "./jsonObjectScan.js";
-import { type LenientObject, type LenientValue, valuesGiven } from "./lenientJson.js";
+import {
+  type AnswerObject,
+  type AnswerValue,
+  type JsonObjectScan,
+  scanJsonObjects,
+  valuesGiven,
+} from "./jsonObjectScan.js";
 import { REASONING_MISSING } from "./parse.js";
 import { rubricItemOf } from "./rubricItem.js";
 
@@ -31,12 +36,12 @@ const CHECKS_FIELDS = ["checks", "results", "items", "rubric", "rubrics"] as con
 const ID_FIELDS = ["id", "item", "item_id", "rubric_id"] as const;
 const ITEM_RESULT_FIELDS = [...RESULT_FIELDS, "satisfied", "met"] as const;
 
-function isObject(value: LenientValue | undefined): value is LenientObject {
+function isObject(value: AnswerValue | undefined): value is AnswerObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The entries of a "checks" field: [{id, result, reasoning}] or {id: result | {result, …}}. */
-function entriesOf(checks: LenientValue): Array<{ id: string; entry: LenientObject }> {
+function entriesOf(checks: AnswerValue): Array<{ id: string; entry: AnswerObject }> {
   if (Array.isArray(checks)) {
     return checks.filter(isObject).flatMap((entry) => {
       const id = fieldOf(entry, ID_FIELDS)?.value;
@@ -56,12 +61,12 @@ function entriesOf(checks: LenientValue): Array<{ id: string; entry: LenientObje
 }
 
 /** The item's decision as text, or undefined when the entry gives none that reads. */
-function decisionOf(entry: LenientObject): string | undefined {
+function decisionOf(entry: AnswerObject): string | undefined {
   const read = readCheck(fieldOf(entry, ITEM_RESULT_FIELDS)?.value ?? null);
   return read.ok ? read.value : undefined;
 }
 
-function itemAnswer(itemId: string, entry: LenientObject, overallReasoning: string): JudgeAnswer {
+function itemAnswer(itemId: string, entry: AnswerObject, overallReasoning: string): JudgeAnswer {
   const reasoning = readReasoning(entry);
   const what = `the answer for rubric item '${itemId}'`;
   const ambiguity =
@@ -123,11 +128,11 @@ function checksObject(objects: JsonObjectScan["objects"]): {
 
 /** The entries of the checks, by the rubric item they answer (ids matched case-insensitively). */
 function entriesByItem(
-  found: LenientObject,
+  found: AnswerObject,
   items: readonly Criterion[],
   notes: string[],
-): Map<string, LenientObject[]> {
-  const byId = new Map<string, LenientObject[]>();
+): Map<string, AnswerObject[]> {
+  const byId = new Map<string, AnswerObject[]>();
   const idOf = new Map(items.map((item) => [item.id.toLowerCase(), item.id]));
   for (const { id, entry } of entriesOf(fieldOf(found, CHECKS_FIELDS)?.value ?? null)) {
     const itemId = items.some((i) => i.id === id) ? id : idOf.get(id.trim().toLowerCase());
@@ -143,7 +148,7 @@ function entriesByItem(
  */
 function answerForItem(
   itemId: string,
-  entries: readonly LenientObject[],
+  entries: readonly AnswerObject[],
   overallReasoning: string,
   notes: string[],
 ): JudgeAnswer {

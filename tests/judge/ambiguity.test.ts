@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
 import { parseFreeformResponse, parseJudgeResponse } from "../../src/judge/index.js";
 import { parseGuardResponse } from "../../src/judge/injectionGuard.js";
-import { parseLenientObject, valuesGiven } from "../../src/judge/lenientJson.js";
+import { type AnswerObject, scanJsonObjects, valuesGiven } from "../../src/judge/jsonObjectScan.js";
 import { parseBatchResponse } from "../../src/judge/parseBatch.js";
 import { parseRubricResponse } from "../../src/judge/parseRubric.js";
 import {
@@ -39,21 +39,26 @@ const decodeLevels: Criterion = CriterionSchema.parse({
   },
 });
 
-describe("the lenient reader keeps every value of a repeated key", () => {
+/** The one object of a text. */
+function onlyObject(text: string): AnswerObject {
+  const [found, ...more] = scanJsonObjects(text).objects;
+  if (found === undefined || more.length > 0) throw new Error(`not one object: ${text}`);
+  return found.value;
+}
+
+describe("the answer reader keeps every value of a repeated key", () => {
   it("lists the values in the order written; the object keeps the last, as JSON.parse does", () => {
-    const parsed = parseLenientObject('{"score": 0.1, "reasoning": "r", "score": 0.9}', 0);
-    if (!parsed.ok) throw new Error(parsed.message);
-    expect(parsed.value.score).toBe(0.9);
-    expect(valuesGiven(parsed.value, "score")).toEqual([0.1, 0.9]);
-    expect(valuesGiven(parsed.value, "reasoning")).toEqual(["r"]);
-    expect(valuesGiven(parsed.value, "absent")).toEqual([]);
+    const value = onlyObject('{"score": 0.1, "reasoning": "r", "score": 0.9}');
+    expect(value.score).toBe(0.9);
+    expect(valuesGiven(value, "score")).toEqual([0.1, 0.9]);
+    expect(valuesGiven(value, "reasoning")).toEqual(["r"]);
+    expect(valuesGiven(value, "absent")).toEqual([]);
   });
 
   it("keeps the values of three repeats and of a nested object's repeats", () => {
-    const parsed = parseLenientObject('{"a": {"b": 1, "b": 2}, "c": 1, "c": 1, "c": 3}', 0);
-    if (!parsed.ok) throw new Error(parsed.message);
-    expect(valuesGiven(parsed.value, "c")).toEqual([1, 1, 3]);
-    const inner = parsed.value.a;
+    const value = onlyObject('{"a": {"b": 1, "b": 2}, "c": 1, "c": 1, "c": 3}');
+    expect(valuesGiven(value, "c")).toEqual([1, 1, 3]);
+    const inner = value.a;
     if (typeof inner !== "object" || inner === null || Array.isArray(inner)) throw new Error("a");
     expect(valuesGiven(inner, "b")).toEqual([1, 2]);
   });
