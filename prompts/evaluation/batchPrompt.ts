@@ -36,6 +36,8 @@ export const BATCH_TEMPLATE = `Content under evaluation:
 
 {{context}}
 
+{{beside}}
+
 Evaluate the content above against each of the following {{count}} criteria.
 
 {{criteria}}

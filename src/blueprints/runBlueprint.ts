@@ -8,7 +8,7 @@
  * assessment per point).
  */
 import { FunctionRegistry } from "../checks/registry.js";
-import { evaluateContent, resolveJudgeModel } from "../engine/evaluateContent.js";
+import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { type Blueprint, type PreparedPrompt, prepareBlueprint } from "./blueprint.js";
@@ -124,7 +124,8 @@ async function judgedAnswer(
 ): Promise<{ answer?: string; coverage: CoverageResult | { error: string } }> {
   const answer = await answerOf(model, prompt, prompt.system ?? system, options.signal);
   if ("error" in answer) return { coverage: { error: answer.error } };
-  const result = await evaluateContent({
+  // A judge that cannot be reached leaves each text point an error; function points stand.
+  const { result } = await runEvaluation({
     content: answer.text,
     catalog: prompt.catalog,
     model: judge,

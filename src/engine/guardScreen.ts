@@ -1,16 +1,17 @@
-import { parseScreeningAnswer } from "../judge/injectionGuard.js";
-import type { ModelCallError } from "../llm/errors.js";
 import {
-  blocksOf,
-  GUARD_BLOCK_CHARS,
-  guardBlock,
-  guardFailureReason,
-  guardVerdictReason,
-  type ScreenedText,
-  stringsOf,
-} from "./injectionScreen.js";
+  INJECTION_GUARD_SYSTEM,
+  injectionGuardUserPrompt,
+} from "../../prompts/evaluation/index.js";
+import { fenceData } from "../judge/fence.js";
+import {
+  type GuardVerdict,
+  parseGuardResponse,
+  parseScreeningAnswer,
+} from "../judge/injectionGuard.js";
+import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
 import type { JudgeSession } from "./judgeSession.js";
-import type { EvaluateContentOptions, EvaluationProgress } from "./options.js";
+import type { EvaluationProgress } from "./options.js";
+import type { ScreenedText, ScreeningReason } from "./screening.js";
 
 /**
  * The injection guard of one evaluation, run beside the judging rather than before it: its calls
@@ -35,16 +36,59 @@ export interface FoldedGuard {
   failed(error: ModelCallError): void;
 }
 
-/** The texts that reach the judge: the content, its text fields, the source documents. */
-export function screenedTexts(text: string, options: EvaluateContentOptions): ScreenedText[] {
-  const strings = typeof options.content === "string" ? [] : stringsOf(options.content);
-  return [
-    { where: "the content", text },
-    ...(strings.length === 0
-      ? []
-      : [{ where: "the content's text fields", text: strings.join("\n") }]),
-    ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
-  ];
+/** The most text one guard call classifies; longer texts are sent in blocks of this size. */
+export const GUARD_BLOCK_CHARS = 16_000;
+
+/** The text in blocks of at most GUARD_BLOCK_CHARS, one guard call each. */
+function blocksOf(text: string): string[] {
+  const blocks: string[] = [];
+  for (let at = 0; at < text.length; at += GUARD_BLOCK_CHARS) {
+    blocks.push(text.slice(at, at + GUARD_BLOCK_CHARS));
+  }
+  return blocks;
+}
+
+/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
+function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
+  if (!verdict.ok) {
+    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
+  }
+  if (!verdict.instructionBearing) return undefined;
+  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
+}
+
+/** Why a guard whose call failed holds the result for review. */
+function guardFailureReason(where: string, error: { message: string }): string {
+  return `the injection guard could not check ${where} (${error.message})`;
+}
+
+/** One guard call: a reason when the block is instruction-bearing or the guard failed. */
+async function guardBlock(
+  session: JudgeSession,
+  where: string,
+  block: string,
+): Promise<string | undefined> {
+  const call = {
+    purpose: "guard" as const,
+    criterionIds: [],
+    system: INJECTION_GUARD_SYSTEM,
+    user: injectionGuardUserPrompt(fenceData("DATA", block)),
+  };
+  // Only a clean verdict is kept: a finding or a failed guard is asked again next time.
+  const clean = (text: string) => {
+    const verdict = parseGuardResponse(text);
+    return verdict.ok && !verdict.instructionBearing;
+  };
+  if ((await session.recall(call, clean)) !== undefined) return undefined;
+  let raw: string;
+  try {
+    raw = await session.call(call);
+  } catch (error) {
+    if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
+    return guardFailureReason(where, error);
+  }
+  if (clean(raw)) await session.remember(call, raw);
+  return guardVerdictReason(where, parseGuardResponse(raw));
 }
 
 interface Fold {
@@ -140,7 +184,7 @@ export class GuardScreen {
    * the order of the texts. The cache writes held meanwhile are written when there is none, and
    * dropped otherwise. Rejects when the caller cancelled.
    */
-  async finish(): Promise<string[]> {
+  async finish(): Promise<ScreeningReason[]> {
     const { session } = this;
     if (session === undefined) return [];
     this.start();
@@ -152,7 +196,7 @@ export class GuardScreen {
     this.openGate();
     if (reasons.length > 0) session.bypassCache();
     else await session.releaseCacheWrites();
-    return reasons;
+    return reasons.map((message) => ({ source: "guard", message }));
   }
 
   /**

@@ -111,15 +111,31 @@ export interface EvaluateContentOptions
   catalog: Catalog;
   /**
    * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
-   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
+   * Default: createChatModel() — Ollama with EVALGATE_MODEL. `null`: no judge — the LLM criteria
+   * are reported as not evaluated (a judge error), the deterministic ones are run.
    */
-  model?: ModelSource | JudgeModel;
+  model?: ModelSource | JudgeModel | null;
   /** research, budget, … — adds that content type's guidance to the judge's prompt. */
   contentType?: string;
-  /** A caller's prompt template (`evaluationPrompt`); the answer contract is kept. */
+  /**
+   * A caller's prompt template (`evaluationPrompt`); the answer contract is kept. Placeholders as
+   * in renderJudgePrompt, and {{question}} and {{reference_answer}} when those are given.
+   */
   evaluationPrompt?: string;
+  /**
+   * The question (or prompt) the content answers: shown to the judge beside the content, fenced
+   * as data. With a question, empty content is an empty answer, judged as such.
+   */
+  question?: string;
+  /** A reference answer shown to the judge beside the content, fenced as data. */
+  referenceAnswer?: string;
   /** Source documents: chunked and ranked per criterion with BM25. */
   documents?: readonly SourceDocument[];
+  /**
+   * Source passages the caller chose itself (retrieved already): every criterion's prompt carries
+   * them as its source documents, instead of passages retrieved from `documents`.
+   */
+  context?: string;
   /** A retriever of your own (e.g. embeddings) instead of BM25 over `documents`. */
   retriever?: Retriever;
   /** Functions for `function` criteria; built-in point functions need none. */

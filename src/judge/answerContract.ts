@@ -48,13 +48,6 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
   }
 }
 
-/** The freeform contract: a score 0–1 with hits and misses. */
-export const FREEFORM_CONTRACT: AnswerContract = {
-  kind: "numeric",
-  scale: UNIT_SCALE,
-  field: "score",
-};
-
 export type Decision = { native: number | string; score01: number; level?: string };
 
 /** The decisive value of an answer under a contract. */

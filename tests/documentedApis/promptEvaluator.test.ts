@@ -3,11 +3,12 @@ import {
   PromptEvaluator,
   type PromptRubricItemInput,
 } from "../../src/engine/apis/promptEvaluator.js";
-import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { EvaluationError } from "../../src/engine/errors.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { jsonAnswer, judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
+import { tableAnswer } from "../engine/helpers.js";
 
 const QUESTION = {
   question: "What does the call fund, and up to what amount?",
@@ -103,12 +104,15 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     expect(result.verdict).toBe(verdict);
   });
 
-  it("throws EvaluationModelError when the model cannot be called", async () => {
+  it("a model that cannot be called is the verdict 'error' with the cause, the call traced", async () => {
     const down = new ScriptedChatModel({
       script: [new ModelUnavailableError("connection-refused", "ECONNREFUSED", {})],
     });
     const evaluator = new PromptEvaluator({ model: createChatModel(down, { maxRetries: 0 }) });
-    await expect(evaluator.evaluate(QUESTION)).rejects.toBeInstanceOf(EvaluationModelError);
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result).toMatchObject({ verdict: "error", score: 0, hits: [], misses: [] });
+    expect(result.judgeError).toContain("ECONNREFUSED");
+    expect(result.trace.error).toContain("ECONNREFUSED");
   });
 
   it("rejects input that is not the JSON judge contract's shape", async () => {
@@ -128,24 +132,23 @@ const RUBRICS: PromptRubricItemInput[] = [
   { id: "region", expected_outcome: "Names East Africa as the region" },
 ];
 
-function checks(results: Record<string, "pass" | "fail">, reasoning = "Checked each item.") {
-  return jsonAnswer({
-    reasoning,
-    checks: Object.entries(results).map(([id, result]) => ({
-      id,
-      reasoning: `${id} ${result === "pass" ? "is" : "is not"} addressed`,
-      result,
-    })),
-  });
+/** The table the judge answers rubric mode with: each item pass or fail, with its reasoning. */
+function checks(results: Record<string, "pass" | "fail">) {
+  return tableAnswer(
+    Object.entries(results).map(
+      ([id, result]) =>
+        [id, result, `${id} ${result === "pass" ? "is" : "is not"} addressed`] as const,
+    ),
+  );
 }
 
-function rubricWith(answer: string, rubrics = RUBRICS) {
-  const model = new ScriptedChatModel({ script: [answer] });
+function rubricWith(answer: string | readonly string[], rubrics = RUBRICS) {
+  const model = new ScriptedChatModel({ script: typeof answer === "string" ? [answer] : answer });
   return { model, evaluator: new PromptEvaluator({ model, rubrics }) };
 }
 
 describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
-  it("checks every item in one call; hits and misses are the items' expected outcomes", async () => {
+  it("checks every item in one table call; hits and misses are the items' expected outcomes", async () => {
     const { model, evaluator } = rubricWith(
       checks({ scope: "pass", ceiling: "pass", region: "fail" }),
     );
@@ -193,8 +196,14 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
   });
 
   it("an item the judge did not answer is a judge error, never a pass", async () => {
-    const { evaluator } = rubricWith(checks({ scope: "pass", ceiling: "pass" }));
+    // The table, the repair round and the item's own call all leave it unanswered.
+    const { model, evaluator } = rubricWith([
+      checks({ scope: "pass", ceiling: "pass" }),
+      checks({ scope: "pass", ceiling: "pass" }),
+      "I cannot tell.",
+    ]);
     const result = await evaluator.evaluate(QUESTION);
+    expect(model.calls).toHaveLength(3);
     const region = result.rubricResults?.find((r) => r.id === "region");
     expect(region?.result).toBe("error");
     expect(result.judgeError).toContain("'region'");
@@ -206,7 +215,7 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
   });
 
   it("no usable answer at all: score 0 and the verdict 'error'", async () => {
-    const { evaluator } = rubricWith("All items look fine to me.");
+    const { evaluator } = rubricWith(Array(5).fill("All items look fine to me."));
     const result = await evaluator.evaluate(QUESTION);
     expect(result.score).toBe(0);
     expect(result.verdict).toBe("error");
