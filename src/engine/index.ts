@@ -79,5 +79,6 @@ export {
   type PanelOptions,
   type PanelSettings,
   PanelSettingsSchema,
+  type PipelineFeatures,
   type SummaryMode,
 } from "./options.js";

@@ -180,6 +180,33 @@ export interface EvaluateContentOptions
   weightedScores?: boolean;
 }
 
+/**
+ * The pipeline's features a way in (CriteriaEngine, PromptEvaluator, RubricExecutor, runBlueprint)
+ * passes on as they are, so that each works on every way in: the judge cache, few-shot examples,
+ * probability-weighted scores, a panel of judges, structured output, the content type's guidance.
+ */
+export type PipelineFeatures = Pick<
+  EvaluateContentOptions,
+  "cache" | "fewShot" | "weightedScores" | "judges" | "panel" | "structuredOutput" | "contentType"
+>;
+
+const FEATURES = [
+  "cache",
+  "fewShot",
+  "weightedScores",
+  "judges",
+  "panel",
+  "structuredOutput",
+  "contentType",
+] as const satisfies readonly (keyof PipelineFeatures)[];
+
+/** The pipeline features set in `options`, to spread into the pipeline's options. */
+export function pipelineFeatures(options: PipelineFeatures): PipelineFeatures {
+  return Object.fromEntries(
+    FEATURES.flatMap((name) => (options[name] === undefined ? [] : [[name, options[name]]])),
+  );
+}
+
 /** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD says off / false / 0. */
 export function injectionGuardDefault(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.EVALGATE_INJECTION_GUARD?.trim().toLowerCase();

@@ -28,7 +28,10 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     const result = await evaluator.evaluate(QUESTION);
 
     expect(result.mode).toBe("freeform");
-    const { systemPrompt, userPrompt } = result.evaluatorProviderRequest;
+    const { systemPrompt, userPrompt } = result.evaluatorProviderRequest ?? {
+      systemPrompt: "",
+      userPrompt: "",
+    };
     expect(userPrompt).toContain(QUESTION.expectedOutcome);
     expect(userPrompt).toContain(QUESTION.question);
     expect(userPrompt).toContain(QUESTION.referenceAnswer);
@@ -41,8 +44,8 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     const sent = model.calls[0]?.messages ?? [];
     expect(sent.find((m) => m.role === "system")?.content).toBe(systemPrompt);
     expect(sent.find((m) => m.role === "user")?.content).toBe(userPrompt);
-    expect(result.trace.promptHash).toBe(promptHash(systemPrompt, userPrompt));
-    expect(result.trace.responseHash).toBe(responseHash(judgeAnswer({ score: 0.9 })));
+    expect(result.trace?.promptHash).toBe(promptHash(systemPrompt, userPrompt));
+    expect(result.trace?.responseHash).toBe(responseHash(judgeAnswer({ score: 0.9 })));
   });
 
   it("keeps at most four hits and misses", async () => {
@@ -88,7 +91,7 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     expect(result.misses).toEqual([]);
     expect(result.verdict).toBe("error");
     expect(result.judgeError).toMatch(/no JSON object found/);
-    expect(result.trace.rawResponse).toContain("8 out of 10");
+    expect(result.trace?.rawResponse).toContain("8 out of 10");
   });
 
   it.each([
@@ -112,7 +115,7 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     const result = await evaluator.evaluate(QUESTION);
     expect(result).toMatchObject({ verdict: "error", score: 0, hits: [], misses: [] });
     expect(result.judgeError).toContain("ECONNREFUSED");
-    expect(result.trace.error).toContain("ECONNREFUSED");
+    expect(result.trace?.error).toContain("ECONNREFUSED");
   });
 
   it("rejects input that is not the JSON judge contract's shape", async () => {
@@ -157,7 +160,7 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
     expect(model.calls).toHaveLength(1);
     expect(result.mode).toBe("rubric");
     for (const item of RUBRICS) {
-      expect(result.evaluatorProviderRequest.userPrompt).toContain(item.expected_outcome);
+      expect(result.evaluatorProviderRequest?.userPrompt).toContain(item.expected_outcome);
     }
     expect(result.hits).toEqual([
       "Names clean-water infrastructure as the scope",

@@ -14,6 +14,7 @@ import {
   createCatalogEvaluators,
   type EvaluatorInput,
   textOf,
+  toEvaluatorResults,
 } from "../../src/evaluators/index.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
@@ -85,6 +86,17 @@ describe("createCatalogEvaluators", () => {
       catalog: "training",
     });
     expect(model.calls).toHaveLength(1);
+  });
+
+  it("gives what the openevals view of the example's EvaluationResult says", async () => {
+    const { all, evaluationOf } = await createCatalogEvaluators(CATALOG, {
+      model: judge(),
+      keyPrefix: "t.",
+    });
+    const results = await all(EXAMPLE);
+    const view = toEvaluatorResults(await evaluationOf(EXAMPLE), { keyPrefix: "t." });
+    expect(view).toEqual(results);
+    expect(view.map((r) => r.key)).toEqual(["t.p1", "t.p2", "t.p3", "t.overall"]);
   });
 
   it("the per-criterion evaluators and the overall one share one evaluation per example", async () => {

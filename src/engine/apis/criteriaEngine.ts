@@ -28,6 +28,8 @@ import {
   type EvaluationProgress,
   EvaluationSettingsSchema,
   injectionGuardDefault,
+  type PipelineFeatures,
+  pipelineFeatures,
 } from "../options.js";
 import { parseInput } from "./boundary.js";
 
@@ -42,7 +44,8 @@ const CriteriaEngineSettingsSchema = EvaluationSettingsSchema.pick({
 }).extend({ dataDir: z.string().min(1).default(DEFAULT_PROJECTS_DIR) });
 
 export interface CriteriaEngineOptions
-  extends Partial<z.input<typeof CriteriaEngineSettingsSchema>> {
+  extends Partial<z.input<typeof CriteriaEngineSettingsSchema>>,
+    PipelineFeatures {
   /**
    * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
    * Default: createChatModel() — Ollama with EVALGATE_MODEL.
@@ -116,6 +119,7 @@ export class CriteriaEngine {
   private readonly traceFile: string | undefined;
   private readonly maxContentBytes: number | undefined;
   private readonly registry: FunctionRegistry | undefined;
+  private readonly features: PipelineFeatures;
 
   constructor(options: CriteriaEngineOptions = {}) {
     const settings = parseInput(
@@ -142,6 +146,7 @@ export class CriteriaEngine {
     this.traceFile = options.traceFile;
     this.maxContentBytes = options.maxContentBytes;
     this.registry = options.registry;
+    this.features = pipelineFeatures(options);
   }
 
   /** The folder of a project; throws when the id is not a plain folder name. */
@@ -178,6 +183,7 @@ export class CriteriaEngine {
       this.registry === undefined ? {} : { functions: this.registry },
     );
     return evaluateContent({
+      ...this.features,
       content: "",
       catalog,
       documents,
@@ -235,6 +241,7 @@ export class CriteriaEngine {
       criteria: [found],
     });
     const { result } = await runEvaluation({
+      ...this.features,
       // The judge reads the passages as source documents; a function or schema runs on them.
       ...(isLlmMethod(found.method) ? { content: "", context } : { content: context }),
       catalog,

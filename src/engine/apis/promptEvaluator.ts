@@ -18,7 +18,7 @@ import { VERDICT_BANDS } from "../../scoring/verdict.js";
 import { checkContentBudget } from "../contentBudget.js";
 import { EvaluationError } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
-import { injectionGuardDefault } from "../options.js";
+import { injectionGuardDefault, type PipelineFeatures, pipelineFeatures } from "../options.js";
 import { parseInput } from "./boundary.js";
 
 /** A rubric item: what a good answer shows, its weight, and whether it is required. */
@@ -87,8 +87,13 @@ export const PromptEvaluationSchema = z.object({
   reasoning: z.string(),
   verdict: PromptVerdictSchema,
   mode: z.enum(["freeform", "rubric"]),
-  /** The exact prompts sent (evaluator_provider_request). */
-  evaluatorProviderRequest: z.object({ systemPrompt: z.string(), userPrompt: z.string() }),
+  /**
+   * The exact prompts sent (evaluator_provider_request); absent when the judge cache answered (no
+   * model call was made; `cached` is then true).
+   */
+  evaluatorProviderRequest: z
+    .object({ systemPrompt: z.string(), userPrompt: z.string() })
+    .optional(),
   /** Why the judge's answer (or part of it) could not be used. */
   judgeError: z.string().optional(),
   /** What the parser corrected or doubted (score clamped, lists trimmed, reasoning empty). */
@@ -101,7 +106,10 @@ export const PromptEvaluationSchema = z.object({
   humanReviewReasons: z.array(z.string()).optional(),
   /** Rubric mode: each item as judged. */
   rubricResults: z.array(RubricItemResultSchema).optional(),
-  trace: TraceSchema,
+  /** The last judging call (a repair round's, when there was one); absent when `cached`. */
+  trace: TraceSchema.optional(),
+  /** The judge cache answered: no model call was made. */
+  cached: z.boolean().optional(),
 });
 export type PromptEvaluation = z.infer<typeof PromptEvaluationSchema>;
 
@@ -211,7 +219,8 @@ function freeformView(result: EvaluationResult) {
  * shape: freeform without rubric items, rubric mode with them. A judge error (an unusable
  * answer, a judge that could not be reached) is the verdict `error` with a score of 0, never a
  * fail or a pass; a result held for review is never `pass`. The prompts are the first judging
- * call's, the trace the last one's (a repair round's, when there was one).
+ * call's, the trace the last one's (a repair round's, when there was one); an answer the judge
+ * cache gave made no call, so it has neither (`cached`).
  */
 export function toPromptEvaluation(
   result: EvaluationResult,
@@ -219,16 +228,20 @@ export function toPromptEvaluation(
 ): PromptEvaluation {
   const calls = result.traces.filter((t) => JUDGING_CALLS.has(t.purpose));
   const [asked, last] = [calls[0], calls.at(-1)];
-  if (asked === undefined || last === undefined) {
-    throw new EvaluationError("input", "the result has no judge call to report");
-  }
   const view = rubrics.length === 0 ? freeformView(result) : rubricView(result, rubrics);
   const nothing = result.notEvaluated.length === result.criteria.length;
   return PromptEvaluationSchema.parse({
     ...view,
     verdict: nothing ? "error" : result.verdict,
     mode: rubrics.length === 0 ? "freeform" : "rubric",
-    evaluatorProviderRequest: { systemPrompt: asked.systemPrompt, userPrompt: asked.userPrompt },
+    ...(asked === undefined
+      ? {}
+      : {
+          evaluatorProviderRequest: {
+            systemPrompt: asked.systemPrompt,
+            userPrompt: asked.userPrompt,
+          },
+        }),
     notes: notesOf(
       result,
       result.criteria.map((c) => c.id),
@@ -237,11 +250,12 @@ export function toPromptEvaluation(
     ...(result.humanReviewReasons === undefined
       ? {}
       : { humanReviewReasons: result.humanReviewReasons }),
-    trace: last,
+    ...(last === undefined ? {} : { trace: last }),
+    ...((result.cacheHits ?? 0) > 0 ? { cached: true } : {}),
   });
 }
 
-export interface PromptEvaluatorOptions {
+export interface PromptEvaluatorOptions extends PipelineFeatures {
   /** The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel. */
   model: ModelSource | JudgeModel;
   /** Rubric items; non-empty switches to rubric mode. */
@@ -305,6 +319,7 @@ export class PromptEvaluator {
     checkContentBudget(request.candidateAnswer, maxContentBytes, "the candidate answer");
     const freeform = this.rubrics.length === 0;
     const { result } = await runEvaluation({
+      ...pipelineFeatures(this.options),
       content: request.candidateAnswer,
       catalog: promptCatalog(this.rubrics, request.expectedOutcome),
       model: this.judge,

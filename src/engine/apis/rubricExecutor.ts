@@ -22,6 +22,7 @@ import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/res
 import { EvaluationError } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { NO_JUDGE_NOTE } from "../judgeCatalog.js";
+import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 
 /** How a levels rubric result names the way a criterion was scored. */
 export const ScoringMethodUsedSchema = z.enum(["deterministic", "schema", "llm_decode"]);
@@ -139,7 +140,7 @@ function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback:
   return evaluation.feedback;
 }
 
-export interface RubricExecutorOptions {
+export interface RubricExecutorOptions extends PipelineFeatures {
   /** Functions for deterministic criteria, registered by their `module:function` ref. */
   functionRegistry?: FunctionRegistry;
   /**
@@ -338,6 +339,7 @@ export class RubricExecutor {
     const catalog = rubricCatalog(rubric);
     const given = this.options;
     const { result } = await runEvaluation({
+      ...pipelineFeatures(given),
       content: target,
       catalog,
       model: this.llm ?? null,
