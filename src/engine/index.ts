@@ -11,6 +11,7 @@ export {
   CriterionEvaluationSchema,
   DEFAULT_PROJECTS_DIR,
   type ProjectEvaluationOptions,
+  toCriterionEvaluation,
 } from "./apis/criteriaEngine.js";
 export {
   type PromptEvaluation,

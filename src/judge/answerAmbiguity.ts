@@ -7,14 +7,14 @@
  * given twice, never a pick.
  */
 import { describeValue, normaliseKey } from "./answerValues.js";
-import { type AnswerObject, type AnswerValue, valuesGiven } from "./jsonObjectScan.js";
+import { type LenientObject, type LenientValue, valuesGiven } from "./jsonObjectScan.js";
 
 /** A value in a canonical form, so that two equal values compare equal whatever their key order. */
-function canonical(value: AnswerValue): string {
+function canonical(value: LenientValue): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k] as AnswerValue)}`).join(",")}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k] as LenientValue)}`).join(",")}}`;
   }
   return JSON.stringify(value);
 }
@@ -30,7 +30,7 @@ export function listed(items: readonly string[]): string {
 }
 
 /** Whether the values are not all the same. */
-export function disagree(values: readonly AnswerValue[]): boolean {
+export function disagree(values: readonly LenientValue[]): boolean {
   return new Set(values.map(canonical)).size > 1;
 }
 
@@ -39,10 +39,10 @@ export function disagree(values: readonly AnswerValue[]): boolean {
  * reader compares them: case, spaces and hyphens aside), as a message; undefined when none does.
  */
 export function repeatedFieldProblem(
-  object: AnswerObject,
+  object: LenientObject,
   what = "the answer",
 ): string | undefined {
-  const byName = new Map<string, { key: string; values: AnswerValue[] }>();
+  const byName = new Map<string, { key: string; values: LenientValue[] }>();
   for (const key of Object.keys(object)) {
     const name = normaliseKey(key);
     const entry = byName.get(name) ?? { key, values: [] };
@@ -63,9 +63,9 @@ export function repeatedFieldProblem(
  * one (such a field is not a second decision).
  */
 export function conflictingDecisions(
-  object: AnswerObject,
+  object: LenientObject,
   names: readonly string[],
-  read: (value: AnswerValue) => string | undefined,
+  read: (value: LenientValue) => string | undefined,
   what = "the answer",
 ): string | undefined {
   const decisions: Array<{ key: string; decision: string }> = [];
@@ -80,8 +80,8 @@ export function conflictingDecisions(
 }
 
 /** The objects among every value the object gave (repeated keys included), in order. */
-export function objectValues(object: AnswerObject): AnswerObject[] {
+export function objectValues(object: LenientObject): LenientObject[] {
   return Object.keys(object)
     .flatMap((key) => valuesGiven(object, key))
-    .filter((v): v is AnswerObject => typeof v === "object" && v !== null && !Array.isArray(v));
+    .filter((v): v is LenientObject => typeof v === "object" && v !== null && !Array.isArray(v));
 }

@@ -10,7 +10,7 @@ import {
 } from "./answerValues.js";
 import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 import { UnjudgedMethodError } from "./errors.js";
-import type { AnswerValue } from "./jsonObjectScan.js";
+import type { LenientValue } from "./jsonObjectScan.js";
 
 /** What a judge answer must contain, by method. */
 export type AnswerContract =
@@ -51,7 +51,7 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
 export type Decision = { native: number | string; score01: number; level?: string };
 
 /** The decisive value of an answer under a contract. */
-export function readDecision(value: AnswerValue, contract: AnswerContract): ValueRead<Decision> {
+export function readDecision(value: LenientValue, contract: AnswerContract): ValueRead<Decision> {
   switch (contract.kind) {
     case "numeric":
       return readScore(value, contract.scale, contract.field);

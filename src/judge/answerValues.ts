@@ -1,7 +1,7 @@
 import type { Level, Scale } from "../criteria/model.js";
 import { roundScore, toUnit } from "../scoring/scale.js";
 import { MAX_LIST_ITEMS, MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
-import type { AnswerObject, AnswerValue } from "./jsonObjectScan.js";
+import type { LenientObject, LenientValue } from "./jsonObjectScan.js";
 
 /**
  * Reading the fields of a judge's answer object: field names (with their accepted aliases), the
@@ -32,10 +32,10 @@ export const LEVEL_FIELDS = ["level_id", "levelid", "level"] as const;
 
 /** The first of `names` present in the object (names compared normalised), with its value. */
 export function fieldOf(
-  object: AnswerObject,
+  object: LenientObject,
   names: readonly string[],
-): { key: string; value: AnswerValue } | undefined {
-  const byName = new Map<string, { key: string; value: AnswerValue }>();
+): { key: string; value: LenientValue } | undefined {
+  const byName = new Map<string, { key: string; value: LenientValue }>();
   for (const [key, value] of Object.entries(object)) {
     const name = normaliseKey(key);
     if (!byName.has(name)) byName.set(name, { key, value });
@@ -48,7 +48,7 @@ export function fieldOf(
 }
 
 /** A value as an error message shows it. */
-export function describeValue(value: AnswerValue): string {
+export function describeValue(value: LenientValue): string {
   const json = JSON.stringify(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
@@ -58,7 +58,7 @@ function onScale(unit: number, scale: Scale): number {
 }
 
 /** A number, or the number a string writes ("4", "4/5", "4 out of 5", "80%"), on `scale`. */
-function numberFrom(value: AnswerValue, scale: Scale): number | undefined {
+function numberFrom(value: LenientValue, scale: Scale): number | undefined {
   if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
   if (typeof value !== "string") return undefined;
   const text = value.trim();
@@ -88,7 +88,7 @@ export const SCALE_TOLERANCE = 1e-6;
  * fraction is rounded to the whole number (noted).
  */
 export function readScore(
-  value: AnswerValue,
+  value: LenientValue,
   scale: Scale,
   field = "score",
 ): ValueRead<{ native: number; score01: number }> {
@@ -119,7 +119,7 @@ const PASS_WORDS = new Set(["pass", "passed", "yes", "true"]);
 const FAIL_WORDS = new Set(["fail", "failed", "no", "false"]);
 
 /** pass / fail from "pass", "PASSED", "yes", true, "no", false, … */
-export function readCheck(value: AnswerValue, field = "result"): ValueRead<"pass" | "fail"> {
+export function readCheck(value: LenientValue, field = "result"): ValueRead<"pass" | "fail"> {
   if (typeof value === "boolean") return { ok: true, value: value ? "pass" : "fail", notes: [] };
   if (typeof value === "string") {
     const word = value
@@ -152,7 +152,7 @@ export function matchLevel(answer: string, levels: readonly Level[]): Level | un
 
 /** A level of the criterion, by id or label. */
 export function readLevel(
-  value: AnswerValue,
+  value: LenientValue,
   levels: readonly Level[],
   field = "level_id",
 ): ValueRead<Level> {
@@ -170,7 +170,7 @@ export function readLevel(
 }
 
 /** hits / misses: trimmed non-empty strings, at most four. A lone string is one item. */
-export function readList(value: AnswerValue | undefined): string[] {
+export function readList(value: LenientValue | undefined): string[] {
   const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
   return items
     .filter((item): item is string => typeof item === "string")
@@ -185,7 +185,7 @@ export const QUOTE_FIELDS = ["quotes", "quote", "citations"] as const;
  * The judge's quotes of the content: trimmed non-empty strings, at most MAX_QUOTES, each cut to
  * MAX_QUOTE_CHARS (noted) — the content is untrusted and so is what the judge copies from it.
  */
-export function readQuotes(value: AnswerValue | undefined): { quotes: string[]; notes: string[] } {
+export function readQuotes(value: LenientValue | undefined): { quotes: string[]; notes: string[] } {
   const notes: string[] = [];
   const all = readAllStrings(value);
   if (all.length > MAX_QUOTES)
@@ -198,7 +198,7 @@ export function readQuotes(value: AnswerValue | undefined): { quotes: string[]; 
   return { quotes, notes };
 }
 
-function readAllStrings(value: AnswerValue | undefined): string[] {
+function readAllStrings(value: LenientValue | undefined): string[] {
   const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
   return items
     .filter((item): item is string => typeof item === "string")
@@ -207,7 +207,7 @@ function readAllStrings(value: AnswerValue | undefined): string[] {
 }
 
 /** The reasoning, trimmed; "" when absent or not text. */
-export function readReasoning(object: AnswerObject): string {
+export function readReasoning(object: LenientObject): string {
   const found = fieldOf(object, REASONING_FIELDS);
   return typeof found?.value === "string" ? found.value.trim() : "";
 }

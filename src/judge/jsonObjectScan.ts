@@ -13,8 +13,8 @@ import { type Node, parseTree } from "jsonc-parser";
 import { jsonrepair } from "jsonrepair";
 
 /** A value of a judge's JSON answer. */
-export type AnswerValue = string | number | boolean | null | AnswerValue[] | AnswerObject;
-export type AnswerObject = { [key: string]: AnswerValue };
+export type LenientValue = string | number | boolean | null | LenientValue[] | LenientObject;
+export type LenientObject = { [key: string]: LenientValue };
 
 /** The deepest nesting of objects and lists read; deeper regions are refused unread. */
 const MAX_DEPTH = 64;
@@ -23,25 +23,25 @@ const MAX_DEPTH = 64;
 const DROPPED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Every value of a key the object gave more than once, in the order written. */
-const REPEATED_KEYS = new WeakMap<AnswerObject, Map<string, AnswerValue[]>>();
+const REPEATED_KEYS = new WeakMap<LenientObject, Map<string, LenientValue[]>>();
 
 /** Every value the object gave `key`, in the order written (one entry when it gave it once). */
-export function valuesGiven(object: AnswerObject, key: string): AnswerValue[] {
+export function valuesGiven(object: LenientObject, key: string): LenientValue[] {
   const repeated = REPEATED_KEYS.get(object)?.get(key);
   if (repeated !== undefined) return [...repeated];
-  return Object.hasOwn(object, key) ? [object[key] as AnswerValue] : [];
+  return Object.hasOwn(object, key) ? [object[key] as LenientValue] : [];
 }
 
-function answerValueOf(node: Node): AnswerValue {
-  if (node.type === "array") return (node.children ?? []).map(answerValueOf);
-  if (node.type !== "object") return node.value as AnswerValue;
-  const object: AnswerObject = {};
-  const given = new Map<string, AnswerValue[]>();
+function lenientValueOf(node: Node): LenientValue {
+  if (node.type === "array") return (node.children ?? []).map(lenientValueOf);
+  if (node.type !== "object") return node.value as LenientValue;
+  const object: LenientObject = {};
+  const given = new Map<string, LenientValue[]>();
   for (const property of node.children ?? []) {
     const [keyNode, valueNode] = property.children ?? [];
     const key = String(keyNode?.value);
     if (valueNode === undefined || DROPPED_KEYS.has(key)) continue;
-    const value = answerValueOf(valueNode);
+    const value = lenientValueOf(valueNode);
     given.set(key, [...(given.get(key) ?? []), value]);
     Object.defineProperty(object, key, {
       value,
@@ -127,7 +127,7 @@ function walk(text: string, start: number): Walk {
  * must have the region's shape — a repair that adds a separator, a value or a closing brace, or
  * reads a stray word as text, is a guess, and a guess is never an answer.
  */
-function readRegion(region: string, shape: string): { value: AnswerObject } | { error: string } {
+function readRegion(region: string, shape: string): { value: LenientObject } | { error: string } {
   let repaired: string;
   try {
     repaired = jsonrepair(region);
@@ -137,7 +137,7 @@ function readRegion(region: string, shape: string): { value: AnswerObject } | { 
   if (walk(repaired, 0).shape !== shape) return { error: "it can only be read by guessing" };
   const tree = parseTree(repaired);
   if (tree?.type !== "object") return { error: "not a JSON object" };
-  return { value: answerValueOf(tree) as AnswerObject };
+  return { value: lenientValueOf(tree) as LenientObject };
 }
 
 /**
@@ -164,7 +164,7 @@ function closingBraces(text: string): Map<number, number> {
 
 export interface JsonObjectScan {
   /** Every top-level object found, in order, with where it starts and ends. */
-  objects: Array<{ value: AnswerObject; start: number; end: number }>;
+  objects: Array<{ value: LenientObject; start: number; end: number }>;
   /** An object was still open when the text ended. */
   truncated: boolean;
   /** The first region that could not be read, for the error message when nothing else is found. */

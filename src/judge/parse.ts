@@ -7,7 +7,7 @@ import { fieldOf, QUOTE_FIELDS, readList, readQuotes, readReasoning } from "./an
 import { readCoverageXml } from "./coverageXml.js";
 import { decodeAnswerProblem } from "./decodeOutputSchema.js";
 import { type Interpretation, justified } from "./interpretation.js";
-import type { AnswerObject } from "./jsonObjectScan.js";
+import type { LenientObject } from "./jsonObjectScan.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import { readProseLevel } from "./proseLevel.js";
 
@@ -25,7 +25,7 @@ export function lacksReasoning(answer: JudgeAnswer): boolean {
 }
 
 /** Reads one JSON object as an answer under the contract. */
-function interpretObject(object: AnswerObject, contract: AnswerContract): Interpretation {
+function interpretObject(object: LenientObject, contract: AnswerContract): Interpretation {
   const reasoning = readReasoning(object);
   const found = fieldOf(object, fieldsOf(contract));
   if (found === undefined) return { status: "missing", field: contract.field, reasoning };
@@ -56,7 +56,7 @@ function interpretObject(object: AnswerObject, contract: AnswerContract): Interp
  * only candidate (what it nests — an example, a draft — never counts); one that lacks it may wrap
  * the answer ({"evaluation": {…}}), so the objects it directly holds are candidates instead.
  */
-function candidatesOf(object: AnswerObject, contract: AnswerContract): AnswerObject[] {
+function candidatesOf(object: LenientObject, contract: AnswerContract): LenientObject[] {
   if (fieldOf(object, fieldsOf(contract)) !== undefined) return [object];
   // A wrapper key given twice holds two candidates: both are read, so neither hides the other.
   return [object, ...objectValues(object)];

@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
 import { parseJudgeResponse } from "../../src/judge/index.js";
 import { parseGuardResponse } from "../../src/judge/injectionGuard.js";
-import { type AnswerObject, scanJsonObjects, valuesGiven } from "../../src/judge/jsonObjectScan.js";
+import {
+  type LenientObject,
+  scanJsonObjects,
+  valuesGiven,
+} from "../../src/judge/jsonObjectScan.js";
 import { parseBatchResponse } from "../../src/judge/parseBatch.js";
 import {
   clarityLevels,
@@ -39,7 +43,7 @@ const decodeLevels: Criterion = CriterionSchema.parse({
 });
 
 /** The one object of a text. */
-function onlyObject(text: string): AnswerObject {
+function onlyObject(text: string): LenientObject {
   const [found, ...more] = scanJsonObjects(text).objects;
   if (found === undefined || more.length > 0) throw new Error(`not one object: ${text}`);
   return found.value;
