@@ -3,15 +3,16 @@ import {
   injectionGuardUserPrompt,
 } from "../../prompts/evaluation/index.js";
 import { fenceData } from "../judge/fence.js";
-import {
-  type GuardVerdict,
-  parseGuardResponse,
-  parseScreeningAnswer,
-} from "../judge/injectionGuard.js";
+import { parseGuardResponse, parseScreeningAnswer } from "../judge/injectionGuard.js";
 import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluationProgress } from "./options.js";
-import type { ScreenedText, ScreeningReason } from "./screening.js";
+import {
+  guardFailureReason,
+  guardVerdictReason,
+  type ScreenedText,
+  type ScreeningReason,
+} from "./screening.js";
 
 /**
  * The injection guard of one evaluation, run beside the judging rather than before it: its calls
@@ -46,20 +47,6 @@ function blocksOf(text: string): string[] {
     blocks.push(text.slice(at, at + GUARD_BLOCK_CHARS));
   }
   return blocks;
-}
-
-/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
-function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
-  if (!verdict.ok) {
-    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
-  }
-  if (!verdict.instructionBearing) return undefined;
-  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
-}
-
-/** Why a guard whose call failed holds the result for review. */
-function guardFailureReason(where: string, error: { message: string }): string {
-  return `the injection guard could not check ${where} (${error.message})`;
 }
 
 /** One guard call: a reason when the block is instruction-bearing or the guard failed. */
@@ -206,7 +193,7 @@ export class GuardScreen {
   async abandon(): Promise<void> {
     const { session } = this;
     if (session === undefined || !this.#started) return;
-    this.#fold?.settle([`the injection guard did not check ${this.#fold.text.where}`]);
+    this.#fold?.settle([guardFailureReason(this.#fold.text.where)]);
     const answers = await Promise.allSettled(this.#answers);
     this.openGate();
     const clean = answers.every((a) => a.status === "fulfilled" && a.value.length === 0);

@@ -1,13 +1,15 @@
 /**
- * Screening: every reason to send a result to a person, found in one place and returned as one
- * value. Before judging, the injection rules read every text that reaches the judge; beside the
- * judging, the injection guard asks the judge model (guardScreen.ts); after it, the result is
- * read for a judge whose reasoning contradicts its score, a criterion met on quotes the content
- * does not contain, and a panel with a gap or judges that disagree. Any reason holds the result:
- * it cannot pass until a human has reviewed it (settleResult). Scores are never changed here.
+ * Screening: every reason to send a result to a person, worded here and returned as one value.
+ * Before judging, the injection rules read every text that reaches the judge; beside the judging,
+ * the injection guard asks the judge model (guardScreen.ts runs its calls; its verdicts are worded
+ * here); after it, the result is read for a judge whose reasoning contradicts its score, a
+ * criterion met on quotes the content does not contain, and a panel with a gap or judges that
+ * disagree. Any reason holds the result: it cannot pass until a human has reviewed it
+ * (settleResult). Scores are never changed here.
  */
 import { LLM_METHOD_KINDS } from "../criteria/model.js";
 import { scanForInjection } from "../judge/injection.js";
+import type { GuardVerdict } from "../judge/injectionGuard.js";
 import { readReasoningStance } from "../judge/reasoningStance.js";
 import type { PanelSummary } from "../scoring/panelResult.js";
 import type { CriterionResult } from "../scoring/result.js";
@@ -77,6 +79,21 @@ export function injectionReasons(texts: readonly ScreenedText[]): ScreeningReaso
       message: `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}"`,
     })),
   );
+}
+
+/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
+export function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
+  if (!verdict.ok) {
+    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
+  }
+  if (!verdict.instructionBearing) return undefined;
+  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
+}
+
+/** Why a guard that could not check `where` holds the result: its call failed, or never came. */
+export function guardFailureReason(where: string, error?: { message: string }): string {
+  if (error === undefined) return `the injection guard did not check ${where}`;
+  return `the injection guard could not check ${where} (${error.message})`;
 }
 
 function shown(text: string, max: number): string {
