@@ -1,8 +1,9 @@
 import {
   BATCH_TEMPLATE,
   batchAnswerFormat,
-  batchSystemPrompt,
   contentScreeningQuestion,
+  judgeSystemPrompt,
+  TOON_TABLE_RULE,
 } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { fenceData } from "./fence.js";
@@ -85,7 +86,8 @@ export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
     },
     "batch template",
   );
-  const system = batchSystemPrompt({
+  const system = judgeSystemPrompt({
+    answerRule: TOON_TABLE_RULE,
     contentGuidance: contentGuidanceFor(input.contentType),
     catalogInstructions: input.catalogInstructions,
   });
