@@ -212,6 +212,7 @@ async function evaluateWith(
   result.warnings.push(...session.cacheProblems);
   await session.flush();
   const parsed = EvaluationResultSchema.parse(result);
+  if (modelFailure !== undefined) return { result: parsed, modelFailure };
   options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });
-  return { result: parsed, ...(modelFailure === undefined ? {} : { modelFailure }) };
+  return { result: parsed };
 }

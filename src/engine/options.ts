@@ -65,7 +65,10 @@ export const PanelSettingsSchema = z.object({
 export type PanelSettings = z.infer<typeof PanelSettingsSchema>;
 export type PanelOptions = z.input<typeof PanelSettingsSchema>;
 
-/** Progress of one evaluation, for progress bars and graph stream events. */
+/**
+ * Progress of one evaluation, for progress bars and graph stream events. `done` comes once the
+ * judge has answered; an evaluation whose judge could not be reached at all has no `done`.
+ */
 export type EvaluationProgress =
   | { type: "start"; total: number; llmCriteria: number }
   | { type: "criterion_start"; criterionId: string; index: number; total: number }

@@ -173,12 +173,17 @@ describe("model failures", () => {
         throw refused();
       },
     });
+    const events: string[] = [];
     const run = await runEvaluation({
       content: "Total 120,000 EUR.",
       catalog,
       model: judgeOf(down),
+      onProgress: (event) => events.push(event.type),
     });
     expect(run.modelFailure?.modelError).toBeInstanceOf(ModelUnavailableError);
+    // No `done`: the judge never answered.
+    expect(events).not.toContain("done");
+    expect(events).toContain("criterion_done");
     const [total, clarity] = run.result.criteria;
     expect(total).toMatchObject({ evaluated: true, score: 1 });
     expect(clarity).toMatchObject({ evaluated: false, score: null });
