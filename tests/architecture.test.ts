@@ -41,8 +41,6 @@ const LONG_FILES: Readonly<Record<string, string>> = {
     "the injection scan's views of the content: every disguise undone, decoders included",
   "src/toon/normalise.ts":
     "the TOON criteria dialect's normaliser: one rewriting pass over lines, tables included",
-  "src/judge/injectionRules.ts":
-    "the injection scan's phrasing rules: plain, forged and foreign requests to the judge",
   "src/engine/apis/promptEvaluator.ts":
     "the prompt evaluator: what it is asked, its rubric items as criteria, its holds, its result",
   "src/engine/apis/rubricExecutor.ts":

@@ -71,16 +71,6 @@ export function levelsAnswerFormat(levelIds: readonly string[]): string {
   ].join("\n");
 }
 
-/** Rubric mode: every rubric item checked, each with its own reasoning first. */
-export function rubricAnswerFormat(itemIds: readonly string[]): string {
-  return [
-    "Answer format — exactly one JSON object, with the reasoning first:",
-    '{"reasoning": "<overall reasoning>", "checks": [{"id": "<rubric item id>", "reasoning": "<why>", "result": "pass" | "fail"}, <one entry per item>]}',
-    `"checks" has one entry for each rubric item, in this order: ${itemIds.join(", ")}.`,
-    '"result" is "pass" when the candidate answer satisfies the item and "fail" otherwise.',
-  ].join("\n");
-}
-
 /** The repair request when an answer gave a decision without reasoning. */
 export function reasoningRepairPrompt(): string {
   return [

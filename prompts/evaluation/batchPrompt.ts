@@ -1,5 +1,4 @@
 import { SCREENING_LINE } from "./injectionGuardPrompt.js";
-import { DATA_RULE, EVIDENCE_RULE, JUDGE_ROLE } from "./systemPrompt.js";
 
 /**
  * Batch mode: every LLM criterion of a catalog in one call, answered as a TOON table whose header
@@ -15,26 +14,12 @@ export const TOON_TABLE_RULE = [
   "Reason before you score: decide each value only after you have written down the evidence for it.",
 ].join(" ");
 
-export interface BatchSystemPromptParts {
-  contentGuidance?: string;
-  catalogInstructions?: string;
-}
-
-/** The batch judge's system prompt: role, data rule, evidence rule, then the table rule. */
-export function batchSystemPrompt(parts: BatchSystemPromptParts = {}): string {
-  const sections = [JUDGE_ROLE, DATA_RULE, EVIDENCE_RULE];
-  const guidance = parts.contentGuidance?.trim();
-  if (guidance) sections.push(`What matters for this kind of content:\n${guidance}`);
-  const instructions = parts.catalogInstructions?.trim();
-  if (instructions) sections.push(`Instructions of the criteria catalog:\n${instructions}`);
-  sections.push(TOON_TABLE_RULE);
-  return sections.join("\n\n");
-}
-
 export const BATCH_TEMPLATE = `Content under evaluation:
 {{content}}
 
 {{context}}
+
+{{beside}}
 
 Evaluate the content above against each of the following {{count}} criteria.
 

@@ -1,6 +1,6 @@
 /**
- * Freeform mode: a candidate answer judged against the question, the expected outcome and
- * a reference answer, as one score 0–1 with hits and misses.
+ * PromptEvaluator's freeform mode: a candidate answer judged against the question, the expected
+ * outcome (the criterion) and a reference answer, as one score 0–1 with hits and misses.
  */
 
 export const FREEFORM_SYSTEM = [
@@ -10,10 +10,11 @@ export const FREEFORM_SYSTEM = [
   "and misses; hits and misses hold at most four short strings each.",
 ].join(" ");
 
+/** The freeform prompt, as a criterion template (the expected outcome is the criterion). */
 export const FREEFORM_TEMPLATE = `Evaluate the candidate answer.
 
 Expected outcome:
-{{expected_outcome}}
+{{criterion_description}}
 
 Question:
 {{question}}
@@ -22,6 +23,6 @@ Reference answer:
 {{reference_answer}}
 
 Candidate answer:
-{{candidate_answer}}
+{{content}}
 
 {{answer_format}}`;

@@ -36,9 +36,11 @@ export interface JudgeSystemPromptParts {
   catalogInstructions?: string;
   /** Instructions specific to one prompt family (e.g. freeform answers). */
   extra?: string;
+  /** The rule the answer's form follows last (default: one JSON object; batch mode: the table). */
+  answerRule?: string;
 }
 
-/** The system prompt: role, data rule, evidence rule, JSON rule, then the optional parts. */
+/** The system prompt: role, data rule, evidence rule, the optional parts, then the answer's rule. */
 export function judgeSystemPrompt(parts: JudgeSystemPromptParts = {}): string {
   const sections = [JUDGE_ROLE, DATA_RULE, EVIDENCE_RULE];
   const guidance = parts.contentGuidance?.trim();
@@ -47,6 +49,6 @@ export function judgeSystemPrompt(parts: JudgeSystemPromptParts = {}): string {
   if (instructions) sections.push(`Instructions of the criteria catalog:\n${instructions}`);
   const extra = parts.extra?.trim();
   if (extra) sections.push(extra);
-  sections.push(JSON_ONLY_RULE);
+  sections.push(parts.answerRule ?? JSON_ONLY_RULE);
   return sections.join("\n\n");
 }

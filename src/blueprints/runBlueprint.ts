@@ -8,7 +8,8 @@
  * assessment per point).
  */
 import { FunctionRegistry } from "../checks/registry.js";
-import { evaluateContent, resolveJudgeModel } from "../engine/evaluateContent.js";
+import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
+import { type PipelineFeatures, pipelineFeatures } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { type Blueprint, type PreparedPrompt, prepareBlueprint } from "./blueprint.js";
@@ -16,7 +17,7 @@ import { coverageOf } from "./coverage.js";
 import { BlueprintError } from "./errors.js";
 import type { BlueprintRun, CoverageResult } from "./result.js";
 
-export interface RunBlueprintOptions {
+export interface RunBlueprintOptions extends PipelineFeatures {
   /** Candidate models; default: the blueprint's own `models`. */
   models?: readonly (ModelSource | JudgeModel)[];
   /** The judge (default: createChatModel(), Ollama with EVALGATE_MODEL). */
@@ -124,7 +125,9 @@ async function judgedAnswer(
 ): Promise<{ answer?: string; coverage: CoverageResult | { error: string } }> {
   const answer = await answerOf(model, prompt, prompt.system ?? system, options.signal);
   if ("error" in answer) return { coverage: { error: answer.error } };
-  const result = await evaluateContent({
+  // A judge that cannot be reached leaves each text point an error; function points stand.
+  const { result } = await runEvaluation({
+    ...pipelineFeatures(options),
     content: answer.text,
     catalog: prompt.catalog,
     model: judge,

@@ -110,6 +110,8 @@ export async function judgeBatch(
     criteria: askable,
     content: ctx.content,
     contentType: ctx.contentType,
+    question: ctx.question,
+    referenceAnswer: ctx.referenceAnswer,
     catalogInstructions: ctx.catalogInstructions,
     context: await ctx.context.contextForAll(askable),
     screenContent: guard !== undefined,

@@ -16,9 +16,13 @@ export interface ContextProvider {
 }
 
 export function createContextProvider(
-  input: { documents?: readonly SourceDocument[]; retriever?: Retriever },
+  input: { documents?: readonly SourceDocument[]; retriever?: Retriever; context?: string },
   k: number,
 ): ContextProvider {
+  const { context } = input;
+  if (context !== undefined) {
+    return { contextFor: async () => context, contextForAll: async () => context };
+  }
   let retriever = input.retriever;
   if (retriever === undefined && input.documents !== undefined) {
     retriever = createBm25Retriever(chunkDocuments([...input.documents]));

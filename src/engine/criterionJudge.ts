@@ -46,6 +46,9 @@ export interface CriterionJudgeContext {
   /** The content is empty: the source documents are the only evidence. */
   contentIsEmpty: boolean;
   contentType?: string;
+  /** The question the content answers, and a reference answer, shown beside it. */
+  question?: string;
+  referenceAnswer?: string;
   catalogInstructions?: string;
   /** Named in template errors. */
   catalogId?: string;
@@ -124,6 +127,8 @@ function criterionPrompt(
       criterion,
       content: ctx.content,
       contentType: ctx.contentType,
+      question: ctx.question,
+      referenceAnswer: ctx.referenceAnswer,
       catalogInstructions: ctx.catalogInstructions,
       catalogId: ctx.catalogId,
       context,

@@ -1,5 +1,6 @@
 import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
 import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
+import type { EvaluationResult } from "../scoring/result.js";
 
 /**
  * The evaluation as a whole could not be made: every model call failed (the model is down, timed
@@ -16,19 +17,32 @@ export class EvaluationError extends EvalgateError {
   }
 }
 
-/** No judge call succeeded: the cause is the typed model error (timeout, unavailable, …). */
+/**
+ * No judge call succeeded: the cause is the typed model error (timeout, unavailable, …). From
+ * evaluateContent it carries the result all the same (`result`): each LLM criterion a judge
+ * error, the deterministic criteria evaluated.
+ */
 export class EvaluationModelError extends EvaluationError {
   override readonly name = "EvaluationModelError";
   override readonly code = "EVALUATION_MODEL_FAILED";
   readonly modelError: ModelCallError;
+  /** The criteria whose calls failed. */
+  readonly criterionIds: readonly string[];
+  readonly result: EvaluationResult | undefined;
 
-  constructor(modelError: ModelCallError, failedCriteria: readonly string[]) {
+  constructor(
+    modelError: ModelCallError,
+    failedCriteria: readonly string[],
+    result?: EvaluationResult,
+  ) {
     super(
       "model",
       `the judge model could not answer (${failedCriteria.length} criteria): ${modelError.message}`,
       { cause: modelError },
     );
     this.modelError = modelError;
+    this.criterionIds = [...failedCriteria];
+    this.result = result;
   }
 }
 

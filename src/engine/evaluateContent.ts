@@ -1,30 +1,24 @@
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
-import { type Catalog, isLlmMethod } from "../criteria/model.js";
+import { isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget } from "../criteria/templateBudget.js";
 import { requireUsableCatalog } from "../criteria/validate.js";
 import { contentText } from "../judge/render.js";
-import { makeCriterionResult } from "../scoring/criterionResult.js";
-import type { EvidenceSummary } from "../scoring/evidenceResult.js";
-import type { PanelSummary } from "../scoring/panelResult.js";
+import { type EvaluationResult, EvaluationResultSchema } from "../scoring/result.js";
+import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
+import type { ResultOverrides } from "../scoring/settle.js";
 import {
-  type CriterionResult,
-  type EvaluationResult,
-  EvaluationResultSchema,
-  type JudgeMode,
-} from "../scoring/result.js";
-import { type CatalogScore, scoreCatalogResult } from "../scoring/scoreCatalog.js";
-import { type ResultOverrides, settleResult } from "../scoring/settle.js";
+  type Assembly,
+  assembleResult,
+  criterionResults,
+  validateResult,
+} from "./assembleResult.js";
 import { checkContentBudget } from "./contentBudget.js";
-import type { JudgedCriterion } from "./criterionJudge.js";
-import { EvaluationError } from "./errors.js";
+import { EvaluationError, EvaluationModelError } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
-import { collectFeedback } from "./feedback.js";
-import { examplesUsed, planFewShot } from "./fewShotExamples.js";
-import { GuardScreen, screenedTexts } from "./guardScreen.js";
-import { scanTexts } from "./injectionScreen.js";
+import { planFewShot } from "./fewShotExamples.js";
+import { GuardScreen } from "./guardScreen.js";
 import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
-import type { JudgeSession } from "./judgeSession.js";
 import { modelSummary } from "./modelSummary.js";
 import {
   type EvaluateContentOptions,
@@ -34,7 +28,7 @@ import {
 } from "./options.js";
 import { judgeWithPanel, withPanels } from "./panel.js";
 import { type Judging, judgingOf } from "./panelMembers.js";
-import { checkReasoningConsistency } from "./reasoningCheck.js";
+import { injectionReasons, screenedTexts, screenResult } from "./screening.js";
 import { sumUsage } from "./usage.js";
 
 export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
@@ -75,20 +69,24 @@ function checkContent(content: unknown): string {
   return contentText(content);
 }
 
+/** One evaluation's result, and — when no model call succeeded at all — why. */
+export interface EvaluationRun {
+  result: EvaluationResult;
+  /** Set when the judge could not be reached: each LLM criterion is then a judge error. */
+  modelFailure?: EvaluationModelError;
+}
+
 /**
- * Evaluates content against a catalog: deterministic criteria first (free), then the LLM criteria
- * — one judge call each, `concurrency` at a time, or all in one TOON batch — each answer parsed
- * fail-closed; then weighted scoring, gates, verdict and funding status, strengths, weaknesses,
- * suggestions and feedback, with every model call traced. A criterion the judge could not answer
- * is reported as not evaluated; when no model call succeeded at all, an EvaluationModelError is
- * thrown (the cause is the typed model error).
- *
- * @example
- * const catalog = await loadCatalog("config/evaluation/criteria/budget.json");
- * const result = await evaluateContent({ content: budgetText, catalog, contentType: "budget" });
- * console.log(result.passed, result.overallScore, result.verdict, result.feedback);
+ * The evaluation pipeline, which every way into an evaluation calls: deterministic criteria
+ * first (free), then the LLM criteria — one judge call each, `concurrency` at a time, in groups,
+ * or all in one TOON batch; alone or by a panel — each answer parsed fail-closed; the screening
+ * (injection rules, the guard beside the judging, reasoning against score, quotes, the panel);
+ * then weighted scoring, gates, verdict and funding status, strengths, weaknesses, suggestions
+ * and feedback, with every model call traced. A criterion the judge could not answer is reported
+ * as not evaluated; a judge that could not be reached at all gives every LLM criterion a judge
+ * error and `modelFailure`, and the deterministic results stand.
  */
-export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
+export async function runEvaluation(options: EvaluateContentOptions): Promise<EvaluationRun> {
   // A catalog `catalog validate` would call invalid is refused here too (a CatalogError), however
   // it was made; a usable one is judged as given.
   requireUsableCatalog(options.catalog);
@@ -99,13 +97,29 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   const judging = judgingOf(options, settings);
   const { session } = judging;
   try {
-    return await runEvaluation(options, settings, text, judging);
+    return await evaluateWith(options, settings, text, judging);
   } catch (error) {
-    // Whatever ends the evaluation (an abort, a model-wide failure), every call made is on file
+    // Whatever ends the evaluation (an abort, an input error), every call made is on file
     // before the caller hears of it; the original error is the one reported.
     await session.flush().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Evaluates content against a catalog (the pipeline, runEvaluation) and returns the result; when
+ * no model call succeeded at all, throws EvaluationModelError (the cause is the typed model
+ * error; `result` is the evaluation all the same, the deterministic criteria in it).
+ *
+ * @example
+ * const catalog = await loadCatalog("config/evaluation/criteria/budget.json");
+ * const result = await evaluateContent({ content: budgetText, catalog, contentType: "budget" });
+ * console.log(result.passed, result.overallScore, result.verdict, result.feedback);
+ */
+export async function evaluateContent(options: EvaluateContentOptions): Promise<EvaluationResult> {
+  const { result, modelFailure } = await runEvaluation(options);
+  if (modelFailure === undefined) return result;
+  throw new EvaluationModelError(modelFailure.modelError, modelFailure.criterionIds, result);
 }
 
 /**
@@ -126,123 +140,25 @@ async function judgeWithGuard(job: CatalogJudging & { guard: GuardScreen }, judg
   }
 }
 
-/** The criterion results in catalog order, with the notes of every answer as warnings. */
-function criterionResults(
-  catalog: Catalog,
-  judged: Map<string, JudgedCriterion>,
-  warnings: string[],
-): CriterionResult[] {
-  return catalog.criteria.map((criterion) => {
-    const found = judged.get(criterion.id);
-    if (found === undefined) throw new Error(`internal: criterion ${criterion.id} was not judged`);
-    for (const note of found.notes) warnings.push(`${criterion.id}: ${note}`);
-    // The parser notes an empty reasoning itself; the engine says so only when it did not.
-    if (
-      found.outcome.evaluated &&
-      isLlmMethod(criterion.method) &&
-      found.outcome.reasoning.trim() === "" &&
-      !found.notes.some((note) => note.includes("reasoning"))
-    ) {
-      warnings.push(`${criterion.id}: the judge gave no reasoning`);
-    }
-    return makeCriterionResult(criterion, found.outcome, catalog);
-  });
-}
-
-/** What a finished evaluation is assembled from. */
-interface Assembly {
-  options: EvaluateContentOptions;
-  settings: EvaluationSettings;
-  session: JudgeSession;
-  judged: Map<string, JudgedCriterion>;
-  judgeMode: JudgeMode | undefined;
-  score: CatalogScore;
-  warnings: string[];
-  /** The judges' quotes, checked (when they gave any). */
-  evidence?: EvidenceSummary;
-  panel?: PanelSummary;
-}
-
-function fewShotField(judged: Map<string, JudgedCriterion>) {
-  const used = examplesUsed(judged);
-  return used === undefined ? {} : { fewShotExamples: used };
-}
-
-/** The result, with passed, verdict, status and summary settled together under the overrides. */
-function assembleResult(parts: Assembly, overrides: ResultOverrides): EvaluationResult {
-  const { options, score, session } = parts;
-  const { catalog } = options;
-  return {
-    ...settleResult(catalog, score, overrides),
-    timestamp: (options.now?.() ?? new Date()).toISOString(),
-    evaluator: parts.settings.evaluator,
-    overallScore: score.overallScore,
-    scores: score.scores,
-    ...collectFeedback(catalog, score.criteria),
-    rawResponse: Object.fromEntries(
-      catalog.criteria.flatMap((c) => {
-        const raw = parts.judged.get(c.id)?.raw;
-        return raw === undefined ? [] : [[c.id, raw]];
-      }),
-    ),
-    criteria: score.criteria,
-    notEvaluated: score.notEvaluated,
-    catalog: { id: catalog.id, version: catalog.version, name: catalog.name },
-    model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    cacheHits: [...parts.judged.values()].reduce(
-      (hits, j) => hits + (j.memberCacheHits ?? (j.cached === true ? 1 : 0)),
-      0,
-    ),
-    ...(parts.judgeMode === undefined ? {} : { judgeMode: parts.judgeMode }),
-    warnings: parts.warnings,
-    traces: session.traces,
-    ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
-    ...(parts.panel === undefined ? {} : { panel: parts.panel }),
-    ...fewShotField(parts.judged),
-  };
-}
-
-/**
- * The caller's validator, when there is one and something was evaluated: a rejection is settled
- * into the result (it cannot pass, its verdict is fail) and noted in the warnings.
- */
-async function validate(
-  parts: Assembly,
-  overrides: ResultOverrides,
-  result: EvaluationResult,
-): Promise<EvaluationResult> {
-  const { validator } = parts.options;
-  if (validator === undefined || result.notEvaluated.length === result.criteria.length) {
-    return result;
-  }
-  const answer = await validator(result);
-  const valid = typeof answer === "boolean" ? answer : answer.valid;
-  if (valid) return result;
-  const reason = typeof answer === "boolean" ? "" : (answer.reason ?? "");
-  const shown = typeof answer === "boolean" ? "" : `: ${reason}`;
-  parts.warnings.push(`the custom validator rejected the result${shown}`);
-  return assembleResult(parts, { ...overrides, validatorRejection: reason });
-}
-
-async function runEvaluation(
+/** The judged criteria, scored, their quotes checked, and the screening of them. */
+async function judgeScoreAndScreen(
   options: EvaluateContentOptions,
   settings: EvaluationSettings,
   text: string,
   judging: Judging,
-): Promise<EvaluationResult> {
+) {
   const { catalog } = options;
   const { session } = judging;
   const baseDir =
     options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
   const registry = options.registry ?? new FunctionRegistry({ baseDir });
   const warnings = [...catalog.warnings];
-  // Content no judge reads (every criterion deterministic) cannot steer a judge: not screened.
-  const llmJudged = catalog.criteria.some((c) => isLlmMethod(c.method));
-  const texts = llmJudged ? screenedTexts(text, options) : [];
-  const humanReview = scanTexts(texts).reasons;
-  if (humanReview.length > 0) session.bypassCache();
-  const guard = new GuardScreen(settings.injectionGuard && llmJudged ? session : undefined, texts);
+  // Content no judge reads (every criterion deterministic, or no judge) cannot steer a judge.
+  const read = session.hasJudge && catalog.criteria.some((c) => isLlmMethod(c.method));
+  const texts = read ? screenedTexts(text, options) : [];
+  const early = injectionReasons(texts);
+  if (early.length > 0) session.bypassCache();
+  const guard = new GuardScreen(settings.injectionGuard && read ? session : undefined, texts);
 
   const gated = { ...options, onProgress: guard.gate(options.onProgress) };
   const fewShot = await planFewShot(options, text, warnings);
@@ -260,32 +176,56 @@ async function runEvaluation(
     templateBudget,
   };
   const withExamples = fewShot === undefined ? job : { ...job, fewShot };
-  const { panelRun, judged, judgeMode, guardReasons } = await judgeWithGuard(withExamples, judging);
-  humanReview.push(...guardReasons);
-  warnings.push(...humanReview.map((reason) => `${reason} — a human must review this result`));
+  const judgement = await judgeWithGuard(withExamples, judging);
+  const { panelRun, judged } = judgement;
   const results = criterionResults(catalog, judged, warnings);
   const scored = scoreCatalogResult(catalog, withPanels(results, panelRun?.panels ?? new Map()));
-  const sources = quoteSources(text, options.documents);
-  const evidence = checkEvidence(scored.criteria, givenQuotes(judged), sources);
+  const evidence = checkEvidence(
+    scored.criteria,
+    givenQuotes(judged),
+    quoteSources(text, [
+      ...(options.context === undefined ? [] : [{ text: options.context }]),
+      ...(options.documents ?? []),
+    ]),
+  );
   const score = { ...scored, criteria: evidence.criteria };
-  const consistency = checkReasoningConsistency(score.criteria);
-  warnings.push(...score.warnings, ...(panelRun?.warnings ?? []), ...evidence.warnings);
-  warnings.push(...consistency.warnings);
-  humanReview.push(...(panelRun?.humanReview ?? []), ...evidence.humanReview);
-  humanReview.push(...consistency.humanReview);
+  const { screening, warnings: named } = screenResult({
+    early: [...early, ...judgement.guardReasons],
+    criteria: score.criteria,
+    ...(panelRun === undefined ? {} : { panel: panelRun.summary }),
+  });
+  warnings.push(...score.warnings, ...(panelRun?.warnings ?? []), ...evidence.warnings, ...named);
+  return { judgement, score, evidence, screening, warnings };
+}
 
+async function evaluateWith(
+  options: EvaluateContentOptions,
+  settings: EvaluationSettings,
+  text: string,
+  judging: Judging,
+): Promise<EvaluationRun> {
+  const { catalog } = options;
+  const { session } = judging;
+  const { judgement, score, evidence, screening, warnings } = await judgeScoreAndScreen(
+    options,
+    settings,
+    text,
+    judging,
+  );
+  const { panelRun, judged, judgeMode, modelFailure } = judgement;
   const parts: Assembly = { options, settings, session, judged, judgeMode, score, warnings };
   if (evidence.summary.quotes > 0) parts.evidence = evidence.summary;
   if (panelRun !== undefined) parts.panel = panelRun.summary;
-  const overrides: ResultOverrides = { humanReview };
-  const result = await validate(parts, overrides, assembleResult(parts, overrides));
-  if (settings.summary === "model") {
+  const overrides: ResultOverrides = { humanReview: screening.reasons.map((r) => r.message) };
+  const result = await validateResult(parts, overrides, assembleResult(parts, overrides));
+  if (settings.summary === "model" && modelFailure === undefined && session.hasJudge) {
     result.feedback = await modelSummary(session, catalog.name, result);
   }
   result.usage = sumUsage(session.traces.map((t) => t.usage));
   result.warnings.push(...session.cacheProblems);
   await session.flush();
   const parsed = EvaluationResultSchema.parse(result);
+  if (modelFailure !== undefined) return { result: parsed, modelFailure };
   options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });
-  return parsed;
+  return { result: parsed };
 }

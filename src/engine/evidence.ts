@@ -23,8 +23,6 @@ export function givenQuotes(judged: ReadonlyMap<string, JudgedCriterion>): Given
 export interface EvidenceCheck {
   criteria: CriterionResult[];
   summary: EvidenceSummary;
-  /** Why a reviewer must look: a criterion met on quotes alone, none of them in the content. */
-  humanReview: string[];
   warnings: string[];
 }
 
@@ -58,8 +56,8 @@ function shown(text: string): string {
 
 /**
  * Checks every quote against what the judge saw. A quote the content does not contain is flagged
- * on its criterion (`verified: false`) and in the warnings; a criterion that was met and whose
- * every quote is missing has no support a reader can find, so the result is held for a reviewer.
+ * on its criterion (`verified: false`) and in the warnings (a criterion met on such quotes alone
+ * is held for a reviewer by the screening).
  */
 export function checkEvidence(
   results: readonly CriterionResult[],
@@ -73,7 +71,6 @@ export function checkEvidence(
     byCriterion.set(quote.criterionId, checks);
   }
   const warnings: string[] = [];
-  const humanReview: string[] = [];
   const criteria = results.map((result) => {
     const checks = byCriterion.get(result.id);
     if (checks === undefined || checks.length === 0) return result;
@@ -83,12 +80,6 @@ export function checkEvidence(
         `${result.id}: ${who} quoted ${shown(check.text)}, which the content does not contain`,
       );
     }
-    if (result.met === true && checks.every((c) => !c.verified)) {
-      const listed = checks.map((c) => shown(c.text)).join(", ");
-      humanReview.push(
-        `criterion ${result.id} was met on quotes the content does not contain (${listed})`,
-      );
-    }
     return { ...result, quotes: checks };
   });
   const all = [...byCriterion.values()].flat();
@@ -96,7 +87,6 @@ export function checkEvidence(
   return {
     criteria,
     summary: { quotes: all.length, verified, unverified: all.length - verified },
-    humanReview,
     warnings,
   };
 }

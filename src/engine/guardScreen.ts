@@ -1,16 +1,18 @@
-import { parseScreeningAnswer } from "../judge/injectionGuard.js";
-import type { ModelCallError } from "../llm/errors.js";
 import {
-  blocksOf,
-  GUARD_BLOCK_CHARS,
-  guardBlock,
+  INJECTION_GUARD_SYSTEM,
+  injectionGuardUserPrompt,
+} from "../../prompts/evaluation/index.js";
+import { fenceData } from "../judge/fence.js";
+import { parseGuardResponse, parseScreeningAnswer } from "../judge/injectionGuard.js";
+import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
+import type { JudgeSession } from "./judgeSession.js";
+import type { EvaluationProgress } from "./options.js";
+import {
   guardFailureReason,
   guardVerdictReason,
   type ScreenedText,
-  stringsOf,
-} from "./injectionScreen.js";
-import type { JudgeSession } from "./judgeSession.js";
-import type { EvaluateContentOptions, EvaluationProgress } from "./options.js";
+  type ScreeningReason,
+} from "./screening.js";
 
 /**
  * The injection guard of one evaluation, run beside the judging rather than before it: its calls
@@ -35,16 +37,45 @@ export interface FoldedGuard {
   failed(error: ModelCallError): void;
 }
 
-/** The texts that reach the judge: the content, its text fields, the source documents. */
-export function screenedTexts(text: string, options: EvaluateContentOptions): ScreenedText[] {
-  const strings = typeof options.content === "string" ? [] : stringsOf(options.content);
-  return [
-    { where: "the content", text },
-    ...(strings.length === 0
-      ? []
-      : [{ where: "the content's text fields", text: strings.join("\n") }]),
-    ...(options.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
-  ];
+/** The most text one guard call classifies; longer texts are sent in blocks of this size. */
+export const GUARD_BLOCK_CHARS = 16_000;
+
+/** The text in blocks of at most GUARD_BLOCK_CHARS, one guard call each. */
+function blocksOf(text: string): string[] {
+  const blocks: string[] = [];
+  for (let at = 0; at < text.length; at += GUARD_BLOCK_CHARS) {
+    blocks.push(text.slice(at, at + GUARD_BLOCK_CHARS));
+  }
+  return blocks;
+}
+
+/** One guard call: a reason when the block is instruction-bearing or the guard failed. */
+async function guardBlock(
+  session: JudgeSession,
+  where: string,
+  block: string,
+): Promise<string | undefined> {
+  const call = {
+    purpose: "guard" as const,
+    criterionIds: [],
+    system: INJECTION_GUARD_SYSTEM,
+    user: injectionGuardUserPrompt(fenceData("DATA", block)),
+  };
+  // Only a clean verdict is kept: a finding or a failed guard is asked again next time.
+  const clean = (text: string) => {
+    const verdict = parseGuardResponse(text);
+    return verdict.ok && !verdict.instructionBearing;
+  };
+  if ((await session.recall(call, clean)) !== undefined) return undefined;
+  let raw: string;
+  try {
+    raw = await session.call(call);
+  } catch (error) {
+    if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
+    return guardFailureReason(where, error);
+  }
+  if (clean(raw)) await session.remember(call, raw);
+  return guardVerdictReason(where, parseGuardResponse(raw));
 }
 
 interface Fold {
@@ -149,7 +180,7 @@ export class GuardScreen {
    * the order of the texts. The cache writes held meanwhile are written when there is none, and
    * dropped otherwise. Rejects when the caller cancelled.
    */
-  async finish(): Promise<string[]> {
+  async finish(): Promise<ScreeningReason[]> {
     const { session } = this;
     if (session === undefined) return [];
     this.start();
@@ -161,7 +192,7 @@ export class GuardScreen {
     this.openGate();
     if (reasons.length > 0) session.bypassCache();
     else await (this.#released ?? session.releaseCacheWrites());
-    return reasons;
+    return reasons.map((message) => ({ source: "guard", message }));
   }
 
   /**
@@ -171,7 +202,7 @@ export class GuardScreen {
   async abandon(): Promise<void> {
     const { session } = this;
     if (session === undefined || !this.#started) return;
-    this.#fold?.settle([`the injection guard did not check ${this.#fold.text.where}`]);
+    this.#fold?.settle([guardFailureReason(this.#fold.text.where)]);
     const answers = await Promise.allSettled(this.#answers);
     this.openGate();
     const clean = answers.every((a) => a.status === "fulfilled" && a.value.length === 0);

@@ -1,6 +1,7 @@
 /**
- * `evalgate/engine`: evaluating content against a catalog without a graph, and the three
- * evaluation classes (a project against a catalog, free-form rubric prompts, levels rubrics).
+ * `evalgate/engine`: evaluating content against a catalog without a graph (the pipeline), and
+ * the three evaluation classes on it (a project against a catalog, free-form rubric prompts,
+ * levels rubrics), whose results are views of the pipeline's EvaluationResult.
  */
 export {
   CriteriaEngine,
@@ -10,6 +11,7 @@ export {
   CriterionEvaluationSchema,
   DEFAULT_PROJECTS_DIR,
   type ProjectEvaluationOptions,
+  toCriterionEvaluation,
 } from "./apis/criteriaEngine.js";
 export {
   type PromptEvaluation,
@@ -24,8 +26,10 @@ export {
   PromptRubricsSchema,
   type PromptVerdict,
   PromptVerdictSchema,
+  promptCatalog,
   type RubricItemResult,
   RubricItemResultSchema,
+  toPromptEvaluation,
 } from "./apis/promptEvaluator.js";
 export {
   ERROR_LEVEL_ID,
@@ -35,6 +39,7 @@ export {
   RubricCriterionResultSchema,
   type RubricEvaluateOptions,
   type RubricEvaluation,
+  type RubricEvaluationLabels,
   RubricEvaluationSchema,
   RubricExecutor,
   type RubricExecutorOptions,
@@ -42,6 +47,7 @@ export {
   rubricCatalog,
   type ScoringMethodUsed,
   ScoringMethodUsedSchema,
+  toRubricEvaluation,
   UNABLE_TO_EVALUATE_LEVEL_ID,
 } from "./apis/rubricExecutor.js";
 export {
@@ -53,7 +59,7 @@ export {
   type ProjectErrorCode,
   ProjectNotFoundError,
 } from "./errors.js";
-export { evaluateContent } from "./evaluateContent.js";
+export { type EvaluationRun, evaluateContent, runEvaluation } from "./evaluateContent.js";
 export type { FewShotOption } from "./fewShotExamples.js";
 export {
   type JudgeCacheEntry,
@@ -74,5 +80,6 @@ export {
   type PanelOptions,
   type PanelSettings,
   PanelSettingsSchema,
+  type PipelineFeatures,
   type SummaryMode,
 } from "./options.js";

@@ -3,6 +3,7 @@ import type { FunctionRegistry } from "../checks/registry.js";
 import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget, type TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { ModelAbortedError } from "../llm/errors.js";
+import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { JudgeMode } from "../scoring/result.js";
 import { judgeBatch } from "./batchJudge.js";
 import { createContextProvider } from "./contextProvider.js";
@@ -15,7 +16,7 @@ import { runDeterministicCriterion } from "./deterministic.js";
 import { EvaluationModelError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
-import { judgeModeOf, planJudging } from "./judgeMode.js";
+import { judgeModeOf, planJudging, withPoolShare } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
 
@@ -83,6 +84,9 @@ class JudgedCriteria {
   }
 }
 
+/** What an LLM criterion is without a judge to ask. */
+export const NO_JUDGE_NOTE = "no judge model was given: an LLM-judged criterion needs one";
+
 /** A model error when every model call failed: the evaluation as a whole could not be made. */
 function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedCriterion>) {
   const called = llm.map((c) => judged.get(c.id)).filter((j) => j?.called === true);
@@ -133,8 +137,11 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     session: job.session,
     context: createContextProvider(options, settings.contextChunks),
     content: options.content,
-    contentIsEmpty: job.text.trim() === "",
+    // With a question, empty content is an empty answer to it: judged, not "insufficient".
+    contentIsEmpty: job.text.trim() === "" && options.question === undefined,
     contentType: options.contentType,
+    ...(options.question === undefined ? {} : { question: options.question }),
+    ...(options.referenceAnswer === undefined ? {} : { referenceAnswer: options.referenceAnswer }),
     catalogInstructions: options.catalog.instructions,
     catalogId: options.catalog.id,
     evaluationPrompt: options.evaluationPrompt,
@@ -210,43 +217,19 @@ async function runSingleCalls(
   if (rejected !== undefined) throw rejected.reason;
 }
 
-/**
- * A judge over a pool of servers: when the caller set neither `concurrency` nor `parallelSlots`,
- * the evaluation takes as many calls at once as all the servers have slots, and makes as many
- * groups as its part of them (the pool's slots divided among the evaluations on it now: alone,
- * every slot of every server). Returns the job and the function that gives the part back.
- */
-async function withPoolShare(job: CatalogJudging): Promise<{ job: CatalogJudging; leave(): void }> {
-  const stay = { job, leave: () => {} };
-  if (job.options.concurrency !== undefined || job.settings.parallelSlots !== undefined)
-    return stay;
-  const share = job.session.shareOfPool();
-  if (share === undefined) return stay;
-  try {
-    const [total, mine] = await Promise.all([share.total, share.mine]);
-    const concurrency = Math.min(256, Math.max(1, total));
-    const parallelSlots = Math.min(concurrency, mine);
-    return {
-      job: { ...job, settings: { ...job.settings, concurrency, parallelSlots } },
-      leave: share.leave,
-    };
-  } catch (error) {
-    share.leave();
-    throw error;
-  }
-}
-
 /** The criteria judged, and how the judge was asked. */
 export interface CatalogJudgement {
   judged: Map<string, JudgedCriterion>;
   /** Undefined when the catalog has no LLM criterion. */
   judgeMode: JudgeMode | undefined;
+  /** Set when no model call succeeded at all (each LLM criterion then has a judge error). */
+  modelFailure?: EvaluationModelError;
 }
 
 /**
  * Judges every criterion of the catalog: deterministic ones first, then the LLM ones (one call
- * each, one call per slot group, or one batch call; see planJudging). Throws
- * EvaluationModelError when no model call succeeded at all.
+ * each, one call per slot group, or one batch call; see planJudging). When no model call
+ * succeeded at all, `modelFailure` says why; without a judge, the LLM criteria are not evaluated.
  */
 export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgement> {
   const { job, leave } = await withPoolShare(given);
@@ -277,11 +260,21 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   // The guard's calls go first, beside everything else.
   const guard = job.guard?.start(plan.groups.length > 0 ? "the content" : undefined);
   await runDeterministic(job, criteria);
+  if (!job.session.hasJudge) {
+    for (const criterion of llm) {
+      const outcome = notEvaluatedOutcome(NO_JUDGE_NOTE);
+      criteria.done(criterion, { outcome, notes: [NO_JUDGE_NOTE], called: false });
+    }
+    return { judged: criteria.judged, judgeMode: undefined };
+  }
   const ctx = judgeContext(job);
   const grouped = new Set(plan.groups.flat().map((c) => c.id));
   const unanswered = await runGroups(job, ctx, plan.groups, criteria, guard);
   await runSingleCalls(job, ctx, [...plan.single, ...unanswered], criteria, grouped);
-  const failure = modelWideFailure(llm, criteria.judged);
-  if (failure !== undefined) throw failure;
-  return { judged: criteria.judged, judgeMode: llm.length === 0 ? undefined : judgeModeOf(plan) };
+  const modelFailure = modelWideFailure(llm, criteria.judged);
+  return {
+    judged: criteria.judged,
+    judgeMode: llm.length === 0 ? undefined : judgeModeOf(plan),
+    ...(modelFailure === undefined ? {} : { modelFailure }),
+  };
 }

@@ -1,6 +1,14 @@
 import type { Criterion } from "../criteria/model.js";
 import type { JudgeMode } from "../scoring/result.js";
-import type { EvaluationMode } from "./options.js";
+import type { JudgeSession } from "./judgeSession.js";
+import type { EvaluateContentOptions, EvaluationMode, EvaluationSettings } from "./options.js";
+
+/** What taking a share of a judge pool's slots looks at. */
+interface PoolJob {
+  options: Pick<EvaluateContentOptions, "concurrency">;
+  settings: EvaluationSettings;
+  session: JudgeSession;
+}
 
 /**
  * How the LLM criteria of one evaluation are put to the judge:
@@ -74,4 +82,32 @@ export function planJudging(llm: readonly Criterion[], input: JudgePlanInput): J
 /** What the result says about the plan. */
 export function judgeModeOf(plan: JudgePlan): JudgeMode {
   return { mode: plan.mode, groups: plan.groups.length };
+}
+
+/**
+ * A judge over a pool of servers: when the caller set neither `concurrency` nor `parallelSlots`,
+ * the evaluation takes as many calls at once as all the servers have slots, and makes as many
+ * groups as its part of them (the pool's slots divided among the evaluations on it now: alone,
+ * every slot of every server). Returns the job and the function that gives the part back.
+ */
+export async function withPoolShare<Job extends PoolJob>(
+  job: Job,
+): Promise<{ job: Job; leave(): void }> {
+  const stay = { job, leave: () => {} };
+  if (job.options.concurrency !== undefined || job.settings.parallelSlots !== undefined)
+    return stay;
+  const share = job.session.shareOfPool();
+  if (share === undefined) return stay;
+  try {
+    const [total, mine] = await Promise.all([share.total, share.mine]);
+    const concurrency = Math.min(256, Math.max(1, total));
+    const parallelSlots = Math.min(concurrency, mine);
+    return {
+      job: { ...job, settings: { ...job.settings, concurrency, parallelSlots } },
+      leave: share.leave,
+    };
+  } catch (error) {
+    share.leave();
+    throw error;
+  }
 }

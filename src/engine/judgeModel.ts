@@ -20,7 +20,7 @@ export function isJudgeModel(model: unknown): model is JudgeModel {
  * the process take turns for the server's slots.
  */
 export function resolveJudgeModel(
-  model: EvaluateContentOptions["model"],
+  model: Exclude<EvaluateContentOptions["model"], null>,
   options: ChatModelOptions = {},
   lane: CallLane = createCallLane(),
 ): JudgeModel {

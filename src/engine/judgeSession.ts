@@ -56,8 +56,9 @@ export class JudgeSession {
   /** Trace lines are appended one after another, never interleaved. */
   private writes: Promise<void> = Promise.resolve();
 
+  /** `judge` undefined: an evaluation without a judge, which makes no model call. */
   constructor(
-    private readonly judge: JudgeModel,
+    private readonly judge: JudgeModel | undefined,
     private readonly options: { traceFile?: string; signal?: AbortSignal; cache?: JudgeCallCache },
     /** A panel member's session records into the panel's first session. */
     private readonly parent?: JudgeSession,
@@ -135,11 +136,17 @@ export class JudgeSession {
    * undefined for one server or a supplied chat model. Call leave() when judging is over.
    */
   shareOfPool(): { total: Promise<number>; mine: Promise<number>; leave(): void } | undefined {
-    return this.judge.candidates[0]?.share?.();
+    return this.judge?.candidates[0]?.share?.();
+  }
+
+  /** Whether there is a judge to call. */
+  get hasJudge(): boolean {
+    return this.judge !== undefined;
   }
 
   /** The primary model's spec, for the result when no call was made. */
   get modelSpec(): string {
+    if (this.judge === undefined) return "none";
     return this.judge.candidates[0]?.spec ?? "unknown";
   }
 
@@ -163,6 +170,7 @@ export class JudgeSession {
         ? call.user
         : `${JSON.stringify(call.history)}\n\n${call.user}`;
     const started = performance.now();
+    if (this.judge === undefined) throw new Error("internal: a judge call without a judge");
     try {
       const weighting = call.weightOnScale;
       const answer = await invokeJudge(this.judge, messages, {

@@ -65,7 +65,10 @@ export const PanelSettingsSchema = z.object({
 export type PanelSettings = z.infer<typeof PanelSettingsSchema>;
 export type PanelOptions = z.input<typeof PanelSettingsSchema>;
 
-/** Progress of one evaluation, for progress bars and graph stream events. */
+/**
+ * Progress of one evaluation, for progress bars and graph stream events. `done` comes once the
+ * judge has answered; an evaluation whose judge could not be reached at all has no `done`.
+ */
 export type EvaluationProgress =
   | { type: "start"; total: number; llmCriteria: number }
   | { type: "criterion_start"; criterionId: string; index: number; total: number }
@@ -111,15 +114,31 @@ export interface EvaluateContentOptions
   catalog: Catalog;
   /**
    * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
-   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
+   * Default: createChatModel() — Ollama with EVALGATE_MODEL. `null`: no judge — the LLM criteria
+   * are reported as not evaluated (a judge error), the deterministic ones are run.
    */
-  model?: ModelSource | JudgeModel;
+  model?: ModelSource | JudgeModel | null;
   /** research, budget, … — adds that content type's guidance to the judge's prompt. */
   contentType?: string;
-  /** A caller's prompt template (`evaluationPrompt`); the answer contract is kept. */
+  /**
+   * A caller's prompt template (`evaluationPrompt`); the answer contract is kept. Placeholders as
+   * in renderJudgePrompt, and {{question}} and {{reference_answer}} when those are given.
+   */
   evaluationPrompt?: string;
+  /**
+   * The question (or prompt) the content answers: shown to the judge beside the content, fenced
+   * as data. With a question, empty content is an empty answer, judged as such.
+   */
+  question?: string;
+  /** A reference answer shown to the judge beside the content, fenced as data. */
+  referenceAnswer?: string;
   /** Source documents: chunked and ranked per criterion with BM25. */
   documents?: readonly SourceDocument[];
+  /**
+   * Source passages the caller chose itself (retrieved already): every criterion's prompt carries
+   * them as its source documents, instead of passages retrieved from `documents`.
+   */
+  context?: string;
   /** A retriever of your own (e.g. embeddings) instead of BM25 over `documents`. */
   retriever?: Retriever;
   /** Functions for `function` criteria; built-in point functions need none. */
@@ -162,6 +181,33 @@ export interface EvaluateContentOptions
    * (`scoreMethod`, `scoreMethodReason`). Default: the catalog's `weightedScores`, else off.
    */
   weightedScores?: boolean;
+}
+
+/**
+ * The pipeline's features a way in (CriteriaEngine, PromptEvaluator, RubricExecutor, runBlueprint)
+ * passes on as they are, so that each works on every way in: the judge cache, few-shot examples,
+ * probability-weighted scores, a panel of judges, structured output, the content type's guidance.
+ */
+export type PipelineFeatures = Pick<
+  EvaluateContentOptions,
+  "cache" | "fewShot" | "weightedScores" | "judges" | "panel" | "structuredOutput" | "contentType"
+>;
+
+const FEATURES = [
+  "cache",
+  "fewShot",
+  "weightedScores",
+  "judges",
+  "panel",
+  "structuredOutput",
+  "contentType",
+] as const satisfies readonly (keyof PipelineFeatures)[];
+
+/** The pipeline features set in `options`, to spread into the pipeline's options. */
+export function pipelineFeatures(options: PipelineFeatures): PipelineFeatures {
+  return Object.fromEntries(
+    FEATURES.flatMap((name) => (options[name] === undefined ? [] : [[name, options[name]]])),
+  );
 }
 
 /** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD says off / false / 0. */

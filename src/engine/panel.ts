@@ -1,11 +1,10 @@
 import pLimit from "p-limit";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { krippendorffAlpha } from "../scoring/agreement.js";
-import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionPanel, PanelSummary } from "../scoring/panelResult.js";
 import type { CriterionResult, JudgeMode } from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import { isEvaluationModelError } from "./errors.js";
+import type { EvaluationModelError } from "./errors.js";
 import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluationProgress, PanelSettings } from "./options.js";
@@ -22,10 +21,11 @@ export interface PanelJudging {
   judged: Map<string, JudgedCriterion>;
   /** How the first member that answered was asked (per criterion, grouped, batch). */
   judgeMode: JudgeMode | undefined;
+  /** Set when no member's model call succeeded at all. */
+  modelFailure?: EvaluationModelError;
   panels: Map<string, CriterionPanel>;
   summary: PanelSummary;
-  /** Why a human must review: a gap in the panel, or agreement under the minimum. */
-  humanReview: string[];
+  /** A member that gave no answer (a gap the screening holds the result for). */
   warnings: string[];
 }
 
@@ -58,14 +58,18 @@ function panelProgress(catalog: Catalog, members: number, report: (e: Evaluation
     };
 }
 
-/** Every member's answers; a member whose every call failed is a gap on each criterion. */
+/**
+ * Every member's answers; a member whose every call failed is a gap on each criterion (its judge
+ * errors say why). When every member failed, the first one's failure is the panel's.
+ */
 async function judgeByMember(
   job: CatalogJudging,
   members: readonly PanelMember[],
   progress: (weight: number) => (e: EvaluationProgress) => void,
-): Promise<{ byMember: Map<string, JudgedCriterion>[]; judgeMode: JudgeMode | undefined }> {
+) {
   const llmOnly = withCriteria(job.options.catalog, (llm) => llm);
   const limit = pLimit(job.settings.concurrency);
+  // Every member's calls settle before anything is thrown, so none outlives the evaluation.
   const settled = await Promise.allSettled(
     members.map((member) =>
       judgeCatalog({
@@ -76,63 +80,28 @@ async function judgeByMember(
       }),
     ),
   );
-  const failures = settled.filter((s) => s.status === "rejected");
-  const unexpected = failures.find((s) => !isEvaluationModelError(s.reason));
-  if (unexpected !== undefined) throw unexpected.reason;
-  if (failures.length === members.length) throw (failures[0] as PromiseRejectedResult).reason;
-  const judgeMode = settled.find((s) => s.status === "fulfilled")?.value.judgeMode;
-  const byMember = settled.map((s) => {
-    if (s.status === "fulfilled") return s.value.judged;
-    const modelError = isEvaluationModelError(s.reason) ? s.reason.modelError : undefined;
-    const message = s.reason instanceof Error ? s.reason.message : String(s.reason);
-    const outcome = notEvaluatedOutcome(`judge model error: ${message}`);
-    return new Map(
-      llmOnly.criteria.map((c) => [
-        c.id,
-        { outcome, notes: [], called: true, ...(modelError ? { modelError } : {}) },
-      ]),
-    );
-  });
-  return { byMember, judgeMode };
+  const rejected = settled.find((s) => s.status === "rejected");
+  if (rejected !== undefined) throw rejected.reason;
+  const judgements = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = judgements.filter((j) => j.modelFailure !== undefined);
+  return {
+    byMember: judgements.map((j) => j.judged),
+    judgeMode: judgements.find((j) => j.modelFailure === undefined)?.judgeMode,
+    ...(failed.length === members.length ? { modelFailure: failed[0]?.modelFailure } : {}),
+  };
 }
 
-/** The review reasons and warnings of a panel: its gaps, and agreement under the minimum. */
-function panelFindings(
-  panels: Map<string, CriterionPanel>,
-  overall: number | null,
-  minAgreement: number | undefined,
-): { humanReview: string[]; warnings: string[]; gaps: number } {
-  const humanReview: string[] = [];
+/** The warnings of a panel: a member that gave no answer, named per criterion; and how many. */
+function panelGaps(panels: Map<string, CriterionPanel>): { warnings: string[]; gaps: number } {
   const warnings: string[] = [];
-  let gaps = 0;
   for (const [id, panel] of panels) {
     for (const answer of panel.answers.filter((a) => !a.evaluated)) {
-      gaps++;
       warnings.push(
         `${id}: judge ${answer.judge} gave no answer (${answer.judgeError ?? "no reason given"})`,
       );
     }
-    const missing = panel.answers.filter((a) => !a.evaluated).map((a) => a.judge);
-    if (missing.length > 0 && missing.length < panel.answers.length) {
-      humanReview.push(
-        `criterion ${id}: the panel has a gap (${missing.join(", ")} gave no answer); ${panel.answers.length - missing.length} of ${panel.answers.length} judges decided it`,
-      );
-    }
-    if (minAgreement !== undefined && panel.agreement !== null && panel.agreement < minAgreement) {
-      const values = panel.answers
-        .filter((a) => a.evaluated)
-        .map((a) => `${a.judge} ${String(a.native)}`);
-      humanReview.push(
-        `criterion ${id}: the judges disagree (agreement ${panel.agreement} < ${minAgreement}: ${values.join(", ")})`,
-      );
-    }
   }
-  if (minAgreement !== undefined && overall !== null && overall < minAgreement) {
-    humanReview.push(
-      `the judges disagree across the criteria (Krippendorff's alpha ${overall} < ${minAgreement})`,
-    );
-  }
-  return { humanReview, warnings, gaps };
+  return { warnings, gaps: warnings.length };
 }
 
 /**
@@ -140,7 +109,7 @@ function panelFindings(
  * member at once (sharing one concurrency limit). Each criterion's score is the aggregate of the
  * members' answers; every answer is kept; agreement is measured per criterion (on its scale) and
  * over the criteria (Krippendorff's alpha, interval on the 0–1 scores). A member that could not
- * answer is a gap that holds the result for review; agreement under `minAgreement` does too.
+ * answer is a gap; the screening holds the result for it, and for agreement under `minAgreement`.
  */
 export async function judgeWithPanel(
   job: CatalogJudging,
@@ -160,7 +129,7 @@ export async function judgeWithPanel(
       onProgress: progress(members.length),
     },
   });
-  const { byMember, judgeMode } = await judgeByMember(job, members, progress);
+  const { byMember, judgeMode, modelFailure } = await judgeByMember(job, members, progress);
   const judged = new Map(deterministic);
   const panels = new Map<string, CriterionPanel>();
   for (const criterion of llm) {
@@ -177,7 +146,7 @@ export async function judgeWithPanel(
     p.answers.map((a) => (a.evaluated ? a.score : null)),
   );
   const agreement = krippendorffAlpha(units, "interval");
-  const findings = panelFindings(panels, agreement, settings.minAgreement);
+  const findings = panelGaps(panels);
   const summary: PanelSummary = {
     judges: members.map((m) => m.name),
     aggregate: settings.aggregate,
@@ -188,9 +157,9 @@ export async function judgeWithPanel(
   return {
     judged,
     judgeMode,
+    ...(modelFailure === undefined ? {} : { modelFailure }),
     panels,
     summary,
-    humanReview: findings.humanReview,
     warnings: findings.warnings,
   };
 }

@@ -36,7 +36,12 @@ export interface Judging {
  */
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
   const panel = panelSettings(options);
-  const sources = options.judges?.length ? options.judges : [options.model];
+  const { traceFile, signal } = options;
+  if (options.model === null && !options.judges?.length) {
+    const session = new JudgeSession(undefined, { traceFile, signal });
+    return { session, members: [{ name: session.modelSpec, session }], panel };
+  }
+  const sources = options.judges?.length ? options.judges : [options.model ?? undefined];
   // One lane for the whole evaluation: its calls take turns with other evaluations' at a server.
   const lane = createCallLane("evaluation");
   const judges = sources.map((source) =>
@@ -48,7 +53,6 @@ export function judgingOf(options: EvaluateContentOptions, settings: EvaluationS
   );
   const [first, ...others] = judges as [JudgeModel, ...JudgeModel[]];
   const cacheOf = (judge: JudgeModel) => judgeCallCacheFor(options.cache, judge, options.now);
-  const { traceFile, signal } = options;
   const session = new JudgeSession(first, { traceFile, signal, cache: cacheOf(first) });
   const sessions = [session, ...others.map((judge) => session.forJudge(judge, cacheOf(judge)))];
   const members = sessions.map((s) => ({

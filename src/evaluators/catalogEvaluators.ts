@@ -1,14 +1,14 @@
 /**
  * createCatalogEvaluators: a catalog as openevals-style evaluators for LangSmith's `evaluate()` —
  * one per criterion, one overall, and one that returns them all as a list — sharing one
- * evaluateContent call per example.
+ * evaluation (the pipeline) per example; their results are a view of its EvaluationResult.
  */
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
-import { evaluateContent, resolveJudgeModel } from "../engine/evaluateContent.js";
+import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
 import type { EvaluateContentOptions } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { defaultContent, defaultReference, type EvaluatorInput } from "./evaluatorInput.js";
@@ -83,7 +83,7 @@ function checkOptions(options: CatalogEvaluatorOptions): number {
     );
   }
   // A model spec that cannot be used fails here, not once per example.
-  if (options.judges === undefined) resolveJudgeModel(options.model);
+  if (options.judges === undefined && options.model !== null) resolveJudgeModel(options.model);
   return limit;
 }
 
@@ -101,7 +101,9 @@ function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): Funct
  * evaluated once, whichever evaluators ask; its reference outputs are the reference of the
  * reference-based point functions (rouge_l, levenshtein_similarity, embedding_similarity) whose
  * args name none. A criterion the judge could not answer has `score: null` and a comment saying
- * why; an evaluation that failed as a whole gives every key `score: null` with the error.
+ * why (so has each LLM criterion when the judge cannot be reached, the deterministic ones keeping
+ * their scores); an evaluation that failed as a whole (bad input, an abort) gives every key
+ * `score: null` with the error.
  *
  * @example
  * const { all } = await createCatalogEvaluators("config/evaluation/criteria/budget.json");
@@ -125,14 +127,17 @@ export async function createCatalogEvaluators(
   const outcomeOf = (input: EvaluatorInput) => {
     const judged = contentOf(input);
     const ideal = referenceOf(input);
-    return shared.outcome(judged, ideal, () =>
-      evaluateContent({
+    return shared.outcome(judged, ideal, async () => {
+      // A judge that cannot be reached leaves each LLM criterion a judge error (a null score
+      // saying why); the deterministic criteria keep their scores.
+      const { result } = await runEvaluation({
         ...evaluation,
         content: judged,
         catalog: loaded,
         registry: registry.withReference(ideal ?? registry.reference),
-      }),
-    );
+      });
+      return result;
+    });
   };
   const resultsFor = async (input: EvaluatorInput): Promise<EvaluatorResult[]> => {
     const outcome = await outcomeOf(input);

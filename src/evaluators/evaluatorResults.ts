@@ -101,6 +101,20 @@ export function resultsOf(keys: ResultKeys, result: EvaluationResult): Evaluator
   return [...criteria, overallResult(keys.overall, result)];
 }
 
+/**
+ * An EvaluationResult in the openevals shape (`{ key, score, comment, metadata }`): one result per
+ * criterion, keyed by its id after `keyPrefix`, then the overall one (`overallKey`, default
+ * "overall"). A pure view: what the catalog evaluators give for the same result.
+ */
+export function toEvaluatorResults(
+  result: EvaluationResult,
+  options: { keyPrefix?: string; overallKey?: string } = {},
+): EvaluatorResult[] {
+  const prefix = options.keyPrefix ?? "";
+  const criteria = result.criteria.map((c) => ({ id: c.id, key: `${prefix}${c.id}` }));
+  return resultsOf({ criteria, overall: `${prefix}${options.overallKey ?? "overall"}` }, result);
+}
+
 /** Why an evaluation failed, for a comment: the error's code and its message, redacted. */
 export function failureText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -11,5 +11,5 @@ export {
   createCatalogEvaluators,
 } from "./catalogEvaluators.js";
 export { defaultContent, defaultReference, type EvaluatorInput, textOf } from "./evaluatorInput.js";
-export type { EvaluatorResult } from "./evaluatorResults.js";
+export { type EvaluatorResult, toEvaluatorResults } from "./evaluatorResults.js";
 export { DEFAULT_CACHED_EXAMPLES } from "./sharedEvaluation.js";

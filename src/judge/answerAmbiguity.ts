@@ -7,7 +7,7 @@
  * given twice, never a pick.
  */
 import { describeValue, normaliseKey } from "./answerValues.js";
-import { type LenientObject, type LenientValue, valuesGiven } from "./lenientJson.js";
+import { type LenientObject, type LenientValue, valuesGiven } from "./jsonObjectScan.js";
 
 /** A value in a canonical form, so that two equal values compare equal whatever their key order. */
 function canonical(value: LenientValue): string {

@@ -11,7 +11,7 @@ import {
 } from "./answerValues.js";
 import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 import { UnjudgedMethodError } from "./errors.js";
-import type { LenientValue } from "./lenientJson.js";
+import type { LenientValue } from "./jsonObjectScan.js";
 
 /** What a judge answer must contain, by method. */
 export type AnswerContract =
@@ -61,13 +61,6 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
       throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "parse" });
   }
 }
-
-/** The freeform contract: a score 0–1 with hits and misses. */
-export const FREEFORM_CONTRACT: AnswerContract = {
-  kind: "numeric",
-  scale: UNIT_SCALE,
-  field: "score",
-};
 
 export type Decision = { native: number | string; score01: number; level?: string };
 

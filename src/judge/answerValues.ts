@@ -1,7 +1,7 @@
 import type { Level, Scale } from "../criteria/model.js";
 import { roundScore, toUnit } from "../scoring/scale.js";
 import { MAX_LIST_ITEMS, MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
-import type { LenientObject, LenientValue } from "./lenientJson.js";
+import type { LenientObject, LenientValue } from "./jsonObjectScan.js";
 
 /**
  * Reading the fields of a judge's answer object: field names (with their accepted aliases), the

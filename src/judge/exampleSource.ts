@@ -20,7 +20,7 @@ export const EXAMPLE_CANDIDATES = 50;
 
 export interface ExampleQuery {
   criterionId: string;
-  /** Only corrections of this content type (all when absent). */
+  /** Only corrections of this content type, or of none named (all when absent). */
   contentType?: string;
   /** Only corrections decided strictly before this ISO 8601 instant. */
   before: string;
@@ -89,7 +89,10 @@ export function inMemoryExampleSource(examples: readonly FewShotExample[]): Exam
         .filter(
           (e) =>
             e.criterionId === query.criterionId &&
-            (query.contentType === undefined || e.contentType === query.contentType) &&
+            // A correction that names no content type holds for every one.
+            (query.contentType === undefined ||
+              e.contentType === undefined ||
+              e.contentType === query.contentType) &&
             instant(e.decidedAt) < before,
         )
         .sort((a, b) => instant(b.decidedAt) - instant(a.decidedAt))

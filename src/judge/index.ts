@@ -38,17 +38,8 @@ export {
   type InjectionKind,
   scanForInjection,
 } from "./injection.js";
-export { parseFreeformResponse, parseJudgeResponse } from "./parse.js";
+export { parseJudgeResponse } from "./parse.js";
 export { type BatchParse, parseBatchResponse } from "./parseBatch.js";
-export { parseRubricResponse, type RubricAnswer, RubricAnswerSchema } from "./parseRubric.js";
-export {
-  type JudgePrompt,
-  type RenderFreeformPromptInput,
-  type RenderJudgePromptInput,
-  type RenderRubricPromptInput,
-  renderFreeformPrompt,
-  renderJudgePrompt,
-  renderRubricPrompt,
-} from "./render.js";
+export { type JudgePrompt, type RenderJudgePromptInput, renderJudgePrompt } from "./render.js";
 export { type RenderBatchPromptInput, renderBatchPrompt } from "./renderBatch.js";
 export { appendTraceJsonl, type BuildTraceInput, buildTrace } from "./trace.js";

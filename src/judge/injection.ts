@@ -1,10 +1,10 @@
 /**
- * The deterministic layers of the injection defence. First the content is normalised (see
- * injectionNormalise: invisible characters removed, NFKC, Cyrillic and Greek look-alikes folded,
- * base64, hex, URL encoding, ROT13 and pig Latin decoded, reversed and split words rejoined), then
- * the patterns of injectionRules (plain, forged and foreign requests) and injectionRulesStructural
- * are run over the original and every normalised view, each rule only where the keyword
- * prefilter (injectionKeywords) says it can match. Findings force human review; the prompt
+ * The deterministic layers of the injection defence: one small engine over the list of named
+ * rules (injectionRuleSet). First the content is normalised (see injectionNormalise: invisible
+ * characters removed, NFKC, Cyrillic and Greek look-alikes folded, base64, hex, URL encoding,
+ * ROT13 and pig Latin decoded, reversed and split words rejoined), then every rule's pattern is
+ * run over the original and every normalised view, each only where its keywords (the prefilter of
+ * injectionKeywords) say it can match. Findings force human review; the prompt
  * already tells the judge to treat such text as data and as a weakness. Indices and excerpts
  * refer to the original text, except for findings in a decoded view, whose excerpt is the
  * decoded text.
@@ -18,17 +18,10 @@ import {
   type MainView,
   mainView,
 } from "./injectionNormalise.js";
-import {
-  ENGLISH_RULES,
-  FOREIGN_RULES,
-  FORGED_RULES,
-  INJECTION_KINDS,
-  type InjectionKind,
-  type InjectionRule,
-} from "./injectionRules.js";
-import { STRUCTURAL_RULES } from "./injectionRulesStructural.js";
+import { INJECTION_RULES, RULE_KEYWORDS } from "./injectionRuleSet.js";
+import { INJECTION_KINDS, type InjectionKind } from "./injectionRules.js";
 
-export { INJECTION_KINDS, type InjectionKind };
+export { INJECTION_KINDS, INJECTION_RULES, type InjectionKind };
 
 export interface InjectionFinding {
   kind: InjectionKind;
@@ -40,13 +33,8 @@ export interface InjectionFinding {
   rule: string;
 }
 
-/** Every pattern of the deterministic scan. */
-export const INJECTION_RULES: readonly InjectionRule[] = [
-  ...ENGLISH_RULES,
-  ...FORGED_RULES,
-  ...FOREIGN_RULES,
-  ...STRUCTURAL_RULES,
-];
+/** The rules with their keyword groups, as the engine runs them. */
+const SCAN = INJECTION_RULES.map((r) => ({ ...r, groups: RULE_KEYWORDS.get(r.rule) }));
 
 type Span = InjectionFinding & { end: number };
 
@@ -116,8 +104,8 @@ function matchKey(rule: string, matched: string): string {
 function ruleSpans(content: string, main: MainView, seen: Set<string>): Span[] {
   const spans: Span[] = [];
   const haystack = new KeywordHaystack(main.view);
-  for (const { kind, rule, pattern } of INJECTION_RULES) {
-    if (!mayMatch(rule, haystack)) continue;
+  for (const { kind, rule, pattern, groups } of SCAN) {
+    if (!mayMatch(groups, haystack)) continue;
     for (const match of main.view.matchAll(pattern)) {
       seen.add(matchKey(rule, match[0]));
       const start = main.origin[match.index] ?? 0;
@@ -134,8 +122,8 @@ function derivedSpans(views: readonly DerivedView[], seen: ReadonlySet<string>):
   const reported = new Set(seen);
   for (const view of views) {
     const haystack = new KeywordHaystack(view.text);
-    for (const { kind, rule, pattern } of INJECTION_RULES) {
-      if (!mayMatch(rule, haystack)) continue;
+    for (const { kind, rule, pattern, groups } of SCAN) {
+      if (!mayMatch(groups, haystack)) continue;
       for (const match of view.text.matchAll(pattern)) {
         const key = matchKey(rule, match[0]);
         if (reported.has(key)) continue;

@@ -8,7 +8,7 @@
  * decoder is linear in the text and bounded.
  */
 
-import { RULE_KEYWORDS } from "./injectionKeywords.js";
+import { RULE_KEYWORDS } from "./injectionRuleSet.js";
 
 /** Invisible characters that have no place in proposal prose. */
 export const ALWAYS_HIDDEN =

@@ -1,29 +1,143 @@
-/** Finding the JSON objects in a judge's answer: brace matching and the linear object scan. */
+/**
+ * The JSON objects in a judge's answer, read with maintained libraries. One pass finds each
+ * top-level brace-balanced region of the text (bare, fenced or in prose; braces inside strings do
+ * not count); jsonrepair mends what judges write beside JSON (trailing commas, single quotes,
+ * unquoted keys, comments, Python's True / False / None, raw line breaks in strings), and
+ * jsonc-parser's tree of the mended text keeps every key as written. A key given twice keeps its
+ * last value, as JSON.parse does, and every value given is recorded (valuesGiven), so that a
+ * reader can refuse an object that says two things. `__proto__`, `constructor` and `prototype`
+ * keys are dropped. An object still open when the text ends is never closed by guesswork: the
+ * scan stops and marks the text truncated.
+ */
+import { type Node, parseTree } from "jsonc-parser";
+import { jsonrepair } from "jsonrepair";
 
-import { type LenientObject, readObject } from "./lenientJson.js";
+/** A value of a judge's JSON answer. */
+export type LenientValue = string | number | boolean | null | LenientValue[] | LenientObject;
+export type LenientObject = { [key: string]: LenientValue };
+
+/** The deepest nesting of objects and lists read; deeper regions are refused unread. */
+const MAX_DEPTH = 64;
+
+/** Keys that could reach an object's prototype: read, then dropped, so they never matter. */
+const DROPPED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Every value of a key the object gave more than once, in the order written. */
+const REPEATED_KEYS = new WeakMap<LenientObject, Map<string, LenientValue[]>>();
+
+/** Every value the object gave `key`, in the order written (one entry when it gave it once). */
+export function valuesGiven(object: LenientObject, key: string): LenientValue[] {
+  const repeated = REPEATED_KEYS.get(object)?.get(key);
+  if (repeated !== undefined) return [...repeated];
+  return Object.hasOwn(object, key) ? [object[key] as LenientValue] : [];
+}
+
+function lenientValueOf(node: Node): LenientValue {
+  if (node.type === "array") return (node.children ?? []).map(lenientValueOf);
+  if (node.type !== "object") return node.value as LenientValue;
+  const object: LenientObject = {};
+  const given = new Map<string, LenientValue[]>();
+  for (const property of node.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    const key = String(keyNode?.value);
+    if (valueNode === undefined || DROPPED_KEYS.has(key)) continue;
+    const value = lenientValueOf(valueNode);
+    given.set(key, [...(given.get(key) ?? []), value]);
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  const repeated = new Map([...given].filter(([, values]) => values.length > 1));
+  if (repeated.size > 0) REPEATED_KEYS.set(object, repeated);
+  return object;
+}
+
+/** The bare words a judge may write in JSON: constants (Python's too) and numbers. */
+const CONSTANTS: ReadonlySet<string> = new Set(["true", "false", "null", "True", "False", "None"]);
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const KEY = /^[A-Za-z_$][\w$-]*$/;
 
 /**
- * Where the brace-balanced region starting at `start` ends (just past its `}`), skipping braces
- * inside double-quoted strings; undefined when it never closes.
+ * What the region opened by the `{` at `start` says beside the text of its strings: its shape (a
+ * string per key or text value, `v` per other value, the punctuation; a trailing comma left out),
+ * where it ends (just past its `}`; undefined when it never closes) and how deep it nests; or the
+ * first stray text (a bare word that is neither a key, a constant nor a number, an apostrophe
+ * inside a word), where the walk stops. Comments are skipped.
  */
-export function balancedEnd(text: string, start: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
-      inString = true;
-    } else if (c === "{") {
-      depth++;
-    } else if (c === "}") {
-      depth--;
-      if (depth === 0) return i + 1;
+interface Walk {
+  shape: string;
+  depth: number;
+  /** Where the walk got to. */
+  reached: number;
+  end?: number;
+  stray?: { at: number; what: string };
+}
+
+function walk(text: string, start: number): Walk {
+  let shape = "";
+  let [braces, nesting, depth] = [0, 0, 0];
+  let i = start;
+  const stop = (what: string): Walk => ({ shape, stray: { at: i, what }, depth, reached: i });
+  while (i < text.length) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (c.trim() === "") i++;
+    else if (c === "/" && (next === "/" || next === "*")) {
+      const close = next === "/" ? text.indexOf("\n", i) : text.indexOf("*/", i + 2);
+      i = close === -1 ? text.length : close + (next === "/" ? 1 : 2);
+    } else if (c === '"' || c === "'") {
+      // A single quote opens a string only where a key or value starts (not in "it's").
+      if (c === "'" && !"{[,:".includes(shape.at(-1) ?? "")) return stop("'");
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
+      if (j >= text.length) return { shape, depth, reached: text.length };
+      shape += "s";
+      i = j + 1;
+    } else if (c === "{" || c === "[") {
+      shape += c;
+      depth = Math.max(depth, ++nesting);
+      if (c === "{") braces++;
+      i++;
+    } else if (c === "}" || c === "]") {
+      shape = `${shape.endsWith(",") ? shape.slice(0, -1) : shape}${c}`;
+      nesting--;
+      i++;
+      if (c === "}" && --braces === 0) return { end: i, shape, depth, reached: i };
+    } else if (c === ":" || c === ",") {
+      shape += c;
+      i++;
+    } else {
+      const word = /^[\w$.+-]+/.exec(text.slice(i, i + 100))?.[0] ?? c;
+      let after = i + word.length;
+      while (text[after]?.trim() === "") after++;
+      if (KEY.test(word) && text[after] === ":") shape += "s";
+      else if (CONSTANTS.has(word) || NUMBER.test(word)) shape += "v";
+      else return stop(word);
+      i += word.length;
     }
   }
-  return undefined;
+  return { shape, depth, reached: i };
+}
+
+/**
+ * The object of a closed region, or why it has none: jsonrepair mends it, and the mended text
+ * must have the region's shape — a repair that adds a separator, a value or a closing brace, or
+ * reads a stray word as text, is a guess, and a guess is never an answer.
+ */
+function readRegion(region: string, shape: string): { value: LenientObject } | { error: string } {
+  let repaired: string;
+  try {
+    repaired = jsonrepair(region);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  if (walk(repaired, 0).shape !== shape) return { error: "it can only be read by guessing" };
+  const tree = parseTree(repaired);
+  if (tree?.type !== "object") return { error: "not a JSON object" };
+  return { value: lenientValueOf(tree) as LenientObject };
 }
 
 /**
@@ -39,14 +153,11 @@ function closingBraces(text: string): Map<number, number> {
     if (inString) {
       if (c === "\\") i++;
       else if (c === '"') inString = false;
-    } else if (c === "{") {
-      open.push(i);
-    } else if (c === "}") {
+    } else if (c === "{") open.push(i);
+    else if (c === "}") {
       const start = open.pop();
       if (start !== undefined) closes.set(start, i + 1);
-    } else if (c === '"' && open.length > 0) {
-      inString = true;
-    }
+    } else if (c === '"' && open.length > 0) inString = true;
   }
   return closes;
 }
@@ -56,44 +167,56 @@ export interface JsonObjectScan {
   objects: Array<{ value: LenientObject; start: number; end: number }>;
   /** An object was still open when the text ended. */
   truncated: boolean;
-  /** The first syntax error met, for the error message when nothing else is found. */
+  /** The first region that could not be read, for the error message when nothing else is found. */
   firstError?: string;
   /**
-   * Characters looked at, counted: a small multiple of the text's length whatever the text, since
-   * the braces are matched in one pass and no character is read by two object attempts.
+   * Characters handed to the readers, counted: the text once for the regions, and each region
+   * once to the repairer, so at most about twice the text, whatever the text.
    */
   steps: number;
 }
 
 /**
- * All top-level JSON objects in a text, in order: bare, fenced, wrapped in prose. Braces inside
- * strings do not start objects, and objects inside objects are not listed on their own. A
- * malformed object is skipped as a whole (to its matching brace, or past where its reading
- * failed, whichever is further), so no character is read twice and the work is linear in the
- * length of the text; an object still open at the end of the text stops the scan and marks the
- * text truncated.
+ * All top-level JSON objects in a text, in order. Objects inside objects are not listed on their
+ * own; a region that cannot be read (or nests deeper than 64) is skipped as a whole; a region
+ * still open at the end of the text stops the scan and marks the text truncated.
  */
 export function scanJsonObjects(text: string): JsonObjectScan {
-  const scan: JsonObjectScan = { objects: [], truncated: false, steps: text.length };
+  const scan: JsonObjectScan = { objects: [], truncated: false, steps: 0 };
   let closes: Map<number, number> | undefined;
   let pos = 0;
   for (;;) {
     const start = text.indexOf("{", pos);
-    scan.steps += (start === -1 ? text.length : start) - pos;
-    if (start === -1) return scan;
-    const { parse, visits } = readObject(text, start);
-    scan.steps += visits;
-    if (parse.ok) {
-      scan.objects.push({ value: parse.value, start, end: parse.end });
-      pos = parse.end;
-      continue;
-    }
-    if (parse.truncated) {
-      scan.truncated = true;
+    if (start === -1) {
+      scan.steps += text.length - pos;
       return scan;
     }
-    scan.firstError ??= `invalid JSON at offset ${parse.at}: ${parse.message}`;
-    closes ??= closingBraces(text);
-    pos = Math.max(closes.get(start) ?? start + 1, parse.at + 1);
+    const { end, shape, stray, depth, reached } = walk(text, start);
+    scan.steps += reached - pos;
+    const error = (at: number, why: string) => {
+      scan.firstError ??= `invalid JSON at offset ${at}: ${why}`;
+    };
+    if (stray !== undefined) {
+      // Skipped as a whole, to its matching brace (or past the stray text when it has none).
+      error(stray.at, `unexpected ${JSON.stringify(stray.what)}`);
+      if (closes === undefined) {
+        closes = closingBraces(text);
+        scan.steps += text.length;
+      }
+      pos = Math.max(closes.get(start) ?? start + 1, stray.at + 1);
+    } else if (end === undefined) {
+      // Valid as far as it goes: the answer was cut off.
+      scan.truncated = true;
+      return scan;
+    } else {
+      pos = end;
+      scan.steps += end - start;
+      if (depth > MAX_DEPTH) error(start, `nested more than ${MAX_DEPTH} levels deep`);
+      else {
+        const read = readRegion(text.slice(start, end), shape);
+        if ("value" in read) scan.objects.push({ value: read.value, start, end });
+        else error(start, read.error);
+      }
+    }
   }
 }

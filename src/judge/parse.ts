@@ -1,23 +1,17 @@
 import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
 import { conflictingDecisions, objectValues, repeatedFieldProblem } from "./answerAmbiguity.js";
-import {
-  type AnswerContract,
-  answerContractOf,
-  FREEFORM_CONTRACT,
-  fieldsOf,
-  readDecision,
-} from "./answerContract.js";
+import { type AnswerContract, answerContractOf, fieldsOf, readDecision } from "./answerContract.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, QUOTE_FIELDS, readList, readQuotes, readReasoning } from "./answerValues.js";
 import { readCoverageXml } from "./coverageXml.js";
 import { decodeAnswerProblem } from "./decodeOutputSchema.js";
 import { type Interpretation, justified } from "./interpretation.js";
+import type { LenientObject } from "./jsonObjectScan.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
-import type { LenientObject } from "./lenientJson.js";
 import { readProseLevel } from "./proseLevel.js";
 
-export { type AnswerContract, answerContractOf, FREEFORM_CONTRACT } from "./answerContract.js";
+export { type AnswerContract, answerContractOf } from "./answerContract.js";
 
 /** The judge error of an answer whose decision came without a justification. */
 export const REASONING_MISSING = "reasoning missing: every judgement must be justified";
@@ -213,9 +207,4 @@ function finish(answer: JudgeAnswer): JudgeAnswer {
 /** Reads the judge's answer for one criterion (score, point, check or levels). */
 export function parseJudgeResponse(text: string, criterion: Criterion): JudgeAnswer {
   return parseWithContract(text, answerContractOf(criterion));
-}
-
-/** Reads a freeform answer: score 0–1, hits, misses, reasoning. */
-export function parseFreeformResponse(text: string): JudgeAnswer {
-  return parseWithContract(text, FREEFORM_CONTRACT);
 }

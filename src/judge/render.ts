@@ -3,28 +3,20 @@ import {
   checkAnswerFormat,
   checkGuidelines,
   contentTypePrompt,
-  FREEFORM_SYSTEM,
-  FREEFORM_TEMPLATE,
   judgeSystemPrompt,
   LEVELS_TEMPLATE,
   levelsAnswerFormat,
   levelsGuidelines,
   POINT_TEMPLATE,
   pointGuidelines,
-  RUBRIC_SYSTEM,
-  RUBRIC_TEMPLATE,
-  rubricAnswerFormat,
-  rubricItemsList,
   SCORE_TEMPLATE,
   scoreAnswerFormat,
   scoreGuidelines,
 } from "../../prompts/evaluation/index.js";
 import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
-import { MAX_LIST_ITEMS } from "./answer.js";
 import { type DecodePromptParts, renderDecodePrompt } from "./decodePrompt.js";
 import { promptInvalid, UnjudgedMethodError } from "./errors.js";
 import { fenceData } from "./fence.js";
-import { rubricItemOf } from "./rubricItem.js";
 import { fillTemplate, placeholdersOf } from "./template.js";
 
 /** The two messages sent to the judge. */
@@ -43,10 +35,15 @@ export interface RenderJudgePromptInput {
   catalogInstructions?: string;
   /** Retrieved source chunks, preformatted with their sources; "" when retrieval found nothing. */
   context?: string;
+  /** The question the content answers, shown beside it (fenced). */
+  question?: string;
+  /** A reference answer, shown beside the content (fenced). */
+  referenceAnswer?: string;
   /**
    * A caller's user-prompt template (`evaluationPrompt`) with the placeholders
    * {{content}}, {{criterion_title}}, {{criterion_description}}, {{guidelines}}, {{context}},
-   * {{answer_format}} and, when the content is an object, one per top-level field.
+   * {{answer_format}}, {{question}} and {{reference_answer}} when those are given, and, when the
+   * content is an object, one per top-level field.
    */
   override?: string;
   /** The catalog (rubric) the criterion belongs to, named in template errors. */
@@ -149,6 +146,26 @@ function fieldValues(
   return values;
 }
 
+/**
+ * The question and the reference answer the content is judged beside, as placeholder values
+ * (fenced; "(none given)" when blank), with the heading each gets when a template does not place
+ * it; a value not given is absent, so a content field of that name still fills it.
+ */
+export function besideValues(input: {
+  question?: string;
+  referenceAnswer?: string;
+}): Array<{ name: string; heading: string; value: string }> {
+  const given = [
+    ["question", "The content answers this question", "QUESTION", input.question],
+    ["reference_answer", "Reference answer", "REFERENCE ANSWER", input.referenceAnswer],
+  ] as const;
+  return given.flatMap(([name, heading, label, text]) =>
+    text === undefined
+      ? []
+      : [{ name, heading, value: text.trim() === "" ? "(none given)" : fenceData(label, text) }],
+  );
+}
+
 export function contextBlock(context: string | undefined): string {
   if (context === undefined) return "";
   if (context.trim() === "") {
@@ -191,12 +208,20 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const content = fenceData("CONTENT", contentText(input.content, criterion.id));
   const context = contextBlock(input.context);
   const system = systemFor(input.contentType, input.catalogInstructions);
+  const beside = besideValues(input);
+  const besideBlocks = (used: ReadonlySet<string>) =>
+    beside.flatMap((b) => (used.has(b.name) ? [] : [`\n\n${b.heading}:\n${b.value}`])).join("");
   if (method.kind === "levels" && method.decodePrompt !== undefined && !input.override) {
     // A levels criterion's own decode prompt is a template (LiquidJS, with the Jinja forms authors use).
     const { guidelines, answerFormat } = parts;
     const [template, target, rubricId] = [method.decodePrompt, input.content, input.catalogId];
     const decode = { criterion, method, template, target, content, context, guidelines, rubricId };
-    return { system, user: renderDecodePrompt({ ...decode, answerFormat, budget: input.budget }) };
+    return {
+      system,
+      user:
+        renderDecodePrompt({ ...decode, answerFormat, budget: input.budget }) +
+        besideBlocks(new Set()),
+    };
   }
   const template = input.override ?? parts.template;
   const source = input.override === undefined ? `${method.kind} template` : "override";
@@ -205,6 +230,7 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const fields = fieldValues(input.content, used, criterion.id);
   const values: Record<string, string> = {
     ...fields,
+    ...Object.fromEntries(beside.map((b) => [b.name, b.value])),
     content,
     criterion_title: criterion.title,
     criterion_description: criterion.description,
@@ -216,85 +242,9 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   let user = fillTemplate(template, values, source, criterion.id);
   const fieldUsed = Object.keys(fields).length > 0;
   if (!used.has("context") && context !== "") user += `\n\n${context}`;
+  user += besideBlocks(used);
   if (!used.has("content") && !fieldUsed) user += `\n\nContent under evaluation:\n${content}`;
   if (!used.has("answer_format")) user += `\n\n${parts.answerFormat}`;
 
   return { system, user };
-}
-
-export interface RenderFreeformPromptInput {
-  question: string;
-  candidateAnswer: string;
-  referenceAnswer?: string;
-  expectedOutcome?: string;
-}
-
-/**
- * Freeform mode: the user prompt holds the expected outcome, the question, the reference
- * answer and the candidate answer (fenced as data); the system prompt mandates one JSON object
- * with score 0–1, hits, misses and reasoning, hits and misses at most four items each.
- */
-export function renderFreeformPrompt(input: RenderFreeformPromptInput): JudgePrompt {
-  const expected = input.expectedOutcome?.trim();
-  const reference = input.referenceAnswer;
-  const user = fillTemplate(
-    FREEFORM_TEMPLATE,
-    {
-      expected_outcome:
-        expected || "(none given: judge how well the candidate answers the question)",
-      question: fenceData("QUESTION", input.question),
-      reference_answer:
-        reference === undefined || reference.trim() === ""
-          ? "(none given)"
-          : fenceData("REFERENCE ANSWER", reference),
-      candidate_answer: fenceData("CANDIDATE ANSWER", input.candidateAnswer),
-      answer_format: scoreAnswerFormat(UNIT_SCALE, { listLimit: MAX_LIST_ITEMS }),
-    },
-    "freeform template",
-  );
-  return { system: judgeSystemPrompt({ extra: FREEFORM_SYSTEM }), user };
-}
-
-export interface RenderRubricPromptInput {
-  question: string;
-  candidateAnswer: string;
-  referenceAnswer?: string;
-  /** The rubric items; a check criterion's expected outcome (else its description) is the item. */
-  items: readonly Criterion[];
-}
-
-/** Rubric mode: one prompt in which the judge checks every rubric item. */
-export function renderRubricPrompt(input: RenderRubricPromptInput): JudgePrompt {
-  if (input.items.length === 0) {
-    throw promptInvalid("a rubric prompt needs at least one rubric item", {
-      source: "rubric items",
-    });
-  }
-  const seen = new Set<string>();
-  for (const item of input.items) {
-    if (seen.has(item.id)) {
-      throw promptInvalid(`rubric item id '${item.id}' appears more than once`, {
-        criterionId: item.id,
-        source: "rubric items",
-      });
-    }
-    seen.add(item.id);
-  }
-  const items = input.items.map(rubricItemOf);
-  const reference = input.referenceAnswer;
-  const user = fillTemplate(
-    RUBRIC_TEMPLATE,
-    {
-      question: fenceData("QUESTION", input.question),
-      reference_answer:
-        reference === undefined || reference.trim() === ""
-          ? "(none given)"
-          : fenceData("REFERENCE ANSWER", reference),
-      rubric_items: rubricItemsList(items),
-      candidate_answer: fenceData("CANDIDATE ANSWER", input.candidateAnswer),
-      answer_format: rubricAnswerFormat(items.map((i) => i.id)),
-    },
-    "rubric template",
-  );
-  return { system: judgeSystemPrompt({ extra: RUBRIC_SYSTEM }), user };
 }

@@ -1,12 +1,14 @@
 import {
   BATCH_TEMPLATE,
   batchAnswerFormat,
-  batchSystemPrompt,
   contentScreeningQuestion,
+  judgeSystemPrompt,
+  TOON_TABLE_RULE,
 } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
 import { fenceData } from "./fence.js";
 import {
+  besideValues,
   contentGuidanceFor,
   contentText,
   contextBlock,
@@ -23,6 +25,9 @@ export interface RenderBatchPromptInput {
   catalogInstructions?: string;
   /** Retrieved source chunks for all the criteria, preformatted with their sources. */
   context?: string;
+  /** The question the content answers, and a reference answer, shown beside it. */
+  question?: string;
+  referenceAnswer?: string;
   /**
    * Ask the injection guard's question about the content in this call too: answered first, on
    * the screening line, before the table. The system prompt and the content stay as in every
@@ -72,13 +77,17 @@ export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
       count: String(ids.length),
       criteria: input.criteria.map(criterionBlock).join("\n\n"),
       context: contextBlock(input.context),
+      beside: besideValues(input)
+        .map((b) => `${b.heading}:\n${b.value}`)
+        .join("\n\n"),
       content: fenceData("CONTENT", contentText(input.content)),
       screening: input.screenContent === true ? contentScreeningQuestion() : "",
       answer_format: batchAnswerFormat(ids, input.screenContent === true),
     },
     "batch template",
   );
-  const system = batchSystemPrompt({
+  const system = judgeSystemPrompt({
+    answerRule: TOON_TABLE_RULE,
     contentGuidance: contentGuidanceFor(input.contentType),
     catalogInstructions: input.catalogInstructions,
   });

@@ -75,8 +75,3 @@ export function fillTemplate(
     return `${before}${value}${after}`;
   });
 }
-
-/** Whether a template uses a placeholder. */
-export function usesPlaceholder(template: string, name: string): boolean {
-  return placeholdersOf(template).some((p) => p.name === name);
-}

@@ -73,6 +73,19 @@ function evaluationOf(row: ArtifactEvaluationRow): RubricEvaluation {
 }
 
 /**
+ * The model error of an evaluation none of whose model calls succeeded (every llm_decode
+ * criterion's call failed), or undefined: such a review was not made, whatever its score says.
+ */
+function unreachedJudge(evaluation: RubricEvaluation): string | undefined {
+  const decoded = evaluation.criterion_results.filter(
+    (r) => r.scoring_method_used === "llm_decode",
+  );
+  const errors = decoded.map((r) => r.llm_invocation?.error);
+  if (decoded.length === 0 || errors.some((e) => e === undefined)) return undefined;
+  return errors[0];
+}
+
+/**
  * Artifacts and their review against registered rubrics, kept in the checkpoints' database.
  * `submitForReview` resolves the rubrics (an unknown one is refused before anything changes),
  * marks the artifact pending_review then in_review, evaluates its content with each rubric, and
@@ -162,12 +175,13 @@ export class ArtifactRegistry {
     const evaluations: RubricEvaluation[] = [];
     try {
       for (const rubric of rubrics) {
-        evaluations.push(
-          await this.options.rubricExecutor.evaluate(rubric, current.content, {
-            targetId: current.id,
-            targetType: current.type,
-          }),
-        );
+        const evaluation = await this.options.rubricExecutor.evaluate(rubric, current.content, {
+          targetId: current.id,
+          targetType: current.type,
+        });
+        const unreached = unreachedJudge(evaluation);
+        if (unreached !== undefined) throw new Error(`the judge could not answer: ${unreached}`);
+        evaluations.push(evaluation);
       }
     } catch (error) {
       await this.setStatus(current.id, "review_failed");

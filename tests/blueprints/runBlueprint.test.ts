@@ -11,6 +11,8 @@ import {
   runBlueprint,
 } from "../../src/blueprints/index.js";
 import { isEvalgateError } from "../../src/errors.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 
 /** The points document's examples, as written there, as the points of one prompt. */
@@ -136,6 +138,29 @@ describe("runBlueprint", () => {
     // Only the function point counts: alpha's answer contains "hi" (in "this").
     expect(coverage.pointAssessments[1]?.coverageExtent).toBe(1);
     expect(coverage.avgCoverageExtent).toBe(1);
+  });
+
+  it("a judge that cannot be reached: text points are errors, function points keep their coverage", async () => {
+    const down = new ScriptedChatModel({
+      model: "judge",
+      responder: () => {
+        throw new ModelUnavailableError("connection-refused", "connect ECONNREFUSED", {
+          provider: "scripted",
+        });
+      },
+    });
+    const run = await runBlueprint(BLUEPRINT, {
+      models: [candidate("alpha")],
+      judge: createChatModel(down, { maxRetries: 0 }),
+    });
+    const [alphaName] = run.models;
+    const scores = run.evaluationResults.llmCoverageScores["prompt-unique-id-1"] ?? {};
+    const alpha = CoverageResultSchema.parse(scores[alphaName ?? ""]);
+    expect(alpha.pointAssessments.map((p) => p.coverageExtent)).toEqual([null, 1, null, 1]);
+    expect(alpha.pointAssessments[0]?.error).toContain("ECONNREFUSED");
+    // Over the function points alone: (1·1 + 1·0.5) / 1.5.
+    expect(alpha.avgCoverageExtent).toBe(1);
+    expect(alpha.error).toBe("2 of 4 points could not be assessed");
   });
 
   it("reports a candidate that cannot answer in its place and goes on", async () => {

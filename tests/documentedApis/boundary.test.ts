@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { CatalogSchema } from "../../src/criteria/model.js";
 import { CriteriaEngine } from "../../src/engine/apis/criteriaEngine.js";
 import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelAbortedError, ModelUnavailableError } from "../../src/llm/errors.js";
 import { ScriptedChatModel } from "../doubles/index.js";
@@ -51,7 +53,7 @@ describe("the evaluation classes report bad input the same way", () => {
 });
 
 describe("the evaluation classes map model errors the same way", () => {
-  it("a model that cannot be called is an EvaluationModelError with the typed cause", async () => {
+  it("a model that cannot be called is a judge error on the criterion; evaluateContent throws it typed", async () => {
     const down = createChatModel(
       new ScriptedChatModel({
         responder: () => {
@@ -69,18 +71,35 @@ describe("the evaluation classes map model errors the same way", () => {
       weight: 1,
       method: { kind: "check" as const },
     };
-    const fromEngine = new CriteriaEngine({ model: down }).evaluateCriterion(criterion, "Hamburg.");
-    await expect(fromEngine).rejects.toBeInstanceOf(EvaluationModelError);
-    await fromEngine.catch((error: EvaluationModelError) => {
-      expect(error.modelError).toBeInstanceOf(ModelUnavailableError);
-      expect(error.cause).toBe(error.modelError);
-    });
+    const fromEngine = await new CriteriaEngine({ model: down }).evaluateCriterion(
+      criterion,
+      "Hamburg.",
+    );
+    expect(fromEngine).toMatchObject({ evaluated: false, score: null, met: null });
+    expect(fromEngine.judgeError).toContain("connect ECONNREFUSED");
 
-    const fromEvaluator = new PromptEvaluator({ model: down }).evaluate({
+    const fromEvaluator = await new PromptEvaluator({ model: down }).evaluate({
       question: "Where?",
       candidateAnswer: "Hamburg.",
     });
-    await expect(fromEvaluator).rejects.toBeInstanceOf(EvaluationModelError);
+    expect(fromEvaluator).toMatchObject({ verdict: "error", score: 0 });
+    expect(fromEvaluator.judgeError).toContain("connect ECONNREFUSED");
+
+    const fromPipeline = await evaluateContent({
+      content: "Hamburg.",
+      catalog: CatalogSchema.parse({
+        id: "base",
+        name: "Base",
+        version: "1",
+        criteria: [criterion],
+      }),
+      model: down,
+    }).catch((error: unknown) => error);
+    expect(fromPipeline).toBeInstanceOf(EvaluationModelError);
+    if (!(fromPipeline instanceof EvaluationModelError)) return;
+    expect(fromPipeline.modelError).toBeInstanceOf(ModelUnavailableError);
+    expect(fromPipeline.cause).toBe(fromPipeline.modelError);
+    expect(fromPipeline.result?.criteria[0]?.judgeError).toContain("connect ECONNREFUSED");
   });
 
   it("an abort is not a model failure: it reaches the caller as it is", async () => {

@@ -3,11 +3,12 @@ import {
   PromptEvaluator,
   type PromptRubricItemInput,
 } from "../../src/engine/apis/promptEvaluator.js";
-import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { EvaluationError } from "../../src/engine/errors.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { jsonAnswer, judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
+import { tableAnswer } from "../engine/helpers.js";
 
 const QUESTION = {
   question: "What does the call fund, and up to what amount?",
@@ -27,7 +28,10 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     const result = await evaluator.evaluate(QUESTION);
 
     expect(result.mode).toBe("freeform");
-    const { systemPrompt, userPrompt } = result.evaluatorProviderRequest;
+    const { systemPrompt, userPrompt } = result.evaluatorProviderRequest ?? {
+      systemPrompt: "",
+      userPrompt: "",
+    };
     expect(userPrompt).toContain(QUESTION.expectedOutcome);
     expect(userPrompt).toContain(QUESTION.question);
     expect(userPrompt).toContain(QUESTION.referenceAnswer);
@@ -40,8 +44,8 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     const sent = model.calls[0]?.messages ?? [];
     expect(sent.find((m) => m.role === "system")?.content).toBe(systemPrompt);
     expect(sent.find((m) => m.role === "user")?.content).toBe(userPrompt);
-    expect(result.trace.promptHash).toBe(promptHash(systemPrompt, userPrompt));
-    expect(result.trace.responseHash).toBe(responseHash(judgeAnswer({ score: 0.9 })));
+    expect(result.trace?.promptHash).toBe(promptHash(systemPrompt, userPrompt));
+    expect(result.trace?.responseHash).toBe(responseHash(judgeAnswer({ score: 0.9 })));
   });
 
   it("keeps at most four hits and misses", async () => {
@@ -87,7 +91,7 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     expect(result.misses).toEqual([]);
     expect(result.verdict).toBe("error");
     expect(result.judgeError).toMatch(/no JSON object found/);
-    expect(result.trace.rawResponse).toContain("8 out of 10");
+    expect(result.trace?.rawResponse).toContain("8 out of 10");
   });
 
   it.each([
@@ -103,12 +107,15 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     expect(result.verdict).toBe(verdict);
   });
 
-  it("throws EvaluationModelError when the model cannot be called", async () => {
+  it("a model that cannot be called is the verdict 'error' with the cause, the call traced", async () => {
     const down = new ScriptedChatModel({
       script: [new ModelUnavailableError("connection-refused", "ECONNREFUSED", {})],
     });
     const evaluator = new PromptEvaluator({ model: createChatModel(down, { maxRetries: 0 }) });
-    await expect(evaluator.evaluate(QUESTION)).rejects.toBeInstanceOf(EvaluationModelError);
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result).toMatchObject({ verdict: "error", score: 0, hits: [], misses: [] });
+    expect(result.judgeError).toContain("ECONNREFUSED");
+    expect(result.trace?.error).toContain("ECONNREFUSED");
   });
 
   it("rejects input that is not the JSON judge contract's shape", async () => {
@@ -128,24 +135,23 @@ const RUBRICS: PromptRubricItemInput[] = [
   { id: "region", expected_outcome: "Names East Africa as the region" },
 ];
 
-function checks(results: Record<string, "pass" | "fail">, reasoning = "Checked each item.") {
-  return jsonAnswer({
-    reasoning,
-    checks: Object.entries(results).map(([id, result]) => ({
-      id,
-      reasoning: `${id} ${result === "pass" ? "is" : "is not"} addressed`,
-      result,
-    })),
-  });
+/** The table the judge answers rubric mode with: each item pass or fail, with its reasoning. */
+function checks(results: Record<string, "pass" | "fail">) {
+  return tableAnswer(
+    Object.entries(results).map(
+      ([id, result]) =>
+        [id, result, `${id} ${result === "pass" ? "is" : "is not"} addressed`] as const,
+    ),
+  );
 }
 
-function rubricWith(answer: string, rubrics = RUBRICS) {
-  const model = new ScriptedChatModel({ script: [answer] });
+function rubricWith(answer: string | readonly string[], rubrics = RUBRICS) {
+  const model = new ScriptedChatModel({ script: typeof answer === "string" ? [answer] : answer });
   return { model, evaluator: new PromptEvaluator({ model, rubrics }) };
 }
 
 describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
-  it("checks every item in one call; hits and misses are the items' expected outcomes", async () => {
+  it("checks every item in one table call; hits and misses are the items' expected outcomes", async () => {
     const { model, evaluator } = rubricWith(
       checks({ scope: "pass", ceiling: "pass", region: "fail" }),
     );
@@ -154,7 +160,7 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
     expect(model.calls).toHaveLength(1);
     expect(result.mode).toBe("rubric");
     for (const item of RUBRICS) {
-      expect(result.evaluatorProviderRequest.userPrompt).toContain(item.expected_outcome);
+      expect(result.evaluatorProviderRequest?.userPrompt).toContain(item.expected_outcome);
     }
     expect(result.hits).toEqual([
       "Names clean-water infrastructure as the scope",
@@ -193,8 +199,14 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
   });
 
   it("an item the judge did not answer is a judge error, never a pass", async () => {
-    const { evaluator } = rubricWith(checks({ scope: "pass", ceiling: "pass" }));
+    // The table, the repair round and the item's own call all leave it unanswered.
+    const { model, evaluator } = rubricWith([
+      checks({ scope: "pass", ceiling: "pass" }),
+      checks({ scope: "pass", ceiling: "pass" }),
+      "I cannot tell.",
+    ]);
     const result = await evaluator.evaluate(QUESTION);
+    expect(model.calls).toHaveLength(3);
     const region = result.rubricResults?.find((r) => r.id === "region");
     expect(region?.result).toBe("error");
     expect(result.judgeError).toContain("'region'");
@@ -206,7 +218,7 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
   });
 
   it("no usable answer at all: score 0 and the verdict 'error'", async () => {
-    const { evaluator } = rubricWith("All items look fine to me.");
+    const { evaluator } = rubricWith(Array(5).fill("All items look fine to me."));
     const result = await evaluator.evaluate(QUESTION);
     expect(result.score).toBe(0);
     expect(result.verdict).toBe("error");

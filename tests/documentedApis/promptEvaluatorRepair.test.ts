@@ -4,6 +4,7 @@ import {
   type PromptRubricItemInput,
 } from "../../src/engine/apis/promptEvaluator.js";
 import { jsonAnswer, ScriptedChatModel } from "../doubles/index.js";
+import { tableAnswer, userPromptOf } from "../engine/helpers.js";
 
 const QUESTION = {
   question: "What does the call fund?",
@@ -61,23 +62,17 @@ describe("PromptEvaluator: an answer without reasoning is asked for once more", 
   });
 
   it("rubric: an item decided without any reasoning is asked again, then scored", async () => {
-    const bare = jsonAnswer({
-      checks: [
-        { id: "scope", result: "pass" },
-        { id: "region", result: "pass", reasoning: "East Africa is named." },
-      ],
-    });
-    const justified = jsonAnswer({
-      reasoning: "Both are named.",
-      checks: [
-        { id: "scope", result: "pass", reasoning: "Pumps for clean water." },
-        { id: "region", result: "fail", reasoning: "Only the continent is named." },
-      ],
-    });
+    const bare = tableAnswer([
+      ["scope", "pass", ""],
+      ["region", "fail", "Only the continent is named."],
+    ]);
+    const justified = tableAnswer([["scope", "pass", "Pumps for clean water."]]);
     const { model, evaluator } = evaluatorWith([bare, justified], RUBRICS);
     const result = await evaluator.evaluate(QUESTION);
 
+    // The table, then one repair round for the item without reasoning.
     expect(model.calls).toHaveLength(2);
+    expect(userPromptOf(model.calls[1]?.messages ?? [])).toContain("scope");
     expect(result.rubricResults?.map((r) => [r.id, r.result])).toEqual([
       ["scope", "pass"],
       ["region", "fail"],
@@ -89,16 +84,19 @@ describe("PromptEvaluator: an answer without reasoning is asked for once more", 
   });
 
   it("rubric: an item still unjustified after the second ask is a judge error", async () => {
-    const bare = jsonAnswer({
-      checks: [
-        { id: "scope", result: "pass" },
-        { id: "region", result: "pass", reasoning: "East Africa is named." },
-      ],
-    });
-    const { model, evaluator } = evaluatorWith([bare, bare], RUBRICS);
+    const bare = tableAnswer([
+      ["scope", "pass", ""],
+      ["region", "pass", "East Africa is named."],
+    ]);
+    const single = jsonAnswer({ result: "pass" });
+    // The table, its repair round, then the item's own call and its repair round.
+    const { model, evaluator } = evaluatorWith(
+      [bare, tableAnswer([["scope", "pass", ""]]), single, single],
+      RUBRICS,
+    );
     const result = await evaluator.evaluate(QUESTION);
 
-    expect(model.calls).toHaveLength(2);
+    expect(model.calls).toHaveLength(4);
     const scope = result.rubricResults?.find((r) => r.id === "scope");
     expect(scope?.result).toBe("error");
     expect(result.verdict).not.toBe("pass");

@@ -9,6 +9,7 @@ import {
 } from "../../src/engine/apis/rubricExecutor.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
+import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 import {
   checkQuestionCount,
@@ -355,6 +356,34 @@ describe("RubricExecutor: llm_decode criteria and LLM feedback (the rubric forma
     expect(pedagogy?.notes).not.toBe("");
     expect(pedagogy?.llm_invocation?.response_hash).toBe(responseHash(garbage));
     expect(evaluation.passed).toBe(false);
+  });
+
+  it("an llm that cannot be reached: llm_decode criteria 'unable_to_evaluate', the deterministic ones kept", async () => {
+    const down = new ScriptedChatModel({
+      responder: () => {
+        throw new ModelUnavailableError("connection-refused", "connect ECONNREFUSED", {
+          provider: "scripted",
+        });
+      },
+    });
+    const executor = new RubricExecutor({
+      functionRegistry: quizRegistry(),
+      llm: createChatModel(down, { maxRetries: 0 }),
+    });
+    const evaluation = await executor.evaluate(PEDAGOGY_RUBRIC, QUIZ);
+
+    const pedagogy = evaluation.criterion_results.find((r) => r.criterion_id === "pedagogy");
+    expect(pedagogy).toMatchObject({ level_id: "unable_to_evaluate", score: null });
+    expect(pedagogy?.notes).toContain("connect ECONNREFUSED");
+    expect(pedagogy?.llm_invocation?.error).toContain("connect ECONNREFUSED");
+    const count = evaluation.criterion_results.find((r) => r.criterion_id === "question_count");
+    expect(count).toMatchObject({ level_id: "pass", score: 1 });
+    expect(evaluation.weighted_score).toBe(1);
+    expect(evaluation.passed).toBe(false);
+    // The model-written summary is not asked of a model that answered nothing.
+    expect(evaluation.feedback_summary.split("\n")[0]).toBe(
+      "Evaluation FAILED for rubric 'Quiz Pedagogy'.",
+    );
   });
 
   it("without an llm, reports llm_decode criteria as 'unable_to_evaluate' instead of failing", async () => {

@@ -16,7 +16,14 @@ import {
   ScriptedChatModel,
   startOllamaServer,
 } from "../doubles/index.js";
-import { catalogOf, judgeOf, systemPromptOf, titleIn, userPromptOf } from "./helpers.js";
+import {
+  catalogOf,
+  judgeOf,
+  systemPromptOf,
+  tableAnswer,
+  titleIn,
+  userPromptOf,
+} from "./helpers.js";
 import { quizJudge, quizRubric } from "./quizRubric.js";
 
 const CONTENT = [
@@ -321,16 +328,15 @@ describe("the documented API classes", () => {
   });
 
   it("PromptEvaluator rubric mode: an item answered twice differently is that item's judge error", async () => {
+    const twice = [
+      ["count", "pass", "Three stations."],
+      ["count", "fail", "Only two stations."],
+    ] as const;
     const model = new ScriptedChatModel({
       script: [
-        JSON.stringify({
-          reasoning: "Drives are named; the count is three.",
-          checks: [
-            { id: "drives", result: "pass" },
-            { id: "count", result: "pass" },
-            { id: "count", result: "fail" },
-          ],
-        }),
+        tableAnswer([["drives", "pass", "Drives are named."], ...twice]),
+        tableAnswer(twice),
+        '{"reasoning": "Three stations.", "result": "pass", "result": "fail"}',
       ],
     });
     const evaluator = new PromptEvaluator({
@@ -344,9 +350,12 @@ describe("the documented API classes", () => {
       question: "What does the retrofit change?",
       candidateAnswer: "Variable drives on three pumps.",
     });
+    // The table, its repair round and the item's own call each said two things.
+    expect(model.calls).toHaveLength(3);
     expect(result.verdict).not.toBe("pass");
+    expect(result.rubricResults?.map((r) => r.result)).toEqual(["pass", "error"]);
     expect(result.judgeError).toContain("'count'");
-    expect(result.judgeError).toContain("2 times: pass and fail");
+    expect(result.judgeError).toContain("gives 'result' twice");
   });
 
   it("RubricExecutor: an ambiguous decode answer leaves the criterion unable to evaluate", async () => {

@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentTypePrompt } from "../../prompts/evaluation/index.js";
 import { SUMMARY_SYSTEM } from "../../prompts/evaluation/summaryPrompt.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
-import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import { evaluateContent, runEvaluation } from "../../src/engine/evaluateContent.js";
+import { NO_JUDGE_NOTE } from "../../src/engine/judgeCatalog.js";
 import type { EvaluateContentOptions } from "../../src/engine/options.js";
 import { fenceData } from "../../src/judge/fence.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
@@ -143,6 +144,69 @@ describe("model failures", () => {
     expect(error.message).toContain("5 criteria");
     expect(error.message).toContain("ollama serve");
     expect(model.calls).toHaveLength(5);
+  });
+
+  it("a judge that cannot be reached: each LLM criterion a judge error, the deterministic ones stand", async () => {
+    const catalog = catalogOf({
+      id: "mixed",
+      name: "Mixed",
+      version: "1",
+      criteria: [
+        {
+          id: "total",
+          title: "States a total",
+          description: "The budget states its total",
+          weight: 1,
+          method: { kind: "function", name: "contains", args: "Total" },
+        },
+        {
+          id: "clarity",
+          title: "Clarity",
+          description: "Is the budget clear?",
+          weight: 1,
+          method: { kind: "score", scale: { min: 0, max: 1 } },
+        },
+      ],
+    });
+    const down = new ScriptedChatModel({
+      responder: () => {
+        throw refused();
+      },
+    });
+    const events: string[] = [];
+    const run = await runEvaluation({
+      content: "Total 120,000 EUR.",
+      catalog,
+      model: judgeOf(down),
+      onProgress: (event) => events.push(event.type),
+    });
+    expect(run.modelFailure?.modelError).toBeInstanceOf(ModelUnavailableError);
+    // No `done`: the judge never answered.
+    expect(events).not.toContain("done");
+    expect(events).toContain("criterion_done");
+    const [total, clarity] = run.result.criteria;
+    expect(total).toMatchObject({ evaluated: true, score: 1 });
+    expect(clarity).toMatchObject({ evaluated: false, score: null });
+    expect(clarity?.judgeError).toMatch(/^judge model error: /);
+    expect(run.result.passed).toBe(false);
+    expect(run.result.notEvaluated).toEqual(["clarity"]);
+
+    // evaluateContent throws it, the result beside the typed cause.
+    const error = await evaluateContent({
+      content: "Total 120,000 EUR.",
+      catalog,
+      model: judgeOf(down),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EvaluationModelError);
+    if (!(error instanceof EvaluationModelError)) return;
+    expect(error.result?.criteria.map((c) => c.evaluated)).toEqual([true, false]);
+
+    // No judge at all: no call, the same judge error shape, no model failure.
+    const alone = await runEvaluation({ content: "Total 120,000 EUR.", catalog, model: null });
+    expect(alone.modelFailure).toBeUndefined();
+    expect(alone.result.criteria.map((c) => c.evaluated)).toEqual([true, false]);
+    expect(alone.result.criteria[1]?.judgeError).toBe(NO_JUDGE_NOTE);
+    expect(alone.result.traces).toEqual([]);
   });
 
   it("an Ollama server answering 503 (no retries) fails the evaluation with ModelUnavailableError", async () => {

@@ -132,3 +132,13 @@ export function budgetAnswersAll(score: number): AnswerByTitle {
     Object.values(BUDGET_TITLES).map((title) => [title, scoreAnswer(score)]),
   );
 }
+
+/** A batch (table) answer: one row per [id, score, reasoning], no quotes. */
+export function tableAnswer(
+  rows: ReadonlyArray<readonly [string, string | number, string]>,
+): string {
+  return [
+    `results[${rows.length}]{id,score,quotes,reasoning}:`,
+    ...rows.map(([id, score, reasoning]) => `  ${id},${score},"",${JSON.stringify(reasoning)}`),
+  ].join("\n");
+}

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import { screenForInjection } from "../../src/engine/injectionScreen.js";
-import { JudgeSession } from "../../src/engine/judgeSession.js";
 import { injectionGuardDefault } from "../../src/engine/options.js";
 import { parseGuardResponse } from "../../src/judge/injectionGuard.js";
 import { ScriptedChatModel } from "../doubles/index.js";
@@ -130,16 +128,17 @@ describe("the guard call in evaluateContent", () => {
   });
 
   it("sends a long text in blocks, one call each", async () => {
-    const model = new ScriptedChatModel({
-      guard: "script", // this test answers the injection guard's prompts itself
-      responder: () => CLEAN,
+    const model = judgeWith(CLEAN);
+    const result = await evaluateContent({
+      content: "Budget line. ".repeat(2_000),
+      catalog: await budgetCatalog(),
+      model: judgeOf(model),
+      injectionGuard: true,
     });
-    const session = new JudgeSession(judgeOf(model), {});
-    const screen = await screenForInjection(
-      [{ where: "the content", text: "Budget line. ".repeat(2_000) }],
-      session,
+    const guardCalls = model.calls.filter((c) =>
+      /security classifier/.test(systemPromptOf(c.messages)),
     );
-    expect(screen.reasons).toEqual([]);
-    expect(model.calls).toHaveLength(2);
+    expect(guardCalls).toHaveLength(2);
+    expect(result.humanReviewRequired).toBe(false);
   });
 });

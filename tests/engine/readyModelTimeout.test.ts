@@ -41,15 +41,26 @@ function readyModel() {
   });
 }
 
+/** Every request the call made was aborted. */
+async function expectAborted() {
+  const made = server.chatRequests().length - before;
+  expect(made).toBeGreaterThan(0);
+  await server.waitFor((s) => s.clientDisconnects >= s.chatRequests().length);
+  expect(server.held).toBe(0);
+}
+
 /** The call failed with the caller's timeout, and every request it made was aborted. */
 async function expectCallerTimeout(error: unknown) {
   const modelError = error instanceof EvaluationModelError ? error.modelError : error;
   expect(modelError).toBeInstanceOf(ModelTimeoutError);
   expect((modelError as ModelTimeoutError).timeoutMs).toBe(CALLER_TIMEOUT);
-  const made = server.chatRequests().length - before;
-  expect(made).toBeGreaterThan(0);
-  await server.waitFor((s) => s.clientDisconnects >= s.chatRequests().length);
-  expect(server.held).toBe(0);
+  await expectAborted();
+}
+
+/** A view's judge error: the caller's timeout, named; every request aborted. */
+async function expectTimeoutJudgeError(judgeError: string | undefined) {
+  expect(judgeError).toContain(`within ${CALLER_TIMEOUT} ms`);
+  await expectAborted();
 }
 
 describe("a ready-made model with the caller's timeoutMs", { timeout: 60_000 }, () => {
@@ -65,31 +76,29 @@ describe("a ready-made model with the caller's timeoutMs", { timeout: 60_000 }, 
 
   it("CriteriaEngine.evaluateCriterion", async () => {
     const engine = new CriteriaEngine({ model: readyModel(), timeoutMs: CALLER_TIMEOUT });
-    const error = await engine
-      .evaluateCriterion(
-        {
-          id: "c1",
-          title: "Location",
-          description: "Is the company based in Hamburg?",
-          weight: 1,
-          method: { kind: "check" },
-        },
-        "[1] (profile.md) Registered office: Am Sandtorkai 62, 20457 Hamburg.",
-      )
-      .catch((e: unknown) => e);
-    await expectCallerTimeout(error);
+    const evaluation = await engine.evaluateCriterion(
+      {
+        id: "c1",
+        title: "Location",
+        description: "Is the company based in Hamburg?",
+        weight: 1,
+        method: { kind: "check" },
+      },
+      "[1] (profile.md) Registered office: Am Sandtorkai 62, 20457 Hamburg.",
+    );
+    expect(evaluation.evaluated).toBe(false);
+    await expectTimeoutJudgeError(evaluation.judgeError);
   });
 
   it("PromptEvaluator", async () => {
     const evaluator = new PromptEvaluator({ model: readyModel(), timeoutMs: CALLER_TIMEOUT });
-    const error = await evaluator
-      .evaluate({
-        question: "What does the call fund?",
-        candidateAnswer: "Clean-water pumps in East Africa.",
-        referenceAnswer: "Clean-water infrastructure in East Africa.",
-      })
-      .catch((e: unknown) => e);
-    await expectCallerTimeout(error);
+    const evaluation = await evaluator.evaluate({
+      question: "What does the call fund?",
+      candidateAnswer: "Clean-water pumps in East Africa.",
+      referenceAnswer: "Clean-water infrastructure in East Africa.",
+    });
+    expect(evaluation.verdict).toBe("error");
+    await expectTimeoutJudgeError(evaluation.judgeError);
   });
 
   it("RubricExecutor", async () => {
@@ -114,9 +123,9 @@ describe("a ready-made model with the caller's timeoutMs", { timeout: 60_000 }, 
         },
       ],
     };
-    const error = await executor
-      .evaluate(rubric, { text: "A clear text." })
-      .catch((e: unknown) => e);
-    await expectCallerTimeout(error);
+    const evaluation = await executor.evaluate(rubric, { text: "A clear text." });
+    const [clear] = evaluation.criterion_results;
+    expect(clear?.level_id).toBe("unable_to_evaluate");
+    await expectTimeoutJudgeError(clear?.notes);
   });
 });

@@ -9,7 +9,7 @@ import { PromptEvaluator } from "../../src/engine/apis/promptEvaluator.js";
 import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { ScriptedChatModel } from "../doubles/index.js";
-import { catalogOf, judgeOf, titleIn, userPromptOf } from "./helpers.js";
+import { catalogOf, judgeOf, tableAnswer, titleIn, userPromptOf } from "./helpers.js";
 import { quizJudge, quizRubric } from "./quizRubric.js";
 
 const CONTENT = [
@@ -163,19 +163,16 @@ describe("the documented API classes", () => {
     expect(result.score).toBe(0.9);
     expect(result.verdict).toBe("borderline");
     expect(result.humanReviewRequired).toBe(true);
-    expect(result.humanReviewReasons?.[0]).toContain("the evaluation: the judge's reasoning");
+    expect(result.humanReviewReasons?.[0]).toContain("criterion freeform: the judge's reasoning");
   });
 
   it("PromptEvaluator rubric mode: an item passed on reasoning that says it is missing is held", async () => {
     const model = new ScriptedChatModel({
       script: [
-        JSON.stringify({
-          reasoning: "Checked both items.",
-          checks: [
-            { id: "rooms", result: "pass", reasoning: "Community centres are named." },
-            { id: "trainers", result: "pass", reasoning: "The trainers are missing entirely." },
-          ],
-        }),
+        tableAnswer([
+          ["rooms", "pass", "Community centres are named."],
+          ["trainers", "pass", "The trainers are missing entirely."],
+        ]),
       ],
     });
     const evaluator = new PromptEvaluator({
@@ -191,7 +188,7 @@ describe("the documented API classes", () => {
     });
     expect(result.humanReviewRequired).toBe(true);
     expect(result.humanReviewReasons).toEqual([
-      expect.stringContaining("rubric item trainers: the judge's reasoning says it is not met"),
+      expect.stringContaining("criterion trainers: the judge's reasoning says it is not met"),
     ]);
     expect(result.verdict).not.toBe("pass");
   });

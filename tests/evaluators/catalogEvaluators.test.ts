@@ -14,7 +14,10 @@ import {
   createCatalogEvaluators,
   type EvaluatorInput,
   textOf,
+  toEvaluatorResults,
 } from "../../src/evaluators/index.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { ModelUnavailableError } from "../../src/llm/errors.js";
 import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 
 /**
@@ -85,6 +88,17 @@ describe("createCatalogEvaluators", () => {
     expect(model.calls).toHaveLength(1);
   });
 
+  it("gives what the openevals view of the example's EvaluationResult says", async () => {
+    const { all, evaluationOf } = await createCatalogEvaluators(CATALOG, {
+      model: judge(),
+      keyPrefix: "t.",
+    });
+    const results = await all(EXAMPLE);
+    const view = toEvaluatorResults(await evaluationOf(EXAMPLE), { keyPrefix: "t." });
+    expect(view).toEqual(results);
+    expect(view.map((r) => r.key)).toEqual(["t.p1", "t.p2", "t.p3", "t.overall"]);
+  });
+
   it("the per-criterion evaluators and the overall one share one evaluation per example", async () => {
     const model = judge();
     const { evaluators, overall } = await createCatalogEvaluators(CATALOG, { model });
@@ -138,6 +152,25 @@ describe("createCatalogEvaluators", () => {
       `Not evaluated: 1 of 3 criteria could not be judged (p1); the score over the others was ${Number(overOthers.toFixed(3))}.`,
     );
     expect((overall?.metadata?.scoreOverEvaluated as number) ?? 0).toBeCloseTo(overOthers, 9);
+  });
+
+  it("a judge that cannot be reached: the judged point is null with the cause, the functions keep their scores", async () => {
+    const down = new ScriptedChatModel({
+      responder: () => {
+        throw new ModelUnavailableError("connection-refused", "connect ECONNREFUSED", {
+          provider: "scripted",
+        });
+      },
+    });
+    const { all } = await createCatalogEvaluators(CATALOG, {
+      model: createChatModel(down, { maxRetries: 0 }),
+    });
+    const [point, rouge, contains, overall] = await all(EXAMPLE);
+    expect(point?.score).toBeNull();
+    expect(point?.comment).toMatch(/^Not evaluated: judge model error: .*ECONNREFUSED/);
+    expect(rouge?.score).toBeCloseTo(ROUGE, 9);
+    expect(contains?.score).toBe(1);
+    expect(overall?.score).toBeNull();
   });
 
   it("without reference outputs, a reference-based point without its own reference is not evaluated", async () => {

@@ -180,7 +180,7 @@ describe("against the Ollama-protocol server", () => {
     expect(water.get("meaning.overall")?.score).toBeCloseTo(0.35, 9);
   });
 
-  it("a failed embeddings call is that key's null; a judge that fails everywhere nulls every key", async () => {
+  it("a failed embeddings call is that key's null; a judge that cannot be reached is each LLM key's null", async () => {
     const { all } = await evaluatorsFor(server.url);
     server.setEmbedBehaviour({ status: 503, errorMessage: "embedding model loading" });
     try {
@@ -197,10 +197,10 @@ describe("against the Ollama-protocol server", () => {
     const down = `http://ops:hunter2-secret@127.0.0.1:${await closedPort()}`;
     const failing = await evaluatorsFor(down);
     const results = await failing.all({ outputs: "nurses", referenceOutputs: "nurses" });
+    // The judge's point and the embeddings point (the same server) are both null, with the reason.
     expect(results.every((r) => r.score === null)).toBe(true);
-    expect(results[0]?.comment).toMatch(
-      /^Not evaluated: the evaluation failed \(EVALUATION_MODEL_FAILED: /,
-    );
+    expect(results[0]?.comment).toMatch(/^Not evaluated: judge model error: /);
+    expect(results[1]?.comment).toMatch(/^Not evaluated: /);
     expect(JSON.stringify(results)).not.toContain("hunter2");
   });
 });

@@ -135,6 +135,45 @@ describe("createEvaluationNode fewShot", () => {
   });
 });
 
+describe("createEvaluationNode fewShot: corrections that name no content type", () => {
+  it("holds for the node's content type too (they were left out before)", async () => {
+    const untyped = inMemoryExampleSource([
+      {
+        labelId: "dec9#costs_itemised",
+        criterionId: "costs_itemised",
+        decidedAt: "2026-03-02T08:00:00Z",
+        excerpt: EXCERPT,
+        judgeValue: 0.9,
+        correctedValue: 0.2,
+        note: "lump sums are not itemised",
+      },
+    ]);
+    const { result, prompts } = await judgeBudget(SILENT, () => ({
+      source: untyped,
+      enabled: true,
+    }));
+    expect(prompts[0]).toContain(EXCERPT);
+    expect(result.fewShotExamples).toEqual({ costs_itemised: ["dec9#costs_itemised"] });
+  });
+
+  it("a correction of another content type is not shown", async () => {
+    const other = inMemoryExampleSource([
+      {
+        labelId: "dec8#costs_itemised",
+        criterionId: "costs_itemised",
+        contentType: "timeline",
+        decidedAt: "2026-03-02T08:00:00Z",
+        excerpt: EXCERPT,
+        judgeValue: 0.9,
+        correctedValue: 0.2,
+      },
+    ]);
+    const { result, prompts } = await judgeBudget(SILENT, () => ({ source: other, enabled: true }));
+    expect(prompts[0]).not.toContain(EXCERPT);
+    expect(result.fewShotExamples).toBeUndefined();
+  });
+});
+
 describe("buildEvaluationGraph fewShot", () => {
   it("judges with the examples, and keeps no part of the source in the checkpoint", async () => {
     const model = scoringJudge();

@@ -6,11 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
-import { parseFreeformResponse, parseJudgeResponse } from "../../src/judge/index.js";
+import { parseJudgeResponse } from "../../src/judge/index.js";
 import { parseGuardResponse } from "../../src/judge/injectionGuard.js";
-import { parseLenientObject, valuesGiven } from "../../src/judge/lenientJson.js";
+import {
+  type LenientObject,
+  scanJsonObjects,
+  valuesGiven,
+} from "../../src/judge/jsonObjectScan.js";
 import { parseBatchResponse } from "../../src/judge/parseBatch.js";
-import { parseRubricResponse } from "../../src/judge/parseRubric.js";
 import {
   clarityLevels,
   knockoutCheck,
@@ -39,21 +42,26 @@ const decodeLevels: Criterion = CriterionSchema.parse({
   },
 });
 
-describe("the lenient reader keeps every value of a repeated key", () => {
+/** The one object of a text. */
+function onlyObject(text: string): LenientObject {
+  const [found, ...more] = scanJsonObjects(text).objects;
+  if (found === undefined || more.length > 0) throw new Error(`not one object: ${text}`);
+  return found.value;
+}
+
+describe("the answer reader keeps every value of a repeated key", () => {
   it("lists the values in the order written; the object keeps the last, as JSON.parse does", () => {
-    const parsed = parseLenientObject('{"score": 0.1, "reasoning": "r", "score": 0.9}', 0);
-    if (!parsed.ok) throw new Error(parsed.message);
-    expect(parsed.value.score).toBe(0.9);
-    expect(valuesGiven(parsed.value, "score")).toEqual([0.1, 0.9]);
-    expect(valuesGiven(parsed.value, "reasoning")).toEqual(["r"]);
-    expect(valuesGiven(parsed.value, "absent")).toEqual([]);
+    const value = onlyObject('{"score": 0.1, "reasoning": "r", "score": 0.9}');
+    expect(value.score).toBe(0.9);
+    expect(valuesGiven(value, "score")).toEqual([0.1, 0.9]);
+    expect(valuesGiven(value, "reasoning")).toEqual(["r"]);
+    expect(valuesGiven(value, "absent")).toEqual([]);
   });
 
   it("keeps the values of three repeats and of a nested object's repeats", () => {
-    const parsed = parseLenientObject('{"a": {"b": 1, "b": 2}, "c": 1, "c": 1, "c": 3}', 0);
-    if (!parsed.ok) throw new Error(parsed.message);
-    expect(valuesGiven(parsed.value, "c")).toEqual([1, 1, 3]);
-    const inner = parsed.value.a;
+    const value = onlyObject('{"a": {"b": 1, "b": 2}, "c": 1, "c": 1, "c": 3}');
+    expect(valuesGiven(value, "c")).toEqual([1, 1, 3]);
+    const inner = value.a;
     if (typeof inner !== "object" || inner === null || Array.isArray(inner)) throw new Error("a");
     expect(valuesGiven(inner, "b")).toEqual([1, 2]);
   });
@@ -159,8 +167,11 @@ describe("per-criterion answers that say two things", () => {
     expect(answer.judgeError).toContain("the judge must give one answer");
   });
 
-  it("freeform answers are held to the same rule", () => {
-    const answer = parseFreeformResponse('{"score": 0.95, "reasoning": "Good.", "score": 0.05}');
+  it("0–1 scores are held to the same rule", () => {
+    const answer = parseJudgeResponse(
+      '{"score": 0.95, "reasoning": "Good.", "score": 0.05}',
+      scoreUnit,
+    );
     expect(answer.usable).toBe(false);
     expect(answer.judgeError).toContain("'score' twice: 0.95 and 0.05");
   });
@@ -272,88 +283,6 @@ describe("batch and grouped answers that say two things", () => {
     const batch = parseBatchResponse(text, criteria);
     expect(batch.answers.get("c2")?.native).toBe(4);
     expect(batch.ambiguities).toEqual([]);
-  });
-});
-
-describe("rubric answers that say two things", () => {
-  const items = [
-    CriterionSchema.parse({
-      id: "scope",
-      title: "scope",
-      description: "Names clean-water infrastructure",
-      weight: 1,
-      method: { kind: "check", expectedOutcome: "Names clean-water infrastructure" },
-    }),
-    CriterionSchema.parse({
-      id: "region",
-      title: "region",
-      description: "Names East Africa",
-      weight: 1,
-      method: { kind: "check", expectedOutcome: "Names East Africa" },
-    }),
-  ];
-
-  it("one item answered twice with different results is an error for that item only", () => {
-    const answer = parseRubricResponse(
-      JSON.stringify({
-        reasoning: "Pumps are named; the region is Kenya.",
-        checks: [
-          { id: "scope", result: "pass" },
-          { id: "region", result: "pass" },
-          { id: "region", result: "fail" },
-        ],
-      }),
-      items,
-    );
-    expect(answer.items.scope?.usable).toBe(true);
-    expect(answer.items.region?.usable).toBe(false);
-    expect(answer.items.region?.judgeError).toContain(
-      "the answer gives rubric item 'region' 2 times: pass and fail",
-    );
-  });
-
-  it("one item given twice as a key of the checks object", () => {
-    const answer = parseRubricResponse(
-      '{"reasoning": "r", "checks": {"scope": "pass", "region": "fail", "region": "pass"}}',
-      items,
-    );
-    expect(answer.items.region?.usable).toBe(false);
-    expect(answer.items.scope?.native).toBe("pass");
-  });
-
-  it("an item entry that gives its result twice", () => {
-    const answer = parseRubricResponse(
-      '{"reasoning": "r", "checks": [{"id": "scope", "result": "pass", "result": "fail"}, {"id": "region", "result": "pass"}]}',
-      items,
-    );
-    expect(answer.items.scope?.judgeError).toContain(
-      "the answer for rubric item 'scope' gives 'result' twice",
-    );
-  });
-
-  it("the checks given twice at the top level is an error for the whole answer", () => {
-    const answer = parseRubricResponse(
-      '{"reasoning": "r", "checks": {"scope": "pass", "region": "pass"}, "checks": {"scope": "fail", "region": "fail"}}',
-      items,
-    );
-    expect(answer.usable).toBe(false);
-    expect(answer.judgeError).toContain("the answer gives 'checks' twice");
-  });
-
-  it("an item answered twice alike is used once, with a note", () => {
-    const answer = parseRubricResponse(
-      JSON.stringify({
-        reasoning: "Both named.",
-        checks: [
-          { id: "scope", result: "pass" },
-          { id: "Scope", result: "yes" },
-          { id: "region", result: "pass" },
-        ],
-      }),
-      items,
-    );
-    expect(answer.items.scope?.native).toBe("pass");
-    expect(answer.notes).toContain("rubric item 'scope' was answered 2 times, alike; used once");
   });
 });
 

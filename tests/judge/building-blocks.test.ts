@@ -8,42 +8,35 @@ import {
   parseJudgeResponse,
 } from "../../src/judge/index.js";
 import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
-import { parseLenientObject } from "../../src/judge/lenientJson.js";
 import { fillTemplate, placeholdersOf } from "../../src/judge/template.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { clarityLevels, scoreFivePoint, scoreUnit } from "./criteria.js";
 
-describe("parseLenientObject", () => {
+describe("scanJsonObjects", () => {
   it("reads JSON and the usual judge liberties", () => {
     const text = "{'a': 'x', b: [1, 2,], \"c\": True, /* note */ \"d\": None,} trailing";
-    const parsed = parseLenientObject(text, 0);
-    expect(parsed).toEqual({
-      ok: true,
-      value: { a: "x", b: [1, 2], c: true, d: null },
-      end: text.indexOf(" trailing"),
-    });
+    const scan = scanJsonObjects(text);
+    expect(scan.objects).toEqual([
+      { value: { a: "x", b: [1, 2], c: true, d: null }, start: 0, end: text.indexOf(" trailing") },
+    ]);
   });
 
-  it("tells truncation apart from a syntax error", () => {
-    expect(parseLenientObject('{"a": "unfinished', 0)).toMatchObject({
-      ok: false,
-      truncated: true,
-    });
-    expect(parseLenientObject('{"a": 1 "b": 2}', 0)).toMatchObject({ ok: false, truncated: false });
-    expect(parseLenientObject('{"a": undefined}', 0)).toMatchObject({
-      ok: false,
-      truncated: false,
-    });
+  it("tells truncation apart from a syntax error, and never reads a guess", () => {
+    expect(scanJsonObjects('{"a": "unfinished')).toMatchObject({ objects: [], truncated: true });
+    expect(scanJsonObjects('{"a": 1, "b": [2')).toMatchObject({ objects: [], truncated: true });
+    for (const guess of ['{"a": 1 "b": 2}', '{"a": undefined}', "{'a': 'it's'}", '{"a" 1}']) {
+      const scan = scanJsonObjects(guess);
+      expect(scan, guess).toMatchObject({ objects: [], truncated: false });
+      expect(scan.firstError, guess).toContain("invalid JSON");
+    }
   });
 
-  it("keeps a __proto__ key as data", () => {
-    const parsed = parseLenientObject('{"__proto__": {"polluted": true}}', 0);
-    expect(parsed.ok).toBe(true);
+  it("keeps a __proto__ key as data, and drops it", () => {
+    const [found] = scanJsonObjects('{"__proto__": {"polluted": true}}').objects;
+    expect(found?.value).toEqual({});
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
-});
 
-describe("scanJsonObjects", () => {
   it("finds each object once, skipping braces inside strings", () => {
     const scan = scanJsonObjects('a {"x": "{not}"} b {"y": 2} c');
     expect(scan.objects.map((o) => o.value)).toEqual([{ x: "{not}" }, { y: 2 }]);
@@ -172,12 +165,11 @@ describe("one rule for single and batch answers", () => {
   });
 });
 
-describe("the lenient reader drops prototype keys", () => {
+describe("the answer reader drops prototype keys", () => {
   it("never lists __proto__, constructor or prototype as keys", () => {
-    const parsed = parseLenientObject(
+    const [found] = scanJsonObjects(
       '{"__proto__": {"score": 1}, "constructor": 1, "prototype": 2, "a": 3}',
-      0,
-    );
-    expect(parsed.ok && Object.keys(parsed.value)).toEqual(["a"]);
+    ).objects;
+    expect(found && Object.keys(found.value)).toEqual(["a"]);
   });
 });

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { reasoningContradiction } from "../../src/engine/reasoningCheck.js";
+import { reasoningContradiction } from "../../src/engine/screening.js";
 import { MAX_REASONING_CHARS, readReasoningStance } from "../../src/judge/reasoningStance.js";
 
 const Corpus = z.array(

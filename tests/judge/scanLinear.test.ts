@@ -13,6 +13,8 @@ const ADVERSARIAL: Record<string, (n: number) => string> = {
   "malformed closed objects": (n) => '{"a" 1}'.repeat(Math.ceil(n / 7)),
   "single-quoted openers": (n) => "{'".repeat(Math.ceil(n / 2)),
   "valid objects": (n) => '{"a": 1}'.repeat(Math.ceil(n / 8)),
+  "one object of bare keys": (n) => `{${"a: 1, ".repeat(Math.ceil(n / 6))}}`,
+  "stray words": (n) => "{a b ".repeat(Math.ceil(n / 5)),
 };
 
 describe("scanJsonObjects work is linear in the text", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EvaluationError, EvaluationModelError, judgeCallError } from "../errors.js";
+import { EvaluationError } from "../errors.js";
 
 /**
  * Checks a value handed to one of the evaluation classes against its schema. A bad value is an
@@ -19,16 +19,4 @@ export function parseInput<Schema extends z.ZodType>(
   throw new EvaluationError("input", `invalid ${what}:\n${z.prettifyError(parsed.error)}`, {
     cause: parsed.error,
   });
-}
-
-/**
- * What a failed judge call means to the caller of an evaluation class: a typed model error
- * (timeout, unavailable, refused, …) becomes an EvaluationModelError naming the criteria it was
- * for; an abort, or anything that is not a model error, is thrown on as it is.
- */
-export function evaluationModelError(
-  error: unknown,
-  criterionIds: readonly string[],
-): EvaluationModelError {
-  return new EvaluationModelError(judgeCallError(error), criterionIds);
 }

@@ -1,11 +1,12 @@
 import { stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
-import { FunctionRegistry } from "../../checks/registry.js";
+import type { FunctionRegistry } from "../../checks/registry.js";
 import { loadDocuments } from "../../context/load.js";
 import { loadCatalog } from "../../criteria/load.js";
 import {
   type Catalog,
+  CatalogSchema,
   type Criterion,
   type CriterionInput,
   CriterionSchema,
@@ -13,23 +14,24 @@ import {
   isLlmMethod,
 } from "../../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import { makeCriterionResult } from "../../scoring/criterionResult.js";
 import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { checkContentBudget } from "../contentBudget.js";
-import { type JudgedCriterion, judgeCriterion } from "../criterionJudge.js";
-import { runDeterministicCriterion } from "../deterministic.js";
-import { emptyProject, invalidProjectId, projectNotFound } from "../errors.js";
-import { evaluateContent, isJudgeModel, resolveJudgeModel } from "../evaluateContent.js";
-import { screenForInjection } from "../injectionScreen.js";
-import { JudgeSession } from "../judgeSession.js";
+import { EvaluationError, emptyProject, invalidProjectId, projectNotFound } from "../errors.js";
+import {
+  evaluateContent,
+  isJudgeModel,
+  resolveJudgeModel,
+  runEvaluation,
+} from "../evaluateContent.js";
 import {
   type EvaluationProgress,
   EvaluationSettingsSchema,
   injectionGuardDefault,
+  type PipelineFeatures,
+  pipelineFeatures,
 } from "../options.js";
-import { checkReasoningConsistency } from "../reasoningCheck.js";
-import { evaluationModelError, parseInput } from "./boundary.js";
+import { parseInput } from "./boundary.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
 
@@ -42,7 +44,8 @@ const CriteriaEngineSettingsSchema = EvaluationSettingsSchema.pick({
 }).extend({ dataDir: z.string().min(1).default(DEFAULT_PROJECTS_DIR) });
 
 export interface CriteriaEngineOptions
-  extends Partial<z.input<typeof CriteriaEngineSettingsSchema>> {
+  extends Partial<z.input<typeof CriteriaEngineSettingsSchema>>,
+    PipelineFeatures {
   /**
    * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
    * Default: createChatModel() — Ollama with EVALGATE_MODEL.
@@ -73,9 +76,9 @@ export interface CriterionEvaluationOptions {
 export const CriterionEvaluationSchema = CriterionResultSchema.extend({
   traces: z.array(TraceSchema),
   /**
-   * The context looked like it addressed the judge (prompt injection), or the judge's reasoning
-   * contradicts its score: the criterion is not met until a human has reviewed it, whatever its
-   * score; the reasons say what was found.
+   * The screening found a reason for a person to look (the context looked like it addressed the
+   * judge, the judge's reasoning contradicts its score, …): the criterion is not met until a
+   * human has reviewed it, whatever its score; the reasons say what was found.
    */
   humanReviewRequired: z.boolean(),
   humanReviewReasons: z.array(z.string()).optional(),
@@ -83,10 +86,10 @@ export const CriterionEvaluationSchema = CriterionResultSchema.extend({
 export type CriterionEvaluation = z.infer<typeof CriterionEvaluationSchema>;
 
 /** The catalog a lone criterion is judged under when the caller names none. */
-const LONE_CRITERION_CATALOG = {
+const LONE_CRITERION_CATALOG: NonNullable<CriterionEvaluationOptions["catalog"]> = {
   id: "criterion",
   passingThreshold: DEFAULT_PASSING_THRESHOLD,
-} as const;
+};
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -116,6 +119,7 @@ export class CriteriaEngine {
   private readonly traceFile: string | undefined;
   private readonly maxContentBytes: number | undefined;
   private readonly registry: FunctionRegistry | undefined;
+  private readonly features: PipelineFeatures;
 
   constructor(options: CriteriaEngineOptions = {}) {
     const settings = parseInput(
@@ -142,6 +146,7 @@ export class CriteriaEngine {
     this.traceFile = options.traceFile;
     this.maxContentBytes = options.maxContentBytes;
     this.registry = options.registry;
+    this.features = pipelineFeatures(options);
   }
 
   /** The folder of a project; throws when the id is not a plain folder name. */
@@ -159,9 +164,10 @@ export class CriteriaEngine {
   }
 
   /**
-   * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form).
-   * Throws a ProjectError (PROJECT_NOT_FOUND / PROJECT_EMPTY) naming the folder tried, CatalogError for a
-   * bad catalog, and EvaluationModelError when no model call succeeded.
+   * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form),
+   * as evaluateContent does. Throws a ProjectError (PROJECT_NOT_FOUND / PROJECT_EMPTY) naming the
+   * folder tried, CatalogError for a bad catalog, and EvaluationModelError when no model call
+   * succeeded (its `result` holds the deterministic criteria).
    */
   async evaluateProject(
     projectId: string,
@@ -177,6 +183,7 @@ export class CriteriaEngine {
       this.registry === undefined ? {} : { functions: this.registry },
     );
     return evaluateContent({
+      ...this.features,
       content: "",
       catalog,
       documents,
@@ -211,10 +218,11 @@ export class CriteriaEngine {
   }
 
   /**
-   * One criterion judged on the given context text (the
-   * retrieved passages). An LLM criterion with an empty context is "Insufficient Information"
-   * without a model call; a `function` or `schema` criterion runs on the context text. Throws
-   * EvaluationModelError when the model could not be called.
+   * One criterion judged on the given context text (the retrieved passages), through the
+   * pipeline: the criterion a catalog of one, the passages its source documents. An LLM criterion
+   * with an empty context is "Insufficient Information" without a model call; a `function` or
+   * `schema` criterion runs on the context text; a judge that cannot be reached is a judge error
+   * on the criterion (not evaluated).
    */
   async evaluateCriterion(
     criterion: Criterion | CriterionInput,
@@ -222,48 +230,46 @@ export class CriteriaEngine {
     options: CriterionEvaluationOptions = {},
   ): Promise<CriterionEvaluation> {
     const found = parseInput(CriterionSchema, criterion, "criterion");
-    const catalog = options.catalog ?? LONE_CRITERION_CATALOG;
     checkContentBudget(context, this.maxContentBytes, "the context");
-    const session = new JudgeSession(this.judge, {
-      traceFile: this.traceFile,
-      signal: options.signal,
+    const { id, passingThreshold, instructions } = options.catalog ?? LONE_CRITERION_CATALOG;
+    const catalog = CatalogSchema.parse({
+      id,
+      name: id,
+      version: "1",
+      passingThreshold,
+      ...(instructions === undefined ? {} : { instructions }),
+      criteria: [found],
     });
-
-    const { reasons } = await screenForInjection(
-      [{ where: "the context", text: context }],
-      this.settings.injectionGuard && isLlmMethod(found.method) ? session : undefined,
-    );
-    let judged: JudgedCriterion;
-    if (isLlmMethod(found.method)) {
-      judged = await judgeCriterion(
-        {
-          session,
-          context: { contextFor: async () => context, contextForAll: async () => context },
-          content: "",
-          contentIsEmpty: true,
-          catalogInstructions: options.catalog?.instructions,
-        },
-        found,
-      );
-    } else {
-      const registry = this.registry ?? new FunctionRegistry();
-      const outcome = await runDeterministicCriterion(found, context, registry, registry.baseDir);
-      judged = { outcome, notes: [], called: false };
-    }
-    await session.flush();
-    if (judged.modelError !== undefined) {
-      throw evaluationModelError(judged.modelError, [found.id]);
-    }
-    const result = makeCriterionResult(found, judged.outcome, catalog);
-    reasons.push(...checkReasoningConsistency([result]).humanReview);
-    const held = reasons.length > 0;
-    return CriterionEvaluationSchema.parse({
-      ...result,
-      // Held for review: never met without a human, whatever the score says.
-      met: held && result.met === true ? false : result.met,
-      traces: session.traces,
-      humanReviewRequired: held,
-      ...(held ? { humanReviewReasons: reasons } : {}),
+    const { result } = await runEvaluation({
+      ...this.features,
+      // The judge reads the passages as source documents; a function or schema runs on them.
+      ...(isLlmMethod(found.method) ? { content: "", context } : { content: context }),
+      catalog,
+      model: this.judge,
+      timeoutMs: this.judge.timeoutMs,
+      injectionGuard: this.settings.injectionGuard,
+      ...(this.registry === undefined ? {} : { registry: this.registry }),
+      ...(this.traceFile === undefined ? {} : { traceFile: this.traceFile }),
+      ...(this.maxContentBytes === undefined ? {} : { maxContentBytes: this.maxContentBytes }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    return toCriterionEvaluation(result);
   }
+}
+
+/**
+ * The pipeline's result of a one-criterion catalog as that criterion's evaluation: its result,
+ * the model calls, and the screening — held for review, it is not met whatever its score.
+ */
+export function toCriterionEvaluation(result: EvaluationResult): CriterionEvaluation {
+  const [criterion] = result.criteria;
+  if (criterion === undefined) throw new EvaluationError("input", "the result has no criterion");
+  const held = result.humanReviewRequired === true;
+  return CriterionEvaluationSchema.parse({
+    ...criterion,
+    met: held && criterion.met === true ? false : criterion.met,
+    traces: result.traces,
+    humanReviewRequired: held,
+    ...(held ? { humanReviewReasons: result.humanReviewReasons ?? [] } : {}),
+  });
 }

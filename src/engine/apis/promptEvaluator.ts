@@ -1,34 +1,25 @@
 /**
- * The prompt evaluator, whole: what it is asked and what it returns (the schemas), the rubric
- * items as criteria and their results, the holds when a judgement contradicts its reasoning, and
- * PromptEvaluator, which judges a free-form answer or a list of rubric items in one call.
+ * The prompt evaluator, whole: what it is asked and what it returns (the schemas), the catalog it
+ * judges with (the expected outcome, or the rubric items, as criteria), the view of the
+ * pipeline's result in its shape (toPromptEvaluation), and PromptEvaluator, which calls the
+ * pipeline.
  */
-import type { BaseMessageLike } from "@langchain/core/messages";
 import { z } from "zod";
-import { reasoningRepairPrompt } from "../../../prompts/evaluation/index.js";
 import {
-  type Catalog,
-  CatalogSchema,
-  type Criterion,
-  CriterionSchema,
-} from "../../criteria/model.js";
-import { toOutcome } from "../../judge/answer.js";
-import { ASKED_AGAIN_NOTE, lacksReasoning, parseFreeformResponse } from "../../judge/parse.js";
-import { parseRubricResponse, type RubricAnswer } from "../../judge/parseRubric.js";
-import { type JudgePrompt, renderFreeformPrompt, renderRubricPrompt } from "../../judge/render.js";
+  FREEFORM_SYSTEM,
+  FREEFORM_TEMPLATE,
+  RUBRIC_SYSTEM,
+} from "../../../prompts/evaluation/index.js";
+import { type Catalog, CatalogSchema, type CriterionInput } from "../../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
-import { type Trace, TraceSchema } from "../../scoring/result.js";
-import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
-import { settleResult } from "../../scoring/settle.js";
-import { VERDICT_BANDS, verdictForScore } from "../../scoring/verdict.js";
+import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import { TraceSchema } from "../../scoring/result.js";
+import { VERDICT_BANDS } from "../../scoring/verdict.js";
 import { checkContentBudget } from "../contentBudget.js";
-import { resolveJudgeModel } from "../evaluateContent.js";
-import { screenForInjection } from "../injectionScreen.js";
-import { JudgeSession } from "../judgeSession.js";
-import { injectionGuardDefault } from "../options.js";
-import { reasoningContradiction } from "../reasoningCheck.js";
-import { evaluationModelError, parseInput } from "./boundary.js";
+import { EvaluationError } from "../errors.js";
+import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
+import { injectionGuardDefault, type PipelineFeatures, pipelineFeatures } from "../options.js";
+import { parseInput } from "./boundary.js";
 
 /** A rubric item: what a good answer shows, its weight, and whether it is required. */
 export const PromptRubricItemSchema = z.strictObject({
@@ -96,8 +87,13 @@ export const PromptEvaluationSchema = z.object({
   reasoning: z.string(),
   verdict: PromptVerdictSchema,
   mode: z.enum(["freeform", "rubric"]),
-  /** The exact prompts sent (evaluator_provider_request). */
-  evaluatorProviderRequest: z.object({ systemPrompt: z.string(), userPrompt: z.string() }),
+  /**
+   * The exact prompts sent (evaluator_provider_request); absent when the judge cache answered (no
+   * model call was made; `cached` is then true).
+   */
+  evaluatorProviderRequest: z
+    .object({ systemPrompt: z.string(), userPrompt: z.string() })
+    .optional(),
   /** Why the judge's answer (or part of it) could not be used. */
   judgeError: z.string().optional(),
   /** What the parser corrected or doubted (score clamped, lists trimmed, reasoning empty). */
@@ -110,100 +106,156 @@ export const PromptEvaluationSchema = z.object({
   humanReviewReasons: z.array(z.string()).optional(),
   /** Rubric mode: each item as judged. */
   rubricResults: z.array(RubricItemResultSchema).optional(),
-  trace: TraceSchema,
+  /** The last judging call (a repair round's, when there was one); absent when `cached`. */
+  trace: TraceSchema.optional(),
+  /** The judge cache answered: no model call was made. */
+  cached: z.boolean().optional(),
 });
 export type PromptEvaluation = z.infer<typeof PromptEvaluationSchema>;
 
-/** Each rubric item as judged: pass / fail, or `error` when the judge gave no usable answer. */
-function rubricItemResults(
+/** The id of the freeform criterion (the expected outcome), as its results and traces name it. */
+export const FREEFORM_TRACE_ID = "freeform";
+
+const NO_EXPECTED_OUTCOME = "(none given: judge how well the candidate answers the question)";
+
+/**
+ * The catalog a PromptEvaluator judges with. Freeform: one 0–1 score criterion, the expected
+ * outcome. Rubric: each item a pass/fail check, a required item critical; every item must be
+ * judged. Passing is the pass band (0.8) either way.
+ */
+export function promptCatalog(
   rubrics: readonly PromptRubricItem[],
-  answer: RubricAnswer,
-): RubricItemResult[] {
-  return rubrics.map((item) => {
-    const judged = answer.items[item.id];
-    const base = { ...item, reasoning: judged?.reasoning ?? "" };
-    if (judged === undefined || !judged.usable) {
-      return {
-        ...base,
-        result: "error",
-        judgeError: judged?.judgeError ?? `no result for rubric item '${item.id}'`,
-      };
-    }
-    return { ...base, result: judged.native === "pass" ? "pass" : "fail" };
+  expectedOutcome?: string,
+): Catalog {
+  const criteria: CriterionInput[] =
+    rubrics.length === 0
+      ? [
+          {
+            id: FREEFORM_TRACE_ID,
+            title: "Expected outcome",
+            description: expectedOutcome?.trim() || NO_EXPECTED_OUTCOME,
+            weight: 1,
+            method: { kind: "score", scale: { min: 0, max: 1 } },
+          },
+        ]
+      : rubrics.map((item) => ({
+          id: item.id,
+          title: item.id,
+          description: item.expected_outcome,
+          weight: item.weight,
+          critical: item.required,
+          required: true,
+          method: { kind: "check", expectedOutcome: item.expected_outcome },
+        }));
+  return CatalogSchema.parse({
+    id: rubrics.length === 0 ? "prompt-evaluator" : "prompt-evaluator-rubric",
+    name: rubrics.length === 0 ? "freeform" : "rubric items",
+    version: "1",
+    passingThreshold: VERDICT_BANDS.pass,
+    instructions: rubrics.length === 0 ? FREEFORM_SYSTEM : RUBRIC_SYSTEM,
+    criteria,
   });
 }
 
-/** The judge's overall reasoning, or else each item's. */
-function rubricReasoning(answer: RubricAnswer, results: readonly RubricItemResult[]): string {
-  if (answer.reasoning !== "") return answer.reasoning;
-  return results
-    .filter((r) => r.reasoning !== "")
-    .map((r) => `${r.id}: ${r.reasoning}`)
-    .join("\n");
-}
+const JUDGING_CALLS: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
 
-/** The rubric items as criterion results, an unanswered item as not evaluated. */
-function rubricCriterionResults(
-  items: readonly Criterion[],
-  answer: RubricAnswer,
-  catalog: Catalog,
-) {
-  return items.map((item) => {
-    const judged = answer.items[item.id];
-    const outcome =
-      judged === undefined
-        ? notEvaluatedOutcome(`no result for rubric item '${item.id}'`)
-        : toOutcome(judged);
-    return makeCriterionResult(item, outcome, catalog);
+/** What a criterion's answer notes say, from the result's warnings (`<id>: <note>`). */
+function notesOf(result: EvaluationResult, ids: readonly string[]): string[] {
+  return result.warnings.flatMap((warning) => {
+    const id = ids.find((each) => warning.startsWith(`${each}: `));
+    return id === undefined ? [] : [warning.slice(id.length + 2)];
   });
 }
 
-/** Rubric items as check criteria: a required item is critical, and every item must be judged. */
-function rubricCriteria(items: readonly PromptRubricItem[]): Criterion[] {
-  return items.map((item) =>
-    CriterionSchema.parse({
-      id: item.id,
-      title: item.id,
-      description: item.expected_outcome,
-      weight: item.weight,
-      critical: item.required,
-      required: true,
-      method: { kind: "check", expectedOutcome: item.expected_outcome },
-    }),
-  );
+function rubricItemResult(item: PromptRubricItem, judged: CriterionResult | undefined) {
+  const base = { ...item, reasoning: judged?.reasoning ?? "" };
+  if (judged === undefined || !judged.evaluated) {
+    const judgeError = judged?.judgeError ?? `no result for rubric item '${item.id}'`;
+    return { ...base, result: "error" as const, judgeError };
+  }
+  return { ...base, result: judged.native === "pass" ? ("pass" as const) : ("fail" as const) };
 }
 
-/** True when some rubric item was decided without any reasoning (worth asking again). */
-function rubricLacksReasoning(answer: RubricAnswer): boolean {
-  return Object.values(answer.items).some((item) => lacksReasoning(item));
+/** The rubric mode's fields of the view: each item as judged, the hits, misses and judge error. */
+function rubricView(result: EvaluationResult, rubrics: readonly PromptRubricItem[]) {
+  const byId = new Map(result.criteria.map((c) => [c.id, c]));
+  const rubricResults = rubrics.map((item) => rubricItemResult(item, byId.get(item.id)));
+  const outcomes = (wanted: string) =>
+    rubricResults.filter((r) => r.result === wanted).map((r) => r.expected_outcome);
+  const unanswered = rubricResults.filter((r) => r.result === "error");
+  const none = unanswered.length === rubricResults.length;
+  const listed = unanswered.map((r) => `'${r.id}' (${r.judgeError})`).join(", ");
+  return {
+    rubricResults,
+    hits: outcomes("pass"),
+    misses: outcomes("fail"),
+    reasoning: rubricResults
+      .filter((r) => r.reasoning !== "")
+      .map((r) => `${r.id}: ${r.reasoning}`)
+      .join("\n"),
+    score: none ? 0 : result.overallScore,
+    ...(unanswered.length === 0
+      ? {}
+      : { judgeError: `the judge gave no usable result for ${listed}` }),
+  };
 }
 
-/** Whether a verdict passes: pass yes, fail no, borderline and error undecided. */
-function passes(verdict: PromptEvaluation["verdict"]): boolean | null {
-  return verdict === "pass" ? true : verdict === "fail" ? false : null;
+/** The freeform mode's fields of the view: the one criterion's score, lists and reasoning. */
+function freeformView(result: EvaluationResult) {
+  const judged = result.criteria[0];
+  if (judged === undefined) throw new EvaluationError("input", "the result has no criterion");
+  const usable = judged.evaluated && judged.score !== null;
+  return {
+    score: usable ? (judged.score ?? 0) : 0,
+    hits: usable ? judged.hits : [],
+    misses: usable ? judged.misses : [],
+    reasoning: judged.reasoning,
+    ...(usable ? {} : { judgeError: judged.judgeError ?? "the judge's answer could not be used" }),
+  };
 }
 
 /**
- * The contradictions between reasoning and result: the free-form verdict against its reasoning,
- * and each rubric item's pass or fail against the item's own reasoning.
+ * The pipeline's result of a PromptEvaluator catalog (promptCatalog) in the prompt evaluator's
+ * shape: freeform without rubric items, rubric mode with them. A judge error (an unusable
+ * answer, a judge that could not be reached) is the verdict `error` with a score of 0, never a
+ * fail or a pass; a result held for review is never `pass`. The prompts are the first judging
+ * call's, the trace the last one's (a repair round's, when there was one); an answer the judge
+ * cache gave made no call, so it has neither (`cached`).
  */
-function reasoningHolds(evaluation: PromptEvaluation): string[] {
-  if (evaluation.mode === "freeform") {
-    const found = reasoningContradiction(
-      evaluation.reasoning,
-      passes(evaluation.verdict),
-      String(evaluation.score),
-    );
-    return found === undefined ? [] : [`the evaluation: ${found}`];
-  }
-  return (evaluation.rubricResults ?? []).flatMap((item) => {
-    const met = item.result === "error" ? null : item.result === "pass";
-    const found = reasoningContradiction(item.reasoning, met, item.result);
-    return found === undefined ? [] : [`rubric item ${item.id}: ${found}`];
+export function toPromptEvaluation(
+  result: EvaluationResult,
+  rubrics: readonly PromptRubricItem[] = [],
+): PromptEvaluation {
+  const calls = result.traces.filter((t) => JUDGING_CALLS.has(t.purpose));
+  const [asked, last] = [calls[0], calls.at(-1)];
+  const view = rubrics.length === 0 ? freeformView(result) : rubricView(result, rubrics);
+  const nothing = result.notEvaluated.length === result.criteria.length;
+  return PromptEvaluationSchema.parse({
+    ...view,
+    verdict: nothing ? "error" : result.verdict,
+    mode: rubrics.length === 0 ? "freeform" : "rubric",
+    ...(asked === undefined
+      ? {}
+      : {
+          evaluatorProviderRequest: {
+            systemPrompt: asked.systemPrompt,
+            userPrompt: asked.userPrompt,
+          },
+        }),
+    notes: notesOf(
+      result,
+      result.criteria.map((c) => c.id),
+    ),
+    humanReviewRequired: result.humanReviewRequired === true,
+    ...(result.humanReviewReasons === undefined
+      ? {}
+      : { humanReviewReasons: result.humanReviewReasons }),
+    ...(last === undefined ? {} : { trace: last }),
+    ...((result.cacheHits ?? 0) > 0 ? { cached: true } : {}),
   });
 }
 
-export interface PromptEvaluatorOptions {
+export interface PromptEvaluatorOptions extends PipelineFeatures {
   /** The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel. */
   model: ModelSource | JudgeModel;
   /** Rubric items; non-empty switches to rubric mode. */
@@ -218,34 +270,20 @@ export interface PromptEvaluatorOptions {
   maxContentBytes?: number;
 }
 
-/** The id the freeform judgement is traced under. */
-export const FREEFORM_TRACE_ID = "freeform";
-
-/** What a judge that gave no usable answer yields: a judge error scored 0, never a pass. */
-function judgeErrorEvaluation(common: object, judgeError: string): PromptEvaluation {
-  return PromptEvaluationSchema.parse({
-    ...common,
-    score: 0,
-    hits: [],
-    misses: [],
-    verdict: "error",
-    judgeError,
-  });
-}
-
 /**
- * The prompt evaluator: one judge for free-form answers and rubric items. Freeform mode (no rubric
- * items): one call, the answer read as `{score 0–1, hits, misses, reasoning}` — score clamped,
- * lists at most four — and the verdict from the score (pass ≥ 0.8, borderline ≥ 0.6, fail below).
- * Rubric mode: one call in which every item is checked pass/fail; score = Σ weight of passed items
- * / Σ weight of judged items; a required item not met fails the verdict, otherwise the same bands
- * apply.
+ * The prompt evaluator: one judge for free-form answers and rubric items, on the evaluation
+ * pipeline. Freeform mode (no rubric items): the expected outcome is a 0–1 score criterion, asked
+ * with the question, the reference answer and the candidate answer; the answer is read as
+ * `{score 0–1, hits, misses, reasoning}` and the verdict is the band of the score (pass ≥ 0.8,
+ * borderline ≥ 0.6, fail below). Rubric mode: every item a pass/fail check, all in one call (a
+ * TOON table); score = Σ weight of passed items / Σ weight of judged items; a required item not
+ * met fails the verdict, otherwise the same bands apply.
  *
- * Where a bare judge would zero the score silently when the answer holds no valid JSON, this
- * evaluator also says so: `judgeError` is set and the verdict is `error`, never `fail` or `pass`.
- * Rubric items the judge left unanswered are judge errors: left out of the score, named in
- * `judgeError`, and the verdict cannot be `pass`. A model that cannot be called throws
- * EvaluationModelError.
+ * A judge that gave no usable answer — or could not be reached — is a judge error: `judgeError`
+ * is set and the verdict is `error`, never `fail` or `pass`. Rubric items the judge left
+ * unanswered are judge errors: left out of the score, named in `judgeError`, and the verdict
+ * cannot be `pass`. Everything the pipeline does (the injection screening, a decision without
+ * reasoning asked for once more, …) holds here as for every evaluation.
  *
  * @example
  * const evaluator = new PromptEvaluator({
@@ -257,36 +295,19 @@ function judgeErrorEvaluation(common: object, judgeError: string): PromptEvaluat
 export class PromptEvaluator {
   readonly rubrics: readonly PromptRubricItem[];
   private readonly judge: JudgeModel;
-  private readonly traceFile: string | undefined;
-  private readonly items: readonly Criterion[];
-  private readonly catalog: Catalog | undefined;
-  private readonly guard: boolean;
-  private readonly maxContentBytes: number | undefined;
+  private readonly options: PromptEvaluatorOptions;
 
   constructor(options: PromptEvaluatorOptions) {
     this.rubrics = parseInput(PromptRubricsSchema, options.rubrics ?? [], "rubrics");
-    this.items = rubricCriteria(this.rubrics);
-    this.catalog =
-      this.items.length === 0
-        ? undefined
-        : CatalogSchema.parse({
-            id: "prompt-evaluator-rubric",
-            name: "rubric items",
-            version: "1",
-            passingThreshold: VERDICT_BANDS.pass,
-            criteria: this.items,
-          });
     this.judge = resolveJudgeModel(
       options.model,
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
     );
-    this.traceFile = options.traceFile;
-    this.guard = options.injectionGuard ?? injectionGuardDefault();
-    this.maxContentBytes = options.maxContentBytes;
+    this.options = options;
   }
 
   get mode(): "freeform" | "rubric" {
-    return this.catalog === undefined ? "freeform" : "rubric";
+    return this.rubrics.length === 0 ? "freeform" : "rubric";
   }
 
   async evaluate(
@@ -294,172 +315,24 @@ export class PromptEvaluator {
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
     const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
-    checkContentBudget(request.candidateAnswer, this.maxContentBytes, "the candidate answer");
-    const reasons = await this.screen(request, options.signal);
-    const evaluation =
-      this.catalog === undefined
-        ? await this.freeform(request, options.signal)
-        : await this.rubric(request, this.catalog, options.signal);
-    const held = [...reasons, ...reasoningHolds(evaluation)];
-    if (held.length === 0) return evaluation;
-    // Held for review: never a pass without a human, whatever the score says.
-    return PromptEvaluationSchema.parse({
-      ...evaluation,
-      verdict: evaluation.verdict === "pass" ? "borderline" : evaluation.verdict,
-      humanReviewRequired: true,
-      humanReviewReasons: held,
-    });
-  }
-
-  /** The candidate answer (the content judged) screened for injection. */
-  private async screen(request: PromptEvaluationInput, signal: AbortSignal | undefined) {
-    const session = new JudgeSession(this.judge, { traceFile: this.traceFile, signal });
-    const texts = [{ where: "the candidate answer", text: request.candidateAnswer }];
-    const { reasons } = await screenForInjection(texts, this.guard ? session : undefined);
-    await session.flush();
-    return reasons;
-  }
-
-  /** One judge call, traced; a model that cannot be called is an EvaluationModelError. */
-  private async ask(
-    prompt: JudgePrompt,
-    criterionIds: readonly string[],
-    signal: AbortSignal | undefined,
-    firstAnswer?: string,
-  ): Promise<{ raw: string; trace: Trace }> {
-    const session = new JudgeSession(this.judge, { traceFile: this.traceFile, signal });
-    const repair =
-      firstAnswer === undefined
-        ? {}
-        : {
-            user: reasoningRepairPrompt(),
-            history: [
-              ["human", prompt.user],
-              ["ai", firstAnswer],
-            ] satisfies BaseMessageLike[],
-          };
-    try {
-      const raw = await session.call({
-        purpose: firstAnswer === undefined ? "criterion" : "repair",
-        criterionIds,
-        system: prompt.system,
-        user: prompt.user,
-        ...repair,
-      });
-      const trace = session.traces.at(-1);
-      if (trace === undefined) throw new Error("internal: the judge call left no trace");
-      return { raw, trace };
-    } catch (error) {
-      throw evaluationModelError(error, criterionIds);
-    } finally {
-      await session.flush();
-    }
-  }
-
-  /**
-   * One judge call whose answer is read by `parse`; an answer that decided without reasoning is
-   * asked once more (the first answer kept in the conversation), and what the second answer says
-   * stands — still unjustified, it is a judge error.
-   */
-  private async askJustified<Answer extends { notes: string[] }>(
-    prompt: JudgePrompt,
-    criterionIds: readonly string[],
-    signal: AbortSignal | undefined,
-    parse: (raw: string) => Answer,
-    needsReasoning: (answer: Answer) => boolean,
-  ): Promise<{ answer: Answer; trace: Trace }> {
-    const first = await this.ask(prompt, criterionIds, signal);
-    const answer = parse(first.raw);
-    if (!needsReasoning(answer)) return { answer, trace: first.trace };
-    const second = await this.ask(prompt, criterionIds, signal, first.raw);
-    const again = parse(second.raw);
-    return {
-      answer: { ...again, notes: [ASKED_AGAIN_NOTE, ...again.notes] },
-      trace: second.trace,
-    };
-  }
-
-  private async freeform(
-    request: PromptEvaluationInput,
-    signal: AbortSignal | undefined,
-  ): Promise<PromptEvaluation> {
-    const prompt = renderFreeformPrompt(request);
-    const { answer, trace } = await this.askJustified(
-      prompt,
-      [FREEFORM_TRACE_ID],
-      signal,
-      parseFreeformResponse,
-      lacksReasoning,
-    );
-    const common = {
-      humanReviewRequired: false,
-      mode: "freeform" as const,
-      evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
-      reasoning: answer.reasoning,
-      notes: answer.notes,
-      trace,
-    };
-    if (!answer.usable) {
-      return judgeErrorEvaluation(
-        common,
-        answer.judgeError ?? "the judge's answer could not be used",
-      );
-    }
-    return PromptEvaluationSchema.parse({
-      ...common,
-      score: answer.score01,
-      hits: answer.hits,
-      misses: answer.misses,
-      verdict: verdictForScore(answer.score01),
-    });
-  }
-
-  private async rubric(
-    request: PromptEvaluationInput,
-    catalog: Catalog,
-    signal: AbortSignal | undefined,
-  ): Promise<PromptEvaluation> {
-    const prompt = renderRubricPrompt({
+    const { maxContentBytes, traceFile } = this.options;
+    checkContentBudget(request.candidateAnswer, maxContentBytes, "the candidate answer");
+    const freeform = this.rubrics.length === 0;
+    const { result } = await runEvaluation({
+      ...pipelineFeatures(this.options),
+      content: request.candidateAnswer,
+      catalog: promptCatalog(this.rubrics, request.expectedOutcome),
+      model: this.judge,
       question: request.question,
-      candidateAnswer: request.candidateAnswer,
-      referenceAnswer: request.referenceAnswer,
-      items: this.items,
+      referenceAnswer: request.referenceAnswer ?? "",
+      // Rubric items are checked in one call; the freeform criterion is asked on its own.
+      mode: freeform ? "per-criterion" : "batch",
+      ...(freeform ? { evaluationPrompt: FREEFORM_TEMPLATE } : {}),
+      injectionGuard: this.options.injectionGuard ?? injectionGuardDefault(),
+      ...(maxContentBytes === undefined ? {} : { maxContentBytes }),
+      ...(traceFile === undefined ? {} : { traceFile }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    const { answer, trace } = await this.askJustified(
-      prompt,
-      this.items.map((item) => item.id),
-      signal,
-      (raw) => parseRubricResponse(raw, this.items),
-      rubricLacksReasoning,
-    );
-    const rubricResults = rubricItemResults(this.rubrics, answer);
-    const common = {
-      humanReviewRequired: false,
-      mode: "rubric" as const,
-      evaluatorProviderRequest: { systemPrompt: prompt.system, userPrompt: prompt.user },
-      reasoning: rubricReasoning(answer, rubricResults),
-      notes: answer.notes,
-      rubricResults,
-      trace,
-    };
-    if (!answer.usable) {
-      return judgeErrorEvaluation(common, answer.judgeError ?? "no rubric item was answered");
-    }
-    const scored = scoreCatalogResult(catalog, rubricCriterionResults(this.items, answer, catalog));
-    const unanswered = rubricResults.filter((r) => r.result === "error");
-    return PromptEvaluationSchema.parse({
-      ...common,
-      score: scored.overallScore,
-      hits: answer.hits,
-      misses: answer.misses,
-      verdict: settleResult(catalog, scored).verdict,
-      ...(unanswered.length === 0
-        ? {}
-        : {
-            judgeError: `the judge gave no usable result for ${unanswered
-              .map((r) => `'${r.id}' (${r.judgeError})`)
-              .join(", ")}`,
-          }),
-    });
+    return toPromptEvaluation(result, this.rubrics);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The levels rubric executor, whole: what it accepts as a rubric (rubricCatalog), the evaluation
- * it returns (RubricEvaluationSchema), the summary in the rubric's words, and RubricExecutor,
- * which runs the rubric through the engine and writes the result as a levels rubric evaluation.
+ * it returns (RubricEvaluationSchema), the view of the pipeline's result in that shape
+ * (toRubricEvaluation, the summary in the rubric's words), and RubricExecutor, which runs the
+ * rubric through the pipeline.
  */
 
 import { randomUUID } from "node:crypto";
@@ -11,19 +12,17 @@ import {
   type Catalog,
   CatalogSchema,
   type Criterion,
-  isLlmMethod,
   type MethodKind,
 } from "../../criteria/model.js";
 import { parseCatalog } from "../../criteria/parse.js";
 import { requireUsableCatalog } from "../../criteria/validate.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import { makeCriterionResult, notEvaluatedOutcome } from "../../scoring/criterionResult.js";
 import { deterministicSummary, type SummaryInput } from "../../scoring/deterministicSummary.js";
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
-import { scoreCatalogResult } from "../../scoring/scoreCatalog.js";
-import { settleResult } from "../../scoring/settle.js";
-import { evaluateContent, resolveJudgeModel } from "../evaluateContent.js";
-import type { EvaluateContentOptions } from "../options.js";
+import { EvaluationError } from "../errors.js";
+import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
+import { NO_JUDGE_NOTE } from "../judgeCatalog.js";
+import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 
 /** How a levels rubric result names the way a criterion was scored. */
 export const ScoringMethodUsedSchema = z.enum(["deterministic", "schema", "llm_decode"]);
@@ -141,7 +140,7 @@ function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback:
   return evaluation.feedback;
 }
 
-export interface RubricExecutorOptions {
+export interface RubricExecutorOptions extends PipelineFeatures {
   /** Functions for deterministic criteria, registered by their `module:function` ref. */
   functionRegistry?: FunctionRegistry;
   /**
@@ -173,20 +172,8 @@ export interface RubricEvaluateOptions {
   signal?: AbortSignal;
 }
 
-/** What an evaluation produced, before it is written as a levels rubric evaluation. */
-interface ScoredRubric {
-  criteria: CriterionResult[];
-  overallScore: number;
-  passed: boolean;
-  humanReviewRequired: boolean;
-  feedback: string;
-  traces: Trace[];
-  warnings: string[];
-  timestamp: string;
-}
-
-export const NO_LLM_NOTE =
-  "no llm is configured on this RubricExecutor: an llm_decode criterion needs one";
+/** What an llm_decode criterion is when no llm is configured: the pipeline's note for no judge. */
+export const NO_LLM_NOTE = NO_JUDGE_NOTE;
 
 const LLM_TRACE_PURPOSES: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
 
@@ -255,17 +242,50 @@ function criterionResultOf(
   };
 }
 
-function fromEvaluation(catalog: Catalog, result: EvaluationResult): ScoredRubric {
-  return {
-    criteria: result.criteria,
-    overallScore: result.overallScore,
+/** What a levels rubric evaluation says besides the result: its id, target and evaluator. */
+export interface RubricEvaluationLabels {
+  /** `eval_` and hex digits. */
+  id: string;
+  targetId?: string;
+  /** Default: the rubric's target type. */
+  targetType?: string;
+  evaluatedBy: string;
+}
+
+/**
+ * The pipeline's result of a levels rubric (its catalog) as a levels rubric evaluation: each
+ * criterion's level (`error` for a function or schema that failed, `unable_to_evaluate` for an
+ * LLM-decided one without a usable answer, a judge that could not be reached or no llm), its
+ * score (null when not evaluated, never a zero), evidence, notes, how it was scored and the model
+ * call behind it; the weighted score, passed, the screening, the summary in the rubric's words.
+ */
+export function toRubricEvaluation(
+  result: EvaluationResult,
+  catalog: Catalog,
+  labels: RubricEvaluationLabels,
+): RubricEvaluation {
+  const byId = new Map(result.criteria.map((r) => [r.id, r]));
+  return RubricEvaluationSchema.parse({
+    id: labels.id,
+    rubric_id: catalog.id,
+    rubric_version: catalog.version,
+    target_id: labels.targetId ?? "",
+    target_type: labels.targetType ?? catalog.targetType ?? "",
+    criterion_results: catalog.criteria.map((criterion) => {
+      const judged = byId.get(criterion.id);
+      if (judged === undefined) {
+        throw new EvaluationError("input", `the result has no criterion ${criterion.id}`);
+      }
+      return criterionResultOf(criterion, judged, result.traces);
+    }),
+    weighted_score: result.overallScore,
     passed: result.passed,
-    humanReviewRequired: result.humanReviewRequired === true,
-    feedback: rubricFeedback(catalog, result),
-    traces: result.traces,
-    warnings: result.warnings,
-    timestamp: result.timestamp,
-  };
+    human_review_required: result.humanReviewRequired === true,
+    feedback_summary: rubricFeedback(catalog, result),
+    evaluated_at: result.timestamp,
+    evaluated_by: labels.evaluatedBy,
+    warnings: unique(result.warnings),
+  });
 }
 
 /**
@@ -275,10 +295,10 @@ function fromEvaluation(catalog: Catalog, result: EvaluationResult): ScoredRubri
  * when it cannot answer), else the template summary.
  *
  * A function that throws or cannot be resolved gives level `error` (the message in `notes`); an
- * llm_decode criterion without a usable answer, or with no llm configured, gives
- * `unable_to_evaluate`. Either is left out of the weighted score — neither a zero nor a pass —
- * and a required criterion left out keeps the rubric from passing. When an llm is set and no
- * model call succeeds at all, evaluate throws EvaluationModelError.
+ * llm_decode criterion without a usable answer — no llm configured, or one that cannot be
+ * reached — gives `unable_to_evaluate`. Either is left out of the weighted score — neither a zero
+ * nor a pass — and a required criterion left out keeps the rubric from passing; the
+ * deterministic criteria stand.
  *
  * @example
  * const registry = new FunctionRegistry();
@@ -306,108 +326,37 @@ export class RubricExecutor {
     this.evaluatedBy = options.evaluatedBy ?? "system";
   }
 
-  /** Evaluates `target` (an object or a text) against a rubric. */
+  /**
+   * Evaluates `target` (an object or a text) against a rubric. Without an llm, or with one that
+   * cannot be reached, the llm_decode criteria are `unable_to_evaluate` and the deterministic
+   * ones stand.
+   */
   async evaluate(
     rubric: RubricSource,
     target: unknown,
     options: RubricEvaluateOptions = {},
   ): Promise<RubricEvaluation> {
     const catalog = rubricCatalog(rubric);
-    const needsLlm = catalog.criteria.some((c) => isLlmMethod(c.method));
-    const scored =
-      this.llm === undefined && needsLlm
-        ? await this.withoutLlm(catalog, target, options)
-        : fromEvaluation(
-            catalog,
-            await evaluateContent(this.contentOptions(catalog, target, options)),
-          );
-
-    const byId = new Map(scored.criteria.map((r) => [r.id, r]));
-    const criterion_results = catalog.criteria.map((criterion) => {
-      const result = byId.get(criterion.id);
-      if (result === undefined) {
-        throw new Error(`internal: criterion ${criterion.id} has no result`);
-      }
-      return criterionResultOf(criterion, result, scored.traces);
-    });
-
-    return RubricEvaluationSchema.parse({
-      id: `eval_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
-      rubric_id: catalog.id,
-      rubric_version: catalog.version,
-      target_id: options.targetId ?? "",
-      target_type: options.targetType ?? catalog.targetType ?? "",
-      criterion_results,
-      weighted_score: scored.overallScore,
-      passed: scored.passed,
-      human_review_required: scored.humanReviewRequired,
-      feedback_summary: scored.feedback,
-      evaluated_at: scored.timestamp,
-      evaluated_by: this.evaluatedBy,
-      warnings: scored.warnings,
-    });
-  }
-
-  private contentOptions(
-    catalog: Catalog,
-    target: unknown,
-    options: RubricEvaluateOptions,
-  ): EvaluateContentOptions {
-    return {
+    const given = this.options;
+    const { result } = await runEvaluation({
+      ...pipelineFeatures(given),
       content: target,
       catalog,
+      model: this.llm ?? null,
       summary: this.llm === undefined ? "deterministic" : "model",
       evaluator: this.evaluatedBy,
-      ...(this.llm === undefined ? {} : { model: this.llm }),
       ...(this.registry === undefined ? {} : { registry: this.registry }),
-      ...(this.options.baseDir === undefined ? {} : { baseDir: this.options.baseDir }),
-      ...(this.options.traceFile === undefined ? {} : { traceFile: this.options.traceFile }),
-      ...(this.options.maxContentBytes === undefined
-        ? {}
-        : { maxContentBytes: this.options.maxContentBytes }),
-      ...(this.options.now === undefined ? {} : { now: this.options.now }),
+      ...(given.baseDir === undefined ? {} : { baseDir: given.baseDir }),
+      ...(given.traceFile === undefined ? {} : { traceFile: given.traceFile }),
+      ...(given.maxContentBytes === undefined ? {} : { maxContentBytes: given.maxContentBytes }),
+      ...(given.now === undefined ? {} : { now: given.now }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-    };
-  }
-
-  /**
-   * No llm but llm_decode criteria: the engine evaluates the deterministic criteria; the others
-   * are reported as not evaluated, and the whole rubric is scored with them left out.
-   */
-  private async withoutLlm(
-    catalog: Catalog,
-    target: unknown,
-    options: RubricEvaluateOptions,
-  ): Promise<ScoredRubric> {
-    const deterministic: Catalog = {
-      ...catalog,
-      criteria: catalog.criteria.filter((c) => !isLlmMethod(c.method)),
-    };
-    const partial = await evaluateContent(this.contentOptions(deterministic, target, options));
-    const judged = new Map(partial.criteria.map((r) => [r.id, r]));
-    const criteria = catalog.criteria.map(
-      (criterion) =>
-        judged.get(criterion.id) ??
-        makeCriterionResult(criterion, notEvaluatedOutcome(NO_LLM_NOTE), catalog),
-    );
-    const score = scoreCatalogResult(catalog, criteria);
-    const settled = settleResult(catalog, score, {
-      humanReview: partial.humanReviewReasons ?? [],
     });
-    const unjudged = catalog.criteria.filter((c) => !judged.has(c.id)).map((c) => c.id);
-    return {
-      criteria: score.criteria,
-      overallScore: score.overallScore,
-      passed: settled.passed,
-      humanReviewRequired: settled.humanReviewRequired,
-      feedback: rubricSummary(catalog, { ...score, ...settled }),
-      traces: partial.traces,
-      warnings: unique([
-        ...partial.warnings,
-        ...score.warnings,
-        ...unjudged.map((id) => `${id}: ${NO_LLM_NOTE}`),
-      ]),
-      timestamp: partial.timestamp,
-    };
+    return toRubricEvaluation(result, catalog, {
+      id: `eval_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
+      evaluatedBy: this.evaluatedBy,
+      ...(options.targetId === undefined ? {} : { targetId: options.targetId }),
+      ...(options.targetType === undefined ? {} : { targetType: options.targetType }),
+    });
   }
 }

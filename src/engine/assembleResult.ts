@@ -1,0 +1,116 @@
+/**
+ * A finished evaluation, assembled: the criterion results in catalog order (with the notes of
+ * every answer as warnings), the result with passed, verdict, status and summary settled
+ * together, and the caller's validator settled into it.
+ */
+import { type Catalog, isLlmMethod } from "../criteria/model.js";
+import { makeCriterionResult } from "../scoring/criterionResult.js";
+import type { EvidenceSummary } from "../scoring/evidenceResult.js";
+import type { PanelSummary } from "../scoring/panelResult.js";
+import type { CriterionResult, EvaluationResult, JudgeMode } from "../scoring/result.js";
+import type { CatalogScore } from "../scoring/scoreCatalog.js";
+import { type ResultOverrides, settleResult } from "../scoring/settle.js";
+import type { JudgedCriterion } from "./criterionJudge.js";
+import { collectFeedback } from "./feedback.js";
+import { examplesUsed } from "./fewShotExamples.js";
+import type { JudgeSession } from "./judgeSession.js";
+import type { EvaluateContentOptions, EvaluationSettings } from "./options.js";
+
+/** The criterion results in catalog order, with the notes of every answer as warnings. */
+export function criterionResults(
+  catalog: Catalog,
+  judged: Map<string, JudgedCriterion>,
+  warnings: string[],
+): CriterionResult[] {
+  return catalog.criteria.map((criterion) => {
+    const found = judged.get(criterion.id);
+    if (found === undefined) throw new Error(`internal: criterion ${criterion.id} was not judged`);
+    for (const note of found.notes) warnings.push(`${criterion.id}: ${note}`);
+    // The parser notes an empty reasoning itself; the engine says so only when it did not.
+    if (
+      found.outcome.evaluated &&
+      isLlmMethod(criterion.method) &&
+      found.outcome.reasoning.trim() === "" &&
+      !found.notes.some((note) => note.includes("reasoning"))
+    ) {
+      warnings.push(`${criterion.id}: the judge gave no reasoning`);
+    }
+    return makeCriterionResult(criterion, found.outcome, catalog);
+  });
+}
+
+/** What a finished evaluation is assembled from. */
+export interface Assembly {
+  options: EvaluateContentOptions;
+  settings: EvaluationSettings;
+  session: JudgeSession;
+  judged: Map<string, JudgedCriterion>;
+  judgeMode: JudgeMode | undefined;
+  score: CatalogScore;
+  warnings: string[];
+  /** The judges' quotes, checked (when they gave any). */
+  evidence?: EvidenceSummary;
+  panel?: PanelSummary;
+}
+
+function fewShotField(judged: Map<string, JudgedCriterion>) {
+  const used = examplesUsed(judged);
+  return used === undefined ? {} : { fewShotExamples: used };
+}
+
+/** The result, with passed, verdict, status and summary settled together under the overrides. */
+export function assembleResult(parts: Assembly, overrides: ResultOverrides): EvaluationResult {
+  const { options, score, session } = parts;
+  const { catalog } = options;
+  return {
+    ...settleResult(catalog, score, overrides),
+    timestamp: (options.now?.() ?? new Date()).toISOString(),
+    evaluator: parts.settings.evaluator,
+    overallScore: score.overallScore,
+    scores: score.scores,
+    ...collectFeedback(catalog, score.criteria),
+    rawResponse: Object.fromEntries(
+      catalog.criteria.flatMap((c) => {
+        const raw = parts.judged.get(c.id)?.raw;
+        return raw === undefined ? [] : [[c.id, raw]];
+      }),
+    ),
+    criteria: score.criteria,
+    notEvaluated: score.notEvaluated,
+    catalog: { id: catalog.id, version: catalog.version, name: catalog.name },
+    model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    cacheHits: [...parts.judged.values()].reduce(
+      (hits, j) => hits + (j.memberCacheHits ?? (j.cached === true ? 1 : 0)),
+      0,
+    ),
+    ...(parts.judgeMode === undefined ? {} : { judgeMode: parts.judgeMode }),
+    warnings: parts.warnings,
+    traces: session.traces,
+    ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
+    ...(parts.panel === undefined ? {} : { panel: parts.panel }),
+    ...fewShotField(parts.judged),
+  };
+}
+
+/**
+ * The caller's validator, when there is one and something was evaluated: a rejection is settled
+ * into the result (it cannot pass, its verdict is fail) and noted in the warnings.
+ */
+export async function validateResult(
+  parts: Assembly,
+  overrides: ResultOverrides,
+  result: EvaluationResult,
+): Promise<EvaluationResult> {
+  const { validator } = parts.options;
+  if (validator === undefined || result.notEvaluated.length === result.criteria.length) {
+    return result;
+  }
+  const answer = await validator(result);
+  const valid = typeof answer === "boolean" ? answer : answer.valid;
+  if (valid) return result;
+  const reason = typeof answer === "boolean" ? "" : (answer.reason ?? "");
+  const shown = typeof answer === "boolean" ? "" : `: ${reason}`;
+  parts.warnings.push(`the custom validator rejected the result${shown}`);
+  return assembleResult(parts, { ...overrides, validatorRejection: reason });
+}

@@ -1,0 +1,221 @@
+/**
+ * Screening: every reason to send a result to a person, worded here and returned as one value.
+ * Before judging, the injection rules read every text that reaches the judge; beside the judging,
+ * the injection guard asks the judge model (guardScreen.ts runs its calls; its verdicts are worded
+ * here); after it, the result is read for a judge whose reasoning contradicts its score, a
+ * criterion met on quotes the content does not contain, and a panel with a gap or judges that
+ * disagree. Any reason holds the result: it cannot pass until a human has reviewed it
+ * (settleResult). Scores are never changed here.
+ */
+import { LLM_METHOD_KINDS } from "../criteria/model.js";
+import { scanForInjection } from "../judge/injection.js";
+import type { GuardVerdict } from "../judge/injectionGuard.js";
+import { readReasoningStance } from "../judge/reasoningStance.js";
+import type { PanelSummary } from "../scoring/panelResult.js";
+import type { CriterionResult } from "../scoring/result.js";
+
+/** Where a reason for human review comes from. */
+export type ScreeningSource = "injection" | "guard" | "panel" | "evidence" | "consistency";
+
+export interface ScreeningReason {
+  source: ScreeningSource;
+  /** What was found and where, as the result's `humanReviewReasons` says it. */
+  message: string;
+}
+
+/** Whether a human must review the result, and why. */
+export interface Screening {
+  humanReviewRequired: boolean;
+  reasons: ScreeningReason[];
+}
+
+/** A text that reaches the judge, and how a warning names it ("the content", "source document a.md"). */
+export interface ScreenedText {
+  where: string;
+  text: string;
+}
+
+/**
+ * The text of structured content as the scan reads it: every string in it, each on its own lines
+ * (in the JSON the judge sees, line breaks inside strings are escaped, which would hide a fake
+ * system line or a score table from line-anchored patterns).
+ */
+function stringsOf(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (depth > 64 || typeof value !== "object" || value === null) return [];
+  const items = Array.isArray(value) ? value : Object.entries(value).flat();
+  return items.flatMap((item) => stringsOf(item, depth + 1));
+}
+
+/**
+ * The texts that reach the judge from outside: the content (as the judge sees it), its text
+ * fields, the caller's source passages, the source documents. The catalog, and the question and reference answer a caller
+ * judges the content beside, are the caller's own, like the criteria.
+ */
+export function screenedTexts(
+  text: string,
+  given: {
+    content: unknown;
+    context?: string;
+    documents?: readonly { name: string; text: string }[];
+  },
+): ScreenedText[] {
+  const strings = typeof given.content === "string" ? [] : stringsOf(given.content);
+  return [
+    { where: "the content", text },
+    ...(strings.length === 0
+      ? []
+      : [{ where: "the content's text fields", text: strings.join("\n") }]),
+    ...(given.context === undefined ? [] : [{ where: "the context", text: given.context }]),
+    ...(given.documents ?? []).map((d) => ({ where: `source document ${d.name}`, text: d.text })),
+  ];
+}
+
+/** The injection rules over every text: one reason per finding. */
+export function injectionReasons(texts: readonly ScreenedText[]): ScreeningReason[] {
+  return texts.flatMap(({ where, text }) =>
+    scanForInjection(text).map((finding) => ({
+      source: "injection" as const,
+      message: `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}"`,
+    })),
+  );
+}
+
+/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
+export function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
+  if (!verdict.ok) {
+    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
+  }
+  if (!verdict.instructionBearing) return undefined;
+  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
+}
+
+/** Why a guard that could not check `where` holds the result: its call failed, or never came. */
+export function guardFailureReason(where: string, error?: { message: string }): string {
+  if (error === undefined) return `the injection guard did not check ${where}`;
+  return `the injection guard could not check ${where} (${error.message})`;
+}
+
+function shown(text: string, max: number): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max - 3)}...` : text);
+}
+
+/**
+ * Why a judgement contradicts itself, or undefined when it does not: `met` is whether the score
+ * passes (null: not decided, never a contradiction); `value` is the score as the message shows it.
+ * A reasoning that says the criterion is not met beside a passing score, or one unreservedly
+ * glowing beside a failing score, contradicts it; which half is right is the reviewer's call.
+ */
+export function reasoningContradiction(
+  reasoning: string,
+  met: boolean | null,
+  value: string,
+): string | undefined {
+  if (met === null || reasoning.trim() === "") return undefined;
+  const stance = readReasoningStance(reasoning);
+  const where = stance.clause === undefined ? "" : ` (${shown(stance.clause, 100)})`;
+  if (met && stance.verdict === "not met") {
+    return `the judge's reasoning says it is not met${where} but its score ${value} passes`;
+  }
+  if (!met && stance.glowing) {
+    return `the judge's reasoning says it is fully met${where} but its score ${value} fails`;
+  }
+  return undefined;
+}
+
+/** What reading the result found: reasons for review, and the warnings that name them. */
+interface Findings {
+  reasons: ScreeningReason[];
+  warnings: string[];
+}
+
+/** Every evaluated LLM criterion's reasoning against whether its score passed. */
+function consistencyFindings(criteria: readonly CriterionResult[]): Findings {
+  const found: Findings = { reasons: [], warnings: [] };
+  for (const result of criteria) {
+    if (!result.evaluated || !LLM_METHOD_KINDS.has(result.method)) continue;
+    const contradiction = reasoningContradiction(
+      result.reasoning,
+      result.met,
+      String(result.native),
+    );
+    if (contradiction === undefined) continue;
+    found.reasons.push({
+      source: "consistency",
+      message: `criterion ${result.id}: ${contradiction}`,
+    });
+    found.warnings.push(
+      `${result.id}: reasoning and score disagree (${contradiction}); held for human review`,
+    );
+  }
+  return found;
+}
+
+/** A criterion met on quotes none of which the content (or a source document) contains. */
+function evidenceReasons(criteria: readonly CriterionResult[]): ScreeningReason[] {
+  return criteria.flatMap((result) => {
+    const quotes = result.quotes ?? [];
+    if (result.met !== true || quotes.length === 0 || quotes.some((q) => q.verified)) return [];
+    const listed = quotes.map((q) => shown(q.text, 80)).join(", ");
+    const message = `criterion ${result.id} was met on quotes the content does not contain (${listed})`;
+    return [{ source: "evidence" as const, message }];
+  });
+}
+
+/** A panel criterion some members could not answer, or whose judges agree less than asked. */
+function panelReasons(criteria: readonly CriterionResult[], panel: PanelSummary | undefined) {
+  if (panel === undefined) return [];
+  const { minAgreement } = panel;
+  const reasons: ScreeningReason[] = [];
+  const add = (message: string) => reasons.push({ source: "panel", message });
+  for (const { id, panel: answers } of criteria) {
+    if (answers === undefined) continue;
+    const missing = answers.answers.filter((a) => !a.evaluated).map((a) => a.judge);
+    const total = answers.answers.length;
+    if (missing.length > 0 && missing.length < total) {
+      add(
+        `criterion ${id}: the panel has a gap (${missing.join(", ")} gave no answer); ${total - missing.length} of ${total} judges decided it`,
+      );
+    }
+    if (minAgreement !== undefined && answers.agreement !== null) {
+      if (answers.agreement < minAgreement) {
+        const values = answers.answers
+          .filter((a) => a.evaluated)
+          .map((a) => `${a.judge} ${String(a.native)}`);
+        add(
+          `criterion ${id}: the judges disagree (agreement ${answers.agreement} < ${minAgreement}: ${values.join(", ")})`,
+        );
+      }
+    }
+  }
+  if (minAgreement !== undefined && panel.agreement !== null && panel.agreement < minAgreement) {
+    add(
+      `the judges disagree across the criteria (Krippendorff's alpha ${panel.agreement} < ${minAgreement})`,
+    );
+  }
+  return reasons;
+}
+
+/**
+ * The screening of a judged result: the reasons found before and beside the judging (the
+ * injection rules', the guard's), then the panel's, the evidence's and the reasoning's, in that
+ * order; with the warnings that name them.
+ */
+export function screenResult(input: {
+  early: readonly ScreeningReason[];
+  criteria: readonly CriterionResult[];
+  panel?: PanelSummary;
+}): { screening: Screening; warnings: string[] } {
+  const consistency = consistencyFindings(input.criteria);
+  const reasons = [
+    ...input.early,
+    ...panelReasons(input.criteria, input.panel),
+    ...evidenceReasons(input.criteria),
+    ...consistency.reasons,
+  ];
+  const early = input.early.map((r) => `${r.message} — a human must review this result`);
+  return {
+    screening: { humanReviewRequired: reasons.length > 0, reasons },
+    warnings: [...early, ...consistency.warnings],
+  };
+}

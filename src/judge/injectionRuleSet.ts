@@ -1,0 +1,27 @@
+/**
+ * The rules of the deterministic injection scan as one list of named rules — each a kind, a name,
+ * its keywords and its pattern — in the order the scan runs them: requests in plain words, text
+ * that imitates the evaluation, the same requests in other languages, then the structural signals
+ * (markup, then directives).
+ */
+import { keywordGroups } from "./injectionKeywords.js";
+import { ENGLISH_RULES, type InjectionRule } from "./injectionRules.js";
+import { DIRECTIVE_RULES } from "./injectionRulesDirectives.js";
+import { FOREIGN_RULES } from "./injectionRulesForeign.js";
+import { FORGED_RULES } from "./injectionRulesForged.js";
+import { STRUCTURAL_RULES } from "./injectionRulesStructural.js";
+
+export const INJECTION_RULES: readonly InjectionRule[] = [
+  ...ENGLISH_RULES,
+  ...FORGED_RULES,
+  ...FOREIGN_RULES,
+  ...STRUCTURAL_RULES,
+  ...DIRECTIVE_RULES,
+];
+
+/** Each rule's keyword groups, by name (rules without keywords are absent). */
+export const RULE_KEYWORDS: ReadonlyMap<string, ReadonlyArray<readonly string[]>> = new Map(
+  INJECTION_RULES.flatMap((r) =>
+    r.keywords === undefined ? [] : [[r.rule, keywordGroups(r.keywords)]],
+  ),
+);
