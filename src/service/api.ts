@@ -85,13 +85,21 @@ export function createApiRoutes(
     },
   );
 
-  api.get("/threads/:threadId", allow("thread"), async (c) => {
+  api.route("/threads", threadRoutes(desk, events));
+  return api;
+}
+
+/** `/api/threads/:threadId…`: a thread's status, traces, proposal, retry and events. */
+function threadRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
+  const api = new Hono<ServiceEnv>();
+
+  api.get("/:threadId", allow("thread"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return c.json(await desk.threadStatus(threadId, c.var.reviewer));
   });
 
   api.get(
-    "/threads/:threadId/traces",
+    "/:threadId/traces",
     allow("traces"),
     queryParams(TraceFilterSchema),
     async (c) => {
@@ -102,7 +110,7 @@ export function createApiRoutes(
   );
 
   api.get(
-    "/threads/:threadId/proposal",
+    "/:threadId/proposal",
     allow("proposal"),
     queryParams(ProposalQuerySchema),
     async (c) => {
@@ -115,12 +123,12 @@ export function createApiRoutes(
     },
   );
 
-  api.post("/threads/:threadId/retry", allow("retry"), async (c) => {
+  api.post("/:threadId/retry", allow("retry"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return c.json(await desk.retryThread(threadId, c.var.reviewer), 202);
   });
 
-  api.get("/threads/:threadId/events", allow("thread"), async (c) => {
+  api.get("/:threadId/events", allow("thread"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));
     return threadEventStream(c, desk, threadId, c.var.reviewer, events);
   });
