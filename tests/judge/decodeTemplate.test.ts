@@ -5,7 +5,7 @@
  * like the rubric it comes in) cannot reach files, code, unbounded steps, memory, output or time.
  * (The escape corpus is tests/judge/templateEscapes.test.ts.)
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { printAs } from "../../src/criteria/promptTemplate.js";
 import { isEvalgateError } from "../../src/errors.js";
 import {
@@ -219,6 +219,17 @@ describe("renderDecodeTemplate: bounds", () => {
   });
 
   it("counts render steps: nested loops over a short list stop at MAX_RENDER_STEPS", () => {
+    // The clock stands still, so on a busy machine the render's time limit cannot stop it first:
+    // only the count of steps can.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      countsRenderSteps();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  function countsRenderSteps(): void {
     const six = ["1", "2", "3", "4", "5", "6"];
     // 6^7 = 279,936 passes of the innermost loop, each at least one step.
     const nested = `${"{% for a in six %}".repeat(7)}{% endfor %}`.replace(
@@ -232,7 +243,7 @@ describe("renderDecodeTemplate: bounds", () => {
       "{% endfor %}".repeat(6),
     );
     expect(render(fewer, { six })).toBe("");
-  });
+  }
 
   it("counts memory: ranges and many strings stop at TEMPLATE_MEMORY_UNITS", () => {
     const memory = `more than ${TEMPLATE_MEMORY_UNITS} characters or list items`;
