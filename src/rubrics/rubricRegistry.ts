@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
 import { storeDataInvalid } from "../store/errors.js";
@@ -68,7 +69,7 @@ function hasOwnId(rubric: RubricSource): boolean {
  * const version = await registry.register(rubric);
  * const evaluation = await executor.evaluate(await registry.require("content_quality"), target);
  */
-export class RubricRegistry {
+export class RubricRegistry implements ActiveCatalogs {
   constructor(private readonly store: RegistryStore) {}
 
   /** Opens the registry in the checkpoints' database (see openReviewStore for the choice). */
@@ -160,6 +161,22 @@ export class RubricRegistry {
   async get(id: string, version?: string): Promise<Catalog | undefined> {
     const row = await this.store.rubricVersion(id, version);
     return row === undefined ? undefined : rubricOf(row);
+  }
+
+  /**
+   * The active version of a rubric (what its pointer names: the latest registered, or the one
+   * `activate` chose); undefined when there is none. Gates judge with it (see activeCatalog).
+   */
+  async active(id: string): Promise<Catalog | undefined> {
+    return this.get(id);
+  }
+
+  /**
+   * Makes a stored version the active one (a roll-back, or forward again); a deleted rubric is
+   * listed again. Throws RUBRIC_NOT_FOUND when no such version is stored.
+   */
+  async activate(id: string, version: string): Promise<void> {
+    if (!(await this.store.activateRubric(id, version))) throw rubricNotFound(id, version);
   }
 
   /** get, throwing RUBRIC_NOT_FOUND when there is no such rubric or version. */
