@@ -1,7 +1,7 @@
 /** `evalgate evaluate`: loads the catalog and the content, checks the model, judges, reports. */
 import { resolve } from "node:path";
-import { loadCatalog } from "../../criteria/load.js";
 import { activeCatalog } from "../../criteria/activeCatalog.js";
+import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import { contentBudgetBytes } from "../../engine/contentBudget.js";
 import { isEvaluationModelError } from "../../engine/errors.js";
@@ -203,7 +203,11 @@ export async function runEvaluate(
     options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);
   const links = linkPolicyOf(context.env);
-  const catalog = await gateCatalog(await loadCatalog(at(options.catalog), links), options, context);
+  const catalog = await gateCatalog(
+    await loadCatalog(at(options.catalog), links),
+    options,
+    context,
+  );
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const inputs: EvaluationInput[] = [];
   for (const path of paths) {
