@@ -33,7 +33,10 @@ export interface RubricVersionInfo {
   targetType: string | undefined;
   registeredAt: string;
   contentHash: string;
-  /** Whether the rubric's latest pointer names this version (never, once the rubric is deleted). */
+  /**
+   * Whether this is the active version: the rubric's pointer names it (the latest registered, or
+   * the one activated; never, once the rubric is deleted).
+   */
   latest: boolean;
 }
 
@@ -157,7 +160,7 @@ export class RubricRegistry implements ActiveCatalogs {
     return { id: catalog.id, ...decided };
   }
 
-  /** The latest version of a rubric, or the version asked for; undefined when there is none. */
+  /** The active version of a rubric (see active), or the version asked for; undefined if none. */
   async get(id: string, version?: string): Promise<Catalog | undefined> {
     const row = await this.store.rubricVersion(id, version);
     return row === undefined ? undefined : rubricOf(row);

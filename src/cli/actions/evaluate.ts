@@ -1,4 +1,5 @@
 /** `evalgate evaluate`: loads the catalog and the content, checks the model, judges, reports. */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { activeCatalog } from "../../criteria/activeCatalog.js";
 import { loadCatalog } from "../../criteria/load.js";
@@ -110,9 +111,11 @@ async function gateCatalog(
   options: EvaluateCommandOptions,
   context: CliContext,
 ): Promise<Catalog> {
-  if (options.db === undefined) return file;
+  const path = options.db === undefined ? undefined : resolve(context.cwd, options.db);
+  // A file that is not there yet holds no registry: it is not made just to be read.
+  if (path === undefined || !existsSync(path)) return file;
   const { RubricRegistry } = await import("../../rubrics/rubricRegistry.js");
-  const rubrics = await RubricRegistry.open({ sqlitePath: resolve(context.cwd, options.db) });
+  const rubrics = await RubricRegistry.open({ sqlitePath: path });
   const catalog = await activeCatalog(file, rubrics).finally(() => rubrics.close());
   if (catalog.registryVersion !== undefined) {
     context.stderr.write(
