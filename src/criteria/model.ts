@@ -283,6 +283,11 @@ export const CatalogSchema = z.object({
   criteria: z.array(CriterionSchema),
   /** Where the catalog was read from, when it came from a file or a labelled text. */
   source: z.string().optional(),
+  /**
+   * Set when the rubric registry supplied this catalog (its active version): `id@version`, as
+   * results and traces record it.
+   */
+  registryVersion: z.string().optional(),
   /** What loading changed or doubted (e.g. weights normalised to sum to 1). */
   warnings: z.array(z.string()).default([]),
 });

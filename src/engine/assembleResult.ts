@@ -77,7 +77,14 @@ export function assembleResult(parts: Assembly, overrides: ResultOverrides): Eva
     ),
     criteria: score.criteria,
     notEvaluated: score.notEvaluated,
-    catalog: { id: catalog.id, version: catalog.version, name: catalog.name },
+    catalog: {
+      id: catalog.id,
+      version: catalog.version,
+      name: catalog.name,
+      ...(catalog.registryVersion === undefined
+        ? {}
+        : { registryVersion: catalog.registryVersion }),
+    },
     model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     cacheHits: [...parts.judged.values()].reduce(

@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
+import { activeCatalog } from "../criteria/activeCatalog.js";
 import { isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget } from "../criteria/templateBudget.js";
 import { requireUsableCatalog } from "../criteria/validate.js";
@@ -86,7 +87,9 @@ export interface EvaluationRun {
  * as not evaluated; a judge that could not be reached at all gives every LLM criterion a judge
  * error and `modelFailure`, and the deterministic results stand.
  */
-export async function runEvaluation(options: EvaluateContentOptions): Promise<EvaluationRun> {
+export async function runEvaluation(given: EvaluateContentOptions): Promise<EvaluationRun> {
+  // The registry's active version of the catalog, when a registry is given and holds it.
+  const options = { ...given, catalog: await activeCatalog(given.catalog, given.rubricRegistry) };
   // A catalog `catalog validate` would call invalid is refused here too (a CatalogError), however
   // it was made; a usable one is judged as given.
   requireUsableCatalog(options.catalog);

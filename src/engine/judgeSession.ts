@@ -59,7 +59,13 @@ export class JudgeSession {
   /** `judge` undefined: an evaluation without a judge, which makes no model call. */
   constructor(
     private readonly judge: JudgeModel | undefined,
-    private readonly options: { traceFile?: string; signal?: AbortSignal; cache?: JudgeCallCache },
+    private readonly options: {
+      traceFile?: string;
+      signal?: AbortSignal;
+      cache?: JudgeCallCache;
+      /** The catalog's registry version (`id@version`), recorded in every trace when set. */
+      registryVersion?: string;
+    },
     /** A panel member's session records into the panel's first session. */
     private readonly parent?: JudgeSession,
   ) {}
@@ -216,7 +222,9 @@ export class JudgeSession {
     }
   }
 
-  private record(trace: Trace): void {
+  private record(made: Trace): void {
+    const { registryVersion } = this.options;
+    const trace = registryVersion === undefined ? made : { ...made, registryVersion };
     if (this.parent !== undefined) {
       this.parent.record(trace);
       return;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { FunctionRegistry } from "../checks/registry.js";
 import type { Retriever, SourceDocument } from "../context/types.js";
+import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
@@ -112,6 +113,12 @@ export interface EvaluateContentOptions
   /** What is judged: text, or a JSON-compatible value (schema and function criteria see the value). */
   content: unknown;
   catalog: Catalog;
+  /**
+   * The rubric registry (RubricRegistry, or any ActiveCatalogs): when it holds the catalog's id,
+   * its active version is judged instead, and the result and traces record it as `id@version`
+   * (`catalog.registryVersion`). Without it, or without that id in it, `catalog` is judged.
+   */
+  rubricRegistry?: ActiveCatalogs;
   /**
    * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
    * Default: createChatModel() — Ollama with EVALGATE_MODEL. `null`: no judge — the LLM criteria

@@ -37,8 +37,14 @@ export interface Judging {
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
   const panel = panelSettings(options);
   const { traceFile, signal } = options;
+  const { registryVersion } = options.catalog;
+  const traced = {
+    traceFile,
+    signal,
+    ...(registryVersion === undefined ? {} : { registryVersion }),
+  };
   if (options.model === null && !options.judges?.length) {
-    const session = new JudgeSession(undefined, { traceFile, signal });
+    const session = new JudgeSession(undefined, traced);
     return { session, members: [{ name: session.modelSpec, session }], panel };
   }
   const sources = options.judges?.length ? options.judges : [options.model ?? undefined];
@@ -53,7 +59,7 @@ export function judgingOf(options: EvaluateContentOptions, settings: EvaluationS
   );
   const [first, ...others] = judges as [JudgeModel, ...JudgeModel[]];
   const cacheOf = (judge: JudgeModel) => judgeCallCacheFor(options.cache, judge, options.now);
-  const session = new JudgeSession(first, { traceFile, signal, cache: cacheOf(first) });
+  const session = new JudgeSession(first, { ...traced, cache: cacheOf(first) });
   const sessions = [session, ...others.map((judge) => session.forJudge(judge, cacheOf(judge)))];
   const members = sessions.map((s) => ({
     name: s.modelSpec,

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { type ActiveCatalogs, activeCatalog } from "../criteria/activeCatalog.js";
 import { defaultCatalog } from "../criteria/defaultCatalog.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
@@ -75,13 +76,26 @@ export interface LoadedStageCatalog {
 /**
  * Loads a stage's catalog. Built-in defaults only when no file exists at all; a file that exists
  * but is invalid throws its CatalogError (never a silent fallback). `confined`: the path came from
- * outside and may name a file inside the criteria folders only (confinedCriteriaFile).
+ * outside and may name a file inside the criteria folders only (confinedCriteriaFile). With a
+ * rubric registry, the stage judges with the registry's active version of that catalog's id
+ * when it holds one (activeCatalog); the file, or the defaults, otherwise.
  */
 export async function loadStageCatalog(
   criteriaPath: string,
   contentType: string,
   criteriaDir?: string,
   confined = false,
+  registry?: ActiveCatalogs,
+): Promise<LoadedStageCatalog> {
+  const loaded = await stageCatalogFile(criteriaPath, contentType, criteriaDir, confined);
+  return { ...loaded, catalog: await activeCatalog(loaded.catalog, registry) };
+}
+
+async function stageCatalogFile(
+  criteriaPath: string,
+  contentType: string,
+  criteriaDir: string | undefined,
+  confined: boolean,
 ): Promise<LoadedStageCatalog> {
   const file = confined
     ? confinedCriteriaFile(criteriaPath, criteriaDir)

@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { FunctionRegistry } from "../checks/registry.js";
 import type { SourceDocument } from "../context/types.js";
+import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
@@ -69,6 +70,12 @@ export interface EvaluationNodeOptions extends PanelChoice {
   title?: string;
   /** Extra folder to look for criteria files in. */
   criteriaDir?: string;
+  /**
+   * The rubric registry (a RubricRegistry on the store): the stage judges with the active
+   * registry version of its catalog's id when the registry holds one, and records it as
+   * `id@version` in the result and its traces; the catalog file otherwise.
+   */
+  rubricRegistry?: ActiveCatalogs;
   /**
    * The criteriaPath came from the graph's input (Studio, any HTTP client), not from code: it may
    * name only a file inside the criteria folders.
@@ -162,6 +169,7 @@ async function stageCatalog(options: EvaluationNodeOptions, context: EvaluationC
     options.contentType,
     options.criteriaDir,
     options.criteriaPathFromInput === true,
+    options.rubricRegistry,
   );
   const threshold = context.passingThreshold ?? options.passingThreshold;
   return threshold === undefined

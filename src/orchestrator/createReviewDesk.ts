@@ -7,6 +7,7 @@
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
+import { RubricRegistry } from "../rubrics/rubricRegistry.js";
 import { openReviewStore, reviewStoreLocation } from "../store/index.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
@@ -96,6 +97,22 @@ function withCorrectionExamples(
   return { graph: { ...graph, evaluation: { ...graph.evaluation, fewShot } } };
 }
 
+/**
+ * The graph's evaluation options with the rubric registry in the desk's database, so every stage
+ * judges with the active registry version of its catalog (unless the caller gave a registry).
+ */
+function withRubricRegistry<T extends Pick<ReviewDeskOptions, "graph">>(
+  options: T,
+  rubrics: RubricRegistry,
+): T {
+  if (options.graph?.evaluation?.rubricRegistry !== undefined) return options;
+  const graph = options.graph ?? {};
+  return {
+    ...options,
+    graph: { ...graph, evaluation: { ...graph.evaluation, rubricRegistry: rubrics } },
+  };
+}
+
 /** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
 async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
   const location = reviewStoreLocation(options);
@@ -114,9 +131,20 @@ async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext>
     await checkpointer.close();
     throw error;
   }
+  let rubrics: RubricRegistry;
+  try {
+    rubrics = await RubricRegistry.open(
+      location.kind === "postgres" ? { databaseUrl: location.url } : { sqlitePath: location.path },
+    );
+  } catch (error) {
+    await store.close();
+    await checkpointer.close();
+    throw error;
+  }
   const model =
     typeof options.model === "string" ? createChatModel(options.model, { env }) : options.model;
-  const { model: _spec, fewShot: _examples, ...runtimeOptions } = options;
+  const { model: _spec, fewShot: _examples, ...given } = options;
+  const runtimeOptions = withRubricRegistry(given, rubrics);
   const runtime = compileProposalGraph(checkpointer.saver, {
     ...runtimeOptions,
     ...withCorrectionExamples(runtimeOptions, store, checkpointer, options.fewShot === true),
@@ -131,6 +159,7 @@ async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext>
   return {
     kind: location.kind,
     store,
+    rubrics,
     checkpointer,
     runtime,
     runner: createThreadRunner(store, runtime),
@@ -217,6 +246,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
       await ctx.queue.stop();
       await wal?.stop();
       await ctx.store.close();
+      await ctx.rubrics?.close();
       await ctx.checkpointer.close();
     },
   };

@@ -43,6 +43,8 @@ import type { ThreadRunner } from "./threadRunner.js";
 export interface DeskContext {
   kind: "sqlite" | "postgres";
   store: ReviewStore;
+  /** The rubric registry the graph's stages judge with (closed with the desk). */
+  rubrics?: { close(): Promise<void> };
   checkpointer: Checkpointer;
   runtime: ProposalRuntime;
   runner: ThreadRunner;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
 import { storeDataInvalid } from "../store/errors.js";
@@ -32,7 +33,10 @@ export interface RubricVersionInfo {
   targetType: string | undefined;
   registeredAt: string;
   contentHash: string;
-  /** Whether the rubric's latest pointer names this version (never, once the rubric is deleted). */
+  /**
+   * Whether this is the active version: the rubric's pointer names it (the latest registered, or
+   * the one activated; never, once the rubric is deleted).
+   */
   latest: boolean;
 }
 
@@ -68,7 +72,7 @@ function hasOwnId(rubric: RubricSource): boolean {
  * const version = await registry.register(rubric);
  * const evaluation = await executor.evaluate(await registry.require("content_quality"), target);
  */
-export class RubricRegistry {
+export class RubricRegistry implements ActiveCatalogs {
   constructor(private readonly store: RegistryStore) {}
 
   /** Opens the registry in the checkpoints' database (see openReviewStore for the choice). */
@@ -156,10 +160,26 @@ export class RubricRegistry {
     return { id: catalog.id, ...decided };
   }
 
-  /** The latest version of a rubric, or the version asked for; undefined when there is none. */
+  /** The active version of a rubric (see active), or the version asked for; undefined if none. */
   async get(id: string, version?: string): Promise<Catalog | undefined> {
     const row = await this.store.rubricVersion(id, version);
     return row === undefined ? undefined : rubricOf(row);
+  }
+
+  /**
+   * The active version of a rubric (what its pointer names: the latest registered, or the one
+   * `activate` chose); undefined when there is none. Gates judge with it (see activeCatalog).
+   */
+  async active(id: string): Promise<Catalog | undefined> {
+    return this.get(id);
+  }
+
+  /**
+   * Makes a stored version the active one (a roll-back, or forward again); a deleted rubric is
+   * listed again. Throws RUBRIC_NOT_FOUND when no such version is stored.
+   */
+  async activate(id: string, version: string): Promise<void> {
+    if (!(await this.store.activateRubric(id, version))) throw rubricNotFound(id, version);
   }
 
   /** get, throwing RUBRIC_NOT_FOUND when there is no such rubric or version. */

@@ -18,15 +18,21 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** The rubric as it is stored: without the file it was read from. */
+/** The rubric as it is stored: without the file it was read from or the registry version it was. */
 export function storedRubric(catalog: Catalog, version: string): Catalog {
-  const { source: _source, ...rest } = catalog;
+  const { source: _source, registryVersion: _registered, ...rest } = catalog;
   return { ...rest, version };
 }
 
-/** SHA-256 of the rubric's content (not its version, source or warnings). */
+/** SHA-256 of the rubric's content (not its version, source, registry version or warnings). */
 export function rubricContentHash(catalog: Catalog): string {
-  const { version: _version, source: _source, warnings: _warnings, ...content } = catalog;
+  const {
+    version: _version,
+    source: _source,
+    warnings: _warnings,
+    registryVersion: _registered,
+    ...content
+  } = catalog;
   return createHash("sha256").update(canonicalJson(content)).digest("hex");
 }
 

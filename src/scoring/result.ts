@@ -86,6 +86,8 @@ export const TraceSchema = z.object({
   error: z.string().optional(),
   /** Probability-weighted scores: the scale's values and their probabilities, or why not. */
   scoreWeighting: ScoreWeightingSchema.optional(),
+  /** The registry version of the catalog the call judged with (`id@version`), when it had one. */
+  registryVersion: z.string().optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;
 
@@ -130,7 +132,13 @@ export const EvaluationResultSchema = z.object({
   criteria: z.array(CriterionResultSchema),
   /** Ids of criteria that could not be evaluated. */
   notEvaluated: z.array(z.string()),
-  catalog: z.object({ id: z.string(), version: z.string(), name: z.string().optional() }),
+  catalog: z.object({
+    id: z.string(),
+    version: z.string(),
+    name: z.string().optional(),
+    /** Set when the rubric registry supplied the catalog (its active version): `id@version`. */
+    registryVersion: z.string().optional(),
+  }),
   model: z.string().optional(),
   usage: TokenUsageSchema,
   /** Criteria whose answer came from the judge-call cache (no model call). */

@@ -51,6 +51,7 @@ const StoredTraceSchema = z.object({
   promptHash: z.string().optional(),
   responseHash: z.string().optional(),
   error: z.string().optional(),
+  registryVersion: TraceSchema.shape.registryVersion,
 });
 type StoredTrace = z.infer<typeof StoredTraceSchema>;
 
@@ -147,6 +148,7 @@ function storedTrace(trace: Trace, blobs: RowBlobs): StoredTrace {
     ...(checked.promptHash === hashes.prompt ? {} : { promptHash: checked.promptHash }),
     ...(checked.responseHash === hashes.response ? {} : { responseHash: checked.responseHash }),
     ...(checked.error === undefined ? {} : { error: checked.error }),
+    ...(checked.registryVersion === undefined ? {} : { registryVersion: checked.registryVersion }),
   };
 }
 
@@ -235,6 +237,7 @@ function traceOf(stored: StoredTrace, blob: (place: number) => string): Trace {
     responseHash: stored.responseHash ?? responseHash(stored.rawResponse),
     timestamp: stored.timestamp,
     ...(stored.error === undefined ? {} : { error: stored.error }),
+    ...(stored.registryVersion === undefined ? {} : { registryVersion: stored.registryVersion }),
   });
   if (!parsed.success) throw malformed(parsed.error);
   return parsed.data;

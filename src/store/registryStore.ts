@@ -101,6 +101,17 @@ export class SqlRegistryStore implements RegistryStore {
     return (await this.db.run(sql`DELETE FROM rubrics WHERE id = ${rubricId}`)) > 0;
   }
 
+  async activateRubric(rubricId: string, version: string): Promise<boolean> {
+    const changed = await this.db.run(
+      sql`INSERT INTO rubrics (id, version, target_type, updated_at)
+          SELECT rubric_id, version, target_type, ${now()} FROM rubric_versions
+            WHERE rubric_id = ${rubricId} AND version = ${version}
+          ON CONFLICT (id) DO UPDATE SET version = excluded.version,
+            target_type = excluded.target_type, updated_at = excluded.updated_at`,
+    );
+    return changed > 0;
+  }
+
   async createArtifact(a: ArtifactRow): Promise<void> {
     await this.db.run(
       sql`INSERT INTO artifacts (id, type, name, content, rubric_ids, status, created_at, updated_at)

@@ -91,6 +91,11 @@ export interface RegistryStore {
   rubricVersions(rubricId: string): Promise<RubricVersionRow[]>;
   /** Removes the latest pointer; false when there was none. */
   hideRubric(rubricId: string): Promise<boolean>;
+  /**
+   * Points the rubric's pointer (the active version, which gates judge with) at a stored version;
+   * false when no such version is stored.
+   */
+  activateRubric(rubricId: string, version: string): Promise<boolean>;
 
   createArtifact(artifact: ArtifactRow): Promise<void>;
   artifact(artifactId: string): Promise<ArtifactRow | undefined>;

@@ -61,7 +61,7 @@ describe("evalgate rubrics", () => {
     expect(shown.stdout).toContain("Quiz Quality (quiz_quality 2.0.0)");
     expect(shown.stdout).toContain("pass threshold: 0.8");
     expect(shown.stdout).toMatch(/question_count\s+function\s+1\s+Question Count/);
-    expect(shown.stdout).toContain("2.0.0 (latest)");
+    expect(shown.stdout).toContain("2.0.0 (active)");
 
     const deleted = await run(["rubrics", "delete", "quiz_quality"], db);
     expect(deleted.code).toBe(0);

@@ -96,6 +96,13 @@ export function describeStoreConformance(name: string, open: () => Promise<Datab
         ["2", 2],
       ]);
       expect((await one.rubricVersion(rubricId))?.version).toBe("2");
+      // Activating an earlier version points the rubric at it; an unknown version changes nothing.
+      expect(await one.activateRubric(rubricId, "1")).toBe(true);
+      expect((await two.rubricVersion(rubricId))?.version).toBe("1");
+      expect(await one.activateRubric(rubricId, "9")).toBe(false);
+      expect((await two.rubricVersion(rubricId))?.version).toBe("1");
+      expect(await one.activateRubric(rubricId, "2")).toBe(true);
+      expect((await two.rubricVersion(rubricId))?.version).toBe("2");
       expect(await one.hideRubric(rubricId)).toBe(true);
       expect(await two.rubricVersion(rubricId)).toBeUndefined();
       expect(await two.rubricVersions(rubricId)).toHaveLength(2);

@@ -1,7 +1,9 @@
 /** `evalgate evaluate`: loads the catalog and the content, checks the model, judges, reports. */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { activeCatalog } from "../../criteria/activeCatalog.js";
 import { loadCatalog } from "../../criteria/load.js";
-import { isLlmMethod } from "../../criteria/model.js";
+import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import { contentBudgetBytes } from "../../engine/contentBudget.js";
 import { isEvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
@@ -100,6 +102,29 @@ async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) 
   return SqliteJudgeCacheStore.open(at(options.db));
 }
 
+/**
+ * The catalog the gate judges with: with --db, the rubric registry's active version of the
+ * file's catalog id when that database holds one (said on stderr), else the file's catalog.
+ */
+async function gateCatalog(
+  file: Catalog,
+  options: EvaluateCommandOptions,
+  context: CliContext,
+): Promise<Catalog> {
+  const path = options.db === undefined ? undefined : resolve(context.cwd, options.db);
+  // A file that is not there yet holds no registry: it is not made just to be read.
+  if (path === undefined || !existsSync(path)) return file;
+  const { RubricRegistry } = await import("../../rubrics/rubricRegistry.js");
+  const rubrics = await RubricRegistry.open({ sqlitePath: path });
+  const catalog = await activeCatalog(file, rubrics).finally(() => rubrics.close());
+  if (catalog.registryVersion !== undefined) {
+    context.stderr.write(
+      `judging with ${catalog.registryVersion}, the active version in the rubric registry of ${options.db}\n`,
+    );
+  }
+  return catalog;
+}
+
 /** What every file's evaluation shares: the catalog, the judges, the options for the engine. */
 type EvaluateContentOptions = Parameters<
   typeof import("../../engine/evaluateContent.js").evaluateContent
@@ -181,7 +206,11 @@ export async function runEvaluate(
     options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);
   const links = linkPolicyOf(context.env);
-  const catalog = await loadCatalog(at(options.catalog), links);
+  const catalog = await gateCatalog(
+    await loadCatalog(at(options.catalog), links),
+    options,
+    context,
+  );
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const inputs: EvaluationInput[] = [];
   for (const path of paths) {

@@ -1,4 +1,7 @@
-/** `evalgate rubrics list | show | register | delete`: the rubric registry from the command line. */
+/**
+ * `evalgate rubrics list | show | register | activate | delete`: the rubric registry from the
+ * command line.
+ */
 import { resolve } from "node:path";
 import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";
@@ -115,7 +118,7 @@ export async function showRubric(
       return;
     }
     const versions = (await registry.versions(id)).map(
-      (v) => `${v.version}${v.latest ? " (latest)" : ""} registered ${v.registeredAt}`,
+      (v) => `${v.version}${v.latest ? " (active)" : ""} registered ${v.registeredAt}`,
     );
     context.stdout.write(
       `${[...describeRubric(rubric), "", "versions:", ...versions.map((v) => `  ${v}`)].join("\n")}\n`,
@@ -135,6 +138,24 @@ export async function registerRubrics(file: string, options: StoreFlags, context
     context.stdout.write(
       `${registered.length} rubric${registered.length === 1 ? "" : "s"} from ${displayPath(path, context.cwd)} in ${where}.\n`,
     );
+  });
+  context.exitCode = EXIT_OK;
+}
+
+/** Makes a stored version the one gates judge with: a roll-back, or forward again. */
+export async function activateRubric(
+  id: string,
+  version: string,
+  options: StoreFlags,
+  context: CliContext,
+) {
+  await withRegistry(options, context, async (registry, where) => {
+    const versions = await registry.versions(id);
+    if (!versions.some((v) => v.version === version)) throw rubricNotFound(id, version, where);
+    const before = versions.find((v) => v.latest)?.version;
+    await registry.activate(id, version);
+    const was = before === undefined || before === version ? "" : ` (was ${before})`;
+    context.stdout.write(`${id}@${version} is active in ${where}${was}: gates judge with it.\n`);
   });
   context.exitCode = EXIT_OK;
 }

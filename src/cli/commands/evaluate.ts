@@ -39,6 +39,9 @@ Cache:
   With --db FILE (e.g. .evalgate/checkpoints.sqlite), every usable answer of the judge is kept
   in that SQLite file under a hash of the model, its parameters and the exact prompt; running the
   same evaluation again asks the model only what changed. --no-cache turns that off.
+  When the rubric registry in that file holds the catalog's id (calibrate --apply writes there),
+  its active version is judged instead of the file, and the result records it as id@version
+  (catalog.registryVersion); \`rubrics activate <id> <version>\` chooses an earlier one.
 
 Output:
   Progress goes to stderr, the result to stdout (or --out, written only when the evaluation

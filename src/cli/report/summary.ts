@@ -80,7 +80,8 @@ export function criterionRow(criterion: CriterionResult): CriterionRow {
 /** The heading of a report: which catalog, which version. */
 export function reportTitle(result: EvaluationResult): string {
   const name = result.catalog.name ?? result.catalog.id;
-  return `Evaluation against ${name} (${result.catalog.id} ${result.catalog.version})`;
+  const registry = result.catalog.registryVersion === undefined ? "" : ", from the rubric registry";
+  return `Evaluation against ${name} (${result.catalog.id} ${result.catalog.version}${registry})`;
 }
 
 /** The feedback's non-empty lines, each with its whitespace collapsed. */
