@@ -17,7 +17,6 @@ import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetentio
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { refusedDecision, reviewsOf } from "./pendingReview.js";
 import { proposalTitle, type TitleSource } from "./proposal/title.js";
-import type { ProposalRuntime } from "./proposalRuntime.js";
 import {
   createStageProgressTracker,
   describeStageProgress,
@@ -29,6 +28,7 @@ import {
   pendingRows,
   type RunnerContext,
   settle,
+  type ThreadRuntime,
 } from "./threadSettle.js";
 
 /**
@@ -48,7 +48,7 @@ function configOf(ctx: RunnerContext, threadId: string) {
   const override = ctx.runtime.overrideSettings ? { overrideSettings: true } : {};
   return {
     configurable: { thread_id: threadId, ...override },
-    context: ctx.runtime.context,
+    ...(ctx.runtime.context === undefined ? {} : { context: ctx.runtime.context }),
     recursionLimit: PROPOSAL_RECURSION_LIMIT,
     // Each step's checkpoint is written before the next step starts: a decision is applied and
     // durable before the next stage's work begins, not written somewhere during it.
@@ -71,7 +71,7 @@ async function run(
     type: "running",
     ...(stage === undefined ? {} : { stage }),
   });
-  const stream = await ctx.runtime.graph.stream(input as never, {
+  const stream = await ctx.runtime.graph.stream(input, {
     ...configOf(ctx, threadId),
     streamMode: ["updates", "custom"],
     ...(ctx.lost === undefined ? {} : { signal: ctx.lost }),
@@ -220,7 +220,9 @@ async function applyDecision(
   threadId: string,
   due: DecisionRow,
 ): Promise<{ refusal?: string; after: StateSnapshot }> {
-  const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
+  // A decision recorded without a name (the library's, where the reviewer is optional) has none.
+  const who = due.reviewer === "" ? {} : { reviewer: due.reviewer };
+  const value = { action: due.action, ...who, ...due.payload };
   const refused = (after: StateSnapshot, detail = "") => {
     const found = refusedDecision(threadId, after, due);
     if (found === undefined) return undefined;
@@ -232,6 +234,7 @@ async function applyDecision(
   } catch (error) {
     if (isInterruption(ctx, error)) throw error;
     const after = await snapshotOf(ctx, threadId);
+    ctx.runtime.onGraphError?.(threadId, error);
     const refusal = refused(after, messageOf(error));
     if (refusal !== undefined) return { refusal, after };
     throw error;
@@ -274,6 +277,7 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
         outcome = await step(ctx, thread, applied, known);
       } catch (error) {
         if (isInterruption(ctx, error)) throw error;
+        ctx.runtime.onGraphError?.(threadId, error);
         return await settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
       }
       if (typeof outcome === "string") return outcome;
@@ -286,7 +290,7 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
     throw error;
   }
 }
-export function createThreadRunner(store: ReviewStore, runtime: ProposalRuntime): ThreadRunner {
+export function createThreadRunner(store: ReviewStore, runtime: ThreadRuntime): ThreadRunner {
   const ctx: RunnerContext = { store, runtime };
   return {
     async advance(threadId) {
