@@ -237,12 +237,12 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const recorded = await engine.store.recordDecision(row, labelsOfReviewDecision(review, valid));
     await advanceHere(engine, threadId);
     if (recorded.kind !== "recorded") {
-      const now = reviewAnswered(threadId, interruptId, await checkedSnapshot(engine, threadId));
-      throw now instanceof Error
-        ? now
-        : notPausedError(threadId, await checkedSnapshot(engine, threadId));
+      // Another decision took the review: where the thread went with it.
+      const after = await checkedSnapshot(engine, threadId);
+      const now = reviewAnswered(threadId, interruptId, after);
+      throw now instanceof Error ? now : notPausedError(threadId, after);
     }
-    await this.throwIfEngineRefused(engine, threadId, recorded.decision.id, review);
+    await this.throwIfEngineRefused(engine, threadId, recorded.decision, review);
     return outcomeOf(engine, threadId);
   }
 
@@ -253,11 +253,11 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   private async throwIfEngineRefused(
     engine: OrchestratorEngine,
     threadId: string,
-    decisionId: string,
+    decision: DecisionRow,
     answered: PendingReview,
   ): Promise<void> {
-    const kept = (await engine.store.decisionsOf(threadId)).find((d) => d.id === decisionId);
-    if (kept?.refusedAt === null || kept === undefined) return;
+    const kept = await engine.store.decisionFor(threadId, decision.interruptId);
+    if (kept === undefined || kept.id !== decision.id || kept.refusedAt === null) return;
     const why = (await engine.store.thread(threadId))?.error ?? "the graph refused the decision";
     const refusal = refusalError(engine, threadId, why);
     await engine.store.retryThread(threadId, ORCHESTRATOR);
