@@ -7,8 +7,6 @@
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { z } from "zod";
-import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
-import type { EvaluationContext } from "../graph/state.js";
 
 /** `all` keeps every checkpoint; `latest` prunes a finished thread down to its last one. */
 export const CheckpointRetentionSchema = z.enum(["all", "latest"]);
@@ -102,46 +100,4 @@ export function pruneSupersededWrites(
   threadId: string,
 ): Promise<number> {
   return deleteRows(saver, threadId, [SQLITE_SUPERSEDED_WRITES], [POSTGRES_SUPERSEDED_WRITES]);
-}
-
-/** How an orchestrator runs threads: the config of a run, and what it does when one finishes. */
-export interface RunPolicy {
-  /** `configurable.thread_id` (and `overrideSettings` when set) and the run context. */
-  config(threadId: string): {
-    configurable: Record<string, unknown>;
-    context?: unknown;
-    recursionLimit: number;
-  };
-  /** Prunes the finished thread when the retention says so; returns the outcome as given. */
-  finished<T extends { threadId: string }>(saver: BaseCheckpointSaver, outcome: T): Promise<T>;
-  /** Drops the paused thread's superseded writes; returns the outcome as given. */
-  paused<T extends { threadId: string }>(saver: BaseCheckpointSaver, outcome: T): Promise<T>;
-}
-
-export function runPolicy(options: {
-  context?: EvaluationContext;
-  overrideSettings?: boolean;
-  retention?: CheckpointRetention;
-}): RunPolicy {
-  const retention = options.retention ?? retentionFromEnv();
-  const override = options.overrideSettings === true ? { overrideSettings: true } : {};
-  const { context } = options;
-  return {
-    config(threadId) {
-      const configurable = { thread_id: threadId, ...override };
-      const recursionLimit = PROPOSAL_RECURSION_LIMIT;
-      return context === undefined
-        ? { configurable, recursionLimit }
-        : { configurable, context, recursionLimit };
-    },
-    async finished(saver, outcome) {
-      if (retention === "latest") await pruneFinishedThread(saver, outcome.threadId);
-      else await pruneSupersededWrites(saver, outcome.threadId);
-      return outcome;
-    },
-    async paused(saver, outcome) {
-      await pruneSupersededWrites(saver, outcome.threadId);
-      return outcome;
-    },
-  };
 }

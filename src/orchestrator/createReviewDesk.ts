@@ -4,7 +4,9 @@
  * index and one thread's checkpoint, or record a row; the graph runs in jobs.
  */
 
+import type { StateSnapshot } from "@langchain/langgraph";
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
+import type { StageDefinition } from "../graph/stages.js";
 import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { RubricRegistry } from "../rubrics/rubricRegistry.js";
@@ -31,11 +33,13 @@ import { threadProposal } from "./deskProposal.js";
 import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
 import { finishedProposals } from "./deskThreadList.js";
 import { threadTraces } from "./deskTraces.js";
+import { ForeignThreadError, threadNotFound } from "./errors.js";
 import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
 import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";
 import { type AdvanceOutcome, createThreadRunner } from "./threadRunner.js";
+import { foreignChannels } from "./threads.js";
 import { deferAutoCheckpoint, startWalCheckpoints } from "./walCheckpoints.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
@@ -66,8 +70,24 @@ export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model">
 /** The desk, plus what the CLI uses of it: the store, and advancing a thread in this process. */
 export interface ReviewDeskHandle extends ReviewDesk {
   readonly store: ReviewStore;
+  /** The stages of the proposal graph, in order. */
+  readonly stages: readonly StageDefinition[];
+  /**
+   * The thread's state as its checkpoint holds it (CHECKPOINT_NOT_FOUND without one,
+   * ForeignThreadError when another graph made it), whichever way the thread was started.
+   */
+  threadSnapshot(threadId: string): Promise<StateSnapshot>;
   /** Advances the thread here and now (the CLI's `review` and `run`); `busy` when it runs elsewhere. */
   advanceThread(threadId: string): Promise<AdvanceOutcome>;
+}
+
+async function checkedThreadSnapshot(ctx: DeskContext, threadId: string) {
+  const config = { configurable: { thread_id: threadId } };
+  const tuple = await ctx.checkpointer.saver.getTuple(config);
+  if (tuple === undefined) throw threadNotFound(threadId);
+  const foreign = foreignChannels(ctx.runtime.graph.channels, tuple.checkpoint);
+  if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
+  return ctx.runtime.graph.getState(config);
 }
 
 function reportJobError(threadId: string | undefined, error: unknown): void {
@@ -221,6 +241,8 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
   }
   return {
     store: ctx.store,
+    stages: ctx.runtime.stages,
+    threadSnapshot: (threadId) => checkedThreadSnapshot(ctx, threadId),
     advanceThread: (threadId) => ctx.runner.advance(threadId),
     authenticate: (token) => authenticate(ctx, token),
     openSession: (token, expiresAt) => openSession(ctx.store, token, expiresAt),

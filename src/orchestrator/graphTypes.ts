@@ -20,17 +20,12 @@ export interface ReviewFields {
   interruptMetadata?: InterruptMetadata | null;
 }
 
-/** How the orchestrator runs a thread: `configurable.thread_id` and the run context. */
-export interface ThreadRunConfig {
-  configurable?: Record<string, unknown>;
-  context?: unknown;
-}
-
 /** What the orchestrator uses of a compiled graph. */
 export interface ReviewGraphRunnable {
   /** The compiled graph's channels (state keys and edges), to recognise its threads. */
   readonly channels: Readonly<Record<string, unknown>>;
-  invoke(input: unknown, options?: ThreadRunConfig): Promise<unknown>;
+  /** A run, streamed step by step (the thread engine records each step). */
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: RunnableConfig): Promise<StateSnapshot>;
 }
 

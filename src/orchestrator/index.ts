@@ -59,7 +59,6 @@ export type {
   ReviewFields,
   ReviewGraphBuilder,
   ReviewGraphRunnable,
-  ThreadRunConfig,
 } from "./graphTypes.js";
 export type { JobQueue, ThreadJob } from "./jobs/jobQueue.js";
 export type { PausedInterrupt, PendingReview } from "./pendingReview.js";

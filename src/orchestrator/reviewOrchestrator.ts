@@ -1,19 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { BaseCheckpointSaver, Command, type StateSnapshot } from "@langchain/langgraph";
+import { isDeepStrictEqual } from "node:util";
+import type { StateSnapshot } from "@langchain/langgraph";
 import { type DecisionRecord, type ReviewDecision, ReviewDecisionSchema } from "../graph/model.js";
 import { refusedAction } from "../graph/reviewNode.js";
-import { threadProgress } from "../graph/threadProgress.js";
-import type { ReviewStore } from "../store/types.js";
+import type { DecisionRow } from "../store/types.js";
 import { labelsOfReviewDecision } from "./calibrationLabels.js";
-import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
-import { type RunPolicy, runPolicy } from "./checkpointRetention.js";
-import {
-  ForeignThreadError,
-  InterruptMismatchError,
-  InvalidDecisionError,
-  threadExists,
-  threadNotFound,
-} from "./errors.js";
+import { InterruptMismatchError, InvalidDecisionError, threadExists } from "./errors.js";
 import type {
   GraphInput,
   GraphState,
@@ -22,11 +14,16 @@ import type {
   ThreadOutcome,
 } from "./graphTypes.js";
 import {
-  type OrchestratorRuntime,
+  advanceHere,
+  checkedSnapshot,
+  type EngineParts,
+  ORCHESTRATOR,
+  type OrchestratorEngine,
+  openOrchestratorEngine,
   outcomeOf,
-  type RunSteps,
-  runThread,
-} from "./orchestratorRun.js";
+  refusalError,
+  registerThread,
+} from "./orchestratorEngine.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import {
   checkedInterruptId,
@@ -36,22 +33,62 @@ import {
   reviewHistoryOf,
   throwIfRefused,
 } from "./snapshotChecks.js";
-import {
-  graphKeyOf,
-  indexThread,
-  openIndexStore,
-  type PendingPage,
-  pendingFromIndex,
-} from "./threadIndex.js";
-import { ThreadLocks } from "./threadLock.js";
+import { type PendingPage, pendingFromIndex } from "./threadIndex.js";
+import { indexThread } from "./threadSettle.js";
 import { foreignChannels, listThreads } from "./threads.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./graphTypes.js";
 
-type Runtime = OrchestratorRuntime;
+/** Whether the input a thread was recorded with is the one given again (as the store keeps it). */
+function sameInput(recorded: unknown, given: Record<string, unknown>): boolean {
+  return isDeepStrictEqual(recorded, JSON.parse(JSON.stringify(given)));
+}
 
-function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
-  return !(value instanceof BaseCheckpointSaver) && "saver" in value;
+/** The decision, checked (InvalidDecisionError naming the fields). */
+function parsedDecision(threadId: string, decision: unknown): ReviewDecision {
+  const parsed = ReviewDecisionSchema.safeParse(decision);
+  if (parsed.success) return parsed.data;
+  const issues = issuesOf(parsed.error) ?? [{ field: "(decision)", message: "invalid" }];
+  throw new InvalidDecisionError(threadId, issues);
+}
+
+/** The review the thread waits at for `interruptId`, or why there is none. */
+function reviewAnswered(threadId: string, interruptId: string, snapshot: StateSnapshot) {
+  const reviews = reviewsOf(threadId, snapshot);
+  if (reviews.length === 0) return notPausedError(threadId, snapshot);
+  const review = reviews.find((r) => r.interruptId === interruptId);
+  if (review !== undefined) return review;
+  return new InterruptMismatchError(
+    threadId,
+    interruptId,
+    reviews.map((r) => r.interruptId),
+  );
+}
+
+/** Whether a recorded decision is the one given again: the same action, reviewer and fields. */
+function sameDecision(recorded: DecisionRow, given: ReturnType<typeof decisionRow>): boolean {
+  const { action, reviewer, payload } = given;
+  return (
+    recorded.refusedAt === null &&
+    recorded.action === action &&
+    recorded.reviewer === reviewer &&
+    isDeepStrictEqual(recorded.payload, JSON.parse(JSON.stringify(payload)))
+  );
+}
+
+/** The decision as the store records it (who decided is optional in the library: ""). */
+function decisionRow(threadId: string, review: PendingReview, decision: ReviewDecision) {
+  const { action, reviewer, ...payload } = decision;
+  return {
+    id: randomUUID(),
+    threadId,
+    interruptId: review.interruptId,
+    stage: review.contentId,
+    reviewer: reviewer ?? "",
+    action,
+    payload,
+    decidedAt: new Date().toISOString(),
+  } satisfies Omit<DecisionRow, "appliedAt" | "refusedAt">;
 }
 
 /**
@@ -64,81 +101,18 @@ function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Che
  * const { threadId, review } = await new ReviewOrchestrator({ graph }).start({ content });
  */
 export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
-  private readonly builder: G;
-  private readonly policy: RunPolicy;
-  private readonly given: BaseCheckpointSaver | Checkpointer | undefined;
-  private readonly checkpointerOptions: CheckpointerOptions | undefined;
-  private runtimePromise: Promise<Runtime> | undefined;
-  private owned: Checkpointer | undefined;
-  private readonly givenStore: ReviewStore | undefined;
-  private storePromise: Promise<ReviewStore> | undefined;
-  private readonly lock = new ThreadLocks(() => this.store());
+  private readonly options: ReviewOrchestratorOptions<G>;
+  private enginePromise: Promise<OrchestratorEngine> | undefined;
+  private opened: EngineParts = {};
 
   constructor(options: ReviewOrchestratorOptions<G>) {
-    this.builder = options.graph;
-    this.policy = runPolicy(options);
-    this.given = options.checkpointer;
-    this.checkpointerOptions = options.checkpointerOptions;
-    this.givenStore = options.store;
-    if (this.given !== undefined) {
-      const saver = isCheckpointer(this.given) ? this.given.saver : this.given;
-      this.runtimePromise = Promise.resolve(this.compile(saver));
-    }
+    this.options = options;
   }
 
-  private compile(saver: BaseCheckpointSaver): Runtime {
-    const graph = this.builder.compile({ checkpointer: saver });
-    return { graph, saver, graphKey: graphKeyOf(graph.channels) };
-  }
-
-  /** The store of the pending-review index, opened on first use beside the checkpoints. */
-  private async store(): Promise<ReviewStore> {
-    if (this.givenStore !== undefined) return this.givenStore;
-    const runtime = await this.runtime();
-    this.storePromise ??= openIndexStore(this.given ?? this.owned ?? runtime.saver);
-    return this.storePromise;
-  }
-
-  /** Writes where the thread stands into the pending-review index. */
-  private async index(runtime: Runtime, threadId: string): Promise<StateSnapshot> {
-    const snapshot = await runtime.graph.getState({ configurable: { thread_id: threadId } });
-    await indexThread(await this.store(), runtime.graphKey, threadId, snapshot);
-    return snapshot;
-  }
-
-  /** The compiled graph; the default checkpointer is opened on first use. */
-  private runtime(): Promise<Runtime> {
-    this.runtimePromise ??= createCheckpointer(this.checkpointerOptions).then((checkpointer) => {
-      this.owned = checkpointer;
-      return this.compile(checkpointer.saver);
-    });
-    return this.runtimePromise;
-  }
-
-  private async exists(runtime: Runtime, threadId: string): Promise<boolean> {
-    const tuple = await runtime.saver.getTuple({ configurable: { thread_id: threadId } });
-    return tuple !== undefined;
-  }
-
-  /**
-   * The thread's snapshot: a CHECKPOINT_NOT_FOUND error when the checkpointer has nothing for it,
-   * ForeignThreadError when another graph made it.
-   */
-  private async snapshot(runtime: Runtime, threadId: string): Promise<StateSnapshot> {
-    const tuple = await runtime.saver.getTuple({ configurable: { thread_id: threadId } });
-    if (tuple === undefined) throw threadNotFound(threadId);
-    const foreign = foreignChannels(runtime.graph.channels, tuple.checkpoint);
-    if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
-    return runtime.graph.getState({ configurable: { thread_id: threadId } });
-  }
-
-  /** Runs the graph on the thread with `input`, then reports where it stopped. */
-  private run(runtime: Runtime, threadId: string, input: unknown) {
-    return runThread<GraphState<G>>(runtime, this.steps(runtime), threadId, input);
-  }
-
-  private steps(runtime: Runtime): RunSteps {
-    return { policy: this.policy, index: (threadId) => this.index(runtime, threadId) };
+  /** The thread engine on the graph; what the options do not give is opened on first use. */
+  private engine(): Promise<OrchestratorEngine> {
+    this.enginePromise ??= openOrchestratorEngine(this.options, this.opened);
+    return this.enginePromise;
   }
 
   /**
@@ -150,11 +124,17 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     options: { threadId?: string } = {},
   ): Promise<ThreadOutcome<GraphState<G>>> {
     const threadId = checkedThreadId(options.threadId ?? randomUUID());
-    const runtime = await this.runtime();
-    return this.lock.run(threadId, async () => {
-      if (await this.exists(runtime, threadId)) throw threadExists(threadId);
-      return this.run(runtime, threadId, input);
-    });
+    const engine = await this.engine();
+    const saved = await engine.runtime.saver.getTuple({ configurable: { thread_id: threadId } });
+    if (saved !== undefined) throw threadExists(threadId);
+    const settings = { input: input as Record<string, unknown> };
+    const registered = await registerThread(engine, threadId, settings).catch(() => false);
+    // A start that stopped before its first checkpoint is started again with the same input.
+    const recorded = registered ? undefined : await engine.store.thread(threadId);
+    const again = recorded !== undefined && sameInput(recorded.settings.input, settings.input);
+    if (!registered && !again) throw threadExists(threadId);
+    await advanceHere(engine, threadId);
+    return outcomeOf(engine, threadId);
   }
 
   /**
@@ -166,26 +146,26 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * const next = await orchestrator.pendingReviews({ limit: 20, after: first.at(-1) });
    */
   async pendingReviews(page: PendingPage = {}): Promise<PendingReview[]> {
-    const runtime = await this.runtime();
-    const store = await this.store();
-    return pendingFromIndex(store, runtime.graphKey, page, (threadId) =>
-      runtime.graph.getState({ configurable: { thread_id: threadId } }),
+    const engine = await this.engine();
+    return pendingFromIndex(engine.store, engine.graphKey, page, (threadId) =>
+      engine.graph.getState({ configurable: { thread_id: threadId } }),
     );
   }
 
   /**
    * Rebuilds the index from the checkpoints: one scan of every checkpoint, for threads started
    * before the index existed (or by a process that died between its run and its index write).
-   * Returns how many threads of this graph were indexed.
+   * Nothing is run. Returns how many threads of this graph were indexed.
    */
   async reindex(): Promise<number> {
-    const runtime = await this.runtime();
-    const threads = await listThreads(runtime.saver);
+    const engine = await this.engine();
+    const threads = await listThreads(engine.runtime.saver);
     const own = threads.filter(
-      (t) => foreignChannels(runtime.graph.channels, t.checkpoint).length === 0,
+      (t) => foreignChannels(engine.graph.channels, t.checkpoint).length === 0,
     );
     for (const { threadId } of own) {
-      await this.lock.run(threadId, () => this.index(runtime, threadId));
+      await registerThread(engine, threadId);
+      await indexThread(engine.store, engine.runtime, threadId);
     }
     return own.length;
   }
@@ -193,30 +173,26 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   /** The review the thread waits for, or undefined when it is not paused at one. */
   async getReview(threadId: string): Promise<PendingReview | undefined> {
     checkedThreadId(threadId);
-    const runtime = await this.runtime();
-    const [review] = reviewsOf(threadId, await this.snapshot(runtime, threadId));
+    const engine = await this.engine();
+    const [review] = reviewsOf(threadId, await checkedSnapshot(engine, threadId));
     return review;
   }
 
   /**
    * Runs a thread that has work left — a process died in the middle of a run, after a node
    * finished but before its writes were applied, or a node failed — on from its last checkpoint to
-   * its next review or its end (`graph.invoke(null)`: nothing finished is run again). A thread
-   * paused at a review or finished is reported as it is; one that never saved a checkpoint is
-   * CHECKPOINT_NOT_FOUND (start it again). The outcome is judged as start's is: "completed" only
-   * when nothing is left to run or apply.
+   * its next review or its end (nothing finished is run again), applying a decision recorded before
+   * a process died. A thread paused at a review or finished is reported as it is; one that never
+   * saved a checkpoint is CHECKPOINT_NOT_FOUND (start it again). The outcome is judged as start's
+   * is: "completed" only when nothing is left to run or apply.
    */
   async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
     checkedThreadId(threadId);
-    const runtime = await this.runtime();
-    return this.lock.run(threadId, async () => {
-      const snapshot = await this.snapshot(runtime, threadId);
-      if (threadProgress(snapshot).kind !== "work_left") {
-        await indexThread(await this.store(), runtime.graphKey, threadId, snapshot);
-        return outcomeOf<GraphState<G>>(runtime, this.steps(runtime), threadId, snapshot);
-      }
-      return this.run(runtime, threadId, null);
-    });
+    const engine = await this.engine();
+    await checkedSnapshot(engine, threadId);
+    await registerThread(engine, threadId);
+    await advanceHere(engine, threadId);
+    return outcomeOf(engine, threadId);
   }
 
   /**
@@ -226,7 +202,9 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
    * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
    * decision the review refuses (an action it does not offer, revise at the revision limit) is an
    * InvalidDecisionError too (an edit that does not fit, when the review asks again); the thread
-   * stays paused. Once the graph took it, the decision is kept as calibration labels.
+   * stays paused. The decision is recorded once per review with its calibration labels (a second
+   * one finds the thread moved on) and applied by the thread engine, here or by whichever job holds
+   * the thread.
    */
   async submitDecision(
     threadId: string,
@@ -235,66 +213,84 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   ): Promise<ThreadOutcome<GraphState<G>>> {
     checkedThreadId(threadId);
     checkedInterruptId(threadId, interruptId);
-    const parsed = ReviewDecisionSchema.safeParse(decision);
-    if (!parsed.success) {
-      const issues = issuesOf(parsed.error) ?? [{ field: "(decision)", message: "invalid" }];
-      throw new InvalidDecisionError(threadId, issues);
+    const valid = parsedDecision(threadId, decision);
+    const engine = await this.engine();
+    const review = reviewAnswered(threadId, interruptId, await checkedSnapshot(engine, threadId));
+    if (review instanceof Error) throw review;
+    const refusal = refusedAction(review, valid.action);
+    if (refusal !== undefined) {
+      throw new InvalidDecisionError(threadId, [{ field: "action", message: refusal }]);
     }
-    const valid: ReviewDecision = parsed.data;
-    const runtime = await this.runtime();
-    return this.lock.run(threadId, async () => {
-      const snapshot = await this.snapshot(runtime, threadId);
-      const reviews = reviewsOf(threadId, snapshot);
-      if (reviews.length === 0) throw notPausedError(threadId, snapshot);
-      const review = reviews.find((r) => r.interruptId === interruptId);
-      if (review === undefined) {
-        throw new InterruptMismatchError(
-          threadId,
-          interruptId,
-          reviews.map((r) => r.interruptId),
-        );
-      }
-      const refusal = refusedAction(review, valid.action);
-      if (refusal !== undefined) {
-        throw new InvalidDecisionError(threadId, [{ field: "action", message: refusal }]);
-      }
-      const labels = labelsOfReviewDecision(review, valid);
-      const resume = new Command({ resume: { [interruptId]: valid } });
-      const outcome = throwIfRefused(threadId, await this.run(runtime, threadId, resume), review);
-      await (await this.store()).addCalibrationLabels(labels);
-      return outcome;
-    });
+    const row = decisionRow(threadId, review, valid);
+    const earlier = await engine.store.decisionFor(threadId, interruptId);
+    if (earlier !== undefined && sameDecision(earlier, row)) {
+      // The same decision again (a retry after a process died with it recorded): applied once.
+      await advanceHere(engine, threadId);
+      return outcomeOf(engine, threadId);
+    }
+    const pending = await engine.store.pendingOf(threadId);
+    if (!pending.some((p) => p.interruptId === interruptId)) {
+      // Not in the index yet (a thread it does not know, or one a process left unsettled).
+      await registerThread(engine, threadId);
+      await advanceHere(engine, threadId);
+    }
+    const recorded = await engine.store.recordDecision(row, labelsOfReviewDecision(review, valid));
+    await advanceHere(engine, threadId);
+    if (recorded.kind !== "recorded") {
+      // Another decision took the review: where the thread went with it.
+      const after = await checkedSnapshot(engine, threadId);
+      const now = reviewAnswered(threadId, interruptId, after);
+      throw now instanceof Error ? now : notPausedError(threadId, after);
+    }
+    await this.throwIfEngineRefused(engine, threadId, recorded.decision, review);
+    return outcomeOf(engine, threadId);
+  }
+
+  /**
+   * A decision the graph refused is set aside (the engine failed the thread with it): the thread
+   * is put back at its review, and the refusal is an InvalidDecisionError naming the field.
+   */
+  private async throwIfEngineRefused(
+    engine: OrchestratorEngine,
+    threadId: string,
+    decision: DecisionRow,
+    answered: PendingReview,
+  ): Promise<void> {
+    const kept = await engine.store.decisionFor(threadId, decision.interruptId);
+    if (kept === undefined || kept.id !== decision.id || kept.refusedAt === null) return;
+    const why = (await engine.store.thread(threadId))?.error ?? "the graph refused the decision";
+    const refusal = refusalError(engine, threadId, why);
+    await engine.store.retryThread(threadId, ORCHESTRATOR);
+    await advanceHere(engine, threadId);
+    throwIfRefused(threadId, await outcomeOf(engine, threadId), answered);
+    throw refusal;
   }
 
   /** The reviewer decisions made on the thread, oldest first (who, when, what, on which evaluation). */
   async history(threadId: string): Promise<DecisionRecord[]> {
     checkedThreadId(threadId);
-    const runtime = await this.runtime();
-    const snapshot = await this.snapshot(runtime, threadId);
-    return reviewHistoryOf(threadId, snapshot.values);
+    const engine = await this.engine();
+    return reviewHistoryOf(threadId, (await checkedSnapshot(engine, threadId)).values);
   }
 
   /** The thread's current state values. */
   async getState(threadId: string): Promise<GraphState<G>> {
     checkedThreadId(threadId);
-    const runtime = await this.runtime();
-    return (await this.snapshot(runtime, threadId)).values as GraphState<G>;
+    const engine = await this.engine();
+    return (await checkedSnapshot(engine, threadId)).values as GraphState<G>;
   }
 
   /**
-   * Closes the checkpointer the orchestrator opened itself (a given one stays open); a later call
-   * opens it again.
+   * Closes the store and checkpointer the orchestrator opened itself (given ones stay open); a
+   * later call opens them again.
    */
   async close(): Promise<void> {
-    const store = this.storePromise;
-    this.storePromise = undefined;
-    await (await store?.catch(() => undefined))?.close();
-    const pending = this.runtimePromise;
-    if (this.given !== undefined || pending === undefined) return;
-    this.runtimePromise = undefined;
-    await pending.catch(() => undefined);
-    const owned = this.owned;
-    this.owned = undefined;
-    await owned?.close();
+    const pending = this.enginePromise;
+    this.enginePromise = undefined;
+    await pending?.catch(() => undefined);
+    const { store, checkpointer } = this.opened;
+    this.opened = {};
+    await store?.close();
+    await checkpointer?.close();
   }
 }

@@ -8,14 +8,10 @@ import { createHash } from "node:crypto";
 import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { threadProgress } from "../graph/threadProgress.js";
 import { openReviewStore } from "../store/index.js";
-import type { PendingCursor, PendingRow, ReviewStore, ThreadState } from "../store/types.js";
+import type { PendingCursor, ReviewStore } from "../store/types.js";
 import { type Checkpointer, checkpointerDatabase } from "./checkpointer.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
-
-/** Who the orchestrator's threads are recorded as started by. */
-const ORCHESTRATOR = "review-orchestrator";
 
 /** The graph key of a compiled graph: its channel names, hashed (two graphs keep two lists). */
 export function graphKeyOf(channels: Readonly<Record<string, unknown>>): string {
@@ -44,64 +40,6 @@ export function openIndexStore(where: BaseCheckpointSaver | Checkpointer): Promi
       ? databaseOfSaver(where)
       : (checkpointerDatabase(where) ?? databaseOfSaver(where.saver));
   return openReviewStore({ ...database, env: {} });
-}
-
-function rowsOf(threadId: string, title: string, reviews: PendingReview[], at: string) {
-  return reviews.map(
-    (review): PendingRow => ({
-      threadId,
-      interruptId: review.interruptId,
-      stage: review.contentId,
-      title: `${title}: ${review.title}`,
-      overallScore: review.evaluation?.overallScore ?? null,
-      passed: review.evaluation?.passed ?? null,
-      actions: review.actions,
-      createdAt: review.pausedAt ?? at,
-      type: review.type,
-      verdict: review.evaluation?.verdict ?? null,
-    }),
-  );
-}
-
-/**
- * Writes where the thread stands into the index: its reviews when paused, none otherwise. A thread
- * the store keeps under another graph (a review desk's) is left to its owner.
- */
-export async function indexThread(
-  store: ReviewStore,
-  graphKey: string,
-  threadId: string,
-  snapshot: StateSnapshot,
-): Promise<void> {
-  const reviews = reviewsOf(threadId, snapshot);
-  // Finished only on threadProgress's word; a thread with work left (a run that died) is failed
-  // until continueThread runs it on.
-  const progress = threadProgress(snapshot).kind;
-  const status: ThreadState =
-    reviews.length > 0 ? "waiting" : progress === "finished" ? "finished" : "failed";
-  let thread = await store.thread(threadId);
-  if (thread === undefined) {
-    await store.createThread(
-      {
-        id: threadId,
-        graph: graphKey,
-        title: threadId,
-        creator: ORCHESTRATOR,
-        status,
-        settings: {},
-      },
-      { type: "queued", message: `started by the ${ORCHESTRATOR}` },
-    );
-    thread = await store.thread(threadId);
-  }
-  if (thread === undefined || thread.graph !== graphKey) return;
-  const at = new Date().toISOString();
-  await store.settleThread(threadId, {
-    status,
-    pending: rowsOf(threadId, thread.title, reviews, at),
-    applied: [],
-    events: [],
-  });
 }
 
 export interface PendingPage {

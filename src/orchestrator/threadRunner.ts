@@ -10,25 +10,20 @@
  * moved past it) and is only marked so; one for the interrupt it is paused at is applied now.
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
-import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { refusedDecision, reviewsOf } from "./pendingReview.js";
 import { proposalTitle, type TitleSource } from "./proposal/title.js";
-import type { ProposalRuntime } from "./proposalRuntime.js";
-import {
-  createStageProgressTracker,
-  describeStageProgress,
-  type StageProgress,
-} from "./stageProgress.js";
+import { run, snapshotOf } from "./threadRun.js";
 import {
   isInterruption,
   messageOf,
   pendingRows,
   type RunnerContext,
   settle,
+  type ThreadRuntime,
 } from "./threadSettle.js";
 
 /**
@@ -44,69 +39,6 @@ export interface ThreadRunner {
   advance(threadId: string): Promise<AdvanceOutcome>;
 }
 
-function configOf(ctx: RunnerContext, threadId: string) {
-  const override = ctx.runtime.overrideSettings ? { overrideSettings: true } : {};
-  return {
-    configurable: { thread_id: threadId, ...override },
-    context: ctx.runtime.context,
-    recursionLimit: PROPOSAL_RECURSION_LIMIT,
-    // Each step's checkpoint is written before the next step starts: a decision is applied and
-    // durable before the next stage's work begins, not written somewhere during it.
-    durability: "sync" as const,
-  };
-}
-
-function snapshotOf(ctx: RunnerContext, threadId: string): Promise<StateSnapshot> {
-  return ctx.runtime.graph.getState({ configurable: { thread_id: threadId } });
-}
-
-/** Runs the graph with `input`, recording an event for each node that finished. */
-async function run(
-  ctx: RunnerContext,
-  threadId: string,
-  input: unknown,
-  stage: string | undefined,
-) {
-  await ctx.store.setThreadStatus(threadId, "running", null, {
-    type: "running",
-    ...(stage === undefined ? {} : { stage }),
-  });
-  const stream = await ctx.runtime.graph.stream(input as never, {
-    ...configOf(ctx, threadId),
-    streamMode: ["updates", "custom"],
-    ...(ctx.lost === undefined ? {} : { signal: ctx.lost }),
-  });
-  const tracker = createStageProgressTracker(ctx.runtime.stages);
-  for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-    if (mode === "custom") {
-      await reportProgress(ctx, threadId, tracker.next(chunk));
-      continue;
-    }
-    const nodes = Object.keys(chunk as Record<string, unknown>).filter(
-      (n) => n !== "__interrupt__",
-    );
-    for (const node of nodes) await ctx.store.addEvent(threadId, { type: "stage", message: node });
-  }
-}
-
-/** A stage being written or judged: a `progress` event, and the desk's listener told. */
-async function reportProgress(
-  ctx: RunnerContext,
-  threadId: string,
-  progress: StageProgress | undefined,
-): Promise<void> {
-  if (progress === undefined) return;
-  await ctx.store.addEvent(threadId, {
-    type: "progress",
-    stage: progress.stage,
-    message: describeStageProgress(progress),
-  });
-  try {
-    ctx.runtime.onProgress?.(threadId, progress);
-  } catch {
-    // A listener that fails (a closed terminal) does not stop the run.
-  }
-}
 /**
  * A run of the graph was made (`ran`), or a decision arrived while settling; `snapshot`, when
  * given, is the thread's state after it.
@@ -220,7 +152,9 @@ async function applyDecision(
   threadId: string,
   due: DecisionRow,
 ): Promise<{ refusal?: string; after: StateSnapshot }> {
-  const value = { action: due.action, reviewer: due.reviewer, ...due.payload };
+  // A decision recorded without a name (the library's, where the reviewer is optional) has none.
+  const who = due.reviewer === "" ? {} : { reviewer: due.reviewer };
+  const value = { action: due.action, ...who, ...due.payload };
   const refused = (after: StateSnapshot, detail = "") => {
     const found = refusedDecision(threadId, after, due);
     if (found === undefined) return undefined;
@@ -232,6 +166,7 @@ async function applyDecision(
   } catch (error) {
     if (isInterruption(ctx, error)) throw error;
     const after = await snapshotOf(ctx, threadId);
+    ctx.runtime.onGraphError?.(threadId, error);
     const refusal = refused(after, messageOf(error));
     if (refusal !== undefined) return { refusal, after };
     throw error;
@@ -274,6 +209,7 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
         outcome = await step(ctx, thread, applied, known);
       } catch (error) {
         if (isInterruption(ctx, error)) throw error;
+        ctx.runtime.onGraphError?.(threadId, error);
         return await settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
       }
       if (typeof outcome === "string") return outcome;
@@ -286,7 +222,7 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
     throw error;
   }
 }
-export function createThreadRunner(store: ReviewStore, runtime: ProposalRuntime): ThreadRunner {
+export function createThreadRunner(store: ReviewStore, runtime: ThreadRuntime): ThreadRunner {
   const ctx: RunnerContext = { store, runtime };
   return {
     async advance(threadId) {

@@ -4,10 +4,41 @@
  * interruption (the lock lost with its connection, the database out of reach) is told apart from
  * a failure of the graph: the thread is left for its job to take up again, never failed.
  */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
+import type { StageDefinition } from "../graph/stages.js";
+import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import { isDatabaseUnreachable, storeUnavailable } from "../store/databaseFailures.js";
 import type { ReviewStore, ThreadRow, ThreadSettlement } from "../store/types.js";
-import type { PendingReview } from "./pendingReview.js";
-import type { ProposalRuntime } from "./proposalRuntime.js";
+import type { CheckpointRetention } from "./checkpointRetention.js";
+import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import { proposalTitle, type TitleSource } from "./proposal/title.js";
+import type { StageProgressListener } from "./stageProgress.js";
+
+/** What the engine uses of a compiled graph: a run streamed step by step, and a thread's state. */
+export interface ThreadGraph {
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+}
+
+/**
+ * A compiled graph on its checkpoint saver, as the thread engine runs it: the desk's proposal
+ * graph (proposalRuntime.ts), or any reviewable graph a ReviewOrchestrator was given.
+ */
+export interface ThreadRuntime {
+  graph: ThreadGraph;
+  saver: BaseCheckpointSaver;
+  /** The run context given to every run and resume. */
+  context?: unknown;
+  /** Resume threads with this context although they were started with other settings. */
+  overrideSettings: boolean;
+  retention: CheckpointRetention;
+  /** The stages progress is reported for (none: no progress events). */
+  stages: readonly StageDefinition[];
+  onProgress?: StageProgressListener | undefined;
+  /** Told of the graph's error that failed the thread or refused a decision (its message is kept). */
+  onGraphError?: ((threadId: string, error: unknown) => void) | undefined;
+}
 
 export function pendingRows(thread: ThreadRow, reviews: PendingReview[], pausedAt: string) {
   return reviews.map((review) => ({
@@ -31,7 +62,7 @@ export function messageOf(error: unknown): string {
 /** What every step of a thread runner works with. */
 export interface RunnerContext {
   store: ReviewStore;
-  runtime: ProposalRuntime;
+  runtime: ThreadRuntime;
   /** Aborted when the thread's lock was lost (its connection cut): stop, write nothing more. */
   lost?: AbortSignal;
 }
@@ -51,4 +82,42 @@ export function isInterruption(ctx: RunnerContext, error: unknown): boolean {
 export function settle(ctx: RunnerContext, threadId: string, settlement: ThreadSettlement) {
   if (ctx.lost?.aborted === true) throw storeUnavailable(ctx.lost.reason);
   return ctx.store.settleThread(threadId, settlement);
+}
+
+/**
+ * Writes where the thread stands from its checkpoint, without running it (a rebuild of the
+ * index): waiting at its reviews, finished, or failed naming where it stopped. Under the thread's
+ * lock; false when another job holds it (that job writes the index) or the store has no row.
+ */
+export async function indexThread(
+  store: ReviewStore,
+  runtime: ThreadRuntime,
+  threadId: string,
+): Promise<boolean> {
+  const lease = await store.tryLockThread(threadId);
+  if (lease === undefined) return false;
+  try {
+    const thread = await store.thread(threadId);
+    if (thread === undefined) return false;
+    const snapshot = await runtime.graph.getState({ configurable: { thread_id: threadId } });
+    const reviews = reviewsOf(threadId, snapshot);
+    const progress = threadProgress(snapshot);
+    const title = proposalTitle(snapshot.values as TitleSource, thread.title);
+    const pausedAt = snapshot.createdAt ?? new Date().toISOString();
+    const none = { applied: [], events: [] };
+    const settlement: ThreadSettlement =
+      reviews.length > 0
+        ? {
+            status: "waiting",
+            pending: pendingRows({ ...thread, title }, reviews, pausedAt),
+            ...none,
+          }
+        : progress.kind === "finished"
+          ? { status: "finished", pending: [], ...none }
+          : { status: "failed", error: describeProgress(progress), pending: [], ...none };
+    await settle({ store, runtime, lost: lease.lost }, threadId, settlement);
+    return true;
+  } finally {
+    await lease.release();
+  }
 }

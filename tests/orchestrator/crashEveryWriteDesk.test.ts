@@ -20,7 +20,7 @@ import { createCliContext } from "../../src/cli/context.js";
 import { decideAndApply, openCliDesk } from "../../src/cli/review/deskPath.js";
 import { planRun } from "../../src/cli/review/runPlan.js";
 import { openThread } from "../../src/cli/review/runThread.js";
-import { openReviewSession, type ThreadView } from "../../src/cli/review/session.js";
+import { type ThreadView, threadView } from "../../src/cli/review/threadView.js";
 import { proposalStages } from "../../src/graph/proposalGraph.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
 import {
@@ -50,16 +50,16 @@ const DESK_THREAD = {
 
 async function stateOf(path: string): Promise<OverallProposalStateType> {
   const model = modelFor();
-  const session = await openReviewSession({
+  const desk = await openCliDesk({
     store: { kind: "sqlite", path },
     env: {},
     cwd: dirname(path),
     model,
   });
   try {
-    return (await session.view(THREAD)).values;
+    return (await threadView(desk, THREAD)).values;
   } finally {
-    await session.close();
+    await desk.close();
   }
 }
 
@@ -75,18 +75,16 @@ async function recoverLikeRunCommand(path: string): Promise<ThreadView["kind"]> 
   const plan = await planRun(undefined, options, context);
   const model = modelFor();
   const where = { store: plan.store, env: {}, cwd: dirname(path), model };
-  const session = await openReviewSession(where);
   const desk = await openCliDesk(where);
   try {
-    let { view } = await openThread(undefined, plan, { session, desk }, options, context);
+    let { view } = await openThread(undefined, plan, { desk }, options, context);
     while (view.kind === "paused") {
       await decideAndApply(desk, THREAD, view.review.interruptId, { action: "approve" });
-      view = await session.view(THREAD);
+      view = await threadView(desk, THREAD);
     }
     return view.kind;
   } finally {
     await desk.close();
-    await session.close();
   }
 }
 

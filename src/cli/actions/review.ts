@@ -28,6 +28,7 @@ import {
   continueThread,
   decideAndApply,
   deskRefusal,
+  openCliDesk,
   openRunDesk,
 } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
@@ -39,10 +40,10 @@ import {
   showCommand,
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
-import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
 import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
+import { type ThreadView, threadView } from "../review/threadView.js";
 
 export interface ReviewCommandOptions {
   feedback?: string;
@@ -135,9 +136,9 @@ async function storedSettings(store: CheckpointStore, threadId: string, context:
 }
 
 /** Where the thread is; no such thread, or one of another graph, is the one message. */
-async function viewOrRefuse(session: ReviewSession, threadId: string, where: string) {
+async function viewOrRefuse(desk: ReviewDeskHandle, threadId: string, where: string) {
   try {
-    return await session.view(threadId);
+    return await threadView(desk, threadId);
   } catch (error) {
     if (isThreadNotFoundError(error)) {
       throw new CliError(
@@ -152,7 +153,7 @@ async function viewOrRefuse(session: ReviewSession, threadId: string, where: str
 
 /** Records the decision and applies it here, through the review desk (exactly once). */
 async function applyDecision(
-  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  open: { desk: ReviewDeskHandle },
   threadId: string,
   interruptId: string,
   decision: ReviewDecision,
@@ -166,7 +167,7 @@ async function applyDecision(
       throw new CliError(withErrorCode(error.message, error.code), { cause: error });
     throw error;
   }
-  return open.session.view(threadId);
+  return threadView(open.desk, threadId);
 }
 
 /**
@@ -177,7 +178,7 @@ async function applyDecision(
  * when no decision is waiting to be applied.
  */
 async function applyRecordedDecision(
-  open: { session: ReviewSession; desk: ReviewDeskHandle },
+  open: { desk: ReviewDeskHandle },
   threadId: string,
   review: PendingReview,
   decision: ReviewDecision,
@@ -192,7 +193,7 @@ async function applyRecordedDecision(
     `${review.title} was decided before the process that decided it stopped (${who}); that decision is applied now.\n`,
   );
   await continueThread(open.desk, threadId, cliReviewer(decision.reviewer));
-  const next = await open.session.view(threadId);
+  const next = await threadView(open.desk, threadId);
   if (recorded.action === decision.action) return next;
   throw new CliError(
     withErrorCode(
@@ -205,7 +206,7 @@ async function applyRecordedDecision(
 function printOutcome(
   view: ThreadView,
   decided: { decision: ReviewDecision; review: PendingReview; threadId: string },
-  session: ReviewSession,
+  desk: ReviewDeskHandle,
   store: CheckpointStore,
   context: CliContext,
 ): void {
@@ -216,12 +217,12 @@ function printOutcome(
   );
   if (view.kind === "paused") {
     const next = view.review;
-    const stage = session.stages.find((s) => s.id === next.contentId);
+    const stage = desk.stages.find((s) => s.id === next.contentId);
     const content = stage === undefined ? undefined : stageContent(view.values, stage);
     out.write(`\nnext review\n\n${renderReview(next, content)}\nDecide with:\n`);
     out.write(reviewCommandHint(next, { store, cwd: context.cwd, env: context.env }));
   } else {
-    out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
+    out.write(`completed\n\n${renderRunSummary(view.values, desk.stages)}`);
     const at = { store, cwd: context.cwd, env: context.env };
     out.write(`\nThe proposal: \`${showCommand(threadId, at)}\` (--out <file> to keep it).\n`);
   }
@@ -243,12 +244,13 @@ export async function runReviewDecision(
   }
   const stored = await storedSettings(store, threadId, context);
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  const session = await openReviewSession({ store, env, cwd });
+  // The thread is read (and a wrong one refused) before any model is checked.
+  const viewer = await openCliDesk({ store, env, cwd });
   const progress = createStageProgressReporter(context.stderr);
   const ctrlC = watchCtrlC(context, { store, cwd, env }, threadId);
   let desk: ReviewDeskHandle | undefined;
   try {
-    const view = await viewOrRefuse(session, threadId, where);
+    const view = await viewOrRefuse(viewer, threadId, where);
     if (view.kind !== "paused") throw notWaiting(threadId, view, { store, cwd, env });
     const { review } = view;
     if (!review.actions.includes(decision.action)) {
@@ -269,12 +271,12 @@ export async function runReviewDecision(
       maxRevisions,
       cache: options.cache,
     });
-    const open = { session, desk };
+    const open = { desk };
     const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
     const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
     progress.finish();
     if (ctrlC.finish()) return;
-    printOutcome(next, { decision, review, threadId }, session, store, context);
+    printOutcome(next, { decision, review, threadId }, desk, store, context);
     context.exitCode = EXIT_OK;
   } catch (error) {
     // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.
@@ -284,6 +286,6 @@ export async function runReviewDecision(
     ctrlC.close();
     progress.finish();
     await desk?.close();
-    await session.close();
+    await viewer.close();
   }
 }

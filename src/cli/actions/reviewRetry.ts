@@ -15,27 +15,27 @@ import { cliReviewer, continueThread, deskRefusal, openRunDesk } from "../review
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { reviewCommandHint } from "../review/hints.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
-import { openReviewSession, type ReviewSession } from "../review/session.js";
 import { readThreadRecord } from "../review/settings.js";
 import { describeStore, storeExists, storeOfFlags } from "../review/store.js";
+import { threadView } from "../review/threadView.js";
 import type { ReviewCommandOptions } from "./review.js";
 
 /** Prints where the retried thread stands now: its next review, or the run's summary. */
 async function printNext(
-  session: ReviewSession,
+  desk: ReviewDeskHandle,
   threadId: string,
   hint: (review: Parameters<typeof reviewCommandHint>[0]) => string,
   context: CliContext,
 ) {
-  const view = await session.view(threadId);
+  const view = await threadView(desk, threadId);
   const out = context.stdout;
   if (view.kind === "paused") {
-    const stage = session.stages.find((s) => s.id === view.review.contentId);
+    const stage = desk.stages.find((s) => s.id === view.review.contentId);
     const content = stage === undefined ? undefined : stageContent(view.values, stage);
     out.write(`\nnext review\n\n${renderReview(view.review, content)}\nDecide with:\n`);
     out.write(hint(view.review));
   } else if (view.kind === "completed") {
-    out.write(`completed\n\n${renderRunSummary(view.values, session.stages)}`);
+    out.write(`completed\n\n${renderRunSummary(view.values, desk.stages)}`);
   } else {
     out.write(`stopped with work left at ${view.next.join(", ")}\n`);
   }
@@ -62,7 +62,6 @@ export async function runRetryThread(
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const models = await readyRunModels(target, stored?.panel, options.timeout, context);
   const progress = createStageProgressReporter(context.stderr);
-  const session = await openReviewSession({ store, env, cwd });
   let desk: ReviewDeskHandle | undefined;
   try {
     desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
@@ -76,7 +75,7 @@ export async function runRetryThread(
     await continueThread(desk, threadId, cliReviewer(options.reviewer));
     progress.finish();
     await printNext(
-      session,
+      desk,
       threadId,
       (review) => reviewCommandHint(review, { store, cwd, env }),
       context,
@@ -85,6 +84,5 @@ export async function runRetryThread(
   } finally {
     progress.finish();
     await desk?.close();
-    await session.close();
   }
 }

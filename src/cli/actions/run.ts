@@ -30,9 +30,9 @@ import { askDecision } from "../review/interactive.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/runPlan.js";
 import { openThread } from "../review/runThread.js";
-import { openReviewSession, type ReviewSession, type ThreadView } from "../review/session.js";
 import { watchCtrlC } from "../review/stopping.js";
 import type { CheckpointStore } from "../review/store.js";
+import { type ThreadView, threadView } from "../review/threadView.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
 /** The options of `evalgate run`. */
@@ -58,7 +58,6 @@ function width(context: CliContext): number {
 }
 
 interface Loop {
-  session: ReviewSession;
   desk: ReviewDeskHandle;
   threadId: string;
   store: CheckpointStore;
@@ -80,14 +79,14 @@ const NOT_TAKEN: ReadonlySet<string> = new Set([
  * stops (false).
  */
 async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> {
-  const { session, threadId, store, context } = loop;
+  const { desk, threadId, store, context } = loop;
   const out = context.stdout;
   const lines = createLineReader(loop.input.stream, context.signal);
   try {
     let view = start;
     while (view.kind === "paused") {
       const { review, values } = view;
-      const stage = session.stages.find((s) => s.id === review.contentId);
+      const stage = desk.stages.find((s) => s.id === review.contentId);
       const content = stage === undefined ? undefined : stageContent(values, stage);
       loop.progress.finish();
       out.write(`\n${renderReview(review, content, { width: width(context) })}\n`);
@@ -114,14 +113,14 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
       context.stderr.write(`${answer.decision.action}: running on to the next review…\n`);
       try {
         await decideAndApply(loop.desk, threadId, review.interruptId, answer.decision);
-        view = await session.view(threadId);
+        view = await threadView(desk, threadId);
       } catch (error) {
         if (!isDeskError(error) || !NOT_TAKEN.has(error.code)) throw error;
         out.write(`The decision was not accepted: ${error.message}\n`);
         // Decided elsewhere meanwhile: that decision is applied, and the next review shown.
         if (error.code !== "INVALID_INPUT") {
           await continueThread(loop.desk, threadId, cliReviewer(loop.reviewer));
-          view = await session.view(threadId);
+          view = await threadView(desk, threadId);
         }
       }
     }
@@ -132,7 +131,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
     }
     loop.progress.finish();
     out.write(
-      `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, session.stages)}`,
+      `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, desk.stages)}`,
     );
     context.exitCode = EXIT_OK;
     return true;
@@ -199,11 +198,10 @@ export async function runProposal(
   };
   const newThreadId = randomUUID();
   const ctrlC = watchCtrlC(context, { store, cwd, env }, options.thread ?? newThreadId);
-  const session = await openReviewSession(settings);
   let desk: ReviewDeskHandle | undefined;
   try {
     desk = await openCliDesk(settings);
-    const open = { session, desk };
+    const open = { desk };
     const withId = { ...options, newThreadId };
     const { threadId, view } = await openThread(rfpFile, plan, open, withId, context);
     const completed = await reviewUntilDone(view, {
@@ -235,6 +233,5 @@ export async function runProposal(
     ctrlC.close();
     progress.finish();
     await desk?.close();
-    await session.close();
   }
 }

@@ -16,8 +16,8 @@ import type { StageProgressListener } from "../../orchestrator/stageProgress.js"
 import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import { CliError } from "../errors.js";
 import type { PanelJudging, RunModels } from "../panelJudges.js";
-import type { ThreadView } from "./session.js";
 import type { CheckpointStore } from "./store.js";
+import type { ThreadView } from "./threadView.js";
 
 export interface CliDeskOptions {
   store: CheckpointStore;

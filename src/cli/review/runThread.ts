@@ -13,23 +13,22 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
 import type { RunCommandOptions, RunPlan } from "./runPlan.js";
-import type { ReviewSession, ThreadView } from "./session.js";
 import { storedRunSettings } from "./settings.js";
 import { describeStore } from "./store.js";
+import { type ThreadView, threadView } from "./threadView.js";
 
-/** The session and desk a run works with. */
+/** The desk a run works with. */
 export interface OpenRun {
-  session: ReviewSession;
   desk: ReviewDeskHandle;
 }
 
 /** The thread's view, or undefined when the store has no such thread. */
 async function existingView(
-  session: ReviewSession,
+  desk: ReviewDeskHandle,
   threadId: string,
 ): Promise<ThreadView | undefined> {
   try {
-    return await session.view(threadId);
+    return await threadView(desk, threadId);
   } catch (error) {
     if (isThreadNotFoundError(error)) return undefined;
     throw error;
@@ -68,7 +67,7 @@ async function resumeRun(
   if (left === undefined) return earlier;
   context.stdout.write(`${left}\n`);
   await continueThread(open.desk, threadId, cliReviewer(options.reviewer));
-  return open.session.view(threadId);
+  return threadView(open.desk, threadId);
 }
 
 /** Said when a run starts without --applicant: what is missing, and how to give it. */
@@ -110,7 +109,7 @@ async function startRun(
   // Until the research names it: "A proposal in response to <the RFP's title>".
   const title = proposalTitle({ rfpDocument: rfp }, threadId);
   await startThread(open.desk, threadId, { input, title, settings }, cliReviewer(options.reviewer));
-  return { threadId, view: await open.session.view(threadId) };
+  return { threadId, view: await threadView(open.desk, threadId) };
 }
 
 /**
@@ -127,7 +126,7 @@ export async function openThread(
 ): Promise<{ threadId: string; view: ThreadView }> {
   const threadId = options.thread;
   if (threadId === undefined) return startRun(rfpFile, plan, open, options, context);
-  const earlier = await existingView(open.session, threadId);
+  const earlier = await existingView(open.desk, threadId);
   if (earlier !== undefined) {
     return { threadId, view: await resumeRun(earlier, threadId, plan, open, options, context) };
   }
@@ -139,5 +138,5 @@ export async function openThread(
     `thread ${threadId} stopped before its first checkpoint; running it from its input.\n`,
   );
   await continueThread(open.desk, threadId, cliReviewer(options.reviewer));
-  return { threadId, view: await open.session.view(threadId) };
+  return { threadId, view: await threadView(open.desk, threadId) };
 }

@@ -1,0 +1,40 @@
+/**
+ * Where a thread is, as the review commands show it, read through the review desk: a paused,
+ * completed or stopped run told apart (threadProgress decides). A thread "stopped" when its process
+ * ended between two reviews (killed during a model call, or after a node finished and before its
+ * writes became a checkpoint): continueThread runs it on from its last checkpoint, so nothing
+ * finished is done again. "completed" means nothing is left to run or apply.
+ */
+import type { buildProposalGraph } from "../../graph/proposalGraph.js";
+import { threadProgress } from "../../graph/threadProgress.js";
+import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import type { GraphState } from "../../orchestrator/graphTypes.js";
+import { type PendingReview, reviewsOf } from "../../orchestrator/pendingReview.js";
+
+export type ProposalValues = GraphState<ReturnType<typeof buildProposalGraph>>;
+
+/**
+ * Where a thread is: waiting for a review, finished, or stopped with work left at the nodes `next`
+ * (nodes to run, or whose writes wait to be applied) without a review.
+ */
+export type ThreadView =
+  | { kind: "paused"; review: PendingReview; values: ProposalValues }
+  | { kind: "completed"; values: ProposalValues }
+  | { kind: "stopped"; next: readonly string[]; values: ProposalValues };
+
+/** Where the thread is now (CHECKPOINT_NOT_FOUND / ForeignThreadError from the desk). */
+export async function threadView(desk: ReviewDeskHandle, threadId: string): Promise<ThreadView> {
+  const snapshot = await desk.threadSnapshot(threadId);
+  const values = snapshot.values as ProposalValues;
+  const [review] = reviewsOf(threadId, snapshot);
+  if (review !== undefined) return { kind: "paused", review, values };
+  const progress = threadProgress(snapshot);
+  if (progress.kind === "finished") return { kind: "completed", values };
+  const next =
+    progress.kind === "work_left"
+      ? progress.nodes
+      : progress.kind === "paused"
+        ? progress.interrupts.map((i) => i.node)
+        : [];
+  return { kind: "stopped", next, values };
+}

@@ -1,0 +1,178 @@
+/**
+ * The thread engine as a ReviewOrchestrator uses it: the caller's graph compiled on the
+ * checkpoints, the review store beside them (its locks, its index, its decisions), and the engine's
+ * runner (threadRunner.ts), the one that advances the desk's threads too. The orchestrator's
+ * threads are kept in the store under a graph key of their own.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { BaseCheckpointSaver, isInvalidResume, type StateSnapshot } from "@langchain/langgraph";
+import { isReviewResumeInvalidError } from "../graph/errors.js";
+import { threadProgress } from "../graph/threadProgress.js";
+import type { ReviewStore } from "../store/types.js";
+import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
+import { retentionFromEnv } from "./checkpointRetention.js";
+import {
+  ForeignThreadError,
+  InvalidDecisionError,
+  OrchestratorError,
+  threadNotFound,
+} from "./errors.js";
+import type {
+  ReviewGraphBuilder,
+  ReviewGraphRunnable,
+  ReviewOrchestratorOptions,
+  ThreadOutcome,
+} from "./graphTypes.js";
+import { reviewsOf } from "./pendingReview.js";
+import { issuesOf } from "./snapshotChecks.js";
+import { graphKeyOf, openIndexStore } from "./threadIndex.js";
+import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
+import type { ThreadRuntime } from "./threadSettle.js";
+import { foreignChannels } from "./threads.js";
+
+/** Who the orchestrator's threads are recorded as started by. */
+export const ORCHESTRATOR = "review-orchestrator";
+
+/** The first wait before asking again for a thread another job holds, and the longest one. */
+const FIRST_WAIT_MS = 20;
+const LONGEST_WAIT_MS = 250;
+
+export interface OrchestratorEngine {
+  graph: ReviewGraphRunnable;
+  runtime: ThreadRuntime;
+  store: ReviewStore;
+  runner: ThreadRunner;
+  /** The key the graph's threads are kept under in the store. */
+  graphKey: string;
+  /** The graph's last error on a thread this process advanced (taken by the one who reports it). */
+  errors: Map<string, unknown>;
+}
+
+function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
+  return !(value instanceof BaseCheckpointSaver) && "saver" in value;
+}
+
+/** Where the engine's parts come from: the options, and what was opened for them (to close). */
+export interface EngineParts {
+  checkpointer?: Checkpointer;
+  store?: ReviewStore;
+}
+
+/** Opens what the options do not give (the checkpointer, the store) and compiles the graph. */
+export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
+  options: ReviewOrchestratorOptions<G>,
+  opened: EngineParts,
+): Promise<OrchestratorEngine> {
+  const given = options.checkpointer;
+  const checkpointerOptions: CheckpointerOptions | undefined = options.checkpointerOptions;
+  if (given === undefined) opened.checkpointer = await createCheckpointer(checkpointerOptions);
+  const where = given ?? (opened.checkpointer as Checkpointer);
+  const saver = isCheckpointer(where) ? where.saver : where;
+  if (options.store === undefined) opened.store = await openIndexStore(where);
+  const store = options.store ?? (opened.store as ReviewStore);
+  const graph = options.graph.compile({ checkpointer: saver });
+  const runtime: ThreadRuntime = {
+    graph,
+    saver,
+    ...(options.context === undefined ? {} : { context: options.context }),
+    overrideSettings: options.overrideSettings === true,
+    retention: options.retention ?? retentionFromEnv(),
+    stages: [],
+    onGraphError: (threadId, error) => errors.set(threadId, error),
+  };
+  const errors = new Map<string, unknown>();
+  const runner = createThreadRunner(store, runtime);
+  return { graph, runtime, store, runner, graphKey: graphKeyOf(graph.channels), errors };
+}
+
+/** The thread's state (CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another graph's). */
+export async function checkedSnapshot(
+  engine: OrchestratorEngine,
+  threadId: string,
+): Promise<StateSnapshot> {
+  const tuple = await engine.runtime.saver.getTuple({ configurable: { thread_id: threadId } });
+  if (tuple === undefined) throw threadNotFound(threadId);
+  const foreign = foreignChannels(engine.graph.channels, tuple.checkpoint);
+  if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
+  return engine.graph.getState({ configurable: { thread_id: threadId } });
+}
+
+/** Advances the thread with the engine, waiting while another job (in any process) holds it. */
+export async function advanceHere(engine: OrchestratorEngine, threadId: string): Promise<void> {
+  engine.errors.delete(threadId);
+  let wait = FIRST_WAIT_MS;
+  while ((await engine.runner.advance(threadId)) === "busy") {
+    await sleep(wait);
+    wait = Math.min(wait * 2, LONGEST_WAIT_MS);
+  }
+}
+
+/**
+ * Registers a thread the store does not know (started before the index existed, or with an index
+ * kept elsewhere) under the graph's key; true when it was new.
+ */
+export async function registerThread(
+  engine: OrchestratorEngine,
+  threadId: string,
+  settings: { input?: Record<string, unknown> } = {},
+): Promise<boolean> {
+  if ((await engine.store.thread(threadId)) !== undefined) return false;
+  await engine.store.createThread(
+    {
+      id: threadId,
+      graph: engine.graphKey,
+      title: threadId,
+      creator: ORCHESTRATOR,
+      status: "queued",
+      settings,
+    },
+    { type: "queued", message: `started by the ${ORCHESTRATOR}` },
+  );
+  return true;
+}
+
+/**
+ * Where the thread stopped after the engine advanced it: at a review (paused), at the end
+ * (completed, only when nothing is left to run or apply), or anywhere else (GRAPH_RUN_FAILED, with
+ * what the engine recorded).
+ */
+export async function outcomeOf<S>(
+  engine: OrchestratorEngine,
+  threadId: string,
+): Promise<ThreadOutcome<S>> {
+  const snapshot = await engine.graph.getState({ configurable: { thread_id: threadId } });
+  const values = snapshot.values as S;
+  const [review] = reviewsOf(threadId, snapshot);
+  if (review !== undefined) return { threadId, state: "paused", review, values };
+  const progress = threadProgress(snapshot);
+  if (progress.kind === "finished") return { threadId, state: "completed", values };
+  const thread = await engine.store.thread(threadId);
+  const where =
+    progress.kind === "paused"
+      ? `the run paused at interrupts that are not reviews (${progress.interrupts.map((i) => i.id).join(", ")})`
+      : progress.kind === "work_left"
+        ? `the run stopped with work left at ${progress.nodes.join(", ")} without a review`
+        : "the run stopped before its first checkpoint";
+  const error = thread?.status === "failed" && thread.error !== null ? thread.error : where;
+  const cause = engine.errors.get(threadId);
+  engine.errors.delete(threadId);
+  throw new OrchestratorError(threadId, error, {
+    code: "GRAPH_RUN_FAILED",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * Why the graph refused a decision the engine set aside: an invalid resume value is an
+ * InvalidDecisionError naming the fields; anything else (a resume with other run settings, say)
+ * the graph's failure, its error kept as the cause.
+ */
+export function refusalError(engine: OrchestratorEngine, threadId: string, why: string): Error {
+  const error = engine.errors.get(threadId);
+  engine.errors.delete(threadId);
+  if (error === undefined || isInvalidResume(error) || isReviewResumeInvalidError(error)) {
+    const issues = issuesOf(error) ?? [{ field: "(decision)", message: why }];
+    return new InvalidDecisionError(threadId, issues, error === undefined ? {} : { cause: error });
+  }
+  return new OrchestratorError(threadId, why, { cause: error, code: "GRAPH_RUN_FAILED" });
+}
