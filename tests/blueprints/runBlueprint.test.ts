@@ -101,7 +101,7 @@ describe("runBlueprint", () => {
     const b = CoverageResultSchema.parse(scores[betaName ?? ""]);
     expect(b.pointAssessments.map((p) => p.coverageExtent)).toEqual([0.5, 0, 0.5, 0]);
     expect(b.avgCoverageExtent).toBeCloseTo((0.5 * 1 + 0 * 1 + 0.5 * 3 + 0 * 0.5) / 5.5, 10);
-    expect(run.allFinalAssistantResponses["virtue"]?.[betaName ?? ""]).toBe(ANSWERS.beta);
+    expect(run.allFinalAssistantResponses.virtue?.[betaName ?? ""]).toBe(ANSWERS.beta);
   });
 
   it("puts the original prompt in every point prompt", async () => {

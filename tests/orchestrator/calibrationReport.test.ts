@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationLabel, calibrationReport, isEvalgateError } from "../../src/index.js";
+import { calibrationReport, isEvalgateError } from "../../src/index.js";
 import { labelHistory } from "../scoring/calibrationHistory.js";
 
 describe("calibrationReport() over labels given directly", () => {
