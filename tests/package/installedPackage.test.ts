@@ -21,6 +21,7 @@ import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { packageEntries, sourceOf } from "../publicNames.js";
 import {
   type ConsumerProject,
   cleanEnv,
@@ -99,9 +100,10 @@ async function inConsumer(command: string, args: readonly string[]): Promise<Fin
   }
 }
 
-const SUBPATHS = Object.keys(
-  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports as Record<string, unknown>,
-).filter((subpath) => subpath !== "./package.json");
+/** Each export of package.json: its specifier and the source of what it loads. */
+const SUBPATHS = [...packageEntries(ROOT)].map(
+  ([specifier, target]) => [specifier, sourceOf(target.import)] as const,
+);
 
 describe("the packed package", () => {
   it(
@@ -176,10 +178,8 @@ describe("the packed package", () => {
   );
 
   it.each(SUBPATHS)(
-    "evalgate%s imports with plain node and has the source's runtime names",
-    async (subpath) => {
-      const specifier = `evalgate${subpath.slice(1)}`;
-      const source = subpath === "." ? "src/index.ts" : `src/${subpath.slice(2)}/index.ts`;
+    "%s imports with plain node and has the runtime names of %s",
+    async (specifier, source) => {
       const expected = Object.keys(await import(join(ROOT, source))).sort();
       const probe = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m).sort()));`;
       const run = await inConsumer(process.execPath, ["--input-type=module", "-e", probe]);
