@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -215,6 +216,35 @@ describe("the packed package", () => {
       const run = await inConsumer(process.execPath, [tsc, "-p", "tsconfig.json"]);
       expect(run.stdout + run.stderr).toBe("");
       expect(run.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "type-checks the docs' examples (docs/examples) against the installed package, as a user copies them",
+    async () => {
+      const examples = join(project.dir, "docs-examples");
+      mkdirSync(examples, { recursive: true });
+      const files = readdirSync(join(ROOT, "docs/examples")).filter((f) => f.endsWith(".ts"));
+      for (const file of files) cpSync(join(ROOT, "docs/examples", file), join(examples, file));
+      const config = {
+        compilerOptions: {
+          target: "ES2022",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ["node"],
+        },
+        files,
+      };
+      writeFileSync(join(examples, "tsconfig.json"), JSON.stringify(config, null, 2));
+      const tsc = join(project.dir, "node_modules/typescript/bin/tsc");
+      const run = await inConsumer(process.execPath, [tsc, "-p", "docs-examples/tsconfig.json"]);
+      expect(run.stdout + run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(files.length).toBeGreaterThan(5);
     },
     SLOW,
   );
