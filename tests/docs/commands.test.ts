@@ -64,7 +64,9 @@ const place = (c: DocCommand) => `${c.file}:${c.line} \`${c.text}\``;
 describe("the documented commands exist with the options the docs give them", () => {
   const program = evalgateProgram();
   it("finds the commands of README.md and docs/", () => {
-    expect(commands.filter((c) => c.file === "README.md").length).toBeGreaterThan(20);
+    // The README shows the main ones (its command table names every command); docs/cli.md the rest.
+    expect(commands.filter((c) => c.file === "README.md").length).toBeGreaterThan(15);
+    expect(commands.filter((c) => c.file === "docs/cli.md").length).toBeGreaterThan(20);
     expect(commands.some((c) => c.file === "docs/rubrics.md" && c.source === "block")).toBe(true);
   });
   it.each(commands.filter((c) => c.args.length > 0).map((c) => [place(c), c] as const))(
