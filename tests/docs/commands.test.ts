@@ -68,8 +68,8 @@ function printed(line: string, output: string): boolean {
   const progress = /^\[(\d+)\/(\d+)\] ([^:]+): \S+ → (\S+)$/.exec(line);
   if (progress === null) return output.includes(line);
   const [, done, total, stage, score] = progress;
-  const escape = (text = "") => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = `\\[${done}/${total}\\] ${escape(stage)}: \\S+ → ${escape(score)}`;
+  const literal = (text = "") => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = `\\[${done}/${total}\\] ${literal(stage)}: \\S+ → ${literal(score)}`;
   return new RegExp(pattern).test(output);
 }
 
