@@ -1,13 +1,13 @@
 /**
- * evalgate's public surface: what a user builds with. Graph builders and the evaluation node,
- * `evaluateContent`, the three evaluation classes, the review orchestrator, catalog loading and
- * validation, chat models, the result types and their schemas, and the error base.
+ * `evalgate`: judge content against a criteria catalog, with or without a graph. Catalogs,
+ * `evaluateContent`, chat models, judge panels, few-shot examples, the result and its schemas,
+ * calibration from reviewers' labels, and the error base; and, for the two most common next steps,
+ * the evaluation gate graph and the ReviewOrchestrator.
  *
- * Everything else lives behind a subpath named for its folder: `evalgate/judge`, `evalgate/toon`,
- * `evalgate/criteria`, `evalgate/scoring`, `evalgate/checks`, `evalgate/context`, `evalgate/llm`,
- * `evalgate/engine`, `evalgate/graph`, `evalgate/orchestrator`, `evalgate/rubrics`,
- * `evalgate/store`, `evalgate/service`. A name added here is a decision:
- * tests/publicSurface.test.ts pins the list.
+ * What a user does beyond that has its own subpath: `evalgate/graph` (gate a graph of your own),
+ * `evalgate/review` (the orchestrator, the review desk, the review service), `evalgate/store`,
+ * `evalgate/rubrics`, `evalgate/blueprints`, `evalgate/evaluators`. docs/library.md lists every
+ * subpath; tests/publicSurface.test.ts pins how many names each offers.
  *
  * @example
  * import { evaluateContent, loadCatalog } from "evalgate";
@@ -18,144 +18,179 @@
  */
 
 // Source documents and retrievers, for evidence the judge reads beside the content.
-export type { Retriever, SourceDocument } from "./context/types.js";
+export type {
+  Retriever,
+  SourceDocument,
+} from "./context/types.js";
 // Criteria catalogs: load any catalog form, parse text, check a catalog before use.
 export { loadCatalog } from "./criteria/load.js";
 export {
+  /** A criteria catalog in evalgate's own model: what loadCatalog and parseCatalog return. */
   type Catalog,
+  /** A catalog as written, before CatalogSchema fills in its defaults. */
   type CatalogInput,
+  /** The zod schema of a catalog: criteria, weights, thresholds, status rules. */
   CatalogSchema,
+  /** One criterion of a catalog: its method, weight, threshold and scale. */
   type Criterion,
+  /** A criterion as written, before CriterionSchema fills in its defaults. */
   type CriterionInput,
+  /** The zod schema of one criterion. */
   CriterionSchema,
+  /** How a criterion is judged: by the LLM (score, check, levels, point) or by a function or JSON Schema. */
   type Method,
+  /** The kind of a criterion's method (`score`, `check`, `levels`, `point`, `function`, `schema`). */
   type MethodKind,
 } from "./criteria/model.js";
-export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./criteria/parse.js";
 export {
+  /** The text format parseCatalog reads: `json` or `toon`. */
+  type CatalogFormat,
+  /** How parseCatalog reads a text: its format and a label for messages. */
+  type ParseCatalogOptions,
+  parseCatalog,
+} from "./criteria/parse.js";
+export {
+  /** How serious a meta-rubric finding is: `error`, `warning` or `info`. */
   type FindingSeverity,
   type ValidationFinding,
   validateCatalog,
 } from "./criteria/validate.js";
-// Evaluation classes: a project against a catalog, free-form rubric prompts, levels rubrics.
-export {
-  CriteriaEngine,
-  type CriteriaEngineOptions,
-  type CriterionEvaluation,
-  CriterionEvaluationSchema,
-  type ProjectEvaluationOptions,
-} from "./engine/apis/criteriaEngine.js";
-export {
-  type PromptEvaluation,
-  type PromptEvaluationInput,
-  PromptEvaluationInputSchema,
-  PromptEvaluationSchema,
-  PromptEvaluator,
-  type PromptEvaluatorOptions,
-} from "./engine/apis/promptEvaluator.js";
-export {
-  type RubricEvaluateOptions,
-  type RubricEvaluation,
-  RubricEvaluationSchema,
-  RubricExecutor,
-  type RubricExecutorOptions,
-  type RubricSource,
-} from "./engine/apis/rubricExecutor.js";
-// Evaluating content without a graph.
+// Evaluating content without a graph: the one pipeline every way in uses.
 export { evaluateContent } from "./engine/evaluateContent.js";
-export type {
-  EvaluateContentOptions,
-  EvaluationMode,
-  EvaluationProgress,
-  PanelChoice,
-  PanelOptions,
+// The judge cache: answers kept by what was asked.
+export {
+  type JudgeCacheSetting,
+  type JudgeCacheStore,
+  MemoryJudgeCacheStore,
+} from "./engine/judgeCache.js";
+export {
+  /** What evaluateContent judges and how: content, catalog, model or judges, mode, documents, cache, few-shot examples. */
+  type EvaluateContentOptions,
+  /** How criteria are sent to the judge: `auto`, `per-criterion`, `grouped` or `batch`. */
+  type EvaluationMode,
+  type EvaluationProgress,
+  type PanelChoice,
+  /** A judge panel's settings as given: the aggregate (median by default) and the agreement below which a human reviews. */
+  type PanelOptions,
+  PanelSettingsSchema,
 } from "./engine/options.js";
 // The error base: every error evalgate throws on purpose, with a stable code.
-export { EvalgateError, type EvalgateErrorOptions, isEvalgateError } from "./errors.js";
-// Graphs: the evaluation gate, the proposal graph, and the pieces to gate a graph of your own.
+export {
+  /** The base of every error evalgate throws on purpose: `code` is stable (docs/errors.md lists each). */
+  EvalgateError,
+  /** The options of an EvalgateError: the `cause` it wraps. */
+  type EvalgateErrorOptions,
+  isEvalgateError,
+} from "./errors.js";
+// The evaluation gate as a graph, and your state with its channels (more in evalgate/graph).
 export {
   buildEvaluationGraph,
   EvaluationGateState,
+  /** The options of buildEvaluationGraph: the evaluation node's settings (model or judges, threshold, mode, documents, …). */
   type EvaluationGraphOptions,
   withEvaluationGate,
 } from "./graph/evaluationGraph.js";
 export {
-  createEvaluationNode,
-  type EvaluationNode,
-  type EvaluationNodeOptions,
-} from "./graph/evaluationNode.js";
-export {
-  addEvaluationStage,
-  createProposalBuilder,
-  type EvaluationStageOptions,
-  type GenerateNode,
-  type ProposalGraphBuilder,
-  routeAfterEvaluation,
-} from "./graph/evaluationStage.js";
-export {
-  type ProcessingStatus,
+  /** A reviewer's decision on a paused review: approve, revise with feedback, edit, or retry, with corrections. */
   type ReviewDecision,
+  /** The zod schema every review checks a resume value against. */
   ReviewDecisionSchema,
-  type SectionData,
 } from "./graph/model.js";
-export { buildProposalGraph, type ProposalGraphOptions } from "./graph/proposalGraph.js";
-export { createReviewNode, type ReviewNodeOptions } from "./graph/reviewNode.js";
+// Few-shot examples: reviewers' corrections shown to the judge.
 export {
-  type StageDefinition,
-  type StageNodeNames,
-  sectionStage,
-  stageNodeNames,
-} from "./graph/stages.js";
-export {
-  OverallProposalState,
-  type OverallProposalStateType,
-  type ProposalInput,
-} from "./graph/state.js";
+  type ExampleSource,
+  inMemoryExampleSource,
+} from "./judge/exampleSource.js";
+export type {
+  /** A reviewer's correction shown to the judge as an example: the content excerpt, the score and why. */
+  FewShotExample,
+} from "./judge/fewShot.js";
 // Chat models from "provider:model" strings (Ollama by default).
 export {
+  /** The settings of createChatModel: timeouts, retries, fallbacks, servers, temperature, concurrency. */
   type ChatModelOptions,
   createChatModel,
+  /** What createChatModel returns: the primary model and its fallbacks, with their retry and timeout settings. */
   type JudgeModel,
   type ModelSource,
 } from "./llm/chatModel.js";
 // Calibration: how well the judge agrees with the reviewers, from their decisions.
 export {
   type CalibrationLabelSource,
+  /** What calibrationReport reads (labels you have, or a store) and which period and content type. */
   type CalibrationReportOptions,
   calibrationReport,
 } from "./orchestrator/calibrationReport.js";
-// The review orchestrator: start threads, list pending reviews, record decisions.
+// The review orchestrator: start threads, list pending reviews, record decisions (more in
+// evalgate/review).
 export type { PendingReview } from "./orchestrator/pendingReview.js";
 export {
   ReviewOrchestrator,
+  /** The options of ReviewOrchestrator: the graph, its checkpointer or database, retention, settings. */
   type ReviewOrchestratorOptions,
   type ThreadOutcome,
 } from "./orchestrator/reviewOrchestrator.js";
 // Judge panels: the agreement measure, and the panel's part of a result.
-export { type AgreementMetric, krippendorffAlpha } from "./scoring/agreement.js";
-// Results: the EvaluationResult every path returns, and its parts.
 export {
+  type AgreementMetric,
+  krippendorffAlpha,
+  scaleAgreement,
+} from "./scoring/agreement.js";
+export {
+  /** The result of `calibrate --compare`: figures without and with few-shot examples, per criterion and label. */
+  type ComparedCalibration,
+  /** The zod schema of ComparedCalibration. */
+  ComparedCalibrationSchema,
+} from "./scoring/calibration/comparison.js";
+export {
+  /** The calibration report: per content type and criterion, κ, ρ, the best threshold and the disagreements. */
   type CalibrationReport,
+  /** The zod schema of CalibrationReport (what `evalgate calibrate --format json` prints). */
   CalibrationReportSchema,
 } from "./scoring/calibration/reportSchema.js";
-export type { CalibrationLabel } from "./scoring/calibrationLabel.js";
 export type {
-  CriterionPanel,
-  PanelAggregate,
-  PanelAnswer,
-  PanelSummary,
-} from "./scoring/panelResult.js";
+  /** One label: the judge's score and pass/fail on a criterion next to the reviewer's. */
+  CalibrationLabel,
+} from "./scoring/calibrationLabel.js";
 export {
+  /** A criterion's panel in a result: each judge's answer, the aggregate, their agreement. */
+  type CriterionPanel,
+  /** The zod schema of CriterionPanel. */
+  CriterionPanelSchema,
+  /** How a panel's answers become one score: `median`, `mean` or `majority`. */
+  type PanelAggregate,
+  /** One judge's answer in a panel: its model, score and reasoning, or its error. */
+  type PanelAnswer,
+  /** The panel's part of a result: its judges, settings and the agreement over all criteria. */
+  type PanelSummary,
+  /** The zod schema of PanelSummary. */
+  PanelSummarySchema,
+} from "./scoring/panelResult.js";
+// Results: the EvaluationResult every way in returns, and its parts.
+export {
+  /** One criterion's outcome in a result: score on 0–1 and its own scale, met, reasoning, evidence. */
   type CriterionResult,
+  /** The zod schema of CriterionResult. */
   CriterionResultSchema,
+  /** The result every way in returns: overall score, verdict, funding status, passed, each criterion, traces. */
   type EvaluationResult,
+  /** The zod schema of EvaluationResult. */
   EvaluationResultSchema,
+  /** A funding catalog's status: `FUNDABLE`, `REVIEW_REQUIRED` or `REJECTED`. */
   type FundingStatus,
+  /** The zod schema of FundingStatus. */
   FundingStatusSchema,
+  /** Tokens in and out of the model calls of an evaluation. */
   type TokenUsage,
+  /** One model call of an evaluation: the exact prompt, the raw answer, parameters and usage. */
   type Trace,
+  /** A result's verdict: `pass` exactly when it passed, `borderline` when close, else `fail`. */
   type Verdict,
+  /** The zod schema of Verdict. */
   VerdictSchema,
 } from "./scoring/result.js";
 // Traces kept beside the checkpoints: every model call of an evaluation or a thread.
-export { getTraces, type TraceQuery } from "./store/index.js";
+export {
+  getTraces,
+  type TraceQuery,
+} from "./store/index.js";

@@ -1,10 +1,6 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
-import {
-  addEvaluationStage,
-  createProposalBuilder,
-  type ModelSource,
-  sectionStage,
-} from "evalgate";
+import type { ModelSource } from "evalgate";
+import { addEvaluationStage, createProposalBuilder, sectionStage } from "evalgate/graph";
 
 /** A graph of your own with one gated section: you write it, evalgate judges it, a human decides. */
 export async function gatedSection(model: ModelSource) {

@@ -1,6 +1,12 @@
-import { krippendorffAlpha, type PanelOptions, type PanelSummary } from "evalgate";
-import { PanelSettingsSchema } from "evalgate/engine";
-import { CriterionPanelSchema, PanelSummarySchema, scaleAgreement } from "evalgate/scoring";
+import {
+  CriterionPanelSchema,
+  krippendorffAlpha,
+  type PanelOptions,
+  PanelSettingsSchema,
+  type PanelSummary,
+  PanelSummarySchema,
+  scaleAgreement,
+} from "evalgate";
 
 // Units are criteria, one value per judge (null: no answer); the metric follows the scale.
 export const alpha = krippendorffAlpha(

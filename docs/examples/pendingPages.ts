@@ -1,5 +1,4 @@
-import type { ReviewOrchestrator } from "evalgate";
-import type { ReviewGraphBuilder } from "evalgate/orchestrator";
+import type { ReviewGraphBuilder, ReviewOrchestrator } from "evalgate/review";
 
 /** The reviews waiting, twenty at a time: the next page starts after the last review of the first. */
 export async function firstTwoPages(orchestrator: ReviewOrchestrator<ReviewGraphBuilder>) {

@@ -1,12 +1,65 @@
 /**
- * `evalgate/service`: the review service — a Hono app (JSON API with bearer tokens, server-rendered
- * review pages, progress over SSE) over a review desk, and a server that runs it.
+ * `evalgate/review`: people decide. The ReviewOrchestrator (start threads, list pending reviews,
+ * record each decision exactly once), the review desk the service and the CLI ask on a reviewer's
+ * behalf, the checkpointer they share, calibration from the reviewers' decisions, and the review
+ * service itself — a Hono app (JSON API with bearer tokens, server-rendered review pages, progress
+ * over SSE) and a server that runs it.
  *
  * @example
  * const desk = await createReviewDesk({ sqlitePath: ".evalgate/checkpoints.sqlite" });
  * const service = await startService({ desk, host: "127.0.0.1", port: 8787 });
  * console.log(`reviews at ${service.url}`);
  */
-export { createServiceApp, MAX_BODY_BYTES, type ServiceAppOptions } from "./app.js";
-export { ServiceRequestError } from "./errors.js";
-export { type RunningService, type ServiceOptions, startService } from "./server.js";
+export {
+  /** Where calibrationReport reads labels from: a review store. */
+  type CalibrationLabelSource,
+  /** What calibrationReport reads (labels you have, or a store) and which period and content type. */
+  type CalibrationReportOptions,
+  /** A checkpointer createCheckpointer opened: the LangGraph saver and which database it is on. */
+  type Checkpointer,
+  /** Where createCheckpointer keeps checkpoints: a SQLite file, or PostgreSQL by URL or DATABASE_URL. */
+  type CheckpointerOptions,
+  /** How well the judge agreed with the reviewers, per content type and criterion, from their labels. */
+  calibrationReport,
+  /** Opens the checkpointer for a database: SQLite at `.evalgate/checkpoints.sqlite` by default, PostgreSQL by URL. */
+  createCheckpointer,
+  createReviewDesk,
+  /** A decision as the review service takes it: the interrupt it answers, the action, feedback, content, corrections. */
+  type DecisionRequest,
+  /** The zod schema of DecisionRequest (the body of `POST /api/reviews/:threadId/decisions`). */
+  DecisionRequestSchema,
+  type PendingReview,
+  /** What the review service and the CLI ask on a reviewer's behalf: start, list, open, decide, follow. */
+  type ReviewDesk,
+  type ReviewDeskHandle,
+  /** The options of createReviewDesk: the database, the model, few-shot examples, jobs, retention. */
+  type ReviewDeskOptions,
+  type ReviewGraphBuilder,
+  ReviewOrchestrator,
+  /** The options of ReviewOrchestrator: the graph, its checkpointer or database, retention, settings. */
+  type ReviewOrchestratorOptions,
+  /** A request to start a proposal: the RFP text, the applicant and an optional title. */
+  type StartProposal,
+  /** The zod schema of StartProposal (the body of `POST /api/proposals`). */
+  StartProposalSchema,
+  storeExampleSource,
+  type ThreadOutcome,
+} from "../orchestrator/index.js";
+export {
+  getTraces,
+  type TraceQuery,
+} from "../store/index.js";
+export {
+  /** The review service as a Hono app over a review desk: JSON API, review pages, progress as Server-Sent Events. */
+  createServiceApp,
+  /** The options of createServiceApp: the desk, the session secret, event stream and sign-in attempt limits. */
+  type ServiceAppOptions,
+} from "./app.js";
+export {
+  /** A running review service: its URL, and close() to stop it and its desk. */
+  type RunningService,
+  /** The options of startService: the desk, host and port, and the app's options. */
+  type ServiceOptions,
+  /** Serves the review service on host:port until close() (what `evalgate serve` runs). */
+  startService,
+} from "./server.js";

@@ -11,8 +11,11 @@ import { DEFAULT_SQLITE_PATH } from "../orchestrator/checkpointer.js";
 import type { Trace } from "../scoring/result.js";
 import { storeOpenFailed } from "./errors.js";
 import {
+  /** A judge cache store with close(): what openJudgeCacheStore returns. */
   type ClosableJudgeCacheStore,
+  /** The judge cache in a PostgreSQL database. */
   PostgresJudgeCacheStore,
+  /** The judge cache in a SQLite file (`SqliteJudgeCacheStore.open(path)`). */
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 import { surviveConnectionLoss } from "./poolErrors.js";
@@ -22,6 +25,7 @@ import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
 import { PostgresTraceStore } from "./traceStorePostgres.js";
 import type { ReviewStore } from "./types.js";
 
+/** Which database a store opens: a SQLite path, a PostgreSQL URL, the environment and folder to resolve them in. */
 export interface ReviewStoreOptions {
   sqlitePath?: string;
   databaseUrl?: string;
@@ -29,6 +33,7 @@ export interface ReviewStoreOptions {
   cwd?: string;
 }
 
+/** The database the options name: a SQLite path or a PostgreSQL URL. */
 export type ReviewStoreLocation =
   | { kind: "sqlite"; path: string }
   | { kind: "postgres"; url: string };
@@ -51,6 +56,7 @@ export function reviewStoreLocation(options: ReviewStoreOptions = {}): ReviewSto
   };
 }
 
+/** Opens the review store beside the checkpoints: PostgreSQL by URL (or DATABASE_URL), else the SQLite file. */
 export async function openReviewStore(options: ReviewStoreOptions = {}): Promise<ReviewStore> {
   const location = reviewStoreLocation(options);
   if (location.kind === "postgres") return PostgresReviewStore.open(location.url);
@@ -109,24 +115,46 @@ export async function openJudgeCacheStore(
 }
 
 export {
-  isStoreError,
-  ReviewerExistsError,
-  StoreDataError,
-  StoreError,
-  type StoreErrorCode,
-  StoreOpenError,
-} from "./errors.js";
-export {
+  /** A judge cache store with close(): what openJudgeCacheStore returns. */
   type ClosableJudgeCacheStore,
+  /** The judge cache in a PostgreSQL database. */
   PostgresJudgeCacheStore,
+  /** The judge cache in a SQLite file (`SqliteJudgeCacheStore.open(path)`). */
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
-export { hashToken, newReviewerToken } from "./tokens.js";
 export {
-  type EvaluationTraces,
+  /** The traces of evaluations in a SQLite database, read by evaluation or thread. */
   SqliteTraceStore,
+  /** Which traces to read: those of one evaluation (`evaluationId`) or of one thread (`threadId`). */
   type TraceQuery,
-  type TraceStore,
 } from "./traceStore.js";
-export { PostgresTraceStore } from "./traceStorePostgres.js";
-export * from "./types.js";
+export {
+  /** The traces of evaluations in a PostgreSQL database, read by evaluation or thread. */
+  PostgresTraceStore,
+} from "./traceStorePostgres.js";
+export {
+  /** The zod schema of the actions a pending review offers (approve, revise, edit, retry). */
+  ActionListSchema,
+  /** Which labels store.calibrationLabels reads: period, content type, page size, the cursor after. */
+  type CalibrationLabelQuery,
+  /** The graph id the review desk's threads carry in the store. */
+  DESK_GRAPH,
+  /** A decision as handed to the graph: feedback, edited content, comment (who and when are in the row). */
+  type DecisionPayload,
+  /** The zod schema of DecisionPayload. */
+  DecisionPayloadSchema,
+  /** A decision as the store keeps it: thread, interrupt, stage, reviewer, action, when decided, applied or refused. */
+  type DecisionRow,
+  /** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels, sessions. */
+  type ReviewStore,
+  /** A thread as the store keeps it: id, graph, title, creator, status, settings, error, when created and updated. */
+  type ThreadRow,
+  /** What a thread was started with: the graph input and the run settings. */
+  type ThreadSettings,
+  /** The zod schema of ThreadSettings. */
+  ThreadSettingsSchema,
+  /** Where a thread is: `queued`, `running`, `waiting`, `finished` or `failed`. */
+  type ThreadState,
+  /** The zod schema of ThreadState. */
+  ThreadStateSchema,
+} from "./types.js";

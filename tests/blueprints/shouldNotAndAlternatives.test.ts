@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { isBlueprintError } from "../../src/blueprints/errors.js";
 import {
   BlueprintRunSchema,
   type CoverageResult,
   CoverageResultSchema,
-  isBlueprintError,
   prepareBlueprint,
   runBlueprint,
 } from "../../src/blueprints/index.js";

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { isEvalgateError } from "../../src/errors.js";
+import { textOf } from "../../src/evaluators/evaluatorInput.js";
 import {
   createCatalogEvaluators,
   type EvaluatorInput,
-  textOf,
   toEvaluatorResults,
 } from "../../src/evaluators/index.js";
 import { createChatModel } from "../../src/llm/chatModel.js";

@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -21,6 +22,7 @@ import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { packageEntries, sourceOf } from "../publicNames.js";
 import {
   type ConsumerProject,
   cleanEnv,
@@ -99,9 +101,10 @@ async function inConsumer(command: string, args: readonly string[]): Promise<Fin
   }
 }
 
-const SUBPATHS = Object.keys(
-  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports as Record<string, unknown>,
-).filter((subpath) => subpath !== "./package.json");
+/** Each export of package.json: its specifier and the source of what it loads. */
+const SUBPATHS = [...packageEntries(ROOT)].map(
+  ([specifier, target]) => [specifier, sourceOf(target.import)] as const,
+);
 
 describe("the packed package", () => {
   it(
@@ -176,10 +179,8 @@ describe("the packed package", () => {
   );
 
   it.each(SUBPATHS)(
-    "evalgate%s imports with plain node and has the source's runtime names",
-    async (subpath) => {
-      const specifier = `evalgate${subpath.slice(1)}`;
-      const source = subpath === "." ? "src/index.ts" : `src/${subpath.slice(2)}/index.ts`;
+    "%s imports with plain node and has the runtime names of %s",
+    async (specifier, source) => {
       const expected = Object.keys(await import(join(ROOT, source))).sort();
       const probe = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m).sort()));`;
       const run = await inConsumer(process.execPath, ["--input-type=module", "-e", probe]);
@@ -215,6 +216,35 @@ describe("the packed package", () => {
       const run = await inConsumer(process.execPath, [tsc, "-p", "tsconfig.json"]);
       expect(run.stdout + run.stderr).toBe("");
       expect(run.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "type-checks the docs' examples (docs/examples) against the installed package, as a user copies them",
+    async () => {
+      const examples = join(project.dir, "docs-examples");
+      mkdirSync(examples, { recursive: true });
+      const files = readdirSync(join(ROOT, "docs/examples")).filter((f) => f.endsWith(".ts"));
+      for (const file of files) cpSync(join(ROOT, "docs/examples", file), join(examples, file));
+      const config = {
+        compilerOptions: {
+          target: "ES2022",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ["node"],
+        },
+        files,
+      };
+      writeFileSync(join(examples, "tsconfig.json"), JSON.stringify(config, null, 2));
+      const tsc = join(project.dir, "node_modules/typescript/bin/tsc");
+      const run = await inConsumer(process.execPath, [tsc, "-p", "docs-examples/tsconfig.json"]);
+      expect(run.stdout + run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(files.length).toBeGreaterThan(5);
     },
     SLOW,
   );

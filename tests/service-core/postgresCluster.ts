@@ -217,7 +217,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     return await startCluster(binaries, account);
   } catch (error) {
     throw new Error(
-      `PostgreSQL could not be found or started; set EVALGATE_TEST_DATABASE_URL to a database you run, or see the README's "What the tests need" (${error instanceof Error ? error.message : String(error)})`,
+      `PostgreSQL could not be found or started; set EVALGATE_TEST_DATABASE_URL to a database you run, or see docs/testing.md, "What the tests need" (${error instanceof Error ? error.message : String(error)})`,
     );
   }
 }

@@ -4,13 +4,13 @@
 import { Annotation, START, StateGraph } from "@langchain/langgraph";
 import {
   buildEvaluationGraph,
-  createEvaluationNode,
   type EvaluationResult,
   evaluateContent,
   loadCatalog,
   type ReviewDecision,
   withEvaluationGate,
 } from "evalgate";
+import { createEvaluationNode } from "evalgate/graph";
 import type { ReviewStore, ThreadState } from "evalgate/store";
 import { DESK_GRAPH } from "evalgate/store";
 
