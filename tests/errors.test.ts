@@ -16,7 +16,7 @@ import { deskRefusal } from "../src/cli/review/deskPath.js";
 import * as context from "../src/context/errors.js";
 import * as criteria from "../src/criteria/errors.js";
 import * as engine from "../src/engine/errors.js";
-import { ERROR_CODES } from "../src/errorCodes.js";
+import { ERROR_CODES } from "../src/cli/errorCodes.js";
 import { EvalgateError, isEvalgateError, userMessage, withErrorCode } from "../src/errors.js";
 import * as graph from "../src/graph/errors.js";
 import * as judge from "../src/judge/errors.js";

@@ -6,7 +6,7 @@
  */
 import { CatalogError } from "../criteria/errors.js";
 import { isEvaluationModelError } from "../engine/errors.js";
-import type { ErrorCode } from "../errorCodes.js";
+import type { ErrorCode } from "./errorCodes.js";
 import { type EvalgateError, isEvalgateError } from "../errors.js";
 import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
 import { RubricConfigError } from "../rubrics/errors.js";

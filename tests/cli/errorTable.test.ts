@@ -13,7 +13,7 @@ import { COMMANDS, runCli } from "../../src/cli/main.js";
 import { documentsUnreadable } from "../../src/context/errors.js";
 import { CatalogError } from "../../src/criteria/errors.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
-import { ERROR_CODES } from "../../src/errorCodes.js";
+import { ERROR_CODES } from "../../src/cli/errorCodes.js";
 import { GraphError } from "../../src/graph/errors.js";
 import { promptInvalid } from "../../src/judge/errors.js";
 import { ModelAbortedError, ModelSpecError, ModelTimeoutError } from "../../src/llm/errors.js";
