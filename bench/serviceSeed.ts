@@ -11,8 +11,8 @@ import type { BaseCheckpointSaver, Checkpoint, CheckpointTuple } from "@langchai
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import { traceStoreOfSaver } from "../src/graph/traceSink.js";
 import type { ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
 import type { Trace } from "../src/scoring/result.js";
+import type { Reviewer } from "../src/store/reviewers.js";
 import type { PendingRow } from "../src/store/types.js";
 
 export interface Template {

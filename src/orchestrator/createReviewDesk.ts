@@ -7,7 +7,7 @@
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
-import { openReviewStore, reviewStoreLocation } from "../store/index.js";
+import { databaseLocation, openReviewStore } from "../store/index.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
@@ -98,7 +98,7 @@ function withCorrectionExamples(
 
 /** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
 async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
-  const location = reviewStoreLocation(options);
+  const location = databaseLocation(options);
   const env = options.env ?? process.env;
   const checkpointer = await createCheckpointer(
     location.kind === "postgres"

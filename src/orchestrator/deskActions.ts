@@ -7,6 +7,8 @@ import { randomUUID } from "node:crypto";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
+import type { Reviewer } from "../store/reviewers.js";
+import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
 import type { Checkpointer } from "./checkpointer.js";
@@ -31,10 +33,8 @@ import type { ProposalRuntime } from "./proposalRuntime.js";
 import type {
   PageRequest,
   ReviewDetail,
-  Reviewer,
   ReviewPage,
   StartProposal,
-  ThreadEvent,
   ThreadStatus,
 } from "./reviewDesk.js";
 import type { ThreadRunner } from "./threadRunner.js";

@@ -4,10 +4,11 @@
  * errors and prompts are replaced by `***` again on the way out, whatever wrote the rows.
  */
 import { traceStoreOfSaver } from "../graph/traceSink.js";
-import { redactSecrets, redactSecretText } from "../llm/redact.js";
+import { redactSecrets, redactSecretText } from "../redact.js";
 import type { Trace } from "../scoring/result.js";
+import type { Reviewer } from "../store/reviewers.js";
 import { accessThread, type DeskContext } from "./deskActions.js";
-import type { Reviewer, ThreadTraces } from "./reviewDesk.js";
+import type { ThreadTraces } from "./reviewDesk.js";
 
 function redactedTrace(trace: Trace): Trace {
   return {

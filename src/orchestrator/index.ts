@@ -3,6 +3,9 @@
  * records decisions exactly once, over a SQLite or PostgreSQL checkpointer; the review desk the
  * service and the CLI ask on a reviewer's behalf.
  */
+
+export { DEFAULT_SQLITE_PATH } from "../store/location.js";
+export type { Reviewer } from "../store/reviewers.js";
 export {
   type CalibrationLabelPageQuery,
   type CalibrationLabelSource,
@@ -14,7 +17,6 @@ export {
   type Checkpointer,
   type CheckpointerOptions,
   createCheckpointer,
-  DEFAULT_SQLITE_PATH,
 } from "./checkpointer.js";
 export {
   type CorrectionLabelReader,
@@ -77,7 +79,6 @@ export {
   DecisionRequestSchema,
   type ReviewDesk,
   type ReviewDetail,
-  type Reviewer,
   type ReviewListItem,
   type StartProposal,
   StartProposalSchema,

@@ -12,13 +12,14 @@ import {
   FeedbackSchema,
   InterruptIdSchema,
   ReviewCorrectionListSchema,
-  ReviewerNameSchema,
 } from "../graph/reviewInput.js";
 import type { CalibrationMeasurement } from "../scoring/calibration/comparison.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
 import type { AttemptCount } from "../store/attemptRows.js";
+import type { Reviewer } from "../store/reviewers.js";
+import type { ThreadEvent } from "../store/threadEvents.js";
 import type { ProposalDocument } from "./proposal/document.js";
 import { wholeNumberParam } from "./wholeNumber.js";
 
@@ -27,16 +28,6 @@ import { wholeNumberParam } from "./wholeNumber.js";
  * sends with a decision has the review boundary's limits (graph/reviewInput.ts).
  */
 export const MAX_TEXT_CHARS = 200_000;
-
-export const ReviewerRoleSchema = z.enum(["reviewer", "admin"]);
-export type ReviewerRole = z.infer<typeof ReviewerRoleSchema>;
-
-/** A signed-in person or service; identity always comes from the token, never from a body. */
-export const ReviewerSchema = z.object({
-  name: ReviewerNameSchema,
-  role: ReviewerRoleSchema,
-});
-export type Reviewer = z.infer<typeof ReviewerSchema>;
 
 /** `POST /api/proposals`: start writing a proposal; the graph runs to its first review in a job. */
 export const StartProposalSchema = z.strictObject({
@@ -192,17 +183,6 @@ export const ThreadTracesSchema = z.object({
   evaluations: z.array(z.object({ evaluationId: z.string(), traces: z.array(TraceSchema) })),
 });
 export type ThreadTraces = z.infer<typeof ThreadTracesSchema>;
-
-/** Progress of a thread, streamed to the page (SSE); delivered across replicas via the database. */
-export const ThreadEventSchema = z.object({
-  seq: z.number().int(),
-  threadId: z.string(),
-  type: z.enum(["queued", "running", "stage", "progress", "review_ready", "finished", "failed"]),
-  stage: z.string().optional(),
-  message: z.string().optional(),
-  at: z.string(),
-});
-export type ThreadEvent = z.infer<typeof ThreadEventSchema>;
 
 /**
  * Errors the desk throws carry these codes (EvalgateError subclasses in orchestrator/errors.ts);

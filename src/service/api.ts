@@ -98,30 +98,20 @@ function threadRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<Servic
     return c.json(await desk.threadStatus(threadId, c.var.reviewer));
   });
 
-  api.get(
-    "/:threadId/traces",
-    allow("traces"),
-    queryParams(TraceFilterSchema),
-    async (c) => {
-      const threadId = threadIdOf(c.req.param("threadId"));
-      const traces = await desk.threadTraces(threadId, c.var.reviewer);
-      return c.json(filterTraces(traces, c.req.valid("query")));
-    },
-  );
+  api.get("/:threadId/traces", allow("traces"), queryParams(TraceFilterSchema), async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    const traces = await desk.threadTraces(threadId, c.var.reviewer);
+    return c.json(filterTraces(traces, c.req.valid("query")));
+  });
 
-  api.get(
-    "/:threadId/proposal",
-    allow("proposal"),
-    queryParams(ProposalQuerySchema),
-    async (c) => {
-      const threadId = threadIdOf(c.req.param("threadId"));
-      const document = await desk.threadProposal(threadId, c.var.reviewer);
-      if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
-        return proposalMarkdownResponse(c, document);
-      }
-      return c.json(document);
-    },
-  );
+  api.get("/:threadId/proposal", allow("proposal"), queryParams(ProposalQuerySchema), async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"));
+    const document = await desk.threadProposal(threadId, c.var.reviewer);
+    if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
+      return proposalMarkdownResponse(c, document);
+    }
+    return c.json(document);
+  });
 
   api.post("/:threadId/retry", allow("retry"), async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"));

@@ -31,10 +31,10 @@ import {
   sectionStage,
 } from "../../src/graph/stages.js";
 import { structuredContentOf } from "../../src/graph/structuredContent.js";
-import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
 import type { PendingReview } from "../../src/orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { openReviewStore } from "../../src/store/index.js";
+import { DEFAULT_SQLITE_PATH } from "../../src/store/location.js";
 
 let dir: string;
 beforeAll(async () => {
