@@ -7,8 +7,9 @@
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadListCursor } from "../store/types.js";
 import type { DeskContext } from "./deskActions.js";
+import type { ThreadListPage } from "./deskAnswers.js";
+import type { ThreadListRequest } from "./deskRequests.js";
 import { invalidInput } from "./errors.js";
-import type { ThreadListPage, ThreadListRequest } from "./reviewDesk.js";
 
 function encodeThreadCursor(cursor: ThreadListCursor): string {
   const pair = JSON.stringify([cursor.updatedAt, cursor.threadId]);

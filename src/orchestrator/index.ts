@@ -28,6 +28,13 @@ export {
   type ReviewDeskHandle,
   type ReviewDeskOptions,
 } from "./createReviewDesk.js";
+export type { ReviewDetail, ReviewListItem, ThreadStatus } from "./deskAnswers.js";
+export {
+  type DecisionRequest,
+  DecisionRequestSchema,
+  type StartProposal,
+  StartProposalSchema,
+} from "./deskRequests.js";
 export {
   ActionNotOfferedError,
   AlreadyDecidedError,
@@ -74,16 +81,7 @@ export {
 } from "./proposal/document.js";
 export { renderProposalMarkdown } from "./proposal/markdown.js";
 export { type ThreadError, type ThreadErrors, threadErrors } from "./proposal/stageErrors.js";
-export {
-  type DecisionRequest,
-  DecisionRequestSchema,
-  type ReviewDesk,
-  type ReviewDetail,
-  type ReviewListItem,
-  type StartProposal,
-  StartProposalSchema,
-  type ThreadStatus,
-} from "./reviewDesk.js";
+export type { ReviewDesk } from "./reviewDesk.js";
 export {
   ReviewOrchestrator,
   type ReviewOrchestratorOptions,

@@ -13,7 +13,8 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { isEvalgateError } from "../../src/errors.js";
 import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
-import { DecisionRequestSchema, type ReviewDesk } from "../../src/orchestrator/reviewDesk.js";
+import { DecisionRequestSchema } from "../../src/orchestrator/deskRequests.js";
+import type { ReviewDesk } from "../../src/orchestrator/reviewDesk.js";
 import { ReviewerSchema } from "../../src/store/reviewers.js";
 
 const RequestSchema = z.discriminatedUnion("op", [

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
 import { buildProposalGraph, loadProposalConfig } from "../../src/graph/proposalGraph.js";
-import { ThreadStatusSchema } from "../../src/orchestrator/reviewDesk.js";
+import { ThreadStatusSchema } from "../../src/orchestrator/deskAnswers.js";
 import {
   decisionName,
   progressText,
