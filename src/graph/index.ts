@@ -72,6 +72,7 @@ export {
   type ReviewNodeOptions,
   type StatusOverrides,
 } from "./reviewNode.js";
+export { RUN_SINKS_KEY, type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
 export {
   CONNECTION_PAIRS_STAGE,
   RESEARCH_STAGE,

@@ -5,7 +5,7 @@
  */
 
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
-import { traceStoreOfSaver } from "../graph/traceSink.js";
+import { traceStoreOfSaver } from "../graph/runSinks.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { databaseLocation, openReviewStore } from "../store/index.js";
 import type { ReviewStore } from "../store/types.js";

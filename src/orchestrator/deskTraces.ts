@@ -3,7 +3,7 @@
  * (the desk's own database). What leaves here is fit for a page: secrets in the call parameters,
  * errors and prompts are replaced by `***` again on the way out, whatever wrote the rows.
  */
-import { traceStoreOfSaver } from "../graph/traceSink.js";
+import { traceStoreOfSaver } from "../graph/runSinks.js";
 import { redactSecrets, redactSecretText } from "../redact.js";
 import type { Trace } from "../scoring/result.js";
 import type { Reviewer } from "../store/reviewers.js";

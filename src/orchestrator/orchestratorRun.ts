@@ -8,6 +8,7 @@ import {
   type StateSnapshot,
 } from "@langchain/langgraph";
 import { isReviewResumeInvalidError } from "../graph/errors.js";
+import { sinksOfSaver, withRunSinks } from "../graph/runSinks.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import type { RunPolicy } from "./checkpointRetention.js";
 import { InvalidDecisionError, OrchestratorError } from "./errors.js";
@@ -77,7 +78,10 @@ export async function runThread<S>(
   input: unknown,
 ): Promise<ThreadOutcome<S>> {
   try {
-    await runtime.graph.invoke(input, steps.policy.config(threadId));
+    // The graph may be the caller's own: its evaluation nodes find the stores beside the
+    // checkpoints through the run's config.
+    const config = withRunSinks(steps.policy.config(threadId), sinksOfSaver(runtime.saver));
+    await runtime.graph.invoke(input, config);
   } catch (error) {
     await steps.index(threadId).catch(() => undefined);
     throw runFailure(threadId, error);

@@ -50,8 +50,9 @@ import {
   sessionReviewerOf,
 } from "./sessionRows.js";
 import type { NewEvent } from "./threadEvents.js";
+import type { ThreadLease } from "./threadLocks.js";
 import { tryLockThread } from "./threadLocks.js";
-import type { NewSession, ThreadLease } from "./types.js";
+import type { NewSession } from "./types.js";
 
 /** At most this many labels go into one INSERT (21 values each). */
 const LABELS_PER_INSERT = 100;

@@ -21,6 +21,7 @@ import type {
 import type { Reviewer, ReviewerRole, ReviewerRow } from "./reviewers.js";
 import type { StoredRunSettings } from "./runSettingsRows.js";
 import type { NewEvent, ThreadEvent } from "./threadEvents.js";
+import type { ThreadLease } from "./threadLocks.js";
 
 export type { AttemptCount, CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
 
@@ -173,16 +174,6 @@ export interface ThreadListQuery {
   limit: number;
   /** The page starts after this position, last changed first. */
   after?: ThreadListCursor;
-}
-
-/** A per-thread lock held across processes; release it when the step is done. */
-export interface ThreadLease {
-  release(): Promise<void>;
-  /**
-   * Aborted when the lock was lost before its release (PostgreSQL: the connection holding it was
-   * cut, as in a restart of the server): the holder must stop and write nothing more.
-   */
-  readonly lost: AbortSignal;
 }
 
 /** A page session as the store keeps it: the hash of its id, never the id itself. */
