@@ -99,6 +99,7 @@ export {
 } from "./location.js";
 export * from "./reviewers.js";
 export * from "./threadEvents.js";
+export type { ThreadLease } from "./threadLocks.js";
 export { hashToken, newReviewerToken } from "./tokens.js";
 export {
   type EvaluationTraces,
