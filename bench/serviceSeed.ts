@@ -9,10 +9,10 @@ import { randomUUID } from "node:crypto";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, Checkpoint, CheckpointTuple } from "@langchain/langgraph";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
-import { traceStoreOfSaver } from "../src/graph/traceSink.js";
+import { traceStoreOfSaver } from "../src/graph/runSinks.js";
 import type { ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
 import type { Trace } from "../src/scoring/result.js";
+import type { Reviewer } from "../src/store/reviewers.js";
 import type { PendingRow } from "../src/store/types.js";
 
 export interface Template {

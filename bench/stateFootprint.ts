@@ -7,7 +7,7 @@
  */
 
 import { createReviewDesk } from "../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../src/store/reviewers.js";
 import type { BenchDatabases, BenchWhere } from "./benchDatabase.js";
 import { distinctProposalModel, distinctRfp } from "./distinctContent.js";
 import { runThread } from "./serviceSeed.js";

@@ -17,7 +17,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createCheckpointer } from "../src/orchestrator/checkpointer.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../src/store/reviewers.js";
 import type { BenchWhere } from "./benchDatabase.js";
 import { sampleRss, timed } from "./benchKit.js";
 import { distinctProposalModel } from "./distinctContent.js";

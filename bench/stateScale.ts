@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCheckpointer } from "../src/orchestrator/checkpointer.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../src/store/reviewers.js";
 import type { BenchDatabases, FreshDatabase } from "./benchDatabase.js";
 import { mb, percentile } from "./benchKit.js";
 import { distinctProposalModel, distinctRfp } from "./distinctContent.js";

@@ -45,14 +45,10 @@ const LONG_FILES: Readonly<Record<string, string>> = {
     "the prompt evaluator: what it is asked, its rubric items as criteria, its holds, its result",
   "src/engine/apis/rubricExecutor.ts":
     "the levels rubric executor: the rubric it accepts, the evaluation it returns, its summary",
-  "src/store/migrations.ts": "the store's schema history: every migration, in the order it runs",
-  "src/store/types.ts":
-    "the review store's contract: each row it returns and each method it offers",
+  "src/store/migrations.ts":
+    "the store's schema history: one ordered list of migrations, none edited once released",
   "src/store/database.ts":
-    "the dialect layer: statements, transactions and their retries, over SQLite or PostgreSQL",
-  "src/criteria/model.ts": "the catalog's model: every criterion and method as one schema",
-  "src/orchestrator/threadRunner.ts":
-    "one thread's advance under its lock: run, apply each decision, settle where it stopped",
+    "the dialect layer: one transaction runner over SQLite and PostgreSQL, and their differences",
 };
 
 /** Functions over the guidance, as `path › name`, each with why it reads best in one piece. */

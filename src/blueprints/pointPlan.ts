@@ -14,7 +14,7 @@
  * `{ "alternatives": [[…], […]], "multiplier": 2 }`; it needs two paths or more, and a path is a
  * list of points (strings, `["fn", arg]` tuples, point objects), never another group.
  */
-import { isBuiltInPointFunctionName } from "../checks/pointFunctions.js";
+import { isBuiltInPointFunctionName } from "../pointFunctions/builtIn.js";
 import { BlueprintError } from "./errors.js";
 
 export type Block = "should" | "should_not";

@@ -19,8 +19,8 @@ import { createOllamaFetch } from "../llm/ollamaFetch.js";
 import { callInSlot } from "../llm/serverCeilings.js";
 import { type ModelSettings, resolveModelSettings } from "../llm/settings.js";
 import type { ModelEnv } from "../llm/spec.js";
+import type { TextEmbedder } from "../pointFunctions/contract.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
-import type { TextEmbedder } from "./pointFunction.js";
 
 /** The embedding model when neither the criterion nor the options name one (nor EVALGATE_EMBED_MODEL). */
 export const DEFAULT_EMBEDDING_MODEL = "nomic-embed-text";

@@ -1,8 +1,8 @@
 import type { Criterion, FunctionMethod, Level } from "../criteria/model.js";
+import { describeValue, isPointFunctionError } from "../pointFunctions/contract.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { criterionMethodMismatch } from "./errors.js";
 import { highestLevel, lowestLevel } from "./levels.js";
-import { describeValue, isPointFunctionError } from "./pointFunction.js";
 import type { FunctionRegistry, ResolvedFunction } from "./registry.js";
 
 function errorText(error: unknown): string {

@@ -4,7 +4,38 @@
  * function criteria and JSON Schema criteria.
  */
 
-export { MAX_EMBED_INPUT_CHARS } from "./embeddingPointFunctions.js";
+export {
+  checkPointFunctionArgs,
+  isBuiltInPointFunctionName,
+  isModelPointFunctionName,
+  isPointFunctionName,
+  MODEL_POINT_FUNCTIONS,
+  type ModelPointFunctionName,
+  POINT_FUNCTIONS,
+  type PointFunctionName,
+} from "../pointFunctions/builtIn.js";
+export {
+  type AsyncPointFunction,
+  type AsyncPointFunctionDefinition,
+  isPointFunctionError,
+  type PointFunction,
+  type PointFunctionContext,
+  type PointFunctionDefinition,
+  type PointFunctionError,
+  type PointFunctionResult,
+  type PointFunctionSpec,
+  type TextEmbedder,
+} from "../pointFunctions/contract.js";
+export { MAX_EMBED_INPUT_CHARS } from "../pointFunctions/embedding.js";
+export {
+  type LevenshteinSimilarity,
+  levenshteinSimilarity,
+  MAX_LEVENSHTEIN_CELLS,
+  MAX_ROUGE_CELLS,
+  type RougeL,
+  rougeL,
+  wordsOf,
+} from "../pointFunctions/similarity.js";
 export {
   createOllamaEmbedder,
   DEFAULT_EMBEDDING_MODEL,
@@ -23,28 +54,6 @@ export {
 } from "./errors.js";
 export { runFunctionCriterion } from "./functionCriterion.js";
 export {
-  type AsyncPointFunction,
-  type AsyncPointFunctionDefinition,
-  isPointFunctionError,
-  type PointFunction,
-  type PointFunctionContext,
-  type PointFunctionDefinition,
-  type PointFunctionError,
-  type PointFunctionResult,
-  type PointFunctionSpec,
-  type TextEmbedder,
-} from "./pointFunction.js";
-export {
-  checkPointFunctionArgs,
-  isBuiltInPointFunctionName,
-  isModelPointFunctionName,
-  isPointFunctionName,
-  MODEL_POINT_FUNCTIONS,
-  type ModelPointFunctionName,
-  POINT_FUNCTIONS,
-  type PointFunctionName,
-} from "./pointFunctions.js";
-export {
   type DeterministicFunction,
   type FunctionOrigin,
   FunctionRegistry,
@@ -56,12 +65,3 @@ export {
   runSchemaCriterion,
   type SchemaCriterionOptions,
 } from "./schemaCriterion.js";
-export {
-  type LevenshteinSimilarity,
-  levenshteinSimilarity,
-  MAX_LEVENSHTEIN_CELLS,
-  MAX_ROUGE_CELLS,
-  type RougeL,
-  rougeL,
-  wordsOf,
-} from "./similarity.js";

@@ -6,17 +6,17 @@ import {
   resolveFunctionModule,
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
-import { readUntrustedJson } from "../untrusted/json.js";
-import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.js";
-import { FunctionResolutionError } from "./errors.js";
-import { metaCheckOf } from "./metaChecks.js";
-import type { PointFunctionContext } from "./pointFunction.js";
 import {
   isModelPointFunctionName,
   isPointFunctionName,
   MODEL_POINT_FUNCTIONS,
   POINT_FUNCTIONS,
-} from "./pointFunctions.js";
+} from "../pointFunctions/builtIn.js";
+import type { PointFunctionContext } from "../pointFunctions/contract.js";
+import { readUntrustedJson } from "../untrusted/json.js";
+import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.js";
+import { FunctionResolutionError } from "./errors.js";
+import { metaCheckOf } from "./metaChecks.js";
 
 /**
  * A deterministic scoring function (DETERMINISTIC in a levels rubric). It receives the content —

@@ -8,21 +8,13 @@ import type { EmbeddedModelFile } from "../llm/embedded/defaultModel.js";
 import { formatSize } from "../llm/embedded/defaultModel.js";
 import { onGenerationProgress } from "../llm/embedded/generationProgress.js";
 import type { DownloadProgress } from "../llm/embedded/modelDownload.js";
+import { spanText } from "../timeText.js";
 import type { TextOutput } from "./context.js";
 import { writeBetween, writeControl } from "./terminalText.js";
 
 const BAR_WIDTH = 24;
 
-function duration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return "?";
-  const s = Math.round(seconds);
-  const m = Math.floor(s / 60);
-  const h = Math.floor(m / 60);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return h > 0 ? `${h}:${pad(m % 60)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
-}
-
-/** One line of the download bar: `[#####-----]  45%  500 MB / 1.1 GB  12 MB/s  0:48 left`. */
+/** One line of the download bar: `[#####-----]  45%  500 MB / 1.1 GB  12 MB/s  48 sec left`. */
 export function downloadLine(progress: DownloadProgress): string {
   const { receivedBytes: got, totalBytes: total, bytesPerSecond: rate } = progress;
   const sizes = `${formatSize(got)}${total === undefined ? "" : ` / ${formatSize(total)}`}`;
@@ -31,7 +23,7 @@ export function downloadLine(progress: DownloadProgress): string {
   const share = Math.min(got / total, 1);
   const filled = Math.round(share * BAR_WIDTH);
   const bar = `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}]`;
-  const left = rate > 0 ? duration((total - got) / rate) : "?";
+  const left = rate > 0 ? spanText((total - got) / rate) : "?";
   const percent = `${Math.floor(share * 100)}%`.padStart(4);
   return `${bar} ${percent}  ${sizes}  ${speed}  ${left} left`;
 }

@@ -4,7 +4,7 @@
  * with its code in square brackets (`… [CATALOG_INVALID]`), the key to docs/errors.md.
  */
 import { withErrorCode } from "../errors.js";
-import { redactCredentials } from "../llm/redact.js";
+import { redactCredentials } from "../redact.js";
 import { describeCommandError } from "./errorTable.js";
 import type { ModelTarget } from "./modelCheck.js";
 

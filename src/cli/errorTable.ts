@@ -6,11 +6,11 @@
  */
 import { CatalogError } from "../criteria/errors.js";
 import { isEvaluationModelError } from "../engine/errors.js";
-import type { ErrorCode } from "../errorCodes.js";
 import { type EvalgateError, isEvalgateError } from "../errors.js";
 import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
 import { RubricConfigError } from "../rubrics/errors.js";
 import { displayPath } from "./displayPath.js";
+import type { ErrorCode } from "./errorCodes.js";
 import { EXIT_ERROR } from "./exitCodes.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
 

@@ -8,7 +8,6 @@
 import { type EvaluationModelError, isEvaluationModelError } from "../engine/errors.js";
 import { checkOllama } from "../llm/checkOllama.js";
 import { isModelUnavailableError, type ModelCallError } from "../llm/errors.js";
-import { redactUrl } from "../llm/redact.js";
 import {
   defaultModelSpec,
   defaultOllamaBaseUrl,
@@ -16,6 +15,7 @@ import {
   type ModelEnv,
   parseModelSpec,
 } from "../llm/spec.js";
+import { redactUrl } from "../redact.js";
 import type { CliContext, TextOutput } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
 import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";

@@ -6,10 +6,19 @@
 import { z } from "zod";
 import type { PanelOptions } from "../engine/options.js";
 import { createChatModel, type JudgeModel, withSignal } from "../llm/chatModel.js";
-import { PANEL_AGGREGATES, type PanelFlags } from "./commands/options.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { ensureModelReady, type ModelTarget, readyModel } from "./modelCheck.js";
+
+/** How a panel's answers become the score. */
+export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
+
+/** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
+export interface PanelFlags {
+  judge?: string[];
+  aggregate?: (typeof PANEL_AGGREGATES)[number];
+  minAgreement?: number;
+}
 
 /** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
 export const PanelSettingSchema = z.object({

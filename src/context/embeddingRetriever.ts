@@ -1,22 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { cosineSimilarity } from "../pointFunctions/similarity.js";
 import { embeddingInvalid } from "./errors.js";
 import type { Chunk, RankedChunk, Retriever } from "./types.js";
-
-/** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length || a.length === 0) return 0;
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
-}
 
 /** What is embedded for a chunk: its section title (when it has one) and its text. */
 function embeddedText(chunk: Chunk): string {

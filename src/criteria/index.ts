@@ -8,6 +8,7 @@ export { catalogFormatOf, loadCatalog } from "./load.js";
 export * from "./model.js";
 export * from "./outOfRange.js";
 export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./parse.js";
+export * from "./thresholdCalibration.js";
 export {
   type FindingSeverity,
   normaliseWeights,

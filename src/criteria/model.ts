@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OutOfRangeSchema } from "./outOfRange.js";
+import { ThresholdCalibrationSchema } from "./thresholdCalibration.js";
 
 /**
  * The one internal criteria model. Every catalog form (an evaluation-criteria JSON file, a funding
@@ -224,45 +225,6 @@ export const FewShotSettingsSchema = z.strictObject({
 });
 export type FewShotSettings = z.infer<typeof FewShotSettingsSchema>;
 export type FewShotSettingsInput = z.input<typeof FewShotSettingsSchema>;
-
-/** Labels a threshold change records as its evidence (the rest are counted). */
-export const MAX_EVIDENCE_LABELS = 500;
-
-/** Agreement and Cohen's κ of the judge with the reviewers at the old and the new threshold. */
-const ThresholdFiguresSchema = z.object({
-  compared: z.number().int().min(0),
-  agreementBefore: z.number().min(0).max(1),
-  agreementAfter: z.number().min(0).max(1),
-  kappaBefore: z.number().nullable(),
-  kappaAfter: z.number().nullable(),
-  labelIds: z.array(z.string()).max(MAX_EVIDENCE_LABELS),
-});
-
-/**
- * Why a version's thresholds changed (`calibrate --apply`): the period of reviewer labels, and per
- * criterion the old and new threshold with the figures behind it — in-sample on the labels the
- * threshold was fitted on (every label of the period in versions written before held-out figures
- * were kept), and held out on the labels decided later, which the fit never saw.
- */
-export const ThresholdCalibrationSchema = z.object({
-  appliedAt: z.string(),
-  appliedBy: z.string().optional(),
-  since: z.string().nullable(),
-  until: z.string().nullable(),
-  contentType: z.string(),
-  changes: z.array(
-    ThresholdFiguresSchema.extend({
-      criterionId: z.string(),
-      from: z.number().min(0).max(1),
-      to: z.number().min(0).max(1),
-      /** The later labels (decided from `since` on) and the figures on them. */
-      heldOut: ThresholdFiguresSchema.extend({ since: z.string() }).optional(),
-      /** Written with --force although the held-out agreement dropped. */
-      forced: z.boolean().optional(),
-    }),
-  ),
-});
-export type ThresholdCalibration = z.infer<typeof ThresholdCalibrationSchema>;
 
 export const CatalogSchema = z.object({
   id: z.string().min(1),

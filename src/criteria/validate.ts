@@ -1,4 +1,4 @@
-import { checkPointFunctionArgs, isBuiltInPointFunctionName } from "../checks/pointFunctions.js";
+import { checkPointFunctionArgs, isBuiltInPointFunctionName } from "../pointFunctions/builtIn.js";
 import {
   normaliseWeights,
   roundForMessage,

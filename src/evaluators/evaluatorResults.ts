@@ -5,7 +5,7 @@
  * its comment, where an evaluator that throws leaves no feedback at all (only a console line).
  */
 import { isEvalgateError } from "../errors.js";
-import { redactSecretText } from "../llm/redact.js";
+import { redactSecretText } from "../redact.js";
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
 
 /** One result, as LangSmith records it as feedback. */

@@ -70,11 +70,7 @@ export interface EvaluationNodeOptions extends PanelChoice {
   title?: string;
   /** Extra folder to look for criteria files in. */
   criteriaDir?: string;
-  /**
-   * The rubric registry (a RubricRegistry on the store): the stage judges with the active
-   * registry version of its catalog's id when the registry holds one, and records it as
-   * `id@version` in the result and its traces; the catalog file otherwise.
-   */
+  /** The rubric registry: its active version of the catalog's id is judged, as `id@version`. */
   rubricRegistry?: ActiveCatalogs;
   /**
    * The criteriaPath came from the graph's input (Studio, any HTTP client), not from code: it may

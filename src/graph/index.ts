@@ -65,6 +65,7 @@ export {
   /** The options of createReviewNode: the stage, every stage of the graph, the revision limit. */
   type ReviewNodeOptions,
 } from "./reviewNode.js";
+export { RUN_SINKS_KEY, type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
 export {
   /** A stage of a graph: its id, content type, title and where its content lives in state. */
   type StageDefinition,

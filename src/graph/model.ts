@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
 import { EvaluationResultSchema } from "../scoring/result.js";
+import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
 import {
   CommentSchema,
   EditContentSchema,
@@ -38,8 +39,7 @@ export const SectionDataSchema = z.object({
 });
 export type SectionData = z.infer<typeof SectionDataSchema>;
 
-export const REVIEW_ACTIONS = ["approve", "revise", "edit", "retry"] as const;
-export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+export { REVIEW_ACTIONS, type ReviewAction } from "../scoring/reviewAction.js";
 
 /**
  * Where the evaluation under review is in state (its result field, as `researchEvaluation` or

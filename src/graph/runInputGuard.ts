@@ -11,6 +11,7 @@ import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
 import { graphInputInvalid, runContextInvalid } from "./errors.js";
 import { screenResumes } from "./resumeGuard.js";
+import { type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
 
 type StreamIterator = (
   input: unknown,
@@ -31,8 +32,15 @@ function issuesOf(error: z.ZodError): string {
     .join("; ");
 }
 
-/** The graph, its runs' input and context checked first (see the module comment). */
-export function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
+/**
+ * The graph, its runs' input and context checked first (see the module comment), each run given
+ * the stores its evaluation nodes write to (RunSinks) through its config.
+ */
+export function rejectInvalidRunInput<Graph extends object>(
+  graph: Graph,
+  shape: RunShape,
+  sinks: RunSinks = {},
+): Graph {
   const target = graph as unknown as { _streamIterator: StreamIterator };
   const original = target._streamIterator.bind(graph);
   target._streamIterator = async function* (input, options) {
@@ -44,7 +52,7 @@ export function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape:
       const parsed = shape.context.safeParse(options.context);
       if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
     }
-    yield* original(input, options);
+    yield* original(input, withRunSinks(options, sinks));
   };
   return graph;
 }
@@ -54,15 +62,22 @@ export function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape:
  * (rejectInvalidRunInput) and screens resume values (screenResumes): the proposal graph and the
  * evaluation gate are built this way, so a graph compiled by a user, the orchestrator, the review
  * desk or LangGraph Studio refuses an input no run takes, and stores nothing of an answer no
- * review takes (the review asks again), before anything of it is stored.
+ * review takes (the review asks again), before anything of it is stored. Compiled with a SQLite or
+ * PostgreSQL checkpointer, its runs keep traces and judge answers in that database (RunSinks).
  */
 export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
   builder: Builder,
   shape: RunShape,
 ): Builder {
   const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
-  const guarded = (...args: unknown[]) =>
-    rejectInvalidRunInput(screenResumes(compile(...args)), shape);
+  const guarded = (...args: unknown[]) => {
+    const checkpointer = (args[0] as { checkpointer?: unknown } | undefined)?.checkpointer;
+    return rejectInvalidRunInput(
+      screenResumes(compile(...args)),
+      shape,
+      sinksOfSaver(checkpointer),
+    );
+  };
   Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
   return builder;
 }

@@ -5,7 +5,7 @@
  * commas) is checked server by server, at once: it is ready when one of them is.
  */
 import { z } from "zod";
-import { redactSecretText } from "./redact.js";
+import { redactSecretText } from "../redact.js";
 import { readBoundedText } from "./responseBody.js";
 import { parseServerAddress, type ServerAddress, shownServerUrl } from "./serverAddress.js";
 import { parseServerList } from "./serverList.js";

@@ -4,6 +4,7 @@
  * help; the retry loop and the fallback list act on it.
  */
 import { isEvalgateError } from "../errors.js";
+import { quoteBody } from "../redact.js";
 import {
   isModelCallError,
   ModelAbortedError,
@@ -15,7 +16,6 @@ import {
   ModelTimeoutError,
   ModelUnavailableError,
 } from "./errors.js";
-import { quoteBody } from "./redact.js";
 
 const CONTENT_POLICY_PATTERN =
   /content[\s_-]?(policy|filter|management)|safety (system|settings|filter)|responsible ai policy|blocked due to safety/i;

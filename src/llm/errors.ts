@@ -4,6 +4,7 @@
  * classifyError.ts turns whatever a provider threw into the typed call failures.
  */
 import { EvalgateError, errorGuard } from "../errors.js";
+import { boundedText, MESSAGE_LIMIT, redactUrl } from "../redact.js";
 import {
   describeTarget,
   describeUnavailable,
@@ -11,7 +12,6 @@ import {
   type UnavailableReason,
   unavailableHint,
 } from "./errorText.js";
-import { boundedText, MESSAGE_LIMIT, redactUrl } from "./redact.js";
 import { safeCause } from "./safeCause.js";
 
 export type { ModelErrorContext, UnavailableReason } from "./errorText.js";

@@ -18,6 +18,8 @@
  * - with `logprobs`, a chat request asks for the tokens' log-probabilities (`logprobs: true,
  *   top_logprobs: N`, which ChatOllama does not send) and each streamed chunk's are recorded.
  */
+
+import { quoteBody } from "../redact.js";
 import { classifyModelError, errorFromStatus, parseRetryAfter } from "./classifyError.js";
 import {
   ModelAbortedError,
@@ -25,7 +27,6 @@ import {
   type ModelErrorContext,
   ModelTimeoutError,
 } from "./errors.js";
-import { quoteBody } from "./redact.js";
 import { checkedNdjson, readBoundedText } from "./responseBody.js";
 import type { ServerAuthorization } from "./serverAddress.js";
 import { type TokenLogprobRecorder, withLogprobsRequested } from "./tokenLogprobs.js";

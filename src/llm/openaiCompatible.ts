@@ -17,10 +17,10 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { z } from "zod";
+import { rememberSecret } from "../redact.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import { ProviderUnavailableError } from "./errors.js";
 import { constructorFrom, importPackage } from "./providers.js";
-import { rememberSecret } from "./redact.js";
 import { readBoundedText } from "./responseBody.js";
 import type { ServerAddress } from "./serverAddress.js";
 import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";

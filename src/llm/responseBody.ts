@@ -9,8 +9,9 @@
  *   (`console.warn("invalid json: ", line)`), so it is only ever given lines that parse; blank
  *   lines, which it would also print, are left out.
  */
+
+import { quoteBody } from "../redact.js";
 import { type ModelCallError, type ModelErrorContext, ModelResponseError } from "./errors.js";
-import { quoteBody } from "./redact.js";
 
 /** The most bytes of an error body read (the message quotes 500 characters of it). */
 export const ERROR_BODY_READ_BYTES = 64 * 1024;

@@ -4,7 +4,7 @@
  * otherwise a plain copy with the text redacted and cut to size, its network `code` and HTTP
  * status kept (the classification reads them), its own causes treated the same way.
  */
-import { boundedText, MESSAGE_LIMIT, redactSecretText } from "./redact.js";
+import { boundedText, MESSAGE_LIMIT, redactSecretText } from "../redact.js";
 
 /** How many causes deep the chain is read and kept. */
 const MAX_CAUSE_DEPTH = 4;

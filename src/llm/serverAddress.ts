@@ -6,8 +6,8 @@
  * reached this way; the header value never appears in a message, a trace or JSON.
  */
 import { inspect } from "node:util";
+import { redactUrl } from "../redact.js";
 import { ModelOptionsError } from "./errors.js";
-import { redactUrl } from "./redact.js";
 import { serverKeyOfUrl } from "./serverKey.js";
 
 /** The most characters of a server URL read (longer ones are refused). */

@@ -8,8 +8,8 @@
  * `{ url, slots?, provider?, model? }`.
  */
 import { z } from "zod";
+import { redactUrl } from "../redact.js";
 import { ModelOptionsError } from "./errors.js";
-import { redactUrl } from "./redact.js";
 import { parseServerAddress, type ServerAddress } from "./serverAddress.js";
 import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
 

@@ -3,8 +3,9 @@
  * URL (`http://gpu1:11434#slots=8`), a spec naming its own provider and model
  * (`openai-compatible:Qwen/Qwen2.5-7B-Instruct@http://gpu2:8000/v1`), or an object.
  */
+
+import { redactSecretText } from "../redact.js";
 import { ModelOptionsError, ModelSpecError } from "./errors.js";
-import { redactSecretText } from "./redact.js";
 import {
   checkList,
   POOL_PROVIDERS,

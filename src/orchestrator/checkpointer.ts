@@ -1,27 +1,18 @@
 import { mkdirSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { redactUrl } from "../redact.js";
+import { type DatabaseOptions, databaseLocation } from "../store/location.js";
 import { surviveConnectionLoss } from "../store/poolErrors.js";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";
 import { CheckpointerError } from "./errors.js";
 
-/** Where the SQLite checkpoints go by default, relative to the working directory. */
-export const DEFAULT_SQLITE_PATH = ".evalgate/checkpoints.sqlite";
-
-export interface CheckpointerOptions {
-  /** SQLite file (relative to `cwd`), or `:memory:`. Default: `.evalgate/checkpoints.sqlite`. */
-  sqlitePath?: string;
-  /** A PostgreSQL URL; wins over everything else. */
-  databaseUrl?: string;
-  /** Where DATABASE_URL is read from (default: process.env). */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** The working directory a relative sqlitePath is resolved against (default: process.cwd()). */
-  cwd?: string;
-}
+/** The checkpoints' database, named as the store names it (see databaseLocation). */
+export type CheckpointerOptions = DatabaseOptions;
 
 /** An open checkpoint store: the LangGraph saver, what it is, and how to close it. */
 export interface Checkpointer {
@@ -41,17 +32,6 @@ export function checkpointerDatabase(
   checkpointer: Checkpointer,
 ): { sqlitePath: string } | { databaseUrl: string } | undefined {
   return DATABASES.get(checkpointer);
-}
-
-/** A PostgreSQL URL fit for messages: the password replaced by `***`. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(an unparsable database URL)";
-  }
 }
 
 function messageOf(error: unknown): string {
@@ -90,10 +70,8 @@ function relaxSync(db: unknown): void {
   if (typeof pragma === "function") pragma.call(db, "synchronous = NORMAL");
 }
 
-async function openSqlite(path: string, cwd: string): Promise<Checkpointer> {
-  if (path.trim() === "") throw new CheckpointerError("(sqlite)", "the SQLite path is empty");
-  const inMemory = path === ":memory:";
-  const location = inMemory || isAbsolute(path) ? path : resolve(cwd, path);
+async function openSqlite(location: string): Promise<Checkpointer> {
+  const inMemory = location === ":memory:";
   try {
     if (!inMemory) mkdirSync(dirname(location), { recursive: true });
   } catch (error) {
@@ -176,12 +154,9 @@ async function openPostgres(url: string): Promise<Checkpointer> {
  * folder is created). Close it when done.
  */
 export async function createCheckpointer(options: CheckpointerOptions = {}): Promise<Checkpointer> {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
-  const explicitUrl = options.databaseUrl?.trim();
-  if (explicitUrl !== undefined && explicitUrl !== "") return openPostgres(explicitUrl);
-  if (options.sqlitePath !== undefined) return openSqlite(options.sqlitePath, cwd);
-  const envUrl = env.DATABASE_URL?.trim();
-  if (envUrl !== undefined && envUrl !== "") return openPostgres(envUrl);
-  return openSqlite(DEFAULT_SQLITE_PATH, cwd);
+  if (options.sqlitePath?.trim() === "" && !options.databaseUrl?.trim()) {
+    throw new CheckpointerError("(sqlite)", "the SQLite path is empty");
+  }
+  const location = databaseLocation(options);
+  return location.kind === "postgres" ? openPostgres(location.url) : openSqlite(location.path);
 }

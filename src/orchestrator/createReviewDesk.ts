@@ -6,11 +6,12 @@
 
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
+import { traceStoreOfSaver } from "../graph/runSinks.js";
 import type { StageDefinition } from "../graph/stages.js";
-import { traceStoreOfSaver } from "../graph/traceSink.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { RubricRegistry } from "../rubrics/rubricRegistry.js";
-import { openReviewStore, reviewStoreLocation } from "../store/index.js";
+import { openReviewStore } from "../store/index.js";
+import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
@@ -135,7 +136,7 @@ function withRubricRegistry<T extends Pick<ReviewDeskOptions, "graph">>(
 
 /** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
 async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
-  const location = reviewStoreLocation(options);
+  const location = databaseLocation(options);
   const env = options.env ?? process.env;
   const checkpointer = await createCheckpointer(
     location.kind === "postgres"

@@ -7,9 +7,13 @@ import { randomUUID } from "node:crypto";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
+import type { Reviewer } from "../store/reviewers.js";
+import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
 import type { Checkpointer } from "./checkpointer.js";
+import type { ReviewDetail, ReviewPage, ThreadStatus } from "./deskAnswers.js";
+import type { PageRequest, StartProposal } from "./deskRequests.js";
 import {
   decodeCursor,
   encodeCursor,
@@ -28,15 +32,6 @@ import {
 import type { JobQueue } from "./jobs/jobQueue.js";
 import { proposalTitle } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
-import type {
-  PageRequest,
-  ReviewDetail,
-  Reviewer,
-  ReviewPage,
-  StartProposal,
-  ThreadEvent,
-  ThreadStatus,
-} from "./reviewDesk.js";
 import type { ThreadRunner } from "./threadRunner.js";
 
 /** What every step of the desk works with. */

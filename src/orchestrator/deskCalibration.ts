@@ -3,10 +3,12 @@
  * store keeps — the computation `evalgate calibrate` makes, no judge call — and the few-shot
  * comparison `evalgate calibrate --compare` recorded last.
  */
+
+import type { Reviewer } from "../store/reviewers.js";
 import { calibrationReport } from "./calibrationReport.js";
 import type { DeskContext } from "./deskActions.js";
 import { forbidden, invalidInput } from "./deskErrors.js";
-import type { CalibrationOverview, Reviewer } from "./reviewDesk.js";
+import type { CalibrationOverview } from "./reviewDesk.js";
 
 /** The days of labels the calibration view reads by default, and at most. */
 export const CALIBRATION_DAYS = 90;

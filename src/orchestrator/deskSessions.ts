@@ -5,9 +5,9 @@
  * replica is refused by all of them at once; revoking a reviewer ends their sessions as well.
  */
 import { randomBytes } from "node:crypto";
+import type { Reviewer } from "../store/reviewers.js";
 import { hashToken } from "../store/tokens.js";
 import type { ReviewStore } from "../store/types.js";
-import type { Reviewer } from "./reviewDesk.js";
 
 /** Longest session id accepted; anything longer is not one of ours and is not hashed. */
 const MAX_SESSION_ID_CHARS = 128;

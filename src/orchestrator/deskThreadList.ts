@@ -3,10 +3,13 @@
  * own (an administrator's: all of them), last finished first, a keyset page at a time, read from
  * the store's thread rows and never from checkpoints.
  */
+
+import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadListCursor } from "../store/types.js";
 import type { DeskContext } from "./deskActions.js";
+import type { ThreadListPage } from "./deskAnswers.js";
+import type { ThreadListRequest } from "./deskRequests.js";
 import { invalidInput } from "./errors.js";
-import type { Reviewer, ThreadListPage, ThreadListRequest } from "./reviewDesk.js";
 
 function encodeThreadCursor(cursor: ThreadListCursor): string {
   const pair = JSON.stringify([cursor.updatedAt, cursor.threadId]);

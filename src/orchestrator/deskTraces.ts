@@ -3,11 +3,12 @@
  * (the desk's own database). What leaves here is fit for a page: secrets in the call parameters,
  * errors and prompts are replaced by `***` again on the way out, whatever wrote the rows.
  */
-import { traceStoreOfSaver } from "../graph/traceSink.js";
-import { redactSecrets, redactSecretText } from "../llm/redact.js";
+import { traceStoreOfSaver } from "../graph/runSinks.js";
+import { redactSecrets, redactSecretText } from "../redact.js";
 import type { Trace } from "../scoring/result.js";
+import type { Reviewer } from "../store/reviewers.js";
 import { accessThread, type DeskContext } from "./deskActions.js";
-import type { Reviewer, ThreadTraces } from "./reviewDesk.js";
+import type { ThreadTraces } from "./deskAnswers.js";
 
 function redactedTrace(trace: Trace): Trace {
   return {

@@ -5,19 +5,14 @@ import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
+import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./deskAnswers.js";
+import type { PageRequest } from "./deskRequests.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 import { reviewsOf } from "./pendingReview.js";
 import { proposalTitle } from "./proposal/title.js";
-import type {
-  DecisionRecord,
-  PageRequest,
-  RecordedCorrection,
-  ReviewDetail,
-  ReviewListItem,
-  ThreadStatus,
-} from "./reviewDesk.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
 export function contentAsText(content: unknown): string {

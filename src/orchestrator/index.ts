@@ -3,6 +3,9 @@
  * records decisions exactly once, over a SQLite or PostgreSQL checkpointer; the review desk the
  * service and the CLI ask on a reviewer's behalf.
  */
+
+export { DEFAULT_SQLITE_PATH } from "../store/location.js";
+export type { Reviewer } from "../store/reviewers.js";
 export {
   type CalibrationLabelPageQuery,
   type CalibrationLabelSource,
@@ -14,7 +17,6 @@ export {
   type Checkpointer,
   type CheckpointerOptions,
   createCheckpointer,
-  DEFAULT_SQLITE_PATH,
 } from "./checkpointer.js";
 export {
   type CorrectionLabelReader,
@@ -26,6 +28,13 @@ export {
   type ReviewDeskHandle,
   type ReviewDeskOptions,
 } from "./createReviewDesk.js";
+export type { ReviewDetail, ReviewListItem, ThreadStatus } from "./deskAnswers.js";
+export {
+  type DecisionRequest,
+  DecisionRequestSchema,
+  type StartProposal,
+  StartProposalSchema,
+} from "./deskRequests.js";
 export {
   ActionNotOfferedError,
   AlreadyDecidedError,
@@ -71,17 +80,7 @@ export {
 } from "./proposal/document.js";
 export { renderProposalMarkdown } from "./proposal/markdown.js";
 export { type ThreadError, type ThreadErrors, threadErrors } from "./proposal/stageErrors.js";
-export {
-  type DecisionRequest,
-  DecisionRequestSchema,
-  type ReviewDesk,
-  type ReviewDetail,
-  type Reviewer,
-  type ReviewListItem,
-  type StartProposal,
-  StartProposalSchema,
-  type ThreadStatus,
-} from "./reviewDesk.js";
+export type { ReviewDesk } from "./reviewDesk.js";
 export {
   ReviewOrchestrator,
   type ReviewOrchestratorOptions,

@@ -4,6 +4,7 @@
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
+import { RUN_SINKS_KEY, sinksOfSaver } from "../graph/runSinks.js";
 import {
   createStageProgressTracker,
   describeStageProgress,
@@ -14,7 +15,13 @@ import type { RunnerContext } from "./threadSettle.js";
 function configOf(ctx: RunnerContext, threadId: string) {
   const override = ctx.runtime.overrideSettings ? { overrideSettings: true } : {};
   return {
-    configurable: { thread_id: threadId, ...override },
+    // The graph may be the caller's own: its evaluation nodes find the trace store and the judge
+    // cache beside the checkpoints through the run's config.
+    configurable: {
+      thread_id: threadId,
+      ...override,
+      [RUN_SINKS_KEY]: sinksOfSaver(ctx.runtime.saver),
+    },
     ...(ctx.runtime.context === undefined ? {} : { context: ctx.runtime.context }),
     recursionLimit: PROPOSAL_RECURSION_LIMIT,
     // Each step's checkpoint is written before the next step starts: a decision is applied and

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { REVIEW_ACTIONS } from "./reviewAction.js";
 
-/** What the reviewer did with the content a judge evaluated. */
-export const ReviewerActionSchema = z.enum(["approve", "revise", "edit"]);
+/** What the reviewer did with the content a judge evaluated (a retry judges nothing). */
+export const ReviewerActionSchema = z.enum(REVIEW_ACTIONS).exclude(["retry"]);
 export type ReviewerAction = z.infer<typeof ReviewerActionSchema>;
 
 /**

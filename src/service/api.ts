@@ -8,9 +8,9 @@ import { ReviewerNameSchema, ThreadIdSchema } from "../graph/reviewInput.js";
 import {
   DecisionRequestSchema,
   PageRequestSchema,
-  type ReviewDesk,
   StartProposalSchema,
-} from "../orchestrator/reviewDesk.js";
+} from "../orchestrator/deskRequests.js";
+import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
 import { allow } from "./access.js";
 import type { AttemptGuard } from "./attemptLimits.js";
 import { requireBearer } from "./auth.js";

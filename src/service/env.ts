@@ -1,5 +1,5 @@
 /** What the service's middleware puts on a request's context for the handlers. */
-import type { Reviewer } from "../orchestrator/reviewDesk.js";
+import type { Reviewer } from "../store/reviewers.js";
 import type { Session } from "./session.js";
 
 export interface ServiceEnv {

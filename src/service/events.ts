@@ -6,8 +6,10 @@
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { ReviewDesk, Reviewer, ThreadEvent } from "../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
 import { wholeNumberParam } from "../orchestrator/wholeNumber.js";
+import type { Reviewer } from "../store/reviewers.js";
+import type { ThreadEvent } from "../store/threadEvents.js";
 import { progressText } from "./statusWords.js";
 import { requireValid } from "./validation.js";
 

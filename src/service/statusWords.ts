@@ -7,7 +7,7 @@
  */
 import { LOAD_RFP_NODE, loadProposalConfig } from "../graph/proposalGraph.js";
 import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../graph/stages.js";
-import type { ThreadEvent } from "../orchestrator/reviewDesk.js";
+import type { ThreadEvent } from "../store/threadEvents.js";
 
 /** Stage statuses (ProcessingStatus) and thread statuses, in a reviewer's words. */
 export const STATUS_WORDS: Readonly<Record<string, string>> = {

@@ -4,10 +4,8 @@
  * file (`.evalgate/checkpoints.sqlite` by default).
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { DEFAULT_SQLITE_PATH } from "../orchestrator/checkpointer.js";
 import type { Trace } from "../scoring/result.js";
 import { storeOpenFailed } from "./errors.js";
 import {
@@ -18,6 +16,7 @@ import {
   /** The judge cache in a SQLite file (`SqliteJudgeCacheStore.open(path)`). */
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
+import { type DatabaseOptions, databaseLocation } from "./location.js";
 import { surviveConnectionLoss } from "./poolErrors.js";
 import { PostgresReviewStore } from "./postgresStore.js";
 import { SqliteReviewStore } from "./sqliteStore.js";
@@ -25,47 +24,15 @@ import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
 import { PostgresTraceStore } from "./traceStorePostgres.js";
 import type { ReviewStore } from "./types.js";
 
-/** Which database a store opens: a SQLite path, a PostgreSQL URL, the environment and folder to resolve them in. */
-export interface ReviewStoreOptions {
-  sqlitePath?: string;
-  databaseUrl?: string;
-  env?: Readonly<Record<string, string | undefined>>;
-  cwd?: string;
-}
-
-/** The database the options name: a SQLite path or a PostgreSQL URL. */
-export type ReviewStoreLocation =
-  | { kind: "sqlite"; path: string }
-  | { kind: "postgres"; url: string };
-
-/** Which database the options name, resolved as createCheckpointer resolves it. */
-export function reviewStoreLocation(options: ReviewStoreOptions = {}): ReviewStoreLocation {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
-  const explicitUrl = options.databaseUrl?.trim();
-  if (explicitUrl !== undefined && explicitUrl !== "")
-    return { kind: "postgres", url: explicitUrl };
-  if (options.sqlitePath === undefined) {
-    const envUrl = env.DATABASE_URL?.trim();
-    if (envUrl !== undefined && envUrl !== "") return { kind: "postgres", url: envUrl };
-  }
-  const path = options.sqlitePath ?? DEFAULT_SQLITE_PATH;
-  return {
-    kind: "sqlite",
-    path: path === ":memory:" || isAbsolute(path) ? path : resolve(cwd, path),
-  };
-}
-
-/** Opens the review store beside the checkpoints: PostgreSQL by URL (or DATABASE_URL), else the SQLite file. */
-export async function openReviewStore(options: ReviewStoreOptions = {}): Promise<ReviewStore> {
-  const location = reviewStoreLocation(options);
+export async function openReviewStore(options: DatabaseOptions = {}): Promise<ReviewStore> {
+  const location = databaseLocation(options);
   if (location.kind === "postgres") return PostgresReviewStore.open(location.url);
   return SqliteReviewStore.open(location.path);
 }
 
 /**
  * The traces of an evaluation kept beside the checkpoints, read from the database the options
- * name (as openReviewStore resolves it): by `{ evaluationId }` (the result's `evaluationId`), by
+ * name (as databaseLocation resolves it): by `{ evaluationId }` (the result's `evaluationId`), by
  * `{ threadId }` (every evaluation of the thread, oldest first), or by an id that is either.
  *
  * @example
@@ -73,9 +40,9 @@ export async function openReviewStore(options: ReviewStoreOptions = {}): Promise
  */
 export async function getTraces(
   query: TraceQuery | string,
-  options: ReviewStoreOptions = {},
+  options: DatabaseOptions = {},
 ): Promise<Trace[]> {
-  const location = reviewStoreLocation(options);
+  const location = databaseLocation(options);
   const read = async (store: SqliteTraceStore | PostgresTraceStore) => {
     if (typeof query !== "string") return store.getTraces(query);
     const byEvaluation = await store.getTraces({ evaluationId: query });
@@ -107,9 +74,9 @@ export async function getTraces(
  * the SQLite file (`.evalgate/checkpoints.sqlite` by default).
  */
 export async function openJudgeCacheStore(
-  options: ReviewStoreOptions = {},
+  options: DatabaseOptions = {},
 ): Promise<ClosableJudgeCacheStore> {
-  const location = reviewStoreLocation(options);
+  const location = databaseLocation(options);
   if (location.kind === "postgres") return PostgresJudgeCacheStore.open(location.url);
   return SqliteJudgeCacheStore.open(location.path);
 }

@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import { openMigratedPostgres, openMigratedSqlite } from "./connections.js";
 import { now, type StoreDatabase } from "./database.js";
-import { type ReviewStoreOptions, reviewStoreLocation } from "./index.js";
+import { type DatabaseOptions, databaseLocation } from "./location.js";
 import {
   type ArtifactEvaluationRow,
   type ArtifactRow,
@@ -24,7 +24,7 @@ import {
   rubricVersionOf,
 } from "./registryTypes.js";
 
-export type RegistryStoreOptions = ReviewStoreOptions;
+export type RegistryStoreOptions = DatabaseOptions;
 
 const LATEST = sql.raw(LATEST_RUBRIC_VERSIONS);
 
@@ -187,7 +187,7 @@ export class PostgresRegistryStore extends SqlRegistryStore {
 export async function openRegistryStore(
   options: RegistryStoreOptions = {},
 ): Promise<RegistryStore> {
-  const location = reviewStoreLocation(options);
+  const location = databaseLocation(options);
   if (location.kind === "postgres") return PostgresRegistryStore.open(location.url);
   return SqliteRegistryStore.open(location.path);
 }

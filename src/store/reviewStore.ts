@@ -20,10 +20,10 @@ import {
 } from "./rows.js";
 import { upsertRunSettings } from "./runSettingsRows.js";
 import { decisionsOn, markDecisions, pendingInterrupts, sameInterrupts } from "./settleSteps.js";
+import type { NewEvent } from "./threadEvents.js";
 import {
   DESK_GRAPH,
   type NewDecision,
-  type NewEvent,
   type NewThread,
   type PendingQuery,
   type RecordDecisionResult,

@@ -6,7 +6,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
-import type { ReviewerRole } from "../orchestrator/reviewDesk.js";
 import type {
   CalibrationMeasurement,
   NewCalibrationMeasurement,
@@ -34,6 +33,7 @@ import {
   THREAD_LABELS_SQL,
 } from "./labelRows.js";
 import { insertMeasurement, LATEST_MEASUREMENT, measurementOf } from "./measurementRows.js";
+import type { ReviewerRole } from "./reviewers.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import {
   insertMissingRunSettings,
@@ -49,8 +49,10 @@ import {
   SESSION_REVIEWER_SQL,
   sessionReviewerOf,
 } from "./sessionRows.js";
+import type { NewEvent } from "./threadEvents.js";
+import type { ThreadLease } from "./threadLocks.js";
 import { tryLockThread } from "./threadLocks.js";
-import type { NewEvent, NewSession, ThreadLease } from "./types.js";
+import type { NewSession } from "./types.js";
 
 /** At most this many labels go into one INSERT (21 values each). */
 const LABELS_PER_INSERT = 100;

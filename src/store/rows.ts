@@ -1,9 +1,10 @@
 /** Database rows (snake_case columns, JSON in text columns) to the store's records, checked. */
 import { z } from "zod";
-import { REVIEW_ACTIONS } from "../graph/model.js";
-import { ReviewerRoleSchema, type ThreadEvent } from "../orchestrator/reviewDesk.js";
+import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
 import { parseUntrustedJson } from "../untrusted/json.js";
 import { storeDataInvalid } from "./errors.js";
+import { ReviewerRoleSchema, type ReviewerRow } from "./reviewers.js";
+import type { ThreadEvent } from "./threadEvents.js";
 import {
   ActionListSchema,
   DESK_GRAPH,
@@ -11,7 +12,6 @@ import {
   type DecisionRow,
   type PendingQuery,
   type PendingRow,
-  type ReviewerRow,
   type ThreadListQuery,
   type ThreadListRow,
   type ThreadRow,

@@ -3,7 +3,7 @@
  * PostgreSQL store numbers them). A session is found only while it is open, unexpired and its
  * reviewer is not revoked; times are ISO-8601 UTC strings, compared as text.
  */
-import type { Reviewer } from "../orchestrator/reviewDesk.js";
+import type { Reviewer } from "./reviewers.js";
 import { reviewerOf } from "./rows.js";
 
 export const PRUNE_SESSIONS_SQL = "DELETE FROM review_sessions WHERE expires_at <= ?";

@@ -10,7 +10,16 @@ import type pg from "pg";
 import { z } from "zod";
 import { now, type StoreDatabase } from "./database.js";
 import { storeUnavailable } from "./databaseFailures.js";
-import type { ThreadLease } from "./types.js";
+
+/** A per-thread lock held across processes; release it when the step is done. */
+export interface ThreadLease {
+  release(): Promise<void>;
+  /**
+   * Aborted when the lock was lost before its release (PostgreSQL: the connection holding it was
+   * cut, as in a restart of the server): the holder must stop and write nothing more.
+   */
+  readonly lost: AbortSignal;
+}
 
 const HolderColumns = z.object({ pid: z.union([z.number(), z.bigint()]).transform(Number) });
 

@@ -6,20 +6,22 @@
  */
 
 import { z } from "zod";
-import { REVIEW_ACTIONS } from "../graph/model.js";
-import type { Reviewer, ReviewerRole, ThreadEvent } from "../orchestrator/reviewDesk.js";
 import type {
   CalibrationMeasurement,
   NewCalibrationMeasurement,
 } from "../scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
 import type { AttemptCount } from "./attemptRows.js";
 import type {
   CalibrationLabelCursor,
   CalibrationLabelQuery,
   CorrectionLabelQuery,
 } from "./labelRows.js";
+import type { Reviewer, ReviewerRole, ReviewerRow } from "./reviewers.js";
 import type { StoredRunSettings } from "./runSettingsRows.js";
+import type { NewEvent, ThreadEvent } from "./threadEvents.js";
+import type { ThreadLease } from "./threadLocks.js";
 
 export type { AttemptCount, CalibrationLabelCursor, CalibrationLabelQuery, CorrectionLabelQuery };
 
@@ -47,13 +49,6 @@ export const DecisionPayloadSchema = z.looseObject({
 export type DecisionPayload = z.infer<typeof DecisionPayloadSchema>;
 
 export const ActionListSchema = z.array(z.enum(REVIEW_ACTIONS));
-
-export interface ReviewerRow {
-  name: string;
-  role: ReviewerRole;
-  createdAt: string;
-  revokedAt: string | null;
-}
 
 export interface ThreadRow {
   id: string;
@@ -118,14 +113,6 @@ export type RecordDecisionResult =
   | { kind: "already_decided"; decision: DecisionRow }
   | { kind: "not_pending" };
 
-export type EventType = ThreadEvent["type"];
-
-export interface NewEvent {
-  type: EventType;
-  stage?: string;
-  message?: string;
-}
-
 /** Where a thread is left after a job step, written in one transaction. */
 export interface ThreadSettlement {
   status: ThreadState;
@@ -187,16 +174,6 @@ export interface ThreadListQuery {
   limit: number;
   /** The page starts after this position, last changed first. */
   after?: ThreadListCursor;
-}
-
-/** A per-thread lock held across processes; release it when the step is done. */
-export interface ThreadLease {
-  release(): Promise<void>;
-  /**
-   * Aborted when the lock was lost before its release (PostgreSQL: the connection holding it was
-   * cut, as in a restart of the server): the holder must stop and write nothing more.
-   */
-  readonly lost: AbortSignal;
 }
 
 /** A page session as the store keeps it: the hash of its id, never the id itself. */

@@ -9,7 +9,7 @@ import {
   MAX_ROUGE_CELLS,
   rougeL,
   wordsOf,
-} from "../../src/checks/similarity.js";
+} from "../../src/pointFunctions/similarity.js";
 
 /** The F-measure, for pairs within the cap. */
 function f(text: string, reference: string): number {

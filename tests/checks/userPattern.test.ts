@@ -12,12 +12,12 @@ import {
   type PointFunctionResult,
 } from "../../src/checks/index.js";
 import { FunctionRegistry } from "../../src/checks/registry.js";
+import { parseCatalog } from "../../src/criteria/parse.js";
 import {
   compileUserPattern,
   MAX_PATTERN_LENGTH,
   patternProblem,
-} from "../../src/checks/userPattern.js";
-import { parseCatalog } from "../../src/criteria/parse.js";
+} from "../../src/pointFunctions/userPattern.js";
 import { criterion } from "./helpers.js";
 
 function run(name: PointFunctionName, text: string, args?: unknown): PointFunctionResult {

@@ -23,7 +23,7 @@ describe("downloadLine", () => {
       resumedFromBytes: 0,
       bytesPerSecond: 10_000_000,
     });
-    expect(line).toBe("[############------------]  50%  500 MB / 1.0 GB  10.0 MB/s  0:50 left");
+    expect(line).toBe("[############------------]  50%  500 MB / 1.0 GB  10.0 MB/s  50 sec left");
   });
 
   it("without a known size: what arrived and the rate", () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { renderHtmlReport } from "../../src/cli/report/html.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import type { ReviewDetail } from "../../src/orchestrator/reviewDesk.js";
+import type { ReviewDetail } from "../../src/orchestrator/deskAnswers.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { ReviewPage } from "../../src/service/pages/review.js";
 import { ScriptedChatModel } from "../doubles/index.js";

@@ -62,7 +62,7 @@ describe.concurrent("evalgate reviews / review", () => {
       expect(lines).toHaveLength(3);
       expect(lines[2]).toMatch(
         new RegExp(
-          `^${threadId}  timeline\\s+evaluation_review  0\\.85 pass  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\((just now|\\d+ min ago)\\)$`,
+          `^${threadId}  timeline\\s+evaluation_review  0\\.85 pass  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\((now|\\d+ minutes? ago)\\)$`,
         ),
       );
       // Without --db the default store is read, and not created.

@@ -31,10 +31,10 @@ import {
   sectionStage,
 } from "../../src/graph/stages.js";
 import { structuredContentOf } from "../../src/graph/structuredContent.js";
-import { DEFAULT_SQLITE_PATH } from "../../src/orchestrator/checkpointer.js";
 import type { PendingReview } from "../../src/orchestrator/pendingReview.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { openReviewStore } from "../../src/store/index.js";
+import { DEFAULT_SQLITE_PATH } from "../../src/store/location.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -476,10 +476,13 @@ describe("the views", () => {
     );
     const now = new Date("2026-01-05T12:00:00.000Z");
     expect(waitingSince("2026-01-05T11:30:00.000Z", now)).toBe(
-      "2026-01-05 11:30:00 UTC (30 min ago)",
+      "2026-01-05 11:30:00 UTC (30 minutes ago)",
     );
     expect(waitingSince("2026-01-01T12:00:00.000Z", now)).toBe(
       "2026-01-01 12:00:00 UTC (4 days ago)",
+    );
+    expect(waitingSince("2026-01-05T11:30:00.000Z", now, "Asia/Tokyo")).toBe(
+      "2026-01-05 20:30:00 GMT+9 (30 minutes ago)",
     );
     const list = renderPendingList(
       [
@@ -490,7 +493,7 @@ describe("the views", () => {
     ).split("\n");
     expect(list[0]).toMatch(/^thread\s+stage\s+type\s+score\s+waiting since$/);
     expect(list[2]).toMatch(
-      /^t-1\s+budget\s+evaluation_review\s+0\.55 fail\s+2026-01-05 09:00:00 UTC \(3 h ago\)$/,
+      /^t-1\s+budget\s+evaluation_review\s+0\.55 fail\s+2026-01-05 09:00:00 UTC \(3 hours ago\)$/,
     );
     expect(list[3]).toMatch(/^t-2\s+budget\s+evaluation_error\s+—\s+—$/);
   });

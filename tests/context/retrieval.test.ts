@@ -1,7 +1,6 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
 import { criterionQuery, formatContext } from "../../src/context/criterionContext.js";
-import { cosineSimilarity } from "../../src/context/embeddingRetriever.js";
 import {
   chunkDocuments,
   contextForCriterion,
@@ -9,6 +8,7 @@ import {
   createEmbeddingRetriever,
 } from "../../src/context/index.js";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
+import { cosineSimilarity } from "../../src/pointFunctions/similarity.js";
 import { DOCUMENTS } from "./documents.js";
 
 const chunks = chunkDocuments(DOCUMENTS);

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildProposalGraph } from "../../src/graph/proposalGraph.js";
+import { sinksOfSaver, withRunSinks } from "../../src/graph/runSinks.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { getTraces } from "../../src/store/index.js";
 import { ScriptedChatModel } from "../doubles/index.js";
+import { researchGraph } from "../orchestrator/helpers.js";
 import { proposalResponder } from "./helpers.js";
 import { isWriterCall, RFP } from "./proposalHarness.js";
 
@@ -84,6 +86,32 @@ describe("traces beside the checkpoints", () => {
     const judgeCalls = [...model.calls.filter((c) => !isWriterCall(c)), ...model.guardCalls];
     expect(evaluation?.traces).toHaveLength(judgeCalls.length);
     expect(evaluation?.traceIds).toBeUndefined();
+  });
+
+  it("a graph of the caller's own keeps them beside its checkpoints when its runs carry the sinks", async () => {
+    const sqlitePath = tempDb();
+    const checkpointer = await createCheckpointer({ sqlitePath, env: {} });
+    try {
+      const graph = researchGraph().graph.compile({ checkpointer: checkpointer.saver });
+      const sinks = sinksOfSaver(checkpointer.saver);
+      const carried = withRunSinks({ configurable: { thread_id: "own-1" } }, sinks);
+      await graph.invoke({}, carried);
+      const kept = (await graph.getState({ configurable: { thread_id: "own-1" } })).values;
+      expect(kept.researchEvaluation?.traces).toEqual([]);
+      const traces = await getTraces("own-1", { sqlitePath });
+      expect(traces.map((t) => t.id)).toEqual(kept.researchEvaluation?.traceIds);
+      expect(traces.length).toBeGreaterThan(0);
+
+      // The same graph, its run given no sinks: nothing reaches the store, the result keeps them.
+      const bare = { configurable: { thread_id: "own-2" } };
+      await graph.invoke({}, bare);
+      const inline = (await graph.getState(bare)).values.researchEvaluation;
+      expect(inline?.traceIds).toBeUndefined();
+      expect(inline?.traces.length).toBe(traces.length);
+      expect(await getTraces("own-2", { sqlitePath })).toEqual([]);
+    } finally {
+      await checkpointer.close();
+    }
   });
 
   it("reading the traces of a file that does not exist is an error naming it", async () => {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { ModelOptionsError, ModelUnavailableError } from "../../src/llm/errors.js";
-import { boundedText, quoteBody, redactSecretText } from "../../src/llm/redact.js";
 import { safeCause } from "../../src/llm/safeCause.js";
 import { parseServerAddress } from "../../src/llm/serverAddress.js";
+import { boundedText, quoteBody, redactSecretText } from "../../src/redact.js";
 
 describe("redactSecretText", () => {
   it.each([

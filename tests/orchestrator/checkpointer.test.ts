@@ -2,12 +2,10 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createCheckpointer,
-  DEFAULT_SQLITE_PATH,
-  redactUrl,
-} from "../../src/orchestrator/checkpointer.js";
+import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { CheckpointerError } from "../../src/orchestrator/errors.js";
+import { redactUrl } from "../../src/redact.js";
+import { DEFAULT_SQLITE_PATH } from "../../src/store/location.js";
 import { tempDir } from "./helpers.js";
 
 /** A 127.0.0.1 port nothing listens on (taken, then released). */
@@ -92,7 +90,7 @@ describe("createCheckpointer", () => {
     const url = `postgres://reviewer:s3cret-pw@127.0.0.1:${port}/evalgate`;
     const error = await createCheckpointer({ env: { DATABASE_URL: url } }).catch((e) => e);
     expect(error).toBeInstanceOf(CheckpointerError);
-    expect(error.location).toBe(`postgres://reviewer:***@127.0.0.1:${port}/evalgate`);
+    expect(error.location).toBe(`postgres://***@127.0.0.1:${port}/evalgate`);
     expect(error.message).toContain(`127.0.0.1:${port}`);
     expect(error.message).not.toContain("s3cret-pw");
 
@@ -121,12 +119,13 @@ describe("createCheckpointer", () => {
   });
 });
 
-describe("redactUrl", () => {
-  it("hides the password and keeps the rest", () => {
+describe("redactUrl on a database URL", () => {
+  it("hides the user name and password and keeps the rest", () => {
     expect(redactUrl("postgres://u:pw@db.internal:5432/app?sslmode=require")).toBe(
-      "postgres://u:***@db.internal:5432/app?sslmode=require",
+      "postgres://***@db.internal:5432/app?sslmode=require",
     );
-    expect(redactUrl("postgres://u@localhost/app")).toBe("postgres://u@localhost/app");
-    expect(redactUrl("not a url")).toBe("(an unparsable database URL)");
+    expect(redactUrl("postgres://u@localhost/app")).toBe("postgres://***@localhost/app");
+    expect(redactUrl("postgres://localhost/app")).toBe("postgres://localhost/app");
+    expect(redactUrl("not a url")).toBe("not a url");
   });
 });

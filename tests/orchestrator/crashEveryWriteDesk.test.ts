@@ -27,7 +27,7 @@ import {
   createReviewDesk,
   type ReviewDeskHandle,
 } from "../../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { STAGE_IDS } from "../proposalStages.js";
 import { eventually } from "../service/realDesk.js";
 import { proposalEndState, releaseDeadLocks } from "./crashingSaver.js";

@@ -14,7 +14,7 @@ import {
   createReviewDesk,
   type ReviewDeskHandle,
 } from "../../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { scriptedProposalResponder } from "../devserver/proposalResponder.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { tempDir } from "./helpers.js";

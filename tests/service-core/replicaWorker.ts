@@ -13,11 +13,9 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { isEvalgateError } from "../../src/errors.js";
 import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
-import {
-  DecisionRequestSchema,
-  type ReviewDesk,
-  ReviewerSchema,
-} from "../../src/orchestrator/reviewDesk.js";
+import { DecisionRequestSchema } from "../../src/orchestrator/deskRequests.js";
+import type { ReviewDesk } from "../../src/orchestrator/reviewDesk.js";
+import { ReviewerSchema } from "../../src/store/reviewers.js";
 
 const RequestSchema = z.discriminatedUnion("op", [
   z.object({ id: z.number(), op: z.literal("start"), by: ReviewerSchema, rfp: z.string() }),

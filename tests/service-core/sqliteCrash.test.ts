@@ -9,7 +9,7 @@ import {
   createReviewDesk,
   type ReviewDeskHandle,
 } from "../../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { tempDir } from "../orchestrator/helpers.js";

@@ -7,8 +7,9 @@
  * header; error pages say words, their code only in a details line.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TEXT_CHARS, type Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import { MAX_TEXT_CHARS } from "../../src/orchestrator/deskRequests.js";
 import { createServiceApp } from "../../src/service/app.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { STAGE_IDS } from "../proposalStages.js";
 import { PageClient } from "./pageClient.js";
 import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";

@@ -7,8 +7,9 @@
  * by counting, not by timing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Reviewer, ThreadEvent } from "../../src/orchestrator/reviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
+import type { ThreadEvent } from "../../src/store/threadEvents.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { apiClient } from "./apiClient.js";
 import { PageClient } from "./pageClient.js";

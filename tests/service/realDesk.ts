@@ -8,7 +8,7 @@ import {
   createReviewDesk,
   type ReviewDeskHandle,
 } from "../../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaResponder, type OllamaServer, startOllamaServer } from "../doubles/index.js";

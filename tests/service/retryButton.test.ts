@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { PageClient } from "./pageClient.js";
 import { eventually } from "./realDesk.js";
 import { servedDeskForFile } from "./servedDesk.js";

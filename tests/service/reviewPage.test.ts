@@ -8,9 +8,9 @@
  */
 import { jsx } from "hono/jsx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { DecidedFirstPage } from "../../src/service/pages/decidedFirst.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { isWriterPrompt, ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { PageClient } from "./pageClient.js";
 import { eventually, openRealDesk, type RealDesk } from "./realDesk.js";

@@ -3,8 +3,8 @@
  * with the reviewers it names (their sign-in tokens by name), closed after them.
  */
 import { afterAll, beforeAll } from "vitest";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { apiClient } from "./apiClient.js";
 import { openRealDesk, type RealDesk } from "./realDesk.js";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
 import { buildProposalGraph, loadProposalConfig } from "../../src/graph/proposalGraph.js";
-import { ThreadEventSchema, ThreadStatusSchema } from "../../src/orchestrator/reviewDesk.js";
+import { ThreadStatusSchema } from "../../src/orchestrator/deskAnswers.js";
 import {
   decisionName,
   progressText,
@@ -17,6 +17,7 @@ import {
   statusName,
   stepName,
 } from "../../src/service/statusWords.js";
+import { ThreadEventSchema } from "../../src/store/threadEvents.js";
 
 /** An id as code writes it: snake_case or camelCase. */
 const CODE_ID = /[a-z][A-Z]|_/;

@@ -12,9 +12,9 @@ import {
   createReviewDesk,
   type ReviewDeskHandle,
 } from "../../src/orchestrator/createReviewDesk.js";
-import type { Reviewer } from "../../src/orchestrator/reviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { openReviewStore } from "../../src/store/index.js";
+import type { Reviewer } from "../../src/store/reviewers.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { putAfter, releaseDeadLocks } from "../orchestrator/crashingSaver.js";
 import {

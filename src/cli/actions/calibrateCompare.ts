@@ -6,7 +6,6 @@
 import { resolve } from "node:path";
 import { contentOfTraces } from "../../judge/tracedContent.js";
 import { createChatModel } from "../../llm/chatModel.js";
-import { redactSecretText } from "../../llm/redact.js";
 import { compareFewShot } from "../../orchestrator/calibrationReplay.js";
 import {
   calibrationReport,
@@ -14,6 +13,7 @@ import {
   resolveScope,
 } from "../../orchestrator/calibrationReport.js";
 import { storeExampleSource } from "../../orchestrator/correctionExamples.js";
+import { redactSecretText } from "../../redact.js";
 import type {
   CalibrationComparison,
   ComparedCalibration,

@@ -7,10 +7,10 @@
 import { join } from "node:path";
 import { createReviewDesk } from "../../orchestrator/createReviewDesk.js";
 import { startService } from "../../service/server.js";
-import type { PanelFlags } from "../commands/options.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
+import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
 import { type CheckpointStore, describeStore, storeOfFlags } from "../review/store.js";
 

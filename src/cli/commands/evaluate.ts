@@ -1,14 +1,9 @@
 import { type Command, Option } from "commander";
 import type { EvaluateCommandOptions } from "../actions/evaluate.js";
 import type { CliContext } from "../context.js";
+import type { PanelFlags } from "../panelJudges.js";
 import { EVALUATE_FORMATS } from "../report/formats.js";
-import {
-  addPanelOptions,
-  integerIn,
-  MODEL_CHECK_HELP,
-  numberIn,
-  type PanelFlags,
-} from "./options.js";
+import { addPanelOptions, integerIn, MODEL_CHECK_HELP, numberIn } from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 

@@ -1,5 +1,6 @@
 /** Argument parsers shared by the commands: commander reports what they throw as a usage error. */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { PANEL_AGGREGATES } from "../panelJudges.js";
 
 /** A whole number within [min, max], for options such as --timeout and --concurrency. */
 export function integerIn(min: number, max: number): (value: string) => number {
@@ -28,16 +29,6 @@ export function numberIn(min: number, max: number): (value: string) => number {
 /** Collects a repeated option's values in order (`--judge a --judge b`). */
 export function collectValues(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];
-}
-
-/** How a panel's answers become the score. */
-export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
-
-/** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
-export interface PanelFlags {
-  judge?: string[];
-  aggregate?: (typeof PANEL_AGGREGATES)[number];
-  minAgreement?: number;
 }
 
 /** Adds the panel options, the same for every command that judges. */

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
+import type { PanelFlags } from "../panelJudges.js";
 import {
   addPanelOptions,
   addStoreOptions,
   addTimeoutOption,
   integerIn,
   MODEL_CHECK_HELP,
-  type PanelFlags,
 } from "./options.js";
 
 const HELP_AFTER = `

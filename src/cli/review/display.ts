@@ -12,6 +12,7 @@ import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { threadErrors } from "../../orchestrator/proposal/stageErrors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { PendingRow } from "../../store/types.js";
+import { timeAgo, timeStamp } from "../../timeText.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
@@ -167,22 +168,12 @@ export function renderRunSummary(
   return `${out.join("\n")}\n`;
 }
 
-/** `2025-03-01 14:05:09 UTC (12 min ago)` for a pause time. */
-export function waitingSince(pausedAt: string | undefined, now: Date): string {
+/** `2025-03-01 14:05:09 UTC (12 minutes ago)` for a pause time (in UTC unless a zone is named). */
+export function waitingSince(pausedAt: string | undefined, now: Date, timeZone?: string): string {
   if (pausedAt === undefined) return "—";
   const at = new Date(pausedAt);
   if (Number.isNaN(at.getTime())) return pausedAt;
-  const stamp = `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
-  const ago =
-    minutes < 1
-      ? "just now"
-      : minutes < 60
-        ? `${minutes} min ago`
-        : minutes < 48 * 60
-          ? `${Math.floor(minutes / 60)} h ago`
-          : `${Math.floor(minutes / (24 * 60))} days ago`;
-  return `${stamp} (${ago})`;
+  return `${timeStamp(at, { seconds: true, timeZone })} (${timeAgo(at, now)})`;
 }
 
 /** The paused threads: thread id, stage, type, score / verdict and how long each has waited. */

@@ -3,11 +3,11 @@
  * the settings kept from an earlier run of the thread, the model, the revision limit and the panel.
  */
 
-import type { PanelFlags } from "../commands/options.js";
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
+import type { PanelFlags } from "../panelJudges.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { readInputFile } from "./files.js";
 import { type RunSettings, readThreadRecord } from "./settings.js";

@@ -6,7 +6,8 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { ReviewDesk, Reviewer } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
+import type { Reviewer } from "../../store/reviewers.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { writeFileAtomically } from "../outputFile.js";

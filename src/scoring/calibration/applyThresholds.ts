@@ -7,11 +7,11 @@
  * of the split) and that threshold agrees better with them than the current one; every other
  * criterion keeps its threshold, with the reason.
  */
+import type { Catalog } from "../../criteria/model.js";
 import {
-  type Catalog,
   MAX_EVIDENCE_LABELS,
   type ThresholdCalibration,
-} from "../../criteria/model.js";
+} from "../../criteria/thresholdCalibration.js";
 import type { CalibrationLabel } from "../calibrationLabel.js";
 import { meetsThreshold } from "../consistency.js";
 import { agreementTable, cohenKappa, observedAgreement } from "./kappa.js";

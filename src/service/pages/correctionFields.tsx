@@ -6,8 +6,9 @@
  * form fields read back into corrections.
  */
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { RecordedCorrection, ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
+import type { RecordedCorrection } from "../../scoring/recordedCorrections.js";
 import type { CriterionResult } from "../../scoring/result.js";
 import { formatScore } from "./queue.js";
 

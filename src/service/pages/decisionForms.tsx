@@ -9,7 +9,7 @@
  * and, when it refuses a decision, shows the form again with what was entered.
  */
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import { CorrectionFields } from "./correctionFields.js";
 import { EditContentFields } from "./editFields.js";
 import { type EditDraft, reviewContentType } from "./structuredEdit.js";

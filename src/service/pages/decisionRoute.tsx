@@ -9,7 +9,8 @@
 import type { Context } from "hono";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
-import { DecisionRequestSchema, type ReviewDesk } from "../../orchestrator/reviewDesk.js";
+import { DecisionRequestSchema } from "../../orchestrator/deskRequests.js";
+import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";
 import { ServiceRequestError } from "../errors.js";

@@ -5,11 +5,8 @@
  */
 import type { Context, Hono } from "hono";
 import { isEvalgateError } from "../../errors.js";
-import {
-  PageRequestSchema,
-  type ReviewDesk,
-  ThreadListRequestSchema,
-} from "../../orchestrator/reviewDesk.js";
+import { PageRequestSchema, ThreadListRequestSchema } from "../../orchestrator/deskRequests.js";
+import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import { allow } from "../access.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";

@@ -4,7 +4,7 @@
  */
 import { contentForm } from "../../graph/contentFields.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import { readUntrustedJson } from "../../untrusted/json.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { reviewContentType } from "./structuredEdit.js";

@@ -7,7 +7,7 @@ import {
   MAX_TEXT_CHARS,
   type StartProposal,
   StartProposalSchema,
-} from "../../orchestrator/reviewDesk.js";
+} from "../../orchestrator/deskRequests.js";
 import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import type { CheckedForm } from "./pageSession.js";

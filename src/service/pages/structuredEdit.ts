@@ -16,7 +16,7 @@ import {
 } from "../../graph/contentFields.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
-import type { ReviewDetail } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import { readUntrustedJson } from "../../untrusted/json.js";
 
 /** The field that marks a structured edit, with the shape posted. */

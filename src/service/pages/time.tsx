@@ -4,13 +4,12 @@
  * JavaScript shows. The pages' script (assets.ts) rewrites the text in the browser's own time
  * zone, with the zone's name, and keeps the UTC text as the element's title.
  */
+import { timeStamp } from "../../timeText.js";
 
 /** "2026-05-04 10:12 UTC" (with seconds: "2026-05-04 10:12:03 UTC"); unreadable input as given. */
 export function utcText(iso: string, seconds = false): string {
   const instant = new Date(iso);
-  if (Number.isNaN(instant.getTime())) return iso;
-  const whole = instant.toISOString();
-  return `${whole.slice(0, 10)} ${whole.slice(11, seconds ? 19 : 16)} UTC`;
+  return Number.isNaN(instant.getTime()) ? iso : timeStamp(instant, { seconds });
 }
 
 export function Time(props: { iso: string; seconds?: boolean }) {

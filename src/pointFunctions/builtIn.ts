@@ -1,5 +1,3 @@
-import { EMBEDDING_POINT_FUNCTIONS } from "./embeddingPointFunctions.js";
-import { PATTERN_POINT_FUNCTIONS } from "./patternPointFunctions.js";
 import {
   type AsyncPointFunctionDefinition,
   type AsyncPointFunctionSpec,
@@ -8,10 +6,12 @@ import {
   bindPointFunction,
   type PointFunctionDefinition,
   type PointFunctionSpec,
-} from "./pointFunction.js";
-import { REFERENCE_POINT_FUNCTIONS } from "./referencePointFunctions.js";
-import { STRUCTURE_POINT_FUNCTIONS } from "./structurePointFunctions.js";
-import { TEXT_POINT_FUNCTIONS } from "./textPointFunctions.js";
+} from "./contract.js";
+import { EMBEDDING_POINT_FUNCTIONS } from "./embedding.js";
+import { PATTERN_POINT_FUNCTIONS } from "./pattern.js";
+import { REFERENCE_POINT_FUNCTIONS } from "./reference.js";
+import { STRUCTURE_POINT_FUNCTIONS } from "./structure.js";
+import { TEXT_POINT_FUNCTIONS } from "./text.js";
 
 /**
  * The built-in point functions (`fn` + `fnArgs` in a points list), each with a `not_` variant that

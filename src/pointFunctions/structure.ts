@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PointFunctionSpec } from "./pointFunction.js";
+import type { PointFunctionSpec } from "./contract.js";
 
 /** Point functions about the shape of the text: its length in words, whether it is JSON. */
 

@@ -4,22 +4,22 @@
  * desk's and the service's codes name the request they refused).
  */
 import { z } from "zod";
-import { BLUEPRINT_ERROR_CODES } from "./blueprints/errors.js";
-import { CHECKS_ERROR_CODES } from "./checks/errors.js";
-import { CLI_ERROR_CODES } from "./cli/errors.js";
-import { CONTEXT_ERROR_CODES } from "./context/errors.js";
-import { CATALOG_ERROR_CODES } from "./criteria/errors.js";
-import { ENGINE_ERROR_CODES } from "./engine/errors.js";
-import { GRAPH_ERROR_CODES } from "./graph/errors.js";
-import { JUDGE_ERROR_CODES } from "./judge/errors.js";
-import { EMBEDDED_ERROR_CODES } from "./llm/embedded/errors.js";
-import { LLM_ERROR_CODES } from "./llm/errors.js";
-import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "./orchestrator/errors.js";
-import { RUBRICS_ERROR_CODES } from "./rubrics/errors.js";
-import { SCORING_ERROR_CODES } from "./scoring/errors.js";
-import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "./service/errors.js";
-import { STORE_ERROR_CODES } from "./store/errors.js";
-import { TOON_ERROR_CODES } from "./toon/errors.js";
+import { BLUEPRINT_ERROR_CODES } from "../blueprints/errors.js";
+import { CHECKS_ERROR_CODES } from "../checks/errors.js";
+import { CONTEXT_ERROR_CODES } from "../context/errors.js";
+import { CATALOG_ERROR_CODES } from "../criteria/errors.js";
+import { ENGINE_ERROR_CODES } from "../engine/errors.js";
+import { GRAPH_ERROR_CODES } from "../graph/errors.js";
+import { JUDGE_ERROR_CODES } from "../judge/errors.js";
+import { EMBEDDED_ERROR_CODES } from "../llm/embedded/errors.js";
+import { LLM_ERROR_CODES } from "../llm/errors.js";
+import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "../orchestrator/errors.js";
+import { RUBRICS_ERROR_CODES } from "../rubrics/errors.js";
+import { SCORING_ERROR_CODES } from "../scoring/errors.js";
+import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "../service/errors.js";
+import { STORE_ERROR_CODES } from "../store/errors.js";
+import { TOON_ERROR_CODES } from "../toon/errors.js";
+import { CLI_ERROR_CODES } from "./errors.js";
 
 const FOLDER_ERROR_CODES = [
   ...BLUEPRINT_ERROR_CODES,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { cosineSimilarity } from "../context/embeddingRetriever.js";
-import type { AsyncPointFunctionSpec, PointFunctionContext } from "./pointFunction.js";
-import { NO_REFERENCE, optionsOf, scored } from "./referencePointFunctions.js";
+import type { AsyncPointFunctionSpec, PointFunctionContext } from "./contract.js";
+import { NO_REFERENCE, optionsOf, scored } from "./reference.js";
+import { cosineSimilarity } from "./similarity.js";
 
 /**
  * Point functions that compare meanings through the model server's embeddings: the cosine of the

@@ -1,9 +1,5 @@
 import { z } from "zod";
-import type {
-  PointFunctionContext,
-  PointFunctionResult,
-  PointFunctionSpec,
-} from "./pointFunction.js";
+import type { PointFunctionContext, PointFunctionResult, PointFunctionSpec } from "./contract.js";
 import { levenshteinSimilarity, rougeL, wordsOf } from "./similarity.js";
 
 /**

@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import type { PointFunctionSpec } from "./pointFunction.js";
+import type { PointFunctionSpec } from "./contract.js";
 
 /** Point functions that look for literal text: substrings, whole words, prefixes, suffixes. */
 

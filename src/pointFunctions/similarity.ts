@@ -1,6 +1,6 @@
 /**
  * How close a text is to a reference text, for the reference-based point functions: ROUGE-L over
- * words and normalised Levenshtein over characters. Both are dynamic programmes of
+ * words and normalised Levenshtein over characters (and the cosine of two embeddings). Both are dynamic programmes of
  * O(n·m) time and O(min(n, m)) memory; the product n·m is capped, and a pair above the cap is
  * refused with the sizes named rather than computed slowly.
  */
@@ -136,4 +136,20 @@ export function levenshteinSimilarity(
   }
   const distance = a.length >= b.length ? editDistance(a, b) : editDistance(b, a);
   return { distance, similarity: 1 - distance / longer };
+}
+
+/** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) return 0;
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }

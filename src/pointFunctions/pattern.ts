@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PointFunctionError, PointFunctionSpec } from "./pointFunction.js";
+import type { PointFunctionError, PointFunctionSpec } from "./contract.js";
 import { compileUserPattern, patternProblem } from "./userPattern.js";
 
 /**

@@ -1,7 +1,8 @@
 /**
- * Keeping secrets and floods out of messages: credentials in URLs, authorization headers, API keys
- * and tokens are replaced by `***` wherever text leaves the model layer (error messages, causes,
- * traces, states, command output), and a response body is quoted in part only.
+ * Keeping secrets and floods out of messages, for every room of evalgate: credentials in URLs (a
+ * model server's, a database's), authorization headers, API keys and tokens are replaced by `***`
+ * wherever text leaves the process (error messages, causes, traces, states, command output), and
+ * a response body is quoted in part only.
  *
  * Every pattern is linear on any input: each repeated part either has a fixed upper bound or runs
  * over characters that end the runs of the other attempts, so no text can make a scan go back

@@ -1,0 +1,113 @@
+/**
+ * What the review desk answers: a page of the queue or of finished proposals, a review opened, a
+ * decision as recorded, a thread's status and its judge calls. Read from the store's rows and the
+ * checkpoints; the API sends them as JSON and the pages render them.
+ */
+import { z } from "zod";
+import { RevisionRoundSchema } from "../graph/model.js";
+import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
+import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
+import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
+
+/** One row of the queue, read from the pending-review index (never from checkpoints). */
+export const ReviewListItemSchema = z.object({
+  threadId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  title: z.string(),
+  overallScore: z.number().nullable(),
+  passed: z.boolean().nullable(),
+  createdAt: z.string(),
+});
+export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
+
+export const ReviewPageSchema = z.object({
+  items: z.array(ReviewListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ReviewPage = z.infer<typeof ReviewPageSchema>;
+
+/** One finished proposal of a list, read from the store's thread rows (never from checkpoints). */
+export const ThreadListItemSchema = z.object({
+  threadId: z.string(),
+  title: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+export type ThreadListItem = z.infer<typeof ThreadListItemSchema>;
+
+export const ThreadListPageSchema = z.object({
+  items: z.array(ThreadListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadListPage = z.infer<typeof ThreadListPageSchema>;
+
+/** One review, opened: what the reviewer reads and the actions it offers. */
+export const ReviewDetailSchema = z.object({
+  threadId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  title: z.string(),
+  /** evaluation_review, evaluation_error, generation_error or revision_limit. */
+  type: z.string(),
+  /** The content: text as it is; structured content (an object, a list) as indented JSON. */
+  content: z.string(),
+  /** text, or a structured content's shape: object (research, solution) or list (connection pairs). */
+  contentKind: z.enum(["text", "object", "list"]),
+  evaluation: EvaluationResultSchema.nullable(),
+  actions: z.array(z.enum(REVIEW_ACTIONS)),
+  error: z.string().optional(),
+  revisions: z.object({ count: z.number(), max: z.number() }).optional(),
+  /** The round of writing under review (1 is the first version), its most, and the feedback it answers. */
+  round: RevisionRoundSchema.optional(),
+  createdAt: z.string(),
+});
+export type ReviewDetail = z.infer<typeof ReviewDetailSchema>;
+
+export const DecisionRecordSchema = z.object({
+  decisionId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  reviewer: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  feedback: z.string().optional(),
+  comment: z.string().optional(),
+  /** With edit: the text the reviewer put in place of the content. */
+  content: z.string().optional(),
+  decidedAt: z.string(),
+  /** When the job applied it to the thread; absent while it waits for the job. */
+  appliedAt: z.string().optional(),
+  /** When the graph refused it (the thread failed; retrying the thread sets it aside). */
+  refusedAt: z.string().optional(),
+  /** The criteria the reviewer marked wrong with this decision. */
+  corrections: z.array(RecordedCorrectionSchema).optional(),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+export const ThreadStatusSchema = z.object({
+  threadId: z.string(),
+  title: z.string(),
+  /** running: a job is advancing it; waiting: paused at a review; finished; failed (retryable). */
+  status: z.enum(["queued", "running", "waiting", "finished", "failed"]),
+  stages: z.array(
+    z.object({
+      stage: z.string(),
+      status: z.string(),
+      overallScore: z.number().nullable(),
+      passed: z.boolean().nullable(),
+      /** The stage's latest evaluation, whose judge calls are in the trace store under this id. */
+      evaluationId: z.string().optional(),
+    }),
+  ),
+  reviewers: z.array(z.string()),
+  decisions: z.array(DecisionRecordSchema),
+  error: z.string().optional(),
+});
+export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
+
+/** `GET /api/threads/:threadId/traces`: every judge call of the thread, per evaluation. */
+export const ThreadTracesSchema = z.object({
+  threadId: z.string(),
+  evaluations: z.array(z.object({ evaluationId: z.string(), traces: z.array(TraceSchema) })),
+});
+export type ThreadTraces = z.infer<typeof ThreadTracesSchema>;

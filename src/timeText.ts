@@ -1,0 +1,82 @@
+/**
+ * Moments and spans of time as evalgate words them (the terminal, the review pages), by Intl and
+ * always in English like the rest of its output: a moment as `2026-05-04 10:12 UTC` in a time
+ * zone (UTC unless one is named), how long ago as `30 minutes ago`, a span as `50 sec`.
+ */
+
+export interface TimeStampOptions {
+  /** With seconds: `2026-05-04 10:12:03 UTC`. */
+  seconds?: boolean;
+  /** An IANA time zone (`Europe/Berlin`); default UTC. Its short name ends the text. */
+  timeZone?: string;
+}
+
+const stampFormats = new Map<string, Intl.DateTimeFormat>();
+
+function stampFormat(timeZone: string, seconds: boolean): Intl.DateTimeFormat {
+  const key = `${timeZone} ${seconds}`;
+  let format = stampFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      ...(seconds ? { second: "2-digit" } : {}),
+      hourCycle: "h23",
+      timeZoneName: "short",
+    });
+    stampFormats.set(key, format);
+  }
+  return format;
+}
+
+/** `2026-05-04 10:12 UTC` (year, month, day; hours 0–23; the zone's short name). */
+export function timeStamp(at: Date, options: TimeStampOptions = {}): string {
+  const seconds = options.seconds === true;
+  const parts = new Map<string, string>(
+    stampFormat(options.timeZone ?? "UTC", seconds)
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? "";
+  const clock = [part("hour"), part("minute"), ...(seconds ? [part("second")] : [])].join(":");
+  return `${part("year")}-${part("month")}-${part("day")} ${clock} ${part("timeZoneName")}`;
+}
+
+const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+
+/** How long before `now` a moment was: `now`, `1 minute ago`, `3 hours ago`, `yesterday`, `4 days ago`. */
+export function timeAgo(at: Date, now: Date): string {
+  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
+  if (minutes < 1) return RELATIVE.format(0, "second");
+  if (minutes < 60) return RELATIVE.format(-minutes, "minute");
+  if (minutes < 48 * 60) return RELATIVE.format(-Math.floor(minutes / 60), "hour");
+  return RELATIVE.format(-Math.floor(minutes / (24 * 60)), "day");
+}
+
+const spanFormats = new Map<string, Intl.NumberFormat>();
+
+function spanFormat(unit: "second" | "minute" | "hour"): Intl.NumberFormat {
+  let format = spanFormats.get(unit);
+  if (format === undefined) {
+    format = new Intl.NumberFormat("en", {
+      style: "unit",
+      unit,
+      unitDisplay: "short",
+      maximumFractionDigits: unit === "hour" ? 1 : 0,
+    });
+    spanFormats.set(unit, format);
+  }
+  return format;
+}
+
+/** A span of seconds in its largest fitting unit: `50 sec`, `12 min`, `1.5 hr`; `?` when unknown. */
+export function spanText(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "?";
+  if (seconds < 90) return spanFormat("second").format(Math.round(seconds));
+  if (seconds < 90 * 60) return spanFormat("minute").format(Math.round(seconds / 60));
+  return spanFormat("hour").format(seconds / 3600);
+}
