@@ -16,7 +16,7 @@ const root = join(import.meta.dirname, "..");
  */
 const CEILINGS: Record<string, number> = {
   evalgate: 76,
-  "evalgate/graph": 41,
+  "evalgate/graph": 45,
   "evalgate/review": 27,
   "evalgate/store": 24,
   "evalgate/rubrics": 14,

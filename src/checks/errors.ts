@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 
 /** The codes of the deterministic checks' errors. */
 export const CHECKS_ERROR_CODES = [
@@ -55,25 +55,3 @@ export const isCheckError = errorGuard<CheckError>(...CHECKS_ERROR_CODES);
 export const isFunctionResolutionError = errorGuard<FunctionResolutionError>("FUNCTION_UNRESOLVED");
 export const isCriterionMethodError = errorGuard<CheckError>("CRITERION_METHOD_MISMATCH");
 export const isSchemaLoadError = errorGuard<CheckError>("SCHEMA_UNREADABLE");
-
-// The names of the classes folded into CheckError, kept for one release.
-
-/** @deprecated use CheckError and code "CRITERION_METHOD_MISMATCH" (isEvalgateError(e, "CRITERION_METHOD_MISMATCH")) */
-export const CriterionMethodError = deprecatedErrorAlias(
-  CheckError,
-  "CRITERION_METHOD_MISMATCH",
-  "CriterionMethodError",
-  criterionMethodMismatch,
-);
-/** @deprecated use CheckError and code "CRITERION_METHOD_MISMATCH" (isEvalgateError(e, "CRITERION_METHOD_MISMATCH")) */
-export type CriterionMethodError = CheckError;
-
-/** @deprecated use CheckError and code "SCHEMA_UNREADABLE" (isEvalgateError(e, "SCHEMA_UNREADABLE")) */
-export const SchemaLoadError = deprecatedErrorAlias(
-  CheckError,
-  "SCHEMA_UNREADABLE",
-  "SchemaLoadError",
-  schemaUnreadable,
-);
-/** @deprecated use CheckError and code "SCHEMA_UNREADABLE" (isEvalgateError(e, "SCHEMA_UNREADABLE")) */
-export type SchemaLoadError = CheckError;

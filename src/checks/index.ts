@@ -47,10 +47,8 @@ export {
 export {
   CheckError,
   type CheckErrorCode,
-  CriterionMethodError,
   FunctionResolutionError,
   isCheckError,
-  SchemaLoadError,
 } from "./errors.js";
 export { runFunctionCriterion } from "./functionCriterion.js";
 export {

@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 
 /** The codes of the document context's errors. */
 export const CONTEXT_ERROR_CODES = ["DOCUMENTS_UNREADABLE", "EMBEDDING_INVALID"] as const;
@@ -26,25 +26,3 @@ export function embeddingInvalid(reason: string): ContextError {
 export const isContextError = errorGuard<ContextError>(...CONTEXT_ERROR_CODES);
 export const isDocumentLoadError = errorGuard<ContextError>("DOCUMENTS_UNREADABLE");
 export const isEmbeddingError = errorGuard<ContextError>("EMBEDDING_INVALID");
-
-// The names of the classes folded into ContextError, kept for one release.
-
-/** @deprecated use ContextError and code "DOCUMENTS_UNREADABLE" (isEvalgateError(e, "DOCUMENTS_UNREADABLE")) */
-export const DocumentLoadError = deprecatedErrorAlias(
-  ContextError,
-  "DOCUMENTS_UNREADABLE",
-  "DocumentLoadError",
-  documentsUnreadable,
-);
-/** @deprecated use ContextError and code "DOCUMENTS_UNREADABLE" (isEvalgateError(e, "DOCUMENTS_UNREADABLE")) */
-export type DocumentLoadError = ContextError;
-
-/** @deprecated use ContextError and code "EMBEDDING_INVALID" (isEvalgateError(e, "EMBEDDING_INVALID")) */
-export const EmbeddingError = deprecatedErrorAlias(
-  ContextError,
-  "EMBEDDING_INVALID",
-  "EmbeddingError",
-  embeddingInvalid,
-);
-/** @deprecated use ContextError and code "EMBEDDING_INVALID" (isEvalgateError(e, "EMBEDDING_INVALID")) */
-export type EmbeddingError = ContextError;

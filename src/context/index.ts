@@ -14,8 +14,6 @@ export { createEmbeddingRetriever } from "./embeddingRetriever.js";
 export {
   ContextError,
   type ContextErrorCode,
-  DocumentLoadError,
-  EmbeddingError,
   isContextError,
 } from "./errors.js";
 export { DOCUMENT_EXTENSIONS, loadDocuments } from "./load.js";

@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 import { formatJsonPath } from "../untrusted/jsonPath.js";
 
 export type CatalogPath = ReadonlyArray<string | number>;
@@ -80,15 +80,3 @@ export function catalogNotFound(path: string, options: { cause?: unknown } = {})
 
 export const isCatalogError = errorGuard<CatalogError>(...CATALOG_ERROR_CODES);
 export const isCatalogNotFoundError = errorGuard<CatalogError>("CATALOG_NOT_FOUND");
-
-// The name of the class folded into CatalogError, kept for one release.
-
-/** @deprecated use CatalogError and code "CATALOG_NOT_FOUND" (isEvalgateError(e, "CATALOG_NOT_FOUND")) */
-export const CatalogNotFoundError = deprecatedErrorAlias(
-  CatalogError,
-  "CATALOG_NOT_FOUND",
-  "CatalogNotFoundError",
-  catalogNotFound,
-);
-/** @deprecated use CatalogError and code "CATALOG_NOT_FOUND" (isEvalgateError(e, "CATALOG_NOT_FOUND")) */
-export type CatalogNotFoundError = CatalogError;

@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
@@ -155,35 +155,3 @@ export const isContentTooLargeError = errorGuard<ContentTooLargeError>("CONTENT_
 export const isProjectNotFoundError = errorGuard<ProjectError>("PROJECT_NOT_FOUND");
 export const isEmptyProjectError = errorGuard<ProjectError>("PROJECT_EMPTY");
 export const isInvalidProjectIdError = errorGuard<ProjectError>("PROJECT_ID_INVALID");
-
-// The names of the classes folded into ProjectError, kept for one release.
-
-/** @deprecated use ProjectError and code "PROJECT_NOT_FOUND" (isEvalgateError(e, "PROJECT_NOT_FOUND")) */
-export const ProjectNotFoundError = deprecatedErrorAlias(
-  ProjectError,
-  "PROJECT_NOT_FOUND",
-  "ProjectNotFoundError",
-  projectNotFound,
-);
-/** @deprecated use ProjectError and code "PROJECT_NOT_FOUND" (isEvalgateError(e, "PROJECT_NOT_FOUND")) */
-export type ProjectNotFoundError = ProjectError;
-
-/** @deprecated use ProjectError and code "PROJECT_EMPTY" (isEvalgateError(e, "PROJECT_EMPTY")) */
-export const EmptyProjectError = deprecatedErrorAlias(
-  ProjectError,
-  "PROJECT_EMPTY",
-  "EmptyProjectError",
-  emptyProject,
-);
-/** @deprecated use ProjectError and code "PROJECT_EMPTY" (isEvalgateError(e, "PROJECT_EMPTY")) */
-export type EmptyProjectError = ProjectError;
-
-/** @deprecated use ProjectError and code "PROJECT_ID_INVALID" (isEvalgateError(e, "PROJECT_ID_INVALID")) */
-export const InvalidProjectIdError = deprecatedErrorAlias(
-  ProjectError,
-  "PROJECT_ID_INVALID",
-  "InvalidProjectIdError",
-  invalidProjectId,
-);
-/** @deprecated use ProjectError and code "PROJECT_ID_INVALID" (isEvalgateError(e, "PROJECT_ID_INVALID")) */
-export type InvalidProjectIdError = ProjectError;

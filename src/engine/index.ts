@@ -51,13 +51,10 @@ export {
   UNABLE_TO_EVALUATE_LEVEL_ID,
 } from "./apis/rubricExecutor.js";
 export {
-  EmptyProjectError,
   EvaluationError,
   EvaluationModelError,
-  InvalidProjectIdError,
   ProjectError,
   type ProjectErrorCode,
-  ProjectNotFoundError,
 } from "./errors.js";
 export { type EvaluationRun, evaluateContent, runEvaluation } from "./evaluateContent.js";
 export type { FewShotOption } from "./fewShotExamples.js";

@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 import { shownId } from "./reviewInput.js";
 
 /** The codes of the graph's errors. */
@@ -120,58 +120,3 @@ export const isGenerationOutputError = errorGuard<GraphError>("GENERATION_OUTPUT
 export const isResumeWithoutPauseError = errorGuard<GraphError>("RESUME_WITHOUT_PAUSE");
 export const isReviewResumeInvalidError = errorGuard<ReviewResumeInvalidError>("RESUME_INVALID");
 export const isRunSettingsChangedError = errorGuard<GraphError>("RUN_SETTINGS_CHANGED");
-
-// The names of the classes folded into GraphError, kept for one release.
-
-/** @deprecated use GraphError and code "STATE_PATH_INVALID" (isEvalgateError(e, "STATE_PATH_INVALID")) */
-export const StatePathError = deprecatedErrorAlias(
-  GraphError,
-  "STATE_PATH_INVALID",
-  "StatePathError",
-  statePathError,
-);
-/** @deprecated use GraphError and code "STATE_PATH_INVALID" (isEvalgateError(e, "STATE_PATH_INVALID")) */
-export type StatePathError = GraphError;
-
-/** @deprecated use GraphError and code "DEPENDENCY_MAP_INVALID" (isEvalgateError(e, "DEPENDENCY_MAP_INVALID")) */
-export const DependencyMapError = deprecatedErrorAlias(
-  GraphError,
-  "DEPENDENCY_MAP_INVALID",
-  "DependencyMapError",
-  (message: string, options: { cause?: unknown } = {}) =>
-    new GraphError("DEPENDENCY_MAP_INVALID", message, options),
-);
-/** @deprecated use GraphError and code "DEPENDENCY_MAP_INVALID" (isEvalgateError(e, "DEPENDENCY_MAP_INVALID")) */
-export type DependencyMapError = GraphError;
-
-/** @deprecated use GraphError and code "RFP_UNREADABLE" (isEvalgateError(e, "RFP_UNREADABLE")) */
-export const RfpLoadError = deprecatedErrorAlias(
-  GraphError,
-  "RFP_UNREADABLE",
-  "RfpLoadError",
-  (message: string, options: { cause?: unknown } = {}) =>
-    new GraphError("RFP_UNREADABLE", message, options),
-);
-/** @deprecated use GraphError and code "RFP_UNREADABLE" (isEvalgateError(e, "RFP_UNREADABLE")) */
-export type RfpLoadError = GraphError;
-
-/** @deprecated use GraphError and code "GENERATION_OUTPUT_INVALID" (isEvalgateError(e, "GENERATION_OUTPUT_INVALID")) */
-export const GenerationOutputError = deprecatedErrorAlias(
-  GraphError,
-  "GENERATION_OUTPUT_INVALID",
-  "GenerationOutputError",
-  (message: string, options: { cause?: unknown } = {}) =>
-    new GraphError("GENERATION_OUTPUT_INVALID", message, options),
-);
-/** @deprecated use GraphError and code "GENERATION_OUTPUT_INVALID" (isEvalgateError(e, "GENERATION_OUTPUT_INVALID")) */
-export type GenerationOutputError = GraphError;
-
-/** @deprecated use GraphError and code "NOTHING_EVALUATED" (isEvalgateError(e, "NOTHING_EVALUATED")) */
-export const NothingEvaluatedError = deprecatedErrorAlias(
-  GraphError,
-  "NOTHING_EVALUATED",
-  "NothingEvaluatedError",
-  nothingEvaluated,
-);
-/** @deprecated use GraphError and code "NOTHING_EVALUATED" (isEvalgateError(e, "NOTHING_EVALUATED")) */
-export type NothingEvaluatedError = GraphError;

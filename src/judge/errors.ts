@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 
 /** Where a judge problem is: the criterion, the template and the place inside it, when known. */
 export interface JudgeErrorLocation {
@@ -106,15 +106,3 @@ export const isJudgePromptError = errorGuard<JudgeError>("JUDGE_PROMPT_INVALID")
 export const isPromptTemplateError = errorGuard<PromptTemplateError>("PROMPT_PLACEHOLDER_UNKNOWN");
 export const isDecodeTemplateError = errorGuard<JudgeError>("PROMPT_TEMPLATE_INVALID");
 export const isUnjudgedMethodError = errorGuard<UnjudgedMethodError>("METHOD_NOT_JUDGED");
-
-// The names of the classes folded into JudgeError, kept for one release.
-
-/** @deprecated use JudgeError and code "JUDGE_PROMPT_INVALID" (isEvalgateError(e, "JUDGE_PROMPT_INVALID")) */
-export const JudgePromptError = deprecatedErrorAlias(
-  JudgeError,
-  "JUDGE_PROMPT_INVALID",
-  "JudgePromptError",
-  promptInvalid,
-);
-/** @deprecated use JudgeError and code "JUDGE_PROMPT_INVALID" (isEvalgateError(e, "JUDGE_PROMPT_INVALID")) */
-export type JudgePromptError = JudgeError;

@@ -10,7 +10,6 @@ export {
   JudgeError,
   type JudgeErrorCode,
   type JudgeErrorLocation,
-  JudgePromptError,
   PromptTemplateError,
   UnjudgedMethodError,
 } from "./errors.js";

@@ -3,7 +3,7 @@
  * DeskError carrying a code of DESK_ERROR_STATUS (reviewDesk.ts), which the service maps to an
  * HTTP status; the functions below make the desk's refusals with their messages and details.
  */
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 import { quotedId, shownId } from "../graph/reviewInput.js";
 import { DESK_ERROR_STATUS, type DeskErrorCode } from "./reviewDesk.js";
 
@@ -131,85 +131,3 @@ export const isReviewNotPendingError = errorGuard<DeskError>("REVIEW_NOT_PENDING
 export const isAlreadyDecidedError = errorGuard<DeskError>("ALREADY_DECIDED");
 export const isActionNotOfferedError = errorGuard<DeskError>("ACTION_NOT_OFFERED");
 export const isThreadNotFailedError = errorGuard<DeskError>("THREAD_NOT_FAILED");
-
-// The names of the classes folded into DeskError, kept for one release.
-
-/** @deprecated use DeskError and code "UNAUTHENTICATED" (isEvalgateError(e, "UNAUTHENTICATED")) */
-export const UnauthenticatedError = deprecatedErrorAlias(
-  DeskError,
-  "UNAUTHENTICATED",
-  "UnauthenticatedError",
-  unauthenticated,
-);
-/** @deprecated use DeskError and code "UNAUTHENTICATED" (isEvalgateError(e, "UNAUTHENTICATED")) */
-export type UnauthenticatedError = DeskError;
-
-/** @deprecated use DeskError and code "FORBIDDEN" (isEvalgateError(e, "FORBIDDEN")) */
-export const ForbiddenError = deprecatedErrorAlias(
-  DeskError,
-  "FORBIDDEN",
-  "ForbiddenError",
-  forbidden,
-);
-/** @deprecated use DeskError and code "FORBIDDEN" (isEvalgateError(e, "FORBIDDEN")) */
-export type ForbiddenError = DeskError;
-
-/** @deprecated use DeskError and code "NOT_ASSIGNED" (isEvalgateError(e, "NOT_ASSIGNED")) */
-export const NotAssignedError = deprecatedErrorAlias(
-  DeskError,
-  "NOT_ASSIGNED",
-  "NotAssignedError",
-  notAssigned,
-);
-/** @deprecated use DeskError and code "NOT_ASSIGNED" (isEvalgateError(e, "NOT_ASSIGNED")) */
-export type NotAssignedError = DeskError;
-
-/** @deprecated use DeskError and code "THREAD_NOT_FOUND" (isEvalgateError(e, "THREAD_NOT_FOUND")) */
-export const UnknownThreadError = deprecatedErrorAlias(
-  DeskError,
-  "THREAD_NOT_FOUND",
-  "UnknownThreadError",
-  unknownThread,
-);
-/** @deprecated use DeskError and code "THREAD_NOT_FOUND" (isEvalgateError(e, "THREAD_NOT_FOUND")) */
-export type UnknownThreadError = DeskError;
-
-/** @deprecated use DeskError and code "INVALID_INPUT" (isEvalgateError(e, "INVALID_INPUT")) */
-export const InvalidInputError = deprecatedErrorAlias(
-  DeskError,
-  "INVALID_INPUT",
-  "InvalidInputError",
-  invalidInput,
-);
-/** @deprecated use DeskError and code "INVALID_INPUT" (isEvalgateError(e, "INVALID_INPUT")) */
-export type InvalidInputError = DeskError;
-
-/** @deprecated use DeskError and code "REVIEW_NOT_PENDING" (isEvalgateError(e, "REVIEW_NOT_PENDING")) */
-export const ReviewNotPendingError = deprecatedErrorAlias(
-  DeskError,
-  "REVIEW_NOT_PENDING",
-  "ReviewNotPendingError",
-  reviewNotPending,
-);
-/** @deprecated use DeskError and code "REVIEW_NOT_PENDING" (isEvalgateError(e, "REVIEW_NOT_PENDING")) */
-export type ReviewNotPendingError = DeskError;
-
-/** @deprecated use DeskError and code "ALREADY_DECIDED" (isEvalgateError(e, "ALREADY_DECIDED")) */
-export const AlreadyDecidedError = deprecatedErrorAlias(
-  DeskError,
-  "ALREADY_DECIDED",
-  "AlreadyDecidedError",
-  alreadyDecided,
-);
-/** @deprecated use DeskError and code "ALREADY_DECIDED" (isEvalgateError(e, "ALREADY_DECIDED")) */
-export type AlreadyDecidedError = DeskError;
-
-/** @deprecated use DeskError and code "ACTION_NOT_OFFERED" (isEvalgateError(e, "ACTION_NOT_OFFERED")) */
-export const ActionNotOfferedError = deprecatedErrorAlias(
-  DeskError,
-  "ACTION_NOT_OFFERED",
-  "ActionNotOfferedError",
-  actionNotOffered,
-);
-/** @deprecated use DeskError and code "ACTION_NOT_OFFERED" (isEvalgateError(e, "ACTION_NOT_OFFERED")) */
-export type ActionNotOfferedError = DeskError;

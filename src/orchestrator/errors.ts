@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 import { quotedId } from "../graph/reviewInput.js";
 import { describeNotPaused, type NotPausedReason } from "./errorText.js";
 
@@ -161,59 +161,5 @@ export const isInvalidDecisionError = errorGuard<InvalidDecisionError>("DECISION
 export const isGraphRunError = errorGuard<OrchestratorError>("GRAPH_RUN_FAILED");
 export const isThreadStateError = errorGuard<OrchestratorError>("THREAD_STATE_INVALID");
 export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");
-
-// The names of the classes folded into OrchestratorError, kept for one release.
-
-/** @deprecated use OrchestratorError and code "CHECKPOINT_NOT_FOUND" (isEvalgateError(e, "CHECKPOINT_NOT_FOUND")) */
-export const ThreadNotFoundError = deprecatedErrorAlias(
-  OrchestratorError,
-  "CHECKPOINT_NOT_FOUND",
-  "ThreadNotFoundError",
-  threadNotFound,
-);
-/** @deprecated use OrchestratorError and code "CHECKPOINT_NOT_FOUND" (isEvalgateError(e, "CHECKPOINT_NOT_FOUND")) */
-export type ThreadNotFoundError = OrchestratorError;
-
-/** @deprecated use OrchestratorError and code "THREAD_EXISTS" (isEvalgateError(e, "THREAD_EXISTS")) */
-export const ThreadExistsError = deprecatedErrorAlias(
-  OrchestratorError,
-  "THREAD_EXISTS",
-  "ThreadExistsError",
-  threadExists,
-);
-/** @deprecated use OrchestratorError and code "THREAD_EXISTS" (isEvalgateError(e, "THREAD_EXISTS")) */
-export type ThreadExistsError = OrchestratorError;
-
-/** @deprecated use OrchestratorError and code "THREAD_ID_INVALID" (isEvalgateError(e, "THREAD_ID_INVALID")) */
-export const InvalidThreadIdError = deprecatedErrorAlias(
-  OrchestratorError,
-  "THREAD_ID_INVALID",
-  "InvalidThreadIdError",
-  invalidThreadId,
-);
-/** @deprecated use OrchestratorError and code "THREAD_ID_INVALID" (isEvalgateError(e, "THREAD_ID_INVALID")) */
-export type InvalidThreadIdError = OrchestratorError;
-
-/** @deprecated use OrchestratorError and code "GRAPH_RUN_FAILED" (isEvalgateError(e, "GRAPH_RUN_FAILED")) */
-export const GraphRunError = deprecatedErrorAlias(
-  OrchestratorError,
-  "GRAPH_RUN_FAILED",
-  "GraphRunError",
-  (threadId: string, message: string, options?: { cause?: unknown }) =>
-    new OrchestratorError(threadId, message, { ...options, code: "GRAPH_RUN_FAILED" }),
-);
-/** @deprecated use OrchestratorError and code "GRAPH_RUN_FAILED" (isEvalgateError(e, "GRAPH_RUN_FAILED")) */
-export type GraphRunError = OrchestratorError;
-
-/** @deprecated use OrchestratorError and code "THREAD_STATE_INVALID" (isEvalgateError(e, "THREAD_STATE_INVALID")) */
-export const ThreadStateError = deprecatedErrorAlias(
-  OrchestratorError,
-  "THREAD_STATE_INVALID",
-  "ThreadStateError",
-  (threadId: string, message: string, options?: { cause?: unknown }) =>
-    new OrchestratorError(threadId, message, { ...options, code: "THREAD_STATE_INVALID" }),
-);
-/** @deprecated use OrchestratorError and code "THREAD_STATE_INVALID" (isEvalgateError(e, "THREAD_STATE_INVALID")) */
-export type ThreadStateError = OrchestratorError;
 
 export * from "./deskErrors.js";

@@ -36,29 +36,16 @@ export {
   StartProposalSchema,
 } from "./deskRequests.js";
 export {
-  ActionNotOfferedError,
-  AlreadyDecidedError,
   CheckpointerError,
   type DecisionIssue,
   DeskError,
   type DeskErrorDetails,
-  ForbiddenError,
   ForeignThreadError,
-  GraphRunError,
   InterruptMismatchError,
   InvalidDecisionError,
-  InvalidInputError,
-  InvalidThreadIdError,
-  NotAssignedError,
   OrchestratorError,
   type OrchestratorErrorCode,
-  ReviewNotPendingError,
-  ThreadExistsError,
-  ThreadNotFoundError,
   ThreadNotPausedError,
-  ThreadStateError,
-  UnauthenticatedError,
-  UnknownThreadError,
 } from "./errors.js";
 export type { NotPausedReason } from "./errorText.js";
 export type {

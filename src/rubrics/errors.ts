@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 
 /** Every code the rubric and artifact registries' errors carry. */
 export const RUBRICS_ERROR_CODES = [
@@ -61,35 +61,3 @@ export const isRubricNotFoundError = errorGuard<RubricError>("RUBRIC_NOT_FOUND")
 export const isRubricConfigError = errorGuard<RubricConfigError>("RUBRIC_CONFIG_INVALID");
 export const isArtifactNotFoundError = errorGuard<RubricError>("ARTIFACT_NOT_FOUND");
 export const isArtifactReviewError = errorGuard<RubricError>("ARTIFACT_REVIEW_FAILED");
-
-// The names of the classes folded into RubricError, kept for one release.
-
-/** @deprecated use RubricError and code "RUBRIC_NOT_FOUND" (isEvalgateError(e, "RUBRIC_NOT_FOUND")) */
-export const RubricNotFoundError = deprecatedErrorAlias(
-  RubricError,
-  "RUBRIC_NOT_FOUND",
-  "RubricNotFoundError",
-  rubricNotFound,
-);
-/** @deprecated use RubricError and code "RUBRIC_NOT_FOUND" (isEvalgateError(e, "RUBRIC_NOT_FOUND")) */
-export type RubricNotFoundError = RubricError;
-
-/** @deprecated use RubricError and code "ARTIFACT_NOT_FOUND" (isEvalgateError(e, "ARTIFACT_NOT_FOUND")) */
-export const ArtifactNotFoundError = deprecatedErrorAlias(
-  RubricError,
-  "ARTIFACT_NOT_FOUND",
-  "ArtifactNotFoundError",
-  artifactNotFound,
-);
-/** @deprecated use RubricError and code "ARTIFACT_NOT_FOUND" (isEvalgateError(e, "ARTIFACT_NOT_FOUND")) */
-export type ArtifactNotFoundError = RubricError;
-
-/** @deprecated use RubricError and code "ARTIFACT_REVIEW_FAILED" (isEvalgateError(e, "ARTIFACT_REVIEW_FAILED")) */
-export const ArtifactReviewError = deprecatedErrorAlias(
-  RubricError,
-  "ARTIFACT_REVIEW_FAILED",
-  "ArtifactReviewError",
-  artifactReviewFailed,
-);
-/** @deprecated use RubricError and code "ARTIFACT_REVIEW_FAILED" (isEvalgateError(e, "ARTIFACT_REVIEW_FAILED")) */
-export type ArtifactReviewError = RubricError;

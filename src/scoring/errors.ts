@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 
 /**
  * Where a scoring problem is: the catalog (when known), the criterion (when known) and the field
@@ -80,49 +80,3 @@ export const isCriterionResultMismatchError = errorGuard<ScoringError>(
   "CRITERION_RESULTS_MISMATCH",
 );
 export const isCorrectionInvalidError = errorGuard<ScoringError>("CORRECTION_INVALID");
-
-// The names of the classes folded into ScoringError, kept for one release.
-
-/** @deprecated use ScoringError and code "SCALE_INVALID" (isEvalgateError(e, "SCALE_INVALID")) */
-export const ScaleError = deprecatedErrorAlias(
-  ScoringError,
-  "SCALE_INVALID",
-  "ScaleError",
-  (detail: string, location: ScoringErrorLocation) =>
-    new ScoringError(detail, location, { code: "SCALE_INVALID" }),
-);
-/** @deprecated use ScoringError and code "SCALE_INVALID" (isEvalgateError(e, "SCALE_INVALID")) */
-export type ScaleError = ScoringError;
-
-/** @deprecated use ScoringError and code "RESULT_INCONSISTENT" (isEvalgateError(e, "RESULT_INCONSISTENT")) */
-export const InconsistentResultError = deprecatedErrorAlias(
-  ScoringError,
-  "RESULT_INCONSISTENT",
-  "InconsistentResultError",
-  (detail: string, location: ScoringErrorLocation) =>
-    new ScoringError(detail, location, { code: "RESULT_INCONSISTENT" }),
-);
-/** @deprecated use ScoringError and code "RESULT_INCONSISTENT" (isEvalgateError(e, "RESULT_INCONSISTENT")) */
-export type InconsistentResultError = ScoringError;
-
-/** @deprecated use ScoringError and code "CRITERION_RESULTS_MISMATCH" (isEvalgateError(e, "CRITERION_RESULTS_MISMATCH")) */
-export const CriterionResultMismatchError = deprecatedErrorAlias(
-  ScoringError,
-  "CRITERION_RESULTS_MISMATCH",
-  "CriterionResultMismatchError",
-  (detail: string, location: ScoringErrorLocation) =>
-    new ScoringError(detail, location, { code: "CRITERION_RESULTS_MISMATCH" }),
-);
-/** @deprecated use ScoringError and code "CRITERION_RESULTS_MISMATCH" (isEvalgateError(e, "CRITERION_RESULTS_MISMATCH")) */
-export type CriterionResultMismatchError = ScoringError;
-
-/** @deprecated use ScoringError and code "CORRECTION_INVALID" (isEvalgateError(e, "CORRECTION_INVALID")) */
-export const CorrectionInvalidError = deprecatedErrorAlias(
-  ScoringError,
-  "CORRECTION_INVALID",
-  "CorrectionInvalidError",
-  (detail: string, location: ScoringErrorLocation) =>
-    new ScoringError(detail, location, { code: "CORRECTION_INVALID" }),
-);
-/** @deprecated use ScoringError and code "CORRECTION_INVALID" (isEvalgateError(e, "CORRECTION_INVALID")) */
-export type CorrectionInvalidError = ScoringError;

@@ -1,4 +1,4 @@
-import { deprecatedErrorAlias, EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError, errorGuard } from "../errors.js";
 
 /** Every code the review store's errors carry. */
 export const STORE_ERROR_CODES = [
@@ -42,35 +42,3 @@ export function reviewerExists(reviewer: string): StoreError {
 }
 
 export const isStoreError = errorGuard<StoreError>(...STORE_ERROR_CODES);
-
-// The names of the classes folded into StoreError, kept for one release.
-
-/** @deprecated use StoreError and code "STORE_OPEN_FAILED" (isEvalgateError(e, "STORE_OPEN_FAILED")) */
-export const StoreOpenError = deprecatedErrorAlias(
-  StoreError,
-  "STORE_OPEN_FAILED",
-  "StoreOpenError",
-  storeOpenFailed,
-);
-/** @deprecated use StoreError and code "STORE_OPEN_FAILED" (isEvalgateError(e, "STORE_OPEN_FAILED")) */
-export type StoreOpenError = StoreError;
-
-/** @deprecated use StoreError and code "STORE_DATA_INVALID" (isEvalgateError(e, "STORE_DATA_INVALID")) */
-export const StoreDataError = deprecatedErrorAlias(
-  StoreError,
-  "STORE_DATA_INVALID",
-  "StoreDataError",
-  storeDataInvalid,
-);
-/** @deprecated use StoreError and code "STORE_DATA_INVALID" (isEvalgateError(e, "STORE_DATA_INVALID")) */
-export type StoreDataError = StoreError;
-
-/** @deprecated use StoreError and code "REVIEWER_EXISTS" (isEvalgateError(e, "REVIEWER_EXISTS")) */
-export const ReviewerExistsError = deprecatedErrorAlias(
-  StoreError,
-  "REVIEWER_EXISTS",
-  "ReviewerExistsError",
-  reviewerExists,
-);
-/** @deprecated use StoreError and code "REVIEWER_EXISTS" (isEvalgateError(e, "REVIEWER_EXISTS")) */
-export type ReviewerExistsError = StoreError;

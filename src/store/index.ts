@@ -24,6 +24,7 @@ import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
 import { PostgresTraceStore } from "./traceStorePostgres.js";
 import type { ReviewStore } from "./types.js";
 
+/** Opens the review store beside the checkpoints: PostgreSQL by URL (or DATABASE_URL), else the SQLite file. */
 export async function openReviewStore(options: DatabaseOptions = {}): Promise<ReviewStore> {
   const location = databaseLocation(options);
   if (location.kind === "postgres") return PostgresReviewStore.open(location.url);
