@@ -18,6 +18,7 @@ import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { ComparedCalibrationSchema } from "../../src/scoring/calibration/comparison.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { openReviewStore, SqliteTraceStore } from "../../src/store/index.js";
+import { solutionQualityCatalog } from "../catalogs/solutionQuality.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { judgeEnv, runEvalgate, SPAWN_TIMEOUT } from "./helpers.js";
 
@@ -53,21 +54,7 @@ function label(
   } satisfies CalibrationLabel;
 }
 
-const CATALOG = {
-  id: "solution_quality",
-  name: "Solution quality",
-  version: "1.0.0",
-  passingThreshold: 0.5,
-  criteria: [
-    {
-      id: "feasibility",
-      title: "Feasibility",
-      description: "Can the plan be carried out?",
-      weight: 1,
-      method: { kind: "score", scale: { min: 0, max: 1 } },
-    },
-  ],
-};
+const CATALOG = solutionQualityCatalog();
 
 function bufferContext(dir: string, env: Record<string, string>) {
   const out = { stdout: "", stderr: "" };

@@ -11,28 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { EvaluationResultSchema, TraceSchema } from "../../src/scoring/result.js";
 import { openReviewStore } from "../../src/store/index.js";
+import { solutionQualityCatalog } from "../catalogs/solutionQuality.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { judgeEnv, runEvalgate, SPAWN_TIMEOUT } from "./helpers.js";
 
 const MODEL = "judge:latest";
 
 /** One critical criterion at the catalog's threshold 0.50. */
-const CATALOG = {
-  id: "solution_quality",
-  name: "Solution quality",
-  version: "1.0.0",
-  passingThreshold: 0.5,
-  criteria: [
-    {
-      id: "feasibility",
-      title: "Feasibility",
-      description: "Can the plan be carried out?",
-      weight: 1,
-      critical: true,
-      method: { kind: "score", scale: { min: 0, max: 1 } },
-    },
-  ],
-};
+const CATALOG = solutionQualityCatalog({ critical: true });
 
 /** A reviewer's label decided at 10:00 + i hours on 2026-06-01: the judge's score and theirs. */
 function label(i: number, judge: number, reviewer: number): CalibrationLabel {

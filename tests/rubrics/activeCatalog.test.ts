@@ -14,24 +14,12 @@ import { isEvalgateError } from "../../src/errors.js";
 import { loadStageCatalog } from "../../src/graph/criteriaLocation.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { evaluationRow, tracesOfEvaluationRows } from "../../src/store/leanTrace.js";
+import { solutionQualityCatalog } from "../catalogs/solutionQuality.js";
 import { ScriptedChatModel } from "../doubles/scriptedChatModel.js";
 
 /** One critical score criterion; the catalog's threshold 0.5 is the criterion's. */
 const FILE_CATALOG: Catalog = CatalogSchema.parse({
-  id: "solution_quality",
-  name: "Solution quality",
-  version: "1.0.0",
-  passingThreshold: 0.5,
-  criteria: [
-    {
-      id: "feasibility",
-      title: "Feasibility",
-      description: "Can the plan be carried out?",
-      weight: 1,
-      critical: true,
-      method: { kind: "score", scale: { min: 0, max: 1 } },
-    },
-  ],
+  ...solutionQualityCatalog({ critical: true }),
   source: "/somewhere/solution_quality.json",
 });
 
