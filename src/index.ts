@@ -17,6 +17,23 @@
  * if (!result.passed) console.log(result.feedback);
  */
 
+// Calibration: how well the judge agrees with the reviewers, from their decisions.
+export {
+  type CalibrationLabelSource,
+  /** What calibrationReport reads (labels you have, or a store) and which period and content type. */
+  type CalibrationReportOptions,
+  calibrationReport,
+} from "./calibration/labels.js";
+export {
+  /** The calibration report: per content type and criterion, κ, ρ, the best threshold and the disagreements. */
+  type CalibrationReport,
+  /** The zod schema of CalibrationReport (what `evalgate calibrate --format json` prints). */
+  CalibrationReportSchema,
+  /** The result of `calibrate --compare`: figures without and with few-shot examples, per criterion and label. */
+  type ComparedCalibration,
+  /** The zod schema of ComparedCalibration. */
+  ComparedCalibrationSchema,
+} from "./calibration/reportModel.js";
 // Source documents and retrievers, for evidence the judge reads beside the content.
 export type {
   Retriever,
@@ -114,13 +131,6 @@ export {
   type JudgeModel,
   type ModelSource,
 } from "./llm/chatModel.js";
-// Calibration: how well the judge agrees with the reviewers, from their decisions.
-export {
-  type CalibrationLabelSource,
-  /** What calibrationReport reads (labels you have, or a store) and which period and content type. */
-  type CalibrationReportOptions,
-  calibrationReport,
-} from "./orchestrator/calibrationReport.js";
 // The review orchestrator: start threads, list pending reviews, record decisions (more in
 // evalgate/review).
 export type { PendingReview } from "./orchestrator/pendingReview.js";
@@ -136,18 +146,6 @@ export {
   krippendorffAlpha,
   scaleAgreement,
 } from "./scoring/agreement.js";
-export {
-  /** The result of `calibrate --compare`: figures without and with few-shot examples, per criterion and label. */
-  type ComparedCalibration,
-  /** The zod schema of ComparedCalibration. */
-  ComparedCalibrationSchema,
-} from "./scoring/calibration/comparison.js";
-export {
-  /** The calibration report: per content type and criterion, κ, ρ, the best threshold and the disagreements. */
-  type CalibrationReport,
-  /** The zod schema of CalibrationReport (what `evalgate calibrate --format json` prints). */
-  CalibrationReportSchema,
-} from "./scoring/calibration/reportSchema.js";
 export type {
   /** One label: the judge's score and pass/fail on a criterion next to the reviewer's. */
   CalibrationLabel,

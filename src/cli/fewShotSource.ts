@@ -38,7 +38,7 @@ export async function openFewShot(
   const [{ openReviewStore, SqliteTraceStore }, { storeExampleSource }, { default: Database }] =
     await Promise.all([
       import("../store/index.js"),
-      import("../orchestrator/correctionExamples.js"),
+      import("../calibration/fewShot.js"),
       import("better-sqlite3"),
     ]);
   const store = await openReviewStore({ sqlitePath: path });

@@ -5,6 +5,7 @@
  */
 
 import type { StateSnapshot } from "@langchain/langgraph";
+import { storeExampleSource } from "../calibration/fewShot.js";
 import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/runSinks.js";
 import type { StageDefinition } from "../graph/stages.js";
@@ -15,7 +16,6 @@ import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
-import { storeExampleSource } from "./correctionExamples.js";
 import {
   assignReviewer,
   authenticate,

@@ -4,8 +4,8 @@
  * comparison `evalgate calibrate --compare` recorded last.
  */
 
+import { calibrationReport } from "../calibration/labels.js";
 import type { Reviewer } from "../store/reviewers.js";
-import { calibrationReport } from "./calibrationReport.js";
 import type { DeskContext } from "./deskActions.js";
 import { forbidden, invalidInput } from "./deskErrors.js";
 import type { CalibrationOverview } from "./reviewDesk.js";

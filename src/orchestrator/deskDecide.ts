@@ -4,13 +4,13 @@
  * its calibration labels, and handed to a job.
  */
 import { randomUUID } from "node:crypto";
+import { labelsOfDecision } from "../calibration/labels.js";
 import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import type { Reviewer } from "../store/reviewers.js";
-import { labelsOfDecision } from "./calibrationLabels.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
 import type { DecisionRequest } from "./deskRequests.js";
 import { alreadyDecided } from "./deskViews.js";

@@ -4,25 +4,25 @@
  * service and the CLI ask on a reviewer's behalf.
  */
 
-export { DEFAULT_SQLITE_PATH } from "../store/location.js";
-export type { Reviewer } from "../store/reviewers.js";
+export {
+  type CorrectionLabelReader,
+  type EvaluationTraceReader,
+  storeExampleSource,
+} from "../calibration/fewShot.js";
 export {
   type CalibrationLabelPageQuery,
   type CalibrationLabelSource,
   type CalibrationReportOptions,
   type CalibrationReportScope,
   calibrationReport,
-} from "./calibrationReport.js";
+} from "../calibration/labels.js";
+export { DEFAULT_SQLITE_PATH } from "../store/location.js";
+export type { Reviewer } from "../store/reviewers.js";
 export {
   type Checkpointer,
   type CheckpointerOptions,
   createCheckpointer,
 } from "./checkpointer.js";
-export {
-  type CorrectionLabelReader,
-  type EvaluationTraceReader,
-  storeExampleSource,
-} from "./correctionExamples.js";
 export {
   createReviewDesk,
   type ReviewDeskHandle,

@@ -4,8 +4,7 @@
  * in-process job queue) or PostgreSQL (any number of replicas, durable jobs); the service stays a
  * thin layer of validation and rendering over this interface.
  */
-import type { CalibrationMeasurement } from "../scoring/calibration/comparison.js";
-import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
+import type { CalibrationMeasurement, CalibrationReport } from "../calibration/reportModel.js";
 import type { AttemptCount } from "../store/attemptRows.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadEvent } from "../store/threadEvents.js";

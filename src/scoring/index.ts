@@ -11,7 +11,6 @@ export {
   scaleAgreement,
   type Unit as AgreementUnit,
 } from "./agreement.js";
-export * from "./calibration/index.js";
 export * from "./calibrationLabel.js";
 export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
 export * from "./corrections.js";

@@ -8,7 +8,7 @@ import {
   type CalibrationMeasurement,
   CalibrationMeasurementSchema,
   type NewCalibrationMeasurement,
-} from "../scoring/calibration/comparison.js";
+} from "../calibration/reportModel.js";
 import { storeDataInvalid } from "./errors.js";
 
 const MeasurementColumns = z.object({ id: z.string(), measured_at: z.string(), body: z.string() });

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type {
   CalibrationMeasurement,
   NewCalibrationMeasurement,
-} from "../scoring/calibration/comparison.js";
+} from "../calibration/reportModel.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import {
   ATTEMPTS_SQL,

@@ -7,10 +7,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CalibrationReportSchema } from "../../src/calibration/reportModel.js";
 import { parseCalibrationTime } from "../../src/cli/commands/calibrate.js";
-import { CalibrationReportSchema } from "../../src/scoring/calibration/index.js";
 import { openReviewStore } from "../../src/store/index.js";
-import { labelHistory } from "../scoring/calibrationHistory.js";
+import { labelHistory } from "../calibration/calibrationHistory.js";
 import { runEvalgate, SPAWN_TIMEOUT } from "./helpers.js";
 
 let dir = "";

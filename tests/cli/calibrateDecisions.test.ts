@@ -4,7 +4,7 @@
  * with one score marked wrong, then the report of that store.
  */
 import { describe, expect, it } from "vitest";
-import { CalibrationReportSchema } from "../../src/scoring/calibration/index.js";
+import { CalibrationReportSchema } from "../../src/calibration/reportModel.js";
 import {
   DB,
   evalgate,

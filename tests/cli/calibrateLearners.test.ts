@@ -8,9 +8,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ComparedCalibrationSchema } from "../../src/calibration/reportModel.js";
 import { fenceData } from "../../src/judge/fence.js";
 import { buildTrace } from "../../src/judge/trace.js";
-import { ComparedCalibrationSchema } from "../../src/scoring/calibration/comparison.js";
 import { openReviewStore, SqliteTraceStore } from "../../src/store/index.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {

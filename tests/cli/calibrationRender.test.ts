@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildCalibrationReport } from "../../src/calibration/report.js";
+import { CalibrationReportSchema } from "../../src/calibration/reportModel.js";
 import { renderCalibrationReport } from "../../src/cli/report/calibration/render.js";
-import {
-  buildCalibrationReport,
-  CalibrationReportSchema,
-} from "../../src/scoring/calibration/index.js";
-import { label, labelHistory } from "../scoring/calibrationHistory.js";
+import { label, labelHistory } from "../calibration/calibrationHistory.js";
 import { htmlText, tagsWithHandlers } from "./htmlText.js";
 
 const GENERATED = "2026-11-02T00:00:00.000Z";
@@ -35,7 +33,7 @@ describe("calibration report renderers", () => {
   it("markdown tables carry the hand-computed figures", () => {
     const markdown = renderCalibrationReport(report(), "md");
     // c1: agreement 17/20 = 85%, κ = 0.70, ρ marked = 2/√95 ≈ 0.21; threshold 0.70 at 85%,
-    // best 0.60 at 18/20 = 90% (see tests/scoring/calibrationReport.test.ts).
+    // best 0.60 at 18/20 = 90% (see tests/calibration/calibrationReport.test.ts).
     expect(markdown).toContain(
       "| Costs are justified (c1) | 21 | 5 | 16 | 1 | 85% | 0.70 | 0.21 |",
     );

@@ -6,9 +6,9 @@
  * figure is worked out by hand below.
  */
 import { describe, expect, it } from "vitest";
+import { compareFewShot } from "../../src/calibration/fewShot.js";
 import { CatalogSchema } from "../../src/criteria/model.js";
 import { exampleOfLabel, inMemoryExampleSource } from "../../src/judge/exampleSource.js";
-import { compareFewShot } from "../../src/orchestrator/calibrationReplay.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import {

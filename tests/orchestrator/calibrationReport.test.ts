@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { calibrationReport, isEvalgateError } from "../../src/index.js";
-import { labelHistory } from "../scoring/calibrationHistory.js";
+import { labelHistory } from "../calibration/calibrationHistory.js";
 
 describe("calibrationReport() over labels given directly", () => {
   it("keeps the labels of the scope: time window and content type", async () => {
@@ -25,7 +25,7 @@ describe("calibrationReport() over labels given directly", () => {
   });
 
   it("gives the hand-computed κ of the whole history", async () => {
-    // See tests/scoring/calibrationReport.test.ts: c1 is an 8/2/1/9 table, κ = 0.70.
+    // See tests/calibration/calibrationReport.test.ts: c1 is an 8/2/1/9 table, κ = 0.70.
     const report = await calibrationReport({ labels: labelHistory() });
     const c1 = report.contentTypes[0]?.criteria[0];
     expect(c1?.criterionId).toBe("c1");

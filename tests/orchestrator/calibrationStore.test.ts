@@ -13,8 +13,8 @@ import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { PostgresReviewStore } from "../../src/store/postgresStore.js";
 import { SqliteReviewStore } from "../../src/store/sqliteStore.js";
 import type { ReviewStore } from "../../src/store/types.js";
+import { label, labelHistory } from "../calibration/calibrationHistory.js";
 import { runEvalgate, SPAWN_TIMEOUT } from "../cli/helpers.js";
-import { label, labelHistory } from "../scoring/calibrationHistory.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 
 /**
@@ -77,7 +77,7 @@ function storeContract(
         contentType: "budget",
       });
       // Only the budget history: c1 is an 8/2/1/9 table, κ = 0.70 (hand-computed in
-      // tests/scoring/calibrationReport.test.ts); 21 + 1 labels.
+      // tests/calibration/calibrationReport.test.ts); 21 + 1 labels.
       expect(report.overall.counts.labels).toBe(22);
       expect(report.contentTypes[0]?.criteria[0]?.figures.kappa.value).toBeCloseTo(0.7, 12);
     });

@@ -3,9 +3,10 @@
  * corrections of one budget criterion whose figures the tests work out by hand, and the comparison
  * `calibrate --compare` would record for them with a scripted judge.
  */
+
+import { compareFewShot } from "../../src/calibration/fewShot.js";
 import { CatalogSchema } from "../../src/criteria/model.js";
 import { inMemoryExampleSource } from "../../src/judge/exampleSource.js";
-import { compareFewShot } from "../../src/orchestrator/calibrationReplay.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import type { ReviewStore } from "../../src/store/types.js";
 import { ScriptedChatModel } from "../doubles/index.js";

@@ -4,8 +4,8 @@
  * comes back as it was given with its id; a row that is not a measurement is refused by name.
  */
 import { expect, it } from "vitest";
-import { buildCalibrationReport } from "../../src/scoring/calibration/buildReport.js";
-import type { NewCalibrationMeasurement } from "../../src/scoring/calibration/comparison.js";
+import { buildCalibrationReport } from "../../src/calibration/report.js";
+import type { NewCalibrationMeasurement } from "../../src/calibration/reportModel.js";
 import type { ReviewStore } from "../../src/store/types.js";
 import type { FreshDatabase } from "./storeConformance.js";
 

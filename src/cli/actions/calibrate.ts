@@ -4,11 +4,8 @@
  */
 import { resolve } from "node:path";
 import { normaliseContentType } from "../../../prompts/evaluation/index.js";
-import {
-  type CalibrationLabelSource,
-  calibrationReport,
-} from "../../orchestrator/calibrationReport.js";
-import type { CalibrationReport } from "../../scoring/calibration/reportSchema.js";
+import { type CalibrationLabelSource, calibrationReport } from "../../calibration/labels.js";
+import type { CalibrationReport } from "../../calibration/reportModel.js";
 import { openReviewStore } from "../../store/index.js";
 import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
 import type { CliContext } from "../context.js";

@@ -7,15 +7,15 @@
  * (exit 1, nothing written) unless --force. A criterion with fewer than MIN_LABELS_TO_APPLY
  * comparable labels keeps its threshold.
  */
-import { readCalibrationLabels, resolveScope } from "../../orchestrator/calibrationReport.js";
-import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import { readCalibrationLabels, resolveScope } from "../../calibration/labels.js";
 import {
   catalogWithThresholds,
   heldOutDrops,
   planThresholds,
   type ThresholdChange,
   type ThresholdPlan,
-} from "../../scoring/calibration/applyThresholds.js";
+} from "../../calibration/thresholds.js";
+import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";

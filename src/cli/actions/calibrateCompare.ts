@@ -4,21 +4,20 @@
  * and the judge's agreement with the reviewers in both arms, side by side.
  */
 import { resolve } from "node:path";
-import { contentOfTraces } from "../../judge/tracedContent.js";
-import { createChatModel } from "../../llm/chatModel.js";
-import { compareFewShot } from "../../orchestrator/calibrationReplay.js";
+import { compareFewShot, storeExampleSource } from "../../calibration/fewShot.js";
 import {
   calibrationReport,
   readCalibrationLabels,
   resolveScope,
-} from "../../orchestrator/calibrationReport.js";
-import { storeExampleSource } from "../../orchestrator/correctionExamples.js";
-import { redactSecretText } from "../../redact.js";
+} from "../../calibration/labels.js";
 import type {
   CalibrationComparison,
   ComparedCalibration,
   ComparisonContext,
-} from "../../scoring/calibration/comparison.js";
+} from "../../calibration/reportModel.js";
+import { contentOfTraces } from "../../judge/tracedContent.js";
+import { createChatModel } from "../../llm/chatModel.js";
+import { redactSecretText } from "../../redact.js";
 import { openReviewStore } from "../../store/index.js";
 import type { ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";

@@ -6,8 +6,7 @@
  * `<time>` (the reader's zone with its name), and a line under a table where κ is 0 beside a
  * high agreement saying why.
  */
-import type { CalibrationMeasurement } from "../../scoring/calibration/comparison.js";
-import type { CalibrationReport } from "../../scoring/calibration/reportSchema.js";
+import type { CalibrationMeasurement, CalibrationReport } from "../../calibration/reportModel.js";
 import { stageName } from "../statusWords.js";
 import { type KappaRow, kappaNote } from "./calibrationKappa.js";
 import {

@@ -5,8 +5,7 @@
  * agreeing with the reviewers. Shown under a table where such a row is.
  */
 
-import type { Figure } from "../../scoring/calibration/figure.js";
-import type { AgreementTable } from "../../scoring/calibration/kappa.js";
+import type { AgreementTable, Figure } from "../../calibration/figures.js";
 import { formatPercent } from "./calibrationText.js";
 
 /** A row of figures: the agreement table behind it, its agreement and its κ. */

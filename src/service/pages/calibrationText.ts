@@ -3,18 +3,17 @@
  * service's calibration page: one place decides how a κ, a rate, a missing figure, a difference
  * and a table row read.
  */
-import type {
-  ComparisonContext,
-  RecordedComparison,
-} from "../../scoring/calibration/comparison.js";
-import type { GroupFigures } from "../../scoring/calibration/criterionCalibration.js";
-import { describeMissing, type Figure } from "../../scoring/calibration/figure.js";
-import type { GateFigures } from "../../scoring/calibration/gateAgreement.js";
+
+import type { Figure } from "../../calibration/figures.js";
 import type {
   CalibrationReport,
+  ComparisonContext,
   CriterionCalibration,
-} from "../../scoring/calibration/reportSchema.js";
-import type { ThresholdPoint } from "../../scoring/calibration/thresholdSweep.js";
+  GateFigures,
+  GroupFigures,
+  RecordedComparison,
+  ThresholdPoint,
+} from "../../calibration/reportModel.js";
 
 export const NOT_ENOUGH = "not enough labels";
 
@@ -34,7 +33,8 @@ export function formatPercent(share: number): string {
 
 /** Why a figure is missing, for a footnote or a tooltip; "" when it has a value. */
 export function missingReason(figure: Figure): string {
-  return figure.missing === null ? "" : describeMissing(figure.missing);
+  if (figure.missing === null) return "";
+  return `${NOT_ENOUGH} (${figure.missing === "too-few-labels" ? "fewer than 2" : "no variance"})`;
 }
 
 export function formatThreshold(threshold: number): string {

@@ -4,10 +4,7 @@
  * side with the differences. JSX: every text from labels, catalogs and the store is escaped by
  * construction. The review service's page draws its own (calibrationFigures.tsx).
  */
-import type {
-  ComparisonContext,
-  RecordedComparison,
-} from "../../scoring/calibration/comparison.js";
+import type { ComparisonContext, RecordedComparison } from "../../calibration/reportModel.js";
 import { COMPARISON_HEADERS, comparisonFacts, comparisonRows } from "./calibrationText.js";
 
 export function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]) {

@@ -3,7 +3,7 @@
  * criterion as bars around zero, judge score against reviewer score as a scatter, and agreement
  * against the threshold as a curve. Label text is escaped by construction.
  */
-import type { CriterionCalibration } from "../../../scoring/calibration/reportSchema.js";
+import type { CriterionCalibration } from "../../../calibration/reportModel.js";
 import {
   criterionName,
   formatFigure,

@@ -4,7 +4,7 @@
  * replayed without and with few-shot examples — overall and per criterion, with the differences.
  * The HTML page is JSX (escaping by construction), no script.
  */
-import type { ComparedCalibration } from "../../../scoring/calibration/comparison.js";
+import type { ComparedCalibration } from "../../../calibration/reportModel.js";
 import {
   COMPARISON_HEADERS,
   comparisonFacts,

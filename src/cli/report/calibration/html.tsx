@@ -10,7 +10,7 @@ import type {
   CalibrationReport,
   ContentTypeCalibration,
   CriterionCalibration,
-} from "../../../scoring/calibration/reportSchema.js";
+} from "../../../calibration/reportModel.js";
 import {
   criterionName,
   DISAGREEMENT_HEADERS,

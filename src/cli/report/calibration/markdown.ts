@@ -3,7 +3,7 @@
  * judge disagrees most, and one table of criteria per content type. Text from labels (criterion
  * titles, content types) is escaped so that it can neither break a table nor inject HTML.
  */
-import type { CalibrationReport } from "../../../scoring/calibration/reportSchema.js";
+import type { CalibrationReport } from "../../../calibration/reportModel.js";
 import {
   criterionName,
   DISAGREEMENT_HEADERS,

@@ -1,5 +1,5 @@
 /** The calibration report in the format asked for with `evalgate calibrate --format`. */
-import type { CalibrationReport } from "../../../scoring/calibration/reportSchema.js";
+import type { CalibrationReport } from "../../../calibration/reportModel.js";
 import { renderCalibrationHtml } from "./html.js";
 import { renderCalibrationMarkdown } from "./markdown.js";
 

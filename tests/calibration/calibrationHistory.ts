@@ -1,7 +1,7 @@
 /**
  * A reviewer-label history with agreement known by construction, shared by the report,
  * renderer and command tests. Every figure it yields is computed by hand in
- * tests/scoring/calibrationReport.test.ts.
+ * tests/calibration/calibrationReport.test.ts.
  */
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 

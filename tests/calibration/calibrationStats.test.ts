@@ -5,8 +5,8 @@ import {
   cohenKappa,
   observedAgreement,
   spearmanRho,
-  sweepThresholds,
-} from "../../src/scoring/calibration/index.js";
+} from "../../src/calibration/figures.js";
+import { sweepThresholds } from "../../src/calibration/report.js";
 
 /** A table from its four cells, written out as pass/fail pairs. */
 function pairs(bothPass: number, judgeOnly: number, reviewerOnly: number, bothFail: number) {

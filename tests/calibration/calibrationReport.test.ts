@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildCalibrationReport,
-  CalibrationReportSchema,
-} from "../../src/scoring/calibration/index.js";
+import { buildCalibrationReport } from "../../src/calibration/report.js";
+import { CalibrationReportSchema } from "../../src/calibration/reportModel.js";
 import { labelHistory } from "./calibrationHistory.js";
 
 function report() {

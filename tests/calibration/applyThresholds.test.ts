@@ -5,12 +5,12 @@
  * keeps its threshold. Every figure is worked out by hand.
  */
 import { describe, expect, it } from "vitest";
-import { CatalogSchema } from "../../src/criteria/model.js";
 import {
   catalogWithThresholds,
   heldOutDrops,
   planThresholds,
-} from "../../src/scoring/calibration/applyThresholds.js";
+} from "../../src/calibration/thresholds.js";
+import { CatalogSchema } from "../../src/criteria/model.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
 import { label } from "./calibrationHistory.js";
 

@@ -1,0 +1,226 @@
+/**
+ * Reviewer corrections as few-shot examples, and `calibrate --compare`: the labelled evaluations
+ * of a period judged again, once without and once with those examples, and the judge's agreement
+ * with the reviewers reported for both. Time split: each evaluation is shown only corrections
+ * decided strictly before its own decision, so no arm learns from the answer it is scored against.
+ */
+import { type Catalog, isLlmMethod } from "../criteria/model.js";
+import { evaluateContent } from "../engine/evaluateContent.js";
+import { type ExampleQuery, type ExampleSource, exampleOfLabel } from "../judge/exampleSource.js";
+import type { FewShotExample } from "../judge/fewShot.js";
+import { contentOfTraces } from "../judge/tracedContent.js";
+import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { type CalibrationLabel, withAcceptedScore } from "../scoring/calibrationLabel.js";
+import type { EvaluationResult, Trace } from "../scoring/result.js";
+import { buildCalibrationReport } from "./report.js";
+import type {
+  CalibrationComparison,
+  CalibrationReport,
+  CriterionCalibration,
+  ReplayedLabel,
+} from "./reportModel.js";
+import { byDecision } from "./thresholds.js";
+
+/** The store's read of corrections (the review store on SQLite or PostgreSQL has it). */
+export interface CorrectionLabelReader {
+  correctionLabels(query: ExampleQuery): Promise<CalibrationLabel[]>;
+}
+
+/** The store's read of an evaluation's traces (the trace store has it). */
+export interface EvaluationTraceReader {
+  getTraces(query: { evaluationId: string }): Promise<Trace[]>;
+}
+
+/** Evaluations whose traces one source keeps in memory (the most recently read). */
+const TRACE_MEMORY = 256;
+
+/**
+ * An ExampleSource over the review store's calibration labels and trace store: the corrections of
+ * a criterion decided before the time asked, newest first, each with an excerpt of its content
+ * read from the evaluation's traces. A correction whose evaluation left no traces there (traces
+ * written to a file instead) has no content and is not an example.
+ *
+ * @example
+ * const store = await openReviewStore({ sqlitePath });
+ * const traces = new SqliteTraceStore(new Database(sqlitePath));
+ * await evaluateContent({ content, catalog, fewShot: { source: storeExampleSource(store, traces) } });
+ */
+export function storeExampleSource(
+  labels: CorrectionLabelReader,
+  traces: EvaluationTraceReader,
+): ExampleSource {
+  const read = new Map<string, Promise<Trace[]>>();
+  const tracesOf = (evaluationId: string): Promise<Trace[]> => {
+    let found = read.get(evaluationId);
+    if (found === undefined) {
+      found = traces.getTraces({ evaluationId });
+      read.set(evaluationId, found);
+      if (read.size > TRACE_MEMORY) read.delete(read.keys().next().value as string);
+    }
+    return found;
+  };
+  return {
+    async examples(query) {
+      const corrections = await labels.correctionLabels(query);
+      const examples = await Promise.all(
+        corrections.map(async (label): Promise<FewShotExample | undefined> => {
+          const content = contentOfTraces(await tracesOf(label.evaluationId), label.criterionId);
+          return content === undefined ? undefined : exampleOfLabel(label, content);
+        }),
+      );
+      return examples.filter((e): e is FewShotExample => e !== undefined);
+    },
+  };
+}
+
+export interface ReplayOptions {
+  /** The labels of the period (any order). */
+  labels: readonly CalibrationLabel[];
+  /** The catalog the labels' criteria are looked up in, by id. */
+  catalog: Catalog;
+  /** The content an evaluation judged (undefined: not kept). */
+  contentOf(label: CalibrationLabel): Promise<string | undefined>;
+  /** Every correction (the time split is applied per evaluation). */
+  examples: ExampleSource;
+  model: ModelSource | JudgeModel;
+  maxExamples?: number;
+  tokenBudget?: number;
+}
+
+/**
+ * The label as the replayed judge answered it: only the judge's side changes. The reviewer's side
+ * — the score they gave, or the one they accepted when they decided — stays as it was decided, so
+ * the replayed judge is measured against the reviewer, never against itself.
+ */
+function relabelled(label: CalibrationLabel, result: EvaluationResult): CalibrationLabel {
+  const criterion = result.criteria.find((c) => c.id === label.criterionId);
+  return {
+    ...label,
+    judgeScore: criterion?.score ?? null,
+    judgeMet: criterion?.met ?? null,
+    judgeNative: criterion?.native ?? null,
+  };
+}
+
+/** What the replay gathers, decision after decision. */
+interface Replay {
+  without: CalibrationLabel[];
+  shown: CalibrationLabel[];
+  replays: ReplayedLabel[];
+  skipped: { noContent: number; notInCatalog: number };
+  /** The decision time of every example handed out, by label id. */
+  seen: Map<string, string>;
+}
+
+/** One decision's labels judged again in both arms (its model-judged criteria only). */
+async function replayDecision(
+  group: readonly CalibrationLabel[],
+  options: ReplayOptions,
+  source: ExampleSource,
+  replay: Replay,
+): Promise<void> {
+  const { catalog, maxExamples, tokenBudget } = options;
+  const first = group[0] as CalibrationLabel;
+  const judged = group.filter((label) => {
+    const criterion = catalog.criteria.find((c) => c.id === label.criterionId);
+    return criterion !== undefined && isLlmMethod(criterion.method);
+  });
+  replay.skipped.notInCatalog += group.length - judged.length;
+  if (judged.length === 0) return;
+  const content = await options.contentOf(first);
+  if (content === undefined) {
+    replay.skipped.noContent += judged.length;
+    return;
+  }
+  const ids = new Set(judged.map((l) => l.criterionId));
+  const common = {
+    content,
+    catalog: { ...catalog, criteria: catalog.criteria.filter((c) => ids.has(c.id)) },
+    contentType: first.contentType,
+    model: options.model,
+    mode: "per-criterion" as const,
+    injectionGuard: false,
+  };
+  const plain = await evaluateContent(common);
+  const shown = await evaluateContent({
+    ...common,
+    fewShot: {
+      source,
+      enabled: true,
+      before: first.decidedAt,
+      ...(maxExamples === undefined ? {} : { maxExamples }),
+      ...(tokenBudget === undefined ? {} : { tokenBudget }),
+    },
+  });
+  for (const label of judged) {
+    const [a, b] = [relabelled(label, plain), relabelled(label, shown)];
+    replay.without.push(a);
+    replay.shown.push(b);
+    replay.replays.push({
+      labelId: `${label.decisionId}#${label.criterionId}`,
+      contentType: label.contentType,
+      criterionId: label.criterionId,
+      decidedAt: label.decidedAt,
+      scoreWithout: a.judgeScore,
+      scoreWith: b.judgeScore,
+      examples: (shown.fewShotExamples?.[label.criterionId] ?? []).map((labelId) => ({
+        labelId,
+        decidedAt: replay.seen.get(labelId) ?? "",
+      })),
+    });
+  }
+}
+
+/** Each criterion's figures without and with examples (both reports hold the same labels). */
+function criteriaSideBySide(without: CalibrationReport, shown: CalibrationReport) {
+  const key = (c: CriterionCalibration) => `${c.contentType}\u0000${c.criterionId}`;
+  const shownFigures = new Map(
+    shown.contentTypes.flatMap((g) => g.criteria.map((c) => [key(c), c.figures] as const)),
+  );
+  return without.contentTypes.flatMap((g) =>
+    g.criteria.flatMap((c) => {
+      const figures = shownFigures.get(key(c));
+      if (figures === undefined) return [];
+      const { contentType, criterionId, title } = c;
+      return [{ contentType, criterionId, title, without: c.figures, with: figures }];
+    }),
+  );
+}
+
+/**
+ * Replays the labelled evaluations without and with few-shot examples and compares the judge's
+ * agreement with the reviewers (κ, Spearman, agreement) in both arms, on the same labels.
+ */
+export async function compareFewShot(options: ReplayOptions): Promise<CalibrationComparison> {
+  const replay: Replay = {
+    without: [],
+    shown: [],
+    replays: [],
+    skipped: { noContent: 0, notInCatalog: 0 },
+    seen: new Map(),
+  };
+  const source: ExampleSource = {
+    async examples(query) {
+      const found = await options.examples.examples(query);
+      for (const example of found) replay.seen.set(example.labelId, example.decidedAt);
+      return found;
+    },
+  };
+  // The reviewer's side of every label as decided, before any judge side is replaced.
+  for (const group of byDecision(options.labels.map(withAcceptedScore))) {
+    await replayDecision(group, options, source, replay);
+  }
+  const [without, shown] = [
+    buildCalibrationReport(replay.without),
+    buildCalibrationReport(replay.shown),
+  ];
+  return {
+    labels: options.labels.length,
+    replayed: replay.replays.length,
+    skipped: replay.skipped,
+    without: without.overall,
+    with: shown.overall,
+    criteria: criteriaSideBySide(without, shown),
+    replays: replay.replays,
+  };
+}

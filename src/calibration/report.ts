@@ -1,0 +1,264 @@
+/**
+ * Builds the calibration report from reviewer labels: pure, no I/O. Labels are grouped by content
+ * type, then by criterion; every group gets its counts and figures, every criterion its threshold
+ * sweep (the share of labels on which the judge's pass/fail would have matched the reviewer's at
+ * every threshold from 0 to 1 in steps of 0.01, and the best one), and the criteria are ranked
+ * by how often their judge disagreed with the reviewer.
+ *
+ * How one label reads as pass/fail on each side:
+ * - the judge's pass is its recorded `judgeMet` (or score ≥ threshold when only the score was
+ *   kept); a label without a judge score is a judge error, compared with nothing;
+ * - the reviewer's pass is the score the label keeps for them ≥ the criterion's threshold: the
+ *   score they gave (`marked`), or the judge's score when they decided, which they accepted
+ *   (`accepted`) — never the judge's side as it reads now, which a replay rewrites;
+ * - on the gate as a whole, only an approval is a reviewer's pass: a revision request and an
+ *   edit both say the content as judged was not ready.
+ */
+
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { meetsThreshold } from "../scoring/consistency.js";
+import { roundScore } from "../scoring/scale.js";
+import {
+  agreementTable,
+  cohenKappa,
+  observedAgreement,
+  type PassPair,
+  type ScorePair,
+  spearmanRho,
+} from "./figures.js";
+import type {
+  CalibrationReport,
+  CriterionCalibration,
+  Disagreement,
+  GateFigures,
+  GroupFigures,
+  ThresholdPoint,
+  ThresholdSweep,
+} from "./reportModel.js";
+
+/** The sweep's grid: thresholds 0, 0.01, …, 1. */
+const SWEEP_STEPS = 100;
+
+export interface CalibrationScope {
+  since?: string;
+  until?: string;
+  contentType?: string;
+}
+
+/** The judge's pass/fail on the criterion; null for a judge error. */
+function judgePassOf(label: CalibrationLabel): boolean | null {
+  if (label.judgeScore === null) return null;
+  return label.judgeMet ?? meetsThreshold(label.judgeScore, label.threshold);
+}
+
+/** The reviewer's pass/fail on the criterion; null when there is nothing to compare. */
+export function reviewerPassOf(label: CalibrationLabel): boolean | null {
+  if (label.reviewerScore === undefined) return null;
+  return meetsThreshold(label.reviewerScore, label.threshold);
+}
+
+/** Judge score against reviewer score, over the marked labels only or over every label. */
+function scorePairs(labels: readonly CalibrationLabel[], markedOnly: boolean): ScorePair[] {
+  return labels.flatMap((label) =>
+    (markedOnly && label.source !== "marked") ||
+    label.judgeScore === null ||
+    label.reviewerScore === undefined
+      ? []
+      : [{ judge: label.judgeScore, reviewer: label.reviewerScore }],
+  );
+}
+
+export function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
+  const pairs = labels.flatMap((label): PassPair[] => {
+    const [judge, reviewer] = [judgePassOf(label), reviewerPassOf(label)];
+    return judge === null || reviewer === null ? [] : [{ judge, reviewer }];
+  });
+  const table = agreementTable(pairs);
+  const count = table.judgeOnlyPass + table.reviewerOnlyPass;
+  const sourced = (source: CalibrationLabel["source"]) =>
+    labels.filter((label) => label.source === source).length;
+  return {
+    counts: {
+      labels: labels.length,
+      marked: sourced("marked"),
+      accepted: sourced("accepted"),
+      judgeErrors: labels.filter((label) => label.judgeScore === null).length,
+      compared: pairs.length,
+    },
+    table,
+    agreement: observedAgreement(table),
+    kappa: cohenKappa(table),
+    spearmanMarked: spearmanRho(scorePairs(labels, true)),
+    spearmanAll: spearmanRho(scorePairs(labels, false)),
+    disagreements: {
+      count,
+      rate: pairs.length === 0 ? null : count / pairs.length,
+      judgeTooLenient: table.judgeOnlyPass,
+      judgeTooStrict: table.reviewerOnlyPass,
+    },
+  };
+}
+
+/** One pair per decision (its labels all carry the same gate outcome and action). */
+function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
+  const decisions = [...new Map(labels.map((l) => [l.decisionId, l])).values()];
+  const table = agreementTable(
+    decisions.map((d) => ({ judge: d.judgePassed, reviewer: d.action === "approve" })),
+  );
+  const actions = (action: CalibrationLabel["action"]) =>
+    decisions.filter((decision) => decision.action === action).length;
+  return {
+    decisions: decisions.length,
+    approve: actions("approve"),
+    revise: actions("revise"),
+    edit: actions("edit"),
+    table,
+    agreement: observedAgreement(table),
+    kappa: cohenKappa(table),
+  };
+}
+
+/** The items by a key, each group in the items' order, the groups in order of first appearance. */
+export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+/** One label as the sweep sees it: the judge's score and the reviewer's verdict. */
+export interface SweepLabel {
+  judgeScore: number;
+  reviewerPass: boolean;
+}
+
+function pointAt(labels: readonly SweepLabel[], threshold: number): ThresholdPoint {
+  const agreed = labels.filter((l) => meetsThreshold(l.judgeScore, threshold) === l.reviewerPass);
+  return { threshold, agreed: agreed.length, agreement: agreed.length / labels.length };
+}
+
+/**
+ * Whether `candidate` beats `best`: more labels agreed; on a tie, the threshold nearer the
+ * current one (moving a threshold needs a reason); on a tie of distance, the lower threshold.
+ */
+function beats(candidate: ThresholdPoint, best: ThresholdPoint, current: number): boolean {
+  if (candidate.agreed !== best.agreed) return candidate.agreed > best.agreed;
+  const candidateDistance = roundScore(Math.abs(candidate.threshold - current));
+  const bestDistance = roundScore(Math.abs(best.threshold - current));
+  if (candidateDistance !== bestDistance) return candidateDistance < bestDistance;
+  return candidate.threshold < best.threshold;
+}
+
+/**
+ * The sweep over the labels at the criterion's current threshold; undefined when fewer than 2
+ * labels can be compared (a best threshold for one label is no finding).
+ */
+export function sweepThresholds(
+  labels: readonly SweepLabel[],
+  currentThreshold: number,
+): ThresholdSweep | undefined {
+  if (labels.length < 2) return undefined;
+  const curve = Array.from({ length: SWEEP_STEPS + 1 }, (_, step) =>
+    pointAt(labels, step / SWEEP_STEPS),
+  );
+  const current = pointAt(labels, currentThreshold);
+  const best = curve.reduce((b, point) => (beats(point, b, currentThreshold) ? point : b), current);
+  return { compared: labels.length, current, best, curve };
+}
+
+/** The labels by a key, in the key's order (each group in the labels' order). */
+function groupBy(labels: readonly CalibrationLabel[], keyOf: (label: CalibrationLabel) => string) {
+  return [...groupsOf(labels, keyOf).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** One criterion's calibration from its labels (oldest first, so the last is the latest). */
+function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration {
+  const latest = labels[labels.length - 1] as CalibrationLabel;
+  const sweep = labels.flatMap((label) => {
+    const reviewerPass = reviewerPassOf(label);
+    return label.judgeScore === null || reviewerPass === null
+      ? []
+      : [{ judgeScore: label.judgeScore, reviewerPass }];
+  });
+  return {
+    contentType: latest.contentType,
+    criterionId: latest.criterionId,
+    title: latest.criterionTitle,
+    method: latest.method,
+    threshold: latest.threshold,
+    thresholdsSeen: [...new Set(labels.map((label) => label.threshold))].sort((a, b) => a - b),
+    figures: groupFigures(labels),
+    sweep: sweepThresholds(sweep, latest.threshold) ?? null,
+    markedScores: scorePairs(labels, true),
+  };
+}
+
+/** Criteria that disagreed at least once: highest rate first, then most disagreements, then id. */
+function rankDisagreements(criteria: readonly CriterionCalibration[]): Disagreement[] {
+  const entries = criteria.flatMap(({ figures, contentType, criterionId, title }) => {
+    const { count, rate, judgeTooLenient, judgeTooStrict } = figures.disagreements;
+    if (count === 0 || rate === null) return [];
+    const compared = figures.counts.compared;
+    return [
+      {
+        contentType,
+        criterionId,
+        title,
+        disagreed: count,
+        compared,
+        rate,
+        judgeTooLenient,
+        judgeTooStrict,
+      },
+    ];
+  });
+  return entries.sort(
+    (a, b) =>
+      b.rate - a.rate ||
+      b.disagreed - a.disagreed ||
+      a.contentType.localeCompare(b.contentType) ||
+      a.criterionId.localeCompare(b.criterionId),
+  );
+}
+
+/** The calibration report of the labels (already limited to the scope the options name). */
+export function buildCalibrationReport(
+  labels: readonly CalibrationLabel[],
+  options: CalibrationScope & { generatedAt?: string } = {},
+): CalibrationReport {
+  // Oldest decision first; ties by decision, then criterion, so the order never depends on input.
+  const ordered = [...labels].sort(
+    (a, b) =>
+      a.decidedAt.localeCompare(b.decidedAt) ||
+      a.decisionId.localeCompare(b.decisionId) ||
+      a.criterionId.localeCompare(b.criterionId),
+  );
+  const contentTypes = groupBy(ordered, (label) => label.contentType).map(
+    ([contentType, group]) => ({
+      contentType,
+      figures: groupFigures(group),
+      gate: gateFigures(group),
+      criteria: groupBy(group, (label) => label.criterionId).map(([, own]) =>
+        criterionCalibration(own),
+      ),
+    }),
+  );
+  return {
+    generatedAt: options.generatedAt ?? new Date().toISOString(),
+    window: {
+      since: options.since ?? null,
+      until: options.until ?? null,
+      contentType: options.contentType ?? null,
+      firstDecision: ordered[0]?.decidedAt ?? null,
+      lastDecision: ordered[ordered.length - 1]?.decidedAt ?? null,
+    },
+    overall: groupFigures(ordered),
+    gate: gateFigures(ordered),
+    contentTypes,
+    disagreements: rankDisagreements(contentTypes.flatMap((group) => group.criteria)),
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * Thresholds from reviewer labels:
+ * - the time split: a label decided at time t is measured only with what was learned from labels
+ *   decided strictly before t (`--compare` shows each evaluation only earlier corrections;
+ *   `--apply` fits on the earlier labels and measures on the later ones);
+ * - `calibrate --apply`'s plan: a criterion moves to the threshold that would have agreed best
+ *   with the earlier labels only when at least MIN_LABELS_TO_APPLY of its labels could be compared
+ *   (MIN_LABELS_PER_SIDE each side of the split) and that threshold agrees better with them than
+ *   the current one; the held-out (later) labels show whether it only fits what it was fitted on.
+ */
+import type { Catalog } from "../criteria/model.js";
+import {
+  MAX_EVIDENCE_LABELS,
+  type ThresholdCalibration,
+} from "../criteria/thresholdCalibration.js";
+import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
+import { meetsThreshold } from "../scoring/consistency.js";
+import { agreementTable, cohenKappa, observedAgreement } from "./figures.js";
+import { groupsOf, reviewerPassOf, type SweepLabel, sweepThresholds } from "./report.js";
+
+/** Compared labels a criterion needs before its threshold is changed. */
+const MIN_LABELS_TO_APPLY = 10;
+/** Compared labels each side of the time split needs: to fit on, and to measure on. */
+const MIN_LABELS_PER_SIDE = 5;
+
+/** What the time split reads of a label. */
+interface Decided {
+  decidedAt: string;
+  decisionId: string;
+}
+
+/** Oldest decision first; ties by decision id, so the order never depends on the input's. */
+function inDecisionOrder<T extends Decided>(labels: readonly T[]): T[] {
+  return [...labels].sort(
+    (a, b) =>
+      Date.parse(a.decidedAt) - Date.parse(b.decidedAt) ||
+      (a.decisionId < b.decisionId ? -1 : a.decisionId > b.decisionId ? 1 : 0),
+  );
+}
+
+/** The labels of each decision (one evaluation each), oldest decision first. */
+export function byDecision<T extends Decided & { evaluationId: string }>(labels: readonly T[]) {
+  return [
+    ...groupsOf(inDecisionOrder(labels), (l) => `${l.decisionId}\u0000${l.evaluationId}`).values(),
+  ];
+}
+
+/**
+ * The labels split in time near the middle: the later part starts at the decision time of the
+ * label in the middle (the ⌈n/2⌉+1-th, oldest first), labels decided at that same time included,
+ * so no label is learned from and measured on at once. Undefined for fewer than 2 labels.
+ */
+function splitInTime<T extends Decided>(labels: readonly T[]) {
+  const ordered = inDecisionOrder(labels);
+  const middle = ordered[Math.ceil(ordered.length / 2)];
+  if (ordered.length < 2 || middle === undefined) return undefined;
+  const from = middle.decidedAt;
+  const before = (label: T) => Date.parse(label.decidedAt) < Date.parse(from);
+  return { earlier: ordered.filter(before), later: ordered.filter((l) => !before(l)), from };
+}
+
+export type ThresholdChange = ThresholdCalibration["changes"][number];
+
+export interface ThresholdPlan {
+  changes: ThresholdChange[];
+  kept: { criterionId: string; threshold: number; reason: string }[];
+}
+
+interface Row extends SweepLabel, Decided {
+  criterionId: string;
+}
+
+/**
+ * Agreement and κ of the judge's pass/fail decided at `from` and at `to`, each reviewer's
+ * pass/fail as they gave it (the reviewer's view does not move with the threshold).
+ */
+function figures(rows: readonly Row[], from: number, to: number) {
+  const at = (threshold: number) => {
+    const table = agreementTable(
+      rows.map((r) => ({
+        judge: meetsThreshold(r.judgeScore, threshold),
+        reviewer: r.reviewerPass,
+      })),
+    );
+    return { agreement: observedAgreement(table).value ?? 0, kappa: cohenKappa(table).value };
+  };
+  const [before, after] = [at(from), at(to)];
+  return {
+    compared: rows.length,
+    agreementBefore: before.agreement,
+    agreementAfter: after.agreement,
+    kappaBefore: before.kappa,
+    kappaAfter: after.kappa,
+    labelIds: rows.slice(0, MAX_EVIDENCE_LABELS).map((r) => `${r.decisionId}#${r.criterionId}`),
+  };
+}
+
+/** The change of one criterion, or the reason it keeps its threshold. */
+function planCriterion(
+  criterionId: string,
+  rows: readonly Row[],
+  current: number,
+): ThresholdChange | string {
+  if (rows.length < MIN_LABELS_TO_APPLY) {
+    return `${rows.length} comparable label(s), fewer than the ${MIN_LABELS_TO_APPLY} needed`;
+  }
+  const split = splitInTime(rows);
+  const [earlier, later] = [split?.earlier.length ?? 0, split?.later.length ?? 0];
+  if (split === undefined || earlier < MIN_LABELS_PER_SIDE || later < MIN_LABELS_PER_SIDE) {
+    return `${earlier} label(s) decided before the later ${later}: each side of the time split needs ${MIN_LABELS_PER_SIDE}`;
+  }
+  // The report's sweep over the earlier labels, from the catalog's own threshold.
+  const to = sweepThresholds(split.earlier, current)?.best.threshold ?? current;
+  const inSample = figures(split.earlier, current, to);
+  if (to === current || inSample.agreementAfter <= inSample.agreementBefore) {
+    return "the current threshold agrees with the earlier labels as well as any";
+  }
+  const heldOut = { since: split.from, ...figures(split.later, current, to) };
+  return { criterionId, from: current, to, ...inSample, heldOut };
+}
+
+/** What to change, per criterion of the catalog, from the labels of one content type. */
+export function planThresholds(
+  catalog: Catalog,
+  labels: readonly CalibrationLabel[],
+  contentType: string,
+): ThresholdPlan {
+  const plan: ThresholdPlan = { changes: [], kept: [] };
+  for (const { id, passingThreshold } of catalog.criteria) {
+    const current = passingThreshold ?? catalog.passingThreshold;
+    const rows = labels.flatMap((label): Row[] => {
+      const reviewerPass = reviewerPassOf(label);
+      if (label.contentType !== contentType || label.criterionId !== id) return [];
+      if (label.judgeScore === null || reviewerPass === null) return [];
+      return [{ ...label, judgeScore: label.judgeScore, reviewerPass }];
+    });
+    const planned = planCriterion(id, rows, current);
+    if (typeof planned !== "string") plan.changes.push(planned);
+    else plan.kept.push({ criterionId: id, threshold: current, reason: planned });
+  }
+  return plan;
+}
+
+/** The changes whose agreement on the held-out (later) labels is lower than at the old threshold. */
+export function heldOutDrops(plan: ThresholdPlan): ThresholdChange[] {
+  return plan.changes.filter(
+    (c) => c.heldOut !== undefined && c.heldOut.agreementAfter < c.heldOut.agreementBefore,
+  );
+}
+
+/**
+ * The catalog with the plan's thresholds and the evidence for them (its version is for the
+ * registry to decide); a change whose held-out agreement dropped is marked `forced`.
+ */
+export function catalogWithThresholds(
+  catalog: Catalog,
+  plan: ThresholdPlan,
+  scope: Omit<ThresholdCalibration, "changes">,
+): Catalog {
+  const moved = new Map(plan.changes.map((c) => [c.criterionId, c.to]));
+  const dropped = new Set(heldOutDrops(plan));
+  return {
+    ...catalog,
+    criteria: catalog.criteria.map((criterion) => {
+      const to = moved.get(criterion.id);
+      return to === undefined ? criterion : { ...criterion, passingThreshold: to };
+    }),
+    calibration: {
+      ...scope,
+      changes: plan.changes.map((c) => (dropped.has(c) ? { ...c, forced: true } : c)),
+    },
+  };
+}
