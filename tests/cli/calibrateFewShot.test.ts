@@ -189,7 +189,7 @@ describe("calibrate --compare", () => {
     expect(html).toContain("Few-shot examples: without and with");
     // The overall row: 100% → 25%, a fall of 75 percentage points; κ has no figure without.
     expect(html).toMatch(
-      /<td>all criteria<\/td><td>4<\/td><td>100%<\/td><td>25%<\/td><td>−75 pp<\/td><td>not enough labels<\/td><td>0.00<\/td><td>—<\/td>/,
+      /<td[^>]*>all criteria<\/td><td[^>]*>4<\/td><td[^>]*>100%<\/td><td[^>]*>25%<\/td><td[^>]*>−75 pp<\/td><td[^>]*>not enough labels<\/td><td[^>]*>0.00<\/td><td[^>]*>—<\/td>/,
     );
     const md = bufferContext(dir, judgeEnv(server.url, MODEL));
     await runCalibrate({ ...flags, format: "md", model: `ollama:${MODEL}` }, md.context);

@@ -66,8 +66,10 @@ describe("calibration report renderers", () => {
     expect(html).toContain(`<svg class="chart scatter"`);
     // Five marked c1 scores and one marked c2 score: six points on the scatter charts.
     expect(html.match(/<circle class="point"/g)).toHaveLength(6);
-    expect(html).toContain("<td>0.70 (85%) → 0.60 (90%)</td>");
-    expect(html).toContain("<td>0.69</td>");
+    expect(html).toContain(
+      '<td data-label="Threshold (agreement) → best">0.70 (85%) → 0.60 (90%)</td>',
+    );
+    expect(html).toContain('<td data-label="κ">0.69</td>');
     expect(html).toContain("κ: not enough labels (fewer than 2)");
     expect(html).toContain("κ: not enough labels (no variance)");
   });
@@ -77,7 +79,7 @@ describe("calibration report renderers", () => {
     expect(html).not.toMatch(/<script|<img|<svg onload/);
     expect(html).toContain("(c&quot;&gt;&lt;svg onload=alert(2)&gt;)");
     expect(html).toContain("Title &quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt; | pipe");
-    expect(html).toContain("Content type: &lt;img src=x onerror=alert(1)&gt;");
+    expect(html).toContain("Content type: &lt;img Src=x Onerror=alert(1)&gt;");
   });
 
   it("html shows a title with </style>, <script>, quotes and & as text, in tables and charts", () => {
@@ -109,7 +111,7 @@ describe("calibration report renderers", () => {
     // Only the page's own stylesheet closes a style element.
     expect(html.match(/<\/style>/gi)).toHaveLength(1);
     // In the tables, the card heading, the κ label's title, the charts' labels.
-    expect(html).toContain(`<td>${escaped} (k&amp;1)</td>`);
+    expect(html).toContain(`<td data-label="Criterion">${escaped} (k&amp;1)</td>`);
     expect(html).toContain(`<h3>${escaped} (k&amp;1)</h3>`);
     expect(html).toContain(
       `aria-label="Judge score against reviewer score for ${escaped} (k&amp;1)"`,

@@ -23,8 +23,7 @@ import type { ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { readyModel } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
-import { renderComparison } from "../report/calibration/compare.js";
-import type { CalibrationFormat } from "../report/calibration/render.js";
+import { type CalibrationFormat, renderComparison } from "../report/calibration/render.js";
 import type { CheckpointStore } from "../review/store.js";
 import {
   type CatalogFlags,

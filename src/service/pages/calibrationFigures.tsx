@@ -6,7 +6,11 @@
  * `<time>` (the reader's zone with its name), and a line under a table where κ is 0 beside a
  * high agreement saying why.
  */
-import type { CalibrationMeasurement, CalibrationReport } from "../../calibration/reportModel.js";
+import type {
+  CalibrationReport,
+  ComparisonContext,
+  RecordedComparison,
+} from "../../calibration/reportModel.js";
 import { stageName } from "../statusWords.js";
 import { type KappaRow, kappaNote } from "./calibrationKappa.js";
 import {
@@ -130,7 +134,9 @@ export function ReportFigures(props: { report: CalibrationReport }) {
 }
 
 /** The latest comparison without and with few-shot examples: when, on what, and the table. */
-export function ComparisonFigures(props: { measurement: CalibrationMeasurement }) {
+export function ComparisonFigures(props: {
+  measurement: ComparisonContext & { comparison: RecordedComparison };
+}) {
   const { measurement } = props;
   const { comparison, catalog } = measurement;
   const { noContent, notInCatalog } = comparison.skipped;

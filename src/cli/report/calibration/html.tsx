@@ -12,23 +12,23 @@ import type {
   CriterionCalibration,
 } from "../../../calibration/reportModel.js";
 import {
+  FigureTable,
+  ReportFigures,
+  ScopeLine,
+} from "../../../service/pages/calibrationFigures.js";
+import {
   criterionName,
   DISAGREEMENT_HEADERS,
   disagreementRows,
-  FIGURE_HEADERS,
-  figureCells,
-  GATE_HEADERS,
-  gateCells,
   missingReason,
   NOT_ENOUGH,
-  scopeLine,
   thresholdText,
 } from "../../../service/pages/calibrationText.js";
-import { htmlTable } from "../../../service/pages/calibrationView.js";
 import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
+import { stageName } from "../../../service/statusWords.js";
 import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
 
-export const CALIBRATION_STYLE = `
+const CALIBRATION_STYLE = `
 :root { --good: #2f7d32; --fair: #b26a00; --poor: #c62828; --ink: #1d2329; --muted: #5f6b76;
   --line: #dde3e8; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
 body { color: var(--ink); margin: 2rem auto; max-width: 64rem; padding: 0 1rem; line-height: 1.45; }
@@ -94,16 +94,11 @@ function criterionCard(criterion: CriterionCalibration) {
   );
 }
 
-function contentTypeSection(group: ContentTypeCalibration) {
-  const rows = group.criteria.map((criterion) => [
-    criterionName(criterion),
-    ...figureCells(criterion.figures),
-    thresholdText(criterion),
-  ]);
+/** A content type's charts: κ per criterion, then each criterion's curve and scatter. */
+function chartsOf(group: ContentTypeCalibration) {
   return (
     <section class="content-type">
-      <h2>Content type: {group.contentType}</h2>
-      {htmlTable(["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"], rows)}
+      <h2>Charts: {stageName(group.contentType)}</h2>
       <h3>Cohen's κ per criterion</h3>
       {kappaBars(group.criteria)}
       {group.criteria.map(criterionCard)}
@@ -111,23 +106,12 @@ function contentTypeSection(group: ContentTypeCalibration) {
   );
 }
 
-export { htmlTable };
-
 /**
- * The report as one self-contained page; `beside` (the few-shot comparison of `calibrate
- * --compare`) comes right after the overall figures.
+ * The report as one self-contained page: the figures as the review service's calibration page
+ * shows them, `beside` (the few-shot comparison of `calibrate --compare`) after them, the
+ * disagreement ranking, and the charts.
  */
 export function renderCalibrationHtml(report: CalibrationReport, beside?: Child): string {
-  const gateRows = [
-    ["all", ...gateCells(report.gate)],
-    ...report.contentTypes.map((group) => [group.contentType, ...gateCells(group.gate)]),
-  ];
-  const disagreements =
-    report.disagreements.length === 0 ? (
-      <p>No criterion's judge disagreed with a reviewer.</p>
-    ) : (
-      htmlTable(DISAGREEMENT_HEADERS, disagreementRows(report))
-    );
   return renderStandaloneFile({
     title: "Calibration report",
     css: CALIBRATION_STYLE,
@@ -135,26 +119,21 @@ export function renderCalibrationHtml(report: CalibrationReport, beside?: Child)
       <>
         <header>
           <h1>Calibration report</h1>
-          <p class="muted">{scopeLine(report)}</p>
+          <p class="muted">
+            <ScopeLine report={report} />
+          </p>
         </header>
-        <section class="overall">
-          <h2>Overall</h2>
-          {htmlTable(
-            ["Scope", ...FIGURE_HEADERS],
-            [["every label", ...figureCells(report.overall)]],
-          )}
-        </section>
+        <ReportFigures report={report} />
         {beside}
-        <section class="gate">
-          <h2>The gate: judge's pass against reviewer's approval</h2>
-          <p class="muted">Revise and edit count as the reviewer not passing the content.</p>
-          {htmlTable(["Content type", ...GATE_HEADERS], gateRows)}
-        </section>
         <section class="disagreements">
           <h2>Criteria whose judge disagrees most</h2>
-          {disagreements}
+          {report.disagreements.length === 0 ? (
+            <p>No criterion's judge disagreed with a reviewer.</p>
+          ) : (
+            <FigureTable headers={DISAGREEMENT_HEADERS} rows={disagreementRows(report)} />
+          )}
         </section>
-        {report.contentTypes.map(contentTypeSection)}
+        {report.contentTypes.map(chartsOf)}
         <footer>
           Generated {report.generatedAt}. “{NOT_ENOUGH}”: fewer than 2 labels, or labels that do not
           vary (κ and ρ are undefined there). Judge errors are counted apart and enter no figure.

@@ -3,8 +3,11 @@
  * judge disagrees most, and one table of criteria per content type. Text from labels (criterion
  * titles, content types) is escaped so that it can neither break a table nor inject HTML.
  */
-import type { CalibrationReport } from "../../../calibration/reportModel.js";
+import type { CalibrationReport, ComparedCalibration } from "../../../calibration/reportModel.js";
 import {
+  COMPARISON_HEADERS,
+  comparisonFacts,
+  comparisonRows,
   criterionName,
   DISAGREEMENT_HEADERS,
   disagreementRows,
@@ -30,7 +33,7 @@ const MARKDOWN_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** Escapes text for a Markdown table cell or line: one line, no markup, no HTML. */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text
     .replace(/\s+/g, " ")
     .replace(/[&<>|\\`*_[\]]/g, (char) => MARKDOWN_ESCAPES[char] ?? char);
@@ -79,4 +82,18 @@ export function renderCalibrationMarkdown(report: CalibrationReport): string {
     "“Not enough labels”: fewer than 2 labels, or labels that do not vary (κ and ρ are undefined there). Judge errors are counted apart and enter no figure.",
   ];
   return `${sections.join("\n\n")}\n`;
+}
+
+/** The comparison without and with few-shot examples, after the report of the same labels. */
+export function comparisonMarkdown(compared: ComparedCalibration): string {
+  const facts = comparisonFacts(compared, compared.comparison);
+  return [
+    "## Few-shot examples: without and with",
+    escapeMarkdown(facts.measured),
+    escapeMarkdown(facts.labels),
+    table(COMPARISON_HEADERS, comparisonRows(compared.comparison)),
+    "Δ is with minus without (agreement in percentage points); — where either side has no figure.",
+  ]
+    .join("\n\n")
+    .concat("\n");
 }
