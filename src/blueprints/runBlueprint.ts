@@ -17,7 +17,7 @@ import { coverageOf } from "./coverage.js";
 import { BlueprintError } from "./errors.js";
 import type { BlueprintRun, CoverageResult } from "./result.js";
 
-export interface RunBlueprintOptions extends PipelineFeatures {
+export interface RunBlueprintOptions extends Omit<PipelineFeatures, "rubricRegistry"> {
   /** Candidate models; default: the blueprint's own `models`. */
   models?: readonly (ModelSource | JudgeModel)[];
   /** The judge (default: createChatModel(), Ollama with EVALGATE_MODEL). */
