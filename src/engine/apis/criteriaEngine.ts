@@ -18,7 +18,13 @@ import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { checkContentBudget } from "../contentBudget.js";
-import { EvaluationError, emptyProject, invalidProjectId, projectNotFound } from "../errors.js";
+import {
+  EvaluationError,
+  emptyProject,
+  invalidProjectId,
+  parseInput,
+  projectNotFound,
+} from "../errors.js";
 import {
   evaluateContent,
   isJudgeModel,
@@ -32,7 +38,6 @@ import {
   type PipelineFeatures,
   pipelineFeatures,
 } from "../options.js";
-import { parseInput } from "./boundary.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
 

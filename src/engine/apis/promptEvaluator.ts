@@ -16,10 +16,9 @@ import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/res
 import { TraceSchema } from "../../scoring/result.js";
 import { VERDICT_BANDS } from "../../scoring/verdict.js";
 import { checkContentBudget } from "../contentBudget.js";
-import { EvaluationError } from "../errors.js";
+import { EvaluationError, parseInput } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
-import { parseInput } from "./boundary.js";
 
 /** A rubric item: what a good answer shows, its weight, and whether it is required. */
 export const PromptRubricItemSchema = z.strictObject({
