@@ -15,7 +15,8 @@
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Catalog } from "../src/criteria/index.js";
-import { type EvaluationMode, evaluateContent } from "../src/engine/index.js";
+import { evaluateContent } from "../src/engine/evaluateContent.js";
+import type { EvaluationMode } from "../src/engine/options.js";
 import type { EvaluationResult } from "../src/scoring/index.js";
 import { benchCatalog, proposalExcerpt } from "./engineCatalog.js";
 import { type ScheduleStats, scheduleStats } from "./engineSchedule.js";

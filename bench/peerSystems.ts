@@ -14,7 +14,8 @@
 import { ChatOllama } from "@langchain/ollama";
 import { createLLMAsJudge } from "openevals";
 import type { Catalog, Criterion } from "../src/criteria/index.js";
-import { type EvaluationMode, evaluateContent } from "../src/engine/index.js";
+import { evaluateContent } from "../src/engine/evaluateContent.js";
+import type { EvaluationMode } from "../src/engine/options.js";
 import { createChatModel } from "../src/llm/index.js";
 
 export const PEER_MODEL = "qwen2.5:7b-instruct";

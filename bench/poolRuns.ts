@@ -5,7 +5,7 @@
  * reports its wall time, what each server answered, and whether anything was lost or judged twice.
  */
 import type { Catalog } from "../src/criteria/index.js";
-import { evaluateContent } from "../src/engine/index.js";
+import { evaluateContent } from "../src/engine/evaluateContent.js";
 import { createChatModel } from "../src/llm/index.js";
 import { type PeerServer, startPeerServer } from "./peerServer.js";
 import type { PrefixLatency } from "./peerSlots.js";

@@ -17,7 +17,7 @@ import { coverageOf } from "./coverage.js";
 import { BlueprintError } from "./errors.js";
 import type { BlueprintRun, CoverageResult } from "./result.js";
 
-export interface RunBlueprintOptions extends PipelineFeatures {
+export interface RunBlueprintOptions extends Omit<PipelineFeatures, "rubricRegistry"> {
   /** Candidate models; default: the blueprint's own `models`. */
   models?: readonly (ModelSource | JudgeModel)[];
   /** The judge (default: createChatModel(), Ollama with EVALGATE_MODEL). */
@@ -60,12 +60,9 @@ export type BlueprintProgress =
       error?: string;
     };
 
-function modelOptions(options: RunBlueprintOptions) {
-  return {
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-  };
+/** What building a candidate or the judge from a spec takes from the options. */
+function modelOptions({ timeoutMs, seed, env }: RunBlueprintOptions) {
+  return { timeoutMs, seed, env };
 }
 
 /** Each candidate under the name its results are keyed by (its spec, or its provider:model). */
@@ -105,7 +102,7 @@ async function answerOf(
   if (system !== undefined && system.trim() !== "") messages.push(["system", system]);
   messages.push(["human", prompt.text]);
   try {
-    const answer = await invokeJudge(model, messages, signal === undefined ? {} : { signal });
+    const answer = await invokeJudge(model, messages, { signal });
     return { text: answer.text };
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -132,8 +129,8 @@ async function judgedAnswer(
     catalog: prompt.catalog,
     model: judge,
     registry: registryFor(prompt, options),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.now === undefined ? {} : { now: options.now }),
+    signal: options.signal,
+    now: options.now,
   });
   return { answer: answer.text, coverage: coverageOf(result, prompt) };
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { EvalgateError, errorGuard } from "../errors.js";
 import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
@@ -15,6 +16,25 @@ export class EvaluationError extends EvalgateError {
     super("EVALUATION_FAILED", message, options);
     this.kind = kind;
   }
+}
+
+/**
+ * Checks a value handed to the pipeline or one of its fronts against its schema. A bad value is
+ * an input EvaluationError naming what was given and every problem with where it is.
+ *
+ * @example
+ * const settings = parseInput(SettingsSchema, options, "CriteriaEngine options");
+ */
+export function parseInput<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  what: string,
+): z.output<Schema> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new EvaluationError("input", `invalid ${what}:\n${z.prettifyError(parsed.error)}`, {
+    cause: parsed.error,
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   validateResult,
 } from "./assembleResult.js";
 import { checkContentBudget } from "./contentBudget.js";
-import { EvaluationError, EvaluationModelError } from "./errors.js";
+import { EvaluationError, EvaluationModelError, parseInput } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { planFewShot } from "./fewShotExamples.js";
 import { GuardScreen } from "./guardScreen.js";
@@ -35,26 +35,8 @@ import { sumUsage } from "./usage.js";
 export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
 
 function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
-  const parsed = EvaluationSettingsSchema.safeParse({
-    mode: options.mode,
-    concurrency: options.concurrency,
-    parallelSlots: options.parallelSlots,
-    answerLists: options.answerLists,
-    timeoutMs: options.timeoutMs,
-    contextChunks: options.contextChunks,
-    summary: options.summary,
-    evaluator: options.evaluator,
-    structuredOutput: options.structuredOutput,
-    injectionGuard: options.injectionGuard ?? injectionGuardDefault(),
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new EvaluationError(
-      "input",
-      `invalid evaluation option ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  return parsed.data;
+  const given = { ...options, injectionGuard: options.injectionGuard ?? injectionGuardDefault() };
+  return parseInput(EvaluationSettingsSchema, given, "evaluation options");
 }
 
 function checkContent(content: unknown): string {

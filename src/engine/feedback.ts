@@ -1,5 +1,5 @@
 import type { Catalog } from "../criteria/model.js";
-import { criterionSuggestion, deterministicSummary } from "../scoring/deterministicSummary.js";
+import { criterionSuggestion } from "../scoring/deterministicSummary.js";
 import type { CriterionResult } from "../scoring/result.js";
 
 export interface Feedback {
@@ -52,5 +52,3 @@ export function collectFeedback(catalog: Catalog, results: readonly CriterionRes
     suggestions: unique(suggestions),
   };
 }
-
-export { deterministicSummary };

@@ -140,15 +140,15 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     // With a question, empty content is an empty answer to it: judged, not "insufficient".
     contentIsEmpty: job.text.trim() === "" && options.question === undefined,
     contentType: options.contentType,
-    ...(options.question === undefined ? {} : { question: options.question }),
-    ...(options.referenceAnswer === undefined ? {} : { referenceAnswer: options.referenceAnswer }),
+    question: options.question,
+    referenceAnswer: options.referenceAnswer,
     catalogInstructions: options.catalog.instructions,
     catalogId: options.catalog.id,
     evaluationPrompt: options.evaluationPrompt,
     structuredOutput: settings.structuredOutput,
     answerLists: settings.answerLists,
     templateBudget: job.templateBudget ?? createTemplateTimeBudget(),
-    ...(job.fewShot === undefined ? {} : { fewShot: job.fewShot }),
+    fewShot: job.fewShot,
   };
 }
 

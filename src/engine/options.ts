@@ -193,14 +193,28 @@ export interface EvaluateContentOptions
 /**
  * The pipeline's features a way in (CriteriaEngine, PromptEvaluator, RubricExecutor, runBlueprint)
  * passes on as they are, so that each works on every way in: the judge cache, few-shot examples,
- * probability-weighted scores, a panel of judges, structured output, the content type's guidance.
+ * probability-weighted scores, a panel of judges, structured output, the content type's guidance,
+ * the rubric registry whose active version of the catalog is judged, the trace file, the content
+ * budget.
  */
 export type PipelineFeatures = Pick<
   EvaluateContentOptions,
-  "cache" | "fewShot" | "weightedScores" | "judges" | "panel" | "structuredOutput" | "contentType"
+  | "cache"
+  | "fewShot"
+  | "weightedScores"
+  | "judges"
+  | "panel"
+  | "structuredOutput"
+  | "contentType"
+  | "rubricRegistry"
+  | "traceFile"
+  | "maxContentBytes"
 >;
 
 const FEATURES = [
+  "rubricRegistry",
+  "traceFile",
+  "maxContentBytes",
   "cache",
   "fewShot",
   "weightedScores",

@@ -5,6 +5,7 @@
  */
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
+import { activeCatalog } from "../criteria/activeCatalog.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
@@ -98,7 +99,8 @@ function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): Funct
 /**
  * Evaluators for LangSmith's `evaluate()` (and anything that calls openevals-style evaluators
  * with `{ inputs, outputs, referenceOutputs }`) from a catalog or a catalog file. Every example is
- * evaluated once, whichever evaluators ask; its reference outputs are the reference of the
+ * evaluated once, whichever evaluators ask, with the catalog — or the `rubricRegistry`'s version of
+ * it active when the evaluators are made; its reference outputs are the reference of the
  * reference-based point functions (rouge_l, levenshtein_similarity, embedding_similarity) whose
  * args name none. A criterion the judge could not answer has `score: null` and a comment saying
  * why (so has each LLM criterion when the judge cannot be reached, the deterministic ones keeping
@@ -114,10 +116,12 @@ export async function createCatalogEvaluators(
   options: CatalogEvaluatorOptions = {},
 ): Promise<CatalogEvaluators> {
   const { keyPrefix, overallKey, content, reference, maxCachedExamples, ...evaluation } = options;
-  const loaded =
+  const given =
     typeof catalog === "string"
-      ? await loadCatalog(catalog, options.registry ? { functions: options.registry } : {})
+      ? await loadCatalog(catalog, { functions: options.registry })
       : catalog;
+  // Every example of an experiment is judged with the same version: the one active now.
+  const loaded = await activeCatalog(given, options.rubricRegistry);
   const keys = resultKeys(loaded, options);
   const shared = new SharedEvaluations(checkOptions(options));
   const registry = baseRegistry(loaded, options);

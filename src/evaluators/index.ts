@@ -13,6 +13,9 @@ export {
   type CriterionEvaluation,
   CriterionEvaluationSchema,
   type ProjectEvaluationOptions,
+  toCriterionEvaluation,
+} from "../engine/apis/criteriaEngine.js";
+export {
   /** PromptEvaluator's result: a 0–1 score, verdict, reasoning, each rubric item's outcome; a view of the EvaluationResult. */
   type PromptEvaluation,
   /** What PromptEvaluator judges: the prompt, the response, and the expected outcome or rubric items. */
@@ -23,6 +26,9 @@ export {
   PromptEvaluator,
   /** The options of PromptEvaluator: the judge, rubric items, the pipeline's features. */
   type PromptEvaluatorOptions,
+  toPromptEvaluation,
+} from "../engine/apis/promptEvaluator.js";
+export {
   /** Per call of RubricExecutor.evaluate: the target's id and type, an abort signal. */
   type RubricEvaluateOptions,
   /** RubricExecutor's result: the level reached per criterion, scores, feedback, warnings; a view of the EvaluationResult. */
@@ -32,10 +38,8 @@ export {
   /** The options of RubricExecutor: the judge, point functions, the base folder, timeout, seed, content limit. */
   type RubricExecutorOptions,
   type RubricSource,
-  toCriterionEvaluation,
-  toPromptEvaluation,
   toRubricEvaluation,
-} from "../engine/index.js";
+} from "../engine/apis/rubricExecutor.js";
 export {
   type CatalogEvaluator,
   /** The options of createCatalogEvaluators: evaluateContent's options, result keys, how to read content and reference. */

@@ -541,7 +541,7 @@ describe("invalid evaluation input", () => {
     if (!(error instanceof EvaluationError)) return;
     expect(error.kind).toBe("input");
     expect(error.name).toBe("EvaluationError");
-    expect(error.message).toMatch(/^invalid evaluation option /);
+    expect(error.message).toMatch(/^invalid evaluation options:\n✖ /);
     expect(error.message).toMatch(field);
   });
 

@@ -3,6 +3,7 @@ import { basename, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import type { FunctionRegistry } from "../../checks/registry.js";
 import { loadDocuments } from "../../context/load.js";
+import { activeCatalog } from "../../criteria/activeCatalog.js";
 import { loadCatalog } from "../../criteria/load.js";
 import {
   type Catalog,
@@ -17,7 +18,13 @@ import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import { CriterionResultSchema, type EvaluationResult, TraceSchema } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
 import { checkContentBudget } from "../contentBudget.js";
-import { EvaluationError, emptyProject, invalidProjectId, projectNotFound } from "../errors.js";
+import {
+  EvaluationError,
+  emptyProject,
+  invalidProjectId,
+  parseInput,
+  projectNotFound,
+} from "../errors.js";
 import {
   evaluateContent,
   isJudgeModel,
@@ -31,7 +38,6 @@ import {
   type PipelineFeatures,
   pipelineFeatures,
 } from "../options.js";
-import { parseInput } from "./boundary.js";
 
 export const DEFAULT_PROJECTS_DIR = "data/projects";
 
@@ -51,10 +57,6 @@ export interface CriteriaEngineOptions
    * Default: createChatModel() — Ollama with EVALGATE_MODEL.
    */
   model?: ModelSource | JudgeModel;
-  /** Append every model call's trace (exact prompt and response) to this JSONL file. */
-  traceFile?: string;
-  /** The most bytes of context text evaluateCriterion sends whole (default: contentBudgetBytes()). */
-  maxContentBytes?: number;
   /** Functions for `function` criteria; built-in point functions need none. */
   registry?: FunctionRegistry;
 }
@@ -82,6 +84,8 @@ export const CriterionEvaluationSchema = CriterionResultSchema.extend({
    */
   humanReviewRequired: z.boolean(),
   humanReviewReasons: z.array(z.string()).optional(),
+  /** `id@version` of the rubric registry's active version, when the catalog came from there. */
+  registryVersion: z.string().optional(),
 });
 export type CriterionEvaluation = z.infer<typeof CriterionEvaluationSchema>;
 
@@ -90,14 +94,6 @@ const LONE_CRITERION_CATALOG: NonNullable<CriterionEvaluationOptions["catalog"]>
   id: "criterion",
   passingThreshold: DEFAULT_PASSING_THRESHOLD,
 };
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The criteria engine: a funding project is a folder of documents under `dataDir`; the
@@ -116,12 +112,8 @@ export class CriteriaEngine {
   readonly dataDir: string;
   private readonly settings: z.infer<typeof CriteriaEngineSettingsSchema>;
   private readonly judge: JudgeModel;
-  private readonly traceFile: string | undefined;
-  private readonly maxContentBytes: number | undefined;
-  private readonly registry: FunctionRegistry | undefined;
-  private readonly features: PipelineFeatures;
 
-  constructor(options: CriteriaEngineOptions = {}) {
+  constructor(private readonly options: CriteriaEngineOptions = {}) {
     const settings = parseInput(
       CriteriaEngineSettingsSchema,
       {
@@ -137,16 +129,22 @@ export class CriteriaEngine {
     this.settings = settings;
     this.dataDir = resolve(settings.dataDir);
     // The caller's timeout binds a ready-made model too; without one, the model keeps its own.
-    this.judge = resolveJudgeModel(
-      options.model,
-      options.timeoutMs === undefined && isJudgeModel(options.model)
-        ? {}
-        : { timeoutMs: settings.timeoutMs },
-    );
-    this.traceFile = options.traceFile;
-    this.maxContentBytes = options.maxContentBytes;
-    this.registry = options.registry;
-    this.features = pipelineFeatures(options);
+    const keepOwn = options.timeoutMs === undefined && isJudgeModel(options.model);
+    this.judge = resolveJudgeModel(options.model, {
+      timeoutMs: keepOwn ? undefined : settings.timeoutMs,
+    });
+  }
+
+  /** What every evaluation of this engine gives the pipeline. */
+  private pipelineOptions(signal: AbortSignal | undefined) {
+    return {
+      ...pipelineFeatures(this.options),
+      model: this.judge,
+      timeoutMs: this.judge.timeoutMs,
+      injectionGuard: this.settings.injectionGuard,
+      registry: this.options.registry,
+      signal,
+    };
   }
 
   /** The folder of a project; throws when the id is not a plain folder name. */
@@ -164,8 +162,9 @@ export class CriteriaEngine {
   }
 
   /**
-   * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form),
-   * as evaluateContent does. Throws a ProjectError (PROJECT_NOT_FOUND / PROJECT_EMPTY) naming the
+   * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form) —
+   * the `rubricRegistry`'s active version of it when the registry holds its id — as
+   * evaluateContent does. Throws a ProjectError (PROJECT_NOT_FOUND / PROJECT_EMPTY) naming the
    * folder tried, CatalogError for a bad catalog, and EvaluationModelError when no model call
    * succeeded (its `result` holds the deterministic criteria).
    */
@@ -175,28 +174,22 @@ export class CriteriaEngine {
     options: ProjectEvaluationOptions = {},
   ): Promise<EvaluationResult> {
     const folder = this.projectFolder(projectId);
-    if (!(await isDirectory(folder))) throw projectNotFound(projectId, folder);
+    const isFolder = await stat(folder).then(
+      (found) => found.isDirectory(),
+      () => false,
+    );
+    if (!isFolder) throw projectNotFound(projectId, folder);
     const documents = await loadDocuments(folder);
     if (documents.length === 0) throw emptyProject(projectId, folder);
-    const catalog = await loadCatalog(
-      catalogPath,
-      this.registry === undefined ? {} : { functions: this.registry },
-    );
     return evaluateContent({
-      ...this.features,
+      ...this.pipelineOptions(options.signal),
       content: "",
-      catalog,
+      catalog: await loadCatalog(catalogPath, { functions: this.options.registry }),
       documents,
-      model: this.judge,
       mode: this.settings.mode,
       concurrency: this.settings.concurrency,
       contextChunks: this.settings.contextChunks,
-      timeoutMs: this.judge.timeoutMs,
-      injectionGuard: this.settings.injectionGuard,
-      ...(this.registry === undefined ? {} : { registry: this.registry }),
-      ...(this.traceFile === undefined ? {} : { traceFile: this.traceFile }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      onProgress: options.onProgress,
     });
   }
 
@@ -222,36 +215,28 @@ export class CriteriaEngine {
    * pipeline: the criterion a catalog of one, the passages its source documents. An LLM criterion
    * with an empty context is "Insufficient Information" without a model call; a `function` or
    * `schema` criterion runs on the context text; a judge that cannot be reached is a judge error
-   * on the criterion (not evaluated).
+   * on the criterion (not evaluated). When the `rubricRegistry` holds the named catalog, its
+   * active version's threshold and instructions, and its version of the criterion, are judged.
    */
   async evaluateCriterion(
     criterion: Criterion | CriterionInput,
     context: string,
     options: CriterionEvaluationOptions = {},
   ): Promise<CriterionEvaluation> {
-    const found = parseInput(CriterionSchema, criterion, "criterion");
-    checkContentBudget(context, this.maxContentBytes, "the context");
+    const given = parseInput(CriterionSchema, criterion, "criterion");
+    checkContentBudget(context, this.options.maxContentBytes, "the context");
     const { id, passingThreshold, instructions } = options.catalog ?? LONE_CRITERION_CATALOG;
-    const catalog = CatalogSchema.parse({
-      id,
-      name: id,
-      version: "1",
-      passingThreshold,
-      ...(instructions === undefined ? {} : { instructions }),
-      criteria: [found],
+    const lone = CatalogSchema.parse({
+      ...{ id, name: id, version: "1", passingThreshold, instructions },
+      criteria: [given],
     });
+    const active = await activeCatalog(lone, this.options.rubricRegistry);
+    const found = active.criteria.find((c) => c.id === given.id) ?? given;
     const { result } = await runEvaluation({
-      ...this.features,
+      ...this.pipelineOptions(options.signal),
       // The judge reads the passages as source documents; a function or schema runs on them.
       ...(isLlmMethod(found.method) ? { content: "", context } : { content: context }),
-      catalog,
-      model: this.judge,
-      timeoutMs: this.judge.timeoutMs,
-      injectionGuard: this.settings.injectionGuard,
-      ...(this.registry === undefined ? {} : { registry: this.registry }),
-      ...(this.traceFile === undefined ? {} : { traceFile: this.traceFile }),
-      ...(this.maxContentBytes === undefined ? {} : { maxContentBytes: this.maxContentBytes }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      catalog: { ...active, criteria: [found] },
     });
     return toCriterionEvaluation(result);
   }
@@ -271,5 +256,6 @@ export function toCriterionEvaluation(result: EvaluationResult): CriterionEvalua
     traces: result.traces,
     humanReviewRequired: held,
     ...(held ? { humanReviewReasons: result.humanReviewReasons ?? [] } : {}),
+    registryVersion: result.catalog.registryVersion,
   });
 }

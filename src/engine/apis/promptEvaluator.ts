@@ -16,10 +16,9 @@ import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/res
 import { TraceSchema } from "../../scoring/result.js";
 import { VERDICT_BANDS } from "../../scoring/verdict.js";
 import { checkContentBudget } from "../contentBudget.js";
-import { EvaluationError } from "../errors.js";
+import { EvaluationError, parseInput } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
-import { injectionGuardDefault, type PipelineFeatures, pipelineFeatures } from "../options.js";
-import { parseInput } from "./boundary.js";
+import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 
 /** A rubric item: what a good answer shows, its weight, and whether it is required. */
 export const PromptRubricItemSchema = z.strictObject({
@@ -110,6 +109,8 @@ export const PromptEvaluationSchema = z.object({
   trace: TraceSchema.optional(),
   /** The judge cache answered: no model call was made. */
   cached: z.boolean().optional(),
+  /** `id@version` of the rubric registry's active version, when the catalog came from there. */
+  registryVersion: z.string().optional(),
 });
 export type PromptEvaluation = z.infer<typeof PromptEvaluationSchema>;
 
@@ -247,11 +248,10 @@ export function toPromptEvaluation(
       result.criteria.map((c) => c.id),
     ),
     humanReviewRequired: result.humanReviewRequired === true,
-    ...(result.humanReviewReasons === undefined
-      ? {}
-      : { humanReviewReasons: result.humanReviewReasons }),
-    ...(last === undefined ? {} : { trace: last }),
+    humanReviewReasons: result.humanReviewReasons,
+    trace: last,
     ...((result.cacheHits ?? 0) > 0 ? { cached: true } : {}),
+    registryVersion: result.catalog.registryVersion,
   });
 }
 
@@ -262,12 +262,8 @@ export interface PromptEvaluatorOptions extends PipelineFeatures {
   rubrics?: readonly PromptRubricItemInput[];
   /** Per model call, when the judge is built from a spec or a chat model (default 60 s). */
   timeoutMs?: number;
-  /** Append every model call's trace to this JSONL file. */
-  traceFile?: string;
   /** Ask the judge model whether the candidate answer addresses it (default: on, see evaluateContent). */
   injectionGuard?: boolean;
-  /** The most bytes of candidate answer sent to the judge (default: contentBudgetBytes()). */
-  maxContentBytes?: number;
 }
 
 /**
@@ -295,15 +291,10 @@ export interface PromptEvaluatorOptions extends PipelineFeatures {
 export class PromptEvaluator {
   readonly rubrics: readonly PromptRubricItem[];
   private readonly judge: JudgeModel;
-  private readonly options: PromptEvaluatorOptions;
 
-  constructor(options: PromptEvaluatorOptions) {
+  constructor(private readonly options: PromptEvaluatorOptions) {
     this.rubrics = parseInput(PromptRubricsSchema, options.rubrics ?? [], "rubrics");
-    this.judge = resolveJudgeModel(
-      options.model,
-      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
-    );
-    this.options = options;
+    this.judge = resolveJudgeModel(options.model, { timeoutMs: options.timeoutMs });
   }
 
   get mode(): "freeform" | "rubric" {
@@ -315,8 +306,11 @@ export class PromptEvaluator {
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
     const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
-    const { maxContentBytes, traceFile } = this.options;
-    checkContentBudget(request.candidateAnswer, maxContentBytes, "the candidate answer");
+    checkContentBudget(
+      request.candidateAnswer,
+      this.options.maxContentBytes,
+      "the candidate answer",
+    );
     const freeform = this.rubrics.length === 0;
     const { result } = await runEvaluation({
       ...pipelineFeatures(this.options),
@@ -327,11 +321,9 @@ export class PromptEvaluator {
       referenceAnswer: request.referenceAnswer ?? "",
       // Rubric items are checked in one call; the freeform criterion is asked on its own.
       mode: freeform ? "per-criterion" : "batch",
-      ...(freeform ? { evaluationPrompt: FREEFORM_TEMPLATE } : {}),
-      injectionGuard: this.options.injectionGuard ?? injectionGuardDefault(),
-      ...(maxContentBytes === undefined ? {} : { maxContentBytes }),
-      ...(traceFile === undefined ? {} : { traceFile }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      evaluationPrompt: freeform ? FREEFORM_TEMPLATE : undefined,
+      injectionGuard: this.options.injectionGuard,
+      signal: options.signal,
     });
     return toPromptEvaluation(result, this.rubrics);
   }

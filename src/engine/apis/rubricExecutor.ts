@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { FunctionRegistry } from "../../checks/registry.js";
+import { activeCatalog } from "../../criteria/activeCatalog.js";
 import {
   type Catalog,
   CatalogSchema,
@@ -81,6 +82,8 @@ export const RubricEvaluationSchema = z.object({
   passed: z.boolean(),
   /** The target looked like it addressed the judge: it cannot pass until a human has reviewed it. */
   human_review_required: z.boolean(),
+  /** `id@version` of the rubric registry's active version, when the rubric came from there. */
+  registry_version: z.string().optional(),
   feedback_summary: z.string(),
   evaluated_at: z.string(),
   evaluated_by: z.string(),
@@ -157,10 +160,6 @@ export interface RubricExecutorOptions extends PipelineFeatures {
   timeoutMs?: number;
   /** Sampling seed of every call of an llm built from a spec (default EVALGATE_SEED, else 42). */
   seed?: number | null;
-  /** Append every model call's trace to this JSONL file. */
-  traceFile?: string;
-  /** The most content bytes sent to the judge (default: contentBudgetBytes()); see evaluateContent. */
-  maxContentBytes?: number;
   /** The clock, for `evaluated_at`. */
   now?: () => Date;
 }
@@ -281,6 +280,7 @@ export function toRubricEvaluation(
     weighted_score: result.overallScore,
     passed: result.passed,
     human_review_required: result.humanReviewRequired === true,
+    registry_version: catalog.registryVersion,
     feedback_summary: rubricFeedback(catalog, result),
     evaluated_at: result.timestamp,
     evaluated_by: labels.evaluatedBy,
@@ -308,55 +308,43 @@ export function toRubricEvaluation(
  * console.log(evaluation.passed, evaluation.feedback_summary);
  */
 export class RubricExecutor {
-  private readonly registry: FunctionRegistry | undefined;
   private readonly llm: JudgeModel | undefined;
-  private readonly evaluatedBy: string;
-  private readonly options: RubricExecutorOptions;
 
-  constructor(options: RubricExecutorOptions = {}) {
-    this.options = options;
-    this.registry = options.functionRegistry;
-    this.llm =
-      options.llm === undefined
-        ? undefined
-        : resolveJudgeModel(options.llm, {
-            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-            ...(options.seed === undefined ? {} : { seed: options.seed }),
-          });
-    this.evaluatedBy = options.evaluatedBy ?? "system";
+  constructor(private readonly options: RubricExecutorOptions = {}) {
+    const { llm, timeoutMs, seed } = options;
+    this.llm = llm === undefined ? undefined : resolveJudgeModel(llm, { timeoutMs, seed });
   }
 
   /**
-   * Evaluates `target` (an object or a text) against a rubric. Without an llm, or with one that
-   * cannot be reached, the llm_decode criteria are `unable_to_evaluate` and the deterministic
-   * ones stand.
+   * Evaluates `target` (an object or a text) against a rubric — the `rubricRegistry`'s active
+   * version of it when the registry holds its id. Without an llm, or with one that cannot be
+   * reached, the llm_decode criteria are `unable_to_evaluate` and the deterministic ones stand.
    */
   async evaluate(
     rubric: RubricSource,
     target: unknown,
     options: RubricEvaluateOptions = {},
   ): Promise<RubricEvaluation> {
-    const catalog = rubricCatalog(rubric);
     const given = this.options;
+    const catalog = await activeCatalog(rubricCatalog(rubric), given.rubricRegistry);
+    const evaluatedBy = given.evaluatedBy ?? "system";
     const { result } = await runEvaluation({
       ...pipelineFeatures(given),
       content: target,
       catalog,
       model: this.llm ?? null,
       summary: this.llm === undefined ? "deterministic" : "model",
-      evaluator: this.evaluatedBy,
-      ...(this.registry === undefined ? {} : { registry: this.registry }),
-      ...(given.baseDir === undefined ? {} : { baseDir: given.baseDir }),
-      ...(given.traceFile === undefined ? {} : { traceFile: given.traceFile }),
-      ...(given.maxContentBytes === undefined ? {} : { maxContentBytes: given.maxContentBytes }),
-      ...(given.now === undefined ? {} : { now: given.now }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      evaluator: evaluatedBy,
+      registry: given.functionRegistry,
+      baseDir: given.baseDir,
+      now: given.now,
+      signal: options.signal,
     });
     return toRubricEvaluation(result, catalog, {
       id: `eval_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
-      evaluatedBy: this.evaluatedBy,
-      ...(options.targetId === undefined ? {} : { targetId: options.targetId }),
-      ...(options.targetType === undefined ? {} : { targetType: options.targetType }),
+      evaluatedBy,
+      targetId: options.targetId,
+      targetType: options.targetType,
     });
   }
 }
