@@ -104,7 +104,7 @@ export async function runBlueprintCommand(
 ): Promise<void> {
   const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encodeToon }] = await Promise.all([
     import("../../blueprints/index.js"),
-    import("../../toon/index.js"),
+    import("../../toon/encode.js"),
   ]);
   const blueprint = await loadBlueprint(resolve(context.cwd, file));
   // Its points checked first: a broken blueprint is named as such, whatever the models.
