@@ -2,11 +2,11 @@
 import { describe, expect, it } from "vitest";
 import {
   describeJsonProblem,
-  findPrototypeKey,
-  formatJsonPath,
   type JsonProblem,
   readUntrustedJson,
 } from "../../src/untrusted/json.js";
+import { formatJsonPath } from "../../src/untrusted/jsonPath.js";
+import { findPrototypeKey } from "../../src/untrusted/prototypeKeys.js";
 
 function problemOf(text: string): JsonProblem {
   const read = readUntrustedJson(text);
