@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { encode as encodeToon } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
 import { decodeToon } from "../../src/toon/decode.js";
-import { encodeToon } from "../../src/toon/encode.js";
 import { ToonError } from "../../src/toon/errors.js";
 import { normaliseToon } from "../../src/toon/normalise.js";
 import { type ToonFixtureCase, ToonFixtureFileSchema } from "./fixture-format.js";
