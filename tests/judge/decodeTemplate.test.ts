@@ -11,13 +11,15 @@ import { isEvalgateError } from "../../src/errors.js";
 import {
   checkDecodeTemplate,
   MAX_DECODE_PROMPT_CHARS,
+  renderDecodeTemplate,
+} from "../../src/judge/decodeTemplate.js";
+import {
   MAX_RENDER_STEPS,
   MAX_TEMPLATE_CHARS,
   MAX_TEMPLATE_TEXT_CHARS,
   RENDER_HARD_STOP_MS,
-  renderDecodeTemplate,
   TEMPLATE_MEMORY_UNITS,
-} from "../../src/judge/decodeTemplate.js";
+} from "../../src/criteria/promptTemplate.js";
 import { isDecodeTemplateError, JudgeError } from "../../src/judge/errors.js";
 
 /** The rubric document's decode_prompt example, as written there. */
