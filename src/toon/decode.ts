@@ -1,6 +1,9 @@
 import { type DecodeOptions, decode } from "@toon-format/toon";
-import { formatJsonPath } from "../untrusted/jsonPath.js";
-import { findPrototypeKey, prototypeKeyReason } from "../untrusted/prototypeKeys.js";
+import {
+  findPrototypeKey,
+  formatJsonPath,
+  prototypeKeyReason,
+} from "../untrusted/prototypeKeys.js";
 import { toToonError } from "./decodeErrors.js";
 import { ToonError } from "./errors.js";
 import { indexValueLines, type ToonPath } from "./locate.js";

@@ -13,7 +13,6 @@ import {
   parseKeyValue,
   parseObjectHeader,
 } from "./header.js";
-import type { NormaliseOptions } from "./normaliseOptions.js";
 import { readSourceLines, type SourceLine } from "./sourceLines.js";
 import {
   findUnquoted,
@@ -26,9 +25,9 @@ import {
   type ToonDelimiter,
   trimSpaces,
 } from "./tokens.js";
-import { ValueWriter } from "./valueWriter.js";
+import { type NormaliseOptions, ValueWriter } from "./valueWriter.js";
 
-export type { NormaliseOptions } from "./normaliseOptions.js";
+export type { NormaliseOptions } from "./valueWriter.js";
 
 /** Spec TOON text plus the way back to the lines the caller wrote. */
 export interface NormalisedToon {

@@ -14,8 +14,12 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import secureJson from "secure-json-parse";
-import { formatJsonPath, type JsonPath } from "./jsonPath.js";
-import { findPrototypeKey, prototypeKeyReason } from "./prototypeKeys.js";
+import {
+  findPrototypeKey,
+  formatJsonPath,
+  type JsonPath,
+  prototypeKeyReason,
+} from "./prototypeKeys.js";
 
 /**
  * The deepest nesting a JSON document from outside may have: far beyond any real document, far

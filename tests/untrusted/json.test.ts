@@ -5,8 +5,7 @@ import {
   type JsonProblem,
   readUntrustedJson,
 } from "../../src/untrusted/json.js";
-import { formatJsonPath } from "../../src/untrusted/jsonPath.js";
-import { findPrototypeKey } from "../../src/untrusted/prototypeKeys.js";
+import { findPrototypeKey, formatJsonPath } from "../../src/untrusted/prototypeKeys.js";
 
 function problemOf(text: string): JsonProblem {
   const read = readUntrustedJson(text);
