@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeResultsToon } from "../src/scoring/index.js";
 import { resultsToonDocument } from "../src/scoring/resultsToon.js";
-import { decodeToon } from "../src/toon/index.js";
+import { decodeToon } from "../src/toon/decode.js";
 import { compareFormats, type FormatTokenCounts } from "../src/toon/tokenCounts.js";
 import { ifbProfiExampleResult, twentyCriterionResult } from "./sampleResults.js";
 

@@ -1,5 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
-import { formatJsonPath } from "../untrusted/jsonPath.js";
+import { formatJsonPath } from "../untrusted/prototypeKeys.js";
 
 export type CatalogPath = ReadonlyArray<string | number>;
 

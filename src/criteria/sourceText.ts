@@ -1,5 +1,5 @@
+import { decodeToonWithLines } from "../toon/decode.js";
 import { isToonError } from "../toon/errors.js";
-import { decodeToonWithLines } from "../toon/index.js";
 import { jsonProblemText, readUntrustedJson, withoutBom } from "../untrusted/json.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
 

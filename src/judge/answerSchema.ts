@@ -35,17 +35,11 @@ export function answerJsonSchema(
         minimum: scale.min,
         maximum: scale.max,
       };
-      if (options.lists === false) {
-        return {
-          type: "object",
-          properties: { reasoning, quotes, score },
-          required: ["reasoning", "quotes", "score"],
-        };
-      }
+      const lists = options.lists === false ? {} : { hits: list, misses: list };
       return {
         type: "object",
-        properties: { reasoning, quotes, score, hits: list, misses: list },
-        required: ["reasoning", "quotes", "score", "hits", "misses"],
+        properties: { reasoning, quotes, score, ...lists },
+        required: ["reasoning", "quotes", "score", ...Object.keys(lists)],
       };
     }
     case "check":

@@ -7,9 +7,9 @@
 import { UNIT_SCALE } from "../criteria/model.js";
 import { listed } from "./answerAmbiguity.js";
 import type { AnswerContract } from "./answerContract.js";
+import { type Interpretation, justified } from "./answerContract.js";
 import { taggedTexts } from "./answerText.js";
 import { readScore } from "./answerValues.js";
-import { type Interpretation, justified } from "./interpretation.js";
 
 export interface CoverageXmlRead {
   /** Undefined when the text holds no complete coverage_extent element. */

@@ -44,7 +44,7 @@ function printedAsBlock<T extends object>(value: T, label: string, raw: unknown)
  * A value of the target for the template: strings neutralised (they cannot close or imitate a
  * data fence), lists and objects iterable as usual and printed as fenced JSON blocks.
  */
-export function scopeValue(value: unknown, label: string, depth = 0): unknown {
+function scopeValue(value: unknown, label: string, depth = 0): unknown {
   if (typeof value === "string") return neutraliseData(value);
   if (depth > 32 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
@@ -60,19 +60,6 @@ export function scopeValue(value: unknown, label: string, depth = 0): unknown {
   );
   return printedAsBlock(copy, label, value);
 }
-
-/** The names a decode prompt can use besides the target's own fields. */
-export const DECODE_SCOPE_NAMES = [
-  "content",
-  "target",
-  "criterion",
-  "levels",
-  "context",
-  "guidelines",
-  "answer_format",
-  "criterion_title",
-  "criterion_description",
-] as const;
 
 function scopeOf(parts: DecodePromptParts): Record<string, unknown> {
   const fields: Record<string, unknown> = isPlainRecord(parts.target)

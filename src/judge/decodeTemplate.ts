@@ -15,17 +15,6 @@ import {
 import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { JudgeError, type JudgeErrorLocation } from "./errors.js";
 
-export {
-  createTemplateTimeBudget,
-  MAX_RENDER_STEPS,
-  MAX_TEMPLATE_CHARS,
-  MAX_TEMPLATE_TEXT_CHARS,
-  RENDER_HARD_STOP_MS,
-  TEMPLATE_MEMORY_UNITS,
-  TEMPLATE_TIME_BUDGET_MS,
-  TemplateTimeBudget,
-} from "../criteria/promptTemplate.js";
-
 /** The most characters a rendered decode prompt may have. */
 export const MAX_DECODE_PROMPT_CHARS = MAX_RENDERED_CHARS;
 

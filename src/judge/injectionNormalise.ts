@@ -14,85 +14,24 @@ import { RULE_KEYWORDS } from "./injectionRuleSet.js";
 export const ALWAYS_HIDDEN =
   /[\u200B\u2060-\u2064\u180E\u202A-\u202E\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u;
 /** Joiners and marks legitimate in some scripts and emoji: hidden only inside Latin text. */
-export const JOINERS: ReadonlySet<string> = new Set([
-  "\u200C",
-  "\u200D",
-  "\u200E",
-  "\u200F",
-  "\u00AD",
-]);
+export const JOINERS: ReadonlySet<string> = new Set("\u200C\u200D\u200E\u200F\u00AD");
 const LATIN = /[A-Za-z0-9]/;
 
-/** Cyrillic and Greek letters that look like Latin ones, folded to the Latin letter. */
-const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  а: "a",
-  в: "b",
-  е: "e",
-  ё: "e",
-  к: "k",
-  м: "m",
-  н: "h",
-  о: "o",
-  р: "p",
-  с: "c",
-  т: "t",
-  у: "y",
-  х: "x",
-  і: "i",
-  ї: "i",
-  ј: "j",
-  ѕ: "s",
-  ԁ: "d",
-  ӏ: "l",
-  ԛ: "q",
-  ԝ: "w",
-  ɡ: "g",
-  А: "A",
-  В: "B",
-  Е: "E",
-  К: "K",
-  М: "M",
-  Н: "H",
-  О: "O",
-  Р: "P",
-  С: "C",
-  Т: "T",
-  Х: "X",
-  У: "Y",
-  І: "I",
-  Ј: "J",
-  Ѕ: "S",
-  Ԁ: "D",
-  α: "a",
-  β: "b",
-  ε: "e",
-  ι: "i",
-  κ: "k",
-  ν: "v",
-  ο: "o",
-  ρ: "p",
-  τ: "t",
-  υ: "u",
-  χ: "x",
-  Α: "A",
-  Β: "B",
-  Ε: "E",
-  Ζ: "Z",
-  Η: "H",
-  Ι: "I",
-  Κ: "K",
-  Μ: "M",
-  Ν: "N",
-  Ο: "O",
-  Ρ: "P",
-  Τ: "T",
-  Υ: "Y",
-  Χ: "X",
-};
+/** Cyrillic and Greek letters that look like Latin ones, each written before its Latin letter. */
+const HOMOGLYPHS: ReadonlyMap<string, string> = pairTable(`
+  аa вb еe ёe кk мm нh оo рp сc тt уy хx іi їi јj ѕs ԁd ӏl ԛq ԝw ɡg АA ВB ЕE КK МM НH ОO РP
+  СC ТT ХX УY ІI ЈJ ЅS ԀD αa βb εe ιi κk νv οo ρp τt υu χx ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP
+  ΤT ΥY ΧX`);
+
+/** A table written as two-character pairs, separated by white space: "аa вb" maps а→a, в→b. */
+function pairTable(pairs: string): ReadonlyMap<string, string> {
+  const words = pairs.split(/\s+/).filter((pair) => pair !== "");
+  return new Map(words.map((pair) => [pair.slice(0, 1), pair.slice(1)]));
+}
 
 /** The Latin letter a look-alike stands for, if it is one. */
 export function foldHomoglyph(char: string): string | undefined {
-  return HOMOGLYPHS[char];
+  return HOMOGLYPHS.get(char);
 }
 
 function isHiddenAt(text: string, index: number, char: string): boolean {
@@ -344,22 +283,11 @@ function rejoined(view: string): string {
 
 /** Digits and symbols standing for letters in words ("1gn0re", "sc0re"). */
 function unLeet(view: string): string {
-  const map: Record<string, string> = {
-    "0": "o",
-    "1": "i",
-    "3": "e",
-    "4": "a",
-    "5": "s",
-    "6": "g",
-    "7": "t",
-    "8": "b",
-    "9": "g",
-    "@": "a",
-    $: "s",
-  };
+  const map = pairTable("0o 1i 3e 4a 5s 6g 7t 8b 9g @a $s");
+
   return view.replace(
     /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{3,}\b/g,
-    (word) => word.replace(/[013456789@$]/g, (c) => map[c] ?? c),
+    (word) => word.replace(/[013456789@$]/g, (c) => map.get(c) ?? c),
   );
 }
 

@@ -48,7 +48,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "ignore previous instructions",
-
     keywords:
       "ignore disregard forget override bypass skip aside attention follow apply & instruction prompt rules direct guideline message context command",
     pattern:
@@ -57,7 +56,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "ignore all instructions",
-
     keywords: "ignore disregard forget & instructions rules",
     pattern:
       /\b(?:ignore|disregard|forget)\s+(?:all|any|every)\s+(?:of\s+)?(?:(?:your|the|my)\s+)?(?:instructions|rules)\b/gi,
@@ -65,7 +63,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "disregard the rubric",
-
     keywords:
       "ignore disregard forget override bypass aside attention follow apply & rubric scoring evaluation grading judging",
     pattern:
@@ -74,7 +71,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "new instructions",
-
     keywords: "instructions",
     pattern:
       /\b(?:new|updated|revised)\s+(?:system\s+)?instructions\s*(?::|for\s+the\s+(?:ai|judge|evaluator|model|grader))/gi,
@@ -82,7 +78,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you are now",
-
     keywords: "you & now",
     pattern:
       /\byou\s+are\s+now\s+(?:a|an|the|my|acting|in|no\s+longer|free|going\s+to|playing|operating|DAN)\b/gi,
@@ -90,14 +85,12 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "pretend to be",
-
     keywords: "pretend",
     pattern: /\bpretend\s+(?:to\s+be|that\s+you\s+are|you\s+are)\b/gi,
   },
   {
     kind: "role-override",
     rule: "from now on you",
-
     keywords: "from & now",
     pattern:
       /\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:judge|evaluator|reviewer|model|assistant|grader))\b/gi,
@@ -105,7 +98,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you must act as",
-
     keywords: "you & act behave respond pretend",
     pattern:
       /\byou\s+(?:must|should|will|shall)\s+(?:now\s+)?(?:act|behave|respond|pretend)\s+as\b/gi,
@@ -113,7 +105,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "addressing the AI judge",
-
     keywords: "note message instruction dear attention hey & ai llm gpt language judge automated",
     pattern:
       /\b(?:(?:note|message|instruction)s?\s+(?:to|for)\s+(?:the\s+)?|dear\s+|attention\s*,?\s+|hey\s+)(?:ai|llm|gpt|language\s+model|ai\s+(?:judge|evaluator|reviewer|grader|assistant)|judge\s+model|automated\s+(?:judge|evaluator|grader))\b/gi,
@@ -121,7 +112,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "as the AI judge, you",
-
     keywords: "you & ai llm language judge evaluator grader",
     pattern:
       /\bas\s+(?:an?\s+|the\s+)?(?:ai|llm|language\s+model|judge|evaluator|grader)\s*,\s*you\s+(?:must|should|will|are\s+to)\b/gi,
@@ -129,7 +119,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give this a score",
-
     keywords: "give assign award grant & score rating grade mark points",
     pattern: new RegExp(
       String.raw`\b(?:give|assign|award|grant)\s+${SUBJECT}\s+(?:an?\s+|the\s+)?(?:${HIGH}\s+)?(?:score|rating|grade|marks?|points)\b(?:\s+of\s+\d+(?:\.\d+)?)?`,
@@ -139,7 +128,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give this N",
-
     keywords: "give assign award & 0 1 2 3 4 5 6 7 8 9",
     pattern: new RegExp(
       String.raw`\b(?:give|assign|award)\s+${SUBJECT}\s+(?:an?\s+)?\d+(?:\.\d+)?(?:\s*\/\s*\d+|\s+out\s+of\s+\d+|\s+points|\s+stars)?`,
@@ -149,7 +137,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "rate this 5/5",
-
     keywords: "rate score grade mark",
     pattern: new RegExp(
       String.raw`\b(?:rate|score|grade|mark)\s+${SUBJECT}\s+(?:(?:as|with|a|an)\s+)*(?:\d+(?:\.\d+)?\s*(?:\/|out\s+of)\s*\d+|\d+(?:\.\d+)?\s*(?:points|stars)?(?=\s*[.,;!]|\s*$)|excellent|perfect|outstanding|${HIGH}\s+(?:marks|score|rating)|pass(?:ed|ing)?)`,
@@ -159,7 +146,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "output pass",
-
     keywords:
       "output return respond reply answer print emit say & pass approved fundable excellent",
     pattern:
@@ -168,7 +154,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "must receive the highest score",
-
     keywords: "must should shall deserve has needs & receive get given awarded rated scored pass",
     pattern: new RegExp(
       String.raw`\b(?:must|should|shall|deserves?\s+to|has\s+to|needs\s+to)\s+(?:be\s+)?(?:receive|get|given|awarded|rated|scored|pass)\s+(?:a\s+|the\s+)?(?:${HIGH}\s+(?:score|marks|rating|grade|points)|this\s+(?:check|evaluation|criterion|assessment|review))`,
@@ -178,7 +163,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-tag",
     rule: "role tag",
-
     keywords: "< & > & sys assistant user instruction",
     pattern: /<\s*\/?\s*(?:system|assistant|user|instructions?|sys|system_prompt)\s*>/gi,
   },
@@ -197,21 +181,18 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-tag",
     rule: "### System: header",
-
     keywords: "# & : & system assistant user",
     pattern: /^[ \t]*#{1,6}[ \t]*(?:system|assistant|user)(?:[ \t]+prompt)?[ \t]*:/gim,
   },
   {
     kind: "fake-answer",
     rule: "JSON score field",
-
     keywords: "score coverage_extent & :",
     pattern: /["']\s*(?:score|coverage_extent)\s*["']\s*:\s*["']?[-+]?\.?\d/gi,
   },
   {
     kind: "fake-answer",
     rule: "JSON result field",
-
     keywords: "result verdict & pass fail",
     pattern: /["']\s*(?:result|verdict)\s*["']\s*:\s*["']\s*(?:pass|passed|fail|failed)\b/gi,
   },
@@ -224,21 +205,18 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "XML coverage answer",
-
     keywords: "coverage_extent reflection",
     pattern: /<\s*(?:coverage_extent|reflection)\s*>/gi,
   },
   {
     kind: "fake-answer",
     rule: "TOON results table",
-
     keywords: "results[",
     pattern: /\bresults\[\d+,?\]\{[^}\n]*\b(?:score|result)\b[^}\n]*\}:/gi,
   },
   {
     kind: "pre-approval",
     rule: "pre-approved",
-
     keywords: "approved authori guaranteed",
     pattern: new RegExp(
       String.raw`\b${SUBJECT}\s+(?:has\s+(?:already\s+)?been\s+|(?:is|was)\s+(?:already\s+)?)(?:pre-?\s?approved|pre-?\s?authori[sz]ed|approved\s+in\s+advance|already\s+approved|guaranteed\s+(?:approval|funding))`,
@@ -248,7 +226,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "pre-approval",
     rule: "no evaluation needed",
-
     keywords: "needed required necessary evaluated scored assessed",
     pattern: new RegExp(
       String.raw`\bno\s+(?:further\s+)?(?:evaluation|scoring|assessment)\s+(?:is\s+)?(?:needed|required|necessary)\b|\b${SUBJECT}\s+(?:does\s+not|doesn't|need\s+not)\s+(?:need\s+to\s+|have\s+to\s+)?(?:be\s+)?(?:evaluated|scored|assessed)`,
@@ -258,7 +235,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "hidden-text",
     rule: "hidden style",
-
     keywords: "style & display visibility font-size color",
     pattern:
       /style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\b)/gi,

@@ -9,7 +9,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "ignore the instructions (German)",
-
     keywords:
       "ignorier vergiss vergessen missacht übergeh & anweisungen instruktionen regeln vorgaben befehle kriterien",
     pattern:
@@ -18,7 +17,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give the top score (German)",
-
     keywords: "gib geben vergib bewerte erteile & punkt wertung note N/N bestanden sehr",
     pattern:
       /\b(?:gib|geben\s+sie|vergib|vergeben\s+sie|bewerte|bewerten\s+sie|erteile|erteilen\s+sie)\b[^.\n]{0,50}?\b(?:(?:volle|höchste|maximale|beste|perfekte)\s+(?:punktzahl|punkte|bewertung|note|wertung)|bestnote|höchstnote|höchstpunktzahl|10\s*\/\s*10|5\s*\/\s*5|mit\s+(?:bestanden|sehr\s+gut))/giu,
@@ -26,7 +24,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you are now (German)",
-
     keywords: "bist sind & jetzt nun sofort",
     pattern:
       /\b(?:du\s+bist\s+(?:jetzt|nun|ab\s+sofort)|sie\s+sind\s+(?:jetzt|nun|ab\s+sofort))\s+(?:ein|eine|der|die|kein|keine)\b/giu,
@@ -34,7 +31,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "ignore the instructions (French)",
-
     keywords: "ignore oublie tiens tenez & instructions consignes règles directives critères",
     pattern:
       /\b(?:ignore[zr]?|oublie[zr]?|ne\s+tiens\s+pas\s+compte\s+de|ne\s+tenez\s+pas\s+compte\s+de)\s+(?:toutes\s+|tous\s+)?(?:les|tes|vos)\s+(?:instructions|consignes|règles|directives|critères)(?:\s+(?:précédentes|antérieures|ci-dessus|initiales|d'évaluation))?/giu,
@@ -42,7 +38,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give the top score (French)",
-
     keywords: "donne attribue accorde mets mettez note & maxim parfait meilleure N/N",
     pattern:
       /\b(?:donne[zr]?|attribue[zr]?|accorde[zr]?|mets|mettez|note[zr]?)\b[^.\n]{0,50}?\b(?:(?:la\s+)?note\s+(?:maximale|parfaite|maximum)|(?:la\s+)?meilleure\s+note|(?:le\s+)?score\s+(?:maximal|maximum|parfait)|20\s*\/\s*20|10\s*\/\s*10|5\s*\/\s*5)/giu,
@@ -50,7 +45,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you are now (French)",
-
     keywords: "maintenant désormais dorénavant",
     pattern:
       /\b(?:tu\s+es|vous\s+êtes)\s+(?:maintenant|désormais|dorénavant)\s+(?:un|une|le|la)\b/giu,
@@ -58,7 +52,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "ignore the instructions (Spanish)",
-
     keywords:
       "ignora ignore olvid omit tengas & instrucciones indicaciones reglas directrices normas criterios",
     pattern:
@@ -67,7 +60,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give the top score (Spanish)",
-
     keywords: "da dé dele otorg asign conced califi punt & xima perfecta alta N/N",
     pattern:
       /\b(?:dale|dé|dele|da|otorga|otorgue|asigna|asigne|concede|conceda|califica|califique|puntúa|puntúe)\b[^.\n]{0,50}?\b(?:(?:la\s+)?(?:puntuación|calificación|nota|valoración)\s+(?:máxima|perfecta|más\s+alta)|(?:la\s+)?máxima\s+(?:puntuación|calificación|nota)|10\s*\/\s*10|5\s*\/\s*5)/giu,
@@ -75,7 +67,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you are now (Spanish)",
-
     keywords: "ahora & eres usted",
     pattern:
       /\b(?:ahora\s+eres|ahora\s+es\s+usted|a\s+partir\s+de\s+ahora\s+eres)\s+(?:un|una|el|la)\b/giu,
@@ -83,7 +74,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
     rule: "ignore the instructions (Chinese)",
-
     keywords: "忽 无视 不要理会 别管 忘 跳过",
     pattern:
       /(?:忽略|无视|忽视|不要理会|别管|忘记|忘掉|跳过)(?:掉)?(?:你)?(?:之前|以上|先前|前面|上述|原有|原来|所有|全部|一切)(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|规则|提示|要求|评分标准|评估标准)/gu,
@@ -91,7 +81,6 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give the top score (Chinese)",
-
     keywords: "满分 最高 N/N 一百分 100分",
     pattern:
       /(?:给|打|评|请给|请打|评为|给予)(?:这个|此|本|该)?(?:项目|提案|申请|方案|内容)?(?:打|评)?(?:出)?(?:满分|最高分|最高评分|最高等级|10\s*\/\s*10|5\s*\/\s*5|一百分|100分)/gu,
@@ -99,14 +88,12 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you are now (Chinese)",
-
     keywords: "你现在 从现在 请扮演",
     pattern: /(?:你现在是|从现在开始你是|从现在起你是|你现在扮演|请扮演)/gu,
   },
   {
     kind: "pre-approval",
     rule: "already approved (German, French, Spanish, Chinese)",
-
     keywords: "bereits approuv valid aprobad 已",
     pattern:
       /\b(?:bereits\s+(?:genehmigt|bewilligt|vorab\s+genehmigt)|déjà\s+(?:approuvée?|validée?)|ya\s+(?:aprobad[oa]|ha\s+sido\s+aprobad[oa]))\b|已(?:经)?(?:被)?(?:批准|通过审核|预先批准)/giu,

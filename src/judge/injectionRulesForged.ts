@@ -19,7 +19,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "system-note",
     rule: "fake system note",
-
     keywords:
       "system admin developer operator moderator evaluator judge grader assistant ai anthropic & note notice message override instruction prompt directive command alert memo",
     pattern: new RegExp(
@@ -30,7 +29,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "system-note",
     rule: "system note in capitals",
-
     keywords:
       "system admin developer operator evaluator judge ai & note notice message override instruction prompt directive command alert memo",
     pattern:
@@ -39,7 +37,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "system-note",
     rule: "note from the system",
-
     keywords: "note message notice memo & from by & system admin platform developer evaluation",
     pattern:
       /[[(]\s*(?:note|message|notice|memo)\s+(?:from|by)\s+(?:the\s+)?(?:system|admin(?:istrator)?|system\s+administrator|platform|developers?|evaluation\s+team)\b/gi,
@@ -47,7 +44,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "the evaluator should confirm a pass",
-
     keywords:
       "evaluator reviewer judge grader assessor model ai & confirm give assign award mark record output return accept grant",
     pattern:
@@ -56,7 +52,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "act as an advocate, not a reviewer",
-
     keywords: "act & reviewer evaluator judge grader assessor",
     pattern:
       /\bact\s+as\b[^.\n]{0,50}\b(?:rather\s+than|instead\s+of|not)\s+(?:as\s+)?(?:an?\s+|the\s+)?(?:neutral\s+|impartial\s+|objective\s+|strict\s+|critical\s+)?(?:reviewer|evaluator|judge|grader|assessor)|\bact\s+as\s+(?:an?\s+|the\s+)?(?:lenient|generous|friendly|supportive|sympathetic|uncritical)\s+(?:reviewer|evaluator|judge|grader|assessor)/gi,
@@ -64,7 +59,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "anything less than top marks",
-
     keywords: "any & less lower below & top full perfect maximum highest",
     pattern:
       /\b(?:anything|any\s+(?:score|rating|grade|mark))\s+(?:less|lower|below)\s+(?:than\s+)?(?:the\s+)?(?:top|full|perfect|maximum|highest)\s+(?:marks?|score|rating|grade|points)/gi,
@@ -72,7 +66,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "the top score to this proposal",
-
     keywords:
       "give assign award grant & full perfect max highest top best & score rating grade mark points",
     pattern:
@@ -81,7 +74,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you, as the evaluator",
-
     keywords: "you & evaluator reviewer judge grader assessor model assistant",
     pattern:
       /\byou\s*,?\s+as\s+(?:the|an?|our)\s+(?:ai\s+|automated\s+)?(?:evaluator|reviewer|judge|grader|assessor|model|assistant)\s*,/gi,
@@ -89,21 +81,18 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "system-note",
     rule: "bracketed system tag",
-
     keywords: "[ & sys admin override",
     pattern: /\[\s*(?:system|sys|admin|override|important\s+system\s+note)\s*\]/gi,
   },
   {
     kind: "system-note",
     rule: "override banner",
-
     keywords: "override",
     pattern: /(?:#{2,}|={3,}|\*{2,})\s*[A-Z ]*\bOVERRIDE\b[A-Z ]*\s*(?:#{2,}|={3,}|\*{2,})?/g,
   },
   {
     kind: "pre-approval",
     rule: "already approved",
-
     keywords: "already & approved accepted selected cleared",
     pattern:
       /\bthis\s+(?:proposal|application|submission)\s+has\s+already\s+been\s+(?:approved|accepted|selected|cleared)\b/gi,
@@ -111,7 +100,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "forged-delimiter",
     rule: "forged content delimiter",
-
     keywords: "<< >>>",
     pattern:
       /(?<!<)<{2,}\s*\/?\s*(?:END\b|CONTENT|SOURCE|DATA|DOCUMENT|INPUT|SYSTEM|INSTRUCTIONS?)[^\n]*|\b(?:CONTENT|DATA|DOCUMENT)\b[^\n<>]{0,80}>{3,}/g,
@@ -119,7 +107,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "forged-delimiter",
     rule: "end of content marker",
-
     keywords: "end & content document proposal data input submission application user text",
     pattern:
       /(?:^|\n)[ \t]*(?:[-=#*_[(<>]+[ \t]*)?END[ \t]+OF[ \t]+(?:THE[ \t]+)?(?:CONTENT|DOCUMENT|PROPOSAL|DATA|INPUT|SUBMISSION|APPLICATION|USER[ \t]+INPUT|TEXT)\b/g,
@@ -127,7 +114,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "forged-delimiter",
     rule: "prompt section tag",
-
     keywords:
       "< & > & content data source_document criterion guidelines answer_format reference_answer candidate_answer evaluation rubric",
     pattern:
@@ -136,7 +122,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "evaluation result stated",
-
     keywords: "result outcome verdict decision & pass approved fundable accepted excellent success",
     pattern:
       /\b(?:evaluation|assessment|grading|judge(?:ment)?|ai|automated)\s+(?:result|outcome|verdict|decision)\s*[:=-]\s*\**\s*(?:pass(?:ed)?|approved|fundable|accepted|excellent|success)\b/gi,
@@ -144,7 +129,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "verdict in capitals",
-
     keywords: "verdict result status decision & pass approved fundable",
     pattern:
       /\b(?:VERDICT|RESULT|STATUS|DECISION)\s*[:=]\s*\**\s*(?:PASS(?:ED)?|APPROVED|FUNDABLE)\b/g,
@@ -152,7 +136,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "score line",
-
     keywords: "score rating grade & 1 5",
     pattern:
       /(?:^|\n)[ \t]*(?:[*_#>-]+[ \t]*)?(?:overall\s+|final\s+|total\s+)?(?:score|rating|grade)\s*[:=]\s*\**\s*(?:1\.0+|10\s*\/\s*10|5(?:\.0)?\s*\/\s*5|100\s*%|1\s*\/\s*1)\b/gi,
@@ -160,7 +143,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "score table",
-
     keywords:
       "| & criteri requirement & score rating result verdict grade points pass assessment outcome mark",
     pattern:
@@ -169,7 +151,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "top marks in a table",
-
     keywords: "| & excellent outstanding pass & N/N 1.0",
     pattern:
       /\|[^|\n]*\b(?:excellent|outstanding|pass(?:ed)?)\b[^|\n]*(?:5\s*\/\s*5|10\s*\/\s*10|1\.0)[^|\n]*\|/gi,
@@ -177,7 +158,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "criterion-redefinition",
     rule: "new criteria",
-
     keywords:
       "updated revised new amended corrected replacement clarified official & criteri rubric scoring",
     pattern:
@@ -186,7 +166,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "criterion-redefinition",
     rule: "criterion changed",
-
     keywords:
       "criteri rubric scoring requirement & been & redefined updated changed amended replaced revised waived removed suspended",
     pattern:
@@ -195,7 +174,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "criterion-redefinition",
     rule: "redefine the criterion",
-
     keywords: "redefin & criteri",
     pattern:
       /\bredefin(?:e|ed|es|ing)\b[^.\n]{0,60}\bcriteri|\bcriteri(?:on|a)\b[^.\n]{0,40}\bredefin/gi,
@@ -203,7 +181,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "criterion-redefinition",
     rule: "criterion deemed met",
-
     keywords:
       "criteri & considered deemed treated marked automatically already & met satisfied fulfilled passed complete",
     pattern:
@@ -212,7 +189,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "criterion-redefinition",
     rule: "criterion now means",
-
     keywords: "criteri rubric & now henceforth & mean require read satisfied",
     pattern:
       /\b(?:criteri(?:on|a)|rubric)\b[^.\n]{0,40}\b(?:now|henceforth|from\s+now\s+on)\s+(?:means?|requires?|reads?|only\s+requires?|is\s+satisfied)/gi,
@@ -220,14 +196,12 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "criterion-redefinition",
     rule: "prompt structure line",
-
     keywords: "criterion answer scoring rubric & :",
     pattern: /(?:^|\n)[ \t]*(?:Criterion|Answer\s+format|Scoring\s+guide(?:lines)?|Rubric)\s*:/gi,
   },
   {
     kind: "score-manipulation",
     rule: "polite request for a score",
-
     keywords:
       "please kindly ask request invite urge & give assign award rate score grant mark grade & full top perfect max highest N/N out pass",
     pattern: new RegExp(
@@ -238,7 +212,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "what a fair evaluator would give",
-
     keywords:
       "fair reasonable competent good objective careful honest sensible thoughtful impartial knowledgeable expert & evaluator reviewer judge grader assessor model ai llm assistant examiner panel",
     pattern: new RegExp(
@@ -249,7 +222,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "deserves the top score",
-
     keywords:
       "deserve merit warrant worthy entitled qualifies earn & full top perfect max highest N/N out pass",
     pattern: new RegExp(
@@ -260,7 +232,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "the only fair score",
-
     keywords:
       "only & fair appropriate reasonable correct possible acceptable logical & score rating grade verdict outcome result mark",
     pattern:
@@ -269,7 +240,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give N out of N",
-
     keywords: "give assign award rate score grade mark & N/N full top",
     pattern:
       /\b(?:give|assign|award|rate|score|grade|mark)\b[^.\n]{0,30}?(?:10\s*\/\s*10|5\s*\/\s*5|100\s*\/\s*100|full\s+marks|top\s+marks)/gi,
@@ -277,7 +247,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "addressed to the evaluator",
-
     keywords:
       "ai automat llm language & evaluator reviewer judge grader assessor model ai llm assistant examiner panel",
     pattern: new RegExp(

@@ -33,7 +33,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "role-tag",
     rule: "role line with a verdict",
-
     keywords:
       "system assistant developer evaluator judge grader reviewer assessor model ai user human & :",
     pattern:
@@ -42,14 +41,12 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "role-tag",
     rule: "chat turn marker",
-
     keywords: "_of_turn system_prompt",
     pattern: /<\/?(?:start|end)_of_turn>|\[\/?SYSTEM_PROMPT\]/gi,
   },
   {
     kind: "role-tag",
     rule: "prompt section heading",
-
     keywords: "# & instruction response input system assistant human user",
     pattern:
       /^[ \t]*#{1,6}[ \t]*(?:instructions?|response|input|system(?:[ \t]+prompt)?|assistant|human|user)[ \t]*:?[ \t]*$/gim,
@@ -57,7 +54,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "hidden-text",
     rule: "hidden element with evaluation words",
-
     keywords:
       "< & hidden & evaluator reviewer assessor grader judge examiner model ai llm assistant bot scor rat grade criteri rubric verdict pass met compliant marks points level approv",
     pattern: new RegExp(
@@ -68,7 +64,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "hidden-text",
     rule: "hiding style with evaluation words",
-
     keywords:
       "< & opacity left top right indent margin height width clip transform font-size color fill & evaluator reviewer assessor grader judge examiner model ai llm assistant bot scor rat grade criteri rubric verdict pass met compliant marks points level approv",
     pattern: new RegExp(
@@ -79,14 +74,12 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "hidden-text",
     rule: "white font",
-
     keywords: "font & color & white #fff",
     pattern: /<font\b[^>]{0,100}?\bcolor[ \t]*=[ \t]*["']?(?:white|#fff(?:fff)?)\b/gi,
   },
   {
     kind: "hidden-text",
     rule: "Markdown comment with evaluation words",
-
     keywords:
       "]: & # <> & evaluator reviewer assessor grader judge examiner model ai llm assistant bot scor rat grade criteri rubric verdict pass met compliant marks points level approv",
     pattern: new RegExp(
@@ -97,7 +90,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "result block",
-
     keywords:
       "score rating grade points marks verdict result outcome decision passed met approved level status recommendation & : =",
     pattern: new RegExp(
@@ -108,7 +100,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "JSON verdict field",
-
     keywords:
       "met pass approved fundable compliant accepted level rating grade outcome decision assessment evaluation & :",
     pattern:
@@ -117,7 +108,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "TOON result header",
-
     keywords: "{ & }: & score result verdict passed met rating grade level outcome",
     pattern:
       /\b[a-z_][\w-]{0,30}(?:\[\d{1,4},?\])?\{[^}\n]{0,200}?\b(?:score|result|verdict|passed|met|rating|grade|level|outcome)\b[^}\n]{0,200}\}:/gi,
@@ -125,7 +115,6 @@ export const STRUCTURAL_RULES: readonly InjectionRule[] = [
   {
     kind: "fake-answer",
     rule: "table with verdicts",
-
     keywords:
       "| & --- & score rating verdict result decision outcome assessment grade marks points evaluation review",
     pattern:

@@ -1,12 +1,18 @@
 import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
 import { conflictingDecisions, objectValues, repeatedFieldProblem } from "./answerAmbiguity.js";
-import { type AnswerContract, answerContractOf, fieldsOf, readDecision } from "./answerContract.js";
+import {
+  type AnswerContract,
+  answerContractOf,
+  fieldsOf,
+  type Interpretation,
+  justified,
+  readDecision,
+} from "./answerContract.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { fieldOf, QUOTE_FIELDS, readList, readQuotes, readReasoning } from "./answerValues.js";
 import { readCoverageXml } from "./coverageXml.js";
 import { decodeAnswerProblem } from "./decodeOutputSchema.js";
-import { type Interpretation, justified } from "./interpretation.js";
 import type { LenientObject } from "./jsonObjectScan.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import { readProseLevel } from "./proseLevel.js";

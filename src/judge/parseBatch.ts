@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { TABLE_QUOTE_LIMIT, TABLE_QUOTE_SEPARATOR } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../criteria/model.js";
+import { decodeToon } from "../toon/decode.js";
 import { isToonError } from "../toon/errors.js";
-import { decodeToon } from "../toon/index.js";
 import type { JudgeAnswer } from "./answer.js";
 import { listed } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";

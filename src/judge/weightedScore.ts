@@ -18,19 +18,11 @@ import type { CriterionOutcome } from "../scoring/outcome.js";
 import { clampToScale, roundScore, toUnit } from "../scoring/scale.js";
 import type { ScoreWeighting } from "../scoring/scoreMethod.js";
 
-export { type TokenLogprob, TokenLogprobSchema } from "../llm/tokenLogprobs.js";
-
 /** Below this probability mass on the scale's values, the weighted score is not used. */
 export const MIN_SCALE_MASS = 0.5;
 
-export interface ScoreScale {
-  min: number;
-  max: number;
-  integer: boolean;
-}
-
-/** The weighted score and its distribution, or the reason the plain score stands. */
-export type WeightedScore = ScoreWeighting;
+/** What weighting needs of a scale. */
+export type ScoreScale = Pick<Scale, "min" | "max" | "integer">;
 
 const SCORE_VALUE = /"score"\s*:\s*(-?\d+(?:\.\d+)?)/;
 
@@ -78,7 +70,7 @@ function scaleProbabilities(token: TokenLogprob, scale: ScoreScale): Map<number,
 export function probabilityWeightedScore(
   tokens: readonly TokenLogprob[] | undefined,
   scale: ScoreScale,
-): WeightedScore {
+): ScoreWeighting {
   if (tokens === undefined || tokens.length === 0) {
     return { scoreMethod: "plain", reason: "the model server gave no token log-probabilities" };
   }

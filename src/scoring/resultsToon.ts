@@ -1,4 +1,4 @@
-import { encodeToon } from "../toon/encode.js";
+import { encode as encodeToon } from "@toon-format/toon";
 import type { CriterionResult, EvaluationResult } from "./result.js";
 
 /** One row of the `results` table of a funding criteria catalog's results document. */

@@ -1,9 +1,13 @@
 import { type DecodeOptions, decode } from "@toon-format/toon";
-import { formatJsonPath } from "../untrusted/jsonPath.js";
-import { findPrototypeKey, prototypeKeyReason } from "../untrusted/prototypeKeys.js";
+import {
+  findPrototypeKey,
+  formatJsonPath,
+  type JsonPath,
+  prototypeKeyReason,
+} from "../untrusted/prototypeKeys.js";
 import { toToonError } from "./decodeErrors.js";
 import { ToonError } from "./errors.js";
-import { indexValueLines, type ToonPath } from "./locate.js";
+import { indexValueLines } from "./locate.js";
 import { type NormalisedToon, normaliseToon } from "./normalise.js";
 
 export interface DecodeToonOptions {
@@ -32,7 +36,7 @@ export interface LocatedToon {
    * path that does not exist, the line of its nearest existing ancestor; undefined only for an
    * empty document.
    */
-  lineOf(path: ToonPath): number | undefined;
+  lineOf(path: JsonPath): number | undefined;
 }
 
 /**
@@ -61,7 +65,7 @@ export function decodeToonWithLines(text: string, options: DecodeToonOptions = {
 function originalLines(
   lines: ReadonlyMap<string, number>,
   normalised: NormalisedToon,
-): (path: ToonPath) => number | undefined {
+): (path: JsonPath) => number | undefined {
   return (path) => {
     for (let depth = path.length; depth >= 0; depth--) {
       const line = lines.get(JSON.stringify(path.slice(0, depth)));
@@ -79,7 +83,7 @@ function refusePrototypeKeys(
   value: unknown,
   normalised: NormalisedToon,
   options: DecodeToonOptions,
-  lineOf?: (path: ToonPath) => number | undefined,
+  lineOf?: (path: JsonPath) => number | undefined,
 ): void {
   if (options.refusePrototypeKeys !== true) return;
   const found = findPrototypeKey(value);

@@ -1,12 +1,10 @@
 import { type DecodeOptions, decodeStreamSync } from "@toon-format/toon";
+import type { JsonPath } from "../untrusted/prototypeKeys.js";
 import { readSourceLines } from "./sourceLines.js";
 
-/** A path into a decoded value: object keys and array indices. */
-export type ToonPath = readonly (string | number)[];
-
 type Frame =
-  | { readonly kind: "object"; readonly path: ToonPath; key: string | undefined }
-  | { readonly kind: "array"; readonly path: ToonPath; next: number };
+  | { readonly kind: "object"; readonly path: JsonPath; key: string | undefined }
+  | { readonly kind: "array"; readonly path: JsonPath; next: number };
 
 /**
  * Finds the line each value of a spec TOON text starts on, by replaying the spec decoder's event
@@ -19,7 +17,7 @@ export function indexValueLines(text: string, options: DecodeOptions): Map<strin
   // The decoder reads one line past the first root field before it reports that field.
   const rootIsPlainObject = firstContent !== undefined && !firstContent.content.startsWith("[");
   const lines = new Map<string, number>();
-  const record = (path: ToonPath, line: number): void => {
+  const record = (path: JsonPath, line: number): void => {
     const key = JSON.stringify(path);
     if (!lines.has(key)) lines.set(key, line);
   };
@@ -34,7 +32,7 @@ export function indexValueLines(text: string, options: DecodeOptions): Map<strin
 
   const stack: Frame[] = [];
   let rootKeys = 0;
-  const openValue = (): ToonPath => {
+  const openValue = (): JsonPath => {
     const top = stack[stack.length - 1];
     if (!top) {
       if (firstContent) record([], firstContent.number);

@@ -13,7 +13,6 @@ import {
   parseKeyValue,
   parseObjectHeader,
 } from "./header.js";
-import type { NormaliseOptions } from "./normaliseOptions.js";
 import { readSourceLines, type SourceLine } from "./sourceLines.js";
 import {
   findUnquoted,
@@ -26,9 +25,9 @@ import {
   type ToonDelimiter,
   trimSpaces,
 } from "./tokens.js";
-import { ValueWriter } from "./valueWriter.js";
+import { type NormaliseOptions, ValueWriter } from "./valueWriter.js";
 
-export type { NormaliseOptions } from "./normaliseOptions.js";
+export type { NormaliseOptions } from "./valueWriter.js";
 
 /** Spec TOON text plus the way back to the lines the caller wrote. */
 export interface NormalisedToon {
@@ -82,6 +81,11 @@ export class NormaliseState {
   ) {
     this.step = options.indentSize;
     this.values = new ValueWriter(options);
+  }
+
+  /** Records the block just written: it ends at the last line written. */
+  record(block: Omit<NormalisedBlock, "endLine" | "listForm"> & { listForm?: boolean }): void {
+    this.blocks.push({ listForm: false, ...block, endLine: this.out.length });
   }
 
   /** Appends one normalised line; returns its 1-based line number. */
@@ -144,13 +148,12 @@ export function writeTable(state: NormaliseState, index: number, header: ArrayHe
   const written = listForm
     ? writeListRows(state, layout, rows)
     : writePlainRows(state, layout, rows);
-  state.blocks.push({
+  state.record({
     kind: "tabular",
     name: header.key ?? "(root)",
     declared: header.length,
     headerLine: written.headerAt,
     rowLines: written.rowLines,
-    endLine: state.out.length,
     listForm,
   });
   return rows.after;
@@ -180,14 +183,12 @@ function tableLayout(
 function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
   const at = state.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
-  state.blocks.push({
+  state.record({
     kind: "tabular",
     name: header.key ?? "(root)",
     declared: header.length,
     headerLine: at,
     rowLines: [],
-    endLine: at,
-    listForm: false,
   });
   return index + 1;
 }
@@ -321,14 +322,12 @@ export function writeKeyedTable(state: NormaliseState, index: number, header: Ar
     rowLines.push(state.emit(text, candidate.number));
     cursor++;
   }
-  state.blocks.push({
+  state.record({
     kind: "keyed",
     name: header.key ?? "(root)",
     declared: header.length,
     headerLine: headerAt,
     rowLines,
-    endLine: state.out.length,
-    listForm: false,
   });
   return cursor - pending.length;
 }
@@ -384,14 +383,12 @@ class Normaliser extends NormaliseState {
     const text = inline === "" ? header.specHead : `${header.specHead} ${inline}`;
     const at = this.emit(changed ? lead(line) + text : line.raw, line.number);
     if (header.inline !== "") {
-      this.blocks.push({
+      this.record({
         kind: "inline",
         name: header.key ?? "(root)",
         declared: header.length,
         headerLine: at,
         rowLines: [],
-        endLine: at,
-        listForm: false,
       });
     }
   }
@@ -468,14 +465,12 @@ class Normaliser extends NormaliseState {
       row.number,
     );
     for (const text of fields) this.emit(text, row.number);
-    this.blocks.push({
+    this.record({
       kind: "object",
       name: object.key,
       declared: 1,
       headerLine: headerAt,
       rowLines: [headerAt + 1],
-      endLine: this.out.length,
-      listForm: false,
     });
     return index + 2;
   }

@@ -1,5 +1,5 @@
+import { encode as encodeToon } from "@toon-format/toon";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { encodeToon } from "./encode.js";
 
 /** o200k tokens in a text (the GPT-4o / GPT-5 tokenizer; a fair proxy for local models). */
 export function countTokens(text: string): number {

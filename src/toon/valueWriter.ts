@@ -1,7 +1,16 @@
 import { ToonError } from "./errors.js";
 import type { FieldNode } from "./header.js";
-import type { NormaliseOptions } from "./normaliseOptions.js";
 import { keepAsString, splitValues, type ToonDelimiter, trimSpaces } from "./tokens.js";
+
+/** How the normaliser reads the TOON criteria dialect. */
+export interface NormaliseOptions {
+  /** Spaces per indentation level (the decoder's `indentSize`). */
+  readonly indentSize: number;
+  /** Keys and columns whose unquoted values stay strings (`1.0` stays "1.0"). */
+  readonly stringFields: ReadonlySet<string>;
+  /** File name for error messages. */
+  readonly source?: string | undefined;
+}
 
 /**
  * Writes the values the normaliser rewrites: `[a, b]` as inline arrays, a row's cells as

@@ -7,7 +7,7 @@
  * for a link in between is refused too.
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { lstat, readlink, realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { sep } from "node:path";
 
 /** The kernel's file systems: what is there is the system's, never a user's document. */
@@ -44,10 +44,24 @@ const LINK: PlaceProblem = {
     "is a symbolic link: links are not followed (give the file itself, or set EVALGATE_FOLLOW_SYMLINKS=1)",
 };
 
-function errnoCode(error: unknown): string | undefined {
+/** The Node.js error code of a failed file system call ("ENOENT"), if it has one. */
+export function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined;
+}
+
+/** The problem with a path that is (or is not) a link and really is at `real`, or undefined. */
+function placeOf(link: boolean, real: string, policy: LinkPolicy): PlaceProblem | undefined {
+  const folder = kernelFolderOf(real);
+  if (folder !== undefined) return kernelFile(real, folder);
+  return link && policy.followSymlinks !== true ? LINK : undefined;
+}
+
+/** A missing file (or a dangling link) is for the reader to report. */
+function missing(error: unknown): undefined {
+  if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
+  throw error;
 }
 
 /** The problem with reading `path` (before it is opened), or undefined. Missing files pass. */
@@ -56,56 +70,32 @@ export async function placeProblem(
   policy: LinkPolicy = {},
 ): Promise<PlaceProblem | undefined> {
   try {
-    const link = (await lstat(path)).isSymbolicLink();
-    const real = await realpath(path);
-    const folder = kernelFolderOf(real);
-    if (folder !== undefined) return kernelFile(real, folder);
-    return link && policy.followSymlinks !== true ? LINK : undefined;
+    return placeOf((await lstat(path)).isSymbolicLink(), await realpath(path), policy);
   } catch (error) {
-    // A missing file (or a dangling link) is for the reader to report.
-    if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
-    throw error;
+    return missing(error);
   }
 }
 
 /** placeProblem for the readers that must stay synchronous. */
 export function placeProblemSync(path: string, policy: LinkPolicy = {}): PlaceProblem | undefined {
   try {
-    const link = lstatSync(path).isSymbolicLink();
-    const real = realpathSync(path);
-    const folder = kernelFolderOf(real);
-    if (folder !== undefined) return kernelFile(real, folder);
-    return link && policy.followSymlinks !== true ? LINK : undefined;
+    return placeOf(lstatSync(path).isSymbolicLink(), realpathSync(path), policy);
   } catch (error) {
-    if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
-    throw error;
+    return missing(error);
   }
 }
 
-/** Where the kernel says an open descriptor's file is (Linux), when it can say. */
-function descriptorPath(fd: number, read: (path: string) => string): string | undefined {
+/**
+ * The problem with the file open as `fd` (it is in a kernel folder), or undefined. Where the
+ * kernel says the descriptor's file is (Linux) is a lookup in memory, never a wait on a disk.
+ */
+export function openedProblem(fd: number): PlaceProblem | undefined {
+  let real: string;
   try {
-    return read(`/proc/self/fd/${fd}`);
+    real = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return undefined;
   }
-}
-
-/** The problem with the file open as `fd` (it is in a kernel folder), or undefined. */
-export async function openedProblem(fd: number): Promise<PlaceProblem | undefined> {
-  let real: string | undefined;
-  try {
-    real = await readlink(`/proc/self/fd/${fd}`);
-  } catch {
-    real = undefined;
-  }
-  const folder = real === undefined ? undefined : kernelFolderOf(real);
-  return real === undefined || folder === undefined ? undefined : kernelFile(real, folder);
-}
-
-/** openedProblem for the synchronous readers. */
-export function openedProblemSync(fd: number): PlaceProblem | undefined {
-  const real = descriptorPath(fd, (path) => readlinkSync(path));
-  const folder = real === undefined ? undefined : kernelFolderOf(real);
-  return real === undefined || folder === undefined ? undefined : kernelFile(real, folder);
+  const folder = kernelFolderOf(real);
+  return folder === undefined ? undefined : kernelFile(real, folder);
 }

@@ -14,13 +14,42 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import secureJson from "secure-json-parse";
-import { firstTooDeep, MAX_JSON_DEPTH } from "./jsonDepth.js";
-import { formatJsonPath, type JsonPath } from "./jsonPath.js";
-import { findPrototypeKey, prototypeKeyReason } from "./prototypeKeys.js";
+import {
+  findPrototypeKey,
+  formatJsonPath,
+  type JsonPath,
+  prototypeKeyReason,
+} from "./prototypeKeys.js";
 
-export { MAX_JSON_DEPTH } from "./jsonDepth.js";
-export { formatJsonPath, type JsonPath } from "./jsonPath.js";
-export { findPrototypeKey, prototypeKeyReason } from "./prototypeKeys.js";
+/**
+ * The deepest nesting a JSON document from outside may have: far beyond any real document, far
+ * below a stack.
+ */
+const MAX_JSON_DEPTH = 256;
+
+/**
+ * Where JSON text first nests deeper than `maxDepth` (objects and arrays, outside strings), found
+ * in one linear pass before any recursive parser sees the text; undefined when it never does.
+ */
+function firstTooDeep(text: string, maxDepth: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > maxDepth) return i;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return undefined;
+}
 
 /** Why a JSON text was refused, and where. */
 export interface JsonProblem {
@@ -112,7 +141,7 @@ export function withoutBom(text: string): string {
 }
 
 /** The 1-based line and column of a character offset. */
-export function lineAt(text: string, offset: number): { line: number; column: number } {
+function lineAt(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -187,7 +216,7 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
       problem: {
         kind: "depth",
         reason: `nested more than ${maxDepth} levels deep (objects and lists)`,
-        ...lineAt(text, deep.offset),
+        ...lineAt(text, deep),
       },
     };
   }

@@ -4,9 +4,19 @@
  * key — the keys secure-json-parse refuses, here with the path where they are.
  */
 
-import type { JsonPath } from "./jsonPath.js";
+/** A path into a decoded document: object keys and array indices. */
+export type JsonPath = ReadonlyArray<string | number>;
 
-export type { JsonPath } from "./jsonPath.js";
+/** A path as a JSON path: `$.criteria[2]["odd key"]`. */
+export function formatJsonPath(path: JsonPath): string {
+  let out = "$";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += `.${part}`;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out;
+}
 
 /** A key that could reach a prototype, and the path to it (ending with the key). */
 export interface PrototypeKey {

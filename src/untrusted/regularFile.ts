@@ -12,9 +12,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import {
+  errnoCode,
   type LinkPolicy,
   openedProblem,
-  openedProblemSync,
   placeProblem,
   placeProblemSync,
 } from "./filePlace.js";
@@ -71,12 +71,6 @@ export function fileTypeOf(info: Stats): string {
   if (info.isBlockDevice()) return "a block device";
   if (info.isSymbolicLink()) return "a symbolic link";
   return "not a regular file";
-}
-
-function errnoCode(error: unknown): string | undefined {
-  return error instanceof Error && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined;
 }
 
 function failure(error: unknown): FileProblem {
@@ -172,7 +166,7 @@ export async function readRegularFile(
     if (place !== undefined) return { ok: false, problem: place };
     const handle = await open(path, openFlags(policy));
     try {
-      const opened = await openedProblem(handle.fd);
+      const opened = openedProblem(handle.fd);
       if (opened !== undefined) return { ok: false, problem: opened };
       return await readHandle(handle, maxBytes);
     } finally {
@@ -246,7 +240,7 @@ export function readRegularTextFileSync(
     if (place !== undefined) return { ok: false, problem: place };
     const fd = openSync(path, openFlags(options));
     try {
-      const opened = openedProblemSync(fd);
+      const opened = openedProblem(fd);
       if (opened !== undefined) return { ok: false, problem: opened };
       return asText(readDescriptorSync(fd, maxBytes), options);
     } finally {

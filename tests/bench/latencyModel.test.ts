@@ -12,12 +12,10 @@ import { LatencyChatModel, ZERO_LATENCY } from "../../bench/latencyModel.js";
 import { ServerSlots, SlotCountError, SlotWaitAbortedError } from "../../bench/latencySlots.js";
 import { batchRepairPrompt } from "../../prompts/evaluation/index.js";
 import type { Criterion } from "../../src/criteria/model.js";
-import {
-  parseBatchResponse,
-  parseJudgeResponse,
-  renderBatchPrompt,
-  renderJudgePrompt,
-} from "../../src/judge/index.js";
+import { parseJudgeResponse } from "../../src/judge/parse.js";
+import { parseBatchResponse } from "../../src/judge/parseBatch.js";
+import { renderJudgePrompt } from "../../src/judge/render.js";
+import { renderBatchPrompt } from "../../src/judge/renderBatch.js";
 
 const catalog = benchCatalog();
 const content = await proposalExcerpt(150);

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeToon } from "../../src/toon/index.js";
+import { decodeToon } from "../../src/toon/decode.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
   closedPort,

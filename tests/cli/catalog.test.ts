@@ -1,14 +1,13 @@
 /** `evalgate catalog validate`, `evalgate catalog convert` and `evalgate tokens`, end to end. */
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { decode } from "@toon-format/toon";
+import { decode, encode as encodeToon } from "@toon-format/toon";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/criteria/load.js";
 import type { Catalog } from "../../src/criteria/model.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { decodeToon } from "../../src/toon/decode.js";
-import { encodeToon } from "../../src/toon/encode.js";
 import {
   BUDGET_CATALOG,
   IFB_CATALOG,

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
-import { parseJudgeResponse } from "../../src/judge/index.js";
 import { parseGuardResponse } from "../../src/judge/injectionGuard.js";
 import {
   type LenientObject,
   scanJsonObjects,
   valuesGiven,
 } from "../../src/judge/jsonObjectScan.js";
+import { parseJudgeResponse } from "../../src/judge/parse.js";
 import { parseBatchResponse } from "../../src/judge/parseBatch.js";
 import {
   clarityLevels,

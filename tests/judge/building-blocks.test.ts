@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toOutcome, unusableAnswer } from "../../src/judge/answer.js";
-import { neutraliseData } from "../../src/judge/fence.js";
-import {
-  fenceData,
-  PromptTemplateError,
-  parseBatchResponse,
-  parseJudgeResponse,
-} from "../../src/judge/index.js";
+import { PromptTemplateError } from "../../src/judge/errors.js";
+import { fenceData, neutraliseData } from "../../src/judge/fence.js";
 import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
+import { parseJudgeResponse } from "../../src/judge/parse.js";
+import { parseBatchResponse } from "../../src/judge/parseBatch.js";
 import { fillTemplate, placeholdersOf } from "../../src/judge/template.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { clarityLevels, scoreFivePoint, scoreUnit } from "./criteria.js";

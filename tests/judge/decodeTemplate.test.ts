@@ -6,17 +6,19 @@
  * (The escape corpus is tests/judge/templateEscapes.test.ts.)
  */
 import { describe, expect, it, vi } from "vitest";
-import { printAs } from "../../src/criteria/promptTemplate.js";
+import {
+  MAX_RENDER_STEPS,
+  MAX_TEMPLATE_CHARS,
+  MAX_TEMPLATE_TEXT_CHARS,
+  printAs,
+  RENDER_HARD_STOP_MS,
+  TEMPLATE_MEMORY_UNITS,
+} from "../../src/criteria/promptTemplate.js";
 import { isEvalgateError } from "../../src/errors.js";
 import {
   checkDecodeTemplate,
   MAX_DECODE_PROMPT_CHARS,
-  MAX_RENDER_STEPS,
-  MAX_TEMPLATE_CHARS,
-  MAX_TEMPLATE_TEXT_CHARS,
-  RENDER_HARD_STOP_MS,
   renderDecodeTemplate,
-  TEMPLATE_MEMORY_UNITS,
 } from "../../src/judge/decodeTemplate.js";
 import { isDecodeTemplateError, JudgeError } from "../../src/judge/errors.js";
 

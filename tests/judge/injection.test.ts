@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type InjectionKind, scanForInjection } from "../../src/judge/index.js";
+import { type InjectionKind, scanForInjection } from "../../src/judge/injection.js";
 
 const ORDINARY_PROPOSAL = `
 Problem statement. In the districts of Kilifi and Kwale, fewer than 40% of households have reliable

@@ -5,7 +5,7 @@
  * bounded work on long adversarial inputs made for the new patterns.
  */
 import { describe, expect, it } from "vitest";
-import { type InjectionKind, scanForInjection } from "../../src/judge/index.js";
+import { type InjectionKind, scanForInjection } from "../../src/judge/injection.js";
 import { hexViews, percentViews, pigLatinViews } from "../../src/judge/injectionNormalise.js";
 
 function rules(text: string): string[] {

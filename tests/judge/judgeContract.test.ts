@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { FREEFORM_TEMPLATE } from "../../prompts/evaluation/index.js";
 import { promptCatalog } from "../../src/engine/apis/promptEvaluator.js";
-import { parseJudgeResponse, renderBatchPrompt, renderJudgePrompt } from "../../src/judge/index.js";
+import { parseJudgeResponse } from "../../src/judge/parse.js";
+import { renderJudgePrompt } from "../../src/judge/render.js";
+import { renderBatchPrompt } from "../../src/judge/renderBatch.js";
 
 const QUESTION = "What does the call fund?";
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Criterion } from "../../src/criteria/model.js";
-import { toOutcome } from "../../src/judge/answer.js";
-import { JudgeAnswerSchema, parseJudgeResponse } from "../../src/judge/index.js";
+import { JudgeAnswerSchema, toOutcome } from "../../src/judge/answer.js";
+import { parseJudgeResponse } from "../../src/judge/parse.js";
 import {
   clarityLevels,
   knockoutCheck,

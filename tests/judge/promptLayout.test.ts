@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerJsonSchema } from "../../src/judge/answerSchema.js";
-import { renderJudgePrompt } from "../../src/judge/index.js";
+import { renderJudgePrompt } from "../../src/judge/render.js";
 import { renderBatchPrompt } from "../../src/judge/renderBatch.js";
 import {
   clarityLevels,

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CriterionSchema } from "../../src/criteria/model.js";
-import {
-  PromptTemplateError,
-  renderJudgePrompt,
-  UnjudgedMethodError,
-} from "../../src/judge/index.js";
+import { PromptTemplateError, UnjudgedMethodError } from "../../src/judge/errors.js";
+import { renderJudgePrompt } from "../../src/judge/render.js";
 import {
   clarityLevels,
   GUIDELINES,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ANSWER_CHARS } from "../../src/judge/answerText.js";
-import { parseJudgeResponse } from "../../src/judge/index.js";
 import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
+import { parseJudgeResponse } from "../../src/judge/parse.js";
 import { scoreFivePoint } from "./criteria.js";
 
 /** Inputs that made the scanner re-read the rest of the text once per opening brace. */

@@ -12,14 +12,13 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CatalogSchema } from "../../src/criteria/model.js";
-import { validateCatalog } from "../../src/criteria/validate.js";
-import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import {
-  compileDecodeTemplate,
   createTemplateTimeBudget,
   MAX_TEMPLATE_TEXT_CHARS,
-  renderDecodeTemplate,
-} from "../../src/judge/decodeTemplate.js";
+} from "../../src/criteria/promptTemplate.js";
+import { validateCatalog } from "../../src/criteria/validate.js";
+import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
 import { isDecodeTemplateError } from "../../src/judge/errors.js";
 import { runEvalgate, SPAWN_TIMEOUT, tempFolderForFile, writeText } from "../cli/helpers.js";
 import { ScriptedChatModel } from "../doubles/index.js";

@@ -2,8 +2,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { appendTraceJsonl, type BuildTraceInput, buildTrace } from "../../src/judge/index.js";
-import { promptHash } from "../../src/judge/trace.js";
+import {
+  appendTraceJsonl,
+  type BuildTraceInput,
+  buildTrace,
+  promptHash,
+} from "../../src/judge/trace.js";
 import { TraceSchema } from "../../src/scoring/result.js";
 
 const INPUT: BuildTraceInput = {

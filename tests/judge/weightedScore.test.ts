@@ -1,6 +1,7 @@
 /** Probability-weighted scores from the token log-probabilities of a JSON answer. */
 import { describe, expect, it } from "vitest";
-import { probabilityWeightedScore, type TokenLogprob } from "../../src/judge/weightedScore.js";
+import { probabilityWeightedScore } from "../../src/judge/weightedScore.js";
+import type { TokenLogprob } from "../../src/llm/tokenLogprobs.js";
 
 const ONE_TO_FIVE = { min: 1, max: 5, integer: true };
 

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { encode as encodeToon } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
-import { decodeToon, encodeToon, ToonError } from "../../src/toon/index.js";
+import { decodeToon } from "../../src/toon/decode.js";
+import { ToonError } from "../../src/toon/errors.js";
 import { normaliseToon } from "../../src/toon/normalise.js";
 import { type ToonFixtureCase, ToonFixtureFileSchema } from "./fixture-format.js";
 

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { decodeToon, ToonError } from "../../src/toon/index.js";
+import { decodeToon } from "../../src/toon/decode.js";
+import { ToonError } from "../../src/toon/errors.js";
 import { ToonFixtureFileSchema } from "./fixture-format.js";
 
 const fixturePath = fileURLToPath(

@@ -1,6 +1,7 @@
 import { ToonDecodeError } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
-import { decodeToon, decodeToonWithLines, ToonError } from "../../src/toon/index.js";
+import { decodeToon, decodeToonWithLines } from "../../src/toon/decode.js";
+import { ToonError } from "../../src/toon/errors.js";
 
 const IFB = [
   "# IFB PROFI Criteria Catalog", // 1

@@ -2,11 +2,10 @@
 import { describe, expect, it } from "vitest";
 import {
   describeJsonProblem,
-  findPrototypeKey,
-  formatJsonPath,
   type JsonProblem,
   readUntrustedJson,
 } from "../../src/untrusted/json.js";
+import { findPrototypeKey, formatJsonPath } from "../../src/untrusted/prototypeKeys.js";
 
 function problemOf(text: string): JsonProblem {
   const read = readUntrustedJson(text);

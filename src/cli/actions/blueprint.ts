@@ -102,10 +102,8 @@ export async function runBlueprintCommand(
   options: BlueprintRunCommandOptions,
   context: CliContext,
 ): Promise<void> {
-  const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encodeToon }] = await Promise.all([
-    import("../../blueprints/index.js"),
-    import("../../toon/index.js"),
-  ]);
+  const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encode: encodeToon }] =
+    await Promise.all([import("../../blueprints/index.js"), import("@toon-format/toon")]);
   const blueprint = await loadBlueprint(resolve(context.cwd, file));
   // Its points checked first: a broken blueprint is named as such, whatever the models.
   prepareBlueprint(blueprint);

@@ -1,6 +1,7 @@
 /** `evalgate catalog validate` and `evalgate catalog convert`. */
 
 import { resolve } from "node:path";
+import { encode as encodeToon } from "@toon-format/toon";
 import {
   type CatalogError,
   formatCatalogPath,
@@ -10,7 +11,6 @@ import {
 import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import type { ValidationFinding } from "../../criteria/validate.js";
-import { encodeToon } from "../../toon/encode.js";
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
