@@ -1,42 +1,84 @@
 /**
- * What a failed command prints and the code it exits with, for every error the commands can meet:
- * one row per error code. Model failures are explained as the model check explains them; catalog
- * errors name the file relative to the working folder; the command line's own errors already say
- * what and where; any other evalgate error is shown with its kind (`ToonError: …`).
+ * How a failed command ends, for every error the commands can meet: every error code evalgate
+ * throws, gathered from the folders' errors modules, and the one line a failed command prints on
+ * stderr. Every error exits 2 (130 when the command's own cancel signal fired). Model failures are
+ * explained as the model check explains them; catalog errors name the file relative to the working
+ * folder; the messages that already say what and where are shown as they are; any other evalgate
+ * error is shown with its kind (`ToonError: …`). The line of an evalgate error ends with its code
+ * in square brackets (`… [CATALOG_INVALID]`), the key to docs/errors.md; no URL in it carries
+ * credentials.
  */
-import { CatalogError } from "../criteria/errors.js";
-import { isEvaluationModelError } from "../engine/errors.js";
-import { type EvalgateError, isEvalgateError } from "../errors.js";
-import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
-import { RubricConfigError } from "../rubrics/errors.js";
+import { BLUEPRINT_ERROR_CODES } from "../blueprints/errors.js";
+import { CHECKS_ERROR_CODES } from "../checks/errors.js";
+import { CONTEXT_ERROR_CODES } from "../context/errors.js";
+import { CATALOG_ERROR_CODES, CatalogError } from "../criteria/errors.js";
+import { ENGINE_ERROR_CODES, isEvaluationModelError } from "../engine/errors.js";
+import { type EvalgateError, isEvalgateError, withErrorCode } from "../errors.js";
+import { GRAPH_ERROR_CODES } from "../graph/errors.js";
+import { JUDGE_ERROR_CODES } from "../judge/errors.js";
+import { EMBEDDED_ERROR_CODES } from "../llm/embedded/errors.js";
+import { isModelAbortedError, isModelCallError, LLM_ERROR_CODES } from "../llm/errors.js";
+import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "../orchestrator/errors.js";
+import { redactCredentials } from "../redact.js";
+import { RUBRICS_ERROR_CODES, RubricConfigError } from "../rubrics/errors.js";
+import { SCORING_ERROR_CODES } from "../scoring/errors.js";
+import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "../service/errors.js";
+import { STORE_ERROR_CODES } from "../store/errors.js";
+import { TOON_ERROR_CODES } from "../toon/errors.js";
 import { displayPath } from "./displayPath.js";
-import type { ErrorCode } from "./errorCodes.js";
+import { CLI_ERROR_CODES } from "./errors.js";
 import { EXIT_ERROR } from "./exitCodes.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
 
-/** How one kind of error ends a command. */
-export interface ErrorRow {
-  /** The process exit code (a command whose own cancel signal fired exits 130 whatever the row). */
-  exit: number;
-  /** The one line printed on stderr after `evalgate: `, without a trailing newline. */
-  message: (error: EvalgateError, cwd: string, target?: ModelTarget) => string;
-}
+const FOLDER_ERROR_CODES = [
+  ...BLUEPRINT_ERROR_CODES,
+  ...CATALOG_ERROR_CODES,
+  ...CHECKS_ERROR_CODES,
+  ...CLI_ERROR_CODES,
+  ...CONTEXT_ERROR_CODES,
+  ...ENGINE_ERROR_CODES,
+  ...GRAPH_ERROR_CODES,
+  ...JUDGE_ERROR_CODES,
+  ...LLM_ERROR_CODES,
+  ...EMBEDDED_ERROR_CODES,
+  ...ORCHESTRATOR_ERROR_CODES,
+  ...CHECKPOINTER_ERROR_CODES,
+  ...RUBRICS_ERROR_CODES,
+  ...SCORING_ERROR_CODES,
+  ...STORE_ERROR_CODES,
+  ...TOON_ERROR_CODES,
+] as const;
+
+/** One evalgate error code. */
+export type ErrorCode = (typeof FOLDER_ERROR_CODES)[number] | ServiceErrorCode;
+
+/**
+ * Every code once; the service's table holds the review desk's codes and its own, and gives a
+ * status to a few folder codes too (STORE_UNAVAILABLE is 503), which are listed once.
+ */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  ...new Set<ErrorCode>([
+    ...FOLDER_ERROR_CODES,
+    ...(Object.keys(SERVICE_ERROR_STATUS) as ServiceErrorCode[]),
+  ]),
+];
+
+/** The one line printed on stderr after `evalgate: `, without its code and trailing newline. */
+type Message = (error: EvalgateError, cwd: string, target?: ModelTarget) => string;
 
 const CANCELLED_MESSAGE = "cancelled: the evaluation was interrupted before it finished";
 
 /** The error's own message: it already says what and where. */
-const plain = (error: EvalgateError): string => error.message;
+const plain: Message = (error) => error.message;
 /** The message after the error's kind: `ToonError: line 3: …`. */
-const named = (error: EvalgateError): string => `${error.name}: ${error.message}`;
+const named: Message = (error) => `${error.name}: ${error.message}`;
 
-function modelMessage(error: EvalgateError, _cwd: string, target?: ModelTarget): string {
-  if (isEvaluationModelError(error) || isModelCallError(error)) {
-    return explainModelFailure(error, target).message;
-  }
-  return named(error);
-}
+const model: Message = (error, cwd, target) =>
+  isEvaluationModelError(error) || isModelCallError(error)
+    ? explainModelFailure(error, target).message
+    : named(error, cwd);
 
-function catalogMessage(error: EvalgateError, cwd: string): string {
+const catalog: Message = (error, cwd) => {
   if (!(error instanceof CatalogError)) return `cannot use the catalog: ${error.message}`;
   const where = {
     source: displayPath(error.source, cwd),
@@ -45,125 +87,47 @@ function catalogMessage(error: EvalgateError, cwd: string): string {
     ...(error.path === undefined ? {} : { path: error.path }),
   };
   return `cannot use the catalog: ${CatalogError.format(error.detail, where)}`;
-}
+};
 
 /** A rubric file's error, its path relative to the working folder. */
-function rubricFileMessage(error: EvalgateError, cwd: string): string {
-  if (!(error instanceof RubricConfigError)) return error.message;
-  return `${displayPath(error.source, cwd)}: ${error.detail}`;
-}
+const rubricFile: Message = (error, cwd) =>
+  error instanceof RubricConfigError
+    ? `${displayPath(error.source, cwd)}: ${error.detail}`
+    : error.message;
 
-const error2 = (message: ErrorRow["message"]): ErrorRow => ({ exit: EXIT_ERROR, message });
-const PLAIN = error2(plain);
-const NAMED = error2(named);
-const MODEL = error2(modelMessage);
-const CATALOG = error2(catalogMessage);
-
-/** Every evalgate error code, with its exit code and message. A new code needs a row here. */
-export const ERROR_TABLE = {
+/** The codes whose line is not `<kind>: <message>`; every other code is shown by its kind. */
+export const ERROR_MESSAGES: Partial<Record<ErrorCode, Message>> = {
   // A catalog that cannot be used: nothing was decided, whichever command met it.
-  CATALOG_INVALID: CATALOG,
-  CATALOG_NOT_FOUND: CATALOG,
+  CATALOG_INVALID: catalog,
+  CATALOG_NOT_FOUND: catalog,
   // The command line's own errors.
-  COMMAND_INVALID: PLAIN,
-  INPUT_FILE_UNREADABLE: PLAIN,
-  OUTPUT_FILE_UNWRITABLE: PLAIN,
-  MODEL_NOT_READY: PLAIN,
-  EDITOR_FAILED: NAMED,
-  RUN_SETTINGS_INVALID: NAMED,
+  COMMAND_INVALID: plain,
+  INPUT_FILE_UNREADABLE: plain,
+  OUTPUT_FILE_UNWRITABLE: plain,
+  MODEL_NOT_READY: plain,
   // The judge model. A cancelled call is explained as a cancellation; it exits 130 only when
   // the command itself was cancelled.
-  MODEL_TIMEOUT: MODEL,
-  MODEL_RATE_LIMITED: MODEL,
-  MODEL_UNAVAILABLE: MODEL,
-  MODEL_REQUEST_REJECTED: MODEL,
-  MODEL_CONTENT_POLICY: MODEL,
-  MODEL_RESPONSE_UNUSABLE: MODEL,
-  MODEL_CALL_CANCELLED: error2(() => CANCELLED_MESSAGE),
-  PROVIDER_UNAVAILABLE: MODEL,
-  EVALUATION_MODEL_FAILED: MODEL,
-  MODEL_SPEC_INVALID: NAMED,
-  MODEL_PROVIDER_UNKNOWN: NAMED,
-  MODEL_OPTIONS_INVALID: NAMED,
+  MODEL_TIMEOUT: model,
+  MODEL_RATE_LIMITED: model,
+  MODEL_UNAVAILABLE: model,
+  MODEL_REQUEST_REJECTED: model,
+  MODEL_CONTENT_POLICY: model,
+  MODEL_RESPONSE_UNUSABLE: model,
+  MODEL_CALL_CANCELLED: () => CANCELLED_MESSAGE,
+  PROVIDER_UNAVAILABLE: model,
+  EVALUATION_MODEL_FAILED: model,
   // The embedded model: its runtime, a local model file, the download of the default model.
-  EMBEDDED_RUNTIME_UNAVAILABLE: PLAIN,
-  MODEL_FILE_UNUSABLE: PLAIN,
-  MODEL_DOWNLOAD_FAILED: PLAIN,
-  // Evaluation and projects.
-  EVALUATION_FAILED: NAMED,
-  PROJECT_INVALID: NAMED,
-  PROJECT_NOT_FOUND: NAMED,
-  PROJECT_EMPTY: NAMED,
-  PROJECT_ID_INVALID: NAMED,
-  CONTENT_TOO_LARGE: PLAIN,
-  // Deterministic checks, documents, judge prompts, scoring, TOON.
-  FUNCTION_UNRESOLVED: NAMED,
-  CRITERION_METHOD_MISMATCH: NAMED,
-  SCHEMA_UNREADABLE: NAMED,
-  DOCUMENTS_UNREADABLE: NAMED,
-  EMBEDDING_INVALID: NAMED,
-  JUDGE_FAILED: NAMED,
-  JUDGE_PROMPT_INVALID: NAMED,
-  PROMPT_PLACEHOLDER_UNKNOWN: NAMED,
-  PROMPT_TEMPLATE_INVALID: NAMED,
-  BLUEPRINT_INVALID: NAMED,
-  METHOD_NOT_JUDGED: NAMED,
-  SCORING_FAILED: NAMED,
-  SCALE_INVALID: NAMED,
-  LEVEL_UNKNOWN: NAMED,
-  RESULT_INCONSISTENT: NAMED,
-  CRITERION_RESULTS_MISMATCH: NAMED,
-  CORRECTION_INVALID: PLAIN,
-  TOON_INVALID: NAMED,
-  // The proposal graph and the review orchestrator.
-  STATE_PATH_INVALID: NAMED,
-  DEPENDENCY_MAP_INVALID: NAMED,
-  RFP_UNREADABLE: NAMED,
-  NOTHING_EVALUATED: NAMED,
-  GENERATION_OUTPUT_INVALID: NAMED,
-  RESUME_WITHOUT_PAUSE: NAMED,
-  RESUME_INVALID: NAMED,
-  RUN_SETTINGS_CHANGED: NAMED,
-  GRAPH_INPUT_INVALID: NAMED,
-  RUN_CONTEXT_INVALID: NAMED,
-  ORCHESTRATOR_FAILED: NAMED,
-  CHECKPOINT_NOT_FOUND: NAMED,
-  THREAD_EXISTS: NAMED,
-  THREAD_FOREIGN: NAMED,
-  THREAD_ID_INVALID: NAMED,
-  THREAD_NOT_PAUSED: NAMED,
-  INTERRUPT_MISMATCH: NAMED,
-  DECISION_INVALID: NAMED,
-  GRAPH_RUN_FAILED: NAMED,
-  THREAD_STATE_INVALID: NAMED,
-  CHECKPOINTER_UNAVAILABLE: NAMED,
-  // The review desk, the review store and the review service.
-  UNAUTHENTICATED: NAMED,
-  FORBIDDEN: NAMED,
-  NOT_ASSIGNED: NAMED,
-  THREAD_NOT_FOUND: NAMED,
-  INVALID_INPUT: NAMED,
-  REVIEW_NOT_PENDING: NAMED,
-  ALREADY_DECIDED: NAMED,
-  ACTION_NOT_OFFERED: NAMED,
-  THREAD_NOT_FAILED: NAMED,
-  STORE_OPEN_FAILED: NAMED,
-  STORE_DATA_INVALID: NAMED,
-  REVIEWER_EXISTS: NAMED,
-  STORE_UNAVAILABLE: NAMED,
-  CSRF_REJECTED: NAMED,
-  ORIGIN_REJECTED: NAMED,
-  ROUTE_NOT_FOUND: NAMED,
-  PAYLOAD_TOO_LARGE: NAMED,
-  UNSUPPORTED_MEDIA_TYPE: NAMED,
-  TOO_MANY_ATTEMPTS: NAMED,
-  INTERNAL: NAMED,
+  EMBEDDED_RUNTIME_UNAVAILABLE: plain,
+  MODEL_FILE_UNUSABLE: plain,
+  MODEL_DOWNLOAD_FAILED: plain,
+  CONTENT_TOO_LARGE: plain,
+  CORRECTION_INVALID: plain,
   // The rubric and artifact registries: their messages say what and where.
-  RUBRIC_NOT_FOUND: PLAIN,
-  RUBRIC_CONFIG_INVALID: error2(rubricFileMessage),
-  ARTIFACT_NOT_FOUND: PLAIN,
-  ARTIFACT_REVIEW_FAILED: PLAIN,
-} as const satisfies Record<ErrorCode, ErrorRow>;
+  RUBRIC_NOT_FOUND: plain,
+  RUBRIC_CONFIG_INVALID: rubricFile,
+  ARTIFACT_NOT_FOUND: plain,
+  ARTIFACT_REVIEW_FAILED: plain,
+};
 
 /** An AbortError from outside, or a model error that only says the call was cancelled. */
 function isCancellation(error: unknown): boolean {
@@ -172,27 +136,27 @@ function isCancellation(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
 
+function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
+  if (isCancellation(error)) return withErrorCode(CANCELLED_MESSAGE, "MODEL_CALL_CANCELLED");
+  if (isEvalgateError(error)) {
+    // An error from a newer copy of the package has no row: shown by its kind.
+    const message = ERROR_MESSAGES[error.code as ErrorCode] ?? named;
+    return withErrorCode(message(error, cwd, target), error.code);
+  }
+  if (error instanceof Error) {
+    return error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
+  }
+  return String(error);
+}
+
 /**
- * How a command that threw `error` ends: its exit code, its message (paths relative to `cwd`) and
- * the code the message is looked up by (none for an error that is not evalgate's). A cancellation
- * is one message and one code, whichever error carried it.
+ * How a command that threw `error` ends: its exit code and its one (redacted) line, file paths
+ * relative to `cwd`. A cancellation is one message and one code, whichever error carried it.
  */
-export function describeCommandError(
+export function commandError(
   error: unknown,
   cwd: string,
   target?: ModelTarget,
-): { exitCode: number; message: string; code?: string } {
-  if (isCancellation(error)) {
-    return { exitCode: EXIT_ERROR, message: CANCELLED_MESSAGE, code: "MODEL_CALL_CANCELLED" };
-  }
-  if (isEvalgateError(error)) {
-    // An error from a newer copy of the package has no row: shown by its kind.
-    const row = (ERROR_TABLE as Record<string, ErrorRow>)[error.code] ?? NAMED;
-    return { exitCode: row.exit, message: row.message(error, cwd, target), code: error.code };
-  }
-  if (error instanceof Error) {
-    const message = error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
-    return { exitCode: EXIT_ERROR, message };
-  }
-  return { exitCode: EXIT_ERROR, message: String(error) };
+): { exitCode: number; message: string } {
+  return { exitCode: EXIT_ERROR, message: redactCredentials(messageOf(error, cwd, target)) };
 }

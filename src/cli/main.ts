@@ -105,7 +105,7 @@ export async function runCli(
     // Commander has already printed its message (usage errors, help, version).
     if (error instanceof CommanderError) return commanderExitCode(error);
     // Loaded only when needed: it knows every error code of the engine, and --help need not.
-    const { commandError } = await import("./errorMessage.js");
+    const { commandError } = await import("./errorTable.js");
     const { exitCode, message } = commandError(error, context.cwd);
     context.stderr.write(`evalgate: ${message}\n`);
     // 130 only when this command's own cancel signal fired, never for a model call cancelled alone.

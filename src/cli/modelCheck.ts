@@ -107,15 +107,16 @@ export async function ensureModelReady(
 }
 
 /**
- * The model a command will call, resolved from `spec` (--model, else EVALGATE_MODEL, else the
- * default) and checked the one way every command checks it (ensureModelReady with the command's
- * environment: a model nobody named is chosen, Ollama else the embedded one).
+ * The model a command will call — a target, or a spec resolved (--model, else EVALGATE_MODEL,
+ * else the default) — checked the one way every command checks it (ensureModelReady with the
+ * command's environment: a model nobody named is chosen, Ollama else the embedded one).
  */
 export function readyModel(
-  spec: string | undefined,
+  model: string | undefined | ModelTarget,
   context: Pick<CliContext, "env" | "stderr" | "signal">,
 ): Promise<ModelTarget> {
-  return ensureModelReady(resolveModelTarget(spec, context.env), {
+  const target = typeof model === "object" ? model : resolveModelTarget(model, context.env);
+  return ensureModelReady(target, {
     env: context.env,
     stderr: context.stderr,
     ...(context.signal === undefined ? {} : { signal: context.signal }),

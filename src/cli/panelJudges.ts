@@ -8,17 +8,10 @@ import type { PanelOptions } from "../engine/options.js";
 import { createChatModel, type JudgeModel, withSignal } from "../llm/chatModel.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
-import { ensureModelReady, type ModelTarget, readyModel } from "./modelCheck.js";
+import { type ModelTarget, readyModel } from "./modelCheck.js";
 
 /** How a panel's answers become the score. */
 export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
-
-/** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
-export interface PanelFlags {
-  judge?: string[];
-  aggregate?: (typeof PANEL_AGGREGATES)[number];
-  minAgreement?: number;
-}
 
 /** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
 export const PanelSettingSchema = z.object({
@@ -28,10 +21,21 @@ export const PanelSettingSchema = z.object({
 });
 export type PanelSetting = z.infer<typeof PanelSettingSchema>;
 
+/** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
+export type PanelFlags = Omit<Partial<PanelSetting>, "judges"> & { judge?: string[] };
+
 /** The judges and options the evaluation nodes take. */
 export interface PanelJudging {
   judges: JudgeModel[];
   panel: PanelOptions;
+}
+
+/** A panel's options, as the evaluation takes them. */
+export function panelOptions(flags: Omit<PanelFlags, "judge">): PanelOptions {
+  return {
+    ...(flags.aggregate === undefined ? {} : { aggregate: flags.aggregate }),
+    ...(flags.minAgreement === undefined ? {} : { minAgreement: flags.minAgreement }),
+  };
 }
 
 /** The panel the flags ask for, or undefined without `--judge`; refused when it is not one. */
@@ -50,38 +54,7 @@ export function panelSettingOf(flags: PanelFlags): PanelSetting | undefined {
       "a panel needs two or more --judge (with none, the --model judges what it writes)",
     );
   }
-  return {
-    judges,
-    ...(flags.aggregate === undefined ? {} : { aggregate: flags.aggregate }),
-    ...(flags.minAgreement === undefined ? {} : { minAgreement: flags.minAgreement }),
-  };
-}
-
-/**
- * The panel's judges as models: each checked (and fetched where it must be) before anything runs
- * as every command checks its model, then built with `timeoutMs` (--timeout), else its target's.
- */
-export async function panelJudging(
-  setting: PanelSetting,
-  context: Pick<CliContext, "env" | "stderr" | "signal">,
-  options: { timeoutMs?: number } = {},
-): Promise<PanelJudging> {
-  const judges: JudgeModel[] = [];
-  for (const spec of setting.judges) {
-    const target = await readyModel(spec, context);
-    const timeoutMs = options.timeoutMs ?? target.defaultTimeoutMs;
-    judges.push(
-      createChatModel(target.spec, {
-        env: context.env,
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      }),
-    );
-  }
-  const panel = {
-    ...(setting.aggregate === undefined ? {} : { aggregate: setting.aggregate }),
-    ...(setting.minAgreement === undefined ? {} : { minAgreement: setting.minAgreement }),
-  };
-  return { judges, panel };
+  return { judges, ...panelOptions(flags) };
 }
 
 /** The models a command runs the proposal graph with: the writer (and judge) and the panel. */
@@ -92,10 +65,22 @@ export interface RunModels {
   judging?: PanelJudging;
 }
 
+/** A model checked as every command checks it, built with `timeoutMs`, else its own deadline. */
+async function readyJudge(
+  model: string | ModelTarget,
+  timeoutMs: number | undefined,
+  context: Pick<CliContext, "env" | "stderr" | "signal">,
+): Promise<RunModels> {
+  const target = await readyModel(model, context);
+  const timeout = timeoutMs ?? target.defaultTimeoutMs;
+  const options = { env: context.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) };
+  return { target, model: createChatModel(target.spec, options) };
+}
+
 /**
  * The writer and the panel's judges for a command that runs the proposal graph (`run`, `review`,
- * `review --retry`, `serve`), each checked the way every command checks its model, then built with
- * `timeoutMs` (--timeout), else the target's own deadline.
+ * `review --retry`, `serve`), each checked (and fetched where it must be) before anything runs,
+ * then built with `timeoutMs` (--timeout), else the target's own deadline.
  */
 export async function readyRunModels(
   target: ModelTarget,
@@ -103,21 +88,11 @@ export async function readyRunModels(
   timeoutMs: number | undefined,
   context: Pick<CliContext, "env" | "stderr" | "signal">,
 ): Promise<RunModels> {
-  const ready = await ensureModelReady(target, {
-    env: context.env,
-    stderr: context.stderr,
-    ...(context.signal === undefined ? {} : { signal: context.signal }),
-  });
-  const timeout = timeoutMs ?? ready.defaultTimeoutMs;
-  const model = createChatModel(ready.spec, {
-    env: context.env,
-    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-  });
-  const judging =
-    panel === undefined
-      ? undefined
-      : await panelJudging(panel, context, timeoutMs === undefined ? {} : { timeoutMs });
-  return { target: ready, model, ...(judging === undefined ? {} : { judging }) };
+  const writer = await readyJudge(target, timeoutMs, context);
+  if (panel === undefined) return writer;
+  const judges: JudgeModel[] = [];
+  for (const spec of panel.judges) judges.push((await readyJudge(spec, timeoutMs, context)).model);
+  return { ...writer, judging: { judges, panel: panelOptions(panel) } };
 }
 
 /**

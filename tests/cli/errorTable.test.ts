@@ -7,9 +7,8 @@ import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { FunctionResolutionError } from "../../src/checks/errors.js";
 import { createCliContext } from "../../src/cli/context.js";
-import { ERROR_CODES } from "../../src/cli/errorCodes.js";
 import { InputFileError } from "../../src/cli/errors.js";
-import { ERROR_TABLE } from "../../src/cli/errorTable.js";
+import { ERROR_CODES, ERROR_MESSAGES } from "../../src/cli/errorTable.js";
 import { COMMANDS, runCli } from "../../src/cli/main.js";
 import { documentsUnreadable } from "../../src/context/errors.js";
 import { CatalogError } from "../../src/criteria/errors.js";
@@ -47,9 +46,10 @@ async function run(args: readonly string[], error?: unknown) {
 const openai = { provider: "openai", model: "gpt-x" };
 
 describe("the error table", () => {
-  it("has one row for every error code, and no code twice", () => {
+  it("lists every code once, and words messages only for codes that exist", () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
-    expect(Object.keys(ERROR_TABLE).sort()).toEqual([...ERROR_CODES].sort());
+    const known = new Set<string>(ERROR_CODES);
+    expect(Object.keys(ERROR_MESSAGES).filter((code) => !known.has(code))).toEqual([]);
   });
 
   it.each([

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunSettingsFileError } from "../../src/cli/errors.js";
-import { renderPendingList, renderReview, waitingSince } from "../../src/cli/review/display.js";
+import { renderIndexList, renderReview, waitingSince } from "../../src/cli/review/display.js";
 import { createLineReader } from "../../src/cli/review/input.js";
 import { askDecision, type DecisionPromptIo } from "../../src/cli/review/interactive.js";
 import {
@@ -484,17 +484,34 @@ describe("the views", () => {
     expect(waitingSince("2026-01-05T11:30:00.000Z", now, "Asia/Tokyo")).toBe(
       "2026-01-05 20:30:00 GMT+9 (30 minutes ago)",
     );
-    const list = renderPendingList(
-      [
-        review({ evaluation, pausedAt: "2026-01-05T09:00:00.000Z" }),
-        { ...failed, threadId: "t-2" },
-      ],
-      now,
-    ).split("\n");
+    expect(waitingSince(undefined, now)).toBe("—");
+    const row = {
+      threadId: "t-1",
+      interruptId: "i-1",
+      stage: "budget",
+      title: "Budget",
+      overallScore: 0.55,
+      passed: false,
+      actions: ["approve" as const],
+      createdAt: "2026-01-05T09:00:00.000Z",
+      type: "evaluation_review",
+      verdict: "fail",
+    };
+    const failedRow = {
+      ...row,
+      threadId: "t-2",
+      type: "evaluation_error",
+      overallScore: null,
+      passed: null,
+      verdict: null,
+    };
+    const list = renderIndexList([row, failedRow], now).split("\n");
     expect(list[0]).toMatch(/^thread\s+stage\s+type\s+score\s+waiting since$/);
     expect(list[2]).toMatch(
       /^t-1\s+budget\s+evaluation_review\s+0\.55 fail\s+2026-01-05 09:00:00 UTC \(3 hours ago\)$/,
     );
-    expect(list[3]).toMatch(/^t-2\s+budget\s+evaluation_error\s+—\s+—$/);
+    expect(list[3]).toMatch(
+      /^t-2\s+budget\s+evaluation_error\s+—\s+2026-01-05 09:00:00 UTC \(3 hours ago\)$/,
+    );
   });
 });

@@ -18,12 +18,13 @@ import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
 import {
-  ensureModelReady,
   explainModelFailure,
   type ModelTarget,
+  readyModel,
   resolveModelTarget,
 } from "../modelCheck.js";
 import { writeFileAtomically } from "../outputFile.js";
+import { panelOptions } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
   type EvaluateFormat,
@@ -83,15 +84,7 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
 /** Each model checked (and, where it must be, fetched) before any judging. */
 async function readyTargets(targets: ModelTarget[], context: CliContext): Promise<ModelTarget[]> {
   const ready: ModelTarget[] = [];
-  for (const each of targets) {
-    ready.push(
-      await ensureModelReady(each, {
-        env: context.env,
-        stderr: context.stderr,
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-      }),
-    );
-  }
+  for (const each of targets) ready.push(await readyModel(each, context));
   return ready;
 }
 
@@ -232,10 +225,7 @@ export async function runEvaluate(
       ...(options.seed === undefined ? {} : { seed: options.seed }),
     }),
   );
-  const panel = {
-    ...(options.aggregate === undefined ? {} : { aggregate: options.aggregate }),
-    ...(options.minAgreement === undefined ? {} : { minAgreement: options.minAgreement }),
-  };
+  const panel = panelOptions(options);
   const cacheStore = await cacheStoreOf(options, at);
   const fewShot = await openFewShot(options, catalog, at);
   const shared: SharedOptions = {

@@ -1,7 +1,6 @@
 /** `evalgate reviewers add | list | revoke`: the reviewers of the review service and their tokens. */
 import { isEvalgateError, withErrorCode } from "../../errors.js";
 import { quotedId } from "../../graph/reviewInput.js";
-import { openReviewStore } from "../../store/index.js";
 import { hashToken, newReviewerToken } from "../../store/tokens.js";
 import type { ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
@@ -9,7 +8,7 @@ import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
-import { describeStore, type StoreFlags, storeOfFlags } from "../review/store.js";
+import { describeStore, type StoreFlags, storeOfFlags, withReviewStore } from "../review/store.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/;
 
@@ -19,14 +18,7 @@ async function withStore<T>(
   work: (store: ReviewStore, where: string) => Promise<T>,
 ): Promise<T> {
   const location = storeOfFlags(flags, context.env, context.cwd);
-  const store = await openReviewStore(
-    location.kind === "sqlite" ? { sqlitePath: location.path } : { databaseUrl: location.url },
-  );
-  try {
-    return await work(store, describeStore(location, context.cwd));
-  } finally {
-    await store.close();
-  }
+  return withReviewStore(location, (store) => work(store, describeStore(location, context.cwd)));
 }
 
 export async function addReviewer(

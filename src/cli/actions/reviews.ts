@@ -3,12 +3,17 @@
  * pending-review index (one indexed query per page, never a scan of the checkpoints), then the
  * threads with work left and no review (a run that died mid-step), each judged on its checkpoint.
  */
-import { openReviewStore } from "../../store/index.js";
 import type { PendingRow, ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { renderIndexList, renderWorkLeftList } from "../review/display.js";
 import { runThreadCommand } from "../review/hints.js";
-import { describeStore, type StoreFlags, storeExists, storeOfFlags } from "../review/store.js";
+import {
+  describeStore,
+  type StoreFlags,
+  storeExists,
+  storeOfFlags,
+  withReviewStore,
+} from "../review/store.js";
 import { threadsWithWorkLeft, type WorkLeftThread } from "../review/workLeft.js";
 
 export interface ReviewsCommandOptions extends StoreFlags {
@@ -78,10 +83,7 @@ export async function runReviewList(
     );
     return;
   }
-  const index = await openReviewStore(
-    store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
-  );
-  try {
+  await withReviewStore(store, async (index) => {
     const rows = await pendingRows(index);
     const left = await threadsWithWorkLeft(index, store, env);
     if (options.json === true) {
@@ -95,7 +97,5 @@ export async function runReviewList(
         `\nThreads with work left and no review (${left.length}):\n${renderWorkLeftList(left, goOnWith)}`,
       );
     }
-  } finally {
-    await index.close();
-  }
+  });
 }

@@ -12,7 +12,7 @@ import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";
 import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
-import { describeStore, type StoreFlags, storeOfFlags } from "../review/store.js";
+import { describeStore, type StoreFlags, storeConnection, storeOfFlags } from "../review/store.js";
 
 async function withRegistry<T>(
   flags: StoreFlags,
@@ -20,9 +20,7 @@ async function withRegistry<T>(
   work: (registry: RubricRegistry, where: string) => Promise<T>,
 ): Promise<T> {
   const location = storeOfFlags(flags, context.env, context.cwd);
-  const registry = await RubricRegistry.open(
-    location.kind === "sqlite" ? { sqlitePath: location.path } : { databaseUrl: location.url },
-  );
+  const registry = await RubricRegistry.open(storeConnection(location));
   try {
     return await work(registry, describeStore(location, context.cwd));
   } finally {

@@ -12,7 +12,12 @@ import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
-import { type CheckpointStore, describeStore, storeOfFlags } from "../review/store.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  storeConnection,
+  storeOfFlags,
+} from "../review/store.js";
 
 /** The options of `evalgate serve`, as commander parsed them. */
 export interface RawServeOptions extends PanelFlags {
@@ -85,7 +90,7 @@ export async function serveReviews(
   const store = serveStore(options, context);
   const { model, judging } = await serviceModels(options, context);
   const desk = await createReviewDesk({
-    ...(store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url }),
+    ...storeConnection(store),
     env: context.env,
     cwd: context.cwd,
     model,

@@ -1,8 +1,9 @@
 import { Argument, type Command } from "commander";
 import type { ReviewAction } from "../../graph/model.js";
+import type { ReviewCommandOptions } from "../actions/review.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { addStoreOptions, addTimeoutOption, integerIn } from "./options.js";
+import { addStoreOptions, addTimeoutOption, collectValues, integerIn } from "./options.js";
 
 const HELP_AFTER = `
 Decides on the review the thread waits for, without prompts, and prints the next review (or
@@ -27,27 +28,10 @@ a criterion decided on levels, pass or fail for a check. It goes with approve, r
 is kept as a calibration label (evalgate calibrate reports on them).
 `;
 
-/** Collects a repeatable option's values. */
-const collect = (value: string, earlier: string[] = []) => [...earlier, value];
-
 /** REVIEW_ACTIONS, spelled out so that loading the command needs no schema module. */
 const ACTIONS = ["approve", "revise", "edit", "retry"] as const satisfies readonly ReviewAction[];
 
-interface RawReviewOptions {
-  cache?: boolean;
-  feedback?: string;
-  contentFile?: string;
-  reviewer?: string;
-  comment?: string;
-  db?: string;
-  databaseUrl?: string;
-  timeout?: number;
-  model?: string;
-  maxRevisions?: number;
-  retry?: string;
-  correct?: string[];
-  note?: string[];
-}
+type RawReviewOptions = ReviewCommandOptions & { retry?: string };
 
 export function registerReviewCommand(program: Command, context: CliContext): void {
   const command = program
@@ -62,9 +46,9 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
     .option(
       "--correct <criterion=value>",
       "a score the judge got wrong, on the criterion's own scale (2 on 1–5, a level id, pass/fail); repeatable",
-      collect,
+      collectValues,
     )
-    .option("--note <criterion=text>", "why a corrected score is wrong; repeatable", collect)
+    .option("--note <criterion=text>", "why a corrected score is wrong; repeatable", collectValues)
     .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
     .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")

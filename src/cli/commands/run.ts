@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import type { RunCommandOptions } from "../actions/run.js";
 import type { CliContext } from "../context.js";
-import type { PanelFlags } from "../panelJudges.js";
 import {
   addPanelOptions,
   addStoreOptions,
@@ -72,22 +72,6 @@ Examples:
     --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
-interface RawRunOptions extends PanelFlags {
-  cache?: boolean;
-  thread?: string;
-  applicant?: string;
-  model?: string;
-  db?: string;
-  maxRevisions?: number;
-  reviewer?: string;
-  overrideSettings?: boolean;
-  trace?: string;
-  timeout?: number;
-  databaseUrl?: string;
-  out?: string;
-  fewShot?: boolean;
-}
-
 export function registerRunCommand(program: Command, context: CliContext): void {
   const command = program
     .command("run")
@@ -122,7 +106,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       "when the run ends or pauses, write every judge call of the thread to this JSONL file",
     )
     .addHelpText("after", HELP_AFTER)
-    .action(async (rfpFile: string | undefined, options: RawRunOptions) => {
+    .action(async (rfpFile: string | undefined, options: RunCommandOptions) => {
       const { runProposal } = await import("../actions/run.js");
       // The one place the command reads the process's stdin: the reviewer's answers.
       await runProposal(rfpFile, options, context, {

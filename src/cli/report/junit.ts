@@ -9,10 +9,9 @@ import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";
 import { formatScore, nativeText, oneLine, truncate } from "./text.js";
 import { renderXmlDocument, type XmlElement } from "./xml.js";
 
-/** A failure's or error's message attribute: one line, at most this many characters. */
-export const JUNIT_MESSAGE_LIMIT = 500;
-/** A failure's or error's body text: at most this many characters. */
-export const JUNIT_BODY_LIMIT = 4000;
+/** A failure's or error's message attribute, and its body text: at most this many characters. */
+const MESSAGE_LIMIT = 500;
+const BODY_LIMIT = 4000;
 
 /** One testcase: a name, its outcome and, for a failure or an error, what to show. */
 export interface JunitCase {
@@ -40,6 +39,20 @@ export interface EvaluatedFile {
   contentType?: string;
 }
 
+/** A testcase's name, class and time. */
+export type CaseBase = Pick<JunitCase, "name" | "classname" | "time">;
+
+/** A testcase that did not pass, its message and body bounded. */
+export function problemCase(
+  base: CaseBase,
+  outcome: "failure" | "error" | "skipped",
+  message: string,
+  body?: string,
+): JunitCase {
+  const bounded = body === undefined ? {} : { body: truncate(body, BODY_LIMIT) };
+  return { ...base, outcome, message: truncate(message, MESSAGE_LIMIT), ...bounded };
+}
+
 function seconds(milliseconds: number): number {
   return Math.round(milliseconds) / 1000;
 }
@@ -62,33 +75,37 @@ function latencyShares(traces: readonly Trace[]): {
   return { byCriterion, rest };
 }
 
-function bounded(text: string, limit: number): string {
-  return truncate(text, limit);
+/**
+ * A judged item as a testcase: an error when it was not judged (`why`), a failure when `scored`
+ * says how it fell short (with the judge's `reasoning`), else passed.
+ */
+export function judgedCase(
+  base: CaseBase,
+  judged: { notJudged: string; why: string } | { scored: string; reasoning: string } | undefined,
+): JunitCase {
+  if (judged === undefined) return { ...base, outcome: "passed" };
+  if ("why" in judged) {
+    const { notJudged, why } = judged;
+    return problemCase(base, "error", `${notJudged}: ${oneLine(why)}`, why);
+  }
+  const { scored, reasoning } = judged;
+  return problemCase(
+    base,
+    "failure",
+    `${scored}: ${oneLine(reasoning)}`,
+    `${scored}\n\n${reasoning}`,
+  );
 }
 
 function criterionCase(criterion: CriterionResult, classname: string, time: number): JunitCase {
-  const name = `${criterion.title} (${criterion.id})`;
+  const base = { name: `${criterion.title} (${criterion.id})`, classname, time };
   if (!criterion.evaluated || criterion.score === null) {
     const why = criterion.judgeError ?? "not evaluated";
-    return {
-      name,
-      classname,
-      time,
-      outcome: "error",
-      message: bounded(`not evaluated: ${oneLine(why)}`, JUNIT_MESSAGE_LIMIT),
-      body: bounded(why, JUNIT_BODY_LIMIT),
-    };
+    return judgedCase(base, { notJudged: "not evaluated", why });
   }
-  if (criterion.met !== false) return { name, classname, time, outcome: "passed" };
+  if (criterion.met !== false) return judgedCase(base, undefined);
   const scored = `score ${formatScore(criterion.score)} (${nativeText(criterion.native)}) under the threshold ${formatScore(criterion.threshold)}`;
-  return {
-    name,
-    classname,
-    time,
-    outcome: "failure",
-    message: bounded(`${scored}: ${oneLine(criterion.reasoning)}`, JUNIT_MESSAGE_LIMIT),
-    body: bounded(`${scored}\n\n${criterion.reasoning}`, JUNIT_BODY_LIMIT),
-  };
+  return judgedCase(base, { scored, reasoning: criterion.reasoning });
 }
 
 function overallCase(
@@ -97,25 +114,19 @@ function overallCase(
   classname: string,
   time: number,
 ): JunitCase {
+  const base = { name: "overall", classname, time };
   const facts = `overall ${formatScore(result.overallScore)}, verdict ${result.verdict}${result.status === undefined ? "" : `, status ${result.status}`}`;
   if (!hasOverallScore(result)) {
     const message = `no overall score: no weighted criterion could be evaluated (${facts})`;
-    return { name: "overall", classname, time, outcome: "error", message, body: message };
+    return problemCase(base, "error", message, message);
   }
-  if (gate.passed) return { name: "overall", classname, time, outcome: "passed" };
-  const why = gate.reasons.join("; ");
-  return {
-    name: "overall",
-    classname,
-    time,
-    outcome: "failure",
-    message: bounded(`${facts}: ${why}`, JUNIT_MESSAGE_LIMIT),
-    body: bounded([`${facts}: ${why}`, result.feedback].join("\n\n"), JUNIT_BODY_LIMIT),
-  };
+  if (gate.passed) return { ...base, outcome: "passed" };
+  const why = `${facts}: ${gate.reasons.join("; ")}`;
+  return problemCase(base, "failure", why, [why, result.feedback].join("\n\n"));
 }
 
 /** The testsuite of one evaluated file; `failUnder` decides the "overall" testcase as the exit code does. */
-export function evaluationSuite(evaluated: EvaluatedFile, failUnder?: number): JunitSuite {
+function evaluationSuite(evaluated: EvaluatedFile, failUnder?: number): JunitSuite {
   const { result } = evaluated;
   const classname =
     evaluated.contentType === undefined
@@ -196,7 +207,8 @@ function caseElement(each: JunitCase): XmlElement {
 }
 
 /** The JUnit XML document of `suites`, the root's counts the sums of the suites'. */
-export function renderJunitSuites(suites: readonly JunitSuite[], timestamp: string): string {
+export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string): string {
+  const timestamp = isoTime.replace(/\.\d+Z$/, "").replace(/Z$/, "");
   const suiteCounts = suites.map((suite) => countsOf(suite.cases));
   const total = countsOf(suites.flatMap((suite) => suite.cases));
   const elements = suites.map((suite, index): XmlElement => {
@@ -233,6 +245,6 @@ export function renderJunitReport(files: readonly EvaluatedFile[], failUnder?: n
   const timestamp = files[0]?.result.timestamp ?? new Date(0).toISOString();
   return renderJunitSuites(
     files.map((each) => evaluationSuite(each, failUnder)),
-    timestamp.replace(/\.\d+Z$/, "").replace(/Z$/, ""),
+    timestamp,
   );
 }

@@ -13,73 +13,54 @@ import type {
   CoverageResult,
   PointAssessment,
 } from "../../blueprints/result.js";
-import { type JunitCase, type JunitSuite, renderJunitSuites } from "./junit.js";
+import {
+  type CaseBase,
+  type JunitCase,
+  type JunitSuite,
+  judgedCase,
+  problemCase,
+  renderJunitSuites,
+} from "./junit.js";
 import { formatScore, oneLine, truncate } from "./text.js";
 
 /** The coverage a point and a pair's average must reach when no --fail-under is given. */
-export const DEFAULT_COVERAGE_THRESHOLD = 0.5;
+const DEFAULT_COVERAGE_THRESHOLD = 0.5;
 
-const MESSAGE_LIMIT = 500;
-const BODY_LIMIT = 4000;
 const NAME_LIMIT = 200;
 
-function pointCase(
-  point: PointAssessment,
-  index: number,
-  classname: string,
-  threshold: number,
-): JunitCase {
-  const name = `point ${index + 1}: ${truncate(oneLine(point.keyPointText), NAME_LIMIT)}`;
-  const base = { name, classname, time: 0 };
+function pointCase(point: PointAssessment, base: CaseBase, threshold: number): JunitCase {
   if (point.coverageExtent === null) {
-    const why = point.error ?? "not assessed";
-    return {
-      ...base,
-      outcome: "error",
-      message: truncate(`not assessed: ${oneLine(why)}`, MESSAGE_LIMIT),
-      body: truncate(why, BODY_LIMIT),
-    };
+    return judgedCase(base, { notJudged: "not assessed", why: point.error ?? "not assessed" });
   }
-  if (point.coverageExtent >= threshold) return { ...base, outcome: "passed" };
+  if (point.coverageExtent >= threshold) return judgedCase(base, undefined);
   const scored = `coverage ${formatScore(point.coverageExtent)} under the threshold ${formatScore(threshold)}`;
-  return {
-    ...base,
-    outcome: "failure",
-    message: truncate(`${scored}: ${oneLine(point.reflection)}`, MESSAGE_LIMIT),
-    body: truncate(`${scored}\n\n${point.reflection}`, BODY_LIMIT),
-  };
+  return judgedCase(base, { scored, reasoning: point.reflection });
 }
 
-/** A point of a group that reached the threshold: passed, or skipped when its path was not needed. */
-function metGroupPointCase(
-  point: PointAssessment,
-  group: AlternativeGroupResult,
-  base: { name: string; classname: string; time: number },
-): JunitCase {
-  const path = point.alternative?.path;
-  if (group.block === "should_not" || path === group.decidingPath)
-    return { ...base, outcome: "passed" };
-  const met = `${formatScore(group.score ?? 0)} by path ${group.decidingPath}`;
-  return {
-    ...base,
-    outcome: "skipped",
-    message: `not needed: alternative group ${group.group} is met (${met}); this point is on path ${path}`,
-  };
-}
-
+/**
+ * A point of an alternative group: judged on its own until its group reaches the threshold; then
+ * passed on the deciding path (or in a `should_not` group), skipped on a path that was not needed.
+ */
 function groupPointCase(
   point: PointAssessment,
-  index: number,
-  classname: string,
+  base: CaseBase,
   threshold: number,
   groups: readonly AlternativeGroupResult[],
 ): JunitCase {
   const group = groups.find((g) => g.group === point.alternative?.group);
   if (group === undefined || group.score === null || group.score < threshold) {
-    return pointCase(point, index, classname, threshold);
+    return pointCase(point, base, threshold);
   }
-  const name = `point ${index + 1}: ${truncate(oneLine(point.keyPointText), NAME_LIMIT)}`;
-  return metGroupPointCase(point, group, { name, classname, time: 0 });
+  const path = point.alternative?.path;
+  if (group.block === "should_not" || path === group.decidingPath) {
+    return { ...base, outcome: "passed" };
+  }
+  const met = `${formatScore(group.score)} by path ${group.decidingPath}`;
+  return problemCase(
+    base,
+    "skipped",
+    `not needed: alternative group ${group.group} is met (${met}); this point is on path ${path}`,
+  );
 }
 
 /** An alternative group as one testcase: met when its deciding path reaches the threshold. */
@@ -89,16 +70,10 @@ function groupCase(group: AlternativeGroupResult, classname: string, threshold: 
   const paths = group.pathScores
     .map((score, i) => `path ${i + 1} ${score === null ? "not assessed" : formatScore(score)}`)
     .join(", ");
-  if (group.score === null) {
-    return {
-      ...base,
-      outcome: "error",
-      message: truncate(`not assessed: ${paths}`, MESSAGE_LIMIT),
-    };
-  }
+  if (group.score === null) return problemCase(base, "error", `not assessed: ${paths}`);
   if (group.score >= threshold) return { ...base, outcome: "passed" };
   const message = `coverage ${formatScore(group.score)} under the threshold ${formatScore(threshold)} (${paths})`;
-  return { ...base, outcome: "failure", message: truncate(message, MESSAGE_LIMIT) };
+  return problemCase(base, "failure", message);
 }
 
 function overallCase(coverage: CoverageResult, classname: string, threshold: number): JunitCase {
@@ -106,7 +81,7 @@ function overallCase(coverage: CoverageResult, classname: string, threshold: num
   const average = coverage.avgCoverageExtent;
   if (average === null) {
     const message = `no average coverage: ${oneLine(coverage.error ?? "no point was assessed")}`;
-    return { ...base, outcome: "error", message: truncate(message, MESSAGE_LIMIT) };
+    return problemCase(base, "error", message);
   }
   const unassessed = coverage.pointAssessments.filter((p) => p.coverageExtent === null).length;
   const reasons: string[] = [];
@@ -115,7 +90,7 @@ function overallCase(coverage: CoverageResult, classname: string, threshold: num
   }
   if (unassessed > 0) reasons.push(`${unassessed} points not assessed (never a pass)`);
   if (reasons.length === 0) return { ...base, outcome: "passed" };
-  return { ...base, outcome: "failure", message: truncate(reasons.join("; "), MESSAGE_LIMIT) };
+  return problemCase(base, "failure", reasons.join("; "));
 }
 
 /** Whether a prompt × model pair passes the gate: an average at or above `threshold`, every point assessed. */
@@ -149,17 +124,19 @@ function pairSuite(
     ["threshold", String(threshold)],
   ];
   if (!("pointAssessments" in coverage)) {
-    const message = truncate(`no answer: ${oneLine(coverage.error)}`, MESSAGE_LIMIT);
-    const answer: JunitCase = { name: "answer", classname, time: 0, outcome: "error", message };
+    const base = { name: "answer", classname, time: 0 };
+    const answer = problemCase(base, "error", `no answer: ${oneLine(coverage.error)}`);
     return { name: `${promptId} × ${model}`, properties, cases: [answer] };
   }
   properties.push(["avgCoverageExtent", String(coverage.avgCoverageExtent ?? "none")]);
   const groups = coverage.alternativeGroups ?? [];
-  const cases = coverage.pointAssessments.map((point, index) =>
-    point.alternative === undefined
-      ? pointCase(point, index, classname, threshold)
-      : groupPointCase(point, index, classname, threshold, groups),
-  );
+  const cases = coverage.pointAssessments.map((point, index) => {
+    const name = `point ${index + 1}: ${truncate(oneLine(point.keyPointText), NAME_LIMIT)}`;
+    const base = { name, classname, time: 0 };
+    return point.alternative === undefined
+      ? pointCase(point, base, threshold)
+      : groupPointCase(point, base, threshold, groups);
+  });
   cases.push(...groups.map((group) => groupCase(group, classname, threshold)));
   cases.push(overallCase(coverage, classname, threshold));
   return { name: `${promptId} × ${model}`, properties, cases };
@@ -173,5 +150,5 @@ export function renderBlueprintJunit(
   const suites = run.promptIds.flatMap((promptId) =>
     run.models.map((model) => pairSuite(run, promptId, model, threshold)),
   );
-  return renderJunitSuites(suites, run.timestamp.replace(/\.\d+Z$/, "").replace(/Z$/, ""));
+  return renderJunitSuites(suites, run.timestamp);
 }

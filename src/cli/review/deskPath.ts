@@ -12,11 +12,10 @@ import type { JudgeModel } from "../../llm/chatModel.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import { isDeskError } from "../../orchestrator/errors.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
-import type { AdvanceOutcome } from "../../orchestrator/threadRunner.js";
 import type { Reviewer } from "../../store/reviewers.js";
 import { CliError } from "../errors.js";
 import type { PanelJudging, RunModels } from "../panelJudges.js";
-import type { CheckpointStore } from "./store.js";
+import { type CheckpointStore, storeConnection } from "./store.js";
 import type { ThreadView } from "./threadView.js";
 
 export interface CliDeskOptions {
@@ -53,9 +52,7 @@ function evaluationOptions(options: CliDeskOptions) {
 /** The desk over the command's store; it runs no background jobs (the command advances threads). */
 export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
   return createReviewDesk({
-    ...(options.store.kind === "sqlite"
-      ? { sqlitePath: options.store.path }
-      : { databaseUrl: options.store.url }),
+    ...storeConnection(options.store),
     env: options.env,
     cwd: options.cwd,
     ...(options.model === undefined ? {} : { model: options.model }),
@@ -102,33 +99,28 @@ export function cliReviewer(name: string | undefined): Reviewer {
   return { name: chosen.success ? chosen.data : "cli", role: "admin" };
 }
 
-function stepFailed(threadId: string, outcome: AdvanceOutcome): CliError | undefined {
-  if (outcome === "busy") {
-    return new CliError(
-      `thread ${threadId} is being advanced by another process (evalgate serve?); the decision is recorded and will be applied there`,
-    );
-  }
+/** Registers a thread the store does not know yet (started before the index existed); its row. */
+async function registered(desk: ReviewDeskHandle, threadId: string, by: Reviewer) {
+  const known = await desk.store.thread(threadId);
+  if (known !== undefined) return known;
+  await desk.store.createThread(
+    { id: threadId, title: threadId, creator: by.name, status: "running", settings: {} },
+    { type: "queued", message: `registered by ${by.name}` },
+  );
   return undefined;
 }
 
-/**
- * Registers a thread the store does not know yet (started before the index existed) and brings
- * its pending-review rows up to date; a thread in the middle of a run elsewhere is left alone.
- */
-export async function ensureIndexed(
-  desk: ReviewDeskHandle,
-  threadId: string,
-  by: Reviewer,
-): Promise<void> {
-  const known = await desk.store.thread(threadId);
-  if (known === undefined) {
-    await desk.store.createThread(
-      { id: threadId, title: threadId, creator: by.name, status: "running", settings: {} },
-      { type: "queued", message: `registered by ${by.name}` },
+/** Runs the thread on here, to its next review or its end; a failed run is one message. */
+async function advanceHere(desk: ReviewDeskHandle, threadId: string): Promise<void> {
+  if ((await desk.advanceThread(threadId)) === "busy") {
+    throw new CliError(
+      `thread ${threadId} is being advanced by another process (evalgate serve?); the decision is recorded and will be applied there`,
     );
   }
-  if (known?.status === "waiting" || known?.status === "finished") return;
-  await desk.advanceThread(threadId);
+  const thread = await desk.store.thread(threadId);
+  if (thread?.status === "failed") {
+    throw new CliError(`thread ${threadId}: ${thread.error ?? "the run failed"}`);
+  }
 }
 
 /**
@@ -153,9 +145,7 @@ export async function startThread(
     },
     { type: "queued", message: `started by ${by.name}` },
   );
-  const failed = stepFailed(threadId, await desk.advanceThread(threadId));
-  if (failed !== undefined) throw failed;
-  await throwIfFailed(desk, threadId);
+  await advanceHere(desk, threadId);
 }
 
 /**
@@ -167,15 +157,8 @@ export async function continueThread(
   threadId: string,
   by: Reviewer,
 ): Promise<void> {
-  if ((await desk.store.thread(threadId)) === undefined) {
-    await desk.store.createThread(
-      { id: threadId, title: threadId, creator: by.name, status: "running", settings: {} },
-      { type: "queued", message: `registered by ${by.name}` },
-    );
-  }
-  const failed = stepFailed(threadId, await desk.advanceThread(threadId));
-  if (failed !== undefined) throw failed;
-  await throwIfFailed(desk, threadId);
+  await registered(desk, threadId, by);
+  await advanceHere(desk, threadId);
 }
 
 /**
@@ -201,13 +184,6 @@ export async function workLeftBeforeReview(
   return `This review was decided before the run stopped (${recorded.action} by ${recorded.reviewer}); applying it now.`;
 }
 
-async function throwIfFailed(desk: ReviewDeskHandle, threadId: string): Promise<void> {
-  const thread = await desk.store.thread(threadId);
-  if (thread?.status === "failed") {
-    throw new CliError(`thread ${threadId}: ${thread.error ?? "the run failed"}`);
-  }
-}
-
 /**
  * Records the decision on the interrupt and applies it here. A refusal (someone decided it
  * already, it is not pending any more, the action or its fields do not fit) is a DeskError.
@@ -219,12 +195,14 @@ export async function decideAndApply(
   decision: ReviewDecision,
 ): Promise<void> {
   const by = cliReviewer(decision.reviewer);
-  await ensureIndexed(desk, threadId, by);
+  // A thread in the middle of a run elsewhere is not advanced before the decision is recorded.
+  const known = await registered(desk, threadId, by);
+  if (known?.status !== "waiting" && known?.status !== "finished") {
+    await desk.advanceThread(threadId);
+  }
   const { reviewer: _who, ...request } = decision;
   await desk.decide(threadId, { interruptId, ...request }, by);
-  const failed = stepFailed(threadId, await desk.advanceThread(threadId));
-  if (failed !== undefined) throw failed;
-  await throwIfFailed(desk, threadId);
+  await advanceHere(desk, threadId);
 }
 
 /** A desk refusal as the one message the command prints, ending with the refusal's own code. */

@@ -176,21 +176,6 @@ export function waitingSince(pausedAt: string | undefined, now: Date, timeZone?:
   return `${timeStamp(at, { seconds: true, timeZone })} (${timeAgo(at, now)})`;
 }
 
-/** The paused threads: thread id, stage, type, score / verdict and how long each has waited. */
-export function renderPendingList(reviews: readonly PendingReview[], now = new Date()): string {
-  const rows = reviews.map((review) => [
-    review.threadId,
-    review.contentId,
-    review.type,
-    review.evaluation === null
-      ? "—"
-      : `${formatScore(review.evaluation.overallScore)} ${review.evaluation.verdict}`,
-    waitingSince(review.pausedAt, now),
-  ]);
-  const lines = renderColumns(["thread", "stage", "type", "score", "waiting since"], rows);
-  return `${lines.join("\n")}\n`;
-}
-
 /** The `evalgate reviews` table, from rows of the pending-review index. */
 export function renderIndexList(rows: readonly PendingRow[], now = new Date()): string {
   const table = rows.map((row) => [

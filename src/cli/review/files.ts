@@ -6,45 +6,37 @@ import { displayPath } from "../displayPath.js";
 import { InputFileError } from "../errors.js";
 
 /** The largest RFP, applicant or content file the review commands read. */
-export const MAX_REVIEW_INPUT_BYTES = 10 * 1024 * 1024;
+const MAX_REVIEW_INPUT_BYTES = 10 * 1024 * 1024;
 
 /**
  * The text of `path` (relative to `cwd`), read by the one reader of user files: a regular file (a
  * FIFO or device is refused before it is opened), not a link unless `links` allows them, never a
- * file of /proc, /sys or /dev, without NUL bytes, of at most MAX_REVIEW_INPUT_BYTES.
- * InputFileError naming the role and the path when the file cannot be read or holds nothing but
- * whitespace.
+ * file of /proc, /sys or /dev, without NUL bytes, of at most `limit` bytes. InputFileError naming
+ * the role and the path when the file cannot be read or holds nothing but whitespace.
  */
-export async function readInputFile(
+async function readUserText(
   role: string,
   path: string,
   cwd: string,
-  links: LinkPolicy = {},
+  limit: number,
+  links: LinkPolicy & { strictUtf8?: boolean },
 ): Promise<string> {
-  const full = resolve(cwd, path);
-  const read = await readRegularTextFile(full, MAX_REVIEW_INPUT_BYTES, links);
-  if (!read.ok) throw new InputFileError(role, displayPath(full, cwd), read.problem.reason);
-  if (read.text.trim() === "") {
-    throw new InputFileError(role, displayPath(full, cwd), "the file is empty");
-  }
-  return read.text;
-}
-
-/**
- * The text of the file an edit replaces a stage's content with: read as readInputFile does, of at
- * most 1 MiB, UTF-8, not empty. InputFileError says which.
- */
-export async function readEditFile(
-  role: string,
-  path: string,
-  cwd: string,
-  links: LinkPolicy = {},
-): Promise<string> {
-  const full = resolve(cwd, path);
-  const shown = displayPath(full, cwd);
-  const limit = REVIEW_LIMITS.editContentBytes;
-  const read = await readRegularTextFile(full, limit, { ...links, strictUtf8: true });
+  const shown = displayPath(resolve(cwd, path), cwd);
+  const read = await readRegularTextFile(resolve(cwd, path), limit, links);
   if (!read.ok) throw new InputFileError(role, shown, read.problem.reason);
   if (read.text.trim() === "") throw new InputFileError(role, shown, "the file is empty");
   return read.text;
+}
+
+/** An RFP or applicant file: at most 10 MiB. */
+export function readInputFile(role: string, path: string, cwd: string, links: LinkPolicy = {}) {
+  return readUserText(role, path, cwd, MAX_REVIEW_INPUT_BYTES, links);
+}
+
+/** The file an edit replaces a stage's content with: at most 1 MiB of UTF-8. */
+export function readEditFile(role: string, path: string, cwd: string, links: LinkPolicy = {}) {
+  return readUserText(role, path, cwd, REVIEW_LIMITS.editContentBytes, {
+    ...links,
+    strictUtf8: true,
+  });
 }

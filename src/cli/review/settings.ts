@@ -13,14 +13,13 @@ import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { userMessage } from "../../errors.js";
-import { openReviewStore } from "../../store/index.js";
 import type { ReviewStore } from "../../store/types.js";
 import { parseUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { TextOutput } from "../context.js";
 import { RunSettingsFileError } from "../errors.js";
 import { PanelSettingSchema } from "../panelJudges.js";
-import type { CheckpointStore } from "./store.js";
+import { type CheckpointStore, withReviewStore } from "./store.js";
 
 export const RunSettingsSchema = z.object({
   /** The writer and judge model, `provider:model`. */
@@ -129,10 +128,7 @@ export async function readThreadRecord(
   threadId: string,
   at: { cwd: string; stderr: TextOutput; hasCheckpoint?: () => Promise<boolean> },
 ): Promise<ThreadRecord> {
-  const reviews = await openReviewStore(
-    store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
-  );
-  try {
+  return withReviewStore(store, async (reviews) => {
     await importLegacyRunSettings(reviews, legacyRunSettingsPath(store, at.cwd), at.stderr);
     const settings = await loadRunSettings(reviews, threadId).catch((error: unknown) => {
       at.stderr.write(`evalgate: using the options given: ${userMessage(error)}\n`);
@@ -142,7 +138,5 @@ export async function readThreadRecord(
     const known =
       row !== undefined || settings !== undefined || ((await at.hasCheckpoint?.()) ?? false);
     return { known, settings };
-  } finally {
-    await reviews.close();
-  }
+  });
 }

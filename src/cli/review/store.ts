@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
+import { openReviewStore } from "../../store/index.js";
+import type { ReviewStore } from "../../store/types.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 
@@ -17,6 +19,26 @@ export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";
 export type CheckpointStore =
   | { kind: "sqlite" /** Absolute path of the file. */; path: string }
   | { kind: "postgres"; url: string };
+
+/** The store as the openers take it: `{ sqlitePath }` or `{ databaseUrl }`. */
+export function storeConnection(
+  store: CheckpointStore,
+): { sqlitePath: string } | { databaseUrl: string } {
+  return store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url };
+}
+
+/** Runs `work` on the review store of `store`, closed when it ends. */
+export async function withReviewStore<T>(
+  store: CheckpointStore,
+  work: (reviews: ReviewStore) => Promise<T>,
+): Promise<T> {
+  const reviews = await openReviewStore(storeConnection(store));
+  try {
+    return await work(reviews);
+  } finally {
+    await reviews.close();
+  }
+}
 
 /** The store for `--db` (a SQLite path, relative to `cwd`), else DATABASE_URL, else the default. */
 export function resolveCheckpointStore(
@@ -70,11 +92,7 @@ export async function threadHasCheckpoint(
   threadId: string,
   at: { env: ModelEnv; cwd: string },
 ): Promise<boolean> {
-  const checkpointer = await createCheckpointer(
-    store.kind === "sqlite"
-      ? { sqlitePath: store.path, env: at.env, cwd: at.cwd }
-      : { databaseUrl: store.url, env: at.env, cwd: at.cwd },
-  );
+  const checkpointer = await createCheckpointer({ ...storeConnection(store), ...at });
   try {
     const config = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
     return (await checkpointer.saver.getTuple(config)) !== undefined;

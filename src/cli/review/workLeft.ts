@@ -10,7 +10,7 @@ import { buildProposalGraph, loadProposalConfig } from "../../graph/proposalGrap
 import { threadProgress } from "../../graph/threadProgress.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import type { ReviewStore } from "../../store/types.js";
-import type { CheckpointStore } from "./store.js";
+import { type CheckpointStore, storeConnection } from "./store.js";
 
 /** Most threads looked at (each costs a checkpoint read). */
 const MAX_LOOKED_AT = 200;
@@ -39,9 +39,7 @@ export async function threadsWithWorkLeft(
   const soon = new Date(Date.now() + 60_000).toISOString();
   const candidates = (await index.threadsNeedingWork(soon)).slice(0, MAX_LOOKED_AT);
   if (candidates.length === 0) return [];
-  const checkpointer = await createCheckpointer(
-    where.kind === "sqlite" ? { sqlitePath: where.path, env } : { databaseUrl: where.url, env },
-  );
+  const checkpointer = await createCheckpointer({ ...storeConnection(where), env });
   try {
     const graph = buildProposalGraph({ sections: loadProposalConfig() }).compile({
       checkpointer: checkpointer.saver,
