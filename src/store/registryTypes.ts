@@ -5,20 +5,20 @@
  * the same interface.
  */
 import { z } from "zod";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { storeDataInvalid } from "./errors.js";
+import { rowReader } from "./rows.js";
 
-export interface RubricVersionRow {
-  rubricId: string;
-  version: string;
+export const RubricVersionRowSchema = z.object({
+  rubricId: z.string(),
+  version: z.string(),
   /** Registration order within the rubric: 1, 2, … */
-  seq: number;
-  contentHash: string;
-  targetType: string | null;
+  seq: z.coerce.number().int(),
+  contentHash: z.string(),
+  targetType: z.string().nullable(),
   /** The rubric as JSON, its version set to `version`. */
-  body: string;
-  registeredAt: string;
-}
+  body: z.string(),
+  registeredAt: z.string(),
+});
+export type RubricVersionRow = z.infer<typeof RubricVersionRowSchema>;
 
 /** A registration: the store decides the version in the same transaction that stores it. */
 export interface RubricRegistration {
@@ -46,32 +46,34 @@ export const ArtifactStatusSchema = z.enum([
 ]);
 export type ArtifactStatus = z.infer<typeof ArtifactStatusSchema>;
 
-export interface ArtifactRow {
-  id: string;
-  type: string;
-  name: string;
+export const ArtifactRowSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  name: z.string(),
   /** The content as JSON. */
-  content: string;
-  rubricIds: string[];
-  status: ArtifactStatus;
-  createdAt: string;
-  updatedAt: string;
-}
+  content: z.string(),
+  rubricIds: z.array(z.string()),
+  status: ArtifactStatusSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ArtifactRow = z.infer<typeof ArtifactRowSchema>;
 
-export interface ArtifactEvaluationRow {
-  id: string;
-  artifactId: string;
+export const ArtifactEvaluationRowSchema = z.object({
+  id: z.string(),
+  artifactId: z.string(),
   /** Which review of the artifact: 1, 2, … */
-  reviewRound: number;
+  reviewRound: z.coerce.number().int(),
   /** Order within the round (the order of the rubric ids). */
-  position: number;
-  rubricId: string;
-  rubricVersion: string;
-  passed: boolean;
+  position: z.coerce.number().int(),
+  rubricId: z.string(),
+  rubricVersion: z.string(),
+  passed: z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1),
   /** The evaluation as JSON. */
-  body: string;
-  evaluatedAt: string;
-}
+  body: z.string(),
+  evaluatedAt: z.string(),
+});
+export type ArtifactEvaluationRow = z.infer<typeof ArtifactEvaluationRowSchema>;
 
 export interface RegistryStore {
   readonly kind: "sqlite" | "postgres";
@@ -111,92 +113,12 @@ export interface RegistryStore {
   close(): Promise<void>;
 }
 
-function check<T extends z.ZodType>(schema: T, row: unknown, what: string): z.infer<T> {
-  const parsed = schema.safeParse(row);
-  if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
-const int = z.union([z.number(), z.string()]).transform(Number).pipe(z.number().int());
-const bool = z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1);
-
-const RubricVersionColumns = z.object({
-  rubric_id: z.string(),
-  version: z.string(),
-  seq: int,
-  content_hash: z.string(),
-  target_type: z.string().nullable(),
-  body: z.string(),
-  registered_at: z.string(),
-});
-
-export function rubricVersionOf(row: unknown): RubricVersionRow {
-  const r = check(RubricVersionColumns, row, "a rubric version row");
-  return {
-    rubricId: r.rubric_id,
-    version: r.version,
-    seq: r.seq,
-    contentHash: r.content_hash,
-    targetType: r.target_type,
-    body: r.body,
-    registeredAt: r.registered_at,
-  };
-}
-
-const ArtifactColumns = z.object({
-  id: z.string(),
-  type: z.string(),
-  name: z.string(),
-  content: z.string(),
-  rubric_ids: z.string(),
-  status: ArtifactStatusSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-export function artifactOf(row: unknown): ArtifactRow {
-  const r = check(ArtifactColumns, row, "an artifact row");
-  const rubricIds = parseUntrustedJson(r.rubric_ids, (_problem, description) =>
-    storeDataInvalid(`artifact ${r.id}: rubric_ids is not usable JSON: ${description}`),
-  );
-  return {
-    id: r.id,
-    type: r.type,
-    name: r.name,
-    content: r.content,
-    rubricIds: check(z.array(z.string()), rubricIds, `artifact ${r.id}: rubric_ids`),
-    status: r.status,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-const EvaluationColumns = z.object({
-  id: z.string(),
-  artifact_id: z.string(),
-  review_round: int,
-  position: int,
-  rubric_id: z.string(),
-  rubric_version: z.string(),
-  passed: bool,
-  body: z.string(),
-  evaluated_at: z.string(),
-});
-
-export function artifactEvaluationOf(row: unknown): ArtifactEvaluationRow {
-  const r = check(EvaluationColumns, row, "an artifact evaluation row");
-  return {
-    id: r.id,
-    artifactId: r.artifact_id,
-    reviewRound: r.review_round,
-    position: r.position,
-    rubricId: r.rubric_id,
-    rubricVersion: r.rubric_version,
-    passed: r.passed,
-    body: r.body,
-    evaluatedAt: r.evaluated_at,
-  };
-}
+export const rubricVersionOf = rowReader(RubricVersionRowSchema, "a rubric version row");
+export const artifactOf = rowReader(ArtifactRowSchema, "an artifact row", { json: ["rubric_ids"] });
+export const artifactEvaluationOf = rowReader(
+  ArtifactEvaluationRowSchema,
+  "an artifact evaluation row",
+);
 
 /** Every rubric's latest version: the query both registry stores start from. */
 export const LATEST_RUBRIC_VERSIONS = `SELECT v.* FROM rubrics r JOIN rubric_versions v

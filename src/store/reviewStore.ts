@@ -6,14 +6,13 @@
  */
 import { sql } from "kysely";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import { now, type StoreDatabase, withValues } from "./database.js";
+import { now, type StoreDatabase } from "./database.js";
 import { eventInsert, insertLabels, lockThreadRow, ReviewTables } from "./reviewTables.js";
 import {
   decisionOf,
-  PENDING_COLUMNS,
+  pendingInsert,
   pendingOf,
   pendingPageQuery,
-  pendingValues,
   threadListRowOf,
   threadOf,
   threadPageQuery,
@@ -33,9 +32,6 @@ import {
   type ThreadSettlement,
   type ThreadState,
 } from "./types.js";
-
-const PENDING_INSERT = `INSERT INTO pending_reviews (${PENDING_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT graph FROM threads WHERE id = ?))`;
 
 function assignment(threadId: string, reviewer: string) {
   return sql`INSERT INTO assignments (thread_id, reviewer) VALUES (${threadId}, ${reviewer})
@@ -108,8 +104,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   async listThreads(query: ThreadListQuery) {
-    const { sql: text, params } = threadPageQuery(query);
-    return (await this.db.all(withValues(text, params))).map(threadListRowOf);
+    return (await this.db.all(threadPageQuery(query))).map(threadListRowOf);
   }
 
   async pendingOf(threadId: string) {
@@ -120,8 +115,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   async listPending(query: PendingQuery) {
-    const { sql: text, params } = pendingPageQuery(query);
-    return (await this.db.all(withValues(text, params))).map(pendingOf);
+    return (await this.db.all(pendingPageQuery(query))).map(pendingOf);
   }
 
   async recordDecision(
@@ -219,10 +213,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
               updated_at = ${at} WHERE id = ${threadId}`,
         );
         yield* tx.run(sql`DELETE FROM pending_reviews WHERE thread_id = ${threadId}`);
-        for (const row of pending) {
-          const values = [...pendingValues(row, tx.booleans), row.threadId];
-          yield* tx.run(withValues(PENDING_INSERT, values));
-        }
+        for (const row of pending) yield* tx.run(pendingInsert(row, tx.booleans));
       }
       yield* markDecisions(tx, settlement, at);
       if (!same) for (const event of settlement.events) yield* tx.run(eventInsert(threadId, event));
