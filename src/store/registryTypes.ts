@@ -1,8 +1,7 @@
 /**
  * What the rubric and artifact registries keep beside the checkpoints: every registered rubric
  * version (its content as JSON, its hash) with a latest pointer per rubric that delete removes,
- * and artifacts with the rubric evaluations of each review round. SQLite and PostgreSQL implement
- * the same interface.
+ * and artifacts with the rubric evaluations of each review round.
  */
 import { z } from "zod";
 import { rowReader } from "./rows.js";
@@ -74,44 +73,6 @@ export const ArtifactEvaluationRowSchema = z.object({
   evaluatedAt: z.string(),
 });
 export type ArtifactEvaluationRow = z.infer<typeof ArtifactEvaluationRowSchema>;
-
-export interface RegistryStore {
-  readonly kind: "sqlite" | "postgres";
-  /** In one transaction: decides the version (see decideVersion), stores it, points at it. */
-  registerRubric(
-    registration: RubricRegistration,
-    decide: (
-      latest: RubricVersionRow | undefined,
-      isTaken: (version: string) => boolean,
-    ) => RegisteredVersion,
-  ): Promise<RegisteredVersion>;
-  /** A version of a rubric, or (without one) the version its latest pointer names. */
-  rubricVersion(rubricId: string, version?: string): Promise<RubricVersionRow | undefined>;
-  /** The version each pointer names, by rubric id; only those of one target type when given. */
-  latestRubrics(targetType?: string): Promise<RubricVersionRow[]>;
-  /** Every version of a rubric, oldest first (also of a deleted rubric). */
-  rubricVersions(rubricId: string): Promise<RubricVersionRow[]>;
-  /** Removes the latest pointer; false when there was none. */
-  hideRubric(rubricId: string): Promise<boolean>;
-  /**
-   * Points the rubric's pointer (the active version, which gates judge with) at a stored version;
-   * false when no such version is stored.
-   */
-  activateRubric(rubricId: string, version: string): Promise<boolean>;
-
-  createArtifact(artifact: ArtifactRow): Promise<void>;
-  artifact(artifactId: string): Promise<ArtifactRow | undefined>;
-  setArtifactStatus(artifactId: string, status: ArtifactStatus): Promise<void>;
-  /** In one transaction: the next review round's evaluations and the artifact's new status. */
-  recordArtifactReview(
-    artifactId: string,
-    status: ArtifactStatus,
-    evaluations: Omit<ArtifactEvaluationRow, "reviewRound">[],
-  ): Promise<number>;
-  /** The evaluations of the latest review round, in order. */
-  latestArtifactEvaluations(artifactId: string): Promise<ArtifactEvaluationRow[]>;
-  close(): Promise<void>;
-}
 
 export const rubricVersionOf = rowReader(RubricVersionRowSchema, "a rubric version row");
 export const artifactOf = rowReader(ArtifactRowSchema, "an artifact row", { json: ["rubric_ids"] });
