@@ -10,8 +10,7 @@ import type Database from "better-sqlite3";
 import type pg from "pg";
 import type { JudgeCacheStore } from "../engine/judgeCache.js";
 import { PostgresJudgeCacheStore, SqliteJudgeCacheStore } from "../store/judgeCacheStore.js";
-import { SqliteTraceStore, type TraceStore } from "../store/traceStore.js";
-import { PostgresTraceStore } from "../store/traceStorePostgres.js";
+import { PostgresTraceStore, SqliteTraceStore, type TraceStore } from "../store/traceStore.js";
 
 /** The key of a run's `configurable` that holds its RunSinks. */
 export const RUN_SINKS_KEY = "evalgate_run_sinks";

@@ -6,8 +6,8 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { redactUrl } from "../redact.js";
+import { surviveConnectionLoss } from "../store/connections.js";
 import { type DatabaseOptions, databaseLocation } from "../store/location.js";
-import { surviveConnectionLoss } from "../store/poolErrors.js";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";
 import { CheckpointerError } from "./errors.js";
 

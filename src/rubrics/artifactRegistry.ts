@@ -6,13 +6,16 @@ import {
   type RubricExecutor,
 } from "../engine/apis/rubricExecutor.js";
 import { storeDataInvalid } from "../store/errors.js";
-import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
+import {
+  openRegistryStore,
+  type RegistryStore,
+  type RegistryStoreOptions,
+} from "../store/registryStore.js";
 import {
   type ArtifactEvaluationRow,
   type ArtifactRow,
   type ArtifactStatus,
   ArtifactStatusSchema,
-  type RegistryStore,
 } from "../store/registryTypes.js";
 import { parseUntrustedJson } from "../untrusted/json.js";
 import { artifactNotFound, artifactReviewFailed, RubricConfigError } from "./errors.js";

@@ -13,7 +13,6 @@ import { redactUrl } from "../redact.js";
 import { now, StoreDatabase } from "./database.js";
 import { isStoreError, type StoreError, storeOpenFailed } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
-import { surviveConnectionLoss } from "./poolErrors.js";
 
 const MIGRATIONS_TABLE = `
   CREATE TABLE IF NOT EXISTS evalgate_migrations (
@@ -99,4 +98,23 @@ export async function openMigratedPostgres(url: string, poolSize: number) {
     { dialect: "postgres", pool: await openMigratedPool(url, poolSize) },
     true,
   );
+}
+
+function ignore(): void {
+  // The query that was running (if any) fails with the same error; nothing else to do.
+}
+
+/**
+ * A pg pool that outlives its database server's restarts. pg reports a connection that the server
+ * cut (a restart, a shutdown, a crash) as an `error` event: on the pool for an idle connection,
+ * and on the connection itself for one checked out; an event nobody listens to ends the process.
+ * Every pool evalgate makes (the review store's, the checkpoints') listens to both, so the cut
+ * shows only as the failed queries of that moment (STORE_UNAVAILABLE) and the pool connects anew.
+ */
+export function surviveConnectionLoss(pool: pg.Pool): pg.Pool {
+  pool.on("error", ignore);
+  pool.on("connect", (client) => {
+    client.on("error", ignore);
+  });
+  return pool;
 }

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { Trace } from "../scoring/result.js";
+import { surviveConnectionLoss } from "./connections.js";
 import { storeOpenFailed } from "./errors.js";
 import {
   /** A judge cache store with close(): what openJudgeCacheStore returns. */
@@ -17,11 +18,8 @@ import {
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 import { type DatabaseOptions, databaseLocation } from "./location.js";
-import { surviveConnectionLoss } from "./poolErrors.js";
-import { PostgresReviewStore } from "./postgresStore.js";
-import { SqliteReviewStore } from "./sqliteStore.js";
-import { SqliteTraceStore, type TraceQuery } from "./traceStore.js";
-import { PostgresTraceStore } from "./traceStorePostgres.js";
+import { PostgresReviewStore, SqliteReviewStore } from "./reviewStore.js";
+import { PostgresTraceStore, SqliteTraceStore, type TraceQuery } from "./traceStore.js";
 import type { ReviewStore } from "./types.js";
 
 /** Opens the review store beside the checkpoints: PostgreSQL by URL (or DATABASE_URL), else the SQLite file. */
@@ -91,15 +89,13 @@ export {
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 export {
+  /** The traces of evaluations in a PostgreSQL database, read by evaluation or thread. */
+  PostgresTraceStore,
   /** The traces of evaluations in a SQLite database, read by evaluation or thread. */
   SqliteTraceStore,
   /** Which traces to read: those of one evaluation (`evaluationId`) or of one thread (`threadId`). */
   type TraceQuery,
 } from "./traceStore.js";
-export {
-  /** The traces of evaluations in a PostgreSQL database, read by evaluation or thread. */
-  PostgresTraceStore,
-} from "./traceStorePostgres.js";
 export {
   /** The zod schema of the actions a pending review offers (approve, revise, edit, retry). */
   ActionListSchema,

@@ -18,7 +18,6 @@ import {
   artifactOf,
   LATEST_RUBRIC_VERSIONS,
   type RegisteredVersion,
-  type RegistryStore,
   type RubricRegistration,
   type RubricVersionRow,
   rubricVersionOf,
@@ -28,13 +27,27 @@ export type RegistryStoreOptions = DatabaseOptions;
 
 const LATEST = sql.raw(LATEST_RUBRIC_VERSIONS);
 
-export class SqlRegistryStore implements RegistryStore {
-  protected constructor(private readonly db: StoreDatabase) {}
+/** The registries' store (see the module's description). */
+export type RegistryStore = SqlRegistryStore;
+
+class SqlRegistryStore {
+  private constructor(private readonly db: StoreDatabase) {}
+
+  /** The store in the database the options name, its schema up to date. */
+  static async open(options: DatabaseOptions): Promise<SqlRegistryStore> {
+    const location = databaseLocation(options);
+    return new SqlRegistryStore(
+      location.kind === "postgres"
+        ? await openMigratedPostgres(location.url, 4)
+        : await openMigratedSqlite(location.path),
+    );
+  }
 
   get kind(): "sqlite" | "postgres" {
     return this.db.dialect;
   }
 
+  /** In one transaction: decides the version (see decideVersion), stores it, points at it. */
   async registerRubric(
     registration: RubricRegistration,
     decide: (
@@ -72,6 +85,7 @@ export class SqlRegistryStore implements RegistryStore {
     });
   }
 
+  /** A version of a rubric, or (without one) the version its latest pointer names. */
   async rubricVersion(rubricId: string, version?: string) {
     const row =
       version === undefined
@@ -82,6 +96,7 @@ export class SqlRegistryStore implements RegistryStore {
     return row === undefined ? undefined : rubricVersionOf(row);
   }
 
+  /** The version each pointer names, by rubric id; only those of one target type when given. */
   async latestRubrics(targetType?: string) {
     const rows =
       targetType === undefined
@@ -90,6 +105,7 @@ export class SqlRegistryStore implements RegistryStore {
     return rows.map(rubricVersionOf);
   }
 
+  /** Every version of a rubric, oldest first (also of a deleted rubric). */
   async rubricVersions(rubricId: string) {
     const rows = await this.db.all(
       sql`SELECT * FROM rubric_versions WHERE rubric_id = ${rubricId} ORDER BY seq`,
@@ -97,10 +113,15 @@ export class SqlRegistryStore implements RegistryStore {
     return rows.map(rubricVersionOf);
   }
 
+  /** Removes the latest pointer; false when there was none. */
   async hideRubric(rubricId: string): Promise<boolean> {
     return (await this.db.run(sql`DELETE FROM rubrics WHERE id = ${rubricId}`)) > 0;
   }
 
+  /**
+   * Points the rubric's pointer (the active version, which gates judge with) at a stored version;
+   * false when no such version is stored.
+   */
   async activateRubric(rubricId: string, version: string): Promise<boolean> {
     const changed = await this.db.run(
       sql`INSERT INTO rubrics (id, version, target_type, updated_at)
@@ -131,6 +152,7 @@ export class SqlRegistryStore implements RegistryStore {
     );
   }
 
+  /** In one transaction: the next review round's evaluations and the artifact's new status. */
   async recordArtifactReview(
     artifactId: string,
     status: ArtifactStatus,
@@ -158,6 +180,7 @@ export class SqlRegistryStore implements RegistryStore {
     });
   }
 
+  /** The evaluations of the latest review round, in order. */
   async latestArtifactEvaluations(artifactId: string) {
     const rows = await this.db.all(
       sql`SELECT * FROM artifact_evaluations WHERE artifact_id = ${artifactId} AND review_round =
@@ -172,22 +195,6 @@ export class SqlRegistryStore implements RegistryStore {
   }
 }
 
-export class SqliteRegistryStore extends SqlRegistryStore {
-  static async open(path: string): Promise<SqliteRegistryStore> {
-    return new SqliteRegistryStore(await openMigratedSqlite(path));
-  }
-}
-
-export class PostgresRegistryStore extends SqlRegistryStore {
-  static async open(url: string, poolSize = 4): Promise<PostgresRegistryStore> {
-    return new PostgresRegistryStore(await openMigratedPostgres(url, poolSize));
-  }
-}
-
-export async function openRegistryStore(
-  options: RegistryStoreOptions = {},
-): Promise<RegistryStore> {
-  const location = databaseLocation(options);
-  if (location.kind === "postgres") return PostgresRegistryStore.open(location.url);
-  return SqliteRegistryStore.open(location.path);
+export function openRegistryStore(options: RegistryStoreOptions = {}): Promise<RegistryStore> {
+  return SqlRegistryStore.open(options);
 }

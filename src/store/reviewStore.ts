@@ -2,18 +2,18 @@
  * The review store beside the checkpoints, written once over the dialect layer (database.ts):
  * threads and their assignments, the pending-review index, decisions (recorded exactly once, in
  * the transaction that takes the review off the index) and thread settlements.
- * SqliteReviewStore and PostgresReviewStore (sqliteStore.ts, postgresStore.ts) open it.
+ * SqliteReviewStore and PostgresReviewStore open it.
  */
 import { sql } from "kysely";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import { now, type StoreDatabase, withValues } from "./database.js";
+import { openMigratedPostgres, openMigratedSqlite } from "./connections.js";
+import { now, type StoreDatabase } from "./database.js";
 import { eventInsert, insertLabels, lockThreadRow, ReviewTables } from "./reviewTables.js";
 import {
   decisionOf,
-  PENDING_COLUMNS,
+  pendingInsert,
   pendingOf,
   pendingPageQuery,
-  pendingValues,
   threadListRowOf,
   threadOf,
   threadPageQuery,
@@ -33,9 +33,6 @@ import {
   type ThreadSettlement,
   type ThreadState,
 } from "./types.js";
-
-const PENDING_INSERT = `INSERT INTO pending_reviews (${PENDING_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT graph FROM threads WHERE id = ?))`;
 
 function assignment(threadId: string, reviewer: string) {
   return sql`INSERT INTO assignments (thread_id, reviewer) VALUES (${threadId}, ${reviewer})
@@ -108,8 +105,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   async listThreads(query: ThreadListQuery) {
-    const { sql: text, params } = threadPageQuery(query);
-    return (await this.db.all(withValues(text, params))).map(threadListRowOf);
+    return (await this.db.all(threadPageQuery(query))).map(threadListRowOf);
   }
 
   async pendingOf(threadId: string) {
@@ -120,8 +116,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   async listPending(query: PendingQuery) {
-    const { sql: text, params } = pendingPageQuery(query);
-    return (await this.db.all(withValues(text, params))).map(pendingOf);
+    return (await this.db.all(pendingPageQuery(query))).map(pendingOf);
   }
 
   async recordDecision(
@@ -219,10 +214,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
               updated_at = ${at} WHERE id = ${threadId}`,
         );
         yield* tx.run(sql`DELETE FROM pending_reviews WHERE thread_id = ${threadId}`);
-        for (const row of pending) {
-          const values = [...pendingValues(row, tx.booleans), row.threadId];
-          yield* tx.run(withValues(PENDING_INSERT, values));
-        }
+        for (const row of pending) yield* tx.run(pendingInsert(row, tx.booleans));
       }
       yield* markDecisions(tx, settlement, at);
       if (!same) for (const event of settlement.events) yield* tx.run(eventInsert(threadId, event));
@@ -249,5 +241,29 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
             AND t.updated_at < ${updatedBefore} AND t.graph = ${DESK_GRAPH}`,
     );
     return rows.map((r) => String((r as { id: unknown }).id));
+  }
+}
+
+/**
+ * The review store on SQLite (better-sqlite3), in the checkpoints' file: WAL mode and a busy
+ * timeout, so the checkpointer's own connection and other processes (the CLI beside a running
+ * service) share it. A thread's lock is a row naming the live process that holds it.
+ */
+export class SqliteReviewStore extends SqlReviewStore {
+  /** The store in the SQLite file at `path` (made when missing), its schema up to date. */
+  static async open(path: string): Promise<SqliteReviewStore> {
+    return new SqliteReviewStore(await openMigratedSqlite(path));
+  }
+}
+
+/**
+ * The review store on PostgreSQL (pg), in the checkpoints' database, shared by any number of
+ * replicas. Migrations run under an advisory lock, so replicas starting together do not race; a
+ * thread's lock is a session advisory lock on a connection held while the job runs.
+ */
+export class PostgresReviewStore extends SqlReviewStore {
+  /** The store on a pool of `poolSize` connections to `url`, its schema up to date. */
+  static async open(url: string, poolSize = 10): Promise<PostgresReviewStore> {
+    return new PostgresReviewStore(await openMigratedPostgres(url, poolSize));
   }
 }

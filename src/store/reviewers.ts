@@ -14,9 +14,8 @@ export const ReviewerSchema = z.object({
 });
 export type Reviewer = z.infer<typeof ReviewerSchema>;
 
-export interface ReviewerRow {
-  name: string;
-  role: ReviewerRole;
-  createdAt: string;
-  revokedAt: string | null;
-}
+export const ReviewerRowSchema = ReviewerSchema.extend({
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+export type ReviewerRow = z.infer<typeof ReviewerRowSchema>;

@@ -50,18 +50,19 @@ export type DecisionPayload = z.infer<typeof DecisionPayloadSchema>;
 
 export const ActionListSchema = z.array(z.enum(REVIEW_ACTIONS));
 
-export interface ThreadRow {
-  id: string;
+export const ThreadRowSchema = z.object({
+  id: z.string(),
   /** The graph the thread runs on (DESK_GRAPH for the review desk's). */
-  graph: string;
-  title: string;
-  creator: string;
-  status: ThreadState;
-  createdAt: string;
-  updatedAt: string;
-  settings: ThreadSettings;
-  error: string | null;
-}
+  graph: z.string(),
+  title: z.string(),
+  creator: z.string(),
+  status: ThreadStateSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  settings: ThreadSettingsSchema,
+  error: z.string().nullable(),
+});
+export type ThreadRow = z.infer<typeof ThreadRowSchema>;
 
 export interface NewThread {
   id: string;
@@ -76,34 +77,39 @@ export interface NewThread {
 }
 
 /** One row of the pending-review index. */
-export interface PendingRow {
-  threadId: string;
-  interruptId: string;
-  stage: string;
-  title: string;
-  overallScore: number | null;
-  passed: boolean | null;
-  actions: z.infer<typeof ActionListSchema>;
-  createdAt: string;
+export const PendingRowSchema = z.object({
+  threadId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  title: z.string(),
+  overallScore: z.number().nullable(),
+  passed: z
+    .union([z.boolean(), z.number()])
+    .transform((v) => v === true || v === 1)
+    .nullable(),
+  actions: ActionListSchema,
+  createdAt: z.string(),
   /** evaluation_review, evaluation_error, generation_error or revision_limit. */
-  type: string;
+  type: z.string(),
   /** pass, borderline or fail; null without an evaluation. */
-  verdict: string | null;
-}
+  verdict: z.string().nullable(),
+});
+export type PendingRow = z.infer<typeof PendingRowSchema>;
 
-export interface DecisionRow {
-  id: string;
-  threadId: string;
-  interruptId: string;
-  stage: string;
-  reviewer: string;
-  action: (typeof REVIEW_ACTIONS)[number];
-  payload: DecisionPayload;
-  decidedAt: string;
-  appliedAt: string | null;
+export const DecisionRowSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  interruptId: z.string(),
+  stage: z.string(),
+  reviewer: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  payload: DecisionPayloadSchema,
+  decidedAt: z.string(),
+  appliedAt: z.string().nullable(),
   /** When the graph refused it (the thread failed); a retry sets it aside. */
-  refusedAt: string | null;
-}
+  refusedAt: z.string().nullable(),
+});
+export type DecisionRow = z.infer<typeof DecisionRowSchema>;
 
 export type NewDecision = Omit<DecisionRow, "appliedAt" | "refusedAt">;
 
@@ -152,13 +158,14 @@ export interface PendingQuery {
 }
 
 /** One row of a list of threads: what a list shows, without the thread's input. */
-export interface ThreadListRow {
-  id: string;
-  title: string;
-  status: ThreadState;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ThreadListRowSchema = ThreadRowSchema.pick({
+  id: true,
+  title: true,
+  status: true,
+  createdAt: true,
+  updatedAt: true,
+});
+export type ThreadListRow = z.infer<typeof ThreadListRowSchema>;
 
 /** The keyset position after which a page of threads starts (last changed first). */
 export interface ThreadListCursor {

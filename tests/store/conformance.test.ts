@@ -8,11 +8,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { openJudgeCacheStore } from "../../src/store/index.js";
-import { PostgresReviewStore } from "../../src/store/postgresStore.js";
 import { openRegistryStore } from "../../src/store/registryStore.js";
-import { SqliteReviewStore } from "../../src/store/sqliteStore.js";
-import { SqliteTraceStore } from "../../src/store/traceStore.js";
-import { PostgresTraceStore } from "../../src/store/traceStorePostgres.js";
+import { PostgresReviewStore, SqliteReviewStore } from "../../src/store/reviewStore.js";
+import { PostgresTraceStore, SqliteTraceStore } from "../../src/store/traceStore.js";
 import { startPostgres } from "../service-core/postgresCluster.js";
 import {
   type DatabaseUnderTest,

@@ -1,8 +1,11 @@
 /** The finished proposals this reviewer may read (an administrator: all), last finished first. */
 import type { ThreadListPage } from "../../orchestrator/deskAnswers.js";
+import { DataTable } from "./dataTable.js";
 import { Layout } from "./layout.js";
 import { QueueTabs } from "./queueTabs.js";
 import { Time } from "./time.js";
+
+const threadPath = (item: { threadId: string }) => `/threads/${encodeURIComponent(item.threadId)}`;
 
 export function FinishedPage(props: {
   reviewer: string;
@@ -22,33 +25,15 @@ export function FinishedPage(props: {
             approved; until then it is in the reviews waiting.
           </p>
         ) : (
-          <table class="queue" id="finished">
-            <thead>
-              <tr>
-                <th>Proposal</th>
-                <th>Finished</th>
-                <th>History</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => {
-                const thread = `/threads/${encodeURIComponent(item.threadId)}`;
-                return (
-                  <tr>
-                    <td>
-                      <a href={`${thread}/proposal`}>{item.title}</a>
-                    </td>
-                    <td>
-                      <Time iso={item.finishedAt} />
-                    </td>
-                    <td>
-                      <a href={thread}>Stages and decisions</a>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            id="finished"
+            items={items}
+            columns={{
+              Proposal: (item) => <a href={`${threadPath(item)}/proposal`}>{item.title}</a>,
+              Finished: (item) => <Time iso={item.finishedAt} />,
+              History: (item) => <a href={threadPath(item)}>Stages and decisions</a>,
+            }}
+          />
         )}
         {nextCursor !== null ? (
           <p>

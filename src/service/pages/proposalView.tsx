@@ -13,6 +13,7 @@ import type {
   ProposalSection,
 } from "../../orchestrator/proposal/document.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
+import { type Columns, DataTable } from "./dataTable.js";
 
 function NotApproved(props: { status: string; accepted: boolean }) {
   if (props.accepted) return null;
@@ -73,31 +74,25 @@ function Decisions(props: { gate: GateRecord }) {
   );
 }
 
-function GateRow(props: { gate: GateRecord }) {
-  const { gate } = props;
-  const score =
-    gate.verdict !== null && !gate.judged
-      ? "not evaluated"
-      : gate.overallScore === null
-        ? "—"
-        : `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
-  return (
-    <tr data-stage={gate.stage}>
-      <td>{gate.title}</td>
-      <td>{gate.status.replaceAll("_", " ")}</td>
-      <td>{score}</td>
-      <td class={gate.verdict === "pass" ? "pass" : gate.verdict === "fail" ? "fail" : undefined}>
-        {gate.verdict ?? "—"}
-      </td>
-      <td>{gate.fundingStatus ?? "—"}</td>
-      <td>{gate.passed === null ? "—" : gate.passed ? "yes" : "no"}</td>
-      <td>{gate.round === 0 ? "—" : String(gate.round)}</td>
-      <td>
-        <Decisions gate={gate} />
-      </td>
-    </tr>
-  );
+function gateScore(gate: GateRecord): string {
+  if (gate.verdict !== null && !gate.judged) return "not evaluated";
+  if (gate.overallScore === null) return "—";
+  return `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
 }
+
+const GATE_COLUMNS: Columns<GateRecord> = {
+  Stage: (gate) => gate.title,
+  Status: (gate) => gate.status.replaceAll("_", " "),
+  Score: gateScore,
+  Verdict: (gate) => gate.verdict ?? "—",
+  "Funding status": (gate) => gate.fundingStatus ?? "—",
+  Passed: (gate) => (gate.passed === null ? "—" : gate.passed ? "yes" : "no"),
+  Round: (gate) => (gate.round === 0 ? "—" : String(gate.round)),
+  Decisions: (gate) => <Decisions gate={gate} />,
+};
+
+const verdictClass = (gate: GateRecord) =>
+  gate.verdict === "pass" ? "pass" : gate.verdict === "fail" ? "fail" : undefined;
 
 function ErrorLists(props: { document: ProposalDocument }) {
   const { current, superseded } = props.document.errors;
@@ -162,25 +157,13 @@ export function ProposalView(props: { document: ProposalDocument }) {
       </section>
       <section id="appendix-gates">
         <h2>Appendix B: gate results and decisions</h2>
-        <table class="queue gates">
-          <thead>
-            <tr>
-              <th>Stage</th>
-              <th>Status</th>
-              <th>Score</th>
-              <th>Verdict</th>
-              <th>Funding status</th>
-              <th>Passed</th>
-              <th>Round</th>
-              <th>Decisions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {document.gates.map((gate) => (
-              <GateRow gate={gate} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          class="queue gates"
+          items={document.gates}
+          columns={GATE_COLUMNS}
+          cellClass={{ Verdict: verdictClass }}
+          rowStage={(gate) => gate.stage}
+        />
         <ErrorLists document={document} />
       </section>
       <p class="muted">{`Thread ${document.threadId}`}</p>

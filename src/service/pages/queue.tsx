@@ -2,6 +2,7 @@
 import type { ReviewPage } from "../../orchestrator/deskAnswers.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { stageName } from "../statusWords.js";
+import { DataTable } from "./dataTable.js";
 import { Layout } from "./layout.js";
 import { QueueTabs } from "./queueTabs.js";
 import { formatScore } from "./scorePercent.js";
@@ -50,34 +51,18 @@ export function QueuePage(props: {
         {items.length === 0 ? (
           <EmptyQueue />
         ) : (
-          <table class="queue">
-            <thead>
-              <tr>
-                <th>Proposal</th>
-                <th>Stage</th>
-                <th>Score</th>
-                <th>Gate</th>
-                <th>Waiting since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr>
-                  <td>
-                    <a href={`/reviews/${encodeURIComponent(item.threadId)}`}>{item.title}</a>
-                  </td>
-                  <td>{stageName(item.stage)}</td>
-                  <td>{formatScore(item.overallScore)}</td>
-                  <td>
-                    <PassedBadge passed={item.passed} />
-                  </td>
-                  <td>
-                    <Time iso={item.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            items={items}
+            columns={{
+              Proposal: (item) => (
+                <a href={`/reviews/${encodeURIComponent(item.threadId)}`}>{item.title}</a>
+              ),
+              Stage: (item) => stageName(item.stage),
+              Score: (item) => formatScore(item.overallScore),
+              Gate: (item) => <PassedBadge passed={item.passed} />,
+              "Waiting since": (item) => <Time iso={item.createdAt} />,
+            }}
+          />
         )}
         {nextCursor !== null ? (
           <p>

@@ -7,6 +7,7 @@
 import type { ThreadStatus, ThreadTraces } from "../../orchestrator/deskAnswers.js";
 import { decisionName, stageName, statusName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
+import { DataTable } from "./dataTable.js";
 import { DecisionHistory } from "./decisionHistory.js";
 import { Layout } from "./layout.js";
 import { formatScore, PassedBadge } from "./queue.js";
@@ -31,31 +32,18 @@ const REFRESH_SECONDS = 3;
 
 function Stages(props: { thread: ThreadStatus }) {
   return (
-    <table class="queue" id="stages">
-      <thead>
-        <tr>
-          <th>Stage</th>
-          <th>Status</th>
-          <th>Score</th>
-          <th>Gate</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.thread.stages.map((stage) => (
-          <tr>
-            <td>{stageName(stage.stage)}</td>
-            <td>{statusName(stage.status)}</td>
-            <td>
-              {formatScore(stage.overallScore)}
-              {stage.status === "edited" && stage.overallScore !== null ? " (before the edit)" : ""}
-            </td>
-            <td>
-              <PassedBadge passed={stage.passed} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      id="stages"
+      items={props.thread.stages}
+      columns={{
+        Stage: (stage) => stageName(stage.stage),
+        Status: (stage) => statusName(stage.status),
+        Score: (stage) =>
+          formatScore(stage.overallScore) +
+          (stage.status === "edited" && stage.overallScore !== null ? " (before the edit)" : ""),
+        Gate: (stage) => <PassedBadge passed={stage.passed} />,
+      }}
+    />
   );
 }
 

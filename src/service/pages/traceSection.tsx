@@ -7,6 +7,7 @@
 import type { ThreadStatus, ThreadTraces } from "../../orchestrator/deskAnswers.js";
 import type { Trace } from "../../scoring/result.js";
 import { stageName } from "../statusWords.js";
+import { type Columns, DataTable } from "./dataTable.js";
 import { utcText } from "./time.js";
 
 /** The most characters of a prompt or an answer shown inline. */
@@ -51,21 +52,14 @@ export function callLabel(trace: Trace, index: number): string {
   return `Call ${index + 1}: ${PURPOSE_WORDS[trace.purpose]}${criteria}`;
 }
 
-function CallRow(props: { trace: Trace }) {
-  const { trace } = props;
-  return (
-    <tr>
-      <td>{PURPOSE_WORDS[trace.purpose]}</td>
-      <td>{trace.criterionIds.length === 0 ? "—" : trace.criterionIds.join(", ")}</td>
-      <td>{trace.model}</td>
-      <td>
-        {trace.usage.inputTokens} in / {trace.usage.outputTokens} out
-      </td>
-      <td>{(trace.latencyMs / 1000).toFixed(1)} s</td>
-      <td>{trace.error ?? ""}</td>
-    </tr>
-  );
-}
+const CALL_COLUMNS: Columns<Trace> = {
+  Purpose: (trace) => PURPOSE_WORDS[trace.purpose],
+  Criteria: (trace) => (trace.criterionIds.length === 0 ? "—" : trace.criterionIds.join(", ")),
+  Model: (trace) => trace.model,
+  Tokens: (trace) => `${trace.usage.inputTokens} in / ${trace.usage.outputTokens} out`,
+  Latency: (trace) => `${(trace.latencyMs / 1000).toFixed(1)} s`,
+  Error: (trace) => trace.error ?? "",
+};
 
 function CallDetail(props: { threadId: string; trace: Trace; index: number }) {
   const { trace } = props;
@@ -104,23 +98,7 @@ function EvaluationCalls(props: {
         {evaluationTitle(evaluation, props.stages)} · {evaluation.traces.length} judge call
         {evaluation.traces.length === 1 ? "" : "s"} · {tokens} tokens
       </summary>
-      <table class="queue">
-        <thead>
-          <tr>
-            <th>Purpose</th>
-            <th>Criteria</th>
-            <th>Model</th>
-            <th>Tokens</th>
-            <th>Latency</th>
-            <th>Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {evaluation.traces.map((trace) => (
-            <CallRow trace={trace} />
-          ))}
-        </tbody>
-      </table>
+      <DataTable items={evaluation.traces} columns={CALL_COLUMNS} />
       {evaluation.traces.map((trace, index) => (
         <CallDetail threadId={props.threadId} trace={trace} index={index} />
       ))}
