@@ -57,26 +57,24 @@ export function timeAgo(at: Date, now: Date): string {
   return RELATIVE.format(-Math.floor(minutes / (24 * 60)), "day");
 }
 
-const spanFormats = new Map<string, Intl.NumberFormat>();
-
-function spanFormat(unit: "second" | "minute" | "hour"): Intl.NumberFormat {
-  let format = spanFormats.get(unit);
-  if (format === undefined) {
-    format = new Intl.NumberFormat("en", {
-      style: "unit",
-      unit,
-      unitDisplay: "short",
-      maximumFractionDigits: unit === "hour" ? 1 : 0,
-    });
-    spanFormats.set(unit, format);
-  }
-  return format;
-}
+/** `50 sec`, `12 min`, `1.5 hr`. */
+const spanFormat = (unit: "second" | "minute" | "hour") =>
+  new Intl.NumberFormat("en", {
+    style: "unit",
+    unit,
+    unitDisplay: "short",
+    maximumFractionDigits: unit === "hour" ? 1 : 0,
+  });
+const SPAN_FORMATS = {
+  second: spanFormat("second"),
+  minute: spanFormat("minute"),
+  hour: spanFormat("hour"),
+};
 
 /** A span of seconds in its largest fitting unit: `50 sec`, `12 min`, `1.5 hr`; `?` when unknown. */
 export function spanText(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return "?";
-  if (seconds < 90) return spanFormat("second").format(Math.round(seconds));
-  if (seconds < 90 * 60) return spanFormat("minute").format(Math.round(seconds / 60));
-  return spanFormat("hour").format(seconds / 3600);
+  if (seconds < 90) return SPAN_FORMATS.second.format(Math.round(seconds));
+  if (seconds < 90 * 60) return SPAN_FORMATS.minute.format(Math.round(seconds / 60));
+  return SPAN_FORMATS.hour.format(seconds / 3600);
 }

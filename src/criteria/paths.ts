@@ -9,7 +9,8 @@ export type FolderFile =
   | { found: true; path: string }
   | { found: false; reason: "outside" | "missing" | "not_a_file"; problem: string };
 
-function isInside(folder: string, path: string): boolean {
+/** Whether `path` is `folder` or lies inside it (paths compared as given). */
+export function isInside(folder: string, path: string): boolean {
   const rel = relative(folder, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

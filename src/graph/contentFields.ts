@@ -12,6 +12,7 @@ import {
   applyContentEdit,
   type ContentIssue,
   fieldLabel,
+  isPlainObject,
   type StructuredContentType,
 } from "./structuredContent.js";
 
@@ -57,9 +58,6 @@ export function isFieldKey(key: string): boolean {
     key.length <= FIELD_FORM_LIMITS.keyChars && FIELD_KEY.test(key) && !PROTOTYPE_KEYS.has(key)
   );
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function fieldOf(key: string, value: unknown, hint: "text" | "list" | undefined): ContentField {
   const label = fieldLabel(key);

@@ -17,15 +17,12 @@ export function contentProblem(content: unknown): string | undefined {
   if (typeof content === "string") {
     return content.trim() === "" ? "the content is empty" : undefined;
   }
-  if (typeof content === "number" || typeof content === "boolean") {
-    return `the content is a ${typeof content}, not text or structured data`;
-  }
-  if (typeof content === "function" || typeof content === "symbol" || typeof content === "bigint") {
+  if (typeof content !== "object") {
     return `the content is a ${typeof content}, not text or structured data`;
   }
   if (Array.isArray(content))
     return content.length === 0 ? "the content is an empty list" : undefined;
-  if (typeof content === "object" && Object.keys(content).length === 0) {
+  if (Object.keys(content).length === 0) {
     return "the content is an empty object";
   }
   return undefined;

@@ -1,9 +1,10 @@
 import { existsSync, realpathSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { type ActiveCatalogs, activeCatalog } from "../criteria/activeCatalog.js";
 import { defaultCatalog } from "../criteria/defaultCatalog.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
+import { isInside } from "../criteria/paths.js";
 import { EvaluationError } from "../engine/errors.js";
 import { PACKAGE_CRITERIA_DIR } from "./packagePaths.js";
 
@@ -32,11 +33,6 @@ export function resolveCriteriaFile(
     ...criteriaSearchPath(criteriaDir).map((d) => join(d, criteriaPath)),
   ];
   return candidates.find((c) => existsSync(c));
-}
-
-function isInside(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**

@@ -111,7 +111,6 @@ export class ReviewResumeInvalidError extends GraphError {
   }
 }
 
-export const isGraphError = errorGuard<GraphError>(...GRAPH_ERROR_CODES);
 export const isStatePathError = errorGuard<GraphError>("STATE_PATH_INVALID");
 export const isDependencyMapError = errorGuard<GraphError>("DEPENDENCY_MAP_INVALID");
 export const isRfpLoadError = errorGuard<GraphError>("RFP_UNREADABLE");

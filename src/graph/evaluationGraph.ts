@@ -9,8 +9,7 @@ import {
 import { z } from "zod";
 import type { EvaluationResult } from "../scoring/result.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
-import { routeAfterEvaluation } from "./evaluationStage.js";
-import { createEvaluationStartNode } from "./evaluationStart.js";
+import { createEvaluationStartNode, routeAfterEvaluation } from "./evaluationStage.js";
 import type { DecisionRecord, ProcessingStatus } from "./model.js";
 import { createReviewNode } from "./reviewNode.js";
 import { checkingRuns } from "./runInputGuard.js";

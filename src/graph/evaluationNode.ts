@@ -17,9 +17,9 @@ import { nothingEvaluated } from "./errors.js";
 import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
 import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure } from "./failure.js";
-import { judgeCacheFor } from "./judgeCacheSink.js";
 import type { InterruptMetadata } from "./model.js";
 import { settleRunSettings, withContext } from "./runSettings.js";
+import { judgeCacheFor, resultForState, type TraceDestination, traceStoreFor } from "./runSinks.js";
 import {
   type EvaluationContext,
   EvaluationContextSchema,
@@ -27,7 +27,6 @@ import {
   type ProposalUpdate,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, type StatePath, statePathUpdate } from "./statePath.js";
-import { resultForState, type TraceDestination, traceStoreFor } from "./traceSink.js";
 
 /** Pulls the content to evaluate out of the state. */
 export type ContentExtractor = (state: OverallProposalStateType) => unknown;
@@ -98,8 +97,6 @@ export interface EvaluationNodeOptions extends PanelChoice {
    */
   fewShot?: EvaluationFewShot;
 }
-
-export { contentProblem, humanReadable };
 
 export type EvaluationNode = (
   state: OverallProposalStateType,

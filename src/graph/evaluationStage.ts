@@ -2,7 +2,6 @@ import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
-import { createEvaluationStartNode } from "./evaluationStart.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
 import {
   createReviewNode,
@@ -64,6 +63,17 @@ export function nextStageNode(
     }
     return END;
   };
+}
+
+/**
+ * The node that runs just before a stage's evaluation node and writes `evaluating` to the stage's
+ * status. LangGraph writes a checkpoint between two nodes, not inside one: with the status written
+ * by a node of its own, the checkpoint the evaluation runs from (the one a crash or a `getState`
+ * during the judge's calls finds) says `evaluating`, not the status before.
+ */
+export function createEvaluationStartNode(statusField: string): () => ProposalUpdate {
+  const statusPath = parseStatePath(statusField);
+  return () => statePathUpdate(statusPath, "evaluating");
 }
 
 /** A node that writes a stage's content: a generator (real model call) for the proposal graph. */

@@ -5,24 +5,14 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { EvaluationModeSchema } from "../engine/options.js";
 import { runSettingsChanged } from "./errors.js";
+import { type EvaluationContext, EvaluationContextSchema } from "./state.js";
 
-const SETTING_KEYS = ["model", "passingThreshold", "maxRevisions", "mode"] as const;
+const SETTING_KEYS = EvaluationContextSchema.keyof().options;
 type SettingKey = (typeof SETTING_KEYS)[number];
 
-const SettingsSchema = z.object({
-  model: z.string().min(1).optional(),
-  passingThreshold: z.number().min(0).max(1).optional(),
-  maxRevisions: z.number().int().min(0).optional(),
-  mode: EvaluationModeSchema.optional(),
-});
-
-/** The settings a run goes by (the run context's: model, threshold, revision limit, mode). */
-type EvaluationContext = z.infer<typeof SettingsSchema>;
-
 /** The settings kept with a thread, and each override applied since it started. */
-export const ThreadSettingsSchema = SettingsSchema.extend({
+export const ThreadSettingsSchema = EvaluationContextSchema.extend({
   recordedAt: z.string(),
   overrides: z
     .array(z.object({ at: z.string(), changes: z.array(z.string()) }))
@@ -34,7 +24,7 @@ export type ThreadSettings = z.infer<typeof ThreadSettingsSchema>;
 /** What a run asks for: its context's settings, and whether it may override the thread's. */
 function requested(config: LangGraphRunnableConfig | undefined) {
   const raw = (config?.context ?? {}) as Record<string, unknown>;
-  const parsed = SettingsSchema.safeParse(raw);
+  const parsed = EvaluationContextSchema.safeParse(raw);
   const given: Partial<Record<SettingKey, unknown>> = parsed.success ? parsed.data : {};
   const settings = Object.fromEntries(
     SETTING_KEYS.flatMap((key) => (given[key] === undefined ? [] : [[key, given[key]]])),

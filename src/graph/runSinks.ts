@@ -4,11 +4,16 @@
  * PostgreSQL pool). A graph evalgate builds finds them when it is compiled with such a
  * checkpointer and hands them to its nodes through each run's config, under RUN_SINKS_KEY (a
  * caller may set that key itself). A graph on an in-memory checkpointer, or none, has none: its
- * traces stay in the result and it has no cache unless one is given.
+ * traces stay in the result and it has no cache unless one is given. With the judge cache on the
+ * database, every usable answer is on file as soon as it is known, so a run killed in the middle
+ * of an evaluation is resumed with only the criteria still to judge.
  */
+import { randomUUID } from "node:crypto";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import type { JudgeCacheStore } from "../engine/judgeCache.js";
+import type { JudgeCacheSetting, JudgeCacheStore } from "../engine/judgeCache.js";
+import type { EvaluationResult } from "../scoring/result.js";
 import { PostgresJudgeCacheStore, SqliteJudgeCacheStore } from "../store/judgeCacheStore.js";
 import { PostgresTraceStore, SqliteTraceStore, type TraceStore } from "../store/traceStore.js";
 
@@ -88,4 +93,53 @@ export function withRunSinks<Options extends { configurable?: Record<string, unk
     ...(options ?? ({} as Options)),
     configurable: { ...options?.configurable, [RUN_SINKS_KEY]: sinks },
   };
+}
+
+/**
+ * The cache an evaluation node uses under this run: `false` turns it off; a setting with a store
+ * uses that store; otherwise (with the setting's TTL) the checkpointer's database, when the run
+ * has one.
+ */
+export function judgeCacheFor(
+  setting: JudgeCacheSetting | undefined,
+  config: LangGraphRunnableConfig | undefined,
+): JudgeCacheSetting {
+  if (setting === false) return false;
+  if (setting?.store !== undefined) return setting;
+  const store = runSinksOf(config).judgeCache;
+  return store === undefined ? false : { ...setting, store };
+}
+
+/** Where traces go: a store, `inline` (kept in the result), or the checkpointer's database. */
+export type TraceDestination = TraceStore | "inline" | "checkpointer";
+
+/** The store a node's traces go to under this run, or undefined to keep them in the result. */
+export function traceStoreFor(
+  destination: TraceDestination | undefined,
+  config: LangGraphRunnableConfig | undefined,
+): TraceStore | undefined {
+  if (destination === "inline") return undefined;
+  if (destination !== undefined && destination !== "checkpointer") return destination;
+  return runSinksOf(config).traces;
+}
+
+/**
+ * The result as it goes into state: its traces saved in the store under a fresh evaluation id
+ * and replaced by their ids, the raw answers (in the traces too) left out. Without a store the
+ * result is returned as it is.
+ */
+export async function resultForState(
+  result: EvaluationResult,
+  store: TraceStore | undefined,
+  config: LangGraphRunnableConfig | undefined,
+): Promise<EvaluationResult> {
+  if (store === undefined) return result;
+  const evaluationId = randomUUID();
+  const threadId = config?.configurable?.thread_id;
+  await store.saveTraces(
+    { evaluationId, ...(typeof threadId === "string" ? { threadId } : {}) },
+    result.traces,
+  );
+  const { rawResponse: _raw, traces, ...kept } = result;
+  return { ...kept, traces: [], evaluationId, traceIds: traces.map((t) => t.id) };
 }

@@ -30,7 +30,7 @@ export interface ContentIssue {
   message: string;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A value as a message names what it is: "a number", "a list", … */
@@ -91,60 +91,6 @@ function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-/** The research on the funder and the RFP (prompts/generation/researchPrompt.ts). */
-export const RESEARCH_FIELDS: readonly ContentFieldDefinition[] = [
-  { key: "funder", kind: "text", required: true },
-  { key: "mission", kind: "text" },
-  { key: "applicant", kind: "text" },
-  { key: "project", kind: "text" },
-  { key: "priorities", kind: "list", required: true },
-  { key: "eligibility", kind: "list" },
-  { key: "evaluationCriteria", kind: "list" },
-  { key: "fundingRange", kind: "text" },
-  { key: "requiredSections", kind: "list" },
-  { key: "deadlinesAndRules", kind: "list" },
-  { key: "sources", kind: "list" },
-];
-export const ResearchContentSchema = objectOf(RESEARCH_FIELDS);
-export type ResearchContent = z.infer<typeof ResearchContentSchema>;
-
-/** The solution the funder seeks (prompts/generation/solutionPrompt.ts). */
-export const SOLUTION_FIELDS: readonly ContentFieldDefinition[] = [
-  { key: "problem", kind: "text", required: true },
-  { key: "desiredOutcomes", kind: "list", required: true },
-  { key: "preferredApproaches", kind: "list" },
-  { key: "excludedApproaches", kind: "list" },
-  { key: "successIndicators", kind: "list" },
-  { key: "evidence", kind: "list" },
-];
-export const SolutionContentSchema = objectOf(SOLUTION_FIELDS);
-export type SolutionContent = z.infer<typeof SolutionContentSchema>;
-
-export const PAIR_STRENGTHS = ["strong", "moderate", "weak"] as const;
-
-/** One connection pair's fields (prompts/generation/connectionPairsPrompt.ts). */
-export const CONNECTION_PAIR_FIELDS: readonly ContentFieldDefinition[] = [
-  { key: "funderNeed", kind: "text", required: true },
-  { key: "applicantCapability", kind: "text", required: true },
-  { key: "evidence", kind: "text" },
-  { key: "strength", kind: "text" },
-];
-export const ConnectionPairSchema = z.looseObject({
-  funderNeed: TextField,
-  applicantCapability: TextField,
-  evidence: TextField.optional(),
-  strength: z.preprocess(
-    (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
-    z.enum(PAIR_STRENGTHS, { error: `is one of ${PAIR_STRENGTHS.join(", ")}` }).optional(),
-  ),
-});
-export const ConnectionPairsContentSchema = z
-  .array(ConnectionPairSchema, {
-    error: (issue) => `takes a list of pairs, not ${kindOfValue(issue.input)}`,
-  })
-  .min(1, "there is no connection pair");
-export type ConnectionPairsContent = z.infer<typeof ConnectionPairsContentSchema>;
-
 /** A structured content type: its shape, its (item's) fields and its schema. */
 export interface StructuredContentType {
   /** What a message calls it: "the research", "the connection pairs". */
@@ -157,24 +103,69 @@ export interface StructuredContentType {
   schema: z.ZodType<Record<string, unknown> | Array<Record<string, unknown>>>;
 }
 
+/** The research on the funder and the RFP (prompts/generation/researchPrompt.ts). */
+const RESEARCH_FIELDS: readonly ContentFieldDefinition[] = [
+  { key: "funder", kind: "text", required: true },
+  { key: "mission", kind: "text" },
+  { key: "applicant", kind: "text" },
+  { key: "project", kind: "text" },
+  { key: "priorities", kind: "list", required: true },
+  { key: "eligibility", kind: "list" },
+  { key: "evaluationCriteria", kind: "list" },
+  { key: "fundingRange", kind: "text" },
+  { key: "requiredSections", kind: "list" },
+  { key: "deadlinesAndRules", kind: "list" },
+  { key: "sources", kind: "list" },
+];
 export const RESEARCH_CONTENT: StructuredContentType = {
   name: "the research",
   shape: "object",
   fields: RESEARCH_FIELDS,
-  schema: ResearchContentSchema,
+  schema: objectOf(RESEARCH_FIELDS),
 };
+
+/** The solution the funder seeks (prompts/generation/solutionPrompt.ts). */
+const SOLUTION_FIELDS: readonly ContentFieldDefinition[] = [
+  { key: "problem", kind: "text", required: true },
+  { key: "desiredOutcomes", kind: "list", required: true },
+  { key: "preferredApproaches", kind: "list" },
+  { key: "excludedApproaches", kind: "list" },
+  { key: "successIndicators", kind: "list" },
+  { key: "evidence", kind: "list" },
+];
 export const SOLUTION_CONTENT: StructuredContentType = {
   name: "the solution sought",
   shape: "object",
   fields: SOLUTION_FIELDS,
-  schema: SolutionContentSchema,
+  schema: objectOf(SOLUTION_FIELDS),
 };
+
+const PAIR_STRENGTHS = ["strong", "moderate", "weak"] as const;
+
+/** One connection pair's fields (prompts/generation/connectionPairsPrompt.ts). */
+const CONNECTION_PAIR_FIELDS: readonly ContentFieldDefinition[] = [
+  { key: "funderNeed", kind: "text", required: true },
+  { key: "applicantCapability", kind: "text", required: true },
+  { key: "evidence", kind: "text" },
+  { key: "strength", kind: "text" },
+];
+/** A pair's fields as text, but its strength one of PAIR_STRENGTHS (any case). */
+const ConnectionPairSchema = objectOf(CONNECTION_PAIR_FIELDS).extend({
+  strength: z.preprocess(
+    (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+    z.enum(PAIR_STRENGTHS, { error: `is one of ${PAIR_STRENGTHS.join(", ")}` }).optional(),
+  ),
+});
 export const CONNECTION_PAIRS_CONTENT: StructuredContentType = {
   name: "the connection pairs",
   shape: "list",
   fields: CONNECTION_PAIR_FIELDS,
   itemName: "Pair",
-  schema: ConnectionPairsContentSchema,
+  schema: z
+    .array(ConnectionPairSchema, {
+      error: (issue) => `takes a list of pairs, not ${kindOfValue(issue.input)}`,
+    })
+    .min(1, "there is no connection pair"),
 };
 
 const STRUCTURED_TYPES: Readonly<Record<string, StructuredContentType>> = {

@@ -5,10 +5,7 @@
  * reviewer's edit gets no such reading: it follows the edit rule (applyContentEdit).
  */
 import { z } from "zod";
-import { type StructuredContentType, withoutEmpty } from "./structuredContent.js";
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+import { isPlainObject, type StructuredContentType, withoutEmpty } from "./structuredContent.js";
 
 /** A number or true/false a model wrote where text is asked for, as its text. */
 const asText = (value: unknown) =>

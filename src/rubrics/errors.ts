@@ -56,7 +56,6 @@ export function artifactReviewFailed(
   return new RubricError("ARTIFACT_REVIEW_FAILED", `artifact "${artifactId}": ${message}`, options);
 }
 
-export const isRubricError = errorGuard<RubricError>(...RUBRICS_ERROR_CODES);
 export const isRubricNotFoundError = errorGuard<RubricError>("RUBRIC_NOT_FOUND");
 export const isRubricConfigError = errorGuard<RubricConfigError>("RUBRIC_CONFIG_INVALID");
 export const isArtifactNotFoundError = errorGuard<RubricError>("ARTIFACT_NOT_FOUND");

@@ -7,6 +7,7 @@
 import { basename, dirname, extname, isAbsolute } from "node:path";
 import { MAX_SCHEMA_FILE_BYTES } from "../checks/schemaCriterion.js";
 import { CatalogError, type CatalogPath } from "../criteria/errors.js";
+import { catalogFormatOf } from "../criteria/load.js";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { catalogOfLocatedValue } from "../criteria/parse.js";
 import { resolveInFolder } from "../criteria/paths.js";
@@ -16,8 +17,6 @@ import { RubricConfigError } from "./errors.js";
 
 /** The largest rubric file read (a rubric list of hundreds of rubrics fits easily). */
 export const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
-/** The largest JSON Schema file a schema_ref may name (the same limit as a catalog's schemaRef). */
-export { MAX_SCHEMA_FILE_BYTES };
 /** The most rubrics one file may hold. */
 export const MAX_RUBRICS_PER_FILE = 500;
 
@@ -42,8 +41,7 @@ function located(path: string, text: string): LocatedValue {
   if (ext === ".yaml" || ext === ".yml") {
     throw new RubricConfigError(path, "YAML is not read: write the rubric file as JSON or TOON");
   }
-  const json = ext === ".json" || (ext !== ".toon" && text.trimStart().startsWith("{"));
-  return json ? readJson(text, path) : readToon(text, path);
+  return catalogFormatOf(path, text) === "json" ? readJson(text, path) : readToon(text, path);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

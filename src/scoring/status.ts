@@ -14,8 +14,6 @@ export interface StatusDecision {
   status: FundingStatus;
   /** The overall score on the status scale; absent when there was no weighted evidence. */
   nativeTotal?: number;
-  /** Why this status, one line per reason. */
-  reasons: string[];
 }
 
 /**
@@ -25,39 +23,25 @@ export interface StatusDecision {
  * - REVIEW_REQUIRED otherwise (below `fundable`, a critical criterion unmet, or something that
  *   must be evaluated was not).
  * With no weighted evidence the total is unknown: never FUNDABLE, never REJECTED by `rejectBelow`.
+ * Why is said by the gates' failures and the summary, which shows the total against the rules.
  */
 export function decideFundingStatus(
   input: StatusInput,
   rules: StatusRules,
-  gates: Pick<GateReport, "failures" | "knockoutFailed" | "held">,
+  gates: Pick<GateReport, "knockoutFailed" | "held">,
 ): StatusDecision {
   const nativeTotal = input.zeroWeight ? undefined : fromUnit(input.overallScore, rules.scale);
-  const withTotal = (status: FundingStatus, reasons: string[]): StatusDecision =>
-    nativeTotal === undefined ? { status, reasons } : { status, nativeTotal, reasons };
+  const status = fundingStatus(nativeTotal, rules, gates);
+  return nativeTotal === undefined ? { status } : { status, nativeTotal };
+}
 
-  if (gates.knockoutFailed) {
-    const knockouts = gates.failures.filter((f) => f.kind === "knockout_failed");
-    return withTotal(
-      "REJECTED",
-      knockouts.map((f) => f.message),
-    );
-  }
-  if (nativeTotal === undefined) {
-    return { status: "REVIEW_REQUIRED", reasons: ["no weighted score to compare with the rules"] };
-  }
-  if (rules.rejectBelow !== undefined && nativeTotal < rules.rejectBelow) {
-    return withTotal("REJECTED", [`total ${nativeTotal} is below ${rules.rejectBelow}`]);
-  }
-  if (nativeTotal < rules.fundable) {
-    return withTotal("REVIEW_REQUIRED", [
-      `total ${nativeTotal} is below the fundable threshold ${rules.fundable}`,
-    ]);
-  }
-  if (!gates.held) {
-    return withTotal(
-      "REVIEW_REQUIRED",
-      gates.failures.map((f) => f.message),
-    );
-  }
-  return withTotal("FUNDABLE", [`total ${nativeTotal} reaches ${rules.fundable}`]);
+function fundingStatus(
+  nativeTotal: number | undefined,
+  rules: StatusRules,
+  gates: Pick<GateReport, "knockoutFailed" | "held">,
+): FundingStatus {
+  if (gates.knockoutFailed) return "REJECTED";
+  if (nativeTotal === undefined) return "REVIEW_REQUIRED";
+  if (rules.rejectBelow !== undefined && nativeTotal < rules.rejectBelow) return "REJECTED";
+  return nativeTotal >= rules.fundable && gates.held ? "FUNDABLE" : "REVIEW_REQUIRED";
 }
