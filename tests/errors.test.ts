@@ -16,6 +16,7 @@ import * as cli from "../src/cli/errors.js";
 import { deskRefusal } from "../src/cli/review/deskPath.js";
 import * as context from "../src/context/errors.js";
 import * as criteria from "../src/criteria/errors.js";
+import * as desk from "../src/desk/errors.js";
 import * as engine from "../src/engine/errors.js";
 import { EvalgateError, isEvalgateError, userMessage, withErrorCode } from "../src/errors.js";
 import * as graph from "../src/graph/errors.js";
@@ -34,6 +35,7 @@ const FOLDERS = {
   cli,
   context,
   criteria,
+  desk,
   embedded,
   engine,
   graph,
@@ -310,11 +312,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
     "RESUME_INVALID",
   ],
-  ["DeskError", () => orchestrator.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
+  ["DeskError", () => desk.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
   [
     "DeskError",
     () =>
-      orchestrator.alreadyDecided("t", "i", {
+      desk.alreadyDecided("t", "i", {
         by: "a",
         at: "now",
         action: "approve",
@@ -325,7 +327,7 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
   ],
   [
     "DeskError",
-    () => orchestrator.threadNotFailed("t", "waiting"),
+    () => desk.threadNotFailed("t", "waiting"),
     "THREAD_NOT_FAILED",
     "isThreadNotFailedError",
   ],
@@ -362,29 +364,24 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "RUN_SETTINGS_CHANGED",
     "isRunSettingsChangedError",
   ],
-  ["DeskError", () => orchestrator.unauthenticated(), "UNAUTHENTICATED", "isUnauthenticatedError"],
+  ["DeskError", () => desk.unauthenticated(), "UNAUTHENTICATED", "isUnauthenticatedError"],
+  ["DeskError", () => desk.forbidden("assign reviewers", "bo"), "FORBIDDEN", "isForbiddenError"],
+  ["DeskError", () => desk.notAssigned("t", "bo"), "NOT_ASSIGNED", "isNotAssignedError"],
   [
     "DeskError",
-    () => orchestrator.forbidden("assign reviewers", "bo"),
-    "FORBIDDEN",
-    "isForbiddenError",
-  ],
-  ["DeskError", () => orchestrator.notAssigned("t", "bo"), "NOT_ASSIGNED", "isNotAssignedError"],
-  [
-    "DeskError",
-    () => orchestrator.invalidInput("cursor", "unknown"),
+    () => desk.invalidInput("cursor", "unknown"),
     "INVALID_INPUT",
     "isInvalidInputError",
   ],
   [
     "DeskError",
-    () => orchestrator.reviewNotPending("t", "i", []),
+    () => desk.reviewNotPending("t", "i", []),
     "REVIEW_NOT_PENDING",
     "isReviewNotPendingError",
   ],
   [
     "DeskError",
-    () => orchestrator.actionNotOffered("revise", ["approve"]),
+    () => desk.actionNotOffered("revise", ["approve"]),
     "ACTION_NOT_OFFERED",
     "isActionNotOfferedError",
   ],
@@ -533,7 +530,7 @@ describe("a message as users see it", () => {
   });
 
   it("of a desk refusal on the command line keeps the refusal's code, not the command's", () => {
-    const refusal = orchestrator.alreadyDecided("t", "i", {
+    const refusal = desk.alreadyDecided("t", "i", {
       by: "ana",
       at: "2025-01-02T03:04:05Z",
       action: "approve",

@@ -4,6 +4,7 @@
  * indexed table).
  */
 import { z } from "zod";
+import { invalidInput } from "../desk/errors.js";
 import {
   buildCalibrationReport,
   type CalibrationScope,
@@ -14,7 +15,6 @@ import {
   CalibrationLabelSchema,
   withAcceptedScore,
 } from "../scoring/calibrationLabel.js";
-import { invalidInput } from "./errors.js";
 
 /** One page of labels, oldest decision first, after the cursor (the last label of the page before). */
 export interface CalibrationLabelPageQuery {

@@ -161,5 +161,3 @@ export const isInvalidDecisionError = errorGuard<InvalidDecisionError>("DECISION
 export const isGraphRunError = errorGuard<OrchestratorError>("GRAPH_RUN_FAILED");
 export const isThreadStateError = errorGuard<OrchestratorError>("THREAD_STATE_INVALID");
 export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");
-
-export * from "./deskErrors.js";

@@ -9,13 +9,20 @@ import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/runSinks.js";
 import type { StageDefinition } from "../graph/stages.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
+import { type Checkpointer, createCheckpointer } from "../orchestrator/checkpointer.js";
+import { storeExampleSource } from "../orchestrator/correctionExamples.js";
+import { calibrationOverview } from "../orchestrator/deskCalibration.js";
+import { ForeignThreadError, threadNotFound } from "../orchestrator/errors.js";
+import { InProcessJobQueue, type JobQueue } from "../orchestrator/jobs/jobQueue.js";
+import { PgBossJobQueue } from "../orchestrator/jobs/pgBossQueue.js";
+import { type AdvanceOutcome, createThreadRunner } from "../orchestrator/threadRunner.js";
+import { foreignChannels } from "../orchestrator/threads.js";
+import { deferAutoCheckpoint, startWalCheckpoints } from "../orchestrator/walCheckpoints.js";
 import { RubricRegistry } from "../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../store/index.js";
 import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
-import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
-import { storeExampleSource } from "./correctionExamples.js";
 import {
   assignReviewer,
   authenticate,
@@ -27,21 +34,14 @@ import {
   startProposal,
   threadEvents,
   threadStatus,
-} from "./deskActions.js";
-import { calibrationOverview } from "./deskCalibration.js";
-import { decide } from "./deskDecide.js";
-import { threadProposal } from "./deskProposal.js";
-import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
-import { finishedProposals } from "./deskThreadList.js";
-import { threadTraces } from "./deskTraces.js";
-import { ForeignThreadError, threadNotFound } from "./errors.js";
-import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
-import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
+} from "./actions.js";
+import { decide } from "./decide.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";
-import { type AdvanceOutcome, createThreadRunner } from "./threadRunner.js";
-import { foreignChannels } from "./threads.js";
-import { deferAutoCheckpoint, startWalCheckpoints } from "./walCheckpoints.js";
+import { endSession, openSession, sessionReviewer } from "./sessions.js";
+import { finishedProposals } from "./threadList.js";
+import { threadProposal } from "./threadProposal.js";
+import { threadTraces } from "./traces.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
   /** SQLite file (default `.evalgate/checkpoints.sqlite` under `cwd`). */

@@ -6,10 +6,10 @@
 
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadListCursor } from "../store/types.js";
-import type { DeskContext } from "./deskActions.js";
-import type { ThreadListPage } from "./deskAnswers.js";
-import type { ThreadListRequest } from "./deskRequests.js";
+import type { DeskContext } from "./actions.js";
+import type { ThreadListPage } from "./answers.js";
 import { invalidInput } from "./errors.js";
+import type { ThreadListRequest } from "./requests.js";
 
 function encodeThreadCursor(cursor: ThreadListCursor): string {
   const pair = JSON.stringify([cursor.updatedAt, cursor.threadId]);

@@ -4,6 +4,8 @@
  * in-process job queue) or PostgreSQL (any number of replicas, durable jobs); the service stays a
  * thin layer of validation and rendering over this interface.
  */
+
+import type { ProposalDocument } from "../proposal/document.js";
 import type { CalibrationMeasurement } from "../scoring/calibration/comparison.js";
 import type { CalibrationReport } from "../scoring/calibration/reportSchema.js";
 import type { AttemptCount } from "../store/attemptRows.js";
@@ -15,14 +17,8 @@ import type {
   ThreadListPage,
   ThreadStatus,
   ThreadTraces,
-} from "./deskAnswers.js";
-import type {
-  DecisionRequest,
-  PageRequest,
-  StartProposal,
-  ThreadListRequest,
-} from "./deskRequests.js";
-import type { ProposalDocument } from "./proposal/document.js";
+} from "./answers.js";
+import type { DecisionRequest, PageRequest, StartProposal, ThreadListRequest } from "./requests.js";
 
 /**
  * Errors the desk throws carry these codes (EvalgateError subclasses in orchestrator/errors.ts);

@@ -4,15 +4,15 @@ import { stageStatus } from "../graph/reviewNode.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import { reviewsOf } from "../orchestrator/pendingReview.js";
+import { proposalTitle } from "../proposal/title.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
-import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./deskAnswers.js";
-import type { PageRequest } from "./deskRequests.js";
+import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./answers.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
-import { reviewsOf } from "./pendingReview.js";
-import { proposalTitle } from "./proposal/title.js";
+import type { PageRequest } from "./requests.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
 export function contentAsText(content: unknown): string {

@@ -7,20 +7,15 @@ import { randomUUID } from "node:crypto";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
+import type { Checkpointer } from "../orchestrator/checkpointer.js";
+import type { JobQueue } from "../orchestrator/jobs/jobQueue.js";
+import type { ThreadRunner } from "../orchestrator/threadRunner.js";
+import { proposalTitle } from "../proposal/title.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
-import type { Checkpointer } from "./checkpointer.js";
-import type { ReviewDetail, ReviewPage, ThreadStatus } from "./deskAnswers.js";
-import type { PageRequest, StartProposal } from "./deskRequests.js";
-import {
-  decodeCursor,
-  encodeCursor,
-  listItemOf,
-  reviewDetailOf,
-  threadStatusOf,
-} from "./deskViews.js";
+import type { ReviewDetail, ReviewPage, ThreadStatus } from "./answers.js";
 import {
   forbidden,
   invalidInput,
@@ -29,10 +24,9 @@ import {
   threadNotFailed,
   unknownThread,
 } from "./errors.js";
-import type { JobQueue } from "./jobs/jobQueue.js";
-import { proposalTitle } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
-import type { ThreadRunner } from "./threadRunner.js";
+import type { PageRequest, StartProposal } from "./requests.js";
+import { decodeCursor, encodeCursor, listItemOf, reviewDetailOf, threadStatusOf } from "./views.js";
 
 /** What every step of the desk works with. */
 export interface DeskContext {
