@@ -12,11 +12,10 @@ import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { type Checkpointer, createCheckpointer } from "../orchestrator/checkpointer.js";
 import { storeExampleSource } from "../orchestrator/correctionExamples.js";
 import { calibrationOverview } from "../orchestrator/deskCalibration.js";
-import { ForeignThreadError, threadNotFound } from "../orchestrator/errors.js";
 import { InProcessJobQueue, type JobQueue } from "../orchestrator/jobs/jobQueue.js";
 import { PgBossJobQueue } from "../orchestrator/jobs/pgBossQueue.js";
+import { checkedSnapshot } from "../orchestrator/orchestratorEngine.js";
 import { type AdvanceOutcome, createThreadRunner } from "../orchestrator/threadRunner.js";
-import { foreignChannels } from "../orchestrator/threads.js";
 import { deferAutoCheckpoint, startWalCheckpoints } from "../orchestrator/walCheckpoints.js";
 import { RubricRegistry } from "../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../store/index.js";
@@ -27,6 +26,7 @@ import {
   assignReviewer,
   authenticate,
   type DeskContext,
+  finishedProposals,
   getReview,
   listReviews,
   recoverThreads,
@@ -39,7 +39,6 @@ import { decide } from "./decide.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";
 import { endSession, openSession, sessionReviewer } from "./sessions.js";
-import { finishedProposals } from "./threadList.js";
 import { threadProposal } from "./threadProposal.js";
 import { threadTraces } from "./traces.js";
 
@@ -80,15 +79,6 @@ export interface ReviewDeskHandle extends ReviewDesk {
   threadSnapshot(threadId: string): Promise<StateSnapshot>;
   /** Advances the thread here and now (the CLI's `review` and `run`); `busy` when it runs elsewhere. */
   advanceThread(threadId: string): Promise<AdvanceOutcome>;
-}
-
-async function checkedThreadSnapshot(ctx: DeskContext, threadId: string) {
-  const config = { configurable: { thread_id: threadId } };
-  const tuple = await ctx.checkpointer.saver.getTuple(config);
-  if (tuple === undefined) throw threadNotFound(threadId);
-  const foreign = foreignChannels(ctx.runtime.graph.channels, tuple.checkpoint);
-  if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
-  return ctx.runtime.graph.getState(config);
 }
 
 function reportJobError(threadId: string | undefined, error: unknown): void {
@@ -243,7 +233,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
   return {
     store: ctx.store,
     stages: ctx.runtime.stages,
-    threadSnapshot: (threadId) => checkedThreadSnapshot(ctx, threadId),
+    threadSnapshot: (threadId) => checkedSnapshot(ctx, threadId),
     advanceThread: (threadId) => ctx.runner.advance(threadId),
     authenticate: (token) => authenticate(ctx, token),
     openSession: (token, expiresAt) => openSession(ctx.store, token, expiresAt),

@@ -25,10 +25,9 @@ import type {
 } from "./graphTypes.js";
 import { reviewsOf } from "./pendingReview.js";
 import { issuesOf } from "./snapshotChecks.js";
-import { graphKeyOf, openIndexStore } from "./threadIndex.js";
+import { foreignChannels, graphKeyOf, openIndexStore } from "./threadIndex.js";
 import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
 import type { ThreadRuntime } from "./threadSettle.js";
-import { foreignChannels } from "./threads.js";
 
 /** Who the orchestrator's threads are recorded as started by. */
 export const ORCHESTRATOR = "review-orchestrator";
@@ -39,7 +38,7 @@ const LONGEST_WAIT_MS = 250;
 
 export interface OrchestratorEngine {
   graph: ReviewGraphRunnable;
-  runtime: ThreadRuntime;
+  runtime: ThreadRuntime & { graph: ReviewGraphRunnable };
   store: ReviewStore;
   runner: ThreadRunner;
   /** The key the graph's threads are kept under in the store. */
@@ -71,7 +70,7 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   if (options.store === undefined) opened.store = await openIndexStore(where);
   const store = options.store ?? (opened.store as ReviewStore);
   const graph = options.graph.compile({ checkpointer: saver });
-  const runtime: ThreadRuntime = {
+  const runtime: OrchestratorEngine["runtime"] = {
     graph,
     saver,
     ...(options.context === undefined ? {} : { context: options.context }),
@@ -85,16 +84,21 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   return { graph, runtime, store, runner, graphKey: graphKeyOf(graph.channels), errors };
 }
 
-/** The thread's state (CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another graph's). */
+/**
+ * The thread's state (CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another
+ * graph's), for the orchestrator and the desk alike.
+ */
 export async function checkedSnapshot(
-  engine: OrchestratorEngine,
+  engine: { runtime: { saver: BaseCheckpointSaver; graph: ReviewGraphRunnable } },
   threadId: string,
 ): Promise<StateSnapshot> {
-  const tuple = await engine.runtime.saver.getTuple({ configurable: { thread_id: threadId } });
+  const config = { configurable: { thread_id: threadId } };
+  const tuple = await engine.runtime.saver.getTuple(config);
   if (tuple === undefined) throw threadNotFound(threadId);
-  const foreign = foreignChannels(engine.graph.channels, tuple.checkpoint);
+  const { graph } = engine.runtime;
+  const foreign = foreignChannels(graph.channels, tuple.checkpoint);
   if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
-  return engine.graph.getState({ configurable: { thread_id: threadId } });
+  return graph.getState(config);
 }
 
 /** Advances the thread with the engine, waiting while another job (in any process) holds it. */

@@ -33,9 +33,8 @@ import {
   reviewHistoryOf,
   throwIfRefused,
 } from "./snapshotChecks.js";
-import { type PendingPage, pendingFromIndex } from "./threadIndex.js";
+import { foreignChannels, listThreads, type PendingPage, pendingFromIndex } from "./threadIndex.js";
 import { indexThread } from "./threadSettle.js";
-import { foreignChannels, listThreads } from "./threads.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./graphTypes.js";
 

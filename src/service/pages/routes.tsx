@@ -4,9 +4,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { PageRequestSchema } from "../../desk/requests.js";
+import { PageRequestSchema, wholeNumberParam } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
-import { wholeNumberParam } from "../../desk/wholeNumber.js";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
 import { MAX_CALIBRATION_DAYS } from "../../orchestrator/deskCalibration.js";
