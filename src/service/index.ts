@@ -47,7 +47,7 @@ export {
   createCheckpointer,
 } from "../orchestrator/checkpointer.js";
 export { storeExampleSource } from "../orchestrator/correctionExamples.js";
-export type { ReviewGraphBuilder } from "../orchestrator/graphTypes.js";
+export type { ReviewGraphBuilder } from "../orchestrator/orchestratorEngine.js";
 export type { PendingReview } from "../orchestrator/pendingReview.js";
 export {
   ReviewOrchestrator,

@@ -9,7 +9,7 @@
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { buildProposalGraph } from "../../graph/proposalGraph.js";
 import { threadProgress } from "../../graph/threadProgress.js";
-import type { GraphState } from "../../orchestrator/graphTypes.js";
+import type { GraphState } from "../../orchestrator/orchestratorEngine.js";
 import { type PendingReview, reviewsOf } from "../../orchestrator/pendingReview.js";
 
 export type ProposalValues = GraphState<ReturnType<typeof buildProposalGraph>>;
