@@ -17,8 +17,8 @@
  */
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { createReviewDesk, type ReviewDeskHandle } from "../src/desk/createReviewDesk.js";
 import { createCheckpointer } from "../src/orchestrator/checkpointer.js";
-import { createReviewDesk, type ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
 import type { Reviewer } from "../src/store/reviewers.js";
 import { type BenchDatabases, postgresDatabases, sqliteDatabases } from "./benchDatabase.js";
 import { mb, parseSizes, percentile, sampleRss, scriptedProposalModel, timed } from "./benchKit.js";

@@ -6,7 +6,7 @@
  * each further thread adds — without the schema and other fixed costs.
  */
 
-import { createReviewDesk } from "../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk } from "../src/desk/createReviewDesk.js";
 import type { Reviewer } from "../src/store/reviewers.js";
 import type { BenchDatabases, BenchWhere } from "./benchDatabase.js";
 import { distinctProposalModel, distinctRfp } from "./distinctContent.js";

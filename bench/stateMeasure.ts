@@ -15,8 +15,8 @@
 import { readFileSync } from "node:fs";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { createReviewDesk, type ReviewDeskHandle } from "../src/desk/createReviewDesk.js";
 import { createCheckpointer } from "../src/orchestrator/checkpointer.js";
-import { createReviewDesk, type ReviewDeskHandle } from "../src/orchestrator/createReviewDesk.js";
 import type { Reviewer } from "../src/store/reviewers.js";
 import type { BenchWhere } from "./benchDatabase.js";
 import { sampleRss, timed } from "./benchKit.js";

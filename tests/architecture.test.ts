@@ -8,7 +8,7 @@
  *   a function past 80 when it is listed with its reason; nothing passes the ceilings (600 and
  *   120), so runaway growth is still caught (see "File sizes" in docs/architecture.md);
  * - user-facing text in src/ and prompts/ names formats, never the requirement documents;
- * - LangGraph is imported only from src/graph and the layers above it (orchestrator, service,
+ * - LangGraph is imported only from src/graph and the layers above it (orchestrator, desk, service,
  *   cli); src/judge and src/llm use LangChain only through @langchain/core (src/llm also loads
  *   the chat-model provider integrations it exists to wrap).
  *
@@ -61,7 +61,7 @@ const ORIGIN_WORDS_ALLOWED: readonly string[] = [];
 const ORIGIN_WORDS = /seed ?00[0-4]|TC-CRI/i;
 
 /** Folders of src/ at or above the graph layer: the only ones that may import LangGraph. */
-const GRAPH_AND_ABOVE = ["graph", "orchestrator", "service", "cli"];
+const GRAPH_AND_ABOVE = ["graph", "orchestrator", "desk", "service", "cli"];
 
 /** Chat-model provider integrations that src/llm wraps (they implement @langchain/core models). */
 const LLM_PROVIDER_PACKAGES = ["@langchain/ollama"];

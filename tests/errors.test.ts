@@ -15,6 +15,7 @@ import { commandError, ERROR_CODES } from "../src/cli/errorTable.js";
 import { deskRefusal } from "../src/cli/review/deskPath.js";
 import * as context from "../src/context/errors.js";
 import * as criteria from "../src/criteria/errors.js";
+import * as desk from "../src/desk/errors.js";
 import * as engine from "../src/engine/errors.js";
 import { EvalgateError, isEvalgateError, userMessage, withErrorCode } from "../src/errors.js";
 import * as graph from "../src/graph/errors.js";
@@ -33,6 +34,7 @@ const FOLDERS = {
   cli,
   context,
   criteria,
+  desk,
   embedded,
   engine,
   graph,
@@ -309,11 +311,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
     "RESUME_INVALID",
   ],
-  ["DeskError", () => orchestrator.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
+  ["DeskError", () => desk.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
   [
     "DeskError",
     () =>
-      orchestrator.alreadyDecided("t", "i", {
+      desk.alreadyDecided("t", "i", {
         by: "a",
         at: "now",
         action: "approve",
@@ -324,7 +326,7 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
   ],
   [
     "DeskError",
-    () => orchestrator.threadNotFailed("t", "waiting"),
+    () => desk.threadNotFailed("t", "waiting"),
     "THREAD_NOT_FAILED",
     "isThreadNotFailedError",
   ],
@@ -361,29 +363,24 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "RUN_SETTINGS_CHANGED",
     "isRunSettingsChangedError",
   ],
-  ["DeskError", () => orchestrator.unauthenticated(), "UNAUTHENTICATED", "isUnauthenticatedError"],
+  ["DeskError", () => desk.unauthenticated(), "UNAUTHENTICATED", "isUnauthenticatedError"],
+  ["DeskError", () => desk.forbidden("assign reviewers", "bo"), "FORBIDDEN", "isForbiddenError"],
+  ["DeskError", () => desk.notAssigned("t", "bo"), "NOT_ASSIGNED", "isNotAssignedError"],
   [
     "DeskError",
-    () => orchestrator.forbidden("assign reviewers", "bo"),
-    "FORBIDDEN",
-    "isForbiddenError",
-  ],
-  ["DeskError", () => orchestrator.notAssigned("t", "bo"), "NOT_ASSIGNED", "isNotAssignedError"],
-  [
-    "DeskError",
-    () => orchestrator.invalidInput("cursor", "unknown"),
+    () => desk.invalidInput("cursor", "unknown"),
     "INVALID_INPUT",
     "isInvalidInputError",
   ],
   [
     "DeskError",
-    () => orchestrator.reviewNotPending("t", "i", []),
+    () => desk.reviewNotPending("t", "i", []),
     "REVIEW_NOT_PENDING",
     "isReviewNotPendingError",
   ],
   [
     "DeskError",
-    () => orchestrator.actionNotOffered("revise", ["approve"]),
+    () => desk.actionNotOffered("revise", ["approve"]),
     "ACTION_NOT_OFFERED",
     "isActionNotOfferedError",
   ],
@@ -532,7 +529,7 @@ describe("a message as users see it", () => {
   });
 
   it("of a desk refusal on the command line keeps the refusal's code, not the command's", () => {
-    const refusal = orchestrator.alreadyDecided("t", "i", {
+    const refusal = desk.alreadyDecided("t", "i", {
       by: "ana",
       at: "2025-01-02T03:04:05Z",
       action: "approve",

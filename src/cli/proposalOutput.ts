@@ -6,8 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { ProposalDocument } from "../orchestrator/proposal/document.js";
-import { renderProposalMarkdown } from "../orchestrator/proposal/markdown.js";
+import type { ProposalDocument } from "../proposal/document.js";
+import { renderProposalMarkdown } from "../proposal/markdown.js";
 import { displayPath } from "./displayPath.js";
 import { CliError, OutputFileError } from "./errors.js";
 

@@ -5,30 +5,131 @@
  * threads are kept in the store under a graph key of their own.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { BaseCheckpointSaver, isInvalidResume, type StateSnapshot } from "@langchain/langgraph";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type ExtractStateType,
+  type ExtractUpdateType,
+  isInvalidResume,
+  type StateGraph,
+  type StateSnapshot,
+} from "@langchain/langgraph";
 import { isReviewResumeInvalidError } from "../graph/errors.js";
+import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
+import type { EvaluationContext } from "../graph/state.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import type { ReviewStore } from "../store/types.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
-import { retentionFromEnv } from "./checkpointRetention.js";
+import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
 import {
   ForeignThreadError,
   InvalidDecisionError,
   OrchestratorError,
   threadNotFound,
 } from "./errors.js";
-import type {
-  ReviewGraphBuilder,
-  ReviewGraphRunnable,
-  ReviewOrchestratorOptions,
-  ThreadOutcome,
-} from "./graphTypes.js";
-import { reviewsOf } from "./pendingReview.js";
+import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import { issuesOf } from "./snapshotChecks.js";
-import { graphKeyOf, openIndexStore } from "./threadIndex.js";
+import { foreignChannels, graphKeyOf, openIndexStore } from "./threadIndex.js";
 import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
 import type { ThreadRuntime } from "./threadSettle.js";
-import { foreignChannels } from "./threads.js";
+
+/** The HITL fields of OverallProposalState a graph needs for the orchestrator to review it. */
+export interface ReviewFields {
+  reviewHistory: DecisionRecord[];
+  isInterrupted: boolean;
+  interruptMetadata?: InterruptMetadata | null;
+}
+
+/** What the orchestrator uses of a compiled graph. */
+export interface ReviewGraphRunnable {
+  /** The compiled graph's channels (state keys and edges), to recognise its threads. */
+  readonly channels: Readonly<Record<string, unknown>>;
+  /** A run, streamed step by step (the thread engine records each step). */
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+}
+
+/** An uncompiled graph (a StateGraph builder) the orchestrator compiles with its checkpointer. */
+export interface ReviewGraphBuilder {
+  compile(options: { checkpointer: BaseCheckpointSaver }): ReviewGraphRunnable;
+}
+
+/** The state type of a StateGraph builder. */
+export type GraphState<G> =
+  G extends StateGraph<
+    infer _SD,
+    infer S,
+    infer _U,
+    infer _N,
+    infer _I,
+    infer _O,
+    infer _C,
+    infer _R,
+    infer _T,
+    infer _W
+  >
+    ? S
+    : ReviewFields & Record<string, unknown>;
+
+/** What a StateGraph builder accepts as input (its input schema's update type). */
+export type GraphInput<G> =
+  G extends StateGraph<
+    infer _SD,
+    infer _S,
+    infer _U,
+    infer _N,
+    infer I,
+    infer _O,
+    infer _C,
+    infer _R,
+    infer _T,
+    infer _W
+  >
+    ? ExtractUpdateType<I, ExtractStateType<I>>
+    : Record<string, unknown>;
+
+/** The builder itself when its state has the review fields; `never` (a type error) otherwise. */
+export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;
+
+export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
+  /** An uncompiled graph whose state has the review fields (reviewHistory, isInterrupted, interruptMetadata). */
+  graph: G & Reviewable<G>;
+  /**
+   * Where the threads are kept: a LangGraph saver or an open Checkpointer (both stay the
+   * caller's to close). Default: createCheckpointer(checkpointerOptions), closed by close().
+   */
+  checkpointer?: BaseCheckpointSaver | Checkpointer;
+  /** Options for the default checkpointer. */
+  checkpointerOptions?: CheckpointerOptions;
+  /**
+   * The run context (judge model, passing threshold, revision limit, mode), given to every run
+   * and resume. A thread keeps the settings it started with: a resume with other ones is refused
+   * (RUN_SETTINGS_CHANGED) unless `overrideSettings` is set.
+   */
+  context?: EvaluationContext;
+  /** Resume threads with this context although they were started with other settings. */
+  overrideSettings?: boolean;
+  /**
+   * `latest`: a thread that finishes is pruned to its last checkpoint (its state, decisions and
+   * results stay readable). Default: EVALGATE_CHECKPOINT_RETENTION, else `all`.
+   */
+  retention?: CheckpointRetention;
+  /**
+   * Where the pending-review index is kept (the caller's to close). Default: the review store in
+   * the checkpoints' database, opened on first use and closed by close().
+   */
+  store?: ReviewStore;
+}
+
+/** Where a thread is after start or a decision: waiting for the next review, or finished. */
+export interface ThreadOutcome<S> {
+  threadId: string;
+  state: "paused" | "completed";
+  /** The review the thread waits for (the first, when several are pending). */
+  review?: PendingReview;
+  /** The thread's state values now. */
+  values: S;
+}
 
 /** Who the orchestrator's threads are recorded as started by. */
 export const ORCHESTRATOR = "review-orchestrator";
@@ -39,7 +140,7 @@ const LONGEST_WAIT_MS = 250;
 
 export interface OrchestratorEngine {
   graph: ReviewGraphRunnable;
-  runtime: ThreadRuntime;
+  runtime: ThreadRuntime & { graph: ReviewGraphRunnable };
   store: ReviewStore;
   runner: ThreadRunner;
   /** The key the graph's threads are kept under in the store. */
@@ -71,7 +172,7 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   if (options.store === undefined) opened.store = await openIndexStore(where);
   const store = options.store ?? (opened.store as ReviewStore);
   const graph = options.graph.compile({ checkpointer: saver });
-  const runtime: ThreadRuntime = {
+  const runtime: OrchestratorEngine["runtime"] = {
     graph,
     saver,
     ...(options.context === undefined ? {} : { context: options.context }),
@@ -85,16 +186,21 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   return { graph, runtime, store, runner, graphKey: graphKeyOf(graph.channels), errors };
 }
 
-/** The thread's state (CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another graph's). */
+/**
+ * The thread's state (CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another
+ * graph's), for the orchestrator and the desk alike.
+ */
 export async function checkedSnapshot(
-  engine: OrchestratorEngine,
+  engine: { runtime: { saver: BaseCheckpointSaver; graph: ReviewGraphRunnable } },
   threadId: string,
 ): Promise<StateSnapshot> {
-  const tuple = await engine.runtime.saver.getTuple({ configurable: { thread_id: threadId } });
+  const config = { configurable: { thread_id: threadId } };
+  const tuple = await engine.runtime.saver.getTuple(config);
   if (tuple === undefined) throw threadNotFound(threadId);
-  const foreign = foreignChannels(engine.graph.channels, tuple.checkpoint);
+  const { graph } = engine.runtime;
+  const foreign = foreignChannels(graph.channels, tuple.checkpoint);
   if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
-  return engine.graph.getState({ configurable: { thread_id: threadId } });
+  return graph.getState(config);
 }
 
 /** Advances the thread with the engine, waiting while another job (in any process) holds it. */

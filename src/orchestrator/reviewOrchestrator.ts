@@ -6,23 +6,21 @@ import { refusedAction } from "../graph/reviewNode.js";
 import type { DecisionRow } from "../store/types.js";
 import { labelsOfReviewDecision } from "./calibrationLabels.js";
 import { InterruptMismatchError, InvalidDecisionError, threadExists } from "./errors.js";
-import type {
-  GraphInput,
-  GraphState,
-  ReviewGraphBuilder,
-  ReviewOrchestratorOptions,
-  ThreadOutcome,
-} from "./graphTypes.js";
 import {
   advanceHere,
   checkedSnapshot,
   type EngineParts,
+  type GraphInput,
+  type GraphState,
   ORCHESTRATOR,
   type OrchestratorEngine,
   openOrchestratorEngine,
   outcomeOf,
+  type ReviewGraphBuilder,
+  type ReviewOrchestratorOptions,
   refusalError,
   registerThread,
+  type ThreadOutcome,
 } from "./orchestratorEngine.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import {
@@ -33,11 +31,10 @@ import {
   reviewHistoryOf,
   throwIfRefused,
 } from "./snapshotChecks.js";
-import { type PendingPage, pendingFromIndex } from "./threadIndex.js";
+import { foreignChannels, listThreads, type PendingPage, pendingFromIndex } from "./threadIndex.js";
 import { indexThread } from "./threadSettle.js";
-import { foreignChannels, listThreads } from "./threads.js";
 
-export type { ReviewOrchestratorOptions, ThreadOutcome } from "./graphTypes.js";
+export type { ReviewOrchestratorOptions, ThreadOutcome } from "./orchestratorEngine.js";
 
 /** Whether the input a thread was recorded with is the one given again (as the store keeps it). */
 function sameInput(recorded: unknown, given: Record<string, unknown>): boolean {

@@ -11,11 +11,11 @@
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { threadProgress } from "../graph/threadProgress.js";
+import { proposalTitle, type TitleSource } from "../proposal/title.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { refusedDecision, reviewsOf } from "./pendingReview.js";
-import { proposalTitle, type TitleSource } from "./proposal/title.js";
 import { run, snapshotOf } from "./threadRun.js";
 import {
   isInterruption,

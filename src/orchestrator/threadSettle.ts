@@ -8,11 +8,11 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import type { StageDefinition } from "../graph/stages.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
+import { proposalTitle, type TitleSource } from "../proposal/title.js";
 import { isDatabaseUnreachable, storeUnavailable } from "../store/databaseFailures.js";
 import type { ReviewStore, ThreadRow, ThreadSettlement } from "../store/types.js";
 import type { CheckpointRetention } from "./checkpointRetention.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
-import { proposalTitle, type TitleSource } from "./proposal/title.js";
 import type { StageProgressListener } from "./stageProgress.js";
 
 /** What the engine uses of a compiled graph: a run streamed step by step, and a thread's state. */

@@ -9,7 +9,7 @@
  * the desk checks the assignment on every call that names a thread), `admin`.
  */
 import { createMiddleware } from "hono/factory";
-import { forbidden } from "../orchestrator/deskErrors.js";
+import { forbidden } from "../desk/errors.js";
 import type { ServiceEnv } from "./env.js";
 
 export type Audience = "anyone" | "signed-in" | "assigned" | "admin";

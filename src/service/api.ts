@@ -4,13 +4,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { DecisionRequestSchema, PageRequestSchema, StartProposalSchema } from "../desk/requests.js";
+import type { ReviewDesk } from "../desk/reviewDesk.js";
 import { ReviewerNameSchema, ThreadIdSchema } from "../graph/reviewInput.js";
-import {
-  DecisionRequestSchema,
-  PageRequestSchema,
-  StartProposalSchema,
-} from "../orchestrator/deskRequests.js";
-import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
 import { allow } from "./access.js";
 import type { AttemptGuard } from "./attemptLimits.js";
 import { requireBearer } from "./auth.js";

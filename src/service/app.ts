@@ -5,7 +5,7 @@
 
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../desk/reviewDesk.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { createApiRoutes } from "./api.js";
 import { type AttemptLimits, attemptGuard, DEFAULT_ATTEMPT_LIMITS } from "./attemptLimits.js";

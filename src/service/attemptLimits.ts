@@ -10,7 +10,7 @@
  */
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../desk/reviewDesk.js";
 import type { AttemptCount } from "../store/types.js";
 import { ServiceRequestError } from "./errors.js";
 

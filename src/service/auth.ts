@@ -5,7 +5,7 @@
  * (attemptLimits.ts).
  */
 import { createMiddleware } from "hono/factory";
-import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../desk/reviewDesk.js";
 import type { AttemptGuard } from "./attemptLimits.js";
 import type { ServiceEnv } from "./env.js";
 import { ServiceRequestError } from "./errors.js";

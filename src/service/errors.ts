@@ -2,8 +2,9 @@
  * Errors of the review service itself (the desk's own errors come from the orchestrator). Every
  * one carries a code from SERVICE_ERROR_STATUS, the one table that turns a code into an HTTP status.
  */
+
+import { DESK_ERROR_STATUS } from "../desk/reviewDesk.js";
 import { EvalgateError } from "../errors.js";
-import { DESK_ERROR_STATUS } from "../orchestrator/reviewDesk.js";
 
 /** Every error code the service answers with, and its HTTP status: the desk's codes and its own. */
 export const SERVICE_ERROR_STATUS = {

@@ -6,8 +6,8 @@
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
-import { wholeNumberParam } from "../orchestrator/wholeNumber.js";
+import { wholeNumberParam } from "../desk/requests.js";
+import type { ReviewDesk } from "../desk/reviewDesk.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 import { progressText } from "./statusWords.js";

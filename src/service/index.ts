@@ -10,41 +10,52 @@
  * const service = await startService({ desk, host: "127.0.0.1", port: 8787 });
  * console.log(`reviews at ${service.url}`);
  */
+
+export { storeExampleSource } from "../calibration/fewShot.js";
 export {
   /** Where calibrationReport reads labels from: a review store. */
   type CalibrationLabelSource,
   /** What calibrationReport reads (labels you have, or a store) and which period and content type. */
   type CalibrationReportOptions,
-  /** A checkpointer createCheckpointer opened: the LangGraph saver and which database it is on. */
-  type Checkpointer,
-  /** Where createCheckpointer keeps checkpoints: a SQLite file, or PostgreSQL by URL or DATABASE_URL. */
-  type CheckpointerOptions,
   /** How well the judge agreed with the reviewers, per content type and criterion, from their labels. */
   calibrationReport,
-  /** Opens the checkpointer for a database: SQLite at `.evalgate/checkpoints.sqlite` by default, PostgreSQL by URL. */
-  createCheckpointer,
+} from "../calibration/labels.js";
+export {
   createReviewDesk,
+  type ReviewDeskHandle,
+  /** The options of createReviewDesk: the database, the model, few-shot examples, jobs, retention. */
+  type ReviewDeskOptions,
+} from "../desk/createReviewDesk.js";
+export {
   /** A decision as the review service takes it: the interrupt it answers, the action, feedback, content, corrections. */
   type DecisionRequest,
   /** The zod schema of DecisionRequest (the body of `POST /api/reviews/:threadId/decisions`). */
   DecisionRequestSchema,
-  type PendingReview,
-  /** What the review service and the CLI ask on a reviewer's behalf: start, list, open, decide, follow. */
-  type ReviewDesk,
-  type ReviewDeskHandle,
-  /** The options of createReviewDesk: the database, the model, few-shot examples, jobs, retention. */
-  type ReviewDeskOptions,
-  type ReviewGraphBuilder,
-  ReviewOrchestrator,
-  /** The options of ReviewOrchestrator: the graph, its checkpointer or database, retention, settings. */
-  type ReviewOrchestratorOptions,
   /** A request to start a proposal: the RFP text, the applicant and an optional title. */
   type StartProposal,
   /** The zod schema of StartProposal (the body of `POST /api/proposals`). */
   StartProposalSchema,
-  storeExampleSource,
+} from "../desk/requests.js";
+export type {
+  /** What the review service and the CLI ask on a reviewer's behalf: start, list, open, decide, follow. */
+  ReviewDesk,
+} from "../desk/reviewDesk.js";
+export {
+  /** A checkpointer createCheckpointer opened: the LangGraph saver and which database it is on. */
+  type Checkpointer,
+  /** Where createCheckpointer keeps checkpoints: a SQLite file, or PostgreSQL by URL or DATABASE_URL. */
+  type CheckpointerOptions,
+  /** Opens the checkpointer for a database: SQLite at `.evalgate/checkpoints.sqlite` by default, PostgreSQL by URL. */
+  createCheckpointer,
+} from "../orchestrator/checkpointer.js";
+export type { ReviewGraphBuilder } from "../orchestrator/orchestratorEngine.js";
+export type { PendingReview } from "../orchestrator/pendingReview.js";
+export {
+  ReviewOrchestrator,
+  /** The options of ReviewOrchestrator: the graph, its checkpointer or database, retention, settings. */
+  type ReviewOrchestratorOptions,
   type ThreadOutcome,
-} from "../orchestrator/index.js";
+} from "../orchestrator/reviewOrchestrator.js";
 export {
   getTraces,
   type TraceQuery,

@@ -4,8 +4,8 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
-import type { ProposalDocument } from "../orchestrator/proposal/document.js";
-import { renderProposalMarkdown } from "../orchestrator/proposal/markdown.js";
+import type { ProposalDocument } from "../proposal/document.js";
+import { renderProposalMarkdown } from "../proposal/markdown.js";
 import type { ServiceEnv } from "./env.js";
 
 export const ProposalQuerySchema = z.object({ format: z.enum(["json", "md"]).optional() });

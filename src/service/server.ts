@@ -7,7 +7,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import type { ReviewDesk } from "../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../desk/reviewDesk.js";
 import { createServiceApp, type ServiceAppOptions } from "./app.js";
 
 export interface ServiceOptions extends Omit<ServiceAppOptions, "desk"> {

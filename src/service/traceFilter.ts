@@ -1,6 +1,6 @@
 /** `?evaluationId=&traceId=` of the traces routes: one evaluation's calls, or one call. */
 import { z } from "zod";
-import type { ThreadTraces } from "../orchestrator/deskAnswers.js";
+import type { ThreadTraces } from "../desk/answers.js";
 
 export const TraceFilterSchema = z.object({
   evaluationId: z.string().min(1).max(200).optional(),

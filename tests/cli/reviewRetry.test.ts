@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk } from "../../src/desk/createReviewDesk.js";
 import {
   answers,
   evalgate,

@@ -21,12 +21,9 @@ import { decideAndApply, openCliDesk } from "../../src/cli/review/deskPath.js";
 import { planRun } from "../../src/cli/review/runPlan.js";
 import { openThread } from "../../src/cli/review/runThread.js";
 import { type ThreadView, threadView } from "../../src/cli/review/threadView.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { proposalStages } from "../../src/graph/proposalGraph.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { STAGE_IDS } from "../proposalStages.js";
 import { eventually } from "../service/realDesk.js";

@@ -1,7 +1,8 @@
 /**
- * Crash and resume across processes (issue 4 §5): a worker process runs the proposal graph under a
- * ReviewOrchestrator on a SQLite file to the first review and is killed with SIGKILL; a new
- * process opens the same file and approves every review to the end. Counting the requests at the
+ * Crash and resume across processes, on the thread engine itself (threadRunner, no front): a
+ * worker process advances a proposal thread on a SQLite file to its first review and is killed
+ * with SIGKILL; a new process opens the same file, records an approval of every review and
+ * advances the thread to the end, each decision applied once. Counting the requests at the
  * Ollama-protocol server prompt by prompt shows that nothing that finished before the kill — the
  * research's writing and judging — was asked of the model again.
  */
@@ -124,9 +125,12 @@ describe("a proposal run killed at a review and resumed by a new process", () =>
     const summary = JSON.parse(done.slice("completed ".length)) as {
       statuses: Record<string, string>;
       decisions: number;
+      history: number;
     };
     expect(summary.statuses).toEqual(Object.fromEntries(STAGES.map((s) => [s, "approved"])));
+    // Every decision recorded was applied, and the graph took each exactly once.
     expect(summary.decisions).toBe(STAGES.length);
+    expect(summary.history).toBe(STAGES.length);
 
     const all = server.chatRequests();
     const byPrompt = counts(all);

@@ -8,12 +8,9 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import type { CheckpointRetention } from "../../src/orchestrator/checkpointRetention.js";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { scriptedProposalResponder } from "../devserver/proposalResponder.js";
 import { ScriptedChatModel } from "../doubles/index.js";

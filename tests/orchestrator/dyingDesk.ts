@@ -4,12 +4,13 @@
  * at a chosen checkpoint write. The model is the scripted writer and judge, silent once the saver
  * died.
  */
+
+import type { DeskContext } from "../../src/desk/actions.js";
+import { decide } from "../../src/desk/decide.js";
+import { compileProposalGraph } from "../../src/desk/proposalRuntime.js";
 import { loadProposalConfig } from "../../src/graph/proposalGraph.js";
 import { createChatModel, type JudgeModel } from "../../src/llm/chatModel.js";
-import type { DeskContext } from "../../src/orchestrator/deskActions.js";
-import { decide } from "../../src/orchestrator/deskDecide.js";
 import { InProcessJobQueue } from "../../src/orchestrator/jobs/jobQueue.js";
-import { compileProposalGraph } from "../../src/orchestrator/proposalRuntime.js";
 import { createThreadRunner } from "../../src/orchestrator/threadRunner.js";
 import { openReviewStore } from "../../src/store/index.js";
 import type { Reviewer } from "../../src/store/reviewers.js";

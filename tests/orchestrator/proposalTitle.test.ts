@@ -6,13 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { loadProposalConfig, proposalStages } from "../../src/graph/proposalGraph.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
-import { buildProposalDocument } from "../../src/orchestrator/proposal/document.js";
-import { renderProposalMarkdown } from "../../src/orchestrator/proposal/markdown.js";
-import {
-  plainMarkdownLine,
-  proposalTitle,
-  rfpTitle,
-} from "../../src/orchestrator/proposal/title.js";
+import { buildProposalDocument } from "../../src/proposal/document.js";
+import { renderProposalMarkdown } from "../../src/proposal/markdown.js";
+import { plainMarkdownLine, proposalTitle, rfpTitle } from "../../src/proposal/title.js";
 
 const RFP = [
   "# Request for Proposals: Community Climate Resilience Grants, 2025 Cycle",

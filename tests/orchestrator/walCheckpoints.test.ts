@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createReviewDesk } from "../../src/desk/createReviewDesk.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
-import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
 import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
   deferAutoCheckpoint,

@@ -1,5 +1,5 @@
 /** Shared setup of the review-desk tests: reviewers with tokens, and waiting for a thread. */
-import type { ReviewDesk } from "../../src/orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../../src/desk/reviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import type { ReviewStore } from "../../src/store/types.js";

@@ -5,10 +5,7 @@
  * after accepting a decision leaves the thread to the other, which applies the decision once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { isWriterPrompt, ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";

@@ -11,10 +11,10 @@
  */
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { createReviewDesk } from "../../src/desk/createReviewDesk.js";
+import { DecisionRequestSchema } from "../../src/desk/requests.js";
+import type { ReviewDesk } from "../../src/desk/reviewDesk.js";
 import { isEvalgateError } from "../../src/errors.js";
-import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
-import { DecisionRequestSchema } from "../../src/orchestrator/deskRequests.js";
-import type { ReviewDesk } from "../../src/orchestrator/reviewDesk.js";
 import { ReviewerSchema } from "../../src/store/reviewers.js";
 
 const RequestSchema = z.discriminatedUnion("op", [

@@ -5,10 +5,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";

@@ -7,7 +7,7 @@
  * header; error pages say words, their code only in a details line.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TEXT_CHARS } from "../../src/orchestrator/deskRequests.js";
+import { MAX_TEXT_CHARS } from "../../src/desk/requests.js";
 import { createServiceApp } from "../../src/service/app.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { STAGE_IDS } from "../proposalStages.js";

@@ -5,10 +5,7 @@
  * once, and the thread moves on to its next review.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";

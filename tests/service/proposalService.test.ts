@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderProposal } from "../../src/cli/proposalOutput.js";
-import type { ReviewDetail } from "../../src/orchestrator/deskAnswers.js";
-import type { ProposalDocument } from "../../src/orchestrator/proposal/document.js";
+import type { ReviewDetail } from "../../src/desk/answers.js";
+import type { ProposalDocument } from "../../src/proposal/document.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { isWriterPrompt, ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import type { OllamaResponder } from "../doubles/index.js";

@@ -4,10 +4,7 @@
  * prompts). Reviewers get tokens through the store, as `evalgate reviewers add` does.
  */
 import { join } from "node:path";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/criteria/load.js";
-import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk } from "../../src/desk/createReviewDesk.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { ROOT } from "../cli/reviewHarness.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";

@@ -11,10 +11,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { modelFor } from "../orchestrator/dyingDesk.js";

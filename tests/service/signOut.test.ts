@@ -5,10 +5,7 @@
  * replayed on the other). Revoking a reviewer ends their sessions too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";

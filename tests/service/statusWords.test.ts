@@ -4,9 +4,9 @@
  * and each kind of progress event — none is shown as a bare id.
  */
 import { describe, expect, it } from "vitest";
+import { ThreadStatusSchema } from "../../src/desk/answers.js";
 import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
 import { buildProposalGraph, loadProposalConfig } from "../../src/graph/proposalGraph.js";
-import { ThreadStatusSchema } from "../../src/orchestrator/deskAnswers.js";
 import {
   decisionName,
   progressText,

@@ -8,10 +8,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createReviewDesk,
-  type ReviewDeskHandle,
-} from "../../src/orchestrator/createReviewDesk.js";
+import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { openReviewStore } from "../../src/store/index.js";
 import type { Reviewer } from "../../src/store/reviewers.js";

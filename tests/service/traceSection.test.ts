@@ -6,8 +6,8 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReviewDesk } from "../../src/desk/createReviewDesk.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
-import { createReviewDesk } from "../../src/orchestrator/createReviewDesk.js";
 import type { Trace } from "../../src/scoring/result.js";
 import { createServiceApp } from "../../src/service/app.js";
 import { callLabel, TRACE_PREVIEW_CHARS } from "../../src/service/pages/traceSection.js";

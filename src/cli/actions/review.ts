@@ -5,9 +5,9 @@
  * review, an action the review does not offer, a decision the graph refuses — is one message.
  */
 
+import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
-import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
 import {
   isForeignThreadError,
   isOrchestratorError,

@@ -4,7 +4,7 @@
  * at the same time; a decision the graph refused is set aside so its review can be decided anew),
  * then advanced here, and the review it waits for next printed.
  */
-import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
-import { isDeskError } from "../../orchestrator/errors.js";
+import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
+import { isDeskError } from "../../desk/errors.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";

@@ -5,7 +5,7 @@
  * cancelled (SIGINT, SIGTERM).
  */
 import { join } from "node:path";
-import { createReviewDesk } from "../../orchestrator/createReviewDesk.js";
+import { createReviewDesk } from "../../desk/createReviewDesk.js";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";

@@ -3,7 +3,7 @@
  * and the pages have it) printed as Markdown, JSON or HTML, or written to a new --out file.
  */
 import { resolve } from "node:path";
-import { isDeskError } from "../../orchestrator/errors.js";
+import { isDeskError } from "../../desk/errors.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";

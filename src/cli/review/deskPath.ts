@@ -5,12 +5,12 @@
  * running `evalgate serve`, or two terminals on one thread, cannot apply a decision twice.
  */
 import { userInfo } from "node:os";
+import { createReviewDesk, type ReviewDeskHandle } from "../../desk/createReviewDesk.js";
+import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import type { ReviewDecision } from "../../graph/model.js";
 import { ReviewerNameSchema } from "../../graph/reviewInput.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
-import { createReviewDesk, type ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
-import { isDeskError } from "../../orchestrator/errors.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { Reviewer } from "../../store/reviewers.js";
 import { CliError } from "../errors.js";

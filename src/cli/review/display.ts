@@ -9,7 +9,7 @@ import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
-import { threadErrors } from "../../orchestrator/proposal/stageErrors.js";
+import { threadErrors } from "../../proposal/stageErrors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { PendingRow } from "../../store/types.js";
 import { timeAgo, timeStamp } from "../../timeText.js";

@@ -6,9 +6,9 @@
  * input it was recorded with.
  */
 import { randomUUID } from "node:crypto";
-import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
+import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isThreadNotFoundError } from "../../orchestrator/errors.js";
-import { proposalTitle } from "../../orchestrator/proposal/title.js";
+import { proposalTitle } from "../../proposal/title.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";

@@ -5,10 +5,11 @@
  * writes became a checkpoint): continueThread runs it on from its last checkpoint, so nothing
  * finished is done again. "completed" means nothing is left to run or apply.
  */
+
+import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { buildProposalGraph } from "../../graph/proposalGraph.js";
 import { threadProgress } from "../../graph/threadProgress.js";
-import type { ReviewDeskHandle } from "../../orchestrator/createReviewDesk.js";
-import type { GraphState } from "../../orchestrator/graphTypes.js";
+import type { GraphState } from "../../orchestrator/orchestratorEngine.js";
 import { type PendingReview, reviewsOf } from "../../orchestrator/pendingReview.js";
 
 export type ProposalValues = GraphState<ReturnType<typeof buildProposalGraph>>;

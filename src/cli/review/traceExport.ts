@@ -6,7 +6,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import type { Reviewer } from "../../store/reviewers.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";

@@ -5,8 +5,9 @@
  * whichever decision is chosen. Also the corrections a thread recorded, for its page, and the
  * form fields read back into corrections.
  */
+
+import type { ReviewDetail } from "../../desk/answers.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { RecordedCorrection } from "../../scoring/recordedCorrections.js";
 import type { CriterionResult } from "../../scoring/result.js";

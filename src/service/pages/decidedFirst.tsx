@@ -5,7 +5,7 @@
  * recorded, and where to go: the proposal (or its draft so far), its history, and the next review
  * waiting for this reviewer (or the queue when none is).
  */
-import type { ReviewListItem, ThreadStatus } from "../../orchestrator/deskAnswers.js";
+import type { ReviewListItem, ThreadStatus } from "../../desk/answers.js";
 import { decisionName, stageName } from "../statusWords.js";
 import { Layout } from "./layout.js";
 import { Time } from "./time.js";

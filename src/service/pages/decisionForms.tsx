@@ -8,8 +8,9 @@
  * The fields' limits are the review boundary's; the service checks everything again on every post
  * and, when it refuses a decision, shows the form again with what was entered.
  */
+
+import type { ReviewDetail } from "../../desk/answers.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import { CorrectionFields } from "./correctionFields.js";
 import { EditContentFields } from "./editFields.js";
 import { type EditDraft, reviewContentType } from "./structuredEdit.js";

@@ -3,7 +3,7 @@
  * on which stage, the feedback for the writer, the comment, the text put in place by an edit
  * (collapsed), the scores marked wrong, and whether the run has taken the decision yet.
  */
-import type { DecisionRecord, ThreadStatus } from "../../orchestrator/deskAnswers.js";
+import type { DecisionRecord, ThreadStatus } from "../../desk/answers.js";
 import { decisionName, stageName } from "../statusWords.js";
 import { RecordedCorrections } from "./correctionFields.js";
 import { Time } from "./time.js";

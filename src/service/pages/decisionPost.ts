@@ -5,7 +5,7 @@
  * schema. Otherwise the review is shown again with the values as entered and each problem beside
  * its field, so nothing typed is lost.
  */
-import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
+import type { ReviewDetail } from "../../desk/answers.js";
 import {
   CONTENT_FORM_FIELD,
   type EditDraft,

@@ -7,10 +7,10 @@
  * that says who decided what and when, and links to the thread and to the next review waiting.
  */
 import type { Context } from "hono";
+import { DecisionRequestSchema } from "../../desk/requests.js";
+import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
-import { DecisionRequestSchema } from "../../orchestrator/deskRequests.js";
-import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";
 import { ServiceRequestError } from "../errors.js";

@@ -1,5 +1,5 @@
 /** The finished proposals this reviewer may read (an administrator: all), last finished first. */
-import type { ThreadListPage } from "../../orchestrator/deskAnswers.js";
+import type { ThreadListPage } from "../../desk/answers.js";
 import { DataTable } from "./dataTable.js";
 import { Layout } from "./layout.js";
 import { QueueTabs } from "./queueTabs.js";

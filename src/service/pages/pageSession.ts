@@ -6,7 +6,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
+import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
 import { ServiceRequestError } from "../errors.js";
 import type { SessionKeeper } from "../session.js";

@@ -3,7 +3,7 @@
  * components as the service's proposal page, its stylesheet inline, and a Content-Security-Policy
  * that loads nothing and runs no script.
  */
-import type { ProposalDocument } from "../../orchestrator/proposal/document.js";
+import type { ProposalDocument } from "../../proposal/document.js";
 import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
 import { ProposalView } from "./proposalView.js";
 import { renderStandaloneFile } from "./standaloneFile.js";

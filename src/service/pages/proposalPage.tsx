@@ -1,5 +1,5 @@
 /** A thread's proposal, readable in the review service, with a Markdown download. */
-import type { ProposalDocument } from "../../orchestrator/proposal/document.js";
+import type { ProposalDocument } from "../../proposal/document.js";
 import { Layout } from "./layout.js";
 import { ProposalView } from "./proposalView.js";
 

@@ -4,9 +4,9 @@
  * desk call as `POST /api/proposals` and follows the new thread on its progress page.
  */
 import type { Context, Hono } from "hono";
+import { PageRequestSchema, ThreadListRequestSchema } from "../../desk/requests.js";
+import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
-import { PageRequestSchema, ThreadListRequestSchema } from "../../orchestrator/deskRequests.js";
-import type { ReviewDesk } from "../../orchestrator/reviewDesk.js";
 import { allow } from "../access.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";

@@ -11,7 +11,7 @@ import type {
   ProposalDocument,
   ProposalInputPart,
   ProposalSection,
-} from "../../orchestrator/proposal/document.js";
+} from "../../proposal/document.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { type Columns, DataTable } from "./dataTable.js";
 

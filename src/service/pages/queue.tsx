@@ -1,5 +1,5 @@
 /** The queue: the pending reviews this reviewer may decide, newest first, a page at a time. */
-import type { ReviewPage } from "../../orchestrator/deskAnswers.js";
+import type { ReviewPage } from "../../desk/answers.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { stageName } from "../statusWords.js";
 import { DataTable } from "./dataTable.js";

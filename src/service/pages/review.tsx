@@ -1,5 +1,5 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
-import type { ReviewDetail, ThreadTraces } from "../../orchestrator/deskAnswers.js";
+import type { ReviewDetail, ThreadTraces } from "../../desk/answers.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { reviewKindName, stageName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";

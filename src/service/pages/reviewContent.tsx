@@ -2,9 +2,10 @@
  * The content under review, whole and readable: Markdown drawn by markdown-it (raw HTML off),
  * structured content as labelled fields (escaped by construction).
  */
+
+import type { ReviewDetail } from "../../desk/answers.js";
 import { contentForm } from "../../graph/contentFields.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import { readUntrustedJson } from "../../untrusted/json.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { reviewContentType } from "./structuredEdit.js";

@@ -3,7 +3,7 @@
  * the applicant, each pasted as text or chosen as a file, and an optional title. It posts to
  * `/proposals`, which hands it to the same desk call as `POST /api/proposals`.
  */
-import { MAX_TEXT_CHARS } from "../../orchestrator/deskRequests.js";
+import { MAX_TEXT_CHARS } from "../../desk/requests.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { ErrorNotice } from "./errorNotice.js";
 

@@ -3,11 +3,7 @@
  * the applicant from its text area or its file (one of the two), a file read as UTF-8 text of a
  * bounded size, then checked by the same schema and handed to the same desk call as the API's.
  */
-import {
-  MAX_TEXT_CHARS,
-  type StartProposal,
-  StartProposalSchema,
-} from "../../orchestrator/deskRequests.js";
+import { MAX_TEXT_CHARS, type StartProposal, StartProposalSchema } from "../../desk/requests.js";
 import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import type { CheckedForm } from "./pageSession.js";

@@ -7,6 +7,8 @@
  * content shown (contentFromForm: a required field cannot be emptied, no wrong types); otherwise
  * the page is shown again with the entered values and the field at fault.
  */
+
+import type { ReviewDetail } from "../../desk/answers.js";
 import {
   type ContentIssue,
   contentFromForm,
@@ -16,7 +18,6 @@ import {
 } from "../../graph/contentFields.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
-import type { ReviewDetail } from "../../orchestrator/deskAnswers.js";
 import { readUntrustedJson } from "../../untrusted/json.js";
 
 /** The field that marks a structured edit, with the shape posted. */

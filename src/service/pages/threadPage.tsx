@@ -4,7 +4,7 @@
  * reads the event stream and reloads; without JavaScript the page refreshes itself every few
  * seconds (a meta refresh inside noscript) and offers a reload link.
  */
-import type { ThreadStatus, ThreadTraces } from "../../orchestrator/deskAnswers.js";
+import type { ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import { decisionName, stageName, statusName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
 import { DataTable } from "./dataTable.js";

@@ -4,7 +4,7 @@
  * the exact prompt and raw answer. Long texts are cut, with a link to the whole call as JSON.
  * Text is rendered as text (JSX escapes it); secrets were replaced by the desk before this.
  */
-import type { ThreadStatus, ThreadTraces } from "../../orchestrator/deskAnswers.js";
+import type { ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import type { Trace } from "../../scoring/result.js";
 import { stageName } from "../statusWords.js";
 import { type Columns, DataTable } from "./dataTable.js";

@@ -11,7 +11,25 @@ import {
   ReviewCorrectionListSchema,
 } from "../graph/reviewInput.js";
 import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
-import { wholeNumberParam } from "./wholeNumber.js";
+
+const DIGITS = /^(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * A whole number from `min` to `max`: a number given as a number (a library caller's page
+ * request) if whole, or read from a query string strictly — decimal digits only, so `1e3`,
+ * `0x10`, ` 10`, `10.0`, `+5` or `010` are refused rather than read (what `Number()` would do).
+ */
+export function wholeNumberParam(min: number, max: number) {
+  const range = z.number().int().min(min).max(max);
+  return z.union([
+    range,
+    z
+      .string()
+      .regex(DIGITS, `a whole number from ${min} to ${max}, in decimal digits`)
+      .transform(Number)
+      .pipe(range),
+  ]);
+}
 
 /**
  * Longest text accepted in a request body field (an RFP, an applicant profile); what a reviewer

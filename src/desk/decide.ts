@@ -9,13 +9,13 @@ import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import { type PendingReview, reviewsOf } from "../orchestrator/pendingReview.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import type { Reviewer } from "../store/reviewers.js";
-import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./deskActions.js";
-import type { DecisionRequest } from "./deskRequests.js";
-import { alreadyDecided } from "./deskViews.js";
+import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./actions.js";
 import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";
-import { type PendingReview, reviewsOf } from "./pendingReview.js";
+import type { DecisionRequest } from "./requests.js";
+import { alreadyDecided } from "./views.js";
 
 /**
  * The decision as the graph takes it, checked (an INVALID_INPUT refusal names the field): the review

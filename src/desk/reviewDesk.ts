@@ -4,7 +4,9 @@
  * in-process job queue) or PostgreSQL (any number of replicas, durable jobs); the service stays a
  * thin layer of validation and rendering over this interface.
  */
+
 import type { CalibrationMeasurement, CalibrationReport } from "../calibration/reportModel.js";
+import type { ProposalDocument } from "../proposal/document.js";
 import type { AttemptCount } from "../store/attemptRows.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
@@ -14,14 +16,8 @@ import type {
   ThreadListPage,
   ThreadStatus,
   ThreadTraces,
-} from "./deskAnswers.js";
-import type {
-  DecisionRequest,
-  PageRequest,
-  StartProposal,
-  ThreadListRequest,
-} from "./deskRequests.js";
-import type { ProposalDocument } from "./proposal/document.js";
+} from "./answers.js";
+import type { DecisionRequest, PageRequest, StartProposal, ThreadListRequest } from "./requests.js";
 
 /**
  * Errors the desk throws carry these codes (EvalgateError subclasses in orchestrator/errors.ts);

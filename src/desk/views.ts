@@ -4,15 +4,14 @@ import { stageStatus } from "../graph/reviewNode.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import { reviewsOf } from "../orchestrator/pendingReview.js";
+import { proposalTitle } from "../proposal/title.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
-import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./deskAnswers.js";
-import type { PageRequest } from "./deskRequests.js";
+import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./answers.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
-import { reviewsOf } from "./pendingReview.js";
-import { proposalTitle } from "./proposal/title.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
 export function contentAsText(content: unknown): string {
@@ -144,29 +143,43 @@ export function listItemOf(row: PendingRow): ReviewListItem {
   };
 }
 
-/** The opaque cursor of the next page: where the last row of this one sits. */
-export function encodeCursor(row: PendingRow): string {
-  return Buffer.from(JSON.stringify([row.createdAt, row.threadId]), "utf8").toString("base64url");
+/** An opaque keyset cursor: where the last row of a page sits, as two strings. */
+function encodeCursor(key: readonly [string, string]): string {
+  return Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
 }
 
-export function decodeCursor(
-  page: PageRequest,
-): { createdAt: string; threadId: string } | undefined {
-  if (page.cursor === undefined || page.cursor === "") return undefined;
+/** The key a cursor this desk gave out holds (INVALID_INPUT for anything else). */
+export function decodeCursor(cursor: string | undefined): [string, string] | undefined {
+  if (cursor === undefined || cursor === "") return undefined;
   try {
-    const value: unknown = JSON.parse(Buffer.from(page.cursor, "base64url").toString("utf8"));
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (
       Array.isArray(value) &&
       value.length === 2 &&
       typeof value[0] === "string" &&
       typeof value[1] === "string"
     ) {
-      return { createdAt: value[0], threadId: value[1] };
+      return [value[0], value[1]];
     }
   } catch {
     // reported below
   }
   throw invalidInput("cursor", "not a cursor this service gave out");
+}
+
+/** A keyset page of `rows` (one more than `limit` read, to know whether another page follows). */
+export function pageOf<R, I>(
+  rows: readonly R[],
+  limit: number,
+  item: (row: R) => I,
+  key: (row: R) => [string, string],
+): { items: I[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(item),
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null,
+  };
 }
 
 /** The 409 for a review someone decided already: who, when, what. */

@@ -14,8 +14,8 @@ import {
 import type { StageDefinition } from "../graph/stages.js";
 import { evaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
-import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
-import type { StageProgressListener } from "./stageProgress.js";
+import { type CheckpointRetention, retentionFromEnv } from "../orchestrator/checkpointRetention.js";
+import type { StageProgressListener } from "../orchestrator/stageProgress.js";
 
 export interface ProposalRuntimeOptions {
   /** The writer and judge model (default: the graph's, EVALGATE_MODEL on Ollama). */

@@ -6,20 +6,26 @@
 
 import type { StateSnapshot } from "@langchain/langgraph";
 import { storeExampleSource } from "../calibration/fewShot.js";
-import type { EvaluationFewShot } from "../graph/evaluationFewShot.js";
 import { traceStoreOfSaver } from "../graph/runSinks.js";
 import type { StageDefinition } from "../graph/stages.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
+import { type Checkpointer, createCheckpointer } from "../orchestrator/checkpointer.js";
+import { calibrationOverview } from "../orchestrator/deskCalibration.js";
+import { InProcessJobQueue, type JobQueue } from "../orchestrator/jobs/jobQueue.js";
+import { PgBossJobQueue } from "../orchestrator/jobs/pgBossQueue.js";
+import { checkedSnapshot } from "../orchestrator/orchestratorEngine.js";
+import { type AdvanceOutcome, createThreadRunner } from "../orchestrator/threadRunner.js";
+import { deferAutoCheckpoint, startWalCheckpoints } from "../orchestrator/walCheckpoints.js";
 import { RubricRegistry } from "../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../store/index.js";
 import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
-import { type Checkpointer, createCheckpointer } from "./checkpointer.js";
 import {
   assignReviewer,
   authenticate,
   type DeskContext,
+  finishedProposals,
   getReview,
   listReviews,
   recoverThreads,
@@ -27,21 +33,13 @@ import {
   startProposal,
   threadEvents,
   threadStatus,
-} from "./deskActions.js";
-import { calibrationOverview } from "./deskCalibration.js";
-import { decide } from "./deskDecide.js";
-import { threadProposal } from "./deskProposal.js";
-import { endSession, openSession, sessionReviewer } from "./deskSessions.js";
-import { finishedProposals } from "./deskThreadList.js";
-import { threadTraces } from "./deskTraces.js";
-import { ForeignThreadError, threadNotFound } from "./errors.js";
-import { InProcessJobQueue, type JobQueue } from "./jobs/jobQueue.js";
-import { PgBossJobQueue } from "./jobs/pgBossQueue.js";
+} from "./actions.js";
+import { decide } from "./decide.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";
-import { type AdvanceOutcome, createThreadRunner } from "./threadRunner.js";
-import { foreignChannels } from "./threads.js";
-import { deferAutoCheckpoint, startWalCheckpoints } from "./walCheckpoints.js";
+import { endSession, openSession, sessionReviewer } from "./sessions.js";
+import { threadProposal } from "./threadProposal.js";
+import { threadTraces } from "./traces.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
   /** SQLite file (default `.evalgate/checkpoints.sqlite` under `cwd`). */
@@ -82,15 +80,6 @@ export interface ReviewDeskHandle extends ReviewDesk {
   advanceThread(threadId: string): Promise<AdvanceOutcome>;
 }
 
-async function checkedThreadSnapshot(ctx: DeskContext, threadId: string) {
-  const config = { configurable: { thread_id: threadId } };
-  const tuple = await ctx.checkpointer.saver.getTuple(config);
-  if (tuple === undefined) throw threadNotFound(threadId);
-  const foreign = foreignChannels(ctx.runtime.graph.channels, tuple.checkpoint);
-  if (foreign.length > 0) throw new ForeignThreadError(threadId, foreign);
-  return ctx.runtime.graph.getState(config);
-}
-
 function reportJobError(threadId: string | undefined, error: unknown): void {
   const what = threadId === undefined ? "job queue" : `thread ${threadId}`;
   const message = error instanceof Error ? error.message : String(error);
@@ -98,77 +87,54 @@ function reportJobError(threadId: string | undefined, error: unknown): void {
 }
 
 /**
- * The graph's evaluation options with the corrections kept in the desk's database as the few-shot
- * source (labels from the review store, their content from the traces beside the checkpoints),
- * unless the caller gave a source of its own. Nothing is read until a stage uses them.
+ * The graph's evaluation options with what the desk's database holds, unless the caller gave its
+ * own: the rubric registry (every stage judges with the active version of its catalog), and the
+ * corrections as the few-shot source (labels from the review store, their content from the traces
+ * beside the checkpoints; nothing is read until a stage uses them).
  */
-function withCorrectionExamples(
-  options: Pick<ReviewDeskOptions, "graph">,
+function deskEvaluation(
+  options: ReviewDeskOptions,
   store: ReviewStore,
   checkpointer: Checkpointer,
-  always: boolean,
-): Pick<ReviewDeskOptions, "graph"> {
-  const traces = traceStoreOfSaver(checkpointer.saver);
-  if (options.graph?.evaluation?.fewShot !== undefined || traces === undefined) return {};
-  const fewShot: EvaluationFewShot = {
-    source: storeExampleSource(store, traces),
-    enabled: always ? true : "catalog",
-  };
-  const graph = options.graph ?? {};
-  return { graph: { ...graph, evaluation: { ...graph.evaluation, fewShot } } };
-}
-
-/**
- * The graph's evaluation options with the rubric registry in the desk's database, so every stage
- * judges with the active registry version of its catalog (unless the caller gave a registry).
- */
-function withRubricRegistry<T extends Pick<ReviewDeskOptions, "graph">>(
-  options: T,
   rubrics: RubricRegistry,
-): T {
-  if (options.graph?.evaluation?.rubricRegistry !== undefined) return options;
+): ProposalRuntimeOptions["graph"] {
   const graph = options.graph ?? {};
-  return {
-    ...options,
-    graph: { ...graph, evaluation: { ...graph.evaluation, rubricRegistry: rubrics } },
+  const evaluation = {
+    ...graph.evaluation,
+    rubricRegistry: graph.evaluation?.rubricRegistry ?? rubrics,
   };
+  const traces = traceStoreOfSaver(checkpointer.saver);
+  if (evaluation.fewShot === undefined && traces !== undefined) {
+    const enabled = options.fewShot === true ? true : "catalog";
+    evaluation.fewShot = { source: storeExampleSource(store, traces), enabled };
+  }
+  return { ...graph, evaluation };
 }
 
 /** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
 async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
   const location = databaseLocation(options);
   const env = options.env ?? process.env;
-  const checkpointer = await createCheckpointer(
-    location.kind === "postgres"
-      ? { databaseUrl: location.url, env }
-      : { sqlitePath: location.path, env },
-  );
+  const database =
+    location.kind === "postgres" ? { databaseUrl: location.url } : { sqlitePath: location.path };
+  const checkpointer = await createCheckpointer({ ...database, env });
+  const opened: Array<{ close(): Promise<void> }> = [checkpointer];
   let store: ReviewStore;
-  try {
-    store = await openReviewStore(
-      location.kind === "postgres" ? { databaseUrl: location.url } : { sqlitePath: location.path },
-    );
-  } catch (error) {
-    await checkpointer.close();
-    throw error;
-  }
   let rubrics: RubricRegistry;
   try {
-    rubrics = await RubricRegistry.open(
-      location.kind === "postgres" ? { databaseUrl: location.url } : { sqlitePath: location.path },
-    );
+    store = await openReviewStore(database);
+    opened.unshift(store);
+    rubrics = await RubricRegistry.open(database);
   } catch (error) {
-    await store.close();
-    await checkpointer.close();
+    for (const part of opened) await part.close();
     throw error;
   }
   const model =
     typeof options.model === "string" ? createChatModel(options.model, { env }) : options.model;
   const { model: _spec, fewShot: _examples, ...given } = options;
-  const runtimeOptions = withRubricRegistry(given, rubrics);
   const runtime = compileProposalGraph(checkpointer.saver, {
-    ...runtimeOptions,
-    ...withCorrectionExamples(runtimeOptions, store, checkpointer, options.fewShot === true),
+    ...given,
+    graph: deskEvaluation(options, store, checkpointer, rubrics),
     ...(model === undefined ? {} : { model }),
   });
   const onError = options.onJobError ?? reportJobError;
@@ -243,7 +209,7 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
   return {
     store: ctx.store,
     stages: ctx.runtime.stages,
-    threadSnapshot: (threadId) => checkedThreadSnapshot(ctx, threadId),
+    threadSnapshot: (threadId) => checkedSnapshot(ctx, threadId),
     advanceThread: (threadId) => ctx.runner.advance(threadId),
     authenticate: (token) => authenticate(ctx, token),
     openSession: (token, expiresAt) => openSession(ctx.store, token, expiresAt),

@@ -9,12 +9,12 @@
  * only as the request it responds to.
  */
 import { z } from "zod";
-import { ACCEPTED_STATUSES, type ProcessingStatus } from "../../graph/model.js";
-import { stageStatus } from "../../graph/reviewNode.js";
-import type { StageDefinition } from "../../graph/stages.js";
-import type { OverallProposalStateType } from "../../graph/state.js";
-import { parseStatePath, readStatePath } from "../../graph/statePath.js";
-import { structuredContentOf } from "../../graph/structuredContent.js";
+import { ACCEPTED_STATUSES, type ProcessingStatus } from "../graph/model.js";
+import { stageStatus } from "../graph/reviewNode.js";
+import type { StageDefinition } from "../graph/stages.js";
+import type { OverallProposalStateType } from "../graph/state.js";
+import { parseStatePath, readStatePath } from "../graph/statePath.js";
+import { structuredContentOf } from "../graph/structuredContent.js";
 import { threadErrors } from "./stageErrors.js";
 import { proposalTitle, rfpTitle } from "./title.js";
 

@@ -5,8 +5,8 @@
  * the research, the solution sought and the connection pairs as labelled fields, and appendix B
  * with the gate record of every stage and the decisions made on it.
  */
-import { type ContentField, contentForm } from "../../graph/contentFields.js";
-import { structuredContentOf } from "../../graph/structuredContent.js";
+import { type ContentField, contentForm } from "../graph/contentFields.js";
+import { structuredContentOf } from "../graph/structuredContent.js";
 import type { GateRecord, ProposalDocument, ProposalInputPart } from "./document.js";
 import { markdownCell, markdownText, sectionMarkdown } from "./markdownText.js";
 

@@ -7,20 +7,20 @@ import { randomUUID } from "node:crypto";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
+import type { Checkpointer } from "../orchestrator/checkpointer.js";
+import type { JobQueue } from "../orchestrator/jobs/jobQueue.js";
+import type { ThreadRunner } from "../orchestrator/threadRunner.js";
+import { proposalTitle } from "../proposal/title.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
-import { DESK_GRAPH, type ReviewStore, type ThreadRow } from "../store/types.js";
-import type { Checkpointer } from "./checkpointer.js";
-import type { ReviewDetail, ReviewPage, ThreadStatus } from "./deskAnswers.js";
-import type { PageRequest, StartProposal } from "./deskRequests.js";
 import {
-  decodeCursor,
-  encodeCursor,
-  listItemOf,
-  reviewDetailOf,
-  threadStatusOf,
-} from "./deskViews.js";
+  DESK_GRAPH,
+  type ReviewStore,
+  type ThreadListRow,
+  type ThreadRow,
+} from "../store/types.js";
+import type { ReviewDetail, ReviewPage, ThreadListPage, ThreadStatus } from "./answers.js";
 import {
   forbidden,
   invalidInput,
@@ -29,10 +29,9 @@ import {
   threadNotFailed,
   unknownThread,
 } from "./errors.js";
-import type { JobQueue } from "./jobs/jobQueue.js";
-import { proposalTitle } from "./proposal/title.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
-import type { ThreadRunner } from "./threadRunner.js";
+import type { PageRequest, StartProposal, ThreadListRequest } from "./requests.js";
+import { decodeCursor, listItemOf, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
 
 /** What every step of the desk works with. */
 export interface DeskContext {
@@ -124,23 +123,46 @@ export async function assignReviewer(
   await ctx.store.assign(threadId, name);
 }
 
+/** Whose rows a reviewer lists: their own threads', or every thread for an admin. */
+const scopeOf = (by: Reviewer) => (by.role === "admin" ? {} : { reviewer: by.name });
+
 export async function listReviews(
   ctx: DeskContext,
   by: Reviewer,
   page: PageRequest,
 ): Promise<ReviewPage> {
-  const after = decodeCursor(page);
+  const after = decodeCursor(page.cursor);
   const rows = await ctx.store.listPending({
     limit: page.limit + 1,
-    ...(by.role === "admin" ? {} : { reviewer: by.name }),
-    ...(after === undefined ? {} : { after }),
+    ...scopeOf(by),
+    ...(after === undefined ? {} : { after: { createdAt: after[0], threadId: after[1] } }),
   });
-  const items = rows.slice(0, page.limit);
-  const last = items[items.length - 1];
-  return {
-    items: items.map(listItemOf),
-    nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(last) : null,
-  };
+  return pageOf(rows, page.limit, listItemOf, (row) => [row.createdAt, row.threadId]);
+}
+
+/**
+ * The finished proposals the reviewer may read, last finished first, read from the store's
+ * thread rows and never from checkpoints.
+ */
+export async function finishedProposals(
+  ctx: DeskContext,
+  by: Reviewer,
+  page: ThreadListRequest,
+): Promise<ThreadListPage> {
+  const after = decodeCursor(page.cursor);
+  const rows = await ctx.store.listThreads({
+    status: "finished",
+    limit: page.limit + 1,
+    ...scopeOf(by),
+    ...(after === undefined ? {} : { after: { updatedAt: after[0], threadId: after[1] } }),
+  });
+  const item = (row: ThreadListRow) => ({
+    threadId: row.id,
+    title: row.title,
+    startedAt: row.createdAt,
+    finishedAt: row.updatedAt,
+  });
+  return pageOf(rows, page.limit, item, (row) => [row.updatedAt, row.id]);
 }
 
 export async function getReview(

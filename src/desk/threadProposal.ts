@@ -1,9 +1,9 @@
 /** The proposal a desk thread has written so far: the document of its latest state. */
 import type { OverallProposalStateType } from "../graph/state.js";
 import { threadProgress } from "../graph/threadProgress.js";
+import { buildProposalDocument, type ProposalDocument } from "../proposal/document.js";
 import type { Reviewer } from "../store/reviewers.js";
-import { accessThread, type DeskContext, snapshotOf } from "./deskActions.js";
-import { buildProposalDocument, type ProposalDocument } from "./proposal/document.js";
+import { accessThread, type DeskContext, snapshotOf } from "./actions.js";
 
 /** The state of a thread that has no checkpoint yet: nothing written. */
 const NOTHING_WRITTEN = {

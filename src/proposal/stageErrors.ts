@@ -4,9 +4,9 @@
  * `error` and the error is the stage's latest. A stage written, judged or decided since (retried,
  * edited, approved) has superseded its errors: the history keeps them, marked as such.
  */
-import type { StageDefinition } from "../../graph/stages.js";
-import type { OverallProposalStateType } from "../../graph/state.js";
-import { parseStatePath, readStatePath } from "../../graph/statePath.js";
+import type { StageDefinition } from "../graph/stages.js";
+import type { OverallProposalStateType } from "../graph/state.js";
+import { parseStatePath, readStatePath } from "../graph/statePath.js";
 
 export interface ThreadError {
   /** The stage the error belongs to (from its `[evaluate <id>]` / `[generate <id>]` tag). */

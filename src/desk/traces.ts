@@ -7,8 +7,8 @@ import { traceStoreOfSaver } from "../graph/runSinks.js";
 import { redactSecrets, redactSecretText } from "../redact.js";
 import type { Trace } from "../scoring/result.js";
 import type { Reviewer } from "../store/reviewers.js";
-import { accessThread, type DeskContext } from "./deskActions.js";
-import type { ThreadTraces } from "./deskAnswers.js";
+import { accessThread, type DeskContext } from "./actions.js";
+import type { ThreadTraces } from "./answers.js";
 
 function redactedTrace(trace: Trace): Trace {
   return {
