@@ -4,6 +4,7 @@
  * sends Last-Event-ID and gets only what it missed. A stream ends when the thread finishes, after
  * `maxStreamMs` (the browser reconnects), or when the service shuts down.
  */
+import { setTimeout } from "node:timers/promises";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { wholeNumberParam } from "../desk/requests.js";
@@ -78,16 +79,9 @@ export function startingSeq(c: Context): number {
   return requireValid(SeqSchema.safeParse(raw === "" ? "0" : raw), "after (an event number)");
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
+/** Waits `ms`, or less when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<unknown> {
+  return setTimeout(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /**

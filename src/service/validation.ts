@@ -20,24 +20,12 @@ export function issueField(error: z.ZodError): string | undefined {
 /** Throws INVALID_INPUT for a failed zod result, else returns the data. */
 export function requireValid<T>(result: z.ZodSafeParseResult<T>, what: string): T {
   if (result.success) return result.data;
-  const field = issueField(result.error);
-  throw new ServiceRequestError(
-    "INVALID_INPUT",
-    `${what} is invalid: ${z.prettifyError(result.error)}`,
-    field,
-  );
+  throw invalidInput(what, result.error);
 }
 
-function failAsInvalid(what: string) {
-  return (result: { success: boolean; error?: unknown }) => {
-    if (result.success || !(result.error instanceof z.ZodError)) return;
-    const field = issueField(result.error);
-    throw new ServiceRequestError(
-      "INVALID_INPUT",
-      `${what} is invalid: ${z.prettifyError(result.error)}`,
-      field,
-    );
-  };
+function invalidInput(what: string, error: z.ZodError): ServiceRequestError {
+  const message = `${what} is invalid: ${z.prettifyError(error)}`;
+  return new ServiceRequestError("INVALID_INPUT", message, issueField(error));
 }
 
 /**
@@ -75,5 +63,9 @@ export function requireJsonType(contentType: string | undefined): void {
 
 /** Validates the query string against a schema. */
 export function queryParams<T extends ZodType>(schema: T) {
-  return zValidator("query", schema, failAsInvalid("the query"));
+  return zValidator("query", schema, (result) => {
+    if (!result.success && result.error instanceof z.ZodError) {
+      throw invalidInput("the query", result.error);
+    }
+  });
 }

@@ -10,6 +10,7 @@
 import type Database from "better-sqlite3";
 import { Kysely, PostgresDialect, type RawBuilder, SqliteDialect, sql } from "kysely";
 import type pg from "pg";
+import { z } from "zod";
 import {
   asStoreFailure,
   CONFLICT_ATTEMPTS,
@@ -47,6 +48,11 @@ export const SCHEMA_WORDS: Readonly<Record<DialectName, SchemaWords>> = {
 type NoTables = Record<string, never>;
 
 export const now = () => new Date().toISOString();
+
+/** A boolean as either database gives it back: SQLite has no boolean values (1 or 0). */
+export const BooleanColumnSchema = z
+  .union([z.boolean(), z.number()])
+  .transform((v) => v === true || v === 1);
 
 /** A statement with `?` placeholders and its values, as a query either database compiles. */
 export function withValues(text: string, values: readonly unknown[]): RawBuilder<unknown> {

@@ -10,11 +10,8 @@ import type { Trace } from "../scoring/result.js";
 import { surviveConnectionLoss } from "./connections.js";
 import { storeOpenFailed } from "./errors.js";
 import {
-  /** A judge cache store with close(): what openJudgeCacheStore returns. */
   type ClosableJudgeCacheStore,
-  /** The judge cache in a PostgreSQL database. */
   PostgresJudgeCacheStore,
-  /** The judge cache in a SQLite file (`SqliteJudgeCacheStore.open(path)`). */
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 import { type DatabaseOptions, databaseLocation } from "./location.js";

@@ -4,6 +4,7 @@
  * and artifacts with the rubric evaluations of each review round.
  */
 import { z } from "zod";
+import { BooleanColumnSchema } from "./database.js";
 import { rowReader } from "./rows.js";
 
 export const RubricVersionRowSchema = z.object({
@@ -67,7 +68,7 @@ export const ArtifactEvaluationRowSchema = z.object({
   position: z.coerce.number().int(),
   rubricId: z.string(),
   rubricVersion: z.string(),
-  passed: z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1),
+  passed: BooleanColumnSchema,
   /** The evaluation as JSON. */
   body: z.string(),
   evaluatedAt: z.string(),

@@ -33,7 +33,7 @@ import {
   THREAD_LABELS_SQL,
 } from "./labelRows.js";
 import { insertMeasurement, LATEST_MEASUREMENT, measurementOf } from "./measurementRows.js";
-import type { ReviewerRole } from "./reviewers.js";
+import { type ReviewerRole, ReviewerSchema } from "./reviewers.js";
 import { eventOf, retryMessage, reviewerOf } from "./rows.js";
 import {
   insertMissingRunSettings,
@@ -42,13 +42,6 @@ import {
   selectRunSettings,
   upsertRunSettings,
 } from "./runSettingsRows.js";
-import {
-  END_SESSION_SQL,
-  INSERT_SESSION_SQL,
-  PRUNE_SESSIONS_SQL,
-  SESSION_REVIEWER_SQL,
-  sessionReviewerOf,
-} from "./sessionRows.js";
 import type { NewEvent } from "./threadEvents.js";
 import type { ThreadLease } from "./threadLocks.js";
 import { tryLockThread } from "./threadLocks.js";
@@ -191,9 +184,7 @@ export class ReviewTables {
     const row = await this.db.first(
       sql`SELECT * FROM reviewers WHERE token_hash = ${tokenHash} AND revoked_at IS NULL`,
     );
-    if (row === undefined) return undefined;
-    const reviewer = reviewerOf(row);
-    return { name: reviewer.name, role: reviewer.role };
+    return row === undefined ? undefined : ReviewerSchema.parse(reviewerOf(row));
   }
 
   async reviewerByName(name: string) {
@@ -201,20 +192,32 @@ export class ReviewTables {
     return row === undefined ? undefined : reviewerOf(row);
   }
 
+  // A page session is found only while it is open, unexpired and its reviewer is not revoked;
+  // times are ISO-8601 UTC strings, compared as text.
   async openSession(session: NewSession, at: string): Promise<void> {
     await this.db.transaction(function* (tx) {
-      yield* tx.run(withValues(PRUNE_SESSIONS_SQL, [at]));
-      const values = [session.idHash, session.reviewer, at, session.expiresAt];
-      yield* tx.run(withValues(INSERT_SESSION_SQL, values));
+      yield* tx.run(sql`DELETE FROM review_sessions WHERE expires_at <= ${at}`);
+      yield* tx.run(
+        sql`INSERT INTO review_sessions (id_hash, reviewer, created_at, expires_at)
+            VALUES (${session.idHash}, ${session.reviewer}, ${at}, ${session.expiresAt})`,
+      );
     });
   }
 
   async sessionReviewer(idHash: string, at: string) {
-    return sessionReviewerOf(await this.db.first(withValues(SESSION_REVIEWER_SQL, [idHash, at])));
+    const row = await this.db.first(
+      sql`SELECT r.* FROM review_sessions s JOIN reviewers r ON r.name = s.reviewer
+          WHERE s.id_hash = ${idHash} AND s.ended_at IS NULL AND s.expires_at > ${at}
+            AND r.revoked_at IS NULL`,
+    );
+    return row === undefined ? undefined : ReviewerSchema.parse(reviewerOf(row));
   }
 
   async endSession(idHash: string, at: string): Promise<boolean> {
-    return (await this.db.run(withValues(END_SESSION_SQL, [at, idHash]))) > 0;
+    const ended = await this.db.run(
+      sql`UPDATE review_sessions SET ended_at = ${at} WHERE id_hash = ${idHash} AND ended_at IS NULL`,
+    );
+    return ended > 0;
   }
 
   async countAttempt(key: string, windowSeconds: number, at: Date): Promise<AttemptCount> {

@@ -13,6 +13,7 @@ import type {
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
 import type { AttemptCount } from "./attemptRows.js";
+import { BooleanColumnSchema } from "./database.js";
 import type {
   CalibrationLabelCursor,
   CalibrationLabelQuery,
@@ -64,17 +65,14 @@ export const ThreadRowSchema = z.object({
 });
 export type ThreadRow = z.infer<typeof ThreadRowSchema>;
 
-export interface NewThread {
-  id: string;
-  /** Default DESK_GRAPH. */
+/**
+ * A thread to record: its graph is DESK_GRAPH by default; its run settings (`evalgate run`'s) are
+ * written in the transaction that records it.
+ */
+export type NewThread = Pick<ThreadRow, "id" | "title" | "creator" | "status" | "settings"> & {
   graph?: string;
-  title: string;
-  creator: string;
-  status: ThreadState;
-  settings: ThreadSettings;
-  /** The run settings (`evalgate run`'s), written in the transaction that records the thread. */
   runSettings?: StoredRunSettings;
-}
+};
 
 /** One row of the pending-review index. */
 export const PendingRowSchema = z.object({
@@ -83,10 +81,7 @@ export const PendingRowSchema = z.object({
   stage: z.string(),
   title: z.string(),
   overallScore: z.number().nullable(),
-  passed: z
-    .union([z.boolean(), z.number()])
-    .transform((v) => v === true || v === 1)
-    .nullable(),
+  passed: BooleanColumnSchema.nullable(),
   actions: ActionListSchema,
   createdAt: z.string(),
   /** evaluation_review, evaluation_error, generation_error or revision_limit. */

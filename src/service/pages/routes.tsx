@@ -51,18 +51,17 @@ function isAdmin(c: { var: ServiceEnv["Variables"] }): boolean {
 }
 
 function registerAssets(pages: Hono<ServiceEnv>): void {
-  pages.get("/assets/review.css", (c) => {
-    c.header("Cache-Control", "public, max-age=300");
-    return c.body(REVIEW_CSS + PROPOSAL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" });
-  });
-  pages.get("/assets/page.js", (c) => {
-    c.header("Cache-Control", "public, max-age=300");
-    return c.body(PAGE_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
-  });
-  pages.get("/assets/progress.js", (c) => {
-    c.header("Cache-Control", "public, max-age=300");
-    return c.body(PROGRESS_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
-  });
+  const assets: Array<[string, string, string]> = [
+    ["/assets/review.css", REVIEW_CSS + PROPOSAL_CSS, "text/css"],
+    ["/assets/page.js", PAGE_SCRIPT, "text/javascript"],
+    ["/assets/progress.js", PROGRESS_SCRIPT, "text/javascript"],
+  ];
+  for (const [path, text, type] of assets) {
+    pages.get(path, (c) => {
+      c.header("Cache-Control", "public, max-age=300");
+      return c.body(text, 200, { "Content-Type": `${type}; charset=utf-8` });
+    });
+  }
 }
 
 function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): void {
