@@ -88,12 +88,22 @@ export class NormaliseState {
     this.blocks.push({ listForm: false, ...block, endLine: this.out.length });
   }
 
+  /** Writes an array header line as spec TOON (`[N,]` rewritten); returns its line number. */
+  emitHeader(line: SourceLine, header: ArrayHeader): number {
+    return this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
+  }
+
   /** Appends one normalised line; returns its 1-based line number. */
   emit(text: string, origin: number): number {
     this.out.push(text);
     this.origins.push(origin);
     return this.out.length;
   }
+}
+
+/** An array block's name ("(root)" for a keyless header) and declared count. */
+function arrayName(header: ArrayHeader): { name: string; declared: number } {
+  return { name: header.key ?? "(root)", declared: header.length };
 }
 
 /** The indentation and list marker a rewritten line keeps. */
@@ -150,8 +160,7 @@ export function writeTable(state: NormaliseState, index: number, header: ArrayHe
     : writePlainRows(state, layout, rows);
   state.record({
     kind: "tabular",
-    name: header.key ?? "(root)",
-    declared: header.length,
+    ...arrayName(header),
     headerLine: written.headerAt,
     rowLines: written.rowLines,
     listForm,
@@ -182,11 +191,10 @@ function tableLayout(
 /** A table header with no rows under it, written alone. */
 function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
-  const at = state.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
+  const at = state.emitHeader(line, header);
   state.record({
     kind: "tabular",
-    name: header.key ?? "(root)",
-    declared: header.length,
+    ...arrayName(header),
     headerLine: at,
     rowLines: [],
   });
@@ -270,10 +278,7 @@ function writeListRows(state: NormaliseState, layout: TableLayout, rows: TableRo
 function writePlainRows(state: NormaliseState, layout: TableLayout, rows: TableRows): WrittenRows {
   const { line, header, rowIndent, flush } = layout;
   const leaves = leafFields(header.fields ?? []);
-  const headerAt = state.emit(
-    header.dialect ? lead(line) + header.specHead : line.raw,
-    line.number,
-  );
+  const headerAt = state.emitHeader(line, header);
   const rowLines: number[] = [];
   for (const entry of rows.entries) {
     if (entry.kind !== "content") {
@@ -292,10 +297,7 @@ export function writeKeyedTable(state: NormaliseState, index: number, header: Ar
   const line = state.lines[index]!;
   const rowIndent = rowIndentOf(state, line);
   const leaves = leafFields(header.fields ?? []);
-  const headerAt = state.emit(
-    header.dialect ? lead(line) + header.specHead : line.raw,
-    line.number,
-  );
+  const headerAt = state.emitHeader(line, header);
   const rowLines: number[] = [];
   let pending: SourceLine[] = [];
   let cursor = index + 1;
@@ -324,8 +326,7 @@ export function writeKeyedTable(state: NormaliseState, index: number, header: Ar
   }
   state.record({
     kind: "keyed",
-    name: header.key ?? "(root)",
-    declared: header.length,
+    ...arrayName(header),
     headerLine: headerAt,
     rowLines,
   });
@@ -385,8 +386,7 @@ class Normaliser extends NormaliseState {
     if (header.inline !== "") {
       this.record({
         kind: "inline",
-        name: header.key ?? "(root)",
-        declared: header.length,
+        ...arrayName(header),
         headerLine: at,
         rowLines: [],
       });
