@@ -68,7 +68,7 @@ export interface NormalisedBlock {
 }
 
 /** The lines being read and the normalised text written so far, with each line's origin. */
-export class NormaliseState {
+class NormaliseState {
   readonly out: string[] = [];
   readonly origins: number[] = [];
   readonly blocks: NormalisedBlock[] = [];
@@ -112,11 +112,7 @@ export function lead(line: SourceLine): string {
 }
 
 /** A data row at `owner`'s indentation (the TOON criteria dialect's unindented table rows). */
-export function isFlushRow(
-  candidate: SourceLine,
-  owner: SourceLine,
-  delimiter: ToonDelimiter,
-): boolean {
+function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDelimiter): boolean {
   return (
     candidate.kind === "content" &&
     !candidate.tabIndented &&
@@ -148,7 +144,7 @@ function rowIndentOf(state: NormaliseState, line: SourceLine): number {
 }
 
 /** A tabular header `key[N]{fields}:` (or `[N,]`) and its rows, indented or flush. */
-export function writeTable(state: NormaliseState, index: number, header: ArrayHeader): number {
+function writeTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const layout = tableLayout(state, index, header);
   if (!layout) return writeEmptyTable(state, index, header);
   const rows = readTableRows(state, index, layout);
@@ -293,7 +289,7 @@ function writePlainRows(state: NormaliseState, layout: TableLayout, rows: TableR
 }
 
 /** A keyed header `key[N:]{fields}:` and its `entry: cells` lines (spec only). */
-export function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHeader): number {
+function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
   const rowIndent = rowIndentOf(state, line);
   const leaves = leafFields(header.fields ?? []);
