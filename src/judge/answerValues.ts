@@ -179,12 +179,7 @@ export function readLevel(
 
 /** hits / misses: trimmed non-empty strings, at most four. A lone string is one item. */
 export function readList(value: LenientValue | undefined): string[] {
-  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
-  return items
-    .filter((item): item is string => typeof item === "string")
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0)
-    .slice(0, MAX_LIST_ITEMS);
+  return readAllStrings(value).slice(0, MAX_LIST_ITEMS);
 }
 
 export const QUOTE_FIELDS = ["quotes", "quote", "citations"] as const;

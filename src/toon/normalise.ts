@@ -201,30 +201,41 @@ function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHead
 function readTableRows(state: NormaliseState, index: number, layout: TableLayout): TableRows {
   const { line, rowIndent, flush } = layout;
   const delimiter = layout.header.delimiter;
-  const entries: SourceLine[] = [];
-  let pending: SourceLine[] = [];
-  let cursor = index + 1;
-  while (cursor < state.lines.length) {
-    const candidate = state.lines[cursor]!;
-    if (candidate.kind !== "content") {
-      if (flush) break;
-      pending.push(candidate);
-      cursor++;
-      continue;
-    }
-    const row = flush
+  const isRow = (candidate: SourceLine): boolean =>
+    flush
       ? isFlushRow(candidate, line, delimiter)
       : !candidate.tabIndented &&
         candidate.indent === rowIndent &&
         isDataRow(candidate.content, delimiter);
-    if (!row) break;
-    entries.push(...pending, candidate);
-    pending = [];
-    cursor++;
-  }
+  const { entries, after } = linesOfRows(state, index, isRow, flush);
   const rows = entries.filter((entry) => entry.kind === "content");
   const cellsOf = new Map(rows.map((row) => [row, splitValues(row.content, delimiter, true)]));
-  return { entries, cellsOf, after: cursor - pending.length };
+  return { entries, cellsOf, after };
+}
+
+/**
+ * The rows after the header at `index` and the blank/comment lines between them (a gap ends
+ * flush rows); blank/comment lines after the last row are left unread. `after`: the next line.
+ */
+function linesOfRows(
+  state: NormaliseState,
+  index: number,
+  isRow: (candidate: SourceLine) => boolean,
+  gapEnds: boolean,
+): { entries: SourceLine[]; after: number } {
+  const entries: SourceLine[] = [];
+  let pending: SourceLine[] = [];
+  let cursor = index + 1;
+  for (; cursor < state.lines.length; cursor++) {
+    const candidate = state.lines[cursor]!;
+    if (candidate.kind === "content" && !isRow(candidate)) break;
+    if (candidate.kind === "content") {
+      entries.push(...pending, candidate);
+      pending = [];
+    } else if (gapEnds) break;
+    else pending.push(candidate);
+  }
+  return { entries, after: cursor - pending.length };
 }
 
 interface WrittenRows {
@@ -294,31 +305,21 @@ function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHead
   const rowIndent = rowIndentOf(state, line);
   const leaves = leafFields(header.fields ?? []);
   const headerAt = state.emitHeader(line, header);
+  const isEntry = (candidate: SourceLine): boolean =>
+    !candidate.tabIndented &&
+    candidate.indent === rowIndent &&
+    findUnquoted(candidate.content, ":") !== -1;
+  const { entries, after } = linesOfRows(state, index, isEntry, false);
   const rowLines: number[] = [];
-  let pending: SourceLine[] = [];
-  let cursor = index + 1;
-  while (cursor < state.lines.length) {
-    const candidate = state.lines[cursor]!;
-    if (candidate.kind !== "content") {
-      pending.push(candidate);
-      cursor++;
-      continue;
-    }
-    const entry =
-      !candidate.tabIndented &&
-      candidate.indent === rowIndent &&
-      findUnquoted(candidate.content, ":") !== -1;
-    if (!entry) break;
-    for (const skipped of pending) state.emit(skipped.raw, skipped.number);
-    pending = [];
-    const pair = parseKeyValue(candidate.content);
+  for (const entry of entries) {
+    const pair = entry.kind === "content" ? parseKeyValue(entry.content) : undefined;
     const cells = pair ? state.values.stringCells(pair.value, header.delimiter, leaves) : "";
     const text =
       pair && cells !== pair.value
         ? `${" ".repeat(rowIndent)}${pair.keyToken}: ${cells}`
-        : candidate.raw;
-    rowLines.push(state.emit(text, candidate.number));
-    cursor++;
+        : entry.raw;
+    const at = state.emit(text, entry.number);
+    if (entry.kind === "content") rowLines.push(at);
   }
   state.record({
     kind: "keyed",
@@ -326,7 +327,7 @@ function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHead
     headerLine: headerAt,
     rowLines,
   });
-  return cursor - pending.length;
+  return after;
 }
 
 class Normaliser extends NormaliseState {
