@@ -30,7 +30,7 @@ export function listed(items: readonly string[]): string {
 }
 
 /** Whether the values are not all the same. */
-export function disagree(values: readonly LenientValue[]): boolean {
+function disagree(values: readonly LenientValue[]): boolean {
   return new Set(values.map(canonical)).size > 1;
 }
 

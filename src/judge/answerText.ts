@@ -24,7 +24,7 @@ export interface AnswerText {
 }
 
 /** Where `tag` next occurs at or after `from`, case-insensitively (-1: nowhere). */
-export function indexOfTag(text: string, tag: string, from: number): number {
+function indexOfTag(text: string, tag: string, from: number): number {
   const pattern = new RegExp(tag, "gi");
   pattern.lastIndex = from;
   return pattern.exec(text)?.index ?? -1;

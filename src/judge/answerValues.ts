@@ -18,7 +18,7 @@ export function normaliseKey(key: string): string {
     .replace(/[\s-]+/g, "_");
 }
 
-export const REASONING_FIELDS = [
+const REASONING_FIELDS = [
   "reasoning",
   "reason",
   "rationale",
@@ -80,7 +80,7 @@ function numberFrom(value: LenientValue, scale: Scale): number | undefined {
  * How far past the end of its scale a score may be and still be read as that end (rounding
  * noise such as 1.0000001), as a fraction of the scale's range.
  */
-export const SCALE_TOLERANCE = 1e-6;
+const SCALE_TOLERANCE = 1e-6;
 
 /**
  * A score on its native scale and its 0–1 value, by one rule for every mode: a value off the
@@ -141,7 +141,7 @@ export function readCheck(value: LenientValue, field = "result"): ValueRead<"pas
 }
 
 /** The one level matching by id, else case-insensitively by id, else by label. */
-export function matchLevel(answer: string, levels: readonly Level[]): Level | undefined {
+function matchLevel(answer: string, levels: readonly Level[]): Level | undefined {
   const text = answer.trim();
   const lower = text.toLowerCase();
   const tries: Array<(l: Level) => boolean> = [
@@ -179,12 +179,7 @@ export function readLevel(
 
 /** hits / misses: trimmed non-empty strings, at most four. A lone string is one item. */
 export function readList(value: LenientValue | undefined): string[] {
-  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
-  return items
-    .filter((item): item is string => typeof item === "string")
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0)
-    .slice(0, MAX_LIST_ITEMS);
+  return readAllStrings(value).slice(0, MAX_LIST_ITEMS);
 }
 
 export const QUOTE_FIELDS = ["quotes", "quote", "citations"] as const;

@@ -23,7 +23,10 @@ function templateError(problem: PromptTemplateProblem, location: JudgeErrorLocat
   return new JudgeError(message, { ...location, ...place }, { code: "PROMPT_TEMPLATE_INVALID" });
 }
 
-/** Compiles a template; throws a PROMPT_TEMPLATE_INVALID JudgeError naming the line of what is wrong. */
+/**
+ * Compiles a template, which checks it without rendering it (its size, syntax, tags and filters);
+ * throws a PROMPT_TEMPLATE_INVALID JudgeError naming the line of what is wrong.
+ */
 export function compileDecodeTemplate(
   template: string,
   location: JudgeErrorLocation = {},
@@ -32,14 +35,6 @@ export function compileDecodeTemplate(
   const outcome = compilePromptTemplate(template, budget);
   if ("problem" in outcome) throw templateError(outcome.problem, location);
   return outcome.compiled;
-}
-
-/**
- * Checks a template without rendering it: its size, syntax, tags and filters. Throws
- * a PROMPT_TEMPLATE_INVALID JudgeError (with the line) when it cannot be rendered.
- */
-export function checkDecodeTemplate(template: string, location: JudgeErrorLocation = {}): void {
-  compileDecodeTemplate(template, location);
 }
 
 /**

@@ -10,7 +10,7 @@ export interface JudgeErrorLocation {
 }
 
 /** `criterion 'c2' › override › line 3, column 7` (the parts that are known). */
-export function formatJudgeLocation(location: JudgeErrorLocation): string {
+function formatJudgeLocation(location: JudgeErrorLocation): string {
   const parts: string[] = [];
   if (location.criterionId !== undefined) parts.push(`criterion '${location.criterionId}'`);
   if (location.source !== undefined) parts.push(location.source);

@@ -37,12 +37,12 @@ export function neutraliseData(text: string): string {
 }
 
 /** A short id derived from the block: stable for the same input, different for different data. */
-export function fenceId(label: string, body: string): string {
+function fenceId(label: string, body: string): string {
   return createHash("sha256").update(label).update("\n").update(body).digest("hex").slice(0, 12);
 }
 
 /** The opening and closing delimiter lines of a data block. */
-export function fenceLines(label: string, id: string): { open: string; close: string } {
+function fenceLines(label: string, id: string): { open: string; close: string } {
   return { open: `<<<${label} id=${id}>>>`, close: `<<<END ${label} id=${id}>>>` };
 }
 

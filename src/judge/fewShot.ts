@@ -13,7 +13,7 @@ export const EXAMPLE_EXCERPT_CHARS = 400;
 /** Characters of the reviewer's note an example carries (longer notes are cut). */
 export const EXAMPLE_NOTE_CHARS = 300;
 /** Characters of the content read for similarity (the rest does not change the ranking). */
-export const SIMILARITY_TEXT_CHARS = 100_000;
+const SIMILARITY_TEXT_CHARS = 100_000;
 
 const NativeSchema = z.union([z.number(), z.string().max(200)]);
 
@@ -43,7 +43,7 @@ export function labelIdOf(decisionId: string, criterionId: string): string {
 }
 
 /** Text cut to `max` characters (by code point), an ellipsis marking the cut. */
-export function cutText(text: string, max: number): string {
+function cutText(text: string, max: number): string {
   const points = Array.from(text);
   return points.length <= max ? text : `${points.slice(0, max - 1).join("")}…`;
 }
@@ -78,7 +78,7 @@ function valueText(value: number | string | null): string {
 }
 
 /** One example as the judge reads it: fenced and neutralised, numbered. */
-export function renderExample(example: FewShotExample, index: number): string {
+function renderExample(example: FewShotExample, index: number): string {
   const lines = [
     `Content excerpt: ${example.excerpt}`,
     `Judge's answer: ${valueText(example.judgeValue)}`,

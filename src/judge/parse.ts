@@ -17,10 +17,8 @@ import type { LenientObject } from "./jsonObjectScan.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import { readProseLevel } from "./proseLevel.js";
 
-export { type AnswerContract, answerContractOf } from "./answerContract.js";
-
 /** The judge error of an answer whose decision came without a justification. */
-export const REASONING_MISSING = "reasoning missing: every judgement must be justified";
+const REASONING_MISSING = "reasoning missing: every judgement must be justified";
 
 /** The note on an answer asked for again because its decision came without reasoning. */
 export const ASKED_AGAIN_NOTE = "the first answer gave no reasoning; asked once more";
@@ -154,7 +152,7 @@ function settle(readings: Readings): JudgeAnswer {
  * that disagree, none, a decision without reasoning, a score off the scale, or a response over
  * `maxChars` make the answer unusable with a `judgeError`.
  */
-export function parseWithContract(
+function parseWithContract(
   text: string,
   contract: AnswerContract,
   maxChars = MAX_ANSWER_CHARS,

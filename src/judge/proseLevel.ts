@@ -8,7 +8,7 @@ import type { JudgeAnswer } from "./answer.js";
 import { unusableAnswer } from "./answer.js";
 
 /** The longest prose answer read for a level; longer text is an essay, not a classification. */
-export const MAX_PROSE_LEVEL_CHARS = 2_000;
+const MAX_PROSE_LEVEL_CHARS = 2_000;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -54,7 +54,7 @@ export interface RenderJudgePromptInput {
 }
 
 /** The placeholders every criterion template may use. */
-export const JUDGE_PLACEHOLDERS = [
+const JUDGE_PLACEHOLDERS = [
   "content",
   "criterion_title",
   "criterion_description",

@@ -19,7 +19,7 @@ import { clampToScale, roundScore, toUnit } from "../scoring/scale.js";
 import type { ScoreWeighting } from "../scoring/scoreMethod.js";
 
 /** Below this probability mass on the scale's values, the weighted score is not used. */
-export const MIN_SCALE_MASS = 0.5;
+const MIN_SCALE_MASS = 0.5;
 
 /** What weighting needs of a scale. */
 export type ScoreScale = Pick<Scale, "min" | "max" | "integer">;

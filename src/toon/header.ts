@@ -2,6 +2,7 @@ import {
   findClosingQuote,
   findMatching,
   findUnquoted,
+  firstUnquoted,
   keyName,
   type ToonDelimiter,
   trimSpaces,
@@ -152,28 +153,19 @@ export function leafFields(fields: readonly FieldNode[]): FieldNode[] {
 }
 
 function parseFieldList(text: string, delimiter: ToonDelimiter): FieldNode[] | undefined {
-  const entries: string[] = [];
-  let buffer = "";
-  let inQuotes = false;
+  // Split at the delimiter outside quotes and outside nested `{…}` groups.
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const current = text[i] ?? "";
-    if (current === "\\" && inQuotes && i + 1 < text.length) {
-      buffer += current + (text[i + 1] ?? "");
-      i++;
-      continue;
-    }
-    if (current === '"') inQuotes = !inQuotes;
-    else if (!inQuotes && current === "{") depth++;
-    else if (!inQuotes && current === "}") depth--;
-    else if (!inQuotes && depth === 0 && current === delimiter) {
-      entries.push(buffer);
-      buffer = "";
-      continue;
-    }
-    buffer += current;
+  const cut = (from: number) =>
+    firstUnquoted(text, from, (char) => {
+      if (char === "{") depth++;
+      else if (char === "}") depth--;
+      return char === delimiter && depth === 0;
+    });
+  const entries: string[] = [];
+  for (let start = 0, end = cut(0); ; start = end + 1, end = cut(start)) {
+    entries.push(text.slice(start, end === -1 ? undefined : end));
+    if (end === -1) break;
   }
-  entries.push(buffer);
 
   const fields: FieldNode[] = [];
   for (const entry of entries) {

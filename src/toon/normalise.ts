@@ -68,7 +68,7 @@ export interface NormalisedBlock {
 }
 
 /** The lines being read and the normalised text written so far, with each line's origin. */
-export class NormaliseState {
+class NormaliseState {
   readonly out: string[] = [];
   readonly origins: number[] = [];
   readonly blocks: NormalisedBlock[] = [];
@@ -88,6 +88,11 @@ export class NormaliseState {
     this.blocks.push({ listForm: false, ...block, endLine: this.out.length });
   }
 
+  /** Writes an array header line as spec TOON (`[N,]` rewritten); returns its line number. */
+  emitHeader(line: SourceLine, header: ArrayHeader): number {
+    return this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
+  }
+
   /** Appends one normalised line; returns its 1-based line number. */
   emit(text: string, origin: number): number {
     this.out.push(text);
@@ -96,17 +101,18 @@ export class NormaliseState {
   }
 }
 
+/** An array block's name ("(root)" for a keyless header) and declared count. */
+function arrayName(header: ArrayHeader): { name: string; declared: number } {
+  return { name: header.key ?? "(root)", declared: header.length };
+}
+
 /** The indentation and list marker a rewritten line keeps. */
 export function lead(line: SourceLine): string {
   return " ".repeat(line.indent) + (line.listItem ? "- " : "");
 }
 
 /** A data row at `owner`'s indentation (the TOON criteria dialect's unindented table rows). */
-export function isFlushRow(
-  candidate: SourceLine,
-  owner: SourceLine,
-  delimiter: ToonDelimiter,
-): boolean {
+function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDelimiter): boolean {
   return (
     candidate.kind === "content" &&
     !candidate.tabIndented &&
@@ -138,7 +144,7 @@ function rowIndentOf(state: NormaliseState, line: SourceLine): number {
 }
 
 /** A tabular header `key[N]{fields}:` (or `[N,]`) and its rows, indented or flush. */
-export function writeTable(state: NormaliseState, index: number, header: ArrayHeader): number {
+function writeTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const layout = tableLayout(state, index, header);
   if (!layout) return writeEmptyTable(state, index, header);
   const rows = readTableRows(state, index, layout);
@@ -150,8 +156,7 @@ export function writeTable(state: NormaliseState, index: number, header: ArrayHe
     : writePlainRows(state, layout, rows);
   state.record({
     kind: "tabular",
-    name: header.key ?? "(root)",
-    declared: header.length,
+    ...arrayName(header),
     headerLine: written.headerAt,
     rowLines: written.rowLines,
     listForm,
@@ -182,11 +187,10 @@ function tableLayout(
 /** A table header with no rows under it, written alone. */
 function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
-  const at = state.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
+  const at = state.emitHeader(line, header);
   state.record({
     kind: "tabular",
-    name: header.key ?? "(root)",
-    declared: header.length,
+    ...arrayName(header),
     headerLine: at,
     rowLines: [],
   });
@@ -197,30 +201,41 @@ function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHead
 function readTableRows(state: NormaliseState, index: number, layout: TableLayout): TableRows {
   const { line, rowIndent, flush } = layout;
   const delimiter = layout.header.delimiter;
-  const entries: SourceLine[] = [];
-  let pending: SourceLine[] = [];
-  let cursor = index + 1;
-  while (cursor < state.lines.length) {
-    const candidate = state.lines[cursor]!;
-    if (candidate.kind !== "content") {
-      if (flush) break;
-      pending.push(candidate);
-      cursor++;
-      continue;
-    }
-    const row = flush
+  const isRow = (candidate: SourceLine): boolean =>
+    flush
       ? isFlushRow(candidate, line, delimiter)
       : !candidate.tabIndented &&
         candidate.indent === rowIndent &&
         isDataRow(candidate.content, delimiter);
-    if (!row) break;
-    entries.push(...pending, candidate);
-    pending = [];
-    cursor++;
-  }
+  const { entries, after } = linesOfRows(state, index, isRow, flush);
   const rows = entries.filter((entry) => entry.kind === "content");
   const cellsOf = new Map(rows.map((row) => [row, splitValues(row.content, delimiter, true)]));
-  return { entries, cellsOf, after: cursor - pending.length };
+  return { entries, cellsOf, after };
+}
+
+/**
+ * The rows after the header at `index` and the blank/comment lines between them (a gap ends
+ * flush rows); blank/comment lines after the last row are left unread. `after`: the next line.
+ */
+function linesOfRows(
+  state: NormaliseState,
+  index: number,
+  isRow: (candidate: SourceLine) => boolean,
+  gapEnds: boolean,
+): { entries: SourceLine[]; after: number } {
+  const entries: SourceLine[] = [];
+  let pending: SourceLine[] = [];
+  let cursor = index + 1;
+  for (; cursor < state.lines.length; cursor++) {
+    const candidate = state.lines[cursor]!;
+    if (candidate.kind === "content" && !isRow(candidate)) break;
+    if (candidate.kind === "content") {
+      entries.push(...pending, candidate);
+      pending = [];
+    } else if (gapEnds) break;
+    else pending.push(candidate);
+  }
+  return { entries, after: cursor - pending.length };
 }
 
 interface WrittenRows {
@@ -270,10 +285,7 @@ function writeListRows(state: NormaliseState, layout: TableLayout, rows: TableRo
 function writePlainRows(state: NormaliseState, layout: TableLayout, rows: TableRows): WrittenRows {
   const { line, header, rowIndent, flush } = layout;
   const leaves = leafFields(header.fields ?? []);
-  const headerAt = state.emit(
-    header.dialect ? lead(line) + header.specHead : line.raw,
-    line.number,
-  );
+  const headerAt = state.emitHeader(line, header);
   const rowLines: number[] = [];
   for (const entry of rows.entries) {
     if (entry.kind !== "content") {
@@ -288,48 +300,34 @@ function writePlainRows(state: NormaliseState, layout: TableLayout, rows: TableR
 }
 
 /** A keyed header `key[N:]{fields}:` and its `entry: cells` lines (spec only). */
-export function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHeader): number {
+function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
   const rowIndent = rowIndentOf(state, line);
   const leaves = leafFields(header.fields ?? []);
-  const headerAt = state.emit(
-    header.dialect ? lead(line) + header.specHead : line.raw,
-    line.number,
-  );
+  const headerAt = state.emitHeader(line, header);
+  const isEntry = (candidate: SourceLine): boolean =>
+    !candidate.tabIndented &&
+    candidate.indent === rowIndent &&
+    findUnquoted(candidate.content, ":") !== -1;
+  const { entries, after } = linesOfRows(state, index, isEntry, false);
   const rowLines: number[] = [];
-  let pending: SourceLine[] = [];
-  let cursor = index + 1;
-  while (cursor < state.lines.length) {
-    const candidate = state.lines[cursor]!;
-    if (candidate.kind !== "content") {
-      pending.push(candidate);
-      cursor++;
-      continue;
-    }
-    const entry =
-      !candidate.tabIndented &&
-      candidate.indent === rowIndent &&
-      findUnquoted(candidate.content, ":") !== -1;
-    if (!entry) break;
-    for (const skipped of pending) state.emit(skipped.raw, skipped.number);
-    pending = [];
-    const pair = parseKeyValue(candidate.content);
+  for (const entry of entries) {
+    const pair = entry.kind === "content" ? parseKeyValue(entry.content) : undefined;
     const cells = pair ? state.values.stringCells(pair.value, header.delimiter, leaves) : "";
     const text =
       pair && cells !== pair.value
         ? `${" ".repeat(rowIndent)}${pair.keyToken}: ${cells}`
-        : candidate.raw;
-    rowLines.push(state.emit(text, candidate.number));
-    cursor++;
+        : entry.raw;
+    const at = state.emit(text, entry.number);
+    if (entry.kind === "content") rowLines.push(at);
   }
   state.record({
     kind: "keyed",
-    name: header.key ?? "(root)",
-    declared: header.length,
+    ...arrayName(header),
     headerLine: headerAt,
     rowLines,
   });
-  return cursor - pending.length;
+  return after;
 }
 
 class Normaliser extends NormaliseState {
@@ -385,8 +383,7 @@ class Normaliser extends NormaliseState {
     if (header.inline !== "") {
       this.record({
         kind: "inline",
-        name: header.key ?? "(root)",
-        declared: header.length,
+        ...arrayName(header),
         headerLine: at,
         rowLines: [],
       });

@@ -26,7 +26,7 @@ export function readSourceLines(text: string): SourceLine[] {
 }
 
 /** Classifies one line; `number` is its 1-based position. */
-export function classifyLine(raw: string, number: number): SourceLine {
+function classifyLine(raw: string, number: number): SourceLine {
   let line = number === 1 && raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   if (line.endsWith("\r")) line = line.slice(0, -1);
   const leading = /^[ \t]*/.exec(line)?.[0] ?? "";

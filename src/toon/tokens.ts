@@ -26,43 +26,38 @@ export function findClosingQuote(text: string, openIndex: number): number {
   return -1;
 }
 
-/** Index of `char` outside double-quoted sections, searching from `start`; -1 when absent. */
-export function findUnquoted(text: string, char: string, start = 0): number {
+/**
+ * The first index from `start`, outside double-quoted sections (escapes inside them skipped),
+ * where `found` says yes; -1 when there is none.
+ */
+export function firstUnquoted(
+  text: string,
+  start: number,
+  found: (char: string) => boolean,
+): number {
   let inQuotes = false;
-  let i = start;
-  while (i < text.length) {
-    const current = text[i];
-    if (current === "\\" && inQuotes && i + 1 < text.length) {
-      i += 2;
-      continue;
-    }
-    if (current === '"') inQuotes = !inQuotes;
-    else if (current === char && !inQuotes) return i;
-    i++;
+  for (let i = start; i < text.length; i++) {
+    const current = text[i] ?? "";
+    if (current === "\\" && inQuotes && i + 1 < text.length) i++;
+    else if (current === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && found(current)) return i;
   }
   return -1;
 }
 
+/** Index of `char` outside double-quoted sections, searching from `start`; -1 when absent. */
+export function findUnquoted(text: string, char: string, start = 0): number {
+  return firstUnquoted(text, start, (current) => current === char);
+}
+
 /** Index of the `close` matching the `open` at `openIndex` (quotes respected), or -1. */
 export function findMatching(text: string, openIndex: number, open: string, close: string): number {
-  let inQuotes = false;
   let depth = 0;
-  let i = openIndex;
-  while (i < text.length) {
-    const current = text[i];
-    if (current === "\\" && inQuotes && i + 1 < text.length) {
-      i += 2;
-      continue;
-    }
-    if (current === '"') inQuotes = !inQuotes;
-    else if (!inQuotes && current === open) depth++;
-    else if (!inQuotes && current === close) {
-      depth--;
-      if (depth === 0) return i;
-    }
-    i++;
-  }
-  return -1;
+  return firstUnquoted(text, openIndex, (current) => {
+    if (current === open) depth++;
+    else if (current === close) depth--;
+    return current === close && depth === 0;
+  });
 }
 
 /**
@@ -75,36 +70,21 @@ export function splitValues(
   delimiter: ToonDelimiter,
   bracketCells = false,
 ): string[] {
+  if (text === "") return [];
   const values: string[] = [];
-  let buffer = "";
-  let inQuotes = false;
-  let i = 0;
-  while (i < text.length) {
-    const current = text[i] ?? "";
-    if (current === "\\" && inQuotes && i + 1 < text.length) {
-      buffer += current + (text[i + 1] ?? "");
-      i += 2;
-      continue;
+  let start = 0;
+  for (;;) {
+    let from = start;
+    while (text[from] === " ") from++;
+    if (bracketCells && text[from] === "[") {
+      const close = findMatching(text, from, "[", "]");
+      from = close === -1 ? text.length : close + 1;
     }
-    if (current === '"') {
-      inQuotes = !inQuotes;
-    } else if (!inQuotes && bracketCells && current === "[" && trimSpaces(buffer) === "") {
-      const close = findMatching(text, i, "[", "]");
-      const end = close === -1 ? text.length : close + 1;
-      buffer += text.slice(i, end);
-      i = end;
-      continue;
-    } else if (!inQuotes && current === delimiter) {
-      values.push(trimSpaces(buffer));
-      buffer = "";
-      i++;
-      continue;
-    }
-    buffer += current;
-    i++;
+    const end = findUnquoted(text, delimiter, from);
+    values.push(trimSpaces(text.slice(start, end === -1 ? undefined : end)));
+    if (end === -1) return values;
+    start = end + 1;
   }
-  if (buffer !== "" || values.length > 0) values.push(trimSpaces(buffer));
-  return values;
 }
 
 /** True for a value written as `[...]` (a TOON criteria dialect inline array), not spec `[]`. */

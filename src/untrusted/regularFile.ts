@@ -62,7 +62,7 @@ function openFlags(policy: LinkPolicy): number {
 }
 
 /** What a file that is not a regular file is: "a FIFO", "a directory", … */
-export function fileTypeOf(info: Stats): string {
+function fileTypeOf(info: Stats): string {
   if (info.isFile()) return "a regular file";
   if (info.isDirectory()) return "a directory";
   if (info.isFIFO()) return "a FIFO";

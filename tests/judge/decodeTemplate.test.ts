@@ -16,7 +16,7 @@ import {
 } from "../../src/criteria/promptTemplate.js";
 import { isEvalgateError } from "../../src/errors.js";
 import {
-  checkDecodeTemplate,
+  compileDecodeTemplate,
   MAX_DECODE_PROMPT_CHARS,
   renderDecodeTemplate,
 } from "../../src/judge/decodeTemplate.js";
@@ -197,8 +197,8 @@ describe("renderDecodeTemplate: what it refuses, with the line", () => {
   it("reports a syntax error with its line and column, also without rendering", () => {
     const error = failure("Line one\n{% for q in %}\n{% endfor %}");
     expect(error.location).toMatchObject({ criterionId: "pedagogy", line: 2, column: 1 });
-    expect(checkDecodeTemplate.bind(null, "ok\n{% if x %}")).toThrow(JudgeError);
-    expect(checkDecodeTemplate.bind(null, "{{ x ")).toThrow(/line 1/);
+    expect(compileDecodeTemplate.bind(null, "ok\n{% if x %}")).toThrow(JudgeError);
+    expect(compileDecodeTemplate.bind(null, "{{ x ")).toThrow(/line 1/);
   });
 
   it("reports a render error with its line", () => {

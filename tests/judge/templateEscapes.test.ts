@@ -20,7 +20,7 @@ import { z } from "zod";
 import { isCatalogError } from "../../src/criteria/errors.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
-import { checkDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
+import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
 import { isDecodeTemplateError, type JudgeError } from "../../src/judge/errors.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { quizRubric } from "../engine/quizRubric.js";
@@ -114,7 +114,7 @@ describe.each(corpus.attempts)("$family: $name", (attempt) => {
     if (attempt.expect === "refused when loaded") {
       let refusal: unknown;
       try {
-        checkDecodeTemplate(template(), { criterionId: "pedagogy", source: "decode_prompt" });
+        compileDecodeTemplate(template(), { criterionId: "pedagogy", source: "decode_prompt" });
       } catch (error) {
         refusal = error;
       }
@@ -125,7 +125,7 @@ describe.each(corpus.attempts)("$family: $name", (attempt) => {
       expect(refusal.message).not.toContain(secret);
       return;
     }
-    checkDecodeTemplate(template());
+    compileDecodeTemplate(template());
     if (attempt.expect === "error when rendered") {
       const failure = renderFailure(template());
       expect(failure.location.line).toBeGreaterThanOrEqual(1);
