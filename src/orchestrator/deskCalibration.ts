@@ -4,11 +4,11 @@
  * comparison `evalgate calibrate --compare` recorded last.
  */
 
+import { calibrationReport } from "../calibration/labels.js";
 import type { DeskContext } from "../desk/actions.js";
 import { forbidden, invalidInput } from "../desk/errors.js";
 import type { CalibrationOverview } from "../desk/reviewDesk.js";
 import type { Reviewer } from "../store/reviewers.js";
-import { calibrationReport } from "../calibration/labels.js";
 
 /** The days of labels the calibration view reads by default, and at most. */
 export const CALIBRATION_DAYS = 90;
