@@ -22,7 +22,6 @@ import { deterministicSummary, type SummaryInput } from "../../scoring/determini
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { EvaluationError } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
-import { NO_JUDGE_NOTE } from "../judgeCatalog.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 
 /** How a levels rubric result names the way a criterion was scored. */
@@ -156,9 +155,6 @@ export interface RubricEvaluateOptions {
   targetType?: string;
   signal?: AbortSignal;
 }
-
-/** What an llm_decode criterion is when no llm is configured: the pipeline's note for no judge. */
-export const NO_LLM_NOTE = NO_JUDGE_NOTE;
 
 const LLM_TRACE_PURPOSES: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
 
