@@ -46,13 +46,6 @@ function assessmentOf(
   return assessment;
 }
 
-/** The weighted average over the points that were assessed; null when none was. */
-export function averageCoverage(assessments: readonly PointAssessment[]): number | null {
-  return weightedAverage(
-    assessments.map((a) => ({ score: a.coverageExtent, weight: a.multiplier })),
-  );
-}
-
 function weightedAverage(
   scored: ReadonlyArray<{ score: number | null; weight: number }>,
 ): number | null {

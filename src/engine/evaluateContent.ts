@@ -5,7 +5,11 @@ import { isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget } from "../criteria/templateBudget.js";
 import { requireUsableCatalog } from "../criteria/validate.js";
 import { contentText } from "../judge/render.js";
-import { type EvaluationResult, EvaluationResultSchema } from "../scoring/result.js";
+import {
+  type EvaluationResult,
+  EvaluationResultSchema,
+  type TokenUsage,
+} from "../scoring/result.js";
 import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import type { ResultOverrides } from "../scoring/settle.js";
 import {
@@ -30,13 +34,24 @@ import {
 import { judgeWithPanel, withPanels } from "./panel.js";
 import { type Judging, judgingOf } from "./panelMembers.js";
 import { injectionReasons, screenedTexts, screenResult } from "./screening.js";
-import { sumUsage } from "./usage.js";
 
 export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
 
 function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
   const given = { ...options, injectionGuard: options.injectionGuard ?? injectionGuardDefault() };
   return parseInput(EvaluationSettingsSchema, given, "evaluation options");
+}
+
+/** The token usage of the evaluation's model calls, added up. */
+function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
+  return usages.reduce(
+    (acc, u) => ({
+      inputTokens: acc.inputTokens + u.inputTokens,
+      outputTokens: acc.outputTokens + u.outputTokens,
+      totalTokens: acc.totalTokens + u.totalTokens,
+    }),
+    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  );
 }
 
 function checkContent(content: unknown): string {

@@ -11,7 +11,7 @@ import {
 } from "../criteria/model.js";
 import { EXAMPLE_CANDIDATES, type ExampleSource } from "../judge/exampleSource.js";
 import { type FewShotSelection, selectFewShotExamples } from "../judge/fewShot.js";
-import { EvaluationError } from "./errors.js";
+import { EvaluationError, parseInput } from "./errors.js";
 
 /** The run's few-shot option: the source of corrections, and the catalog's setting overridden. */
 export interface FewShotOption {
@@ -34,20 +34,15 @@ export interface FewShotOption {
 export type FewShotPlan = ReadonlyMap<string, FewShotSelection>;
 
 function settingsOf(catalog: Catalog, option: FewShotOption | undefined): FewShotSettings {
-  const parsed = FewShotSettingsSchema.safeParse({
+  const given = {
     ...catalog.fewShot,
     ...(option === undefined
       ? {}
       : { enabled: option.enabled ?? catalog.fewShot?.enabled ?? true }),
     ...(option?.maxExamples === undefined ? {} : { maxExamples: option.maxExamples }),
     ...(option?.tokenBudget === undefined ? {} : { tokenBudget: option.tokenBudget }),
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") ?? "";
-    throw new EvaluationError("input", `invalid fewShot.${field}: ${issue?.message ?? "invalid"}`);
-  }
-  return parsed.data;
+  };
+  return parseInput(FewShotSettingsSchema, given, "fewShot option");
 }
 
 function beforeOf(option: FewShotOption, now: Date): string {

@@ -1,5 +1,7 @@
 import pLimit, { type LimitFunction } from "p-limit";
+import { runFunctionCriterion } from "../checks/functionCriterion.js";
 import type { FunctionRegistry } from "../checks/registry.js";
+import { runSchemaCriterion } from "../checks/schemaCriterion.js";
 import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget, type TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { ModelAbortedError } from "../llm/errors.js";
@@ -12,7 +14,6 @@ import {
   type JudgedCriterion,
   judgeCriterion,
 } from "./criterionJudge.js";
-import { runDeterministicCriterion } from "./deterministic.js";
 import { EvaluationModelError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
@@ -99,13 +100,16 @@ function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedC
   );
 }
 
-/** Deterministic criteria first: they are free. */
+/** Deterministic criteria (function and schema: free, exact, no model) first. */
 async function runDeterministic(job: CatalogJudging, criteria: JudgedCriteria): Promise<void> {
   for (const criterion of job.options.catalog.criteria) {
     if (isLlmMethod(criterion.method)) continue;
     criteria.started(criterion);
     const { content } = job.options;
-    const outcome = await runDeterministicCriterion(criterion, content, job.registry, job.baseDir);
+    const outcome =
+      criterion.method.kind === "schema"
+        ? await runSchemaCriterion(criterion, content, { baseDir: job.baseDir })
+        : await runFunctionCriterion(criterion, content, job.registry);
     criteria.done(criterion, { outcome, notes: [], called: false });
   }
 }

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { createCallLane } from "../llm/callCeiling.js";
 import type { JudgeModel } from "../llm/chatModel.js";
-import { EvaluationError } from "./errors.js";
+import { parseInput } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
 import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
 import { JudgeSession } from "./judgeSession.js";
@@ -12,15 +11,6 @@ import {
   PanelSettingsSchema,
 } from "./options.js";
 import type { PanelMember } from "./panel.js";
-
-/** The panel's settings, checked before any model call. */
-function panelSettings(options: EvaluateContentOptions): PanelSettings {
-  const parsed = PanelSettingsSchema.safeParse(options.panel ?? {});
-  if (!parsed.success) {
-    throw new EvaluationError("input", `invalid panel option: ${z.prettifyError(parsed.error)}`);
-  }
-  return parsed.data;
-}
 
 /** Who judges: one session, or a panel of members (the first member's session is the main one). */
 export interface Judging {
@@ -35,7 +25,8 @@ export interface Judging {
  * member's session.
  */
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
-  const panel = panelSettings(options);
+  // The panel's settings are checked before any model call.
+  const panel = parseInput(PanelSettingsSchema, options.panel ?? {}, "panel option");
   const { traceFile, signal } = options;
   const { registryVersion } = options.catalog;
   const traced = {

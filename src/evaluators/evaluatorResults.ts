@@ -115,17 +115,17 @@ export function toEvaluatorResults(
   return resultsOf({ criteria, overall: `${prefix}${options.overallKey ?? "overall"}` }, result);
 }
 
-/** Why an evaluation failed, for a comment: the error's code and its message, redacted. */
-export function failureText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = isEvalgateError(error) ? `${error.code}: ` : "";
-  return redactSecretText(`${code}${message}`).slice(0, 2_000);
-}
-
-/** Every result of an evaluation that could not be made: null scores saying why. */
+/**
+ * Every result of an evaluation that could not be made: null scores saying why (the error's code
+ * and its message, redacted).
+ */
 export function failedResults(keys: ResultKeys, error: unknown): EvaluatorResult[] {
-  const why = failureText(error);
   const code = isEvalgateError(error) ? error.code : "UNEXPECTED";
+  const message = error instanceof Error ? error.message : String(error);
+  const why = redactSecretText(`${isEvalgateError(error) ? `${code}: ` : ""}${message}`).slice(
+    0,
+    2_000,
+  );
   return [...keys.criteria.map((c) => c.key), keys.overall].map((key) => ({
     key,
     score: null,

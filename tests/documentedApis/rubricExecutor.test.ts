@@ -2,11 +2,8 @@ import { describe, expect, it } from "vitest";
 import { FunctionRegistry } from "../../src/checks/registry.js";
 import { CatalogError } from "../../src/criteria/errors.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
-import {
-  NO_LLM_NOTE,
-  RubricEvaluationSchema,
-  RubricExecutor,
-} from "../../src/engine/apis/rubricExecutor.js";
+import { RubricEvaluationSchema, RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
+import { NO_JUDGE_NOTE } from "../../src/engine/judgeCatalog.js";
 import { promptHash, responseHash } from "../../src/judge/trace.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
@@ -394,7 +391,7 @@ describe("RubricExecutor: llm_decode criteria and LLM feedback (the rubric forma
     expect(pedagogy).toMatchObject({
       level_id: "unable_to_evaluate",
       score: null,
-      notes: NO_LLM_NOTE,
+      notes: NO_JUDGE_NOTE,
       scoring_method_used: "llm_decode",
     });
     expect(pedagogy?.llm_invocation).toBeUndefined();
@@ -402,7 +399,7 @@ describe("RubricExecutor: llm_decode criteria and LLM feedback (the rubric forma
     expect(count?.level_id).toBe("pass");
     expect(evaluation.weighted_score).toBe(1);
     expect(evaluation.passed).toBe(false);
-    expect(evaluation.warnings).toContain(`pedagogy: ${NO_LLM_NOTE}`);
+    expect(evaluation.warnings).toContain(`pedagogy: ${NO_JUDGE_NOTE}`);
     expect(evaluation.feedback_summary.split("\n")[0]).toBe(
       "Evaluation FAILED for rubric 'Quiz Pedagogy'.",
     );

@@ -220,6 +220,6 @@ describe("few-shot examples in evaluateContent", () => {
         model: judgeOf(scripted()),
         fewShot: { source: failing, maxExamples: 0 },
       }),
-    ).rejects.toThrow(/fewShot\.maxExamples/);
+    ).rejects.toThrow(/^invalid fewShot option:[\s\S]*→ at maxExamples/);
   });
 });

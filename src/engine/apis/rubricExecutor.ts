@@ -22,7 +22,6 @@ import { deterministicSummary, type SummaryInput } from "../../scoring/determini
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { EvaluationError } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
-import { NO_JUDGE_NOTE } from "../judgeCatalog.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 
 /** How a levels rubric result names the way a criterion was scored. */
@@ -116,31 +115,17 @@ export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalo
 }
 
 /**
- * The outcome line of a levels rubric summary: `Evaluation PASSED for rubric 'Content Quality'.`
- */
-function rubricOutcomeLine(catalogName: string, passed: boolean): string {
-  return `Evaluation ${passed ? "PASSED" : "FAILED"} for rubric '${catalogName}'.`;
-}
-
-/**
- * The levels rubric's deterministic summary in its own words: the scoring module's template summary
- * (overall score, one line per criterion, suggestions), opened with the rubric outcome line.
- */
-function rubricSummary(catalog: Catalog, evaluation: SummaryInput): string {
-  const [, ...rest] = deterministicSummary(catalog, evaluation).split("\n");
-  return [rubricOutcomeLine(catalog.name, evaluation.passed), ...rest].join("\n");
-}
-
-/**
- * The summary to report: the model's, when the engine got one, else the deterministic one.
- * The engine keeps its deterministic summary when no model summary was asked for or the model
- * could not give one; that text is recognised exactly and given the rubric wording.
+ * The summary to report: the model's, when the engine got one; else the engine's deterministic
+ * summary (kept when no model summary was asked for or the model could not give one, and
+ * recognised exactly) in the rubric's words: `Evaluation PASSED for rubric 'Content Quality'.`,
+ * then the overall score, one line per criterion and the suggestions.
  */
 function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback: string }): string {
-  if (evaluation.feedback === deterministicSummary(catalog, evaluation)) {
-    return rubricSummary(catalog, evaluation);
-  }
-  return evaluation.feedback;
+  const deterministic = deterministicSummary(catalog, evaluation);
+  if (evaluation.feedback !== deterministic) return evaluation.feedback;
+  const [, ...rest] = deterministic.split("\n");
+  const outcome = `Evaluation ${evaluation.passed ? "PASSED" : "FAILED"} for rubric '${catalog.name}'.`;
+  return [outcome, ...rest].join("\n");
 }
 
 export interface RubricExecutorOptions extends PipelineFeatures {
@@ -170,9 +155,6 @@ export interface RubricEvaluateOptions {
   targetType?: string;
   signal?: AbortSignal;
 }
-
-/** What an llm_decode criterion is when no llm is configured: the pipeline's note for no judge. */
-export const NO_LLM_NOTE = NO_JUDGE_NOTE;
 
 const LLM_TRACE_PURPOSES: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
 
