@@ -15,7 +15,7 @@ import { ChatOllama } from "@langchain/ollama";
 import { createLLMAsJudge } from "openevals";
 import type { Catalog, Criterion } from "../src/criteria/index.js";
 import { type EvaluationMode, evaluateContent } from "../src/engine/index.js";
-import { createChatModel } from "../src/llm/index.js";
+import { createChatModel } from "../src/llm/chatModel.js";
 
 export const PEER_MODEL = "qwen2.5:7b-instruct";
 
