@@ -1,13 +1,9 @@
 import type { Criterion, FunctionMethod, Level } from "../criteria/model.js";
-import { describeValue, isPointFunctionError } from "../pointFunctions/contract.js";
+import { describeValue, errorMessageOf, isPointFunctionError } from "../pointFunctions/contract.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { criterionMethodMismatch } from "./errors.js";
 import { highestLevel, lowestLevel } from "./levels.js";
 import type { FunctionRegistry, ResolvedFunction } from "./registry.js";
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function argsEvidence(args: unknown): string[] {
   return args === undefined ? [] : [`args: ${JSON.stringify(args) ?? String(args)}`];
@@ -140,7 +136,7 @@ export async function runFunctionCriterion(
   try {
     resolved = await registry.resolve(method.name);
   } catch (error) {
-    const message = errorText(error);
+    const message = errorMessageOf(error);
     return notEvaluated(
       `Function '${method.name}' could not be resolved: ${message}`,
       message,
@@ -152,7 +148,7 @@ export async function runFunctionCriterion(
   try {
     result = await resolved.invoke(content, method.args);
   } catch (error) {
-    const message = `Function '${method.name}' threw: ${errorText(error)}`;
+    const message = `Function '${method.name}' threw: ${errorMessageOf(error)}`;
     return notEvaluated(`${message}.`, message, evidence, "error");
   }
   return interpretResult(method, result);

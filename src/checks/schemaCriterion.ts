@@ -4,6 +4,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Criterion, Level } from "../criteria/model.js";
 import { resolveInFolder } from "../criteria/paths.js";
+import { errorMessageOf } from "../pointFunctions/contract.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
@@ -19,10 +20,6 @@ type JsonSchema = Record<string, unknown>;
 
 /** The largest JSON Schema file a schemaRef may name. */
 export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function isJsonObject(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -151,7 +148,7 @@ export async function runSchemaCriterion(
         resolvePath(options.baseDir ?? process.cwd()),
       );
     } catch (error) {
-      return notEvaluated(errorText(error));
+      return notEvaluated(errorMessageOf(error));
     }
   } else {
     return notEvaluated(`criterion '${criterion.id}' has neither an inline schema nor a schemaRef`);
@@ -161,7 +158,9 @@ export async function runSchemaCriterion(
   try {
     validate = compileSchema(schema);
   } catch (error) {
-    return notEvaluated(`invalid JSON Schema for criterion '${criterion.id}': ${errorText(error)}`);
+    return notEvaluated(
+      `invalid JSON Schema for criterion '${criterion.id}': ${errorMessageOf(error)}`,
+    );
   }
 
   let value: unknown = content;
