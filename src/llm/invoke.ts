@@ -16,7 +16,7 @@ import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
 import type { JudgeModel } from "./chatModel.js";
 import { isModelAbortedError, type ModelCallError } from "./errors.js";
 import type { ServerReport } from "./modelCandidate.js";
-import { answerText, callWithRetries, type ModelAttempt, type RetryPolicy } from "./retry.js";
+import { callWithRetries, type ModelAttempt, type RetryPolicy } from "./retry.js";
 import { type TokenLogprob, tokenLogprobsOf } from "./tokenLogprobs.js";
 
 export interface ModelAnswer {
@@ -113,7 +113,8 @@ export async function invokeJudge(
   if (served?.spec !== candidate.spec) served = undefined;
   const logprobs = options.logprobs === undefined ? undefined : tokenLogprobsOf(message);
   return {
-    text: answerText(message),
+    // Content blocks other than text are ignored.
+    text: message.text,
     usage: usageOf(message),
     model: reportedModel(message) ?? candidate.model,
     provider: candidate.provider,
