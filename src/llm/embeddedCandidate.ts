@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { createCallLane } from "./callCeiling.js";
 import { invokeWithDeadline } from "./deadline.js";
-import { createLlamaCppChat } from "./embedded/llamaCppChat.js";
+import { createLlamaCppChat } from "./embedded/chatLlamaCpp.js";
 import { runtimeSettings } from "./embedded/llamaRuntime.js";
 import { ModelRequestError } from "./errors.js";
 import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";

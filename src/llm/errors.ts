@@ -5,67 +5,16 @@
  */
 import { EvalgateError, errorGuard } from "../errors.js";
 import { boundedText, MESSAGE_LIMIT, redactUrl } from "../redact.js";
+import {
+  describeTarget,
+  describeUnavailable,
+  type ModelErrorContext,
+  type UnavailableReason,
+  unavailableHint,
+} from "./errorText.js";
 import { safeCause } from "./safeCause.js";
 
-/** Where a call went: which provider, model and server. */
-export interface ModelErrorContext {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  /** The timeout in force, used when an abort turns out to be a timeout. */
-  timeoutMs?: number;
-}
-
-export type UnavailableReason =
-  | "connection-refused"
-  | "connection-reset"
-  | "unreachable"
-  | "server-error"
-  | "incomplete-response"
-  | "model-not-found"
-  | "busy"
-  | "unknown";
-
-/** `ollama:qwen2.5:7b at http://127.0.0.1:11434`, or as much of it as is known. */
-export function describeTarget(context: ModelErrorContext): string {
-  const name =
-    context.provider && context.model
-      ? `${context.provider}:${context.model}`
-      : (context.model ?? context.provider ?? "chat model");
-  return context.baseUrl ? `${name} at ${context.baseUrl}` : name;
-}
-
-/** What to run to make an Ollama model available (`ollama serve`, `ollama pull <model>`). */
-export function unavailableHint(
-  reason: UnavailableReason,
-  context: ModelErrorContext,
-): string | undefined {
-  if (context.provider !== "ollama") return undefined;
-  if (reason === "model-not-found" && context.model) return `ollama pull ${context.model}`;
-  if (reason === "connection-refused" || reason === "unreachable") return "ollama serve";
-  return undefined;
-}
-
-/** The message of an unavailable model: the target, what went wrong, the detail and the fix. */
-export function describeUnavailable(
-  reason: UnavailableReason,
-  detail: string,
-  context: ModelErrorContext,
-  extra: { status?: number | undefined; hint?: string | undefined },
-): string {
-  const what: Record<UnavailableReason, string> = {
-    "connection-refused": "refused the connection",
-    "connection-reset": "dropped the connection",
-    unreachable: "is not reachable",
-    "server-error": `failed with a server error${extra.status ? ` (HTTP ${extra.status})` : ""}`,
-    "incomplete-response": "ended its answer before it was complete",
-    "model-not-found": "does not have this model",
-    busy: "had no free call slot",
-    unknown: "failed",
-  };
-  const suffix = extra.hint ? ` — run \`${extra.hint}\`` : "";
-  return `${describeTarget(context)} ${what[reason]}: ${detail}${suffix}`;
-}
+export type { ModelErrorContext, UnavailableReason } from "./errorText.js";
 
 /**
  * Base of every model-call failure. Its message is redacted (no credential, authorization value,
@@ -303,11 +252,11 @@ export const isModelCallError = errorGuard<ModelCallError>(...MODEL_CALL_ERROR_C
 export const isModelTimeoutError = errorGuard<ModelTimeoutError>("MODEL_TIMEOUT");
 export const isModelRateLimitError = errorGuard<ModelRateLimitError>("MODEL_RATE_LIMITED");
 export const isModelUnavailableError = errorGuard<ModelUnavailableError>("MODEL_UNAVAILABLE");
+export const isModelRequestError = errorGuard<ModelRequestError>("MODEL_REQUEST_REJECTED");
 export const isModelContentPolicyError =
   errorGuard<ModelContentPolicyError>("MODEL_CONTENT_POLICY");
 export const isModelResponseError = errorGuard<ModelResponseError>("MODEL_RESPONSE_UNUSABLE");
 export const isModelAbortedError = errorGuard<ModelAbortedError>("MODEL_CALL_CANCELLED");
-export const isModelRequestError = errorGuard<ModelRequestError>("MODEL_REQUEST_REJECTED");
 export const isProviderUnavailableError =
   errorGuard<ProviderUnavailableError>("PROVIDER_UNAVAILABLE");
 export const isModelSpecError = errorGuard<ModelSpecError>(

@@ -5,7 +5,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
-import { classifyModelError } from "./classifyError.js";
+import { classifyModelError, isRecord } from "./classifyError.js";
 import {
   isModelAbortedError,
   isModelRateLimitError,
@@ -59,10 +59,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }
 
 /** A successful answer that is not usable: empty, or stopped by a content filter. */
