@@ -9,7 +9,7 @@ import type { CriterionOutcome } from "../scoring/outcome.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { criterionMethodMismatch, schemaUnreadable } from "./errors.js";
-import { highestLevel, lowestLevel } from "./levels.js";
+import { notEvaluated, yesNoOutcome } from "./outcomes.js";
 
 export interface SchemaCriterionOptions {
   /** Where a schemaRef file is resolved; process.cwd() if absent. */
@@ -90,36 +90,16 @@ function outcomeFor(
   levels: Level[] | undefined,
   evidence: string[],
 ): CriterionOutcome {
-  const level =
-    levels === undefined ? undefined : valid ? highestLevel(levels) : lowestLevel(levels);
   const reasoning = valid
     ? "The content is valid against the JSON Schema."
     : `The content does not satisfy the JSON Schema (${evidence.length} ${
         evidence.length === 1 ? "error" : "errors"
       }).`;
-  return {
-    evaluated: true,
-    score: level?.score ?? (valid ? 1 : 0),
-    native: level?.id ?? (valid ? "pass" : "fail"),
-    ...(level === undefined ? {} : { level: level.id }),
-    reasoning,
-    hits: [],
-    misses: valid ? [] : evidence,
-    evidence,
-  };
+  return yesNoOutcome(valid, levels, reasoning, evidence, valid ? [] : evidence);
 }
 
-function notEvaluated(message: string): CriterionOutcome {
-  return {
-    evaluated: false,
-    score: null,
-    native: null,
-    reasoning: `The JSON Schema check could not be made: ${message}`,
-    hits: [],
-    misses: [],
-    evidence: [],
-    judgeError: message,
-  };
+function notEvaluatedFor(message: string): CriterionOutcome {
+  return notEvaluated(`The JSON Schema check could not be made: ${message}`, message);
 }
 
 /**
@@ -148,17 +128,19 @@ export async function runSchemaCriterion(
         resolvePath(options.baseDir ?? process.cwd()),
       );
     } catch (error) {
-      return notEvaluated(errorMessageOf(error));
+      return notEvaluatedFor(errorMessageOf(error));
     }
   } else {
-    return notEvaluated(`criterion '${criterion.id}' has neither an inline schema nor a schemaRef`);
+    return notEvaluatedFor(
+      `criterion '${criterion.id}' has neither an inline schema nor a schemaRef`,
+    );
   }
 
   let validate: ValidateFunction;
   try {
     validate = compileSchema(schema);
   } catch (error) {
-    return notEvaluated(
+    return notEvaluatedFor(
       `invalid JSON Schema for criterion '${criterion.id}': ${errorMessageOf(error)}`,
     );
   }
