@@ -10,7 +10,7 @@ import { classifyModelError } from "./classifyError.js";
 import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
 import { llamaCppCandidate } from "./embeddedCandidate.js";
 import { ModelAbortedError, ModelSpecError } from "./errors.js";
-import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";
+import { contextOf, loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { invokeOllamaChat, ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
@@ -111,7 +111,7 @@ export function providerCandidate(spec: ModelSpec, settings: ModelSettings): Mod
   if (spec.provider === "llama-cpp") return llamaCppCandidate(spec, settings);
   const providerSpec = { provider: spec.provider, model: spec.model };
   const context = contextOf({ ...providerSpec, timeoutMs: settings.timeoutMs });
-  let loading: Promise<BaseChatModel> | undefined;
+  const chatModel = loadOnce(() => loadProviderChatModel(providerSpec, settings));
   return {
     spec: `${spec.provider}:${spec.model}`,
     provider: spec.provider,
@@ -124,14 +124,9 @@ export function providerCandidate(spec: ModelSpec, settings: ModelSettings): Mod
       timeoutMs: settings.timeoutMs,
     },
     async call(messages, options = {}) {
-      loading ??= loadProviderChatModel(providerSpec, settings);
-      let chat: BaseChatModel;
-      try {
-        chat = await loading;
-      } catch (error) {
-        loading = undefined;
+      const chat = await chatModel().catch((error: unknown) => {
         throw classifyModelError(error, context);
-      }
+      });
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       return invokeWithDeadline(chat, messages, {
         timeoutMs,

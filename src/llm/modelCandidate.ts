@@ -114,3 +114,15 @@ export function slotWait(
       ),
   };
 }
+
+/** `load()` once, its promise shared by the calls; a failed load is tried again by the next call. */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+}
