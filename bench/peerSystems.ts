@@ -16,7 +16,7 @@ import { createLLMAsJudge } from "openevals";
 import type { Catalog, Criterion } from "../src/criteria/index.js";
 import { evaluateContent } from "../src/engine/evaluateContent.js";
 import type { EvaluationMode } from "../src/engine/options.js";
-import { createChatModel } from "../src/llm/index.js";
+import { createChatModel } from "../src/llm/chatModel.js";
 
 export const PEER_MODEL = "qwen2.5:7b-instruct";
 

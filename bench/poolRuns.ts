@@ -6,7 +6,7 @@
  */
 import type { Catalog } from "../src/criteria/index.js";
 import { evaluateContent } from "../src/engine/evaluateContent.js";
-import { createChatModel } from "../src/llm/index.js";
+import { createChatModel } from "../src/llm/chatModel.js";
 import { type PeerServer, startPeerServer } from "./peerServer.js";
 import type { PrefixLatency } from "./peerSlots.js";
 import { PEER_MODEL } from "./peerSystems.js";

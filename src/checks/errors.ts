@@ -51,7 +51,6 @@ export function schemaUnreadable(schemaRef: string, path: string, reason: string
   );
 }
 
-export const isCheckError = errorGuard<CheckError>(...CHECKS_ERROR_CODES);
 export const isFunctionResolutionError = errorGuard<FunctionResolutionError>("FUNCTION_UNRESOLVED");
 export const isCriterionMethodError = errorGuard<CheckError>("CRITERION_METHOD_MISMATCH");
 export const isSchemaLoadError = errorGuard<CheckError>("SCHEMA_UNREADABLE");

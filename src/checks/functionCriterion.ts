@@ -1,13 +1,9 @@
-import type { Criterion, FunctionMethod, Level } from "../criteria/model.js";
-import { describeValue, isPointFunctionError } from "../pointFunctions/contract.js";
+import type { Criterion, FunctionMethod } from "../criteria/model.js";
+import { describeValue, errorMessageOf, isPointFunctionError } from "../pointFunctions/contract.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { criterionMethodMismatch } from "./errors.js";
-import { highestLevel, lowestLevel } from "./levels.js";
+import { evaluated, notEvaluated, yesNoOutcome } from "./outcomes.js";
 import type { FunctionRegistry, ResolvedFunction } from "./registry.js";
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function argsEvidence(args: unknown): string[] {
   return args === undefined ? [] : [`args: ${JSON.stringify(args) ?? String(args)}`];
@@ -17,44 +13,6 @@ function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(4)));
 }
 
-function notEvaluated(
-  reasoning: string,
-  judgeError: string,
-  evidence: string[],
-  level?: string,
-): CriterionOutcome {
-  return {
-    evaluated: false,
-    score: null,
-    native: null,
-    ...(level === undefined ? {} : { level }),
-    reasoning,
-    hits: [],
-    misses: [],
-    evidence,
-    judgeError,
-  };
-}
-
-function evaluated(
-  score: number,
-  native: number | string,
-  reasoning: string,
-  evidence: string[],
-  level?: Level,
-): CriterionOutcome {
-  return {
-    evaluated: true,
-    score,
-    native,
-    ...(level === undefined ? {} : { level: level.id }),
-    reasoning,
-    hits: [],
-    misses: [],
-    evidence,
-  };
-}
-
 /** Turns what a function returned into an outcome for a criterion with the given method. */
 function interpretResult(method: FunctionMethod, result: unknown): CriterionOutcome {
   const name = method.name;
@@ -62,12 +20,8 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
   const levels = method.levels;
 
   if (typeof result === "boolean") {
-    const reasoning = `Function '${name}' evaluated to ${result}.`;
     // With levels, a boolean picks the highest (true) or lowest (false) level, like a schema check.
-    const level =
-      levels === undefined ? undefined : result ? highestLevel(levels) : lowestLevel(levels);
-    if (level !== undefined) return evaluated(level.score, level.id, reasoning, evidence, level);
-    return evaluated(result ? 1 : 0, result ? "pass" : "fail", reasoning, evidence);
+    return yesNoOutcome(result, levels, `Function '${name}' evaluated to ${result}.`, evidence);
   }
 
   if (typeof result === "number") {
@@ -140,7 +94,7 @@ export async function runFunctionCriterion(
   try {
     resolved = await registry.resolve(method.name);
   } catch (error) {
-    const message = errorText(error);
+    const message = errorMessageOf(error);
     return notEvaluated(
       `Function '${method.name}' could not be resolved: ${message}`,
       message,
@@ -152,7 +106,7 @@ export async function runFunctionCriterion(
   try {
     result = await resolved.invoke(content, method.args);
   } catch (error) {
-    const message = `Function '${method.name}' threw: ${errorText(error)}`;
+    const message = `Function '${method.name}' threw: ${errorMessageOf(error)}`;
     return notEvaluated(`${message}.`, message, evidence, "error");
   }
   return interpretResult(method, result);

@@ -7,12 +7,13 @@ import {
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
 import {
+  isBuiltInPointFunctionName,
   isModelPointFunctionName,
   isPointFunctionName,
   MODEL_POINT_FUNCTIONS,
   POINT_FUNCTIONS,
 } from "../pointFunctions/builtIn.js";
-import type { PointFunctionContext } from "../pointFunctions/contract.js";
+import { errorMessageOf, type PointFunctionContext } from "../pointFunctions/contract.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.js";
 import { FunctionResolutionError } from "./errors.js";
@@ -85,10 +86,6 @@ function isFunction(value: unknown): value is DeterministicFunction {
   return typeof value === "function";
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The named export of a module, looking through a CommonJS `default` object as well. */
 function exportNamed(moduleNamespace: unknown, name: string): unknown {
   if (!isRecord(moduleNamespace)) return undefined;
@@ -155,10 +152,7 @@ export class FunctionRegistry implements FunctionAllowance {
   /** Whether `ref` is registered or a built-in point function (modules are only found by resolve). */
   has(ref: string): boolean {
     return (
-      this.registered.has(ref) ||
-      isPointFunctionName(ref) ||
-      isModelPointFunctionName(ref) ||
-      metaCheckOf(ref) !== undefined
+      this.registered.has(ref) || isBuiltInPointFunctionName(ref) || metaCheckOf(ref) !== undefined
     );
   }
 
@@ -189,23 +183,18 @@ export class FunctionRegistry implements FunctionAllowance {
   /** A built-in point function, called on the content as text with this registry's context. */
   private builtInPointFunction(ref: string): ResolvedFunction | undefined {
     const context = this.context;
-    if (isPointFunctionName(ref)) {
-      const { fn } = POINT_FUNCTIONS[ref];
-      return {
-        ref,
-        origin: "builtin",
-        invoke: async (content, args) => fn(asText(content), args, context),
-      };
-    }
-    if (isModelPointFunctionName(ref)) {
-      const { fn } = MODEL_POINT_FUNCTIONS[ref];
-      return {
-        ref,
-        origin: "builtin",
-        invoke: (content, args) => fn(asText(content), args, context),
-      };
-    }
-    return undefined;
+    const definition = isPointFunctionName(ref)
+      ? POINT_FUNCTIONS[ref]
+      : isModelPointFunctionName(ref)
+        ? MODEL_POINT_FUNCTIONS[ref]
+        : undefined;
+    if (definition === undefined) return undefined;
+    const { fn } = definition;
+    return {
+      ref,
+      origin: "builtin",
+      invoke: async (content, args) => fn(asText(content), args, context),
+    };
   }
 
   private wrap(ref: string, origin: FunctionOrigin, fn: DeterministicFunction): ResolvedFunction {
@@ -251,7 +240,7 @@ export class FunctionRegistry implements FunctionAllowance {
     try {
       moduleNamespace = await import(specifier);
     } catch (error) {
-      tried.push(`importing ${label} failed: ${errorText(error)}`);
+      tried.push(`importing ${label} failed: ${errorMessageOf(error)}`);
       return undefined;
     }
     const candidate = exportNamed(moduleNamespace, exportName);

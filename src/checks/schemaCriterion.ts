@@ -4,11 +4,12 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Criterion, Level } from "../criteria/model.js";
 import { resolveInFolder } from "../criteria/paths.js";
+import { errorMessageOf } from "../pointFunctions/contract.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { criterionMethodMismatch, schemaUnreadable } from "./errors.js";
-import { highestLevel, lowestLevel } from "./levels.js";
+import { notEvaluated, yesNoOutcome } from "./outcomes.js";
 
 export interface SchemaCriterionOptions {
   /** Where a schemaRef file is resolved; process.cwd() if absent. */
@@ -19,10 +20,6 @@ type JsonSchema = Record<string, unknown>;
 
 /** The largest JSON Schema file a schemaRef may name. */
 export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function isJsonObject(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -93,36 +90,16 @@ function outcomeFor(
   levels: Level[] | undefined,
   evidence: string[],
 ): CriterionOutcome {
-  const level =
-    levels === undefined ? undefined : valid ? highestLevel(levels) : lowestLevel(levels);
   const reasoning = valid
     ? "The content is valid against the JSON Schema."
     : `The content does not satisfy the JSON Schema (${evidence.length} ${
         evidence.length === 1 ? "error" : "errors"
       }).`;
-  return {
-    evaluated: true,
-    score: level?.score ?? (valid ? 1 : 0),
-    native: level?.id ?? (valid ? "pass" : "fail"),
-    ...(level === undefined ? {} : { level: level.id }),
-    reasoning,
-    hits: [],
-    misses: valid ? [] : evidence,
-    evidence,
-  };
+  return yesNoOutcome(valid, levels, reasoning, evidence, valid ? [] : evidence);
 }
 
-function notEvaluated(message: string): CriterionOutcome {
-  return {
-    evaluated: false,
-    score: null,
-    native: null,
-    reasoning: `The JSON Schema check could not be made: ${message}`,
-    hits: [],
-    misses: [],
-    evidence: [],
-    judgeError: message,
-  };
+function notEvaluatedFor(message: string): CriterionOutcome {
+  return notEvaluated(`The JSON Schema check could not be made: ${message}`, message);
 }
 
 /**
@@ -151,17 +128,21 @@ export async function runSchemaCriterion(
         resolvePath(options.baseDir ?? process.cwd()),
       );
     } catch (error) {
-      return notEvaluated(errorText(error));
+      return notEvaluatedFor(errorMessageOf(error));
     }
   } else {
-    return notEvaluated(`criterion '${criterion.id}' has neither an inline schema nor a schemaRef`);
+    return notEvaluatedFor(
+      `criterion '${criterion.id}' has neither an inline schema nor a schemaRef`,
+    );
   }
 
   let validate: ValidateFunction;
   try {
     validate = compileSchema(schema);
   } catch (error) {
-    return notEvaluated(`invalid JSON Schema for criterion '${criterion.id}': ${errorText(error)}`);
+    return notEvaluatedFor(
+      `invalid JSON Schema for criterion '${criterion.id}': ${errorMessageOf(error)}`,
+    );
   }
 
   let value: unknown = content;

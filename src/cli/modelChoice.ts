@@ -59,7 +59,7 @@ function embeddedTarget(path: string): ModelTarget {
 /** Loads a local model file now (runtime and file), throwing its clear error if it cannot. */
 export async function loadLocalModel(path: string, env: ModelEnv): Promise<void> {
   const [{ createLlamaCppChat }, { resolveModelSettings }] = await Promise.all([
-    import("../llm/embedded/llamaCppChat.js"),
+    import("../llm/embedded/chatLlamaCpp.js"),
     import("../llm/settings.js"),
   ]);
   await createLlamaCppChat(path, resolveModelSettings({ env }));

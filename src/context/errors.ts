@@ -23,6 +23,5 @@ export function embeddingInvalid(reason: string): ContextError {
   return new ContextError("EMBEDDING_INVALID", `Embedding retriever: ${reason}`);
 }
 
-export const isContextError = errorGuard<ContextError>(...CONTEXT_ERROR_CODES);
 export const isDocumentLoadError = errorGuard<ContextError>("DOCUMENTS_UNREADABLE");
 export const isEmbeddingError = errorGuard<ContextError>("EMBEDDING_INVALID");

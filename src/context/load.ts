@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
+import { errorMessageOf } from "../pointFunctions/contract.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { documentsUnreadable } from "./errors.js";
 import type { SourceDocument } from "./types.js";
@@ -14,10 +15,6 @@ export const MAX_DOCUMENT_FILES = 5_000;
 /** The most bytes all documents of one folder may hold together. */
 export const MAX_DOCUMENTS_TOTAL_BYTES = 64 * 1024 * 1024;
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The document files under `dir`: regular files with a document extension, in subfolders too.
  * Anything else is skipped: FIFOs, sockets and devices (reading them would block or never end),
@@ -28,7 +25,7 @@ async function listFiles(dir: string, found: string[] = []): Promise<string[]> {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    throw documentsUnreadable(dir, errorText(error));
+    throw documentsUnreadable(dir, errorMessageOf(error));
   }
   for (const entry of entries) {
     const path = join(dir, entry.name);

@@ -77,44 +77,7 @@ export class FairCallCeiling {
 
   /** Waits for a slot in `lane`'s turn; resolves with the function that gives it back. */
   acquire(lane: CallLane, wait: SlotWait = {}): Promise<ReleaseSlot> {
-    const { signal } = wait;
-    if (signal?.aborted) return Promise.reject(abortError(wait, signal.reason));
-    if (this.#queued === 0 && this.#inFlight < this.#limit) {
-      return Promise.resolve(this.take());
-    }
-    return new Promise<ReleaseSlot>((resolve, reject) => {
-      const ahead = this.#queued;
-      const started = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const cleanUp = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const waiter: Waiter = {
-        lane,
-        grant: (release) => {
-          cleanUp();
-          resolve(release);
-        },
-        leave: () => {
-          cleanUp();
-          this.remove(waiter);
-        },
-      };
-      const onAbort = () => {
-        waiter.leave();
-        reject(abortError(wait, signal?.reason));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (wait.maxWaitMs !== undefined) {
-        timer = setTimeout(() => {
-          waiter.leave();
-          reject(wait.onWaitTooLong?.(Date.now() - started, ahead) ?? new Error("no free slot"));
-        }, wait.maxWaitMs);
-        timer.unref?.();
-      }
-      this.enqueue(waiter);
-    });
+    return acquireAny([this], lane, wait).then((slot) => slot.release);
   }
 
   /** A slot now, when one is free and nobody is waiting; undefined otherwise. */

@@ -7,12 +7,11 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { createCallLane } from "./callCeiling.js";
 import { classifyModelError } from "./classifyError.js";
-import { contextWindowFor } from "./contextWindow.js";
 import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
 import { llamaCppCandidate } from "./embeddedCandidate.js";
 import { ModelAbortedError, ModelSpecError } from "./errors.js";
-import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";
-import { invokeOllamaChat, ollamaParameters } from "./ollamaChat.js";
+import { contextOf, loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
+import { invokeOllamaChat, ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
 import { callInSlot, type ServerSlots } from "./serverCeilings.js";
@@ -49,29 +48,11 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
       const callContext = { ...context, timeoutMs };
       if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
       // A prompt too long for the window is refused before it waits for a slot.
-      const callSettings = {
-        ...settings,
-        timeoutMs,
-        numCtx: contextWindowFor(messages, settings.numCtx, callContext),
-        ...(options.format === undefined ? {} : { format: options.format }),
-      };
+      const callSettings = ollamaCallSettings(settings, messages, options, callContext);
       const wait = slotWait(callContext, settings, signal);
-      return callInSlot(slots, options.lane ?? ownLane, wait, async () => {
-        try {
-          // No signal in the call options: ChatOllama would answer partial text on abort. The
-          // fetch carries the caller's signal and the deadline (which starts with the slot).
-          return await invokeOllamaChat(
-            spec.model,
-            callSettings,
-            messages,
-            signal,
-            options.logprobs,
-          );
-        } catch (error) {
-          if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
-          throw classifyModelError(error, callContext);
-        }
-      });
+      return callInSlot(slots, options.lane ?? ownLane, wait, () =>
+        invokeOllamaChat(spec.model, callSettings, messages, options, callContext),
+      );
     },
   };
 }
@@ -130,7 +111,7 @@ export function providerCandidate(spec: ModelSpec, settings: ModelSettings): Mod
   if (spec.provider === "llama-cpp") return llamaCppCandidate(spec, settings);
   const providerSpec = { provider: spec.provider, model: spec.model };
   const context = contextOf({ ...providerSpec, timeoutMs: settings.timeoutMs });
-  let loading: Promise<BaseChatModel> | undefined;
+  const chatModel = loadOnce(() => loadProviderChatModel(providerSpec, settings));
   return {
     spec: `${spec.provider}:${spec.model}`,
     provider: spec.provider,
@@ -143,14 +124,9 @@ export function providerCandidate(spec: ModelSpec, settings: ModelSettings): Mod
       timeoutMs: settings.timeoutMs,
     },
     async call(messages, options = {}) {
-      loading ??= loadProviderChatModel(providerSpec, settings);
-      let chat: BaseChatModel;
-      try {
-        chat = await loading;
-      } catch (error) {
-        loading = undefined;
+      const chat = await chatModel().catch((error: unknown) => {
         throw classifyModelError(error, context);
-      }
+      });
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       return invokeWithDeadline(chat, messages, {
         timeoutMs,

@@ -40,11 +40,12 @@ const UNREACHABLE_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-function messageOf(error: unknown): string {
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
   if (isRecord(error) && typeof error.message === "string") return error.message;

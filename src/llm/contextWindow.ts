@@ -17,17 +17,9 @@ export const ANSWER_RESERVE_TOKENS = 1_024;
 /** Characters per token assumed: fewer than most tokenizers give, so the estimate errs high. */
 const CHARS_PER_TOKEN = 3;
 
-function textOf(message: BaseMessage): string {
-  const { content } = message;
-  if (typeof content === "string") return content;
-  return content
-    .map((part) => ("text" in part && typeof part.text === "string" ? part.text : ""))
-    .join("");
-}
-
 /** A generous estimate of the prompt's tokens (characters ÷ 3, plus a little per message). */
 export function estimatePromptTokens(messages: readonly BaseMessage[]): number {
-  const chars = messages.reduce((sum, message) => sum + textOf(message).length, 0);
+  const chars = messages.reduce((sum, message) => sum + message.text.length, 0);
   return Math.ceil(chars / CHARS_PER_TOKEN) + 8 * messages.length;
 }
 

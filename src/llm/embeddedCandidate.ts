@@ -5,13 +5,13 @@
  * with the same fair queue as a server's: the model is one per process, whoever calls it.
  */
 import { resolve } from "node:path";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { createCallLane } from "./callCeiling.js";
+import { messageOf } from "./classifyError.js";
 import { invokeWithDeadline } from "./deadline.js";
-import { createLlamaCppChat } from "./embedded/llamaCppChat.js";
+import { createLlamaCppChat } from "./embedded/chatLlamaCpp.js";
 import { runtimeSettings } from "./embedded/llamaRuntime.js";
 import { ModelRequestError } from "./errors.js";
-import { contextOf, type ModelCandidate, slotWait } from "./modelCandidate.js";
+import { contextOf, loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { callInSlot } from "./serverCeilings.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
@@ -23,7 +23,7 @@ export function llamaCppCandidate(spec: ModelSpec, settings: ModelSettings): Mod
     timeoutMs: settings.timeoutMs,
   });
   const ownLane = createCallLane(`llama-cpp:${spec.model}`);
-  let loading: Promise<BaseChatModel> | undefined;
+  const chatModel = loadOnce(() => createLlamaCppChat(spec.model, settings));
   return {
     spec: `llama-cpp:${spec.model}`,
     provider: "llama-cpp",
@@ -37,15 +37,9 @@ export function llamaCppCandidate(spec: ModelSpec, settings: ModelSettings): Mod
       timeoutMs: settings.timeoutMs,
     },
     async call(messages, options = {}) {
-      loading ??= createLlamaCppChat(spec.model, settings);
-      let chat: BaseChatModel;
-      try {
-        chat = await loading;
-      } catch (error) {
-        loading = undefined;
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new ModelRequestError(undefined, detail, context, error);
-      }
+      const chat = await chatModel().catch((error: unknown) => {
+        throw new ModelRequestError(undefined, messageOf(error), context, error);
+      });
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       const callContext = { ...context, timeoutMs };
       // Loaded, so the runtime settings were read without error.

@@ -229,7 +229,7 @@ export class ModelOptionsError extends EvalgateError {
 }
 
 /** The codes of the failed model calls, one per class. */
-export const MODEL_CALL_ERROR_CODES = [
+const MODEL_CALL_ERROR_CODES = [
   "MODEL_TIMEOUT",
   "MODEL_RATE_LIMITED",
   "MODEL_UNAVAILABLE",

@@ -1,6 +1,9 @@
 /**
  * invokeJudge: what the engine needs from one model call — the answer text, token usage, the model
- * that answered, the parameters used and the latency — with retries and fallbacks applied.
+ * that answered, the parameters used and the latency — with retries and fallbacks applied. Each
+ * model of the judge's list is tried with its retries; when it still fails (or fails in a way
+ * retrying cannot fix, such as a model that is not pulled) the next one is tried. Caller
+ * cancellation stops everything.
  */
 import {
   AIMessage,
@@ -9,11 +12,11 @@ import {
   coerceMessageLikeToMessage,
 } from "@langchain/core/messages";
 import type { TokenUsage } from "../scoring/result.js";
-import type { ModelCallOptions } from "./candidate.js";
+import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
 import type { JudgeModel } from "./chatModel.js";
-import { callWithFallback } from "./fallback.js";
+import { isModelAbortedError, type ModelCallError } from "./errors.js";
 import type { ServerReport } from "./modelCandidate.js";
-import { answerText, type ModelAttempt } from "./retry.js";
+import { callWithRetries, type ModelAttempt, type RetryPolicy } from "./retry.js";
 import { type TokenLogprob, tokenLogprobsOf } from "./tokenLogprobs.js";
 
 export interface ModelAnswer {
@@ -53,6 +56,35 @@ function reportedModel(message: BaseMessage): string | undefined {
   return undefined;
 }
 
+interface FallbackAnswer {
+  message: BaseMessage;
+  /** The model that answered. */
+  candidate: ModelCandidate;
+  attempts: ModelAttempt[];
+}
+
+/** Tries the candidates in order; rejects with the last typed error when all fail. */
+async function callWithFallback(
+  candidates: readonly ModelCandidate[],
+  messages: BaseMessage[],
+  policy: RetryPolicy,
+  options: ModelCallOptions = {},
+): Promise<FallbackAnswer> {
+  const attempts: ModelAttempt[] = [];
+  let lastError: ModelCallError | undefined;
+  for (const candidate of candidates) {
+    try {
+      const message = await callWithRetries(candidate, messages, policy, attempts, options);
+      return { message, candidate, attempts };
+    } catch (error) {
+      if (isModelAbortedError(error)) throw error;
+      lastError = error as ModelCallError;
+    }
+  }
+  if (lastError === undefined) throw new RangeError("callWithFallback: the model list is empty");
+  throw lastError;
+}
+
 /**
  * Calls the judge model. Rejects with a typed ModelCallError: the last failure when every model
  * failed, ModelAbortedError when `options.signal` fired.
@@ -81,7 +113,8 @@ export async function invokeJudge(
   if (served?.spec !== candidate.spec) served = undefined;
   const logprobs = options.logprobs === undefined ? undefined : tokenLogprobsOf(message);
   return {
-    text: answerText(message),
+    // Content blocks other than text are ignored.
+    text: message.text,
     usage: usageOf(message),
     model: reportedModel(message) ?? candidate.model,
     provider: candidate.provider,

@@ -93,12 +93,14 @@ export function contextOf(candidate: {
 
 /**
  * How a call waits for a slot: it leaves the queue when the caller's signal fires
- * (ModelAbortedError) and gives up after `maxWaitMs` (ModelUnavailableError "busy", not retried).
+ * (ModelAbortedError) and gives up after `maxQueueWaitMs` (ModelUnavailableError "busy", not
+ * retried, its message saying what the ceiling is).
  */
 export function slotWait(
   context: ModelErrorContext,
   limits: { maxInFlight: number; maxQueueWaitMs: number },
   signal: AbortSignal | undefined,
+  ceiling = `at most ${limits.maxInFlight} calls are in flight to it at once (maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
 ): SlotWait {
   return {
     ...(signal === undefined ? {} : { signal }),
@@ -107,8 +109,20 @@ export function slotWait(
     onWaitTooLong: (waitedMs, ahead) =>
       new ModelUnavailableError(
         "busy",
-        `waited ${waitedMs} ms behind ${ahead} queued calls; at most ${limits.maxInFlight} calls are in flight to it at once (maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
+        `waited ${waitedMs} ms behind ${ahead} queued calls; ${ceiling}`,
         context,
       ),
+  };
+}
+
+/** `load()` once, its promise shared by the calls; a failed load is tried again by the next call. */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
   };
 }

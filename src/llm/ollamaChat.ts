@@ -6,6 +6,10 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { ChatOllama } from "@langchain/ollama";
+import { classifyModelError } from "./classifyError.js";
+import { contextWindowFor } from "./contextWindow.js";
+import { ModelAbortedError, type ModelErrorContext } from "./errors.js";
+import type { ModelCallOptions } from "./modelCandidate.js";
 import { createOllamaFetch } from "./ollamaFetch.js";
 import type { ModelSettings } from "./settings.js";
 import { TOKEN_LOGPROBS_KEY, TokenLogprobRecorder } from "./tokenLogprobs.js";
@@ -35,25 +39,51 @@ export function createOllamaChat(
 }
 
 /**
- * One Ollama call. With `logprobsTop`, the tokens' log-probabilities are asked for and the
- * answer's are put in its response_metadata (under TOKEN_LOGPROBS_KEY) when the server sent them.
+ * The settings of one call: its deadline and format, and a context window its prompt fits
+ * (contextWindow.ts: a prompt too long for any window is refused here).
+ */
+export function ollamaCallSettings(
+  settings: ModelSettings,
+  messages: readonly BaseMessage[],
+  options: ModelCallOptions,
+  context: ModelErrorContext & { timeoutMs: number },
+): ModelSettings {
+  return {
+    ...settings,
+    timeoutMs: context.timeoutMs,
+    numCtx: contextWindowFor(messages, settings.numCtx, context),
+    ...(options.format === undefined ? {} : { format: options.format }),
+  };
+}
+
+/**
+ * One Ollama call, its failure typed (ModelAbortedError when the caller's signal fired). No signal
+ * goes in the call options: ChatOllama would answer partial text on abort; the fetch carries the
+ * caller's signal and the deadline. With `options.logprobs`, the tokens' log-probabilities are
+ * asked for and the answer's are put in its response_metadata (under TOKEN_LOGPROBS_KEY) when the
+ * server sent them.
  */
 export async function invokeOllamaChat(
   model: string,
   settings: ModelSettings,
   messages: BaseMessage[],
-  signal: AbortSignal | undefined,
-  logprobsTop: number | undefined,
+  options: ModelCallOptions,
+  context: ModelErrorContext,
 ): Promise<BaseMessage> {
-  if (logprobsTop === undefined) return createOllamaChat(model, settings, signal).invoke(messages);
-  const recorder = new TokenLogprobRecorder();
-  const chat = createOllamaChat(model, settings, signal, { top: logprobsTop, recorder });
-  const message = await chat.invoke(messages);
-  const tokens = recorder.tokens();
-  if (tokens !== undefined) {
-    message.response_metadata = { ...message.response_metadata, [TOKEN_LOGPROBS_KEY]: tokens };
+  const { signal, logprobs: top } = options;
+  const recorder = top === undefined ? undefined : new TokenLogprobRecorder();
+  try {
+    const logprobs = recorder === undefined || top === undefined ? undefined : { top, recorder };
+    const message = await createOllamaChat(model, settings, signal, logprobs).invoke(messages);
+    const tokens = recorder?.tokens();
+    if (tokens !== undefined) {
+      message.response_metadata = { ...message.response_metadata, [TOKEN_LOGPROBS_KEY]: tokens };
+    }
+    return message;
+  } catch (error) {
+    if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
+    throw classifyModelError(error, context);
   }
-  return message;
 }
 
 /** The parameters an Ollama call is made with, for traces (undefined ones left out). */

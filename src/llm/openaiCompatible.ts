@@ -19,8 +19,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { z } from "zod";
 import { rememberSecret } from "../redact.js";
 import { readUntrustedJson } from "../untrusted/json.js";
-import { ProviderUnavailableError } from "./errors.js";
-import { constructorFrom, importPackage } from "./providers.js";
+import { chatModelClass } from "./providers.js";
 import { readBoundedText } from "./responseBody.js";
 import type { ServerAddress } from "./serverAddress.js";
 import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
@@ -68,15 +67,12 @@ export async function createOpenAiCompatibleChat(
   settings: { temperature: number; env: ModelEnv },
   logprobs?: number,
 ): Promise<BaseChatModel> {
-  const loaded = await importPackage("openai-compatible", OPENAI_COMPATIBLE_PACKAGE);
-  const ChatOpenAI = constructorFrom(loaded, "ChatOpenAI");
-  if (ChatOpenAI === undefined) {
-    throw new ProviderUnavailableError(
-      OPENAI_COMPATIBLE_PACKAGE,
-      "the package has no export ChatOpenAI",
-      { provider: "openai-compatible", model },
-    );
-  }
+  const ChatOpenAI = await chatModelClass(
+    "openai-compatible",
+    OPENAI_COMPATIBLE_PACKAGE,
+    "ChatOpenAI",
+    model,
+  );
   const fetchFunction = fetchWithCredentials(address);
   return new ChatOpenAI({
     model,

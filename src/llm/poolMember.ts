@@ -6,11 +6,10 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError } from "./classifyError.js";
-import { contextWindowFor } from "./contextWindow.js";
 import { invokeWithDeadline } from "./deadline.js";
-import { ModelAbortedError, type ModelErrorContext } from "./errors.js";
+import type { ModelErrorContext } from "./errors.js";
 import type { ModelCallOptions } from "./modelCandidate.js";
-import { invokeOllamaChat } from "./ollamaChat.js";
+import { invokeOllamaChat, ollamaCallSettings } from "./ollamaChat.js";
 import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.js";
 import type { ServerAddress } from "./serverAddress.js";
 import type { PoolProvider, ServerEntry } from "./serverList.js";
@@ -58,22 +57,14 @@ function ollamaMember(entry: ServerEntry, model: string, settings: ModelSettings
     async invoke(messages, options) {
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
       const context = memberContext(entry, "ollama", model, timeoutMs);
-      const callSettings: ModelSettings = {
+      const server: ModelSettings = {
         ...settings,
         baseUrl: address.url,
         shownBaseUrl: address.shown,
         authorization: address.authorization,
-        timeoutMs,
-        numCtx: contextWindowFor(messages, settings.numCtx, context),
-        ...(options.format === undefined ? {} : { format: options.format }),
       };
-      const { signal } = options;
-      try {
-        return await invokeOllamaChat(model, callSettings, messages, signal, options.logprobs);
-      } catch (error) {
-        if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
-        throw classifyModelError(error, context);
-      }
+      const callSettings = ollamaCallSettings(server, messages, options, context);
+      return invokeOllamaChat(model, callSettings, messages, options, context);
     },
   };
 }

@@ -57,33 +57,43 @@ export type ChatModelConstructor = new (fields: Record<string, unknown>) => Base
 
 const loadedModules = new Map<string, unknown>();
 
-/** Imports a provider's package once; ProviderUnavailableError (naming `npm install`) when missing. */
-export async function importPackage(provider: string, packageName: string): Promise<unknown> {
-  const cached = loadedModules.get(packageName);
-  if (cached !== undefined) return cached;
-  try {
-    const loaded: unknown = await import(packageName);
-    loadedModules.set(packageName, loaded);
-    return loaded;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const notInstalled = message.includes(packageName);
-    throw new ProviderUnavailableError(
-      packageName,
-      notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
-      { provider },
-      error,
-    );
-  }
-}
-
-export function constructorFrom(
-  loaded: unknown,
+/**
+ * The chat model class `className` of a provider's package, imported once; ProviderUnavailableError
+ * (naming `npm install`) when the package is missing or has no such export.
+ */
+export async function chatModelClass(
+  provider: string,
+  packageName: string,
   className: string,
-): ChatModelConstructor | undefined {
-  if (typeof loaded !== "object" || loaded === null || !(className in loaded)) return undefined;
-  const candidate: unknown = (loaded as Record<string, unknown>)[className];
-  return typeof candidate === "function" ? (candidate as ChatModelConstructor) : undefined;
+  model: string,
+): Promise<ChatModelConstructor> {
+  let loaded = loadedModules.get(packageName);
+  if (loaded === undefined) {
+    try {
+      loaded = await import(packageName);
+      loadedModules.set(packageName, loaded);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const notInstalled = message.includes(packageName);
+      throw new ProviderUnavailableError(
+        packageName,
+        notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
+        { provider },
+        error,
+      );
+    }
+  }
+  const found: unknown =
+    typeof loaded === "object" && loaded !== null
+      ? (loaded as Record<string, unknown>)[className]
+      : undefined;
+  if (typeof found !== "function") {
+    throw new ProviderUnavailableError(packageName, `the package has no export ${className}`, {
+      provider,
+      model,
+    });
+  }
+  return found as ChatModelConstructor;
 }
 
 /** The npm package a provider needs (undefined for Ollama, which is built in). */
@@ -100,15 +110,8 @@ export async function loadProviderChatModel(
   settings: ModelSettings,
 ): Promise<BaseChatModel> {
   const definition = PROVIDER_PACKAGES[spec.provider];
-  const loaded = await importPackage(spec.provider, definition.packageName);
-  const ChatModel = constructorFrom(loaded, definition.className);
-  if (!ChatModel) {
-    throw new ProviderUnavailableError(
-      definition.packageName,
-      `the package has no export ${definition.className}`,
-      { provider: spec.provider, model: spec.model },
-    );
-  }
+  const { packageName, className } = definition;
+  const ChatModel = await chatModelClass(spec.provider, packageName, className, spec.model);
   const apiKey = settings.env[definition.apiKeyEnv];
   return new ChatModel({
     model: spec.model,

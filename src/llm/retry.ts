@@ -5,7 +5,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
-import { classifyModelError } from "./classifyError.js";
+import { classifyModelError, isRecord } from "./classifyError.js";
 import {
   isModelAbortedError,
   isModelRateLimitError,
@@ -61,15 +61,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
-
-/** The answer's text; content blocks other than text are ignored. */
-export function answerText(message: BaseMessage): string {
-  return message.text;
-}
-
 /** A successful answer that is not usable: empty, or stopped by a content filter. */
 function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelCallError | null {
   const context = {
@@ -82,7 +73,7 @@ function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelC
   if (finish === "content_filter") {
     return new ModelContentPolicyError("the answer was stopped by a content filter", context);
   }
-  if (answerText(message).trim() === "") {
+  if (message.text.trim() === "") {
     return new ModelResponseError("the answer is empty", context);
   }
   return null;

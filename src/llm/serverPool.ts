@@ -23,7 +23,7 @@ import {
   ModelResponseError,
   ModelUnavailableError,
 } from "./errors.js";
-import type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
+import { type ModelCallOptions, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { type PoolMember, poolMember } from "./poolMember.js";
 import { serverCeiling } from "./serverCeilings.js";
 import { bringBack, isServerFault, outOfPool, takeOut } from "./serverHealth.js";
@@ -157,7 +157,12 @@ export class ServerPool {
     const { index, release } = await acquireAny(
       ceilings,
       lane,
-      this.slotWait(total, options),
+      slotWait(
+        this.context,
+        { maxInFlight: total, maxQueueWaitMs: this.settings.maxQueueWaitMs },
+        options.signal,
+        `its ${this.members.length} servers take at most ${total} calls at once (slots, maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
+      ),
       order,
     );
     const member = candidates[index] as PoolMember;
@@ -167,22 +172,6 @@ export class ServerPool {
       return this.acquire(tried, options, lane);
     }
     return { member, release };
-  }
-
-  private slotWait(total: number, options: ModelCallOptions) {
-    const { signal } = options;
-    const context = this.context;
-    return {
-      ...(signal === undefined ? {} : { signal }),
-      maxWaitMs: this.settings.maxQueueWaitMs,
-      onAbort: (reason: unknown) => new ModelAbortedError(context, reason),
-      onWaitTooLong: (waitedMs: number, ahead: number) =>
-        new ModelUnavailableError(
-          "busy",
-          `waited ${waitedMs} ms behind ${ahead} queued calls; its ${this.members.length} servers take at most ${total} calls at once (slots, maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
-          context,
-        ),
-    };
   }
 
   private noServer(): ModelCallError {

@@ -42,72 +42,59 @@ export type ModelPointFunctionName =
   | BaseModelPointFunctionName
   | `not_${BaseModelPointFunctionName}`;
 
-/** Every name (base and `not_`) with the spec it is built from. */
-function withNegations<Spec>(specs: Readonly<Record<string, Spec>>): ReadonlyMap<string, Spec> {
-  return new Map(
-    Object.entries(specs).flatMap(([name, spec]) => [
-      [name, spec],
-      [`not_${name}`, spec],
-    ]),
+/** name → definition for every spec and its `not_` variant, each bound by `bind`. */
+function definitionsOf<
+  Spec extends PointFunctionSpec<unknown> | AsyncPointFunctionSpec<unknown>,
+  Fn,
+>(
+  specs: Readonly<Record<string, Spec>>,
+  bind: (name: string, spec: Spec, negate: boolean) => Fn,
+): Readonly<Record<string, { fn: Fn; argsSchema: Spec["argsSchema"]; description: string }>> {
+  return Object.freeze(
+    Object.fromEntries(
+      Object.entries(specs).flatMap(([name, spec]) => [
+        [
+          name,
+          {
+            fn: bind(name, spec, false),
+            argsSchema: spec.argsSchema,
+            description: spec.description,
+          },
+        ],
+        [
+          `not_${name}`,
+          {
+            fn: bind(`not_${name}`, spec, true),
+            argsSchema: spec.argsSchema,
+            description: `Negation of: ${spec.description}`,
+          },
+        ],
+      ]),
+    ),
   );
-}
-
-const SPECS_BY_NAME = withNegations(BASE_SPECS);
-const MODEL_SPECS_BY_NAME = withNegations(MODEL_SPECS);
-
-function isNegation(name: string, specs: Readonly<Record<string, unknown>>): boolean {
-  return name.startsWith("not_") && !Object.hasOwn(specs, name);
-}
-
-function definitionFor(name: string, spec: PointFunctionSpec<unknown>): PointFunctionDefinition {
-  const negate = isNegation(name, BASE_SPECS);
-  return {
-    fn: bindPointFunction(name, spec, negate),
-    argsSchema: spec.argsSchema,
-    description: negate ? `Negation of: ${spec.description}` : spec.description,
-  };
-}
-
-function modelDefinitionFor(
-  name: string,
-  spec: AsyncPointFunctionSpec<unknown>,
-): AsyncPointFunctionDefinition {
-  const negate = isNegation(name, MODEL_SPECS);
-  return {
-    fn: bindAsyncPointFunction(name, spec, negate),
-    argsSchema: spec.argsSchema,
-    description: negate ? `Negation of: ${spec.description}` : spec.description,
-  };
 }
 
 /** name → { fn, argsSchema, description } for every built-in point function that answers at once. */
-export const POINT_FUNCTIONS: Readonly<Record<PointFunctionName, PointFunctionDefinition>> =
-  Object.freeze(
-    Object.fromEntries(
-      [...SPECS_BY_NAME].map(([name, spec]) => [name, definitionFor(name, spec)] as const),
-    ) as Record<PointFunctionName, PointFunctionDefinition>,
-  );
+export const POINT_FUNCTIONS = definitionsOf(BASE_SPECS, bindPointFunction) as Readonly<
+  Record<PointFunctionName, PointFunctionDefinition>
+>;
 
 /**
  * name → { fn, argsSchema, description } for the built-in point functions that ask the model
  * server (embeddings); `fn` needs a context with an embedder, as FunctionRegistry gives it.
  */
-export const MODEL_POINT_FUNCTIONS: Readonly<
+export const MODEL_POINT_FUNCTIONS = definitionsOf(MODEL_SPECS, bindAsyncPointFunction) as Readonly<
   Record<ModelPointFunctionName, AsyncPointFunctionDefinition>
-> = Object.freeze(
-  Object.fromEntries(
-    [...MODEL_SPECS_BY_NAME].map(([name, spec]) => [name, modelDefinitionFor(name, spec)] as const),
-  ) as Record<ModelPointFunctionName, AsyncPointFunctionDefinition>,
-);
+>;
 
 /** Whether `name` is a built-in point function that answers at once (a key of POINT_FUNCTIONS). */
 export function isPointFunctionName(name: string): name is PointFunctionName {
-  return SPECS_BY_NAME.has(name);
+  return Object.hasOwn(POINT_FUNCTIONS, name);
 }
 
 /** Whether `name` is a built-in point function that asks the model server. */
 export function isModelPointFunctionName(name: string): name is ModelPointFunctionName {
-  return MODEL_SPECS_BY_NAME.has(name);
+  return Object.hasOwn(MODEL_POINT_FUNCTIONS, name);
 }
 
 /** Whether `name` is any built-in point function. */
@@ -122,10 +109,10 @@ export function isBuiltInPointFunctionName(
  * as its error), or undefined when they fit. For catalog validation at load time.
  */
 export function checkPointFunctionArgs(name: string, args: unknown): string | undefined {
-  const spec = SPECS_BY_NAME.get(name) ?? MODEL_SPECS_BY_NAME.get(name);
-  if (spec === undefined) {
-    const known = [...SPECS_BY_NAME.keys(), ...MODEL_SPECS_BY_NAME.keys()];
+  if (!isBuiltInPointFunctionName(name)) {
+    const known = [...Object.keys(POINT_FUNCTIONS), ...Object.keys(MODEL_POINT_FUNCTIONS)];
     return `unknown point function '${name}'; known: ${known.join(", ")}`;
   }
-  return argsProblem(name, spec, args);
+  const base = name.replace(/^not_/, "");
+  return argsProblem(name, BASE_SPECS[base] ?? MODEL_SPECS[base]!, args);
 }

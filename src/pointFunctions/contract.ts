@@ -37,19 +37,14 @@ export type AsyncPointFunction = (
   context?: PointFunctionContext,
 ) => Promise<PointFunctionResult>;
 
-export interface PointFunctionDefinition {
-  fn: PointFunction;
+export interface PointFunctionDefinition<Fn = PointFunction> {
+  fn: Fn;
   /** Validates the args a catalog gives the function. */
   argsSchema: z.ZodType;
   description: string;
 }
 
-export interface AsyncPointFunctionDefinition {
-  fn: AsyncPointFunction;
-  /** Validates the args a catalog gives the function. */
-  argsSchema: z.ZodType;
-  description: string;
-}
+export type AsyncPointFunctionDefinition = PointFunctionDefinition<AsyncPointFunction>;
 
 /** How a built-in point function is specified before its name and its `not_` variant are bound. */
 export interface PointFunctionSpec<Args> {
@@ -122,7 +117,7 @@ function argsMessage<Args>(
   return `${name}: expected ${spec.expects}, got ${describeValue(args)}${why}`;
 }
 
-function errorMessageOf(error: unknown): string {
+export function errorMessageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -6,11 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOllamaEmbedder } from "../../src/checks/embeddings.js";
-import {
-  FunctionRegistry,
-  MODEL_POINT_FUNCTIONS,
-  runFunctionCriterion,
-} from "../../src/checks/index.js";
+import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
+import { MODEL_POINT_FUNCTIONS } from "../../src/pointFunctions/builtIn.js";
 import type { CriterionOutcome } from "../../src/scoring/outcome.js";
 import { closedPort } from "../cli/helpers.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";

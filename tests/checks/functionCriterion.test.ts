@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FunctionRegistry, runFunctionCriterion } from "../../src/checks/index.js";
+import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 

@@ -4,8 +4,8 @@ import {
   isPointFunctionName,
   POINT_FUNCTIONS,
   type PointFunctionName,
-  type PointFunctionResult,
-} from "../../src/checks/index.js";
+} from "../../src/pointFunctions/builtIn.js";
+import type { PointFunctionResult } from "../../src/pointFunctions/contract.js";
 
 function run(name: PointFunctionName, text: string, args?: unknown): PointFunctionResult {
   return POINT_FUNCTIONS[name].fn(text, args);

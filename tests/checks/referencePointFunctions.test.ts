@@ -5,18 +5,18 @@
  * them — an error is never a score. Values are computed by hand beside each case.
  */
 import { describe, expect, it } from "vitest";
+import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
+import { isCatalogError } from "../../src/criteria/errors.js";
+import { parseCatalog } from "../../src/criteria/parse.js";
 import {
   checkPointFunctionArgs,
-  FunctionRegistry,
   isBuiltInPointFunctionName,
   isPointFunctionName,
   POINT_FUNCTIONS,
   type PointFunctionName,
-  type PointFunctionResult,
-  runFunctionCriterion,
-} from "../../src/checks/index.js";
-import { isCatalogError } from "../../src/criteria/errors.js";
-import { parseCatalog } from "../../src/criteria/parse.js";
+} from "../../src/pointFunctions/builtIn.js";
+import type { PointFunctionResult } from "../../src/pointFunctions/contract.js";
 import { criterion } from "./helpers.js";
 
 function run(

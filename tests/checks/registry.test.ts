@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FunctionRegistry, FunctionResolutionError } from "../../src/checks/index.js";
+import { FunctionResolutionError } from "../../src/checks/errors.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
 import { FIXTURES_DIR } from "./helpers.js";
 
 describe("FunctionRegistry", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runSchemaCriterion } from "../../src/checks/index.js";
+import { runSchemaCriterion } from "../../src/checks/schemaCriterion.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 

@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
+import { parseCatalog } from "../../src/criteria/parse.js";
 import {
   checkPointFunctionArgs,
   POINT_FUNCTIONS,
   type PointFunctionName,
-  type PointFunctionResult,
-} from "../../src/checks/index.js";
-import { FunctionRegistry } from "../../src/checks/registry.js";
-import { parseCatalog } from "../../src/criteria/parse.js";
+} from "../../src/pointFunctions/builtIn.js";
+import type { PointFunctionResult } from "../../src/pointFunctions/contract.js";
 import {
   compileUserPattern,
   MAX_PATTERN_LENGTH,

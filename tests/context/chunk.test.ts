@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chunkDocuments, loadDocuments } from "../../src/context/index.js";
+import { chunkDocuments } from "../../src/context/chunk.js";
+import { loadDocuments } from "../../src/context/load.js";
 import { DOCUMENTS } from "./documents.js";
 
 function words(count: number, prefix: string): string {

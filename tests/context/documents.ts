@@ -1,4 +1,4 @@
-import type { SourceDocument } from "../../src/context/index.js";
+import type { SourceDocument } from "../../src/context/types.js";
 
 /** A small set of funding-application documents, as a company would hand them in. */
 

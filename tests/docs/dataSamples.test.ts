@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadBlueprint } from "../../src/blueprints/index.js";
-import { FunctionRegistry } from "../../src/checks/index.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
 import { loadCatalog } from "../../src/criteria/index.js";
 import { allSamples, type DocSample } from "./docSamples.js";
 

@@ -10,7 +10,7 @@ import { evaluate } from "langsmith/evaluation";
 import type { Example } from "langsmith/schemas";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { summaryExperiment } from "../../docs/examples/langsmith.js";
-import { FunctionRegistry } from "../../src/checks/index.js";
+import { FunctionRegistry } from "../../src/checks/registry.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { createCatalogEvaluators } from "../../src/evaluators/index.js";
 import { createChatModel } from "../../src/llm/chatModel.js";

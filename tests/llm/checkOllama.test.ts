@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { checkOllama } from "../../src/llm/index.js";
+import { checkOllama } from "../../src/llm/checkOllama.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 
 let server: OllamaServer | undefined;

@@ -1,7 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
-import { type ChatModelOptions, createChatModel } from "../../src/llm/index.js";
+import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { classifyModelError, parseRetryAfter } from "../../src/llm/classifyError.js";
+import { classifyModelError, isTransient, parseRetryAfter } from "../../src/llm/classifyError.js";
 import {
-  isTransient,
   ModelAbortedError,
   ModelContentPolicyError,
   ModelRateLimitError,
   ModelRequestError,
   ModelTimeoutError,
   ModelUnavailableError,
-} from "../../src/llm/index.js";
+} from "../../src/llm/errors.js";
 import { retryDelayMs } from "../../src/llm/retry.js";
 
 const ollama = { provider: "ollama", model: "qwen2.5:7b", baseUrl: "http://127.0.0.1:11434" };

@@ -1,12 +1,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { createChatModel } from "../../src/llm/chatModel.js";
 import {
-  createChatModel,
   ModelAbortedError,
   ModelRequestError,
   ModelTimeoutError,
   type ModelUnavailableError,
-} from "../../src/llm/index.js";
+} from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
 import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
 

@@ -1,14 +1,13 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
 import {
-  type ChatModelOptions,
-  createChatModel,
   ModelAbortedError,
   ModelRateLimitError,
   ModelResponseError,
   ModelTimeoutError,
   ModelUnavailableError,
-} from "../../src/llm/index.js";
+} from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
 import { DEFAULT_JUDGE_ANSWER, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 

@@ -224,7 +224,7 @@ describe("without @langchain/openai installed", () => {
         );
       }
       const script = [
-        'const llm = await import("./dist/src/llm/index.js");',
+        'const llm = await import("./dist/src/llm/chatModel.js");',
         'const { invokeJudge } = await import("./dist/src/llm/invoke.js");',
         'const judge = llm.createChatModel("openai-compatible:m@http://127.0.0.1:9/v1", { env: {}, maxRetries: 0 });',
         'const error = await invokeJudge(judge, [["human", "hi"]]).catch((e) => e);',

@@ -1,6 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { createChatModel, ProviderUnavailableError } from "../../src/llm/index.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { ProviderUnavailableError } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
 import { providerPackageName } from "../../src/llm/providers.js";
 import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";

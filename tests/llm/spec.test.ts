@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  createChatModel,
-  formatModelSpec,
-  KNOWN_PROVIDERS,
-  ModelOptionsError,
-  ModelSpecError,
-  parseModelSpec,
-  UnknownProviderError,
-} from "../../src/llm/index.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { ModelOptionsError, ModelSpecError, UnknownProviderError } from "../../src/llm/errors.js";
+import { formatModelSpec, KNOWN_PROVIDERS, parseModelSpec } from "../../src/llm/spec.js";
 
 describe("parseModelSpec", () => {
   it("splits on the first colon only", () => {

@@ -16,7 +16,7 @@ import {
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { ChatHistoryItem, LlamaGrammar, Token } from "node-llama-cpp";
-import type { OllamaFormat } from "../settings.js";
+import type { ModelSettings, OllamaFormat } from "../settings.js";
 import { MAX_RECORDED_TOKENS, TOKEN_LOGPROBS_KEY } from "../tokenLogprobs.js";
 import { answerTokenLogprobs } from "./answerLogprobs.js";
 import { startGenerationMeter } from "./generationProgress.js";
@@ -26,6 +26,7 @@ import {
   type LoadedModel,
   loadEmbeddedModel,
   type RuntimeSettings,
+  runtimeSettings,
 } from "./llamaRuntime.js";
 
 export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
@@ -205,4 +206,27 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
       loaded.release(sequence);
     }
   }
+}
+
+/** The most tokens one judge answer may have on the embedded model (EVALGATE_LLAMA_MAX_TOKENS). */
+const DEFAULT_MAX_TOKENS = 1024;
+
+/**
+ * The chat model of a `llama-cpp:<file.gguf>` spec, with the runtime loaded and the file checked,
+ * so a machine or a file that cannot be used fails before the first prompt.
+ */
+export async function createLlamaCppChat(
+  modelPath: string,
+  settings: ModelSettings,
+): Promise<ChatLlamaCpp> {
+  const maxTokens = Number(settings.env.EVALGATE_LLAMA_MAX_TOKENS ?? DEFAULT_MAX_TOKENS);
+  const chat = new ChatLlamaCpp({
+    modelPath,
+    runtime: runtimeSettings(settings.env),
+    temperature: settings.temperature,
+    ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+    maxTokens: Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : DEFAULT_MAX_TOKENS,
+  });
+  await chat.load();
+  return chat;
 }
