@@ -3,6 +3,8 @@
  * values of a new row, a row read back (checked by the label schema) and the queries of labels.
  */
 import { z } from "zod";
+import type { CalibrationLabelPageQuery } from "../calibration/labels.js";
+import type { ExampleQuery } from "../judge/exampleSource.js";
 import {
   type CalibrationLabel,
   CalibrationLabelSchema,
@@ -11,26 +13,17 @@ import {
 import { readUntrustedJson } from "../untrusted/json.js";
 import { storeDataInvalid } from "./errors.js";
 
-/** The keyset position after which a page of labels starts (oldest first). */
-export interface CalibrationLabelCursor {
-  decidedAt: string;
-  decisionId: string;
-  criterionId: string;
-}
-
 /**
  * Which labels to list: decided at or after `since` and before `until` (ISO 8601 times, compared
  * as text, so a date such as `2026-11-01` works too), of one content type, oldest first, at most
  * `limit` (default 1000, at most 10 000) after the cursor `after` (the last label of the previous
  * page: its decidedAt, decisionId and criterionId).
  */
-export interface CalibrationLabelQuery {
-  since?: string;
-  until?: string;
-  contentType?: string;
-  limit?: number;
-  after?: CalibrationLabelCursor;
-}
+export type CalibrationLabelQuery = CalibrationLabelPageQuery;
+/** The keyset position after which a page of labels starts (oldest first). */
+export type CalibrationLabelCursor = NonNullable<CalibrationLabelQuery["after"]>;
+/** A criterion's reviewer corrections decided before a time, newest first (at most 200). */
+export type CorrectionLabelQuery = ExampleQuery;
 
 const DEFAULT_LABEL_PAGE = 1000;
 const MAX_LABEL_PAGE = 10_000;
@@ -123,20 +116,13 @@ export function labelOf(row: unknown): CalibrationLabel {
  * placeholders in the order of `params`; served by the decided_at or content type index.
  */
 export function labelPageQuery(query: CalibrationLabelQuery): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.contentType !== undefined) {
-    where.push("content_type = ?");
-    params.push(query.contentType);
-  }
-  if (query.since !== undefined) {
-    where.push("decided_at >= ?");
-    params.push(query.since);
-  }
-  if (query.until !== undefined) {
-    where.push("decided_at < ?");
-    params.push(query.until);
-  }
+  const filters = [
+    ["content_type = ?", query.contentType],
+    ["decided_at >= ?", query.since],
+    ["decided_at < ?", query.until],
+  ].filter(([, value]) => value !== undefined);
+  const where = filters.map(([condition]) => condition);
+  const params: unknown[] = filters.map(([, value]) => value);
   if (query.after !== undefined) {
     const { decidedAt, decisionId, criterionId } = query.after;
     where.push("(decided_at, decision_id, criterion_id) > (?, ?, ?)");
@@ -149,16 +135,6 @@ export function labelPageQuery(query: CalibrationLabelQuery): { sql: string; par
     sql: `SELECT * FROM calibration_labels ${filter} ORDER BY decided_at, decision_id, criterion_id LIMIT ?`,
     params,
   };
-}
-
-/** A criterion's reviewer corrections decided before a time, newest first (few-shot examples). */
-export interface CorrectionLabelQuery {
-  criterionId: string;
-  contentType?: string;
-  /** ISO 8601 instant: only labels decided strictly before it. */
-  before: string;
-  /** At most this many (1–200). */
-  limit: number;
 }
 
 /** The corrections (`source = 'marked'`) a CorrectionLabelQuery names, with `?` placeholders. */
