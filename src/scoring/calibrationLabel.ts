@@ -11,8 +11,7 @@ export type ReviewerAction = z.infer<typeof ReviewerActionSchema>;
  * - `accepted`: the reviewer decided without marking the criterion, so the score the judge gave
  *   then is the one the reviewer accepted.
  */
-export const ReviewerLabelSourceSchema = z.enum(["marked", "accepted"]);
-export type ReviewerLabelSource = z.infer<typeof ReviewerLabelSourceSchema>;
+const ReviewerLabelSourceSchema = z.enum(["marked", "accepted"]);
 
 /**
  * One reviewer label: a reviewer's decision next to the judge's outcome on one criterion of the

@@ -30,8 +30,6 @@ export const CorrectionInputSchema = z
   });
 export type CorrectionInput = z.infer<typeof CorrectionInputSchema>;
 
-export const CorrectionInputListSchema = z.array(CorrectionInputSchema).max(MAX_CORRECTIONS);
-
 /** A correction checked against the evaluation: the 0–1 score and the value the reviewer gave. */
 export interface ResolvedCorrection extends ScoreCorrection {
   /** The reviewer's value on the criterion's own scale (2 on 1–5, a level id, pass/fail). */
@@ -42,18 +40,19 @@ function scaleText(scale: { min: number; max: number }): string {
   return `${scale.min}–${scale.max}`;
 }
 
+/** A correction that does not fit the evaluation (`CORRECTION_INVALID`), naming where. */
+function invalid(message: string, at: { criterionId?: string; field?: string }): ScoringError {
+  return new ScoringError(message, at, { code: "CORRECTION_INVALID" });
+}
+
 function unitOfScore(criterion: CriterionResult, score: number): number {
   const at = { criterionId: criterion.id, field: "score" };
   const scale = criterion.scale ?? UNIT_SCALE;
   if (score < scale.min || score > scale.max) {
-    throw new ScoringError(`${score} is outside the criterion's scale ${scaleText(scale)}`, at, {
-      code: "CORRECTION_INVALID",
-    });
+    throw invalid(`${score} is outside the criterion's scale ${scaleText(scale)}`, at);
   }
   if (scale.integer === true && !Number.isInteger(score)) {
-    throw new ScoringError(`${score} is not a whole number on the scale ${scaleText(scale)}`, at, {
-      code: "CORRECTION_INVALID",
-    });
+    throw invalid(`${score} is not a whole number on the scale ${scaleText(scale)}`, at);
   }
   return toUnit(score, scale, at);
 }
@@ -62,42 +61,34 @@ function unitOfLevel(criterion: CriterionResult, level: string): number {
   const at = { criterionId: criterion.id, field: "level" };
   if (criterion.method === "check") {
     if (level === "pass" || level === "fail") return level === "pass" ? 1 : 0;
-    throw new ScoringError(`a pass/fail check takes pass or fail, not '${level}'`, at, {
-      code: "CORRECTION_INVALID",
-    });
+    throw invalid(`a pass/fail check takes pass or fail, not '${level}'`, at);
   }
   const levels = criterion.levels ?? [];
   const found = levels.find((l) => l.id === level);
   if (found !== undefined) return roundScore(found.score);
   const known = levels.map((l) => `'${l.id}'`).join(", ");
-  throw new ScoringError(
+  throw invalid(
     levels.length === 0
       ? `the criterion is scored, not decided on levels: give a score on ${scaleText(criterion.scale ?? UNIT_SCALE)}`
       : `unknown level '${level}'; expected one of ${known}`,
     at,
-    { code: "CORRECTION_INVALID" },
   );
 }
 
 /** The 0–1 score a correction stands for, checked against the criterion's scale or levels. */
 function unitOf(criterion: CriterionResult, input: CorrectionInput): number {
   if (input.level !== undefined) return unitOfLevel(criterion, input.level);
-  const score = input.score ?? Number.NaN;
   if (criterion.method === "check" || (criterion.levels?.length ?? 0) > 0) {
     const choices =
       criterion.method === "check"
         ? "pass or fail"
         : (criterion.levels ?? []).map((l) => l.id).join(", ");
-    throw new ScoringError(
-      `give a level (${choices}), not a score`,
-      {
-        criterionId: criterion.id,
-        field: "score",
-      },
-      { code: "CORRECTION_INVALID" },
-    );
+    throw invalid(`give a level (${choices}), not a score`, {
+      criterionId: criterion.id,
+      field: "score",
+    });
   }
-  return unitOfScore(criterion, score);
+  return unitOfScore(criterion, input.score ?? Number.NaN);
 }
 
 /**
@@ -111,40 +102,23 @@ export function resolveCorrections(
 ): ResolvedCorrection[] {
   if (inputs.length === 0) return [];
   if (evaluation === null) {
-    throw new ScoringError(
-      "this review has no evaluation whose scores could be wrong",
-      {
-        field: "corrections",
-      },
-      { code: "CORRECTION_INVALID" },
-    );
+    throw invalid("this review has no evaluation whose scores could be wrong", {
+      field: "corrections",
+    });
   }
   const seen = new Set<string>();
   return inputs.map((input) => {
-    const criterion = evaluation.criteria.find((c) => c.id === input.criterionId);
+    const { criterionId } = input;
+    const criterion = evaluation.criteria.find((c) => c.id === criterionId);
     if (criterion === undefined) {
       const known = evaluation.criteria.map((c) => `'${c.id}'`).join(", ");
-      throw new ScoringError(
-        `no such criterion in this evaluation (it has ${known})`,
-        {
-          criterionId: input.criterionId,
-        },
-        { code: "CORRECTION_INVALID" },
-      );
+      throw invalid(`no such criterion in this evaluation (it has ${known})`, { criterionId });
     }
-    if (seen.has(criterion.id)) {
-      throw new ScoringError(
-        "corrected twice in one decision",
-        {
-          criterionId: criterion.id,
-        },
-        { code: "CORRECTION_INVALID" },
-      );
-    }
-    seen.add(criterion.id);
+    if (seen.has(criterionId)) throw invalid("corrected twice in one decision", { criterionId });
+    seen.add(criterionId);
     const note = input.note?.trim();
     return {
-      criterionId: criterion.id,
+      criterionId,
       score: unitOf(criterion, input),
       native: input.level ?? input.score ?? 0,
       ...(note === undefined || note === "" ? {} : { note }),

@@ -9,6 +9,7 @@ import {
   CalibrationMeasurementSchema,
   type NewCalibrationMeasurement,
 } from "../calibration/reportModel.js";
+import { readUntrustedJson } from "../untrusted/json.js";
 import { storeDataInvalid } from "./errors.js";
 
 const MeasurementColumns = z.object({ id: z.string(), measured_at: z.string(), body: z.string() });
@@ -34,14 +35,10 @@ export function measurementOf(row: unknown): CalibrationMeasurement {
     throw storeDataInvalid(`a calibration comparison row: ${z.prettifyError(columns.error)}`);
   }
   const { id, measured_at: measuredAt, body } = columns.data;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    throw storeDataInvalid(`calibration comparison ${id}: its body is not JSON`);
-  }
+  const parsed = readUntrustedJson(body);
+  if (!parsed.ok) throw storeDataInvalid(`calibration comparison ${id}: its body is not JSON`);
   const measurement = CalibrationMeasurementSchema.safeParse({
-    ...(typeof parsed === "object" && parsed !== null ? parsed : {}),
+    ...(typeof parsed.value === "object" && parsed.value !== null ? parsed.value : {}),
     id,
     measuredAt,
   });

@@ -3,7 +3,7 @@
  * said where κ ≈ 0 and agreement is high (one side passed nearly everything), and nowhere else.
  */
 import { describe, expect, it } from "vitest";
-import { kappaNote } from "../../src/service/pages/calibrationKappa.js";
+import { kappaNote } from "../../src/service/pages/calibrationText.js";
 
 const figure = (value: number) => ({ value, missing: null });
 

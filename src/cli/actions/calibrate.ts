@@ -2,7 +2,6 @@
  * `evalgate calibrate`: the calibration report of the reviewer labels kept in the review store
  * (SQLite or PostgreSQL), read by decision time from their own indexed table.
  */
-import { resolve } from "node:path";
 import { normaliseContentType } from "../../../prompts/evaluation/index.js";
 import { type CalibrationLabelSource, calibrationReport } from "../../calibration/labels.js";
 import type { CalibrationReport } from "../../calibration/reportModel.js";
@@ -10,32 +9,11 @@ import { openReviewStore } from "../../store/index.js";
 import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
 import { CliError, InputFileError } from "../errors.js";
-import { writeFileAtomically } from "../outputFile.js";
-import { type CalibrationFormat, renderCalibrationReport } from "../report/calibration/render.js";
+import { renderCalibrationReport } from "../report/calibration/render.js";
 import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
 import { type ConfirmInput, runCalibrateApply } from "./calibrateApply.js";
 import { runCalibrateCompare } from "./calibrateCompare.js";
-
-export interface CalibrateCommandOptions {
-  db?: string;
-  databaseUrl?: string;
-  /** ISO instants (the command has parsed dates and durations). */
-  since?: string;
-  until?: string;
-  contentType?: string;
-  format: CalibrationFormat;
-  out?: string;
-  /** Replay the labelled evaluations without and with few-shot examples. */
-  compare?: boolean;
-  /** Write the recommended thresholds as a new version (after confirmation). */
-  apply?: boolean;
-  catalog?: string;
-  rubric?: string;
-  model?: string;
-  yes?: boolean;
-  /** With apply: write thresholds whose held-out agreement drops. */
-  force?: boolean;
-}
+import { type CalibrateCommandOptions, registryOptions, writeReport } from "./calibrateSources.js";
 
 /**
  * The --content-type to filter on: a content type evalgate knows, or one the store has labels
@@ -59,9 +37,7 @@ async function readReport(
   store: CheckpointStore,
   options: CalibrateCommandOptions,
 ): Promise<CalibrationReport> {
-  const reviews = await openReviewStore(
-    store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url },
-  );
+  const reviews = await openReviewStore(registryOptions(store));
   try {
     const contentType = await contentTypeOf(options.contentType, reviews);
     return await calibrationReport({
@@ -103,11 +79,6 @@ export async function runCalibrate(
   if (options.apply === true) return runCalibrateApply(store, options, context, input);
   const report = await readReport(store, options);
   const text = renderCalibrationReport(report, options.format);
-  if (options.out === undefined) {
-    context.stdout.write(text);
-  } else {
-    await writeFileAtomically(resolve(context.cwd, options.out), text);
-    context.stderr.write(`wrote the ${options.format} calibration report to ${options.out}\n`);
-  }
+  await writeReport(text, "calibration report", options, context);
   context.stderr.write(summaryLine(report, where));
 }

@@ -16,22 +16,18 @@ import {
   type ThresholdPlan,
 } from "../../calibration/thresholds.js";
 import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import { formatPercent } from "../../service/pages/calibrationText.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_FAILED } from "../exitCodes.js";
 import { createLineReader } from "../review/input.js";
 import type { CheckpointStore } from "../review/store.js";
-import { type CatalogFlags, catalogOfFlags, registryOptions } from "./calibrateSources.js";
-
-export interface ApplyOptions extends CatalogFlags {
-  since?: string;
-  until?: string;
-  contentType?: string;
-  yes?: boolean;
-  /** Write the thresholds although their held-out agreement drops. */
-  force?: boolean;
-}
+import {
+  type CalibrateCommandOptions,
+  catalogOfFlags,
+  registryOptions,
+} from "./calibrateSources.js";
 
 /** Where the admin's yes comes from: stdin, and whether it is a terminal. */
 export interface ConfirmInput {
@@ -39,21 +35,9 @@ export interface ConfirmInput {
   terminal: boolean;
 }
 
-function kappaText(kappa: number | null): string {
-  return kappa === null ? "n/a" : kappa.toFixed(2);
-}
-
-function percent(share: number): string {
-  return `${Number((share * 100).toFixed(1))}%`;
-}
-
-function figuresText(f: {
-  agreementBefore: number;
-  agreementAfter: number;
-  kappaBefore: number | null;
-  kappaAfter: number | null;
-}): string {
-  return `agreement ${percent(f.agreementBefore)} → ${percent(f.agreementAfter)}, κ ${kappaText(f.kappaBefore)} → ${kappaText(f.kappaAfter)}`;
+function figuresText(f: Omit<ThresholdChange, "criterionId" | "from" | "to">): string {
+  const kappa = (k: number | null) => (k === null ? "n/a" : k.toFixed(2));
+  return `agreement ${formatPercent(f.agreementBefore)} → ${formatPercent(f.agreementAfter)}, κ ${kappa(f.kappaBefore)} → ${kappa(f.kappaAfter)}`;
 }
 
 /** One change: the held-out figures first, the in-sample ones beside them, named so. */
@@ -66,7 +50,7 @@ function changeText(c: ThresholdChange): string {
 }
 
 /** The plan in lines: what changes, and what is kept and why. */
-export function describePlan(plan: ThresholdPlan): string {
+function describePlan(plan: ThresholdPlan): string {
   const lines = plan.changes.map(changeText);
   lines.push(
     ...plan.kept.map((k) => `  ${k.criterionId}: stays ${k.threshold.toFixed(2)} (${k.reason})`),
@@ -78,7 +62,7 @@ export function describePlan(plan: ThresholdPlan): string {
 function dropText(drops: readonly ThresholdChange[]): string {
   const each = drops.map(
     (c) =>
-      `${c.criterionId} ${c.from.toFixed(2)} → ${c.to.toFixed(2)}: ${percent(c.heldOut?.agreementBefore ?? 0)} → ${percent(c.heldOut?.agreementAfter ?? 0)}`,
+      `${c.criterionId} ${c.from.toFixed(2)} → ${c.to.toFixed(2)}: ${formatPercent(c.heldOut?.agreementBefore ?? 0)} → ${formatPercent(c.heldOut?.agreementAfter ?? 0)}`,
   );
   return (
     `evalgate: refused — the held-out agreement drops (${each.join("; ")}): the new threshold fits the earlier labels ` +
@@ -87,7 +71,7 @@ function dropText(drops: readonly ThresholdChange[]): string {
 }
 
 async function confirmed(
-  options: ApplyOptions,
+  options: CalibrateCommandOptions,
   input: ConfirmInput | undefined,
   context: CliContext,
 ) {
@@ -119,7 +103,7 @@ function contentTypeOf(given: string | undefined, types: readonly string[]): str
 
 export async function runCalibrateApply(
   store: CheckpointStore,
-  options: ApplyOptions,
+  options: CalibrateCommandOptions,
   context: CliContext,
   input: ConfirmInput | undefined,
 ): Promise<void> {

@@ -1,7 +1,7 @@
 /**
- * What `calibrate --compare` and `--apply` read besides the labels: the catalog (a file, or a
- * rubric registered in the same database) and the traces kept beside the labels (the content a
- * replay judges again), with the store they live in.
+ * What `calibrate` reads: its options, the review store, the catalog (a file, or a rubric
+ * registered in the same database) and the traces kept beside the labels (the content a replay
+ * judges again).
  */
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
@@ -13,11 +13,29 @@ import type { TraceStore } from "../../store/traceStore.js";
 import { PostgresTraceStore, SqliteTraceStore } from "../../store/traceStore.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
+import { writeFileAtomically } from "../outputFile.js";
+import type { CalibrationFormat } from "../report/calibration/render.js";
 import type { CheckpointStore } from "../review/store.js";
 
-export interface CatalogFlags {
+export interface CalibrateCommandOptions {
+  db?: string;
+  databaseUrl?: string;
+  /** ISO instants (the command has parsed dates and durations). */
+  since?: string;
+  until?: string;
+  contentType?: string;
+  format: CalibrationFormat;
+  out?: string;
+  /** Replay the labelled evaluations without and with few-shot examples. */
+  compare?: boolean;
+  /** Write the recommended thresholds as a new version (after confirmation). */
+  apply?: boolean;
   catalog?: string;
   rubric?: string;
+  model?: string;
+  yes?: boolean;
+  /** With apply: write thresholds whose held-out agreement drops. */
+  force?: boolean;
 }
 
 export function registryOptions(store: CheckpointStore) {
@@ -26,7 +44,7 @@ export function registryOptions(store: CheckpointStore) {
 
 /** The catalog --catalog names (a file) or --rubric names (the latest registered version). */
 export async function catalogOfFlags(
-  flags: CatalogFlags,
+  flags: CalibrateCommandOptions,
   store: CheckpointStore,
   context: CliContext,
   what: string,
@@ -53,13 +71,20 @@ export function openTraceStore(store: CheckpointStore): {
   if (store.kind === "sqlite") {
     const db = new Database(store.path, { fileMustExist: true });
     db.pragma("busy_timeout = 10000");
-    return {
-      traces: new SqliteTraceStore(db),
-      close: async () => {
-        db.close();
-      },
-    };
+    return { traces: new SqliteTraceStore(db), close: async () => void db.close() };
   }
   const pool = new pg.Pool({ connectionString: store.url, max: 2 });
   return { traces: new PostgresTraceStore(pool), close: () => pool.end() };
+}
+
+/** The report on stdout, or in the file --out names (said on stderr). */
+export async function writeReport(
+  text: string,
+  what: string,
+  options: CalibrateCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  if (options.out === undefined) return void context.stdout.write(text);
+  await writeFileAtomically(resolve(context.cwd, options.out), text);
+  context.stderr.write(`wrote the ${options.format} ${what} to ${options.out}\n`);
 }

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
+import type { CalibrateCommandOptions } from "../actions/calibrateSources.js";
 import type { CliContext } from "../context.js";
 import { addStoreOptions } from "./options.js";
 
@@ -29,23 +30,6 @@ export function parseCalibrationTime(value: string, now: number = Date.now()): s
     );
   }
   return new Date(time).toISOString();
-}
-
-interface RawCalibrateOptions {
-  db?: string;
-  databaseUrl?: string;
-  since?: string;
-  until?: string;
-  contentType?: string;
-  format: (typeof FORMATS)[number];
-  out?: string;
-  compare?: boolean;
-  apply?: boolean;
-  catalog?: string;
-  rubric?: string;
-  model?: string;
-  yes?: boolean;
-  force?: boolean;
 }
 
 export function registerCalibrateCommand(program: Command, context: CliContext): void {
@@ -102,7 +86,7 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
         "new registry version after an admin confirms, and refuses with exit code 1 when a\n" +
         "threshold's held-out agreement drops, unless --force. See docs/calibration.md.\n",
     )
-    .action(async (options: RawCalibrateOptions) => {
+    .action(async (options: CalibrateCommandOptions) => {
       const { runCalibrate } = await import("../actions/calibrate.js");
       // The one place the command reads the process's stdin: the admin's yes to --apply.
       await runCalibrate(options, context, {

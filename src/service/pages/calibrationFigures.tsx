@@ -12,7 +12,7 @@ import type {
   RecordedComparison,
 } from "../../calibration/reportModel.js";
 import { stageName } from "../statusWords.js";
-import { type KappaRow, kappaNote } from "./calibrationKappa.js";
+
 import {
   COMPARISON_HEADERS,
   comparisonRows,
@@ -21,6 +21,8 @@ import {
   figureCells,
   GATE_HEADERS,
   gateCells,
+  type KappaRow,
+  kappaNote,
   thresholdText,
 } from "./calibrationText.js";
 import { Time } from "./time.js";
