@@ -134,12 +134,6 @@ function notWaiting(
   );
 }
 
-/** The run's stored settings (model, revision limit, panel), kept in the store with the thread. */
-async function storedSettings(store: CheckpointStore, threadId: string, context: CliContext) {
-  const at = { cwd: context.cwd, stderr: context.stderr };
-  return (await readThreadRecord(store, threadId, at)).settings;
-}
-
 /** Where the thread is; no such thread, or one of another graph, is the one message. */
 async function viewOrRefuse(desk: ReviewDeskHandle, threadId: string, where: string) {
   try {
@@ -244,7 +238,9 @@ export async function runReviewDecision(
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
-  const stored = await storedSettings(store, threadId, context);
+  // The run's settings (model, revision limit, panel), kept in the store with the thread.
+  const at = { cwd, stderr: context.stderr };
+  const stored = (await readThreadRecord(store, threadId, at)).settings;
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
