@@ -11,7 +11,6 @@ import { registerBlueprintCommand } from "./commands/blueprint.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerCatalogCommand } from "./commands/catalog.js";
 import { registerEvaluateCommand } from "./commands/evaluate.js";
-import type { RegisterCommand } from "./commands/register.js";
 import { registerReviewCommand } from "./commands/review.js";
 import { registerReviewersCommand } from "./commands/reviewers.js";
 import { registerReviewsCommand } from "./commands/reviews.js";
@@ -23,7 +22,12 @@ import { registerTokensCommand } from "./commands/tokens.js";
 import { type CliContext, createCliContext } from "./context.js";
 import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
 
-export type { RegisterCommand } from "./commands/register.js";
+/**
+ * What every command module exports: a function that adds its command (with its options, help
+ * and action) to the program; its heavy modules are imported inside its action, so that `--help`
+ * and the other commands start fast.
+ */
+export type RegisterCommand = (program: Command, context: CliContext) => void;
 
 /** Every command of the program, in the order `--help` lists them. */
 export const COMMANDS: readonly RegisterCommand[] = [

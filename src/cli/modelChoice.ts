@@ -6,12 +6,7 @@
  * stops the command before anything is judged.
  */
 import { checkOllama } from "../llm/checkOllama.js";
-import {
-  DEFAULT_EMBEDDED_MODEL,
-  embeddedModelFile,
-  formatSize,
-  modelCacheDir,
-} from "../llm/embedded/defaultModel.js";
+import { embeddedModelFile, formatSize, modelCacheDir } from "../llm/embedded/defaultModel.js";
 import type { ProviderName } from "../llm/spec.js";
 import { type ModelEnv, parseModelSpec } from "../llm/spec.js";
 import type { TextOutput } from "./context.js";
@@ -41,7 +36,7 @@ export interface ChooseModelOptions {
 }
 
 /** Per-call deadline on the embedded model, unless the command is given one (CPU is slow). */
-export const EMBEDDED_TIMEOUT_MS = 300_000;
+const EMBEDDED_TIMEOUT_MS = 300_000;
 
 function embeddedTarget(path: string): ModelTarget {
   const spec = `llama-cpp:${path}`;
@@ -105,5 +100,3 @@ export async function chooseModel(
     : `Ollama is not running at ${status.baseUrl}`;
   return useEmbeddedModel(why, options);
 }
-
-export { DEFAULT_EMBEDDED_MODEL };

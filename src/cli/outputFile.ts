@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import type { CliContext } from "./context.js";
 import { OutputFileError } from "./errors.js";
 
 function reasonOf(error: unknown): string {
@@ -23,4 +24,19 @@ export async function writeFileAtomically(path: string, text: string): Promise<v
     await rm(temp, { force: true }).catch(() => undefined);
     throw new OutputFileError(path, reasonOf(error), { cause: error });
   }
+}
+
+/** `text` on stdout, or written to the --out file `out` (saying so on stderr, naming `what`). */
+export async function writeOutput(
+  text: string,
+  out: string | undefined,
+  what: string,
+  context: Pick<CliContext, "stdout" | "stderr" | "cwd">,
+): Promise<void> {
+  if (out === undefined) {
+    context.stdout.write(text);
+    return;
+  }
+  await writeFileAtomically(resolve(context.cwd, out), text);
+  context.stderr.write(`wrote ${what} to ${out}\n`);
 }

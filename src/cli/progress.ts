@@ -9,11 +9,10 @@ import { meetsThreshold } from "../scoring/consistency.js";
 import { thresholdOf } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 import type { TextOutput } from "./context.js";
-import { formatScore, nativeText, oneLine, truncate } from "./report/text.js";
-import { writeBetween, writeControl } from "./terminalText.js";
+import { createLiveLine } from "./liveLine.js";
+import { formatScore, nativeText, oneLine } from "./report/text.js";
 
 const BAR_WIDTH = 24;
-const CLEAR_LINE = "\r\x1b[2K";
 
 export interface ProgressReporter {
   onProgress(event: EvaluationProgress): void;
@@ -40,30 +39,18 @@ export function createProgressReporter(
   catalog: Pick<Catalog, "criteria" | "passingThreshold">,
 ): ProgressReporter {
   const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
-  const tty = stream.isTTY === true;
+  const live = createLiveLine(stream);
   const running = new Set<string>();
   let total = catalog.criteria.length;
   let done = 0;
-  let barShown = false;
 
   const label = (id: string) => {
     const title = byId.get(id)?.title;
     return title === undefined || title === id ? id : `${id} ${title}`;
   };
-  const width = () => Math.max(40, (stream.columns ?? 80) - 1);
   const drawBar = () => {
     const now = running.size === 0 ? "" : `  judging ${[...running].join(", ")}`;
-    const line = `${progressBar(done, total)} ${done}/${total}${now}`;
-    writeBetween(stream, CLEAR_LINE, truncate(line, width()));
-    barShown = true;
-  };
-  const clearBar = () => {
-    if (barShown) writeControl(stream, CLEAR_LINE);
-    barShown = false;
-  };
-  const line = (text: string) => {
-    if (tty) clearBar();
-    stream.write(`${tty ? truncate(text, width()) : text}\n`);
+    live.draw(`${progressBar(done, total)} ${done}/${total}${now}`);
   };
 
   return {
@@ -71,15 +58,15 @@ export function createProgressReporter(
       switch (event.type) {
         case "start":
           total = event.total;
-          line(
+          live.print(
             `evaluating ${total} criteria (${event.llmCriteria} by the judge model, ` +
               `${total - event.llmCriteria} by deterministic checks)`,
           );
-          if (tty) drawBar();
+          drawBar();
           return;
         case "criterion_start":
           running.add(event.criterionId);
-          if (tty) drawBar();
+          drawBar();
           return;
         case "criterion_done": {
           running.delete(event.criterionId);
@@ -87,21 +74,19 @@ export function createProgressReporter(
           const criterion = byId.get(event.criterionId);
           const threshold =
             criterion === undefined ? catalog.passingThreshold : thresholdOf(criterion, catalog);
-          line(
+          live.print(
             `[${done}/${event.total}] ${label(event.criterionId)}: ${outcomeText(event.outcome, threshold)}`,
           );
-          if (tty) drawBar();
+          drawBar();
           return;
         }
         case "done":
-          line(
+          live.print(
             `done: ${event.passed ? "passed" : "not passed"} (overall ${formatScore(event.overallScore)})`,
           );
           return;
       }
     },
-    finish() {
-      if (tty) clearBar();
-    },
+    finish: live.clear,
   };
 }

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import type { TextOutput } from "../../src/cli/context.js";
 import { createProgressReporter } from "../../src/cli/progress.js";
+import { renderReport } from "../../src/cli/report/evaluationReports.js";
 import { renderHtmlReport } from "../../src/cli/report/html.js";
 import { escapeMarkdown, renderMarkdownReport } from "../../src/cli/report/markdown.js";
-import { renderReport } from "../../src/cli/report/render.js";
 import { renderTableReport } from "../../src/cli/report/table.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";

@@ -11,7 +11,7 @@ import type { CliContext, TextOutput } from "../context.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { createLiveLine } from "../liveLine.js";
 import { readyModel } from "../modelCheck.js";
-import { writeFileAtomically } from "../outputFile.js";
+import { writeOutput } from "../outputFile.js";
 import { coveragePasses, renderBlueprintJunit } from "../report/junitBlueprint.js";
 import { formatScore } from "../report/text.js";
 
@@ -125,12 +125,7 @@ export async function runBlueprintCommand(
     onProgress: progress.onProgress,
   }).finally(progress.finish);
   const text = renderRun(run, options, encodeToon);
-  if (options.out === undefined) {
-    context.stdout.write(text);
-  } else {
-    await writeFileAtomically(resolve(context.cwd, options.out), text);
-    context.stderr.write(`wrote the ${options.format} result to ${options.out}\n`);
-  }
+  await writeOutput(text, options.out, `the ${options.format} result`, context);
   const failed = failedPairs(run);
   if (failed > 0) {
     const total = run.models.length * run.promptIds.length;

@@ -15,7 +15,7 @@ import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
-import { writeFileAtomically } from "../outputFile.js";
+import { writeOutput } from "../outputFile.js";
 import { padTo } from "../report/text.js";
 
 /** A finding as printed: the meta-rubric's, or the loader's own (check "load"). */
@@ -206,12 +206,7 @@ export async function runCatalogConvert(
 ): Promise<void> {
   const catalog = await loadCatalog(resolve(context.cwd, path), linkPolicyOf(context.env));
   const text = convertCatalog(catalog, options.to);
-  if (options.out === undefined) {
-    context.stdout.write(text);
-  } else {
-    await writeFileAtomically(resolve(context.cwd, options.out), text);
-    context.stderr.write(`wrote ${catalog.id} as ${options.to} to ${options.out}\n`);
-  }
+  await writeOutput(text, options.out, `${catalog.id} as ${options.to}`, context);
   for (const warning of catalog.warnings) context.stderr.write(`warning: ${warning}\n`);
   context.exitCode = EXIT_OK;
 }

@@ -23,7 +23,7 @@ import {
   readyModel,
   resolveModelTarget,
 } from "../modelCheck.js";
-import { writeFileAtomically } from "../outputFile.js";
+import { writeOutput } from "../outputFile.js";
 import { panelOptions } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
@@ -164,12 +164,7 @@ async function report(
     width: tableWidth(context),
     ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
   });
-  if (options.out === undefined) {
-    context.stdout.write(text);
-  } else {
-    await writeFileAtomically(resolve(context.cwd, options.out), text);
-    context.stderr.write(`wrote the ${options.format} report to ${options.out}\n`);
-  }
+  await writeOutput(text, options.out, `the ${options.format} report`, context);
   let failed = 0;
   for (const each of files) {
     const gate = scoreGate(each.result, options.failUnder);

@@ -42,7 +42,12 @@ import {
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import { readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
-import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  refuseMissingStore,
+  storeOfFlags,
+} from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
 
 export interface ReviewCommandOptions {
@@ -129,12 +134,6 @@ function notWaiting(
   );
 }
 
-/** The run's stored settings (model, revision limit, panel), kept in the store with the thread. */
-async function storedSettings(store: CheckpointStore, threadId: string, context: CliContext) {
-  const at = { cwd: context.cwd, stderr: context.stderr };
-  return (await readThreadRecord(store, threadId, at)).settings;
-}
-
 /** Where the thread is; no such thread, or one of another graph, is the one message. */
 async function viewOrRefuse(desk: ReviewDeskHandle, threadId: string, where: string) {
   try {
@@ -203,28 +202,27 @@ async function applyRecordedDecision(
   );
 }
 
-function printOutcome(
+/** Where the thread stands after a decision or a retry: its next review, or how the run ended. */
+export function printThreadView(
+  threadId: string,
   view: ThreadView,
-  decided: { decision: ReviewDecision; review: PendingReview; threadId: string },
   desk: ReviewDeskHandle,
   store: CheckpointStore,
   context: CliContext,
 ): void {
-  const { decision, review, threadId } = decided;
   const out = context.stdout;
-  out.write(
-    `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
-  );
+  const at = { store, cwd: context.cwd, env: context.env };
   if (view.kind === "paused") {
     const next = view.review;
     const stage = desk.stages.find((s) => s.id === next.contentId);
     const content = stage === undefined ? undefined : stageContent(view.values, stage);
     out.write(`\nnext review\n\n${renderReview(next, content)}\nDecide with:\n`);
-    out.write(reviewCommandHint(next, { store, cwd: context.cwd, env: context.env }));
-  } else {
+    out.write(reviewCommandHint(next, at));
+  } else if (view.kind === "completed") {
     out.write(`completed\n\n${renderRunSummary(view.values, desk.stages)}`);
-    const at = { store, cwd: context.cwd, env: context.env };
     out.write(`\nThe proposal: \`${showCommand(threadId, at)}\` (--out <file> to keep it).\n`);
+  } else {
+    out.write(`stopped with work left at ${view.next.join(", ")}\n`);
   }
 }
 
@@ -239,10 +237,10 @@ export async function runReviewDecision(
   const decision = await decisionFromOptions(action, options, cwd, linkPolicyOf(env));
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
-  if (!storeExists(store)) {
-    throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
-  }
-  const stored = await storedSettings(store, threadId, context);
+  refuseMissingStore(store, threadId, cwd);
+  // The run's settings (model, revision limit, panel), kept in the store with the thread.
+  const at = { cwd, stderr: context.stderr };
+  const stored = (await readThreadRecord(store, threadId, at)).settings;
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
@@ -276,7 +274,10 @@ export async function runReviewDecision(
     const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
     progress.finish();
     if (ctrlC.finish()) return;
-    printOutcome(next, { decision, review, threadId }, desk, store, context);
+    context.stdout.write(
+      `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
+    );
+    printThreadView(threadId, next, desk, store, context);
     context.exitCode = EXIT_OK;
   } catch (error) {
     // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.

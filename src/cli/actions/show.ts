@@ -16,7 +16,7 @@ import {
 } from "../proposalOutput.js";
 import { cliReviewer, openCliDesk } from "../review/deskPath.js";
 import { checkedThreadArg } from "../review/reviewArgs.js";
-import { describeStore, resolveCheckpointStore, storeExists } from "../review/store.js";
+import { describeStore, refuseMissingStore, resolveCheckpointStore } from "../review/store.js";
 
 export interface ShowCommandOptions {
   format: ProposalFormat;
@@ -34,9 +34,7 @@ export async function runShow(
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
   const store = resolveCheckpointStore(options.db, env, cwd);
   const where = describeStore(store, cwd);
-  if (!storeExists(store)) {
-    throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
-  }
+  refuseMissingStore(store, threadId, cwd);
   const desk = await openCliDesk({ store, env, cwd });
   try {
     const document = await desk

@@ -5,12 +5,39 @@
  * toon and html take one file only (checked before anything runs: severalFilesProblem).
  */
 
-import type { EvaluateFormat } from "./formats.js";
+import type { EvaluationResult } from "../../scoring/result.js";
+import { encodeResultsToon } from "../../scoring/resultsToon.js";
+import type { EvaluateFormat, ReportFormat } from "./formats.js";
+import { renderHtmlReport } from "./html.js";
 import { type EvaluatedFile, renderJunitReport } from "./junit.js";
-import { escapeMarkdown } from "./markdown.js";
-import { renderReport } from "./render.js";
+import { escapeMarkdown, renderMarkdownReport } from "./markdown.js";
+import { renderTableReport } from "./table.js";
 
 export type { EvaluateFormat } from "./formats.js";
+
+/**
+ * One result: `json` exactly the EvaluationResult; `toon` the results document in TOON
+ * (decodable); `table` a terminal table `width` wide; `md` the same in Markdown; `html` one
+ * self-contained HTML file.
+ */
+export function renderReport(
+  result: EvaluationResult,
+  format: ReportFormat,
+  options: { width?: number } = {},
+): string {
+  switch (format) {
+    case "json":
+      return `${JSON.stringify(result, null, 2)}\n`;
+    case "toon":
+      return `${encodeResultsToon(result)}\n`;
+    case "table":
+      return renderTableReport(result, options.width === undefined ? {} : { width: options.width });
+    case "md":
+      return renderMarkdownReport(result);
+    case "html":
+      return renderHtmlReport(result);
+  }
+}
 
 /** The formats that hold the reports of several files in one output. */
 const SEVERAL_FILE_FORMATS: readonly EvaluateFormat[] = ["junit", "json", "table", "md"];
@@ -21,16 +48,11 @@ export function severalFilesProblem(format: EvaluateFormat, count: number): stri
   return `--format ${format} reports one content file; for ${count} files use ${SEVERAL_FILE_FORMATS.join(", ")}, or run evaluate once per file`;
 }
 
-export interface EvaluationReportOptions {
-  width?: number;
-  /** --fail-under: decides the JUnit "overall" testcase as it decides the exit code. */
-  failUnder?: number;
-}
-
+/** Every file's report; --fail-under decides the JUnit "overall" testcase as the exit code. */
 export function renderEvaluationReports(
   files: readonly EvaluatedFile[],
   format: EvaluateFormat,
-  options: EvaluationReportOptions = {},
+  options: { width?: number; failUnder?: number } = {},
 ): string {
   if (format === "junit") return renderJunitReport(files, options.failUnder);
   const width = options.width === undefined ? {} : { width: options.width };

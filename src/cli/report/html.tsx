@@ -10,7 +10,7 @@ import type { EvaluationResult } from "../../scoring/result.js";
 import { REVIEW_CSS } from "../../service/pages/assets.js";
 import { EvaluationView } from "../../service/pages/evaluationView.js";
 import { renderStandaloneFile } from "../../service/pages/standaloneFile.js";
-import { criterionRow, type ReportFact, reportTitle, summaryText } from "./summary.js";
+import { criterionRow, overallFacts, reportTitle, summaryText } from "./summary.js";
 
 /** What the report adds to the review pages' stylesheet (no rule loads anything). */
 const REPORT_CSS = `
@@ -26,23 +26,12 @@ footer.report { color: var(--muted); font-size: .85rem; margin: 1rem 0 2rem; }
 /** The report's whole stylesheet: the review pages' look, then the report's own rules. */
 const REPORT_FILE_CSS = `${REVIEW_CSS}${REPORT_CSS}`;
 
-/** The run's facts that the evaluation view does not show: native total, model, cache hits. */
-function runFacts(result: EvaluationResult): ReportFact[] {
-  const facts: ReportFact[] = [];
-  if (result.nativeTotal !== undefined) {
-    facts.push({ label: "native total", value: String(Number(result.nativeTotal.toFixed(4))) });
-  }
-  if (result.model !== undefined) facts.push({ label: "model", value: result.model });
-  const hits = result.cacheHits ?? 0;
-  if (hits > 0) {
-    facts.push({ label: "cache hits", value: `${hits} of ${result.criteria.length} criteria` });
-  }
-  return facts;
-}
+/** The run's facts that the evaluation view does not show. */
+const RUN_FACTS = new Set(["native total", "model", "cache hits"]);
 
 function ReportSummary(props: { result: EvaluationResult }) {
   const { result } = props;
-  const facts = runFacts(result);
+  const facts = overallFacts(result).filter((fact) => RUN_FACTS.has(fact.label));
   return (
     <section id="summary">
       <h1>{reportTitle(result)}</h1>

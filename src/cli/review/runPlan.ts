@@ -14,6 +14,7 @@ import { type RunSettings, readThreadRecord } from "./settings.js";
 import {
   type CheckpointStore,
   describeStore,
+  refuseMissingStore,
   storeExists,
   storeOfFlags,
   threadHasCheckpoint,
@@ -52,11 +53,9 @@ async function threadSettings(
   context: CliContext,
 ): Promise<RunSettings | undefined> {
   if (threadId === undefined) return undefined;
+  if (!storeExists(store) && rfp !== undefined) return undefined;
+  refuseMissingStore(store, threadId, context.cwd);
   const where = describeStore(store, context.cwd);
-  if (!storeExists(store)) {
-    if (rfp !== undefined) return undefined;
-    throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
-  }
   const { cwd, env, stderr } = context;
   const hasCheckpoint = () => threadHasCheckpoint(store, threadId, { env, cwd });
   const record = await readThreadRecord(store, threadId, { cwd, stderr, hasCheckpoint });

@@ -106,6 +106,13 @@ export function storeExists(store: CheckpointStore): boolean {
   return store.kind === "postgres" || existsSync(store.path);
 }
 
+/** Refuses a thread of a SQLite file that does not exist (opening it would make one). */
+export function refuseMissingStore(store: CheckpointStore, threadId: string, cwd: string): void {
+  if (storeExists(store)) return;
+  const where = describeStore(store, cwd);
+  throw new CliError(`no thread "${threadId}": there is no checkpoint file at ${where}`);
+}
+
 /** The `--db` option to repeat in a hint, when the store is not the default one. */
 export function dbHint(store: CheckpointStore, cwd: string): string {
   if (store.kind === "postgres") return "";
