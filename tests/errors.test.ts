@@ -128,30 +128,25 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "PROJECT_ID_INVALID",
     "isInvalidProjectIdError",
   ],
-  [
-    "GraphError",
-    () => graph.statePathError("x", "unknown"),
-    "STATE_PATH_INVALID",
-    "isStatePathError",
-  ],
+  ["GraphError", () => graph.statePathError("x", "unknown"), "STATE_PATH_INVALID", "isGraphError"],
   [
     "GraphError",
     () => new graph.GraphError("DEPENDENCY_MAP_INVALID", "bad map"),
     "DEPENDENCY_MAP_INVALID",
-    "isDependencyMapError",
+    "isGraphError",
   ],
   [
     "GraphError",
     () => new graph.GraphError("RFP_UNREADABLE", "no rfp"),
     "RFP_UNREADABLE",
-    "isRfpLoadError",
+    "isGraphError",
   ],
   ["GraphError", () => graph.nothingEvaluated([]), "NOTHING_EVALUATED", "isNothingEvaluatedError"],
   [
     "GraphError",
     () => new graph.GraphError("GENERATION_OUTPUT_INVALID", "empty"),
     "GENERATION_OUTPUT_INVALID",
-    "isGenerationOutputError",
+    "isGraphError",
   ],
   ["JudgeError", () => new judge.JudgeError("bad"), "JUDGE_FAILED"],
   ["JudgeError", () => judge.promptInvalid("bad"), "JUDGE_PROMPT_INVALID", "isJudgePromptError"],
@@ -266,7 +261,7 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "ScoringError",
     () => new scoring.ScoringError("bad", {}, { code: "SCALE_INVALID" }),
     "SCALE_INVALID",
-    "isScaleError",
+    "isScoringError",
   ],
   ["UnknownLevelError", () => new scoring.UnknownLevelError("x", ["a"], {}), "LEVEL_UNKNOWN"],
   [
@@ -279,32 +274,27 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "ScoringError",
     () => new scoring.ScoringError("bad", {}, { code: "RESULT_INCONSISTENT" }),
     "RESULT_INCONSISTENT",
-    "isInconsistentResultError",
+    "isScoringError",
   ],
   [
     "ScoringError",
     () => new scoring.ScoringError("bad", {}, { code: "CRITERION_RESULTS_MISMATCH" }),
     "CRITERION_RESULTS_MISMATCH",
-    "isCriterionResultMismatchError",
+    "isScoringError",
   ],
   ["ToonError", () => new toon.ToonError("bad", { line: 1 }), "TOON_INVALID"],
-  ["RubricError", () => rubrics.rubricNotFound("r"), "RUBRIC_NOT_FOUND", "isRubricNotFoundError"],
+  ["RubricError", () => rubrics.rubricNotFound("r"), "RUBRIC_NOT_FOUND", "isRubricError"],
   [
     "RubricConfigError",
     () => new rubrics.RubricConfigError("r.json", "bad"),
     "RUBRIC_CONFIG_INVALID",
   ],
-  [
-    "RubricError",
-    () => rubrics.artifactNotFound("a"),
-    "ARTIFACT_NOT_FOUND",
-    "isArtifactNotFoundError",
-  ],
+  ["RubricError", () => rubrics.artifactNotFound("a"), "ARTIFACT_NOT_FOUND", "isRubricError"],
   [
     "RubricError",
     () => rubrics.artifactReviewFailed("a", "no rubric"),
     "ARTIFACT_REVIEW_FAILED",
-    "isArtifactReviewError",
+    "isRubricError",
   ],
   [
     "ReviewResumeInvalidError",
@@ -351,17 +341,12 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "PROMPT_TEMPLATE_INVALID",
     "isDecodeTemplateError",
   ],
-  [
-    "GraphError",
-    () => graph.resumeWithoutPause("t"),
-    "RESUME_WITHOUT_PAUSE",
-    "isResumeWithoutPauseError",
-  ],
+  ["GraphError", () => graph.resumeWithoutPause("t"), "RESUME_WITHOUT_PAUSE", "isGraphError"],
   [
     "GraphError",
     () => graph.runSettingsChanged("t", ["passingThreshold"]),
     "RUN_SETTINGS_CHANGED",
-    "isRunSettingsChangedError",
+    "isGraphError",
   ],
   ["DeskError", () => desk.unauthenticated(), "UNAUTHENTICATED", "isUnauthenticatedError"],
   ["DeskError", () => desk.forbidden("assign reviewers", "bo"), "FORBIDDEN", "isForbiddenError"],
@@ -465,7 +450,7 @@ describe("the guards", () => {
     expect(
       scoring.isScoringError(new scoring.ScoringError("bad", {}, { code: "SCALE_INVALID" })),
     ).toBe(true);
-    expect(scoring.isScaleError(new scoring.ScoringError("bad", {}))).toBe(false);
+    expect(scoring.isCorrectionInvalidError(new scoring.ScoringError("bad", {}))).toBe(false);
   });
 
   it("hold for an error made in another realm (another copy of the package), unlike instanceof", () => {

@@ -2,17 +2,11 @@
  * `evalgate/criteria`: the catalog model (zod schemas), loaders for every catalog form, and
  * validation against the meta-rubric.
  */
-export { defaultCatalog } from "./defaultCatalog.js";
+export { normaliseWeights } from "./catalogWeights.js";
 export * from "./errors.js";
-export { catalogFormatOf, loadCatalog } from "./load.js";
+export { loadCatalog } from "./load.js";
 export * from "./model.js";
 export * from "./outOfRange.js";
 export { type CatalogFormat, type ParseCatalogOptions, parseCatalog } from "./parse.js";
 export * from "./thresholdCalibration.js";
-export {
-  type FindingSeverity,
-  normaliseWeights,
-  scoredCriteria,
-  type ValidationFinding,
-  validateCatalog,
-} from "./validate.js";
+export { type FindingSeverity, type ValidationFinding, validateCatalog } from "./validate.js";

@@ -12,7 +12,6 @@ import { type Catalog, GUIDELINE_BANDS, type Level, levelsOf, nativeScaleOf } fr
 import { checkThresholds } from "./thresholdCheck.js";
 import { criterionPath, type ValidationFinding } from "./validationFinding.js";
 
-export { normaliseWeights, scoredCriteria } from "./catalogWeights.js";
 export type { FindingSeverity, ValidationFinding } from "./validationFinding.js";
 
 function checkCoverage(catalog: Catalog): ValidationFinding[] {

@@ -111,11 +111,6 @@ export class ReviewResumeInvalidError extends GraphError {
   }
 }
 
-export const isStatePathError = errorGuard<GraphError>("STATE_PATH_INVALID");
-export const isDependencyMapError = errorGuard<GraphError>("DEPENDENCY_MAP_INVALID");
-export const isRfpLoadError = errorGuard<GraphError>("RFP_UNREADABLE");
+export const isGraphError = errorGuard<GraphError>(...GRAPH_ERROR_CODES);
 export const isNothingEvaluatedError = errorGuard<GraphError>("NOTHING_EVALUATED");
-export const isGenerationOutputError = errorGuard<GraphError>("GENERATION_OUTPUT_INVALID");
-export const isResumeWithoutPauseError = errorGuard<GraphError>("RESUME_WITHOUT_PAUSE");
 export const isReviewResumeInvalidError = errorGuard<ReviewResumeInvalidError>("RESUME_INVALID");
-export const isRunSettingsChangedError = errorGuard<GraphError>("RUN_SETTINGS_CHANGED");

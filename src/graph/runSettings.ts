@@ -4,22 +4,11 @@
  * asks to override them (then the new ones are used and recorded with the thread).
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { z } from "zod";
 import { runSettingsChanged } from "./errors.js";
-import { type EvaluationContext, EvaluationContextSchema } from "./state.js";
+import { type EvaluationContext, EvaluationContextSchema, type ThreadSettings } from "./state.js";
 
 const SETTING_KEYS = EvaluationContextSchema.keyof().options;
 type SettingKey = (typeof SETTING_KEYS)[number];
-
-/** The settings kept with a thread, and each override applied since it started. */
-export const ThreadSettingsSchema = EvaluationContextSchema.extend({
-  recordedAt: z.string(),
-  overrides: z
-    .array(z.object({ at: z.string(), changes: z.array(z.string()) }))
-    .default([])
-    .optional(),
-});
-export type ThreadSettings = z.infer<typeof ThreadSettingsSchema>;
 
 /** What a run asks for: its context's settings, and whether it may override the thread's. */
 function requested(config: LangGraphRunnableConfig | undefined) {

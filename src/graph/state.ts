@@ -11,7 +11,6 @@ import {
   type SectionData,
   SectionDataSchema,
 } from "./model.js";
-import type { ThreadSettings } from "./runSettings.js";
 
 /** Appends errors, leaving out any already recorded. */
 export function appendUniqueErrors(current: string[], update: string[] | string): string[] {
@@ -139,6 +138,16 @@ export const EvaluationContextSchema = z.object({
   ),
 });
 export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
+
+/** The settings kept with a thread, and each override applied since it started. */
+export const ThreadSettingsSchema = EvaluationContextSchema.extend({
+  recordedAt: z.string(),
+  overrides: z
+    .array(z.object({ at: z.string(), changes: z.array(z.string()) }))
+    .default([])
+    .optional(),
+});
+export type ThreadSettings = z.infer<typeof ThreadSettingsSchema>;
 
 /** What the nodes of this package return: a partial state, list fields as the items to add. */
 export type ProposalUpdate = Partial<

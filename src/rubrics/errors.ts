@@ -56,7 +56,5 @@ export function artifactReviewFailed(
   return new RubricError("ARTIFACT_REVIEW_FAILED", `artifact "${artifactId}": ${message}`, options);
 }
 
-export const isRubricNotFoundError = errorGuard<RubricError>("RUBRIC_NOT_FOUND");
+export const isRubricError = errorGuard<RubricError>(...RUBRICS_ERROR_CODES);
 export const isRubricConfigError = errorGuard<RubricConfigError>("RUBRIC_CONFIG_INVALID");
-export const isArtifactNotFoundError = errorGuard<RubricError>("ARTIFACT_NOT_FOUND");
-export const isArtifactReviewError = errorGuard<RubricError>("ARTIFACT_REVIEW_FAILED");

@@ -73,10 +73,5 @@ export class UnknownLevelError extends ScoringError {
 }
 
 export const isScoringError = errorGuard<ScoringError>(...SCORING_ERROR_CODES);
-export const isScaleError = errorGuard<ScoringError>("SCALE_INVALID");
 export const isUnknownLevelError = errorGuard<UnknownLevelError>("LEVEL_UNKNOWN");
-export const isInconsistentResultError = errorGuard<ScoringError>("RESULT_INCONSISTENT");
-export const isCriterionResultMismatchError = errorGuard<ScoringError>(
-  "CRITERION_RESULTS_MISMATCH",
-);
 export const isCorrectionInvalidError = errorGuard<ScoringError>("CORRECTION_INVALID");

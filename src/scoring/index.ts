@@ -12,22 +12,16 @@ export {
   type Unit as AgreementUnit,
 } from "./agreement.js";
 export * from "./calibrationLabel.js";
-export { type EvaluatedCriterionResult, isEvaluated, meetsThreshold } from "./consistency.js";
 export * from "./corrections.js";
-export { makeCriterionResult, notEvaluatedOutcome, thresholdOf } from "./criterionResult.js";
+export { makeCriterionResult, notEvaluatedOutcome } from "./criterionResult.js";
 export * from "./errors.js";
-export { evaluateGates, type GateFailure, type GateFailureKind, type GateReport } from "./gates.js";
-export { type CriterionOutcome, CriterionOutcomeSchema } from "./outcome.js";
+export { evaluateGates } from "./gates.js";
+export type { CriterionOutcome } from "./outcome.js";
 export * from "./panelResult.js";
 export * from "./result.js";
-export { encodeResultsToon, type ResultsToonDocument, type ResultsToonRow } from "./resultsToon.js";
-export { type CheckResult, fromUnit, levelScore, toUnit } from "./scale.js";
+export { encodeResultsToon } from "./resultsToon.js";
+export { fromUnit, levelScore, toUnit } from "./scale.js";
 export { type CatalogScore, scoreCatalogResult } from "./scoreCatalog.js";
-export {
-  type ResultOverrides,
-  type ScoredOutcome,
-  type SettledResult,
-  settleResult,
-} from "./settle.js";
-export { decideFundingStatus, type StatusDecision, type StatusInput } from "./status.js";
-export { decideVerdict, VERDICT_BANDS, type VerdictGates, verdictForScore } from "./verdict.js";
+export { type ResultOverrides, settleResult } from "./settle.js";
+export { decideFundingStatus } from "./status.js";
+export { decideVerdict, verdictForScore } from "./verdict.js";
