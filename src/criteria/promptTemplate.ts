@@ -103,6 +103,15 @@ function isHardStop(error: unknown): boolean {
 /** Liquid's own messages for its memory and time budgets. */
 const LIQUID_LIMITS = new Set(["memory alloc limit exceeded", "template render limit exceeded"]);
 
+/** Whether a render was stopped for its time: the hard stop, or Liquid's render time limit. */
+function isTimeStop(error: unknown): boolean {
+  const cause = LiquidError.is(error) ? (error.originalError ?? error) : error;
+  return (
+    isHardStop(error) ||
+    (cause instanceof Error && cause.message === "template render limit exceeded")
+  );
+}
+
 /** Whether an error says a bound was reached (rather than what is wrong with the template). */
 function isLimit(error: unknown): boolean {
   const cause = LiquidError.is(error) ? (error.originalError ?? error) : error;
@@ -240,7 +249,11 @@ export function renderPromptTemplate(
     return { text: budget === undefined ? render() : budget.measure(render) };
   } catch (error) {
     const problem = problemOf(error, "rendering", stopMs);
-    // Read again: the render itself may have spent what was left.
+    // A render stopped at the time left of the budget has spent it, whatever the clocks measured
+    // (Liquid's time limit and the budget's measure need not agree to the millisecond).
+    if (budget !== undefined && timeLimitMs < RENDER_TIME_LIMIT_MS && isTimeStop(error)) {
+      budget.exhaust();
+    }
     if (problem.limitReached !== true || budget === undefined || budget.leftMs > 0) {
       return { problem };
     }

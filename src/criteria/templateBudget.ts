@@ -37,6 +37,11 @@ export class TemplateTimeBudget {
     }
   }
 
+  /** Marks the budget spent: a render stopped at the time left of it has used it all. */
+  exhaust(): void {
+    this.#leftMs = 0;
+  }
+
   /** Why a template was not rendered (or was stopped) once the budget is spent. */
   spentMessage(what = "this one was not rendered"): string {
     return `the prompt templates of this evaluation have used their time budget of ${this.totalMs} ms (TEMPLATE_TIME_BUDGET_MS): ${what}`;
