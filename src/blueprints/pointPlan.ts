@@ -15,6 +15,7 @@
  * list of points (strings, `["fn", arg]` tuples, point objects), never another group.
  */
 import { isBuiltInPointFunctionName } from "../pointFunctions/builtIn.js";
+import { isRecord } from "../untrusted/json.js";
 import { BlueprintError } from "./errors.js";
 
 export type Block = "should" | "should_not";
@@ -44,10 +45,6 @@ export interface PointPlan {
 }
 
 type Entry = unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The paths of an alternative group, or undefined when the entry is a plain point. */
 function groupPaths(entry: Entry): { paths: unknown; multiplier: unknown } | undefined {

@@ -6,6 +6,7 @@ import {
   resolveFunctionModule,
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
+import { isRecord } from "../llm/classifyError.js";
 import {
   isBuiltInPointFunctionName,
   isModelPointFunctionName,
@@ -76,10 +77,6 @@ function asContent(content: unknown): unknown {
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return content;
   const read = readUntrustedJson(trimmed);
   return read.ok ? read.value : content;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }
 
 function isFunction(value: unknown): value is DeterministicFunction {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isRecord } from "../untrusted/json.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
 import type { CatalogForm, FormContext } from "./forms/common.js";
 import { evaluationCriteriaForm } from "./forms/evaluationCriteria.js";
@@ -37,10 +38,6 @@ const FORMS = [
 
 function describeForms(): string {
   return FORMS.map((f) => f.label).join(", ");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function pickForm(value: Record<string, unknown>): CatalogForm<unknown> | undefined {

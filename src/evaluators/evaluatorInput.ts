@@ -3,6 +3,7 @@
  * `{ inputs, outputs, referenceOutputs }` (LangSmith adds `run`, `example` and the run's own
  * fields) — and how the content to judge and the reference answer are read from it.
  */
+import { isRecord } from "../untrusted/json.js";
 
 /** The argument of an evaluator. Fields besides these three are accepted and not read. */
 export interface EvaluatorInput {
@@ -16,10 +17,6 @@ export interface EvaluatorInput {
 
 /** Keys whose text is taken as the content (or the reference), in this order. */
 const TEXT_KEYS = ["output", "answer", "content", "text", "response", "result"] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function ownString(record: Record<string, unknown>, key: string): string | undefined {
   if (!Object.hasOwn(record, key)) return undefined;

@@ -7,14 +7,11 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { LevelsMethod } from "../criteria/model.js";
+import { isRecord } from "../untrusted/json.js";
 
 type JsonSchema = Record<string, unknown>;
 
 const REASONING = { type: "string", description: "the reasoning, with evidence, written first" };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The schema the judge's answer is held to (undefined when the criterion has none). */
 export function decodeAnswerSchema(method: LevelsMethod): JsonSchema | undefined {

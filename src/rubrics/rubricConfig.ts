@@ -12,6 +12,7 @@ import type { Catalog, Criterion } from "../criteria/model.js";
 import { catalogOfLocatedValue } from "../criteria/parse.js";
 import { resolveInFolder } from "../criteria/paths.js";
 import { type LocatedValue, readJson, readToon, withoutBom } from "../criteria/sourceText.js";
+import { isRecord } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { RubricConfigError } from "./errors.js";
 
@@ -42,10 +43,6 @@ function located(path: string, text: string): LocatedValue {
     throw new RubricConfigError(path, "YAML is not read: write the rubric file as JSON or TOON");
   }
   return catalogFormatOf(path, text) === "json" ? readJson(text, path) : readToon(text, path);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A function ref whose module part is absolute or climbs out of its folder. */

@@ -136,6 +136,11 @@ function syntaxReason(text: string, errors: readonly ParseError[]): string {
 }
 
 /** The text without a leading UTF-8 byte-order mark (editors on Windows write one). */
+/** Whether a value is an object with fields (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

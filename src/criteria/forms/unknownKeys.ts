@@ -1,8 +1,5 @@
+import { isRecord } from "../../untrusted/json.js";
 import type { CatalogPath } from "../errors.js";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The first key of `input` that a schema dropped from its `output` (an object schema that
