@@ -10,7 +10,6 @@ import { traceStoreOfSaver } from "../graph/runSinks.js";
 import type { StageDefinition } from "../graph/stages.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { type Checkpointer, createCheckpointer } from "../orchestrator/checkpointer.js";
-import { calibrationOverview } from "../orchestrator/deskCalibration.js";
 import { InProcessJobQueue, type JobQueue } from "../orchestrator/jobs/jobQueue.js";
 import { PgBossJobQueue } from "../orchestrator/jobs/pgBossQueue.js";
 import { checkedSnapshot } from "../orchestrator/orchestratorEngine.js";
@@ -34,6 +33,7 @@ import {
   threadEvents,
   threadStatus,
 } from "./actions.js";
+import { calibrationOverview } from "./calibration.js";
 import { decide } from "./decide.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import type { ReviewDesk } from "./reviewDesk.js";

@@ -4,11 +4,11 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { MAX_CALIBRATION_DAYS } from "../../desk/calibration.js";
 import { PageRequestSchema, wholeNumberParam } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import { ThreadIdSchema } from "../../graph/reviewInput.js";
-import { MAX_CALIBRATION_DAYS } from "../../orchestrator/deskCalibration.js";
 import { allow, mayReach } from "../access.js";
 import type { AttemptGuard } from "../attemptLimits.js";
 import type { ServiceEnv } from "../env.js";

@@ -5,10 +5,10 @@
  */
 
 import { calibrationReport } from "../calibration/labels.js";
-import type { DeskContext } from "../desk/actions.js";
-import { forbidden, invalidInput } from "../desk/errors.js";
-import type { CalibrationOverview } from "../desk/reviewDesk.js";
 import type { Reviewer } from "../store/reviewers.js";
+import type { DeskContext } from "./actions.js";
+import { forbidden, invalidInput } from "./errors.js";
+import type { CalibrationOverview } from "./reviewDesk.js";
 
 /** The days of labels the calibration view reads by default, and at most. */
 export const CALIBRATION_DAYS = 90;
