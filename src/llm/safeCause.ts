@@ -5,12 +5,15 @@
  * status kept (the classification reads them), its own causes treated the same way.
  */
 import { boundedText, MESSAGE_LIMIT, redactSecretText } from "../redact.js";
-import { isRecord } from "./classifyError.js";
 
 /** How many causes deep the chain is read and kept. */
 const MAX_CAUSE_DEPTH = 4;
 /** Text fields of an error looked at (SDK errors keep the response body in `error`, `body`…). */
 const TEXT_FIELDS = ["message", "stack", "error", "body", "responseBody", "detail", "url"] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
 
 function isClean(text: string): boolean {
   return text.length <= MESSAGE_LIMIT * 4 && redactSecretText(text) === text;

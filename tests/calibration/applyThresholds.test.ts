@@ -12,23 +12,10 @@ import {
 } from "../../src/calibration/thresholds.js";
 import { CatalogSchema } from "../../src/criteria/model.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
+import { solutionQualityCatalog } from "../catalogs/solutionQuality.js";
 import { label } from "./calibrationHistory.js";
 
-const CATALOG = CatalogSchema.parse({
-  id: "solution_quality",
-  name: "Solution quality",
-  version: "1.0.0",
-  passingThreshold: 0.5,
-  criteria: [
-    {
-      id: "feasibility",
-      title: "Feasibility",
-      description: "Can the plan be carried out?",
-      weight: 1,
-      method: { kind: "score", scale: { min: 0, max: 1 } },
-    },
-  ],
-});
+const CATALOG = CatalogSchema.parse(solutionQualityCatalog());
 
 /** Label i (0-based) decided at 10:00 + i hours: the judge's score and the reviewer's. */
 function labelled(views: ReadonlyArray<readonly [number, number]>): CalibrationLabel[] {
