@@ -1,3 +1,6 @@
+import type { Catalog } from "../../src/criteria/model.js";
+import { ScriptedChatModel } from "../doubles/scriptedChatModel.js";
+
 /**
  * One score criterion, "feasibility", in the catalog "solution_quality" at the catalog's threshold
  * 0.50: the smallest catalog whose threshold decides a pass, for the calibration and registry tests.
@@ -19,4 +22,19 @@ export function solutionQualityCatalog(options: { critical?: boolean } = {}) {
       },
     ],
   };
+}
+
+/** The version calibrate --apply would write: every criterion critical, at `threshold`. */
+export function withRaisedThreshold(catalog: Catalog, threshold: number): Catalog {
+  return {
+    ...catalog,
+    criteria: catalog.criteria.map((c) => ({ ...c, critical: true, passingThreshold: threshold })),
+  };
+}
+
+/** A judge that gives every score criterion `score` (and any other call the same answer). */
+export function judgeScoring(score: number): ScriptedChatModel {
+  return new ScriptedChatModel({
+    responder: () => JSON.stringify({ reasoning: `Scored ${score}.`, score }),
+  });
 }

@@ -13,19 +13,14 @@ import { PromptEvaluator, promptCatalog } from "../../src/engine/apis/promptEval
 import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
 import { createCatalogEvaluators } from "../../src/evaluators/catalogEvaluators.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
-import { solutionQualityCatalog } from "../catalogs/solutionQuality.js";
-import { ScriptedChatModel } from "../doubles/scriptedChatModel.js";
+import {
+  judgeScoring,
+  solutionQualityCatalog,
+  withRaisedThreshold,
+} from "../catalogs/solutionQuality.js";
 
 /** One critical score criterion, feasibility; the catalog's threshold 0.5 is the criterion's. */
 const FILE_CATALOG: Catalog = CatalogSchema.parse(solutionQualityCatalog({ critical: true }));
-
-/** The version calibrate --apply would write: feasibility's threshold raised to 0.61. */
-function raised(catalog: Catalog, threshold: number): Catalog {
-  return {
-    ...catalog,
-    criteria: catalog.criteria.map((c) => ({ ...c, critical: true, passingThreshold: threshold })),
-  };
-}
 
 const EXPECTED = "Names Paris as the capital of France.";
 const PROMPT_CATALOG = promptCatalog([], EXPECTED);
@@ -39,9 +34,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "evalgate-apis-registry-"));
   registry = await RubricRegistry.open({ sqlitePath: join(dir, "registry.sqlite"), env: {} });
   await registry.add(FILE_CATALOG);
-  await registry.add(raised(FILE_CATALOG, 0.61));
+  await registry.add(withRaisedThreshold(FILE_CATALOG, 0.61));
   await registry.add(PROMPT_CATALOG);
-  await registry.add(raised(PROMPT_CATALOG, 0.9));
+  await registry.add(withRaisedThreshold(PROMPT_CATALOG, 0.9));
   catalogFile = join(dir, "solution_quality.json");
   await writeFile(catalogFile, JSON.stringify(FILE_CATALOG));
   await mkdir(join(dir, "projects", "school-solar"), { recursive: true });
@@ -53,17 +48,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A judge that gives every score criterion `score` (and a summary call the same text). */
-function judgeAt(score: number) {
-  return new ScriptedChatModel({
-    responder: () => JSON.stringify({ reasoning: `Scored ${score}.`, score }),
-  });
-}
-
 describe("CriteriaEngine with a rubric registry", () => {
   const engine = (withRegistry: boolean) =>
     new CriteriaEngine({
-      model: judgeAt(0.6),
+      model: judgeScoring(0.6),
       dataDir: join(dir, "projects"),
       injectionGuard: false,
       ...(withRegistry ? { rubricRegistry: registry } : {}),
@@ -112,7 +100,7 @@ describe("RubricExecutor with a rubric registry", () => {
   it("judges the rubric's active version: 0.6 passes at 0.50 and fails at 0.61", async () => {
     const executor = (withRegistry: boolean) =>
       new RubricExecutor({
-        llm: judgeAt(0.6),
+        llm: judgeScoring(0.6),
         ...(withRegistry ? { rubricRegistry: registry } : {}),
       });
     const fromFile = await executor(false).evaluate(FILE_CATALOG, CONTENT);
@@ -134,7 +122,7 @@ describe("PromptEvaluator with a rubric registry", () => {
     // active version makes it critical at 0.9: 0.85 < 0.9, a critical criterion unmet → fail.
     const evaluator = (withRegistry: boolean) =>
       new PromptEvaluator({
-        model: judgeAt(0.85),
+        model: judgeScoring(0.85),
         injectionGuard: false,
         ...(withRegistry ? { rubricRegistry: registry } : {}),
       });
@@ -158,7 +146,7 @@ describe("createCatalogEvaluators with a rubric registry", () => {
   it("scores every example with the version active when the evaluators were made", async () => {
     const made = (withRegistry: boolean) =>
       createCatalogEvaluators(catalogFile, {
-        model: judgeAt(0.6),
+        model: judgeScoring(0.6),
         injectionGuard: false,
         ...(withRegistry ? { rubricRegistry: registry } : {}),
       });

@@ -14,8 +14,11 @@ import { isEvalgateError } from "../../src/errors.js";
 import { loadStageCatalog } from "../../src/graph/criteriaLocation.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { evaluationRow, tracesOfEvaluationRows } from "../../src/store/leanTrace.js";
-import { solutionQualityCatalog } from "../catalogs/solutionQuality.js";
-import { ScriptedChatModel } from "../doubles/scriptedChatModel.js";
+import {
+  judgeScoring,
+  solutionQualityCatalog,
+  withRaisedThreshold,
+} from "../catalogs/solutionQuality.js";
 
 /** One critical score criterion; the catalog's threshold 0.5 is the criterion's. */
 const FILE_CATALOG: Catalog = CatalogSchema.parse({
@@ -24,10 +27,7 @@ const FILE_CATALOG: Catalog = CatalogSchema.parse({
 });
 
 /** The version calibrate --apply would write: feasibility's threshold raised to 0.61. */
-const RAISED: Catalog = {
-  ...FILE_CATALOG,
-  criteria: FILE_CATALOG.criteria.map((c) => ({ ...c, passingThreshold: 0.61 })),
-};
+const RAISED: Catalog = withRaisedThreshold(FILE_CATALOG, 0.61);
 
 let dir = "";
 let registry: RubricRegistry;
@@ -43,13 +43,6 @@ afterAll(async () => {
   await registry?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** A judge that scores feasibility `score`. */
-function judgeAt(score: number) {
-  return new ScriptedChatModel({
-    responder: () => JSON.stringify({ reasoning: `Scored ${score}.`, score }),
-  });
-}
 
 describe("activeCatalog", () => {
   it("gives the registry's active version of the catalog's id, marked id@version", async () => {
@@ -98,7 +91,11 @@ describe("evaluateContent with a rubric registry", () => {
     // Without the registry, the file's threshold 0.5 decides: 0.6 ≥ 0.5, critical met, overall
     // 0.6 ≥ 0.5 → passed. With it, version 1.0.1's 0.61 decides: 0.6 < 0.61, a critical
     // criterion unmet → not passed, verdict fail.
-    const fromFile = await evaluateContent({ content, catalog: FILE_CATALOG, model: judgeAt(0.6) });
+    const fromFile = await evaluateContent({
+      content,
+      catalog: FILE_CATALOG,
+      model: judgeScoring(0.6),
+    });
     expect(fromFile.passed).toBe(true);
     expect(fromFile.catalog).toEqual({
       id: "solution_quality",
@@ -110,7 +107,7 @@ describe("evaluateContent with a rubric registry", () => {
     const fromRegistry = await evaluateContent({
       content,
       catalog: FILE_CATALOG,
-      model: judgeAt(0.6),
+      model: judgeScoring(0.6),
       rubricRegistry: registry,
     });
     expect(fromRegistry.passed).toBe(false);
@@ -131,7 +128,7 @@ describe("evaluateContent with a rubric registry", () => {
     const result = await evaluateContent({
       content,
       catalog: FILE_CATALOG,
-      model: judgeAt(0.7),
+      model: judgeScoring(0.7),
       rubricRegistry: registry,
     });
     const row = evaluationRow(result.traces);
