@@ -18,7 +18,7 @@ import { ROOT } from "../cli/reviewHarness.js";
 import { isWriterPrompt, ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { tempDir } from "../orchestrator/helpers.js";
-import { eventually } from "./realDesk.js";
+import { firstReviewOfNewProposal } from "./realDesk.js";
 
 const MODEL = "evalgate-fewshot:test";
 const NOTE = "quotes a funder that does not exist";
@@ -94,17 +94,7 @@ async function researchReview(criteriaDir: string | undefined, server: OllamaSer
   try {
     await keepCorrection(sqlitePath, desk);
     const from = server.chatRequests().length;
-    const { threadId } = await desk.startProposal(
-      { rfp: "Calder Bay flood resilience grants.", applicant: "Harbour Trust", title: "Bay" },
-      ADMIN,
-    );
-    const review = await eventually("the research review", async () => {
-      try {
-        return await desk.getReview(threadId, ADMIN);
-      } catch {
-        return undefined;
-      }
-    });
+    const { review } = await firstReviewOfNewProposal(desk, ADMIN);
     return { review, prompts: funderPrompts(server, from) };
   } finally {
     await desk.close();

@@ -65,3 +65,19 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   }
   throw new Error(`gave up waiting for ${what}`);
 }
+
+/** Starts a proposal on the desk as `reviewer` and waits for its first review (the research's). */
+export async function firstReviewOfNewProposal(desk: ReviewDeskHandle, reviewer: Reviewer) {
+  const { threadId } = await desk.startProposal(
+    { rfp: "Calder Bay flood resilience grants.", applicant: "Harbour Trust", title: "Bay" },
+    reviewer,
+  );
+  const review = await eventually("the research review", async () => {
+    try {
+      return await desk.getReview(threadId, reviewer);
+    } catch {
+      return undefined;
+    }
+  });
+  return { threadId, review };
+}

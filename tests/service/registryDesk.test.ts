@@ -14,7 +14,7 @@ import { ROOT } from "../cli/reviewHarness.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { tempDir } from "../orchestrator/helpers.js";
-import { eventually } from "./realDesk.js";
+import { firstReviewOfNewProposal } from "./realDesk.js";
 
 const MODEL = "evalgate-registry:test";
 const ADMIN = { name: "root", role: "admin" as const };
@@ -37,17 +37,7 @@ async function researchEvaluation(server: OllamaServer, threshold: number | unde
     model: `ollama:${MODEL}`,
   });
   try {
-    const { threadId } = await desk.startProposal(
-      { rfp: "Calder Bay flood resilience grants.", applicant: "Harbour Trust", title: "Bay" },
-      ADMIN,
-    );
-    const review = await eventually("the research review", async () => {
-      try {
-        return await desk.getReview(threadId, ADMIN);
-      } catch {
-        return undefined;
-      }
-    });
+    const { threadId, review } = await firstReviewOfNewProposal(desk, ADMIN);
     const traces = await desk.threadTraces(threadId, ADMIN);
     return { evaluation: review.evaluation, traces };
   } finally {
