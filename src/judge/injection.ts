@@ -1,13 +1,8 @@
 /**
- * The deterministic layers of the injection defence: one small engine over the list of named
- * rules (injectionRuleSet). First the content is normalised (see injectionNormalise: invisible
- * characters removed, NFKC, Cyrillic and Greek look-alikes folded, base64, hex, URL encoding,
- * ROT13 and pig Latin decoded, reversed and split words rejoined), then every rule's pattern is
- * run over the original and every normalised view, each only where its keywords (the prefilter of
- * injectionKeywords) say it can match. Findings force human review; the prompt
- * already tells the judge to treat such text as data and as a weakness. Indices and excerpts
- * refer to the original text, except for findings in a decoded view, whose excerpt is the
- * decoded text.
+ * The deterministic injection scan: one small engine over the named rules (injectionRuleSet), run
+ * over the original text's normalised view and every decoded or rearranged view (injectionNormalise),
+ * each rule only where its keywords can occur. Indices and excerpts refer to the original text,
+ * except for findings in a decoded view, whose excerpt is the decoded text.
  */
 import { KeywordHaystack, mayMatch } from "./injectionKeywords.js";
 import {
@@ -19,9 +14,9 @@ import {
   mainView,
 } from "./injectionNormalise.js";
 import { INJECTION_RULES, RULE_KEYWORDS } from "./injectionRuleSet.js";
-import { INJECTION_KINDS, type InjectionKind } from "./injectionRules.js";
+import type { InjectionKind } from "./injectionRules.js";
 
-export { INJECTION_KINDS, INJECTION_RULES, type InjectionKind };
+export type { InjectionKind };
 
 export interface InjectionFinding {
   kind: InjectionKind;
@@ -33,7 +28,6 @@ export interface InjectionFinding {
   rule: string;
 }
 
-/** The rules with their keyword groups, as the engine runs them. */
 const SCAN = INJECTION_RULES.map((r) => ({ ...r, groups: RULE_KEYWORDS.get(r.rule) }));
 
 type Span = InjectionFinding & { end: number };
@@ -74,26 +68,13 @@ function evaluationComment(inner: string): boolean {
   return reader && directive.test(inner);
 }
 
-/** Findings of instructions aimed at the judge, in order of position. */
-function hiddenSpans(content: string, main: MainView): Span[] {
-  const spans: Span[] = [];
-  for (const [start, end] of main.hidden) {
-    const excerpt = excerptOf(content, start, end);
-    spans.push({ kind: "hidden-text", rule: "invisible characters", index: start, end, excerpt });
+/** Every match of every rule that can match the text. */
+function* ruleMatches(text: string) {
+  const haystack = new KeywordHaystack(text);
+  for (const { kind, rule, pattern, groups } of SCAN) {
+    if (!mayMatch(groups, haystack)) continue;
+    for (const match of text.matchAll(pattern)) yield { kind, rule, match };
   }
-  for (const [start, end] of main.mixedScript) {
-    const excerpt = excerptOf(content, start, end);
-    spans.push({ kind: "obfuscation", rule: "look-alike letters", index: start, end, excerpt });
-  }
-  for (const match of main.view.matchAll(/<!--([\s\S]*?)-->/g)) {
-    const inner = match[1] ?? "";
-    if (!evaluationComment(inner)) continue;
-    const start = main.origin[match.index] ?? 0;
-    const end = main.origin[match.index + match[0].length] ?? content.length;
-    const excerpt = excerptOf(content, start, end);
-    spans.push({ kind: "hidden-text", rule: "hidden comment", index: start, end, excerpt });
-  }
-  return spans;
 }
 
 /** What a match says, for telling a decoded view's finding from one already shown. */
@@ -101,17 +82,25 @@ function matchKey(rule: string, matched: string): string {
   return `${rule}\u0000${matched.toLowerCase().replace(/\s+/g, " ").trim()}`;
 }
 
-function ruleSpans(content: string, main: MainView, seen: Set<string>): Span[] {
+function mainSpans(content: string, main: MainView, seen: Set<string>): Span[] {
   const spans: Span[] = [];
-  const haystack = new KeywordHaystack(main.view);
-  for (const { kind, rule, pattern, groups } of SCAN) {
-    if (!mayMatch(groups, haystack)) continue;
-    for (const match of main.view.matchAll(pattern)) {
-      seen.add(matchKey(rule, match[0]));
-      const start = main.origin[match.index] ?? 0;
-      const end = main.origin[match.index + match[0].length] ?? content.length;
-      spans.push({ kind, rule, index: start, end, excerpt: excerptOf(content, start, end) });
-    }
+  const add = (kind: InjectionKind, rule: string, start: number, end: number) =>
+    spans.push({ kind, rule, index: start, end, excerpt: excerptOf(content, start, end) });
+  const inOriginal = (kind: InjectionKind, rule: string, match: RegExpExecArray) =>
+    add(
+      kind,
+      rule,
+      main.origin[match.index] ?? 0,
+      main.origin[match.index + match[0].length] ?? content.length,
+    );
+  for (const [start, end] of main.hidden) add("hidden-text", "invisible characters", start, end);
+  for (const [start, end] of main.mixedScript) add("obfuscation", "look-alike letters", start, end);
+  for (const match of main.view.matchAll(/<!--([\s\S]*?)-->/g)) {
+    if (evaluationComment(match[1] ?? "")) inOriginal("hidden-text", "hidden comment", match);
+  }
+  for (const { kind, rule, match } of ruleMatches(main.view)) {
+    seen.add(matchKey(rule, match[0]));
+    inOriginal(kind, rule, match);
   }
   return spans;
 }
@@ -121,22 +110,18 @@ function derivedSpans(views: readonly DerivedView[], seen: ReadonlySet<string>):
   const spans: Span[] = [];
   const reported = new Set(seen);
   for (const view of views) {
-    const haystack = new KeywordHaystack(view.text);
-    for (const { kind, rule, pattern, groups } of SCAN) {
-      if (!mayMatch(groups, haystack)) continue;
-      for (const match of view.text.matchAll(pattern)) {
-        const key = matchKey(rule, match[0]);
-        if (reported.has(key)) continue;
-        reported.add(key);
-        const excerpt = excerptOf(view.text, match.index, match.index + match[0].length);
-        spans.push({
-          kind,
-          rule: `${rule} (in ${view.label})`,
-          index: view.at,
-          end: view.at + 1,
-          excerpt: `${view.label}: ${excerpt}`,
-        });
-      }
+    for (const { kind, rule, match } of ruleMatches(view.text)) {
+      const key = matchKey(rule, match[0]);
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const excerpt = excerptOf(view.text, match.index, match.index + match[0].length);
+      spans.push({
+        kind,
+        rule: `${rule} (in ${view.label})`,
+        index: view.at,
+        end: view.at + 1,
+        excerpt: `${view.label}: ${excerpt}`,
+      });
     }
   }
   return spans;
@@ -146,7 +131,7 @@ function derivedSpans(views: readonly DerivedView[], seen: ReadonlySet<string>):
 export function scanForInjection(content: string): InjectionFinding[] {
   const main = mainView(content);
   const seen = new Set<string>();
-  const direct = [...hiddenSpans(content, main), ...ruleSpans(content, main, seen)];
+  const direct = mainSpans(content, main, seen);
   const spans = [...direct, ...derivedSpans(derivedViews(content, main), seen)];
   spans.sort((a, b) => a.index - b.index || b.end - a.end);
   const findings: InjectionFinding[] = [];

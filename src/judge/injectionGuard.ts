@@ -4,12 +4,7 @@ import { fieldOf, readCheck, readReasoning } from "./answerValues.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import { splitTables } from "./parseBatch.js";
 
-/**
- * The guard's answer, read fail-closed: a usable verdict needs the `instruction_bearing` field
- * (true / false, yes / no) and a reasoning; anything else — no object, a missing or unreadable
- * field, several answers that disagree, an answer that gives a field twice with different values
- * or two verdict fields that disagree — is a failure, which forces human review like a finding.
- */
+/** The guard's answer, read fail-closed: a failure forces human review like a finding. */
 export type GuardVerdict =
   | { ok: true; instructionBearing: boolean; reasoning: string }
   | { ok: false; error: string };
@@ -22,7 +17,6 @@ const VERDICT_FIELDS = [
   "prompt_injection",
 ] as const;
 
-/** Reads the guard model's answer. */
 export function parseGuardResponse(response: string): GuardVerdict {
   const tooLong = answerTooLong(response);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
@@ -67,11 +61,7 @@ export function parseGuardResponse(response: string): GuardVerdict {
   return { ok: true, ...first };
 }
 
-/**
- * The screening line of a judging call that carried the guard's question (grouped and batch
- * mode): the guard's answer, read by the same fail-closed rules from the text outside the
- * table(s). A missing, unreadable or ambiguous screening line is a failure.
- */
+/** The guard's answer on the screening line of a grouped or batch call, outside the table(s). */
 export function parseScreeningAnswer(response: string): GuardVerdict {
   const tooLong = answerTooLong(response);
   if (tooLong !== undefined) return { ok: false, error: tooLong };

@@ -1,21 +1,13 @@
 /**
- * A cheap, exact prefilter for the injection patterns. Each rule may name groups of literal
- * keywords (its `keywords`) such that every match of its pattern contains at least one keyword of
- * every group (taken from the pattern's own required alternatives). A view whose folded text lacks
- * a group cannot match, so the pattern is not run over it. Folding lower-cases the view and maps
- * the few characters that case-insensitive patterns equate with an ASCII letter but lower-casing
- * does not (dotless ı, long ſ, the Kelvin sign), so a keyword is found wherever the pattern could
- * match.
- *
- * Format: groups separated by " & ", alternatives by spaces; the keyword N/N stands for a number,
- * a slash and a number ("10/10", "5 / 5"), digits, spaces and slashes having no case.
+ * An exact prefilter for the injection patterns: every match of a rule's pattern holds one keyword
+ * of each of its groups, so a view lacking a group is not scanned. Folding maps what
+ * case-insensitive patterns equate with an ASCII letter but lower-casing does not (ı, ſ, K).
+ * Format: groups joined by " & ", words by spaces; N/N stands for "10/10", "5 / 5".
  */
-/** A rule's keyword groups, from its `keywords` (groups joined by " & ", words by spaces). */
 export function keywordGroups(spec: string): string[][] {
   return spec.split(" & ").map((group) => group.split(" ").filter((word) => word !== ""));
 }
 
-/** Characters that case-insensitive patterns equate with an ASCII letter, lower-casing not. */
 const CASE_FOLD_EXTRAS: Readonly<Record<string, string>> = {
   ı: "i",
   ſ: "s",
@@ -24,18 +16,12 @@ const CASE_FOLD_EXTRAS: Readonly<Record<string, string>> = {
 
 const TRIGRAM_SLOTS = 1 << 16;
 
-/** A hash of three UTF-16 code units, to a slot of the trigram table. */
 function trigramSlot(a: number, b: number, c: number): number {
   const h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35);
   return (h ^ (h >>> 16)) & (TRIGRAM_SLOTS - 1);
 }
 
-/**
- * What the keywords are looked for in: the text lower-cased, with the case-fold extras mapped.
- * A table of the text's three-unit sequences (hashed) rules most absent keywords out without a
- * search: a keyword with a sequence not in the table is not in the text. Otherwise the text is
- * searched, once per keyword (the rules share many of them).
- */
+/** A hashed table of the folded text's trigrams rules most absent keywords out without a search. */
 export class KeywordHaystack {
   private readonly folded: string;
   private readonly slashedNumbers: boolean;
@@ -76,7 +62,6 @@ export class KeywordHaystack {
   }
 }
 
-/** False only when a rule with these keyword groups cannot match the text of this haystack. */
 export function mayMatch(
   groups: ReadonlyArray<readonly string[]> | undefined,
   haystack: KeywordHaystack,

@@ -1,11 +1,8 @@
 /**
- * The first layer of the injection defence: views of the content with disguises undone, so one
- * set of patterns sees through them. The main view maps every character back to the original
- * (for excerpts and offsets); derived views (decoded base64, hex, URL encoding, ROT13, pig Latin,
- * reversed text, rejoined split words, digits read as letters) are scanned as they are and report
- * the offset of where they came from. A decoded run becomes a view only when it reads as text
- * (printable, with spaces), so hashes, colour codes and commit ids decode to nothing. Every
- * decoder is linear in the text and bounded.
+ * Views of the content with disguises undone, so one set of patterns sees through them. The main
+ * view maps every character back to the original; a decoded run becomes a view only when it reads
+ * as text, so hashes, colour codes and commit ids decode to nothing. Every decoder is linear and
+ * bounded.
  */
 
 import { RULE_KEYWORDS } from "./injectionRuleSet.js";
@@ -23,13 +20,11 @@ const HOMOGLYPHS: ReadonlyMap<string, string> = pairTable(`
   СC ТT ХX УY ІI ЈJ ЅS ԀD αa βb εe ιi κk νv οo ρp τt υu χx ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP
   ΤT ΥY ΧX`);
 
-/** A table written as two-character pairs, separated by white space: "аa вb" maps а→a, в→b. */
 function pairTable(pairs: string): ReadonlyMap<string, string> {
   const words = pairs.split(/\s+/).filter((pair) => pair !== "");
   return new Map(words.map((pair) => [pair.slice(0, 1), pair.slice(1)]));
 }
 
-/** The Latin letter a look-alike stands for, if it is one. */
 export function foldHomoglyph(char: string): string | undefined {
   return HOMOGLYPHS.get(char);
 }
@@ -47,9 +42,7 @@ export interface MainView {
   view: string;
   /** For each unit of the view, its offset in the original (one extra entry: the end). */
   origin: number[];
-  /** Runs of invisible characters in the original, as [start, end). */
   hidden: Array<[number, number]>;
-  /** Offsets of words mixing Latin letters with Cyrillic or Greek look-alikes. */
   mixedScript: Array<[number, number]>;
 }
 
@@ -85,14 +78,12 @@ export function mainView(text: string): MainView {
   return { view: parts.join(""), origin, hidden, mixedScript: mixedScriptWords(text) };
 }
 
-/** Where the run of ASCII characters starting at `from` ends. */
 function endOfAscii(text: string, from: number): number {
   let end = from;
   while (end < text.length && text.charCodeAt(end) < 0x80) end++;
   return end;
 }
 
-/** One character as the main view shows it: NFKC, then look-alikes folded. */
 export function normalisedChar(char: string): string {
   const normal = char.normalize("NFKC");
   let folded = "";
@@ -105,7 +96,6 @@ function mixedScriptWords(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
   for (const match of text.matchAll(/[\p{L}\p{M}]{2,}/gu)) {
     const word = match[0];
-    // A word of ASCII letters only has no look-alike in it.
     if (/^[A-Za-z]+$/.test(word)) continue;
     const latin = /[A-Za-z]/.test(word);
     const lookAlike = [...word].some((c) => foldHomoglyph(c) !== undefined);
@@ -126,30 +116,19 @@ export interface DerivedView {
 
 const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}/g;
 
-/** Decoded base64 runs that read as text (mostly printable, with spaces): hidden messages. */
+/** Decoded base64 runs that read as text: hidden messages. */
 function base64Views(text: string): DerivedView[] {
-  const views: DerivedView[] = [];
-  for (const match of text.matchAll(BASE64_RUN)) {
-    const run = match[0];
-    if (!/[0-9+/=_-]/.test(run) && !/[a-z][A-Z]|[A-Z]{2}[a-z]/.test(run)) continue;
-    const decoded = Buffer.from(
-      run,
-      run.includes("-") || run.includes("_") ? "base64url" : "base64",
-    )
-      .toString("utf8")
-      .normalize("NFKC");
-    const printable = decoded.replace(/[^\x20-\x7E\n\r\t\u00A0-\uFFFF]/g, "");
-    if (printable.length < decoded.length * 0.95 || !/\s/.test(decoded)) continue;
-    if (/\uFFFD/.test(decoded)) continue;
-    views.push({ label: "base64", text: decoded, at: match.index });
-  }
-  return views;
+  return viewsOf(text, BASE64_RUN, "base64", (run) => {
+    // A run of letters alone with no mixed case is a word, not base64.
+    if (!/[0-9+/=_-]/.test(run) && !/[a-z][A-Z]|[A-Z]{2}[a-z]/.test(run)) return undefined;
+    return Buffer.from(run, /[-_]/.test(run) ? "base64url" : "base64").toString("utf8");
+  });
 }
 
 /** The most views one decoder adds: a text full of runs cannot multiply the scan's work. */
 const MAX_VIEWS_PER_DECODER = 32;
 
-/** Text that reads as words: almost all printable, at least one space, no replacement character. */
+/** Almost all printable, at least one space, no replacement character. */
 function readsAsText(decoded: string): boolean {
   if (decoded.length < 6 || !/\s/.test(decoded) || /\uFFFD/.test(decoded)) return false;
   const printable = decoded.replace(/[^\x20-\x7E\n\r\t\u00A0-\uFFFF]/g, "");
@@ -173,7 +152,6 @@ function viewsOf(
   return views;
 }
 
-/** Runs of hexadecimal digit pairs (at least 8 bytes, joined or spaced), and `\xNN` escapes. */
 export function hexViews(text: string): DerivedView[] {
   const plain = viewsOf(
     text,
@@ -187,7 +165,6 @@ export function hexViews(text: string): DerivedView[] {
   return [...plain, ...escaped];
 }
 
-/** Runs holding at least three `%NN` escapes, decoded as a URL component (`+` as a space). */
 export function percentViews(text: string): DerivedView[] {
   return viewsOf(text, /(?:%[0-9A-Fa-f]{2}|[\w.~+-]){3,}/g, "URL-encoded", (run) => {
     if ((run.match(/%[0-9A-Fa-f]{2}/g) ?? []).length < 3) return undefined;
@@ -202,10 +179,7 @@ export function percentViews(text: string): DerivedView[] {
 const VOWEL = /^[aeiou]/;
 const CONSONANTS = /^[b-df-hj-np-tv-z]+$/;
 
-/**
- * Words a decoded pig-Latin word is checked against: the scan's own keywords (whole words and
- * stems), so a word decodes to the reading the patterns could match, and common short words.
- */
+/** What a pig-Latin word may decode to: the scan's keywords (readings the rules match) and common words. */
 const KNOWN = new Set(
   [
     ...[...RULE_KEYWORDS.values()].flat().flat(),
@@ -250,7 +224,6 @@ function unPig(word: string): string | undefined {
   return best;
 }
 
-/** Stretches of text where most words end in `ay`, read back from pig Latin. */
 export function pigLatinViews(text: string): DerivedView[] {
   const views: DerivedView[] = [];
   for (const match of text.matchAll(/[^.!?\n]+/g)) {
@@ -291,13 +264,11 @@ function unLeet(view: string): string {
   );
 }
 
-/** Each word reversed in place, and the whole text reversed. */
 function reversedViews(view: string): string[] {
   const words = view.replace(/[\p{L}\p{N}]+/gu, (word) => [...word].reverse().join(""));
   return [words, [...view].reverse().join("")];
 }
 
-/** Every derived view of the main view: decoded, rearranged, rejoined. */
 export function derivedViews(original: string, main: MainView): DerivedView[] {
   const { view } = main;
   const [wordsReversed, textReversed] = reversedViews(view);

@@ -1,9 +1,4 @@
-/**
- * The rules of the deterministic injection scan as one list of named rules — each a kind, a name,
- * its keywords and its pattern — in the order the scan runs them: requests in plain words, text
- * that imitates the evaluation, the same requests in other languages, then the structural signals
- * (markup, then directives).
- */
+/** All injection rules, in the order the scan runs them. */
 import { keywordGroups } from "./injectionKeywords.js";
 import { ENGLISH_RULES, type InjectionRule } from "./injectionRules.js";
 import { DIRECTIVE_RULES } from "./injectionRulesDirectives.js";
@@ -19,7 +14,6 @@ export const INJECTION_RULES: readonly InjectionRule[] = [
   ...DIRECTIVE_RULES,
 ];
 
-/** Each rule's keyword groups, by name (rules without keywords are absent). */
 export const RULE_KEYWORDS: ReadonlyMap<string, ReadonlyArray<readonly string[]>> = new Map(
   INJECTION_RULES.flatMap((r) =>
     r.keywords === undefined ? [] : [[r.rule, keywordGroups(r.keywords)]],

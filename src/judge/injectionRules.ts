@@ -1,18 +1,7 @@
 /**
- * The deterministic patterns of the injection scan: phrasing addressed to an evaluator or a model
- * (instructions to ignore the rules, role changes, score demands and polite or implied requests
- * for a score, fake system notes, forged delimiters, chat-template tags, fake judge answers and
- * results, score tables, criteria redefined, claims of pre-approval, hidden text), in English and
- * in German, French, Spanish and Chinese. They are anchored on what only text aimed at a judge
+ * The injection rules in plain English. Every rule is anchored on what only text aimed at a judge
  * says, so ordinary proposal prose ("the evaluation of the pilot", "we ignore outliers", "the
  * system prompt users") does not match.
- *
- * Data: lists of named rules (kind, name, keywords, pattern) that one engine runs (injection.ts),
- * in families, in the order the scan runs them (injectionRuleSet): ENGLISH_RULES here (requests in
- * plain words), FORGED_RULES (text that imitates the evaluation, injectionRulesForged) and
- * FOREIGN_RULES (the plain requests in other languages, injectionRulesForeign). Injections carried
- * by structure (markup, result blocks, directives in cells and footnotes) have their own
- * vocabulary and live in injectionRulesStructural and injectionRulesDirectives.
  */
 
 export const INJECTION_KINDS = [
@@ -31,10 +20,8 @@ export const INJECTION_KINDS = [
 ] as const;
 export type InjectionKind = (typeof INJECTION_KINDS)[number];
 
-/** One rule of the scan: what it finds, its name, its keyword prefilter, its pattern. */
 export interface InjectionRule {
   kind: InjectionKind;
-  /** The rule's name, as findings report it. */
   rule: string;
   /** Groups of keywords every match holds one of each (see injectionKeywords); none: always run. */
   keywords?: string;

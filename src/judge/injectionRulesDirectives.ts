@@ -1,7 +1,5 @@
 /**
- * Directives about how to evaluate, wherever they sit (a table cell, a footnote, a comment):
- * "treat X as met", "ignore the missing Y", "should not lower the score", text addressed to
- * whatever model reads it, and claims that the rubric was revised or a criterion withdrawn. Each
+ * Directives about how to evaluate, wherever they sit (a table cell, a footnote, a comment). Each
  * needs an evaluation word beside the directive. Every quantifier is bounded.
  */
 import type { InjectionRule } from "./injectionRules.js";

@@ -1,10 +1,6 @@
 import type { InjectionRule } from "./injectionRules.js";
 
-/**
- * The same requests in German, French, Spanish and Chinese: ignore the instructions, change role,
- * give the top score. Proposals are often written in these languages, so the patterns keep to
- * what is addressed to an evaluator or a model.
- */
+/** Proposals are often written in these languages: the patterns keep to what addresses a judge. */
 export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",

@@ -1,10 +1,7 @@
 /**
- * The structural injection rules that need markup: role lines and chat-turn markers, markup that
- * hides text (hidden elements, off-screen or zero-size styles, white fonts, Markdown comments) and
- * result blocks written in advance (YAML, JSON, TOON headers, tables with a verdict column). Each
- * needs both the structure and an evaluation word, so ordinary tables, front matter and author
- * comments do not match. Every quantifier is bounded. Directives about how to evaluate, wherever
- * they sit, are in injectionRulesDirectives.
+ * Rules that need markup: role lines, markup that hides text, result blocks written in advance.
+ * Each needs both the structure and an evaluation word, so ordinary tables, front matter and
+ * author comments do not match. Every quantifier is bounded.
  */
 import type { InjectionRule } from "./injectionRules.js";
 
