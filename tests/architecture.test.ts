@@ -37,8 +37,6 @@ const FUNCTION_LINES_CEILING = 120;
  * it whole: splitting it would cut that concept in pieces a reader has to put back together.
  */
 const LONG_FILES: Readonly<Record<string, string>> = {
-  "src/judge/injectionNormalise.ts":
-    "the injection scan's views of the content: every disguise undone, decoders included",
   "src/toon/normalise.ts":
     "the TOON criteria dialect's normaliser: one rewriting pass over lines, tables included",
   "src/engine/apis/promptEvaluator.ts":

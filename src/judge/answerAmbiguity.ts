@@ -1,15 +1,11 @@
 /**
- * Answers that say two things. JSON.parse keeps the last of two equal keys without a word, and a
- * reader that takes the first field it finds hides a second one spelt differently; either way a
- * guess is made. Here an answer object that gives a field more than once with different values
- * (`"score": 0.1, … "score": 0.9`, or `Score` beside `score`), or two decisive fields that
- * disagree (`"result": "pass", "verdict": "fail"`), is ambiguous: a judge error naming what was
- * given twice, never a pick.
+ * Answers that say two things: a field given twice with different values (`Score` beside
+ * `score`), or two decisive fields that disagree. JSON.parse would silently keep the last; here it
+ * is a judge error naming what was given twice, never a pick.
  */
 import { describeValue, normaliseKey } from "./answerValues.js";
 import { type LenientObject, type LenientValue, valuesGiven } from "./jsonObjectScan.js";
 
-/** A value in a canonical form, so that two equal values compare equal whatever their key order. */
 function canonical(value: LenientValue): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (typeof value === "object" && value !== null) {
@@ -23,21 +19,18 @@ function times(count: number): string {
   return count === 2 ? "twice" : `${count} times`;
 }
 
+const LIST = new Intl.ListFormat("en-GB", { type: "conjunction" });
+
 /** "a and b", "a, b and c". */
 export function listed(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  return LIST.format(items);
 }
 
-/** Whether the values are not all the same. */
 function disagree(values: readonly LenientValue[]): boolean {
   return new Set(values.map(canonical)).size > 1;
 }
 
-/**
- * The first field the object gives more than once with values that differ (names compared as the
- * reader compares them: case, spaces and hyphens aside), as a message; undefined when none does.
- */
+/** The first field given more than once (names compared normalised) with values that differ. */
 export function repeatedFieldProblem(
   object: LenientObject,
   what = "the answer",
@@ -57,11 +50,7 @@ export function repeatedFieldProblem(
   return undefined;
 }
 
-/**
- * Two fields that each carry the decision (aliases such as `result` and `verdict`) and decide
- * differently, as a message; `read` gives a field's decision, or undefined when the value is not
- * one (such a field is not a second decision).
- */
+/** Two decisive fields (aliases such as `result` and `verdict`) that decide differently. */
 export function conflictingDecisions(
   object: LenientObject,
   names: readonly string[],
@@ -79,7 +68,7 @@ export function conflictingDecisions(
   return `${what} gives ${decisions.length} decisions that disagree: ${listed(shown)}`;
 }
 
-/** The objects among every value the object gave (repeated keys included), in order. */
+/** The objects among every value the object gave, repeated keys included. */
 export function objectValues(object: LenientObject): LenientObject[] {
   return Object.keys(object)
     .flatMap((key) => valuesGiven(object, key))

@@ -21,7 +21,6 @@ export type AnswerContract =
       kind: "numeric";
       scale: Scale;
       field: "score";
-      /** The share of the range past an end read as the end (the criterion's `outOfRange`). */
       clampTolerance?: number;
     }
   | { kind: "check"; field: "result" }
@@ -29,11 +28,9 @@ export type AnswerContract =
       kind: "levels";
       levels: readonly Level[];
       field: "level_id";
-      /** The JSON Schema a JSON answer must also follow (a decode output schema). */
       outputSchema?: Record<string, unknown>;
     };
 
-/** The answer contract of an LLM-judged criterion (score, point, check, levels). */
 export function answerContractOf(criterion: Criterion): AnswerContract {
   const method = criterion.method;
   switch (method.kind) {
@@ -66,7 +63,6 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
 
 export type Decision = { native: number | string; score01: number; level?: string };
 
-/** The decisive value of an answer under a contract. */
 export function readDecision(value: LenientValue, contract: AnswerContract): ValueRead<Decision> {
   switch (contract.kind) {
     case "numeric":
@@ -97,7 +93,6 @@ export function fieldsOf(contract: AnswerContract): readonly string[] {
   }
 }
 
-/** What one candidate object says under the contract. */
 export type Interpretation =
   | { status: "ok"; answer: JudgeAnswer }
   | { status: "unjustified" }
@@ -105,7 +100,7 @@ export type Interpretation =
   | { status: "invalid"; error: string; reasoning: string }
   | { status: "ambiguous"; error: string; reasoning: string };
 
-/** A decision with its justification as an answer; no justification, no answer. */
+/** No justification, no answer. */
 export function justified(
   decision: { value: Decision; notes: string[] },
   reasoning: string,

@@ -1,29 +1,19 @@
-/**
- * The part of a judge's response that is its answer: at most MAX_ANSWER_CHARS characters are
- * read, and reasoning blocks (`<think>…</think>` and the like) are dropped first, so a draft
- * answer inside them never counts.
- */
-
 /** The longest judge response the parsers read; a longer one is a judge error naming its size. */
 export const MAX_ANSWER_CHARS = 64 * 1024;
 
-/** Tags some models put their chain of thought in, before the answer. */
 const REASONING_TAGS = ["think", "thinking", "thought", "scratchpad"] as const;
 
-/** Why a response is too long to read, or undefined when it is not. */
 export function answerTooLong(text: string, maxChars = MAX_ANSWER_CHARS): string | undefined {
   if (text.length <= maxChars) return undefined;
   return `the answer is ${text.length} characters long; at most ${maxChars} are read`;
 }
 
 export interface AnswerText {
-  /** The response without its reasoning blocks. */
   text: string;
   /** A reasoning block was opened and never closed: the answer never came. */
   unclosed: boolean;
 }
 
-/** Where `tag` next occurs at or after `from`, case-insensitively (-1: nowhere). */
 function indexOfTag(text: string, tag: string, from: number): number {
   const pattern = new RegExp(tag, "gi");
   pattern.lastIndex = from;
@@ -31,9 +21,8 @@ function indexOfTag(text: string, tag: string, from: number): number {
 }
 
 /**
- * The response with every reasoning block removed. A closing tag with no opening one (templates
- * that open the block in the prompt) drops everything before it. Linear: each tag is searched
- * for from where the last one ended.
+ * The response without its reasoning blocks (`<think>…</think>`), so a draft answer in them never
+ * counts. A closing tag alone (templates open the block in the prompt) drops everything before it.
  */
 export function stripReasoningBlocks(text: string): AnswerText {
   let out = text;
@@ -65,10 +54,7 @@ export function stripReasoningBlocks(text: string): AnswerText {
   return { text: out, unclosed };
 }
 
-/**
- * The text of every `<name>…</name>` in order, case-insensitively (linear: each search starts
- * where the last element ended); `open` when the last one is opened but never closed.
- */
+/** The text of every `<name>…</name>`; `open` when the last one never closes. */
 export function taggedTexts(text: string, name: string): { inners: string[]; open: boolean } {
   const open = `<${name}>`;
   const close = `</${name}>`;

@@ -3,14 +3,8 @@ import { roundScore, toUnit } from "../scoring/scale.js";
 import { MAX_LIST_ITEMS, MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
 import type { LenientObject, LenientValue } from "./jsonObjectScan.js";
 
-/**
- * Reading the fields of a judge's answer object: field names (with their accepted aliases), the
- * score on a native scale, pass/fail, a level, the reasoning, hits and misses.
- */
-
 export type ValueRead<T> = { ok: true; value: T; notes: string[] } | { ok: false; error: string };
 
-/** Field names as compared: lower case, spaces and hyphens as underscores. */
 export function normaliseKey(key: string): string {
   return key
     .trim()
@@ -30,7 +24,6 @@ export const SCORE_FIELDS = ["score", "coverage_extent", "coverage"] as const;
 export const RESULT_FIELDS = ["result", "verdict", "passed", "pass"] as const;
 export const LEVEL_FIELDS = ["level_id", "levelid", "level"] as const;
 
-/** The first of `names` present in the object (names compared normalised), with its value. */
 export function fieldOf(
   object: LenientObject,
   names: readonly string[],
@@ -47,7 +40,6 @@ export function fieldOf(
   return undefined;
 }
 
-/** A value as an error message shows it. */
 export function describeValue(value: LenientValue): string {
   const json = JSON.stringify(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
@@ -76,18 +68,12 @@ function numberFrom(value: LenientValue, scale: Scale): number | undefined {
   return undefined;
 }
 
-/**
- * How far past the end of its scale a score may be and still be read as that end (rounding
- * noise such as 1.0000001), as a fraction of the scale's range.
- */
+/** Rounding noise past an end of the scale (1.0000001), as a share of its range. */
 const SCALE_TOLERANCE = 1e-6;
 
 /**
- * A score on its native scale and its 0–1 value, by one rule for every mode: a value off the
- * scale (beyond rounding noise) is an error — fail-closed: a judge that answers off its scale may
- * have misread it — unless it lies within `clampTolerance` of the range past an end (a catalog's
- * `outOfRange: "clamp"`, for judges that answer slightly out of range): then it is read as that
- * end, noted. On integer scales a fraction is rounded to the whole number (noted).
+ * A score on its native scale and its 0–1 value. Off the scale is an error (a judge that answers
+ * off its scale may have misread it) unless within the catalog's `outOfRange: "clamp"` tolerance.
  */
 export function readScore(
   value: LenientValue,
@@ -126,7 +112,6 @@ export function readScore(
 const PASS_WORDS = new Set(["pass", "passed", "yes", "true"]);
 const FAIL_WORDS = new Set(["fail", "failed", "no", "false"]);
 
-/** pass / fail from "pass", "PASSED", "yes", true, "no", false, … */
 export function readCheck(value: LenientValue, field = "result"): ValueRead<"pass" | "fail"> {
   if (typeof value === "boolean") return { ok: true, value: value ? "pass" : "fail", notes: [] };
   if (typeof value === "string") {
@@ -140,7 +125,7 @@ export function readCheck(value: LenientValue, field = "result"): ValueRead<"pas
   return { ok: false, error: `${field} ${describeValue(value)} is not pass or fail` };
 }
 
-/** The one level matching by id, else case-insensitively by id, else by label. */
+/** By id, then case-insensitively, then by label; two matches at one step are no match. */
 function matchLevel(answer: string, levels: readonly Level[]): Level | undefined {
   const text = answer.trim();
   const lower = text.toLowerCase();
@@ -158,7 +143,6 @@ function matchLevel(answer: string, levels: readonly Level[]): Level | undefined
   return undefined;
 }
 
-/** A level of the criterion, by id or label. */
 export function readLevel(
   value: LenientValue,
   levels: readonly Level[],
@@ -177,17 +161,13 @@ export function readLevel(
   return { ok: true, value: level, notes };
 }
 
-/** hits / misses: trimmed non-empty strings, at most four. A lone string is one item. */
 export function readList(value: LenientValue | undefined): string[] {
   return readAllStrings(value).slice(0, MAX_LIST_ITEMS);
 }
 
 export const QUOTE_FIELDS = ["quotes", "quote", "citations"] as const;
 
-/**
- * The judge's quotes of the content: trimmed non-empty strings, at most MAX_QUOTES, each cut to
- * MAX_QUOTE_CHARS (noted) — the content is untrusted and so is what the judge copies from it.
- */
+/** The judge's quotes, bounded: what it copies from untrusted content is untrusted too. */
 export function readQuotes(value: LenientValue | undefined): { quotes: string[]; notes: string[] } {
   const notes: string[] = [];
   const all = readAllStrings(value);
@@ -209,7 +189,6 @@ function readAllStrings(value: LenientValue | undefined): string[] {
     .filter((item) => item.length > 0);
 }
 
-/** The reasoning, trimmed; "" when absent or not text. */
 export function readReasoning(object: LenientObject): string {
   const found = fieldOf(object, REASONING_FIELDS);
   return typeof found?.value === "string" ? found.value.trim() : "";

@@ -1,31 +1,22 @@
 /**
- * The JSON objects in a judge's answer, read with maintained libraries. One pass finds each
- * top-level brace-balanced region of the text (bare, fenced or in prose; braces inside strings do
- * not count); jsonrepair mends what judges write beside JSON (trailing commas, single quotes,
- * unquoted keys, comments, Python's True / False / None, raw line breaks in strings), and
- * jsonc-parser's tree of the mended text keeps every key as written. A key given twice keeps its
- * last value, as JSON.parse does, and every value given is recorded (valuesGiven), so that a
- * reader can refuse an object that says two things. `__proto__`, `constructor` and `prototype`
- * keys are dropped. An object still open when the text ends is never closed by guesswork: the
- * scan stops and marks the text truncated.
+ * The JSON objects in a judge's answer: each top-level brace-balanced region, mended by jsonrepair
+ * only where the mend guesses nothing, read by jsonc-parser so that every value of a repeated key
+ * is kept (valuesGiven) for readers that refuse an object saying two things. An object still open
+ * at the end is never closed by guesswork: the text is marked truncated.
  */
 import { type Node, parseTree } from "jsonc-parser";
 import { jsonrepair } from "jsonrepair";
 
-/** A value of a judge's JSON answer. */
 export type LenientValue = string | number | boolean | null | LenientValue[] | LenientObject;
 export type LenientObject = { [key: string]: LenientValue };
 
-/** The deepest nesting of objects and lists read; deeper regions are refused unread. */
 const MAX_DEPTH = 64;
 
-/** Keys that could reach an object's prototype: read, then dropped, so they never matter. */
 const DROPPED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
-/** Every value of a key the object gave more than once, in the order written. */
 const REPEATED_KEYS = new WeakMap<LenientObject, Map<string, LenientValue[]>>();
 
-/** Every value the object gave `key`, in the order written (one entry when it gave it once). */
+/** Every value the object gave `key`, in the order written. */
 export function valuesGiven(object: LenientObject, key: string): LenientValue[] {
   const repeated = REPEATED_KEYS.get(object)?.get(key);
   if (repeated !== undefined) return [...repeated];
@@ -55,22 +46,17 @@ function lenientValueOf(node: Node): LenientValue {
   return object;
 }
 
-/** The bare words a judge may write in JSON: constants (Python's too) and numbers. */
 const CONSTANTS: ReadonlySet<string> = new Set(["true", "false", "null", "True", "False", "None"]);
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const KEY = /^[A-Za-z_$][\w$-]*$/;
 
 /**
- * What the region opened by the `{` at `start` says beside the text of its strings: its shape (a
- * string per key or text value, `v` per other value, the punctuation; a trailing comma left out),
- * where it ends (just past its `}`; undefined when it never closes) and how deep it nests; or the
- * first stray text (a bare word that is neither a key, a constant nor a number, an apostrophe
- * inside a word), where the walk stops. Comments are skipped.
+ * The region opened by the `{` at `start`: its shape (`s` per string, `v` per other value, the
+ * punctuation, no trailing comma), its end, its depth; or the first stray text, where it stops.
  */
 interface Walk {
   shape: string;
   depth: number;
-  /** Where the walk got to. */
   reached: number;
   end?: number;
   stray?: { at: number; what: string };
@@ -122,11 +108,7 @@ function walk(text: string, start: number): Walk {
   return { shape, depth, reached: i };
 }
 
-/**
- * The object of a closed region, or why it has none: jsonrepair mends it, and the mended text
- * must have the region's shape — a repair that adds a separator, a value or a closing brace, or
- * reads a stray word as text, is a guess, and a guess is never an answer.
- */
+/** The mended region must keep its shape: a repair that adds anything is a guess. */
 function readRegion(region: string, shape: string): { value: LenientObject } | { error: string } {
   let repaired: string;
   try {
@@ -140,10 +122,7 @@ function readRegion(region: string, shape: string): { value: LenientObject } | {
   return { value: lenientValueOf(tree) as LenientObject };
 }
 
-/**
- * For every `{` of the text, just past its matching `}`, in one pass: double-quoted strings are
- * tracked inside braces only (quotes in prose mean nothing). A `{` that never closes has no entry.
- */
+/** For every `{`, just past its matching `}`; strings count only inside braces. */
 function closingBraces(text: string): Map<number, number> {
   const closes = new Map<number, number>();
   const open: number[] = [];
@@ -163,24 +142,14 @@ function closingBraces(text: string): Map<number, number> {
 }
 
 export interface JsonObjectScan {
-  /** Every top-level object found, in order, with where it starts and ends. */
   objects: Array<{ value: LenientObject; start: number; end: number }>;
-  /** An object was still open when the text ended. */
   truncated: boolean;
-  /** The first region that could not be read, for the error message when nothing else is found. */
   firstError?: string;
-  /**
-   * Characters handed to the readers, counted: the text once for the regions, and each region
-   * once to the repairer, so at most about twice the text, whatever the text.
-   */
+  /** Characters handed to the readers: at most about twice the text, whatever the text. */
   steps: number;
 }
 
-/**
- * All top-level JSON objects in a text, in order. Objects inside objects are not listed on their
- * own; a region that cannot be read (or nests deeper than 64) is skipped as a whole; a region
- * still open at the end of the text stops the scan and marks the text truncated.
- */
+/** All top-level JSON objects in a text; an unreadable region is skipped as a whole. */
 export function scanJsonObjects(text: string): JsonObjectScan {
   const scan: JsonObjectScan = { objects: [], truncated: false, steps: 0 };
   let closes: Map<number, number> | undefined;

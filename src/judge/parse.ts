@@ -17,18 +17,15 @@ import type { LenientObject } from "./jsonObjectScan.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import { readProseLevel } from "./proseLevel.js";
 
-/** The judge error of an answer whose decision came without a justification. */
 const REASONING_MISSING = "reasoning missing: every judgement must be justified";
 
-/** The note on an answer asked for again because its decision came without reasoning. */
 export const ASKED_AGAIN_NOTE = "the first answer gave no reasoning; asked once more";
 
-/** True when the only thing wrong with an answer is its missing reasoning (worth asking again). */
+/** The only thing wrong is the missing reasoning: worth asking again. */
 export function lacksReasoning(answer: JudgeAnswer): boolean {
   return !answer.usable && answer.judgeError === REASONING_MISSING;
 }
 
-/** Reads one JSON object as an answer under the contract. */
 function interpretObject(object: LenientObject, contract: AnswerContract): Interpretation {
   const reasoning = readReasoning(object);
   const found = fieldOf(object, fieldsOf(contract));
@@ -56,17 +53,15 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
 }
 
 /**
- * The objects that may hold the answer: a top-level object that has the decisive field is the
- * only candidate (what it nests — an example, a draft — never counts); one that lacks it may wrap
- * the answer ({"evaluation": {…}}), so the objects it directly holds are candidates instead.
+ * An object with the decisive field is the only candidate (what it nests — an example, a draft —
+ * never counts); one without may wrap the answer ({"evaluation": {…}}).
  */
 function candidatesOf(object: LenientObject, contract: AnswerContract): LenientObject[] {
   if (fieldOf(object, fieldsOf(contract)) !== undefined) return [object];
-  // A wrapper key given twice holds two candidates: both are read, so neither hides the other.
   return [object, ...objectValues(object)];
 }
 
-/** A whole response that is just the value (`4`, `"pass"`, `excellent`): it has no reasoning. */
+/** A response that is just the value (`4`, `"pass"`): it has no reasoning. */
 function isBareValue(text: string, contract: AnswerContract): boolean {
   const bare = text
     .trim()
@@ -77,7 +72,6 @@ function isBareValue(text: string, contract: AnswerContract): boolean {
   return readDecision(bare, contract).ok;
 }
 
-/** The reasoning of a cut-off answer, as far as it got. */
 function salvageReasoning(text: string): string {
   const match = /"reasoning"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(text);
   if (match === null) return "";
@@ -89,15 +83,13 @@ function salvageReasoning(text: string): string {
   }
 }
 
-/** Every reading of the response: usable answers with where they start, and what failed. */
 interface Readings {
   answers: Array<{ answer: JudgeAnswer; start: number }>;
   unjustified: boolean;
-  /** An answer that says two things: the whole response is a judge error, whatever else it holds. */
+  /** An answer that says two things makes the whole response a judge error. */
   ambiguous?: { error: string; reasoning: string };
   invalid?: { error: string; reasoning: string };
   missing?: { field: string; reasoning: string };
-  /** Why an earlier top-level object was not the answer. */
   rejected?: string;
 }
 
@@ -125,7 +117,7 @@ function record(readings: Readings, read: Interpretation, start: number, nested:
   if (!nested) readings.rejected ??= reason;
 }
 
-/** The one answer of the readings; several that disagree are a judge error, never a guess. */
+/** Several answers that disagree are a judge error, never a guess. */
 function settle(readings: Readings): JudgeAnswer {
   const [first, ...others] = readings.answers;
   if (first === undefined) throw new Error("internal: no answer to settle");
@@ -144,13 +136,9 @@ function settle(readings: Readings): JudgeAnswer {
 }
 
 /**
- * Reads a judge's response under an answer contract, fail-closed. Reasoning blocks
- * (`<think>…</think>`) are dropped; then every top-level JSON object (bare, fenced or in prose;
- * lenient about trailing commas, single quotes and unquoted keys) that fits the contract — the
- * decisive value valid and on the scale, and a reasoning — is an answer; for 0–1 contracts the
- * points format's XML answer is one too. One answer, or several that agree, is used; several
- * that disagree, none, a decision without reasoning, a score off the scale, or a response over
- * `maxChars` make the answer unusable with a `judgeError`.
+ * Reads a judge's response under an answer contract, fail-closed: every top-level JSON object
+ * (and the points format's XML answer) that fits the contract is an answer; one, or several that
+ * agree, is used; anything else is unusable with a `judgeError`.
  */
 function parseWithContract(
   text: string,
@@ -208,7 +196,6 @@ function finish(answer: JudgeAnswer): JudgeAnswer {
   return JudgeAnswerSchema.parse(answer);
 }
 
-/** Reads the judge's answer for one criterion (score, point, check or levels). */
 export function parseJudgeResponse(text: string, criterion: Criterion): JudgeAnswer {
   return parseWithContract(text, answerContractOf(criterion));
 }

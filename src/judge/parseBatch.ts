@@ -11,7 +11,6 @@ import { parseJudgeResponse } from "./parse.js";
 const BatchRowSchema = z.object({
   id: z.string().min(1),
   score: z.union([z.number(), z.string(), z.boolean()]).nullable(),
-  /** The passages quoted, separated by TABLE_QUOTE_SEPARATOR (absent in a table without the column). */
   quotes: z.string().nullable().optional(),
   reasoning: z.string().nullable().default(""),
 });
@@ -19,30 +18,22 @@ const BatchRowSchema = z.object({
 const BatchTableSchema = z.object({ results: z.array(BatchRowSchema) });
 
 export interface BatchParse {
-  /** Usable answers by criterion id. */
   answers: Map<string, JudgeAnswer>;
-  /** Criteria with no usable row: to be asked again (repair round, then one call each). */
+  /** Criteria with no usable row: to be asked again. */
   missing: string[];
-  /** Why the table as a whole could not be read, when it could not. */
   problem?: string;
-  /** Row-level remarks: unknown or repeated ids, unusable cells. */
   notes: string[];
-  /** Criteria the answer gave two different values for, as messages ("the answer gives c1 twice: 0.1 and 0.9"). */
   ambiguities: string[];
 }
 
 const TABLE_HEADER = /^\s*results\[\d+,?\]\{/;
 
-/** Where a table ends: a blank line, a code fence, or a line that opens a JSON object. */
+/** A blank line, a code fence, or a JSON object line (a screening answer after the table). */
 function endsTable(line: string): boolean {
   return line.trim() === "" || /^\s*(```|~~~|\{)/.test(line);
 }
 
-/**
- * The tables of the text, each from its header to the first blank line, code fence, JSON object
- * line (a screening answer written after the table) or next header, without a code fence around
- * it; and every line outside them.
- */
+/** The tables of the text, each from its header to its end or the next header; and the rest. */
 export function splitTables(text: string): { tables: string[]; outside: string } {
   const tables: string[][] = [];
   const outside: string[] = [];
@@ -63,10 +54,8 @@ export function splitTables(text: string): { tables: string[]; outside: string }
 
 type BatchRow = z.infer<typeof BatchRowSchema>;
 
-/** What a quotes cell holds when the judge had nothing to quote (`""` is what the prompt asks). */
 const NO_QUOTES = new Set(["", "null", "none", "-", "n/a", "[]"]);
 
-/** The quotes of a row's cell: split at the separator, blanks dropped, at most TABLE_QUOTE_LIMIT. */
 export function tableQuotes(cell: string | null | undefined): {
   quotes: string[];
   notes: string[];
@@ -84,7 +73,7 @@ export function tableQuotes(cell: string | null | undefined): {
   return { quotes: all.slice(0, TABLE_QUOTE_LIMIT), notes };
 }
 
-/** A batch cell as the single-criterion answer it stands for, so one parser decides both. */
+/** A row as the single-criterion answer it stands for, so one parser decides both. */
 function asSingleAnswer(criterion: Criterion, row: BatchRow, quotes: readonly string[]): string {
   const reasoning = row.reasoning ?? "";
   switch (criterion.method.kind) {
@@ -97,7 +86,6 @@ function asSingleAnswer(criterion: Criterion, row: BatchRow, quotes: readonly st
   }
 }
 
-/** One row read by the single-answer parser, its quotes taken from the quotes cell. */
 function rowAnswer(criterion: Criterion, row: BatchRow): JudgeAnswer {
   const cell = tableQuotes(row.quotes);
   const answer = parseJudgeResponse(asSingleAnswer(criterion, row, cell.quotes), criterion);
@@ -105,13 +93,9 @@ function rowAnswer(criterion: Criterion, row: BatchRow): JudgeAnswer {
 }
 
 /**
- * Reads a batch answer: the TOON table `results[K]{id,score,quotes,reasoning}:` (a table without
- * the quotes column is read too, with no quotes), decoded strictly (row count and width must match
- * the header). Each row is read by the same rules as a single answer (a score off the criterion's
- * scale or a row without reasoning is unusable). Every table of the answer is read: rows for one
- * criterion that agree are used once, rows that disagree (in one table or across two) give it no
- * answer and are listed in `ambiguities`. What could not be read is listed in `missing`, never
- * guessed.
+ * Reads a batch answer: every TOON table `results[K]{id,score,quotes,reasoning}:`, decoded
+ * strictly, each row by the single-answer rules. Rows that disagree give no answer and are listed
+ * in `ambiguities`; what could not be read is `missing`, never guessed.
  */
 export function parseBatchResponse(
   response: string,
@@ -150,7 +134,6 @@ export function parseBatchResponse(
   return { answers, missing, notes, ambiguities };
 }
 
-/** One table decoded strictly, as rows; or why it cannot be read. */
 function readTable(table: string): { rows: BatchRow[] } | { problem: string } {
   let decoded: unknown;
   try {
@@ -173,12 +156,7 @@ function readTable(table: string): { rows: BatchRow[] } | { problem: string } {
   return { rows: parsed.data.results };
 }
 
-/**
- * The rows of every table, read by criterion: a criterion answered by one usable row, or by
- * several that agree, has that answer (used once); rows that decide differently — in one table
- * or in two — are ambiguous and give no answer (the criterion is asked again). Returns the
- * ambiguities, as messages.
- */
+/** Rows that agree answer their criterion once; rows that disagree are returned as ambiguities. */
 function answerRows(
   rows: readonly BatchRow[],
   criteria: readonly Criterion[],
