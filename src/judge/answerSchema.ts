@@ -3,7 +3,6 @@ import type { Criterion } from "../criteria/model.js";
 import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
 import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 
-/** A JSON Schema object, as Ollama's `format` takes it. */
 export type AnswerJsonSchema = Record<string, unknown>;
 
 const reasoning = { type: "string", description: "the reasoning, with evidence, written first" };
@@ -15,12 +14,7 @@ const quotes = {
   maxItems: MAX_QUOTES,
 };
 
-/**
- * The answer contract of a criterion as a JSON Schema, for structured output (Ollama's `format`
- * constrains decoding to it): reasoning first, then the value on the criterion's own terms.
- * The parser still checks every answer; this only makes a usable one far more likely.
- * Undefined for methods the judge does not answer.
- */
+/** The answer contract as a structured-output schema; the parser still checks every answer. */
 export function answerJsonSchema(
   criterion: Criterion,
   options: { lists?: boolean } = {},

@@ -1,9 +1,4 @@
-/**
- * A point's XML answer, as the points format writes it
- * (`<reflection>…</reflection><coverage_extent>0.8</coverage_extent>`),
- * read under the answer contract. Two coverage values that differ, or two reflections that do,
- * are an ambiguous answer, never the first one taken.
- */
+/** A point's XML answer (`<reflection>…</reflection><coverage_extent>0.8</coverage_extent>`). */
 import { UNIT_SCALE } from "../criteria/model.js";
 import { listed } from "./answerAmbiguity.js";
 import type { AnswerContract } from "./answerContract.js";
@@ -22,7 +17,6 @@ function shown(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 }
 
-/** The first message about elements given more than once with different contents. */
 function repeatedElement(
   coverages: readonly string[],
   reflections: readonly string[],
@@ -38,7 +32,6 @@ function repeatedElement(
   return undefined;
 }
 
-/** Reads the XML answer of a point, when the text holds one. */
 export function readCoverageXml(text: string, contract: AnswerContract): CoverageXmlRead {
   const reflections = taggedTexts(text, "reflection").inners.map((r) => r.trim());
   const reasoning = reflections[0] ?? "";

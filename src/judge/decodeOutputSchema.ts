@@ -1,9 +1,6 @@
 /**
- * A levels criterion's `decode_output_schema`: the JSON Schema its answer must follow. It is sent
- * as the structured-output format (Ollama's `format` constrains decoding to it) and every JSON
- * answer is validated against it. The schema sent is the rubric's own, with the reasoning the
- * judge always gives added as a property, and `level_id` limited to the criterion's level ids
- * when the schema leaves it an open string.
+ * A levels criterion's `decode_output_schema`, sent as the structured-output format and checked
+ * on every JSON answer, with the reasoning added and `level_id` limited to the level ids.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { LevelsMethod } from "../criteria/model.js";
@@ -13,7 +10,6 @@ type JsonSchema = Record<string, unknown>;
 
 const REASONING = { type: "string", description: "the reasoning, with evidence, written first" };
 
-/** The schema the judge's answer is held to (undefined when the criterion has none). */
 export function decodeAnswerSchema(method: LevelsMethod): JsonSchema | undefined {
   const own = method.decodeOutputSchema;
   if (own === undefined) return undefined;
@@ -34,7 +30,6 @@ export function decodeAnswerSchema(method: LevelsMethod): JsonSchema | undefined
 const compiled = new Map<string, ValidateFunction | string>();
 const MAX_COMPILED = 64;
 
-/** The compiled validator, or why the schema cannot be compiled. */
 function validatorFor(schema: JsonSchema): ValidateFunction | string {
   const key = JSON.stringify(schema);
   const cached = compiled.get(key);
@@ -67,7 +62,6 @@ function describe(error: ErrorObject): string {
   return `${where}: ${error.message ?? error.keyword}${detail}`;
 }
 
-/** Why an answer object does not follow the schema; undefined when it does. */
 export function decodeAnswerProblem(answer: unknown, schema: JsonSchema): string | undefined {
   const validate = validatorFor(schema);
   if (typeof validate === "string") return validate;

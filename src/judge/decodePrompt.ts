@@ -1,13 +1,12 @@
 /**
- * The user prompt of a levels criterion with its own decode prompt: the template rendered (Liquid
- * with Jinja's common forms, see decodeTemplate.ts) with the target's fields, the criterion, its
- * levels and the content in scope; then whatever the template left out that the judge must have —
- * the level list with descriptions, the source documents, the content, the answer contract —
- * appended.
+ * The user prompt of a levels criterion with its own decode prompt: the template rendered with the
+ * target's fields, the criterion and its levels in scope; what it leaves out that the judge must
+ * have is appended.
  */
 import type { Criterion, LevelsMethod } from "../criteria/model.js";
 import { printAs } from "../criteria/promptTemplate.js";
 import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
+import { isRecord } from "../untrusted/json.js";
 import { compileDecodeTemplate, renderDecodeTemplate } from "./decodeTemplate.js";
 import type { JudgeErrorLocation } from "./errors.js";
 import { fenceData, neutraliseData } from "./fence.js";
@@ -16,23 +15,13 @@ export interface DecodePromptParts {
   criterion: Criterion;
   method: LevelsMethod;
   template: string;
-  /** The target as it was given (text or a JSON-compatible value). */
   target: unknown;
-  /** The target as the fenced CONTENT block. */
   content: string;
-  /** The source documents block, "" when there is none. */
   context: string;
-  /** The level list with descriptions and indicators. */
   guidelines: string;
   answerFormat: string;
-  /** Names the rubric in error messages. */
   rubricId?: string | undefined;
-  /** The evaluation's time budget for its templates, shared by every criterion's render. */
   budget?: TemplateTimeBudget | undefined;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Printing a list or an object in a template writes it as a fenced JSON data block. */
@@ -40,10 +29,7 @@ function printedAsBlock<T extends object>(value: T, label: string, raw: unknown)
   return printAs(value, fenceData(label, JSON.stringify(raw, null, 2) ?? "null"));
 }
 
-/**
- * A value of the target for the template: strings neutralised (they cannot close or imitate a
- * data fence), lists and objects iterable as usual and printed as fenced JSON blocks.
- */
+/** Strings neutralised; lists and objects iterable, printed as fenced JSON blocks. */
 function scopeValue(value: unknown, label: string, depth = 0): unknown {
   if (typeof value === "string") return neutraliseData(value);
   if (depth > 32 || value === null || typeof value !== "object") return value;
@@ -62,7 +48,7 @@ function scopeValue(value: unknown, label: string, depth = 0): unknown {
 }
 
 function scopeOf(parts: DecodePromptParts): Record<string, unknown> {
-  const fields: Record<string, unknown> = isPlainRecord(parts.target)
+  const fields: Record<string, unknown> = isRecord(parts.target)
     ? Object.fromEntries(
         Object.entries(parts.target).map(([key, value]) => [
           key,
@@ -92,10 +78,6 @@ function scopeOf(parts: DecodePromptParts): Record<string, unknown> {
   };
 }
 
-/**
- * Renders a decode prompt. Throws a PROMPT_TEMPLATE_INVALID JudgeError (rubric, criterion, line) when the template
- * cannot be rendered.
- */
 export function renderDecodePrompt(parts: DecodePromptParts): string {
   const { template } = parts;
   const location: JudgeErrorLocation = {
@@ -106,7 +88,7 @@ export function renderDecodePrompt(parts: DecodePromptParts): string {
   const compiled = compileDecodeTemplate(template, location, parts.budget);
   let user = renderDecodeTemplate(compiled, scopeOf(parts), location, parts.budget);
   const uses = (name: string) => compiled.variables.has(name);
-  const fieldUsed = isPlainRecord(parts.target) && Object.keys(parts.target).some(uses);
+  const fieldUsed = isRecord(parts.target) && Object.keys(parts.target).some(uses);
   if (!uses("levels") && !uses("guidelines")) user += `\n\n${parts.guidelines}`;
   if (!uses("context") && parts.context !== "") user += `\n\n${parts.context}`;
   if (!uses("content") && !uses("target") && !fieldUsed) {

@@ -1,10 +1,4 @@
-/**
- * Decode prompts as templates: Liquid with Jinja's common forms (`{{ q }}`, `{% for q in
- * questions %}`, `{% if %}…{% elif %}`, `loop.index`, filters such as `upper` and `length`),
- * rendered by the engine for untrusted authors (src/criteria/promptTemplate.ts): no function
- * calls, no file, no prototype, bounded size, steps, memory, time and output. Every failure is a
- * a PROMPT_TEMPLATE_INVALID JudgeError naming where it is.
- */
+/** Decode prompts as templates for untrusted authors (src/criteria/promptTemplate.ts); failures are PROMPT_TEMPLATE_INVALID. */
 import {
   type CompiledPromptTemplate,
   compilePromptTemplate,
@@ -15,7 +9,6 @@ import {
 import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { JudgeError, type JudgeErrorLocation } from "./errors.js";
 
-/** The most characters a rendered decode prompt may have. */
 export const MAX_DECODE_PROMPT_CHARS = MAX_RENDERED_CHARS;
 
 function templateError(problem: PromptTemplateProblem, location: JudgeErrorLocation): JudgeError {
@@ -23,10 +16,7 @@ function templateError(problem: PromptTemplateProblem, location: JudgeErrorLocat
   return new JudgeError(message, { ...location, ...place }, { code: "PROMPT_TEMPLATE_INVALID" });
 }
 
-/**
- * Compiles a template, which checks it without rendering it (its size, syntax, tags and filters);
- * throws a PROMPT_TEMPLATE_INVALID JudgeError naming the line of what is wrong.
- */
+/** Checks a template without rendering it. */
 export function compileDecodeTemplate(
   template: string,
   location: JudgeErrorLocation = {},
@@ -37,11 +27,7 @@ export function compileDecodeTemplate(
   return outcome.compiled;
 }
 
-/**
- * Renders a decode prompt with `scope` as its variables. Errors (syntax, a refused tag, an
- * unknown filter, a limit reached, the evaluation's `budget` spent) are PROMPT_TEMPLATE_INVALID
- * errors naming `location` and the line. Runs of blank lines are reduced to one.
- */
+/** Renders with `scope` as the variables; runs of blank lines are reduced to one. */
 export function renderDecodeTemplate(
   template: string | CompiledPromptTemplate,
   scope: Readonly<Record<string, unknown>>,

@@ -1,6 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 
-/** Where a judge problem is: the criterion, the template and the place inside it, when known. */
 export interface JudgeErrorLocation {
   criterionId?: string;
   /** Which template or input: "override", "decodePrompt", "content", "rubric items", … */
@@ -9,7 +8,7 @@ export interface JudgeErrorLocation {
   column?: number;
 }
 
-/** `criterion 'c2' › override › line 3, column 7` (the parts that are known). */
+/** `criterion 'c2' › override › line 3, column 7`. */
 function formatJudgeLocation(location: JudgeErrorLocation): string {
   const parts: string[] = [];
   if (location.criterionId !== undefined) parts.push(`criterion '${location.criterionId}'`);
@@ -24,7 +23,6 @@ function formatJudgeLocation(location: JudgeErrorLocation): string {
   return parts.length > 0 ? parts.join(" › ") : "judge";
 }
 
-/** The codes of the judge's errors. */
 export const JUDGE_ERROR_CODES = [
   "JUDGE_FAILED",
   "JUDGE_PROMPT_INVALID",
@@ -34,14 +32,7 @@ export const JUDGE_ERROR_CODES = [
 ] as const;
 export type JudgeErrorCode = (typeof JUDGE_ERROR_CODES)[number];
 
-/**
- * An error raised while building or reading judge prompts; `code` says what:
- * `JUDGE_PROMPT_INVALID` (a prompt cannot be built: unusable content, bad rubric items),
- * `PROMPT_TEMPLATE_INVALID` (a decode prompt template cannot be rendered: a syntax error, a tag or
- * member templates may not use, a render over its limits; the location names the line),
- * `PROMPT_PLACEHOLDER_UNKNOWN` (PromptTemplateError), `METHOD_NOT_JUDGED` (UnjudgedMethodError),
- * `JUDGE_FAILED` when none is given.
- */
+/** An error building or reading judge prompts; `code` says what (docs/errors.md). */
 export class JudgeError extends EvalgateError<JudgeErrorCode> {
   override name = "JudgeError";
   readonly location: JudgeErrorLocation;
@@ -60,7 +51,6 @@ export class JudgeError extends EvalgateError<JudgeErrorCode> {
   }
 }
 
-/** A template uses a placeholder that has no value. */
 export class PromptTemplateError extends JudgeError {
   override name = "PromptTemplateError";
   readonly placeholder: string;
@@ -96,7 +86,6 @@ export class UnjudgedMethodError extends JudgeError {
   }
 }
 
-/** A judge prompt that cannot be built (`JUDGE_PROMPT_INVALID`): unusable content, bad items. */
 export function promptInvalid(detail: string, location: JudgeErrorLocation = {}): JudgeError {
   return new JudgeError(detail, location, { code: "JUDGE_PROMPT_INVALID" });
 }

@@ -1,9 +1,3 @@
-/**
- * Where few-shot examples come from: an ExampleSource answers "the reviewer corrections of
- * criterion X (of content type T) decided before time t". One over the review store's calibration
- * labels lives beside the orchestrator (correctionExamples.ts); this file has the interface, the
- * in-memory source for library users and tests, and the conversion of a label into an example.
- */
 import { z } from "zod";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { promptInvalid } from "./errors.js";
@@ -15,16 +9,15 @@ import {
   labelIdOf,
 } from "./fewShot.js";
 
-/** The most candidates a source is asked for per criterion (the most similar are then chosen). */
+/** Candidates asked for per criterion; the most similar are then chosen. */
 export const EXAMPLE_CANDIDATES = 50;
 
 export interface ExampleQuery {
   criterionId: string;
   /** Only corrections of this content type, or of none named (all when absent). */
   contentType?: string;
-  /** Only corrections decided strictly before this ISO 8601 instant. */
+  /** ISO 8601; strictly before. */
   before: string;
-  /** At most this many, newest first. */
   limit: number;
 }
 
@@ -33,10 +26,7 @@ export interface ExampleSource {
   examples(query: ExampleQuery): Promise<FewShotExample[]>;
 }
 
-/**
- * A reviewer's correction as an example, with the content excerpt it was about; undefined for a
- * label that is no correction (the reviewer let the judge's outcome stand).
- */
+/** Undefined for a label that is no correction (the reviewer let the judge's outcome stand). */
 export function exampleOfLabel(
   label: CalibrationLabel,
   content: string,
@@ -61,8 +51,7 @@ function instant(text: string): number {
 }
 
 /**
- * Examples kept in memory (checked by the example schema, excerpts and notes cut to their bounds):
- * for library users with corrections of their own, and for tests.
+ * Examples kept in memory, for library users with corrections of their own.
  *
  * @example
  * const source = inMemoryExampleSource([{ labelId: "d1#clarity", criterionId: "clarity",

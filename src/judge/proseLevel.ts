@@ -1,8 +1,4 @@
-/**
- * A levels answer written as prose ("I would classify this as great."): the level it names, when
- * it names exactly one. Two or more levels named is no answer — the judge must pick one — and
- * none named is no answer either.
- */
+/** A levels answer written as prose: the level it names, when it names exactly one. */
 import type { Level } from "../criteria/model.js";
 import type { JudgeAnswer } from "./answer.js";
 import { unusableAnswer } from "./answer.js";
@@ -14,7 +10,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The ways a level is named: its id, its id with spaces for `_`/`-`, its label. */
 function namesOf(level: Level): string[] {
   const spaced = level.id.replace(/[_-]+/g, " ");
   return [...new Set([level.id, spaced, level.label].map((n) => n.trim().toLowerCase()))].filter(
@@ -28,7 +23,7 @@ interface Mention {
   end: number;
 }
 
-/** Every whole-word mention of a level's names; a mention inside a longer one does not count. */
+/** A mention inside a longer one does not count. */
 function mentionsIn(text: string, levels: readonly Level[]): Mention[] {
   const lower = text.toLowerCase();
   const found: Mention[] = [];
@@ -51,10 +46,6 @@ function mentionsIn(text: string, levels: readonly Level[]): Mention[] {
   );
 }
 
-/**
- * Reads a prose answer under a levels contract. The whole text is the reasoning; the answer
- * carries a note saying it was read from prose.
- */
 export function readProseLevel(text: string, levels: readonly Level[]): JudgeAnswer {
   const prose = text.trim();
   if (prose.length > MAX_PROSE_LEVEL_CHARS) {

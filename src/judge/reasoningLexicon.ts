@@ -1,10 +1,4 @@
-/**
- * The words the reading of a judge's reasoning rests on, by the role they play: verbs that state
- * a verdict on the criterion, the nouns that name it, words that say something is there or is
- * good (and, negated, that it is not), words that say something is missing or weak, negators,
- * hedges and intensifiers, and the markers of clauses that state no verdict of the judge's own
- * (concessions, conditions, reported views, weaknesses the judge set aside). English only.
- */
+/** The words the reading of a judge's reasoning rests on, by role. English only. */
 
 function words(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter((w) => w !== ""));

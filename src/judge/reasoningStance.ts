@@ -1,13 +1,8 @@
 /**
- * What a judge's reasoning concludes, read in a general way: the reasoning is cut into sentences
- * and clauses; clauses that state no finding of the judge's own (a concession, a condition, a
- * reported view) are set aside; in the others, verdicts on the criterion ("does not meet the
- * criterion", "the requirement is satisfied", "unmet", "cannot be assessed") are read with their
- * negations (an odd number of negators before a word turns it around: "nothing is missing" is
- * positive, "it is not true that all requirements are fulfilled" negative), and so are weaker
- * judgements (something is provided, clear, missing, vague). The last verdict on the criterion
- * decides; with none, the weaker judgements decide when they all point one way. Weaknesses the
- * judge set aside ("a minor weakness", "which the criterion does not require") do not count.
+ * What a judge's reasoning concludes: clauses that state no finding of the judge's own
+ * (concessions, conditions, reported views) are set aside; verdicts on the criterion are read with
+ * their negations (an odd number of negators turns a word around). The last verdict decides; with
+ * none, weaker judgements decide when they all point one way.
  */
 import {
   CANNOT_JUDGE,
@@ -33,18 +28,15 @@ import {
   VERDICT_VERBS,
 } from "./reasoningLexicon.js";
 
-/** The most reasoning read (a longer one is read up to here). */
 export const MAX_REASONING_CHARS = 8_000;
 
 /** How many words back a negator reaches. */
 const NEGATION_REACH = 5;
 
 export interface ReasoningStance {
-  /** What the reasoning concludes about the criterion, when it says. */
   verdict: "met" | "not met" | undefined;
-  /** The clause the verdict was read from (the last decisive one), for messages. */
   clause?: string;
-  /** A positive reading with no reservation at all: nothing negative, no hedge, and emphatic or decisive. */
+  /** Positive with no reservation: nothing negative, no hedge, emphatic or decisive. */
   glowing: boolean;
 }
 
@@ -60,7 +52,6 @@ interface Tally {
   negatives: number;
   hedged: boolean;
   emphatic: boolean;
-  /** The last clause with a weak negative, for messages. */
   negativeClause?: string;
   positiveClause?: string;
 }
@@ -75,7 +66,6 @@ function sentencesOf(text: string): string[] {
   return normal.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim() !== "");
 }
 
-/** The clauses of a sentence, each with whether it is a concession the judge did not conclude. */
 function clausesOf(sentence: string): Array<{ text: string; conceded: boolean }> {
   const opener = [...CLAUSE_OPENERS].join("|");
   const parts = sentence
@@ -114,7 +104,6 @@ function softened(tokens: readonly string[], i: number): boolean {
   return SOFTENERS.has(tokens[i + 1] ?? "") || SOFTENERS.has(tokens[i - 1] ?? "");
 }
 
-/** Whether the word at `i` is turned around: an odd number of negators within reach before it. */
 function negated(tokens: readonly string[], i: number): boolean {
   let count = deniedClauseBefore(tokens, i) ? 1 : 0;
   for (let j = i - 1; j >= Math.max(0, i - NEGATION_REACH); j--) {
@@ -153,7 +142,6 @@ function limited(tokens: readonly string[], i: number): boolean {
   return tokens.slice(Math.max(0, i - NEGATION_REACH), i).includes("only");
 }
 
-/** Reads one clause into the tally. */
 function readClause(clause: string, setAside: boolean, tally: Tally): void {
   const tokens = tokensOf(clause);
   const aboutCriterion = tokens.some((t) => CRITERION_NOUNS.has(t)) || tokens.length <= 3;
@@ -199,7 +187,6 @@ function readClause(clause: string, setAside: boolean, tally: Tally): void {
   if (verdict !== undefined) tally.verdicts.push({ met: verdict, hedged, clause });
 }
 
-/** A weak judgement: positive, or negative unless the judge set the weakness aside. */
 function count(tally: Tally, positive: boolean, setAside: boolean, clause: string): void {
   if (positive) {
     tally.positives++;
@@ -210,7 +197,6 @@ function count(tally: Tally, positive: boolean, setAside: boolean, clause: strin
   }
 }
 
-/** Reads what a judge's reasoning concludes about its criterion. */
 export function readReasoningStance(reasoning: string): ReasoningStance {
   const tally: Tally = { verdicts: [], positives: 0, negatives: 0, hedged: false, emphatic: false };
   for (const sentence of sentencesOf(reasoning)) {

@@ -14,12 +14,12 @@ import {
   scoreGuidelines,
 } from "../../prompts/evaluation/index.js";
 import { type Criterion, UNIT_SCALE } from "../criteria/model.js";
+import { isRecord } from "../untrusted/json.js";
 import { type DecodePromptParts, renderDecodePrompt } from "./decodePrompt.js";
 import { promptInvalid, UnjudgedMethodError } from "./errors.js";
 import { fenceData } from "./fence.js";
 import { fillTemplate, placeholdersOf } from "./template.js";
 
-/** The two messages sent to the judge. */
 export interface JudgePrompt {
   system: string;
   user: string;
@@ -27,33 +27,22 @@ export interface JudgePrompt {
 
 export interface RenderJudgePromptInput {
   criterion: Criterion;
-  /** The content under evaluation: text, or a JSON-compatible value (written as indented JSON). */
+  /** Text, or a JSON-compatible value (written as indented JSON). */
   content: unknown;
-  /** research, budget, connection_pairs, … — adds that content type's guidance. */
   contentType?: string;
-  /** The catalog's instructions for the judge. */
   catalogInstructions?: string;
-  /** Retrieved source chunks, preformatted with their sources; "" when retrieval found nothing. */
+  /** "" when retrieval found nothing. */
   context?: string;
-  /** The question the content answers, shown beside it (fenced). */
   question?: string;
-  /** A reference answer, shown beside the content (fenced). */
   referenceAnswer?: string;
-  /**
-   * A caller's user-prompt template (`evaluationPrompt`) with the placeholders
-   * {{content}}, {{criterion_title}}, {{criterion_description}}, {{guidelines}}, {{context}},
-   * {{answer_format}}, {{question}} and {{reference_answer}} when those are given, and, when the
-   * content is an object, one per top-level field.
-   */
+  /** A caller's user-prompt template (`evaluationPrompt`); object content adds one placeholder per field. */
   override?: string;
-  /** The catalog (rubric) the criterion belongs to, named in template errors. */
   catalogId?: string;
   /** Ask score and point criteria for hits and misses (default true). */
   answerLists?: boolean;
-  /** The evaluation's template time budget. */ budget?: DecodePromptParts["budget"];
+  budget?: DecodePromptParts["budget"];
 }
 
-/** The placeholders every criterion template may use. */
 const JUDGE_PLACEHOLDERS = [
   "content",
   "criterion_title",
@@ -63,7 +52,6 @@ const JUDGE_PLACEHOLDERS = [
   "answer_format",
 ] as const;
 
-/** A method's template, the guidelines the judge gets, and its answer contract. */
 export interface MethodParts {
   template: string;
   guidelines: string;
@@ -111,7 +99,6 @@ export function methodParts(criterion: Criterion, options: { lists?: boolean } =
   }
 }
 
-/** Text content as is; any other value as indented JSON. */
 export function contentText(content: unknown, criterionId?: string): string {
   if (typeof content === "string") return content;
   const json = content === undefined ? undefined : JSON.stringify(content, null, 2);
@@ -124,21 +111,14 @@ export function contentText(content: unknown, criterionId?: string): string {
   return json;
 }
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The fields of object content that the template uses as placeholders, each its own fenced data
- * block (a levels rubric's decode prompt may name fields of the target: {{questions}}).
- */
+/** The fields of object content the template uses as placeholders, each its own fenced block. */
 function fieldValues(
   content: unknown,
   used: ReadonlySet<string>,
   criterionId: string,
 ): Record<string, string> {
   const values: Record<string, string> = {};
-  if (!isPlainRecord(content)) return values;
+  if (!isRecord(content)) return values;
   for (const [key, value] of Object.entries(content)) {
     if (!used.has(key) || (JUDGE_PLACEHOLDERS as readonly string[]).includes(key)) continue;
     values[key] = fenceData(`FIELD ${key}`, contentText(value ?? null, criterionId));
@@ -146,11 +126,7 @@ function fieldValues(
   return values;
 }
 
-/**
- * The question and the reference answer the content is judged beside, as placeholder values
- * (fenced; "(none given)" when blank), with the heading each gets when a template does not place
- * it; a value not given is absent, so a content field of that name still fills it.
- */
+/** The question and reference answer as placeholder values; one not given is absent, so a content field of that name still fills it. */
 export function besideValues(input: {
   question?: string;
   referenceAnswer?: string;
@@ -174,17 +150,12 @@ export function contextBlock(context: string | undefined): string {
   return `Source documents (cite them by source in your reasoning):\n${fenceData("SOURCE DOCUMENTS", context)}`;
 }
 
-/** The content type's guidance for the system prompt, if any. */
 export function contentGuidanceFor(contentType: string | undefined): string | undefined {
-  let contentGuidance: string | undefined;
-  if (contentType !== undefined && contentType.trim() !== "") {
-    const prompt = contentTypePrompt(contentType);
-    contentGuidance =
-      prompt === undefined
-        ? `The content under evaluation is of type "${contentType.trim()}".`
-        : prompt.guidance;
-  }
-  return contentGuidance;
+  if (contentType === undefined || contentType.trim() === "") return undefined;
+  return (
+    contentTypePrompt(contentType)?.guidance ??
+    `The content under evaluation is of type "${contentType.trim()}".`
+  );
 }
 
 function systemFor(contentType: string | undefined, catalogInstructions?: string): string {
@@ -195,11 +166,9 @@ function systemFor(contentType: string | undefined, catalogInstructions?: string
 }
 
 /**
- * The system and user prompt for one criterion. The template is the caller's `override`, else the
- * criterion's own `decodePrompt` (levels; a template, see decodePrompt.ts), else the method's. The
- * content is fenced and neutralised, the source documents and the content are appended when the
- * template does not place them, and the answer contract is appended when it has no
- * {{answer_format}}: an override can change the instructions but never the contract.
+ * The prompts for one criterion, from the caller's `override`, else a levels criterion's
+ * `decodePrompt`, else the method's template. What the template does not place is appended: an
+ * override can change the instructions but never the answer contract.
  */
 export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const { criterion } = input;
@@ -212,7 +181,6 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const besideBlocks = (used: ReadonlySet<string>) =>
     beside.flatMap((b) => (used.has(b.name) ? [] : [`\n\n${b.heading}:\n${b.value}`])).join("");
   if (method.kind === "levels" && method.decodePrompt !== undefined && !input.override) {
-    // A levels criterion's own decode prompt is a template (LiquidJS, with the Jinja forms authors use).
     const { guidelines, answerFormat } = parts;
     const [template, target, rubricId] = [method.decodePrompt, input.content, input.catalogId];
     const decode = { criterion, method, template, target, content, context, guidelines, rubricId };

@@ -18,25 +18,17 @@ import {
 import { fillTemplate } from "./template.js";
 
 export interface RenderBatchPromptInput {
-  /** The LLM criteria to judge in one call (score, check, levels, point). */
   criteria: readonly Criterion[];
   content: unknown;
   contentType?: string;
   catalogInstructions?: string;
-  /** Retrieved source chunks for all the criteria, preformatted with their sources. */
   context?: string;
-  /** The question the content answers, and a reference answer, shown beside it. */
   question?: string;
   referenceAnswer?: string;
-  /**
-   * Ask the injection guard's question about the content in this call too: answered first, on
-   * the screening line, before the table. The system prompt and the content stay as in every
-   * other call of the evaluation (the prefix a server's cache keeps); the question comes last.
-   */
+  /** Ask the guard's question too, last, so the prefix a server's cache keeps is unchanged. */
   screenContent?: boolean;
 }
 
-/** What the `score` cell holds for a criterion, in a few words. */
 function cellHint(criterion: Criterion): string {
   const method = criterion.method;
   switch (method.kind) {
@@ -65,10 +57,7 @@ function criterionBlock(criterion: Criterion, index: number): string {
   ].join("\n");
 }
 
-/**
- * One prompt for several criteria, answered as the TOON table `results[K]{id,score,quotes,reasoning}:`.
- * The content is fenced and neutralised as in single-criterion prompts.
- */
+/** One prompt for several criteria, answered as the TOON table `results[K]{id,score,quotes,reasoning}:`. */
 export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
   const ids = input.criteria.map((c) => c.id);
   const user = fillTemplate(
@@ -91,6 +80,5 @@ export function renderBatchPrompt(input: RenderBatchPromptInput): JudgePrompt {
     contentGuidance: contentGuidanceFor(input.contentType),
     catalogInstructions: input.catalogInstructions,
   });
-  // fillTemplate already drops empty sections; the content and context blocks stay as given.
   return { system, user };
 }

@@ -26,22 +26,15 @@ function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** sha256 of the exact prompts (system and user, unambiguously joined). */
 export function promptHash(systemPrompt: string, userPrompt: string): string {
   return sha256(JSON.stringify([systemPrompt, userPrompt]));
 }
 
-/** sha256 of the exact raw response. */
 export function responseHash(rawResponse: string): string {
   return sha256(rawResponse);
 }
 
-/**
- * The record of one model call (so every score can be traced; a levels rubric's llm_invocation):
- * exact prompts and response, model, parameters, usage, latency, a fresh id, an ISO timestamp and
- * sha256 hashes of the prompts and the response (equal inputs give equal hashes). Parameters named
- * like a secret (an API key, an authorization header) and key-shaped values never enter it.
- */
+/** The record of one model call. Secret-named parameters and key-shaped values never enter it. */
 export function buildTrace(input: BuildTraceInput): Trace {
   const inputTokens = input.usage?.inputTokens ?? 0;
   const outputTokens = input.usage?.outputTokens ?? 0;
@@ -68,7 +61,6 @@ export function buildTrace(input: BuildTraceInput): Trace {
   });
 }
 
-/** Appends the trace as one JSON line to `path`, creating its folders. */
 export async function appendTraceJsonl(path: string, trace: Trace): Promise<void> {
   const line = `${JSON.stringify(TraceSchema.parse(trace))}\n`;
   await mkdir(dirname(path), { recursive: true });

@@ -1,15 +1,7 @@
 /**
- * Probability-weighted scores (as in G-Eval): when the model server returns the log-probabilities
- * of the tokens it generated, with the most likely alternatives at each position (Ollama's
- * `logprobs` / `top_logprobs`, OpenAI-compatible servers' `logprobs.content`), the score is the
- * mean of the scale values weighted by their probabilities at the score's position, instead of
- * the one value sampled.
- *
- * The answer is JSON, so the score is located in the token stream: the tokens are joined, the
- * value of the answer's `"score"` key is found in that text, and the token that holds exactly that
- * value is the score's position. Only an integer scale is weighted (1–5: each value one token);
- * only alternatives that are a value of the scale count, renormalised over themselves; when they
- * carry less than MIN_SCALE_MASS of the probability, the plain score stands, with the reason.
+ * Probability-weighted scores (G-Eval): the mean of the scale values weighted by their
+ * probabilities at the score's token, from the server's top log-probabilities. Only an integer
+ * scale is weighted (each value one token); below MIN_SCALE_MASS the plain score stands.
  */
 
 import type { Scale } from "../criteria/model.js";
@@ -21,12 +13,10 @@ import type { ScoreWeighting } from "../scoring/scoreMethod.js";
 /** Below this probability mass on the scale's values, the weighted score is not used. */
 const MIN_SCALE_MASS = 0.5;
 
-/** What weighting needs of a scale. */
 export type ScoreScale = Pick<Scale, "min" | "max" | "integer">;
 
 const SCORE_VALUE = /"score"\s*:\s*(-?\d+(?:\.\d+)?)/;
 
-/** The token whose text holds exactly the score's value, or why there is none. */
 function scoreToken(tokens: readonly TokenLogprob[]): TokenLogprob | string {
   const text = tokens.map((each) => each.token).join("");
   const match = SCORE_VALUE.exec(text);
@@ -53,7 +43,6 @@ function scaleValue(token: string, scale: ScoreScale): number | undefined {
   return value >= scale.min && value <= scale.max ? value : undefined;
 }
 
-/** The probability of each scale value at the score's position (alternatives of one value summed). */
 function scaleProbabilities(token: TokenLogprob, scale: ScoreScale): Map<number, number> {
   const alternatives = [...(token.top_logprobs ?? [])];
   if (!alternatives.some((each) => each.token === token.token)) alternatives.push(token);
@@ -66,7 +55,6 @@ function scaleProbabilities(token: TokenLogprob, scale: ScoreScale): Map<number,
   return probabilities;
 }
 
-/** The probability-weighted score of an answer, or the reason the plain score stands. */
 export function probabilityWeightedScore(
   tokens: readonly TokenLogprob[] | undefined,
   scale: ScoreScale,
@@ -100,11 +88,7 @@ export function probabilityWeightedScore(
   return { scoreMethod: "probability-weighted", native, distribution, mass, sampled };
 }
 
-/**
- * A score criterion's outcome with the weighting of its answer applied: the weighted value (on
- * the native scale, then as 0–1) in place of the plain one, or the plain one with the reason.
- * The weighting is only used when the token it read holds the score the answer was read with.
- */
+/** Used only when the token it read holds the score the answer was read with. */
 export function weightedOutcome(
   outcome: CriterionOutcome,
   weighting: ScoreWeighting,
