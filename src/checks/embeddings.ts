@@ -1,14 +1,6 @@
 /**
- * The model server's embeddings, for the point functions that compare meanings: Ollama's
- * `POST /api/embed` with `{ model, input: [texts] }`, answered `{ embeddings: [[…], …] }`.
- *
- * A request is made like a judge call to the same server: it waits for a slot of the server's
- * ceiling on calls in flight (shared with the judge's calls, fair between lanes), goes through the
- * deadline fetch (timeout, cancellation, typed errors, the URL's `user:password@` sent as an
- * `Authorization: Basic` header and never shown), and its answer is read up to
- * MAX_EMBED_RESPONSE_BYTES and checked: JSON read with prototype-poisoning protection, one vector
- * of numbers per text, all of one length, at most MAX_EMBEDDING_DIMENSIONS. Nothing is retried:
- * a failure rejects with the typed model error, which the point function reports as its error.
+ * Ollama's `POST /api/embed`, called like a judge call to the same server (its in-flight ceiling,
+ * the deadline fetch, typed errors); the answer is read bounded and checked. Nothing is retried.
  */
 import { z } from "zod";
 import { createCallLane } from "../llm/callCeiling.js";
@@ -22,19 +14,16 @@ import type { ModelEnv } from "../llm/spec.js";
 import type { TextEmbedder } from "../pointFunctions/contract.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 
-/** The embedding model when neither the criterion nor the options name one (nor EVALGATE_EMBED_MODEL). */
-export const DEFAULT_EMBEDDING_MODEL = "nomic-embed-text";
-/** The deadline of one embeddings request, body included. */
-export const DEFAULT_EMBEDDING_TIMEOUT_MS = 30_000;
-/** The most bytes of an embeddings answer read (two 4,096-dimension vectors are about 170 KB). */
-export const MAX_EMBED_RESPONSE_BYTES = 16 * 1024 * 1024;
-/** The most dimensions a vector may have. */
-export const MAX_EMBEDDING_DIMENSIONS = 65_536;
+const DEFAULT_EMBEDDING_MODEL = "nomic-embed-text";
+const DEFAULT_EMBEDDING_TIMEOUT_MS = 30_000;
+/** Two 4,096-dimension vectors are about 170 KB. */
+const MAX_EMBED_RESPONSE_BYTES = 16 * 1024 * 1024;
+const MAX_EMBEDDING_DIMENSIONS = 65_536;
 
 export interface EmbeddingServerOptions {
-  /** The Ollama server (default: OLLAMA_BASE_URL, else http://127.0.0.1:11434). */
+  /** Default: OLLAMA_BASE_URL, else http://127.0.0.1:11434. */
   baseUrl?: string;
-  /** The model when a criterion names none (default: EVALGATE_EMBED_MODEL, else nomic-embed-text). */
+  /** When a criterion names none (default: EVALGATE_EMBED_MODEL, else nomic-embed-text). */
   model?: string;
   /** Per request, in milliseconds (default 30 s). */
   timeoutMs?: number;
@@ -42,9 +31,7 @@ export interface EmbeddingServerOptions {
   maxInFlight?: number;
   /** Read OLLAMA_BASE_URL, EVALGATE_EMBED_MODEL and EVALGATE_MAX_IN_FLIGHT here (default process.env). */
   env?: ModelEnv;
-  /** Cancels every request made with these options. */
   signal?: AbortSignal;
-  /** The fetch to use (default: global fetch). */
   fetch?: typeof fetch;
 }
 
@@ -52,7 +39,6 @@ const EmbedAnswerSchema = z.looseObject({
   embeddings: z.array(z.array(z.number()).min(1).max(MAX_EMBEDDING_DIMENSIONS)),
 });
 
-/** The answer's body as text, at most MAX_EMBED_RESPONSE_BYTES; a failed read is a typed error. */
 async function readAnswer(response: Response, context: ModelErrorContext): Promise<string> {
   if (response.body === null) return "";
   const reader = response.body.getReader();
@@ -78,7 +64,6 @@ async function readAnswer(response: Response, context: ModelErrorContext): Promi
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** The vectors of the answer, checked against what was asked. */
 function vectorsOf(body: string, count: number, context: ModelErrorContext): number[][] {
   const read = readUntrustedJson(body);
   if (!read.ok) {
@@ -134,10 +119,7 @@ async function postEmbed(
   return vectorsOf(await readAnswer(response, context), texts.length, context);
 }
 
-/**
- * Embeddings from an Ollama server. The server settings are read at each request (a bad
- * OLLAMA_BASE_URL fails that request, not the registry that holds the embedder).
- */
+/** Settings are read at each request: a bad OLLAMA_BASE_URL fails that request, not the registry. */
 export function createOllamaEmbedder(options: EmbeddingServerOptions = {}): TextEmbedder {
   const lane = createCallLane("embeddings");
   return {

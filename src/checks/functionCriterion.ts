@@ -13,14 +13,12 @@ function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(4)));
 }
 
-/** Turns what a function returned into an outcome for a criterion with the given method. */
 function interpretResult(method: FunctionMethod, result: unknown): CriterionOutcome {
   const name = method.name;
   const evidence = argsEvidence(method.args);
   const levels = method.levels;
 
   if (typeof result === "boolean") {
-    // With levels, a boolean picks the highest (true) or lowest (false) level, like a schema check.
     return yesNoOutcome(result, levels, `Function '${name}' evaluated to ${result}.`, evidence);
   }
 
@@ -57,8 +55,7 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
     );
   }
 
-  // A bare points scorer would count a function error as 0. We report it as not evaluated instead:
-  // an error means the check could not be made, which is neither a failing score nor a pass.
+  // An error means the check could not be made: neither a failing score nor a pass.
   if (isPointFunctionError(result)) {
     return notEvaluated(
       `Function '${name}' could not evaluate: ${result.error}`,
@@ -73,12 +70,7 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
   return notEvaluated(`${message}.`, message, evidence);
 }
 
-/**
- * Scores a `function` criterion: resolves the function through the registry, calls it on the
- * content with the criterion's args, and maps the answer to an outcome. A function that cannot
- * be resolved, reports `{ error }` or throws leaves the criterion not evaluated; a throw also
- * sets the level to `error`.
- */
+/** A function that cannot be resolved, reports `{ error }` or throws leaves the criterion not evaluated. */
 export async function runFunctionCriterion(
   criterion: Criterion,
   content: unknown,

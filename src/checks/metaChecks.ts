@@ -1,9 +1,6 @@
 /**
- * The meta checks as deterministic scoring functions: each takes a rubric (a levels rubric
- * object, any catalog form, a Catalog, or its JSON / TOON text) and returns the level its check
- * reaches. They are the checks a catalog meets when it is loaded (criteria/validate.ts), read as
- * levels instead of errors, so the meta-rubric can score a rubric like any other target. A target
- * that is not a rubric at all makes them throw: the criterion is then not evaluated (level error).
+ * The load-time catalog checks (criteria/validate.ts) read as levels, so the meta-rubric can score
+ * a rubric like any other target. A target that is not a rubric makes them throw.
  */
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { catalogOfLocatedValue } from "../criteria/parse.js";
@@ -11,7 +8,6 @@ import { readJson, readToon } from "../criteria/sourceText.js";
 import { validateCatalog } from "../criteria/validate.js";
 import type { ValidationFinding } from "../criteria/validationFinding.js";
 
-/** The module part of the meta check refs: `evalgate.meta:checkCriteriaCoverage`. */
 export const META_CHECK_MODULE = "evalgate.meta";
 
 function decodedRubric(target: unknown): unknown {
@@ -22,7 +18,6 @@ function decodedRubric(target: unknown): unknown {
     : readToon(target, "<rubric>").value;
 }
 
-/** The rubric as written (weights not normalised, meta checks not applied). */
 function rubricAsWritten(target: unknown): Catalog {
   const value = decodedRubric(target);
   const asCatalog = CatalogSchema.safeParse(value);
@@ -66,8 +61,7 @@ function checkLevelOrdering(target: unknown): string {
   return hasError(findings(target, "level_ordering")) ? "fail" : "pass";
 }
 
-/** The meta check functions by export name. */
-export const META_CHECKS: Readonly<Record<string, (target: unknown) => string>> = {
+const META_CHECKS: Readonly<Record<string, (target: unknown) => string>> = {
   checkCriteriaCoverage,
   checkCriteriaIndependence,
   checkWeightDistribution,
@@ -75,7 +69,6 @@ export const META_CHECKS: Readonly<Record<string, (target: unknown) => string>> 
   checkLevelOrdering,
 };
 
-/** The meta check a ref names (`evalgate.meta:checkThreshold`), if it names one. */
 export function metaCheckOf(ref: string): ((target: unknown) => string) | undefined {
   const prefix = `${META_CHECK_MODULE}:`;
   if (!ref.startsWith(prefix)) return undefined;

@@ -1,23 +1,22 @@
 import type { Level } from "../criteria/model.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 
-/** The highest-scoring level (the first of equals). */
-export function highestLevel(levels: readonly Level[]): Level | undefined {
+/** The first of equals. */
+function highestLevel(levels: readonly Level[]): Level | undefined {
   return levels.reduce<Level | undefined>(
     (best, level) => (best === undefined || level.score > best.score ? level : best),
     undefined,
   );
 }
 
-/** The lowest-scoring level (the first of equals). */
-export function lowestLevel(levels: readonly Level[]): Level | undefined {
+function lowestLevel(levels: readonly Level[]): Level | undefined {
   return levels.reduce<Level | undefined>(
     (worst, level) => (worst === undefined || level.score < worst.score ? level : worst),
     undefined,
   );
 }
 
-/** A criterion the check could not score: neither a pass nor a zero. */
+/** Neither a pass nor a zero. */
 export function notEvaluated(
   reasoning: string,
   judgeError: string,
@@ -37,7 +36,6 @@ export function notEvaluated(
   };
 }
 
-/** A scored criterion; `level` when the score is one of its levels. */
 export function evaluated(
   score: number,
   native: number | string,
@@ -58,10 +56,7 @@ export function evaluated(
   };
 }
 
-/**
- * The outcome of a yes/no check: the highest level when it holds and the lowest when not, or
- * without levels 1 ("pass") and 0 ("fail").
- */
+/** The highest level when it holds and the lowest when not; without levels 1 and 0. */
 export function yesNoOutcome(
   holds: boolean,
   levels: readonly Level[] | undefined,

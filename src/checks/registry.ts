@@ -20,57 +20,37 @@ import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.
 import { FunctionResolutionError } from "./errors.js";
 import { metaCheckOf } from "./metaChecks.js";
 
-/**
- * A deterministic scoring function (DETERMINISTIC in a levels rubric). It receives the content —
- * the parsed value when the content is JSON text, else the text — and the criterion's args, and
- * returns a boolean, a 0–1 number, `{ error }`, or a level id. It may be async.
- */
+/** Given the content (parsed when it is JSON text) and the args: a boolean, 0–1, `{ error }` or a level id. */
 export type DeterministicFunction = (content: unknown, args: unknown) => unknown;
 
 export type FunctionOrigin = "registered" | "builtin" | "module";
 
-/** A function found by the registry, ready to call on a criterion's content. */
 export interface ResolvedFunction {
   ref: string;
   origin: FunctionOrigin;
-  /**
-   * Calls the function with the content in the form it expects: built-in point functions get
-   * text (an object is given as its JSON), others get parsed JSON when the text is JSON.
-   */
+  /** Built-in point functions get text; others get parsed JSON when the text is JSON. */
   invoke(content: unknown, args: unknown): Promise<unknown>;
 }
 
 export interface FunctionRegistryOptions {
-  /**
-   * The folder `module:function` refs are resolved in (the catalog's folder); process.cwd() if
-   * absent. A module must be a file inside it: no absolute path, `..` or symbolic link out of it.
-   */
+  /** The folder `module:function` refs are resolved in; a module must be a file inside it. */
   baseDir?: string;
   /**
    * Package functions a catalog may name, allowed by their full ref (`"@acme/checks:wordCount"`).
    * A catalog is data: without this, no installed package is ever imported for it.
    */
   packageFunctions?: readonly string[];
-  /**
-   * The reference answer for the reference-based point functions (`rouge_l`,
-   * `levenshtein_similarity`, `embedding_similarity`) whose args give none.
-   */
+  /** The reference answer for reference-based point functions whose args give none. */
   reference?: string;
-  /** The model server `embedding_similarity` asks (default: OLLAMA_BASE_URL, nomic-embed-text). */
   embeddings?: EmbeddingServerOptions;
 }
 
-/** Text for point functions: strings as they are, anything else as JSON. */
 function asText(content: unknown): string {
   if (typeof content === "string") return content;
   return JSON.stringify(content) ?? String(content);
 }
 
-/**
- * Content for registered functions: JSON text parsed to an object or array (with
- * prototype-poisoning protection), else unchanged — text that is not usable JSON, or that holds
- * a `__proto__` key, stays the text it is.
- */
+/** JSON text parsed (prototype-poisoning refused), else unchanged. */
 function asContent(content: unknown): unknown {
   if (typeof content !== "string") return content;
   const trimmed = content.trim();
@@ -83,7 +63,7 @@ function isFunction(value: unknown): value is DeterministicFunction {
   return typeof value === "function";
 }
 
-/** The named export of a module, looking through a CommonJS `default` object as well. */
+/** Looks through a CommonJS `default` object as well. */
 function exportNamed(moduleNamespace: unknown, name: string): unknown {
   if (!isRecord(moduleNamespace)) return undefined;
   const direct = moduleNamespace[name];
@@ -93,10 +73,8 @@ function exportNamed(moduleNamespace: unknown, name: string): unknown {
 }
 
 /**
- * Resolves function references for `function` criteria: a registered function first, then a
- * built-in point function by name or a meta check (`evalgate.meta:checkThreshold`), then a `module:function` (or `module.path:function`) ref
- * loaded by dynamic import — the module as a file inside `baseDir`, or a package function the
- * application allowed by name (`packageFunctions`). Nothing else a catalog names is imported.
+ * Resolves `function` criteria: registered, then built in (point functions, meta checks), then a
+ * `module:function` file inside `baseDir` or an allowed package function. Nothing else is imported.
  */
 export class FunctionRegistry implements FunctionAllowance {
   readonly baseDir: string;
@@ -104,7 +82,6 @@ export class FunctionRegistry implements FunctionAllowance {
   private readonly imported = new Map<string, DeterministicFunction>();
   private readonly packageFunctions: ReadonlySet<string>;
   private readonly options: FunctionRegistryOptions;
-  /** What the built-in point functions are given beside the text and the args. */
   private readonly context: PointFunctionContext;
 
   constructor(options: FunctionRegistryOptions = {}) {
@@ -117,15 +94,11 @@ export class FunctionRegistry implements FunctionAllowance {
     };
   }
 
-  /** The reference answer the reference-based point functions use when their args give none. */
   get reference(): string | undefined {
     return this.context.reference;
   }
 
-  /**
-   * The same registry (its registrations, allowed packages, imported modules and embeddings)
-   * with another reference answer: one per example when each has its own.
-   */
+  /** The same registry with another reference answer: one per example when each has its own. */
   withReference(reference: string | undefined): FunctionRegistry {
     const { reference: _previous, ...rest } = this.options;
     const same = { ...rest, baseDir: this.baseDir };
@@ -135,7 +108,7 @@ export class FunctionRegistry implements FunctionAllowance {
     return copy;
   }
 
-  /** Whether a catalog may name `ref` beyond its folder: registered, built in, or an allowed package function. */
+  /** Whether a catalog may name `ref` beyond its folder. */
   allows(ref: string): boolean {
     return this.has(ref) || this.packageFunctions.has(ref);
   }
@@ -146,7 +119,7 @@ export class FunctionRegistry implements FunctionAllowance {
     return this;
   }
 
-  /** Whether `ref` is registered or a built-in point function (modules are only found by resolve). */
+  /** Modules are only found by resolve. */
   has(ref: string): boolean {
     return (
       this.registered.has(ref) || isBuiltInPointFunctionName(ref) || metaCheckOf(ref) !== undefined
@@ -177,7 +150,6 @@ export class FunctionRegistry implements FunctionAllowance {
     return this.wrap(ref, "module", fn);
   }
 
-  /** A built-in point function, called on the content as text with this registry's context. */
   private builtInPointFunction(ref: string): ResolvedFunction | undefined {
     const context = this.context;
     const definition = isPointFunctionName(ref)
@@ -217,7 +189,6 @@ export class FunctionRegistry implements FunctionAllowance {
     return this.loadExport(pathToFileURL(file.path).href, file.path, exportName, tried);
   }
 
-  /** The package's entry file as seen from baseDir, when CommonJS resolution can find it. */
   private resolvePackage(packageName: string): string | undefined {
     try {
       const require = createRequire(join(this.baseDir, "package.json"));

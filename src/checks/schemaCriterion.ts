@@ -6,30 +6,21 @@ import type { Criterion, Level } from "../criteria/model.js";
 import { resolveInFolder } from "../criteria/paths.js";
 import { errorMessageOf } from "../pointFunctions/contract.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
-import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { describeJsonProblem, isRecord, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { criterionMethodMismatch, schemaUnreadable } from "./errors.js";
 import { notEvaluated, yesNoOutcome } from "./outcomes.js";
 
 export interface SchemaCriterionOptions {
-  /** Where a schemaRef file is resolved; process.cwd() if absent. */
+  /** process.cwd() if absent. */
   baseDir?: string;
 }
 
 type JsonSchema = Record<string, unknown>;
 
-/** The largest JSON Schema file a schemaRef may name. */
 export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
 
-function isJsonObject(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Reads and parses the JSON Schema file a schemaRef names: a regular file inside `baseDir` (no
- * absolute path, `..` or symbolic link out of it), at most MAX_SCHEMA_FILE_BYTES, parsed with
- * prototype-poisoning protection. Errors never quote the file's contents.
- */
+/** A regular file inside `baseDir`, bounded; errors never quote the file's contents. */
 export async function loadJsonSchema(schemaRef: string, baseDir: string): Promise<JsonSchema> {
   const file = await resolveInFolder(baseDir, schemaRef);
   if (!file.found) {
@@ -43,16 +34,15 @@ export async function loadJsonSchema(schemaRef: string, baseDir: string): Promis
   if (!parsed.ok) {
     throw schemaUnreadable(schemaRef, path, describeJsonProblem(parsed.problem));
   }
-  if (!isJsonObject(parsed.value)) {
+  if (!isRecord(parsed.value)) {
     throw schemaUnreadable(schemaRef, path, "not a JSON object");
   }
   return parsed.value;
 }
 
 /**
- * Compiles with the Ajv class for the schema's draft (2020-12, 2019-09, else draft-07), all errors
- * reported. Unknown keywords are compile errors (strictSchema), so a typo in a schema is reported
- * rather than silently ignored; `format` is an annotation only, as no format vocabulary is installed.
+ * The Ajv class for the schema's draft. Unknown keywords are compile errors, so a typo is reported
+ * rather than ignored; `format` is an annotation only (no format vocabulary is installed).
  */
 function compileSchema(schema: JsonSchema): ValidateFunction {
   const options = {
@@ -75,7 +65,7 @@ function compileSchema(schema: JsonSchema): ValidateFunction {
   return ajv.compile(schema);
 }
 
-/** "/questions: must NOT have fewer than 1 items", with the offending name or values when known. */
+/** "/questions: must NOT have fewer than 1 items", with the offending name or values. */
 export function formatSchemaError(error: ErrorObject): string {
   const where = error.instancePath === "" ? "/" : error.instancePath;
   const params: Record<string, unknown> = error.params;
@@ -102,12 +92,7 @@ function notEvaluatedFor(message: string): CriterionOutcome {
   return notEvaluated(`The JSON Schema check could not be made: ${message}`, message);
 }
 
-/**
- * Scores a `schema` criterion (SCHEMA in a levels rubric): the content (JSON text is parsed) is
- * validated against the inline schema or the schemaRef file. Valid → the highest level (or 1),
- * invalid → the lowest (or 0), every validation error kept as evidence. Content that is not JSON is
- * simply invalid; a schema that cannot be loaded or compiled leaves the criterion not evaluated.
- */
+/** Content that is not JSON is invalid; a schema that cannot be loaded or compiled leaves the criterion not evaluated. */
 export async function runSchemaCriterion(
   criterion: Criterion,
   content: unknown,

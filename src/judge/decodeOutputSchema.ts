@@ -2,7 +2,8 @@
  * A levels criterion's `decode_output_schema`, sent as the structured-output format and checked
  * on every JSON answer, with the reasoning added and `level_id` limited to the level ids.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
+import { formatSchemaError } from "../checks/schemaCriterion.js";
 import type { LevelsMethod } from "../criteria/model.js";
 import { isRecord } from "../untrusted/json.js";
 
@@ -50,22 +51,10 @@ function validatorFor(schema: JsonSchema): ValidateFunction | string {
   return made;
 }
 
-function describe(error: ErrorObject): string {
-  const where = error.instancePath === "" ? "/" : error.instancePath;
-  const params: Record<string, unknown> = error.params;
-  const detail =
-    error.keyword === "enum"
-      ? `: ${JSON.stringify(params.allowedValues)}`
-      : error.keyword === "additionalProperties"
-        ? ` '${String(params.additionalProperty)}'`
-        : "";
-  return `${where}: ${error.message ?? error.keyword}${detail}`;
-}
-
 export function decodeAnswerProblem(answer: unknown, schema: JsonSchema): string | undefined {
   const validate = validatorFor(schema);
   if (typeof validate === "string") return validate;
   if (validate(answer)) return undefined;
-  const problems = (validate.errors ?? []).slice(0, 3).map(describe);
+  const problems = (validate.errors ?? []).slice(0, 3).map(formatSchemaError);
   return `the answer does not follow decode_output_schema (${problems.join("; ")})`;
 }

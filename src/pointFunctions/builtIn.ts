@@ -13,12 +13,6 @@ import { REFERENCE_POINT_FUNCTIONS } from "./reference.js";
 import { STRUCTURE_POINT_FUNCTIONS } from "./structure.js";
 import { TEXT_POINT_FUNCTIONS } from "./text.js";
 
-/**
- * The built-in point functions (`fn` + `fnArgs` in a points list), each with a `not_` variant that
- * negates it: a boolean is inverted, a 0–1 result r becomes 1 − r, an error stays an error.
- * POINT_FUNCTIONS answer at once; MODEL_POINT_FUNCTIONS ask the model server and answer a promise.
- */
-
 const BASE_SPECS: Readonly<Record<string, PointFunctionSpec<unknown>>> = {
   ...TEXT_POINT_FUNCTIONS,
   ...PATTERN_POINT_FUNCTIONS,
@@ -42,7 +36,6 @@ export type ModelPointFunctionName =
   | BaseModelPointFunctionName
   | `not_${BaseModelPointFunctionName}`;
 
-/** name → definition for every spec and its `not_` variant, each bound by `bind`. */
 function definitionsOf<
   Spec extends PointFunctionSpec<unknown> | AsyncPointFunctionSpec<unknown>,
   Fn,
@@ -74,40 +67,31 @@ function definitionsOf<
   );
 }
 
-/** name → { fn, argsSchema, description } for every built-in point function that answers at once. */
+/** The built-in point functions, each with its `not_` variant. */
 export const POINT_FUNCTIONS = definitionsOf(BASE_SPECS, bindPointFunction) as Readonly<
   Record<PointFunctionName, PointFunctionDefinition>
 >;
 
-/**
- * name → { fn, argsSchema, description } for the built-in point functions that ask the model
- * server (embeddings); `fn` needs a context with an embedder, as FunctionRegistry gives it.
- */
+/** The built-in point functions that ask the model server; `fn` needs a context with an embedder. */
 export const MODEL_POINT_FUNCTIONS = definitionsOf(MODEL_SPECS, bindAsyncPointFunction) as Readonly<
   Record<ModelPointFunctionName, AsyncPointFunctionDefinition>
 >;
 
-/** Whether `name` is a built-in point function that answers at once (a key of POINT_FUNCTIONS). */
 export function isPointFunctionName(name: string): name is PointFunctionName {
   return Object.hasOwn(POINT_FUNCTIONS, name);
 }
 
-/** Whether `name` is a built-in point function that asks the model server. */
 export function isModelPointFunctionName(name: string): name is ModelPointFunctionName {
   return Object.hasOwn(MODEL_POINT_FUNCTIONS, name);
 }
 
-/** Whether `name` is any built-in point function. */
 export function isBuiltInPointFunctionName(
   name: string,
 ): name is PointFunctionName | ModelPointFunctionName {
   return isPointFunctionName(name) || isModelPointFunctionName(name);
 }
 
-/**
- * Why `args` do not fit the point function `name` (the same message the function would return
- * as its error), or undefined when they fit. For catalog validation at load time.
- */
+/** The message the function would return for these args, for catalog validation at load time. */
 export function checkPointFunctionArgs(name: string, args: unknown): string | undefined {
   if (!isBuiltInPointFunctionName(name)) {
     const known = [...Object.keys(POINT_FUNCTIONS), ...Object.keys(MODEL_POINT_FUNCTIONS)];

@@ -3,13 +3,7 @@ import type { AsyncPointFunctionSpec, PointFunctionContext } from "./contract.js
 import { NO_REFERENCE, optionsOf, scored } from "./reference.js";
 import { cosineSimilarity } from "./similarity.js";
 
-/**
- * Point functions that compare meanings through the model server's embeddings: the cosine of the
- * text's and the reference's vectors. They answer asynchronously; a server that cannot be reached
- * or answers unusably is the point's error, never a score.
- */
-
-/** The most characters of the text or the reference sent to be embedded. */
+/** Meanings compared through the server's embeddings; an unreachable server is the point's error, never a score. */
 export const MAX_EMBED_INPUT_CHARS = 100_000;
 
 const embeddingArgs = z.union([
@@ -19,7 +13,6 @@ const embeddingArgs = z.union([
   z.strictObject({
     reference: z.string().min(1).optional(),
     min: z.number().min(0).max(1).optional(),
-    /** The embedding model (default: the registry's, EVALGATE_EMBED_MODEL, else nomic-embed-text). */
     model: z.string().trim().min(1).max(200).optional(),
   }),
 ]);

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import type { PointFunctionError, PointFunctionSpec } from "./contract.js";
+import { caseTwins } from "./text.js";
 import { compileUserPattern, patternProblem } from "./userPattern.js";
 
-/**
- * Point functions that test regular expressions: JavaScript syntax, matched in linear time by
- * the RE2 engine (see userPattern.ts for what differs and what is refused).
- */
+/** Point functions that test regular expressions, matched in linear time (userPattern.ts). */
 
 const pattern = z
   .string()
@@ -28,7 +26,6 @@ function matchesOne(
   return compiled.pattern.test(text);
 }
 
-/** The fraction of the patterns that match, or the first compile error. */
 function fractionMatching(text: string, sources: readonly string[]): number | PointFunctionError {
   let matched = 0;
   for (const source of sources) {
@@ -39,19 +36,11 @@ function fractionMatching(text: string, sources: readonly string[]): number | Po
   return matched / sources.length;
 }
 
-const matches: PointFunctionSpec<string> = {
-  argsSchema: pattern,
-  expects: "a valid regular expression string",
-  description: "The text matches the regular expression (case-sensitive).",
-  evaluate: (text, source) => matchesOne(text, source, false),
-};
-
-const imatches: PointFunctionSpec<string> = {
-  argsSchema: pattern,
-  expects: "a valid regular expression string",
-  description: "The text matches the regular expression, ignoring case.",
-  evaluate: (text, source) => matchesOne(text, source, true),
-};
+const [matches, imatches] = caseTwins(
+  { argsSchema: pattern, expects: "a valid regular expression string" },
+  "The text matches the regular expression",
+  matchesOne,
+);
 
 const matches_all_of: PointFunctionSpec<string[]> = {
   argsSchema: patternList,

@@ -2,14 +2,7 @@ import { z } from "zod";
 import type { PointFunctionContext, PointFunctionResult, PointFunctionSpec } from "./contract.js";
 import { levenshteinSimilarity, rougeL, wordsOf } from "./similarity.js";
 
-/**
- * Point functions that compare the text with a reference answer (an ideal answer): ROUGE-L over
- * words and normalised Levenshtein over characters. Without `min` they answer the similarity
- * (0–1); with `min` whether it reaches `min`. The reference is the args' own, or else the
- * evaluation's reference answer (see PointFunctionContext.reference).
- */
-
-/** A 0–1 threshold: the similarity at which the point is met. */
+/** Similarity to a reference answer (the args' own, else the evaluation's); with `min`, whether it reaches it. */
 const threshold = z.number().min(0).max(1);
 
 function hasWord(reference: string | undefined): boolean {
@@ -17,7 +10,6 @@ function hasWord(reference: string | undefined): boolean {
 }
 const NO_WORD = "the reference has no word (letters or digits) to compare with";
 
-/** No args: the evaluation's reference, the similarity itself. */
 const noArgs = z.union([z.undefined(), z.null()]);
 
 const rougeArgs = z.union([
@@ -40,7 +32,6 @@ const levenshteinArgs = z.union([
 ]);
 type LevenshteinArgs = z.infer<typeof levenshteinArgs>;
 
-/** The object form of a reference-based function's args (each function takes some of these). */
 export interface ReferenceOptions {
   reference?: string | undefined;
   min?: number | undefined;
@@ -48,13 +39,11 @@ export interface ReferenceOptions {
   model?: string | undefined;
 }
 
-/** The args as options: a text is the reference, no args are no options. */
 export function optionsOf(args: string | ReferenceOptions | null | undefined): ReferenceOptions {
   if (typeof args === "string") return { reference: args };
   return args ?? {};
 }
 
-/** Why a reference-based function could not compare: it was given no reference. */
 export const NO_REFERENCE =
   "no reference answer: give one in the args ({ reference }), or evaluate with a reference " +
   "(a LangSmith example's reference outputs, a blueprint prompt's ideal, FunctionRegistry's reference)";
@@ -66,10 +55,7 @@ function referenceFor(
   return options.reference ?? context.reference;
 }
 
-/**
- * The similarity, or whether it reaches `min` — within 1e-12, so that a similarity worked out by
- * hand as exactly `min` (0.5 computed as 0.49999999999999994) reaches it.
- */
+/** Within 1e-12, so a similarity worked out by hand as exactly `min` (0.49999999999999994) reaches it. */
 export function scored(similarity: number, min: number | undefined): PointFunctionResult {
   return min === undefined ? similarity : similarity >= min - 1e-12;
 }

@@ -1,27 +1,17 @@
 /**
- * How close a text is to a reference text, for the reference-based point functions: ROUGE-L over
- * words and normalised Levenshtein over characters (and the cosine of two embeddings). Both are dynamic programmes of
- * O(n·m) time and O(min(n, m)) memory; the product n·m is capped, and a pair above the cap is
- * refused with the sizes named rather than computed slowly.
+ * ROUGE-L over words and normalised Levenshtein over characters: O(n·m) dynamic programmes in
+ * O(min(n, m)) memory, n·m capped (a pair above the cap is refused, sizes named).
  */
-
-/** The most table cells ROUGE-L fills: words of the text × words of the reference. */
 export const MAX_ROUGE_CELLS = 25_000_000;
-/** The most table cells Levenshtein fills: characters of the text × characters of the reference. */
 export const MAX_LEVENSHTEIN_CELLS = 25_000_000;
 
-/** A run of letters (with their combining marks) and digits: one word. */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
-/**
- * The words of a text as ROUGE-L compares them: Unicode-normalised (NFC), lower-cased, split on
- * everything that is not a letter, a combining mark or a digit ("Don't stop!" → don, t, stop).
- */
+/** NFC, lower-cased, split on all but letters, marks and digits ("Don't stop!" → don, t, stop). */
 export function wordsOf(text: string): string[] {
   return text.normalize("NFC").toLowerCase().match(WORD) ?? [];
 }
 
-/** Two token lists as small integers (equal tokens, equal numbers), for a fast comparison. */
 function numbered(a: readonly string[], b: readonly string[]): [Int32Array, Int32Array] {
   const ids = new Map<string, number>();
   const idOf = (token: string): number => {
@@ -35,7 +25,7 @@ function numbered(a: readonly string[], b: readonly string[]): [Int32Array, Int3
   return [Int32Array.from(a, idOf), Int32Array.from(b, idOf)];
 }
 
-/** The length of the longest common subsequence; `columns` should be the shorter sequence. */
+/** `columns` should be the shorter sequence. */
 function lcsLength(rows: Int32Array, columns: Int32Array): number {
   let previous = new Int32Array(columns.length + 1);
   let current = new Int32Array(columns.length + 1);
@@ -52,13 +42,9 @@ function lcsLength(rows: Int32Array, columns: Int32Array): number {
 }
 
 export interface RougeL {
-  /** Words of the longest common subsequence. */
   lcs: number;
-  /** lcs / words of the text. */
   precision: number;
-  /** lcs / words of the reference. */
   recall: number;
-  /** The F-measure 2PR / (P + R) (β = 1), computed as 2·lcs / (n + m); 0 when nothing is shared. */
   f: number;
 }
 
@@ -69,10 +55,6 @@ function cellsText(n: number, m: number, unit: string, cap: number): string {
   return `${format(n)} × ${format(m)} ${unit} is above the ${format(cap)} cells it computes`;
 }
 
-/**
- * ROUGE-L of a text against a reference, over `wordsOf` both. The reference must have a word
- * (callers check); a text without words scores 0.
- */
 export function rougeL(text: string, reference: string): Sized<RougeL> {
   const candidate = wordsOf(text);
   const ideal = wordsOf(reference);
@@ -91,12 +73,11 @@ export function rougeL(text: string, reference: string): Sized<RougeL> {
   return { lcs, precision, recall, f };
 }
 
-/** The characters of a text as code points (a surrogate pair is one character). */
 function codePoints(text: string): Int32Array {
   return Int32Array.from(text, (character) => character.codePointAt(0) ?? 0);
 }
 
-/** Edits (insert, delete, substitute: 1 each) between two sequences; `columns` the shorter. */
+/** `columns` the shorter. */
 function editDistance(rows: Int32Array, columns: Int32Array): number {
   let previous = Int32Array.from({ length: columns.length + 1 }, (_, j) => j);
   let current = new Int32Array(columns.length + 1);
@@ -116,13 +97,10 @@ function editDistance(rows: Int32Array, columns: Int32Array): number {
 }
 
 export interface LevenshteinSimilarity {
-  /** The edit distance in characters. */
   distance: number;
-  /** 1 − distance / the longer length; 1 for two empty texts. */
   similarity: number;
 }
 
-/** Normalised Levenshtein similarity of two texts, on characters (code points), as given. */
 export function levenshteinSimilarity(
   text: string,
   reference: string,
@@ -138,7 +116,6 @@ export function levenshteinSimilarity(
   return { distance, similarity: 1 - distance / longer };
 }
 
-/** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length || a.length === 0) return 0;
   let dot = 0;

@@ -7,7 +7,7 @@ const wordRange = z
   .tuple([z.number().int().min(0), z.number().int().min(0)])
   .refine(([min, max]) => min <= max, { message: "the minimum is above the maximum" });
 
-export function countWords(text: string): number {
+function countWords(text: string): number {
   const trimmed = text.trim();
   return trimmed === "" ? 0 : trimmed.split(/\s+/u).length;
 }

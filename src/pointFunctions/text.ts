@@ -1,11 +1,13 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import type { PointFunctionSpec } from "./contract.js";
+import type { PointFunctionResult, PointFunctionSpec } from "./contract.js";
 
 /** Point functions that look for literal text: substrings, whole words, prefixes, suffixes. */
 
 const nonEmptyString = z.string().min(1);
 const termList = z.array(nonEmptyString).min(1);
+const STRING = "a non-empty string";
+const TERMS = "a non-empty array of non-empty strings";
 
 const wordArgs = z.union([
   nonEmptyString,
@@ -16,14 +18,12 @@ const atLeastArgs = z
   .tuple([z.number().int().min(1), termList])
   .refine(([n, terms]) => n <= terms.length, { message: "n is more than the number of terms" });
 
-/** Letters, digits and `_`: what may not touch a whole word on either side. */
 const WORD_CHARACTER = "[\\p{L}\\p{N}_]";
 const NOT_WORD_CHARACTER = "[^\\p{L}\\p{N}_]";
 
 /**
- * The word as a whole word, for the RE2 engine (linear time): not preceded by a word character
- * (a lookbehind, which re2js runs in linear time), and followed by a non-word character or the
- * end (consumed rather than looked ahead at: only whether it matches is asked).
+ * The word as a whole word for the RE2 engine (linear time): a lookbehind before it, and a
+ * non-word character or the end consumed after it (only whether it matches is asked).
  */
 function wholeWordPattern(word: string, ignoreCase: boolean): RE2JS {
   const flags = RE2JS.LOOKBEHINDS | (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
@@ -38,47 +38,43 @@ function countFound(text: string, terms: readonly string[], ignoreCase: boolean)
   return terms.filter((term) => haystack.includes(ignoreCase ? term.toLowerCase() : term)).length;
 }
 
-const contains: PointFunctionSpec<string> = {
-  argsSchema: nonEmptyString,
-  expects: "a non-empty string",
-  description: "The text contains the string (case-sensitive).",
-  evaluate: (text, needle) => text.includes(needle),
-};
+/** A case-sensitive spec and its case-insensitive twin. */
+export function caseTwins<Args>(
+  spec: Omit<PointFunctionSpec<Args>, "evaluate" | "description">,
+  description: string,
+  evaluate: (text: string, args: Args, ignoreCase: boolean) => PointFunctionResult,
+): [PointFunctionSpec<Args>, PointFunctionSpec<Args>] {
+  return [
+    {
+      ...spec,
+      description: `${description} (case-sensitive).`,
+      evaluate: (t, a) => evaluate(t, a, false),
+    },
+    {
+      ...spec,
+      description: `${description}, ignoring case.`,
+      evaluate: (t, a) => evaluate(t, a, true),
+    },
+  ];
+}
 
-const icontains: PointFunctionSpec<string> = {
-  argsSchema: nonEmptyString,
-  expects: "a non-empty string",
-  description: "The text contains the string, ignoring case.",
-  evaluate: (text, needle) => text.toLowerCase().includes(needle.toLowerCase()),
-};
+const [contains, icontains] = caseTwins(
+  { argsSchema: nonEmptyString, expects: STRING },
+  "The text contains the string",
+  (text, needle, ignoreCase) => countFound(text, [needle], ignoreCase) > 0,
+);
 
-const contains_any_of: PointFunctionSpec<string[]> = {
-  argsSchema: termList,
-  expects: "a non-empty array of non-empty strings",
-  description: "The text contains at least one of the strings (case-sensitive).",
-  evaluate: (text, terms) => countFound(text, terms, false) > 0,
-};
+const [contains_any_of, icontains_any_of] = caseTwins(
+  { argsSchema: termList, expects: TERMS },
+  "The text contains at least one of the strings",
+  (text, terms, ignoreCase) => countFound(text, terms, ignoreCase) > 0,
+);
 
-const icontains_any_of: PointFunctionSpec<string[]> = {
-  argsSchema: termList,
-  expects: "a non-empty array of non-empty strings",
-  description: "The text contains at least one of the strings, ignoring case.",
-  evaluate: (text, terms) => countFound(text, terms, true) > 0,
-};
-
-const contains_all_of: PointFunctionSpec<string[]> = {
-  argsSchema: termList,
-  expects: "a non-empty array of non-empty strings",
-  description: "The fraction (0–1) of the strings the text contains (case-sensitive).",
-  evaluate: (text, terms) => countFound(text, terms, false) / terms.length,
-};
-
-const icontains_all_of: PointFunctionSpec<string[]> = {
-  argsSchema: termList,
-  expects: "a non-empty array of non-empty strings",
-  description: "The fraction (0–1) of the strings the text contains, ignoring case.",
-  evaluate: (text, terms) => countFound(text, terms, true) / terms.length,
-};
+const [contains_all_of, icontains_all_of] = caseTwins(
+  { argsSchema: termList, expects: TERMS },
+  "The fraction (0–1) of the strings the text contains",
+  (text, terms, ignoreCase) => countFound(text, terms, ignoreCase) / terms.length,
+);
 
 const contains_at_least_n_of: PointFunctionSpec<[number, string[]]> = {
   argsSchema: atLeastArgs,
@@ -102,14 +98,14 @@ const contains_word: PointFunctionSpec<z.infer<typeof wordArgs>> = {
 
 const starts_with: PointFunctionSpec<string> = {
   argsSchema: nonEmptyString,
-  expects: "a non-empty string",
+  expects: STRING,
   description: "The text, leading whitespace ignored, starts with the string.",
   evaluate: (text, prefix) => text.trimStart().startsWith(prefix),
 };
 
 const ends_with: PointFunctionSpec<string> = {
   argsSchema: nonEmptyString,
-  expects: "a non-empty string",
+  expects: STRING,
   description: "The text, trailing whitespace ignored, ends with the string.",
   evaluate: (text, suffix) => text.trimEnd().endsWith(suffix),
 };

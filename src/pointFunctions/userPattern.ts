@@ -1,15 +1,10 @@
 /**
- * Regular expressions a catalog gives (`matches`, `imatches`, …), run in linear time by re2js (the
- * RE2 engine: no backtracking, so no pattern can hang on any text). Patterns are written in
- * JavaScript syntax and keep its meaning where RE2 differs: `\s` and `.` are rewritten to
- * JavaScript's sets (`\s` includes Unicode spaces such as U+00A0; `.` excludes \n, \r, U+2028 and
- * U+2029), `[]` matches nothing and `[^]` anything, `\a \A \z \Q \E` are the letters, and
- * re2js translates `\uXXXX`, `\cX` and `(?<name>…)`. Lookbehind works (re2js runs it in linear time); backreferences and lookahead
- * cannot run in linear time and are refused with a message that says so.
+ * A catalog's regular expressions, run in linear time by re2js (no pattern can hang on any text),
+ * in JavaScript syntax with its meaning kept where RE2 differs (`\s`, `.`, `[]`, `[^]`, `\a \A \z
+ * \Q \E`). Backreferences and lookahead cannot run in linear time and are refused.
  */
 import { RE2JS, RE2JSSyntaxException } from "re2js";
 
-/** The longest pattern accepted, in characters. */
 export const MAX_PATTERN_LENGTH = 1_000;
 
 /** JavaScript's `\s`: ASCII whitespace, U+00A0, U+FEFF and the Unicode space separators. */
@@ -19,7 +14,6 @@ const JS_DOT = "[^\\n\\r\\x{2028}\\x{2029}]";
 const NOTHING = "[^\\x{0}-\\x{10FFFF}]";
 const ANYTHING = "[\\x{0}-\\x{10FFFF}]";
 
-/** A compiled pattern, or why it cannot be used. */
 export type UserPattern = { pattern: RE2JS } | { problem: string };
 
 /** Escapes JavaScript reads as the letter itself, where RE2 gives them a meaning. */
@@ -31,7 +25,6 @@ function backreference(fragment: string): { problem: string } {
   };
 }
 
-/** How many capturing groups a JavaScript pattern has (`(`, `(?<name>`; not `(?:`, lookarounds). */
 function capturingGroups(source: string): number {
   let count = 0;
   let inClass = false;
@@ -47,11 +40,7 @@ function capturingGroups(source: string): number {
   return count;
 }
 
-/**
- * One escape (`\` and the character after it) in RE2 syntax, or a refusal. `\1`…`\9` are
- * backreferences when the pattern has that many groups (refused); otherwise JavaScript reads
- * `\8`, `\9` as digits and `\1`…`\7` as octal escapes (refused too: write `\x01`).
- */
+/** `\1`…`\9` are backreferences when the pattern has that many groups, else JavaScript digits or octal. */
 function escapeFor(
   source: string,
   i: number,
@@ -72,11 +61,7 @@ function escapeFor(
   return `\\${next}`;
 }
 
-/**
- * The pattern in RE2 syntax, keeping JavaScript's meaning where RE2 reads it otherwise (see the
- * module comment); a backreference is refused here, before re2js's translation would read `\k`
- * as a plain `k`.
- */
+/** Backreferences are refused here, before re2js's translation would read `\k` as a plain `k`. */
 function toRe2Syntax(source: string): { text: string } | { problem: string } {
   const groups = capturingGroups(source);
   let out = "";
@@ -106,7 +91,6 @@ function toRe2Syntax(source: string): { text: string } | { problem: string } {
   return { text: RE2JS.translateRegExp(out) };
 }
 
-/** What is wrong with a pattern re2js refused, in words a catalog author can act on. */
 function describeRefusal(error: unknown): string {
   if (!(error instanceof RE2JSSyntaxException)) {
     return error instanceof Error ? error.message : String(error);
@@ -123,8 +107,7 @@ const cache = new Map<string, UserPattern>();
 const CACHE_LIMIT = 256;
 
 /**
- * Compiles a catalog's pattern for linear-time matching, or says why it cannot be used (too long,
- * a syntax error, a backreference or lookahead). Compiled patterns are kept for reuse.
+ * Compiles a catalog's pattern for linear-time matching, or says why it cannot be used.
  *
  * @example
  * const compiled = compileUserPattern("\\d+ (percent|%)", { ignoreCase: true });
@@ -159,7 +142,6 @@ function compile(source: string, ignoreCase: boolean): UserPattern {
   }
 }
 
-/** Why a pattern cannot be used, or undefined when it compiles. */
 export function patternProblem(source: string, options: { ignoreCase?: boolean } = {}) {
   const compiled = compileUserPattern(source, options);
   return "problem" in compiled ? compiled.problem : undefined;
