@@ -1,14 +1,19 @@
 /**
- * The user prompt of a levels criterion with its own decode prompt: the template rendered with the
- * target's fields, the criterion and its levels in scope; what it leaves out that the judge must
- * have is appended.
+ * The user prompt of a levels criterion with its own decode prompt: a template for untrusted
+ * authors (src/criteria/promptTemplate.ts) rendered with the target's fields, the criterion and
+ * its levels in scope; what it leaves out that the judge must have is appended.
  */
 import type { Criterion, LevelsMethod } from "../criteria/model.js";
-import { printAs } from "../criteria/promptTemplate.js";
+import {
+  type CompiledPromptTemplate,
+  compilePromptTemplate,
+  type PromptTemplateProblem,
+  printAs,
+  renderPromptTemplate,
+} from "../criteria/promptTemplate.js";
 import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { isRecord } from "../untrusted/json.js";
-import { compileDecodeTemplate, renderDecodeTemplate } from "./decodeTemplate.js";
-import type { JudgeErrorLocation } from "./errors.js";
+import { JudgeError, type JudgeErrorLocation } from "./errors.js";
 import { fenceData, neutraliseData } from "./fence.js";
 
 export interface DecodePromptParts {
@@ -96,4 +101,34 @@ export function renderDecodePrompt(parts: DecodePromptParts): string {
   }
   if (!uses("answer_format")) user += `\n\n${parts.answerFormat}`;
   return user;
+}
+
+function templateError(problem: PromptTemplateProblem, location: JudgeErrorLocation): JudgeError {
+  const { message, ...place } = problem;
+  return new JudgeError(message, { ...location, ...place }, { code: "PROMPT_TEMPLATE_INVALID" });
+}
+
+/** Checks a template without rendering it. */
+export function compileDecodeTemplate(
+  template: string,
+  location: JudgeErrorLocation = {},
+  budget?: TemplateTimeBudget,
+): CompiledPromptTemplate {
+  const outcome = compilePromptTemplate(template, budget);
+  if ("problem" in outcome) throw templateError(outcome.problem, location);
+  return outcome.compiled;
+}
+
+/** Renders with `scope` as the variables; runs of blank lines are reduced to one. */
+export function renderDecodeTemplate(
+  template: string | CompiledPromptTemplate,
+  scope: Readonly<Record<string, unknown>>,
+  location: JudgeErrorLocation = {},
+  budget?: TemplateTimeBudget,
+): string {
+  const compiled =
+    typeof template === "string" ? compileDecodeTemplate(template, location, budget) : template;
+  const outcome = renderPromptTemplate(compiled, scope, budget);
+  if ("problem" in outcome) throw templateError(outcome.problem, location);
+  return outcome.text.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, "\n\n").trim();
 }

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import {
+  MAX_RENDERED_CHARS as MAX_DECODE_PROMPT_CHARS,
   MAX_RENDER_STEPS,
   MAX_TEMPLATE_CHARS,
   MAX_TEMPLATE_TEXT_CHARS,
@@ -15,11 +16,7 @@ import {
   TEMPLATE_MEMORY_UNITS,
 } from "../../src/criteria/promptTemplate.js";
 import { isEvalgateError } from "../../src/errors.js";
-import {
-  compileDecodeTemplate,
-  MAX_DECODE_PROMPT_CHARS,
-  renderDecodeTemplate,
-} from "../../src/judge/decodeTemplate.js";
+import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodePrompt.js";
 import { isDecodeTemplateError, JudgeError } from "../../src/judge/errors.js";
 
 /** The rubric document's decode_prompt example, as written there. */

@@ -18,7 +18,7 @@ import {
 } from "../../src/criteria/promptTemplate.js";
 import { validateCatalog } from "../../src/criteria/validate.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
+import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodePrompt.js";
 import { isDecodeTemplateError } from "../../src/judge/errors.js";
 import { runEvalgate, SPAWN_TIMEOUT, tempFolderForFile, writeText } from "../cli/helpers.js";
 import { ScriptedChatModel } from "../doubles/index.js";
@@ -91,7 +91,7 @@ function rubric(decodePrompt: string, count = 1) {
 
 describe("the attack and its variants, in a process with a 512 MB heap", () => {
   it("each ends with an error naming the bound, and the process ends normally", () => {
-    const module = pathToFileURL(join(ROOT, "dist/src/judge/decodeTemplate.js")).href;
+    const module = pathToFileURL(join(ROOT, "dist/src/judge/decodePrompt.js")).href;
     const script = `
       const { renderDecodeTemplate } = await import(${JSON.stringify(module)});
       const attacks = JSON.parse(process.argv[1]);

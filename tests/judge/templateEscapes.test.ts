@@ -20,7 +20,7 @@ import { z } from "zod";
 import { isCatalogError } from "../../src/criteria/errors.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { RubricExecutor } from "../../src/engine/apis/rubricExecutor.js";
-import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodeTemplate.js";
+import { compileDecodeTemplate, renderDecodeTemplate } from "../../src/judge/decodePrompt.js";
 import { isDecodeTemplateError, type JudgeError } from "../../src/judge/errors.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { quizRubric } from "../engine/quizRubric.js";
