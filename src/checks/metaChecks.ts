@@ -32,41 +32,25 @@ function findings(target: unknown, check: ValidationFinding["check"]): Validatio
 
 const hasError = (list: readonly ValidationFinding[]) => list.some((f) => f.severity === "error");
 
-/** At least one criterion: pass / fail. */
-function checkCriteriaCoverage(target: unknown): string {
-  return hasError(findings(target, "criteria_coverage")) ? "fail" : "pass";
-}
-
-/** No duplicate ids (fail), names or descriptions (partial): pass / partial / fail. */
-function checkCriteriaIndependence(target: unknown): string {
-  const found = findings(target, "criteria_independence");
-  if (hasError(found)) return "fail";
-  return found.length > 0 ? "partial" : "pass";
-}
-
-/** Scored weights sum to 1 within 0.01: pass / fail. */
-function checkWeightDistribution(target: unknown): string {
-  return findings(target, "weight_distribution").length > 0 ? "fail" : "pass";
-}
-
-/** The pass threshold is reachable and not trivial: pass / too_high / too_low. */
-function checkThreshold(target: unknown): string {
-  const errors = findings(target, "threshold_reasonableness").filter((f) => f.severity === "error");
-  if (errors.some((f) => f.message.includes("trivial"))) return "too_low";
-  return errors.length > 0 ? "too_high" : "pass";
-}
-
-/** Levels of every criterion ordered by score, ids unique: pass / fail. */
-function checkLevelOrdering(target: unknown): string {
-  return hasError(findings(target, "level_ordering")) ? "fail" : "pass";
-}
-
 const META_CHECKS: Readonly<Record<string, (target: unknown) => string>> = {
-  checkCriteriaCoverage,
-  checkCriteriaIndependence,
-  checkWeightDistribution,
-  checkThreshold,
-  checkLevelOrdering,
+  checkCriteriaCoverage: (target) =>
+    hasError(findings(target, "criteria_coverage")) ? "fail" : "pass",
+  /** Duplicate ids fail; duplicate names or descriptions are partial. */
+  checkCriteriaIndependence: (target) => {
+    const found = findings(target, "criteria_independence");
+    if (hasError(found)) return "fail";
+    return found.length > 0 ? "partial" : "pass";
+  },
+  checkWeightDistribution: (target) =>
+    findings(target, "weight_distribution").length > 0 ? "fail" : "pass",
+  checkThreshold: (target) => {
+    const errors = findings(target, "threshold_reasonableness").filter(
+      (f) => f.severity === "error",
+    );
+    if (errors.some((f) => f.message.includes("trivial"))) return "too_low";
+    return errors.length > 0 ? "too_high" : "pass";
+  },
+  checkLevelOrdering: (target) => (hasError(findings(target, "level_ordering")) ? "fail" : "pass"),
 };
 
 export function metaCheckOf(ref: string): ((target: unknown) => string) | undefined {

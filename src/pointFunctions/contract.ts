@@ -14,18 +14,14 @@ export interface PointFunctionContext {
   embedder?: TextEmbedder;
 }
 
-export type PointFunction = (
+export type PointFunction<Result = PointFunctionResult> = (
   text: string,
   args: unknown,
   context?: PointFunctionContext,
-) => PointFunctionResult;
+) => Result;
 
 /** Resolves, never rejects. */
-export type AsyncPointFunction = (
-  text: string,
-  args: unknown,
-  context?: PointFunctionContext,
-) => Promise<PointFunctionResult>;
+export type AsyncPointFunction = PointFunction<Promise<PointFunctionResult>>;
 
 export interface PointFunctionDefinition<Fn = PointFunction> {
   fn: Fn;
@@ -35,17 +31,15 @@ export interface PointFunctionDefinition<Fn = PointFunction> {
 
 export type AsyncPointFunctionDefinition = PointFunctionDefinition<AsyncPointFunction>;
 
-export interface PointFunctionSpec<Args> {
+export interface PointFunctionSpec<Args, Result = PointFunctionResult> {
   argsSchema: z.ZodType<Args>;
   expects: string;
   description: string;
   /** A method, so specs with different args types can be listed together. */
-  evaluate(text: string, args: Args, context: PointFunctionContext): PointFunctionResult;
+  evaluate(text: string, args: Args, context: PointFunctionContext): Result;
 }
 
-export interface AsyncPointFunctionSpec<Args> extends Omit<PointFunctionSpec<Args>, "evaluate"> {
-  evaluate(text: string, args: Args, context: PointFunctionContext): Promise<PointFunctionResult>;
-}
+export type AsyncPointFunctionSpec<Args> = PointFunctionSpec<Args, Promise<PointFunctionResult>>;
 
 export function isPointFunctionError(value: unknown): value is PointFunctionError {
   return (
@@ -78,8 +72,8 @@ export function argsProblem<Args>(
   spec: Pick<PointFunctionSpec<Args>, "argsSchema" | "expects">,
   args: unknown,
 ): string | undefined {
-  const parsed = spec.argsSchema.safeParse(args);
-  return parsed.success ? undefined : argsMessage(name, spec, args, parsed.error);
+  const call = checkedCall(name, spec, "", args);
+  return isPointFunctionError(call) ? call.error : undefined;
 }
 
 /** "name: expected …, got …", with the schema's own explanation when it gave one. */
