@@ -36,9 +36,9 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
     kind: "instruction-override",
     rule: "ignore previous instructions",
     keywords:
-      "ignore disregard forget override bypass skip aside attention follow apply & instruction prompt rules direct guideline message context command",
+      "ignore disregard forget override bypass skip aside attention follow apply & instruction prompt rules direct guideline message context command rubric scoring evaluation grading judging",
     pattern:
-      /\b(?:ignore|disregard|forget|override|bypass|skip|set\s+aside|put\s+aside|pay\s+no\s+attention\s+to|do\s+not\s+(?:follow|apply)|don't\s+(?:follow|apply))\s+(?:(?:all|any|the|your|these|those|of|every)\s+)*(?:previous|prior|above|earlier|preceding|foregoing|original|system|existing|other)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands?)\b/gi,
+      /\b(?:ignore|disregard|forget|override|bypass|skip|set\s+aside|put\s+aside|pay\s+no\s+attention\s+to|do\s+not\s+(?:follow|apply)|don't\s+(?:follow|apply))\s+(?:(?:all|any|the|your|these|those|this|of|every)\s+)*(?:(?:previous|prior|above|earlier|preceding|foregoing|original|system|existing|other)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands?)|rubrics?|scoring\s+(?:rules|criteria|guidelines|rubric)|evaluation\s+(?:criteria|rubric|rules|guidelines)|grading\s+(?:criteria|rubric|rules|guidelines)|judging\s+criteria)\b/gi,
   },
   {
     kind: "instruction-override",
@@ -46,14 +46,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
     keywords: "ignore disregard forget & instructions rules",
     pattern:
       /\b(?:ignore|disregard|forget)\s+(?:all|any|every)\s+(?:of\s+)?(?:(?:your|the|my)\s+)?(?:instructions|rules)\b/gi,
-  },
-  {
-    kind: "instruction-override",
-    rule: "disregard the rubric",
-    keywords:
-      "ignore disregard forget override bypass aside attention follow apply & rubric scoring evaluation grading judging",
-    pattern:
-      /\b(?:ignore|disregard|forget|override|bypass|set\s+aside|put\s+aside|pay\s+no\s+attention\s+to|do\s+not\s+(?:follow|apply)|don't\s+(?:follow|apply))\s+(?:(?:all|any|the|your|this|of)\s+)*(?:rubric|rubrics|scoring\s+(?:rules|criteria|guidelines|rubric)|evaluation\s+(?:criteria|rubric|rules|guidelines)|grading\s+(?:criteria|rubric|rules|guidelines)|judging\s+criteria)\b/gi,
   },
   {
     kind: "instruction-override",
@@ -106,18 +98,9 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "score-manipulation",
     rule: "give this a score",
-    keywords: "give assign award grant & score rating grade mark points",
+    keywords: "give assign award grant & score rating grade mark points 0 1 2 3 4 5 6 7 8 9",
     pattern: new RegExp(
-      String.raw`\b(?:give|assign|award|grant)\s+${SUBJECT}\s+(?:an?\s+|the\s+)?(?:${HIGH}\s+)?(?:score|rating|grade|marks?|points)\b(?:\s+of\s+\d+(?:\.\d+)?)?`,
-      "gi",
-    ),
-  },
-  {
-    kind: "score-manipulation",
-    rule: "give this N",
-    keywords: "give assign award & 0 1 2 3 4 5 6 7 8 9",
-    pattern: new RegExp(
-      String.raw`\b(?:give|assign|award)\s+${SUBJECT}\s+(?:an?\s+)?\d+(?:\.\d+)?(?:\s*\/\s*\d+|\s+out\s+of\s+\d+|\s+points|\s+stars)?`,
+      String.raw`\b(?:give|assign|award|grant)\s+${SUBJECT}\s+(?:(?:an?\s+|the\s+)?(?:${HIGH}\s+)?(?:score|rating|grade|marks?|points)\b(?:\s+of\s+\d+(?:\.\d+)?)?|(?:an?\s+)?\d+(?:\.\d+)?(?:\s*\/\s*\d+|\s+out\s+of\s+\d+|\s+points|\s+stars)?)`,
       "gi",
     ),
   },
@@ -173,21 +156,10 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   },
   {
     kind: "fake-answer",
-    rule: "JSON score field",
-    keywords: "score coverage_extent & :",
-    pattern: /["']\s*(?:score|coverage_extent)\s*["']\s*:\s*["']?[-+]?\.?\d/gi,
-  },
-  {
-    kind: "fake-answer",
-    rule: "JSON result field",
-    keywords: "result verdict & pass fail",
-    pattern: /["']\s*(?:result|verdict)\s*["']\s*:\s*["']\s*(?:pass|passed|fail|failed)\b/gi,
-  },
-  {
-    kind: "fake-answer",
-    rule: "JSON level_id field",
-    keywords: "level_id",
-    pattern: /["']\s*level_id\s*["']\s*:/gi,
+    rule: "JSON answer field",
+    keywords: "score coverage_extent result verdict level_id & :",
+    pattern:
+      /["']\s*(?:(?:score|coverage_extent)\s*["']\s*:\s*["']?[-+]?\.?\d|(?:result|verdict)\s*["']\s*:\s*["']\s*(?:pass|passed|fail|failed)\b|level_id\s*["']\s*:)/gi,
   },
   {
     kind: "fake-answer",
