@@ -43,28 +43,16 @@ function definitionsOf<
   specs: Readonly<Record<string, Spec>>,
   bind: (name: string, spec: Spec, negate: boolean) => Fn,
 ): Readonly<Record<string, { fn: Fn; argsSchema: Spec["argsSchema"]; description: string }>> {
-  return Object.freeze(
-    Object.fromEntries(
-      Object.entries(specs).flatMap(([name, spec]) => [
-        [
-          name,
-          {
-            fn: bind(name, spec, false),
-            argsSchema: spec.argsSchema,
-            description: spec.description,
-          },
-        ],
-        [
-          `not_${name}`,
-          {
-            fn: bind(`not_${name}`, spec, true),
-            argsSchema: spec.argsSchema,
-            description: `Negation of: ${spec.description}`,
-          },
-        ],
-      ]),
-    ),
+  const entries = Object.entries(specs).flatMap(([name, spec]) =>
+    [false, true].map((negate) => {
+      const [bound, description] = negate
+        ? [`not_${name}`, `Negation of: ${spec.description}`]
+        : [name, spec.description];
+      const fn = bind(bound, spec, negate);
+      return [bound, { fn, argsSchema: spec.argsSchema, description }] as const;
+    }),
   );
+  return Object.freeze(Object.fromEntries(entries));
 }
 
 /** The built-in point functions, each with its `not_` variant. */
