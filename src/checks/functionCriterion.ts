@@ -9,10 +9,6 @@ function argsEvidence(args: unknown): string[] {
   return args === undefined ? [] : [`args: ${JSON.stringify(args) ?? String(args)}`];
 }
 
-function formatNumber(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(4)));
-}
-
 function interpretResult(method: FunctionMethod, result: unknown): CriterionOutcome {
   const name = method.name;
   const evidence = argsEvidence(method.args);
@@ -31,7 +27,7 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
     return evaluated(
       score,
       score,
-      `Function '${name}' evaluated to ${formatNumber(score)}.`,
+      `Function '${name}' evaluated to ${Number(score.toFixed(4))}.`,
       evidence,
     );
   }

@@ -1,19 +1,12 @@
 import type { Level } from "../criteria/model.js";
 import type { CriterionOutcome } from "../scoring/outcome.js";
 
-/** The first of equals. */
-function highestLevel(levels: readonly Level[]): Level | undefined {
-  return levels.reduce<Level | undefined>(
-    (best, level) => (best === undefined || level.score > best.score ? level : best),
-    undefined,
-  );
-}
-
-function lowestLevel(levels: readonly Level[]): Level | undefined {
-  return levels.reduce<Level | undefined>(
-    (worst, level) => (worst === undefined || level.score < worst.score ? level : worst),
-    undefined,
-  );
+/** The highest (or lowest) scoring level, the first of equals. */
+function extremeLevel(levels: readonly Level[], highest: boolean): Level | undefined {
+  return levels.reduce<Level | undefined>((found, level) => {
+    if (found === undefined) return level;
+    return (highest ? level.score > found.score : level.score < found.score) ? level : found;
+  }, undefined);
 }
 
 /** Neither a pass nor a zero. */
@@ -64,8 +57,7 @@ export function yesNoOutcome(
   evidence: string[],
   misses: string[] = [],
 ): CriterionOutcome {
-  const level =
-    levels === undefined ? undefined : holds ? highestLevel(levels) : lowestLevel(levels);
+  const level = levels === undefined ? undefined : extremeLevel(levels, holds);
   if (level !== undefined) {
     return evaluated(level.score, level.id, reasoning, evidence, level, misses);
   }

@@ -46,10 +46,6 @@ export function exampleOfLabel(
   });
 }
 
-function instant(text: string): number {
-  return Date.parse(text);
-}
-
 /**
  * Examples kept in memory, for library users with corrections of their own.
  *
@@ -65,7 +61,7 @@ export function inMemoryExampleSource(examples: readonly FewShotExample[]): Exam
   }
   const kept = parsed.data.map(boundedExample);
   for (const example of kept) {
-    if (Number.isNaN(instant(example.decidedAt))) {
+    if (Number.isNaN(Date.parse(example.decidedAt))) {
       throw promptInvalid(`decidedAt "${example.decidedAt.slice(0, 40)}" is not an ISO 8601 time`, {
         source: `few-shot example ${example.labelId.slice(0, 80)}`,
       });
@@ -73,7 +69,7 @@ export function inMemoryExampleSource(examples: readonly FewShotExample[]): Exam
   }
   return {
     async examples(query) {
-      const before = instant(query.before);
+      const before = Date.parse(query.before);
       return kept
         .filter(
           (e) =>
@@ -82,9 +78,9 @@ export function inMemoryExampleSource(examples: readonly FewShotExample[]): Exam
             (query.contentType === undefined ||
               e.contentType === undefined ||
               e.contentType === query.contentType) &&
-            instant(e.decidedAt) < before,
+            Date.parse(e.decidedAt) < before,
         )
-        .sort((a, b) => instant(b.decidedAt) - instant(a.decidedAt))
+        .sort((a, b) => Date.parse(b.decidedAt) - Date.parse(a.decidedAt))
         .slice(0, Math.max(0, query.limit));
     },
   };

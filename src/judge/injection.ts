@@ -32,16 +32,13 @@ const SCAN = INJECTION_RULES.map((r) => ({ ...r, groups: RULE_KEYWORDS.get(r.rul
 
 type Span = InjectionFinding & { end: number };
 
+const INVISIBLE = new RegExp(`${ALWAYS_HIDDEN.source}|[${[...JOINERS].join("")}]`, "gu");
+
 function visible(text: string): string {
-  let out = "";
-  for (const char of text) {
-    if (ALWAYS_HIDDEN.test(char) || JOINERS.has(char)) {
-      out += `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`;
-    } else {
-      out += char;
-    }
-  }
-  return out.replace(/\s+/g, " ").trim();
+  return text
+    .replace(INVISIBLE, (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`)
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 const EXCERPT_CONTEXT = 30;
