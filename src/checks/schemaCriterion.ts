@@ -103,22 +103,15 @@ export async function runSchemaCriterion(
     throw criterionMethodMismatch(criterion.id, "schema", method.kind);
   }
 
-  let schema: JsonSchema;
-  if (method.schema !== undefined) {
-    schema = method.schema;
-  } else if (method.schemaRef !== undefined) {
+  // The method's schema guarantees an inline schema or a schemaRef.
+  let schema = method.schema;
+  if (schema === undefined) {
+    const baseDir = resolvePath(options.baseDir ?? process.cwd());
     try {
-      schema = await loadJsonSchema(
-        method.schemaRef,
-        resolvePath(options.baseDir ?? process.cwd()),
-      );
+      schema = await loadJsonSchema(method.schemaRef ?? "", baseDir);
     } catch (error) {
       return notEvaluatedFor(errorMessageOf(error));
     }
-  } else {
-    return notEvaluatedFor(
-      `criterion '${criterion.id}' has neither an inline schema nor a schemaRef`,
-    );
   }
 
   let validate: ValidateFunction;

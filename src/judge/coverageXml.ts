@@ -4,17 +4,13 @@ import { listed } from "./answerAmbiguity.js";
 import type { AnswerContract } from "./answerContract.js";
 import { type Interpretation, justified } from "./answerContract.js";
 import { taggedTexts } from "./answerText.js";
-import { readScore } from "./answerValues.js";
+import { readScore, describeValue as shown } from "./answerValues.js";
 
 export interface CoverageXmlRead {
   /** Undefined when the text holds no complete coverage_extent element. */
   read?: Interpretation;
   truncated: boolean;
   reasoning: string;
-}
-
-function shown(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 }
 
 function repeatedElement(
