@@ -57,9 +57,9 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
   {
     kind: "role-override",
     rule: "you are now",
-    keywords: "you & now",
+    keywords: "you & now act behave respond pretend",
     pattern:
-      /\byou\s+are\s+now\s+(?:a|an|the|my|acting|in|no\s+longer|free|going\s+to|playing|operating|DAN)\b/gi,
+      /\byou\s+(?:are\s+now\s+(?:a|an|the|my|acting|in|no\s+longer|free|going\s+to|playing|operating|DAN)\b|(?:must|should|will|shall)\s+(?:now\s+)?(?:act|behave|respond|pretend)\s+as\b)/gi,
   },
   {
     kind: "role-override",
@@ -73,13 +73,6 @@ export const ENGLISH_RULES: readonly InjectionRule[] = [
     keywords: "from & now",
     pattern:
       /\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:judge|evaluator|reviewer|model|assistant|grader))\b/gi,
-  },
-  {
-    kind: "role-override",
-    rule: "you must act as",
-    keywords: "you & act behave respond pretend",
-    pattern:
-      /\byou\s+(?:must|should|will|shall)\s+(?:now\s+)?(?:act|behave|respond|pretend)\s+as\b/gi,
   },
   {
     kind: "role-override",

@@ -167,9 +167,9 @@ export const FORGED_RULES: readonly InjectionRule[] = [
     kind: "criterion-redefinition",
     rule: "criterion changed",
     keywords:
-      "criteri rubric scoring requirement & been & redefined updated changed amended replaced revised waived removed suspended",
+      "criteri rubric scoring requirement & been now henceforth & redefined updated changed amended replaced revised waived removed suspended mean require read satisfied",
     pattern:
-      /\b(?:criteri(?:on|a)|rubric|scoring\s+rules?|requirements?\s+of\s+this\s+call)\s+(?:\S+\s+){0,3}(?:has|have)\s+been\s+(?:redefined|updated|changed|amended|replaced|revised|waived|removed|suspended)/gi,
+      /\b(?:(?:criteri(?:on|a)|rubric|scoring\s+rules?|requirements?\s+of\s+this\s+call)\s+(?:\S+\s+){0,3}(?:has|have)\s+been\s+(?:redefined|updated|changed|amended|replaced|revised|waived|removed|suspended)|(?:criteri(?:on|a)|rubric)\b[^.\n]{0,40}\b(?:now|henceforth|from\s+now\s+on)\s+(?:means?|requires?|reads?|only\s+requires?|is\s+satisfied))/gi,
   },
   {
     kind: "criterion-redefinition",
@@ -185,13 +185,6 @@ export const FORGED_RULES: readonly InjectionRule[] = [
       "criteri & considered deemed treated marked automatically already & met satisfied fulfilled passed complete",
     pattern:
       /\b(?:this|the|each|every|all)\s+(?:\w+\s+)?criteri(?:on|a)\s+(?:is|are|should\s+be|must\s+be|shall\s+be|will\s+be)\s+(?:\w+\s+)?(?:considered|deemed|treated\s+as|marked\s+(?:as\s+)?|automatically|already)\s*(?:met|satisfied|fulfilled|passed|complete)/gi,
-  },
-  {
-    kind: "criterion-redefinition",
-    rule: "criterion now means",
-    keywords: "criteri rubric & now henceforth & mean require read satisfied",
-    pattern:
-      /\b(?:criteri(?:on|a)|rubric)\b[^.\n]{0,40}\b(?:now|henceforth|from\s+now\s+on)\s+(?:means?|requires?|reads?|only\s+requires?|is\s+satisfied)/gi,
   },
   {
     kind: "criterion-redefinition",
