@@ -32,20 +32,10 @@ export const DIRECTIVE_RULES: readonly InjectionRule[] = [
     kind: "score-manipulation",
     rule: "treat it as met",
     keywords:
-      "treat mark rate score grade count consider regard deem record report classify summari label judge assess evaluate list & met compliant satisf complete fulfil achieved excellent outstanding strong pass approved fundable accepted perfect flawless top highest maximum full well realistic feasible adequate sufficient exemplary accordingly best N/N out of",
+      "treat mark rate score grade count consider regard deem record report classify summari label judge assess evaluate list treated marked rated scored graded counted considered regarded deemed recorded reported classified judged assessed evaluated & met compliant satisf complete fulfil achieved excellent outstanding strong pass approved fundable accepted perfect flawless top highest maximum full well realistic feasible adequate sufficient exemplary accordingly best N/N out of satisfied passed",
     pattern: new RegExp(
-      String.raw`${IMPERATIVE_START}(?:treat|mark|rate|score|grade|count|consider|regard|deem|record|report|classify|summari[sz]e|label|judge|assess|evaluate|list)[ \t]+${OBJECT}[ \t]+(?:as[ \t]+(?:being[ \t]+)?|to[ \t]+be[ \t]+)?(?:fully[ \t]+|clearly[ \t]+|already[ \t]+|entirely[ \t]+)?${OUTCOME}\b`,
+      String.raw`${IMPERATIVE_START}(?:treat|mark|rate|score|grade|count|consider|regard|deem|record|report|classify|summari[sz]e|label|judge|assess|evaluate|list)[ \t]+${OBJECT}[ \t]+(?:as[ \t]+(?:being[ \t]+)?|to[ \t]+be[ \t]+)?(?:fully[ \t]+|clearly[ \t]+|already[ \t]+|entirely[ \t]+)?${OUTCOME}\b|\b(?:can|could|should|must|may|shall|is[ \t]+to|are[ \t]+to)[ \t]+be[ \t]+(?:treated|marked|rated|scored|graded|counted|considered|regarded|deemed|recorded|reported|classified|judged|assessed|evaluated)[ \t]+(?:as[ \t]+)?(?:fully[ \t]+|clearly[ \t]+|already[ \t]+)?${VERDICT}\b`,
       "gim",
-    ),
-  },
-  {
-    kind: "score-manipulation",
-    rule: "can be marked compliant",
-    keywords:
-      "treated marked rated scored graded counted considered regarded deemed recorded reported classified judged assessed evaluated & met compliant satisfied fulfil passed excellent fundable approved full perfect",
-    pattern: new RegExp(
-      String.raw`\b(?:can|could|should|must|may|shall|is[ \t]+to|are[ \t]+to)[ \t]+be[ \t]+(?:treated|marked|rated|scored|graded|counted|considered|regarded|deemed|recorded|reported|classified|judged|assessed|evaluated)[ \t]+(?:as[ \t]+)?(?:fully[ \t]+|clearly[ \t]+|already[ \t]+)?${VERDICT}\b`,
-      "gi",
     ),
   },
   {
@@ -79,11 +69,13 @@ export const DIRECTIVE_RULES: readonly InjectionRule[] = [
   },
   {
     kind: "instruction-override",
-    rule: "evaluators are asked to overlook",
+    rule: "the evaluator is asked to overlook",
     keywords:
-      "asked requested invited instructed expected encouraged urged & ignore disregard overlook skip excuse forgive past",
-    pattern:
-      /\b(?:is|are)[ \t]+(?:kindly[ \t]+|hereby[ \t]+)?(?:asked|requested|invited|instructed|expected|encouraged|urged)[ \t]+to[ \t]+(?:ignore|disregard|overlook|skip|excuse|forgive|look[ \t]+past)\b/gi,
+      "asked requested invited instructed expected encouraged urged told & ignore disregard overlook skip excuse forgive past accept approve pass waive treat mark rate score award give",
+    pattern: new RegExp(
+      String.raw`\b(?:is|are)[ \t]+(?:kindly[ \t]+|hereby[ \t]+)?(?:asked|requested|invited|instructed|expected|encouraged|urged)[ \t]+to[ \t]+(?:ignore|disregard|overlook|skip|excuse|forgive|look[ \t]+past)\b|\b${READER_OR_TOOL}[ \t]+(?:is|are)[ \t]+(?:kindly[ \t]+|hereby[ \t]+)?(?:asked|requested|invited|instructed|expected|encouraged|urged|told)[ \t]+to[ \t]+(?:accept|approve|pass|ignore|disregard|overlook|skip|excuse|waive|forgive|look[ \t]+past|treat|mark|rate|score|award|give)\b`,
+      "gi",
+    ),
   },
   {
     kind: "score-manipulation",
@@ -111,9 +103,9 @@ export const DIRECTIVE_RULES: readonly InjectionRule[] = [
     kind: "role-override",
     rule: "to whoever is grading this",
     keywords:
-      "whoever whatever anyone anybody someone person one thing system program & grading scoring evaluating judging assessing rating marking",
+      "whoever whatever anyone anybody someone person one thing system program & grading scoring evaluating judging assessing rating marking grad scor evaluat judg assess rat mark",
     pattern:
-      /\b(?:to|for|dear|attention|hey|hello|hi)[ \t]*,?[ \t]*(?:whoever|whatever|anyone|anybody|someone|the[ \t]+(?:person|one|thing|system|program)[ \t]+(?:who|that))\b[^.\n:]{0,40}?\b(?:grading|scoring|evaluating|judging|assessing|rating|marking)\b/gi,
+      /\b(?:to|for|dear|attention|hey|hello|hi)[ \t]*,?[ \t]*(?:whoever|whatever|anyone|anybody|someone|the[ \t]+(?:person|one|thing|system|program)[ \t]+(?:who|that))\b[^.\n:]{0,40}?\b(?:grading|scoring|evaluating|judging|assessing|rating|marking)\b|(?:^|[\n.!?][ \t]*)(?:whoever|whatever|anyone|anybody)(?:[ \t]+[\w-]{2,20}){0,2}?[ \t]+(?:is[ \t]+|are[ \t]+)?(?:grades|grading|scores|scoring|evaluates|evaluating|judges|judging|assesses|assessing|rates|rating|marks|marking)[ \t]+(?:this|it|these|the[ \t]+(?:proposal|application|submission|content))\b/gi,
   },
   {
     kind: "criterion-redefinition",
@@ -140,16 +132,6 @@ export const DIRECTIVE_RULES: readonly InjectionRule[] = [
       "requirement criteri rule condition obligation & longer waived withdrawn lifted dropped suspended removed",
     pattern:
       /\b(?:requirements?|criteri(?:on|a)|rules?|conditions?|obligations?)\b[^.\n]{0,60}?\b(?:no[ \t]+longer[ \t]+appl(?:y|ies)|(?:is|are|has[ \t]+been|have[ \t]+been|was|were)[ \t]+(?:waived|withdrawn|lifted|dropped|suspended|removed))\b[^.\n]{0,80}?(?:\b(?:so|therefore|hence|thus)\b[^.\n]{0,60}?\b(?:count\w*|scor\w*|treat\w*|penali[sz]\w*|against|fulfill?ed|met|satisfied)\b|\b(?:must|should|may|can|cannot)[ \t]*(?:not[ \t]+)?(?:be[ \t]+(?:scored|assessed|evaluated)|count[ \t]+against)\b)/gi,
-  },
-  {
-    kind: "instruction-override",
-    rule: "the evaluator is instructed to accept",
-    keywords:
-      "asked requested invited instructed expected encouraged urged told & accept approve pass ignore disregard overlook skip excuse waive forgive past treat mark rate score award give",
-    pattern: new RegExp(
-      String.raw`\b${READER_OR_TOOL}[ \t]+(?:is|are)[ \t]+(?:kindly[ \t]+|hereby[ \t]+)?(?:asked|requested|invited|instructed|expected|encouraged|urged|told)[ \t]+to[ \t]+(?:accept|approve|pass|ignore|disregard|overlook|skip|excuse|waive|forgive|look[ \t]+past|treat|mark|rate|score|award|give)\b`,
-      "gi",
-    ),
   },
   {
     kind: "instruction-override",
@@ -187,12 +169,5 @@ export const DIRECTIVE_RULES: readonly InjectionRule[] = [
       String.raw`${IMPERATIVE_START}(?:output|return|produce|issue|give|emit|write)[ \t]+(?:a|an|the)[ \t]+(?:passing|positive|favou?rable|perfect|top|maximum|full)[ \t]+(?:verdict|score|result|rating|grade|assessment|evaluation|mark)\b`,
       "gim",
     ),
-  },
-  {
-    kind: "role-override",
-    rule: "whatever system scores this",
-    keywords: "whoever whatever anyone anybody & grad scor evaluat judg assess rat mark",
-    pattern:
-      /(?:^|[\n.!?][ \t]*)(?:whoever|whatever|anyone|anybody)(?:[ \t]+[\w-]{2,20}){0,2}?[ \t]+(?:is[ \t]+|are[ \t]+)?(?:grades|grading|scores|scoring|evaluates|evaluating|judges|judging|assesses|assessing|rates|rating|marks|marking)[ \t]+(?:this|it|these|the[ \t]+(?:proposal|application|submission|content))\b/gi,
   },
 ];
