@@ -1,21 +1,33 @@
 import type { InjectionRule } from "./injectionRules.js";
 
+/** One pattern with an alternative per language, run with `giu` like each of them. */
+function anyOf(...patterns: RegExp[]): RegExp {
+  return new RegExp(patterns.map((pattern) => pattern.source).join("|"), "giu");
+}
+
 /** Proposals are often written in these languages: the patterns keep to what addresses a judge. */
 export const FOREIGN_RULES: readonly InjectionRule[] = [
   {
     kind: "instruction-override",
-    rule: "ignore the instructions (German)",
+    rule: "ignore the instructions (German, French, Spanish)",
     keywords:
-      "ignorier vergiss vergessen missacht übergeh & anweisungen instruktionen regeln vorgaben befehle kriterien",
-    pattern:
+      "ignorier vergiss vergessen missacht übergeh ignore oublie tiens tenez ignora olvid omit tengas & anweisungen instruktionen regeln vorgaben befehle kriterien instructions consignes règles directives critères instrucciones indicaciones reglas directrices normas criterios",
+    pattern: anyOf(
       /\b(?:ignorier(?:e|en|t)?|vergiss|vergessen\s+sie|missacht(?:e|en)|übergeh(?:e|en))\s+(?:sie\s+)?(?:bitte\s+)?(?:alle\s+|sämtliche\s+)?(?:(?:vorherigen|bisherigen|obigen|vorangegangenen|früheren|ursprünglichen|deine|ihre|die)\s+)+(?:anweisungen|instruktionen|regeln|vorgaben|befehle|bewertungskriterien|kriterien)\b/giu,
+      /\b(?:ignore[zr]?|oublie[zr]?|ne\s+tiens\s+pas\s+compte\s+de|ne\s+tenez\s+pas\s+compte\s+de)\s+(?:toutes\s+|tous\s+)?(?:les|tes|vos)\s+(?:instructions|consignes|règles|directives|critères)(?:\s+(?:précédentes|antérieures|ci-dessus|initiales|d'évaluation))?/giu,
+      /\b(?:ignora|ignore|ignorad|olvida|olvide|omite|omita|no\s+tengas\s+en\s+cuenta)\s+(?:todas\s+)?(?:las|tus|sus)\s+(?:instrucciones|indicaciones|reglas|directrices|normas|criterios)(?:\s+(?:anteriores|previas|de\s+arriba|iniciales|de\s+evaluación))?/giu,
+    ),
   },
   {
     kind: "score-manipulation",
-    rule: "give the top score (German)",
-    keywords: "gib geben vergib bewerte erteile & punkt wertung note N/N bestanden sehr",
-    pattern:
+    rule: "give the top score (German, French, Spanish)",
+    keywords:
+      "gib geben vergib bewerte erteile donne attribue accorde mets mettez note da dé dele otorg asign conced califi punt & punkt wertung note N/N bestanden sehr maxim parfait meilleure xima perfecta alta",
+    pattern: anyOf(
       /\b(?:gib|geben\s+sie|vergib|vergeben\s+sie|bewerte|bewerten\s+sie|erteile|erteilen\s+sie)\b[^.\n]{0,50}?\b(?:(?:volle|höchste|maximale|beste|perfekte)\s+(?:punktzahl|punkte|bewertung|note|wertung)|bestnote|höchstnote|höchstpunktzahl|10\s*\/\s*10|5\s*\/\s*5|mit\s+(?:bestanden|sehr\s+gut))/giu,
+      /\b(?:donne[zr]?|attribue[zr]?|accorde[zr]?|mets|mettez|note[zr]?)\b[^.\n]{0,50}?\b(?:(?:la\s+)?note\s+(?:maximale|parfaite|maximum)|(?:la\s+)?meilleure\s+note|(?:le\s+)?score\s+(?:maximal|maximum|parfait)|20\s*\/\s*20|10\s*\/\s*10|5\s*\/\s*5)/giu,
+      /\b(?:dale|dé|dele|da|otorga|otorgue|asigna|asigne|concede|conceda|califica|califique|puntúa|puntúe)\b[^.\n]{0,50}?\b(?:(?:la\s+)?(?:puntuación|calificación|nota|valoración)\s+(?:máxima|perfecta|más\s+alta)|(?:la\s+)?máxima\s+(?:puntuación|calificación|nota)|10\s*\/\s*10|5\s*\/\s*5)/giu,
+    ),
   },
   {
     kind: "role-override",
@@ -25,40 +37,11 @@ export const FOREIGN_RULES: readonly InjectionRule[] = [
       /\b(?:du\s+bist\s+(?:jetzt|nun|ab\s+sofort)|sie\s+sind\s+(?:jetzt|nun|ab\s+sofort))\s+(?:ein|eine|der|die|kein|keine)\b/giu,
   },
   {
-    kind: "instruction-override",
-    rule: "ignore the instructions (French)",
-    keywords: "ignore oublie tiens tenez & instructions consignes règles directives critères",
-    pattern:
-      /\b(?:ignore[zr]?|oublie[zr]?|ne\s+tiens\s+pas\s+compte\s+de|ne\s+tenez\s+pas\s+compte\s+de)\s+(?:toutes\s+|tous\s+)?(?:les|tes|vos)\s+(?:instructions|consignes|règles|directives|critères)(?:\s+(?:précédentes|antérieures|ci-dessus|initiales|d'évaluation))?/giu,
-  },
-  {
-    kind: "score-manipulation",
-    rule: "give the top score (French)",
-    keywords: "donne attribue accorde mets mettez note & maxim parfait meilleure N/N",
-    pattern:
-      /\b(?:donne[zr]?|attribue[zr]?|accorde[zr]?|mets|mettez|note[zr]?)\b[^.\n]{0,50}?\b(?:(?:la\s+)?note\s+(?:maximale|parfaite|maximum)|(?:la\s+)?meilleure\s+note|(?:le\s+)?score\s+(?:maximal|maximum|parfait)|20\s*\/\s*20|10\s*\/\s*10|5\s*\/\s*5)/giu,
-  },
-  {
     kind: "role-override",
     rule: "you are now (French)",
     keywords: "maintenant désormais dorénavant",
     pattern:
       /\b(?:tu\s+es|vous\s+êtes)\s+(?:maintenant|désormais|dorénavant)\s+(?:un|une|le|la)\b/giu,
-  },
-  {
-    kind: "instruction-override",
-    rule: "ignore the instructions (Spanish)",
-    keywords:
-      "ignora ignore olvid omit tengas & instrucciones indicaciones reglas directrices normas criterios",
-    pattern:
-      /\b(?:ignora|ignore|ignorad|olvida|olvide|omite|omita|no\s+tengas\s+en\s+cuenta)\s+(?:todas\s+)?(?:las|tus|sus)\s+(?:instrucciones|indicaciones|reglas|directrices|normas|criterios)(?:\s+(?:anteriores|previas|de\s+arriba|iniciales|de\s+evaluación))?/giu,
-  },
-  {
-    kind: "score-manipulation",
-    rule: "give the top score (Spanish)",
-    keywords: "da dé dele otorg asign conced califi punt & xima perfecta alta N/N",
-    pattern:
-      /\b(?:dale|dé|dele|da|otorga|otorgue|asigna|asigne|concede|conceda|califica|califique|puntúa|puntúe)\b[^.\n]{0,50}?\b(?:(?:la\s+)?(?:puntuación|calificación|nota|valoración)\s+(?:máxima|perfecta|más\s+alta)|(?:la\s+)?máxima\s+(?:puntuación|calificación|nota)|10\s*\/\s*10|5\s*\/\s*5)/giu,
   },
   {
     kind: "role-override",
