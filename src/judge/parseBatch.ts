@@ -105,29 +105,20 @@ export function parseBatchResponse(
   const ids = criteria.map((c) => c.id);
   const answers = new Map<string, JudgeAnswer>();
   const notes: string[] = [];
+  const unread = (problem: string): BatchParse => {
+    return { answers, missing: ids, problem, notes, ambiguities: [] };
+  };
   const tooLong = answerTooLong(response, maxChars);
-  if (tooLong !== undefined) {
-    return { answers, missing: ids, problem: tooLong, notes, ambiguities: [] };
-  }
-  const text = stripReasoningBlocks(response).text;
-  const { tables } = splitTables(text);
-  if (tables.length === 0) {
-    return {
-      answers,
-      missing: ids,
-      problem: "no `results[…]{id,score,quotes,reasoning}:` table found",
-      notes,
-      ambiguities: [],
-    };
-  }
+  if (tooLong !== undefined) return unread(tooLong);
+  const { tables } = splitTables(stripReasoningBlocks(response).text);
+  if (tables.length === 0) return unread("no `results[…]{id,score,quotes,reasoning}:` table found");
   const read = tables.map(readTable);
   const rows = read.flatMap((r) => ("rows" in r ? r.rows : []));
   const problems = read.flatMap((r) => ("problem" in r ? [r.problem] : []));
-  if (rows.length === 0 && problems.length > 0) {
-    return { answers, missing: ids, problem: problems[0], notes, ambiguities: [] };
-  }
+  const [firstProblem] = problems;
+  if (rows.length === 0 && firstProblem !== undefined) return unread(firstProblem);
   if (problems.length > 0) {
-    notes.push(`${problems.length} of ${tables.length} tables could not be read: ${problems[0]}`);
+    notes.push(`${problems.length} of ${tables.length} tables could not be read: ${firstProblem}`);
   }
   const ambiguities = answerRows(rows, criteria, answers, notes);
   const missing = ids.filter((id) => !answers.has(id));
