@@ -3,7 +3,7 @@
  * one carries a code from SERVICE_ERROR_STATUS, the one table that turns a code into an HTTP status.
  */
 
-import { DESK_ERROR_STATUS } from "../desk/reviewDesk.js";
+import { DESK_ERROR_STATUS } from "../desk/errors.js";
 import { EvalgateError } from "../errors.js";
 
 /** Every error code the service answers with, and its HTTP status: the desk's codes and its own. */

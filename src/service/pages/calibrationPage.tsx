@@ -4,7 +4,7 @@
  * `evalgate calibrate --compare` recorded — when, on which labels, with which judge. Readable from
  * a wide screen down to a phone (calibrationFigures.tsx).
  */
-import type { CalibrationOverview } from "../../desk/reviewDesk.js";
+import type { CalibrationOverview } from "../../desk/calibration.js";
 import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
 import { Layout } from "./layout.js";
 import { QueueTabs } from "./queueTabs.js";
