@@ -26,7 +26,7 @@ import {
   unknownThread,
 } from "./errors.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
-import type { PageRequest, StartProposal, ThreadListRequest } from "./requests.js";
+import type { PageRequest, StartProposal } from "./requests.js";
 import { decodeCursor, listItemOf, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
 
 export interface DeskContext {
@@ -138,7 +138,7 @@ export async function listReviews(
 export async function finishedProposals(
   ctx: DeskContext,
   by: Reviewer,
-  page: ThreadListRequest,
+  page: PageRequest,
 ): Promise<ThreadListPage> {
   const after = decodeCursor(page.cursor);
   const rows = await ctx.store.listThreads({

@@ -1,8 +1,4 @@
-/**
- * A reviewer's decision on the desk: checked against the review it answers (the actions offered,
- * the corrections against the evaluation the reviewer saw), then recorded in one transaction with
- * its calibration labels, and handed to a job.
- */
+/** A decision checked against the review it answers, recorded with its labels, handed to a job. */
 import { randomUUID } from "node:crypto";
 import { labelsOfDecision } from "../calibration/labels.js";
 import { ReviewDecisionSchema } from "../graph/model.js";
@@ -17,10 +13,7 @@ import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";
 import type { DecisionRequest } from "./requests.js";
 import { alreadyDecided } from "./views.js";
 
-/**
- * The decision as the graph takes it, checked (an INVALID_INPUT refusal names the field): the review
- * boundary's schema, and an edit against the shape of the stage it replaces.
- */
+/** The review boundary's schema, and an edit against the shape of the stage it replaces. */
 function parsedDecision(
   request: DecisionRequest,
   by: Reviewer,
@@ -51,10 +44,7 @@ async function notPending(ctx: DeskContext, threadId: string, interruptId: strin
   );
 }
 
-/**
- * The review as the thread's checkpoint holds it (the evaluation the reviewer saw) and the
- * stage's content now (what an edit applies to).
- */
+/** The evaluation the reviewer saw, and the stage's content now (what an edit applies to). */
 async function reviewSeen(
   ctx: DeskContext,
   threadId: string,
@@ -71,7 +61,6 @@ async function reviewSeen(
   return { review, content };
 }
 
-/** The corrections on the 0–1 scale (an INVALID_INPUT refusal naming the correction at fault). */
 function correctionsFor(review: PendingReview | undefined, request: DecisionRequest) {
   const given = request.corrections ?? [];
   if (given.length > 0 && request.action === "retry") {

@@ -17,7 +17,7 @@ import {
 } from "./actions.js";
 import { calibrationOverview } from "./calibration.js";
 import { decide } from "./decide.js";
-import type { DecisionRequest, PageRequest, StartProposal, ThreadListRequest } from "./requests.js";
+import type { DecisionRequest, PageRequest, StartProposal } from "./requests.js";
 import { endSession, openSession, sessionReviewer } from "./sessions.js";
 import { threadProposal } from "./threadProposal.js";
 import { threadTraces } from "./traces.js";
@@ -41,7 +41,7 @@ export function reviewDesk(ctx: DeskContext, close: () => Promise<void>) {
     /** The pending reviews this reviewer may see, newest first, keyset-paginated. */
     listReviews: (by: Reviewer, page: PageRequest) => listReviews(ctx, by, page),
     /** The finished proposals this reviewer may read (all of them for admins), last finished first. */
-    finishedProposals: (by: Reviewer, page: ThreadListRequest) => finishedProposals(ctx, by, page),
+    finishedProposals: (by: Reviewer, page: PageRequest) => finishedProposals(ctx, by, page),
     getReview: (threadId: string, by: Reviewer) => getReview(ctx, threadId, by),
     /**
      * Records the decision (unique per thread and interrupt, in the transaction that takes the

@@ -1,20 +1,14 @@
 /**
- * Page sessions on the desk: signing in records a session in the review store (the hash of a
- * random id; the id itself lives only in the reviewer's sealed cookie), every page request looks
- * it up, and signing out ends it. The rows are in the shared database, so a session ended on one
- * replica is refused by all of them at once; revoking a reviewer ends their sessions as well.
+ * Page sessions: the store keeps the hash of a random id (the id lives only in the sealed cookie),
+ * so a session ended on one replica is refused by all of them at once.
  */
 import { randomBytes } from "node:crypto";
 import type { Reviewer } from "../store/reviewers.js";
 import { hashToken } from "../store/tokens.js";
 import type { ReviewStore } from "../store/types.js";
 
-/** Longest session id accepted; anything longer is not one of ours and is not hashed. */
-const MAX_SESSION_ID_CHARS = 128;
-
-function usableId(sessionId: string): boolean {
-  return sessionId !== "" && sessionId.length <= MAX_SESSION_ID_CHARS;
-}
+/** Anything longer than ours is not hashed. */
+const usableId = (sessionId: string) => sessionId !== "" && sessionId.length <= 128;
 
 export async function openSession(
   store: ReviewStore,

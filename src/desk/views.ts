@@ -14,7 +14,7 @@ import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from 
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
-export function contentAsText(content: unknown): string {
+function contentAsText(content: unknown): string {
   if (content === undefined || content === null) return "";
   return typeof content === "string" ? content : JSON.stringify(content, null, 2);
 }
@@ -35,7 +35,8 @@ export function reviewDetailOf(
   const values = snapshot.values as OverallProposalStateType;
   const content =
     stage === undefined ? undefined : readStatePath(values, parseStatePath(stage.contentPath));
-  const detail: ReviewDetail = {
+  // Absent fields are undefined here and left out of the JSON the API sends.
+  return {
     threadId: row.threadId,
     interruptId: row.interruptId,
     stage: review.contentId,
@@ -46,52 +47,47 @@ export function reviewDetailOf(
     evaluation: review.evaluation,
     actions: review.actions,
     createdAt: row.createdAt,
+    error: review.error,
+    revisions: review.revisions,
+    round: review.round,
   };
-  if (review.error !== undefined) detail.error = review.error;
-  if (review.revisions !== undefined) detail.revisions = review.revisions;
-  if (review.round !== undefined) detail.round = review.round;
-  return detail;
 }
 
 /** The corrections among a decision's labels (the criteria the reviewer marked wrong). */
 function correctionsOf(labels: readonly CalibrationLabel[]): RecordedCorrection[] {
-  return labels.flatMap((label) => {
-    if (label.source !== "marked" || label.reviewerScore === undefined) return [];
-    const correction: RecordedCorrection = {
-      criterionId: label.criterionId,
-      criterionTitle: label.criterionTitle,
-      judgeScore: label.judgeScore,
-      reviewerScore: label.reviewerScore,
-    };
-    if (label.judgeNative !== undefined) correction.judgeNative = label.judgeNative;
-    if (label.reviewerNative !== undefined) correction.reviewerNative = label.reviewerNative;
-    if (label.reviewerNote !== undefined) correction.note = label.reviewerNote;
-    return [correction];
-  });
+  return labels.flatMap((label) =>
+    label.source !== "marked" || label.reviewerScore === undefined
+      ? []
+      : [
+          {
+            criterionId: label.criterionId,
+            criterionTitle: label.criterionTitle,
+            judgeScore: label.judgeScore,
+            reviewerScore: label.reviewerScore,
+            judgeNative: label.judgeNative,
+            reviewerNative: label.reviewerNative,
+            note: label.reviewerNote,
+          },
+        ],
+  );
 }
 
-export function decisionRecordOf(
-  row: DecisionRow,
-  labels: readonly CalibrationLabel[] = [],
-): DecisionRecord {
-  const record: DecisionRecord = {
+function decisionRecordOf(row: DecisionRow, labels: readonly CalibrationLabel[]): DecisionRecord {
+  const corrections = correctionsOf(labels.filter((l) => l.decisionId === row.id));
+  return {
     decisionId: row.id,
     interruptId: row.interruptId,
     stage: row.stage,
     reviewer: row.reviewer,
     action: row.action,
     decidedAt: row.decidedAt,
+    feedback: row.payload.feedback,
+    comment: row.payload.comment,
+    content: row.action === "edit" ? row.payload.content : undefined,
+    appliedAt: row.appliedAt ?? undefined,
+    refusedAt: row.refusedAt ?? undefined,
+    corrections: corrections.length > 0 ? corrections : undefined,
   };
-  if (row.payload.feedback !== undefined) record.feedback = row.payload.feedback;
-  if (row.payload.comment !== undefined) record.comment = row.payload.comment;
-  if (row.action === "edit" && row.payload.content !== undefined) {
-    record.content = row.payload.content;
-  }
-  if (row.appliedAt !== null) record.appliedAt = row.appliedAt;
-  if (row.refusedAt !== null) record.refusedAt = row.refusedAt;
-  const corrections = correctionsOf(labels.filter((l) => l.decisionId === row.id));
-  if (corrections.length > 0) record.corrections = corrections;
-  return record;
 }
 
 export function threadStatusOf(
@@ -102,7 +98,7 @@ export function threadStatusOf(
   decisions: DecisionRow[],
   labels: readonly CalibrationLabel[] = [],
 ): ThreadStatus {
-  const status: ThreadStatus = {
+  return {
     threadId: thread.id,
     title: values === undefined ? thread.title : proposalTitle(values, thread.title),
     status: thread.status,
@@ -126,9 +122,8 @@ export function threadStatusOf(
     }),
     reviewers,
     decisions: decisions.map((d) => decisionRecordOf(d, labels)),
+    error: thread.error ?? undefined,
   };
-  if (thread.error !== null) status.error = thread.error;
-  return status;
 }
 
 export function listItemOf(row: PendingRow): ReviewListItem {
@@ -182,7 +177,6 @@ export function pageOf<R, I>(
   };
 }
 
-/** The 409 for a review someone decided already: who, when, what. */
 export function alreadyDecided(decision: {
   threadId: string;
   interruptId: string;

@@ -3,7 +3,7 @@
  * post, handed to the same desk call as `POST /api/proposals`.
  */
 import type { Context, Hono } from "hono";
-import { PageRequestSchema, ThreadListRequestSchema } from "../../desk/requests.js";
+import { PageRequestSchema } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import { allow } from "../access.js";
@@ -37,7 +37,7 @@ async function startFromForm(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<
 
 export function registerProposalRoutes(pages: Hono<ServiceEnv>, desk: ReviewDesk): void {
   pages.get("/proposals/finished", allow("queue"), async (c) => {
-    const request = requireValid(ThreadListRequestSchema.safeParse(c.req.query()), "the query");
+    const request = requireValid(PageRequestSchema.safeParse(c.req.query()), "the query");
     const page = await desk.finishedProposals(c.var.reviewer, request);
     return pageResponse(c, <FinishedPage {...readerOf(c)} page={page} />);
   });
