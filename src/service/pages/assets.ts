@@ -1,8 +1,4 @@
-/**
- * The pages' stylesheet and their two scripts, served from this origin (the Content-Security-Policy
- * allows no inline style or script). The scripts show times in the reader's zone and add live
- * progress: every page works without them.
- */
+/** The pages' stylesheet and scripts, served from this origin; every page works without the scripts. */
 export const REVIEW_CSS = `
 :root { color-scheme: light; --ink: #1d2430; --muted: #5b6475; --line: #d8dde6; --ok: #1f7a4d;
   --bad: #b42318; --warn: #b54708; --accent: #2f5bd3; --bg: #f6f7f9; }
@@ -92,10 +88,7 @@ button.primary { background: var(--accent); color: #fff; border-color: var(--acc
 ol.progress-log { color: var(--muted); }
 `;
 
-/**
- * On every page: each `<time datetime>` shown in the browser's own time zone, with the zone's name
- * ("4 May 2026, 15:57 GMT+5:45"); the UTC text the server wrote stays as the element's title.
- */
+/** Each `<time datetime>` in the browser's own zone, named; the server's UTC text as its title. */
 export const PAGE_SCRIPT = `"use strict";
 (function () {
   if (!window.Intl || !Intl.DateTimeFormat) return;

@@ -1,35 +1,24 @@
 /**
- * The decision form of a review: one form, so what a reviewer enters once — the scores the judge
- * got wrong and a comment — goes with whichever decision they choose. Each decision the review
- * offers (approve, revise with feedback, edit in place, retry) is a submit button named `action`;
- * its own fields (the feedback, the edited content: one text area per field for structured
- * content) sit beside it. Plain HTML: no script needed.
- * Pressing Enter in a text field decides nothing (the form's default button is a disabled one).
- * The fields' limits are the review boundary's; the service checks everything again on every post
- * and, when it refuses a decision, shows the form again with what was entered.
+ * A review's one decision form, so the score corrections and comment entered once go with
+ * whichever decision is chosen: each offered decision is a submit button named `action`, its own
+ * fields beside it. Plain HTML, no script.
  */
-
 import type { ReviewDetail } from "../../desk/answers.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { CorrectionFields } from "./correctionFields.js";
 import { EditContentFields } from "./editFields.js";
 import { type EditDraft, reviewContentType } from "./structuredEdit.js";
 
-export interface DecisionFormsProps {
+interface DecisionFormsProps {
   review: ReviewDetail;
   csrf: string;
   /** The fields of a refused decision, entered again. */
   values?: Readonly<Record<string, string>> | undefined;
-  /** A refused edit, shown again as entered with its problems. */
   editDraft?: EditDraft | undefined;
 }
 
 /** The decisions that take a comment and score corrections (not a plain retry). */
 const JUDGING_ACTIONS = new Set(["approve", "revise", "edit"]);
-
-function formAction(threadId: string): string {
-  return `/reviews/${encodeURIComponent(threadId)}/decisions`;
-}
 
 function Approve() {
   return (
@@ -104,7 +93,12 @@ export function DecisionForms(props: DecisionFormsProps) {
   const judging = review.actions.some((action) => JUDGING_ACTIONS.has(action));
   return (
     <section id="decide">
-      <form method="post" action={formAction(review.threadId)} class="decision" id="decision-form">
+      <form
+        method="post"
+        action={`/reviews/${encodeURIComponent(review.threadId)}/decisions`}
+        class="decision"
+        id="decision-form"
+      >
         <input type="hidden" name="_csrf" value={props.csrf} />
         <input type="hidden" name="interruptId" value={review.interruptId} />
         {/* The form's default button: Enter in a text field submits nothing. */}

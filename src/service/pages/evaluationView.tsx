@@ -1,9 +1,4 @@
-/**
- * What the judge said about the content: the notices a reviewer should read first (possible prompt
- * injection first, loudly; one plain sentence per kind of finding, the engine's own texts for
- * administrators only), the score chart against thresholds, strengths, weaknesses, suggestions,
- * and each criterion's reasoning with its hits, misses and evidence.
- */
+/** What the judge said: the notices first (a possible injection loudly), the chart, each criterion. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { AdminDetails } from "./adminDetails.js";
 import { CriterionPanelAndQuotes, PanelEvidenceSummary } from "./panelEvidenceView.js";

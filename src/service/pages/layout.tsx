@@ -3,22 +3,19 @@ import type { Child } from "hono/jsx";
 import type { ErrorBody } from "../errorResponse.js";
 import { ErrorNotice } from "./errorNotice.js";
 
-export interface LayoutProps {
+export function Layout(props: {
   title: string;
-  /** The signed-in reviewer's name; absent on the sign-in page. */
-  reviewer?: string;
+  /** Absent on the sign-in page. */
+  reviewer?: string | undefined;
   /** The session's CSRF token, for the sign-out form. */
-  csrf?: string;
-  /** Extra head elements (the progress page's refresh for browsers without JavaScript). */
+  csrf?: string | undefined;
   head?: Child;
-  /** A page of wide tables (calibration): the main column takes more of a wide screen. */
+  /** A page of wide tables (calibration). */
   wide?: boolean;
-  /** Scripts from this origin (no inline script: the Content-Security-Policy forbids it). */
+  /** Scripts from this origin (the Content-Security-Policy forbids inline ones). */
   scripts?: string[];
   children?: Child;
-}
-
-export function Layout(props: LayoutProps) {
+}) {
   return (
     <html lang="en">
       <head>
@@ -61,7 +58,7 @@ export interface SignedIn {
   csrf: string;
 }
 
-export function ErrorPage(props: { status: number; error: ErrorBody["error"]; who?: SignedIn }) {
+function ErrorPage(props: { status: number; error: ErrorBody["error"]; who?: SignedIn }) {
   return (
     <Layout title={`Error ${props.status}`} reviewer={props.who?.reviewer} csrf={props.who?.csrf}>
       <section class="error-page" role="alert">
@@ -75,7 +72,6 @@ export function ErrorPage(props: { status: number; error: ErrorBody["error"]; wh
   );
 }
 
-/** The page's heading for an HTTP status, in words. */
 function errorHeading(status: number): string {
   if (status === 400 || status === 422) return "That request could not be used";
   if (status === 401) return "Please sign in";

@@ -1,17 +1,11 @@
-/**
- * A panel's answers and agreement, and the judges' quotes marked found or not found in the
- * content, as the review page shows them.
- */
+/** A panel's answers and agreement, and the judges' quotes marked found or not in the content. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 
 function agreementText(value: number | null): string {
   return value === null ? "n/a" : String(value);
 }
 
-/**
- * The panel's overall agreement, and how many quotes were found. (Why the result is held for
- * review is said once, in the review page's notices.)
- */
+/** Why the result is held for review is said once, in the review page's notices. */
 export function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
   const { panel, evidence } = props.evaluation;
   if (panel === undefined && evidence === undefined) return null;
@@ -35,7 +29,6 @@ export function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
   );
 }
 
-/** One criterion's panel answers and quotes. */
 export function CriterionPanelAndQuotes(props: { criterion: CriterionResult }) {
   const { panel, quotes } = props.criterion;
   return (

@@ -1,8 +1,4 @@
-/**
- * The proposal as one HTML file that stands on its own (`evalgate show --format html`): the same
- * components as the service's proposal page, its stylesheet inline, and a Content-Security-Policy
- * that loads nothing and runs no script.
- */
+/** The proposal as one HTML file that stands on its own (`evalgate show --format html`). */
 import type { ProposalDocument } from "../../proposal/document.js";
 import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
 import { ProposalView } from "./proposalView.js";

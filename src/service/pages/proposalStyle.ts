@@ -1,8 +1,4 @@
-/**
- * The stylesheet of the proposal and of content shown as text or fields: served with the review
- * pages' stylesheet, and inlined in the HTML file `evalgate show --format html` writes (a file on
- * its own, read without the service).
- */
+/** The proposal's stylesheet: served with the pages', inlined in `evalgate show --format html`. */
 export const PROPOSAL_CSS = `
 span.text, blockquote.text { white-space: pre-line; }
 blockquote.text { margin: .4rem 0; padding-left: .8rem; border-left: 3px solid #d8dde6; color: #5b6475; }

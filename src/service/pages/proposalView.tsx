@@ -1,9 +1,4 @@
-/**
- * The proposal document as HTML components (hono/jsx: every text is escaped): the sections in
- * order, appendix A (research, solution sought, connection pairs as labelled fields) and appendix B
- * (each stage's gate record and decisions). The review service's proposal page and
- * `evalgate show --format html` both draw it.
- */
+/** The proposal document: its sections, appendix A (the inputs) and B (gate records and decisions). */
 import { contentForm } from "../../graph/contentFields.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
 import type {

@@ -9,9 +9,6 @@ import { formatScore } from "./scorePercent.js";
 import { StartProposalForm, type StartProposalValues } from "./startProposalForm.js";
 import { Time } from "./time.js";
 
-// The score's words live apart so the HTML report can use the evaluation view without the queue.
-export { formatScore } from "./scorePercent.js";
-
 export function PassedBadge(props: { passed: boolean | null }) {
   if (props.passed === null) return <span class="muted">not judged</span>;
   return props.passed ? <span class="pass">passed</span> : <span class="fail">not passed</span>;

@@ -12,19 +12,16 @@ import type { EditDraft } from "./structuredEdit.js";
 import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
-export interface ReviewPageProps {
+interface ReviewPageProps {
   reviewer: string;
   csrf: string;
   review: ReviewDetail;
   /** Why the last decision was refused (shown above the forms, with what was entered kept). */
   error?: ErrorBody["error"];
-  /** The fields of the refused decision, to fill the form in again. */
   values?: Readonly<Record<string, string>>;
-  /** The judge calls of the evaluation under review, shown collapsed under it (administrators). */
-  traces?: ThreadTraces;
-  /** The reader is an administrator: technical details are shown. */
+  /** The judge calls of the evaluation under review (administrators). */
+  traces?: ThreadTraces | undefined;
   admin?: boolean;
-  /** A refused edit, shown again in the edit form as entered, with its problems. */
   editDraft?: EditDraft | undefined;
 }
 

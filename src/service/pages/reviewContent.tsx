@@ -1,7 +1,4 @@
-/**
- * The content under review, whole and readable: Markdown drawn by markdown-it (raw HTML off),
- * structured content as labelled fields (escaped by construction).
- */
+/** The content under review, whole and readable. */
 
 import type { ReviewDetail } from "../../desk/answers.js";
 import { contentForm } from "../../graph/contentFields.js";

@@ -1,15 +1,10 @@
-/**
- * The start form's post, read into the body `POST /api/proposals` takes: each of the request and
- * the applicant from its text area or its file (one of the two), a file read as UTF-8 text of a
- * bounded size, then checked by the same schema and handed to the same desk call as the API's.
- */
+/** The start form's post as the body `POST /api/proposals` takes: each text from its area or its file. */
 import { MAX_TEXT_CHARS, type StartProposal, StartProposalSchema } from "../../desk/requests.js";
 import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import type { CheckedForm } from "./pageSession.js";
 import type { StartProposalValues } from "./startProposalForm.js";
 
-/** The form's file fields. */
 export const START_FILE_FIELDS = ["rfpFile", "applicantFile"] as const;
 
 /** A file's most bytes: the most characters, at up to four bytes each in UTF-8. */
@@ -69,7 +64,7 @@ async function textOf(form: CheckedForm, field: keyof typeof WHAT): Promise<stri
   return text;
 }
 
-/** What was typed, to fill the form in again after a refusal (files must be chosen again). */
+/** To fill the form in again after a refusal (files must be chosen again). */
 export function typedValues(form: CheckedForm): StartProposalValues {
   const { title, rfp, applicant } = form.fields;
   return {
@@ -79,7 +74,6 @@ export function typedValues(form: CheckedForm): StartProposalValues {
   };
 }
 
-/** The API's body from the form, checked by its schema (INVALID_INPUT naming the field). */
 export async function startProposalOf(form: CheckedForm): Promise<StartProposal> {
   const title = (form.fields.title ?? "").trim();
   const body = {
