@@ -12,11 +12,18 @@ import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import {
   DESK_GRAPH,
+  type PendingRow,
   type ReviewStore,
   type ThreadListRow,
   type ThreadRow,
 } from "../store/types.js";
-import type { ReviewDetail, ReviewPage, ThreadListPage, ThreadStatus } from "./answers.js";
+import {
+  type ReviewDetail,
+  ReviewListItemSchema,
+  type ReviewPage,
+  type ThreadListPage,
+  type ThreadStatus,
+} from "./answers.js";
 import {
   forbidden,
   invalidInput,
@@ -27,7 +34,7 @@ import {
 } from "./errors.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import type { PageRequest, StartProposal } from "./requests.js";
-import { decodeCursor, listItemOf, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
+import { decodeCursor, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
 
 export interface DeskContext {
   kind: "sqlite" | "postgres";
@@ -131,7 +138,9 @@ export async function listReviews(
     ...scopeOf(by),
     ...(after === undefined ? {} : { after: { createdAt: after[0], threadId: after[1] } }),
   });
-  return pageOf(rows, page.limit, listItemOf, (row) => [row.createdAt, row.threadId]);
+  // The schema keeps the row's fields a queue item has.
+  const item = (row: PendingRow) => ReviewListItemSchema.parse(row);
+  return pageOf(rows, page.limit, item, (row) => [row.createdAt, row.threadId]);
 }
 
 /** Read from the store's thread rows, never from checkpoints. */

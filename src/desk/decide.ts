@@ -4,14 +4,13 @@ import { labelsOfDecision } from "../calibration/labels.js";
 import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
-import { parseStatePath, readStatePath } from "../graph/statePath.js";
-import { type PendingReview, reviewsOf } from "../orchestrator/pendingReview.js";
+import type { PendingReview } from "../orchestrator/pendingReview.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import type { Reviewer } from "../store/reviewers.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./actions.js";
 import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";
 import type { DecisionRequest } from "./requests.js";
-import { alreadyDecided } from "./views.js";
+import { alreadyDecided, openReview } from "./views.js";
 
 /** The review boundary's schema, and an edit against the shape of the stage it replaces. */
 function parsedDecision(
@@ -44,23 +43,6 @@ async function notPending(ctx: DeskContext, threadId: string, interruptId: strin
   );
 }
 
-/** The evaluation the reviewer saw, and the stage's content now (what an edit applies to). */
-async function reviewSeen(
-  ctx: DeskContext,
-  threadId: string,
-  interruptId: string,
-  stage: StageDefinition | undefined,
-) {
-  const snapshot = await snapshotOf(ctx, threadId);
-  if (snapshot === undefined) return { review: undefined, content: undefined };
-  const review = reviewsOf(threadId, snapshot).find((r) => r.interruptId === interruptId);
-  const content =
-    stage === undefined
-      ? undefined
-      : readStatePath(snapshot.values, parseStatePath(stage.contentPath));
-  return { review, content };
-}
-
 function correctionsFor(review: PendingReview | undefined, request: DecisionRequest) {
   const given = request.corrections ?? [];
   if (given.length > 0 && request.action === "retry") {
@@ -89,8 +71,9 @@ export async function decide(
     throw await notPending(ctx, threadId, request.interruptId);
   }
   if (!row.actions.includes(request.action)) throw actionNotOffered(request.action, row.actions);
-  const stage = ctx.runtime.stages.find((s) => s.id === row.stage);
-  const { review, content } = await reviewSeen(ctx, threadId, request.interruptId, stage);
+  // The evaluation the reviewer saw, and the stage's content now (what an edit applies to).
+  const snapshot = await snapshotOf(ctx, threadId);
+  const { review, stage, content } = openReview(row, snapshot, ctx.runtime.stages);
   const { action, payload } = parsedDecision(request, by, stage, content);
   const corrections = correctionsFor(review, request);
   const decision = {

@@ -10,7 +10,7 @@ import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
-import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./answers.js";
+import type { DecisionRecord, ReviewDetail, ThreadStatus } from "./answers.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
@@ -24,22 +24,34 @@ function kindOfContent(content: unknown): ReviewDetail["contentKind"] {
   return typeof content === "object" && content !== null ? "object" : "text";
 }
 
+/** The review the checkpoint holds for a pending row, its stage, and the stage's content now. */
+export function openReview(
+  row: Pick<PendingRow, "threadId" | "interruptId" | "stage">,
+  snapshot: StateSnapshot | undefined,
+  stages: readonly StageDefinition[],
+) {
+  const stage = stages.find((s) => s.id === row.stage);
+  if (snapshot === undefined) return { stage, review: undefined, content: undefined };
+  const review = reviewsOf(row.threadId, snapshot).find((r) => r.interruptId === row.interruptId);
+  const content =
+    stage === undefined
+      ? undefined
+      : readStatePath(snapshot.values, parseStatePath(stage.contentPath));
+  return { stage, review, content };
+}
+
 export function reviewDetailOf(
   row: PendingRow,
   snapshot: StateSnapshot,
   stages: readonly StageDefinition[],
 ): ReviewDetail | undefined {
-  const review = reviewsOf(row.threadId, snapshot).find((r) => r.interruptId === row.interruptId);
+  const { review, stage, content } = openReview(row, snapshot, stages);
   if (review === undefined) return undefined;
-  const stage = stages.find((s) => s.id === review.contentId);
-  const values = snapshot.values as OverallProposalStateType;
-  const content =
-    stage === undefined ? undefined : readStatePath(values, parseStatePath(stage.contentPath));
   // Absent fields are undefined here and left out of the JSON the API sends.
   return {
     threadId: row.threadId,
     interruptId: row.interruptId,
-    stage: review.contentId,
+    stage: row.stage,
     title: row.title,
     type: review.type,
     content: contentAsText(content),
@@ -123,18 +135,6 @@ export function threadStatusOf(
     reviewers,
     decisions: decisions.map((d) => decisionRecordOf(d, labels)),
     error: thread.error ?? undefined,
-  };
-}
-
-export function listItemOf(row: PendingRow): ReviewListItem {
-  return {
-    threadId: row.threadId,
-    interruptId: row.interruptId,
-    stage: row.stage,
-    title: row.title,
-    overallScore: row.overallScore,
-    passed: row.passed,
-    createdAt: row.createdAt,
   };
 }
 

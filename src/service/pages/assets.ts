@@ -10,7 +10,7 @@ header.top { display: flex; justify-content: space-between; align-items: center;
 .signout { display: flex; gap: .6rem; align-items: center; }
 .who { color: var(--muted); }
 main { max-width: 980px; margin: 1.2rem auto; padding: 0 1.2rem; }
-section, .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem;
+section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem;
   margin-bottom: 1rem; }
 h1 { font-size: 1.4rem; margin: .2rem 0 1rem; } h2 { font-size: 1.1rem; margin: 0 0 .6rem; }
 table.queue { width: 100%; border-collapse: collapse; }
@@ -27,7 +27,7 @@ table.figures th { background: var(--bg); font-weight: 600; }
 p.kappa-note { border-left: 3px solid var(--warn); padding-left: .6rem; color: var(--ink); }
 @media (max-width: 720px) {
   main { padding: 0 .6rem; }
-  section, .card { padding: .8rem; }
+  section { padding: .8rem; }
   header.top { flex-wrap: wrap; gap: .4rem; }
   table.figures, table.figures tbody, table.figures tr, table.figures td { display: block; width: 100%; }
   table.figures thead { display: none; }
