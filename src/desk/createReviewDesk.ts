@@ -159,7 +159,6 @@ async function startJobs(ctx: DeskContext, options: ReviewDeskOptions) {
 /**
  * Opens the review desk: the store and checkpoints in one database, the graph, the job queue.
  * @example
-
  * const desk = await createReviewDesk({ sqlitePath: ".evalgate/checkpoints.sqlite" });
  */
 export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise<ReviewDeskHandle> {

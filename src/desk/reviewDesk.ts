@@ -27,8 +27,8 @@ export function reviewDesk(ctx: DeskContext, close: () => Promise<void>) {
   return {
     /** The reviewer a bearer token belongs to, or undefined (unknown or revoked). */
     authenticate: (token: string) => authenticate(ctx, token),
-    /** Signs in to the pages: a new session until `expiresAt` or sign-out; undefined for an unknown token. */
-    openSession: (token: string, expiresAt: Date) => openSession(store, token, expiresAt),
+    /** Signs an authenticated reviewer in to the pages: a new session until `expiresAt` or sign-out. */
+    openSession: (reviewer: Reviewer, expiresAt: Date) => openSession(store, reviewer, expiresAt),
     /** The reviewer of a session still open: not ended, not expired, its reviewer not revoked. */
     sessionReviewer: (sessionId: string) => sessionReviewer(store, sessionId),
     /** Ends the session for every replica (sign-out). */

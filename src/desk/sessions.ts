@@ -10,20 +10,18 @@ import type { ReviewStore } from "../store/types.js";
 /** Anything longer than ours is not hashed. */
 const usableId = (sessionId: string) => sessionId !== "" && sessionId.length <= 128;
 
+/** A new session's id for the reviewer (its token checked already), valid until `expiresAt`. */
 export async function openSession(
   store: ReviewStore,
-  token: string,
+  reviewer: Reviewer,
   expiresAt: Date,
-): Promise<{ sessionId: string; reviewer: Reviewer } | undefined> {
-  if (token.trim() === "") return undefined;
-  const reviewer = await store.reviewerByTokenHash(hashToken(token));
-  if (reviewer === undefined) return undefined;
+): Promise<string> {
   const sessionId = randomBytes(32).toString("base64url");
   await store.openSession(
     { idHash: hashToken(sessionId), reviewer: reviewer.name, expiresAt: expiresAt.toISOString() },
     new Date().toISOString(),
   );
-  return { sessionId, reviewer };
+  return sessionId;
 }
 
 export async function sessionReviewer(

@@ -2,7 +2,7 @@
 import type { CalibrationOverview } from "../../desk/calibration.js";
 import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
 import { Layout } from "./layout.js";
-import { QueueTabs } from "./queueTabs.js";
+import { QueueTabs } from "./queue.js";
 
 export function CalibrationPage(props: {
   reviewer: string;

@@ -10,9 +10,8 @@ import { allow } from "../access.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";
 import { requireValid } from "../validation.js";
-import { FinishedPage } from "./finishedPage.js";
 import { checkedUpload, pageResponse, readerOf } from "./pageSession.js";
-import { QueuePage } from "./queue.js";
+import { FinishedPage, QueuePage } from "./queue.js";
 import { START_FILE_FIELDS, startProposalOf, typedValues } from "./startProposalPost.js";
 
 async function startFromForm(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {

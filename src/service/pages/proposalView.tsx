@@ -9,6 +9,8 @@ import type {
 } from "../../proposal/document.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { type Columns, DataTable } from "./dataTable.js";
+import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
+import { renderStandaloneFile } from "./standaloneFile.js";
 
 function NotApproved(props: { status: string; accepted: boolean }) {
   if (props.accepted) return null;
@@ -164,4 +166,14 @@ export function ProposalView(props: { document: ProposalDocument }) {
       <p class="muted">{`Thread ${document.threadId}`}</p>
     </article>
   );
+}
+
+/** The proposal as one HTML file that stands on its own (`evalgate show --format html`). */
+export function renderProposalHtmlFile(document: ProposalDocument): string {
+  const body = (
+    <main>
+      <ProposalView document={document} />
+    </main>
+  );
+  return renderStandaloneFile({ title: document.title, css: PROPOSAL_FILE_CSS, body });
 }

@@ -70,18 +70,17 @@ function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): vo
     // Limited per client address (unknown tokens) and per account (sign-ins), on every replica.
     await attempts.checkAddress(c);
     const known = token === "" || token.length > 512 ? undefined : await desk.authenticate(token);
-    if (known === undefined) await attempts.countFailure(c);
-    else await attempts.countSignIn(known.name);
-    const opened =
-      known === undefined ? undefined : await desk.openSession(token, new Date(session.expiresAt));
-    if (opened === undefined) {
+    if (known === undefined) {
+      await attempts.countFailure(c);
       const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
       return pageResponse(c, page, 401);
     }
+    await attempts.countSignIn(known.name);
+    const sessionId = await desk.openSession(known, new Date(session.expiresAt));
     // A sign-in from before on this browser ends; the new session (and CSRF token) starts afresh.
     const before = c.var.session.sessionId;
     if (before !== undefined) await desk.endSession(before);
-    sessions.save(c, { ...session, sessionId: opened.sessionId });
+    sessions.save(c, { ...session, sessionId });
     return c.redirect("/reviews", 303);
   });
   pages.post("/signout", async (c) => {
