@@ -42,16 +42,14 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
 
 let stageTitles: Readonly<Record<string, string>> | undefined;
 
+/** The three inputs' titles, then the shipped sections' (config/proposal.json). */
 function knownStageTitles(): Readonly<Record<string, string>> {
-  if (stageTitles !== undefined) return stageTitles;
-  const inputs = [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE];
-  let sections: Array<{ id: string; title: string }> = [];
-  try {
-    sections = loadProposalConfig();
-  } catch {
-    // Without the shipped sections, ids are still named in title case below.
-  }
-  stageTitles = Object.fromEntries([...inputs, ...sections].map((s) => [s.id, s.title]));
+  stageTitles ??= Object.fromEntries(
+    [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE, ...loadProposalConfig()].map((s) => [
+      s.id,
+      s.title,
+    ]),
+  );
   return stageTitles;
 }
 

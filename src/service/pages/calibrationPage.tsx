@@ -1,14 +1,14 @@
 /** The calibration page (administrators): the judge against the labels, and the latest comparison. */
 import type { CalibrationOverview } from "../../desk/calibration.js";
 import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { QueueTabs } from "./queue.js";
 
-export function CalibrationPage(props: {
-  reviewer: string;
-  csrf: string;
-  overview: CalibrationOverview;
-}) {
+export function CalibrationPage(
+  props: SignedIn & {
+    overview: CalibrationOverview;
+  },
+) {
   const { report, comparison } = props.overview;
   const { counts } = report.overall;
   return (

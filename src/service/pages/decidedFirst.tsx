@@ -4,12 +4,10 @@
  */
 import type { ReviewListItem, ThreadStatus } from "../../desk/answers.js";
 import { decisionName, stageName } from "../statusWords.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { Time } from "./time.js";
 
-export interface DecidedFirstProps {
-  reviewer: string;
-  csrf: string;
+export interface DecidedFirstProps extends SignedIn {
   threadId: string;
   title?: string | undefined;
   stage?: string | undefined;

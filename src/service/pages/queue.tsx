@@ -3,7 +3,7 @@ import type { ReviewPage, ThreadListPage } from "../../desk/answers.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { stageName } from "../statusWords.js";
 import { DataTable } from "./dataTable.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { formatScore } from "./scorePercent.js";
 import { StartProposalForm, type StartProposalValues } from "./startProposalForm.js";
 import { Time } from "./time.js";
@@ -46,15 +46,15 @@ function EmptyQueue() {
   );
 }
 
-export function QueuePage(props: {
-  reviewer: string;
-  csrf: string;
-  page: ReviewPage;
-  /** An administrator: the calibration tab. */
-  admin?: boolean;
-  /** The start form as it was sent, and why it was refused. */
-  start?: { values: StartProposalValues; error: ErrorBody["error"] };
-}) {
+export function QueuePage(
+  props: SignedIn & {
+    page: ReviewPage;
+    /** An administrator: the calibration tab. */
+    admin?: boolean;
+    /** The start form as it was sent, and why it was refused. */
+    start?: { values: StartProposalValues; error: ErrorBody["error"] };
+  },
+) {
   const { items, nextCursor } = props.page;
   const admin = props.admin === true;
   return (
@@ -96,12 +96,12 @@ export function QueuePage(props: {
 /** The finished proposals this reviewer may read (an administrator: all), last finished first. */
 const threadPath = (item: { threadId: string }) => `/threads/${encodeURIComponent(item.threadId)}`;
 
-export function FinishedPage(props: {
-  reviewer: string;
-  csrf: string;
-  page: ThreadListPage;
-  admin: boolean;
-}) {
+export function FinishedPage(
+  props: SignedIn & {
+    page: ThreadListPage;
+    admin: boolean;
+  },
+) {
   const { items, nextCursor } = props.page;
   return (
     <Layout title="Finished proposals" reviewer={props.reviewer} csrf={props.csrf}>

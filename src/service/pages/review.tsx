@@ -10,14 +10,12 @@ import { MarkdownText, StructuredContent } from "./contentView.js";
 import { DecisionForms } from "./decisionForms.js";
 import { ErrorNotice } from "./errorNotice.js";
 import { EvaluationView } from "./evaluationView.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { type EditDraft, reviewContentType } from "./structuredEdit.js";
 import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
-interface ReviewPageProps {
-  reviewer: string;
-  csrf: string;
+interface ReviewPageProps extends SignedIn {
   review: ReviewDetail;
   /** Why the last decision was refused (shown above the forms, with what was entered kept). */
   error?: ErrorBody["error"];

@@ -198,15 +198,14 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
   const groups = new Map<NoticeKind, Gathered>();
   const add = (kind: NoticeKind, finding: Finding) => {
     const group = groups.get(kind) ?? { titles: [], places: [], passages: [], count: 0 };
-    group.count += 1;
     const title = finding.criterionId === undefined ? undefined : titleOf.get(finding.criterionId);
-    if (title !== undefined && !group.titles.includes(title)) group.titles.push(title);
-    if (finding.where !== undefined && !group.places.includes(finding.where)) {
-      group.places.push(finding.where);
-    }
     const passage = finding.passage === undefined ? "" : cut(finding.passage, MAX_PASSAGE_CHARS);
-    if (passage !== "" && !group.passages.includes(passage)) group.passages.push(passage);
-    groups.set(kind, group);
+    groups.set(kind, {
+      titles: [...new Set([...group.titles, title ?? ""])].filter((t) => t !== ""),
+      places: [...new Set([...group.places, finding.where ?? ""])].filter((p) => p !== ""),
+      passages: [...new Set([...group.passages, passage])].filter((p) => p !== ""),
+      count: group.count + 1,
+    });
   };
   for (const criterion of evaluation.criteria.filter((c) => !c.evaluated)) {
     add("not_evaluated", { kind: "not_evaluated", criterionId: criterion.id });

@@ -7,14 +7,12 @@ import { decisionName, stageName, statusName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
 import { DataTable } from "./dataTable.js";
 import { DecisionHistory } from "./decisionHistory.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { PassedBadge } from "./queue.js";
 import { formatScore } from "./scorePercent.js";
 import { TraceSection } from "./traceSection.js";
 
-interface ThreadPageProps {
-  reviewer: string;
-  csrf: string;
+interface ThreadPageProps extends SignedIn {
   thread: ThreadStatus;
   /** The progress page's: where the event stream starts, its own address, what the run does now. */
   progress?: { eventsUrl: string; selfUrl: string; now?: string };
