@@ -27,14 +27,8 @@ const MAX_EVENT_PAGES = 200;
 
 /** A progress event says what a run is doing now; a new run, a review ready or the end clears it. */
 function nowAfter(now: string | undefined, event: ThreadEvent): string | undefined {
-  switch (event.type) {
-    case "progress":
-      return event.message ?? now;
-    case "stage":
-      return now;
-    default:
-      return undefined;
-  }
+  if (event.type === "progress") return event.message ?? now;
+  return event.type === "stage" ? now : undefined;
 }
 
 /** Where a progress page starts following the thread, and what the run is doing now. */

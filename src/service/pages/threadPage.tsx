@@ -40,25 +40,19 @@ function Stages(props: { thread: ThreadStatus }) {
 }
 
 /** What the run does, never the status word said above it. */
-function progressHeading(status: ThreadStatus["status"]): string {
-  switch (status) {
-    case "queued":
-    case "running":
-      return "Working on the next step…";
-    case "waiting":
-      return "The next review is ready";
-    case "finished":
-      return "Every stage is done";
-    case "failed":
-      return "The run stopped";
-  }
-}
+const PROGRESS_HEADINGS: Readonly<Record<ThreadStatus["status"], string>> = {
+  queued: "Working on the next step…",
+  running: "Working on the next step…",
+  waiting: "The next review is ready",
+  finished: "Every stage is done",
+  failed: "The run stopped",
+};
 
 function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }) {
   const waiting = props.thread.status === "queued" || props.thread.status === "running";
   return (
     <section class="notice" id="progress">
-      <h2>{progressHeading(props.thread.status)}</h2>
+      <h2>{PROGRESS_HEADINGS[props.thread.status]}</h2>
       <p id="progress-now">{waiting ? (props.now ?? "") : ""}</p>
       <ol class="progress-log" id="progress-log" />
       <p>
