@@ -1,5 +1,6 @@
 /** What the desk shows of a thread: a review opened from its checkpoint, the thread's status. */
 import type { StateSnapshot } from "@langchain/langgraph";
+import { z } from "zod";
 import { stageStatus } from "../graph/reviewNode.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
@@ -10,6 +11,7 @@ import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
+import { readUntrustedJson } from "../untrusted/json.js";
 import type { DecisionRecord, ReviewDetail, ThreadStatus } from "./answers.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 
@@ -146,19 +148,9 @@ function encodeCursor(key: readonly [string, string]): string {
 /** The key a cursor this desk gave out holds (INVALID_INPUT for anything else). */
 export function decodeCursor(cursor: string | undefined): [string, string] | undefined {
   if (cursor === undefined || cursor === "") return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === "string" &&
-      typeof value[1] === "string"
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // reported below
-  }
+  const read = readUntrustedJson(Buffer.from(cursor, "base64url").toString("utf8"));
+  const key = z.tuple([z.string(), z.string()]).safeParse(read.ok ? read.value : undefined);
+  if (key.success) return key.data;
   throw invalidInput("cursor", "not a cursor this service gave out");
 }
 
