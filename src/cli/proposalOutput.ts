@@ -25,7 +25,7 @@ export async function renderProposal(
   if (format === "json") return `${JSON.stringify(document, null, 2)}\n`;
   if (format === "md") return renderProposalMarkdown(document);
   // Loaded only for HTML: the page components.
-  const { renderProposalHtmlFile } = await import("../service/pages/proposalFile.js");
+  const { renderProposalHtmlFile } = await import("../service/pages/proposalView.js");
   return renderProposalHtmlFile(document);
 }
 

@@ -1,8 +1,4 @@
-/**
- * What the review desk does on a request, as module-level steps over one shared desk context:
- * the store, the checkpoints, the compiled graph, the job queue. Requests only read the index and
- * one thread's checkpoint, or record a row; the graph runs in jobs (createReviewDesk.ts wires them).
- */
+/** The desk's steps over one context; requests read the index or record a row, jobs run the graph. */
 import { randomUUID } from "node:crypto";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { OverallProposalStateType } from "../graph/state.js";
@@ -16,11 +12,18 @@ import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import {
   DESK_GRAPH,
+  type PendingRow,
   type ReviewStore,
   type ThreadListRow,
   type ThreadRow,
 } from "../store/types.js";
-import type { ReviewDetail, ReviewPage, ThreadListPage, ThreadStatus } from "./answers.js";
+import {
+  type ReviewDetail,
+  ReviewListItemSchema,
+  type ReviewPage,
+  type ThreadListPage,
+  type ThreadStatus,
+} from "./answers.js";
 import {
   forbidden,
   invalidInput,
@@ -30,14 +33,12 @@ import {
   unknownThread,
 } from "./errors.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
-import type { PageRequest, StartProposal, ThreadListRequest } from "./requests.js";
-import { decodeCursor, listItemOf, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
+import type { PageRequest, StartProposal } from "./requests.js";
+import { decodeCursor, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
 
-/** What every step of the desk works with. */
 export interface DeskContext {
   kind: "sqlite" | "postgres";
   store: ReviewStore;
-  /** The rubric registry the graph's stages judge with (closed with the desk). */
   rubrics?: { close(): Promise<void> };
   checkpointer: Checkpointer;
   runtime: ProposalRuntime;
@@ -77,7 +78,7 @@ export async function accessThread(
   return thread;
 }
 
-/** The thread's state; undefined when it has no checkpoint (one read of the checkpoint). */
+/** The thread's state; undefined when it has no checkpoint. */
 export async function snapshotOf(ctx: DeskContext, threadId: string) {
   const snapshot = await ctx.runtime.graph.getState({ configurable: { thread_id: threadId } });
   return snapshot.createdAt === undefined ? undefined : snapshot;
@@ -137,17 +138,16 @@ export async function listReviews(
     ...scopeOf(by),
     ...(after === undefined ? {} : { after: { createdAt: after[0], threadId: after[1] } }),
   });
-  return pageOf(rows, page.limit, listItemOf, (row) => [row.createdAt, row.threadId]);
+  // The schema keeps the row's fields a queue item has.
+  const item = (row: PendingRow) => ReviewListItemSchema.parse(row);
+  return pageOf(rows, page.limit, item, (row) => [row.createdAt, row.threadId]);
 }
 
-/**
- * The finished proposals the reviewer may read, last finished first, read from the store's
- * thread rows and never from checkpoints.
- */
+/** Read from the store's thread rows, never from checkpoints. */
 export async function finishedProposals(
   ctx: DeskContext,
   by: Reviewer,
-  page: ThreadListRequest,
+  page: PageRequest,
 ): Promise<ThreadListPage> {
   const after = decodeCursor(page.cursor);
   const rows = await ctx.store.listThreads({
@@ -182,9 +182,8 @@ export async function getReview(
 }
 
 /**
- * The status the store records, checked against the checkpoint (threadProgress): a thread the
- * store calls finished or waiting while its checkpoint has work left and no review (a process
- * died between a node's writes and the next checkpoint) is reported failed, so a retry runs it on.
+ * A thread the store calls finished or waiting while its checkpoint has work left and no review (a
+ * process died between a node's writes and the next checkpoint) is reported failed, so a retry runs it on.
  */
 function checkedStatus(thread: ThreadRow, snapshot: StateSnapshot | undefined) {
   const progress = snapshot === undefined ? undefined : threadProgress(snapshot);
@@ -223,10 +222,10 @@ async function lockFree(ctx: DeskContext, threadId: string): Promise<boolean> {
 }
 
 /**
- * Queues the thread again: a failed one (the store sets refused decisions aside), or one whose
- * checkpoint has work left without a review (its process died mid-run; the store may still call
- * it running, or, before this check existed, finished). Anything else is THREAD_NOT_FAILED.
+ * Queues a failed thread again, or one whose checkpoint has work left without a review (its
+ * process died mid-run); anything else is THREAD_NOT_FAILED.
  */
+
 export async function retryThread(ctx: DeskContext, threadId: string, by: Reviewer) {
   await accessThread(ctx, threadId, by);
   if (!(await ctx.store.retryThread(threadId, by.name))) {

@@ -1,8 +1,4 @@
-/**
- * What the review desk answers: a page of the queue or of finished proposals, a review opened, a
- * decision as recorded, a thread's status and its judge calls. Read from the store's rows and the
- * checkpoints; the API sends them as JSON and the pages render them.
- */
+/** What the review desk answers, read from the store's rows and the checkpoints. */
 import { z } from "zod";
 import { RevisionRoundSchema } from "../graph/model.js";
 import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
@@ -21,44 +17,36 @@ export const ReviewListItemSchema = z.object({
 });
 export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
 
-export const ReviewPageSchema = z.object({
-  items: z.array(ReviewListItemSchema),
-  nextCursor: z.string().nullable(),
-});
+const pageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+export const ReviewPageSchema = pageSchema(ReviewListItemSchema);
 export type ReviewPage = z.infer<typeof ReviewPageSchema>;
 
 /** One finished proposal of a list, read from the store's thread rows (never from checkpoints). */
-export const ThreadListItemSchema = z.object({
+const ThreadListItemSchema = z.object({
   threadId: z.string(),
   title: z.string(),
   startedAt: z.string(),
   finishedAt: z.string(),
 });
-export type ThreadListItem = z.infer<typeof ThreadListItemSchema>;
 
-export const ThreadListPageSchema = z.object({
-  items: z.array(ThreadListItemSchema),
-  nextCursor: z.string().nullable(),
-});
+export const ThreadListPageSchema = pageSchema(ThreadListItemSchema);
 export type ThreadListPage = z.infer<typeof ThreadListPageSchema>;
 
-/** One review, opened: what the reviewer reads and the actions it offers. */
 export const ReviewDetailSchema = z.object({
   threadId: z.string(),
   interruptId: z.string(),
   stage: z.string(),
   title: z.string(),
-  /** evaluation_review, evaluation_error, generation_error or revision_limit. */
   type: z.string(),
   /** The content: text as it is; structured content (an object, a list) as indented JSON. */
   content: z.string(),
-  /** text, or a structured content's shape: object (research, solution) or list (connection pairs). */
   contentKind: z.enum(["text", "object", "list"]),
   evaluation: EvaluationResultSchema.nullable(),
   actions: z.array(z.enum(REVIEW_ACTIONS)),
   error: z.string().optional(),
   revisions: z.object({ count: z.number(), max: z.number() }).optional(),
-  /** The round of writing under review (1 is the first version), its most, and the feedback it answers. */
   round: RevisionRoundSchema.optional(),
   createdAt: z.string(),
 });
@@ -75,11 +63,10 @@ export const DecisionRecordSchema = z.object({
   /** With edit: the text the reviewer put in place of the content. */
   content: z.string().optional(),
   decidedAt: z.string(),
-  /** When the job applied it to the thread; absent while it waits for the job. */
+  /** Absent while it waits for the job. */
   appliedAt: z.string().optional(),
   /** When the graph refused it (the thread failed; retrying the thread sets it aside). */
   refusedAt: z.string().optional(),
-  /** The criteria the reviewer marked wrong with this decision. */
   corrections: z.array(RecordedCorrectionSchema).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
@@ -87,7 +74,6 @@ export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 export const ThreadStatusSchema = z.object({
   threadId: z.string(),
   title: z.string(),
-  /** running: a job is advancing it; waiting: paused at a review; finished; failed (retryable). */
   status: z.enum(["queued", "running", "waiting", "finished", "failed"]),
   stages: z.array(
     z.object({
@@ -95,7 +81,6 @@ export const ThreadStatusSchema = z.object({
       status: z.string(),
       overallScore: z.number().nullable(),
       passed: z.boolean().nullable(),
-      /** The stage's latest evaluation, whose judge calls are in the trace store under this id. */
       evaluationId: z.string().optional(),
     }),
   ),

@@ -1,25 +1,22 @@
-/**
- * The review desk's calibration view (admins only): the calibration report of the labels the
- * store keeps — the computation `evalgate calibrate` makes, no judge call — and the few-shot
- * comparison `evalgate calibrate --compare` recorded last.
- */
-
+/** The desk's calibration view (admins): the labels' report, no judge call, and the latest comparison. */
 import { calibrationReport } from "../calibration/labels.js";
+import type { CalibrationMeasurement, CalibrationReport } from "../calibration/reportModel.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { DeskContext } from "./actions.js";
 import { forbidden, invalidInput } from "./errors.js";
-import type { CalibrationOverview } from "./reviewDesk.js";
 
-/** The days of labels the calibration view reads by default, and at most. */
+export interface CalibrationOverview {
+  report: CalibrationReport;
+  /** Null until `evalgate calibrate --compare` has recorded one in this database. */
+  comparison: CalibrationMeasurement | null;
+}
+
+/** The days of labels read by default (a page load reads a bounded window), and at most. */
 export const CALIBRATION_DAYS = 90;
 export const MAX_CALIBRATION_DAYS = 3660;
 
 const DAY_MS = 86_400_000;
 
-/**
- * The view over the labels decided in the last `days` days: a page load reads a bounded window,
- * not every label the store ever kept (`evalgate calibrate` reads any period it is given).
- */
 export async function calibrationOverview(
   ctx: DeskContext,
   by: Reviewer,

@@ -1,9 +1,4 @@
-/**
- * The review desk on the review store and the checkpoints, in one database: SQLite (one process,
- * in-process jobs) or PostgreSQL (any number of replicas, pg-boss jobs). Requests only read the
- * index and one thread's checkpoint, or record a row; the graph runs in jobs.
- */
-
+/** The review desk on one database: SQLite (one process) or PostgreSQL (replicas, pg-boss jobs). */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { storeExampleSource } from "../calibration/fewShot.js";
 import { traceStoreOfSaver } from "../graph/runSinks.js";
@@ -20,26 +15,9 @@ import { openReviewStore } from "../store/index.js";
 import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/types.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
-import {
-  assignReviewer,
-  authenticate,
-  type DeskContext,
-  finishedProposals,
-  getReview,
-  listReviews,
-  recoverThreads,
-  retryThread,
-  startProposal,
-  threadEvents,
-  threadStatus,
-} from "./actions.js";
-import { calibrationOverview } from "./calibration.js";
-import { decide } from "./decide.js";
+import { type DeskContext, recoverThreads } from "./actions.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
-import type { ReviewDesk } from "./reviewDesk.js";
-import { endSession, openSession, sessionReviewer } from "./sessions.js";
-import { threadProposal } from "./threadProposal.js";
-import { threadTraces } from "./traces.js";
+import { type ReviewDesk, reviewDesk } from "./reviewDesk.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
   /** SQLite file (default `.evalgate/checkpoints.sqlite` under `cwd`). */
@@ -69,12 +47,8 @@ export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model">
 /** The desk, plus what the CLI uses of it: the store, and advancing a thread in this process. */
 export interface ReviewDeskHandle extends ReviewDesk {
   readonly store: ReviewStore;
-  /** The stages of the proposal graph, in order. */
   readonly stages: readonly StageDefinition[];
-  /**
-   * The thread's state as its checkpoint holds it (CHECKPOINT_NOT_FOUND without one,
-   * ForeignThreadError when another graph made it), whichever way the thread was started.
-   */
+  /** The thread's checkpointed state (CHECKPOINT_NOT_FOUND without one, THREAD_FOREIGN for another graph's). */
   threadSnapshot(threadId: string): Promise<StateSnapshot>;
   /** Advances the thread here and now (the CLI's `review` and `run`); `busy` when it runs elsewhere. */
   advanceThread(threadId: string): Promise<AdvanceOutcome>;
@@ -86,12 +60,7 @@ function reportJobError(threadId: string | undefined, error: unknown): void {
   process.stderr.write(terminalSafe(`evalgate: ${what}: ${message}\n`));
 }
 
-/**
- * The graph's evaluation options with what the desk's database holds, unless the caller gave its
- * own: the rubric registry (every stage judges with the active version of its catalog), and the
- * corrections as the few-shot source (labels from the review store, their content from the traces
- * beside the checkpoints; nothing is read until a stage uses them).
- */
+/** Unless the caller gave its own: the database's rubric registry and its corrections as few-shot source. */
 function deskEvaluation(
   options: ReviewDeskOptions,
   store: ReviewStore,
@@ -111,7 +80,6 @@ function deskEvaluation(
   return { ...graph, evaluation };
 }
 
-/** Opens the store and the checkpoints in one database, compiles the graph, makes the queue. */
 async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext> {
   const location = databaseLocation(options);
   const env = options.env ?? process.env;
@@ -156,7 +124,7 @@ async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext>
   };
 }
 
-/** A periodic recovery sweep (PostgreSQL), stopped by `stop()`, which waits for a running one. */
+/** A periodic recovery sweep (PostgreSQL); `stop()` waits for a running one. */
 function startSweep(ctx: DeskContext, every: number) {
   let sweeping: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
@@ -172,7 +140,6 @@ function startSweep(ctx: DeskContext, every: number) {
   };
 }
 
-/** Starts the queue; when this process runs jobs, also recovers threads left with work. */
 async function startJobs(ctx: DeskContext, options: ReviewDeskOptions) {
   if (!(options.jobs?.run ?? true)) {
     await ctx.queue.start();
@@ -206,37 +173,19 @@ export async function createReviewDesk(options: ReviewDeskOptions = {}): Promise
     deferAutoCheckpoint((ctx.checkpointer.saver as { db?: unknown }).db);
     deferAutoCheckpoint(ctx.store.sqliteConnection());
   }
+  const close = async () => {
+    await sweep?.stop();
+    await ctx.queue.stop();
+    await wal?.stop();
+    await ctx.store.close();
+    await ctx.rubrics?.close();
+    await ctx.checkpointer.close();
+  };
   return {
+    ...reviewDesk(ctx, close),
     store: ctx.store,
     stages: ctx.runtime.stages,
     threadSnapshot: (threadId) => checkedSnapshot(ctx, threadId),
     advanceThread: (threadId) => ctx.runner.advance(threadId),
-    authenticate: (token) => authenticate(ctx, token),
-    openSession: (token, expiresAt) => openSession(ctx.store, token, expiresAt),
-    sessionReviewer: (sessionId) => sessionReviewer(ctx.store, sessionId),
-    endSession: (sessionId) => endSession(ctx.store, sessionId),
-    startProposal: (input, by) => startProposal(ctx, input, by),
-    assignReviewer: (threadId, name, by) => assignReviewer(ctx, threadId, name, by),
-    listReviews: (by, page) => listReviews(ctx, by, page),
-    finishedProposals: (by, page) => finishedProposals(ctx, by, page),
-    getReview: (threadId, by) => getReview(ctx, threadId, by),
-    decide: (threadId, request, by) => decide(ctx, threadId, request, by),
-    threadStatus: (threadId, by) => threadStatus(ctx, threadId, by),
-    threadTraces: (threadId, by) => threadTraces(ctx, threadId, by),
-    threadProposal: (threadId, by) => threadProposal(ctx, threadId, by),
-    retryThread: (threadId, by) => retryThread(ctx, threadId, by),
-    events: (threadId, by, afterSeq) => threadEvents(ctx, threadId, by, afterSeq),
-    calibration: (by, days) => calibrationOverview(ctx, by, days),
-    countAttempt: (key, windowSeconds) => ctx.store.countAttempt(key, windowSeconds, new Date()),
-    attemptsOf: (key) => ctx.store.attemptsOf(key, new Date()),
-    ready: () => ctx.store.ping(),
-    async close() {
-      await sweep?.stop();
-      await ctx.queue.stop();
-      await wal?.stop();
-      await ctx.store.close();
-      await ctx.rubrics?.close();
-      await ctx.checkpointer.close();
-    },
   };
 }

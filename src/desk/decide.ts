@@ -1,26 +1,18 @@
-/**
- * A reviewer's decision on the desk: checked against the review it answers (the actions offered,
- * the corrections against the evaluation the reviewer saw), then recorded in one transaction with
- * its calibration labels, and handed to a job.
- */
+/** A decision checked against the review it answers, recorded with its labels, handed to a job. */
 import { randomUUID } from "node:crypto";
 import { labelsOfDecision } from "../calibration/labels.js";
 import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
-import { parseStatePath, readStatePath } from "../graph/statePath.js";
-import { type PendingReview, reviewsOf } from "../orchestrator/pendingReview.js";
+import type { PendingReview } from "../orchestrator/pendingReview.js";
 import { checkedCorrections } from "../scoring/recordedCorrections.js";
 import type { Reviewer } from "../store/reviewers.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./actions.js";
 import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";
 import type { DecisionRequest } from "./requests.js";
-import { alreadyDecided } from "./views.js";
+import { alreadyDecided, openReview } from "./views.js";
 
-/**
- * The decision as the graph takes it, checked (an INVALID_INPUT refusal names the field): the review
- * boundary's schema, and an edit against the shape of the stage it replaces.
- */
+/** The review boundary's schema, and an edit against the shape of the stage it replaces. */
 function parsedDecision(
   request: DecisionRequest,
   by: Reviewer,
@@ -51,27 +43,6 @@ async function notPending(ctx: DeskContext, threadId: string, interruptId: strin
   );
 }
 
-/**
- * The review as the thread's checkpoint holds it (the evaluation the reviewer saw) and the
- * stage's content now (what an edit applies to).
- */
-async function reviewSeen(
-  ctx: DeskContext,
-  threadId: string,
-  interruptId: string,
-  stage: StageDefinition | undefined,
-) {
-  const snapshot = await snapshotOf(ctx, threadId);
-  if (snapshot === undefined) return { review: undefined, content: undefined };
-  const review = reviewsOf(threadId, snapshot).find((r) => r.interruptId === interruptId);
-  const content =
-    stage === undefined
-      ? undefined
-      : readStatePath(snapshot.values, parseStatePath(stage.contentPath));
-  return { review, content };
-}
-
-/** The corrections on the 0–1 scale (an INVALID_INPUT refusal naming the correction at fault). */
 function correctionsFor(review: PendingReview | undefined, request: DecisionRequest) {
   const given = request.corrections ?? [];
   if (given.length > 0 && request.action === "retry") {
@@ -100,8 +71,9 @@ export async function decide(
     throw await notPending(ctx, threadId, request.interruptId);
   }
   if (!row.actions.includes(request.action)) throw actionNotOffered(request.action, row.actions);
-  const stage = ctx.runtime.stages.find((s) => s.id === row.stage);
-  const { review, content } = await reviewSeen(ctx, threadId, request.interruptId, stage);
+  // The evaluation the reviewer saw, and the stage's content now (what an edit applies to).
+  const snapshot = await snapshotOf(ctx, threadId);
+  const { review, stage, content } = openReview(row, snapshot, ctx.runtime.stages);
   const { action, payload } = parsedDecision(request, by, stage, content);
   const corrections = correctionsFor(review, request);
   const decision = {

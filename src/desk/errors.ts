@@ -1,19 +1,23 @@
-/**
- * The review desk's errors: what it refused of a request on a reviewer's behalf. Each is a
- * DeskError carrying a code of DESK_ERROR_STATUS (reviewDesk.ts), which the service maps to an
- * HTTP status; the functions below make the desk's refusals with their messages and details.
- */
+/** The review desk's refusals, each code with the HTTP status the service answers it with. */
 import { EvalgateError, errorGuard } from "../errors.js";
 import { quotedId, shownId } from "../graph/reviewInput.js";
-import { DESK_ERROR_STATUS, type DeskErrorCode } from "./reviewDesk.js";
 
-/** What a desk error tells the caller beyond its message (an HTTP body's `details`). */
+export const DESK_ERROR_STATUS = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_ASSIGNED: 403,
+  THREAD_NOT_FOUND: 404,
+  INVALID_INPUT: 400,
+  REVIEW_NOT_PENDING: 409,
+  ALREADY_DECIDED: 409,
+  ACTION_NOT_OFFERED: 422,
+  THREAD_NOT_FAILED: 409,
+} as const;
+export type DeskErrorCode = keyof typeof DESK_ERROR_STATUS;
+
 export type DeskErrorDetails = Readonly<Record<string, unknown>>;
 
-/**
- * A request the review desk refused; its `code` is one of DESK_ERROR_STATUS (reviewDesk.ts),
- * which the service maps to an HTTP status, and `details` says what exactly.
- */
+/** A request the review desk refused; `details` says what exactly (an HTTP body's fields). */
 export class DeskError extends EvalgateError<DeskErrorCode> {
   override name = "DeskError";
   readonly details: DeskErrorDetails;
@@ -24,12 +28,10 @@ export class DeskError extends EvalgateError<DeskErrorCode> {
   }
 }
 
-/** No token, or a token that is unknown or revoked (`UNAUTHENTICATED`). */
 export function unauthenticated(): DeskError {
   return new DeskError("UNAUTHENTICATED", "a valid reviewer token is needed");
 }
 
-/** The reviewer's role does not allow the action: assigning reviewers takes an admin (`FORBIDDEN`). */
 export function forbidden(action: string, reviewer: string): DeskError {
   return new DeskError("FORBIDDEN", `${reviewer} may not ${action}: it takes an admin`, {
     action,
@@ -37,7 +39,6 @@ export function forbidden(action: string, reviewer: string): DeskError {
   });
 }
 
-/** The reviewer is not assigned to the thread (`NOT_ASSIGNED`). */
 export function notAssigned(threadId: string, reviewer: string): DeskError {
   return new DeskError(
     "NOT_ASSIGNED",
@@ -46,17 +47,14 @@ export function notAssigned(threadId: string, reviewer: string): DeskError {
   );
 }
 
-/** No thread of that id in the review store (`THREAD_NOT_FOUND`). */
 export function unknownThread(threadId: string): DeskError {
   return new DeskError("THREAD_NOT_FOUND", `no thread ${shownId(threadId)}`, { threadId });
 }
 
-/** A request the desk cannot take as given: the field and why (`INVALID_INPUT`). */
 export function invalidInput(field: string, message: string): DeskError {
   return new DeskError("INVALID_INPUT", `${field}: ${message}`, { field });
 }
 
-/** The thread does not wait for a decision on that interrupt (`REVIEW_NOT_PENDING`). */
 export function reviewNotPending(
   threadId: string,
   interruptId: string,
@@ -81,7 +79,6 @@ export interface EarlierDecision {
   decisionId: string;
 }
 
-/** Someone decided this review already: who, when, what (`ALREADY_DECIDED`). */
 export function alreadyDecided(
   threadId: string,
   interruptId: string,
@@ -94,7 +91,6 @@ export function alreadyDecided(
   );
 }
 
-/** The review does not offer that action: revise at the revision limit (`ACTION_NOT_OFFERED`). */
 export function actionNotOffered(action: string, offered: readonly string[]): DeskError {
   return new DeskError(
     "ACTION_NOT_OFFERED",
@@ -106,7 +102,6 @@ export function actionNotOffered(action: string, offered: readonly string[]): De
   );
 }
 
-/** Retry asked of a thread that has not failed (`THREAD_NOT_FAILED`). */
 export function threadNotFailed(threadId: string, status: string): DeskError {
   return new DeskError(
     "THREAD_NOT_FAILED",
@@ -118,7 +113,6 @@ export function threadNotFailed(threadId: string, status: string): DeskError {
   );
 }
 
-/** The codes of the review desk's errors (DESK_ERROR_STATUS gives their status). */
 export const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
 
 export const isDeskError = errorGuard<DeskError>(...DESK_ERROR_CODES);

@@ -1,8 +1,4 @@
-/**
- * The proposal graph compiled on a checkpoint store, with the stages and run context the review
- * desk and the thread runner need.
- */
-
+/** The proposal graph compiled on a checkpoint store, with its stages and run context. */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import {
   buildProposalGraph,
@@ -11,14 +7,12 @@ import {
   proposalStages,
   type SectionConfig,
 } from "../graph/proposalGraph.js";
-import type { StageDefinition } from "../graph/stages.js";
 import { evaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { type CheckpointRetention, retentionFromEnv } from "../orchestrator/checkpointRetention.js";
 import type { StageProgressListener } from "../orchestrator/stageProgress.js";
 
 export interface ProposalRuntimeOptions {
-  /** The writer and judge model (default: the graph's, EVALGATE_MODEL on Ollama). */
   model?: JudgeModel;
   maxRevisions?: number;
   /** The sections to write (default: config/proposal.json). */
@@ -27,9 +21,7 @@ export interface ProposalRuntimeOptions {
   overrideSettings?: boolean;
   /** `latest`: prune a finished thread to its last checkpoint (default: from the environment). */
   retention?: CheckpointRetention;
-  /** Told which stage is being written or judged, and how many criteria are done. */
   onProgress?: StageProgressListener;
-  /** Further graph options (timeouts, evaluation settings). */
   graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
 }
 
@@ -50,4 +42,3 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
 }
 
 export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;
-export type { StageDefinition };

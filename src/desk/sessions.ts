@@ -1,35 +1,27 @@
 /**
- * Page sessions on the desk: signing in records a session in the review store (the hash of a
- * random id; the id itself lives only in the reviewer's sealed cookie), every page request looks
- * it up, and signing out ends it. The rows are in the shared database, so a session ended on one
- * replica is refused by all of them at once; revoking a reviewer ends their sessions as well.
+ * Page sessions: the store keeps the hash of a random id (the id lives only in the sealed cookie),
+ * so a session ended on one replica is refused by all of them at once.
  */
 import { randomBytes } from "node:crypto";
 import type { Reviewer } from "../store/reviewers.js";
 import { hashToken } from "../store/tokens.js";
 import type { ReviewStore } from "../store/types.js";
 
-/** Longest session id accepted; anything longer is not one of ours and is not hashed. */
-const MAX_SESSION_ID_CHARS = 128;
+/** Anything longer than ours is not hashed. */
+const usableId = (sessionId: string) => sessionId !== "" && sessionId.length <= 128;
 
-function usableId(sessionId: string): boolean {
-  return sessionId !== "" && sessionId.length <= MAX_SESSION_ID_CHARS;
-}
-
+/** A new session's id for the reviewer (its token checked already), valid until `expiresAt`. */
 export async function openSession(
   store: ReviewStore,
-  token: string,
+  reviewer: Reviewer,
   expiresAt: Date,
-): Promise<{ sessionId: string; reviewer: Reviewer } | undefined> {
-  if (token.trim() === "") return undefined;
-  const reviewer = await store.reviewerByTokenHash(hashToken(token));
-  if (reviewer === undefined) return undefined;
+): Promise<string> {
   const sessionId = randomBytes(32).toString("base64url");
   await store.openSession(
     { idHash: hashToken(sessionId), reviewer: reviewer.name, expiresAt: expiresAt.toISOString() },
     new Date().toISOString(),
   );
-  return { sessionId, reviewer };
+  return sessionId;
 }
 
 export async function sessionReviewer(

@@ -14,10 +14,6 @@ const NOTHING_WRITTEN = {
   revisionFeedback: {},
 } as unknown as OverallProposalStateType;
 
-/**
- * The thread's proposal (buildProposalDocument): complete once the run finished with every stage
- * approved or edited, a draft before. The reviewer must be able to see the thread.
- */
 export async function threadProposal(
   ctx: DeskContext,
   threadId: string,

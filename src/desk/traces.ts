@@ -1,8 +1,5 @@
-/**
- * The judge calls behind a thread's evaluations, read from the trace store beside its checkpoints
- * (the desk's own database). What leaves here is fit for a page: secrets in the call parameters,
- * errors and prompts are replaced by `***` again on the way out, whatever wrote the rows.
- */
+/** A thread's judge calls, secrets replaced by `***` again on the way out, whatever wrote the rows. */
+
 import { traceStoreOfSaver } from "../graph/runSinks.js";
 import { redactSecrets, redactSecretText } from "../redact.js";
 import type { Trace } from "../scoring/result.js";

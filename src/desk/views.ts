@@ -1,5 +1,6 @@
 /** What the desk shows of a thread: a review opened from its checkpoint, the thread's status. */
 import type { StateSnapshot } from "@langchain/langgraph";
+import { z } from "zod";
 import { stageStatus } from "../graph/reviewNode.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
@@ -10,11 +11,12 @@ import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
-import type { DecisionRecord, ReviewDetail, ReviewListItem, ThreadStatus } from "./answers.js";
+import { readUntrustedJson } from "../untrusted/json.js";
+import type { DecisionRecord, ReviewDetail, ThreadStatus } from "./answers.js";
 import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
-export function contentAsText(content: unknown): string {
+function contentAsText(content: unknown): string {
   if (content === undefined || content === null) return "";
   return typeof content === "string" ? content : JSON.stringify(content, null, 2);
 }
@@ -24,21 +26,34 @@ function kindOfContent(content: unknown): ReviewDetail["contentKind"] {
   return typeof content === "object" && content !== null ? "object" : "text";
 }
 
+/** The review the checkpoint holds for a pending row, its stage, and the stage's content now. */
+export function openReview(
+  row: Pick<PendingRow, "threadId" | "interruptId" | "stage">,
+  snapshot: StateSnapshot | undefined,
+  stages: readonly StageDefinition[],
+) {
+  const stage = stages.find((s) => s.id === row.stage);
+  if (snapshot === undefined) return { stage, review: undefined, content: undefined };
+  const review = reviewsOf(row.threadId, snapshot).find((r) => r.interruptId === row.interruptId);
+  const content =
+    stage === undefined
+      ? undefined
+      : readStatePath(snapshot.values, parseStatePath(stage.contentPath));
+  return { stage, review, content };
+}
+
 export function reviewDetailOf(
   row: PendingRow,
   snapshot: StateSnapshot,
   stages: readonly StageDefinition[],
 ): ReviewDetail | undefined {
-  const review = reviewsOf(row.threadId, snapshot).find((r) => r.interruptId === row.interruptId);
+  const { review, stage, content } = openReview(row, snapshot, stages);
   if (review === undefined) return undefined;
-  const stage = stages.find((s) => s.id === review.contentId);
-  const values = snapshot.values as OverallProposalStateType;
-  const content =
-    stage === undefined ? undefined : readStatePath(values, parseStatePath(stage.contentPath));
-  const detail: ReviewDetail = {
+  // Absent fields are undefined here and left out of the JSON the API sends.
+  return {
     threadId: row.threadId,
     interruptId: row.interruptId,
-    stage: review.contentId,
+    stage: row.stage,
     title: row.title,
     type: review.type,
     content: contentAsText(content),
@@ -46,52 +61,47 @@ export function reviewDetailOf(
     evaluation: review.evaluation,
     actions: review.actions,
     createdAt: row.createdAt,
+    error: review.error,
+    revisions: review.revisions,
+    round: review.round,
   };
-  if (review.error !== undefined) detail.error = review.error;
-  if (review.revisions !== undefined) detail.revisions = review.revisions;
-  if (review.round !== undefined) detail.round = review.round;
-  return detail;
 }
 
 /** The corrections among a decision's labels (the criteria the reviewer marked wrong). */
 function correctionsOf(labels: readonly CalibrationLabel[]): RecordedCorrection[] {
-  return labels.flatMap((label) => {
-    if (label.source !== "marked" || label.reviewerScore === undefined) return [];
-    const correction: RecordedCorrection = {
-      criterionId: label.criterionId,
-      criterionTitle: label.criterionTitle,
-      judgeScore: label.judgeScore,
-      reviewerScore: label.reviewerScore,
-    };
-    if (label.judgeNative !== undefined) correction.judgeNative = label.judgeNative;
-    if (label.reviewerNative !== undefined) correction.reviewerNative = label.reviewerNative;
-    if (label.reviewerNote !== undefined) correction.note = label.reviewerNote;
-    return [correction];
-  });
+  return labels.flatMap((label) =>
+    label.source !== "marked" || label.reviewerScore === undefined
+      ? []
+      : [
+          {
+            criterionId: label.criterionId,
+            criterionTitle: label.criterionTitle,
+            judgeScore: label.judgeScore,
+            reviewerScore: label.reviewerScore,
+            judgeNative: label.judgeNative,
+            reviewerNative: label.reviewerNative,
+            note: label.reviewerNote,
+          },
+        ],
+  );
 }
 
-export function decisionRecordOf(
-  row: DecisionRow,
-  labels: readonly CalibrationLabel[] = [],
-): DecisionRecord {
-  const record: DecisionRecord = {
+function decisionRecordOf(row: DecisionRow, labels: readonly CalibrationLabel[]): DecisionRecord {
+  const corrections = correctionsOf(labels.filter((l) => l.decisionId === row.id));
+  return {
     decisionId: row.id,
     interruptId: row.interruptId,
     stage: row.stage,
     reviewer: row.reviewer,
     action: row.action,
     decidedAt: row.decidedAt,
+    feedback: row.payload.feedback,
+    comment: row.payload.comment,
+    content: row.action === "edit" ? row.payload.content : undefined,
+    appliedAt: row.appliedAt ?? undefined,
+    refusedAt: row.refusedAt ?? undefined,
+    corrections: corrections.length > 0 ? corrections : undefined,
   };
-  if (row.payload.feedback !== undefined) record.feedback = row.payload.feedback;
-  if (row.payload.comment !== undefined) record.comment = row.payload.comment;
-  if (row.action === "edit" && row.payload.content !== undefined) {
-    record.content = row.payload.content;
-  }
-  if (row.appliedAt !== null) record.appliedAt = row.appliedAt;
-  if (row.refusedAt !== null) record.refusedAt = row.refusedAt;
-  const corrections = correctionsOf(labels.filter((l) => l.decisionId === row.id));
-  if (corrections.length > 0) record.corrections = corrections;
-  return record;
 }
 
 export function threadStatusOf(
@@ -102,7 +112,7 @@ export function threadStatusOf(
   decisions: DecisionRow[],
   labels: readonly CalibrationLabel[] = [],
 ): ThreadStatus {
-  const status: ThreadStatus = {
+  return {
     threadId: thread.id,
     title: values === undefined ? thread.title : proposalTitle(values, thread.title),
     status: thread.status,
@@ -126,20 +136,7 @@ export function threadStatusOf(
     }),
     reviewers,
     decisions: decisions.map((d) => decisionRecordOf(d, labels)),
-  };
-  if (thread.error !== null) status.error = thread.error;
-  return status;
-}
-
-export function listItemOf(row: PendingRow): ReviewListItem {
-  return {
-    threadId: row.threadId,
-    interruptId: row.interruptId,
-    stage: row.stage,
-    title: row.title,
-    overallScore: row.overallScore,
-    passed: row.passed,
-    createdAt: row.createdAt,
+    error: thread.error ?? undefined,
   };
 }
 
@@ -151,19 +148,9 @@ function encodeCursor(key: readonly [string, string]): string {
 /** The key a cursor this desk gave out holds (INVALID_INPUT for anything else). */
 export function decodeCursor(cursor: string | undefined): [string, string] | undefined {
   if (cursor === undefined || cursor === "") return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === "string" &&
-      typeof value[1] === "string"
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // reported below
-  }
+  const read = readUntrustedJson(Buffer.from(cursor, "base64url").toString("utf8"));
+  const key = z.tuple([z.string(), z.string()]).safeParse(read.ok ? read.value : undefined);
+  if (key.success) return key.data;
   throw invalidInput("cursor", "not a cursor this service gave out");
 }
 
@@ -182,7 +169,6 @@ export function pageOf<R, I>(
   };
 }
 
-/** The 409 for a review someone decided already: who, when, what. */
 export function alreadyDecided(decision: {
   threadId: string;
   interruptId: string;

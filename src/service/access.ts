@@ -1,12 +1,7 @@
 /**
- * Who may reach what: one rule per resource, for the JSON API and the pages alike. Every route of
- * both is listed under its resource (tests/service/access.test.ts holds the app's routes to this
- * table and tries each one as each role); a route handler names its resource with `allow()`, which
- * refuses a reviewer whose role the rule does not admit. docs/security.md shows the same table.
- *
- * Audiences: `anyone` (no sign-in), `signed-in` (any reviewer or admin; the queue shows a reviewer
- * only the threads assigned to them), `assigned` (an admin, or a reviewer assigned to the thread —
- * the desk checks the assignment on every call that names a thread), `admin`.
+ * Who may reach what: one rule per resource, every route of the API and the pages listed under
+ * it (docs/security.md shows the same table). `assigned`: an admin, or a reviewer assigned to the
+ * thread — the desk checks the assignment on every call that names a thread.
  */
 import { createMiddleware } from "hono/factory";
 import { forbidden } from "../desk/errors.js";
@@ -14,13 +9,12 @@ import type { ServiceEnv } from "./env.js";
 
 export type Audience = "anyone" | "signed-in" | "assigned" | "admin";
 
-export interface AccessRule {
+interface AccessRule {
   audience: Audience;
-  /** What it lets one do, as "ana may not <action>" reads (docs/security.md says the same). */
+  /** What it lets one do, as "ana may not <action>" reads. */
   action: string;
-  /** Its API routes (under /api), `METHOD /path`. */
+  /** Its routes under /api, `METHOD /path`. */
   api: readonly string[];
-  /** Its page routes, `METHOD /path`. */
   pages: readonly string[];
 }
 
@@ -109,24 +103,15 @@ export const ACCESS_RULES = {
 
 export type Resource = keyof typeof ACCESS_RULES;
 
-/** Whether a reviewer of `role` is admitted by the rule of `resource` (assignment aside). */
-export function admits(resource: Resource, role: "reviewer" | "admin"): boolean {
-  return ACCESS_RULES[resource].audience !== "admin" || role === "admin";
+/** Whether the signed-in reviewer's role is admitted by the rule (assignment aside). */
+export function mayReach(resource: Resource, c: { var: ServiceEnv["Variables"] }): boolean {
+  return ACCESS_RULES[resource].audience !== "admin" || c.var.reviewer.role === "admin";
 }
 
-/**
- * The rule of `resource` on a route behind sign-in: FORBIDDEN for a role it does not admit. An
- * `assigned` resource is checked again by the desk, thread by thread.
- */
+/** FORBIDDEN for a role the rule of `resource` does not admit. */
 export function allow(resource: Resource) {
   return createMiddleware<ServiceEnv>(async (c, next) => {
-    const { name, role } = c.var.reviewer;
-    if (!admits(resource, role)) throw forbidden(ACCESS_RULES[resource].action, name);
+    if (!mayReach(resource, c)) throw forbidden(ACCESS_RULES[resource].action, c.var.reviewer.name);
     await next();
   });
-}
-
-/** Whether an admin may see a resource's admin-only parts on a page (traces beside a review). */
-export function mayReach(resource: Resource, c: { var: ServiceEnv["Variables"] }): boolean {
-  return admits(resource, c.var.reviewer.role);
 }

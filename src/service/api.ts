@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { DecisionRequestSchema, PageRequestSchema, StartProposalSchema } from "../desk/requests.js";
 import type { ReviewDesk } from "../desk/reviewDesk.js";
-import { ReviewerNameSchema, ThreadIdSchema } from "../graph/reviewInput.js";
+import { ReviewerNameSchema } from "../graph/reviewInput.js";
 import { allow } from "./access.js";
 import type { AttemptGuard } from "./attemptLimits.js";
 import { requireBearer } from "./auth.js";
@@ -19,14 +19,9 @@ import {
   wantsMarkdown,
 } from "./proposalResponse.js";
 import { filterTraces, TraceFilterSchema } from "./traceFilter.js";
-import { jsonBody, queryParams, requireValid } from "./validation.js";
+import { jsonBody, queryParams, threadIdParam } from "./validation.js";
 
 const AssignReviewerSchema = z.strictObject({ name: ReviewerNameSchema });
-
-/** The `:threadId` of the route, checked. */
-function threadIdOf(param: string): string {
-  return requireValid(ThreadIdSchema.safeParse(param), "the thread id");
-}
 
 export function createApiRoutes(
   desk: ReviewDesk,
@@ -54,28 +49,26 @@ export function createApiRoutes(
     allow("assignReviewers"),
     jsonBody(AssignReviewerSchema),
     async (c) => {
-      const threadId = threadIdOf(c.req.param("threadId"));
+      const threadId = threadIdParam(c);
       const { name } = c.req.valid("json");
       await desk.assignReviewer(threadId, name, c.var.reviewer);
       return c.json({ threadId, reviewer: name });
     },
   );
 
-  api.get("/reviews", allow("queue"), queryParams(PageRequestSchema), async (c) => {
-    return c.json(await desk.listReviews(c.var.reviewer, c.req.valid("query")));
-  });
-
-  api.get("/reviews/:threadId", allow("review"), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    return c.json(await desk.getReview(threadId, c.var.reviewer));
-  });
+  api.get("/reviews", allow("queue"), queryParams(PageRequestSchema), async (c) =>
+    c.json(await desk.listReviews(c.var.reviewer, c.req.valid("query"))),
+  );
+  api.get("/reviews/:threadId", allow("review"), async (c) =>
+    c.json(await desk.getReview(threadIdParam(c), c.var.reviewer)),
+  );
 
   api.post(
     "/reviews/:threadId/decisions",
     allow("decide"),
     jsonBody(DecisionRequestSchema),
     async (c) => {
-      const threadId = threadIdOf(c.req.param("threadId"));
+      const threadId = threadIdParam(c);
       const decided = await desk.decide(threadId, c.req.valid("json"), c.var.reviewer);
       return c.json(decided, 202);
     },
@@ -89,35 +82,26 @@ export function createApiRoutes(
 function threadRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
   const api = new Hono<ServiceEnv>();
 
-  api.get("/:threadId", allow("thread"), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    return c.json(await desk.threadStatus(threadId, c.var.reviewer));
-  });
-
+  api.get("/:threadId", allow("thread"), async (c) =>
+    c.json(await desk.threadStatus(threadIdParam(c), c.var.reviewer)),
+  );
   api.get("/:threadId/traces", allow("traces"), queryParams(TraceFilterSchema), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    const traces = await desk.threadTraces(threadId, c.var.reviewer);
+    const traces = await desk.threadTraces(threadIdParam(c), c.var.reviewer);
     return c.json(filterTraces(traces, c.req.valid("query")));
   });
-
   api.get("/:threadId/proposal", allow("proposal"), queryParams(ProposalQuerySchema), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    const document = await desk.threadProposal(threadId, c.var.reviewer);
+    const document = await desk.threadProposal(threadIdParam(c), c.var.reviewer);
     if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
       return proposalMarkdownResponse(c, document);
     }
     return c.json(document);
   });
 
-  api.post("/:threadId/retry", allow("retry"), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    return c.json(await desk.retryThread(threadId, c.var.reviewer), 202);
-  });
-
-  api.get("/:threadId/events", allow("thread"), async (c) => {
-    const threadId = threadIdOf(c.req.param("threadId"));
-    return threadEventStream(c, desk, threadId, c.var.reviewer, events);
-  });
-
+  api.post("/:threadId/retry", allow("retry"), async (c) =>
+    c.json(await desk.retryThread(threadIdParam(c), c.var.reviewer), 202),
+  );
+  api.get("/:threadId/events", allow("thread"), async (c) =>
+    threadEventStream(c, desk, threadIdParam(c), c.var.reviewer, events),
+  );
   return api;
 }

@@ -1,8 +1,4 @@
-/**
- * The review service as a Hono app: the JSON API under /api (bearer tokens) and the review pages
- * (a sign-in session), both thin layers over a ReviewDesk. `startService` serves it over HTTP.
- */
-
+/** The review service as a Hono app: the JSON API under /api and the review pages, over a ReviewDesk. */
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ReviewDesk } from "../desk/reviewDesk.js";
@@ -26,7 +22,6 @@ export interface ServiceAppOptions {
   desk: ReviewDesk;
   /** Seals page sessions; replicas behind one address need the same secret. Random when unset. */
   sessionSecret?: string;
-  /** Event streams: polling, heartbeat and the signal that ends them at shutdown. */
   events?: Partial<EventStreamOptions>;
   /** Where unexpected errors are reported (default: stderr). */
   logError?: (error: unknown) => void;
@@ -39,7 +34,7 @@ function defaultLogError(error: unknown): void {
   process.stderr.write(terminalSafe(`evalgate serve: ${text}\n`));
 }
 
-/** The signed-in reviewer of a page request, when the sign-in check ran before the error. */
+/** When the sign-in check ran before the error. */
 function signedIn(c: Context<ServiceEnv>): SignedIn | undefined {
   const reviewer = c.get("reviewer") as ServiceEnv["Variables"]["reviewer"] | undefined;
   const session = c.get("session") as ServiceEnv["Variables"]["session"] | undefined;

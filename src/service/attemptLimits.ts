@@ -1,12 +1,7 @@
 /**
- * Limits on guessing: a client address that sent too many unknown tokens (to the API or the
- * sign-in page) in a window is answered 429 with `Retry-After` until the window ends, whatever it
- * sends, and an account that signed in too often in a window is refused further sign-ins the same
- * way. The counts are rows of the review store, so every replica on one database counts together.
- *
- * The client address is the connection's peer: behind a proxy it is the proxy's, and the limit is
- * then the proxy's too (set the limits for it). A token names no account (it is the only
- * credential, 32 random bytes), so a wrong token is counted against its address only.
+ * Limits on guessing, counted in the review store so every replica counts together: unknown
+ * tokens per client address (the connection's peer: behind a proxy, the proxy's), sign-ins per
+ * account. A token names no account, so a wrong one counts against its address only.
  */
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
@@ -17,7 +12,6 @@ import { ServiceRequestError } from "./errors.js";
 export interface AttemptLimits {
   /** Unknown tokens (API or sign-in page) one client address may send in a window. */
   perAddress: number;
-  /** Sign-ins one account may make in a window. */
   perAccount: number;
   /** The window, in seconds, from its first attempt. */
   windowSeconds: number;
@@ -29,8 +23,8 @@ export const DEFAULT_ATTEMPT_LIMITS: AttemptLimits = {
   windowSeconds: 15 * 60,
 };
 
-/** The client's address, as the connection has it ("unknown" without one, as in app.request). */
-export function clientAddress(c: Context): string {
+/** "unknown" without one, as in app.request. */
+function clientAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
@@ -48,28 +42,24 @@ function tooMany(count: AttemptCount, what: string): ServiceRequestError {
   );
 }
 
-export interface AttemptGuard {
-  /** TOO_MANY_ATTEMPTS when the request's address used up its tries. */
-  checkAddress(c: Context): Promise<void>;
-  /** Counts an unknown token from the request's address. */
-  countFailure(c: Context): Promise<void>;
-  /** Counts a sign-in of `account`; TOO_MANY_ATTEMPTS past the limit. */
-  countSignIn(account: string): Promise<void>;
-}
+export type AttemptGuard = ReturnType<typeof attemptGuard>;
 
-export function attemptGuard(desk: ReviewDesk, limits: AttemptLimits): AttemptGuard {
+export function attemptGuard(desk: ReviewDesk, limits: AttemptLimits) {
   const addressKey = (c: Context) => `address:${clientAddress(c)}`;
   return {
-    async checkAddress(c) {
+    /** TOO_MANY_ATTEMPTS when the request's address used up its tries. */
+    async checkAddress(c: Context) {
       const count = await desk.attemptsOf(addressKey(c));
       if (count !== undefined && count.count >= limits.perAddress) {
         throw tooMany(count, "unknown tokens from this address");
       }
     },
-    async countFailure(c) {
+    /** Counts an unknown token from the request's address. */
+    async countFailure(c: Context) {
       await desk.countAttempt(addressKey(c), limits.windowSeconds);
     },
-    async countSignIn(account) {
+    /** TOO_MANY_ATTEMPTS past the limit. */
+    async countSignIn(account: string) {
       const count = await desk.countAttempt(`account:${account}`, limits.windowSeconds);
       if (count.count > limits.perAccount) throw tooMany(count, `sign-ins of ${account}`);
     },

@@ -1,9 +1,4 @@
-/**
- * Bearer-token authentication for the JSON API: `Authorization: Bearer <token>` is checked by the
- * desk on every request (a revoked token stops working at once). The reviewer's identity comes
- * from the token only, never from a body. Unknown tokens are counted per client address
- * (attemptLimits.ts).
- */
+/** The JSON API's bearer token, checked by the desk on every request; the identity never comes from a body. */
 import { createMiddleware } from "hono/factory";
 import type { ReviewDesk } from "../desk/reviewDesk.js";
 import type { AttemptGuard } from "./attemptLimits.js";
@@ -13,16 +8,13 @@ import { ServiceRequestError } from "./errors.js";
 /** Longest token accepted; anything longer is not one of ours and is not hashed. */
 const MAX_TOKEN_CHARS = 512;
 
-export function bearerToken(header: string | undefined): string | undefined {
+function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
   const token = match?.[1];
   return token !== undefined && token.length <= MAX_TOKEN_CHARS ? token : undefined;
 }
 
-/**
- * The reviewer of the request's bearer token, or UNAUTHENTICATED; an address that sent too many
- * unknown tokens is refused (TOO_MANY_ATTEMPTS) before its token is looked at.
- */
+/** An address that sent too many unknown tokens is refused before its token is looked at. */
 export function requireBearer(desk: ReviewDesk, attempts: AttemptGuard) {
   return createMiddleware<ServiceEnv>(async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));

@@ -1,9 +1,7 @@
 /**
- * Turns anything a handler throws into `{ error: { code, message, field? } }` and a status from
- * SERVICE_ERROR_STATUS. The message ends with the code in square brackets (`… [ALREADY_DECIDED]`),
- * so the text a page or a client shows can be looked up in docs/errors.md. Any other error (not an evalgate error, or one whose code the table does not
- * list) becomes a generic 500: its message may carry internals (paths, SQL, connection strings) and
- * never leaves the process.
+ * Anything a handler throws as `{ error: { code, message, field? } }` and its status, the message
+ * ending in `[CODE]` (docs/errors.md). Any other error is a generic 500: its message may carry
+ * internals (paths, SQL, connection strings) and never leaves the process.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -22,12 +20,12 @@ export interface ErrorBody {
   };
 }
 
-export interface DescribedError {
+interface DescribedError {
   status: ContentfulStatusCode;
   body: ErrorBody;
-  /** Seconds to send as `Retry-After` (503: the database is back in a moment; 429: the limit). */
+  /** Seconds to send as `Retry-After`. */
   retryAfter?: number;
-  /** True when the error was not one the service or desk raised on purpose (log it). */
+  /** Not raised on purpose by the service or desk: log it. */
   unexpected: boolean;
 }
 
@@ -37,10 +35,7 @@ function optionalString(value: unknown, key: string): string | undefined {
   return typeof found === "string" && found !== "" ? found : undefined;
 }
 
-/**
- * The field at fault and, for a review decided already, by whom and when: from the error's
- * `details` (desk errors) or its own properties (service errors).
- */
+/** From the error's `details` (desk errors) or its own properties (service errors). */
 function errorSpecifics(error: object): Omit<ErrorBody["error"], "code" | "message"> {
   const details: unknown = (error as { details?: unknown }).details;
   const specifics: Omit<ErrorBody["error"], "code" | "message"> = {};
@@ -59,7 +54,7 @@ const HTTP_CODES: Record<number, string> = {
   413: "PAYLOAD_TOO_LARGE",
 };
 
-/** How long a client waits before asking again while the database is out of reach. */
+/** How long a client waits while the database is out of reach. */
 export const UNAVAILABLE_RETRY_SECONDS = 2;
 
 function retryAfterOf(error: object, status: number): number | undefined {

@@ -1,12 +1,7 @@
-/**
- * Errors of the review service itself (the desk's own errors come from the orchestrator). Every
- * one carries a code from SERVICE_ERROR_STATUS, the one table that turns a code into an HTTP status.
- */
-
-import { DESK_ERROR_STATUS } from "../desk/reviewDesk.js";
+/** The review service's own errors; SERVICE_ERROR_STATUS turns every code into an HTTP status. */
+import { DESK_ERROR_STATUS } from "../desk/errors.js";
 import { EvalgateError } from "../errors.js";
 
-/** Every error code the service answers with, and its HTTP status: the desk's codes and its own. */
 export const SERVICE_ERROR_STATUS = {
   ...DESK_ERROR_STATUS,
   CSRF_REJECTED: 403,
@@ -23,9 +18,8 @@ export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
 /** A request the service refuses before it reaches the desk (bad body, bad form, no session). */
 export class ServiceRequestError extends EvalgateError {
   override readonly name = "ServiceRequestError";
-  /** The body or query field at fault, when there is one. */
   readonly field: string | undefined;
-  /** Seconds after which the request may be sent again (429), sent as `Retry-After`. */
+  /** Sent as `Retry-After` (429). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ServiceErrorCode, message: string, field?: string, retryAfterSeconds?: number) {
@@ -35,7 +29,6 @@ export class ServiceRequestError extends EvalgateError {
   }
 }
 
-/** The status for an error code; unknown codes are internal errors. */
 export function statusForCode(code: string): (typeof SERVICE_ERROR_STATUS)[ServiceErrorCode] {
   return code in SERVICE_ERROR_STATUS ? SERVICE_ERROR_STATUS[code as ServiceErrorCode] : 500;
 }

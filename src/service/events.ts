@@ -1,8 +1,6 @@
 /**
- * A thread's progress as Server-Sent Events: each ThreadEvent is one message (`id` = its seq,
- * `event` = its type, `data` = the event as JSON, with `text`, the line a reviewer reads). The desk is polled; a client that reconnects
- * sends Last-Event-ID and gets only what it missed. A stream ends when the thread finishes, after
- * `maxStreamMs` (the browser reconnects), or when the service shuts down.
+ * A thread's progress as Server-Sent Events (`id` = seq, `event` = type, `data` = the event with
+ * `text`, the line a reviewer reads). A reconnect sends Last-Event-ID and gets only what it missed.
  */
 import { setTimeout } from "node:timers/promises";
 import type { Context } from "hono";
@@ -15,11 +13,10 @@ import { progressText } from "./statusWords.js";
 import { requireValid } from "./validation.js";
 
 export interface EventStreamOptions {
-  /** How often the desk is asked for new events. */
   pollMs: number;
   /** A comment line this often keeps proxies from closing an idle stream. */
   heartbeatMs: number;
-  /** Longest life of one stream. */
+  /** Longest life of one stream (the browser reconnects). */
   maxStreamMs: number;
   /** Aborted when the service shuts down: open streams end. */
   shutdown: AbortSignal;
@@ -28,25 +25,13 @@ export interface EventStreamOptions {
 /** Pages of events read at most for a progress page (the desk answers up to 500 a page). */
 const MAX_EVENT_PAGES = 200;
 
-/**
- * What a run is doing now, after `event`: a progress event says it (the stage being written or
- * judged, criteria done of total); a new run, a review ready or the end clears it.
- */
+/** A progress event says what a run is doing now; a new run, a review ready or the end clears it. */
 function nowAfter(now: string | undefined, event: ThreadEvent): string | undefined {
-  switch (event.type) {
-    case "progress":
-      return event.message ?? now;
-    case "stage":
-      return now;
-    default:
-      return undefined;
-  }
+  if (event.type === "progress") return event.message ?? now;
+  return event.type === "stage" ? now : undefined;
 }
 
-/**
- * Where a progress page starts following the thread: the last event so far (every page of them,
- * so the event stream starts after it) and what the run is doing now, in words.
- */
+/** Where a progress page starts following the thread, and what the run is doing now. */
 export async function eventsSoFar(
   desk: ReviewDesk,
   threadId: string,
@@ -74,20 +59,16 @@ export const DEFAULT_EVENT_STREAM: Omit<EventStreamOptions, "shutdown"> = {
 const SeqSchema = wholeNumberParam(0, Number.MAX_SAFE_INTEGER);
 
 /** Where to start: Last-Event-ID (a reconnect), else `?after=`, else 0 (everything). */
-export function startingSeq(c: Context): number {
+function startingSeq(c: Context): number {
   const raw = c.req.header("last-event-id") ?? c.req.query("after") ?? "0";
   return requireValid(SeqSchema.safeParse(raw === "" ? "0" : raw), "after (an event number)");
 }
 
-/** Waits `ms`, or less when `signal` aborts first. */
 function pause(ms: number, signal: AbortSignal): Promise<unknown> {
   return setTimeout(ms, undefined, { signal }).catch(() => undefined);
 }
 
-/**
- * Answers with the event stream. The first read happens before the response starts, so an
- * unknown thread or a reviewer who may not see it gets a JSON error with its status instead.
- */
+/** The first read happens before the response starts, so a refusal is a JSON error with its status. */
 export async function threadEventStream(
   c: Context,
   desk: ReviewDesk,

@@ -1,9 +1,6 @@
 /**
- * `evalgate/review`: people decide. The ReviewOrchestrator (start threads, list pending reviews,
- * record each decision exactly once), the review desk the service and the CLI ask on a reviewer's
- * behalf, the checkpointer they share, calibration from the reviewers' decisions, and the review
- * service itself — a Hono app (JSON API with bearer tokens, server-rendered review pages, progress
- * over SSE) and a server that runs it.
+ * `evalgate/review`: people decide — the ReviewOrchestrator, the review desk, the checkpointer,
+ * calibration from the reviewers' decisions, and the review service (Hono app and server).
  *
  * @example
  * const desk = await createReviewDesk({ sqlitePath: ".evalgate/checkpoints.sqlite" });

@@ -1,9 +1,6 @@
 /**
- * A request that changes something and carries cookies must come from a page of this service: its
- * `Origin` names this host, or, without one, its `Sec-Fetch-Site` says same-origin (or none: typed
- * or bookmarked). Anything else is refused (ORIGIN_REJECTED, 403) before a handler runs, beside
- * the pages' CSRF token and the cookie's SameSite=Strict. A request without cookies (a service
- * calling the API with a bearer token) sends no Origin and is not concerned.
+ * A write carrying cookies must come from this service's pages: its `Origin` names this host, or
+ * without one its `Sec-Fetch-Site` says same-origin or none (ORIGIN_REJECTED otherwise).
  */
 import { createMiddleware } from "hono/factory";
 import type { ServiceEnv } from "./env.js";

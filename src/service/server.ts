@@ -1,9 +1,4 @@
-/**
- * Serves the review service over HTTP with @hono/node-server. `close()` shuts it down gracefully:
- * open event streams end, the server stops taking connections and lets in-flight requests finish
- * (connections still open after `graceMs` are cut), then the desk finishes or returns its jobs and
- * closes the database.
- */
+/** Serves the review service over HTTP; `close()` ends event streams, lets requests finish, closes the desk. */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
@@ -20,7 +15,6 @@ export interface ServiceOptions extends Omit<ServiceAppOptions, "desk"> {
 }
 
 export interface RunningService {
-  /** http://host:port of the listening server. */
   url: string;
   /** Shuts down the server, then closes the desk. Safe to call more than once. */
   close(): Promise<void>;

@@ -1,37 +1,27 @@
 /**
- * Page sessions: a cookie holding the session sealed with AES-256-GCM (the id of the sign-in and
- * the CSRF token; nobody can read or forge it without the key). HttpOnly, SameSite=Strict, Path=/,
- * Secure when the request came over https. The sign-in itself is a row in the review store, looked
- * up on every request: signing out ends it for every replica, so a copy of the cookie kept from
- * before stops working at once, and revoking a reviewer ends their sessions too. Replicas share
- * sessions when they share the secret (EVALGATE_SESSION_SECRET) and the database; without a
- * secret, each process makes its own key. The reviewer's token is never put in the cookie.
+ * Page sessions: a cookie holding the sign-in's id and the CSRF token sealed with AES-256-GCM
+ * (HttpOnly, SameSite=Strict, Secure over https); never the reviewer's token. Replicas share
+ * sessions when they share the secret (EVALGATE_SESSION_SECRET); without one, each makes its own key.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 
-export const SESSION_COOKIE = "evalgate_session";
-/** How long a sign-in lasts. */
+const SESSION_COOKIE = "evalgate_session";
 const SESSION_SECONDS = 12 * 60 * 60;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 const SessionSchema = z.object({
   csrf: z.string().min(16),
-  /** The sign-in's id (the store keeps its hash); absent before signing in. */
+  /** Absent before signing in. */
   sessionId: z.string().min(1).max(128).optional(),
   expiresAt: z.number(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
-export interface SessionKeeper {
-  /** The request's session, or a new one without a token (not yet saved). */
-  read(c: Context): Session;
-  save(c: Context, session: Session): void;
-  clear(c: Context): void;
-}
+export type SessionKeeper = ReturnType<typeof createSessionKeeper>;
 
 /** A 32-byte key from the secret (any length), or a random one for this process. */
 export function sessionKey(secret: string | undefined): Buffer {
@@ -72,19 +62,20 @@ function unseal(key: Buffer, sealed: string): Session | undefined {
   }
 }
 
-/** True when the request reached us over https (directly or through a proxy that says so). */
-export function cameOverHttps(c: Context): boolean {
+/** Directly, or through a proxy that says so. */
+function cameOverHttps(c: Context): boolean {
   if (new URL(c.req.url).protocol === "https:") return true;
   return c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
-export function createSessionKeeper(key: Buffer): SessionKeeper {
+export function createSessionKeeper(key: Buffer) {
   return {
-    read(c) {
+    /** The request's session, or a new one without a sign-in (not yet saved). */
+    read(c: Context): Session {
       const sealed = getCookie(c, SESSION_COOKIE);
       return (sealed === undefined ? undefined : unseal(key, sealed)) ?? newSession();
     },
-    save(c, session) {
+    save(c: Context, session: Session) {
       setCookie(c, SESSION_COOKIE, seal(key, session), {
         httpOnly: true,
         sameSite: "Strict",
@@ -93,7 +84,7 @@ export function createSessionKeeper(key: Buffer): SessionKeeper {
         maxAge: Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000)),
       });
     },
-    clear(c) {
+    clear(c: Context) {
       deleteCookie(c, SESSION_COOKIE, { path: "/", secure: cameOverHttps(c) });
     },
   };

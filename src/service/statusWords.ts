@@ -1,15 +1,12 @@
 /**
- * The words reviewers read for the ids the graph, the store and the event stream use: statuses
- * (a stage's, a thread's), stage ids, the graph's step names (`startEvaluateSolution`), review
- * kinds, decisions and progress events. One table each, used by every page and by the text of
- * each progress event, so the same thing is called the same everywhere; an id no table knows is
- * shown as words (underscores and capitals split), never as a bare id.
+ * The words reviewers read for the ids of statuses, stages, graph steps, review kinds, decisions
+ * and progress events, one table each; an id no table knows is shown as words, never bare.
  */
 import { LOAD_RFP_NODE, loadProposalConfig } from "../graph/proposalGraph.js";
 import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../graph/stages.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 
-/** Stage statuses (ProcessingStatus) and thread statuses, in a reviewer's words. */
+/** Stage statuses (ProcessingStatus) and thread statuses. */
 export const STATUS_WORDS: Readonly<Record<string, string>> = {
   not_started: "not started",
   running: "being worked on",
@@ -27,7 +24,7 @@ export const STATUS_WORDS: Readonly<Record<string, string>> = {
   failed: "stopped on an error",
 };
 
-/** The kinds of review (the interrupt's type). */
+/** The interrupt's type. */
 export const REVIEW_KIND_WORDS: Readonly<Record<string, string>> = {
   evaluation_review: "review of the judge's evaluation",
   evaluation_error: "the judge could not evaluate",
@@ -35,32 +32,29 @@ export const REVIEW_KIND_WORDS: Readonly<Record<string, string>> = {
   revision_limit: "revision limit reached",
 };
 
-/** What a decision did, as a verb phrase after the reviewer's name. */
-export const DECISION_WORDS: Readonly<Record<string, string>> = {
+/** A verb phrase after the reviewer's name. */
+const DECISION_WORDS: Readonly<Record<string, string>> = {
   approve: "approved",
   revise: "asked for a revision of",
   edit: "edited",
   retry: "asked to try again on",
 };
 
-/** The stages' titles: the three inputs', then the sections' of config/proposal.json. */
 let stageTitles: Readonly<Record<string, string>> | undefined;
 
+/** The three inputs' titles, then the shipped sections' (config/proposal.json). */
 function knownStageTitles(): Readonly<Record<string, string>> {
-  if (stageTitles !== undefined) return stageTitles;
-  const inputs = [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE];
-  let sections: Array<{ id: string; title: string }> = [];
-  try {
-    sections = loadProposalConfig();
-  } catch {
-    // Without the shipped sections, ids are still named in title case below.
-  }
-  stageTitles = Object.fromEntries([...inputs, ...sections].map((s) => [s.id, s.title]));
+  stageTitles ??= Object.fromEntries(
+    [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE, ...loadProposalConfig()].map((s) => [
+      s.id,
+      s.title,
+    ]),
+  );
   return stageTitles;
 }
 
 /** `problem_statement`, `ProblemStatement`, `problem-statement` → `problem statement`. */
-export function wordsOf(id: string): string {
+function wordsOf(id: string): string {
   return id
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/[_\-.:]+/g, " ")
@@ -72,23 +66,13 @@ function capitalised(text: string): string {
   return text === "" ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`;
 }
 
-/** A status id in words ("awaiting_review" → "waiting for a reviewer"). */
 export function statusName(status: string): string {
   return STATUS_WORDS[status] ?? wordsOf(status);
 }
 
-/** Every word with a capital: the way config/proposal.json titles its sections. */
-function titleCase(words: string): string {
-  return words.split(" ").map(capitalised).join(" ");
-}
-
-/**
- * A stage id as its title, as config/proposal.json and the graph's stages spell it
- * ("connection_pairs" → "Connection Pairs", "problem_statement" → "Problem Statement"); an id
- * they do not know in the same title case.
- */
+/** A stage's title ("connection_pairs" → "Connection Pairs"); an unknown id in the same title case. */
 export function stageName(stage: string): string {
-  return knownStageTitles()[stage] ?? titleCase(wordsOf(stage));
+  return knownStageTitles()[stage] ?? wordsOf(stage).split(" ").map(capitalised).join(" ");
 }
 
 export function reviewKindName(type: string): string {
@@ -99,16 +83,7 @@ export function decisionName(action: string): string {
   return DECISION_WORDS[action] ?? wordsOf(action);
 }
 
-/** The stage a step name is about, as a stage id guess: `ConnectionPairs` → `connection_pairs`. */
-function stageOfStep(rest: string): string {
-  return wordsOf(rest).replaceAll(" ", "_");
-}
-
-/**
- * The graph's step prefixes, longest first, and what a finished step of each did, in the words of
- * the progress lines ("Writing Budget", "Judging Budget: 3 of 5 criteria done"): a stage is
- * written, then judged, then decided.
- */
+/** The graph's step prefixes, longest first, and what a finished step of each did. */
 const STEP_DONE: ReadonlyArray<[string, (stage: string) => string]> = [
   ["startEvaluate", (stage) => `Judging ${stage}`],
   ["generate", (stage) => `${stage} written`],
@@ -121,7 +96,10 @@ export function stepName(node: string): string {
   if (node === LOAD_RFP_NODE) return "request for proposals read";
   for (const [prefix, done] of STEP_DONE) {
     const rest = node.slice(prefix.length);
-    if (node.startsWith(prefix) && /^[A-Z]/.test(rest)) return done(stageName(stageOfStep(rest)));
+    // `ConnectionPairs` → the stage id `connection_pairs`.
+    if (node.startsWith(prefix) && /^[A-Z]/.test(rest)) {
+      return done(stageName(wordsOf(rest).replaceAll(" ", "_")));
+    }
   }
   return wordsOf(node);
 }
@@ -135,10 +113,7 @@ function queuedText(message: string | undefined, stage: string | undefined): str
   return message === undefined ? "Waiting to be worked on" : `Waiting to be worked on (${message})`;
 }
 
-/**
- * One progress event as a line for the reviewer. A failure says only that the run stopped: its
- * message is the technical error, which the thread page shows to administrators.
- */
+/** A failure says only that the run stopped: its message is for administrators. */
 export function progressText(event: Pick<ThreadEvent, "type" | "stage" | "message">): string {
   const stage = event.stage === undefined ? undefined : stageName(event.stage);
   switch (event.type) {

@@ -6,10 +6,12 @@ export const TraceFilterSchema = z.object({
   evaluationId: z.string().min(1).max(200).optional(),
   traceId: z.string().min(1).max(200).optional(),
 });
-export type TraceFilter = z.infer<typeof TraceFilterSchema>;
 
 /** The thread's traces narrowed to the filter (evaluations left without a trace are dropped). */
-export function filterTraces(traces: ThreadTraces, filter: TraceFilter): ThreadTraces {
+export function filterTraces(
+  traces: ThreadTraces,
+  filter: z.infer<typeof TraceFilterSchema>,
+): ThreadTraces {
   if (filter.evaluationId === undefined && filter.traceId === undefined) return traces;
   const evaluations = traces.evaluations
     .filter((e) => filter.evaluationId === undefined || e.evaluationId === filter.evaluationId)

@@ -1,7 +1,4 @@
-/**
- * Technical details (model server addresses, HTTP statuses, error codes, the engine's own
- * warnings) for reviewers whose role is admin, collapsed; other reviewers never receive them.
- */
+/** Technical details, collapsed, for admins only: other reviewers never receive them. */
 import type { Child } from "hono/jsx";
 
 export function AdminDetails(props: {

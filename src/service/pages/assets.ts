@@ -1,8 +1,4 @@
-/**
- * The pages' stylesheet and their two scripts, served from this origin (the Content-Security-Policy
- * allows no inline style or script). The scripts show times in the reader's zone and add live
- * progress: every page works without them.
- */
+/** The pages' stylesheet and scripts, served from this origin; every page works without the scripts. */
 export const REVIEW_CSS = `
 :root { color-scheme: light; --ink: #1d2430; --muted: #5b6475; --line: #d8dde6; --ok: #1f7a4d;
   --bad: #b42318; --warn: #b54708; --accent: #2f5bd3; --bg: #f6f7f9; }
@@ -14,7 +10,7 @@ header.top { display: flex; justify-content: space-between; align-items: center;
 .signout { display: flex; gap: .6rem; align-items: center; }
 .who { color: var(--muted); }
 main { max-width: 980px; margin: 1.2rem auto; padding: 0 1.2rem; }
-section, .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem;
+section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem;
   margin-bottom: 1rem; }
 h1 { font-size: 1.4rem; margin: .2rem 0 1rem; } h2 { font-size: 1.1rem; margin: 0 0 .6rem; }
 table.queue { width: 100%; border-collapse: collapse; }
@@ -31,7 +27,7 @@ table.figures th { background: var(--bg); font-weight: 600; }
 p.kappa-note { border-left: 3px solid var(--warn); padding-left: .6rem; color: var(--ink); }
 @media (max-width: 720px) {
   main { padding: 0 .6rem; }
-  section, .card { padding: .8rem; }
+  section { padding: .8rem; }
   header.top { flex-wrap: wrap; gap: .4rem; }
   table.figures, table.figures tbody, table.figures tr, table.figures td { display: block; width: 100%; }
   table.figures thead { display: none; }
@@ -92,10 +88,7 @@ button.primary { background: var(--accent); color: #fff; border-color: var(--acc
 ol.progress-log { color: var(--muted); }
 `;
 
-/**
- * On every page: each `<time datetime>` shown in the browser's own time zone, with the zone's name
- * ("4 May 2026, 15:57 GMT+5:45"); the UTC text the server wrote stays as the element's title.
- */
+/** Each `<time datetime>` in the browser's own zone, named; the server's UTC text as its title. */
 export const PAGE_SCRIPT = `"use strict";
 (function () {
   if (!window.Intl || !Intl.DateTimeFormat) return;

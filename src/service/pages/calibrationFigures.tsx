@@ -1,10 +1,6 @@
 /**
- * The calibration page's figures: the report of the store's labels (every label, the gate, each
- * content type's criteria) and the latest few-shot comparison, one below the other. Every table
- * sits in its own scrolling container and, on a narrow screen, shows each row as a card of
- * labelled values, so no column is ever cut off. Content types by their titles, times as
- * `<time>` (the reader's zone with its name), and a line under a table where κ is 0 beside a
- * high agreement saying why.
+ * The calibration page's figures: the labels' report and the latest few-shot comparison. Each table
+ * scrolls on its own and, on a narrow screen, shows each row as a card, so no column is cut off.
  */
 import type {
   CalibrationReport,
@@ -27,7 +23,6 @@ import {
 } from "./calibrationText.js";
 import { Time } from "./time.js";
 
-/** A table of figures in its own scrolling container; each cell labelled with its column. */
 export function FigureTable(props: {
   headers: readonly string[];
   rows: readonly (readonly string[])[];
@@ -62,12 +57,17 @@ function KappaNote(props: { rows: readonly KappaRow[] }) {
   return note === undefined ? null : <p class="note kappa-note">{note}</p>;
 }
 
-/** What the report covers: the window asked for and the decisions found, times as `<time>`. */
-export function ScopeLine(props: { report: CalibrationReport }) {
-  const { since, until, contentType, firstDecision, lastDecision } = props.report.window;
+/** "Labels since … until … of …", or `all` when the period is not bounded. */
+function Period(props: {
+  since: string | null;
+  until: string | null;
+  contentType: string | null;
+  all: string;
+}) {
+  const { since, until, contentType } = props;
   return (
     <>
-      {since === null && until === null && contentType === null ? "All labels" : "Labels"}
+      {since === null && until === null && contentType === null ? props.all : "Labels"}
       {since === null ? null : (
         <>
           {" since "}
@@ -81,6 +81,16 @@ export function ScopeLine(props: { report: CalibrationReport }) {
         </>
       )}
       {contentType === null ? null : ` of ${stageName(contentType)}`}
+    </>
+  );
+}
+
+/** What the report covers: the window asked for and the decisions found. */
+export function ScopeLine(props: { report: CalibrationReport }) {
+  const { firstDecision, lastDecision } = props.report.window;
+  return (
+    <>
+      <Period {...props.report.window} all="All labels" />
       {": "}
       {firstDecision === null ? (
         "no reviewer labels found."
@@ -151,20 +161,7 @@ export function ComparisonFigures(props: {
         {` with ${measurement.model}, catalog ${catalog.id} version ${catalog.version}.`}
       </p>
       <p class="muted">
-        {measurement.since === null && measurement.until === null ? "Every label" : "Labels"}
-        {measurement.since === null ? null : (
-          <>
-            {" since "}
-            <Time iso={measurement.since} />
-          </>
-        )}
-        {measurement.until === null ? null : (
-          <>
-            {" until "}
-            <Time iso={measurement.until} />
-          </>
-        )}
-        {measurement.contentType === null ? null : ` of ${stageName(measurement.contentType)}`}
+        <Period {...measurement} all="Every label" />
         {`: ${comparison.labels} in the period, ${comparison.replayed} judged again without and ` +
           `with examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged ` +
           "by the model in this catalog)."}

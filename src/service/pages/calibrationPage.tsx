@@ -1,19 +1,14 @@
-/**
- * The calibration page (administrators): how well the judge agrees with the reviewers' labels
- * kept in the store, and under it the latest comparison without and with few-shot examples that
- * `evalgate calibrate --compare` recorded — when, on which labels, with which judge. Readable from
- * a wide screen down to a phone (calibrationFigures.tsx).
- */
-import type { CalibrationOverview } from "../../desk/reviewDesk.js";
+/** The calibration page (administrators): the judge against the labels, and the latest comparison. */
+import type { CalibrationOverview } from "../../desk/calibration.js";
 import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
-import { Layout } from "./layout.js";
-import { QueueTabs } from "./queueTabs.js";
+import { Layout, type SignedIn } from "./layout.js";
+import { QueueTabs } from "./queue.js";
 
-export function CalibrationPage(props: {
-  reviewer: string;
-  csrf: string;
-  overview: CalibrationOverview;
-}) {
+export function CalibrationPage(
+  props: SignedIn & {
+    overview: CalibrationOverview;
+  },
+) {
   const { report, comparison } = props.overview;
   const { counts } = report.overall;
   return (

@@ -1,8 +1,4 @@
-/**
- * The calibration report's figures as text, shared by its Markdown and HTML forms and the review
- * service's calibration page: one place decides how a κ, a rate, a missing figure, a difference
- * and a table row read.
- */
+/** How the calibration report's figures read, in its Markdown and HTML forms and on the page. */
 
 import { type AgreementTable, type Figure, tableSize } from "../../calibration/figures.js";
 import type {
@@ -17,13 +13,11 @@ import type {
 
 export const NOT_ENOUGH = "not enough labels";
 
-/** A κ or ρ with two decimals; "not enough labels" when it has no value. */
 export function formatFigure(figure: Figure): string {
   return figure.value === null ? NOT_ENOUGH : figure.value.toFixed(2);
 }
 
-/** A share as a percentage (85%); "not enough labels" when it has no value. */
-export function formatShare(figure: Figure): string {
+function formatShare(figure: Figure): string {
   return figure.value === null ? NOT_ENOUGH : formatPercent(figure.value);
 }
 
@@ -31,7 +25,6 @@ export function formatPercent(share: number): string {
   return `${Number((share * 100).toFixed(1))}%`;
 }
 
-/** Why a figure is missing, for a footnote or a tooltip; "" when it has a value. */
 export function missingReason(figure: Figure): string {
   if (figure.missing === null) return "";
   return `${NOT_ENOUGH} (${figure.missing === "too-few-labels" ? "fewer than 2" : "no variance"})`;
@@ -53,7 +46,6 @@ export function thresholdText(criterion: CriterionCalibration): string {
   return `${pointText(current)} → ${pointText(best)}`;
 }
 
-/** How the criterion is named in tables: its title, then its id. */
 export function criterionName(criterion: { title: string; criterionId: string }): string {
   const title = criterion.title.trim();
   return title === "" || title === criterion.criterionId
@@ -72,7 +64,6 @@ export const FIGURE_HEADERS = [
   "ρ all",
 ] as const;
 
-/** The cells of FIGURE_HEADERS for a group of labels. */
 export function figureCells(figures: GroupFigures): string[] {
   const { counts } = figures;
   return [
@@ -122,19 +113,26 @@ export function disagreementRows(report: CalibrationReport): string[][] {
   ]);
 }
 
+function periodText(
+  period: { since: string | null; until: string | null; contentType: string | null },
+  all: string,
+): string {
+  const asked = [
+    period.since === null ? "" : `since ${period.since}`,
+    period.until === null ? "" : `until ${period.until}`,
+    period.contentType === null ? "" : `content type ${period.contentType}`,
+  ].filter((part) => part !== "");
+  return asked.length === 0 ? all : `Labels ${asked.join(", ")}`;
+}
+
 /** What the report covers: the scope asked for and the decisions found. */
 export function scopeLine(report: CalibrationReport): string {
   const { window } = report;
-  const asked = [
-    window.since === null ? "" : `since ${window.since}`,
-    window.until === null ? "" : `until ${window.until}`,
-    window.contentType === null ? "" : `content type ${window.contentType}`,
-  ].filter((part) => part !== "");
   const found =
     window.firstDecision === null
       ? "no reviewer labels found"
       : `decisions from ${window.firstDecision} to ${window.lastDecision ?? window.firstDecision}`;
-  return `${asked.length === 0 ? "All labels" : `Labels ${asked.join(", ")}`}: ${found}.`;
+  return `${periodText(window, "All labels")}: ${found}.`;
 }
 
 /** "+0.25" / "−0.10" for κ and ρ, "+25 pp" for agreement; "—" when either side has no value. */
@@ -176,10 +174,7 @@ function comparisonCells(name: string, without: GroupFigures, shown: GroupFigure
   ];
 }
 
-/**
- * COMPARISON_HEADERS' rows: every criterion pooled first, then each criterion with its content
- * type (named by `typeName`: the page gives titles, the report files the ids).
- */
+/** Every criterion pooled first, then each with its content type (`typeName`: titles or ids). */
 export function comparisonRows(
   comparison: RecordedComparison,
   typeName: (contentType: string) => string = (id) => id,
@@ -194,29 +189,21 @@ export function comparisonRows(
 
 /** When, on which labels, with which judge and catalog a comparison was measured. */
 export function comparisonFacts(context: ComparisonContext, comparison: RecordedComparison) {
-  const period = [
-    context.since === null ? "" : `since ${context.since}`,
-    context.until === null ? "" : `until ${context.until}`,
-    context.contentType === null ? "" : `content type ${context.contentType}`,
-  ].filter((part) => part !== "");
   const { noContent, notInCatalog } = comparison.skipped;
   return {
     measured: `Measured ${context.measuredAt} with ${context.model}, catalog ${context.catalog.id} version ${context.catalog.version}.`,
     labels:
-      `${period.length === 0 ? "Every label" : `Labels ${period.join(", ")}`}: ` +
+      `${periodText(context, "Every label")}: ` +
       `${comparison.labels} in the period, ${comparison.replayed} judged again without and with examples ` +
       `(skipped: ${noContent} without kept content, ${notInCatalog} not judged by the model in this catalog).`,
   };
 }
 
 /*
- * Why κ is 0 beside a high agreement: κ counts only the agreement beyond what chance predicts
- * from how often the judge and the reviewers each pass, and when (nearly) every label passes,
- * chance alone predicts nearly all of it — "everyone passed" is not the judge agreeing with the
- * reviewers. Said in one line under a table where such a row is.
+ * Why κ is 0 beside a high agreement: κ counts only the agreement beyond what chance predicts,
+ * and when (nearly) every label passes, chance alone predicts nearly all of it. Said in one line
+ * under a table where such a row is.
  */
-
-/** A row of figures: the agreement table behind it, its agreement and its κ. */
 export interface KappaRow {
   name: string;
   table: AgreementTable;
@@ -226,10 +213,8 @@ export interface KappaRow {
 
 /** κ this close to 0 reads as 0.00 (or −0.0x) in the tables. */
 const KAPPA_NEAR_ZERO = 0.05;
-/** Agreement from which a κ of 0 beside it needs saying why. */
 const HIGH_AGREEMENT = 0.8;
 
-/** Whether the row shows κ ≈ 0 beside a high agreement. */
 function isChanceAgreement(row: KappaRow): boolean {
   const { kappa, agreement } = row;
   return (
@@ -240,7 +225,6 @@ function isChanceAgreement(row: KappaRow): boolean {
   );
 }
 
-/** The line for the rows that need it, or undefined when none does. */
 export function kappaNote(rows: readonly KappaRow[]): string | undefined {
   const shown = rows.filter(isChanceAgreement);
   const first = shown[0];

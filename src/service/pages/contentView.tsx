@@ -1,8 +1,4 @@
-/**
- * Content as a reader sees it: Markdown drawn by markdown-it (raw HTML off: a tag in the text
- * shows as text), and structured content as labelled fields, escaped by construction (hono/jsx) —
- * a field's name as its label, lists as lists, anything nested as JSON.
- */
+/** Content as a reader sees it: Markdown (raw HTML off), structured content as labelled fields. */
 import type { ContentField, ContentForm } from "../../graph/contentFields.js";
 import { markdownHtml } from "./markdownHtml.js";
 

@@ -1,9 +1,6 @@
 /**
- * Score corrections on the review page: once in the decision form, per criterion, a "score is
- * wrong" control that reveals the right value on the criterion's own scale (a number, or a list
- * for levels and pass/fail checks) and a note — plain form fields, no script needed; they go with
- * whichever decision is chosen. Also the corrections a thread recorded, for its page, and the
- * form fields read back into corrections.
+ * Score corrections: per criterion, a "score is wrong" control revealing the right value on the
+ * criterion's own scale and a note (plain form fields); read back from the form; and as recorded.
  */
 
 import type { ReviewDetail } from "../../desk/answers.js";
@@ -11,7 +8,7 @@ import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { RecordedCorrection } from "../../scoring/recordedCorrections.js";
 import type { CriterionResult } from "../../scoring/result.js";
-import { formatScore } from "./queue.js";
+import { formatScore } from "./scorePercent.js";
 
 const FIELD = /^correction-(\d{1,4})-(criterion|kind|value|note)$/;
 
@@ -103,7 +100,6 @@ function CorrectionRow(props: {
   );
 }
 
-/** The correction controls of the decision form, once (nothing without criteria). */
 export function CorrectionFields(props: {
   review: ReviewDetail;
   values?: Readonly<Record<string, string>>;
@@ -120,10 +116,7 @@ export function CorrectionFields(props: {
   );
 }
 
-/**
- * The form's fields without the correction fields, and the corrections they give: one per
- * criterion whose right value was filled in (a criterion left empty was not marked).
- */
+/** The form's other fields, and one correction per criterion whose right value was filled in. */
 export function correctionsOfForm(form: Record<string, string>): {
   fields: Record<string, string>;
   corrections: CorrectionInput[];
@@ -157,7 +150,6 @@ function nativeOrPercent(native: number | string | null | undefined, score: numb
   return native === undefined || native === null ? formatScore(score) : String(native);
 }
 
-/** The corrections recorded with a decision, for the thread page. */
 export function RecordedCorrections(props: { corrections: RecordedCorrection[] | undefined }) {
   const corrections = props.corrections ?? [];
   if (corrections.length === 0) return null;

@@ -1,28 +1,20 @@
 /**
- * The page of a review that is no longer waiting (409): a decision that came too late (someone
- * decided the review first, or the proposal moved on), or a review link opened after its time (a
- * finished proposal's, say). It says who decided what and when, that a decision sent was not
- * recorded, and where to go: the proposal (or its draft so far), its history, and the next review
- * waiting for this reviewer (or the queue when none is).
+ * The page of a review no longer waiting (409): a decision too late, or a link opened after its
+ * time. Who decided what and when, and where to go: the proposal, its history, the next review.
  */
 import type { ReviewListItem, ThreadStatus } from "../../desk/answers.js";
 import { decisionName, stageName } from "../statusWords.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { Time } from "./time.js";
 
-export interface DecidedFirstProps {
-  reviewer: string;
-  csrf: string;
+export interface DecidedFirstProps extends SignedIn {
   threadId: string;
-  /** The proposal's title, when the thread could be read. */
   title?: string | undefined;
-  /** The stage the review was about, when the history says. */
   stage?: string | undefined;
-  /** Who decided the review, when and how; unknown when nobody did (the review moved on). */
+  /** Unknown when nobody decided it (the review moved on). */
   decided?: { by: string; at: string; action: string } | undefined;
-  /** The review waiting for this reviewer at the top of their queue. */
+  /** The review at the top of this reviewer's queue. */
   next?: ReviewListItem;
-  /** Where the thread stands, when it could be read. */
   status?: ThreadStatus["status"] | undefined;
   /** The review's link was opened (no decision was sent). */
   visited?: boolean;

@@ -1,86 +1,41 @@
 /**
- * The decision form of a review: one form, so what a reviewer enters once — the scores the judge
- * got wrong and a comment — goes with whichever decision they choose. Each decision the review
- * offers (approve, revise with feedback, edit in place, retry) is a submit button named `action`;
- * its own fields (the feedback, the edited content: one text area per field for structured
- * content) sit beside it. Plain HTML: no script needed.
- * Pressing Enter in a text field decides nothing (the form's default button is a disabled one).
- * The fields' limits are the review boundary's; the service checks everything again on every post
- * and, when it refuses a decision, shows the form again with what was entered.
+ * A review's one decision form, so the score corrections and comment entered once go with
+ * whichever decision is chosen: each offered decision is a submit button named `action`, its own
+ * fields beside it. Plain HTML, no script.
  */
-
+import type { Child } from "hono/jsx";
 import type { ReviewDetail } from "../../desk/answers.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { CorrectionFields } from "./correctionFields.js";
 import { EditContentFields } from "./editFields.js";
 import { type EditDraft, reviewContentType } from "./structuredEdit.js";
 
-export interface DecisionFormsProps {
+interface DecisionFormsProps {
   review: ReviewDetail;
   csrf: string;
   /** The fields of a refused decision, entered again. */
   values?: Readonly<Record<string, string>> | undefined;
-  /** A refused edit, shown again as entered with its problems. */
   editDraft?: EditDraft | undefined;
 }
 
 /** The decisions that take a comment and score corrections (not a plain retry). */
 const JUDGING_ACTIONS = new Set(["approve", "revise", "edit"]);
 
-function formAction(threadId: string): string {
-  return `/reviews/${encodeURIComponent(threadId)}/decisions`;
-}
-
-function Approve() {
+/** One decision: its heading, its own fields, and the submit button named `action`. */
+function Choice(props: { action: string; heading: string; button: string; children: Child }) {
+  const { action } = props;
   return (
-    <div class="choice" id="approve">
-      <h3>Approve</h3>
-      <p class="muted">The content goes on as it is.</p>
-      <button type="submit" name="action" value="approve" class="primary" id="approve-button">
-        Approve and go on
-      </button>
-    </div>
-  );
-}
-
-function Revise(props: { feedback: string | undefined }) {
-  return (
-    <div class="choice" id="revise">
-      <h3>Ask for a revision</h3>
-      <label for="revise-feedback">What the writer should change (needed to send it back)</label>
-      <textarea id="revise-feedback" name="feedback" maxlength={REVIEW_LIMITS.feedbackChars}>
-        {props.feedback ?? ""}
-      </textarea>
-      <button type="submit" name="action" value="revise" id="revise-button">
-        Send back with this feedback
-      </button>
-    </div>
-  );
-}
-
-function Edit(props: { review: ReviewDetail; content: string; draft: EditDraft | undefined }) {
-  return (
-    <div class="choice" id="edit">
-      <h3>Edit in place</h3>
-      <EditContentFields
-        content={props.content}
-        type={reviewContentType(props.review)}
-        draft={props.draft}
-      />
-      <button type="submit" name="action" value="edit" id="edit-button">
-        Save my edit and go on
-      </button>
-    </div>
-  );
-}
-
-function Retry() {
-  return (
-    <div class="choice" id="retry">
-      <h3>Try again</h3>
-      <p class="muted">Run the step that failed once more.</p>
-      <button type="submit" name="action" value="retry" id="retry-button">
-        Retry
+    <div class="choice" id={action}>
+      <h3>{props.heading}</h3>
+      {props.children}
+      <button
+        type="submit"
+        name="action"
+        value={action}
+        class={action === "approve" ? "primary" : undefined}
+        id={`${action}-button`}
+      >
+        {props.button}
       </button>
     </div>
   );
@@ -104,7 +59,12 @@ export function DecisionForms(props: DecisionFormsProps) {
   const judging = review.actions.some((action) => JUDGING_ACTIONS.has(action));
   return (
     <section id="decide">
-      <form method="post" action={formAction(review.threadId)} class="decision" id="decision-form">
+      <form
+        method="post"
+        action={`/reviews/${encodeURIComponent(review.threadId)}/decisions`}
+        class="decision"
+        id="decision-form"
+      >
         <input type="hidden" name="_csrf" value={props.csrf} />
         <input type="hidden" name="interruptId" value={review.interruptId} />
         {/* The form's default button: Enter in a text field submits nothing. */}
@@ -113,16 +73,43 @@ export function DecisionForms(props: DecisionFormsProps) {
         {judging ? <CorrectionFields review={review} values={values} /> : null}
         {judging ? <Comment comment={values.comment} /> : null}
         <div class="choices">
-          {offered.has("approve") ? <Approve /> : null}
-          {offered.has("revise") ? <Revise feedback={values.feedback} /> : null}
-          {offered.has("edit") ? (
-            <Edit
-              review={review}
-              content={values.content ?? review.content}
-              draft={props.editDraft}
-            />
+          {offered.has("approve") ? (
+            <Choice action="approve" heading="Approve" button="Approve and go on">
+              <p class="muted">The content goes on as it is.</p>
+            </Choice>
           ) : null}
-          {offered.has("retry") ? <Retry /> : null}
+          {offered.has("revise") ? (
+            <Choice
+              action="revise"
+              heading="Ask for a revision"
+              button="Send back with this feedback"
+            >
+              <label for="revise-feedback">
+                What the writer should change (needed to send it back)
+              </label>
+              <textarea
+                id="revise-feedback"
+                name="feedback"
+                maxlength={REVIEW_LIMITS.feedbackChars}
+              >
+                {values.feedback ?? ""}
+              </textarea>
+            </Choice>
+          ) : null}
+          {offered.has("edit") ? (
+            <Choice action="edit" heading="Edit in place" button="Save my edit and go on">
+              <EditContentFields
+                content={values.content ?? review.content}
+                type={reviewContentType(review)}
+                draft={props.editDraft}
+              />
+            </Choice>
+          ) : null}
+          {offered.has("retry") ? (
+            <Choice action="retry" heading="Try again" button="Retry">
+              <p class="muted">Run the step that failed once more.</p>
+            </Choice>
+          ) : null}
         </div>
       </form>
     </section>

@@ -1,8 +1,4 @@
-/**
- * A thread's decisions as the thread page lists them, oldest first: when, who, what they decided
- * on which stage, the feedback for the writer, the comment, the text put in place by an edit
- * (collapsed), the scores marked wrong, and whether the run has taken the decision yet.
- */
+/** A thread's decisions, oldest first, and whether the run has taken each one yet. */
 import type { DecisionRecord, ThreadStatus } from "../../desk/answers.js";
 import { decisionName, stageName } from "../statusWords.js";
 import { RecordedCorrections } from "./correctionFields.js";

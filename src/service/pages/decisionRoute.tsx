@@ -1,27 +1,22 @@
 /**
- * The review page's decision post. The one form's fields become the decision the chosen button
- * names (`action`): its own field (feedback for revise, content for edit), the comment and the
- * score corrections. Recorded: 303 to the progress page. Refused for what was entered (a field,
- * an action the review does not offer): the review page again, saying why, with everything
- * entered kept. Too late (someone decided first, or the review is no longer waiting): a 409 page
- * that says who decided what and when, and links to the thread and to the next review waiting.
+ * The review page's decision post: the form's fields become the decision the chosen button names
+ * (`action`). Recorded: 303 to the progress page. Refused for what was entered: the review page
+ * again, saying why, with everything entered kept. Too late (decided first, or no longer waiting):
+ * a 409 page that says who decided what and when.
  */
 import type { Context } from "hono";
 import { DecisionRequestSchema } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
-import { ThreadIdSchema } from "../../graph/reviewInput.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";
 import { ServiceRequestError } from "../errors.js";
-import { requireValid } from "../validation.js";
+import { requireValid, threadIdParam } from "../validation.js";
 import { correctionsOfForm } from "./correctionFields.js";
 import { DecidedFirstPage, type DecidedFirstProps } from "./decidedFirst.js";
-import { hasStructuredEdit, preparedForm } from "./decisionPost.js";
-import { htmlDocument } from "./layout.js";
-import { checkedForm } from "./pageSession.js";
+import { checkedForm, pageResponse, readerOf } from "./pageSession.js";
 import { ReviewPage } from "./review.js";
-import type { EditDraft } from "./structuredEdit.js";
+import { CONTENT_FORM_FIELD, type EditDraft, preparedForm } from "./structuredEdit.js";
 
 /** The fields each decision takes from the form, beside its corrections. */
 const ACTION_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -36,8 +31,7 @@ const INPUT_REFUSALS = new Set(["INVALID_INPUT", "ACTION_NOT_OFFERED"]);
 /** Refusals because the review is decided or gone: the 409 page. */
 const TOO_LATE = new Set(["ALREADY_DECIDED", "REVIEW_NOT_PENDING"]);
 
-/** The decision the form asks for, checked by the decision schema (INVALID_INPUT naming the field). */
-export function decisionRequestOf(form: Readonly<Record<string, string>>) {
+function decisionRequestOf(form: Readonly<Record<string, string>>) {
   const filled = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== ""));
   const { fields, corrections } = correctionsOfForm(filled);
   const action = fields.action ?? "";
@@ -62,42 +56,27 @@ export function decisionRequestOf(form: Readonly<Record<string, string>>) {
   return requireValid(DecisionRequestSchema.safeParse(request), "the decision");
 }
 
-function progressPath(threadId: string, interruptId: string): string {
-  const after = encodeURIComponent(interruptId);
-  return `/reviews/${encodeURIComponent(threadId)}/progress?after=${after}`;
-}
-
 /** The review page again, saying why the decision was refused, with the form as it was sent. */
 async function refusedPage(
   c: Context<ServiceEnv>,
   desk: ReviewDesk,
-  threadId: string,
   form: Record<string, string>,
   error: unknown,
   editDraft?: EditDraft,
 ): Promise<Response | undefined> {
-  const review = await desk.getReview(threadId, c.var.reviewer).catch(() => undefined);
+  const review = await desk.getReview(threadIdParam(c), c.var.reviewer).catch(() => undefined);
   if (review === undefined) return undefined;
   const described = describeError(error);
   const page = (
     <ReviewPage
-      reviewer={c.var.reviewer.name}
-      csrf={c.var.session.csrf}
+      {...readerOf(c)}
       review={review}
       error={described.body.error}
       values={form}
       editDraft={editDraft}
-      admin={c.var.reviewer.role === "admin"}
     />
   );
-  return c.html(htmlDocument(page), described.status);
-}
-
-function detailsOf(error: unknown): Record<string, unknown> {
-  const details: unknown = (error as { details?: unknown }).details;
-  return typeof details === "object" && details !== null
-    ? (details as Record<string, unknown>)
-    : {};
+  return pageResponse(c, page, described.status);
 }
 
 /** Who decided the review, when and what: from the error, else from the thread's history. */
@@ -114,10 +93,11 @@ export async function decidedFirstProps(
     desk.listReviews(reviewer, { limit: 1 }).catch(() => undefined),
   ]);
   const recorded = thread?.decisions.findLast((d) => d.interruptId === interruptId);
-  const details = detailsOf(error);
-  const by = typeof details.by === "string" ? details.by : recorded?.reviewer;
-  const at = typeof details.at === "string" ? details.at : recorded?.decidedAt;
-  const action = typeof details.action === "string" ? details.action : recorded?.action;
+  const details = (error as { details?: Record<string, unknown> }).details ?? {};
+  const said = (key: string) => (typeof details[key] === "string" ? details[key] : undefined);
+  const by = said("by") ?? recorded?.reviewer;
+  const at = said("at") ?? recorded?.decidedAt;
+  const action = said("action") ?? recorded?.action;
   const next = queue?.items[0];
   return {
     reviewer: reviewer.name,
@@ -133,13 +113,12 @@ export async function decidedFirstProps(
 }
 
 export async function answerDecision(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {
-  const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+  const threadId = threadIdParam(c);
   const posted = await checkedForm(c);
-  const review = hasStructuredEdit(posted)
-    ? await desk.getReview(threadId, c.var.reviewer)
-    : undefined;
   const prepared =
-    review === undefined ? { kind: "form" as const, form: posted } : preparedForm(posted, review);
+    CONTENT_FORM_FIELD in posted
+      ? preparedForm(posted, await desk.getReview(threadId, c.var.reviewer))
+      : { kind: "form" as const, form: posted, draft: undefined };
   const { form } = prepared;
   if (prepared.kind === "refused") {
     const refusal = new ServiceRequestError(
@@ -149,22 +128,23 @@ export async function answerDecision(c: Context<ServiceEnv>, desk: ReviewDesk): 
     );
     // The refusal is said once, above the form; the fields keep their own problems.
     const { message: _said, ...draft } = prepared.draft;
-    const page = await refusedPage(c, desk, threadId, form, refusal, draft);
+    const page = await refusedPage(c, desk, form, refusal, draft);
     if (page !== undefined) return page;
     throw refusal;
   }
   try {
     const request = decisionRequestOf(form);
     await desk.decide(threadId, request, c.var.reviewer);
-    return c.redirect(progressPath(threadId, request.interruptId), 303);
+    const after = encodeURIComponent(request.interruptId);
+    return c.redirect(`/reviews/${encodeURIComponent(threadId)}/progress?after=${after}`, 303);
   } catch (error) {
     if (isEvalgateError(error) && TOO_LATE.has(error.code)) {
       const props = await decidedFirstProps(c, desk, threadId, form.interruptId ?? "", error);
-      return c.html(htmlDocument(<DecidedFirstPage {...props} />), 409);
+      return pageResponse(c, <DecidedFirstPage {...props} />, 409);
     }
     if (isEvalgateError(error) && INPUT_REFUSALS.has(error.code)) {
       const draft = prepared.draft === undefined ? undefined : { ...prepared.draft, issues: [] };
-      const page = await refusedPage(c, desk, threadId, form, error, draft);
+      const page = await refusedPage(c, desk, form, error, draft);
       if (page !== undefined) return page;
     }
     throw error;

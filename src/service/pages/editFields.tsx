@@ -1,8 +1,6 @@
 /**
- * The edit form's content fields. Text content is one text area; structured content (research,
- * solution sought, connection pairs) is one text area per field — its label above it, lists one
- * item a line — and for a list one group per item, with two blank groups to add items. A refused
- * edit comes back with the values as entered and each problem beside its field.
+ * The edit form's content fields: one text area, or for structured content one per field (a list:
+ * a group per item, two blank ones to add items); a refused edit comes back with its problems.
  */
 import {
   type ContentField,
@@ -12,12 +10,9 @@ import {
   type FieldEntry,
   type FormInput,
 } from "../../graph/contentFields.js";
-import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { fieldLabel, type StructuredContentType } from "../../graph/structuredContent.js";
-import { readUntrustedJson } from "../../untrusted/json.js";
-import { CONTENT_FORM_FIELD, type EditDraft } from "./structuredEdit.js";
+import { CONTENT_FORM_FIELD, type EditDraft, shownContent } from "./structuredEdit.js";
 
-/** Blank items offered under a list's items, to add new ones. */
 const BLANK_ITEMS = 2;
 
 function entriesOf(fields: readonly ContentField[]): FieldEntry[] {
@@ -38,7 +33,6 @@ function withKnownFields(
   ];
 }
 
-/** The form's values: as entered (a refused edit), else the content's. */
 function formValues(type: StructuredContentType, content: string, draft?: EditDraft): FormInput {
   const entered = draft?.input;
   if (entered?.shape === "object") {
@@ -47,8 +41,7 @@ function formValues(type: StructuredContentType, content: string, draft?: EditDr
   if (entered?.shape === "list") {
     return { shape: "list", items: entered.items.map((item) => withKnownFields(type, item)) };
   }
-  const read = readUntrustedJson(content, { maxDepth: REVIEW_LIMITS.editJsonDepth });
-  const form = contentForm(type, read.ok ? read.value : undefined);
+  const form = contentForm(type, shownContent({ content }));
   return form.shape === "object"
     ? { shape: "object", fields: entriesOf(form.fields) }
     : { shape: "list", items: form.items.map(entriesOf) };
@@ -152,7 +145,6 @@ function Problems(props: { type?: StructuredContentType; draft?: EditDraft }) {
   );
 }
 
-/** The content part of the edit form (see the module's description). */
 export function EditContentFields(props: {
   content: string;
   type?: StructuredContentType;

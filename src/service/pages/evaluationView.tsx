@@ -1,15 +1,63 @@
-/**
- * What the judge said about the content: the notices a reviewer should read first (possible prompt
- * injection first, loudly; one plain sentence per kind of finding, the engine's own texts for
- * administrators only), the score chart against thresholds, strengths, weaknesses, suggestions,
- * and each criterion's reasoning with its hits, misses and evidence.
- */
+/** What the judge said: the notices first (a possible injection loudly), the chart, each criterion. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { AdminDetails } from "./adminDetails.js";
-import { CriterionPanelAndQuotes, PanelEvidenceSummary } from "./panelEvidenceView.js";
 import { type ReviewerNotice, reviewerNotices, technicalNotes } from "./reviewerNotices.js";
 import { ScoreChart } from "./scoreChart.js";
 import { formatScore } from "./scorePercent.js";
+
+function agreementText(value: number | null): string {
+  return value === null ? "n/a" : String(value);
+}
+
+/** Why the result is held for review is said once, in the review page's notices. */
+function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
+  const { panel, evidence } = props.evaluation;
+  if (panel === undefined && evidence === undefined) return null;
+  return (
+    <section id="panel-evidence" class="notice">
+      {panel !== undefined ? (
+        <p id="panel-agreement">
+          Panel of {panel.judges.length} ({panel.judges.join(", ")}), {panel.aggregate}: agreement α{" "}
+          {agreementText(panel.agreement)}
+          {panel.minAgreement === undefined ? "" : ` (minimum ${panel.minAgreement})`}
+          {panel.gaps === 0 ? "" : `, ${panel.gaps} missing answers`}
+        </p>
+      ) : null}
+      {evidence !== undefined ? (
+        <p id="quote-check">
+          Quotes: {evidence.verified} of {evidence.quotes} found in the content
+          {evidence.unverified === 0 ? "" : `, ${evidence.unverified} not found`}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function CriterionPanelAndQuotes(props: { criterion: CriterionResult }) {
+  const { panel, quotes } = props.criterion;
+  return (
+    <>
+      {panel !== undefined ? (
+        <p class="panel">
+          Judges ({panel.aggregate}, agreement {agreementText(panel.agreement)}, {panel.metric}):{" "}
+          {panel.answers
+            .map((a) => `${a.judge} ${a.evaluated ? String(a.native) : "no answer"}`)
+            .join("; ")}
+        </p>
+      ) : null}
+      {quotes?.length ? (
+        <ul class="quotes">
+          {quotes.map((q) => (
+            <li class={q.verified ? "pass" : "fail"}>
+              {q.verified ? "found" : "NOT FOUND in the content"}
+              {q.judge === undefined ? "" : ` (${q.judge})`}: “{q.text}”
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
 
 function noticesHeading(notices: readonly ReviewerNotice[]): string {
   if (notices.some((n) => n.kind === "injection")) {

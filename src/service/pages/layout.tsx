@@ -3,22 +3,19 @@ import type { Child } from "hono/jsx";
 import type { ErrorBody } from "../errorResponse.js";
 import { ErrorNotice } from "./errorNotice.js";
 
-export interface LayoutProps {
+export function Layout(props: {
   title: string;
-  /** The signed-in reviewer's name; absent on the sign-in page. */
-  reviewer?: string;
+  /** Absent on the sign-in page. */
+  reviewer?: string | undefined;
   /** The session's CSRF token, for the sign-out form. */
-  csrf?: string;
-  /** Extra head elements (the progress page's refresh for browsers without JavaScript). */
+  csrf?: string | undefined;
   head?: Child;
-  /** A page of wide tables (calibration): the main column takes more of a wide screen. */
+  /** A page of wide tables (calibration). */
   wide?: boolean;
-  /** Scripts from this origin (no inline script: the Content-Security-Policy forbids it). */
+  /** Scripts from this origin (the Content-Security-Policy forbids inline ones). */
   scripts?: string[];
   children?: Child;
-}
-
-export function Layout(props: LayoutProps) {
+}) {
   return (
     <html lang="en">
       <head>
@@ -55,17 +52,17 @@ export function htmlDocument(page: Child): string {
   return `<!doctype html>${String(page)}`;
 }
 
-/** Who is signed in, for the header of a page drawn by the error handler. */
+/** Who is signed in: the header's name and the sign-out form's CSRF token. */
 export interface SignedIn {
   reviewer: string;
   csrf: string;
 }
 
-export function ErrorPage(props: { status: number; error: ErrorBody["error"]; who?: SignedIn }) {
+function ErrorPage(props: { status: number; error: ErrorBody["error"]; who?: SignedIn }) {
   return (
     <Layout title={`Error ${props.status}`} reviewer={props.who?.reviewer} csrf={props.who?.csrf}>
       <section class="error-page" role="alert">
-        <h1>{errorHeading(props.status)}</h1>
+        <h1>{ERROR_HEADINGS[props.status] ?? "Something went wrong"}</h1>
         <ErrorNotice error={props.error} />
         <p>
           <a href="/reviews">Back to the queue</a>
@@ -75,16 +72,15 @@ export function ErrorPage(props: { status: number; error: ErrorBody["error"]; wh
   );
 }
 
-/** The page's heading for an HTTP status, in words. */
-function errorHeading(status: number): string {
-  if (status === 400 || status === 422) return "That request could not be used";
-  if (status === 401) return "Please sign in";
-  if (status === 403) return "This is not open to you";
-  if (status === 404) return "Not found";
-  if (status === 409) return "This has moved on";
-  if (status === 413) return "That is too large";
-  return "Something went wrong";
-}
+const ERROR_HEADINGS: Readonly<Record<number, string>> = {
+  400: "That request could not be used",
+  401: "Please sign in",
+  403: "This is not open to you",
+  404: "Not found",
+  409: "This has moved on",
+  413: "That is too large",
+  422: "That request could not be used",
+};
 
 export function renderErrorPage(status: number, error: ErrorBody["error"], who?: SignedIn): string {
   return htmlDocument(<ErrorPage status={status} error={error} who={who} />);

@@ -1,15 +1,27 @@
 /**
- * Sessions and CSRF protection for the pages. Every form carries the session's CSRF token in
- * `_csrf`; a POST whose token does not match (compared in constant time) is refused with 403
- * before anything else happens. Pages that need a reviewer send the browser to sign in (303).
+ * Sessions and CSRF protection for the pages: a POST whose `_csrf` does not match the session's
+ * (compared in constant time) is refused with 403 before anything else happens.
  */
 import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { Child } from "hono/jsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import type { ServiceEnv } from "../env.js";
 import { ServiceRequestError } from "../errors.js";
 import type { SessionKeeper } from "../session.js";
+import { htmlDocument } from "./layout.js";
+
+/** The page's reader: the signed-in reviewer, the session's CSRF token, whether an admin. */
+export function readerOf(c: Context<ServiceEnv>) {
+  const { name, role } = c.var.reviewer;
+  return { reviewer: name, csrf: c.var.session.csrf, admin: role === "admin" };
+}
+
+export function pageResponse(c: Context, page: Child, status?: ContentfulStatusCode) {
+  return c.html(htmlDocument(page), status);
+}
 
 /** Puts the session (a new one when the request has none) on the context. */
 export function withSession(sessions: SessionKeeper) {
@@ -19,11 +31,7 @@ export function withSession(sessions: SessionKeeper) {
   });
 }
 
-/**
- * The reviewer of the session's sign-in, or a redirect to the sign-in page: asked of the store on
- * every request, so a session ended (sign-out, on any replica), expired or of a revoked reviewer
- * is refused at once, whatever copy of the cookie comes back.
- */
+/** Asked of the store on every request: a session ended on any replica is refused at once. */
 export function requireSignIn(desk: ReviewDesk) {
   return createMiddleware<ServiceEnv>(async (c, next) => {
     const { sessionId } = c.var.session;
@@ -40,16 +48,12 @@ function sameToken(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** A form's text fields, and the files of the fields that take one. */
 export interface CheckedForm {
   fields: Record<string, string>;
   files: Record<string, File>;
 }
 
-/**
- * The form's text fields and the files of `fileFields` (a file anywhere else is refused), after
- * its CSRF token was checked.
- */
+/** The form's text fields and the files of `fileFields` (refused anywhere else), CSRF checked. */
 export async function checkedUpload(
   c: Context<ServiceEnv>,
   fileFields: readonly string[],
@@ -75,7 +79,6 @@ export async function checkedUpload(
   return form;
 }
 
-/** The form's text fields (files are refused), after its CSRF token was checked. */
 export async function checkedForm(c: Context<ServiceEnv>): Promise<Record<string, string>> {
   return (await checkedUpload(c, [])).fields;
 }

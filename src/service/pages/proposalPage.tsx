@@ -1,11 +1,9 @@
 /** A thread's proposal, readable in the review service, with a Markdown download. */
 import type { ProposalDocument } from "../../proposal/document.js";
-import { Layout } from "./layout.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { ProposalView } from "./proposalView.js";
 
-export interface ProposalPageProps {
-  reviewer: string;
-  csrf: string;
+export interface ProposalPageProps extends SignedIn {
   document: ProposalDocument;
 }
 

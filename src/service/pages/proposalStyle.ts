@@ -1,22 +1,16 @@
-/**
- * The stylesheet of the proposal and of content shown as text or fields: served with the review
- * pages' stylesheet, and inlined in the HTML file `evalgate show --format html` writes (a file on
- * its own, read without the service).
- */
+/** The proposal's stylesheet: served with the pages', inlined in `evalgate show --format html`. */
 export const PROPOSAL_CSS = `
 span.text, blockquote.text { white-space: pre-line; }
-blockquote.text { margin: .4rem 0; padding-left: .8rem; border-left: 3px solid #d8dde6; color: #5b6475; }
+blockquote.text, .markdown-text blockquote { margin: .4rem 0; padding-left: .8rem; border-left: 3px solid #d8dde6;
+  color: #5b6475; }
 .markdown-text h4, .markdown-text h5, .markdown-text h6 { margin: .8rem 0 .3rem; }
 .markdown-text .table-scroll { max-width: 100%; overflow-x: auto; margin: .5rem 0; }
 .markdown-text table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .markdown-text th, .markdown-text td { border: 1px solid #d8dde6; padding: .3rem .5rem; text-align: left;
   vertical-align: top; }
 .markdown-text th { background: #f6f7f9; }
-.markdown-text blockquote { margin: .4rem 0; padding-left: .8rem; border-left: 3px solid #d8dde6; color: #5b6475; }
-.markdown-text pre { white-space: pre-wrap; word-wrap: break-word; background: #fbfbfc; border: 1px solid #d8dde6;
-  padding: .6rem; border-radius: 6px; font: 13px/1.45 ui-monospace, monospace; }
-pre.code { white-space: pre-wrap; word-wrap: break-word; background: #fbfbfc; border: 1px solid #d8dde6;
-  padding: .6rem; border-radius: 6px; font: 13px/1.45 ui-monospace, monospace; }
+.markdown-text pre, pre.code { white-space: pre-wrap; word-wrap: break-word; background: #fbfbfc;
+  border: 1px solid #d8dde6; padding: .6rem; border-radius: 6px; font: 13px/1.45 ui-monospace, monospace; }
 dl.fields { display: grid; grid-template-columns: minmax(8rem, 14rem) 1fr; gap: .3rem 1rem; margin: .3rem 0; }
 dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; } dl.fields ul { margin: 0; padding-left: 1.2rem; }
 ol.items { padding-left: 1.2rem; } ol.items h4 { margin: .6rem 0 .2rem; }

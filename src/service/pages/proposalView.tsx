@@ -1,9 +1,4 @@
-/**
- * The proposal document as HTML components (hono/jsx: every text is escaped): the sections in
- * order, appendix A (research, solution sought, connection pairs as labelled fields) and appendix B
- * (each stage's gate record and decisions). The review service's proposal page and
- * `evalgate show --format html` both draw it.
- */
+/** The proposal document: its sections, appendix A (the inputs) and B (gate records and decisions). */
 import { contentForm } from "../../graph/contentFields.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
 import type {
@@ -14,6 +9,8 @@ import type {
 } from "../../proposal/document.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { type Columns, DataTable } from "./dataTable.js";
+import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
+import { renderStandaloneFile } from "./standaloneFile.js";
 
 function NotApproved(props: { status: string; accepted: boolean }) {
   if (props.accepted) return null;
@@ -169,4 +166,14 @@ export function ProposalView(props: { document: ProposalDocument }) {
       <p class="muted">{`Thread ${document.threadId}`}</p>
     </article>
   );
+}
+
+/** The proposal as one HTML file that stands on its own (`evalgate show --format html`). */
+export function renderProposalHtmlFile(document: ProposalDocument): string {
+  const body = (
+    <main>
+      <ProposalView document={document} />
+    </main>
+  );
+  return renderStandaloneFile({ title: document.title, css: PROPOSAL_FILE_CSS, body });
 }

@@ -1,16 +1,30 @@
-/** The queue: the pending reviews this reviewer may decide, newest first, a page at a time. */
-import type { ReviewPage } from "../../desk/answers.js";
+/** The queue's tabs: the pending reviews this reviewer may decide, and the finished proposals. */
+import type { ReviewPage, ThreadListPage } from "../../desk/answers.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { stageName } from "../statusWords.js";
 import { DataTable } from "./dataTable.js";
-import { Layout } from "./layout.js";
-import { QueueTabs } from "./queueTabs.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { formatScore } from "./scorePercent.js";
 import { StartProposalForm, type StartProposalValues } from "./startProposalForm.js";
 import { Time } from "./time.js";
 
-// The score's words live apart so the HTML report can use the evaluation view without the queue.
-export { formatScore } from "./scorePercent.js";
+/** The tabs above the queue (and, for admins, calibration). */
+type QueueTab = "waiting" | "finished" | "calibration";
+
+export function QueueTabs(props: { current: QueueTab; admin: boolean }) {
+  const tab = (name: QueueTab, href: string, label: string) => (
+    <a href={href} class="tab" aria-current={props.current === name ? "page" : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <nav class="tabs" aria-label="Proposals">
+      {tab("waiting", "/reviews", "Waiting for review")}
+      {tab("finished", "/proposals/finished", "Finished")}
+      {props.admin ? tab("calibration", "/calibration", "Calibration") : null}
+    </nav>
+  );
+}
 
 export function PassedBadge(props: { passed: boolean | null }) {
   if (props.passed === null) return <span class="muted">not judged</span>;
@@ -32,15 +46,15 @@ function EmptyQueue() {
   );
 }
 
-export function QueuePage(props: {
-  reviewer: string;
-  csrf: string;
-  page: ReviewPage;
-  /** An administrator: the calibration tab. */
-  admin?: boolean;
-  /** The start form as it was sent, and why it was refused. */
-  start?: { values: StartProposalValues; error: ErrorBody["error"] };
-}) {
+export function QueuePage(
+  props: SignedIn & {
+    page: ReviewPage;
+    /** An administrator: the calibration tab. */
+    admin?: boolean;
+    /** The start form as it was sent, and why it was refused. */
+    start?: { values: StartProposalValues; error: ErrorBody["error"] };
+  },
+) {
   const { items, nextCursor } = props.page;
   const admin = props.admin === true;
   return (
@@ -75,6 +89,49 @@ export function QueuePage(props: {
         values={props.start?.values}
         error={props.start?.error}
       />
+    </Layout>
+  );
+}
+
+/** The finished proposals this reviewer may read (an administrator: all), last finished first. */
+const threadPath = (item: { threadId: string }) => `/threads/${encodeURIComponent(item.threadId)}`;
+
+export function FinishedPage(
+  props: SignedIn & {
+    page: ThreadListPage;
+    admin: boolean;
+  },
+) {
+  const { items, nextCursor } = props.page;
+  return (
+    <Layout title="Finished proposals" reviewer={props.reviewer} csrf={props.csrf}>
+      <QueueTabs current="finished" admin={props.admin} />
+      <section>
+        <h1>Finished proposals</h1>
+        {items.length === 0 ? (
+          <p class="muted" id="finished-empty">
+            No proposal is finished yet. A proposal is finished once every one of its stages is
+            approved; until then it is in the reviews waiting.
+          </p>
+        ) : (
+          <DataTable
+            id="finished"
+            items={items}
+            columns={{
+              Proposal: (item) => <a href={`${threadPath(item)}/proposal`}>{item.title}</a>,
+              Finished: (item) => <Time iso={item.finishedAt} />,
+              History: (item) => <a href={threadPath(item)}>Stages and decisions</a>,
+            }}
+          />
+        )}
+        {nextCursor !== null ? (
+          <p>
+            <a href={`/proposals/finished?cursor=${encodeURIComponent(nextCursor)}`}>
+              Finished earlier →
+            </a>
+          </p>
+        ) : null}
+      </section>
     </Layout>
   );
 }

@@ -1,30 +1,28 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
 import type { ReviewDetail, ThreadTraces } from "../../desk/answers.js";
+import { contentForm } from "../../graph/contentFields.js";
+import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
+import { readUntrustedJson } from "../../untrusted/json.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { reviewKindName, stageName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
+import { MarkdownText, StructuredContent } from "./contentView.js";
 import { DecisionForms } from "./decisionForms.js";
 import { ErrorNotice } from "./errorNotice.js";
 import { EvaluationView } from "./evaluationView.js";
-import { Layout } from "./layout.js";
-import { ReviewContent } from "./reviewContent.js";
-import type { EditDraft } from "./structuredEdit.js";
+import { Layout, type SignedIn } from "./layout.js";
+import { type EditDraft, reviewContentType } from "./structuredEdit.js";
 import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
-export interface ReviewPageProps {
-  reviewer: string;
-  csrf: string;
+interface ReviewPageProps extends SignedIn {
   review: ReviewDetail;
   /** Why the last decision was refused (shown above the forms, with what was entered kept). */
   error?: ErrorBody["error"];
-  /** The fields of the refused decision, to fill the form in again. */
   values?: Readonly<Record<string, string>>;
-  /** The judge calls of the evaluation under review, shown collapsed under it (administrators). */
-  traces?: ThreadTraces;
-  /** The reader is an administrator: technical details are shown. */
+  /** The judge calls of the evaluation under review (administrators). */
+  traces?: ThreadTraces | undefined;
   admin?: boolean;
-  /** A refused edit, shown again in the edit form as entered, with its problems. */
   editDraft?: EditDraft | undefined;
 }
 
@@ -77,6 +75,26 @@ function Summary(props: { review: ReviewDetail; admin: boolean }) {
         id="review-error-details"
         items={review.error === undefined ? [] : [review.error]}
       />
+    </section>
+  );
+}
+
+/** The content under review, whole and readable. */
+function Body(props: { review: ReviewDetail }) {
+  const { review } = props;
+  if (review.content.trim() === "") return <p class="muted">No content (nothing was written).</p>;
+  const type = reviewContentType(review);
+  if (type === undefined) return <MarkdownText text={review.content} />;
+  const read = readUntrustedJson(review.content, { maxDepth: REVIEW_LIMITS.editJsonDepth });
+  if (!read.ok) return <pre class="code">{review.content}</pre>;
+  return <StructuredContent form={contentForm(type, read.value)} itemName={type.itemName} />;
+}
+
+function ReviewContent(props: { review: ReviewDetail }) {
+  return (
+    <section id="content" data-content-kind={props.review.contentKind}>
+      <h2>The content</h2>
+      <Body review={props.review} />
     </section>
   );
 }

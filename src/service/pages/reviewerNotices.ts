@@ -1,9 +1,6 @@
 /**
- * What an evaluation's warnings and review reasons tell a reviewer, in a reviewer's words: one
- * plain sentence per kind of finding, naming the criteria by title, the possible prompt injection
- * first. The engine's own texts (model server addresses, HTTP statuses, prompt and answer
- * fragments, batch and cache mechanics, criteria-file notes) are not in these sentences: they are
- * for administrators, who see them whole beside the notices (`technicalNotes`).
+ * An evaluation's warnings and review reasons in a reviewer's words: one sentence per kind of
+ * finding, the possible prompt injection first. The engine's own texts are for administrators.
  */
 import type { EvaluationResult } from "../../scoring/result.js";
 
@@ -26,38 +23,34 @@ export const NOTICE_KINDS = [
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
-/**
- * Findings for administrators only: how the judge was asked, the cache, the criteria file; and
- * `other`, a text no rule knows (a reviewer is told only how many there are).
- */
-export type TechnicalKind = "judge_process" | "answer_read" | "cache" | "criteria_file" | "other";
-
-export type FindingKind = NoticeKind | TechnicalKind;
+/** For administrators only; `other` is a text no rule knows (reviewers are told how many). */
+type FindingKind =
+  | NoticeKind
+  | "judge_process"
+  | "answer_read"
+  | "cache"
+  | "criteria_file"
+  | "other";
 
 export interface ReviewerNotice {
   kind: NoticeKind;
-  /** The sentence the reviewer reads. */
   text: string;
-  /** An alert is shown loudly (red, first): the content may have steered the judge. */
+  /** Shown loudly (red, first): the content may have steered the judge. */
   alert: boolean;
   /** Passages of the content a finding quotes (possible injections), cut short. */
   passages: string[];
 }
 
-/** One warning or review reason, classified: its kind and the criterion it is about, if any. */
-export interface Finding {
+interface Finding {
   kind: FindingKind;
   criterionId?: string;
   /** Where an injection was found ("the content", "source document rfp.md"). */
   where?: string;
-  /** The quoted passage of a possible injection. */
   passage?: string;
 }
 
-/** The most passages listed under a notice, and the most characters of each. */
 const MAX_PASSAGES = 3;
 const MAX_PASSAGE_CHARS = 160;
-/** The most characters of a validator's reason shown to a reviewer. */
 const MAX_REASON_CHARS = 300;
 
 /** Texts about one criterion, after its id (`<id>: …`, `criterion <id>: …`, `criterion <id> was …`). */
@@ -99,7 +92,7 @@ const PLACE_RULES: ReadonlyArray<[RegExp, FindingKind]> = [
   [/^the injection guard's answer about (.+?) could not be read/s, "injection_unchecked"],
 ];
 
-/** The criterion a text is about, longest id first, and the text after the id. */
+/** `ids` longest first. */
 function criterionOf(
   text: string,
   ids: readonly string[],
@@ -115,7 +108,6 @@ function criterionOf(
   return undefined;
 }
 
-/** What one warning or review reason is about. */
 export function classifyFinding(text: string, criterionIds: readonly string[]): Finding {
   for (const [pattern, kind] of PLACE_RULES) {
     const found = pattern.exec(text);
@@ -135,7 +127,6 @@ export function classifyFinding(text: string, criterionIds: readonly string[]): 
   return { kind: rule?.[1] ?? "other" };
 }
 
-/** Every text the evaluation holds for a reader: its warnings and why it is held for review. */
 export function evaluationFindings(evaluation: EvaluationResult): string[] {
   return [...new Set([...(evaluation.humanReviewReasons ?? []), ...evaluation.warnings])];
 }
@@ -156,7 +147,6 @@ function cut(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
 }
 
-/** The sentence of a kind, given the criteria (titles) and places it concerns. */
 function sentenceOf(kind: NoticeKind, { titles, places, count }: Gathered, reason: string): string {
   const these = listOf(titles);
   switch (kind) {
@@ -199,26 +189,23 @@ interface Gathered {
   titles: string[];
   places: string[];
   passages: string[];
-  /** How many texts the kind was found in. */
   count: number;
 }
 
-/** Findings grouped by kind, with the criteria titles, places and passages each concerns. */
 function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
   const ids = evaluation.criteria.map((c) => c.id);
   const titleOf = new Map(evaluation.criteria.map((c) => [c.id, c.title]));
   const groups = new Map<NoticeKind, Gathered>();
   const add = (kind: NoticeKind, finding: Finding) => {
     const group = groups.get(kind) ?? { titles: [], places: [], passages: [], count: 0 };
-    group.count += 1;
     const title = finding.criterionId === undefined ? undefined : titleOf.get(finding.criterionId);
-    if (title !== undefined && !group.titles.includes(title)) group.titles.push(title);
-    if (finding.where !== undefined && !group.places.includes(finding.where)) {
-      group.places.push(finding.where);
-    }
     const passage = finding.passage === undefined ? "" : cut(finding.passage, MAX_PASSAGE_CHARS);
-    if (passage !== "" && !group.passages.includes(passage)) group.passages.push(passage);
-    groups.set(kind, group);
+    groups.set(kind, {
+      titles: [...new Set([...group.titles, title ?? ""])].filter((t) => t !== ""),
+      places: [...new Set([...group.places, finding.where ?? ""])].filter((p) => p !== ""),
+      passages: [...new Set([...group.passages, passage])].filter((p) => p !== ""),
+      count: group.count + 1,
+    });
   };
   for (const criterion of evaluation.criteria.filter((c) => !c.evaluated)) {
     add("not_evaluated", { kind: "not_evaluated", criterionId: criterion.id });
@@ -233,10 +220,7 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
   return groups;
 }
 
-/**
- * The notices of an evaluation, once each, in NOTICE_KINDS order (the injection first). A text no
- * rule knows is not shown to reviewers, only counted; `technicalNotes` lists it for administrators.
- */
+/** Once each, in NOTICE_KINDS order; a text no rule knows is only counted. */
 export function reviewerNotices(evaluation: EvaluationResult): ReviewerNotice[] {
   const groups = gather(evaluation);
   const reason = cut(evaluation.validatorRejection ?? "", MAX_REASON_CHARS);
@@ -255,7 +239,7 @@ export function reviewerNotices(evaluation: EvaluationResult): ReviewerNotice[] 
   });
 }
 
-/** Everything the notices are made from, as the engine wrote it, for administrators. */
+/** Everything the notices are made from, as the engine wrote it. */
 export function technicalNotes(evaluation: EvaluationResult): string[] {
   const judgeErrors = evaluation.criteria.flatMap((c) =>
     c.judgeError === undefined ? [] : [`${c.id}: ${c.judgeError}`],

@@ -8,7 +8,6 @@ import { MAX_CALIBRATION_DAYS } from "../../desk/calibration.js";
 import { PageRequestSchema, wholeNumberParam } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
-import { ThreadIdSchema } from "../../graph/reviewInput.js";
 import { allow, mayReach } from "../access.js";
 import type { AttemptGuard } from "../attemptLimits.js";
 import type { ServiceEnv } from "../env.js";
@@ -16,13 +15,12 @@ import { type EventStreamOptions, eventsSoFar, threadEventStream } from "../even
 import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
-import { requireValid } from "../validation.js";
+import { requireValid, threadIdParam } from "../validation.js";
 import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { CalibrationPage } from "./calibrationPage.js";
 import { DecidedFirstPage } from "./decidedFirst.js";
 import { answerDecision, decidedFirstProps } from "./decisionRoute.js";
-import { htmlDocument } from "./layout.js";
-import { checkedForm, requireSignIn, withSession } from "./pageSession.js";
+import { checkedForm, pageResponse, readerOf, requireSignIn, withSession } from "./pageSession.js";
 import { ProposalPage } from "./proposalPage.js";
 import { registerProposalRoutes } from "./proposalRoutes.js";
 import { PROPOSAL_CSS } from "./proposalStyle.js";
@@ -45,11 +43,6 @@ function threadPath(threadId: string, rest = ""): string {
   return `/reviews/${encodeURIComponent(threadId)}${rest}`;
 }
 
-/** The signed-in reviewer is an administrator: technical details and judge calls are shown. */
-function isAdmin(c: { var: ServiceEnv["Variables"] }): boolean {
-  return c.var.reviewer.role === "admin";
-}
-
 function registerAssets(pages: Hono<ServiceEnv>): void {
   const assets: Array<[string, string, string]> = [
     ["/assets/review.css", REVIEW_CSS + PROPOSAL_CSS, "text/css"],
@@ -68,7 +61,7 @@ function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): vo
   const { desk, sessions, attempts } = options;
   pages.get("/signin", (c) => {
     sessions.save(c, c.var.session);
-    return c.html(htmlDocument(<SignInPage csrf={c.var.session.csrf} />));
+    return pageResponse(c, <SignInPage csrf={c.var.session.csrf} />);
   });
   pages.post("/signin", async (c) => {
     const form = await checkedForm(c);
@@ -77,18 +70,17 @@ function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): vo
     // Limited per client address (unknown tokens) and per account (sign-ins), on every replica.
     await attempts.checkAddress(c);
     const known = token === "" || token.length > 512 ? undefined : await desk.authenticate(token);
-    if (known === undefined) await attempts.countFailure(c);
-    else await attempts.countSignIn(known.name);
-    const opened =
-      known === undefined ? undefined : await desk.openSession(token, new Date(session.expiresAt));
-    if (opened === undefined) {
+    if (known === undefined) {
+      await attempts.countFailure(c);
       const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
-      return c.html(htmlDocument(page), 401);
+      return pageResponse(c, page, 401);
     }
+    await attempts.countSignIn(known.name);
+    const sessionId = await desk.openSession(known, new Date(session.expiresAt));
     // A sign-in from before on this browser ends; the new session (and CSRF token) starts afresh.
     const before = c.var.session.sessionId;
     if (before !== undefined) await desk.endSession(before);
-    sessions.save(c, { ...session, sessionId: opened.sessionId });
+    sessions.save(c, { ...session, sessionId });
     return c.redirect("/reviews", 303);
   });
   pages.post("/signout", async (c) => {
@@ -105,39 +97,28 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
   pages.get("/reviews", allow("queue"), async (c) => {
     const request = requireValid(PageRequestSchema.safeParse(c.req.query()), "the query");
     const page = await desk.listReviews(c.var.reviewer, request);
-    const { name } = c.var.reviewer;
-    return c.html(
-      htmlDocument(
-        <QueuePage reviewer={name} csrf={c.var.session.csrf} page={page} admin={isAdmin(c)} />,
-      ),
-    );
+    return pageResponse(c, <QueuePage {...readerOf(c)} page={page} />);
   });
   pages.get("/reviews/:threadId", allow("review"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const threadId = threadIdParam(c);
     const review = await desk.getReview(threadId, c.var.reviewer).catch(async (error: unknown) => {
       if (!isEvalgateError(error, "REVIEW_NOT_PENDING")) throw error;
       return decidedFirstProps(c, desk, threadId, "", error);
     });
     if (!("interruptId" in review)) {
-      return c.html(htmlDocument(<DecidedFirstPage {...review} visited />), 409);
+      return pageResponse(c, <DecidedFirstPage {...review} visited />, 409);
     }
     const evaluationId = review.evaluation?.evaluationId;
-    const admin = isAdmin(c);
     const traces =
       evaluationId === undefined || !mayReach("traces", c)
         ? undefined
         : filterTraces(await desk.threadTraces(threadId, c.var.reviewer), { evaluationId });
-    const { name } = c.var.reviewer;
-    const csrf = c.var.session.csrf;
-    const page = (
-      <ReviewPage reviewer={name} csrf={csrf} review={review} traces={traces} admin={admin} />
-    );
-    return c.html(htmlDocument(page));
+    return pageResponse(c, <ReviewPage {...readerOf(c)} review={review} traces={traces} />);
   });
   pages.post("/reviews/:threadId/decisions", allow("decide"), (c) => answerDecision(c, desk));
 }
 
-/** The review now pending on the thread, if one is (another than `after`). */
+/** The review now pending on the thread, if one is. */
 async function nextReviewId(
   desk: ReviewDesk,
   threadId: string,
@@ -153,7 +134,7 @@ async function nextReviewId(
 
 function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOptions): void {
   pages.get("/reviews/:threadId/progress", allow("review"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const threadId = threadIdParam(c);
     const after = requireValid(AfterSchema.safeParse(c.req.query("after")), "after");
     // Events first, then the status: a review that becomes ready after this read reaches the
     // page's event stream; one that was ready before it is seen in the status below.
@@ -168,68 +149,48 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
       selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
       ...(now === undefined ? {} : { now }),
     };
-    const { name } = c.var.reviewer;
-    const csrf = c.var.session.csrf;
-    const admin = isAdmin(c);
-    const page = (
-      <ThreadPage reviewer={name} csrf={csrf} thread={thread} progress={progress} admin={admin} />
-    );
-    return c.html(htmlDocument(page));
+    return pageResponse(c, <ThreadPage {...readerOf(c)} thread={thread} progress={progress} />);
   });
   pages.get("/threads/:threadId", allow("thread"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const admin = isAdmin(c);
+    const threadId = threadIdParam(c);
     const [thread, traces] = await Promise.all([
       desk.threadStatus(threadId, c.var.reviewer),
       mayReach("traces", c) ? desk.threadTraces(threadId, c.var.reviewer) : undefined,
     ]);
-    const { name } = c.var.reviewer;
-    const csrf = c.var.session.csrf;
-    const page = (
-      <ThreadPage reviewer={name} csrf={csrf} thread={thread} traces={traces} admin={admin} />
-    );
-    return c.html(htmlDocument(page));
+    return pageResponse(c, <ThreadPage {...readerOf(c)} thread={thread} traces={traces} />);
   });
   pages.get("/threads/:threadId/proposal", allow("proposal"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    const document = await desk.threadProposal(threadId, c.var.reviewer);
-    const { name } = c.var.reviewer;
-    const page = <ProposalPage reviewer={name} csrf={c.var.session.csrf} document={document} />;
-    return c.html(htmlDocument(page));
+    const document = await desk.threadProposal(threadIdParam(c), c.var.reviewer);
+    return pageResponse(c, <ProposalPage {...readerOf(c)} document={document} />);
   });
   pages.get("/threads/:threadId/proposal.md", allow("proposal"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    return proposalMarkdownResponse(c, await desk.threadProposal(threadId, c.var.reviewer));
+    return proposalMarkdownResponse(c, await desk.threadProposal(threadIdParam(c), c.var.reviewer));
   });
   pages.post("/threads/:threadId/retry", allow("retry"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const threadId = threadIdParam(c);
     await checkedForm(c);
     await desk.retryThread(threadId, c.var.reviewer);
     return c.redirect(threadPath(threadId, "/progress"), 303);
   });
   pages.get("/threads/:threadId/traces", allow("traces"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
+    const threadId = threadIdParam(c);
     const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");
     return c.json(filterTraces(await desk.threadTraces(threadId, c.var.reviewer), filter));
   });
   pages.get("/threads/:threadId/events", allow("thread"), async (c) => {
-    const threadId = requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "thread id");
-    return threadEventStream(c, desk, threadId, c.var.reviewer, events);
+    return threadEventStream(c, desk, threadIdParam(c), c.var.reviewer, events);
   });
 }
 
-/** The calibration page: administrators only (the desk answers 403 to anyone else). */
+/** Administrators only (the desk answers 403 to anyone else); `?days=N` else the desk's default. */
 function registerCalibration(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
   pages.get("/calibration", allow("calibration"), async (c) => {
-    // The window of labels read: `?days=N` (whole days, in digits), else the desk's default.
     const days = c.req.query("days");
     const overview = await desk.calibration(
       c.var.reviewer,
       days === undefined ? undefined : requireValid(DaysSchema.safeParse(days), "days"),
     );
-    const { name } = c.var.reviewer;
-    const page = <CalibrationPage reviewer={name} csrf={c.var.session.csrf} overview={overview} />;
-    return c.html(htmlDocument(page));
+    return pageResponse(c, <CalibrationPage {...readerOf(c)} overview={overview} />);
   });
 }
 
@@ -239,12 +200,16 @@ export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {
   pages.use("*", withSession(options.sessions));
   pages.get("/", (c) => c.redirect("/reviews", 303));
   registerSignIn(pages, options);
-  pages.use("/reviews", requireSignIn(options.desk));
-  pages.use("/reviews/*", requireSignIn(options.desk));
-  pages.use("/threads/*", requireSignIn(options.desk));
-  pages.use("/calibration", requireSignIn(options.desk));
-  pages.use("/proposals", requireSignIn(options.desk));
-  pages.use("/proposals/*", requireSignIn(options.desk));
+  for (const path of [
+    "/reviews",
+    "/reviews/*",
+    "/threads/*",
+    "/calibration",
+    "/proposals",
+    "/proposals/*",
+  ]) {
+    pages.use(path, requireSignIn(options.desk));
+  }
   registerReviews(pages, options);
   registerProposalRoutes(pages, options.desk);
   registerCalibration(pages, options);

@@ -1,7 +1,4 @@
-/**
- * The score chart: one bar per criterion (0–100 %) with a mark at its passing threshold; green
- * when met, red when not, grey when the judge could not answer. Plain SVG, no script, no style.
- */
+/** One bar per criterion (0–100 %) with a mark at its threshold: plain SVG, no script, no style. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 
 const LABEL_WIDTH = 260;

@@ -1,8 +1,4 @@
-/**
- * An HTML file that stands on its own (the proposal from `evalgate show --format html`, the
- * evaluation and calibration reports): its stylesheet inline — a constant of ours, nothing of
- * the document in it — and a Content-Security-Policy that loads nothing and runs no script.
- */
+/** An HTML file on its own: its stylesheet inline, a Content-Security-Policy that loads and runs nothing. */
 import type { Child } from "hono/jsx";
 import { htmlDocument } from "./layout.js";
 

@@ -1,8 +1,4 @@
-/**
- * The form that starts a proposal from the pages (administrators): the request for proposals and
- * the applicant, each pasted as text or chosen as a file, and an optional title. It posts to
- * `/proposals`, which hands it to the same desk call as `POST /api/proposals`.
- */
+/** The form that starts a proposal from the pages: each text pasted or chosen as a file. */
 import { MAX_TEXT_CHARS } from "../../desk/requests.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { ErrorNotice } from "./errorNotice.js";

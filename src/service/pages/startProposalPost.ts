@@ -1,15 +1,10 @@
-/**
- * The start form's post, read into the body `POST /api/proposals` takes: each of the request and
- * the applicant from its text area or its file (one of the two), a file read as UTF-8 text of a
- * bounded size, then checked by the same schema and handed to the same desk call as the API's.
- */
+/** The start form's post as the body `POST /api/proposals` takes: each text from its area or its file. */
 import { MAX_TEXT_CHARS, type StartProposal, StartProposalSchema } from "../../desk/requests.js";
 import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import type { CheckedForm } from "./pageSession.js";
 import type { StartProposalValues } from "./startProposalForm.js";
 
-/** The form's file fields. */
 export const START_FILE_FIELDS = ["rfpFile", "applicantFile"] as const;
 
 /** A file's most bytes: the most characters, at up to four bytes each in UTF-8. */
@@ -17,28 +12,26 @@ const MAX_FILE_BYTES = MAX_TEXT_CHARS * 4;
 
 const WHAT = { rfp: "the request for proposals", applicant: "the applicant" } as const;
 
+const refused = (message: string, field: string) =>
+  new ServiceRequestError("INVALID_INPUT", message, field);
+
 async function fileText(file: File, field: keyof typeof WHAT): Promise<string> {
-  const what = WHAT[field];
+  const what = `the file of ${WHAT[field]} (${file.name})`;
   if (file.size > MAX_FILE_BYTES) {
-    throw new ServiceRequestError(
-      "INVALID_INPUT",
-      `the file of ${what} (${file.name}) is larger than ${MAX_FILE_BYTES.toLocaleString("en")} bytes`,
+    throw refused(
+      `${what} is larger than ${MAX_FILE_BYTES.toLocaleString("en")} bytes`,
       `${field}File`,
     );
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
   } catch {
     text = "\u0000";
   }
   if (text.includes("\u0000")) {
-    throw new ServiceRequestError(
-      "INVALID_INPUT",
-      `the file of ${what} (${file.name}) is not a text file: choose a UTF-8 text or Markdown file, or paste the text`,
-      `${field}File`,
-    );
+    const choose = "choose a UTF-8 text or Markdown file, or paste the text";
+    throw refused(`${what} is not a text file: ${choose}`, `${field}File`);
   }
   return text.replace(/^\uFEFF/, "");
 }
@@ -51,35 +44,19 @@ async function textOf(form: CheckedForm, field: keyof typeof WHAT): Promise<stri
   const typed = unixLines(form.fields[field] ?? "").trim();
   const file = form.files[`${field}File`];
   const chosen = file !== undefined && (file.size > 0 || file.name !== "");
-  if (chosen && typed !== "") {
-    throw new ServiceRequestError(
-      "INVALID_INPUT",
-      `give ${WHAT[field]} as text or as a file, not both`,
-      field,
-    );
-  }
+  if (chosen && typed !== "")
+    throw refused(`give ${WHAT[field]} as text or as a file, not both`, field);
   const text = chosen ? unixLines(await fileText(file, field)).trim() : typed;
-  if (text === "") {
-    throw new ServiceRequestError(
-      "INVALID_INPUT",
-      `${WHAT[field]} is missing: paste it, or choose its file`,
-      field,
-    );
-  }
+  if (text === "") throw refused(`${WHAT[field]} is missing: paste it, or choose its file`, field);
   return text;
 }
 
-/** What was typed, to fill the form in again after a refusal (files must be chosen again). */
+/** To fill the form in again after a refusal (files must be chosen again). */
 export function typedValues(form: CheckedForm): StartProposalValues {
   const { title, rfp, applicant } = form.fields;
-  return {
-    ...(title === undefined ? {} : { title }),
-    ...(rfp === undefined ? {} : { rfp }),
-    ...(applicant === undefined ? {} : { applicant }),
-  };
+  return { title, rfp, applicant };
 }
 
-/** The API's body from the form, checked by its schema (INVALID_INPUT naming the field). */
 export async function startProposalOf(form: CheckedForm): Promise<StartProposal> {
   const title = (form.fields.title ?? "").trim();
   const body = {

@@ -1,13 +1,10 @@
 /**
- * The review page's edit of structured content, read back from the posted form. The form has one
- * text area per field — `content.<key>` (an object), `content.<item>.<key>` (a list of items) —
- * with `kind.<key>` / `kind.<item>.<key>` for a field the content adds beyond the known ones, and
- * `contentForm` saying which shape was posted. The fields become the edit's JSON (an emptied field
- * as null, so that the decision removes it) only once the edit rule takes them against the
- * content shown (contentFromForm: a required field cannot be emptied, no wrong types); otherwise
- * the page is shown again with the entered values and the field at fault.
+ * The edit of structured content, read back from the posted form: one text area per field —
+ * `content.<key>` (an object), `content.<item>.<key>` (a list) — with `kind.…` for a field beyond
+ * the known ones, and `contentForm` saying which shape was posted. The fields become the edit's
+ * JSON (an emptied field as null, so the decision removes it) only once contentFromForm takes them
+ * against the content shown; otherwise the page is shown again with the field at fault.
  */
-
 import type { ReviewDetail } from "../../desk/answers.js";
 import {
   type ContentIssue,
@@ -20,7 +17,6 @@ import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import { type StructuredContentType, structuredContentOf } from "../../graph/structuredContent.js";
 import { readUntrustedJson } from "../../untrusted/json.js";
 
-/** The field that marks a structured edit, with the shape posted. */
 export const CONTENT_FORM_FIELD = "contentForm";
 
 const OBJECT_FIELD = /^content\.([^.]{1,64})$/;
@@ -30,17 +26,14 @@ const KINDS: ReadonlySet<string> = new Set(["text", "list", "json"]);
 
 /** What a refused edit shows again: the entered fields (or text), and what was wrong. */
 export interface EditDraft {
-  /** A structured edit's fields as entered. */
   input?: FormInput;
-  /** A text edit's text as entered. */
   text?: string;
   issues: ContentIssue[];
   /** A refusal that names no field (the desk's message). */
   message?: string;
 }
 
-/** Where a structured edit's fields are in a posted form, and the rest of the form. */
-export interface PostedEdit {
+interface PostedEdit {
   rest: Record<string, string>;
   input?: FormInput;
   /** Form fields that belong to no field of the form. */
@@ -54,8 +47,7 @@ function kindOf(kinds: Map<string, string>, key: string, known: StructuredConten
   return (posted !== undefined && KINDS.has(posted) ? posted : "text") as FieldKind;
 }
 
-/** The structured edit of a posted form (when `contentForm` is there) and the form's other fields. */
-export function postedEdit(
+function postedEdit(
   fields: Record<string, string>,
   type: StructuredContentType | undefined,
 ): PostedEdit {
@@ -109,14 +101,13 @@ export function reviewContentType(
   return structuredContentOf({ contentType: review.stage, contentKind: review.contentKind });
 }
 
-/** The review's content as the page showed it (its JSON text read back), for an edit to apply to. */
+/** The review's content as the page showed it (its JSON text read back). */
 export function shownContent(review: Pick<ReviewDetail, "content">): unknown {
   const read = readUntrustedJson(review.content, { maxDepth: REVIEW_LIMITS.editJsonDepth });
   return read.ok ? read.value : undefined;
 }
 
-/** The posted fields as the edit's JSON text, or the draft to show again. */
-export function editedJson(
+function editedJson(
   type: StructuredContentType,
   input: FormInput,
   strays: readonly string[],
@@ -132,4 +123,24 @@ export function editedJson(
   const read = contentFromForm(type, input, current);
   if (read.ok) return { ok: true, json: JSON.stringify(read.edit, null, 2) };
   return { ok: false, draft: { input, issues: read.issues } };
+}
+
+/** The posted form with a structured edit's fields turned into `content`, or the draft refused. */
+export function preparedForm(
+  form: Record<string, string>,
+  review: ReviewDetail,
+):
+  | { kind: "form"; form: Record<string, string>; draft?: EditDraft }
+  | { kind: "refused"; form: Record<string, string>; draft: EditDraft } {
+  const type = reviewContentType(review);
+  const posted = postedEdit(form, type);
+  if (type === undefined || posted.input === undefined) {
+    const message = "this review's content is text: send it as one text, not as fields";
+    return { kind: "refused", form: posted.rest, draft: { issues: [], message } };
+  }
+  const draft: EditDraft = { input: posted.input, issues: [] };
+  if (posted.rest.action !== "edit") return { kind: "form", form: posted.rest, draft };
+  const read = editedJson(type, posted.input, posted.strays, shownContent(review));
+  if (!read.ok) return { kind: "refused", form: posted.rest, draft: read.draft };
+  return { kind: "form", form: { ...posted.rest, content: read.json }, draft };
 }

@@ -1,30 +1,22 @@
 /**
- * A proposal's thread: its status, each stage's score, and the decision history. As the progress
- * page (after a decision) it also follows the thread until its next review is ready: a script
- * reads the event stream and reloads; without JavaScript the page refreshes itself every few
- * seconds (a meta refresh inside noscript) and offers a reload link.
+ * A proposal's thread: status, stage scores, decisions. As the progress page it follows the thread
+ * until its next review is ready (a script on the event stream; without one, a meta refresh).
  */
 import type { ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import { decisionName, stageName, statusName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
 import { DataTable } from "./dataTable.js";
 import { DecisionHistory } from "./decisionHistory.js";
-import { Layout } from "./layout.js";
-import { formatScore, PassedBadge } from "./queue.js";
+import { Layout, type SignedIn } from "./layout.js";
+import { PassedBadge } from "./queue.js";
+import { formatScore } from "./scorePercent.js";
 import { TraceSection } from "./traceSection.js";
 
-export interface ThreadPageProps {
-  reviewer: string;
-  csrf: string;
+interface ThreadPageProps extends SignedIn {
   thread: ThreadStatus;
-  /**
-   * Set on the progress page: where the event stream starts, this page's own address, and what
-   * the run is doing now (the stage being written or judged, criteria done of total).
-   */
+  /** The progress page's: where the event stream starts, its own address, what the run does now. */
   progress?: { eventsUrl: string; selfUrl: string; now?: string };
-  /** The judge calls of the thread's evaluations (administrators), collapsed under the decisions. */
   traces?: ThreadTraces;
-  /** The reader is an administrator: technical details are shown. */
   admin?: boolean;
 }
 
@@ -47,26 +39,20 @@ function Stages(props: { thread: ThreadStatus }) {
   );
 }
 
-/** The progress section's heading: what the run does, never the status word said above it. */
-function progressHeading(status: ThreadStatus["status"]): string {
-  switch (status) {
-    case "queued":
-    case "running":
-      return "Working on the next step…";
-    case "waiting":
-      return "The next review is ready";
-    case "finished":
-      return "Every stage is done";
-    case "failed":
-      return "The run stopped";
-  }
-}
+/** What the run does, never the status word said above it. */
+const PROGRESS_HEADINGS: Readonly<Record<ThreadStatus["status"], string>> = {
+  queued: "Working on the next step…",
+  running: "Working on the next step…",
+  waiting: "The next review is ready",
+  finished: "Every stage is done",
+  failed: "The run stopped",
+};
 
 function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }) {
   const waiting = props.thread.status === "queued" || props.thread.status === "running";
   return (
     <section class="notice" id="progress">
-      <h2>{progressHeading(props.thread.status)}</h2>
+      <h2>{PROGRESS_HEADINGS[props.thread.status]}</h2>
       <p id="progress-now">{waiting ? (props.now ?? "") : ""}</p>
       <ol class="progress-log" id="progress-log" />
       <p>
@@ -79,16 +65,13 @@ function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }
   );
 }
 
-/** The decision the run refused last, when the thread failed on one. */
-function refusedDecision(thread: ThreadStatus) {
-  return thread.decisions.findLast((d) => d.refusedAt !== undefined && d.appliedAt === undefined);
-}
-
 /** Retry, offered on a failed thread only: it runs again once, whoever asks at the same time. */
 function RetryThreadForm(props: { thread: ThreadStatus; csrf: string }) {
   const { thread } = props;
   if (thread.status !== "failed") return null;
-  const refused = refusedDecision(thread);
+  const refused = thread.decisions.findLast(
+    (d) => d.refusedAt !== undefined && d.appliedAt === undefined,
+  );
   return (
     <form
       method="post"

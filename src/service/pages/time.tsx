@@ -1,9 +1,4 @@
-/**
- * A moment as the pages show it: `<time datetime="…">` holds the instant (ISO 8601, UTC), and the
- * text says it in UTC, marked so ("2026-05-04 10:12 UTC"), which is what a browser without
- * JavaScript shows. The pages' script (assets.ts) rewrites the text in the browser's own time
- * zone, with the zone's name, and keeps the UTC text as the element's title.
- */
+/** A moment: `<time datetime>` with UTC text, which the pages' script shows in the reader's zone. */
 import { timeStamp } from "../../timeText.js";
 
 /** "2026-05-04 10:12 UTC" (with seconds: "2026-05-04 10:12:03 UTC"); unreadable input as given. */

@@ -1,8 +1,6 @@
 /**
- * The judge calls behind each evaluation of a thread, collapsed (<details>) so they are there for
- * whoever needs them and out of the way otherwise: purpose, criteria, model, tokens, latency, and
- * the exact prompt and raw answer. Long texts are cut, with a link to the whole call as JSON.
- * Text is rendered as text (JSX escapes it); secrets were replaced by the desk before this.
+ * The judge calls behind each evaluation of a thread, collapsed: purpose, criteria, model, tokens,
+ * latency, the exact prompts and raw answer (long texts cut, linked whole as JSON).
  */
 import type { ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import type { Trace } from "../../scoring/result.js";
@@ -14,11 +12,6 @@ import { utcText } from "./time.js";
 export const TRACE_PREVIEW_CHARS = 2_000;
 
 type EvaluationTraces = ThreadTraces["evaluations"][number];
-
-/** Where one call is shown whole (JSON, under the page session). */
-export function traceUrl(threadId: string, trace: Trace): string {
-  return `/threads/${encodeURIComponent(threadId)}/traces?traceId=${encodeURIComponent(trace.id)}`;
-}
 
 function BoundedText(props: { text: string; href: string; label: string }) {
   const cut = props.text.length > TRACE_PREVIEW_CHARS;
@@ -37,7 +30,6 @@ function BoundedText(props: { text: string; href: string; label: string }) {
   );
 }
 
-/** What a judge call was for, in words. */
 const PURPOSE_WORDS: Readonly<Record<Trace["purpose"], string>> = {
   criterion: "Judging one criterion",
   batch: "Judging the criteria in one call",
@@ -46,7 +38,6 @@ const PURPOSE_WORDS: Readonly<Record<Trace["purpose"], string>> = {
   guard: "Checking the content for prompt injection",
 };
 
-/** A call's title: what it was for, and the criteria it judged when it judged any. */
 export function callLabel(trace: Trace, index: number): string {
   const criteria = trace.criterionIds.length === 0 ? "" : ` (${trace.criterionIds.join(", ")})`;
   return `Call ${index + 1}: ${PURPOSE_WORDS[trace.purpose]}${criteria}`;
@@ -63,7 +54,8 @@ const CALL_COLUMNS: Columns<Trace> = {
 
 function CallDetail(props: { threadId: string; trace: Trace; index: number }) {
   const { trace } = props;
-  const href = traceUrl(props.threadId, trace);
+  // The whole call as JSON, under the page session.
+  const href = `/threads/${encodeURIComponent(props.threadId)}/traces?traceId=${encodeURIComponent(trace.id)}`;
   return (
     <details class="trace-call" id={`trace-${trace.id}`}>
       <summary>{callLabel(trace, props.index)}</summary>
@@ -106,7 +98,6 @@ function EvaluationCalls(props: {
   );
 }
 
-/** The section, or nothing when no judge call of the thread was kept. */
 export function TraceSection(props: { traces: ThreadTraces; stages?: ThreadStatus["stages"] }) {
   const { traces } = props;
   if (traces.evaluations.length === 0) return null;
