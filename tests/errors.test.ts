@@ -297,9 +297,10 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "isRubricError",
   ],
   [
-    "ReviewResumeInvalidError",
-    () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
+    "GraphError",
+    () => new graph.GraphError("RESUME_INVALID", "the review answer is refused"),
     "RESUME_INVALID",
+    "isGraphError",
   ],
   ["DeskError", () => desk.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
   [

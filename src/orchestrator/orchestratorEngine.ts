@@ -14,7 +14,6 @@ import {
   type StateGraph,
   type StateSnapshot,
 } from "@langchain/langgraph";
-import { isReviewResumeInvalidError } from "../graph/errors.js";
 import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
 import type { EvaluationContext } from "../graph/state.js";
 import { threadProgress } from "../graph/threadProgress.js";
@@ -276,7 +275,7 @@ export async function outcomeOf<S>(
 export function refusalError(engine: OrchestratorEngine, threadId: string, why: string): Error {
   const error = engine.errors.get(threadId);
   engine.errors.delete(threadId);
-  if (error === undefined || isInvalidResume(error) || isReviewResumeInvalidError(error)) {
+  if (error === undefined || isInvalidResume(error)) {
     const issues = issuesOf(error) ?? [{ field: "(decision)", message: why }];
     return new InvalidDecisionError(threadId, issues, error === undefined ? {} : { cause: error });
   }

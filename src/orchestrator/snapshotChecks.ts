@@ -13,10 +13,7 @@ import {
 } from "./errors.js";
 import type { PendingReview } from "./pendingReview.js";
 
-/**
- * The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value, its
- * union failures resolved to the branch the value was meant for), or of a ReviewResumeInvalidError.
- */
+/** The issues of a zod error, or of the standard-schema error LangGraph throws for an invalid resume. */
 export function issuesOf(error: unknown): DecisionIssue[] | undefined {
   if (error instanceof z.ZodError) {
     return readableIssues(error.issues).map(({ path, message }) => ({

@@ -6,9 +6,9 @@
  * with the gate record of every stage and the decisions made on it.
  */
 import { type ContentField, contentForm } from "../graph/contentFields.js";
+import { markdownCell, markdownText, sectionMarkdown } from "../graph/markdownText.js";
 import { structuredContentOf } from "../graph/structuredContent.js";
 import type { GateRecord, ProposalDocument, ProposalInputPart } from "./document.js";
-import { markdownCell, markdownText, sectionMarkdown } from "./markdownText.js";
 
 const NOT_WRITTEN = "_Not written yet._";
 

@@ -11,7 +11,7 @@ import { loadProposalConfig, proposalStages } from "../../src/graph/proposalGrap
 import type { OverallProposalStateType } from "../../src/graph/state.js";
 import { buildProposalDocument, ProposalDocumentSchema } from "../../src/proposal/document.js";
 import { renderProposalMarkdown } from "../../src/proposal/markdown.js";
-import { demoteHeadings, markdownText, withoutRawHtml } from "../../src/proposal/markdownText.js";
+import { demoteHeadings, markdownText, withoutRawHtml } from "../../src/graph/markdownText.js";
 import { threadErrors } from "../../src/proposal/stageErrors.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { SECTION_IDS } from "../proposalStages.js";
