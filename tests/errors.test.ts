@@ -215,14 +215,14 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "OrchestratorError",
     () => orchestrator.threadExists("t"),
     "THREAD_EXISTS",
-    "isThreadExistsError",
+    "isOrchestratorError",
   ],
   ["ForeignThreadError", () => new orchestrator.ForeignThreadError("t", ["x"]), "THREAD_FOREIGN"],
   [
     "OrchestratorError",
     () => orchestrator.invalidThreadId(" "),
     "THREAD_ID_INVALID",
-    "isInvalidThreadIdError",
+    "isOrchestratorError",
   ],
   [
     "ThreadNotPausedError",
@@ -243,13 +243,13 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "OrchestratorError",
     () => new orchestrator.OrchestratorError("t", "node failed", { code: "GRAPH_RUN_FAILED" }),
     "GRAPH_RUN_FAILED",
-    "isGraphRunError",
+    "isOrchestratorError",
   ],
   [
     "OrchestratorError",
     () => new orchestrator.OrchestratorError("t", "bad state", { code: "THREAD_STATE_INVALID" }),
     "THREAD_STATE_INVALID",
-    "isThreadStateError",
+    "isOrchestratorError",
   ],
   [
     "CheckpointerError",
@@ -472,7 +472,6 @@ describe("the guards", () => {
     expect(isEvalgateError(foreign)).toBe(true);
     expect(orchestrator.isThreadNotFoundError(foreign)).toBe(true);
     expect(orchestrator.isOrchestratorError(foreign)).toBe(true);
-    expect(orchestrator.isThreadExistsError(foreign)).toBe(false);
   });
 
   it("do not take a look-alike without the brand, nor a branded error of another code", () => {

@@ -1,21 +1,9 @@
 /**
  * Where a thread is, read from its latest checkpoint the way LangGraph will run it: the one
- * judgement every report of a thread's state goes through (the orchestrator, the review desk and
- * its jobs, the recovery at start-up, the service's thread status, the CLI's `run --thread`,
- * `reviews` and `review`).
- *
- * LangGraph's StateSnapshot has three parts that matter. `tasks` are the tasks of the step after
- * the latest checkpoint, each with the pending writes LangGraph keeps for it beside that
- * checkpoint (its `interrupts`, its `error`, its `result`); `next` names the tasks among them that
- * have no writes yet. A task that finished writes its output as pending writes, and only when
- * every task of the step has written does LangGraph apply them and save the next checkpoint. A
- * process that dies in between leaves `next` empty while a task's writes wait to be applied:
- * such a thread is not finished, and `graph.invoke(null, config)` applies the writes and runs on.
- * Likewise an interrupt whose task has written its output (the reviewer's answer was taken, the
- * next checkpoint was not saved) is answered, not waited on.
- *
- * So: paused when a task still to run (in `next`) waits on an interrupt; finished only when there
- * is no task at all (no node to run, no writes to apply, no interrupt); anything else is work left.
+ * judgement every report of a thread's state goes through. A task's writes wait beside the
+ * checkpoint until every task of the step has written, so a process that dies in between leaves
+ * `next` empty with work left, and an interrupt whose task wrote output is answered, not waited on.
+ * Paused: a task in `next` waits on an interrupt; finished: no task at all; else work left.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 
@@ -32,21 +20,14 @@ export type ThreadProgress =
   | { kind: "not_started" }
   /** Waiting on interrupts (reviews, or other interrupts of a graph); resume with a Command. */
   | { kind: "paused"; interrupts: WaitingInterrupt[] }
-  /**
-   * Nodes left to run, or a node's writes left to apply (a process died mid-run, or a node
-   * failed: `errors`); `invoke(null, config)` runs on from the latest checkpoint.
-   */
+  /** Nodes left to run or writes left to apply; `invoke(null, config)` runs on. */
   | { kind: "work_left"; nodes: string[]; errors: string[] }
   /** Nothing to run, nothing to apply, nothing waited on. */
   | { kind: "finished" };
 
-/** The parts of a StateSnapshot the judgement reads. */
 export type SnapshotParts = Pick<StateSnapshot, "next" | "tasks" | "createdAt">;
 
-/**
- * The tasks still to run: those `next` names. With two tasks of one name (a fan-out), the one
- * still to run is taken to be one without a result (a task that wrote its output has one).
- */
+/** The tasks `next` names; of two with one name (a fan-out), one without a result is still to run. */
 function tasksToRun(snapshot: SnapshotParts): SnapshotParts["tasks"] {
   const left = new Map<string, number>();
   for (const name of snapshot.next) left.set(name, (left.get(name) ?? 0) + 1);

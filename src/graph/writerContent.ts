@@ -5,7 +5,8 @@
  * reviewer's edit gets no such reading: it follows the edit rule (applyContentEdit).
  */
 import { z } from "zod";
-import { isPlainObject, type StructuredContentType, withoutEmpty } from "./structuredContent.js";
+import { isRecord } from "../untrusted/json.js";
+import { type StructuredContentType, withoutEmpty } from "./structuredContent.js";
 
 /** A number or true/false a model wrote where text is asked for, as its text. */
 const asText = (value: unknown) =>
@@ -13,7 +14,7 @@ const asText = (value: unknown) =>
 
 /** A writer's object in the type's field kinds: text as text, one text for a list as a list of it. */
 function writerObject(type: StructuredContentType, value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   const kinds = new Map(type.fields.map((f) => [f.key, f.kind]));
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(withoutEmpty(value))) {

@@ -1,4 +1,3 @@
-/** What the orchestrator reads out of errors and snapshots to say why a decision cannot go on. */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
@@ -39,14 +38,12 @@ export function issuesOf(error: unknown): DecisionIssue[] | undefined {
   });
 }
 
-/** The thread id, checked at the orchestrator's door (a THREAD_ID_INVALID error says what is wrong). */
 export function checkedThreadId(threadId: string): string {
   const parsed = ThreadIdSchema.safeParse(threadId);
   if (parsed.success) return parsed.data;
   throw invalidThreadId(String(threadId), parsed.error.issues[0]?.message);
 }
 
-/** The interrupt id a decision answers, checked (InvalidDecisionError on `interruptId`). */
 export function checkedInterruptId(threadId: string, interruptId: string): string {
   const parsed = InterruptIdSchema.safeParse(interruptId);
   if (parsed.success) return parsed.data;
@@ -78,7 +75,6 @@ export function notPausedError(threadId: string, snapshot: StateSnapshot): Threa
 
 const HistorySchema = z.array(DecisionRecordSchema);
 
-/** The reviewer decisions kept in a thread's state (`reviewHistory`), checked. */
 export function reviewHistoryOf(threadId: string, values: unknown): DecisionRecord[] {
   const history =
     typeof values === "object" && values !== null && "reviewHistory" in values
@@ -99,9 +95,8 @@ export function reviewHistoryOf(threadId: string, values: unknown): DecisionReco
 }
 
 /**
- * The run's outcome, unless the review the decision answered refused it and asks again (the
- * review the thread waits at after the run is of the same stage, with a refusal): then an
- * InvalidDecisionError naming the field and saying how to fix it is thrown.
+ * The run's outcome, unless the review the decision answered asks again: then an
+ * InvalidDecisionError naming the field and how to fix it.
  */
 export function throwIfRefused<Outcome extends { review?: PendingReview }>(
   threadId: string,
