@@ -12,7 +12,6 @@ import { redactCredentials } from "../redact.js";
 import { isScoringError } from "../scoring/errors.js";
 import { isNothingEvaluatedError } from "./errors.js";
 
-/** The three kinds of failure an evaluation node reports. */
 export type FailureCategory = "input" | "model" | "processing";
 
 export interface EvaluationFailure {
@@ -41,10 +40,7 @@ function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "
   return { kind: "model_error", friendly: `the model call failed (${error.message})` };
 }
 
-/**
- * Classifies what made an evaluation fail, for the error entry and the reviewer's message (both
- * kept in the thread's state: no URL in them carries credentials).
- */
+/** What made an evaluation fail, for the thread's errors and the reviewer's message (credentials redacted). */
 export function describeFailure(
   error: unknown,
   where: string,

@@ -42,7 +42,6 @@ export interface GeneratorOptions {
   timeoutMs?: number;
 }
 
-/** The connection pairs' answer: the pairs in an object (a JSON object is what writers give). */
 const PairsAnswerSchema = z.object({ pairs: writerContentSchema(CONNECTION_PAIRS_CONTENT) });
 
 function block(label: string, value: unknown): string {
@@ -51,7 +50,6 @@ function block(label: string, value: unknown): string {
   return `${label}:\n${fenceData(label.toUpperCase(), text)}`;
 }
 
-/** The first JSON object of an answer, checked against a schema. */
 function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>, what: string): T {
   const scan = scanJsonObjects(text);
   const first = scan.objects[0];
@@ -72,7 +70,6 @@ function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>, what: string): T
   return parsed.data;
 }
 
-/** Section text without a code fence or a repeated title line. */
 function sectionText(text: string): string {
   const body = text
     .trim()
@@ -165,9 +162,8 @@ function promptFor(
 }
 
 /**
- * The feedback the new version answers: kept when it was written for a revision, cleared when it
- * was written for another reason (first, again after a failure, or stale after an earlier edit),
- * so a review never shows feedback its content did not answer.
+ * The feedback the new version answers: cleared when it was written for another reason, so a review
+ * never shows feedback its content did not answer.
  */
 function answeredFeedback(state: OverallProposalStateType, stage: StageDefinition): ProposalUpdate {
   const revising = stageStatus(state, stage) === "revision_requested";
@@ -178,10 +174,8 @@ function answeredFeedback(state: OverallProposalStateType, stage: StageDefinitio
 }
 
 /**
- * A generator node: writes a stage's content with a real model call (prompts in
- * prompts/generation/), using the RFP, the applicant's input, the earlier results and — when
- * revising — the reviewer's feedback. A failed call or an unusable answer gives status `error`,
- * an entry in `errors`, and a `generation_error` review in which the reviewer can retry.
+ * A generator node: writes a stage's content with a model call; a failure gives a `generation_error`
+ * review in which the reviewer can retry.
  */
 export function createGenerator(
   stage: StageDefinition,

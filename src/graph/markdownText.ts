@@ -1,9 +1,6 @@
 /**
- * Text made safe to place in a Markdown document. A section's Markdown stays Markdown (it is the
- * proposal's text) but cannot become HTML: every `<` that would open a tag, a comment or a
- * processing instruction is written `&lt;` (outside code, where it shows as it is anyway), and its
- * headings are moved under the document's own. Plain text (a field of the research, a table cell)
- * is escaped so that nothing in it is read as Markdown at all.
+ * Text made safe to place in a Markdown document: a section's Markdown stays Markdown but cannot
+ * become HTML, its headings moved under the document's own; plain text is escaped entirely.
  */
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -52,7 +49,6 @@ function neutraliseLine(line: string): string {
   return out;
 }
 
-/** Markdown that cannot carry raw HTML: see the module's description. */
 export function withoutRawHtml(markdown: string): string {
   return mapOutsideFences(markdown, neutraliseLine);
 }
@@ -67,12 +63,10 @@ export function demoteHeadings(markdown: string, levels: number): string {
   });
 }
 
-/** A section's Markdown for the document: no raw HTML, headings under level `base`. */
 export function sectionMarkdown(markdown: string, base: number): string {
   return demoteHeadings(withoutRawHtml(markdown.trim()), base);
 }
 
-/** Characters Markdown gives a meaning anywhere in a line, backslash-escaped; `&` as `&amp;`. */
 function escapeInline(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~!]/g, (c) => `\\${c}`).replace(/&/g, "&amp;");
 }
@@ -83,11 +77,7 @@ function escapeLineStart(line: string): string {
   return line.replace(/^([-+])(?=\s)/, "\\$1").replace(/^(\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
 }
 
-/**
- * Plain text as Markdown that shows exactly that text: every character Markdown gives a meaning
- * escaped, a line start that would make a list, a rule or a heading too, and line breaks kept (as
- * hard breaks).
- */
+/** Plain text as Markdown that shows exactly that text, line breaks kept as hard breaks. */
 export function markdownText(text: string): string {
   return text
     .trim()

@@ -12,7 +12,6 @@ import {
   SectionDataSchema,
 } from "./model.js";
 
-/** Appends errors, leaving out any already recorded. */
 export function appendUniqueErrors(current: string[], update: string[] | string): string[] {
   const incoming = Array.isArray(update) ? update : [update];
   const seen = new Set(current);
@@ -24,7 +23,6 @@ export function appendUniqueErrors(current: string[], update: string[] | string)
   return added.length === 0 ? current : [...current, ...added];
 }
 
-/** Merges sections by id: fields given for a section replace that section's fields. */
 export function mergeSections(
   current: Record<string, SectionData>,
   update: Record<string, Partial<SectionData>>,
@@ -52,11 +50,8 @@ const status = () =>
   });
 
 /**
- * `OverallProposalState`: research, solution-sought and connection-pair results
- * with their statuses and evaluations, sections by id, the HITL fields, messages and errors —
- * plus the RFP document, the applicant's input, revision counts and feedback, and the history of
- * reviewer decisions. An Annotation state, so LangGraph Studio shows its input form and the
- * context schema below.
+ * `OverallProposalState`: every stage's content, status and evaluation, sections by id, the review
+ * fields, messages and errors, the RFP, the applicant's input and the decision history.
  */
 export const OverallProposalState = Annotation.Root({
   /** The request for proposals the proposal answers. */
@@ -111,10 +106,7 @@ export const OverallProposalState = Annotation.Root({
 export type OverallProposalStateType = typeof OverallProposalState.State;
 export type OverallProposalStateUpdate = typeof OverallProposalState.Update;
 
-/**
- * What a run may set without touching the graph (LangGraph Studio shows it as the run's
- * context): the judge model, the passing threshold, the revision limit and the judging mode.
- */
+/** What a run may set without touching the graph (Studio shows it as the run's context). */
 export const EvaluationContextSchema = z.object({
   model: z
     .string()
@@ -159,7 +151,6 @@ export type ProposalUpdate = Partial<
   reviewHistory?: DecisionRecord[];
 };
 
-/** A run context with only the settings given (LangGraph types want every key present). */
 export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
   model: string | undefined;
   passingThreshold: number | undefined;
@@ -174,11 +165,7 @@ export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
   };
 }
 
-/**
- * What a proposal run starts from: the RFP and the applicant's input, and optionally stages done
- * earlier (approved or edited content is kept; the graph starts at the first stage needing work).
- * A zod object, so LangGraph Studio can draw the input form from it.
- */
+/** What a proposal run starts from: the RFP, the applicant's input and optionally stages done earlier. */
 export const ProposalInputSchema = z.object({
   rfpDocument: z.string().optional().describe("The text of the request for proposals"),
   applicantInput: z
