@@ -20,12 +20,11 @@ import {
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 
-/** Where the graph goes after an evaluation. */
 export type AfterEvaluation = "review" | "revise" | "continue";
 
 /**
- * Routes after an evaluation: `continue` when already accepted (auto-approved), `revise` when a
- * revision was requested (auto-revision), `review` otherwise, errors included.
+ * Routes after an evaluation: `continue` when already accepted, `revise` when a revision was
+ * requested, `review` otherwise (errors included).
  */
 export function routeAfterEvaluation(
   state: OverallProposalStateType,
@@ -68,7 +67,6 @@ export function createEvaluationStartNode(statusField: string): () => ProposalUp
   return () => statePathUpdate(statusPath, "evaluating");
 }
 
-/** A node that writes a stage's content: a generator (real model call) for the proposal graph. */
 export type GenerateNode = (
   state: OverallProposalStateType,
   config?: LangGraphRunnableConfig,
@@ -139,7 +137,6 @@ function autoDecide(
   return update;
 }
 
-/** A builder over OverallProposalState with string node names (what buildProposalGraph uses). */
 export function createProposalBuilder() {
   const nodes: string[] = [];
   return new StateGraph(OverallProposalState, {

@@ -81,7 +81,6 @@ function sectionText(text: string): string {
 
 interface StagePrompt {
   user: string;
-  /** Turns the writer's answer into the stage's content. */
   toContent(answer: string): unknown;
 }
 
@@ -161,10 +160,7 @@ function promptFor(
   }
 }
 
-/**
- * The feedback the new version answers: cleared when it was written for another reason, so a review
- * never shows feedback its content did not answer.
- */
+/** The feedback the new version answers, cleared when it was written for another reason. */
 function answeredFeedback(state: OverallProposalStateType, stage: StageDefinition): ProposalUpdate {
   const revising = stageStatus(state, stage) === "revision_requested";
   const kept = state.revisionFeedback[stage.id];
@@ -173,10 +169,7 @@ function answeredFeedback(state: OverallProposalStateType, stage: StageDefinitio
     : { revisionFeedback: { [stage.id]: "" } };
 }
 
-/**
- * A generator node: writes a stage's content with a model call; a failure gives a `generation_error`
- * review in which the reviewer can retry.
- */
+/** A generator node: writes a stage's content with a model call; a failure gives a retryable review. */
 export function createGenerator(
   stage: StageDefinition,
   stages: readonly StageDefinition[],

@@ -10,7 +10,6 @@ import {
   ReviewerNameSchema,
 } from "./reviewInput.js";
 
-/** Where a piece of content is in its life. */
 export const ProcessingStatusSchema = z.enum([
   "not_started",
   "running",
@@ -25,10 +24,8 @@ export const ProcessingStatusSchema = z.enum([
 ]);
 export type ProcessingStatus = z.infer<typeof ProcessingStatusSchema>;
 
-/** Statuses that count as accepted by a reviewer. */
 export const ACCEPTED_STATUSES: ReadonlySet<ProcessingStatus> = new Set(["approved", "edited"]);
 
-/** A proposal section in state: its content, status and evaluation. */
 export const SectionDataSchema = z.object({
   id: z.string(),
   title: z.string().optional(),
@@ -41,10 +38,7 @@ export type SectionData = z.infer<typeof SectionDataSchema>;
 
 export { REVIEW_ACTIONS, type ReviewAction } from "../scoring/reviewAction.js";
 
-/**
- * Where the evaluation under review is in state, with its outcome: the review refers to the result
- * instead of carrying a copy.
- */
+/** Where the evaluation under review is in state, with its outcome (the review carries no copy). */
 export const EvaluationRefSchema = z.object({
   field: z.string(),
   evaluationId: z.string().optional(),
@@ -55,10 +49,7 @@ export const EvaluationRefSchema = z.object({
 });
 export type EvaluationRef = z.infer<typeof EvaluationRefSchema>;
 
-/**
- * The round of writing a review is about (1, then one more per revision, up to `max`), with the
- * `feedback` this version answers.
- */
+/** The round of writing a review is about, and the `feedback` this version answers. */
 export const RevisionRoundSchema = z.object({
   number: z.number().int().min(1),
   max: z.number().int().min(1),
@@ -74,7 +65,6 @@ export const ReviewRefusalSchema = z.object({
 });
 export type ReviewRefusal = z.infer<typeof ReviewRefusalSchema>;
 
-/** What the reviewer is shown when the graph pauses. */
 export const InterruptMetadataSchema = z.object({
   type: z.enum(["evaluation_review", "evaluation_error", "generation_error", "revision_limit"]),
   contentType: z.string(),
@@ -88,11 +78,8 @@ export const InterruptMetadataSchema = z.object({
   /** The review's own description: in the interrupt value, `description` is Agent Inbox's Markdown. */
   intro: z.string().optional(),
   error: z.string().optional(),
-  /** Revisions made so far and the allowed maximum. */
   revisions: z.object({ count: z.number().int().min(0), max: z.number().int().min(0) }).optional(),
-  /** Which round of writing this is (1, then one more per revision) and the most there can be. */
   round: RevisionRoundSchema.optional(),
-  /** Set when the review asks again: why the last answer was refused, and how to fix it. */
   refusal: ReviewRefusalSchema.optional(),
 });
 export type InterruptMetadata = z.infer<typeof InterruptMetadataSchema>;
@@ -120,12 +107,10 @@ export const ReviewDecisionSchema = z.discriminatedUnion("action", [
     ...WhoSchema,
     ...CorrectionsSchema,
   }),
-  /** Evaluate again (after a model or catalog failure was fixed). */
   z.strictObject({ action: z.literal("retry"), ...WhoSchema }),
 ]);
 export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;
 
-/** One reviewer decision, as kept in the thread's history. */
 export const DecisionRecordSchema = z.object({
   contentId: z.string(),
   contentType: z.string(),
@@ -134,7 +119,6 @@ export const DecisionRecordSchema = z.object({
   comment: z.string().optional(),
   feedback: z.string().optional(),
   decidedAt: z.string(),
-  /** The evaluation the decision was made on. */
   evaluation: z
     .object({
       timestamp: z.string(),
@@ -145,7 +129,6 @@ export const DecisionRecordSchema = z.object({
     })
     .nullable(),
   staled: z.array(z.string()).default([]),
-  /** The criteria the reviewer marked wrong with this decision: the judge's score and theirs. */
   corrections: z.array(RecordedCorrectionSchema).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;

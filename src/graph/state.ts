@@ -50,13 +50,11 @@ const status = () =>
   });
 
 /**
- * `OverallProposalState`: every stage's content, status and evaluation, sections by id, the review
- * fields, messages and errors, the RFP, the applicant's input and the decision history.
+ * `OverallProposalState`: every stage's content, status and evaluation, the review fields and the
+ * decision history.
  */
 export const OverallProposalState = Annotation.Root({
-  /** The request for proposals the proposal answers. */
   rfpDocument: Annotation<string | undefined>(),
-  /** What the applicant brings: organisation, idea, capabilities. */
   applicantInput: Annotation<string | undefined>(),
 
   researchResults: Annotation<Record<string, unknown> | undefined>(),
@@ -90,7 +88,6 @@ export const OverallProposalState = Annotation.Root({
     default: () => [],
   }),
 
-  /** The settings the thread was started with (and any override since), used on every resume. */
   threadSettings: Annotation<ThreadSettings | undefined>(),
 
   messages: Annotation<BaseMessage[], BaseMessage[]>({
@@ -106,7 +103,6 @@ export const OverallProposalState = Annotation.Root({
 export type OverallProposalStateType = typeof OverallProposalState.State;
 export type OverallProposalStateUpdate = typeof OverallProposalState.Update;
 
-/** What a run may set without touching the graph (Studio shows it as the run's context). */
 export const EvaluationContextSchema = z.object({
   model: z
     .string()
@@ -131,7 +127,6 @@ export const EvaluationContextSchema = z.object({
 });
 export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
 
-/** The settings kept with a thread, and each override applied since it started. */
 export const ThreadSettingsSchema = EvaluationContextSchema.extend({
   recordedAt: z.string(),
   overrides: z
@@ -141,7 +136,7 @@ export const ThreadSettingsSchema = EvaluationContextSchema.extend({
 });
 export type ThreadSettings = z.infer<typeof ThreadSettingsSchema>;
 
-/** What the nodes of this package return: a partial state, list fields as the items to add. */
+/** What the nodes return: a partial state, list fields as the items to add. */
 export type ProposalUpdate = Partial<
   Omit<OverallProposalStateType, "sections" | "messages" | "errors" | "reviewHistory">
 > & {

@@ -14,15 +14,13 @@ export interface WaitingInterrupt {
   node: string;
 }
 
-/** Where a thread is. */
 export type ThreadProgress =
-  /** No checkpoint: the thread never ran (or died before its first checkpoint was saved). */
+  /** No checkpoint: the thread never ran, or died before its first checkpoint. */
   | { kind: "not_started" }
   /** Waiting on interrupts (reviews, or other interrupts of a graph); resume with a Command. */
   | { kind: "paused"; interrupts: WaitingInterrupt[] }
   /** Nodes left to run or writes left to apply; `invoke(null, config)` runs on. */
   | { kind: "work_left"; nodes: string[]; errors: string[] }
-  /** Nothing to run, nothing to apply, nothing waited on. */
   | { kind: "finished" };
 
 export type SnapshotParts = Pick<StateSnapshot, "next" | "tasks" | "createdAt">;
@@ -42,7 +40,6 @@ function tasksToRun(snapshot: SnapshotParts): SnapshotParts["tasks"] {
   });
 }
 
-/** The interrupts the thread waits on: those of tasks still to run (answered ones left out). */
 export function waitingInterrupts(snapshot: SnapshotParts): WaitingInterrupt[] {
   return tasksToRun(snapshot).flatMap((task) =>
     task.interrupts.flatMap((entry) =>
@@ -53,7 +50,6 @@ export function waitingInterrupts(snapshot: SnapshotParts): WaitingInterrupt[] {
   );
 }
 
-/** The errors the snapshot's tasks failed with, as `<node>: <message>`. */
 export function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
   return snapshot.tasks.flatMap((task) => {
     const error: unknown = task.error;
@@ -66,7 +62,6 @@ export function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
   });
 }
 
-/** Where the thread is (see the module's comment for how it is read). */
 export function threadProgress(snapshot: SnapshotParts): ThreadProgress {
   if (snapshot.createdAt === undefined) return { kind: "not_started" };
   const interrupts = waitingInterrupts(snapshot);
@@ -77,7 +72,6 @@ export function threadProgress(snapshot: SnapshotParts): ThreadProgress {
   return { kind: "work_left", nodes, errors: taskErrors(snapshot) };
 }
 
-/** The judgement in words, for messages: "finished", "paused at …", "work left at …". */
 export function describeProgress(progress: ThreadProgress): string {
   switch (progress.kind) {
     case "not_started":

@@ -1,7 +1,4 @@
-/**
- * The thread engine as a ReviewOrchestrator uses it: the caller's graph on the checkpoints, the
- * review store beside them, and the runner that advances the desk's threads too.
- */
+/** The thread engine as a ReviewOrchestrator uses it: its graph, the review store and the runner. */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -30,7 +27,6 @@ import { foreignChannels, graphKeyOf, openIndexStore } from "./threadIndex.js";
 import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
 import type { ThreadRuntime } from "./threadSettle.js";
 
-/** The HITL fields of OverallProposalState a graph needs for the orchestrator to review it. */
 export interface ReviewFields {
   reviewHistory: DecisionRecord[];
   isInterrupted: boolean;
@@ -80,31 +76,23 @@ export type GraphInput<G> =
     ? ExtractUpdateType<I, ExtractStateType<I>>
     : Record<string, unknown>;
 
-/** The builder itself when its state has the review fields; `never` (a type error) otherwise. */
 export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;
 
 export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
-  /** An uncompiled graph whose state has the review fields (reviewHistory, isInterrupted, interruptMetadata). */
+  /** An uncompiled graph whose state has reviewHistory, isInterrupted and interruptMetadata. */
   graph: G & Reviewable<G>;
-  /**
-   * Where the threads are kept (a saver or an open Checkpointer, the caller's to close). Default:
-   * createCheckpointer(checkpointerOptions), closed by close().
-   */
+  /** Where the threads are kept (the caller's to close). Default: createCheckpointer(checkpointerOptions). */
   checkpointer?: BaseCheckpointSaver | Checkpointer;
   checkpointerOptions?: CheckpointerOptions;
   /**
-   * The run context, given to every run and resume; a resume with other settings than the thread
-   * started with is refused (RUN_SETTINGS_CHANGED) unless `overrideSettings` is set.
+   * The run context of every run and resume; other settings than a thread's are refused
+   * (RUN_SETTINGS_CHANGED) unless `overrideSettings` is set.
    */
   context?: EvaluationContext;
-  /** Resume threads with this context although they were started with other settings. */
   overrideSettings?: boolean;
   /** `latest` prunes a finished thread to its last checkpoint. Default: EVALGATE_CHECKPOINT_RETENTION, else `all`. */
   retention?: CheckpointRetention;
-  /**
-   * Where the pending-review index is kept (the caller's to close). Default: the review store in the
-   * checkpoints' database.
-   */
+  /** Where the pending-review index is kept (the caller's to close). Default: the checkpoints' database. */
   store?: ReviewStore;
 }
 
@@ -118,7 +106,6 @@ export interface ThreadOutcome<S> {
 
 export const ORCHESTRATOR = "review-orchestrator";
 
-/** The first wait before asking again for a thread another job holds, and the longest one. */
 const FIRST_WAIT_MS = 20;
 const LONGEST_WAIT_MS = 250;
 
@@ -181,7 +168,6 @@ export async function checkedSnapshot(
   return graph.getState(config);
 }
 
-/** Advances the thread with the engine, waiting while another job (in any process) holds it. */
 export async function advanceHere(engine: OrchestratorEngine, threadId: string): Promise<void> {
   engine.errors.delete(threadId);
   let wait = FIRST_WAIT_MS;
@@ -191,7 +177,6 @@ export async function advanceHere(engine: OrchestratorEngine, threadId: string):
   }
 }
 
-/** Registers a thread the store does not know under the graph's key; true when it was new. */
 export async function registerThread(
   engine: OrchestratorEngine,
   threadId: string,
@@ -212,10 +197,7 @@ export async function registerThread(
   return true;
 }
 
-/**
- * Where the thread stopped: at a review, at the end (nothing left to run or apply), or anywhere
- * else (GRAPH_RUN_FAILED).
- */
+/** Where the thread stopped: at a review, at the end, or anywhere else (GRAPH_RUN_FAILED). */
 export async function outcomeOf<S>(
   engine: OrchestratorEngine,
   threadId: string,
@@ -242,10 +224,7 @@ export async function outcomeOf<S>(
   });
 }
 
-/**
- * Why the graph refused a decision: an invalid resume value is an InvalidDecisionError naming the
- * fields; anything else is the graph's failure.
- */
+/** Why the graph refused a decision: an invalid resume value names its fields; else the graph failed. */
 export function refusalError(engine: OrchestratorEngine, threadId: string, why: string): Error {
   const error = engine.errors.get(threadId);
   engine.errors.delete(threadId);
