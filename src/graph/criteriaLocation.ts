@@ -8,7 +8,7 @@ import { isInside } from "../criteria/paths.js";
 import { EvaluationError } from "../engine/errors.js";
 import { PACKAGE_CRITERIA_DIR } from "./packagePaths.js";
 
-export function criteriaSearchPath(criteriaDir?: string): string[] {
+function criteriaSearchPath(criteriaDir?: string): string[] {
   const dirs = [
     ...(criteriaDir === undefined ? [] : [resolve(criteriaDir)]),
     resolve("config/evaluation/criteria"),
@@ -21,10 +21,7 @@ export function criteriaSearchPath(criteriaDir?: string): string[] {
  * The file a `criteriaPath` names: absolute as is; relative against the working directory, then each
  * criteria folder. Undefined when none exists.
  */
-export function resolveCriteriaFile(
-  criteriaPath: string,
-  criteriaDir?: string,
-): string | undefined {
+function resolveCriteriaFile(criteriaPath: string, criteriaDir?: string): string | undefined {
   if (isAbsolute(criteriaPath)) return existsSync(criteriaPath) ? criteriaPath : undefined;
   const candidates = [
     resolve(criteriaPath),
@@ -37,10 +34,7 @@ export function resolveCriteriaFile(
  * The file a criteriaPath from outside names: only a relative path inside a criteria folder (real
  * paths compared, so no link out); absolute and `../` paths are refused without reading anything.
  */
-export function confinedCriteriaFile(
-  criteriaPath: string,
-  criteriaDir?: string,
-): string | undefined {
+function confinedCriteriaFile(criteriaPath: string, criteriaDir?: string): string | undefined {
   const refuse = (why: string) =>
     new EvaluationError(
       "input",

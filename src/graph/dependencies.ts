@@ -3,7 +3,7 @@ import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFileSync } from "../untrusted/regularFile.js";
 import { GraphError } from "./errors.js";
 
-export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
 /** A regular configuration file of at most MAX_CONFIG_FILE_BYTES, parsed with prototype-poisoning protection. */
 export function readConfigJson(path: string, refuse: (reason: string) => Error): unknown {

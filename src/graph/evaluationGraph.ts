@@ -17,7 +17,7 @@ import type { StageDefinition } from "./stages.js";
 import { EvaluationContextSchema, OverallProposalState } from "./state.js";
 
 /** The gate's input: the content, its type and optionally its criteria file (a zod object for Studio). */
-export const EvaluationGateInput = z.object({
+const EvaluationGateInput = z.object({
   content: z
     .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
     .describe("The content to evaluate: text, or structured JSON data"),
@@ -55,7 +55,7 @@ export function withEvaluationGate<Own extends StateDefinition>(own: Own) {
 }
 
 /** What the gate returns: the evaluation, the status, the decisions, and the (possibly edited) content. */
-export const EvaluationGateOutput = Annotation.Root({
+const EvaluationGateOutput = Annotation.Root({
   content: Annotation<unknown>(),
   evaluation: Annotation<EvaluationResult | null | undefined>(),
   status: Annotation<ProcessingStatus>(),
@@ -64,7 +64,7 @@ export const EvaluationGateOutput = Annotation.Root({
   errors: Annotation<string[]>(),
 });
 
-export const GATE_NODES = {
+const GATE_NODES = {
   startEvaluate: "startEvaluate",
   evaluate: "evaluate",
   review: "review",

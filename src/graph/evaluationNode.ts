@@ -16,7 +16,7 @@ import { loadStageCatalog } from "./criteriaLocation.js";
 import { nothingEvaluated } from "./errors.js";
 import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
 import { evaluationRefOf } from "./evaluationRef.js";
-import { describeFailure } from "./failure.js";
+import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
 import { settleRunSettings, withContext } from "./runSettings.js";
 import { judgeCacheFor, resultForState, type TraceDestination, traceStoreFor } from "./runSinks.js";
@@ -122,29 +122,19 @@ function failedUpdate(
 ): ProposalUpdate {
   const { options, contentId, title } = stage;
   const failure = describeFailure(error, `evaluate ${contentId}`, title);
-  const metadata: InterruptMetadata = {
+  const ref =
+    evaluation === null ? {} : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) };
+  const review: FailedReview = {
     type: "evaluation_error",
     contentType: options.contentType,
     contentId,
     evaluation: null,
-    ...(evaluation === null
-      ? {}
-      : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) }),
+    ...ref,
     actions: ["retry", "edit", "approve"],
     title: `${title} Evaluation Failed`,
-    description: failure.friendly,
-    error: failure.technical,
   };
-  return mergeStateUpdates(
-    statePathUpdate(stage.statusPath, "error"),
-    evaluation === null ? {} : statePathUpdate(stage.resultPath, evaluation),
-    {
-      isInterrupted: true,
-      interruptMetadata: metadata,
-      errors: [failure.technical],
-      messages: [new AIMessage(failure.friendly)],
-    },
-  );
+  const result = evaluation === null ? {} : statePathUpdate(stage.resultPath, evaluation);
+  return failedStageUpdate(stage.statusPath, review, failure, result);
 }
 
 async function stageCatalog(options: EvaluationNodeOptions, context: EvaluationContext) {

@@ -19,8 +19,8 @@ import { isModelAbortedError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { GraphError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
-import { describeFailure } from "./failure.js";
-import { ACCEPTED_STATUSES, type InterruptMetadata } from "./model.js";
+import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
+import { ACCEPTED_STATUSES } from "./model.js";
 import { stageStatus } from "./reviewNode.js";
 import type { StageDefinition } from "./stages.js";
 import {
@@ -221,22 +221,15 @@ export function createGenerator(
     } catch (error) {
       if (isModelAbortedError(error)) throw error;
       const failure = describeFailure(error, `generate ${stage.id}`, stage.title, "generation");
-      const metadata: InterruptMetadata = {
+      const review: FailedReview = {
         type: "generation_error",
         contentType: stage.contentType,
         contentId: stage.id,
         evaluation: null,
         actions: ["retry", "edit"],
         title: `${stage.title}: Generation Failed`,
-        description: failure.friendly,
-        error: failure.technical,
       };
-      return mergeStateUpdates(statePathUpdate(statusPath, "error"), {
-        isInterrupted: true,
-        interruptMetadata: metadata,
-        errors: [failure.technical],
-        messages: [new AIMessage(failure.friendly)],
-      });
+      return failedStageUpdate(statusPath, review, failure);
     }
   };
 }

@@ -32,7 +32,7 @@ export const SectionConfigSchema = z.object({
 });
 export type SectionConfig = z.infer<typeof SectionConfigSchema>;
 
-export const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).min(1) });
+const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).min(1) });
 
 export function loadProposalConfig(
   path = join(PACKAGE_ROOT, "config/proposal.json"),
@@ -144,7 +144,7 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   return checkingRuns(builder, { input: ProposalInputSchema, context: EvaluationContextSchema });
 }
 
-export const MAX_RFP_BYTES = 10 * 1024 * 1024;
+const MAX_RFP_BYTES = 10 * 1024 * 1024;
 
 export async function readRfp(path: string): Promise<string> {
   const read = await readRegularTextFile(path, MAX_RFP_BYTES);

@@ -36,7 +36,7 @@ export {
   stageStatus,
 } from "./reviewDecisions.js";
 
-export function stageEvaluation(
+function stageEvaluation(
   state: OverallProposalStateType,
   stage: StageDefinition,
 ): EvaluationResult | null {

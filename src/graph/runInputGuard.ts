@@ -27,7 +27,7 @@ function issuesOf(error: z.ZodError): string {
 }
 
 /** The graph, its runs' input and context checked first, each run given its RunSinks through its config. */
-export function rejectInvalidRunInput<Graph extends object>(
+function rejectInvalidRunInput<Graph extends object>(
   graph: Graph,
   shape: RunShape,
   sinks: RunSinks = {},

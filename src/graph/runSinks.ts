@@ -66,9 +66,7 @@ export function traceStoreOfSaver(saver: unknown): TraceStore | undefined {
   return sinksOfSaver(saver).traces;
 }
 
-export function runSinksOf(
-  config: { configurable?: Record<string, unknown> } | undefined,
-): RunSinks {
+function runSinksOf(config: { configurable?: Record<string, unknown> } | undefined): RunSinks {
   const sinks = config?.configurable?.[RUN_SINKS_KEY];
   return typeof sinks === "object" && sinks !== null ? (sinks as RunSinks) : {};
 }

@@ -63,7 +63,7 @@ export function sectionStage(id: string, title: string): StageDefinition {
   };
 }
 
-export function pascalCase(id: string): string {
+function pascalCase(id: string): string {
   return id
     .split(/[^A-Za-z0-9]+/)
     .filter((p) => p !== "")

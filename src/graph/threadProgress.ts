@@ -50,7 +50,7 @@ export function waitingInterrupts(snapshot: SnapshotParts): WaitingInterrupt[] {
   );
 }
 
-export function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
+function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
   return snapshot.tasks.flatMap((task) => {
     const error: unknown = task.error;
     if (error === undefined || error === null) return [];

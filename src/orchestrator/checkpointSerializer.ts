@@ -11,7 +11,7 @@ import { storeDataInvalid } from "../store/errors.js";
 export const DEFLATED_JSON = "deflated-json";
 
 /** A stored value never expands beyond this (a row that would is refused, not inflated). */
-export const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

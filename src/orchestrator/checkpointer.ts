@@ -21,15 +21,6 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-const DATABASES = new WeakMap<Checkpointer, { sqlitePath: string } | { databaseUrl: string }>();
-
-/** The database a checkpointer from createCheckpointer is in; undefined for any other. */
-export function checkpointerDatabase(
-  checkpointer: Checkpointer,
-): { sqlitePath: string } | { databaseUrl: string } | undefined {
-  return DATABASES.get(checkpointer);
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -94,9 +85,7 @@ async function openSqlite(location: string): Promise<Checkpointer> {
       cause: error,
     });
   }
-  const checkpointer: Checkpointer = { saver, kind: "sqlite", location, close };
-  DATABASES.set(checkpointer, { sqlitePath: location });
-  return checkpointer;
+  return { saver, kind: "sqlite", location, close };
 }
 
 /**
@@ -130,9 +119,7 @@ async function openPostgres(url: string): Promise<Checkpointer> {
       { cause: error },
     );
   }
-  const checkpointer: Checkpointer = { saver, kind: "postgres", location, close };
-  DATABASES.set(checkpointer, { databaseUrl: url });
-  return checkpointer;
+  return { saver, kind: "postgres", location, close };
 }
 
 /**

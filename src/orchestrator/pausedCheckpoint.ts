@@ -10,7 +10,7 @@ const NOT_OUTPUT = [INTERRUPT, "__error__", "__error_source_node__", "__resume__
 const NOT_OUTPUT_SQL = NOT_OUTPUT.map((channel) => `'${channel}'`).join(", ");
 
 /** The ids of the interrupts among a checkpoint's pending writes that no output answered. */
-export function interruptIdsOf(
+function interruptIdsOf(
   pendingWrites: ReadonlyArray<readonly [string, string, unknown]> | undefined,
 ): string[] {
   const writes = pendingWrites ?? [];

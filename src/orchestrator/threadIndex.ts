@@ -8,7 +8,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { openReviewStore } from "../store/index.js";
 import type { PendingCursor, ReviewStore } from "../store/types.js";
-import { type Checkpointer, checkpointerDatabase } from "./checkpointer.js";
+import type { Checkpointer } from "./checkpointer.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 
 /** The graph key of a compiled graph: its channel names, hashed (two graphs keep two lists). */
@@ -33,11 +33,8 @@ function databaseOfSaver(saver: BaseCheckpointSaver) {
 
 /** Opens the review store in the checkpoints' database (in memory beside an in-memory saver). */
 export function openIndexStore(where: BaseCheckpointSaver | Checkpointer): Promise<ReviewStore> {
-  const database =
-    where instanceof BaseCheckpointSaver
-      ? databaseOfSaver(where)
-      : (checkpointerDatabase(where) ?? databaseOfSaver(where.saver));
-  return openReviewStore({ ...database, env: {} });
+  const saver = where instanceof BaseCheckpointSaver ? where : where.saver;
+  return openReviewStore({ ...databaseOfSaver(saver), env: {} });
 }
 
 export interface PendingPage {

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /** How often the log is checkpointed by default. */
-export const DEFAULT_WAL_CHECKPOINT_MS = 200;
+const DEFAULT_WAL_CHECKPOINT_MS = 200;
 
 /**
  * The log size (pages) at which a connection still checkpoints inside its commit: a backstop for

@@ -8,7 +8,7 @@ import PgBoss from "pg-boss";
 import { EvalgateError } from "../../errors.js";
 import type { JobQueue, ThreadJob } from "./jobQueue.js";
 
-export const THREAD_JOB_QUEUE = "evalgate-advance-thread";
+const THREAD_JOB_QUEUE = "evalgate-advance-thread";
 
 export interface PgBossQueueOptions {
   /** Jobs one replica runs at once. Default 2. */
