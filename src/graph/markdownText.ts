@@ -2,28 +2,20 @@
  * Text made safe to place in a Markdown document: a section's Markdown stays Markdown but cannot
  * become HTML, its headings moved under the document's own; plain text is escaped entirely.
  */
+import MarkdownIt from "markdown-it";
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const markdown = new MarkdownIt();
 
-/** Applies `map` to each line that is not inside a fenced code block (fence lines included). */
+/** Applies `map` to each line outside fenced code blocks (as markdown-it reads them). */
 function mapOutsideFences(text: string, map: (line: string) => string): string {
-  let fence: string | undefined;
+  const fenced = new Set<number>();
+  for (const token of markdown.parse(text, {})) {
+    if (token.type !== "fence" || token.map === null) continue;
+    for (let line = token.map[0]; line < token.map[1]; line += 1) fenced.add(line);
+  }
   return text
     .split(/\r?\n/)
-    .map((line) => {
-      const opened = FENCE.exec(line)?.[1];
-      if (fence !== undefined) {
-        if (opened !== undefined && opened[0] === fence[0] && opened.length >= fence.length) {
-          fence = undefined;
-        }
-        return line;
-      }
-      if (opened !== undefined) {
-        fence = opened;
-        return line;
-      }
-      return map(line);
-    })
+    .map((line, index) => (fenced.has(index) ? line : map(line)))
     .join("\n");
 }
 

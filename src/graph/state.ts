@@ -101,7 +101,6 @@ export const OverallProposalState = Annotation.Root({
 });
 
 export type OverallProposalStateType = typeof OverallProposalState.State;
-export type OverallProposalStateUpdate = typeof OverallProposalState.Update;
 
 export const EvaluationContextSchema = z.object({
   model: z
