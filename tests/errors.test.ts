@@ -228,16 +228,19 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "ThreadNotPausedError",
     () => new orchestrator.ThreadNotPausedError("t", { kind: "completed" }),
     "THREAD_NOT_PAUSED",
+    "isOrchestratorError",
   ],
   [
     "InterruptMismatchError",
     () => new orchestrator.InterruptMismatchError("t", "a", ["b"]),
     "INTERRUPT_MISMATCH",
+    "isOrchestratorError",
   ],
   [
     "InvalidDecisionError",
     () => new orchestrator.InvalidDecisionError("t", []),
     "DECISION_INVALID",
+    "isOrchestratorError",
   ],
   [
     "OrchestratorError",

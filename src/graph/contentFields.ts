@@ -135,10 +135,7 @@ function objectOfEntries(entries: readonly FieldEntry[], at: Array<string | numb
   return { value, issues };
 }
 
-/**
- * The edited fields as an edit of `current`: `edit` is what a decision sends (an emptied field as
- * null), `value` the content it makes; or the issues, by field.
- */
+/** The edited fields as an edit of `current` (an emptied field as null) and the content it makes. */
 export function contentFromForm(
   type: StructuredContentType,
   input: FormInput,

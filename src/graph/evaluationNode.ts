@@ -78,17 +78,11 @@ export interface EvaluationNodeOptions extends PanelChoice {
   registry?: FunctionRegistry;
   /** Also append every model call's trace to this JSONL file (an export). */
   traceFile?: string;
-  /**
-   * Where the traces are kept: by default a trace store beside the checkpoints (the result holds ids);
-   * `inline` keeps them in the result, as does a checkpointer without a database.
-   */
+  /** Where traces go (default: a trace store beside the checkpoints; `inline`: in the result). */
   traces?: TraceDestination;
   /** The judge-call cache (default: in the checkpointer's database; `false`: off). */
   cache?: JudgeCacheSetting;
-  /**
-   * Reviewer corrections as few-shot examples (evaluateContent's `fewShot`); `enabled: "catalog"`
-   * follows the catalog's `fewShot.enabled`. The source never enters the state or a checkpoint.
-   */
+  /** Reviewer corrections as few-shot examples; `enabled: "catalog"` follows the catalog's setting. */
   fewShot?: EvaluationFewShot;
 }
 

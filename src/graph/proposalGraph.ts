@@ -76,10 +76,7 @@ export function proposalStages(sections: readonly SectionConfig[]): StageDefinit
 
 export const LOAD_RFP_NODE = "loadRfp";
 
-/**
- * The recursion limit the orchestrator runs the proposal graph with: a stage takes three steps before
- * its review, so LangGraph's default of 25 ends a fully auto-approved run early.
- */
+/** Steps per run: a stage takes three before its review, so LangGraph's default of 25 is too few. */
 export const PROPOSAL_RECURSION_LIMIT = 150;
 
 /**

@@ -196,10 +196,7 @@ function issuesOf(error: z.ZodError): ContentIssue[] {
   }));
 }
 
-/**
- * A reviewer's edit applied to the current content by the rule above (a list's edit replaces the
- * list), checked against the type's schema: the one check every way of editing goes through.
- */
+/** A reviewer's edit applied by the rule above: the one check every way of editing goes through. */
 export function applyContentEdit(
   type: StructuredContentType,
   current: unknown,

@@ -40,10 +40,7 @@ const SQLITE_KEEP_LATEST = [
   SQLITE_SUPERSEDED_WRITES,
   `DELETE FROM checkpoints WHERE thread_id = ? AND ${SQLITE_SUPERSEDED}`,
 ];
-/**
- * On PostgreSQL, channel values are checkpoint_blobs rows shared by the checkpoints naming their
- * version: a blob goes when no checkpoint left names it.
- */
+/** PostgreSQL's channel values (checkpoint_blobs) are shared: one goes when no checkpoint names it. */
 const POSTGRES_KEEP_LATEST = [
   POSTGRES_SUPERSEDED_WRITES,
   `DELETE FROM checkpoints WHERE thread_id = $1 AND ${POSTGRES_SUPERSEDED}`,

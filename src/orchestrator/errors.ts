@@ -158,7 +158,4 @@ export const CHECKPOINTER_ERROR_CODES = ["CHECKPOINTER_UNAVAILABLE"] as const;
 export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
 export const isThreadNotFoundError = errorGuard<OrchestratorError>("CHECKPOINT_NOT_FOUND");
 export const isForeignThreadError = errorGuard<ForeignThreadError>("THREAD_FOREIGN");
-export const isThreadNotPausedError = errorGuard<ThreadNotPausedError>("THREAD_NOT_PAUSED");
-export const isInterruptMismatchError = errorGuard<InterruptMismatchError>("INTERRUPT_MISMATCH");
-export const isInvalidDecisionError = errorGuard<InvalidDecisionError>("DECISION_INVALID");
 export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");

@@ -104,10 +104,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return this.enginePromise;
   }
 
-  /**
-   * Starts a thread (id: a new UUID unless given) and runs it to its first review or the end;
-   * an id that already has state is refused (THREAD_EXISTS).
-   */
+  /** Starts a thread (a new UUID unless given) and runs it to its first review or the end. */
   async start(
     input: GraphInput<G>,
     options: { threadId?: string } = {},
@@ -161,10 +158,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return review;
   }
 
-  /**
-   * Runs a thread with work left (a process died mid-run, or a node failed) on from its last
-   * checkpoint to its next review or end, applying a decision recorded before the process died.
-   */
+  /** Runs a thread with work left (a process died, a node failed) on to its next review or end. */
   async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
     checkedThreadId(threadId);
     const engine = await this.engine();
@@ -219,10 +213,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return outcomeOf(engine, threadId);
   }
 
-  /**
-   * A decision the graph refused is set aside: the thread goes back to its review and the refusal
-   * is thrown as an InvalidDecisionError.
-   */
+  /** A decision the graph refused is set aside, the thread put back at its review, and the refusal thrown. */
   private async throwIfEngineRefused(
     engine: OrchestratorEngine,
     threadId: string,

@@ -124,10 +124,7 @@ async function applyDue(
   return settleFailed(ctx, threadId, applied, refusal, [{ id: due.id, reason: refusal }]);
 }
 
-/**
- * Resumes the thread with the decision; says why when the graph refused it (it threw, stayed
- * paused there, or its review asked again). A failure after the graph took the decision is thrown.
- */
+/** Resumes the thread with the decision; says why when the graph refused it. */
 async function applyDecision(
   ctx: RunnerContext,
   threadId: string,

@@ -7,13 +7,9 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
-/** How often the log is checkpointed by default. */
 const DEFAULT_WAL_CHECKPOINT_MS = 200;
 
-/**
- * The log size (pages) at which a connection still checkpoints inside its commit: a backstop for
- * when the worker falls behind.
- */
+/** The log size (pages) at which a connection still checkpoints in its commit: a backstop. */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
 
 /** Raises a better-sqlite3 connection's automatic checkpoint threshold to the backstop. */
@@ -46,10 +42,7 @@ export interface WalCheckpoints {
   stop(): Promise<void>;
 }
 
-/**
- * Checkpoints the SQLite file at `path` (WAL mode) in a worker thread every `everyMs`; the worker
- * does not keep the process alive. Stop it before the database is deleted.
- */
+/** Checkpoints the SQLite file at `path` in a worker thread every `everyMs`; stop it before deleting. */
 export function startWalCheckpoints(
   path: string,
   everyMs: number = DEFAULT_WAL_CHECKPOINT_MS,

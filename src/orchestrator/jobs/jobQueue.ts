@@ -23,10 +23,7 @@ export interface InProcessQueueOptions {
   onError?: (threadId: string, error: unknown) => void;
 }
 
-/**
- * The in-process queue of SQLite mode: each thread at most once queued and once running. Not durable
- * itself — on start, the desk enqueues every thread with work left.
- */
+/** The in-process queue of SQLite mode; not durable itself: on start the desk enqueues open threads. */
 export class InProcessJobQueue implements JobQueue {
   private readonly waiting: string[] = [];
   private readonly queued = new Set<string>();
