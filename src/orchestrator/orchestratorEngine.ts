@@ -11,7 +11,7 @@ import {
 } from "@langchain/langgraph";
 import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
 import type { EvaluationContext } from "../graph/state.js";
-import { threadProgress } from "../graph/threadProgress.js";
+import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import type { ReviewStore } from "../store/types.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
@@ -209,12 +209,7 @@ export async function outcomeOf<S>(
   const progress = threadProgress(snapshot);
   if (progress.kind === "finished") return { threadId, state: "completed", values };
   const thread = await engine.store.thread(threadId);
-  const where =
-    progress.kind === "paused"
-      ? `the run paused at interrupts that are not reviews (${progress.interrupts.map((i) => i.id).join(", ")})`
-      : progress.kind === "work_left"
-        ? `the run stopped with work left at ${progress.nodes.join(", ")} without a review`
-        : "the run stopped before its first checkpoint";
+  const where = `${describeProgress(progress)}, not at a review`;
   const error = thread?.status === "failed" && thread.error !== null ? thread.error : where;
   const cause = engine.errors.get(threadId);
   engine.errors.delete(threadId);

@@ -12,30 +12,26 @@ import {
 } from "./errors.js";
 import type { PendingReview } from "./pendingReview.js";
 
-/** The issues of a zod error, or of the standard-schema error LangGraph throws for an invalid resume. */
+/** The issues of a standard-schema error (LangGraph's for a resume its schema refuses), leniently. */
+const StandardIssuesSchema = z.object({
+  issues: z.array(
+    z.object({
+      path: z.array(z.unknown()).catch([]),
+      message: z.string().catch("invalid"),
+    }),
+  ),
+});
+
+/** The issues of a zod error (union failures resolved to the branch meant), or a standard-schema one's. */
 export function issuesOf(error: unknown): DecisionIssue[] | undefined {
-  if (error instanceof z.ZodError) {
-    return readableIssues(error.issues).map(({ path, message }) => ({
-      field: path.length === 0 ? "(decision)" : path.map(String).join("."),
-      message,
-    }));
-  }
-  if (typeof error !== "object" || error === null || !("issues" in error)) return undefined;
-  if (!Array.isArray(error.issues)) return undefined;
-  return error.issues.map((issue: unknown) => {
-    const path =
-      typeof issue === "object" && issue !== null && "path" in issue && Array.isArray(issue.path)
-        ? issue.path.map(String)
-        : [];
-    const message =
-      typeof issue === "object" &&
-      issue !== null &&
-      "message" in issue &&
-      typeof issue.message === "string"
-        ? issue.message
-        : "invalid";
-    return { field: path.length === 0 ? "(decision)" : path.join("."), message };
-  });
+  const issues =
+    error instanceof z.ZodError
+      ? readableIssues(error.issues)
+      : StandardIssuesSchema.safeParse(error).data?.issues;
+  return issues?.map(({ path, message }) => ({
+    field: path.length === 0 ? "(decision)" : path.map(String).join("."),
+    message,
+  }));
 }
 
 export function checkedThreadId(threadId: string): string {

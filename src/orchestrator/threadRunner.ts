@@ -5,7 +5,7 @@
  * only marked applied.
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
-import { threadProgress } from "../graph/threadProgress.js";
+import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import { proposalTitle, type TitleSource } from "../proposal/title.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
@@ -96,13 +96,7 @@ async function step(
     return "finished";
   }
   if (progress.kind === "paused") {
-    const ids = progress.interrupts.map((i) => i.id).join(", ");
-    return settleFailed(
-      ctx,
-      threadId,
-      applied,
-      `paused at interrupts that are not reviews (${ids})`,
-    );
+    return settleFailed(ctx, threadId, applied, `${describeProgress(progress)}, not at a review`);
   }
   // Work left: a process died mid-step (a node to run, or a node's writes not yet applied to a
   // checkpoint), or a node failed. Run on from the last checkpoint; nothing finished runs again.
