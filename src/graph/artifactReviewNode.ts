@@ -3,6 +3,7 @@
 import type { RubricEvaluation } from "../engine/apis/rubricExecutor.js";
 import type { Artifact, ArtifactRegistry, ArtifactStatus } from "../rubrics/artifactRegistry.js";
 
+/** What the node writes to state. */
 export interface ArtifactReviewOutcome {
   artifactId: string;
   status: ArtifactStatus;

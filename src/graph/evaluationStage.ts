@@ -20,6 +20,7 @@ import {
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 
+/** Where the graph goes after an evaluation. */
 export type AfterEvaluation = "review" | "revise" | "continue";
 
 /**
@@ -67,6 +68,7 @@ export function createEvaluationStartNode(statusField: string): () => ProposalUp
   return () => statePathUpdate(statusPath, "evaluating");
 }
 
+/** A node that writes a stage's content: a generator (a model call) for the proposal graph. */
 export type GenerateNode = (
   state: OverallProposalStateType,
   config?: LangGraphRunnableConfig,
@@ -137,6 +139,7 @@ function autoDecide(
   return update;
 }
 
+/** A builder over OverallProposalState with string node names (what buildProposalGraph uses). */
 export function createProposalBuilder() {
   const nodes: string[] = [];
   return new StateGraph(OverallProposalState, {

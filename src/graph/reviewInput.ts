@@ -23,15 +23,8 @@ export const REVIEW_LIMITS = {
   shownIdChars: 64,
 } as const;
 
-function hasControl(text: string): boolean {
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f)) {
-      return true;
-    }
-  }
-  return false;
-}
+/** A C0 or C1 control character other than tab, line feed and carriage return. */
+const CONTROL = /[^\P{Cc}\t\n\r]/u;
 /** A surrogate without its pair cannot be written as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Not in a one-line label: controls, format (bidi, zero-width), line separators, private use. */
@@ -69,7 +62,7 @@ function writtenText(max: number) {
     .max(max, abort(`is longer than ${max} characters`))
     .refine((s) => !LONE_SURROGATE.test(s), abort("is not valid Unicode text (a lone surrogate)"))
     .refine(
-      (s) => !hasControl(s),
+      (s) => !CONTROL.test(s),
       abort("has a control character (NUL, ESC, …): only tab and line breaks are allowed"),
     )
     .refine(
@@ -94,7 +87,7 @@ export const EditContentSchema = z
   )
   .refine((s) => !LONE_SURROGATE.test(s), abort("is not valid Unicode text (a lone surrogate)"))
   .refine(
-    (s) => !hasControl(s),
+    (s) => !CONTROL.test(s),
     abort("has a NUL or other control character: only tab and line breaks are allowed"),
   )
   .refine(hasVisibleText, abort("has no visible text"))

@@ -15,6 +15,7 @@ import { PostgresTraceStore, SqliteTraceStore, type TraceStore } from "../store/
 /** The key of a run's `configurable` that holds its RunSinks. */
 export const RUN_SINKS_KEY = "evalgate_run_sinks";
 
+/** The stores a run's evaluation nodes write to by default. */
 export interface RunSinks {
   readonly traces?: TraceStore;
   readonly judgeCache?: JudgeCacheStore;
