@@ -3,12 +3,8 @@ import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgr
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
-import {
-  createReviewNode,
-  DEFAULT_MAX_REVISIONS,
-  type NextNode,
-  stageStatus,
-} from "./reviewNode.js";
+import { type NextNode, stageStatus } from "./reviewDecisions.js";
+import { createReviewNode, DEFAULT_MAX_REVISIONS } from "./reviewNode.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
 import {
   type EvaluationContext,

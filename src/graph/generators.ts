@@ -21,7 +21,7 @@ import { GraphError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
 import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
 import { ACCEPTED_STATUSES } from "./model.js";
-import { stageStatus } from "./reviewNode.js";
+import { stageStatus } from "./reviewDecisions.js";
 import type { StageDefinition } from "./stages.js";
 import {
   EvaluationContextSchema,

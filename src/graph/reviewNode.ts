@@ -29,13 +29,6 @@ import { structuredContentOf } from "./structuredContent.js";
 
 export const DEFAULT_MAX_REVISIONS = 3;
 
-export {
-  type NextNode,
-  type ReviewNodeOptions,
-  type StatusOverrides,
-  stageStatus,
-} from "./reviewDecisions.js";
-
 function stageEvaluation(
   state: OverallProposalStateType,
   stage: StageDefinition,

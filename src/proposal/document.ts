@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "../graph/model.js";
-import { stageStatus } from "../graph/reviewNode.js";
+import { stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
