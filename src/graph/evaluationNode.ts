@@ -18,7 +18,7 @@ import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.j
 import { evaluationRefOf } from "./evaluationRef.js";
 import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
-import { settleRunSettings, withContext } from "./runSettings.js";
+import { settleRunSettings } from "./runSettings.js";
 import { judgeCacheFor, resultForState, type TraceDestination, traceStoreFor } from "./runSinks.js";
 import {
   type EvaluationContext,
@@ -232,7 +232,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
 
   return async (state, given) => {
     const settled = settleRunSettings(state.threadSettings, given);
-    const config = withContext(given, settled.context);
+    const config: LangGraphRunnableConfig = { ...given, context: settled.context };
     const content = options.contentExtractor(state);
     const problem = contentProblem(content);
     if (problem !== undefined) {

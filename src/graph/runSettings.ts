@@ -66,10 +66,3 @@ export function settleRunSettings(
   };
   return { context: { ...keptSettings, ...settings }, update: { threadSettings: record } };
 }
-
-export function withContext(
-  config: LangGraphRunnableConfig | undefined,
-  context: EvaluationContext,
-): LangGraphRunnableConfig {
-  return { ...(config ?? {}), context };
-}
