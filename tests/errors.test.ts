@@ -215,41 +215,44 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "OrchestratorError",
     () => orchestrator.threadExists("t"),
     "THREAD_EXISTS",
-    "isThreadExistsError",
+    "isOrchestratorError",
   ],
   ["ForeignThreadError", () => new orchestrator.ForeignThreadError("t", ["x"]), "THREAD_FOREIGN"],
   [
     "OrchestratorError",
     () => orchestrator.invalidThreadId(" "),
     "THREAD_ID_INVALID",
-    "isInvalidThreadIdError",
+    "isOrchestratorError",
   ],
   [
     "ThreadNotPausedError",
     () => new orchestrator.ThreadNotPausedError("t", { kind: "completed" }),
     "THREAD_NOT_PAUSED",
+    "isOrchestratorError",
   ],
   [
     "InterruptMismatchError",
     () => new orchestrator.InterruptMismatchError("t", "a", ["b"]),
     "INTERRUPT_MISMATCH",
+    "isOrchestratorError",
   ],
   [
     "InvalidDecisionError",
     () => new orchestrator.InvalidDecisionError("t", []),
     "DECISION_INVALID",
+    "isOrchestratorError",
   ],
   [
     "OrchestratorError",
     () => new orchestrator.OrchestratorError("t", "node failed", { code: "GRAPH_RUN_FAILED" }),
     "GRAPH_RUN_FAILED",
-    "isGraphRunError",
+    "isOrchestratorError",
   ],
   [
     "OrchestratorError",
     () => new orchestrator.OrchestratorError("t", "bad state", { code: "THREAD_STATE_INVALID" }),
     "THREAD_STATE_INVALID",
-    "isThreadStateError",
+    "isOrchestratorError",
   ],
   [
     "CheckpointerError",
@@ -297,9 +300,10 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string, string?]>
     "isRubricError",
   ],
   [
-    "ReviewResumeInvalidError",
-    () => new graph.ReviewResumeInvalidError("t", [{ path: ["feedback"], message: "empty" }]),
+    "GraphError",
+    () => new graph.GraphError("RESUME_INVALID", "the review answer is refused"),
     "RESUME_INVALID",
+    "isGraphError",
   ],
   ["DeskError", () => desk.unknownThread("t"), "THREAD_NOT_FOUND", "isUnknownThreadError"],
   [
@@ -471,7 +475,6 @@ describe("the guards", () => {
     expect(isEvalgateError(foreign)).toBe(true);
     expect(orchestrator.isThreadNotFoundError(foreign)).toBe(true);
     expect(orchestrator.isOrchestratorError(foreign)).toBe(true);
-    expect(orchestrator.isThreadExistsError(foreign)).toBe(false);
   });
 
   it("do not take a look-alike without the brand, nor a branded error of another code", () => {

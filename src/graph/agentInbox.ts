@@ -5,20 +5,14 @@ import { inboxDescription } from "./inboxDescription.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
 import { EditContentSchema, FeedbackSchema } from "./reviewInput.js";
 
-/** The action request Agent Inbox sends back with an edit (and with an accept of an editable review). */
+/** The action request Agent Inbox sends back with an edit (and an accept of an editable review). */
 const ActionRequestSchema = z.object({
   action: z.string().max(1_000),
   args: z.looseObject({ content: EditContentSchema }),
 });
 
-/**
- * A reviewer's answer in the shape of LangGraph's prebuilt `HumanResponse` (what Agent Inbox
- * sends): accept → approve (Agent Inbox sends the unedited action request along when the review
- * is also editable; it is not read); response → revise, the text being the feedback; edit → edit,
- * the edited `content` argument being the new content; ignore → refused, and the review asks
- * again (reviewAnswer.ts).
- */
-export const HumanResponseSchema = z.discriminatedUnion("type", [
+/** LangGraph's prebuilt `HumanResponse`, what Agent Inbox sends (`ignore` is refused). */
+const HumanResponseSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("accept"),
     args: z.union([z.null(), ActionRequestSchema]).optional(),
@@ -27,12 +21,8 @@ export const HumanResponseSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("response"), args: FeedbackSchema }),
   z.object({ type: z.literal("edit"), args: ActionRequestSchema }),
 ]);
-export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 
-/**
- * Agent Inbox resumes with a list of one HumanResponse (`[{ type: "accept", args: null }]`): the
- * one response is the answer. A list of any other length is refused.
- */
+/** Agent Inbox resumes with a list of one HumanResponse: the one response is the answer. */
 function oneOfList(value: unknown, ctx: z.core.$RefinementCtx): unknown {
   if (!Array.isArray(value)) return value;
   if (value.length === 1) return value[0];
@@ -43,10 +33,7 @@ function oneOfList(value: unknown, ctx: z.core.$RefinementCtx): unknown {
   return z.NEVER;
 }
 
-/**
- * What a review accepts as its resume value, before the review's own checks: a ReviewDecision,
- * or a HumanResponse. The one shape the resume guard and the review node both hold answers to.
- */
+/** A review's resume value before its own checks: a ReviewDecision or a HumanResponse. */
 export const ReviewResponseSchema = z.preprocess(
   oneOfList,
   z.union([ReviewDecisionSchema, HumanResponseSchema]),
@@ -68,21 +55,13 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
   }
 }
 
-/** Content as the reviewer edits it: text as it is, anything else as JSON. */
 function editableText(content: unknown): string {
   if (typeof content === "string") return content;
   if (content === undefined || content === null) return "";
   return JSON.stringify(content, null, 2);
 }
 
-/**
- * The review as LangGraph's prebuilt `HumanInterrupt` (what Agent Inbox shows): the action is
- * the review's title, its arguments the content to edit and the evaluation's outcome; accept,
- * respond and edit are allowed as the review offers approve, revise and edit; ignore never. The
- * description is Markdown: why the last answer was refused (when the review asks again), the
- * review's own description, the evaluation (`result`: the one the review is about) with its
- * criteria against their thresholds and its warnings, and what each button does.
- */
+/** The review as LangGraph's prebuilt `HumanInterrupt`, what Agent Inbox shows; ignore is never allowed. */
 export function humanInterruptOf(
   metadata: InterruptMetadata,
   content: unknown,

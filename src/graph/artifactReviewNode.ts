@@ -1,8 +1,4 @@
-/**
- * A graph stage that reviews what a node wrote against registered rubrics: the node stores the
- * content as an artifact, submits it for review (ArtifactRegistry.submitForReview) and writes the
- * outcome to state; routeOnArtifactReview sends an approved artifact on and any other back.
- */
+/** A graph stage that reviews what a node wrote against registered rubrics (ArtifactRegistry). */
 
 import type { RubricEvaluation } from "../engine/apis/rubricExecutor.js";
 import type { Artifact, ArtifactRegistry, ArtifactStatus } from "../rubrics/artifactRegistry.js";
@@ -29,9 +25,7 @@ export interface ArtifactReviewNodeOptions {
 }
 
 /**
- * The review node: `(state) => ({ [outcomeField]: ArtifactReviewOutcome })`. Each run stores the
- * content as a new artifact, so every revision keeps its own review.
- *
+ * The review node: each run stores the content as a new artifact, so every revision keeps its review.
  * @example
  * builder.addNode("review_quiz", createArtifactReviewNode({ artifacts, artifactType: "quiz", contentField: "quiz" }));
  */

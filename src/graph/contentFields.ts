@@ -1,18 +1,13 @@
 /**
- * A structured content as fields a person reads and edits — the terminal's edit form, the review
- * page's text areas, the proposal's appendix: each field labelled, text as text, a list one item
- * per line, and anything else (a field a writer added with a nested value) as JSON. The way back,
- * from edited fields to the content, is the edit rule of structuredContent.ts (applyContentEdit):
- * a field emptied is removed (a required one cannot be), a field the form does not carry keeps
- * its content, and what does not fit is named by field.
+ * A structured content as labelled fields a person reads and edits (the terminal's form, the review
+ * page, the proposal's appendix); the way back is the edit rule (applyContentEdit).
  */
-import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { describeJsonProblem, isRecord, readUntrustedJson } from "../untrusted/json.js";
 import { REVIEW_LIMITS } from "./reviewInput.js";
 import {
   applyContentEdit,
   type ContentIssue,
   fieldLabel,
-  isPlainObject,
   type StructuredContentType,
 } from "./structuredContent.js";
 
@@ -26,16 +21,13 @@ export interface ContentField {
   label: string;
   kind: FieldKind;
   text: string;
-  /** A list's items (kind list only). */
   items?: string[];
 }
 
-/** A content as fields: an object's, or one set per item of a list. */
 export type ContentForm =
   | { shape: "object"; fields: ContentField[] }
   | { shape: "list"; items: ContentField[][] };
 
-/** An edited field, as the form sends it back. */
 export interface FieldEntry {
   key: string;
   kind: FieldKind;
@@ -46,7 +38,6 @@ export type FormInput =
   | { shape: "object"; fields: FieldEntry[] }
   | { shape: "list"; items: FieldEntry[][] };
 
-/** The limits of an edit made as fields. */
 export const FIELD_FORM_LIMITS = { fields: 100, items: 500, keyChars: 64 } as const;
 
 /** A field key a form may carry: a letter, then letters, digits or `_`; no prototype keys. */
@@ -77,7 +68,6 @@ function fieldOf(key: string, value: unknown, hint: "text" | "list" | undefined)
   return { key, label, kind: "json", text: JSON.stringify(value, null, 2) };
 }
 
-/** The known fields in their order (empty when absent), then the fields the content adds. */
 function fieldsOf(type: StructuredContentType, value: Record<string, unknown>): ContentField[] {
   const known = new Set(type.fields.map((f) => f.key));
   return [
@@ -91,12 +81,12 @@ function fieldsOf(type: StructuredContentType, value: Record<string, unknown>): 
 /** The content as fields; a value of the wrong shape (or none) gives the empty form. */
 export function contentForm(type: StructuredContentType, value: unknown): ContentForm {
   if (type.shape === "object") {
-    return { shape: "object", fields: fieldsOf(type, isPlainObject(value) ? value : {}) };
+    return { shape: "object", fields: fieldsOf(type, isRecord(value) ? value : {}) };
   }
   const items = Array.isArray(value) ? value : [];
   return {
     shape: "list",
-    items: items.map((item) => fieldsOf(type, isPlainObject(item) ? item : { value: item })),
+    items: items.map((item) => fieldsOf(type, isRecord(item) ? item : { value: item })),
   };
 }
 
@@ -110,7 +100,6 @@ export function listItems(text: string): string[] {
 
 type Built = { value: unknown } | { issue: string };
 
-/** An entry's value; an emptied field is null (the edit removes it). */
 function entryValue(entry: FieldEntry): Built {
   if (entry.text.trim() === "") return { value: null };
   if (entry.kind === "text") return { value: entry.text.trim() };
@@ -146,11 +135,7 @@ function objectOfEntries(entries: readonly FieldEntry[], at: Array<string | numb
   return { value, issues };
 }
 
-/**
- * The edited fields as an edit of `current` (the content the form was made from): `edit` is what
- * a decision sends (an object's emptied field as null, so that it is removed; a list as the list
- * it makes), `value` the content it makes (applyContentEdit); or the issues, by field.
- */
+/** The edited fields as an edit of `current` (an emptied field as null) and the content it makes. */
 export function contentFromForm(
   type: StructuredContentType,
   input: FormInput,

@@ -1,5 +1,3 @@
-/** What an evaluation node checks and says before any model call. */
-
 /** `connection_pairs` → `Connection Pairs`. */
 export function humanReadable(contentType: string): string {
   return contentType
@@ -9,9 +7,7 @@ export function humanReadable(contentType: string): string {
     .join(" ");
 }
 
-/**
- * Why the content cannot be evaluated, or undefined when it can (checked before any model call).
- */
+/** Why the content cannot be evaluated (checked before any model call), or undefined. */
 export function contentProblem(content: unknown): string | undefined {
   if (content === undefined || content === null) return "there is no content to evaluate";
   if (typeof content === "string") {

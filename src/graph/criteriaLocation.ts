@@ -8,8 +8,7 @@ import { isInside } from "../criteria/paths.js";
 import { EvaluationError } from "../engine/errors.js";
 import { PACKAGE_CRITERIA_DIR } from "./packagePaths.js";
 
-/** Where criteria files are looked for, in order, for a relative `criteriaPath`. */
-export function criteriaSearchPath(criteriaDir?: string): string[] {
+function criteriaSearchPath(criteriaDir?: string): string[] {
   const dirs = [
     ...(criteriaDir === undefined ? [] : [resolve(criteriaDir)]),
     resolve("config/evaluation/criteria"),
@@ -19,14 +18,10 @@ export function criteriaSearchPath(criteriaDir?: string): string[] {
 }
 
 /**
- * The file a `criteriaPath` names: an absolute path as is; a relative one against the working
- * directory, then each criteria folder (config/evaluation/criteria/{type}.json).
- * Undefined when no such file exists anywhere.
+ * The file a `criteriaPath` names: absolute as is; relative against the working directory, then each
+ * criteria folder. Undefined when none exists.
  */
-export function resolveCriteriaFile(
-  criteriaPath: string,
-  criteriaDir?: string,
-): string | undefined {
+function resolveCriteriaFile(criteriaPath: string, criteriaDir?: string): string | undefined {
   if (isAbsolute(criteriaPath)) return existsSync(criteriaPath) ? criteriaPath : undefined;
   const candidates = [
     resolve(criteriaPath),
@@ -36,15 +31,10 @@ export function resolveCriteriaFile(
 }
 
 /**
- * The file a criteriaPath from outside (a graph input: Studio, any HTTP client) names: only a
- * relative path inside one of the criteria folders (real paths compared, so no symbolic link out
- * of them). Absolute and `../` paths are refused without reading anything (an input
- * EvaluationError); undefined when no folder holds such a file.
+ * The file a criteriaPath from outside names: only a relative path inside a criteria folder (real
+ * paths compared, so no link out); absolute and `../` paths are refused without reading anything.
  */
-export function confinedCriteriaFile(
-  criteriaPath: string,
-  criteriaDir?: string,
-): string | undefined {
+function confinedCriteriaFile(criteriaPath: string, criteriaDir?: string): string | undefined {
   const refuse = (why: string) =>
     new EvaluationError(
       "input",
@@ -65,16 +55,12 @@ export function confinedCriteriaFile(
 
 export interface LoadedStageCatalog {
   catalog: Catalog;
-  /** The file read, or undefined when the built-in defaults were used. */
   file: string | undefined;
 }
 
 /**
- * Loads a stage's catalog. Built-in defaults only when no file exists at all; a file that exists
- * but is invalid throws its CatalogError (never a silent fallback). `confined`: the path came from
- * outside and may name a file inside the criteria folders only (confinedCriteriaFile). With a
- * rubric registry, the stage judges with the registry's active version of that catalog's id
- * when it holds one (activeCatalog); the file, or the defaults, otherwise.
+ * Loads a stage's catalog: the registry's active version when it holds one, else the file; built-in
+ * defaults only when no file exists (an invalid file throws, never a silent fallback).
  */
 export async function loadStageCatalog(
   criteriaPath: string,

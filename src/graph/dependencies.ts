@@ -3,13 +3,9 @@ import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFileSync } from "../untrusted/regularFile.js";
 import { GraphError } from "./errors.js";
 
-/** The largest configuration file (dependency map, proposal sections) read. */
-export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
-/**
- * A configuration file's JSON: a regular file of at most MAX_CONFIG_FILE_BYTES, parsed with
- * prototype-poisoning protection; `refuse` turns a problem into the caller's error.
- */
+/** A regular configuration file of at most MAX_CONFIG_FILE_BYTES, parsed with prototype-poisoning protection. */
 export function readConfigJson(path: string, refuse: (reason: string) => Error): unknown {
   const read = readRegularTextFileSync(path, MAX_CONFIG_FILE_BYTES);
   if (!read.ok) throw refuse(read.problem.reason);
@@ -25,7 +21,6 @@ export const DependencyMapSchema = z.object({
 });
 export type DependencyMap = z.infer<typeof DependencyMapSchema>;
 
-/** Reads and checks a dependency map file (unknown shape → error naming the path and field). */
 export function loadDependencyMap(path: string): DependencyMap {
   const raw = readConfigJson(
     path,

@@ -1,7 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
-import { shownId } from "./reviewInput.js";
 
-/** The codes of the graph's errors. */
 export const GRAPH_ERROR_CODES = [
   "STATE_PATH_INVALID",
   "DEPENDENCY_MAP_INVALID",
@@ -16,17 +14,7 @@ export const GRAPH_ERROR_CODES = [
 ] as const;
 export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
 
-/**
- * An error of the evaluation and proposal graphs; `code` says what: a state field named in node
- * options that the state does not have (`STATE_PATH_INVALID`), a dependency map that cannot be
- * read or has a wrong shape (`DEPENDENCY_MAP_INVALID`), an RFP that is missing or unreadable
- * (`RFP_UNREADABLE`), not one criterion evaluated (`NOTHING_EVALUATED`), a writer's answer that
- * cannot be used (`GENERATION_OUTPUT_INVALID`), a review answer for a thread that is not paused
- * (`RESUME_WITHOUT_PAUSE`), a review answer no review takes (`RESUME_INVALID`,
- * ReviewResumeInvalidError: no longer thrown by the graphs, which ask again instead), or a run
- * resumed with other settings than the thread started with (`RUN_SETTINGS_CHANGED`), a run given
- * an input (`GRAPH_INPUT_INVALID`) or a context (`RUN_CONTEXT_INVALID`) the graph does not take.
- */
+/** An error of the evaluation and proposal graphs; `code` says what (docs/errors.md). */
 export class GraphError extends EvalgateError<GraphErrorCode> {
   override name = "GraphError";
 }
@@ -44,10 +32,7 @@ export function nothingEvaluated(reasons: readonly string[]): GraphError {
   );
 }
 
-/**
- * A reviewer's answer (a Command with `resume`) arrived for a thread that is not paused for
- * review: it finished, it is running, or it never started (`RESUME_WITHOUT_PAUSE`). Nothing ran.
- */
+/** A reviewer's answer arrived for a thread that is not paused for review; nothing ran. */
 export function resumeWithoutPause(threadId: string): GraphError {
   return new GraphError(
     "RESUME_WITHOUT_PAUSE",
@@ -60,19 +45,12 @@ export function graphInputInvalid(issues: string): GraphError {
   return new GraphError("GRAPH_INPUT_INVALID", `the graph's input is refused: ${issues}`);
 }
 
-/**
- * A run's context (model, passing threshold, revision limit, mode) is not what the graph takes
- * (`RUN_CONTEXT_INVALID`); nothing was run.
- */
+/** A run's context is not what the graph takes (`RUN_CONTEXT_INVALID`); nothing was run. */
 export function runContextInvalid(issues: string): GraphError {
   return new GraphError("RUN_CONTEXT_INVALID", `the run's context is refused: ${issues}`);
 }
 
-/**
- * A run resumed a thread with settings (model, passing threshold, revision limit, mode) other
- * than those it started with (`RUN_SETTINGS_CHANGED`); nothing was run. Pass
- * `overrideSettings: true` in the run's `configurable` to apply the new ones.
- */
+/** A run resumed a thread with other settings than it started with; nothing was run. */
 export function runSettingsChanged(threadId: string, changes: readonly string[]): GraphError {
   return new GraphError(
     "RUN_SETTINGS_CHANGED",
@@ -82,35 +60,5 @@ export function runSettingsChanged(threadId: string, changes: readonly string[])
   );
 }
 
-/** One thing wrong with a resume value: where (a path into the value) and what. */
-export interface ResumeIssue {
-  path: Array<string | number>;
-  message: string;
-}
-
-/**
- * A reviewer's answer that no review takes, as an error (`RESUME_INVALID`). The graphs no longer
- * throw it: a refused answer makes the review ask again, with the refusal in its description, and
- * the thread stays paused (reviewAnswer.ts). Kept for one release for code that checks for it.
- */
-export class ReviewResumeInvalidError extends GraphError {
-  override name = "ReviewResumeInvalidError";
-
-  constructor(
-    readonly threadId: string,
-    readonly issues: readonly ResumeIssue[],
-  ) {
-    const shown = issues
-      .slice(0, 5)
-      .map((i) => `${i.path.length === 0 ? "(value)" : i.path.join(".")}: ${i.message}`)
-      .join("; ");
-    super(
-      "RESUME_INVALID",
-      `the review answer for thread ${shownId(threadId)} is refused: ${shown}`,
-    );
-  }
-}
-
 export const isGraphError = errorGuard<GraphError>(...GRAPH_ERROR_CODES);
 export const isNothingEvaluatedError = errorGuard<GraphError>("NOTHING_EVALUATED");
-export const isReviewResumeInvalidError = errorGuard<ReviewResumeInvalidError>("RESUME_INVALID");

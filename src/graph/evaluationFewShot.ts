@@ -1,12 +1,10 @@
 /**
- * The evaluation node's few-shot examples: the engine's option as it is, or a source used only for
- * a catalog that turns them on (`enabled: "catalog"`, the review desk's default over its own
- * database). The source is an option of the node, never part of the state or a checkpoint.
+ * The evaluation node's few-shot option: the engine's, or a source used only for a catalog that turns
+ * them on (`enabled: "catalog"`); never part of the state or a checkpoint.
  */
 import type { Catalog } from "../criteria/model.js";
 import type { FewShotOption } from "../engine/fewShotExamples.js";
 
-/** The evaluation node's few-shot option: the engine's, or a source used when the catalog asks. */
 export type EvaluationFewShot =
   | FewShotOption
   | (Omit<FewShotOption, "enabled"> & { enabled: "catalog" });

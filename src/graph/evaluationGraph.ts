@@ -16,11 +16,8 @@ import { checkingRuns } from "./runInputGuard.js";
 import type { StageDefinition } from "./stages.js";
 import { EvaluationContextSchema, OverallProposalState } from "./state.js";
 
-/**
- * The gate's input: the content, its type, and optionally the criteria file to judge it by. A zod
- * object, so LangGraph Studio can draw the input form from it.
- */
-export const EvaluationGateInput = z.object({
+/** The gate's input: the content, its type and optionally its criteria file (a zod object for Studio). */
+const EvaluationGateInput = z.object({
   content: z
     .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
     .describe("The content to evaluate: text, or structured JSON data"),
@@ -48,12 +45,8 @@ export const EvaluationGateState = Annotation.Root({
 export type EvaluationGateStateType = typeof EvaluationGateState.State;
 
 /**
- * A pipeline's own state with the evaluation gate's channels added: the one line a typed pipeline
- * needs to embed the gate as a node (`.addNode("gate", buildEvaluationGraph().compile())`
- * type-checks only when the pipeline's state has every channel of the gate's, of the same types).
- * Give only your own channels; read and write the gate's (`content`, `contentType`, `evaluation`,
- * `status`, `reviewHistory`, `revisionFeedback`, …) as the gate declares them.
- *
+ * A pipeline's own state with the evaluation gate's channels added, so the compiled gate type-checks
+ * as one of its nodes.
  * @example
  * const PipelineState = withEvaluationGate({ topic: Annotation<string>() });
  */
@@ -62,7 +55,7 @@ export function withEvaluationGate<Own extends StateDefinition>(own: Own) {
 }
 
 /** What the gate returns: the evaluation, the status, the decisions, and the (possibly edited) content. */
-export const EvaluationGateOutput = Annotation.Root({
+const EvaluationGateOutput = Annotation.Root({
   content: Annotation<unknown>(),
   evaluation: Annotation<EvaluationResult | null | undefined>(),
   status: Annotation<ProcessingStatus>(),
@@ -71,8 +64,7 @@ export const EvaluationGateOutput = Annotation.Root({
   errors: Annotation<string[]>(),
 });
 
-/** The gate's nodes: startEvaluate writes `evaluating` to the status, evaluate judges, review pauses. */
-export const GATE_NODES = {
+const GATE_NODES = {
   startEvaluate: "startEvaluate",
   evaluate: "evaluate",
   review: "review",
@@ -95,15 +87,10 @@ export type EvaluationGraphOptions = Partial<
 >;
 
 /**
- * The gate on its own: evaluate the given content against its criteria (the input's criteriaPath,
- * else `<contentType>.json`), pause for the reviewer, and return the evaluation, the status
- * (approved, revision_requested with the feedback, edited with the new content) and the decision
- * history. A retry evaluates again. Usable as a subgraph.
- *
+ * The gate on its own: evaluate the content against its criteria, pause for the reviewer, return the
+ * evaluation, the status and the decision history. Usable as a subgraph.
  * @example
  * const gate = buildEvaluationGraph({ model: "ollama:qwen2.5:7b" }).compile({ checkpointer });
- * await gate.invoke({ content, contentType: "budget" }, { configurable: { thread_id: "g1" } });
- * // paused at the review: resume with new Command({ resume: { action: "approve", reviewer } })
  */
 export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
   const evaluate = async (state: EvaluationGateStateType, config?: LangGraphRunnableConfig) => {

@@ -16,9 +16,9 @@ import { loadStageCatalog } from "./criteriaLocation.js";
 import { nothingEvaluated } from "./errors.js";
 import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
 import { evaluationRefOf } from "./evaluationRef.js";
-import { describeFailure } from "./failure.js";
+import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
 import type { InterruptMetadata } from "./model.js";
-import { settleRunSettings, withContext } from "./runSettings.js";
+import { settleRunSettings } from "./runSettings.js";
 import { judgeCacheFor, resultForState, type TraceDestination, traceStoreFor } from "./runSinks.js";
 import {
   type EvaluationContext,
@@ -71,30 +71,18 @@ export interface EvaluationNodeOptions extends PanelChoice {
   criteriaDir?: string;
   /** The rubric registry: its active version of the catalog's id is judged, as `id@version`. */
   rubricRegistry?: ActiveCatalogs;
-  /**
-   * The criteriaPath came from the graph's input (Studio, any HTTP client), not from code: it may
-   * name only a file inside the criteria folders.
-   */
+  /** The criteriaPath came from the graph's input, not code: only a file inside the criteria folders. */
   criteriaPathFromInput?: boolean;
   /** Source documents for per-criterion context, read from the state. */
   documents?: (state: OverallProposalStateType) => SourceDocument[] | undefined;
   registry?: FunctionRegistry;
   /** Also append every model call's trace to this JSONL file (an export). */
   traceFile?: string;
-  /**
-   * Where the traces are kept: by default in a trace store beside the thread's checkpoints (a
-   * SQLite or PostgreSQL checkpointer), the result in state holding their ids; `inline` keeps
-   * them in the result, as does a graph whose checkpointer has no database.
-   */
+  /** Where traces go (default: a trace store beside the checkpoints; `inline`: in the result). */
   traces?: TraceDestination;
   /** The judge-call cache (default: in the checkpointer's database; `false`: off). */
   cache?: JudgeCacheSetting;
-  /**
-   * Reviewer corrections as few-shot examples (evaluateContent's `fewShot`). `enabled: "catalog"`
-   * asks the stage's catalog: its `fewShot.enabled: true` turns them on, anything else leaves
-   * them off and the source unread. The source lives here, never in the state or a checkpoint;
-   * the result's `fewShotExamples` names the corrections each criterion was shown.
-   */
+  /** Reviewer corrections as few-shot examples; `enabled: "catalog"` follows the catalog's setting. */
   fewShot?: EvaluationFewShot;
 }
 
@@ -112,7 +100,6 @@ function emit(config: LangGraphRunnableConfig | undefined, event: Record<string,
   config?.writer?.(event);
 }
 
-/** The stage an evaluation node writes to, and how it names it. */
 interface NodeStage {
   options: EvaluationNodeOptions;
   contentId: string;
@@ -122,7 +109,6 @@ interface NodeStage {
   statusPath: StatePath;
 }
 
-/** A failure: status `error`, the technical detail in `errors`, a friendly message, a retry. */
 function failedUpdate(
   stage: NodeStage,
   error: unknown,
@@ -130,32 +116,21 @@ function failedUpdate(
 ): ProposalUpdate {
   const { options, contentId, title } = stage;
   const failure = describeFailure(error, `evaluate ${contentId}`, title);
-  const metadata: InterruptMetadata = {
+  const ref =
+    evaluation === null ? {} : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) };
+  const review: FailedReview = {
     type: "evaluation_error",
     contentType: options.contentType,
     contentId,
     evaluation: null,
-    ...(evaluation === null
-      ? {}
-      : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) }),
+    ...ref,
     actions: ["retry", "edit", "approve"],
     title: `${title} Evaluation Failed`,
-    description: failure.friendly,
-    error: failure.technical,
   };
-  return mergeStateUpdates(
-    statePathUpdate(stage.statusPath, "error"),
-    evaluation === null ? {} : statePathUpdate(stage.resultPath, evaluation),
-    {
-      isInterrupted: true,
-      interruptMetadata: metadata,
-      errors: [failure.technical],
-      messages: [new AIMessage(failure.friendly)],
-    },
-  );
+  const result = evaluation === null ? {} : statePathUpdate(stage.resultPath, evaluation);
+  return failedStageUpdate(stage.statusPath, review, failure, result);
 }
 
-/** The stage's catalog, with the run's or the node's passing threshold when one is set. */
 async function stageCatalog(options: EvaluationNodeOptions, context: EvaluationContext) {
   const loaded = await loadStageCatalog(
     options.criteriaPath,
@@ -177,7 +152,6 @@ interface Judging {
   config: LangGraphRunnableConfig | undefined;
 }
 
-/** The evaluation itself, with the caller's validator settled into the result. */
 function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
   const { options } = stage;
   const context = runContext(config);
@@ -206,7 +180,6 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
   });
 }
 
-/** The result in state, `awaiting_review`, the review metadata and a one-line message. */
 function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdate {
   const { options, contentId, title } = stage;
   const score = Math.round(result.overallScore * 100);
@@ -234,14 +207,9 @@ function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdat
 }
 
 /**
- * Builds an evaluation node. In order, it validates the content (no model call when it is missing
- * or malformed), reports `evaluating` as a custom stream event, loads the criteria (built-in
- * defaults only when no file exists), judges the content (evaluateContent: prompt, model, parse,
- * weighted score, pass/fail), runs the custom validator and returns the result,
- * `awaiting_review`, the interrupt flag and metadata and a message. Failures (input, model or
- * processing) give status `error`, a detailed entry in `errors` and a friendly message; the review
- * node then lets the reviewer retry once the cause is gone.
- *
+ * Builds an evaluation node: it checks the content (no model call when it is missing), loads the
+ * catalog, judges (evaluateContent) and writes the result, `awaiting_review` and the review metadata.
+ * A failure gives status `error` with a friendly message, and the review offers a retry.
  * @example
  * const evaluateResearch = createEvaluationNode({
  *   contentType: "research",
@@ -250,7 +218,6 @@ function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdat
  *   resultField: "researchEvaluation",
  *   statusField: "researchStatus",
  * });
- * builder.addNode("evaluateResearch", evaluateResearch);
  */
 export function createEvaluationNode(options: EvaluationNodeOptions): EvaluationNode {
   const contentId = options.contentId ?? options.contentType;
@@ -265,7 +232,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
 
   return async (state, given) => {
     const settled = settleRunSettings(state.threadSettings, given);
-    const config = withContext(given, settled.context);
+    const config: LangGraphRunnableConfig = { ...given, context: settled.context };
     const content = options.contentExtractor(state);
     const problem = contentProblem(content);
     if (problem !== undefined) {

@@ -4,7 +4,6 @@ import type { EvaluationRef, InterruptMetadata } from "./model.js";
 import type { OverallProposalStateType } from "./state.js";
 import { parseStatePath, readStatePath } from "./statePath.js";
 
-/** A reference to the result at `field`, with its outcome. */
 export function evaluationRefOf(field: string, result: EvaluationResult): EvaluationRef {
   return {
     field,
@@ -16,10 +15,7 @@ export function evaluationRefOf(field: string, result: EvaluationResult): Evalua
   };
 }
 
-/**
- * The evaluation a review is about: the one it carries, else the one in state its reference
- * names (null when there is none, or the state holds something else there).
- */
+/** The evaluation a review is about: the one it carries, else the one its reference names, or null. */
 export function referencedEvaluation(
   metadata: Pick<InterruptMetadata, "evaluation" | "evaluationRef">,
   values: unknown,

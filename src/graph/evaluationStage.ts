@@ -3,12 +3,8 @@ import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgr
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
-import {
-  createReviewNode,
-  DEFAULT_MAX_REVISIONS,
-  type NextNode,
-  stageStatus,
-} from "./reviewNode.js";
+import { type NextNode, stageStatus } from "./reviewDecisions.js";
+import { createReviewNode, DEFAULT_MAX_REVISIONS } from "./reviewNode.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
 import {
   type EvaluationContext,
@@ -24,9 +20,8 @@ import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } fro
 export type AfterEvaluation = "review" | "revise" | "continue";
 
 /**
- * Routes after an evaluation: `continue` when the content is already accepted (approved
- * or edited, e.g. auto-approved), `revise` when a revision was requested (auto-revision), and
- * `review` — the human — otherwise, errors included.
+ * Routes after an evaluation: `continue` when already accepted, `revise` when a revision was
+ * requested, `review` otherwise (errors included).
  */
 export function routeAfterEvaluation(
   state: OverallProposalStateType,
@@ -38,16 +33,11 @@ export function routeAfterEvaluation(
   return "review";
 }
 
-/** Whether a stage still needs work: anything but approved or edited. */
 export function needsWork(status: ProcessingStatus): boolean {
   return !ACCEPTED_STATUSES.has(status);
 }
 
-/**
- * The first stage after `after` (in graph order) that needs work — not started, stale, revised,
- * failed — as its generate node (or the start of its evaluation when it has no generator); END
- * when none.
- */
+/** The first stage after `after` that needs work, as its entry node; END when none. */
 export function nextStageNode(
   stages: readonly StageDefinition[],
   after: string | undefined,
@@ -66,17 +56,15 @@ export function nextStageNode(
 }
 
 /**
- * The node that runs just before a stage's evaluation node and writes `evaluating` to the stage's
- * status. LangGraph writes a checkpoint between two nodes, not inside one: with the status written
- * by a node of its own, the checkpoint the evaluation runs from (the one a crash or a `getState`
- * during the judge's calls finds) says `evaluating`, not the status before.
+ * The node before a stage's evaluation that writes `evaluating`: LangGraph checkpoints between nodes,
+ * so the checkpoint the evaluation runs from (what a crash or `getState` finds) says `evaluating`.
  */
 export function createEvaluationStartNode(statusField: string): () => ProposalUpdate {
   const statusPath = parseStatePath(statusField);
   return () => statePathUpdate(statusPath, "evaluating");
 }
 
-/** A node that writes a stage's content: a generator (real model call) for the proposal graph. */
+/** A node that writes a stage's content: a generator (a model call) for the proposal graph. */
 export type GenerateNode = (
   state: OverallProposalStateType,
   config?: LangGraphRunnableConfig,
@@ -84,7 +72,6 @@ export type GenerateNode = (
 
 export interface EvaluationStageOptions {
   stage: StageDefinition;
-  /** All stages of the graph, in order (stale marking and the next stage). */
   stages: readonly StageDefinition[];
   /** The generator; without one the stage evaluates the content already in state. */
   generate?: GenerateNode;
@@ -100,7 +87,6 @@ export interface EvaluationStageOptions {
   next?: NextNode;
 }
 
-/** The automatic decisions of a stage, applied to the evaluate node's update. */
 function autoDecide(
   options: EvaluationStageOptions,
   state: OverallProposalStateType,
@@ -160,7 +146,6 @@ export function createProposalBuilder() {
 }
 export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
 
-/** Where a stage's review or evaluation may go on to: every later stage's entry, and the end. */
 function laterStageTargets(options: EvaluationStageOptions): string[] {
   const { stage } = options;
   const later = options.stages.slice(options.stages.findIndex((s) => s.id === stage.id) + 1);
@@ -169,7 +154,6 @@ function laterStageTargets(options: EvaluationStageOptions): string[] {
   return [...later.map(entry), END];
 }
 
-/** The stage's evaluation node, with its automatic decisions applied to the update. */
 function stageEvaluationNode(options: EvaluationStageOptions) {
   const { stage } = options;
   const contentPath = parseStatePath(stage.contentPath);
@@ -191,17 +175,13 @@ function stageEvaluationNode(options: EvaluationStageOptions) {
 }
 
 /**
- * Adds a stage to a graph: generate → startEvaluate (the status `evaluating`, in the checkpoint the
- * evaluation runs from) → evaluate → review, with routeAfterEvaluation after the evaluation and the
- * review's Command routing, all declared (`ends`, path maps) so LangGraph Studio draws every edge.
- * Returns the node names; a graph enters a stage without a generator at `startEvaluate`.
- *
+ * Adds a stage: generate → startEvaluate → evaluate → review, every edge declared so Studio draws it.
+ * Returns the node names; a stage without a generator is entered at `startEvaluate`.
  * @example
  * const methodology = sectionStage("methodology", "Methodology");
  * const builder = createProposalBuilder();
  * const names = addEvaluationStage(builder, { stage: methodology, stages: [methodology] });
  * builder.addEdge("__start__", names.startEvaluate);
- * const graph = builder.compile({ checkpointer: new MemorySaver() });
  */
 export function addEvaluationStage(builder: ProposalGraphBuilder, options: EvaluationStageOptions) {
   const { stage } = options;

@@ -1,3 +1,4 @@
+import { AIMessage } from "@langchain/core/messages";
 import { isCatalogError } from "../criteria/errors.js";
 import { isEvaluationError, isEvaluationModelError } from "../engine/errors.js";
 import {
@@ -11,8 +12,10 @@ import {
 import { redactCredentials } from "../redact.js";
 import { isScoringError } from "../scoring/errors.js";
 import { isNothingEvaluatedError } from "./errors.js";
+import type { InterruptMetadata } from "./model.js";
+import type { ProposalUpdate } from "./state.js";
+import { mergeStateUpdates, type StatePath, statePathUpdate } from "./statePath.js";
 
-/** The three kinds of failure an evaluation node reports. */
 export type FailureCategory = "input" | "model" | "processing";
 
 export interface EvaluationFailure {
@@ -41,10 +44,7 @@ function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "
   return { kind: "model_error", friendly: `the model call failed (${error.message})` };
 }
 
-/**
- * Classifies what made an evaluation fail, for the error entry and the reviewer's message (both
- * kept in the thread's state: no URL in them carries credentials).
- */
+/** What made an evaluation fail, for the thread's errors and the reviewer's message (credentials redacted). */
 export function describeFailure(
   error: unknown,
   where: string,
@@ -108,4 +108,22 @@ function classifyFailure(
     technical: `[${where}] processing error (${kind}): ${detail}`,
     friendly: `The ${title} ${activity} failed while processing ${activity === "generation" ? "the writer's answer" : "the result"} (${error instanceof Error ? error.message : String(error)}). ${retry}`,
   };
+}
+
+export type FailedReview = Omit<InterruptMetadata, "description" | "error">;
+
+/** A failed stage's update: status `error`, the error kept, and the review that offers a retry. */
+export function failedStageUpdate(
+  statusPath: StatePath,
+  review: FailedReview,
+  failure: EvaluationFailure,
+  ...more: ProposalUpdate[]
+): ProposalUpdate {
+  const metadata = { ...review, description: failure.friendly, error: failure.technical };
+  return mergeStateUpdates(statePathUpdate(statusPath, "error"), ...more, {
+    isInterrupted: true,
+    interruptMetadata: metadata,
+    errors: [failure.technical],
+    messages: [new AIMessage(failure.friendly)],
+  });
 }

@@ -19,9 +19,9 @@ import { isModelAbortedError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { GraphError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
-import { describeFailure } from "./failure.js";
-import { ACCEPTED_STATUSES, type InterruptMetadata } from "./model.js";
-import { stageStatus } from "./reviewNode.js";
+import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
+import { ACCEPTED_STATUSES } from "./model.js";
+import { stageStatus } from "./reviewDecisions.js";
 import type { StageDefinition } from "./stages.js";
 import {
   EvaluationContextSchema,
@@ -42,7 +42,6 @@ export interface GeneratorOptions {
   timeoutMs?: number;
 }
 
-/** The connection pairs' answer: the pairs in an object (a JSON object is what writers give). */
 const PairsAnswerSchema = z.object({ pairs: writerContentSchema(CONNECTION_PAIRS_CONTENT) });
 
 function block(label: string, value: unknown): string {
@@ -51,7 +50,6 @@ function block(label: string, value: unknown): string {
   return `${label}:\n${fenceData(label.toUpperCase(), text)}`;
 }
 
-/** The first JSON object of an answer, checked against a schema. */
 function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>, what: string): T {
   const scan = scanJsonObjects(text);
   const first = scan.objects[0];
@@ -72,7 +70,6 @@ function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>, what: string): T
   return parsed.data;
 }
 
-/** Section text without a code fence or a repeated title line. */
 function sectionText(text: string): string {
   const body = text
     .trim()
@@ -84,7 +81,6 @@ function sectionText(text: string): string {
 
 interface StagePrompt {
   user: string;
-  /** Turns the writer's answer into the stage's content. */
   toContent(answer: string): unknown;
 }
 
@@ -164,11 +160,7 @@ function promptFor(
   }
 }
 
-/**
- * The feedback the new version answers: kept when it was written for a revision, cleared when it
- * was written for another reason (first, again after a failure, or stale after an earlier edit),
- * so a review never shows feedback its content did not answer.
- */
+/** The feedback the new version answers, cleared when it was written for another reason. */
 function answeredFeedback(state: OverallProposalStateType, stage: StageDefinition): ProposalUpdate {
   const revising = stageStatus(state, stage) === "revision_requested";
   const kept = state.revisionFeedback[stage.id];
@@ -177,12 +169,7 @@ function answeredFeedback(state: OverallProposalStateType, stage: StageDefinitio
     : { revisionFeedback: { [stage.id]: "" } };
 }
 
-/**
- * A generator node: writes a stage's content with a real model call (prompts in
- * prompts/generation/), using the RFP, the applicant's input, the earlier results and — when
- * revising — the reviewer's feedback. A failed call or an unusable answer gives status `error`,
- * an entry in `errors`, and a `generation_error` review in which the reviewer can retry.
- */
+/** A generator node: writes a stage's content with a model call; a failure gives a retryable review. */
 export function createGenerator(
   stage: StageDefinition,
   stages: readonly StageDefinition[],
@@ -234,22 +221,15 @@ export function createGenerator(
     } catch (error) {
       if (isModelAbortedError(error)) throw error;
       const failure = describeFailure(error, `generate ${stage.id}`, stage.title, "generation");
-      const metadata: InterruptMetadata = {
+      const review: FailedReview = {
         type: "generation_error",
         contentType: stage.contentType,
         contentId: stage.id,
         evaluation: null,
         actions: ["retry", "edit"],
         title: `${stage.title}: Generation Failed`,
-        description: failure.friendly,
-        error: failure.technical,
       };
-      return mergeStateUpdates(statePathUpdate(statusPath, "error"), {
-        isInterrupted: true,
-        interruptMetadata: metadata,
-        errors: [failure.technical],
-        messages: [new AIMessage(failure.friendly)],
-      });
+      return failedStageUpdate(statusPath, review, failure);
     }
   };
 }

@@ -1,12 +1,11 @@
 /**
- * What a reviewer reads in Agent Inbox above a review's buttons: the interrupt's `description`,
- * which Agent Inbox renders as Markdown. Why the last answer was refused, when the review asks
- * again (what, which field, how to fix it); the evaluation in brief — overall score, verdict, status,
- * passed — a table of the criteria against their thresholds, the warnings (a possible prompt
- * injection first), and what each button does. Text from content, criteria or the judge is escaped
- * so it cannot add Markdown of its own (links, images, HTML).
+ * A review's description in Agent Inbox (Markdown): the refusal of the last answer, the
+ * evaluation in brief, the criteria against their thresholds, the warnings, the buttons. Text
+ * from content, criteria or the judge is escaped so it cannot add links, images or HTML.
  */
+
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
+import { markdownCell } from "./markdownText.js";
 import type { ReviewRefusal } from "./model.js";
 
 /** The most criteria rows and warnings shown; the rest are counted. */
@@ -14,20 +13,13 @@ const MAX_ROWS = 40;
 const MAX_WARNINGS = 10;
 const MAX_CELL_CHARS = 160;
 
-/** Text with Markdown's and HTML's special characters escaped, on one line, cut to `max`. */
-export function markdownText(text: string, max = MAX_CELL_CHARS): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  const cut = line.length > max ? `${line.slice(0, max - 1)}…` : line;
-  return cut.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
-}
-
 const score = (value: number): string => value.toFixed(2);
 
 function criterionLine(criterion: CriterionResult): string {
   const flag = criterion.knockout ? " (knockout)" : criterion.critical ? " (critical)" : "";
   const met = criterion.met === null ? "not evaluated" : criterion.met ? "yes" : "no";
   const shown = criterion.score === null ? "—" : score(criterion.score);
-  return `| ${markdownText(criterion.title)}${flag} | ${shown} | ${score(criterion.threshold)} | ${met} |`;
+  return `| ${markdownCell(criterion.title, MAX_CELL_CHARS)}${flag} | ${shown} | ${score(criterion.threshold)} | ${met} |`;
 }
 
 function outcomeLine(evaluation: EvaluationResult): string {
@@ -47,12 +39,11 @@ function warningLines(evaluation: EvaluationResult): string[] {
     ...evaluation.warnings.filter((w) => !injection(w)),
   ];
   if (ordered.length === 0) return [];
-  const shown = ordered.slice(0, MAX_WARNINGS).map((w) => `- ${markdownText(w, 300)}`);
+  const shown = ordered.slice(0, MAX_WARNINGS).map((w) => `- ${markdownCell(w, 300)}`);
   const more = ordered.length - shown.length;
   return ["**Warnings**", ...shown, ...(more > 0 ? [`- and ${more} more`] : [])];
 }
 
-/** The buttons the review offers, in words. */
 function buttonLines(allowed: { accept: boolean; respond: boolean; edit: boolean }): string[] {
   return [
     ...(allowed.accept ? ["**Accept** approves the content as it is."] : []),
@@ -61,20 +52,14 @@ function buttonLines(allowed: { accept: boolean; respond: boolean; edit: boolean
   ];
 }
 
-/** The refused answer, first: what was wrong, in which field, and what to send instead. */
 function refusalLines(refusal: ReviewRefusal): string[] {
   return [
-    `**Your last answer was not accepted.** ${markdownText(refusal.field, 100)}: ${markdownText(refusal.problem, 600)}`,
+    `**Your last answer was not accepted.** ${markdownCell(refusal.field, 100)}: ${markdownCell(refusal.problem, 600)}`,
     "",
-    `**How to fix it:** ${markdownText(refusal.fix, 600)}`,
+    `**How to fix it:** ${markdownCell(refusal.fix, 600)}`,
   ];
 }
 
-/**
- * The review's description for Agent Inbox: the refusal of the last answer when there is one,
- * `intro` (the review's own description), then the evaluation when there is one, then what each
- * allowed button does.
- */
 export function inboxDescription(
   intro: string,
   evaluation: EvaluationResult | null,
@@ -83,7 +68,7 @@ export function inboxDescription(
 ): string {
   const blocks: string[][] = [
     ...(refusal === undefined ? [] : [refusalLines(refusal)]),
-    [markdownText(intro, 1_000)],
+    [markdownCell(intro, 1_000)],
   ];
   if (evaluation !== null) {
     const rows = evaluation.criteria.slice(0, MAX_ROWS).map(criterionLine);

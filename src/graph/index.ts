@@ -60,11 +60,11 @@ export {
   /** The options of buildProposalGraph: judge and writer models, sections, dependencies, revision limit, evaluation settings. */
   type ProposalGraphOptions,
 } from "./proposalGraph.js";
-export {
-  createReviewNode,
+export type {
   /** The options of createReviewNode: the stage, every stage of the graph, the revision limit. */
-  type ReviewNodeOptions,
-} from "./reviewNode.js";
+  ReviewNodeOptions,
+} from "./reviewDecisions.js";
+export { createReviewNode } from "./reviewNode.js";
 export { RUN_SINKS_KEY, type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
 export {
   /** A stage of a graph: its id, content type, title and where its content lives in state. */

@@ -32,9 +32,8 @@ export const SectionConfigSchema = z.object({
 });
 export type SectionConfig = z.infer<typeof SectionConfigSchema>;
 
-export const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).min(1) });
+const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).min(1) });
 
-/** Reads config/proposal.json (the sections, in order). */
 export function loadProposalConfig(
   path = join(PACKAGE_ROOT, "config/proposal.json"),
 ): SectionConfig[] {
@@ -66,7 +65,6 @@ export interface ProposalGraphOptions {
   timeoutMs?: number;
 }
 
-/** The stages of the proposal graph, in order. */
 export function proposalStages(sections: readonly SectionConfig[]): StageDefinition[] {
   return [
     RESEARCH_STAGE,
@@ -78,29 +76,15 @@ export function proposalStages(sections: readonly SectionConfig[]): StageDefinit
 
 export const LOAD_RFP_NODE = "loadRfp";
 
-/**
- * The recursion limit (LangGraph's `recursionLimit`, steps per run) the orchestrator runs the
- * proposal graph with. A stage takes three steps (generate, startEvaluate, evaluate) before its
- * review, so LangGraph's default of 25 ends a run that approves all eight stages automatically
- * (1 + 8 × 3 steps) before the last; give a run of your own at least this much when it may go
- * through many stages or revisions without a pause.
- */
+/** Steps per run: a stage takes three before its review, so LangGraph's default of 25 is too few. */
 export const PROPOSAL_RECURSION_LIMIT = 150;
 
 /**
- * The proposal graph: load the RFP → research → evaluate → solution sought → evaluate →
- * connection pairs → evaluate → each section (config/proposal.json) generated and evaluated —
- * every evaluation followed by the reviewer's approve / revise / edit, revisions looping back to
- * the generator, edits marking approved dependents stale so they are written again. Stages
- * already approved in the input are skipped. Returns the uncompiled builder: compile it with a
- * checkpointer (the orchestrator), embed it as a subgraph, or serve it (langgraph.json).
- *
+ * The proposal graph: the RFP, then research, solution sought, connection pairs and each section,
+ * every one written, evaluated and reviewed (revisions loop back, edits mark dependents stale).
+ * Returns the uncompiled builder.
  * @example
  * const graph = buildProposalGraph({ model: "ollama:qwen2.5:7b" }).compile({ checkpointer });
- * await graph.invoke(
- *   { rfpDocument, applicantInput },
- *   { configurable: { thread_id: "p1" }, recursionLimit: PROPOSAL_RECURSION_LIMIT },
- * );
  */
 export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   const sections = options.sections ?? loadProposalConfig();
@@ -157,10 +141,8 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   return checkingRuns(builder, { input: ProposalInputSchema, context: EvaluationContextSchema });
 }
 
-/** The largest RFP file read. */
-export const MAX_RFP_BYTES = 10 * 1024 * 1024;
+const MAX_RFP_BYTES = 10 * 1024 * 1024;
 
-/** Reads an RFP file for the graph's input: a regular file of at most MAX_RFP_BYTES. */
 export async function readRfp(path: string): Promise<string> {
   const read = await readRegularTextFile(path, MAX_RFP_BYTES);
   if (!read.ok)

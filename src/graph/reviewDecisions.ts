@@ -23,29 +23,23 @@ import {
 } from "./statePath.js";
 import { structuredContentOf } from "./structuredContent.js";
 
-/** Statuses this decision gives stages, so the next stage can be chosen before the update lands. */
+/** Statuses this decision gives stages, so the next one can be chosen before the update lands. */
 export type StatusOverrides = Readonly<Record<string, ProcessingStatus>>;
 
-/** Picks the node to continue to after a stage was approved or edited (END when none is left). */
 export type NextNode = (state: OverallProposalStateType, overrides: StatusOverrides) => string;
 
 export interface ReviewNodeOptions {
   stage: StageDefinition;
-  /** Every stage of the graph, for stale marking. */
   stages: readonly StageDefinition[];
-  /** Direct dependents per stage id (config/dependencies.json). */
   dependencies?: DependencyMap;
   /** The generator a revision returns to; without one, a revision ends the run. */
   generateNode?: string;
-  /** The node a retry goes back to. */
   evaluateNode: string;
-  /** This review node's own name, for escalation. */
   reviewNode: string;
   next: NextNode;
   maxRevisions?: number;
 }
 
-/** The stage's status as the state has it. */
 export function stageStatus(
   state: OverallProposalStateType,
   stage: StageDefinition,
@@ -62,15 +56,11 @@ function kindOf(current: unknown): ContentKind {
   return "text";
 }
 
-/**
- * A reviewer's edit in the content's shape (the stage's `contentKind`, else the current content's):
- * text as is; an object or a list read as JSON when it is one, otherwise wrapped as `{ text }`.
- */
+/** An edit in the content's shape: text as is; JSON when it fits, otherwise wrapped as `{ text }`. */
 export function editedValue(current: unknown, content: string, kind?: ContentKind): unknown {
   const shape = kind ?? kindOf(current);
   if (shape === "text") return content;
-  // Parsed with prototype-poisoning protection: text that is not JSON, or holds a `__proto__`
-  // key, is kept as text below.
+  // Prototype-poisoning protection: JSON with a `__proto__` key is kept as text below.
   const read = readUntrustedJson(content);
   if (read.ok) {
     if (shape === "list" && Array.isArray(read.value)) return read.value;
@@ -79,11 +69,7 @@ export function editedValue(current: unknown, content: string, kind?: ContentKin
   return shape === "list" ? [{ text: content }] : { text: content };
 }
 
-/**
- * The content an edit stores: for a structured stage, the JSON applied to the current content by
- * the edit rule (the review refused any edit that does not fit it); otherwise as editedValue
- * keeps it.
- */
+/** The content an edit stores: a structured stage's by the edit rule, any other as editedValue. */
 function editedContent(stage: StageDefinition, current: unknown, content: string): unknown {
   const type = structuredContentOf(stage);
   if (type !== undefined) {
@@ -93,21 +79,18 @@ function editedContent(stage: StageDefinition, current: unknown, content: string
   return editedValue(current, content, stage.contentKind);
 }
 
-/** A reviewer's decision with everything needed to carry it out. */
-export interface ReviewDecisionContext {
+interface ReviewDecisionContext {
   options: ReviewNodeOptions;
   state: OverallProposalStateType;
   metadata: InterruptMetadata;
   decision: ReviewDecision;
   evaluation: EvaluationResult | null;
-  /** The criteria the reviewer marked wrong, checked against the evaluation they saw. */
   corrections: RecordedCorrection[];
   statusPath: StatePath;
   contentPath: StatePath;
   maxRevisions: number;
 }
 
-/** The decision as the thread's history keeps it: who, when, on which evaluation, what corrected. */
 function record(ctx: ReviewDecisionContext, staled: string[] = []): DecisionRecord {
   const { decision, evaluation } = ctx;
   const { stage } = ctx.options;
@@ -244,7 +227,6 @@ function edit(ctx: ReviewDecisionContext, content: string): Command {
   return new Command({ update, goto: options.next(state, overrides) });
 }
 
-/** Carries out a reviewer's decision: the update and where the graph goes next. */
 export function decide(ctx: ReviewDecisionContext): Command {
   const { decision } = ctx;
   switch (decision.action) {

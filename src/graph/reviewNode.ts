@@ -29,15 +29,7 @@ import { structuredContentOf } from "./structuredContent.js";
 
 export const DEFAULT_MAX_REVISIONS = 3;
 
-export {
-  editedValue,
-  type NextNode,
-  type ReviewNodeOptions,
-  type StatusOverrides,
-  stageStatus,
-} from "./reviewDecisions.js";
-
-export function stageEvaluation(
+function stageEvaluation(
   state: OverallProposalStateType,
   stage: StageDefinition,
 ): EvaluationResult | null {
@@ -64,11 +56,7 @@ function metadataFor(state: OverallProposalStateType, stage: StageDefinition): I
   };
 }
 
-/**
- * Why the review refuses this action, or undefined when it accepts it. A review accepts only the
- * actions it offers (a retry where none is offered is refused, and nothing is judged again); after
- * the revision limit no revise, and after a failed generation no approve (nothing was written).
- */
+/** Why the review refuses this action (only the actions it offers are taken), or undefined. */
 export function refusedAction(
   review: Pick<InterruptMetadata, "type" | "actions">,
   action: ReviewAction,
@@ -85,7 +73,6 @@ export function refusedAction(
   return undefined;
 }
 
-/** The answers a review takes, in words, as a decision and as Agent Inbox's buttons. */
 function offeredAnswers(metadata: InterruptMetadata): string {
   const actions = REVIEW_ACTIONS.filter((a) => refusedAction(metadata, a) === undefined);
   const inbox = [
@@ -98,7 +85,6 @@ function offeredAnswers(metadata: InterruptMetadata): string {
   return `${words(actions)}${inbox.length === 0 ? "" : ` (in Agent Inbox: ${words(inbox)})`}`;
 }
 
-/** What an edit of the stage takes, in words. */
 function editHint(stage: StageDefinition): string {
   const type = structuredContentOf(stage);
   if (type === undefined) return "Send the edited text, with visible characters (at most 1 MiB).";
@@ -110,7 +96,6 @@ function editHint(stage: StageDefinition): string {
   return `${shape}${required.length === 0 ? "" : `; ${required.join(", ")} cannot be emptied`}.`;
 }
 
-/** The review asks again: the same review, with why the last answer was refused. */
 function askAgain(
   options: ReviewNodeOptions,
   metadata: InterruptMetadata,
@@ -123,20 +108,10 @@ function askAgain(
 }
 
 /**
- * The review: pauses with the interrupt metadata — which also carries LangGraph's prebuilt
- * `HumanInterrupt` shape (action_request, config, description) for Agent Inbox — and resumes with
- * the reviewer's answer: a ReviewDecision, or a `HumanResponse` (accept → approve, response →
- * revise with the text as feedback, edit → edit with the edited content). The review reads the
- * answer itself (reviewAnswer.ts): the review boundary's fields, the actions it offers, an edit
- * against the stage's content (the edit rule of structuredContent.ts), corrections against the
- * evaluation. A refused answer — `ignore`, an edit that is not JSON or leaves out a required
- * field, a wrong type, an action not offered — is never an error: the review asks again, the
- * refusal (what, which field, how to fix it) at the top of its description, so the thread stays
- * paused (`interrupted` on a LangGraph server, and in Agent Inbox).
- * approve → approved, on to the next stage; revise → revision_requested, back to the generator
- * with the feedback (after `maxRevisions`, the reviewer must approve or edit instead); edit →
- * the content replaced, edited, and every approved or edited dependent (transitively) stale;
- * retry → evaluate again. The node holds no model call: on resume nothing is judged twice.
+ * The review: pauses with the interrupt metadata (which also carries Agent Inbox's
+ * `HumanInterrupt` shape) and resumes with a ReviewDecision or a `HumanResponse`. A refused
+ * answer is never an error — the review asks again with the refusal, so the thread stays paused
+ * on a LangGraph server. The node holds no model call: on resume nothing is judged twice.
  */
 export function createReviewNode(options: ReviewNodeOptions) {
   const { stage } = options;
@@ -155,8 +130,8 @@ export function createReviewNode(options: ReviewNodeOptions) {
     const maxRevisions = settings.maxRevisions ?? options.maxRevisions ?? DEFAULT_MAX_REVISIONS;
     const round =
       options.generateNode === undefined ? {} : { round: roundOf(state, stage, maxRevisions) };
-    // One value for both readers: the review's metadata (its own short description kept as
-    // `intro`) and Agent Inbox's HumanInterrupt (whose `description` is the Markdown summary).
+    // One value for both readers: the review's metadata (its own description kept as `intro`)
+    // and Agent Inbox's HumanInterrupt (whose `description` is the Markdown summary).
     const value = { ...shown, ...round, ...inbox, intro: metadata.description };
     const answer: unknown = interrupt(value);
     const read = readReviewAnswer(answer, {
@@ -180,12 +155,8 @@ export function createReviewNode(options: ReviewNodeOptions) {
   };
 }
 
-/**
- * The round of writing under review: one more than the revisions made, of at most one more than
- * the limit, with the feedback the writer answered (the generator clears it when it writes for
- * another reason).
- */
-export function roundOf(
+/** The round of writing under review, of at most one more than the limit, with its feedback. */
+function roundOf(
   state: OverallProposalStateType,
   stage: StageDefinition,
   maxRevisions: number,
@@ -199,10 +170,7 @@ export function roundOf(
   };
 }
 
-/**
- * A decision's corrections checked against the evaluation the reviewer saw (read once, when a
- * decision first carries corrections), as the history keeps them, or the issue that refuses them.
- */
+/** A decision's corrections checked against the evaluation the reviewer saw (read once). */
 function correctionsSeen(metadata: InterruptMetadata, state: OverallProposalStateType) {
   let seen: EvaluationResult | null | undefined;
   return (

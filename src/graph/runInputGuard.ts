@@ -1,11 +1,7 @@
 /**
- * What a run of the proposal graph or the evaluation gate is given is checked before LangGraph
- * sees it: the input against the graph's input schema, the run's context against
- * EvaluationContextSchema. LangGraph checks both with zod too, but throws zod's own error (a raw
- * `$ZodError`, no code, a JSON dump for a message); here a refusal is a GraphError with a code —
- * `GRAPH_INPUT_INVALID` or `RUN_CONTEXT_INVALID` — naming each field and what is wrong with it.
- * Nothing is run or stored. Every graph compiled from a builder made with checkingRuns does this,
- * and checks resume values too (resumeGuard.ts).
+ * A run's input and context are checked before LangGraph sees them: LangGraph's own zod check throws
+ * a raw `$ZodError`; here a refusal is a GraphError (`GRAPH_INPUT_INVALID`, `RUN_CONTEXT_INVALID`)
+ * naming each field. Nothing is run or stored.
  */
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
@@ -18,13 +14,11 @@ type StreamIterator = (
   options?: { context?: unknown; configurable?: Record<string, unknown> },
 ) => AsyncGenerator<unknown>;
 
-/** What a run of the graph may be given. */
 export interface RunShape {
   input: z.ZodType;
   context: z.ZodType;
 }
 
-/** Zod's issues as `field: what is wrong`, one after another. */
 function issuesOf(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
@@ -32,11 +26,8 @@ function issuesOf(error: z.ZodError): string {
     .join("; ");
 }
 
-/**
- * The graph, its runs' input and context checked first (see the module comment), each run given
- * the stores its evaluation nodes write to (RunSinks) through its config.
- */
-export function rejectInvalidRunInput<Graph extends object>(
+/** The graph, its runs' input and context checked first, each run given its RunSinks through its config. */
+function rejectInvalidRunInput<Graph extends object>(
   graph: Graph,
   shape: RunShape,
   sinks: RunSinks = {},
@@ -58,12 +49,8 @@ export function rejectInvalidRunInput<Graph extends object>(
 }
 
 /**
- * A graph builder whose every compiled graph checks its runs' input and context
- * (rejectInvalidRunInput) and screens resume values (screenResumes): the proposal graph and the
- * evaluation gate are built this way, so a graph compiled by a user, the orchestrator, the review
- * desk or LangGraph Studio refuses an input no run takes, and stores nothing of an answer no
- * review takes (the review asks again), before anything of it is stored. Compiled with a SQLite or
- * PostgreSQL checkpointer, its runs keep traces and judge answers in that database (RunSinks).
+ * A builder whose every compiled graph checks its runs (rejectInvalidRunInput) and screens resume
+ * values (screenResumes), whoever compiles it: a user, the orchestrator, the desk or Studio.
  */
 export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
   builder: Builder,

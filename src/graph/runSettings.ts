@@ -1,7 +1,6 @@
 /**
- * The settings a thread was started with (judge model, passing threshold, revision limit, mode),
- * kept in its state: every later run uses them, a run that gives other ones is refused unless it
- * asks to override them (then the new ones are used and recorded with the thread).
+ * The settings a thread was started with, kept in its state: every later run uses them, and a run
+ * that gives other ones is refused unless it asks to override them (then they are recorded).
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { runSettingsChanged } from "./errors.js";
@@ -10,7 +9,6 @@ import { type EvaluationContext, EvaluationContextSchema, type ThreadSettings } 
 const SETTING_KEYS = EvaluationContextSchema.keyof().options;
 type SettingKey = (typeof SETTING_KEYS)[number];
 
-/** What a run asks for: its context's settings, and whether it may override the thread's. */
 function requested(config: LangGraphRunnableConfig | undefined) {
   const raw = (config?.context ?? {}) as Record<string, unknown>;
   const parsed = EvaluationContextSchema.safeParse(raw);
@@ -24,7 +22,6 @@ function requested(config: LangGraphRunnableConfig | undefined) {
 
 const shown = (value: unknown) => (value === undefined ? "unset" : JSON.stringify(value));
 
-/** Each setting the run gives that differs from the thread's, as `key: kept → given`. */
 function changesOf(kept: ThreadSettings, given: EvaluationContext): string[] {
   return SETTING_KEYS.flatMap((key) =>
     given[key] === undefined || given[key] === kept[key]
@@ -34,16 +31,14 @@ function changesOf(kept: ThreadSettings, given: EvaluationContext): string[] {
 }
 
 export interface SettledRunSettings {
-  /** The settings this run goes by. */
   context: EvaluationContext;
   /** The state update recording them, when they are new or overridden. */
   update: { threadSettings?: ThreadSettings };
 }
 
 /**
- * The settings a node runs by: on a thread's first run, the run's own (recorded); after that the
- * thread's, with a run's different ones refused (RUN_SETTINGS_CHANGED) unless the run asks to
- * override them: `configurable: { thread_id, overrideSettings: true }` in its config.
+ * The settings a node runs by: the first run's own (recorded), then the thread's; a run's different
+ * ones are refused (RUN_SETTINGS_CHANGED) unless `configurable.overrideSettings` is true.
  */
 export function settleRunSettings(
   kept: ThreadSettings | undefined,
@@ -70,12 +65,4 @@ export function settleRunSettings(
     overrides: [...overrides, { at, changes }],
   };
   return { context: { ...keptSettings, ...settings }, update: { threadSettings: record } };
-}
-
-/** The run's config with the settled settings as its context. */
-export function withContext(
-  config: LangGraphRunnableConfig | undefined,
-  context: EvaluationContext,
-): LangGraphRunnableConfig {
-  return { ...(config ?? {}), context };
 }

@@ -1,12 +1,7 @@
 /**
- * Where the evaluation nodes of a run keep their traces and judge answers when their options name
- * no store: a trace store and a judge cache on the checkpointer's own database (its SQLite file or
- * PostgreSQL pool). A graph evalgate builds finds them when it is compiled with such a
- * checkpointer and hands them to its nodes through each run's config, under RUN_SINKS_KEY (a
- * caller may set that key itself). A graph on an in-memory checkpointer, or none, has none: its
- * traces stay in the result and it has no cache unless one is given. With the judge cache on the
- * database, every usable answer is on file as soon as it is known, so a run killed in the middle
- * of an evaluation is resumed with only the criteria still to judge.
+ * Where a run's evaluation nodes keep traces and judge answers by default: a trace store and a
+ * judge cache on the checkpointer's database, passed in each run's config under RUN_SINKS_KEY. With
+ * the cache there, a run killed mid-evaluation resumes with only the criteria still to judge.
  */
 import { randomUUID } from "node:crypto";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
@@ -36,7 +31,6 @@ function hasMethod(value: unknown, method: string): boolean {
   );
 }
 
-/** The database under a SQLite saver (`db`) or a PostgreSQL saver (`pool`), when it has one. */
 function databaseOfSaver(saver: unknown): SaverDatabase | undefined {
   if (typeof saver !== "object" || saver === null) return undefined;
   const { db, pool } = saver as { db?: unknown; pool?: unknown };
@@ -69,15 +63,11 @@ export function sinksOfSaver(saver: unknown): RunSinks {
   return sinks;
 }
 
-/** A trace store on the saver's database, when it has one. */
 export function traceStoreOfSaver(saver: unknown): TraceStore | undefined {
   return sinksOfSaver(saver).traces;
 }
 
-/** The sinks a run's config carries (none when it carries no RUN_SINKS_KEY). */
-export function runSinksOf(
-  config: { configurable?: Record<string, unknown> } | undefined,
-): RunSinks {
+function runSinksOf(config: { configurable?: Record<string, unknown> } | undefined): RunSinks {
   const sinks = config?.configurable?.[RUN_SINKS_KEY];
   return typeof sinks === "object" && sinks !== null ? (sinks as RunSinks) : {};
 }
@@ -95,11 +85,7 @@ export function withRunSinks<Options extends { configurable?: Record<string, unk
   };
 }
 
-/**
- * The cache an evaluation node uses under this run: `false` turns it off; a setting with a store
- * uses that store; otherwise (with the setting's TTL) the checkpointer's database, when the run
- * has one.
- */
+/** The judge cache under this run: `false` off; a setting's store; else the checkpointer's database. */
 export function judgeCacheFor(
   setting: JudgeCacheSetting | undefined,
   config: LangGraphRunnableConfig | undefined,
@@ -113,7 +99,6 @@ export function judgeCacheFor(
 /** Where traces go: a store, `inline` (kept in the result), or the checkpointer's database. */
 export type TraceDestination = TraceStore | "inline" | "checkpointer";
 
-/** The store a node's traces go to under this run, or undefined to keep them in the result. */
 export function traceStoreFor(
   destination: TraceDestination | undefined,
   config: LangGraphRunnableConfig | undefined,
@@ -123,11 +108,7 @@ export function traceStoreFor(
   return runSinksOf(config).traces;
 }
 
-/**
- * The result as it goes into state: its traces saved in the store under a fresh evaluation id
- * and replaced by their ids, the raw answers (in the traces too) left out. Without a store the
- * result is returned as it is.
- */
+/** The result as it goes into state: its traces saved in the store and replaced by their ids. */
 export async function resultForState(
   result: EvaluationResult,
   store: TraceStore | undefined,

@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * A stage of the proposal graph: one piece of content that is generated, evaluated and reviewed.
- * The paths say where its content, status and evaluation live in `OverallProposalState`.
- */
+/** A stage of the proposal graph: one piece of content generated, evaluated and reviewed. */
 export const StageDefinitionSchema = z.object({
   /** research, solution, connection_pairs, or a section id (the ids of config/dependencies.json). */
   id: z.string().min(1),
@@ -14,11 +11,7 @@ export const StageDefinitionSchema = z.object({
   statusField: z.string().min(1),
   resultField: z.string().min(1),
   criteriaPath: z.string().min(1),
-  /**
-   * The content's shape — text, an object or a list — so a reviewer's edit is stored in that
-   * shape even when there is no content yet (after a failed generation). Unset: the shape of the
-   * current content.
-   */
+  /** The content's shape, so an edit is stored in it even with no content yet (unset: the current content's). */
   contentKind: z.enum(["text", "object", "list"]).optional(),
 });
 export type StageDefinition = z.infer<typeof StageDefinitionSchema>;
@@ -70,8 +63,7 @@ export function sectionStage(id: string, title: string): StageDefinition {
   };
 }
 
-/** `problem_statement` → `ProblemStatement`, for node names such as `evaluateProblemStatement`. */
-export function pascalCase(id: string): string {
+function pascalCase(id: string): string {
   return id
     .split(/[^A-Za-z0-9]+/)
     .filter((p) => p !== "")
@@ -87,10 +79,7 @@ export interface StageNodeNames {
   review: string;
 }
 
-/**
- * The node names of a stage: `generate<Id>`, `startEvaluate<Id>`, `evaluate<Id>`, `review<Id>`
- * (the id in PascalCase).
- */
+/** The node names of a stage: `generate<Id>`, `startEvaluate<Id>`, `evaluate<Id>`, `review<Id>`. */
 export function stageNodeNames(stage: Pick<StageDefinition, "id">): StageNodeNames {
   const name = pascalCase(stage.id);
   return {

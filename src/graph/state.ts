@@ -12,7 +12,6 @@ import {
   SectionDataSchema,
 } from "./model.js";
 
-/** Appends errors, leaving out any already recorded. */
 export function appendUniqueErrors(current: string[], update: string[] | string): string[] {
   const incoming = Array.isArray(update) ? update : [update];
   const seen = new Set(current);
@@ -24,7 +23,6 @@ export function appendUniqueErrors(current: string[], update: string[] | string)
   return added.length === 0 ? current : [...current, ...added];
 }
 
-/** Merges sections by id: fields given for a section replace that section's fields. */
 export function mergeSections(
   current: Record<string, SectionData>,
   update: Record<string, Partial<SectionData>>,
@@ -52,16 +50,11 @@ const status = () =>
   });
 
 /**
- * `OverallProposalState`: research, solution-sought and connection-pair results
- * with their statuses and evaluations, sections by id, the HITL fields, messages and errors —
- * plus the RFP document, the applicant's input, revision counts and feedback, and the history of
- * reviewer decisions. An Annotation state, so LangGraph Studio shows its input form and the
- * context schema below.
+ * `OverallProposalState`: every stage's content, status and evaluation, the review fields and the
+ * decision history.
  */
 export const OverallProposalState = Annotation.Root({
-  /** The request for proposals the proposal answers. */
   rfpDocument: Annotation<string | undefined>(),
-  /** What the applicant brings: organisation, idea, capabilities. */
   applicantInput: Annotation<string | undefined>(),
 
   researchResults: Annotation<Record<string, unknown> | undefined>(),
@@ -95,7 +88,6 @@ export const OverallProposalState = Annotation.Root({
     default: () => [],
   }),
 
-  /** The settings the thread was started with (and any override since), used on every resume. */
   threadSettings: Annotation<ThreadSettings | undefined>(),
 
   messages: Annotation<BaseMessage[], BaseMessage[]>({
@@ -109,12 +101,7 @@ export const OverallProposalState = Annotation.Root({
 });
 
 export type OverallProposalStateType = typeof OverallProposalState.State;
-export type OverallProposalStateUpdate = typeof OverallProposalState.Update;
 
-/**
- * What a run may set without touching the graph (LangGraph Studio shows it as the run's
- * context): the judge model, the passing threshold, the revision limit and the judging mode.
- */
 export const EvaluationContextSchema = z.object({
   model: z
     .string()
@@ -139,7 +126,6 @@ export const EvaluationContextSchema = z.object({
 });
 export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
 
-/** The settings kept with a thread, and each override applied since it started. */
 export const ThreadSettingsSchema = EvaluationContextSchema.extend({
   recordedAt: z.string(),
   overrides: z
@@ -149,7 +135,7 @@ export const ThreadSettingsSchema = EvaluationContextSchema.extend({
 });
 export type ThreadSettings = z.infer<typeof ThreadSettingsSchema>;
 
-/** What the nodes of this package return: a partial state, list fields as the items to add. */
+/** What the nodes return: a partial state, list fields as the items to add. */
 export type ProposalUpdate = Partial<
   Omit<OverallProposalStateType, "sections" | "messages" | "errors" | "reviewHistory">
 > & {
@@ -159,7 +145,6 @@ export type ProposalUpdate = Partial<
   reviewHistory?: DecisionRecord[];
 };
 
-/** A run context with only the settings given (LangGraph types want every key present). */
 export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
   model: string | undefined;
   passingThreshold: number | undefined;
@@ -174,11 +159,7 @@ export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
   };
 }
 
-/**
- * What a proposal run starts from: the RFP and the applicant's input, and optionally stages done
- * earlier (approved or edited content is kept; the graph starts at the first stage needing work).
- * A zod object, so LangGraph Studio can draw the input form from it.
- */
+/** What a proposal run starts from: the RFP, the applicant's input and optionally stages done earlier. */
 export const ProposalInputSchema = z.object({
   rfpDocument: z.string().optional().describe("The text of the request for proposals"),
   applicantInput: z

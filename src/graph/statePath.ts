@@ -38,10 +38,7 @@ function isSectionField(field: string): field is SectionField {
   return (SECTION_FIELDS as readonly string[]).includes(field);
 }
 
-/**
- * Parses a `resultField` / `statusField`: `researchEvaluation`, or
- * `sections.<id>.<content|status|evaluation>` for a section.
- */
+/** Parses `researchEvaluation`, or `sections.<id>.<content|status|evaluation>`. */
 export function parseStatePath(path: string): StatePath {
   const parts = path.split(".");
   if (parts.length === 1 && isTopLevel(path)) return { kind: "field", key: path };
@@ -59,23 +56,18 @@ export function parseStatePath(path: string): StatePath {
   );
 }
 
-/** Reads the value at a path of the state. */
 export function readStatePath(state: OverallProposalStateType, path: StatePath): unknown {
   if (path.kind === "field") return (state as unknown as Record<string, unknown>)[path.key];
   return state.sections[path.sectionId]?.[path.field];
 }
 
-/**
- * The update that writes `value` at a path — a real nested update for a section (merged by the
- * sections reducer), never a literal dotted key.
- */
+/** The update that writes `value` at a path: a nested update for a section, never a dotted key. */
 export function statePathUpdate(path: StatePath, value: unknown): ProposalUpdate {
   if (path.kind === "field") return { [path.key]: value } as ProposalUpdate;
   const patch: Partial<SectionData> = { [path.field]: value };
   return { sections: { [path.sectionId]: patch } };
 }
 
-/** Combines updates; section patches for the same section are merged, not replaced. */
 export function mergeStateUpdates(...updates: readonly ProposalUpdate[]): ProposalUpdate {
   const out: ProposalUpdate = {};
   for (const update of updates) {

@@ -1,26 +1,17 @@
 /**
- * The structured contents of the proposal graph — the research, the solution sought and the
- * connection pairs — as zod schemas, and the one rule for changing them: what a writer's answer
- * must be (generators.ts, read by writerContent.ts) and what a reviewer's edit must leave
- * (applyContentEdit: the page's fields, the terminal's form, Agent Inbox, the API, `review
- * --content-file` all come here). Each is a JSON object (or a list of them) whose fields are text
- * or lists of text; fields a writer or reviewer adds beyond the known ones are kept.
- *
- * The rule: a required field (the research's funder and priorities, the solution's problem and
- * desired outcomes, each pair's funder need and applicant capability) can be neither emptied nor
- * left out; an edit of an object changes the fields it gives and keeps the others (a field given
- * as null, empty text or an empty list is removed, unless it is required); a field of the wrong
- * type (a number where text is asked for) is refused, not turned into text.
+ * The structured contents of the proposal graph (research, solution sought, connection pairs) as
+ * zod schemas, and the one rule for changing them: a required field can be neither emptied nor left
+ * out; an object's edit changes the fields it gives (null or empty removes one) and keeps the rest;
+ * a wrong type is refused, not turned into text. Fields beyond the known ones are kept.
  */
 import { z } from "zod";
+import { isRecord } from "../untrusted/json.js";
 import type { StageDefinition } from "./stages.js";
 
-/** One field of a structured content: its key in the JSON and how it is written. */
 export interface ContentFieldDefinition {
   key: string;
   /** text: one piece of text (line breaks allowed); list: a list of one-line items. */
   kind: "text" | "list";
-  /** Neither a writer nor a reviewer may leave it out or empty. */
   required?: boolean;
 }
 
@@ -30,10 +21,6 @@ export interface ContentIssue {
   message: string;
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A value as a message names what it is: "a number", "a list", … */
 function kindOfValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
@@ -45,7 +32,6 @@ function kindOfValue(value: unknown): string {
 
 const REQUIRED = "is required: it cannot be left out or emptied";
 
-/** Text with something in it, trimmed. */
 const TextField = z
   .string({
     error: (issue) =>
@@ -54,7 +40,7 @@ const TextField = z
   .trim()
   .min(1, REQUIRED);
 
-/** A list of text items with at least one, each trimmed; blank items are left out. */
+/** Text items, at least one, each trimmed; blank items are left out. */
 const ListField = z
   .array(
     z.string({ error: (issue) => `each item takes text, not ${kindOfValue(issue.input)}` }).trim(),
@@ -77,26 +63,22 @@ function objectOf(fields: readonly ContentFieldDefinition[]) {
   return z.looseObject(Object.fromEntries(fields.map((f) => [f.key, fieldSchema(f)])));
 }
 
-/** True when some field of the object holds something. */
 function hasContent(value: Record<string, unknown>): boolean {
   return Object.values(value).some((v) => !isEmptyValue(v));
 }
 
-/** A value that holds nothing: null, blank text, an empty list or object. */
 function isEmptyValue(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value === "string") return value.trim() === "";
   if (Array.isArray(value)) return value.length === 0;
-  if (isPlainObject(value)) return Object.keys(value).length === 0;
+  if (isRecord(value)) return Object.keys(value).length === 0;
   return false;
 }
 
-/** A structured content type: its shape, its (item's) fields and its schema. */
 export interface StructuredContentType {
   /** What a message calls it: "the research", "the connection pairs". */
   name: string;
   shape: "object" | "list";
-  /** The object's fields, or each item's for a list. */
   fields: readonly ContentFieldDefinition[];
   /** What one item of a list is called ("Pair"). */
   itemName?: string;
@@ -192,10 +174,7 @@ const GENERIC_LIST: StructuredContentType = {
     .min(1, "the list is empty"),
 };
 
-/**
- * The structured type of a stage's content (by its content type: research, solution,
- * connection_pairs), a generic object or list for other structured stages, or undefined for text.
- */
+/** The structured type of a stage's content; a generic object or list for other structured stages. */
 export function structuredContentOf(
   stage: Pick<StageDefinition, "contentType" | "contentKind">,
 ): StructuredContentType | undefined {
@@ -206,7 +185,6 @@ export function structuredContentOf(
   return undefined;
 }
 
-/** An object's fields without those that hold nothing. */
 export function withoutEmpty(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => !isEmptyValue(v)));
 }
@@ -218,13 +196,7 @@ function issuesOf(error: z.ZodError): ContentIssue[] {
   }));
 }
 
-/**
- * A reviewer's edit applied to the current content, by the rule of the module's description: an
- * object's edit changes the fields it gives and keeps the rest (null, empty text or an empty list
- * removes a field); a list's edit replaces the list (an item with nothing in it is left out). The
- * result is checked against the type's schema — a required field missing, a wrong type — with the
- * issues by field. The one check every way of editing goes through.
- */
+/** A reviewer's edit applied by the rule above: the one check every way of editing goes through. */
 export function applyContentEdit(
   type: StructuredContentType,
   current: unknown,
@@ -232,18 +204,18 @@ export function applyContentEdit(
 ): { ok: true; value: unknown } | { ok: false; issues: ContentIssue[] } {
   let merged: unknown;
   if (type.shape === "object") {
-    if (!isPlainObject(edit)) {
+    if (!isRecord(edit)) {
       const issue = `${type.name} takes a JSON object of its fields, not ${kindOfValue(edit)}`;
       return { ok: false, issues: [{ path: [], message: issue }] };
     }
-    merged = withoutEmpty({ ...(isPlainObject(current) ? current : {}), ...edit });
+    merged = withoutEmpty({ ...(isRecord(current) ? current : {}), ...edit });
   } else {
     if (!Array.isArray(edit)) {
       const issue = `${type.name} takes a JSON list of objects, not ${kindOfValue(edit)}`;
       return { ok: false, issues: [{ path: [], message: issue }] };
     }
     merged = edit
-      .map((item) => (isPlainObject(item) ? withoutEmpty(item) : item))
+      .map((item) => (isRecord(item) ? withoutEmpty(item) : item))
       .filter((item) => !isEmptyValue(item));
   }
   const parsed = type.schema.safeParse(merged);

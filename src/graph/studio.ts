@@ -1,10 +1,7 @@
 /**
- * The graphs LangGraph Studio and `langgraph dev` load (langgraph.json points here). They are
- * compiled without a checkpointer: the server brings its own and attaches it to every run.
- * No model is injected: judge and writer come from the environment the server runs in —
- * EVALGATE_MODEL (default qwen2.5:7b-instruct, on Ollama) and OLLAMA_BASE_URL — read at each
- * call, and a run's context (`model`, `passingThreshold`, `maxRevisions`, `mode`) overrides them
- * per run. A resume of a thread that is not paused is an error (rejectIdleResume), not a no-op.
+ * The graphs LangGraph Studio and `langgraph dev` load (langgraph.json): compiled without a
+ * checkpointer (the server attaches its own); judge and writer from EVALGATE_MODEL and
+ * OLLAMA_BASE_URL, overridden per run by its context.
  */
 import { buildEvaluationGraph } from "./evaluationGraph.js";
 import { buildProposalGraph } from "./proposalGraph.js";

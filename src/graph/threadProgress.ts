@@ -1,21 +1,9 @@
 /**
  * Where a thread is, read from its latest checkpoint the way LangGraph will run it: the one
- * judgement every report of a thread's state goes through (the orchestrator, the review desk and
- * its jobs, the recovery at start-up, the service's thread status, the CLI's `run --thread`,
- * `reviews` and `review`).
- *
- * LangGraph's StateSnapshot has three parts that matter. `tasks` are the tasks of the step after
- * the latest checkpoint, each with the pending writes LangGraph keeps for it beside that
- * checkpoint (its `interrupts`, its `error`, its `result`); `next` names the tasks among them that
- * have no writes yet. A task that finished writes its output as pending writes, and only when
- * every task of the step has written does LangGraph apply them and save the next checkpoint. A
- * process that dies in between leaves `next` empty while a task's writes wait to be applied:
- * such a thread is not finished, and `graph.invoke(null, config)` applies the writes and runs on.
- * Likewise an interrupt whose task has written its output (the reviewer's answer was taken, the
- * next checkpoint was not saved) is answered, not waited on.
- *
- * So: paused when a task still to run (in `next`) waits on an interrupt; finished only when there
- * is no task at all (no node to run, no writes to apply, no interrupt); anything else is work left.
+ * judgement every report of a thread's state goes through. A task's writes wait beside the
+ * checkpoint until every task of the step has written, so a process that dies in between leaves
+ * `next` empty with work left, and an interrupt whose task wrote output is answered, not waited on.
+ * Paused: a task in `next` waits on an interrupt; finished: no task at all; else work left.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 
@@ -26,27 +14,18 @@ export interface WaitingInterrupt {
   node: string;
 }
 
-/** Where a thread is. */
 export type ThreadProgress =
-  /** No checkpoint: the thread never ran (or died before its first checkpoint was saved). */
+  /** No checkpoint: the thread never ran, or died before its first checkpoint. */
   | { kind: "not_started" }
   /** Waiting on interrupts (reviews, or other interrupts of a graph); resume with a Command. */
   | { kind: "paused"; interrupts: WaitingInterrupt[] }
-  /**
-   * Nodes left to run, or a node's writes left to apply (a process died mid-run, or a node
-   * failed: `errors`); `invoke(null, config)` runs on from the latest checkpoint.
-   */
+  /** Nodes left to run or writes left to apply; `invoke(null, config)` runs on. */
   | { kind: "work_left"; nodes: string[]; errors: string[] }
-  /** Nothing to run, nothing to apply, nothing waited on. */
   | { kind: "finished" };
 
-/** The parts of a StateSnapshot the judgement reads. */
 export type SnapshotParts = Pick<StateSnapshot, "next" | "tasks" | "createdAt">;
 
-/**
- * The tasks still to run: those `next` names. With two tasks of one name (a fan-out), the one
- * still to run is taken to be one without a result (a task that wrote its output has one).
- */
+/** The tasks `next` names; of two with one name (a fan-out), one without a result is still to run. */
 function tasksToRun(snapshot: SnapshotParts): SnapshotParts["tasks"] {
   const left = new Map<string, number>();
   for (const name of snapshot.next) left.set(name, (left.get(name) ?? 0) + 1);
@@ -61,7 +40,6 @@ function tasksToRun(snapshot: SnapshotParts): SnapshotParts["tasks"] {
   });
 }
 
-/** The interrupts the thread waits on: those of tasks still to run (answered ones left out). */
 export function waitingInterrupts(snapshot: SnapshotParts): WaitingInterrupt[] {
   return tasksToRun(snapshot).flatMap((task) =>
     task.interrupts.flatMap((entry) =>
@@ -72,8 +50,7 @@ export function waitingInterrupts(snapshot: SnapshotParts): WaitingInterrupt[] {
   );
 }
 
-/** The errors the snapshot's tasks failed with, as `<node>: <message>`. */
-export function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
+function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
   return snapshot.tasks.flatMap((task) => {
     const error: unknown = task.error;
     if (error === undefined || error === null) return [];
@@ -85,7 +62,6 @@ export function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
   });
 }
 
-/** Where the thread is (see the module's comment for how it is read). */
 export function threadProgress(snapshot: SnapshotParts): ThreadProgress {
   if (snapshot.createdAt === undefined) return { kind: "not_started" };
   const interrupts = waitingInterrupts(snapshot);
@@ -96,7 +72,6 @@ export function threadProgress(snapshot: SnapshotParts): ThreadProgress {
   return { kind: "work_left", nodes, errors: taskErrors(snapshot) };
 }
 
-/** The judgement in words, for messages: "finished", "paused at …", "work left at …". */
 export function describeProgress(progress: ThreadProgress): string {
   switch (progress.kind) {
     case "not_started":

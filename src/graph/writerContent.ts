@@ -1,19 +1,16 @@
 /**
- * A writer's answer read as the structured content it stands for, the lenient way models write
- * it — a number where text is asked for as its text, a single text for a list as a list of one,
- * empty fields left out — and then held to the content's schema (structuredContent.ts). A
- * reviewer's edit gets no such reading: it follows the edit rule (applyContentEdit).
+ * A writer's answer read leniently (a number as its text, one text for a list as a list of one)
+ * and then held to the content's schema; a reviewer's edit gets no such reading.
  */
 import { z } from "zod";
-import { isPlainObject, type StructuredContentType, withoutEmpty } from "./structuredContent.js";
+import { isRecord } from "../untrusted/json.js";
+import { type StructuredContentType, withoutEmpty } from "./structuredContent.js";
 
-/** A number or true/false a model wrote where text is asked for, as its text. */
 const asText = (value: unknown) =>
   typeof value === "number" || typeof value === "boolean" ? String(value) : value;
 
-/** A writer's object in the type's field kinds: text as text, one text for a list as a list of it. */
 function writerObject(type: StructuredContentType, value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   const kinds = new Map(type.fields.map((f) => [f.key, f.kind]));
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(withoutEmpty(value))) {

@@ -19,10 +19,7 @@ function decisionCorrections(
   return checked.corrections;
 }
 
-/**
- * The labels of the decision: its id is the thread and the interrupt it answered (one decision
- * each), so writing them again changes nothing.
- */
+/** The labels of the decision, keyed by thread and interrupt: writing them again changes nothing. */
 export function labelsOfReviewDecision(
   review: PendingReview,
   decision: ReviewDecision,

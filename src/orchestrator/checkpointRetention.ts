@@ -1,9 +1,6 @@
 /**
- * Checkpoint retention: a finished thread needs only its last checkpoint — it holds the whole
- * state, the history of reviewer decisions (`reviewHistory`) and every stage's result — so the
- * superseded checkpoints (and their writes) before it can go. Traces stay in the trace store and
- * decisions in the review store. Paused and running threads keep their checkpoints; what a
- * paused thread loses is the writes of its superseded checkpoints (pruneSupersededWrites).
+ * Checkpoint retention: a finished thread needs only its last checkpoint (it holds the whole state,
+ * the review history and every result); paused and running threads keep theirs.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { z } from "zod";
@@ -43,11 +40,7 @@ const SQLITE_KEEP_LATEST = [
   SQLITE_SUPERSEDED_WRITES,
   `DELETE FROM checkpoints WHERE thread_id = ? AND ${SQLITE_SUPERSEDED}`,
 ];
-/**
- * On PostgreSQL a checkpoint row holds only channel versions; the values are rows of
- * checkpoint_blobs, keyed by (thread, namespace, channel, version) and shared by every checkpoint
- * whose channel_versions name that version. A blob goes when no checkpoint left names it.
- */
+/** PostgreSQL's channel values (checkpoint_blobs) are shared: one goes when no checkpoint names it. */
 const POSTGRES_KEEP_LATEST = [
   POSTGRES_SUPERSEDED_WRITES,
   `DELETE FROM checkpoints WHERE thread_id = $1 AND ${POSTGRES_SUPERSEDED}`,
@@ -57,7 +50,6 @@ const POSTGRES_KEEP_LATEST = [
        AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)`,
 ];
 
-/** Runs deletions on the saver's database; how many rows went (0 for a saver without one). */
 async function deleteRows(
   saver: BaseCheckpointSaver,
   threadId: string,
@@ -78,22 +70,14 @@ async function deleteRows(
   return 0;
 }
 
-/**
- * Prunes a finished thread's superseded checkpoints, their writes and (PostgreSQL) the channel
- * values no checkpoint left refers to, on a SQLite or PostgreSQL saver; returns how many rows
- * went (0 for a saver without a database). Call it only for a finished thread.
- */
+/** Prunes a finished thread to its last checkpoint; returns how many rows went. Finished threads only. */
 export function pruneFinishedThread(saver: BaseCheckpointSaver, threadId: string): Promise<number> {
   return deleteRows(saver, threadId, SQLITE_KEEP_LATEST, POSTGRES_KEEP_LATEST);
 }
 
 /**
- * Drops the writes of a thread's superseded checkpoints, whatever the retention; the checkpoints
- * stay. A write is a node's output kept beside the checkpoint it ran from, so that a run stopped
- * in the middle of a step resumes without running again the nodes that had finished; once the
- * next checkpoint exists, that output is in it (an evaluation's result is in the paused
- * checkpoint's state) and LangGraph reads the writes of the latest checkpoint only. Call it when
- * a run has ended (paused or finished), never while one is under way.
+ * Drops the writes of a thread's superseded checkpoints: once the next checkpoint exists their
+ * output is in it, and LangGraph reads the latest one's writes only. Never while a run is under way.
  */
 export function pruneSupersededWrites(
   saver: BaseCheckpointSaver,

@@ -1,13 +1,7 @@
 /**
- * How the SQLite checkpointer writes a thread's checkpoints and pending writes: LangGraph's own
- * JSON (JsonPlusSerializer: messages, dates, sets… as LangGraph revives them), deflated and kept
- * as base64 text under the type `deflated-json`. A paused thread's state is JSON that repeats
- * itself — every checkpoint of the run holds the whole state, the review's answer schema, the
- * result's feedback restating its suggestions — and deflate takes it to about a third (base64
- * included). Base64, not bytes: the SQLite saver reads pending writes through
- * `CAST(value AS TEXT)`. Rows of type `json` (written before, or by a saver without this
- * serializer) are read as they are. PostgreSQL keeps LangGraph's own serializer: its saver stores
- * metadata as JSON and compresses large values itself.
+ * The SQLite checkpointer's serializer: LangGraph's own JSON, deflated to about a third and kept as
+ * base64 text (the saver reads pending writes through `CAST(value AS TEXT)`); `json` rows read as
+ * they are. PostgreSQL keeps LangGraph's serializer, which compresses large values itself.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
@@ -17,9 +11,8 @@ import { storeDataInvalid } from "../store/errors.js";
 export const DEFLATED_JSON = "deflated-json";
 
 /** A stored value never expands beyond this (a row that would is refused, not inflated). */
-export const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
 
-/** Text of base64's alphabet only (what this serializer writes). */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 type Serializer = Pick<JsonPlusSerializer, "dumpsTyped" | "loadsTyped">;
@@ -35,7 +28,6 @@ function textOf(data: Uint8Array | string): string {
 /** LangGraph's JSON serializer, deflating what it writes and reading both forms. */
 export class DeflatedJsonSerializer implements Serializer {
   private readonly json = new JsonPlusSerializer();
-  /** The most bytes one stored value may expand to (default MAX_CHECKPOINT_BYTES). */
   private readonly maxBytes: number;
 
   constructor(options: { maxBytes?: number } = {}) {

@@ -11,27 +11,14 @@ import { type DatabaseOptions, databaseLocation } from "../store/location.js";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";
 import { CheckpointerError } from "./errors.js";
 
-/** The checkpoints' database, named as the store names it (see databaseLocation). */
 export type CheckpointerOptions = DatabaseOptions;
 
 /** An open checkpoint store: the LangGraph saver, what it is, and how to close it. */
 export interface Checkpointer {
   readonly saver: BaseCheckpointSaver;
   readonly kind: "sqlite" | "postgres";
-  /** The SQLite file, or the PostgreSQL URL without its password. */
   readonly location: string;
-  /** Closes the database connection; safe to call more than once. */
   close(): Promise<void>;
-}
-
-/** The database each checkpointer createCheckpointer opened is in (the review store opens there too). */
-const DATABASES = new WeakMap<Checkpointer, { sqlitePath: string } | { databaseUrl: string }>();
-
-/** The database a checkpointer from createCheckpointer is in; undefined for any other. */
-export function checkpointerDatabase(
-  checkpointer: Checkpointer,
-): { sqlitePath: string } | { databaseUrl: string } | undefined {
-  return DATABASES.get(checkpointer);
 }
 
 function messageOf(error: unknown): string {
@@ -56,14 +43,10 @@ function once(action: () => Promise<void>): () => Promise<void> {
 }
 
 /**
- * The checkpoint connection commits without waiting for the disk (WAL with `synchronous =
- * NORMAL`): a commit survives the process dying (kill -9, a crash), and only a power loss or an
- * operating-system crash can take back the last ones. That loses no decision: a reviewer's
- * decision is recorded by the review store, whose connection keeps waiting for the disk, before
- * it is accepted, and a thread whose checkpoint did not keep it applies it again (the runner
- * applies every decision the checkpoint does not show as applied). What such a loss costs is
- * redoing the last steps. Waiting for the disk on every checkpoint write was most of what a
- * resume spent in the database.
+ * The checkpoint connection commits without waiting for the disk (WAL, `synchronous = NORMAL`):
+ * only a power loss can take back the last commits, and no decision is lost with them — the review
+ * store records it (waiting for the disk) before it is accepted, and the runner applies again any
+ * decision the checkpoint does not show. Waiting for the disk was most of a resume's database time.
  */
 function relaxSync(db: unknown): void {
   const pragma = (db as { pragma?: (source: string) => unknown }).pragma;
@@ -102,18 +85,12 @@ async function openSqlite(location: string): Promise<Checkpointer> {
       cause: error,
     });
   }
-  const checkpointer: Checkpointer = { saver, kind: "sqlite", location, close };
-  DATABASES.set(checkpointer, { sqlitePath: location });
-  return checkpointer;
+  return { saver, kind: "sqlite", location, close };
 }
 
 /**
- * PostgreSQL's counterpart of relaxSync: the checkpoint connections commit without waiting for
- * the WAL flush (`synchronous_commit = off`). A commit still survives the process dying; only a
- * crash of the database server or its machine can take back the last ones (at most three
- * `wal_writer_delay`s, 600 ms by default), and never out of order. The review store's own
- * connections keep waiting for the flush, so every decision it accepts and every thread it settles
- * is durable, and with it, by the WAL's order, every checkpoint written before.
+ * PostgreSQL's counterpart of relaxSync (`synchronous_commit = off`): only a database crash takes
+ * back the last commits, in order, and the review store's own connections still wait for the flush.
  */
 const ASYNCHRONOUS_COMMIT = "-c synchronous_commit=off";
 
@@ -142,16 +119,12 @@ async function openPostgres(url: string): Promise<Checkpointer> {
       { cause: error },
     );
   }
-  const checkpointer: Checkpointer = { saver, kind: "postgres", location, close };
-  DATABASES.set(checkpointer, { databaseUrl: url });
-  return checkpointer;
+  return { saver, kind: "postgres", location, close };
 }
 
 /**
- * Opens the checkpoint store the review threads live in: PostgreSQL when `databaseUrl` is given
- * (or, without an explicit `sqlitePath`, when DATABASE_URL is set), with its tables set up;
- * otherwise SQLite, by default `.evalgate/checkpoints.sqlite` under the working directory (the
- * folder is created). Close it when done.
+ * Opens the checkpoint store: PostgreSQL when `databaseUrl` (or, without `sqlitePath`, DATABASE_URL)
+ * is given, else SQLite at `.evalgate/checkpoints.sqlite` under the working directory.
  */
 export async function createCheckpointer(options: CheckpointerOptions = {}): Promise<Checkpointer> {
   if (options.sqlitePath?.trim() === "" && !options.databaseUrl?.trim()) {

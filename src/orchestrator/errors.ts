@@ -1,13 +1,11 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 import { quotedId } from "../graph/reviewInput.js";
 
-/** Why a thread is not waiting for a reviewer. */
 export type NotPausedReason =
   | { kind: "completed" }
   | { kind: "stopped"; next: readonly string[]; errors: readonly string[] }
   | { kind: "other_interrupt"; interruptIds: readonly string[] };
 
-/** Why a thread is not paused at a review, in words. */
 function describeNotPaused(reason: NotPausedReason): string {
   switch (reason.kind) {
     case "completed":
@@ -23,7 +21,6 @@ function describeNotPaused(reason: NotPausedReason): string {
   }
 }
 
-/** The codes of the review orchestrator's thread errors. */
 export const ORCHESTRATOR_ERROR_CODES = [
   "ORCHESTRATOR_FAILED",
   "CHECKPOINT_NOT_FOUND",
@@ -38,11 +35,7 @@ export const ORCHESTRATOR_ERROR_CODES = [
 ] as const;
 export type OrchestratorErrorCode = (typeof ORCHESTRATOR_ERROR_CODES)[number];
 
-/**
- * Something the review orchestrator refused or could not do, on one thread; `code` says what
- * (`CHECKPOINT_NOT_FOUND`, `THREAD_EXISTS`, `GRAPH_RUN_FAILED`, …, `ORCHESTRATOR_FAILED` when
- * none is given).
- */
+/** Something the review orchestrator refused or could not do, on one thread; `code` says what. */
 export class OrchestratorError extends EvalgateError<OrchestratorErrorCode> {
   override name = "OrchestratorError";
   readonly threadId: string;
@@ -59,14 +52,12 @@ export class OrchestratorError extends EvalgateError<OrchestratorErrorCode> {
   }
 }
 
-/** The checkpointer holds no state for the thread (`CHECKPOINT_NOT_FOUND`). */
 export function threadNotFound(threadId: string): OrchestratorError {
   return new OrchestratorError(threadId, "no such thread in the checkpointer", {
     code: "CHECKPOINT_NOT_FOUND",
   });
 }
 
-/** `start` was given the id of a thread that already has state (`THREAD_EXISTS`). */
 export function threadExists(threadId: string): OrchestratorError {
   return new OrchestratorError(
     threadId,
@@ -75,10 +66,6 @@ export function threadExists(threadId: string): OrchestratorError {
   );
 }
 
-/**
- * A thread id that cannot name a thread (`THREAD_ID_INVALID`): empty, longer than 128 characters,
- * or with characters other than letters, digits and `. _ : -` (see ThreadIdSchema).
- */
 export function invalidThreadId(threadId: string, reason = "is empty"): OrchestratorError {
   return new OrchestratorError(threadId, `not a thread id: it ${reason}`, {
     code: "THREAD_ID_INVALID",
@@ -88,7 +75,6 @@ export function invalidThreadId(threadId: string, reason = "is empty"): Orchestr
 /** The thread was made by another graph that shares the checkpointer: this one cannot resume it. */
 export class ForeignThreadError extends OrchestratorError {
   override name = "ForeignThreadError";
-  /** Channels of the thread's checkpoint this orchestrator's graph does not have. */
   readonly channels: readonly string[];
 
   constructor(threadId: string, channels: readonly string[]) {
@@ -135,7 +121,6 @@ export class InterruptMismatchError extends OrchestratorError {
   }
 }
 
-/** One thing wrong with a decision: the field (dotted path, `(decision)` for the whole) and why. */
 export interface DecisionIssue {
   field: string;
   message: string;
@@ -159,7 +144,6 @@ export class InvalidDecisionError extends OrchestratorError {
 /** The checkpointer could not be opened: the SQLite file or the PostgreSQL database. */
 export class CheckpointerError extends EvalgateError {
   override readonly name = "CheckpointerError";
-  /** The SQLite path, or the PostgreSQL URL without its password. */
   readonly location: string;
 
   constructor(location: string, message: string, options: { cause?: unknown } = {}) {
@@ -168,17 +152,10 @@ export class CheckpointerError extends EvalgateError {
   }
 }
 
-/** The code of a checkpointer that cannot be opened (CheckpointerError is no OrchestratorError). */
+/** CheckpointerError is no OrchestratorError: its code has its own list. */
 export const CHECKPOINTER_ERROR_CODES = ["CHECKPOINTER_UNAVAILABLE"] as const;
 
 export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
 export const isThreadNotFoundError = errorGuard<OrchestratorError>("CHECKPOINT_NOT_FOUND");
-export const isThreadExistsError = errorGuard<OrchestratorError>("THREAD_EXISTS");
 export const isForeignThreadError = errorGuard<ForeignThreadError>("THREAD_FOREIGN");
-export const isInvalidThreadIdError = errorGuard<OrchestratorError>("THREAD_ID_INVALID");
-export const isThreadNotPausedError = errorGuard<ThreadNotPausedError>("THREAD_NOT_PAUSED");
-export const isInterruptMismatchError = errorGuard<InterruptMismatchError>("INTERRUPT_MISMATCH");
-export const isInvalidDecisionError = errorGuard<InvalidDecisionError>("DECISION_INVALID");
-export const isGraphRunError = errorGuard<OrchestratorError>("GRAPH_RUN_FAILED");
-export const isThreadStateError = errorGuard<OrchestratorError>("THREAD_STATE_INVALID");
 export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");

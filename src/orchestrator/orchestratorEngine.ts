@@ -1,9 +1,4 @@
-/**
- * The thread engine as a ReviewOrchestrator uses it: the caller's graph compiled on the
- * checkpoints, the review store beside them (its locks, its index, its decisions), and the engine's
- * runner (threadRunner.ts), the one that advances the desk's threads too. The orchestrator's
- * threads are kept in the store under a graph key of their own.
- */
+/** The thread engine as a ReviewOrchestrator uses it: its graph, the review store and the runner. */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -14,10 +9,9 @@ import {
   type StateGraph,
   type StateSnapshot,
 } from "@langchain/langgraph";
-import { isReviewResumeInvalidError } from "../graph/errors.js";
 import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
 import type { EvaluationContext } from "../graph/state.js";
-import { threadProgress } from "../graph/threadProgress.js";
+import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import type { ReviewStore } from "../store/types.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
@@ -33,18 +27,14 @@ import { foreignChannels, graphKeyOf, openIndexStore } from "./threadIndex.js";
 import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
 import type { ThreadRuntime } from "./threadSettle.js";
 
-/** The HITL fields of OverallProposalState a graph needs for the orchestrator to review it. */
 export interface ReviewFields {
   reviewHistory: DecisionRecord[];
   isInterrupted: boolean;
   interruptMetadata?: InterruptMetadata | null;
 }
 
-/** What the orchestrator uses of a compiled graph. */
 export interface ReviewGraphRunnable {
-  /** The compiled graph's channels (state keys and edges), to recognise its threads. */
   readonly channels: Readonly<Record<string, unknown>>;
-  /** A run, streamed step by step (the thread engine records each step). */
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: RunnableConfig): Promise<StateSnapshot>;
 }
@@ -54,7 +44,6 @@ export interface ReviewGraphBuilder {
   compile(options: { checkpointer: BaseCheckpointSaver }): ReviewGraphRunnable;
 }
 
-/** The state type of a StateGraph builder. */
 export type GraphState<G> =
   G extends StateGraph<
     infer _SD,
@@ -71,7 +60,6 @@ export type GraphState<G> =
     ? S
     : ReviewFields & Record<string, unknown>;
 
-/** What a StateGraph builder accepts as input (its input schema's update type). */
 export type GraphInput<G> =
   G extends StateGraph<
     infer _SD,
@@ -88,36 +76,23 @@ export type GraphInput<G> =
     ? ExtractUpdateType<I, ExtractStateType<I>>
     : Record<string, unknown>;
 
-/** The builder itself when its state has the review fields; `never` (a type error) otherwise. */
 export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;
 
 export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
-  /** An uncompiled graph whose state has the review fields (reviewHistory, isInterrupted, interruptMetadata). */
+  /** An uncompiled graph whose state has reviewHistory, isInterrupted and interruptMetadata. */
   graph: G & Reviewable<G>;
-  /**
-   * Where the threads are kept: a LangGraph saver or an open Checkpointer (both stay the
-   * caller's to close). Default: createCheckpointer(checkpointerOptions), closed by close().
-   */
+  /** Where the threads are kept (the caller's to close). Default: createCheckpointer(checkpointerOptions). */
   checkpointer?: BaseCheckpointSaver | Checkpointer;
-  /** Options for the default checkpointer. */
   checkpointerOptions?: CheckpointerOptions;
   /**
-   * The run context (judge model, passing threshold, revision limit, mode), given to every run
-   * and resume. A thread keeps the settings it started with: a resume with other ones is refused
+   * The run context of every run and resume; other settings than a thread's are refused
    * (RUN_SETTINGS_CHANGED) unless `overrideSettings` is set.
    */
   context?: EvaluationContext;
-  /** Resume threads with this context although they were started with other settings. */
   overrideSettings?: boolean;
-  /**
-   * `latest`: a thread that finishes is pruned to its last checkpoint (its state, decisions and
-   * results stay readable). Default: EVALGATE_CHECKPOINT_RETENTION, else `all`.
-   */
+  /** `latest` prunes a finished thread to its last checkpoint. Default: EVALGATE_CHECKPOINT_RETENTION, else `all`. */
   retention?: CheckpointRetention;
-  /**
-   * Where the pending-review index is kept (the caller's to close). Default: the review store in
-   * the checkpoints' database, opened on first use and closed by close().
-   */
+  /** Where the pending-review index is kept (the caller's to close). Default: the checkpoints' database. */
   store?: ReviewStore;
 }
 
@@ -125,16 +100,12 @@ export interface ReviewOrchestratorOptions<G extends ReviewGraphBuilder> {
 export interface ThreadOutcome<S> {
   threadId: string;
   state: "paused" | "completed";
-  /** The review the thread waits for (the first, when several are pending). */
   review?: PendingReview;
-  /** The thread's state values now. */
   values: S;
 }
 
-/** Who the orchestrator's threads are recorded as started by. */
 export const ORCHESTRATOR = "review-orchestrator";
 
-/** The first wait before asking again for a thread another job holds, and the longest one. */
 const FIRST_WAIT_MS = 20;
 const LONGEST_WAIT_MS = 250;
 
@@ -143,7 +114,6 @@ export interface OrchestratorEngine {
   runtime: ThreadRuntime & { graph: ReviewGraphRunnable };
   store: ReviewStore;
   runner: ThreadRunner;
-  /** The key the graph's threads are kept under in the store. */
   graphKey: string;
   /** The graph's last error on a thread this process advanced (taken by the one who reports it). */
   errors: Map<string, unknown>;
@@ -153,13 +123,11 @@ function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Che
   return !(value instanceof BaseCheckpointSaver) && "saver" in value;
 }
 
-/** Where the engine's parts come from: the options, and what was opened for them (to close). */
 export interface EngineParts {
   checkpointer?: Checkpointer;
   store?: ReviewStore;
 }
 
-/** Opens what the options do not give (the checkpointer, the store) and compiles the graph. */
 export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   options: ReviewOrchestratorOptions<G>,
   opened: EngineParts,
@@ -186,10 +154,7 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   return { graph, runtime, store, runner, graphKey: graphKeyOf(graph.channels), errors };
 }
 
-/**
- * The thread's state (CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another
- * graph's), for the orchestrator and the desk alike.
- */
+/** The thread's state: CHECKPOINT_NOT_FOUND without a checkpoint, ForeignThreadError for another graph's. */
 export async function checkedSnapshot(
   engine: { runtime: { saver: BaseCheckpointSaver; graph: ReviewGraphRunnable } },
   threadId: string,
@@ -203,7 +168,6 @@ export async function checkedSnapshot(
   return graph.getState(config);
 }
 
-/** Advances the thread with the engine, waiting while another job (in any process) holds it. */
 export async function advanceHere(engine: OrchestratorEngine, threadId: string): Promise<void> {
   engine.errors.delete(threadId);
   let wait = FIRST_WAIT_MS;
@@ -213,10 +177,6 @@ export async function advanceHere(engine: OrchestratorEngine, threadId: string):
   }
 }
 
-/**
- * Registers a thread the store does not know (started before the index existed, or with an index
- * kept elsewhere) under the graph's key; true when it was new.
- */
 export async function registerThread(
   engine: OrchestratorEngine,
   threadId: string,
@@ -237,11 +197,7 @@ export async function registerThread(
   return true;
 }
 
-/**
- * Where the thread stopped after the engine advanced it: at a review (paused), at the end
- * (completed, only when nothing is left to run or apply), or anywhere else (GRAPH_RUN_FAILED, with
- * what the engine recorded).
- */
+/** Where the thread stopped: at a review, at the end, or anywhere else (GRAPH_RUN_FAILED). */
 export async function outcomeOf<S>(
   engine: OrchestratorEngine,
   threadId: string,
@@ -253,12 +209,7 @@ export async function outcomeOf<S>(
   const progress = threadProgress(snapshot);
   if (progress.kind === "finished") return { threadId, state: "completed", values };
   const thread = await engine.store.thread(threadId);
-  const where =
-    progress.kind === "paused"
-      ? `the run paused at interrupts that are not reviews (${progress.interrupts.map((i) => i.id).join(", ")})`
-      : progress.kind === "work_left"
-        ? `the run stopped with work left at ${progress.nodes.join(", ")} without a review`
-        : "the run stopped before its first checkpoint";
+  const where = `${describeProgress(progress)}, not at a review`;
   const error = thread?.status === "failed" && thread.error !== null ? thread.error : where;
   const cause = engine.errors.get(threadId);
   engine.errors.delete(threadId);
@@ -268,15 +219,11 @@ export async function outcomeOf<S>(
   });
 }
 
-/**
- * Why the graph refused a decision the engine set aside: an invalid resume value is an
- * InvalidDecisionError naming the fields; anything else (a resume with other run settings, say)
- * the graph's failure, its error kept as the cause.
- */
+/** Why the graph refused a decision: an invalid resume value names its fields; else the graph failed. */
 export function refusalError(engine: OrchestratorEngine, threadId: string, why: string): Error {
   const error = engine.errors.get(threadId);
   engine.errors.delete(threadId);
-  if (error === undefined || isInvalidResume(error) || isReviewResumeInvalidError(error)) {
+  if (error === undefined || isInvalidResume(error)) {
     const issues = issuesOf(error) ?? [{ field: "(decision)", message: why }];
     return new InvalidDecisionError(threadId, issues, error === undefined ? {} : { cause: error });
   }

@@ -1,13 +1,7 @@
 /**
- * The interrupts a thread's latest checkpoint waits on. LangGraph keeps each interrupt a task
- * raised as a pending write of the checkpoint the task ran from (channel `__interrupt__`, a list
- * of `{ id, value }`), and `getState` reads a thread's interrupts from there. An interrupt whose
- * task has written its output since (the answer was taken; the process died before the next
- * checkpoint was saved) is answered, not waited on — LangGraph's own reading of pending
- * interrupts, and threadProgress's. A resume only needs to know that the interrupt it answers is
- * still waited on: on SQLite this reads those writes alone (the checkpoint itself, the whole
- * state, is neither read nor deserialised; the run that follows loads it once); on any other
- * saver, the latest checkpoint tuple.
+ * The interrupts a thread's latest checkpoint waits on: LangGraph keeps each as a pending write
+ * (channel `__interrupt__`), answered once its task wrote output. On SQLite only those writes are
+ * read (the state is neither read nor deserialised); on any other saver, the latest tuple.
  */
 import { type BaseCheckpointSaver, INTERRUPT } from "@langchain/langgraph";
 
@@ -16,7 +10,7 @@ const NOT_OUTPUT = [INTERRUPT, "__error__", "__error_source_node__", "__resume__
 const NOT_OUTPUT_SQL = NOT_OUTPUT.map((channel) => `'${channel}'`).join(", ");
 
 /** The ids of the interrupts among a checkpoint's pending writes that no output answered. */
-export function interruptIdsOf(
+function interruptIdsOf(
   pendingWrites: ReadonlyArray<readonly [string, string, unknown]> | undefined,
 ): string[] {
   const writes = pendingWrites ?? [];
@@ -40,10 +34,7 @@ interface SqliteLike {
   prepare(sql: string): SqliteStatement;
 }
 
-/**
- * The latest root checkpoint of a thread (NULL when it has none) and its interrupt writes whose
- * task wrote no output.
- */
+/** The latest root checkpoint of a thread (NULL when none) and its interrupt writes whose task wrote no output. */
 const SQLITE_INTERRUPT_WRITES = `
   SELECT latest.checkpoint_id AS checkpoint_id, w.type AS type, w.value AS value
   FROM (SELECT MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
@@ -90,10 +81,7 @@ async function fromSqlite(saver: BaseCheckpointSaver, db: SqliteLike, threadId: 
   return interruptIdsOf(writes.map((value) => ["", INTERRUPT, value] as const));
 }
 
-/**
- * The interrupts the thread's latest checkpoint waits on; undefined when the thread has no
- * checkpoint yet.
- */
+/** The interrupts the thread's latest checkpoint waits on; undefined without a checkpoint. */
 export async function pausedInterruptIds(
   saver: BaseCheckpointSaver,
   threadId: string,

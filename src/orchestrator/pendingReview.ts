@@ -15,7 +15,6 @@ export interface PendingReview {
   threadId: string;
   /** Pass it to submitDecision: the decision answers exactly this interrupt. */
   interruptId: string;
-  /** evaluation_review, evaluation_error or revision_limit. */
   type: InterruptMetadata["type"];
   contentType: string;
   /** The stage under review (research, solution, connection_pairs, a section id). */
@@ -24,37 +23,20 @@ export interface PendingReview {
   description: string;
   /** The evaluation the decision is about (null when the evaluation failed). */
   evaluation: EvaluationResult | null;
-  /** The actions the review offers. */
   actions: ReviewAction[];
   /** What went wrong, for evaluation_error. */
   error?: string;
-  /** Revisions made so far and the maximum. */
   revisions?: { count: number; max: number };
   /** The round of writing under review, of how many at most, and the feedback it answers. */
   round?: RevisionRound;
-  /** When the thread paused (the checkpoint's time). */
   pausedAt?: string;
   /** Set when the review asks again: why the last answer was refused, and how to fix it. */
   refusal?: ReviewRefusal;
 }
 
-/** An interrupt the thread is paused at, review or not. */
-export interface PausedInterrupt {
-  id: string;
-  value: unknown;
-}
-
-/**
- * Every interrupt the snapshot waits on, across its tasks; an interrupt whose task has written its
- * output (answered, its writes not yet applied) is not waited on (see threadProgress).
- */
-export function pausedInterrupts(snapshot: StateSnapshot): PausedInterrupt[] {
-  return waitingInterrupts(snapshot).map(({ id, value }) => ({ id, value }));
-}
-
 /** The reviews among the interrupts: those whose value is the review metadata. */
 export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingReview[] {
-  return pausedInterrupts(snapshot).flatMap((entry) => {
+  return waitingInterrupts(snapshot).flatMap((entry) => {
     const parsed = InterruptMetadataSchema.safeParse(entry.value);
     if (!parsed.success) return [];
     const metadata = parsed.data;
@@ -79,9 +61,8 @@ export function reviewsOf(threadId: string, snapshot: StateSnapshot): PendingRev
 }
 
 /**
- * Whether a decision on `interruptId` (a review of `stage`) was refused, by the snapshot after
- * the run that applied it: the thread still waits at that interrupt, or the stage's review asks
- * again (its `refusal` says why). Undefined when it was taken.
+ * Whether a decision on `interruptId` was refused, by the snapshot after the run that applied it:
+ * the thread still waits there, or the stage's review asks again (its `refusal` says why).
  */
 export function refusedDecision(
   threadId: string,

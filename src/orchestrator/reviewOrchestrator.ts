@@ -36,12 +36,10 @@ import { indexThread } from "./threadSettle.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./orchestratorEngine.js";
 
-/** Whether the input a thread was recorded with is the one given again (as the store keeps it). */
 function sameInput(recorded: unknown, given: Record<string, unknown>): boolean {
   return isDeepStrictEqual(recorded, JSON.parse(JSON.stringify(given)));
 }
 
-/** The decision, checked (InvalidDecisionError naming the fields). */
 function parsedDecision(threadId: string, decision: unknown): ReviewDecision {
   const parsed = ReviewDecisionSchema.safeParse(decision);
   if (parsed.success) return parsed.data;
@@ -49,7 +47,6 @@ function parsedDecision(threadId: string, decision: unknown): ReviewDecision {
   throw new InvalidDecisionError(threadId, issues);
 }
 
-/** The review the thread waits at for `interruptId`, or why there is none. */
 function reviewAnswered(threadId: string, interruptId: string, snapshot: StateSnapshot) {
   const reviews = reviewsOf(threadId, snapshot);
   if (reviews.length === 0) return notPausedError(threadId, snapshot);
@@ -73,7 +70,6 @@ function sameDecision(recorded: DecisionRow, given: ReturnType<typeof decisionRo
   );
 }
 
-/** The decision as the store records it (who decided is optional in the library: ""). */
 function decisionRow(threadId: string, review: PendingReview, decision: ReviewDecision) {
   const { action, reviewer, ...payload } = decision;
   return {
@@ -89,11 +85,8 @@ function decisionRow(threadId: string, review: PendingReview, decision: ReviewDe
 }
 
 /**
- * Runs review threads of a graph that pauses for reviewers: starts them, lists the threads
- * waiting for a decision, and resumes exactly the interrupt a decision was made for, one step at
- * a time per thread across processes (the store's thread lock, as the review desk takes it). It
- * checks what LangGraph leaves unchecked (resuming an unknown, finished or differently paused
- * thread does nothing) and validates the decision first. Threads survive a restart.
+ * Runs review threads of a graph that pauses for reviewers: starts them, lists pending reviews, and
+ * resumes exactly the interrupt a decision was made for, one thread step at a time across processes.
  * @example
  * const { threadId, review } = await new ReviewOrchestrator({ graph }).start({ content });
  */
@@ -106,16 +99,12 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     this.options = options;
   }
 
-  /** The thread engine on the graph; what the options do not give is opened on first use. */
   private engine(): Promise<OrchestratorEngine> {
     this.enginePromise ??= openOrchestratorEngine(this.options, this.opened);
     return this.enginePromise;
   }
 
-  /**
-   * Starts a thread (id: a new UUID unless given) and runs it until the first review or the end.
-   * A thread id that already has state is refused (THREAD_EXISTS).
-   */
+  /** Starts a thread (a new UUID unless given) and runs it to its first review or the end. */
   async start(
     input: GraphInput<G>,
     options: { threadId?: string } = {},
@@ -135,9 +124,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   }
 
   /**
-   * The threads of this graph that wait for a review, the longest waiting first, read from the
-   * pending-review index: a page (`limit`, `after` the last review of the previous page) costs one
-   * index query and one checkpoint read per listed thread, however many threads the database holds.
+   * The threads that wait for a review, the longest waiting first, a page at a time from the index.
    * @example
    * const first = await orchestrator.pendingReviews({ limit: 20 });
    * const next = await orchestrator.pendingReviews({ limit: 20, after: first.at(-1) });
@@ -149,11 +136,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     );
   }
 
-  /**
-   * Rebuilds the index from the checkpoints: one scan of every checkpoint, for threads started
-   * before the index existed (or by a process that died between its run and its index write).
-   * Nothing is run. Returns how many threads of this graph were indexed.
-   */
+  /** Rebuilds the index from a scan of every checkpoint, running nothing; returns how many threads. */
   async reindex(): Promise<number> {
     const engine = await this.engine();
     const threads = await listThreads(engine.runtime.saver);
@@ -175,14 +158,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return review;
   }
 
-  /**
-   * Runs a thread that has work left — a process died in the middle of a run, after a node
-   * finished but before its writes were applied, or a node failed — on from its last checkpoint to
-   * its next review or its end (nothing finished is run again), applying a decision recorded before
-   * a process died. A thread paused at a review or finished is reported as it is; one that never
-   * saved a checkpoint is CHECKPOINT_NOT_FOUND (start it again). The outcome is judged as start's
-   * is: "completed" only when nothing is left to run or apply.
-   */
+  /** Runs a thread with work left (a process died, a node failed) on to its next review or end. */
   async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
     checkedThreadId(threadId);
     const engine = await this.engine();
@@ -193,15 +169,9 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
   }
 
   /**
-   * Answers the review interrupt `interruptId` of the thread with the reviewer's decision and
-   * runs on to the next review or the end. Checked first, in order: the decision
-   * (InvalidDecisionError naming the fields), the thread (CHECKPOINT_NOT_FOUND), that it waits for
-   * a review (ThreadNotPausedError) and that it waits for this one (InterruptMismatchError). A
-   * decision the review refuses (an action it does not offer, revise at the revision limit) is an
-   * InvalidDecisionError too (an edit that does not fit, when the review asks again); the thread
-   * stays paused. The decision is recorded once per review with its calibration labels (a second
-   * one finds the thread moved on) and applied by the thread engine, here or by whichever job holds
-   * the thread.
+   * Answers review interrupt `interruptId` with the decision and runs on to the next review or the
+   * end. A decision the review refuses is an InvalidDecisionError and the thread stays paused; it is
+   * recorded once per review and applied by the thread engine, here or by the job holding the thread.
    */
   async submitDecision(
     threadId: string,
@@ -243,10 +213,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return outcomeOf(engine, threadId);
   }
 
-  /**
-   * A decision the graph refused is set aside (the engine failed the thread with it): the thread
-   * is put back at its review, and the refusal is an InvalidDecisionError naming the field.
-   */
+  /** A decision the graph refused is set aside, the thread put back at its review, and the refusal thrown. */
   private async throwIfEngineRefused(
     engine: OrchestratorEngine,
     threadId: string,
@@ -263,7 +230,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     throw refusal;
   }
 
-  /** The reviewer decisions made on the thread, oldest first (who, when, what, on which evaluation). */
+  /** The reviewer decisions made on the thread, oldest first. */
   async history(threadId: string): Promise<DecisionRecord[]> {
     checkedThreadId(threadId);
     const engine = await this.engine();
@@ -277,10 +244,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return (await checkedSnapshot(engine, threadId)).values as GraphState<G>;
   }
 
-  /**
-   * Closes the store and checkpointer the orchestrator opened itself (given ones stay open); a
-   * later call opens them again.
-   */
+  /** Closes the store and checkpointer the orchestrator opened itself (given ones stay open). */
   async close(): Promise<void> {
     const pending = this.enginePromise;
     this.enginePromise = undefined;

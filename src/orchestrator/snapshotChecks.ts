@@ -1,4 +1,3 @@
-/** What the orchestrator reads out of errors and snapshots to say why a decision cannot go on. */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
@@ -13,43 +12,34 @@ import {
 } from "./errors.js";
 import type { PendingReview } from "./pendingReview.js";
 
-/**
- * The issues of a zod error (ours, or the one LangGraph throws for an invalid resume value, its
- * union failures resolved to the branch the value was meant for), or of a ReviewResumeInvalidError.
- */
+/** The issues of a standard-schema error (LangGraph's for a resume its schema refuses), leniently. */
+const StandardIssuesSchema = z.object({
+  issues: z.array(
+    z.object({
+      path: z.array(z.unknown()).catch([]),
+      message: z.string().catch("invalid"),
+    }),
+  ),
+});
+
+/** The issues of a zod error (union failures resolved to the branch meant), or a standard-schema one's. */
 export function issuesOf(error: unknown): DecisionIssue[] | undefined {
-  if (error instanceof z.ZodError) {
-    return readableIssues(error.issues).map(({ path, message }) => ({
-      field: path.length === 0 ? "(decision)" : path.map(String).join("."),
-      message,
-    }));
-  }
-  if (typeof error !== "object" || error === null || !("issues" in error)) return undefined;
-  if (!Array.isArray(error.issues)) return undefined;
-  return error.issues.map((issue: unknown) => {
-    const path =
-      typeof issue === "object" && issue !== null && "path" in issue && Array.isArray(issue.path)
-        ? issue.path.map(String)
-        : [];
-    const message =
-      typeof issue === "object" &&
-      issue !== null &&
-      "message" in issue &&
-      typeof issue.message === "string"
-        ? issue.message
-        : "invalid";
-    return { field: path.length === 0 ? "(decision)" : path.join("."), message };
-  });
+  const issues =
+    error instanceof z.ZodError
+      ? readableIssues(error.issues)
+      : StandardIssuesSchema.safeParse(error).data?.issues;
+  return issues?.map(({ path, message }) => ({
+    field: path.length === 0 ? "(decision)" : path.map(String).join("."),
+    message,
+  }));
 }
 
-/** The thread id, checked at the orchestrator's door (a THREAD_ID_INVALID error says what is wrong). */
 export function checkedThreadId(threadId: string): string {
   const parsed = ThreadIdSchema.safeParse(threadId);
   if (parsed.success) return parsed.data;
   throw invalidThreadId(String(threadId), parsed.error.issues[0]?.message);
 }
 
-/** The interrupt id a decision answers, checked (InvalidDecisionError on `interruptId`). */
 export function checkedInterruptId(threadId: string, interruptId: string): string {
   const parsed = InterruptIdSchema.safeParse(interruptId);
   if (parsed.success) return parsed.data;
@@ -81,7 +71,6 @@ export function notPausedError(threadId: string, snapshot: StateSnapshot): Threa
 
 const HistorySchema = z.array(DecisionRecordSchema);
 
-/** The reviewer decisions kept in a thread's state (`reviewHistory`), checked. */
 export function reviewHistoryOf(threadId: string, values: unknown): DecisionRecord[] {
   const history =
     typeof values === "object" && values !== null && "reviewHistory" in values
@@ -102,9 +91,8 @@ export function reviewHistoryOf(threadId: string, values: unknown): DecisionReco
 }
 
 /**
- * The run's outcome, unless the review the decision answered refused it and asks again (the
- * review the thread waits at after the run is of the same stage, with a refusal): then an
- * InvalidDecisionError naming the field and saying how to fix it is thrown.
+ * The run's outcome, unless the review the decision answered asks again: then an
+ * InvalidDecisionError naming the field and how to fix it.
  */
 export function throwIfRefused<Outcome extends { review?: PendingReview }>(
   threadId: string,

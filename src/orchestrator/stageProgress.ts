@@ -1,15 +1,11 @@
 /**
- * What a thread is doing between two reviews, in a reader's words: which stage is being written
- * or judged, and how many of its criteria are done. It is read from the custom stream events the
- * proposal graph's nodes write (the writer's `running` status and the evaluation node's progress)
- * while the thread runner streams a run: each is stored as a `progress` thread event (the
- * service's event stream and thread page) and handed to the desk's listener (the command line).
+ * What a thread is doing between two reviews (which stage is written or judged, how many criteria
+ * are done), read from the proposal graph's custom stream events while the runner streams a run.
  */
 import { z } from "zod";
 import type { StageDefinition } from "../graph/stages.js";
 
 const StageFields = {
-  /** The stage's id (research, solution, a section id). */
   stage: z.string(),
   /** The stage's title, as reviewers read it (Research, Solution Sought, Budget). */
   title: z.string(),
@@ -20,7 +16,6 @@ export const StageProgressSchema = z.discriminatedUnion("phase", [
   z.object({
     phase: z.literal("judging"),
     ...StageFields,
-    /** Criteria judged so far, of `total`. */
     done: z.number().int().min(0),
     total: z.number().int().min(0),
     /** The criterion that was just judged (absent when judging starts). */
@@ -56,9 +51,7 @@ const GraphProgressEventSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
-/** Turns the graph's custom stream events of one run into StageProgress, counting criteria done. */
 export interface StageProgressTracker {
-  /** The progress an event stands for, or undefined for an event that says nothing new. */
   next(event: unknown): StageProgress | undefined;
 }
 

@@ -1,8 +1,6 @@
 /**
- * The pending-review index of a library orchestrator: the same store tables the review desk lists
- * from, the orchestrator's threads kept under a graph key of their own. Each start and decision
- * writes where the thread paused; listing reads one page of the index and one checkpoint per
- * listed thread, never every checkpoint.
+ * The pending-review index of a library orchestrator: the desk's store tables, its threads under a
+ * graph key of their own; a listing reads one index page and one checkpoint per listed thread.
  */
 import { createHash } from "node:crypto";
 import { BaseCheckpointSaver, type Checkpoint, type StateSnapshot } from "@langchain/langgraph";
@@ -10,7 +8,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { openReviewStore } from "../store/index.js";
 import type { PendingCursor, ReviewStore } from "../store/types.js";
-import { type Checkpointer, checkpointerDatabase } from "./checkpointer.js";
+import type { Checkpointer } from "./checkpointer.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 
 /** The graph key of a compiled graph: its channel names, hashed (two graphs keep two lists). */
@@ -35,11 +33,8 @@ function databaseOfSaver(saver: BaseCheckpointSaver) {
 
 /** Opens the review store in the checkpoints' database (in memory beside an in-memory saver). */
 export function openIndexStore(where: BaseCheckpointSaver | Checkpointer): Promise<ReviewStore> {
-  const database =
-    where instanceof BaseCheckpointSaver
-      ? databaseOfSaver(where)
-      : (checkpointerDatabase(where) ?? databaseOfSaver(where.saver));
-  return openReviewStore({ ...database, env: {} });
+  const saver = where instanceof BaseCheckpointSaver ? where : where.saver;
+  return openReviewStore({ ...databaseOfSaver(saver), env: {} });
 }
 
 export interface PendingPage {
@@ -50,9 +45,8 @@ export interface PendingPage {
 }
 
 /**
- * The pending reviews of the graph from the index, the longest waiting first: one index query per
- * page and one checkpoint read per listed thread. A row whose thread has moved on (another
- * process decided it) is left out.
+ * The pending reviews of the graph from the index, the longest waiting first; a row whose thread has
+ * moved on is left out.
  */
 export async function pendingFromIndex(
   store: ReviewStore,
@@ -90,16 +84,14 @@ export async function pendingFromIndex(
   return page.limit === undefined ? found : found.slice(0, page.limit);
 }
 
-/** A thread in the checkpointer, with its latest top-level checkpoint. */
 interface StoredThread {
   threadId: string;
   checkpoint: Checkpoint;
 }
 
 /**
- * Every thread the saver holds, each with its latest top-level checkpoint (subgraph checkpoints
- * are left out), most recently active first. It reads the saver's list over all threads, so it
- * works with any LangGraph checkpointer (SQLite, PostgreSQL, memory).
+ * Every thread the saver holds, with its latest top-level checkpoint, most recently active first
+ * (through the saver's list: any LangGraph checkpointer).
  */
 export async function listThreads(saver: BaseCheckpointSaver): Promise<StoredThread[]> {
   const latest = new Map<string, Checkpoint>();
@@ -118,11 +110,7 @@ export async function listThreads(saver: BaseCheckpointSaver): Promise<StoredThr
     .sort((a, b) => b.checkpoint.id.localeCompare(a.checkpoint.id));
 }
 
-/**
- * The channels a checkpoint has that the graph lacks: not empty when the thread was made by
- * another graph sharing the checkpointer (the evaluation gate and the proposal graph both use
- * `.evalgate/checkpoints.sqlite` by default).
- */
+/** The channels a checkpoint has that the graph lacks: another graph's thread on a shared checkpointer. */
 export function foreignChannels(
   graphChannels: Readonly<Record<string, unknown>>,
   checkpoint: Checkpoint,

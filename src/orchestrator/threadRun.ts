@@ -1,6 +1,6 @@
 /**
- * One run of the graph on a thread, as the thread engine makes it (threadRunner.ts): streamed step
- * by step, each finished node and each stage's progress recorded as the thread's events.
+ * One run of the graph on a thread, streamed step by step, each finished node and each stage's
+ * progress recorded as the thread's events.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { PROPOSAL_RECURSION_LIMIT } from "../graph/proposalGraph.js";
@@ -34,7 +34,6 @@ export function snapshotOf(ctx: RunnerContext, threadId: string): Promise<StateS
   return ctx.runtime.graph.getState({ configurable: { thread_id: threadId } });
 }
 
-/** Runs the graph with `input`, recording an event for each node that finished. */
 export async function run(
   ctx: RunnerContext,
   threadId: string,

@@ -1,16 +1,11 @@
 /**
- * Advances one thread as far as it can go without a reviewer, under the thread's lock (held
- * across processes): runs a new thread to its first review, applies each decision recorded for
- * the interrupt the thread is paused at, runs on a thread a crash stopped between two reviews,
- * and writes where it ended — the pending-review index, the status, the events, and which
- * decisions are applied — in one transaction.
- *
- * Idempotent, so a retried job never applies a decision twice: the checkpoint says what was
- * applied. A decision for an interrupt the thread is no longer paused at was applied (the graph
- * moved past it) and is only marked so; one for the interrupt it is paused at is applied now.
+ * Advances one thread as far as it goes without a reviewer, under its cross-process lock, and
+ * writes where it ended in one transaction. Idempotent, so a retried job never applies a decision
+ * twice: the checkpoint says what was applied; a decision for an interrupt the graph moved past is
+ * only marked applied.
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
-import { threadProgress } from "../graph/threadProgress.js";
+import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import { proposalTitle, type TitleSource } from "../proposal/title.js";
 import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
@@ -26,10 +21,7 @@ import {
   type ThreadRuntime,
 } from "./threadSettle.js";
 
-/**
- * What a step came to: `busy` when another job (maybe in another process) holds the thread, or
- * the database could not be reached (the job is tried again).
- */
+/** `busy`: another job holds the thread, or the database is out of reach (the job is tried again). */
 export type AdvanceOutcome = "busy" | "missing" | "waiting" | "finished" | "failed";
 
 /** Runs of the graph one job makes at most (each runs to a review, the end, or a crash point). */
@@ -39,19 +31,12 @@ export interface ThreadRunner {
   advance(threadId: string): Promise<AdvanceOutcome>;
 }
 
-/**
- * A run of the graph was made (`ran`), or a decision arrived while settling; `snapshot`, when
- * given, is the thread's state after it.
- */
 interface Ran {
   ran: boolean;
   snapshot?: StateSnapshot;
 }
 
-/**
- * One look at the checkpoint (the snapshot the last step already read, when it did): what to run
- * next, or where the thread settles.
- */
+/** One look at the checkpoint (or the snapshot the last step read): what to run, or where it settles. */
 async function step(
   ctx: RunnerContext,
   thread: ThreadRow,
@@ -111,23 +96,14 @@ async function step(
     return "finished";
   }
   if (progress.kind === "paused") {
-    const ids = progress.interrupts.map((i) => i.id).join(", ");
-    return settleFailed(
-      ctx,
-      threadId,
-      applied,
-      `paused at interrupts that are not reviews (${ids})`,
-    );
+    return settleFailed(ctx, threadId, applied, `${describeProgress(progress)}, not at a review`);
   }
   // Work left: a process died mid-step (a node to run, or a node's writes not yet applied to a
   // checkpoint), or a node failed. Run on from the last checkpoint; nothing finished runs again.
   await run(ctx, threadId, null, undefined);
   return { ran: true };
 }
-/**
- * Applies `due`, the first decision recorded for an interrupt the thread waits on; the other
- * decisions recorded are for interrupts the graph moved past, and are only marked applied.
- */
+/** Applies `due`; the other recorded decisions are for interrupts the graph moved past: marked applied. */
 async function applyDue(
   ctx: RunnerContext,
   threadId: string,
@@ -142,11 +118,7 @@ async function applyDue(
   return settleFailed(ctx, threadId, applied, refusal, [{ id: due.id, reason: refusal }]);
 }
 
-/**
- * Resumes the thread with the decision; says why when the graph refused it (it threw, or stayed
- * paused at the same interrupt, or its review asked again: refusedDecision), and gives the state
- * it read after the run, for the next step. A failure after the graph took the decision is thrown.
- */
+/** Resumes the thread with the decision; says why when the graph refused it. */
 async function applyDecision(
   ctx: RunnerContext,
   threadId: string,
@@ -193,10 +165,7 @@ async function settleFailed(
   });
   return "failed" as const;
 }
-/**
- * Steps the thread until it settles. A failure of the graph fails the thread; an interruption (the
- * lock lost, the database out of reach) leaves it `busy` for its job to be tried again.
- */
+/** Steps the thread until it settles: a graph failure fails it, an interruption leaves it `busy`. */
 async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<AdvanceOutcome> {
   try {
     const thread = await ctx.store.thread(threadId);

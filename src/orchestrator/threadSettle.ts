@@ -1,8 +1,6 @@
 /**
- * How a thread runner (threadRunner.ts) writes where a thread stopped: its review rows for the
- * index, and the settlement, written only while the runner still holds the thread's lock. An
- * interruption (the lock lost with its connection, the database out of reach) is told apart from
- * a failure of the graph: the thread is left for its job to take up again, never failed.
+ * How a thread runner writes where a thread stopped, only while it still holds the lock. An
+ * interruption (lock lost, database out of reach) leaves the thread for its job, never failed.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
@@ -15,22 +13,16 @@ import type { CheckpointRetention } from "./checkpointRetention.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import type { StageProgressListener } from "./stageProgress.js";
 
-/** What the engine uses of a compiled graph: a run streamed step by step, and a thread's state. */
 export interface ThreadGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: RunnableConfig): Promise<StateSnapshot>;
 }
 
-/**
- * A compiled graph on its checkpoint saver, as the thread engine runs it: the desk's proposal
- * graph (proposalRuntime.ts), or any reviewable graph a ReviewOrchestrator was given.
- */
+/** A compiled graph on its checkpoint saver, as the thread engine runs it. */
 export interface ThreadRuntime {
   graph: ThreadGraph;
   saver: BaseCheckpointSaver;
-  /** The run context given to every run and resume. */
   context?: unknown;
-  /** Resume threads with this context although they were started with other settings. */
   overrideSettings: boolean;
   retention: CheckpointRetention;
   /** The stages progress is reported for (none: no progress events). */
@@ -59,7 +51,6 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** What every step of a thread runner works with. */
 export interface RunnerContext {
   store: ReviewStore;
   runtime: ThreadRuntime;
@@ -67,27 +58,20 @@ export interface RunnerContext {
   lost?: AbortSignal;
 }
 
-/**
- * Not the graph's failure but the ground under it: the thread's lock lost, or the database out of
- * reach (a restart). The thread is left as it is for a job to take up again, never failed.
- */
+/** Not the graph's failure but the ground under it: the lock lost, or the database out of reach. */
 export function isInterruption(ctx: RunnerContext, error: unknown): boolean {
   return ctx.lost?.aborted === true || isDatabaseUnreachable(error);
 }
 
-/**
- * Settles the thread, unless its lock was lost with its connection (STORE_UNAVAILABLE: nothing is
- * written; another job runs the thread now).
- */
+/** Settles the thread, unless its lock was lost (STORE_UNAVAILABLE: another job runs it now). */
 export function settle(ctx: RunnerContext, threadId: string, settlement: ThreadSettlement) {
   if (ctx.lost?.aborted === true) throw storeUnavailable(ctx.lost.reason);
   return ctx.store.settleThread(threadId, settlement);
 }
 
 /**
- * Writes where the thread stands from its checkpoint, without running it (a rebuild of the
- * index): waiting at its reviews, finished, or failed naming where it stopped. Under the thread's
- * lock; false when another job holds it (that job writes the index) or the store has no row.
+ * Writes where the thread stands from its checkpoint without running it (an index rebuild), under its
+ * lock; false when another job holds it or the store has no row.
  */
 export async function indexThread(
   store: ReviewStore,

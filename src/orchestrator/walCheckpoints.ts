@@ -1,32 +1,18 @@
 /**
- * WAL checkpoints of a SQLite database off the event loop. In WAL mode a commit appends pages to
- * the write-ahead log; a checkpoint copies them into the database file and waits for the disk. By
- * default SQLite runs one inside the commit that takes the log past 1,000 pages: one write in a
- * few hundred paid for the copying of all of them (≈ 20 ms here, against ≈ 1 ms for a write), on
- * the event loop, so whatever request was under way waited for it. Here a worker thread with its
- * own connection runs a PASSIVE checkpoint every `everyMs`: it copies what no reader still needs,
- * never waits for a lock, and the commits of the other connections go on meanwhile. The log stays
- * short; the checkpoint connection's automatic threshold is raised to a backstop (a burst the
- * worker falls behind on is still checkpointed inline, as before). Nothing is less durable: a commit is
- * as durable when it is in the log as after it was copied.
+ * WAL checkpoints of a SQLite database off the event loop. SQLite runs one inside the commit that
+ * takes the log past 1,000 pages (≈ 20 ms on the event loop); here a worker thread with its own
+ * connection runs a PASSIVE checkpoint every `everyMs`, and the connections' own threshold is raised
+ * to a backstop. Nothing is less durable: a commit is as durable in the log as after it is copied.
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
-/** How often the log is checkpointed by default. */
-export const DEFAULT_WAL_CHECKPOINT_MS = 200;
+const DEFAULT_WAL_CHECKPOINT_MS = 200;
 
-/**
- * The log's size, in pages, at which a connection whose log the worker checkpoints still runs a
- * checkpoint inside its own commit: a backstop for when the worker falls behind (SQLite's default
- * is 1,000 pages, which the commits of a busy desk still reached between two rounds).
- */
+/** The log size (pages) at which a connection still checkpoints in its commit: a backstop. */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
 
-/**
- * Raises the automatic checkpoint threshold of a SQLite connection (better-sqlite3's, as the
- * SQLite checkpoint saver holds it) to the backstop; anything else is left as it is.
- */
+/** Raises a better-sqlite3 connection's automatic checkpoint threshold to the backstop. */
 export function deferAutoCheckpoint(connection: unknown): void {
   const pragma = (connection as { pragma?: (source: string) => unknown } | null)?.pragma;
   if (typeof pragma === "function") {
@@ -56,11 +42,7 @@ export interface WalCheckpoints {
   stop(): Promise<void>;
 }
 
-/**
- * Starts checkpointing the SQLite file at `path` (an existing database in WAL mode) in a worker
- * thread every `everyMs`. The worker does not keep the process alive; stop it before the
- * database is deleted.
- */
+/** Checkpoints the SQLite file at `path` in a worker thread every `everyMs`; stop it before deleting. */
 export function startWalCheckpoints(
   path: string,
   everyMs: number = DEFAULT_WAL_CHECKPOINT_MS,

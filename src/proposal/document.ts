@@ -1,16 +1,11 @@
 /**
- * The proposal as a document, built from a thread's state by one function for the command line
- * (`evalgate run`, `evalgate show`), the API and the pages. The body is the proposal a funder
- * reads: the sections of config/proposal.json, in order. The research, the solution sought and the
- * connection pairs are what the sections were written from: appendix A. Appendix B is the gate
- * record: each stage's score and outcome (verdict, funding status, passed), the round its accepted
- * version came from, and who decided what. A thread that has not finished is a draft, listing the
- * stages not yet written or approved. Its title is the proposal's (title.ts), plain text; the RFP's
- * only as the request it responds to.
+ * The proposal as a document, built from a thread's state by one function for the CLI, the API and
+ * the pages: the sections in order, appendix A with what they were written from, appendix B with
+ * each stage's gate record. A thread that has not finished is a draft.
  */
 import { z } from "zod";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "../graph/model.js";
-import { stageStatus } from "../graph/reviewNode.js";
+import { stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
@@ -22,15 +17,12 @@ const StagePartSchema = z.object({
   stage: z.string(),
   title: z.string(),
   status: z.string(),
-  /** Approved or edited by a reviewer. */
   accepted: z.boolean(),
 });
 
-/** A section of the body: its Markdown text (null when not written yet). */
 export const ProposalSectionSchema = StagePartSchema.extend({ text: z.string().nullable() });
 export type ProposalSection = z.infer<typeof ProposalSectionSchema>;
 
-/** A structured input (appendix A): its content as the state holds it (null when not written). */
 export const ProposalInputPartSchema = StagePartSchema.extend({
   shape: z.enum(["object", "list"]),
   content: z.unknown(),
@@ -43,13 +35,10 @@ export const GateDecisionSchema = z.object({
   decidedAt: z.string(),
   feedback: z.string().optional(),
   comment: z.string().optional(),
-  /** How many criteria the reviewer marked as scored wrong. */
   corrections: z.number().int().optional(),
 });
 
-/** A stage's gate record (appendix B). */
 export const GateRecordSchema = StagePartSchema.extend({
-  /** The overall score; null when there is no evaluation, or it judged no criterion. */
   overallScore: z.number().nullable(),
   /** False when the stage's evaluation could judge no criterion (its score says nothing). */
   judged: z.boolean(),
@@ -68,16 +57,12 @@ const ThreadErrorSchema = z.object({ stage: z.string().optional(), message: z.st
 
 export const ProposalDocumentSchema = z.object({
   threadId: z.string(),
-  /** Plain text, from the research: "<Project> — a proposal by <Applicant> to <Funder>". */
   title: z.string(),
-  /** The request it answers: the RFP's title as plain text (absent without an RFP). */
   respondsTo: z.string().optional(),
-  /** complete: the run finished with every stage approved or edited; otherwise a draft. */
   state: z.enum(["complete", "draft"]),
   sections: z.array(ProposalSectionSchema),
   inputs: z.array(ProposalInputPartSchema),
   gates: z.array(GateRecordSchema),
-  /** The stages not yet written or approved, in order (empty when complete). */
   pending: z.array(StagePartSchema),
   errors: z.object({ current: z.array(ThreadErrorSchema), superseded: z.array(ThreadErrorSchema) }),
 });
@@ -85,15 +70,12 @@ export type ProposalDocument = z.infer<typeof ProposalDocumentSchema>;
 
 export interface ProposalDocumentInput {
   threadId: string;
-  /** The title when there is neither research nor an RFP to make one from (the thread's). */
   title?: string;
   values: OverallProposalStateType;
   stages: readonly StageDefinition[];
-  /** The run has nothing left to do (threadProgress: finished). */
   finished: boolean;
 }
 
-/** What the gate record reads of a stage's evaluation (whatever else a stored result holds). */
 const GateFieldsSchema = z.looseObject({
   overallScore: z.number(),
   verdict: z.string(),
@@ -143,7 +125,6 @@ function gateOf(values: OverallProposalStateType, stage: StageDefinition): GateR
   };
 }
 
-/** The proposal document of a thread's state (see the module's description). */
 export function buildProposalDocument(input: ProposalDocumentInput): ProposalDocument {
   const { values, stages } = input;
   const sections: ProposalSection[] = [];

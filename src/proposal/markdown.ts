@@ -1,18 +1,14 @@
 /**
- * The proposal document as Markdown: the title, the request it responds to, a draft notice when
- * the run has not finished,
- * the sections in order (each one's Markdown under its title, with no raw HTML), appendix A with
- * the research, the solution sought and the connection pairs as labelled fields, and appendix B
- * with the gate record of every stage and the decisions made on it.
+ * The proposal document as Markdown: title, draft notice, sections (no raw HTML), appendix A with the
+ * structured inputs as labelled fields, appendix B with the gate records.
  */
 import { type ContentField, contentForm } from "../graph/contentFields.js";
+import { markdownCell, markdownText, sectionMarkdown } from "../graph/markdownText.js";
 import { structuredContentOf } from "../graph/structuredContent.js";
 import type { GateRecord, ProposalDocument, ProposalInputPart } from "./document.js";
-import { markdownCell, markdownText, sectionMarkdown } from "./markdownText.js";
 
 const NOT_WRITTEN = "_Not written yet._";
 
-/** A status as words: `awaiting_review` → "awaiting review". */
 const spaced = (status: string) => status.replaceAll("_", " ");
 
 /** Text as a fenced code block, its fence longer than any run of backticks inside. */
@@ -22,7 +18,6 @@ function codeBlock(text: string, language: string): string[] {
   return [`${fence}${language}`, text, fence];
 }
 
-/** Each field with content: its label in bold, then its text, its list, or its JSON. */
 function fieldLines(fields: readonly ContentField[]): string[] {
   const out: string[] = [];
   for (const field of fields) {
@@ -111,7 +106,6 @@ function draftNotice(document: ProposalDocument): string[] {
   ];
 }
 
-/** The document as Markdown (see the module's description). */
 export function renderProposalMarkdown(document: ProposalDocument): string {
   const out = [`# ${markdownText(document.title)}`, ""];
   if (document.respondsTo !== undefined) {

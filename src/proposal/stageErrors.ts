@@ -1,8 +1,6 @@
 /**
- * The errors of a thread, current or superseded. The state keeps every error ever met (a list that
- * only grows); an error is current only while its stage still stands on it: the stage's status is
- * `error` and the error is the stage's latest. A stage written, judged or decided since (retried,
- * edited, approved) has superseded its errors: the history keeps them, marked as such.
+ * The errors of a thread: an error is current only while its stage still stands on it (status
+ * `error`, its latest error); a stage that moved on has superseded its errors.
  */
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
@@ -15,9 +13,8 @@ export interface ThreadError {
 }
 
 export interface ThreadErrors {
-  /** What still stands: the latest error of each stage in status `error`, and untagged ones. */
+  /** What still stands: each errored stage's latest error, and untagged ones. */
   current: ThreadError[];
-  /** Errors of stages that have moved on since. */
   superseded: ThreadError[];
 }
 
@@ -27,7 +24,6 @@ function statusOf(values: OverallProposalStateType, stage: StageDefinition): unk
   return readStatePath(values, parseStatePath(stage.statusField));
 }
 
-/** The thread's errors, each current or superseded, in the order they happened. */
 export function threadErrors(
   values: Pick<OverallProposalStateType, "errors"> & Partial<OverallProposalStateType>,
   stages: readonly StageDefinition[],

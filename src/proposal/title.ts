@@ -1,17 +1,13 @@
 /**
- * A proposal's title, as plain text: from its research — "<Project> — a proposal by <Applicant>
- * to <Funder>" — and the request it answers, "in response to <RFP title>", the RFP's first line
- * read as Markdown with its marks taken off (`# Request for …` → "Request for …", `\#` → "#").
- * Every place a proposal is named (the file, `show`, the queue, the pages, the API) uses these.
+ * A proposal's title, as plain text, from its research and the RFP's first line: every place a
+ * proposal is named uses these.
  */
 import MarkdownIt from "markdown-it";
 
-/** The longest a name from the research, or the RFP's title, is shown. */
 const MAX_PART_CHARS = 120;
 
 const markdown = new MarkdownIt({ html: false, linkify: false });
 
-/** One line of text: whitespace runs as one space, cut to `max` with "…". */
 function oneLine(text: string, max = MAX_PART_CHARS): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
@@ -33,7 +29,6 @@ export function plainMarkdownLine(line: string): string {
   return oneLine(text === "" && tokens.length === 0 ? line : text);
 }
 
-/** The RFP's title: its first line with text, as plain text; undefined when it has none. */
 export function rfpTitle(rfp: string | undefined): string | undefined {
   for (const line of (rfp ?? "").split(/\r?\n/)) {
     const text = plainMarkdownLine(line);
@@ -42,7 +37,6 @@ export function rfpTitle(rfp: string | undefined): string | undefined {
   return undefined;
 }
 
-/** A name the research gives, as one line of plain text; undefined when it gives none. */
 function nameOf(research: Record<string, unknown>, key: string): string | undefined {
   const value = research[key];
   if (typeof value !== "string") return undefined;
@@ -58,16 +52,14 @@ function funderName(research: Record<string, unknown>): string | undefined {
   return colon > 0 ? funder.slice(0, colon) : funder;
 }
 
-/** What a title is made from: the thread's research and RFP. */
 export interface TitleSource {
   researchResults?: unknown;
   rfpDocument?: string | undefined;
 }
 
 /**
- * The proposal's title from its research: "<Project> — a proposal by <Applicant> to <Funder>",
- * with the parts the research leaves out left out ("A proposal by <Applicant> to <Funder>");
- * before there is research, "A proposal in response to <RFP title>"; with neither, `fallback`.
+ * The proposal's title: "<Project> — a proposal by <Applicant> to <Funder>" without the parts the
+ * research leaves out; before research, "A proposal in response to <RFP title>"; else `fallback`.
  */
 export function proposalTitle(values: TitleSource, fallback = "Proposal"): string {
   const research = values.researchResults;

@@ -2,7 +2,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { markdownText } from "../../src/graph/inboxDescription.js";
+import { markdownCell } from "../../src/graph/markdownText.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -174,15 +174,15 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     // The review's own one-line description stays beside it for the other readers.
     const intro = (value as { intro?: string }).intro ?? "";
     expect(intro).toMatch(/^Review the evaluation of the .+\.$/);
-    expect(description.startsWith(markdownText(intro))).toBe(true);
+    expect(description.startsWith(markdownCell(intro, 1_000))).toBe(true);
   });
 });
 
-describe("markdownText", () => {
+describe("markdownCell", () => {
   it("escapes what would make links, images, HTML or tables, and keeps one line", () => {
-    const text = markdownText("[click](http://x) ![i](y) <img src=x onerror=1> a|b `c` *d*\nnext");
-    expect(text).not.toMatch(/(^|[^\\])[[\]()<>|`*!]/);
+    const text = markdownCell("[click](http://x) ![i](y) <img src=x onerror=1> a|b `c` *d*\nnext");
+    expect(text).not.toMatch(/(^|[^\\])[[\]<>|`*!]/);
     expect(text).not.toContain("\n");
-    expect(markdownText("x".repeat(500), 20)).toHaveLength(20);
+    expect(markdownCell("x".repeat(500), 20)).toHaveLength(20);
   });
 });

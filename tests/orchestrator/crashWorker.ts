@@ -19,7 +19,7 @@ import {
   loadProposalConfig,
   proposalStages,
 } from "../../src/graph/proposalGraph.js";
-import { stageStatus } from "../../src/graph/reviewNode.js";
+import { stageStatus } from "../../src/graph/reviewDecisions.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";

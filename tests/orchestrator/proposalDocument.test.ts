@@ -6,12 +6,12 @@
  * tries to be HTML stays text, and field values cannot become Markdown.
  */
 import { describe, expect, it } from "vitest";
+import { demoteHeadings, markdownText, withoutRawHtml } from "../../src/graph/markdownText.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { loadProposalConfig, proposalStages } from "../../src/graph/proposalGraph.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
 import { buildProposalDocument, ProposalDocumentSchema } from "../../src/proposal/document.js";
 import { renderProposalMarkdown } from "../../src/proposal/markdown.js";
-import { demoteHeadings, markdownText, withoutRawHtml } from "../../src/proposal/markdownText.js";
 import { threadErrors } from "../../src/proposal/stageErrors.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { SECTION_IDS } from "../proposalStages.js";

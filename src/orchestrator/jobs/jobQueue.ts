@@ -1,8 +1,4 @@
-/**
- * Jobs that advance threads. A job names a thread; whoever runs it advances that thread as far as
- * it goes (threadRunner.ts), under the thread's lock. Two implementations: in process (SQLite,
- * one process) and pg-boss (PostgreSQL, any number of replicas).
- */
+/** Jobs that advance threads, each under the thread's lock: in process (SQLite) or pg-boss (PostgreSQL). */
 
 /** What running a thread's job came to; `busy` is tried again a little later. */
 export type JobOutcome = "busy" | "done";
@@ -27,12 +23,7 @@ export interface InProcessQueueOptions {
   onError?: (threadId: string, error: unknown) => void;
 }
 
-/**
- * The in-process queue of SQLite mode: each thread at most once in the queue and once running; a
- * thread asked for while it runs is run again after. Not durable by itself — the store is: on
- * start, the desk enqueues every thread with work left (queued, running, or a decision not yet
- * applied).
- */
+/** The in-process queue of SQLite mode; not durable itself: on start the desk enqueues open threads. */
 export class InProcessJobQueue implements JobQueue {
   private readonly waiting: string[] = [];
   private readonly queued = new Set<string>();

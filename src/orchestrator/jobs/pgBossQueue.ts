@@ -1,19 +1,14 @@
 /**
- * Durable thread jobs on PostgreSQL with pg-boss: a job survives the replica that sent it; a busy
- * thread (its lock held by another replica) fails the attempt and is retried a second later; a job
- * whose replica died stays active until it expires — the desk's recovery sweep runs such threads
- * sooner, since the dead replica's thread lock went with its connection.
- *
- * The workers are this module's own loops over pg-boss's fetch, complete and fail, each awaited:
- * pg-boss's `work()` leaves its complete and fail calls unawaited, and one made while PostgreSQL
- * restarts rejects with nobody to catch it, which ends the process. Here such a failure is
- * reported, and the job is left active for its expiry or the recovery sweep.
+ * Durable thread jobs on PostgreSQL with pg-boss: a busy thread fails the attempt and is retried; a
+ * dead replica's job is retried on expiry (or sooner by the desk's recovery sweep). The workers are
+ * own loops over fetch/complete/fail, each awaited: pg-boss's `work()` leaves them unawaited, and one
+ * rejected while PostgreSQL restarts would end the process.
  */
 import PgBoss from "pg-boss";
 import { EvalgateError } from "../../errors.js";
 import type { JobQueue, ThreadJob } from "./jobQueue.js";
 
-export const THREAD_JOB_QUEUE = "evalgate-advance-thread";
+const THREAD_JOB_QUEUE = "evalgate-advance-thread";
 
 export interface PgBossQueueOptions {
   /** Jobs one replica runs at once. Default 2. */

@@ -1,32 +1,21 @@
 /**
- * Text made safe to place in a Markdown document. A section's Markdown stays Markdown (it is the
- * proposal's text) but cannot become HTML: every `<` that would open a tag, a comment or a
- * processing instruction is written `&lt;` (outside code, where it shows as it is anyway), and its
- * headings are moved under the document's own. Plain text (a field of the research, a table cell)
- * is escaped so that nothing in it is read as Markdown at all.
+ * Text made safe to place in a Markdown document: a section's Markdown stays Markdown but cannot
+ * become HTML, its headings moved under the document's own; plain text is escaped entirely.
  */
+import MarkdownIt from "markdown-it";
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const markdown = new MarkdownIt();
 
-/** Applies `map` to each line that is not inside a fenced code block (fence lines included). */
+/** Applies `map` to each line outside fenced code blocks (as markdown-it reads them). */
 function mapOutsideFences(text: string, map: (line: string) => string): string {
-  let fence: string | undefined;
+  const fenced = new Set<number>();
+  for (const token of markdown.parse(text, {})) {
+    if (token.type !== "fence" || token.map === null) continue;
+    for (let line = token.map[0]; line < token.map[1]; line += 1) fenced.add(line);
+  }
   return text
     .split(/\r?\n/)
-    .map((line) => {
-      const opened = FENCE.exec(line)?.[1];
-      if (fence !== undefined) {
-        if (opened !== undefined && opened[0] === fence[0] && opened.length >= fence.length) {
-          fence = undefined;
-        }
-        return line;
-      }
-      if (opened !== undefined) {
-        fence = opened;
-        return line;
-      }
-      return map(line);
-    })
+    .map((line, index) => (fenced.has(index) ? line : map(line)))
     .join("\n");
 }
 
@@ -52,7 +41,6 @@ function neutraliseLine(line: string): string {
   return out;
 }
 
-/** Markdown that cannot carry raw HTML: see the module's description. */
 export function withoutRawHtml(markdown: string): string {
   return mapOutsideFences(markdown, neutraliseLine);
 }
@@ -67,12 +55,10 @@ export function demoteHeadings(markdown: string, levels: number): string {
   });
 }
 
-/** A section's Markdown for the document: no raw HTML, headings under level `base`. */
 export function sectionMarkdown(markdown: string, base: number): string {
   return demoteHeadings(withoutRawHtml(markdown.trim()), base);
 }
 
-/** Characters Markdown gives a meaning anywhere in a line, backslash-escaped; `&` as `&amp;`. */
 function escapeInline(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~!]/g, (c) => `\\${c}`).replace(/&/g, "&amp;");
 }
@@ -83,11 +69,7 @@ function escapeLineStart(line: string): string {
   return line.replace(/^([-+])(?=\s)/, "\\$1").replace(/^(\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
 }
 
-/**
- * Plain text as Markdown that shows exactly that text: every character Markdown gives a meaning
- * escaped, a line start that would make a list, a rule or a heading too, and line breaks kept (as
- * hard breaks).
- */
+/** Plain text as Markdown that shows exactly that text, line breaks kept as hard breaks. */
 export function markdownText(text: string): string {
   return text
     .trim()
