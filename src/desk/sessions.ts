@@ -6,8 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Reviewer } from "../store/reviewers.js";
+import type { ReviewStore } from "../store/reviewStore.js";
 import { hashToken } from "../store/tokens.js";
-import type { ReviewStore } from "../store/types.js";
 
 /** Longest session id accepted; anything longer is not one of ours and is not hashed. */
 const MAX_SESSION_ID_CHARS = 128;

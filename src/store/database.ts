@@ -11,12 +11,14 @@ import type Database from "better-sqlite3";
 import { Kysely, PostgresDialect, type RawBuilder, SqliteDialect, sql } from "kysely";
 import type pg from "pg";
 import { z } from "zod";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import {
   asStoreFailure,
   CONFLICT_ATTEMPTS,
   conflictPause,
   isTransactionConflict,
 } from "./databaseFailures.js";
+import { storeDataInvalid } from "./errors.js";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -54,16 +56,33 @@ export const BooleanColumnSchema = z
   .union([z.boolean(), z.number()])
   .transform((v) => v === true || v === 1);
 
-/** A statement with `?` placeholders and its values, as a query either database compiles. */
-export function withValues(text: string, values: readonly unknown[]): RawBuilder<unknown> {
-  const pieces = text.split("?");
-  if (pieces.length !== values.length + 1) {
-    throw new Error(`${pieces.length - 1} placeholders for ${values.length} values`);
-  }
-  const parts = pieces.flatMap((piece, i) =>
-    i < values.length ? [sql.raw(piece), values[i]] : [sql.raw(piece)],
-  );
-  return sql.join(parts, sql.raw(""));
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A reader of rows into the records `schema` describes: each column under its camelCase name
+ * (or the name `renamed` gives it), the `json` columns parsed first, columns the schema does not
+ * name dropped. A row of another shape is STORE_DATA_INVALID naming `named` (or what it gives for the row).
+ */
+export function rowReader<T extends z.ZodType>(
+  schema: T,
+  named: string | ((row: Record<string, unknown>) => string),
+  options: { json?: readonly string[]; renamed?: Readonly<Record<string, string>> } = {},
+): (row: unknown) => z.output<T> {
+  return (row) => {
+    const what = typeof named === "string" ? named : named(row as Record<string, unknown>);
+    const fields: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row as object)) {
+      const json = options.json?.includes(column) === true && typeof value === "string";
+      fields[options.renamed?.[column] ?? camel(column)] = json
+        ? parseUntrustedJson(value, (_problem, description) =>
+            storeDataInvalid(`${what}: ${column} is not usable JSON: ${description}`),
+          )
+        : value;
+    }
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  };
 }
 
 /** One statement of a transaction body: a query, or a script of schema statements. */

@@ -15,9 +15,9 @@ import {
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 import { type DatabaseOptions, databaseLocation } from "./location.js";
+import type { ReviewStore } from "./reviewStore.js";
 import { PostgresReviewStore, SqliteReviewStore } from "./reviewStore.js";
 import { PostgresTraceStore, SqliteTraceStore, type TraceQuery } from "./traceStore.js";
-import type { ReviewStore } from "./types.js";
 
 /** Opens the review store beside the checkpoints: PostgreSQL by URL (or DATABASE_URL), else the SQLite file. */
 export async function openReviewStore(options: DatabaseOptions = {}): Promise<ReviewStore> {
@@ -85,6 +85,14 @@ export {
   /** The judge cache in a SQLite file (`SqliteJudgeCacheStore.open(path)`). */
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
+export type {
+  /** Which labels store.calibrationLabels reads: period, content type, page size, the cursor after. */
+  CalibrationLabelQuery,
+} from "./labelRows.js";
+export type {
+  /** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels, sessions. */
+  ReviewStore,
+} from "./reviewStore.js";
 export {
   /** The traces of evaluations in a PostgreSQL database, read by evaluation or thread. */
   PostgresTraceStore,
@@ -96,8 +104,6 @@ export {
 export {
   /** The zod schema of the actions a pending review offers (approve, revise, edit, retry). */
   ActionListSchema,
-  /** Which labels store.calibrationLabels reads: period, content type, page size, the cursor after. */
-  type CalibrationLabelQuery,
   /** The graph id the review desk's threads carry in the store. */
   DESK_GRAPH,
   /** A decision as handed to the graph: feedback, edited content, comment (who and when are in the row). */
@@ -106,8 +112,6 @@ export {
   DecisionPayloadSchema,
   /** A decision as the store keeps it: thread, interrupt, stage, reviewer, action, when decided, applied or refused. */
   type DecisionRow,
-  /** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels, sessions. */
-  type ReviewStore,
   /** A thread as the store keeps it: id, graph, title, creator, status, settings, error, when created and updated. */
   type ThreadRow,
   /** What a thread was started with: the graph input and the run settings. */

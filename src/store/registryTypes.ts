@@ -4,8 +4,7 @@
  * and artifacts with the rubric evaluations of each review round.
  */
 import { z } from "zod";
-import { BooleanColumnSchema } from "./database.js";
-import { rowReader } from "./rows.js";
+import { BooleanColumnSchema, rowReader } from "./database.js";
 
 export const RubricVersionRowSchema = z.object({
   rubricId: z.string(),

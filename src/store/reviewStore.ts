@@ -27,7 +27,6 @@ import {
   type NewThread,
   type PendingQuery,
   type RecordDecisionResult,
-  type ReviewStore,
   type SettleOutcome,
   type ThreadListQuery,
   type ThreadSettlement,
@@ -39,7 +38,10 @@ function assignment(threadId: string, reviewer: string) {
              ON CONFLICT DO NOTHING`;
 }
 
-export class SqlReviewStore extends ReviewTables implements ReviewStore {
+/** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels. */
+export type ReviewStore = SqlReviewStore;
+
+export class SqlReviewStore extends ReviewTables {
   protected constructor(db: StoreDatabase) {
     super(db);
   }

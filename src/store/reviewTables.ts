@@ -12,25 +12,22 @@ import type {
 } from "../calibration/reportModel.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import {
-  ATTEMPTS_SQL,
   type AttemptCount,
   attemptCountOf,
   attemptKeyHash,
-  COUNT_ATTEMPT_SQL,
-  PRUNE_ATTEMPTS_SQL,
+  attemptsQuery,
+  countAttemptQuery,
+  pruneAttemptsQuery,
 } from "./attemptRows.js";
-import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
+import { now, type Step, type StoreDatabase, type Transaction } from "./database.js";
 import { reviewerExists } from "./errors.js";
 import {
   type CalibrationLabelQuery,
   type CorrectionLabelQuery,
   correctionLabelsQuery,
-  insertLabelsSql,
+  insertLabelsQuery,
   labelOf,
   labelPageQuery,
-  labelValues,
-  REFUSED_LABELS_SQL,
-  THREAD_LABELS_SQL,
 } from "./labelRows.js";
 import { insertMeasurement, LATEST_MEASUREMENT, measurementOf } from "./measurementRows.js";
 import { type ReviewerRole, ReviewerSchema } from "./reviewers.js";
@@ -81,13 +78,7 @@ export function* lockThreadRow(
 export function* insertLabels(tx: Transaction, labels: readonly CalibrationLabel[]): Step<void> {
   for (let start = 0; start < labels.length; start += LABELS_PER_INSERT) {
     const chunk = labels.slice(start, start + LABELS_PER_INSERT);
-    const values = chunk.flatMap((label) => labelValues(label, tx.booleans));
-    yield* tx.run(
-      withValues(
-        insertLabelsSql(chunk.length, () => "?"),
-        values,
-      ),
-    );
+    yield* tx.run(insertLabelsQuery(chunk, tx.booleans));
   }
 }
 
@@ -107,13 +98,11 @@ export class ReviewTables {
   }
 
   async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
-    const { sql: text, params } = labelPageQuery(query);
-    return (await this.db.all(withValues(text, params))).map(labelOf);
+    return (await this.db.all(labelPageQuery(query))).map(labelOf);
   }
 
   async correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]> {
-    const { sql: text, params } = correctionLabelsQuery(query);
-    return (await this.db.all(withValues(text, params))).map(labelOf);
+    return (await this.db.all(correctionLabelsQuery(query))).map(labelOf);
   }
 
   async recordCalibrationMeasurement(
@@ -130,7 +119,11 @@ export class ReviewTables {
   }
 
   async labelsFor(threadId: string): Promise<CalibrationLabel[]> {
-    return (await this.db.all(withValues(THREAD_LABELS_SQL, [threadId]))).map(labelOf);
+    const rows = await this.db.all(
+      sql`SELECT * FROM calibration_labels WHERE thread_id = ${threadId}
+          ORDER BY decided_at, decision_id, criterion_id`,
+    );
+    return rows.map(labelOf);
   }
 
   async runSettings(threadId: string): Promise<StoredRunSettings | undefined> {
@@ -225,17 +218,14 @@ export class ReviewTables {
     const now = at.toISOString();
     const ends = new Date(at.getTime() + windowSeconds * 1000).toISOString();
     return this.db.transaction(function* (tx) {
-      yield* tx.run(withValues(PRUNE_ATTEMPTS_SQL, [now]));
-      const row = yield* tx.first(withValues(COUNT_ATTEMPT_SQL, [hash, ends, now, now]));
-      return attemptCountOf(row) ?? { count: 1, windowEndsAt: ends };
+      yield* tx.run(pruneAttemptsQuery(now));
+      return attemptCountOf(yield* tx.first(countAttemptQuery(hash, ends, now)));
     });
   }
 
   async attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined> {
-    const row = await this.db.first(
-      withValues(ATTEMPTS_SQL, [attemptKeyHash(key), at.toISOString()]),
-    );
-    return attemptCountOf(row);
+    const row = await this.db.first(attemptsQuery(attemptKeyHash(key), at.toISOString()));
+    return row === undefined ? undefined : attemptCountOf(row);
   }
 
   tryLockThread(threadId: string): Promise<ThreadLease | undefined> {
@@ -250,7 +240,11 @@ export class ReviewTables {
             WHERE id = ${threadId} AND status = 'failed'`,
       );
       if (queued === 0) return false;
-      yield* tx.run(withValues(REFUSED_LABELS_SQL, [threadId]));
+      // A refused decision never took effect: its labels are not labels.
+      yield* tx.run(
+        sql`DELETE FROM calibration_labels WHERE decision_id IN
+              (SELECT id FROM decisions WHERE thread_id = ${threadId} AND refused_at IS NOT NULL)`,
+      );
       const aside = yield* tx.all(
         sql`DELETE FROM decisions WHERE thread_id = ${threadId} AND refused_at IS NOT NULL
             RETURNING reviewer, action`,

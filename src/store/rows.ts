@@ -1,8 +1,7 @@
 /** Database rows (snake_case columns, JSON in text columns) to the store's records, checked. */
 import { sql } from "kysely";
 import { z } from "zod";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { storeDataInvalid } from "./errors.js";
+import { rowReader } from "./database.js";
 import { ReviewerRowSchema } from "./reviewers.js";
 import { ThreadEventSchema } from "./threadEvents.js";
 import {
@@ -15,34 +14,6 @@ import {
   ThreadListRowSchema,
   ThreadRowSchema,
 } from "./types.js";
-
-const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/**
- * A reader of rows into the records `schema` describes: each column under its camelCase name
- * (or the name `renamed` gives it), the `json` columns parsed first, columns the schema does not
- * name dropped. A row of another shape is STORE_DATA_INVALID naming `what`.
- */
-export function rowReader<T extends z.ZodType>(
-  schema: T,
-  what: string,
-  options: { json?: readonly string[]; renamed?: Readonly<Record<string, string>> } = {},
-): (row: unknown) => z.output<T> {
-  return (row) => {
-    const fields: Record<string, unknown> = {};
-    for (const [column, value] of Object.entries(row as object)) {
-      const json = options.json?.includes(column) === true && typeof value === "string";
-      fields[options.renamed?.[column] ?? camel(column)] = json
-        ? parseUntrustedJson(value, (_problem, description) =>
-            storeDataInvalid(`${what}: ${column} is not usable JSON: ${description}`),
-          )
-        : value;
-    }
-    const parsed = schema.safeParse(fields);
-    if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
-    return parsed.data;
-  };
-}
 
 export const threadOf = rowReader(ThreadRowSchema, "a thread row", { json: ["settings"] });
 export const threadListRowOf = rowReader(ThreadListRowSchema, "a thread row");

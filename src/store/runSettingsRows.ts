@@ -7,15 +7,11 @@
  */
 import { sql } from "kysely";
 import { z } from "zod";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { now } from "./database.js";
-import { storeDataInvalid } from "./errors.js";
+import { now, rowReader } from "./database.js";
 
 /** A thread's run settings as the store keeps them: a JSON object. */
 export const StoredRunSettingsSchema = z.record(z.string(), z.unknown());
 export type StoredRunSettings = z.infer<typeof StoredRunSettingsSchema>;
-
-const RowSchema = z.object({ settings: z.string() });
 
 /** Writes (or replaces) the thread's run settings, in the caller's transaction or alone. */
 export function upsertRunSettings(threadId: string, settings: StoredRunSettings) {
@@ -36,15 +32,13 @@ export function selectRunSettings(threadId: string) {
   return sql`SELECT settings FROM thread_run_settings WHERE thread_id = ${threadId}`;
 }
 
+const runSettingsRowOf = rowReader(
+  z.object({ settings: StoredRunSettingsSchema }),
+  "a thread's run settings row",
+  { json: ["settings"] },
+);
+
 /** The settings of a row (undefined for no row); a row that is not a JSON object is refused. */
 export function runSettingsOf(row: unknown): StoredRunSettings | undefined {
-  if (row === undefined) return undefined;
-  const parsed = RowSchema.safeParse(row);
-  if (!parsed.success) throw storeDataInvalid("a thread's run settings row is not readable");
-  const value = parseUntrustedJson(parsed.data.settings, (_problem, description) =>
-    storeDataInvalid(`a thread's stored run settings are not JSON: ${description}`),
-  );
-  const settings = StoredRunSettingsSchema.safeParse(value);
-  if (!settings.success) throw storeDataInvalid("a thread's stored run settings are not an object");
-  return settings.data;
+  return row === undefined ? undefined : runSettingsRowOf(row).settings;
 }
