@@ -5,18 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Catalog } from "../criteria/model.js";
-
-/** JSON with object keys sorted at every level. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
+import { canonicalJson } from "../engine/judgeCache.js";
 
 /** The rubric as it is stored: without the file it was read from or the registry version it was. */
 export function storedRubric(catalog: Catalog, version: string): Catalog {

@@ -1,14 +1,12 @@
 /**
- * Attempts counted in fixed windows (sign-ins and bearer tokens per client address, sign-ins per
- * account). A key is kept only as its SHA-256 hash (no client address is stored); a row whose
- * window has ended counts from 1 again, and such rows are pruned as new attempts come.
+ * Attempts counted in fixed windows (sign-ins, bearer tokens). A key is kept only as its SHA-256
+ * hash; rows of ended windows are pruned as new attempts come.
  */
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import { rowReader } from "./database.js";
 
-/** The attempts counted under a key in its current window. */
 export interface AttemptCount {
   count: number;
   /** ISO-8601 UTC: when the window ends and the count starts again. */
@@ -33,7 +31,6 @@ export function countAttemptQuery(hash: string, ends: string, now: string) {
 export const pruneAttemptsQuery = (now: string) =>
   sql`DELETE FROM sign_in_attempts WHERE window_ends <= ${now}`;
 
-/** The count of a window still open. */
 export const attemptsQuery = (hash: string, now: string) =>
   sql`SELECT attempts AS count, window_ends FROM sign_in_attempts
     WHERE key = ${hash} AND window_ends > ${now}`;

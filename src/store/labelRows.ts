@@ -1,4 +1,3 @@
-/** Calibration label rows (the `calibration_labels` table) and the queries of labels. */
 import { sql } from "kysely";
 import { z } from "zod";
 import type { CalibrationLabelPageQuery } from "../calibration/labels.js";
@@ -10,20 +9,14 @@ import {
 } from "../scoring/calibrationLabel.js";
 import { rowReader } from "./database.js";
 
-/**
- * Which labels to list: decided at or after `since` and before `until` (ISO 8601 times, compared
- * as text, so a date such as `2026-11-01` works too), of one content type, oldest first, at most
- * `limit` (default 1000, at most 10 000) after the cursor `after` (the last label of the previous
- * page: its decidedAt, decisionId and criterionId).
- */
+/** Which labels to list (see CalibrationLabelPageQuery). */
 export type CalibrationLabelQuery = CalibrationLabelPageQuery;
-/** A criterion's reviewer corrections decided before a time, newest first (at most 200). */
 export type CorrectionLabelQuery = ExampleQuery;
 
 const DEFAULT_LABEL_PAGE = 1000;
 const MAX_LABEL_PAGE = 10_000;
 
-/** The label fields, each kept in the column of its snake_case name, in the inserts' order. */
+/** The label fields, each in the column of its snake_case name. */
 const FIELDS = [
   "decisionId",
   "criterionId",
@@ -57,24 +50,23 @@ const NATIVE = new Set<string>(["judgeNative", "reviewerNative"]);
 const NULLABLE = new Set<string>(["judgeScore", "judgeMet"]);
 const BOOLEANS = new Set<string>(["judgePassed", "judgeMet"]);
 
-/** A row's values of an insert; an accepted label is written with the judge's score as the reviewer's. */
-function labelValues(given: CalibrationLabel, booleans: "integer" | "boolean") {
+/** An accepted label is written with the judge's score as the reviewer's. */
+function labelValues(given: CalibrationLabel, bool: (value: boolean) => boolean | number) {
   const label = withAcceptedScore(given);
   const values = FIELDS.map((field) => {
     const value = label[field];
     if (value === undefined || value === null) return null;
     if (NATIVE.has(field)) return JSON.stringify(value);
-    return typeof value === "boolean" && booleans === "integer" ? Number(value) : value;
+    return typeof value === "boolean" ? bool(value) : value;
   });
   return sql`(${sql.join(values)})`;
 }
 
-/** The insert of labels, a label already there left as it is. */
 export function insertLabelsQuery(
   labels: readonly CalibrationLabel[],
-  booleans: "integer" | "boolean",
+  bool: (value: boolean) => boolean | number,
 ) {
-  const rows = labels.map((label) => labelValues(label, booleans));
+  const rows = labels.map((label) => labelValues(label, bool));
   return sql`INSERT INTO calibration_labels (${COLUMNS}) VALUES ${sql.join(rows)}
     ON CONFLICT (decision_id, criterion_id) DO NOTHING`;
 }
@@ -88,7 +80,6 @@ function labelFields(fields: unknown): Record<string, unknown> {
   return label;
 }
 
-/** A label row read back, checked by the label schema. */
 export const labelOf = rowReader(
   z.preprocess(labelFields, CalibrationLabelSchema),
   (r) =>
@@ -118,7 +109,6 @@ export function labelPageQuery(query: CalibrationLabelQuery) {
     ORDER BY decided_at, decision_id, criterion_id LIMIT ${page}`;
 }
 
-/** The corrections (`source = 'marked'`) a CorrectionLabelQuery names. */
 export function correctionLabelsQuery(query: CorrectionLabelQuery) {
   const byType =
     query.contentType === undefined ? sql`` : sql` AND content_type = ${query.contentType}`;

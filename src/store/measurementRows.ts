@@ -1,7 +1,4 @@
-/**
- * The recorded `calibrate --compare` measurements (migration 16): one row each, the figures kept
- * as one JSON body checked against its schema when read back.
- */
+/** The recorded `calibrate --compare` measurements, each a JSON body checked when read back. */
 import { sql } from "kysely";
 import { z } from "zod";
 import {
@@ -11,7 +8,6 @@ import {
 import { isRecord } from "../untrusted/json.js";
 import { rowReader } from "./database.js";
 
-/** The INSERT of one measurement under its id. */
 export function insertMeasurement(id: string, measurement: NewCalibrationMeasurement) {
   const checked = CalibrationMeasurementSchema.parse({ ...measurement, id });
   const { id: _id, measuredAt, ...body } = checked;
@@ -25,7 +21,6 @@ export function insertMeasurement(id: string, measurement: NewCalibrationMeasure
 export const LATEST_MEASUREMENT = sql`SELECT id, measured_at, body FROM calibration_comparisons
   ORDER BY measured_at DESC, id DESC LIMIT 1`;
 
-/** A row read back as the measurement it recorded, its body's figures checked. */
 export const measurementOf = rowReader(
   z.preprocess((fields) => {
     const { body, ...columns } = fields as { body?: unknown };

@@ -1,8 +1,4 @@
-/**
- * The reviewer side of the review store (reviewStore.ts builds on this), on either database:
- * reviewers with hashed tokens, page sessions, calibration labels, thread events, thread locks and
- * retries.
- */
+/** The reviewer side of the review store: reviewers, sessions, labels, events, locks, retries. */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
@@ -57,10 +53,9 @@ export function eventInsert(threadId: string, event: NewEvent) {
 const ThreadStatusColumns = z.object({ status: z.string() });
 
 /**
- * Takes the thread's row lock, and reads its status: the first step of every transaction that
- * changes a thread and its reviews, so two of them on one thread queue in one order and never
- * deadlock. PostgreSQL locks the row (`FOR NO KEY UPDATE`, which rows referring to the thread
- * do not wait for); SQLite's BEGIN IMMEDIATE holds the file's write lock already.
+ * The first step of every transaction that changes a thread and its reviews, so two of them on
+ * one thread queue in one order and never deadlock (`FOR NO KEY UPDATE`: rows referring to the
+ * thread do not wait for it; SQLite's BEGIN IMMEDIATE holds the write lock already).
  */
 export function* lockThreadRow(
   tx: Transaction,
@@ -74,11 +69,10 @@ export function* lockThreadRow(
   return row === undefined ? undefined : ThreadStatusColumns.parse(row);
 }
 
-/** Inserts labels in the caller's transaction. */
 export function* insertLabels(tx: Transaction, labels: readonly CalibrationLabel[]): Step<void> {
   for (let start = 0; start < labels.length; start += LABELS_PER_INSERT) {
     const chunk = labels.slice(start, start + LABELS_PER_INSERT);
-    yield* tx.run(insertLabelsQuery(chunk, tx.booleans));
+    yield* tx.run(insertLabelsQuery(chunk, tx.bool));
   }
 }
 
@@ -185,8 +179,7 @@ export class ReviewTables {
     return row === undefined ? undefined : reviewerOf(row);
   }
 
-  // A page session is found only while it is open, unexpired and its reviewer is not revoked;
-  // times are ISO-8601 UTC strings, compared as text.
+  // Times are ISO-8601 UTC strings, compared as text.
   async openSession(session: NewSession, at: string): Promise<void> {
     await this.db.transaction(function* (tx) {
       yield* tx.run(sql`DELETE FROM review_sessions WHERE expires_at <= ${at}`);

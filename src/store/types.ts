@@ -8,7 +8,6 @@ import type { NewEvent } from "./threadEvents.js";
 /** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
 export const DESK_GRAPH = "review-desk";
 
-/** Where a thread is, as the store records it. */
 export const ThreadStateSchema = z.enum(["queued", "running", "waiting", "finished", "failed"]);
 export type ThreadState = z.infer<typeof ThreadStateSchema>;
 
@@ -44,16 +43,12 @@ export const ThreadRowSchema = z.object({
 });
 export type ThreadRow = z.infer<typeof ThreadRowSchema>;
 
-/**
- * A thread to record: its graph is DESK_GRAPH by default; its run settings (`evalgate run`'s) are
- * written in the transaction that records it.
- */
+/** A thread to record (graph DESK_GRAPH by default), its run settings written with it. */
 export type NewThread = Pick<ThreadRow, "id" | "title" | "creator" | "status" | "settings"> & {
   graph?: string;
   runSettings?: StoredRunSettings;
 };
 
-/** One row of the pending-review index. */
 export const PendingRowSchema = z.object({
   threadId: z.string(),
   interruptId: z.string(),
@@ -87,51 +82,40 @@ export type DecisionRow = z.infer<typeof DecisionRowSchema>;
 
 export type NewDecision = Omit<DecisionRow, "appliedAt" | "refusedAt">;
 
-/** What recording a decision came to, decided in one transaction. */
 export type RecordDecisionResult =
   | { kind: "recorded"; decision: DecisionRow }
   | { kind: "already_decided"; decision: DecisionRow }
   | { kind: "not_pending" };
 
-/** Where a thread is left after a job step, written in one transaction. */
 export interface ThreadSettlement {
   status: ThreadState;
   error?: string | null;
-  /** Replaces the thread's rows in the pending-review index. */
   pending: PendingRow[];
-  /** Decisions the thread has moved past: marked applied. */
   applied: string[];
-  /** Decisions the graph refused: marked refused, with the reason. */
   refused?: Array<{ id: string; reason: string }>;
   events: NewEvent[];
 }
 
 /**
- * What a settlement came to: written (`settled`); the stop was settled already, the same reviews
- * pending (`unchanged`: nothing written but the decisions' marks); or a decision was recorded on
- * a review it would list and is not applied yet (`decided`: nothing written, apply it first).
+ * `unchanged`: the stop was settled already (only the decisions' marks written); `decided`: a
+ * decision on a review it would list is not applied yet (nothing written, apply it first).
  */
 export type SettleOutcome = "settled" | "unchanged" | "decided";
 
-/** The keyset position after which a page starts (newest first). */
 export interface PendingCursor {
   createdAt: string;
   threadId: string;
 }
 
 export interface PendingQuery {
-  /** The graph whose reviews are listed (default DESK_GRAPH). */
   graph?: string;
-  /** Only the threads this reviewer is assigned to; all threads when absent (admins). */
+  /** Only the threads this reviewer is assigned to (all for admins). */
   reviewer?: string;
   limit: number;
-  /** Newest first by default; the page starts after this position in that order. */
   after?: PendingCursor;
-  /** The longest waiting first instead. */
   oldestFirst?: boolean;
 }
 
-/** One row of a list of threads: what a list shows, without the thread's input. */
 export const ThreadListRowSchema = ThreadRowSchema.pick({
   id: true,
   title: true,
@@ -141,26 +125,22 @@ export const ThreadListRowSchema = ThreadRowSchema.pick({
 });
 export type ThreadListRow = z.infer<typeof ThreadListRowSchema>;
 
-/** The keyset position after which a page of threads starts (last changed first). */
 export interface ThreadListCursor {
   updatedAt: string;
   threadId: string;
 }
 
 export interface ThreadListQuery {
-  /** The threads in this state (of the review desk's graph). */
   status: ThreadState;
-  /** Only the threads this reviewer is assigned to; all threads when absent (admins). */
+  /** Only the threads this reviewer is assigned to (all for admins). */
   reviewer?: string;
   limit: number;
-  /** The page starts after this position, last changed first. */
   after?: ThreadListCursor;
 }
 
-/** A page session as the store keeps it: the hash of its id, never the id itself. */
+/** A page session: the hash of its id, never the id itself. */
 export interface NewSession {
   idHash: string;
   reviewer: string;
-  /** ISO-8601 UTC; the session is no longer valid from then on. */
   expiresAt: string;
 }
