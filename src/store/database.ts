@@ -74,6 +74,20 @@ export function rowReader<T extends z.ZodType>(
   };
 }
 
+/** JSON text kept in the store, checked by `schema` (else STORE_DATA_INVALID naming `what`). */
+export function storedJson<T extends z.ZodType>(
+  text: string,
+  schema: T,
+  what: string,
+): z.output<T> {
+  const value = parseUntrustedJson(text, (_problem, description) =>
+    storeDataInvalid(`${what} is not usable JSON: ${description}`),
+  );
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 export type Statement =
   | { query: RawBuilder<unknown>; script?: undefined }
   | { script: string; query?: undefined };

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { promptHash, responseHash } from "../judge/trace.js";
 import { type Trace, TraceSchema } from "../scoring/result.js";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { type StoreError, storeDataInvalid } from "./errors.js";
+import { storedJson } from "./database.js";
+import { storeDataInvalid } from "./errors.js";
 import { promptParts } from "./traceParts.js";
 
 /** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
@@ -29,22 +29,12 @@ const StoredTextSchema = z.union([
 type StoredText = z.infer<typeof StoredTextSchema>;
 
 /** Prompt and response hashes are kept only where they are not the texts' own. */
-const StoredTraceSchema = z.object({
-  id: TraceSchema.shape.id,
-  timestamp: TraceSchema.shape.timestamp,
-  purpose: TraceSchema.shape.purpose,
-  criterionIds: TraceSchema.shape.criterionIds,
-  model: TraceSchema.shape.model,
+const StoredTraceSchema = TraceSchema.extend({
   parameters: z.union([TraceSchema.shape.parameters, BlobIndexSchema]),
   systemPrompt: StoredTextSchema,
   userPrompt: StoredTextSchema,
-  rawResponse: TraceSchema.shape.rawResponse,
-  usage: TraceSchema.shape.usage,
-  latencyMs: TraceSchema.shape.latencyMs,
   promptHash: z.string().optional(),
   responseHash: z.string().optional(),
-  error: z.string().optional(),
-  registryVersion: TraceSchema.shape.registryVersion,
 });
 type StoredTrace = z.infer<typeof StoredTraceSchema>;
 
@@ -112,27 +102,17 @@ function storedText(parts: readonly string[], blobs: RowBlobs): StoredText {
 function storedTrace(trace: Trace, blobs: RowBlobs): StoredTrace {
   const checked = TraceSchema.parse(trace);
   const parametersPlace = blobs.placeOf(JSON.stringify(checked.parameters));
-  const hashes = {
-    prompt: promptHash(checked.systemPrompt, checked.userPrompt),
-    response: responseHash(checked.rawResponse),
-  };
+  const { promptHash: prompt, responseHash: response, ...rest } = checked;
+  // An answer is the call's own: it stays in the row.
   return {
-    id: checked.id,
-    timestamp: checked.timestamp,
-    purpose: checked.purpose,
-    criterionIds: checked.criterionIds,
-    model: checked.model,
+    ...rest,
     parameters: parametersPlace ?? checked.parameters,
     systemPrompt: storedText([checked.systemPrompt], blobs),
     userPrompt: storedText(promptParts(checked.userPrompt), blobs),
-    // An answer is the call's own: it stays in the row.
-    rawResponse: checked.rawResponse,
-    usage: checked.usage,
-    latencyMs: checked.latencyMs,
-    ...(checked.promptHash === hashes.prompt ? {} : { promptHash: checked.promptHash }),
-    ...(checked.responseHash === hashes.response ? {} : { responseHash: checked.responseHash }),
-    ...(checked.error === undefined ? {} : { error: checked.error }),
-    ...(checked.registryVersion === undefined ? {} : { registryVersion: checked.registryVersion }),
+    ...(prompt === promptHash(checked.systemPrompt, checked.userPrompt)
+      ? {}
+      : { promptHash: prompt }),
+    ...(response === responseHash(checked.rawResponse) ? {} : { responseHash: response }),
   };
 }
 
@@ -149,20 +129,8 @@ export function evaluationRow(traces: readonly Trace[]): {
 
 export type BlobReader = (hashes: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 
-function malformed(error: z.ZodError): StoreError {
-  return storeDataInvalid(`a stored trace is malformed: ${z.prettifyError(error)}`);
-}
-
-function parsedJson(text: string, what: string): unknown {
-  return parseUntrustedJson(text, (_problem, description) =>
-    storeDataInvalid(`${what} is not usable JSON: ${description}`),
-  );
-}
-
 export function wholeTrace(body: string): Trace {
-  const parsed = TraceSchema.safeParse(parsedJson(body, "a stored trace"));
-  if (!parsed.success) throw malformed(parsed.error);
-  return parsed.data;
+  return storedJson(body, TraceSchema, "a stored trace");
 }
 
 async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
@@ -199,26 +167,19 @@ function traceOf(stored: StoredTrace, blob: (place: number) => string): Trace {
   const userPrompt = join(stored.userPrompt);
   const parameters =
     typeof stored.parameters === "number"
-      ? parsedJson(blob(stored.parameters), "stored trace parameters")
+      ? storedJson(blob(stored.parameters), z.unknown(), "stored trace parameters")
       : stored.parameters;
   const parsed = TraceSchema.safeParse({
-    id: stored.id,
-    purpose: stored.purpose,
-    criterionIds: stored.criterionIds,
-    model: stored.model,
+    ...stored,
     parameters,
     systemPrompt,
     userPrompt,
-    rawResponse: stored.rawResponse,
-    usage: stored.usage,
-    latencyMs: stored.latencyMs,
     promptHash: stored.promptHash ?? promptHash(systemPrompt, userPrompt),
     responseHash: stored.responseHash ?? responseHash(stored.rawResponse),
-    timestamp: stored.timestamp,
-    ...(stored.error === undefined ? {} : { error: stored.error }),
-    ...(stored.registryVersion === undefined ? {} : { registryVersion: stored.registryVersion }),
   });
-  if (!parsed.success) throw malformed(parsed.error);
+  if (!parsed.success) {
+    throw storeDataInvalid(`a stored trace is malformed: ${z.prettifyError(parsed.error)}`);
+  }
   return parsed.data;
 }
 
@@ -226,11 +187,7 @@ export async function tracesOfEvaluationRows(
   bodies: readonly string[],
   read: BlobReader,
 ): Promise<Trace[][]> {
-  const rows = bodies.map((body) => {
-    const parsed = EvaluationBodySchema.safeParse(parsedJson(body, "a stored trace"));
-    if (!parsed.success) throw malformed(parsed.error);
-    return parsed.data;
-  });
+  const rows = bodies.map((body) => storedJson(body, EvaluationBodySchema, "a stored trace"));
   const texts = await checkedBlobs(
     rows.flatMap((row) => row.blobs),
     read,
