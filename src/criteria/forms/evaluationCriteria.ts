@@ -26,9 +26,8 @@ const EvaluationCriteriaCriterionSchema = z.strictObject({
   isCritical: z.boolean().default(false),
   passingThreshold: ThresholdSchema.optional(),
   scoringGuidelines: ScoringGuidelinesSchema.optional(),
-  /** Optional native scale for the judge's answer (default 0–1). */
   scale: ScaleSchema.optional(),
-  /** How a score past the scale's ends is read (default: the file's, else "error"). */
+  /** Default: the file's, else "error". */
   outOfRange: OutOfRangeSchema.optional(),
   citation: z.string().optional(),
 });
@@ -44,7 +43,6 @@ const EvaluationCriteriaFileSchema = z.strictObject({
   statusRules: StatusRulesSchema.optional(),
   fewShot: FewShotSettingsSchema.optional(),
   weightedScores: z.boolean().optional(),
-  /** How a score past its scale's ends is read, for every criterion that does not say. */
   outOfRange: OutOfRangeSchema.optional(),
   criteria: z.array(EvaluationCriteriaCriterionSchema),
 });

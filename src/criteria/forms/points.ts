@@ -9,10 +9,7 @@ import {
   VersionSchema,
 } from "./common.js";
 
-/**
- * A points list: a plain string (an LLM-judged key point), a `["fn", arg]` tuple (a point
- * function), or a PointObject with `text` or `fn` + `fnArgs`, a `multiplier` and a `citation`.
- */
+/** A point: a string (LLM-judged), a `["fn", arg]` tuple, or an object with `text` or `fn`. */
 const PointObjectSchema = z
   .strictObject({
     id: z.string().min(1).optional(),

@@ -9,10 +9,6 @@ import {
   VersionSchema,
 } from "./common.js";
 
-/**
- * A levels rubric: criteria with levels {id,label,description,score,indicators} and a scoring
- * method — deterministic (a `module:function` ref), schema (JSON Schema) or llm_decode.
- */
 const ScoringMethodSchema = z
   .strictObject({
     type: z
