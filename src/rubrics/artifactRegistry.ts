@@ -147,8 +147,8 @@ export class ArtifactRegistry {
       throw artifactReviewFailed(current.id, "no rubric to review it against");
     }
     const rubrics = await Promise.all(ids.map((id) => this.options.rubricRegistry.require(id)));
-    await this.setStatus(current.id, "pending_review");
-    await this.setStatus(current.id, "in_review");
+    await this.store.setArtifactStatus(current.id, "pending_review");
+    await this.store.setArtifactStatus(current.id, "in_review");
     const evaluations: RubricEvaluation[] = [];
     try {
       for (const rubric of rubrics) {
@@ -161,7 +161,7 @@ export class ArtifactRegistry {
         evaluations.push(evaluation);
       }
     } catch (error) {
-      await this.setStatus(current.id, "review_failed");
+      await this.store.setArtifactStatus(current.id, "review_failed");
       const reason = error instanceof Error ? error.message : String(error);
       throw artifactReviewFailed(current.id, `the review failed: ${reason}`, { cause: error });
     }
@@ -181,10 +181,6 @@ export class ArtifactRegistry {
       })),
     );
     return evaluations;
-  }
-
-  private async setStatus(artifactId: string, status: ArtifactStatus): Promise<void> {
-    await this.store.setArtifactStatus(artifactId, status);
   }
 
   async close(): Promise<void> {

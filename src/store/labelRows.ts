@@ -17,29 +17,7 @@ const DEFAULT_LABEL_PAGE = 1000;
 const MAX_LABEL_PAGE = 10_000;
 
 /** The label fields, each in the column of its snake_case name. */
-const FIELDS = [
-  "decisionId",
-  "criterionId",
-  "threadId",
-  "stage",
-  "contentType",
-  "evaluationId",
-  "reviewer",
-  "decidedAt",
-  "action",
-  "feedback",
-  "judgePassed",
-  "criterionTitle",
-  "method",
-  "threshold",
-  "judgeScore",
-  "judgeMet",
-  "judgeNative",
-  "source",
-  "reviewerScore",
-  "reviewerNative",
-  "reviewerNote",
-] as const satisfies readonly (keyof CalibrationLabel)[];
+const FIELDS = Object.keys(CalibrationLabelSchema.shape) as (keyof CalibrationLabel)[];
 
 const COLUMNS = sql.join(
   FIELDS.map((field) => sql.ref(field.replace(/[A-Z]/g, "_$&").toLowerCase())),
