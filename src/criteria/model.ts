@@ -8,14 +8,6 @@ import { ThresholdCalibrationSchema } from "./thresholdCalibration.js";
 export const GUIDELINE_BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
 export type GuidelineBand = (typeof GUIDELINE_BANDS)[number];
 
-export const GUIDELINE_BAND_RANGES: Readonly<Record<GuidelineBand, readonly [number, number]>> = {
-  excellent: [0.9, 1.0],
-  good: [0.7, 0.89],
-  adequate: [0.5, 0.69],
-  poor: [0.3, 0.49],
-  inadequate: [0.0, 0.29],
-};
-
 export const ScoringGuidelinesSchema = z.object({
   excellent: z.string().min(1),
   good: z.string().min(1),

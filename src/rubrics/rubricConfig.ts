@@ -17,7 +17,7 @@ import { RubricConfigError } from "./errors.js";
 const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_RUBRICS_PER_FILE = 500;
 
-/** Type and size checked before the open and again on the open file: a FIFO never blocks. */
+/** The text of a regular file of at most `limit` bytes, else RUBRIC_CONFIG_INVALID naming it. */
 async function readBoundedFile(path: string, limit: number, what: string): Promise<string> {
   const read = await readRegularTextFile(path, limit);
   if (!read.ok) {
