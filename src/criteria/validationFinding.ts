@@ -3,6 +3,7 @@ import type { Catalog, Criterion } from "./model.js";
 
 export type FindingSeverity = "error" | "warning" | "info";
 
+/** One meta-rubric finding: what is wrong or doubtful, and where. */
 export interface ValidationFinding {
   severity: FindingSeverity;
   check:

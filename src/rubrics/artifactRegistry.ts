@@ -24,6 +24,7 @@ export { type ArtifactStatus, ArtifactStatusSchema };
 
 export const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
 
+/** An artifact: content of a type, the rubrics it is reviewed against, where its review stands. */
 export const ArtifactSchema = z.object({
   id: z.string(),
   type: z.string(),
@@ -38,6 +39,7 @@ export const ArtifactSchema = z.object({
 });
 export type Artifact = z.infer<typeof ArtifactSchema>;
 
+/** A type of artifact and the rubrics its artifacts are reviewed against by default. */
 export interface ArtifactTypeDefinition {
   id: string;
   rubrics: string[];

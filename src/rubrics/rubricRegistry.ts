@@ -9,12 +9,14 @@ import { RubricConfigError, rubricNotFound } from "./errors.js";
 import { readRubricFile } from "./rubricConfig.js";
 import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
 
+/** Rubrics given in code, as a configuration object. */
 export interface RubricConfig {
   rubrics: readonly RubricSource[];
 }
 
 export const MAX_RUBRIC_BYTES = 1024 * 1024;
 
+/** What one registration came to. */
 export interface RegisteredRubric {
   id: string;
   version: string;
@@ -22,6 +24,7 @@ export interface RegisteredRubric {
   created: boolean;
 }
 
+/** One stored version of a rubric. */
 export interface RubricVersionInfo {
   id: string;
   version: string;
