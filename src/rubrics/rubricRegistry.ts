@@ -126,7 +126,6 @@ export class RubricRegistry implements ActiveCatalogs {
     const decided = await this.store.registerRubric(
       {
         rubricId: catalog.id,
-        declaredVersion: catalog.version,
         contentHash,
         targetType: catalog.targetType ?? null,
         bodyOf: (version) => JSON.stringify(storedRubric(catalog, version)),

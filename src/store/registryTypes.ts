@@ -17,7 +17,6 @@ export type RubricVersionRow = z.infer<typeof RubricVersionRowSchema>;
 
 export interface RubricRegistration {
   rubricId: string;
-  declaredVersion: string;
   contentHash: string;
   targetType: string | null;
   bodyOf(version: string): string;

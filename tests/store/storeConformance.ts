@@ -81,7 +81,6 @@ export function describeStoreConformance(name: string, open: () => Promise<Datab
         store.registerRubric(
           {
             rubricId,
-            declaredVersion: "1",
             contentHash: hash,
             targetType: "essay",
             bodyOf: (version) => JSON.stringify({ hash, version }),
