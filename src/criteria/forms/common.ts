@@ -36,10 +36,6 @@ export function titleFrom(text: string): string {
   return words.length > 8 ? `${head}…` : head;
 }
 
-export function hasKey(value: Record<string, unknown>, key: string): boolean {
-  return Object.hasOwn(value, key);
-}
-
 export function firstCriterion(
   value: Record<string, unknown>,
 ): Record<string, unknown> | undefined {

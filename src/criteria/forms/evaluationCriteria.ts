@@ -9,13 +9,7 @@ import {
   UNIT_SCALE,
 } from "../model.js";
 import { OutOfRangeSchema } from "../outOfRange.js";
-import {
-  type CatalogForm,
-  firstCriterion,
-  hasKey,
-  ThresholdSchema,
-  VersionSchema,
-} from "./common.js";
+import { type CatalogForm, firstCriterion, ThresholdSchema, VersionSchema } from "./common.js";
 
 /** An evaluation-criteria JSON file: weights, isCritical, per-criterion thresholds, five bands. */
 const EvaluationCriteriaCriterionSchema = z.strictObject({
@@ -54,7 +48,9 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
     const first = firstCriterion(value);
     return (
       first !== undefined &&
-      (hasKey(first, "scoringGuidelines") || hasKey(first, "isCritical") || hasKey(first, "name"))
+      (Object.hasOwn(first, "scoringGuidelines") ||
+        Object.hasOwn(first, "isCritical") ||
+        Object.hasOwn(first, "name"))
     );
   },
   schema: EvaluationCriteriaFileSchema,

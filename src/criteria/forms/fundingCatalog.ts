@@ -9,7 +9,6 @@ import {
 import {
   type CatalogForm,
   firstCriterion,
-  hasKey,
   renameRoot,
   ThresholdSchema,
   VersionSchema,
@@ -68,7 +67,7 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
   label: "a funding criteria catalog",
   matches(value) {
     const first = firstCriterion(value);
-    return hasKey(value, "meta") || (first !== undefined && hasKey(first, "prompt"));
+    return Object.hasOwn(value, "meta") || (first !== undefined && Object.hasOwn(first, "prompt"));
   },
   schema: FundingCatalogFileSchema,
   rawPath(path) {

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { CatalogInput, CriterionInput } from "../model.js";
 import {
   type CatalogForm,
-  hasKey,
   renameRoot,
   ThresholdSchema,
   titleFrom,
@@ -92,7 +91,7 @@ function pointToCriterion(point: PointDefinition, index: number): CriterionInput
 
 export const pointsForm: CatalogForm<PointsCatalog> = {
   label: "a points list",
-  matches: (value) => hasKey(value, "points"),
+  matches: (value) => Object.hasOwn(value, "points"),
   rawPath: (path) => renameRoot(path.slice(0, 2), { criteria: ["points"] }),
   schema: PointsCatalogSchema,
   toCatalog(raw, context): CatalogInput {

@@ -3,7 +3,6 @@ import { type CatalogInput, type CriterionInput, LevelSchema, type Method } from
 import {
   type CatalogForm,
   firstCriterion,
-  hasKey,
   renameRoot,
   ThresholdSchema,
   VersionSchema,
@@ -95,9 +94,10 @@ export const rubricForm: CatalogForm<Rubric> = {
   matches(value) {
     const first = firstCriterion(value);
     return (
-      hasKey(value, "pass_threshold") ||
-      hasKey(value, "target_type") ||
-      (first !== undefined && (hasKey(first, "levels") || hasKey(first, "scoring_method")))
+      Object.hasOwn(value, "pass_threshold") ||
+      Object.hasOwn(value, "target_type") ||
+      (first !== undefined &&
+        (Object.hasOwn(first, "levels") || Object.hasOwn(first, "scoring_method")))
     );
   },
   schema: RubricSchema,
