@@ -40,44 +40,30 @@ const PointsCatalogSchema = z.strictObject({
 });
 type PointsCatalog = z.infer<typeof PointsCatalogSchema>;
 
-function describeCall(name: string, args: unknown): string {
-  return args === undefined ? `${name}()` : `${name}(${JSON.stringify(args)})`;
+/** A string or a `["fn", ...args]` tuple as the point object it stands for. */
+function asPointObject(point: PointDefinition): z.infer<typeof PointObjectSchema> {
+  if (typeof point === "string") return { text: point, multiplier: 1 };
+  if (!Array.isArray(point)) return point;
+  const [fn, ...rest] = point;
+  return { fn, fnArgs: rest.length <= 1 ? rest[0] : rest, multiplier: 1 };
 }
 
-function pointToCriterion(point: PointDefinition, index: number): CriterionInput {
-  const id = `p${index + 1}`;
-  if (typeof point === "string") {
-    return {
-      id,
-      title: titleFrom(point),
-      description: point,
-      weight: 1,
-      method: { kind: "point", text: point },
-    };
-  }
-  if (Array.isArray(point)) {
-    const [name, ...rest] = point;
-    const args = rest.length <= 1 ? rest[0] : rest;
-    return {
-      id,
-      title: `Function: ${describeCall(name, args)}`,
-      description: `The response satisfies ${describeCall(name, args)}.`,
-      weight: 1,
-      method: { kind: "function", name, args },
-    };
-  }
+function pointToCriterion(definition: PointDefinition, index: number): CriterionInput {
+  const point = asPointObject(definition);
   const common = {
-    id: point.id ?? id,
+    id: point.id ?? `p${index + 1}`,
     weight: point.multiplier,
     citation: point.citation,
     required: point.required,
   };
   if (point.fn !== undefined) {
+    const args = point.fnArgs;
+    const call = args === undefined ? `${point.fn}()` : `${point.fn}(${JSON.stringify(args)})`;
     return {
       ...common,
-      title: `Function: ${describeCall(point.fn, point.fnArgs)}`,
-      description: `The response satisfies ${describeCall(point.fn, point.fnArgs)}.`,
-      method: { kind: "function", name: point.fn, args: point.fnArgs },
+      title: `Function: ${call}`,
+      description: `The response satisfies ${call}.`,
+      method: { kind: "function", name: point.fn, args },
     };
   }
   const text = point.text ?? "";
