@@ -13,17 +13,12 @@ interface IndexedChunk {
   section?: string;
 }
 
-/** Lower-cased terms without stopwords, for documents and queries alike. */
 function processTerm(term: string): string | null {
   const lowered = term.toLowerCase();
   return lowered === "" || STOPWORDS.has(lowered) ? null : lowered;
 }
 
-/**
- * BM25 retrieval over chunk text and section titles (minisearch), exact terms only (no prefix
- * or fuzzy matching), any query term may match. Chunks sharing no term with the query score 0
- * and are not returned.
- */
+/** BM25 over chunk text and section titles (minisearch), exact terms only, any term may match. */
 export function createBm25Retriever(
   chunks: readonly Chunk[],
   options: Bm25RetrieverOptions = {},

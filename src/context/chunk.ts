@@ -10,7 +10,6 @@ export interface ChunkOptions {
 export const DEFAULT_CHUNK_WORDS = 180;
 export const DEFAULT_OVERLAP_WORDS = 30;
 
-/** A paragraph with the section it sits in. */
 interface Paragraph {
   section: string | undefined;
   words: string[];
@@ -23,7 +22,6 @@ function splitWords(text: string): string[] {
   return text.split(/\s+/u).filter((word) => word !== "");
 }
 
-/** The section a line opens, if it is a heading or a page marker. */
 function sectionOpenedBy(line: string): string | undefined {
   const page = PAGE_MARKER.exec(line);
   if (page) return `Page ${page[1]}`;
@@ -36,10 +34,7 @@ function sectionOpenedBy(line: string): string | undefined {
   return undefined;
 }
 
-/**
- * Paragraphs (blank-line separated) with their sections. Form feeds start a new page ("Page N");
- * markdown headings and "Page N" lines start a new section and are not part of the text.
- */
+/** Form feeds start a page ("Page N"); headings and "Page N" lines start a section, not text. */
 function paragraphsOf(text: string): Paragraph[] {
   const pages = text.split("\f");
   const hasPages = pages.length > 1;
@@ -74,7 +69,6 @@ function paragraphsOf(text: string): Paragraph[] {
   return paragraphs;
 }
 
-/** Consecutive paragraphs that share a section. */
 function groupBySection(paragraphs: readonly Paragraph[]): Paragraph[][] {
   const groups: Paragraph[][] = [];
   for (const paragraph of paragraphs) {
@@ -85,11 +79,7 @@ function groupBySection(paragraphs: readonly Paragraph[]): Paragraph[][] {
   return groups;
 }
 
-/**
- * Word windows for one section: paragraphs are packed whole while they fit in `size` words; a
- * paragraph longer than that is cut into windows. Each window after the first starts with the
- * last `overlap` words of the one before.
- */
+/** Paragraphs packed whole while they fit; a longer one is cut; each window overlaps the last. */
 function windowsOf(paragraphs: readonly Paragraph[], size: number, overlap: number): string[][] {
   const windows: string[][] = [];
   let current: string[] = [];
@@ -125,9 +115,8 @@ function windowsOf(paragraphs: readonly Paragraph[], size: number, overlap: numb
 }
 
 /**
- * Splits documents into chunks of about `chunkWords` words on paragraph boundaries where
- * possible, with `overlapWords` of overlap inside a section. Every chunk keeps its source
- * document's name and its section (nearest markdown heading, or "Page N").
+ * Splits documents into chunks of about `chunkWords` words on paragraph boundaries, each with
+ * its document's name and section (nearest markdown heading, or "Page N").
  */
 export function chunkDocuments(
   docs: readonly SourceDocument[],

@@ -3,7 +3,6 @@ import type { Chunk, RankedChunk, Retriever } from "./types.js";
 
 export const DEFAULT_CONTEXT_CHUNKS = 4;
 
-/** What is searched for a criterion: its title and description, plus the point or expected outcome. */
 export function criterionQuery(criterion: Criterion): string {
   const parts = [criterion.title, criterion.description];
   if (criterion.method.kind === "point") parts.push(criterion.method.text);
@@ -13,11 +12,7 @@ export function criterionQuery(criterion: Criterion): string {
   return parts.join("\n");
 }
 
-/**
- * The top-k chunks relevant to a criterion (retrieval per criterion). An empty array
- * means there is no relevant context, so the engine can answer "Insufficient Information"
- * without asking the model.
- */
+/** The top-k chunks for a criterion; none lets the engine answer "Insufficient Information" without the model. */
 export function contextForCriterion(
   retriever: Retriever,
   criterion: Criterion,
@@ -30,10 +25,7 @@ function chunkOf(item: Chunk | RankedChunk): Chunk {
   return "chunk" in item ? item.chunk : item;
 }
 
-/**
- * Renders chunks for a prompt, numbered and labelled with source and section:
- * `[1] (company-profile.md, Page 2) text`. No chunks render as an empty string.
- */
+/** `[1] (company-profile.md, Page 2) text`, numbered; no chunks render as "". */
 export function formatContext(items: readonly (Chunk | RankedChunk)[]): string {
   return items
     .map((item, index) => {

@@ -3,16 +3,11 @@ import { cosineSimilarity } from "../pointFunctions/similarity.js";
 import { embeddingInvalid } from "./errors.js";
 import type { Chunk, RankedChunk, Retriever } from "./types.js";
 
-/** What is embedded for a chunk: its section title (when it has one) and its text. */
 function embeddedText(chunk: Chunk): string {
   return chunk.section === undefined ? chunk.text : `${chunk.section}\n${chunk.text}`;
 }
 
-/**
- * Dense retrieval with a LangChain embeddings model (e.g. OllamaEmbeddings): the chunks are
- * embedded once, on the first query, and ranked by cosine similarity. Chunks with a similarity
- * of 0 or less are not returned. A failed embedding call is retried on the next query.
- */
+/** Dense retrieval (cosine); chunks embedded once on the first query, again after a failure. */
 export function createEmbeddingRetriever(
   chunks: readonly Chunk[],
   embeddings: EmbeddingsInterface,

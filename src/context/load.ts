@@ -8,18 +8,12 @@ import type { SourceDocument } from "./types.js";
 
 export const DOCUMENT_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".txt", ".json"]);
 
-/** The largest document read. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-/** The most documents one folder (with its subfolders) may hold. */
+/** Per folder, subfolders included. */
 export const MAX_DOCUMENT_FILES = 5_000;
-/** The most bytes all documents of one folder may hold together. */
 export const MAX_DOCUMENTS_TOTAL_BYTES = 64 * 1024 * 1024;
 
-/**
- * The document files under `dir`: regular files with a document extension, in subfolders too.
- * Anything else is skipped: FIFOs, sockets and devices (reading them would block or never end),
- * and symbolic links (a link could lead out of the folder).
- */
+/** Regular files only: FIFOs, sockets and devices would block; symbolic links could lead out. */
 async function listFiles(dir: string, found: string[] = []): Promise<string[]> {
   let entries: Dirent[];
   try {
@@ -40,13 +34,7 @@ async function listFiles(dir: string, found: string[] = []): Promise<string[]> {
   return found;
 }
 
-/**
- * Reads the .md, .txt and .json files of a folder and its subfolders, sorted by path. Each
- * document is named by its path relative to the folder, with "/" separators. Only regular files
- * are read (FIFOs, sockets, devices and symbolic links in the folder are skipped; a file that
- * turns into one before it is opened is refused), each at most MAX_DOCUMENT_BYTES, at most
- * MAX_DOCUMENT_FILES of them and MAX_DOCUMENTS_TOTAL_BYTES in all.
- */
+/** The .md, .txt and .json files of a folder and its subfolders, sorted, each and all bounded. */
 export async function loadDocuments(dir: string): Promise<SourceDocument[]> {
   const root = dir;
   const files = (await listFiles(root))

@@ -1,8 +1,4 @@
-/**
- * Words too common to say what a passage is about (English and German, the languages of the
- * funding documents). Criterion queries are full sentences ("Is the company based in
- * Hamburg?"); without this list their function words would match every chunk.
- */
+/** Words too common to say what a passage is about, or criterion queries would match every chunk. */
 const ENGLISH =
   "a about above after all also an and any are as at be been being between both but by can " +
   "could did do does each for from had has have how if in into is it its may more most must " +

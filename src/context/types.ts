@@ -7,9 +7,7 @@ export interface SourceDocument {
 
 /** A passage of a document, small enough to put in a judge prompt. */
 export interface Chunk {
-  /** Unique within one chunking run: "<source>#<n>". */
   id: string;
-  /** The name of the document it came from. */
   source: string;
   /** The nearest preceding markdown heading or "Page N" marker; undefined when there is none. */
   section?: string;

@@ -12,12 +12,11 @@ export function weightSum(criteria: readonly Criterion[]): number {
   return criteria.reduce((sum, c) => sum + c.weight, 0);
 }
 
-/** Rounds to six decimals for messages. */
 export function roundForMessage(n: number): number {
   return Math.round(n * 1e6) / 1e6;
 }
 
-/** Scales the scored criteria's weights to sum to 1 (knockout weights are left as they are). */
+/** Knockout weights are left as they are. */
 export function normaliseWeights(catalog: Catalog): Catalog {
   const sum = weightSum(scoredCriteria(catalog));
   if (sum === 0 || Math.abs(sum - 1) <= WEIGHT_TOLERANCE) return catalog;

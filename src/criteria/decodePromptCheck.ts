@@ -1,9 +1,6 @@
 /**
- * The meta-rubric's check of a catalog's decode prompts: each compiles (a syntax error or a
- * forbidden tag is found at load, not mid-run), and each renders within the bounds of a render
- * on a sample of what the judge gives it — a template that builds more text, memory, steps or
- * output than a render may, or takes longer, is refused with the criterion and the bound named.
- * All the templates of one catalog share one time budget, as the renders of one evaluation do.
+ * The meta-rubric's check of decode prompts: each compiles, and renders a sample within the
+ * bounds of a render (found at load, not mid-run), all sharing one time budget.
  */
 import type { Catalog, Criterion, LevelsMethod } from "./model.js";
 import {
@@ -15,11 +12,9 @@ import {
 } from "./promptTemplate.js";
 import { criterionPath, type ValidationFinding } from "./validationFinding.js";
 
-/** A content of the judge's size and shape, for the sample render. */
 const SAMPLE_CONTENT =
   "Sample content: the proposal explains its aims, its plan and its budget in a few sentences.";
 
-/** What the judge's scope holds (decodePrompt.ts), with sample values. */
 function sampleScope(criterion: Criterion, method: LevelsMethod): Record<string, unknown> {
   const levels = [...method.levels].sort((a, b) => a.score - b.score);
   const guidelines = levels.map((l) => `- ${l.id}: ${l.label}`).join("\n");
@@ -42,11 +37,7 @@ function sampleScope(criterion: Criterion, method: LevelsMethod): Record<string,
   };
 }
 
-/**
- * The problem that refuses the decode prompt: it does not compile, or its sample render reached
- * a bound. A render error of another kind (a filter given the sample's values) is left to the
- * evaluation, where the real values are.
- */
+/** A render error of another kind is left to the evaluation, where the real values are. */
 function decodePromptProblem(
   criterion: Criterion,
   method: LevelsMethod,
@@ -66,7 +57,6 @@ function placeOf(problem: PromptTemplateProblem): string {
   return ` (template line ${line}${column === undefined ? "" : `, column ${column}`})`;
 }
 
-/** Each decode prompt compiles and renders a sample within the bounds of a render. */
 export function checkDecodePrompts(catalog: Catalog): ValidationFinding[] {
   const budget = createTemplateTimeBudget();
   return catalog.criteria.flatMap((c): ValidationFinding[] => {

@@ -14,7 +14,6 @@ const band = (
   inadequate,
 });
 
-/** The general proposal-quality criteria of the built-in catalog, as catalog input. */
 const DEFAULT_CRITERIA = [
   {
     id: "relevance",
@@ -91,11 +90,7 @@ const DEFAULT_CRITERIA = [
   },
 ];
 
-/**
- * The built-in criteria used only when a content type has no criteria file at all
- * (default criteria when specific criteria are unavailable). A file that exists but is invalid
- * is an error, never a reason to use these.
- */
+/** Used only when a content type has no criteria file at all; an invalid file is an error instead. */
 export function defaultCatalog(contentType: string): Catalog {
   return CatalogSchema.parse({
     id: `default_${contentType}`,

@@ -4,30 +4,25 @@ import { formatJsonPath } from "../untrusted/prototypeKeys.js";
 export type CatalogPath = ReadonlyArray<string | number>;
 
 export interface CatalogErrorLocation {
-  /** File name or other label of the catalog text ("<input>" when none was given). */
+  /** "<input>" when none was given. */
   source: string;
-  /** 1-based line in the source text, when known (TOON always, JSON when it can be found). */
+  /** 1-based (TOON always, JSON when it can be found). */
   line?: number;
-  /** 1-based column, when known (JSON syntax errors). */
   column?: number;
-  /** Where in the catalog value the problem is, e.g. ["criteria", 2, "weight"]. */
   path?: CatalogPath;
 }
 
-/** Formats a path as a JSON path: `$.criteria[2].weight`. */
+/** `$.criteria[2].weight`. */
 export function formatCatalogPath(path: CatalogPath): string {
   return formatJsonPath(path);
 }
 
-/** The codes of the catalog errors. */
 export const CATALOG_ERROR_CODES = ["CATALOG_INVALID", "CATALOG_NOT_FOUND"] as const;
 export type CatalogErrorCode = (typeof CATALOG_ERROR_CODES)[number];
 
 /**
- * A catalog that cannot be used: broken syntax, a wrong shape, or a meta-rubric error
- * (`CATALOG_INVALID`), or a catalog file that does not exist (`CATALOG_NOT_FOUND`, the only case
- * where a caller may fall back to defaults). Names the source, the line (TOON, and JSON where it
- * can be found) or JSON path, and what was expected.
+ * A catalog that cannot be used (`CATALOG_INVALID`), or a file that does not exist
+ * (`CATALOG_NOT_FOUND`: the only case where a caller may fall back to defaults).
  */
 export class CatalogError extends EvalgateError<CatalogErrorCode> {
   override name = "CatalogError";
@@ -35,7 +30,6 @@ export class CatalogError extends EvalgateError<CatalogErrorCode> {
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly path: CatalogPath | undefined;
-  /** What was expected or what is wrong, without the location. */
   readonly detail: string;
 
   constructor(
@@ -66,7 +60,6 @@ export class CatalogError extends EvalgateError<CatalogErrorCode> {
   }
 }
 
-/** The catalog file at `path` does not exist (`CATALOG_NOT_FOUND`). */
 export function catalogNotFound(path: string, options: { cause?: unknown } = {}): CatalogError {
   return new CatalogError(
     "catalog file not found",

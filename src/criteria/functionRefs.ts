@@ -1,12 +1,9 @@
 import { type FolderFile, resolveInFolder } from "./paths.js";
 
-/** Who may supply a function beyond the catalog's folder: what the application allows in code. */
 export interface FunctionAllowance {
-  /** True when `ref` is registered in code, built in, or a package function allowed by name. */
   allows(ref: string): boolean;
 }
 
-/** A `module:function` reference split at its last colon, or undefined when it is not one. */
 export function splitFunctionRef(ref: string): { module: string; exportName: string } | undefined {
   const separator = ref.lastIndexOf(":");
   if (separator <= 0 || separator === ref.length - 1) return undefined;
@@ -15,7 +12,6 @@ export function splitFunctionRef(ref: string): { module: string; exportName: str
 
 const MODULE_EXTENSIONS = ["", ".js", ".mjs", ".ts"] as const;
 
-/** File names a module may be written as: as given, with extensions, and dotted as a path. */
 function moduleFileNames(moduleName: string): string[] {
   const stems = [moduleName];
   if (!moduleName.includes("/") && !moduleName.includes("\\") && moduleName.includes(".")) {
@@ -24,10 +20,7 @@ function moduleFileNames(moduleName: string): string[] {
   return [...new Set(stems.flatMap((stem) => MODULE_EXTENSIONS.map((ext) => `${stem}${ext}`)))];
 }
 
-/**
- * The file of a function module inside `folder` (real path, no symbolic link out of it). A path
- * leading outside is refused at once; otherwise the first existing candidate file is taken.
- */
+/** A path leading outside is refused at once; else the first existing candidate is taken. */
 export async function resolveFunctionModule(
   folder: string,
   moduleName: string,

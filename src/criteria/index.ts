@@ -1,7 +1,4 @@
-/**
- * `evalgate/criteria`: the catalog model (zod schemas), loaders for every catalog form, and
- * validation against the meta-rubric.
- */
+/** `evalgate/criteria`: the catalog model, loaders for every catalog form, the meta-rubric. */
 export { normaliseWeights } from "./catalogWeights.js";
 export * from "./errors.js";
 export { loadCatalog } from "./load.js";

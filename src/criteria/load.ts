@@ -7,23 +7,17 @@ import { type CatalogFormat, type ParseCatalogOptions, parseLocatedCatalog } fro
 import { checkCatalogReferences } from "./references.js";
 import { withoutBom } from "./sourceText.js";
 
-/** The largest catalog file read: far beyond any real catalog (the shipped ones are under 10 KB). */
 export const MAX_CATALOG_FILE_BYTES = 2 * 1024 * 1024;
 
 export interface LoadCatalogOptions {
-  /**
-   * Functions the application allows beyond the catalog's folder (a FunctionRegistry: its
-   * registered functions and the package functions it allows by name). Without it, a function
-   * criterion may name only built-in point functions and modules inside the catalog's folder.
-   */
+  /** Functions the application allows beyond built-ins and the catalog's folder. */
   functions?: FunctionAllowance;
-  /** Receives the meta-rubric's findings on the catalog as written (`catalog validate` lists them). */
   onFindings?: ParseCatalogOptions["onFindings"];
-  /** Read the catalog through a symbolic link (default: a link is refused). Never into /proc, /sys, /dev. */
+  /** Read through a symbolic link (default: refused). Never into /proc, /sys, /dev. */
   followSymlinks?: boolean;
 }
 
-/** `.json` → JSON, `.toon` → TOON; anything else by its first character (`{` means JSON). */
+/** By extension, else by the first character (`{` means JSON). */
 export function catalogFormatOf(path: string, text: string): CatalogFormat {
   const ext = extname(path).toLowerCase();
   if (ext === ".json") return "json";
@@ -31,7 +25,7 @@ export function catalogFormatOf(path: string, text: string): CatalogFormat {
   return text.trimStart().startsWith("{") ? "json" : "toon";
 }
 
-/** The catalog file's text: a regular file (never a FIFO or device: checked before opening). */
+/** A regular file only (never a FIFO or device: checked before opening). */
 async function readCatalogText(path: string, links: LinkPolicy): Promise<string> {
   const read = await readRegularTextFile(path, MAX_CATALOG_FILE_BYTES, links);
   if (read.ok) return read.text;
@@ -44,16 +38,11 @@ async function readCatalogText(path: string, links: LinkPolicy): Promise<string>
 }
 
 /**
- * Reads a catalog file in any supported form (by extension, then by shape) and returns the
- * normalised, validated `Catalog`. Only a regular file of at most MAX_CATALOG_FILE_BYTES is read
- * (a FIFO or device is refused before it is opened). Every file it names stays inside its
- * folder, and its function criteria name only built-in, folder-local or application-allowed
- * functions. A missing file is a `CATALOG_NOT_FOUND` CatalogError; a file that exists but is invalid is a
- * `CatalogError` naming the line or path — never a silent fallback.
+ * Reads a catalog file in any supported form: a missing file is CATALOG_NOT_FOUND, an invalid one
+ * a CatalogError naming the line or path — never a silent fallback.
  *
  * @example
  * const catalog = await loadCatalog("data/criteria/ifb_profi.toon");
- * console.log(catalog.name, catalog.criteria.map((c) => c.id), catalog.warnings);
  */
 export async function loadCatalog(
   path: string,

@@ -1,20 +1,15 @@
-/**
- * A key written wrong: a catalog object that has a key its form does not know and lacks one the
- * form needs, spelled nearly alike (`tpye` for `type`: a typo in a TOON header or a JSON key). Told
- * as such — the unknown key, and the one it probably meant — instead of as a missing value.
- */
+/** A key written wrong (`tpye` for `type`): told as a typo, not as a missing value. */
 import type { z } from "zod";
 import type { CatalogPath } from "./errors.js";
 
 export interface MisspelledKey {
-  /** The object's path, the key as written, and the key the form expected. */
   path: CatalogPath;
   written: string;
   meant: string;
 }
 
-/** Edits (insert, delete, replace, swap two neighbours) from one word to the other. */
-export function editDistance(a: string, b: string): number {
+/** Optimal string alignment: a swap of two neighbours is one edit. */
+function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );
@@ -51,10 +46,6 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 const samePath = (a: readonly PropertyKey[], b: readonly PropertyKey[]) =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
-/**
- * The first unknown key of `issues` that is a typo of a key missing from the same object, or
- * undefined when there is none.
- */
 export function misspelledKey(
   issues: readonly z.core.$ZodIssue[],
   value: unknown,

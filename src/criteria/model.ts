@@ -2,25 +2,11 @@ import { z } from "zod";
 import { OutOfRangeSchema } from "./outOfRange.js";
 import { ThresholdCalibrationSchema } from "./thresholdCalibration.js";
 
-/**
- * The one internal criteria model. Every catalog form (an evaluation-criteria JSON file, a funding
- * criteria catalog, a points list, a levels rubric, rubric items) is normalised into a `Catalog` by
- * the loaders.
- * Scores inside are 0–1; a criterion's native scale is kept on its method for display and totals.
- */
+/** The one internal criteria model every catalog form is normalised into; scores inside are 0–1. */
 
 /** The five scoring-guideline bands of an evaluation-criteria file, on the 0–1 scale. */
 export const GUIDELINE_BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
 export type GuidelineBand = (typeof GUIDELINE_BANDS)[number];
-
-/** Where each band sits on 0–1. */
-export const GUIDELINE_BAND_RANGES: Readonly<Record<GuidelineBand, readonly [number, number]>> = {
-  excellent: [0.9, 1.0],
-  good: [0.7, 0.89],
-  adequate: [0.5, 0.69],
-  poor: [0.3, 0.49],
-  inadequate: [0.0, 0.29],
-};
 
 export const ScoringGuidelinesSchema = z.object({
   excellent: z.string().min(1),
@@ -31,8 +17,7 @@ export const ScoringGuidelinesSchema = z.object({
 });
 export type ScoringGuidelines = z.infer<typeof ScoringGuidelinesSchema>;
 
-/** A native numeric scale, e.g. 0–1 (evaluation criteria) or 1–5 integers (a funding catalog). */
-/** The largest magnitude a scale's ends may have: a judge answers on 0–1, 1–5, 0–100, 0–1000… */
+/** A judge answers on 0–1, 1–5, 0–100, 0–1000…: nothing needs more. */
 export const MAX_SCALE_MAGNITUDE = 1_000_000;
 
 const ScaleEndSchema = z
@@ -54,7 +39,6 @@ export type Scale = z.infer<typeof ScaleSchema>;
 export const UNIT_SCALE: Scale = { min: 0, max: 1, integer: false };
 export const FIVE_POINT_SCALE: Scale = { min: 1, max: 5, integer: true };
 
-/** A named quality level of a levels-rubric criterion. */
 export const LevelSchema = z.object({
   id: z.string().min(1),
   label: z.string().min(1),
@@ -69,17 +53,13 @@ export const ScoreMethodSchema = z.object({
   kind: z.literal("score"),
   scale: ScaleSchema,
   guidelines: ScoringGuidelinesSchema.optional(),
-  /** How a score past the scale's ends is read (default "error"). */
   outOfRange: OutOfRangeSchema.optional(),
 });
 
 /** LLM pass/fail (a funding catalog's check, a rubric item). */
 export const CheckMethodSchema = z.object({
   kind: z.literal("check"),
-  /**
-   * What a pass looks like (a rubric item's expected_outcome); the description is asked when
-   * absent.
-   */
+  /** What a pass looks like (a rubric item's expected_outcome); else the description is asked. */
   expectedOutcome: z.string().optional(),
 });
 
@@ -87,12 +67,9 @@ export const CheckMethodSchema = z.object({
 export const LevelsMethodSchema = z.object({
   kind: z.literal("levels"),
   levels: z.array(LevelSchema).min(2),
-  /**
-   * A Jinja-compatible prompt template for the decision, with the target's fields, `content`,
-   * `criterion` and `levels` in scope.
-   */
+  /** A prompt template with the target's fields, `content`, `criterion` and `levels` in scope. */
   decodePrompt: z.string().optional(),
-  /** A JSON Schema the answer must follow (sent as the structured-output format, then checked). */
+  /** Sent as the structured-output format, then checked. */
   decodeOutputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
@@ -100,14 +77,13 @@ export const LevelsMethodSchema = z.object({
 export const PointMethodSchema = z.object({
   kind: z.literal("point"),
   text: z.string().min(1),
-  /** The prompt the content answers (a blueprint's prompt), shown to the judge with the point. */
+  /** The prompt the content answers (a blueprint's), shown with the point. */
   prompt: z.string().optional(),
 });
 
 /**
- * A deterministic function: a built-in point function (a points list's `fn` + `fnArgs`) or a
- * registered / importable `module:function` reference (a levels rubric's DETERMINISTIC). A function
- * returns a boolean, a 0–1 number, `{ error }`, or — when the criterion has levels — a level id.
+ * A built-in point function or a `module:function` reference: returns a boolean, a 0–1 number,
+ * `{ error }`, or a level id when the criterion has levels.
  */
 export const FunctionMethodSchema = z.object({
   kind: z.literal("function"),
@@ -116,10 +92,7 @@ export const FunctionMethodSchema = z.object({
   levels: z.array(LevelSchema).min(2).optional(),
 });
 
-/**
- * JSON Schema validation (a levels rubric's SCHEMA): valid → highest level (or 1), invalid → lowest
- * (or 0).
- */
+/** JSON Schema validation: valid → highest level (or 1), invalid → lowest (or 0). */
 export const SchemaMethodSchema = z
   .object({
     kind: z.literal("schema"),
@@ -165,26 +138,15 @@ export function isLlmMethod(method: Method): boolean {
 export const CriterionSchema = z.object({
   id: z.string().min(1),
   title: z.string().min(1),
-  /**
-   * What the judge is asked (a funding catalog's prompt, an evaluation criterion's description, a
-   * rubric item's expected outcome).
-   */
+  /** What the judge is asked. */
   description: z.string().min(1),
-  /** Relative importance, ≥ 0 (a point's multiplier, an evaluation criterion's weight). */
   weight: z.number().min(0),
-  /** Failing it fails the whole (isCritical, or a required rubric item). */
   critical: z.boolean().default(false),
-  /**
-   * A knockout gate (a funding catalog's check): failing it gives REJECTED, and its weight does not
-   * enter the weighted total. A knockout is always critical.
-   */
+  /** A knockout gate: failing it gives REJECTED; its weight does not enter the total. Always critical. */
   knockout: z.boolean().default(false),
-  /**
-   * Whether it must be evaluated (a levels rubric's `required`). When a required criterion could
-   * not be evaluated the gate cannot pass; an optional one is reported and left out.
-   */
+  /** A required criterion that could not be evaluated fails the gate; an optional one is left out. */
   required: z.boolean().default(true),
-  /** Minimum 0–1 score for this criterion to count as met; the catalog's when absent. */
+  /** The catalog's when absent. */
   passingThreshold: z.number().min(0).max(1).optional(),
   citation: z.string().optional(),
   method: MethodSchema,
@@ -192,11 +154,7 @@ export const CriterionSchema = z.object({
 export type Criterion = z.infer<typeof CriterionSchema>;
 export type CriterionInput = z.input<typeof CriterionSchema>;
 
-/**
- * Funding status rules (a funding catalog's) on the catalog's native scale: FUNDABLE at or above
- * `fundable`, REJECTED below `rejectBelow` (when set) or on a failed knockout, REVIEW_REQUIRED
- * otherwise.
- */
+/** Funding status on the native scale: FUNDABLE at or above `fundable`, REJECTED below `rejectBelow`. */
 export const StatusRulesSchema = z
   .object({
     scale: ScaleSchema.default(FIVE_POINT_SCALE),
@@ -210,14 +168,10 @@ export type StatusRules = z.infer<typeof StatusRulesSchema>;
 
 export const DEFAULT_PASSING_THRESHOLD = 0.7;
 
-/** The most few-shot examples a criterion's prompt may carry, and the largest token budget. */
 export const MAX_FEW_SHOT_EXAMPLES = 10;
 export const MAX_FEW_SHOT_TOKENS = 4000;
 
-/**
- * Reviewer corrections given to the judge as few-shot examples (off by default): per criterion,
- * the `maxExamples` corrections most like the content being judged, within `tokenBudget` tokens.
- */
+/** Reviewer corrections as few-shot examples (off by default): the most similar, within a token budget. */
 export const FewShotSettingsSchema = z.strictObject({
   enabled: z.boolean().default(false),
   maxExamples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).default(3),
@@ -234,29 +188,21 @@ export const CatalogSchema = z.object({
   targetType: z.string().optional(),
   passingThreshold: z.number().min(0).max(1).default(DEFAULT_PASSING_THRESHOLD),
   statusRules: StatusRulesSchema.optional(),
-  /** Extra instructions for the judge, given with every criterion of this catalog. */
   instructions: z.string().optional(),
-  /** Reviewer corrections as few-shot examples in the judge's prompts (off unless enabled). */
   fewShot: FewShotSettingsSchema.optional(),
   /** Probability-weighted scores where the model server gives token log-probabilities. */
   weightedScores: z.boolean().optional(),
-  /** The evidence behind this version's thresholds, when `calibrate --apply` wrote it. */
+  /** Written by `calibrate --apply`. */
   calibration: ThresholdCalibrationSchema.optional(),
   criteria: z.array(CriterionSchema),
-  /** Where the catalog was read from, when it came from a file or a labelled text. */
   source: z.string().optional(),
-  /**
-   * Set when the rubric registry supplied this catalog (its active version): `id@version`, as
-   * results and traces record it.
-   */
+  /** `id@version` when the registry supplied this catalog. */
   registryVersion: z.string().optional(),
-  /** What loading changed or doubted (e.g. weights normalised to sum to 1). */
   warnings: z.array(z.string()).default([]),
 });
 export type Catalog = z.infer<typeof CatalogSchema>;
 export type CatalogInput = z.input<typeof CatalogSchema>;
 
-/** The levels a criterion is decided on, if any. */
 export function levelsOf(method: Method): Level[] | undefined {
   switch (method.kind) {
     case "levels":
@@ -269,7 +215,6 @@ export function levelsOf(method: Method): Level[] | undefined {
   }
 }
 
-/** The native scale a criterion's score is reported on. */
 export function nativeScaleOf(method: Method): Scale {
   return method.kind === "score" ? method.scale : UNIT_SCALE;
 }

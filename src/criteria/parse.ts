@@ -18,11 +18,10 @@ export type CatalogFormat = "json" | "toon";
 
 export interface ParseCatalogOptions {
   format: CatalogFormat;
-  /** A label for messages, usually the file path. */
   source?: string;
-  /** Catalog id when the text names none (loadCatalog passes the file's base name). */
+  /** Catalog id when the text names none (the file's base name). */
   fallbackId?: string;
-  /** Receives the meta-rubric's findings on the catalog as written (before an error is thrown). */
+  /** The meta-rubric's findings on the catalog as written (before an error is thrown). */
   onFindings?: (findings: readonly ValidationFinding[]) => void;
 }
 
@@ -43,8 +42,7 @@ function describeForms(): string {
 function pickForm(value: Record<string, unknown>): CatalogForm<unknown> | undefined {
   const form = FORMS.find((f) => f.matches(value));
   if (form !== undefined) return form as CatalogForm<unknown>;
-  // A catalog with `criteria` but no recognisable criterion (an empty list, not a list at all) is
-  // reported against the evaluation-criteria JSON shape, the default form.
+  // A catalog with `criteria` but no recognisable criterion is reported against the default form.
   return "criteria" in value ? (evaluationCriteriaForm as CatalogForm<unknown>) : undefined;
 }
 
@@ -55,7 +53,6 @@ function issueError(
   label: string,
   toRaw?: (path: CatalogPath) => CatalogPath,
 ): CatalogError {
-  // Only the value as written can show a typo of a key (the normalised catalog has its own keys).
   const typo = toRaw === undefined ? misspelledKey(issues, located.value) : undefined;
   if (typo !== undefined) {
     const path = [...typo.path, typo.written];
@@ -74,19 +71,14 @@ function issueError(
   return new CatalogError(detail, { source, line: located.lineOf(path), path });
 }
 
-/** A parsed catalog, and where in its text a path of the normalised catalog is written. */
 export interface LocatedCatalog {
   catalog: Catalog;
-  /** The path as written in the source form, and its line. */
   locate(path: CatalogPath): { path: CatalogPath; line: number | undefined };
 }
 
 /**
- * Parses a catalog text in any supported form — an evaluation-criteria JSON file, a funding
- * criteria catalog (TOON), a points list, a levels rubric, rubric items, or evalgate's own model —
- * into one `Catalog`.
- * Runs the meta-rubric: errors throw a `CatalogError` with the line and path; warnings are kept on
- * `catalog.warnings`; weights that do not sum to 1 are normalised.
+ * Parses a catalog text in any supported form into one `Catalog`, through the meta-rubric (an
+ * error throws a `CatalogError` with the line and path).
  *
  * @example
  * const catalog = parseCatalog(await readFile(path, "utf8"), { format: "toon", source: path });
@@ -95,7 +87,6 @@ export function parseCatalog(text: string, options: ParseCatalogOptions): Catalo
   return parseLocatedCatalog(text, options).catalog;
 }
 
-/** parseCatalog, keeping the way back from a catalog path to the source line. */
 export function parseLocatedCatalog(text: string, options: ParseCatalogOptions): LocatedCatalog {
   const source = options.source ?? "<input>";
   const located = options.format === "json" ? readJson(text, source) : readToon(text, source);
@@ -106,10 +97,7 @@ export function parseLocatedCatalog(text: string, options: ParseCatalogOptions):
   });
 }
 
-/**
- * parseLocatedCatalog for a value already decoded (one catalog inside a larger file): `lineOf`
- * maps a path inside the value to its line in that file.
- */
+/** For a value already decoded (one catalog inside a larger file). */
 export function catalogOfLocatedValue(
   located: LocatedValue,
   options: {
@@ -154,7 +142,6 @@ export function catalogOfLocatedValue(
   }
 
   const catalog = normalised.data;
-  // Without the meta checks: the catalog as written (the meta-rubric's functions judge it).
   if (options.metaChecks === false) return { catalog, locate };
   const decision = decideCatalog(catalog);
   options.onFindings?.(decision.findings);

@@ -1,15 +1,10 @@
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
-/**
- * A file a catalog names (a schemaRef, a function module), found inside the catalog's folder:
- * its real path, or why it cannot be used. Nothing is opened or read here.
- */
 export type FolderFile =
   | { found: true; path: string }
   | { found: false; reason: "outside" | "missing" | "not_a_file"; problem: string };
 
-/** Whether `path` is `folder` or lies inside it (paths compared as given). */
 export function isInside(folder: string, path: string): boolean {
   const rel = relative(folder, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
@@ -21,10 +16,7 @@ function errnoCode(error: unknown): string | undefined {
     : undefined;
 }
 
-/**
- * Resolves `ref` (relative to `folder`) to a regular file that stays inside the folder: not an
- * absolute path, no `..` out of it, and no symbolic link leading out (the real paths are compared).
- */
+/** No absolute path, no `..` out of the folder, no symbolic link out of it (real paths compared). */
 export async function resolveInFolder(folder: string, ref: string): Promise<FolderFile> {
   if (isAbsolute(ref)) {
     return {

@@ -1,9 +1,6 @@
 /**
- * Prompt templates written by users (a rubric's decode prompts), compiled and rendered by the
- * engine in templateEngine.ts (LiquidJS for untrusted authors, with Jinja's common forms). A
- * template is untrusted input: a catalog is checked with compilePromptTemplate when it is loaded,
- * and the judge renders with renderPromptTemplate. Neither throws for a bad template: each gives
- * the problem, with its line (and column) in the template when there is one.
+ * Prompt templates written by users (untrusted), compiled when a catalog is loaded and rendered
+ * by the judge; neither throws for a bad template: each gives the problem with its line.
  */
 import { createContext, Script } from "node:vm";
 import { type Context, LiquidError, type Template, toValueSync } from "liquidjs";
@@ -36,10 +33,7 @@ export {
 } from "./templateEngine.js";
 export { MAX_TEMPLATE_TEXT_CHARS } from "./templateText.js";
 
-/**
- * The longest a parse or a render may run, whatever it is doing (Liquid checks its own time limit
- * only between render steps; this stops a single long step too).
- */
+/** Liquid checks its own time limit only between render steps: this stops one long step too. */
 export const RENDER_HARD_STOP_MS = 2_000;
 
 /** The tags a prompt template may use (named in the error for any other). */
@@ -47,29 +41,25 @@ export const PROMPT_TEMPLATE_TAGS =
   "for, if/elif/else, unless, case/when, set/assign, capture, raw, comment, liquid, echo, " +
   "cycle, increment, decrement, tablerow, break, continue";
 
-/** What is wrong with a template, and where in it (1-based). */
 export interface PromptTemplateProblem {
   message: string;
   line?: number;
   column?: number;
-  /** Set when a bound on size, steps, memory or time was reached (not a mistake in the template). */
+  /** A bound on size, steps, memory or time was reached (not a mistake in the template). */
   limitReached?: true;
 }
 
-/** A template ready to render. */
 export interface CompiledPromptTemplate {
   readonly templates: Template[];
   /** The names it reads from its scope (`questions` for `{% for q in questions %}`). */
   readonly variables: ReadonlySet<string>;
 }
 
-/** Liquid's own message without its ", line:2, col:5" suffix. */
 function liquidDetail(error: LiquidError): string {
   const message = error.originalError?.message ?? error.message;
   return message.replace(/(, file:[^,]*)?, line:\d+, col:\d+$/, "");
 }
 
-/** Liquid's message in the words of a prompt template's author. */
 function explained(message: string): string {
   const tag = /^tag "([^"]*)" not found$/.exec(message);
   if (tag !== null)
@@ -90,7 +80,7 @@ function explained(message: string): string {
   return message.replace(/\s+/g, " ").trim() || "the template cannot be used";
 }
 
-/** The hard stop's error (made in the script's own realm: not an `instanceof Error` here). */
+/** Made in the script's own realm: not an `instanceof Error` here. */
 function isHardStop(error: unknown): boolean {
   return (
     typeof error === "object" &&
@@ -100,10 +90,8 @@ function isHardStop(error: unknown): boolean {
   );
 }
 
-/** Liquid's own messages for its memory and time budgets. */
 const LIQUID_LIMITS = new Set(["memory alloc limit exceeded", "template render limit exceeded"]);
 
-/** Whether a render was stopped for its time: the hard stop, or Liquid's render time limit. */
 function isTimeStop(error: unknown): boolean {
   const cause = LiquidError.is(error) ? (error.originalError ?? error) : error;
   return (
@@ -112,14 +100,12 @@ function isTimeStop(error: unknown): boolean {
   );
 }
 
-/** Whether an error says a bound was reached (rather than what is wrong with the template). */
 function isLimit(error: unknown): boolean {
   const cause = LiquidError.is(error) ? (error.originalError ?? error) : error;
   if (cause instanceof TemplateLimitError || cause instanceof RangeError) return true;
   return cause instanceof Error && LIQUID_LIMITS.has(cause.message);
 }
 
-/** The problem a thrown error stands for, with the place Liquid knows. */
 function problemOf(
   error: unknown,
   phase: "parsing" | "rendering",
@@ -143,7 +129,6 @@ function problemOf(
 const hardStop: { work?: () => void } = createContext({});
 const HARD_STOP_SCRIPT = new Script("work()");
 
-/** Runs `work`, stopped (with an error) when it runs longer than `stopMs`. */
 function withHardStop<T>(work: () => T, stopMs: number): T {
   let result: { value: T } | undefined;
   hardStop.work = () => {
@@ -158,10 +143,6 @@ function withHardStop<T>(work: () => T, stopMs: number): T {
   return result.value;
 }
 
-/**
- * Compiles a template: the compiled template, or the problem (a syntax error, a refused or
- * unknown tag, an unknown filter, a template over MAX_TEMPLATE_CHARS) with its line.
- */
 export function compilePromptTemplate(
   text: string,
   budget?: TemplateTimeBudget,
@@ -188,12 +169,11 @@ export function compilePromptTemplate(
   }
 }
 
-/** The hard stop of one parse or render: RENDER_HARD_STOP_MS, or what is left of the budget. */
 function stopOf(budget: TemplateTimeBudget | undefined): number {
   return budget === undefined ? RENDER_HARD_STOP_MS : Math.min(RENDER_HARD_STOP_MS, budget.leftMs);
 }
 
-/** Counts every render step (Liquid checks its time limit once per step) against MAX_RENDER_STEPS. */
+/** Liquid checks its time limit once per step: each check counts against MAX_RENDER_STEPS. */
 function countRenderSteps(context: Context): void {
   const timeLimit = context.renderLimit;
   const checkTime = timeLimit.check.bind(timeLimit);
@@ -214,7 +194,7 @@ function renderBounded(
   scope: Readonly<Record<string, unknown>>,
   timeLimitMs: number,
 ): string {
-  // The template's variables, on an object without a prototype (nothing inherited to find).
+  // No prototype: nothing inherited to find.
   const environment: Record<string, unknown> = Object.assign(Object.create(null), scope);
   const context = new PromptTemplateContext(
     environment,
@@ -228,12 +208,6 @@ function renderBounded(
   return emitter.buffer;
 }
 
-/**
- * Renders a compiled template with `scope` as its variables: the text, or the problem (a render
- * error, a limit reached: MAX_RENDER_STEPS, TEMPLATE_MEMORY_UNITS, MAX_TEMPLATE_TEXT_CHARS,
- * MAX_RENDERED_CHARS, RENDER_TIME_LIMIT_MS, RENDER_HARD_STOP_MS, the evaluation's
- * TEMPLATE_TIME_BUDGET_MS when `budget` is given) with its line.
- */
 export function renderPromptTemplate(
   compiled: CompiledPromptTemplate,
   scope: Readonly<Record<string, unknown>>,
@@ -249,8 +223,7 @@ export function renderPromptTemplate(
     return { text: budget === undefined ? render() : budget.measure(render) };
   } catch (error) {
     const problem = problemOf(error, "rendering", stopMs);
-    // A render stopped at the time left of the budget has spent it, whatever the clocks measured
-    // (Liquid's time limit and the budget's measure need not agree to the millisecond).
+    // A render stopped at the time left of the budget has spent it, whatever the clocks measured.
     if (budget !== undefined && timeLimitMs < RENDER_TIME_LIMIT_MS && isTimeStop(error)) {
       budget.exhaust();
     }

@@ -3,7 +3,6 @@ import { type FunctionAllowance, resolveFunctionModule, splitFunctionRef } from 
 import type { Catalog, Criterion } from "./model.js";
 import { resolveInFolder } from "./paths.js";
 
-/** A file or function a catalog names that it may not use, and where it names it. */
 export interface ReferenceProblem {
   message: string;
   path: CatalogPath;
@@ -46,12 +45,7 @@ async function criterionProblem(
   return undefined;
 }
 
-/**
- * Every file and function a catalog names, checked against its folder: schemaRef files and
- * function modules must be regular files inside it (real paths: no `..`, absolute path or
- * symbolic link out of it); a `module:function` that is not such a file must be allowed in code.
- * Nothing is imported or read.
- */
+/** Every file and function a catalog names, checked against its folder; nothing is imported or read. */
 export async function checkCatalogReferences(
   catalog: Catalog,
   folder: string,

@@ -5,20 +5,14 @@ import { CatalogError, type CatalogPath } from "./errors.js";
 
 export { withoutBom } from "../untrusted/json.js";
 
-/** A decoded catalog text and a way back from a path in it to the line it came from. */
 export interface LocatedValue {
   value: unknown;
   lineOf(path: CatalogPath): number | undefined;
 }
 
-/** Scalar fields that stay strings even when they look like numbers (`version: 1.0`). */
 export const CATALOG_STRING_FIELDS = ["id", "version", "name", "program", "title"] as const;
 
-/**
- * Parses strict JSON with prototype-poisoning protection (readUntrustedJson): a syntax error,
- * nesting deeper than MAX_JSON_DEPTH, or a `__proto__` key (or `constructor.prototype`) anywhere
- * is a CatalogError with its line (and column or path). A leading BOM is ignored.
- */
+/** Strict JSON, prototype poisoning and too-deep nesting refused with the line. */
 export function readJson(input: string, source: string): LocatedValue {
   const text = withoutBom(input);
   if (text.trim() === "") {
@@ -32,10 +26,7 @@ export function readJson(input: string, source: string): LocatedValue {
   return { value: read.value, lineOf: (path) => read.lineOf(path) };
 }
 
-/**
- * Decodes TOON (spec v4 or the criteria dialect), with line numbers for paths; a `__proto__` key
- * (or `constructor.prototype`) anywhere is refused like in JSON.
- */
+/** TOON (spec v4 or the criteria dialect); `__proto__` keys refused as in JSON. */
 export function readToon(input: string, source: string): LocatedValue {
   const text = withoutBom(input);
   if (text.trim() === "") {

@@ -1,16 +1,10 @@
 /**
- * The time all the prompt templates of one evaluation (or of one catalog's check) may take
- * together. Each render is bounded on its own (RENDER_TIME_LIMIT_MS, RENDER_HARD_STOP_MS), and a
- * render blocks the process while it runs: thirty criteria that each take their whole second
- * would block it for thirty. The budget is spent by every parse and render it is given to, each
- * render may take at most what is left, and once it is spent the templates left are not rendered
- * (each is an error saying so).
+ * The time all the prompt templates of one evaluation may take together: a render blocks the
+ * process, and thirty criteria taking their whole second each would block it for thirty.
  */
 
-/** The time the templates of one evaluation may take together (parses and renders). */
 export const TEMPLATE_TIME_BUDGET_MS = 3_000;
 
-/** The time left for one evaluation's templates; spent by each parse and render given it. */
 export class TemplateTimeBudget {
   #leftMs: number;
 
@@ -18,7 +12,6 @@ export class TemplateTimeBudget {
     this.#leftMs = totalMs;
   }
 
-  /** Milliseconds left (0 when spent). */
   get leftMs(): number {
     return Math.max(0, this.#leftMs);
   }
@@ -27,7 +20,6 @@ export class TemplateTimeBudget {
     return this.#leftMs <= 0;
   }
 
-  /** Runs `work`, spending the time it takes. */
   measure<T>(work: () => T): T {
     const started = performance.now();
     try {
@@ -37,18 +29,15 @@ export class TemplateTimeBudget {
     }
   }
 
-  /** Marks the budget spent: a render stopped at the time left of it has used it all. */
   exhaust(): void {
     this.#leftMs = 0;
   }
 
-  /** Why a template was not rendered (or was stopped) once the budget is spent. */
   spentMessage(what = "this one was not rendered"): string {
     return `the prompt templates of this evaluation have used their time budget of ${this.totalMs} ms (TEMPLATE_TIME_BUDGET_MS): ${what}`;
   }
 }
 
-/** A new budget for one evaluation's (or one catalog check's) templates. */
 export function createTemplateTimeBudget(totalMs = TEMPLATE_TIME_BUDGET_MS): TemplateTimeBudget {
   return new TemplateTimeBudget(totalMs);
 }

@@ -1,12 +1,7 @@
 /**
- * The engine user-written prompt templates (a rubric's decode prompts) run in: LiquidJS, set up
- * for untrusted authors. Templates cannot call functions (Liquid has no call syntax), read only
- * own properties of the values in scope (`ownPropertyOnly`), use only known filters
- * (`strictFilters`), reach no file (no file system, and `include`, `render`, `layout` — and
- * Jinja's `import`, `from`, `extends` — are refused when the template is parsed), and are
- * bounded in size, render steps, memory, time and output. Jinja forms authors write are kept
- * where Liquid can do them without a path to code: `{% elif %}`, `{% set %}`, `loop.index`…,
- * and Jinja's filter names.
+ * LiquidJS set up for untrusted prompt templates: no function calls, own properties only, known
+ * filters only, no file or other template reachable, every size, step, memory and time bounded.
+ * Jinja's common forms are kept where Liquid can do them without a path to code.
  */
 import {
   AssignTag,
@@ -23,18 +18,15 @@ import { printedForm, TemplateLimitError, textOf } from "./templateText.js";
 
 export { printAs } from "./templateText.js";
 
-/** The longest template (characters) that is parsed at all. */
 export const MAX_TEMPLATE_CHARS = 100_000;
-/** The most characters a render may write (also the most one `capture` may hold). */
+/** The most characters a render (or one `capture`) may write. */
 export const MAX_RENDERED_CHARS = 200_000;
-/** The most tags, outputs and text pieces one render may render (a loop counts each pass). */
+/** A loop counts each pass. */
 export const MAX_RENDER_STEPS = 250_000;
-/** Liquid's memory budget of one render: characters of strings built plus items of lists built. */
+/** Characters of strings built plus items of lists built. */
 export const TEMPLATE_MEMORY_UNITS = 5_000_000;
-/** Liquid's own time check between render steps. */
 export const RENDER_TIME_LIMIT_MS = 1_000;
 
-/** Tags that would read other templates or files, with why each is refused. */
 const REFUSED_TAGS: ReadonlyMap<string, string> = new Map([
   ["include", "templates cannot read other templates or files"],
   ["render", "templates cannot read other templates or files"],
@@ -45,7 +37,6 @@ const REFUSED_TAGS: ReadonlyMap<string, string> = new Map([
   ["block", "a prompt template has no layout to fill"],
 ]);
 
-/** Jinja's names of the fields of `loop` → Liquid's `forloop`. */
 const LOOP_FIELDS: ReadonlyMap<string, string> = new Map([
   ["index", "index"],
   ["index0", "index0"],
@@ -56,14 +47,12 @@ const LOOP_FIELDS: ReadonlyMap<string, string> = new Map([
   ["length", "length"],
 ]);
 
-/** What `{{ value }}` prints: the text registered with printAs, else Liquid's text (measured first). */
 function printedText(this: { context: Context }, value: unknown): string {
   const text = printedForm(value) ?? textOf(value);
   this.context.memoryLimit.use(text.length);
   return text;
 }
 
-/** What a render writes into: refuses to grow over `limit` characters, charged as it grows. */
 export class BoundedEmitter implements Emitter {
   buffer = "";
   constructor(
@@ -87,7 +76,6 @@ export class BoundedEmitter implements Emitter {
   }
 }
 
-/** A tag refused when the template is parsed (the parser adds the line). */
 function refusedTag(name: string, reason: string): Parameters<Liquid["registerTag"]>[1] {
   return {
     parse() {
@@ -99,7 +87,6 @@ function refusedTag(name: string, reason: string): Parameters<Liquid["registerTa
   };
 }
 
-/** `{% capture %}` into a bounded buffer, its text charged to the memory budget as it is written. */
 class BoundedCaptureTag extends CaptureTag {
   override *render(ctx: Context): Generator<unknown, void, string> {
     const emitter = new BoundedEmitter(MAX_RENDERED_CHARS, ctx.memoryLimit);
@@ -108,7 +95,6 @@ class BoundedCaptureTag extends CaptureTag {
   }
 }
 
-/** Jinja's `loop` inside a `for`: the innermost Liquid `forloop`, under Jinja's field names. */
 class JinjaLoopDrop extends Drop {
   override liquidMethodMissing(key: string | number, context?: Context): unknown {
     const field = typeof key === "string" ? LOOP_FIELDS.get(key) : undefined;
@@ -137,8 +123,6 @@ function createEngine(): Liquid {
     jsTruthy: true,
     // `{% if (items | length) > 1 %}`: a filter inside a condition needs parentheses.
     groupedExpressions: true,
-    // No file system: an empty in-memory set of templates, and the tags that would read one
-    // are refused at parse time (below).
     templates: {},
     relativeReference: false,
     dynamicPartials: false,
@@ -157,5 +141,4 @@ function createEngine(): Liquid {
   return liquid;
 }
 
-/** The one engine every prompt template is parsed and rendered with. */
 export const PROMPT_TEMPLATE_ENGINE: Liquid = createEngine();

@@ -1,18 +1,10 @@
-/**
- * Filters under the names Jinja authors write (`upper`, `length`, `title`, `int`…), for prompt
- * templates rendered by LiquidJS. Where Liquid has the filter under another name it is the same
- * filter (and counts its memory the same way); the rest are plain functions of plain values:
- * none calls a value, reads a prototype or builds a string larger than its input allows. Each
- * value is measured before it becomes text (templateText.ts).
- */
+/** Jinja's filter names for prompt templates: Liquid's filter where it has one, else a plain function. */
 import { type FilterImplOptions, toValue } from "liquidjs";
 import { textOf } from "./templateText.js";
 
 type FilterHandler = Extract<FilterImplOptions, (...args: never[]) => unknown>;
-/** What a filter sees as `this`: the render's context (for the memory budget). */
 type FilterCall = ThisParameterType<FilterHandler>;
 
-/** Jinja's name → Liquid's filter of the same meaning. */
 export const JINJA_FILTER_ALIASES: ReadonlyMap<string, string> = new Map([
   ["upper", "upcase"],
   ["lower", "downcase"],
@@ -27,10 +19,7 @@ export const JINJA_FILTER_ALIASES: ReadonlyMap<string, string> = new Map([
   ["wordcount", "number_of_words"],
 ]);
 
-/**
- * Liquid filters prompt templates do not get: the `*_exp` filters parse a string as an expression
- * while rendering (content could write template code), and `sample` would make a prompt random.
- */
+/** `*_exp` filters parse content as template code; `sample` would make a prompt random. */
 export const WITHHELD_FILTERS: readonly string[] = [
   "where_exp",
   "reject_exp",
@@ -46,7 +35,6 @@ function charged(call: FilterCall, text: string): string {
   return text;
 }
 
-/** A number from a value, or `fallback` when it has none (Jinja's `int` and `float`). */
 function numberOf(value: unknown, fallback: unknown): number {
   const plain = toValue(value);
   const parsed = typeof plain === "number" ? plain : Number.parseFloat(textOf(plain));
@@ -61,7 +49,6 @@ function numbersIn(value: unknown): number[] {
   return plain.map((item) => toValue(item)).filter((n): n is number => typeof n === "number");
 }
 
-/** The filters Jinja has and Liquid does not, as plain functions. */
 export const JINJA_FILTERS: Readonly<Record<string, FilterHandler>> = {
   title(this: FilterCall, value: unknown): string {
     const text = charged(this, textOf(value));
@@ -97,7 +84,6 @@ export const JINJA_FILTERS: Readonly<Record<string, FilterHandler>> = {
       undefined,
     );
   },
-  /** Output is never escaped in a prompt: `safe` is accepted and changes nothing. */
   safe(value: unknown): unknown {
     return value;
   },

@@ -1,12 +1,7 @@
 /**
- * What stands between a prompt template and the rest of the process while it renders:
- * - every filter and every comparison measures the lists it is given before it may turn them into
- *   text (templateText.ts), so no filter, `string`/`join`/`title`/`upcase` included, builds a
- *   string larger than MAX_TEMPLATE_TEXT_CHARS; and a string a filter returns is checked again;
- * - a render's context reads only what a value offers a template: own properties, and on a drop
- *   (`loop`, `forloop`) only its own fields and getters — never what every object inherits
- *   (`hasOwnProperty`, `constructor`, `valueOf`) nor a drop's machinery (`next`, `equals`);
- *   a property name that is a list is no name (it is never turned into text to look it up).
+ * Every filter and comparison measures the lists it is given before it may print them; a
+ * render's context reads only what a value offers a template (never inherited members, nor a
+ * drop's machinery).
  */
 import {
   Context,
@@ -21,7 +16,6 @@ import { checkPrintable, MAX_TEMPLATE_TEXT_CHARS, TemplateLimitError } from "./t
 type FilterHandler = Extract<FilterImplOptions, (...args: never[]) => unknown>;
 type FilterCall = ThisParameterType<FilterHandler>;
 
-/** Filters that read a list without printing it: their inputs need no measure. */
 const READ_ONLY_FILTERS: ReadonlySet<string> = new Set([
   "size",
   "first",
@@ -30,7 +24,7 @@ const READ_ONLY_FILTERS: ReadonlySet<string> = new Set([
   "count",
 ]);
 
-/** Comparisons that may turn a list into text (JavaScript compares a list by its text). */
+/** JavaScript compares a list by its text. */
 const TEXT_COMPARISONS = [">", "<", ">=", "<=", "contains"] as const;
 
 function checkResult(result: unknown): unknown {
@@ -42,7 +36,6 @@ function checkResult(result: unknown): unknown {
   return result;
 }
 
-/** The filter, its inputs measured first and its text checked after. */
 function guardedHandler(name: string, handler: FilterHandler): FilterHandler {
   if (READ_ONLY_FILTERS.has(name)) return handler;
   return function* guarded(this: FilterCall, value: unknown, ...args: unknown[]) {
@@ -52,7 +45,6 @@ function guardedHandler(name: string, handler: FilterHandler): FilterHandler {
   };
 }
 
-/** Every filter of `filters` guarded (a raw filter stays raw). */
 export function guardFilters(filters: Record<string, FilterImplOptions>): void {
   for (const [name, filter] of Object.entries(filters)) {
     filters[name] =
@@ -62,7 +54,6 @@ export function guardFilters(filters: Record<string, FilterImplOptions>): void {
   }
 }
 
-/** Liquid's operators, the comparisons measuring their operands first. */
 export function guardedOperators(operators: typeof defaultOperators): Operators {
   const guarded: Operators = { ...operators };
   for (const name of TEXT_COMPARISONS) {
@@ -77,7 +68,6 @@ export function guardedOperators(operators: typeof defaultOperators): Operators 
   return guarded;
 }
 
-/** What every object inherits, and what a drop has for Liquid rather than for a template. */
 const DROP_MACHINERY: ReadonlySet<string> = new Set([
   "constructor",
   "liquidMethodMissing",
@@ -92,7 +82,6 @@ const DROP_MACHINERY: ReadonlySet<string> = new Set([
   "leq",
 ]);
 
-/** Whether a template may read `key` of `drop`: its own field, or a getter its class defines. */
 function dropOffers(drop: Drop, key: string | number): boolean {
   if (Object.hasOwn(drop, key)) return true;
   if (typeof key !== "string" || DROP_MACHINERY.has(key)) return false;
@@ -106,7 +95,6 @@ function dropOffers(drop: Drop, key: string | number): boolean {
   return false;
 }
 
-/** A render's context: Liquid's, reading only what a value offers a template (module comment). */
 export class PromptTemplateContext extends Context {
   override readProperty(obj: Parameters<Context["readProperty"]>[0], key: unknown): unknown {
     const name = toValue(key);

@@ -1,9 +1,6 @@
 /**
- * Parsing a prompt template: Liquid, with Jinja's `{% elif %}` and `{# comments #}` understood,
- * and nothing left unread. Liquid reads what it understands of a tag or an output and ignores
- * the rest, so a Jinja call (`{{ range(3) }}`), an inline if (`{{ a if b else c }}`) or a loop
- * filter (`{% for q in qs if q %}`) would silently render something else; here each is an error
- * naming the line.
+ * Parsing a prompt template with nothing left unread: Liquid ignores what it does not understand
+ * of a tag, so `{{ range(3) }}` or `{{ a if b else c }}` would silently render something else.
  */
 import {
   type Liquid,
@@ -14,23 +11,16 @@ import {
   TypeGuards,
 } from "liquidjs";
 
-/** A tag or an output: a token with delimiters (`{% %}`, `{{ }}`) around its content. */
 type DelimitedToken = Extract<TopLevelToken, { contentRange: [number, number] }>;
 
-/** Reads a tag's (or an output's) arguments the way its tag does. */
 type ArgumentReader = (tokenizer: Tokenizer) => void;
 
-/** What may follow `for x in items`. */
 const LOOP_OPTIONS = new Set(["limit", "offset", "reversed", "cols"]);
 
 const NOT_LIQUID =
   "a template has no function calls and no Python-style expressions (a filter is written `value | name: argument`)";
 
-/**
- * An expression and its filters. Liquid reads any run of values and operators; here values and
- * operators must alternate (`not` may stand before a value), as in every expression that means
- * what it says: `a if b else c` or `f (x)` is an error at its second value.
- */
+/** Values and operators must alternate: `a if b else c` or `f (x)` fails at its second value. */
 const readValue: ArgumentReader = (tokenizer) => {
   let expectValue = true;
   for (const token of tokenizer.readExpressionTokens()) {
@@ -80,7 +70,6 @@ const TAG_ARGUMENTS: ReadonlyMap<string, ArgumentReader> = new Map([
   ["set", readAssignment],
 ]);
 
-/** A tokenizer over what is inside a tag's or an output's delimiters, after a tag's name. */
 function argumentsOf(token: DelimitedToken, liquid: Liquid): Tokenizer {
   const { operators, groupedExpressions } = liquid.options;
   const range = token.contentRange;
@@ -90,7 +79,6 @@ function argumentsOf(token: DelimitedToken, liquid: Liquid): Tokenizer {
   return tokenizer;
 }
 
-/** Throws (with the place) when a tag or an output has text after what its tag reads. */
 function checkNothingLeft(token: DelimitedToken, liquid: Liquid): void {
   const isTag = TypeGuards.isTagToken(token);
   const reader = isTag ? TAG_ARGUMENTS.get(token.name) : readValue;
@@ -103,7 +91,6 @@ function checkNothingLeft(token: DelimitedToken, liquid: Liquid): void {
   throw tokenizer.error(`unexpected ${JSON.stringify(rest)}: ${NOT_LIQUID}`, tokenizer.p);
 }
 
-/** checkNothingLeft for every token outside comments, and the lines of `{% liquid %}` tags. */
 function checkTokens(tokens: readonly DelimitedToken[], liquid: Liquid): void {
   let inComment = false;
   for (const token of tokens) {
@@ -118,10 +105,7 @@ function checkTokens(tokens: readonly DelimitedToken[], liquid: Liquid): void {
   }
 }
 
-/**
- * Jinja's comments, each kept as the line breaks it spans (lines stay where they were). A scan,
- * not a pattern: linear however many `{#` have no `#}`.
- */
+/** Jinja's comments, kept as their line breaks; a scan, linear however many `{#` are open. */
 function withoutJinjaComments(text: string): string {
   let out = "";
   let from = 0;
@@ -134,7 +118,6 @@ function withoutJinjaComments(text: string): string {
   }
 }
 
-/** Parses a template with `liquid`: Jinja's `elif` read as `elsif`, nothing left unread. */
 export function parseTemplate(text: string, liquid: Liquid): Template[] {
   const { operators, groupedExpressions } = liquid.options;
   const source = withoutJinjaComments(text);

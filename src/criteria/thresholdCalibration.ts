@@ -1,7 +1,6 @@
 /** The evidence a catalog version keeps for its thresholds, when `calibrate --apply` wrote it. */
 import { z } from "zod";
 
-/** Labels a threshold change records as its evidence (the rest are counted). */
 export const MAX_EVIDENCE_LABELS = 500;
 
 /** Agreement and Cohen's κ of the judge with the reviewers at the old and the new threshold. */
@@ -15,10 +14,8 @@ const ThresholdFiguresSchema = z.object({
 });
 
 /**
- * Why a version's thresholds changed (`calibrate --apply`): the period of reviewer labels, and per
- * criterion the old and new threshold with the figures behind it — in-sample on the labels the
- * threshold was fitted on (every label of the period in versions written before held-out figures
- * were kept), and held out on the labels decided later, which the fit never saw.
+ * Why a version's thresholds changed: in-sample figures on the labels fitted on, and held-out
+ * figures on the labels decided later, which the fit never saw.
  */
 export const ThresholdCalibrationSchema = z.object({
   appliedAt: z.string(),

@@ -2,7 +2,6 @@ import { roundForMessage, scoredCriteria, weightSum } from "./catalogWeights.js"
 import { type Catalog, type Criterion, levelsOf } from "./model.js";
 import { criterionPath, type ValidationFinding } from "./validationFinding.js";
 
-/** The best 0–1 score a criterion can reach. */
 function maxScoreOf(c: Criterion): number {
   const levels = levelsOf(c.method);
   return levels === undefined ? 1 : Math.max(...levels.map((l) => l.score));

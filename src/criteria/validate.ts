@@ -173,11 +173,8 @@ function checkFunctions(catalog: Catalog): ValidationFinding[] {
 }
 
 /**
- * Runs the meta-rubric over a catalog: at least one criterion; no duplicate ids (error) or
- * titles / descriptions (warning); scored weights summing to 1 within 0.01 (else a warning — the
- * loaders normalise them); a passing threshold that is neither trivial nor unreachable; levels
- * ordered by score; complete, distinct guideline bands; known point functions with fitting args;
- * decode prompts that compile and render a sample within the bounds of a render.
+ * Runs the meta-rubric over a catalog (structure, weights, thresholds, levels, bands, point
+ * functions, decode prompts).
  *
  * @example
  * for (const finding of validateCatalog(catalog)) console.log(finding.severity, finding.message);
@@ -195,31 +192,25 @@ export function validateCatalog(catalog: Catalog): ValidationFinding[] {
   ];
 }
 
-/** Why a catalog is refused: its first error, saying how many more there are. */
 export interface CatalogRefusal {
   message: string;
   path: CatalogPath;
 }
 
-/** What the meta-rubric decides about a catalog as written. */
 export interface CatalogDecision {
-  /** Every finding of the meta-rubric, in the order its checks found them. */
   findings: ValidationFinding[];
-  /** Set when the catalog has an error: it cannot be used, by any command or API. */
+  /** Set when the catalog has an error: no command or API may use it. */
   refusal?: CatalogRefusal;
-  /** The catalog to use (weights normalised to sum to 1, warnings added) when it is not refused. */
+  /** Weights normalised, warnings added (once). */
   catalog: Catalog;
 }
 
 /**
- * The one decision every way of loading a catalog takes (files, rubric values, the registry, the
- * engine): the meta-rubric over the catalog as written; an error refuses it, warnings are kept on
- * `catalog.warnings` (once), weights are normalised. Deciding on a catalog this returned gives
- * the same: no refusal, nothing new.
+ * The one decision every way of loading a catalog takes; deciding on a catalog this returned
+ * gives the same (no refusal, nothing new).
  *
  * @example
  * const { refusal, catalog: usable } = decideCatalog(catalog);
- * if (refusal !== undefined) throw new Error(refusal.message);
  */
 export function decideCatalog(catalog: Catalog): CatalogDecision {
   const findings = validateCatalog(catalog);
@@ -235,11 +226,7 @@ export function decideCatalog(catalog: Catalog): CatalogDecision {
   return { findings, catalog: { ...normaliseWeights(catalog), warnings: [...warnings] } };
 }
 
-/**
- * decideCatalog for a catalog value (built in code, given to an API, read back from a store):
- * the catalog to use, or the CatalogError a file with the same content would give (naming
- * `source` and the path instead of a line).
- */
+/** decideCatalog for a catalog value: the catalog to use, or the CatalogError a file would give. */
 export function requireUsableCatalog(
   catalog: Catalog,
   source: string = catalog.source ?? "<catalog>",

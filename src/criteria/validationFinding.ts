@@ -6,7 +6,6 @@ export type FindingSeverity = "error" | "warning" | "info";
 /** One meta-rubric finding: what is wrong or doubtful, and where. */
 export interface ValidationFinding {
   severity: FindingSeverity;
-  /** The meta-rubric check that found it. */
   check:
     | "criteria_coverage"
     | "criteria_independence"
@@ -20,7 +19,6 @@ export interface ValidationFinding {
   path: CatalogPath;
 }
 
-/** The path of a criterion (or a field under it) inside its catalog. */
 export function criterionPath(
   catalog: Catalog,
   c: Criterion,

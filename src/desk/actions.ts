@@ -8,15 +8,10 @@ import type { JobQueue } from "../orchestrator/jobs/jobQueue.js";
 import type { ThreadRunner } from "../orchestrator/threadRunner.js";
 import { proposalTitle } from "../proposal/title.js";
 import type { Reviewer } from "../store/reviewers.js";
+import type { ReviewStore } from "../store/reviewStore.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
-import {
-  DESK_GRAPH,
-  type PendingRow,
-  type ReviewStore,
-  type ThreadListRow,
-  type ThreadRow,
-} from "../store/types.js";
+import { DESK_GRAPH, type PendingRow, type ThreadListRow, type ThreadRow } from "../store/types.js";
 import {
   type ReviewDetail,
   ReviewListItemSchema,

@@ -13,7 +13,7 @@ import { deferAutoCheckpoint, startWalCheckpoints } from "../orchestrator/walChe
 import { RubricRegistry } from "../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../store/index.js";
 import { databaseLocation } from "../store/location.js";
-import type { ReviewStore } from "../store/types.js";
+import type { ReviewStore } from "../store/reviewStore.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { type DeskContext, recoverThreads } from "./actions.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";

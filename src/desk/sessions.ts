@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Reviewer } from "../store/reviewers.js";
+import type { ReviewStore } from "../store/reviewStore.js";
 import { hashToken } from "../store/tokens.js";
-import type { ReviewStore } from "../store/types.js";
 
 /** Anything longer than ours is not hashed. */
 const usableId = (sessionId: string) => sessionId !== "" && sessionId.length <= 128;

@@ -12,7 +12,7 @@ import {
 import type { DecisionRecord, InterruptMetadata } from "../graph/model.js";
 import type { EvaluationContext } from "../graph/state.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
-import type { ReviewStore } from "../store/types.js";
+import type { ReviewStore } from "../store/reviewStore.js";
 import { type Checkpointer, type CheckpointerOptions, createCheckpointer } from "./checkpointer.js";
 import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetention.js";
 import {

@@ -7,7 +7,8 @@ import { BaseCheckpointSaver, type Checkpoint, type StateSnapshot } from "@langc
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { openReviewStore } from "../store/index.js";
-import type { PendingCursor, ReviewStore } from "../store/types.js";
+import type { ReviewStore } from "../store/reviewStore.js";
+import type { PendingCursor } from "../store/types.js";
 import type { Checkpointer } from "./checkpointer.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 

@@ -7,7 +7,8 @@
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import { proposalTitle, type TitleSource } from "../proposal/title.js";
-import type { DecisionRow, ReviewStore, ThreadRow } from "../store/types.js";
+import type { ReviewStore } from "../store/reviewStore.js";
+import type { DecisionRow, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
 import { pausedInterruptIds } from "./pausedCheckpoint.js";
 import { refusedDecision, reviewsOf } from "./pendingReview.js";

@@ -5,7 +5,7 @@ import {
   RubricEvaluationSchema,
   type RubricExecutor,
 } from "../engine/apis/rubricExecutor.js";
-import { storeDataInvalid } from "../store/errors.js";
+import { storedJson } from "../store/database.js";
 import {
   openRegistryStore,
   type RegistryStore,
@@ -17,13 +17,11 @@ import {
   type ArtifactStatus,
   ArtifactStatusSchema,
 } from "../store/registryTypes.js";
-import { parseUntrustedJson } from "../untrusted/json.js";
 import { artifactNotFound, artifactReviewFailed, RubricConfigError } from "./errors.js";
 import type { RubricRegistry } from "./rubricRegistry.js";
 
 export { type ArtifactStatus, ArtifactStatusSchema };
 
-/** The largest artifact content stored (as JSON). */
 export const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
 
 /** An artifact: content of a type, the rubrics it is reviewed against, where its review stands. */
@@ -36,7 +34,7 @@ export const ArtifactSchema = z.object({
   status: ArtifactStatusSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** The evaluations of its latest review, one per rubric, in order; empty before any. */
+  /** The evaluations of its latest review, one per rubric, in order. */
   evaluations: z.array(RubricEvaluationSchema),
 });
 export type Artifact = z.infer<typeof ArtifactSchema>;
@@ -61,24 +59,11 @@ export interface ArtifactRegistryOptions {
   typeDefinitions?: Readonly<Record<string, ArtifactTypeDefinition>>;
 }
 
-function parseJson(text: string, what: string): unknown {
-  return parseUntrustedJson(text, (_problem, description) =>
-    storeDataInvalid(`${what} is not usable JSON: ${description}`),
-  );
-}
-
 function evaluationOf(row: ArtifactEvaluationRow): RubricEvaluation {
-  const parsed = RubricEvaluationSchema.safeParse(parseJson(row.body, `evaluation ${row.id}`));
-  if (!parsed.success) {
-    throw storeDataInvalid(`evaluation ${row.id}: ${z.prettifyError(parsed.error)}`);
-  }
-  return parsed.data;
+  return storedJson(row.body, RubricEvaluationSchema, `evaluation ${row.id}`);
 }
 
-/**
- * The model error of an evaluation none of whose model calls succeeded (every llm_decode
- * criterion's call failed), or undefined: such a review was not made, whatever its score says.
- */
+/** The model error of an evaluation none of whose model calls answered: no review was made. */
 function unreachedJudge(evaluation: RubricEvaluation): string | undefined {
   const decoded = evaluation.criterion_results.filter(
     (r) => r.scoring_method_used === "llm_decode",
@@ -89,18 +74,13 @@ function unreachedJudge(evaluation: RubricEvaluation): string | undefined {
 }
 
 /**
- * Artifacts and their review against registered rubrics, kept in the checkpoints' database.
- * `submitForReview` resolves the rubrics (an unknown one is refused before anything changes),
- * marks the artifact pending_review then in_review, evaluates its content with each rubric, and
- * sets approved when every evaluation passed, else needs_revision — the evaluations stored with
- * the artifact, each naming the rubric id and version it used. An evaluation that throws (the
- * model failed) leaves the artifact review_failed: never approved, never silently revised.
+ * Artifacts reviewed against registered rubrics: approved when every evaluation passed, else
+ * needs_revision; a judge that could not answer leaves it review_failed, never approved.
  *
  * @example
  * const artifacts = await ArtifactRegistry.open({ rubricRegistry, rubricExecutor, typeDefinitions });
  * const artifact = await artifacts.create({ type: "quiz", name: "Biology Quiz", content });
  * const evaluations = await artifacts.submitForReview(artifact.id);
- * console.log((await artifacts.require(artifact.id)).status); // "approved"
  */
 export class ArtifactRegistry {
   constructor(
@@ -108,7 +88,6 @@ export class ArtifactRegistry {
     private readonly options: ArtifactRegistryOptions,
   ) {}
 
-  /** Opens the artifact registry in the checkpoints' database. */
   static async open(
     options: ArtifactRegistryOptions & RegistryStoreOptions,
   ): Promise<ArtifactRegistry> {
@@ -144,7 +123,7 @@ export class ArtifactRegistry {
     const evaluations = await this.store.latestArtifactEvaluations(artifactId);
     return {
       ...row,
-      content: parseJson(row.content, `artifact ${row.id} content`),
+      content: storedJson(row.content, z.unknown(), `artifact ${row.id} content`),
       evaluations: evaluations.map(evaluationOf),
     };
   }
@@ -155,10 +134,7 @@ export class ArtifactRegistry {
     return artifact;
   }
 
-  /**
-   * Reviews an artifact (or its id) against `rubricIds` (default: its own, else its type's) and
-   * returns the evaluations, which are stored with it.
-   */
+  /** Reviews an artifact against `rubricIds` (default: its own, else its type's). */
   async submitForReview(
     artifact: string | Pick<Artifact, "id">,
     rubricIds?: readonly string[],
@@ -173,8 +149,8 @@ export class ArtifactRegistry {
       throw artifactReviewFailed(current.id, "no rubric to review it against");
     }
     const rubrics = await Promise.all(ids.map((id) => this.options.rubricRegistry.require(id)));
-    await this.setStatus(current.id, "pending_review");
-    await this.setStatus(current.id, "in_review");
+    await this.store.setArtifactStatus(current.id, "pending_review");
+    await this.store.setArtifactStatus(current.id, "in_review");
     const evaluations: RubricEvaluation[] = [];
     try {
       for (const rubric of rubrics) {
@@ -187,7 +163,7 @@ export class ArtifactRegistry {
         evaluations.push(evaluation);
       }
     } catch (error) {
-      await this.setStatus(current.id, "review_failed");
+      await this.store.setArtifactStatus(current.id, "review_failed");
       const reason = error instanceof Error ? error.message : String(error);
       throw artifactReviewFailed(current.id, `the review failed: ${reason}`, { cause: error });
     }
@@ -207,10 +183,6 @@ export class ArtifactRegistry {
       })),
     );
     return evaluations;
-  }
-
-  private async setStatus(artifactId: string, status: ArtifactStatus): Promise<void> {
-    await this.store.setArtifactStatus(artifactId, status);
   }
 
   async close(): Promise<void> {

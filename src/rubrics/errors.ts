@@ -1,6 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 
-/** Every code the rubric and artifact registries' errors carry. */
 export const RUBRICS_ERROR_CODES = [
   "RUBRIC_NOT_FOUND",
   "RUBRIC_CONFIG_INVALID",
@@ -9,12 +8,7 @@ export const RUBRICS_ERROR_CODES = [
 ] as const;
 export type RubricErrorCode = (typeof RUBRICS_ERROR_CODES)[number];
 
-/**
- * An error of the rubric and artifact registries; `code` says what: no rubric of that id or
- * version (`RUBRIC_NOT_FOUND`), a rubric file that cannot be registered (`RUBRIC_CONFIG_INVALID`,
- * RubricConfigError), no artifact of that id (`ARTIFACT_NOT_FOUND`), or an artifact that cannot be
- * submitted for review (`ARTIFACT_REVIEW_FAILED`).
- */
+/** An error of the rubric and artifact registries; `code` says what. */
 export class RubricError extends EvalgateError<RubricErrorCode> {
   override name = "RubricError";
 }
@@ -32,7 +26,6 @@ export function rubricNotFound(rubricId: string, version?: string, where?: strin
 export class RubricConfigError extends RubricError {
   override name = "RubricConfigError";
   readonly source: string;
-  /** What is wrong, without the source. */
   readonly detail: string;
 
   constructor(source: string, detail: string, options: { cause?: unknown } = {}) {
@@ -42,12 +35,10 @@ export class RubricConfigError extends RubricError {
   }
 }
 
-/** No artifact of that id in the artifact registry (`ARTIFACT_NOT_FOUND`). */
 export function artifactNotFound(artifactId: string): RubricError {
   return new RubricError("ARTIFACT_NOT_FOUND", `no artifact "${artifactId}"`);
 }
 
-/** An artifact that cannot be submitted for review, no rubric to review it against (`ARTIFACT_REVIEW_FAILED`). */
 export function artifactReviewFailed(
   artifactId: string,
   message: string,

@@ -1,8 +1,4 @@
-/**
- * `evalgate/rubrics`: versioned rubrics in the checkpoints' database (RubricRegistry), artifacts
- * reviewed against them (ArtifactRegistry.submitForReview), and the meta-rubric that scores a
- * rubric's structure like any other target (buildMetaRubric).
- */
+/** `evalgate/rubrics`: versioned rubrics, artifacts reviewed against them, the meta-rubric. */
 export {
   /** An artifact in the registry: its type, name, content, the rubrics it is reviewed against, its status and evaluations. */
   type Artifact,

@@ -1,8 +1,4 @@
-/**
- * The meta-rubric: a levels rubric whose five criteria are the meta checks every catalog meets
- * when it is loaded, as deterministic functions (checks/metaChecks.ts). Any RubricExecutor scores
- * it — a plain FunctionRegistry resolves its `evalgate.meta:` refs — with a rubric as the target.
- */
+/** The meta-rubric: the meta checks every catalog meets, as a levels rubric of functions. */
 import { META_CHECK_MODULE } from "../checks/metaChecks.js";
 import type { Catalog } from "../criteria/model.js";
 import { rubricCatalog } from "../engine/apis/rubricExecutor.js";
@@ -101,10 +97,7 @@ const META_RUBRIC = {
 };
 
 /**
- * The meta-rubric (id `meta_rubric`, target type `rubric`): five deterministic criteria of weight
- * 0.2 — criteria coverage, criteria independence, weight distribution, threshold reasonableness,
- * level ordering — and a pass threshold of 0.7. Criteria coverage is critical: a rubric without
- * criteria fails however the other checks come out.
+ * The meta-rubric (id `meta_rubric`, target type `rubric`); criteria coverage is critical.
  *
  * @example
  * const evaluation = await new RubricExecutor().evaluate(buildMetaRubric(), myRubric, {

@@ -1,8 +1,6 @@
 /**
- * Reading a rubric file for the registry: JSON or TOON, one rubric or `{ rubrics: [...] }`. The
- * file is untrusted: it must be a regular file under a size limit; its schema_ref files must stay
- * inside its folder (they are read, bounded, and stored inline, so a registered rubric needs no
- * file); its function refs may not lead out of a folder. Errors name the file, the line and path.
+ * Reading a rubric file for the registry (JSON or TOON, one rubric or `{ rubrics: [...] }`): a
+ * regular file under a size limit, its schema_ref files inside its folder and stored inline.
  */
 import { basename, dirname, extname, isAbsolute } from "node:path";
 import { MAX_SCHEMA_FILE_BYTES } from "../checks/schemaCriterion.js";
@@ -16,16 +14,11 @@ import { isRecord } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { RubricConfigError } from "./errors.js";
 
-/** The largest rubric file read (a rubric list of hundreds of rubrics fits easily). */
-export const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
-/** The most rubrics one file may hold. */
-export const MAX_RUBRICS_PER_FILE = 500;
+const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_RUBRICS_PER_FILE = 500;
 
-/**
- * The text of a regular file no larger than `limit` bytes (type and size checked before it is
- * opened, and again on the open file): a FIFO, device or directory is refused without blocking.
- */
-export async function readBoundedFile(path: string, limit: number, what: string): Promise<string> {
+/** The text of a regular file of at most `limit` bytes, else RUBRIC_CONFIG_INVALID naming it. */
+async function readBoundedFile(path: string, limit: number, what: string): Promise<string> {
   const read = await readRegularTextFile(path, limit);
   if (!read.ok) {
     const { kind, reason } = read.problem;
@@ -45,7 +38,6 @@ function located(path: string, text: string): LocatedValue {
   return catalogFormatOf(path, text) === "json" ? readJson(text, path) : readToon(text, path);
 }
 
-/** A function ref whose module part is absolute or climbs out of its folder. */
 function escapingFunctionRef(ref: string): boolean {
   const separator = ref.lastIndexOf(":");
   if (separator <= 0) return false;
@@ -69,7 +61,6 @@ async function inlineSchema(c: Criterion, folder: string, where: string): Promis
   return { ...c, method: { ...method, schema } };
 }
 
-/** Checks a parsed rubric's references and stores its schema files inline. */
 async function settleReferences(catalog: Catalog, folder: string, where: string) {
   for (const c of catalog.criteria) {
     if (c.method.kind === "function" && escapingFunctionRef(c.method.name)) {
@@ -106,10 +97,7 @@ function rubricAt(whole: LocatedValue, index: number, path: string): Catalog {
   }
 }
 
-/**
- * The rubrics of a file, parsed and checked like any catalog (meta checks included), with their
- * schema files inline. Nothing is registered here: a bad file is refused whole.
- */
+/** The rubrics of a file, checked like any catalog; a bad file is refused whole. */
 export async function readRubricFile(path: string): Promise<Catalog[]> {
   const text = await readBoundedFile(path, MAX_RUBRIC_FILE_BYTES, "the rubric file");
   const whole = located(path, text);

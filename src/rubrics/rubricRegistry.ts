@@ -1,12 +1,10 @@
-import { z } from "zod";
 import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
-import { storeDataInvalid } from "../store/errors.js";
+import { storedJson } from "../store/database.js";
 import type { RegistryStore } from "../store/registryStore.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import type { RubricVersionRow } from "../store/registryTypes.js";
-import { parseUntrustedJson } from "../untrusted/json.js";
 import { RubricConfigError, rubricNotFound } from "./errors.js";
 import { readRubricFile } from "./rubricConfig.js";
 import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
@@ -16,14 +14,13 @@ export interface RubricConfig {
   rubrics: readonly RubricSource[];
 }
 
-/** The largest rubric stored (as JSON). */
 export const MAX_RUBRIC_BYTES = 1024 * 1024;
 
 /** What one registration came to. */
 export interface RegisteredRubric {
   id: string;
   version: string;
-  /** False when the content was the latest version's already: no new version was stored. */
+  /** False when the content was the latest version's already. */
   created: boolean;
 }
 
@@ -34,24 +31,12 @@ export interface RubricVersionInfo {
   targetType: string | undefined;
   registeredAt: string;
   contentHash: string;
-  /**
-   * Whether this is the active version: the rubric's pointer names it (the latest registered, or
-   * the one activated; never, once the rubric is deleted).
-   */
+  /** Whether this is the active version (never, once the rubric is deleted). */
   latest: boolean;
 }
 
 function rubricOf(row: RubricVersionRow): Catalog {
-  const raw = parseUntrustedJson(row.body, (_problem, description) =>
-    storeDataInvalid(`rubric ${row.rubricId} ${row.version} is not usable JSON: ${description}`),
-  );
-  const parsed = CatalogSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw storeDataInvalid(
-      `rubric ${row.rubricId} ${row.version}: ${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return parsed.data;
+  return storedJson(row.body, CatalogSchema, `rubric ${row.rubricId} ${row.version}`);
 }
 
 function hasOwnId(rubric: RubricSource): boolean {
@@ -61,30 +46,21 @@ function hasOwnId(rubric: RubricSource): boolean {
 }
 
 /**
- * Versioned rubrics in the database of the checkpoints (SQLite by default, PostgreSQL by URL).
- * Registering the same content again keeps its version; changed content gets the version it
- * declares when that is new and later, else the next one (`1.0.0` → `1.0.1`). The version
- * registered is written into the stored rubric, so an evaluation with it records the rubric id
- * and the version it used. `delete` hides a rubric from get / listAll / getForTarget; each of its
- * versions stays readable by version.
+ * Versioned rubrics in the checkpoints' database. The same content keeps its version; changed
+ * content gets the version it declares when new and later, else the next (`1.0.0` → `1.0.1`).
  *
  * @example
  * const registry = await RubricRegistry.open({ sqlitePath: ".evalgate/checkpoints.sqlite" });
  * const version = await registry.register(rubric);
- * const evaluation = await executor.evaluate(await registry.require("content_quality"), target);
  */
 export class RubricRegistry implements ActiveCatalogs {
   constructor(private readonly store: RegistryStore) {}
 
-  /** Opens the registry in the checkpoints' database (see openReviewStore for the choice). */
   static async open(options: RegistryStoreOptions = {}): Promise<RubricRegistry> {
     return new RubricRegistry(await openRegistryStore(options));
   }
 
-  /**
-   * Opens the registry and registers every rubric of a configuration: a JSON or TOON file, or an
-   * object `{ rubrics: [...] }` given in code.
-   */
+  /** Opens the registry and registers every rubric of a file or of `{ rubrics: [...] }`. */
   static async fromConfig(
     config: string | RubricConfig,
     options: RegistryStoreOptions = {},
@@ -100,17 +76,16 @@ export class RubricRegistry implements ActiveCatalogs {
     return registry;
   }
 
-  /** Registers a rubric (a levels rubric object, any catalog form, or a Catalog); its version. */
+  /** Registers a rubric (any catalog form); its version. */
   async register(rubric: RubricSource): Promise<string> {
     return (await this.add(rubric)).version;
   }
 
-  /** A new version of a rubric already registered: register, under the rubric format's name. */
+  /** register, under the rubric format's name. */
   async update(rubric: RubricSource): Promise<string> {
     return this.register(rubric);
   }
 
-  /** register, saying whether a new version was stored. */
   async add(rubric: RubricSource): Promise<RegisteredRubric> {
     if (!hasOwnId(rubric)) {
       throw new RubricConfigError("<rubric>", "a rubric needs an id to be registered");
@@ -118,7 +93,7 @@ export class RubricRegistry implements ActiveCatalogs {
     return this.registerCatalog(rubricCatalog(rubric));
   }
 
-  /** Registers every rubric of a file (all or none are checked before the first is stored). */
+  /** All are checked before the first is stored. */
   async registerFile(file: string): Promise<RegisteredRubric[]> {
     const rubrics = await readRubricFile(file);
     const registered: RegisteredRubric[] = [];
@@ -126,7 +101,7 @@ export class RubricRegistry implements ActiveCatalogs {
     return registered;
   }
 
-  /** Registers every rubric of `{ rubrics: [...] }` (all are checked before the first is stored). */
+  /** All are checked before the first is stored. */
   async registerConfig(config: RubricConfig): Promise<RegisteredRubric[]> {
     const rubrics = config.rubrics.map((rubric, index) => {
       if (!hasOwnId(rubric)) {
@@ -151,7 +126,6 @@ export class RubricRegistry implements ActiveCatalogs {
     const decided = await this.store.registerRubric(
       {
         rubricId: catalog.id,
-        declaredVersion: catalog.version,
         contentHash,
         targetType: catalog.targetType ?? null,
         bodyOf: (version) => JSON.stringify(storedRubric(catalog, version)),
@@ -161,46 +135,37 @@ export class RubricRegistry implements ActiveCatalogs {
     return { id: catalog.id, ...decided };
   }
 
-  /** The active version of a rubric (see active), or the version asked for; undefined if none. */
+  /** The active version of a rubric, or the version asked for. */
   async get(id: string, version?: string): Promise<Catalog | undefined> {
     const row = await this.store.rubricVersion(id, version);
     return row === undefined ? undefined : rubricOf(row);
   }
 
-  /**
-   * The active version of a rubric (what its pointer names: the latest registered, or the one
-   * `activate` chose); undefined when there is none. Gates judge with it (see activeCatalog).
-   */
+  /** The version gates judge with: the latest registered, or the one `activate` chose. */
   async active(id: string): Promise<Catalog | undefined> {
     return this.get(id);
   }
 
-  /**
-   * Makes a stored version the active one (a roll-back, or forward again); a deleted rubric is
-   * listed again. Throws RUBRIC_NOT_FOUND when no such version is stored.
-   */
+  /** Makes a stored version the active one (a roll-back); RUBRIC_NOT_FOUND when there is none. */
   async activate(id: string, version: string): Promise<void> {
     if (!(await this.store.activateRubric(id, version))) throw rubricNotFound(id, version);
   }
 
-  /** get, throwing RUBRIC_NOT_FOUND when there is no such rubric or version. */
   async require(id: string, version?: string): Promise<Catalog> {
     const rubric = await this.get(id, version);
     if (rubric === undefined) throw rubricNotFound(id, version);
     return rubric;
   }
 
-  /** The latest version of every rubric for a target type (`content`, `rubric`, …), by id. */
   async getForTarget(targetType: string): Promise<Catalog[]> {
     return (await this.store.latestRubrics(targetType)).map(rubricOf);
   }
 
-  /** The latest version of every rubric not deleted, by id. */
   async listAll(): Promise<Catalog[]> {
     return (await this.store.latestRubrics()).map(rubricOf);
   }
 
-  /** Every stored version of a rubric, oldest first (a deleted rubric's too). */
+  /** Every stored version, oldest first (a deleted rubric's too). */
   async versions(id: string): Promise<RubricVersionInfo[]> {
     const rows = await this.store.rubricVersions(id);
     const latest = await this.store.rubricVersion(id);
@@ -214,7 +179,7 @@ export class RubricRegistry implements ActiveCatalogs {
     }));
   }
 
-  /** Hides a rubric (its versions stay readable by version); false when it was not listed. */
+  /** Hides a rubric (its versions stay readable by version). */
   async delete(id: string): Promise<boolean> {
     return this.store.hideRubric(id);
   }

@@ -1,24 +1,8 @@
-/**
- * How the registry numbers rubric versions. A rubric's content is everything but its version, the
- * file it came from and its loader warnings; its hash is SHA-256 over canonical JSON (keys
- * sorted), so the same rubric registered twice is recognised whatever the key order.
- */
+/** How the registry numbers rubric versions; a rubric's hash ignores key order. */
 import { createHash } from "node:crypto";
 import type { Catalog } from "../criteria/model.js";
+import { canonicalJson } from "../engine/judgeCache.js";
 
-/** JSON with object keys sorted at every level. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-/** The rubric as it is stored: without the file it was read from or the registry version it was. */
 export function storedRubric(catalog: Catalog, version: string): Catalog {
   const { source: _source, registryVersion: _registered, ...rest } = catalog;
   return { ...rest, version };
@@ -36,13 +20,11 @@ export function rubricContentHash(catalog: Catalog): string {
   return createHash("sha256").update(canonicalJson(content)).digest("hex");
 }
 
-/** The numbers in a version (`v1.2.0` → [1, 2, 0]), or undefined when it has none. */
 function numbersOf(version: string): number[] | undefined {
   const match = /(\d+(?:\.\d+)*)/.exec(version);
   return match?.[1]?.split(".").map(Number);
 }
 
-/** Whether `a` is a later version than `b`, by their numbers (false when either has none). */
 export function isLaterVersion(a: string, b: string): boolean {
   const x = numbersOf(a);
   const y = numbersOf(b);
@@ -54,7 +36,6 @@ export function isLaterVersion(a: string, b: string): boolean {
   return false;
 }
 
-/** The next version: its last number plus one (`1.0.0` → `1.0.1`), or `.1` appended. */
 export function nextVersion(version: string): string {
   const match = /(\d+)(\D*)$/.exec(version);
   if (match?.[1] === undefined) return `${version}.1`;
@@ -62,17 +43,12 @@ export function nextVersion(version: string): string {
   return `${version.slice(0, match.index)}${bumped}${match[2] ?? ""}`;
 }
 
-/** The latest registered version of a rubric, as the version decision needs it. */
 export interface LatestVersion {
   version: string;
   contentHash: string;
 }
 
-/**
- * The version a registration gets. Unchanged content (the latest version's hash) keeps the latest
- * version. Changed content gets the version it declares when that is new and later than the
- * latest; otherwise the next version after the latest (skipping any taken).
- */
+/** Unchanged content keeps the latest version; else the declared one if new and later, else the next. */
 export function decideVersion(
   latest: LatestVersion | undefined,
   declared: string,

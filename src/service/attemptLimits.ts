@@ -6,7 +6,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { ReviewDesk } from "../desk/reviewDesk.js";
-import type { AttemptCount } from "../store/types.js";
+import type { AttemptCount } from "../store/attemptRows.js";
 import { ServiceRequestError } from "./errors.js";
 
 export interface AttemptLimits {

@@ -1,9 +1,4 @@
-/**
- * The migration runner, and the stores' own connections with their schema brought up to date: a SQLite file in WAL mode with a
- * busy timeout (so a checkpointer's connection and other processes share it), or a pg pool. A
- * database that cannot be opened or migrated is a STORE_OPEN_FAILED StoreError naming it (a URL without its
- * password).
- */
+/** The migration runner, and the stores' own connections, migrated (else STORE_OPEN_FAILED). */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -21,14 +16,9 @@ const MIGRATIONS_TABLE = `
     applied_at TEXT NOT NULL
   );`;
 
-/** The advisory lock PostgreSQL replicas migrating at once queue on (the key never changes). */
 const MIGRATION_LOCK = 7_311_042_001;
 
-/**
- * Brings the schema up to date in one transaction: every migration not recorded yet, in order.
- * Processes and replicas starting together wait for each other (SQLite's write lock, PostgreSQL's
- * advisory lock) and the later ones find the work done.
- */
+/** Every migration not recorded yet, in one transaction; concurrent starts queue on a lock. */
 export async function migrate(db: StoreDatabase): Promise<void> {
   await db.transaction(function* (tx) {
     yield* tx.lockUntilCommit(MIGRATION_LOCK);
@@ -46,7 +36,6 @@ export async function migrate(db: StoreDatabase): Promise<void> {
   });
 }
 
-/** A connection to the SQLite file at `path` (made with its folder; ":memory:" for none). */
 export function openSqlite(path: string, foreignKeys = true): Database.Database {
   let db: Database.Database | undefined;
   try {
@@ -68,7 +57,6 @@ function openError(where: string, error: unknown): StoreError {
   return storeOpenFailed(where, reason, { cause: error });
 }
 
-/** Migrates the database the layer is on; closes it (when owned) and says why when it cannot. */
 export async function migrated(db: StoreDatabase, where: string): Promise<StoreDatabase> {
   try {
     await migrate(db);
@@ -79,20 +67,17 @@ export async function migrated(db: StoreDatabase, where: string): Promise<StoreD
   }
 }
 
-/** The SQLite file at `path`, owned by the layer, its schema up to date. */
 export async function openMigratedSqlite(path: string, foreignKeys = true) {
   const db = StoreDatabase.on({ dialect: "sqlite", db: openSqlite(path, foreignKeys) }, true);
   return migrated(db, path);
 }
 
-/** A pool of `poolSize` on the database at `url`, its schema up to date. */
 export async function openMigratedPool(url: string, poolSize: number): Promise<pg.Pool> {
   const pool = surviveConnectionLoss(new pg.Pool({ connectionString: url, max: poolSize }));
   await migrated(StoreDatabase.on({ dialect: "postgres", pool }, true), redactUrl(url));
   return pool;
 }
 
-/** The same pool, owned by the layer. */
 export async function openMigratedPostgres(url: string, poolSize: number) {
   return StoreDatabase.on(
     { dialect: "postgres", pool: await openMigratedPool(url, poolSize) },
@@ -105,11 +90,8 @@ function ignore(): void {
 }
 
 /**
- * A pg pool that outlives its database server's restarts. pg reports a connection that the server
- * cut (a restart, a shutdown, a crash) as an `error` event: on the pool for an idle connection,
- * and on the connection itself for one checked out; an event nobody listens to ends the process.
- * Every pool evalgate makes (the review store's, the checkpoints') listens to both, so the cut
- * shows only as the failed queries of that moment (STORE_UNAVAILABLE) and the pool connects anew.
+ * pg reports a connection the server cut as an `error` event (on the pool or the checked-out
+ * client), and an event nobody listens to ends the process: every pool listens to both.
  */
 export function surviveConnectionLoss(pool: pg.Pool): pg.Pool {
   pool.on("error", ignore);

@@ -1,36 +1,29 @@
 /**
- * The dialect layer every store is written once over, on a better-sqlite3 connection or a pg pool
- * (the store's own, or a checkpointer's, shared and left open). Statements are written with
- * Kysely's `sql` tag and compiled by Kysely for the database; PostgreSQL runs them through
- * Kysely's pg driver, SQLite on better-sqlite3 directly and synchronously (see transaction()).
- * Transaction bodies are generators (`yield* tx.run(...)`), so one body runs synchronously on
- * SQLite and step by step on PostgreSQL. The layer also holds what the databases say differently:
- * booleans, multi-statement scripts, whether a table exists, transaction-scoped locks, schema words.
+ * The dialect layer every store is written once over (SQLite or PostgreSQL). Transaction bodies
+ * are generators, so one body runs synchronously on SQLite and step by step on PostgreSQL.
  */
 import type Database from "better-sqlite3";
 import { Kysely, PostgresDialect, type RawBuilder, SqliteDialect, sql } from "kysely";
 import type pg from "pg";
 import { z } from "zod";
+import { parseUntrustedJson } from "../untrusted/json.js";
 import {
   asStoreFailure,
   CONFLICT_ATTEMPTS,
   conflictPause,
   isTransactionConflict,
 } from "./databaseFailures.js";
+import { storeDataInvalid } from "./errors.js";
 
 export type DialectName = "sqlite" | "postgres";
 
-/** The connection under a store: a SQLite file's, or a PostgreSQL pool. */
 export type NativeConnection =
   | { dialect: "sqlite"; db: Database.Database }
   | { dialect: "postgres"; pool: pg.Pool };
 
-/** The words a schema is written with where the two databases differ. */
 export interface SchemaWords {
   dialect: DialectName;
-  /** An auto-numbered 64-bit primary key column's type. */
   serialKey: string;
-  /** What follows a key-value table's closing parenthesis. */
   keyValueTable: string;
 }
 
@@ -43,8 +36,7 @@ export const SCHEMA_WORDS: Readonly<Record<DialectName, SchemaWords>> = {
   postgres: { dialect: "postgres", serialKey: "BIGSERIAL PRIMARY KEY", keyValueTable: "" },
 };
 
-// The stores write SQL with the `sql` tag and check every row they read with a zod schema
-// (rows.ts), so Kysely needs no table types.
+// Every row read is checked with a zod schema (rowReader), so Kysely needs no table types.
 type NoTables = Record<string, never>;
 
 export const now = () => new Date().toISOString();
@@ -54,54 +46,72 @@ export const BooleanColumnSchema = z
   .union([z.boolean(), z.number()])
   .transform((v) => v === true || v === 1);
 
-/** A statement with `?` placeholders and its values, as a query either database compiles. */
-export function withValues(text: string, values: readonly unknown[]): RawBuilder<unknown> {
-  const pieces = text.split("?");
-  if (pieces.length !== values.length + 1) {
-    throw new Error(`${pieces.length - 1} placeholders for ${values.length} values`);
-  }
-  const parts = pieces.flatMap((piece, i) =>
-    i < values.length ? [sql.raw(piece), values[i]] : [sql.raw(piece)],
-  );
-  return sql.join(parts, sql.raw(""));
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A reader of rows into `schema`'s records: columns camelCased (or `renamed`), `json` columns
+ * parsed; a row of another shape is STORE_DATA_INVALID naming `named`.
+ */
+export function rowReader<T extends z.ZodType>(
+  schema: T,
+  named: string | ((row: Record<string, unknown>) => string),
+  options: { json?: readonly string[]; renamed?: Readonly<Record<string, string>> } = {},
+): (row: unknown) => z.output<T> {
+  return (row) => {
+    const what = typeof named === "string" ? named : named(row as Record<string, unknown>);
+    const fields: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row as object)) {
+      const json = options.json?.includes(column) === true && typeof value === "string";
+      fields[options.renamed?.[column] ?? camel(column)] = json
+        ? parseUntrustedJson(value, (_problem, description) =>
+            storeDataInvalid(`${what}: ${column} is not usable JSON: ${description}`),
+          )
+        : value;
+    }
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  };
 }
 
-/** One statement of a transaction body: a query, or a script of schema statements. */
+/** JSON text kept in the store, checked by `schema` (else STORE_DATA_INVALID naming `what`). */
+export function storedJson<T extends z.ZodType>(
+  text: string,
+  schema: T,
+  what: string,
+): z.output<T> {
+  const value = parseUntrustedJson(text, (_problem, description) =>
+    storeDataInvalid(`${what} is not usable JSON: ${description}`),
+  );
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 export type Statement =
   | { query: RawBuilder<unknown>; script?: undefined }
   | { script: string; query?: undefined };
 
-/** What a statement gave: its rows (for a query that returns rows) and the rows it changed. */
 export interface StatementResult {
   rows: unknown[];
   changes: number;
 }
 
-/** A step of a transaction body: `const rows = yield* tx.all(query)`. */
 export type Step<T> = Generator<Statement, T, StatementResult>;
 
-/** What a transaction body may do; each method is a step the body runs with `yield*`. */
 export interface Transaction {
   readonly dialect: DialectName;
   readonly words: SchemaWords;
-  readonly booleans: "integer" | "boolean";
   bool(value: boolean): boolean | number;
   all(query: RawBuilder<unknown>): Step<unknown[]>;
   first(query: RawBuilder<unknown>): Step<unknown>;
   run(query: RawBuilder<unknown>): Step<number>;
   script(text: string): Step<void>;
-  /**
-   * Waits for, then holds until the transaction ends, the lock named by `key`: on PostgreSQL an
-   * advisory lock (a number, or the hash of a text); SQLite's transaction holds the file's write
-   * lock already.
-   */
+  /** An advisory lock on PostgreSQL until the end; SQLite's transaction holds the write lock already. */
   lockUntilCommit(key: string | number): Step<void>;
   /**
-   * Lets this transaction's commit return before its WAL record reaches the disk (PostgreSQL's
-   * `SET LOCAL synchronous_commit = off`; SQLite keeps its connection's setting). Only for rows
-   * whose loss in a crash of the database server costs nothing (a status the next settlement
-   * writes again, an entry of a thread's event log): a process dying keeps the commit, and any
-   * later commit that waits for the disk makes it durable too (the WAL is flushed in order).
+   * PostgreSQL's `synchronous_commit = off` for this transaction: only for rows whose loss in a
+   * server crash costs nothing (a status the next settlement writes again, an event log entry).
    */
   commitWithoutFlush(): Step<void>;
 }
@@ -121,7 +131,6 @@ export class StoreDatabase {
     private readonly owned: boolean,
   ) {}
 
-  /** The layer on a connection; closing it closes the connection only when `owned`. */
   static on(native: NativeConnection, owned: boolean): StoreDatabase {
     const dialect =
       native.dialect === "sqlite"
@@ -138,11 +147,6 @@ export class StoreDatabase {
     return SCHEMA_WORDS[this.dialect];
   }
 
-  /** How a boolean is written: SQLite has no boolean values. */
-  get booleans(): "integer" | "boolean" {
-    return this.dialect === "sqlite" ? "integer" : "boolean";
-  }
-
   bool(value: boolean): boolean | number {
     return this.dialect === "sqlite" ? Number(value) : value;
   }
@@ -155,26 +159,20 @@ export class StoreDatabase {
     return (await this.all(query))[0];
   }
 
-  /** Runs a statement; the number of rows it changed. */
   async run(query: RawBuilder<unknown>): Promise<number> {
     return (await this.statement({ query })).changes;
   }
 
-  /** Runs statements separated by semicolons, without values (schema changes). */
+  /** Statements separated by semicolons, without values (schema changes). */
   async script(text: string): Promise<void> {
     await this.statement({ script: text });
   }
 
-  /** One statement on its own, run again when PostgreSQL broke it up in a conflict. */
   private statement(statement: Statement): Promise<StatementResult> {
     return this.again(() => this.execute(statement, this.kysely));
   }
 
-  /**
-   * Runs `work`, again (a bounded number of times, after a short pause) while PostgreSQL rolls it
-   * back to break a deadlock or a serialization failure; an unreachable database is thrown as
-   * STORE_UNAVAILABLE.
-   */
+  /** Runs `work` again (bounded, after a pause) while PostgreSQL breaks up a conflict. */
   private async again<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -189,14 +187,10 @@ export class StoreDatabase {
   }
 
   /**
-   * Runs the body in one transaction; any error rolls everything back. On SQLite the whole body
-   * runs synchronously in a BEGIN IMMEDIATE transaction: it takes the file's write lock before
-   * its first read and never yields to the event loop while holding it — another connection of
-   * this process (a checkpointer's) that waited for the lock would block the thread in its busy
-   * wait, and the transaction could never finish. On PostgreSQL the steps run one by one on one
-   * pooled connection; a transaction PostgreSQL rolls back to break a deadlock or a serialization
-   * failure runs again from the start of its body (bodies only read and write the database), so
-   * such a conflict never reaches the caller.
+   * Runs the body in one transaction. On SQLite the whole body runs synchronously under BEGIN
+   * IMMEDIATE and never yields while holding the write lock: a checkpointer's connection of this
+   * process waiting for it would block the thread in its busy wait. On PostgreSQL a transaction
+   * rolled back to break a conflict runs again from the start of its body.
    */
   async transaction<T>(body: TransactionBody<T>): Promise<T> {
     const native = this.native;
@@ -224,12 +218,11 @@ export class StoreDatabase {
   }
 
   private steps(): Transaction {
-    const { dialect, words, booleans } = this;
+    const { dialect, words } = this;
     const bool = (value: boolean) => this.bool(value);
     return {
       dialect,
       words,
-      booleans,
       bool,
       *all(query) {
         return (yield { query }).rows;
@@ -272,7 +265,6 @@ export class StoreDatabase {
     return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
   }
 
-  /** A statement on the SQLite connection, at once (compiled by Kysely, run by better-sqlite3). */
   private executeNow(statement: Statement): StatementResult {
     const native = this.native;
     if (native.dialect !== "sqlite") throw new Error("only a SQLite statement runs at once");
@@ -310,7 +302,6 @@ export class StoreDatabase {
     }
   }
 
-  /** Closes the connection when the layer owns it (once, however often it is called). */
   close(): Promise<void> {
     if (!this.owned) return Promise.resolve();
     const native = this.native;

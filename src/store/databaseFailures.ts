@@ -1,9 +1,6 @@
 /**
- * What a database error means for the caller: a conflict between two transactions that PostgreSQL
- * broke up (a deadlock, a serialization failure) is run again inside the store; a database that
- * cannot be reached now (restarting, shutting down, the connection cut, the SQLite file locked
- * past its busy timeout) is a STORE_UNAVAILABLE StoreError, which the service answers with 503 and
- * `Retry-After`, and which leaves a thread's job to be retried rather than the thread failed.
+ * A conflict PostgreSQL broke up is run again inside the store; a database out of reach now is
+ * STORE_UNAVAILABLE (503 and Retry-After; a thread's job is retried, not failed).
  */
 import { isEvalgateError } from "../errors.js";
 import { StoreError } from "./errors.js";
@@ -11,10 +8,7 @@ import { StoreError } from "./errors.js";
 /** SQLSTATEs of a transaction PostgreSQL rolled back to break a conflict: run it again. */
 const CONFLICTS = new Set(["40P01", "40001"]);
 
-/**
- * SQLSTATEs of a server that cannot serve now: class 08 (connection exception), and the server
- * shutting down, crashed or starting (57P01–57P03), out of connections (53300).
- */
+/** Class 08 too; the server shutting down, crashed or starting; out of connections. */
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 
 /** Node's socket errors, and pg's own words for a connection that went or never came. */
@@ -27,7 +21,6 @@ const UNAVAILABLE_MESSAGES = [
   "the database system is",
 ];
 
-/** How many times a transaction broken up by a conflict is run in all. */
 export const CONFLICT_ATTEMPTS = 8;
 
 function codeOf(error: unknown): string | undefined {
@@ -35,16 +28,13 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** A deadlock or serialization failure: the transaction was rolled back and may run again. */
 export function isTransactionConflict(error: unknown): boolean {
   const code = codeOf(error);
   return code !== undefined && CONFLICTS.has(code);
 }
 
-/** The database cannot be reached now (an error of pg, of a socket, or of better-sqlite3). */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  // Any other evalgate error says what failed itself: a model server out of reach is not the
-  // database, even with ECONNREFUSED as its cause.
+  // A model server out of reach is not the database, even with ECONNREFUSED as its cause.
   if (isEvalgateError(error)) return error.code === "STORE_UNAVAILABLE";
   if (typeof error !== "object" || error === null) return false;
   const code = codeOf(error);
@@ -61,7 +51,6 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return Array.isArray(errors) && errors.some(isDatabaseUnreachable);
 }
 
-/** The database cannot be reached now (`STORE_UNAVAILABLE`); the cause is kept, never shown. */
 export function storeUnavailable(cause: unknown): StoreError {
   return new StoreError(
     "STORE_UNAVAILABLE",
@@ -70,13 +59,11 @@ export function storeUnavailable(cause: unknown): StoreError {
   );
 }
 
-/** The error as a caller should see it: STORE_UNAVAILABLE for an unreachable database. */
 export function asStoreFailure(error: unknown): unknown {
   if (isEvalgateError(error)) return error;
   return isDatabaseUnreachable(error) ? storeUnavailable(error) : error;
 }
 
-/** A short pause before running a broken-up transaction again, longer with each attempt. */
 export function conflictPause(attempt: number): Promise<void> {
   const ms = Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random());
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,8 +1,4 @@
-/**
- * Opens the review store beside the checkpoints: PostgreSQL when a database URL is given (or,
- * without an explicit SQLite path, DATABASE_URL is set), otherwise SQLite in the checkpoints'
- * file (`.evalgate/checkpoints.sqlite` by default).
- */
+/** The stores beside the checkpoints, in the database databaseLocation chooses. */
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -15,11 +11,11 @@ import {
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
 import { type DatabaseOptions, databaseLocation } from "./location.js";
+import type { ReviewStore } from "./reviewStore.js";
 import { PostgresReviewStore, SqliteReviewStore } from "./reviewStore.js";
 import { PostgresTraceStore, SqliteTraceStore, type TraceQuery } from "./traceStore.js";
-import type { ReviewStore } from "./types.js";
 
-/** Opens the review store beside the checkpoints: PostgreSQL by URL (or DATABASE_URL), else the SQLite file. */
+/** Opens the review store beside the checkpoints. */
 export async function openReviewStore(options: DatabaseOptions = {}): Promise<ReviewStore> {
   const location = databaseLocation(options);
   if (location.kind === "postgres") return PostgresReviewStore.open(location.url);
@@ -27,12 +23,8 @@ export async function openReviewStore(options: DatabaseOptions = {}): Promise<Re
 }
 
 /**
- * The traces of an evaluation kept beside the checkpoints, read from the database the options
- * name (as databaseLocation resolves it): by `{ evaluationId }` (the result's `evaluationId`), by
- * `{ threadId }` (every evaluation of the thread, oldest first), or by an id that is either.
- *
- * @example
- * const traces = await getTraces(result.evaluationId ?? threadId, { sqlitePath: "runs.sqlite" });
+ * The traces kept beside the checkpoints: of one evaluation, of every evaluation of a thread, or
+ * by an id that is either.
  */
 export async function getTraces(
   query: TraceQuery | string,
@@ -64,11 +56,7 @@ export async function getTraces(
   }
 }
 
-/**
- * Opens the judge cache in the checkpoints' database, chosen as the checkpointer and the review
- * store choose it: PostgreSQL by URL (or DATABASE_URL without an explicit SQLite path), otherwise
- * the SQLite file (`.evalgate/checkpoints.sqlite` by default).
- */
+/** Opens the judge cache in the checkpoints' database. */
 export async function openJudgeCacheStore(
   options: DatabaseOptions = {},
 ): Promise<ClosableJudgeCacheStore> {
@@ -85,6 +73,14 @@ export {
   /** The judge cache in a SQLite file (`SqliteJudgeCacheStore.open(path)`). */
   SqliteJudgeCacheStore,
 } from "./judgeCacheStore.js";
+export type {
+  /** Which labels store.calibrationLabels reads: period, content type, page size, the cursor after. */
+  CalibrationLabelQuery,
+} from "./labelRows.js";
+export type {
+  /** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels, sessions. */
+  ReviewStore,
+} from "./reviewStore.js";
 export {
   /** The traces of evaluations in a PostgreSQL database, read by evaluation or thread. */
   PostgresTraceStore,
@@ -96,8 +92,6 @@ export {
 export {
   /** The zod schema of the actions a pending review offers (approve, revise, edit, retry). */
   ActionListSchema,
-  /** Which labels store.calibrationLabels reads: period, content type, page size, the cursor after. */
-  type CalibrationLabelQuery,
   /** The graph id the review desk's threads carry in the store. */
   DESK_GRAPH,
   /** A decision as handed to the graph: feedback, edited content, comment (who and when are in the row). */
@@ -106,8 +100,6 @@ export {
   DecisionPayloadSchema,
   /** A decision as the store keeps it: thread, interrupt, stage, reviewer, action, when decided, applied or refused. */
   type DecisionRow,
-  /** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels, sessions. */
-  type ReviewStore,
   /** A thread as the store keeps it: id, graph, title, creator, status, settings, error, when created and updated. */
   type ThreadRow,
   /** What a thread was started with: the graph input and the run settings. */

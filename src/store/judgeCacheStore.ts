@@ -1,8 +1,4 @@
-/**
- * The judge cache, written once over the dialect layer: on a checkpointer's own connection (its
- * table made on first use when missing; the connection stays its owner's) or on a connection of
- * its own (the store's schema brought up to date).
- */
+/** The judge cache on a checkpointer's connection (table made on first use) or its own. */
 import type Database from "better-sqlite3";
 import { sql } from "kysely";
 import type pg from "pg";
@@ -12,7 +8,6 @@ import { StoreDatabase } from "./database.js";
 import { storeDataInvalid } from "./errors.js";
 import { JUDGE_CACHE_TABLE_SQL } from "./migrations.js";
 
-/** A judge cache on a database connection of its own; close it when done. */
 export interface ClosableJudgeCacheStore extends JudgeCacheStore {
   readonly kind: "sqlite" | "postgres";
   close(): Promise<void>;
@@ -73,27 +68,23 @@ export class SqlJudgeCacheStore implements ClosableJudgeCacheStore {
 }
 
 export class SqliteJudgeCacheStore extends SqlJudgeCacheStore {
-  /** The cache on an open connection (a checkpointer's own); closed with it only when `owned`. */
+  /** On a checkpointer's open connection; closed with it only when `owned`. */
   constructor(db: Database.Database, owned = false, prepare: Preparation = createTable) {
     super(StoreDatabase.on({ dialect: "sqlite", db }, owned), prepare);
   }
 
-  /**
-   * The cache in a SQLite file of its own connection, opened at once; the store's schema is
-   * brought up to date on first use (a file that cannot be migrated fails that use).
-   */
+  /** In a SQLite file of its own, migrated on first use. */
   static open(path: string): SqliteJudgeCacheStore {
     return new SqliteJudgeCacheStore(openSqlite(path, false), true, (db) => migrated(db, path));
   }
 }
 
 export class PostgresJudgeCacheStore extends SqlJudgeCacheStore {
-  /** The cache on a pool (a checkpointer's own); ended with it only when `owned`. */
+  /** On a checkpointer's pool; ended with it only when `owned`. */
   constructor(pool: pg.Pool, owned = false, prepare: Preparation = createTable) {
     super(StoreDatabase.on({ dialect: "postgres", pool }, owned), prepare);
   }
 
-  /** The cache on a pool of its own, the store's schema brought up to date. */
   static async open(url: string, poolSize = 4): Promise<PostgresJudgeCacheStore> {
     const pool = await openMigratedPool(url, poolSize);
     return new PostgresJudgeCacheStore(pool, true, async () => undefined);

@@ -1,75 +1,53 @@
 /**
- * An evaluation's traces as the trace store keeps them: one row per evaluation, and the parts its
- * calls share — the system prompt, the call parameters, the fenced content, source passages and
- * paragraphs of the instructions — in a blob table, once per database, addressed by the sha256 of
- * their text. The row lists the hashes of the blobs it uses once; each text refers to them by
- * their place in that list. Read back, every trace is exactly the one saved: each text is joined
- * from its parts, each blob checked against its hash.
+ * An evaluation's traces as stored: one row per evaluation, the parts its calls share kept once
+ * per database in a blob table by sha256. Read back, every trace is exactly the one saved.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { promptHash, responseHash } from "../judge/trace.js";
 import { type Trace, TraceSchema } from "../scoring/result.js";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { type StoreError, storeDataInvalid } from "./errors.js";
+import { storedJson } from "./database.js";
+import { storeDataInvalid } from "./errors.js";
 import { promptParts } from "./traceParts.js";
 
 /** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
 export const MIN_BLOB_CHARS = 128;
-/** A text refers to at most this many blobs: what follows the last one is kept as one more. */
+/** A text refers to at most this many blobs: what follows the last one is one more. */
 export const MAX_BLOBS_PER_TEXT = 500;
-/** An evaluation's row lists at most this many blobs and this many traces (read back checked). */
+/** Bounds of a row read back. */
 const MAX_BLOBS_PER_ROW = 100_000;
 const MAX_TRACES_PER_ROW = 10_000;
 
 const HashSchema = z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in lower-case hex");
 const BlobIndexSchema = z.number().int().min(0).max(MAX_BLOBS_PER_ROW);
 
-/** A text as stored: the text itself, or its pieces — literal text, and blobs by their place. */
+/** A text as stored: the text itself, or literal pieces and blobs by their place in the row. */
 const StoredTextSchema = z.union([
   z.string(),
   z.array(z.union([z.string(), BlobIndexSchema])).max(2 * MAX_BLOBS_PER_TEXT + 1),
 ]);
 type StoredText = z.infer<typeof StoredTextSchema>;
 
-/**
- * One trace in an evaluation's row. The prompt and response hashes are kept only where they are
- * not the hashes of the texts; the parameters are a blob when they are long.
- */
-const StoredTraceSchema = z.object({
-  id: TraceSchema.shape.id,
-  timestamp: TraceSchema.shape.timestamp,
-  purpose: TraceSchema.shape.purpose,
-  criterionIds: TraceSchema.shape.criterionIds,
-  model: TraceSchema.shape.model,
+/** Prompt and response hashes are kept only where they are not the texts' own. */
+const StoredTraceSchema = TraceSchema.extend({
   parameters: z.union([TraceSchema.shape.parameters, BlobIndexSchema]),
   systemPrompt: StoredTextSchema,
   userPrompt: StoredTextSchema,
-  rawResponse: TraceSchema.shape.rawResponse,
-  usage: TraceSchema.shape.usage,
-  latencyMs: TraceSchema.shape.latencyMs,
   promptHash: z.string().optional(),
   responseHash: z.string().optional(),
-  error: z.string().optional(),
-  registryVersion: TraceSchema.shape.registryVersion,
 });
 type StoredTrace = z.infer<typeof StoredTraceSchema>;
 
-/** The body of an evaluation's row: the hashes of the blobs it uses, and its traces in order. */
 const EvaluationBodySchema = z.object({
   blobs: z.array(HashSchema).max(MAX_BLOBS_PER_ROW),
   traces: z.array(StoredTraceSchema).max(MAX_TRACES_PER_ROW),
 });
 
-/** The sha256 (hex) of a text's UTF-8 bytes: a blob's address. */
 export function blobHash(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/**
- * Whether a text can be a blob: UTF-8 keeps it exactly (no lone surrogate) and both databases
- * store it as text (no NUL character). Other texts stay in the row, JSON-escaped.
- */
+/** Lone surrogates and NUL characters do not survive both databases' text: such texts stay in the row. */
 function storableAsText(text: string): boolean {
   if (text.includes("\u0000")) return false;
   for (let i = 0; i < text.length; i++) {
@@ -82,13 +60,10 @@ function storableAsText(text: string): boolean {
   return true;
 }
 
-/** The blobs one evaluation's row uses, in the order they were first met. */
 class RowBlobs {
-  /** Hash → text, in the order of the row's list. */
   readonly texts = new Map<string, string>();
   private readonly places = new Map<string, number>();
 
-  /** The blob's place in the row's list, or undefined when the text stays in the row. */
   placeOf(text: string): number | undefined {
     if (text.length < MIN_BLOB_CHARS || !storableAsText(text)) return undefined;
     const hash = blobHash(text);
@@ -102,7 +77,6 @@ class RowBlobs {
   }
 }
 
-/** The text as stored: its parts of blob size by their place, the runs between them literal. */
 function storedText(parts: readonly string[], blobs: RowBlobs): StoredText {
   const pieces: (string | number)[] = [];
   let literal = "";
@@ -128,31 +102,20 @@ function storedText(parts: readonly string[], blobs: RowBlobs): StoredText {
 function storedTrace(trace: Trace, blobs: RowBlobs): StoredTrace {
   const checked = TraceSchema.parse(trace);
   const parametersPlace = blobs.placeOf(JSON.stringify(checked.parameters));
-  const hashes = {
-    prompt: promptHash(checked.systemPrompt, checked.userPrompt),
-    response: responseHash(checked.rawResponse),
-  };
+  const { promptHash: prompt, responseHash: response, ...rest } = checked;
+  // An answer is the call's own: it stays in the row.
   return {
-    id: checked.id,
-    timestamp: checked.timestamp,
-    purpose: checked.purpose,
-    criterionIds: checked.criterionIds,
-    model: checked.model,
+    ...rest,
     parameters: parametersPlace ?? checked.parameters,
     systemPrompt: storedText([checked.systemPrompt], blobs),
     userPrompt: storedText(promptParts(checked.userPrompt), blobs),
-    // An answer is the call's own: it stays in the row.
-    rawResponse: checked.rawResponse,
-    usage: checked.usage,
-    latencyMs: checked.latencyMs,
-    ...(checked.promptHash === hashes.prompt ? {} : { promptHash: checked.promptHash }),
-    ...(checked.responseHash === hashes.response ? {} : { responseHash: checked.responseHash }),
-    ...(checked.error === undefined ? {} : { error: checked.error }),
-    ...(checked.registryVersion === undefined ? {} : { registryVersion: checked.registryVersion }),
+    ...(prompt === promptHash(checked.systemPrompt, checked.userPrompt)
+      ? {}
+      : { promptHash: prompt }),
+    ...(response === responseHash(checked.rawResponse) ? {} : { responseHash: response }),
   };
 }
 
-/** An evaluation's row body, and the blobs it refers to (hash → text, sorted by hash). */
 export function evaluationRow(traces: readonly Trace[]): {
   body: string;
   blobs: [string, string][];
@@ -164,27 +127,12 @@ export function evaluationRow(traces: readonly Trace[]): {
   return { body, blobs: sorted };
 }
 
-/** Reads the blobs of these hashes (those it has; a missing one is reported by the caller). */
 export type BlobReader = (hashes: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 
-function malformed(error: z.ZodError): StoreError {
-  return storeDataInvalid(`a stored trace is malformed: ${z.prettifyError(error)}`);
-}
-
-function parsedJson(text: string, what: string): unknown {
-  return parseUntrustedJson(text, (_problem, description) =>
-    storeDataInvalid(`${what} is not usable JSON: ${description}`),
-  );
-}
-
-/** A trace row of an earlier version: the whole trace as JSON. */
 export function wholeTrace(body: string): Trace {
-  const parsed = TraceSchema.safeParse(parsedJson(body, "a stored trace"));
-  if (!parsed.success) throw malformed(parsed.error);
-  return parsed.data;
+  return storedJson(body, TraceSchema, "a stored trace");
 }
 
-/** The blobs, each checked against its hash; a missing or altered one is STORE_DATA_INVALID. */
 async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
   const wanted = [...new Set(hashes)].sort();
   const found = wanted.length === 0 ? new Map<string, string>() : await read(wanted);
@@ -200,7 +148,6 @@ async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
   return found;
 }
 
-/** Joins stored texts from the row's blobs; a place outside the row's list is reported. */
 function blobAt(list: readonly string[], texts: ReadonlyMap<string, string>) {
   return (place: number): string => {
     const text = texts.get(list[place] ?? "");
@@ -220,39 +167,27 @@ function traceOf(stored: StoredTrace, blob: (place: number) => string): Trace {
   const userPrompt = join(stored.userPrompt);
   const parameters =
     typeof stored.parameters === "number"
-      ? parsedJson(blob(stored.parameters), "stored trace parameters")
+      ? storedJson(blob(stored.parameters), z.unknown(), "stored trace parameters")
       : stored.parameters;
   const parsed = TraceSchema.safeParse({
-    id: stored.id,
-    purpose: stored.purpose,
-    criterionIds: stored.criterionIds,
-    model: stored.model,
+    ...stored,
     parameters,
     systemPrompt,
     userPrompt,
-    rawResponse: stored.rawResponse,
-    usage: stored.usage,
-    latencyMs: stored.latencyMs,
     promptHash: stored.promptHash ?? promptHash(systemPrompt, userPrompt),
     responseHash: stored.responseHash ?? responseHash(stored.rawResponse),
-    timestamp: stored.timestamp,
-    ...(stored.error === undefined ? {} : { error: stored.error }),
-    ...(stored.registryVersion === undefined ? {} : { registryVersion: stored.registryVersion }),
   });
-  if (!parsed.success) throw malformed(parsed.error);
+  if (!parsed.success) {
+    throw storeDataInvalid(`a stored trace is malformed: ${z.prettifyError(parsed.error)}`);
+  }
   return parsed.data;
 }
 
-/** The traces of evaluation rows (each row's in call order), their blobs read through `read`. */
 export async function tracesOfEvaluationRows(
   bodies: readonly string[],
   read: BlobReader,
 ): Promise<Trace[][]> {
-  const rows = bodies.map((body) => {
-    const parsed = EvaluationBodySchema.safeParse(parsedJson(body, "a stored trace"));
-    if (!parsed.success) throw malformed(parsed.error);
-    return parsed.data;
-  });
+  const rows = bodies.map((body) => storedJson(body, EvaluationBodySchema, "a stored trace"));
   const texts = await checkedBlobs(
     rows.flatMap((row) => row.blobs),
     read,

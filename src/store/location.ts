@@ -1,8 +1,4 @@
-/**
- * Which database the checkpoints and the store live in, decided in one place for both: PostgreSQL
- * when a URL is given (or, without an explicit SQLite path, DATABASE_URL is set), otherwise a
- * SQLite file, by default `.evalgate/checkpoints.sqlite` under the working directory.
- */
+/** Which database the checkpoints and the store live in, decided in one place for both. */
 import { isAbsolute, resolve } from "node:path";
 
 /** Where the SQLite checkpoints (and the store beside them) go by default, relative to the working directory. */
@@ -21,7 +17,6 @@ export interface DatabaseOptions {
 
 export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 
-/** The database the options name: a PostgreSQL URL, or a SQLite path made absolute. */
 export function databaseLocation(options: DatabaseOptions = {}): DatabaseLocation {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();

@@ -1,21 +1,18 @@
 /**
- * The store's schema, one migration per change, written once for both databases (their
- * differences in the layer's schema words), applied in order by migrate() (connections.ts) and recorded in
- * `evalgate_migrations`. A migration never changes once released: a change is a new entry.
- * Times are ISO-8601 UTC strings in both databases, so they sort and compare as text.
+ * The store's schema for both databases, applied in order by migrate(). A migration never
+ * changes once released. Times are ISO-8601 UTC strings, so they sort and compare as text.
  */
 import type { SchemaWords } from "./database.js";
 
 export interface Migration {
   id: number;
   name: string;
-  /** The statements, in the database's words ("" for a migration that one database skips). */
   statements(words: SchemaWords): string;
 }
 
 const same = (sql: string) => ({ statements: () => sql });
 
-/** The judge cache's table: created by the migrations, or beside a graph's checkpoints. */
+/** Made by the migrations, or beside a graph's checkpoints. */
 export const JUDGE_CACHE_TABLE_SQL = `
   CREATE TABLE IF NOT EXISTS judge_cache (
     key TEXT PRIMARY KEY,
@@ -26,12 +23,7 @@ export const JUDGE_CACHE_TABLE_SQL = `
   );
   CREATE INDEX IF NOT EXISTS judge_cache_created ON judge_cache (created_at);`;
 
-/**
- * The trace store's tables: one row per evaluation (its model calls, each prompt's shared parts
- * referred to by hash), and the blobs those parts are, once per database. Created by the
- * migrations, or beside a graph's checkpoints by the trace store itself. (Earlier versions kept
- * one row per call, the whole trace, in evalgate_traces; the store still reads those rows.)
- */
+/** Made by the migrations, or beside a graph's checkpoints by the trace store itself. */
 export const traceTablesSql = (words: SchemaWords) => `
   CREATE TABLE IF NOT EXISTS evalgate_evaluation_traces (
     evaluation_id TEXT PRIMARY KEY,
@@ -205,7 +197,6 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 10,
     name: "judge cache: usable judge answers by the hash of what decided them",
-    // The same statements an evaluation node runs on a checkpointer's own connection.
     ...same(JUDGE_CACHE_TABLE_SQL),
   },
   {
@@ -258,8 +249,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 14,
     name: "trace store: one row per evaluation, shared prompt parts kept once by sha256 (blobs)",
-    // The same statements the trace store runs on a checkpointer's own connection. The rows of
-    // evalgate_traces (one per call, written before) stay there and are read as they are.
+    // The rows of evalgate_traces (one per call, written before) stay and are still read.
     statements: traceTablesSql,
   },
   {
@@ -306,8 +296,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 19,
     name: "calibration labels: an accepted label keeps the judge's score at decision time as the reviewer's",
-    // Labels written before kept no reviewer score when the reviewer accepted the judge's: the
-    // score recorded with the label is the one the reviewer saw and let stand.
+    // The score recorded with an accepted label is the one the reviewer saw and let stand.
     ...same(`
       UPDATE calibration_labels SET reviewer_score = judge_score, reviewer_native = judge_native
         WHERE source = 'accepted' AND reviewer_score IS NULL AND judge_score IS NOT NULL;`),

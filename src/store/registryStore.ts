@@ -1,10 +1,6 @@
 /**
- * The rubric and artifact registries, written once over the dialect layer, in the database of the
- * checkpoints: PostgreSQL when a URL is given (or DATABASE_URL is set and no SQLite path is),
- * otherwise SQLite in the checkpoints' file — the choice openReviewStore makes. A registration
- * decides its version in the transaction that stores it (PostgreSQL replicas queue on an advisory
- * lock of the rubric id, so they get consecutive versions); a review round takes its artifact's
- * row lock first.
+ * The rubric and artifact registries in the checkpoints' database. A registration decides its
+ * version in the transaction that stores it (replicas queue on an advisory lock of the rubric id).
  */
 import { sql } from "kysely";
 import { openMigratedPostgres, openMigratedSqlite } from "./connections.js";
@@ -27,13 +23,11 @@ export type RegistryStoreOptions = DatabaseOptions;
 
 const LATEST = sql.raw(LATEST_RUBRIC_VERSIONS);
 
-/** The registries' store (see the module's description). */
 export type RegistryStore = SqlRegistryStore;
 
 class SqlRegistryStore {
   private constructor(private readonly db: StoreDatabase) {}
 
-  /** The store in the database the options name, its schema up to date. */
   static async open(options: DatabaseOptions): Promise<SqlRegistryStore> {
     const location = databaseLocation(options);
     return new SqlRegistryStore(
@@ -47,7 +41,6 @@ class SqlRegistryStore {
     return this.db.dialect;
   }
 
-  /** In one transaction: decides the version (see decideVersion), stores it, points at it. */
   async registerRubric(
     registration: RubricRegistration,
     decide: (
@@ -85,7 +78,7 @@ class SqlRegistryStore {
     });
   }
 
-  /** A version of a rubric, or (without one) the version its latest pointer names. */
+  /** A version of a rubric, or (without one) the active version. */
   async rubricVersion(rubricId: string, version?: string) {
     const row =
       version === undefined
@@ -96,7 +89,6 @@ class SqlRegistryStore {
     return row === undefined ? undefined : rubricVersionOf(row);
   }
 
-  /** The version each pointer names, by rubric id; only those of one target type when given. */
   async latestRubrics(targetType?: string) {
     const rows =
       targetType === undefined
@@ -105,7 +97,6 @@ class SqlRegistryStore {
     return rows.map(rubricVersionOf);
   }
 
-  /** Every version of a rubric, oldest first (also of a deleted rubric). */
   async rubricVersions(rubricId: string) {
     const rows = await this.db.all(
       sql`SELECT * FROM rubric_versions WHERE rubric_id = ${rubricId} ORDER BY seq`,
@@ -113,15 +104,10 @@ class SqlRegistryStore {
     return rows.map(rubricVersionOf);
   }
 
-  /** Removes the latest pointer; false when there was none. */
   async hideRubric(rubricId: string): Promise<boolean> {
     return (await this.db.run(sql`DELETE FROM rubrics WHERE id = ${rubricId}`)) > 0;
   }
 
-  /**
-   * Points the rubric's pointer (the active version, which gates judge with) at a stored version;
-   * false when no such version is stored.
-   */
   async activateRubric(rubricId: string, version: string): Promise<boolean> {
     const changed = await this.db.run(
       sql`INSERT INTO rubrics (id, version, target_type, updated_at)
@@ -152,7 +138,6 @@ class SqlRegistryStore {
     );
   }
 
-  /** In one transaction: the next review round's evaluations and the artifact's new status. */
   async recordArtifactReview(
     artifactId: string,
     status: ArtifactStatus,
@@ -180,7 +165,6 @@ class SqlRegistryStore {
     });
   }
 
-  /** The evaluations of the latest review round, in order. */
   async latestArtifactEvaluations(artifactId: string) {
     const rows = await this.db.all(
       sql`SELECT * FROM artifact_evaluations WHERE artifact_id = ${artifactId} AND review_round =

@@ -1,11 +1,6 @@
-/**
- * What the rubric and artifact registries keep beside the checkpoints: every registered rubric
- * version (its content as JSON, its hash) with a latest pointer per rubric that delete removes,
- * and artifacts with the rubric evaluations of each review round.
- */
+/** What the registries keep: rubric versions with an active pointer, artifacts, review rounds. */
 import { z } from "zod";
-import { BooleanColumnSchema } from "./database.js";
-import { rowReader } from "./rows.js";
+import { BooleanColumnSchema, rowReader } from "./database.js";
 
 export const RubricVersionRowSchema = z.object({
   rubricId: z.string(),
@@ -20,19 +15,16 @@ export const RubricVersionRowSchema = z.object({
 });
 export type RubricVersionRow = z.infer<typeof RubricVersionRowSchema>;
 
-/** A registration: the store decides the version in the same transaction that stores it. */
 export interface RubricRegistration {
   rubricId: string;
-  declaredVersion: string;
   contentHash: string;
   targetType: string | null;
-  /** The JSON body to store for the version decided. */
   bodyOf(version: string): string;
 }
 
 export interface RegisteredVersion {
   version: string;
-  /** False when the content was the latest version's: nothing new was stored. */
+  /** False when the content was the latest version's. */
   created: boolean;
 }
 
@@ -50,7 +42,6 @@ export const ArtifactRowSchema = z.object({
   id: z.string(),
   type: z.string(),
   name: z.string(),
-  /** The content as JSON. */
   content: z.string(),
   rubricIds: z.array(z.string()),
   status: ArtifactStatusSchema,
@@ -64,12 +55,11 @@ export const ArtifactEvaluationRowSchema = z.object({
   artifactId: z.string(),
   /** Which review of the artifact: 1, 2, … */
   reviewRound: z.coerce.number().int(),
-  /** Order within the round (the order of the rubric ids). */
+  /** Order within the round (that of the rubric ids). */
   position: z.coerce.number().int(),
   rubricId: z.string(),
   rubricVersion: z.string(),
   passed: BooleanColumnSchema,
-  /** The evaluation as JSON. */
   body: z.string(),
   evaluatedAt: z.string(),
 });
@@ -82,6 +72,5 @@ export const artifactEvaluationOf = rowReader(
   "an artifact evaluation row",
 );
 
-/** Every rubric's latest version: the query both registry stores start from. */
 export const LATEST_RUBRIC_VERSIONS = `SELECT v.* FROM rubrics r JOIN rubric_versions v
   ON v.rubric_id = r.id AND v.version = r.version`;

@@ -1,9 +1,4 @@
-/**
- * The review store beside the checkpoints, written once over the dialect layer (database.ts):
- * threads and their assignments, the pending-review index, decisions (recorded exactly once, in
- * the transaction that takes the review off the index) and thread settlements.
- * SqliteReviewStore and PostgresReviewStore open it.
- */
+/** The review store, written once over the dialect layer: threads, reviews, decisions. */
 import { sql } from "kysely";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { openMigratedPostgres, openMigratedSqlite } from "./connections.js";
@@ -27,7 +22,6 @@ import {
   type NewThread,
   type PendingQuery,
   type RecordDecisionResult,
-  type ReviewStore,
   type SettleOutcome,
   type ThreadListQuery,
   type ThreadSettlement,
@@ -39,7 +33,10 @@ function assignment(threadId: string, reviewer: string) {
              ON CONFLICT DO NOTHING`;
 }
 
-export class SqlReviewStore extends ReviewTables implements ReviewStore {
+/** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels. */
+export type ReviewStore = SqlReviewStore;
+
+export class SqlReviewStore extends ReviewTables {
   protected constructor(db: StoreDatabase) {
     super(db);
   }
@@ -73,10 +70,8 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
     event?: NewEvent,
   ): Promise<void> {
     await this.db.transaction(function* (tx) {
-      // The settlement writes the status again, and a decision stays unapplied until then: a
-      // status lost with the database server is only a thread shown one step behind.
+      // A status lost with the database server is only a thread shown one step behind.
       yield* tx.commitWithoutFlush();
-      // The UPDATE takes the thread's row lock first, as every transaction on a thread does.
       yield* tx.run(
         sql`UPDATE threads SET status = ${status}, error = ${error}, updated_at = ${now()}
             WHERE id = ${threadId}`,
@@ -125,8 +120,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   ): Promise<RecordDecisionResult> {
     const { threadId, interruptId } = decision;
     return this.db.transaction(function* (tx) {
-      // The thread's row first (the lock order of every transaction on a thread): a settlement
-      // of the same thread under way commits before this reads the index.
+      // The thread's row first (the lock order of every transaction on a thread).
       yield* lockThreadRow(tx, threadId);
       const removed = yield* tx.run(
         sql`DELETE FROM pending_reviews
@@ -184,11 +178,8 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   /**
-   * In one transaction, under the thread's row lock: the thread's status, its pending reviews
-   * replaced, the decisions applied or refused (a refused decision's labels dropped), and the
-   * events. A stop settled already (the same status, the same reviews pending) is left as it is
-   * (`unchanged`: a retried job or the recovery sweep settles it once); a review decided in the
-   * meantime is never put back in the index, and when its decision is not applied yet nothing is
+   * Under the thread's row lock: a stop settled already is left as it is (`unchanged`); a review
+   * decided in the meantime is never put back, and when its decision is not applied yet nothing is
    * written (`decided`: the caller applies it first).
    */
   async settleThread(threadId: string, settlement: ThreadSettlement): Promise<SettleOutcome> {
@@ -214,7 +205,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
               updated_at = ${at} WHERE id = ${threadId}`,
         );
         yield* tx.run(sql`DELETE FROM pending_reviews WHERE thread_id = ${threadId}`);
-        for (const row of pending) yield* tx.run(pendingInsert(row, tx.booleans));
+        for (const row of pending) yield* tx.run(pendingInsert(row, tx.bool));
       }
       yield* markDecisions(tx, settlement, at);
       if (!same) for (const event of settlement.events) yield* tx.run(eventInsert(threadId, event));
@@ -223,8 +214,7 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 
   async addEvent(threadId: string, event: NewEvent): Promise<void> {
-    // Progress and stage entries of the log: the events that say where a thread ended are
-    // written by the settlement, which waits for the disk.
+    // Where a thread ended is written by the settlement, which waits for the disk.
     await this.db.transaction(function* (tx) {
       yield* tx.commitWithoutFlush();
       yield* tx.run(eventInsert(threadId, event));
@@ -244,25 +234,15 @@ export class SqlReviewStore extends ReviewTables implements ReviewStore {
   }
 }
 
-/**
- * The review store on SQLite (better-sqlite3), in the checkpoints' file: WAL mode and a busy
- * timeout, so the checkpointer's own connection and other processes (the CLI beside a running
- * service) share it. A thread's lock is a row naming the live process that holds it.
- */
+/** On SQLite, in the checkpoints' file; a thread's lock is a row naming its live process. */
 export class SqliteReviewStore extends SqlReviewStore {
-  /** The store in the SQLite file at `path` (made when missing), its schema up to date. */
   static async open(path: string): Promise<SqliteReviewStore> {
     return new SqliteReviewStore(await openMigratedSqlite(path));
   }
 }
 
-/**
- * The review store on PostgreSQL (pg), in the checkpoints' database, shared by any number of
- * replicas. Migrations run under an advisory lock, so replicas starting together do not race; a
- * thread's lock is a session advisory lock on a connection held while the job runs.
- */
+/** On PostgreSQL, shared by any number of replicas (migrations under an advisory lock). */
 export class PostgresReviewStore extends SqlReviewStore {
-  /** The store on a pool of `poolSize` connections to `url`, its schema up to date. */
   static async open(url: string, poolSize = 10): Promise<PostgresReviewStore> {
     return new PostgresReviewStore(await openMigratedPostgres(url, poolSize));
   }

@@ -1,8 +1,4 @@
-/**
- * The reviewer side of the review store (reviewStore.ts builds on this), on either database:
- * reviewers with hashed tokens, page sessions, calibration labels, thread events, thread locks and
- * retries.
- */
+/** The reviewer side of the review store: reviewers, sessions, labels, events, locks, retries. */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
@@ -12,25 +8,22 @@ import type {
 } from "../calibration/reportModel.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import {
-  ATTEMPTS_SQL,
   type AttemptCount,
   attemptCountOf,
   attemptKeyHash,
-  COUNT_ATTEMPT_SQL,
-  PRUNE_ATTEMPTS_SQL,
+  attemptsQuery,
+  countAttemptQuery,
+  pruneAttemptsQuery,
 } from "./attemptRows.js";
-import { now, type Step, type StoreDatabase, type Transaction, withValues } from "./database.js";
+import { now, type Step, type StoreDatabase, type Transaction } from "./database.js";
 import { reviewerExists } from "./errors.js";
 import {
   type CalibrationLabelQuery,
   type CorrectionLabelQuery,
   correctionLabelsQuery,
-  insertLabelsSql,
+  insertLabelsQuery,
   labelOf,
   labelPageQuery,
-  labelValues,
-  REFUSED_LABELS_SQL,
-  THREAD_LABELS_SQL,
 } from "./labelRows.js";
 import { insertMeasurement, LATEST_MEASUREMENT, measurementOf } from "./measurementRows.js";
 import { type ReviewerRole, ReviewerSchema } from "./reviewers.js";
@@ -60,10 +53,9 @@ export function eventInsert(threadId: string, event: NewEvent) {
 const ThreadStatusColumns = z.object({ status: z.string() });
 
 /**
- * Takes the thread's row lock, and reads its status: the first step of every transaction that
- * changes a thread and its reviews, so two of them on one thread queue in one order and never
- * deadlock. PostgreSQL locks the row (`FOR NO KEY UPDATE`, which rows referring to the thread
- * do not wait for); SQLite's BEGIN IMMEDIATE holds the file's write lock already.
+ * The first step of every transaction that changes a thread and its reviews, so two of them on
+ * one thread queue in one order and never deadlock (`FOR NO KEY UPDATE`: rows referring to the
+ * thread do not wait for it; SQLite's BEGIN IMMEDIATE holds the write lock already).
  */
 export function* lockThreadRow(
   tx: Transaction,
@@ -77,17 +69,10 @@ export function* lockThreadRow(
   return row === undefined ? undefined : ThreadStatusColumns.parse(row);
 }
 
-/** Inserts labels in the caller's transaction. */
 export function* insertLabels(tx: Transaction, labels: readonly CalibrationLabel[]): Step<void> {
   for (let start = 0; start < labels.length; start += LABELS_PER_INSERT) {
     const chunk = labels.slice(start, start + LABELS_PER_INSERT);
-    const values = chunk.flatMap((label) => labelValues(label, tx.booleans));
-    yield* tx.run(
-      withValues(
-        insertLabelsSql(chunk.length, () => "?"),
-        values,
-      ),
-    );
+    yield* tx.run(insertLabelsQuery(chunk, tx.bool));
   }
 }
 
@@ -107,13 +92,11 @@ export class ReviewTables {
   }
 
   async calibrationLabels(query: CalibrationLabelQuery = {}): Promise<CalibrationLabel[]> {
-    const { sql: text, params } = labelPageQuery(query);
-    return (await this.db.all(withValues(text, params))).map(labelOf);
+    return (await this.db.all(labelPageQuery(query))).map(labelOf);
   }
 
   async correctionLabels(query: CorrectionLabelQuery): Promise<CalibrationLabel[]> {
-    const { sql: text, params } = correctionLabelsQuery(query);
-    return (await this.db.all(withValues(text, params))).map(labelOf);
+    return (await this.db.all(correctionLabelsQuery(query))).map(labelOf);
   }
 
   async recordCalibrationMeasurement(
@@ -130,7 +113,11 @@ export class ReviewTables {
   }
 
   async labelsFor(threadId: string): Promise<CalibrationLabel[]> {
-    return (await this.db.all(withValues(THREAD_LABELS_SQL, [threadId]))).map(labelOf);
+    const rows = await this.db.all(
+      sql`SELECT * FROM calibration_labels WHERE thread_id = ${threadId}
+          ORDER BY decided_at, decision_id, criterion_id`,
+    );
+    return rows.map(labelOf);
   }
 
   async runSettings(threadId: string): Promise<StoredRunSettings | undefined> {
@@ -192,8 +179,7 @@ export class ReviewTables {
     return row === undefined ? undefined : reviewerOf(row);
   }
 
-  // A page session is found only while it is open, unexpired and its reviewer is not revoked;
-  // times are ISO-8601 UTC strings, compared as text.
+  // Times are ISO-8601 UTC strings, compared as text.
   async openSession(session: NewSession, at: string): Promise<void> {
     await this.db.transaction(function* (tx) {
       yield* tx.run(sql`DELETE FROM review_sessions WHERE expires_at <= ${at}`);
@@ -225,17 +211,14 @@ export class ReviewTables {
     const now = at.toISOString();
     const ends = new Date(at.getTime() + windowSeconds * 1000).toISOString();
     return this.db.transaction(function* (tx) {
-      yield* tx.run(withValues(PRUNE_ATTEMPTS_SQL, [now]));
-      const row = yield* tx.first(withValues(COUNT_ATTEMPT_SQL, [hash, ends, now, now]));
-      return attemptCountOf(row) ?? { count: 1, windowEndsAt: ends };
+      yield* tx.run(pruneAttemptsQuery(now));
+      return attemptCountOf(yield* tx.first(countAttemptQuery(hash, ends, now)));
     });
   }
 
   async attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined> {
-    const row = await this.db.first(
-      withValues(ATTEMPTS_SQL, [attemptKeyHash(key), at.toISOString()]),
-    );
-    return attemptCountOf(row);
+    const row = await this.db.first(attemptsQuery(attemptKeyHash(key), at.toISOString()));
+    return row === undefined ? undefined : attemptCountOf(row);
   }
 
   tryLockThread(threadId: string): Promise<ThreadLease | undefined> {
@@ -250,7 +233,11 @@ export class ReviewTables {
             WHERE id = ${threadId} AND status = 'failed'`,
       );
       if (queued === 0) return false;
-      yield* tx.run(withValues(REFUSED_LABELS_SQL, [threadId]));
+      // A refused decision never took effect: its labels are not labels.
+      yield* tx.run(
+        sql`DELETE FROM calibration_labels WHERE decision_id IN
+              (SELECT id FROM decisions WHERE thread_id = ${threadId} AND refused_at IS NOT NULL)`,
+      );
       const aside = yield* tx.all(
         sql`DELETE FROM decisions WHERE thread_id = ${threadId} AND refused_at IS NOT NULL
             RETURNING reviewer, action`,

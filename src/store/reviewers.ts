@@ -4,10 +4,7 @@ import { z } from "zod";
 export const ReviewerRoleSchema = z.enum(["reviewer", "admin"]);
 export type ReviewerRole = z.infer<typeof ReviewerRoleSchema>;
 
-/**
- * A signed-in person or service; identity always comes from the token, never from a body. The
- * name was checked where the reviewer was added (a one-line label of bounded length).
- */
+/** A signed-in person or service; identity always comes from the token, never from a body. */
 export const ReviewerSchema = z.object({
   name: z.string(),
   role: ReviewerRoleSchema,

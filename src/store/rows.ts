@@ -1,8 +1,7 @@
 /** Database rows (snake_case columns, JSON in text columns) to the store's records, checked. */
 import { sql } from "kysely";
 import { z } from "zod";
-import { parseUntrustedJson } from "../untrusted/json.js";
-import { storeDataInvalid } from "./errors.js";
+import { rowReader } from "./database.js";
 import { ReviewerRowSchema } from "./reviewers.js";
 import { ThreadEventSchema } from "./threadEvents.js";
 import {
@@ -16,34 +15,6 @@ import {
   ThreadRowSchema,
 } from "./types.js";
 
-const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/**
- * A reader of rows into the records `schema` describes: each column under its camelCase name
- * (or the name `renamed` gives it), the `json` columns parsed first, columns the schema does not
- * name dropped. A row of another shape is STORE_DATA_INVALID naming `what`.
- */
-export function rowReader<T extends z.ZodType>(
-  schema: T,
-  what: string,
-  options: { json?: readonly string[]; renamed?: Readonly<Record<string, string>> } = {},
-): (row: unknown) => z.output<T> {
-  return (row) => {
-    const fields: Record<string, unknown> = {};
-    for (const [column, value] of Object.entries(row as object)) {
-      const json = options.json?.includes(column) === true && typeof value === "string";
-      fields[options.renamed?.[column] ?? camel(column)] = json
-        ? parseUntrustedJson(value, (_problem, description) =>
-            storeDataInvalid(`${what}: ${column} is not usable JSON: ${description}`),
-          )
-        : value;
-    }
-    const parsed = schema.safeParse(fields);
-    if (!parsed.success) throw storeDataInvalid(`${what}: ${z.prettifyError(parsed.error)}`);
-    return parsed.data;
-  };
-}
-
 export const threadOf = rowReader(ThreadRowSchema, "a thread row", { json: ["settings"] });
 export const threadListRowOf = rowReader(ThreadListRowSchema, "a thread row");
 export const decisionOf = rowReader(DecisionRowSchema, "a decision row", { json: ["payload"] });
@@ -52,7 +23,6 @@ export const pendingOf = rowReader(PendingRowSchema, "a pending review row", {
   renamed: { review_type: "type" },
 });
 
-/** One keyset page of threads in a state, last changed first (see ThreadListQuery). */
 export function threadPageQuery(query: ThreadListQuery) {
   const { reviewer, after } = query;
   return sql`SELECT t.id, t.title, t.status, t.created_at, t.updated_at FROM threads t
@@ -62,9 +32,9 @@ export function threadPageQuery(query: ThreadListQuery) {
     ORDER BY t.updated_at DESC, t.id DESC LIMIT ${query.limit}`;
 }
 
-/** The row's values for `INSERT INTO pending_reviews` (the graph is the thread's). */
-export function pendingInsert(p: PendingRow, booleans: "integer" | "boolean") {
-  const passed = p.passed === null || booleans === "boolean" ? p.passed : p.passed ? 1 : 0;
+/** The graph of a pending review is its thread's. */
+export function pendingInsert(p: PendingRow, bool: (value: boolean) => boolean | number) {
+  const passed = p.passed === null ? null : bool(p.passed);
   return sql`INSERT INTO pending_reviews (thread_id, interrupt_id, stage, title, overall_score,
       passed, actions, created_at, review_type, verdict, graph)
     VALUES (${p.threadId}, ${p.interruptId}, ${p.stage}, ${p.title}, ${p.overallScore}, ${passed},
@@ -72,10 +42,6 @@ export function pendingInsert(p: PendingRow, booleans: "integer" | "boolean") {
       (SELECT graph FROM threads WHERE id = ${p.threadId}))`;
 }
 
-/**
- * A page of the pending-review index: the graph's rows (of the reviewer's threads), in keyset
- * order from the cursor.
- */
 export function pendingPageQuery(query: PendingQuery) {
   const { reviewer, after } = query;
   const order = sql.raw(query.oldestFirst === true ? "ASC" : "DESC");
@@ -87,7 +53,6 @@ export function pendingPageQuery(query: PendingQuery) {
     ORDER BY p.created_at ${order}, p.thread_id ${order} LIMIT ${query.limit}`;
 }
 
-/** The event a retry records: who retried, and which refused decisions it set aside. */
 export function retryMessage(by: string, aside: Array<{ reviewer: string; action: string }>) {
   const refused = aside.map((d) => `${d.reviewer}'s ${d.action}`).join(", ");
   return aside.length === 0

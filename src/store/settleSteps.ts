@@ -1,14 +1,9 @@
-/**
- * The steps of a thread's settlement (reviewStore.ts) that read what is there before writing: the
- * decisions on the reviews it would list, the reviews listed now, and the marks it puts on the
- * decisions it moved past or refused.
- */
+/** The steps of a thread's settlement that read before they write. */
 import { sql } from "kysely";
 import type { Step, Transaction } from "./database.js";
 import { decisionOf } from "./rows.js";
 import type { DecisionRow, PendingRow, ThreadSettlement } from "./types.js";
 
-/** The decisions recorded on these interrupts of the thread. */
 export function* decisionsOn(
   tx: Transaction,
   threadId: string,
@@ -21,7 +16,6 @@ export function* decisionsOn(
   return rows.map(decisionOf);
 }
 
-/** The interrupts the thread's rows in the pending-review index name now. */
 export function* pendingInterrupts(tx: Transaction, threadId: string): Step<string[]> {
   const rows = yield* tx.all(
     sql`SELECT interrupt_id FROM pending_reviews WHERE thread_id = ${threadId}`,
@@ -35,7 +29,6 @@ export function sameInterrupts(listed: readonly string[], rows: readonly Pending
   return listed.length === wanted.size && listed.every((id) => wanted.has(id));
 }
 
-/** Marks the decisions the thread moved past applied, and the refused ones refused. */
 export function* markDecisions(
   tx: Transaction,
   settlement: ThreadSettlement,

@@ -1,8 +1,6 @@
 /**
- * A thread's lock, so two jobs never advance the same thread at once, in any process. SQLite: a
- * row naming the live process that holds it (a dead process's row is taken over). PostgreSQL: a
- * session advisory lock on a connection held while the job runs — a replica that dies drops its
- * connection, and with it the lock.
+ * A thread's lock across processes. SQLite: a row naming the live process that holds it.
+ * PostgreSQL: a session advisory lock, dropped with the connection of a replica that dies.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -11,13 +9,9 @@ import { z } from "zod";
 import { now, type StoreDatabase } from "./database.js";
 import { storeUnavailable } from "./databaseFailures.js";
 
-/** A per-thread lock held across processes; release it when the step is done. */
 export interface ThreadLease {
   release(): Promise<void>;
-  /**
-   * Aborted when the lock was lost before its release (PostgreSQL: the connection holding it was
-   * cut, as in a restart of the server): the holder must stop and write nothing more.
-   */
+  /** Aborted when the lock was lost (PostgreSQL: its connection cut): write nothing more. */
   readonly lost: AbortSignal;
 }
 
@@ -57,10 +51,7 @@ async function lockByProcess(db: StoreDatabase, threadId: string) {
   };
 }
 
-/**
- * Returns the connection to the pool (dropped when `error` is given); the pool listens for its
- * errors again from then on.
- */
+/** Returns the connection to the pool (dropped with `error`). */
 function giveBack(client: pg.PoolClient, onLost: (error: unknown) => void, error?: unknown): void {
   client.off("error", onLost);
   if (error === undefined) client.release();
@@ -70,7 +61,6 @@ function giveBack(client: pg.PoolClient, onLost: (error: unknown) => void, error
 async function lockBySession(pool: pg.Pool, threadId: string): Promise<ThreadLease | undefined> {
   const client = await pool.connect();
   const key = `evalgate-thread:${threadId}`;
-  // The lock lives as long as this connection: cut (the server restarted), the lock is gone.
   const lost = new AbortController();
   const onLost = (error: unknown) => lost.abort(storeUnavailable(error));
   client.on("error", onLost);
@@ -104,7 +94,6 @@ async function lockBySession(pool: pg.Pool, threadId: string): Promise<ThreadLea
   };
 }
 
-/** The thread's lock, or undefined when another job (in any process) holds it. */
 export function tryLockThread(
   db: StoreDatabase,
   threadId: string,

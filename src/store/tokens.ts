@@ -6,7 +6,6 @@ export function newReviewerToken(): string {
   return `egr_${randomBytes(32).toString("base64url")}`;
 }
 
-/** What the store keeps of a token. */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }

@@ -1,28 +1,22 @@
 /**
- * Where a prompt splits into the parts the trace store keeps once per database: the fenced data
- * blocks (the content, a field, the source documents — the delimiter lines apart from the data,
- * since the same data is fenced under other names and ids), each passage of the source documents
- * apart from its numbered label (the same passage is given to several criteria under other
- * numbers), and the paragraphs of the instructions around them. Joining the parts gives the text
- * back exactly, whatever it holds: the split only decides what can be shared.
+ * Where a prompt splits into the parts kept once per database: fenced data apart from its
+ * delimiter lines (the same data is fenced under other ids), each source passage apart from its
+ * numbered label, and the paragraphs around them. Joined, the parts are the text exactly.
  */
 
-/** The label the judge's prompts give the source documents' data block. */
 const SOURCE_DOCUMENTS = "SOURCE DOCUMENTS";
 
 /** A data block's delimiter lines: `<<<LABEL id=0123456789ab>>>` and `<<<END LABEL id=…>>>`. */
 const CLOSE_LINE = /^<<<END ([A-Z][A-Z0-9 _-]{0,80}) id=([0-9a-f]{12})>>>$/;
 const OPEN_LINE = /^<<<([A-Z][A-Z0-9 _-]{0,80}) id=([0-9a-f]{12})>>>$/;
-/** No delimiter line is longer (the patterns' bounds): longer lines are not looked at. */
+/** The patterns' bound: longer lines are not looked at. */
 const MAX_DELIMITER_CHARS = 110;
 
-/** A paragraph break: two or more line breaks. */
 const PARAGRAPH_BREAK = /\n{2,}/g;
 
 /** A source passage's label as the context block writes it: `[2] (rfp.md, Page 1) `. */
 const PASSAGE_LABEL = /^\[\d{1,6}\] \([^\n]{0,300}?\) /;
 
-/** Adds the text's paragraphs to `parts`, its paragraph breaks as parts of their own. */
 function addParagraphs(parts: string[], text: string): void {
   let at = 0;
   for (const match of text.matchAll(PARAGRAPH_BREAK)) {
@@ -33,7 +27,6 @@ function addParagraphs(parts: string[], text: string): void {
   parts.push(text.slice(at));
 }
 
-/** Adds the source documents' passages to `parts`, each label apart from the passage's text. */
 function addPassages(parts: string[], data: string): void {
   const paragraphs: string[] = [];
   addParagraphs(paragraphs, data);
@@ -46,21 +39,18 @@ function addPassages(parts: string[], data: string): void {
 
 interface DelimiterLine {
   kind: "open" | "close";
-  /** LABEL and id, as the opening and closing lines of one block both name them. */
   key: string;
   label: string;
   start: number;
   end: number;
 }
 
-/** Where the next line starting with `<<<` starts, at or after `from`; -1 when none does. */
 function nextCandidate(text: string, from: number): number {
   if (from === 0 && text.startsWith("<<<")) return 0;
   const newline = text.indexOf("\n<<<", Math.max(0, from - 1));
   return newline === -1 ? -1 : newline + 1;
 }
 
-/** Every line that could delimit a data block, in order (one pass over the text). */
 function delimiterLines(text: string): DelimiterLine[] {
   const lines: DelimiterLine[] = [];
   for (let start = nextCandidate(text, 0); start !== -1; ) {
@@ -80,20 +70,14 @@ function delimiterLines(text: string): DelimiterLine[] {
 }
 
 interface DataBlock {
-  /** Where the opening line starts and where the closing line ends. */
   start: number;
   end: number;
-  /** Where the data between the lines starts and ends (without the line breaks around it). */
   dataStart: number;
   dataEnd: number;
   label: string;
 }
 
-/**
- * The data blocks of the text, in order, none inside another: an opening line and the first
- * closing line after it naming the same label and id. Linear in the text: the closing lines of
- * each label and id are visited once.
- */
+/** The data blocks, in order, none inside another; each closing line is visited once. */
 function dataBlocks(text: string): DataBlock[] {
   const lines = delimiterLines(text);
   const closes = new Map<string, DelimiterLine[]>();
@@ -127,10 +111,7 @@ function dataBlocks(text: string): DataBlock[] {
   return blocks;
 }
 
-/**
- * The text's parts, in order: joined, they are the text. Empty parts are left out (an empty text
- * has none).
- */
+/** The text's non-empty parts, in order: joined, they are the text. */
 export function promptParts(text: string): string[] {
   const parts: string[] = [];
   let at = 0;

@@ -1,9 +1,7 @@
 /**
- * The trace store: every model call of an evaluation (exact prompts, raw answer, parameters),
- * kept beside the checkpoints in the same database (SQLite or PostgreSQL), so a thread's state
- * holds only the ids. One row per evaluation; the parts its calls share are kept once per
- * database, by hash (leanTrace.ts). Rows of earlier versions (one per call, in evalgate_traces)
- * are read as they are. JSONL stays an export.
+ * The trace store: every model call of an evaluation, beside the checkpoints, so a thread's state
+ * holds only ids. One row per evaluation; shared prompt parts once per database (leanTrace.ts).
+ * Rows of earlier versions (one per call, in evalgate_traces) are still read.
  */
 import type Database from "better-sqlite3";
 import { sql } from "kysely";
@@ -22,26 +20,21 @@ const BlobRows = z.array(z.object({ hash: z.string(), text: z.string() }));
 /** Which traces to read: one evaluation's, or every evaluation's of a thread. */
 export type TraceQuery = { evaluationId: string } | { threadId: string };
 
-/** Where a set of traces belongs. */
 export interface TraceOwner {
   evaluationId: string;
-  /** The graph thread the evaluation ran in, when it ran in one. */
   threadId?: string;
 }
 
-/** One evaluation's traces, in call order. */
 export interface EvaluationTraces {
   evaluationId: string;
   traces: Trace[];
 }
 
-/** Keeps and reads the traces of evaluations (SqliteTraceStore, PostgresTraceStore). */
 export type TraceStore = Pick<
   SqlTraceStore,
   "kind" | "saveTraces" | "getTraces" | "getThreadEvaluations"
 >;
 
-/** At most this many blobs are read, or written, in one statement. */
 const BLOBS_PER_STATEMENT = 500;
 
 /** The tables made once per connection, however many stores share it. */
@@ -49,10 +42,6 @@ const tablesMade = new WeakMap<object, Promise<unknown>>();
 
 const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * The trace store, written once over the dialect layer, on a connection that is open already
- * (the checkpoints' SQLite file or PostgreSQL pool, which stays its owner's).
- */
 export class SqlTraceStore {
   protected constructor(private readonly db: StoreDatabase) {}
 
@@ -73,12 +62,9 @@ export class SqlTraceStore {
   }
 
   /**
-   * Keeps the traces (in their order) under the evaluation; an evaluation kept already is left as
-   * it is, and an evaluation without traces leaves nothing. The blobs first (in hash order, so
-   * two saves sharing blobs never wait on each other in a cycle), then the evaluation's row that
-   * refers to them: a reader never finds a row without its parts. Each statement commits on its
-   * own — no transaction is held open across awaits on a connection the checkpointer writes on
-   * too; a save cut short leaves only unreferenced blobs.
+   * The blobs first, in hash order (two saves sharing blobs never wait on each other in a cycle),
+   * then the row: a reader never finds a row without its parts. No transaction is held across
+   * awaits on a connection the checkpointer writes on too.
    */
   async saveTraces(owner: TraceOwner, traces: readonly Trace[]): Promise<void> {
     await this.ready();
@@ -101,7 +87,6 @@ export class SqlTraceStore {
     );
   }
 
-  /** The rows of `table` the query names, oldest first (`then`: the order within a time). */
   private async rows(table: string, then: string, query: TraceQuery) {
     await this.ready();
     const [column, value] =
@@ -127,20 +112,14 @@ export class SqlTraceStore {
     return found;
   }
 
-  /** The traces, oldest evaluation first and in call order within one. */
   async getTraces(query: TraceQuery): Promise<Trace[]> {
     return (await this.evaluations(query)).flatMap((e) => e.traces);
   }
 
-  /** The thread's traces grouped by evaluation, oldest evaluation first. */
   async getThreadEvaluations(threadId: string): Promise<EvaluationTraces[]> {
     return this.evaluations({ threadId });
   }
 
-  /**
-   * The evaluations a query names, oldest first (then by evaluation id): from the rows of this
-   * version, and from the per-call rows of earlier versions grouped by evaluation.
-   */
   private async evaluations(query: TraceQuery): Promise<EvaluationTraces[]> {
     const [rows, calls] = await Promise.all([
       this.rows("evalgate_evaluation_traces", "evaluation_id", query),
@@ -178,14 +157,12 @@ export class SqlTraceStore {
   }
 }
 
-/** The trace store in a SQLite database that is open already (the checkpoints' file). */
 export class SqliteTraceStore extends SqlTraceStore {
   constructor(db: Database.Database) {
     super(StoreDatabase.on({ dialect: "sqlite", db }, false));
   }
 }
 
-/** The trace store on PostgreSQL, on a pool that is open already (the checkpoints' database). */
 export class PostgresTraceStore extends SqlTraceStore {
   constructor(pool: pg.Pool) {
     super(StoreDatabase.on({ dialect: "postgres", pool }, false));

@@ -11,39 +11,27 @@ import { indexValueLines } from "./locate.js";
 import { type NormalisedToon, normaliseToon } from "./normalise.js";
 
 export interface DecodeToonOptions {
-  /** File name used in error messages (`criteria.toon:7: ...`). */
   readonly source?: string;
-  /** Keys and table columns whose unquoted values stay strings: `version` `1.0` → "1.0". */
+  /** Keys and columns whose unquoted values stay strings: `version` `1.0` → "1.0". */
   readonly stringFields?: readonly string[];
-  /** Spec strict mode (counts, widths, indentation, blank lines); default true. */
   readonly strict?: boolean;
-  /** Spaces per indentation level; default 2. */
   readonly indentSize?: number;
   /**
-   * Refuse a key that could reach a prototype (`__proto__` anywhere, `constructor` holding
-   * `prototype`) with a ToonError naming its line and path. Default false: as the spec asks, such
-   * keys are kept as ordinary own keys (the decoder never sets a prototype), but a document that
-   * is copied by assignment later (catalogs, data files) should refuse them.
+   * Refuse `__proto__` anywhere and `constructor` holding `prototype` (default false: the spec keeps
+   * them as own keys, but a document copied by assignment later must refuse them).
    */
   readonly refusePrototypeKeys?: boolean;
 }
 
-/** A decoded value that can say on which original line any of its parts was written. */
 export interface LocatedToon {
   readonly value: unknown;
-  /**
-   * The 1-based original line of the value at `path` (e.g. `["criteria", 2, "weight"]`); for a
-   * path that does not exist, the line of its nearest existing ancestor; undefined only for an
-   * empty document.
-   */
+  /** The 1-based line of the value at `path`, else of its nearest existing ancestor. */
   lineOf(path: JsonPath): number | undefined;
 }
 
 /**
- * Decodes TOON: spec TOON v4 as the reference decoder reads it, and the criteria dialect (`[N,]`
- * headers, unindented rows, `key{fields}:` objects, `[a, b]` arrays, `#` comments).
- * Throws ToonError with the original line when the text cannot be decoded (and, with
- * `refusePrototypeKeys`, when it holds a `__proto__` or `constructor.prototype` key).
+ * Decodes spec TOON v4 and the criteria dialect (`[N,]` headers, unindented rows, `key{fields}:`
+ * objects, `[a, b]` arrays, `#` comments); a ToonError names the original line.
  */
 export function decodeToon(text: string, options: DecodeToonOptions = {}): unknown {
   const normalised = normalise(text, options);
@@ -52,7 +40,6 @@ export function decodeToon(text: string, options: DecodeToonOptions = {}): unkno
   return value;
 }
 
-/** Like decodeToon, and also maps paths of the decoded value to original line numbers. */
 export function decodeToonWithLines(text: string, options: DecodeToonOptions = {}): LocatedToon {
   const normalised = normalise(text, options);
   const value = decodeNormalised(normalised, options);
@@ -75,10 +62,6 @@ function originalLines(
   };
 }
 
-/**
- * The decoder keeps a `__proto__` key as an own property, but whoever copies the value by
- * assignment would set a prototype with it: such keys are refused, naming their line.
- */
 function refusePrototypeKeys(
   value: unknown,
   normalised: NormalisedToon,

@@ -2,11 +2,7 @@ import { ToonDecodeError } from "@toon-format/toon";
 import { countOf, ToonError } from "./errors.js";
 import type { NormalisedBlock, NormalisedToon } from "./normalise.js";
 
-/**
- * Turns the spec decoder's error into a ToonError located in the caller's original text, naming
- * the array and row where the decoder only counted. Anything that is not a located decoder error
- * is returned unchanged.
- */
+/** The spec decoder's error, located in the caller's text and naming the array and row. */
 export function toToonError(
   error: unknown,
   normalised: NormalisedToon,

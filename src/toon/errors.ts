@@ -1,21 +1,16 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 
-/** Where a TOON problem is: a 1-based line of the text as the caller wrote it, and its file. */
 export interface ToonLocation {
   readonly line: number;
   readonly source?: string | undefined;
 }
 
-/**
- * TOON text that cannot be decoded. `line` is 1-based in the original text (before the TOON
- * criteria dialect was rewritten); the message reads `source:line: reason` (or `line N: reason`).
- */
+/** TOON text that cannot be decoded; `line` is 1-based in the text as the caller wrote it. */
 export class ToonError extends EvalgateError {
   override readonly name = "ToonError";
   override readonly code = "TOON_INVALID";
   readonly line: number;
   readonly source: string | undefined;
-  /** What was expected, without the location. */
   readonly reason: string;
 
   constructor(reason: string, location: ToonLocation, options: { cause?: unknown } = {}) {
@@ -27,12 +22,11 @@ export class ToonError extends EvalgateError {
   }
 }
 
-/** "1 row", "3 rows": a count with its noun, for error messages. */
+/** "1 row", "3 rows". */
 export function countOf(n: number | string, singular: string, plural = `${singular}s`): string {
   return `${n} ${Number(n) === 1 ? singular : plural}`;
 }
 
-/** The codes of the TOON errors, one per class. */
 export const TOON_ERROR_CODES = ["TOON_INVALID"] as const;
 
 export const isToonError = errorGuard<ToonError>("TOON_INVALID");

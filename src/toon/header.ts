@@ -10,38 +10,32 @@ import {
 
 /** One entry of a header's field list; a group (`name{a,b}`) has children. */
 export interface FieldNode {
-  /** The field as written (a bare or quoted key token), without its group. */
   readonly token: string;
   readonly name: string;
   readonly children?: readonly FieldNode[];
 }
 
-/** An array header line `key[N]`, `key[N]{fields}:`, `key[N]: values`, keyed `key[N:]{fields}:`. */
 export interface ArrayHeader {
-  /** The key as written before `[` ("" for a keyless header). */
+  /** "" for a keyless header. */
   readonly keyToken: string;
-  /** The key's name, or undefined for a keyless header. */
   readonly key: string | undefined;
   readonly length: number;
   readonly delimiter: ToonDelimiter;
   readonly keyed: boolean;
   readonly fields: readonly FieldNode[] | undefined;
-  /** Inline values after the colon (trimmed); "" when there are none. */
   readonly inline: string;
-  /** The header up to its colon as spec TOON: the TOON criteria dialect's `[N,]` becomes `[N]`. */
+  /** The header up to its colon as spec TOON (`[N,]` becomes `[N]`). */
   readonly specHead: string;
-  /** True when the header used the TOON criteria dialect's `[N,]`. */
   readonly dialect: boolean;
 }
 
-/** A TOON criteria dialect object header `key{fields}:` (fields, but no `[N]`). */
 export interface ObjectHeader {
   readonly keyToken: string;
   readonly key: string;
   readonly fields: readonly FieldNode[];
 }
 
-/** A `key: value` line's parts; `value` is trimmed and "" when the key opens a nested block. */
+/** `value` is "" when the key opens a nested block. */
 export interface KeyValue {
   readonly keyToken: string;
   readonly key: string;
@@ -51,11 +45,7 @@ export interface KeyValue {
 const BRACKET = /^(0|[1-9]\d*)(:?)([\t|,]?)$/;
 const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/**
- * Reads an array header the way the spec decoder recognises one. Returns undefined for anything
- * that is not a well-formed header, so that such lines reach the decoder untouched and fail there
- * with its own diagnosis.
- */
+/** Undefined for anything not a well-formed header: such lines reach the decoder untouched. */
 export function parseArrayHeader(body: string): ArrayHeader | undefined {
   let bracketStart: number;
   if (body.startsWith('"')) {
@@ -71,8 +61,7 @@ export function parseArrayHeader(body: string): ArrayHeader | undefined {
   const bracketEnd = findUnquoted(body, "]", bracketStart);
   if (bracketEnd === -1) return undefined;
   const bracket = BRACKET.exec(body.slice(bracketStart + 1, bracketEnd));
-  // `[N,]` is the TOON criteria dialect's comma header; `[N:,]` is invalid spec and stays for
-  // the decoder.
+  // `[N:,]` is invalid spec: left for the decoder.
   if (!bracket || (bracket[2] === ":" && bracket[3] === ",")) return undefined;
   const keyToken = body.slice(0, bracketStart);
   if (keyToken.endsWith(" ") || keyToken.endsWith("\t")) return undefined;
@@ -104,7 +93,6 @@ export function parseArrayHeader(body: string): ArrayHeader | undefined {
   };
 }
 
-/** Reads the TOON criteria dialect's `key{fields}:` header (nothing may follow the colon). */
 export function parseObjectHeader(body: string): ObjectHeader | undefined {
   if (!body.endsWith(":")) return undefined;
   let braceStart: number;
@@ -125,7 +113,6 @@ export function parseObjectHeader(body: string): ObjectHeader | undefined {
   return { keyToken, key: keyName(keyToken), fields };
 }
 
-/** Splits a `key: value` line (also the text after a list item's `- `). */
 export function parseKeyValue(body: string): KeyValue | undefined {
   if (body.startsWith('"')) {
     const close = findClosingQuote(body, 0);
@@ -142,12 +129,11 @@ export function parseKeyValue(body: string): KeyValue | undefined {
   return { keyToken, key: keyToken, value: trimSpaces(body.slice(colon + 1)) };
 }
 
-/** True for a line that opens a block (an array header or a dialect object header). */
 export function isHeaderLine(body: string): boolean {
   return parseArrayHeader(body) !== undefined || parseObjectHeader(body) !== undefined;
 }
 
-/** The leaf fields in row order: each row carries one value per leaf. */
+/** Each row carries one value per leaf. */
 export function leafFields(fields: readonly FieldNode[]): FieldNode[] {
   return fields.flatMap((field) => (field.children ? leafFields(field.children) : [field]));
 }

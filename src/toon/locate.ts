@@ -7,9 +7,8 @@ type Frame =
   | { readonly kind: "array"; readonly path: JsonPath; next: number };
 
 /**
- * Finds the line each value of a spec TOON text starts on, by replaying the spec decoder's event
- * stream and noting how many lines it had read when each key, row or item appeared. The text
- * must decode (call this after a successful decode). Returns path (JSON) → 1-based line.
+ * The line each value of a spec TOON text starts on (path → 1-based line), by replaying the
+ * spec decoder's events; the text must decode.
  */
 export function indexValueLines(text: string, options: DecodeOptions): Map<string, number> {
   const sourceLines = readSourceLines(text);

@@ -1,7 +1,6 @@
 /**
- * The TOON criteria dialect's normaliser, whole: normaliseToon rewrites the dialect into spec TOON
- * line by line, tables included, keeping each written line's origin and each block it wrote so
- * that decoder errors name the line, the array and the row the caller wrote.
+ * Rewrites the TOON criteria dialect into spec TOON line by line, keeping each line's origin and
+ * each block written, so decoder errors name the line, array and row the caller wrote.
  */
 import { countOf } from "./errors.js";
 import {
@@ -29,45 +28,32 @@ import { type NormaliseOptions, ValueWriter } from "./valueWriter.js";
 
 export type { NormaliseOptions } from "./valueWriter.js";
 
-/** Spec TOON text plus the way back to the lines the caller wrote. */
 export interface NormalisedToon {
   readonly text: string;
   readonly lineCount: number;
   readonly blocks: readonly NormalisedBlock[];
-  /** The original 1-based line a normalised line came from. */
   originalLine(normalisedLine: number): number;
 }
 
 /**
- * Rewrites the TOON criteria dialect into spec TOON v4 and leaves spec TOON as it is:
- * `[N,]` headers become `[N]`, table rows written flush with their header are indented under it,
- * `key{fields}:` with its one row becomes a nested object, `[a, b]` values become inline arrays
- * (a table with such cells becomes a list of objects), and `stringFields` values are quoted.
- * Comment and blank lines stay where they are; the spec decoder skips them.
+ * `[N,]` becomes `[N]`, flush rows are indented, `key{fields}:` and its row becomes an object,
+ * `[a, b]` an inline array (its table a list of objects), `stringFields` values are quoted.
  */
 export function normaliseToon(text: string, options: NormaliseOptions): NormalisedToon {
   return new Normaliser(readSourceLines(text), options).run();
 }
 
-/**
- * A block the normaliser wrote, kept so that decoder errors can name the array and the row.
- * Line numbers are in the normalised text.
- */
+/** A block written, in normalised lines, so decoder errors can name the array and the row. */
 export interface NormalisedBlock {
   readonly kind: "tabular" | "keyed" | "inline" | "object";
-  /** The block's key, or "(root)" for a keyless root header. */
   readonly name: string;
-  /** The count its header declares (rows, entries or values). */
   readonly declared: number;
   readonly headerLine: number;
-  /** The first normalised line of each row, in order. */
   readonly rowLines: readonly number[];
   readonly endLine: number;
-  /** True when the table was rewritten as a list of objects (it has `[a, b]` cells). */
   readonly listForm: boolean;
 }
 
-/** The lines being read and the normalised text written so far, with each line's origin. */
 class NormaliseState {
   readonly out: string[] = [];
   readonly origins: number[] = [];
@@ -83,17 +69,14 @@ class NormaliseState {
     this.values = new ValueWriter(options);
   }
 
-  /** Records the block just written: it ends at the last line written. */
   record(block: Omit<NormalisedBlock, "endLine" | "listForm"> & { listForm?: boolean }): void {
     this.blocks.push({ listForm: false, ...block, endLine: this.out.length });
   }
 
-  /** Writes an array header line as spec TOON (`[N,]` rewritten); returns its line number. */
   emitHeader(line: SourceLine, header: ArrayHeader): number {
     return this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
   }
 
-  /** Appends one normalised line; returns its 1-based line number. */
   emit(text: string, origin: number): number {
     this.out.push(text);
     this.origins.push(origin);
@@ -101,17 +84,14 @@ class NormaliseState {
   }
 }
 
-/** An array block's name ("(root)" for a keyless header) and declared count. */
 function arrayName(header: ArrayHeader): { name: string; declared: number } {
   return { name: header.key ?? "(root)", declared: header.length };
 }
 
-/** The indentation and list marker a rewritten line keeps. */
 export function lead(line: SourceLine): string {
   return " ".repeat(line.indent) + (line.listItem ? "- " : "");
 }
 
-/** A data row at `owner`'s indentation (the TOON criteria dialect's unindented table rows). */
 function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDelimiter): boolean {
   return (
     candidate.kind === "content" &&
@@ -123,7 +103,6 @@ function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDel
   );
 }
 
-/** Where a table's rows sit: indented under its header, or flush (the TOON criteria dialect). */
 interface TableLayout {
   readonly line: SourceLine;
   readonly header: ArrayHeader;
@@ -131,11 +110,9 @@ interface TableLayout {
   readonly flush: boolean;
 }
 
-/** A table's rows as read: the lines kept (rows and the blank/comment lines between them). */
 interface TableRows {
   readonly entries: readonly SourceLine[];
   readonly cellsOf: ReadonlyMap<SourceLine, string[]>;
-  /** Index of the next unread line. */
   readonly after: number;
 }
 
@@ -143,7 +120,6 @@ function rowIndentOf(state: NormaliseState, line: SourceLine): number {
   return line.indent + (line.listItem ? state.step : 0) + state.step;
 }
 
-/** A tabular header `key[N]{fields}:` (or `[N,]`) and its rows, indented or flush. */
 function writeTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const layout = tableLayout(state, index, header);
   if (!layout) return writeEmptyTable(state, index, header);
@@ -164,7 +140,6 @@ function writeTable(state: NormaliseState, index: number, header: ArrayHeader): 
   return rows.after;
 }
 
-/** How the rows after the header are laid out, or undefined when the table has no rows. */
 function tableLayout(
   state: NormaliseState,
   index: number,
@@ -184,7 +159,6 @@ function tableLayout(
   return flush ? { line, header, rowIndent, flush: true } : undefined;
 }
 
-/** A table header with no rows under it, written alone. */
 function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
   const at = state.emitHeader(line, header);
@@ -197,7 +171,6 @@ function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHead
   return index + 1;
 }
 
-/** Reads the data rows after the header; blank/comment lines after the last row are left unread. */
 function readTableRows(state: NormaliseState, index: number, layout: TableLayout): TableRows {
   const { line, rowIndent, flush } = layout;
   const delimiter = layout.header.delimiter;
@@ -213,10 +186,7 @@ function readTableRows(state: NormaliseState, index: number, layout: TableLayout
   return { entries, cellsOf, after };
 }
 
-/**
- * The rows after the header at `index` and the blank/comment lines between them (a gap ends
- * flush rows); blank/comment lines after the last row are left unread. `after`: the next line.
- */
+/** A gap ends flush rows; blank/comment lines after the last row are left unread. */
 function linesOfRows(
   state: NormaliseState,
   index: number,
@@ -243,7 +213,6 @@ interface WrittenRows {
   readonly rowLines: number[];
 }
 
-/** A table with `[a, b]` cells, rewritten as a list of objects (one item per row). */
 function writeListRows(state: NormaliseState, layout: TableLayout, rows: TableRows): WrittenRows {
   const { line, header, rowIndent } = layout;
   const name = header.key ?? "(root)";
@@ -281,7 +250,6 @@ function writeListRows(state: NormaliseState, layout: TableLayout, rows: TableRo
   return { headerAt, rowLines };
 }
 
-/** A table kept tabular: rows indented under the header, stringFields cells quoted. */
 function writePlainRows(state: NormaliseState, layout: TableLayout, rows: TableRows): WrittenRows {
   const { line, header, rowIndent, flush } = layout;
   const leaves = leafFields(header.fields ?? []);
@@ -299,7 +267,6 @@ function writePlainRows(state: NormaliseState, layout: TableLayout, rows: TableR
   return { headerAt, rowLines };
 }
 
-/** A keyed header `key[N:]{fields}:` and its `entry: cells` lines (spec only). */
 function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const line = state.lines[index]!;
   const rowIndent = rowIndentOf(state, line);
@@ -343,7 +310,6 @@ class Normaliser extends NormaliseState {
     };
   }
 
-  /** Writes the line(s) starting at `index`; returns the index of the next unread line. */
   private next(index: number): number {
     const line = this.lines[index]!;
     if (line.kind !== "content" || line.tabIndented) {
@@ -371,7 +337,6 @@ class Normaliser extends NormaliseState {
     return index + 1;
   }
 
-  /** A header with inline values or a list header: `[N,]` rewritten, stringFields applied. */
   private headerLine(line: SourceLine, header: ArrayHeader): void {
     let inline = header.inline;
     if (inline !== "" && !header.fields && this.values.isStringField(header.key)) {
@@ -390,7 +355,6 @@ class Normaliser extends NormaliseState {
     }
   }
 
-  /** A `key: value` line, a list item, or anything else the decoder will judge. */
   private valueLine(line: SourceLine): void {
     if (line.listItem && isBracketArray(line.body)) {
       const value = this.values.arrayValue(line.body, false, line.number);
@@ -416,10 +380,7 @@ class Normaliser extends NormaliseState {
     this.emit(line.raw, line.number);
   }
 
-  /**
-   * The TOON criteria dialect's `key{fields}:` and its single row, written as a nested object.
-   * Returns undefined when the line is the spec reading instead (a key opening an indented block).
-   */
+  /** Undefined when the line is the spec reading instead (a key opening an indented block). */
   private objectBlock(index: number, object: ObjectHeader): number | undefined {
     const line = this.lines[index]!;
     const row = this.lines[index + 1];

@@ -10,22 +10,15 @@ export interface FormatTokenCounts {
   toon: number;
   prettyJson: number;
   minifiedJson: number;
-  /** How many percent fewer tokens TOON uses than 2-space JSON (negative when it uses more). */
   savingsVsPretty: number;
-  /** How many percent fewer tokens TOON uses than minified JSON (negative when it uses more). */
   savingsVsMinified: number;
 }
 
-/** Percent of `other` saved by `toon`: (1 − toon / other) · 100. */
 export function savingsPercent(toon: number, other: number): number {
   return other === 0 ? 0 : (1 - toon / other) * 100;
 }
 
-/**
- * Token counts of one value as TOON, 2-space JSON and minified JSON. Pass `toonText` when the
- * TOON is written by something other than plain encodeToon (e.g. encodeResultsToon); it must
- * carry the same data as `value`.
- */
+/** Token counts of one value as TOON (`toonText` when not plain encodeToon), JSON and minified JSON. */
 export function compareFormats(
   value: unknown,
   toonText: string = encodeToon(value),

@@ -1,9 +1,8 @@
 import { escapeString } from "@toon-format/toon";
 
-/** The three delimiters TOON allows between values. */
 export type ToonDelimiter = "," | "\t" | "|";
 
-/** Trims ASCII spaces only (TOON treats tabs and other whitespace as part of a token). */
+/** TOON treats tabs and other whitespace as part of a token. */
 export function trimSpaces(text: string): string {
   let start = 0;
   let end = text.length;
@@ -12,7 +11,6 @@ export function trimSpaces(text: string): string {
   return text.slice(start, end);
 }
 
-/** Index of the quote closing the string opened at `openIndex`, or -1 when it is unterminated. */
 export function findClosingQuote(text: string, openIndex: number): number {
   let i = openIndex + 1;
   while (i < text.length) {
@@ -26,10 +24,6 @@ export function findClosingQuote(text: string, openIndex: number): number {
   return -1;
 }
 
-/**
- * The first index from `start`, outside double-quoted sections (escapes inside them skipped),
- * where `found` says yes; -1 when there is none.
- */
 export function firstUnquoted(
   text: string,
   start: number,
@@ -45,12 +39,10 @@ export function firstUnquoted(
   return -1;
 }
 
-/** Index of `char` outside double-quoted sections, searching from `start`; -1 when absent. */
 export function findUnquoted(text: string, char: string, start = 0): number {
   return firstUnquoted(text, start, (current) => current === char);
 }
 
-/** Index of the `close` matching the `open` at `openIndex` (quotes respected), or -1. */
 export function findMatching(text: string, openIndex: number, open: string, close: string): number {
   let depth = 0;
   return firstUnquoted(text, openIndex, (current) => {
@@ -60,11 +52,7 @@ export function findMatching(text: string, openIndex: number, open: string, clos
   });
 }
 
-/**
- * Splits `text` on `delimiter` outside quotes and trims each value, exactly as a spec decoder
- * splits a row or an inline array. With `bracketCells`, a value that starts with `[` runs to its
- * matching `]`, so the TOON criteria dialect's `[a, b]` stays one value.
- */
+/** As a spec decoder splits a row; with `bracketCells` the dialect's `[a, b]` stays one value. */
 export function splitValues(
   text: string,
   delimiter: ToonDelimiter,
@@ -87,7 +75,6 @@ export function splitValues(
   }
 }
 
-/** True for a value written as `[...]` (a TOON criteria dialect inline array), not spec `[]`. */
 export function isBracketArray(token: string): boolean {
   return token.length >= 2 && token.startsWith("[") && token.endsWith("]") && token !== "[]";
 }
@@ -96,12 +83,10 @@ export function isQuoted(token: string): boolean {
   return token.startsWith('"');
 }
 
-/** Writes a literal as a quoted TOON string, so it decodes to exactly that text. */
 export function quoteLiteral(literal: string): string {
   return `"${escapeString(literal)}"`;
 }
 
-/** Quotes an unquoted, non-empty token; leaves quoted and empty tokens as they are. */
 export function keepAsString(token: string): string {
   return token === "" || isQuoted(token) ? token : quoteLiteral(token);
 }
@@ -114,7 +99,6 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
 };
 
-/** The name a key token stands for: quoted keys are unescaped, bare keys are trimmed. */
 export function keyName(token: string): string {
   const trimmed = trimSpaces(token);
   if (!trimmed.startsWith('"')) return trimmed;
@@ -125,10 +109,7 @@ export function keyName(token: string): string {
   });
 }
 
-/**
- * True when a line is a data row rather than a `key: value` line: it has no unquoted colon, or a
- * delimiter comes before the first one (the rule the spec decoder uses inside a table).
- */
+/** No unquoted colon, or a delimiter before the first one (the spec decoder's rule in a table). */
 export function isDataRow(content: string, delimiter: ToonDelimiter): boolean {
   const colon = findUnquoted(content, ":");
   if (colon === -1) return true;

@@ -2,20 +2,12 @@ import { ToonError } from "./errors.js";
 import type { FieldNode } from "./header.js";
 import { keepAsString, splitValues, type ToonDelimiter, trimSpaces } from "./tokens.js";
 
-/** How the normaliser reads the TOON criteria dialect. */
 export interface NormaliseOptions {
-  /** Spaces per indentation level (the decoder's `indentSize`). */
   readonly indentSize: number;
-  /** Keys and columns whose unquoted values stay strings (`1.0` stays "1.0"). */
   readonly stringFields: ReadonlySet<string>;
-  /** File name for error messages. */
   readonly source?: string | undefined;
 }
 
-/**
- * Writes the values the normaliser rewrites: `[a, b]` as inline arrays, a row's cells as
- * `key: value` lines, and stringFields literals as quoted strings.
- */
 export class ValueWriter {
   constructor(private readonly options: NormaliseOptions) {}
 
@@ -27,7 +19,6 @@ export class ValueWriter {
     throw new ToonError(reason, { line, source: this.options.source });
   }
 
-  /** `[a, b]` as what follows a key: `[2]: a,b`, or `: []` when empty. */
   arrayValue(token: string, asStrings: boolean, line: number): string {
     const inner = token.slice(1, -1);
     if (trimSpaces(inner) === "") return ": []";
@@ -39,7 +30,6 @@ export class ValueWriter {
     return `[${items.length}]: ${written.join(",")}`;
   }
 
-  /** What follows a field's key for one cell. */
   cellValue(field: FieldNode, cell: string, line: number): string {
     if (cell.startsWith("[") && cell.endsWith("]")) {
       return this.arrayValue(cell, this.isStringField(field.name), line);
@@ -48,7 +38,6 @@ export class ValueWriter {
     return `: ${this.isStringField(field.name) ? keepAsString(cell) : cell}`;
   }
 
-  /** One `key: value` line per field (groups open nested objects), at `indent` spaces. */
   fieldLines(
     fields: readonly FieldNode[],
     cells: readonly string[],
@@ -73,7 +62,7 @@ export class ValueWriter {
     return written;
   }
 
-  /** Quotes the cells of stringFields columns; a row of the wrong width is left to the decoder. */
+  /** A row of the wrong width is left to the decoder. */
   stringCells(cellsText: string, delimiter: ToonDelimiter, leaves: FieldNode[]): string {
     if (!leaves.some((leaf) => this.isStringField(leaf.name))) return cellsText;
     const cells = splitValues(cellsText, delimiter);

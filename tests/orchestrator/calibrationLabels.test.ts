@@ -11,7 +11,7 @@ import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { type Checkpointer, createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { openReviewStore } from "../../src/store/index.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { scriptedProposalResponder } from "../devserver/proposalResponder.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { tempDir } from "./helpers.js";

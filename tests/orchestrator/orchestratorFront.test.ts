@@ -13,7 +13,7 @@ import { type Checkpointer, createCheckpointer } from "../../src/orchestrator/ch
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { graphKeyOf } from "../../src/orchestrator/threadIndex.js";
 import { openReviewStore } from "../../src/store/index.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { researchGraph, tempDir } from "./helpers.js";
 
 let temp: ReturnType<typeof tempDir>;

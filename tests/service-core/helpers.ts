@@ -1,8 +1,8 @@
 /** Shared setup of the review-desk tests: reviewers with tokens, and waiting for a thread. */
 import type { ReviewDesk } from "../../src/desk/reviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
-import type { ReviewStore } from "../../src/store/types.js";
 
 export const MODEL = "evalgate-desk:test";
 

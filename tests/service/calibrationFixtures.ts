@@ -8,7 +8,7 @@ import { compareFewShot } from "../../src/calibration/fewShot.js";
 import { CatalogSchema } from "../../src/criteria/model.js";
 import { inMemoryExampleSource } from "../../src/judge/exampleSource.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 
 export const TITLE = '<b>Costs</b> & "itemised"';

@@ -14,13 +14,13 @@ import { storeExampleSource } from "../../src/calibration/fewShot.js";
 import { fenceData } from "../../src/judge/fence.js";
 import { buildTrace } from "../../src/judge/trace.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { PostgresReviewStore, SqliteReviewStore } from "../../src/store/reviewStore.js";
 import {
   PostgresTraceStore,
   SqliteTraceStore,
   type TraceStore,
 } from "../../src/store/traceStore.js";
-import type { ReviewStore } from "../../src/store/types.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 
 function label(

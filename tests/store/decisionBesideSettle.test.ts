@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { PostgresReviewStore, SqliteReviewStore } from "../../src/store/reviewStore.js";
-import type { PendingRow, ReviewStore } from "../../src/store/types.js";
+import type { PendingRow } from "../../src/store/types.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 
 const THREADS = 8;

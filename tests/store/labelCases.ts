@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 
 /** A label of criterion `criterionId` in decision `decisionId`, judge 0.75 (4 on 1–5). */
 function label(

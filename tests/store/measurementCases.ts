@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { buildCalibrationReport } from "../../src/calibration/report.js";
 import type { NewCalibrationMeasurement } from "../../src/calibration/reportModel.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import type { FreshDatabase } from "./storeConformance.js";
 
 /** Figures of no labels: every count 0, every figure missing (inputs of the round trip). */

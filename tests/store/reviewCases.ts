@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { waitingThread } from "./labelCases.js";
 
 function decisionBy(reviewer: string, threadId: string) {

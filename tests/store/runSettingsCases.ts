@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 
 export function runSettingsCases(stores: () => [ReviewStore, ReviewStore]) {
   it("keeps each thread's run settings, written with the thread, from two connections at once", async () => {

@@ -4,7 +4,7 @@
  * database at once (another replica); expired rows are dropped when the next session opens.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 
 const NOW = "2031-06-01T12:00:00.000Z";
 const LATER = "2031-06-01T23:59:59.999Z";

@@ -10,7 +10,7 @@ import { SCHEMA_WORDS } from "../../src/store/database.js";
 import type { ClosableJudgeCacheStore } from "../../src/store/index.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import type { RegistryStore } from "../../src/store/registryStore.js";
-import type { ReviewStore } from "../../src/store/types.js";
+import type { ReviewStore } from "../../src/store/reviewStore.js";
 import { labelCases } from "./labelCases.js";
 import { measurementCases } from "./measurementCases.js";
 import { reviewCases } from "./reviewCases.js";
@@ -81,7 +81,6 @@ export function describeStoreConformance(name: string, open: () => Promise<Datab
         store.registerRubric(
           {
             rubricId,
-            declaredVersion: "1",
             contentHash: hash,
             targetType: "essay",
             bodyOf: (version) => JSON.stringify({ hash, version }),

@@ -1,8 +1,8 @@
 /** `evalgate reviewers add | list | revoke`: the reviewers of the review service and their tokens. */
 import { isEvalgateError, withErrorCode } from "../../errors.js";
 import { quotedId } from "../../graph/reviewInput.js";
+import type { ReviewStore } from "../../store/reviewStore.js";
 import { hashToken, newReviewerToken } from "../../store/tokens.js";
-import type { ReviewStore } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exitCodes.js";

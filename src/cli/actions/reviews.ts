@@ -3,7 +3,9 @@
  * pending-review index (one indexed query per page, never a scan of the checkpoints), then the
  * threads with work left and no review (a run that died mid-step), each judged on its checkpoint.
  */
-import type { PendingRow, ReviewStore } from "../../store/types.js";
+
+import type { ReviewStore } from "../../store/reviewStore.js";
+import type { PendingRow } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { renderIndexList, renderWorkLeftList } from "../review/display.js";
 import { runThreadCommand } from "../review/hints.js";

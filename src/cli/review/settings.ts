@@ -13,7 +13,7 @@ import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { userMessage } from "../../errors.js";
-import type { ReviewStore } from "../../store/types.js";
+import type { ReviewStore } from "../../store/reviewStore.js";
 import { parseUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { TextOutput } from "../context.js";

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import { openReviewStore } from "../../store/index.js";
-import type { ReviewStore } from "../../store/types.js";
+import type { ReviewStore } from "../../store/reviewStore.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 

@@ -9,7 +9,7 @@
 import { buildProposalGraph, loadProposalConfig } from "../../graph/proposalGraph.js";
 import { threadProgress } from "../../graph/threadProgress.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
-import type { ReviewStore } from "../../store/types.js";
+import type { ReviewStore } from "../../store/reviewStore.js";
 import { type CheckpointStore, storeConnection } from "./store.js";
 
 /** Most threads looked at (each costs a checkpoint read). */

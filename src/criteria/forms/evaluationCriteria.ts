@@ -9,13 +9,7 @@ import {
   UNIT_SCALE,
 } from "../model.js";
 import { OutOfRangeSchema } from "../outOfRange.js";
-import {
-  type CatalogForm,
-  firstCriterion,
-  hasKey,
-  ThresholdSchema,
-  VersionSchema,
-} from "./common.js";
+import { type CatalogForm, firstCriterion, ThresholdSchema, VersionSchema } from "./common.js";
 
 /** An evaluation-criteria JSON file: weights, isCritical, per-criterion thresholds, five bands. */
 const EvaluationCriteriaCriterionSchema = z.strictObject({
@@ -26,9 +20,8 @@ const EvaluationCriteriaCriterionSchema = z.strictObject({
   isCritical: z.boolean().default(false),
   passingThreshold: ThresholdSchema.optional(),
   scoringGuidelines: ScoringGuidelinesSchema.optional(),
-  /** Optional native scale for the judge's answer (default 0–1). */
   scale: ScaleSchema.optional(),
-  /** How a score past the scale's ends is read (default: the file's, else "error"). */
+  /** Default: the file's, else "error". */
   outOfRange: OutOfRangeSchema.optional(),
   citation: z.string().optional(),
 });
@@ -44,7 +37,6 @@ const EvaluationCriteriaFileSchema = z.strictObject({
   statusRules: StatusRulesSchema.optional(),
   fewShot: FewShotSettingsSchema.optional(),
   weightedScores: z.boolean().optional(),
-  /** How a score past its scale's ends is read, for every criterion that does not say. */
   outOfRange: OutOfRangeSchema.optional(),
   criteria: z.array(EvaluationCriteriaCriterionSchema),
 });
@@ -56,7 +48,9 @@ export const evaluationCriteriaForm: CatalogForm<EvaluationCriteriaFile> = {
     const first = firstCriterion(value);
     return (
       first !== undefined &&
-      (hasKey(first, "scoringGuidelines") || hasKey(first, "isCritical") || hasKey(first, "name"))
+      (Object.hasOwn(first, "scoringGuidelines") ||
+        Object.hasOwn(first, "isCritical") ||
+        Object.hasOwn(first, "name"))
     );
   },
   schema: EvaluationCriteriaFileSchema,

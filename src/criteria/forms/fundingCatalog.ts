@@ -9,20 +9,14 @@ import {
 import {
   type CatalogForm,
   firstCriterion,
-  hasKey,
   renameRoot,
   ThresholdSchema,
   VersionSchema,
 } from "./common.js";
 
 /**
- * A funding criteria catalog (TOON): `meta{version,program,…}:` and
- * `criteria[N,]{id,type,weight,title,prompt}:`. `check` criteria are knockouts (pass/fail); `score`
- * criteria are rated 1–5. The meta row may add `id`, `description`, `passing_threshold`,
- * `fundable_threshold` and `reject_below` (native 1–5), and reviewer corrections as few-shot
- * examples: `few_shot` (true/false), `few_shot_examples` (1–10) and `few_shot_tokens` (50–4000),
- * `weighted_scores` (true/false: probability-weighted scores where the server offers them), and
- * `out_of_range` (error/clamp: how a score past 1–5 is read).
+ * A funding criteria catalog (TOON): `meta{…}:` and `criteria[N,]{id,type,weight,title,prompt}:`;
+ * `check` criteria are knockouts, `score` criteria are rated 1–5.
  */
 const FundingCatalogMetaSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -41,7 +35,6 @@ const FundingCatalogMetaSchema = z.strictObject({
 
 type FundingCatalogMeta = z.infer<typeof FundingCatalogMetaSchema>;
 
-/** The meta row's few-shot columns as the catalog's setting (none given: no setting). */
 function fewShotOf(meta: FundingCatalogMeta): CatalogInput["fewShot"] {
   const { few_shot: enabled, few_shot_examples: maxExamples, few_shot_tokens: tokenBudget } = meta;
   if (enabled === undefined && maxExamples === undefined && tokenBudget === undefined) {
@@ -74,7 +67,7 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
   label: "a funding criteria catalog",
   matches(value) {
     const first = firstCriterion(value);
-    return hasKey(value, "meta") || (first !== undefined && hasKey(first, "prompt"));
+    return Object.hasOwn(value, "meta") || (first !== undefined && Object.hasOwn(first, "prompt"));
   },
   schema: FundingCatalogFileSchema,
   rawPath(path) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type CatalogInput, CatalogSchema } from "../model.js";
-import { type CatalogForm, firstCriterion, hasKey, VersionSchema } from "./common.js";
+import { type CatalogForm, firstCriterion, VersionSchema } from "./common.js";
 
 /** evalgate's own catalog model, written as JSON or TOON (what `catalog convert` produces). */
 const NativeCatalogSchema = CatalogSchema.extend({
@@ -13,7 +13,7 @@ export const nativeForm: CatalogForm<NativeCatalog> = {
   label: "an evalgate catalog",
   matches(value) {
     const first = firstCriterion(value);
-    return first !== undefined && hasKey(first, "method");
+    return first !== undefined && Object.hasOwn(first, "method");
   },
   schema: NativeCatalogSchema,
   toCatalog(raw, context): CatalogInput {

@@ -2,17 +2,13 @@ import { z } from "zod";
 import type { CatalogInput, CriterionInput } from "../model.js";
 import {
   type CatalogForm,
-  hasKey,
   renameRoot,
   ThresholdSchema,
   titleFrom,
   VersionSchema,
 } from "./common.js";
 
-/**
- * A points list: a plain string (an LLM-judged key point), a `["fn", arg]` tuple (a point
- * function), or a PointObject with `text` or `fn` + `fnArgs`, a `multiplier` and a `citation`.
- */
+/** A point: a string (LLM-judged), a `["fn", arg]` tuple, or an object with `text` or `fn`. */
 const PointObjectSchema = z
   .strictObject({
     id: z.string().min(1).optional(),
@@ -44,44 +40,30 @@ const PointsCatalogSchema = z.strictObject({
 });
 type PointsCatalog = z.infer<typeof PointsCatalogSchema>;
 
-function describeCall(name: string, args: unknown): string {
-  return args === undefined ? `${name}()` : `${name}(${JSON.stringify(args)})`;
+/** A string or a `["fn", ...args]` tuple as the point object it stands for. */
+function asPointObject(point: PointDefinition): z.infer<typeof PointObjectSchema> {
+  if (typeof point === "string") return { text: point, multiplier: 1 };
+  if (!Array.isArray(point)) return point;
+  const [fn, ...rest] = point;
+  return { fn, fnArgs: rest.length <= 1 ? rest[0] : rest, multiplier: 1 };
 }
 
-function pointToCriterion(point: PointDefinition, index: number): CriterionInput {
-  const id = `p${index + 1}`;
-  if (typeof point === "string") {
-    return {
-      id,
-      title: titleFrom(point),
-      description: point,
-      weight: 1,
-      method: { kind: "point", text: point },
-    };
-  }
-  if (Array.isArray(point)) {
-    const [name, ...rest] = point;
-    const args = rest.length <= 1 ? rest[0] : rest;
-    return {
-      id,
-      title: `Function: ${describeCall(name, args)}`,
-      description: `The response satisfies ${describeCall(name, args)}.`,
-      weight: 1,
-      method: { kind: "function", name, args },
-    };
-  }
+function pointToCriterion(definition: PointDefinition, index: number): CriterionInput {
+  const point = asPointObject(definition);
   const common = {
-    id: point.id ?? id,
+    id: point.id ?? `p${index + 1}`,
     weight: point.multiplier,
     citation: point.citation,
     required: point.required,
   };
   if (point.fn !== undefined) {
+    const args = point.fnArgs;
+    const call = args === undefined ? `${point.fn}()` : `${point.fn}(${JSON.stringify(args)})`;
     return {
       ...common,
-      title: `Function: ${describeCall(point.fn, point.fnArgs)}`,
-      description: `The response satisfies ${describeCall(point.fn, point.fnArgs)}.`,
-      method: { kind: "function", name: point.fn, args: point.fnArgs },
+      title: `Function: ${call}`,
+      description: `The response satisfies ${call}.`,
+      method: { kind: "function", name: point.fn, args },
     };
   }
   const text = point.text ?? "";
@@ -95,7 +77,7 @@ function pointToCriterion(point: PointDefinition, index: number): CriterionInput
 
 export const pointsForm: CatalogForm<PointsCatalog> = {
   label: "a points list",
-  matches: (value) => hasKey(value, "points"),
+  matches: (value) => Object.hasOwn(value, "points"),
   rawPath: (path) => renameRoot(path.slice(0, 2), { criteria: ["points"] }),
   schema: PointsCatalogSchema,
   toCatalog(raw, context): CatalogInput {

@@ -3,16 +3,11 @@ import { type CatalogInput, type CriterionInput, LevelSchema, type Method } from
 import {
   type CatalogForm,
   firstCriterion,
-  hasKey,
   renameRoot,
   ThresholdSchema,
   VersionSchema,
 } from "./common.js";
 
-/**
- * A levels rubric: criteria with levels {id,label,description,score,indicators} and a scoring
- * method — deterministic (a `module:function` ref), schema (JSON Schema) or llm_decode.
- */
 const ScoringMethodSchema = z
   .strictObject({
     type: z
@@ -99,9 +94,10 @@ export const rubricForm: CatalogForm<Rubric> = {
   matches(value) {
     const first = firstCriterion(value);
     return (
-      hasKey(value, "pass_threshold") ||
-      hasKey(value, "target_type") ||
-      (first !== undefined && (hasKey(first, "levels") || hasKey(first, "scoring_method")))
+      Object.hasOwn(value, "pass_threshold") ||
+      Object.hasOwn(value, "target_type") ||
+      (first !== undefined &&
+        (Object.hasOwn(first, "levels") || Object.hasOwn(first, "scoring_method")))
     );
   },
   schema: RubricSchema,

@@ -8,10 +8,7 @@ import {
   VersionSchema,
 } from "./common.js";
 
-/**
- * Rubric items: `{ id, expected_outcome, weight, required }`, each checked pass/fail by the
- * judge. A required item that is not met fails the verdict, so it is a critical criterion.
- */
+/** A required item that is not met fails the verdict: a critical criterion. */
 const RubricItemSchema = z.strictObject({
   id: z.string().min(1),
   expected_outcome: z.string().min(1),

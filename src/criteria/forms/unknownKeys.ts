@@ -2,11 +2,8 @@ import { isRecord } from "../../untrusted/json.js";
 import type { CatalogPath } from "../errors.js";
 
 /**
- * The first key of `input` that a schema dropped from its `output` (an object schema that
- * strips unknown keys, such as the model's levels, scales and guideline bands), or undefined.
- * A form's schema keeps the shape of what it reads (its transforms change values, not
- * structure), so a key missing from the output is a key the form does not know: a typo
- * (`critcal`) that would otherwise be ignored without a word.
+ * The first key of `input` a schema dropped from its `output`: a key the form does not know, a
+ * typo (`critcal`) that would otherwise be ignored without a word.
  */
 export function firstDroppedKey(input: unknown, output: unknown): CatalogPath | undefined {
   const stack: Array<{ input: unknown; output: unknown; path: CatalogPath }> = [
