@@ -1,12 +1,6 @@
 /**
- * How a failed command ends, for every error the commands can meet: every error code evalgate
- * throws, gathered from the folders' errors modules, and the one line a failed command prints on
- * stderr. Every error exits 2 (130 when the command's own cancel signal fired). Model failures are
- * explained as the model check explains them; catalog errors name the file relative to the working
- * folder; the messages that already say what and where are shown as they are; any other evalgate
- * error is shown with its kind (`ToonError: …`). The line of an evalgate error ends with its code
- * in square brackets (`… [CATALOG_INVALID]`), the key to docs/errors.md; no URL in it carries
- * credentials.
+ * How a failed command ends: exit 2 and one redacted line ending with the error's code, the key to
+ * docs/errors.md. ERROR_CODES gathers every code evalgate throws.
  */
 import { BLUEPRINT_ERROR_CODES } from "../blueprints/errors.js";
 import { CHECKS_ERROR_CODES } from "../checks/errors.js";

@@ -1,7 +1,6 @@
 /**
- * What `evaluate` judges: a FILE is the content (text, or JSON data for a .json file), with an
- * optional folder of source documents; a DIRECTORY is a funding project whose documents
- * are the evidence — the content is empty and every criterion is judged on its retrieved passages.
+ * What `evaluate` judges: a FILE is the content; a DIRECTORY is a project whose documents are the
+ * evidence.
  */
 
 import type { Stats } from "node:fs";

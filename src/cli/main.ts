@@ -1,7 +1,6 @@
 /**
- * The `evalgate` command. Each command lives in its own module under ./commands and registers
- * itself on the program (see RegisterCommand); add a command by adding its function to COMMANDS.
- * Exit codes: 0 passed / ok, 1 not passed / catalog errors, 2 on any error, 130 when cancelled.
+ * The `evalgate` program. Exit codes: 0 passed / ok, 1 not passed, 2 on any error, 130 when
+ * cancelled.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

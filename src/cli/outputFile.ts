@@ -1,12 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { userMessage } from "../errors.js";
 import type { CliContext } from "./context.js";
 import { OutputFileError } from "./errors.js";
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Writes `text` to `path` all at once: first to a temporary file beside it, then renamed into
@@ -22,7 +19,7 @@ export async function writeFileAtomically(path: string, text: string): Promise<v
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new OutputFileError(path, reasonOf(error), { cause: error });
+    throw new OutputFileError(path, userMessage(error), { cause: error });
   }
 }
 

@@ -1,7 +1,6 @@
 /**
- * A panel of judges for the commands that run the proposal graph (`run`, `serve`, and the review
- * commands going on with a run): two or more `--judge`, with `--aggregate` and `--min-agreement`.
- * The writer stays `--model`; every LLM criterion of every stage is judged by each panel member.
+ * A panel of judges (`--judge` × 2+, `--aggregate`, `--min-agreement`) for the commands that run
+ * the graph.
  */
 import { z } from "zod";
 import type { PanelOptions } from "../engine/options.js";

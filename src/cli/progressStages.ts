@@ -1,10 +1,4 @@
-/**
- * Progress of a proposal run between two reviews (`run`, and `review` when a decision runs the
- * thread on), on stderr: which stage is being written or judged and how many of its criteria are
- * done. On a terminal one line is redrawn in place (`judging Research [####----] 3/7`) and each
- * judged stage leaves one permanent line; elsewhere (a pipe, a CI log) every step is a plain line,
- * `[k/n]` per criterion as `evaluate` prints them.
- */
+/** Progress of a proposal run between two reviews, on stderr: the stage being written or judged. */
 import type { StageProgress } from "../orchestrator/stageProgress.js";
 import type { TextOutput } from "./context.js";
 import { createLiveLine } from "./liveLine.js";

@@ -1,8 +1,4 @@
-/**
- * The proposal as the command line writes it: Markdown, JSON or one HTML file (the review
- * service's components), to stdout or to a file that is never overwritten — an `--out` file that
- * exists is refused, and the default `proposal-<thread>.md` moves to the first free name beside it.
- */
+/** The proposal written as Markdown, JSON or HTML; an existing file is never overwritten. */
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";

@@ -4,9 +4,8 @@
  * (the form JSON has for them, so JSON stays valid JSON with the same meaning). An escape
  * sequence (`ESC ] 0 ;…` window title, `ESC [ 2 J` clear screen, `ESC ] 52 ;…` clipboard) is
  * thereby plain text: nothing of it is run. The CLI applies it to everything it writes
- * (src/cli/terminalText.ts); the service and the desk to what they write to stderr.
+ * (src/cli/context.ts); the service and the desk to what they write to stderr.
  */
-/** C0 controls but tab and newline, DEL, and C1 controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -17,7 +16,6 @@ function visible(character: string): string {
   return `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
-/** `text` with every control character (but newline and tab) replaced by a visible escape. */
 export function terminalSafe(text: string): string {
   return text.replace(CONTROL, visible);
 }

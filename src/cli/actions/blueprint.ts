@@ -1,9 +1,4 @@
-/**
- * `evalgate blueprint run <file>`: every candidate model and the judge checked first (the one
- * check every command makes: a model that is not there stops the command with exit code 2 before
- * anything runs; a judge nobody named is chosen, Ollama else the embedded model), then prompts ×
- * models with progress on stderr, and the comparison document as JSON or TOON.
- */
+/** `evalgate blueprint run <file>`: every model checked first, then prompts × models judged. */
 import { resolve } from "node:path";
 import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";

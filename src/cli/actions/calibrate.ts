@@ -1,7 +1,4 @@
-/**
- * `evalgate calibrate`: the calibration report of the reviewer labels kept in the review store
- * (SQLite or PostgreSQL), read by decision time from their own indexed table.
- */
+/** `evalgate calibrate`: the calibration report of the reviewer labels kept in the review store. */
 import { normaliseContentType } from "../../../prompts/evaluation/index.js";
 import { type CalibrationLabelSource, calibrationReport } from "../../calibration/labels.js";
 import type { CalibrationReport } from "../../calibration/reportModel.js";

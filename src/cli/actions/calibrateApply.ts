@@ -1,11 +1,7 @@
 /**
- * `evalgate calibrate --apply`: the thresholds the report recommends, fitted on the earlier labels
- * of the period and measured on the later ones (held out), written as a new version of the
- * catalog through the rubric registry only once an admin said yes (at a terminal, or --yes in a
- * script); the version records the labels that justified it, the period, and agreement and κ
- * before and after, held out and in-sample. A threshold whose held-out agreement drops is refused
- * (exit 1, nothing written) unless --force. A criterion with fewer than MIN_LABELS_TO_APPLY
- * comparable labels keeps its threshold.
+ * `evalgate calibrate --apply`: thresholds fitted on the period's earlier labels and measured on
+ * the later (held-out) ones become a registry version once an admin confirms; a threshold whose
+ * held-out agreement drops is refused unless --force.
  */
 import { readCalibrationLabels, resolveScope } from "../../calibration/labels.js";
 import {

@@ -1,7 +1,6 @@
 /**
- * `evalgate calibrate --compare`: the labelled evaluations of the period judged again without and
- * with reviewer corrections as few-shot examples (each shown only corrections decided before it),
- * and the judge's agreement with the reviewers in both arms, side by side.
+ * `evalgate calibrate --compare`: the period's labelled evaluations judged again without and with
+ * few-shot corrections.
  */
 import { compareFewShot, storeExampleSource } from "../../calibration/fewShot.js";
 import { readCalibrationLabels, resolveScope } from "../../calibration/labels.js";

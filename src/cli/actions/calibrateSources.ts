@@ -1,7 +1,6 @@
 /**
- * What `calibrate` reads: its options, the review store, the catalog (a file, or a rubric
- * registered in the same database) and the traces kept beside the labels (the content a replay
- * judges again).
+ * What `calibrate` reads: its options, the review store, the catalog or rubric, and the traces a
+ * replay judges again.
  */
 import { resolve } from "node:path";
 import Database from "better-sqlite3";

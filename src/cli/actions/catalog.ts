@@ -150,8 +150,8 @@ function refusalReport(
  */
 export async function runCatalogValidate(
   path: string,
+  options: { json?: boolean },
   context: CliContext,
-  options: { json?: boolean } = {},
 ): Promise<void> {
   let asWritten: readonly ValidationFinding[] = [];
   const onFindings = (findings: readonly ValidationFinding[]) => {
@@ -179,24 +179,17 @@ export async function runCatalogValidate(
   context.exitCode = report.valid ? EXIT_OK : EXIT_FAILED;
 }
 
-export const CONVERT_FORMATS = ["toon", "json"] as const;
-export type ConvertFormat = (typeof CONVERT_FORMATS)[number];
+type ConvertFormat = "toon" | "json";
 
 /**
- * The catalog as evalgate's own model, without what loading adds (`source`, `warnings`): the
- * document `catalog convert` writes, which loads back to an equal catalog.
+ * The catalog as evalgate's own model, without what loading adds (`source`, `warnings`), in spec
+ * TOON or 2-space JSON: it loads back to an equal catalog.
  */
-export function catalogDocument(catalog: Catalog): unknown {
+function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
   const { source: _source, warnings: _warnings, ...document } = catalog;
   // Optional fields that are absent are left out (TOON would write `undefined` as null).
   const plain: unknown = JSON.parse(JSON.stringify(document));
-  return plain;
-}
-
-/** The normalised catalog as spec TOON or 2-space JSON. */
-export function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
-  const document = catalogDocument(catalog);
-  return to === "json" ? `${JSON.stringify(document, null, 2)}\n` : `${encodeToon(document)}\n`;
+  return to === "json" ? `${JSON.stringify(plain, null, 2)}\n` : `${encodeToon(plain)}\n`;
 }
 
 export async function runCatalogConvert(

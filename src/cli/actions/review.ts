@@ -1,9 +1,4 @@
-/**
- * `evalgate review <thread> <action>`: decides on the review a thread waits for, without prompts
- * (answering exactly that review's interrupt), and prints the next review or "completed".
- * Anything that keeps the decision from being made — no such thread, a thread that waits for no
- * review, an action the review does not offer, a decision the graph refuses — is one message.
- */
+/** `evalgate review <thread> <action>`: decides the review a thread waits for, without prompts. */
 
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { withErrorCode } from "../../errors.js";
@@ -29,7 +24,6 @@ import {
   decideAndApply,
   deskRefusal,
   openCliDesk,
-  openRunDesk,
 } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
@@ -265,10 +259,9 @@ export async function runReviewDecision(
       await readyRunModels(target, stored?.panel, options.timeout, context),
       context.signal,
     );
-    desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
-      maxRevisions,
-      cache: options.cache,
-    });
+    const { onProgress } = progress;
+    const cache = options.cache;
+    desk = await openCliDesk({ store, env, cwd, onProgress, ...models, maxRevisions, cache });
     const open = { desk };
     const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
     const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));

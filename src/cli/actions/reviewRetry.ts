@@ -1,8 +1,6 @@
 /**
- * `evalgate review --retry <thread>`: a failed thread queued again through the review desk's
- * retry (as the service's Retry button and `POST /api/threads/:id/retry` do: once, whoever asks
- * at the same time; a decision the graph refused is set aside so its review can be decided anew),
- * then advanced here, and the review it waits for next printed.
+ * `evalgate review --retry <thread>`: the desk's retry (as the service's Retry button), then
+ * advanced here.
  */
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { CliContext } from "../context.js";
@@ -10,7 +8,7 @@ import { EXIT_OK } from "../exitCodes.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
-import { cliReviewer, continueThread, deskRefusal, openRunDesk } from "../review/deskPath.js";
+import { cliReviewer, continueThread, deskRefusal, openCliDesk } from "../review/deskPath.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { readThreadRecord } from "../review/settings.js";
 import { refuseMissingStore, storeOfFlags } from "../review/store.js";
@@ -36,10 +34,9 @@ export async function runRetryThread(
   const progress = createStageProgressReporter(context.stderr);
   let desk: ReviewDeskHandle | undefined;
   try {
-    desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
-      maxRevisions,
-      cache: options.cache,
-    });
+    const { onProgress } = progress;
+    const cache = options.cache;
+    desk = await openCliDesk({ store, env, cwd, onProgress, ...models, maxRevisions, cache });
     await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
       throw deskRefusal(error) ?? error;
     });

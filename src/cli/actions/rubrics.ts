@@ -1,7 +1,3 @@
-/**
- * `evalgate rubrics list | show | register | activate | delete`: the rubric registry from the
- * command line.
- */
 import { resolve } from "node:path";
 import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";

@@ -1,9 +1,6 @@
 /**
- * `evalgate run`: writes a proposal with the proposal graph on the checkpoint store, and at each
- * review shows the evaluation and asks the reviewer on stdin. When the run completes, the proposal
- * is written to a new file (--out, else `proposal-<thread>.md`). `--thread` goes on with an earlier
- * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
- * decided with `evalgate review`.
+ * `evalgate run`: writes a proposal, asking the reviewer on stdin at each review; quitting leaves
+ * the thread paused.
  */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";

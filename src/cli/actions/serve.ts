@@ -1,23 +1,16 @@
 /**
- * `evalgate serve`: checks the model (the one check every command makes: Ollama, else the
- * embedded model when none is named), opens the review desk on the store (--db, --database-url or
- * DATABASE_URL), serves the review service, and shuts both down gracefully when the command is
- * cancelled (SIGINT, SIGTERM).
+ * `evalgate serve`: the model checked, the desk opened with its jobs, the service served until
+ * cancelled.
  */
 import { join } from "node:path";
-import { createReviewDesk } from "../../desk/createReviewDesk.js";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
-import {
-  type CheckpointStore,
-  describeStore,
-  storeConnection,
-  storeOfFlags,
-} from "../review/store.js";
+import { openCliDesk } from "../review/deskPath.js";
+import { type CheckpointStore, describeStore, storeOfFlags } from "../review/store.js";
 
 /** The options of `evalgate serve`, as commander parsed them. */
 export interface RawServeOptions extends PanelFlags {
@@ -89,15 +82,8 @@ export async function serveReviews(
 ): Promise<void> {
   const store = serveStore(options, context);
   const { model, judging } = await serviceModels(options, context);
-  const desk = await createReviewDesk({
-    ...storeConnection(store),
-    env: context.env,
-    cwd: context.cwd,
-    model,
-    ...(judging === undefined
-      ? {}
-      : { graph: { evaluation: { judges: judging.judges, panel: judging.panel } } }),
-  });
+  const { env, cwd } = context;
+  const desk = await openCliDesk({ store, env, cwd, model, judging, runJobs: true });
   const service = await startService({
     desk,
     host: options.host,

@@ -1,7 +1,3 @@
-/**
- * `evalgate show <thread>`: the thread's proposal document (the desk's threadProposal, as the API
- * and the pages have it) printed as Markdown, JSON or HTML, or written to a new --out file.
- */
 import { resolve } from "node:path";
 import { isDeskError } from "../../desk/errors.js";
 import type { CliContext } from "../context.js";

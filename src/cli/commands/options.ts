@@ -1,6 +1,21 @@
 /** Argument parsers shared by the commands: commander reports what they throw as a usage error. */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import type { CliContext } from "../context.js";
 import { PANEL_AGGREGATES } from "../panelJudges.js";
+
+/**
+ * A command's action from its module, loaded only when it runs (so `--help` and the other
+ * commands start fast): given commander's operands and options, then the context.
+ */
+export function lazyAction<Args extends unknown[]>(
+  context: CliContext,
+  load: () => Promise<(...args: [...Args, CliContext]) => Promise<void>>,
+): (...args: [...Args, Command]) => Promise<void> {
+  return async (...args) => {
+    const run = await load();
+    await run(...(args.slice(0, -1) as Args), context);
+  };
+}
 
 /** A whole number within [min, max], for options such as --timeout and --concurrency. */
 export function integerIn(min: number, max: number): (value: string) => number {

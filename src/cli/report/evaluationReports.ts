@@ -1,9 +1,4 @@
-/**
- * The report of `evalgate evaluate` for one or several content files. One file: the format as
- * renderReport writes it (junit: one testsuite). Several: junit is one document with a testsuite
- * per file, json an array of { file, result }, table and md one report per file under its name;
- * toon and html take one file only (checked before anything runs: severalFilesProblem).
- */
+/** The report of `evalgate evaluate` for one or several files; toon and html take one file only. */
 
 import type { EvaluationResult } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";

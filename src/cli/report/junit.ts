@@ -1,8 +1,5 @@
 /**
- * JUnit XML for CI: one testsuite per evaluated content file, one testcase per criterion and one
- * testcase "overall". A criterion not met is a <failure> (its score, threshold and the judge's
- * reasoning, bounded); a criterion the judge could not evaluate is an <error>, never a pass.
- * Every criterion of the catalog is run, so no testcase is <skipped>.
+ * JUnit XML for CI: a criterion not met is a <failure>, one not evaluated an <error>, never a pass.
  */
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";

@@ -1,8 +1,6 @@
 /**
- * A small XML 1.0 writer for the reports: elements with attributes and text, every piece of text
- * escaped, and every character XML 1.0 does not allow (C0 controls other than tab, newline and
- * carriage return; lone surrogates; U+FFFE, U+FFFF) removed, so untrusted result text can never
- * open markup, close a CDATA section or make the document unreadable.
+ * A small XML 1.0 writer: text escaped and the characters XML forbids removed, so untrusted result
+ * text can never open markup or make the document unreadable.
  */
 
 /** An element: its name, its attributes in order, and its children (elements or text). */

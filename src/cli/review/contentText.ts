@@ -1,8 +1,6 @@
 /**
- * A stage's whole content as the terminal review shows it before a decision: Markdown as text,
- * wrapped to the width (list items with a hanging indent, code as it is), and structured content
- * as labelled fields — text after its label, lists one item a line. Characters that would move
- * the cursor, change colours or reverse the text (controls, bidi overrides) are shown as escapes.
+ * A stage's content as the terminal review shows it, wrapped; controls and bidi overrides shown as
+ * escapes.
  */
 import { type ContentField, contentForm } from "../../graph/contentFields.js";
 import type { StageDefinition } from "../../graph/stages.js";

@@ -1,8 +1,6 @@
 /**
- * The CLI's way to a decision is the service's: the decision becomes a row (unique per thread and
- * interrupt, taken off the pending index in the same transaction) and a job-like step applies it
- * under the thread's lock — here, in this process, right away. So `run` and `review` beside a
- * running `evalgate serve`, or two terminals on one thread, cannot apply a decision twice.
+ * The CLI decides the way the service does: the decision is a row (unique per interrupt) applied
+ * under the thread's lock, here, so a command beside `evalgate serve` cannot apply it twice.
  */
 import { userInfo } from "node:os";
 import { createReviewDesk, type ReviewDeskHandle } from "../../desk/createReviewDesk.js";
@@ -14,7 +12,7 @@ import type { JudgeModel } from "../../llm/chatModel.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { Reviewer } from "../../store/reviewers.js";
 import { CliError } from "../errors.js";
-import type { PanelJudging, RunModels } from "../panelJudges.js";
+import type { PanelJudging } from "../panelJudges.js";
 import { type CheckpointStore, storeConnection } from "./store.js";
 import type { ThreadView } from "./threadView.js";
 
@@ -23,34 +21,26 @@ export interface CliDeskOptions {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   model?: JudgeModel;
-  maxRevisions?: number;
+  maxRevisions?: number | undefined;
   overrideSettings?: boolean;
   /** `false` (--no-cache): every criterion is asked of the model, none kept. */
-  cache?: boolean;
+  cache?: boolean | undefined;
   /** A panel of judges for every evaluation (the model still writes). */
-  judging?: PanelJudging;
-  /**
-   * `true` (--few-shot): the reviewers' corrections kept in the store are shown to the judge as
-   * few-shot examples in every evaluation; otherwise only where a stage's catalog turns them on.
-   */
+  judging?: PanelJudging | undefined;
+  /** `true` (--few-shot): the store's corrections are few-shot examples in every evaluation. */
   fewShot?: boolean;
-  /** Told which stage is being written or judged while the command runs a thread on. */
   onProgress?: StageProgressListener;
+  /** `serve` runs the desk's jobs; the other commands advance threads here themselves. */
+  runJobs?: boolean;
 }
 
-/** The evaluation nodes' options the command sets: the cache switch and the panel. */
-function evaluationOptions(options: CliDeskOptions) {
+/** The desk over the command's store. */
+export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
+  const { judging } = options;
   const evaluation = {
     ...(options.cache === false ? { cache: false as const } : {}),
-    ...(options.judging === undefined
-      ? {}
-      : { judges: options.judging.judges, panel: options.judging.panel }),
+    ...(judging === undefined ? {} : { judges: judging.judges, panel: judging.panel }),
   };
-  return Object.keys(evaluation).length === 0 ? {} : { graph: { evaluation } };
-}
-
-/** The desk over the command's store; it runs no background jobs (the command advances threads). */
-export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
   return createReviewDesk({
     ...storeConnection(options.store),
     env: options.env,
@@ -58,28 +48,10 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
-    ...evaluationOptions(options),
+    ...(Object.keys(evaluation).length === 0 ? {} : { graph: { evaluation } }),
     ...(options.fewShot === true ? { fewShot: true } : {}),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    jobs: { run: false },
-  });
-}
-
-/**
- * The desk of a command that runs a thread on (a decision, a retry): the checked models (the
- * writer and judge, the panel) and the thread's settings the command may override.
- */
-export function openRunDesk(
-  at: Pick<CliDeskOptions, "store" | "env" | "cwd" | "onProgress">,
-  models: RunModels,
-  settings: { maxRevisions?: number | undefined; cache?: boolean | undefined },
-): Promise<ReviewDeskHandle> {
-  return openCliDesk({
-    ...at,
-    model: models.model,
-    ...(settings.maxRevisions === undefined ? {} : { maxRevisions: settings.maxRevisions }),
-    ...(settings.cache === false ? { cache: false } : {}),
-    ...(models.judging === undefined ? {} : { judging: models.judging }),
+    ...(options.runJobs === true ? {} : { jobs: { run: false } }),
   });
 }
 

@@ -1,9 +1,4 @@
-/**
- * What the review commands print: a pending review (its round and the feedback it answers, the
- * evaluation's scores against their thresholds, strengths, weaknesses, suggestions, warnings and
- * the whole content, readable), the list
- * of paused threads, and the final state of a run (each stage's status and score).
- */
+/** What the review commands print: a pending review, the paused threads, and how a run ended. */
 
 import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";

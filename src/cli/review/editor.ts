@@ -1,14 +1,7 @@
 /**
- * Editing a stage's content during `evalgate run`. The content goes into a file in a private
- * temporary folder, and one line always says how to hand the edit back:
- *
- * - With an editor the reviewer chose — EVALGATE_EDITOR, else VISUAL, else EDITOR when stdin is a
- *   terminal and npm did not start the command — the editor runs on the file until it exits, and
- *   the file is read back. npm and npx set EDITOR themselves (to vi, whatever the user has), and
- *   whether they did cannot be told from the value, so under npm (npm_execpath, npm_command or
- *   npm_lifecycle_event set) EDITOR is not taken as the reviewer's choice.
- * - Otherwise the file's path is printed with "edit it in your editor, save, then press Enter";
- *   Enter reads it back, `q` cancels, and a path loads that file instead.
+ * Editing a stage's content during `run`: the reviewer's editor (EVALGATE_EDITOR, VISUAL, else
+ * EDITOR — not under npm, which sets EDITOR=vi itself), else a file they edit and hand back with
+ * Enter.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

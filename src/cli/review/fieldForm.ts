@@ -1,19 +1,7 @@
 /**
- * The terminal's edit form of structured content: Markdown with a heading per field, so a reviewer
- * edits the research, the solution sought or the connection pairs as text, not as JSON.
- *
- *     ## Funder
- *     Calder Bay Community Foundation
- *
- *     ## Priorities
- *     - flood resilience
- *
- * A list (the connection pairs) has a `# Pair <n>` line before each item's fields. A field's
- * heading is its label (or its key); a line of a value that would be read as a heading or a
- * comment is written with a `\` before it. `<!-- … -->` lines are notes. Read back, the form is an
- * edit of the content by the edit rule (structuredContent.ts): a field left empty is removed (a
- * required one cannot be), a field whose heading is deleted keeps its content; what does not fit
- * is named by field. A form replaced by JSON is read as JSON, by the same rule.
+ * The terminal's edit form of structured content: Markdown with a `## heading` per field (a list
+ * item after `# Pair <n>`), read back by the edit rule (structuredContent.ts); JSON is read as
+ * JSON.
  */
 import {
   type ContentField,

@@ -1,6 +1,5 @@
 /**
- * The commands a reviewer is told to run next: resuming a paused run, deciding without prompts.
- * They are printed as the user ran evalgate (`npx evalgate …` when npm started it).
+ * The commands a reviewer is told to run next, as the user ran evalgate (`npx evalgate` under npm).
  */
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { evalgateCommand } from "../invocation.js";

@@ -1,9 +1,4 @@
-/**
- * Answers read line by line from an input stream (stdin), for the prompts of `evalgate run`. The
- * lines are queued as they arrive, so answers piped in all at once are used one per question; at
- * the end of the input every pending and later read gets `undefined`, and so does every read
- * after the signal aborted (answers still queued are dropped).
- */
+/** Answers read line by line from stdin, queued so that piped answers serve one question each. */
 import { createInterface } from "node:readline";
 
 export interface LineReader {

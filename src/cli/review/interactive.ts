@@ -1,9 +1,6 @@
 /**
- * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in the
- * reviewer's editor, or in a file they edit and hand back with Enter: editor.ts; structured
- * content as a form with a heading per field) / retry when the review
- * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
- * again. The end of the input counts as quitting.
+ * Asks the reviewer on stdin: approve, revise, edit, retry or quit; the end of the input is
+ * quitting.
  */
 
 import type { ReviewAction, ReviewDecision } from "../../graph/model.js";

@@ -1,7 +1,6 @@
 /**
- * The review commands' arguments, checked by the review boundary's schemas (reviewInput.ts)
- * before anything is opened: thread ids, the reviewer's name, and a decision, whose faults are
- * named by the option that gave the field. A refused value is shown cut and escaped.
+ * The review commands' arguments, checked by the review boundary's schemas before anything is
+ * opened.
  */
 import { type ReviewDecision, ReviewDecisionSchema } from "../../graph/model.js";
 import {

@@ -1,7 +1,4 @@
-/**
- * What `evalgate run` works from before anything runs: its options, the input files, the store,
- * the settings kept from an earlier run of the thread, the model, the revision limit and the panel.
- */
+/** What `evalgate run` works from, settled before anything runs. */
 
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";

@@ -1,9 +1,5 @@
 /**
- * The thread `evalgate run` goes on with: a new one started here and run to its first review, or
- * an existing one (--thread), after whatever it had left to do before a reviewer is asked
- * anything (workLeftBeforeReview): a run that stopped with work left runs on, a decision recorded
- * before a process died is applied, a thread whose first checkpoint was never saved runs from the
- * input it was recorded with.
+ * The thread `evalgate run` goes on with: a new one, or an existing one after the work it had left.
  */
 import { randomUUID } from "node:crypto";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";

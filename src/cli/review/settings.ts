@@ -1,13 +1,7 @@
 /**
- * What a `run` was started with — its model, revision limit and panel of judges — kept in the
- * store beside the thread, so that `run --thread` and `review` go on with the same settings after
- * the terminal was closed: LangGraph keeps the run context out of a thread's checkpoints. A new
- * thread's settings are written in the transaction that records the thread (several `run`s at once
- * on one store cannot lose each other's); settings given again on resume replace them. Earlier
- * versions kept them in a file beside the store (`<file>.runs.json`; for PostgreSQL
- * `.evalgate/runs.json` under the working folder): that file is read once, its threads' settings
- * added to the store (never over settings the store has), and renamed `….imported`. Options given
- * on the command line win over the stored ones.
+ * A run's settings (model, revision limit, panel) kept in the store beside the thread: LangGraph
+ * keeps the run context out of checkpoints. An earlier version's `<file>.runs.json` is imported
+ * once.
  */
 import { rename } from "node:fs/promises";
 import { resolve } from "node:path";

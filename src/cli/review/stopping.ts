@@ -1,8 +1,6 @@
 /**
- * Ctrl-C while `run` or `review` runs a thread: a line at once saying the command stops and the
- * thread is saved (the model call under way is aborted: stoppedByCtrlC), and once the run has
- * unwound, the command that goes on with it; the command exits 130. A second Ctrl-C ends the
- * process at once (main.ts).
+ * Ctrl-C while `run` or `review` runs a thread: the thread is saved and the command says how to go
+ * on (exit 130).
  */
 import type { CliContext } from "../context.js";
 import { EXIT_CANCELLED } from "../exitCodes.js";

@@ -1,8 +1,6 @@
 /**
- * Where the review commands keep their threads: a SQLite file (`--db`, else
- * `.evalgate/checkpoints.sqlite` under the working folder) or PostgreSQL when DATABASE_URL is set
- * and no `--db` was given — the choice createCheckpointer makes, resolved here first so that a
- * command can say where it looked, and refuse to create a file it only meant to read.
+ * The commands' store, resolved before it is opened: to say where they looked, and not create a
+ * file only read.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";

@@ -1,9 +1,6 @@
 /**
- * Where a thread is, as the review commands show it, read through the review desk: a paused,
- * completed or stopped run told apart (threadProgress decides). A thread "stopped" when its process
- * ended between two reviews (killed during a model call, or after a node finished and before its
- * writes became a checkpoint): continueThread runs it on from its last checkpoint, so nothing
- * finished is done again. "completed" means nothing is left to run or apply.
+ * Where a thread is: paused, completed, or stopped between two reviews (run on from its last
+ * checkpoint).
  */
 
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";

@@ -1,8 +1,3 @@
-/**
- * The calibration report as Markdown: the scope, overall and gate figures, the criteria whose
- * judge disagrees most, and one table of criteria per content type. Text from labels (criterion
- * titles, content types) is escaped so that it can neither break a table nor inject HTML.
- */
 import type { CalibrationReport, ComparedCalibration } from "../../../calibration/reportModel.js";
 import {
   COMPARISON_HEADERS,
