@@ -43,8 +43,7 @@ export function unknownNameError(what: string, given: string, valid: readonly st
 }
 
 /**
- * The content type given to a command, checked: its snake_case form when it is a known one (or
- * one of `extra`), else a CliError listing the valid ones.
+ * The snake_case form of a known content type (or one of `extra`), else a CliError listing them.
  */
 export function checkedContentType(given: string, extra: readonly string[] = []): string {
   const normalised = normaliseContentType(given);

@@ -14,7 +14,6 @@ export interface TextOutput {
   control?(sequence: string): unknown;
   /** True when a terminal is attached (progress is then redrawn in place). */
   readonly isTTY?: boolean;
-  /** Terminal width, when known. */
   readonly columns?: number;
 }
 
@@ -26,14 +25,10 @@ export interface CliContext {
   readonly cwd: string;
   /** Set by a command that decided something (0 passed, 1 not passed); errors give 2. */
   exitCode: number;
-  /** Cancels the running command (Ctrl-C). */
   readonly signal?: AbortSignal;
 }
 
-/**
- * The stream, writing every text terminal-safe; `control` writes a sequence the command makes
- * itself (a redraw) as it is. The stream's `isTTY` and `columns` are read through, as they change.
- */
+/** `isTTY` and `columns` are read through, as they change. */
 export function terminalOutput(stream: TextOutput): TextOutput {
   return {
     write: (text: string) => stream.write(terminalSafe(String(text))),
@@ -47,7 +42,6 @@ export function terminalOutput(stream: TextOutput): TextOutput {
   };
 }
 
-/** The context of a command; its stdout and stderr write terminal-safe text. */
 export function createCliContext(init: {
   stdout: TextOutput;
   stderr: TextOutput;

@@ -43,13 +43,9 @@ const FOLDER_ERROR_CODES = [
   ...TOON_ERROR_CODES,
 ] as const;
 
-/** One evalgate error code. */
 export type ErrorCode = (typeof FOLDER_ERROR_CODES)[number] | ServiceErrorCode;
 
-/**
- * Every code once; the service's table holds the review desk's codes and its own, and gives a
- * status to a few folder codes too (STORE_UNAVAILABLE is 503), which are listed once.
- */
+/** Every code once: the service's table also lists some folder codes (STORE_UNAVAILABLE is 503). */
 export const ERROR_CODES: readonly ErrorCode[] = [
   ...new Set<ErrorCode>([
     ...FOLDER_ERROR_CODES,
@@ -94,7 +90,6 @@ export const ERROR_MESSAGES: Partial<Record<ErrorCode, Message>> = {
   // A catalog that cannot be used: nothing was decided, whichever command met it.
   CATALOG_INVALID: catalog,
   CATALOG_NOT_FOUND: catalog,
-  // The command line's own errors.
   COMMAND_INVALID: plain,
   INPUT_FILE_UNREADABLE: plain,
   OUTPUT_FILE_UNWRITABLE: plain,
@@ -144,8 +139,7 @@ function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
 }
 
 /**
- * How a command that threw `error` ends: its exit code and its one (redacted) line, file paths
- * relative to `cwd`. A cancellation is one message and one code, whichever error carried it.
+ * Its exit code and one redacted line; a cancellation is one message, whichever error carried it.
  */
 export function commandError(
   error: unknown,

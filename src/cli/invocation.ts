@@ -1,7 +1,6 @@
 /** npm and npx set npm_* variables (and EDITOR=vi): under them the hints say `npx evalgate`. */
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** True when npm or npx started the command. */
 export function startedByNpm(env: Env): boolean {
   return ["npm_execpath", "npm_command", "npm_lifecycle_event"].some(
     (name) => (env[name]?.trim() ?? "") !== "",

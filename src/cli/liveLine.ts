@@ -14,7 +14,6 @@ export interface LiveLine {
   draw(text: string): void;
   /** Writes a permanent line, clearing the live line first on a terminal. */
   print(text: string): void;
-  /** Clears the live line if one is drawn. */
   clear(): void;
 }
 

@@ -20,10 +20,6 @@ import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js"
 
 export type { ModelTarget } from "./modelChoice.js";
 
-/**
- * The model a command uses: `--model` when given, else `ollama:<EVALGATE_MODEL or the default>`.
- * Throws ModelSpecError / UnknownProviderError for a spec that cannot be parsed.
- */
 export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
   const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
   const chosen = spec === undefined && !env.EVALGATE_MODEL?.trim();
@@ -69,10 +65,8 @@ function reasonOf(problem: string | undefined, baseUrl: string): string | undefi
 }
 
 /**
- * The model a command will call — a target, or a spec resolved (--model, else EVALGATE_MODEL, else
- * the default) — checked before anything runs: a model nobody named is chosen (modelChoice.ts), a
- * `llama-cpp:` file is loaded, an `ollama:` server must answer and have the model (else a
- * ModelNotReadyError naming the server and what to run). Other providers fail during the run.
+ * The model a command will call, checked before anything runs: a model nobody named is chosen, a
+ * `llama-cpp:` file loaded, an `ollama:` server asked for the model. Others fail during the run.
  */
 export async function readyModel(
   model: string | undefined | ModelTarget,
@@ -104,11 +98,7 @@ async function checkOllamaTarget(target: ModelTarget) {
   }
 }
 
-/**
- * Turns a model failure during a run into the same kind of message as the check before it: Ollama
- * down → `ollama serve` / OLLAMA_BASE_URL, model missing → `ollama pull`, anything else → what the
- * model error says.
- */
+/** A model failure during a run, explained as the check before it would have. */
 export function explainModelFailure(
   error: EvaluationModelError | ModelCallError,
   target?: ModelTarget,

@@ -72,10 +72,6 @@ async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promi
   return embeddedTarget(found.path);
 }
 
-/**
- * The model a command will call (see the module comment). `target` is what resolveModelTarget
- * made of --model / EVALGATE_MODEL; `target.chosen` says nothing was named.
- */
 export async function chooseModel(
   target: ModelTarget,
   options: ChooseModelOptions,

@@ -5,10 +5,7 @@ import { userMessage } from "../errors.js";
 import type { CliContext } from "./context.js";
 import { OutputFileError } from "./errors.js";
 
-/**
- * Writes `text` to `path` all at once: first to a temporary file beside it, then renamed into
- * place, so that a reader never sees a half-written report and a failure leaves no file behind.
- */
+/** Through a temporary file renamed into place: no half-written report, no file left on failure. */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
   const temp = join(
     dirname(path),

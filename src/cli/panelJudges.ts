@@ -9,7 +9,6 @@ import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { type ModelTarget, readyModel } from "./modelCheck.js";
 
-/** How a panel's answers become the score. */
 export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
 
 /** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
@@ -23,13 +22,11 @@ export type PanelSetting = z.infer<typeof PanelSettingSchema>;
 /** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
 export type PanelFlags = Omit<Partial<PanelSetting>, "judges"> & { judge?: string[] };
 
-/** The judges and options the evaluation nodes take. */
 export interface PanelJudging {
   judges: JudgeModel[];
   panel: PanelOptions;
 }
 
-/** A panel's options, as the evaluation takes them. */
 export function panelOptions(flags: Omit<PanelFlags, "judge">): PanelOptions {
   return {
     ...(flags.aggregate === undefined ? {} : { aggregate: flags.aggregate }),
@@ -76,11 +73,7 @@ async function readyJudge(
   return { target, model: createChatModel(target.spec, options) };
 }
 
-/**
- * The writer and the panel's judges for a command that runs the proposal graph (`run`, `review`,
- * `review --retry`, `serve`), each checked (and fetched where it must be) before anything runs,
- * then built with `timeoutMs` (--timeout), else the target's own deadline.
- */
+/** The writer and the panel's judges, each checked before anything runs. */
 export async function readyRunModels(
   target: ModelTarget,
   panel: PanelSetting | undefined,
@@ -94,11 +87,7 @@ export async function readyRunModels(
   return { ...writer, judging: { judges, panel: panelOptions(panel) } };
 }
 
-/**
- * The models of a command that runs a thread at the terminal (`run`, `review`), each call also
- * cancelled by the command's Ctrl-C (withSignal): the call under way is aborted at once, so the
- * run stops at its last saved step instead of finishing the stage.
- */
+/** Each call also cancelled by Ctrl-C, so the run stops at its last saved step. */
 export function stoppedByCtrlC(models: RunModels, signal: AbortSignal | undefined): RunModels {
   if (signal === undefined) return models;
   const judging =

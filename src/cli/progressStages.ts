@@ -26,7 +26,6 @@ function judgedLine(progress: Extract<StageProgress, { phase: "judged" }>): stri
   return `${progress.title} judged: ${formatScore(progress.overallScore)} (${outcome})`;
 }
 
-/** The plain line of a step (a pipe or a log). */
 function plainLine(progress: StageProgress): string {
   switch (progress.phase) {
     case "writing":

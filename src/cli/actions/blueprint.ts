@@ -78,10 +78,7 @@ function renderRun(
   return options.format === "toon" ? `${encodeToon(run)}\n` : `${JSON.stringify(run, null, 2)}\n`;
 }
 
-/**
- * Every candidate checked (results stay keyed by the specs as given), then the judge: a judge
- * nobody named is chosen here (Ollama, else the embedded model).
- */
+/** Every candidate checked (results stay keyed by the specs as given), then the judge. */
 async function readyJudge(
   models: readonly string[],
   judge: string | undefined,

@@ -12,11 +12,7 @@ import { type ConfirmInput, runCalibrateApply } from "./calibrateApply.js";
 import { runCalibrateCompare } from "./calibrateCompare.js";
 import { type CalibrateCommandOptions, registryOptions, writeReport } from "./calibrateSources.js";
 
-/**
- * The --content-type to filter on: a content type evalgate knows, or one the store has labels
- * for; anything else (a typo) is refused with the valid ones listed, not answered with an empty
- * report.
- */
+/** The --content-type: a typo is refused, not answered with an empty report. */
 async function contentTypeOf(
   given: string | undefined,
   reviews: CalibrationLabelSource,

@@ -22,8 +22,7 @@ import {
 } from "./calibrateSources.js";
 
 /**
- * Replays the period's labels, records the comparison's figures in the store (the service's
- * calibration page shows the latest), and writes the report of the same labels with it.
+ * Replays the period's labels and records the comparison (the calibration page shows the latest).
  */
 export async function runCalibrateCompare(
   store: CheckpointStore,

@@ -25,9 +25,7 @@ export interface CalibrateCommandOptions {
   contentType?: string;
   format: CalibrationFormat;
   out?: string;
-  /** Replay the labelled evaluations without and with few-shot examples. */
   compare?: boolean;
-  /** Write the recommended thresholds as a new version (after confirmation). */
   apply?: boolean;
   catalog?: string;
   rubric?: string;

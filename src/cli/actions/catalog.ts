@@ -62,9 +62,8 @@ function printedFinding(finding: ValidationFinding, path: string): PrintedFindin
 }
 
 /**
- * The findings on a catalog that loaded: the meta-rubric's on the catalog as written (the same
- * run that decided it may be used: never an error, the loader refuses those), then what else
- * loading noted.
+ * The meta-rubric's findings on the catalog as written (never errors: the loader refuses those),
+ * then loading's notes.
  */
 function findingsOf(
   catalog: Catalog,
@@ -81,11 +80,9 @@ function findingsOf(
   return findings;
 }
 
-/** What `catalog validate` found: printed as lines, or as JSON with --json. */
 interface ValidationReport {
   file: string;
   valid: boolean;
-  /** The catalog, when it loaded. */
   catalog: {
     id: string;
     name: string;
@@ -100,7 +97,6 @@ function countOf(report: ValidationReport, severity: PrintedFinding["severity"])
   return report.findings.filter((f) => f.severity === severity).length;
 }
 
-/** The report as the lines `catalog validate` prints. */
 function printReport(context: CliContext, report: ValidationReport): void {
   const { catalog, file } = report;
   if (catalog === null) {
@@ -122,9 +118,8 @@ function printReport(context: CliContext, report: ValidationReport): void {
 }
 
 /**
- * A catalog the loader refused: the refusal in the words every command uses (`evaluate`, `run`,
- * the engine and the registry refuse it with the same message), then the meta-rubric's other
- * errors, when there are more.
+ * A refused catalog: the refusal in the words every command uses, then the meta-rubric's other
+ * errors.
  */
 function refusalReport(
   path: string,
@@ -144,9 +139,8 @@ function refusalReport(
 }
 
 /**
- * `evalgate catalog validate`: loads the catalog exactly as every other command does (so what
- * it calls invalid, they refuse, with the same message) and lists what the meta-rubric found,
- * as lines or (--json) as `{ file, valid, catalog, findings }`.
+ * Loads the catalog as every command does, so what it calls invalid they refuse with the same
+ * message.
  */
 export async function runCatalogValidate(
   path: string,
@@ -182,8 +176,7 @@ export async function runCatalogValidate(
 type ConvertFormat = "toon" | "json";
 
 /**
- * The catalog as evalgate's own model, without what loading adds (`source`, `warnings`), in spec
- * TOON or 2-space JSON: it loads back to an equal catalog.
+ * The catalog without what loading adds (`source`, `warnings`): it loads back to an equal catalog.
  */
 function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
   const { source: _source, warnings: _warnings, ...document } = catalog;
@@ -201,5 +194,4 @@ export async function runCatalogConvert(
   const text = convertCatalog(catalog, options.to);
   await writeOutput(text, options.out, `${catalog.id} as ${options.to}`, context);
   for (const warning of catalog.warnings) context.stderr.write(`warning: ${warning}\n`);
-  context.exitCode = EXIT_OK;
 }

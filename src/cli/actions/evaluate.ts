@@ -57,7 +57,6 @@ export interface EvaluateCommandOptions {
   seed?: number;
   /** A SQLite file for the judge-call cache (`--db`); without it, no cache. */
   db?: string;
-  /** false with --no-cache. */
   cache?: boolean;
   /** Show the judge the reviewers' corrections kept in --db as few-shot examples. */
   fewShot?: boolean;
@@ -88,7 +87,6 @@ async function readyTargets(targets: ModelTarget[], context: CliContext): Promis
   return ready;
 }
 
-/** The judge-call cache in the `--db` SQLite file; none without it, or with --no-cache. */
 async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
   if (options.db === undefined || options.cache === false) return undefined;
   const { SqliteJudgeCacheStore } = await import("../../store/judgeCacheStore.js");
@@ -96,8 +94,8 @@ async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) 
 }
 
 /**
- * The catalog the gate judges with: with --db, the rubric registry's active version of the
- * file's catalog id when that database holds one (said on stderr), else the file's catalog.
+ * With --db, the registry's active version of the file's catalog id when it holds one (said on
+ * stderr).
  */
 async function gateCatalog(
   file: Catalog,
@@ -178,8 +176,7 @@ async function report(
 }
 
 /**
- * Evaluates every input (all read and checked first, the model checked once), then reports them
- * together. Exit code 1 when some result fails the gate (scoreGate), 0 when none does.
+ * Every input read and checked first and the model once; exit 1 when some result fails the gate.
  */
 export async function runEvaluate(
   inputPaths: string | readonly string[],

@@ -13,7 +13,6 @@ import type { LinkPolicy } from "../../untrusted/regularFile.js";
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
@@ -52,15 +51,12 @@ export interface ReviewCommandOptions {
   db?: string;
   model?: string;
   maxRevisions?: number;
-  /** false with --no-cache: the judge-call cache is not used. */
   cache?: boolean;
   /** `<criterion>=<value>`: scores the judge got wrong, on each criterion's own scale. */
   correct?: string[];
   /** `<criterion>=<text>`: why a corrected score is wrong. */
   note?: string[];
-  /** PostgreSQL instead of the SQLite file (--database-url). */
   databaseUrl?: string;
-  /** The deadline of each model call, in milliseconds (--timeout). */
   timeout?: number;
 }
 
@@ -164,11 +160,8 @@ async function applyDecision(
 }
 
 /**
- * A decision recorded for this review before a process stopped (a kill after it was accepted and
- * before it was applied) stands: it is applied now, exactly once, and the thread runs on. When it
- * is the decision asked for now, that is all (the answer: where the thread is after it); when it is
- * another one, the command says so and ends with ALREADY_DECIDED, the recorded one applied. Undefined
- * when no decision is waiting to be applied.
+ * A decision recorded before its process stopped stands: it is applied now, exactly once. When it is
+ * not the one asked for now, the command ends with ALREADY_DECIDED.
  */
 async function applyRecordedDecision(
   open: { desk: ReviewDeskHandle },
@@ -271,7 +264,6 @@ export async function runReviewDecision(
       `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
     );
     printThreadView(threadId, next, desk, store, context);
-    context.exitCode = EXIT_OK;
   } catch (error) {
     // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.
     progress.finish();

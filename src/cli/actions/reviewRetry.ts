@@ -4,7 +4,6 @@
  */
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { CliContext } from "../context.js";
-import { EXIT_OK } from "../exitCodes.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
@@ -44,7 +43,6 @@ export async function runRetryThread(
     await continueThread(desk, threadId, cliReviewer(options.reviewer));
     progress.finish();
     printThreadView(threadId, await threadView(desk, threadId), desk, store, context);
-    context.exitCode = EXIT_OK;
   } finally {
     progress.finish();
     await desk?.close();

@@ -16,7 +16,6 @@ import {
 import { threadsWithWorkLeft, type WorkLeftThread } from "../review/workLeft.js";
 
 export interface ReviewsCommandOptions extends StoreFlags {
-  /** Print the list as JSON. */
   json?: boolean;
 }
 

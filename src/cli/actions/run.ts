@@ -32,13 +32,8 @@ import type { CheckpointStore } from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
-/** The options of `evalgate run`. */
 export interface RunCommandOptions extends PlannedRunOptions {
-  /**
-   * --few-shot: the reviewers' corrections kept in the store shown to the judge as few-shot
-   * examples in every evaluation this command runs (without it, only where a stage's catalog
-   * turns them on).
-   */
+  /** --few-shot: the store's corrections in every evaluation, not only where a catalog asks. */
   fewShot?: boolean;
 }
 
@@ -71,10 +66,7 @@ const NOT_TAKEN: ReadonlySet<string> = new Set([
   "REVIEW_NOT_PENDING",
 ]);
 
-/**
- * Shows each review and asks for the decision, until the run completes (true) or the reviewer
- * stops (false).
- */
+/** Until the run completes (true) or the reviewer stops (false). */
 async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> {
   const { desk, threadId, store, context } = loop;
   const out = context.stdout;
@@ -130,7 +122,6 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
     out.write(
       `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, desk.stages)}`,
     );
-    context.exitCode = EXIT_OK;
     return true;
   } finally {
     lines.close();

@@ -12,7 +12,6 @@ import { panelSettingOf, readyRunModels } from "../panelJudges.js";
 import { openCliDesk } from "../review/deskPath.js";
 import { type CheckpointStore, describeStore, storeOfFlags } from "../review/store.js";
 
-/** The options of `evalgate serve`, as commander parsed them. */
 export interface RawServeOptions extends PanelFlags {
   host: string;
   port: number;

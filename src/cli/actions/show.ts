@@ -3,7 +3,6 @@ import { isDeskError } from "../../desk/errors.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import {
   type ProposalFormat,
   refuseExistingOut,
@@ -50,7 +49,6 @@ export async function runShow(
         `${what} of thread ${threadId} written to ${displayPath(written, cwd)}\n`,
       );
     }
-    context.exitCode = EXIT_OK;
   } finally {
     await desk.close();
   }

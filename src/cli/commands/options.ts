@@ -4,8 +4,7 @@ import type { CliContext } from "../context.js";
 import { PANEL_AGGREGATES } from "../panelJudges.js";
 
 /**
- * A command's action from its module, loaded only when it runs (so `--help` and the other
- * commands start fast): given commander's operands and options, then the context.
+ * An action whose module loads only when it runs, so `--help` and the other commands start fast.
  */
 export function lazyAction<Args extends unknown[]>(
   context: CliContext,
@@ -41,7 +40,6 @@ export function numberIn(min: number, max: number): (value: string) => number {
   };
 }
 
-/** Collects a repeated option's values in order (`--judge a --judge b`). */
 export function collectValues(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];
 }
@@ -63,14 +61,9 @@ export function addPanelOptions(command: Command, judgeHelp: string): Command {
     );
 }
 
-/** The default SQLite file of the commands that keep threads, reviewers, rubrics and labels. */
 const DEFAULT_DB = ".evalgate/checkpoints.sqlite";
 
-/**
- * The store options, named the same on every command that keeps threads, reviewers, rubrics or
- * labels: `--db <file>` (SQLite) and `--database-url <url>` (PostgreSQL); with neither,
- * DATABASE_URL, else the default SQLite file.
- */
+/** `--db <file>` and `--database-url <url>`, named the same on every command with a store. */
 export function addStoreOptions(command: Command, what: string): Command {
   return command
     .option("--db <file>", `SQLite file of ${what} (default ${DEFAULT_DB})`)
@@ -89,10 +82,7 @@ export function addTimeoutOption(command: Command): Command {
   );
 }
 
-/**
- * How every command that calls a model chooses and checks it, before anything runs: the first
- * lines of the `Model:` part of its help.
- */
+/** The first lines of the `Model:` part of the help of every command that calls a model. */
 export const MODEL_CHECK_HELP = `  --model provider:model, else ollama:<EVALGATE_MODEL>, is checked before anything runs: for an
   ollama: model, Ollama must answer at OLLAMA_BASE_URL (default http://127.0.0.1:11434) and
   have the model pulled, else evalgate stops with exit code 2 and says what to run. With no

@@ -33,8 +33,7 @@ function pointCase(point: PointAssessment, base: CaseBase, threshold: number): J
 }
 
 /**
- * A point of an alternative group: judged on its own until its group reaches the threshold; then
- * passed on the deciding path (or in a `should_not` group), skipped on a path that was not needed.
+ * Judged alone until its group reaches the threshold; then skipped on a path that was not needed.
  */
 function groupPointCase(
   point: PointAssessment,
@@ -137,7 +136,6 @@ function pairSuite(
   return { name: `${promptId} × ${model}`, properties, cases };
 }
 
-/** `blueprint run --format junit`: one testsuite per prompt × model. */
 export function renderBlueprintJunit(
   run: BlueprintRun,
   threshold = DEFAULT_COVERAGE_THRESHOLD,

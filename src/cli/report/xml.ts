@@ -17,7 +17,6 @@ const FORBIDDEN_CHARS =
 /** What XML names may be: the report writes only its own fixed names, checked here. */
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** `text` without the characters XML 1.0 forbids. */
 export function removeForbiddenXmlChars(text: string): string {
   return text.replace(FORBIDDEN_CHARS, "");
 }
@@ -30,10 +29,7 @@ export function escapeXmlText(text: string): string {
     .replace(/>/g, "&gt;");
 }
 
-/**
- * An attribute value: &, <, >, " and ' escaped, and tab, newline and carriage return as character
- * references so that a parser's attribute normalisation keeps them.
- */
+/** Tab, newline and carriage return as references, so attribute normalisation keeps them. */
 export function escapeXmlAttribute(text: string): string {
   return escapeXmlText(text)
     .replace(/"/g, "&quot;")

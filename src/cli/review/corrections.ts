@@ -64,10 +64,7 @@ function choicesText(evaluation: EvaluationResult): string {
     .join("\n");
 }
 
-/**
- * One `mark` answer (`<criterion> <value> [note…]`) checked against the evaluation: the
- * correction, or the message saying what is wrong with it.
- */
+/** One `mark` answer (`<criterion> <value> [note…]`): the correction, or what is wrong with it. */
 export function markedCorrection(
   review: PendingReview,
   answer: string,

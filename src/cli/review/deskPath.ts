@@ -25,7 +25,6 @@ export interface CliDeskOptions {
   overrideSettings?: boolean;
   /** `false` (--no-cache): every criterion is asked of the model, none kept. */
   cache?: boolean | undefined;
-  /** A panel of judges for every evaluation (the model still writes). */
   judging?: PanelJudging | undefined;
   /** `true` (--few-shot): the store's corrections are few-shot examples in every evaluation. */
   fewShot?: boolean;
@@ -34,7 +33,6 @@ export interface CliDeskOptions {
   runJobs?: boolean;
 }
 
-/** The desk over the command's store. */
 export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
   const { judging } = options;
   const evaluation = {
@@ -55,10 +53,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
   });
 }
 
-/**
- * Who decides at the terminal: `--reviewer` (checked by the commands), else the system user when
- * it is a name the review boundary takes, else "cli"; the operator is trusted.
- */
+/** `--reviewer`, else the system user when the review boundary takes the name, else "cli". */
 export function cliReviewer(name: string | undefined): Reviewer {
   const fallback = (() => {
     try {
@@ -95,10 +90,7 @@ async function advanceHere(desk: ReviewDeskHandle, threadId: string): Promise<vo
   }
 }
 
-/**
- * Starts a thread with this id — its run settings written in the transaction that records it —
- * and runs it here to its first review (or its end).
- */
+/** Its run settings are written in the transaction that records the thread. */
 export async function startThread(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -121,8 +113,7 @@ export async function startThread(
 }
 
 /**
- * Advances a thread stopped with work left, here: a thread the store does not know yet (started
- * before the index existed, or by a library orchestrator on the same file) is registered first.
+ * A thread the store does not know (a library orchestrator's on the same file) is registered first.
  */
 export async function continueThread(
   desk: ReviewDeskHandle,
@@ -134,9 +125,8 @@ export async function continueThread(
 }
 
 /**
- * What a thread has left to do before a reviewer is asked anything, in words: work left in its
- * checkpoint (a run that stopped), or a decision recorded for the review it waits at and not yet
- * applied (the process applying it died). Undefined when nothing is left; continueThread does it.
+ * Work left in the checkpoint, or a recorded decision not yet applied, in words; continueThread
+ * does it.
  */
 export async function workLeftBeforeReview(
   desk: ReviewDeskHandle,
@@ -156,10 +146,7 @@ export async function workLeftBeforeReview(
   return `This review was decided before the run stopped (${recorded.action} by ${recorded.reviewer}); applying it now.`;
 }
 
-/**
- * Records the decision on the interrupt and applies it here. A refusal (someone decided it
- * already, it is not pending any more, the action or its fields do not fit) is a DeskError.
- */
+/** A refusal (decided already, not pending, the action does not fit) is a DeskError. */
 export async function decideAndApply(
   desk: ReviewDeskHandle,
   threadId: string,

@@ -8,10 +8,11 @@ import { threadErrors } from "../../proposal/stageErrors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { PendingRow } from "../../store/types.js";
 import { timeAgo, timeStamp } from "../../timeText.js";
+import { terminalSafe } from "../../untrusted/terminalText.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
-import { contentLines, markdownLines, terminalSafe, wrapLine } from "./contentText.js";
+import { contentLines, markdownLines, wrapLine } from "./contentText.js";
 import type { WorkLeftThread } from "./workLeft.js";
 
 const GAP = "  ";
@@ -41,7 +42,6 @@ export function contentText(content: unknown): string | undefined {
   return JSON.stringify(content, null, 2);
 }
 
-/** The stage's content in the state values. */
 export function stageContent(values: OverallProposalStateType, stage: StageDefinition): unknown {
   return readStatePath(values, parseStatePath(stage.contentPath));
 }
@@ -69,7 +69,6 @@ export interface ReviewViewOptions {
   width?: number;
 }
 
-/** A pending review, as the reviewer is shown it before deciding. */
 export function renderReview(
   review: PendingReview,
   content: unknown,

@@ -87,7 +87,6 @@ function contentFormItems(type: StructuredContentType): ContentField[][] {
   return blank.shape === "list" ? blank.items : [];
 }
 
-/** What went wrong reading a form: where (a line), and what. */
 export type FormProblem = { line: number; message: string };
 
 interface FieldDraft {
@@ -173,9 +172,7 @@ function readForm(type: StructuredContentType, text: string) {
 }
 
 /**
- * The edited form (or JSON put in its place) read back as the edit's JSON text — an emptied field
- * as null, so that the decision removes it — checked by the edit rule against `current`, the
- * content the form was made from; or what is wrong, one line each.
+ * An emptied field becomes null, so that the decision removes it; or what is wrong, a line each.
  */
 export function readFieldForm(
   type: StructuredContentType,

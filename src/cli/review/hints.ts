@@ -34,7 +34,6 @@ export function showCommand(threadId: string, at: HintContext): string {
   return `${evalgateCommand(at.env)} show ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
 }
 
-/** How to decide on the review with `evalgate review`. */
 export function reviewCommandHint(review: PendingReview, at: HintContext): string {
   const db = dbHint(at.store, at.cwd);
   const command = evalgateCommand(at.env);

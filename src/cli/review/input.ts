@@ -4,7 +4,6 @@ import { createInterface } from "node:readline";
 export interface LineReader {
   /** The next line without its line break, or undefined when the input ended or was cancelled. */
   next(): Promise<string | undefined>;
-  /** Whether the input has ended (no line will come any more). */
   readonly ended: boolean;
   close(): void;
 }
@@ -51,17 +50,13 @@ export function createLineReader(input: NodeJS.ReadableStream, signal?: AbortSig
   };
 }
 
-/** Where a question is asked: the answers, the output, and whether stdin is a terminal. */
 export interface QuestionIo {
   lines: LineReader;
   out: { write(text: string): unknown };
   terminal: boolean;
 }
 
-/**
- * Asks `question` and reads one answer (undefined at the end of the input); the answer is echoed
- * when stdin is not a terminal, so a log reads well.
- */
+/** Undefined at the end of the input; the answer is echoed off a terminal, so a log reads well. */
 export async function askLine(io: QuestionIo, question: string): Promise<string | undefined> {
   io.out.write(question);
   const line = await io.lines.next();

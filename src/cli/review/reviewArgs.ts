@@ -11,7 +11,6 @@ import {
 } from "../../graph/reviewInput.js";
 import { CliError } from "../errors.js";
 
-/** A thread id argument; CliError naming what is wrong with it. */
 export function checkedThreadArg(threadId: string, what = "the thread id"): string {
   const parsed = ThreadIdSchema.safeParse(threadId);
   if (parsed.success) return parsed.data;
@@ -28,7 +27,6 @@ export function checkedReviewerArg(name: string | undefined): string | undefined
   throw new CliError(`--reviewer ${quotedId(name)} ${reason}`);
 }
 
-/** The option a decision's field comes from. */
 const OPTION_OF: Readonly<Record<string, string>> = {
   reviewer: "--reviewer",
   comment: "--comment",

@@ -26,22 +26,18 @@ export interface RunCommandOptions extends PanelFlags {
   reviewer?: string;
   /** Resume with these settings although the run started with others. */
   overrideSettings?: boolean;
-  /** false with --no-cache: the judge-call cache is not used. */
   cache?: boolean;
   /** After the run, the thread's judge calls are written to this JSONL file. */
   trace?: string;
-  /** The deadline of each model call, in milliseconds (--timeout). */
   timeout?: number;
-  /** PostgreSQL instead of the SQLite file (--database-url). */
   databaseUrl?: string;
   /** Where the finished proposal is written (a new file; default `proposal-<thread>.md`). */
   out?: string;
 }
 
 /**
- * The settings kept with the thread `--thread` names. A thread the store does not have is refused
- * here, before any model is chosen (nothing is probed or downloaded for it), unless an RFP is given
- * to start it.
+ * An unknown thread is refused before any model is chosen (nothing probed or downloaded), unless an
+ * RFP starts it.
  */
 async function threadSettings(
   threadId: string | undefined,

@@ -16,12 +16,10 @@ import { PanelSettingSchema } from "../panelJudges.js";
 import { type CheckpointStore, withReviewStore } from "./store.js";
 
 export const RunSettingsSchema = z.object({
-  /** The writer and judge model, `provider:model`. */
   model: z.string().min(1).optional(),
   maxRevisions: z.number().int().min(0).optional(),
   /** A panel of judges instead of the model judging alone. */
   panel: PanelSettingSchema.optional(),
-  /** The RFP file the run started from, as given. */
   rfpFile: z.string().optional(),
   startedAt: z.string(),
 });
@@ -44,7 +42,6 @@ function firstIssue(error: z.ZodError): string {
   return `${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"}`;
 }
 
-/** The threads' settings of the file at `path`; none when there is no file. */
 async function readLegacyFile(path: string): Promise<Record<string, RunSettings>> {
   const read = await readRegularTextFile(path, MAX_LEGACY_FILE_BYTES);
   if (!read.ok) {
@@ -60,10 +57,7 @@ async function readLegacyFile(path: string): Promise<Record<string, RunSettings>
   return parsed.data.threads;
 }
 
-/**
- * Adds the settings kept in an earlier version's file to the store, once: afterwards the file is
- * renamed `<file>.imported`. A file that cannot be read is reported on `stderr` and left as it is.
- */
+/** Once: the file is then renamed `<file>.imported`; an unreadable one is reported and left. */
 export async function importLegacyRunSettings(
   reviews: ReviewStore,
   path: string,
@@ -86,7 +80,6 @@ export async function importLegacyRunSettings(
   await rename(path, `${path}.imported`).catch(() => undefined);
 }
 
-/** The thread's settings kept in the store, checked; undefined when none were kept. */
 export async function loadRunSettings(
   reviews: ReviewStore,
   threadId: string,
@@ -100,7 +93,6 @@ export async function loadRunSettings(
   return parsed.data;
 }
 
-/** The settings as the store keeps them (checked against the schema first). */
 export function storedRunSettings(settings: RunSettings): Record<string, unknown> {
   return { ...RunSettingsSchema.parse(settings) };
 }
@@ -113,9 +105,8 @@ export interface ThreadRecord {
 }
 
 /**
- * Opens the commands' review store (an earlier version's settings file imported first), reads
- * what it knows of the thread, and closes it. `hasCheckpoint`, when given, is asked when the store
- * has neither a row nor settings for the thread (a library orchestrator's thread on the same file).
+ * `hasCheckpoint` is asked when the store has neither a row nor settings (a library orchestrator's
+ * thread).
  */
 export async function readThreadRecord(
   store: CheckpointStore,

@@ -7,13 +7,8 @@ import { EXIT_CANCELLED } from "../exitCodes.js";
 import { type HintContext, runThreadCommand } from "./hints.js";
 
 export interface CtrlCWatch {
-  /**
-   * After the run unwound: when Ctrl-C was pressed, prints how to go on (unless the command has
-   * printed it already), sets the exit code 130 and returns true (the error the abort caused is
-   * the stop itself, not reported).
-   */
+  /** After Ctrl-C: prints how to go on (unless `hinted`), sets exit 130 and returns true. */
   finish(options?: { hinted?: boolean }): boolean;
-  /** Stops listening. */
   close(): void;
 }
 

@@ -11,21 +11,18 @@ import type { ReviewStore } from "../../store/types.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 
-/** The SQLite file the commands use when neither --db nor DATABASE_URL says otherwise. */
 export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";
 
 export type CheckpointStore =
   | { kind: "sqlite" /** Absolute path of the file. */; path: string }
   | { kind: "postgres"; url: string };
 
-/** The store as the openers take it: `{ sqlitePath }` or `{ databaseUrl }`. */
 export function storeConnection(
   store: CheckpointStore,
 ): { sqlitePath: string } | { databaseUrl: string } {
   return store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url };
 }
 
-/** Runs `work` on the review store of `store`, closed when it ends. */
 export async function withReviewStore<T>(
   store: CheckpointStore,
   work: (reviews: ReviewStore) => Promise<T>,
@@ -50,16 +47,14 @@ export function resolveCheckpointStore(
   return { kind: "sqlite", path: resolve(cwd, DEFAULT_REVIEW_DB) };
 }
 
-/** The store options of the commands that keep threads: `--db <file>`, `--database-url <url>`. */
 export interface StoreFlags {
   db?: string;
   databaseUrl?: string;
 }
 
 /**
- * The store the flags choose: `--database-url` (PostgreSQL), else `--db` (a SQLite file), else
- * DATABASE_URL, else the default file. Both flags at once, or a URL that is not postgres:// or
- * postgresql://, are refused (the URL is not repeated: it may hold a password).
+ * Both flags, or a URL that is not postgres://, are refused (the URL is not repeated: it may hold a
+ * password).
  */
 export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): CheckpointStore {
   const url = flags.databaseUrl?.trim();
@@ -84,7 +79,6 @@ export function describeStore(store: CheckpointStore, cwd: string): string {
   }
 }
 
-/** Whether the store holds a checkpoint of the thread (opened and closed again). */
 export async function threadHasCheckpoint(
   store: CheckpointStore,
   threadId: string,
@@ -118,7 +112,6 @@ export function dbHint(store: CheckpointStore, cwd: string): string {
   return shown === DEFAULT_REVIEW_DB ? "" : ` --db ${quoteArg(shown)}`;
 }
 
-/** An argument as a shell would need it in a printed command. */
 export function quoteArg(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }

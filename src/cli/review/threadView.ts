@@ -11,10 +11,7 @@ import { type PendingReview, reviewsOf } from "../../orchestrator/pendingReview.
 
 export type ProposalValues = GraphState<ReturnType<typeof buildProposalGraph>>;
 
-/**
- * Where a thread is: waiting for a review, finished, or stopped with work left at the nodes `next`
- * (nodes to run, or whose writes wait to be applied) without a review.
- */
+/** Stopped: work left at the nodes `next` without a review. */
 export type ThreadView =
   | { kind: "paused"; review: PendingReview; values: ProposalValues }
   | { kind: "completed"; values: ProposalValues }

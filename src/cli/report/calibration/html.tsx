@@ -104,11 +104,6 @@ function chartsOf(group: ContentTypeCalibration) {
   );
 }
 
-/**
- * The report as one self-contained page: the figures as the review service's calibration page
- * shows them, `beside` (the few-shot comparison of `calibrate --compare`) after them, the
- * disagreement ranking, and the charts.
- */
 export function renderCalibrationHtml(report: CalibrationReport, beside?: Child): string {
   return renderStandaloneFile({
     title: "Calibration report",
