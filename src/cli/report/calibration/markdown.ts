@@ -13,26 +13,7 @@ import {
   scopeLine,
   thresholdText,
 } from "../../../service/pages/calibrationText.js";
-
-const MARKDOWN_ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "\\|",
-  "\\": "\\\\",
-  "`": "\\`",
-  "*": "\\*",
-  _: "\\_",
-  "[": "\\[",
-  "]": "\\]",
-};
-
-/** Escapes text for a Markdown table cell or line: one line, no markup, no HTML. */
-function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .replace(/[&<>|\\`*_[\]]/g, (char) => MARKDOWN_ESCAPES[char] ?? char);
-}
+import { escapeMarkdown } from "../markdown.js";
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(" | ")} |`;
