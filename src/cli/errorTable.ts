@@ -138,9 +138,7 @@ function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
   return String(error);
 }
 
-/**
- * Its exit code and one redacted line; a cancellation is one message, whichever error carried it.
- */
+/** Exit code and one redacted line; a cancellation is one message whatever carried it. */
 export function commandError(
   error: unknown,
   cwd: string,

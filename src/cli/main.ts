@@ -1,7 +1,4 @@
-/**
- * The `evalgate` program. Exit codes: 0 passed / ok, 1 not passed, 2 on any error, 130 when
- * cancelled.
- */
+/** The `evalgate` program. Exit codes: 0 ok, 1 not passed, 2 any error, 130 cancelled. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";

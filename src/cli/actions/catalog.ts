@@ -61,10 +61,7 @@ function printedFinding(finding: ValidationFinding, path: string): PrintedFindin
   };
 }
 
-/**
- * The meta-rubric's findings on the catalog as written (never errors: the loader refuses those),
- * then loading's notes.
- */
+/** The meta-rubric's findings (never errors: the loader refuses those), then loading's notes. */
 function findingsOf(
   catalog: Catalog,
   asWritten: readonly ValidationFinding[],
@@ -117,10 +114,7 @@ function printReport(context: CliContext, report: ValidationReport): void {
   );
 }
 
-/**
- * A refused catalog: the refusal in the words every command uses, then the meta-rubric's other
- * errors.
- */
+/** The refusal in the words every command uses, then the meta-rubric's other errors. */
 function refusalReport(
   path: string,
   error: CatalogError,
@@ -138,10 +132,7 @@ function refusalReport(
   return { file: path, valid: false, catalog: null, findings };
 }
 
-/**
- * Loads the catalog as every command does, so what it calls invalid they refuse with the same
- * message.
- */
+/** Loads the catalog as every command does: what it calls invalid, they refuse alike. */
 export async function runCatalogValidate(
   path: string,
   options: { json?: boolean },
@@ -175,9 +166,7 @@ export async function runCatalogValidate(
 
 type ConvertFormat = "toon" | "json";
 
-/**
- * The catalog without what loading adds (`source`, `warnings`): it loads back to an equal catalog.
- */
+/** Without what loading adds (`source`, `warnings`): it loads back to an equal catalog. */
 function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
   const { source: _source, warnings: _warnings, ...document } = catalog;
   // Optional fields that are absent are left out (TOON would write `undefined` as null).

@@ -93,10 +93,7 @@ async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) 
   return SqliteJudgeCacheStore.open(at(options.db));
 }
 
-/**
- * With --db, the registry's active version of the file's catalog id when it holds one (said on
- * stderr).
- */
+/** With --db, the registry's active version of the catalog's id, when it holds one. */
 async function gateCatalog(
   file: Catalog,
   options: EvaluateCommandOptions,
@@ -175,9 +172,7 @@ async function report(
   context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-/**
- * Every input read and checked first and the model once; exit 1 when some result fails the gate.
- */
+/** Every input read and the model checked first; exit 1 when some result fails the gate. */
 export async function runEvaluate(
   inputPaths: string | readonly string[],
   options: EvaluateCommandOptions,

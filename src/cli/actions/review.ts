@@ -33,6 +33,7 @@ import {
   showCommand,
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
+import type { ThreadRunFlags } from "../review/runPlan.js";
 import { readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
 import {
@@ -43,21 +44,14 @@ import {
 } from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
 
-export interface ReviewCommandOptions {
+export interface ReviewCommandOptions extends ThreadRunFlags {
   feedback?: string;
   contentFile?: string;
-  reviewer?: string;
   comment?: string;
-  db?: string;
-  model?: string;
-  maxRevisions?: number;
-  cache?: boolean;
   /** `<criterion>=<value>`: scores the judge got wrong, on each criterion's own scale. */
   correct?: string[];
   /** `<criterion>=<text>`: why a corrected score is wrong. */
   note?: string[];
-  databaseUrl?: string;
-  timeout?: number;
 }
 
 /** The decision the arguments describe; options that belong to another action are refused. */

@@ -1,7 +1,4 @@
-/**
- * `evalgate run`: writes a proposal, asking the reviewer on stdin at each review; quitting leaves
- * the thread paused.
- */
+/** `evalgate run`: writes a proposal, asking the reviewer at each review; quitting pauses it. */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";

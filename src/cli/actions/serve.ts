@@ -10,13 +10,16 @@ import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
 import { openCliDesk } from "../review/deskPath.js";
-import { type CheckpointStore, describeStore, storeOfFlags } from "../review/store.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  type StoreFlags,
+  storeOfFlags,
+} from "../review/store.js";
 
-export interface RawServeOptions extends PanelFlags {
+export interface RawServeOptions extends PanelFlags, StoreFlags {
   host: string;
   port: number;
-  db?: string;
-  databaseUrl?: string;
   /** Deprecated: `--db <folder>/checkpoints.sqlite`. */
   data?: string;
   model?: string;

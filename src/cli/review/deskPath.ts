@@ -112,9 +112,7 @@ export async function startThread(
   await advanceHere(desk, threadId);
 }
 
-/**
- * A thread the store does not know (a library orchestrator's on the same file) is registered first.
- */
+/** An unknown thread (a library orchestrator's on the same file) is registered first. */
 export async function continueThread(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -124,10 +122,7 @@ export async function continueThread(
   await advanceHere(desk, threadId);
 }
 
-/**
- * Work left in the checkpoint, or a recorded decision not yet applied, in words; continueThread
- * does it.
- */
+/** The work left before a reviewer is asked, in words (continueThread does it). */
 export async function workLeftBeforeReview(
   desk: ReviewDeskHandle,
   threadId: string,

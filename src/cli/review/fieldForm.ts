@@ -1,7 +1,6 @@
 /**
- * The terminal's edit form of structured content: Markdown with a `## heading` per field (a list
- * item after `# Pair <n>`), read back by the edit rule (structuredContent.ts); JSON is read as
- * JSON.
+ * The edit form of structured content: Markdown with a `## heading` per field (`# Pair <n>` before
+ * a list item), read back by the edit rule (structuredContent.ts).
  */
 import {
   type ContentField,
@@ -171,9 +170,7 @@ function readForm(type: StructuredContentType, text: string) {
   return { items, problems };
 }
 
-/**
- * An emptied field becomes null, so that the decision removes it; or what is wrong, a line each.
- */
+/** An emptied field becomes null (the decision removes it); or what is wrong, a line each. */
 export function readFieldForm(
   type: StructuredContentType,
   text: string,

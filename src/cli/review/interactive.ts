@@ -1,7 +1,4 @@
-/**
- * Asks the reviewer on stdin: approve, revise, edit, retry or quit; the end of the input is
- * quitting.
- */
+/** Asks the reviewer on stdin: approve, revise, edit, retry or quit (also at end of input). */
 
 import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
 import type { StageDefinition } from "../../graph/stages.js";
@@ -79,10 +76,7 @@ interface EditDraft {
   text: string | undefined;
 }
 
-/**
- * Undefined when cancelled, unchanged, or it did not fit (the next edit starts from it); null at
- * the end.
- */
+/** Undefined when cancelled, unchanged or unfit (the next edit starts from it); null at end. */
 async function editedContent(
   io: DecisionPromptIo,
   current: unknown,
@@ -132,10 +126,7 @@ async function markStep(
   }
 }
 
-/**
- * Asks until the reviewer decides or quits; an edit that does not fit is explained and offered
- * again.
- */
+/** Asks until the reviewer decides or quits; an edit that does not fit is offered again. */
 export async function askDecision(
   review: PendingReview,
   content: unknown,

@@ -12,25 +12,28 @@ import {
   type CheckpointStore,
   describeStore,
   refuseMissingStore,
+  type StoreFlags,
   storeExists,
   storeOfFlags,
   threadHasCheckpoint,
 } from "./store.js";
 
-export interface RunCommandOptions extends PanelFlags {
-  thread?: string;
-  applicant?: string;
+/** The options of every command that runs a thread on (`run`, `review`, `review --retry`). */
+export interface ThreadRunFlags extends StoreFlags {
   model?: string;
-  db?: string;
   maxRevisions?: number;
   reviewer?: string;
+  cache?: boolean;
+  timeout?: number;
+}
+
+export interface RunCommandOptions extends ThreadRunFlags, PanelFlags {
+  thread?: string;
+  applicant?: string;
   /** Resume with these settings although the run started with others. */
   overrideSettings?: boolean;
-  cache?: boolean;
   /** After the run, the thread's judge calls are written to this JSONL file. */
   trace?: string;
-  timeout?: number;
-  databaseUrl?: string;
   /** Where the finished proposal is written (a new file; default `proposal-<thread>.md`). */
   out?: string;
 }

@@ -1,7 +1,6 @@
 /**
- * A run's settings (model, revision limit, panel) kept in the store beside the thread: LangGraph
- * keeps the run context out of checkpoints. An earlier version's `<file>.runs.json` is imported
- * once.
+ * A run's settings kept in the store beside the thread (LangGraph keeps the run context out of
+ * checkpoints). An earlier version's `<file>.runs.json` is imported once.
  */
 import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -104,10 +103,7 @@ export interface ThreadRecord {
   settings: RunSettings | undefined;
 }
 
-/**
- * `hasCheckpoint` is asked when the store has neither a row nor settings (a library orchestrator's
- * thread).
- */
+/** `hasCheckpoint` is asked when the store has neither a row nor settings for the thread. */
 export async function readThreadRecord(
   store: CheckpointStore,
   threadId: string,
