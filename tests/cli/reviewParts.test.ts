@@ -18,11 +18,7 @@ import {
   legacyRunSettingsPath,
   loadRunSettings,
 } from "../../src/cli/review/settings.js";
-import {
-  DEFAULT_REVIEW_DB,
-  describeStore,
-  resolveCheckpointStore,
-} from "../../src/cli/review/store.js";
+import { describeStore, resolveCheckpointStore } from "../../src/cli/review/store.js";
 import { readStructuredEdit } from "../../src/graph/reviewInput.js";
 import {
   CONNECTION_PAIRS_STAGE,
@@ -340,7 +336,6 @@ describe("run settings and the checkpoint store", () => {
   });
 
   it("uses --db, else DATABASE_URL, else the orchestrator's default file", () => {
-    expect(DEFAULT_REVIEW_DB).toBe(DEFAULT_SQLITE_PATH);
     const url = "postgres://eval:secret@db.local:5432/reviews";
     expect(resolveCheckpointStore(undefined, {}, dir)).toEqual({
       kind: "sqlite",

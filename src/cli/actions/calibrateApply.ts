@@ -18,12 +18,8 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_FAILED } from "../exitCodes.js";
 import { createLineReader } from "../review/input.js";
-import type { CheckpointStore } from "../review/store.js";
-import {
-  type CalibrateCommandOptions,
-  catalogOfFlags,
-  registryOptions,
-} from "./calibrateSources.js";
+import { type CheckpointStore, storeConnection } from "../review/store.js";
+import { type CalibrateCommandOptions, catalogOfFlags } from "./calibrateSources.js";
 
 /** Where the admin's yes comes from: stdin, and whether it is a terminal. */
 export interface ConfirmInput {
@@ -105,7 +101,7 @@ export async function runCalibrateApply(
 ): Promise<void> {
   const catalog = await catalogOfFlags(options, store, context, "--apply");
   const scope = resolveScope(options);
-  const reviews = await openReviewStore(registryOptions(store));
+  const reviews = await openReviewStore(storeConnection(store));
   const labels = await readCalibrationLabels(reviews, scope).finally(() => reviews.close());
   const contentType = contentTypeOf(
     options.contentType,
@@ -136,7 +132,7 @@ export async function runCalibrateApply(
     appliedAt: new Date().toISOString(),
     ...(context.env.USER === undefined ? {} : { appliedBy: context.env.USER }),
   });
-  const registry = await RubricRegistry.open(registryOptions(store));
+  const registry = await RubricRegistry.open(storeConnection(store));
   try {
     // A catalog from a file is registered as it is first, so the registry keeps both versions.
     if (options.catalog !== undefined) await registry.add(catalog);

@@ -11,14 +11,13 @@ import { redactSecretText } from "../../redact.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { readyModel } from "../modelCheck.js";
+import { writeOutput } from "../outputFile.js";
 import { renderComparison } from "../report/calibration/render.js";
-import type { CheckpointStore } from "../review/store.js";
+import { type CheckpointStore, storeConnection } from "../review/store.js";
 import {
   type CalibrateCommandOptions,
   catalogOfFlags,
   openTraceStore,
-  registryOptions,
-  writeReport,
 } from "./calibrateSources.js";
 
 /**
@@ -31,7 +30,7 @@ export async function runCalibrateCompare(
 ): Promise<void> {
   const catalog = await catalogOfFlags(options, store, context, "--compare");
   const target = await readyModel(options.model, context);
-  const reviews = await openReviewStore(registryOptions(store));
+  const reviews = await openReviewStore(storeConnection(store));
   const { traces, close } = openTraceStore(store);
   try {
     const scope = resolveScope(options);
@@ -66,7 +65,7 @@ export async function runCalibrateCompare(
       generatedAt: measured.measuredAt,
     });
     const text = renderComparison({ ...measured, calibration, comparison }, options.format);
-    await writeReport(text, "comparison", options, context);
+    await writeOutput(text, options.out, `the ${options.format} comparison`, context);
     context.stderr.write(
       `${comparison.replayed} of ${comparison.labels} labels replayed without and with examples\n`,
     );

@@ -12,13 +12,10 @@ import type { TraceStore } from "../../store/traceStore.js";
 import { PostgresTraceStore, SqliteTraceStore } from "../../store/traceStore.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { writeFileAtomically } from "../outputFile.js";
 import type { CalibrationFormat } from "../report/calibration/render.js";
-import type { CheckpointStore } from "../review/store.js";
+import { type CheckpointStore, type StoreFlags, storeConnection } from "../review/store.js";
 
-export interface CalibrateCommandOptions {
-  db?: string;
-  databaseUrl?: string;
+export interface CalibrateCommandOptions extends StoreFlags {
   /** ISO instants (the command has parsed dates and durations). */
   since?: string;
   until?: string;
@@ -35,10 +32,6 @@ export interface CalibrateCommandOptions {
   force?: boolean;
 }
 
-export function registryOptions(store: CheckpointStore) {
-  return store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url };
-}
-
 /** The catalog --catalog names (a file) or --rubric names (the latest registered version). */
 export async function catalogOfFlags(
   flags: CalibrateCommandOptions,
@@ -52,7 +45,7 @@ export async function catalogOfFlags(
     );
   }
   if (flags.catalog !== undefined) return loadCatalog(resolve(context.cwd, flags.catalog));
-  const registry = await RubricRegistry.open(registryOptions(store));
+  const registry = await RubricRegistry.open(storeConnection(store));
   try {
     return await registry.require(flags.rubric as string);
   } finally {
@@ -72,16 +65,4 @@ export function openTraceStore(store: CheckpointStore): {
   }
   const pool = new pg.Pool({ connectionString: store.url, max: 2 });
   return { traces: new PostgresTraceStore(pool), close: () => pool.end() };
-}
-
-/** The report on stdout, or in the file --out names (said on stderr). */
-export async function writeReport(
-  text: string,
-  what: string,
-  options: CalibrateCommandOptions,
-  context: CliContext,
-): Promise<void> {
-  if (options.out === undefined) return void context.stdout.write(text);
-  await writeFileAtomically(resolve(context.cwd, options.out), text);
-  context.stderr.write(`wrote the ${options.format} ${what} to ${options.out}\n`);
 }

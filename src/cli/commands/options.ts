@@ -1,5 +1,6 @@
 /** Argument parsers shared by the commands: commander reports what they throw as a usage error. */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_SQLITE_PATH } from "../../store/location.js";
 import type { CliContext } from "../context.js";
 import { PANEL_AGGREGATES } from "../panelJudges.js";
 
@@ -61,12 +62,10 @@ export function addPanelOptions(command: Command, judgeHelp: string): Command {
     );
 }
 
-const DEFAULT_DB = ".evalgate/checkpoints.sqlite";
-
 /** `--db <file>` and `--database-url <url>`, named the same on every command with a store. */
 export function addStoreOptions(command: Command, what: string): Command {
   return command
-    .option("--db <file>", `SQLite file of ${what} (default ${DEFAULT_DB})`)
+    .option("--db <file>", `SQLite file of ${what} (default ${DEFAULT_SQLITE_PATH})`)
     .option(
       "--database-url <url>",
       `PostgreSQL database of ${what} instead (default DATABASE_URL when no --db)`,

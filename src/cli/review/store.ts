@@ -3,19 +3,19 @@
  * file only read.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import { openReviewStore } from "../../store/index.js";
+import {
+  type DatabaseLocation,
+  DEFAULT_SQLITE_PATH,
+  databaseLocation,
+} from "../../store/location.js";
 import type { ReviewStore } from "../../store/types.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 
-export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";
-
-export type CheckpointStore =
-  | { kind: "sqlite" /** Absolute path of the file. */; path: string }
-  | { kind: "postgres"; url: string };
+export type CheckpointStore = DatabaseLocation;
 
 export function storeConnection(
   store: CheckpointStore,
@@ -41,10 +41,7 @@ export function resolveCheckpointStore(
   env: ModelEnv,
   cwd: string,
 ): CheckpointStore {
-  if (db !== undefined && db.trim() !== "") return { kind: "sqlite", path: resolve(cwd, db) };
-  const url = env.DATABASE_URL?.trim();
-  if (url !== undefined && url !== "") return { kind: "postgres", url };
-  return { kind: "sqlite", path: resolve(cwd, DEFAULT_REVIEW_DB) };
+  return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
 }
 
 export interface StoreFlags {
@@ -109,7 +106,7 @@ export function refuseMissingStore(store: CheckpointStore, threadId: string, cwd
 export function dbHint(store: CheckpointStore, cwd: string): string {
   if (store.kind === "postgres") return "";
   const shown = displayPath(store.path, cwd);
-  return shown === DEFAULT_REVIEW_DB ? "" : ` --db ${quoteArg(shown)}`;
+  return shown === DEFAULT_SQLITE_PATH ? "" : ` --db ${quoteArg(shown)}`;
 }
 
 export function quoteArg(value: string): string {
