@@ -73,3 +73,8 @@ export function writeBetween(stream: TextOutput, before: string, text: string, a
   stream.write(text);
   if (after !== "") stream.control(after);
 }
+
+/** The terminal's width when the stream is one, else `fallback` (a width that reads well in a log). */
+export function terminalWidth(stream: TextOutput, fallback: number): number {
+  return stream.isTTY === true && stream.columns !== undefined ? stream.columns : fallback;
+}

@@ -11,7 +11,7 @@ import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import { linkPolicyOf } from "../contentFile.js";
 import { checkedContentType } from "../contentTypes.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, terminalWidth } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
 import { CliError } from "../errors.js";
 import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
@@ -62,13 +62,6 @@ export interface EvaluateCommandOptions {
   fewShot?: boolean;
   /** Probability-weighted scores where the model server gives token log-probabilities. */
   weightedScores?: boolean;
-}
-
-/** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
-function tableWidth(context: CliContext): number {
-  return context.stdout.isTTY === true && context.stdout.columns !== undefined
-    ? context.stdout.columns
-    : 120;
 }
 
 /** The judge's model target, or each panel judge's: `--judge` (repeated) or `--model`. */
@@ -156,7 +149,7 @@ async function report(
   context: CliContext,
 ): Promise<void> {
   const text = renderEvaluationReports(files, options.format, {
-    width: tableWidth(context),
+    width: terminalWidth(context.stdout, 120),
     ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
   });
   await writeOutput(text, options.out, `the ${options.format} report`, context);

@@ -15,7 +15,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import { createStageProgressReporter } from "../progressStages.js";
+import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import {
   cliReviewer,
@@ -34,7 +34,7 @@ import {
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import type { ThreadRunFlags } from "../review/runPlan.js";
-import { readThreadRecord } from "../review/settings.js";
+import { type RunSettings, readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
 import {
   type CheckpointStore,
@@ -207,6 +207,32 @@ export function printThreadView(
   }
 }
 
+/**
+ * The desk a command runs a stored thread on with: the thread's settings, the options given
+ * winning, its models checked (and cancelled by Ctrl-C when `ctrlC`).
+ */
+export async function openThreadRunDesk(
+  store: CheckpointStore,
+  stored: RunSettings | undefined,
+  options: ThreadRunFlags,
+  context: CliContext,
+  progress: StageProgressReporter,
+  ctrlC = false,
+): Promise<ReviewDeskHandle> {
+  const { env, cwd } = context;
+  const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const ready = await readyRunModels(target, stored?.panel, options.timeout, context);
+  return openCliDesk({
+    store,
+    env,
+    cwd,
+    onProgress: progress.onProgress,
+    ...(ctrlC ? stoppedByCtrlC(ready, context.signal) : ready),
+    maxRevisions: options.maxRevisions ?? stored?.maxRevisions,
+    cache: options.cache,
+  });
+}
+
 export async function runReviewDecision(
   threadId: string,
   action: string,
@@ -219,10 +245,8 @@ export async function runReviewDecision(
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
-  // The run's settings (model, revision limit, panel), kept in the store with the thread.
-  const at = { cwd, stderr: context.stderr };
-  const stored = (await readThreadRecord(store, threadId, at)).settings;
-  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
+  const stored = (await readThreadRecord(store, threadId, { cwd, stderr: context.stderr }))
+    .settings;
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
   const progress = createStageProgressReporter(context.stderr);
@@ -238,17 +262,8 @@ export async function runReviewDecision(
           `${review.actions.join(", ")} — not ${decision.action}`,
       );
     }
-    // The decision runs the graph on: the next stage is written and judged (by the thread's
-    // panel, when it has one), so the models are checked first.
-    const target = resolveModelTarget(options.model ?? stored?.model, env);
-    // Every model call is cancelled by Ctrl-C: the thread stops at its last saved step.
-    const models = stoppedByCtrlC(
-      await readyRunModels(target, stored?.panel, options.timeout, context),
-      context.signal,
-    );
-    const { onProgress } = progress;
-    const cache = options.cache;
-    desk = await openCliDesk({ store, env, cwd, onProgress, ...models, maxRevisions, cache });
+    // The decision runs the graph on (its models checked first); Ctrl-C stops it at its last step.
+    desk = await openThreadRunDesk(store, stored, options, context, progress, true);
     const open = { desk };
     const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
     const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));

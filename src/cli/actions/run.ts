@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
@@ -40,12 +40,6 @@ export interface ReviewerInput {
   terminal: boolean;
 }
 
-function width(context: CliContext): number {
-  return context.stdout.isTTY === true && context.stdout.columns !== undefined
-    ? context.stdout.columns
-    : 100;
-}
-
 interface Loop {
   desk: ReviewDeskHandle;
   threadId: string;
@@ -75,7 +69,9 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
       const stage = desk.stages.find((s) => s.id === review.contentId);
       const content = stage === undefined ? undefined : stageContent(values, stage);
       loop.progress.finish();
-      out.write(`\n${renderReview(review, content, { width: width(context) })}\n`);
+      out.write(
+        `\n${renderReview(review, content, { width: terminalWidth(context.stdout, 100) })}\n`,
+      );
       const answer = await askDecision(review, content, stage, {
         lines,
         out,
