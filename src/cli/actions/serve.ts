@@ -45,12 +45,6 @@ function serveStore(options: RawServeOptions, context: CliContext): CheckpointSt
   return storeOfFlags({ db }, context.env, context.cwd);
 }
 
-/** The writer and judge, and the panel's judges, checked before the service starts. */
-function serviceModels(options: RawServeOptions, context: CliContext) {
-  const target = resolveModelTarget(options.model, context.env);
-  return readyRunModels(target, panelSettingOf(options), options.timeout, context);
-}
-
 /** Why the server could not listen, in the command's words (undefined: not a listen error). */
 function listenError(error: unknown, options: RawServeOptions): CliError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -83,7 +77,9 @@ export async function serveReviews(
   stop: AbortSignal,
 ): Promise<void> {
   const store = serveStore(options, context);
-  const { model, judging } = await serviceModels(options, context);
+  const target = resolveModelTarget(options.model, context.env);
+  const panel = panelSettingOf(options);
+  const { model, judging } = await readyRunModels(target, panel, options.timeout, context);
   const { env, cwd } = context;
   const desk = await openCliDesk({ store, env, cwd, model, judging, runJobs: true });
   const service = await startService({
