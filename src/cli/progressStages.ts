@@ -54,8 +54,6 @@ export function createStageProgressReporter(stream: TextOutput): StageProgressRe
       else if (progress.phase === "judged") live.print(judgedLine(progress));
       else live.draw(liveLine(progress));
     },
-    finish() {
-      live.clear();
-    },
+    finish: live.clear,
   };
 }

@@ -42,9 +42,7 @@ export function createBlueprintProgress(stream: TextOutput): {
       const error = progress.error === undefined ? "" : ` (${progress.error})`;
       live.print(`[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`);
     },
-    finish() {
-      live.clear();
-    },
+    finish: live.clear,
   };
 }
 
