@@ -5,16 +5,17 @@
 import { z } from "zod";
 import type { PanelOptions } from "../engine/options.js";
 import { createChatModel, type JudgeModel, withSignal } from "../llm/chatModel.js";
+import { PanelAggregateSchema } from "../scoring/panelResult.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { type ModelTarget, readyModel } from "./modelCheck.js";
 
-export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
+export const PANEL_AGGREGATES = PanelAggregateSchema.options;
 
 /** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
 export const PanelSettingSchema = z.object({
   judges: z.array(z.string().min(1)).min(2),
-  aggregate: z.enum(PANEL_AGGREGATES).optional(),
+  aggregate: PanelAggregateSchema.optional(),
   minAgreement: z.number().min(-1).max(1).optional(),
 });
 export type PanelSetting = z.infer<typeof PanelSettingSchema>;

@@ -24,7 +24,7 @@ import {
   resolveModelTarget,
 } from "../modelCheck.js";
 import { writeOutput } from "../outputFile.js";
-import { panelOptions } from "../panelJudges.js";
+import { type PanelFlags, panelOptions } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
   type EvaluateFormat,
@@ -34,13 +34,9 @@ import {
 import type { EvaluatedFile } from "../report/junit.js";
 import { scoreGate } from "../report/scoreGate.js";
 
-export interface EvaluateCommandOptions {
+export interface EvaluateCommandOptions extends PanelFlags {
   catalog: string;
   model?: string;
-  /** A panel's judges (two or more make a panel; instead of `model`). */
-  judge?: string[];
-  aggregate?: "median" | "mean" | "majority";
-  minAgreement?: number;
   mode: EvaluationMode;
   format: EvaluateFormat;
   out?: string;
