@@ -94,8 +94,7 @@ export const ERROR_MESSAGES: Partial<Record<ErrorCode, Message>> = {
   INPUT_FILE_UNREADABLE: plain,
   OUTPUT_FILE_UNWRITABLE: plain,
   MODEL_NOT_READY: plain,
-  // The judge model. A cancelled call is explained as a cancellation; it exits 130 only when
-  // the command itself was cancelled.
+  // The judge model (a cancelled call exits 130 only when the command itself was cancelled).
   MODEL_TIMEOUT: model,
   MODEL_RATE_LIMITED: model,
   MODEL_UNAVAILABLE: model,

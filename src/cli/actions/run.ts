@@ -155,9 +155,7 @@ export async function runProposal(
   // Before anything runs: the proposal's file is never overwritten.
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
   const planned = await planRun(rfpFile, options, context);
-  // Before anything is stored: no thread (and no checkpoint file) for a model that is not there,
-  // each panel judge checked too. A model nobody named is chosen here (Ollama, else the embedded
-  // one) and stored with the run. Every call is cancelled by Ctrl-C (the run stops at once).
+  // Before anything is stored: no thread (nor checkpoint file) for a model that is not there.
   const { target, model, judging } = stoppedByCtrlC(
     await readyRunModels(planned.target, planned.panel, options.timeout, context),
     context.signal,
