@@ -28,7 +28,7 @@ export interface CliContext {
   readonly signal?: AbortSignal;
 }
 
-/** `isTTY` and `columns` are read through, as they change. */
+/** The stream writing terminal-safe text; `isTTY` and `columns` read through as they change. */
 export function terminalOutput(stream: TextOutput): TextOutput {
   return {
     write: (text: string) => stream.write(terminalSafe(String(text))),

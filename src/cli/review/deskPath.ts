@@ -90,7 +90,7 @@ async function advanceHere(desk: ReviewDeskHandle, threadId: string): Promise<vo
   }
 }
 
-/** Its run settings are written in the transaction that records the thread. */
+/** Starts the thread (its settings in the transaction recording it) and runs it to a review. */
 export async function startThread(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -112,7 +112,7 @@ export async function startThread(
   await advanceHere(desk, threadId);
 }
 
-/** An unknown thread (a library orchestrator's on the same file) is registered first. */
+/** Runs a stopped thread on here; an unknown one (a library orchestrator's) is registered first. */
 export async function continueThread(
   desk: ReviewDeskHandle,
   threadId: string,

@@ -103,7 +103,7 @@ export interface ThreadRecord {
   settings: RunSettings | undefined;
 }
 
-/** `hasCheckpoint` is asked when the store has neither a row nor settings for the thread. */
+/** What the store knows of the thread; `hasCheckpoint` is asked when it has no row nor settings. */
 export async function readThreadRecord(
   store: CheckpointStore,
   threadId: string,
