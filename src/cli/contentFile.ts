@@ -1,9 +1,7 @@
 /**
- * Reading a content file safely, with the one reader of user files: only a regular file (a FIFO
- * or device would block or never end: its type is checked before it is opened, and again on the
- * open file), not a link unless EVALGATE_FOLLOW_SYMLINKS=1 allows links, never a file of /proc,
- * /sys or /dev, at most the content budget, and only UTF-8 text without NUL bytes (a binary file
- * is not content a judge can read).
+ * Content files are read only as regular files (a FIFO or device would block), not links unless
+ * EVALGATE_FOLLOW_SYMLINKS=1, never from /proc, /sys or /dev, within the content budget, as UTF-8
+ * text.
  */
 import { formatBytes as bytes } from "../engine/contentBudget.js";
 import type { ModelEnv } from "../llm/spec.js";

@@ -1,10 +1,4 @@
-/**
- * The content types a command accepts (`evaluate --content-type`, `calibrate --content-type`):
- * those evalgate has judge guidance for (the stages of the proposal graph), in any spelling the
- * prompts resolve (`connectionPairs`, `Connection Pairs`, `solution_sought`), plus, for
- * `calibrate`, any content type the store holds labels for. Anything else is refused with the
- * valid ones listed and the closest one suggested: a typo must not give an empty report.
- */
+/** Content types are checked (with the closest suggested): a typo must not give an empty report. */
 import { CONTENT_TYPE_PROMPTS, normaliseContentType } from "../../prompts/evaluation/index.js";
 import { CliError } from "./errors.js";
 
@@ -49,8 +43,7 @@ export function unknownNameError(what: string, given: string, valid: readonly st
 }
 
 /**
- * The content type given to a command, checked: its snake_case form when it is a known one (or
- * one of `extra`), else a CliError listing the valid ones.
+ * The snake_case form of a known content type (or one of `extra`), else a CliError listing them.
  */
 export function checkedContentType(given: string, extra: readonly string[] = []): string {
   const normalised = normaliseContentType(given);

@@ -1,7 +1,7 @@
 /**
- * What a command runs against: the output streams, the environment and the exit code it reports.
- * The launcher passes the process's own; nothing in src/cli reads `process.stdout` or
- * `process.env` directly, so a command behaves the same in a child process and in a test.
+ * What a command runs against; nothing in src/cli reads `process.stdout` or `process.env`. Its
+ * streams make control characters visible (judge answers and content can hold terminal sequences);
+ * the command's own redraws go through `control`.
  */
 import type { ModelEnv } from "../llm/spec.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
@@ -10,14 +10,10 @@ import { EXIT_OK } from "./exitCodes.js";
 /** A stream a command writes text to (process.stdout / process.stderr, or a test buffer). */
 export interface TextOutput {
   write(text: string): unknown;
-  /**
-   * Writes a terminal sequence the command makes itself (`\r`, clear-line), as it is. The streams
-   * of a CliContext have it: their `write` makes every control character visible (terminalText.ts).
-   */
+  /** Writes a terminal sequence the command makes itself (`\r`, clear-line), as it is. */
   control?(sequence: string): unknown;
   /** True when a terminal is attached (progress is then redrawn in place). */
   readonly isTTY?: boolean;
-  /** Terminal width, when known. */
   readonly columns?: number;
 }
 
@@ -29,14 +25,10 @@ export interface CliContext {
   readonly cwd: string;
   /** Set by a command that decided something (0 passed, 1 not passed); errors give 2. */
   exitCode: number;
-  /** Cancels the running command (Ctrl-C). */
   readonly signal?: AbortSignal;
 }
 
-/**
- * The stream, writing every text terminal-safe; `control` writes a sequence the command makes
- * itself (a redraw) as it is. The stream's `isTTY` and `columns` are read through, as they change.
- */
+/** The stream writing terminal-safe text; `isTTY` and `columns` read through as they change. */
 export function terminalOutput(stream: TextOutput): TextOutput {
   return {
     write: (text: string) => stream.write(terminalSafe(String(text))),
@@ -50,7 +42,6 @@ export function terminalOutput(stream: TextOutput): TextOutput {
   };
 }
 
-/** The context of a command; its stdout and stderr write terminal-safe text (terminalText.ts). */
 export function createCliContext(init: {
   stdout: TextOutput;
   stderr: TextOutput;
@@ -64,4 +55,26 @@ export function createCliContext(init: {
     stderr: terminalOutput(init.stderr),
     exitCode: EXIT_OK,
   };
+}
+
+/** Writes a terminal sequence the command makes itself (on a stream that is not wrapped: as text). */
+export function writeControl(stream: TextOutput, sequence: string): void {
+  if (stream.control !== undefined) stream.control(sequence);
+  else stream.write(sequence);
+}
+
+/** Writes terminal-safe `text` between two sequences the command makes itself (a redrawn line). */
+export function writeBetween(stream: TextOutput, before: string, text: string, after = ""): void {
+  if (stream.control === undefined) {
+    stream.write(`${before}${text}${after}`);
+    return;
+  }
+  if (before !== "") stream.control(before);
+  stream.write(text);
+  if (after !== "") stream.control(after);
+}
+
+/** The terminal's width when the stream is one, else `fallback` (a width that reads well in a log). */
+export function terminalWidth(stream: TextOutput, fallback: number): number {
+  return stream.isTTY === true && stream.columns !== undefined ? stream.columns : fallback;
 }

@@ -1,7 +1,6 @@
 /**
- * Progress of the embedded model on a terminal: the download bar (size, rate, time left) and the
- * generation meter (tokens per second). Off a terminal the download says when it starts and ends,
- * and generation is quiet.
+ * The embedded model's download bar and generation meter; off a terminal only the download's start
+ * and end.
  */
 
 import type { EmbeddedModelFile } from "../llm/embedded/defaultModel.js";
@@ -9,8 +8,7 @@ import { formatSize } from "../llm/embedded/defaultModel.js";
 import { onGenerationProgress } from "../llm/embedded/generationProgress.js";
 import type { DownloadProgress } from "../llm/embedded/modelDownload.js";
 import { spanText } from "../timeText.js";
-import type { TextOutput } from "./context.js";
-import { writeBetween, writeControl } from "./terminalText.js";
+import { type TextOutput, writeBetween, writeControl } from "./context.js";
 
 const BAR_WIDTH = 24;
 

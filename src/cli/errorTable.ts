@@ -1,12 +1,6 @@
 /**
- * How a failed command ends, for every error the commands can meet: every error code evalgate
- * throws, gathered from the folders' errors modules, and the one line a failed command prints on
- * stderr. Every error exits 2 (130 when the command's own cancel signal fired). Model failures are
- * explained as the model check explains them; catalog errors name the file relative to the working
- * folder; the messages that already say what and where are shown as they are; any other evalgate
- * error is shown with its kind (`ToonError: …`). The line of an evalgate error ends with its code
- * in square brackets (`… [CATALOG_INVALID]`), the key to docs/errors.md; no URL in it carries
- * credentials.
+ * How a failed command ends: exit 2 and one redacted line ending with the error's code, the key to
+ * docs/errors.md. ERROR_CODES gathers every code evalgate throws.
  */
 import { BLUEPRINT_ERROR_CODES } from "../blueprints/errors.js";
 import { CHECKS_ERROR_CODES } from "../checks/errors.js";
@@ -49,13 +43,9 @@ const FOLDER_ERROR_CODES = [
   ...TOON_ERROR_CODES,
 ] as const;
 
-/** One evalgate error code. */
 export type ErrorCode = (typeof FOLDER_ERROR_CODES)[number] | ServiceErrorCode;
 
-/**
- * Every code once; the service's table holds the review desk's codes and its own, and gives a
- * status to a few folder codes too (STORE_UNAVAILABLE is 503), which are listed once.
- */
+/** Every code once: the service's table also lists some folder codes (STORE_UNAVAILABLE is 503). */
 export const ERROR_CODES: readonly ErrorCode[] = [
   ...new Set<ErrorCode>([
     ...FOLDER_ERROR_CODES,
@@ -100,13 +90,11 @@ export const ERROR_MESSAGES: Partial<Record<ErrorCode, Message>> = {
   // A catalog that cannot be used: nothing was decided, whichever command met it.
   CATALOG_INVALID: catalog,
   CATALOG_NOT_FOUND: catalog,
-  // The command line's own errors.
   COMMAND_INVALID: plain,
   INPUT_FILE_UNREADABLE: plain,
   OUTPUT_FILE_UNWRITABLE: plain,
   MODEL_NOT_READY: plain,
-  // The judge model. A cancelled call is explained as a cancellation; it exits 130 only when
-  // the command itself was cancelled.
+  // The judge model (a cancelled call exits 130 only when the command itself was cancelled).
   MODEL_TIMEOUT: model,
   MODEL_RATE_LIMITED: model,
   MODEL_UNAVAILABLE: model,
@@ -149,10 +137,7 @@ function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
   return String(error);
 }
 
-/**
- * How a command that threw `error` ends: its exit code and its one (redacted) line, file paths
- * relative to `cwd`. A cancellation is one message and one code, whichever error carried it.
- */
+/** Exit code and one redacted line; a cancellation is one message whatever carried it. */
 export function commandError(
   error: unknown,
   cwd: string,

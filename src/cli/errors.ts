@@ -1,10 +1,6 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 import { redactCredentials, redactUrl } from "../redact.js";
 
-/**
- * A command that cannot run as asked: a bad argument, an input that cannot be read, a model that
- * is not there. The message says what and where; the command exits with 2 (see exitStatus.ts).
- */
 export class CliError extends EvalgateError {
   override readonly name: string = "CliError";
 
@@ -29,7 +25,6 @@ export class InputFileError extends CliError {
   }
 }
 
-/** The report could not be written to its --out file. */
 export class OutputFileError extends CliError {
   override readonly name = "OutputFileError";
   override readonly code = "OUTPUT_FILE_UNWRITABLE";
@@ -91,7 +86,6 @@ export class RunSettingsFileError extends EvalgateError {
   }
 }
 
-/** The codes of the command line's own errors, one per class. */
 export const CLI_ERROR_CODES = [
   "COMMAND_INVALID",
   "INPUT_FILE_UNREADABLE",

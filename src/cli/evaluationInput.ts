@@ -1,7 +1,6 @@
 /**
- * What `evaluate` judges: a FILE is the content (text, or JSON data for a .json file), with an
- * optional folder of source documents; a DIRECTORY is a funding project whose documents
- * are the evidence — the content is empty and every criterion is judged on its retrieved passages.
+ * What `evaluate` judges: a FILE is the content; a DIRECTORY is a project whose documents are the
+ * evidence.
  */
 
 import type { Stats } from "node:fs";
@@ -19,7 +18,6 @@ import { CliError, InputFileError } from "./errors.js";
 
 export interface EvaluationInput {
   kind: "file" | "project";
-  /** The path, absolute. */
   path: string;
   content: unknown;
   documents: SourceDocument[] | undefined;
@@ -52,10 +50,7 @@ async function documentsIn(role: string, dir: InputPath): Promise<SourceDocument
   return loadDocuments(dir.absolute);
 }
 
-/**
- * Reads a content file: .json files as JSON data (with prototype-poisoning protection: a
- * `__proto__` key is refused with its line and path), anything else as text (see readContentText).
- */
+/** .json files as JSON data (a `__proto__` key refused with its line), anything else as text. */
 async function contentOf(
   path: InputPath,
   budgetBytes: number,
@@ -70,10 +65,6 @@ async function contentOf(
   throw new InputFileError("content file", path.shown, `is refused: ${problem}${hint}`);
 }
 
-/**
- * Reads what `evaluate` was given: `inputPath` (a file or a project folder) and, for a file, the
- * `documentsDir` folder, both relative to `cwd`. Errors name the paths as they were given.
- */
 export async function readEvaluationInput(
   inputPath: string,
   documentsDir: string | undefined,

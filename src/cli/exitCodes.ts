@@ -1,9 +1,5 @@
-/** Exit codes of every evalgate command. */
 export const EXIT_OK = 0;
-/**
- * The content did not pass (evaluate), the catalog has errors (catalog validate), or calibrate
- * --apply refused thresholds whose held-out agreement drops.
- */
+/** Not passed (evaluate), catalog errors (validate), or calibrate --apply refused. */
 export const EXIT_FAILED = 1;
 /** Bad arguments, an unreadable input, a catalog or model error: nothing was decided. */
 export const EXIT_ERROR = 2;

@@ -1,7 +1,6 @@
 /**
- * `evaluate --few-shot`: the reviewer corrections kept in the --db file, shown to the judge as
- * few-shot examples. Opened only when asked for (the flag) or when the catalog turns them on and
- * a --db file is given; otherwise nothing is opened or read.
+ * `evaluate --few-shot`: the store's reviewer corrections, opened only when the flag or the catalog
+ * asks.
  */
 import { existsSync } from "node:fs";
 import type { Catalog } from "../criteria/model.js";

@@ -1,12 +1,6 @@
-/**
- * How the user started evalgate. npm and npx set npm_execpath, npm_command and
- * npm_lifecycle_event in the environment of what they run (and EDITOR=vi, whatever the user has):
- * with any of them set, the command was started through npm, and the commands evalgate prints
- * for the user to run next start with `npx evalgate`, which works in the project after `npm ci`.
- */
+/** npm and npx set npm_* variables (and EDITOR=vi): under them the hints say `npx evalgate`. */
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** True when npm or npx started the command. */
 export function startedByNpm(env: Env): boolean {
   return ["npm_execpath", "npm_command", "npm_lifecycle_event"].some(
     (name) => (env[name]?.trim() ?? "") !== "",

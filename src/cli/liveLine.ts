@@ -1,11 +1,9 @@
 /**
- * One line of progress on stderr that a terminal redraws in place (`\r` and clear-line), with
- * permanent lines printed above it. Off a terminal (a pipe, a CI log) nothing is drawn in place
- * and every permanent line is written whole.
+ * One progress line a terminal redraws in place, with permanent lines above; off a terminal, plain
+ * lines.
  */
-import type { TextOutput } from "./context.js";
+import { type TextOutput, writeBetween, writeControl } from "./context.js";
 import { truncate } from "./report/text.js";
-import { writeBetween, writeControl } from "./terminalText.js";
 
 const CLEAR_LINE = "\r\x1b[2K";
 
@@ -16,7 +14,6 @@ export interface LiveLine {
   draw(text: string): void;
   /** Writes a permanent line, clearing the live line first on a terminal. */
   print(text: string): void;
-  /** Clears the live line if one is drawn. */
   clear(): void;
 }
 

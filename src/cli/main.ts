@@ -1,8 +1,4 @@
-/**
- * The `evalgate` command. Each command lives in its own module under ./commands and registers
- * itself on the program (see RegisterCommand); add a command by adding its function to COMMANDS.
- * Exit codes: 0 passed / ok, 1 not passed / catalog errors, 2 on any error, 130 when cancelled.
- */
+/** The `evalgate` program. Exit codes: 0 ok, 1 not passed, 2 any error, 130 cancelled. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
@@ -22,11 +18,7 @@ import { registerTokensCommand } from "./commands/tokens.js";
 import { type CliContext, createCliContext } from "./context.js";
 import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
 
-/**
- * What every command module exports: a function that adds its command (with its options, help
- * and action) to the program; its heavy modules are imported inside its action, so that `--help`
- * and the other commands start fast.
- */
+/** Adds a command to the program; its heavy modules load inside its action. */
 export type RegisterCommand = (program: Command, context: CliContext) => void;
 
 /** Every command of the program, in the order `--help` lists them. */
@@ -57,7 +49,6 @@ function packageVersion(): string {
   return "unknown";
 }
 
-/** The program with every command registered, writing to the context's streams. */
 export function createProgram(
   context: CliContext,
   commands: readonly RegisterCommand[] = COMMANDS,
@@ -90,10 +81,7 @@ function commanderExitCode(error: CommanderError): number {
   return EXIT_ERROR;
 }
 
-/**
- * Runs one command line (the user's arguments, without `node` and the script) and returns the
- * exit code. Errors are printed on stderr as one message; nothing is thrown.
- */
+/** Runs one command line and returns the exit code; errors are one line on stderr, never thrown. */
 export async function runCli(
   args: readonly string[],
   context: CliContext,
@@ -119,11 +107,8 @@ export async function runCli(
 }
 
 /**
- * The launcher's entry: runs `process.argv` against the process's streams and environment. The
- * first Ctrl-C cancels the running evaluation (calls under way are settled and traced); a second
- * one ends the process. The listener stays registered until the command ends: a library that
- * kills the process when no one else listens for a signal (signal-exit, loaded with the embedded
- * model) must find it there after the first Ctrl-C too.
+ * The first Ctrl-C cancels the command, a second ends the process. The listener stays until the
+ * command ends: signal-exit (loaded with the embedded model) kills the process when none listens.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   const controller = new AbortController();

@@ -1,8 +1,6 @@
 /**
- * Is the judge model there? Before a command evaluates with an `ollama:` model it asks the Ollama
- * server (GET /api/tags) whether it runs and has the model pulled, and stops with one message that
- * names the server tried and what to run. A model that fails during the run
- * (EvaluationModelError) is explained the same way.
+ * The judge model checked before a command runs, and a model failing during the run explained the
+ * same way.
  */
 
 import { type EvaluationModelError, isEvaluationModelError } from "../engine/errors.js";
@@ -16,16 +14,12 @@ import {
   parseModelSpec,
 } from "../llm/spec.js";
 import { redactUrl } from "../redact.js";
-import type { CliContext, TextOutput } from "./context.js";
+import type { CliContext } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
 import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";
 
 export type { ModelTarget } from "./modelChoice.js";
 
-/**
- * The model a command uses: `--model` when given, else `ollama:<EVALGATE_MODEL or the default>`.
- * Throws ModelSpecError / UnknownProviderError for a spec that cannot be parsed.
- */
 export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
   const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
   const chosen = spec === undefined && !env.EVALGATE_MODEL?.trim();
@@ -70,62 +64,24 @@ function reasonOf(problem: string | undefined, baseUrl: string): string | undefi
   return end > start ? problem.slice(start, end) : undefined;
 }
 
-export interface EnsureModelReadyOptions {
-  /** How long to wait for the Ollama server (default 3000 ms). */
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-  /**
-   * The command's environment and stderr: with them, a target nobody named is chosen (Ollama,
-   * else the embedded model, with one line saying which) and a `llama-cpp:` file is loaded.
-   */
-  env?: ModelEnv;
-  stderr?: TextOutput;
-  signal?: AbortSignal;
-}
-
 /**
- * The model the command will use, checked: with `options.env` and `options.stderr`, a model
- * nobody named is chosen (modelChoice.ts) and a `llama-cpp:` file is loaded. For an `ollama:`
- * model: checks that the server answers and has the model; throws ModelNotReadyError naming the
- * base URL and what to run when not. Other providers are not checked here (their failures
- * surface as EvaluationModelError during the run).
+ * The model a command will call, checked before anything runs: a model nobody named is chosen, a
+ * `llama-cpp:` file loaded, an `ollama:` server asked for the model. Others fail during the run.
  */
-export async function ensureModelReady(
-  target: ModelTarget,
-  options: EnsureModelReadyOptions = {},
-): Promise<ModelTarget> {
-  const { env, stderr } = options;
-  if (env !== undefined && stderr !== undefined) {
-    if (target.chosen === true) return chooseModel(target, { ...options, env, stderr });
-    if (target.provider === "llama-cpp") {
-      await loadLocalModel(target.model, env);
-      return target;
-    }
-  }
-  await checkOllamaTarget(target, options);
-  return target;
-}
-
-/**
- * The model a command will call — a target, or a spec resolved (--model, else EVALGATE_MODEL,
- * else the default) — checked the one way every command checks it (ensureModelReady with the
- * command's environment: a model nobody named is chosen, Ollama else the embedded one).
- */
-export function readyModel(
+export async function readyModel(
   model: string | undefined | ModelTarget,
   context: Pick<CliContext, "env" | "stderr" | "signal">,
 ): Promise<ModelTarget> {
   const target = typeof model === "object" ? model : resolveModelTarget(model, context.env);
-  return ensureModelReady(target, {
-    env: context.env,
-    stderr: context.stderr,
-    ...(context.signal === undefined ? {} : { signal: context.signal }),
-  });
+  if (target.chosen === true) return chooseModel(target, context);
+  if (target.provider === "llama-cpp") await loadLocalModel(target.model, context.env);
+  else await checkOllamaTarget(target);
+  return target;
 }
 
-async function checkOllamaTarget(target: ModelTarget, options: EnsureModelReadyOptions) {
+async function checkOllamaTarget(target: ModelTarget) {
   if (target.provider !== "ollama" || target.baseUrl === undefined) return;
-  const status = await checkOllama(target.baseUrl, target.model, options);
+  const status = await checkOllama(target.baseUrl, target.model);
   if (!status.reachable) {
     throw new ModelNotReadyError(
       "ollama-unreachable",
@@ -142,11 +98,7 @@ async function checkOllamaTarget(target: ModelTarget, options: EnsureModelReadyO
   }
 }
 
-/**
- * Turns a model failure during a run into the same kind of message as the check before it: Ollama
- * down → `ollama serve` / OLLAMA_BASE_URL, model missing → `ollama pull`, anything else → what the
- * model error says.
- */
+/** A model failure during a run, explained as the check before it would have. */
 export function explainModelFailure(
   error: EvaluationModelError | ModelCallError,
   target?: ModelTarget,

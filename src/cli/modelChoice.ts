@@ -1,9 +1,6 @@
 /**
- * Which judge a command uses when none is named: Ollama when it answers and has the default
- * model, else the embedded model (downloaded into the cache folder on first use). One line on
- * stderr says which was chosen and why. A model given with --model or EVALGATE_MODEL is used as
- * is; a `llama-cpp:<file.gguf>` one is loaded now, so a file or a machine that cannot run it
- * stops the command before anything is judged.
+ * With no model named: Ollama when it has the default model, else the embedded model; one line says
+ * which.
  */
 import { checkOllama } from "../llm/checkOllama.js";
 import { embeddedModelFile, formatSize, modelCacheDir } from "../llm/embedded/defaultModel.js";
@@ -26,13 +23,10 @@ export interface ModelTarget {
   defaultTimeoutMs?: number;
 }
 
-export interface ChooseModelOptions {
+interface ChooseModelOptions {
   env: ModelEnv;
   stderr: TextOutput;
-  /** How long to wait for the Ollama server (default 3000 ms). */
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Per-call deadline on the embedded model, unless the command is given one (CPU is slow). */
@@ -78,19 +72,12 @@ async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promi
   return embeddedTarget(found.path);
 }
 
-/**
- * The model a command will call (see the module comment). `target` is what resolveModelTarget
- * made of --model / EVALGATE_MODEL; `target.chosen` says nothing was named.
- */
 export async function chooseModel(
   target: ModelTarget,
   options: ChooseModelOptions,
 ): Promise<ModelTarget> {
   if (!target.chosen || target.baseUrl === undefined) return target;
-  const status = await checkOllama(target.baseUrl, target.model, {
-    timeoutMs: options.timeoutMs,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
+  const status = await checkOllama(target.baseUrl, target.model);
   if (status.reachable && status.modelPresent) {
     options.stderr.write(`using Ollama at ${status.baseUrl} (model ${target.model})\n`);
     return target;

@@ -1,17 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { userMessage } from "../errors.js";
 import type { CliContext } from "./context.js";
 import { OutputFileError } from "./errors.js";
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Writes `text` to `path` all at once: first to a temporary file beside it, then renamed into
- * place, so that a reader never sees a half-written report and a failure leaves no file behind.
- */
+/** Through a temporary file renamed into place: no half-written report, no file left on failure. */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
   const temp = join(
     dirname(path),
@@ -22,7 +16,7 @@ export async function writeFileAtomically(path: string, text: string): Promise<v
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new OutputFileError(path, reasonOf(error), { cause: error });
+    throw new OutputFileError(path, userMessage(error), { cause: error });
   }
 }
 

@@ -1,22 +1,21 @@
 /**
- * A panel of judges for the commands that run the proposal graph (`run`, `serve`, and the review
- * commands going on with a run): two or more `--judge`, with `--aggregate` and `--min-agreement`.
- * The writer stays `--model`; every LLM criterion of every stage is judged by each panel member.
+ * A panel of judges (`--judge` × 2+, `--aggregate`, `--min-agreement`) for the commands that run
+ * the graph.
  */
 import { z } from "zod";
 import type { PanelOptions } from "../engine/options.js";
 import { createChatModel, type JudgeModel, withSignal } from "../llm/chatModel.js";
+import { PanelAggregateSchema } from "../scoring/panelResult.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { type ModelTarget, readyModel } from "./modelCheck.js";
 
-/** How a panel's answers become the score. */
-export const PANEL_AGGREGATES = ["median", "mean", "majority"] as const;
+export const PANEL_AGGREGATES = PanelAggregateSchema.options;
 
 /** A panel as a run keeps it with its thread: the judges' specs and the panel's options. */
 export const PanelSettingSchema = z.object({
   judges: z.array(z.string().min(1)).min(2),
-  aggregate: z.enum(PANEL_AGGREGATES).optional(),
+  aggregate: PanelAggregateSchema.optional(),
   minAgreement: z.number().min(-1).max(1).optional(),
 });
 export type PanelSetting = z.infer<typeof PanelSettingSchema>;
@@ -24,13 +23,11 @@ export type PanelSetting = z.infer<typeof PanelSettingSchema>;
 /** The panel options as commander parses them: `--judge` (repeated), `--aggregate`, `--min-agreement`. */
 export type PanelFlags = Omit<Partial<PanelSetting>, "judges"> & { judge?: string[] };
 
-/** The judges and options the evaluation nodes take. */
 export interface PanelJudging {
   judges: JudgeModel[];
   panel: PanelOptions;
 }
 
-/** A panel's options, as the evaluation takes them. */
 export function panelOptions(flags: Omit<PanelFlags, "judge">): PanelOptions {
   return {
     ...(flags.aggregate === undefined ? {} : { aggregate: flags.aggregate }),
@@ -77,11 +74,7 @@ async function readyJudge(
   return { target, model: createChatModel(target.spec, options) };
 }
 
-/**
- * The writer and the panel's judges for a command that runs the proposal graph (`run`, `review`,
- * `review --retry`, `serve`), each checked (and fetched where it must be) before anything runs,
- * then built with `timeoutMs` (--timeout), else the target's own deadline.
- */
+/** The writer and the panel's judges, each checked before anything runs. */
 export async function readyRunModels(
   target: ModelTarget,
   panel: PanelSetting | undefined,
@@ -95,11 +88,7 @@ export async function readyRunModels(
   return { ...writer, judging: { judges, panel: panelOptions(panel) } };
 }
 
-/**
- * The models of a command that runs a thread at the terminal (`run`, `review`), each call also
- * cancelled by the command's Ctrl-C (withSignal): the call under way is aborted at once, so the
- * run stops at its last saved step instead of finishing the stage.
- */
+/** Each call also cancelled by Ctrl-C, so the run stops at its last saved step. */
 export function stoppedByCtrlC(models: RunModels, signal: AbortSignal | undefined): RunModels {
   if (signal === undefined) return models;
   const judging =

@@ -1,7 +1,6 @@
 /**
- * Progress of an evaluation on stderr: on a terminal, a bar redrawn in place with `\r` and one
- * permanent line per finished criterion; elsewhere (a pipe, a CI log), one plain line per
- * criterion. stdout is left to the result.
+ * Progress of an evaluation on stderr (stdout is the result's): a bar on a terminal, else one line
+ * per criterion.
  */
 import type { Catalog } from "../criteria/model.js";
 import type { EvaluationProgress } from "../engine/options.js";

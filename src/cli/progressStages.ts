@@ -1,10 +1,4 @@
-/**
- * Progress of a proposal run between two reviews (`run`, and `review` when a decision runs the
- * thread on), on stderr: which stage is being written or judged and how many of its criteria are
- * done. On a terminal one line is redrawn in place (`judging Research [####----] 3/7`) and each
- * judged stage leaves one permanent line; elsewhere (a pipe, a CI log) every step is a plain line,
- * `[k/n]` per criterion as `evaluate` prints them.
- */
+/** Progress of a proposal run between two reviews, on stderr: the stage being written or judged. */
 import type { StageProgress } from "../orchestrator/stageProgress.js";
 import type { TextOutput } from "./context.js";
 import { createLiveLine } from "./liveLine.js";
@@ -32,7 +26,6 @@ function judgedLine(progress: Extract<StageProgress, { phase: "judged" }>): stri
   return `${progress.title} judged: ${formatScore(progress.overallScore)} (${outcome})`;
 }
 
-/** The plain line of a step (a pipe or a log). */
 function plainLine(progress: StageProgress): string {
   switch (progress.phase) {
     case "writing":
@@ -61,8 +54,6 @@ export function createStageProgressReporter(stream: TextOutput): StageProgressRe
       else if (progress.phase === "judged") live.print(judgedLine(progress));
       else live.draw(liveLine(progress));
     },
-    finish() {
-      live.clear();
-    },
+    finish: live.clear,
   };
 }

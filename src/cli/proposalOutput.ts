@@ -1,8 +1,4 @@
-/**
- * The proposal as the command line writes it: Markdown, JSON or one HTML file (the review
- * service's components), to stdout or to a file that is never overwritten — an `--out` file that
- * exists is refused, and the default `proposal-<thread>.md` moves to the first free name beside it.
- */
+/** The proposal written as Markdown, JSON or HTML; an existing file is never overwritten. */
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
@@ -17,7 +13,6 @@ export type ProposalFormat = (typeof PROPOSAL_FORMATS)[number];
 /** How many numbered names are tried beside a taken one. */
 const MAX_FREE_NAME_TRIES = 1000;
 
-/** The document in a format. */
 export async function renderProposal(
   document: ProposalDocument,
   format: ProposalFormat,
@@ -67,10 +62,7 @@ function numbered(path: string, n: number): string {
   return join(dirname(path), `${basename(path, extension)}-${n}${extension}`);
 }
 
-/**
- * Writes `text` to `path`, never over an existing file: when `path` is taken, either refuses
- * (`ifTaken: "refuse"`) or writes the first free numbered name beside it. Returns where it wrote.
- */
+/** Never over an existing file: refuses, or writes the first free numbered name beside it. */
 export async function writeNewFile(
   path: string,
   text: string,

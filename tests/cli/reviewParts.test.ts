@@ -18,11 +18,7 @@ import {
   legacyRunSettingsPath,
   loadRunSettings,
 } from "../../src/cli/review/settings.js";
-import {
-  DEFAULT_REVIEW_DB,
-  describeStore,
-  resolveCheckpointStore,
-} from "../../src/cli/review/store.js";
+import { describeStore, resolveCheckpointStore } from "../../src/cli/review/store.js";
 import { readStructuredEdit } from "../../src/graph/reviewInput.js";
 import {
   CONNECTION_PAIRS_STAGE,
@@ -340,7 +336,6 @@ describe("run settings and the checkpoint store", () => {
   });
 
   it("uses --db, else DATABASE_URL, else the orchestrator's default file", () => {
-    expect(DEFAULT_REVIEW_DB).toBe(DEFAULT_SQLITE_PATH);
     const url = "postgres://eval:secret@db.local:5432/reviews";
     expect(resolveCheckpointStore(undefined, {}, dir)).toEqual({
       kind: "sqlite",
@@ -455,14 +450,14 @@ describe("the views", () => {
     expect(lines[0]?.startsWith("  - The budget omits")).toBe(true);
     for (const line of lines.slice(1)) expect(line).toMatch(/^ {4}\S/);
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(60);
-    expect(block).toContain("LAST-WORD \\u001b[2J");
+    expect(block).toContain("LAST-WORD \\x1b[2J");
     expect(block).not.toContain("\u001b");
   });
 
   it("shows control characters and bidi overrides in content as escapes, never raw", () => {
     const text = renderReview(review(), "Budget \u001b[31mRED\u001b[0m total\u202Eevil\u0007 end");
     for (const raw of ["\u001b", "\u202e", "\u0007"]) expect(text).not.toContain(raw);
-    expect(text).toContain("Budget \\u001b[31mRED\\u001b[0m total\\u202eevil\\u0007 end");
+    expect(text).toContain("Budget \\x1b[31mRED\\x1b[0m total\\u202eevil\\x07 end");
   });
 
   it("shows a failed evaluation's error, and lists paused threads with how long they waited", () => {

@@ -1,9 +1,4 @@
-/**
- * `evalgate blueprint run <file>`: every candidate model and the judge checked first (the one
- * check every command makes: a model that is not there stops the command with exit code 2 before
- * anything runs; a judge nobody named is chosen, Ollama else the embedded model), then prompts ×
- * models with progress on stderr, and the comparison document as JSON or TOON.
- */
+/** `evalgate blueprint run <file>`: every model checked first, then prompts × models judged. */
 import { resolve } from "node:path";
 import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
@@ -47,9 +42,7 @@ export function createBlueprintProgress(stream: TextOutput): {
       const error = progress.error === undefined ? "" : ` (${progress.error})`;
       live.print(`[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`);
     },
-    finish() {
-      live.clear();
-    },
+    finish: live.clear,
   };
 }
 
@@ -83,10 +76,7 @@ function renderRun(
   return options.format === "toon" ? `${encodeToon(run)}\n` : `${JSON.stringify(run, null, 2)}\n`;
 }
 
-/**
- * Every candidate checked (results stay keyed by the specs as given), then the judge: a judge
- * nobody named is chosen here (Ollama, else the embedded model).
- */
+/** Every candidate checked (results stay keyed by the specs as given), then the judge. */
 async function readyJudge(
   models: readonly string[],
   judge: string | undefined,

@@ -1,25 +1,24 @@
-/**
- * `evalgate calibrate`: the calibration report of the reviewer labels kept in the review store
- * (SQLite or PostgreSQL), read by decision time from their own indexed table.
- */
+/** `evalgate calibrate`: the calibration report of the reviewer labels kept in the review store. */
 import { normaliseContentType } from "../../../prompts/evaluation/index.js";
 import { type CalibrationLabelSource, calibrationReport } from "../../calibration/labels.js";
 import type { CalibrationReport } from "../../calibration/reportModel.js";
-import { openReviewStore } from "../../store/index.js";
 import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
 import type { CliContext } from "../context.js";
 import { CliError, InputFileError } from "../errors.js";
+import { writeOutput } from "../outputFile.js";
 import { renderCalibrationReport } from "../report/calibration/render.js";
-import { type CheckpointStore, describeStore, storeExists, storeOfFlags } from "../review/store.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  storeExists,
+  storeOfFlags,
+  withReviewStore,
+} from "../review/store.js";
 import { type ConfirmInput, runCalibrateApply } from "./calibrateApply.js";
 import { runCalibrateCompare } from "./calibrateCompare.js";
-import { type CalibrateCommandOptions, registryOptions, writeReport } from "./calibrateSources.js";
+import type { CalibrateCommandOptions } from "./calibrateSources.js";
 
-/**
- * The --content-type to filter on: a content type evalgate knows, or one the store has labels
- * for; anything else (a typo) is refused with the valid ones listed, not answered with an empty
- * report.
- */
+/** The --content-type: a typo is refused, not answered with an empty report. */
 async function contentTypeOf(
   given: string | undefined,
   reviews: CalibrationLabelSource,
@@ -37,18 +36,15 @@ async function readReport(
   store: CheckpointStore,
   options: CalibrateCommandOptions,
 ): Promise<CalibrationReport> {
-  const reviews = await openReviewStore(registryOptions(store));
-  try {
+  return withReviewStore(store, async (reviews) => {
     const contentType = await contentTypeOf(options.contentType, reviews);
-    return await calibrationReport({
+    return calibrationReport({
       store: reviews,
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(options.until === undefined ? {} : { until: options.until }),
       ...(contentType === undefined ? {} : { contentType }),
     });
-  } finally {
-    await reviews.close();
-  }
+  });
 }
 
 /** One line for stderr: how many labels and decisions the report rests on. */
@@ -79,6 +75,6 @@ export async function runCalibrate(
   if (options.apply === true) return runCalibrateApply(store, options, context, input);
   const report = await readReport(store, options);
   const text = renderCalibrationReport(report, options.format);
-  await writeReport(text, "calibration report", options, context);
+  await writeOutput(text, options.out, `the ${options.format} calibration report`, context);
   context.stderr.write(summaryLine(report, where));
 }

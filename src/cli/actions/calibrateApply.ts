@@ -1,11 +1,7 @@
 /**
- * `evalgate calibrate --apply`: the thresholds the report recommends, fitted on the earlier labels
- * of the period and measured on the later ones (held out), written as a new version of the
- * catalog through the rubric registry only once an admin said yes (at a terminal, or --yes in a
- * script); the version records the labels that justified it, the period, and agreement and κ
- * before and after, held out and in-sample. A threshold whose held-out agreement drops is refused
- * (exit 1, nothing written) unless --force. A criterion with fewer than MIN_LABELS_TO_APPLY
- * comparable labels keeps its threshold.
+ * `evalgate calibrate --apply`: thresholds fitted on the period's earlier labels and measured on
+ * the later (held-out) ones become a registry version once an admin confirms; a threshold whose
+ * held-out agreement drops is refused unless --force.
  */
 import { readCalibrationLabels, resolveScope } from "../../calibration/labels.js";
 import {
@@ -22,12 +18,8 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_FAILED } from "../exitCodes.js";
 import { createLineReader } from "../review/input.js";
-import type { CheckpointStore } from "../review/store.js";
-import {
-  type CalibrateCommandOptions,
-  catalogOfFlags,
-  registryOptions,
-} from "./calibrateSources.js";
+import { type CheckpointStore, storeConnection } from "../review/store.js";
+import { type CalibrateCommandOptions, catalogOfFlags } from "./calibrateSources.js";
 
 /** Where the admin's yes comes from: stdin, and whether it is a terminal. */
 export interface ConfirmInput {
@@ -109,7 +101,7 @@ export async function runCalibrateApply(
 ): Promise<void> {
   const catalog = await catalogOfFlags(options, store, context, "--apply");
   const scope = resolveScope(options);
-  const reviews = await openReviewStore(registryOptions(store));
+  const reviews = await openReviewStore(storeConnection(store));
   const labels = await readCalibrationLabels(reviews, scope).finally(() => reviews.close());
   const contentType = contentTypeOf(
     options.contentType,
@@ -140,7 +132,7 @@ export async function runCalibrateApply(
     appliedAt: new Date().toISOString(),
     ...(context.env.USER === undefined ? {} : { appliedBy: context.env.USER }),
   });
-  const registry = await RubricRegistry.open(registryOptions(store));
+  const registry = await RubricRegistry.open(storeConnection(store));
   try {
     // A catalog from a file is registered as it is first, so the registry keeps both versions.
     if (options.catalog !== undefined) await registry.add(catalog);

@@ -1,7 +1,6 @@
 /**
- * `evalgate calibrate --compare`: the labelled evaluations of the period judged again without and
- * with reviewer corrections as few-shot examples (each shown only corrections decided before it),
- * and the judge's agreement with the reviewers in both arms, side by side.
+ * `evalgate calibrate --compare`: the period's labelled evaluations judged again without and with
+ * few-shot corrections.
  */
 import { compareFewShot, storeExampleSource } from "../../calibration/fewShot.js";
 import { readCalibrationLabels, resolveScope } from "../../calibration/labels.js";
@@ -12,19 +11,17 @@ import { redactSecretText } from "../../redact.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { readyModel } from "../modelCheck.js";
+import { writeOutput } from "../outputFile.js";
 import { renderComparison } from "../report/calibration/render.js";
-import type { CheckpointStore } from "../review/store.js";
+import { type CheckpointStore, storeConnection } from "../review/store.js";
 import {
   type CalibrateCommandOptions,
   catalogOfFlags,
   openTraceStore,
-  registryOptions,
-  writeReport,
 } from "./calibrateSources.js";
 
 /**
- * Replays the period's labels, records the comparison's figures in the store (the service's
- * calibration page shows the latest), and writes the report of the same labels with it.
+ * Replays the period's labels and records the comparison (the calibration page shows the latest).
  */
 export async function runCalibrateCompare(
   store: CheckpointStore,
@@ -33,7 +30,7 @@ export async function runCalibrateCompare(
 ): Promise<void> {
   const catalog = await catalogOfFlags(options, store, context, "--compare");
   const target = await readyModel(options.model, context);
-  const reviews = await openReviewStore(registryOptions(store));
+  const reviews = await openReviewStore(storeConnection(store));
   const { traces, close } = openTraceStore(store);
   try {
     const scope = resolveScope(options);
@@ -68,7 +65,7 @@ export async function runCalibrateCompare(
       generatedAt: measured.measuredAt,
     });
     const text = renderComparison({ ...measured, calibration, comparison }, options.format);
-    await writeReport(text, "comparison", options, context);
+    await writeOutput(text, options.out, `the ${options.format} comparison`, context);
     context.stderr.write(
       `${comparison.replayed} of ${comparison.labels} labels replayed without and with examples\n`,
     );

@@ -1,7 +1,6 @@
 /**
- * What `calibrate` reads: its options, the review store, the catalog (a file, or a rubric
- * registered in the same database) and the traces kept beside the labels (the content a replay
- * judges again).
+ * What `calibrate` reads: its options, the review store, the catalog or rubric, and the traces a
+ * replay judges again.
  */
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
@@ -13,22 +12,17 @@ import type { TraceStore } from "../../store/traceStore.js";
 import { PostgresTraceStore, SqliteTraceStore } from "../../store/traceStore.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { writeFileAtomically } from "../outputFile.js";
 import type { CalibrationFormat } from "../report/calibration/render.js";
-import type { CheckpointStore } from "../review/store.js";
+import { type CheckpointStore, type StoreFlags, storeConnection } from "../review/store.js";
 
-export interface CalibrateCommandOptions {
-  db?: string;
-  databaseUrl?: string;
+export interface CalibrateCommandOptions extends StoreFlags {
   /** ISO instants (the command has parsed dates and durations). */
   since?: string;
   until?: string;
   contentType?: string;
   format: CalibrationFormat;
   out?: string;
-  /** Replay the labelled evaluations without and with few-shot examples. */
   compare?: boolean;
-  /** Write the recommended thresholds as a new version (after confirmation). */
   apply?: boolean;
   catalog?: string;
   rubric?: string;
@@ -36,10 +30,6 @@ export interface CalibrateCommandOptions {
   yes?: boolean;
   /** With apply: write thresholds whose held-out agreement drops. */
   force?: boolean;
-}
-
-export function registryOptions(store: CheckpointStore) {
-  return store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url };
 }
 
 /** The catalog --catalog names (a file) or --rubric names (the latest registered version). */
@@ -55,7 +45,7 @@ export async function catalogOfFlags(
     );
   }
   if (flags.catalog !== undefined) return loadCatalog(resolve(context.cwd, flags.catalog));
-  const registry = await RubricRegistry.open(registryOptions(store));
+  const registry = await RubricRegistry.open(storeConnection(store));
   try {
     return await registry.require(flags.rubric as string);
   } finally {
@@ -75,16 +65,4 @@ export function openTraceStore(store: CheckpointStore): {
   }
   const pool = new pg.Pool({ connectionString: store.url, max: 2 });
   return { traces: new PostgresTraceStore(pool), close: () => pool.end() };
-}
-
-/** The report on stdout, or in the file --out names (said on stderr). */
-export async function writeReport(
-  text: string,
-  what: string,
-  options: CalibrateCommandOptions,
-  context: CliContext,
-): Promise<void> {
-  if (options.out === undefined) return void context.stdout.write(text);
-  await writeFileAtomically(resolve(context.cwd, options.out), text);
-  context.stderr.write(`wrote the ${options.format} ${what} to ${options.out}\n`);
 }

@@ -61,11 +61,7 @@ function printedFinding(finding: ValidationFinding, path: string): PrintedFindin
   };
 }
 
-/**
- * The findings on a catalog that loaded: the meta-rubric's on the catalog as written (the same
- * run that decided it may be used: never an error, the loader refuses those), then what else
- * loading noted.
- */
+/** The meta-rubric's findings (never errors: the loader refuses those), then loading's notes. */
 function findingsOf(
   catalog: Catalog,
   asWritten: readonly ValidationFinding[],
@@ -81,11 +77,9 @@ function findingsOf(
   return findings;
 }
 
-/** What `catalog validate` found: printed as lines, or as JSON with --json. */
 interface ValidationReport {
   file: string;
   valid: boolean;
-  /** The catalog, when it loaded. */
   catalog: {
     id: string;
     name: string;
@@ -100,7 +94,6 @@ function countOf(report: ValidationReport, severity: PrintedFinding["severity"])
   return report.findings.filter((f) => f.severity === severity).length;
 }
 
-/** The report as the lines `catalog validate` prints. */
 function printReport(context: CliContext, report: ValidationReport): void {
   const { catalog, file } = report;
   if (catalog === null) {
@@ -121,11 +114,7 @@ function printReport(context: CliContext, report: ValidationReport): void {
   );
 }
 
-/**
- * A catalog the loader refused: the refusal in the words every command uses (`evaluate`, `run`,
- * the engine and the registry refuse it with the same message), then the meta-rubric's other
- * errors, when there are more.
- */
+/** The refusal in the words every command uses, then the meta-rubric's other errors. */
 function refusalReport(
   path: string,
   error: CatalogError,
@@ -143,15 +132,11 @@ function refusalReport(
   return { file: path, valid: false, catalog: null, findings };
 }
 
-/**
- * `evalgate catalog validate`: loads the catalog exactly as every other command does (so what
- * it calls invalid, they refuse, with the same message) and lists what the meta-rubric found,
- * as lines or (--json) as `{ file, valid, catalog, findings }`.
- */
+/** Loads the catalog as every command does: what it calls invalid, they refuse alike. */
 export async function runCatalogValidate(
   path: string,
+  options: { json?: boolean },
   context: CliContext,
-  options: { json?: boolean } = {},
 ): Promise<void> {
   let asWritten: readonly ValidationFinding[] = [];
   const onFindings = (findings: readonly ValidationFinding[]) => {
@@ -179,24 +164,14 @@ export async function runCatalogValidate(
   context.exitCode = report.valid ? EXIT_OK : EXIT_FAILED;
 }
 
-export const CONVERT_FORMATS = ["toon", "json"] as const;
-export type ConvertFormat = (typeof CONVERT_FORMATS)[number];
+type ConvertFormat = "toon" | "json";
 
-/**
- * The catalog as evalgate's own model, without what loading adds (`source`, `warnings`): the
- * document `catalog convert` writes, which loads back to an equal catalog.
- */
-export function catalogDocument(catalog: Catalog): unknown {
+/** Without what loading adds (`source`, `warnings`): it loads back to an equal catalog. */
+function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
   const { source: _source, warnings: _warnings, ...document } = catalog;
   // Optional fields that are absent are left out (TOON would write `undefined` as null).
   const plain: unknown = JSON.parse(JSON.stringify(document));
-  return plain;
-}
-
-/** The normalised catalog as spec TOON or 2-space JSON. */
-export function convertCatalog(catalog: Catalog, to: ConvertFormat): string {
-  const document = catalogDocument(catalog);
-  return to === "json" ? `${JSON.stringify(document, null, 2)}\n` : `${encodeToon(document)}\n`;
+  return to === "json" ? `${JSON.stringify(plain, null, 2)}\n` : `${encodeToon(plain)}\n`;
 }
 
 export async function runCatalogConvert(
@@ -208,5 +183,4 @@ export async function runCatalogConvert(
   const text = convertCatalog(catalog, options.to);
   await writeOutput(text, options.out, `${catalog.id} as ${options.to}`, context);
   for (const warning of catalog.warnings) context.stderr.write(`warning: ${warning}\n`);
-  context.exitCode = EXIT_OK;
 }

@@ -11,7 +11,7 @@ import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import { linkPolicyOf } from "../contentFile.js";
 import { checkedContentType } from "../contentTypes.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, terminalWidth } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
 import { CliError } from "../errors.js";
 import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
@@ -24,7 +24,7 @@ import {
   resolveModelTarget,
 } from "../modelCheck.js";
 import { writeOutput } from "../outputFile.js";
-import { panelOptions } from "../panelJudges.js";
+import { type PanelFlags, panelOptions } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
   type EvaluateFormat,
@@ -34,13 +34,9 @@ import {
 import type { EvaluatedFile } from "../report/junit.js";
 import { scoreGate } from "../report/scoreGate.js";
 
-export interface EvaluateCommandOptions {
+export interface EvaluateCommandOptions extends PanelFlags {
   catalog: string;
   model?: string;
-  /** A panel's judges (two or more make a panel; instead of `model`). */
-  judge?: string[];
-  aggregate?: "median" | "mean" | "majority";
-  minAgreement?: number;
   mode: EvaluationMode;
   format: EvaluateFormat;
   out?: string;
@@ -57,19 +53,11 @@ export interface EvaluateCommandOptions {
   seed?: number;
   /** A SQLite file for the judge-call cache (`--db`); without it, no cache. */
   db?: string;
-  /** false with --no-cache. */
   cache?: boolean;
   /** Show the judge the reviewers' corrections kept in --db as few-shot examples. */
   fewShot?: boolean;
   /** Probability-weighted scores where the model server gives token log-probabilities. */
   weightedScores?: boolean;
-}
-
-/** Table width: the terminal's when stdout is one, else a width that reads well in a log. */
-function tableWidth(context: CliContext): number {
-  return context.stdout.isTTY === true && context.stdout.columns !== undefined
-    ? context.stdout.columns
-    : 120;
 }
 
 /** The judge's model target, or each panel judge's: `--judge` (repeated) or `--model`. */
@@ -88,17 +76,13 @@ async function readyTargets(targets: ModelTarget[], context: CliContext): Promis
   return ready;
 }
 
-/** The judge-call cache in the `--db` SQLite file; none without it, or with --no-cache. */
 async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
   if (options.db === undefined || options.cache === false) return undefined;
   const { SqliteJudgeCacheStore } = await import("../../store/judgeCacheStore.js");
   return SqliteJudgeCacheStore.open(at(options.db));
 }
 
-/**
- * The catalog the gate judges with: with --db, the rubric registry's active version of the
- * file's catalog id when that database holds one (said on stderr), else the file's catalog.
- */
+/** With --db, the registry's active version of the catalog's id, when it holds one. */
 async function gateCatalog(
   file: Catalog,
   options: EvaluateCommandOptions,
@@ -161,7 +145,7 @@ async function report(
   context: CliContext,
 ): Promise<void> {
   const text = renderEvaluationReports(files, options.format, {
-    width: tableWidth(context),
+    width: terminalWidth(context.stdout, 120),
     ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
   });
   await writeOutput(text, options.out, `the ${options.format} report`, context);
@@ -177,10 +161,7 @@ async function report(
   context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-/**
- * Evaluates every input (all read and checked first, the model checked once), then reports them
- * together. Exit code 1 when some result fails the gate (scoreGate), 0 when none does.
- */
+/** Every input read and the model checked first; exit 1 when some result fails the gate. */
 export async function runEvaluate(
   inputPaths: string | readonly string[],
   options: EvaluateCommandOptions,

@@ -1,9 +1,4 @@
-/**
- * `evalgate review <thread> <action>`: decides on the review a thread waits for, without prompts
- * (answering exactly that review's interrupt), and prints the next review or "completed".
- * Anything that keeps the decision from being made — no such thread, a thread that waits for no
- * review, an action the review does not offer, a decision the graph refuses — is one message.
- */
+/** `evalgate review <thread> <action>`: decides the review a thread waits for, without prompts. */
 
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { withErrorCode } from "../../errors.js";
@@ -18,10 +13,9 @@ import type { LinkPolicy } from "../../untrusted/regularFile.js";
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import { createStageProgressReporter } from "../progressStages.js";
+import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import {
   cliReviewer,
@@ -29,7 +23,6 @@ import {
   decideAndApply,
   deskRefusal,
   openCliDesk,
-  openRunDesk,
 } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
@@ -40,7 +33,8 @@ import {
   showCommand,
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
-import { readThreadRecord } from "../review/settings.js";
+import type { ThreadRunFlags } from "../review/runPlan.js";
+import { type RunSettings, readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
 import {
   type CheckpointStore,
@@ -50,24 +44,14 @@ import {
 } from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
 
-export interface ReviewCommandOptions {
+export interface ReviewCommandOptions extends ThreadRunFlags {
   feedback?: string;
   contentFile?: string;
-  reviewer?: string;
   comment?: string;
-  db?: string;
-  model?: string;
-  maxRevisions?: number;
-  /** false with --no-cache: the judge-call cache is not used. */
-  cache?: boolean;
   /** `<criterion>=<value>`: scores the judge got wrong, on each criterion's own scale. */
   correct?: string[];
   /** `<criterion>=<text>`: why a corrected score is wrong. */
   note?: string[];
-  /** PostgreSQL instead of the SQLite file (--database-url). */
-  databaseUrl?: string;
-  /** The deadline of each model call, in milliseconds (--timeout). */
-  timeout?: number;
 }
 
 /** The decision the arguments describe; options that belong to another action are refused. */
@@ -170,11 +154,8 @@ async function applyDecision(
 }
 
 /**
- * A decision recorded for this review before a process stopped (a kill after it was accepted and
- * before it was applied) stands: it is applied now, exactly once, and the thread runs on. When it
- * is the decision asked for now, that is all (the answer: where the thread is after it); when it is
- * another one, the command says so and ends with ALREADY_DECIDED, the recorded one applied. Undefined
- * when no decision is waiting to be applied.
+ * A decision recorded before its process stopped stands: it is applied now, exactly once. When it is
+ * not the one asked for now, the command ends with ALREADY_DECIDED.
  */
 async function applyRecordedDecision(
   open: { desk: ReviewDeskHandle },
@@ -226,6 +207,32 @@ export function printThreadView(
   }
 }
 
+/**
+ * The desk a command runs a stored thread on with: the thread's settings, the options given
+ * winning, its models checked (and cancelled by Ctrl-C when `ctrlC`).
+ */
+export async function openThreadRunDesk(
+  store: CheckpointStore,
+  stored: RunSettings | undefined,
+  options: ThreadRunFlags,
+  context: CliContext,
+  progress: StageProgressReporter,
+  ctrlC = false,
+): Promise<ReviewDeskHandle> {
+  const { env, cwd } = context;
+  const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const ready = await readyRunModels(target, stored?.panel, options.timeout, context);
+  return openCliDesk({
+    store,
+    env,
+    cwd,
+    onProgress: progress.onProgress,
+    ...(ctrlC ? stoppedByCtrlC(ready, context.signal) : ready),
+    maxRevisions: options.maxRevisions ?? stored?.maxRevisions,
+    cache: options.cache,
+  });
+}
+
 export async function runReviewDecision(
   threadId: string,
   action: string,
@@ -238,10 +245,8 @@ export async function runReviewDecision(
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
-  // The run's settings (model, revision limit, panel), kept in the store with the thread.
-  const at = { cwd, stderr: context.stderr };
-  const stored = (await readThreadRecord(store, threadId, at)).settings;
-  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
+  const stored = (await readThreadRecord(store, threadId, { cwd, stderr: context.stderr }))
+    .settings;
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
   const progress = createStageProgressReporter(context.stderr);
@@ -257,18 +262,8 @@ export async function runReviewDecision(
           `${review.actions.join(", ")} — not ${decision.action}`,
       );
     }
-    // The decision runs the graph on: the next stage is written and judged (by the thread's
-    // panel, when it has one), so the models are checked first.
-    const target = resolveModelTarget(options.model ?? stored?.model, env);
-    // Every model call is cancelled by Ctrl-C: the thread stops at its last saved step.
-    const models = stoppedByCtrlC(
-      await readyRunModels(target, stored?.panel, options.timeout, context),
-      context.signal,
-    );
-    desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
-      maxRevisions,
-      cache: options.cache,
-    });
+    // The decision runs the graph on (its models checked first); Ctrl-C stops it at its last step.
+    desk = await openThreadRunDesk(store, stored, options, context, progress, true);
     const open = { desk };
     const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
     const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
@@ -278,7 +273,6 @@ export async function runReviewDecision(
       `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
     );
     printThreadView(threadId, next, desk, store, context);
-    context.exitCode = EXIT_OK;
   } catch (error) {
     // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.
     progress.finish();

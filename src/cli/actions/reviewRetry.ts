@@ -1,21 +1,16 @@
 /**
- * `evalgate review --retry <thread>`: a failed thread queued again through the review desk's
- * retry (as the service's Retry button and `POST /api/threads/:id/retry` do: once, whoever asks
- * at the same time; a decision the graph refused is set aside so its review can be decided anew),
- * then advanced here, and the review it waits for next printed.
+ * `evalgate review --retry <thread>`: the desk's retry (as the service's Retry button), then
+ * advanced here.
  */
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { CliContext } from "../context.js";
-import { EXIT_OK } from "../exitCodes.js";
-import { resolveModelTarget } from "../modelCheck.js";
-import { readyRunModels } from "../panelJudges.js";
 import { createStageProgressReporter } from "../progressStages.js";
-import { cliReviewer, continueThread, deskRefusal, openRunDesk } from "../review/deskPath.js";
+import { cliReviewer, continueThread, deskRefusal } from "../review/deskPath.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { readThreadRecord } from "../review/settings.js";
 import { refuseMissingStore, storeOfFlags } from "../review/store.js";
 import { threadView } from "../review/threadView.js";
-import { printThreadView, type ReviewCommandOptions } from "./review.js";
+import { openThreadRunDesk, printThreadView, type ReviewCommandOptions } from "./review.js";
 
 export async function runRetryThread(
   threadId: string,
@@ -27,19 +22,12 @@ export async function runRetryThread(
   checkedReviewerArg(options.reviewer);
   const store = storeOfFlags(options, env, cwd);
   refuseMissingStore(store, threadId, cwd);
-  const at = { cwd, stderr: context.stderr };
-  const stored = (await readThreadRecord(store, threadId, at)).settings;
-  const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
-  // What runs again is a model call (the judge or the writer, or the thread's panel).
-  const target = resolveModelTarget(options.model ?? stored?.model, env);
-  const models = await readyRunModels(target, stored?.panel, options.timeout, context);
+  const stored = (await readThreadRecord(store, threadId, { cwd, stderr: context.stderr }))
+    .settings;
   const progress = createStageProgressReporter(context.stderr);
   let desk: ReviewDeskHandle | undefined;
   try {
-    desk = await openRunDesk({ store, env, cwd, onProgress: progress.onProgress }, models, {
-      maxRevisions,
-      cache: options.cache,
-    });
+    desk = await openThreadRunDesk(store, stored, options, context, progress);
     await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
       throw deskRefusal(error) ?? error;
     });
@@ -47,7 +35,6 @@ export async function runRetryThread(
     await continueThread(desk, threadId, cliReviewer(options.reviewer));
     progress.finish();
     printThreadView(threadId, await threadView(desk, threadId), desk, store, context);
-    context.exitCode = EXIT_OK;
   } finally {
     progress.finish();
     await desk?.close();

@@ -5,7 +5,6 @@ import type { ReviewStore } from "../../store/reviewStore.js";
 import { hashToken, newReviewerToken } from "../../store/tokens.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
 import { describeStore, type StoreFlags, storeOfFlags, withReviewStore } from "../review/store.js";
@@ -45,7 +44,6 @@ export async function addReviewer(
         "Sign in with it on the review pages, or send it as `Authorization: Bearer <token>`.\n",
     );
   });
-  context.exitCode = EXIT_OK;
 }
 
 export async function listReviewers(options: StoreFlags & { json?: boolean }, context: CliContext) {
@@ -72,7 +70,6 @@ export async function listReviewers(options: StoreFlags & { json?: boolean }, co
       `${renderColumns(["name", "role", "added", "revoked"], table).join("\n")}\n`,
     );
   });
-  context.exitCode = EXIT_OK;
 }
 
 export async function revokeReviewer(name: string, options: StoreFlags, context: CliContext) {
@@ -85,5 +82,4 @@ export async function revokeReviewer(name: string, options: StoreFlags, context:
     }
     context.stdout.write(`Revoked ${name}: the token no longer signs in.\n`);
   });
-  context.exitCode = EXIT_OK;
 }

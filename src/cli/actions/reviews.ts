@@ -1,7 +1,6 @@
 /**
- * `evalgate reviews`: the threads of the store that wait for a reviewer, read from the
- * pending-review index (one indexed query per page, never a scan of the checkpoints), then the
- * threads with work left and no review (a run that died mid-step), each judged on its checkpoint.
+ * `evalgate reviews`: from the pending-review index (never a scan of the checkpoints), then the
+ * threads with work left.
  */
 
 import type { ReviewStore } from "../../store/reviewStore.js";
@@ -19,7 +18,6 @@ import {
 import { threadsWithWorkLeft, type WorkLeftThread } from "../review/workLeft.js";
 
 export interface ReviewsCommandOptions extends StoreFlags {
-  /** Print the list as JSON. */
   json?: boolean;
 }
 

@@ -1,7 +1,3 @@
-/**
- * `evalgate rubrics list | show | register | activate | delete`: the rubric registry from the
- * command line.
- */
 import { resolve } from "node:path";
 import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";
@@ -9,7 +5,6 @@ import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
 import { describeStore, type StoreFlags, storeConnection, storeOfFlags } from "../review/store.js";
@@ -65,7 +60,6 @@ export async function listRubrics(
     const header = ["id", "version", "target", "criteria", "name"];
     context.stdout.write(`${renderColumns(header, rows).join("\n")}\n`);
   });
-  context.exitCode = EXIT_OK;
 }
 
 function describeRubric(rubric: Catalog): string[] {
@@ -122,7 +116,6 @@ export async function showRubric(
       `${[...describeRubric(rubric), "", "versions:", ...versions.map((v) => `  ${v}`)].join("\n")}\n`,
     );
   });
-  context.exitCode = EXIT_OK;
 }
 
 export async function registerRubrics(file: string, options: StoreFlags, context: CliContext) {
@@ -137,7 +130,6 @@ export async function registerRubrics(file: string, options: StoreFlags, context
       `${registered.length} rubric${registered.length === 1 ? "" : "s"} from ${displayPath(path, context.cwd)} in ${where}.\n`,
     );
   });
-  context.exitCode = EXIT_OK;
 }
 
 /** Makes a stored version the one gates judge with: a roll-back, or forward again. */
@@ -155,7 +147,6 @@ export async function activateRubric(
     const was = before === undefined || before === version ? "" : ` (was ${before})`;
     context.stdout.write(`${id}@${version} is active in ${where}${was}: gates judge with it.\n`);
   });
-  context.exitCode = EXIT_OK;
 }
 
 export async function deleteRubric(id: string, options: StoreFlags, context: CliContext) {
@@ -167,5 +158,4 @@ export async function deleteRubric(id: string, options: StoreFlags, context: Cli
       `Deleted ${id} from the list; its ${versions.length} version${versions.length === 1 ? "" : "s"} stay readable (${evalgateCommand(context.env)} rubrics show ${id}@${last}).\n`,
     );
   });
-  context.exitCode = EXIT_OK;
 }

@@ -1,15 +1,9 @@
-/**
- * `evalgate run`: writes a proposal with the proposal graph on the checkpoint store, and at each
- * review shows the evaluation and asks the reviewer on stdin. When the run completes, the proposal
- * is written to a new file (--out, else `proposal-<thread>.md`). `--thread` goes on with an earlier
- * run; quitting (or the end of stdin) leaves the thread paused, to be resumed the same way or
- * decided with `evalgate review`.
- */
+/** `evalgate run`: writes a proposal, asking the reviewer at each review; quitting pauses it. */
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
@@ -35,13 +29,8 @@ import type { CheckpointStore } from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
 import { exportThreadTraces } from "../review/traceExport.js";
 
-/** The options of `evalgate run`. */
 export interface RunCommandOptions extends PlannedRunOptions {
-  /**
-   * --few-shot: the reviewers' corrections kept in the store shown to the judge as few-shot
-   * examples in every evaluation this command runs (without it, only where a stage's catalog
-   * turns them on).
-   */
+  /** --few-shot: the store's corrections in every evaluation, not only where a catalog asks. */
   fewShot?: boolean;
 }
 
@@ -49,12 +38,6 @@ export interface RunCommandOptions extends PlannedRunOptions {
 export interface ReviewerInput {
   stream: NodeJS.ReadableStream;
   terminal: boolean;
-}
-
-function width(context: CliContext): number {
-  return context.stdout.isTTY === true && context.stdout.columns !== undefined
-    ? context.stdout.columns
-    : 100;
 }
 
 interface Loop {
@@ -74,10 +57,7 @@ const NOT_TAKEN: ReadonlySet<string> = new Set([
   "REVIEW_NOT_PENDING",
 ]);
 
-/**
- * Shows each review and asks for the decision, until the run completes (true) or the reviewer
- * stops (false).
- */
+/** Until the run completes (true) or the reviewer stops (false). */
 async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> {
   const { desk, threadId, store, context } = loop;
   const out = context.stdout;
@@ -89,7 +69,9 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
       const stage = desk.stages.find((s) => s.id === review.contentId);
       const content = stage === undefined ? undefined : stageContent(values, stage);
       loop.progress.finish();
-      out.write(`\n${renderReview(review, content, { width: width(context) })}\n`);
+      out.write(
+        `\n${renderReview(review, content, { width: terminalWidth(context.stdout, 100) })}\n`,
+      );
       const answer = await askDecision(review, content, stage, {
         lines,
         out,
@@ -133,7 +115,6 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
     out.write(
       `\nRun completed (thread ${threadId}).\n\n${renderRunSummary(view.values, desk.stages)}`,
     );
-    context.exitCode = EXIT_OK;
     return true;
   } finally {
     lines.close();
@@ -174,9 +155,7 @@ export async function runProposal(
   // Before anything runs: the proposal's file is never overwritten.
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
   const planned = await planRun(rfpFile, options, context);
-  // Before anything is stored: no thread (and no checkpoint file) for a model that is not there,
-  // each panel judge checked too. A model nobody named is chosen here (Ollama, else the embedded
-  // one) and stored with the run. Every call is cancelled by Ctrl-C (the run stops at once).
+  // Before anything is stored: no thread (nor checkpoint file) for a model that is not there.
   const { target, model, judging } = stoppedByCtrlC(
     await readyRunModels(planned.target, planned.panel, options.timeout, context),
     context.signal,

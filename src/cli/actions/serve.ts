@@ -1,30 +1,25 @@
 /**
- * `evalgate serve`: checks the model (the one check every command makes: Ollama, else the
- * embedded model when none is named), opens the review desk on the store (--db, --database-url or
- * DATABASE_URL), serves the review service, and shuts both down gracefully when the command is
- * cancelled (SIGINT, SIGTERM).
+ * `evalgate serve`: the model checked, the desk opened with its jobs, the service served until
+ * cancelled.
  */
 import { join } from "node:path";
-import { createReviewDesk } from "../../desk/createReviewDesk.js";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
+import { openCliDesk } from "../review/deskPath.js";
 import {
   type CheckpointStore,
   describeStore,
-  storeConnection,
+  type StoreFlags,
   storeOfFlags,
 } from "../review/store.js";
 
-/** The options of `evalgate serve`, as commander parsed them. */
-export interface RawServeOptions extends PanelFlags {
+export interface RawServeOptions extends PanelFlags, StoreFlags {
   host: string;
   port: number;
-  db?: string;
-  databaseUrl?: string;
   /** Deprecated: `--db <folder>/checkpoints.sqlite`. */
   data?: string;
   model?: string;
@@ -48,12 +43,6 @@ function serveStore(options: RawServeOptions, context: CliContext): CheckpointSt
   const db = join(data, "checkpoints.sqlite");
   context.stderr.write(`evalgate: --data is deprecated: use --db ${db}\n`);
   return storeOfFlags({ db }, context.env, context.cwd);
-}
-
-/** The writer and judge, and the panel's judges, checked before the service starts. */
-function serviceModels(options: RawServeOptions, context: CliContext) {
-  const target = resolveModelTarget(options.model, context.env);
-  return readyRunModels(target, panelSettingOf(options), options.timeout, context);
 }
 
 /** Why the server could not listen, in the command's words (undefined: not a listen error). */
@@ -88,16 +77,11 @@ export async function serveReviews(
   stop: AbortSignal,
 ): Promise<void> {
   const store = serveStore(options, context);
-  const { model, judging } = await serviceModels(options, context);
-  const desk = await createReviewDesk({
-    ...storeConnection(store),
-    env: context.env,
-    cwd: context.cwd,
-    model,
-    ...(judging === undefined
-      ? {}
-      : { graph: { evaluation: { judges: judging.judges, panel: judging.panel } } }),
-  });
+  const target = resolveModelTarget(options.model, context.env);
+  const panel = panelSettingOf(options);
+  const { model, judging } = await readyRunModels(target, panel, options.timeout, context);
+  const { env, cwd } = context;
+  const desk = await openCliDesk({ store, env, cwd, model, judging, runJobs: true });
   const service = await startService({
     desk,
     host: options.host,

@@ -1,13 +1,8 @@
-/**
- * `evalgate show <thread>`: the thread's proposal document (the desk's threadProposal, as the API
- * and the pages have it) printed as Markdown, JSON or HTML, or written to a new --out file.
- */
 import { resolve } from "node:path";
 import { isDeskError } from "../../desk/errors.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import {
   type ProposalFormat,
   refuseExistingOut,
@@ -54,7 +49,6 @@ export async function runShow(
         `${what} of thread ${threadId} written to ${displayPath(written, cwd)}\n`,
       );
     }
-    context.exitCode = EXIT_OK;
   } finally {
     await desk.close();
   }

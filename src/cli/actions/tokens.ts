@@ -8,12 +8,10 @@ import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { InputFileError } from "../errors.js";
-import { EXIT_OK } from "../exitCodes.js";
 import { padTo } from "../report/text.js";
 
 type DataFormat = "json" | "toon";
 
-/** The largest data file `tokens` reads. */
 export const MAX_DATA_FILE_BYTES = 10 * 1024 * 1024;
 
 /** Files that are documents, not data: `tokens` says what it found instead of misreading them. */
@@ -68,11 +66,7 @@ function decodeGuessedToon(text: string, path: string, shown: string): unknown {
   }
 }
 
-/**
- * The file's data: a JSON file's value, a TOON file decoded (the criteria dialect too). Only a
- * regular file of at most MAX_DATA_FILE_BYTES is read; a `__proto__` key (or
- * `constructor.prototype`) in either format is refused with its line.
- */
+/** A JSON file's value or a TOON file decoded; a `__proto__` key is refused with its line. */
 export async function readDataFile(
   path: string,
   shown: string = path,
@@ -130,5 +124,4 @@ export async function runTokens(
       ? `${JSON.stringify({ file: path, format, tokenizer: "o200k_base", ...counts }, null, 2)}\n`
       : renderComparison(path, format, counts),
   );
-  context.exitCode = EXIT_OK;
 }

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import { integerIn, MODEL_CHECK_HELP, numberIn } from "./options.js";
+import { integerIn, lazyAction, MODEL_CHECK_HELP, numberIn } from "./options.js";
 
 const HELP_AFTER = `
 A blueprint is a JSON file: { "id", "title", "models": ["ollama:…"], "prompts": [{ "id",
@@ -38,16 +38,6 @@ Examples:
   evalgate blueprint run stoicism.json --format junit --out junit.xml --fail-under 0.6
 `;
 
-interface RawBlueprintRunOptions {
-  models?: string;
-  judge?: string;
-  format: "json" | "toon" | "junit";
-  out?: string;
-  failUnder?: number;
-  seed?: number;
-  timeout?: number;
-}
-
 export function registerBlueprintCommand(program: Command, context: CliContext): void {
   const blueprint = program
     .command("blueprint")
@@ -77,8 +67,10 @@ export function registerBlueprintCommand(program: Command, context: CliContext):
     )
     .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
     .addHelpText("after", HELP_AFTER)
-    .action(async (file: string, options: RawBlueprintRunOptions) => {
-      const { runBlueprintCommand } = await import("../actions/blueprint.js");
-      await runBlueprintCommand(file, options, context);
-    });
+    .action(
+      lazyAction(
+        context,
+        async () => (await import("../actions/blueprint.js")).runBlueprintCommand,
+      ),
+    );
 }

@@ -11,10 +11,7 @@ const UNIT_MS: Readonly<Record<string, number>> = {
   w: 7 * 86_400_000,
 };
 
-/**
- * A point in time for --since and --until: an ISO 8601 date or time (2026-11-01,
- * 2026-11-01T09:30:00Z), or a duration back from now (12h, 30d, 2w). Returned as an ISO instant.
- */
+/** --since / --until: an ISO 8601 date or time, or a duration back from now (12h, 30d, 2w). */
 export function parseCalibrationTime(value: string, now: number = Date.now()): string {
   const trimmed = value.trim();
   const duration = /^(\d{1,6})([hdw])$/.exec(trimmed);

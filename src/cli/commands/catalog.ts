@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
+import { lazyAction } from "./options.js";
 
 export function registerCatalogCommand(program: Command, context: CliContext): void {
   const catalog = program.command("catalog").description("check and convert criteria catalogs");
@@ -15,10 +16,9 @@ export function registerCatalogCommand(program: Command, context: CliContext): v
         "catalog from loading with its line; with --json, { file, valid, catalog, findings }.\n" +
         "Exit code 1 when there are errors, else 0.\n",
     )
-    .action(async (path: string, options: { json?: boolean }) => {
-      const { runCatalogValidate } = await import("../actions/catalog.js");
-      await runCatalogValidate(path, context, options);
-    });
+    .action(
+      lazyAction(context, async () => (await import("../actions/catalog.js")).runCatalogValidate),
+    );
 
   catalog
     .command("convert")
@@ -33,8 +33,7 @@ export function registerCatalogCommand(program: Command, context: CliContext): v
       "\nThe output is the normalised catalog (weights, thresholds, methods spelled out); it loads\n" +
         "back to an equal catalog with evalgate.\n",
     )
-    .action(async (path: string, options: { to: "toon" | "json"; out?: string }) => {
-      const { runCatalogConvert } = await import("../actions/catalog.js");
-      await runCatalogConvert(path, options, context);
-    });
+    .action(
+      lazyAction(context, async () => (await import("../actions/catalog.js")).runCatalogConvert),
+    );
 }

@@ -1,9 +1,7 @@
 import { type Command, Option } from "commander";
-import type { EvaluateCommandOptions } from "../actions/evaluate.js";
 import type { CliContext } from "../context.js";
-import type { PanelFlags } from "../panelJudges.js";
 import { EVALUATE_FORMATS } from "../report/formats.js";
-import { addPanelOptions, integerIn, MODEL_CHECK_HELP, numberIn } from "./options.js";
+import { addPanelOptions, integerIn, lazyAction, MODEL_CHECK_HELP, numberIn } from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 
@@ -62,10 +60,6 @@ Examples:
     --judge ollama:llama3.1:8b --judge ollama:mistral:7b --min-agreement 0.67
 `;
 
-/** What commander parses: the action's options, with the choices this command offers. */
-type RawEvaluateOptions = Omit<EvaluateCommandOptions, "mode" | "format" | keyof PanelFlags> &
-  PanelFlags & { mode: (typeof MODES)[number]; format: (typeof EVALUATE_FORMATS)[number] };
-
 export function registerEvaluateCommand(program: Command, context: CliContext): void {
   const command = program
     .command("evaluate")
@@ -122,8 +116,5 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
       "score criteria: the mean of the scale weighted by the model's token probabilities, where the server gives them",
     )
     .addHelpText("after", HELP_AFTER)
-    .action(async (inputPaths: string[], options: RawEvaluateOptions) => {
-      const { runEvaluate } = await import("../actions/evaluate.js");
-      await runEvaluate(inputPaths, options, context);
-    });
+    .action(lazyAction(context, async () => (await import("../actions/evaluate.js")).runEvaluate));
 }

@@ -1,6 +1,21 @@
 /** Argument parsers shared by the commands: commander reports what they throw as a usage error. */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_SQLITE_PATH } from "../../store/location.js";
+import type { CliContext } from "../context.js";
 import { PANEL_AGGREGATES } from "../panelJudges.js";
+
+/**
+ * An action whose module loads only when it runs, so `--help` and the other commands start fast.
+ */
+export function lazyAction<Args extends unknown[]>(
+  context: CliContext,
+  load: () => Promise<(...args: [...Args, CliContext]) => Promise<void>>,
+): (...args: [...Args, Command]) => Promise<void> {
+  return async (...args) => {
+    const run = await load();
+    await run(...(args.slice(0, -1) as Args), context);
+  };
+}
 
 /** A whole number within [min, max], for options such as --timeout and --concurrency. */
 export function integerIn(min: number, max: number): (value: string) => number {
@@ -26,7 +41,6 @@ export function numberIn(min: number, max: number): (value: string) => number {
   };
 }
 
-/** Collects a repeated option's values in order (`--judge a --judge b`). */
 export function collectValues(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];
 }
@@ -48,17 +62,10 @@ export function addPanelOptions(command: Command, judgeHelp: string): Command {
     );
 }
 
-/** The default SQLite file of the commands that keep threads, reviewers, rubrics and labels. */
-const DEFAULT_DB = ".evalgate/checkpoints.sqlite";
-
-/**
- * The store options, named the same on every command that keeps threads, reviewers, rubrics or
- * labels: `--db <file>` (SQLite) and `--database-url <url>` (PostgreSQL); with neither,
- * DATABASE_URL, else the default SQLite file.
- */
+/** `--db <file>` and `--database-url <url>`, named the same on every command with a store. */
 export function addStoreOptions(command: Command, what: string): Command {
   return command
-    .option("--db <file>", `SQLite file of ${what} (default ${DEFAULT_DB})`)
+    .option("--db <file>", `SQLite file of ${what} (default ${DEFAULT_SQLITE_PATH})`)
     .option(
       "--database-url <url>",
       `PostgreSQL database of ${what} instead (default DATABASE_URL when no --db)`,
@@ -74,10 +81,7 @@ export function addTimeoutOption(command: Command): Command {
   );
 }
 
-/**
- * How every command that calls a model chooses and checks it, before anything runs: the first
- * lines of the `Model:` part of its help.
- */
+/** The first lines of the `Model:` part of the help of every command that calls a model. */
 export const MODEL_CHECK_HELP = `  --model provider:model, else ollama:<EVALGATE_MODEL>, is checked before anything runs: for an
   ollama: model, Ollama must answer at OLLAMA_BASE_URL (default http://127.0.0.1:11434) and
   have the model pulled, else evalgate stops with exit code 2 and says what to run. With no

@@ -1,7 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import type { StoreFlags } from "../review/store.js";
-import { addStoreOptions } from "./options.js";
+import { addStoreOptions, lazyAction } from "./options.js";
 
 const HELP_AFTER = `
 Reviewers sign in to the review service with a token. \`add\` prints the new token once: the store
@@ -17,42 +16,27 @@ Examples:
   evalgate reviewers revoke ana
 `;
 
+const actions = () => import("../actions/reviewers.js");
+
 export function registerReviewersCommand(program: Command, context: CliContext): void {
   const reviewers = program
     .command("reviewers")
     .description("add, list and revoke the reviewers of the review service")
     .addHelpText("after", HELP_AFTER);
-  const add = reviewers
-    .command("add")
-    .description("add a reviewer and print its token (shown once)")
+  const subcommand = (name: string, description: string) =>
+    addStoreOptions(reviewers.command(name).description(description), "the reviewers");
+  subcommand("add", "add a reviewer and print its token (shown once)")
     .argument("<name>", "the reviewer's name (letters, digits, . _ - @)")
     .addOption(
       new Option("--role <role>", "what the reviewer may do")
         .choices(["reviewer", "admin"])
         .default("reviewer"),
-    );
-  addStoreOptions(add, "the reviewers").action(
-    async (name: string, options: StoreFlags & { role: "reviewer" | "admin" }) => {
-      const { addReviewer } = await import("../actions/reviewers.js");
-      await addReviewer(name, options, context);
-    },
-  );
-  const list = reviewers
-    .command("list")
-    .description("list the reviewers, their roles and whether they are revoked")
-    .option("--json", "print the list as JSON");
-  addStoreOptions(list, "the reviewers").action(
-    async (options: StoreFlags & { json?: boolean }) => {
-      const { listReviewers } = await import("../actions/reviewers.js");
-      await listReviewers(options, context);
-    },
-  );
-  const revoke = reviewers
-    .command("revoke")
-    .description("revoke a reviewer's token")
-    .argument("<name>", "the reviewer's name");
-  addStoreOptions(revoke, "the reviewers").action(async (name: string, options: StoreFlags) => {
-    const { revokeReviewer } = await import("../actions/reviewers.js");
-    await revokeReviewer(name, options, context);
-  });
+    )
+    .action(lazyAction(context, async () => (await actions()).addReviewer));
+  subcommand("list", "list the reviewers, their roles and whether they are revoked")
+    .option("--json", "print the list as JSON")
+    .action(lazyAction(context, async () => (await actions()).listReviewers));
+  subcommand("revoke", "revoke a reviewer's token")
+    .argument("<name>", "the reviewer's name")
+    .action(lazyAction(context, async () => (await actions()).revokeReviewer));
 }

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import type { ReviewsCommandOptions } from "../actions/reviews.js";
 import type { CliContext } from "../context.js";
-import { addStoreOptions } from "./options.js";
+import { addStoreOptions, lazyAction } from "./options.js";
 
 export function registerReviewsCommand(program: Command, context: CliContext): void {
   const command = program
@@ -16,8 +15,5 @@ export function registerReviewsCommand(program: Command, context: CliContext): v
         "verdict, and since when it waits. Decide with `evalgate review <thread> …`.\n" +
         "With --json: { store, reviews: [...], workLeft: [...] }.\n",
     )
-    .action(async (options: ReviewsCommandOptions) => {
-      const { runReviewList } = await import("../actions/reviews.js");
-      await runReviewList(options, context);
-    });
+    .action(lazyAction(context, async () => (await import("../actions/reviews.js")).runReviewList));
 }

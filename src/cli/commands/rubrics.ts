@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
-import type { StoreFlags } from "../review/store.js";
-import { addStoreOptions } from "./options.js";
+import { addStoreOptions, lazyAction } from "./options.js";
 
 const HELP_AFTER = `
 Rubrics are kept with their versions in the checkpoints' database (--db, or PostgreSQL with
@@ -27,61 +26,32 @@ Examples:
   evalgate rubrics delete content_quality
 `;
 
+const actions = () => import("../actions/rubrics.js");
+
 export function registerRubricsCommand(program: Command, context: CliContext): void {
   const rubrics = program
     .command("rubrics")
     .description("register, list, show, activate and delete versioned rubrics")
     .addHelpText("after", HELP_AFTER);
-  const list = rubrics
-    .command("list")
-    .description("list the active version of every rubric")
+  const subcommand = (name: string, description: string) =>
+    addStoreOptions(rubrics.command(name).description(description), "the rubric registry");
+  subcommand("list", "list the active version of every rubric")
     .option("--target <type>", "only the rubrics for this target type")
-    .option("--json", "print the list as JSON");
-  addStoreOptions(list, "the rubric registry").action(
-    async (options: StoreFlags & { target?: string; json?: boolean }) => {
-      const { listRubrics } = await import("../actions/rubrics.js");
-      await listRubrics(options, context);
-    },
-  );
-  const show = rubrics
-    .command("show")
-    .description("show a rubric (its active version, or id@version) and its versions")
+    .option("--json", "print the list as JSON")
+    .action(lazyAction(context, async () => (await actions()).listRubrics));
+  subcommand("show", "show a rubric (its active version, or id@version) and its versions")
     .argument("<id>", "the rubric's id, or id@version for a stored version (also once deleted)")
     .option("--version <version>", "a stored version (the same as id@version)")
-    .option("--json", "print the rubric as JSON");
-  addStoreOptions(show, "the rubric registry").action(
-    async (id: string, options: StoreFlags & { json?: boolean; version?: string }) => {
-      const { showRubric } = await import("../actions/rubrics.js");
-      await showRubric(id, options, context);
-    },
-  );
-  const register = rubrics
-    .command("register")
-    .description("register every rubric of a JSON or TOON file")
-    .argument("<file>", "the rubric file");
-  addStoreOptions(register, "the rubric registry").action(
-    async (file: string, options: StoreFlags) => {
-      const { registerRubrics } = await import("../actions/rubrics.js");
-      await registerRubrics(file, options, context);
-    },
-  );
-  const activate = rubrics
-    .command("activate")
-    .description("make a stored version the one gates judge with (a roll-back)")
+    .option("--json", "print the rubric as JSON")
+    .action(lazyAction(context, async () => (await actions()).showRubric));
+  subcommand("register", "register every rubric of a JSON or TOON file")
+    .argument("<file>", "the rubric file")
+    .action(lazyAction(context, async () => (await actions()).registerRubrics));
+  subcommand("activate", "make a stored version the one gates judge with (a roll-back)")
     .argument("<id>", "the rubric's id")
-    .argument("<version>", "a stored version of it");
-  addStoreOptions(activate, "the rubric registry").action(
-    async (id: string, version: string, options: StoreFlags) => {
-      const { activateRubric } = await import("../actions/rubrics.js");
-      await activateRubric(id, version, options, context);
-    },
-  );
-  const remove = rubrics
-    .command("delete")
-    .description("hide a rubric from the list (its versions stay readable)")
-    .argument("<id>", "the rubric's id");
-  addStoreOptions(remove, "the rubric registry").action(async (id: string, options: StoreFlags) => {
-    const { deleteRubric } = await import("../actions/rubrics.js");
-    await deleteRubric(id, options, context);
-  });
+    .argument("<version>", "a stored version of it")
+    .action(lazyAction(context, async () => (await actions()).activateRubric));
+  subcommand("delete", "hide a rubric from the list (its versions stay readable)")
+    .argument("<id>", "the rubric's id")
+    .action(lazyAction(context, async () => (await actions()).deleteRubric));
 }

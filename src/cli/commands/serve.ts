@@ -58,10 +58,8 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .addHelpText("after", HELP_AFTER)
     .action(async (options: RawServeOptions) => {
       const { serveReviews } = await import("../actions/serve.js");
-      // The one place the command listens to the process: SIGTERM (a supervisor stopping the
-      // service) shuts it down gracefully, as Ctrl-C does through the context's signal. The
-      // listener stays until the service stopped: a library that kills the process when no one
-      // else listens for SIGTERM (signal-exit, loaded with the embedded model) must find it.
+      // SIGTERM shuts the service down gracefully, as Ctrl-C does; the listener stays until it
+      // stopped, since signal-exit (loaded with the embedded model) kills when none listens.
       const stop = new AbortController();
       const onTerminate = () => stop.abort(new Error("terminated (SIGTERM)"));
       const onCancel = () => stop.abort(context.signal?.reason);

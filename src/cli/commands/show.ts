@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { Option } from "commander";
 import type { CliContext } from "../context.js";
+import { lazyAction } from "./options.js";
 
 const HELP_AFTER = `
 Prints the proposal a thread has written: the sections of config/proposal.json in order, then
@@ -17,12 +18,6 @@ Examples:
   evalgate show 3f2c9a6e-… --format json | jq '.gates[] | {stage, verdict, passed}'
 `;
 
-interface RawShowOptions {
-  format: "md" | "json" | "html";
-  out?: string;
-  db?: string;
-}
-
 export function registerShowCommand(program: Command, context: CliContext): void {
   program
     .command("show")
@@ -36,8 +31,5 @@ export function registerShowCommand(program: Command, context: CliContext): void
     .option("--out <file>", "write it to this new file instead of stdout")
     .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
     .addHelpText("after", HELP_AFTER)
-    .action(async (threadId: string, options: RawShowOptions) => {
-      const { runShow } = await import("../actions/show.js");
-      await runShow(threadId, options, context);
-    });
+    .action(lazyAction(context, async () => (await import("../actions/show.js")).runShow));
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
+import { lazyAction } from "./options.js";
 
 export function registerTokensCommand(program: Command, context: CliContext): void {
   program
@@ -7,8 +8,5 @@ export function registerTokensCommand(program: Command, context: CliContext): vo
     .description("count o200k tokens of a data file as TOON, pretty JSON and minified JSON")
     .argument("<file>", "a .json file (its value) or a .toon file (decoded); a catalog is fine")
     .option("--json", "print the counts as JSON")
-    .action(async (file: string, options: { json?: boolean }) => {
-      const { runTokens } = await import("../actions/tokens.js");
-      await runTokens(file, options, context);
-    });
+    .action(lazyAction(context, async () => (await import("../actions/tokens.js")).runTokens));
 }

@@ -1,9 +1,4 @@
-/**
- * The report of `evalgate evaluate` for one or several content files. One file: the format as
- * renderReport writes it (junit: one testsuite). Several: junit is one document with a testsuite
- * per file, json an array of { file, result }, table and md one report per file under its name;
- * toon and html take one file only (checked before anything runs: severalFilesProblem).
- */
+/** The report of `evalgate evaluate` for one or several files; toon and html take one file only. */
 
 import type { EvaluationResult } from "../../scoring/result.js";
 import { encodeResultsToon } from "../../scoring/resultsToon.js";
@@ -15,11 +10,6 @@ import { renderTableReport } from "./table.js";
 
 export type { EvaluateFormat } from "./formats.js";
 
-/**
- * One result: `json` exactly the EvaluationResult; `toon` the results document in TOON
- * (decodable); `table` a terminal table `width` wide; `md` the same in Markdown; `html` one
- * self-contained HTML file.
- */
 export function renderReport(
   result: EvaluationResult,
   format: ReportFormat,
@@ -39,10 +29,8 @@ export function renderReport(
   }
 }
 
-/** The formats that hold the reports of several files in one output. */
 const SEVERAL_FILE_FORMATS: readonly EvaluateFormat[] = ["junit", "json", "table", "md"];
 
-/** Why `format` cannot report `count` files, or undefined when it can. */
 export function severalFilesProblem(format: EvaluateFormat, count: number): string | undefined {
   if (count <= 1 || SEVERAL_FILE_FORMATS.includes(format)) return undefined;
   return `--format ${format} reports one content file; for ${count} files use ${SEVERAL_FILE_FORMATS.join(", ")}, or run evaluate once per file`;

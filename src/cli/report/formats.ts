@@ -2,6 +2,5 @@
 export const REPORT_FORMATS = ["table", "toon", "json", "md", "html"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** `evalgate evaluate --format`: the report formats and JUnit XML. */
 export const EVALUATE_FORMATS = [...REPORT_FORMATS, "junit"] as const;
 export type EvaluateFormat = (typeof EVALUATE_FORMATS)[number];

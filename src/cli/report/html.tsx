@@ -1,10 +1,6 @@
 /**
- * The HTML report (`evalgate evaluate … --format html`): the result shown with the review page's
- * own evaluation view — notices in reviewers' words, the score chart against thresholds,
- * strengths, weaknesses, suggestions and each criterion — so a report and the review page show a
- * result the same way, escaped by construction (hono/jsx). Around it, what only the report has:
- * the summary, how each criterion is scored, and the run's model and tokens. One file that stands
- * on its own: its stylesheet inline, no script, and a Content-Security-Policy that loads nothing.
+ * The HTML report, with the review page's own evaluation view (escaped by hono/jsx): one file, its
+ * stylesheet inline, no script, and a Content-Security-Policy that loads nothing.
  */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { REVIEW_CSS } from "../../service/pages/assets.js";

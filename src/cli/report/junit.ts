@@ -1,8 +1,5 @@
 /**
- * JUnit XML for CI: one testsuite per evaluated content file, one testcase per criterion and one
- * testcase "overall". A criterion not met is a <failure> (its score, threshold and the judge's
- * reasoning, bounded); a criterion the judge could not evaluate is an <error>, never a pass.
- * Every criterion of the catalog is run, so no testcase is <skipped>.
+ * JUnit XML for CI: a criterion not met is a <failure>, one not evaluated an <error>, never a pass.
  */
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";
@@ -25,7 +22,6 @@ export interface JunitCase {
   body?: string;
 }
 
-/** One testsuite: a name, its properties and its cases. */
 export interface JunitSuite {
   name: string;
   properties: ReadonlyArray<readonly [string, string]>;
@@ -39,10 +35,8 @@ export interface EvaluatedFile {
   contentType?: string;
 }
 
-/** A testcase's name, class and time. */
 export type CaseBase = Pick<JunitCase, "name" | "classname" | "time">;
 
-/** A testcase that did not pass, its message and body bounded. */
 export function problemCase(
   base: CaseBase,
   outcome: "failure" | "error" | "skipped",
@@ -75,10 +69,7 @@ function latencyShares(traces: readonly Trace[]): {
   return { byCriterion, rest };
 }
 
-/**
- * A judged item as a testcase: an error when it was not judged (`why`), a failure when `scored`
- * says how it fell short (with the judge's `reasoning`), else passed.
- */
+/** An error when not judged (`why`), a failure when `scored` fell short, else passed. */
 export function judgedCase(
   base: CaseBase,
   judged: { notJudged: string; why: string } | { scored: string; reasoning: string } | undefined,
@@ -170,10 +161,7 @@ function countsOf(cases: readonly JunitCase[]): Counts {
   };
 }
 
-/**
- * The counts as attributes, as Jenkins' JUnit schema allows them: `skipped` on a testsuite only
- * (the schema has no `skipped` on `<testsuites>`).
- */
+/** Jenkins' JUnit schema has `skipped` on a testsuite only, not on `<testsuites>`. */
 function countAttributes(counts: Counts, suite: boolean): Array<readonly [string, number]> {
   return [
     ["tests", counts.tests],
@@ -240,7 +228,6 @@ export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string
   });
 }
 
-/** `--format junit` of `evalgate evaluate`: one testsuite per evaluated file. */
 export function renderJunitReport(files: readonly EvaluatedFile[], failUnder?: number): string {
   const timestamp = files[0]?.result.timestamp ?? new Date(0).toISOString();
   return renderJunitSuites(

@@ -1,11 +1,6 @@
 /**
- * JUnit XML of a blueprint run: one testsuite per prompt × model, one testcase per point, one per
- * alternative group and one testcase "overall" (the average coverage). A point, a group or an
- * average under the threshold (--fail-under, else 0.5) is a <failure>; a point the judge could
- * not assess, or a candidate that could not answer, is an <error>, never a pass. A group counts as
- * a whole: when it reaches the threshold its points are no failures — the points of the path that
- * met it pass, and the other paths of a `should` group, which the answer did not need, are
- * <skipped> saying so.
+ * JUnit XML of a blueprint run. A group that reaches the threshold counts as a whole: the points of
+ * its deciding path pass, the other paths of a `should` group are <skipped> as not needed.
  */
 import type {
   AlternativeGroupResult,
@@ -38,8 +33,7 @@ function pointCase(point: PointAssessment, base: CaseBase, threshold: number): J
 }
 
 /**
- * A point of an alternative group: judged on its own until its group reaches the threshold; then
- * passed on the deciding path (or in a `should_not` group), skipped on a path that was not needed.
+ * Judged alone until its group reaches the threshold; then skipped on a path that was not needed.
  */
 function groupPointCase(
   point: PointAssessment,
@@ -142,7 +136,6 @@ function pairSuite(
   return { name: `${promptId} × ${model}`, properties, cases };
 }
 
-/** `blueprint run --format junit`: one testsuite per prompt × model. */
 export function renderBlueprintJunit(
   run: BlueprintRun,
   threshold = DEFAULT_COVERAGE_THRESHOLD,

@@ -12,11 +12,7 @@ import { oneLine, truncate } from "./text.js";
 
 const REASONING_LIMIT = 280;
 
-/**
- * Escapes text for Markdown so that result text (which repeats untrusted content) cannot open
- * links, images, emphasis, code, raw HTML or table cells: a backslash before each significant
- * character, newlines collapsed.
- */
+/** Result text (which repeats untrusted content) can open no link, emphasis, code, HTML or cell. */
 export function escapeMarkdown(text: string): string {
   return oneLine(text).replace(/[\\`*_[\]<>#|~]/g, (char) => `\\${char}`);
 }

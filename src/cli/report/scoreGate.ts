@@ -1,9 +1,6 @@
 /**
- * The gate a command's exit code follows. Without --fail-under it is the result's own `passed`.
- * With --fail-under N the overall score must reach N instead of the catalog's threshold, and
- * nothing the score leaves out may have failed: a result with no overall score, a criterion the
- * judge could not evaluate, a failed knockout or critical criterion, a required human review or
- * a rejecting validator fail the gate whatever the score.
+ * The gate the exit code follows. With --fail-under, what the score leaves out (no score, a judge
+ * error, a failed critical criterion, a human review, a validator's rejection) still fails it.
  */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { formatScore } from "./text.js";

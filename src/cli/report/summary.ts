@@ -95,10 +95,7 @@ export function feedbackLines(feedback: string): string[] {
 /** The heading of the suggestions block in the template summary. */
 const SUGGESTIONS_HEADING = "Suggestions for improvement:";
 
-/**
- * The summary as a report prints it: the result's feedback, without the template summary's
- * suggestions block when the report lists the suggestions itself (so they are printed once).
- */
+/** The feedback without the template's suggestions block when the report lists them itself. */
 export function summaryText(result: Pick<EvaluationResult, "feedback" | "suggestions">): string {
   if (result.suggestions.length === 0) return result.feedback;
   const lines = result.feedback.split(/\r?\n/);

@@ -23,7 +23,6 @@ export function padTo(text: string, width: number): string {
   return length >= width ? text : text + " ".repeat(width - length);
 }
 
-/** A 0–1 score with two decimals. */
 export function formatScore(score: number): string {
   return score.toFixed(2);
 }

@@ -1,8 +1,6 @@
 /**
- * A small XML 1.0 writer for the reports: elements with attributes and text, every piece of text
- * escaped, and every character XML 1.0 does not allow (C0 controls other than tab, newline and
- * carriage return; lone surrogates; U+FFFE, U+FFFF) removed, so untrusted result text can never
- * open markup, close a CDATA section or make the document unreadable.
+ * A small XML 1.0 writer: text escaped and the characters XML forbids removed, so untrusted result
+ * text can never open markup or make the document unreadable.
  */
 
 /** An element: its name, its attributes in order, and its children (elements or text). */
@@ -19,7 +17,6 @@ const FORBIDDEN_CHARS =
 /** What XML names may be: the report writes only its own fixed names, checked here. */
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** `text` without the characters XML 1.0 forbids. */
 export function removeForbiddenXmlChars(text: string): string {
   return text.replace(FORBIDDEN_CHARS, "");
 }
@@ -32,10 +29,7 @@ export function escapeXmlText(text: string): string {
     .replace(/>/g, "&gt;");
 }
 
-/**
- * An attribute value: &, <, >, " and ' escaped, and tab, newline and carriage return as character
- * references so that a parser's attribute normalisation keeps them.
- */
+/** Tab, newline and carriage return as references, so attribute normalisation keeps them. */
 export function escapeXmlAttribute(text: string): string {
   return escapeXmlText(text)
     .replace(/"/g, "&quot;")

@@ -1,23 +1,17 @@
 /**
- * A stage's whole content as the terminal review shows it before a decision: Markdown as text,
- * wrapped to the width (list items with a hanging indent, code as it is), and structured content
- * as labelled fields — text after its label, lists one item a line. Characters that would move
- * the cursor, change colours or reverse the text (controls, bidi overrides) are shown as escapes.
+ * A stage's content as the terminal review shows it, wrapped; controls and bidi overrides shown as
+ * escapes.
  */
 import { type ContentField, contentForm } from "../../graph/contentFields.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
+import { terminalSafe } from "../../untrusted/terminalText.js";
 
 const INDENT = "  ";
 
-/** Text with C0/C1 controls (but tab and line feed) and bidi controls written as `\u….` escapes. */
-export function terminalSafe(text: string): string {
-  return text
-    .replace(/\r\n/g, "\n")
-    .replace(/\t/g, "    ")
-    .replace(/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, (c) =>
-      c === "\n" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    );
+/** Terminal-safe text with tabs as spaces, so that wrapping counts what is shown. */
+function shown(text: string): string {
+  return terminalSafe(text.replace(/\r\n/g, "\n").replace(/\t/g, "    "));
 }
 
 /** One line wrapped at spaces to `width` characters, the first after `lead`, the rest after `hang`. */
@@ -43,7 +37,7 @@ export function wrapLine(line: string, width: number, lead: string, hang: string
 export function markdownLines(markdown: string, width: number, indent = INDENT): string[] {
   const out: string[] = [];
   let inCode = false;
-  for (const line of terminalSafe(markdown.trim()).split("\n")) {
+  for (const line of shown(markdown.trim()).split("\n")) {
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inCode = !inCode;
     if (inCode || /^ {0,3}(`{3,}|~{3,})/.test(line)) {
       out.push(`${indent}${line}`);
@@ -59,22 +53,22 @@ export function markdownLines(markdown: string, width: number, indent = INDENT):
 
 function fieldLines(field: ContentField, width: number, indent: string): string[] {
   if (field.text.trim() === "") return [];
-  const label = `${indent}${terminalSafe(field.label)}:`;
+  const label = `${indent}${shown(field.label)}:`;
   if (field.kind === "list") {
     const items = (field.items ?? []).flatMap((item) =>
-      wrapLine(terminalSafe(item).replace(/\n/g, " "), width, `${indent}  - `, `${indent}    `),
+      wrapLine(shown(item).replace(/\n/g, " "), width, `${indent}  - `, `${indent}    `),
     );
     return [label, ...items];
   }
   if (field.kind === "json") {
     return [
       label,
-      ...terminalSafe(field.text)
+      ...shown(field.text)
         .split("\n")
         .map((l) => `${indent}  ${l}`),
     ];
   }
-  const text = terminalSafe(field.text.trim());
+  const text = shown(field.text.trim());
   if (!text.includes("\n") && Array.from(label).length + 1 + Array.from(text).length <= width) {
     return [`${label} ${text}`];
   }
@@ -91,7 +85,7 @@ export function contentLines(
   if (typeof content === "string") return markdownLines(content, width);
   const type = stage === undefined ? undefined : structuredContentOf(stage);
   if (type === undefined) {
-    return terminalSafe(JSON.stringify(content, null, 2))
+    return shown(JSON.stringify(content, null, 2))
       .split("\n")
       .map((l) => `${INDENT}${l}`);
   }

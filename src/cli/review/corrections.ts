@@ -1,7 +1,6 @@
 /**
- * Score corrections in the terminal review: `--correct <criterion>=<value>` (repeatable) with
- * `--note <criterion>=<text>`, and the interactive `mark` step. A value is on the criterion's own
- * scale: a number for a scored criterion (2 on 1–5), a level id, or pass/fail for a check.
+ * Score corrections (`--correct c=v`, `--note c=text`, the `mark` step), on each criterion's own
+ * scale.
  */
 import { quotedId, shownId } from "../../graph/reviewInput.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
@@ -65,10 +64,7 @@ function choicesText(evaluation: EvaluationResult): string {
     .join("\n");
 }
 
-/**
- * One `mark` answer (`<criterion> <value> [note…]`) checked against the evaluation: the
- * correction, or the message saying what is wrong with it.
- */
+/** One `mark` answer (`<criterion> <value> [note…]`): the correction, or what is wrong with it. */
 export function markedCorrection(
   review: PendingReview,
   answer: string,

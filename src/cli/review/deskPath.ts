@@ -1,8 +1,6 @@
 /**
- * The CLI's way to a decision is the service's: the decision becomes a row (unique per thread and
- * interrupt, taken off the pending index in the same transaction) and a job-like step applies it
- * under the thread's lock — here, in this process, right away. So `run` and `review` beside a
- * running `evalgate serve`, or two terminals on one thread, cannot apply a decision twice.
+ * The CLI decides the way the service does: the decision is a row (unique per interrupt) applied
+ * under the thread's lock, here, so a command beside `evalgate serve` cannot apply it twice.
  */
 import { userInfo } from "node:os";
 import { createReviewDesk, type ReviewDeskHandle } from "../../desk/createReviewDesk.js";
@@ -14,7 +12,7 @@ import type { JudgeModel } from "../../llm/chatModel.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { Reviewer } from "../../store/reviewers.js";
 import { CliError } from "../errors.js";
-import type { PanelJudging, RunModels } from "../panelJudges.js";
+import type { PanelJudging } from "../panelJudges.js";
 import { type CheckpointStore, storeConnection } from "./store.js";
 import type { ThreadView } from "./threadView.js";
 
@@ -23,34 +21,24 @@ export interface CliDeskOptions {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   model?: JudgeModel;
-  maxRevisions?: number;
+  maxRevisions?: number | undefined;
   overrideSettings?: boolean;
   /** `false` (--no-cache): every criterion is asked of the model, none kept. */
-  cache?: boolean;
-  /** A panel of judges for every evaluation (the model still writes). */
-  judging?: PanelJudging;
-  /**
-   * `true` (--few-shot): the reviewers' corrections kept in the store are shown to the judge as
-   * few-shot examples in every evaluation; otherwise only where a stage's catalog turns them on.
-   */
+  cache?: boolean | undefined;
+  judging?: PanelJudging | undefined;
+  /** `true` (--few-shot): the store's corrections are few-shot examples in every evaluation. */
   fewShot?: boolean;
-  /** Told which stage is being written or judged while the command runs a thread on. */
   onProgress?: StageProgressListener;
+  /** `serve` runs the desk's jobs; the other commands advance threads here themselves. */
+  runJobs?: boolean;
 }
 
-/** The evaluation nodes' options the command sets: the cache switch and the panel. */
-function evaluationOptions(options: CliDeskOptions) {
+export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
+  const { judging } = options;
   const evaluation = {
     ...(options.cache === false ? { cache: false as const } : {}),
-    ...(options.judging === undefined
-      ? {}
-      : { judges: options.judging.judges, panel: options.judging.panel }),
+    ...(judging === undefined ? {} : { judges: judging.judges, panel: judging.panel }),
   };
-  return Object.keys(evaluation).length === 0 ? {} : { graph: { evaluation } };
-}
-
-/** The desk over the command's store; it runs no background jobs (the command advances threads). */
-export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> {
   return createReviewDesk({
     ...storeConnection(options.store),
     env: options.env,
@@ -58,35 +46,14 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions }),
     ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
-    ...evaluationOptions(options),
+    ...(Object.keys(evaluation).length === 0 ? {} : { graph: { evaluation } }),
     ...(options.fewShot === true ? { fewShot: true } : {}),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    jobs: { run: false },
+    ...(options.runJobs === true ? {} : { jobs: { run: false } }),
   });
 }
 
-/**
- * The desk of a command that runs a thread on (a decision, a retry): the checked models (the
- * writer and judge, the panel) and the thread's settings the command may override.
- */
-export function openRunDesk(
-  at: Pick<CliDeskOptions, "store" | "env" | "cwd" | "onProgress">,
-  models: RunModels,
-  settings: { maxRevisions?: number | undefined; cache?: boolean | undefined },
-): Promise<ReviewDeskHandle> {
-  return openCliDesk({
-    ...at,
-    model: models.model,
-    ...(settings.maxRevisions === undefined ? {} : { maxRevisions: settings.maxRevisions }),
-    ...(settings.cache === false ? { cache: false } : {}),
-    ...(models.judging === undefined ? {} : { judging: models.judging }),
-  });
-}
-
-/**
- * Who decides at the terminal: `--reviewer` (checked by the commands), else the system user when
- * it is a name the review boundary takes, else "cli"; the operator is trusted.
- */
+/** `--reviewer`, else the system user when the review boundary takes the name, else "cli". */
 export function cliReviewer(name: string | undefined): Reviewer {
   const fallback = (() => {
     try {
@@ -123,10 +90,7 @@ async function advanceHere(desk: ReviewDeskHandle, threadId: string): Promise<vo
   }
 }
 
-/**
- * Starts a thread with this id — its run settings written in the transaction that records it —
- * and runs it here to its first review (or its end).
- */
+/** Starts the thread (its settings in the transaction recording it) and runs it to a review. */
 export async function startThread(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -148,10 +112,7 @@ export async function startThread(
   await advanceHere(desk, threadId);
 }
 
-/**
- * Advances a thread stopped with work left, here: a thread the store does not know yet (started
- * before the index existed, or by a library orchestrator on the same file) is registered first.
- */
+/** Runs a stopped thread on here; an unknown one (a library orchestrator's) is registered first. */
 export async function continueThread(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -161,11 +122,7 @@ export async function continueThread(
   await advanceHere(desk, threadId);
 }
 
-/**
- * What a thread has left to do before a reviewer is asked anything, in words: work left in its
- * checkpoint (a run that stopped), or a decision recorded for the review it waits at and not yet
- * applied (the process applying it died). Undefined when nothing is left; continueThread does it.
- */
+/** The work left before a reviewer is asked, in words (continueThread does it). */
 export async function workLeftBeforeReview(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -184,10 +141,7 @@ export async function workLeftBeforeReview(
   return `This review was decided before the run stopped (${recorded.action} by ${recorded.reviewer}); applying it now.`;
 }
 
-/**
- * Records the decision on the interrupt and applies it here. A refusal (someone decided it
- * already, it is not pending any more, the action or its fields do not fit) is a DeskError.
- */
+/** A refusal (decided already, not pending, the action does not fit) is a DeskError. */
 export async function decideAndApply(
   desk: ReviewDeskHandle,
   threadId: string,

@@ -1,9 +1,4 @@
-/**
- * What the review commands print: a pending review (its round and the feedback it answers, the
- * evaluation's scores against their thresholds, strengths, weaknesses, suggestions, warnings and
- * the whole content, readable), the list
- * of paused threads, and the final state of a run (each stage's status and score).
- */
+/** What the review commands print: a pending review, the paused threads, and how a run ended. */
 
 import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";
@@ -13,10 +8,11 @@ import { threadErrors } from "../../proposal/stageErrors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import type { PendingRow } from "../../store/types.js";
 import { timeAgo, timeStamp } from "../../timeText.js";
+import { terminalSafe } from "../../untrusted/terminalText.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
-import { contentLines, markdownLines, terminalSafe, wrapLine } from "./contentText.js";
+import { contentLines, markdownLines, wrapLine } from "./contentText.js";
 import type { WorkLeftThread } from "./workLeft.js";
 
 const GAP = "  ";
@@ -46,7 +42,6 @@ export function contentText(content: unknown): string | undefined {
   return JSON.stringify(content, null, 2);
 }
 
-/** The stage's content in the state values. */
 export function stageContent(values: OverallProposalStateType, stage: StageDefinition): unknown {
   return readStatePath(values, parseStatePath(stage.contentPath));
 }
@@ -74,7 +69,6 @@ export interface ReviewViewOptions {
   width?: number;
 }
 
-/** A pending review, as the reviewer is shown it before deciding. */
 export function renderReview(
   review: PendingReview,
   content: unknown,

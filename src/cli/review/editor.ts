@@ -1,14 +1,7 @@
 /**
- * Editing a stage's content during `evalgate run`. The content goes into a file in a private
- * temporary folder, and one line always says how to hand the edit back:
- *
- * - With an editor the reviewer chose — EVALGATE_EDITOR, else VISUAL, else EDITOR when stdin is a
- *   terminal and npm did not start the command — the editor runs on the file until it exits, and
- *   the file is read back. npm and npx set EDITOR themselves (to vi, whatever the user has), and
- *   whether they did cannot be told from the value, so under npm (npm_execpath, npm_command or
- *   npm_lifecycle_event set) EDITOR is not taken as the reviewer's choice.
- * - Otherwise the file's path is printed with "edit it in your editor, save, then press Enter";
- *   Enter reads it back, `q` cancels, and a path loads that file instead.
+ * Editing a stage's content during `run`: the reviewer's editor (EVALGATE_EDITOR, VISUAL, else
+ * EDITOR — not under npm, which sets EDITOR=vi itself), else a file they edit and hand back with
+ * Enter.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +13,6 @@ import { startedByNpm } from "../invocation.js";
 import { readEditFile } from "./files.js";
 import { askLine, type LineReader } from "./input.js";
 
-/** The editor the reviewer chose, and the variable that named it. */
 export interface EditorChoice {
   command: string;
   source: "EVALGATE_EDITOR" | "VISUAL" | "EDITOR";
@@ -28,10 +20,7 @@ export interface EditorChoice {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * The reviewer's editor: EVALGATE_EDITOR or VISUAL whenever set (a window editor or a script needs
- * no terminal), EDITOR only on a terminal and when npm did not start the command.
- */
+/** EVALGATE_EDITOR or VISUAL whenever set; EDITOR only on a terminal and not under npm. */
 export function chosenEditor(env: Env, terminal: boolean): EditorChoice | undefined {
   for (const source of ["EVALGATE_EDITOR", "VISUAL"] as const) {
     const command = env[source]?.trim();
@@ -51,7 +40,6 @@ const QUIT_KEYS: Readonly<Record<string, string>> = {
   emacs: "Ctrl-X Ctrl-S saves, Ctrl-X Ctrl-C quits",
 };
 
-/** The one line printed before the editor opens. */
 export function editorHint(choice: EditorChoice, file: string): string {
   const program = basename(choice.command.trim().split(/\s+/)[0] ?? "");
   const keys = QUIT_KEYS[program];
@@ -61,10 +49,6 @@ export function editorHint(choice: EditorChoice, file: string): string {
   );
 }
 
-/**
- * Runs `editor` (a command, optionally with arguments: "code --wait") on `file` until it exits;
- * EditorError when it cannot start or fails.
- */
 export function runEditor(editor: string, file: string): void {
   const [command, ...args] = editor.trim().split(/\s+/);
   if (command === undefined || command === "") throw new EditorError(editor, "it is empty");
@@ -90,10 +74,7 @@ export interface EditIo {
   terminal: boolean;
 }
 
-/**
- * The text the reviewer left, read back as any edited content is (a regular file of at most
- * 1 MiB of UTF-8 without NUL bytes), or undefined: unchanged, unreadable, or the editor failed.
- */
+/** Undefined when unchanged, unreadable, or the editor failed. */
 async function editWithEditor(io: EditIo, choice: EditorChoice, file: string, before: string) {
   io.out.write(`${editorHint(choice, file)}\n`);
   let after: string;
@@ -135,10 +116,7 @@ async function editInFile(io: EditIo, file: string, before: string) {
   }
 }
 
-/**
- * The reviewer's new content for `before`, edited as `content.<extension>`: a string, undefined
- * when the edit was cancelled or left nothing to save, null when the input ended.
- */
+/** A string, undefined when cancelled or left unchanged, null when the input ended. */
 export async function editContent(
   io: EditIo,
   before: string,

@@ -1,19 +1,6 @@
 /**
- * The terminal's edit form of structured content: Markdown with a heading per field, so a reviewer
- * edits the research, the solution sought or the connection pairs as text, not as JSON.
- *
- *     ## Funder
- *     Calder Bay Community Foundation
- *
- *     ## Priorities
- *     - flood resilience
- *
- * A list (the connection pairs) has a `# Pair <n>` line before each item's fields. A field's
- * heading is its label (or its key); a line of a value that would be read as a heading or a
- * comment is written with a `\` before it. `<!-- … -->` lines are notes. Read back, the form is an
- * edit of the content by the edit rule (structuredContent.ts): a field left empty is removed (a
- * required one cannot be), a field whose heading is deleted keeps its content; what does not fit
- * is named by field. A form replaced by JSON is read as JSON, by the same rule.
+ * The edit form of structured content: Markdown with a `## heading` per field (`# Pair <n>` before
+ * a list item), read back by the edit rule (structuredContent.ts).
  */
 import {
   type ContentField,
@@ -99,7 +86,6 @@ function contentFormItems(type: StructuredContentType): ContentField[][] {
   return blank.shape === "list" ? blank.items : [];
 }
 
-/** What went wrong reading a form: where (a line), and what. */
 export type FormProblem = { line: number; message: string };
 
 interface FieldDraft {
@@ -184,11 +170,7 @@ function readForm(type: StructuredContentType, text: string) {
   return { items, problems };
 }
 
-/**
- * The edited form (or JSON put in its place) read back as the edit's JSON text — an emptied field
- * as null, so that the decision removes it — checked by the edit rule against `current`, the
- * content the form was made from; or what is wrong, one line each.
- */
+/** An emptied field becomes null (the decision removes it); or what is wrong, a line each. */
 export function readFieldForm(
   type: StructuredContentType,
   text: string,

@@ -8,12 +8,7 @@ import { InputFileError } from "../errors.js";
 /** The largest RFP, applicant or content file the review commands read. */
 const MAX_REVIEW_INPUT_BYTES = 10 * 1024 * 1024;
 
-/**
- * The text of `path` (relative to `cwd`), read by the one reader of user files: a regular file (a
- * FIFO or device is refused before it is opened), not a link unless `links` allows them, never a
- * file of /proc, /sys or /dev, without NUL bytes, of at most `limit` bytes. InputFileError naming
- * the role and the path when the file cannot be read or holds nothing but whitespace.
- */
+/** Through the one reader of user files; a file of nothing but whitespace is refused too. */
 async function readUserText(
   role: string,
   path: string,

@@ -1,6 +1,5 @@
 /**
- * The commands a reviewer is told to run next: resuming a paused run, deciding without prompts.
- * They are printed as the user ran evalgate (`npx evalgate …` when npm started it).
+ * The commands a reviewer is told to run next, as the user ran evalgate (`npx evalgate` under npm).
  */
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { evalgateCommand } from "../invocation.js";
@@ -35,7 +34,6 @@ export function showCommand(threadId: string, at: HintContext): string {
   return `${evalgateCommand(at.env)} show ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
 }
 
-/** How to decide on the review with `evalgate review`. */
 export function reviewCommandHint(review: PendingReview, at: HintContext): string {
   const db = dbHint(at.store, at.cwd);
   const command = evalgateCommand(at.env);

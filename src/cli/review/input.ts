@@ -1,15 +1,9 @@
-/**
- * Answers read line by line from an input stream (stdin), for the prompts of `evalgate run`. The
- * lines are queued as they arrive, so answers piped in all at once are used one per question; at
- * the end of the input every pending and later read gets `undefined`, and so does every read
- * after the signal aborted (answers still queued are dropped).
- */
+/** Answers read line by line from stdin, queued so that piped answers serve one question each. */
 import { createInterface } from "node:readline";
 
 export interface LineReader {
   /** The next line without its line break, or undefined when the input ended or was cancelled. */
   next(): Promise<string | undefined>;
-  /** Whether the input has ended (no line will come any more). */
   readonly ended: boolean;
   close(): void;
 }
@@ -56,17 +50,13 @@ export function createLineReader(input: NodeJS.ReadableStream, signal?: AbortSig
   };
 }
 
-/** Where a question is asked: the answers, the output, and whether stdin is a terminal. */
 export interface QuestionIo {
   lines: LineReader;
   out: { write(text: string): unknown };
   terminal: boolean;
 }
 
-/**
- * Asks `question` and reads one answer (undefined at the end of the input); the answer is echoed
- * when stdin is not a terminal, so a log reads well.
- */
+/** Undefined at the end of the input; the answer is echoed off a terminal, so a log reads well. */
 export async function askLine(io: QuestionIo, question: string): Promise<string | undefined> {
   io.out.write(question);
   const line = await io.lines.next();

@@ -1,10 +1,4 @@
-/**
- * Asks the reviewer for a decision on stdin: approve / revise (then the feedback) / edit (in the
- * reviewer's editor, or in a file they edit and hand back with Enter: editor.ts; structured
- * content as a form with a heading per field) / retry when the review
- * offers it / quit. Each answer is one line; an answer that does not fit is explained and asked
- * again. The end of the input counts as quitting.
- */
+/** Asks the reviewer on stdin: approve, revise, edit, retry or quit (also at end of input). */
 
 import type { ReviewAction, ReviewDecision } from "../../graph/model.js";
 import type { StageDefinition } from "../../graph/stages.js";
@@ -25,7 +19,6 @@ export interface DecisionPromptIo {
   env: Readonly<Record<string, string | undefined>>;
   /** stdin is a terminal, so EDITOR can take it over for an edit. */
   terminal: boolean;
-  /** Recorded with every decision. */
   reviewer?: string;
 }
 
@@ -64,10 +57,6 @@ function withReviewer(io: DecisionPromptIo): { reviewer?: string } {
   return io.reviewer === undefined ? {} : { reviewer: io.reviewer };
 }
 
-/**
- * An edit read for its stage: a text stage's as it is; a structured stage's edit form (or JSON)
- * read back as the content's JSON, or undefined after its problems were shown.
- */
 function editedFor(
   io: DecisionPromptIo,
   type: StructuredContentType | undefined,
@@ -87,12 +76,7 @@ interface EditDraft {
   text: string | undefined;
 }
 
-/**
- * The reviewer's edit (editor.ts: their editor, or a file they hand back): a text stage as its
- * text, a structured one as its edit form (fieldForm.ts). Undefined when it was cancelled, left
- * unchanged, or did not fit (its problems are shown, and the next edit starts from it); null
- * when the input ended.
- */
+/** Undefined when cancelled, unchanged or unfit (the next edit starts from it); null at end. */
 async function editedContent(
   io: DecisionPromptIo,
   current: unknown,
@@ -118,10 +102,6 @@ function markable(review: PendingReview): boolean {
   return decides && (review.evaluation?.criteria.length ?? 0) > 0;
 }
 
-/**
- * The `mark` step: one criterion's right value (and note) added to `corrections`, replacing an
- * earlier mark of it; false at the end of the input.
- */
 async function markStep(
   io: DecisionPromptIo,
   review: PendingReview,
@@ -146,12 +126,7 @@ async function markStep(
   }
 }
 
-/**
- * Asks until the reviewer decides or quits. `content` is the stage's current content (what an
- * edit starts from); `stage` says its shape: a structured stage is edited as its edit form
- * (fieldForm.ts: a heading per field; the file may hold the form or JSON), checked against its
- * schema, and an edit that does not fit is explained and offered again.
- */
+/** Asks until the reviewer decides or quits; an edit that does not fit is offered again. */
 export async function askDecision(
   review: PendingReview,
   content: unknown,

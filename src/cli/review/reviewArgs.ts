@@ -1,8 +1,9 @@
 /**
- * The review commands' arguments, checked by the review boundary's schemas (reviewInput.ts)
- * before anything is opened: thread ids, the reviewer's name, and a decision, whose faults are
- * named by the option that gave the field. A refused value is shown cut and escaped.
+ * The review commands' arguments, checked by the review boundary's schemas before anything is
+ * opened.
  */
+
+import type { z } from "zod";
 import { type ReviewDecision, ReviewDecisionSchema } from "../../graph/model.js";
 import {
   quotedId,
@@ -12,24 +13,23 @@ import {
 } from "../../graph/reviewInput.js";
 import { CliError } from "../errors.js";
 
-/** A thread id argument; CliError naming what is wrong with it. */
-export function checkedThreadArg(threadId: string, what = "the thread id"): string {
-  const parsed = ThreadIdSchema.safeParse(threadId);
+function checkedArg(schema: z.ZodType<string>, value: string, label: string): string {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const reason = parsed.error.issues[0]?.message ?? "is not a thread id";
-  throw new CliError(`${what} ${quotedId(threadId)} ${reason}`);
+  throw new CliError(
+    `${label} ${quotedId(value)} ${parsed.error.issues[0]?.message ?? "is invalid"}`,
+  );
+}
+
+export function checkedThreadArg(threadId: string, what = "the thread id"): string {
+  return checkedArg(ThreadIdSchema, threadId, what);
 }
 
 /** `--reviewer <name>`: one line of printable text (trimmed); undefined when not given. */
 export function checkedReviewerArg(name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
-  const parsed = ReviewerNameSchema.safeParse(name);
-  if (parsed.success) return parsed.data;
-  const reason = parsed.error.issues[0]?.message ?? "is not a name";
-  throw new CliError(`--reviewer ${quotedId(name)} ${reason}`);
+  return name === undefined ? undefined : checkedArg(ReviewerNameSchema, name, "--reviewer");
 }
 
-/** The option a decision's field comes from. */
 const OPTION_OF: Readonly<Record<string, string>> = {
   reviewer: "--reviewer",
   comment: "--comment",

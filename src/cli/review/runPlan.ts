@@ -1,7 +1,4 @@
-/**
- * What `evalgate run` works from before anything runs: its options, the input files, the store,
- * the settings kept from an earlier run of the thread, the model, the revision limit and the panel.
- */
+/** What `evalgate run` works from, settled before anything runs. */
 
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
@@ -15,36 +12,35 @@ import {
   type CheckpointStore,
   describeStore,
   refuseMissingStore,
+  type StoreFlags,
   storeExists,
   storeOfFlags,
   threadHasCheckpoint,
 } from "./store.js";
 
-export interface RunCommandOptions extends PanelFlags {
-  thread?: string;
-  applicant?: string;
+/** The options of every command that runs a thread on (`run`, `review`, `review --retry`). */
+export interface ThreadRunFlags extends StoreFlags {
   model?: string;
-  db?: string;
   maxRevisions?: number;
   reviewer?: string;
+  cache?: boolean;
+  timeout?: number;
+}
+
+export interface RunCommandOptions extends ThreadRunFlags, PanelFlags {
+  thread?: string;
+  applicant?: string;
   /** Resume with these settings although the run started with others. */
   overrideSettings?: boolean;
-  /** false with --no-cache: the judge-call cache is not used. */
-  cache?: boolean;
   /** After the run, the thread's judge calls are written to this JSONL file. */
   trace?: string;
-  /** The deadline of each model call, in milliseconds (--timeout). */
-  timeout?: number;
-  /** PostgreSQL instead of the SQLite file (--database-url). */
-  databaseUrl?: string;
   /** Where the finished proposal is written (a new file; default `proposal-<thread>.md`). */
   out?: string;
 }
 
 /**
- * The settings kept with the thread `--thread` names. A thread the store does not have is refused
- * here, before any model is chosen (nothing is probed or downloaded for it), unless an RFP is given
- * to start it.
+ * An unknown thread is refused before any model is chosen (nothing probed or downloaded), unless an
+ * RFP starts it.
  */
 async function threadSettings(
   threadId: string | undefined,

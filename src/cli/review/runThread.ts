@@ -1,9 +1,5 @@
 /**
- * The thread `evalgate run` goes on with: a new one started here and run to its first review, or
- * an existing one (--thread), after whatever it had left to do before a reviewer is asked
- * anything (workLeftBeforeReview): a run that stopped with work left runs on, a decision recorded
- * before a process died is applied, a thread whose first checkpoint was never saved runs from the
- * input it was recorded with.
+ * The thread `evalgate run` goes on with: a new one, or an existing one after the work it had left.
  */
 import { randomUUID } from "node:crypto";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
@@ -17,12 +13,10 @@ import { storedRunSettings } from "./settings.js";
 import { describeStore } from "./store.js";
 import { type ThreadView, threadView } from "./threadView.js";
 
-/** The desk a run works with. */
 export interface OpenRun {
   desk: ReviewDeskHandle;
 }
 
-/** The thread's view, or undefined when the store has no such thread. */
 async function existingView(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -74,7 +68,6 @@ async function resumeRun(
 export const NO_APPLICANT =
   "no --applicant file: the proposal will be written without the applicant's details (organisation, track record, idea); give them with --applicant <file>";
 
-/** Starts a new thread and runs it here to its first review. */
 async function startRun(
   rfpFile: string | undefined,
   plan: RunPlan,
@@ -112,11 +105,7 @@ async function startRun(
   return { threadId, view: await threadView(open.desk, threadId) };
 }
 
-/**
- * The thread the command goes on with: an existing one (--thread; one whose first checkpoint was
- * never saved runs from the input it was started with), else a new one (`newThreadId`, when the
- * command chose its id already).
- */
+/** An existing thread (--thread), or a new one (`newThreadId`, when the command chose its id). */
 export async function openThread(
   rfpFile: string | undefined,
   plan: RunPlan,

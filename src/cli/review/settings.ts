@@ -1,13 +1,6 @@
 /**
- * What a `run` was started with — its model, revision limit and panel of judges — kept in the
- * store beside the thread, so that `run --thread` and `review` go on with the same settings after
- * the terminal was closed: LangGraph keeps the run context out of a thread's checkpoints. A new
- * thread's settings are written in the transaction that records the thread (several `run`s at once
- * on one store cannot lose each other's); settings given again on resume replace them. Earlier
- * versions kept them in a file beside the store (`<file>.runs.json`; for PostgreSQL
- * `.evalgate/runs.json` under the working folder): that file is read once, its threads' settings
- * added to the store (never over settings the store has), and renamed `….imported`. Options given
- * on the command line win over the stored ones.
+ * A run's settings kept in the store beside the thread (LangGraph keeps the run context out of
+ * checkpoints). An earlier version's `<file>.runs.json` is imported once.
  */
 import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -22,12 +15,10 @@ import { PanelSettingSchema } from "../panelJudges.js";
 import { type CheckpointStore, withReviewStore } from "./store.js";
 
 export const RunSettingsSchema = z.object({
-  /** The writer and judge model, `provider:model`. */
   model: z.string().min(1).optional(),
   maxRevisions: z.number().int().min(0).optional(),
   /** A panel of judges instead of the model judging alone. */
   panel: PanelSettingSchema.optional(),
-  /** The RFP file the run started from, as given. */
   rfpFile: z.string().optional(),
   startedAt: z.string(),
 });
@@ -50,7 +41,6 @@ function firstIssue(error: z.ZodError): string {
   return `${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"}`;
 }
 
-/** The threads' settings of the file at `path`; none when there is no file. */
 async function readLegacyFile(path: string): Promise<Record<string, RunSettings>> {
   const read = await readRegularTextFile(path, MAX_LEGACY_FILE_BYTES);
   if (!read.ok) {
@@ -66,10 +56,7 @@ async function readLegacyFile(path: string): Promise<Record<string, RunSettings>
   return parsed.data.threads;
 }
 
-/**
- * Adds the settings kept in an earlier version's file to the store, once: afterwards the file is
- * renamed `<file>.imported`. A file that cannot be read is reported on `stderr` and left as it is.
- */
+/** Once: the file is then renamed `<file>.imported`; an unreadable one is reported and left. */
 export async function importLegacyRunSettings(
   reviews: ReviewStore,
   path: string,
@@ -92,7 +79,6 @@ export async function importLegacyRunSettings(
   await rename(path, `${path}.imported`).catch(() => undefined);
 }
 
-/** The thread's settings kept in the store, checked; undefined when none were kept. */
 export async function loadRunSettings(
   reviews: ReviewStore,
   threadId: string,
@@ -106,7 +92,6 @@ export async function loadRunSettings(
   return parsed.data;
 }
 
-/** The settings as the store keeps them (checked against the schema first). */
 export function storedRunSettings(settings: RunSettings): Record<string, unknown> {
   return { ...RunSettingsSchema.parse(settings) };
 }
@@ -118,11 +103,7 @@ export interface ThreadRecord {
   settings: RunSettings | undefined;
 }
 
-/**
- * Opens the commands' review store (an earlier version's settings file imported first), reads
- * what it knows of the thread, and closes it. `hasCheckpoint`, when given, is asked when the store
- * has neither a row nor settings for the thread (a library orchestrator's thread on the same file).
- */
+/** What the store knows of the thread; `hasCheckpoint` is asked when it has no row nor settings. */
 export async function readThreadRecord(
   store: CheckpointStore,
   threadId: string,

@@ -1,21 +1,14 @@
 /**
- * Ctrl-C while `run` or `review` runs a thread: a line at once saying the command stops and the
- * thread is saved (the model call under way is aborted: stoppedByCtrlC), and once the run has
- * unwound, the command that goes on with it; the command exits 130. A second Ctrl-C ends the
- * process at once (main.ts).
+ * Ctrl-C while `run` or `review` runs a thread: the thread is saved and the command says how to go
+ * on (exit 130).
  */
 import type { CliContext } from "../context.js";
 import { EXIT_CANCELLED } from "../exitCodes.js";
 import { type HintContext, runThreadCommand } from "./hints.js";
 
 export interface CtrlCWatch {
-  /**
-   * After the run unwound: when Ctrl-C was pressed, prints how to go on (unless the command has
-   * printed it already), sets the exit code 130 and returns true (the error the abort caused is
-   * the stop itself, not reported).
-   */
+  /** After Ctrl-C: prints how to go on (unless `hinted`), sets exit 130 and returns true. */
   finish(options?: { hinted?: boolean }): boolean;
-  /** Stops listening. */
   close(): void;
 }
 

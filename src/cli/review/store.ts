@@ -1,33 +1,28 @@
 /**
- * Where the review commands keep their threads: a SQLite file (`--db`, else
- * `.evalgate/checkpoints.sqlite` under the working folder) or PostgreSQL when DATABASE_URL is set
- * and no `--db` was given — the choice createCheckpointer makes, resolved here first so that a
- * command can say where it looked, and refuse to create a file it only meant to read.
+ * The commands' store, resolved before it is opened: to say where they looked, and not create a
+ * file only read.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import { openReviewStore } from "../../store/index.js";
+import {
+  type DatabaseLocation,
+  DEFAULT_SQLITE_PATH,
+  databaseLocation,
+} from "../../store/location.js";
 import type { ReviewStore } from "../../store/reviewStore.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 
-/** The SQLite file the commands use when neither --db nor DATABASE_URL says otherwise. */
-export const DEFAULT_REVIEW_DB = ".evalgate/checkpoints.sqlite";
+export type CheckpointStore = DatabaseLocation;
 
-export type CheckpointStore =
-  | { kind: "sqlite" /** Absolute path of the file. */; path: string }
-  | { kind: "postgres"; url: string };
-
-/** The store as the openers take it: `{ sqlitePath }` or `{ databaseUrl }`. */
 export function storeConnection(
   store: CheckpointStore,
 ): { sqlitePath: string } | { databaseUrl: string } {
   return store.kind === "sqlite" ? { sqlitePath: store.path } : { databaseUrl: store.url };
 }
 
-/** Runs `work` on the review store of `store`, closed when it ends. */
 export async function withReviewStore<T>(
   store: CheckpointStore,
   work: (reviews: ReviewStore) => Promise<T>,
@@ -46,22 +41,17 @@ export function resolveCheckpointStore(
   env: ModelEnv,
   cwd: string,
 ): CheckpointStore {
-  if (db !== undefined && db.trim() !== "") return { kind: "sqlite", path: resolve(cwd, db) };
-  const url = env.DATABASE_URL?.trim();
-  if (url !== undefined && url !== "") return { kind: "postgres", url };
-  return { kind: "sqlite", path: resolve(cwd, DEFAULT_REVIEW_DB) };
+  return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
 }
 
-/** The store options of the commands that keep threads: `--db <file>`, `--database-url <url>`. */
 export interface StoreFlags {
   db?: string;
   databaseUrl?: string;
 }
 
 /**
- * The store the flags choose: `--database-url` (PostgreSQL), else `--db` (a SQLite file), else
- * DATABASE_URL, else the default file. Both flags at once, or a URL that is not postgres:// or
- * postgresql://, are refused (the URL is not repeated: it may hold a password).
+ * Both flags, or a URL that is not postgres://, are refused (the URL is not repeated: it may hold a
+ * password).
  */
 export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): CheckpointStore {
   const url = flags.databaseUrl?.trim();
@@ -86,7 +76,6 @@ export function describeStore(store: CheckpointStore, cwd: string): string {
   }
 }
 
-/** Whether the store holds a checkpoint of the thread (opened and closed again). */
 export async function threadHasCheckpoint(
   store: CheckpointStore,
   threadId: string,
@@ -117,10 +106,9 @@ export function refuseMissingStore(store: CheckpointStore, threadId: string, cwd
 export function dbHint(store: CheckpointStore, cwd: string): string {
   if (store.kind === "postgres") return "";
   const shown = displayPath(store.path, cwd);
-  return shown === DEFAULT_REVIEW_DB ? "" : ` --db ${quoteArg(shown)}`;
+  return shown === DEFAULT_SQLITE_PATH ? "" : ` --db ${quoteArg(shown)}`;
 }
 
-/** An argument as a shell would need it in a printed command. */
 export function quoteArg(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }

@@ -1,9 +1,6 @@
 /**
- * Where a thread is, as the review commands show it, read through the review desk: a paused,
- * completed or stopped run told apart (threadProgress decides). A thread "stopped" when its process
- * ended between two reviews (killed during a model call, or after a node finished and before its
- * writes became a checkpoint): continueThread runs it on from its last checkpoint, so nothing
- * finished is done again. "completed" means nothing is left to run or apply.
+ * Where a thread is: paused, completed, or stopped between two reviews (run on from its last
+ * checkpoint).
  */
 
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
@@ -14,10 +11,7 @@ import { type PendingReview, reviewsOf } from "../../orchestrator/pendingReview.
 
 export type ProposalValues = GraphState<ReturnType<typeof buildProposalGraph>>;
 
-/**
- * Where a thread is: waiting for a review, finished, or stopped with work left at the nodes `next`
- * (nodes to run, or whose writes wait to be applied) without a review.
- */
+/** Stopped: work left at the nodes `next` without a review. */
 export type ThreadView =
   | { kind: "paused"; review: PendingReview; values: ProposalValues }
   | { kind: "completed"; values: ProposalValues }

@@ -1,8 +1,6 @@
 /**
- * `--trace <file.jsonl>` of `evalgate run`: the thread's judge calls, read back from the trace
- * store beside its checkpoints, written as JSONL (one call a line, in the form `evaluate --trace`
- * writes, with the evaluation and thread ids beside each). The file is replaced as a whole, so a
- * resumed run writes every call of the thread once.
+ * `run --trace <file.jsonl>`: the thread's judge calls, the file replaced whole so each call is
+ * written once.
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";

@@ -1,10 +1,6 @@
 /**
- * The threads `evalgate reviews` lists beside the pending reviews: those that wait for no reviewer
- * but have work left — a process died in the middle of a run (after a node finished and before its
- * writes became a checkpoint, or during a model call) and nothing runs them now. The candidates
- * are the store's threads that a job should look at (queued, running, or with a decision not yet
- * applied); each one's checkpoint is then judged by threadProgress, and a thread whose lock is held
- * is running in another process. Nothing is run or changed here.
+ * The threads `reviews` lists beside the pending reviews: work left and nothing running them.
+ * Nothing is changed.
  */
 import { buildProposalGraph, loadProposalConfig } from "../../graph/proposalGraph.js";
 import { threadProgress } from "../../graph/threadProgress.js";

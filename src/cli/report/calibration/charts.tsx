@@ -1,7 +1,5 @@
 /**
- * The calibration report's charts as inline SVG in JSX (no script, no external asset): κ per
- * criterion as bars around zero, judge score against reviewer score as a scatter, and agreement
- * against the threshold as a curve. Label text is escaped by construction.
+ * The calibration charts as inline SVG (no script, no asset); label text escaped by construction.
  */
 import type { CriterionCalibration } from "../../../calibration/reportModel.js";
 import {

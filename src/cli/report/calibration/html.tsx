@@ -1,8 +1,6 @@
 /**
- * The calibration report as one self-contained HTML page, in JSX like the review pages: inline CSS
- * and inline SVG charts, no script, no external asset, and a Content-Security-Policy that forbids
- * loading anything. Every piece of text from the labels (criterion titles, content types, ids) is
- * escaped by construction.
+ * The calibration report as one self-contained page: no script, a CSP that loads nothing, text
+ * escaped by JSX.
  */
 
 import type { Child } from "hono/jsx";
@@ -106,11 +104,6 @@ function chartsOf(group: ContentTypeCalibration) {
   );
 }
 
-/**
- * The report as one self-contained page: the figures as the review service's calibration page
- * shows them, `beside` (the few-shot comparison of `calibrate --compare`) after them, the
- * disagreement ranking, and the charts.
- */
 export function renderCalibrationHtml(report: CalibrationReport, beside?: Child): string {
   return renderStandaloneFile({
     title: "Calibration report",

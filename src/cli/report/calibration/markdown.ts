@@ -1,8 +1,3 @@
-/**
- * The calibration report as Markdown: the scope, overall and gate figures, the criteria whose
- * judge disagrees most, and one table of criteria per content type. Text from labels (criterion
- * titles, content types) is escaped so that it can neither break a table nor inject HTML.
- */
 import type { CalibrationReport, ComparedCalibration } from "../../../calibration/reportModel.js";
 import {
   COMPARISON_HEADERS,
@@ -18,26 +13,7 @@ import {
   scopeLine,
   thresholdText,
 } from "../../../service/pages/calibrationText.js";
-
-const MARKDOWN_ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "\\|",
-  "\\": "\\\\",
-  "`": "\\`",
-  "*": "\\*",
-  _: "\\_",
-  "[": "\\[",
-  "]": "\\]",
-};
-
-/** Escapes text for a Markdown table cell or line: one line, no markup, no HTML. */
-function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .replace(/[&<>|\\`*_[\]]/g, (char) => MARKDOWN_ESCAPES[char] ?? char);
-}
+import { escapeMarkdown } from "../markdown.js";
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(" | ")} |`;

@@ -1,7 +1,3 @@
-/**
- * `evalgate calibrate --format` and `calibrate --compare --format`: the report (and the
- * comparison without and with few-shot examples) as JSON, Markdown or one self-contained page.
- */
 import type { CalibrationReport, ComparedCalibration } from "../../../calibration/reportModel.js";
 import { ComparisonFigures } from "../../../service/pages/calibrationFigures.js";
 import { renderCalibrationHtml } from "./html.js";
