@@ -1,8 +1,3 @@
-/**
- * A finished evaluation, assembled: the criterion results in catalog order (with the notes of
- * every answer as warnings), the result with passed, verdict, status and summary settled
- * together, and the caller's validator settled into it.
- */
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
 import type { EvidenceSummary } from "../scoring/evidenceResult.js";
@@ -39,7 +34,6 @@ export function criterionResults(
   });
 }
 
-/** What a finished evaluation is assembled from. */
 export interface Assembly {
   options: EvaluateContentOptions;
   settings: EvaluationSettings;
@@ -48,7 +42,6 @@ export interface Assembly {
   judgeMode: JudgeMode | undefined;
   score: CatalogScore;
   warnings: string[];
-  /** The judges' quotes, checked (when they gave any). */
   evidence?: EvidenceSummary;
   panel?: PanelSummary;
 }
@@ -100,10 +93,7 @@ export function assembleResult(parts: Assembly, overrides: ResultOverrides): Eva
   };
 }
 
-/**
- * The caller's validator, when there is one and something was evaluated: a rejection is settled
- * into the result (it cannot pass, its verdict is fail) and noted in the warnings.
- */
+/** The caller's validator, when something was evaluated: a rejection is settled into the result. */
 export async function validateResult(
   parts: Assembly,
   overrides: ResultOverrides,

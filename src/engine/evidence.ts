@@ -4,8 +4,7 @@ import type { JudgedCriterion } from "./criterionJudge.js";
 import { checkQuote, type QuoteSource, quoteSource } from "./quoteCheck.js";
 import { shown } from "./screening.js";
 
-/** A quote as a judge gave it for one criterion. */
-export interface GivenQuote {
+interface GivenQuote {
   criterionId: string;
   text: string;
   /** The panel member that quoted it (absent for a single judge). */
@@ -20,8 +19,7 @@ export function givenQuotes(judged: ReadonlyMap<string, JudgedCriterion>): Given
   ]);
 }
 
-/** The criterion results with their checked quotes, and what the check found. */
-export interface EvidenceCheck {
+interface EvidenceCheck {
   criteria: CriterionResult[];
   summary: EvidenceSummary;
   warnings: string[];

@@ -2,7 +2,7 @@ import type { Catalog } from "../criteria/model.js";
 import { criterionSuggestion } from "../scoring/deterministicSummary.js";
 import type { CriterionResult } from "../scoring/result.js";
 
-export interface Feedback {
+interface Feedback {
   strengths: string[];
   weaknesses: string[];
   suggestions: string[];
@@ -12,11 +12,7 @@ function unique(items: readonly string[]): string[] {
   return [...new Set(items.map((i) => i.trim()).filter((i) => i !== ""))];
 }
 
-/**
- * Strengths, weaknesses and suggestions from the judge answers: the hits of every criterion are
- * strengths, its misses weaknesses; a criterion that was not met is a weakness in itself, and one
- * that could not be evaluated is named as such. Suggestions say what to aim for next.
- */
+/** Hits are strengths, misses and unmet or unevaluated criteria weaknesses. */
 export function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]): Feedback {
   const strengths: string[] = [];
   const weaknesses: string[] = [];
