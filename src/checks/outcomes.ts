@@ -1,5 +1,5 @@
 import type { Level } from "../criteria/model.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 
 /** The highest-scoring level (the first of equals). */
 export function highestLevel(levels: readonly Level[]): Level | undefined {

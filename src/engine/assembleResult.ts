@@ -1,8 +1,12 @@
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
-import type { EvidenceSummary } from "../scoring/evidenceResult.js";
-import type { PanelSummary } from "../scoring/panelResult.js";
-import type { CriterionResult, EvaluationResult, JudgeMode } from "../scoring/result.js";
+import type {
+  CriterionResult,
+  EvaluationResult,
+  EvidenceSummary,
+  JudgeMode,
+  PanelSummary,
+} from "../scoring/result.js";
 import type { CatalogScore } from "../scoring/scoreCatalog.js";
 import { type ResultOverrides, settleResult } from "../scoring/settle.js";
 import type { JudgedCriterion } from "./criterionJudge.js";

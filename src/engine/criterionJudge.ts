@@ -10,7 +10,7 @@ import { type JudgePrompt, methodParts, renderJudgePrompt } from "../judge/rende
 import { weightedOutcome } from "../judge/weightedScore.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";

@@ -1,5 +1,4 @@
-import type { EvidenceSummary, QuoteCheck } from "../scoring/evidenceResult.js";
-import type { CriterionResult } from "../scoring/result.js";
+import type { CriterionResult, EvidenceSummary, QuoteCheck } from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { checkQuote, type QuoteSource, quoteSource } from "./quoteCheck.js";
 import { shown } from "./screening.js";

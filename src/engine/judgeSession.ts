@@ -5,8 +5,7 @@ import type { JudgeModel } from "../llm/chatModel.js";
 import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { TOP_LOGPROBS } from "../llm/tokenLogprobs.js";
-import type { Trace } from "../scoring/result.js";
-import type { ScoreWeighting } from "../scoring/scoreMethod.js";
+import type { ScoreWeighting, Trace } from "../scoring/result.js";
 import type { JudgeCallCache } from "./judgeCache.js";
 
 export interface JudgeCall {

@@ -4,9 +4,11 @@ import type { Retriever, SourceDocument } from "../context/types.js";
 import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
-import { PanelAggregateSchema } from "../scoring/panelResult.js";
-import type { EvaluationResult } from "../scoring/result.js";
+import {
+  type CriterionOutcome,
+  type EvaluationResult,
+  PanelAggregateSchema,
+} from "../scoring/result.js";
 import type { FewShotOption } from "./fewShotExamples.js";
 import type { JudgeCacheSetting } from "./judgeCache.js";
 

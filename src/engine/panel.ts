@@ -3,8 +3,12 @@ import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { createCallLane } from "../llm/callCeiling.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { krippendorffAlpha } from "../scoring/agreement.js";
-import type { CriterionPanel, PanelSummary } from "../scoring/panelResult.js";
-import type { CriterionResult, JudgeMode } from "../scoring/result.js";
+import type {
+  CriterionPanel,
+  CriterionResult,
+  JudgeMode,
+  PanelSummary,
+} from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { type EvaluationModelError, parseInput } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";

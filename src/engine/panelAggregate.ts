@@ -1,8 +1,12 @@
 import type { Criterion, Level } from "../criteria/model.js";
 import { type AgreementScale, scaleAgreement } from "../scoring/agreement.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
-import type { CriterionPanel, PanelAggregate, PanelAnswer } from "../scoring/panelResult.js";
+import type {
+  CriterionOutcome,
+  CriterionPanel,
+  PanelAggregate,
+  PanelAnswer,
+} from "../scoring/result.js";
 import { roundScore } from "../scoring/scale.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 

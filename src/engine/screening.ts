@@ -7,8 +7,7 @@ import { LLM_METHOD_KINDS } from "../criteria/model.js";
 import { scanForInjection } from "../judge/injection.js";
 import type { GuardVerdict } from "../judge/injectionGuard.js";
 import { readReasoningStance } from "../judge/reasoningStance.js";
-import type { PanelSummary } from "../scoring/panelResult.js";
-import type { CriterionResult } from "../scoring/result.js";
+import type { CriterionResult, PanelSummary } from "../scoring/result.js";
 
 export interface ScreeningReason {
   source: "injection" | "guard" | "panel" | "evidence" | "consistency";

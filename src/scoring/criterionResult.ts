@@ -1,8 +1,7 @@
 import { type Catalog, type Criterion, levelsOf } from "../criteria/model.js";
 import { meetsThreshold } from "./consistency.js";
 import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
-import type { CriterionOutcome } from "./outcome.js";
-import type { CriterionResult } from "./result.js";
+import type { CriterionOutcome, CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
 
 /** A result whose fields contradict each other (`RESULT_INCONSISTENT`). */

@@ -1,8 +1,5 @@
 import { z } from "zod";
 import { METHOD_KINDS } from "../criteria/model.js";
-import { EvidenceSummarySchema, QuoteCheckSchema } from "./evidenceResult.js";
-import { CriterionPanelSchema, PanelSummarySchema } from "./panelResult.js";
-import { ScoreMethodSchema, ScoreWeightingSchema } from "./scoreMethod.js";
 
 /** Verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -22,6 +19,96 @@ export const TokenUsageSchema = z.object({
   totalTokens: z.number().int().min(0).default(0),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/** A score as the model wrote it, or the scale's mean weighted by its token probabilities. */
+
+export const ScoreMethodSchema = z.enum(["probability-weighted", "plain"]);
+export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
+
+/** What weighting one answer's score gave: the weighted score and its distribution, or why not. */
+export const ScoreWeightingSchema = z.discriminatedUnion("scoreMethod", [
+  z.object({
+    scoreMethod: z.literal("probability-weighted"),
+    /** The weighted mean on the criterion's native scale (4.2 on 1–5). */
+    native: z.number(),
+    /** Each scale value's probability, renormalised over the scale's values. */
+    distribution: z.record(z.string(), z.number().min(0).max(1)),
+    /** The probability the scale's values carried before renormalising. */
+    mass: z.number().min(0),
+    /** The value the model wrote (the token sampled at the score's position). */
+    sampled: z.number(),
+  }),
+  z.object({ scoreMethod: z.literal("plain"), reason: z.string() }),
+]);
+export type ScoreWeighting = z.infer<typeof ScoreWeightingSchema>;
+
+/**
+ * One passage a judge quoted for its verdict, checked against the content: `verified` when the
+ * content says it (word for word after whitespace and case normalisation, or nearly so),
+ * `similarity` the share of the quote's words found together in the best-matching stretch.
+ */
+export const QuoteCheckSchema = z.object({
+  text: z.string(),
+  verified: z.boolean(),
+  similarity: z.number().min(0).max(1),
+  /** Which judge of a panel quoted it (absent for a single judge). */
+  judge: z.string().optional(),
+});
+export type QuoteCheck = z.infer<typeof QuoteCheckSchema>;
+
+/** How many quotes of an evaluation were checked, and how many the content does not contain. */
+export const EvidenceSummarySchema = z.object({
+  quotes: z.number().int().min(0),
+  verified: z.number().int().min(0),
+  unverified: z.number().int().min(0),
+});
+export type EvidenceSummary = z.infer<typeof EvidenceSummarySchema>;
+
+/** How a panel's answers become the criterion's score. */
+export const PanelAggregateSchema = z.enum(["median", "mean", "majority"]);
+export type PanelAggregate = z.infer<typeof PanelAggregateSchema>;
+
+const AgreementMetricSchema = z.enum(["nominal", "ordinal", "interval"]);
+
+/** One panel member's answer for one criterion. */
+export const PanelAnswerSchema = z.object({
+  judge: z.string(),
+  evaluated: z.boolean(),
+  score: z.number().min(0).max(1).nullable(),
+  native: z.union([z.number(), z.string()]).nullable(),
+  reasoning: z.string(),
+  /** Why this member gave no answer: a gap in the panel, reported, never left out silently. */
+  judgeError: z.string().optional(),
+});
+export type PanelAnswer = z.infer<typeof PanelAnswerSchema>;
+
+/** A criterion judged by a panel: every member's answer, the aggregate, and their agreement. */
+export const CriterionPanelSchema = z.object({
+  answers: z.array(PanelAnswerSchema),
+  aggregate: PanelAggregateSchema,
+  /**
+   * Agreement of the answers on the criterion's scale (1 − observed / chance disagreement);
+   * null with fewer than two answers.
+   */
+  agreement: z.number().max(1).nullable(),
+  metric: AgreementMetricSchema,
+});
+export type CriterionPanel = z.infer<typeof CriterionPanelSchema>;
+
+/** The panel of an evaluation: its judges, how they were aggregated, and their overall agreement. */
+export const PanelSummarySchema = z.object({
+  judges: z.array(z.string()),
+  aggregate: PanelAggregateSchema,
+  minAgreement: z.number().optional(),
+  /**
+   * Krippendorff's alpha over the panel's criteria (interval, on the 0–1 scores); null when it is
+   * undefined (fewer than two criteria with two answers, or no variation at all).
+   */
+  agreement: z.number().max(1).nullable(),
+  /** Criterion answers a member could not give. */
+  gaps: z.number().int().min(0),
+});
+export type PanelSummary = z.infer<typeof PanelSummarySchema>;
 
 export const CriterionResultSchema = z.object({
   id: z.string(),
@@ -67,6 +154,25 @@ export const CriterionResultSchema = z.object({
     .optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResultSchema>;
+
+/**
+ * What one way of scoring a criterion found, before thresholds: the judged fields, with the
+ * judge's quotes unchecked. `evaluated: false` is never a zero and never a pass.
+ */
+export const CriterionOutcomeSchema = CriterionResultSchema.pick({
+  evaluated: true,
+  score: true,
+  native: true,
+  level: true,
+  reasoning: true,
+  hits: true,
+  misses: true,
+  evidence: true,
+  judgeError: true,
+  scoreMethod: true,
+  scoreMethodReason: true,
+}).extend({ quotes: z.array(z.string()).optional() });
+export type CriterionOutcome = z.infer<typeof CriterionOutcomeSchema>;
 
 /** One model call, recorded exactly, so every score can be traced to its prompt and answer. */
 export const TraceSchema = z.object({

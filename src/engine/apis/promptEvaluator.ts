@@ -8,7 +8,7 @@ import { type Catalog, CatalogSchema, type CriterionInput } from "../../criteria
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { TraceSchema } from "../../scoring/result.js";
-import { VERDICT_BANDS } from "../../scoring/verdict.js";
+import { VERDICT_BANDS } from "../../scoring/scoreCatalog.js";
 import { checkContentBudget } from "../contentBudget.js";
 import { EvaluationError, parseInput } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
