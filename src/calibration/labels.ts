@@ -8,11 +8,11 @@ import { EvalgateError } from "../errors.js";
 import {
   type CalibrationLabel,
   CalibrationLabelSchema,
+  type ReviewAction,
   withAcceptedScore,
 } from "../scoring/calibrationLabel.js";
 import type { ResolvedCorrection } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
-import type { ReviewAction } from "../scoring/reviewAction.js";
 import { buildCalibrationReport, type CalibrationScope } from "./report.js";
 import type { CalibrationReport } from "./reportModel.js";
 

@@ -5,7 +5,7 @@
  * a LangGraph server the thread stays `interrupted` and Agent Inbox keeps it.
  */
 import { z } from "zod";
-import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
+import type { CorrectionIssue } from "../scoring/corrections.js";
 import { decisionOf, ReviewResponseSchema } from "./agentInbox.js";
 import type { ReviewDecision, ReviewRefusal } from "./model.js";
 import { readableIssues } from "./reviewInput.js";

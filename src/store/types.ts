@@ -10,8 +10,7 @@ import type {
   CalibrationMeasurement,
   NewCalibrationMeasurement,
 } from "../calibration/reportModel.js";
-import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
+import { type CalibrationLabel, REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
 import type { AttemptCount } from "./attemptRows.js";
 import { BooleanColumnSchema } from "./database.js";
 import type {
