@@ -1,21 +1,14 @@
 /**
- * One evaluation per example, shared by the evaluators of a set: LangSmith calls each evaluator
- * of an experiment separately for the same run, so the first call evaluates and the others await
- * the same promise. Examples are told apart by what decides their evaluation — the content judged
- * and the reference — and the most recent `limit` are kept (a failed evaluation too, so that N
- * evaluators of a failed example report the failure once each without N tries).
+ * One evaluation per example, shared by the evaluators LangSmith calls separately for one run;
+ * the latest `limit` are kept (failures too, so N evaluators do not make N tries).
  */
 import { createHash } from "node:crypto";
 import type { EvaluationResult } from "../scoring/result.js";
 
-export type EvaluationOutcome =
-  | { ok: true; result: EvaluationResult }
-  | { ok: false; error: unknown };
+type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; error: unknown };
 
-/** The default number of examples whose evaluation is kept. */
 export const DEFAULT_CACHED_EXAMPLES = 64;
 
-/** What identifies an example's evaluation, or undefined when it cannot be written as JSON. */
 function exampleKey(content: unknown, reference: string | undefined): string | undefined {
   let text: string | undefined;
   try {
@@ -31,7 +24,6 @@ export class SharedEvaluations {
 
   constructor(private readonly limit: number) {}
 
-  /** The example's outcome: made by `evaluate` once, then the same for every caller. */
   outcome(
     content: unknown,
     reference: string | undefined,
@@ -56,7 +48,6 @@ export class SharedEvaluations {
     return made;
   }
 
-  /** How many examples are kept now (for tests and diagnostics). */
   get size(): number {
     return this.outcomes.size;
   }
