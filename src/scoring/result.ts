@@ -120,12 +120,10 @@ export const CriterionResultSchema = z.object({
   required: z.boolean(),
   /** False when the judge (or function) could not give an answer; then score is null. */
   evaluated: z.boolean(),
-  /** 0–1, or null when not evaluated. */
   score: z.number().min(0).max(1).nullable(),
   native: NativeValueSchema,
   /** The level decided, for levels / function / schema criteria that have levels. */
   level: z.string().optional(),
-  /** Whether it met its passing threshold; null when not evaluated. */
   met: z.boolean().nullable(),
   threshold: z.number().min(0).max(1),
   reasoning: z.string(),
@@ -133,18 +131,13 @@ export const CriterionResultSchema = z.object({
   misses: z.array(z.string()).default([]),
   evidence: z.array(z.string()).default([]),
   citation: z.string().optional(),
-  /** What the judge quoted for its verdict, each quote checked against the content. */
+  /** What the judge quoted, each quote checked against the content. */
   quotes: z.array(QuoteCheckSchema).optional(),
-  /** Judged by a panel: each member's answer, the aggregate and their agreement. */
   panel: CriterionPanelSchema.optional(),
   /** Why the criterion could not be evaluated (judge error, function error, no context). */
   judgeError: z.string().optional(),
-  /**
-   * With probability-weighted scores asked for (a score criterion): whether the score is the
-   * probability-weighted mean over the scale or the plain value the judge wrote.
-   */
+  /** With probability-weighted scores asked for: which score stands, and why a plain one did. */
   scoreMethod: ScoreMethodSchema.optional(),
-  /** Why the plain score stands although weighting was asked for. */
   scoreMethodReason: z.string().optional(),
   /** The native scale of a score criterion (1–5, 0–1): what a reviewer's correction is on. */
   scale: z.object({ min: z.number(), max: z.number(), integer: z.boolean() }).optional(),
@@ -190,17 +183,13 @@ export const TraceSchema = z.object({
   responseHash: z.string(),
   timestamp: z.string(),
   error: z.string().optional(),
-  /** Probability-weighted scores: the scale's values and their probabilities, or why not. */
   scoreWeighting: ScoreWeightingSchema.optional(),
-  /** The registry version of the catalog the call judged with (`id@version`), when it had one. */
+  /** `id@version` of the registry catalog the call judged with. */
   registryVersion: z.string().optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;
 
-/**
- * How the judge was asked: one call per criterion, one call per group of criteria (as many groups
- * as the server has parallel slots), or one call for all; `groups` is the number of group calls.
- */
+/** How the judge was asked; `groups` is the number of group calls. */
 export const JudgeModeSchema = z.object({
   mode: z.enum(["per-criterion", "grouped", "batch"]),
   groups: z.number().int().min(0),
@@ -208,9 +197,7 @@ export const JudgeModeSchema = z.object({
 export type JudgeMode = z.infer<typeof JudgeModeSchema>;
 
 /**
- * The result of one evaluation: passed, score, strengths, weaknesses, suggestions and feedback,
- * plus verdict, funding status, per-criterion results, the catalog, the model, token usage,
- * warnings and traces. `passed`, `verdict` and `status` always agree.
+ * The result of one evaluation, whatever the way in. `passed`, `verdict` and `status` always agree.
  *
  * @example
  * const result = EvaluationResultSchema.parse(JSON.parse(await readFile("result.json", "utf8")));
@@ -222,7 +209,6 @@ export const EvaluationResultSchema = z.object({
   evaluator: z.string(),
   /** Weighted 0–1 over the criteria that were evaluated (knockouts excluded). */
   overallScore: z.number().min(0).max(1),
-  /** 0–1 per evaluated criterion id. */
   scores: z.record(z.string(), z.number().min(0).max(1)),
   strengths: z.array(z.string()),
   weaknesses: z.array(z.string()),
@@ -231,47 +217,36 @@ export const EvaluationResultSchema = z.object({
   rawResponse: z.unknown().optional(),
   verdict: VerdictSchema,
   status: FundingStatusSchema.optional(),
-  /**
-   * The weighted total on the catalog's native status scale (e.g. 3.4 on a 1–5 funding catalog).
-   */
+  /** The weighted total on the catalog's status scale (3.4 on a 1–5 funding catalog). */
   nativeTotal: z.number().optional(),
   criteria: z.array(CriterionResultSchema),
-  /** Ids of criteria that could not be evaluated. */
   notEvaluated: z.array(z.string()),
   catalog: z.object({
     id: z.string(),
     version: z.string(),
     name: z.string().optional(),
-    /** Set when the rubric registry supplied the catalog (its active version): `id@version`. */
+    /** `id@version`, when the rubric registry supplied the catalog. */
     registryVersion: z.string().optional(),
   }),
   model: z.string().optional(),
   usage: TokenUsageSchema,
-  /** Criteria whose answer came from the judge-call cache (no model call). */
+  /** Criteria whose answer came from the judge-call cache. */
   cacheHits: z.number().int().min(0).optional(),
-  /** How the judge was asked (absent when no criterion needed it). */
   judgeMode: JudgeModeSchema.optional(),
   warnings: z.array(z.string()),
   /** Every model call, exactly; empty when the traces are kept in a trace store (see traceIds). */
   traces: z.array(TraceSchema),
-  /** This evaluation's id in the trace store, when its traces are kept there. */
+  /** In the trace store: this evaluation's id, and its traces' ids in call order. */
   evaluationId: z.string().optional(),
-  /** Ids of the traces kept in the trace store, in call order. */
   traceIds: z.array(z.string()).optional(),
-  /**
-   * True when the content looked like it addressed the judge (prompt injection): the result cannot
-   * pass without a human reviewer.
-   */
+  /** The screening found a reason for a person to look: the result cannot pass until then. */
   humanReviewRequired: z.boolean().optional(),
-  /** Why a human must review the result (each possible injection found). */
   humanReviewReasons: z.array(z.string()).optional(),
-  /** Set when a caller's validator rejected the result: its reason, or "" when it gave none. */
+  /** A caller's validator rejected the result: its reason, or "". */
   validatorRejection: z.string().optional(),
-  /** The judges' quotes: how many were checked, how many the content contains. */
   evidence: EvidenceSummarySchema.optional(),
-  /** The reviewer corrections given as few-shot examples: label ids per criterion id. */
+  /** The few-shot examples' label ids, per criterion id. */
   fewShotExamples: z.record(z.string(), z.array(z.string())).optional(),
-  /** Set when a panel of judges evaluated: its members, aggregate and overall agreement. */
   panel: PanelSummarySchema.optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
