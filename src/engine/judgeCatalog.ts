@@ -175,9 +175,14 @@ async function runGroups(
       }),
     ),
   );
+  return fulfilledOrThrow(settled).flat();
+}
+
+/** The values once every call settled (none outlives the evaluation); else the first rejection. */
+export function fulfilledOrThrow<T>(settled: readonly PromiseSettledResult<T>[]): T[] {
   const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (rejected !== undefined) throw rejected.reason;
-  return settled.flatMap((s) => (s.status === "fulfilled" ? s.value : []));
+  return settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
 }
 
 /** Every started call settles before the evaluation ends; once aborted, queued ones are not sent. */
@@ -199,8 +204,7 @@ async function runSingleCalls(
       }),
     ),
   );
-  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
+  fulfilledOrThrow(settled);
 }
 
 interface CatalogJudgement {

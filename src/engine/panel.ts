@@ -12,7 +12,7 @@ import type {
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { type EvaluationModelError, parseInput } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
-import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
+import { type CatalogJudging, fulfilledOrThrow, judgeCatalog } from "./judgeCatalog.js";
 import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
 import { JudgeSession } from "./judgeSession.js";
 import {
@@ -113,20 +113,18 @@ async function judgeByMember(
 ) {
   const llmOnly = withCriteria(job.options.catalog, (llm) => llm);
   const limit = pLimit(job.settings.concurrency);
-  // Every member's calls settle before anything is thrown, so none outlives the evaluation.
-  const settled = await Promise.allSettled(
-    members.map((member) =>
-      judgeCatalog({
-        ...job,
-        session: member.session,
-        limit,
-        options: { ...job.options, catalog: llmOnly, onProgress: progress(1) },
-      }),
+  const judgements = fulfilledOrThrow(
+    await Promise.allSettled(
+      members.map((member) =>
+        judgeCatalog({
+          ...job,
+          session: member.session,
+          limit,
+          options: { ...job.options, catalog: llmOnly, onProgress: progress(1) },
+        }),
+      ),
     ),
   );
-  const rejected = settled.find((s) => s.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
-  const judgements = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = judgements.filter((j) => j.modelFailure !== undefined);
   return {
     byMember: judgements.map((j) => j.judged),

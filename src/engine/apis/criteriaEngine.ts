@@ -97,18 +97,8 @@ export class CriteriaEngine {
   private readonly judge: JudgeModel;
 
   constructor(private readonly options: CriteriaEngineOptions = {}) {
-    const settings = parseInput(
-      CriteriaEngineSettingsSchema,
-      {
-        mode: options.mode,
-        concurrency: options.concurrency,
-        contextChunks: options.contextChunks,
-        timeoutMs: options.timeoutMs,
-        injectionGuard: options.injectionGuard ?? injectionGuardDefault(),
-        dataDir: options.dataDir,
-      },
-      "CriteriaEngine options",
-    );
+    const given = { ...options, injectionGuard: options.injectionGuard ?? injectionGuardDefault() };
+    const settings = parseInput(CriteriaEngineSettingsSchema, given, "CriteriaEngine options");
     this.settings = settings;
     this.dataDir = resolve(settings.dataDir);
     // A ready-made model keeps its own timeout unless the caller gives one.
