@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/index.js";
 import { FunctionRegistry } from "../checks/registry.js";
 import { activeCatalog } from "../criteria/activeCatalog.js";
 import { isLlmMethod } from "../criteria/model.js";
@@ -10,6 +11,7 @@ import {
   EvaluationResultSchema,
   type TokenUsage,
 } from "../scoring/result.js";
+import { encodeResultsToon } from "../scoring/resultsToon.js";
 import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import type { ResultOverrides } from "../scoring/settle.js";
 import {
@@ -19,12 +21,12 @@ import {
   validateResult,
 } from "./assembleResult.js";
 import { checkContentBudget } from "./contentBudget.js";
-import { EvaluationError, EvaluationModelError, parseInput } from "./errors.js";
+import { EvaluationError, EvaluationModelError, judgeCallError, parseInput } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { planFewShot } from "./fewShotExamples.js";
 import { GuardScreen } from "./guardScreen.js";
 import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
-import { modelSummary } from "./modelSummary.js";
+import type { JudgeSession } from "./judgeSession.js";
 import {
   type EvaluateContentOptions,
   type EvaluationSettings,
@@ -211,4 +213,39 @@ async function evaluateWith(
   if (modelFailure !== undefined) return { result: parsed, modelFailure };
   options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });
   return { result: parsed };
+}
+
+/** A model-written summary; the deterministic one stays when the model cannot answer. */
+async function modelSummary(
+  session: JudgeSession,
+  catalogName: string,
+  result: EvaluationResult,
+): Promise<string> {
+  const call = {
+    purpose: "summary" as const,
+    criterionIds: [],
+    system: SUMMARY_SYSTEM,
+    user: summaryUserPrompt({
+      catalogName,
+      resultsToon: encodeResultsToon(result),
+      strengths: result.strengths,
+      weaknesses: result.weaknesses,
+      suggestions: result.suggestions,
+    }),
+  };
+  const kept = await session.recall(call, (text) => text.trim() !== "");
+  if (kept !== undefined) return kept.trim();
+  try {
+    const text = await session.call(call);
+    if (text.trim() !== "") {
+      await session.remember(call, text);
+      return text.trim();
+    }
+    result.warnings.push("summary: the model gave an empty summary; the deterministic one is kept");
+  } catch (error) {
+    result.warnings.push(
+      `summary: ${judgeCallError(error).message}; the deterministic one is kept`,
+    );
+  }
+  return result.feedback;
 }
