@@ -13,11 +13,8 @@ import type { EvaluationFewShot } from "../../src/graph/evaluationFewShot.js";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { createEvaluationNode } from "../../src/graph/evaluationNode.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
-import {
-  type ExampleQuery,
-  type ExampleSource,
-  inMemoryExampleSource,
-} from "../../src/judge/exampleSource.js";
+import type { ExampleQuery, ExampleSource } from "../../src/judge/exampleSource.js";
+import { inMemoryExampleSource } from "../../src/judge/exampleSource.js";
 import { EvaluationResultSchema } from "../../src/scoring/result.js";
 import { scoringJudge } from "./helpers.js";
 
