@@ -7,11 +7,14 @@ import { createHash } from "node:crypto";
 import type { BaseMessageLike } from "@langchain/core/messages";
 import type { JudgeModel } from "../llm/chatModel.js";
 
+/** What of a judge call decides its answer. */
 export interface JudgeCall {
   purpose: string;
   system: string;
   user: string;
+  /** Earlier turns (a repair round sends the first answer back). */
   history?: readonly BaseMessageLike[];
+  /** Structured output: a JSON Schema as Ollama's `format`. */
   format?: Record<string, unknown>;
 }
 

@@ -6,17 +6,11 @@ import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { TOP_LOGPROBS } from "../llm/tokenLogprobs.js";
 import type { ScoreWeighting, Trace } from "../scoring/result.js";
-import type { JudgeCallCache } from "./judgeCache.js";
+import type { JudgeCallCache, JudgeCall as KeyedCall } from "./judgeCache.js";
 
-export interface JudgeCall {
+export interface JudgeCall extends KeyedCall {
   purpose: Trace["purpose"];
   criterionIds: readonly string[];
-  system: string;
-  user: string;
-  /** Earlier turns (a repair round sends the first answer back). */
-  history?: readonly BaseMessageLike[];
-  /** Structured output for this call (a JSON Schema as Ollama's `format`). */
-  format?: Record<string, unknown>;
   /** Label ids of the reviewer corrections the prompt carries as few-shot examples. */
   examples?: readonly string[];
   /** Whether an answer parses: a pool moves a call answered otherwise to another server. */
