@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import type { Catalog } from "../src/criteria/index.js";
 import { evaluateContent } from "../src/engine/evaluateContent.js";
 import type { EvaluationMode } from "../src/engine/options.js";
-import type { EvaluationResult } from "../src/scoring/index.js";
+import type { EvaluationResult } from "../src/scoring/result.js";
 import { benchCatalog, proposalExcerpt } from "./engineCatalog.js";
 import { type ScheduleStats, scheduleStats } from "./engineSchedule.js";
 import { count, formatTable, ms, ratio } from "./engineTable.js";

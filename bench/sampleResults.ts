@@ -4,15 +4,14 @@ import {
   type CriterionInput,
   FIVE_POINT_SCALE,
 } from "../src/criteria/model.js";
+import { makeCriterionResult } from "../src/scoring/criterionResult.js";
 import {
   type CriterionOutcome,
   type EvaluationResult,
   EvaluationResultSchema,
-  makeCriterionResult,
-  scoreCatalogResult,
-  toUnit,
-} from "../src/scoring/index.js";
-import { checkToUnit } from "../src/scoring/scale.js";
+} from "../src/scoring/result.js";
+import { checkToUnit, toUnit } from "../src/scoring/scale.js";
+import { scoreCatalogResult } from "../src/scoring/scoreCatalog.js";
 
 function outcome(native: number | "pass" | "fail", reasoning: string): CriterionOutcome {
   const score = typeof native === "number" ? toUnit(native, FIVE_POINT_SCALE) : checkToUnit(native);

@@ -1,8 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeResultsToon } from "../src/scoring/index.js";
-import { resultsToonDocument } from "../src/scoring/resultsToon.js";
+import { encodeResultsToon, resultsToonDocument } from "../src/scoring/resultsToon.js";
 import { decodeToon } from "../src/toon/decode.js";
 import { compareFormats, type FormatTokenCounts } from "../src/toon/tokenCounts.js";
 import { ifbProfiExampleResult, twentyCriterionResult } from "./sampleResults.js";

@@ -150,22 +150,12 @@ export type {
   /** One label: the judge's score and pass/fail on a criterion next to the reviewer's. */
   CalibrationLabel,
 } from "./scoring/calibrationLabel.js";
+// Results: the EvaluationResult every way in returns, and its parts.
 export {
   /** A criterion's panel in a result: each judge's answer, the aggregate, their agreement. */
   type CriterionPanel,
   /** The zod schema of CriterionPanel. */
   CriterionPanelSchema,
-  /** How a panel's answers become one score: `median`, `mean` or `majority`. */
-  type PanelAggregate,
-  /** One judge's answer in a panel: its model, score and reasoning, or its error. */
-  type PanelAnswer,
-  /** The panel's part of a result: its judges, settings and the agreement over all criteria. */
-  type PanelSummary,
-  /** The zod schema of PanelSummary. */
-  PanelSummarySchema,
-} from "./scoring/panelResult.js";
-// Results: the EvaluationResult every way in returns, and its parts.
-export {
   /** One criterion's outcome in a result: score on 0–1 and its own scale, met, reasoning, evidence. */
   type CriterionResult,
   /** The zod schema of CriterionResult. */
@@ -178,6 +168,14 @@ export {
   type FundingStatus,
   /** The zod schema of FundingStatus. */
   FundingStatusSchema,
+  /** How a panel's answers become one score: `median`, `mean` or `majority`. */
+  type PanelAggregate,
+  /** One judge's answer in a panel: its model, score and reasoning, or its error. */
+  type PanelAnswer,
+  /** The panel's part of a result: its judges, settings and the agreement over all criteria. */
+  type PanelSummary,
+  /** The zod schema of PanelSummary. */
+  PanelSummarySchema,
   /** Tokens in and out of the model calls of an evaluation. */
   type TokenUsage,
   /** One model call of an evaluation: the exact prompt, the raw answer, parameters and usage. */

@@ -39,10 +39,6 @@ const FUNCTION_LINES_CEILING = 120;
 const LONG_FILES: Readonly<Record<string, string>> = {
   "src/toon/normalise.ts":
     "the TOON criteria dialect's normaliser: one rewriting pass over lines, tables included",
-  "src/engine/apis/promptEvaluator.ts":
-    "the prompt evaluator: what it is asked, its rubric items as criteria, its holds, its result",
-  "src/engine/apis/rubricExecutor.ts":
-    "the levels rubric executor: the rubric it accepts, the evaluation it returns, its summary",
   "src/store/migrations.ts":
     "the store's schema history: one ordered list of migrations, none edited once released",
   "src/store/database.ts":

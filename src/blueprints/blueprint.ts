@@ -1,10 +1,6 @@
 /**
- * A blueprint: prompts, each with the key points a good answer covers (a points list: plain text
- * points judged by the LLM, `["fn", arg]` tuples and `{ text | fn, fnArgs, multiplier, citation }`
- * objects), what it should not do (`should_not`, the same forms, inverted), alternative paths in
- * either (see pointPlan.ts), an ideal answer for the reference-based point functions, and
- * optionally the candidate models to ask. Each prompt's points become a catalog whose text points
- * carry the original prompt, so the judge sees what the answer was answering.
+ * A blueprint: prompts with the points a good answer covers and avoids. Each prompt's points
+ * become a catalog whose text points carry the prompt, so the judge sees what was asked.
  */
 import { z } from "zod";
 import { isCatalogError } from "../criteria/errors.js";
@@ -15,8 +11,7 @@ import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { BlueprintError } from "./errors.js";
 import { type PointPlan, planPoints } from "./pointPlan.js";
 
-/** The largest blueprint file read. */
-export const MAX_BLUEPRINT_BYTES = 5_000_000;
+const MAX_BLUEPRINT_BYTES = 5_000_000;
 
 const PointSchema = z.union([
   z.string().min(1),
@@ -37,10 +32,7 @@ export const BlueprintPromptSchema = z
     should: z.array(PointSchema).min(1).optional(),
     /** What a good answer does not do: each point counts 1 − its score. */
     should_not: z.array(PointSchema).min(1).optional(),
-    /**
-     * An ideal answer (`idealResponse` is read as well): the reference of the reference-based
-     * point functions (rouge_l, levenshtein_similarity, embedding_similarity) that name none.
-     */
+    /** The reference of the reference-based point functions (`idealResponse` is read as well). */
     ideal: z.string().min(1).optional(),
     idealResponse: z.string().min(1).optional(),
   })
@@ -66,7 +58,7 @@ export const BlueprintSchema = z.looseObject({
 export type Blueprint = z.infer<typeof BlueprintSchema>;
 export type BlueprintPrompt = z.infer<typeof BlueprintPromptSchema>;
 
-/** One prompt, ready to run: its id, its text, its points as a catalog, how they combine. */
+/** One prompt, ready to run: its points as a catalog, and how they combine. */
 export interface PreparedPrompt {
   id: string;
   text: string;
@@ -74,9 +66,8 @@ export interface PreparedPrompt {
   catalog: Catalog;
   /** Each point's multiplier as written (default 1), in the catalog's criteria order. */
   multipliers: number[];
-  /** How the points (the catalog's criteria, in order) make the prompt's score. */
   plan: PointPlan;
-  /** The ideal answer, for reference-based point functions without a reference of their own. */
+  /** The ideal answer. */
   reference?: string;
 }
 
@@ -86,7 +77,6 @@ function multiplierOf(point: unknown): number {
   return typeof value === "number" ? value : 1;
 }
 
-/** The criterion a text point becomes, with the original prompt beside its key point. */
 function withPrompt(criterion: Criterion, prompt: string): Criterion {
   const method = criterion.method;
   return method.kind === "point" ? { ...criterion, method: { ...method, prompt } } : criterion;
@@ -96,10 +86,7 @@ function parsePoints(id: string, points: readonly unknown[], source: string): Ca
   return parseCatalog(JSON.stringify({ id, name: id, points }), { format: "json", source });
 }
 
-/**
- * The prompt's points as a catalog. When they do not load, the point at fault is found and the
- * error names where it is written (`prompts[0].should_not[1][0][2]`), not its place in the list.
- */
+/** The points as a catalog; an error names where the point at fault is written. */
 function pointsCatalog(id: string, plan: PointPlan, where: string): Catalog {
   try {
     return parsePoints(id, plan.points, where);
@@ -167,11 +154,7 @@ export function prepareBlueprint(
   return { blueprint, prompts };
 }
 
-/**
- * Reads a blueprint JSON file: a regular file (a FIFO or device is refused before it is opened)
- * of at most MAX_BLUEPRINT_BYTES, parsed with prototype-poisoning protection (a `__proto__` key
- * anywhere is refused with its line and path).
- */
+/** Reads a blueprint JSON file: a bounded regular file, parsed with prototype-poisoning protection. */
 export async function loadBlueprint(path: string): Promise<Blueprint> {
   const read = await readRegularTextFile(path, MAX_BLUEPRINT_BYTES);
   if (!read.ok) throw new BlueprintError(path, read.problem.reason);

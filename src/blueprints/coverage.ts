@@ -1,9 +1,4 @@
-/**
- * A prompt's coverage from the evaluation of one answer: one assessment per point (a `should_not`
- * point counting 1 − its coverage), each alternative group scored by the path that decides it,
- * and the weighted average over the points and groups that could be assessed. A point the judge
- * could not assess is null — never a zero — and a group with such a point is not assessed either.
- */
+/** A prompt's coverage from one answer's evaluation; a point not assessed is null, never a zero. */
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
 import type { PreparedPrompt } from "./blueprint.js";
 import type { PlanItem } from "./pointPlan.js";
@@ -18,7 +13,6 @@ function formatted(value: number): string {
   return String(Number(value.toFixed(4)));
 }
 
-/** One point's assessment; a point the judge could not answer keeps its error, never a zero. */
 function assessmentOf(
   result: CriterionResult,
   prompt: PreparedPrompt,
@@ -59,7 +53,6 @@ function weightedAverage(
   return total > 0 ? weighted / total : null;
 }
 
-/** A path's score: the weighted average of its points, null when one of them was not assessed. */
 function pathScore(
   indexes: readonly number[],
   assessments: readonly (PointAssessment | undefined)[],
@@ -89,7 +82,6 @@ function groupResult(
   };
 }
 
-/** The prompt's coverage for one answer's evaluation. */
 export function coverageOf(result: EvaluationResult, prompt: PreparedPrompt): CoverageResult {
   const byId = new Map(result.criteria.map((c) => [c.id, c]));
   const flat = prompt.catalog.criteria.map((criterion, index) => {

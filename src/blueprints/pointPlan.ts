@@ -1,18 +1,7 @@
 /**
- * How a prompt's points combine: its `points` (or `should`) block of what a good answer does, its
- * `should_not` block of what it avoids, and in either block alternative groups — paths of points,
- * any one of which is enough. The plan lists every point once, flat (they become the prompt's
- * catalog), and says how their scores make the prompt's score:
- *
- * - a point counts its score with its multiplier; a `should_not` point counts 1 − its score;
- * - a path scores the weighted average of its points (as they count);
- * - an alternative group in `points` scores its best path, in `should_not` its worst (the answer
- *   must avoid every forbidden path: 1 − the coverage of the path it follows most), and counts
- *   with the group's multiplier (default 1).
- *
- * A group is written `[[…path], […path]]` (an entry that is a list of lists) or
- * `{ "alternatives": [[…], […]], "multiplier": 2 }`; it needs two paths or more, and a path is a
- * list of points (strings, `["fn", arg]` tuples, point objects), never another group.
+ * How a prompt's points combine. A `should_not` point counts 1 − its score; an alternative group
+ * (`[[…path], […path]]` or `{ "alternatives": […] }`) scores its best path in `should`, its worst
+ * in `should_not` (every forbidden path must be avoided). Every point is listed once, flat.
  */
 import { isBuiltInPointFunctionName } from "../pointFunctions/builtIn.js";
 import { isRecord } from "../untrusted/json.js";
@@ -35,10 +24,7 @@ export type PlanItem =
 export interface PointPlan {
   /** Every point as written, in order (a group's paths' points where the group stands). */
   points: unknown[];
-  /**
-   * Where each flat point sits: its block, its group and path when it is in one (1-based), and
-   * where it is written (`should_not[0][1][2]`).
-   */
+  /** Each flat point's block, group and path (1-based), and where it is written. */
   placement: Array<{ block: Block; group?: number; path?: number; at: string }>;
   /** The prompt's score: one item per point or group written in a block. */
   items: PlanItem[];
@@ -46,7 +32,6 @@ export interface PointPlan {
 
 type Entry = unknown;
 
-/** The paths of an alternative group, or undefined when the entry is a plain point. */
 function groupPaths(entry: Entry): { paths: unknown; multiplier: unknown } | undefined {
   if (Array.isArray(entry) && entry.length > 0 && Array.isArray(entry[0])) {
     return { paths: entry, multiplier: undefined };
@@ -83,7 +68,6 @@ class PlanBuilder {
 
   constructor(private readonly where: string) {}
 
-  /** The entries of a block, written under `key` (`points`, `should` or `should_not`). */
   add(block: Block, key: string, entries: readonly Entry[]): void {
     entries.forEach((entry, index) => {
       const at = `${key}[${index}]`;
@@ -153,10 +137,9 @@ class PlanBuilder {
   }
 }
 
-export interface PromptBlocks {
-  /** What a good answer does, and the key it was written under (`points` or `should`). */
+interface PromptBlocks {
+  /** The key it was written under is `points` or `should`. */
   should?: { key: string; entries: readonly unknown[] };
-  /** What a good answer avoids (`should_not`). */
   shouldNot?: readonly unknown[];
 }
 

@@ -1,22 +1,13 @@
-/**
- * The comparison document a blueprint run writes: the candidates' answers and, under
- * `evaluationResults.llmCoverageScores`, each prompt's coverage per model with one assessment per
- * point.
- */
 import { z } from "zod";
 
 export const PointAssessmentSchema = z.object({
   /** The key point, or `Function: contains("…")` for a function point. */
   keyPointText: z.string(),
-  /**
-   * 0–1 as the point counts (for a `should_not` point: 1 − the coverage measured); null when the
-   * judge could not assess the point (never silently a zero).
-   */
+  /** As the point counts (`should_not`: 1 − coverage); null when not assessed, never a zero. */
   coverageExtent: z.number().min(0).max(1).nullable(),
   reflection: z.string(),
   multiplier: z.number().min(0),
   citation: z.string().optional(),
-  /** Why the point could not be assessed. */
   error: z.string().optional(),
   /** A `should_not` point: what it describes should not be there, so it counts 1 − coverage. */
   inverted: z.literal(true).optional(),
@@ -43,21 +34,16 @@ export type AlternativeGroupResult = z.infer<typeof AlternativeGroupResultSchema
 
 export const CoverageResultSchema = z.object({
   keyPointsCount: z.number().int().min(0),
-  /**
-   * Σ multiplier·score / Σ multiplier over the points and alternative groups that were assessed
-   * (a point's score as it counts, a group's as its deciding path); null when none was.
-   */
+  /** Σ multiplier·score / Σ multiplier over what was assessed; null when nothing was. */
   avgCoverageExtent: z.number().min(0).max(1).nullable(),
   pointAssessments: z.array(PointAssessmentSchema),
-  /** The alternative groups, when the prompt has any. */
   alternativeGroups: z.array(AlternativeGroupResultSchema).optional(),
-  /** Set when some points could not be assessed. */
   error: z.string().optional(),
 });
 export type CoverageResult = z.infer<typeof CoverageResultSchema>;
 
 /** A candidate that could not answer the prompt. */
-export const CoverageErrorSchema = z.object({ error: z.string() });
+const CoverageErrorSchema = z.object({ error: z.string() });
 
 export const BlueprintRunSchema = z.object({
   configId: z.string(),

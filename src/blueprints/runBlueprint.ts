@@ -1,12 +1,3 @@
-/**
- * runBlueprint: every prompt of a blueprint sent to every candidate model, and every answer judged
- * against the prompt's points — text points by the LLM judge (with the original prompt in the
- * point prompt), function points by their function (the prompt's ideal answer as the reference of
- * the reference-based ones) — combined as coverage.ts says (multipliers, should_not, alternative
- * paths). The result is the comparison document: the answers, and
- * `evaluationResults.llmCoverageScores` per prompt per model (the weighted average coverage and one
- * assessment per point).
- */
 import { FunctionRegistry } from "../checks/registry.js";
 import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../engine/options.js";
@@ -24,17 +15,12 @@ export interface RunBlueprintOptions extends Omit<PipelineFeatures, "rubricRegis
   judge?: ModelSource | JudgeModel;
   /** Sampling seed of candidate and judge calls built from specs (default EVALGATE_SEED, else 42). */
   seed?: number | null;
-  /** Per model call, in milliseconds (default 60 s). */
   timeoutMs?: number;
   /** Read EVALGATE_MODEL, OLLAMA_BASE_URL and EVALGATE_SEED from here (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
   /** A label for the run (default: the blueprint's id). */
   runLabel?: string;
-  /**
-   * Functions for the points (registered ones, the embeddings server of embedding_similarity);
-   * each prompt's `ideal` becomes its reference. Default: built-in point functions, Ollama at
-   * OLLAMA_BASE_URL for embeddings.
-   */
+  /** Functions for the points; each prompt's `ideal` becomes its reference. */
   registry?: FunctionRegistry;
   signal?: AbortSignal;
   now?: () => Date;
@@ -42,11 +28,7 @@ export interface RunBlueprintOptions extends Omit<PipelineFeatures, "rubricRegis
   onProgress?: (progress: BlueprintProgress) => void;
 }
 
-/**
- * Where a blueprint run is: `asking` before a candidate answers a prompt, `judged` once its
- * answer was judged (or it could not answer: `error`). `done` of `total` (prompts × candidates)
- * counts the pairs finished.
- */
+/** Where a blueprint run is; `done` of `total` (prompts × candidates) counts the pairs finished. */
 export type BlueprintProgress =
   | { phase: "asking"; promptId: string; model: string; done: number; total: number }
   | {
@@ -60,7 +42,6 @@ export type BlueprintProgress =
       error?: string;
     };
 
-/** What building a candidate or the judge from a spec takes from the options. */
 function modelOptions({ timeoutMs, seed, env }: RunBlueprintOptions) {
   return { timeoutMs, seed, env };
 }
@@ -86,7 +67,6 @@ function candidatesOf(blueprint: Blueprint, options: RunBlueprintOptions) {
   return candidates;
 }
 
-/** The prompt's functions: the caller's registry (or the default) with the prompt's ideal answer. */
 function registryFor(prompt: PreparedPrompt, options: RunBlueprintOptions): FunctionRegistry {
   const base = options.registry ?? new FunctionRegistry();
   return base.withReference(prompt.reference ?? base.reference);

@@ -1,8 +1,6 @@
 /**
- * Reviewer corrections as few-shot examples, and `calibrate --compare`: the labelled evaluations
- * of a period judged again, once without and once with those examples, and the judge's agreement
- * with the reviewers reported for both. Time split: each evaluation is shown only corrections
- * decided strictly before its own decision, so no arm learns from the answer it is scored against.
+ * Reviewer corrections as few-shot examples, and `calibrate --compare` (judged again without and
+ * with them). Each evaluation sees only corrections decided strictly before its own decision.
  */
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
@@ -21,13 +19,11 @@ import type {
 } from "./reportModel.js";
 import { byDecision } from "./thresholds.js";
 
-/** The store's read of corrections (the review store on SQLite or PostgreSQL has it). */
-export interface CorrectionLabelReader {
+interface CorrectionLabelReader {
   correctionLabels(query: ExampleQuery): Promise<CalibrationLabel[]>;
 }
 
-/** The store's read of an evaluation's traces (the trace store has it). */
-export interface EvaluationTraceReader {
+interface EvaluationTraceReader {
   getTraces(query: { evaluationId: string }): Promise<Trace[]>;
 }
 
@@ -35,10 +31,8 @@ export interface EvaluationTraceReader {
 const TRACE_MEMORY = 256;
 
 /**
- * An ExampleSource over the review store's calibration labels and trace store: the corrections of
- * a criterion decided before the time asked, newest first, each with an excerpt of its content
- * read from the evaluation's traces. A correction whose evaluation left no traces there (traces
- * written to a file instead) has no content and is not an example.
+ * An ExampleSource over the review store's labels, each correction's content read from its
+ * evaluation's traces (one without traces in the store is no example).
  *
  * @example
  * const store = await openReviewStore({ sqlitePath });
@@ -74,24 +68,17 @@ export function storeExampleSource(
 }
 
 export interface ReplayOptions {
-  /** The labels of the period (any order). */
   labels: readonly CalibrationLabel[];
-  /** The catalog the labels' criteria are looked up in, by id. */
   catalog: Catalog;
   /** The content an evaluation judged (undefined: not kept). */
   contentOf(label: CalibrationLabel): Promise<string | undefined>;
-  /** Every correction (the time split is applied per evaluation). */
   examples: ExampleSource;
   model: ModelSource | JudgeModel;
   maxExamples?: number;
   tokenBudget?: number;
 }
 
-/**
- * The label as the replayed judge answered it: only the judge's side changes. The reviewer's side
- * — the score they gave, or the one they accepted when they decided — stays as it was decided, so
- * the replayed judge is measured against the reviewer, never against itself.
- */
+/** Only the judge's side changes, so the replayed judge is measured against the reviewer, not itself. */
 function relabelled(label: CalibrationLabel, result: EvaluationResult): CalibrationLabel {
   const criterion = result.criteria.find((c) => c.id === label.criterionId);
   return {
@@ -102,13 +89,11 @@ function relabelled(label: CalibrationLabel, result: EvaluationResult): Calibrat
   };
 }
 
-/** What the replay gathers, decision after decision. */
 interface Replay {
   without: CalibrationLabel[];
   shown: CalibrationLabel[];
   replays: ReplayedLabel[];
   skipped: { noContent: number; notInCatalog: number };
-  /** The decision time of every example handed out, by label id. */
   seen: Map<string, string>;
 }
 
@@ -171,7 +156,6 @@ async function replayDecision(
   }
 }
 
-/** Each criterion's figures without and with examples (both reports hold the same labels). */
 function criteriaSideBySide(without: CalibrationReport, shown: CalibrationReport) {
   const key = (c: CriterionCalibration) => `${c.contentType}\u0000${c.criterionId}`;
   const shownFigures = new Map(
@@ -187,10 +171,7 @@ function criteriaSideBySide(without: CalibrationReport, shown: CalibrationReport
   );
 }
 
-/**
- * Replays the labelled evaluations without and with few-shot examples and compares the judge's
- * agreement with the reviewers (κ, Spearman, agreement) in both arms, on the same labels.
- */
+/** Replays the labelled evaluations without and with examples, on the same labels. */
 export async function compareFewShot(options: ReplayOptions): Promise<CalibrationComparison> {
   const replay: Replay = {
     without: [],

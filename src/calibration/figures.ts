@@ -8,11 +8,7 @@
  */
 import { z } from "zod";
 
-/**
- * Why a figure has no value: fewer labels than it needs (`too-few-labels`), or labels that do not
- * vary where the figure divides by their variance (`no-variance`). Such a figure is reported as
- * "not enough labels", never as 0 or 1.
- */
+/** Why a figure has no value; it is reported as "not enough labels", never as 0 or 1. */
 const MissingFigureSchema = z.enum(["too-few-labels", "no-variance"]);
 type MissingFigure = z.infer<typeof MissingFigureSchema>;
 
@@ -36,7 +32,6 @@ export const AgreementTableSchema = z.object({
 });
 export type AgreementTable = z.infer<typeof AgreementTableSchema>;
 
-/** One compared label: the judge's and the reviewer's pass/fail. */
 export interface PassPair {
   judge: boolean;
   reviewer: boolean;

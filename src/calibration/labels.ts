@@ -1,23 +1,18 @@
-/**
- * Calibration labels: made from a reviewer's decision (one per criterion of the evaluation the
- * reviewer saw, the judge's outcome beside the reviewer's view), read back from the store page by
- * page by decision time, and `calibrationReport()` over them.
- */
+/** Calibration labels made from a reviewer's decision, read back page by page, and the report. */
 import { z } from "zod";
 import { EvalgateError } from "../errors.js";
 import {
   type CalibrationLabel,
   CalibrationLabelSchema,
+  type ReviewAction,
   withAcceptedScore,
 } from "../scoring/calibrationLabel.js";
 import type { ResolvedCorrection } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
-import type { ReviewAction } from "../scoring/reviewAction.js";
 import { buildCalibrationReport, type CalibrationScope } from "./report.js";
 import type { CalibrationReport } from "./reportModel.js";
 
-/** The decision the labels belong to: who decided what, when, on which review. */
-export interface LabelledDecision {
+interface LabelledDecision {
   decisionId: string;
   threadId: string;
   stage: string;
@@ -28,11 +23,7 @@ export interface LabelledDecision {
   feedback?: string;
 }
 
-/**
- * The labels of a decision on an evaluation: none for a retry or a review without an evaluation,
- * otherwise one per criterion, `marked` where the reviewer corrected it; an unmarked one keeps
- * the judge's score of the moment as the reviewer's (they accepted it).
- */
+/** One label per criterion, `marked` where the reviewer corrected it; none for a retry. */
 export function labelsOfDecision(
   { action, feedback, ...decision }: LabelledDecision,
   evaluation: EvaluationResult | null,
@@ -65,7 +56,7 @@ export function labelsOfDecision(
   });
 }
 
-/** One page of labels, oldest decision first, after the cursor (the last label of the page before). */
+/** One page of labels, oldest decision first, after the cursor. */
 export interface CalibrationLabelPageQuery extends CalibrationScope {
   limit?: number;
   after?: { decidedAt: string; decisionId: string; criterionId: string };
@@ -77,11 +68,8 @@ export interface CalibrationLabelSource {
 }
 
 export interface CalibrationReportScope {
-  /** Labels decided at or after this time (a Date, or an ISO 8601 date or time). */
   since?: string | Date;
-  /** Labels decided before this time. */
   until?: string | Date;
-  /** Only the labels of this content type. */
   contentType?: string;
   /** When the report was made (ISO 8601); now by default. */
   generatedAt?: string;
@@ -96,7 +84,6 @@ function invalidInput(field: string, message: string): EvalgateError {
   return new EvalgateError("INVALID_INPUT", `${field}: ${message}`);
 }
 
-/** A time bound as an ISO 8601 instant; a value that is no date is refused, naming the field. */
 function calibrationTime(value: string | Date, field: string): string {
   const time = typeof value === "string" ? Date.parse(value.trim()) : value.getTime();
   if (Number.isNaN(time)) {
@@ -130,7 +117,6 @@ function inScope(label: CalibrationLabel, scope: CalibrationScope): boolean {
   );
 }
 
-/** Every label of the scope, page after page in the store's keyset order. */
 export async function readCalibrationLabels(
   source: CalibrationLabelSource,
   scope: CalibrationScope,
@@ -157,10 +143,8 @@ export async function readCalibrationLabels(
 }
 
 /**
- * The calibration report of the reviewer labels in the scope — given as decided (checked, an
- * accepted label's score kept as the reviewer's), or read from a store: per content type and
- * criterion, Cohen's κ of the judge's pass/fail against the reviewer's, Spearman's ρ of the
- * scores, the threshold that would have agreed best, and the criteria whose judge disagreed most.
+ * The calibration report of the labels in the scope (given, or read from a store): κ, ρ, the
+ * best threshold per criterion, and the criteria whose judge disagreed most.
  *
  * @example
  * const store = await openReviewStore({ sqlitePath: ".evalgate/checkpoints.sqlite" });

@@ -1,18 +1,7 @@
 /**
- * Builds the calibration report from reviewer labels: pure, no I/O. Labels are grouped by content
- * type, then by criterion; every group gets its counts and figures, every criterion its threshold
- * sweep (the share of labels on which the judge's pass/fail would have matched the reviewer's at
- * every threshold from 0 to 1 in steps of 0.01, and the best one), and the criteria are ranked
- * by how often their judge disagreed with the reviewer.
- *
- * How one label reads as pass/fail on each side:
- * - the judge's pass is its recorded `judgeMet` (or score ≥ threshold when only the score was
- *   kept); a label without a judge score is a judge error, compared with nothing;
- * - the reviewer's pass is the score the label keeps for them ≥ the criterion's threshold: the
- *   score they gave (`marked`), or the judge's score when they decided, which they accepted
- *   (`accepted`) — never the judge's side as it reads now, which a replay rewrites;
- * - on the gate as a whole, only an approval is a reviewer's pass: a revision request and an
- *   edit both say the content as judged was not ready.
+ * The calibration report from reviewer labels (pure). The reviewer's pass is the score the label
+ * keeps for them (never the judge's side as it reads now, which a replay rewrites); on the gate,
+ * only an approval is a reviewer's pass: a revision and an edit both say it was not ready.
  */
 
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
@@ -57,7 +46,6 @@ export function reviewerPassOf(label: CalibrationLabel): boolean | null {
   return meetsThreshold(label.reviewerScore, label.threshold);
 }
 
-/** Judge score against reviewer score, over the marked labels only or over every label. */
 function scorePairs(labels: readonly CalibrationLabel[], markedOnly: boolean): ScorePair[] {
   return labels.flatMap((label) =>
     (markedOnly && label.source !== "marked") ||
@@ -118,7 +106,7 @@ function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
   };
 }
 
-/** The items by a key, each group in the items' order, the groups in order of first appearance. */
+/** The items by a key, the groups in order of first appearance. */
 export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
@@ -130,7 +118,6 @@ export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Ma
   return groups;
 }
 
-/** One label as the sweep sees it: the judge's score and the reviewer's verdict. */
 export interface SweepLabel {
   judgeScore: number;
   reviewerPass: boolean;
@@ -141,10 +128,7 @@ function pointAt(labels: readonly SweepLabel[], threshold: number): ThresholdPoi
   return { threshold, agreed: agreed.length, agreement: agreed.length / labels.length };
 }
 
-/**
- * Whether `candidate` beats `best`: more labels agreed; on a tie, the threshold nearer the
- * current one (moving a threshold needs a reason); on a tie of distance, the lower threshold.
- */
+/** More labels agreed wins; on a tie, the threshold nearer the current one (a move needs a reason). */
 function beats(candidate: ThresholdPoint, best: ThresholdPoint, current: number): boolean {
   if (candidate.agreed !== best.agreed) return candidate.agreed > best.agreed;
   const candidateDistance = roundScore(Math.abs(candidate.threshold - current));
@@ -153,10 +137,7 @@ function beats(candidate: ThresholdPoint, best: ThresholdPoint, current: number)
   return candidate.threshold < best.threshold;
 }
 
-/**
- * The sweep over the labels at the criterion's current threshold; undefined when fewer than 2
- * labels can be compared (a best threshold for one label is no finding).
- */
+/** Thresholds 0–1 by 0.01; undefined under 2 labels (a best threshold for one is no finding). */
 export function sweepThresholds(
   labels: readonly SweepLabel[],
   currentThreshold: number,
@@ -170,12 +151,11 @@ export function sweepThresholds(
   return { compared: labels.length, current, best, curve };
 }
 
-/** The labels by a key, in the key's order (each group in the labels' order). */
 function groupBy(labels: readonly CalibrationLabel[], keyOf: (label: CalibrationLabel) => string) {
   return [...groupsOf(labels, keyOf).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** One criterion's calibration from its labels (oldest first, so the last is the latest). */
+/** One criterion's calibration (labels oldest first, so the last is the latest). */
 function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration {
   const latest = labels[labels.length - 1] as CalibrationLabel;
   const sweep = labels.flatMap((label) => {
@@ -225,7 +205,6 @@ function rankDisagreements(criteria: readonly CriterionCalibration[]): Disagreem
   );
 }
 
-/** The calibration report of the labels (already limited to the scope the options name). */
 export function buildCalibrationReport(
   labels: readonly CalibrationLabel[],
   options: CalibrationScope & { generatedAt?: string } = {},

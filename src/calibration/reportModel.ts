@@ -1,8 +1,3 @@
-/**
- * The calibration report's model (zod; types derived): the figures of a group of labels, of the
- * gate, of each criterion with its threshold sweep, the disagreement ranking, and the with/without
- * comparison of few-shot examples (`calibrate --compare`) with the measurement the store keeps.
- */
 import { z } from "zod";
 import { AgreementTableSchema, FigureSchema } from "./figures.js";
 
@@ -71,7 +66,6 @@ export type ThresholdSweep = z.infer<typeof ThresholdSweepSchema>;
 export const CriterionCalibrationSchema = z.object({
   contentType: z.string(),
   criterionId: z.string(),
-  /** The title in the latest label. */
   title: z.string(),
   method: z.string(),
   /** The threshold in the latest label: the one the sweep calls current. */

@@ -1,12 +1,6 @@
 /**
- * Thresholds from reviewer labels:
- * - the time split: a label decided at time t is measured only with what was learned from labels
- *   decided strictly before t (`--compare` shows each evaluation only earlier corrections;
- *   `--apply` fits on the earlier labels and measures on the later ones);
- * - `calibrate --apply`'s plan: a criterion moves to the threshold that would have agreed best
- *   with the earlier labels only when at least MIN_LABELS_TO_APPLY of its labels could be compared
- *   (MIN_LABELS_PER_SIDE each side of the split) and that threshold agrees better with them than
- *   the current one; the held-out (later) labels show whether it only fits what it was fitted on.
+ * Thresholds from reviewer labels, split in time: `--apply` fits on the earlier labels and
+ * measures on the later ones, so a threshold that only fits what it was fitted on shows.
  */
 import type { Catalog } from "../criteria/model.js";
 import {
@@ -23,13 +17,12 @@ const MIN_LABELS_TO_APPLY = 10;
 /** Compared labels each side of the time split needs: to fit on, and to measure on. */
 const MIN_LABELS_PER_SIDE = 5;
 
-/** What the time split reads of a label. */
 interface Decided {
   decidedAt: string;
   decisionId: string;
 }
 
-/** Oldest decision first; ties by decision id, so the order never depends on the input's. */
+/** Oldest decision first; ties by decision id. */
 function inDecisionOrder<T extends Decided>(labels: readonly T[]): T[] {
   return [...labels].sort(
     (a, b) =>
@@ -38,18 +31,13 @@ function inDecisionOrder<T extends Decided>(labels: readonly T[]): T[] {
   );
 }
 
-/** The labels of each decision (one evaluation each), oldest decision first. */
 export function byDecision<T extends Decided & { evaluationId: string }>(labels: readonly T[]) {
   return [
     ...groupsOf(inDecisionOrder(labels), (l) => `${l.decisionId}\u0000${l.evaluationId}`).values(),
   ];
 }
 
-/**
- * The labels split in time near the middle: the later part starts at the decision time of the
- * label in the middle (the ⌈n/2⌉+1-th, oldest first), labels decided at that same time included,
- * so no label is learned from and measured on at once. Undefined for fewer than 2 labels.
- */
+/** Split near the middle; labels decided at the split time all go later, so none is on both sides. */
 function splitInTime<T extends Decided>(labels: readonly T[]) {
   const ordered = inDecisionOrder(labels);
   const middle = ordered[Math.ceil(ordered.length / 2)];
@@ -70,10 +58,7 @@ interface Row extends SweepLabel, Decided {
   criterionId: string;
 }
 
-/**
- * Agreement and κ of the judge's pass/fail decided at `from` and at `to`, each reviewer's
- * pass/fail as they gave it (the reviewer's view does not move with the threshold).
- */
+/** Agreement and κ at `from` and at `to` (the reviewer's view does not move with the threshold). */
 function figures(rows: readonly Row[], from: number, to: number) {
   const at = (threshold: number) => {
     const table = agreementTable(
@@ -148,10 +133,7 @@ export function heldOutDrops(plan: ThresholdPlan): ThresholdChange[] {
   );
 }
 
-/**
- * The catalog with the plan's thresholds and the evidence for them (its version is for the
- * registry to decide); a change whose held-out agreement dropped is marked `forced`.
- */
+/** The catalog with the plan's thresholds; a change whose held-out agreement dropped is `forced`. */
 export function catalogWithThresholds(
   catalog: Catalog,
   plan: ThresholdPlan,

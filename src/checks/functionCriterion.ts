@@ -1,6 +1,6 @@
 import type { Criterion, FunctionMethod } from "../criteria/model.js";
 import { describeValue, errorMessageOf, isPointFunctionError } from "../pointFunctions/contract.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 import { criterionMethodMismatch } from "./errors.js";
 import { evaluated, notEvaluated, yesNoOutcome } from "./outcomes.js";
 import type { FunctionRegistry, ResolvedFunction } from "./registry.js";

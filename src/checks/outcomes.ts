@@ -1,5 +1,5 @@
 import type { Level } from "../criteria/model.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 
 /** The highest (or lowest) scoring level, the first of equals. */
 function extremeLevel(levels: readonly Level[], highest: boolean): Level | undefined {

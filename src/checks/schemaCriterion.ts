@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Criterion, Level } from "../criteria/model.js";
 import { resolveInFolder } from "../criteria/paths.js";
 import { errorMessageOf } from "../pointFunctions/contract.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 import { describeJsonProblem, isRecord, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { criterionMethodMismatch, schemaUnreadable } from "./errors.js";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { PanelOptions } from "../engine/options.js";
 import { createChatModel, type JudgeModel, withSignal } from "../llm/chatModel.js";
-import { PanelAggregateSchema } from "../scoring/panelResult.js";
+import { PanelAggregateSchema } from "../scoring/result.js";
 import type { CliContext } from "./context.js";
 import { CliError } from "./errors.js";
 import { type ModelTarget, readyModel } from "./modelCheck.js";

@@ -6,7 +6,7 @@ import type { Catalog } from "../criteria/model.js";
 import type { EvaluationProgress } from "../engine/options.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { thresholdOf } from "../scoring/criterionResult.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 import type { TextOutput } from "./context.js";
 import { createLiveLine } from "./liveLine.js";
 import { formatScore, nativeText, oneLine } from "./report/text.js";

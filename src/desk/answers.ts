@@ -1,9 +1,9 @@
 /** What the review desk answers, read from the store's rows and the checkpoints. */
 import { z } from "zod";
 import { RevisionRoundSchema } from "../graph/model.js";
-import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
+import { REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
+import { RecordedCorrectionSchema } from "../scoring/corrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
-import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
 
 /** One row of the queue, read from the pending-review index (never from checkpoints). */
 export const ReviewListItemSchema = z.object({

@@ -5,7 +5,7 @@ import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { PendingReview } from "../orchestrator/pendingReview.js";
-import { checkedCorrections } from "../scoring/recordedCorrections.js";
+import { checkedCorrections } from "../scoring/corrections.js";
 import type { Reviewer } from "../store/reviewers.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./actions.js";
 import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";

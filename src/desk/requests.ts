@@ -7,7 +7,7 @@ import {
   InterruptIdSchema,
   ReviewCorrectionListSchema,
 } from "../graph/reviewInput.js";
-import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
+import { REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
 
 const DIGITS = /^(0|[1-9][0-9]{0,14})$/;
 

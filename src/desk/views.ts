@@ -8,7 +8,7 @@ import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import { reviewsOf } from "../orchestrator/pendingReview.js";
 import { proposalTitle } from "../proposal/title.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
+import type { RecordedCorrection } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
 import { readUntrustedJson } from "../untrusted/json.js";

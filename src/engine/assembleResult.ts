@@ -1,17 +1,16 @@
-/**
- * A finished evaluation, assembled: the criterion results in catalog order (with the notes of
- * every answer as warnings), the result with passed, verdict, status and summary settled
- * together, and the caller's validator settled into it.
- */
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
-import type { EvidenceSummary } from "../scoring/evidenceResult.js";
-import type { PanelSummary } from "../scoring/panelResult.js";
-import type { CriterionResult, EvaluationResult, JudgeMode } from "../scoring/result.js";
+import { criterionSuggestion } from "../scoring/deterministicSummary.js";
+import type {
+  CriterionResult,
+  EvaluationResult,
+  EvidenceSummary,
+  JudgeMode,
+  PanelSummary,
+} from "../scoring/result.js";
 import type { CatalogScore } from "../scoring/scoreCatalog.js";
 import { type ResultOverrides, settleResult } from "../scoring/settle.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import { collectFeedback } from "./feedback.js";
 import { examplesUsed } from "./fewShotExamples.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationSettings } from "./options.js";
@@ -39,7 +38,6 @@ export function criterionResults(
   });
 }
 
-/** What a finished evaluation is assembled from. */
 export interface Assembly {
   options: EvaluateContentOptions;
   settings: EvaluationSettings;
@@ -48,7 +46,6 @@ export interface Assembly {
   judgeMode: JudgeMode | undefined;
   score: CatalogScore;
   warnings: string[];
-  /** The judges' quotes, checked (when they gave any). */
   evidence?: EvidenceSummary;
   panel?: PanelSummary;
 }
@@ -100,10 +97,7 @@ export function assembleResult(parts: Assembly, overrides: ResultOverrides): Eva
   };
 }
 
-/**
- * The caller's validator, when there is one and something was evaluated: a rejection is settled
- * into the result (it cannot pass, its verdict is fail) and noted in the warnings.
- */
+/** The caller's validator, when something was evaluated: a rejection is settled into the result. */
 export async function validateResult(
   parts: Assembly,
   overrides: ResultOverrides,
@@ -120,4 +114,51 @@ export async function validateResult(
   const shown = typeof answer === "boolean" ? "" : `: ${reason}`;
   parts.warnings.push(`the custom validator rejected the result${shown}`);
   return assembleResult(parts, { ...overrides, validatorRejection: reason });
+}
+
+interface Feedback {
+  strengths: string[];
+  weaknesses: string[];
+  suggestions: string[];
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items.map((i) => i.trim()).filter((i) => i !== ""))];
+}
+
+/** Hits are strengths, misses and unmet or unevaluated criteria weaknesses. */
+function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]): Feedback {
+  const strengths: string[] = [];
+  const weaknesses: string[] = [];
+  const suggestions: string[] = [];
+  const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
+  for (const result of results) {
+    if (!result.evaluated) {
+      weaknesses.push(
+        `${result.title}: could not be evaluated (${result.judgeError ?? "no answer"})`,
+      );
+      continue;
+    }
+    for (const hit of result.hits) strengths.push(`${result.title}: ${hit}`);
+    for (const miss of result.misses) weaknesses.push(`${result.title}: ${miss}`);
+    if (
+      result.met === true &&
+      result.hits.length === 0 &&
+      result.score !== null &&
+      result.score >= 0.8
+    ) {
+      strengths.push(`${result.title}: ${result.reasoning}`);
+    }
+    if (result.met === false && result.misses.length === 0) {
+      weaknesses.push(`${result.title}: ${result.reasoning || "below its threshold"}`);
+    }
+    const criterion = byId.get(result.id);
+    const suggestion = criterion === undefined ? undefined : criterionSuggestion(criterion, result);
+    if (suggestion !== undefined) suggestions.push(`${result.title}: ${suggestion}`);
+  }
+  return {
+    strengths: unique(strengths),
+    weaknesses: unique(weaknesses),
+    suggestions: unique(suggestions),
+  };
 }

@@ -13,10 +13,10 @@ import { judgeCallError } from "./errors.js";
 import type { FoldedGuard } from "./guardScreen.js";
 import type { JudgeCall } from "./judgeSession.js";
 
-export interface BatchJudgement {
+interface BatchJudgement {
   /** Criteria the batch (or its repair round) answered, and those with no context. */
   judged: Map<string, JudgedCriterion>;
-  /** Criteria still without a usable answer: the caller asks for each on its own. */
+  /** Criteria still without a usable answer, to be asked alone. */
   remaining: Criterion[];
   notes: string[];
 }
@@ -27,10 +27,7 @@ function servesAll(answers: BatchAnswers, criteria: readonly Criterion[]): boole
   return criteria.every((c) => answers.get(c.id)?.usable === true);
 }
 
-/**
- * The whole batch answered from the cache, when it keeps an answer usable for every criterion
- * (and, for a call that carries the guard's question, a clean screening line).
- */
+/** The whole batch from the cache, when its answer serves every criterion (and the guard). */
 async function answerFromCache(
   ctx: CriterionJudgeContext,
   call: JudgeCall,
@@ -68,7 +65,6 @@ async function askableCriteria(
   return askable;
 }
 
-/** The usable answers of one reply, for the criteria not judged yet. */
 function acceptAnswers(judged: Map<string, JudgedCriterion>, raw: string, answers: BatchAnswers) {
   for (const [id, answer] of answers) {
     if (!judged.has(id)) {
@@ -77,7 +73,6 @@ function acceptAnswers(judged: Map<string, JudgedCriterion>, raw: string, answer
   }
 }
 
-/** What the repair round tells the judge was wrong with its answer. */
 function repairProblem(
   parsed: ReturnType<typeof parseBatchResponse>,
   missing: readonly Criterion[],
@@ -90,11 +85,8 @@ function repairProblem(
 }
 
 /**
- * Batch mode: all LLM criteria in one call, answered as the TOON table
- * `results[K]{id,score,quotes,reasoning}:`; decoded strictly, one repair round for what is missing, and
- * whatever is still missing is left for per-criterion calls. With `guard`, the call also asks the
- * injection guard's question about the content (the screening line before the table), read from
- * the first answer; a call that failed fails the guard too.
+ * The criteria in one call answered as a TOON table, one repair round for what is missing, the
+ * rest left for per-criterion calls. With `guard`, the call carries the guard's question too.
  */
 export async function judgeBatch(
   ctx: CriterionJudgeContext,

@@ -4,14 +4,9 @@ import { contextForCriterion, formatContext } from "../context/criterionContext.
 import type { RankedChunk, Retriever, SourceDocument } from "../context/types.js";
 import type { Criterion } from "../criteria/model.js";
 
-/**
- * Per-criterion context (retrieved from the source documents): `undefined` when the evaluation has
- * no source documents at all (the content itself is the evidence), `""` when it has some but none
- * bears on the criterion.
- */
+/** Per-criterion context: `undefined` without source documents, `""` when none bears on it. */
 export interface ContextProvider {
   contextFor(criterion: Criterion): Promise<string | undefined>;
-  /** The union of several criteria's chunks, for one batch prompt. */
   contextForAll(criteria: readonly Criterion[]): Promise<string | undefined>;
 }
 

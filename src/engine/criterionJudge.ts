@@ -10,30 +10,25 @@ import { type JudgePrompt, methodParts, renderJudgePrompt } from "../judge/rende
 import { weightedOutcome } from "../judge/weightedScore.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome } from "../scoring/result.js";
 import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { JudgeCallAnswer, JudgeSession } from "./judgeSession.js";
 
-/** What judging one criterion produced. */
 export interface JudgedCriterion {
   outcome: CriterionOutcome;
-  /** The judge's raw answer, for rawResponse. */
   raw?: string;
   /** Corrections the parser made (score clamped, level read from a label, …). */
   notes: string[];
   /** Set when the model could not be called at all (not when its answer was unusable). */
   modelError?: ModelCallError;
-  /** Whether the model was called. */
   called: boolean;
   /** A panel's criterion: each member's quotes, by member (the outcome itself then has none). */
   memberQuotes?: Array<{ judge: string; text: string }>;
-  /** A panel's criterion: how many members' answers came from the judge cache. */
   memberCacheHits?: number;
-  /** The answer came from the judge-call cache. */
   cached?: boolean;
-  /** Label ids of the reviewer corrections the prompt carried as few-shot examples. */
+  /** Label ids of the few-shot examples the prompt carried. */
   examples?: readonly string[];
 }
 
@@ -46,35 +41,24 @@ export interface CriterionJudgeContext {
   /** The content is empty: the source documents are the only evidence. */
   contentIsEmpty: boolean;
   contentType?: string;
-  /** The question the content answers, and a reference answer, shown beside it. */
   question?: string;
   referenceAnswer?: string;
   catalogInstructions?: string;
-  /** Named in template errors. */
   catalogId?: string;
   evaluationPrompt?: string;
-  /** Send each criterion's answer contract as a JSON Schema (structured output). */
   structuredOutput?: boolean;
-  /** Ask score and point criteria for hits and misses (default true). */
   answerLists?: boolean;
-  /** The few-shot examples chosen per criterion id (absent: none). */
   fewShot?: FewShotPlan;
-  /**
-   * Probability-weighted scores for score criteria: their calls ask for token log-probabilities
-   * and bypass the judge cache (a kept answer has none).
-   */
+  /** Score criteria ask for token log-probabilities and bypass the cache (a kept answer has none). */
   weightedScores?: boolean;
-  /** The time this evaluation's decode prompts may take together. */
   templateBudget?: TemplateTimeBudget;
 }
 
-/** The scale a score criterion's answer is weighted on, when weighted scores are asked for. */
 function weightingScale(ctx: CriterionJudgeContext, criterion: Criterion): Scale | undefined {
   if (ctx.weightedScores !== true || criterion.method.kind !== "score") return undefined;
   return criterion.method.scale;
 }
 
-/** The outcome of a parsed answer, with its score's weighting applied when it was asked for. */
 function outcomeOf(answer: JudgeAnswer, reply: JudgeCallAnswer, scale: Scale | undefined) {
   const outcome = toOutcome(answer);
   if (scale === undefined) return outcome;
@@ -85,11 +69,8 @@ function outcomeOf(answer: JudgeAnswer, reply: JudgeCallAnswer, scale: Scale | u
   return weightedOutcome(outcome, weighting, scale);
 }
 
-/**
- * With no relevant source passage and no content of its own, a criterion is
- * answered "Insufficient Information" without calling the model — not evaluated, never a zero.
- */
-export function insufficientInformation(criterion: Criterion): JudgedCriterion {
+/** No passage and no content: "Insufficient Information" without a call — never a zero. */
+function insufficientInformation(criterion: Criterion): JudgedCriterion {
   return {
     outcome: notEvaluatedOutcome(
       `${INSUFFICIENT_INFORMATION}: no source passage bears on "${criterion.title}"`,
@@ -112,10 +93,7 @@ export async function contextOrInsufficient(
   return { context };
 }
 
-/**
- * The criterion's prompt, with its few-shot examples (when any were chosen) in its own part, and
- * the label ids of those examples; a decode prompt that cannot be rendered is answered at once.
- */
+/** The criterion's prompt with its few-shot examples; an unrenderable decode prompt is answered. */
 function criterionPrompt(
   ctx: CriterionJudgeContext,
   criterion: Criterion,
@@ -137,7 +115,6 @@ function criterionPrompt(
       ...(ctx.templateBudget === undefined ? {} : { budget: ctx.templateBudget }),
     });
   } catch (error) {
-    // A decode prompt that cannot be rendered: this criterion is not evaluated, with the reason.
     if (!isDecodeTemplateError(error)) throw error;
     return {
       unrendered: { outcome: notEvaluatedOutcome(error.message), notes: [], called: false },
@@ -226,7 +203,6 @@ export async function judgeCriterion(
   return { outcome, raw: repaired, notes, called: true, examples };
 }
 
-/** A model that could not be called: the criterion is not evaluated (aborts are rethrown). */
 function modelFailure(error: unknown): JudgedCriterion {
   const modelError = judgeCallError(error);
   return {

@@ -3,11 +3,7 @@ import { EvalgateError, errorGuard } from "../errors.js";
 import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
 
-/**
- * The evaluation as a whole could not be made: every model call failed (the model is down, timed
- * out, rate-limited or refused), or the input cannot be evaluated. Per-criterion judge errors are
- * not thrown: they are reported on the criterion.
- */
+/** The evaluation as a whole could not be made; per-criterion judge errors are not thrown. */
 export class EvaluationError extends EvalgateError {
   override readonly name: string = "EvaluationError";
   readonly kind: "model" | "input";
@@ -18,13 +14,7 @@ export class EvaluationError extends EvalgateError {
   }
 }
 
-/**
- * Checks a value handed to the pipeline or one of its fronts against its schema. A bad value is
- * an input EvaluationError naming what was given and every problem with where it is.
- *
- * @example
- * const settings = parseInput(SettingsSchema, options, "CriteriaEngine options");
- */
+/** A value checked against its schema; a bad one is an input EvaluationError naming every problem. */
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
@@ -37,16 +27,11 @@ export function parseInput<Schema extends z.ZodType>(
   });
 }
 
-/**
- * No judge call succeeded: the cause is the typed model error (timeout, unavailable, …). From
- * evaluateContent it carries the result all the same (`result`): each LLM criterion a judge
- * error, the deterministic criteria evaluated.
- */
+/** No judge call succeeded; from evaluateContent, `result` holds the deterministic criteria. */
 export class EvaluationModelError extends EvaluationError {
   override readonly name = "EvaluationModelError";
   override readonly code = "EVALUATION_MODEL_FAILED";
   readonly modelError: ModelCallError;
-  /** The criteria whose calls failed. */
   readonly criterionIds: readonly string[];
   readonly result: EvaluationResult | undefined;
 
@@ -66,17 +51,12 @@ export class EvaluationModelError extends EvaluationError {
   }
 }
 
-/**
- * The content is over the content budget (the most bytes that fit the judge's context window
- * beside the prompt and the answer): refused before any model call, with both sizes named.
- */
+/** The content is over the content budget: refused before any model call. */
 export class ContentTooLargeError extends EvalgateError {
   override readonly name = "ContentTooLargeError";
 
   constructor(
-    /** The content's size in bytes (structured content as its JSON text). */
     readonly sizeBytes: number,
-    /** The budget it is over. */
     readonly budgetBytes: number,
     what = "the content",
   ) {
@@ -88,37 +68,27 @@ export class ContentTooLargeError extends EvalgateError {
   }
 }
 
-/**
- * The typed model error a judge call failed with (timeout, unavailable, refused, …), for the
- * caller to report; an abort, or anything that is not a model error, is thrown on as it is.
- */
+/** The typed model error a judge call failed with; an abort or any other error is rethrown. */
 export function judgeCallError(error: unknown): ModelCallError {
   if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
   return error;
 }
 
-/** The codes of a funding project that cannot be evaluated. */
-export const PROJECT_ERROR_CODES = [
+const PROJECT_ERROR_CODES = [
   "PROJECT_INVALID",
   "PROJECT_NOT_FOUND",
   "PROJECT_EMPTY",
   "PROJECT_ID_INVALID",
 ] as const;
-export type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
+type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
 
-/**
- * A funding project that cannot be evaluated; `code` says why: its id is not a plain folder name
- * (`PROJECT_ID_INVALID`), its folder does not exist (`PROJECT_NOT_FOUND`), or it holds no
- * documents (`PROJECT_EMPTY`); `PROJECT_INVALID` when none is given. Names the project and the
- * folder tried.
- */
+/** A funding project that cannot be evaluated, naming the project and the folder tried. */
 export class ProjectError extends EvalgateError<ProjectErrorCode> {
   override name = "ProjectError";
 
   constructor(
-    /** The project id as given. */
     readonly projectId: string,
-    /** The folder looked in (absolute). */
+    /** Absolute. */
     readonly folder: string,
     reason: string,
     options: { cause?: unknown; code?: ProjectErrorCode } = {},
@@ -128,7 +98,6 @@ export class ProjectError extends EvalgateError<ProjectErrorCode> {
   }
 }
 
-/** The project folder does not exist under the data directory, or is not a folder. */
 export function projectNotFound(
   projectId: string,
   folder: string,
@@ -140,14 +109,12 @@ export function projectNotFound(
   });
 }
 
-/** The project folder holds no .md, .txt or .json document, so there is no evidence to judge. */
 export function emptyProject(projectId: string, folder: string): ProjectError {
   return new ProjectError(projectId, folder, "the folder holds no documents (.md, .txt or .json)", {
     code: "PROJECT_EMPTY",
   });
 }
 
-/** A project id that is not a single folder name (empty, a path, `..`). */
 export function invalidProjectId(projectId: string, folder: string): ProjectError {
   return new ProjectError(
     projectId,
@@ -157,7 +124,6 @@ export function invalidProjectId(projectId: string, folder: string): ProjectErro
   );
 }
 
-/** The codes of the evaluation engine's errors, one per class. */
 export const ENGINE_ERROR_CODES = [
   "EVALUATION_FAILED",
   "EVALUATION_MODEL_FAILED",

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/index.js";
 import { FunctionRegistry } from "../checks/registry.js";
 import { activeCatalog } from "../criteria/activeCatalog.js";
 import { isLlmMethod } from "../criteria/model.js";
@@ -10,6 +11,7 @@ import {
   EvaluationResultSchema,
   type TokenUsage,
 } from "../scoring/result.js";
+import { encodeResultsToon } from "../scoring/resultsToon.js";
 import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
 import type { ResultOverrides } from "../scoring/settle.js";
 import {
@@ -19,20 +21,20 @@ import {
   validateResult,
 } from "./assembleResult.js";
 import { checkContentBudget } from "./contentBudget.js";
-import { EvaluationError, EvaluationModelError, parseInput } from "./errors.js";
+import { EvaluationError, EvaluationModelError, judgeCallError, parseInput } from "./errors.js";
 import { checkEvidence, givenQuotes, quoteSources } from "./evidence.js";
 import { planFewShot } from "./fewShotExamples.js";
 import { GuardScreen } from "./guardScreen.js";
 import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
-import { modelSummary } from "./modelSummary.js";
+import type { JudgeSession } from "./judgeSession.js";
 import {
   type EvaluateContentOptions,
   type EvaluationSettings,
   EvaluationSettingsSchema,
   injectionGuardDefault,
 } from "./options.js";
-import { judgeWithPanel, withPanels } from "./panel.js";
-import { type Judging, judgingOf } from "./panelMembers.js";
+import { type Judging, judgeWithPanel, judgingOf, withPanels } from "./panel.js";
+
 import { injectionReasons, screenedTexts, screenResult } from "./screening.js";
 
 export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
@@ -42,7 +44,6 @@ function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
   return parseInput(EvaluationSettingsSchema, given, "evaluation options");
 }
 
-/** The token usage of the evaluation's model calls, added up. */
 function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
   return usages.reduce(
     (acc, u) => ({
@@ -67,49 +68,37 @@ function checkContent(content: unknown): string {
   return contentText(content);
 }
 
-/** One evaluation's result, and — when no model call succeeded at all — why. */
-export interface EvaluationRun {
+interface EvaluationRun {
   result: EvaluationResult;
   /** Set when the judge could not be reached: each LLM criterion is then a judge error. */
   modelFailure?: EvaluationModelError;
 }
 
 /**
- * The evaluation pipeline, which every way into an evaluation calls: deterministic criteria
- * first (free), then the LLM criteria — one judge call each, `concurrency` at a time, in groups,
- * or all in one TOON batch; alone or by a panel — each answer parsed fail-closed; the screening
- * (injection rules, the guard beside the judging, reasoning against score, quotes, the panel);
- * then weighted scoring, gates, verdict and funding status, strengths, weaknesses, suggestions
- * and feedback, with every model call traced. A criterion the judge could not answer is reported
- * as not evaluated; a judge that could not be reached at all gives every LLM criterion a judge
- * error and `modelFailure`, and the deterministic results stand.
+ * The evaluation pipeline every way in calls: judging, screening, scoring and feedback, every
+ * model call traced. A judge that could not be reached at all gives `modelFailure`; the
+ * deterministic results stand.
  */
 export async function runEvaluation(given: EvaluateContentOptions): Promise<EvaluationRun> {
-  // The registry's active version of the catalog, when a registry is given and holds it.
   const options = { ...given, catalog: await activeCatalog(given.catalog, given.rubricRegistry) };
-  // A catalog `catalog validate` would call invalid is refused here too (a CatalogError), however
-  // it was made; a usable one is judged as given.
   requireUsableCatalog(options.catalog);
   const settings = parseSettings(options);
   const text = checkContent(options.content);
   checkContentBudget(text, options.maxContentBytes);
-  // The caller's timeout (when given) binds a ready-made model too; a built one gets the default.
   const judging = judgingOf(options, settings);
   const { session } = judging;
   try {
     return await evaluateWith(options, settings, text, judging);
   } catch (error) {
-    // Whatever ends the evaluation (an abort, an input error), every call made is on file
-    // before the caller hears of it; the original error is the one reported.
+    // Every call made is on file before the caller hears of the error.
     await session.flush().catch(() => undefined);
     throw error;
   }
 }
 
 /**
- * Evaluates content against a catalog (the pipeline, runEvaluation) and returns the result; when
- * no model call succeeded at all, throws EvaluationModelError (the cause is the typed model
- * error; `result` is the evaluation all the same, the deterministic criteria in it).
+ * Evaluates content against a catalog; when no model call succeeded at all, throws
+ * EvaluationModelError, whose `result` holds the deterministic criteria.
  *
  * @example
  * const catalog = await loadCatalog("config/evaluation/criteria/budget.json");
@@ -122,10 +111,7 @@ export async function evaluateContent(options: EvaluateContentOptions): Promise<
   throw new EvaluationModelError(modelFailure.modelError, modelFailure.criterionIds, result);
 }
 
-/**
- * Judges the catalog (alone or with a panel) with the injection guard beside it, and waits for
- * the guard's answer: the reasons for human review it gave come back with the judgement.
- */
+/** Judges the catalog (alone or with a panel) with the injection guard beside it. */
 async function judgeWithGuard(job: CatalogJudging & { guard: GuardScreen }, judging: Judging) {
   const { members, panel } = judging;
   try {
@@ -140,7 +126,6 @@ async function judgeWithGuard(job: CatalogJudging & { guard: GuardScreen }, judg
   }
 }
 
-/** The judged criteria, scored, their quotes checked, and the screening of them. */
 async function judgeScoreAndScreen(
   options: EvaluateContentOptions,
   settings: EvaluationSettings,
@@ -162,7 +147,7 @@ async function judgeScoreAndScreen(
 
   const gated = { ...options, onProgress: guard.gate(options.onProgress) };
   const fewShot = await planFewShot(options, text, warnings);
-  // One time budget for every decode prompt of this evaluation, a panel's members included.
+  // One time budget for every decode prompt, a panel's members included.
   const templateBudget = createTemplateTimeBudget();
   const job = {
     options: gated,
@@ -228,4 +213,39 @@ async function evaluateWith(
   if (modelFailure !== undefined) return { result: parsed, modelFailure };
   options.onProgress?.({ type: "done", passed: parsed.passed, overallScore: parsed.overallScore });
   return { result: parsed };
+}
+
+/** A model-written summary; the deterministic one stays when the model cannot answer. */
+async function modelSummary(
+  session: JudgeSession,
+  catalogName: string,
+  result: EvaluationResult,
+): Promise<string> {
+  const call = {
+    purpose: "summary" as const,
+    criterionIds: [],
+    system: SUMMARY_SYSTEM,
+    user: summaryUserPrompt({
+      catalogName,
+      resultsToon: encodeResultsToon(result),
+      strengths: result.strengths,
+      weaknesses: result.weaknesses,
+      suggestions: result.suggestions,
+    }),
+  };
+  const kept = await session.recall(call, (text) => text.trim() !== "");
+  if (kept !== undefined) return kept.trim();
+  try {
+    const text = await session.call(call);
+    if (text.trim() !== "") {
+      await session.remember(call, text);
+      return text.trim();
+    }
+    result.warnings.push("summary: the model gave an empty summary; the deterministic one is kept");
+  } catch (error) {
+    result.warnings.push(
+      `summary: ${judgeCallError(error).message}; the deterministic one is kept`,
+    );
+  }
+  return result.feedback;
 }

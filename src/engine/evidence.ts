@@ -1,10 +1,9 @@
-import type { EvidenceSummary, QuoteCheck } from "../scoring/evidenceResult.js";
-import type { CriterionResult } from "../scoring/result.js";
+import type { CriterionResult, EvidenceSummary, QuoteCheck } from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { checkQuote, type QuoteSource, quoteSource } from "./quoteCheck.js";
+import { shown } from "./screening.js";
 
-/** A quote as a judge gave it for one criterion. */
-export interface GivenQuote {
+interface GivenQuote {
   criterionId: string;
   text: string;
   /** The panel member that quoted it (absent for a single judge). */
@@ -19,8 +18,7 @@ export function givenQuotes(judged: ReadonlyMap<string, JudgedCriterion>): Given
   ]);
 }
 
-/** The criterion results with their checked quotes, and what the check found. */
-export interface EvidenceCheck {
+interface EvidenceCheck {
   criteria: CriterionResult[];
   summary: EvidenceSummary;
   warnings: string[];
@@ -50,14 +48,9 @@ function judgeOf(quote: GivenQuote): { judge?: string } {
   return quote.judge === undefined ? {} : { judge: quote.judge };
 }
 
-function shown(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
-}
-
 /**
- * Checks every quote against what the judge saw. A quote the content does not contain is flagged
- * on its criterion (`verified: false`) and in the warnings (a criterion met on such quotes alone
- * is held for a reviewer by the screening).
+ * Checks every quote against what the judge saw; one the content does not contain is flagged on
+ * its criterion and in the warnings.
  */
 export function checkEvidence(
   results: readonly CriterionResult[],
@@ -77,7 +70,7 @@ export function checkEvidence(
     for (const check of checks.filter((c) => !c.verified)) {
       const who = check.judge === undefined ? "the judge" : `judge ${check.judge}`;
       warnings.push(
-        `${result.id}: ${who} quoted ${shown(check.text)}, which the content does not contain`,
+        `${result.id}: ${who} quoted ${shown(check.text, 80)}, which the content does not contain`,
       );
     }
     return { ...result, quotes: checks };

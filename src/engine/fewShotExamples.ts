@@ -1,8 +1,3 @@
-/**
- * The few-shot examples of one evaluation: whether they are on (the run's option, else the
- * catalog's setting; off by default, and then nothing is read), and for each LLM criterion the
- * reviewer corrections chosen for this content.
- */
 import {
   type Catalog,
   type FewShotSettings,
@@ -15,22 +10,18 @@ import { EvaluationError, parseInput } from "./errors.js";
 
 /** The run's few-shot option: the source of corrections, and the catalog's setting overridden. */
 export interface FewShotOption {
-  /** Where the reviewer corrections come from (the review store, or inMemoryExampleSource). */
+  /** The review store, or inMemoryExampleSource. */
   source: ExampleSource;
-  /**
-   * true or false decides; absent, the catalog's `fewShot.enabled` decides, and a catalog that
-   * does not say leaves them on (a source was given).
-   */
+  /** Absent: the catalog's `fewShot.enabled`, else on. */
   enabled?: boolean;
-  /** At most this many examples per criterion (default: the catalog's, else 3). */
+  /** Per criterion (default: the catalog's, else 3). */
   maxExamples?: number;
-  /** The examples' block of a criterion stays within this many tokens (default: the catalog's, else 600). */
+  /** Tokens of a criterion's examples block (default: the catalog's, else 600). */
   tokenBudget?: number;
   /** Only corrections decided strictly before this time (default: now). */
   before?: string | Date;
 }
 
-/** The examples chosen per criterion id (criteria without any are absent). */
 export type FewShotPlan = ReadonlyMap<string, FewShotSelection>;
 
 function settingsOf(catalog: Catalog, option: FewShotOption | undefined): FewShotSettings {
@@ -54,17 +45,14 @@ function beforeOf(option: FewShotOption, now: Date): string {
   return new Date(time).toISOString();
 }
 
-export interface FewShotInput {
+interface FewShotInput {
   catalog: Catalog;
   fewShot?: FewShotOption;
   contentType?: string;
   now?: () => Date;
 }
 
-/**
- * The examples for each LLM criterion, or undefined when few-shot examples are off (no source is
- * asked anything then). A source that fails leaves the criteria without examples, with a warning.
- */
+/** The examples per LLM criterion; undefined when off. A failing source is a warning. */
 export async function planFewShot(
   options: FewShotInput,
   text: string,
@@ -106,7 +94,6 @@ export async function planFewShot(
   return plan;
 }
 
-/** The label ids of the examples each criterion's prompt carried, for the result. */
 export function examplesUsed(
   judged: ReadonlyMap<string, { examples?: readonly string[] }>,
 ): Record<string, string[]> | undefined {

@@ -4,7 +4,8 @@ import {
 } from "../../prompts/evaluation/index.js";
 import { fenceData } from "../judge/fence.js";
 import { parseGuardResponse, parseScreeningAnswer } from "../judge/injectionGuard.js";
-import { isModelAbortedError, isModelCallError, type ModelCallError } from "../llm/errors.js";
+import type { ModelCallError } from "../llm/errors.js";
+import { judgeCallError } from "./errors.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluationProgress } from "./options.js";
 import {
@@ -15,32 +16,23 @@ import {
 } from "./screening.js";
 
 /**
- * The injection guard of one evaluation, run beside the judging rather than before it: its calls
- * start first and take their turn for the server's slots with the judging calls, and — in grouped
- * and batch mode — its question about the content rides in one of the judging calls (the
- * screening line before the table) instead of a call of its own. Nothing is released before it
- * has answered: every criterion's verdict (its progress event) and every cache write wait for
- * the guard (the writes go out as soon as it answered clean), and the result is assembled after
- * it. A finding, a failed call, or a missing, unreadable or ambiguous answer is a reason for
- * human review; with any of them, nothing of the evaluation is written to the judge cache.
+ * The injection guard, run beside the judging (in grouped and batch mode its content question
+ * rides in a judging call). Verdicts' progress events and cache writes wait for its answer; a
+ * finding or a failed, missing or unreadable answer holds the result and keeps the cache clean.
  */
 
 /** The guard's question about one text, carried by a judging call. */
 export interface FoldedGuard {
-  /** The text the question is about ("the content"). */
   readonly where: string;
   /** Whether a kept (cached) answer carries a clean screening line. */
   isClean(raw: string): boolean;
-  /** The call that carried the question answered: the screening line is read from `raw`. */
   answered(raw: string): void;
-  /** The call that carried the question failed. */
   failed(error: ModelCallError): void;
 }
 
 /** The most text one guard call classifies; longer texts are sent in blocks of this size. */
-export const GUARD_BLOCK_CHARS = 16_000;
+const GUARD_BLOCK_CHARS = 16_000;
 
-/** The text in blocks of at most GUARD_BLOCK_CHARS, one guard call each. */
 function blocksOf(text: string): string[] {
   const blocks: string[] = [];
   for (let at = 0; at < text.length; at += GUARD_BLOCK_CHARS) {
@@ -49,7 +41,6 @@ function blocksOf(text: string): string[] {
   return blocks;
 }
 
-/** One guard call: a reason when the block is instruction-bearing or the guard failed. */
 async function guardBlock(
   session: JudgeSession,
   where: string,
@@ -71,8 +62,7 @@ async function guardBlock(
   try {
     raw = await session.call(call);
   } catch (error) {
-    if (isModelAbortedError(error) || !isModelCallError(error)) throw error;
-    return guardFailureReason(where, error);
+    return guardFailureReason(where, judgeCallError(error));
   }
   if (clean(raw)) await session.remember(call, raw);
   return guardVerdictReason(where, parseGuardResponse(raw));
@@ -89,12 +79,10 @@ type Report = (event: EvaluationProgress) => void;
 
 export class GuardScreen {
   #started = false;
-  /** One entry per text (in order): the reasons its guard calls gave. */
   readonly #answers: Array<Promise<string[]>> = [];
   #fold: Fold | undefined;
   #open = false;
   readonly #onOpen: Array<() => void> = [];
-  /** The held cache writes being written, once every guard call answered clean. */
   #released: Promise<void> | undefined;
 
   /** `session` undefined: the guard is off (nothing is asked, nothing held). */
@@ -105,11 +93,7 @@ export class GuardScreen {
     if (session === undefined) this.#open = true;
   }
 
-  /**
-   * Starts the guard calls for every text but `foldInto` (the text a judging call will ask about
-   * instead, when it fits one guard block); returns that question's handle. Only the first call
-   * starts anything.
-   */
+  /** Starts the guard calls for every text but `foldInto`, whose question's handle it returns. */
   start(foldInto?: string): FoldedGuard | undefined {
     const { session } = this;
     if (this.#started || session === undefined) return undefined;
@@ -136,7 +120,6 @@ export class GuardScreen {
     return this.#fold === undefined ? undefined : this.foldedGuard(this.#fold);
   }
 
-  /** The guard calls of one text, one per block, at once. */
   private async askAlone(session: JudgeSession, { where, text }: ScreenedText): Promise<string[]> {
     if (text.trim() === "") return [];
     const reasons = await Promise.all(blocksOf(text).map((b) => guardBlock(session, where, b)));
@@ -174,12 +157,7 @@ export class GuardScreen {
     };
   }
 
-  /**
-   * After judging: a folded question no judging call carried (its criteria needed no call) is
-   * asked on its own now; then every answer is in. Resolves with the reasons for human review, in
-   * the order of the texts. The cache writes held meanwhile are written when there is none, and
-   * dropped otherwise. Rejects when the caller cancelled.
-   */
+  /** After judging: asks a folded question no call carried, and resolves with every reason. */
   async finish(): Promise<ScreeningReason[]> {
     const { session } = this;
     if (session === undefined) return [];
@@ -195,10 +173,7 @@ export class GuardScreen {
     return reasons.map((message) => ({ source: "guard", message }));
   }
 
-  /**
-   * The evaluation failed: waits for the guard calls already made (so none outlives it and each
-   * is traced) and asks nothing more; its cache writes are dropped unless the guard answered clean.
-   */
+  /** The evaluation failed: waits for the calls made (each traced) and asks nothing more. */
   async abandon(): Promise<void> {
     const { session } = this;
     if (session === undefined || !this.#started) return;
@@ -210,10 +185,7 @@ export class GuardScreen {
     else session.bypassCache();
   }
 
-  /**
-   * The caller's progress with each criterion's verdict held back until the guard has answered;
-   * the other events pass at once.
-   */
+  /** The caller's progress with each criterion's verdict held back until the guard has answered. */
   gate(report: Report | undefined): Report | undefined {
     if (report === undefined || this.#open) return report;
     const held: EvaluationProgress[] = [];

@@ -1,26 +1,20 @@
 /**
- * The judge-call cache: a judge's answers kept under a key made of everything that decides them,
- * so that an unchanged evaluation is answered without a model call and an evaluation cut short
- * (a crash, a kill) goes on with only what was not yet answered. Only usable answers are written:
- * model errors, unusable answers and anything about flagged content never are.
- *
- * The key is a SHA-256 of: the judge's models in order (each `provider:model` with the parameters
- * that shape an answer — temperature, seed, context size, format — and not those that do not:
- * timeout, keep-alive, server address, a pool's number of servers), the call's purpose, the
- * exact system and user prompts as rendered, earlier turns, and the call's structured-output
- * schema. The rendered prompts carry the template, the criterion, the content and the retrieved
- * context, so a change to any of them is a new key.
+ * The judge-call cache: answers kept under a SHA-256 of everything that decides them (models with
+ * their answer-shaping parameters, purpose, rendered prompts, history, format), so an unchanged or
+ * interrupted evaluation asks only what is not yet answered. Only usable answers are written.
  */
 import { createHash } from "node:crypto";
 import type { BaseMessageLike } from "@langchain/core/messages";
 import type { JudgeModel } from "../llm/chatModel.js";
 
-/** What of a judge call decides its answer (a JudgeCall has these fields). */
+/** What of a judge call decides its answer. */
 export interface JudgeCall {
   purpose: string;
   system: string;
   user: string;
+  /** Earlier turns (a repair round sends the first answer back). */
   history?: readonly BaseMessageLike[];
+  /** Structured output: a JSON Schema as Ollama's `format`. */
   format?: Record<string, unknown>;
 }
 
@@ -33,16 +27,14 @@ const PARAMETERS_OUTSIDE_THE_KEY = new Set([
   "keepAlive",
   "baseUrl",
   "maxRetries",
-  // How many servers a pool has does not change what the model answers.
   "servers",
 ]);
 
-/** One answer to keep. */
 export interface JudgeCacheEntry {
   key: string;
   /** The raw answer text, parsed again (fail closed) when it is used. */
   answer: string;
-  /** The primary model's `provider:model`, for people reading the table. */
+  /** The primary model's `provider:model`. */
   model: string;
   purpose: string;
   /** ISO-8601 UTC. */
@@ -51,19 +43,15 @@ export interface JudgeCacheEntry {
 
 /** Where answers are kept: in memory, or beside the checkpoints (SQLite or PostgreSQL). */
 export interface JudgeCacheStore {
-  /**
-   * The answer under `key`, unless there is none or it was written before `notBefore` (ISO-8601
-   * UTC; the TTL of the evaluation asking, applied to the entry's age).
-   */
+  /** The answer under `key`, unless it was written before `notBefore` (ISO-8601 UTC). */
   get(key: string, notBefore: string | undefined): Promise<string | undefined>;
-  /** Keeps the entry, replacing one under the same key. */
   put(entry: JudgeCacheEntry): Promise<void>;
 }
 
-/** How an evaluation uses the cache: its store (default: one in memory, per process) and TTL. */
 export interface JudgeCacheOptions {
   /** Entries older than this are not used (default: no age limit). */
   ttlSeconds?: number;
+  /** Default: one in this process's memory. */
   store?: JudgeCacheStore;
 }
 
@@ -91,12 +79,6 @@ export class MemoryJudgeCacheStore implements JudgeCacheStore {
 
 let processStore: MemoryJudgeCacheStore | undefined;
 
-/** The store used when the options name none: one in this process's memory. */
-export function processJudgeCacheStore(): MemoryJudgeCacheStore {
-  processStore ??= new MemoryJudgeCacheStore();
-  return processStore;
-}
-
 /** JSON with object keys sorted, functions and undefined left out: the same value, the same text. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => {
@@ -111,7 +93,6 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** The judge's models, as they enter the key. */
 function modelsOf(judge: JudgeModel): unknown[] {
   return judge.candidates.map((candidate) => ({
     spec: candidate.spec,
@@ -123,7 +104,6 @@ function modelsOf(judge: JudgeModel): unknown[] {
   }));
 }
 
-/** The key of one call to one judge. */
 export function judgeCallKey(judge: JudgeModel, call: JudgeCall): string {
   const decided = {
     version: KEY_VERSION,
@@ -141,10 +121,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * One evaluation's view of the cache: answers looked up and written for its judge. A store that
- * fails is noted in `problems` (shown as warnings) and the evaluation goes on without it.
- */
+/** One evaluation's view of the cache; a store that fails is a warning, not an error. */
 export class JudgeCallCache {
   readonly problems: string[] = [];
   private enabled = true;
@@ -181,7 +158,7 @@ export class JudgeCallCache {
     }
   }
 
-  /** Keeps a usable answer to this call (written at once, before the evaluation goes on). */
+  /** Keeps a usable answer to this call (written before the evaluation goes on). */
   async remember(call: JudgeCall, answer: string): Promise<void> {
     if (!this.enabled) return;
     try {
@@ -198,16 +175,13 @@ export class JudgeCallCache {
   }
 }
 
-/**
- * The cache an evaluation uses: none when the setting is absent or false; otherwise the given
- * store (or this process's memory) with the setting's TTL.
- */
 export function judgeCallCacheFor(
   setting: JudgeCacheSetting | undefined,
   judge: JudgeModel,
   now?: () => Date,
 ): JudgeCallCache | undefined {
   if (setting === undefined || setting === false) return undefined;
-  const store = setting.store ?? processJudgeCacheStore();
+  processStore ??= new MemoryJudgeCacheStore();
+  const store = setting.store ?? processStore;
   return new JudgeCallCache(store, judge, { ttlSeconds: setting.ttlSeconds, now });
 }

@@ -21,7 +21,6 @@ import { judgeModeOf, planJudging, withPoolShare } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
 
-/** What one evaluation's criteria are judged with. */
 export interface CatalogJudging {
   options: EvaluateContentOptions;
   settings: EvaluationSettings;
@@ -30,22 +29,15 @@ export interface CatalogJudging {
   session: JudgeSession;
   registry: FunctionRegistry;
   baseDir: string;
-  /** Notes of the batch round go here. */
   warnings: string[];
   /** A limit shared with other judges (a panel's members); else `concurrency` for this one. */
   limit?: LimitFunction;
-  /**
-   * The injection guard, started here beside the judging (its question about the content asked
-   * in the last group's call when there are groups); undefined or already started: not touched.
-   */
+  /** Started here beside the judging; its content question rides in the last group's call. */
   guard?: GuardScreen;
-  /** The few-shot examples chosen per criterion (absent: none). */
   fewShot?: FewShotPlan;
-  /** The time the evaluation's decode prompts may take together (absent: a budget of its own). */
   templateBudget?: TemplateTimeBudget;
 }
 
-/** Reports criterion progress and keeps every criterion's answer. */
 class JudgedCriteria {
   readonly judged = new Map<string, JudgedCriterion>();
   private readonly index: Map<string, number>;
@@ -85,10 +77,9 @@ class JudgedCriteria {
   }
 }
 
-/** What an LLM criterion is without a judge to ask. */
 export const NO_JUDGE_NOTE = "no judge model was given: an LLM-judged criterion needs one";
 
-/** A model error when every model call failed: the evaluation as a whole could not be made. */
+/** A model error when every model call failed. */
 function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedCriterion>) {
   const called = llm.map((c) => judged.get(c.id)).filter((j) => j?.called === true);
   const failed = called.filter((j) => j?.modelError !== undefined);
@@ -100,7 +91,6 @@ function modelWideFailure(llm: readonly Criterion[], judged: Map<string, JudgedC
   );
 }
 
-/** Deterministic criteria (function and schema: free, exact, no model) first. */
 async function runDeterministic(job: CatalogJudging, criteria: JudgedCriteria): Promise<void> {
   for (const criterion of job.options.catalog.criteria) {
     if (isLlmMethod(criterion.method)) continue;
@@ -114,7 +104,6 @@ async function runDeterministic(job: CatalogJudging, criteria: JudgedCriteria): 
   }
 }
 
-/** Probability-weighted scores: the caller's option, else the catalog's setting, else off. */
 function weightedScoresOf(options: EvaluateContentOptions): boolean {
   return options.weightedScores ?? options.catalog.weightedScores ?? false;
 }
@@ -156,10 +145,7 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
   };
 }
 
-/**
- * Grouped and batch mode: each group in one call, the groups at once (`concurrency` at a time);
- * returns the criteria no group answered, to be asked one call each.
- */
+/** Each group in one call; returns the criteria no group answered, to be asked alone. */
 async function runGroups(
   job: CatalogJudging,
   ctx: CriterionJudgeContext,
@@ -189,16 +175,17 @@ async function runGroups(
       }),
     ),
   );
-  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
-  return settled.flatMap((s) => (s.status === "fulfilled" ? s.value : []));
+  return fulfilledOrThrow(settled).flat();
 }
 
-/**
- * One judge call per criterion, `concurrency` at a time. Every started call settles before the
- * evaluation ends (no call outlives it, every trace is recorded); once the caller has aborted,
- * queued criteria are not sent at all.
- */
+/** The values once every call settled (none outlives the evaluation); else the first rejection. */
+export function fulfilledOrThrow<T>(settled: readonly PromiseSettledResult<T>[]): T[] {
+  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (rejected !== undefined) throw rejected.reason;
+  return settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+}
+
+/** Every started call settles before the evaluation ends; once aborted, queued ones are not sent. */
 async function runSingleCalls(
   job: CatalogJudging,
   ctx: CriterionJudgeContext,
@@ -217,24 +204,18 @@ async function runSingleCalls(
       }),
     ),
   );
-  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
+  fulfilledOrThrow(settled);
 }
 
-/** The criteria judged, and how the judge was asked. */
-export interface CatalogJudgement {
+interface CatalogJudgement {
   judged: Map<string, JudgedCriterion>;
   /** Undefined when the catalog has no LLM criterion. */
   judgeMode: JudgeMode | undefined;
-  /** Set when no model call succeeded at all (each LLM criterion then has a judge error). */
+  /** Set when no model call succeeded at all. */
   modelFailure?: EvaluationModelError;
 }
 
-/**
- * Judges every criterion of the catalog: deterministic ones first, then the LLM ones (one call
- * each, one call per slot group, or one batch call; see planJudging). When no model call
- * succeeded at all, `modelFailure` says why; without a judge, the LLM criteria are not evaluated.
- */
+/** Judges the deterministic criteria, then the LLM ones as planJudging says. */
 export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgement> {
   const { job, leave } = await withPoolShare(given);
   try {
@@ -244,7 +225,6 @@ export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgem
   }
 }
 
-/** judgeCatalog with the pool's share settled. */
 async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const { catalog } = job.options;
   const progress = job.options.onProgress ?? (() => {});

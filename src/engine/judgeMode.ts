@@ -3,7 +3,6 @@ import type { JudgeMode } from "../scoring/result.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationMode, EvaluationSettings } from "./options.js";
 
-/** What taking a share of a judge pool's slots looks at. */
 interface PoolJob {
   options: Pick<EvaluateContentOptions, "concurrency">;
   settings: EvaluationSettings;
@@ -11,31 +10,22 @@ interface PoolJob {
 }
 
 /**
- * How the LLM criteria of one evaluation are put to the judge:
- *
- * - per-criterion: one call each, `concurrency` at a time;
- * - grouped: the criteria split into as many groups as the server has parallel slots, one TOON
- *   table call per group, the groups at once — the prompt savings of batch mode with the
- *   parallelism of per-criterion calls;
- * - batch: all of them in one call.
- *
- * `auto` (the default) picks grouped when every slot would get at least two criteria (each call
- * then pays its fixed cost and the shared content once for several answers), per-criterion
- * otherwise. A caller's own prompt template is a per-criterion prompt, so it keeps that mode.
+ * How the LLM criteria are put to the judge. Grouped (one TOON table call per server slot, at
+ * once) gives batch mode's prompt savings with per-criterion parallelism; `auto` picks it when
+ * every slot gets at least two criteria, each call then paying its fixed cost once for several.
  */
-export interface JudgePlan {
+interface JudgePlan {
   mode: JudgeMode["mode"];
   /** The criteria asked together, one group per call (empty in per-criterion mode). */
   groups: Criterion[][];
-  /** Criteria asked one call each from the start. */
   single: Criterion[];
 }
 
-export interface JudgePlanInput {
+interface JudgePlanInput {
   mode: EvaluationMode;
-  /** The server's parallel slots: how many groups grouped mode makes. */
+  /** How many groups grouped mode makes. */
   slots: number;
-  /** A caller's single-criterion prompt template is set. */
+  /** A per-criterion prompt (template, examples, weighting) keeps per-criterion mode. */
   hasPromptOverride: boolean;
 }
 
@@ -45,7 +35,7 @@ function needsOwnPrompt(criterion: Criterion): boolean {
 }
 
 /** `count` groups of consecutive criteria whose sizes differ by at most one (none empty). */
-export function splitIntoGroups<T>(items: readonly T[], count: number): T[][] {
+function splitIntoGroups<T>(items: readonly T[], count: number): T[][] {
   const groups = Math.max(1, Math.min(count, items.length));
   const out: T[][] = [];
   let at = 0;
@@ -57,14 +47,12 @@ export function splitIntoGroups<T>(items: readonly T[], count: number): T[][] {
   return out.filter((group) => group.length > 0);
 }
 
-/** The mode `auto` stands for, given the criteria and the slots. */
 function resolveMode(input: JudgePlanInput, groupable: number): JudgeMode["mode"] {
   if (input.mode !== "auto") return input.mode;
   if (input.hasPromptOverride) return "per-criterion";
   return groupable >= 2 * input.slots ? "grouped" : "per-criterion";
 }
 
-/** Which criteria go to the judge together and which alone. */
 export function planJudging(llm: readonly Criterion[], input: JudgePlanInput): JudgePlan {
   const own = llm.filter(needsOwnPrompt);
   const groupable = llm.filter((c) => !needsOwnPrompt(c));
@@ -79,16 +67,13 @@ export function planJudging(llm: readonly Criterion[], input: JudgePlanInput): J
   }
 }
 
-/** What the result says about the plan. */
 export function judgeModeOf(plan: JudgePlan): JudgeMode {
   return { mode: plan.mode, groups: plan.groups.length };
 }
 
 /**
- * A judge over a pool of servers: when the caller set neither `concurrency` nor `parallelSlots`,
- * the evaluation takes as many calls at once as all the servers have slots, and makes as many
- * groups as its part of them (the pool's slots divided among the evaluations on it now: alone,
- * every slot of every server). Returns the job and the function that gives the part back.
+ * On a judge pool, unless the caller set `concurrency` or `parallelSlots`: as many calls at once
+ * as the pool has slots, and as many groups as this evaluation's share of them.
  */
 export async function withPoolShare<Job extends PoolJob>(
   job: Job,

@@ -8,17 +8,11 @@ import {
 } from "../llm/chatModel.js";
 import type { EvaluateContentOptions } from "./options.js";
 
-/** A judge built by createChatModel (as opposed to a spec or a LangChain chat model). */
 export function isJudgeModel(model: unknown): model is JudgeModel {
   return typeof model === "object" && model !== null && "candidates" in model && "retry" in model;
 }
 
-/**
- * The judge: a ready-made one with the caller's timeout when one is given (its own otherwise), or
- * one built from a spec / chat model with the evaluation's options. Its calls queue in `lane` at
- * their server's ceiling on calls in flight (default: a lane of its own), so the evaluations of
- * the process take turns for the server's slots.
- */
+/** The judge, its calls queued in `lane` so the process's evaluations take turns for a server. */
 export function resolveJudgeModel(
   model: Exclude<EvaluateContentOptions["model"], null>,
   options: ChatModelOptions = {},

@@ -5,40 +5,25 @@ import type { JudgeModel } from "../llm/chatModel.js";
 import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { TOP_LOGPROBS } from "../llm/tokenLogprobs.js";
-import type { Trace } from "../scoring/result.js";
-import type { ScoreWeighting } from "../scoring/scoreMethod.js";
-import type { JudgeCallCache } from "./judgeCache.js";
+import type { ScoreWeighting, Trace } from "../scoring/result.js";
+import type { JudgeCallCache, JudgeCall as KeyedCall } from "./judgeCache.js";
 
-export interface JudgeCall {
+export interface JudgeCall extends KeyedCall {
   purpose: Trace["purpose"];
   criterionIds: readonly string[];
-  system: string;
-  user: string;
-  /** Earlier turns (a repair round sends the first answer back). */
-  history?: readonly BaseMessageLike[];
-  /** Structured output for this call (a JSON Schema as Ollama's `format`). */
-  format?: Record<string, unknown>;
   /** Label ids of the reviewer corrections the prompt carries as few-shot examples. */
   examples?: readonly string[];
-  /**
-   * Whether an answer can be used (it parses): a pool of servers moves a call answered otherwise
-   * to another server.
-   */
+  /** Whether an answer parses: a pool moves a call answered otherwise to another server. */
   usable?: (text: string) => boolean;
-  /**
-   * Probability-weighted scores: the answer's one score is on this scale; the tokens'
-   * log-probabilities are asked for and the score's distribution read from them.
-   */
+  /** Probability-weighted scores: the scale the answer's one score is weighted on. */
   weightOnScale?: ScoreScale;
 }
 
-/** A call's answer, with what weighting its score gave when that was asked. */
 export interface JudgeCallAnswer {
   text: string;
   scoreWeighting?: ScoreWeighting;
 }
 
-/** The call's parameters as traced, with the few-shot examples it carried. */
 function parametersOf(
   parameters: Readonly<Record<string, unknown>>,
   call: JudgeCall,
@@ -47,13 +32,9 @@ function parametersOf(
   return { ...parameters, fewShotExamples: [...call.examples] };
 }
 
-/**
- * One evaluation's access to the judge model: every call goes through here and is traced — exact
- * prompts, raw response, model, parameters, usage, latency, hashes — whether it succeeds or fails.
- */
+/** One evaluation's access to the judge model: every call, failed or not, is traced here. */
 export class JudgeSession {
   readonly traces: Trace[] = [];
-  /** Trace lines are appended one after another, never interleaved. */
   private writes: Promise<void> = Promise.resolve();
 
   /** `judge` undefined: an evaluation without a judge, which makes no model call. */
@@ -63,35 +44,26 @@ export class JudgeSession {
       traceFile?: string;
       signal?: AbortSignal;
       cache?: JudgeCallCache;
-      /** The catalog's registry version (`id@version`), recorded in every trace when set. */
       registryVersion?: string;
     },
     /** A panel member's session records into the panel's first session. */
     private readonly parent?: JudgeSession,
   ) {}
 
-  /** The sessions of the other members of a panel, made by forJudge. */
   private readonly members: JudgeSession[] = [];
 
-  /**
-   * A session for another judge (a panel member, with its own cache when there is one) whose
-   * calls are traced with this session's.
-   */
+  /** A panel member's session, traced with this one's. */
   forJudge(judge: JudgeModel, cache?: JudgeCallCache): JudgeSession {
     const member = new JudgeSession(judge, { ...this.options, cache }, this);
     this.members.push(member);
     return member;
   }
 
-  /** The cache's answer to this call, when it keeps one that `usable` accepts (no model call). */
   recall(call: JudgeCall, usable: (answer: string) => boolean): Promise<string | undefined> {
     return this.options.cache?.recall(call, usable) ?? Promise.resolve(undefined);
   }
 
-  /**
-   * Keeps a usable answer to this call in the cache (when there is one): at once, or — while the
-   * injection guard has not answered (holdCacheWrites) — once it found nothing.
-   */
+  /** Writes at once, or — while holdCacheWrites holds — once the guard found nothing. */
   async remember(call: JudgeCall, answer: string): Promise<void> {
     const cache = this.options.cache;
     if (cache === undefined) return;
@@ -100,20 +72,16 @@ export class JudgeSession {
     else await cache.remember(call, answer);
   }
 
-  /** The session whose traces and held cache writes a panel member's go to. */
   private get root(): JudgeSession {
     return this.parent?.root ?? this;
   }
 
-  /** Cache writes waiting for the injection guard's answer; undefined when none are held. */
   private heldWrites: Array<() => Promise<void>> | undefined;
 
-  /** From now on, cache writes wait until releaseCacheWrites (or are dropped by bypassCache). */
   holdCacheWrites(): void {
     this.root.heldWrites ??= [];
   }
 
-  /** Writes what was held, in order, and writes at once from now on. */
   async releaseCacheWrites(): Promise<void> {
     const root = this.root;
     const held = root.heldWrites ?? [];
@@ -129,7 +97,6 @@ export class JudgeSession {
     for (const member of this.members) member.bypassCache();
   }
 
-  /** What went wrong with the cache (it is then bypassed), for the result's warnings. */
   get cacheProblems(): readonly string[] {
     return [
       ...(this.options.cache?.problems ?? []),
@@ -137,34 +104,25 @@ export class JudgeSession {
     ];
   }
 
-  /**
-   * This evaluation's part of its pool's slots (divided among the evaluations on the pool now);
-   * undefined for one server or a supplied chat model. Call leave() when judging is over.
-   */
+  /** This evaluation's part of its pool's slots; undefined off a pool. Call leave() when done. */
   shareOfPool(): { total: Promise<number>; mine: Promise<number>; leave(): void } | undefined {
     return this.judge?.candidates[0]?.share?.();
   }
 
-  /** Whether there is a judge to call. */
   get hasJudge(): boolean {
     return this.judge !== undefined;
   }
 
-  /** The primary model's spec, for the result when no call was made. */
   get modelSpec(): string {
     if (this.judge === undefined) return "none";
     return this.judge.candidates[0]?.spec ?? "unknown";
   }
 
-  /** Calls the model and returns the raw answer; throws the typed ModelCallError on failure. */
+  /** The raw answer; throws the typed ModelCallError on failure. */
   async call(call: JudgeCall): Promise<string> {
     return (await this.callForAnswer(call)).text;
   }
 
-  /**
-   * Calls the model; with `weightOnScale`, the answer's score weighted by its tokens'
-   * probabilities (or why the plain score stands), also kept in the call's trace.
-   */
   async callForAnswer(call: JudgeCall): Promise<JudgeCallAnswer> {
     const messages: BaseMessageLike[] = [
       ["system", call.system],
@@ -234,7 +192,6 @@ export class JudgeSession {
     if (file !== undefined) this.writes = this.writes.then(() => appendTraceJsonl(file, trace));
   }
 
-  /** Waits for the trace file to be written. */
   async flush(): Promise<void> {
     await this.writes;
   }

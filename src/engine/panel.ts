@@ -1,31 +1,81 @@
 import pLimit from "p-limit";
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
+import { createCallLane } from "../llm/callCeiling.js";
+import type { JudgeModel } from "../llm/chatModel.js";
 import { krippendorffAlpha } from "../scoring/agreement.js";
-import type { CriterionPanel, PanelSummary } from "../scoring/panelResult.js";
-import type { CriterionResult, JudgeMode } from "../scoring/result.js";
+import type {
+  CriterionPanel,
+  CriterionResult,
+  JudgeMode,
+  PanelSummary,
+} from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import type { EvaluationModelError } from "./errors.js";
-import { type CatalogJudging, judgeCatalog } from "./judgeCatalog.js";
-import type { JudgeSession } from "./judgeSession.js";
-import type { EvaluationProgress, PanelSettings } from "./options.js";
+import { type EvaluationModelError, parseInput } from "./errors.js";
+import { judgeCallCacheFor } from "./judgeCache.js";
+import { type CatalogJudging, fulfilledOrThrow, judgeCatalog } from "./judgeCatalog.js";
+import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
+import { JudgeSession } from "./judgeSession.js";
+import {
+  type EvaluateContentOptions,
+  type EvaluationProgress,
+  type EvaluationSettings,
+  type PanelSettings,
+  PanelSettingsSchema,
+} from "./options.js";
 import { aggregatePanel, type MemberAnswer } from "./panelAggregate.js";
 
 /** One judge of a panel: its name (the model spec) and its traced session. */
-export interface PanelMember {
+interface PanelMember {
   name: string;
   session: JudgeSession;
 }
 
-/** What a panel's judging produced, beside the judged criteria. */
-export interface PanelJudging {
+/** Who judges: one session, or a panel of members (the first member's session is the main one). */
+export interface Judging {
+  session: JudgeSession;
+  members: PanelMember[];
+  panel: PanelSettings;
+}
+
+/** `model` alone, or each of `judges`; every judge is built (its spec checked) before any call. */
+export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
+  const panel = parseInput(PanelSettingsSchema, options.panel ?? {}, "panel option");
+  const { traceFile, signal } = options;
+  const { registryVersion } = options.catalog;
+  const traced = {
+    traceFile,
+    signal,
+    ...(registryVersion === undefined ? {} : { registryVersion }),
+  };
+  if (options.model === null && !options.judges?.length) {
+    const session = new JudgeSession(undefined, traced);
+    return { session, members: [{ name: session.modelSpec, session }], panel };
+  }
+  const sources = options.judges?.length ? options.judges : [options.model ?? undefined];
+  // One lane for the whole evaluation: its calls take turns with other evaluations' at a server.
+  const lane = createCallLane("evaluation");
+  const judges = sources.map((source) =>
+    resolveJudgeModel(
+      source,
+      { timeoutMs: options.timeoutMs ?? (isJudgeModel(source) ? undefined : settings.timeoutMs) },
+      lane,
+    ),
+  );
+  const [first, ...others] = judges as [JudgeModel, ...JudgeModel[]];
+  const cacheOf = (judge: JudgeModel) => judgeCallCacheFor(options.cache, judge, options.now);
+  const session = new JudgeSession(first, { ...traced, cache: cacheOf(first) });
+  const sessions = [session, ...others.map((judge) => session.forJudge(judge, cacheOf(judge)))];
+  return { session, members: sessions.map((s) => ({ name: s.modelSpec, session: s })), panel };
+}
+
+interface PanelJudging {
   judged: Map<string, JudgedCriterion>;
-  /** How the first member that answered was asked (per criterion, grouped, batch). */
+  /** How the first member that answered was asked. */
   judgeMode: JudgeMode | undefined;
   /** Set when no member's model call succeeded at all. */
   modelFailure?: EvaluationModelError;
   panels: Map<string, CriterionPanel>;
   summary: PanelSummary;
-  /** A member that gave no answer (a gap the screening holds the result for). */
   warnings: string[];
 }
 
@@ -33,10 +83,7 @@ function withCriteria(catalog: Catalog, keep: (llm: boolean) => boolean): Catalo
   return { ...catalog, criteria: catalog.criteria.filter((c) => keep(isLlmMethod(c.method))) };
 }
 
-/**
- * Progress for the whole panel: one start; a criterion starts with its first member and is done
- * when every member has answered it.
- */
+/** A criterion starts with its first member and is done when every member has answered it. */
 function panelProgress(catalog: Catalog, members: number, report: (e: EvaluationProgress) => void) {
   const index = new Map(catalog.criteria.map((c, i) => [c.id, i]));
   const total = catalog.criteria.length;
@@ -58,10 +105,7 @@ function panelProgress(catalog: Catalog, members: number, report: (e: Evaluation
     };
 }
 
-/**
- * Every member's answers; a member whose every call failed is a gap on each criterion (its judge
- * errors say why). When every member failed, the first one's failure is the panel's.
- */
+/** Every member's answers; when every member failed, the first one's failure is the panel's. */
 async function judgeByMember(
   job: CatalogJudging,
   members: readonly PanelMember[],
@@ -69,20 +113,18 @@ async function judgeByMember(
 ) {
   const llmOnly = withCriteria(job.options.catalog, (llm) => llm);
   const limit = pLimit(job.settings.concurrency);
-  // Every member's calls settle before anything is thrown, so none outlives the evaluation.
-  const settled = await Promise.allSettled(
-    members.map((member) =>
-      judgeCatalog({
-        ...job,
-        session: member.session,
-        limit,
-        options: { ...job.options, catalog: llmOnly, onProgress: progress(1) },
-      }),
+  const judgements = fulfilledOrThrow(
+    await Promise.allSettled(
+      members.map((member) =>
+        judgeCatalog({
+          ...job,
+          session: member.session,
+          limit,
+          options: { ...job.options, catalog: llmOnly, onProgress: progress(1) },
+        }),
+      ),
     ),
   );
-  const rejected = settled.find((s) => s.status === "rejected");
-  if (rejected !== undefined) throw rejected.reason;
-  const judgements = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = judgements.filter((j) => j.modelFailure !== undefined);
   return {
     byMember: judgements.map((j) => j.judged),
@@ -91,7 +133,6 @@ async function judgeByMember(
   };
 }
 
-/** The warnings of a panel: a member that gave no answer, named per criterion; and how many. */
 function panelGaps(panels: Map<string, CriterionPanel>): { warnings: string[]; gaps: number } {
   const warnings: string[] = [];
   for (const [id, panel] of panels) {
@@ -105,11 +146,8 @@ function panelGaps(panels: Map<string, CriterionPanel>): { warnings: string[]; g
 }
 
 /**
- * Judges the catalog with a panel: deterministic criteria once, then every LLM criterion by each
- * member at once (sharing one concurrency limit). Each criterion's score is the aggregate of the
- * members' answers; every answer is kept; agreement is measured per criterion (on its scale) and
- * over the criteria (Krippendorff's alpha, interval on the 0–1 scores). A member that could not
- * answer is a gap; the screening holds the result for it, and for agreement under `minAgreement`.
+ * Deterministic criteria once, then every LLM criterion by each member (one shared concurrency
+ * limit); the aggregate is the score, agreement measured per criterion and over the criteria.
  */
 export async function judgeWithPanel(
   job: CatalogJudging,
@@ -164,7 +202,6 @@ export async function judgeWithPanel(
   };
 }
 
-/** The criterion results with each panel criterion's answers and agreement. */
 export function withPanels(
   results: readonly CriterionResult[],
   panels: ReadonlyMap<string, CriterionPanel>,

@@ -1,18 +1,20 @@
 import type { Criterion, Level } from "../criteria/model.js";
 import { type AgreementScale, scaleAgreement } from "../scoring/agreement.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
-import type { CriterionPanel, PanelAggregate, PanelAnswer } from "../scoring/panelResult.js";
+import type {
+  CriterionOutcome,
+  CriterionPanel,
+  PanelAggregate,
+  PanelAnswer,
+} from "../scoring/result.js";
 import { roundScore } from "../scoring/scale.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 
-/** One member's answer for a criterion. */
 export interface MemberAnswer {
   judge: string;
   judged: JudgedCriterion;
 }
 
-/** A value a categorical criterion can take: pass/fail, or a level, ordered by score. */
 interface Category {
   native: string;
   score: number;
@@ -36,7 +38,6 @@ function categoriesOf(criterion: Criterion): Category[] | undefined {
   return undefined;
 }
 
-/** The scale agreement is measured on, and each answer's value on it. */
 function agreementScale(criterion: Criterion): {
   scale: AgreementScale;
   valueOnScale: (o: CriterionOutcome) => number;
@@ -81,7 +82,6 @@ function mode(values: readonly number[]): number {
   return Math.min(...[...counts].filter(([, c]) => c === most).map(([v]) => v));
 }
 
-/** A numeric criterion's aggregate 0–1 score. */
 function numericScore(scores: readonly number[], aggregate: PanelAggregate): number {
   const sorted = [...scores].sort((a, b) => a - b);
   if (aggregate === "mean") return sorted.reduce((a, b) => a + b, 0) / sorted.length;
@@ -89,11 +89,7 @@ function numericScore(scores: readonly number[], aggregate: PanelAggregate): num
   return mode(sorted);
 }
 
-/**
- * A categorical criterion's aggregate: a value some member gave or the scale holds. median: the
- * lower middle answer; mean: the category nearest the mean score (a tie goes lower); majority:
- * the most frequent answer (a tie goes lower).
- */
+/** A categorical aggregate is a value of the scale; a tie goes lower (the cautious choice). */
 function categoricalIndex(
   ranks: readonly number[],
   categories: readonly Category[],
@@ -110,7 +106,6 @@ function categoricalIndex(
   return best;
 }
 
-/** The aggregate value: 0–1 score, native value, level. */
 function aggregateValue(
   criterion: Criterion,
   outcomes: readonly CriterionOutcome[],
@@ -148,12 +143,7 @@ function panelAnswer(member: MemberAnswer): PanelAnswer {
   };
 }
 
-/**
- * A panel's answers for one criterion as one judged criterion: the aggregate is the score; the
- * reasoning names every member's value and carries the reasoning of the member closest to the
- * aggregate; each member's answer and quotes are kept. With no member answering, the criterion
- * is not evaluated and the judge error names each member's.
- */
+/** A panel's answers as one judged criterion, reasoned by the member closest to the aggregate. */
 export function aggregatePanel(
   criterion: Criterion,
   members: readonly MemberAnswer[],

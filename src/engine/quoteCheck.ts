@@ -1,20 +1,13 @@
 /**
- * Checking a judge's quotes against the content. Both are normalised (Unicode NFKC, lower case,
- * words only: punctuation and whitespace runs separate words), then a quote is verified when its
- * words occur in the content in order, or when some stretch of the content of about the quote's
- * length holds at least VERIFIED_SIMILARITY of its words (a dropped article, a changed
- * punctuation mark, one word reworded). The scan is one pass over the content per quote, with a
- * sliding window of word counts: linear in the content, bounded by the quote's length.
+ * A quote is verified when its normalised words occur in the content in order, or a stretch of
+ * about its length holds VERIFIED_SIMILARITY of them (one sliding-window pass: linear).
  */
-
-/** The share of a quote's words a stretch of the content must hold for the quote to count. */
-export const VERIFIED_SIMILARITY = 0.8;
+const VERIFIED_SIMILARITY = 0.8;
 /** Quotes shorter than this many words count only when they occur word for word. */
-export const MIN_FUZZY_WORDS = 4;
+const MIN_FUZZY_WORDS = 4;
 /** Extra words a matching stretch may have beyond the quote's own length. */
 const WINDOW_SLACK = 2;
 
-/** The words of a text, normalised for comparison. */
 export function wordsOf(text: string): string[] {
   return (
     text
@@ -27,7 +20,7 @@ export function wordsOf(text: string): string[] {
 /** The content prepared once for many quotes. */
 export interface QuoteSource {
   words: readonly string[];
-  /** The words joined with single spaces, framed by spaces (for the word-for-word test). */
+  /** The words space-joined and space-framed, for the word-for-word test. */
   joined: string;
 }
 
@@ -36,10 +29,9 @@ export function quoteSource(text: string): QuoteSource {
   return { words, joined: ` ${words.join(" ")} ` };
 }
 
-/** The result of checking one quote. */
-export interface QuoteMatch {
+interface QuoteMatch {
   verified: boolean;
-  /** 0–1: the share of the quote's words in the best stretch (1 = word for word). */
+  /** The share of the quote's words in the best stretch (1 = word for word). */
   similarity: number;
 }
 
@@ -74,7 +66,6 @@ function bestWindowShare(quote: readonly string[], content: readonly string[]): 
   return quote.length === 0 ? 0 : best / quote.length;
 }
 
-/** Checks one quote against the content. */
 export function checkQuote(quote: string, source: QuoteSource): QuoteMatch {
   const words = wordsOf(quote);
   if (words.length === 0) return { verified: false, similarity: 0 };

@@ -1,45 +1,32 @@
 /**
- * Screening: every reason to send a result to a person, worded here and returned as one value.
- * Before judging, the injection rules read every text that reaches the judge; beside the judging,
- * the injection guard asks the judge model (guardScreen.ts runs its calls; its verdicts are worded
- * here); after it, the result is read for a judge whose reasoning contradicts its score, a
- * criterion met on quotes the content does not contain, and a panel with a gap or judges that
- * disagree. Any reason holds the result: it cannot pass until a human has reviewed it
- * (settleResult). Scores are never changed here.
+ * Screening: every reason to send a result to a person (injection rules, the guard, reasoning
+ * against score, unverified quotes, panel gaps and disagreement), worded here as one value.
+ * Scores are never changed here.
  */
 import { LLM_METHOD_KINDS } from "../criteria/model.js";
 import { scanForInjection } from "../judge/injection.js";
 import type { GuardVerdict } from "../judge/injectionGuard.js";
 import { readReasoningStance } from "../judge/reasoningStance.js";
-import type { PanelSummary } from "../scoring/panelResult.js";
-import type { CriterionResult } from "../scoring/result.js";
-
-/** Where a reason for human review comes from. */
-export type ScreeningSource = "injection" | "guard" | "panel" | "evidence" | "consistency";
+import type { CriterionResult, PanelSummary } from "../scoring/result.js";
 
 export interface ScreeningReason {
-  source: ScreeningSource;
+  source: "injection" | "guard" | "panel" | "evidence" | "consistency";
   /** What was found and where, as the result's `humanReviewReasons` says it. */
   message: string;
 }
 
-/** Whether a human must review the result, and why. */
-export interface Screening {
+interface Screening {
   humanReviewRequired: boolean;
   reasons: ScreeningReason[];
 }
 
-/** A text that reaches the judge, and how a warning names it ("the content", "source document a.md"). */
+/** A text that reaches the judge, and how a warning names it ("source document a.md"). */
 export interface ScreenedText {
   where: string;
   text: string;
 }
 
-/**
- * The text of structured content as the scan reads it: every string in it, each on its own lines
- * (in the JSON the judge sees, line breaks inside strings are escaped, which would hide a fake
- * system line or a score table from line-anchored patterns).
- */
+/** Every string of structured content: its JSON escapes line breaks, hiding line-anchored forgeries. */
 function stringsOf(value: unknown, depth = 0): string[] {
   if (typeof value === "string") return [value];
   if (depth > 64 || typeof value !== "object" || value === null) return [];
@@ -47,11 +34,7 @@ function stringsOf(value: unknown, depth = 0): string[] {
   return items.flatMap((item) => stringsOf(item, depth + 1));
 }
 
-/**
- * The texts that reach the judge from outside: the content (as the judge sees it), its text
- * fields, the caller's source passages, the source documents. The catalog, and the question and reference answer a caller
- * judges the content beside, are the caller's own, like the criteria.
- */
+/** The texts that reach the judge from outside (not the caller's catalog, question or reference). */
 export function screenedTexts(
   text: string,
   given: {
@@ -71,7 +54,6 @@ export function screenedTexts(
   ];
 }
 
-/** The injection rules over every text: one reason per finding. */
 export function injectionReasons(texts: readonly ScreenedText[]): ScreeningReason[] {
   return texts.flatMap(({ where, text }) =>
     scanForInjection(text).map((finding) => ({
@@ -96,16 +78,12 @@ export function guardFailureReason(where: string, error?: { message: string }): 
   return `the injection guard could not check ${where} (${error.message})`;
 }
 
-function shown(text: string, max: number): string {
+/** The text quoted, cut to `max` characters. */
+export function shown(text: string, max: number): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max - 3)}...` : text);
 }
 
-/**
- * Why a judgement contradicts itself, or undefined when it does not: `met` is whether the score
- * passes (null: not decided, never a contradiction); `value` is the score as the message shows it.
- * A reasoning that says the criterion is not met beside a passing score, or one unreservedly
- * glowing beside a failing score, contradicts it; which half is right is the reviewer's call.
- */
+/** Why a reasoning contradicts whether its score passes (`met`); which half is right is the reviewer's call. */
 export function reasoningContradiction(
   reasoning: string,
   met: boolean | null,
@@ -123,13 +101,11 @@ export function reasoningContradiction(
   return undefined;
 }
 
-/** What reading the result found: reasons for review, and the warnings that name them. */
 interface Findings {
   reasons: ScreeningReason[];
   warnings: string[];
 }
 
-/** Every evaluated LLM criterion's reasoning against whether its score passed. */
 function consistencyFindings(criteria: readonly CriterionResult[]): Findings {
   const found: Findings = { reasons: [], warnings: [] };
   for (const result of criteria) {
@@ -151,7 +127,6 @@ function consistencyFindings(criteria: readonly CriterionResult[]): Findings {
   return found;
 }
 
-/** A criterion met on quotes none of which the content (or a source document) contains. */
 function evidenceReasons(criteria: readonly CriterionResult[]): ScreeningReason[] {
   return criteria.flatMap((result) => {
     const quotes = result.quotes ?? [];
@@ -162,7 +137,6 @@ function evidenceReasons(criteria: readonly CriterionResult[]): ScreeningReason[
   });
 }
 
-/** A panel criterion some members could not answer, or whose judges agree less than asked. */
 function panelReasons(criteria: readonly CriterionResult[], panel: PanelSummary | undefined) {
   if (panel === undefined) return [];
   const { minAgreement } = panel;
@@ -196,11 +170,7 @@ function panelReasons(criteria: readonly CriterionResult[], panel: PanelSummary 
   return reasons;
 }
 
-/**
- * The screening of a judged result: the reasons found before and beside the judging (the
- * injection rules', the guard's), then the panel's, the evidence's and the reasoning's, in that
- * order; with the warnings that name them.
- */
+/** The reasons found before and beside the judging, then the panel's, evidence's and reasoning's. */
 export function screenResult(input: {
   early: readonly ScreeningReason[];
   criteria: readonly CriterionResult[];

@@ -1,8 +1,4 @@
-/**
- * createCatalogEvaluators: a catalog as openevals-style evaluators for LangSmith's `evaluate()` —
- * one per criterion, one overall, and one that returns them all as a list — sharing one
- * evaluation (the pipeline) per example; their results are a view of its EvaluationResult.
- */
+import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { FunctionRegistry } from "../checks/registry.js";
 import { activeCatalog } from "../criteria/activeCatalog.js";
@@ -19,7 +15,55 @@ import {
   type ResultKeys,
   resultsOf,
 } from "./evaluatorResults.js";
-import { DEFAULT_CACHED_EXAMPLES, SharedEvaluations } from "./sharedEvaluation.js";
+
+/**
+ * One evaluation per example, shared by the evaluators LangSmith calls separately for one run;
+ * the latest `limit` are kept (failures too, so N evaluators do not make N tries).
+ */
+
+type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; error: unknown };
+
+const DEFAULT_CACHED_EXAMPLES = 64;
+
+function exampleKey(content: unknown, reference: string | undefined): string | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify([content ?? null, reference ?? null]);
+  } catch {
+    return undefined;
+  }
+  return text === undefined ? undefined : createHash("sha256").update(text).digest("hex");
+}
+
+class SharedEvaluations {
+  private readonly outcomes = new Map<string, Promise<EvaluationOutcome>>();
+
+  constructor(private readonly limit: number) {}
+
+  outcome(
+    content: unknown,
+    reference: string | undefined,
+    evaluate: () => Promise<EvaluationResult>,
+  ): Promise<EvaluationOutcome> {
+    const settle = (): Promise<EvaluationOutcome> =>
+      evaluate().then(
+        (result) => ({ ok: true, result }),
+        (error: unknown) => ({ ok: false, error }),
+      );
+    const key = exampleKey(content, reference);
+    if (key === undefined) return settle();
+    const known = this.outcomes.get(key);
+    if (known !== undefined) return known;
+    const made = settle();
+    this.outcomes.set(key, made);
+    while (this.outcomes.size > this.limit) {
+      const oldest = this.outcomes.keys().next();
+      if (oldest.done === true) break;
+      this.outcomes.delete(oldest.value);
+    }
+    return made;
+  }
+}
 
 /** An evaluator giving one result: `(input) => Promise<{ key, score, comment, metadata }>`. */
 export type CatalogEvaluator = (input: EvaluatorInput) => Promise<EvaluatorResult>;
@@ -32,11 +76,11 @@ export interface CatalogEvaluatorOptions
   keyPrefix?: string;
   /** The overall result's key, after the prefix. Default "overall". */
   overallKey?: string;
-  /** What is judged for an example (default: the outputs' text, else the outputs as they are). */
+  /** What is judged for an example (default: the outputs' text, else the outputs). */
   content?: (input: EvaluatorInput) => unknown;
-  /** The example's reference answer (default: the reference outputs' text). */
+  /** Default: the reference outputs' text. */
   reference?: (input: EvaluatorInput) => string | undefined;
-  /** How many examples' evaluations are kept for the evaluators to share (default 64). */
+  /** Examples' evaluations kept for the evaluators to share (default 64). */
   maxCachedExamples?: number;
 }
 
@@ -45,11 +89,10 @@ export interface CatalogEvaluators {
   evaluators: CatalogEvaluator[];
   /** The overall score (null when a criterion could not be evaluated). */
   overall: CatalogEvaluator;
-  /** One evaluator returning every result: each criterion's, then the overall one. */
+  /** Every result: each criterion's, then the overall one. */
   all: CatalogResultsEvaluator;
-  /** The keys of the results, in that order. */
   keys: string[];
-  /** The whole EvaluationResult of an example (shared with the evaluators); rejects when it failed. */
+  /** The whole EvaluationResult of an example; rejects when it failed. */
   evaluationOf(input: EvaluatorInput): Promise<EvaluationResult>;
 }
 
@@ -88,7 +131,6 @@ function checkOptions(options: CatalogEvaluatorOptions): number {
   return limit;
 }
 
-/** The registry of the catalog's functions, with each example's reference in turn. */
 function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): FunctionRegistry {
   if (options.registry !== undefined) return options.registry;
   const baseDir =
@@ -97,15 +139,9 @@ function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): Funct
 }
 
 /**
- * Evaluators for LangSmith's `evaluate()` (and anything that calls openevals-style evaluators
- * with `{ inputs, outputs, referenceOutputs }`) from a catalog or a catalog file. Every example is
- * evaluated once, whichever evaluators ask, with the catalog — or the `rubricRegistry`'s version of
- * it active when the evaluators are made; its reference outputs are the reference of the
- * reference-based point functions (rouge_l, levenshtein_similarity, embedding_similarity) whose
- * args name none. A criterion the judge could not answer has `score: null` and a comment saying
- * why (so has each LLM criterion when the judge cannot be reached, the deterministic ones keeping
- * their scores); an evaluation that failed as a whole (bad input, an abort) gives every key
- * `score: null` with the error.
+ * Evaluators for LangSmith's `evaluate()` (openevals-style) from a catalog: every example is
+ * evaluated once, whichever evaluators ask; its reference outputs are the reference of the
+ * reference-based point functions. What could not be evaluated has `score: null` and says why.
  *
  * @example
  * const { all } = await createCatalogEvaluators("config/evaluation/criteria/budget.json");
@@ -132,8 +168,6 @@ export async function createCatalogEvaluators(
     const judged = contentOf(input);
     const ideal = referenceOf(input);
     return shared.outcome(judged, ideal, async () => {
-      // A judge that cannot be reached leaves each LLM criterion a judge error (a null score
-      // saying why); the deterministic criteria keep their scores.
       const { result } = await runEvaluation({
         ...evaluation,
         content: judged,

@@ -1,8 +1,6 @@
 /**
- * An EvaluationResult as evaluator results (openevals' and LangSmith's `{ key, score, comment }`):
- * one per criterion and one overall. What could not be evaluated has `score: null` and a comment
- * that says why — a judge error is never a score. LangSmith records a null score as feedback with
- * its comment, where an evaluator that throws leaves no feedback at all (only a console line).
+ * An EvaluationResult as `{ key, score, comment }` results. What could not be evaluated has
+ * `score: null` and says why: LangSmith records that as feedback, a thrown error not at all.
  */
 import { isEvalgateError } from "../errors.js";
 import { redactSecretText } from "../redact.js";
@@ -17,7 +15,6 @@ export interface EvaluatorResult {
   metadata?: Record<string, unknown>;
 }
 
-/** The keys results are given under: one per criterion (catalog order), and the overall one. */
 export interface ResultKeys {
   criteria: ReadonlyArray<{ id: string; key: string }>;
   overall: string;
@@ -89,7 +86,6 @@ function overallResult(key: string, result: EvaluationResult): EvaluatorResult {
   };
 }
 
-/** Every result of an evaluation: each criterion's, then the overall one. */
 export function resultsOf(keys: ResultKeys, result: EvaluationResult): EvaluatorResult[] {
   const byId = new Map(result.criteria.map((c) => [c.id, c]));
   const criteria = keys.criteria.map(({ id, key }) => {
@@ -101,11 +97,7 @@ export function resultsOf(keys: ResultKeys, result: EvaluationResult): Evaluator
   return [...criteria, overallResult(keys.overall, result)];
 }
 
-/**
- * An EvaluationResult in the openevals shape (`{ key, score, comment, metadata }`): one result per
- * criterion, keyed by its id after `keyPrefix`, then the overall one (`overallKey`, default
- * "overall"). A pure view: what the catalog evaluators give for the same result.
- */
+/** The openevals view of a result: what the catalog evaluators give for it. */
 export function toEvaluatorResults(
   result: EvaluationResult,
   options: { keyPrefix?: string; overallKey?: string } = {},
@@ -115,10 +107,7 @@ export function toEvaluatorResults(
   return resultsOf({ criteria, overall: `${prefix}${options.overallKey ?? "overall"}` }, result);
 }
 
-/**
- * Every result of an evaluation that could not be made: null scores saying why (the error's code
- * and its message, redacted).
- */
+/** Every result of an evaluation that could not be made: null scores saying why, redacted. */
 export function failedResults(keys: ResultKeys, error: unknown): EvaluatorResult[] {
   const code = isEvalgateError(error) ? error.code : "UNEXPECTED";
   const message = error instanceof Error ? error.message : String(error);

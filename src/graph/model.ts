@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { RecordedCorrectionSchema } from "../scoring/recordedCorrections.js";
+import { REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
+import { RecordedCorrectionSchema } from "../scoring/corrections.js";
 import { EvaluationResultSchema } from "../scoring/result.js";
-import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
 import {
   CommentSchema,
   EditContentSchema,
@@ -36,7 +36,7 @@ export const SectionDataSchema = z.object({
 });
 export type SectionData = z.infer<typeof SectionDataSchema>;
 
-export { REVIEW_ACTIONS, type ReviewAction } from "../scoring/reviewAction.js";
+export { REVIEW_ACTIONS, type ReviewAction } from "../scoring/calibrationLabel.js";
 
 /** Where the evaluation under review is in state, with its outcome (the review carries no copy). */
 export const EvaluationRefSchema = z.object({

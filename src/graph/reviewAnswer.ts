@@ -3,7 +3,7 @@
  * asks again. Nothing here throws, so on a LangGraph server the thread stays `interrupted`.
  */
 import { z } from "zod";
-import type { CorrectionIssue } from "../scoring/recordedCorrections.js";
+import type { CorrectionIssue } from "../scoring/corrections.js";
 import { decisionOf, type ReviewResponse, ReviewResponseSchema } from "./agentInbox.js";
 import type { ReviewDecision, ReviewRefusal } from "./model.js";
 import { readableIssues } from "./reviewInput.js";

@@ -1,6 +1,6 @@
 import { AIMessage } from "@langchain/core/messages";
 import { Command, END } from "@langchain/langgraph";
-import type { RecordedCorrection } from "../scoring/recordedCorrections.js";
+import type { RecordedCorrection } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import { type DependencyMap, transitiveDependents } from "./dependencies.js";

@@ -5,7 +5,7 @@ import {
   checkedCorrections,
   type RecordedCorrection,
   recordedCorrections,
-} from "../scoring/recordedCorrections.js";
+} from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { humanInterruptOf } from "./agentInbox.js";
 import { evaluationRefOf, referencedEvaluation } from "./evaluationRef.js";

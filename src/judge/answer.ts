@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { CriterionOutcome } from "../scoring/outcome.js";
-import { NativeValueSchema } from "../scoring/result.js";
+import { type CriterionOutcome, NativeValueSchema } from "../scoring/result.js";
 
 export const MAX_LIST_ITEMS = 4;
 

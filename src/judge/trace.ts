@@ -2,8 +2,12 @@ import { createHash, randomUUID } from "node:crypto";
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { redactSecrets, redactSecretText } from "../redact.js";
-import { type TokenUsage, type Trace, TraceSchema } from "../scoring/result.js";
-import type { ScoreWeighting } from "../scoring/scoreMethod.js";
+import {
+  type ScoreWeighting,
+  type TokenUsage,
+  type Trace,
+  TraceSchema,
+} from "../scoring/result.js";
 
 export interface BuildTraceInput {
   purpose: Trace["purpose"];

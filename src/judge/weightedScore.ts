@@ -6,9 +6,8 @@
 
 import type { Scale } from "../criteria/model.js";
 import type { TokenLogprob } from "../llm/tokenLogprobs.js";
-import type { CriterionOutcome } from "../scoring/outcome.js";
+import type { CriterionOutcome, ScoreWeighting } from "../scoring/result.js";
 import { clampToScale, roundScore, toUnit } from "../scoring/scale.js";
-import type { ScoreWeighting } from "../scoring/scoreMethod.js";
 
 /** Below this probability mass on the scale's values, the weighted score is not used. */
 const MIN_SCALE_MASS = 0.5;

@@ -2,8 +2,7 @@
 import { labelsOfDecision } from "../calibration/labels.js";
 import type { ReviewDecision } from "../graph/model.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
-import type { ResolvedCorrection } from "../scoring/corrections.js";
-import { checkedCorrections } from "../scoring/recordedCorrections.js";
+import { checkedCorrections, type ResolvedCorrection } from "../scoring/corrections.js";
 import { InvalidDecisionError } from "./errors.js";
 import type { PendingReview } from "./pendingReview.js";
 

@@ -59,10 +59,8 @@ function delta2(metric: AgreementMetric, m: Coincidences, c: number, k: number):
 }
 
 /**
- * Krippendorff's alpha, 1 − D_o / D_e: 1 is perfect agreement, 0 what chance would give, below 0
- * systematic disagreement. Units with fewer than two values are not pairable and left out. Null
- * when there is nothing to compare: fewer than two pairable units, or no variation at all
- * (every value the same, where alpha is undefined).
+ * Krippendorff's alpha, 1 − D_o / D_e (0: chance, below 0: systematic disagreement). Null with
+ * fewer than two pairable units, or no variation at all (alpha undefined there).
  */
 export function krippendorffAlpha(units: readonly Unit[], metric: AgreementMetric): number | null {
   const pairableUnits = units.filter((u) => u.filter((v) => v !== null).length >= 2).length;
@@ -108,12 +106,9 @@ function chanceDisagreement(scale: AgreementScale): number {
 }
 
 /**
- * The judges' agreement on one criterion: 1 − D_o / D_e with D_o the mean δ² between the values
- * they gave (every ordered pair of judges) and D_e the δ² expected when each judge picks a value
- * of the scale at random. This is alpha's form with the scale standing in for the missing
- * population of units (for interval data it equals James, Demaree & Wolf's r_wg). 1 when they
- * agree, 0 when they differ as much as random picks would, below 0 when more. Null with fewer
- * than two values; for ordinal scales values are their ranks among `points`.
+ * The judges' agreement on one criterion: alpha's form with D_e the δ² of random picks from the
+ * scale, which stands in for the missing population of units (for interval data, r_wg). Null with
+ * fewer than two values; ordinal values are their ranks among `points`.
  */
 export function scaleAgreement(values: readonly number[], scale: AgreementScale): number | null {
   if (values.length < 2) return null;

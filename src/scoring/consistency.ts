@@ -2,8 +2,7 @@ import { ScoringError } from "./errors.js";
 import type { CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
 
-/** A criterion result that was evaluated carries a 0–1 score. */
-export type EvaluatedCriterionResult = CriterionResult & { evaluated: true; score: number };
+type EvaluatedCriterionResult = CriterionResult & { evaluated: true; score: number };
 
 export function isEvaluated(result: CriterionResult): result is EvaluatedCriterionResult {
   return result.evaluated && result.score !== null;
@@ -14,10 +13,7 @@ export function meetsThreshold(score: number, threshold: number): boolean {
   return roundScore(score) >= roundScore(threshold);
 }
 
-/**
- * Checks that a criterion result does not contradict itself: evaluated ⇔ score present,
- * met is null exactly when not evaluated, and met agrees with score ≥ threshold.
- */
+/** evaluated ⇔ score present, met null exactly when not evaluated, met ⇔ score ≥ threshold. */
 export function assertConsistentResult(result: CriterionResult, catalogId?: string): void {
   const at = (field: string) => ({ catalogId, criterionId: result.id, field });
   if (result.evaluated && result.score === null) {

@@ -1,23 +1,18 @@
 /**
- * A reviewer's correction of a criterion's score, as a reviewer gives it — on the criterion's own
- * scale — and as it is kept: on the 0–1 scale of the result, checked against the evaluation the
- * reviewer saw.
+ * A reviewer's correction of a criterion's score: given on the criterion's own scale, kept on the
+ * result's 0–1 scale beside the judge's, checked against the evaluation the reviewer saw.
  */
 import { z } from "zod";
 import { UNIT_SCALE } from "../criteria/model.js";
 import type { ScoreCorrection } from "./calibrationLabel.js";
-import { ScoringError } from "./errors.js";
+import { isCorrectionInvalidError, ScoringError } from "./errors.js";
 import type { CriterionResult, EvaluationResult } from "./result.js";
 import { roundScore, toUnit } from "./scale.js";
 
 /** Most corrections one decision may carry. */
 export const MAX_CORRECTIONS = 200;
 
-/**
- * One correction as a reviewer sends it with a decision, on the criterion's own scale: `score`
- * for a scored criterion (2 on a 1–5 criterion, 0.4 on a 0–1 one), `level` for a criterion decided
- * on levels (a level id) or a pass/fail check (`pass` or `fail`).
- */
+/** One correction on the criterion's own scale: `score` (2 on 1–5), or `level` (an id, pass/fail). */
 export const CorrectionInputSchema = z
   .strictObject({
     criterionId: z.string().min(1).max(200),
@@ -32,7 +27,6 @@ export type CorrectionInput = z.infer<typeof CorrectionInputSchema>;
 
 /** A correction checked against the evaluation: the 0–1 score and the value the reviewer gave. */
 export interface ResolvedCorrection extends ScoreCorrection {
-  /** The reviewer's value on the criterion's own scale (2 on 1–5, a level id, pass/fail). */
   native: number | string;
 }
 
@@ -40,7 +34,6 @@ function scaleText(scale: { min: number; max: number }): string {
   return `${scale.min}–${scale.max}`;
 }
 
-/** A correction that does not fit the evaluation (`CORRECTION_INVALID`), naming where. */
 function invalid(message: string, at: { criterionId?: string; field?: string }): ScoringError {
   return new ScoringError(message, at, { code: "CORRECTION_INVALID" });
 }
@@ -75,7 +68,6 @@ function unitOfLevel(criterion: CriterionResult, level: string): number {
   );
 }
 
-/** The 0–1 score a correction stands for, checked against the criterion's scale or levels. */
 function unitOf(criterion: CriterionResult, input: CorrectionInput): number {
   if (input.level !== undefined) return unitOfLevel(criterion, input.level);
   if (criterion.method === "check" || (criterion.levels?.length ?? 0) > 0) {
@@ -91,11 +83,7 @@ function unitOf(criterion: CriterionResult, input: CorrectionInput): number {
   return unitOfScore(criterion, input.score ?? Number.NaN);
 }
 
-/**
- * The reviewer's corrections on the 0–1 scale, checked against the evaluation they correct: every
- * criterion must be one of its criteria (once), every score on that criterion's scale, every level
- * one it defines. Throws a CORRECTION_INVALID ScoringError naming the criterion and what is wrong.
- */
+/** The corrections on the 0–1 scale; a misfit is a CORRECTION_INVALID naming the criterion. */
 export function resolveCorrections(
   evaluation: EvaluationResult | null,
   inputs: readonly CorrectionInput[],
@@ -123,5 +111,63 @@ export function resolveCorrections(
       native: input.level ?? input.score ?? 0,
       ...(note === undefined || note === "" ? {} : { note }),
     };
+  });
+}
+
+/** A criterion a reviewer marked wrong with a decision: the judge's score and the reviewer's. */
+export const RecordedCorrectionSchema = z.object({
+  criterionId: z.string(),
+  criterionTitle: z.string(),
+  /** 0–1, null when the judge gave none. */
+  judgeScore: z.number().nullable(),
+  judgeNative: z.union([z.number(), z.string()]).nullable().optional(),
+  /** 0–1. */
+  reviewerScore: z.number(),
+  reviewerNative: z.union([z.number(), z.string()]).optional(),
+  note: z.string().optional(),
+});
+export type RecordedCorrection = z.infer<typeof RecordedCorrectionSchema>;
+
+/** A problem with one correction: where (`corrections.<i>.<field>`) and what. */
+export interface CorrectionIssue {
+  field: string;
+  message: string;
+}
+
+/** The corrections resolved against the evaluation, or the issue that refuses them. */
+export function checkedCorrections(
+  evaluation: EvaluationResult | null,
+  inputs: readonly CorrectionInput[] | undefined,
+): { corrections: ResolvedCorrection[] } | { issue: CorrectionIssue } {
+  try {
+    return { corrections: resolveCorrections(evaluation, inputs ?? []) };
+  } catch (error) {
+    if (!isCorrectionInvalidError(error)) throw error;
+    const { criterionId, field } = error.location;
+    const index = (inputs ?? []).findIndex((c) => c.criterionId === criterionId);
+    const where = index < 0 ? "corrections" : `corrections.${index}.${field ?? "criterionId"}`;
+    return { issue: { field: where, message: error.message } };
+  }
+}
+
+/** Resolved corrections as the history keeps them, the judge's score beside the reviewer's. */
+export function recordedCorrections(
+  evaluation: EvaluationResult,
+  corrections: readonly ResolvedCorrection[],
+): RecordedCorrection[] {
+  const byId = new Map(evaluation.criteria.map((c) => [c.id, c]));
+  return corrections.flatMap((correction) => {
+    const criterion = byId.get(correction.criterionId);
+    if (criterion === undefined) return [];
+    const recorded: RecordedCorrection = {
+      criterionId: criterion.id,
+      criterionTitle: criterion.title,
+      judgeScore: criterion.score,
+      reviewerScore: correction.score,
+      reviewerNative: correction.native,
+    };
+    if (criterion.native !== undefined) recorded.judgeNative = criterion.native;
+    if (correction.note !== undefined) recorded.note = correction.note;
+    return [recorded];
   });
 }

@@ -1,8 +1,7 @@
 import { type Catalog, type Criterion, levelsOf } from "../criteria/model.js";
 import { meetsThreshold } from "./consistency.js";
 import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
-import type { CriterionOutcome } from "./outcome.js";
-import type { CriterionResult } from "./result.js";
+import type { CriterionOutcome, CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
 
 /** A result whose fields contradict each other (`RESULT_INCONSISTENT`). */
@@ -31,7 +30,6 @@ export function notEvaluatedOutcome(judgeError: string, reasoning = ""): Criteri
   };
 }
 
-/** What a reviewer's correction of the criterion is given on: its native scale or its levels. */
 function correctableScale(criterion: Criterion): Pick<CriterionResult, "scale" | "levels"> {
   const { method } = criterion;
   if (method.kind === "score") {
@@ -43,12 +41,7 @@ function correctableScale(criterion: Criterion): Pick<CriterionResult, "scale" |
   return { levels: levels.map(({ id, label, score }) => ({ id, label, score })) };
 }
 
-/**
- * Builds the result of one criterion from what its judge, point function or schema check found:
- * copies the criterion's weight and gate flags (a knockout is always critical), and decides `met`
- * against the criterion's threshold (else the catalog's). An outcome that was not evaluated gives
- * a result with no score and `met: null`.
- */
+/** One criterion's result from its outcome: `met` against its threshold; a knockout is always critical. */
 export function makeCriterionResult(
   criterion: Criterion,
   outcome: CriterionOutcome,

@@ -33,10 +33,7 @@ function formatNative(value: number | string): string {
   return typeof value === "number" ? String(roundScore(value, 2)) : value;
 }
 
-/**
- * One line of feedback for one criterion: `Clarity: excellent (score: 1.00)`,
- * `Innovation: 4 (score: 0.75)`, or `Market: not evaluated (judge timed out)`.
- */
+/** `Clarity: excellent (score: 1.00)`, or `Market: not evaluated (judge timed out)`. */
 export function criterionFeedbackLine(result: CriterionResult): string {
   if (!result.evaluated || result.score === null) {
     return `${result.title}: not evaluated (${result.judgeError ?? "no reason given"})`;
@@ -82,12 +79,7 @@ export function criterionSuggestion(
   );
 }
 
-/**
- * The outcome line in the words of the verdict (see settleResult): `Evaluation PASSED for catalog
- * 'X'.` for a result that passed, `Evaluation BORDERLINE for catalog 'X': not passed, but close.`
- * for one that did not pass with a borderline (or, before settling, a pass) verdict, and
- * `Evaluation FAILED …` otherwise.
- */
+/** `Evaluation PASSED|BORDERLINE|FAILED for catalog 'X'…`, in the words of the settled verdict. */
 export function outcomeLine(
   catalogName: string,
   evaluation: Pick<SummaryInput, "passed" | "verdict">,
@@ -99,12 +91,7 @@ export function outcomeLine(
   return `Evaluation FAILED for catalog '${catalogName}'.`;
 }
 
-/**
- * A template summary, adapted to criterion results: the outcome line (outcomeLine), the overall score
- * as a percentage (and the funding status when there is one), one line per criterion, and
- * suggestions for every criterion below its best level, below 'excellent' or not met. Criteria
- * that could not be evaluated are listed as such.
- */
+/** The outcome line, the overall score, one line per criterion, and suggestions. */
 export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput): string {
   const lines: string[] = [
     outcomeLine(catalog.name, evaluation),

@@ -1,9 +1,6 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 
-/**
- * Where a scoring problem is: the catalog (when known), the criterion (when known) and the field
- * of the criterion result or outcome that is wrong.
- */
+/** Where a scoring problem is: catalog, criterion and field, as far as known. */
 export interface ScoringErrorLocation {
   catalogId?: string;
   criterionId?: string;
@@ -19,7 +16,6 @@ export function formatScoringLocation(location: ScoringErrorLocation): string {
   return parts.length > 0 ? parts.join(" › ") : "scoring";
 }
 
-/** The codes of the scoring errors. */
 export const SCORING_ERROR_CODES = [
   "SCORING_FAILED",
   "SCALE_INVALID",
@@ -30,13 +26,7 @@ export const SCORING_ERROR_CODES = [
 ] as const;
 export type ScoringErrorCode = (typeof SCORING_ERROR_CODES)[number];
 
-/**
- * An error of the pure scoring functions; `code` says what: `SCALE_INVALID` (a value that cannot
- * be put on or taken off a scale), `RESULT_INCONSISTENT` (a result's fields contradict each
- * other), `CRITERION_RESULTS_MISMATCH` (results that do not match the catalog: missing, unknown
- * or duplicated ids), `CORRECTION_INVALID` (a reviewer's correction that does not fit the
- * evaluation), `LEVEL_UNKNOWN` (UnknownLevelError), `SCORING_FAILED` when none is given.
- */
+/** An error of the pure scoring functions; `code` says what (docs/errors.md lists each). */
 export class ScoringError extends EvalgateError<ScoringErrorCode> {
   override name = "ScoringError";
   readonly location: ScoringErrorLocation;

@@ -2,17 +2,10 @@ import { isEvaluated } from "./consistency.js";
 import type { CriterionResult } from "./result.js";
 
 /**
- * Why a gate does not hold:
- * - `knockout_failed`: a knockout check failed — the application is REJECTED.
- * - `critical_unmet`: a critical criterion (isCritical in an evaluation-criteria file, a required
- *   rubric item) scored below its threshold — the whole fails.
- * - `required_not_evaluated`: a criterion that must be evaluated (`required` in a levels rubric)
- *   could not be; nothing is known about it, so the gate cannot pass, but it is not a failing
- *   score either.
- * - `critical_not_evaluated`: a critical or knockout criterion could not be evaluated; even when
- *   marked optional, a gate that was never checked cannot hold.
+ * Why a gate does not hold. A required or critical criterion not evaluated is no failing score,
+ * but a gate never checked cannot hold (even when marked optional).
  */
-export type GateFailureKind =
+type GateFailureKind =
   | "knockout_failed"
   | "critical_unmet"
   | "required_not_evaluated"
@@ -22,13 +15,11 @@ export interface GateFailure {
   criterionId: string;
   kind: GateFailureKind;
   message: string;
-  /** The 0–1 score, or null when the criterion was not evaluated. */
   score: number | null;
   threshold: number;
 }
 
 export interface GateReport {
-  /** Every gate that does not hold, in criterion order. */
   failures: GateFailure[];
   /** A gate failed on a score: a knockout or critical criterion was evaluated and not met. */
   failed: boolean;
@@ -36,7 +27,6 @@ export interface GateReport {
   blocked: boolean;
   /** A knockout check failed (the status is REJECTED). */
   knockoutFailed: boolean;
-  /** No gate failed and none is blocked. */
   held: boolean;
   /** Optional criteria that were not evaluated: reported, never a failure. */
   warnings: string[];
@@ -86,10 +76,7 @@ function gateFailureOf(result: CriterionResult): GateFailure | undefined {
   return undefined;
 }
 
-/**
- * The gates of a set of criterion results: knockouts, critical criteria and required criteria.
- * Results must be consistent (see assertConsistentResult): `met` is trusted as score ≥ threshold.
- */
+/** Knockouts, critical and required criteria; `met` is trusted (see assertConsistentResult). */
 export function evaluateGates(results: readonly CriterionResult[]): GateReport {
   const failures: GateFailure[] = [];
   const warnings: string[] = [];

@@ -1,8 +1,5 @@
 import { z } from "zod";
 import { METHOD_KINDS } from "../criteria/model.js";
-import { EvidenceSummarySchema, QuoteCheckSchema } from "./evidenceResult.js";
-import { CriterionPanelSchema, PanelSummarySchema } from "./panelResult.js";
-import { ScoreMethodSchema, ScoreWeightingSchema } from "./scoreMethod.js";
 
 /** Verdict bands: pass ≥ 0.8, borderline ≥ 0.6, fail below. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -23,6 +20,96 @@ export const TokenUsageSchema = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 
+/** A score as the model wrote it, or the scale's mean weighted by its token probabilities. */
+
+export const ScoreMethodSchema = z.enum(["probability-weighted", "plain"]);
+export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
+
+/** What weighting one answer's score gave: the weighted score and its distribution, or why not. */
+export const ScoreWeightingSchema = z.discriminatedUnion("scoreMethod", [
+  z.object({
+    scoreMethod: z.literal("probability-weighted"),
+    /** The weighted mean on the criterion's native scale (4.2 on 1–5). */
+    native: z.number(),
+    /** Each scale value's probability, renormalised over the scale's values. */
+    distribution: z.record(z.string(), z.number().min(0).max(1)),
+    /** The probability the scale's values carried before renormalising. */
+    mass: z.number().min(0),
+    /** The value the model wrote (the token sampled at the score's position). */
+    sampled: z.number(),
+  }),
+  z.object({ scoreMethod: z.literal("plain"), reason: z.string() }),
+]);
+export type ScoreWeighting = z.infer<typeof ScoreWeightingSchema>;
+
+/**
+ * One passage a judge quoted for its verdict, checked against the content: `verified` when the
+ * content says it (word for word after whitespace and case normalisation, or nearly so),
+ * `similarity` the share of the quote's words found together in the best-matching stretch.
+ */
+export const QuoteCheckSchema = z.object({
+  text: z.string(),
+  verified: z.boolean(),
+  similarity: z.number().min(0).max(1),
+  /** Which judge of a panel quoted it (absent for a single judge). */
+  judge: z.string().optional(),
+});
+export type QuoteCheck = z.infer<typeof QuoteCheckSchema>;
+
+/** How many quotes of an evaluation were checked, and how many the content does not contain. */
+export const EvidenceSummarySchema = z.object({
+  quotes: z.number().int().min(0),
+  verified: z.number().int().min(0),
+  unverified: z.number().int().min(0),
+});
+export type EvidenceSummary = z.infer<typeof EvidenceSummarySchema>;
+
+/** How a panel's answers become the criterion's score. */
+export const PanelAggregateSchema = z.enum(["median", "mean", "majority"]);
+export type PanelAggregate = z.infer<typeof PanelAggregateSchema>;
+
+const AgreementMetricSchema = z.enum(["nominal", "ordinal", "interval"]);
+
+/** One panel member's answer for one criterion. */
+export const PanelAnswerSchema = z.object({
+  judge: z.string(),
+  evaluated: z.boolean(),
+  score: z.number().min(0).max(1).nullable(),
+  native: z.union([z.number(), z.string()]).nullable(),
+  reasoning: z.string(),
+  /** Why this member gave no answer: a gap in the panel, reported, never left out silently. */
+  judgeError: z.string().optional(),
+});
+export type PanelAnswer = z.infer<typeof PanelAnswerSchema>;
+
+/** A criterion judged by a panel: every member's answer, the aggregate, and their agreement. */
+export const CriterionPanelSchema = z.object({
+  answers: z.array(PanelAnswerSchema),
+  aggregate: PanelAggregateSchema,
+  /**
+   * Agreement of the answers on the criterion's scale (1 − observed / chance disagreement);
+   * null with fewer than two answers.
+   */
+  agreement: z.number().max(1).nullable(),
+  metric: AgreementMetricSchema,
+});
+export type CriterionPanel = z.infer<typeof CriterionPanelSchema>;
+
+/** The panel of an evaluation: its judges, how they were aggregated, and their overall agreement. */
+export const PanelSummarySchema = z.object({
+  judges: z.array(z.string()),
+  aggregate: PanelAggregateSchema,
+  minAgreement: z.number().optional(),
+  /**
+   * Krippendorff's alpha over the panel's criteria (interval, on the 0–1 scores); null when it is
+   * undefined (fewer than two criteria with two answers, or no variation at all).
+   */
+  agreement: z.number().max(1).nullable(),
+  /** Criterion answers a member could not give. */
+  gaps: z.number().int().min(0),
+});
+export type PanelSummary = z.infer<typeof PanelSummarySchema>;
+
 export const CriterionResultSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -33,12 +120,10 @@ export const CriterionResultSchema = z.object({
   required: z.boolean(),
   /** False when the judge (or function) could not give an answer; then score is null. */
   evaluated: z.boolean(),
-  /** 0–1, or null when not evaluated. */
   score: z.number().min(0).max(1).nullable(),
   native: NativeValueSchema,
   /** The level decided, for levels / function / schema criteria that have levels. */
   level: z.string().optional(),
-  /** Whether it met its passing threshold; null when not evaluated. */
   met: z.boolean().nullable(),
   threshold: z.number().min(0).max(1),
   reasoning: z.string(),
@@ -46,18 +131,13 @@ export const CriterionResultSchema = z.object({
   misses: z.array(z.string()).default([]),
   evidence: z.array(z.string()).default([]),
   citation: z.string().optional(),
-  /** What the judge quoted for its verdict, each quote checked against the content. */
+  /** What the judge quoted, each quote checked against the content. */
   quotes: z.array(QuoteCheckSchema).optional(),
-  /** Judged by a panel: each member's answer, the aggregate and their agreement. */
   panel: CriterionPanelSchema.optional(),
   /** Why the criterion could not be evaluated (judge error, function error, no context). */
   judgeError: z.string().optional(),
-  /**
-   * With probability-weighted scores asked for (a score criterion): whether the score is the
-   * probability-weighted mean over the scale or the plain value the judge wrote.
-   */
+  /** With probability-weighted scores asked for: which score stands, and why a plain one did. */
   scoreMethod: ScoreMethodSchema.optional(),
-  /** Why the plain score stands although weighting was asked for. */
   scoreMethodReason: z.string().optional(),
   /** The native scale of a score criterion (1–5, 0–1): what a reviewer's correction is on. */
   scale: z.object({ min: z.number(), max: z.number(), integer: z.boolean() }).optional(),
@@ -67,6 +147,25 @@ export const CriterionResultSchema = z.object({
     .optional(),
 });
 export type CriterionResult = z.infer<typeof CriterionResultSchema>;
+
+/**
+ * What one way of scoring a criterion found, before thresholds: the judged fields, with the
+ * judge's quotes unchecked. `evaluated: false` is never a zero and never a pass.
+ */
+export const CriterionOutcomeSchema = CriterionResultSchema.pick({
+  evaluated: true,
+  score: true,
+  native: true,
+  level: true,
+  reasoning: true,
+  hits: true,
+  misses: true,
+  evidence: true,
+  judgeError: true,
+  scoreMethod: true,
+  scoreMethodReason: true,
+}).extend({ quotes: z.array(z.string()).optional() });
+export type CriterionOutcome = z.infer<typeof CriterionOutcomeSchema>;
 
 /** One model call, recorded exactly, so every score can be traced to its prompt and answer. */
 export const TraceSchema = z.object({
@@ -84,17 +183,13 @@ export const TraceSchema = z.object({
   responseHash: z.string(),
   timestamp: z.string(),
   error: z.string().optional(),
-  /** Probability-weighted scores: the scale's values and their probabilities, or why not. */
   scoreWeighting: ScoreWeightingSchema.optional(),
-  /** The registry version of the catalog the call judged with (`id@version`), when it had one. */
+  /** `id@version` of the registry catalog the call judged with. */
   registryVersion: z.string().optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;
 
-/**
- * How the judge was asked: one call per criterion, one call per group of criteria (as many groups
- * as the server has parallel slots), or one call for all; `groups` is the number of group calls.
- */
+/** How the judge was asked; `groups` is the number of group calls. */
 export const JudgeModeSchema = z.object({
   mode: z.enum(["per-criterion", "grouped", "batch"]),
   groups: z.number().int().min(0),
@@ -102,9 +197,7 @@ export const JudgeModeSchema = z.object({
 export type JudgeMode = z.infer<typeof JudgeModeSchema>;
 
 /**
- * The result of one evaluation: passed, score, strengths, weaknesses, suggestions and feedback,
- * plus verdict, funding status, per-criterion results, the catalog, the model, token usage,
- * warnings and traces. `passed`, `verdict` and `status` always agree.
+ * The result of one evaluation, whatever the way in. `passed`, `verdict` and `status` always agree.
  *
  * @example
  * const result = EvaluationResultSchema.parse(JSON.parse(await readFile("result.json", "utf8")));
@@ -116,7 +209,6 @@ export const EvaluationResultSchema = z.object({
   evaluator: z.string(),
   /** Weighted 0–1 over the criteria that were evaluated (knockouts excluded). */
   overallScore: z.number().min(0).max(1),
-  /** 0–1 per evaluated criterion id. */
   scores: z.record(z.string(), z.number().min(0).max(1)),
   strengths: z.array(z.string()),
   weaknesses: z.array(z.string()),
@@ -125,47 +217,36 @@ export const EvaluationResultSchema = z.object({
   rawResponse: z.unknown().optional(),
   verdict: VerdictSchema,
   status: FundingStatusSchema.optional(),
-  /**
-   * The weighted total on the catalog's native status scale (e.g. 3.4 on a 1–5 funding catalog).
-   */
+  /** The weighted total on the catalog's status scale (3.4 on a 1–5 funding catalog). */
   nativeTotal: z.number().optional(),
   criteria: z.array(CriterionResultSchema),
-  /** Ids of criteria that could not be evaluated. */
   notEvaluated: z.array(z.string()),
   catalog: z.object({
     id: z.string(),
     version: z.string(),
     name: z.string().optional(),
-    /** Set when the rubric registry supplied the catalog (its active version): `id@version`. */
+    /** `id@version`, when the rubric registry supplied the catalog. */
     registryVersion: z.string().optional(),
   }),
   model: z.string().optional(),
   usage: TokenUsageSchema,
-  /** Criteria whose answer came from the judge-call cache (no model call). */
+  /** Criteria whose answer came from the judge-call cache. */
   cacheHits: z.number().int().min(0).optional(),
-  /** How the judge was asked (absent when no criterion needed it). */
   judgeMode: JudgeModeSchema.optional(),
   warnings: z.array(z.string()),
   /** Every model call, exactly; empty when the traces are kept in a trace store (see traceIds). */
   traces: z.array(TraceSchema),
-  /** This evaluation's id in the trace store, when its traces are kept there. */
+  /** In the trace store: this evaluation's id, and its traces' ids in call order. */
   evaluationId: z.string().optional(),
-  /** Ids of the traces kept in the trace store, in call order. */
   traceIds: z.array(z.string()).optional(),
-  /**
-   * True when the content looked like it addressed the judge (prompt injection): the result cannot
-   * pass without a human reviewer.
-   */
+  /** The screening found a reason for a person to look: the result cannot pass until then. */
   humanReviewRequired: z.boolean().optional(),
-  /** Why a human must review the result (each possible injection found). */
   humanReviewReasons: z.array(z.string()).optional(),
-  /** Set when a caller's validator rejected the result: its reason, or "" when it gave none. */
+  /** A caller's validator rejected the result: its reason, or "". */
   validatorRejection: z.string().optional(),
-  /** The judges' quotes: how many were checked, how many the content contains. */
   evidence: EvidenceSummarySchema.optional(),
-  /** The reviewer corrections given as few-shot examples: label ids per criterion id. */
+  /** The few-shot examples' label ids, per criterion id. */
   fewShotExamples: z.record(z.string(), z.array(z.string())).optional(),
-  /** Set when a panel of judges evaluated: its members, aggregate and overall agreement. */
   panel: PanelSummarySchema.optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;

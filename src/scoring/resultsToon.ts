@@ -1,8 +1,7 @@
 import { encode as encodeToon } from "@toon-format/toon";
 import type { CriterionResult, EvaluationResult } from "./result.js";
 
-/** One row of the `results` table of a funding criteria catalog's results document. */
-export interface ResultsToonRow {
+interface ResultsToonRow {
   id: string;
   /** pass/fail for checks, the level for level criteria, `error` when not evaluated, else null. */
   result: string | null;
@@ -12,8 +11,7 @@ export interface ResultsToonRow {
   reasoning: string;
 }
 
-/** A funding criteria catalog's results document: the table and the summary. */
-export interface ResultsToonDocument {
+interface ResultsToonDocument {
   results: ResultsToonRow[];
   summary: {
     /** The native total when there is one, else the 0–1 overall score. */
@@ -23,8 +21,7 @@ export interface ResultsToonDocument {
   };
 }
 
-/** The `result` value written for a criterion that could not be evaluated. */
-export const NOT_EVALUATED_RESULT = "error";
+const NOT_EVALUATED_RESULT = "error";
 
 function rowOf(criterion: CriterionResult): ResultsToonRow {
   if (!criterion.evaluated || criterion.score === null) {
@@ -66,10 +63,7 @@ export function resultsToonDocument(result: EvaluationResult): ResultsToonDocume
   };
 }
 
-/**
- * A result as a funding criteria catalog's results document in spec TOON: a `results` table
- * {id,result,score,reasoning} and a `summary` {total_score,status}.
- */
+/** A result as a TOON results document: `results` {id,result,score,reasoning} and `summary`. */
 export function encodeResultsToon(result: EvaluationResult): string {
   return encodeToon(resultsToonDocument(result));
 }

@@ -4,10 +4,7 @@ import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./er
 /** Decimals kept by {@link roundScore}: enough for any score, few enough to drop float noise. */
 export const SCORE_DECIMALS = 10;
 
-/**
- * Rounds away binary floating-point noise so that totals come out as written: 0.4·4 + 0.6·3 is
- * 3.4, not 3.4000000000000004.
- */
+/** Rounds away float noise: 0.4·4 + 0.6·3 is 3.4, not 3.4000000000000004. */
 export function roundScore(value: number, decimals: number = SCORE_DECIMALS): number {
   if (!Number.isFinite(value)) {
     throw new ScoringError(
@@ -52,10 +49,7 @@ export function clampToScale(
   return Math.min(scale.max, Math.max(scale.min, value));
 }
 
-/**
- * A native value as 0–1: (v − min) / (max − min), so 4 on 1–5 is 0.75. Values outside the scale
- * are clamped to it first.
- */
+/** A native value as 0–1, clamped to the scale first: 4 on 1–5 is 0.75. */
 export function toUnit(value: number, scale: Scale, location: ScoringErrorLocation = {}): number {
   const clamped = clampToScale(value, scale, location);
   return roundScore((clamped - scale.min) / (scale.max - scale.min));

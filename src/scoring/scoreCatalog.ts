@@ -1,27 +1,121 @@
-import type { Catalog } from "../criteria/model.js";
-import { weightedAverage } from "./aggregate.js";
-import { assertConsistentResult, meetsThreshold } from "./consistency.js";
+import type { Catalog, StatusRules } from "../criteria/model.js";
+import { assertConsistentResult, isEvaluated, meetsThreshold } from "./consistency.js";
 import { ScoringError } from "./errors.js";
-import { evaluateGates, type GateFailure } from "./gates.js";
+import { evaluateGates, type GateFailure, type GateReport } from "./gates.js";
 import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
-import { decideFundingStatus } from "./status.js";
-import { decideVerdict } from "./verdict.js";
+import { fromUnit, roundScore } from "./scale.js";
 
-/** What the scoring core decides for a whole catalog from its criterion results. */
-export interface CatalogScore {
-  /** Weighted 0–1 over evaluated, non-knockout criteria (0 when no weight entered it). */
+/** Verdict bands on the 0–1 overall score. */
+export const VERDICT_BANDS = { pass: 0.8, borderline: 0.6 } as const;
+
+/** pass ≥ 0.8, borderline ≥ 0.6, fail below. */
+export function verdictForScore(score: number): Verdict {
+  const s = roundScore(score);
+  if (s >= VERDICT_BANDS.pass) return "pass";
+  if (s >= VERDICT_BANDS.borderline) return "borderline";
+  return "fail";
+}
+
+interface VerdictGates {
+  /** A knockout or critical criterion was evaluated and not met. */
+  failed: boolean;
+  /** A required or critical criterion could not be evaluated. */
+  blocked: boolean;
+  /** No weight entered the overall score, so it says nothing. */
+  noEvidence?: boolean;
+}
+
+/** `fail` when a gate failed; else the score's band, capped at `borderline` by what is unknown. */
+export function decideVerdict(overallScore: number, gates: VerdictGates): Verdict {
+  if (gates.failed) return "fail";
+  if (gates.noEvidence === true) return "borderline";
+  const band = verdictForScore(overallScore);
+  if (gates.blocked && band === "pass") return "borderline";
+  return band;
+}
+
+interface WeightedAverage {
+  /** Σ w·s / Σ w over evaluated, non-knockout criteria; 0 when that weight is 0. */
   overallScore: number;
-  /** 0–1 per evaluated criterion id. */
+  /** 0–1 per evaluated criterion id (knockouts included: they were evaluated). */
   scores: Record<string, number>;
+  /** Criteria that could not be evaluated: neither a zero nor a pass. */
+  notEvaluated: string[];
+  totalWeight: number;
+  /** No weight entered the average, so overallScore says nothing. */
+  zeroWeight: boolean;
+  warnings: string[];
+}
+
+/** Knockout criteria are gates: their weight never enters the total. */
+export function weightedAverage(results: readonly CriterionResult[]): WeightedAverage {
+  const scores: Record<string, number> = {};
+  const notEvaluated: string[] = [];
+  let weighted = 0;
+  let totalWeight = 0;
+  for (const result of results) {
+    if (!isEvaluated(result)) {
+      notEvaluated.push(result.id);
+      continue;
+    }
+    scores[result.id] = result.score;
+    if (result.knockout) continue;
+    weighted += result.weight * result.score;
+    totalWeight += result.weight;
+  }
+  totalWeight = roundScore(totalWeight);
+  if (totalWeight === 0) {
+    const evaluatedCount = Object.keys(scores).length;
+    const why =
+      evaluatedCount === 0
+        ? "no criterion could be evaluated"
+        : "the evaluated criteria are knockouts or have weight 0";
+    return {
+      overallScore: 0,
+      scores,
+      notEvaluated,
+      totalWeight: 0,
+      zeroWeight: true,
+      warnings: [`no weighted score: ${why}; overall score set to 0 and cannot pass`],
+    };
+  }
+  const overallScore = Math.min(1, Math.max(0, roundScore(weighted / totalWeight)));
+  return { overallScore, scores, notEvaluated, totalWeight, zeroWeight: false, warnings: [] };
+}
+
+/**
+ * The funding status on the status rules' scale: REJECTED on a failed knockout or a total under
+ * `rejectBelow`; FUNDABLE at `fundable` with every gate held; else REVIEW_REQUIRED. With no
+ * weighted evidence the total is unknown: never FUNDABLE, never REJECTED by `rejectBelow`.
+ */
+export function decideFundingStatus(
+  input: Pick<WeightedAverage, "overallScore" | "zeroWeight">,
+  rules: StatusRules,
+  gates: Pick<GateReport, "knockoutFailed" | "held">,
+): { status: FundingStatus; nativeTotal?: number } {
+  const nativeTotal = input.zeroWeight ? undefined : fromUnit(input.overallScore, rules.scale);
+  const status = fundingStatus(nativeTotal, rules, gates);
+  return nativeTotal === undefined ? { status } : { status, nativeTotal };
+}
+
+function fundingStatus(
+  nativeTotal: number | undefined,
+  rules: StatusRules,
+  gates: Pick<GateReport, "knockoutFailed" | "held">,
+): FundingStatus {
+  if (gates.knockoutFailed) return "REJECTED";
+  if (nativeTotal === undefined) return "REVIEW_REQUIRED";
+  if (rules.rejectBelow !== undefined && nativeTotal < rules.rejectBelow) return "REJECTED";
+  return nativeTotal >= rules.fundable && gates.held ? "FUNDABLE" : "REVIEW_REQUIRED";
+}
+/** What the scoring core decides for a whole catalog from its criterion results. */
+export interface CatalogScore
+  extends Pick<WeightedAverage, "overallScore" | "scores" | "notEvaluated" | "warnings"> {
   verdict: Verdict;
   passed: boolean;
-  /** The funding status, when the catalog has status rules. */
+  /** With status rules: the funding status, and the total on their scale when there is evidence. */
   status?: FundingStatus;
-  /** The overall score on the status scale, when the catalog has status rules and evidence. */
   nativeTotal?: number;
-  /** Ids of criteria that could not be evaluated. */
-  notEvaluated: string[];
-  warnings: string[];
   gateFailures: GateFailure[];
   /** The criterion results in catalog order. */
   criteria: CriterionResult[];
@@ -31,45 +125,27 @@ function matchToCatalog(
   catalog: Catalog,
   criterionResults: readonly CriterionResult[],
 ): CriterionResult[] {
+  const mismatch = (message: string, criterionId: string, field?: string) =>
+    new ScoringError(
+      message,
+      { catalogId: catalog.id, criterionId, ...(field === undefined ? {} : { field }) },
+      { code: "CRITERION_RESULTS_MISMATCH" },
+    );
   const byId = new Map<string, CriterionResult>();
   for (const result of criterionResults) {
-    if (byId.has(result.id)) {
-      throw new ScoringError(
-        "more than one result for this criterion",
-        {
-          catalogId: catalog.id,
-          criterionId: result.id,
-        },
-        { code: "CRITERION_RESULTS_MISMATCH" },
-      );
-    }
+    if (byId.has(result.id)) throw mismatch("more than one result for this criterion", result.id);
     byId.set(result.id, result);
   }
   const known = new Set(catalog.criteria.map((c) => c.id));
   for (const id of byId.keys()) {
-    if (!known.has(id)) {
-      throw new ScoringError(
-        "result for a criterion the catalog does not have",
-        {
-          catalogId: catalog.id,
-          criterionId: id,
-        },
-        { code: "CRITERION_RESULTS_MISMATCH" },
-      );
-    }
+    if (!known.has(id)) throw mismatch("result for a criterion the catalog does not have", id);
   }
   return catalog.criteria.map((criterion) => {
-    const at = (field?: string) => ({
-      catalogId: catalog.id,
-      criterionId: criterion.id,
-      ...(field !== undefined ? { field } : {}),
-    });
     const result = byId.get(criterion.id);
     if (result === undefined) {
-      throw new ScoringError(
+      throw mismatch(
         "no result for this criterion (a criterion that could not be evaluated still needs one, with evaluated: false)",
-        at(),
-        { code: "CRITERION_RESULTS_MISMATCH" },
+        criterion.id,
       );
     }
     const expected = {
@@ -80,11 +156,8 @@ function matchToCatalog(
     } as const;
     for (const field of ["weight", "critical", "knockout", "required"] as const) {
       if (result[field] !== expected[field]) {
-        throw new ScoringError(
-          `result says ${String(result[field])} but the catalog says ${String(expected[field])}`,
-          at(field),
-          { code: "CRITERION_RESULTS_MISMATCH" },
-        );
+        const says = `result says ${String(result[field])} but the catalog says ${String(expected[field])}`;
+        throw mismatch(says, criterion.id, field);
       }
     }
     assertConsistentResult(result, catalog.id);
@@ -93,12 +166,8 @@ function matchToCatalog(
 }
 
 /**
- * Scores a catalog from one result per criterion: the weighted overall score (knockouts and
- * criteria that were not evaluated left out), the gates, the verdict and — when the catalog has
- * status rules — the funding status.
- *
- * `passed`: with status rules, exactly when the status is FUNDABLE; otherwise every gate holds,
- * some weight was evaluated and the overall score reaches the catalog's passing threshold.
+ * Scores a catalog from one result per criterion. `passed`: with status rules, exactly when
+ * FUNDABLE; otherwise every gate holds, some weight was evaluated and the threshold is reached.
  */
 export function scoreCatalogResult(
   catalog: Catalog,

@@ -1,35 +1,27 @@
 import type { Catalog } from "../criteria/model.js";
 import { deterministicSummary } from "./deterministicSummary.js";
 import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
+import type { CatalogScore } from "./scoreCatalog.js";
 
-/** What scoring decided from the criterion results alone (scoreCatalogResult's answer). */
-export interface ScoredOutcome {
-  overallScore: number;
-  passed: boolean;
-  verdict: Verdict;
-  status?: FundingStatus;
-  nativeTotal?: number;
-  criteria: readonly CriterionResult[];
-}
+type ScoredOutcome = Pick<
+  CatalogScore,
+  "overallScore" | "passed" | "verdict" | "status" | "nativeTotal" | "criteria"
+>;
 
 /** What can keep a result from passing whatever its scores say. */
 export interface ResultOverrides {
-  /**
-   * Why a human must review the result before it can pass (possible prompt injection in the
-   * content or its source documents, …). Any reason holds the result for review.
-   */
+  /** Why a human must review the result before it can pass; any reason holds it. */
   humanReview?: readonly string[];
   /** Set when a caller's validator rejected the result: its reason, or "" when it gave none. */
   validatorRejection?: string;
 }
 
 /** The fields of a result that must agree with one another, settled together. */
-export interface SettledResult {
+interface SettledResult {
   passed: boolean;
   verdict: Verdict;
   status?: FundingStatus;
   nativeTotal?: number;
-  /** The deterministic summary, written for the settled outcome. */
   feedback: string;
   humanReviewRequired: boolean;
   humanReviewReasons?: string[];
@@ -41,14 +33,8 @@ function nothingEvaluated(criteria: readonly CriterionResult[]): boolean {
 }
 
 /**
- * The verdict of a settled result, in the one vocabulary of gate outcomes:
- * - `pass` exactly when the result passed (whatever band the score is in: a catalog's threshold
- *   under 0.8 passes a 0.75);
- * - `fail` when it did not pass and the outcome is decided against it: the caller's validator
- *   rejected it, its funding status is REJECTED, a gate failed on a score, or the score is under
- *   the borderline band (0.6);
- * - `borderline` otherwise: not passed, but close — the score reaches the borderline band, or a
- *   forced human review or a gate that could not be decided holds it — and a human decides.
+ * `pass` exactly when the result passed (a threshold under 0.8 passes a 0.75); `fail` when it is
+ * decided against (validator, REJECTED, a failed gate, under 0.6); else `borderline`: a human decides.
  */
 function settledVerdict(
   scored: Verdict,
@@ -62,15 +48,9 @@ function settledVerdict(
 }
 
 /**
- * The one rule for a final result: applies every override — a knockout or gate that failed, the
- * threshold, a funding status other than FUNDABLE, nothing evaluated (judge errors everywhere), a
- * caller's validator that rejected it, a forced human review — to `passed`, `verdict`, `status`
- * and the summary together. `passed` holds only when scoring passed it and nothing overrides it;
- * `status` is FUNDABLE exactly when the result passed (a FUNDABLE score that an override holds
- * becomes REVIEW_REQUIRED); the verdict is `pass` exactly when the result passed (settledVerdict);
- * the summary opens with the verdict's word (PASSED, BORDERLINE or FAILED) and says why a result
- * is held or rejected. Every path that finishes a result calls this, and nothing patches
- * these fields afterwards.
+ * The one rule for a final result: every override (nothing evaluated, a validator's rejection, a
+ * human review) applied to `passed`, `verdict`, `status` and the summary together. FUNDABLE held
+ * by an override becomes REVIEW_REQUIRED. Nothing patches these fields afterwards.
  */
 export function settleResult(
   catalog: Catalog,

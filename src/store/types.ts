@@ -1,6 +1,6 @@
 /** The review store's records: threads, the pending-review index, decisions, their queries. */
 import { z } from "zod";
-import { REVIEW_ACTIONS } from "../scoring/reviewAction.js";
+import { REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
 import { BooleanColumnSchema } from "./database.js";
 import type { StoredRunSettings } from "./runSettingsRows.js";
 import type { NewEvent } from "./threadEvents.js";

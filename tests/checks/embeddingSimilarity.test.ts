@@ -9,7 +9,7 @@ import { createOllamaEmbedder } from "../../src/checks/embeddings.js";
 import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
 import { FunctionRegistry } from "../../src/checks/registry.js";
 import { MODEL_POINT_FUNCTIONS } from "../../src/pointFunctions/builtIn.js";
-import type { CriterionOutcome } from "../../src/scoring/outcome.js";
+import type { CriterionOutcome } from "../../src/scoring/result.js";
 import { closedPort } from "../cli/helpers.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { criterion } from "./helpers.js";

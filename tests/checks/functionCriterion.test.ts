@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
 import { FunctionRegistry } from "../../src/checks/registry.js";
-import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
+import { CriterionOutcomeSchema } from "../../src/scoring/result.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 
 const registry = new FunctionRegistry({ baseDir: FIXTURES_DIR });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runSchemaCriterion } from "../../src/checks/schemaCriterion.js";
-import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
+import { CriterionOutcomeSchema } from "../../src/scoring/result.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 
 const QUIZ_SCHEMA = {

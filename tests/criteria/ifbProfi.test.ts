@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Catalog, type EvaluationResult, loadCatalog } from "../../src/index.js";
 import { makeCriterionResult } from "../../src/scoring/criterionResult.js";
-import type { CriterionOutcome } from "../../src/scoring/outcome.js";
+import type { CriterionOutcome } from "../../src/scoring/result.js";
 import { encodeResultsToon } from "../../src/scoring/resultsToon.js";
 import { scoreCatalogResult } from "../../src/scoring/scoreCatalog.js";
 import { decodeToon } from "../../src/toon/decode.js";

@@ -6,7 +6,7 @@ import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
 import { parseJudgeResponse } from "../../src/judge/parse.js";
 import { parseBatchResponse } from "../../src/judge/parseBatch.js";
 import { fillTemplate, placeholdersOf } from "../../src/judge/template.js";
-import { CriterionOutcomeSchema } from "../../src/scoring/outcome.js";
+import { CriterionOutcomeSchema } from "../../src/scoring/result.js";
 import { clarityLevels, scoreFivePoint, scoreUnit } from "./criteria.js";
 
 describe("scanJsonObjects", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { weightedAverage } from "../../src/scoring/index.js";
+import { weightedAverage } from "../../src/scoring/scoreCatalog.js";
 import {
   catalog,
   checkOutcome,

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Level } from "../../src/criteria/model.js";
-import {
-  CriterionResultSchema,
-  makeCriterionResult,
-  notEvaluatedOutcome,
-  UnknownLevelError,
-} from "../../src/scoring/index.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../../src/scoring/criterionResult.js";
+import { UnknownLevelError } from "../../src/scoring/errors.js";
+import { CriterionResultSchema } from "../../src/scoring/result.js";
 import { thrownCode } from "../thrownCode.js";
 import {
   catalog,

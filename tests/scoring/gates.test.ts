@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGates } from "../../src/scoring/index.js";
+import { evaluateGates } from "../../src/scoring/gates.js";
 import {
   catalog,
   checkOutcome,

@@ -5,19 +5,15 @@ import {
   type CriterionInput,
   FIVE_POINT_SCALE,
 } from "../../src/criteria/model.js";
+import { makeCriterionResult, notEvaluatedOutcome } from "../../src/scoring/criterionResult.js";
 import {
-  type CatalogScore,
   type CriterionOutcome,
   type CriterionResult,
   type EvaluationResult,
   EvaluationResultSchema,
-  levelScore,
-  makeCriterionResult,
-  notEvaluatedOutcome,
-  scoreCatalogResult,
-  toUnit,
-} from "../../src/scoring/index.js";
-import { checkToUnit } from "../../src/scoring/scale.js";
+} from "../../src/scoring/result.js";
+import { checkToUnit, levelScore, toUnit } from "../../src/scoring/scale.js";
+import { type CatalogScore, scoreCatalogResult } from "../../src/scoring/scoreCatalog.js";
 
 export function catalog(input: Partial<CatalogInput> & Pick<CatalogInput, "criteria">): Catalog {
   return CatalogSchema.parse({ id: "test", name: "Test Catalog", version: "1.0", ...input });

@@ -1,8 +1,7 @@
 import { decode } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
 import type { Level } from "../../src/criteria/model.js";
-import { encodeResultsToon } from "../../src/scoring/index.js";
-import { resultsToonDocument } from "../../src/scoring/resultsToon.js";
+import { encodeResultsToon, resultsToonDocument } from "../../src/scoring/resultsToon.js";
 import {
   catalog,
   checkOutcome,

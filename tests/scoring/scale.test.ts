@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { FIVE_POINT_SCALE, type Level, UNIT_SCALE } from "../../src/criteria/model.js";
-import { fromUnit, levelScore, toUnit, UnknownLevelError } from "../../src/scoring/index.js";
-import { checkToUnit, clampToScale, roundScore, topLevel } from "../../src/scoring/scale.js";
+import { UnknownLevelError } from "../../src/scoring/errors.js";
+import {
+  checkToUnit,
+  clampToScale,
+  fromUnit,
+  levelScore,
+  roundScore,
+  topLevel,
+  toUnit,
+} from "../../src/scoring/scale.js";
 import { thrownCode } from "../thrownCode.js";
 
 const levels: Level[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scoreCatalogResult } from "../../src/scoring/index.js";
+import { scoreCatalogResult } from "../../src/scoring/scoreCatalog.js";
 import { thrownCode } from "../thrownCode.js";
 import {
   catalog,

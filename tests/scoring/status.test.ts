@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StatusRulesSchema } from "../../src/criteria/model.js";
-import { decideFundingStatus } from "../../src/scoring/index.js";
+import { decideFundingStatus } from "../../src/scoring/scoreCatalog.js";
 
 const rules = StatusRulesSchema.parse({});
 const held = { knockoutFailed: false, held: true };

@@ -1,8 +1,8 @@
 import { decode } from "@toon-format/toon";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { type EvaluationResult, encodeResultsToon } from "../../src/scoring/index.js";
-import { resultsToonDocument } from "../../src/scoring/resultsToon.js";
+import type { EvaluationResult } from "../../src/scoring/result.js";
+import { encodeResultsToon, resultsToonDocument } from "../../src/scoring/resultsToon.js";
 import { seedEvaluation, twentyCriterionEvaluation } from "./helpers.js";
 
 const tokens = (text: string) => encode(text).length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideVerdict, verdictForScore } from "../../src/scoring/index.js";
+import { decideVerdict, verdictForScore } from "../../src/scoring/scoreCatalog.js";
 
 const open = { failed: false, blocked: false };
 

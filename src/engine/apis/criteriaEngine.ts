@@ -39,25 +39,19 @@ import {
   pipelineFeatures,
 } from "../options.js";
 
-export const DEFAULT_PROJECTS_DIR = "data/projects";
-
 const CriteriaEngineSettingsSchema = EvaluationSettingsSchema.pick({
   mode: true,
   concurrency: true,
   contextChunks: true,
   timeoutMs: true,
   injectionGuard: true,
-}).extend({ dataDir: z.string().min(1).default(DEFAULT_PROJECTS_DIR) });
+}).extend({ dataDir: z.string().min(1).default("data/projects") });
 
 export interface CriteriaEngineOptions
   extends Partial<z.input<typeof CriteriaEngineSettingsSchema>>,
     PipelineFeatures {
-  /**
-   * The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel.
-   * Default: createChatModel() — Ollama with EVALGATE_MODEL.
-   */
+  /** Default: createChatModel() — Ollama with EVALGATE_MODEL. */
   model?: ModelSource | JudgeModel;
-  /** Functions for `function` criteria; built-in point functions need none. */
   registry?: FunctionRegistry;
 }
 
@@ -67,41 +61,30 @@ export interface ProjectEvaluationOptions {
   onProgress?: (event: EvaluationProgress) => void;
 }
 
-/** What `evaluateCriterion` needs besides the criterion and its context. */
-export interface CriterionEvaluationOptions {
-  /** The catalog the criterion belongs to: its id, passing threshold and judge instructions. */
+interface CriterionEvaluationOptions {
+  /** The catalog the criterion belongs to. */
   catalog?: Pick<Catalog, "id" | "passingThreshold" | "instructions">;
   signal?: AbortSignal;
 }
 
-/** One criterion's result with the model calls it made. */
+/** One criterion's result with the model calls it made and its screening. */
 export const CriterionEvaluationSchema = CriterionResultSchema.extend({
   traces: z.array(TraceSchema),
-  /**
-   * The screening found a reason for a person to look (the context looked like it addressed the
-   * judge, the judge's reasoning contradicts its score, …): the criterion is not met until a
-   * human has reviewed it, whatever its score; the reasons say what was found.
-   */
+  /** Held for review: the criterion is not met, whatever its score. */
   humanReviewRequired: z.boolean(),
   humanReviewReasons: z.array(z.string()).optional(),
-  /** `id@version` of the rubric registry's active version, when the catalog came from there. */
   registryVersion: z.string().optional(),
 });
 export type CriterionEvaluation = z.infer<typeof CriterionEvaluationSchema>;
 
-/** The catalog a lone criterion is judged under when the caller names none. */
 const LONE_CRITERION_CATALOG: NonNullable<CriterionEvaluationOptions["catalog"]> = {
   id: "criterion",
   passingThreshold: DEFAULT_PASSING_THRESHOLD,
 };
 
 /**
- * The criteria engine: a funding project is a folder of documents under `dataDir`; the
- * documents are the evidence. Each criterion of the catalog gets its own retrieved context (BM25
- * over the project's chunks) and is judged on it — "Insufficient Information" without a model
- * call when nothing in the project bears on it. Knockout checks, 1–5 scores, the
- * weighted total and the funding status come from the engine's scoring; `toToon` writes the
- * results table of a funding criteria catalog.
+ * A funding project is a folder of documents under `dataDir`, the evidence each criterion is
+ * judged on (its own BM25-retrieved context).
  *
  * @example
  * const engine = new CriteriaEngine({ model: "ollama:qwen2.5:7b-instruct" }); // data/projects/…
@@ -114,28 +97,17 @@ export class CriteriaEngine {
   private readonly judge: JudgeModel;
 
   constructor(private readonly options: CriteriaEngineOptions = {}) {
-    const settings = parseInput(
-      CriteriaEngineSettingsSchema,
-      {
-        mode: options.mode,
-        concurrency: options.concurrency,
-        contextChunks: options.contextChunks,
-        timeoutMs: options.timeoutMs,
-        injectionGuard: options.injectionGuard ?? injectionGuardDefault(),
-        dataDir: options.dataDir,
-      },
-      "CriteriaEngine options",
-    );
+    const given = { ...options, injectionGuard: options.injectionGuard ?? injectionGuardDefault() };
+    const settings = parseInput(CriteriaEngineSettingsSchema, given, "CriteriaEngine options");
     this.settings = settings;
     this.dataDir = resolve(settings.dataDir);
-    // The caller's timeout binds a ready-made model too; without one, the model keeps its own.
+    // A ready-made model keeps its own timeout unless the caller gives one.
     const keepOwn = options.timeoutMs === undefined && isJudgeModel(options.model);
     this.judge = resolveJudgeModel(options.model, {
       timeoutMs: keepOwn ? undefined : settings.timeoutMs,
     });
   }
 
-  /** What every evaluation of this engine gives the pipeline. */
   private pipelineOptions(signal: AbortSignal | undefined) {
     return {
       ...pipelineFeatures(this.options),
@@ -161,13 +133,7 @@ export class CriteriaEngine {
     return folder;
   }
 
-  /**
-   * Evaluates a project's documents against a catalog file (TOON or JSON, any supported form) —
-   * the `rubricRegistry`'s active version of it when the registry holds its id — as
-   * evaluateContent does. Throws a ProjectError (PROJECT_NOT_FOUND / PROJECT_EMPTY) naming the
-   * folder tried, CatalogError for a bad catalog, and EvaluationModelError when no model call
-   * succeeded (its `result` holds the deterministic criteria).
-   */
+  /** Evaluates a project's documents against a catalog file, as evaluateContent does. */
   async evaluateProject(
     projectId: string,
     catalogPath: string,
@@ -193,7 +159,7 @@ export class CriteriaEngine {
     });
   }
 
-  /** evaluateProject, written as a TOON results document (results table and summary). */
+  /** evaluateProject, written as a TOON results document. */
   async evaluateProjectToon(
     projectId: string,
     catalogPath: string,
@@ -202,22 +168,12 @@ export class CriteriaEngine {
     return this.toToon(await this.evaluateProject(projectId, catalogPath, options));
   }
 
-  /**
-   * The results document: `results[N]{id,result,score,reasoning}` and
-   * `summary{total_score,status}`.
-   */
+  /** `results[N]{id,result,score,reasoning}` and `summary{total_score,status}`. */
   toToon(result: EvaluationResult): string {
     return encodeResultsToon(result);
   }
 
-  /**
-   * One criterion judged on the given context text (the retrieved passages), through the
-   * pipeline: the criterion a catalog of one, the passages its source documents. An LLM criterion
-   * with an empty context is "Insufficient Information" without a model call; a `function` or
-   * `schema` criterion runs on the context text; a judge that cannot be reached is a judge error
-   * on the criterion (not evaluated). When the `rubricRegistry` holds the named catalog, its
-   * active version's threshold and instructions, and its version of the criterion, are judged.
-   */
+  /** One criterion judged on the given context (retrieved passages) as a catalog of one. */
   async evaluateCriterion(
     criterion: Criterion | CriterionInput,
     context: string,
@@ -242,10 +198,7 @@ export class CriteriaEngine {
   }
 }
 
-/**
- * The pipeline's result of a one-criterion catalog as that criterion's evaluation: its result,
- * the model calls, and the screening — held for review, it is not met whatever its score.
- */
+/** The pipeline's result of a one-criterion catalog as that criterion's evaluation. */
 export function toCriterionEvaluation(result: EvaluationResult): CriterionEvaluation {
   const [criterion] = result.criteria;
   if (criterion === undefined) throw new EvaluationError("input", "the result has no criterion");

@@ -1,9 +1,3 @@
-/**
- * The prompt evaluator, whole: what it is asked and what it returns (the schemas), the catalog it
- * judges with (the expected outcome, or the rubric items, as criteria), the view of the
- * pipeline's result in its shape (toPromptEvaluation), and PromptEvaluator, which calls the
- * pipeline.
- */
 import { z } from "zod";
 import {
   FREEFORM_SYSTEM,
@@ -12,15 +6,15 @@ import {
 } from "../../../prompts/evaluation/index.js";
 import { type Catalog, CatalogSchema, type CriterionInput } from "../../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
-import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { TraceSchema } from "../../scoring/result.js";
-import { VERDICT_BANDS } from "../../scoring/verdict.js";
+import { VERDICT_BANDS } from "../../scoring/scoreCatalog.js";
 import { checkContentBudget } from "../contentBudget.js";
 import { EvaluationError, parseInput } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
+import { JUDGING_CALLS } from "./rubricExecutor.js";
 
-/** A rubric item: what a good answer shows, its weight, and whether it is required. */
 export const PromptRubricItemSchema = z.strictObject({
   id: z.string().trim().min(1),
   expected_outcome: z.string().trim().min(1),
@@ -30,8 +24,8 @@ export const PromptRubricItemSchema = z.strictObject({
 export type PromptRubricItem = z.infer<typeof PromptRubricItemSchema>;
 export type PromptRubricItemInput = z.input<typeof PromptRubricItemSchema>;
 
-/** The rubric list: ids unique, some weight to score by. Empty means freeform mode. */
-export const PromptRubricsSchema = z.array(PromptRubricItemSchema).superRefine((items, ctx) => {
+/** Empty means freeform mode. */
+const PromptRubricsSchema = z.array(PromptRubricItemSchema).superRefine((items, ctx) => {
   const seen = new Set<string>();
   items.forEach((item, index) => {
     if (seen.has(item.id)) {
@@ -58,72 +52,48 @@ export const PromptEvaluationInputSchema = z.strictObject({
 });
 export type PromptEvaluationInput = z.infer<typeof PromptEvaluationInputSchema>;
 
-/**
- * Verdict bands plus `error`: the judge gave no usable answer, which is neither a low
- * score nor a pass.
- */
-export const PromptVerdictSchema = z.enum(["pass", "borderline", "fail", "error"]);
-export type PromptVerdict = z.infer<typeof PromptVerdictSchema>;
-
-/** How the judge answered one rubric item. */
-export const RubricItemResultSchema = z.object({
+const RubricItemResultSchema = z.object({
   id: z.string(),
   expected_outcome: z.string(),
   weight: z.number().min(0),
   required: z.boolean(),
-  /** pass / fail as judged; `error` when the judge did not answer the item usably. */
   result: z.enum(["pass", "fail", "error"]),
   reasoning: z.string(),
   judgeError: z.string().optional(),
 });
-export type RubricItemResult = z.infer<typeof RubricItemResultSchema>;
 
 export const PromptEvaluationSchema = z.object({
-  /** 0–1: the judge's score (freeform) or Σ weight of passed items / Σ weight of judged items. */
+  /** The judge's score (freeform) or Σ weight of passed items / Σ weight of judged items. */
   score: z.number().min(0).max(1),
   hits: z.array(z.string()),
   misses: z.array(z.string()),
   reasoning: z.string(),
-  verdict: PromptVerdictSchema,
+  /** `error`: the judge gave no usable answer, neither a low score nor a pass. */
+  verdict: z.enum(["pass", "borderline", "fail", "error"]),
   mode: z.enum(["freeform", "rubric"]),
-  /**
-   * The exact prompts sent (evaluator_provider_request); absent when the judge cache answered (no
-   * model call was made; `cached` is then true).
-   */
+  /** The exact prompts sent; absent when the judge cache answered (`cached`). */
   evaluatorProviderRequest: z
     .object({ systemPrompt: z.string(), userPrompt: z.string() })
     .optional(),
-  /** Why the judge's answer (or part of it) could not be used. */
   judgeError: z.string().optional(),
   /** What the parser corrected or doubted (score clamped, lists trimmed, reasoning empty). */
   notes: z.array(z.string()),
-  /**
-   * The candidate answer looked like it addressed the judge (prompt injection): the verdict is
-   * never `pass` until a human has reviewed it; the reasons say what was found.
-   */
+  /** Held for review (e.g. possible prompt injection): the verdict is never `pass`. */
   humanReviewRequired: z.boolean(),
   humanReviewReasons: z.array(z.string()).optional(),
-  /** Rubric mode: each item as judged. */
   rubricResults: z.array(RubricItemResultSchema).optional(),
-  /** The last judging call (a repair round's, when there was one); absent when `cached`. */
+  /** The last judging call (a repair round's, when there was one). */
   trace: TraceSchema.optional(),
-  /** The judge cache answered: no model call was made. */
   cached: z.boolean().optional(),
-  /** `id@version` of the rubric registry's active version, when the catalog came from there. */
   registryVersion: z.string().optional(),
 });
 export type PromptEvaluation = z.infer<typeof PromptEvaluationSchema>;
 
-/** The id of the freeform criterion (the expected outcome), as its results and traces name it. */
-export const FREEFORM_TRACE_ID = "freeform";
+const FREEFORM_ID = "freeform";
 
 const NO_EXPECTED_OUTCOME = "(none given: judge how well the candidate answers the question)";
 
-/**
- * The catalog a PromptEvaluator judges with. Freeform: one 0–1 score criterion, the expected
- * outcome. Rubric: each item a pass/fail check, a required item critical; every item must be
- * judged. Passing is the pass band (0.8) either way.
- */
+/** Freeform: one 0–1 score criterion; rubric: each item a check, a required item critical. */
 export function promptCatalog(
   rubrics: readonly PromptRubricItem[],
   expectedOutcome?: string,
@@ -132,7 +102,7 @@ export function promptCatalog(
     rubrics.length === 0
       ? [
           {
-            id: FREEFORM_TRACE_ID,
+            id: FREEFORM_ID,
             title: "Expected outcome",
             description: expectedOutcome?.trim() || NO_EXPECTED_OUTCOME,
             weight: 1,
@@ -158,8 +128,6 @@ export function promptCatalog(
   });
 }
 
-const JUDGING_CALLS: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
-
 /** What a criterion's answer notes say, from the result's warnings (`<id>: <note>`). */
 function notesOf(result: EvaluationResult, ids: readonly string[]): string[] {
   return result.warnings.flatMap((warning) => {
@@ -177,7 +145,6 @@ function rubricItemResult(item: PromptRubricItem, judged: CriterionResult | unde
   return { ...base, result: judged.native === "pass" ? ("pass" as const) : ("fail" as const) };
 }
 
-/** The rubric mode's fields of the view: each item as judged, the hits, misses and judge error. */
 function rubricView(result: EvaluationResult, rubrics: readonly PromptRubricItem[]) {
   const byId = new Map(result.criteria.map((c) => [c.id, c]));
   const rubricResults = rubrics.map((item) => rubricItemResult(item, byId.get(item.id)));
@@ -201,7 +168,6 @@ function rubricView(result: EvaluationResult, rubrics: readonly PromptRubricItem
   };
 }
 
-/** The freeform mode's fields of the view: the one criterion's score, lists and reasoning. */
 function freeformView(result: EvaluationResult) {
   const judged = result.criteria[0];
   if (judged === undefined) throw new EvaluationError("input", "the result has no criterion");
@@ -215,14 +181,7 @@ function freeformView(result: EvaluationResult) {
   };
 }
 
-/**
- * The pipeline's result of a PromptEvaluator catalog (promptCatalog) in the prompt evaluator's
- * shape: freeform without rubric items, rubric mode with them. A judge error (an unusable
- * answer, a judge that could not be reached) is the verdict `error` with a score of 0, never a
- * fail or a pass; a result held for review is never `pass`. The prompts are the first judging
- * call's, the trace the last one's (a repair round's, when there was one); an answer the judge
- * cache gave made no call, so it has neither (`cached`).
- */
+/** The pipeline's result of a promptCatalog as a PromptEvaluation; a judge error is verdict `error`. */
 export function toPromptEvaluation(
   result: EvaluationResult,
   rubrics: readonly PromptRubricItem[] = [],
@@ -256,30 +215,16 @@ export function toPromptEvaluation(
 }
 
 export interface PromptEvaluatorOptions extends PipelineFeatures {
-  /** The judge: a `provider:model` spec, a LangChain chat model, or a model from createChatModel. */
   model: ModelSource | JudgeModel;
   /** Rubric items; non-empty switches to rubric mode. */
   rubrics?: readonly PromptRubricItemInput[];
-  /** Per model call, when the judge is built from a spec or a chat model (default 60 s). */
   timeoutMs?: number;
-  /** Ask the judge model whether the candidate answer addresses it (default: on, see evaluateContent). */
   injectionGuard?: boolean;
 }
 
 /**
- * The prompt evaluator: one judge for free-form answers and rubric items, on the evaluation
- * pipeline. Freeform mode (no rubric items): the expected outcome is a 0–1 score criterion, asked
- * with the question, the reference answer and the candidate answer; the answer is read as
- * `{score 0–1, hits, misses, reasoning}` and the verdict is the band of the score (pass ≥ 0.8,
- * borderline ≥ 0.6, fail below). Rubric mode: every item a pass/fail check, all in one call (a
- * TOON table); score = Σ weight of passed items / Σ weight of judged items; a required item not
- * met fails the verdict, otherwise the same bands apply.
- *
- * A judge that gave no usable answer — or could not be reached — is a judge error: `judgeError`
- * is set and the verdict is `error`, never `fail` or `pass`. Rubric items the judge left
- * unanswered are judge errors: left out of the score, named in `judgeError`, and the verdict
- * cannot be `pass`. Everything the pipeline does (the injection screening, a decision without
- * reasoning asked for once more, …) holds here as for every evaluation.
+ * Free-form answers (a 0–1 score, verdict by band) or rubric items (pass/fail checks in one call)
+ * on the pipeline; a judge that gave no usable answer is verdict `error`, never `fail` or `pass`.
  *
  * @example
  * const evaluator = new PromptEvaluator({

@@ -1,10 +1,3 @@
-/**
- * The levels rubric executor, whole: what it accepts as a rubric (rubricCatalog), the evaluation
- * it returns (RubricEvaluationSchema), the view of the pipeline's result in that shape
- * (toRubricEvaluation, the summary in the rubric's words), and RubricExecutor, which runs the
- * rubric through the pipeline.
- */
-
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { FunctionRegistry } from "../../checks/registry.js";
@@ -24,41 +17,29 @@ import { EvaluationError } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 
-/** How a levels rubric result names the way a criterion was scored. */
-export const ScoringMethodUsedSchema = z.enum(["deterministic", "schema", "llm_decode"]);
-export type ScoringMethodUsed = z.infer<typeof ScoringMethodUsedSchema>;
+const ScoringMethodUsedSchema = z.enum(["deterministic", "schema", "llm_decode"]);
+type ScoringMethodUsed = z.infer<typeof ScoringMethodUsedSchema>;
 
-/** The level id of a criterion whose function or schema check failed to run. */
-export const ERROR_LEVEL_ID = "error";
-/** The level id of an LLM-decided criterion without a usable answer. */
-export const UNABLE_TO_EVALUATE_LEVEL_ID = "unable_to_evaluate";
-
-/** `llm_invocation`: the model call behind an llm_decode result. */
-export const LlmInvocationSchema = z.object({
+const LlmInvocationSchema = z.object({
   model: z.string(),
-  /** sha256 of the exact system and user prompt. */
+  /** sha256 of the exact prompts and of the raw response. */
   prompt_hash: z.string(),
-  /** sha256 of the exact raw response. */
   response_hash: z.string(),
   timestamp: z.string(),
-  /** The sampling seed the call was made with, where the provider takes one. */
   seed: z.number().int().optional(),
   usage: z.object({
     input_tokens: z.number().int().min(0),
     output_tokens: z.number().int().min(0),
     total_tokens: z.number().int().min(0),
   }),
-  /** Set when the call failed. */
   error: z.string().optional(),
 });
-export type LlmInvocation = z.infer<typeof LlmInvocationSchema>;
 
-/** One criterion of a levels rubric evaluation: the level, the score, how it was scored. */
-export const RubricCriterionResultSchema = z.object({
+const RubricCriterionResultSchema = z.object({
   criterion_id: z.string(),
   /** The level decided; `error` or `unable_to_evaluate` when none could be. */
   level_id: z.string(),
-  /** 0–1; null when the criterion could not be evaluated (never silently a zero). */
+  /** null when the criterion could not be evaluated (never silently a zero). */
   score: z.number().min(0).max(1).nullable(),
   evidence: z.array(z.string()),
   /** The reasoning, or why the criterion could not be evaluated. */
@@ -66,7 +47,7 @@ export const RubricCriterionResultSchema = z.object({
   scoring_method_used: ScoringMethodUsedSchema,
   llm_invocation: LlmInvocationSchema.optional(),
 });
-export type RubricCriterionResult = z.infer<typeof RubricCriterionResultSchema>;
+type RubricCriterionResult = z.infer<typeof RubricCriterionResultSchema>;
 
 /** A levels rubric evaluation: every criterion's result, the score, the summary, the warnings. */
 export const RubricEvaluationSchema = z.object({
@@ -79,14 +60,12 @@ export const RubricEvaluationSchema = z.object({
   /** Σ weight·score / Σ weight over the criteria that were evaluated. */
   weighted_score: z.number().min(0).max(1),
   passed: z.boolean(),
-  /** The target looked like it addressed the judge: it cannot pass until a human has reviewed it. */
   human_review_required: z.boolean(),
   /** `id@version` of the rubric registry's active version, when the rubric came from there. */
   registry_version: z.string().optional(),
   feedback_summary: z.string(),
   evaluated_at: z.string(),
   evaluated_by: z.string(),
-  /** What loading or evaluating doubted (weights normalised, criteria not evaluated, …). */
   warnings: z.array(z.string()),
 });
 export type RubricEvaluation = z.infer<typeof RubricEvaluationSchema>;
@@ -99,27 +78,17 @@ function looksLikeJson(text: string): boolean {
   return start.startsWith("{") || start.startsWith("[");
 }
 
-/**
- * The rubric as a catalog: a `Catalog` value checked as a file would be; a levels rubric object
- * (or any other catalog form) through parseCatalog as JSON; a text as JSON or TOON by its first character. Invalid
- * rubrics throw the loader's CatalogError, naming the path and what was expected.
- */
+/** The rubric as a catalog, checked as a file with the same content would be. */
 export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalog {
   if (typeof rubric === "string") {
     return parseCatalog(rubric, { format: looksLikeJson(rubric) ? "json" : "toon", source });
   }
   const asCatalog = CatalogSchema.safeParse(rubric);
-  // A catalog value is decided as a file with the same content would be.
   if (asCatalog.success) return requireUsableCatalog(asCatalog.data, source);
   return parseCatalog(JSON.stringify(rubric), { format: "json", source });
 }
 
-/**
- * The summary to report: the model's, when the engine got one; else the engine's deterministic
- * summary (kept when no model summary was asked for or the model could not give one, and
- * recognised exactly) in the rubric's words: `Evaluation PASSED for rubric 'Content Quality'.`,
- * then the overall score, one line per criterion and the suggestions.
- */
+/** The model's summary, else the deterministic one in the rubric's words. */
 function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback: string }): string {
   const deterministic = deterministicSummary(catalog, evaluation);
   if (evaluation.feedback !== deterministic) return evaluation.feedback;
@@ -129,23 +98,16 @@ function rubricFeedback(catalog: Catalog, evaluation: SummaryInput & { feedback:
 }
 
 export interface RubricExecutorOptions extends PipelineFeatures {
-  /** Functions for deterministic criteria, registered by their `module:function` ref. */
   functionRegistry?: FunctionRegistry;
-  /**
-   * The LLM for llm_decode criteria and the LLM-enhanced feedback summary: a `provider:model`
-   * spec, a LangChain chat model, or a model from createChatModel. Without one, llm_decode
-   * criteria are reported as `unable_to_evaluate` and the summary is the deterministic one.
-   */
+  /** Without one, llm_decode criteria are `unable_to_evaluate` and the summary is deterministic. */
   llm?: ModelSource | JudgeModel;
   /** `evaluated_by` of every evaluation (default "system"). */
   evaluatedBy?: string;
   /** Where schema_ref files and relative function modules are found (default: process.cwd()). */
   baseDir?: string;
-  /** Per model call, when the llm is built from a spec or a chat model (default 60 s). */
   timeoutMs?: number;
-  /** Sampling seed of every call of an llm built from a spec (default EVALGATE_SEED, else 42). */
+  /** Sampling seed of an llm built from a spec (default EVALGATE_SEED, else 42). */
   seed?: number | null;
-  /** The clock, for `evaluated_at`. */
   now?: () => Date;
 }
 
@@ -156,7 +118,12 @@ export interface RubricEvaluateOptions {
   signal?: AbortSignal;
 }
 
-const LLM_TRACE_PURPOSES: ReadonlySet<Trace["purpose"]> = new Set(["criterion", "batch", "repair"]);
+/** The trace purposes of judging calls (not the guard's, not the summary's). */
+export const JUDGING_CALLS: ReadonlySet<Trace["purpose"]> = new Set([
+  "criterion",
+  "batch",
+  "repair",
+]);
 
 function scoringMethodUsed(kind: MethodKind): ScoringMethodUsed {
   if (kind === "function") return "deterministic";
@@ -168,9 +135,12 @@ function unique(items: readonly string[]): string[] {
   return [...new Set(items.filter((item) => item.trim() !== ""))];
 }
 
-function llmInvocationOf(criterionId: string, traces: readonly Trace[]): LlmInvocation | undefined {
+function llmInvocationOf(
+  criterionId: string,
+  traces: readonly Trace[],
+): z.infer<typeof LlmInvocationSchema> | undefined {
   const trace = traces
-    .filter((t) => LLM_TRACE_PURPOSES.has(t.purpose) && t.criterionIds.includes(criterionId))
+    .filter((t) => JUDGING_CALLS.has(t.purpose) && t.criterionIds.includes(criterionId))
     .at(-1);
   if (trace === undefined) return undefined;
   return {
@@ -188,10 +158,9 @@ function llmInvocationOf(criterionId: string, traces: readonly Trace[]): LlmInvo
   };
 }
 
-/** The level a result is reported at: its level, its pass/fail, or why there is none. */
 function levelIdOf(result: CriterionResult, method: ScoringMethodUsed): string {
   if (!result.evaluated) {
-    return method === "llm_decode" ? UNABLE_TO_EVALUATE_LEVEL_ID : ERROR_LEVEL_ID;
+    return method === "llm_decode" ? "unable_to_evaluate" : "error";
   }
   if (result.level !== undefined) return result.level;
   if (typeof result.native === "string") return result.native;
@@ -223,27 +192,11 @@ function criterionResultOf(
   };
 }
 
-/** What a levels rubric evaluation says besides the result: its id, target and evaluator. */
-export interface RubricEvaluationLabels {
-  /** `eval_` and hex digits. */
-  id: string;
-  targetId?: string;
-  /** Default: the rubric's target type. */
-  targetType?: string;
-  evaluatedBy: string;
-}
-
-/**
- * The pipeline's result of a levels rubric (its catalog) as a levels rubric evaluation: each
- * criterion's level (`error` for a function or schema that failed, `unable_to_evaluate` for an
- * LLM-decided one without a usable answer, a judge that could not be reached or no llm), its
- * score (null when not evaluated, never a zero), evidence, notes, how it was scored and the model
- * call behind it; the weighted score, passed, the screening, the summary in the rubric's words.
- */
+/** The pipeline's result of a levels rubric's catalog as a levels rubric evaluation. */
 export function toRubricEvaluation(
   result: EvaluationResult,
   catalog: Catalog,
-  labels: RubricEvaluationLabels,
+  labels: RubricEvaluateOptions & { id: string; evaluatedBy: string },
 ): RubricEvaluation {
   const byId = new Map(result.criteria.map((r) => [r.id, r]));
   return RubricEvaluationSchema.parse({
@@ -271,16 +224,8 @@ export function toRubricEvaluation(
 }
 
 /**
- * The levels rubric executor on top of the engine: deterministic functions (registered by ref or
- * imported), JSON Schema checks and llm_decode levels, weighted scoring against the rubric's pass
- * threshold, and the feedback summary — model-written when an llm is set (the deterministic one
- * when it cannot answer), else the template summary.
- *
- * A function that throws or cannot be resolved gives level `error` (the message in `notes`); an
- * llm_decode criterion without a usable answer — no llm configured, or one that cannot be
- * reached — gives `unable_to_evaluate`. Either is left out of the weighted score — neither a zero
- * nor a pass — and a required criterion left out keeps the rubric from passing; the
- * deterministic criteria stand.
+ * Levels rubrics on the pipeline: a function or schema that fails gives level `error`, an
+ * llm_decode criterion without a usable answer `unable_to_evaluate`; neither enters the score.
  *
  * @example
  * const registry = new FunctionRegistry();
@@ -297,11 +242,7 @@ export class RubricExecutor {
     this.llm = llm === undefined ? undefined : resolveJudgeModel(llm, { timeoutMs, seed });
   }
 
-  /**
-   * Evaluates `target` (an object or a text) against a rubric — the `rubricRegistry`'s active
-   * version of it when the registry holds its id. Without an llm, or with one that cannot be
-   * reached, the llm_decode criteria are `unable_to_evaluate` and the deterministic ones stand.
-   */
+  /** Evaluates `target` against the rubric (the `rubricRegistry`'s active version, if it has one). */
   async evaluate(
     rubric: RubricSource,
     target: unknown,

@@ -5,8 +5,7 @@
 
 import type { ReviewDetail } from "../../desk/answers.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import type { CorrectionInput } from "../../scoring/corrections.js";
-import type { RecordedCorrection } from "../../scoring/recordedCorrections.js";
+import type { CorrectionInput, RecordedCorrection } from "../../scoring/corrections.js";
 import type { CriterionResult } from "../../scoring/result.js";
 import { formatScore } from "./scorePercent.js";
 
