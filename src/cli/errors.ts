@@ -1,5 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
-import { redactCredentials, redactUrl } from "../redact.js";
+import { redactSecretText as redactCredentials, redactSecretText as redactUrl } from "../redact.js";
 
 /**
  * A command that cannot run as asked: a bad argument, an input that cannot be read, a model that

@@ -4,7 +4,7 @@
  * help; the retry loop and the fallback list act on it.
  */
 import { isEvalgateError } from "../errors.js";
-import { quoteBody } from "../redact.js";
+import { boundedText } from "../redact.js";
 import {
   isModelCallError,
   ModelAbortedError,
@@ -115,7 +115,7 @@ export function errorFromStatus(
   cause?: unknown,
 ): ModelCallError {
   // A server may answer an error with a whole page: only its start is quoted.
-  const detail = quoteBody(body);
+  const detail = boundedText(body);
   if (status === 429) return new ModelRateLimitError(retryAfterMs, detail, context, cause);
   if (status >= 500) {
     return new ModelUnavailableError("server-error", detail, context, { status, cause });

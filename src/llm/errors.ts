@@ -4,7 +4,7 @@
  * classifyError.ts turns whatever a provider threw into the typed call failures.
  */
 import { EvalgateError, errorGuard } from "../errors.js";
-import { boundedText, MESSAGE_LIMIT, redactUrl } from "../redact.js";
+import { boundedText, MESSAGE_LIMIT, redactSecretText } from "../redact.js";
 import {
   describeTarget,
   describeUnavailable,
@@ -34,7 +34,7 @@ export abstract class ModelCallError extends EvalgateError {
     this.name = new.target.name;
     this.provider = context.provider;
     this.model = context.model;
-    this.baseUrl = context.baseUrl === undefined ? undefined : redactUrl(context.baseUrl);
+    this.baseUrl = context.baseUrl === undefined ? undefined : redactSecretText(context.baseUrl);
   }
 }
 

@@ -19,7 +19,7 @@
  *   top_logprobs: N`, which ChatOllama does not send) and each streamed chunk's are recorded.
  */
 
-import { quoteBody } from "../redact.js";
+import { boundedText } from "../redact.js";
 import { classifyModelError, errorFromStatus, parseRetryAfter } from "./classifyError.js";
 import {
   ModelAbortedError,
@@ -66,12 +66,12 @@ async function errorDetail(response: Response): Promise<string> {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === "object" && parsed !== null && "error" in parsed) {
       const error = typeof parsed.error === "string" ? parsed.error : JSON.stringify(parsed.error);
-      return quoteBody(error ?? "");
+      return boundedText(error ?? "");
     }
   } catch {
     // not JSON (or cut short): quote the text
   }
-  return text.trim() === "" ? fallback : quoteBody(text.trim());
+  return text.trim() === "" ? fallback : boundedText(text.trim());
 }
 
 /** The request's headers with the server's credentials added (unless the client set its own). */

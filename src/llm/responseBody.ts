@@ -10,7 +10,7 @@
  *   lines, which it would also print, are left out.
  */
 
-import { quoteBody } from "../redact.js";
+import { boundedText } from "../redact.js";
 import { type ModelCallError, type ModelErrorContext, ModelResponseError } from "./errors.js";
 
 /** The most bytes of an error body read (the message quotes 500 characters of it). */
@@ -86,7 +86,7 @@ function lineProblem(line: string, number: number, check: StreamCheck): ModelCal
   }
   const what = chunk === undefined ? "a JSON object" : "an Ollama chat chunk";
   return new ModelResponseError(
-    `the server's answer is not an Ollama stream: line ${number} is not ${what}: "${quoteBody(line, LINE_QUOTE_LIMIT)}"`,
+    `the server's answer is not an Ollama stream: line ${number} is not ${what}: "${boundedText(line, LINE_QUOTE_LIMIT)}"`,
     check.context,
   );
 }

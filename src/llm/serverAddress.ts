@@ -6,7 +6,7 @@
  * reached this way; the header value never appears in a message, a trace or JSON.
  */
 import { inspect } from "node:util";
-import { redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { ModelOptionsError } from "./errors.js";
 import { serverKeyOfUrl } from "./serverKey.js";
 
@@ -74,7 +74,7 @@ function basicAuthorization(url: URL): ServerAuthorization | undefined {
 export function parseServerAddress(raw: string, option: string): ServerAddress {
   const text = raw.trim();
   const refuse = (why: string) =>
-    new ModelOptionsError(option, `${why} (got "${redactUrl(text.slice(0, 200))}")`);
+    new ModelOptionsError(option, `${why} (got "${redactSecretText(text.slice(0, 200))}")`);
   if (text.length > MAX_URL_LENGTH) {
     throw refuse(`the URL is longer than ${MAX_URL_LENGTH} characters`);
   }
@@ -106,7 +106,7 @@ export function shownServerUrl(raw: string): string {
   try {
     return parseServerAddress(raw, "baseUrl").shown;
   } catch {
-    return redactUrl(raw.trim().replace(/\/+$/, ""));
+    return redactSecretText(raw.trim().replace(/\/+$/, ""));
   }
 }
 

@@ -8,7 +8,7 @@
  * `{ url, slots?, provider?, model? }`.
  */
 import { z } from "zod";
-import { redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { ModelOptionsError } from "./errors.js";
 import { parseServerAddress, type ServerAddress } from "./serverAddress.js";
 import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
@@ -68,7 +68,7 @@ export function parseServerList(raw: string, option: string): ServerEntry[] {
   if (parts.some((part) => part === "")) {
     throw new ModelOptionsError(
       option,
-      `a server list is URLs separated by commas, with none empty (got "${redactUrl(raw.slice(0, 200))}")`,
+      `a server list is URLs separated by commas, with none empty (got "${redactSecretText(raw.slice(0, 200))}")`,
     );
   }
   return checkList(

@@ -3,7 +3,7 @@
  * cannot be used, or the default model cannot be downloaded.
  */
 import { EvalgateError, errorGuard } from "../../errors.js";
-import { redactCredentials } from "../../redact.js";
+import { redactSecretText } from "../../redact.js";
 
 /** The embedded runtime is not installed, or its native binary cannot load on this machine. */
 export class EmbeddedRuntimeError extends EvalgateError {
@@ -50,7 +50,7 @@ export class ModelDownloadError extends EvalgateError {
     message: string,
     options: { cause?: unknown } = {},
   ) {
-    super("MODEL_DOWNLOAD_FAILED", redactCredentials(message), options);
+    super("MODEL_DOWNLOAD_FAILED", redactSecretText(message), options);
   }
 }
 
