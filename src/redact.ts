@@ -113,3 +113,72 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
     ]),
   );
 }
+
+/** How many causes deep the chain is read and kept. */
+const MAX_CAUSE_DEPTH = 4;
+/** Text fields of an error looked at (SDK errors keep the response body in `error`, `body`…). */
+const TEXT_FIELDS = ["message", "stack", "error", "body", "responseBody", "detail", "url"] as const;
+
+function isClean(text: string): boolean {
+  return text.length <= MESSAGE_LIMIT * 4 && redactSecretText(text) === text;
+}
+
+function ownTexts(error: Record<string, unknown>): string[] {
+  const texts: string[] = [];
+  for (const field of TEXT_FIELDS) {
+    const value = error[field];
+    if (typeof value === "string") texts.push(value);
+    else if (isObject(value) && field !== "message" && field !== "stack") {
+      texts.push(JSON.stringify(value)?.slice(0, MESSAGE_LIMIT * 4 + 1) ?? "");
+    }
+  }
+  return texts;
+}
+
+function isCleanChain(cause: unknown, depth: number): boolean {
+  if (typeof cause === "string") return isClean(cause);
+  if (!isObject(cause)) return true;
+  if (depth >= MAX_CAUSE_DEPTH) return cause.cause === undefined && ownTexts(cause).every(isClean);
+  return ownTexts(cause).every(isClean) && isCleanChain(cause.cause, depth + 1);
+}
+
+/** The frames of a stack (its first line repeats the message, which is replaced). */
+function framesOf(stack: unknown): string {
+  if (typeof stack !== "string") return "";
+  const frames = stack
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 20);
+  return frames.length === 0 ? "" : `\n${redactSecretText(frames.join("\n"))}`;
+}
+
+function safeCopy(cause: unknown, depth: number): unknown {
+  if (typeof cause === "string") return boundedText(cause, MESSAGE_LIMIT);
+  if (!isObject(cause)) return cause;
+  const message = typeof cause.message === "string" ? cause.message : String(cause);
+  const copy = new Error(boundedText(message, MESSAGE_LIMIT));
+  copy.name = typeof cause.name === "string" ? cause.name.slice(0, 100) : "Error";
+  copy.stack = `${copy.name}: ${copy.message}${framesOf(cause.stack)}`;
+  const fields: Record<string, unknown> = {};
+  if (typeof cause.code === "string" || typeof cause.code === "number") fields.code = cause.code;
+  for (const key of ["status", "status_code", "statusCode"]) {
+    if (typeof cause[key] === "number") fields[key] = cause[key];
+  }
+  if (cause.cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    fields.cause = safeCopy(cause.cause, depth + 1);
+  }
+  return Object.assign(copy, fields);
+}
+
+/**
+ * A cause fit to leave the process: as is when no text in its chain holds a secret or a flood;
+ * else a plain copy, redacted and bounded, keeping the `code` and HTTP status classification reads.
+ */
+export function safeCause(cause: unknown): unknown {
+  if (cause === undefined || isCleanChain(cause, 0)) return cause;
+  return safeCopy(cause, 0);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}

@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ModelOptionsError, ModelUnavailableError } from "../../src/llm/errors.js";
-import { safeCause } from "../../src/llm/safeCause.js";
 import { parseServerAddress } from "../../src/llm/serverAddress.js";
-import { boundedText, redactSecretText } from "../../src/redact.js";
+import { boundedText, redactSecretText, safeCause } from "../../src/redact.js";
 
 describe("redactSecretText", () => {
   it.each([
