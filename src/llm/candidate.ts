@@ -14,10 +14,9 @@ import { contextOf, loadOnce, type ModelCandidate, slotWait } from "./modelCandi
 import { invokeOllamaChat, ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
-import { callInSlot, type ServerSlots } from "./serverCeilings.js";
-import type { ServerEntry } from "./serverList.js";
+import { parseServerList, type ServerEntry } from "./serverList.js";
 import { poolCandidate } from "./serverPool.js";
-import { serverListOf } from "./serverSettings.js";
+import { callInSlot, type ServerSlots } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 
@@ -63,7 +62,7 @@ export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): Model
  * no default server).
  */
 function serversOf(spec: ModelSpec, settings: ModelSettings): readonly ServerEntry[] {
-  if (spec.servers !== undefined) return serverListOf(spec.servers, "model spec");
+  if (spec.servers !== undefined) return parseServerList(spec.servers, "model spec");
   if (spec.provider === "openai-compatible" && !settings.serversGiven) {
     throw new ModelSpecError(
       `${spec.provider}:${spec.model}`,

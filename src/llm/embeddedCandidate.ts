@@ -12,7 +12,7 @@ import { createLlamaCppChat } from "./embedded/chatLlamaCpp.js";
 import { runtimeSettings } from "./embedded/llamaRuntime.js";
 import { ModelRequestError } from "./errors.js";
 import { contextOf, loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
-import { callInSlot } from "./serverCeilings.js";
+import { callInSlot } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 

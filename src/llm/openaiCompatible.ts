@@ -22,7 +22,7 @@ import { readUntrustedJson } from "../untrusted/json.js";
 import { chatModelClass } from "./providers.js";
 import { readBoundedText } from "./responseBody.js";
 import type { ServerAddress } from "./serverAddress.js";
-import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
+import { MAX_IN_FLIGHT_LIMIT } from "./serverState.js";
 import type { ModelEnv } from "./spec.js";
 import { topLogprobsAsked } from "./tokenLogprobs.js";
 

@@ -12,8 +12,9 @@ import type { ModelCallOptions } from "./modelCandidate.js";
 import { invokeOllamaChat, ollamaCallSettings } from "./ollamaChat.js";
 import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.js";
 import type { ServerAddress } from "./serverAddress.js";
-import type { PoolProvider, ServerEntry } from "./serverList.js";
+import type { ServerEntry } from "./serverList.js";
 import type { ModelSettings } from "./settings.js";
+import type { PoolProvider } from "./spec.js";
 import { topLogprobsAsked } from "./tokenLogprobs.js";
 
 export interface PoolMember {

@@ -25,10 +25,10 @@ import {
 } from "./errors.js";
 import { type ModelCallOptions, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { type PoolMember, poolMember } from "./poolMember.js";
-import { serverCeiling } from "./serverCeilings.js";
-import { bringBack, isServerFault, outOfPool, takeOut } from "./serverHealth.js";
-import type { PoolProvider, ServerEntry } from "./serverList.js";
+import type { ServerEntry } from "./serverList.js";
+import { bringBack, isServerFault, outOfPool, serverCeiling, takeOut } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
+import type { PoolProvider } from "./spec.js";
 
 interface Held {
   member: PoolMember;
