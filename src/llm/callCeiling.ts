@@ -1,8 +1,6 @@
 /**
- * A ceiling on calls in flight with fair queueing. Each caller queues in a lane (one evaluation,
- * one judge); when a slot frees, the lanes take turns (round-robin), so an evaluation with fifty
- * queued calls cannot starve one that arrives later with two. Within a lane, calls go in order.
- * A waiter whose signal fires, or whose wait runs out, leaves the queue at once.
+ * A ceiling on calls in flight with fair queueing: each caller queues in a lane (one evaluation);
+ * when a slot frees the lanes take turns, so fifty queued calls cannot starve a later two.
  */
 
 /** Who a call is queued for: calls of one lane are served in order, lanes take turns. */
@@ -86,10 +84,8 @@ export class FairCallCeiling {
   }
 
   /**
-   * Queues a waiter in `lane`; `grant` is called (once, synchronously, possibly before join
-   * returns) with the slot when its turn comes. Returns the function that takes the waiter out of
-   * the queue (nothing once it was granted). What a pool of servers waits with: a waiter in the
-   * queue of each, the first grant wins.
+   * Queues a waiter in `lane`; `grant` is called once (possibly before join returns) with the slot.
+   * Returns the function that takes the waiter out of the queue.
    */
   join(lane: CallLane, grant: (release: ReleaseSlot) => void): () => void {
     const waiter: Waiter = { lane, grant, leave: () => this.remove(waiter) };
@@ -163,11 +159,7 @@ export interface AnySlot {
   release: ReleaseSlot;
 }
 
-/**
- * The first slot any of `ceilings` grants to `lane`: a free one at once (tried in `order`), else a
- * waiter in the queue of each, taken out of the others when one grants. Leaves every queue when
- * the signal fires or the wait runs out, as `acquire` does.
- */
+/** The first slot any of `ceilings` grants: a free one at once (in `order`), else a waiter in each. */
 export function acquireAny(
   ceilings: readonly FairCallCeiling[],
   lane: CallLane,

@@ -12,10 +12,9 @@ import {
   coerceMessageLikeToMessage,
 } from "@langchain/core/messages";
 import type { TokenUsage } from "../scoring/result.js";
-import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
 import type { JudgeModel } from "./chatModel.js";
 import { isModelAbortedError, type ModelCallError } from "./errors.js";
-import type { ServerReport } from "./modelCandidate.js";
+import type { ModelCallOptions, ModelCandidate, ServerReport } from "./modelCandidate.js";
 import { callWithRetries, type ModelAttempt, type RetryPolicy } from "./retry.js";
 import { type TokenLogprob, tokenLogprobsOf } from "./tokenLogprobs.js";
 

@@ -1,8 +1,4 @@
-/**
- * One server of a judge's pool, as the pool calls it: who speaks to it (Ollama or an
- * OpenAI-compatible server) with which model, how many calls it takes at once, and one call to
- * it — no retry and no slot of its own (the pool holds the slot and moves failed work on).
- */
+/** One server of a pool, as the pool calls it: no retry and no slot of its own. */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError } from "./classifyError.js";

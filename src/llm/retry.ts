@@ -4,7 +4,6 @@
  * answer is retried once. Non-transient failures and caller cancellation are not retried.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
 import { classifyModelError, isRecord } from "./classifyError.js";
 import {
   isModelAbortedError,
@@ -15,6 +14,7 @@ import {
   ModelContentPolicyError,
   ModelResponseError,
 } from "./errors.js";
+import type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0 = one attempt). */

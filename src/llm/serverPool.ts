@@ -1,16 +1,10 @@
 /**
- * A judge pool: one model over several servers (Ollama, OpenAI-compatible, or both). Each call
- * takes a slot of one server — the least busy one with a free slot, else the first to free one
- * (a waiter in the queue of each, in the evaluation's turn: serverCeilings.ts) — so the calls of
- * an evaluation spread over every slot of every server. A server that fails the call (refused or
- * dropped connection, unreachable, 5xx, answer cut short, model missing, 429, no answer in time —
- * no headers, or an answer dripped past the deadline) or answers what cannot be used (empty, or
- * refused by the caller's `usable`: a judge's answer that does not parse) is taken out for a while
- * (serverHealth.ts) and the call goes to another server at once, outside the retry count: the
- * failure was the server's, not the model's. Nothing is sent twice on purpose: a call is on one
- * server at a time, and only a call that failed there goes elsewhere. When every server is out,
- * the one back soonest is tried; when every server failed the call, its last error is thrown (the
- * last server's unusable answer is returned as it is, for the caller to judge).
+ * A judge pool: one model over several servers. Each call takes a slot of one server (the least
+ * busy with a free slot, else the first to free one), so an evaluation's calls spread over every
+ * slot. A server at fault, or whose answer cannot be used, is taken out for a while and the call
+ * goes to another at once, outside the retry count: the fault was the server's. A call is on one
+ * server at a time. With every server out, the one back soonest is tried; when every server
+ * failed, the last error is thrown (the last unusable answer is returned for the caller to judge).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { acquireAny, type CallLane, createCallLane, type ReleaseSlot } from "./callCeiling.js";
@@ -63,11 +57,7 @@ export class ServerPool {
     return each.reduce((sum, n) => sum + n, 0);
   }
 
-  /**
-   * An evaluation starts on the pool: its part of the slots is the pool's divided by the
-   * evaluations on it when the slots are known (evaluations started together all count), so that
-   * together they make about one call per slot instead of each one per slot.
-   */
+  /** The slots divided among the evaluations on the pool, so together they make one call a slot. */
   share(): PoolShare {
     return shareSlots(
       this.members.map((m) => m.key),
@@ -183,10 +173,7 @@ export class ServerPool {
   }
 }
 
-/**
- * One evaluation's part of the slots of the servers `keys` (a pool, or one server): `total`
- * divided by the evaluations on those servers when it is known.
- */
+/** One evaluation's part of the slots of the servers `keys`. */
 export function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
   const key = [...keys].sort().join(",");
   evaluationsOn.set(key, (evaluationsOn.get(key) ?? 0) + 1);
@@ -209,10 +196,7 @@ function backSoonest(members: readonly PoolMember[]): PoolMember {
   return members.reduce((best, m) => (until(m) < until(best) ? m : best));
 }
 
-/**
- * The judge's model over a pool of servers, as one candidate of its list: `provider:model` with
- * the servers of its spec or of the settings.
- */
+/** The judge's model over a pool of servers, as one candidate of its list. */
 export function poolCandidate(
   judge: { provider: PoolProvider; model: string },
   entries: readonly ServerEntry[],
