@@ -72,7 +72,6 @@ function withoutRememberedSecrets(text: string): string {
   return out;
 }
 
-/** The text with every credential, authorization value, API key and token replaced by `***`. */
 export function redactSecretText(text: string): string {
   return withoutRememberedSecrets(text)
     .replace(URL_CREDENTIALS, "$1***@")
@@ -83,7 +82,6 @@ export function redactSecretText(text: string): string {
     .replace(SECRET_VALUE, "***");
 }
 
-/** At most `limit` characters of a text, redacted, saying how many were left out. */
 export function boundedText(text: string, limit = BODY_QUOTE_LIMIT): string {
   const window = limit * WINDOW_FACTOR + WINDOW_EDGE;
   const cut = text.length > window;
@@ -114,7 +112,6 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   );
 }
 
-/** How many causes deep the chain is read and kept. */
 const MAX_CAUSE_DEPTH = 4;
 /** Text fields of an error looked at (SDK errors keep the response body in `error`, `body`…). */
 const TEXT_FIELDS = ["message", "stack", "error", "body", "responseBody", "detail", "url"] as const;

@@ -5,7 +5,6 @@
 
 /** Who a call is queued for: calls of one lane are served in order, lanes take turns. */
 export class CallLane {
-  /** For messages and debugging only. */
   constructor(readonly name = "lane") {}
 }
 
@@ -13,7 +12,6 @@ export function createCallLane(name?: string): CallLane {
   return new CallLane(name);
 }
 
-/** Gives the slot back; calling it again does nothing. */
 export type ReleaseSlot = () => void;
 
 export interface SlotWait {
@@ -23,7 +21,6 @@ export interface SlotWait {
   maxWaitMs?: number;
   /** The error for a cancelled wait (default: the signal's reason). */
   onAbort?: (reason: unknown) => unknown;
-  /** The error for a wait that ran out. */
   onWaitTooLong?: (waitedMs: number, ahead: number) => unknown;
 }
 
@@ -57,12 +54,10 @@ export class FairCallCeiling {
     return this.#limit;
   }
 
-  /** Calls holding a slot now. */
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** Calls waiting for a slot now. */
   get queued(): number {
     return this.#queued;
   }
@@ -132,7 +127,6 @@ export class FairCallCeiling {
     this.dispatch();
   }
 
-  /** Grants free slots, one lane's turn after another. */
   private dispatch(): void {
     while (this.#inFlight < this.#limit) {
       const next = this.#lanes.entries().next();
@@ -153,7 +147,6 @@ function abortError(wait: SlotWait, reason: unknown): unknown {
   return wait.onAbort ? wait.onAbort(reason) : reason;
 }
 
-/** A slot of one of several ceilings: which one, and the function that gives it back. */
 export interface AnySlot {
   index: number;
   release: ReleaseSlot;

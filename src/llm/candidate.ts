@@ -150,7 +150,6 @@ function loadedCandidate(
   };
 }
 
-/** The candidate of a `provider:model` spec. */
 export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
   const { provider } = spec;
   if (provider === "ollama" || provider === "openai-compatible") {

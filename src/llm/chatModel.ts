@@ -19,7 +19,6 @@ export interface ChatModelOptions extends ModelSettingsInput {
 }
 
 export interface JudgeModel {
-  /** The primary model first, then the fallbacks. */
   readonly candidates: readonly ModelCandidate[];
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;

@@ -1,8 +1,4 @@
-/**
- * The classification of whatever a chat-model call threw (fetch errors, HTTP statuses, SDK errors,
- * aborts) into the typed model errors. `transient` says whether trying the same model again may
- * help; the retry loop and the fallback list act on it.
- */
+/** Whatever a chat-model call threw, typed; `transient` drives the retries and fallbacks. */
 import { isEvalgateError } from "../errors.js";
 import { boundedText } from "../redact.js";
 import {
@@ -44,7 +40,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-/** The message of anything thrown. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
@@ -85,10 +80,7 @@ function headerOf(error: unknown, name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Milliseconds to wait from a `Retry-After` value (seconds or an HTTP date) or a
- * `retry-after-ms` value; undefined when absent or unreadable.
- */
+/** Milliseconds from `Retry-After` (seconds or an HTTP date) or `retry-after-ms`. */
 export function parseRetryAfter(
   retryAfter: string | null | undefined,
   retryAfterMs?: string | null,
@@ -106,7 +98,6 @@ export function parseRetryAfter(
   return Math.max(0, date - now);
 }
 
-/** The typed error for an HTTP error status answered by a model server. */
 export function errorFromStatus(
   status: number,
   body: string,
@@ -132,10 +123,7 @@ function isAbortLike(error: unknown, name: "TimeoutError" | "AbortError"): boole
   return isRecord(error) && error.name === name;
 }
 
-/**
- * Turns anything a chat-model call threw into one of the typed model errors. Typed errors pass
- * through unchanged; `context` fills in where the call went.
- */
+/** Anything a call threw as a typed model error (typed ones pass through). */
 export function classifyModelError(
   error: unknown,
   context: ModelErrorContext = {},

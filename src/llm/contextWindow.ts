@@ -1,18 +1,15 @@
 /**
- * Ollama's context window (`num_ctx`) sized from the prompt. Ollama's default window is small and
- * it cuts a longer prompt from the front without an error, so a judge would silently lose the
- * start of the content. Each call's window is the smallest power of two that holds the prompt and
- * an answer (at least MIN_CONTEXT_TOKENS, so calls of one evaluation share a size and the loaded
- * model is not reloaded); a prompt that would not fit is refused before it is sent, naming the sizes.
+ * Ollama's `num_ctx` sized from the prompt: Ollama cuts a prompt too long for its small default
+ * window from the front without an error. The window is the smallest power of two holding prompt
+ * and answer (at least MIN_CONTEXT_TOKENS, so one evaluation's calls share a size and the model is
+ * not reloaded); a prompt that fits none is refused before it is sent.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { type ModelErrorContext, ModelRequestError } from "./errors.js";
 
-/** The smallest window asked for. */
 export const MIN_CONTEXT_TOKENS = 8_192;
 /** The largest window sized automatically (a 32k-token model); set numCtx to go beyond it. */
 export const MAX_AUTO_CONTEXT_TOKENS = 32_768;
-/** Room kept for the answer. */
 export const ANSWER_RESERVE_TOKENS = 1_024;
 /** Characters per token assumed: fewer than most tokenizers give, so the estimate errs high. */
 const CHARS_PER_TOKEN = 3;
@@ -23,10 +20,7 @@ export function estimatePromptTokens(messages: readonly BaseMessage[]): number {
   return Math.ceil(chars / CHARS_PER_TOKEN) + 8 * messages.length;
 }
 
-/**
- * The `num_ctx` for a call: the configured one when set, else sized from the prompt. Throws a
- * ModelRequestError (not retried) when the prompt and the answer reserve do not fit.
- */
+/** The configured `num_ctx`, else one sized from the prompt; ModelRequestError when it cannot fit. */
 export function contextWindowFor(
   messages: readonly BaseMessage[],
   configured: number | undefined,

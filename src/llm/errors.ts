@@ -5,7 +5,6 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 import { boundedText, MESSAGE_LIMIT, redactSecretText, safeCause } from "../redact.js";
 
-/** Where a call went: which provider, model and server. */
 export interface ModelErrorContext {
   provider?: string;
   model?: string;
@@ -72,7 +71,6 @@ export abstract class ModelCallError extends EvalgateError {
   }
 }
 
-/** The model did not finish answering within the timeout. */
 export class ModelTimeoutError extends ModelCallError {
   override readonly code = "MODEL_TIMEOUT";
   readonly transient = true;
@@ -218,7 +216,6 @@ export class ModelSpecError extends EvalgateError {
   }
 }
 
-/** A spec naming a provider we do not know. */
 export class UnknownProviderError extends ModelSpecError {
   override readonly code = "MODEL_PROVIDER_UNKNOWN";
   constructor(

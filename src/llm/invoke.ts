@@ -1,9 +1,6 @@
 /**
- * invokeJudge: what the engine needs from one model call — the answer text, token usage, the model
- * that answered, the parameters used and the latency — with retries and fallbacks applied. Each
- * model of the judge's list is tried with its retries; when it still fails (or fails in a way
- * retrying cannot fix, such as a model that is not pulled) the next one is tried. Caller
- * cancellation stops everything.
+ * invokeJudge: one model call with retries and fallbacks (the next model when one still fails),
+ * giving the engine the text, usage, answering model, parameters and latency.
  */
 import {
   AIMessage,
@@ -24,12 +21,10 @@ export interface ModelAnswer {
   /** The model that answered (as the server named it, else as the spec did). */
   model: string;
   provider: string;
-  /** `provider:model` of the answering model. */
   spec: string;
   parameters: Record<string, unknown>;
   /** From the first attempt to the answer, retries and fallbacks included. */
   latencyMs: number;
-  /** Every call made, failed ones with their error. */
   attempts: ModelAttempt[];
   /** The answer tokens' log-probabilities, when they were asked for and the server gave them. */
   logprobs?: TokenLogprob[];
@@ -57,12 +52,10 @@ function reportedModel(message: BaseMessage): string | undefined {
 
 interface FallbackAnswer {
   message: BaseMessage;
-  /** The model that answered. */
   candidate: ModelCandidate;
   attempts: ModelAttempt[];
 }
 
-/** Tries the candidates in order; rejects with the last typed error when all fail. */
 async function callWithFallback(
   candidates: readonly ModelCandidate[],
   messages: BaseMessage[],
@@ -84,10 +77,7 @@ async function callWithFallback(
   throw lastError;
 }
 
-/**
- * Calls the judge model. Rejects with a typed ModelCallError: the last failure when every model
- * failed, ModelAbortedError when `options.signal` fired.
- */
+/** Rejects with the last failure when every model failed, ModelAbortedError when cancelled. */
 export async function invokeJudge(
   judge: JudgeModel,
   messages: readonly BaseMessageLike[],

@@ -5,13 +5,11 @@ import { ModelAbortedError, type ModelErrorContext, ModelUnavailableError } from
 import type { OllamaFormat } from "./settings.js";
 
 export interface ModelCallOptions {
-  /** The caller's cancellation; the call then fails with ModelAbortedError. */
   signal?: AbortSignal;
   /** Ollama's `format` for this call, in place of the model's; other providers ignore it. */
   format?: OllamaFormat;
   /** Alternatives per position of the answer tokens' log-probabilities; ignored where none come. */
   logprobs?: number;
-  /** The deadline of this call, in place of the model's own (the caller's timeout). */
   timeoutMs?: number;
   /** Whether the caller can use an answer: a pool moves a call with an unusable one elsewhere. */
   usable?: (text: string) => boolean;
@@ -23,18 +21,15 @@ export interface ModelCallOptions {
 
 /** Which server of a pool answered a call, and the ones that failed it first. */
 export interface ServerReport {
-  /** The `provider:model` of the pool that answered. */
   spec: string;
   server: string;
   failedOver: string[];
 }
 
 export interface ModelCandidate {
-  /** `provider:model` (for a supplied chat model: its LLM type and model name). */
   readonly spec: string;
   readonly provider: string;
   readonly model: string;
-  /** The server, where the provider has one we configure (Ollama). */
   readonly baseUrl: string | undefined;
   /** What the call is made with (temperature, seed, format, timeout…), for traces. */
   readonly parameters: Readonly<Record<string, unknown>>;
@@ -46,7 +41,6 @@ export interface ModelCandidate {
     mine: Promise<number>;
     leave(): void;
   };
-  /** One call, no retry. Rejects with a ModelCallError. */
   call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
 }
 

@@ -1,8 +1,6 @@
 /**
- * ChatOllama for one call: built with the deadline/cancellation fetch (see ollamaFetch.ts), so a
- * timeout or a dropped connection is a typed error instead of an empty answer. Building it per
- * call is cheap (no I/O) and keeps one call's cancellation away from concurrent calls: ChatOllama
- * aborts every stream of its client when one call's signal fires.
+ * ChatOllama built per call with the deadline fetch (ollamaFetch.ts): cheap, and one call's
+ * cancellation stays away from the others (ChatOllama aborts every stream of its client).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { ChatOllama } from "@langchain/ollama";
@@ -38,10 +36,7 @@ export function createOllamaChat(
   });
 }
 
-/**
- * The settings of one call: its deadline and format, and a context window its prompt fits
- * (contextWindow.ts: a prompt too long for any window is refused here).
- */
+/** One call's settings: its deadline, format and a context window its prompt fits. */
 export function ollamaCallSettings(
   settings: ModelSettings,
   messages: readonly BaseMessage[],
@@ -57,11 +52,8 @@ export function ollamaCallSettings(
 }
 
 /**
- * One Ollama call, its failure typed (ModelAbortedError when the caller's signal fired). No signal
- * goes in the call options: ChatOllama would answer partial text on abort; the fetch carries the
- * caller's signal and the deadline. With `options.logprobs`, the tokens' log-probabilities are
- * asked for and the answer's are put in its response_metadata (under TOKEN_LOGPROBS_KEY) when the
- * server sent them.
+ * One Ollama call, its failure typed. No signal goes in the call options (ChatOllama would answer
+ * partial text); the fetch carries it. Log-probabilities go under TOKEN_LOGPROBS_KEY.
  */
 export async function invokeOllamaChat(
   model: string,
@@ -86,7 +78,6 @@ export async function invokeOllamaChat(
   }
 }
 
-/** The parameters an Ollama call is made with, for traces (undefined ones left out). */
 export function ollamaParameters(model: string, settings: ModelSettings): Record<string, unknown> {
   const parameters: Record<string, unknown> = {
     provider: "ollama",

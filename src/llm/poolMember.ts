@@ -18,11 +18,9 @@ export interface PoolMember {
   readonly model: string;
   /** The key of its ceiling and of its health: the server, whatever its URL's spelling. */
   readonly key: string;
-  /** The URL as messages and traces show it. */
   readonly shown: string;
   /** The calls it takes at once: configured, else asked of the server, else maxInFlight. */
   slots(): Promise<number>;
-  /** One call, in a slot the pool holds; rejects with a typed ModelCallError. */
   invoke(messages: BaseMessage[], options: ModelCallOptions): Promise<BaseMessage>;
 }
 
@@ -115,7 +113,6 @@ function openAiCompatibleMember(
   };
 }
 
-/** The member for one configured server: its own provider and model, else the judge's. */
 export function poolMember(
   entry: ServerEntry,
   judge: { provider: PoolProvider; model: string },

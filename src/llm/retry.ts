@@ -1,7 +1,6 @@
 /**
- * Retrying one model: transient failures (network, 5xx, 429, timeout) are tried again up to
- * `maxRetries` times with exponential backoff; a 429's Retry-After is honoured, capped. An empty
- * answer is retried once. Non-transient failures and caller cancellation are not retried.
+ * Retrying one model: transient failures with exponential backoff (a 429's Retry-After honoured,
+ * capped), an empty answer once; never a non-transient failure or a cancelled call.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError, isRecord } from "./classifyError.js";
@@ -17,23 +16,17 @@ import {
 import type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (0 = one attempt). */
   maxRetries: number;
-  /** Delay before the first retry; doubles for each further retry. */
   baseDelayMs: number;
-  /** Ceiling of the exponential delay. */
   maxDelayMs: number;
-  /** Ceiling of a server's Retry-After. */
   maxRetryAfterMs: number;
 }
 
-/** One call made to a model, successful or not. */
 export interface ModelAttempt {
   spec: string;
   error?: ModelCallError;
 }
 
-/** The delay before retry number `retry` (1-based) after `error`. */
 export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCallError): number {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   if (isModelRateLimitError(error) && error.retryAfterMs !== undefined) {
@@ -42,7 +35,6 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCal
   return exponential;
 }
 
-/** Waits `ms`; rejects with ModelAbortedError when `signal` fires first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -79,10 +71,6 @@ function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelC
   return null;
 }
 
-/**
- * Calls one model with retries. Resolves with its answer; rejects with the last typed error.
- * Every call made is appended to `attempts`.
- */
 export async function callWithRetries(
   candidate: ModelCandidate,
   messages: BaseMessage[],

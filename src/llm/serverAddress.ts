@@ -115,7 +115,6 @@ export function parseServerAddress(raw: string, option: string): ServerAddress {
   };
 }
 
-/** The URL as shown; when it is no URL, the text redacted. */
 export function shownServerUrl(raw: string): string {
   try {
     return parseServerAddress(raw, "baseUrl").shown;
@@ -124,7 +123,6 @@ export function shownServerUrl(raw: string): string {
   }
 }
 
-/** The server's key; the text as is when it is no URL. */
 export function serverKeyOf(raw: string): string {
   try {
     return parseServerAddress(raw, "baseUrl").key;

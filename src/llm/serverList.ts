@@ -13,7 +13,6 @@ import { POOL_PROVIDERS, type PoolProvider, parseModelSpec } from "./spec.js";
 
 export const MAX_POOL_SERVERS = 32;
 
-/** One server as configured. */
 export interface ServerEntry {
   readonly address: ServerAddress;
   /** The calls it takes at once, when the configuration says (`#slots=N`, `slots`). */
@@ -30,7 +29,6 @@ export const ServerObjectSchema = z.strictObject({
   model: z.string().min(1).max(512).optional(),
 });
 
-/** An entry of the `servers` option. */
 export type ServerInput = string | z.infer<typeof ServerObjectSchema>;
 
 function slotsOf(fragment: string, option: string, shown: string): number {
@@ -45,7 +43,6 @@ function slotsOf(fragment: string, option: string, shown: string): number {
   return slots;
 }
 
-/** One URL, with `#slots=N` when given. */
 function parseServerUrl(raw: string, option: string): ServerEntry {
   const text = raw.trim();
   const hash = text.indexOf("#");
@@ -54,7 +51,6 @@ function parseServerUrl(raw: string, option: string): ServerEntry {
   return { address, slots };
 }
 
-/** The servers of a comma-separated list (OLLAMA_BASE_URL, `baseUrl`, a spec's `@` part). */
 export function parseServerList(raw: string, option: string): ServerEntry[] {
   const parts = raw.split(",").map((part) => part.trim());
   if (parts.some((part) => part === "")) {
@@ -88,7 +84,6 @@ function checkList(entries: ServerEntry[], option: string): ServerEntry[] {
   return entries;
 }
 
-/** A `provider:model@url[,url…]` entry: its servers, each with that provider and model. */
 function specEntries(text: string, option: string): ServerEntry[] {
   let spec: ReturnType<typeof parseModelSpec>;
   try {
@@ -111,7 +106,6 @@ function specEntries(text: string, option: string): ServerEntry[] {
   }));
 }
 
-/** The entries of the `servers` option, in order, checked as a list. */
 export function parseServerInputs(inputs: readonly ServerInput[]): ServerEntry[] {
   const entries = inputs.flatMap((input, i): ServerEntry[] => {
     const option = `servers.${i}`;

@@ -32,13 +32,10 @@ interface Held {
 /** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
 const evaluationsOn = new Map<string, number>();
 
-/** One evaluation's part of a pool's slots (see ServerPool.share). */
 export interface PoolShare {
-  /** Every server's slots, summed. */
   total: Promise<number>;
   /** The slots of the pool divided among the evaluations on it now (at least 1). */
   mine: Promise<number>;
-  /** The evaluation is done with the pool; calling it again does nothing. */
   leave(): void;
 }
 
@@ -51,7 +48,6 @@ export class ServerPool {
     private readonly context: ModelErrorContext,
   ) {}
 
-  /** Every server's slots, summed. */
   async slots(): Promise<number> {
     const each = await Promise.all(this.members.map((m) => m.slots()));
     return each.reduce((sum, n) => sum + n, 0);
@@ -104,7 +100,6 @@ export class ServerPool {
     }
   }
 
-  /** Why the answer cannot be used (empty, or refused by the caller's `usable`); else undefined. */
   private unusable(
     message: BaseMessage,
     member: PoolMember,
@@ -119,7 +114,6 @@ export class ServerPool {
     return undefined;
   }
 
-  /** Whether every other server of the pool was tried already. */
   private isLastUntried(member: PoolMember, tried: ReadonlySet<PoolMember>): boolean {
     return this.members.every((m) => m === member || tried.has(m));
   }
@@ -173,7 +167,6 @@ export class ServerPool {
   }
 }
 
-/** One evaluation's part of the slots of the servers `keys`. */
 export function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
   const key = [...keys].sort().join(",");
   evaluationsOn.set(key, (evaluationsOn.get(key) ?? 0) + 1);
@@ -196,7 +189,6 @@ function backSoonest(members: readonly PoolMember[]): PoolMember {
   return members.reduce((best, m) => (until(m) < until(best) ? m : best));
 }
 
-/** The judge's model over a pool of servers, as one candidate of its list. */
 export function poolCandidate(
   judge: { provider: PoolProvider; model: string },
   entries: readonly ServerEntry[],

@@ -29,7 +29,6 @@ export const DEFAULT_MAX_QUEUE_WAIT_MS = 600_000;
 export const DEFAULT_SERVER_COOLDOWN_MS = 30_000;
 const MAX_COOLDOWN_FACTOR = 16;
 
-/** One server's ceiling: the registry key and the calls in flight it allows. */
 export interface ServerSlots {
   readonly key: string;
   readonly maxInFlight: number;
@@ -37,7 +36,6 @@ export interface ServerSlots {
 
 const ceilings = new Map<string, FairCallCeiling>();
 
-/** The ceiling of a server, made when first asked for, with the caller's limit in force. */
 export function serverCeiling(server: ServerSlots): FairCallCeiling {
   let ceiling = ceilings.get(server.key);
   if (ceiling === undefined) {
@@ -52,7 +50,6 @@ export function serverCeiling(server: ServerSlots): FairCallCeiling {
   return ceiling;
 }
 
-/** Runs one call to `server` in a slot of its ceiling, in `lane`'s turn. */
 export function callInSlot<T>(
   server: ServerSlots,
   lane: CallLane,
@@ -100,7 +97,6 @@ export function bringBack(key: string): void {
   health.delete(key);
 }
 
-/** When the server is out: until when and why; undefined when it is in. */
 export function outOfPool(
   key: string,
   now = Date.now(),
@@ -110,7 +106,6 @@ export function outOfPool(
   return { until: found.outUntil, why: found.why };
 }
 
-/** Forgets every server's health (for tests). */
 export function resetServerHealth(): void {
   health.clear();
 }

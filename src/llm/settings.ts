@@ -56,7 +56,6 @@ const OptionsSchema = z.object({
   maxQueueWaitMs: z.number().positive().max(86_400_000).optional(),
 });
 
-/** Numeric and format options of a model, as accepted by createChatModel. */
 export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> & {
   servers?: readonly ServerInput[];
   env?: ModelEnv;

@@ -18,14 +18,12 @@ export const KNOWN_PROVIDERS = [
 ] as const;
 export type ProviderName = (typeof KNOWN_PROVIDERS)[number];
 
-/** The providers whose servers a pool can hold. */
 export const POOL_PROVIDERS = ["ollama", "openai-compatible"] as const;
 export type PoolProvider = (typeof POOL_PROVIDERS)[number];
 
 export interface ModelSpec {
   provider: ProviderName;
   model: string;
-  /** The server list written after `@` (Ollama and OpenAI-compatible models only). */
   servers?: string;
 }
 
@@ -39,14 +37,12 @@ function isProviderName(value: string): value is ProviderName {
   return (KNOWN_PROVIDERS as readonly string[]).includes(value);
 }
 
-/** Splits `model@http://…` into the model and the server list after the `@`. */
 function splitServers(text: string): { model: string; servers: string | undefined } {
   const at = text.search(/@https?:\/\//i);
   if (at === -1) return { model: text, servers: undefined };
   return { model: text.slice(0, at).trim(), servers: text.slice(at + 1) };
 }
 
-/** Parses `provider:model`. Throws ModelSpecError / UnknownProviderError. */
 export function parseModelSpec(spec: string): ModelSpec {
   const trimmed = spec.trim();
   const colon = trimmed.indexOf(":");
@@ -70,19 +66,16 @@ export function parseModelSpec(spec: string): ModelSpec {
   return { provider, model, servers };
 }
 
-/** The spec as a string again: `provider:model`, with `@servers` when it named them. */
 export function formatModelSpec(spec: ModelSpec): string {
   const servers = spec.servers === undefined ? "" : `@${spec.servers}`;
   return `${spec.provider}:${spec.model}${servers}`;
 }
 
-/** `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`. */
 export function defaultModelSpec(env: ModelEnv): string {
   const model = env.EVALGATE_MODEL?.trim();
   return `ollama:${model ? model : DEFAULT_OLLAMA_MODEL}`;
 }
 
-/** OLLAMA_BASE_URL or http://127.0.0.1:11434, without a trailing slash. */
 export function defaultOllamaBaseUrl(env: ModelEnv): string {
   const url = env.OLLAMA_BASE_URL?.trim();
   return (url ? url : DEFAULT_OLLAMA_BASE_URL).replace(/\/+$/, "");

@@ -21,7 +21,6 @@ import {
 import { lstat, open, realpath, stat } from "node:fs/promises";
 import { sep } from "node:path";
 
-/** How a reader treats symbolic links. */
 export interface LinkPolicy {
   /** Read what a link points to (default false: a link is refused). Never into /proc, /sys, /dev. */
   readonly followSymlinks?: boolean;
@@ -32,7 +31,6 @@ export interface TextReadOptions extends LinkPolicy {
   readonly strictUtf8?: boolean;
 }
 
-/** Why a file was not read: `reason` follows the path in a message. */
 export interface FileProblem {
   readonly kind:
     | "missing"
@@ -200,7 +198,6 @@ export async function readRegularFile(
   }
 }
 
-/** The bytes as text: NUL bytes refused, and bytes that are not UTF-8 when `strictUtf8`. */
 function asText(read: FileReading, options: TextReadOptions): TextFileReading {
   if (!read.ok) return read;
   if (read.data.includes(0)) {
@@ -220,7 +217,6 @@ function asText(read: FileReading, options: TextReadOptions): TextFileReading {
   }
 }
 
-/** readRegularFile decoded as UTF-8 (a BOM is kept). */
 export async function readRegularTextFile(
   path: string,
   maxBytes: number,

@@ -1,10 +1,7 @@
 /**
- * ChatLlamaCpp: a LangChain chat model over the embedded runtime, so the engine, the graph and
- * the traces use it like any other model. A call's `format` (a JSON Schema, or "json") becomes a
- * grammar, so the answer follows the contract token by token, as Ollama's `format` does. Token
- * usage is reported; generation progress (tokens per second) goes to generationProgress.ts. A
- * call's `logprobs` (top N) adds the answer tokens' log-probabilities, computed after the answer
- * by one more evaluation of its tokens (answerLogprobs.ts), under TOKEN_LOGPROBS_KEY.
+ * ChatLlamaCpp: a LangChain chat model over the embedded runtime. A call's `format` becomes a
+ * grammar, so the answer follows the contract token by token; `logprobs` adds the answer tokens'
+ * log-probabilities (answerLogprobs.ts) under TOKEN_LOGPROBS_KEY.
  */
 import { basename } from "node:path";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
@@ -37,7 +34,6 @@ export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
 }
 
 export interface ChatLlamaCppFields extends BaseChatModelParams {
-  /** The GGUF file. */
   modelPath: string;
   runtime: RuntimeSettings;
   temperature?: number;
@@ -56,7 +52,6 @@ function textOf(message: BaseMessage): string {
     .join("");
 }
 
-/** The conversation before the last user turn, and that turn. */
 function splitConversation(messages: BaseMessage[]): {
   history: ChatHistoryItem[];
   prompt: string;
@@ -109,7 +104,6 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
     };
   }
 
-  /** Loads the runtime and the model now (the first call would otherwise). */
   async load(): Promise<LoadedModel> {
     return loadEmbeddedModel(this.modelPath, this.runtime);
   }
@@ -211,10 +205,7 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
 /** The most tokens one judge answer may have on the embedded model (EVALGATE_LLAMA_MAX_TOKENS). */
 const DEFAULT_MAX_TOKENS = 1024;
 
-/**
- * The chat model of a `llama-cpp:<file.gguf>` spec, with the runtime loaded and the file checked,
- * so a machine or a file that cannot be used fails before the first prompt.
- */
+/** The chat model of a `llama-cpp:` spec, loaded now: a bad file fails before the first prompt. */
 export async function createLlamaCppChat(
   modelPath: string,
   settings: ModelSettings,

@@ -1,12 +1,10 @@
 /**
- * One download at a time per model file, across processes: a lock file created with O_EXCL
- * (`wx`). Its holder touches it while it works; a lock whose process is gone, or that nobody
- * touched for `staleMs`, is taken over. Waiters poll until the lock is gone.
+ * One download at a time per model file across processes: a lock file created with `wx`, touched
+ * by its holder; one whose process is gone or untouched for `staleMs` is taken over.
  */
 import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
 
 export interface HeldLock {
-  /** Marks the lock as alive (call it while downloading). */
   touch(): Promise<void>;
   release(): Promise<void>;
 }

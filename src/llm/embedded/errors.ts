@@ -1,7 +1,4 @@
-/**
- * The errors of the embedded model: its runtime (node-llama-cpp) cannot load, a local model file
- * cannot be used, or the default model cannot be downloaded.
- */
+/** The embedded model's errors: its runtime, a local model file, the default model's download. */
 import { EvalgateError, errorGuard } from "../../errors.js";
 import { redactSecretText } from "../../redact.js";
 

@@ -1,9 +1,7 @@
 /**
- * The answer contract's JSON Schema (as Ollama's `format` takes it) in the subset node-llama-cpp
- * turns into a grammar: types, properties, required, enum, const, items, min/maxItems,
- * min/maxLength, oneOf. Number bounds have no grammar; a small integer range becomes an enum of
- * its values, so a 1–5 scale cannot be answered with a 7. Other bounds stay with the parser. The
- * parser refuses an empty reasoning, so the grammar asks for one character at least.
+ * The answer contract's JSON Schema in the subset node-llama-cpp makes a grammar. Number bounds
+ * have no grammar: a small integer range becomes an enum (a 1–5 scale cannot be answered with 7);
+ * the parser refuses an empty reasoning, so the grammar asks for one character at least.
  */
 
 export type JsonSchema = Record<string, unknown>;
@@ -46,7 +44,6 @@ function propertySchema(name: string, schema: JsonSchema): JsonSchema {
     : converted;
 }
 
-/** The schema in the grammar's subset (see the module comment). */
 export function toGrammarSchema(schema: JsonSchema): JsonSchema {
   const range = integerRange(schema);
   if (range !== undefined) return { enum: range };

@@ -1,8 +1,7 @@
 /**
- * The embedded runtime: node-llama-cpp, imported on first use (it is an optional dependency), on
- * the CPU build unless EVALGATE_LLAMA_GPU asks for a GPU. It never downloads or compiles
- * llama.cpp: a machine where the prebuilt binary cannot load gets EmbeddedRuntimeError. A model
- * file is loaded once per process, with one context whose sequences serve concurrent calls.
+ * The embedded runtime: node-llama-cpp (optional), imported on first use, on the CPU unless
+ * EVALGATE_LLAMA_GPU says otherwise; it never downloads or compiles llama.cpp. A model file is
+ * loaded once per process, one context whose sequences serve concurrent calls.
  */
 import { existsSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
@@ -101,7 +100,6 @@ function llamaFor(settings: RuntimeSettings): Promise<Llama> {
 export interface LoadedModel {
   model: LlamaModel;
   context: LlamaContext;
-  /** Waits for a free sequence; give it back with release(). */
   acquire(): Promise<LlamaContextSequence>;
   release(sequence: LlamaContextSequence): void;
 }
@@ -152,7 +150,6 @@ async function loadModelFile(path: string, settings: RuntimeSettings): Promise<L
 
 const loadedModels = new Map<string, Promise<LoadedModel>>();
 
-/** The model at `path`, loaded once per process and settings. */
 export function loadEmbeddedModel(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
   const key = JSON.stringify([path, settings]);
   let pending = loadedModels.get(key);

@@ -1,9 +1,7 @@
 /**
- * ensureModelFile: the model file in the cache folder, downloaded on first use. The download goes
- * to `<file>.part`, resumes an earlier `.part` with an HTTP Range request, gives up when no byte
- * arrives for `stallTimeoutMs`, and is checked against the pinned SHA-256 before it is renamed
- * into place — a partial or corrupt file is never used. Concurrent first runs download once: one
- * holds `<file>.lock`, the others wait for it.
+ * ensureModelFile: the model file in the cache folder, downloaded on first use into `<file>.part`
+ * (resumed with a Range request, given up when it stalls), checked against the pinned SHA-256
+ * before it is renamed into place. Concurrent first runs download once (`<file>.lock`).
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
@@ -40,7 +38,6 @@ export interface EnsureModelFileOptions {
 
 export interface ModelFileResult {
   path: string;
-  /** Whether this call downloaded it. */
   downloaded: boolean;
 }
 
@@ -192,7 +189,6 @@ async function transferToPart(transfer: Transfer): Promise<void> {
   }
 }
 
-/** Verifies the .part file and moves it into place, or deletes it. */
 async function verifyAndPlace(partPath: string, target: string, model: EmbeddedModelFile) {
   const digest = await sha256Of(partPath);
   if (digest !== model.sha256) {
@@ -208,10 +204,7 @@ async function verifyAndPlace(partPath: string, target: string, model: EmbeddedM
   await writeVerifiedNote(target, model.sha256);
 }
 
-/**
- * Removes what a failed first attempt left that holds no data: an empty .part file, and the
- * folders this attempt created, deepest first, while they are empty (the lock is released first).
- */
+/** Removes an empty .part file and the folders this attempt created, while empty. */
 async function tidyAfterFailure(createdDirs: readonly string[], partPath: string) {
   if (existsSync(partPath) && (await stat(partPath)).size === 0)
     await rm(partPath, { force: true });
@@ -231,10 +224,6 @@ async function createDirs(dir: string): Promise<string[]> {
   return created.reverse();
 }
 
-/**
- * The model file, downloaded and verified if it is not in the cache yet. Throws
- * ModelDownloadError (unreachable / http-status / stalled / checksum / write-failed).
- */
 export async function ensureModelFile(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
