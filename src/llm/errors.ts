@@ -72,7 +72,6 @@ export abstract class ModelCallError extends EvalgateError {
 }
 
 export class ModelTimeoutError extends ModelCallError {
-  override readonly code = "MODEL_TIMEOUT";
   readonly transient = true;
   constructor(
     readonly timeoutMs: number,
@@ -85,7 +84,6 @@ export class ModelTimeoutError extends ModelCallError {
 
 /** The server refused for now (HTTP 429); `retryAfterMs` when it said how long to wait. */
 export class ModelRateLimitError extends ModelCallError {
-  override readonly code = "MODEL_RATE_LIMITED";
   readonly transient = true;
   readonly status = 429;
   constructor(
@@ -101,7 +99,6 @@ export class ModelRateLimitError extends ModelCallError {
 
 /** The model could not be reached or could not serve: network, 5xx, model missing. */
 export class ModelUnavailableError extends ModelCallError {
-  override readonly code = "MODEL_UNAVAILABLE";
   readonly transient: boolean;
   readonly hint: string | undefined;
   readonly status: number | undefined;
@@ -136,7 +133,6 @@ export class ModelUnavailableError extends ModelCallError {
 
 /** The request itself was rejected (HTTP 4xx other than 404-model and 429): retrying won't help. */
 export class ModelRequestError extends ModelCallError {
-  override readonly code = "MODEL_REQUEST_REJECTED";
   readonly transient = false;
   constructor(
     readonly status: number | undefined,
@@ -151,7 +147,6 @@ export class ModelRequestError extends ModelCallError {
 
 /** The provider refused the content (safety / content filter). */
 export class ModelContentPolicyError extends ModelCallError {
-  override readonly code = "MODEL_CONTENT_POLICY";
   readonly transient = false;
   constructor(detail: string, context: ModelErrorContext, cause?: unknown) {
     super("MODEL_CONTENT_POLICY", `refused by content policy: ${detail}`, context, cause);
@@ -160,7 +155,6 @@ export class ModelContentPolicyError extends ModelCallError {
 
 /** The call succeeded but the answer is unusable (empty). Retried once. */
 export class ModelResponseError extends ModelCallError {
-  override readonly code = "MODEL_RESPONSE_UNUSABLE";
   readonly transient = true;
   constructor(detail: string, context: ModelErrorContext, cause?: unknown) {
     super("MODEL_RESPONSE_UNUSABLE", `gave an unusable answer: ${detail}`, context, cause);
@@ -169,7 +163,6 @@ export class ModelResponseError extends ModelCallError {
 
 /** The caller cancelled the call (its AbortSignal fired). Never retried, never falls back. */
 export class ModelAbortedError extends ModelCallError {
-  override readonly code = "MODEL_CALL_CANCELLED";
   readonly transient = false;
   constructor(context: ModelErrorContext, cause?: unknown) {
     super(
@@ -184,7 +177,6 @@ export class ModelAbortedError extends ModelCallError {
 
 /** The provider's LangChain package is not installed (or failed to load). */
 export class ProviderUnavailableError extends ModelCallError {
-  override readonly code = "PROVIDER_UNAVAILABLE";
   readonly transient = false;
   constructor(
     readonly packageName: string,

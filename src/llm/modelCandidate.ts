@@ -66,12 +66,24 @@ export function slotWait(
 
 /** `load()` once, its promise shared by the calls; a failed load is tried again by the next call. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
+  const get = loadOncePer(() => undefined, load);
+  return () => get(undefined);
+}
+
+/** `load(arg)` once per `keyOf(arg)`, its promise shared; a failed load is tried again next time. */
+export function loadOncePer<A, T>(
+  keyOf: (arg: A) => unknown,
+  load: (arg: A) => Promise<T>,
+): (arg: A) => Promise<T> {
+  const loading = new Map<unknown, Promise<T>>();
+  return (arg) => {
+    const key = keyOf(arg);
+    let pending = loading.get(key);
+    if (pending === undefined) {
+      pending = load(arg);
+      loading.set(key, pending);
+      pending.catch(() => loading.delete(key));
+    }
+    return pending;
   };
 }

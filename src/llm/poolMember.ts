@@ -1,10 +1,8 @@
 /** One server of a pool, as the pool calls it: no retry and no slot of its own. */
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError } from "./classifyError.js";
 import { invokeWithDeadline } from "./deadline.js";
-import type { ModelErrorContext } from "./errors.js";
-import type { ModelCallOptions } from "./modelCandidate.js";
+import { loadOncePer, type ModelCallOptions } from "./modelCandidate.js";
 import { invokeOllamaChat, ollamaCallSettings } from "./ollamaChat.js";
 import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.js";
 import type { ServerAddress } from "./serverAddress.js";
@@ -71,7 +69,10 @@ function openAiCompatibleMember(
 ): PoolMember {
   const { address } = entry;
   // One chat model per number of alternatives asked (none: the default path's), made on first use.
-  const loading = new Map<number | undefined, Promise<BaseChatModel>>();
+  const chatFor = loadOncePer(
+    (logprobs: number | undefined) => logprobs,
+    (logprobs) => createOpenAiCompatibleChat(model, address, settings, logprobs),
+  );
   return {
     provider: "openai-compatible",
     model,
@@ -82,26 +83,12 @@ function openAiCompatibleMember(
     },
     async invoke(messages, options) {
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const context: ModelErrorContext = memberContext(
-        entry,
-        "openai-compatible",
-        model,
-        timeoutMs,
-      );
+      const context = memberContext(entry, "openai-compatible", model, timeoutMs);
       const logprobs =
         options.logprobs === undefined ? undefined : topLogprobsAsked(options.logprobs);
-      let pending = loading.get(logprobs);
-      if (pending === undefined) {
-        pending = createOpenAiCompatibleChat(model, address, settings, logprobs);
-        loading.set(logprobs, pending);
-      }
-      let chat: BaseChatModel;
-      try {
-        chat = await pending;
-      } catch (error) {
-        loading.delete(logprobs);
+      const chat = await chatFor(logprobs).catch((error: unknown) => {
         throw classifyModelError(error, context);
-      }
+      });
       return invokeWithDeadline(chat, messages, {
         timeoutMs,
         signal: options.signal,

@@ -4,6 +4,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ProviderUnavailableError } from "./errors.js";
+import { loadOncePer } from "./modelCandidate.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec, ProviderName } from "./spec.js";
 
@@ -50,7 +51,10 @@ export const PROVIDER_PACKAGES: Readonly<Record<PackagedProvider, ProviderPackag
 
 export type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
 
-const loadedModules = new Map<string, unknown>();
+const importPackage = loadOncePer(
+  (name: string) => name,
+  (name): Promise<unknown> => import(name),
+);
 
 /** A package's chat model class, imported once; ProviderUnavailableError naming `npm install`. */
 export async function chatModelClass(
@@ -59,22 +63,16 @@ export async function chatModelClass(
   className: string,
   model: string,
 ): Promise<ChatModelConstructor> {
-  let loaded = loadedModules.get(packageName);
-  if (loaded === undefined) {
-    try {
-      loaded = await import(packageName);
-      loadedModules.set(packageName, loaded);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const notInstalled = message.includes(packageName);
-      throw new ProviderUnavailableError(
-        packageName,
-        notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
-        { provider },
-        error,
-      );
-    }
-  }
+  const loaded = await importPackage(packageName).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const notInstalled = message.includes(packageName);
+    throw new ProviderUnavailableError(
+      packageName,
+      notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
+      { provider },
+      error,
+    );
+  });
   const found: unknown =
     typeof loaded === "object" && loaded !== null
       ? (loaded as Record<string, unknown>)[className]

@@ -2,6 +2,7 @@
  * Retrying one model: transient failures with exponential backoff (a 429's Retry-After honoured,
  * capped), an empty answer once; never a non-transient failure or a cancelled call.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError, isRecord } from "./classifyError.js";
 import {
@@ -35,22 +36,12 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCal
   return exponential;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new ModelAbortedError({}, signal.reason));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ModelAbortedError({}, signal?.reason));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, signal === undefined ? {} : { signal });
+  } catch {
+    throw new ModelAbortedError({}, signal?.reason);
+  }
 }
 
 /** A successful answer that is not usable: empty, or stopped by a content filter. */

@@ -1,7 +1,6 @@
 /** Options of createChatModel, validated, and the resolved settings every provider reads. */
 import { z } from "zod";
 import { ModelOptionsError } from "./errors.js";
-import type { ServerAuthorization } from "./serverAddress.js";
 import {
   MAX_POOL_SERVERS,
   parseServerInputs,
@@ -19,7 +18,8 @@ import {
 import { DEFAULT_OLLAMA_BASE_URL, type ModelEnv } from "./spec.js";
 
 /** Ollama's `format`: "json" for any JSON object, or a JSON Schema the answer must follow. */
-export type OllamaFormat = "json" | Record<string, unknown>;
+const FormatSchema = z.union([z.literal("json"), z.record(z.string(), z.unknown())]);
+export type OllamaFormat = z.infer<typeof FormatSchema>;
 
 const OptionsSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
@@ -27,7 +27,7 @@ const OptionsSchema = z.object({
   seed: z.number().int().nullable().optional(),
   numCtx: z.number().int().positive().optional(),
   keepAlive: z.union([z.string().min(1), z.number()]).optional(),
-  format: z.union([z.literal("json"), z.record(z.string(), z.unknown())]).optional(),
+  format: FormatSchema.optional(),
   timeoutMs: z.number().positive().optional(),
   maxRetries: z.number().int().min(0).optional(),
   retryBaseDelayMs: z.number().min(0).optional(),
@@ -61,29 +61,8 @@ export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> 
   env?: ModelEnv;
 };
 
-export interface ModelSettings {
-  temperature: number;
-  seed: number | undefined;
-  numCtx: number | undefined;
-  keepAlive: string | number | undefined;
-  format: OllamaFormat | undefined;
-  timeoutMs: number;
-  maxRetries: number;
-  retryBaseDelayMs: number;
-  retryMaxDelayMs: number;
-  maxRetryAfterMs: number;
-  /** From `servers`, else `baseUrl`, else OLLAMA_BASE_URL; the fields below name the first. */
-  servers: readonly ServerEntry[];
-  /** Whether the servers come from the options (not from OLLAMA_BASE_URL or the default). */
-  serversGiven: boolean;
-  serverCooldownMs: number;
-  baseUrl: string;
-  shownBaseUrl: string;
-  authorization: ServerAuthorization | undefined;
-  maxInFlight: number;
-  maxQueueWaitMs: number;
-  env: ModelEnv;
-}
+/** The resolved settings: `baseUrl`, `shownBaseUrl` and `authorization` name the first server. */
+export type ModelSettings = ReturnType<typeof resolveModelSettings>;
 
 /** Near-deterministic judging. */
 const DEFAULT_TEMPERATURE = 0.1;
@@ -97,7 +76,7 @@ const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
 const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 
-export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSettings {
+export function resolveModelSettings(input: ModelSettingsInput = {}) {
   const { env: envInput, ...rest } = input;
   const parsed = OptionsSchema.safeParse(rest);
   if (!parsed.success) {
@@ -112,6 +91,7 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
   const server = first.address;
   return {
     servers,
+    /** Whether the servers come from the options (not from OLLAMA_BASE_URL or the default). */
     serversGiven: options.servers !== undefined || options.baseUrl !== undefined,
     serverCooldownMs: options.serverCooldownMs ?? DEFAULT_SERVER_COOLDOWN_MS,
     temperature: options.temperature ?? DEFAULT_TEMPERATURE,

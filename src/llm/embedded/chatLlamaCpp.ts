@@ -13,6 +13,7 @@ import {
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { ChatHistoryItem, LlamaGrammar, Token } from "node-llama-cpp";
+import { loadOncePer } from "../modelCandidate.js";
 import type { ModelSettings, OllamaFormat } from "../settings.js";
 import { MAX_RECORDED_TOKENS, TOKEN_LOGPROBS_KEY } from "../tokenLogprobs.js";
 import { answerTokenLogprobs } from "./answerLogprobs.js";
@@ -42,23 +43,13 @@ export interface ChatLlamaCppFields extends BaseChatModelParams {
   maxTokens?: number;
 }
 
-function textOf(message: BaseMessage): string {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return content
-    .map((part) =>
-      typeof part === "object" && part !== null && "text" in part ? String(part.text) : "",
-    )
-    .join("");
-}
-
 function splitConversation(messages: BaseMessage[]): {
   history: ChatHistoryItem[];
   prompt: string;
 } {
   const history: ChatHistoryItem[] = [];
   for (const message of messages) {
-    const text = textOf(message);
+    const { text } = message;
     const type = message.getType();
     if (type === "system") history.push({ type: "system", text });
     else if (type === "ai") history.push({ type: "model", response: [text] });
@@ -78,7 +69,6 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
   readonly seed: number | undefined;
   readonly maxTokens: number;
   private readonly runtime: RuntimeSettings;
-  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
   constructor(fields: ChatLlamaCppFields) {
     super(fields);
@@ -108,26 +98,19 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
     return loadEmbeddedModel(this.modelPath, this.runtime);
   }
 
-  private async grammarFor(format: OllamaFormat | undefined): Promise<LlamaGrammar | undefined> {
-    if (format === undefined) return undefined;
-    const key = typeof format === "string" ? format : JSON.stringify(format);
-    let pending = this.grammars.get(key);
-    if (pending === undefined) {
-      pending = (async () => {
-        const { model } = await this.load();
-        const llama = model.llama;
-        if (format === "json") return llama.getGrammarFor("json");
-        const schema = toGrammarSchema(format as JsonSchema);
-        // The schema is checked by node-llama-cpp; its static type is a deep generic.
-        return llama.createGrammarForJsonSchema(
-          schema as Parameters<typeof llama.createGrammarForJsonSchema>[0],
-        );
-      })();
-      pending.catch(() => this.grammars.delete(key));
-      this.grammars.set(key, pending);
-    }
-    return pending;
-  }
+  private readonly grammarFor = loadOncePer(
+    (format: OllamaFormat) => (typeof format === "string" ? format : JSON.stringify(format)),
+    async (format): Promise<LlamaGrammar> => {
+      const { model } = await this.load();
+      const llama = model.llama;
+      if (format === "json") return llama.getGrammarFor("json");
+      const schema = toGrammarSchema(format as JsonSchema);
+      // The schema is checked by node-llama-cpp; its static type is a deep generic.
+      return llama.createGrammarForJsonSchema(
+        schema as Parameters<typeof llama.createGrammarForJsonSchema>[0],
+      );
+    },
+  );
 
   async _generate(
     messages: BaseMessage[],
@@ -135,7 +118,8 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     const loaded = await this.load();
-    const grammar = await this.grammarFor(options.format);
+    const grammar =
+      options.format === undefined ? undefined : await this.grammarFor(options.format);
     const { LlamaChatSession } = await importRuntime();
     const { history, prompt } = splitConversation(messages);
     const sequence = await loaded.acquire();

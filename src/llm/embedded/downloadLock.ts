@@ -3,6 +3,7 @@
  * by its holder; one whose process is gone or untouched for `staleMs` is taken over.
  */
 import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 
 export interface HeldLock {
   touch(): Promise<void>;
@@ -72,6 +73,6 @@ export async function waitForUnlock(
       return;
     }
     if (await isStale(path, options.staleMs)) return;
-    await new Promise((resolve) => setTimeout(resolve, interval));
+    await delay(interval);
   }
 }

@@ -5,7 +5,6 @@ import { redactSecretText } from "../../redact.js";
 /** The embedded runtime is not installed, or its native binary cannot load on this machine. */
 export class EmbeddedRuntimeError extends EvalgateError {
   override readonly name = "EmbeddedRuntimeError";
-  override readonly code = "EMBEDDED_RUNTIME_UNAVAILABLE";
   constructor(detail: string, options: { cause?: unknown } = {}) {
     super(
       "EMBEDDED_RUNTIME_UNAVAILABLE",
@@ -19,7 +18,6 @@ export class EmbeddedRuntimeError extends EvalgateError {
 /** A GGUF model file that is missing, unreadable or not a model the runtime can load. */
 export class ModelFileError extends EvalgateError {
   override readonly name = "ModelFileError";
-  override readonly code = "MODEL_FILE_UNUSABLE";
   constructor(
     readonly path: string,
     detail: string,
@@ -40,7 +38,6 @@ export type DownloadProblem =
 /** The model could not be downloaded (or verified); nothing unverified is ever kept as the model. */
 export class ModelDownloadError extends EvalgateError {
   override readonly name = "ModelDownloadError";
-  override readonly code = "MODEL_DOWNLOAD_FAILED";
   constructor(
     readonly problem: DownloadProblem,
     readonly url: string,

@@ -4,6 +4,8 @@
  * the parser refuses an empty reasoning, so the grammar asks for one character at least.
  */
 
+import { isRecord } from "../../untrusted/json.js";
+
 export type JsonSchema = Record<string, unknown>;
 
 const KEPT_KEYS = [
@@ -30,10 +32,6 @@ function integerRange(schema: JsonSchema): number[] | undefined {
   const high = Math.floor(maximum);
   if (high < low || high - low + 1 > MAX_ENUM_RANGE) return undefined;
   return Array.from({ length: high - low + 1 }, (_, i) => low + i);
-}
-
-function isRecord(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function propertySchema(name: string, schema: JsonSchema): JsonSchema {

@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import { loadOnce, loadOncePer } from "../modelCandidate.js";
 import type { ModelEnv } from "../spec.js";
 import { EmbeddedRuntimeError, ModelFileError } from "./errors.js";
 
@@ -45,24 +46,19 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
   };
 }
 
-let runtimeModule: Promise<NodeLlamaCpp> | undefined;
-
 /** node-llama-cpp's module, or EmbeddedRuntimeError when it is not installed. */
-export function importRuntime(): Promise<NodeLlamaCpp> {
-  runtimeModule ??= import("node-llama-cpp").catch((error: unknown) => {
-    runtimeModule = undefined;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new EmbeddedRuntimeError(
-      message.includes("node-llama-cpp")
-        ? "the package is not installed (run `npm install node-llama-cpp`)"
-        : `the package failed to load (${message})`,
-      { cause: error },
-    );
-  });
-  return runtimeModule;
-}
-
-const runtimes = new Map<string, Promise<Llama>>();
+export const importRuntime = loadOnce(
+  (): Promise<NodeLlamaCpp> =>
+    import("node-llama-cpp").catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new EmbeddedRuntimeError(
+        message.includes("node-llama-cpp")
+          ? "the package is not installed (run `npm install node-llama-cpp`)"
+          : `the package failed to load (${message})`,
+        { cause: error },
+      );
+    }),
+);
 
 async function loadLlama(settings: RuntimeSettings): Promise<Llama> {
   const runtime = await importRuntime();
@@ -85,16 +81,10 @@ async function loadLlama(settings: RuntimeSettings): Promise<Llama> {
   }
 }
 
-function llamaFor(settings: RuntimeSettings): Promise<Llama> {
-  const key = `${settings.gpu}:${settings.threads ?? ""}`;
-  let pending = runtimes.get(key);
-  if (pending === undefined) {
-    pending = loadLlama(settings);
-    pending.catch(() => runtimes.delete(key));
-    runtimes.set(key, pending);
-  }
-  return pending;
-}
+const llamaFor = loadOncePer(
+  (settings: RuntimeSettings) => `${settings.gpu}:${settings.threads ?? ""}`,
+  loadLlama,
+);
 
 /** A loaded model with a pool of context sequences (one per concurrent call). */
 export interface LoadedModel {
@@ -148,15 +138,12 @@ async function loadModelFile(path: string, settings: RuntimeSettings): Promise<L
   return { model, context, ...sequencePool(context, settings.sequences) };
 }
 
-const loadedModels = new Map<string, Promise<LoadedModel>>();
+const loadedModels = loadOncePer(
+  (file: { path: string; settings: RuntimeSettings }) => JSON.stringify([file.path, file.settings]),
+  (file) => loadModelFile(file.path, file.settings),
+);
 
+/** The model at `path`, loaded once per process and settings. */
 export function loadEmbeddedModel(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
-  const key = JSON.stringify([path, settings]);
-  let pending = loadedModels.get(key);
-  if (pending === undefined) {
-    pending = loadModelFile(path, settings);
-    pending.catch(() => loadedModels.delete(key));
-    loadedModels.set(key, pending);
-  }
-  return pending;
+  return loadedModels({ path, settings });
 }

@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { redactSecretText } from "../../redact.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { ModelDownloadError } from "./errors.js";
@@ -74,7 +73,7 @@ async function writeVerifiedNote(path: string, sha256: string): Promise<void> {
 
 function offlineMessage(url: string, why: string): string {
   return (
-    `cannot download the embedded model from ${redactSecretText(url)} (${why}). Alternatives: ` +
+    `cannot download the embedded model from ${url} (${why}). Alternatives: ` +
     "start Ollama (`ollama serve`, then `ollama pull qwen2.5:7b-instruct`), choose a model with " +
     "--model (or EVALGATE_MODEL), use a local file with --model llama-cpp:<file.gguf>, or set " +
     "EVALGATE_MODEL_URL and EVALGATE_MODEL_SHA256 to a reachable mirror"
@@ -108,7 +107,7 @@ async function openResponse(transfer: Transfer, offset: number, controller: Abor
       stalled ? "stalled" : "unreachable",
       transfer.url,
       stalled
-        ? `the download from ${redactSecretText(transfer.url)} stalled: no answer for ${transfer.stallTimeoutMs} ms`
+        ? `the download from ${transfer.url} stalled: no answer for ${transfer.stallTimeoutMs} ms`
         : offlineMessage(transfer.url, causeText(error)),
       { cause: error },
     );
@@ -169,8 +168,8 @@ async function transferToPart(transfer: Transfer): Promise<void> {
         stalled ? "stalled" : "unreachable",
         transfer.url,
         stalled
-          ? `the download from ${redactSecretText(transfer.url)} stalled: no data for ${transfer.stallTimeoutMs} ms (run again to resume)`
-          : `the download from ${redactSecretText(transfer.url)} was cut off (${causeText(error)}); run again to resume`,
+          ? `the download from ${transfer.url} stalled: no data for ${transfer.stallTimeoutMs} ms (run again to resume)`
+          : `the download from ${transfer.url} was cut off (${causeText(error)}); run again to resume`,
         { cause: error },
       );
     } finally {
@@ -180,7 +179,7 @@ async function transferToPart(transfer: Transfer): Promise<void> {
       throw new ModelDownloadError(
         "unreachable",
         transfer.url,
-        `the download from ${redactSecretText(transfer.url)} ended early (${received} of ${total} bytes); run again to resume`,
+        `the download from ${transfer.url} ended early (${received} of ${total} bytes); run again to resume`,
       );
     }
   } finally {
@@ -196,7 +195,7 @@ async function verifyAndPlace(partPath: string, target: string, model: EmbeddedM
     throw new ModelDownloadError(
       "checksum",
       model.url,
-      `the file downloaded from ${redactSecretText(model.url)} has SHA-256 ${digest}, not the pinned ` +
+      `the file downloaded from ${model.url} has SHA-256 ${digest}, not the pinned ` +
         `${model.sha256}; it was deleted and nothing was cached`,
     );
   }
