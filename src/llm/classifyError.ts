@@ -11,6 +11,7 @@ import {
   ModelRequestError,
   ModelTimeoutError,
   ModelUnavailableError,
+  type UnavailableReason,
 } from "./errors.js";
 
 const CONTENT_POLICY_PATTERN =
@@ -19,22 +20,21 @@ const RATE_LIMIT_PATTERN = /rate[\s_-]?limit|too many requests/i;
 const MODEL_NOT_FOUND_PATTERN = /model\b.*\b(not found|does not exist|not exist)|try pulling it/i;
 const INCOMPLETE_STREAM_PATTERN = /did not receive done or success response/i;
 
-const REFUSED_CODES = new Set(["ECONNREFUSED"]);
-const RESET_CODES = new Set([
-  "ECONNRESET",
-  "EPIPE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "ECONNABORTED",
-]);
-const UNREACHABLE_CODES = new Set([
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ETIMEDOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
+/** Network error codes (of the error or its causes) and what they say about the server. */
+const NETWORK_REASONS: Readonly<Record<string, UnavailableReason>> = {
+  ECONNREFUSED: "connection-refused",
+  ECONNRESET: "connection-reset",
+  EPIPE: "connection-reset",
+  UND_ERR_SOCKET: "connection-reset",
+  UND_ERR_CLOSED: "connection-reset",
+  ECONNABORTED: "connection-reset",
+  ENOTFOUND: "unreachable",
+  EAI_AGAIN: "unreachable",
+  EHOSTUNREACH: "unreachable",
+  ENETUNREACH: "unreachable",
+  ETIMEDOUT: "unreachable",
+  UND_ERR_CONNECT_TIMEOUT: "unreachable",
+};
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
@@ -148,17 +148,9 @@ export function classifyModelError(
   }
 
   const code = networkCode(error);
-  if (code !== undefined) {
-    if (REFUSED_CODES.has(code)) {
-      return new ModelUnavailableError("connection-refused", detail, context, { cause: error });
-    }
-    if (RESET_CODES.has(code)) {
-      return new ModelUnavailableError("connection-reset", detail, context, { cause: error });
-    }
-    if (UNREACHABLE_CODES.has(code)) {
-      return new ModelUnavailableError("unreachable", detail, context, { cause: error });
-    }
-  }
+  const reason = code === undefined ? undefined : NETWORK_REASONS[code];
+  if (reason !== undefined)
+    return new ModelUnavailableError(reason, detail, context, { cause: error });
   if (error instanceof TypeError && (detail === "fetch failed" || detail === "terminated")) {
     return new ModelUnavailableError("connection-reset", detail, context, { cause: error });
   }

@@ -42,12 +42,10 @@ function usageOf(message: BaseMessage): TokenUsage {
 }
 
 function reportedModel(message: BaseMessage): string | undefined {
-  const metadata: Record<string, unknown> = message.response_metadata ?? {};
-  for (const key of ["model_name", "model"]) {
-    const value = metadata[key];
-    if (typeof value === "string" && value !== "") return value;
-  }
-  return undefined;
+  const { model_name, model }: Record<string, unknown> = message.response_metadata ?? {};
+  return [model_name, model].find(
+    (name): name is string => typeof name === "string" && name !== "",
+  );
 }
 
 interface FallbackAnswer {

@@ -30,16 +30,12 @@ export interface OllamaFetchOptions {
 }
 
 function modelFromBody(body: unknown): string | undefined {
-  if (typeof body !== "string") return undefined;
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === "object" && parsed !== null && "model" in parsed) {
-      return typeof parsed.model === "string" ? parsed.model : undefined;
-    }
+    const model: unknown = typeof body === "string" ? JSON.parse(body)?.model : undefined;
+    return typeof model === "string" ? model : undefined;
   } catch {
     return undefined;
   }
-  return undefined;
 }
 
 async function errorDetail(response: Response): Promise<string> {

@@ -72,7 +72,12 @@ export class ServerPool {
     let lastError: ModelCallError | undefined;
     for (;;) {
       const held = await this.acquire(tried, options, lane);
-      if (held === undefined) throw lastError ?? this.noServer();
+      if (held === undefined) {
+        throw (
+          lastError ??
+          new ModelUnavailableError("unknown", "no server of the pool could be tried", this.context)
+        );
+      }
       const { member, release } = held;
       let failure: ModelCallError;
       try {
@@ -156,14 +161,6 @@ export class ServerPool {
       return this.acquire(tried, options, lane);
     }
     return { member, release };
-  }
-
-  private noServer(): ModelCallError {
-    return new ModelUnavailableError(
-      "unknown",
-      "no server of the pool could be tried",
-      this.context,
-    );
   }
 }
 
