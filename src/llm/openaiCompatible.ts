@@ -1,9 +1,7 @@
 /**
- * OpenAI-compatible servers (vLLM, llama.cpp server, LM Studio) through ChatOpenAI, loaded on first
- * use. Nothing of the OpenAI environment is sent to them: their key is OPENAI_COMPATIBLE_API_KEY,
- * and URL credentials go as Basic. No structured output (servers differ): answers are parsed
- * fail-closed. llama.cpp's `GET /props` says its slots. Log-probabilities are a setting of the
- * instance, so a call asking for them goes to a second instance and the default path is unchanged.
+ * OpenAI-compatible servers (vLLM, llama.cpp server, LM Studio) through ChatOpenAI. Nothing of the
+ * OpenAI environment is sent: the key is OPENAI_COMPATIBLE_API_KEY, URL credentials go as Basic.
+ * Log-probabilities are a setting of the instance, so calls asking for them use a second one.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { z } from "zod";

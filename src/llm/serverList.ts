@@ -1,8 +1,7 @@
 /**
- * The model servers of a judge: one, or several (a pool). A list is URLs separated by commas (in
- * OLLAMA_BASE_URL, `baseUrl`, or after a spec's `@`), each optionally with `#slots=N` (a fragment
- * is never sent); the `servers` option's entries are such URLs, specs naming their own provider
- * and model (`openai-compatible:Qwen/Qwen2.5-7B-Instruct@http://gpu2:8000/v1`), or objects.
+ * The model servers of a judge: URLs separated by commas (OLLAMA_BASE_URL, `baseUrl`, after a
+ * spec's `@`), each with an optional `#slots=N`; the `servers` option's entries are such URLs,
+ * `provider:model@url` specs or objects.
  */
 import { z } from "zod";
 import { redactSecretText } from "../redact.js";

@@ -1,10 +1,7 @@
 /**
- * A judge pool: one model over several servers. Each call takes a slot of one server (the least
- * busy with a free slot, else the first to free one), so an evaluation's calls spread over every
- * slot. A server at fault, or whose answer cannot be used, is taken out for a while and the call
- * goes to another at once, outside the retry count: the fault was the server's. A call is on one
- * server at a time. With every server out, the one back soonest is tried; when every server
- * failed, the last error is thrown (the last unusable answer is returned for the caller to judge).
+ * A judge pool: one model over several servers. Each call takes a slot of the least busy server
+ * (else the first to free one). A server at fault, or whose answer cannot be used, is taken out
+ * and the call moves on at once, outside the retry count; a call is on one server at a time.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { acquireAny, type CallLane, createCallLane, type ReleaseSlot } from "./callCeiling.js";

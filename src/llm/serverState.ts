@@ -1,16 +1,8 @@
 /**
- * Process-wide state of each model server, keyed by the server whatever its URL's spelling (or, for
- * the embedded model, by its file): its ceiling on calls in flight, which every call of every
- * evaluation goes through, and its health in a pool.
- *
- * A server's ceiling is the one its callers ask for (`maxInFlight`, EVALGATE_MAX_IN_FLIGHT, else 4:
- * Ollama's OLLAMA_NUM_PARALLEL cannot be asked for); the latest caller's value is in force, and a
- * ceiling nobody uses is dropped.
- *
- * A server at fault (connection refused or dropped, unreachable, 5xx, answer cut short, model
- * missing, no answer in time, unusable answer) is out for the pool's cooldown, doubled for each
- * further failure in a row up to 16 times; one that answered 429 is out for its Retry-After. Its
- * first usable answer forgets its failures.
+ * Process-wide state of each model server (keyed whatever its URL's spelling; the embedded model
+ * by its file): its ceiling on calls in flight, the latest caller's limit in force, and its health
+ * in a pool. A server at fault is out for the cooldown, doubled per failure in a row up to 16
+ * times (a 429 for its Retry-After); its first usable answer forgets its failures.
  */
 import { type CallLane, FairCallCeiling, type SlotWait } from "./callCeiling.js";
 import {
