@@ -6,7 +6,6 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type CallLane, createCallLane } from "./callCeiling.js";
 import { providerCandidate, suppliedCandidate } from "./candidate.js";
 import type { ModelCandidate } from "./modelCandidate.js";
-import type { RetryPolicy } from "./retry.js";
 import { type ModelSettings, type ModelSettingsInput, resolveModelSettings } from "./settings.js";
 import { defaultModelSpec, parseModelSpec } from "./spec.js";
 
@@ -16,6 +15,13 @@ export type ModelSource = string | BaseChatModel;
 export interface ChatModelOptions extends ModelSettingsInput {
   /** Models tried, in order, when the primary one keeps failing. */
   fallbackModels?: readonly ModelSource[];
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxRetryAfterMs: number;
 }
 
 export interface JudgeModel {
