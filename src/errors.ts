@@ -38,7 +38,6 @@ export function errorGuard<T extends EvalgateError>(
   return (value: unknown): value is T => isEvalgateError(value) && known.has(value.code);
 }
 
-/** A message that ends with a code in square brackets already (a wrapped error's, say). */
 const ENDS_WITH_CODE = /\[[A-Z][A-Z0-9_]*\]$/;
 
 /**

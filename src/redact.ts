@@ -20,7 +20,6 @@ const BEARER = /\b(?:Bearer|BEARER)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}/g;
 const BASIC =
   /\b([Bb]asic|BASIC)[ \t]{1,8}(?=[A-Za-z0-9+/]{0,256}(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{8,}={0,2}/g;
 
-/** Values shaped like a provider key or token. */
 const SECRET_VALUE = new RegExp(
   [
     String.raw`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}`,

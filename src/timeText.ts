@@ -31,7 +31,6 @@ function stampFormat(timeZone: string, seconds: boolean): Intl.DateTimeFormat {
   return format;
 }
 
-/** `2026-05-04 10:12 UTC` (year, month, day; hours 0–23; the zone's short name). */
 export function timeStamp(at: Date, options: TimeStampOptions = {}): string {
   const seconds = options.seconds === true;
   const parts = new Map<string, string>(

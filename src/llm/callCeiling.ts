@@ -68,12 +68,10 @@ export class FairCallCeiling {
     this.dispatch();
   }
 
-  /** Waits for a slot in `lane`'s turn; resolves with the function that gives it back. */
   acquire(lane: CallLane, wait: SlotWait = {}): Promise<ReleaseSlot> {
     return acquireAny([this], lane, wait).then((slot) => slot.release);
   }
 
-  /** A slot now, when one is free and nobody is waiting; undefined otherwise. */
   tryTake(): ReleaseSlot | undefined {
     return this.#queued === 0 && this.#inFlight < this.#limit ? this.take() : undefined;
   }
@@ -88,7 +86,6 @@ export class FairCallCeiling {
     return waiter.leave;
   }
 
-  /** Runs `task` in a slot of `lane`'s turn; the slot is given back when it settles. */
   async run<T>(lane: CallLane, wait: SlotWait, task: () => Promise<T>): Promise<T> {
     const release = await this.acquire(lane, wait);
     try {

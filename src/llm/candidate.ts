@@ -27,7 +27,6 @@ import { callInSlot, type ServerSlots } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 
-/** An Ollama model on one server, called through ChatOllama with the deadline fetch. */
 function ollamaCandidate(model: string, settings: ModelSettings): ModelCandidate {
   const slots: ServerSlots = {
     key: serverKeyOf(settings.baseUrl),
@@ -66,7 +65,6 @@ function serversOf(spec: ModelSpec, settings: ModelSettings): readonly ServerEnt
   return settings.servers;
 }
 
-/** An Ollama model on one server, or a pool: several servers, or any OpenAI-compatible one. */
 function serverModelCandidate(
   spec: ModelSpec & { provider: "ollama" | "openai-compatible" },
   settings: ModelSettings,

@@ -18,9 +18,7 @@ export interface OllamaStatus {
   baseUrl: string;
   reachable: boolean;
   modelPresent: boolean;
-  /** Names of the pulled models (empty when unreachable). */
   models: string[];
-  /** What is wrong and what to run; undefined when all is well. */
   problem?: string;
 }
 

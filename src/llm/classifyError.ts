@@ -123,7 +123,6 @@ function isAbortLike(error: unknown, name: "TimeoutError" | "AbortError"): boole
   return isRecord(error) && error.name === name;
 }
 
-/** Anything a call threw as a typed model error (typed ones pass through). */
 export function classifyModelError(
   error: unknown,
   context: ModelErrorContext = {},

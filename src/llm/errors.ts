@@ -222,7 +222,6 @@ export class UnknownProviderError extends ModelSpecError {
     );
   }
 }
-/** An option of createChatModel with a value it cannot use. */
 export class ModelOptionsError extends EvalgateError {
   constructor(
     readonly option: string,

@@ -29,15 +29,12 @@ import { type TokenLogprob, tokenLogprobsOf } from "./tokenLogprobs.js";
 export interface ModelAnswer {
   text: string;
   usage: TokenUsage;
-  /** The model that answered (as the server named it, else as the spec did). */
   model: string;
   provider: string;
   spec: string;
   parameters: Record<string, unknown>;
-  /** From the first attempt to the answer, retries and fallbacks included. */
   latencyMs: number;
   attempts: ModelAttempt[];
-  /** The answer tokens' log-probabilities, when they were asked for and the server gave them. */
   logprobs?: TokenLogprob[];
 }
 

@@ -14,10 +14,8 @@ import { topLogprobsAsked } from "./tokenLogprobs.js";
 export interface PoolMember {
   readonly provider: PoolProvider;
   readonly model: string;
-  /** The key of its ceiling and of its health: the server, whatever its URL's spelling. */
   readonly key: string;
   readonly shown: string;
-  /** The calls it takes at once: configured, else asked of the server, else maxInFlight. */
   slots(): Promise<number>;
   invoke(messages: BaseMessage[], options: ModelCallOptions): Promise<BaseMessage>;
 }
@@ -26,7 +24,6 @@ export interface PoolMember {
 const SLOTS_KEPT_MS = 300_000;
 const askedSlots = new Map<string, { at: number; slots: Promise<number | undefined> }>();
 
-/** The server's own word on its slots, asked at most every five minutes per process. */
 function serverSlots(address: ServerAddress, settings: ModelSettings): Promise<number | undefined> {
   const kept = askedSlots.get(address.key);
   if (kept !== undefined && Date.now() - kept.at < SLOTS_KEPT_MS) return kept.slots;

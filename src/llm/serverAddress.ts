@@ -35,11 +35,9 @@ export class ServerAuthorization {
 }
 
 export interface ServerAddress {
-  /** scheme://host[:port][/path], without credentials, query or trailing slash. */
   readonly url: string;
   /** The key of its ceiling and health: `http://localhost:11434/` and `http://127.1:11434` are one. */
   readonly key: string;
-  /** `http://***@host:11434` when it had credentials. */
   readonly shown: string;
   readonly authorization: ServerAuthorization | undefined;
 }
@@ -87,7 +85,6 @@ function basicAuthorization(url: URL): ServerAuthorization | undefined {
   return new ServerAuthorization(`Basic ${Buffer.from(pair, "utf8").toString("base64")}`);
 }
 
-/** Reads `http://user:pass@host:11434/prefix/`; ModelOptionsError naming `option` otherwise. */
 export function parseServerAddress(raw: string, option: string): ServerAddress {
   const text = raw.trim();
   const refuse = (why: string) =>

@@ -14,9 +14,7 @@ export const MAX_POOL_SERVERS = 32;
 
 export interface ServerEntry {
   readonly address: ServerAddress;
-  /** The calls it takes at once, when the configuration says (`#slots=N`, `slots`). */
   readonly slots: number | undefined;
-  /** Who speaks to it and which model it is asked for, when not the judge's own. */
   readonly provider?: PoolProvider;
   readonly model?: string;
 }

@@ -31,7 +31,6 @@ const evaluationsOn = new Map<string, number>();
 
 export interface PoolShare {
   total: Promise<number>;
-  /** The slots of the pool divided among the evaluations on it now (at least 1). */
   mine: Promise<number>;
   leave(): void;
 }
@@ -50,7 +49,6 @@ export class ServerPool {
     return each.reduce((sum, n) => sum + n, 0);
   }
 
-  /** The slots divided among the evaluations on the pool, so together they make one call a slot. */
   share(): PoolShare {
     return shareSlots(
       this.members.map((m) => m.key),
@@ -58,7 +56,6 @@ export class ServerPool {
     );
   }
 
-  /** One call on one server; moved to another when the server fails it (see the module comment). */
   async call(
     messages: BaseMessage[],
     options: ModelCallOptions,
@@ -120,7 +117,6 @@ export class ServerPool {
     return this.members.every((m) => m === member || tried.has(m));
   }
 
-  /** A slot of a server not tried yet: an in one if any, else the one back soonest. */
   private async acquire(
     tried: ReadonlySet<PoolMember>,
     options: ModelCallOptions,

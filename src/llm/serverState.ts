@@ -71,13 +71,11 @@ const SERVER_FAULTS: ReadonlySet<UnavailableReason> = new Set<UnavailableReason>
   "model-not-found",
 ]);
 
-/** Whether the server (not the prompt) is at fault, so its work goes to the others. */
 export function isServerFault(error: ModelCallError): boolean {
   if (isModelRateLimitError(error) || isModelTimeoutError(error)) return true;
   return isModelUnavailableError(error) && SERVER_FAULTS.has(error.reason);
 }
 
-/** Takes the server out: for its Retry-After (a 429 that gave one), else the growing cooldown. */
 export function takeOut(key: string, error: ModelCallError, cooldownMs: number, now = Date.now()) {
   const failures = (health.get(key)?.failures ?? 0) + 1;
   const growing = cooldownMs * Math.min(MAX_COOLDOWN_FACTOR, 2 ** (failures - 1));

@@ -139,7 +139,6 @@ function maxInFlightFromEnv(env: ModelEnv): number {
   return limit;
 }
 
-/** EVALGATE_SEED: a whole number, or "none" / "off" for no seed. */
 function seedFromEnv(env: ModelEnv): number | undefined {
   const value = env.EVALGATE_SEED?.trim();
   if (value === undefined || value === "") return DEFAULT_SEED;

@@ -19,7 +19,6 @@ export type TokenLogprob = z.infer<typeof TokenLogprobSchema>;
 /** The alternatives asked for at each position (Ollama and OpenAI accept at most 20). */
 export const TOP_LOGPROBS = 10;
 export const MAX_TOP_LOGPROBS = 20;
-/** The alternatives a call may ask for: a whole number from 1 to MAX_TOP_LOGPROBS. */
 export function topLogprobsAsked(top: number): number {
   if (!Number.isFinite(top)) return TOP_LOGPROBS;
   return Math.min(Math.max(1, Math.round(top)), MAX_TOP_LOGPROBS);
@@ -55,7 +54,6 @@ const OpenAiLogprobsSchema = z.object({
   content: z.array(TokenLogprobSchema).max(MAX_RECORDED_TOKENS),
 });
 
-/** The token log-probabilities an answer carries (ours, or an OpenAI-compatible server's). */
 export function tokenLogprobsOf(message: BaseMessage): TokenLogprob[] | undefined {
   const metadata: Record<string, unknown> = message.response_metadata ?? {};
   const ours = z.array(TokenLogprobSchema).safeParse(metadata[TOKEN_LOGPROBS_KEY]);

@@ -21,7 +21,6 @@ import {
 /** Far beyond any real document, far below a stack. */
 const MAX_JSON_DEPTH = 256;
 
-/** Where the text first nests deeper than `maxDepth`, in one linear pass outside strings. */
 function firstTooDeep(text: string, maxDepth: number): number | undefined {
   let depth = 0;
   let inString = false;
@@ -46,17 +45,14 @@ export interface JsonProblem {
   readonly kind: "syntax" | "depth" | "prototype";
   /** What is wrong, without the location: "expected ',' between items". */
   readonly reason: string;
-  /** 1-based line and column of the problem in the text (BOM removed), when known. */
   readonly line?: number | undefined;
   readonly column?: number | undefined;
-  /** The JSON path of the refused key (`["criteria", 0, "__proto__"]`), for a prototype key. */
   readonly path?: JsonPath | undefined;
 }
 
 export interface JsonDocument {
   readonly ok: true;
   readonly value: unknown;
-  /** The 1-based line of the value at `path`, else of its nearest existing ancestor. */
   lineOf(path: JsonPath): number | undefined;
 }
 
@@ -117,7 +113,6 @@ function syntaxReason(text: string, errors: readonly ParseError[]): string {
   return PROBLEM_TEXT[code] ?? code;
 }
 
-/** Whether a value is an object with fields (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -135,7 +130,6 @@ function strictTree(text: string, errors: ParseError[] = []): Node | undefined {
   return parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
 }
 
-/** Where a path is written: the property holding it (its key's line), else the value. */
 function lineOfPath(text: string, tree: Node | undefined, path: JsonPath): number | undefined {
   if (tree === undefined) return undefined;
   for (let depth = path.length; depth >= 0; depth--) {
@@ -148,7 +142,6 @@ function lineOfPath(text: string, tree: Node | undefined, path: JsonPath): numbe
   return undefined;
 }
 
-/** The first syntax error, located by jsonc-parser's scanner (which never quotes the text). */
 function syntaxProblem(text: string, error: unknown): JsonProblem {
   const errors: ParseError[] = [];
   strictTree(text, errors);
@@ -218,7 +211,6 @@ export function jsonProblemText(problem: JsonProblem): string {
   return problem.kind === "prototype" ? problem.reason : `invalid JSON: ${problem.reason}`;
 }
 
-/** A problem as one line, location first: `line 3, column 5: invalid JSON: expected a value`. */
 export function describeJsonProblem(problem: JsonProblem): string {
   const parts: string[] = [];
   if (problem.line !== undefined) {

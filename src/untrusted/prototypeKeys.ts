@@ -5,7 +5,6 @@
 
 export type JsonPath = ReadonlyArray<string | number>;
 
-/** A path as a JSON path: `$.criteria[2]["odd key"]`. */
 export function formatJsonPath(path: JsonPath): string {
   let out = "$";
   for (const part of path) {
@@ -44,7 +43,6 @@ function pathTo(visit: Visit, ...tail: string[]): JsonPath {
   return path;
 }
 
-/** The first prototype key, depth first in document order, walked with its own stack. */
 export function findPrototypeKey(value: unknown): PrototypeKey | undefined {
   const stack: Visit[] = [{ node: value, parent: undefined, key: undefined }];
   while (stack.length > 0) {

@@ -41,9 +41,7 @@ export interface FileProblem {
     | "kernel_file"
     | "not_text";
   readonly reason: string;
-  /** For `too_large` (unless it grew past the limit while read). */
   readonly size?: number | undefined;
-  /** For `not_regular`: "a FIFO", "a directory". */
   readonly fileType?: string | undefined;
 }
 
@@ -90,7 +88,6 @@ function placeOf(link: boolean, real: string, policy: LinkPolicy): FileProblem |
   return kernelProblem(real) ?? (link && policy.followSymlinks !== true ? LINK : undefined);
 }
 
-/** A missing file (or a dangling link) is for the reader to report. */
 function missing(error: unknown): undefined {
   if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
   throw error;
@@ -129,7 +126,6 @@ function failure(error: unknown): FileProblem {
   return { kind: "unreadable", reason: `cannot be read (${code ?? "error"})` };
 }
 
-/** A problem with what stat found, or undefined for a regular file within the limit. */
 function checkStats(info: Stats, maxBytes: number): FileProblem | undefined {
   if (!info.isFile()) {
     const fileType = fileTypeOf(info);
@@ -144,7 +140,6 @@ function checkStats(info: Stats, maxBytes: number): FileProblem | undefined {
   };
 }
 
-/** Reads the open regular file (checked again on its descriptor), at most `maxBytes` + 1 bytes. */
 function readDescriptor(fd: number, maxBytes: number): FileReading {
   const info = fstatSync(fd);
   const problem = openedProblem(fd) ?? checkStats(info, maxBytes);
@@ -225,7 +220,6 @@ export async function readRegularTextFile(
   return asText(await readRegularFile(path, maxBytes, options), options);
 }
 
-/** readRegularTextFile for the few callers that must stay synchronous (configuration files). */
 export function readRegularTextFileSync(
   path: string,
   maxBytes: number,

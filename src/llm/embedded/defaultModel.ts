@@ -12,7 +12,6 @@ export interface EmbeddedModelFile {
   fileName: string;
   url: string;
   sha256: string;
-  /** Size in bytes, when known (the pinned default's). */
   sizeBytes: number | undefined;
   licence: string;
 }
@@ -75,7 +74,6 @@ export function embeddedModelFile(env: ModelEnv): EmbeddedModelFile {
   };
 }
 
-/** EVALGATE_CACHE_DIR, else the platform's user cache folder with `evalgate`. */
 export function modelCacheDir(env: ModelEnv, platform: NodeJS.Platform = process.platform): string {
   const explicit = env.EVALGATE_CACHE_DIR?.trim();
   if (explicit) return explicit;

@@ -31,7 +31,6 @@ async function isStale(path: string, staleMs: number): Promise<boolean> {
   }
 }
 
-/** Takes the lock if free (or stale); undefined when another live process holds it. */
 export async function tryLock(path: string, staleMs: number): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -59,7 +58,6 @@ export async function tryLock(path: string, staleMs: number): Promise<HeldLock |
   return undefined;
 }
 
-/** Resolves when `path` no longer exists (or is stale), polling every `intervalMs`. */
 export async function waitForUnlock(
   path: string,
   options: { staleMs: number; intervalMs?: number; signal?: AbortSignal },

@@ -54,7 +54,6 @@ export const isEmbeddedRuntimeError = errorGuard<EmbeddedRuntimeError>(
 export const isModelFileError = errorGuard<ModelFileError>("MODEL_FILE_UNUSABLE");
 export const isModelDownloadError = errorGuard<ModelDownloadError>("MODEL_DOWNLOAD_FAILED");
 
-/** The codes of the embedded model's errors, one per class. */
 export const EMBEDDED_ERROR_CODES = [
   "EMBEDDED_RUNTIME_UNAVAILABLE",
   "MODEL_FILE_UNUSABLE",

@@ -46,7 +46,6 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
   };
 }
 
-/** node-llama-cpp's module, or EmbeddedRuntimeError when it is not installed. */
 export const importRuntime = loadOnce(
   (): Promise<NodeLlamaCpp> =>
     import("node-llama-cpp").catch((error: unknown) => {
@@ -86,7 +85,6 @@ const llamaFor = loadOncePer(
   loadLlama,
 );
 
-/** A loaded model with a pool of context sequences (one per concurrent call). */
 export interface LoadedModel {
   model: LlamaModel;
   context: LlamaContext;
@@ -143,7 +141,6 @@ const loadedModels = loadOncePer(
   (file) => loadModelFile(file.path, file.settings),
 );
 
-/** The model at `path`, loaded once per process and settings. */
 export function loadEmbeddedModel(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
   return loadedModels({ path, settings });
 }

@@ -13,9 +13,7 @@ import { ModelDownloadError } from "./errors.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
-  /** Undefined when the server did not say. */
   totalBytes: number | undefined;
-  /** Bytes already there from an earlier, interrupted download. */
   resumedFromBytes: number;
   bytesPerSecond: number;
 }
@@ -203,7 +201,6 @@ async function verifyAndPlace(partPath: string, target: string, model: EmbeddedM
   await writeVerifiedNote(target, model.sha256);
 }
 
-/** Removes an empty .part file and the folders this attempt created, while empty. */
 async function tidyAfterFailure(createdDirs: readonly string[], partPath: string) {
   if (existsSync(partPath) && (await stat(partPath)).size === 0)
     await rm(partPath, { force: true });
