@@ -112,18 +112,20 @@ export function parseServerAddress(raw: string, option: string): ServerAddress {
   };
 }
 
-export function shownServerUrl(raw: string): string {
+function addressOrUndefined(raw: string): ServerAddress | undefined {
   try {
-    return parseServerAddress(raw, "baseUrl").shown;
+    return parseServerAddress(raw, "baseUrl");
   } catch {
-    return redactSecretText(raw.trim().replace(/\/+$/, ""));
+    return undefined;
   }
 }
 
+/** The URL as shown; when it is no URL, the text redacted. */
+export function shownServerUrl(raw: string): string {
+  return addressOrUndefined(raw)?.shown ?? redactSecretText(raw.trim().replace(/\/+$/, ""));
+}
+
+/** The server's key; the text as is when it is no URL. */
 export function serverKeyOf(raw: string): string {
-  try {
-    return parseServerAddress(raw, "baseUrl").key;
-  } catch {
-    return raw.trim();
-  }
+  return addressOrUndefined(raw)?.key ?? raw.trim();
 }
