@@ -1,15 +1,8 @@
 /**
- * The one error base of evalgate. Every error the project throws on purpose is an `EvalgateError`
- * with a stable, machine-readable `code` (for example `CATALOG_INVALID`), so callers branch on the
- * code rather than on class names or message text.
+ * The one error base: every error evalgate throws on purpose has a stable `code` to branch on.
  *
  * @example
- * try {
- *   await loadCatalog(path);
- * } catch (error) {
- *   if (isEvalgateError(error, "CATALOG_INVALID")) console.error(error.message);
- *   else throw error;
- * }
+ * if (isEvalgateError(error, "CATALOG_INVALID")) console.error(error.message);
  */
 const BRAND = Symbol.for("evalgate.error");
 
@@ -19,10 +12,7 @@ export interface EvalgateErrorOptions {
 
 export class EvalgateError<Code extends string = string> extends Error {
   override name: string = "EvalgateError";
-  /**
-   * What went wrong, stable across releases: the value to branch on. A family of errors narrows
-   * it to its own codes (`class StoreError extends EvalgateError<StoreErrorCode>`).
-   */
+  /** Stable across releases; a family narrows it to its own codes. */
   readonly code: Code;
   readonly [BRAND] = true;
 
@@ -32,9 +22,7 @@ export class EvalgateError<Code extends string = string> extends Error {
   }
 }
 
-/**
- * True for any evalgate error (also across copies of the package), optionally of one code.
- */
+/** True for any evalgate error (also across copies of the package), optionally of one code. */
 export function isEvalgateError(value: unknown, code?: string): value is EvalgateError {
   if (typeof value !== "object" || value === null || !(BRAND in value)) return false;
   const actual = (value as { code?: unknown }).code;
@@ -42,14 +30,7 @@ export function isEvalgateError(value: unknown, code?: string): value is Evalgat
   return code === undefined || actual === code;
 }
 
-/**
- * A guard for the errors of one class (its code) or one family (the codes of its classes), built
- * on the code rather than `instanceof`, so it also holds for an error from another copy of the
- * package.
- *
- * @example
- * export const isToonError = errorGuard<ToonError>("TOON_INVALID");
- */
+/** A guard for the codes of one class or family, by code so it holds across package copies. */
 export function errorGuard<T extends EvalgateError>(
   ...codes: readonly string[]
 ): (value: unknown) => value is T {
@@ -57,16 +38,11 @@ export function errorGuard<T extends EvalgateError>(
   return (value: unknown): value is T => isEvalgateError(value) && known.has(value.code);
 }
 
-/** A message that ends with a code in square brackets already (a wrapped error's, say). */
 const ENDS_WITH_CODE = /\[[A-Z][A-Z0-9_]*\]$/;
 
 /**
- * A message as users see it: the text, then its code in square brackets (`… [CATALOG_INVALID]`),
- * so the code can be looked up in docs/errors.md. A message that ends with a code already (one
- * error reported through another) keeps that code alone.
- *
- * @example
- * withErrorCode("no thread 't1'", "THREAD_NOT_FOUND"); // "no thread 't1' [THREAD_NOT_FOUND]"
+ * The message with its code in square brackets (`… [CATALOG_INVALID]`), unless it ends with one
+ * already (one error reported through another).
  */
 export function withErrorCode(message: string, code: string): string {
   if (ENDS_WITH_CODE.test(message)) return message;

@@ -1,38 +1,25 @@
 /**
- * Keeping secrets and floods out of messages, for every room of evalgate: credentials in URLs (a
- * model server's, a database's), authorization headers, API keys and tokens are replaced by `***`
- * wherever text leaves the process (error messages, causes, traces, states, command output), and
- * a response body is quoted in part only.
- *
- * Every pattern is linear on any input: each repeated part either has a fixed upper bound or runs
- * over characters that end the runs of the other attempts, so no text can make a scan go back
- * over itself. Long texts are cut to a window before they are scanned, then to their limit.
+ * Secrets out of every text that leaves the process, and bodies quoted in part only. Every pattern
+ * is linear on any input (each repeated part is bounded or runs over characters that end the other
+ * attempts), and long texts are cut to a window before they are scanned.
  */
 
-/** `scheme://user:password@` (or `scheme://token@`) as it appears in free text. */
+/** `scheme://user:password@` (or `scheme://token@`). */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#"'<>]+@/gi;
 
-/**
- * `Authorization: Bearer …`, `"authorization":"Basic …"`, `x-api-key: …`, `api_key=…`,
- * `client_secret: …`, `password=…`: the value after a secret's name (the scheme word included).
- */
+/** The value after a secret's name: `Authorization: Bearer …`, `api_key=…`, `password=…`. */
 const NAMED_SECRET =
   /\b((?:proxy-)?authori[sz]ation|x-api-key|api[-_]?key|apikey|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|secret[-_]?key|private[-_]?key|passw(?:or)?d)(["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)(?:(?:bearer|basic|digest|token|apikey)[ \t]{1,8})?[^\s"',;&<>]+/gi;
 
 /** `?token=…`, `&key=…`, `&sig=…` in a query string. */
 const QUERY_SECRET = /([?&](?:token|key|sig|signature|auth|code)=)[^&\s#"'<>]+/gi;
 
-/** A bearer credential: `Bearer <token>` (the word in capitals or capitalised, as HTTP writes it). */
 const BEARER = /\b(?:Bearer|BEARER)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}/g;
 
-/**
- * A basic credential: `Basic <base64>`, where the token looks encoded (a digit, `+`, `/` or `=`, or a
- * capital after a small letter), so prose such as "Basic research" is left alone.
- */
+/** `Basic <base64>` only when the token looks encoded, so "Basic research" is left alone. */
 const BASIC =
   /\b([Bb]asic|BASIC)[ \t]{1,8}(?=[A-Za-z0-9+/]{0,256}(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{8,}={0,2}/g;
 
-/** Values shaped like a provider key or token, wherever they appear. */
 const SECRET_VALUE = new RegExp(
   [
     String.raw`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}`,
@@ -46,21 +33,16 @@ const SECRET_VALUE = new RegExp(
   "g",
 );
 
-/** The most of a response body (or of any quoted text) an error quotes. */
-export const BODY_QUOTE_LIMIT = 500;
-/** The most of an error message kept (the target, the detail and the hint fit well within it). */
+const BODY_QUOTE_LIMIT = 500;
 export const MESSAGE_LIMIT = 2_000;
 /**
- * How much more than the limit is scanned before cutting: redaction shortens text, so the window
- * is larger than what is shown. The window ends at the last break (white space, a quote, `,` `;`
- * `&` `<` `>`) in its last WINDOW_EDGE characters, so that a token is not cut in two and left
- * too short for its pattern.
+ * Redaction shortens text, so more than the limit is scanned; the window ends at a break in its
+ * last WINDOW_EDGE characters so that no token is cut too short for its pattern.
  */
 const WINDOW_FACTOR = 4;
 const WINDOW_EDGE = 256;
 const BREAK = /[\s"',;&<>]/;
 
-/** Where to cut a long text before it is scanned (see WINDOW_FACTOR). */
 function windowEnd(text: string, window: number): number {
   for (let at = window; at > window - WINDOW_EDGE; at--) {
     if (BREAK.test(text.charAt(at))) return at;
@@ -68,16 +50,12 @@ function windowEnd(text: string, window: number): number {
   return window;
 }
 
-/** The most secrets remembered by value (rememberSecret). */
 const MAX_REMEMBERED_SECRETS = 32;
-/** The shortest value remembered (a shorter one would blank ordinary words). */
+/** A shorter value would blank ordinary words. */
 const MIN_REMEMBERED_SECRET = 8;
 const rememberedSecrets = new Set<string>();
 
-/**
- * A secret the process was configured with (an API key read from the environment), replaced by
- * `***` wherever redactSecretText runs, whatever its shape and whatever stands before it.
- */
+/** A secret the process was configured with (an API key), redacted whatever its shape. */
 export function rememberSecret(value: string): void {
   const secret = value.trim();
   if (secret.length < MIN_REMEMBERED_SECRET || rememberedSecrets.has(secret)) return;
@@ -93,7 +71,6 @@ function withoutRememberedSecrets(text: string): string {
   return out;
 }
 
-/** The text with every credential, authorization value, API key and token replaced by `***`. */
 export function redactSecretText(text: string): string {
   return withoutRememberedSecrets(text)
     .replace(URL_CREDENTIALS, "$1***@")
@@ -104,24 +81,7 @@ export function redactSecretText(text: string): string {
     .replace(SECRET_VALUE, "***");
 }
 
-/**
- * The same as redactSecretText: every credential in the text replaced by `***` (the URL's user
- * name and password, authorization headers, keys and tokens).
- */
-export function redactCredentials(text: string): string {
-  return redactSecretText(text);
-}
-
-/** The URL without its user name and password (`http://***@host:11434`). */
-export function redactUrl(url: string): string {
-  return redactSecretText(url);
-}
-
-/**
- * At most `limit` characters of a text, redacted, saying how many were left out. Only a window
- * of the text is scanned, so a body of any size costs the same.
- */
-export function boundedText(text: string, limit: number): string {
+export function boundedText(text: string, limit = BODY_QUOTE_LIMIT): string {
   const window = limit * WINDOW_FACTOR + WINDOW_EDGE;
   const cut = text.length > window;
   const scanned = redactSecretText(cut ? text.slice(0, windowEnd(text, window)) : text);
@@ -130,22 +90,12 @@ export function boundedText(text: string, limit: number): string {
   return `${scanned.slice(0, limit)}… (${left} more characters not shown)`;
 }
 
-/** At most BODY_QUOTE_LIMIT characters of a body, redacted, saying how many were left out. */
-export function quoteBody(text: string, limit = BODY_QUOTE_LIMIT): string {
-  return boundedText(text, limit);
-}
-
-/** Parameter names whose value is a secret (`apiKey`, `openAIApiKey`, `Authorization`, …). */
 const SECRET_NAME =
   /api[-_]?key|secret|passw(or)?d|authori[sz]ation|credential|cookie|(access|auth|bearer|session|refresh|id)[-_]?token|^token$/i;
 
-/** The most levels of nesting read; deeper values are replaced (parameters are shallow). */
 const MAX_SECRET_DEPTH = 8;
 
-/**
- * A copy of a value (call parameters, settings) fit for a trace or a page: a field whose name says
- * it is a secret becomes `***`, and every string loses credentials and key-shaped values.
- */
+/** A copy fit for a trace: a field named like a secret becomes `***`, strings are redacted. */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactSecretText(value);
   if (typeof value !== "object" || value === null) return value;
@@ -159,4 +109,72 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
         : redactSecrets(field, depth + 1),
     ]),
   );
+}
+
+const MAX_CAUSE_DEPTH = 4;
+/** Text fields of an error looked at (SDK errors keep the response body in `error`, `body`…). */
+const TEXT_FIELDS = ["message", "stack", "error", "body", "responseBody", "detail", "url"] as const;
+
+function isClean(text: string): boolean {
+  return text.length <= MESSAGE_LIMIT * 4 && redactSecretText(text) === text;
+}
+
+function ownTexts(error: Record<string, unknown>): string[] {
+  const texts: string[] = [];
+  for (const field of TEXT_FIELDS) {
+    const value = error[field];
+    if (typeof value === "string") texts.push(value);
+    else if (isObject(value) && field !== "message" && field !== "stack") {
+      texts.push(JSON.stringify(value)?.slice(0, MESSAGE_LIMIT * 4 + 1) ?? "");
+    }
+  }
+  return texts;
+}
+
+function isCleanChain(cause: unknown, depth: number): boolean {
+  if (typeof cause === "string") return isClean(cause);
+  if (!isObject(cause)) return true;
+  if (depth >= MAX_CAUSE_DEPTH) return cause.cause === undefined && ownTexts(cause).every(isClean);
+  return ownTexts(cause).every(isClean) && isCleanChain(cause.cause, depth + 1);
+}
+
+/** The frames of a stack (its first line repeats the message, which is replaced). */
+function framesOf(stack: unknown): string {
+  if (typeof stack !== "string") return "";
+  const frames = stack
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 20);
+  return frames.length === 0 ? "" : `\n${redactSecretText(frames.join("\n"))}`;
+}
+
+function safeCopy(cause: unknown, depth: number): unknown {
+  if (typeof cause === "string") return boundedText(cause, MESSAGE_LIMIT);
+  if (!isObject(cause)) return cause;
+  const message = typeof cause.message === "string" ? cause.message : String(cause);
+  const copy = new Error(boundedText(message, MESSAGE_LIMIT));
+  copy.name = typeof cause.name === "string" ? cause.name.slice(0, 100) : "Error";
+  copy.stack = `${copy.name}: ${copy.message}${framesOf(cause.stack)}`;
+  const fields: Record<string, unknown> = {};
+  if (typeof cause.code === "string" || typeof cause.code === "number") fields.code = cause.code;
+  for (const key of ["status", "status_code", "statusCode"]) {
+    if (typeof cause[key] === "number") fields[key] = cause[key];
+  }
+  if (cause.cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    fields.cause = safeCopy(cause.cause, depth + 1);
+  }
+  return Object.assign(copy, fields);
+}
+
+/**
+ * A cause fit to leave the process: as is when no text in its chain holds a secret or a flood;
+ * else a plain copy, redacted and bounded, keeping the `code` and HTTP status classification reads.
+ */
+export function safeCause(cause: unknown): unknown {
+  if (cause === undefined || isCleanChain(cause, 0)) return cause;
+  return safeCopy(cause, 0);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }

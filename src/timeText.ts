@@ -1,7 +1,5 @@
 /**
- * Moments and spans of time as evalgate words them (the terminal, the review pages), by Intl and
- * always in English like the rest of its output: a moment as `2026-05-04 10:12 UTC` in a time
- * zone (UTC unless one is named), how long ago as `30 minutes ago`, a span as `50 sec`.
+ * Moments and spans of time in English by Intl: `2026-05-04 10:12 UTC`, `30 minutes ago`, `50 sec`.
  */
 
 export interface TimeStampOptions {
@@ -33,7 +31,6 @@ function stampFormat(timeZone: string, seconds: boolean): Intl.DateTimeFormat {
   return format;
 }
 
-/** `2026-05-04 10:12 UTC` (year, month, day; hours 0–23; the zone's short name). */
 export function timeStamp(at: Date, options: TimeStampOptions = {}): string {
   const seconds = options.seconds === true;
   const parts = new Map<string, string>(
@@ -57,7 +54,6 @@ export function timeAgo(at: Date, now: Date): string {
   return RELATIVE.format(-Math.floor(minutes / (24 * 60)), "day");
 }
 
-/** `50 sec`, `12 min`, `1.5 hr`. */
 const spanFormat = (unit: "second" | "minute" | "hour") =>
   new Intl.NumberFormat("en", {
     style: "unit",

@@ -8,7 +8,7 @@ import { classifyModelError } from "../llm/classifyError.js";
 import { isModelCallError, type ModelErrorContext, ModelResponseError } from "../llm/errors.js";
 import { slotWait } from "../llm/modelCandidate.js";
 import { createOllamaFetch } from "../llm/ollamaFetch.js";
-import { callInSlot } from "../llm/serverCeilings.js";
+import { callInSlot } from "../llm/serverState.js";
 import { type ModelSettings, resolveModelSettings } from "../llm/settings.js";
 import type { ModelEnv } from "../llm/spec.js";
 import type { TextEmbedder } from "../pointFunctions/contract.js";

@@ -1,5 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
-import { redactCredentials, redactUrl } from "../redact.js";
+import { redactSecretText as redactCredentials, redactSecretText as redactUrl } from "../redact.js";
 
 export class CliError extends EvalgateError {
   override readonly name: string = "CliError";

@@ -13,7 +13,7 @@ import {
   type ModelEnv,
   parseModelSpec,
 } from "../llm/spec.js";
-import { redactUrl } from "../redact.js";
+import { redactSecretText as redactUrl } from "../redact.js";
 import type { CliContext } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
 import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";

@@ -9,7 +9,7 @@ import {
   isModelUnavailableError,
   type ModelCallError,
 } from "../llm/errors.js";
-import { redactCredentials } from "../redact.js";
+import { redactSecretText as redactCredentials } from "../redact.js";
 import { isScoringError } from "../scoring/errors.js";
 import { isNothingEvaluatedError } from "./errors.js";
 import type { InterruptMetadata } from "./model.js";

@@ -1,13 +1,10 @@
 /**
- * A ceiling on calls in flight with fair queueing. Each caller queues in a lane (one evaluation,
- * one judge); when a slot frees, the lanes take turns (round-robin), so an evaluation with fifty
- * queued calls cannot starve one that arrives later with two. Within a lane, calls go in order.
- * A waiter whose signal fires, or whose wait runs out, leaves the queue at once.
+ * A ceiling on calls in flight with fair queueing: each caller queues in a lane (one evaluation);
+ * when a slot frees the lanes take turns, so fifty queued calls cannot starve a later two.
  */
 
 /** Who a call is queued for: calls of one lane are served in order, lanes take turns. */
 export class CallLane {
-  /** For messages and debugging only. */
   constructor(readonly name = "lane") {}
 }
 
@@ -15,7 +12,6 @@ export function createCallLane(name?: string): CallLane {
   return new CallLane(name);
 }
 
-/** Gives the slot back; calling it again does nothing. */
 export type ReleaseSlot = () => void;
 
 export interface SlotWait {
@@ -25,7 +21,6 @@ export interface SlotWait {
   maxWaitMs?: number;
   /** The error for a cancelled wait (default: the signal's reason). */
   onAbort?: (reason: unknown) => unknown;
-  /** The error for a wait that ran out. */
   onWaitTooLong?: (waitedMs: number, ahead: number) => unknown;
 }
 
@@ -59,12 +54,10 @@ export class FairCallCeiling {
     return this.#limit;
   }
 
-  /** Calls holding a slot now. */
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** Calls waiting for a slot now. */
   get queued(): number {
     return this.#queued;
   }
@@ -75,21 +68,17 @@ export class FairCallCeiling {
     this.dispatch();
   }
 
-  /** Waits for a slot in `lane`'s turn; resolves with the function that gives it back. */
   acquire(lane: CallLane, wait: SlotWait = {}): Promise<ReleaseSlot> {
     return acquireAny([this], lane, wait).then((slot) => slot.release);
   }
 
-  /** A slot now, when one is free and nobody is waiting; undefined otherwise. */
   tryTake(): ReleaseSlot | undefined {
     return this.#queued === 0 && this.#inFlight < this.#limit ? this.take() : undefined;
   }
 
   /**
-   * Queues a waiter in `lane`; `grant` is called (once, synchronously, possibly before join
-   * returns) with the slot when its turn comes. Returns the function that takes the waiter out of
-   * the queue (nothing once it was granted). What a pool of servers waits with: a waiter in the
-   * queue of each, the first grant wins.
+   * Queues a waiter in `lane`; `grant` is called once (possibly before join returns) with the slot.
+   * Returns the function that takes the waiter out of the queue.
    */
   join(lane: CallLane, grant: (release: ReleaseSlot) => void): () => void {
     const waiter: Waiter = { lane, grant, leave: () => this.remove(waiter) };
@@ -97,7 +86,6 @@ export class FairCallCeiling {
     return waiter.leave;
   }
 
-  /** Runs `task` in a slot of `lane`'s turn; the slot is given back when it settles. */
   async run<T>(lane: CallLane, wait: SlotWait, task: () => Promise<T>): Promise<T> {
     const release = await this.acquire(lane, wait);
     try {
@@ -136,7 +124,6 @@ export class FairCallCeiling {
     this.dispatch();
   }
 
-  /** Grants free slots, one lane's turn after another. */
   private dispatch(): void {
     while (this.#inFlight < this.#limit) {
       const next = this.#lanes.entries().next();
@@ -157,17 +144,12 @@ function abortError(wait: SlotWait, reason: unknown): unknown {
   return wait.onAbort ? wait.onAbort(reason) : reason;
 }
 
-/** A slot of one of several ceilings: which one, and the function that gives it back. */
 export interface AnySlot {
   index: number;
   release: ReleaseSlot;
 }
 
-/**
- * The first slot any of `ceilings` grants to `lane`: a free one at once (tried in `order`), else a
- * waiter in the queue of each, taken out of the others when one grants. Leaves every queue when
- * the signal fires or the wait runs out, as `acquire` does.
- */
+/** The first slot any of `ceilings` grants: a free one at once (in `order`), else a waiter in each. */
 export function acquireAny(
   ceilings: readonly FairCallCeiling[],
   lane: CallLane,

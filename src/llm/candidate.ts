@@ -1,69 +1,61 @@
 /**
- * The models of a judge's list: an Ollama model (through ChatOllama with the deadline fetch), a
- * model of another provider (its package loaded on first call), the embedded model, or a chat
- * model the caller built. Every call to a model server waits for a slot of that server's ceiling
- * on calls in flight (serverCeilings.ts), retries and fallbacks included.
+ * The models of a judge's list: an Ollama model, a pool of servers, a model of another provider
+ * (its package loaded on first call), the embedded model, or a chat model the caller built. Every
+ * call to a server (or to the embedded model) waits for a slot of its ceiling on calls in flight.
  */
+import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { createCallLane } from "./callCeiling.js";
-import { classifyModelError } from "./classifyError.js";
+import { classifyModelError, messageOf } from "./classifyError.js";
 import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
-import { llamaCppCandidate } from "./embeddedCandidate.js";
-import { ModelAbortedError, ModelSpecError } from "./errors.js";
-import { contextOf, loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
+import { createLlamaCppChat } from "./embedded/chatLlamaCpp.js";
+import { runtimeSettings } from "./embedded/llamaRuntime.js";
+import {
+  ModelAbortedError,
+  type ModelCallError,
+  type ModelErrorContext,
+  ModelRequestError,
+  ModelSpecError,
+} from "./errors.js";
+import { loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { invokeOllamaChat, ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
-import { callInSlot, type ServerSlots } from "./serverCeilings.js";
-import type { ServerEntry } from "./serverList.js";
+import { parseServerList, type ServerEntry } from "./serverList.js";
 import { poolCandidate } from "./serverPool.js";
-import { serverListOf } from "./serverSettings.js";
+import { callInSlot, type ServerSlots } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 
-export type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
-
-/** An Ollama model, called through ChatOllama with the deadline fetch, within the server's ceiling. */
-export function ollamaCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
-  const context = contextOf({
-    provider: "ollama",
-    model: spec.model,
-    baseUrl: settings.shownBaseUrl,
-    timeoutMs: settings.timeoutMs,
-  });
+function ollamaCandidate(model: string, settings: ModelSettings): ModelCandidate {
   const slots: ServerSlots = {
     key: serverKeyOf(settings.baseUrl),
     maxInFlight: settings.maxInFlight,
   };
-  const ownLane = createCallLane(`ollama:${spec.model}`);
+  const ownLane = createCallLane(`ollama:${model}`);
   return {
-    spec: `ollama:${spec.model}`,
+    spec: `ollama:${model}`,
     provider: "ollama",
-    model: spec.model,
+    model,
     baseUrl: settings.shownBaseUrl,
-    parameters: ollamaParameters(spec.model, settings),
+    parameters: ollamaParameters(model, settings),
     async call(messages, options = {}) {
       const { signal } = options;
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const callContext = { ...context, timeoutMs };
-      if (signal?.aborted) throw new ModelAbortedError(callContext, signal.reason);
+      const context = { provider: "ollama", model, baseUrl: settings.shownBaseUrl, timeoutMs };
+      if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
       // A prompt too long for the window is refused before it waits for a slot.
-      const callSettings = ollamaCallSettings(settings, messages, options, callContext);
-      const wait = slotWait(callContext, settings, signal);
-      return callInSlot(slots, options.lane ?? ownLane, wait, () =>
-        invokeOllamaChat(spec.model, callSettings, messages, options, callContext),
+      const callSettings = ollamaCallSettings(settings, messages, options, context);
+      return callInSlot(slots, options.lane ?? ownLane, slotWait(context, settings, signal), () =>
+        invokeOllamaChat(model, callSettings, messages, options, context),
       );
     },
   };
 }
 
-/**
- * The servers of an Ollama or OpenAI-compatible model: those its spec names after `@`, else
- * those of the settings (for an OpenAI-compatible model only when the options gave them: it has
- * no default server).
- */
+/** The servers after the spec's `@`, else the settings' (an OpenAI-compatible model has no default). */
 function serversOf(spec: ModelSpec, settings: ModelSettings): readonly ServerEntry[] {
-  if (spec.servers !== undefined) return serverListOf(spec.servers, "model spec");
+  if (spec.servers !== undefined) return parseServerList(spec.servers, "model spec");
   if (spec.provider === "openai-compatible" && !settings.serversGiven) {
     throw new ModelSpecError(
       `${spec.provider}:${spec.model}`,
@@ -73,10 +65,6 @@ function serversOf(spec: ModelSpec, settings: ModelSettings): readonly ServerEnt
   return settings.servers;
 }
 
-/**
- * An Ollama model on one server (the ceiling of that server), or a pool: several servers, or any
- * OpenAI-compatible one (serverPool.ts).
- */
 function serverModelCandidate(
   spec: ModelSpec & { provider: "ollama" | "openai-compatible" },
   settings: ModelSettings,
@@ -91,52 +79,100 @@ function serverModelCandidate(
     return poolCandidate(judge, servers, settings);
   }
   const { address } = only;
-  return ollamaCandidate(
-    { provider: "ollama", model: only.model ?? spec.model },
-    {
-      ...settings,
-      baseUrl: address.url,
-      shownBaseUrl: address.shown,
-      authorization: address.authorization,
-      maxInFlight: only.slots ?? settings.maxInFlight,
-    },
-  );
+  return ollamaCandidate(only.model ?? spec.model, {
+    ...settings,
+    baseUrl: address.url,
+    shownBaseUrl: address.shown,
+    authorization: address.authorization,
+    maxInFlight: only.slots ?? settings.maxInFlight,
+  });
 }
 
-/** A model of another provider, its package imported on first use. */
-export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
-  if (spec.provider === "ollama" || spec.provider === "openai-compatible") {
-    return serverModelCandidate({ ...spec, provider: spec.provider }, settings);
-  }
-  if (spec.provider === "llama-cpp") return llamaCppCandidate(spec, settings);
-  const providerSpec = { provider: spec.provider, model: spec.model };
-  const context = contextOf({ ...providerSpec, timeoutMs: settings.timeoutMs });
-  const chatModel = loadOnce(() => loadProviderChatModel(providerSpec, settings));
+/**
+ * A chat model loaded on first call (a failed load is tried again by the next call); with `slots`,
+ * its calls wait for a slot of that ceiling.
+ */
+function loadedCandidate(
+  spec: ModelSpec,
+  settings: ModelSettings,
+  load: () => Promise<BaseChatModel>,
+  loadError: (error: unknown, context: ModelErrorContext) => ModelCallError,
+  slots?: () => ServerSlots,
+): ModelCandidate {
+  const { provider, model } = spec;
+  const chatModel = loadOnce(load);
+  const ownLane = createCallLane(`${provider}:${model}`);
+  const embedded = provider === "llama-cpp";
   return {
-    spec: `${spec.provider}:${spec.model}`,
-    provider: spec.provider,
-    model: spec.model,
+    spec: `${provider}:${model}`,
+    provider,
+    model,
     baseUrl: undefined,
     parameters: {
-      provider: spec.provider,
-      model: spec.model,
+      provider,
+      model,
       temperature: settings.temperature,
+      ...(embedded ? { seed: settings.seed } : {}),
       timeoutMs: settings.timeoutMs,
     },
     async call(messages, options = {}) {
       const chat = await chatModel().catch((error: unknown) => {
-        throw classifyModelError(error, context);
+        throw loadError(error, { provider, model, timeoutMs: settings.timeoutMs });
       });
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      return invokeWithDeadline(chat, messages, {
-        timeoutMs,
-        signal: options.signal,
-        forwardSignal: true,
-        bound: {},
-        context: { ...context, timeoutMs },
-      });
+      const context = { provider, model, timeoutMs };
+      const bound: ChatCallOptions = embedded
+        ? {
+            ...(options.format === undefined ? {} : { format: options.format }),
+            ...(options.logprobs === undefined ? {} : { logprobs: options.logprobs }),
+          }
+        : {};
+      const invoke = () =>
+        invokeWithDeadline(chat, messages, {
+          timeoutMs,
+          signal: options.signal,
+          forwardSignal: true,
+          bound,
+          context,
+        });
+      if (slots === undefined) return invoke();
+      // Loaded, so the slots' settings were read without error.
+      const server = slots();
+      const wait = slotWait(
+        context,
+        { maxInFlight: server.maxInFlight, maxQueueWaitMs: settings.maxQueueWaitMs },
+        options.signal,
+      );
+      return callInSlot(server, options.lane ?? ownLane, wait, invoke);
     },
   };
+}
+
+export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
+  const { provider } = spec;
+  if (provider === "ollama" || provider === "openai-compatible") {
+    return serverModelCandidate({ ...spec, provider }, settings);
+  }
+  if (provider === "llama-cpp") {
+    // A local GGUF file; the call's `format` becomes its grammar; a file that cannot load is not
+    // retried; one model per process, its calls capped at the runtime's sequences.
+    return loadedCandidate(
+      spec,
+      settings,
+      () => createLlamaCppChat(spec.model, settings),
+      (error, context) => new ModelRequestError(undefined, messageOf(error), context, error),
+      () => ({
+        key: `llama-cpp:${resolve(spec.model)}`,
+        maxInFlight: runtimeSettings(settings.env).sequences,
+      }),
+    );
+  }
+  return loadedCandidate(
+    spec,
+    settings,
+    () => loadProviderChatModel({ ...spec, provider }, settings),
+    (error, context) => classifyModelError(error, context),
+  );
 }
 
 function stringField(value: object, key: string): string | undefined {
@@ -154,17 +190,15 @@ function invocationParameters(chat: BaseChatModel): Record<string, unknown> {
 }
 
 /**
- * A chat model the caller built, used as is. `format`, when set, is bound as a call option.
- * ChatOllama instances get no signal in their call options (see ollamaCandidate); the call is
- * still raced against the deadline and the caller's signal. A model that names its server
- * (`baseUrl`, as ChatOllama does) shares that server's ceiling on calls in flight.
+ * A chat model the caller built, used as is (`format` bound as a call option). ChatOllama gets no
+ * signal in its call options (it would answer partial text); the call is still raced against the
+ * deadline and the signal. A model naming its `baseUrl` shares that server's ceiling.
  */
 export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings): ModelCandidate {
   const provider = chat._llmType();
   const model = stringField(chat, "model") ?? stringField(chat, "modelName") ?? provider;
   const configuredUrl = stringField(chat, "baseUrl");
   const baseUrl = configuredUrl === undefined ? undefined : shownServerUrl(configuredUrl);
-  const context = contextOf({ provider, model, baseUrl, timeoutMs: settings.timeoutMs });
   const bound: ChatCallOptions = settings.format === undefined ? {} : { format: settings.format };
   const slots: ServerSlots | undefined =
     configuredUrl === undefined
@@ -185,17 +219,17 @@ export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings):
     },
     call(messages, options = {}) {
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const callContext = { ...context, timeoutMs };
+      const context = { provider, model, baseUrl, timeoutMs };
       const invoke = () =>
         invokeWithDeadline(chat, messages, {
           timeoutMs,
           signal: options.signal,
           forwardSignal: provider !== "ollama",
           bound: options.format === undefined ? bound : { ...bound, format: options.format },
-          context: callContext,
+          context,
         });
       if (slots === undefined) return invoke();
-      const wait = slotWait(callContext, settings, options.signal);
+      const wait = slotWait(context, settings, options.signal);
       return callInSlot(slots, options.lane ?? ownLane, wait, invoke);
     },
   };

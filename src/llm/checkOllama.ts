@@ -1,8 +1,6 @@
 /**
- * checkOllama: is the Ollama server up, and is the model pulled? Reads GET /api/tags (at most
- * 4 MB of it; credentials of the URL sent as an `Authorization: Basic` header) and says what to
- * run when not (`ollama serve`, `ollama pull <model>`). A list of servers (a pool, separated by
- * commas) is checked server by server, at once: it is ready when one of them is.
+ * checkOllama: is the server up and the model pulled (GET /api/tags, at most 4 MB)? Says what to
+ * run when not. A pool is checked server by server, at once: ready when one is.
  */
 import { z } from "zod";
 import { redactSecretText } from "../redact.js";
@@ -10,7 +8,6 @@ import { readBoundedText } from "./responseBody.js";
 import { parseServerAddress, type ServerAddress, shownServerUrl } from "./serverAddress.js";
 import { parseServerList } from "./serverList.js";
 
-/** The most bytes of the model list read. */
 const MAX_TAGS_BYTES = 4 * 1024 * 1024;
 
 const TagsSchema = z.object({
@@ -18,18 +15,14 @@ const TagsSchema = z.object({
 });
 
 export interface OllamaStatus {
-  /** The server, without credentials. */
   baseUrl: string;
   reachable: boolean;
   modelPresent: boolean;
-  /** Names of the pulled models (empty when unreachable). */
   models: string[];
-  /** What is wrong and what to run; undefined when all is well. */
   problem?: string;
 }
 
 export interface CheckOllamaOptions {
-  /** Give up after this long (default 3000 ms). */
   timeoutMs?: number;
   fetch?: typeof fetch;
 }

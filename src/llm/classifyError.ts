@@ -1,10 +1,6 @@
-/**
- * The classification of whatever a chat-model call threw (fetch errors, HTTP statuses, SDK errors,
- * aborts) into the typed model errors. `transient` says whether trying the same model again may
- * help; the retry loop and the fallback list act on it.
- */
+/** Whatever a chat-model call threw, typed; `transient` drives the retries and fallbacks. */
 import { isEvalgateError } from "../errors.js";
-import { quoteBody } from "../redact.js";
+import { boundedText } from "../redact.js";
 import {
   isModelCallError,
   ModelAbortedError,
@@ -15,6 +11,7 @@ import {
   ModelRequestError,
   ModelTimeoutError,
   ModelUnavailableError,
+  type UnavailableReason,
 } from "./errors.js";
 
 const CONTENT_POLICY_PATTERN =
@@ -23,28 +20,26 @@ const RATE_LIMIT_PATTERN = /rate[\s_-]?limit|too many requests/i;
 const MODEL_NOT_FOUND_PATTERN = /model\b.*\b(not found|does not exist|not exist)|try pulling it/i;
 const INCOMPLETE_STREAM_PATTERN = /did not receive done or success response/i;
 
-const REFUSED_CODES = new Set(["ECONNREFUSED"]);
-const RESET_CODES = new Set([
-  "ECONNRESET",
-  "EPIPE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "ECONNABORTED",
-]);
-const UNREACHABLE_CODES = new Set([
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ETIMEDOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
+/** Network error codes (of the error or its causes) and what they say about the server. */
+const NETWORK_REASONS: Readonly<Record<string, UnavailableReason>> = {
+  ECONNREFUSED: "connection-refused",
+  ECONNRESET: "connection-reset",
+  EPIPE: "connection-reset",
+  UND_ERR_SOCKET: "connection-reset",
+  UND_ERR_CLOSED: "connection-reset",
+  ECONNABORTED: "connection-reset",
+  ENOTFOUND: "unreachable",
+  EAI_AGAIN: "unreachable",
+  EHOSTUNREACH: "unreachable",
+  ENETUNREACH: "unreachable",
+  ETIMEDOUT: "unreachable",
+  UND_ERR_CONNECT_TIMEOUT: "unreachable",
+};
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-/** The message of anything thrown. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
@@ -85,10 +80,7 @@ function headerOf(error: unknown, name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Milliseconds to wait from a `Retry-After` value (seconds or an HTTP date) or a
- * `retry-after-ms` value; undefined when absent or unreadable.
- */
+/** Milliseconds from `Retry-After` (seconds or an HTTP date) or `retry-after-ms`. */
 export function parseRetryAfter(
   retryAfter: string | null | undefined,
   retryAfterMs?: string | null,
@@ -106,7 +98,6 @@ export function parseRetryAfter(
   return Math.max(0, date - now);
 }
 
-/** The typed error for an HTTP error status answered by a model server. */
 export function errorFromStatus(
   status: number,
   body: string,
@@ -115,7 +106,7 @@ export function errorFromStatus(
   cause?: unknown,
 ): ModelCallError {
   // A server may answer an error with a whole page: only its start is quoted.
-  const detail = quoteBody(body);
+  const detail = boundedText(body);
   if (status === 429) return new ModelRateLimitError(retryAfterMs, detail, context, cause);
   if (status >= 500) {
     return new ModelUnavailableError("server-error", detail, context, { status, cause });
@@ -132,10 +123,6 @@ function isAbortLike(error: unknown, name: "TimeoutError" | "AbortError"): boole
   return isRecord(error) && error.name === name;
 }
 
-/**
- * Turns anything a chat-model call threw into one of the typed model errors. Typed errors pass
- * through unchanged; `context` fills in where the call went.
- */
 export function classifyModelError(
   error: unknown,
   context: ModelErrorContext = {},
@@ -160,17 +147,9 @@ export function classifyModelError(
   }
 
   const code = networkCode(error);
-  if (code !== undefined) {
-    if (REFUSED_CODES.has(code)) {
-      return new ModelUnavailableError("connection-refused", detail, context, { cause: error });
-    }
-    if (RESET_CODES.has(code)) {
-      return new ModelUnavailableError("connection-reset", detail, context, { cause: error });
-    }
-    if (UNREACHABLE_CODES.has(code)) {
-      return new ModelUnavailableError("unreachable", detail, context, { cause: error });
-    }
-  }
+  const reason = code === undefined ? undefined : NETWORK_REASONS[code];
+  if (reason !== undefined)
+    return new ModelUnavailableError(reason, detail, context, { cause: error });
   if (error instanceof TypeError && (detail === "fetch failed" || detail === "terminated")) {
     return new ModelUnavailableError("connection-reset", detail, context, { cause: error });
   }

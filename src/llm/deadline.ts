@@ -1,7 +1,4 @@
-/**
- * Invoking a LangChain chat model with a deadline and the caller's cancellation, every failure
- * turned into a typed ModelCallError.
- */
+/** Invoking a LangChain chat model with a deadline and cancellation, failures typed. */
 import type {
   BaseChatModel,
   BaseChatModelCallOptions,
@@ -34,20 +31,14 @@ function raceAbort<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * Call options bound for one call: Ollama's `format`, an OpenAI-compatible server's `seed`, the
- * embedded model's `logprobs` (top N).
- */
+/** Options bound for one call: Ollama's `format`, a server's `seed`, the embedded `logprobs`. */
 export type ChatCallOptions = Partial<BaseChatModelCallOptions> & {
   format?: OllamaFormat;
   seed?: number;
   logprobs?: number;
 };
 
-/**
- * Invokes a LangChain chat model with a deadline. The signal is forwarded to the model (so SDKs
- * can cancel their request) unless `forwardSignal` is false, and the call is raced against it.
- */
+/** The signal is forwarded unless `forwardSignal` is false; the call is raced against it. */
 export async function invokeWithDeadline(
   chat: BaseChatModel,
   messages: BaseMessage[],

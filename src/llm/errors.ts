@@ -1,64 +1,89 @@
 /**
- * The errors of the model layer: typed failures of a chat-model call (`transient` says whether
- * trying the same model again may help), and model specs or options that cannot be used.
- * classifyError.ts turns whatever a provider threw into the typed call failures.
+ * The model layer's errors: typed failures of a call (`transient`: may trying again help?) and
+ * specs or options that cannot be used. classifyError.ts types whatever a provider threw.
  */
 import { EvalgateError, errorGuard } from "../errors.js";
-import { boundedText, MESSAGE_LIMIT, redactUrl } from "../redact.js";
-import {
-  describeTarget,
-  describeUnavailable,
-  type ModelErrorContext,
-  type UnavailableReason,
-  unavailableHint,
-} from "./errorText.js";
-import { safeCause } from "./safeCause.js";
+import { boundedText, MESSAGE_LIMIT, redactSecretText, safeCause } from "../redact.js";
 
-export type { ModelErrorContext, UnavailableReason } from "./errorText.js";
+export interface ModelErrorContext {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  /** The timeout in force, used when an abort turns out to be a timeout. */
+  timeoutMs?: number;
+}
+
+export type UnavailableReason =
+  | "connection-refused"
+  | "connection-reset"
+  | "unreachable"
+  | "server-error"
+  | "incomplete-response"
+  | "model-not-found"
+  | "busy"
+  | "unknown";
+
+/** `ollama:qwen2.5:7b at http://127.0.0.1:11434`, or as much of it as is known. */
+function target(context: ModelErrorContext): string {
+  const name =
+    context.provider && context.model
+      ? `${context.provider}:${context.model}`
+      : (context.model ?? context.provider ?? "chat model");
+  return context.baseUrl ? `${name} at ${context.baseUrl}` : name;
+}
+
+const UNAVAILABLE_TEXT: Record<UnavailableReason, string> = {
+  "connection-refused": "refused the connection",
+  "connection-reset": "dropped the connection",
+  unreachable: "is not reachable",
+  "server-error": "failed with a server error",
+  "incomplete-response": "ended its answer before it was complete",
+  "model-not-found": "does not have this model",
+  busy: "had no free call slot",
+  unknown: "failed",
+};
 
 /**
- * Base of every model-call failure. Its message is redacted (no credential, authorization value,
- * key or token) and at most MESSAGE_LIMIT characters; its cause is kept only as safe (safeCause.ts).
+ * Its message (`<target> <what>`, or `what` alone when `whole`) is redacted and bounded; its cause
+ * is kept only as safe (safeCause).
  */
 export abstract class ModelCallError extends EvalgateError {
-  /** Whether calling the same model again may succeed. */
   abstract readonly transient: boolean;
   readonly provider: string | undefined;
   readonly model: string | undefined;
   readonly baseUrl: string | undefined;
 
-  constructor(code: string, message: string, context: ModelErrorContext, cause?: unknown) {
+  constructor(
+    code: string,
+    what: string,
+    context: ModelErrorContext,
+    cause?: unknown,
+    whole = false,
+  ) {
+    const message = whole ? what : `${target(context)} ${what}`;
     super(code, boundedText(message, MESSAGE_LIMIT), {
       cause: cause === undefined ? undefined : safeCause(cause),
     });
     this.name = new.target.name;
     this.provider = context.provider;
     this.model = context.model;
-    this.baseUrl = context.baseUrl === undefined ? undefined : redactUrl(context.baseUrl);
+    this.baseUrl = context.baseUrl === undefined ? undefined : redactSecretText(context.baseUrl);
   }
 }
 
-/** The model did not finish answering within the timeout. */
 export class ModelTimeoutError extends ModelCallError {
-  override readonly code = "MODEL_TIMEOUT";
   readonly transient = true;
   constructor(
     readonly timeoutMs: number,
     context: ModelErrorContext,
     cause?: unknown,
   ) {
-    super(
-      "MODEL_TIMEOUT",
-      `${describeTarget(context)} did not answer within ${timeoutMs} ms`,
-      context,
-      cause,
-    );
+    super("MODEL_TIMEOUT", `did not answer within ${timeoutMs} ms`, context, cause);
   }
 }
 
 /** The server refused for now (HTTP 429); `retryAfterMs` when it said how long to wait. */
 export class ModelRateLimitError extends ModelCallError {
-  override readonly code = "MODEL_RATE_LIMITED";
   readonly transient = true;
   readonly status = 429;
   constructor(
@@ -68,20 +93,13 @@ export class ModelRateLimitError extends ModelCallError {
     cause?: unknown,
   ) {
     const wait = retryAfterMs === undefined ? "" : ` (retry after ${retryAfterMs} ms)`;
-    super(
-      "MODEL_RATE_LIMITED",
-      `${describeTarget(context)} is rate limited${wait}: ${detail}`,
-      context,
-      cause,
-    );
+    super("MODEL_RATE_LIMITED", `is rate limited${wait}: ${detail}`, context, cause);
   }
 }
 
 /** The model could not be reached or could not serve: network, 5xx, model missing. */
 export class ModelUnavailableError extends ModelCallError {
-  override readonly code = "MODEL_UNAVAILABLE";
   readonly transient: boolean;
-  /** What to run to fix it, when we know (`ollama serve`, `ollama pull <model>`). */
   readonly hint: string | undefined;
   readonly status: number | undefined;
 
@@ -91,10 +109,17 @@ export class ModelUnavailableError extends ModelCallError {
     context: ModelErrorContext,
     options: { status?: number; cause?: unknown } = {},
   ) {
-    const hint = unavailableHint(reason, context);
+    const ollama = context.provider === "ollama";
+    const hint =
+      ollama && reason === "model-not-found" && context.model
+        ? `ollama pull ${context.model}`
+        : ollama && (reason === "connection-refused" || reason === "unreachable")
+          ? "ollama serve"
+          : undefined;
+    const status = reason === "server-error" && options.status ? ` (HTTP ${options.status})` : "";
     super(
       "MODEL_UNAVAILABLE",
-      describeUnavailable(reason, detail, context, { status: options.status, hint }),
+      `${UNAVAILABLE_TEXT[reason]}${status}: ${detail}${hint ? ` — run \`${hint}\`` : ""}`,
       context,
       options.cause,
     );
@@ -108,7 +133,6 @@ export class ModelUnavailableError extends ModelCallError {
 
 /** The request itself was rejected (HTTP 4xx other than 404-model and 429): retrying won't help. */
 export class ModelRequestError extends ModelCallError {
-  override readonly code = "MODEL_REQUEST_REJECTED";
   readonly transient = false;
   constructor(
     readonly status: number | undefined,
@@ -117,60 +141,42 @@ export class ModelRequestError extends ModelCallError {
     cause?: unknown,
   ) {
     const code = status === undefined ? "" : ` (HTTP ${status})`;
-    super(
-      "MODEL_REQUEST_REJECTED",
-      `${describeTarget(context)} rejected the request${code}: ${detail}`,
-      context,
-      cause,
-    );
+    super("MODEL_REQUEST_REJECTED", `rejected the request${code}: ${detail}`, context, cause);
   }
 }
 
 /** The provider refused the content (safety / content filter). */
 export class ModelContentPolicyError extends ModelCallError {
-  override readonly code = "MODEL_CONTENT_POLICY";
   readonly transient = false;
   constructor(detail: string, context: ModelErrorContext, cause?: unknown) {
-    super(
-      "MODEL_CONTENT_POLICY",
-      `${describeTarget(context)} refused by content policy: ${detail}`,
-      context,
-      cause,
-    );
+    super("MODEL_CONTENT_POLICY", `refused by content policy: ${detail}`, context, cause);
   }
 }
 
 /** The call succeeded but the answer is unusable (empty). Retried once. */
 export class ModelResponseError extends ModelCallError {
-  override readonly code = "MODEL_RESPONSE_UNUSABLE";
   readonly transient = true;
   constructor(detail: string, context: ModelErrorContext, cause?: unknown) {
-    super(
-      "MODEL_RESPONSE_UNUSABLE",
-      `${describeTarget(context)} gave an unusable answer: ${detail}`,
-      context,
-      cause,
-    );
+    super("MODEL_RESPONSE_UNUSABLE", `gave an unusable answer: ${detail}`, context, cause);
   }
 }
 
 /** The caller cancelled the call (its AbortSignal fired). Never retried, never falls back. */
 export class ModelAbortedError extends ModelCallError {
-  override readonly code = "MODEL_CALL_CANCELLED";
   readonly transient = false;
   constructor(context: ModelErrorContext, cause?: unknown) {
     super(
       "MODEL_CALL_CANCELLED",
-      `call to ${describeTarget(context)} was cancelled by the caller`,
+      `call to ${target(context)} was cancelled by the caller`,
       context,
       cause,
+      true,
     );
   }
 }
 
 /** The provider's LangChain package is not installed (or failed to load). */
 export class ProviderUnavailableError extends ModelCallError {
-  override readonly code = "PROVIDER_UNAVAILABLE";
   readonly transient = false;
   constructor(
     readonly packageName: string,
@@ -180,10 +186,10 @@ export class ProviderUnavailableError extends ModelCallError {
   ) {
     super(
       "PROVIDER_UNAVAILABLE",
-
       `provider "${context.provider}" needs ${packageName}: ${detail} — run \`npm install ${packageName}\``,
       context,
       cause,
+      true,
     );
   }
 }
@@ -202,7 +208,6 @@ export class ModelSpecError extends EvalgateError {
   }
 }
 
-/** A spec naming a provider we do not know. */
 export class UnknownProviderError extends ModelSpecError {
   override readonly code = "MODEL_PROVIDER_UNKNOWN";
   constructor(
@@ -217,7 +222,6 @@ export class UnknownProviderError extends ModelSpecError {
     );
   }
 }
-/** An option of createChatModel with a value it cannot use. */
 export class ModelOptionsError extends EvalgateError {
   constructor(
     readonly option: string,
@@ -228,7 +232,6 @@ export class ModelOptionsError extends EvalgateError {
   }
 }
 
-/** The codes of the failed model calls, one per class. */
 const MODEL_CALL_ERROR_CODES = [
   "MODEL_TIMEOUT",
   "MODEL_RATE_LIMITED",
@@ -240,7 +243,6 @@ const MODEL_CALL_ERROR_CODES = [
   "PROVIDER_UNAVAILABLE",
 ] as const;
 
-/** The codes of the model layer's errors, one per class. */
 export const LLM_ERROR_CODES = [
   ...MODEL_CALL_ERROR_CODES,
   "MODEL_SPEC_INVALID",
@@ -252,11 +254,11 @@ export const isModelCallError = errorGuard<ModelCallError>(...MODEL_CALL_ERROR_C
 export const isModelTimeoutError = errorGuard<ModelTimeoutError>("MODEL_TIMEOUT");
 export const isModelRateLimitError = errorGuard<ModelRateLimitError>("MODEL_RATE_LIMITED");
 export const isModelUnavailableError = errorGuard<ModelUnavailableError>("MODEL_UNAVAILABLE");
-export const isModelRequestError = errorGuard<ModelRequestError>("MODEL_REQUEST_REJECTED");
 export const isModelContentPolicyError =
   errorGuard<ModelContentPolicyError>("MODEL_CONTENT_POLICY");
 export const isModelResponseError = errorGuard<ModelResponseError>("MODEL_RESPONSE_UNUSABLE");
 export const isModelAbortedError = errorGuard<ModelAbortedError>("MODEL_CALL_CANCELLED");
+export const isModelRequestError = errorGuard<ModelRequestError>("MODEL_REQUEST_REJECTED");
 export const isProviderUnavailableError =
   errorGuard<ProviderUnavailableError>("PROVIDER_UNAVAILABLE");
 export const isModelSpecError = errorGuard<ModelSpecError>(

@@ -1,10 +1,10 @@
 /**
- * invokeJudge: what the engine needs from one model call — the answer text, token usage, the model
- * that answered, the parameters used and the latency — with retries and fallbacks applied. Each
- * model of the judge's list is tried with its retries; when it still fails (or fails in a way
- * retrying cannot fix, such as a model that is not pulled) the next one is tried. Caller
- * cancellation stops everything.
+ * invokeJudge: one model call with retries and fallbacks, giving the engine the text, usage,
+ * answering model, parameters and latency. Transient failures are retried with exponential backoff
+ * (a 429's Retry-After honoured, capped), an empty answer once; never a non-transient failure or a
+ * cancelled call. A model that still fails gives way to the next one.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import {
   AIMessage,
   type BaseMessage,
@@ -12,27 +12,29 @@ import {
   coerceMessageLikeToMessage,
 } from "@langchain/core/messages";
 import type { TokenUsage } from "../scoring/result.js";
-import type { ModelCallOptions, ModelCandidate } from "./candidate.js";
-import type { JudgeModel } from "./chatModel.js";
-import { isModelAbortedError, type ModelCallError } from "./errors.js";
-import type { ServerReport } from "./modelCandidate.js";
-import { callWithRetries, type ModelAttempt, type RetryPolicy } from "./retry.js";
+import type { JudgeModel, RetryPolicy } from "./chatModel.js";
+import { classifyModelError, isRecord } from "./classifyError.js";
+import {
+  isModelAbortedError,
+  isModelRateLimitError,
+  isModelResponseError,
+  ModelAbortedError,
+  type ModelCallError,
+  ModelContentPolicyError,
+  ModelResponseError,
+} from "./errors.js";
+import type { ModelCallOptions, ModelCandidate, ServerReport } from "./modelCandidate.js";
 import { type TokenLogprob, tokenLogprobsOf } from "./tokenLogprobs.js";
 
 export interface ModelAnswer {
   text: string;
   usage: TokenUsage;
-  /** The model that answered (as the server named it, else as the spec did). */
   model: string;
   provider: string;
-  /** `provider:model` of the answering model. */
   spec: string;
   parameters: Record<string, unknown>;
-  /** From the first attempt to the answer, retries and fallbacks included. */
   latencyMs: number;
-  /** Every call made, failed ones with their error. */
   attempts: ModelAttempt[];
-  /** The answer tokens' log-probabilities, when they were asked for and the server gave them. */
   logprobs?: TokenLogprob[];
 }
 
@@ -48,22 +50,18 @@ function usageOf(message: BaseMessage): TokenUsage {
 }
 
 function reportedModel(message: BaseMessage): string | undefined {
-  const metadata: Record<string, unknown> = message.response_metadata ?? {};
-  for (const key of ["model_name", "model"]) {
-    const value = metadata[key];
-    if (typeof value === "string" && value !== "") return value;
-  }
-  return undefined;
+  const { model_name, model }: Record<string, unknown> = message.response_metadata ?? {};
+  return [model_name, model].find(
+    (name): name is string => typeof name === "string" && name !== "",
+  );
 }
 
 interface FallbackAnswer {
   message: BaseMessage;
-  /** The model that answered. */
   candidate: ModelCandidate;
   attempts: ModelAttempt[];
 }
 
-/** Tries the candidates in order; rejects with the last typed error when all fail. */
 async function callWithFallback(
   candidates: readonly ModelCandidate[],
   messages: BaseMessage[],
@@ -85,10 +83,7 @@ async function callWithFallback(
   throw lastError;
 }
 
-/**
- * Calls the judge model. Rejects with a typed ModelCallError: the last failure when every model
- * failed, ModelAbortedError when `options.signal` fired.
- */
+/** Rejects with the last failure when every model failed, ModelAbortedError when cancelled. */
 export async function invokeJudge(
   judge: JudgeModel,
   messages: readonly BaseMessageLike[],
@@ -134,4 +129,84 @@ export async function invokeJudge(
     attempts,
     ...(logprobs === undefined ? {} : { logprobs }),
   };
+}
+
+export interface ModelAttempt {
+  spec: string;
+  error?: ModelCallError;
+}
+
+export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCallError): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  if (isModelRateLimitError(error) && error.retryAfterMs !== undefined) {
+    return Math.max(exponential, Math.min(error.retryAfterMs, policy.maxRetryAfterMs));
+  }
+  return exponential;
+}
+
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, signal === undefined ? {} : { signal });
+  } catch {
+    throw new ModelAbortedError({}, signal?.reason);
+  }
+}
+
+/** A successful answer that is not usable: empty, or stopped by a content filter. */
+function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelCallError | null {
+  const context = {
+    provider: candidate.provider,
+    model: candidate.model,
+    baseUrl: candidate.baseUrl,
+  };
+  const metadata: unknown = message.response_metadata;
+  const finish = isRecord(metadata) ? (metadata.finish_reason ?? metadata.done_reason) : undefined;
+  if (finish === "content_filter") {
+    return new ModelContentPolicyError("the answer was stopped by a content filter", context);
+  }
+  if (message.text.trim() === "") {
+    return new ModelResponseError("the answer is empty", context);
+  }
+  return null;
+}
+
+export async function callWithRetries(
+  candidate: ModelCandidate,
+  messages: BaseMessage[],
+  policy: RetryPolicy,
+  attempts: ModelAttempt[],
+  options: ModelCallOptions = {},
+): Promise<BaseMessage> {
+  const { signal } = options;
+  let retries = 0;
+  let emptyRetries = 0;
+  while (true) {
+    let error: ModelCallError;
+    try {
+      const message = await candidate.call(messages, options);
+      const unusable = unusableAnswer(message, candidate);
+      if (unusable === null) {
+        attempts.push({ spec: candidate.spec });
+        return message;
+      }
+      error = unusable;
+    } catch (thrown) {
+      error = classifyModelError(thrown, {
+        provider: candidate.provider,
+        model: candidate.model,
+        baseUrl: candidate.baseUrl,
+      });
+    }
+    attempts.push({ spec: candidate.spec, error });
+    if (signal?.aborted) {
+      throw isModelAbortedError(error) ? error : new ModelAbortedError({}, signal.reason);
+    }
+    if (!error.transient || retries >= policy.maxRetries) throw error;
+    if (isModelResponseError(error)) {
+      if (emptyRetries >= 1) throw error;
+      emptyRetries += 1;
+    }
+    retries += 1;
+    await sleep(retryDelayMs(policy, retries, error), signal);
+  }
 }

@@ -1,14 +1,11 @@
 /**
- * ChatOllama for one call: built with the deadline/cancellation fetch (see ollamaFetch.ts), so a
- * timeout or a dropped connection is a typed error instead of an empty answer. Building it per
- * call is cheap (no I/O) and keeps one call's cancellation away from concurrent calls: ChatOllama
- * aborts every stream of its client when one call's signal fires.
+ * ChatOllama built per call with the deadline fetch (ollamaFetch.ts): cheap, and one call's
+ * cancellation stays away from the others (ChatOllama aborts every stream of its client).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { ChatOllama } from "@langchain/ollama";
 import { classifyModelError } from "./classifyError.js";
-import { contextWindowFor } from "./contextWindow.js";
-import { ModelAbortedError, type ModelErrorContext } from "./errors.js";
+import { ModelAbortedError, type ModelErrorContext, ModelRequestError } from "./errors.js";
 import type { ModelCallOptions } from "./modelCandidate.js";
 import { createOllamaFetch } from "./ollamaFetch.js";
 import type { ModelSettings } from "./settings.js";
@@ -39,9 +36,48 @@ export function createOllamaChat(
 }
 
 /**
- * The settings of one call: its deadline and format, and a context window its prompt fits
- * (contextWindow.ts: a prompt too long for any window is refused here).
+ * Ollama's `num_ctx` sized from the prompt: Ollama cuts a prompt too long for its small default
+ * window from the front without an error. The window is the smallest power of two holding prompt
+ * and answer (at least MIN_CONTEXT_TOKENS, so one evaluation's calls share a size and the model is
+ * not reloaded); a prompt that fits none is refused before it is sent.
  */
+const MIN_CONTEXT_TOKENS = 8_192;
+/** The largest window sized automatically (a 32k-token model); set numCtx to go beyond it. */
+const MAX_AUTO_CONTEXT_TOKENS = 32_768;
+const ANSWER_RESERVE_TOKENS = 1_024;
+/** Characters per token assumed: fewer than most tokenizers give, so the estimate errs high. */
+const CHARS_PER_TOKEN = 3;
+
+/** A generous estimate of the prompt's tokens (characters ÷ 3, plus a little per message). */
+function estimatePromptTokens(messages: readonly BaseMessage[]): number {
+  const chars = messages.reduce((sum, message) => sum + message.text.length, 0);
+  return Math.ceil(chars / CHARS_PER_TOKEN) + 8 * messages.length;
+}
+
+/** The configured `num_ctx`, else one sized from the prompt; ModelRequestError when it cannot fit. */
+function contextWindowFor(
+  messages: readonly BaseMessage[],
+  configured: number | undefined,
+  context: ModelErrorContext,
+): number {
+  const prompt = estimatePromptTokens(messages);
+  const needed = prompt + ANSWER_RESERVE_TOKENS;
+  const limit = configured ?? MAX_AUTO_CONTEXT_TOKENS;
+  if (needed > limit) {
+    const where = configured === undefined ? "the largest automatic window" : "numCtx";
+    throw new ModelRequestError(
+      undefined,
+      `not sent: the prompt needs about ${prompt} tokens plus ${ANSWER_RESERVE_TOKENS} for the answer, more than ${where} of ${limit} tokens; the server would cut it. Send less content or set numCtx higher`,
+      context,
+    );
+  }
+  if (configured !== undefined) return configured;
+  let size = MIN_CONTEXT_TOKENS;
+  while (size < needed) size *= 2;
+  return size;
+}
+
+/** One call's settings: its deadline, format and a context window its prompt fits. */
 export function ollamaCallSettings(
   settings: ModelSettings,
   messages: readonly BaseMessage[],
@@ -57,11 +93,8 @@ export function ollamaCallSettings(
 }
 
 /**
- * One Ollama call, its failure typed (ModelAbortedError when the caller's signal fired). No signal
- * goes in the call options: ChatOllama would answer partial text on abort; the fetch carries the
- * caller's signal and the deadline. With `options.logprobs`, the tokens' log-probabilities are
- * asked for and the answer's are put in its response_metadata (under TOKEN_LOGPROBS_KEY) when the
- * server sent them.
+ * One Ollama call, its failure typed. No signal goes in the call options (ChatOllama would answer
+ * partial text); the fetch carries it. Log-probabilities go under TOKEN_LOGPROBS_KEY.
  */
 export async function invokeOllamaChat(
   model: string,
@@ -86,7 +119,6 @@ export async function invokeOllamaChat(
   }
 }
 
-/** The parameters an Ollama call is made with, for traces (undefined ones left out). */
 export function ollamaParameters(model: string, settings: ModelSettings): Record<string, unknown> {
   const parameters: Record<string, unknown> = {
     provider: "ollama",

@@ -1,25 +1,12 @@
 /**
  * The `fetch` given to ChatOllama's ollama-js client. ChatOllama ignores `timeout`, `signal` and
- * `maxRetries`, and when its call signal fires mid-stream it stops reading and returns the partial
- * (or empty) text without an error. So the deadline and the caller's cancellation are applied
- * here, at the HTTP layer, and every failure leaves as a typed error:
- *
- * - the request is aborted by `AbortSignal.timeout(timeoutMs)`, the caller's signal, or the
- *   client's own signal, whichever fires first (AbortSignal.any);
- * - a fetch rejection becomes ModelTimeoutError / ModelAbortedError / ModelUnavailableError;
- * - an HTTP error status becomes the typed error for it, with Retry-After read from the headers
- *   (ollama-js would otherwise drop the headers and keep only the status); at most 64 KB of the
- *   error body is read and 500 characters of it quoted, redacted;
- * - a streamed body is re-emitted line by line, each line checked (responseBody.ts), so that an
- *   abort or a dropped connection while ollama-js reads the NDJSON stream rejects its read with
- *   the typed error, which ChatOllama propagates, and a body that is not an Ollama stream is a
- *   ModelResponseError instead of lines that ollama-js would print on stderr;
- * - the server's credentials (from a `user:password@` URL) go in an `Authorization: Basic` header;
- * - with `logprobs`, a chat request asks for the tokens' log-probabilities (`logprobs: true,
- *   top_logprobs: N`, which ChatOllama does not send) and each streamed chunk's are recorded.
+ * `maxRetries`, and an aborted stream returns partial text without an error; so the deadline and
+ * cancellation are applied here and every failure leaves as a typed error. Error statuses keep
+ * their Retry-After (ollama-js drops the headers); streamed lines are checked (responseBody.ts);
+ * `logprobs` asks for the tokens' log-probabilities, which ChatOllama does not send.
  */
 
-import { quoteBody } from "../redact.js";
+import { boundedText } from "../redact.js";
 import { classifyModelError, errorFromStatus, parseRetryAfter } from "./classifyError.js";
 import {
   ModelAbortedError,
@@ -32,31 +19,23 @@ import type { ServerAuthorization } from "./serverAddress.js";
 import { type TokenLogprobRecorder, withLogprobsRequested } from "./tokenLogprobs.js";
 
 export interface OllamaFetchOptions {
-  /** The server as errors name it (credentials as `***`). */
   baseUrl: string;
   /** The `Authorization` header for every request (basic credentials of the server URL). */
   authorization?: ServerAuthorization;
-  /** Deadline for the whole request, body included. */
   timeoutMs: number;
-  /** The caller's cancellation. */
   signal?: AbortSignal;
-  /** The fetch to wrap (default: global fetch). */
   fetch?: typeof fetch;
   /** Ask a chat request for `top` alternatives per token and record the answer's log-probabilities. */
   logprobs?: { top: number; recorder: TokenLogprobRecorder };
 }
 
 function modelFromBody(body: unknown): string | undefined {
-  if (typeof body !== "string") return undefined;
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === "object" && parsed !== null && "model" in parsed) {
-      return typeof parsed.model === "string" ? parsed.model : undefined;
-    }
+    const model: unknown = typeof body === "string" ? JSON.parse(body)?.model : undefined;
+    return typeof model === "string" ? model : undefined;
   } catch {
     return undefined;
   }
-  return undefined;
 }
 
 async function errorDetail(response: Response): Promise<string> {
@@ -66,15 +45,14 @@ async function errorDetail(response: Response): Promise<string> {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === "object" && parsed !== null && "error" in parsed) {
       const error = typeof parsed.error === "string" ? parsed.error : JSON.stringify(parsed.error);
-      return quoteBody(error ?? "");
+      return boundedText(error ?? "");
     }
   } catch {
     // not JSON (or cut short): quote the text
   }
-  return text.trim() === "" ? fallback : quoteBody(text.trim());
+  return text.trim() === "" ? fallback : boundedText(text.trim());
 }
 
-/** The request's headers with the server's credentials added (unless the client set its own). */
 function withAuthorization(
   init: RequestInit | undefined,
   authorization: ServerAuthorization | undefined,
@@ -98,7 +76,6 @@ function pathOf(input: Parameters<typeof fetch>[0]): string {
   }
 }
 
-/** A fetch for ChatOllama / ollama-js with a deadline, cancellation and typed errors. */
 export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
   const baseFetch = options.fetch ?? fetch;
   return async (input, init) => {

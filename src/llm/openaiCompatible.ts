@@ -1,19 +1,7 @@
 /**
- * OpenAI-compatible model servers (vLLM, llama.cpp server, LM Studio, …): spoken to through
- * ChatOpenAI from @langchain/openai, loaded on first use (a ProviderUnavailableError naming
- * `npm install @langchain/openai` when it is missing). The base URL is the server's, never
- * OpenAI's: nothing of the OpenAI environment (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_ORG_ID,
- * OPENAI_PROJECT_ID, a LangSmith gateway) is sent to it. Its key is OPENAI_COMPATIBLE_API_KEY
- * (sent as a bearer token); credentials in the URL (`http://user:pass@host:8000/v1`) are sent as
- * `Authorization: Basic` instead. Structured output is not asked for (servers differ in what they
- * accept): the prompt states the answer format and every answer is parsed fail-closed.
- *
- * llama.cpp's server says how many requests it serves at once (`GET /props` → `total_slots`);
- * that is the server's ceiling when the configuration names none. vLLM says nothing: configured.
- *
- * Token log-probabilities (probability-weighted scores) are a setting of the ChatOpenAI instance,
- * not of a call: a call that asks for them goes to a second instance made with `logprobs: true,
- * topLogprobs: N`, so the default path's requests stay as they were.
+ * OpenAI-compatible servers (vLLM, llama.cpp server, LM Studio) through ChatOpenAI. Nothing of the
+ * OpenAI environment is sent: the key is OPENAI_COMPATIBLE_API_KEY, URL credentials go as Basic.
+ * Log-probabilities are a setting of the instance, so calls asking for them use a second one.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { z } from "zod";
@@ -22,21 +10,17 @@ import { readUntrustedJson } from "../untrusted/json.js";
 import { chatModelClass } from "./providers.js";
 import { readBoundedText } from "./responseBody.js";
 import type { ServerAddress } from "./serverAddress.js";
-import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
+import { MAX_IN_FLIGHT_LIMIT } from "./serverState.js";
 import type { ModelEnv } from "./spec.js";
 import { topLogprobsAsked } from "./tokenLogprobs.js";
 
 export const OPENAI_COMPATIBLE_PACKAGE = "@langchain/openai";
-/** The environment variable holding an OpenAI-compatible server's API key. */
 export const OPENAI_COMPATIBLE_API_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY";
 /** Sent as the key when none is set (the client needs one; a server without keys ignores it). */
 const NO_KEY = "no-key";
-/** How long asking a server for its slots may take. */
 const SLOTS_QUERY_TIMEOUT_MS = 2_000;
-/** The most of a `/props` answer read. */
 const MAX_PROPS_BYTES = 256 * 1024;
 
-/** The key set for OpenAI-compatible servers, if any. */
 export function openAiCompatibleKey(env: ModelEnv): string | undefined {
   const key = env[OPENAI_COMPATIBLE_API_KEY_ENV]?.trim();
   if (!key) return undefined;
@@ -56,11 +40,7 @@ function fetchWithCredentials(address: ServerAddress): typeof fetch | undefined 
   };
 }
 
-/**
- * The chat model for one server and model: no retries of its own (the pool and ours retry), not
- * streamed; with `logprobs`, every answer carries its tokens' log-probabilities with that many
- * alternatives (1 to MAX_TOP_LOGPROBS) in `response_metadata.logprobs.content`.
- */
+/** The chat model for one server: no retries of its own (the pool and ours retry), not streamed. */
 export async function createOpenAiCompatibleChat(
   model: string,
   address: ServerAddress,
@@ -95,15 +75,11 @@ const PropsSchema = z.looseObject({
   total_slots: z.number().int().min(1).max(MAX_IN_FLIGHT_LIMIT),
 });
 
-/** Where llama.cpp's server answers `/props`: its root, the URL without a trailing `/v1`. */
 export function propsUrl(address: ServerAddress): string {
   return `${address.url.replace(/\/v1$/i, "")}/props`;
 }
 
-/**
- * The requests the server serves at once, when it says (llama.cpp: `total_slots` of `GET
- * /props`); undefined when it does not answer that within two seconds (vLLM, LM Studio, …).
- */
+/** The server's slots when it says (llama.cpp's `/props` within two seconds); else undefined. */
 export async function askServerSlots(
   address: ServerAddress,
   env: ModelEnv,

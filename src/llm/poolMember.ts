@@ -1,31 +1,22 @@
-/**
- * One server of a judge's pool, as the pool calls it: who speaks to it (Ollama or an
- * OpenAI-compatible server) with which model, how many calls it takes at once, and one call to
- * it — no retry and no slot of its own (the pool holds the slot and moves failed work on).
- */
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+/** One server of a pool, as the pool calls it: no retry and no slot of its own. */
 import type { BaseMessage } from "@langchain/core/messages";
 import { classifyModelError } from "./classifyError.js";
 import { invokeWithDeadline } from "./deadline.js";
-import type { ModelErrorContext } from "./errors.js";
-import type { ModelCallOptions } from "./modelCandidate.js";
+import { loadOncePer, type ModelCallOptions } from "./modelCandidate.js";
 import { invokeOllamaChat, ollamaCallSettings } from "./ollamaChat.js";
 import { askServerSlots, createOpenAiCompatibleChat } from "./openaiCompatible.js";
 import type { ServerAddress } from "./serverAddress.js";
-import type { PoolProvider, ServerEntry } from "./serverList.js";
+import type { ServerEntry } from "./serverList.js";
 import type { ModelSettings } from "./settings.js";
+import type { PoolProvider } from "./spec.js";
 import { topLogprobsAsked } from "./tokenLogprobs.js";
 
 export interface PoolMember {
   readonly provider: PoolProvider;
   readonly model: string;
-  /** The key of its ceiling and of its health: the server, whatever its URL's spelling. */
   readonly key: string;
-  /** The URL as messages and traces show it. */
   readonly shown: string;
-  /** The calls it takes at once: configured, else asked of the server, else maxInFlight. */
   slots(): Promise<number>;
-  /** One call, in a slot the pool holds; rejects with a typed ModelCallError. */
   invoke(messages: BaseMessage[], options: ModelCallOptions): Promise<BaseMessage>;
 }
 
@@ -33,7 +24,6 @@ export interface PoolMember {
 const SLOTS_KEPT_MS = 300_000;
 const askedSlots = new Map<string, { at: number; slots: Promise<number | undefined> }>();
 
-/** The server's own word on its slots, asked at most every five minutes per process. */
 function serverSlots(address: ServerAddress, settings: ModelSettings): Promise<number | undefined> {
   const kept = askedSlots.get(address.key);
   if (kept !== undefined && Date.now() - kept.at < SLOTS_KEPT_MS) return kept.slots;
@@ -76,7 +66,10 @@ function openAiCompatibleMember(
 ): PoolMember {
   const { address } = entry;
   // One chat model per number of alternatives asked (none: the default path's), made on first use.
-  const loading = new Map<number | undefined, Promise<BaseChatModel>>();
+  const chatFor = loadOncePer(
+    (logprobs: number | undefined) => logprobs,
+    (logprobs) => createOpenAiCompatibleChat(model, address, settings, logprobs),
+  );
   return {
     provider: "openai-compatible",
     model,
@@ -87,26 +80,12 @@ function openAiCompatibleMember(
     },
     async invoke(messages, options) {
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const context: ModelErrorContext = memberContext(
-        entry,
-        "openai-compatible",
-        model,
-        timeoutMs,
-      );
+      const context = memberContext(entry, "openai-compatible", model, timeoutMs);
       const logprobs =
         options.logprobs === undefined ? undefined : topLogprobsAsked(options.logprobs);
-      let pending = loading.get(logprobs);
-      if (pending === undefined) {
-        pending = createOpenAiCompatibleChat(model, address, settings, logprobs);
-        loading.set(logprobs, pending);
-      }
-      let chat: BaseChatModel;
-      try {
-        chat = await pending;
-      } catch (error) {
-        loading.delete(logprobs);
+      const chat = await chatFor(logprobs).catch((error: unknown) => {
         throw classifyModelError(error, context);
-      }
+      });
       return invokeWithDeadline(chat, messages, {
         timeoutMs,
         signal: options.signal,
@@ -118,7 +97,6 @@ function openAiCompatibleMember(
   };
 }
 
-/** The member for one configured server: its own provider and model, else the judge's. */
 export function poolMember(
   entry: ServerEntry,
   judge: { provider: PoolProvider; model: string },

@@ -1,17 +1,13 @@
 /**
- * Providers other than Ollama, loaded by dynamic import of their LangChain package, so that
- * evalgate depends on none of them. A missing package is a ProviderUnavailableError naming the
- * `npm install` to run. Provider SDK retries are switched off: our retry loop owns retries.
+ * Providers other than Ollama, imported from their LangChain package on first use so evalgate
+ * depends on none; SDK retries are off (ours own retries).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ProviderUnavailableError } from "./errors.js";
+import { loadOncePer } from "./modelCandidate.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec, ProviderName } from "./spec.js";
 
-/**
- * Providers whose chat model comes from a LangChain package (Ollama and llama-cpp are built in;
- * OpenAI-compatible servers are a pool's members, see openaiCompatible.ts).
- */
 type PackagedProvider = Exclude<ProviderName, "ollama" | "llama-cpp" | "openai-compatible">;
 
 interface ProviderPackage {
@@ -55,34 +51,28 @@ export const PROVIDER_PACKAGES: Readonly<Record<PackagedProvider, ProviderPackag
 
 export type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
 
-const loadedModules = new Map<string, unknown>();
+const importPackage = loadOncePer(
+  (name: string) => name,
+  (name): Promise<unknown> => import(name),
+);
 
-/**
- * The chat model class `className` of a provider's package, imported once; ProviderUnavailableError
- * (naming `npm install`) when the package is missing or has no such export.
- */
+/** A package's chat model class, imported once; ProviderUnavailableError naming `npm install`. */
 export async function chatModelClass(
   provider: string,
   packageName: string,
   className: string,
   model: string,
 ): Promise<ChatModelConstructor> {
-  let loaded = loadedModules.get(packageName);
-  if (loaded === undefined) {
-    try {
-      loaded = await import(packageName);
-      loadedModules.set(packageName, loaded);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const notInstalled = message.includes(packageName);
-      throw new ProviderUnavailableError(
-        packageName,
-        notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
-        { provider },
-        error,
-      );
-    }
-  }
+  const loaded = await importPackage(packageName).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const notInstalled = message.includes(packageName);
+    throw new ProviderUnavailableError(
+      packageName,
+      notInstalled ? "the package is not installed" : `the package failed to load (${message})`,
+      { provider },
+      error,
+    );
+  });
   const found: unknown =
     typeof loaded === "object" && loaded !== null
       ? (loaded as Record<string, unknown>)[className]
@@ -96,7 +86,6 @@ export async function chatModelClass(
   return found as ChatModelConstructor;
 }
 
-/** The npm package a provider needs (undefined for Ollama, which is built in). */
 export function providerPackageName(provider: ProviderName): string | undefined {
   if (provider === "ollama") return undefined;
   if (provider === "llama-cpp") return "node-llama-cpp";
@@ -104,7 +93,6 @@ export function providerPackageName(provider: ProviderName): string | undefined 
   return PROVIDER_PACKAGES[provider].packageName;
 }
 
-/** Constructs the LangChain chat model of a non-Ollama provider. */
 export async function loadProviderChatModel(
   spec: ModelSpec & { provider: PackagedProvider },
   settings: ModelSettings,

@@ -1,28 +1,19 @@
 /**
- * Reading a model server's response body within bounds, before the Ollama client sees it:
- *
- * - an error body is read up to ERROR_BODY_READ_BYTES, the rest is dropped;
- * - a streamed answer (NDJSON, one JSON object a line) is checked line by line: a line that is not
- *   a JSON object, a line longer than MAX_STREAM_LINE_CHARS or an answer longer than
- *   MAX_STREAM_BYTES ends the stream with a ModelResponseError quoting (at most 200 characters of)
- *   the offending line. ollama-js would print every unparseable line in full on stderr
- *   (`console.warn("invalid json: ", line)`), so it is only ever given lines that parse; blank
- *   lines, which it would also print, are left out.
+ * A model server's body within bounds: an error body read up to ERROR_BODY_READ_BYTES, and a
+ * streamed answer checked line by line, since ollama-js prints every unparseable line (and blank
+ * ones) in full on stderr: a bad, too long or blank line never reaches it.
  */
 
-import { quoteBody } from "../redact.js";
+import { boundedText } from "../redact.js";
 import { type ModelCallError, type ModelErrorContext, ModelResponseError } from "./errors.js";
 
-/** The most bytes of an error body read (the message quotes 500 characters of it). */
 export const ERROR_BODY_READ_BYTES = 64 * 1024;
 /** The longest line of a streamed answer (an Ollama chunk is a few hundred bytes). */
 export const MAX_STREAM_LINE_CHARS = 1024 * 1024;
 /** The most of an unusable line quoted (enough to tell an HTML page from a cut chunk). */
 const LINE_QUOTE_LIMIT = 200;
-/** The most bytes of one streamed answer (a judge answer is a few kilobytes). */
 export const MAX_STREAM_BYTES = 16 * 1024 * 1024;
 
-/** Up to `maxBytes` of a body as text; the rest is not read. Empty when it cannot be read. */
 export async function readBoundedText(
   response: Response,
   maxBytes = ERROR_BODY_READ_BYTES,
@@ -50,7 +41,6 @@ export async function readBoundedText(
 
 type JsonObject = Record<string, unknown>;
 
-/** The line as a JSON object (what every line of an Ollama stream is), else undefined. */
 function jsonObjectOf(line: string): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(line);
@@ -69,7 +59,6 @@ function isChatChunk(chunk: JsonObject): boolean {
 
 export interface StreamCheck {
   context: ModelErrorContext;
-  /** The typed error for a failed read (an abort, a timeout, a dropped connection). */
   convert: (error: unknown) => ModelCallError;
   /** Every line must be a chat chunk (`/api/chat`), not only a JSON object. */
   chat?: boolean;
@@ -77,7 +66,6 @@ export interface StreamCheck {
   onChunk?: (chunk: Record<string, unknown>) => void;
 }
 
-/** Checks one line; the error to end the stream with, or undefined when the line is usable. */
 function lineProblem(line: string, number: number, check: StreamCheck): ModelCallError | undefined {
   const chunk = jsonObjectOf(line);
   if (chunk !== undefined && (check.chat !== true || isChatChunk(chunk))) {
@@ -86,7 +74,7 @@ function lineProblem(line: string, number: number, check: StreamCheck): ModelCal
   }
   const what = chunk === undefined ? "a JSON object" : "an Ollama chat chunk";
   return new ModelResponseError(
-    `the server's answer is not an Ollama stream: line ${number} is not ${what}: "${quoteBody(line, LINE_QUOTE_LIMIT)}"`,
+    `the server's answer is not an Ollama stream: line ${number} is not ${what}: "${boundedText(line, LINE_QUOTE_LIMIT)}"`,
     check.context,
   );
 }
@@ -98,10 +86,7 @@ function tooLong(what: string, limit: number, check: StreamCheck): ModelCallErro
   );
 }
 
-/**
- * Re-emits an NDJSON body line by line, each line checked (see the file's comment); a read that
- * fails ends the stream with `check.convert(error)`.
- */
+/** Re-emits an NDJSON body line by line, each checked; a failed read ends it with `convert`. */
 export function checkedNdjson(
   body: ReadableStream<Uint8Array>,
   check: StreamCheck,
@@ -112,7 +97,6 @@ export function checkedNdjson(
   let pending = "";
   let lineNumber = 0;
   let total = 0;
-  /** Checks and passes on complete lines; how many were passed on. */
   const emit = (controller: ReadableStreamDefaultController<Uint8Array>, lines: string[]) => {
     let passed = 0;
     for (const line of lines) {
@@ -125,7 +109,6 @@ export function checkedNdjson(
     }
     return passed;
   };
-  /** Reads one chunk; true once something was passed on or the stream ended. */
   const step = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
     let chunk: Awaited<ReturnType<typeof reader.read>>;
     try {
@@ -153,9 +136,7 @@ export function checkedNdjson(
     // A pull that passes nothing on is not called again by the stream: read on until it does.
     async pull(controller) {
       try {
-        while (!(await step(controller))) {
-          // the line is not complete yet
-        }
+        while (!(await step(controller))) {}
       } catch (error) {
         controller.error(error);
         reader.cancel(error).catch(() => undefined);

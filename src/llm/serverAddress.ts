@@ -1,16 +1,12 @@
 /**
- * A model server's address: the URL requests go to (never with credentials, so it can be shown
- * and used as a key), and the credentials the configured URL carried, turned into an
- * `Authorization: Basic` header. fetch refuses a URL with credentials ("Request cannot be
- * constructed from a URL that includes credentials"), so a server behind a basic-auth proxy is
- * reached this way; the header value never appears in a message, a trace or JSON.
+ * A model server's address: the URL requests go to (never with credentials: fetch refuses them),
+ * the key naming the server whatever its URL's spelling, and the URL's credentials as an
+ * `Authorization: Basic` header that never appears in a message, a trace or JSON.
  */
 import { inspect } from "node:util";
-import { redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { ModelOptionsError } from "./errors.js";
-import { serverKeyOfUrl } from "./serverKey.js";
 
-/** The most characters of a server URL read (longer ones are refused). */
 const MAX_URL_LENGTH = 2_048;
 
 /** An `Authorization` header value, kept out of JSON, inspection and string conversion. */
@@ -21,7 +17,6 @@ export class ServerAuthorization {
     this.#value = value;
   }
 
-  /** The header value, for the request only. */
   headerValue(): string {
     return this.#value;
   }
@@ -40,18 +35,41 @@ export class ServerAuthorization {
 }
 
 export interface ServerAddress {
-  /** scheme://host[:port][/path], without credentials, query or trailing slash. */
   readonly url: string;
-  /**
-   * The server whatever the URL's spelling (serverKey.ts): the key of its ceiling on calls in
-   * flight and of its health. `http://localhost:11434/`, `http://127.1:11434` and
-   * `http://[::ffff:127.0.0.1]:11434` are one server.
-   */
+  /** The key of its ceiling and health: `http://localhost:11434/` and `http://127.1:11434` are one. */
   readonly key: string;
-  /** The URL as messages, traces and logs show it: `http://***@host:11434` when it had credentials. */
   readonly shown: string;
-  /** `Basic …` for the user name and password the configured URL carried. */
   readonly authorization: ServerAuthorization | undefined;
+}
+
+/** Every spelling of this machine's loopback is one server. */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "0.0.0.0", "::"]);
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
+
+/** `::ffff:7f00:1` (how the URL parser writes `::ffff:127.0.0.1`) → `127.0.0.1`. */
+function mappedIpv4(ipv6: string): string | undefined {
+  const match = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(ipv6);
+  if (match === null) return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ipv6)?.[1];
+  const high = Number.parseInt(match[1] ?? "0", 16);
+  const low = Number.parseInt(match[2] ?? "0", 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+}
+
+/**
+ * The WHATWG parser already lowercases the host, reads `127.1` and `2130706433` as `127.0.0.1` and
+ * drops a default port; here the port is always written, a trailing dot dropped, a mapped IPv6
+ * address is its IPv4 one and loopback is `loopback`.
+ */
+function serverKeyOfUrl(url: URL, path: string): string {
+  let host = url.hostname.toLowerCase().replace(/\.$/, "");
+  if (host.startsWith("[") && host.endsWith("]")) {
+    const inner = host.slice(1, -1);
+    host = mappedIpv4(inner) ?? inner;
+  }
+  if (LOOPBACK.has(host) || host.endsWith(".localhost")) host = "loopback";
+  else if (host.includes(":")) host = `[${host}]`;
+  const port = url.port === "" ? (DEFAULT_PORTS[url.protocol] ?? "") : url.port;
+  return `${url.protocol}//${host}:${port}${path}`;
 }
 
 function basicAuthorization(url: URL): ServerAuthorization | undefined {
@@ -67,14 +85,10 @@ function basicAuthorization(url: URL): ServerAuthorization | undefined {
   return new ServerAuthorization(`Basic ${Buffer.from(pair, "utf8").toString("base64")}`);
 }
 
-/**
- * Reads a model server URL (`http://user:pass@host:11434/prefix/`). Throws ModelOptionsError
- * naming `option` (and the URL without its credentials) when it is not an http(s) URL.
- */
 export function parseServerAddress(raw: string, option: string): ServerAddress {
   const text = raw.trim();
   const refuse = (why: string) =>
-    new ModelOptionsError(option, `${why} (got "${redactUrl(text.slice(0, 200))}")`);
+    new ModelOptionsError(option, `${why} (got "${redactSecretText(text.slice(0, 200))}")`);
   if (text.length > MAX_URL_LENGTH) {
     throw refuse(`the URL is longer than ${MAX_URL_LENGTH} characters`);
   }
@@ -98,26 +112,20 @@ export function parseServerAddress(raw: string, option: string): ServerAddress {
   };
 }
 
-/**
- * The URL as shown (credentials as `***`, no query or trailing slash); when it is no URL, the text
- * redacted.
- */
-export function shownServerUrl(raw: string): string {
+function addressOrUndefined(raw: string): ServerAddress | undefined {
   try {
-    return parseServerAddress(raw, "baseUrl").shown;
+    return parseServerAddress(raw, "baseUrl");
   } catch {
-    return redactUrl(raw.trim().replace(/\/+$/, ""));
+    return undefined;
   }
 }
 
-/**
- * The key of a server's ceiling and health: the server whatever the URL's spelling (host
- * normalised, loopback spellings one, the port always written); the text as is when it is no URL.
- */
+/** The URL as shown; when it is no URL, the text redacted. */
+export function shownServerUrl(raw: string): string {
+  return addressOrUndefined(raw)?.shown ?? redactSecretText(raw.trim().replace(/\/+$/, ""));
+}
+
+/** The server's key; the text as is when it is no URL. */
 export function serverKeyOf(raw: string): string {
-  try {
-    return parseServerAddress(raw, "baseUrl").key;
-  } catch {
-    return raw.trim();
-  }
+  return addressOrUndefined(raw)?.key ?? raw.trim();
 }

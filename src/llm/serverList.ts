@@ -1,31 +1,20 @@
 /**
- * The model servers of a judge: one, or several (a pool). Written as a list of URLs separated by
- * commas — in OLLAMA_BASE_URL, the `baseUrl` option, or after the `@` of a spec
- * (`openai-compatible:qwen2.5-7b@http://gpu1:8000/v1,http://gpu2:8000/v1`) — each URL optionally
- * with `#slots=N` (the calls it takes at once; a fragment is never sent); or as the `servers`
- * option, whose entries are such URLs, specs with their own provider and model
- * (`openai-compatible:Qwen/Qwen2.5-7B-Instruct@http://gpu2:8000/v1`), or objects
- * `{ url, slots?, provider?, model? }`.
+ * The model servers of a judge: URLs separated by commas (OLLAMA_BASE_URL, `baseUrl`, after a
+ * spec's `@`), each with an optional `#slots=N`; the `servers` option's entries are such URLs,
+ * `provider:model@url` specs or objects.
  */
 import { z } from "zod";
-import { redactUrl } from "../redact.js";
-import { ModelOptionsError } from "./errors.js";
+import { redactSecretText } from "../redact.js";
+import { ModelOptionsError, ModelSpecError } from "./errors.js";
 import { parseServerAddress, type ServerAddress } from "./serverAddress.js";
-import { MAX_IN_FLIGHT_LIMIT } from "./serverCeilings.js";
+import { MAX_IN_FLIGHT_LIMIT } from "./serverState.js";
+import { POOL_PROVIDERS, type PoolProvider, parseModelSpec } from "./spec.js";
 
-/** The providers whose servers a pool can hold. */
-export const POOL_PROVIDERS = ["ollama", "openai-compatible"] as const;
-export type PoolProvider = (typeof POOL_PROVIDERS)[number];
-
-/** The most servers one judge's list may name. */
 export const MAX_POOL_SERVERS = 32;
 
-/** One server as configured. */
 export interface ServerEntry {
   readonly address: ServerAddress;
-  /** The calls it takes at once, when the configuration says (`#slots=N`, `slots`). */
   readonly slots: number | undefined;
-  /** Who speaks to it and which model it is asked for, when not the judge's own. */
   readonly provider?: PoolProvider;
   readonly model?: string;
 }
@@ -36,10 +25,8 @@ export const ServerObjectSchema = z.strictObject({
   provider: z.enum(POOL_PROVIDERS).optional(),
   model: z.string().min(1).max(512).optional(),
 });
-export type ServerObject = z.infer<typeof ServerObjectSchema>;
 
-/** An entry of the `servers` option. */
-export type ServerInput = string | ServerObject;
+export type ServerInput = string | z.infer<typeof ServerObjectSchema>;
 
 function slotsOf(fragment: string, option: string, shown: string): number {
   const found = /^slots=(\d{1,4})$/.exec(fragment.trim());
@@ -53,8 +40,7 @@ function slotsOf(fragment: string, option: string, shown: string): number {
   return slots;
 }
 
-/** One URL, with `#slots=N` when given. */
-export function parseServerUrl(raw: string, option: string): ServerEntry {
+function parseServerUrl(raw: string, option: string): ServerEntry {
   const text = raw.trim();
   const hash = text.indexOf("#");
   const address = parseServerAddress(hash === -1 ? text : text.slice(0, hash), option);
@@ -62,13 +48,12 @@ export function parseServerUrl(raw: string, option: string): ServerEntry {
   return { address, slots };
 }
 
-/** The servers of a comma-separated list; none listed twice. */
 export function parseServerList(raw: string, option: string): ServerEntry[] {
   const parts = raw.split(",").map((part) => part.trim());
   if (parts.some((part) => part === "")) {
     throw new ModelOptionsError(
       option,
-      `a server list is URLs separated by commas, with none empty (got "${redactUrl(raw.slice(0, 200))}")`,
+      `a server list is URLs separated by commas, with none empty (got "${redactSecretText(raw.slice(0, 200))}")`,
     );
   }
   return checkList(
@@ -77,8 +62,8 @@ export function parseServerList(raw: string, option: string): ServerEntry[] {
   );
 }
 
-/** Refuses an empty list, one too long, or one that names a server twice. */
-export function checkList(entries: ServerEntry[], option: string): ServerEntry[] {
+/** Refuses an empty list, one too long, or one that names a server twice (however spelled). */
+function checkList(entries: ServerEntry[], option: string): ServerEntry[] {
   if (entries.length === 0) throw new ModelOptionsError(option, "no server is listed");
   if (entries.length > MAX_POOL_SERVERS) {
     throw new ModelOptionsError(
@@ -88,7 +73,6 @@ export function checkList(entries: ServerEntry[], option: string): ServerEntry[]
   }
   const seen = new Set<string>();
   for (const entry of entries) {
-    // One server named twice, however it is spelled (serverKey.ts).
     if (seen.has(entry.address.key)) {
       throw new ModelOptionsError(option, `the list names ${entry.address.shown} twice`);
     }
@@ -97,9 +81,45 @@ export function checkList(entries: ServerEntry[], option: string): ServerEntry[]
   return entries;
 }
 
-/** Splits `model@http://…` into the model and the server list after the `@`, when there is one. */
-export function splitServers(text: string): { model: string; servers: string | undefined } {
-  const at = text.search(/@https?:\/\//i);
-  if (at === -1) return { model: text, servers: undefined };
-  return { model: text.slice(0, at).trim(), servers: text.slice(at + 1) };
+function specEntries(text: string, option: string): ServerEntry[] {
+  let spec: ReturnType<typeof parseModelSpec>;
+  try {
+    spec = parseModelSpec(text);
+  } catch (error) {
+    const why = error instanceof ModelSpecError ? error.message : String(error);
+    throw new ModelOptionsError(option, why);
+  }
+  const { provider, model, servers } = spec;
+  if (servers === undefined || !(POOL_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ModelOptionsError(
+      option,
+      `an entry is a URL or ${POOL_PROVIDERS.join(" / ")}:<model>@<url> (got "${redactSecretText(text.slice(0, 200))}")`,
+    );
+  }
+  return parseServerList(servers, option).map((entry) => ({
+    ...entry,
+    provider: provider as PoolProvider,
+    model,
+  }));
+}
+
+export function parseServerInputs(inputs: readonly ServerInput[]): ServerEntry[] {
+  const entries = inputs.flatMap((input, i): ServerEntry[] => {
+    const option = `servers.${i}`;
+    if (typeof input !== "string") {
+      const entry = parseServerUrl(input.url, option);
+      return [
+        {
+          address: entry.address,
+          slots: input.slots ?? entry.slots,
+          ...(input.provider === undefined ? {} : { provider: input.provider }),
+          ...(input.model === undefined ? {} : { model: input.model }),
+        },
+      ];
+    }
+    return /^https?:\/\//i.test(input.trim())
+      ? [parseServerUrl(input, option)]
+      : specEntries(input, option);
+  });
+  return checkList(entries, "servers");
 }

@@ -1,16 +1,7 @@
 /**
- * A judge pool: one model over several servers (Ollama, OpenAI-compatible, or both). Each call
- * takes a slot of one server — the least busy one with a free slot, else the first to free one
- * (a waiter in the queue of each, in the evaluation's turn: serverCeilings.ts) — so the calls of
- * an evaluation spread over every slot of every server. A server that fails the call (refused or
- * dropped connection, unreachable, 5xx, answer cut short, model missing, 429, no answer in time —
- * no headers, or an answer dripped past the deadline) or answers what cannot be used (empty, or
- * refused by the caller's `usable`: a judge's answer that does not parse) is taken out for a while
- * (serverHealth.ts) and the call goes to another server at once, outside the retry count: the
- * failure was the server's, not the model's. Nothing is sent twice on purpose: a call is on one
- * server at a time, and only a call that failed there goes elsewhere. When every server is out,
- * the one back soonest is tried; when every server failed the call, its last error is thrown (the
- * last server's unusable answer is returned as it is, for the caller to judge).
+ * A judge pool: one model over several servers. Each call takes a slot of the least busy server
+ * (else the first to free one). A server at fault, or whose answer cannot be used, is taken out
+ * and the call moves on at once, outside the retry count; a call is on one server at a time.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { acquireAny, type CallLane, createCallLane, type ReleaseSlot } from "./callCeiling.js";
@@ -25,10 +16,10 @@ import {
 } from "./errors.js";
 import { type ModelCallOptions, type ModelCandidate, slotWait } from "./modelCandidate.js";
 import { type PoolMember, poolMember } from "./poolMember.js";
-import { serverCeiling } from "./serverCeilings.js";
-import { bringBack, isServerFault, outOfPool, takeOut } from "./serverHealth.js";
-import type { PoolProvider, ServerEntry } from "./serverList.js";
+import type { ServerEntry } from "./serverList.js";
+import { bringBack, isServerFault, outOfPool, serverCeiling, takeOut } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
+import type { PoolProvider } from "./spec.js";
 
 interface Held {
   member: PoolMember;
@@ -38,13 +29,9 @@ interface Held {
 /** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
 const evaluationsOn = new Map<string, number>();
 
-/** One evaluation's part of a pool's slots (see ServerPool.share). */
 export interface PoolShare {
-  /** Every server's slots, summed. */
   total: Promise<number>;
-  /** The slots of the pool divided among the evaluations on it now (at least 1). */
   mine: Promise<number>;
-  /** The evaluation is done with the pool; calling it again does nothing. */
   leave(): void;
 }
 
@@ -57,17 +44,11 @@ export class ServerPool {
     private readonly context: ModelErrorContext,
   ) {}
 
-  /** Every server's slots, summed. */
   async slots(): Promise<number> {
     const each = await Promise.all(this.members.map((m) => m.slots()));
     return each.reduce((sum, n) => sum + n, 0);
   }
 
-  /**
-   * An evaluation starts on the pool: its part of the slots is the pool's divided by the
-   * evaluations on it when the slots are known (evaluations started together all count), so that
-   * together they make about one call per slot instead of each one per slot.
-   */
   share(): PoolShare {
     return shareSlots(
       this.members.map((m) => m.key),
@@ -75,7 +56,6 @@ export class ServerPool {
     );
   }
 
-  /** One call on one server; moved to another when the server fails it (see the module comment). */
   async call(
     messages: BaseMessage[],
     options: ModelCallOptions,
@@ -86,7 +66,12 @@ export class ServerPool {
     let lastError: ModelCallError | undefined;
     for (;;) {
       const held = await this.acquire(tried, options, lane);
-      if (held === undefined) throw lastError ?? this.noServer();
+      if (held === undefined) {
+        throw (
+          lastError ??
+          new ModelUnavailableError("unknown", "no server of the pool could be tried", this.context)
+        );
+      }
       const { member, release } = held;
       let failure: ModelCallError;
       try {
@@ -114,7 +99,6 @@ export class ServerPool {
     }
   }
 
-  /** Why the answer cannot be used (empty, or refused by the caller's `usable`); else undefined. */
   private unusable(
     message: BaseMessage,
     member: PoolMember,
@@ -129,12 +113,10 @@ export class ServerPool {
     return undefined;
   }
 
-  /** Whether every other server of the pool was tried already. */
   private isLastUntried(member: PoolMember, tried: ReadonlySet<PoolMember>): boolean {
     return this.members.every((m) => m === member || tried.has(m));
   }
 
-  /** A slot of a server not tried yet: an in one if any, else the one back soonest. */
   private async acquire(
     tried: ReadonlySet<PoolMember>,
     options: ModelCallOptions,
@@ -173,20 +155,8 @@ export class ServerPool {
     }
     return { member, release };
   }
-
-  private noServer(): ModelCallError {
-    return new ModelUnavailableError(
-      "unknown",
-      "no server of the pool could be tried",
-      this.context,
-    );
-  }
 }
 
-/**
- * One evaluation's part of the slots of the servers `keys` (a pool, or one server): `total`
- * divided by the evaluations on those servers when it is known.
- */
 export function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
   const key = [...keys].sort().join(",");
   evaluationsOn.set(key, (evaluationsOn.get(key) ?? 0) + 1);
@@ -209,10 +179,6 @@ function backSoonest(members: readonly PoolMember[]): PoolMember {
   return members.reduce((best, m) => (until(m) < until(best) ? m : best));
 }
 
-/**
- * The judge's model over a pool of servers, as one candidate of its list: `provider:model` with
- * the servers of its spec or of the settings.
- */
 export function poolCandidate(
   judge: { provider: PoolProvider; model: string },
   entries: readonly ServerEntry[],

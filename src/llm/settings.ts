@@ -1,27 +1,25 @@
-/**
- * Options of createChatModel, validated, and the resolved settings every provider builder reads.
- */
+/** Options of createChatModel, validated, and the resolved settings every provider reads. */
 import { z } from "zod";
 import { ModelOptionsError } from "./errors.js";
-import type { ServerAuthorization } from "./serverAddress.js";
 import {
-  DEFAULT_MAX_IN_FLIGHT,
-  DEFAULT_MAX_QUEUE_WAIT_MS,
-  MAX_IN_FLIGHT_LIMIT,
-} from "./serverCeilings.js";
-import { DEFAULT_SERVER_COOLDOWN_MS } from "./serverHealth.js";
-import {
-  checkList,
   MAX_POOL_SERVERS,
+  parseServerInputs,
+  parseServerList,
   type ServerEntry,
   type ServerInput,
   ServerObjectSchema,
 } from "./serverList.js";
-import { serverEntriesOf, serverListOf } from "./serverSettings.js";
+import {
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_QUEUE_WAIT_MS,
+  DEFAULT_SERVER_COOLDOWN_MS,
+  MAX_IN_FLIGHT_LIMIT,
+} from "./serverState.js";
 import { DEFAULT_OLLAMA_BASE_URL, type ModelEnv } from "./spec.js";
 
 /** Ollama's `format`: "json" for any JSON object, or a JSON Schema the answer must follow. */
-export type OllamaFormat = "json" | Record<string, unknown>;
+const FormatSchema = z.union([z.literal("json"), z.record(z.string(), z.unknown())]);
+export type OllamaFormat = z.infer<typeof FormatSchema>;
 
 const OptionsSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
@@ -29,7 +27,7 @@ const OptionsSchema = z.object({
   seed: z.number().int().nullable().optional(),
   numCtx: z.number().int().positive().optional(),
   keepAlive: z.union([z.string().min(1), z.number()]).optional(),
-  format: z.union([z.literal("json"), z.record(z.string(), z.unknown())]).optional(),
+  format: FormatSchema.optional(),
   timeoutMs: z.number().positive().optional(),
   maxRetries: z.number().int().min(0).optional(),
   retryBaseDelayMs: z.number().min(0).optional(),
@@ -58,62 +56,27 @@ const OptionsSchema = z.object({
   maxQueueWaitMs: z.number().positive().max(86_400_000).optional(),
 });
 
-/** Numeric and format options of a model, as accepted by createChatModel. */
 export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> & {
   servers?: readonly ServerInput[];
   env?: ModelEnv;
 };
 
-export interface ModelSettings {
-  temperature: number;
-  seed: number | undefined;
-  numCtx: number | undefined;
-  keepAlive: string | number | undefined;
-  format: OllamaFormat | undefined;
-  timeoutMs: number;
-  maxRetries: number;
-  retryBaseDelayMs: number;
-  retryMaxDelayMs: number;
-  maxRetryAfterMs: number;
-  /**
-   * The servers, in order (one, or a pool's): from `servers`, else `baseUrl`, else
-   * OLLAMA_BASE_URL, else http://127.0.0.1:11434. The fields below name the first.
-   */
-  servers: readonly ServerEntry[];
-  /** Whether the servers come from the options (not from OLLAMA_BASE_URL or the default). */
-  serversGiven: boolean;
-  /** How long a pool's server that failed is taken out. */
-  serverCooldownMs: number;
-  /** The Ollama server: without credentials, query or trailing slash (what requests go to). */
-  baseUrl: string;
-  /** The server as messages and traces show it: `http://***@host:11434` when it has credentials. */
-  shownBaseUrl: string;
-  /** `Authorization: Basic …` for the user name and password the configured URL carried. */
-  authorization: ServerAuthorization | undefined;
-  /** The most calls in flight to the server, across the process. */
-  maxInFlight: number;
-  /** The longest a call waits for a free slot. */
-  maxQueueWaitMs: number;
-  env: ModelEnv;
-}
+/** The resolved settings: `baseUrl`, `shownBaseUrl` and `authorization` name the first server. */
+export type ModelSettings = ReturnType<typeof resolveModelSettings>;
 
-/** Evaluations run at temperature 0.1: near-deterministic judging. */
-export const DEFAULT_TEMPERATURE = 0.1;
-/**
- * Every judge call is made with this sampling seed where the provider takes one (Ollama's `seed`),
- * so the same prompt gets the same answer: EVALGATE_SEED or the `seed` option change it.
- */
-export const DEFAULT_SEED = 42;
-/** Ollama keeps the model loaded this long after a call, so one evaluation never reloads it. */
-export const DEFAULT_KEEP_ALIVE = "30m";
-/** Every model call times out after 60 seconds unless told otherwise. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
-export const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
-export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
+/** Near-deterministic judging. */
+const DEFAULT_TEMPERATURE = 0.1;
+/** The same prompt gets the same answer where the provider takes a seed. */
+const DEFAULT_SEED = 42;
+/** One evaluation never reloads the model. */
+const DEFAULT_KEEP_ALIVE = "30m";
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 
-export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSettings {
+export function resolveModelSettings(input: ModelSettingsInput = {}) {
   const { env: envInput, ...rest } = input;
   const parsed = OptionsSchema.safeParse(rest);
   if (!parsed.success) {
@@ -128,6 +91,7 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
   const server = first.address;
   return {
     servers,
+    /** Whether the servers come from the options (not from OLLAMA_BASE_URL or the default). */
     serversGiven: options.servers !== undefined || options.baseUrl !== undefined,
     serverCooldownMs: options.serverCooldownMs ?? DEFAULT_SERVER_COOLDOWN_MS,
     temperature: options.temperature ?? DEFAULT_TEMPERATURE,
@@ -149,22 +113,20 @@ export function resolveModelSettings(input: ModelSettingsInput = {}): ModelSetti
   };
 }
 
-/** The servers from the options, else OLLAMA_BASE_URL, else the default. */
 function resolveServers(
   options: { servers?: readonly ServerInput[]; baseUrl?: string },
   env: ModelEnv,
 ): ServerEntry[] {
-  if (options.servers !== undefined) return checkList(serverEntriesOf(options.servers), "servers");
-  if (options.baseUrl !== undefined) return serverListOf(options.baseUrl, "baseUrl");
+  if (options.servers !== undefined) return parseServerInputs(options.servers);
+  if (options.baseUrl !== undefined) return parseServerList(options.baseUrl, "baseUrl");
   const fromEnv = env.OLLAMA_BASE_URL?.trim();
-  return serverListOf(fromEnv || DEFAULT_OLLAMA_BASE_URL, fromEnv ? "OLLAMA_BASE_URL" : "baseUrl");
+  return parseServerList(
+    fromEnv || DEFAULT_OLLAMA_BASE_URL,
+    fromEnv ? "OLLAMA_BASE_URL" : "baseUrl",
+  );
 }
 
-/**
- * The ceiling EVALGATE_MAX_IN_FLIGHT asks for: a whole number from 1 to 256; DEFAULT_MAX_IN_FLIGHT
- * when it is not set.
- */
-export function maxInFlightFromEnv(env: ModelEnv): number {
+function maxInFlightFromEnv(env: ModelEnv): number {
   const value = env.EVALGATE_MAX_IN_FLIGHT?.trim();
   if (value === undefined || value === "") return DEFAULT_MAX_IN_FLIGHT;
   const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
@@ -177,11 +139,7 @@ export function maxInFlightFromEnv(env: ModelEnv): number {
   return limit;
 }
 
-/**
- * The seed EVALGATE_SEED asks for: a whole number, or "none" / "off" for no seed; DEFAULT_SEED when
- * it is not set.
- */
-export function seedFromEnv(env: ModelEnv): number | undefined {
+function seedFromEnv(env: ModelEnv): number | undefined {
   const value = env.EVALGATE_SEED?.trim();
   if (value === undefined || value === "") return DEFAULT_SEED;
   if (/^(none|off)$/i.test(value)) return undefined;

@@ -1,12 +1,9 @@
 /**
- * Model spec strings: `provider:model`, split on the first colon only, because model names carry
- * colons of their own (`ollama:qwen2.5:7b-instruct` is provider "ollama", model
- * "qwen2.5:7b-instruct"). `llama-cpp:<file.gguf>` is a local model file run by the embedded
- * runtime. An Ollama or OpenAI-compatible model may name its servers after an `@`
- * (`openai-compatible:qwen2.5-7b@http://gpu1:8000/v1,http://gpu2:8000/v1`, see serverList.ts).
+ * Model specs: `provider:model`, split on the first colon only (`ollama:qwen2.5:7b-instruct`). An
+ * Ollama or OpenAI-compatible model may name its servers after an `@`
+ * (`openai-compatible:qwen2.5-7b@http://gpu1:8000/v1,http://gpu2:8000/v1`).
  */
 import { ModelSpecError, UnknownProviderError } from "./errors.js";
-import { POOL_PROVIDERS, splitServers } from "./serverList.js";
 
 export const KNOWN_PROVIDERS = [
   "ollama",
@@ -21,10 +18,12 @@ export const KNOWN_PROVIDERS = [
 ] as const;
 export type ProviderName = (typeof KNOWN_PROVIDERS)[number];
 
+export const POOL_PROVIDERS = ["ollama", "openai-compatible"] as const;
+export type PoolProvider = (typeof POOL_PROVIDERS)[number];
+
 export interface ModelSpec {
   provider: ProviderName;
   model: string;
-  /** The server list written after `@` (Ollama and OpenAI-compatible models only). */
   servers?: string;
 }
 
@@ -38,7 +37,12 @@ function isProviderName(value: string): value is ProviderName {
   return (KNOWN_PROVIDERS as readonly string[]).includes(value);
 }
 
-/** Parses `provider:model`. Throws ModelSpecError / UnknownProviderError. */
+function splitServers(text: string): { model: string; servers: string | undefined } {
+  const at = text.search(/@https?:\/\//i);
+  if (at === -1) return { model: text, servers: undefined };
+  return { model: text.slice(0, at).trim(), servers: text.slice(at + 1) };
+}
+
 export function parseModelSpec(spec: string): ModelSpec {
   const trimmed = spec.trim();
   const colon = trimmed.indexOf(":");
@@ -62,24 +66,17 @@ export function parseModelSpec(spec: string): ModelSpec {
   return { provider, model, servers };
 }
 
-/** The spec as a string again: `provider:model`, with `@servers` when it named them. */
 export function formatModelSpec(spec: ModelSpec): string {
   const servers = spec.servers === undefined ? "" : `@${spec.servers}`;
   return `${spec.provider}:${spec.model}${servers}`;
 }
 
-/** `ollama:<EVALGATE_MODEL or qwen2.5:7b-instruct>`. */
 export function defaultModelSpec(env: ModelEnv): string {
   const model = env.EVALGATE_MODEL?.trim();
   return `ollama:${model ? model : DEFAULT_OLLAMA_MODEL}`;
 }
 
-/** OLLAMA_BASE_URL or http://127.0.0.1:11434, without a trailing slash. */
 export function defaultOllamaBaseUrl(env: ModelEnv): string {
   const url = env.OLLAMA_BASE_URL?.trim();
-  return normaliseBaseUrl(url ? url : DEFAULT_OLLAMA_BASE_URL);
-}
-
-export function normaliseBaseUrl(url: string): string {
-  return url.replace(/\/+$/, "");
+  return (url ? url : DEFAULT_OLLAMA_BASE_URL).replace(/\/+$/, "");
 }

@@ -1,16 +1,11 @@
 /**
- * Token log-probabilities of an answer, where the model server gives them: asked of Ollama with
- * `logprobs: true, top_logprobs: N` (its answer carries `logprobs: [{ token, logprob,
- * top_logprobs }]` on each streamed chunk), and of OpenAI-compatible servers with `logprobs` /
- * `top_logprobs` (ChatOpenAI puts them in `response_metadata.logprobs.content`); the embedded
- * runtime computes them after the answer (embedded/answerLogprobs.ts). What a server
- * sends is untrusted: each entry is checked, at most MAX_RECORDED_TOKENS are kept, and one entry
- * that is not a token log-probability makes the whole list unusable (the positions would shift).
+ * Token log-probabilities where the server gives them (Ollama's chunks, OpenAI-compatible
+ * `response_metadata.logprobs.content`, the embedded runtime's own). Untrusted: every entry is
+ * checked, and one that is not a token log-probability voids the list (positions would shift).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { z } from "zod";
 
-/** One generated token, its log-probability and the most likely alternatives at its position. */
 export const TokenLogprobSchema = z.object({
   token: z.string().max(1024),
   logprob: z.number(),
@@ -24,7 +19,6 @@ export type TokenLogprob = z.infer<typeof TokenLogprobSchema>;
 /** The alternatives asked for at each position (Ollama and OpenAI accept at most 20). */
 export const TOP_LOGPROBS = 10;
 export const MAX_TOP_LOGPROBS = 20;
-/** The alternatives a call may ask for: a whole number from 1 to MAX_TOP_LOGPROBS. */
 export function topLogprobsAsked(top: number): number {
   if (!Number.isFinite(top)) return TOP_LOGPROBS;
   return Math.min(Math.max(1, Math.round(top)), MAX_TOP_LOGPROBS);
@@ -36,12 +30,10 @@ export const MAX_RECORDED_TOKENS = 16_384;
 /** The key of a message's response_metadata our Ollama and embedded calls put the tokens under. */
 export const TOKEN_LOGPROBS_KEY = "token_logprobs";
 
-/** Collects the log-probabilities of one answer's streamed chunks, in order. */
 export class TokenLogprobRecorder {
   private readonly recorded: TokenLogprob[] = [];
   private unusable = false;
 
-  /** Adds one chunk's `logprobs` field (absent: nothing to add). */
   add(field: unknown): void {
     if (field === undefined || field === null || this.unusable) return;
     const parsed = z.array(TokenLogprobSchema).safeParse(field);
@@ -53,7 +45,6 @@ export class TokenLogprobRecorder {
     this.recorded.push(...parsed.data);
   }
 
-  /** The tokens recorded; undefined when none came or one chunk's were unusable. */
   tokens(): TokenLogprob[] | undefined {
     return this.unusable || this.recorded.length === 0 ? undefined : [...this.recorded];
   }
@@ -63,10 +54,6 @@ const OpenAiLogprobsSchema = z.object({
   content: z.array(TokenLogprobSchema).max(MAX_RECORDED_TOKENS),
 });
 
-/**
- * The token log-probabilities an answer carries: ours from an Ollama call, or an
- * OpenAI-compatible server's; undefined when it carries none usable.
- */
 export function tokenLogprobsOf(message: BaseMessage): TokenLogprob[] | undefined {
   const metadata: Record<string, unknown> = message.response_metadata ?? {};
   const ours = z.array(TokenLogprobSchema).safeParse(metadata[TOKEN_LOGPROBS_KEY]);
@@ -76,7 +63,6 @@ export function tokenLogprobsOf(message: BaseMessage): TokenLogprob[] | undefine
   return undefined;
 }
 
-/** The request body with log-probabilities asked for (a body that is not a JSON object: as is). */
 export function withLogprobsRequested<Body>(body: Body, top: number): Body | string {
   if (typeof body !== "string") return body;
   try {

@@ -5,7 +5,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { redactUrl } from "../redact.js";
+import { redactSecretText as redactUrl } from "../redact.js";
 import { surviveConnectionLoss } from "../store/connections.js";
 import { type DatabaseOptions, databaseLocation } from "../store/location.js";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";

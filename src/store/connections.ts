@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { sql } from "kysely";
 import pg from "pg";
-import { redactUrl } from "../redact.js";
+import { redactSecretText as redactUrl } from "../redact.js";
 import { now, StoreDatabase } from "./database.js";
 import { isStoreError, type StoreError, storeOpenFailed } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";

@@ -1,10 +1,7 @@
 /**
- * JSON from outside (catalogs, rubrics, blueprints, schemas, content, configs, stored rows), parsed
- * with prototype-poisoning protection: secure-json-parse refuses a `__proto__` key anywhere and a
- * `constructor` key holding a `prototype` (`protoAction` and `constructorAction` both 'error'), so
- * no document can give an object hidden fields through its prototype. Nesting is bounded before
- * any parser sees the text. A problem is reported with its line, column and JSON path, and never
- * quotes the text (the file may hold anything).
+ * JSON from outside, parsed by secure-json-parse (a `__proto__` key, or `constructor` holding
+ * `prototype`, is an error), its nesting bounded before any parser sees it. A problem names its
+ * line, column and JSON path and never quotes the text.
  */
 import {
   findNodeAtLocation,
@@ -21,16 +18,9 @@ import {
   prototypeKeyReason,
 } from "./prototypeKeys.js";
 
-/**
- * The deepest nesting a JSON document from outside may have: far beyond any real document, far
- * below a stack.
- */
+/** Far beyond any real document, far below a stack. */
 const MAX_JSON_DEPTH = 256;
 
-/**
- * Where JSON text first nests deeper than `maxDepth` (objects and arrays, outside strings), found
- * in one linear pass before any recursive parser sees the text; undefined when it never does.
- */
 function firstTooDeep(text: string, maxDepth: number): number | undefined {
   let depth = 0;
   let inString = false;
@@ -51,27 +41,18 @@ function firstTooDeep(text: string, maxDepth: number): number | undefined {
   return undefined;
 }
 
-/** Why a JSON text was refused, and where. */
 export interface JsonProblem {
-  /** A syntax error, nesting beyond the limit, or a key that could reach a prototype. */
   readonly kind: "syntax" | "depth" | "prototype";
-  /**
-   * What is wrong, without the location: "expected ',' between items", "nested more than 256
-   * levels deep (objects and lists)", 'the key "__proto__" is not allowed (…)'.
-   */
+  /** What is wrong, without the location: "expected ',' between items". */
   readonly reason: string;
-  /** 1-based line and column of the problem in the text (BOM removed), when known. */
   readonly line?: number | undefined;
   readonly column?: number | undefined;
-  /** The JSON path of the refused key (`["criteria", 0, "__proto__"]`), for a prototype key. */
   readonly path?: JsonPath | undefined;
 }
 
-/** A parsed document, and where in its text a path of it is written. */
 export interface JsonDocument {
   readonly ok: true;
   readonly value: unknown;
-  /** The 1-based line of the value at `path`, else of its nearest existing ancestor. */
   lineOf(path: JsonPath): number | undefined;
 }
 
@@ -115,10 +96,7 @@ function foundSymbol(text: string, offset: number): string {
   return "a character JSON does not allow there";
 }
 
-/**
- * The reason for the first of the parser's errors. A symbol JSON does not know is followed by
- * the parser's next error, which says what it expected there instead.
- */
+/** The first error's reason; an unknown symbol is followed by what was expected there instead. */
 function syntaxReason(text: string, errors: readonly ParseError[]): string {
   const [first, next] = errors;
   if (first === undefined) return "not parseable";
@@ -135,8 +113,6 @@ function syntaxReason(text: string, errors: readonly ParseError[]): string {
   return PROBLEM_TEXT[code] ?? code;
 }
 
-/** The text without a leading UTF-8 byte-order mark (editors on Windows write one). */
-/** Whether a value is an object with fields (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -145,24 +121,15 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** The 1-based line and column of a character offset. */
 function lineAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
+  const before = text.slice(0, offset);
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
 }
 
 function strictTree(text: string, errors: ParseError[] = []): Node | undefined {
   return parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
 }
 
-/** Where a path is written: the property holding it (its key's line), else the value. */
 function lineOfPath(text: string, tree: Node | undefined, path: JsonPath): number | undefined {
   if (tree === undefined) return undefined;
   for (let depth = path.length; depth >= 0; depth--) {
@@ -175,7 +142,6 @@ function lineOfPath(text: string, tree: Node | undefined, path: JsonPath): numbe
   return undefined;
 }
 
-/** The first syntax error, located by jsonc-parser's scanner (which never quotes the text). */
 function syntaxProblem(text: string, error: unknown): JsonProblem {
   const errors: ParseError[] = [];
   strictTree(text, errors);
@@ -202,14 +168,8 @@ function prototypeProblem(text: string): JsonProblem {
 }
 
 /**
- * Parses JSON text from outside. Refuses, with the place: a syntax error (strict JSON: no
- * comments, no trailing commas), nesting deeper than `maxDepth` (default MAX_JSON_DEPTH), and a
- * key that could reach a prototype (`__proto__`, or `constructor` holding `prototype`, written
- * plainly or with `\u` escapes). A leading BOM is ignored.
- *
- * @example
- * const read = readUntrustedJson(text);
- * if (!read.ok) throw new Error(`${file}:${read.problem.line}: ${read.problem.reason}`);
+ * Parses JSON text from outside (strict: no comments, no trailing commas; a leading BOM ignored).
+ * Refuses, with the place, a syntax error, nesting deeper than `maxDepth` and a prototype key.
  */
 export function readUntrustedJson(input: string, options: { maxDepth?: number } = {}): JsonReading {
   const text = withoutBom(input);
@@ -247,18 +207,10 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
   };
 }
 
-/**
- * What is wrong, without the location: "invalid JSON: expected ',' between items", or the
- * prototype key's reason.
- */
 export function jsonProblemText(problem: JsonProblem): string {
   return problem.kind === "prototype" ? problem.reason : `invalid JSON: ${problem.reason}`;
 }
 
-/**
- * A problem as one line, location first: `line 3, column 5: invalid JSON: expected a value`,
- * `line 6 ($.criteria[1].__proto__): the key "__proto__" is not allowed (…)`.
- */
 export function describeJsonProblem(problem: JsonProblem): string {
   const parts: string[] = [];
   if (problem.line !== undefined) {
@@ -273,10 +225,6 @@ export function describeJsonProblem(problem: JsonProblem): string {
   return parts.length === 0 ? text : `${parts.join(" ")}: ${text}`;
 }
 
-/**
- * Parses JSON text from outside, throwing what `refuse` makes of the problem (the caller's own
- * error, naming its file). For callers that need no line lookup.
- */
 export function parseUntrustedJson(
   text: string,
   refuse: (problem: JsonProblem, description: string) => Error,

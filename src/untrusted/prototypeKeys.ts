@@ -1,13 +1,10 @@
 /**
- * Keys that could reach an object's prototype, found in a decoded value (JSON, TOON, a request
- * body): an own `__proto__` key anywhere, or a `constructor` key whose value holds a `prototype`
- * key — the keys secure-json-parse refuses, here with the path where they are.
+ * Keys that could reach a prototype in a decoded value (JSON, TOON, a request body), with their
+ * path: the keys secure-json-parse refuses.
  */
 
-/** A path into a decoded document: object keys and array indices. */
 export type JsonPath = ReadonlyArray<string | number>;
 
-/** A path as a JSON path: `$.criteria[2]["odd key"]`. */
 export function formatJsonPath(path: JsonPath): string {
   let out = "$";
   for (const part of path) {
@@ -18,7 +15,6 @@ export function formatJsonPath(path: JsonPath): string {
   return out;
 }
 
-/** A key that could reach a prototype, and the path to it (ending with the key). */
 export interface PrototypeKey {
   readonly key: "__proto__" | "constructor";
   readonly path: JsonPath;
@@ -47,10 +43,6 @@ function pathTo(visit: Visit, ...tail: string[]): JsonPath {
   return path;
 }
 
-/**
- * The first key in `value` (depth first, in document order) that could reach a prototype, or
- * undefined when there is none. Walks with its own stack, so any depth is safe.
- */
 export function findPrototypeKey(value: unknown): PrototypeKey | undefined {
   const stack: Visit[] = [{ node: value, parent: undefined, key: undefined }];
   while (stack.length > 0) {
@@ -72,7 +64,6 @@ export function findPrototypeKey(value: unknown): PrototypeKey | undefined {
   return undefined;
 }
 
-/** What is wrong with such a key, for messages. */
 export function prototypeKeyReason(found: PrototypeKey): string {
   return found.key === "__proto__"
     ? 'the key "__proto__" is not allowed (it would set the prototype of an object)'

@@ -1,33 +1,36 @@
 /**
- * The one reader of files whose path a user gave (RFPs, applicants, content, source documents,
- * catalogs, rubrics, schemas, blueprints, configuration): only a regular file, at most a given
- * size, not a symbolic link unless the caller allows links, never a file of /proc, /sys or /dev
- * (filePlace.ts), and — read as text — without NUL bytes. The type and size are checked with stat
- * BEFORE the file is opened (opening a FIFO for reading blocks until a writer appears; a device
- * never ends); the file is then opened non-blocking (and without following a link, when links are
- * refused) and checked again on the open handle (fstat, and where the kernel says it is), so a
- * file swapped in between is refused too, and at most the limit (plus one byte, to notice growth)
- * is ever read. Every refusal is a reason to follow the path in a message.
+ * The one reader of files whose path a user gave: only a regular file, at most a given size, not a
+ * symbolic link unless allowed, never in /proc, /sys or /dev however reached (`/proc/self/environ`
+ * holds secrets), and, as text, without NUL bytes. Type, size and place are checked BEFORE the
+ * file is opened (a FIFO would block, a device never ends); it is then opened non-blocking (without
+ * following a link when links are refused) and checked again on the handle, so a file swapped in
+ * between is refused too; at most the limit plus one byte is read.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
 import {
-  errnoCode,
-  type LinkPolicy,
-  openedProblem,
-  placeProblem,
-  placeProblemSync,
-} from "./filePlace.js";
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
+import { lstat, open, realpath, stat } from "node:fs/promises";
+import { sep } from "node:path";
 
-export type { LinkPolicy } from "./filePlace.js";
+export interface LinkPolicy {
+  /** Read what a link points to (default false: a link is refused). Never into /proc, /sys, /dev. */
+  readonly followSymlinks?: boolean;
+}
 
-/** How a text file is read: the link policy, and whether bytes that are not UTF-8 are refused. */
 export interface TextReadOptions extends LinkPolicy {
   /** Refuse bytes that are not UTF-8 (default: they become U+FFFD). */
   readonly strictUtf8?: boolean;
 }
 
-/** Why a file was not read. */
 export interface FileProblem {
   readonly kind:
     | "missing"
@@ -37,11 +40,8 @@ export interface FileProblem {
     | "symlink"
     | "kernel_file"
     | "not_text";
-  /** What is wrong, to follow the path in a message: "is a FIFO, not a regular file". */
   readonly reason: string;
-  /** The file's size in bytes, for `too_large` (unless it grew past the limit while read). */
   readonly size?: number | undefined;
-  /** What the path is instead of a regular file, for `not_regular`: "a FIFO", "a directory". */
   readonly fileType?: string | undefined;
 }
 
@@ -53,17 +53,58 @@ export type TextFileReading =
   | { readonly ok: true; readonly text: string }
   | { readonly ok: false; readonly problem: FileProblem };
 
-/** Open for reading without blocking on a FIFO, and without making a terminal the controlling one. */
+/** Without blocking on a FIFO, and without making a terminal the controlling one. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-/** The open flags: without following a link at the last step, unless links are allowed. */
 function openFlags(policy: LinkPolicy): number {
   return policy.followSymlinks === true ? OPEN_FLAGS : OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
 }
 
-/** What a file that is not a regular file is: "a FIFO", "a directory", … */
+const KERNEL_FOLDERS = ["/proc", "/sys", "/dev"] as const;
+
+const LINK: FileProblem = {
+  kind: "symlink",
+  reason:
+    "is a symbolic link: links are not followed (give the file itself, or set EVALGATE_FOLLOW_SYMLINKS=1)",
+};
+
+function kernelProblem(real: string): FileProblem | undefined {
+  const folder = KERNEL_FOLDERS.find((f) => real === f || real.startsWith(`${f}${sep}`));
+  if (folder === undefined) return undefined;
+  const shown = real.length > 80 ? `${real.slice(0, 77)}...` : real;
+  return {
+    kind: "kernel_file",
+    reason: `is in ${folder} (${shown}): a file of the system, not a document; it is never read`,
+  };
+}
+
+function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
+function placeOf(link: boolean, real: string, policy: LinkPolicy): FileProblem | undefined {
+  return kernelProblem(real) ?? (link && policy.followSymlinks !== true ? LINK : undefined);
+}
+
+function missing(error: unknown): undefined {
+  if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
+  throw error;
+}
+
+/** Where the kernel says the open file is (Linux: a lookup in memory, never a wait on a disk). */
+function openedProblem(fd: number): FileProblem | undefined {
+  let real: string;
+  try {
+    real = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+  return kernelProblem(real);
+}
+
 function fileTypeOf(info: Stats): string {
-  if (info.isFile()) return "a regular file";
   if (info.isDirectory()) return "a directory";
   if (info.isFIFO()) return "a FIFO";
   if (info.isSocket()) return "a socket";
@@ -85,74 +126,48 @@ function failure(error: unknown): FileProblem {
   return { kind: "unreadable", reason: `cannot be read (${code ?? "error"})` };
 }
 
-function tooLarge(size: number, maxBytes: number): FileProblem {
-  return {
-    kind: "too_large",
-    size,
-    reason: `is ${size.toLocaleString("en-US")} bytes, over the limit of ${maxBytes.toLocaleString("en-US")} bytes`,
-  };
-}
-
-/** A problem with what stat found, or undefined for a regular file within the limit. */
 function checkStats(info: Stats, maxBytes: number): FileProblem | undefined {
   if (!info.isFile()) {
     const fileType = fileTypeOf(info);
     return { kind: "not_regular", fileType, reason: `is ${fileType}, not a regular file` };
   }
-  return info.size > maxBytes ? tooLarge(info.size, maxBytes) : undefined;
+  if (info.size <= maxBytes) return undefined;
+  const bytes = (n: number) => n.toLocaleString("en-US");
+  return {
+    kind: "too_large",
+    size: info.size,
+    reason: `is ${bytes(info.size)} bytes, over the limit of ${bytes(maxBytes)} bytes`,
+  };
 }
 
-/** Room for the file's bytes: its size (a size of 0 may still hold bytes) plus one, up to the limit. */
-function initialCapacity(info: Stats, maxBytes: number): number {
-  return Math.min(Math.max(info.size, 4096), maxBytes) + 1;
-}
-
-/** A larger buffer holding what `buffer` holds, or undefined when it is already at the limit. */
-function grown(buffer: Buffer, maxBytes: number): Buffer | undefined {
-  if (buffer.length > maxBytes) return undefined;
-  const larger = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
-  buffer.copy(larger);
-  return larger;
-}
-
-function finished(buffer: Buffer, length: number, maxBytes: number): FileReading {
-  if (length > maxBytes) {
-    return {
-      ok: false,
-      problem: {
-        kind: "too_large",
-        reason: `is more than ${maxBytes.toLocaleString("en-US")} bytes, over the limit`,
-      },
-    };
-  }
-  return { ok: true, data: buffer.subarray(0, length) };
-}
-
-async function readHandle(handle: FileHandle, maxBytes: number): Promise<FileReading> {
-  const info = await handle.stat();
-  const again = checkStats(info, maxBytes);
-  if (again !== undefined) return { ok: false, problem: again };
-  let buffer: Buffer = Buffer.alloc(initialCapacity(info, maxBytes));
+function readDescriptor(fd: number, maxBytes: number): FileReading {
+  const info = fstatSync(fd);
+  const problem = openedProblem(fd) ?? checkStats(info, maxBytes);
+  if (problem !== undefined) return { ok: false, problem };
+  // A size of 0 may still hold bytes: the buffer grows up to the limit plus one byte.
+  let buffer = Buffer.alloc(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
   let length = 0;
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-    if (bytesRead === 0) return finished(buffer, length, maxBytes);
+    const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
     length += bytesRead;
+    if (bytesRead === 0 || length > maxBytes) break;
     if (length === buffer.length) {
-      const larger = grown(buffer, maxBytes);
-      if (larger === undefined) return finished(buffer, length, maxBytes);
+      const larger = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(larger);
       buffer = larger;
     }
   }
+  if (length <= maxBytes) return { ok: true, data: buffer.subarray(0, length) };
+  const limit = maxBytes.toLocaleString("en-US");
+  return {
+    ok: false,
+    problem: { kind: "too_large", reason: `is more than ${limit} bytes, over the limit` },
+  };
 }
 
 /**
- * The bytes of the regular file at `path`, at most `maxBytes` of them, or why it was not read
- * (missing, not a regular file, too large, unreadable). Never blocks on a FIFO or a device.
- *
- * @example
- * const read = await readRegularFile(path, 2 * 1024 * 1024);
- * if (!read.ok) throw new Error(`${path} ${read.problem.reason}`);
+ * The bytes of the regular file at `path`, at most `maxBytes` of them, or why it was not read.
+ * Never blocks on a FIFO or a device.
  */
 export async function readRegularFile(
   path: string,
@@ -162,13 +177,14 @@ export async function readRegularFile(
   try {
     const before = checkStats(await stat(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    const place = await placeProblem(path, policy);
+    const place = await lstat(path).then(
+      async (info) => placeOf(info.isSymbolicLink(), await realpath(path), policy),
+      missing,
+    );
     if (place !== undefined) return { ok: false, problem: place };
     const handle = await open(path, openFlags(policy));
     try {
-      const opened = openedProblem(handle.fd);
-      if (opened !== undefined) return { ok: false, problem: opened };
-      return await readHandle(handle, maxBytes);
+      return readDescriptor(handle.fd, maxBytes);
     } finally {
       await handle.close();
     }
@@ -177,7 +193,6 @@ export async function readRegularFile(
   }
 }
 
-/** The bytes as text: NUL bytes refused, and bytes that are not UTF-8 when `strictUtf8`. */
 function asText(read: FileReading, options: TextReadOptions): TextFileReading {
   if (!read.ok) return read;
   if (read.data.includes(0)) {
@@ -197,10 +212,6 @@ function asText(read: FileReading, options: TextReadOptions): TextFileReading {
   }
 }
 
-/**
- * readRegularFile, decoded as UTF-8 text (a BOM is kept): a file with NUL bytes is refused, and
- * invalid bytes become U+FFFD (or are refused, with `strictUtf8`).
- */
 export async function readRegularTextFile(
   path: string,
   maxBytes: number,
@@ -209,25 +220,6 @@ export async function readRegularTextFile(
   return asText(await readRegularFile(path, maxBytes, options), options);
 }
 
-function readDescriptorSync(fd: number, maxBytes: number): FileReading {
-  const info = fstatSync(fd);
-  const again = checkStats(info, maxBytes);
-  if (again !== undefined) return { ok: false, problem: again };
-  let buffer: Buffer = Buffer.alloc(initialCapacity(info, maxBytes));
-  let length = 0;
-  for (;;) {
-    const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-    if (bytesRead === 0) return finished(buffer, length, maxBytes);
-    length += bytesRead;
-    if (length === buffer.length) {
-      const larger = grown(buffer, maxBytes);
-      if (larger === undefined) return finished(buffer, length, maxBytes);
-      buffer = larger;
-    }
-  }
-}
-
-/** readRegularTextFile for the few callers that must stay synchronous (configuration files). */
 export function readRegularTextFileSync(
   path: string,
   maxBytes: number,
@@ -236,13 +228,16 @@ export function readRegularTextFileSync(
   try {
     const before = checkStats(statSync(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    const place = placeProblemSync(path, options);
+    let place: FileProblem | undefined;
+    try {
+      place = placeOf(lstatSync(path).isSymbolicLink(), realpathSync(path), options);
+    } catch (error) {
+      place = missing(error);
+    }
     if (place !== undefined) return { ok: false, problem: place };
     const fd = openSync(path, openFlags(options));
     try {
-      const opened = openedProblem(fd);
-      if (opened !== undefined) return { ok: false, problem: opened };
-      return asText(readDescriptorSync(fd, maxBytes), options);
+      return asText(readDescriptor(fd, maxBytes), options);
     } finally {
       closeSync(fd);
     }

@@ -8,7 +8,7 @@ import {
   ModelTimeoutError,
   ModelUnavailableError,
 } from "../../src/llm/errors.js";
-import { retryDelayMs } from "../../src/llm/retry.js";
+import { retryDelayMs } from "../../src/llm/invoke.js";
 
 const ollama = { provider: "ollama", model: "qwen2.5:7b", baseUrl: "http://127.0.0.1:11434" };
 

@@ -15,7 +15,7 @@ import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelSpecError, ModelUnavailableError } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
-import { resetServerHealth } from "../../src/llm/serverHealth.js";
+import { resetServerHealth } from "../../src/llm/serverState.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openaiServer.js";
 import { judgeReply, TOOL_LIBRARY, toolLibraryCatalog } from "./poolJudge.js";

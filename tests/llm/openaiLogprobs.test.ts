@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
-import { resetServerHealth } from "../../src/llm/serverHealth.js";
+import { resetServerHealth } from "../../src/llm/serverState.js";
 import type { Trace } from "../../src/scoring/result.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {

@@ -13,8 +13,7 @@ import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.
 import { ModelOptionsError } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
 import { serverKeyOf } from "../../src/llm/serverAddress.js";
-import { serverCallCounts } from "../../src/llm/serverCeilings.js";
-import { outOfPool, resetServerHealth } from "../../src/llm/serverHealth.js";
+import { outOfPool, resetServerHealth, serverCallCounts } from "../../src/llm/serverState.js";
 import { type OllamaBehaviour, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { idsAsked, judgeReply, lastUser, TOOL_LIBRARY, toolLibraryCatalog } from "./poolJudge.js";
 

@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ModelOptionsError, ModelUnavailableError } from "../../src/llm/errors.js";
-import { safeCause } from "../../src/llm/safeCause.js";
 import { parseServerAddress } from "../../src/llm/serverAddress.js";
-import { boundedText, quoteBody, redactSecretText } from "../../src/redact.js";
+import { boundedText, redactSecretText, safeCause } from "../../src/redact.js";
 
 describe("redactSecretText", () => {
   it.each([
@@ -73,12 +72,12 @@ describe("redactSecretText", () => {
   });
 });
 
-describe("boundedText and quoteBody", () => {
+describe("boundedText and boundedText", () => {
   it("quote at most 500 characters of a body, naming how many were left out", () => {
-    const quoted = quoteBody("<p>".padEnd(20_000, "q"));
+    const quoted = boundedText("<p>".padEnd(20_000, "q"));
     expect(quoted).toMatch(/^<p>q+… \(19,500 more characters not shown\)$/);
     expect(quoted.length).toBeLessThan(550);
-    expect(quoteBody("short body")).toBe("short body");
+    expect(boundedText("short body")).toBe("short body");
   });
 
   it("never show part of a secret cut by the window", () => {

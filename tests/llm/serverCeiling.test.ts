@@ -16,7 +16,7 @@ import {
   ModelUnavailableError,
 } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
-import { serverCallCounts } from "../../src/llm/serverCeilings.js";
+import { serverCallCounts } from "../../src/llm/serverState.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { catalogOf, scoreAnswer, titleIn } from "../engine/helpers.js";
 

@@ -18,7 +18,7 @@ import {
   outOfPool,
   resetServerHealth,
   takeOut,
-} from "../../src/llm/serverHealth.js";
+} from "../../src/llm/serverState.js";
 
 const where = { provider: "ollama", model: "m", baseUrl: "http://gpu1:11434" };
 const unavailable = (reason: Unavailable["reason"]) =>

@@ -16,7 +16,7 @@ import {
   ModelUnavailableError,
 } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
-import { resetServerHealth } from "../../src/llm/serverHealth.js";
+import { resetServerHealth } from "../../src/llm/serverState.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { idsAsked, judgeReply, lastUser, TOOL_LIBRARY, toolLibraryCatalog } from "./poolJudge.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { CheckpointerError } from "../../src/orchestrator/errors.js";
-import { redactUrl } from "../../src/redact.js";
+import { redactSecretText as redactUrl } from "../../src/redact.js";
 import { DEFAULT_SQLITE_PATH } from "../../src/store/location.js";
 import { tempDir } from "./helpers.js";
 

@@ -11,7 +11,7 @@ import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
-import { quoteBody, redactCredentials, redactUrl } from "../../src/redact.js";
+import { boundedText, redactSecretText } from "../../src/redact.js";
 import { IFB_CATALOG, runEvalgate, SPAWN_TIMEOUT, tempFolder, writeText } from "../cli/helpers.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { budgetCatalog } from "../engine/helpers.js";
@@ -77,15 +77,17 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 describe("redaction", () => {
   it("takes the credentials out of a URL and out of any text", () => {
-    expect(redactUrl(`http://evaluser:${PASSWORD}@host:11434/x`)).toBe("http://***@host:11434/x");
-    expect(redactUrl("http://127.0.0.1:11434")).toBe("http://127.0.0.1:11434");
-    expect(redactCredentials(`failed: GET http://u:${PASSWORD}@h/api and https://tok@h2/`)).toBe(
+    expect(redactSecretText(`http://evaluser:${PASSWORD}@host:11434/x`)).toBe(
+      "http://***@host:11434/x",
+    );
+    expect(redactSecretText("http://127.0.0.1:11434")).toBe("http://127.0.0.1:11434");
+    expect(redactSecretText(`failed: GET http://u:${PASSWORD}@h/api and https://tok@h2/`)).toBe(
       "failed: GET http://***@h/api and https://***@h2/",
     );
   });
 
   it("quotes at most 500 characters of a body, naming how much was left out", () => {
-    const quoted = quoteBody("x".repeat(1_000_000));
+    const quoted = boundedText("x".repeat(1_000_000));
     expect(quoted.length).toBeLessThanOrEqual(550);
     expect(quoted).toContain("999,500 more characters");
   });

@@ -1,21 +1,13 @@
 /**
- * Token log-probabilities of an answer the embedded runtime generated, for probability-weighted
- * scores. node-llama-cpp samples through a grammar and reports no per-token probabilities on the
- * chat session's path, so they are computed after the answer, from the sequence: the answer's
- * tokens (and the prompt's last token) are erased from the sequence and evaluated again, asking
- * at each position for the `top` most likely next tokens' logits, the logit of the token the
- * answer has there, and the total logit weight (Σ exp(logit − max)). No full-vocabulary
- * probability map is built: p(token) = exp(logit − max) / weight, logprob = ln p.
- *
- * These are the model's own probabilities before any sampling setting or grammar (as Ollama and
- * OpenAI-compatible servers report them). The cost is one extra evaluation of the answer's
- * tokens, in slices of EVALUATION_SLICE tokens; the call's signal (the deadline and the caller's
- * cancellation) is checked between slices. At most MAX_RECORDED_TOKENS tokens are evaluated.
+ * Token log-probabilities of an embedded answer. node-llama-cpp reports none on the chat session's
+ * path, so the answer's tokens are evaluated again, asking at each position for the top tokens'
+ * logits, the answer token's and the total weight Σ exp(logit − max): p = exp(logit − max) /
+ * weight, with no full-vocabulary map. These are the model's own probabilities before sampling or
+ * grammar, as servers report them. The signal is checked between slices of EVALUATION_SLICE.
  */
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { MAX_RECORDED_TOKENS, type TokenLogprob, topLogprobsAsked } from "../tokenLogprobs.js";
 
-/** Answer tokens evaluated per controlledEvaluate call. */
 const EVALUATION_SLICE = 64;
 /** The tokens before an answer token given to the detokenizer (for word-start spaces). */
 const DETOKENIZE_CONTEXT = 4;
@@ -26,12 +18,10 @@ const MAX_TOKEN_TEXT = 1_024;
 
 let evaluatedTokens = 0;
 
-/** The answer tokens evaluated again for their log-probabilities in this process, in all. */
 export function answerTokensEvaluated(): number {
   return evaluatedTokens;
 }
 
-/** Whether `context` holds `answer` from `start` on (up to the end of either). */
 function holdsAt<T>(context: readonly T[], answer: readonly T[], start: number): boolean {
   const end = Math.min(context.length, start + answer.length);
   for (let i = start; i < end; i++) {
@@ -41,10 +31,9 @@ function holdsAt<T>(context: readonly T[], answer: readonly T[], start: number):
 }
 
 /**
- * Where the answer starts in the sequence's tokens: the last place the whole answer is, at most
- * MAX_TRAILING_TOKENS before the end (the runtime may have evaluated tokens it then trimmed, such
- * as trailing whitespace); else where the sequence's tail is the answer's beginning (its last
- * token sampled but not evaluated); undefined when the sequence holds no such place.
+ * Where the answer starts in the sequence: the last place the whole answer is, at most
+ * MAX_TRAILING_TOKENS before the end (trimmed trailing tokens), else where the sequence's tail is
+ * the answer's beginning (its last token sampled but not evaluated).
  */
 export function answerStart<T>(context: readonly T[], answer: readonly T[]): number | undefined {
   if (answer.length === 0 || context.length === 0) return undefined;
@@ -59,18 +48,12 @@ export function answerStart<T>(context: readonly T[], answer: readonly T[]): num
   return answer.length === 1 ? context.length : undefined;
 }
 
-/** One position's log-probabilities: the answer's token's and the most likely tokens'. */
 export interface PositionLogprobs<Id> {
   own: number;
   top: Array<[Id, number]>;
 }
 
-/**
- * Log-probabilities from one position's logits: p = exp(logit − max) / weight, where `weight` is
- * Σ exp(logit − max) over the whole vocabulary and `max` the highest logit (the first of the
- * top ones). `logits` holds the top tokens' and the answer's own token's; undefined when they do
- * not hold `own` or the weight is not a positive number.
- */
+/** p = exp(logit − max) / weight; undefined when `logits` lacks `own` or the weight is not positive. */
 export function logprobsFromLogits<Id>(
   logits: ReadonlyMap<Id, number>,
   totalWeight: number,
@@ -114,9 +97,8 @@ function positionLogprob(
 }
 
 /**
- * The answer's tokens with their log-probabilities and the `top` most likely alternatives at each
- * position; undefined when the answer is not at the end of the sequence, is too long, or the
- * signal fired. The sequence is left holding the prompt and the answer without its last token.
+ * The answer's tokens with their log-probabilities and top alternatives; undefined when the
+ * answer is not at the sequence's end, is too long, or the signal fired.
  */
 export async function answerTokenLogprobs(
   sequence: LlamaContextSequence,

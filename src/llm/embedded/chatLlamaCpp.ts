@@ -1,10 +1,7 @@
 /**
- * ChatLlamaCpp: a LangChain chat model over the embedded runtime, so the engine, the graph and
- * the traces use it like any other model. A call's `format` (a JSON Schema, or "json") becomes a
- * grammar, so the answer follows the contract token by token, as Ollama's `format` does. Token
- * usage is reported; generation progress (tokens per second) goes to generationProgress.ts. A
- * call's `logprobs` (top N) adds the answer tokens' log-probabilities, computed after the answer
- * by one more evaluation of its tokens (answerLogprobs.ts), under TOKEN_LOGPROBS_KEY.
+ * ChatLlamaCpp: a LangChain chat model over the embedded runtime. A call's `format` becomes a
+ * grammar, so the answer follows the contract token by token; `logprobs` adds the answer tokens'
+ * log-probabilities (answerLogprobs.ts) under TOKEN_LOGPROBS_KEY.
  */
 import { basename } from "node:path";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
@@ -16,6 +13,7 @@ import {
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { ChatHistoryItem, LlamaGrammar, Token } from "node-llama-cpp";
+import { loadOncePer } from "../modelCandidate.js";
 import type { ModelSettings, OllamaFormat } from "../settings.js";
 import { MAX_RECORDED_TOKENS, TOKEN_LOGPROBS_KEY } from "../tokenLogprobs.js";
 import { answerTokenLogprobs } from "./answerLogprobs.js";
@@ -37,7 +35,6 @@ export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
 }
 
 export interface ChatLlamaCppFields extends BaseChatModelParams {
-  /** The GGUF file. */
   modelPath: string;
   runtime: RuntimeSettings;
   temperature?: number;
@@ -46,24 +43,13 @@ export interface ChatLlamaCppFields extends BaseChatModelParams {
   maxTokens?: number;
 }
 
-function textOf(message: BaseMessage): string {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return content
-    .map((part) =>
-      typeof part === "object" && part !== null && "text" in part ? String(part.text) : "",
-    )
-    .join("");
-}
-
-/** The conversation before the last user turn, and that turn. */
 function splitConversation(messages: BaseMessage[]): {
   history: ChatHistoryItem[];
   prompt: string;
 } {
   const history: ChatHistoryItem[] = [];
   for (const message of messages) {
-    const text = textOf(message);
+    const { text } = message;
     const type = message.getType();
     if (type === "system") history.push({ type: "system", text });
     else if (type === "ai") history.push({ type: "model", response: [text] });
@@ -83,7 +69,6 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
   readonly seed: number | undefined;
   readonly maxTokens: number;
   private readonly runtime: RuntimeSettings;
-  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
   constructor(fields: ChatLlamaCppFields) {
     super(fields);
@@ -109,31 +94,23 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
     };
   }
 
-  /** Loads the runtime and the model now (the first call would otherwise). */
   async load(): Promise<LoadedModel> {
     return loadEmbeddedModel(this.modelPath, this.runtime);
   }
 
-  private async grammarFor(format: OllamaFormat | undefined): Promise<LlamaGrammar | undefined> {
-    if (format === undefined) return undefined;
-    const key = typeof format === "string" ? format : JSON.stringify(format);
-    let pending = this.grammars.get(key);
-    if (pending === undefined) {
-      pending = (async () => {
-        const { model } = await this.load();
-        const llama = model.llama;
-        if (format === "json") return llama.getGrammarFor("json");
-        const schema = toGrammarSchema(format as JsonSchema);
-        // The schema is checked by node-llama-cpp; its static type is a deep generic.
-        return llama.createGrammarForJsonSchema(
-          schema as Parameters<typeof llama.createGrammarForJsonSchema>[0],
-        );
-      })();
-      pending.catch(() => this.grammars.delete(key));
-      this.grammars.set(key, pending);
-    }
-    return pending;
-  }
+  private readonly grammarFor = loadOncePer(
+    (format: OllamaFormat) => (typeof format === "string" ? format : JSON.stringify(format)),
+    async (format): Promise<LlamaGrammar> => {
+      const { model } = await this.load();
+      const llama = model.llama;
+      if (format === "json") return llama.getGrammarFor("json");
+      const schema = toGrammarSchema(format as JsonSchema);
+      // The schema is checked by node-llama-cpp; its static type is a deep generic.
+      return llama.createGrammarForJsonSchema(
+        schema as Parameters<typeof llama.createGrammarForJsonSchema>[0],
+      );
+    },
+  );
 
   async _generate(
     messages: BaseMessage[],
@@ -141,7 +118,8 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     const loaded = await this.load();
-    const grammar = await this.grammarFor(options.format);
+    const grammar =
+      options.format === undefined ? undefined : await this.grammarFor(options.format);
     const { LlamaChatSession } = await importRuntime();
     const { history, prompt } = splitConversation(messages);
     const sequence = await loaded.acquire();
@@ -211,10 +189,7 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
 /** The most tokens one judge answer may have on the embedded model (EVALGATE_LLAMA_MAX_TOKENS). */
 const DEFAULT_MAX_TOKENS = 1024;
 
-/**
- * The chat model of a `llama-cpp:<file.gguf>` spec, with the runtime loaded and the file checked,
- * so a machine or a file that cannot be used fails before the first prompt.
- */
+/** The chat model of a `llama-cpp:` spec, loaded now: a bad file fails before the first prompt. */
 export async function createLlamaCppChat(
   modelPath: string,
   settings: ModelSettings,

@@ -1,8 +1,6 @@
 /**
- * The embedded model used when no model is given and no Ollama server has the default model:
- * Qwen2.5-1.5B-Instruct, quantised Q4_K_M, as published by the Qwen team (Apache-2.0). The file
- * is pinned by revision, size and SHA-256; EVALGATE_MODEL_URL / EVALGATE_MODEL_SHA256 point at a
- * mirror (a mirror of another file must give its own digest: an unpinned download is refused).
+ * The embedded default model: Qwen2.5-1.5B-Instruct Q4_K_M by the Qwen team (Apache-2.0), pinned
+ * by revision, size and SHA-256; a mirror (EVALGATE_MODEL_URL) must give its digest.
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -10,14 +8,10 @@ import type { ModelEnv } from "../spec.js";
 import { ModelDownloadError } from "./errors.js";
 
 export interface EmbeddedModelFile {
-  /** Shown to the user: "Qwen2.5-1.5B-Instruct Q4_K_M". */
   name: string;
-  /** The file name in the cache folder. */
   fileName: string;
   url: string;
-  /** Lowercase hex SHA-256 of the file. */
   sha256: string;
-  /** Size in bytes, when known (the pinned default's). */
   sizeBytes: number | undefined;
   licence: string;
 }
@@ -46,10 +40,7 @@ function fileNameOf(url: string): string {
   return safe.endsWith(".gguf") ? safe : `${safe || "model"}.gguf`;
 }
 
-/**
- * The model file to use: the pinned default, or EVALGATE_MODEL_URL with EVALGATE_MODEL_SHA256.
- * Throws ModelDownloadError ("unpinned") for a URL without a valid digest.
- */
+/** The pinned default, or EVALGATE_MODEL_URL with its EVALGATE_MODEL_SHA256. */
 export function embeddedModelFile(env: ModelEnv): EmbeddedModelFile {
   const url = env.EVALGATE_MODEL_URL?.trim() || DEFAULT_EMBEDDED_MODEL.url;
   const given = env.EVALGATE_MODEL_SHA256?.trim().toLowerCase();
@@ -83,11 +74,6 @@ export function embeddedModelFile(env: ModelEnv): EmbeddedModelFile {
   };
 }
 
-/**
- * Where downloaded models are kept: EVALGATE_CACHE_DIR, else the user's cache folder
- * ($XDG_CACHE_HOME/evalgate or ~/.cache/evalgate; ~/Library/Caches/evalgate on macOS;
- * %LOCALAPPDATA%\evalgate on Windows).
- */
 export function modelCacheDir(env: ModelEnv, platform: NodeJS.Platform = process.platform): string {
   const explicit = env.EVALGATE_CACHE_DIR?.trim();
   if (explicit) return explicit;

@@ -1,12 +1,11 @@
 /**
- * One download at a time per model file, across processes: a lock file created with O_EXCL
- * (`wx`). Its holder touches it while it works; a lock whose process is gone, or that nobody
- * touched for `staleMs`, is taken over. Waiters poll until the lock is gone.
+ * One download at a time per model file across processes: a lock file created with `wx`, touched
+ * by its holder; one whose process is gone or untouched for `staleMs` is taken over.
  */
 import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 
 export interface HeldLock {
-  /** Marks the lock as alive (call it while downloading). */
   touch(): Promise<void>;
   release(): Promise<void>;
 }
@@ -32,7 +31,6 @@ async function isStale(path: string, staleMs: number): Promise<boolean> {
   }
 }
 
-/** Takes the lock if free (or stale); undefined when another live process holds it. */
 export async function tryLock(path: string, staleMs: number): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -60,7 +58,6 @@ export async function tryLock(path: string, staleMs: number): Promise<HeldLock |
   return undefined;
 }
 
-/** Resolves when `path` no longer exists (or is stale), polling every `intervalMs`. */
 export async function waitForUnlock(
   path: string,
   options: { staleMs: number; intervalMs?: number; signal?: AbortSignal },
@@ -74,6 +71,6 @@ export async function waitForUnlock(
       return;
     }
     if (await isStale(path, options.staleMs)) return;
-    await new Promise((resolve) => setTimeout(resolve, interval));
+    await delay(interval);
   }
 }

@@ -1,14 +1,10 @@
-/**
- * The errors of the embedded model: its runtime (node-llama-cpp) cannot load, a local model file
- * cannot be used, or the default model cannot be downloaded.
- */
+/** The embedded model's errors: its runtime, a local model file, the default model's download. */
 import { EvalgateError, errorGuard } from "../../errors.js";
-import { redactCredentials } from "../../redact.js";
+import { redactSecretText } from "../../redact.js";
 
 /** The embedded runtime is not installed, or its native binary cannot load on this machine. */
 export class EmbeddedRuntimeError extends EvalgateError {
   override readonly name = "EmbeddedRuntimeError";
-  override readonly code = "EMBEDDED_RUNTIME_UNAVAILABLE";
   constructor(detail: string, options: { cause?: unknown } = {}) {
     super(
       "EMBEDDED_RUNTIME_UNAVAILABLE",
@@ -22,7 +18,6 @@ export class EmbeddedRuntimeError extends EvalgateError {
 /** A GGUF model file that is missing, unreadable or not a model the runtime can load. */
 export class ModelFileError extends EvalgateError {
   override readonly name = "ModelFileError";
-  override readonly code = "MODEL_FILE_UNUSABLE";
   constructor(
     readonly path: string,
     detail: string,
@@ -43,14 +38,13 @@ export type DownloadProblem =
 /** The model could not be downloaded (or verified); nothing unverified is ever kept as the model. */
 export class ModelDownloadError extends EvalgateError {
   override readonly name = "ModelDownloadError";
-  override readonly code = "MODEL_DOWNLOAD_FAILED";
   constructor(
     readonly problem: DownloadProblem,
     readonly url: string,
     message: string,
     options: { cause?: unknown } = {},
   ) {
-    super("MODEL_DOWNLOAD_FAILED", redactCredentials(message), options);
+    super("MODEL_DOWNLOAD_FAILED", redactSecretText(message), options);
   }
 }
 
@@ -60,7 +54,6 @@ export const isEmbeddedRuntimeError = errorGuard<EmbeddedRuntimeError>(
 export const isModelFileError = errorGuard<ModelFileError>("MODEL_FILE_UNUSABLE");
 export const isModelDownloadError = errorGuard<ModelDownloadError>("MODEL_DOWNLOAD_FAILED");
 
-/** The codes of the embedded model's errors, one per class. */
 export const EMBEDDED_ERROR_CODES = [
   "EMBEDDED_RUNTIME_UNAVAILABLE",
   "MODEL_FILE_UNUSABLE",

@@ -1,10 +1,10 @@
 /**
- * The answer contract's JSON Schema (as Ollama's `format` takes it) in the subset node-llama-cpp
- * turns into a grammar: types, properties, required, enum, const, items, min/maxItems,
- * min/maxLength, oneOf. Number bounds have no grammar; a small integer range becomes an enum of
- * its values, so a 1–5 scale cannot be answered with a 7. Other bounds stay with the parser. The
- * parser refuses an empty reasoning, so the grammar asks for one character at least.
+ * The answer contract's JSON Schema in the subset node-llama-cpp makes a grammar. Number bounds
+ * have no grammar: a small integer range becomes an enum (a 1–5 scale cannot be answered with 7);
+ * the parser refuses an empty reasoning, so the grammar asks for one character at least.
  */
+
+import { isRecord } from "../../untrusted/json.js";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -34,10 +34,6 @@ function integerRange(schema: JsonSchema): number[] | undefined {
   return Array.from({ length: high - low + 1 }, (_, i) => low + i);
 }
 
-function isRecord(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function propertySchema(name: string, schema: JsonSchema): JsonSchema {
   const converted = toGrammarSchema(schema);
   const mustWrite = name === "reasoning" && converted.type === "string";
@@ -46,7 +42,6 @@ function propertySchema(name: string, schema: JsonSchema): JsonSchema {
     : converted;
 }
 
-/** The schema in the grammar's subset (see the module comment). */
 export function toGrammarSchema(schema: JsonSchema): JsonSchema {
   const range = integerRange(schema);
   if (range !== undefined) return { enum: range };

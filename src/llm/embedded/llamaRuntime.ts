@@ -1,11 +1,11 @@
 /**
- * The embedded runtime: node-llama-cpp, imported on first use (it is an optional dependency), on
- * the CPU build unless EVALGATE_LLAMA_GPU asks for a GPU. It never downloads or compiles
- * llama.cpp: a machine where the prebuilt binary cannot load gets EmbeddedRuntimeError. A model
- * file is loaded once per process, with one context whose sequences serve concurrent calls.
+ * The embedded runtime: node-llama-cpp (optional), imported on first use, on the CPU unless
+ * EVALGATE_LLAMA_GPU says otherwise; it never downloads or compiles llama.cpp. A model file is
+ * loaded once per process, one context whose sequences serve concurrent calls.
  */
 import { existsSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import { loadOnce, loadOncePer } from "../modelCandidate.js";
 import type { ModelEnv } from "../spec.js";
 import { EmbeddedRuntimeError, ModelFileError } from "./errors.js";
 
@@ -46,24 +46,18 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
   };
 }
 
-let runtimeModule: Promise<NodeLlamaCpp> | undefined;
-
-/** node-llama-cpp's module, or EmbeddedRuntimeError when it is not installed. */
-export function importRuntime(): Promise<NodeLlamaCpp> {
-  runtimeModule ??= import("node-llama-cpp").catch((error: unknown) => {
-    runtimeModule = undefined;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new EmbeddedRuntimeError(
-      message.includes("node-llama-cpp")
-        ? "the package is not installed (run `npm install node-llama-cpp`)"
-        : `the package failed to load (${message})`,
-      { cause: error },
-    );
-  });
-  return runtimeModule;
-}
-
-const runtimes = new Map<string, Promise<Llama>>();
+export const importRuntime = loadOnce(
+  (): Promise<NodeLlamaCpp> =>
+    import("node-llama-cpp").catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new EmbeddedRuntimeError(
+        message.includes("node-llama-cpp")
+          ? "the package is not installed (run `npm install node-llama-cpp`)"
+          : `the package failed to load (${message})`,
+        { cause: error },
+      );
+    }),
+);
 
 async function loadLlama(settings: RuntimeSettings): Promise<Llama> {
   const runtime = await importRuntime();
@@ -86,22 +80,14 @@ async function loadLlama(settings: RuntimeSettings): Promise<Llama> {
   }
 }
 
-function llamaFor(settings: RuntimeSettings): Promise<Llama> {
-  const key = `${settings.gpu}:${settings.threads ?? ""}`;
-  let pending = runtimes.get(key);
-  if (pending === undefined) {
-    pending = loadLlama(settings);
-    pending.catch(() => runtimes.delete(key));
-    runtimes.set(key, pending);
-  }
-  return pending;
-}
+const llamaFor = loadOncePer(
+  (settings: RuntimeSettings) => `${settings.gpu}:${settings.threads ?? ""}`,
+  loadLlama,
+);
 
-/** A loaded model with a pool of context sequences (one per concurrent call). */
 export interface LoadedModel {
   model: LlamaModel;
   context: LlamaContext;
-  /** Waits for a free sequence; give it back with release(). */
   acquire(): Promise<LlamaContextSequence>;
   release(sequence: LlamaContextSequence): void;
 }
@@ -150,16 +136,11 @@ async function loadModelFile(path: string, settings: RuntimeSettings): Promise<L
   return { model, context, ...sequencePool(context, settings.sequences) };
 }
 
-const loadedModels = new Map<string, Promise<LoadedModel>>();
+const loadedModels = loadOncePer(
+  (file: { path: string; settings: RuntimeSettings }) => JSON.stringify([file.path, file.settings]),
+  (file) => loadModelFile(file.path, file.settings),
+);
 
-/** The model at `path`, loaded once per process and settings. */
 export function loadEmbeddedModel(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
-  const key = JSON.stringify([path, settings]);
-  let pending = loadedModels.get(key);
-  if (pending === undefined) {
-    pending = loadModelFile(path, settings);
-    pending.catch(() => loadedModels.delete(key));
-    loadedModels.set(key, pending);
-  }
-  return pending;
+  return loadedModels({ path, settings });
 }

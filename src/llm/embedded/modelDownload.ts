@@ -1,24 +1,19 @@
 /**
- * ensureModelFile: the model file in the cache folder, downloaded on first use. The download goes
- * to `<file>.part`, resumes an earlier `.part` with an HTTP Range request, gives up when no byte
- * arrives for `stallTimeoutMs`, and is checked against the pinned SHA-256 before it is renamed
- * into place — a partial or corrupt file is never used. Concurrent first runs download once: one
- * holds `<file>.lock`, the others wait for it.
+ * ensureModelFile: the model file in the cache folder, downloaded on first use into `<file>.part`
+ * (resumed with a Range request, given up when it stalls), checked against the pinned SHA-256
+ * before it is renamed into place. Concurrent first runs download once (`<file>.lock`).
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { redactUrl } from "../../redact.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { ModelDownloadError } from "./errors.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
-  /** Undefined when the server did not say. */
   totalBytes: number | undefined;
-  /** Bytes already there from an earlier, interrupted download. */
   resumedFromBytes: number;
   bytesPerSecond: number;
 }
@@ -40,7 +35,6 @@ export interface EnsureModelFileOptions {
 
 export interface ModelFileResult {
   path: string;
-  /** Whether this call downloaded it. */
   downloaded: boolean;
 }
 
@@ -77,7 +71,7 @@ async function writeVerifiedNote(path: string, sha256: string): Promise<void> {
 
 function offlineMessage(url: string, why: string): string {
   return (
-    `cannot download the embedded model from ${redactUrl(url)} (${why}). Alternatives: ` +
+    `cannot download the embedded model from ${url} (${why}). Alternatives: ` +
     "start Ollama (`ollama serve`, then `ollama pull qwen2.5:7b-instruct`), choose a model with " +
     "--model (or EVALGATE_MODEL), use a local file with --model llama-cpp:<file.gguf>, or set " +
     "EVALGATE_MODEL_URL and EVALGATE_MODEL_SHA256 to a reachable mirror"
@@ -111,7 +105,7 @@ async function openResponse(transfer: Transfer, offset: number, controller: Abor
       stalled ? "stalled" : "unreachable",
       transfer.url,
       stalled
-        ? `the download from ${redactUrl(transfer.url)} stalled: no answer for ${transfer.stallTimeoutMs} ms`
+        ? `the download from ${transfer.url} stalled: no answer for ${transfer.stallTimeoutMs} ms`
         : offlineMessage(transfer.url, causeText(error)),
       { cause: error },
     );
@@ -172,8 +166,8 @@ async function transferToPart(transfer: Transfer): Promise<void> {
         stalled ? "stalled" : "unreachable",
         transfer.url,
         stalled
-          ? `the download from ${redactUrl(transfer.url)} stalled: no data for ${transfer.stallTimeoutMs} ms (run again to resume)`
-          : `the download from ${redactUrl(transfer.url)} was cut off (${causeText(error)}); run again to resume`,
+          ? `the download from ${transfer.url} stalled: no data for ${transfer.stallTimeoutMs} ms (run again to resume)`
+          : `the download from ${transfer.url} was cut off (${causeText(error)}); run again to resume`,
         { cause: error },
       );
     } finally {
@@ -183,7 +177,7 @@ async function transferToPart(transfer: Transfer): Promise<void> {
       throw new ModelDownloadError(
         "unreachable",
         transfer.url,
-        `the download from ${redactUrl(transfer.url)} ended early (${received} of ${total} bytes); run again to resume`,
+        `the download from ${transfer.url} ended early (${received} of ${total} bytes); run again to resume`,
       );
     }
   } finally {
@@ -192,7 +186,6 @@ async function transferToPart(transfer: Transfer): Promise<void> {
   }
 }
 
-/** Verifies the .part file and moves it into place, or deletes it. */
 async function verifyAndPlace(partPath: string, target: string, model: EmbeddedModelFile) {
   const digest = await sha256Of(partPath);
   if (digest !== model.sha256) {
@@ -200,7 +193,7 @@ async function verifyAndPlace(partPath: string, target: string, model: EmbeddedM
     throw new ModelDownloadError(
       "checksum",
       model.url,
-      `the file downloaded from ${redactUrl(model.url)} has SHA-256 ${digest}, not the pinned ` +
+      `the file downloaded from ${model.url} has SHA-256 ${digest}, not the pinned ` +
         `${model.sha256}; it was deleted and nothing was cached`,
     );
   }
@@ -208,10 +201,6 @@ async function verifyAndPlace(partPath: string, target: string, model: EmbeddedM
   await writeVerifiedNote(target, model.sha256);
 }
 
-/**
- * Removes what a failed first attempt left that holds no data: an empty .part file, and the
- * folders this attempt created, deepest first, while they are empty (the lock is released first).
- */
 async function tidyAfterFailure(createdDirs: readonly string[], partPath: string) {
   if (existsSync(partPath) && (await stat(partPath)).size === 0)
     await rm(partPath, { force: true });
@@ -231,10 +220,6 @@ async function createDirs(dir: string): Promise<string[]> {
   return created.reverse();
 }
 
-/**
- * The model file, downloaded and verified if it is not in the cache yet. Throws
- * ModelDownloadError (unreachable / http-status / stalled / checksum / write-failed).
- */
 export async function ensureModelFile(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,

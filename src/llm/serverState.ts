@@ -1,0 +1,101 @@
+/**
+ * Process-wide state of each model server (keyed whatever its URL's spelling; the embedded model
+ * by its file): its ceiling on calls in flight, the latest caller's limit in force, and its health
+ * in a pool. A server at fault is out for the cooldown, doubled per failure in a row up to 16
+ * times (a 429 for its Retry-After); its first usable answer forgets its failures.
+ */
+import { type CallLane, FairCallCeiling, type SlotWait } from "./callCeiling.js";
+import {
+  isModelRateLimitError,
+  isModelTimeoutError,
+  isModelUnavailableError,
+  type ModelCallError,
+  type UnavailableReason,
+} from "./errors.js";
+import { serverKeyOf } from "./serverAddress.js";
+
+/** Ollama's usual parallel slots. */
+export const DEFAULT_MAX_IN_FLIGHT = 4;
+export const MAX_IN_FLIGHT_LIMIT = 256;
+export const DEFAULT_MAX_QUEUE_WAIT_MS = 600_000;
+export const DEFAULT_SERVER_COOLDOWN_MS = 30_000;
+const MAX_COOLDOWN_FACTOR = 16;
+
+export interface ServerSlots {
+  readonly key: string;
+  readonly maxInFlight: number;
+}
+
+const ceilings = new Map<string, FairCallCeiling>();
+
+export function serverCeiling(server: ServerSlots): FairCallCeiling {
+  let ceiling = ceilings.get(server.key);
+  if (ceiling === undefined) {
+    const made = new FairCallCeiling(server.maxInFlight, () => {
+      if (ceilings.get(server.key) === made) ceilings.delete(server.key);
+    });
+    ceilings.set(server.key, made);
+    ceiling = made;
+  } else if (ceiling.limit !== server.maxInFlight) {
+    ceiling.setLimit(server.maxInFlight);
+  }
+  return ceiling;
+}
+
+export function callInSlot<T>(
+  server: ServerSlots,
+  lane: CallLane,
+  wait: SlotWait,
+  call: () => Promise<T>,
+): Promise<T> {
+  return serverCeiling(server).run(lane, wait, call);
+}
+
+/** What a server's ceiling holds now, by its key or any spelling of its URL; undefined when unused. */
+export function serverCallCounts(
+  key: string,
+): { limit: number; inFlight: number; queued: number } | undefined {
+  const ceiling = ceilings.get(key) ?? ceilings.get(serverKeyOf(key));
+  if (ceiling === undefined) return undefined;
+  return { limit: ceiling.limit, inFlight: ceiling.inFlight, queued: ceiling.queued };
+}
+
+const health = new Map<string, { outUntil: number; failures: number; why: string }>();
+
+const SERVER_FAULTS: ReadonlySet<UnavailableReason> = new Set<UnavailableReason>([
+  "connection-refused",
+  "connection-reset",
+  "unreachable",
+  "server-error",
+  "incomplete-response",
+  "model-not-found",
+]);
+
+export function isServerFault(error: ModelCallError): boolean {
+  if (isModelRateLimitError(error) || isModelTimeoutError(error)) return true;
+  return isModelUnavailableError(error) && SERVER_FAULTS.has(error.reason);
+}
+
+export function takeOut(key: string, error: ModelCallError, cooldownMs: number, now = Date.now()) {
+  const failures = (health.get(key)?.failures ?? 0) + 1;
+  const growing = cooldownMs * Math.min(MAX_COOLDOWN_FACTOR, 2 ** (failures - 1));
+  const retryAfter = isModelRateLimitError(error) ? error.retryAfterMs : undefined;
+  health.set(key, { outUntil: now + (retryAfter ?? growing), failures, why: error.message });
+}
+
+export function bringBack(key: string): void {
+  health.delete(key);
+}
+
+export function outOfPool(
+  key: string,
+  now = Date.now(),
+): { until: number; why: string } | undefined {
+  const found = health.get(key);
+  if (found === undefined || found.outUntil <= now) return undefined;
+  return { until: found.outUntil, why: found.why };
+}
+
+export function resetServerHealth(): void {
+  health.clear();
+}
