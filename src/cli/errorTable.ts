@@ -13,7 +13,7 @@ import { JUDGE_ERROR_CODES } from "../judge/errors.js";
 import { EMBEDDED_ERROR_CODES } from "../llm/embedded/errors.js";
 import { isModelAbortedError, isModelCallError, LLM_ERROR_CODES } from "../llm/errors.js";
 import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "../orchestrator/errors.js";
-import { redactSecretText as redactCredentials } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { RUBRICS_ERROR_CODES, RubricConfigError } from "../rubrics/errors.js";
 import { SCORING_ERROR_CODES } from "../scoring/errors.js";
 import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "../service/errors.js";
@@ -143,5 +143,5 @@ export function commandError(
   cwd: string,
   target?: ModelTarget,
 ): { exitCode: number; message: string } {
-  return { exitCode: EXIT_ERROR, message: redactCredentials(messageOf(error, cwd, target)) };
+  return { exitCode: EXIT_ERROR, message: redactSecretText(messageOf(error, cwd, target)) };
 }

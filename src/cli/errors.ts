@@ -1,5 +1,5 @@
 import { EvalgateError, errorGuard } from "../errors.js";
-import { redactSecretText as redactCredentials, redactSecretText as redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 
 export class CliError extends EvalgateError {
   override readonly name: string = "CliError";
@@ -54,8 +54,8 @@ export class ModelNotReadyError extends CliError {
     message: string,
     options: { cause?: unknown } = {},
   ) {
-    super(redactCredentials(message), options);
-    const baseUrl = target.baseUrl === undefined ? undefined : redactUrl(target.baseUrl);
+    super(redactSecretText(message), options);
+    const baseUrl = target.baseUrl === undefined ? undefined : redactSecretText(target.baseUrl);
     this.target = { model: target.model, baseUrl };
   }
 }

@@ -2,8 +2,9 @@
  * One progress line a terminal redraws in place, with permanent lines above; off a terminal, plain
  * lines.
  */
+
+import { truncate } from "../shortText.js";
 import { type TextOutput, writeBetween, writeControl } from "./context.js";
-import { truncate } from "./report/text.js";
 
 const CLEAR_LINE = "\r\x1b[2K";
 

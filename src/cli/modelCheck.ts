@@ -13,7 +13,7 @@ import {
   type ModelEnv,
   parseModelSpec,
 } from "../llm/spec.js";
-import { redactSecretText as redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import type { CliContext } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
 import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";
@@ -106,7 +106,7 @@ export function explainModelFailure(
   const modelError = isEvaluationModelError(error) ? error.modelError : error;
   const model = modelError.model ?? target?.model ?? "the model";
   const given = modelError.baseUrl ?? target?.baseUrl;
-  const baseUrl = given === undefined ? undefined : redactUrl(given);
+  const baseUrl = given === undefined ? undefined : redactSecretText(given);
   const isOllama = (modelError.provider ?? target?.provider) === "ollama";
   const where = { model, baseUrl };
   if (isModelUnavailableError(modelError) && isOllama && baseUrl !== undefined) {

@@ -7,9 +7,10 @@ import type { EvaluationProgress } from "../engine/options.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { thresholdOf } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/result.js";
+import { oneLine } from "../shortText.js";
 import type { TextOutput } from "./context.js";
 import { createLiveLine } from "./liveLine.js";
-import { formatScore, nativeText, oneLine } from "./report/text.js";
+import { formatScore, nativeText } from "./report/text.js";
 
 const BAR_WIDTH = 24;
 

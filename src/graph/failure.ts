@@ -9,7 +9,7 @@ import {
   isModelUnavailableError,
   type ModelCallError,
 } from "../llm/errors.js";
-import { redactSecretText as redactCredentials } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { isScoringError } from "../scoring/errors.js";
 import { isNothingEvaluatedError } from "./errors.js";
 import type { InterruptMetadata } from "./model.js";
@@ -54,8 +54,8 @@ export function describeFailure(
   const failure = classifyFailure(error, where, title, activity);
   return {
     ...failure,
-    technical: redactCredentials(failure.technical),
-    friendly: redactCredentials(failure.friendly),
+    technical: redactSecretText(failure.technical),
+    friendly: redactSecretText(failure.friendly),
   };
 }
 

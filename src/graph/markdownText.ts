@@ -2,7 +2,9 @@
  * Text made safe to place in a Markdown document: a section's Markdown stays Markdown but cannot
  * become HTML, its headings moved under the document's own; plain text is escaped entirely.
  */
+
 import MarkdownIt from "markdown-it";
+import { oneLine, truncate } from "../shortText.js";
 
 const markdown = new MarkdownIt();
 
@@ -80,6 +82,5 @@ export function markdownText(text: string): string {
 
 /** Text for one table cell: one line, escaped, at most `max` characters. */
 export function markdownCell(text: string, max = 300): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return escapeInline(line.length > max ? `${line.slice(0, max - 1)}…` : line);
+  return escapeInline(truncate(oneLine(text), max));
 }

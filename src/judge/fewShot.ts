@@ -3,7 +3,9 @@
  * within a token budget, fenced as data, placed after the prompt's shared prefix so a server's
  * prefix cache still serves every call.
  */
+
 import { z } from "zod";
+import { truncate } from "../shortText.js";
 import { countTokens } from "../toon/tokenCounts.js";
 import { fenceData } from "./fence.js";
 
@@ -31,14 +33,9 @@ export function labelIdOf(decisionId: string, criterionId: string): string {
   return `${decisionId}#${criterionId}`;
 }
 
-function cutText(text: string, max: number): string {
-  const points = Array.from(text);
-  return points.length <= max ? text : `${points.slice(0, max - 1).join("")}…`;
-}
-
 export function boundedExample(example: FewShotExample): FewShotExample {
-  const bounded = { ...example, excerpt: cutText(example.excerpt, EXAMPLE_EXCERPT_CHARS) };
-  if (example.note !== undefined) bounded.note = cutText(example.note, EXAMPLE_NOTE_CHARS);
+  const bounded = { ...example, excerpt: truncate(example.excerpt, EXAMPLE_EXCERPT_CHARS) };
+  if (example.note !== undefined) bounded.note = truncate(example.note, EXAMPLE_NOTE_CHARS);
   return bounded;
 }
 

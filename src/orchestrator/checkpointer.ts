@@ -5,7 +5,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { redactSecretText as redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { surviveConnectionLoss } from "../store/connections.js";
 import { type DatabaseOptions, databaseLocation } from "../store/location.js";
 import { DeflatedJsonSerializer } from "./checkpointSerializer.js";
@@ -95,7 +95,7 @@ async function openSqlite(location: string): Promise<Checkpointer> {
 const ASYNCHRONOUS_COMMIT = "-c synchronous_commit=off";
 
 async function openPostgres(url: string): Promise<Checkpointer> {
-  const location = redactUrl(url);
+  const location = redactSecretText(url);
   let saver: PostgresSaver;
   try {
     // Its connections are cut when the server restarts: the pool listens, the process lives on.

@@ -2,15 +2,16 @@
  * A proposal's title, as plain text, from its research and the RFP's first line: every place a
  * proposal is named uses these.
  */
+
 import MarkdownIt from "markdown-it";
+import { oneLine, truncate } from "../shortText.js";
 
 const MAX_PART_CHARS = 120;
 
 const markdown = new MarkdownIt({ html: false, linkify: false });
 
-function oneLine(text: string, max = MAX_PART_CHARS): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+function shortLine(text: string): string {
+  return truncate(oneLine(text), MAX_PART_CHARS);
 }
 
 /** A line of Markdown as the text it shows: marks, escapes, links and code ticks taken off. */
@@ -26,7 +27,7 @@ export function plainMarkdownLine(line: string): string {
       return "";
     })
     .join("");
-  return oneLine(text === "" && tokens.length === 0 ? line : text);
+  return shortLine(text === "" && tokens.length === 0 ? line : text);
 }
 
 export function rfpTitle(rfp: string | undefined): string | undefined {
@@ -40,7 +41,7 @@ export function rfpTitle(rfp: string | undefined): string | undefined {
 function nameOf(research: Record<string, unknown>, key: string): string | undefined {
   const value = research[key];
   if (typeof value !== "string") return undefined;
-  const text = oneLine(value);
+  const text = shortLine(value);
   return text === "" ? undefined : text;
 }
 

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { sql } from "kysely";
 import pg from "pg";
-import { redactSecretText as redactUrl } from "../redact.js";
+import { redactSecretText } from "../redact.js";
 import { now, StoreDatabase } from "./database.js";
 import { isStoreError, type StoreError, storeOpenFailed } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
@@ -74,7 +74,7 @@ export async function openMigratedSqlite(path: string, foreignKeys = true) {
 
 export async function openMigratedPool(url: string, poolSize: number): Promise<pg.Pool> {
   const pool = surviveConnectionLoss(new pg.Pool({ connectionString: url, max: poolSize }));
-  await migrated(StoreDatabase.on({ dialect: "postgres", pool }, true), redactUrl(url));
+  await migrated(StoreDatabase.on({ dialect: "postgres", pool }, true), redactSecretText(url));
   return pool;
 }
 

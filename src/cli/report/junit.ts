@@ -2,8 +2,9 @@
  * JUnit XML for CI: a criterion not met is a <failure>, one not evaluated an <error>, never a pass.
  */
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import { oneLine, truncate } from "../../shortText.js";
 import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";
-import { formatScore, nativeText, oneLine, truncate } from "./text.js";
+import { formatScore, nativeText } from "./text.js";
 import { renderXmlDocument, type XmlElement } from "./xml.js";
 
 /** A failure's or error's message attribute, and its body text: at most this many characters. */

@@ -8,6 +8,7 @@ import type {
   CoverageResult,
   PointAssessment,
 } from "../../blueprints/result.js";
+import { oneLine, truncate } from "../../shortText.js";
 import {
   type CaseBase,
   type JunitCase,
@@ -16,7 +17,7 @@ import {
   problemCase,
   renderJunitSuites,
 } from "./junit.js";
-import { formatScore, oneLine, truncate } from "./text.js";
+import { formatScore } from "./text.js";
 
 /** The coverage a point and a pair's average must reach when no --fail-under is given. */
 const DEFAULT_COVERAGE_THRESHOLD = 0.5;

@@ -1,5 +1,6 @@
 /** The Markdown report: the table report's content, with every piece of result text escaped. */
 import type { EvaluationResult } from "../../scoring/result.js";
+import { oneLine, truncate } from "../../shortText.js";
 import {
   criterionRow,
   feedbackLines,
@@ -8,7 +9,6 @@ import {
   resultLists,
   summaryText,
 } from "./summary.js";
-import { oneLine, truncate } from "./text.js";
 
 const REASONING_LIMIT = 280;
 

@@ -1,6 +1,7 @@
 /** How the reports show a panel's answers and agreement, and the judges' checked quotes. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
-import { nativeText, oneLine } from "./text.js";
+import { oneLine } from "../../shortText.js";
+import { nativeText } from "./text.js";
 
 function agreementText(value: number | null): string {
   return value === null ? "n/a" : String(value);

@@ -1,7 +1,8 @@
 /** What every report says about the result as a whole, in the same order and words. */
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { oneLine } from "../../shortText.js";
 import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
-import { formatScore, metText, nativeText, oneLine } from "./text.js";
+import { formatScore, metText, nativeText } from "./text.js";
 
 export interface ReportFact {
   label: string;

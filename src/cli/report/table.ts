@@ -1,5 +1,6 @@
 /** The terminal report: a table of the criteria, then the overall result and the feedback lists. */
 import type { EvaluationResult } from "../../scoring/result.js";
+import { oneLine, truncate } from "../../shortText.js";
 import {
   criterionRow,
   feedbackLines,
@@ -8,7 +9,7 @@ import {
   resultLists,
   summaryText,
 } from "./summary.js";
-import { oneLine, padTo, truncate } from "./text.js";
+import { padTo } from "./text.js";
 
 export interface TableReportOptions {
   /** Line width the table fits into (the reasoning column takes what is left). Default 120. */

@@ -1,22 +1,6 @@
 /** Small text helpers shared by the reports and the progress lines. */
 import type { NativeValue } from "../../scoring/result.js";
 
-/** Collapses runs of whitespace (newlines included) into single spaces. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-/** `text` cut to at most `max` characters, ending in "…" when cut. */
-export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  if (max <= 1) return chars.slice(0, max).join("");
-  return `${chars
-    .slice(0, max - 1)
-    .join("")
-    .trimEnd()}…`;
-}
-
 /** Pads `text` with spaces to `width` characters (counted as code points). */
 export function padTo(text: string, width: number): string {
   const length = Array.from(text).length;

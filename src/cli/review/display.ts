@@ -6,12 +6,13 @@ import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { threadErrors } from "../../proposal/stageErrors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
+import { oneLine, truncate } from "../../shortText.js";
 import type { PendingRow } from "../../store/types.js";
 import { timeAgo, timeStamp } from "../../timeText.js";
 import { terminalSafe } from "../../untrusted/terminalText.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
-import { formatScore, oneLine, padTo, truncate } from "../report/text.js";
+import { formatScore, padTo } from "../report/text.js";
 import { contentLines, markdownLines, wrapLine } from "./contentText.js";
 import type { WorkLeftThread } from "./workLeft.js";
 

@@ -2,7 +2,9 @@
  * An evaluation's warnings and review reasons in a reviewer's words: one sentence per kind of
  * finding, the possible prompt injection first. The engine's own texts are for administrators.
  */
+
 import type { EvaluationResult } from "../../scoring/result.js";
+import { oneLine, truncate } from "../../shortText.js";
 
 /** The kinds of finding a reviewer is told about, in the order the notices are shown. */
 export const NOTICE_KINDS = [
@@ -142,11 +144,6 @@ function criteriaPhrase(titles: readonly string[]): string {
     : `${titles.length} criteria (${listOf(titles)})`;
 }
 
-function cut(text: string, max: number): string {
-  const chars = [...text.replace(/\s+/g, " ").trim()];
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
-}
-
 function sentenceOf(kind: NoticeKind, { titles, places, count }: Gathered, reason: string): string {
   const these = listOf(titles);
   switch (kind) {
@@ -199,7 +196,8 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
   const add = (kind: NoticeKind, finding: Finding) => {
     const group = groups.get(kind) ?? { titles: [], places: [], passages: [], count: 0 };
     const title = finding.criterionId === undefined ? undefined : titleOf.get(finding.criterionId);
-    const passage = finding.passage === undefined ? "" : cut(finding.passage, MAX_PASSAGE_CHARS);
+    const passage =
+      finding.passage === undefined ? "" : truncate(oneLine(finding.passage), MAX_PASSAGE_CHARS);
     groups.set(kind, {
       titles: [...new Set([...group.titles, title ?? ""])].filter((t) => t !== ""),
       places: [...new Set([...group.places, finding.where ?? ""])].filter((p) => p !== ""),
@@ -223,7 +221,7 @@ function gather(evaluation: EvaluationResult): Map<NoticeKind, Gathered> {
 /** Once each, in NOTICE_KINDS order; a text no rule knows is only counted. */
 export function reviewerNotices(evaluation: EvaluationResult): ReviewerNotice[] {
   const groups = gather(evaluation);
-  const reason = cut(evaluation.validatorRejection ?? "", MAX_REASON_CHARS);
+  const reason = truncate(oneLine(evaluation.validatorRejection ?? ""), MAX_REASON_CHARS);
   return NOTICE_KINDS.flatMap((kind) => {
     const group = groups.get(kind);
     if (group === undefined) return [];

@@ -1,5 +1,7 @@
 /** One bar per criterion (0–100 %) with a mark at its threshold: plain SVG, no script, no style. */
+
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { truncate } from "../../shortText.js";
 
 const LABEL_WIDTH = 260;
 const BAR_WIDTH = 420;
@@ -10,10 +12,6 @@ const VALUE_WIDTH = 70;
 function barClass(criterion: CriterionResult): string {
   if (!criterion.evaluated || criterion.met === null) return "bar-none";
   return criterion.met ? "bar-met" : "bar-unmet";
-}
-
-function shortTitle(title: string): string {
-  return title.length > 38 ? `${title.slice(0, 37)}…` : title;
 }
 
 function valueText(criterion: CriterionResult): string {
@@ -31,7 +29,7 @@ function Row(props: { criterion: CriterionResult; index: number }) {
     <g>
       <title>{`${criterion.title}: ${valueText(criterion)} (score / threshold)`}</title>
       <text x="0" y={y + ROW_HEIGHT / 2 + 4}>
-        {shortTitle(criterion.title)}
+        {truncate(criterion.title, 38)}
       </text>
       <rect class="track" x={LABEL_WIDTH} y={barY} width={BAR_WIDTH} height={BAR_HEIGHT} />
       <rect

@@ -1,6 +1,7 @@
 /**
  * The calibration charts as inline SVG (no script, no asset); label text escaped by construction.
  */
+
 import type { CriterionCalibration } from "../../../calibration/reportModel.js";
 import {
   criterionName,
@@ -9,12 +10,9 @@ import {
   formatThreshold,
   NOT_ENOUGH,
 } from "../../../service/pages/calibrationText.js";
+import { truncate } from "../../../shortText.js";
 
 const round = (value: number) => Math.round(value * 10) / 10;
-
-function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 const KAPPA_LABEL = 230;
 const KAPPA_BAR = 300;
@@ -32,7 +30,7 @@ export function kappaBars(criteria: readonly CriterionCalibration[]) {
     const label = (
       <text class="label" x="0" y={y + 14}>
         <title>{name}</title>
-        {shorten(name, 34)}
+        {truncate(name, 34)}
       </text>
     );
     if (kappa.value === null) {
