@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError } from "../errors.js";
 
 export const CHECKS_ERROR_CODES = [
   "FUNCTION_UNRESOLVED",
@@ -39,7 +39,3 @@ export function schemaUnreadable(schemaRef: string, path: string, reason: string
     `Cannot load JSON Schema '${schemaRef}' (${path}): ${reason}`,
   );
 }
-
-export const isFunctionResolutionError = errorGuard<FunctionResolutionError>("FUNCTION_UNRESOLVED");
-export const isCriterionMethodError = errorGuard<CheckError>("CRITERION_METHOD_MISMATCH");
-export const isSchemaLoadError = errorGuard<CheckError>("SCHEMA_UNREADABLE");

@@ -95,14 +95,5 @@ export const CLI_ERROR_CODES = [
   "RUN_SETTINGS_INVALID",
 ] as const;
 
-export const isCliError = errorGuard<CliError>(
-  "COMMAND_INVALID",
-  "INPUT_FILE_UNREADABLE",
-  "OUTPUT_FILE_UNWRITABLE",
-  "MODEL_NOT_READY",
-);
 export const isInputFileError = errorGuard<InputFileError>("INPUT_FILE_UNREADABLE");
-export const isOutputFileError = errorGuard<OutputFileError>("OUTPUT_FILE_UNWRITABLE");
-export const isModelNotReadyError = errorGuard<ModelNotReadyError>("MODEL_NOT_READY");
 export const isEditorError = errorGuard<EditorError>("EDITOR_FAILED");
-export const isRunSettingsFileError = errorGuard<RunSettingsFileError>("RUN_SETTINGS_INVALID");

@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError } from "../errors.js";
 
 export const CONTEXT_ERROR_CODES = ["DOCUMENTS_UNREADABLE", "EMBEDDING_INVALID"] as const;
 export type ContextErrorCode = (typeof CONTEXT_ERROR_CODES)[number];
@@ -15,6 +15,3 @@ export function documentsUnreadable(path: string, reason: string): ContextError 
 export function embeddingInvalid(reason: string): ContextError {
   return new ContextError("EMBEDDING_INVALID", `Embedding retriever: ${reason}`);
 }
-
-export const isDocumentLoadError = errorGuard<ContextError>("DOCUMENTS_UNREADABLE");
-export const isEmbeddingError = errorGuard<ContextError>("EMBEDDING_INVALID");

@@ -113,15 +113,6 @@ export function threadNotFailed(threadId: string, status: string): DeskError {
   );
 }
 
-export const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
+const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
 
 export const isDeskError = errorGuard<DeskError>(...DESK_ERROR_CODES);
-export const isUnauthenticatedError = errorGuard<DeskError>("UNAUTHENTICATED");
-export const isForbiddenError = errorGuard<DeskError>("FORBIDDEN");
-export const isNotAssignedError = errorGuard<DeskError>("NOT_ASSIGNED");
-export const isUnknownThreadError = errorGuard<DeskError>("THREAD_NOT_FOUND");
-export const isInvalidInputError = errorGuard<DeskError>("INVALID_INPUT");
-export const isReviewNotPendingError = errorGuard<DeskError>("REVIEW_NOT_PENDING");
-export const isAlreadyDecidedError = errorGuard<DeskError>("ALREADY_DECIDED");
-export const isActionNotOfferedError = errorGuard<DeskError>("ACTION_NOT_OFFERED");
-export const isThreadNotFailedError = errorGuard<DeskError>("THREAD_NOT_FAILED");

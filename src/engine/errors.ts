@@ -136,8 +136,3 @@ export const isEvaluationError = errorGuard<EvaluationError>(
   "EVALUATION_MODEL_FAILED",
 );
 export const isEvaluationModelError = errorGuard<EvaluationModelError>("EVALUATION_MODEL_FAILED");
-export const isProjectError = errorGuard<ProjectError>(...PROJECT_ERROR_CODES);
-export const isContentTooLargeError = errorGuard<ContentTooLargeError>("CONTENT_TOO_LARGE");
-export const isProjectNotFoundError = errorGuard<ProjectError>("PROJECT_NOT_FOUND");
-export const isEmptyProjectError = errorGuard<ProjectError>("PROJECT_EMPTY");
-export const isInvalidProjectIdError = errorGuard<ProjectError>("PROJECT_ID_INVALID");

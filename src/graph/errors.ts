@@ -60,5 +60,4 @@ export function runSettingsChanged(threadId: string, changes: readonly string[])
   );
 }
 
-export const isGraphError = errorGuard<GraphError>(...GRAPH_ERROR_CODES);
 export const isNothingEvaluatedError = errorGuard<GraphError>("NOTHING_EVALUATED");

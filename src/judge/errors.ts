@@ -91,7 +91,4 @@ export function promptInvalid(detail: string, location: JudgeErrorLocation = {})
 }
 
 export const isJudgeError = errorGuard<JudgeError>(...JUDGE_ERROR_CODES);
-export const isJudgePromptError = errorGuard<JudgeError>("JUDGE_PROMPT_INVALID");
-export const isPromptTemplateError = errorGuard<PromptTemplateError>("PROMPT_PLACEHOLDER_UNKNOWN");
 export const isDecodeTemplateError = errorGuard<JudgeError>("PROMPT_TEMPLATE_INVALID");
-export const isUnjudgedMethodError = errorGuard<UnjudgedMethodError>("METHOD_NOT_JUDGED");

@@ -258,12 +258,3 @@ export const isModelContentPolicyError =
   errorGuard<ModelContentPolicyError>("MODEL_CONTENT_POLICY");
 export const isModelResponseError = errorGuard<ModelResponseError>("MODEL_RESPONSE_UNUSABLE");
 export const isModelAbortedError = errorGuard<ModelAbortedError>("MODEL_CALL_CANCELLED");
-export const isModelRequestError = errorGuard<ModelRequestError>("MODEL_REQUEST_REJECTED");
-export const isProviderUnavailableError =
-  errorGuard<ProviderUnavailableError>("PROVIDER_UNAVAILABLE");
-export const isModelSpecError = errorGuard<ModelSpecError>(
-  "MODEL_SPEC_INVALID",
-  "MODEL_PROVIDER_UNKNOWN",
-);
-export const isUnknownProviderError = errorGuard<UnknownProviderError>("MODEL_PROVIDER_UNKNOWN");
-export const isModelOptionsError = errorGuard<ModelOptionsError>("MODEL_OPTIONS_INVALID");

@@ -158,4 +158,3 @@ export const CHECKPOINTER_ERROR_CODES = ["CHECKPOINTER_UNAVAILABLE"] as const;
 export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
 export const isThreadNotFoundError = errorGuard<OrchestratorError>("CHECKPOINT_NOT_FOUND");
 export const isForeignThreadError = errorGuard<ForeignThreadError>("THREAD_FOREIGN");
-export const isCheckpointerError = errorGuard<CheckpointerError>("CHECKPOINTER_UNAVAILABLE");

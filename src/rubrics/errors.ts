@@ -1,4 +1,4 @@
-import { EvalgateError, errorGuard } from "../errors.js";
+import { EvalgateError } from "../errors.js";
 
 export const RUBRICS_ERROR_CODES = [
   "RUBRIC_NOT_FOUND",
@@ -46,6 +46,3 @@ export function artifactReviewFailed(
 ): RubricError {
   return new RubricError("ARTIFACT_REVIEW_FAILED", `artifact "${artifactId}": ${message}`, options);
 }
-
-export const isRubricError = errorGuard<RubricError>(...RUBRICS_ERROR_CODES);
-export const isRubricConfigError = errorGuard<RubricConfigError>("RUBRIC_CONFIG_INVALID");

@@ -8,7 +8,7 @@ export interface ScoringErrorLocation {
 }
 
 /** `catalog 'ifb_profi' › criterion 'c2' › score` (the parts that are known). */
-export function formatScoringLocation(location: ScoringErrorLocation): string {
+function formatScoringLocation(location: ScoringErrorLocation): string {
   const parts: string[] = [];
   if (location.catalogId !== undefined) parts.push(`catalog '${location.catalogId}'`);
   if (location.criterionId !== undefined) parts.push(`criterion '${location.criterionId}'`);
@@ -63,5 +63,4 @@ export class UnknownLevelError extends ScoringError {
 }
 
 export const isScoringError = errorGuard<ScoringError>(...SCORING_ERROR_CODES);
-export const isUnknownLevelError = errorGuard<UnknownLevelError>("LEVEL_UNKNOWN");
 export const isCorrectionInvalidError = errorGuard<ScoringError>("CORRECTION_INVALID");

@@ -48,10 +48,6 @@ export class ModelDownloadError extends EvalgateError {
   }
 }
 
-export const isEmbeddedRuntimeError = errorGuard<EmbeddedRuntimeError>(
-  "EMBEDDED_RUNTIME_UNAVAILABLE",
-);
-export const isModelFileError = errorGuard<ModelFileError>("MODEL_FILE_UNUSABLE");
 export const isModelDownloadError = errorGuard<ModelDownloadError>("MODEL_DOWNLOAD_FAILED");
 
 export const EMBEDDED_ERROR_CODES = [
