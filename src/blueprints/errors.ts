@@ -12,7 +12,4 @@ export class BlueprintError extends EvalgateError {
   }
 }
 
-/** The codes of the blueprint errors, one per class. */
-export const BLUEPRINT_ERROR_CODES = ["BLUEPRINT_INVALID"] as const;
-
-export const isBlueprintError = errorGuard<BlueprintError>(...BLUEPRINT_ERROR_CODES);
+export const isBlueprintError = errorGuard<BlueprintError>("BLUEPRINT_INVALID");

@@ -1,6 +1,6 @@
 import { EvalgateError } from "../errors.js";
 
-export const CHECKS_ERROR_CODES = [
+const CHECKS_ERROR_CODES = [
   "FUNCTION_UNRESOLVED",
   "CRITERION_METHOD_MISMATCH",
   "SCHEMA_UNREADABLE",

@@ -1,57 +1,16 @@
 /**
  * How a failed command ends: exit 2 and one redacted line ending with the error's code, the key to
- * docs/errors.md. ERROR_CODES gathers every code evalgate throws.
+ * docs/errors.md.
  */
-import { BLUEPRINT_ERROR_CODES } from "../blueprints/errors.js";
-import { CHECKS_ERROR_CODES } from "../checks/errors.js";
-import { CONTEXT_ERROR_CODES } from "../context/errors.js";
-import { CATALOG_ERROR_CODES, CatalogError } from "../criteria/errors.js";
-import { ENGINE_ERROR_CODES, isEvaluationModelError } from "../engine/errors.js";
+import { CatalogError } from "../criteria/errors.js";
+import { isEvaluationModelError } from "../engine/errors.js";
 import { type EvalgateError, isEvalgateError, withErrorCode } from "../errors.js";
-import { GRAPH_ERROR_CODES } from "../graph/errors.js";
-import { JUDGE_ERROR_CODES } from "../judge/errors.js";
-import { EMBEDDED_ERROR_CODES } from "../llm/embedded/errors.js";
-import { isModelAbortedError, isModelCallError, LLM_ERROR_CODES } from "../llm/errors.js";
-import { CHECKPOINTER_ERROR_CODES, ORCHESTRATOR_ERROR_CODES } from "../orchestrator/errors.js";
+import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
 import { redactSecretText } from "../redact.js";
-import { RUBRICS_ERROR_CODES, RubricConfigError } from "../rubrics/errors.js";
-import { SCORING_ERROR_CODES } from "../scoring/errors.js";
-import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "../service/errors.js";
-import { STORE_ERROR_CODES } from "../store/errors.js";
-import { TOON_ERROR_CODES } from "../toon/errors.js";
+import { RubricConfigError } from "../rubrics/errors.js";
 import { displayPath } from "./displayPath.js";
-import { CLI_ERROR_CODES } from "./errors.js";
 import { EXIT_ERROR } from "./exitCodes.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
-
-const FOLDER_ERROR_CODES = [
-  ...BLUEPRINT_ERROR_CODES,
-  ...CATALOG_ERROR_CODES,
-  ...CHECKS_ERROR_CODES,
-  ...CLI_ERROR_CODES,
-  ...CONTEXT_ERROR_CODES,
-  ...ENGINE_ERROR_CODES,
-  ...GRAPH_ERROR_CODES,
-  ...JUDGE_ERROR_CODES,
-  ...LLM_ERROR_CODES,
-  ...EMBEDDED_ERROR_CODES,
-  ...ORCHESTRATOR_ERROR_CODES,
-  ...CHECKPOINTER_ERROR_CODES,
-  ...RUBRICS_ERROR_CODES,
-  ...SCORING_ERROR_CODES,
-  ...STORE_ERROR_CODES,
-  ...TOON_ERROR_CODES,
-] as const;
-
-export type ErrorCode = (typeof FOLDER_ERROR_CODES)[number] | ServiceErrorCode;
-
-/** Every code once: the service's table also lists some folder codes (STORE_UNAVAILABLE is 503). */
-export const ERROR_CODES: readonly ErrorCode[] = [
-  ...new Set<ErrorCode>([
-    ...FOLDER_ERROR_CODES,
-    ...(Object.keys(SERVICE_ERROR_STATUS) as ServiceErrorCode[]),
-  ]),
-];
 
 /** The one line printed on stderr after `evalgate: `, without its code and trailing newline. */
 type Message = (error: EvalgateError, cwd: string, target?: ModelTarget) => string;
@@ -86,7 +45,7 @@ const rubricFile: Message = (error, cwd) =>
     : error.message;
 
 /** The codes whose line is not `<kind>: <message>`; every other code is shown by its kind. */
-export const ERROR_MESSAGES: Partial<Record<ErrorCode, Message>> = {
+export const ERROR_MESSAGES: Readonly<Record<string, Message>> = {
   // A catalog that cannot be used: nothing was decided, whichever command met it.
   CATALOG_INVALID: catalog,
   CATALOG_NOT_FOUND: catalog,
@@ -128,7 +87,7 @@ function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
   if (isCancellation(error)) return withErrorCode(CANCELLED_MESSAGE, "MODEL_CALL_CANCELLED");
   if (isEvalgateError(error)) {
     // An error from a newer copy of the package has no row: shown by its kind.
-    const message = ERROR_MESSAGES[error.code as ErrorCode] ?? named;
+    const message = ERROR_MESSAGES[error.code] ?? named;
     return withErrorCode(message(error, cwd, target), error.code);
   }
   if (error instanceof Error) {

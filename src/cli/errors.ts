@@ -86,14 +86,5 @@ export class RunSettingsFileError extends EvalgateError {
   }
 }
 
-export const CLI_ERROR_CODES = [
-  "COMMAND_INVALID",
-  "INPUT_FILE_UNREADABLE",
-  "OUTPUT_FILE_UNWRITABLE",
-  "MODEL_NOT_READY",
-  "EDITOR_FAILED",
-  "RUN_SETTINGS_INVALID",
-] as const;
-
 export const isInputFileError = errorGuard<InputFileError>("INPUT_FILE_UNREADABLE");
 export const isEditorError = errorGuard<EditorError>("EDITOR_FAILED");

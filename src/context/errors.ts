@@ -1,6 +1,6 @@
 import { EvalgateError } from "../errors.js";
 
-export const CONTEXT_ERROR_CODES = ["DOCUMENTS_UNREADABLE", "EMBEDDING_INVALID"] as const;
+const CONTEXT_ERROR_CODES = ["DOCUMENTS_UNREADABLE", "EMBEDDING_INVALID"] as const;
 export type ContextErrorCode = (typeof CONTEXT_ERROR_CODES)[number];
 
 /** An error of the document context; `code` says what. */

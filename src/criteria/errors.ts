@@ -17,7 +17,7 @@ export function formatCatalogPath(path: CatalogPath): string {
   return formatJsonPath(path);
 }
 
-export const CATALOG_ERROR_CODES = ["CATALOG_INVALID", "CATALOG_NOT_FOUND"] as const;
+const CATALOG_ERROR_CODES = ["CATALOG_INVALID", "CATALOG_NOT_FOUND"] as const;
 export type CatalogErrorCode = (typeof CATALOG_ERROR_CODES)[number];
 
 /**

@@ -124,13 +124,6 @@ export function invalidProjectId(projectId: string, folder: string): ProjectErro
   );
 }
 
-export const ENGINE_ERROR_CODES = [
-  "EVALUATION_FAILED",
-  "EVALUATION_MODEL_FAILED",
-  ...PROJECT_ERROR_CODES,
-  "CONTENT_TOO_LARGE",
-] as const;
-
 export const isEvaluationError = errorGuard<EvaluationError>(
   "EVALUATION_FAILED",
   "EVALUATION_MODEL_FAILED",

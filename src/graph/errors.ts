@@ -1,6 +1,6 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 
-export const GRAPH_ERROR_CODES = [
+const GRAPH_ERROR_CODES = [
   "STATE_PATH_INVALID",
   "DEPENDENCY_MAP_INVALID",
   "RFP_UNREADABLE",

@@ -23,7 +23,7 @@ function formatJudgeLocation(location: JudgeErrorLocation): string {
   return parts.length > 0 ? parts.join(" › ") : "judge";
 }
 
-export const JUDGE_ERROR_CODES = [
+const JUDGE_ERROR_CODES = [
   "JUDGE_FAILED",
   "JUDGE_PROMPT_INVALID",
   "PROMPT_PLACEHOLDER_UNKNOWN",

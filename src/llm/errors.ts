@@ -243,13 +243,6 @@ const MODEL_CALL_ERROR_CODES = [
   "PROVIDER_UNAVAILABLE",
 ] as const;
 
-export const LLM_ERROR_CODES = [
-  ...MODEL_CALL_ERROR_CODES,
-  "MODEL_SPEC_INVALID",
-  "MODEL_PROVIDER_UNKNOWN",
-  "MODEL_OPTIONS_INVALID",
-] as const;
-
 export const isModelCallError = errorGuard<ModelCallError>(...MODEL_CALL_ERROR_CODES);
 export const isModelTimeoutError = errorGuard<ModelTimeoutError>("MODEL_TIMEOUT");
 export const isModelRateLimitError = errorGuard<ModelRateLimitError>("MODEL_RATE_LIMITED");

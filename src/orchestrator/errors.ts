@@ -21,7 +21,7 @@ function describeNotPaused(reason: NotPausedReason): string {
   }
 }
 
-export const ORCHESTRATOR_ERROR_CODES = [
+const ORCHESTRATOR_ERROR_CODES = [
   "ORCHESTRATOR_FAILED",
   "CHECKPOINT_NOT_FOUND",
   "THREAD_EXISTS",
@@ -151,9 +151,6 @@ export class CheckpointerError extends EvalgateError {
     this.location = location;
   }
 }
-
-/** CheckpointerError is no OrchestratorError: its code has its own list. */
-export const CHECKPOINTER_ERROR_CODES = ["CHECKPOINTER_UNAVAILABLE"] as const;
 
 export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
 export const isThreadNotFoundError = errorGuard<OrchestratorError>("CHECKPOINT_NOT_FOUND");

@@ -1,6 +1,6 @@
 import { EvalgateError } from "../errors.js";
 
-export const RUBRICS_ERROR_CODES = [
+const RUBRICS_ERROR_CODES = [
   "RUBRIC_NOT_FOUND",
   "RUBRIC_CONFIG_INVALID",
   "ARTIFACT_NOT_FOUND",

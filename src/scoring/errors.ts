@@ -16,7 +16,7 @@ function formatScoringLocation(location: ScoringErrorLocation): string {
   return parts.length > 0 ? parts.join(" › ") : "scoring";
 }
 
-export const SCORING_ERROR_CODES = [
+const SCORING_ERROR_CODES = [
   "SCORING_FAILED",
   "SCALE_INVALID",
   "LEVEL_UNKNOWN",

@@ -1,6 +1,6 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 
-export const STORE_ERROR_CODES = [
+const STORE_ERROR_CODES = [
   "STORE_OPEN_FAILED",
   "STORE_DATA_INVALID",
   "REVIEWER_EXISTS",

@@ -27,6 +27,4 @@ export function countOf(n: number | string, singular: string, plural = `${singul
   return `${n} ${Number(n) === 1 ? singular : plural}`;
 }
 
-export const TOON_ERROR_CODES = ["TOON_INVALID"] as const;
-
 export const isToonError = errorGuard<ToonError>("TOON_INVALID");

@@ -49,9 +49,3 @@ export class ModelDownloadError extends EvalgateError {
 }
 
 export const isModelDownloadError = errorGuard<ModelDownloadError>("MODEL_DOWNLOAD_FAILED");
-
-export const EMBEDDED_ERROR_CODES = [
-  "EMBEDDED_RUNTIME_UNAVAILABLE",
-  "MODEL_FILE_UNUSABLE",
-  "MODEL_DOWNLOAD_FAILED",
-] as const;
