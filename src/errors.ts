@@ -11,7 +11,6 @@ export interface EvalgateErrorOptions {
 }
 
 export class EvalgateError<Code extends string = string> extends Error {
-  override name: string = "EvalgateError";
   /** Stable across releases; a family narrows it to its own codes. */
   readonly code: Code;
   readonly [BRAND] = true;
@@ -19,6 +18,7 @@ export class EvalgateError<Code extends string = string> extends Error {
   constructor(code: Code, message: string, options: EvalgateErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.name = new.target.name;
   }
 }
 

@@ -2,7 +2,6 @@ import { EvalgateError, errorGuard } from "../errors.js";
 
 /** A blueprint cannot be used: unreadable, not JSON, or not the blueprint shape (where is named). */
 export class BlueprintError extends EvalgateError {
-  override name = "BlueprintError";
   /** The file (or "<blueprint>") and the path inside it, e.g. `prompts[2].points`. */
   readonly where: string;
 

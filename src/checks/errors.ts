@@ -8,12 +8,9 @@ const CHECKS_ERROR_CODES = [
 export type CheckErrorCode = (typeof CHECKS_ERROR_CODES)[number];
 
 /** An error of the deterministic checks; `code` says what (docs/errors.md). */
-export class CheckError extends EvalgateError<CheckErrorCode> {
-  override name = "CheckError";
-}
+export class CheckError extends EvalgateError<CheckErrorCode> {}
 
 export class FunctionResolutionError extends CheckError {
-  override name = "FunctionResolutionError";
   constructor(
     readonly ref: string,
     readonly tried: readonly string[],

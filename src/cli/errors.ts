@@ -2,8 +2,6 @@ import { EvalgateError, errorGuard } from "../errors.js";
 import { redactSecretText } from "../redact.js";
 
 export class CliError extends EvalgateError {
-  override readonly name: string = "CliError";
-
   constructor(message: string, options: { cause?: unknown } = {}) {
     super("COMMAND_INVALID", message, options);
   }
@@ -11,7 +9,6 @@ export class CliError extends EvalgateError {
 
 /** An input path (content, documents, catalog, data file) that does not exist or cannot be read. */
 export class InputFileError extends CliError {
-  override readonly name = "InputFileError";
   override readonly code = "INPUT_FILE_UNREADABLE";
 
   constructor(
@@ -26,7 +23,6 @@ export class InputFileError extends CliError {
 }
 
 export class OutputFileError extends CliError {
-  override readonly name = "OutputFileError";
   override readonly code = "OUTPUT_FILE_UNWRITABLE";
 
   constructor(
@@ -42,7 +38,6 @@ export type ModelProblem = "ollama-unreachable" | "model-not-pulled" | "model-fa
 
 /** The judge model cannot be used: Ollama is down, the model is not pulled, or every call failed. */
 export class ModelNotReadyError extends CliError {
-  override readonly name = "ModelNotReadyError";
   override readonly code = "MODEL_NOT_READY";
 
   /** The model and server (without credentials). */
@@ -62,8 +57,6 @@ export class ModelNotReadyError extends CliError {
 
 /** The editor could not be started, failed, or its file could not be read back. */
 export class EditorError extends EvalgateError {
-  override readonly name = "EditorError";
-
   constructor(
     readonly editor: string,
     reason: string,
@@ -75,8 +68,6 @@ export class EditorError extends EvalgateError {
 
 /** The run settings file could not be read: it is not JSON or not in the expected shape. */
 export class RunSettingsFileError extends EvalgateError {
-  override readonly name = "RunSettingsFileError";
-
   constructor(
     readonly path: string,
     reason: string,

@@ -25,7 +25,6 @@ export type CatalogErrorCode = (typeof CATALOG_ERROR_CODES)[number];
  * (`CATALOG_NOT_FOUND`: the only case where a caller may fall back to defaults).
  */
 export class CatalogError extends EvalgateError<CatalogErrorCode> {
-  override name = "CatalogError";
   readonly source: string;
   readonly line: number | undefined;
   readonly column: number | undefined;

@@ -19,7 +19,6 @@ export type DeskErrorDetails = Readonly<Record<string, unknown>>;
 
 /** A request the review desk refused; `details` says what exactly (an HTTP body's fields). */
 export class DeskError extends EvalgateError<DeskErrorCode> {
-  override name = "DeskError";
   readonly details: DeskErrorDetails;
 
   constructor(code: DeskErrorCode, message: string, details: DeskErrorDetails = {}) {

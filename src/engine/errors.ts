@@ -5,7 +5,6 @@ import type { EvaluationResult } from "../scoring/result.js";
 
 /** The evaluation as a whole could not be made; per-criterion judge errors are not thrown. */
 export class EvaluationError extends EvalgateError {
-  override readonly name: string = "EvaluationError";
   readonly kind: "model" | "input";
 
   constructor(kind: "model" | "input", message: string, options: { cause?: unknown } = {}) {
@@ -29,7 +28,6 @@ export function parseInput<Schema extends z.ZodType>(
 
 /** No judge call succeeded; from evaluateContent, `result` holds the deterministic criteria. */
 export class EvaluationModelError extends EvaluationError {
-  override readonly name = "EvaluationModelError";
   override readonly code = "EVALUATION_MODEL_FAILED";
   readonly modelError: ModelCallError;
   readonly criterionIds: readonly string[];
@@ -53,8 +51,6 @@ export class EvaluationModelError extends EvaluationError {
 
 /** The content is over the content budget: refused before any model call. */
 export class ContentTooLargeError extends EvalgateError {
-  override readonly name = "ContentTooLargeError";
-
   constructor(
     readonly sizeBytes: number,
     readonly budgetBytes: number,
@@ -84,8 +80,6 @@ type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
 
 /** A funding project that cannot be evaluated, naming the project and the folder tried. */
 export class ProjectError extends EvalgateError<ProjectErrorCode> {
-  override name = "ProjectError";
-
   constructor(
     readonly projectId: string,
     /** Absolute. */

@@ -15,9 +15,7 @@ const GRAPH_ERROR_CODES = [
 export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
 
 /** An error of the evaluation and proposal graphs; `code` says what (docs/errors.md). */
-export class GraphError extends EvalgateError<GraphErrorCode> {
-  override name = "GraphError";
-}
+export class GraphError extends EvalgateError<GraphErrorCode> {}
 
 /** A state field named in node options is not one the state has (`STATE_PATH_INVALID`). */
 export function statePathError(path: string, detail: string): GraphError {

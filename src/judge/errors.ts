@@ -34,7 +34,6 @@ export type JudgeErrorCode = (typeof JUDGE_ERROR_CODES)[number];
 
 /** An error building or reading judge prompts; `code` says what (docs/errors.md). */
 export class JudgeError extends EvalgateError<JudgeErrorCode> {
-  override name = "JudgeError";
   readonly location: JudgeErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
@@ -52,7 +51,6 @@ export class JudgeError extends EvalgateError<JudgeErrorCode> {
 }
 
 export class PromptTemplateError extends JudgeError {
-  override name = "PromptTemplateError";
   readonly placeholder: string;
   readonly knownPlaceholders: readonly string[];
 
@@ -75,7 +73,6 @@ export class PromptTemplateError extends JudgeError {
 
 /** A criterion whose method is deterministic (function, schema) was handed to the LLM judge. */
 export class UnjudgedMethodError extends JudgeError {
-  override name = "UnjudgedMethodError";
   readonly method: string;
 
   constructor(method: string, location: JudgeErrorLocation) {

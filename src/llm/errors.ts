@@ -64,7 +64,6 @@ export abstract class ModelCallError extends EvalgateError {
     super(code, boundedText(message, MESSAGE_LIMIT), {
       cause: cause === undefined ? undefined : safeCause(cause),
     });
-    this.name = new.target.name;
     this.provider = context.provider;
     this.model = context.model;
     this.baseUrl = context.baseUrl === undefined ? undefined : redactSecretText(context.baseUrl);
@@ -203,7 +202,6 @@ export class ModelSpecError extends EvalgateError {
   constructor(spec: string, message: string) {
     const shown = boundedText(spec, 500);
     super("MODEL_SPEC_INVALID", `model spec "${shown}": ${message}`);
-    this.name = new.target.name;
     this.spec = shown;
   }
 }
@@ -228,7 +226,6 @@ export class ModelOptionsError extends EvalgateError {
     message: string,
   ) {
     super("MODEL_OPTIONS_INVALID", `createChatModel option "${option}": ${message}`);
-    this.name = "ModelOptionsError";
   }
 }
 

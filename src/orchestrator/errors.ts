@@ -37,7 +37,6 @@ export type OrchestratorErrorCode = (typeof ORCHESTRATOR_ERROR_CODES)[number];
 
 /** Something the review orchestrator refused or could not do, on one thread; `code` says what. */
 export class OrchestratorError extends EvalgateError<OrchestratorErrorCode> {
-  override name = "OrchestratorError";
   readonly threadId: string;
 
   constructor(
@@ -74,7 +73,6 @@ export function invalidThreadId(threadId: string, reason = "is empty"): Orchestr
 
 /** The thread was made by another graph that shares the checkpointer: this one cannot resume it. */
 export class ForeignThreadError extends OrchestratorError {
-  override name = "ForeignThreadError";
   readonly channels: readonly string[];
 
   constructor(threadId: string, channels: readonly string[]) {
@@ -91,7 +89,6 @@ export class ForeignThreadError extends OrchestratorError {
 
 /** A decision was submitted to a thread that is not paused at a review. */
 export class ThreadNotPausedError extends OrchestratorError {
-  override name = "ThreadNotPausedError";
   readonly reason: NotPausedReason;
 
   constructor(threadId: string, reason: NotPausedReason) {
@@ -104,7 +101,6 @@ export class ThreadNotPausedError extends OrchestratorError {
 
 /** The thread is paused, but at another interrupt than the one the decision was meant for. */
 export class InterruptMismatchError extends OrchestratorError {
-  override name = "InterruptMismatchError";
   readonly interruptId: string;
   readonly currentInterruptIds: readonly string[];
 
@@ -128,7 +124,6 @@ export interface DecisionIssue {
 
 /** The reviewer's decision does not fit ReviewDecisionSchema or the review it answers. */
 export class InvalidDecisionError extends OrchestratorError {
-  override name = "InvalidDecisionError";
   readonly issues: readonly DecisionIssue[];
 
   constructor(threadId: string, issues: readonly DecisionIssue[], options?: { cause?: unknown }) {
@@ -143,7 +138,6 @@ export class InvalidDecisionError extends OrchestratorError {
 
 /** The checkpointer could not be opened: the SQLite file or the PostgreSQL database. */
 export class CheckpointerError extends EvalgateError {
-  override readonly name = "CheckpointerError";
   readonly location: string;
 
   constructor(location: string, message: string, options: { cause?: unknown } = {}) {

@@ -9,9 +9,7 @@ const RUBRICS_ERROR_CODES = [
 export type RubricErrorCode = (typeof RUBRICS_ERROR_CODES)[number];
 
 /** An error of the rubric and artifact registries; `code` says what. */
-export class RubricError extends EvalgateError<RubricErrorCode> {
-  override name = "RubricError";
-}
+export class RubricError extends EvalgateError<RubricErrorCode> {}
 
 /** No rubric of that id (or no such version of it) in the registry, or in `where`. */
 export function rubricNotFound(rubricId: string, version?: string, where?: string): RubricError {
@@ -24,7 +22,6 @@ export function rubricNotFound(rubricId: string, version?: string, where?: strin
 
 /** A rubric file (or a rubric given in code) that cannot be registered: what and where. */
 export class RubricConfigError extends RubricError {
-  override name = "RubricConfigError";
   readonly source: string;
   readonly detail: string;
 

@@ -28,7 +28,6 @@ export type ScoringErrorCode = (typeof SCORING_ERROR_CODES)[number];
 
 /** An error of the pure scoring functions; `code` says what (docs/errors.md lists each). */
 export class ScoringError extends EvalgateError<ScoringErrorCode> {
-  override name = "ScoringError";
   readonly location: ScoringErrorLocation;
   /** What is wrong, without the location. */
   readonly detail: string;
@@ -47,7 +46,6 @@ export class ScoringError extends EvalgateError<ScoringErrorCode> {
 
 /** A level id that the criterion does not define. */
 export class UnknownLevelError extends ScoringError {
-  override name = "UnknownLevelError";
   readonly levelId: string;
   readonly knownLevels: readonly string[];
 

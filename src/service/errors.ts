@@ -17,7 +17,6 @@ export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
 
 /** A request the service refuses before it reaches the desk (bad body, bad form, no session). */
 export class ServiceRequestError extends EvalgateError {
-  override readonly name = "ServiceRequestError";
   readonly field: string | undefined;
   /** Sent as `Retry-After` (429). */
   readonly retryAfterSeconds: number | undefined;

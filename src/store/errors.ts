@@ -9,9 +9,7 @@ const STORE_ERROR_CODES = [
 export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
 
 /** An error of the review store; `code` says what. */
-export class StoreError extends EvalgateError<StoreErrorCode> {
-  override name = "StoreError";
-}
+export class StoreError extends EvalgateError<StoreErrorCode> {}
 
 /** The store at `location` (a URL without its password) could not be opened or migrated. */
 export function storeOpenFailed(

@@ -7,7 +7,6 @@ export interface ToonLocation {
 
 /** TOON text that cannot be decoded; `line` is 1-based in the text as the caller wrote it. */
 export class ToonError extends EvalgateError {
-  override readonly name = "ToonError";
   override readonly code = "TOON_INVALID";
   readonly line: number;
   readonly source: string | undefined;

@@ -4,7 +4,6 @@ import { redactSecretText } from "../../redact.js";
 
 /** The embedded runtime is not installed, or its native binary cannot load on this machine. */
 export class EmbeddedRuntimeError extends EvalgateError {
-  override readonly name = "EmbeddedRuntimeError";
   constructor(detail: string, options: { cause?: unknown } = {}) {
     super(
       "EMBEDDED_RUNTIME_UNAVAILABLE",
@@ -17,7 +16,6 @@ export class EmbeddedRuntimeError extends EvalgateError {
 
 /** A GGUF model file that is missing, unreadable or not a model the runtime can load. */
 export class ModelFileError extends EvalgateError {
-  override readonly name = "ModelFileError";
   constructor(
     readonly path: string,
     detail: string,
@@ -37,7 +35,6 @@ export type DownloadProblem =
 
 /** The model could not be downloaded (or verified); nothing unverified is ever kept as the model. */
 export class ModelDownloadError extends EvalgateError {
-  override readonly name = "ModelDownloadError";
   constructor(
     readonly problem: DownloadProblem,
     readonly url: string,
