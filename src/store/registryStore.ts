@@ -25,6 +25,15 @@ const LATEST = sql.raw(LATEST_RUBRIC_VERSIONS);
 
 export type RegistryStore = SqlRegistryStore;
 
+/** Makes a registered version the rubric's active one (no row when there is no such version). */
+function activation(rubricId: string, version: string) {
+  return sql`INSERT INTO rubrics (id, version, target_type, updated_at)
+    SELECT rubric_id, version, target_type, ${now()} FROM rubric_versions
+      WHERE rubric_id = ${rubricId} AND version = ${version}
+    ON CONFLICT (id) DO UPDATE SET version = excluded.version,
+      target_type = excluded.target_type, updated_at = excluded.updated_at`;
+}
+
 class SqlRegistryStore {
   private constructor(private readonly db: StoreDatabase) {}
 
@@ -68,12 +77,7 @@ class SqlRegistryStore {
                 ${registration.contentHash}, ${target}, ${registration.bodyOf(decided.version)}, ${at})`,
         );
       }
-      yield* tx.run(
-        sql`INSERT INTO rubrics (id, version, target_type, updated_at)
-            VALUES (${id}, ${decided.version}, ${target}, ${at})
-            ON CONFLICT (id) DO UPDATE SET version = excluded.version,
-              target_type = excluded.target_type, updated_at = excluded.updated_at`,
-      );
+      yield* tx.run(activation(id, decided.version));
       return decided;
     });
   }
@@ -109,14 +113,7 @@ class SqlRegistryStore {
   }
 
   async activateRubric(rubricId: string, version: string): Promise<boolean> {
-    const changed = await this.db.run(
-      sql`INSERT INTO rubrics (id, version, target_type, updated_at)
-          SELECT rubric_id, version, target_type, ${now()} FROM rubric_versions
-            WHERE rubric_id = ${rubricId} AND version = ${version}
-          ON CONFLICT (id) DO UPDATE SET version = excluded.version,
-            target_type = excluded.target_type, updated_at = excluded.updated_at`,
-    );
-    return changed > 0;
+    return (await this.db.run(activation(rubricId, version))) > 0;
   }
 
   async createArtifact(a: ArtifactRow): Promise<void> {

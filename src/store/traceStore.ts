@@ -138,16 +138,10 @@ export class SqlTraceStore {
     }));
     const groups = new Map<string, (typeof evaluations)[number]>();
     for (const row of calls) {
-      const group = groups.get(row.evaluation_id);
-      if (group !== undefined) group.traces.push(wholeTrace(row.body));
-      else {
-        const traces = [wholeTrace(row.body)];
-        groups.set(row.evaluation_id, {
-          evaluationId: row.evaluation_id,
-          createdAt: row.created_at,
-          traces,
-        });
-      }
+      const { evaluation_id: evaluationId, created_at: createdAt } = row;
+      const group = groups.get(evaluationId) ?? { evaluationId, createdAt, traces: [] };
+      group.traces.push(wholeTrace(row.body));
+      groups.set(evaluationId, group);
     }
     evaluations.push(...groups.values());
     evaluations.sort(
