@@ -112,6 +112,4 @@ export function threadNotFailed(threadId: string, status: string): DeskError {
   );
 }
 
-const DESK_ERROR_CODES = Object.keys(DESK_ERROR_STATUS) as readonly DeskErrorCode[];
-
-export const isDeskError = errorGuard<DeskError>(...DESK_ERROR_CODES);
+export const isDeskError = errorGuard<DeskError>(...Object.keys(DESK_ERROR_STATUS));

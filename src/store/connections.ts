@@ -19,7 +19,7 @@ const MIGRATIONS_TABLE = `
 const MIGRATION_LOCK = 7_311_042_001;
 
 /** Every migration not recorded yet, in one transaction; concurrent starts queue on a lock. */
-export async function migrate(db: StoreDatabase): Promise<void> {
+async function migrate(db: StoreDatabase): Promise<void> {
   await db.transaction(function* (tx) {
     yield* tx.lockUntilCommit(MIGRATION_LOCK);
     yield* tx.script(MIGRATIONS_TABLE);

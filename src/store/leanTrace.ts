@@ -11,9 +11,9 @@ import { storeDataInvalid } from "./errors.js";
 import { promptParts } from "./traceParts.js";
 
 /** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
-export const MIN_BLOB_CHARS = 128;
+const MIN_BLOB_CHARS = 128;
 /** A text refers to at most this many blobs: what follows the last one is one more. */
-export const MAX_BLOBS_PER_TEXT = 500;
+const MAX_BLOBS_PER_TEXT = 500;
 /** Bounds of a row read back. */
 const MAX_BLOBS_PER_ROW = 100_000;
 const MAX_TRACES_PER_ROW = 10_000;
@@ -43,7 +43,7 @@ const EvaluationBodySchema = z.object({
   traces: z.array(StoredTraceSchema).max(MAX_TRACES_PER_ROW),
 });
 
-export function blobHash(text: string): string {
+function blobHash(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
