@@ -53,7 +53,9 @@ export function criterionName(criterion: { title: string; criterionId: string })
     : `${title} (${criterion.criterionId})`;
 }
 
-export const FIGURE_HEADERS = [
+const GATE_HEADERS = ["Decisions", "Approve", "Revise", "Edit", "Agreement", "κ"] as const;
+
+const FIGURE_HEADERS = [
   "Labels",
   "Marked",
   "Accepted",
@@ -64,7 +66,7 @@ export const FIGURE_HEADERS = [
   "ρ all",
 ] as const;
 
-export function figureCells(figures: GroupFigures): string[] {
+function figureCells(figures: GroupFigures): string[] {
   const { counts } = figures;
   return [
     String(counts.labels),
@@ -78,9 +80,7 @@ export function figureCells(figures: GroupFigures): string[] {
   ];
 }
 
-export const GATE_HEADERS = ["Decisions", "Approve", "Revise", "Edit", "Agreement", "κ"] as const;
-
-export function gateCells(gate: GateFigures): string[] {
+function gateCells(gate: GateFigures): string[] {
   return [
     String(gate.decisions),
     String(gate.approve),
@@ -88,6 +88,55 @@ export function gateCells(gate: GateFigures): string[] {
     String(gate.edit),
     formatShare(gate.agreement),
     formatFigure(gate.kappa),
+  ];
+}
+
+/** A row of a figure table: its cells, and its name and figures for the κ note. */
+export type FigureRow = KappaRow & { cells: string[] };
+
+/** One table of the report's figures, as the Markdown report, the HTML report and the page show it. */
+export interface FigureTableModel {
+  heading: string;
+  note?: string;
+  headers: readonly string[];
+  rows: FigureRow[];
+}
+
+function figureRow(name: string, cells: readonly string[], figures: Omit<KappaRow, "name">) {
+  const { table, agreement, kappa } = figures;
+  return { name, cells: [name, ...cells], table, agreement, kappa };
+}
+
+/** Every label, the gate, then each content type's criteria (`typeName`: titles or ids). */
+export function reportTables(
+  report: CalibrationReport,
+  typeName: (contentType: string) => string = (id) => id,
+): FigureTableModel[] {
+  const gates = [
+    figureRow("all", gateCells(report.gate), report.gate),
+    ...report.contentTypes.map((g) =>
+      figureRow(typeName(g.contentType), gateCells(g.gate), g.gate),
+    ),
+  ];
+  return [
+    {
+      heading: "Every label",
+      headers: ["Scope", ...FIGURE_HEADERS],
+      rows: [figureRow("every label", figureCells(report.overall), report.overall)],
+    },
+    {
+      heading: "The gate: judge's pass against reviewer's approval",
+      note: "Revise and edit count as the reviewer not passing the content.",
+      headers: ["Content type", ...GATE_HEADERS],
+      rows: gates,
+    },
+    ...report.contentTypes.map((group) => ({
+      heading: `Content type: ${typeName(group.contentType)}`,
+      headers: ["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"],
+      rows: group.criteria.map((c) =>
+        figureRow(criterionName(c), [...figureCells(c.figures), thresholdText(c)], c.figures),
+      ),
+    })),
   ];
 }
 
@@ -113,15 +162,24 @@ export function disagreementRows(report: CalibrationReport): string[][] {
   ]);
 }
 
-function periodText(
-  period: { since: string | null; until: string | null; contentType: string | null },
-  all: string,
-): string {
+interface Period {
+  since: string | null;
+  until: string | null;
+  contentType: string | null;
+}
+
+/** The bounds of a period asked for, as [word, instant]: none when it is open. */
+export function periodBounds(period: Period): Array<readonly ["since" | "until", string]> {
+  return [["since", period.since] as const, ["until", period.until] as const].flatMap(
+    ([word, at]) => (at === null ? [] : [[word, at] as const]),
+  );
+}
+
+function periodText(period: Period, all: string): string {
   const asked = [
-    period.since === null ? "" : `since ${period.since}`,
-    period.until === null ? "" : `until ${period.until}`,
-    period.contentType === null ? "" : `content type ${period.contentType}`,
-  ].filter((part) => part !== "");
+    ...periodBounds(period).map(([word, at]) => `${word} ${at}`),
+    ...(period.contentType === null ? [] : [`content type ${period.contentType}`]),
+  ];
   return asked.length === 0 ? all : `Labels ${asked.join(", ")}`;
 }
 
@@ -187,16 +245,27 @@ export function comparisonRows(
   ];
 }
 
+/** How many labels of the period were judged again, and why the others were not. */
+export function replayedText(comparison: RecordedComparison): string {
+  const { noContent, notInCatalog } = comparison.skipped;
+  return (
+    `${comparison.labels} in the period, ${comparison.replayed} judged again without and with ` +
+    `examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged by the ` +
+    "model in this catalog)."
+  );
+}
+
 /** When, on which labels, with which judge and catalog a comparison was measured. */
 export function comparisonFacts(context: ComparisonContext, comparison: RecordedComparison) {
-  const { noContent, notInCatalog } = comparison.skipped;
   return {
-    measured: `Measured ${context.measuredAt} with ${context.model}, catalog ${context.catalog.id} version ${context.catalog.version}.`,
-    labels:
-      `${periodText(context, "Every label")}: ` +
-      `${comparison.labels} in the period, ${comparison.replayed} judged again without and with examples ` +
-      `(skipped: ${noContent} without kept content, ${notInCatalog} not judged by the model in this catalog).`,
+    measured: `Measured ${context.measuredAt} with ${measuredWith(context)}`,
+    labels: `${periodText(context, "Every label")}: ${replayedText(comparison)}`,
   };
+}
+
+/** "ollama:judge, catalog budget version 1.0.0.": the judge and the catalog of a comparison. */
+export function measuredWith(context: ComparisonContext): string {
+  return `${context.model}, catalog ${context.catalog.id} version ${context.catalog.version}.`;
 }
 
 /*
