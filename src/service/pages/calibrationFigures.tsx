@@ -12,7 +12,6 @@ import { stageName } from "../statusWords.js";
 import {
   COMPARISON_HEADERS,
   comparisonRows,
-  type FigureTableModel,
   kappaNote,
   measuredWith,
   periodBounds,
@@ -51,8 +50,8 @@ export function FigureTable(props: {
 }
 
 /** A figure table under its heading, with its note and the κ note where one is due. */
-function ModelTable(props: { model: FigureTableModel }) {
-  const { heading, note, headers, rows } = props.model;
+function ModelTable(props: ReturnType<typeof reportTables>[number]) {
+  const { heading, note, headers, rows } = props;
   const kappa = kappaNote(rows);
   return (
     <>
@@ -114,7 +113,7 @@ export function ReportFigures(props: { report: CalibrationReport }) {
     <section class="report-figures" id="report">
       <h2>The judge against the reviewers' labels</h2>
       {reportTables(props.report, stageName).map((model) => (
-        <ModelTable model={model} />
+        <ModelTable {...model} />
       ))}
     </section>
   );

@@ -5,6 +5,7 @@ import type {
   CalibrationReport,
   ComparisonContext,
   CriterionCalibration,
+  Disagreement,
   GateFigures,
   GroupFigures,
   RecordedComparison,
@@ -53,120 +54,97 @@ export function criterionName(criterion: { title: string; criterionId: string })
     : `${title} (${criterion.criterionId})`;
 }
 
-const GATE_HEADERS = ["Decisions", "Approve", "Revise", "Edit", "Agreement", "κ"] as const;
+/** A table column: its header and how a row's cell reads. */
+type Column<T> = readonly [header: string, cell: (row: T) => string];
 
-const FIGURE_HEADERS = [
-  "Labels",
-  "Marked",
-  "Accepted",
-  "Judge errors",
-  "Agreement",
-  "κ",
-  "ρ marked",
-  "ρ all",
-] as const;
+const headersOf = <T>(columns: readonly Column<T>[]) => columns.map(([header]) => header);
+const cellsOf = <T>(columns: readonly Column<T>[], row: T) => columns.map(([, cell]) => cell(row));
 
-function figureCells(figures: GroupFigures): string[] {
-  const { counts } = figures;
-  return [
-    String(counts.labels),
-    String(counts.marked),
-    String(counts.accepted),
-    String(counts.judgeErrors),
-    formatShare(figures.agreement),
-    formatFigure(figures.kappa),
-    formatFigure(figures.spearmanMarked),
-    formatFigure(figures.spearmanAll),
-  ];
-}
+const FIGURE_COLUMNS: readonly Column<GroupFigures>[] = [
+  ["Labels", (f) => String(f.counts.labels)],
+  ["Marked", (f) => String(f.counts.marked)],
+  ["Accepted", (f) => String(f.counts.accepted)],
+  ["Judge errors", (f) => String(f.counts.judgeErrors)],
+  ["Agreement", (f) => formatShare(f.agreement)],
+  ["κ", (f) => formatFigure(f.kappa)],
+  ["ρ marked", (f) => formatFigure(f.spearmanMarked)],
+  ["ρ all", (f) => formatFigure(f.spearmanAll)],
+];
 
-function gateCells(gate: GateFigures): string[] {
-  return [
-    String(gate.decisions),
-    String(gate.approve),
-    String(gate.revise),
-    String(gate.edit),
-    formatShare(gate.agreement),
-    formatFigure(gate.kappa),
-  ];
-}
+const GATE_COLUMNS: readonly Column<GateFigures>[] = [
+  ["Decisions", (g) => String(g.decisions)],
+  ["Approve", (g) => String(g.approve)],
+  ["Revise", (g) => String(g.revise)],
+  ["Edit", (g) => String(g.edit)],
+  ["Agreement", (g) => formatShare(g.agreement)],
+  ["κ", (g) => formatFigure(g.kappa)],
+];
 
 /** A row of a figure table: its cells, and its name and figures for the κ note. */
 export type FigureRow = KappaRow & { cells: string[] };
 
-/** One table of the report's figures, as the Markdown report, the HTML report and the page show it. */
-export interface FigureTableModel {
-  heading: string;
-  note?: string;
-  headers: readonly string[];
-  rows: FigureRow[];
-}
+const figureRow = (name: string, cells: string[], figures: Omit<KappaRow, "name">): FigureRow => ({
+  ...figures,
+  name,
+  cells: [name, ...cells],
+});
 
-function figureRow(name: string, cells: readonly string[], figures: Omit<KappaRow, "name">) {
-  const { table, agreement, kappa } = figures;
-  return { name, cells: [name, ...cells], table, agreement, kappa };
-}
-
-/** Every label, the gate, then each content type's criteria (`typeName`: titles or ids). */
+/**
+ * The report's figure tables, as the Markdown report, the HTML report and the page show them:
+ * every label, the gate, then each content type's criteria (`typeName`: titles or ids).
+ */
 export function reportTables(
   report: CalibrationReport,
   typeName: (contentType: string) => string = (id) => id,
-): FigureTableModel[] {
-  const gates = [
-    figureRow("all", gateCells(report.gate), report.gate),
-    ...report.contentTypes.map((g) =>
-      figureRow(typeName(g.contentType), gateCells(g.gate), g.gate),
-    ),
-  ];
+): Array<{ heading: string; note?: string; headers: readonly string[]; rows: FigureRow[] }> {
+  const gates = [{ contentType: "all", gate: report.gate }, ...report.contentTypes];
   return [
     {
       heading: "Every label",
-      headers: ["Scope", ...FIGURE_HEADERS],
-      rows: [figureRow("every label", figureCells(report.overall), report.overall)],
+      headers: ["Scope", ...headersOf(FIGURE_COLUMNS)],
+      rows: [figureRow("every label", cellsOf(FIGURE_COLUMNS, report.overall), report.overall)],
     },
     {
       heading: "The gate: judge's pass against reviewer's approval",
       note: "Revise and edit count as the reviewer not passing the content.",
-      headers: ["Content type", ...GATE_HEADERS],
-      rows: gates,
+      headers: ["Content type", ...headersOf(GATE_COLUMNS)],
+      rows: gates.map(({ contentType, gate }, index) =>
+        figureRow(index === 0 ? "all" : typeName(contentType), cellsOf(GATE_COLUMNS, gate), gate),
+      ),
     },
     ...report.contentTypes.map((group) => ({
       heading: `Content type: ${typeName(group.contentType)}`,
-      headers: ["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"],
+      headers: ["Criterion", ...headersOf(FIGURE_COLUMNS), "Threshold (agreement) → best"],
       rows: group.criteria.map((c) =>
-        figureRow(criterionName(c), [...figureCells(c.figures), thresholdText(c)], c.figures),
+        figureRow(
+          criterionName(c),
+          [...cellsOf(FIGURE_COLUMNS, c.figures), thresholdText(c)],
+          c.figures,
+        ),
       ),
     })),
   ];
 }
 
-export const DISAGREEMENT_HEADERS = [
-  "#",
-  "Content type",
-  "Criterion",
-  "Disagreed",
-  "Rate",
-  "Judge too lenient",
-  "Judge too strict",
-] as const;
+const DISAGREEMENT_COLUMNS: readonly Column<Disagreement & { rank: number }>[] = [
+  ["#", (d) => String(d.rank)],
+  ["Content type", (d) => d.contentType],
+  ["Criterion", (d) => criterionName(d)],
+  ["Disagreed", (d) => `${d.disagreed} of ${d.compared}`],
+  ["Rate", (d) => formatPercent(d.rate)],
+  ["Judge too lenient", (d) => String(d.judgeTooLenient)],
+  ["Judge too strict", (d) => String(d.judgeTooStrict)],
+];
+
+export const DISAGREEMENT_HEADERS = headersOf(DISAGREEMENT_COLUMNS);
 
 export function disagreementRows(report: CalibrationReport): string[][] {
-  return report.disagreements.map((entry, index) => [
-    String(index + 1),
-    entry.contentType,
-    criterionName(entry),
-    `${entry.disagreed} of ${entry.compared}`,
-    formatPercent(entry.rate),
-    String(entry.judgeTooLenient),
-    String(entry.judgeTooStrict),
-  ]);
+  return report.disagreements.map((d, index) =>
+    cellsOf(DISAGREEMENT_COLUMNS, { ...d, rank: index + 1 }),
+  );
 }
 
-interface Period {
-  since: string | null;
-  until: string | null;
-  contentType: string | null;
-}
+type Period = Pick<ComparisonContext, "since" | "until" | "contentType">;
 
 /** The bounds of a period asked for, as [word, instant]: none when it is open. */
 export function periodBounds(period: Period): Array<readonly ["since" | "until", string]> {
@@ -175,7 +153,7 @@ export function periodBounds(period: Period): Array<readonly ["since" | "until",
   );
 }
 
-function periodText(period: Period, all: string): string {
+export function periodText(period: Period, all: string): string {
   const asked = [
     ...periodBounds(period).map(([word, at]) => `${word} ${at}`),
     ...(period.contentType === null ? [] : [`content type ${period.contentType}`]),
@@ -202,35 +180,28 @@ function difference(without: Figure, shown: Figure, share: boolean): string {
   return share ? `${sign}${Number((size * 100).toFixed(1))} pp` : `${sign}${size.toFixed(2)}`;
 }
 
-export const COMPARISON_HEADERS = [
-  "Criterion",
-  "Compared",
-  "Agreement without",
-  "Agreement with",
-  "Agreement Δ",
-  "κ without",
-  "κ with",
-  "κ Δ",
-  "ρ marked without",
-  "ρ marked with",
-  "ρ marked Δ",
-] as const;
-
-function comparisonCells(name: string, without: GroupFigures, shown: GroupFigures): string[] {
+/** A figure without and with examples, and the difference: three columns of the comparison. */
+function comparedColumns(
+  name: string,
+  figure: (figures: GroupFigures) => Figure,
+  share: boolean,
+): Column<{ without: GroupFigures; with: GroupFigures }>[] {
+  const show = share ? formatShare : formatFigure;
   return [
-    name,
-    String(without.counts.compared),
-    formatShare(without.agreement),
-    formatShare(shown.agreement),
-    difference(without.agreement, shown.agreement, true),
-    formatFigure(without.kappa),
-    formatFigure(shown.kappa),
-    difference(without.kappa, shown.kappa, false),
-    formatFigure(without.spearmanMarked),
-    formatFigure(shown.spearmanMarked),
-    difference(without.spearmanMarked, shown.spearmanMarked, false),
+    [`${name} without`, (pair) => show(figure(pair.without))],
+    [`${name} with`, (pair) => show(figure(pair.with))],
+    [`${name} Δ`, (pair) => difference(figure(pair.without), figure(pair.with), share)],
   ];
 }
+
+const COMPARISON_COLUMNS = [
+  ["Compared", (pair) => String(pair.without.counts.compared)],
+  ...comparedColumns("Agreement", (f) => f.agreement, true),
+  ...comparedColumns("κ", (f) => f.kappa, false),
+  ...comparedColumns("ρ marked", (f) => f.spearmanMarked, false),
+] satisfies Column<{ without: GroupFigures; with: GroupFigures }>[];
+
+export const COMPARISON_HEADERS = ["Criterion", ...headersOf(COMPARISON_COLUMNS)];
 
 /** Every criterion pooled first, then each with its content type (`typeName`: titles or ids). */
 export function comparisonRows(
@@ -238,10 +209,11 @@ export function comparisonRows(
   typeName: (contentType: string) => string = (id) => id,
 ): string[][] {
   return [
-    comparisonCells("all criteria", comparison.without, comparison.with),
-    ...comparison.criteria.map((c) =>
-      comparisonCells(`${criterionName(c)} · ${typeName(c.contentType)}`, c.without, c.with),
-    ),
+    ["all criteria", ...cellsOf(COMPARISON_COLUMNS, comparison)],
+    ...comparison.criteria.map((c) => [
+      `${criterionName(c)} · ${typeName(c.contentType)}`,
+      ...cellsOf(COMPARISON_COLUMNS, c),
+    ]),
   ];
 }
 
@@ -253,14 +225,6 @@ export function replayedText(comparison: RecordedComparison): string {
     `examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged by the ` +
     "model in this catalog)."
   );
-}
-
-/** When, on which labels, with which judge and catalog a comparison was measured. */
-export function comparisonFacts(context: ComparisonContext, comparison: RecordedComparison) {
-  return {
-    measured: `Measured ${context.measuredAt} with ${measuredWith(context)}`,
-    labels: `${periodText(context, "Every label")}: ${replayedText(comparison)}`,
-  };
 }
 
 /** "ollama:judge, catalog budget version 1.0.0.": the judge and the catalog of a comparison. */

@@ -2,7 +2,6 @@
  * The calibration charts as inline SVG (no script, no asset); label text escaped by construction.
  */
 
-import type { Child } from "hono/jsx";
 import type { CriterionCalibration } from "../../../calibration/reportModel.js";
 import {
   criterionName,
@@ -14,29 +13,6 @@ import {
 import { truncate } from "../../../shortText.js";
 
 const round = (value: number) => Math.round(value * 10) / 10;
-
-/** One chart: an image to assistive technology, named by `label`. */
-function Chart(props: {
-  kind: string;
-  label: string;
-  width: number;
-  height: number;
-  children: Child;
-}) {
-  const { width, height } = props;
-  return (
-    <svg
-      class={`chart ${props.kind}`}
-      role="img"
-      aria-label={props.label}
-      width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
-    >
-      {props.children}
-    </svg>
-  );
-}
 
 const KAPPA_LABEL = 230;
 const KAPPA_BAR = 300;
@@ -82,7 +58,14 @@ export function kappaBars(criteria: readonly CriterionCalibration[]) {
   });
   const axisY = height - 14;
   return (
-    <Chart kind="kappa-bars" label="Cohen's kappa per criterion" width={width} height={height}>
+    <svg
+      class="chart kappa-bars"
+      role="img"
+      aria-label="Cohen's kappa per criterion"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+    >
       <line class="axis" x1={zero} x2={zero} y1="2" y2={axisY} />
       {rows}
       <text class="tick" x={KAPPA_LABEL} y={height - 2}>
@@ -94,13 +77,12 @@ export function kappaBars(criteria: readonly CriterionCalibration[]) {
       <text class="tick" x={KAPPA_LABEL + KAPPA_BAR - 6} y={height - 2}>
         1
       </text>
-    </Chart>
+    </svg>
   );
 }
 
 const PLOT = 200;
 const MARGIN = 30;
-const SIZE = PLOT + MARGIN * 2;
 
 /** A 0–1 value on a plot axis: x to the right, y upwards. */
 const toX = (value: number) => round(MARGIN + value * PLOT);
@@ -132,6 +114,7 @@ function plotFrame(xLabel: string, yLabel: string) {
 
 /** Judge score (x) against reviewer score (y) of the marked labels, with both thresholds. */
 export function scoreScatter(criterion: CriterionCalibration) {
+  const size = PLOT + MARGIN * 2;
   const t = criterion.threshold;
   const points = criterion.markedScores.map((point) => (
     <circle class="point" cx={toX(point.judge)} cy={toY(point.reviewer)} r="4">
@@ -139,18 +122,20 @@ export function scoreScatter(criterion: CriterionCalibration) {
     </circle>
   ));
   return (
-    <Chart
-      kind="scatter"
-      label={`Judge score against reviewer score for ${criterionName(criterion)}`}
-      width={SIZE}
-      height={SIZE}
+    <svg
+      class="chart scatter"
+      role="img"
+      aria-label={`Judge score against reviewer score for ${criterionName(criterion)}`}
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
     >
       {plotFrame("judge score", "reviewer score")}
       <line class="diagonal" x1={toX(0)} y1={toY(0)} x2={toX(1)} y2={toY(1)} />
       <line class="threshold" x1={toX(t)} x2={toX(t)} y1={toY(0)} y2={toY(1)} />
       <line class="threshold" x1={toX(0)} x2={toX(1)} y1={toY(t)} y2={toY(t)} />
       {points}
-    </Chart>
+    </svg>
   );
 }
 
@@ -168,17 +153,20 @@ function marker(className: string, threshold: number, agreement: number, text: s
 
 /** Agreement (y) at every threshold (x), with the current and the best threshold marked. */
 export function agreementCurve(criterion: CriterionCalibration) {
+  const size = PLOT + MARGIN * 2;
   const sweep = criterion.sweep;
   if (sweep === null) return null;
   const line = sweep.curve
     .map((point) => `${toX(point.threshold)},${toY(point.agreement)}`)
     .join(" ");
   return (
-    <Chart
-      kind="curve"
-      label={`Agreement against threshold for ${criterionName(criterion)}`}
-      width={SIZE}
-      height={SIZE}
+    <svg
+      class="chart curve"
+      role="img"
+      aria-label={`Agreement against threshold for ${criterionName(criterion)}`}
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
     >
       {plotFrame("threshold", "agreement")}
       <polyline class="curve" points={line} />
@@ -194,6 +182,6 @@ export function agreementCurve(criterion: CriterionCalibration) {
         sweep.best.agreement,
         `best ${formatThreshold(sweep.best.threshold)}: ${formatPercent(sweep.best.agreement)}`,
       )}
-    </Chart>
+    </svg>
   );
 }

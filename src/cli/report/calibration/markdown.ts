@@ -1,11 +1,13 @@
 import type { CalibrationReport, ComparedCalibration } from "../../../calibration/reportModel.js";
 import {
   COMPARISON_HEADERS,
-  comparisonFacts,
   comparisonRows,
   DISAGREEMENT_HEADERS,
   disagreementRows,
   kappaNote,
+  measuredWith,
+  periodText,
+  replayedText,
   reportTables,
   scopeLine,
 } from "../../../service/pages/calibrationText.js";
@@ -42,11 +44,10 @@ export function renderCalibrationMarkdown(report: CalibrationReport): string {
 
 /** The comparison without and with few-shot examples, after the report of the same labels. */
 export function comparisonMarkdown(compared: ComparedCalibration): string {
-  const facts = comparisonFacts(compared, compared.comparison);
   return [
     "## Few-shot examples: without and with",
-    escapeMarkdown(facts.measured),
-    escapeMarkdown(facts.labels),
+    escapeMarkdown(`Measured ${compared.measuredAt} with ${measuredWith(compared)}`),
+    escapeMarkdown(`${periodText(compared, "Every label")}: ${replayedText(compared.comparison)}`),
     table(COMPARISON_HEADERS, comparisonRows(compared.comparison)),
     "Δ is with minus without (agreement in percentage points); — where either side has no figure.",
   ]
