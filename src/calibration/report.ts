@@ -41,7 +41,7 @@ function judgePassOf(label: CalibrationLabel): boolean | null {
 }
 
 /** The reviewer's pass/fail on the criterion; null when there is nothing to compare. */
-export function reviewerPassOf(label: CalibrationLabel): boolean | null {
+function reviewerPassOf(label: CalibrationLabel): boolean | null {
   if (label.reviewerScore === undefined) return null;
   return meetsThreshold(label.reviewerScore, label.threshold);
 }
@@ -56,7 +56,7 @@ function scorePairs(labels: readonly CalibrationLabel[], markedOnly: boolean): S
   );
 }
 
-export function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
+function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
   const pairs = labels.flatMap((label): PassPair[] => {
     const [judge, reviewer] = [judgePassOf(label), reviewerPassOf(label)];
     return judge === null || reviewer === null ? [] : [{ judge, reviewer }];
@@ -107,7 +107,7 @@ function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
 }
 
 /** The items by a key, the groups in order of first appearance. */
-export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const key = keyOf(item);
@@ -118,9 +118,35 @@ export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Ma
   return groups;
 }
 
+/** Oldest decision first; ties by decision, then criterion, so the order never depends on input. */
+export function inDecisionOrder<T extends CalibrationLabel>(labels: readonly T[]): T[] {
+  return [...labels].sort(
+    (a, b) =>
+      Date.parse(a.decidedAt) - Date.parse(b.decidedAt) ||
+      a.decisionId.localeCompare(b.decisionId) ||
+      a.criterionId.localeCompare(b.criterionId),
+  );
+}
+
+/** The labels of each decision (one evaluation's), oldest decision first. */
+export function byDecision(labels: readonly CalibrationLabel[]): CalibrationLabel[][] {
+  const key = (label: CalibrationLabel) => `${label.decisionId}\u0000${label.evaluationId}`;
+  return [...groupsOf(inDecisionOrder(labels), key).values()];
+}
+
 export interface SweepLabel {
   judgeScore: number;
   reviewerPass: boolean;
+}
+
+/** The labels with both a judge score and a reviewer's pass/fail: what a sweep can compare. */
+export function sweepLabelsOf<T extends CalibrationLabel>(labels: readonly T[]) {
+  return labels.flatMap((label) => {
+    const reviewerPass = reviewerPassOf(label);
+    return label.judgeScore === null || reviewerPass === null
+      ? []
+      : [{ ...label, judgeScore: label.judgeScore, reviewerPass }];
+  });
 }
 
 function pointAt(labels: readonly SweepLabel[], threshold: number): ThresholdPoint {
@@ -158,12 +184,6 @@ function groupBy(labels: readonly CalibrationLabel[], keyOf: (label: Calibration
 /** One criterion's calibration (labels oldest first, so the last is the latest). */
 function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration {
   const latest = labels[labels.length - 1] as CalibrationLabel;
-  const sweep = labels.flatMap((label) => {
-    const reviewerPass = reviewerPassOf(label);
-    return label.judgeScore === null || reviewerPass === null
-      ? []
-      : [{ judgeScore: label.judgeScore, reviewerPass }];
-  });
   return {
     contentType: latest.contentType,
     criterionId: latest.criterionId,
@@ -172,7 +192,7 @@ function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration 
     threshold: latest.threshold,
     thresholdsSeen: [...new Set(labels.map((label) => label.threshold))].sort((a, b) => a - b),
     figures: groupFigures(labels),
-    sweep: sweepThresholds(sweep, latest.threshold) ?? null,
+    sweep: sweepThresholds(sweepLabelsOf(labels), latest.threshold) ?? null,
     markedScores: scorePairs(labels, true),
   };
 }
@@ -209,13 +229,7 @@ export function buildCalibrationReport(
   labels: readonly CalibrationLabel[],
   options: CalibrationScope & { generatedAt?: string } = {},
 ): CalibrationReport {
-  // Oldest decision first; ties by decision, then criterion, so the order never depends on input.
-  const ordered = [...labels].sort(
-    (a, b) =>
-      a.decidedAt.localeCompare(b.decidedAt) ||
-      a.decisionId.localeCompare(b.decisionId) ||
-      a.criterionId.localeCompare(b.criterionId),
-  );
+  const ordered = inDecisionOrder(labels);
   const contentTypes = groupBy(ordered, (label) => label.contentType).map(
     ([contentType, group]) => ({
       contentType,
