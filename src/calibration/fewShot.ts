@@ -132,8 +132,8 @@ async function replayDecision(
       source,
       enabled: true,
       before: first.decidedAt,
-      ...(maxExamples === undefined ? {} : { maxExamples }),
-      ...(tokenBudget === undefined ? {} : { tokenBudget }),
+      maxExamples,
+      tokenBudget,
     },
   });
   for (const label of judged) {

@@ -7,14 +7,7 @@
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { roundScore } from "../scoring/scale.js";
-import {
-  agreementTable,
-  cohenKappa,
-  observedAgreement,
-  type PassPair,
-  type ScorePair,
-  spearmanRho,
-} from "./figures.js";
+import { agreementFigures, type PassPair, type ScorePair, spearmanRho } from "./figures.js";
 import type {
   CalibrationReport,
   CriterionCalibration,
@@ -61,7 +54,8 @@ function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
     const [judge, reviewer] = [judgePassOf(label), reviewerPassOf(label)];
     return judge === null || reviewer === null ? [] : [{ judge, reviewer }];
   });
-  const table = agreementTable(pairs);
+  const figures = agreementFigures(pairs);
+  const { table } = figures;
   const count = table.judgeOnlyPass + table.reviewerOnlyPass;
   const sourced = (source: CalibrationLabel["source"]) =>
     labels.filter((label) => label.source === source).length;
@@ -73,9 +67,7 @@ function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
       judgeErrors: labels.filter((label) => label.judgeScore === null).length,
       compared: pairs.length,
     },
-    table,
-    agreement: observedAgreement(table),
-    kappa: cohenKappa(table),
+    ...figures,
     spearmanMarked: spearmanRho(scorePairs(labels, true)),
     spearmanAll: spearmanRho(scorePairs(labels, false)),
     disagreements: {
@@ -90,7 +82,7 @@ function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
 /** One pair per decision (its labels all carry the same gate outcome and action). */
 function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
   const decisions = [...new Map(labels.map((l) => [l.decisionId, l])).values()];
-  const table = agreementTable(
+  const figures = agreementFigures(
     decisions.map((d) => ({ judge: d.judgePassed, reviewer: d.action === "approve" })),
   );
   const actions = (action: CalibrationLabel["action"]) =>
@@ -100,9 +92,7 @@ function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
     approve: actions("approve"),
     revise: actions("revise"),
     edit: actions("edit"),
-    table,
-    agreement: observedAgreement(table),
-    kappa: cohenKappa(table),
+    ...figures,
   };
 }
 

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { AgreementTableSchema, FigureSchema } from "./figures.js";
 
 const count = z.number().int().min(0);
+const share = z.number().min(0).max(1);
+/** Which criterion of which content type. */
+const criterionKey = { contentType: z.string(), criterionId: z.string(), title: z.string() };
 
 /** The figures of a group of labels (one criterion, or a content type or every label pooled). */
 export const GroupFiguresSchema = z.object({
@@ -26,7 +29,7 @@ export const GroupFiguresSchema = z.object({
   disagreements: z.object({
     count,
     /** count / compared; null when nothing was compared. */
-    rate: z.number().min(0).max(1).nullable(),
+    rate: share.nullable(),
     /** Judge passed, reviewer failed. */
     judgeTooLenient: count,
     /** Judge failed, reviewer passed. */
@@ -48,10 +51,10 @@ export const GateFiguresSchema = z.object({
 export type GateFigures = z.infer<typeof GateFiguresSchema>;
 
 export const ThresholdPointSchema = z.object({
-  threshold: z.number().min(0).max(1),
+  threshold: share,
   /** Labels on which the judge's pass/fail at this threshold matches the reviewer's. */
   agreed: count,
-  agreement: z.number().min(0).max(1),
+  agreement: share,
 });
 export type ThresholdPoint = z.infer<typeof ThresholdPointSchema>;
 
@@ -64,12 +67,10 @@ export const ThresholdSweepSchema = z.object({
 export type ThresholdSweep = z.infer<typeof ThresholdSweepSchema>;
 
 export const CriterionCalibrationSchema = z.object({
-  contentType: z.string(),
-  criterionId: z.string(),
-  title: z.string(),
+  ...criterionKey,
   method: z.string(),
   /** The threshold in the latest label: the one the sweep calls current. */
-  threshold: z.number().min(0).max(1),
+  threshold: share,
   /** Every threshold the labels carry, ascending (more than one when the catalog changed). */
   thresholdsSeen: z.array(z.number()),
   figures: GroupFiguresSchema,
@@ -89,12 +90,10 @@ export const ContentTypeCalibrationSchema = z.object({
 export type ContentTypeCalibration = z.infer<typeof ContentTypeCalibrationSchema>;
 
 export const DisagreementSchema = z.object({
-  contentType: z.string(),
-  criterionId: z.string(),
-  title: z.string(),
+  ...criterionKey,
   disagreed: z.number().int().min(1),
   compared: z.number().int().min(1),
-  rate: z.number().min(0).max(1),
+  rate: share,
   judgeTooLenient: count,
   judgeTooStrict: count,
 });
@@ -137,9 +136,7 @@ export const ReplayedLabelSchema = z.object({
 export type ReplayedLabel = z.infer<typeof ReplayedLabelSchema>;
 
 const CriterionComparisonSchema = z.object({
-  contentType: z.string(),
-  criterionId: z.string(),
-  title: z.string(),
+  ...criterionKey,
   without: GroupFiguresSchema,
   with: GroupFiguresSchema,
 });

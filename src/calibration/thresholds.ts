@@ -9,7 +9,7 @@ import {
 } from "../criteria/thresholdCalibration.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { meetsThreshold } from "../scoring/consistency.js";
-import { agreementTable, cohenKappa, observedAgreement } from "./figures.js";
+import { agreementFigures } from "./figures.js";
 import { inDecisionOrder, type SweepLabel, sweepLabelsOf, sweepThresholds } from "./report.js";
 
 /** Compared labels a criterion needs before its threshold is changed. */
@@ -39,13 +39,13 @@ type Row = CalibrationLabel & SweepLabel;
 /** Agreement and κ at `from` and at `to` (the reviewer's view does not move with the threshold). */
 function figures(rows: readonly Row[], from: number, to: number) {
   const at = (threshold: number) => {
-    const table = agreementTable(
+    const { agreement, kappa } = agreementFigures(
       rows.map((r) => ({
         judge: meetsThreshold(r.judgeScore, threshold),
         reviewer: r.reviewerPass,
       })),
     );
-    return { agreement: observedAgreement(table).value ?? 0, kappa: cohenKappa(table).value };
+    return { agreement: agreement.value ?? 0, kappa: kappa.value };
   };
   const [before, after] = [at(from), at(to)];
   return {

@@ -21,7 +21,7 @@ export function renderReport(
     case "toon":
       return `${encodeResultsToon(result)}\n`;
     case "table":
-      return renderTableReport(result, options.width === undefined ? {} : { width: options.width });
+      return renderTableReport(result, options);
     case "md":
       return renderMarkdownReport(result);
     case "html":
@@ -43,9 +43,8 @@ export function renderEvaluationReports(
   options: { width?: number; failUnder?: number } = {},
 ): string {
   if (format === "junit") return renderJunitReport(files, options.failUnder);
-  const width = options.width === undefined ? {} : { width: options.width };
   const [only] = files;
-  if (files.length === 1 && only !== undefined) return renderReport(only.result, format, width);
+  if (files.length === 1 && only !== undefined) return renderReport(only.result, format, options);
   switch (format) {
     case "json":
       return `${JSON.stringify(
@@ -61,7 +60,7 @@ export function renderEvaluationReports(
         .join("\n");
     case "table":
       return files
-        .map((each) => `== ${each.file} ==\n${renderReport(each.result, "table", width)}`)
+        .map((each) => `== ${each.file} ==\n${renderReport(each.result, "table", options)}`)
         .join("\n");
     default:
       throw new Error(severalFilesProblem(format, files.length));
