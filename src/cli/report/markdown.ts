@@ -18,7 +18,7 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** escapeMarkdown for a paragraph of its own: a leading list marker is escaped too. */
-export function escapeMarkdownParagraph(text: string): string {
+function escapeMarkdownParagraph(text: string): string {
   return escapeMarkdown(text)
     .replace(/^[-+]/, (marker) => `\\${marker}`)
     .replace(/^(\d+)([.)])/, (_match, digits: string, mark: string) => `${digits}\\${mark}`);

@@ -62,11 +62,9 @@ export interface CriterionRow {
 export function criterionRow(criterion: CriterionResult): CriterionRow {
   const label =
     criterion.title === criterion.id ? criterion.id : `${criterion.id} ${criterion.title}`;
-  const flags = [criterion.knockout ? "knockout" : criterion.critical ? "critical" : ""].filter(
-    (f) => f !== "",
-  );
+  const flag = criterion.knockout ? "knockout" : criterion.critical ? "critical" : undefined;
   return {
-    criterion: flags.length === 0 ? label : `${label} (${flags.join(", ")})`,
+    criterion: flag === undefined ? label : `${label} (${flag})`,
     method: criterion.method,
     native: nativeText(criterion.native),
     score: criterion.score === null ? "—" : formatScore(criterion.score),

@@ -47,6 +47,12 @@ export function thresholdText(criterion: CriterionCalibration): string {
   return `${pointText(current)} → ${pointText(best)}`;
 }
 
+/** "21 labels (5 marked, 16 accepted, 1 judge errors)". */
+export function labelCountText(counts: GroupFigures["counts"]): string {
+  const { labels, marked, accepted, judgeErrors } = counts;
+  return `${labels} label${labels === 1 ? "" : "s"} (${marked} marked, ${accepted} accepted, ${judgeErrors} judge errors)`;
+}
+
 export function criterionName(criterion: { title: string; criterionId: string }): string {
   const title = criterion.title.trim();
   return title === "" || title === criterion.criterionId

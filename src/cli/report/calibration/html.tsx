@@ -19,6 +19,7 @@ import {
   criterionName,
   DISAGREEMENT_HEADERS,
   disagreementRows,
+  labelCountText,
   missingReason,
   NOT_ENOUGH,
   thresholdText,
@@ -52,9 +53,8 @@ function criterionCard(criterion: CriterionCalibration) {
   const notes = missing
     .filter(([, figure]) => figure.value === null)
     .map(([name, figure]) => `${name}: ${missingReason(figure)}`);
-  const n = figures.counts.labels;
   const facts = [
-    `${n} label${n === 1 ? "" : "s"} (${figures.counts.marked} marked, ${figures.counts.accepted} accepted, ${figures.counts.judgeErrors} judge errors)`,
+    labelCountText(figures.counts),
     `method ${criterion.method}`,
     `threshold ${thresholdText(criterion)}`,
     criterion.thresholdsSeen.length > 1
