@@ -10,23 +10,20 @@ import { renderTableReport } from "./table.js";
 
 export type { EvaluateFormat } from "./formats.js";
 
+const RENDERERS: Record<ReportFormat, (result: EvaluationResult, width?: number) => string> = {
+  json: (result) => `${JSON.stringify(result, null, 2)}\n`,
+  toon: (result) => `${encodeResultsToon(result)}\n`,
+  table: (result, width) => renderTableReport(result, { width }),
+  md: renderMarkdownReport,
+  html: renderHtmlReport,
+};
+
 export function renderReport(
   result: EvaluationResult,
   format: ReportFormat,
   options: { width?: number } = {},
 ): string {
-  switch (format) {
-    case "json":
-      return `${JSON.stringify(result, null, 2)}\n`;
-    case "toon":
-      return `${encodeResultsToon(result)}\n`;
-    case "table":
-      return renderTableReport(result, options);
-    case "md":
-      return renderMarkdownReport(result);
-    case "html":
-      return renderHtmlReport(result);
-  }
+  return RENDERERS[format](result, options.width);
 }
 
 const SEVERAL_FILE_FORMATS: readonly EvaluateFormat[] = ["junit", "json", "table", "md"];

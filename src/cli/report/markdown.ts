@@ -1,14 +1,7 @@
 /** The Markdown report: the table report's content, with every piece of result text escaped. */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { oneLine, truncate } from "../../shortText.js";
-import {
-  criterionRow,
-  feedbackLines,
-  overallFacts,
-  reportTitle,
-  resultLists,
-  summaryText,
-} from "./summary.js";
+import { reportContent } from "./summary.js";
 
 const REASONING_LIMIT = 280;
 
@@ -25,15 +18,15 @@ function escapeMarkdownParagraph(text: string): string {
 }
 
 export function renderMarkdownReport(result: EvaluationResult): string {
-  const out: string[] = [`# ${escapeMarkdown(reportTitle(result))}`, ""];
-  for (const fact of overallFacts(result)) {
+  const content = reportContent(result);
+  const out: string[] = [`# ${escapeMarkdown(content.title)}`, ""];
+  for (const fact of content.facts) {
     out.push(`- **${escapeMarkdown(fact.label)}:** ${escapeMarkdown(fact.value)}`);
   }
   out.push("", "## Criteria", "");
   out.push("| Criterion | Method | Native | Score | Threshold | Met | Reasoning |");
   out.push("|---|---|---|---:|---:|---|---|");
-  for (const criterion of result.criteria) {
-    const row = criterionRow(criterion);
+  for (const row of content.rows) {
     const cells = [
       row.criterion,
       row.method,
@@ -46,13 +39,8 @@ export function renderMarkdownReport(result: EvaluationResult): string {
     out.push(`| ${cells.map(escapeMarkdown).join(" | ")} |`);
   }
   // One Markdown line per feedback line, kept apart by hard line breaks.
-  out.push(
-    "",
-    "## Summary",
-    "",
-    feedbackLines(summaryText(result)).map(escapeMarkdownParagraph).join("  \n"),
-  );
-  for (const list of resultLists(result)) {
+  out.push("", "## Summary", "", content.summary.map(escapeMarkdownParagraph).join("  \n"));
+  for (const list of content.lists) {
     out.push("", `## ${list.title}`, "");
     for (const item of list.items) out.push(`- ${escapeMarkdown(item)}`);
   }

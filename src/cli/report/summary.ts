@@ -84,7 +84,7 @@ export function reportTitle(result: EvaluationResult): string {
 }
 
 /** The feedback's non-empty lines, each with its whitespace collapsed. */
-export function feedbackLines(feedback: string): string[] {
+function feedbackLines(feedback: string): string[] {
   return feedback
     .split(/\r?\n/)
     .map(oneLine)
@@ -103,4 +103,15 @@ export function summaryText(result: Pick<EvaluationResult, "feedback" | "suggest
   let end = start + 1;
   while (end < lines.length && /^\s+- /.test(lines[end] ?? "")) end += 1;
   return [...lines.slice(0, start), ...lines.slice(end)].join("\n").trim();
+}
+
+/** What the table and the Markdown reports show, in their order: each only formats it. */
+export function reportContent(result: EvaluationResult) {
+  return {
+    title: reportTitle(result),
+    facts: overallFacts(result),
+    rows: result.criteria.map(criterionRow),
+    summary: feedbackLines(summaryText(result)),
+    lists: resultLists(result),
+  };
 }
