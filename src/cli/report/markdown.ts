@@ -17,27 +17,34 @@ function escapeMarkdownParagraph(text: string): string {
     .replace(/^(\d+)([.)])/, (_match, digits: string, mark: string) => `${digits}\\${mark}`);
 }
 
+/** A Markdown table, every cell escaped; `align` is each column's delimiter (`---` by default). */
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly string[] = headers.map(() => "---"),
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(" | ")} |`;
+  return [line(headers), `|${align.join("|")}|`, ...rows.map(line)].join("\n");
+}
+
 export function renderMarkdownReport(result: EvaluationResult): string {
   const content = reportContent(result);
   const out: string[] = [`# ${escapeMarkdown(content.title)}`, ""];
   for (const fact of content.facts) {
     out.push(`- **${escapeMarkdown(fact.label)}:** ${escapeMarkdown(fact.value)}`);
   }
-  out.push("", "## Criteria", "");
-  out.push("| Criterion | Method | Native | Score | Threshold | Met | Reasoning |");
-  out.push("|---|---|---|---:|---:|---|---|");
-  for (const row of content.rows) {
-    const cells = [
-      row.criterion,
-      row.method,
-      row.native,
-      row.score,
-      row.threshold,
-      row.met,
-      truncate(row.reasoning, REASONING_LIMIT),
-    ];
-    out.push(`| ${cells.map(escapeMarkdown).join(" | ")} |`);
-  }
+  const headers = ["Criterion", "Method", "Native", "Score", "Threshold", "Met", "Reasoning"];
+  const rows = content.rows.map((row) => [
+    row.criterion,
+    row.method,
+    row.native,
+    row.score,
+    row.threshold,
+    row.met,
+    truncate(row.reasoning, REASONING_LIMIT),
+  ]);
+  const align = ["---", "---", "---", "---:", "---:", "---", "---"];
+  out.push("", "## Criteria", "", markdownTable(headers, rows, align));
   // One Markdown line per feedback line, kept apart by hard line breaks.
   out.push("", "## Summary", "", content.summary.map(escapeMarkdownParagraph).join("  \n"));
   for (const list of content.lists) {

@@ -11,12 +11,7 @@ import {
   reportTables,
   scopeLine,
 } from "../../../service/pages/calibrationText.js";
-import { escapeMarkdown } from "../markdown.js";
-
-function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(" | ")} |`;
-  return [line(headers), `|${headers.map(() => "---").join("|")}|`, ...rows.map(line)].join("\n");
-}
+import { escapeMarkdown, markdownTable as table } from "../markdown.js";
 
 export function renderCalibrationMarkdown(report: CalibrationReport): string {
   const figureTables = reportTables(report).flatMap(({ heading, note, headers, rows }) => [
