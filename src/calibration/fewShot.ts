@@ -66,7 +66,7 @@ export function storeExampleSource(
   };
 }
 
-export interface ReplayOptions {
+interface ReplayOptions {
   labels: readonly CalibrationLabel[];
   catalog: Catalog;
   /** The content an evaluation judged (undefined: not kept). */

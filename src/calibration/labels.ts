@@ -61,7 +61,7 @@ export interface CalibrationLabelSource {
   calibrationLabels(query: CalibrationLabelPageQuery): Promise<CalibrationLabel[]>;
 }
 
-export interface CalibrationReportScope {
+interface CalibrationReportScope {
   since?: string | Date;
   until?: string | Date;
   contentType?: string;

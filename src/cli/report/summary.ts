@@ -4,7 +4,7 @@ import { oneLine } from "../../shortText.js";
 import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
 import { formatScore, metText, nativeText } from "./text.js";
 
-export interface ReportFact {
+interface ReportFact {
   label: string;
   value: string;
 }
@@ -49,7 +49,7 @@ export function resultLists(result: EvaluationResult): Array<{ title: string; it
 }
 
 /** One criterion as the tables show it, every cell already text. */
-export interface CriterionRow {
+interface CriterionRow {
   criterion: string;
   method: string;
   native: string;

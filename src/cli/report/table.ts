@@ -4,7 +4,7 @@ import { oneLine, truncate } from "../../shortText.js";
 import { reportContent } from "./summary.js";
 import { padTo } from "./text.js";
 
-export interface TableReportOptions {
+interface TableReportOptions {
   /** Line width the table fits into (the reasoning column takes what is left). Default 120. */
   width?: number;
 }
