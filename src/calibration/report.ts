@@ -190,21 +190,10 @@ function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration 
 /** Criteria that disagreed at least once: highest rate first, then most disagreements, then id. */
 function rankDisagreements(criteria: readonly CriterionCalibration[]): Disagreement[] {
   const entries = criteria.flatMap(({ figures, contentType, criterionId, title }) => {
-    const { count, rate, judgeTooLenient, judgeTooStrict } = figures.disagreements;
+    const { count, rate, ...sides } = figures.disagreements;
     if (count === 0 || rate === null) return [];
-    const compared = figures.counts.compared;
-    return [
-      {
-        contentType,
-        criterionId,
-        title,
-        disagreed: count,
-        compared,
-        rate,
-        judgeTooLenient,
-        judgeTooStrict,
-      },
-    ];
+    const { compared } = figures.counts;
+    return [{ contentType, criterionId, title, disagreed: count, compared, rate, ...sides }];
   });
   return entries.sort(
     (a, b) =>
