@@ -10,14 +10,13 @@ import { contentOfTraces } from "../judge/tracedContent.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { type CalibrationLabel, withAcceptedScore } from "../scoring/calibrationLabel.js";
 import type { EvaluationResult, Trace } from "../scoring/result.js";
-import { buildCalibrationReport } from "./report.js";
+import { buildCalibrationReport, byDecision } from "./report.js";
 import type {
   CalibrationComparison,
   CalibrationReport,
   CriterionCalibration,
   ReplayedLabel,
 } from "./reportModel.js";
-import { byDecision } from "./thresholds.js";
 
 interface CorrectionLabelReader {
   correctionLabels(query: ExampleQuery): Promise<CalibrationLabel[]>;
@@ -67,7 +66,7 @@ export function storeExampleSource(
   };
 }
 
-export interface ReplayOptions {
+interface ReplayOptions {
   labels: readonly CalibrationLabel[];
   catalog: Catalog;
   /** The content an evaluation judged (undefined: not kept). */
@@ -133,8 +132,8 @@ async function replayDecision(
       source,
       enabled: true,
       before: first.decidedAt,
-      ...(maxExamples === undefined ? {} : { maxExamples }),
-      ...(tokenBudget === undefined ? {} : { tokenBudget }),
+      maxExamples,
+      tokenBudget,
     },
   });
   for (const label of judged) {

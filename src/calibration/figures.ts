@@ -73,6 +73,12 @@ export function cohenKappa(table: AgreementTable): Figure {
   return figureOf((po - pe) / (1 - pe));
 }
 
+/** The table of the pairs with its observed agreement and κ. */
+export function agreementFigures(pairs: readonly PassPair[]) {
+  const table = agreementTable(pairs);
+  return { table, agreement: observedAgreement(table), kappa: cohenKappa(table) };
+}
+
 /** Ranks from 1 (the smallest value), ties sharing the average of their ranks. */
 export function averageRanks(values: readonly number[]): number[] {
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);

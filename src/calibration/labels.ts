@@ -12,16 +12,10 @@ import type { EvaluationResult } from "../scoring/result.js";
 import { buildCalibrationReport, type CalibrationScope } from "./report.js";
 import type { CalibrationReport } from "./reportModel.js";
 
-interface LabelledDecision {
-  decisionId: string;
-  threadId: string;
-  stage: string;
-  contentType: string;
-  reviewer: string;
-  decidedAt: string;
-  action: ReviewAction;
-  feedback?: string;
-}
+type LabelledDecision = Pick<
+  CalibrationLabel,
+  "decisionId" | "threadId" | "stage" | "contentType" | "reviewer" | "decidedAt" | "feedback"
+> & { action: ReviewAction };
 
 /** One label per criterion, `marked` where the reviewer corrected it; none for a retry. */
 export function labelsOfDecision(
@@ -67,7 +61,7 @@ export interface CalibrationLabelSource {
   calibrationLabels(query: CalibrationLabelPageQuery): Promise<CalibrationLabel[]>;
 }
 
-export interface CalibrationReportScope {
+interface CalibrationReportScope {
   since?: string | Date;
   until?: string | Date;
   contentType?: string;
@@ -127,15 +121,11 @@ export async function readCalibrationLabels(
     const page = await source.calibrationLabels({
       ...scope,
       limit: LABEL_PAGE,
-      ...(last === undefined
-        ? {}
-        : {
-            after: {
-              decidedAt: last.decidedAt,
-              decisionId: last.decisionId,
-              criterionId: last.criterionId,
-            },
-          }),
+      after: last && {
+        decidedAt: last.decidedAt,
+        decisionId: last.decisionId,
+        criterionId: last.criterionId,
+      },
     });
     labels.push(...page);
     if (page.length < LABEL_PAGE) return labels;
@@ -163,9 +153,5 @@ export async function calibrationReport(
   } else {
     labels = await readCalibrationLabels(options.store, scope);
   }
-  const { generatedAt } = options;
-  return buildCalibrationReport(labels, {
-    ...scope,
-    ...(generatedAt === undefined ? {} : { generatedAt }),
-  });
+  return buildCalibrationReport(labels, { ...scope, generatedAt: options.generatedAt });
 }

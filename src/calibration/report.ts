@@ -7,14 +7,7 @@
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { roundScore } from "../scoring/scale.js";
-import {
-  agreementTable,
-  cohenKappa,
-  observedAgreement,
-  type PassPair,
-  type ScorePair,
-  spearmanRho,
-} from "./figures.js";
+import { agreementFigures, type PassPair, type ScorePair, spearmanRho } from "./figures.js";
 import type {
   CalibrationReport,
   CriterionCalibration,
@@ -41,7 +34,7 @@ function judgePassOf(label: CalibrationLabel): boolean | null {
 }
 
 /** The reviewer's pass/fail on the criterion; null when there is nothing to compare. */
-export function reviewerPassOf(label: CalibrationLabel): boolean | null {
+function reviewerPassOf(label: CalibrationLabel): boolean | null {
   if (label.reviewerScore === undefined) return null;
   return meetsThreshold(label.reviewerScore, label.threshold);
 }
@@ -56,12 +49,13 @@ function scorePairs(labels: readonly CalibrationLabel[], markedOnly: boolean): S
   );
 }
 
-export function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
+function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
   const pairs = labels.flatMap((label): PassPair[] => {
     const [judge, reviewer] = [judgePassOf(label), reviewerPassOf(label)];
     return judge === null || reviewer === null ? [] : [{ judge, reviewer }];
   });
-  const table = agreementTable(pairs);
+  const figures = agreementFigures(pairs);
+  const { table } = figures;
   const count = table.judgeOnlyPass + table.reviewerOnlyPass;
   const sourced = (source: CalibrationLabel["source"]) =>
     labels.filter((label) => label.source === source).length;
@@ -73,9 +67,7 @@ export function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures 
       judgeErrors: labels.filter((label) => label.judgeScore === null).length,
       compared: pairs.length,
     },
-    table,
-    agreement: observedAgreement(table),
-    kappa: cohenKappa(table),
+    ...figures,
     spearmanMarked: spearmanRho(scorePairs(labels, true)),
     spearmanAll: spearmanRho(scorePairs(labels, false)),
     disagreements: {
@@ -90,7 +82,7 @@ export function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures 
 /** One pair per decision (its labels all carry the same gate outcome and action). */
 function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
   const decisions = [...new Map(labels.map((l) => [l.decisionId, l])).values()];
-  const table = agreementTable(
+  const figures = agreementFigures(
     decisions.map((d) => ({ judge: d.judgePassed, reviewer: d.action === "approve" })),
   );
   const actions = (action: CalibrationLabel["action"]) =>
@@ -100,14 +92,12 @@ function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
     approve: actions("approve"),
     revise: actions("revise"),
     edit: actions("edit"),
-    table,
-    agreement: observedAgreement(table),
-    kappa: cohenKappa(table),
+    ...figures,
   };
 }
 
 /** The items by a key, the groups in order of first appearance. */
-export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const key = keyOf(item);
@@ -118,9 +108,35 @@ export function groupsOf<T>(items: readonly T[], keyOf: (item: T) => string): Ma
   return groups;
 }
 
+/** Oldest decision first; ties by decision, then criterion, so the order never depends on input. */
+export function inDecisionOrder<T extends CalibrationLabel>(labels: readonly T[]): T[] {
+  return [...labels].sort(
+    (a, b) =>
+      Date.parse(a.decidedAt) - Date.parse(b.decidedAt) ||
+      a.decisionId.localeCompare(b.decisionId) ||
+      a.criterionId.localeCompare(b.criterionId),
+  );
+}
+
+/** The labels of each decision (one evaluation's), oldest decision first. */
+export function byDecision(labels: readonly CalibrationLabel[]): CalibrationLabel[][] {
+  const key = (label: CalibrationLabel) => `${label.decisionId}\u0000${label.evaluationId}`;
+  return [...groupsOf(inDecisionOrder(labels), key).values()];
+}
+
 export interface SweepLabel {
   judgeScore: number;
   reviewerPass: boolean;
+}
+
+/** The labels with both a judge score and a reviewer's pass/fail: what a sweep can compare. */
+export function sweepLabelsOf<T extends CalibrationLabel>(labels: readonly T[]) {
+  return labels.flatMap((label) => {
+    const reviewerPass = reviewerPassOf(label);
+    return label.judgeScore === null || reviewerPass === null
+      ? []
+      : [{ ...label, judgeScore: label.judgeScore, reviewerPass }];
+  });
 }
 
 function pointAt(labels: readonly SweepLabel[], threshold: number): ThresholdPoint {
@@ -158,12 +174,6 @@ function groupBy(labels: readonly CalibrationLabel[], keyOf: (label: Calibration
 /** One criterion's calibration (labels oldest first, so the last is the latest). */
 function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration {
   const latest = labels[labels.length - 1] as CalibrationLabel;
-  const sweep = labels.flatMap((label) => {
-    const reviewerPass = reviewerPassOf(label);
-    return label.judgeScore === null || reviewerPass === null
-      ? []
-      : [{ judgeScore: label.judgeScore, reviewerPass }];
-  });
   return {
     contentType: latest.contentType,
     criterionId: latest.criterionId,
@@ -172,7 +182,7 @@ function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration 
     threshold: latest.threshold,
     thresholdsSeen: [...new Set(labels.map((label) => label.threshold))].sort((a, b) => a - b),
     figures: groupFigures(labels),
-    sweep: sweepThresholds(sweep, latest.threshold) ?? null,
+    sweep: sweepThresholds(sweepLabelsOf(labels), latest.threshold) ?? null,
     markedScores: scorePairs(labels, true),
   };
 }
@@ -180,21 +190,10 @@ function criterionCalibration(labels: CalibrationLabel[]): CriterionCalibration 
 /** Criteria that disagreed at least once: highest rate first, then most disagreements, then id. */
 function rankDisagreements(criteria: readonly CriterionCalibration[]): Disagreement[] {
   const entries = criteria.flatMap(({ figures, contentType, criterionId, title }) => {
-    const { count, rate, judgeTooLenient, judgeTooStrict } = figures.disagreements;
+    const { count, rate, ...sides } = figures.disagreements;
     if (count === 0 || rate === null) return [];
-    const compared = figures.counts.compared;
-    return [
-      {
-        contentType,
-        criterionId,
-        title,
-        disagreed: count,
-        compared,
-        rate,
-        judgeTooLenient,
-        judgeTooStrict,
-      },
-    ];
+    const { compared } = figures.counts;
+    return [{ contentType, criterionId, title, disagreed: count, compared, rate, ...sides }];
   });
   return entries.sort(
     (a, b) =>
@@ -209,13 +208,7 @@ export function buildCalibrationReport(
   labels: readonly CalibrationLabel[],
   options: CalibrationScope & { generatedAt?: string } = {},
 ): CalibrationReport {
-  // Oldest decision first; ties by decision, then criterion, so the order never depends on input.
-  const ordered = [...labels].sort(
-    (a, b) =>
-      a.decidedAt.localeCompare(b.decidedAt) ||
-      a.decisionId.localeCompare(b.decisionId) ||
-      a.criterionId.localeCompare(b.criterionId),
-  );
+  const ordered = inDecisionOrder(labels);
   const contentTypes = groupBy(ordered, (label) => label.contentType).map(
     ([contentType, group]) => ({
       contentType,

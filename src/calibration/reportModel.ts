@@ -2,9 +2,12 @@ import { z } from "zod";
 import { AgreementTableSchema, FigureSchema } from "./figures.js";
 
 const count = z.number().int().min(0);
+const share = z.number().min(0).max(1);
+/** Which criterion of which content type. */
+const criterionKey = { contentType: z.string(), criterionId: z.string(), title: z.string() };
 
 /** The figures of a group of labels (one criterion, or a content type or every label pooled). */
-export const GroupFiguresSchema = z.object({
+const GroupFiguresSchema = z.object({
   counts: z.object({
     labels: count,
     /** The reviewer marked the judge's score and gave the right one. */
@@ -26,7 +29,7 @@ export const GroupFiguresSchema = z.object({
   disagreements: z.object({
     count,
     /** count / compared; null when nothing was compared. */
-    rate: z.number().min(0).max(1).nullable(),
+    rate: share.nullable(),
     /** Judge passed, reviewer failed. */
     judgeTooLenient: count,
     /** Judge failed, reviewer passed. */
@@ -36,7 +39,7 @@ export const GroupFiguresSchema = z.object({
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 
 /** The gate as a whole: one pair per decision, the judge's gate against the reviewer's approval. */
-export const GateFiguresSchema = z.object({
+const GateFiguresSchema = z.object({
   decisions: count,
   approve: count,
   revise: count,
@@ -47,15 +50,15 @@ export const GateFiguresSchema = z.object({
 });
 export type GateFigures = z.infer<typeof GateFiguresSchema>;
 
-export const ThresholdPointSchema = z.object({
-  threshold: z.number().min(0).max(1),
+const ThresholdPointSchema = z.object({
+  threshold: share,
   /** Labels on which the judge's pass/fail at this threshold matches the reviewer's. */
   agreed: count,
-  agreement: z.number().min(0).max(1),
+  agreement: share,
 });
 export type ThresholdPoint = z.infer<typeof ThresholdPointSchema>;
 
-export const ThresholdSweepSchema = z.object({
+const ThresholdSweepSchema = z.object({
   compared: count,
   current: ThresholdPointSchema,
   best: ThresholdPointSchema,
@@ -63,13 +66,11 @@ export const ThresholdSweepSchema = z.object({
 });
 export type ThresholdSweep = z.infer<typeof ThresholdSweepSchema>;
 
-export const CriterionCalibrationSchema = z.object({
-  contentType: z.string(),
-  criterionId: z.string(),
-  title: z.string(),
+const CriterionCalibrationSchema = z.object({
+  ...criterionKey,
   method: z.string(),
   /** The threshold in the latest label: the one the sweep calls current. */
-  threshold: z.number().min(0).max(1),
+  threshold: share,
   /** Every threshold the labels carry, ascending (more than one when the catalog changed). */
   thresholdsSeen: z.array(z.number()),
   figures: GroupFiguresSchema,
@@ -80,7 +81,7 @@ export const CriterionCalibrationSchema = z.object({
 });
 export type CriterionCalibration = z.infer<typeof CriterionCalibrationSchema>;
 
-export const ContentTypeCalibrationSchema = z.object({
+const ContentTypeCalibrationSchema = z.object({
   contentType: z.string(),
   figures: GroupFiguresSchema,
   gate: GateFiguresSchema,
@@ -88,13 +89,11 @@ export const ContentTypeCalibrationSchema = z.object({
 });
 export type ContentTypeCalibration = z.infer<typeof ContentTypeCalibrationSchema>;
 
-export const DisagreementSchema = z.object({
-  contentType: z.string(),
-  criterionId: z.string(),
-  title: z.string(),
+const DisagreementSchema = z.object({
+  ...criterionKey,
   disagreed: z.number().int().min(1),
   compared: z.number().int().min(1),
-  rate: z.number().min(0).max(1),
+  rate: share,
   judgeTooLenient: count,
   judgeTooStrict: count,
 });
@@ -124,7 +123,7 @@ export const CalibrationReportSchema = z.object({
 export type CalibrationReport = z.infer<typeof CalibrationReportSchema>;
 
 /** One label judged again without and with examples (scores 0–1; null: not evaluated). */
-export const ReplayedLabelSchema = z.object({
+const ReplayedLabelSchema = z.object({
   labelId: z.string(),
   contentType: z.string(),
   criterionId: z.string(),
@@ -137,15 +136,12 @@ export const ReplayedLabelSchema = z.object({
 export type ReplayedLabel = z.infer<typeof ReplayedLabelSchema>;
 
 const CriterionComparisonSchema = z.object({
-  contentType: z.string(),
-  criterionId: z.string(),
-  title: z.string(),
+  ...criterionKey,
   without: GroupFiguresSchema,
   with: GroupFiguresSchema,
 });
-export type CriterionComparison = z.infer<typeof CriterionComparisonSchema>;
 
-export const CalibrationComparisonSchema = z.object({
+const CalibrationComparisonSchema = z.object({
   /** Labels in the period. */
   labels: count,
   /** Labels judged again in both arms. */

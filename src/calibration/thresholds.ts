@@ -9,41 +9,21 @@ import {
 } from "../criteria/thresholdCalibration.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { meetsThreshold } from "../scoring/consistency.js";
-import { agreementTable, cohenKappa, observedAgreement } from "./figures.js";
-import { groupsOf, reviewerPassOf, type SweepLabel, sweepThresholds } from "./report.js";
+import { agreementFigures } from "./figures.js";
+import { inDecisionOrder, type SweepLabel, sweepLabelsOf, sweepThresholds } from "./report.js";
 
 /** Compared labels a criterion needs before its threshold is changed. */
 const MIN_LABELS_TO_APPLY = 10;
 /** Compared labels each side of the time split needs: to fit on, and to measure on. */
 const MIN_LABELS_PER_SIDE = 5;
 
-interface Decided {
-  decidedAt: string;
-  decisionId: string;
-}
-
-/** Oldest decision first; ties by decision id. */
-function inDecisionOrder<T extends Decided>(labels: readonly T[]): T[] {
-  return [...labels].sort(
-    (a, b) =>
-      Date.parse(a.decidedAt) - Date.parse(b.decidedAt) ||
-      (a.decisionId < b.decisionId ? -1 : a.decisionId > b.decisionId ? 1 : 0),
-  );
-}
-
-export function byDecision<T extends Decided & { evaluationId: string }>(labels: readonly T[]) {
-  return [
-    ...groupsOf(inDecisionOrder(labels), (l) => `${l.decisionId}\u0000${l.evaluationId}`).values(),
-  ];
-}
-
 /** Split near the middle; labels decided at the split time all go later, so none is on both sides. */
-function splitInTime<T extends Decided>(labels: readonly T[]) {
+function splitInTime(labels: readonly Row[]) {
   const ordered = inDecisionOrder(labels);
   const middle = ordered[Math.ceil(ordered.length / 2)];
   if (ordered.length < 2 || middle === undefined) return undefined;
   const from = middle.decidedAt;
-  const before = (label: T) => Date.parse(label.decidedAt) < Date.parse(from);
+  const before = (label: Row) => Date.parse(label.decidedAt) < Date.parse(from);
   return { earlier: ordered.filter(before), later: ordered.filter((l) => !before(l)), from };
 }
 
@@ -54,20 +34,18 @@ export interface ThresholdPlan {
   kept: { criterionId: string; threshold: number; reason: string }[];
 }
 
-interface Row extends SweepLabel, Decided {
-  criterionId: string;
-}
+type Row = CalibrationLabel & SweepLabel;
 
 /** Agreement and κ at `from` and at `to` (the reviewer's view does not move with the threshold). */
 function figures(rows: readonly Row[], from: number, to: number) {
   const at = (threshold: number) => {
-    const table = agreementTable(
+    const { agreement, kappa } = agreementFigures(
       rows.map((r) => ({
         judge: meetsThreshold(r.judgeScore, threshold),
         reviewer: r.reviewerPass,
       })),
     );
-    return { agreement: observedAgreement(table).value ?? 0, kappa: cohenKappa(table).value };
+    return { agreement: agreement.value ?? 0, kappa: kappa.value };
   };
   const [before, after] = [at(from), at(to)];
   return {
@@ -113,12 +91,9 @@ export function planThresholds(
   const plan: ThresholdPlan = { changes: [], kept: [] };
   for (const { id, passingThreshold } of catalog.criteria) {
     const current = passingThreshold ?? catalog.passingThreshold;
-    const rows = labels.flatMap((label): Row[] => {
-      const reviewerPass = reviewerPassOf(label);
-      if (label.contentType !== contentType || label.criterionId !== id) return [];
-      if (label.judgeScore === null || reviewerPass === null) return [];
-      return [{ ...label, judgeScore: label.judgeScore, reviewerPass }];
-    });
+    const rows = sweepLabelsOf(
+      labels.filter((label) => label.contentType === contentType && label.criterionId === id),
+    );
     const planned = planCriterion(id, rows, current);
     if (typeof planned !== "string") plan.changes.push(planned);
     else plan.kept.push({ criterionId: id, threshold: current, reason: planned });

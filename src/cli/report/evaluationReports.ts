@@ -10,23 +10,20 @@ import { renderTableReport } from "./table.js";
 
 export type { EvaluateFormat } from "./formats.js";
 
+const RENDERERS: Record<ReportFormat, (result: EvaluationResult, width?: number) => string> = {
+  json: (result) => `${JSON.stringify(result, null, 2)}\n`,
+  toon: (result) => `${encodeResultsToon(result)}\n`,
+  table: (result, width) => renderTableReport(result, { width }),
+  md: renderMarkdownReport,
+  html: renderHtmlReport,
+};
+
 export function renderReport(
   result: EvaluationResult,
   format: ReportFormat,
   options: { width?: number } = {},
 ): string {
-  switch (format) {
-    case "json":
-      return `${JSON.stringify(result, null, 2)}\n`;
-    case "toon":
-      return `${encodeResultsToon(result)}\n`;
-    case "table":
-      return renderTableReport(result, options.width === undefined ? {} : { width: options.width });
-    case "md":
-      return renderMarkdownReport(result);
-    case "html":
-      return renderHtmlReport(result);
-  }
+  return RENDERERS[format](result, options.width);
 }
 
 const SEVERAL_FILE_FORMATS: readonly EvaluateFormat[] = ["junit", "json", "table", "md"];
@@ -43,9 +40,8 @@ export function renderEvaluationReports(
   options: { width?: number; failUnder?: number } = {},
 ): string {
   if (format === "junit") return renderJunitReport(files, options.failUnder);
-  const width = options.width === undefined ? {} : { width: options.width };
   const [only] = files;
-  if (files.length === 1 && only !== undefined) return renderReport(only.result, format, width);
+  if (files.length === 1 && only !== undefined) return renderReport(only.result, format, options);
   switch (format) {
     case "json":
       return `${JSON.stringify(
@@ -61,7 +57,7 @@ export function renderEvaluationReports(
         .join("\n");
     case "table":
       return files
-        .map((each) => `== ${each.file} ==\n${renderReport(each.result, "table", width)}`)
+        .map((each) => `== ${each.file} ==\n${renderReport(each.result, "table", options)}`)
         .join("\n");
     default:
       throw new Error(severalFilesProblem(format, files.length));

@@ -143,36 +143,21 @@ function evaluationSuite(evaluated: EvaluatedFile, failUnder?: number): JunitSui
   return { name: evaluated.file, properties, cases };
 }
 
-interface Counts {
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
-  time: number;
-}
-
-function countsOf(cases: readonly JunitCase[]): Counts {
+/** The counts of `cases`; Jenkins' JUnit schema has `skipped` on a testsuite only, not on the root. */
+function countAttributes(cases: readonly JunitCase[], suite: boolean) {
+  const count = (outcome: JunitCase["outcome"]) =>
+    cases.filter((c) => c.outcome === outcome).length;
   const time = cases.reduce((sum, each) => sum + each.time, 0);
-  return {
-    tests: cases.length,
-    failures: cases.filter((each) => each.outcome === "failure").length,
-    errors: cases.filter((each) => each.outcome === "error").length,
-    skipped: cases.filter((each) => each.outcome === "skipped").length,
-    time: Math.round(time * 1000) / 1000,
-  };
-}
-
-/** Jenkins' JUnit schema has `skipped` on a testsuite only, not on `<testsuites>`. */
-function countAttributes(counts: Counts, suite: boolean): Array<readonly [string, number]> {
   return [
-    ["tests", counts.tests],
-    ["failures", counts.failures],
-    ["errors", counts.errors],
-    ...(suite ? [["skipped", counts.skipped] as const] : []),
-    ["time", counts.time],
-  ];
+    ["tests", cases.length],
+    ["failures", count("failure")],
+    ["errors", count("error")],
+    ...(suite ? [["skipped", count("skipped")] as const] : []),
+    ["time", Math.round(time * 1000) / 1000],
+  ] as const;
 }
 
+/** A testcase, with its <failure>, <error> or <skipped> (which has no type) unless it passed. */
 function caseElement(each: JunitCase): XmlElement {
   const attributes = [
     ["name", each.name],
@@ -180,15 +165,12 @@ function caseElement(each: JunitCase): XmlElement {
     ["time", each.time],
   ] as const;
   if (each.outcome === "passed") return { name: "testcase", attributes };
-  if (each.outcome === "skipped") {
-    const skipped: XmlElement = { name: "skipped", attributes: [["message", each.message ?? ""]] };
-    return { name: "testcase", attributes, children: [skipped] };
-  }
+  const type = each.outcome === "failure" ? "not met" : "not evaluated";
   const detail: XmlElement = {
     name: each.outcome,
     attributes: [
       ["message", each.message ?? ""],
-      ["type", each.outcome === "failure" ? "not met" : "not evaluated"],
+      ...(each.outcome === "skipped" ? [] : [["type", type] as const]),
     ],
     children: each.body === undefined || each.body === "" ? [] : [each.body],
   };
@@ -198,8 +180,6 @@ function caseElement(each: JunitCase): XmlElement {
 /** The JUnit XML document of `suites`, the root's counts the sums of the suites'. */
 export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string): string {
   const timestamp = isoTime.replace(/\.\d+Z$/, "").replace(/Z$/, "");
-  const suiteCounts = suites.map((suite) => countsOf(suite.cases));
-  const total = countsOf(suites.flatMap((suite) => suite.cases));
   const elements = suites.map((suite, index): XmlElement => {
     const properties: XmlElement = {
       name: "properties",
@@ -216,7 +196,7 @@ export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string
       attributes: [
         ["name", suite.name],
         ["id", index],
-        ...countAttributes(suiteCounts[index] as Counts, true),
+        ...countAttributes(suite.cases, true),
         ["timestamp", timestamp],
       ],
       children: [properties, ...suite.cases.map(caseElement)],
@@ -224,7 +204,13 @@ export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string
   });
   return renderXmlDocument({
     name: "testsuites",
-    attributes: [["name", "evalgate"], ...countAttributes(total, false)],
+    attributes: [
+      ["name", "evalgate"],
+      ...countAttributes(
+        suites.flatMap((suite) => suite.cases),
+        false,
+      ),
+    ],
     children: elements,
   });
 }

@@ -93,12 +93,8 @@ export function coveragePasses(
   coverage: CoverageResult | { error: string },
   threshold: number,
 ): boolean {
-  if (!("pointAssessments" in coverage)) return false;
-  const average = coverage.avgCoverageExtent;
   return (
-    average !== null &&
-    average >= threshold &&
-    coverage.pointAssessments.every((p) => p.coverageExtent !== null)
+    "pointAssessments" in coverage && overallCase(coverage, "", threshold).outcome === "passed"
   );
 }
 

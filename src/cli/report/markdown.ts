@@ -1,14 +1,7 @@
 /** The Markdown report: the table report's content, with every piece of result text escaped. */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { oneLine, truncate } from "../../shortText.js";
-import {
-  criterionRow,
-  feedbackLines,
-  overallFacts,
-  reportTitle,
-  resultLists,
-  summaryText,
-} from "./summary.js";
+import { reportContent } from "./summary.js";
 
 const REASONING_LIMIT = 280;
 
@@ -18,41 +11,43 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** escapeMarkdown for a paragraph of its own: a leading list marker is escaped too. */
-export function escapeMarkdownParagraph(text: string): string {
+function escapeMarkdownParagraph(text: string): string {
   return escapeMarkdown(text)
     .replace(/^[-+]/, (marker) => `\\${marker}`)
     .replace(/^(\d+)([.)])/, (_match, digits: string, mark: string) => `${digits}\\${mark}`);
 }
 
+/** A Markdown table, every cell escaped; `align` is each column's delimiter (`---` by default). */
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly string[] = headers.map(() => "---"),
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(" | ")} |`;
+  return [line(headers), `|${align.join("|")}|`, ...rows.map(line)].join("\n");
+}
+
 export function renderMarkdownReport(result: EvaluationResult): string {
-  const out: string[] = [`# ${escapeMarkdown(reportTitle(result))}`, ""];
-  for (const fact of overallFacts(result)) {
+  const content = reportContent(result);
+  const out: string[] = [`# ${escapeMarkdown(content.title)}`, ""];
+  for (const fact of content.facts) {
     out.push(`- **${escapeMarkdown(fact.label)}:** ${escapeMarkdown(fact.value)}`);
   }
-  out.push("", "## Criteria", "");
-  out.push("| Criterion | Method | Native | Score | Threshold | Met | Reasoning |");
-  out.push("|---|---|---|---:|---:|---|---|");
-  for (const criterion of result.criteria) {
-    const row = criterionRow(criterion);
-    const cells = [
-      row.criterion,
-      row.method,
-      row.native,
-      row.score,
-      row.threshold,
-      row.met,
-      truncate(row.reasoning, REASONING_LIMIT),
-    ];
-    out.push(`| ${cells.map(escapeMarkdown).join(" | ")} |`);
-  }
+  const headers = ["Criterion", "Method", "Native", "Score", "Threshold", "Met", "Reasoning"];
+  const rows = content.rows.map((row) => [
+    row.criterion,
+    row.method,
+    row.native,
+    row.score,
+    row.threshold,
+    row.met,
+    truncate(row.reasoning, REASONING_LIMIT),
+  ]);
+  const align = ["---", "---", "---", "---:", "---:", "---", "---"];
+  out.push("", "## Criteria", "", markdownTable(headers, rows, align));
   // One Markdown line per feedback line, kept apart by hard line breaks.
-  out.push(
-    "",
-    "## Summary",
-    "",
-    feedbackLines(summaryText(result)).map(escapeMarkdownParagraph).join("  \n"),
-  );
-  for (const list of resultLists(result)) {
+  out.push("", "## Summary", "", content.summary.map(escapeMarkdownParagraph).join("  \n"));
+  for (const list of content.lists) {
     out.push("", `## ${list.title}`, "");
     for (const item of list.items) out.push(`- ${escapeMarkdown(item)}`);
   }

@@ -28,7 +28,7 @@ export function panelFacts(result: EvaluationResult): Array<{ label: string; val
 }
 
 /** One criterion's panel: each judge's value, then the agreement and its metric. */
-export function panelLine(criterion: CriterionResult): string | undefined {
+function panelLine(criterion: CriterionResult): string | undefined {
   const { panel } = criterion;
   if (panel === undefined) return undefined;
   const answers = panel.answers
@@ -38,7 +38,7 @@ export function panelLine(criterion: CriterionResult): string | undefined {
 }
 
 /** One criterion's quotes, each marked found or not found in the content. */
-export function quoteLines(criterion: CriterionResult): string[] {
+function quoteLines(criterion: CriterionResult): string[] {
   return (criterion.quotes ?? []).map((q) => {
     const who = q.judge === undefined ? "" : ` (${q.judge})`;
     const mark = q.verified ? "found" : `NOT FOUND in the content (similarity ${q.similarity})`;

@@ -4,7 +4,7 @@ import { oneLine } from "../../shortText.js";
 import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
 import { formatScore, metText, nativeText } from "./text.js";
 
-export interface ReportFact {
+interface ReportFact {
   label: string;
   value: string;
 }
@@ -49,7 +49,7 @@ export function resultLists(result: EvaluationResult): Array<{ title: string; it
 }
 
 /** One criterion as the tables show it, every cell already text. */
-export interface CriterionRow {
+interface CriterionRow {
   criterion: string;
   method: string;
   native: string;
@@ -62,11 +62,9 @@ export interface CriterionRow {
 export function criterionRow(criterion: CriterionResult): CriterionRow {
   const label =
     criterion.title === criterion.id ? criterion.id : `${criterion.id} ${criterion.title}`;
-  const flags = [criterion.knockout ? "knockout" : criterion.critical ? "critical" : ""].filter(
-    (f) => f !== "",
-  );
+  const flag = criterion.knockout ? "knockout" : criterion.critical ? "critical" : undefined;
   return {
-    criterion: flags.length === 0 ? label : `${label} (${flags.join(", ")})`,
+    criterion: flag === undefined ? label : `${label} (${flag})`,
     method: criterion.method,
     native: nativeText(criterion.native),
     score: criterion.score === null ? "—" : formatScore(criterion.score),
@@ -86,7 +84,7 @@ export function reportTitle(result: EvaluationResult): string {
 }
 
 /** The feedback's non-empty lines, each with its whitespace collapsed. */
-export function feedbackLines(feedback: string): string[] {
+function feedbackLines(feedback: string): string[] {
   return feedback
     .split(/\r?\n/)
     .map(oneLine)
@@ -105,4 +103,15 @@ export function summaryText(result: Pick<EvaluationResult, "feedback" | "suggest
   let end = start + 1;
   while (end < lines.length && /^\s+- /.test(lines[end] ?? "")) end += 1;
   return [...lines.slice(0, start), ...lines.slice(end)].join("\n").trim();
+}
+
+/** What the table and the Markdown reports show, in their order: each only formats it. */
+export function reportContent(result: EvaluationResult) {
+  return {
+    title: reportTitle(result),
+    facts: overallFacts(result),
+    rows: result.criteria.map(criterionRow),
+    summary: feedbackLines(summaryText(result)),
+    lists: resultLists(result),
+  };
 }

@@ -1,17 +1,10 @@
 /** The terminal report: a table of the criteria, then the overall result and the feedback lists. */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { oneLine, truncate } from "../../shortText.js";
-import {
-  criterionRow,
-  feedbackLines,
-  overallFacts,
-  reportTitle,
-  resultLists,
-  summaryText,
-} from "./summary.js";
+import { reportContent } from "./summary.js";
 import { padTo } from "./text.js";
 
-export interface TableReportOptions {
+interface TableReportOptions {
   /** Line width the table fits into (the reasoning column takes what is left). Default 120. */
   width?: number;
 }
@@ -25,9 +18,9 @@ export function renderTableReport(
   options: TableReportOptions = {},
 ): string {
   const width = Math.max(80, options.width ?? 120);
+  const content = reportContent(result);
   const header = ["criterion", "method", "native", "score / threshold", "met", "reasoning"];
-  const rows = result.criteria.map((criterion) => {
-    const row = criterionRow(criterion);
+  const rows = content.rows.map((row) => {
     return [
       truncate(row.criterion, MAX_CRITERION_WIDTH),
       row.method,
@@ -55,18 +48,17 @@ export function renderTableReport(
       .join(GAP)
       .trimEnd();
 
-  const out: string[] = [reportTitle(result), ""];
+  const out: string[] = [content.title, ""];
   out.push(line(header));
   out.push(line([...fixed.map((w) => "-".repeat(w)), "-".repeat(reasoningWidth)]));
   for (const row of rows) out.push(line(row));
   out.push("");
 
-  const facts = overallFacts(result);
-  const labelWidth = Math.max(...facts.map((f) => f.label.length));
-  for (const fact of facts) out.push(`${padTo(fact.label, labelWidth)}  ${fact.value}`);
+  const labelWidth = Math.max(...content.facts.map((f) => f.label.length));
+  for (const fact of content.facts) out.push(`${padTo(fact.label, labelWidth)}  ${fact.value}`);
   out.push("", "Summary");
-  for (const line of feedbackLines(summaryText(result))) out.push(`  ${line}`);
-  for (const list of resultLists(result)) {
+  for (const line of content.summary) out.push(`  ${line}`);
+  for (const list of content.lists) {
     out.push("", list.title);
     for (const item of list.items) out.push(`  - ${oneLine(item)}`);
   }

@@ -12,14 +12,11 @@ import { stageName } from "../statusWords.js";
 import {
   COMPARISON_HEADERS,
   comparisonRows,
-  criterionName,
-  FIGURE_HEADERS,
-  figureCells,
-  GATE_HEADERS,
-  gateCells,
-  type KappaRow,
   kappaNote,
-  thresholdText,
+  measuredWith,
+  periodBounds,
+  replayedText,
+  reportTables,
 } from "./calibrationText.js";
 import { Time } from "./time.js";
 
@@ -52,9 +49,18 @@ export function FigureTable(props: {
   );
 }
 
-function KappaNote(props: { rows: readonly KappaRow[] }) {
-  const note = kappaNote(props.rows);
-  return note === undefined ? null : <p class="note kappa-note">{note}</p>;
+/** A figure table under its heading, with its note and the κ note where one is due. */
+function ModelTable(props: ReturnType<typeof reportTables>[number]) {
+  const { heading, note, headers, rows } = props;
+  const kappa = kappaNote(rows);
+  return (
+    <>
+      <h3>{heading}</h3>
+      {note === undefined ? null : <p class="note">{note}</p>}
+      <FigureTable headers={headers} rows={rows.map((row) => row.cells)} />
+      {kappa === undefined ? null : <p class="note kappa-note">{kappa}</p>}
+    </>
+  );
 }
 
 /** "Labels since … until … of …", or `all` when the period is not bounded. */
@@ -64,22 +70,17 @@ function Period(props: {
   contentType: string | null;
   all: string;
 }) {
-  const { since, until, contentType } = props;
+  const bounds = periodBounds(props);
+  const { contentType } = props;
   return (
     <>
-      {since === null && until === null && contentType === null ? props.all : "Labels"}
-      {since === null ? null : (
+      {bounds.length === 0 && contentType === null ? props.all : "Labels"}
+      {bounds.map(([word, at]) => (
         <>
-          {" since "}
-          <Time iso={since} />
+          {` ${word} `}
+          <Time iso={at} />
         </>
-      )}
-      {until === null ? null : (
-        <>
-          {" until "}
-          <Time iso={until} />
-        </>
-      )}
+      ))}
       {contentType === null ? null : ` of ${stageName(contentType)}`}
     </>
   );
@@ -108,38 +109,11 @@ export function ScopeLine(props: { report: CalibrationReport }) {
 
 /** The report's figures: every label, the gate, and each content type's criteria. */
 export function ReportFigures(props: { report: CalibrationReport }) {
-  const { report } = props;
-  const gates = [
-    { name: "all", gate: report.gate },
-    ...report.contentTypes.map((g) => ({ name: stageName(g.contentType), gate: g.gate })),
-  ];
   return (
     <section class="report-figures" id="report">
       <h2>The judge against the reviewers' labels</h2>
-      <FigureTable
-        headers={["Scope", ...FIGURE_HEADERS]}
-        rows={[["every label", ...figureCells(report.overall)]]}
-      />
-      <KappaNote rows={[{ name: "every label", ...report.overall }]} />
-      <h3>The gate: judge's pass against reviewer's approval</h3>
-      <FigureTable
-        headers={["Content type", ...GATE_HEADERS]}
-        rows={gates.map(({ name, gate }) => [name, ...gateCells(gate)])}
-      />
-      <KappaNote rows={gates.map(({ name, gate }) => ({ name, ...gate }))} />
-      {report.contentTypes.map((group) => (
-        <>
-          <h3>{`Content type: ${stageName(group.contentType)}`}</h3>
-          <FigureTable
-            headers={["Criterion", ...FIGURE_HEADERS, "Threshold (agreement) → best"]}
-            rows={group.criteria.map((c) => [
-              criterionName(c),
-              ...figureCells(c.figures),
-              thresholdText(c),
-            ])}
-          />
-          <KappaNote rows={group.criteria.map((c) => ({ name: criterionName(c), ...c.figures }))} />
-        </>
+      {reportTables(props.report, stageName).map((model) => (
+        <ModelTable {...model} />
       ))}
     </section>
   );
@@ -150,23 +124,22 @@ export function ComparisonFigures(props: {
   measurement: ComparisonContext & { comparison: RecordedComparison };
 }) {
   const { measurement } = props;
-  const { comparison, catalog } = measurement;
-  const { noContent, notInCatalog } = comparison.skipped;
   return (
     <section class="comparison" id="comparison">
       <h2>Few-shot examples: without and with</h2>
       <p class="muted">
         {"Measured "}
         <Time iso={measurement.measuredAt} />
-        {` with ${measurement.model}, catalog ${catalog.id} version ${catalog.version}.`}
+        {` with ${measuredWith(measurement)}`}
       </p>
       <p class="muted">
         <Period {...measurement} all="Every label" />
-        {`: ${comparison.labels} in the period, ${comparison.replayed} judged again without and ` +
-          `with examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged ` +
-          "by the model in this catalog)."}
+        {`: ${replayedText(measurement.comparison)}`}
       </p>
-      <FigureTable headers={COMPARISON_HEADERS} rows={comparisonRows(comparison, stageName)} />
+      <FigureTable
+        headers={COMPARISON_HEADERS}
+        rows={comparisonRows(measurement.comparison, stageName)}
+      />
       <p class="note">
         The same labels judged again twice: without examples, and with the reviewers' corrections
         decided before each label as examples. Δ is with minus without (agreement in percentage

@@ -1,6 +1,7 @@
 /** The calibration page (administrators): the judge against the labels, and the latest comparison. */
 import type { CalibrationOverview } from "../../desk/calibration.js";
 import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
+import { labelCountText } from "./calibrationText.js";
 import { Layout, type SignedIn } from "./layout.js";
 import { QueueTabs } from "./queue.js";
 
@@ -10,17 +11,15 @@ export function CalibrationPage(
   },
 ) {
   const { report, comparison } = props.overview;
-  const { counts } = report.overall;
   return (
     <Layout title="Calibration" reviewer={props.reviewer} csrf={props.csrf} wide>
       <QueueTabs current="calibration" admin />
       <section class="calibration" id="calibration">
         <h1>Calibration</h1>
         <p class="muted" id="calibration-scope">
-          <ScopeLine report={report} /> {counts.labels} labels ({counts.marked} marked,{" "}
-          {counts.accepted} accepted, {counts.judgeErrors} judge errors) of {report.gate.decisions}{" "}
-          decisions. A longer or shorter window: <code>?days=N</code>; any period:{" "}
-          <code>evalgate calibrate --since</code>.
+          <ScopeLine report={report} /> {labelCountText(report.overall.counts)} of{" "}
+          {report.gate.decisions} decisions. A longer or shorter window: <code>?days=N</code>; any
+          period: <code>evalgate calibrate --since</code>.
         </p>
       </section>
       <div class="calibration">

@@ -5,6 +5,7 @@ import type {
   CalibrationReport,
   ComparisonContext,
   CriterionCalibration,
+  Disagreement,
   GateFigures,
   GroupFigures,
   RecordedComparison,
@@ -46,6 +47,12 @@ export function thresholdText(criterion: CriterionCalibration): string {
   return `${pointText(current)} → ${pointText(best)}`;
 }
 
+/** "21 labels (5 marked, 16 accepted, 1 judge errors)". */
+export function labelCountText(counts: GroupFigures["counts"]): string {
+  const { labels, marked, accepted, judgeErrors } = counts;
+  return `${labels} label${labels === 1 ? "" : "s"} (${marked} marked, ${accepted} accepted, ${judgeErrors} judge errors)`;
+}
+
 export function criterionName(criterion: { title: string; criterionId: string }): string {
   const title = criterion.title.trim();
   return title === "" || title === criterion.criterionId
@@ -53,75 +60,110 @@ export function criterionName(criterion: { title: string; criterionId: string })
     : `${title} (${criterion.criterionId})`;
 }
 
-export const FIGURE_HEADERS = [
-  "Labels",
-  "Marked",
-  "Accepted",
-  "Judge errors",
-  "Agreement",
-  "κ",
-  "ρ marked",
-  "ρ all",
-] as const;
+/** A table column: its header and how a row's cell reads. */
+type Column<T> = readonly [header: string, cell: (row: T) => string];
 
-export function figureCells(figures: GroupFigures): string[] {
-  const { counts } = figures;
+const headersOf = <T>(columns: readonly Column<T>[]) => columns.map(([header]) => header);
+const cellsOf = <T>(columns: readonly Column<T>[], row: T) => columns.map(([, cell]) => cell(row));
+
+const FIGURE_COLUMNS: readonly Column<GroupFigures>[] = [
+  ["Labels", (f) => String(f.counts.labels)],
+  ["Marked", (f) => String(f.counts.marked)],
+  ["Accepted", (f) => String(f.counts.accepted)],
+  ["Judge errors", (f) => String(f.counts.judgeErrors)],
+  ["Agreement", (f) => formatShare(f.agreement)],
+  ["κ", (f) => formatFigure(f.kappa)],
+  ["ρ marked", (f) => formatFigure(f.spearmanMarked)],
+  ["ρ all", (f) => formatFigure(f.spearmanAll)],
+];
+
+const GATE_COLUMNS: readonly Column<GateFigures>[] = [
+  ["Decisions", (g) => String(g.decisions)],
+  ["Approve", (g) => String(g.approve)],
+  ["Revise", (g) => String(g.revise)],
+  ["Edit", (g) => String(g.edit)],
+  ["Agreement", (g) => formatShare(g.agreement)],
+  ["κ", (g) => formatFigure(g.kappa)],
+];
+
+/** A row of a figure table: its cells, and its name and figures for the κ note. */
+export type FigureRow = KappaRow & { cells: string[] };
+
+const figureRow = (name: string, cells: string[], figures: Omit<KappaRow, "name">): FigureRow => ({
+  ...figures,
+  name,
+  cells: [name, ...cells],
+});
+
+/**
+ * The report's figure tables, as the Markdown report, the HTML report and the page show them:
+ * every label, the gate, then each content type's criteria (`typeName`: titles or ids).
+ */
+export function reportTables(
+  report: CalibrationReport,
+  typeName: (contentType: string) => string = (id) => id,
+): Array<{ heading: string; note?: string; headers: readonly string[]; rows: FigureRow[] }> {
+  const gates = [{ contentType: "all", gate: report.gate }, ...report.contentTypes];
   return [
-    String(counts.labels),
-    String(counts.marked),
-    String(counts.accepted),
-    String(counts.judgeErrors),
-    formatShare(figures.agreement),
-    formatFigure(figures.kappa),
-    formatFigure(figures.spearmanMarked),
-    formatFigure(figures.spearmanAll),
+    {
+      heading: "Every label",
+      headers: ["Scope", ...headersOf(FIGURE_COLUMNS)],
+      rows: [figureRow("every label", cellsOf(FIGURE_COLUMNS, report.overall), report.overall)],
+    },
+    {
+      heading: "The gate: judge's pass against reviewer's approval",
+      note: "Revise and edit count as the reviewer not passing the content.",
+      headers: ["Content type", ...headersOf(GATE_COLUMNS)],
+      rows: gates.map(({ contentType, gate }, index) =>
+        figureRow(index === 0 ? "all" : typeName(contentType), cellsOf(GATE_COLUMNS, gate), gate),
+      ),
+    },
+    ...report.contentTypes.map((group) => ({
+      heading: `Content type: ${typeName(group.contentType)}`,
+      headers: ["Criterion", ...headersOf(FIGURE_COLUMNS), "Threshold (agreement) → best"],
+      rows: group.criteria.map((c) =>
+        figureRow(
+          criterionName(c),
+          [...cellsOf(FIGURE_COLUMNS, c.figures), thresholdText(c)],
+          c.figures,
+        ),
+      ),
+    })),
   ];
 }
 
-export const GATE_HEADERS = ["Decisions", "Approve", "Revise", "Edit", "Agreement", "κ"] as const;
+const DISAGREEMENT_COLUMNS: readonly Column<Disagreement & { rank: number }>[] = [
+  ["#", (d) => String(d.rank)],
+  ["Content type", (d) => d.contentType],
+  ["Criterion", (d) => criterionName(d)],
+  ["Disagreed", (d) => `${d.disagreed} of ${d.compared}`],
+  ["Rate", (d) => formatPercent(d.rate)],
+  ["Judge too lenient", (d) => String(d.judgeTooLenient)],
+  ["Judge too strict", (d) => String(d.judgeTooStrict)],
+];
 
-export function gateCells(gate: GateFigures): string[] {
-  return [
-    String(gate.decisions),
-    String(gate.approve),
-    String(gate.revise),
-    String(gate.edit),
-    formatShare(gate.agreement),
-    formatFigure(gate.kappa),
-  ];
-}
-
-export const DISAGREEMENT_HEADERS = [
-  "#",
-  "Content type",
-  "Criterion",
-  "Disagreed",
-  "Rate",
-  "Judge too lenient",
-  "Judge too strict",
-] as const;
+export const DISAGREEMENT_HEADERS = headersOf(DISAGREEMENT_COLUMNS);
 
 export function disagreementRows(report: CalibrationReport): string[][] {
-  return report.disagreements.map((entry, index) => [
-    String(index + 1),
-    entry.contentType,
-    criterionName(entry),
-    `${entry.disagreed} of ${entry.compared}`,
-    formatPercent(entry.rate),
-    String(entry.judgeTooLenient),
-    String(entry.judgeTooStrict),
-  ]);
+  return report.disagreements.map((d, index) =>
+    cellsOf(DISAGREEMENT_COLUMNS, { ...d, rank: index + 1 }),
+  );
 }
 
-function periodText(
-  period: { since: string | null; until: string | null; contentType: string | null },
-  all: string,
-): string {
+type Period = Pick<ComparisonContext, "since" | "until" | "contentType">;
+
+/** The bounds of a period asked for, as [word, instant]: none when it is open. */
+export function periodBounds(period: Period): Array<readonly ["since" | "until", string]> {
+  return [["since", period.since] as const, ["until", period.until] as const].flatMap(
+    ([word, at]) => (at === null ? [] : [[word, at] as const]),
+  );
+}
+
+export function periodText(period: Period, all: string): string {
   const asked = [
-    period.since === null ? "" : `since ${period.since}`,
-    period.until === null ? "" : `until ${period.until}`,
-    period.contentType === null ? "" : `content type ${period.contentType}`,
-  ].filter((part) => part !== "");
+    ...periodBounds(period).map(([word, at]) => `${word} ${at}`),
+    ...(period.contentType === null ? [] : [`content type ${period.contentType}`]),
+  ];
   return asked.length === 0 ? all : `Labels ${asked.join(", ")}`;
 }
 
@@ -144,35 +186,28 @@ function difference(without: Figure, shown: Figure, share: boolean): string {
   return share ? `${sign}${Number((size * 100).toFixed(1))} pp` : `${sign}${size.toFixed(2)}`;
 }
 
-export const COMPARISON_HEADERS = [
-  "Criterion",
-  "Compared",
-  "Agreement without",
-  "Agreement with",
-  "Agreement Δ",
-  "κ without",
-  "κ with",
-  "κ Δ",
-  "ρ marked without",
-  "ρ marked with",
-  "ρ marked Δ",
-] as const;
-
-function comparisonCells(name: string, without: GroupFigures, shown: GroupFigures): string[] {
+/** A figure without and with examples, and the difference: three columns of the comparison. */
+function comparedColumns(
+  name: string,
+  figure: (figures: GroupFigures) => Figure,
+  share: boolean,
+): Column<{ without: GroupFigures; with: GroupFigures }>[] {
+  const show = share ? formatShare : formatFigure;
   return [
-    name,
-    String(without.counts.compared),
-    formatShare(without.agreement),
-    formatShare(shown.agreement),
-    difference(without.agreement, shown.agreement, true),
-    formatFigure(without.kappa),
-    formatFigure(shown.kappa),
-    difference(without.kappa, shown.kappa, false),
-    formatFigure(without.spearmanMarked),
-    formatFigure(shown.spearmanMarked),
-    difference(without.spearmanMarked, shown.spearmanMarked, false),
+    [`${name} without`, (pair) => show(figure(pair.without))],
+    [`${name} with`, (pair) => show(figure(pair.with))],
+    [`${name} Δ`, (pair) => difference(figure(pair.without), figure(pair.with), share)],
   ];
 }
+
+const COMPARISON_COLUMNS = [
+  ["Compared", (pair) => String(pair.without.counts.compared)],
+  ...comparedColumns("Agreement", (f) => f.agreement, true),
+  ...comparedColumns("κ", (f) => f.kappa, false),
+  ...comparedColumns("ρ marked", (f) => f.spearmanMarked, false),
+] satisfies Column<{ without: GroupFigures; with: GroupFigures }>[];
+
+export const COMPARISON_HEADERS = ["Criterion", ...headersOf(COMPARISON_COLUMNS)];
 
 /** Every criterion pooled first, then each with its content type (`typeName`: titles or ids). */
 export function comparisonRows(
@@ -180,23 +215,27 @@ export function comparisonRows(
   typeName: (contentType: string) => string = (id) => id,
 ): string[][] {
   return [
-    comparisonCells("all criteria", comparison.without, comparison.with),
-    ...comparison.criteria.map((c) =>
-      comparisonCells(`${criterionName(c)} · ${typeName(c.contentType)}`, c.without, c.with),
-    ),
+    ["all criteria", ...cellsOf(COMPARISON_COLUMNS, comparison)],
+    ...comparison.criteria.map((c) => [
+      `${criterionName(c)} · ${typeName(c.contentType)}`,
+      ...cellsOf(COMPARISON_COLUMNS, c),
+    ]),
   ];
 }
 
-/** When, on which labels, with which judge and catalog a comparison was measured. */
-export function comparisonFacts(context: ComparisonContext, comparison: RecordedComparison) {
+/** How many labels of the period were judged again, and why the others were not. */
+export function replayedText(comparison: RecordedComparison): string {
   const { noContent, notInCatalog } = comparison.skipped;
-  return {
-    measured: `Measured ${context.measuredAt} with ${context.model}, catalog ${context.catalog.id} version ${context.catalog.version}.`,
-    labels:
-      `${periodText(context, "Every label")}: ` +
-      `${comparison.labels} in the period, ${comparison.replayed} judged again without and with examples ` +
-      `(skipped: ${noContent} without kept content, ${notInCatalog} not judged by the model in this catalog).`,
-  };
+  return (
+    `${comparison.labels} in the period, ${comparison.replayed} judged again without and with ` +
+    `examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged by the ` +
+    "model in this catalog)."
+  );
+}
+
+/** "ollama:judge, catalog budget version 1.0.0.": the judge and the catalog of a comparison. */
+export function measuredWith(context: ComparisonContext): string {
+  return `${context.model}, catalog ${context.catalog.id} version ${context.catalog.version}.`;
 }
 
 /*

@@ -2,7 +2,8 @@
  * The calibration charts as inline SVG (no script, no asset); label text escaped by construction.
  */
 
-import type { CriterionCalibration } from "../../../calibration/reportModel.js";
+import type { Child } from "hono/jsx";
+import type { CriterionCalibration, ThresholdPoint } from "../../../calibration/reportModel.js";
 import {
   criterionName,
   formatFigure,
@@ -88,10 +89,19 @@ const MARGIN = 30;
 const toX = (value: number) => round(MARGIN + value * PLOT);
 const toY = (value: number) => round(MARGIN / 2 + (1 - value) * PLOT);
 
-function plotFrame(xLabel: string, yLabel: string) {
+/** A 0–1 by 0–1 plot named `label`: its frame, ticks and axis labels around `children`. */
+function plot(kind: string, label: string, axes: readonly [x: string, y: string], children: Child) {
+  const size = PLOT + MARGIN * 2;
   const bottom = toY(0);
   return (
-    <>
+    <svg
+      class={`chart ${kind}`}
+      role="img"
+      aria-label={label}
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
+    >
       <rect class="frame" x={toX(0)} y={toY(1)} width={PLOT} height={PLOT} />
       <text class="tick" x={toX(0) - 4} y={bottom + 14}>
         0
@@ -103,49 +113,46 @@ function plotFrame(xLabel: string, yLabel: string) {
         1
       </text>
       <text class="axis-label" x={toX(0.5) - 40} y={bottom + 26}>
-        {xLabel}
+        {axes[0]}
       </text>
       <text class="axis-label" x="2" y={toY(1) - 4}>
-        {yLabel}
+        {axes[1]}
       </text>
-    </>
+      {children}
+    </svg>
   );
 }
 
 /** Judge score (x) against reviewer score (y) of the marked labels, with both thresholds. */
 export function scoreScatter(criterion: CriterionCalibration) {
-  const size = PLOT + MARGIN * 2;
   const t = criterion.threshold;
   const points = criterion.markedScores.map((point) => (
     <circle class="point" cx={toX(point.judge)} cy={toY(point.reviewer)} r="4">
       <title>{`judge ${formatThreshold(point.judge)}, reviewer ${formatThreshold(point.reviewer)}`}</title>
     </circle>
   ));
-  return (
-    <svg
-      class="chart scatter"
-      role="img"
-      aria-label={`Judge score against reviewer score for ${criterionName(criterion)}`}
-      width={size}
-      height={size}
-      viewBox={`0 0 ${size} ${size}`}
-    >
-      {plotFrame("judge score", "reviewer score")}
+  const name = `Judge score against reviewer score for ${criterionName(criterion)}`;
+  return plot(
+    "scatter",
+    name,
+    ["judge score", "reviewer score"],
+    <>
       <line class="diagonal" x1={toX(0)} y1={toY(0)} x2={toX(1)} y2={toY(1)} />
       <line class="threshold" x1={toX(t)} x2={toX(t)} y1={toY(0)} y2={toY(1)} />
       <line class="threshold" x1={toX(0)} x2={toX(1)} y1={toY(t)} y2={toY(t)} />
       {points}
-    </svg>
+    </>,
   );
 }
 
 /** A threshold marked on the agreement curve: a line across and a dot on the curve. */
-function marker(className: string, threshold: number, agreement: number, text: string) {
+function marker(kind: "current" | "best", point: ThresholdPoint) {
+  const x = toX(point.threshold);
   return (
     <>
-      <line class={className} x1={toX(threshold)} x2={toX(threshold)} y1={toY(0)} y2={toY(1)} />
-      <circle class={className} cx={toX(threshold)} cy={toY(agreement)} r="4">
-        <title>{text}</title>
+      <line class={kind} x1={x} x2={x} y1={toY(0)} y2={toY(1)} />
+      <circle class={kind} cx={x} cy={toY(point.agreement)} r="4">
+        <title>{`${kind} ${formatThreshold(point.threshold)}: ${formatPercent(point.agreement)}`}</title>
       </circle>
     </>
   );
@@ -153,35 +160,19 @@ function marker(className: string, threshold: number, agreement: number, text: s
 
 /** Agreement (y) at every threshold (x), with the current and the best threshold marked. */
 export function agreementCurve(criterion: CriterionCalibration) {
-  const size = PLOT + MARGIN * 2;
   const sweep = criterion.sweep;
   if (sweep === null) return null;
   const line = sweep.curve
     .map((point) => `${toX(point.threshold)},${toY(point.agreement)}`)
     .join(" ");
-  return (
-    <svg
-      class="chart curve"
-      role="img"
-      aria-label={`Agreement against threshold for ${criterionName(criterion)}`}
-      width={size}
-      height={size}
-      viewBox={`0 0 ${size} ${size}`}
-    >
-      {plotFrame("threshold", "agreement")}
+  return plot(
+    "curve",
+    `Agreement against threshold for ${criterionName(criterion)}`,
+    ["threshold", "agreement"],
+    <>
       <polyline class="curve" points={line} />
-      {marker(
-        "current",
-        sweep.current.threshold,
-        sweep.current.agreement,
-        `current ${formatThreshold(sweep.current.threshold)}: ${formatPercent(sweep.current.agreement)}`,
-      )}
-      {marker(
-        "best",
-        sweep.best.threshold,
-        sweep.best.agreement,
-        `best ${formatThreshold(sweep.best.threshold)}: ${formatPercent(sweep.best.agreement)}`,
-      )}
-    </svg>
+      {marker("current", sweep.current)}
+      {marker("best", sweep.best)}
+    </>,
   );
 }

@@ -9,6 +9,7 @@ import type {
   ContentTypeCalibration,
   CriterionCalibration,
 } from "../../../calibration/reportModel.js";
+import { REVIEW_CSS } from "../../../service/pages/assets.js";
 import {
   FigureTable,
   ReportFigures,
@@ -18,6 +19,7 @@ import {
   criterionName,
   DISAGREEMENT_HEADERS,
   disagreementRows,
+  labelCountText,
   missingReason,
   NOT_ENOUGH,
   thresholdText,
@@ -26,33 +28,20 @@ import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
 import { stageName } from "../../../service/statusWords.js";
 import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
 
-const CALIBRATION_STYLE = `
-:root { --good: #2f7d32; --fair: #b26a00; --poor: #c62828; --ink: #1d2329; --muted: #5f6b76;
-  --line: #dde3e8; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
-body { color: var(--ink); margin: 2rem auto; max-width: 64rem; padding: 0 1rem; line-height: 1.45; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; border-bottom: 1px solid var(--line);
-  padding-bottom: .25rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 0 0 .25rem; }
-table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; }
-th { background: #f5f7f9; }
-.muted, .note { color: var(--muted); font-size: .9rem; }
-article.criterion { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem;
-  margin: .75rem 0; }
-.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
-svg.chart text { font-size: 11px; fill: var(--ink); } svg.chart .tick, svg.chart .axis-label,
-svg.chart .none { fill: var(--muted); }
+/** The review pages' stylesheet, then the charts' own rules (no rule loads anything). */
+const CALIBRATION_STYLE = `${REVIEW_CSS}
+svg.chart { width: auto; max-width: 100%; } svg.chart text { font-size: 11px; }
+svg.chart .tick, svg.chart .axis-label, svg.chart .none { fill: var(--muted); }
 svg.chart .axis, svg.chart .diagonal { stroke: var(--muted); stroke-width: 1; }
-svg.chart .diagonal { stroke-dasharray: 3 3; }
-svg.chart .frame { fill: none; stroke: var(--line); }
-svg.chart .threshold { stroke: var(--fair); stroke-dasharray: 4 3; }
-svg.chart .kappa.good { fill: var(--good); } svg.chart .kappa.fair { fill: var(--fair); }
-svg.chart .kappa.poor { fill: var(--poor); }
-svg.chart .point { fill: #1565c0; fill-opacity: .6; }
-svg.chart .curve { fill: none; stroke: #1565c0; stroke-width: 2; }
+svg.chart .diagonal { stroke-dasharray: 3 3; } svg.chart .frame { fill: none; stroke: var(--line); }
+svg.chart .threshold { stroke: var(--warn); stroke-width: 1; stroke-dasharray: 4 3; }
+svg.chart .kappa.good { fill: var(--ok); } svg.chart .kappa.fair { fill: var(--warn); }
+svg.chart .kappa.poor { fill: var(--bad); } svg.chart .point { fill: var(--accent); fill-opacity: .6; }
+svg.chart .curve { fill: none; stroke: var(--accent); stroke-width: 2; }
 svg.chart line.current { stroke: var(--ink); } svg.chart circle.current { fill: var(--ink); }
-svg.chart line.best { stroke: var(--good); stroke-dasharray: 4 3; }
-svg.chart circle.best { fill: var(--good); }
-footer { color: var(--muted); font-size: .85rem; margin-top: 2rem; }
+svg.chart line.best { stroke: var(--ok); stroke-dasharray: 4 3; } svg.chart circle.best { fill: var(--ok); }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+footer { color: var(--muted); font-size: .85rem; margin: 1rem 0 2rem; }
 `;
 
 function criterionCard(criterion: CriterionCalibration) {
@@ -64,9 +53,8 @@ function criterionCard(criterion: CriterionCalibration) {
   const notes = missing
     .filter(([, figure]) => figure.value === null)
     .map(([name, figure]) => `${name}: ${missingReason(figure)}`);
-  const n = figures.counts.labels;
   const facts = [
-    `${n} label${n === 1 ? "" : "s"} (${figures.counts.marked} marked, ${figures.counts.accepted} accepted, ${figures.counts.judgeErrors} judge errors)`,
+    labelCountText(figures.counts),
     `method ${criterion.method}`,
     `threshold ${thresholdText(criterion)}`,
     criterion.thresholdsSeen.length > 1
@@ -109,7 +97,7 @@ export function renderCalibrationHtml(report: CalibrationReport, beside?: Child)
     title: "Calibration report",
     css: CALIBRATION_STYLE,
     body: (
-      <>
+      <main class="wide calibration">
         <header>
           <h1>Calibration report</h1>
           <p class="muted">
@@ -131,7 +119,7 @@ export function renderCalibrationHtml(report: CalibrationReport, beside?: Child)
           Generated {report.generatedAt}. “{NOT_ENOUGH}”: fewer than 2 labels, or labels that do not
           vary (κ and ρ are undefined there). Judge errors are counted apart and enter no figure.
         </footer>
-      </>
+      </main>
     ),
   });
 }
