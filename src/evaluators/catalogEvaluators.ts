@@ -1,20 +1,13 @@
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
-import { FunctionRegistry } from "../checks/registry.js";
 import { activeCatalog } from "../criteria/activeCatalog.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
-import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
+import { catalogFunctions, resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
 import type { EvaluateContentOptions } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { defaultContent, defaultReference, type EvaluatorInput } from "./evaluatorInput.js";
-import {
-  type EvaluatorResult,
-  failedResults,
-  type ResultKeys,
-  resultsOf,
-} from "./evaluatorResults.js";
+import { type EvaluatorResult, failedResults, resultKeys, resultsOf } from "./evaluatorResults.js";
 
 /**
  * One evaluation per example, shared by the evaluators LangSmith calls separately for one run;
@@ -101,23 +94,6 @@ function named<F extends (input: EvaluatorInput) => Promise<unknown>>(key: strin
   return fn;
 }
 
-function resultKeys(catalog: Catalog, options: CatalogEvaluatorOptions): ResultKeys {
-  const prefix = options.keyPrefix ?? "";
-  const overallKey = options.overallKey ?? "overall";
-  if (overallKey.trim() === "") {
-    throw new EvaluationError("input", "invalid evaluator option overallKey: it is empty");
-  }
-  const criteria = catalog.criteria.map((c) => ({ id: c.id, key: `${prefix}${c.id}` }));
-  const overall = `${prefix}${overallKey}`;
-  if (criteria.some((c) => c.key === overall)) {
-    throw new EvaluationError(
-      "input",
-      `invalid evaluator option overallKey: "${overallKey}" is also a criterion's id; give the overall result another key`,
-    );
-  }
-  return { criteria, overall };
-}
-
 function checkOptions(options: CatalogEvaluatorOptions): number {
   const limit = options.maxCachedExamples ?? DEFAULT_CACHED_EXAMPLES;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -129,13 +105,6 @@ function checkOptions(options: CatalogEvaluatorOptions): number {
   // A model spec that cannot be used fails here, not once per example.
   if (options.judges === undefined && options.model !== null) resolveJudgeModel(options.model);
   return limit;
-}
-
-function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): FunctionRegistry {
-  if (options.registry !== undefined) return options.registry;
-  const baseDir =
-    options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
-  return new FunctionRegistry({ baseDir });
 }
 
 /**
@@ -158,9 +127,9 @@ export async function createCatalogEvaluators(
       : catalog;
   // Every example of an experiment is judged with the same version: the one active now.
   const loaded = await activeCatalog(given, options.rubricRegistry);
-  const keys = resultKeys(loaded, options);
+  const keys = resultKeys(loaded.criteria, options);
   const shared = new SharedEvaluations(checkOptions(options));
-  const registry = baseRegistry(loaded, options);
+  const { registry } = catalogFunctions(loaded, options);
   const contentOf = content ?? defaultContent;
   const referenceOf = reference ?? defaultReference;
 
