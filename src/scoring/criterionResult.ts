@@ -1,12 +1,8 @@
 import { type Catalog, type Criterion, levelsOf } from "../criteria/model.js";
-import { meetsThreshold } from "./consistency.js";
-import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
+import { inconsistent, meetsThreshold } from "./consistency.js";
+import { UnknownLevelError } from "./errors.js";
 import type { CriterionOutcome, CriterionResult } from "./result.js";
 import { roundScore, scaleInvalid } from "./scale.js";
-
-/** A result whose fields contradict each other (`RESULT_INCONSISTENT`). */
-const inconsistent = (detail: string, location: ScoringErrorLocation) =>
-  new ScoringError(detail, location, { code: "RESULT_INCONSISTENT" });
 
 /** The 0–1 threshold a criterion is met at: its own, else the catalog's. */
 export function thresholdOf(

@@ -6,7 +6,7 @@ export const scaleInvalid = (message: string, location: ScoringErrorLocation = {
   new ScoringError(message, location, { code: "SCALE_INVALID" });
 
 /** Decimals kept by {@link roundScore}: enough for any score, few enough to drop float noise. */
-export const SCORE_DECIMALS = 10;
+const SCORE_DECIMALS = 10;
 
 /** Rounds away float noise: 0.4·4 + 0.6·3 is 3.4, not 3.4000000000000004. */
 export function roundScore(value: number, decimals: number = SCORE_DECIMALS): number {
@@ -62,7 +62,7 @@ export function fromUnit(unit: number, scale: Scale, location: ScoringErrorLocat
   return roundScore(scale.min + unit * (scale.max - scale.min));
 }
 
-export type CheckResult = "pass" | "fail";
+type CheckResult = "pass" | "fail";
 
 /** A pass/fail answer as 0–1. */
 export function checkToUnit(result: CheckResult): 0 | 1 {
