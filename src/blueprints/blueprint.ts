@@ -135,14 +135,18 @@ function preparePrompt(prompt: BlueprintPrompt, index: number, source: string): 
   };
 }
 
+function checkedBlueprint(input: unknown, where: string): Blueprint {
+  const parsed = BlueprintSchema.safeParse(input);
+  if (!parsed.success) throw new BlueprintError(where, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
 /** Validates a blueprint and prepares its prompts; errors name the place (`prompts[1].points`). */
 export function prepareBlueprint(
   input: unknown,
   source = "<blueprint>",
 ): { blueprint: Blueprint; prompts: PreparedPrompt[] } {
-  const parsed = BlueprintSchema.safeParse(input);
-  if (!parsed.success) throw new BlueprintError(source, z.prettifyError(parsed.error));
-  const blueprint = parsed.data;
+  const blueprint = checkedBlueprint(input, source);
   const prompts = blueprint.prompts.map((p, i) => preparePrompt(p, i, source));
   const seen = new Set<string>();
   for (const prompt of prompts) {
@@ -160,7 +164,5 @@ export async function loadBlueprint(path: string): Promise<Blueprint> {
   if (!read.ok) throw new BlueprintError(path, read.problem.reason);
   const parsed = readUntrustedJson(read.text);
   if (!parsed.ok) throw new BlueprintError(path, describeJsonProblem(parsed.problem));
-  const blueprint = BlueprintSchema.safeParse(parsed.value);
-  if (!blueprint.success) throw new BlueprintError(path, z.prettifyError(blueprint.error));
-  return blueprint.data;
+  return checkedBlueprint(parsed.value, path);
 }

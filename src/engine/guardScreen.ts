@@ -127,15 +127,17 @@ export class GuardScreen {
   }
 
   private makeFold(text: ScreenedText): Fold {
-    let settle: (reasons: string[]) => void = () => {};
-    const reasons = new Promise<string[]>((resolve) => {
-      settle = resolve;
-    });
-    const fold: Fold = { text, settled: false, settle: () => {}, reasons };
-    fold.settle = (given) => {
-      if (fold.settled) return;
-      fold.settled = true;
-      settle(given);
+    let resolve: (reasons: string[]) => void = () => {};
+    const fold: Fold = {
+      text,
+      settled: false,
+      settle: (given) => {
+        if (!fold.settled) resolve(given);
+        fold.settled = true;
+      },
+      reasons: new Promise((found) => {
+        resolve = found;
+      }),
     };
     this.#fold = fold;
     return fold;

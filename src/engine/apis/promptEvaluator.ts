@@ -194,14 +194,10 @@ export function toPromptEvaluation(
     ...view,
     verdict: nothing ? "error" : result.verdict,
     mode: rubrics.length === 0 ? "freeform" : "rubric",
-    ...(asked === undefined
-      ? {}
-      : {
-          evaluatorProviderRequest: {
-            systemPrompt: asked.systemPrompt,
-            userPrompt: asked.userPrompt,
-          },
-        }),
+    evaluatorProviderRequest: asked && {
+      systemPrompt: asked.systemPrompt,
+      userPrompt: asked.userPrompt,
+    },
     notes: notesOf(
       result,
       result.criteria.map((c) => c.id),
