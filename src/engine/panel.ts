@@ -133,16 +133,13 @@ async function judgeByMember(
   };
 }
 
-function panelGaps(panels: Map<string, CriterionPanel>): { warnings: string[]; gaps: number } {
-  const warnings: string[] = [];
-  for (const [id, panel] of panels) {
-    for (const answer of panel.answers.filter((a) => !a.evaluated)) {
-      warnings.push(
-        `${id}: judge ${answer.judge} gave no answer (${answer.judgeError ?? "no reason given"})`,
-      );
-    }
-  }
-  return { warnings, gaps: warnings.length };
+/** One warning per answer a member could not give: the panel's gaps. */
+function panelGaps(panels: Map<string, CriterionPanel>): string[] {
+  return [...panels].flatMap(([id, panel]) =>
+    panel.answers
+      .filter((a) => !a.evaluated)
+      .map((a) => `${id}: judge ${a.judge} gave no answer (${a.judgeError ?? "no reason given"})`),
+  );
 }
 
 /**
@@ -184,13 +181,13 @@ export async function judgeWithPanel(
     p.answers.map((a) => (a.evaluated ? a.score : null)),
   );
   const agreement = krippendorffAlpha(units, "interval");
-  const findings = panelGaps(panels);
+  const gaps = panelGaps(panels);
   const summary: PanelSummary = {
     judges: members.map((m) => m.name),
     aggregate: settings.aggregate,
     ...(settings.minAgreement === undefined ? {} : { minAgreement: settings.minAgreement }),
     agreement,
-    gaps: findings.gaps,
+    gaps: gaps.length,
   };
   return {
     judged,
@@ -198,7 +195,7 @@ export async function judgeWithPanel(
     ...(modelFailure === undefined ? {} : { modelFailure }),
     panels,
     summary,
-    warnings: findings.warnings,
+    warnings: gaps,
   };
 }
 

@@ -4,6 +4,7 @@ import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
 import { catalogFunctions, resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
+import { canonicalJson } from "../engine/judgeCache.js";
 import type { EvaluateContentOptions } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { defaultContent, defaultReference, type EvaluatorInput } from "./evaluatorInput.js";
@@ -19,13 +20,12 @@ type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; e
 const DEFAULT_CACHED_EXAMPLES = 64;
 
 function exampleKey(content: unknown, reference: string | undefined): string | undefined {
-  let text: string | undefined;
   try {
-    text = JSON.stringify([content ?? null, reference ?? null]);
+    const text = canonicalJson([content ?? null, reference ?? null]);
+    return createHash("sha256").update(text).digest("hex");
   } catch {
-    return undefined;
+    return undefined; // a value JSON cannot hold (a cycle) is evaluated without sharing
   }
-  return text === undefined ? undefined : createHash("sha256").update(text).digest("hex");
 }
 
 class SharedEvaluations {
@@ -49,11 +49,8 @@ class SharedEvaluations {
     if (known !== undefined) return known;
     const made = settle();
     this.outcomes.set(key, made);
-    while (this.outcomes.size > this.limit) {
-      const oldest = this.outcomes.keys().next();
-      if (oldest.done === true) break;
-      this.outcomes.delete(oldest.value);
-    }
+    const [oldest] = this.outcomes.keys();
+    if (this.outcomes.size > this.limit && oldest !== undefined) this.outcomes.delete(oldest);
     return made;
   }
 }
