@@ -92,19 +92,11 @@ function pointsCatalog(id: string, plan: PointPlan, where: string): Catalog {
     return parsePoints(id, plan.points, where);
   } catch (error) {
     if (!isCatalogError(error)) throw error;
-    plan.points.forEach((point, index) => {
-      try {
-        parsePoints(id, [point], where);
-      } catch (alone) {
-        if (!isCatalogError(alone)) throw alone;
-        const [list, position, ...inside] = alone.path ?? [];
-        if (list !== "points" || position !== 0) return;
-        const at = plan.placement[index]?.at ?? `points[${index}]`;
-        const rest = inside.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`));
-        throw new BlueprintError(`${where}.${at}${rest.join("")}`, alone.detail);
-      }
-    });
-    throw error;
+    const [list, index, ...inside] = error.path ?? [];
+    if (list !== "points" || typeof index !== "number") throw error;
+    const at = plan.placement[index]?.at ?? `points[${index}]`;
+    const rest = inside.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`));
+    throw new BlueprintError(`${where}.${at}${rest.join("")}`, error.detail);
   }
 }
 
