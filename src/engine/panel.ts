@@ -40,13 +40,8 @@ export interface Judging {
 /** `model` alone, or each of `judges`; every judge is built (its spec checked) before any call. */
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
   const panel = parseInput(PanelSettingsSchema, options.panel ?? {}, "panel option");
-  const { traceFile, signal } = options;
-  const { registryVersion } = options.catalog;
-  const traced = {
-    traceFile,
-    signal,
-    ...(registryVersion === undefined ? {} : { registryVersion }),
-  };
+  const { traceFile, signal, catalog } = options;
+  const traced = { traceFile, signal, registryVersion: catalog.registryVersion };
   if (options.model === null && !options.judges?.length) {
     const session = new JudgeSession(undefined, traced);
     return { session, members: [{ name: session.modelSpec, session }], panel };
