@@ -92,19 +92,11 @@ function pointsCatalog(id: string, plan: PointPlan, where: string): Catalog {
     return parsePoints(id, plan.points, where);
   } catch (error) {
     if (!isCatalogError(error)) throw error;
-    plan.points.forEach((point, index) => {
-      try {
-        parsePoints(id, [point], where);
-      } catch (alone) {
-        if (!isCatalogError(alone)) throw alone;
-        const [list, position, ...inside] = alone.path ?? [];
-        if (list !== "points" || position !== 0) return;
-        const at = plan.placement[index]?.at ?? `points[${index}]`;
-        const rest = inside.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`));
-        throw new BlueprintError(`${where}.${at}${rest.join("")}`, alone.detail);
-      }
-    });
-    throw error;
+    const [list, index, ...inside] = error.path ?? [];
+    if (list !== "points" || typeof index !== "number") throw error;
+    const at = plan.placement[index]?.at ?? `points[${index}]`;
+    const rest = inside.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`));
+    throw new BlueprintError(`${where}.${at}${rest.join("")}`, error.detail);
   }
 }
 
@@ -135,14 +127,18 @@ function preparePrompt(prompt: BlueprintPrompt, index: number, source: string): 
   };
 }
 
+function checkedBlueprint(input: unknown, where: string): Blueprint {
+  const parsed = BlueprintSchema.safeParse(input);
+  if (!parsed.success) throw new BlueprintError(where, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
 /** Validates a blueprint and prepares its prompts; errors name the place (`prompts[1].points`). */
 export function prepareBlueprint(
   input: unknown,
   source = "<blueprint>",
 ): { blueprint: Blueprint; prompts: PreparedPrompt[] } {
-  const parsed = BlueprintSchema.safeParse(input);
-  if (!parsed.success) throw new BlueprintError(source, z.prettifyError(parsed.error));
-  const blueprint = parsed.data;
+  const blueprint = checkedBlueprint(input, source);
   const prompts = blueprint.prompts.map((p, i) => preparePrompt(p, i, source));
   const seen = new Set<string>();
   for (const prompt of prompts) {
@@ -160,7 +156,5 @@ export async function loadBlueprint(path: string): Promise<Blueprint> {
   if (!read.ok) throw new BlueprintError(path, read.problem.reason);
   const parsed = readUntrustedJson(read.text);
   if (!parsed.ok) throw new BlueprintError(path, describeJsonProblem(parsed.problem));
-  const blueprint = BlueprintSchema.safeParse(parsed.value);
-  if (!blueprint.success) throw new BlueprintError(path, z.prettifyError(blueprint.error));
-  return blueprint.data;
+  return checkedBlueprint(parsed.value, path);
 }

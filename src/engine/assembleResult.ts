@@ -50,11 +50,6 @@ export interface Assembly {
   panel?: PanelSummary;
 }
 
-function fewShotField(judged: Map<string, JudgedCriterion>) {
-  const used = examplesUsed(judged);
-  return used === undefined ? {} : { fewShotExamples: used };
-}
-
 /** The result, with passed, verdict, status and summary settled together under the overrides. */
 export function assembleResult(parts: Assembly, overrides: ResultOverrides): EvaluationResult {
   const { options, score, session } = parts;
@@ -93,7 +88,7 @@ export function assembleResult(parts: Assembly, overrides: ResultOverrides): Eva
     traces: session.traces,
     ...(parts.evidence === undefined ? {} : { evidence: parts.evidence }),
     ...(parts.panel === undefined ? {} : { panel: parts.panel }),
-    ...fewShotField(parts.judged),
+    fewShotExamples: examplesUsed(parts.judged),
   };
 }
 

@@ -131,10 +131,9 @@ export async function judgeBatch(
   const first = await ask(prompt.user);
   if (first === undefined) return { judged, remaining: askable, notes };
   guard?.answered(first);
-  const accept = (raw: string, answers: BatchAnswers) => acceptAnswers(judged, raw, answers);
   const parsed = parseBatchResponse(first, askable);
   notes.push(...parsed.notes);
-  accept(first, parsed.answers);
+  acceptAnswers(judged, first, parsed.answers);
   // Kept only when the one answer served every criterion.
   if (servesAll(parsed.answers, askable) && (guard === undefined || guard.isClean(first))) {
     await ctx.session.remember({ ...batchCall, user: prompt.user }, first);
@@ -157,7 +156,7 @@ export async function judgeBatch(
     if (repaired !== undefined) {
       const again = parseBatchResponse(repaired, missing);
       notes.push(...again.notes);
-      accept(repaired, again.answers);
+      acceptAnswers(judged, repaired, again.answers);
       missing = askable.filter((c) => !judged.has(c.id));
     }
   }

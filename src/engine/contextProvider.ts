@@ -18,11 +18,10 @@ export function createContextProvider(
   if (context !== undefined) {
     return { contextFor: async () => context, contextForAll: async () => context };
   }
-  let retriever = input.retriever;
-  if (retriever === undefined && input.documents !== undefined) {
-    retriever = createBm25Retriever(chunkDocuments([...input.documents]));
-  }
-  const found = retriever;
+  const { documents } = input;
+  const found =
+    input.retriever ??
+    (documents === undefined ? undefined : createBm25Retriever(chunkDocuments([...documents])));
   if (found === undefined) {
     return { contextFor: async () => undefined, contextForAll: async () => undefined };
   }

@@ -1,3 +1,4 @@
+import type { BaseMessageLike } from "@langchain/core/messages";
 import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
 import type { Criterion, Scale } from "../criteria/model.js";
 import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
@@ -14,7 +15,7 @@ import type { CriterionOutcome } from "../scoring/result.js";
 import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
-import type { JudgeCallAnswer, JudgeSession } from "./judgeSession.js";
+import type { JudgeCall, JudgeCallAnswer, JudgeSession } from "./judgeSession.js";
 
 export interface JudgedCriterion {
   outcome: CriterionOutcome;
@@ -138,8 +139,8 @@ export async function judgeCriterion(
   if ("unrendered" in built) return built.unrendered;
   const { prompt, examples } = built;
   const scale = weightingScale(ctx, criterion);
-  const call = {
-    purpose: "criterion" as const,
+  const call: JudgeCall & { usable: (text: string) => boolean } = {
+    purpose: "criterion",
     criterionIds: [criterion.id],
     system: prompt.system,
     user: prompt.user,
@@ -151,56 +152,33 @@ export async function judgeCriterion(
     ...(scale === undefined ? {} : { weightOnScale: scale }),
     usable: (text: string) => parseJudgeResponse(text, criterion).usable,
   };
-  const kept =
-    scale === undefined
-      ? await ctx.session.recall(call, (text) => parseJudgeResponse(text, criterion).usable)
-      : undefined;
+  const kept = scale === undefined ? await ctx.session.recall(call, call.usable) : undefined;
   if (kept !== undefined) {
     const answer = parseJudgeResponse(kept, criterion);
-    return {
-      outcome: toOutcome(answer),
-      raw: kept,
-      notes: answer.notes,
-      called: false,
-      cached: true,
-      ...(examples === undefined ? {} : { examples }),
-    };
+    const outcome = toOutcome(answer);
+    return { outcome, raw: kept, notes: answer.notes, called: false, cached: true, examples };
   }
-  let reply: JudgeCallAnswer;
-  try {
-    reply = await ctx.session.callForAnswer(call);
-  } catch (error) {
-    return modelFailure(error);
+  const ask = (asked: JudgeCall) =>
+    ctx.session.callForAnswer(asked).catch((error: unknown) => modelFailure(error));
+  let reply = await ask(call);
+  if ("outcome" in reply) return reply;
+  let answer = parseJudgeResponse(reply.text, criterion);
+  const notes: string[] = [];
+  if (lacksReasoning(answer)) {
+    // A decision without a justification: asked once more, then a judge error.
+    const history: BaseMessageLike[] = [
+      ["human", prompt.user],
+      ["ai", reply.text],
+    ];
+    reply = await ask({ ...call, purpose: "repair", user: reasoningRepairPrompt(), history });
+    if ("outcome" in reply) return reply;
+    answer = parseJudgeResponse(reply.text, criterion);
+    notes.push(ASKED_AGAIN_NOTE);
   }
-  const raw = reply.text;
-  const answer = parseJudgeResponse(raw, criterion);
-  if (!lacksReasoning(answer)) {
-    if (answer.usable && scale === undefined) await ctx.session.remember(call, raw);
-    const outcome = outcomeOf(answer, reply, scale);
-    return { outcome, raw, notes: answer.notes, called: true, examples };
-  }
-  // A decision without a justification: asked once more, then a judge error.
-  let repairedReply: JudgeCallAnswer;
-  try {
-    repairedReply = await ctx.session.callForAnswer({
-      ...call,
-      purpose: "repair",
-      user: reasoningRepairPrompt(),
-      history: [
-        ["human", prompt.user],
-        ["ai", raw],
-      ],
-    });
-  } catch (error) {
-    return modelFailure(error);
-  }
-  const repaired = repairedReply.text;
-  const again = parseJudgeResponse(repaired, criterion);
   // Kept under the first call: the answer this prompt finally got.
-  if (again.usable && scale === undefined) await ctx.session.remember(call, repaired);
-  const notes = [ASKED_AGAIN_NOTE, ...again.notes];
-  const outcome = outcomeOf(again, repairedReply, scale);
-  return { outcome, raw: repaired, notes, called: true, examples };
+  if (answer.usable && scale === undefined) await ctx.session.remember(call, reply.text);
+  const outcome = outcomeOf(answer, reply, scale);
+  return { outcome, raw: reply.text, notes: [...notes, ...answer.notes], called: true, examples };
 }
 
 function modelFailure(error: unknown): JudgedCriterion {

@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { SUMMARY_SYSTEM, summaryUserPrompt } from "../../prompts/evaluation/index.js";
 import { FunctionRegistry } from "../checks/registry.js";
 import { activeCatalog } from "../criteria/activeCatalog.js";
-import { isLlmMethod } from "../criteria/model.js";
+import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget } from "../criteria/templateBudget.js";
 import { requireUsableCatalog } from "../criteria/validate.js";
 import { contentText } from "../judge/render.js";
@@ -66,6 +66,16 @@ function checkContent(content: unknown): string {
     );
   }
   return contentText(content);
+}
+
+/** Where a catalog's `module:function` refs and schema files are found, and its functions. */
+export function catalogFunctions(
+  catalog: Catalog,
+  given: { baseDir?: string; registry?: FunctionRegistry },
+): { baseDir: string; registry: FunctionRegistry } {
+  const baseDir =
+    given.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
+  return { baseDir, registry: given.registry ?? new FunctionRegistry({ baseDir }) };
 }
 
 interface EvaluationRun {
@@ -134,9 +144,7 @@ async function judgeScoreAndScreen(
 ) {
   const { catalog } = options;
   const { session } = judging;
-  const baseDir =
-    options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
-  const registry = options.registry ?? new FunctionRegistry({ baseDir });
+  const { baseDir, registry } = catalogFunctions(catalog, options);
   const warnings = [...catalog.warnings];
   // Content no judge reads (every criterion deterministic, or no judge) cannot steer a judge.
   const read = session.hasJudge && catalog.criteria.some((c) => isLlmMethod(c.method));

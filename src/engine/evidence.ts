@@ -33,19 +33,14 @@ export function quoteSources(
 }
 
 function checkOne(quote: GivenQuote, sources: readonly QuoteSource[]): QuoteCheck {
-  let similarity = 0;
+  const judge = quote.judge === undefined ? {} : { judge: quote.judge };
+  const check = { text: quote.text, verified: false, similarity: 0, ...judge };
   for (const source of sources) {
     const match = checkQuote(quote.text, source);
-    if (match.verified) {
-      return { text: quote.text, verified: true, similarity: match.similarity, ...judgeOf(quote) };
-    }
-    similarity = Math.max(similarity, match.similarity);
+    if (match.verified) return { ...check, verified: true, similarity: match.similarity };
+    check.similarity = Math.max(check.similarity, match.similarity);
   }
-  return { text: quote.text, verified: false, similarity, ...judgeOf(quote) };
-}
-
-function judgeOf(quote: GivenQuote): { judge?: string } {
-  return quote.judge === undefined ? {} : { judge: quote.judge };
+  return check;
 }
 
 /**

@@ -97,9 +97,8 @@ export async function planFewShot(
 export function examplesUsed(
   judged: ReadonlyMap<string, { examples?: readonly string[] }>,
 ): Record<string, string[]> | undefined {
-  const used: Array<[string, string[]]> = [];
-  for (const [id, j] of judged) {
-    if (j.examples !== undefined && j.examples.length > 0) used.push([id, [...j.examples]]);
-  }
-  return used.length === 0 ? undefined : Object.fromEntries(used);
+  const used = [...judged].filter(([, j]) => (j.examples?.length ?? 0) > 0);
+  return used.length === 0
+    ? undefined
+    : Object.fromEntries(used.map(([id, j]) => [id, [...(j.examples ?? [])]]));
 }

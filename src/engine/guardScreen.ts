@@ -127,15 +127,17 @@ export class GuardScreen {
   }
 
   private makeFold(text: ScreenedText): Fold {
-    let settle: (reasons: string[]) => void = () => {};
-    const reasons = new Promise<string[]>((resolve) => {
-      settle = resolve;
-    });
-    const fold: Fold = { text, settled: false, settle: () => {}, reasons };
-    fold.settle = (given) => {
-      if (fold.settled) return;
-      fold.settled = true;
-      settle(given);
+    let resolve: (reasons: string[]) => void = () => {};
+    const fold: Fold = {
+      text,
+      settled: false,
+      settle: (given) => {
+        if (!fold.settled) resolve(given);
+        fold.settled = true;
+      },
+      reasons: new Promise((found) => {
+        resolve = found;
+      }),
     };
     this.#fold = fold;
     return fold;
@@ -167,9 +169,7 @@ export class GuardScreen {
       fold.settle(await this.askAlone(session, fold.text));
     }
     const reasons = (await Promise.all(this.#answers)).flat();
-    this.openGate();
-    if (reasons.length > 0) session.bypassCache();
-    else await (this.#released ?? session.releaseCacheWrites());
+    await this.closeCache(session, reasons.length === 0);
     return reasons.map((message) => ({ source: "guard", message }));
   }
 
@@ -179,8 +179,13 @@ export class GuardScreen {
     if (session === undefined || !this.#started) return;
     this.#fold?.settle([guardFailureReason(this.#fold.text.where)]);
     const answers = await Promise.allSettled(this.#answers);
-    this.openGate();
     const clean = answers.every((a) => a.status === "fulfilled" && a.value.length === 0);
+    await this.closeCache(session, clean);
+  }
+
+  /** Clean: the held cache writes are kept; else nothing of this evaluation is kept. */
+  private async closeCache(session: JudgeSession, clean: boolean): Promise<void> {
+    this.openGate();
     if (clean) await (this.#released ?? session.releaseCacheWrites());
     else session.bypassCache();
   }

@@ -38,44 +38,25 @@ export interface CatalogJudging {
   templateBudget?: TemplateTimeBudget;
 }
 
-class JudgedCriteria {
-  readonly judged = new Map<string, JudgedCriterion>();
-  private readonly index: Map<string, number>;
-  private readonly total: number;
-
-  constructor(
-    catalog: Catalog,
-    private readonly progress: (event: EvaluationProgress) => void,
-  ) {
-    this.index = new Map(catalog.criteria.map((c, i) => [c.id, i]));
-    this.total = catalog.criteria.length;
-  }
-
-  started(criterion: Criterion): void {
-    const { total } = this;
-    this.progress({
-      type: "criterion_start",
-      criterionId: criterion.id,
-      index: this.at(criterion),
-      total,
-    });
-  }
-
-  done(criterion: Criterion, result: JudgedCriterion): void {
-    this.judged.set(criterion.id, result);
-    this.progress({
-      type: "criterion_done",
-      criterionId: criterion.id,
-      index: this.at(criterion),
-      total: this.total,
-      outcome: result.outcome,
-    });
-  }
-
-  private at(criterion: Criterion): number {
-    return this.index.get(criterion.id) ?? 0;
-  }
+/** The criteria judged so far, each reported as it starts and as it is done. */
+function judgedCriteria(catalog: Catalog, progress: (event: EvaluationProgress) => void) {
+  const judged = new Map<string, JudgedCriterion>();
+  const total = catalog.criteria.length;
+  const at = (criterion: Criterion) => ({
+    criterionId: criterion.id,
+    index: catalog.criteria.findIndex((c) => c.id === criterion.id),
+    total,
+  });
+  return {
+    judged,
+    started: (criterion: Criterion) => progress({ type: "criterion_start", ...at(criterion) }),
+    done(criterion: Criterion, result: JudgedCriterion) {
+      judged.set(criterion.id, result);
+      progress({ type: "criterion_done", ...at(criterion), outcome: result.outcome });
+    },
+  };
 }
+type JudgedCriteria = ReturnType<typeof judgedCriteria>;
 
 export const NO_JUDGE_NOTE = "no judge model was given: an LLM-judged criterion needs one";
 
@@ -145,6 +126,25 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
   };
 }
 
+/** Each item under the concurrency limit; once aborted, queued ones are not sent. */
+async function eachLimited<T, R>(
+  job: CatalogJudging,
+  items: readonly T[],
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const limit = job.limit ?? pLimit(job.settings.concurrency);
+  const { signal } = job.options;
+  const settled = await Promise.allSettled(
+    items.map((item, index) =>
+      limit(async () => {
+        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
+        return run(item, index);
+      }),
+    ),
+  );
+  return fulfilledOrThrow(settled);
+}
+
 /** Each group in one call; returns the criteria no group answered, to be asked alone. */
 async function runGroups(
   job: CatalogJudging,
@@ -153,29 +153,22 @@ async function runGroups(
   criteria: JudgedCriteria,
   guard: FoldedGuard | undefined,
 ): Promise<Criterion[]> {
-  const limit = job.limit ?? pLimit(job.settings.concurrency);
-  const { signal } = job.options;
   const label =
     groups.length > 1 ? (i: number) => `group ${i + 1}/${groups.length}` : () => "batch";
   for (const criterion of groups.flat()) criteria.started(criterion);
-  const settled = await Promise.allSettled(
-    groups.map((group, i) =>
-      limit(async () => {
-        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
-        // The last group is the smallest: it carries the guard's question.
-        const batch = await judgeBatch(ctx, group, i === groups.length - 1 ? guard : undefined);
-        job.warnings.push(...batch.notes.map((n) => `${label(i)}: ${n}`));
-        for (const criterion of group) {
-          const result = batch.judged.get(criterion.id);
-          if (result !== undefined) {
-            criteria.done(criterion, groupAnswerWeighting(ctx, criterion, result));
-          }
-        }
-        return batch.remaining;
-      }),
-    ),
-  );
-  return fulfilledOrThrow(settled).flat();
+  const remaining = await eachLimited(job, groups, async (group, i) => {
+    // The last group is the smallest: it carries the guard's question.
+    const batch = await judgeBatch(ctx, group, i === groups.length - 1 ? guard : undefined);
+    job.warnings.push(...batch.notes.map((n) => `${label(i)}: ${n}`));
+    for (const criterion of group) {
+      const result = batch.judged.get(criterion.id);
+      if (result !== undefined) {
+        criteria.done(criterion, groupAnswerWeighting(ctx, criterion, result));
+      }
+    }
+    return batch.remaining;
+  });
+  return remaining.flat();
 }
 
 /** The values once every call settled (none outlives the evaluation); else the first rejection. */
@@ -183,28 +176,6 @@ export function fulfilledOrThrow<T>(settled: readonly PromiseSettledResult<T>[])
   const rejected = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (rejected !== undefined) throw rejected.reason;
   return settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-}
-
-/** Every started call settles before the evaluation ends; once aborted, queued ones are not sent. */
-async function runSingleCalls(
-  job: CatalogJudging,
-  ctx: CriterionJudgeContext,
-  remaining: Criterion[],
-  criteria: JudgedCriteria,
-  alreadyStarted: ReadonlySet<string>,
-): Promise<void> {
-  const limit = job.limit ?? pLimit(job.settings.concurrency);
-  const { signal } = job.options;
-  const settled = await Promise.allSettled(
-    remaining.map((criterion) =>
-      limit(async () => {
-        if (signal?.aborted) throw new ModelAbortedError({}, signal.reason);
-        if (!alreadyStarted.has(criterion.id)) criteria.started(criterion);
-        criteria.done(criterion, await judgeCriterion(ctx, criterion));
-      }),
-    ),
-  );
-  fulfilledOrThrow(settled);
 }
 
 interface CatalogJudgement {
@@ -230,7 +201,7 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const progress = job.options.onProgress ?? (() => {});
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
   progress({ type: "start", total: catalog.criteria.length, llmCriteria: llm.length });
-  const criteria = new JudgedCriteria(catalog, progress);
+  const criteria = judgedCriteria(catalog, progress);
   const plan = planJudging(llm, {
     mode: job.settings.mode,
     slots: job.settings.parallelSlots ?? job.settings.concurrency,
@@ -254,7 +225,11 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const ctx = judgeContext(job);
   const grouped = new Set(plan.groups.flat().map((c) => c.id));
   const unanswered = await runGroups(job, ctx, plan.groups, criteria, guard);
-  await runSingleCalls(job, ctx, [...plan.single, ...unanswered], criteria, grouped);
+  // Every started call settles before the evaluation ends.
+  await eachLimited(job, [...plan.single, ...unanswered], async (criterion) => {
+    if (!grouped.has(criterion.id)) criteria.started(criterion);
+    criteria.done(criterion, await judgeCriterion(ctx, criterion));
+  });
   const modelFailure = modelWideFailure(llm, criteria.judged);
   return {
     judged: criteria.judged,

@@ -129,10 +129,13 @@ export class JudgeSession {
       ...(call.history ?? []),
       ["human", call.user],
     ];
-    const userPrompt =
-      call.history === undefined || call.history.length === 0
-        ? call.user
-        : `${JSON.stringify(call.history)}\n\n${call.user}`;
+    const history = call.history ?? [];
+    const asked = {
+      purpose: call.purpose,
+      criterionIds: call.criterionIds,
+      systemPrompt: call.system,
+      userPrompt: history.length === 0 ? call.user : `${JSON.stringify(history)}\n\n${call.user}`,
+    };
     const started = performance.now();
     if (this.judge === undefined) throw new Error("internal: a judge call without a judge");
     try {
@@ -147,12 +150,9 @@ export class JudgeSession {
         weighting === undefined ? undefined : probabilityWeightedScore(answer.logprobs, weighting);
       this.record(
         buildTrace({
-          purpose: call.purpose,
-          criterionIds: call.criterionIds,
+          ...asked,
           model: answer.spec,
           parameters: parametersOf(answer.parameters, call),
-          systemPrompt: call.system,
-          userPrompt,
           rawResponse: answer.text,
           usage: answer.usage,
           latencyMs: answer.latencyMs,
@@ -164,12 +164,9 @@ export class JudgeSession {
       if (isModelCallError(error)) {
         this.record(
           buildTrace({
-            purpose: call.purpose,
-            criterionIds: call.criterionIds,
+            ...asked,
             model: error.model === undefined ? this.modelSpec : `${error.provider}:${error.model}`,
             parameters: parametersOf({}, call),
-            systemPrompt: call.system,
-            userPrompt,
             rawResponse: "",
             latencyMs: Math.round(performance.now() - started),
             error: `${error.name}: ${error.message}`,

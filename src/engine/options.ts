@@ -118,21 +118,6 @@ export interface EvaluateContentOptions
   weightedScores?: boolean;
 }
 
-/** The pipeline's features every way in passes on as they are. */
-export type PipelineFeatures = Pick<
-  EvaluateContentOptions,
-  | "cache"
-  | "fewShot"
-  | "weightedScores"
-  | "judges"
-  | "panel"
-  | "structuredOutput"
-  | "contentType"
-  | "rubricRegistry"
-  | "traceFile"
-  | "maxContentBytes"
->;
-
 const FEATURES = [
   "rubricRegistry",
   "traceFile",
@@ -144,7 +129,10 @@ const FEATURES = [
   "panel",
   "structuredOutput",
   "contentType",
-] as const satisfies readonly (keyof PipelineFeatures)[];
+] as const satisfies readonly (keyof EvaluateContentOptions)[];
+
+/** The pipeline's features every way in passes on as they are. */
+export type PipelineFeatures = Pick<EvaluateContentOptions, (typeof FEATURES)[number]>;
 
 export function pipelineFeatures(options: PipelineFeatures): PipelineFeatures {
   return Object.fromEntries(

@@ -40,13 +40,8 @@ export interface Judging {
 /** `model` alone, or each of `judges`; every judge is built (its spec checked) before any call. */
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
   const panel = parseInput(PanelSettingsSchema, options.panel ?? {}, "panel option");
-  const { traceFile, signal } = options;
-  const { registryVersion } = options.catalog;
-  const traced = {
-    traceFile,
-    signal,
-    ...(registryVersion === undefined ? {} : { registryVersion }),
-  };
+  const { traceFile, signal, catalog } = options;
+  const traced = { traceFile, signal, registryVersion: catalog.registryVersion };
   if (options.model === null && !options.judges?.length) {
     const session = new JudgeSession(undefined, traced);
     return { session, members: [{ name: session.modelSpec, session }], panel };
@@ -133,16 +128,13 @@ async function judgeByMember(
   };
 }
 
-function panelGaps(panels: Map<string, CriterionPanel>): { warnings: string[]; gaps: number } {
-  const warnings: string[] = [];
-  for (const [id, panel] of panels) {
-    for (const answer of panel.answers.filter((a) => !a.evaluated)) {
-      warnings.push(
-        `${id}: judge ${answer.judge} gave no answer (${answer.judgeError ?? "no reason given"})`,
-      );
-    }
-  }
-  return { warnings, gaps: warnings.length };
+/** One warning per answer a member could not give: the panel's gaps. */
+function panelGaps(panels: Map<string, CriterionPanel>): string[] {
+  return [...panels].flatMap(([id, panel]) =>
+    panel.answers
+      .filter((a) => !a.evaluated)
+      .map((a) => `${id}: judge ${a.judge} gave no answer (${a.judgeError ?? "no reason given"})`),
+  );
 }
 
 /**
@@ -184,13 +176,13 @@ export async function judgeWithPanel(
     p.answers.map((a) => (a.evaluated ? a.score : null)),
   );
   const agreement = krippendorffAlpha(units, "interval");
-  const findings = panelGaps(panels);
+  const gaps = panelGaps(panels);
   const summary: PanelSummary = {
     judges: members.map((m) => m.name),
     aggregate: settings.aggregate,
     ...(settings.minAgreement === undefined ? {} : { minAgreement: settings.minAgreement }),
     agreement,
-    gaps: findings.gaps,
+    gaps: gaps.length,
   };
   return {
     judged,
@@ -198,7 +190,7 @@ export async function judgeWithPanel(
     ...(modelFailure === undefined ? {} : { modelFailure }),
     panels,
     summary,
-    warnings: findings.warnings,
+    warnings: gaps,
   };
 }
 

@@ -1,20 +1,14 @@
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
-import { FunctionRegistry } from "../checks/registry.js";
 import { activeCatalog } from "../criteria/activeCatalog.js";
 import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError } from "../engine/errors.js";
-import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
+import { catalogFunctions, resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
+import { canonicalJson } from "../engine/judgeCache.js";
 import type { EvaluateContentOptions } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { defaultContent, defaultReference, type EvaluatorInput } from "./evaluatorInput.js";
-import {
-  type EvaluatorResult,
-  failedResults,
-  type ResultKeys,
-  resultsOf,
-} from "./evaluatorResults.js";
+import { type EvaluatorResult, failedResults, resultKeys, resultsOf } from "./evaluatorResults.js";
 
 /**
  * One evaluation per example, shared by the evaluators LangSmith calls separately for one run;
@@ -26,13 +20,12 @@ type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; e
 const DEFAULT_CACHED_EXAMPLES = 64;
 
 function exampleKey(content: unknown, reference: string | undefined): string | undefined {
-  let text: string | undefined;
   try {
-    text = JSON.stringify([content ?? null, reference ?? null]);
+    const text = canonicalJson([content ?? null, reference ?? null]);
+    return createHash("sha256").update(text).digest("hex");
   } catch {
-    return undefined;
+    return undefined; // a value JSON cannot hold (a cycle) is evaluated without sharing
   }
-  return text === undefined ? undefined : createHash("sha256").update(text).digest("hex");
 }
 
 class SharedEvaluations {
@@ -56,11 +49,8 @@ class SharedEvaluations {
     if (known !== undefined) return known;
     const made = settle();
     this.outcomes.set(key, made);
-    while (this.outcomes.size > this.limit) {
-      const oldest = this.outcomes.keys().next();
-      if (oldest.done === true) break;
-      this.outcomes.delete(oldest.value);
-    }
+    const [oldest] = this.outcomes.keys();
+    if (this.outcomes.size > this.limit && oldest !== undefined) this.outcomes.delete(oldest);
     return made;
   }
 }
@@ -101,23 +91,6 @@ function named<F extends (input: EvaluatorInput) => Promise<unknown>>(key: strin
   return fn;
 }
 
-function resultKeys(catalog: Catalog, options: CatalogEvaluatorOptions): ResultKeys {
-  const prefix = options.keyPrefix ?? "";
-  const overallKey = options.overallKey ?? "overall";
-  if (overallKey.trim() === "") {
-    throw new EvaluationError("input", "invalid evaluator option overallKey: it is empty");
-  }
-  const criteria = catalog.criteria.map((c) => ({ id: c.id, key: `${prefix}${c.id}` }));
-  const overall = `${prefix}${overallKey}`;
-  if (criteria.some((c) => c.key === overall)) {
-    throw new EvaluationError(
-      "input",
-      `invalid evaluator option overallKey: "${overallKey}" is also a criterion's id; give the overall result another key`,
-    );
-  }
-  return { criteria, overall };
-}
-
 function checkOptions(options: CatalogEvaluatorOptions): number {
   const limit = options.maxCachedExamples ?? DEFAULT_CACHED_EXAMPLES;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -129,13 +102,6 @@ function checkOptions(options: CatalogEvaluatorOptions): number {
   // A model spec that cannot be used fails here, not once per example.
   if (options.judges === undefined && options.model !== null) resolveJudgeModel(options.model);
   return limit;
-}
-
-function baseRegistry(catalog: Catalog, options: CatalogEvaluatorOptions): FunctionRegistry {
-  if (options.registry !== undefined) return options.registry;
-  const baseDir =
-    options.baseDir ?? (catalog.source === undefined ? process.cwd() : dirname(catalog.source));
-  return new FunctionRegistry({ baseDir });
 }
 
 /**
@@ -158,9 +124,9 @@ export async function createCatalogEvaluators(
       : catalog;
   // Every example of an experiment is judged with the same version: the one active now.
   const loaded = await activeCatalog(given, options.rubricRegistry);
-  const keys = resultKeys(loaded, options);
+  const keys = resultKeys(loaded.criteria, options);
   const shared = new SharedEvaluations(checkOptions(options));
-  const registry = baseRegistry(loaded, options);
+  const { registry } = catalogFunctions(loaded, options);
   const contentOf = content ?? defaultContent;
   const referenceOf = reference ?? defaultReference;
 

@@ -2,6 +2,7 @@
  * An EvaluationResult as `{ key, score, comment }` results. What could not be evaluated has
  * `score: null` and says why: LangSmith records that as feedback, a thrown error not at all.
  */
+import { EvaluationError } from "../engine/errors.js";
 import { isEvalgateError } from "../errors.js";
 import { redactSecretText } from "../redact.js";
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
@@ -97,14 +98,33 @@ export function resultsOf(keys: ResultKeys, result: EvaluationResult): Evaluator
   return [...criteria, overallResult(keys.overall, result)];
 }
 
+/** Each criterion's key and the overall one: `keyPrefix` before each, `overallKey` its own. */
+export function resultKeys(
+  criteria: ReadonlyArray<{ id: string }>,
+  options: { keyPrefix?: string; overallKey?: string },
+): ResultKeys {
+  const prefix = options.keyPrefix ?? "";
+  const overallKey = options.overallKey ?? "overall";
+  if (overallKey.trim() === "") {
+    throw new EvaluationError("input", "invalid evaluator option overallKey: it is empty");
+  }
+  const keys = criteria.map((c) => ({ id: c.id, key: `${prefix}${c.id}` }));
+  const overall = `${prefix}${overallKey}`;
+  if (keys.some((c) => c.key === overall)) {
+    throw new EvaluationError(
+      "input",
+      `invalid evaluator option overallKey: "${overallKey}" is also a criterion's id; give the overall result another key`,
+    );
+  }
+  return { criteria: keys, overall };
+}
+
 /** The openevals view of a result: what the catalog evaluators give for it. */
 export function toEvaluatorResults(
   result: EvaluationResult,
   options: { keyPrefix?: string; overallKey?: string } = {},
 ): EvaluatorResult[] {
-  const prefix = options.keyPrefix ?? "";
-  const criteria = result.criteria.map((c) => ({ id: c.id, key: `${prefix}${c.id}` }));
-  return resultsOf({ criteria, overall: `${prefix}${options.overallKey ?? "overall"}` }, result);
+  return resultsOf(resultKeys(result.criteria, options), result);
 }
 
 /** Every result of an evaluation that could not be made: null scores saying why, redacted. */

@@ -5,8 +5,7 @@ export const REVIEW_ACTIONS = ["approve", "revise", "edit", "retry"] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** What the reviewer did with the content a judge evaluated (a retry judges nothing). */
-export const ReviewerActionSchema = z.enum(REVIEW_ACTIONS).exclude(["retry"]);
-export type ReviewerAction = z.infer<typeof ReviewerActionSchema>;
+const ReviewerActionSchema = z.enum(REVIEW_ACTIONS).exclude(["retry"]);
 
 /** A reviewer's decision next to the judge's outcome on one criterion (scores 0–1). */
 export const CalibrationLabelSchema = z.object({

@@ -1,4 +1,4 @@
-import { ScoringError } from "./errors.js";
+import { ScoringError, type ScoringErrorLocation } from "./errors.js";
 import type { CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
 
@@ -13,35 +13,26 @@ export function meetsThreshold(score: number, threshold: number): boolean {
   return roundScore(score) >= roundScore(threshold);
 }
 
+/** A result whose fields contradict each other (`RESULT_INCONSISTENT`). */
+export const inconsistent = (detail: string, location: ScoringErrorLocation) =>
+  new ScoringError(detail, location, { code: "RESULT_INCONSISTENT" });
+
 /** evaluated ⇔ score present, met null exactly when not evaluated, met ⇔ score ≥ threshold. */
 export function assertConsistentResult(result: CriterionResult, catalogId?: string): void {
   const at = (field: string) => ({ catalogId, criterionId: result.id, field });
   if (result.evaluated && result.score === null) {
-    throw new ScoringError("evaluated is true but score is null", at("score"), {
-      code: "RESULT_INCONSISTENT",
-    });
+    throw inconsistent("evaluated is true but score is null", at("score"));
   }
   if (!result.evaluated && result.score !== null) {
-    throw new ScoringError(
-      `evaluated is false but a score (${result.score}) is given`,
-      at("score"),
-      { code: "RESULT_INCONSISTENT" },
-    );
+    throw inconsistent(`evaluated is false but a score (${result.score}) is given`, at("score"));
   }
   if (result.score === null) {
-    if (result.met !== null) {
-      throw new ScoringError("met must be null when not evaluated", at("met"), {
-        code: "RESULT_INCONSISTENT",
-      });
-    }
+    if (result.met !== null) throw inconsistent("met must be null when not evaluated", at("met"));
     return;
   }
   const expected = meetsThreshold(result.score, result.threshold);
   if (result.met !== expected) {
-    throw new ScoringError(
-      `met is ${String(result.met)} but score ${result.score} vs threshold ${result.threshold} gives ${expected}`,
-      at("met"),
-      { code: "RESULT_INCONSISTENT" },
-    );
+    const gives = `score ${result.score} vs threshold ${result.threshold} gives ${expected}`;
+    throw inconsistent(`met is ${String(result.met)} but ${gives}`, at("met"));
   }
 }

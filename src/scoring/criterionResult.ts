@@ -1,12 +1,8 @@
 import { type Catalog, type Criterion, levelsOf } from "../criteria/model.js";
-import { meetsThreshold } from "./consistency.js";
-import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
+import { inconsistent, meetsThreshold } from "./consistency.js";
+import { UnknownLevelError } from "./errors.js";
 import type { CriterionOutcome, CriterionResult } from "./result.js";
-import { roundScore } from "./scale.js";
-
-/** A result whose fields contradict each other (`RESULT_INCONSISTENT`). */
-const inconsistent = (detail: string, location: ScoringErrorLocation) =>
-  new ScoringError(detail, location, { code: "RESULT_INCONSISTENT" });
+import { roundScore, scaleInvalid } from "./scale.js";
 
 /** The 0–1 threshold a criterion is met at: its own, else the catalog's. */
 export function thresholdOf(
@@ -87,9 +83,7 @@ export function makeCriterionResult(
     throw inconsistent("outcome is evaluated but has no score", at("score"));
   }
   if (!Number.isFinite(outcome.score) || outcome.score < 0 || outcome.score > 1) {
-    throw new ScoringError(`score must be within 0–1, got ${outcome.score}`, at("score"), {
-      code: "SCALE_INVALID",
-    });
+    throw scaleInvalid(`score must be within 0–1, got ${outcome.score}`, at("score"));
   }
   if (outcome.level !== undefined) {
     const levels = levelsOf(criterion.method);

@@ -80,7 +80,7 @@ export function criterionSuggestion(
 }
 
 /** `Evaluation PASSED|BORDERLINE|FAILED for catalog 'X'…`, in the words of the settled verdict. */
-export function outcomeLine(
+function outcomeLine(
   catalogName: string,
   evaluation: Pick<SummaryInput, "passed" | "verdict">,
 ): string {

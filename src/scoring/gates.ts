@@ -38,42 +38,32 @@ function describe(result: CriterionResult): string {
   return `'${result.title}' (${result.id})`;
 }
 
+function whyNot(result: CriterionResult): string {
+  return result.judgeError !== undefined ? `: ${result.judgeError}` : "";
+}
+
 function gateFailureOf(result: CriterionResult): GateFailure | undefined {
-  const base = { criterionId: result.id, score: result.score, threshold: result.threshold };
+  const failure = (kind: GateFailureKind, message: string): GateFailure => ({
+    criterionId: result.id,
+    kind,
+    message,
+    score: result.score,
+    threshold: result.threshold,
+  });
+  const what = describe(result);
   if (isEvaluated(result)) {
     if (result.met !== false) return undefined;
-    if (result.knockout) {
-      return {
-        ...base,
-        kind: "knockout_failed",
-        message: `knockout ${describe(result)} failed (score ${result.score.toFixed(2)} < ${result.threshold})`,
-      };
-    }
-    if (result.critical) {
-      return {
-        ...base,
-        kind: "critical_unmet",
-        message: `critical ${describe(result)} below its threshold (score ${result.score.toFixed(2)} < ${result.threshold})`,
-      };
-    }
-    return undefined;
+    const below = `(score ${result.score.toFixed(2)} < ${result.threshold})`;
+    if (result.knockout) return failure("knockout_failed", `knockout ${what} failed ${below}`);
+    if (!result.critical) return undefined;
+    return failure("critical_unmet", `critical ${what} below its threshold ${below}`);
   }
-  const reason = result.judgeError !== undefined ? `: ${result.judgeError}` : "";
+  const unknown = `${what} could not be evaluated${whyNot(result)}`;
   if (result.critical || result.knockout) {
-    return {
-      ...base,
-      kind: "critical_not_evaluated",
-      message: `${result.knockout ? "knockout" : "critical"} ${describe(result)} could not be evaluated${reason}`,
-    };
+    const gate = result.knockout ? "knockout" : "critical";
+    return failure("critical_not_evaluated", `${gate} ${unknown}`);
   }
-  if (result.required) {
-    return {
-      ...base,
-      kind: "required_not_evaluated",
-      message: `required ${describe(result)} could not be evaluated${reason}`,
-    };
-  }
-  return undefined;
+  return result.required ? failure("required_not_evaluated", `required ${unknown}`) : undefined;
 }
 
 /** Knockouts, critical and required criteria; `met` is trusted (see assertConsistentResult). */
@@ -87,8 +77,9 @@ export function evaluateGates(results: readonly CriterionResult[]): GateReport {
       continue;
     }
     if (!isEvaluated(result)) {
-      const reason = result.judgeError !== undefined ? `: ${result.judgeError}` : "";
-      warnings.push(`optional ${describe(result)} could not be evaluated and is left out${reason}`);
+      warnings.push(
+        `optional ${describe(result)} could not be evaluated and is left out${whyNot(result)}`,
+      );
     }
   }
   const failed = failures.some((f) => SCORE_FAILURES.has(f.kind));

@@ -21,9 +21,7 @@ export const TokenUsageSchema = z.object({
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 
 /** A score as the model wrote it, or the scale's mean weighted by its token probabilities. */
-
-export const ScoreMethodSchema = z.enum(["probability-weighted", "plain"]);
-export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
+const ScoreMethodSchema = z.enum(["probability-weighted", "plain"]);
 
 /** What weighting one answer's score gave: the weighted score and its distribution, or why not. */
 export const ScoreWeightingSchema = z.discriminatedUnion("scoreMethod", [

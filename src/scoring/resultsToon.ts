@@ -24,32 +24,21 @@ interface ResultsToonDocument {
 const NOT_EVALUATED_RESULT = "error";
 
 function rowOf(criterion: CriterionResult): ResultsToonRow {
+  const row = (result: string | null, score: number | null, reasoning = criterion.reasoning) => ({
+    id: criterion.id,
+    result,
+    score,
+    reasoning,
+  });
   if (!criterion.evaluated || criterion.score === null) {
-    return {
-      id: criterion.id,
-      result: NOT_EVALUATED_RESULT,
-      score: null,
-      reasoning: criterion.judgeError ?? criterion.reasoning,
-    };
+    return row(NOT_EVALUATED_RESULT, null, criterion.judgeError ?? criterion.reasoning);
   }
   const { native } = criterion;
   if (criterion.method === "check") {
-    return {
-      id: criterion.id,
-      result: typeof native === "string" ? native : criterion.met ? "pass" : "fail",
-      score: null,
-      reasoning: criterion.reasoning,
-    };
+    return row(typeof native === "string" ? native : criterion.met ? "pass" : "fail", null);
   }
-  if (typeof native === "number") {
-    return { id: criterion.id, result: null, score: native, reasoning: criterion.reasoning };
-  }
-  return {
-    id: criterion.id,
-    result: criterion.level ?? native,
-    score: criterion.score,
-    reasoning: criterion.reasoning,
-  };
+  if (typeof native === "number") return row(null, native);
+  return row(criterion.level ?? native, criterion.score);
 }
 
 /** The plain object that {@link encodeResultsToon} writes, for comparison with other formats. */

@@ -1,17 +1,17 @@
 import type { Level, Scale } from "../criteria/model.js";
-import { ScoringError, type ScoringErrorLocation, UnknownLevelError } from "./errors.js";
+import { ScoringError, type ScoringErrorLocation } from "./errors.js";
+
+/** A scale, or a value on one, that cannot be used (`SCALE_INVALID`). */
+export const scaleInvalid = (message: string, location: ScoringErrorLocation = {}) =>
+  new ScoringError(message, location, { code: "SCALE_INVALID" });
 
 /** Decimals kept by {@link roundScore}: enough for any score, few enough to drop float noise. */
-export const SCORE_DECIMALS = 10;
+const SCORE_DECIMALS = 10;
 
 /** Rounds away float noise: 0.4·4 + 0.6·3 is 3.4, not 3.4000000000000004. */
 export function roundScore(value: number, decimals: number = SCORE_DECIMALS): number {
   if (!Number.isFinite(value)) {
-    throw new ScoringError(
-      `cannot round ${String(value)}: not a finite number`,
-      {},
-      { code: "SCALE_INVALID" },
-    );
+    throw scaleInvalid(`cannot round ${String(value)}: not a finite number`);
   }
   const factor = 10 ** decimals;
   const rounded = Math.round(value * factor) / factor;
@@ -20,9 +20,7 @@ export function roundScore(value: number, decimals: number = SCORE_DECIMALS): nu
 
 function assertFinite(value: number, what: string, location: ScoringErrorLocation): void {
   if (!Number.isFinite(value)) {
-    throw new ScoringError(`${what} must be a finite number, got ${String(value)}`, location, {
-      code: "SCALE_INVALID",
-    });
+    throw scaleInvalid(`${what} must be a finite number, got ${String(value)}`, location);
   }
 }
 
@@ -30,10 +28,9 @@ function assertScale(scale: Scale, location: ScoringErrorLocation): void {
   assertFinite(scale.min, "scale min", location);
   assertFinite(scale.max, "scale max", location);
   if (!(scale.max > scale.min)) {
-    throw new ScoringError(
+    throw scaleInvalid(
       `scale max (${scale.max}) must be greater than min (${scale.min})`,
       location,
-      { code: "SCALE_INVALID" },
     );
   }
 }
@@ -60,35 +57,16 @@ export function fromUnit(unit: number, scale: Scale, location: ScoringErrorLocat
   assertFinite(unit, "unit score", location);
   assertScale(scale, location);
   if (unit < 0 || unit > 1) {
-    throw new ScoringError(`unit score must be within 0–1, got ${unit}`, location, {
-      code: "SCALE_INVALID",
-    });
+    throw scaleInvalid(`unit score must be within 0–1, got ${unit}`, location);
   }
   return roundScore(scale.min + unit * (scale.max - scale.min));
 }
 
-export type CheckResult = "pass" | "fail";
+type CheckResult = "pass" | "fail";
 
 /** A pass/fail answer as 0–1. */
 export function checkToUnit(result: CheckResult): 0 | 1 {
   return result === "pass" ? 1 : 0;
-}
-
-/** The score of a level, by id. */
-export function levelScore(
-  levels: readonly Level[],
-  levelId: string,
-  location: ScoringErrorLocation = {},
-): number {
-  const level = levels.find((l) => l.id === levelId);
-  if (level === undefined) {
-    throw new UnknownLevelError(
-      levelId,
-      levels.map((l) => l.id),
-      location,
-    );
-  }
-  return level.score;
 }
 
 /** The level with the highest score (the first such, when several share it). */

@@ -181,7 +181,15 @@ export function scoreCatalogResult(
     blocked: gates.blocked,
     noEvidence: average.zeroWeight,
   });
-  const common = {
+  const rules = catalog.statusRules;
+  const decision = rules === undefined ? undefined : decideFundingStatus(average, rules, gates);
+  const passed =
+    decision === undefined
+      ? gates.held &&
+        !average.zeroWeight &&
+        meetsThreshold(average.overallScore, catalog.passingThreshold)
+      : decision.status === "FUNDABLE";
+  return {
     overallScore: average.overallScore,
     scores: average.scores,
     verdict,
@@ -189,20 +197,7 @@ export function scoreCatalogResult(
     warnings: [...average.warnings, ...gates.warnings],
     gateFailures: gates.failures,
     criteria,
+    passed,
+    ...decision,
   };
-
-  if (catalog.statusRules !== undefined) {
-    const decision = decideFundingStatus(average, catalog.statusRules, gates);
-    return {
-      ...common,
-      passed: decision.status === "FUNDABLE",
-      status: decision.status,
-      ...(decision.nativeTotal !== undefined ? { nativeTotal: decision.nativeTotal } : {}),
-    };
-  }
-  const passed =
-    gates.held &&
-    !average.zeroWeight &&
-    meetsThreshold(average.overallScore, catalog.passingThreshold);
-  return { ...common, passed };
 }

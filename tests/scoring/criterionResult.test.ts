@@ -100,6 +100,9 @@ describe("makeCriterionResult", () => {
     const bad = { ...levelOutcome(levels, "pass"), level: "great" };
     expect(() => makeCriterionResult(l, bad, cat)).toThrow(UnknownLevelError);
     expect(() => makeCriterionResult(l, bad, cat)).toThrow("catalog 'cq' › criterion 'l' › level");
+    expect(() => makeCriterionResult(l, bad, cat)).toThrow(
+      "unknown level 'great'; expected one of",
+    );
     expect(
       thrownCode(() => makeCriterionResult(u, { ...unitOutcome(0.5), level: "pass" }, cat)),
     ).toBe("RESULT_INCONSISTENT");

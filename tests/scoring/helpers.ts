@@ -4,6 +4,7 @@ import {
   CatalogSchema,
   type CriterionInput,
   FIVE_POINT_SCALE,
+  type Level,
 } from "../../src/criteria/model.js";
 import { makeCriterionResult, notEvaluatedOutcome } from "../../src/scoring/criterionResult.js";
 import {
@@ -12,7 +13,7 @@ import {
   type EvaluationResult,
   EvaluationResultSchema,
 } from "../../src/scoring/result.js";
-import { checkToUnit, levelScore, toUnit } from "../../src/scoring/scale.js";
+import { checkToUnit, toUnit } from "../../src/scoring/scale.js";
 import { type CatalogScore, scoreCatalogResult } from "../../src/scoring/scoreCatalog.js";
 
 export function catalog(input: Partial<CatalogInput> & Pick<CatalogInput, "criteria">): Catalog {
@@ -105,13 +106,13 @@ export function checkOutcome(result: "pass" | "fail", reasoning = "Checked."): C
 }
 
 export function levelOutcome(
-  levels: Parameters<typeof levelScore>[0],
+  levels: readonly Level[],
   id: string,
   reasoning = "Decided.",
 ): CriterionOutcome {
   return {
     evaluated: true,
-    score: levelScore(levels, id),
+    score: levels.find((l) => l.id === id)?.score ?? Number.NaN,
     native: id,
     level: id,
     reasoning,

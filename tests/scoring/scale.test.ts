@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { FIVE_POINT_SCALE, type Level, UNIT_SCALE } from "../../src/criteria/model.js";
-import { UnknownLevelError } from "../../src/scoring/errors.js";
 import {
   checkToUnit,
   clampToScale,
   fromUnit,
-  levelScore,
   roundScore,
   topLevel,
   toUnit,
@@ -60,13 +58,7 @@ describe("scale conversions", () => {
     expect(checkToUnit("fail")).toBe(0);
   });
 
-  it("gives a level its own score and rejects unknown levels", () => {
-    expect(levelScore(levels, "pass")).toBe(0.7);
-    expect(levelScore(levels, "excellent")).toBe(1);
-    expect(() => levelScore(levels, "great")).toThrow(UnknownLevelError);
-    expect(() => levelScore(levels, "great")).toThrow(
-      "expected one of 'fail', 'pass', 'excellent'",
-    );
+  it("finds the top level", () => {
     expect(topLevel(levels)?.id).toBe("excellent");
   });
 

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { basename, isAbsolute, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { z } from "zod";
 import type { FunctionRegistry } from "../../checks/registry.js";
 import { loadDocuments } from "../../context/load.js";
@@ -122,14 +122,9 @@ export class CriteriaEngine {
   /** The folder of a project; throws when the id is not a plain folder name. */
   projectFolder(projectId: string): string {
     const folder = resolve(this.dataDir, projectId);
-    const plain =
-      projectId.trim() !== "" &&
-      !isAbsolute(projectId) &&
-      !/[\\/]/.test(projectId) &&
-      projectId !== "." &&
-      projectId !== ".." &&
-      basename(folder) === projectId;
-    if (!plain) throw invalidProjectId(projectId, folder);
+    // ".", ".." and anything with a separator resolve to a folder of another name.
+    const plain = projectId.trim() !== "" && basename(folder) === projectId;
+    if (!plain || /[\\/]/.test(projectId)) throw invalidProjectId(projectId, folder);
     return folder;
   }
 

@@ -9,7 +9,6 @@ import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { TraceSchema } from "../../scoring/result.js";
 import { VERDICT_BANDS } from "../../scoring/scoreCatalog.js";
-import { checkContentBudget } from "../contentBudget.js";
 import { EvaluationError, parseInput } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
@@ -194,14 +193,10 @@ export function toPromptEvaluation(
     ...view,
     verdict: nothing ? "error" : result.verdict,
     mode: rubrics.length === 0 ? "freeform" : "rubric",
-    ...(asked === undefined
-      ? {}
-      : {
-          evaluatorProviderRequest: {
-            systemPrompt: asked.systemPrompt,
-            userPrompt: asked.userPrompt,
-          },
-        }),
+    evaluatorProviderRequest: asked && {
+      systemPrompt: asked.systemPrompt,
+      userPrompt: asked.userPrompt,
+    },
     notes: notesOf(
       result,
       result.criteria.map((c) => c.id),
@@ -251,11 +246,6 @@ export class PromptEvaluator {
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
     const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
-    checkContentBudget(
-      request.candidateAnswer,
-      this.options.maxContentBytes,
-      "the candidate answer",
-    );
     const freeform = this.rubrics.length === 0;
     const { result } = await runEvaluation({
       ...pipelineFeatures(this.options),

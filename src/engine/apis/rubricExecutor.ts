@@ -73,15 +73,11 @@ export type RubricEvaluation = z.infer<typeof RubricEvaluationSchema>;
 /** What RubricExecutor accepts as a rubric. */
 export type RubricSource = Catalog | Record<string, unknown> | string;
 
-function looksLikeJson(text: string): boolean {
-  const start = text.trimStart();
-  return start.startsWith("{") || start.startsWith("[");
-}
-
 /** The rubric as a catalog, checked as a file with the same content would be. */
 export function rubricCatalog(rubric: RubricSource, source = "<rubric>"): Catalog {
   if (typeof rubric === "string") {
-    return parseCatalog(rubric, { format: looksLikeJson(rubric) ? "json" : "toon", source });
+    const json = /^\s*[{[]/.test(rubric);
+    return parseCatalog(rubric, { format: json ? "json" : "toon", source });
   }
   const asCatalog = CatalogSchema.safeParse(rubric);
   if (asCatalog.success) return requireUsableCatalog(asCatalog.data, source);
@@ -125,11 +121,10 @@ export const JUDGING_CALLS: ReadonlySet<Trace["purpose"]> = new Set([
   "repair",
 ]);
 
-function scoringMethodUsed(kind: MethodKind): ScoringMethodUsed {
-  if (kind === "function") return "deterministic";
-  if (kind === "schema") return "schema";
-  return "llm_decode";
-}
+const DETERMINISTIC_METHODS: Partial<Record<MethodKind, ScoringMethodUsed>> = {
+  function: "deterministic",
+  schema: "schema",
+};
 
 function unique(items: readonly string[]): string[] {
   return [...new Set(items.filter((item) => item.trim() !== ""))];
@@ -179,7 +174,7 @@ function criterionResultOf(
   result: CriterionResult,
   traces: readonly Trace[],
 ): RubricCriterionResult {
-  const method = scoringMethodUsed(criterion.method.kind);
+  const method = DETERMINISTIC_METHODS[criterion.method.kind] ?? "llm_decode";
   const invocation = method === "llm_decode" ? llmInvocationOf(criterion.id, traces) : undefined;
   return {
     criterion_id: criterion.id,
