@@ -4,16 +4,17 @@ import { RevisionRoundSchema } from "../graph/model.js";
 import { REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
 import { RecordedCorrectionSchema } from "../scoring/corrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
+import { PendingRowSchema, ThreadStateSchema } from "../store/types.js";
 
 /** One row of the queue, read from the pending-review index (never from checkpoints). */
-export const ReviewListItemSchema = z.object({
-  threadId: z.string(),
-  interruptId: z.string(),
-  stage: z.string(),
-  title: z.string(),
-  overallScore: z.number().nullable(),
-  passed: z.boolean().nullable(),
-  createdAt: z.string(),
+export const ReviewListItemSchema = PendingRowSchema.pick({
+  threadId: true,
+  interruptId: true,
+  stage: true,
+  title: true,
+  overallScore: true,
+  passed: true,
+  createdAt: true,
 });
 export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
 
@@ -74,7 +75,7 @@ export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 export const ThreadStatusSchema = z.object({
   threadId: z.string(),
   title: z.string(),
-  status: z.enum(["queued", "running", "waiting", "finished", "failed"]),
+  status: ThreadStateSchema,
   stages: z.array(
     z.object({
       stage: z.string(),
