@@ -13,7 +13,7 @@ import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import type { DecisionRecord, ReviewDetail, ThreadStatus } from "./answers.js";
-import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
+import { invalidInput } from "./errors.js";
 import type { PageRequest } from "./requests.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
@@ -169,20 +169,4 @@ export async function keysetPage<R, I>(
     items: items.map(item),
     nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(key(last)) : null,
   };
-}
-
-export function alreadyDecided(decision: {
-  threadId: string;
-  interruptId: string;
-  reviewer: string;
-  decidedAt: string;
-  action: string;
-  id: string;
-}) {
-  return alreadyDecidedError(decision.threadId, decision.interruptId, {
-    by: decision.reviewer,
-    at: decision.decidedAt,
-    action: decision.action,
-    decisionId: decision.id,
-  });
 }

@@ -9,12 +9,13 @@ import { PageRequestSchema, wholeNumberParam } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import { allow, mayReach } from "../access.js";
+import { threadFeedRoutes } from "../api.js";
 import type { AttemptGuard } from "../attemptLimits.js";
 import type { ServiceEnv } from "../env.js";
-import { type EventStreamOptions, eventsSoFar, threadEventStream } from "../events.js";
+import { type EventStreamOptions, eventsSoFar } from "../events.js";
 import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
-import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
+import { filterTraces } from "../traceFilter.js";
 import { queryParams, threadIdParam } from "../validation.js";
 import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { CalibrationPage } from "./calibrationPage.js";
@@ -171,18 +172,7 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     await desk.retryThread(threadId, c.var.reviewer);
     return c.redirect(threadPath(threadId, "/progress"), 303);
   });
-  pages.get(
-    "/threads/:threadId/traces",
-    allow("traces"),
-    queryParams(TraceFilterSchema),
-    async (c) => {
-      const traces = await desk.threadTraces(threadIdParam(c), c.var.reviewer);
-      return c.json(filterTraces(traces, c.req.valid("query")));
-    },
-  );
-  pages.get("/threads/:threadId/events", allow("thread"), async (c) => {
-    return threadEventStream(c, desk, threadIdParam(c), c.var.reviewer, events);
-  });
+  pages.route("/threads", threadFeedRoutes(desk, events));
 }
 
 /** Administrators only (the desk answers 403 to anyone else); `?days=N` else the desk's default. */
