@@ -21,7 +21,7 @@ export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
 const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
-export const ReviewPageSchema = pageSchema(ReviewListItemSchema);
+const ReviewPageSchema = pageSchema(ReviewListItemSchema);
 export type ReviewPage = z.infer<typeof ReviewPageSchema>;
 
 /** One finished proposal of a list, read from the store's thread rows (never from checkpoints). */
@@ -32,10 +32,10 @@ const ThreadListItemSchema = z.object({
   finishedAt: z.string(),
 });
 
-export const ThreadListPageSchema = pageSchema(ThreadListItemSchema);
+const ThreadListPageSchema = pageSchema(ThreadListItemSchema);
 export type ThreadListPage = z.infer<typeof ThreadListPageSchema>;
 
-export const ReviewDetailSchema = z.object({
+const ReviewDetailSchema = z.object({
   threadId: z.string(),
   interruptId: z.string(),
   stage: z.string(),
@@ -92,7 +92,7 @@ export const ThreadStatusSchema = z.object({
 export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
 
 /** `GET /api/threads/:threadId/traces`: every judge call of the thread, per evaluation. */
-export const ThreadTracesSchema = z.object({
+const ThreadTracesSchema = z.object({
   threadId: z.string(),
   evaluations: z.array(z.object({ evaluationId: z.string(), traces: z.array(TraceSchema) })),
 });

@@ -30,7 +30,7 @@ import { ReviewPage } from "./review.js";
 import { SignInPage } from "./signIn.js";
 import { ThreadPage } from "./threadPage.js";
 
-export interface PageRoutesOptions {
+interface PageRoutesOptions {
   desk: ReviewDesk;
   sessions: SessionKeeper;
   events: EventStreamOptions;
