@@ -29,7 +29,7 @@ import {
 } from "./errors.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import type { PageRequest, StartProposal } from "./requests.js";
-import { decodeCursor, pageOf, reviewDetailOf, threadStatusOf } from "./views.js";
+import { keysetPage, reviewDetailOf, threadStatusOf } from "./views.js";
 
 export interface DeskContext {
   kind: "sqlite" | "postgres";
@@ -127,15 +127,15 @@ export async function listReviews(
   by: Reviewer,
   page: PageRequest,
 ): Promise<ReviewPage> {
-  const after = decodeCursor(page.cursor);
-  const rows = await ctx.store.listPending({
-    limit: page.limit + 1,
-    ...scopeOf(by),
-    ...(after === undefined ? {} : { after: { createdAt: after[0], threadId: after[1] } }),
-  });
+  const read = (limit: number, after?: [string, string]) =>
+    ctx.store.listPending({
+      limit,
+      ...scopeOf(by),
+      ...(after === undefined ? {} : { after: { createdAt: after[0], threadId: after[1] } }),
+    });
   // The schema keeps the row's fields a queue item has.
   const item = (row: PendingRow) => ReviewListItemSchema.parse(row);
-  return pageOf(rows, page.limit, item, (row) => [row.createdAt, row.threadId]);
+  return keysetPage(page, read, item, (row) => [row.createdAt, row.threadId]);
 }
 
 /** Read from the store's thread rows, never from checkpoints. */
@@ -144,20 +144,20 @@ export async function finishedProposals(
   by: Reviewer,
   page: PageRequest,
 ): Promise<ThreadListPage> {
-  const after = decodeCursor(page.cursor);
-  const rows = await ctx.store.listThreads({
-    status: "finished",
-    limit: page.limit + 1,
-    ...scopeOf(by),
-    ...(after === undefined ? {} : { after: { updatedAt: after[0], threadId: after[1] } }),
-  });
+  const read = (limit: number, after?: [string, string]) =>
+    ctx.store.listThreads({
+      status: "finished",
+      limit,
+      ...scopeOf(by),
+      ...(after === undefined ? {} : { after: { updatedAt: after[0], threadId: after[1] } }),
+    });
   const item = (row: ThreadListRow) => ({
     threadId: row.id,
     title: row.title,
     startedAt: row.createdAt,
     finishedAt: row.updatedAt,
   });
-  return pageOf(rows, page.limit, item, (row) => [row.updatedAt, row.id]);
+  return keysetPage(page, read, item, (row) => [row.updatedAt, row.id]);
 }
 
 export async function getReview(

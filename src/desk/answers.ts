@@ -4,23 +4,24 @@ import { RevisionRoundSchema } from "../graph/model.js";
 import { REVIEW_ACTIONS } from "../scoring/calibrationLabel.js";
 import { RecordedCorrectionSchema } from "../scoring/corrections.js";
 import { EvaluationResultSchema, TraceSchema } from "../scoring/result.js";
+import { PendingRowSchema, ThreadStateSchema } from "../store/types.js";
 
 /** One row of the queue, read from the pending-review index (never from checkpoints). */
-export const ReviewListItemSchema = z.object({
-  threadId: z.string(),
-  interruptId: z.string(),
-  stage: z.string(),
-  title: z.string(),
-  overallScore: z.number().nullable(),
-  passed: z.boolean().nullable(),
-  createdAt: z.string(),
+export const ReviewListItemSchema = PendingRowSchema.pick({
+  threadId: true,
+  interruptId: true,
+  stage: true,
+  title: true,
+  overallScore: true,
+  passed: true,
+  createdAt: true,
 });
 export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
 
 const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
-export const ReviewPageSchema = pageSchema(ReviewListItemSchema);
+const ReviewPageSchema = pageSchema(ReviewListItemSchema);
 export type ReviewPage = z.infer<typeof ReviewPageSchema>;
 
 /** One finished proposal of a list, read from the store's thread rows (never from checkpoints). */
@@ -31,10 +32,10 @@ const ThreadListItemSchema = z.object({
   finishedAt: z.string(),
 });
 
-export const ThreadListPageSchema = pageSchema(ThreadListItemSchema);
+const ThreadListPageSchema = pageSchema(ThreadListItemSchema);
 export type ThreadListPage = z.infer<typeof ThreadListPageSchema>;
 
-export const ReviewDetailSchema = z.object({
+const ReviewDetailSchema = z.object({
   threadId: z.string(),
   interruptId: z.string(),
   stage: z.string(),
@@ -74,7 +75,7 @@ export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 export const ThreadStatusSchema = z.object({
   threadId: z.string(),
   title: z.string(),
-  status: z.enum(["queued", "running", "waiting", "finished", "failed"]),
+  status: ThreadStateSchema,
   stages: z.array(
     z.object({
       stage: z.string(),
@@ -91,7 +92,7 @@ export const ThreadStatusSchema = z.object({
 export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
 
 /** `GET /api/threads/:threadId/traces`: every judge call of the thread, per evaluation. */
-export const ThreadTracesSchema = z.object({
+const ThreadTracesSchema = z.object({
   threadId: z.string(),
   evaluations: z.array(z.object({ evaluationId: z.string(), traces: z.array(TraceSchema) })),
 });

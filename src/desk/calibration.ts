@@ -12,7 +12,7 @@ export interface CalibrationOverview {
 }
 
 /** The days of labels read by default (a page load reads a bounded window), and at most. */
-export const CALIBRATION_DAYS = 90;
+const CALIBRATION_DAYS = 90;
 export const MAX_CALIBRATION_DAYS = 3660;
 
 const DAY_MS = 86_400_000;

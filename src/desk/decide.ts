@@ -7,10 +7,11 @@ import type { StageDefinition } from "../graph/stages.js";
 import type { PendingReview } from "../orchestrator/pendingReview.js";
 import { checkedCorrections } from "../scoring/corrections.js";
 import type { Reviewer } from "../store/reviewers.js";
+import type { DecisionRow } from "../store/types.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./actions.js";
-import { actionNotOffered, invalidInput, reviewNotPending } from "./errors.js";
+import { actionNotOffered, alreadyDecided, invalidInput, reviewNotPending } from "./errors.js";
 import type { DecisionRequest } from "./requests.js";
-import { alreadyDecided, openReview } from "./views.js";
+import { openReview } from "./views.js";
 
 /** The review boundary's schema, and an edit against the shape of the stage it replaces. */
 function parsedDecision(
@@ -32,6 +33,11 @@ function parsedDecision(
   if (unfit !== undefined) throw invalidInput("content", unfit);
   const { action, reviewer: _who, ...payload } = parsed.data;
   return { action, payload };
+}
+
+function decidedBefore(row: DecisionRow) {
+  const { reviewer: by, decidedAt: at, action, id: decisionId } = row;
+  return alreadyDecided(row.threadId, row.interruptId, { by, at, action, decisionId });
 }
 
 async function notPending(ctx: DeskContext, threadId: string, interruptId: string) {
@@ -67,7 +73,7 @@ export async function decide(
   const row = pending.find((p) => p.interruptId === request.interruptId);
   if (row === undefined) {
     const earlier = await ctx.store.decisionFor(threadId, request.interruptId);
-    if (earlier !== undefined) throw alreadyDecided(earlier);
+    if (earlier !== undefined) throw decidedBefore(earlier);
     throw await notPending(ctx, threadId, request.interruptId);
   }
   if (!row.actions.includes(request.action)) throw actionNotOffered(request.action, row.actions);
@@ -94,7 +100,7 @@ export async function decide(
   };
   const labels = labelsOfDecision(labelled, review?.evaluation ?? null, corrections);
   const result = await ctx.store.recordDecision(decision, labels);
-  if (result.kind === "already_decided") throw alreadyDecided(result.decision);
+  if (result.kind === "already_decided") throw decidedBefore(result.decision);
   if (result.kind === "not_pending") throw await notPending(ctx, threadId, request.interruptId);
   // Durable from here: if the enqueue is lost with this process, recovery finds the decision.
   await enqueueThread(ctx, threadId);

@@ -13,7 +13,8 @@ import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import type { DecisionRecord, ReviewDetail, ThreadStatus } from "./answers.js";
-import { alreadyDecided as alreadyDecidedError, invalidInput } from "./errors.js";
+import { invalidInput } from "./errors.js";
+import type { PageRequest } from "./requests.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
 function contentAsText(content: unknown): string {
@@ -146,7 +147,7 @@ function encodeCursor(key: readonly [string, string]): string {
 }
 
 /** The key a cursor this desk gave out holds (INVALID_INPUT for anything else). */
-export function decodeCursor(cursor: string | undefined): [string, string] | undefined {
+function decodeCursor(cursor: string | undefined): [string, string] | undefined {
   if (cursor === undefined || cursor === "") return undefined;
   const read = readUntrustedJson(Buffer.from(cursor, "base64url").toString("utf8"));
   const key = z.tuple([z.string(), z.string()]).safeParse(read.ok ? read.value : undefined);
@@ -154,33 +155,18 @@ export function decodeCursor(cursor: string | undefined): [string, string] | und
   throw invalidInput("cursor", "not a cursor this service gave out");
 }
 
-/** A keyset page of `rows` (one more than `limit` read, to know whether another page follows). */
-export function pageOf<R, I>(
-  rows: readonly R[],
-  limit: number,
+/** A keyset page: `read` gets one row more than the limit, to know whether another page follows. */
+export async function keysetPage<R, I>(
+  page: PageRequest,
+  read: (limit: number, after: [string, string] | undefined) => Promise<readonly R[]>,
   item: (row: R) => I,
   key: (row: R) => [string, string],
-): { items: I[]; nextCursor: string | null } {
-  const items = rows.slice(0, limit);
+): Promise<{ items: I[]; nextCursor: string | null }> {
+  const rows = await read(page.limit + 1, decodeCursor(page.cursor));
+  const items = rows.slice(0, page.limit);
   const last = items.at(-1);
   return {
     items: items.map(item),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(key(last)) : null,
+    nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(key(last)) : null,
   };
-}
-
-export function alreadyDecided(decision: {
-  threadId: string;
-  interruptId: string;
-  reviewer: string;
-  decidedAt: string;
-  action: string;
-  id: string;
-}) {
-  return alreadyDecidedError(decision.threadId, decision.interruptId, {
-    by: decision.reviewer,
-    at: decision.decidedAt,
-    action: decision.action,
-    decisionId: decision.id,
-  });
 }

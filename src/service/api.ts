@@ -78,17 +78,13 @@ export function createApiRoutes(
   return api;
 }
 
-/** `/api/threads/:threadId…`: a thread's status, traces, proposal, retry and events. */
+/** `/api/threads/:threadId…`: a thread's status, proposal, retry, traces and events. */
 function threadRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
   const api = new Hono<ServiceEnv>();
 
   api.get("/:threadId", allow("thread"), async (c) =>
     c.json(await desk.threadStatus(threadIdParam(c), c.var.reviewer)),
   );
-  api.get("/:threadId/traces", allow("traces"), queryParams(TraceFilterSchema), async (c) => {
-    const traces = await desk.threadTraces(threadIdParam(c), c.var.reviewer);
-    return c.json(filterTraces(traces, c.req.valid("query")));
-  });
   api.get("/:threadId/proposal", allow("proposal"), queryParams(ProposalQuerySchema), async (c) => {
     const document = await desk.threadProposal(threadIdParam(c), c.var.reviewer);
     if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
@@ -100,8 +96,19 @@ function threadRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<Servic
   api.post("/:threadId/retry", allow("retry"), async (c) =>
     c.json(await desk.retryThread(threadIdParam(c), c.var.reviewer), 202),
   );
-  api.get("/:threadId/events", allow("thread"), async (c) =>
+  api.route("/", threadFeedRoutes(desk, events));
+  return api;
+}
+
+/** A thread's judge calls (JSON) and live events: the same under /api and for the pages' session. */
+export function threadFeedRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
+  const feeds = new Hono<ServiceEnv>();
+  feeds.get("/:threadId/traces", allow("traces"), queryParams(TraceFilterSchema), async (c) => {
+    const traces = await desk.threadTraces(threadIdParam(c), c.var.reviewer);
+    return c.json(filterTraces(traces, c.req.valid("query")));
+  });
+  feeds.get("/:threadId/events", allow("thread"), async (c) =>
     threadEventStream(c, desk, threadIdParam(c), c.var.reviewer, events),
   );
-  return api;
+  return feeds;
 }

@@ -5,6 +5,7 @@
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod";
 import { isEvalgateError, withErrorCode } from "../errors.js";
 import { asStoreFailure } from "../store/databaseFailures.js";
 import { statusForCode } from "./errors.js";
@@ -29,23 +30,22 @@ interface DescribedError {
   unexpected: boolean;
 }
 
-function optionalString(value: unknown, key: string): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const found: unknown = (value as Record<string, unknown>)[key];
-  return typeof found === "string" && found !== "" ? found : undefined;
+const Said = z.string().min(1).optional().catch(undefined);
+/** What an error says beyond its code and message: desk errors in `details`, service errors as properties. */
+const SaidSchema = z.object({ field: Said, by: Said, at: Said, action: Said }).catch({});
+
+/** Who decided a review first, when and how, as a desk error says it (ALREADY_DECIDED). */
+export function saidBy(error: unknown): z.infer<typeof SaidSchema> {
+  return SaidSchema.parse((error as { details?: unknown } | undefined)?.details);
 }
 
-/** From the error's `details` (desk errors) or its own properties (service errors). */
 function errorSpecifics(error: object): Omit<ErrorBody["error"], "code" | "message"> {
-  const details: unknown = (error as { details?: unknown }).details;
-  const specifics: Omit<ErrorBody["error"], "code" | "message"> = {};
-  const field = optionalString(details, "field") ?? optionalString(error, "field");
-  const decidedBy = optionalString(details, "by");
-  const decidedAt = optionalString(details, "at");
-  if (field !== undefined) specifics.field = field;
-  if (decidedBy !== undefined) specifics.decidedBy = decidedBy;
-  if (decidedAt !== undefined) specifics.decidedAt = decidedAt;
-  return specifics;
+  const { field = SaidSchema.parse(error).field, by, at } = saidBy(error);
+  return {
+    ...(field === undefined ? {} : { field }),
+    ...(by === undefined ? {} : { decidedBy: by }),
+    ...(at === undefined ? {} : { decidedAt: at }),
+  };
 }
 
 const HTTP_CODES: Record<number, string> = {

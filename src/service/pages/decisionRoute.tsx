@@ -9,7 +9,7 @@ import { DecisionRequestSchema } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import type { ServiceEnv } from "../env.js";
-import { describeError } from "../errorResponse.js";
+import { describeError, saidBy } from "../errorResponse.js";
 import { ServiceRequestError } from "../errors.js";
 import { requireValid, threadIdParam } from "../validation.js";
 import { correctionsOfForm } from "./correctionFields.js";
@@ -93,11 +93,10 @@ export async function decidedFirstProps(
     desk.listReviews(reviewer, { limit: 1 }).catch(() => undefined),
   ]);
   const recorded = thread?.decisions.findLast((d) => d.interruptId === interruptId);
-  const details = (error as { details?: Record<string, unknown> }).details ?? {};
-  const said = (key: string) => (typeof details[key] === "string" ? details[key] : undefined);
-  const by = said("by") ?? recorded?.reviewer;
-  const at = said("at") ?? recorded?.decidedAt;
-  const action = said("action") ?? recorded?.action;
+  const said = saidBy(error);
+  const by = said.by ?? recorded?.reviewer;
+  const at = said.at ?? recorded?.decidedAt;
+  const action = said.action ?? recorded?.action;
   const next = queue?.items[0];
   return {
     reviewer: reviewer.name,

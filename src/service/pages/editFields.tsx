@@ -86,10 +86,6 @@ function FieldArea(props: {
   );
 }
 
-function blankItem(type: StructuredContentType): FieldEntry[] {
-  return type.fields.map((f) => ({ key: f.key, kind: f.kind, text: "" }));
-}
-
 function StructuredFields(props: {
   type: StructuredContentType;
   values: FormInput;
@@ -107,7 +103,10 @@ function StructuredFields(props: {
     );
   }
   const item = type.itemName ?? "Item";
-  const items = [...values.items, ...Array.from({ length: BLANK_ITEMS }, () => blankItem(type))];
+  const items = [
+    ...values.items,
+    ...Array.from({ length: BLANK_ITEMS }, () => withKnownFields(type, [])),
+  ];
   return (
     <div id="edit-fields">
       <p class="muted">{`Empty all of a ${item.toLowerCase()}'s fields to remove it; fill a new one to add it.`}</p>

@@ -1,7 +1,9 @@
-/** The frame of every page: head (stylesheet from this origin only), header with sign-out, main. */
+/**
+ * The frame of every page: head (stylesheet from this origin only), header with sign-out, main;
+ * and an error as a reviewer reads it, alone (the error page) or above a form.
+ */
 import type { Child } from "hono/jsx";
 import type { ErrorBody } from "../errorResponse.js";
-import { ErrorNotice } from "./errorNotice.js";
 
 export function Layout(props: {
   title: string;
@@ -44,6 +46,29 @@ export function Layout(props: {
         <main class={props.wide === true ? "wide" : undefined}>{props.children}</main>
       </body>
     </html>
+  );
+}
+
+/** The message as a sentence, without the trailing `[CODE]` the JSON API keeps. */
+function errorWords(message: string): string {
+  const words = message.replace(/\s*\[[A-Z][A-Z0-9_]*\]$/, "").trim();
+  if (words === "") return "Something went wrong.";
+  const sentence = `${words[0]?.toUpperCase() ?? ""}${words.slice(1)}`;
+  return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+export function ErrorNotice(props: { error: ErrorBody["error"]; lead?: string; id?: string }) {
+  const { error } = props;
+  const field = error.field === undefined ? "" : `, field ${error.field}`;
+  return (
+    <>
+      <p class="error-words" id={props.id}>
+        {props.lead === undefined
+          ? errorWords(error.message)
+          : `${props.lead} ${errorWords(error.message)}`}
+      </p>
+      <p class="muted error-details">{`Details: ${error.code}${field}.`}</p>
+    </>
   );
 }
 

@@ -9,7 +9,7 @@ import { isEvalgateError } from "../../errors.js";
 import { allow } from "../access.js";
 import type { ServiceEnv } from "../env.js";
 import { describeError } from "../errorResponse.js";
-import { requireValid } from "../validation.js";
+import { queryParams } from "../validation.js";
 import { checkedUpload, pageResponse, readerOf } from "./pageSession.js";
 import { FinishedPage, QueuePage } from "./queue.js";
 import { START_FILE_FIELDS, startProposalOf, typedValues } from "./startProposalPost.js";
@@ -35,9 +35,8 @@ async function startFromForm(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<
 }
 
 export function registerProposalRoutes(pages: Hono<ServiceEnv>, desk: ReviewDesk): void {
-  pages.get("/proposals/finished", allow("queue"), async (c) => {
-    const request = requireValid(PageRequestSchema.safeParse(c.req.query()), "the query");
-    const page = await desk.finishedProposals(c.var.reviewer, request);
+  pages.get("/proposals/finished", allow("queue"), queryParams(PageRequestSchema), async (c) => {
+    const page = await desk.finishedProposals(c.var.reviewer, c.req.valid("query"));
     return pageResponse(c, <FinishedPage {...readerOf(c)} page={page} />);
   });
   pages.post("/proposals", allow("startProposal"), (c) => startFromForm(c, desk));

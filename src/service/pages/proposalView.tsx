@@ -1,4 +1,7 @@
-/** The proposal document: its sections, appendix A (the inputs) and B (gate records and decisions). */
+/**
+ * The proposal document: its sections, appendix A (the inputs) and B (gate records and decisions);
+ * as a page of the review service with a Markdown download, and as a file on its own.
+ */
 import { contentForm } from "../../graph/contentFields.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
 import type {
@@ -9,6 +12,7 @@ import type {
 } from "../../proposal/document.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { type Columns, DataTable } from "./dataTable.js";
+import { Layout, type SignedIn } from "./layout.js";
 import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
 import { renderStandaloneFile } from "./standaloneFile.js";
 
@@ -176,4 +180,21 @@ export function renderProposalHtmlFile(document: ProposalDocument): string {
     </main>
   );
   return renderStandaloneFile({ title: document.title, css: PROPOSAL_FILE_CSS, body });
+}
+
+export function ProposalPage(props: SignedIn & { document: ProposalDocument }) {
+  const { document } = props;
+  const thread = `/threads/${encodeURIComponent(document.threadId)}`;
+  return (
+    <Layout title={document.title} reviewer={props.reviewer} csrf={props.csrf}>
+      <p id="proposal-links">
+        <a href={`${thread}/proposal.md`} download id="download-proposal">
+          Download as Markdown
+        </a>{" "}
+        · <a href={thread}>The thread: stages, decisions and judge calls</a> ·{" "}
+        <a href="/reviews">Back to the queue</a>
+      </p>
+      <ProposalView document={document} />
+    </Layout>
+  );
 }

@@ -1,17 +1,14 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
 import type { ReviewDetail, ThreadTraces } from "../../desk/answers.js";
 import { contentForm } from "../../graph/contentFields.js";
-import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
-import { readUntrustedJson } from "../../untrusted/json.js";
 import type { ErrorBody } from "../errorResponse.js";
 import { reviewKindName, stageName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { DecisionForms } from "./decisionForms.js";
-import { ErrorNotice } from "./errorNotice.js";
 import { EvaluationView } from "./evaluationView.js";
-import { Layout, type SignedIn } from "./layout.js";
-import { type EditDraft, reviewContentType } from "./structuredEdit.js";
+import { ErrorNotice, Layout, type SignedIn } from "./layout.js";
+import { type EditDraft, reviewContentType, shownContent } from "./structuredEdit.js";
 import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
@@ -85,9 +82,9 @@ function Body(props: { review: ReviewDetail }) {
   if (review.content.trim() === "") return <p class="muted">No content (nothing was written).</p>;
   const type = reviewContentType(review);
   if (type === undefined) return <MarkdownText text={review.content} />;
-  const read = readUntrustedJson(review.content, { maxDepth: REVIEW_LIMITS.editJsonDepth });
-  if (!read.ok) return <pre class="code">{review.content}</pre>;
-  return <StructuredContent form={contentForm(type, read.value)} itemName={type.itemName} />;
+  const shown = shownContent(review);
+  if (shown === undefined) return <pre class="code">{review.content}</pre>;
+  return <StructuredContent form={contentForm(type, shown)} itemName={type.itemName} />;
 }
 
 function ReviewContent(props: { review: ReviewDetail }) {

@@ -7,7 +7,7 @@ import type { EvaluationResult } from "../../scoring/result.js";
 import { oneLine, truncate } from "../../shortText.js";
 
 /** The kinds of finding a reviewer is told about, in the order the notices are shown. */
-export const NOTICE_KINDS = [
+const NOTICE_KINDS = [
   "injection",
   "injection_unchecked",
   "no_score",
@@ -133,10 +133,8 @@ export function evaluationFindings(evaluation: EvaluationResult): string[] {
   return [...new Set([...(evaluation.humanReviewReasons ?? []), ...evaluation.warnings])];
 }
 
-function listOf(titles: readonly string[]): string {
-  if (titles.length <= 1) return titles[0] ?? "";
-  return `${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}`;
-}
+const LIST = new Intl.ListFormat("en-GB", { type: "conjunction" });
+const listOf = (titles: readonly string[]) => LIST.format(titles);
 
 function criteriaPhrase(titles: readonly string[]): string {
   return titles.length === 1

@@ -9,35 +9,38 @@ import { PageRequestSchema, wholeNumberParam } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import { allow, mayReach } from "../access.js";
+import { threadFeedRoutes } from "../api.js";
 import type { AttemptGuard } from "../attemptLimits.js";
 import type { ServiceEnv } from "../env.js";
-import { type EventStreamOptions, eventsSoFar, threadEventStream } from "../events.js";
+import { type EventStreamOptions, eventsSoFar } from "../events.js";
 import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
-import { filterTraces, TraceFilterSchema } from "../traceFilter.js";
-import { requireValid, threadIdParam } from "../validation.js";
+import { filterTraces } from "../traceFilter.js";
+import { queryParams, threadIdParam } from "../validation.js";
 import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
 import { CalibrationPage } from "./calibrationPage.js";
 import { DecidedFirstPage } from "./decidedFirst.js";
 import { answerDecision, decidedFirstProps } from "./decisionRoute.js";
 import { checkedForm, pageResponse, readerOf, requireSignIn, withSession } from "./pageSession.js";
-import { ProposalPage } from "./proposalPage.js";
 import { registerProposalRoutes } from "./proposalRoutes.js";
 import { PROPOSAL_CSS } from "./proposalStyle.js";
+import { ProposalPage } from "./proposalView.js";
 import { QueuePage } from "./queue.js";
 import { ReviewPage } from "./review.js";
 import { SignInPage } from "./signIn.js";
 import { ThreadPage } from "./threadPage.js";
 
-export interface PageRoutesOptions {
+interface PageRoutesOptions {
   desk: ReviewDesk;
   sessions: SessionKeeper;
   events: EventStreamOptions;
   attempts: AttemptGuard;
 }
 
-const AfterSchema = z.string().max(200).default("");
-const DaysSchema = wholeNumberParam(1, MAX_CALIBRATION_DAYS);
+const ProgressQuerySchema = z.object({ after: z.string().max(200).default("") });
+const CalibrationQuerySchema = z.object({
+  days: wholeNumberParam(1, MAX_CALIBRATION_DAYS).optional(),
+});
 
 function threadPath(threadId: string, rest = ""): string {
   return `/reviews/${encodeURIComponent(threadId)}${rest}`;
@@ -94,19 +97,16 @@ function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): vo
 }
 
 function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
-  pages.get("/reviews", allow("queue"), async (c) => {
-    const request = requireValid(PageRequestSchema.safeParse(c.req.query()), "the query");
-    const page = await desk.listReviews(c.var.reviewer, request);
+  pages.get("/reviews", allow("queue"), queryParams(PageRequestSchema), async (c) => {
+    const page = await desk.listReviews(c.var.reviewer, c.req.valid("query"));
     return pageResponse(c, <QueuePage {...readerOf(c)} page={page} />);
   });
   pages.get("/reviews/:threadId", allow("review"), async (c) => {
     const threadId = threadIdParam(c);
-    const review = await desk.getReview(threadId, c.var.reviewer).catch(async (error: unknown) => {
-      if (!isEvalgateError(error, "REVIEW_NOT_PENDING")) throw error;
-      return decidedFirstProps(c, desk, threadId, "", error);
-    });
-    if (!("interruptId" in review)) {
-      return pageResponse(c, <DecidedFirstPage {...review} visited />, 409);
+    const review = await pendingReview(desk, threadId, c);
+    if (review === undefined) {
+      const props = await decidedFirstProps(c, desk, threadId, "", undefined);
+      return pageResponse(c, <DecidedFirstPage {...props} visited />, 409);
     }
     const evaluationId = review.evaluation?.evaluationId;
     const traces =
@@ -119,38 +119,38 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
 }
 
 /** The review now pending on the thread, if one is. */
-async function nextReviewId(
-  desk: ReviewDesk,
-  threadId: string,
-  c: { var: ServiceEnv["Variables"] },
-) {
-  try {
-    return (await desk.getReview(threadId, c.var.reviewer)).interruptId;
-  } catch (error) {
+function pendingReview(desk: ReviewDesk, threadId: string, c: { var: ServiceEnv["Variables"] }) {
+  return desk.getReview(threadId, c.var.reviewer).catch((error: unknown) => {
     if (isEvalgateError(error, "REVIEW_NOT_PENDING")) return undefined;
     throw error;
-  }
+  });
 }
 
 function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOptions): void {
-  pages.get("/reviews/:threadId/progress", allow("review"), async (c) => {
-    const threadId = threadIdParam(c);
-    const after = requireValid(AfterSchema.safeParse(c.req.query("after")), "after");
-    // Events first, then the status: a review that becomes ready after this read reaches the
-    // page's event stream; one that was ready before it is seen in the status below.
-    const { lastSeq, now } = await eventsSoFar(desk, threadId, c.var.reviewer);
-    const thread = await desk.threadStatus(threadId, c.var.reviewer);
-    if (thread.status === "waiting") {
-      const pending = await nextReviewId(desk, threadId, c);
-      if (pending !== undefined && pending !== after) return c.redirect(threadPath(threadId), 303);
-    }
-    const progress = {
-      eventsUrl: `/threads/${encodeURIComponent(threadId)}/events?after=${lastSeq}`,
-      selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
-      ...(now === undefined ? {} : { now }),
-    };
-    return pageResponse(c, <ThreadPage {...readerOf(c)} thread={thread} progress={progress} />);
-  });
+  pages.get(
+    "/reviews/:threadId/progress",
+    allow("review"),
+    queryParams(ProgressQuerySchema),
+    async (c) => {
+      const threadId = threadIdParam(c);
+      const { after } = c.req.valid("query");
+      // Events first, then the status: a review that becomes ready after this read reaches the
+      // page's event stream; one that was ready before it is seen in the status below.
+      const { lastSeq, now } = await eventsSoFar(desk, threadId, c.var.reviewer);
+      const thread = await desk.threadStatus(threadId, c.var.reviewer);
+      if (thread.status === "waiting") {
+        const pending = (await pendingReview(desk, threadId, c))?.interruptId;
+        if (pending !== undefined && pending !== after)
+          return c.redirect(threadPath(threadId), 303);
+      }
+      const progress = {
+        eventsUrl: `/threads/${encodeURIComponent(threadId)}/events?after=${lastSeq}`,
+        selfUrl: threadPath(threadId, `/progress?after=${encodeURIComponent(after)}`),
+        ...(now === undefined ? {} : { now }),
+      };
+      return pageResponse(c, <ThreadPage {...readerOf(c)} thread={thread} progress={progress} />);
+    },
+  );
   pages.get("/threads/:threadId", allow("thread"), async (c) => {
     const threadId = threadIdParam(c);
     const [thread, traces] = await Promise.all([
@@ -172,26 +172,20 @@ function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOp
     await desk.retryThread(threadId, c.var.reviewer);
     return c.redirect(threadPath(threadId, "/progress"), 303);
   });
-  pages.get("/threads/:threadId/traces", allow("traces"), async (c) => {
-    const threadId = threadIdParam(c);
-    const filter = requireValid(TraceFilterSchema.safeParse(c.req.query()), "the query");
-    return c.json(filterTraces(await desk.threadTraces(threadId, c.var.reviewer), filter));
-  });
-  pages.get("/threads/:threadId/events", allow("thread"), async (c) => {
-    return threadEventStream(c, desk, threadIdParam(c), c.var.reviewer, events);
-  });
+  pages.route("/threads", threadFeedRoutes(desk, events));
 }
 
 /** Administrators only (the desk answers 403 to anyone else); `?days=N` else the desk's default. */
 function registerCalibration(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
-  pages.get("/calibration", allow("calibration"), async (c) => {
-    const days = c.req.query("days");
-    const overview = await desk.calibration(
-      c.var.reviewer,
-      days === undefined ? undefined : requireValid(DaysSchema.safeParse(days), "days"),
-    );
-    return pageResponse(c, <CalibrationPage {...readerOf(c)} overview={overview} />);
-  });
+  pages.get(
+    "/calibration",
+    allow("calibration"),
+    queryParams(CalibrationQuerySchema),
+    async (c) => {
+      const overview = await desk.calibration(c.var.reviewer, c.req.valid("query").days);
+      return pageResponse(c, <CalibrationPage {...readerOf(c)} overview={overview} />);
+    },
+  );
 }
 
 export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {

@@ -1,7 +1,7 @@
 /** The form that starts a proposal from the pages: each text pasted or chosen as a file. */
 import { MAX_TEXT_CHARS } from "../../desk/requests.js";
 import type { ErrorBody } from "../errorResponse.js";
-import { ErrorNotice } from "./errorNotice.js";
+import { ErrorNotice } from "./layout.js";
 
 /** The file types offered in the file choosers (any text file is read). */
 const TEXT_FILES = ".md,.markdown,.txt,text/plain,text/markdown";

@@ -19,9 +19,8 @@ import { readUntrustedJson } from "../../untrusted/json.js";
 
 export const CONTENT_FORM_FIELD = "contentForm";
 
-const OBJECT_FIELD = /^content\.([^.]{1,64})$/;
-const ITEM_FIELD = /^content\.(\d{1,4})\.([^.]{1,64})$/;
-const KIND_FIELD = /^kind\.(?:(\d{1,4})\.)?([^.]{1,64})$/;
+/** `content.<key>`, `content.<item>.<key>`, `kind.<key>`, `kind.<item>.<key>`. */
+const FORM_FIELD = /^(content|kind)\.(?:(\d{1,4})\.)?([^.]{1,64})$/;
 const KINDS: ReadonlySet<string> = new Set(["text", "list", "json"]);
 
 /** What a refused edit shows again: the entered fields (or text), and what was wrong. */
@@ -40,10 +39,16 @@ interface PostedEdit {
   strays: string[];
 }
 
-function kindOf(kinds: Map<string, string>, key: string, known: StructuredContentType | undefined) {
+/** A known field's own kind; another field's as posted in `kind.<prefix><key>`, else text. */
+function kindOf(
+  kinds: Map<string, string>,
+  key: string,
+  prefix: string,
+  known?: StructuredContentType,
+) {
   const field = known?.fields.find((f) => f.key === key);
   if (field !== undefined) return field.kind;
-  const posted = kinds.get(key);
+  const posted = kinds.get(`${prefix}${key}`);
   return (posted !== undefined && KINDS.has(posted) ? posted : "text") as FieldKind;
 }
 
@@ -51,45 +56,30 @@ function postedEdit(
   fields: Record<string, string>,
   type: StructuredContentType | undefined,
 ): PostedEdit {
-  const rest: Record<string, string> = {};
-  const objectFields = new Map<string, string>();
-  const itemFields = new Map<number, Map<string, string>>();
-  const kinds = new Map<string, string>();
-  const strays: string[] = [];
   const shape = fields[CONTENT_FORM_FIELD];
+  const rest: Record<string, string> = {};
+  const kinds = new Map<string, string>();
+  /** A posted value per item (0 for an object's fields), per field key. */
+  const items = new Map<number, Map<string, string>>();
+  const strays: string[] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (name === CONTENT_FORM_FIELD) continue;
-    const kind = KIND_FIELD.exec(name);
-    const item = ITEM_FIELD.exec(name);
-    const field = OBJECT_FIELD.exec(name);
-    if (kind !== null)
-      kinds.set(kind[1] === undefined ? `${kind[2]}` : `${kind[1]}.${kind[2]}`, value);
-    else if (item !== null && shape === "list") {
-      const index = Number(item[1]);
-      const map = itemFields.get(index) ?? new Map<string, string>();
-      map.set(item[2] ?? "", value);
-      itemFields.set(index, map);
-    } else if (field !== null && shape === "object") objectFields.set(field[1] ?? "", value);
-    else if (name.startsWith("content.") || name.startsWith("kind.")) strays.push(name);
+    const [, part, index, key = ""] = FORM_FIELD.exec(name) ?? [];
+    if (part === "kind") kinds.set(index === undefined ? key : `${index}.${key}`, value);
+    else if (part === "content" && (index === undefined ? shape === "object" : shape === "list")) {
+      const item = items.get(Number(index ?? 0)) ?? new Map<string, string>();
+      items.set(Number(index ?? 0), item.set(key, value));
+    } else if (name.startsWith("content.") || name.startsWith("kind.")) strays.push(name);
     else rest[name] = value;
   }
   if (shape !== "object" && shape !== "list") return { rest, strays };
-  const entry = (key: string, text: string, kindKey: string): FieldEntry => ({
-    key,
-    text,
-    kind: kindOf(kinds, kindKey, type),
-  });
+  const entries = (item: Map<string, string>, prefix: string): FieldEntry[] =>
+    [...item].map(([key, text]) => ({ key, text, kind: kindOf(kinds, key, prefix, type) }));
+  const listed = () => [...items].sort(([a], [b]) => a - b);
   const input: FormInput =
     shape === "object"
-      ? { shape, fields: [...objectFields].map(([key, text]) => entry(key, text, key)) }
-      : {
-          shape,
-          items: [...itemFields]
-            .sort(([a], [b]) => a - b)
-            .map(([index, map]) =>
-              [...map].map(([key, text]) => entry(key, text, `${index}.${key}`)),
-            ),
-        };
+      ? { shape, fields: entries(items.get(0) ?? new Map(), "") }
+      : { shape, items: listed().map(([index, item]) => entries(item, `${index}.`)) };
   return { rest, input, strays };
 }
 
