@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
-  BaseCheckpointSaver,
+  type BaseCheckpointSaver,
   type ExtractStateType,
   type ExtractUpdateType,
   isInvalidResume,
@@ -119,10 +119,6 @@ export interface OrchestratorEngine {
   errors: Map<string, unknown>;
 }
 
-function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
-  return !(value instanceof BaseCheckpointSaver) && "saver" in value;
-}
-
 export interface EngineParts {
   checkpointer?: Checkpointer;
   store?: ReviewStore;
@@ -133,11 +129,11 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   opened: EngineParts,
 ): Promise<OrchestratorEngine> {
   const given = options.checkpointer;
-  const checkpointerOptions: CheckpointerOptions | undefined = options.checkpointerOptions;
-  if (given === undefined) opened.checkpointer = await createCheckpointer(checkpointerOptions);
+  if (given === undefined)
+    opened.checkpointer = await createCheckpointer(options.checkpointerOptions);
   const where = given ?? (opened.checkpointer as Checkpointer);
-  const saver = isCheckpointer(where) ? where.saver : where;
-  if (options.store === undefined) opened.store = await openIndexStore(where);
+  const saver = "saver" in where ? where.saver : where;
+  if (options.store === undefined) opened.store = await openIndexStore(saver);
   const store = options.store ?? (opened.store as ReviewStore);
   const graph = options.graph.compile({ checkpointer: saver });
   const runtime: OrchestratorEngine["runtime"] = {

@@ -3,13 +3,12 @@
  * graph key of their own; a listing reads one index page and one checkpoint per listed thread.
  */
 import { createHash } from "node:crypto";
-import { BaseCheckpointSaver, type Checkpoint, type StateSnapshot } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, Checkpoint, StateSnapshot } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { openReviewStore } from "../store/index.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import type { PendingCursor } from "../store/types.js";
-import type { Checkpointer } from "./checkpointer.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 
 /** The graph key of a compiled graph: its channel names, hashed (two graphs keep two lists). */
@@ -33,8 +32,7 @@ function databaseOfSaver(saver: BaseCheckpointSaver) {
 }
 
 /** Opens the review store in the checkpoints' database (in memory beside an in-memory saver). */
-export function openIndexStore(where: BaseCheckpointSaver | Checkpointer): Promise<ReviewStore> {
-  const saver = where instanceof BaseCheckpointSaver ? where : where.saver;
+export function openIndexStore(saver: BaseCheckpointSaver): Promise<ReviewStore> {
   return openReviewStore({ ...databaseOfSaver(saver), env: {} });
 }
 
