@@ -22,32 +22,12 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-function closable(value: unknown): value is { close(): unknown } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    "close" in value &&
-    typeof value.close === "function"
-  );
-}
-
 function once(action: () => Promise<void>): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= action();
     return closing;
   };
-}
-
-/**
- * The checkpoint connection commits without waiting for the disk (WAL, `synchronous = NORMAL`):
- * only a power loss can take back the last commits, and no decision is lost with them — the review
- * store records it (waiting for the disk) before it is accepted, and the runner applies again any
- * decision the checkpoint does not show. Waiting for the disk was most of a resume's database time.
- */
-function relaxSync(db: unknown): void {
-  const pragma = (db as { pragma?: (source: string) => unknown }).pragma;
-  if (typeof pragma === "function") pragma.call(db, "synchronous = NORMAL");
 }
 
 /** Runs `step`; its failure is a CheckpointerError saying what could not be done, after `undo`. */
@@ -71,27 +51,28 @@ async function openSqlite(location: string): Promise<Checkpointer> {
       mkdirSync(dirname(location), { recursive: true }),
     );
   }
+  const db = await attempt(location, "cannot open the SQLite file", () => new Database(location));
   // Checkpoints deflated (a third of the bytes); rows written without it are read as they are.
-  const saver = await attempt(
-    location,
-    "cannot open the SQLite file",
-    () => new SqliteSaver(new Database(location), new DeflatedJsonSerializer()),
-  );
-  const db: unknown = saver.db;
+  const saver = new SqliteSaver(db, new DeflatedJsonSerializer());
   const close = once(async () => {
-    if (closable(db)) db.close();
+    db.close();
   });
-  // Creates the tables now, so an unusable file is reported here and not on first use.
   const setUp = async () => {
+    // Creates the tables now, so an unusable file is reported here and not on first use.
     await saver.getTuple({ configurable: { thread_id: "" } });
-    relaxSync(db);
+    // The checkpoint connection commits without waiting for the disk (WAL, `synchronous = NORMAL`):
+    // only a power loss can take back the last commits, and no decision is lost with them — the
+    // review store records it (waiting for the disk) before it is accepted, and the runner applies
+    // again any decision the checkpoint does not show. Waiting for the disk was most of a resume's
+    // database time.
+    db.pragma("synchronous = NORMAL");
   };
   await attempt(location, "not a usable SQLite database", setUp, close);
   return { saver, kind: "sqlite", location, close };
 }
 
 /**
- * PostgreSQL's counterpart of relaxSync (`synchronous_commit = off`): only a database crash takes
+ * PostgreSQL's counterpart of SQLite's `synchronous = NORMAL` (`synchronous_commit = off`): only a database crash takes
  * back the last commits, in order, and the review store's own connections still wait for the flush.
  */
 const ASYNCHRONOUS_COMMIT = "-c synchronous_commit=off";
