@@ -90,10 +90,6 @@ export type EvaluationNode = (
   config?: LangGraphRunnableConfig,
 ) => Promise<ProposalUpdate>;
 
-function emit(config: LangGraphRunnableConfig | undefined, event: Record<string, unknown>): void {
-  config?.writer?.(event);
-}
-
 interface NodeStage {
   options: EvaluationNodeOptions;
   contentType: string;
@@ -162,7 +158,7 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
     cache: judgeCacheFor(options.cache, config),
     signal: config?.signal,
     ...(fewShot === undefined ? {} : { fewShot }),
-    onProgress: (event) => emit(config, { ...event, contentId: stage.contentId }),
+    onProgress: (event) => config?.writer?.({ ...event, contentId: stage.contentId }),
     ...(customValidator === undefined
       ? {}
       : { validator: (evaluated: EvaluationResult) => customValidator(evaluated, state) }),
@@ -219,7 +215,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
     if (problem !== undefined) {
       return { ...failedUpdate(stage, new EvaluationError("input", problem)), ...settled.update };
     }
-    emit(config, {
+    config.writer?.({
       type: "status",
       contentId,
       contentType: options.contentType,
