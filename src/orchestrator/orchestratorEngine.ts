@@ -44,26 +44,11 @@ export interface ReviewGraphBuilder {
   compile(options: { checkpointer: BaseCheckpointSaver }): ReviewGraphRunnable;
 }
 
-export type GraphState<G> =
+/** The state and input types of an uncompiled graph (a StateGraph builder); loose ones otherwise. */
+type GraphTypes<G> =
   G extends StateGraph<
     infer _SD,
     infer S,
-    infer _U,
-    infer _N,
-    infer _I,
-    infer _O,
-    infer _C,
-    infer _R,
-    infer _T,
-    infer _W
-  >
-    ? S
-    : ReviewFields & Record<string, unknown>;
-
-export type GraphInput<G> =
-  G extends StateGraph<
-    infer _SD,
-    infer _S,
     infer _U,
     infer _N,
     infer I,
@@ -73,8 +58,12 @@ export type GraphInput<G> =
     infer _T,
     infer _W
   >
-    ? ExtractUpdateType<I, ExtractStateType<I>>
-    : Record<string, unknown>;
+    ? { state: S; input: ExtractUpdateType<I, ExtractStateType<I>> }
+    : { state: ReviewFields & Record<string, unknown>; input: Record<string, unknown> };
+
+export type GraphState<G> = GraphTypes<G>["state"];
+
+export type GraphInput<G> = GraphTypes<G>["input"];
 
 export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;
 
