@@ -7,9 +7,6 @@ export interface ChunkOptions {
   overlapWords?: number;
 }
 
-export const DEFAULT_CHUNK_WORDS = 180;
-export const DEFAULT_OVERLAP_WORDS = 30;
-
 interface Paragraph {
   section: string | undefined;
   words: string[];
@@ -122,9 +119,9 @@ export function chunkDocuments(
   docs: readonly SourceDocument[],
   options: ChunkOptions = {},
 ): Chunk[] {
-  const size = Math.max(1, Math.floor(options.chunkWords ?? DEFAULT_CHUNK_WORDS));
+  const size = Math.max(1, Math.floor(options.chunkWords ?? 180));
   const overlap = Math.min(
-    Math.max(0, Math.floor(options.overlapWords ?? DEFAULT_OVERLAP_WORDS)),
+    Math.max(0, Math.floor(options.overlapWords ?? 30)),
     Math.floor(size / 2),
   );
   const chunks: Chunk[] = [];

@@ -1,7 +1,7 @@
 import type { Criterion } from "../criteria/model.js";
 import type { Chunk, RankedChunk, Retriever } from "./types.js";
 
-export const DEFAULT_CONTEXT_CHUNKS = 4;
+const DEFAULT_CONTEXT_CHUNKS = 4;
 
 export function criterionQuery(criterion: Criterion): string {
   const parts = [criterion.title, criterion.description];

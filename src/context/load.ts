@@ -6,12 +6,12 @@ import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { documentsUnreadable } from "./errors.js";
 import type { SourceDocument } from "./types.js";
 
-export const DOCUMENT_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".txt", ".json"]);
+const DOCUMENT_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".txt", ".json"]);
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 /** Per folder, subfolders included. */
-export const MAX_DOCUMENT_FILES = 5_000;
-export const MAX_DOCUMENTS_TOTAL_BYTES = 64 * 1024 * 1024;
+const MAX_DOCUMENT_FILES = 5_000;
+const MAX_DOCUMENTS_TOTAL_BYTES = 64 * 1024 * 1024;
 
 /** Regular files only: FIFOs, sockets and devices would block; symbolic links could lead out. */
 async function listFiles(dir: string, found: string[] = []): Promise<string[]> {

@@ -55,7 +55,8 @@ export function decisionOf(response: ReviewResponse): ReviewDecision | undefined
   }
 }
 
-function editableText(content: unknown): string {
+/** Content as the text a person edits: text as it is, structured content as indented JSON. */
+export function editableText(content: unknown): string {
   if (typeof content === "string") return content;
   if (content === undefined || content === null) return "";
   return JSON.stringify(content, null, 2);

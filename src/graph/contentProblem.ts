@@ -18,8 +18,5 @@ export function contentProblem(content: unknown): string | undefined {
   }
   if (Array.isArray(content))
     return content.length === 0 ? "the content is an empty list" : undefined;
-  if (Object.keys(content).length === 0) {
-    return "the content is an empty object";
-  }
-  return undefined;
+  return Object.keys(content).length === 0 ? "the content is an empty object" : undefined;
 }

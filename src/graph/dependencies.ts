@@ -5,13 +5,25 @@ import { GraphError } from "./errors.js";
 
 const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
-/** A regular configuration file of at most MAX_CONFIG_FILE_BYTES, parsed with prototype-poisoning protection. */
-export function readConfigJson(path: string, refuse: (reason: string) => Error): unknown {
-  const read = readRegularTextFileSync(path, MAX_CONFIG_FILE_BYTES);
-  if (!read.ok) throw refuse(read.problem.reason);
-  const parsed = readUntrustedJson(read.text);
-  if (!parsed.ok) throw refuse(describeJsonProblem(parsed.problem));
-  return parsed.value;
+/**
+ * A regular configuration file of at most MAX_CONFIG_FILE_BYTES, parsed with prototype-poisoning
+ * protection and checked by `schema`; `refuse` makes the error of what is wrong (`read` prefixes a
+ * file that cannot be read or parsed).
+ */
+export function readConfigJson<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  refuse: (problem: string) => Error,
+  read = "",
+): T {
+  const file = readRegularTextFileSync(path, MAX_CONFIG_FILE_BYTES);
+  if (!file.ok) throw refuse(`${read}${file.problem.reason}`);
+  const json = readUntrustedJson(file.text);
+  if (!json.ok) throw refuse(`${read}${describeJsonProblem(json.problem)}`);
+  const parsed = schema.safeParse(json.value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw refuse(`${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`);
 }
 
 /** config/dependencies.json: which content depends directly on which. */
@@ -22,23 +34,9 @@ export const DependencyMapSchema = z.object({
 export type DependencyMap = z.infer<typeof DependencyMapSchema>;
 
 export function loadDependencyMap(path: string): DependencyMap {
-  const raw = readConfigJson(
-    path,
-    (reason) =>
-      new GraphError(
-        "DEPENDENCY_MAP_INVALID",
-        `${path}: cannot read the dependency map: ${reason}`,
-      ),
-  );
-  const parsed = DependencyMapSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new GraphError(
-      "DEPENDENCY_MAP_INVALID",
-      `${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  return parsed.data;
+  const refuse = (problem: string) =>
+    new GraphError("DEPENDENCY_MAP_INVALID", `${path}: ${problem}`);
+  return readConfigJson(path, DependencyMapSchema, refuse, "cannot read the dependency map: ");
 }
 
 /** Every content that depends on `id`, directly or through others, in breadth-first order. */

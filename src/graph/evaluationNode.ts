@@ -15,16 +15,15 @@ import { contentProblem, humanReadable } from "./contentProblem.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
 import { nothingEvaluated } from "./errors.js";
 import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
-import { evaluationRefOf } from "./evaluationRef.js";
+import { evaluationReview } from "./evaluationRef.js";
 import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
-import type { InterruptMetadata } from "./model.js";
 import { settleRunSettings } from "./runSettings.js";
 import { judgeCacheFor, resultForState, type TraceDestination, traceStoreFor } from "./runSinks.js";
 import {
   type EvaluationContext,
-  EvaluationContextSchema,
   type OverallProposalStateType,
   type ProposalUpdate,
+  runContext,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, type StatePath, statePathUpdate } from "./statePath.js";
 
@@ -91,17 +90,9 @@ export type EvaluationNode = (
   config?: LangGraphRunnableConfig,
 ) => Promise<ProposalUpdate>;
 
-function runContext(config: LangGraphRunnableConfig | undefined): EvaluationContext {
-  const parsed = EvaluationContextSchema.safeParse(config?.context ?? {});
-  return parsed.success ? parsed.data : {};
-}
-
-function emit(config: LangGraphRunnableConfig | undefined, event: Record<string, unknown>): void {
-  config?.writer?.(event);
-}
-
 interface NodeStage {
   options: EvaluationNodeOptions;
+  contentType: string;
   contentId: string;
   title: string;
   resultField: string;
@@ -114,18 +105,12 @@ function failedUpdate(
   error: unknown,
   evaluation: EvaluationResult | null = null,
 ): ProposalUpdate {
-  const { options, contentId, title } = stage;
-  const failure = describeFailure(error, `evaluate ${contentId}`, title);
-  const ref =
-    evaluation === null ? {} : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) };
+  const failure = describeFailure(error, `evaluate ${stage.contentId}`, stage.title);
   const review: FailedReview = {
+    ...evaluationReview(stage, evaluation),
     type: "evaluation_error",
-    contentType: options.contentType,
-    contentId,
-    evaluation: null,
-    ...ref,
     actions: ["retry", "edit", "approve"],
-    title: `${title} Evaluation Failed`,
+    title: `${stage.title} Evaluation Failed`,
   };
   const result = evaluation === null ? {} : statePathUpdate(stage.resultPath, evaluation);
   return failedStageUpdate(stage.statusPath, review, failure, result);
@@ -173,7 +158,7 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
     cache: judgeCacheFor(options.cache, config),
     signal: config?.signal,
     ...(fewShot === undefined ? {} : { fewShot }),
-    onProgress: (event) => emit(config, { ...event, contentId: stage.contentId }),
+    onProgress: (event) => config?.writer?.({ ...event, contentId: stage.contentId }),
     ...(customValidator === undefined
       ? {}
       : { validator: (evaluated: EvaluationResult) => customValidator(evaluated, state) }),
@@ -181,18 +166,9 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
 }
 
 function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdate {
-  const { options, contentId, title } = stage;
+  const { title } = stage;
   const score = Math.round(result.overallScore * 100);
-  const metadata: InterruptMetadata = {
-    type: "evaluation_review",
-    contentType: options.contentType,
-    contentId,
-    evaluation: null,
-    evaluationRef: evaluationRefOf(stage.resultField, result),
-    actions: ["approve", "revise", "edit"],
-    title: `${title} Evaluation Review`,
-    description: `Review the evaluation of the ${title}.`,
-  };
+  const metadata = evaluationReview(stage, result);
   const outcome = `${result.passed ? "passed" : "did not pass"} with ${score}%`;
   const verdict = `${result.verdict}${result.status === undefined ? "" : `, ${result.status}`}`;
   return mergeStateUpdates(
@@ -223,6 +199,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
   const contentId = options.contentId ?? options.contentType;
   const stage: NodeStage = {
     options,
+    contentType: options.contentType,
     contentId,
     title: options.title ?? humanReadable(options.contentType),
     resultField: options.resultField,
@@ -238,7 +215,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
     if (problem !== undefined) {
       return { ...failedUpdate(stage, new EvaluationError("input", problem)), ...settled.update };
     }
-    emit(config, {
+    config.writer?.({
       type: "status",
       contentId,
       contentType: options.contentType,

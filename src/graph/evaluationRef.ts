@@ -15,6 +15,25 @@ export function evaluationRefOf(field: string, result: EvaluationResult): Evalua
   };
 }
 
+/** The review of an evaluation (none: of the content alone), its result referenced where it is kept. */
+export function evaluationReview(
+  stage: { contentType: string; contentId: string; title: string; resultField: string },
+  evaluation: EvaluationResult | null,
+): InterruptMetadata {
+  const ref =
+    evaluation === null ? {} : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) };
+  return {
+    type: "evaluation_review",
+    contentType: stage.contentType,
+    contentId: stage.contentId,
+    evaluation: null,
+    ...ref,
+    actions: ["approve", "revise", "edit"],
+    title: `${stage.title} Evaluation Review`,
+    description: `Review the evaluation of the ${stage.title}.`,
+  };
+}
+
 /** The evaluation a review is about: the one it carries, else the one its reference names, or null. */
 export function referencedEvaluation(
   metadata: Pick<InterruptMetadata, "evaluation" | "evaluationRef">,

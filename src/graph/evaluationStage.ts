@@ -1,8 +1,9 @@
 import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
+import type { EvaluationResult } from "../scoring/result.js";
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
-import { ACCEPTED_STATUSES, type ProcessingStatus } from "./model.js";
+import { ACCEPTED_STATUSES } from "./model.js";
 import { type NextNode, stageStatus } from "./reviewDecisions.js";
 import { createReviewNode, DEFAULT_MAX_REVISIONS } from "./reviewNode.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
@@ -13,6 +14,7 @@ import {
   type OverallProposalStateType,
   ProposalInputSchema,
   type ProposalUpdate,
+  runContext,
 } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 
@@ -33,10 +35,6 @@ export function routeAfterEvaluation(
   return "review";
 }
 
-export function needsWork(status: ProcessingStatus): boolean {
-  return !ACCEPTED_STATUSES.has(status);
-}
-
 /** The first stage after `after` that needs work, as its entry node; END when none. */
 export function nextStageNode(
   stages: readonly StageDefinition[],
@@ -47,7 +45,7 @@ export function nextStageNode(
   return (state, overrides) => {
     for (const stage of stages.slice(start)) {
       const status = overrides[stage.id] ?? stageStatus(state, stage);
-      if (!needsWork(status)) continue;
+      if (ACCEPTED_STATUSES.has(status)) continue;
       const names = stageNodeNames(stage);
       return hasGenerator(stage) ? names.generate : names.startEvaluate;
     }
@@ -94,15 +92,13 @@ function autoDecide(
   context: EvaluationContext,
 ): ProposalUpdate {
   const { stage } = options;
-  const result = readStatePath(
-    { ...state, ...update, sections: { ...state.sections } } as OverallProposalStateType,
-    parseStatePath(stage.resultField),
-  );
-  const sectionResult = update.sections?.[stage.id]?.evaluation;
-  const evaluation = sectionResult ?? result;
-  if (evaluation === null || evaluation === undefined || typeof evaluation !== "object")
-    return update;
-  if (!("passed" in evaluation) || typeof evaluation.passed !== "boolean") return update;
+  // The evaluation this run wrote (none when it failed): nothing is decided on an older one.
+  const written = { sections: {}, ...update } as OverallProposalStateType;
+  const evaluation = readStatePath(written, parseStatePath(stage.resultField)) as
+    | EvaluationResult
+    | null
+    | undefined;
+  if (typeof evaluation?.passed !== "boolean") return update;
   const statusPath = parseStatePath(stage.statusField);
   const max =
     context.maxRevisions ??
@@ -122,8 +118,7 @@ function autoDecide(
     options.generate !== undefined &&
     count < max
   ) {
-    const lists = evaluation as { weaknesses?: string[]; suggestions?: string[] };
-    const feedback = [...(lists.weaknesses ?? []), ...(lists.suggestions ?? [])].join("\n");
+    const feedback = [...evaluation.weaknesses, ...evaluation.suggestions].join("\n");
     return mergeStateUpdates(update, statePathUpdate(statusPath, "revision_requested"), cleared, {
       revisionCounts: { [stage.id]: count + 1 },
       revisionFeedback: { [stage.id]: feedback },
@@ -169,8 +164,7 @@ function stageEvaluationNode(options: EvaluationStageOptions) {
   });
   return async (state: OverallProposalStateType, config?: LangGraphRunnableConfig) => {
     const update = await evaluate(state, config);
-    const context = (config?.context ?? {}) as EvaluationContext;
-    return autoDecide(options, state, update, context);
+    return autoDecide(options, state, update, runContext(config));
   };
 }
 
@@ -200,12 +194,8 @@ export function addEvaluationStage(builder: ProposalGraphBuilder, options: Evalu
     maxRevisions: options.maxRevisions,
   });
 
-  const reviewEnds = [
-    ...(options.generate === undefined ? [] : [names.generate]),
-    names.startEvaluate,
-    names.review,
-    ...laterTargets,
-  ];
+  const generator = options.generate === undefined ? [] : [names.generate];
+  const reviewEnds = [...generator, names.startEvaluate, names.review, ...laterTargets];
   if (options.generate !== undefined) {
     builder.addNode(names.generate, options.generate);
     // A failed generation goes straight to the reviewer (who can retry it); content is evaluated.
@@ -220,11 +210,7 @@ export function addEvaluationStage(builder: ProposalGraphBuilder, options: Evalu
   builder.addEdge(names.startEvaluate, names.evaluate);
   builder.addNode(names.evaluate, stageEvaluationNode(options));
   builder.addNode(names.review, review, { ends: [...new Set(reviewEnds)] });
-  const afterEvaluationTargets = [
-    names.review,
-    ...(options.generate === undefined ? [] : [names.generate]),
-    ...laterTargets,
-  ];
+  const afterEvaluationTargets = [names.review, ...generator, ...laterTargets];
   builder.addConditionalEdges(
     names.evaluate,
     (state: OverallProposalStateType) => {

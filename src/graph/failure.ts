@@ -16,19 +16,15 @@ import type { InterruptMetadata } from "./model.js";
 import type { ProposalUpdate } from "./state.js";
 import { mergeStateUpdates, type StatePath, statePathUpdate } from "./statePath.js";
 
-export type FailureCategory = "input" | "model" | "processing";
-
 export interface EvaluationFailure {
-  category: FailureCategory;
-  /** timeout, rate_limit, unavailable, content_policy, missing_content, catalog, … */
-  kind: string;
   /** For state.errors: what failed, where, and the technical detail. */
   technical: string;
   /** For state.messages: what happened and what to do, in plain words. */
   friendly: string;
 }
 
-function modelFailure(error: ModelCallError): Pick<EvaluationFailure, "kind" | "friendly"> {
+/** The model failure's kind (timeout, rate_limit, unavailable, …) and what it means in plain words. */
+function modelFailure(error: ModelCallError): { kind: string; friendly: string } {
   if (isModelTimeoutError(error)) {
     return { kind: "timeout", friendly: "the model took too long to answer" };
   }
@@ -71,40 +67,30 @@ function classifyFailure(
     const cause = isEvaluationModelError(error) ? error.modelError : error;
     const { kind, friendly } = modelFailure(cause);
     return {
-      category: "model",
-      kind,
       technical: `[${where}] model error (${kind}): ${detail}`,
       friendly: `The ${title} ${activity} could not be completed: ${friendly}. ${retry}`,
     };
   }
   if (isCatalogError(error)) {
     return {
-      category: "processing",
-      kind: "catalog",
       technical: `[${where}] criteria catalog error: ${error.message}`,
       friendly: `The ${title} ${activity} could not start: its criteria file is invalid (${error.message}). ${retry}`,
     };
   }
   if (isEvaluationError(error) && error.kind === "input") {
     return {
-      category: "input",
-      kind: "invalid_input",
       technical: `[${where}] invalid input: ${detail}`,
       friendly: `The ${title} could not be evaluated: ${error.message}.`,
     };
   }
   if (isNothingEvaluatedError(error)) {
     return {
-      category: "processing",
-      kind: "nothing_evaluated",
       technical: `[${where}] processing error (nothing_evaluated): ${detail}`,
       friendly: `The ${title} ${activity} failed: none of the judge's answers could be read, so no criterion was evaluated. ${retry}`,
     };
   }
   const kind = isScoringError(error) ? "scoring" : "processing";
   return {
-    category: "processing",
-    kind,
     technical: `[${where}] processing error (${kind}): ${detail}`,
     friendly: `The ${title} ${activity} failed while processing ${activity === "generation" ? "the writer's answer" : "the result"} (${error instanceof Error ? error.message : String(error)}). ${retry}`,
   };

@@ -17,17 +17,14 @@ import { fillTemplate } from "../judge/template.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
+import { editableText } from "./agentInbox.js";
 import { GraphError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
 import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
 import { ACCEPTED_STATUSES } from "./model.js";
 import { stageStatus } from "./reviewDecisions.js";
 import type { StageDefinition } from "./stages.js";
-import {
-  EvaluationContextSchema,
-  type OverallProposalStateType,
-  type ProposalUpdate,
-} from "./state.js";
+import { type OverallProposalStateType, type ProposalUpdate, runContext } from "./state.js";
 import { mergeStateUpdates, parseStatePath, readStatePath, statePathUpdate } from "./statePath.js";
 import {
   CONNECTION_PAIRS_CONTENT,
@@ -110,14 +107,7 @@ function promptFor(
   const previous = readStatePath(state, parseStatePath(stage.contentPath));
   const revising = stageStatus(state, stage) === "revision_requested";
   const revision = revising
-    ? revisionBlock(
-        state.revisionFeedback[stage.id],
-        previous === undefined
-          ? undefined
-          : typeof previous === "string"
-            ? previous
-            : JSON.stringify(previous, null, 2),
-      )
+    ? revisionBlock(state.revisionFeedback[stage.id], editableText(previous))
     : "";
   const common = {
     rfp: block("Request for proposals", state.rfpDocument),
@@ -182,15 +172,11 @@ export function createGenerator(
     config?: LangGraphRunnableConfig,
   ): Promise<ProposalUpdate> => {
     config?.writer?.({ type: "status", contentId: stage.id, status: "running" });
-    const context = EvaluationContextSchema.safeParse(config?.context ?? {});
     try {
       const prompt = promptFor(state, stage, stages, options.description);
-      const model = resolveJudgeModel(
-        options.model ?? (context.success ? context.data.model : undefined),
-        {
-          timeoutMs: options.timeoutMs,
-        },
-      );
+      const model = resolveJudgeModel(options.model ?? runContext(config).model, {
+        timeoutMs: options.timeoutMs,
+      });
       const answer = await invokeJudge(
         model,
         [

@@ -2,9 +2,7 @@ import { join } from "node:path";
 import { AIMessage } from "@langchain/core/messages";
 import { Command, END, START } from "@langchain/langgraph";
 import { z } from "zod";
-import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { type DependencyMap, loadDependencyMap, readConfigJson } from "./dependencies.js";
-import { GraphError } from "./errors.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
@@ -37,15 +35,8 @@ const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).m
 export function loadProposalConfig(
   path = join(PACKAGE_ROOT, "config/proposal.json"),
 ): SectionConfig[] {
-  const raw = readConfigJson(path, (reason) => new Error(`${path}: ${reason}`));
-  const parsed = ProposalConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(
-      `${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  return parsed.data.sections;
+  const refuse = (problem: string) => new Error(`${path}: ${problem}`);
+  return readConfigJson(path, ProposalConfigSchema, refuse).sections;
 }
 
 export interface ProposalGraphOptions {
@@ -139,16 +130,4 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
   }
   // Every graph compiled from it refuses an answer no review takes before anything is stored.
   return checkingRuns(builder, { input: ProposalInputSchema, context: EvaluationContextSchema });
-}
-
-const MAX_RFP_BYTES = 10 * 1024 * 1024;
-
-export async function readRfp(path: string): Promise<string> {
-  const read = await readRegularTextFile(path, MAX_RFP_BYTES);
-  if (!read.ok)
-    throw new GraphError(
-      "RFP_UNREADABLE",
-      `cannot read the RFP at ${path}: ${read.problem.reason}`,
-    );
-  return read.text;
 }

@@ -10,19 +10,28 @@ interface ResumableGraph {
   getState(config: RunnableConfig): Promise<SnapshotParts>;
 }
 
-type StreamIterator = (input: unknown, options?: RunnableConfig) => AsyncGenerator<unknown>;
+type RunOptions = RunnableConfig & { context?: unknown };
+type StreamIterator = (input: unknown, options?: RunOptions) => AsyncGenerator<unknown>;
+
+/** Puts `wrap` around every run of a compiled graph: invoke, stream and streamEvents pass through it. */
+export function wrapRuns<Graph extends object>(
+  graph: Graph,
+  wrap: (input: unknown, options: RunOptions | undefined, run: StreamIterator) => AsyncGenerator,
+): Graph {
+  const target = graph as unknown as { _streamIterator: StreamIterator };
+  const original = target._streamIterator.bind(graph);
+  target._streamIterator = (input, options) => wrap(input, options, original);
+  return graph;
+}
 
 /**
  * Makes a resume of a thread that is not paused a RESUME_WITHOUT_PAUSE error: LangGraph runs
- * nothing for it and answers with the last state, so the check cannot live in a node. Every run
- * (invoke, stream, streamEvents) passes through the stream iterator.
+ * nothing for it and answers with the last state, so the check cannot live in a node.
  * @example
  * export const gate = rejectIdleResume(buildEvaluationGraph().compile());
  */
 export function rejectIdleResume<Graph extends ResumableGraph>(graph: Graph): Graph {
-  const target = graph as unknown as { _streamIterator: StreamIterator };
-  const original = target._streamIterator.bind(graph);
-  target._streamIterator = async function* (input, options) {
+  return wrapRuns(graph, async function* (input, options, run) {
     const threadId = options?.configurable?.thread_id;
     const resume = input instanceof Command && input.resume !== undefined;
     if (resume && graph.checkpointer && typeof threadId === "string") {
@@ -31,9 +40,8 @@ export function rejectIdleResume<Graph extends ResumableGraph>(graph: Graph): Gr
         throw resumeWithoutPause(threadId);
       }
     }
-    yield* original(input, options);
-  };
-  return graph;
+    yield* run(input, options);
+  });
 }
 
 /** LangGraph reads a resume whose keys are all interrupt ids (32 hex digits) as a map of answers. */
@@ -80,23 +88,14 @@ export function screenedResume(resume: unknown): unknown {
 }
 
 /**
- * Screens resume values before the run starts: LangGraph stores the value as a pending write
- * before the review node sees it, so an answer no review takes (10 MB of feedback, NUL bytes) is
- * replaced by a stand-in first; the review reads it as a refusal and asks again.
+ * The run's input with its resume values screened before the run starts: LangGraph stores the value
+ * as a pending write before the review node sees it, so an answer no review takes (10 MB of
+ * feedback, NUL bytes) is replaced by a stand-in first; the review reads it as a refusal and asks again.
  */
-export function screenResumes<Graph extends object>(graph: Graph): Graph {
-  const target = graph as unknown as { _streamIterator: StreamIterator };
-  const original = target._streamIterator.bind(graph);
-  target._streamIterator = async function* (input, options) {
-    if (input instanceof Command && input.resume !== undefined) {
-      const resume = screenedResume(input.resume);
-      if (resume !== input.resume) {
-        const { graph: parent, update, goto } = input;
-        yield* original(new Command({ resume, graph: parent, update, goto }), options);
-        return;
-      }
-    }
-    yield* original(input, options);
-  };
-  return graph;
+export function screenedInput(input: unknown): unknown {
+  if (!(input instanceof Command) || input.resume === undefined) return input;
+  const resume = screenedResume(input.resume);
+  if (resume === input.resume) return input;
+  const { graph, update, goto } = input;
+  return new Command({ resume, graph, update, goto });
 }

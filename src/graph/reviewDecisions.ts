@@ -7,6 +7,7 @@ import { type DependencyMap, transitiveDependents } from "./dependencies.js";
 import {
   ACCEPTED_STATUSES,
   type DecisionRecord,
+  DecisionRecordSchema,
   type InterruptMetadata,
   type ProcessingStatus,
   type ReviewDecision,
@@ -103,15 +104,7 @@ function record(ctx: ReviewDecisionContext, staled: string[] = []): DecisionReco
     feedback: decision.action === "revise" ? decision.feedback : undefined,
     decidedAt: new Date().toISOString(),
     evaluation:
-      evaluation === null
-        ? null
-        : {
-            timestamp: evaluation.timestamp,
-            overallScore: evaluation.overallScore,
-            passed: evaluation.passed,
-            verdict: evaluation.verdict,
-            status: evaluation.status,
-          },
+      evaluation === null ? null : DecisionRecordSchema.shape.evaluation.parse(evaluation),
     staled,
   };
   if (ctx.corrections.length > 0) kept.corrections = ctx.corrections;

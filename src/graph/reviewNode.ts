@@ -8,7 +8,7 @@ import {
 } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { humanInterruptOf } from "./agentInbox.js";
-import { evaluationRefOf, referencedEvaluation } from "./evaluationRef.js";
+import { evaluationReview, referencedEvaluation } from "./evaluationRef.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,
@@ -41,19 +41,8 @@ function stageEvaluation(
 function metadataFor(state: OverallProposalStateType, stage: StageDefinition): InterruptMetadata {
   const current = InterruptMetadataSchema.safeParse(state.interruptMetadata);
   if (current.success && current.data.contentId === stage.id) return current.data;
-  const evaluation = stageEvaluation(state, stage);
-  return {
-    type: "evaluation_review",
-    contentType: stage.contentType,
-    contentId: stage.id,
-    evaluation: null,
-    ...(evaluation === null
-      ? {}
-      : { evaluationRef: evaluationRefOf(stage.resultField, evaluation) }),
-    actions: ["approve", "revise", "edit"],
-    title: `${stage.title} Evaluation Review`,
-    description: `Review the evaluation of the ${stage.title}.`,
-  };
+  const where = { ...stage, contentId: stage.id };
+  return evaluationReview(where, stageEvaluation(state, stage));
 }
 
 /** Why the review refuses this action (only the actions it offers are taken), or undefined. */

@@ -6,13 +6,8 @@
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
 import { graphInputInvalid, runContextInvalid } from "./errors.js";
-import { screenResumes } from "./resumeGuard.js";
+import { screenedInput, wrapRuns } from "./resumeGuard.js";
 import { type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
-
-type StreamIterator = (
-  input: unknown,
-  options?: { context?: unknown; configurable?: Record<string, unknown> },
-) => AsyncGenerator<unknown>;
 
 export interface RunShape {
   input: z.ZodType;
@@ -26,15 +21,16 @@ function issuesOf(error: z.ZodError): string {
     .join("; ");
 }
 
-/** The graph, its runs' input and context checked first, each run given its RunSinks through its config. */
+/**
+ * The graph, its runs' input and context checked first and resume values screened (screenedInput),
+ * each run given its RunSinks through its config.
+ */
 function rejectInvalidRunInput<Graph extends object>(
   graph: Graph,
   shape: RunShape,
   sinks: RunSinks = {},
 ): Graph {
-  const target = graph as unknown as { _streamIterator: StreamIterator };
-  const original = target._streamIterator.bind(graph);
-  target._streamIterator = async function* (input, options) {
+  return wrapRuns(graph, async function* (input, options, run) {
     if (input !== null && input !== undefined && !(input instanceof Command)) {
       const parsed = shape.input.safeParse(input);
       if (!parsed.success) throw graphInputInvalid(issuesOf(parsed.error));
@@ -43,14 +39,13 @@ function rejectInvalidRunInput<Graph extends object>(
       const parsed = shape.context.safeParse(options.context);
       if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
     }
-    yield* original(input, withRunSinks(options, sinks));
-  };
-  return graph;
+    yield* run(screenedInput(input), withRunSinks(options, sinks));
+  });
 }
 
 /**
- * A builder whose every compiled graph checks its runs (rejectInvalidRunInput) and screens resume
- * values (screenResumes), whoever compiles it: a user, the orchestrator, the desk or Studio.
+ * A builder whose every compiled graph checks its runs (rejectInvalidRunInput), whoever compiles
+ * it: a user, the orchestrator, the desk or Studio.
  */
 export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
   builder: Builder,
@@ -59,11 +54,7 @@ export function checkingRuns<Builder extends { compile(...args: never[]): object
   const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
   const guarded = (...args: unknown[]) => {
     const checkpointer = (args[0] as { checkpointer?: unknown } | undefined)?.checkpointer;
-    return rejectInvalidRunInput(
-      screenResumes(compile(...args)),
-      shape,
-      sinksOfSaver(checkpointer),
-    );
+    return rejectInvalidRunInput(compile(...args), shape, sinksOfSaver(checkpointer));
   };
   Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
   return builder;

@@ -31,7 +31,8 @@ function hasMethod(value: unknown, method: string): boolean {
   );
 }
 
-function databaseOfSaver(saver: unknown): SaverDatabase | undefined {
+/** The database a LangGraph SQLite or PostgreSQL saver keeps its checkpoints in; none for others. */
+export function databaseOfSaver(saver: unknown): SaverDatabase | undefined {
   if (typeof saver !== "object" || saver === null) return undefined;
   const { db, pool } = saver as { db?: unknown; pool?: unknown };
   if (hasMethod(db, "prepare") && hasMethod(db, "exec")) return { sqlite: db as Database.Database };

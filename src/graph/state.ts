@@ -126,6 +126,11 @@ export const EvaluationContextSchema = z.object({
 });
 export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
 
+/** A run's context as the nodes read it (an invalid one, refused before the run, reads as none). */
+export function runContext(config: { context?: unknown } | undefined): EvaluationContext {
+  return EvaluationContextSchema.safeParse(config?.context ?? {}).data ?? {};
+}
+
 export const ThreadSettingsSchema = EvaluationContextSchema.extend({
   recordedAt: z.string(),
   overrides: z
@@ -145,18 +150,12 @@ export type ProposalUpdate = Partial<
   reviewHistory?: DecisionRecord[];
 };
 
-export function evaluationContext(settings: Partial<EvaluationContext> = {}): {
-  model: string | undefined;
-  passingThreshold: number | undefined;
-  maxRevisions: number | undefined;
-  mode: EvaluationContext["mode"];
-} {
-  return {
-    model: settings.model,
-    passingThreshold: settings.passingThreshold,
-    maxRevisions: settings.maxRevisions,
-    mode: settings.mode,
-  };
+/** A run's context with every setting named, unset ones as undefined. */
+export function evaluationContext(
+  settings: Partial<EvaluationContext> = {},
+): Record<keyof EvaluationContext, unknown> & EvaluationContext {
+  const { model, passingThreshold, maxRevisions, mode } = settings;
+  return { model, passingThreshold, maxRevisions, mode };
 }
 
 /** What a proposal run starts from: the RFP, the applicant's input and optionally stages done earlier. */

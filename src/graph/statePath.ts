@@ -30,10 +30,6 @@ const TOP_LEVEL_FIELDS: ReadonlySet<string> = new Set([
   "evaluation",
 ]);
 
-function isTopLevel(key: string): boolean {
-  return TOP_LEVEL_FIELDS.has(key);
-}
-
 function isSectionField(field: string): field is SectionField {
   return (SECTION_FIELDS as readonly string[]).includes(field);
 }
@@ -41,7 +37,7 @@ function isSectionField(field: string): field is SectionField {
 /** Parses `researchEvaluation`, or `sections.<id>.<content|status|evaluation>`. */
 export function parseStatePath(path: string): StatePath {
   const parts = path.split(".");
-  if (parts.length === 1 && isTopLevel(path)) return { kind: "field", key: path };
+  if (parts.length === 1 && TOP_LEVEL_FIELDS.has(path)) return { kind: "field", key: path };
   if (parts.length === 3 && parts[0] === "sections") {
     const [, sectionId = "", field = ""] = parts;
     if (sectionId === "") throw statePathError(path, "the section id is empty");

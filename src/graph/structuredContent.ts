@@ -85,8 +85,15 @@ export interface StructuredContentType {
   schema: z.ZodType<Record<string, unknown> | Array<Record<string, unknown>>>;
 }
 
+function objectContent(
+  name: string,
+  fields: readonly ContentFieldDefinition[],
+): StructuredContentType {
+  return { name, shape: "object", fields, schema: objectOf(fields) };
+}
+
 /** The research on the funder and the RFP (prompts/generation/researchPrompt.ts). */
-const RESEARCH_FIELDS: readonly ContentFieldDefinition[] = [
+export const RESEARCH_CONTENT = objectContent("the research", [
   { key: "funder", kind: "text", required: true },
   { key: "mission", kind: "text" },
   { key: "applicant", kind: "text" },
@@ -98,29 +105,17 @@ const RESEARCH_FIELDS: readonly ContentFieldDefinition[] = [
   { key: "requiredSections", kind: "list" },
   { key: "deadlinesAndRules", kind: "list" },
   { key: "sources", kind: "list" },
-];
-export const RESEARCH_CONTENT: StructuredContentType = {
-  name: "the research",
-  shape: "object",
-  fields: RESEARCH_FIELDS,
-  schema: objectOf(RESEARCH_FIELDS),
-};
+]);
 
 /** The solution the funder seeks (prompts/generation/solutionPrompt.ts). */
-const SOLUTION_FIELDS: readonly ContentFieldDefinition[] = [
+export const SOLUTION_CONTENT = objectContent("the solution sought", [
   { key: "problem", kind: "text", required: true },
   { key: "desiredOutcomes", kind: "list", required: true },
   { key: "preferredApproaches", kind: "list" },
   { key: "excludedApproaches", kind: "list" },
   { key: "successIndicators", kind: "list" },
   { key: "evidence", kind: "list" },
-];
-export const SOLUTION_CONTENT: StructuredContentType = {
-  name: "the solution sought",
-  shape: "object",
-  fields: SOLUTION_FIELDS,
-  schema: objectOf(SOLUTION_FIELDS),
-};
+]);
 
 const PAIR_STRENGTHS = ["strong", "moderate", "weak"] as const;
 

@@ -54,7 +54,6 @@ function taskErrors(snapshot: Pick<StateSnapshot, "tasks">): string[] {
   return snapshot.tasks.flatMap((task) => {
     const error: unknown = task.error;
     if (error === undefined || error === null) return [];
-    if (error instanceof Error) return [`${task.name}: ${error.message}`];
     if (typeof error === "object" && "message" in error && typeof error.message === "string") {
       return [`${task.name}: ${error.message}`];
     }

@@ -4,6 +4,7 @@
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { z } from "zod";
+import { databaseOfSaver } from "../graph/runSinks.js";
 
 /** `all` keeps every checkpoint; `latest` prunes a finished thread down to its last one. */
 export const CheckpointRetentionSchema = z.enum(["all", "latest"]);
@@ -17,14 +18,6 @@ export function retentionFromEnv(
     env.EVALGATE_CHECKPOINT_RETENTION?.trim().toLowerCase(),
   );
   return parsed.success ? parsed.data : "all";
-}
-
-interface SqliteLike {
-  prepare(sql: string): { run(...args: unknown[]): { changes: number } };
-  transaction<T>(work: () => T): () => T;
-}
-interface PoolLike {
-  query(sql: string, values: unknown[]): Promise<{ rowCount: number | null }>;
 }
 
 /** The thread's checkpoints that are not the latest of their namespace. */
@@ -56,18 +49,19 @@ async function deleteRows(
   sqlite: readonly string[],
   postgres: readonly string[],
 ): Promise<number> {
-  const { db, pool } = saver as unknown as { db?: SqliteLike; pool?: PoolLike };
-  if (db !== undefined && typeof db.prepare === "function") {
+  const database = databaseOfSaver(saver);
+  if (database === undefined) return 0;
+  if ("sqlite" in database) {
+    const db = database.sqlite;
     return db.transaction(() =>
       sqlite.reduce((n, sql) => n + db.prepare(sql).run(threadId, threadId).changes, 0),
     )();
   }
-  if (pool !== undefined && typeof pool.query === "function") {
-    let removed = 0;
-    for (const sql of postgres) removed += (await pool.query(sql, [threadId])).rowCount ?? 0;
-    return removed;
+  let removed = 0;
+  for (const sql of postgres) {
+    removed += (await database.postgres.query(sql, [threadId])).rowCount ?? 0;
   }
-  return 0;
+  return removed;
 }
 
 /** Prunes a finished thread to its last checkpoint; returns how many rows went. Finished threads only. */

@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
-  BaseCheckpointSaver,
+  type BaseCheckpointSaver,
   type ExtractStateType,
   type ExtractUpdateType,
   isInvalidResume,
@@ -44,26 +44,11 @@ export interface ReviewGraphBuilder {
   compile(options: { checkpointer: BaseCheckpointSaver }): ReviewGraphRunnable;
 }
 
-export type GraphState<G> =
+/** The state and input types of an uncompiled graph (a StateGraph builder); loose ones otherwise. */
+type GraphTypes<G> =
   G extends StateGraph<
     infer _SD,
     infer S,
-    infer _U,
-    infer _N,
-    infer _I,
-    infer _O,
-    infer _C,
-    infer _R,
-    infer _T,
-    infer _W
-  >
-    ? S
-    : ReviewFields & Record<string, unknown>;
-
-export type GraphInput<G> =
-  G extends StateGraph<
-    infer _SD,
-    infer _S,
     infer _U,
     infer _N,
     infer I,
@@ -73,8 +58,12 @@ export type GraphInput<G> =
     infer _T,
     infer _W
   >
-    ? ExtractUpdateType<I, ExtractStateType<I>>
-    : Record<string, unknown>;
+    ? { state: S; input: ExtractUpdateType<I, ExtractStateType<I>> }
+    : { state: ReviewFields & Record<string, unknown>; input: Record<string, unknown> };
+
+export type GraphState<G> = GraphTypes<G>["state"];
+
+export type GraphInput<G> = GraphTypes<G>["input"];
 
 export type Reviewable<G> = GraphState<G> extends ReviewFields ? G : never;
 
@@ -119,10 +108,6 @@ export interface OrchestratorEngine {
   errors: Map<string, unknown>;
 }
 
-function isCheckpointer(value: BaseCheckpointSaver | Checkpointer): value is Checkpointer {
-  return !(value instanceof BaseCheckpointSaver) && "saver" in value;
-}
-
 export interface EngineParts {
   checkpointer?: Checkpointer;
   store?: ReviewStore;
@@ -133,11 +118,11 @@ export async function openOrchestratorEngine<G extends ReviewGraphBuilder>(
   opened: EngineParts,
 ): Promise<OrchestratorEngine> {
   const given = options.checkpointer;
-  const checkpointerOptions: CheckpointerOptions | undefined = options.checkpointerOptions;
-  if (given === undefined) opened.checkpointer = await createCheckpointer(checkpointerOptions);
+  if (given === undefined)
+    opened.checkpointer = await createCheckpointer(options.checkpointerOptions);
   const where = given ?? (opened.checkpointer as Checkpointer);
-  const saver = isCheckpointer(where) ? where.saver : where;
-  if (options.store === undefined) opened.store = await openIndexStore(where);
+  const saver = "saver" in where ? where.saver : where;
+  if (options.store === undefined) opened.store = await openIndexStore(saver);
   const store = options.store ?? (opened.store as ReviewStore);
   const graph = options.graph.compile({ checkpointer: saver });
   const runtime: OrchestratorEngine["runtime"] = {

@@ -4,6 +4,8 @@
  * read (the state is neither read nor deserialised); on any other saver, the latest tuple.
  */
 import { type BaseCheckpointSaver, INTERRUPT } from "@langchain/langgraph";
+import type Database from "better-sqlite3";
+import { databaseOfSaver } from "../graph/runSinks.js";
 
 /** The channels of a task's writes that are not its output (LangGraph's `isTaskOutput`). */
 const NOT_OUTPUT = [INTERRUPT, "__error__", "__error_source_node__", "__resume__"];
@@ -27,13 +29,6 @@ function interruptIdsOf(
   );
 }
 
-interface SqliteStatement {
-  all(...params: unknown[]): unknown[];
-}
-interface SqliteLike {
-  prepare(sql: string): SqliteStatement;
-}
-
 /** The latest root checkpoint of a thread (NULL when none) and its interrupt writes whose task wrote no output. */
 const SQLITE_INTERRUPT_WRITES = `
   SELECT latest.checkpoint_id AS checkpoint_id, w.type AS type, w.value AS value
@@ -48,18 +43,16 @@ const SQLITE_INTERRUPT_WRITES = `
        AND o.task_id = w.task_id AND o.channel NOT IN (${NOT_OUTPUT_SQL}))
   ORDER BY w.task_id, w.idx`;
 
-const statements = new WeakMap<SqliteLike, SqliteStatement>();
+const statements = new WeakMap<Database.Database, Database.Statement>();
 
-function sqliteOf(saver: BaseCheckpointSaver): SqliteLike | undefined {
-  const { db } = saver as unknown as { db?: Partial<SqliteLike> };
-  const isSqlite = db !== undefined && typeof db.prepare === "function";
+function sqliteOf(saver: BaseCheckpointSaver): Database.Database | undefined {
+  const database = databaseOfSaver(saver);
   // The SQLite saver creates its tables on first use: until a tuple was read, read one.
-  return isSqlite && (saver as unknown as { isSetup?: boolean }).isSetup === true
-    ? (db as SqliteLike)
-    : undefined;
+  const isSetUp = (saver as unknown as { isSetup?: boolean }).isSetup === true;
+  return isSetUp && database !== undefined && "sqlite" in database ? database.sqlite : undefined;
 }
 
-async function fromSqlite(saver: BaseCheckpointSaver, db: SqliteLike, threadId: string) {
+async function fromSqlite(saver: BaseCheckpointSaver, db: Database.Database, threadId: string) {
   let statement = statements.get(db);
   if (statement === undefined) {
     statement = db.prepare(SQLITE_INTERRUPT_WRITES);

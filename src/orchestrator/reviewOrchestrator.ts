@@ -36,7 +36,8 @@ import { indexThread } from "./threadSettle.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./orchestratorEngine.js";
 
-function sameInput(recorded: unknown, given: Record<string, unknown>): boolean {
+/** Whether what was recorded (as JSON) is what is given again. */
+function sameJson(recorded: unknown, given: unknown): boolean {
   return isDeepStrictEqual(recorded, JSON.parse(JSON.stringify(given)));
 }
 
@@ -66,7 +67,7 @@ function sameDecision(recorded: DecisionRow, given: ReturnType<typeof decisionRo
     recorded.refusedAt === null &&
     recorded.action === action &&
     recorded.reviewer === reviewer &&
-    isDeepStrictEqual(recorded.payload, JSON.parse(JSON.stringify(payload)))
+    sameJson(recorded.payload, payload)
   );
 }
 
@@ -104,6 +105,12 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     return this.enginePromise;
   }
 
+  /** The state of a thread of this graph (its id checked first). */
+  private async snapshot(threadId: string): Promise<StateSnapshot> {
+    checkedThreadId(threadId);
+    return checkedSnapshot(await this.engine(), threadId);
+  }
+
   /** Starts a thread (a new UUID unless given) and runs it to its first review or the end. */
   async start(
     input: GraphInput<G>,
@@ -117,7 +124,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const registered = await registerThread(engine, threadId, settings).catch(() => false);
     // A start that stopped before its first checkpoint is started again with the same input.
     const recorded = registered ? undefined : await engine.store.thread(threadId);
-    const again = recorded !== undefined && sameInput(recorded.settings.input, settings.input);
+    const again = recorded !== undefined && sameJson(recorded.settings.input, settings.input);
     if (!registered && !again) throw threadExists(threadId);
     await advanceHere(engine, threadId);
     return outcomeOf(engine, threadId);
@@ -152,17 +159,14 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The review the thread waits for, or undefined when it is not paused at one. */
   async getReview(threadId: string): Promise<PendingReview | undefined> {
-    checkedThreadId(threadId);
-    const engine = await this.engine();
-    const [review] = reviewsOf(threadId, await checkedSnapshot(engine, threadId));
+    const [review] = reviewsOf(threadId, await this.snapshot(threadId));
     return review;
   }
 
   /** Runs a thread with work left (a process died, a node failed) on to its next review or end. */
   async continueThread(threadId: string): Promise<ThreadOutcome<GraphState<G>>> {
-    checkedThreadId(threadId);
+    await this.snapshot(threadId);
     const engine = await this.engine();
-    await checkedSnapshot(engine, threadId);
     await registerThread(engine, threadId);
     await advanceHere(engine, threadId);
     return outcomeOf(engine, threadId);
@@ -232,16 +236,12 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
 
   /** The reviewer decisions made on the thread, oldest first. */
   async history(threadId: string): Promise<DecisionRecord[]> {
-    checkedThreadId(threadId);
-    const engine = await this.engine();
-    return reviewHistoryOf(threadId, (await checkedSnapshot(engine, threadId)).values);
+    return reviewHistoryOf(threadId, (await this.snapshot(threadId)).values);
   }
 
   /** The thread's current state values. */
   async getState(threadId: string): Promise<GraphState<G>> {
-    checkedThreadId(threadId);
-    const engine = await this.engine();
-    return (await checkedSnapshot(engine, threadId)).values as GraphState<G>;
+    return (await this.snapshot(threadId)).values as GraphState<G>;
   }
 
   /** Closes the store and checkpointer the orchestrator opened itself (given ones stay open). */

@@ -51,50 +51,45 @@ const GraphProgressEventSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
-export interface StageProgressTracker {
-  next(event: unknown): StageProgress | undefined;
-}
-
+/** Reads a run's custom stream events one by one as progress (undefined: an event that says none). */
 export function createStageProgressTracker(
   stages: readonly Pick<StageDefinition, "id" | "title">[],
-): StageProgressTracker {
+): (event: unknown) => StageProgress | undefined {
   const titles = new Map(stages.map((stage) => [stage.id, stage.title]));
   const done = new Map<string, number>();
   const named = (stage: string) => ({ stage, title: titles.get(stage) ?? stage });
-  return {
-    next(raw) {
-      const parsed = GraphProgressEventSchema.safeParse(raw);
-      if (!parsed.success) return undefined;
-      const event = parsed.data;
-      switch (event.type) {
-        case "status":
-          return event.status === "running"
-            ? { phase: "writing", ...named(event.contentId) }
-            : undefined;
-        case "start":
-          done.set(event.contentId, 0);
-          return { phase: "judging", ...named(event.contentId), done: 0, total: event.total };
-        case "criterion_done": {
-          const count = Math.min((done.get(event.contentId) ?? 0) + 1, event.total);
-          done.set(event.contentId, count);
-          return {
-            phase: "judging",
-            ...named(event.contentId),
-            done: count,
-            total: event.total,
-            criterionId: event.criterionId,
-            score: event.outcome.score,
-          };
-        }
-        case "done":
-          return {
-            phase: "judged",
-            ...named(event.contentId),
-            passed: event.passed,
-            overallScore: event.overallScore,
-          };
+  return (raw) => {
+    const parsed = GraphProgressEventSchema.safeParse(raw);
+    if (!parsed.success) return undefined;
+    const event = parsed.data;
+    switch (event.type) {
+      case "status":
+        return event.status === "running"
+          ? { phase: "writing", ...named(event.contentId) }
+          : undefined;
+      case "start":
+        done.set(event.contentId, 0);
+        return { phase: "judging", ...named(event.contentId), done: 0, total: event.total };
+      case "criterion_done": {
+        const count = Math.min((done.get(event.contentId) ?? 0) + 1, event.total);
+        done.set(event.contentId, count);
+        return {
+          phase: "judging",
+          ...named(event.contentId),
+          done: count,
+          total: event.total,
+          criterionId: event.criterionId,
+          score: event.outcome.score,
+        };
       }
-    },
+      case "done":
+        return {
+          phase: "judged",
+          ...named(event.contentId),
+          passed: event.passed,
+          overallScore: event.overallScore,
+        };
+    }
   };
 }
 

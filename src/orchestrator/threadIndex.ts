@@ -3,13 +3,11 @@
  * graph key of their own; a listing reads one index page and one checkpoint per listed thread.
  */
 import { createHash } from "node:crypto";
-import { BaseCheckpointSaver, type Checkpoint, type StateSnapshot } from "@langchain/langgraph";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { BaseCheckpointSaver, Checkpoint, StateSnapshot } from "@langchain/langgraph";
+import { databaseOfSaver } from "../graph/runSinks.js";
 import { openReviewStore } from "../store/index.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import type { PendingCursor } from "../store/types.js";
-import type { Checkpointer } from "./checkpointer.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 
 /** The graph key of a compiled graph: its channel names, hashed (two graphs keep two lists). */
@@ -18,24 +16,21 @@ export function graphKeyOf(channels: Readonly<Record<string, unknown>>): string 
   return `graph:${createHash("sha256").update(names).digest("hex").slice(0, 16)}`;
 }
 
-function databaseOfSaver(saver: BaseCheckpointSaver) {
-  if (saver instanceof SqliteSaver) {
-    const name: unknown = (saver.db as { name?: unknown }).name;
-    if (typeof name === "string" && name !== "") return { sqlitePath: name };
-  }
-  if (saver instanceof PostgresSaver) {
-    const { pool } = saver as unknown as { pool?: { options?: { connectionString?: unknown } } };
-    const url = pool?.options?.connectionString;
-    if (typeof url === "string" && url !== "") return { databaseUrl: url };
-  }
+/** Where the checkpoints of the saver are: its SQLite file, its PostgreSQL URL, else memory. */
+function locationOfSaver(saver: BaseCheckpointSaver) {
+  const database = databaseOfSaver(saver);
+  if (database !== undefined && "sqlite" in database)
+    return { sqlitePath: database.sqlite.name || ":memory:" };
+  const { options } = (database?.postgres ?? {}) as { options?: { connectionString?: unknown } };
+  const url = options?.connectionString;
+  if (typeof url === "string" && url !== "") return { databaseUrl: url };
   // Any other saver keeps its threads in memory: so does the index.
   return { sqlitePath: ":memory:" };
 }
 
 /** Opens the review store in the checkpoints' database (in memory beside an in-memory saver). */
-export function openIndexStore(where: BaseCheckpointSaver | Checkpointer): Promise<ReviewStore> {
-  const saver = where instanceof BaseCheckpointSaver ? where : where.saver;
-  return openReviewStore({ ...databaseOfSaver(saver), env: {} });
+export function openIndexStore(saver: BaseCheckpointSaver): Promise<ReviewStore> {
+  return openReviewStore({ ...locationOfSaver(saver), env: {} });
 }
 
 export interface PendingPage {

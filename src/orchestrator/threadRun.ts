@@ -52,7 +52,7 @@ export async function run(
   const tracker = createStageProgressTracker(ctx.runtime.stages);
   for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
     if (mode === "custom") {
-      await reportProgress(ctx, threadId, tracker.next(chunk));
+      await reportProgress(ctx, threadId, tracker(chunk));
       continue;
     }
     const nodes = Object.keys(chunk as Record<string, unknown>).filter(

@@ -6,7 +6,6 @@
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
-import { proposalTitle, type TitleSource } from "../proposal/title.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import type { DecisionRow, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
@@ -70,12 +69,9 @@ async function step(
   for (const d of unapplied) applied.push(d.id);
   const [first] = reviews;
   if (first !== undefined) {
-    const pausedAt = snapshot.createdAt ?? new Date().toISOString();
-    // The queue names the proposal by its research, as its document does (proposal/title.ts).
-    const title = proposalTitle(snapshot.values as TitleSource, thread.title);
     const settled = await settle(ctx, threadId, {
       status: "waiting",
-      pending: pendingRows({ ...thread, title }, reviews, pausedAt),
+      pending: pendingRows(thread, snapshot, reviews),
       applied,
       events: [{ type: "review_ready", stage: first.contentId, message: first.title }],
     });

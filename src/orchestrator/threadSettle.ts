@@ -33,12 +33,15 @@ export interface ThreadRuntime {
   onGraphError?: ((threadId: string, error: unknown) => void) | undefined;
 }
 
-export function pendingRows(thread: ThreadRow, reviews: PendingReview[], pausedAt: string) {
+/** The index rows of the reviews a thread waits for, named by its proposal (proposal/title.ts). */
+export function pendingRows(thread: ThreadRow, snapshot: StateSnapshot, reviews: PendingReview[]) {
+  const title = proposalTitle(snapshot.values as TitleSource, thread.title);
+  const pausedAt = snapshot.createdAt ?? new Date().toISOString();
   return reviews.map((review) => ({
     threadId: thread.id,
     interruptId: review.interruptId,
     stage: review.contentId,
-    title: `${thread.title}: ${review.title}`,
+    title: `${title}: ${review.title}`,
     overallScore: review.evaluation?.overallScore ?? null,
     passed: review.evaluation?.passed ?? null,
     actions: review.actions,
@@ -87,14 +90,12 @@ export async function indexThread(
     const snapshot = await runtime.graph.getState({ configurable: { thread_id: threadId } });
     const reviews = reviewsOf(threadId, snapshot);
     const progress = threadProgress(snapshot);
-    const title = proposalTitle(snapshot.values as TitleSource, thread.title);
-    const pausedAt = snapshot.createdAt ?? new Date().toISOString();
     const none = { applied: [], events: [] };
     const settlement: ThreadSettlement =
       reviews.length > 0
         ? {
             status: "waiting",
-            pending: pendingRows({ ...thread, title }, reviews, pausedAt),
+            pending: pendingRows(thread, snapshot, reviews),
             ...none,
           }
         : progress.kind === "finished"

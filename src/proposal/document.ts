@@ -101,14 +101,9 @@ function gateOf(values: OverallProposalStateType, stage: StageDefinition): GateR
   const evaluation = parsed.success ? parsed.data : undefined;
   const decisions = (values.reviewHistory ?? [])
     .filter((d) => d.contentId === stage.id)
-    .map((d) => ({
-      action: d.action,
-      decidedAt: d.decidedAt,
-      ...(d.reviewer === undefined ? {} : { reviewer: d.reviewer }),
-      ...(d.feedback === undefined ? {} : { feedback: d.feedback }),
-      ...(d.comment === undefined ? {} : { comment: d.comment }),
-      ...(d.corrections === undefined ? {} : { corrections: d.corrections.length }),
-    }));
+    .map(({ action, decidedAt, reviewer, feedback, comment, corrections }) => {
+      return { action, decidedAt, reviewer, feedback, comment, corrections: corrections?.length };
+    });
   const written = contentOf(values, stage) !== undefined;
   const judged =
     evaluation !== undefined && (evaluation.criteria?.some((c) => c.evaluated) ?? true);

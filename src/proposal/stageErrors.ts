@@ -2,9 +2,9 @@
  * The errors of a thread: an error is current only while its stage still stands on it (status
  * `error`, its latest error); a stage that moved on has superseded its errors.
  */
+import { stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
-import { parseStatePath, readStatePath } from "../graph/statePath.js";
 
 export interface ThreadError {
   /** The stage the error belongs to (from its `[evaluate <id>]` / `[generate <id>]` tag). */
@@ -19,10 +19,6 @@ export interface ThreadErrors {
 }
 
 const STAGE_TAG = /^\[(?:evaluate|generate) ([^\]\s]+)\]/;
-
-function statusOf(values: OverallProposalStateType, stage: StageDefinition): unknown {
-  return readStatePath(values, parseStatePath(stage.statusField));
-}
 
 export function threadErrors(
   values: Pick<OverallProposalStateType, "errors"> & Partial<OverallProposalStateType>,
@@ -44,7 +40,7 @@ export function threadErrors(
     const standing =
       stage === undefined ||
       (lastOf.get(stage.id) === index &&
-        statusOf(values as OverallProposalStateType, stage) === "error");
+        stageStatus(values as OverallProposalStateType, stage) === "error");
     (standing ? result.current : result.superseded).push(error);
   });
   return result;

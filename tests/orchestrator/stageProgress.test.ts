@@ -59,7 +59,7 @@ describe("createStageProgressTracker", () => {
       },
       { type: "done", contentId: "budget", passed: false, overallScore: 0.75 },
     ];
-    const seen = events.map((event) => tracker.next(event));
+    const seen = events.map((event) => tracker(event));
     expect(seen).toEqual([
       { phase: "writing", stage: "budget", title: "Budget" },
       undefined,
@@ -99,7 +99,7 @@ describe("createStageProgressTracker", () => {
   it("counts each stage on its own and starts again when a stage is judged again", () => {
     const tracker = createStageProgressTracker(STAGES);
     const done = (stage: string, id: string) =>
-      tracker.next({
+      tracker({
         type: "criterion_done",
         contentId: stage,
         criterionId: id,
@@ -107,13 +107,13 @@ describe("createStageProgressTracker", () => {
         total: 2,
         outcome: outcome(1),
       });
-    tracker.next({ type: "start", contentId: "research", total: 2 });
+    tracker({ type: "start", contentId: "research", total: 2 });
     expect(done("research", "r1")).toMatchObject({ done: 1 });
-    tracker.next({ type: "start", contentId: "budget", total: 2 });
+    tracker({ type: "start", contentId: "budget", total: 2 });
     expect(done("budget", "b1")).toMatchObject({ done: 1, stage: "budget" });
     expect(done("research", "r2")).toMatchObject({ done: 2, stage: "research" });
     // A revision judges the research again: the count starts from zero.
-    tracker.next({ type: "start", contentId: "research", total: 2 });
+    tracker({ type: "start", contentId: "research", total: 2 });
     expect(done("research", "r1")).toMatchObject({ done: 1 });
   });
 
@@ -127,8 +127,8 @@ describe("createStageProgressTracker", () => {
       total: 1,
       outcome: outcome(1),
     };
-    expect(tracker.next(extra)).toMatchObject({ done: 1, total: 1, title: "appendix" });
-    expect(tracker.next(extra)).toMatchObject({ done: 1, total: 1 });
+    expect(tracker(extra)).toMatchObject({ done: 1, total: 1, title: "appendix" });
+    expect(tracker(extra)).toMatchObject({ done: 1, total: 1 });
   });
 
   it("ignores what is not a progress event: other statuses, other shapes, hostile values", () => {
@@ -148,7 +148,7 @@ describe("createStageProgressTracker", () => {
       { type: "__proto__", contentId: "research" },
       JSON.parse('{"__proto__": {"type": "start"}, "contentId": "research", "total": 2}'),
     ]) {
-      expect(tracker.next(event)).toBeUndefined();
+      expect(tracker(event)).toBeUndefined();
     }
   });
 });

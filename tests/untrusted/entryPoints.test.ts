@@ -16,7 +16,7 @@ import { readEvaluationInput } from "../../src/cli/evaluationInput.js";
 import { readInputFile } from "../../src/cli/review/files.js";
 import { loadDocuments, MAX_DOCUMENT_BYTES } from "../../src/context/load.js";
 import { loadDependencyMap } from "../../src/graph/dependencies.js";
-import { loadProposalConfig, readRfp } from "../../src/graph/proposalGraph.js";
+import { loadProposalConfig } from "../../src/graph/proposalGraph.js";
 import { editedValue } from "../../src/graph/reviewDecisions.js";
 import { criterion } from "../checks/helpers.js";
 
@@ -49,7 +49,6 @@ describe("FIFOs are refused by every loader, without blocking", () => {
     ["loadBlueprint", (path: string) => loadBlueprint(path), "blueprint.json"],
     ["readDataFile", (path: string) => readDataFile(path), "data.toon"],
     ["readInputFile", (path: string) => readInputFile("RFP file", path, dir), "rfp.md"],
-    ["readRfp", (path: string) => readRfp(path), "call.md"],
     ["loadDependencyMap", async (path: string) => loadDependencyMap(path), "deps.json"],
     ["loadProposalConfig", async (path: string) => loadProposalConfig(path), "proposal.json"],
     ["readEvaluationInput", (path: string) => readEvaluationInput(path, undefined, dir), "c.json"],

@@ -32,13 +32,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private work: ThreadJob | undefined;
   private stopped = false;
-  private readonly concurrency: number;
-  private readonly busyRetryMs: number;
 
-  constructor(private readonly options: InProcessQueueOptions = {}) {
-    this.concurrency = Math.max(1, options.concurrency ?? 2);
-    this.busyRetryMs = options.busyRetryMs ?? 500;
-  }
+  constructor(private readonly options: InProcessQueueOptions = {}) {}
 
   async start(work?: ThreadJob): Promise<void> {
     this.work = work;
@@ -61,7 +56,8 @@ export class InProcessJobQueue implements JobQueue {
   private pump(): void {
     const work = this.work;
     if (work === undefined || this.stopped) return;
-    while (this.running.size < this.concurrency && this.waiting.length > 0) {
+    const concurrency = Math.max(1, this.options.concurrency ?? 2);
+    while (this.running.size < concurrency && this.waiting.length > 0) {
       const threadId = this.waiting.shift() as string;
       this.queued.delete(threadId);
       const job = this.runOne(work, threadId).finally(() => {
@@ -79,7 +75,7 @@ export class InProcessJobQueue implements JobQueue {
         const timer = setTimeout(() => {
           this.timers.delete(timer);
           void this.enqueue(threadId);
-        }, this.busyRetryMs);
+        }, this.options.busyRetryMs ?? 500);
         this.timers.add(timer);
       }
     } catch (error) {

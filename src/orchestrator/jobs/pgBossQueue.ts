@@ -4,6 +4,7 @@
  * own loops over fetch/complete/fail, each awaited: pg-boss's `work()` leaves them unawaited, and one
  * rejected while PostgreSQL restarts would end the process.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import PgBoss from "pg-boss";
 import { EvalgateError } from "../../errors.js";
 import type { JobQueue, ThreadJob } from "./jobQueue.js";
@@ -28,8 +29,8 @@ function threadBusy(threadId: string): EvalgateError {
 export class PgBossJobQueue implements JobQueue {
   private readonly boss: PgBoss;
   private readonly loops: Promise<void>[] = [];
-  private stopping = false;
-  private readonly wakeUps = new Set<() => void>();
+  /** Aborted by stop: the loops end, an idle one at once. */
+  private halted = new AbortController();
 
   constructor(
     connectionString: string,
@@ -49,7 +50,7 @@ export class PgBossJobQueue implements JobQueue {
       expireInSeconds: this.options.expireInSeconds ?? 15 * 60,
     });
     if (work === undefined) return;
-    this.stopping = false;
+    this.halted = new AbortController();
     const concurrency = Math.max(1, this.options.concurrency ?? 2);
     for (let i = 0; i < concurrency; i++) this.loops.push(this.workLoop(work));
   }
@@ -57,14 +58,15 @@ export class PgBossJobQueue implements JobQueue {
   /** Takes one job at a time until stopped; an empty or failed fetch waits for the next poll. */
   private async workLoop(work: ThreadJob): Promise<void> {
     const pollMs = (this.options.pollingIntervalSeconds ?? 1) * 1000;
-    while (!this.stopping) {
+    const { signal } = this.halted;
+    while (!signal.aborted) {
       let ran = false;
       try {
         ran = await this.runOne(work);
       } catch (error) {
         this.options.onError?.(error);
       }
-      if (!ran && !this.stopping) await this.sleep(pollMs);
+      if (!ran) await sleep(pollMs, undefined, { signal }).catch(() => undefined);
     }
   }
 
@@ -87,26 +89,13 @@ export class PgBossJobQueue implements JobQueue {
     return true;
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.wakeUps.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.wakeUps.add(wake);
-    });
-  }
-
   async enqueue(threadId: string): Promise<void> {
     await this.boss.send(THREAD_JOB_QUEUE, { threadId });
   }
 
   async stop(): Promise<void> {
     // Stops fetching, waits for the running jobs, then closes pg-boss and its pool.
-    this.stopping = true;
-    for (const wake of [...this.wakeUps]) wake();
+    this.halted.abort();
     await Promise.all(this.loops.splice(0));
     await this.boss.stop({ graceful: true, wait: true, timeout: 60_000 });
   }
