@@ -77,7 +77,8 @@ function kernelProblem(real: string): FileProblem | undefined {
   };
 }
 
-function errnoCode(error: unknown): string | undefined {
+/** The `code` of a Node.js system error (ENOENT, ELOOP…). */
+export function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined;
