@@ -10,8 +10,8 @@ import { splitFunctionRef } from "../criteria/functionRefs.js";
 import { catalogFormatOf } from "../criteria/load.js";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { catalogOfLocatedValue } from "../criteria/parse.js";
-import { type LocatedValue, readJson, readToon, withoutBom } from "../criteria/sourceText.js";
-import { isRecord } from "../untrusted/json.js";
+import { type LocatedValue, readJson, readToon } from "../criteria/sourceText.js";
+import { isRecord, withoutBom } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { RubricConfigError } from "./errors.js";
 
