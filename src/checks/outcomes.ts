@@ -1,4 +1,5 @@
 import type { Level } from "../criteria/model.js";
+import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/result.js";
 
 /** The highest (or lowest) scoring level, the first of equals. */
@@ -16,17 +17,8 @@ export function notEvaluated(
   evidence: string[] = [],
   level?: string,
 ): CriterionOutcome {
-  return {
-    evaluated: false,
-    score: null,
-    native: null,
-    ...(level === undefined ? {} : { level }),
-    reasoning,
-    hits: [],
-    misses: [],
-    evidence,
-    judgeError,
-  };
+  const outcome = { ...notEvaluatedOutcome(judgeError, reasoning), evidence };
+  return level === undefined ? outcome : { ...outcome, level };
 }
 
 export function evaluated(

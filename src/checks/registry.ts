@@ -6,7 +6,6 @@ import {
   resolveFunctionModule,
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
-import { isRecord } from "../llm/classifyError.js";
 import {
   isBuiltInPointFunctionName,
   isModelPointFunctionName,
@@ -15,7 +14,7 @@ import {
   POINT_FUNCTIONS,
 } from "../pointFunctions/builtIn.js";
 import { errorMessageOf, type PointFunctionContext } from "../pointFunctions/contract.js";
-import { readUntrustedJson } from "../untrusted/json.js";
+import { isRecord, readUntrustedJson } from "../untrusted/json.js";
 import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.js";
 import { FunctionResolutionError } from "./errors.js";
 import { metaCheckOf } from "./metaChecks.js";
@@ -100,9 +99,7 @@ export class FunctionRegistry implements FunctionAllowance {
 
   /** The same registry with another reference answer: one per example when each has its own. */
   withReference(reference: string | undefined): FunctionRegistry {
-    const { reference: _previous, ...rest } = this.options;
-    const same = { ...rest, baseDir: this.baseDir };
-    const copy = new FunctionRegistry(reference === undefined ? same : { ...same, reference });
+    const copy = new FunctionRegistry({ ...this.options, baseDir: this.baseDir, reference });
     for (const [ref, fn] of this.registered) copy.registered.set(ref, fn);
     for (const [ref, fn] of this.imported) copy.imported.set(ref, fn);
     return copy;

@@ -15,12 +15,24 @@ import { criterionPath, type ValidationFinding } from "./validationFinding.js";
 const SAMPLE_CONTENT =
   "Sample content: the proposal explains its aims, its plan and its budget in a few sentences.";
 
-function sampleScope(criterion: Criterion, method: LevelsMethod): Record<string, unknown> {
+export interface DecodePromptValues {
+  content: string;
+  target: unknown;
+  context: string;
+  guidelines: string;
+  answerFormat: string;
+}
+
+/** What a decode prompt has in scope besides the target's own fields (the judge adds those). */
+export function decodePromptScope(
+  criterion: Criterion,
+  method: LevelsMethod,
+  values: DecodePromptValues,
+): Record<string, unknown> {
   const levels = [...method.levels].sort((a, b) => a.score - b.score);
-  const guidelines = levels.map((l) => `- ${l.id}: ${l.label}`).join("\n");
   return {
-    content: SAMPLE_CONTENT,
-    target: SAMPLE_CONTENT,
+    content: values.content,
+    target: values.target,
     criterion: {
       id: criterion.id,
       title: criterion.title,
@@ -29,12 +41,23 @@ function sampleScope(criterion: Criterion, method: LevelsMethod): Record<string,
       weight: criterion.weight,
     },
     levels: levels.map((level) => ({ ...level, name: level.label })),
-    context: "",
-    guidelines,
-    answer_format: 'Answer with JSON: {"reasoning": "…", "level_id": "…"}',
+    context: values.context,
+    guidelines: values.guidelines,
+    answer_format: values.answerFormat,
     criterion_title: criterion.title,
     criterion_description: criterion.description,
   };
+}
+
+function sampleScope(criterion: Criterion, method: LevelsMethod): Record<string, unknown> {
+  const levels = [...method.levels].sort((a, b) => a.score - b.score);
+  return decodePromptScope(criterion, method, {
+    content: SAMPLE_CONTENT,
+    target: SAMPLE_CONTENT,
+    context: "",
+    guidelines: levels.map((l) => `- ${l.id}: ${l.label}`).join("\n"),
+    answerFormat: 'Answer with JSON: {"reasoning": "…", "level_id": "…"}',
+  });
 }
 
 /** A render error of another kind is left to the evaluation, where the real values are. */

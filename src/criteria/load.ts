@@ -1,11 +1,11 @@
 import { basename, dirname, extname } from "node:path";
+import { withoutBom } from "../untrusted/json.js";
 import { type LinkPolicy, readRegularTextFile } from "../untrusted/regularFile.js";
 import { CatalogError, catalogNotFound } from "./errors.js";
 import type { FunctionAllowance } from "./functionRefs.js";
 import type { Catalog } from "./model.js";
 import { type CatalogFormat, type ParseCatalogOptions, parseLocatedCatalog } from "./parse.js";
 import { checkCatalogReferences } from "./references.js";
-import { withoutBom } from "./sourceText.js";
 
 export const MAX_CATALOG_FILE_BYTES = 2 * 1024 * 1024;
 

@@ -204,15 +204,7 @@ export type Catalog = z.infer<typeof CatalogSchema>;
 export type CatalogInput = z.input<typeof CatalogSchema>;
 
 export function levelsOf(method: Method): Level[] | undefined {
-  switch (method.kind) {
-    case "levels":
-      return method.levels;
-    case "function":
-    case "schema":
-      return method.levels;
-    default:
-      return undefined;
-  }
+  return "levels" in method ? method.levels : undefined;
 }
 
 export function nativeScaleOf(method: Method): Scale {

@@ -1,5 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { errnoCode } from "../untrusted/regularFile.js";
 
 export type FolderFile =
   | { found: true; path: string }
@@ -8,12 +9,6 @@ export type FolderFile =
 export function isInside(folder: string, path: string): boolean {
   const rel = relative(folder, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-function errnoCode(error: unknown): string | undefined {
-  return error instanceof Error && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined;
 }
 
 /** No absolute path, no `..` out of the folder, no symbolic link out of it (real paths compared). */

@@ -3,8 +3,6 @@ import { isToonError } from "../toon/errors.js";
 import { jsonProblemText, readUntrustedJson, withoutBom } from "../untrusted/json.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
 
-export { withoutBom } from "../untrusted/json.js";
-
 export interface LocatedValue {
   value: unknown;
   lineOf(path: CatalogPath): number | undefined;

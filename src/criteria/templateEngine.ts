@@ -27,13 +27,11 @@ export const MAX_RENDER_STEPS = 250_000;
 export const TEMPLATE_MEMORY_UNITS = 5_000_000;
 export const RENDER_TIME_LIMIT_MS = 1_000;
 
+const NO_FILES = "templates cannot read other templates or files";
 const REFUSED_TAGS: ReadonlyMap<string, string> = new Map([
-  ["include", "templates cannot read other templates or files"],
-  ["render", "templates cannot read other templates or files"],
-  ["layout", "templates cannot read other templates or files"],
-  ["import", "templates cannot read other templates or files"],
-  ["from", "templates cannot read other templates or files"],
-  ["extends", "templates cannot read other templates or files"],
+  ...["include", "render", "layout", "import", "from", "extends"].map(
+    (tag) => [tag, NO_FILES] as const,
+  ),
   ["block", "a prompt template has no layout to fill"],
 ]);
 

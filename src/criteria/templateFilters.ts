@@ -49,6 +49,14 @@ function numbersIn(value: unknown): number[] {
   return plain.map((item) => toValue(item)).filter((n): n is number => typeof n === "number");
 }
 
+/** The number of a list that `replaces` every other (the first of equals), none for no number. */
+function extreme(value: unknown, replaces: (a: number, b: number) => boolean): number | undefined {
+  return numbersIn(value).reduce<number | undefined>(
+    (a, b) => (a === undefined || replaces(a, b) ? b : a),
+    undefined,
+  );
+}
+
 export const JINJA_FILTERS: Readonly<Record<string, FilterHandler>> = {
   title(this: FilterCall, value: unknown): string {
     const text = charged(this, textOf(value));
@@ -72,18 +80,8 @@ export const JINJA_FILTERS: Readonly<Record<string, FilterHandler>> = {
     this.context.memoryLimit.use(plain.length);
     return Array.from(plain);
   },
-  min(value: unknown): number | undefined {
-    return numbersIn(value).reduce<number | undefined>(
-      (a, b) => (a === undefined || b < a ? b : a),
-      undefined,
-    );
-  },
-  max(value: unknown): number | undefined {
-    return numbersIn(value).reduce<number | undefined>(
-      (a, b) => (a === undefined || b > a ? b : a),
-      undefined,
-    );
-  },
+  min: (value: unknown) => extreme(value, (a, b) => b < a),
+  max: (value: unknown) => extreme(value, (a, b) => b > a),
   safe(value: unknown): unknown {
     return value;
   },

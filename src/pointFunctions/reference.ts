@@ -1,5 +1,10 @@
 import { z } from "zod";
-import type { PointFunctionContext, PointFunctionResult, PointFunctionSpec } from "./contract.js";
+import type {
+  PointFunctionContext,
+  PointFunctionError,
+  PointFunctionResult,
+  PointFunctionSpec,
+} from "./contract.js";
 import { levenshteinSimilarity, rougeL, wordsOf } from "./similarity.js";
 
 /** Similarity to a reference answer (the args' own, else the evaluation's); with `min`, whether it reaches it. */
@@ -48,11 +53,17 @@ export const NO_REFERENCE =
   "no reference answer: give one in the args ({ reference }), or evaluate with a reference " +
   "(a LangSmith example's reference outputs, a blueprint prompt's ideal, FunctionRegistry's reference)";
 
-function referenceFor(
-  options: ReferenceOptions,
+/** Scores the text against the args' reference, else the evaluation's; an error without one. */
+function againstReference(
+  args: string | ReferenceOptions | null | undefined,
   context: PointFunctionContext,
-): string | undefined {
-  return options.reference ?? context.reference;
+  similarity: (reference: string, options: ReferenceOptions) => number | PointFunctionError,
+): PointFunctionResult {
+  const options = optionsOf(args);
+  const reference = options.reference ?? context.reference;
+  if (reference === undefined) return { error: NO_REFERENCE };
+  const found = similarity(reference, options);
+  return typeof found === "number" ? scored(found, options.min) : found;
 }
 
 /** Within 1e-12, so a similarity worked out by hand as exactly `min` (0.49999999999999994) reaches it. */
@@ -67,17 +78,12 @@ const rouge_l: PointFunctionSpec<RougeArgs> = {
   description:
     "ROUGE-L F-measure (0–1) of the text against the reference: the longest common subsequence " +
     "of lower-cased words; with min, whether it reaches min.",
-  evaluate: (text, args, context) => {
-    const options = optionsOf(args);
-    const reference = referenceFor(options, context);
-    if (reference === undefined) return { error: NO_REFERENCE };
-    if (wordsOf(reference).length === 0) return { error: NO_WORD };
-    const rouge = rougeL(text, reference);
-    if ("tooLarge" in rouge) {
-      return { error: `too long to compare: ${rouge.tooLarge}` };
-    }
-    return scored(rouge.f, options.min);
-  },
+  evaluate: (text, args, context) =>
+    againstReference(args, context, (reference) => {
+      if (wordsOf(reference).length === 0) return { error: NO_WORD };
+      const rouge = rougeL(text, reference);
+      return "tooLarge" in rouge ? { error: `too long to compare: ${rouge.tooLarge}` } : rouge.f;
+    }),
 };
 
 const levenshtein_similarity: PointFunctionSpec<LevenshteinArgs> = {
@@ -87,17 +93,13 @@ const levenshtein_similarity: PointFunctionSpec<LevenshteinArgs> = {
   description:
     "1 − Levenshtein distance / the longer length, on characters, surrounding whitespace " +
     "ignored (0–1); with min, whether it reaches min.",
-  evaluate: (text, args, context) => {
-    const options = optionsOf(args);
-    const reference = referenceFor(options, context);
-    if (reference === undefined) return { error: NO_REFERENCE };
-    const fold = (value: string) => (options.ignoreCase === true ? value.toLowerCase() : value);
-    const result = levenshteinSimilarity(fold(text.trim()), fold(reference.trim()));
-    if ("tooLarge" in result) {
+  evaluate: (text, args, context) =>
+    againstReference(args, context, (reference, options) => {
+      const fold = (value: string) => (options.ignoreCase === true ? value.toLowerCase() : value);
+      const result = levenshteinSimilarity(fold(text.trim()), fold(reference.trim()));
+      if (!("tooLarge" in result)) return result.similarity;
       return { error: `too long to compare: ${result.tooLarge}; rouge_l compares long texts` };
-    }
-    return scored(result.similarity, options.min);
-  },
+    }),
 };
 
 export const REFERENCE_POINT_FUNCTIONS = {

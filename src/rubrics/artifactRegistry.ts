@@ -108,7 +108,7 @@ export class ArtifactRegistry {
       type: artifact.type,
       name: artifact.name,
       content,
-      rubricIds: artifact.rubricIds ?? this.options.typeDefinitions?.[artifact.type]?.rubrics ?? [],
+      rubricIds: artifact.rubricIds ?? this.rubricsOfType(artifact.type),
       status: "draft",
       createdAt: at,
       updatedAt: at,
@@ -140,11 +140,8 @@ export class ArtifactRegistry {
     rubricIds?: readonly string[],
   ): Promise<RubricEvaluation[]> {
     const current = await this.require(typeof artifact === "string" ? artifact : artifact.id);
-    const ids =
-      rubricIds ??
-      (current.rubricIds.length > 0
-        ? current.rubricIds
-        : (this.options.typeDefinitions?.[current.type]?.rubrics ?? []));
+    const own = current.rubricIds.length > 0 ? current.rubricIds : undefined;
+    const ids = rubricIds ?? own ?? this.rubricsOfType(current.type);
     if (ids.length === 0) {
       throw artifactReviewFailed(current.id, "no rubric to review it against");
     }
@@ -183,6 +180,10 @@ export class ArtifactRegistry {
       })),
     );
     return evaluations;
+  }
+
+  private rubricsOfType(type: string): string[] {
+    return this.options.typeDefinitions?.[type]?.rubrics ?? [];
   }
 
   async close(): Promise<void> {

@@ -3,31 +3,30 @@
  * regular file under a size limit, its schema_ref files inside its folder and stored inline.
  */
 import { basename, dirname, extname, isAbsolute } from "node:path";
-import { MAX_SCHEMA_FILE_BYTES } from "../checks/schemaCriterion.js";
+import { isSchemaLoadError } from "../checks/errors.js";
+import { loadJsonSchema } from "../checks/schemaCriterion.js";
 import { CatalogError, type CatalogPath } from "../criteria/errors.js";
+import { splitFunctionRef } from "../criteria/functionRefs.js";
 import { catalogFormatOf } from "../criteria/load.js";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { catalogOfLocatedValue } from "../criteria/parse.js";
-import { resolveInFolder } from "../criteria/paths.js";
-import { type LocatedValue, readJson, readToon, withoutBom } from "../criteria/sourceText.js";
-import { isRecord } from "../untrusted/json.js";
+import { type LocatedValue, readJson, readToon } from "../criteria/sourceText.js";
+import { isRecord, withoutBom } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { RubricConfigError } from "./errors.js";
 
 const MAX_RUBRIC_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_RUBRICS_PER_FILE = 500;
 
-/** The text of a regular file of at most `limit` bytes, else RUBRIC_CONFIG_INVALID naming it. */
-async function readBoundedFile(path: string, limit: number, what: string): Promise<string> {
-  const read = await readRegularTextFile(path, limit);
-  if (!read.ok) {
-    const { kind, reason } = read.problem;
-    throw new RubricConfigError(
-      path,
-      kind === "missing" ? `${what}: ${reason}` : `${what} ${reason}`,
-    );
-  }
-  return withoutBom(read.text);
+/** The text of a regular file of at most MAX_RUBRIC_FILE_BYTES, else RUBRIC_CONFIG_INVALID. */
+async function readRubricText(path: string): Promise<string> {
+  const read = await readRegularTextFile(path, MAX_RUBRIC_FILE_BYTES);
+  if (read.ok) return withoutBom(read.text);
+  const { kind, reason } = read.problem;
+  throw new RubricConfigError(
+    path,
+    kind === "missing" ? `the rubric file: ${reason}` : `the rubric file ${reason}`,
+  );
 }
 
 function located(path: string, text: string): LocatedValue {
@@ -39,26 +38,21 @@ function located(path: string, text: string): LocatedValue {
 }
 
 function escapingFunctionRef(ref: string): boolean {
-  const separator = ref.lastIndexOf(":");
-  if (separator <= 0) return false;
-  const module = ref.slice(0, separator);
-  return isAbsolute(module) || module.split(/[\\/]/).includes("..");
+  const module = splitFunctionRef(ref)?.module;
+  return module !== undefined && (isAbsolute(module) || module.split(/[\\/]/).includes(".."));
 }
 
 async function inlineSchema(c: Criterion, folder: string, where: string): Promise<Criterion> {
   if (c.method.kind !== "schema" || c.method.schemaRef === undefined) return c;
-  const ref = c.method.schemaRef;
-  const file = await resolveInFolder(folder, ref);
-  if (!file.found) {
-    throw new RubricConfigError(where, `criterion ${c.id}: schema_ref "${ref}": ${file.problem}`);
+  const { schemaRef, ...method } = c.method;
+  try {
+    return { ...c, method: { ...method, schema: await loadJsonSchema(schemaRef, folder) } };
+  } catch (error) {
+    if (!isSchemaLoadError(error)) throw error;
+    throw new RubricConfigError(where, `criterion ${c.id}: ${error.message}`, {
+      cause: error,
+    });
   }
-  const text = await readBoundedFile(file.path, MAX_SCHEMA_FILE_BYTES, `schema_ref "${ref}"`);
-  const schema = readJson(text, file.path).value;
-  if (!isRecord(schema)) {
-    throw new RubricConfigError(file.path, `schema_ref "${ref}" is not a JSON Schema object`);
-  }
-  const { schemaRef: _ref, ...method } = c.method;
-  return { ...c, method: { ...method, schema } };
 }
 
 async function settleReferences(catalog: Catalog, folder: string, where: string) {
@@ -99,7 +93,7 @@ function rubricAt(whole: LocatedValue, index: number, path: string): Catalog {
 
 /** The rubrics of a file, checked like any catalog; a bad file is refused whole. */
 export async function readRubricFile(path: string): Promise<Catalog[]> {
-  const text = await readBoundedFile(path, MAX_RUBRIC_FILE_BYTES, "the rubric file");
+  const text = await readRubricText(path);
   const whole = located(path, text);
   const folder = dirname(path);
   if (isRecord(whole.value) && Array.isArray(whole.value.rubrics)) {

@@ -95,22 +95,23 @@ export class RubricRegistry implements ActiveCatalogs {
 
   /** All are checked before the first is stored. */
   async registerFile(file: string): Promise<RegisteredRubric[]> {
-    const rubrics = await readRubricFile(file);
-    const registered: RegisteredRubric[] = [];
-    for (const rubric of rubrics) registered.push(await this.registerCatalog(rubric));
-    return registered;
+    return this.registerAll(await readRubricFile(file));
   }
 
   /** All are checked before the first is stored. */
   async registerConfig(config: RubricConfig): Promise<RegisteredRubric[]> {
-    const rubrics = config.rubrics.map((rubric, index) => {
-      if (!hasOwnId(rubric)) {
-        throw new RubricConfigError(`<config> ($.rubrics[${index}])`, "a rubric needs an id");
-      }
-      return rubricCatalog(rubric, `<config> ($.rubrics[${index}])`);
-    });
+    return this.registerAll(
+      config.rubrics.map((rubric, index) => {
+        const where = `<config> ($.rubrics[${index}])`;
+        if (!hasOwnId(rubric)) throw new RubricConfigError(where, "a rubric needs an id");
+        return rubricCatalog(rubric, where);
+      }),
+    );
+  }
+
+  private async registerAll(catalogs: readonly Catalog[]): Promise<RegisteredRubric[]> {
     const registered: RegisteredRubric[] = [];
-    for (const rubric of rubrics) registered.push(await this.registerCatalog(rubric));
+    for (const catalog of catalogs) registered.push(await this.registerCatalog(catalog));
     return registered;
   }
 

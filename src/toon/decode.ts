@@ -34,48 +34,28 @@ export interface LocatedToon {
  * objects, `[a, b]` arrays, `#` comments); a ToonError names the original line.
  */
 export function decodeToon(text: string, options: DecodeToonOptions = {}): unknown {
-  const normalised = normalise(text, options);
-  const value = decodeNormalised(normalised, options);
-  refusePrototypeKeys(value, normalised, options);
-  return value;
+  return decodeToonWithLines(text, options).value;
 }
 
+/** decodeToon, and the line of each value (indexed on first use). */
 export function decodeToonWithLines(text: string, options: DecodeToonOptions = {}): LocatedToon {
   const normalised = normalise(text, options);
   const value = decodeNormalised(normalised, options);
-  const lines = indexValueLines(normalised.text, decoderOptions(options));
-  const lineOf = originalLines(lines, normalised);
-  refusePrototypeKeys(value, normalised, options, lineOf);
-  return { value, lineOf };
-}
-
-function originalLines(
-  lines: ReadonlyMap<string, number>,
-  normalised: NormalisedToon,
-): (path: JsonPath) => number | undefined {
-  return (path) => {
+  let lines: ReadonlyMap<string, number> | undefined;
+  const lineOf = (path: JsonPath): number | undefined => {
+    lines ??= indexValueLines(normalised.text, decoderOptions(options));
     for (let depth = path.length; depth >= 0; depth--) {
       const line = lines.get(JSON.stringify(path.slice(0, depth)));
       if (line !== undefined) return normalised.originalLine(line);
     }
     return undefined;
   };
-}
-
-function refusePrototypeKeys(
-  value: unknown,
-  normalised: NormalisedToon,
-  options: DecodeToonOptions,
-  lineOf?: (path: JsonPath) => number | undefined,
-): void {
-  if (options.refusePrototypeKeys !== true) return;
-  const found = findPrototypeKey(value);
-  if (found === undefined) return;
-  const locate =
-    lineOf ?? originalLines(indexValueLines(normalised.text, decoderOptions(options)), normalised);
-  const line = locate(found.path) ?? 1;
-  const reason = `${prototypeKeyReason(found)} (at ${formatJsonPath(found.path)})`;
-  throw new ToonError(reason, { line, source: options.source });
+  const found = options.refusePrototypeKeys === true ? findPrototypeKey(value) : undefined;
+  if (found !== undefined) {
+    const reason = `${prototypeKeyReason(found)} (at ${formatJsonPath(found.path)})`;
+    throw new ToonError(reason, { line: lineOf(found.path) ?? 1, source: options.source });
+  }
+  return { value, lineOf };
 }
 
 function normalise(text: string, options: DecodeToonOptions): NormalisedToon {

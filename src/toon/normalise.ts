@@ -5,6 +5,7 @@
 import { countOf } from "./errors.js";
 import {
   type ArrayHeader,
+  type FieldNode,
   isHeaderLine,
   leafFields,
   type ObjectHeader,
@@ -73,6 +74,37 @@ class NormaliseState {
     this.blocks.push({ listForm: false, ...block, endLine: this.out.length });
   }
 
+  recordArray(
+    kind: NormalisedBlock["kind"],
+    header: ArrayHeader,
+    headerLine: number,
+    rowLines: readonly number[] = [],
+    listForm = false,
+  ): void {
+    this.record({
+      kind,
+      name: header.key ?? "(root)",
+      declared: header.length,
+      headerLine,
+      rowLines,
+      listForm,
+    });
+  }
+
+  /** A row must hold one value per leaf field. */
+  checkWidth(
+    what: string,
+    cells: readonly string[],
+    leaves: readonly FieldNode[],
+    line: number,
+  ): void {
+    if (cells.length === leaves.length) return;
+    this.values.fail(
+      `${what} has ${countOf(cells.length, "value")}, header has ${countOf(leaves.length, "field")}`,
+      line,
+    );
+  }
+
   emitHeader(line: SourceLine, header: ArrayHeader): number {
     return this.emit(header.dialect ? lead(line) + header.specHead : line.raw, line.number);
   }
@@ -82,10 +114,6 @@ class NormaliseState {
     this.origins.push(origin);
     return this.out.length;
   }
-}
-
-function arrayName(header: ArrayHeader): { name: string; declared: number } {
-  return { name: header.key ?? "(root)", declared: header.length };
 }
 
 export function lead(line: SourceLine): string {
@@ -122,7 +150,10 @@ function rowIndentOf(state: NormaliseState, line: SourceLine): number {
 
 function writeTable(state: NormaliseState, index: number, header: ArrayHeader): number {
   const layout = tableLayout(state, index, header);
-  if (!layout) return writeEmptyTable(state, index, header);
+  if (!layout) {
+    state.recordArray("tabular", header, state.emitHeader(state.lines[index]!, header));
+    return index + 1;
+  }
   const rows = readTableRows(state, index, layout);
   const listForm = [...rows.cellsOf.values()].some((cells) =>
     cells.some((cell) => cell.startsWith("[") && cell.endsWith("]")),
@@ -130,13 +161,7 @@ function writeTable(state: NormaliseState, index: number, header: ArrayHeader): 
   const written = listForm
     ? writeListRows(state, layout, rows)
     : writePlainRows(state, layout, rows);
-  state.record({
-    kind: "tabular",
-    ...arrayName(header),
-    headerLine: written.headerAt,
-    rowLines: written.rowLines,
-    listForm,
-  });
+  state.recordArray("tabular", header, written.headerAt, written.rowLines, listForm);
   return rows.after;
 }
 
@@ -157,18 +182,6 @@ function tableLayout(
   const flush =
     !gap && !line.listItem && first !== undefined && isFlushRow(first, line, header.delimiter);
   return flush ? { line, header, rowIndent, flush: true } : undefined;
-}
-
-function writeEmptyTable(state: NormaliseState, index: number, header: ArrayHeader): number {
-  const line = state.lines[index]!;
-  const at = state.emitHeader(line, header);
-  state.record({
-    kind: "tabular",
-    ...arrayName(header),
-    headerLine: at,
-    rowLines: [],
-  });
-  return index + 1;
 }
 
 function readTableRows(state: NormaliseState, index: number, layout: TableLayout): TableRows {
@@ -220,12 +233,7 @@ function writeListRows(state: NormaliseState, layout: TableLayout, rows: TableRo
   let position = 0;
   for (const [row, cells] of rows.cellsOf) {
     position++;
-    if (cells.length !== leaves.length) {
-      state.values.fail(
-        `tabular array "${name}" row ${position} has ${countOf(cells.length, "value")}, header has ${countOf(leaves.length, "field")}`,
-        row.number,
-      );
-    }
+    state.checkWidth(`tabular array "${name}" row ${position}`, cells, leaves, row.number);
   }
   const headerAt = state.emit(`${lead(line)}${header.keyToken}[${header.length}]:`, line.number);
   const rowLines: number[] = [];
@@ -288,12 +296,7 @@ function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHead
     const at = state.emit(text, entry.number);
     if (entry.kind === "content") rowLines.push(at);
   }
-  state.record({
-    kind: "keyed",
-    ...arrayName(header),
-    headerLine: headerAt,
-    rowLines,
-  });
+  state.recordArray("keyed", header, headerAt, rowLines);
   return after;
 }
 
@@ -346,12 +349,7 @@ class Normaliser extends NormaliseState {
     const text = inline === "" ? header.specHead : `${header.specHead} ${inline}`;
     const at = this.emit(changed ? lead(line) + text : line.raw, line.number);
     if (header.inline !== "") {
-      this.record({
-        kind: "inline",
-        ...arrayName(header),
-        headerLine: at,
-        rowLines: [],
-      });
+      this.recordArray("inline", header, at);
     }
   }
 
@@ -408,12 +406,7 @@ class Normaliser extends NormaliseState {
     }
     const leaves = leafFields(object.fields);
     const cells = splitValues(row.content, ",", true);
-    if (cells.length !== leaves.length) {
-      this.values.fail(
-        `object "${object.key}" row has ${countOf(cells.length, "value")}, header has ${countOf(leaves.length, "field")}`,
-        row.number,
-      );
-    }
+    this.checkWidth(`object "${object.key}" row`, cells, leaves, row.number);
     const headerAt = this.emit(`${" ".repeat(line.indent)}${object.keyToken}:`, line.number);
     const fields = this.values.fieldLines(
       object.fields,

@@ -142,21 +142,11 @@ function lineOfPath(text: string, tree: Node | undefined, path: JsonPath): numbe
   return undefined;
 }
 
-function syntaxProblem(text: string, error: unknown): JsonProblem {
+function syntaxProblem(text: string): JsonProblem {
   const errors: ParseError[] = [];
   strictTree(text, errors);
-  const first = errors[0];
-  if (first !== undefined) {
-    return { kind: "syntax", reason: syntaxReason(text, errors), ...lineAt(text, first.offset) };
-  }
-  // The scanner found nothing the built-in parser refused: report the position it names.
-  const message = error instanceof Error ? error.message : "";
-  const position = /position (\d+)/.exec(message)?.[1];
-  return {
-    kind: "syntax",
-    reason: "not parseable",
-    ...(position === undefined ? {} : lineAt(text, Number(position))),
-  };
+  const at = errors[0] === undefined ? {} : lineAt(text, errors[0].offset);
+  return { kind: "syntax", reason: syntaxReason(text, errors), ...at };
 }
 
 function prototypeProblem(text: string): JsonProblem {
@@ -191,8 +181,8 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
   } catch {
     try {
       JSON.parse(text);
-    } catch (syntaxError) {
-      return { ok: false, problem: syntaxProblem(text, syntaxError) };
+    } catch {
+      return { ok: false, problem: syntaxProblem(text) };
     }
     return { ok: false, problem: prototypeProblem(text) };
   }

@@ -18,7 +18,6 @@ import {
   type Stats,
   statSync,
 } from "node:fs";
-import { lstat, open, realpath, stat } from "node:fs/promises";
 import { sep } from "node:path";
 
 export interface LinkPolicy {
@@ -78,7 +77,8 @@ function kernelProblem(real: string): FileProblem | undefined {
   };
 }
 
-function errnoCode(error: unknown): string | undefined {
+/** The `code` of a Node.js system error (ENOENT, ELOOP…). */
+export function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined;
@@ -174,19 +174,25 @@ export async function readRegularFile(
   maxBytes: number,
   policy: LinkPolicy = {},
 ): Promise<FileReading> {
+  return readRegularFileSync(path, maxBytes, policy);
+}
+
+function readRegularFileSync(path: string, maxBytes: number, policy: LinkPolicy): FileReading {
   try {
-    const before = checkStats(await stat(path), maxBytes);
+    const before = checkStats(statSync(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    const place = await lstat(path).then(
-      async (info) => placeOf(info.isSymbolicLink(), await realpath(path), policy),
-      missing,
-    );
-    if (place !== undefined) return { ok: false, problem: place };
-    const handle = await open(path, openFlags(policy));
+    let place: FileProblem | undefined;
     try {
-      return readDescriptor(handle.fd, maxBytes);
+      place = placeOf(lstatSync(path).isSymbolicLink(), realpathSync(path), policy);
+    } catch (error) {
+      place = missing(error);
+    }
+    if (place !== undefined) return { ok: false, problem: place };
+    const fd = openSync(path, openFlags(policy));
+    try {
+      return readDescriptor(fd, maxBytes);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     return { ok: false, problem: failure(error) };
@@ -225,23 +231,5 @@ export function readRegularTextFileSync(
   maxBytes: number,
   options: TextReadOptions = {},
 ): TextFileReading {
-  try {
-    const before = checkStats(statSync(path), maxBytes);
-    if (before !== undefined) return { ok: false, problem: before };
-    let place: FileProblem | undefined;
-    try {
-      place = placeOf(lstatSync(path).isSymbolicLink(), realpathSync(path), options);
-    } catch (error) {
-      place = missing(error);
-    }
-    if (place !== undefined) return { ok: false, problem: place };
-    const fd = openSync(path, openFlags(options));
-    try {
-      return asText(readDescriptor(fd, maxBytes), options);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    return { ok: false, problem: failure(error) };
-  }
+  return asText(readRegularFileSync(path, maxBytes, options), options);
 }
