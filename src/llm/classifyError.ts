@@ -169,8 +169,3 @@ export function classifyModelError(
   }
   return new ModelUnavailableError("unknown", detail, context, { cause: error });
 }
-
-/** Whether retrying the same model may help: network, 5xx, 429, timeouts, empty answers. */
-export function isTransient(error: unknown): boolean {
-  return classifyModelError(error).transient;
-}

@@ -86,13 +86,6 @@ export async function chatModelClass(
   return found as ChatModelConstructor;
 }
 
-export function providerPackageName(provider: ProviderName): string | undefined {
-  if (provider === "ollama") return undefined;
-  if (provider === "llama-cpp") return "node-llama-cpp";
-  if (provider === "openai-compatible") return "@langchain/openai";
-  return PROVIDER_PACKAGES[provider].packageName;
-}
-
 export async function loadProviderChatModel(
   spec: ModelSpec & { provider: PackagedProvider },
   settings: ModelSettings,
