@@ -6,7 +6,6 @@ import {
   resolveFunctionModule,
   splitFunctionRef,
 } from "../criteria/functionRefs.js";
-import { isRecord } from "../llm/classifyError.js";
 import {
   isBuiltInPointFunctionName,
   isModelPointFunctionName,
@@ -15,7 +14,7 @@ import {
   POINT_FUNCTIONS,
 } from "../pointFunctions/builtIn.js";
 import { errorMessageOf, type PointFunctionContext } from "../pointFunctions/contract.js";
-import { readUntrustedJson } from "../untrusted/json.js";
+import { isRecord, readUntrustedJson } from "../untrusted/json.js";
 import { createOllamaEmbedder, type EmbeddingServerOptions } from "./embeddings.js";
 import { FunctionResolutionError } from "./errors.js";
 import { metaCheckOf } from "./metaChecks.js";

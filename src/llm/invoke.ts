@@ -12,8 +12,9 @@ import {
   coerceMessageLikeToMessage,
 } from "@langchain/core/messages";
 import type { TokenUsage } from "../scoring/result.js";
+import { isRecord } from "../untrusted/json.js";
 import type { JudgeModel, RetryPolicy } from "./chatModel.js";
-import { classifyModelError, isRecord } from "./classifyError.js";
+import { classifyModelError } from "./classifyError.js";
 import {
   isModelAbortedError,
   isModelRateLimitError,
@@ -144,14 +145,6 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCal
   return exponential;
 }
 
-export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await delay(ms, undefined, signal === undefined ? {} : { signal });
-  } catch {
-    throw new ModelAbortedError({}, signal?.reason);
-  }
-}
-
 /** A successful answer that is not usable: empty, or stopped by a content filter. */
 function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelCallError | null {
   const context = {
@@ -170,7 +163,7 @@ function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelC
   return null;
 }
 
-export async function callWithRetries(
+async function callWithRetries(
   candidate: ModelCandidate,
   messages: BaseMessage[],
   policy: RetryPolicy,
@@ -207,6 +200,8 @@ export async function callWithRetries(
       emptyRetries += 1;
     }
     retries += 1;
-    await sleep(retryDelayMs(policy, retries, error), signal);
+    await delay(retryDelayMs(policy, retries, error), undefined, { signal }).catch(() => {
+      throw new ModelAbortedError({}, signal?.reason);
+    });
   }
 }
