@@ -22,6 +22,7 @@ import {
   ModelAbortedError,
   type ModelCallError,
   ModelContentPolicyError,
+  type ModelErrorContext,
   ModelResponseError,
 } from "./errors.js";
 import type { ModelCallOptions, ModelCandidate, ServerReport } from "./modelCandidate.js";
@@ -146,12 +147,7 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCal
 }
 
 /** A successful answer that is not usable: empty, or stopped by a content filter. */
-function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelCallError | null {
-  const context = {
-    provider: candidate.provider,
-    model: candidate.model,
-    baseUrl: candidate.baseUrl,
-  };
+function unusableAnswer(message: BaseMessage, context: ModelErrorContext): ModelCallError | null {
   const metadata: unknown = message.response_metadata;
   const finish = isRecord(metadata) ? (metadata.finish_reason ?? metadata.done_reason) : undefined;
   if (finish === "content_filter") {
@@ -171,24 +167,22 @@ async function callWithRetries(
   options: ModelCallOptions = {},
 ): Promise<BaseMessage> {
   const { signal } = options;
+  const { provider, model, baseUrl } = candidate;
+  const context = { provider, model, baseUrl };
   let retries = 0;
   let emptyRetries = 0;
   while (true) {
     let error: ModelCallError;
     try {
       const message = await candidate.call(messages, options);
-      const unusable = unusableAnswer(message, candidate);
+      const unusable = unusableAnswer(message, context);
       if (unusable === null) {
         attempts.push({ spec: candidate.spec });
         return message;
       }
       error = unusable;
     } catch (thrown) {
-      error = classifyModelError(thrown, {
-        provider: candidate.provider,
-        model: candidate.model,
-        baseUrl: candidate.baseUrl,
-      });
+      error = classifyModelError(thrown, context);
     }
     attempts.push({ spec: candidate.spec, error });
     if (signal?.aborted) {
