@@ -15,7 +15,7 @@ function canonical(value: LenientValue): string {
   return JSON.stringify(value);
 }
 
-function times(count: number): string {
+export function times(count: number): string {
   return count === 2 ? "twice" : `${count} times`;
 }
 

@@ -82,15 +82,14 @@ export function readDecision(value: LenientValue, contract: AnswerContract): Val
   }
 }
 
+const DECISIVE_FIELDS: Readonly<Record<AnswerContract["kind"], readonly string[]>> = {
+  numeric: SCORE_FIELDS,
+  check: RESULT_FIELDS,
+  levels: LEVEL_FIELDS,
+};
+
 export function fieldsOf(contract: AnswerContract): readonly string[] {
-  switch (contract.kind) {
-    case "numeric":
-      return SCORE_FIELDS;
-    case "check":
-      return RESULT_FIELDS;
-    case "levels":
-      return LEVEL_FIELDS;
-  }
+  return DECISIVE_FIELDS[contract.kind];
 }
 
 export type Interpretation =

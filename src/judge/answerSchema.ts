@@ -1,11 +1,10 @@
 import { ANSWER_LIST_LIMIT } from "../../prompts/evaluation/index.js";
-import type { Criterion } from "../criteria/model.js";
+import { type Criterion, nativeScaleOf } from "../criteria/model.js";
 import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
-import { decodeAnswerSchema } from "./decodeOutputSchema.js";
+import { decodeAnswerSchema, REASONING as reasoning } from "./decodeOutputSchema.js";
 
 export type AnswerJsonSchema = Record<string, unknown>;
 
-const reasoning = { type: "string", description: "the reasoning, with evidence, written first" };
 const list = { type: "array", items: { type: "string" }, maxItems: ANSWER_LIST_LIMIT };
 const quotes = {
   type: "array",
@@ -23,7 +22,7 @@ export function answerJsonSchema(
   switch (method.kind) {
     case "score":
     case "point": {
-      const scale = method.kind === "score" ? method.scale : { min: 0, max: 1, integer: false };
+      const scale = nativeScaleOf(method);
       const score = {
         type: scale.integer ? "integer" : "number",
         minimum: scale.min,

@@ -28,43 +28,35 @@ export function stripReasoningBlocks(text: string): AnswerText {
   let out = text;
   let unclosed = false;
   for (const name of REASONING_TAGS) {
-    const open = `<${name}>`;
     const close = `</${name}>`;
-    const firstOpen = indexOfTag(out, open, 0);
+    const firstOpen = indexOfTag(out, `<${name}>`, 0);
     const firstClose = indexOfTag(out, close, 0);
     if (firstClose !== -1 && (firstOpen === -1 || firstClose < firstOpen)) {
       out = out.slice(firstClose + close.length);
     }
-    let kept = "";
-    let pos = 0;
-    for (;;) {
-      const start = indexOfTag(out, open, pos);
-      if (start === -1) break;
-      kept += out.slice(pos, start);
-      const end = indexOfTag(out, close, start + open.length);
-      if (end === -1) {
-        unclosed = true;
-        pos = out.length;
-        break;
-      }
-      pos = end + close.length;
-    }
-    out = kept + out.slice(pos);
+    const blocks = taggedTexts(out, name);
+    out = blocks.outside;
+    unclosed ||= blocks.open;
   }
   return { text: out, unclosed };
 }
 
-/** The text of every `<name>…</name>`; `open` when the last one never closes. */
-export function taggedTexts(text: string, name: string): { inners: string[]; open: boolean } {
+/** The text of every `<name>…</name>` and the text outside them; `open` when the last never closes. */
+export function taggedTexts(
+  text: string,
+  name: string,
+): { inners: string[]; outside: string; open: boolean } {
   const open = `<${name}>`;
   const close = `</${name}>`;
   const inners: string[] = [];
+  let outside = "";
   let from = 0;
   for (;;) {
     const start = indexOfTag(text, open, from);
-    if (start === -1) return { inners, open: false };
+    if (start === -1) return { inners, outside: outside + text.slice(from), open: false };
+    outside += text.slice(from, start);
     const end = indexOfTag(text, close, start + open.length);
-    if (end === -1) return { inners, open: true };
+    if (end === -1) return { inners, outside, open: true };
     inners.push(text.slice(start + open.length, end));
     from = end + close.length;
   }

@@ -9,7 +9,10 @@ import { isRecord } from "../untrusted/json.js";
 
 type JsonSchema = Record<string, unknown>;
 
-const REASONING = { type: "string", description: "the reasoning, with evidence, written first" };
+export const REASONING = {
+  type: "string",
+  description: "the reasoning, with evidence, written first",
+};
 
 export function decodeAnswerSchema(method: LevelsMethod): JsonSchema | undefined {
   const own = method.decodeOutputSchema;

@@ -146,13 +146,13 @@ function parseWithContract(
   maxChars = MAX_ANSWER_CHARS,
 ): JudgeAnswer {
   const tooLong = answerTooLong(text, maxChars);
-  if (tooLong !== undefined) return finish(unusableAnswer(tooLong));
-  if (text.trim() === "") return finish(unusableAnswer("empty response"));
+  if (tooLong !== undefined) return unusableAnswer(tooLong);
+  if (text.trim() === "") return unusableAnswer("empty response");
   const stripped = stripReasoningBlocks(text);
   const body = stripped.text;
   if (body.trim() === "") {
     const why = stripped.unclosed ? "answer truncated" : "the response is only a reasoning block";
-    return finish(unusableAnswer(why));
+    return unusableAnswer(why);
   }
   const readings: Readings = { answers: [], unjustified: false };
   const xml = contract.kind === "numeric" ? readCoverageXml(body, contract) : undefined;
@@ -170,32 +170,27 @@ function parseWithContract(
   }
   if (readings.ambiguous !== undefined) {
     const { error, reasoning } = readings.ambiguous;
-    return finish(unusableAnswer(`${error}; the judge must give one answer`, reasoning));
+    return unusableAnswer(`${error}; the judge must give one answer`, reasoning);
   }
-  if (readings.answers.length > 0) return finish(settle(readings));
+  if (readings.answers.length > 0) return settle(readings);
 
   const noStructure = scan.objects.length === 0 && !scan.truncated && xml?.read === undefined;
   if (readings.unjustified || (noStructure && isBareValue(body, contract))) {
-    return finish(unusableAnswer(REASONING_MISSING));
+    return unusableAnswer(REASONING_MISSING);
   }
   const { invalid, missing } = readings;
   const reasoning =
     invalid?.reasoning || missing?.reasoning || xml?.reasoning || salvageReasoning(body);
-  if (invalid !== undefined) return finish(unusableAnswer(invalid.error, reasoning));
+  if (invalid !== undefined) return unusableAnswer(invalid.error, reasoning);
   if (scan.truncated || xml?.truncated || stripped.unclosed) {
-    return finish(unusableAnswer("answer truncated", reasoning));
+    return unusableAnswer("answer truncated", reasoning);
   }
-  if (missing !== undefined) return finish(unusableAnswer(`${missing.field} missing`, reasoning));
-  if (noStructure && contract.kind === "levels")
-    return finish(readProseLevel(body, contract.levels));
+  if (missing !== undefined) return unusableAnswer(`${missing.field} missing`, reasoning);
+  if (noStructure && contract.kind === "levels") return readProseLevel(body, contract.levels);
   const detail = scan.firstError === undefined ? "" : ` (${scan.firstError})`;
-  return finish(unusableAnswer(`no JSON object found${detail}`, reasoning));
-}
-
-function finish(answer: JudgeAnswer): JudgeAnswer {
-  return JudgeAnswerSchema.parse(answer);
+  return unusableAnswer(`no JSON object found${detail}`, reasoning);
 }
 
 export function parseJudgeResponse(text: string, criterion: Criterion): JudgeAnswer {
-  return parseWithContract(text, answerContractOf(criterion));
+  return JudgeAnswerSchema.parse(parseWithContract(text, answerContractOf(criterion)));
 }

@@ -4,7 +4,7 @@ import type { Criterion } from "../criteria/model.js";
 import { decodeToon } from "../toon/decode.js";
 import { isToonError } from "../toon/errors.js";
 import type { JudgeAnswer } from "./answer.js";
-import { listed } from "./answerAmbiguity.js";
+import { listed, times } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { parseJudgeResponse } from "./parse.js";
 
@@ -73,17 +73,16 @@ export function tableQuotes(cell: string | null | undefined): {
   return { quotes: all.slice(0, TABLE_QUOTE_LIMIT), notes };
 }
 
+/** The field of a single-criterion answer a row's score cell stands for. */
+const DECISIVE_FIELD: Partial<Record<Criterion["method"]["kind"], string>> = {
+  check: "result",
+  levels: "level_id",
+};
+
 /** A row as the single-criterion answer it stands for, so one parser decides both. */
 function asSingleAnswer(criterion: Criterion, row: BatchRow, quotes: readonly string[]): string {
-  const reasoning = row.reasoning ?? "";
-  switch (criterion.method.kind) {
-    case "check":
-      return JSON.stringify({ reasoning, quotes, result: row.score });
-    case "levels":
-      return JSON.stringify({ reasoning, quotes, level_id: row.score });
-    default:
-      return JSON.stringify({ reasoning, quotes, score: row.score });
-  }
+  const field = DECISIVE_FIELD[criterion.method.kind] ?? "score";
+  return JSON.stringify({ reasoning: row.reasoning ?? "", quotes, [field]: row.score });
 }
 
 function rowAnswer(criterion: Criterion, row: BatchRow): JudgeAnswer {
@@ -172,7 +171,7 @@ function answerRows(
     if (first === undefined) continue;
     const values = given.map((a) => String(a.native));
     if (new Set(values).size > 1) {
-      const message = `the answer gives ${id} ${given.length === 2 ? "twice" : `${given.length} times`}: ${listed(values)}`;
+      const message = `the answer gives ${id} ${times(given.length)}: ${listed(values)}`;
       ambiguities.push(message);
       notes.push(`${message}; the rows disagree, so none is taken`);
       continue;

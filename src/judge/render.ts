@@ -158,13 +158,6 @@ export function contentGuidanceFor(contentType: string | undefined): string | un
   );
 }
 
-function systemFor(contentType: string | undefined, catalogInstructions?: string): string {
-  return judgeSystemPrompt({
-    contentGuidance: contentGuidanceFor(contentType),
-    catalogInstructions,
-  });
-}
-
 /**
  * The prompts for one criterion, from the caller's `override`, else a levels criterion's
  * `decodePrompt`, else the method's template. What the template does not place is appended: an
@@ -176,7 +169,10 @@ export function renderJudgePrompt(input: RenderJudgePromptInput): JudgePrompt {
   const method = criterion.method;
   const content = fenceData("CONTENT", contentText(input.content, criterion.id));
   const context = contextBlock(input.context);
-  const system = systemFor(input.contentType, input.catalogInstructions);
+  const system = judgeSystemPrompt({
+    contentGuidance: contentGuidanceFor(input.contentType),
+    catalogInstructions: input.catalogInstructions,
+  });
   const beside = besideValues(input);
   const besideBlocks = (used: ReadonlySet<string>) =>
     beside.flatMap((b) => (used.has(b.name) ? [] : [`\n\n${b.heading}:\n${b.value}`])).join("");

@@ -18,7 +18,8 @@ import {
   ModelSpecError,
 } from "./errors.js";
 import { loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
-import { invokeOllamaChat, ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
+import { ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
+import { poolMember } from "./poolMember.js";
 import { loadProviderChatModel } from "./providers.js";
 import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
 import { parseServerList, type ServerEntry } from "./serverList.js";
@@ -27,27 +28,31 @@ import { callInSlot, type ServerSlots } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
 
-function ollamaCandidate(model: string, settings: ModelSettings): ModelCandidate {
-  const slots: ServerSlots = {
-    key: serverKeyOf(settings.baseUrl),
-    maxInFlight: settings.maxInFlight,
-  };
+/** One Ollama server, its calls waiting for a slot of its ceiling. */
+function ollamaCandidate(
+  entry: ServerEntry,
+  model: string,
+  settings: ModelSettings,
+): ModelCandidate {
+  const member = poolMember(entry, { provider: "ollama", model }, settings);
+  const slots: ServerSlots = { key: member.key, maxInFlight: entry.slots ?? settings.maxInFlight };
   const ownLane = createCallLane(`ollama:${model}`);
   return {
     spec: `ollama:${model}`,
     provider: "ollama",
     model,
-    baseUrl: settings.shownBaseUrl,
-    parameters: ollamaParameters(model, settings),
+    baseUrl: member.shown,
+    parameters: ollamaParameters(model, { ...settings, shownBaseUrl: member.shown }),
     async call(messages, options = {}) {
       const { signal } = options;
       const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const context = { provider: "ollama", model, baseUrl: settings.shownBaseUrl, timeoutMs };
+      const context = { provider: "ollama", model, baseUrl: member.shown, timeoutMs };
       if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
       // A prompt too long for the window is refused before it waits for a slot.
-      const callSettings = ollamaCallSettings(settings, messages, options, context);
-      return callInSlot(slots, options.lane ?? ownLane, slotWait(context, settings, signal), () =>
-        invokeOllamaChat(model, callSettings, messages, options, context),
+      ollamaCallSettings(settings, messages, options, context);
+      const wait = slotWait(context, { ...settings, maxInFlight: slots.maxInFlight }, signal);
+      return callInSlot(slots, options.lane ?? ownLane, wait, () =>
+        member.invoke(messages, { ...options, timeoutMs }),
       );
     },
   };
@@ -72,20 +77,11 @@ function serverModelCandidate(
   const servers = serversOf(spec, settings);
   const [only] = servers;
   const judge = { provider: spec.provider, model: spec.model };
-  if (servers.length > 1 || only === undefined || spec.provider !== "ollama") {
+  const oneOllama = servers.length === 1 && spec.provider === "ollama";
+  if (only === undefined || !oneOllama || (only.provider ?? "ollama") !== "ollama") {
     return poolCandidate(judge, servers, settings);
   }
-  if (only.provider !== undefined && only.provider !== "ollama") {
-    return poolCandidate(judge, servers, settings);
-  }
-  const { address } = only;
-  return ollamaCandidate(only.model ?? spec.model, {
-    ...settings,
-    baseUrl: address.url,
-    shownBaseUrl: address.shown,
-    authorization: address.authorization,
-    maxInFlight: only.slots ?? settings.maxInFlight,
-  });
+  return ollamaCandidate(only, only.model ?? spec.model, settings);
 }
 
 /**

@@ -5,7 +5,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type CallLane, createCallLane } from "./callCeiling.js";
 import { providerCandidate, suppliedCandidate } from "./candidate.js";
-import type { ModelCandidate } from "./modelCandidate.js";
+import type { ModelCallOptions, ModelCandidate } from "./modelCandidate.js";
 import { type ModelSettings, type ModelSettingsInput, resolveModelSettings } from "./settings.js";
 import { defaultModelSpec, parseModelSpec } from "./spec.js";
 
@@ -61,43 +61,42 @@ export function createChatModel(spec?: ModelSource, options: ChatModelOptions = 
   };
 }
 
-/** The same judge with `timeoutMs` for every call that gives none. */
-export function withTimeout(judge: JudgeModel, timeoutMs: number): JudgeModel {
-  if (judge.timeoutMs === timeoutMs) return judge;
+/** The same judge with every call's options changed by `change` (and its parameters merged in). */
+function withCallOptions(
+  judge: JudgeModel,
+  change: (options: ModelCallOptions) => ModelCallOptions,
+  parameters: Record<string, unknown> = {},
+): JudgeModel {
   const candidates = judge.candidates.map(
     (candidate): ModelCandidate => ({
       ...candidate,
-      parameters: { ...candidate.parameters, timeoutMs },
-      call: (messages, options = {}) =>
-        candidate.call(messages, { ...options, timeoutMs: options.timeoutMs ?? timeoutMs }),
+      parameters: { ...candidate.parameters, ...parameters },
+      call: (messages, options = {}) => candidate.call(messages, change(options)),
     }),
   );
-  return { ...judge, candidates, timeoutMs, settings: { ...judge.settings, timeoutMs } };
+  return { ...judge, candidates };
+}
+
+/** The same judge with `timeoutMs` for every call that gives none. */
+export function withTimeout(judge: JudgeModel, timeoutMs: number): JudgeModel {
+  if (judge.timeoutMs === timeoutMs) return judge;
+  const timed = withCallOptions(
+    judge,
+    (options) => ({ ...options, timeoutMs: options.timeoutMs ?? timeoutMs }),
+    { timeoutMs },
+  );
+  return { ...timed, timeoutMs, settings: { ...judge.settings, timeoutMs } };
 }
 
 /** The same judge with its calls queued in `lane` (a call's own lane wins), so evaluations take turns. */
 export function withLane(judge: JudgeModel, lane: CallLane = createCallLane()): JudgeModel {
-  const candidates = judge.candidates.map(
-    (candidate): ModelCandidate => ({
-      ...candidate,
-      call: (messages, options = {}) =>
-        candidate.call(messages, { ...options, lane: options.lane ?? lane }),
-    }),
-  );
-  return { ...judge, candidates };
+  return withCallOptions(judge, (options) => ({ ...options, lane: options.lane ?? lane }));
 }
 
 /** The same judge with every call also cancelled by `signal` (a command's Ctrl-C). */
 export function withSignal(judge: JudgeModel, signal: AbortSignal): JudgeModel {
-  const candidates = judge.candidates.map(
-    (candidate): ModelCandidate => ({
-      ...candidate,
-      call: (messages, options = {}) =>
-        candidate.call(messages, {
-          ...options,
-          signal: options.signal === undefined ? signal : AbortSignal.any([options.signal, signal]),
-        }),
-    }),
-  );
-  return { ...judge, candidates };
+  return withCallOptions(judge, (options) => ({
+    ...options,
+    signal: options.signal === undefined ? signal : AbortSignal.any([options.signal, signal]),
+  }));
 }

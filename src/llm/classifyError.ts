@@ -1,6 +1,7 @@
 /** Whatever a chat-model call threw, typed; `transient` drives the retries and fallbacks. */
 import { isEvalgateError } from "../errors.js";
 import { boundedText } from "../redact.js";
+import { isRecord } from "../untrusted/json.js";
 import {
   isModelCallError,
   ModelAbortedError,
@@ -35,10 +36,6 @@ const NETWORK_REASONS: Readonly<Record<string, UnavailableReason>> = {
   ETIMEDOUT: "unreachable",
   UND_ERR_CONNECT_TIMEOUT: "unreachable",
 };
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -168,9 +165,4 @@ export function classifyModelError(
     return new ModelRequestError(undefined, detail, context, error);
   }
   return new ModelUnavailableError("unknown", detail, context, { cause: error });
-}
-
-/** Whether retrying the same model may help: network, 5xx, 429, timeouts, empty answers. */
-export function isTransient(error: unknown): boolean {
-  return classifyModelError(error).transient;
 }

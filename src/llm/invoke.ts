@@ -12,8 +12,9 @@ import {
   coerceMessageLikeToMessage,
 } from "@langchain/core/messages";
 import type { TokenUsage } from "../scoring/result.js";
+import { isRecord } from "../untrusted/json.js";
 import type { JudgeModel, RetryPolicy } from "./chatModel.js";
-import { classifyModelError, isRecord } from "./classifyError.js";
+import { classifyModelError } from "./classifyError.js";
 import {
   isModelAbortedError,
   isModelRateLimitError,
@@ -21,6 +22,7 @@ import {
   ModelAbortedError,
   type ModelCallError,
   ModelContentPolicyError,
+  type ModelErrorContext,
   ModelResponseError,
 } from "./errors.js";
 import type { ModelCallOptions, ModelCandidate, ServerReport } from "./modelCandidate.js";
@@ -144,21 +146,8 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, error: ModelCal
   return exponential;
 }
 
-export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await delay(ms, undefined, signal === undefined ? {} : { signal });
-  } catch {
-    throw new ModelAbortedError({}, signal?.reason);
-  }
-}
-
 /** A successful answer that is not usable: empty, or stopped by a content filter. */
-function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelCallError | null {
-  const context = {
-    provider: candidate.provider,
-    model: candidate.model,
-    baseUrl: candidate.baseUrl,
-  };
+function unusableAnswer(message: BaseMessage, context: ModelErrorContext): ModelCallError | null {
   const metadata: unknown = message.response_metadata;
   const finish = isRecord(metadata) ? (metadata.finish_reason ?? metadata.done_reason) : undefined;
   if (finish === "content_filter") {
@@ -170,7 +159,7 @@ function unusableAnswer(message: BaseMessage, candidate: ModelCandidate): ModelC
   return null;
 }
 
-export async function callWithRetries(
+async function callWithRetries(
   candidate: ModelCandidate,
   messages: BaseMessage[],
   policy: RetryPolicy,
@@ -178,24 +167,22 @@ export async function callWithRetries(
   options: ModelCallOptions = {},
 ): Promise<BaseMessage> {
   const { signal } = options;
+  const { provider, model, baseUrl } = candidate;
+  const context = { provider, model, baseUrl };
   let retries = 0;
   let emptyRetries = 0;
   while (true) {
     let error: ModelCallError;
     try {
       const message = await candidate.call(messages, options);
-      const unusable = unusableAnswer(message, candidate);
+      const unusable = unusableAnswer(message, context);
       if (unusable === null) {
         attempts.push({ spec: candidate.spec });
         return message;
       }
       error = unusable;
     } catch (thrown) {
-      error = classifyModelError(thrown, {
-        provider: candidate.provider,
-        model: candidate.model,
-        baseUrl: candidate.baseUrl,
-      });
+      error = classifyModelError(thrown, context);
     }
     attempts.push({ spec: candidate.spec, error });
     if (signal?.aborted) {
@@ -207,6 +194,8 @@ export async function callWithRetries(
       emptyRetries += 1;
     }
     retries += 1;
-    await sleep(retryDelayMs(policy, retries, error), signal);
+    await delay(retryDelayMs(policy, retries, error), undefined, { signal }).catch(() => {
+      throw new ModelAbortedError({}, signal?.reason);
+    });
   }
 }

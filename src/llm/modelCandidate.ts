@@ -26,6 +26,12 @@ export interface ServerReport {
   failedOver: string[];
 }
 
+export interface PoolShare {
+  total: Promise<number>;
+  mine: Promise<number>;
+  leave(): void;
+}
+
 export interface ModelCandidate {
   readonly spec: string;
   readonly provider: string;
@@ -36,11 +42,7 @@ export interface ModelCandidate {
   /** A pool's calls at once across its servers; undefined for one server. */
   readonly slots?: () => Promise<number>;
   /** A pool's slots as one evaluation plans with them, shared with the other evaluations on it. */
-  readonly share?: () => {
-    total: Promise<number>;
-    mine: Promise<number>;
-    leave(): void;
-  };
+  readonly share?: () => PoolShare;
   call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
 }
 

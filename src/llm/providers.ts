@@ -3,6 +3,7 @@
  * depends on none; SDK retries are off (ours own retries).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { isRecord } from "../untrusted/json.js";
 import { ProviderUnavailableError } from "./errors.js";
 import { loadOncePer } from "./modelCandidate.js";
 import type { ModelSettings } from "./settings.js";
@@ -73,10 +74,7 @@ export async function chatModelClass(
       error,
     );
   });
-  const found: unknown =
-    typeof loaded === "object" && loaded !== null
-      ? (loaded as Record<string, unknown>)[className]
-      : undefined;
+  const found = isRecord(loaded) ? loaded[className] : undefined;
   if (typeof found !== "function") {
     throw new ProviderUnavailableError(packageName, `the package has no export ${className}`, {
       provider,
@@ -84,13 +82,6 @@ export async function chatModelClass(
     });
   }
   return found as ChatModelConstructor;
-}
-
-export function providerPackageName(provider: ProviderName): string | undefined {
-  if (provider === "ollama") return undefined;
-  if (provider === "llama-cpp") return "node-llama-cpp";
-  if (provider === "openai-compatible") return "@langchain/openai";
-  return PROVIDER_PACKAGES[provider].packageName;
 }
 
 export async function loadProviderChatModel(

@@ -5,6 +5,7 @@
  */
 
 import { boundedText } from "../redact.js";
+import { isRecord } from "../untrusted/json.js";
 import { type ModelCallError, type ModelErrorContext, ModelResponseError } from "./errors.js";
 
 export const ERROR_BODY_READ_BYTES = 64 * 1024;
@@ -44,8 +45,7 @@ type JsonObject = Record<string, unknown>;
 function jsonObjectOf(line: string): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    return value as JsonObject;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -53,8 +53,7 @@ function jsonObjectOf(line: string): JsonObject | undefined {
 
 /** A chat chunk carries a `message` object, or an `error`. */
 function isChatChunk(chunk: JsonObject): boolean {
-  const { message } = chunk;
-  return (typeof message === "object" && message !== null) || "error" in chunk;
+  return (typeof chunk.message === "object" && chunk.message !== null) || "error" in chunk;
 }
 
 export interface StreamCheck {

@@ -107,15 +107,9 @@ export function parseServerInputs(inputs: readonly ServerInput[]): ServerEntry[]
   const entries = inputs.flatMap((input, i): ServerEntry[] => {
     const option = `servers.${i}`;
     if (typeof input !== "string") {
-      const entry = parseServerUrl(input.url, option);
-      return [
-        {
-          address: entry.address,
-          slots: input.slots ?? entry.slots,
-          ...(input.provider === undefined ? {} : { provider: input.provider }),
-          ...(input.model === undefined ? {} : { model: input.model }),
-        },
-      ];
+      const { url, ...given } = input;
+      const entry = parseServerUrl(url, option);
+      return [{ ...entry, ...given, slots: given.slots ?? entry.slots }];
     }
     return /^https?:\/\//i.test(input.trim())
       ? [parseServerUrl(input, option)]

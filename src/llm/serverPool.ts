@@ -14,7 +14,12 @@ import {
   ModelResponseError,
   ModelUnavailableError,
 } from "./errors.js";
-import { type ModelCallOptions, type ModelCandidate, slotWait } from "./modelCandidate.js";
+import {
+  type ModelCallOptions,
+  type ModelCandidate,
+  type PoolShare,
+  slotWait,
+} from "./modelCandidate.js";
 import { type PoolMember, poolMember } from "./poolMember.js";
 import type { ServerEntry } from "./serverList.js";
 import { bringBack, isServerFault, outOfPool, serverCeiling, takeOut } from "./serverState.js";
@@ -28,12 +33,6 @@ interface Held {
 
 /** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
 const evaluationsOn = new Map<string, number>();
-
-export interface PoolShare {
-  total: Promise<number>;
-  mine: Promise<number>;
-  leave(): void;
-}
 
 export class ServerPool {
   #turn = 0;
@@ -157,7 +156,7 @@ export class ServerPool {
   }
 }
 
-export function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
+function shareSlots(keys: readonly string[], total: Promise<number>): PoolShare {
   const key = [...keys].sort().join(",");
   evaluationsOn.set(key, (evaluationsOn.get(key) ?? 0) + 1);
   let left = false;

@@ -22,17 +22,19 @@ const FormatSchema = z.union([z.literal("json"), z.record(z.string(), z.unknown(
 export type OllamaFormat = z.infer<typeof FormatSchema>;
 
 const OptionsSchema = z.object({
-  temperature: z.number().min(0).max(2).optional(),
+  /** Near-deterministic judging by default. */
+  temperature: z.number().min(0).max(2).default(0.1),
   /** The sampling seed; null sends none. Default: EVALGATE_SEED, else DEFAULT_SEED. */
   seed: z.number().int().nullable().optional(),
   numCtx: z.number().int().positive().optional(),
-  keepAlive: z.union([z.string().min(1), z.number()]).optional(),
+  /** One evaluation never reloads the model. */
+  keepAlive: z.union([z.string().min(1), z.number()]).default("30m"),
   format: FormatSchema.optional(),
-  timeoutMs: z.number().positive().optional(),
-  maxRetries: z.number().int().min(0).optional(),
-  retryBaseDelayMs: z.number().min(0).optional(),
-  retryMaxDelayMs: z.number().min(0).optional(),
-  maxRetryAfterMs: z.number().min(0).optional(),
+  timeoutMs: z.number().positive().default(60_000),
+  maxRetries: z.number().int().min(0).default(2),
+  retryBaseDelayMs: z.number().min(0).default(500),
+  retryMaxDelayMs: z.number().min(0).default(8_000),
+  maxRetryAfterMs: z.number().min(0).default(30_000),
   /** The model server, or several separated by commas (a pool); see serverList.ts. */
   baseUrl: z
     .string()
@@ -46,14 +48,14 @@ const OptionsSchema = z.object({
     .max(MAX_POOL_SERVERS)
     .optional(),
   /** How long a pool's server that failed is taken out (default 30 s; doubled while it fails). */
-  serverCooldownMs: z.number().int().min(0).max(3_600_000).optional(),
+  serverCooldownMs: z.number().int().min(0).max(3_600_000).default(DEFAULT_SERVER_COOLDOWN_MS),
   /**
    * The most calls in flight to the model server, across every evaluation of the process.
    * Default: EVALGATE_MAX_IN_FLIGHT, else 4 (Ollama's usual parallel slots).
    */
   maxInFlight: z.number().int().min(1).max(MAX_IN_FLIGHT_LIMIT).optional(),
   /** The longest a call waits for a free slot before it fails (default 10 minutes, at most a day). */
-  maxQueueWaitMs: z.number().positive().max(86_400_000).optional(),
+  maxQueueWaitMs: z.number().positive().max(86_400_000).default(DEFAULT_MAX_QUEUE_WAIT_MS),
 });
 
 export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> & {
@@ -64,17 +66,8 @@ export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> 
 /** The resolved settings: `baseUrl`, `shownBaseUrl` and `authorization` name the first server. */
 export type ModelSettings = ReturnType<typeof resolveModelSettings>;
 
-/** Near-deterministic judging. */
-const DEFAULT_TEMPERATURE = 0.1;
 /** The same prompt gets the same answer where the provider takes a seed. */
 const DEFAULT_SEED = 42;
-/** One evaluation never reloads the model. */
-const DEFAULT_KEEP_ALIVE = "30m";
-const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_RETRY_BASE_DELAY_MS = 500;
-const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
-const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 
 export function resolveModelSettings(input: ModelSettingsInput = {}) {
   const { env: envInput, ...rest } = input;
@@ -83,32 +76,22 @@ export function resolveModelSettings(input: ModelSettingsInput = {}) {
     const issue = parsed.error.issues[0];
     throw new ModelOptionsError(issue?.path.join(".") || "?", issue?.message ?? "invalid value");
   }
-  const options = parsed.data;
+  const { servers: givenServers, baseUrl: givenUrl, seed, maxInFlight, ...options } = parsed.data;
   const env: ModelEnv = envInput ?? process.env;
-  const servers = resolveServers(options, env);
+  const servers = resolveServers(parsed.data, env);
   const [first] = servers;
   if (first === undefined) throw new ModelOptionsError("servers", "no server is listed");
   const server = first.address;
   return {
+    ...options,
     servers,
     /** Whether the servers come from the options (not from OLLAMA_BASE_URL or the default). */
-    serversGiven: options.servers !== undefined || options.baseUrl !== undefined,
-    serverCooldownMs: options.serverCooldownMs ?? DEFAULT_SERVER_COOLDOWN_MS,
-    temperature: options.temperature ?? DEFAULT_TEMPERATURE,
-    seed: options.seed === undefined ? seedFromEnv(env) : (options.seed ?? undefined),
-    numCtx: options.numCtx,
-    keepAlive: options.keepAlive ?? DEFAULT_KEEP_ALIVE,
-    format: options.format,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-    retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-    retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    serversGiven: givenServers !== undefined || givenUrl !== undefined,
+    seed: seed === undefined ? seedFromEnv(env) : (seed ?? undefined),
     baseUrl: server.url,
     shownBaseUrl: server.shown,
     authorization: server.authorization,
-    maxInFlight: options.maxInFlight ?? maxInFlightFromEnv(env),
-    maxQueueWaitMs: options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS,
+    maxInFlight: maxInFlight ?? maxInFlightFromEnv(env),
     env,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyModelError, isTransient, parseRetryAfter } from "../../src/llm/classifyError.js";
+import { classifyModelError, parseRetryAfter } from "../../src/llm/classifyError.js";
 import {
   ModelAbortedError,
   ModelContentPolicyError,
@@ -89,7 +89,8 @@ describe("classifyModelError", () => {
     expect(incomplete.cause).toBe(original);
   });
 
-  it("isTransient: refused, reset, 5xx, 429, timeout yes; model not found, 4xx no", () => {
+  it("transient: refused, reset, 5xx, 429, timeout yes; model not found, 4xx no", () => {
+    const isTransient = (error: unknown) => classifyModelError(error).transient;
     expect(isTransient(networkError("ECONNREFUSED"))).toBe(true);
     expect(isTransient(networkError("ECONNRESET"))).toBe(true);
     expect(isTransient(Object.assign(new Error("x"), { status: 503 }))).toBe(true);

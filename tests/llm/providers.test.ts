@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ProviderUnavailableError } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
-import { providerPackageName } from "../../src/llm/providers.js";
+import { PROVIDER_PACKAGES } from "../../src/llm/providers.js";
 import { judgeAnswer, ScriptedChatModel } from "../doubles/index.js";
 
 // @langchain/anthropic is not a dependency of evalgate (see package.json): the provider must load
@@ -21,12 +21,11 @@ describe("providers loaded on demand", () => {
   });
 
   it("maps each provider to its LangChain package", () => {
-    expect(providerPackageName("ollama")).toBeUndefined();
-    expect(providerPackageName("anthropic")).toBe("@langchain/anthropic");
-    expect(providerPackageName("google-genai")).toBe("@langchain/google-genai");
-    expect(providerPackageName("groq")).toBe("@langchain/groq");
-    expect(providerPackageName("mistralai")).toBe("@langchain/mistralai");
-    expect(providerPackageName("openrouter")).toBe("@langchain/openai");
+    expect(PROVIDER_PACKAGES.anthropic.packageName).toBe("@langchain/anthropic");
+    expect(PROVIDER_PACKAGES["google-genai"].packageName).toBe("@langchain/google-genai");
+    expect(PROVIDER_PACKAGES.groq.packageName).toBe("@langchain/groq");
+    expect(PROVIDER_PACKAGES.mistralai.packageName).toBe("@langchain/mistralai");
+    expect(PROVIDER_PACKAGES.openrouter.packageName).toBe("@langchain/openai");
   });
 
   it("falls back past a provider that is not installed", async () => {

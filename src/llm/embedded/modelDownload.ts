@@ -207,17 +207,14 @@ async function tidyAfterFailure(createdDirs: readonly string[], partPath: string
   for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
 }
 
+/** `dir` made with its missing parents; those it made, outermost first. */
 async function createDirs(dir: string): Promise<string[]> {
+  const first = await mkdir(dir, { recursive: true });
   const created: string[] = [];
-  let current = dir;
-  while (!existsSync(current)) {
-    created.push(current);
-    const parent = dirname(current);
-    if (parent === current) break;
-    current = parent;
+  for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) {
+    created.unshift(at);
   }
-  await mkdir(dir, { recursive: true });
-  return created.reverse();
+  return created;
 }
 
 export async function ensureModelFile(
