@@ -3,7 +3,7 @@
  * regular file under a size limit, its schema_ref files inside its folder and stored inline.
  */
 import { basename, dirname, extname, isAbsolute } from "node:path";
-import { isSchemaLoadError } from "../checks/errors.js";
+import { CheckError } from "../checks/errors.js";
 import { loadJsonSchema } from "../checks/schemaCriterion.js";
 import { CatalogError, type CatalogPath } from "../criteria/errors.js";
 import { splitFunctionRef } from "../criteria/functionRefs.js";
@@ -48,7 +48,7 @@ async function inlineSchema(c: Criterion, folder: string, where: string): Promis
   try {
     return { ...c, method: { ...method, schema: await loadJsonSchema(schemaRef, folder) } };
   } catch (error) {
-    if (!isSchemaLoadError(error)) throw error;
+    if (!(error instanceof CheckError && error.code === "SCHEMA_UNREADABLE")) throw error;
     throw new RubricConfigError(where, `criterion ${c.id}: ${error.message}`, {
       cause: error,
     });
