@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { ModelUnavailableError } from "../../src/llm/errors.js";
+import type { RecordedMessage } from "../doubles/index.js";
 import { proposalResponder } from "./helpers.js";
 import {
+  fastJudge,
   isWriterCall,
   pending,
   proposalRun,
@@ -52,5 +55,36 @@ describe("automatic decisions of a stage", () => {
     });
     expect(run.model.calls.filter(isWriterCall)).toHaveLength(3);
     expect(run.model.calls).toHaveLength(3 * 6);
+  });
+
+  it("autoRevise never decides on an older evaluation: a model failure on the revised content stops for the reviewer", async () => {
+    const failing = proposalResponder(0.3);
+    let researchWrites = 0;
+    const responder = (messages: RecordedMessage[]): string => {
+      const writer = (messages[0]?.content ?? "").includes("grant writer");
+      const user = messages.at(-1)?.content ?? "";
+      if (writer && user.startsWith("Analyse the request for proposals")) researchWrites += 1;
+      if (!writer && researchWrites >= 2) {
+        throw new ModelUnavailableError("server-error", "503 Service Unavailable", {
+          provider: "scripted",
+          model: "scripted-judge",
+        });
+      }
+      return failing(messages);
+    };
+    const run = proposalRun({
+      responder,
+      judge: fastJudge(),
+      graph: { autoRevise: true, maxRevisions: 2 },
+    });
+    await start(run);
+    // One revision on the first (failing) evaluation; the second evaluation failed, so nothing
+    // more is revised on the first one's verdict: the reviewer sees the failure.
+    expect(writerPrompts(run.model, "research")).toHaveLength(2);
+    expect((await values(run)).revisionCounts).toEqual({ research: 1 });
+    expect((await pending(run))?.value).toMatchObject({
+      type: "evaluation_error",
+      contentId: "research",
+    });
   });
 });
