@@ -3,6 +3,7 @@
  * authors (src/criteria/promptTemplate.ts) rendered with the target's fields, the criterion and
  * its levels in scope; what it leaves out that the judge must have is appended.
  */
+import { decodePromptScope } from "../criteria/decodePromptCheck.js";
 import type { Criterion, LevelsMethod } from "../criteria/model.js";
 import {
   type CompiledPromptTemplate,
@@ -61,25 +62,12 @@ function scopeOf(parts: DecodePromptParts): Record<string, unknown> {
         ]),
       )
     : {};
-  const { criterion } = parts;
-  const levels = [...parts.method.levels].sort((a, b) => a.score - b.score);
   return {
     ...fields,
-    content: parts.content,
-    target: scopeValue(parts.target, "CONTENT"),
-    criterion: {
-      id: criterion.id,
-      title: criterion.title,
-      name: criterion.title,
-      description: criterion.description,
-      weight: criterion.weight,
-    },
-    levels: levels.map((level) => ({ ...level, name: level.label })),
-    context: parts.context,
-    guidelines: parts.guidelines,
-    answer_format: parts.answerFormat,
-    criterion_title: criterion.title,
-    criterion_description: criterion.description,
+    ...decodePromptScope(parts.criterion, parts.method, {
+      ...parts,
+      target: scopeValue(parts.target, "CONTENT"),
+    }),
   };
 }
 
