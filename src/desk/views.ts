@@ -1,7 +1,7 @@
 /** What the desk shows of a thread: a review opened from its checkpoint, the thread's status. */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
-import { stageStatus } from "../graph/reviewDecisions.js";
+import { stageEvaluation, stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
@@ -9,7 +9,6 @@ import { reviewsOf } from "../orchestrator/pendingReview.js";
 import { proposalTitle } from "../proposal/title.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import type { RecordedCorrection } from "../scoring/corrections.js";
-import type { EvaluationResult } from "../scoring/result.js";
 import type { DecisionRow, PendingRow, ThreadRow } from "../store/types.js";
 import { readUntrustedJson } from "../untrusted/json.js";
 import type { DecisionRecord, ReviewDetail, ThreadStatus } from "./answers.js";
@@ -118,13 +117,7 @@ export function threadStatusOf(
     title: values === undefined ? thread.title : proposalTitle(values, thread.title),
     status: thread.status,
     stages: stages.map((stage) => {
-      const evaluation =
-        values === undefined
-          ? undefined
-          : (readStatePath(values, parseStatePath(stage.resultField)) as
-              | EvaluationResult
-              | null
-              | undefined);
+      const evaluation = values === undefined ? null : stageEvaluation(values, stage);
       return {
         stage: stage.id,
         status: values === undefined ? "not_started" : stageStatus(values, stage),

@@ -1,10 +1,9 @@
 import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
-import type { EvaluationResult } from "../scoring/result.js";
 import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { ACCEPTED_STATUSES } from "./model.js";
-import { type NextNode, stageStatus } from "./reviewDecisions.js";
+import { type NextNode, stageEvaluation, stageStatus } from "./reviewDecisions.js";
 import { createReviewNode, DEFAULT_MAX_REVISIONS } from "./reviewNode.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
 import {
@@ -94,10 +93,7 @@ function autoDecide(
   const { stage } = options;
   // The evaluation this run wrote (none when it failed): nothing is decided on an older one.
   const written = { sections: {}, ...update } as OverallProposalStateType;
-  const evaluation = readStatePath(written, parseStatePath(stage.resultField)) as
-    | EvaluationResult
-    | null
-    | undefined;
+  const evaluation = stageEvaluation(written, stage);
   if (typeof evaluation?.passed !== "boolean") return update;
   const statusPath = parseStatePath(stage.statusField);
   const max =

@@ -49,6 +49,15 @@ export function stageStatus(
   return typeof value === "string" ? (value as ProcessingStatus) : "not_started";
 }
 
+/** The stage's evaluation in the state, null when there is none. */
+export function stageEvaluation(
+  state: OverallProposalStateType,
+  stage: StageDefinition,
+): EvaluationResult | null {
+  const value = readStatePath(state, parseStatePath(stage.resultField));
+  return value === undefined || value === null ? null : (value as EvaluationResult);
+}
+
 type ContentKind = NonNullable<StageDefinition["contentKind"]>;
 
 function kindOf(current: unknown): ContentKind {

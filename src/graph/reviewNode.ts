@@ -19,7 +19,7 @@ import {
   type RevisionRound,
 } from "./model.js";
 import { readReviewAnswer } from "./reviewAnswer.js";
-import { decide, type ReviewNodeOptions } from "./reviewDecisions.js";
+import { decide, type ReviewNodeOptions, stageEvaluation } from "./reviewDecisions.js";
 import { editContentIssue } from "./reviewInput.js";
 import { settleRunSettings } from "./runSettings.js";
 import type { StageDefinition } from "./stages.js";
@@ -28,14 +28,6 @@ import { parseStatePath, readStatePath } from "./statePath.js";
 import { structuredContentOf } from "./structuredContent.js";
 
 export const DEFAULT_MAX_REVISIONS = 3;
-
-function stageEvaluation(
-  state: OverallProposalStateType,
-  stage: StageDefinition,
-): EvaluationResult | null {
-  const value = readStatePath(state, parseStatePath(stage.resultField));
-  return value === undefined || value === null ? null : (value as EvaluationResult);
-}
 
 /** What the reviewer sees: the metadata the evaluate node left, or one built from the state. */
 function metadataFor(state: OverallProposalStateType, stage: StageDefinition): InterruptMetadata {
