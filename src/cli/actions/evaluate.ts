@@ -91,9 +91,10 @@ async function gateCatalog(
   const path = options.db === undefined ? undefined : resolve(context.cwd, options.db);
   // A file that is not there yet holds no registry: it is not made just to be read.
   if (path === undefined || !existsSync(path)) return file;
-  const { RubricRegistry } = await import("../../rubrics/rubricRegistry.js");
-  const rubrics = await RubricRegistry.open({ sqlitePath: path });
-  const catalog = await activeCatalog(file, rubrics).finally(() => rubrics.close());
+  const { withRubricRegistry } = await import("../review/store.js");
+  const catalog = await withRubricRegistry({ kind: "sqlite", path }, (rubrics) =>
+    activeCatalog(file, rubrics),
+  );
   if (catalog.registryVersion !== undefined) {
     context.stderr.write(
       `judging with ${catalog.registryVersion}, the active version in the rubric registry of ${options.db}\n`,

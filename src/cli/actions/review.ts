@@ -75,30 +75,24 @@ export async function decisionFromOptions(
   if (corrections.length > 0 && chosen === "retry") {
     throw new CliError("--correct goes with approve, revise or edit: a retry judges again");
   }
-  const who = {
+  if (chosen === "revise" && !options.feedback?.trim()) {
+    throw new CliError("revise needs --feedback <text> for the writer");
+  }
+  if (chosen === "edit" && options.contentFile === undefined) {
+    throw new CliError("edit needs --content-file <file> with the new content");
+  }
+  const content =
+    options.contentFile === undefined
+      ? undefined
+      : await readEditFile("--content-file", options.contentFile, cwd, links);
+  return checkedDecision({
+    action: chosen,
     ...(options.reviewer === undefined ? {} : { reviewer: options.reviewer }),
     ...(options.comment === undefined ? {} : { comment: options.comment }),
-  };
-  const marks = corrections.length === 0 ? {} : { corrections };
-  switch (chosen) {
-    case "approve":
-      return checkedDecision({ action: chosen, ...who, ...marks });
-    case "retry":
-      return checkedDecision({ action: chosen, ...who });
-    case "revise": {
-      if (options.feedback === undefined || options.feedback.trim() === "") {
-        throw new CliError("revise needs --feedback <text> for the writer");
-      }
-      return checkedDecision({ action: "revise", feedback: options.feedback, ...who, ...marks });
-    }
-    case "edit": {
-      if (options.contentFile === undefined) {
-        throw new CliError("edit needs --content-file <file> with the new content");
-      }
-      const content = await readEditFile("--content-file", options.contentFile, cwd, links);
-      return checkedDecision({ action: "edit", content, ...who, ...marks });
-    }
-  }
+    ...(corrections.length === 0 ? {} : { corrections }),
+    ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
+    ...(content === undefined ? {} : { content }),
+  });
 }
 
 function notWaiting(

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
+import type { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../../store/index.js";
 import {
   type DatabaseLocation,
@@ -32,6 +33,20 @@ export async function withReviewStore<T>(
     return await work(reviews);
   } finally {
     await reviews.close();
+  }
+}
+
+/** Works with the store's rubric registry, closed after (loaded only when a command needs it). */
+export async function withRubricRegistry<T>(
+  store: CheckpointStore,
+  work: (registry: RubricRegistry) => Promise<T>,
+): Promise<T> {
+  const { RubricRegistry } = await import("../../rubrics/rubricRegistry.js");
+  const registry = await RubricRegistry.open(storeConnection(store));
+  try {
+    return await work(registry);
+  } finally {
+    await registry.close();
   }
 }
 
