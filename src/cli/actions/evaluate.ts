@@ -17,12 +17,8 @@ import { CliError } from "../errors.js";
 import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
-import {
-  explainModelFailure,
-  type ModelTarget,
-  readyModel,
-  resolveModelTarget,
-} from "../modelCheck.js";
+import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
+import { resolveModelTarget } from "../modelChoice.js";
 import { writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
@@ -67,13 +63,6 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
   }
   const specs = options.judge?.length ? options.judge : [options.model];
   return specs.map((spec) => resolveModelTarget(spec, context.env));
-}
-
-/** Each model checked (and, where it must be, fetched) before any judging. */
-async function readyTargets(targets: ModelTarget[], context: CliContext): Promise<ModelTarget[]> {
-  const ready: ModelTarget[] = [];
-  for (const each of targets) ready.push(await readyModel(each, context));
-  return ready;
 }
 
 async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
@@ -189,7 +178,10 @@ export async function runEvaluate(
     );
   }
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
-    targets = await readyTargets(targets, context);
+    // Each model checked (and, where it must be, fetched) before any judging.
+    const ready: ModelTarget[] = [];
+    for (const each of targets) ready.push(await readyModel(each, context));
+    targets = ready;
   }
   const [target] = targets as [ModelTarget, ...ModelTarget[]];
   const timeout = options.timeout ?? target.defaultTimeoutMs;

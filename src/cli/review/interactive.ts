@@ -7,7 +7,6 @@ import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { TextOutput } from "../context.js";
 import { markedCorrection, markQuestion } from "./corrections.js";
-import { contentText } from "./display.js";
 import { editContent } from "./editor.js";
 import { readFieldForm, writeFieldForm } from "./fieldForm.js";
 import { askLine, type LineReader } from "./input.js";
@@ -83,8 +82,13 @@ async function editedContent(
   type: StructuredContentType | undefined,
   draft: EditDraft,
 ): Promise<string | null | undefined> {
+  // A text stage's content as it is, data as indented JSON, structured content as its form.
   const original =
-    type === undefined ? (contentText(current) ?? "") : writeFieldForm(type, current);
+    type !== undefined
+      ? writeFieldForm(type, current)
+      : typeof current === "string" || current === undefined || current === null
+        ? (current ?? "")
+        : JSON.stringify(current, null, 2);
   const text = await editContent(io, draft.text ?? original, "md");
   if (text === null || text === undefined) {
     draft.text = undefined;
