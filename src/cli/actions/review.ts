@@ -25,7 +25,7 @@ import {
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import type { ThreadRunFlags } from "../review/runPlan.js";
-import { type RunSettings, readThreadRecord } from "../review/settings.js";
+import { readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
 import {
   type CheckpointStore,
@@ -176,13 +176,14 @@ export function printThreadView(
  */
 export async function openThreadRunDesk(
   store: CheckpointStore,
-  stored: RunSettings | undefined,
+  threadId: string,
   options: ThreadRunFlags,
   context: CliContext,
   progress: StageProgressReporter,
   ctrlC = false,
 ): Promise<ReviewDeskHandle> {
-  const { env, cwd } = context;
+  const { env, cwd, stderr } = context;
+  const stored = (await readThreadRecord(store, threadId, { cwd, stderr })).settings;
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const ready = await readyRunModels(target, stored?.panel, options.timeout, context);
   return openCliDesk({
@@ -208,8 +209,6 @@ export async function runReviewDecision(
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
-  const stored = (await readThreadRecord(store, threadId, { cwd, stderr: context.stderr }))
-    .settings;
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
   const progress = createStageProgressReporter(context.stderr);
@@ -227,7 +226,7 @@ export async function runReviewDecision(
       );
     }
     // The decision runs the graph on (its models checked first); Ctrl-C stops it at its last step.
-    const running = await openThreadRunDesk(store, stored, options, context, progress, true);
+    const running = await openThreadRunDesk(store, threadId, options, context, progress, true);
     desk = running;
     const earlier = await applyRecordedDecision(running, threadId, review, decision, context);
     const next =
