@@ -50,27 +50,22 @@ export async function withRubricRegistry<T>(
   }
 }
 
-/** The store for `--db` (a SQLite path, relative to `cwd`), else DATABASE_URL, else the default. */
-export function resolveCheckpointStore(
-  db: string | undefined,
-  env: ModelEnv,
-  cwd: string,
-): CheckpointStore {
-  return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
-}
-
 export interface StoreFlags {
   db?: string;
   databaseUrl?: string;
 }
 
 /**
- * Both flags, or a URL that is not postgres://, are refused (the URL is not repeated: it may hold a
- * password).
+ * The store for `--db` (a SQLite path, relative to `cwd`), else `--database-url`, else
+ * DATABASE_URL, else the default. Both flags, or a URL that is not postgres://, are refused (the
+ * URL is not repeated: it may hold a password).
  */
 export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): CheckpointStore {
   const url = flags.databaseUrl?.trim();
-  if (url === undefined || url === "") return resolveCheckpointStore(flags.db, env, cwd);
+  if (url === undefined || url === "") {
+    const { db } = flags;
+    return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
+  }
   if (flags.db !== undefined) {
     throw new CliError("give --db <file> or --database-url <url>, not both");
   }
