@@ -1,31 +1,17 @@
 /** Content types are checked (with the closest suggested): a typo must not give an empty report. */
 import { CONTENT_TYPE_PROMPTS, normaliseContentType } from "../../prompts/evaluation/index.js";
+import { levenshteinSimilarity } from "../pointFunctions/similarity.js";
 import { CliError } from "./errors.js";
 
 /** The content types evalgate has guidance for, in the order of the proposal graph. */
 export const KNOWN_CONTENT_TYPES: readonly string[] = Object.keys(CONTENT_TYPE_PROMPTS);
 
-/** Edit distance between two short words (insertions, deletions, substitutions). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(
-        Math.min((row[j - 1] ?? 0) + 1, (previous[j] ?? 0) + 1, (previous[j - 1] ?? 0) + cost),
-      );
-    }
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
-}
-
 /** The valid name closest to `given`, when it is close enough to be a typo of it. */
-export function closestName(given: string, valid: readonly string[]): string | undefined {
+function closestName(given: string, valid: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const name of valid) {
-    const d = distance(given, name);
+    const measured = levenshteinSimilarity(given, name);
+    const d = "distance" in measured ? measured.distance : Number.POSITIVE_INFINITY;
     if (best === undefined || d < best.distance) best = { name, distance: d };
   }
   return best !== undefined && best.distance <= Math.max(2, Math.floor(best.name.length / 3))
@@ -34,7 +20,7 @@ export function closestName(given: string, valid: readonly string[]): string | u
 }
 
 /** The refusal of a name not among `valid`, listing them and suggesting the closest. */
-export function unknownNameError(what: string, given: string, valid: readonly string[]): CliError {
+function unknownNameError(what: string, given: string, valid: readonly string[]): CliError {
   const shown = JSON.stringify(given.length > 64 ? `${given.slice(0, 64)}…` : given);
   const near = closestName(given, valid);
   const hint = near === undefined ? "" : ` (did you mean ${near}?)`;

@@ -28,8 +28,19 @@ export interface CliContext {
   readonly signal?: AbortSignal;
 }
 
+/** Where a command reads a person's answers: stdin, and whether it is a terminal. */
+export interface StdinInput {
+  stream: NodeJS.ReadableStream;
+  terminal: boolean;
+}
+
+/** The process's stdin as a command reads it (the one place that does). */
+export function processStdin(): StdinInput {
+  return { stream: process.stdin, terminal: process.stdin.isTTY === true };
+}
+
 /** The stream writing terminal-safe text; `isTTY` and `columns` read through as they change. */
-export function terminalOutput(stream: TextOutput): TextOutput {
+function terminalOutput(stream: TextOutput): TextOutput {
   return {
     write: (text: string) => stream.write(terminalSafe(String(text))),
     control: (sequence: string) => stream.write(sequence),

@@ -9,8 +9,7 @@ import { onGenerationProgress } from "../llm/embedded/generationProgress.js";
 import type { DownloadProgress } from "../llm/embedded/modelDownload.js";
 import { spanText } from "../timeText.js";
 import { type TextOutput, writeBetween, writeControl } from "./context.js";
-
-const BAR_WIDTH = 24;
+import { progressBar } from "./progress.js";
 
 /** One line of the download bar: `[#####-----]  45%  500 MB / 1.1 GB  12 MB/s  48 sec left`. */
 export function downloadLine(progress: DownloadProgress): string {
@@ -19,8 +18,7 @@ export function downloadLine(progress: DownloadProgress): string {
   const speed = `${formatSize(rate)}/s`;
   if (total === undefined || total <= 0) return `downloading  ${sizes}  ${speed}`;
   const share = Math.min(got / total, 1);
-  const filled = Math.round(share * BAR_WIDTH);
-  const bar = `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}]`;
+  const bar = progressBar(share, 1);
   const left = rate > 0 ? spanText((total - got) / rate) : "?";
   const percent = `${Math.floor(share * 100)}%`.padStart(4);
   return `${bar} ${percent}  ${sizes}  ${speed}  ${left} left`;

@@ -6,32 +6,17 @@
 import { type EvaluationModelError, isEvaluationModelError } from "../engine/errors.js";
 import { checkOllama } from "../llm/checkOllama.js";
 import { isModelUnavailableError, type ModelCallError } from "../llm/errors.js";
-import {
-  defaultModelSpec,
-  defaultOllamaBaseUrl,
-  formatModelSpec,
-  type ModelEnv,
-  parseModelSpec,
-} from "../llm/spec.js";
 import { redactSecretText } from "../redact.js";
 import type { CliContext } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
-import { chooseModel, loadLocalModel, type ModelTarget } from "./modelChoice.js";
+import {
+  chooseModel,
+  loadLocalModel,
+  type ModelTarget,
+  resolveModelTarget,
+} from "./modelChoice.js";
 
 export type { ModelTarget } from "./modelChoice.js";
-
-export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
-  const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
-  const chosen = spec === undefined && !env.EVALGATE_MODEL?.trim();
-  return {
-    spec: formatModelSpec(parsed),
-    provider: parsed.provider,
-    model: parsed.model,
-    baseUrl:
-      parsed.provider === "ollama" ? (parsed.servers ?? defaultOllamaBaseUrl(env)) : undefined,
-    ...(chosen ? { chosen } : {}),
-  };
-}
 
 function unreachableMessage(baseUrl: string, why: string | undefined): string {
   const detail = why === undefined || why === "" ? "" : ` (${why})`;

@@ -4,8 +4,14 @@
  */
 import { checkOllama } from "../llm/checkOllama.js";
 import { embeddedModelFile, formatSize, modelCacheDir } from "../llm/embedded/defaultModel.js";
-import type { ProviderName } from "../llm/spec.js";
-import { type ModelEnv, parseModelSpec } from "../llm/spec.js";
+import {
+  defaultModelSpec,
+  defaultOllamaBaseUrl,
+  formatModelSpec,
+  type ModelEnv,
+  type ProviderName,
+  parseModelSpec,
+} from "../llm/spec.js";
 import type { TextOutput } from "./context.js";
 import { createDownloadBar } from "./embeddedProgress.js";
 
@@ -32,16 +38,16 @@ interface ChooseModelOptions {
 /** Per-call deadline on the embedded model, unless the command is given one (CPU is slow). */
 const EMBEDDED_TIMEOUT_MS = 300_000;
 
-function embeddedTarget(path: string): ModelTarget {
-  const spec = `llama-cpp:${path}`;
-  const parsed = parseModelSpec(spec);
+export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
+  const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
+  const chosen = spec === undefined && !env.EVALGATE_MODEL?.trim();
   return {
-    spec,
+    spec: formatModelSpec(parsed),
     provider: parsed.provider,
     model: parsed.model,
-    baseUrl: undefined,
-    chosen: true,
-    defaultTimeoutMs: EMBEDDED_TIMEOUT_MS,
+    baseUrl:
+      parsed.provider === "ollama" ? (parsed.servers ?? defaultOllamaBaseUrl(env)) : undefined,
+    ...(chosen ? { chosen } : {}),
   };
 }
 
@@ -69,7 +75,9 @@ async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promi
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   }).finally(bar.finish);
   await loadLocalModel(found.path, options.env);
-  return embeddedTarget(found.path);
+  const spec = `llama-cpp:${found.path}`;
+  const target = resolveModelTarget(spec, options.env);
+  return { ...target, spec, chosen: true, defaultTimeoutMs: EMBEDDED_TIMEOUT_MS };
 }
 
 export async function chooseModel(

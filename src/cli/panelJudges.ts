@@ -63,8 +63,8 @@ export interface RunModels {
 }
 
 /** A model checked as every command checks it, built with `timeoutMs`, else its own deadline. */
-async function readyJudge(
-  model: string | ModelTarget,
+export async function readyJudge(
+  model: string | undefined | ModelTarget,
   timeoutMs: number | undefined,
   context: Pick<CliContext, "env" | "stderr" | "signal">,
 ): Promise<RunModels> {

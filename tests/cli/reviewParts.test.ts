@@ -18,7 +18,7 @@ import {
   legacyRunSettingsPath,
   loadRunSettings,
 } from "../../src/cli/review/settings.js";
-import { describeStore, resolveCheckpointStore } from "../../src/cli/review/store.js";
+import { describeStore, storeOfFlags } from "../../src/cli/review/store.js";
 import { readStructuredEdit } from "../../src/graph/reviewInput.js";
 import {
   CONNECTION_PAIRS_STAGE,
@@ -300,7 +300,7 @@ describe("run settings and the checkpoint store", () => {
   });
 
   it("imports an earlier version's settings file once, never over settings the store has", async () => {
-    const store = resolveCheckpointStore("db/threads.sqlite", {}, dir);
+    const store = storeOfFlags({ db: "db/threads.sqlite" }, {}, dir);
     const path = legacyRunSettingsPath(store, dir);
     expect(path).toBe(join(dir, "db/threads.sqlite.runs.json"));
     const file = {
@@ -337,15 +337,15 @@ describe("run settings and the checkpoint store", () => {
 
   it("uses --db, else DATABASE_URL, else the orchestrator's default file", () => {
     const url = "postgres://eval:secret@db.local:5432/reviews";
-    expect(resolveCheckpointStore(undefined, {}, dir)).toEqual({
+    expect(storeOfFlags({}, {}, dir)).toEqual({
       kind: "sqlite",
       path: join(dir, DEFAULT_SQLITE_PATH),
     });
-    const postgres = resolveCheckpointStore(undefined, { DATABASE_URL: url }, dir);
+    const postgres = storeOfFlags({}, { DATABASE_URL: url }, dir);
     expect(postgres).toEqual({ kind: "postgres", url });
     expect(describeStore(postgres, dir)).toBe("PostgreSQL (db.local:5432/reviews)");
     expect(legacyRunSettingsPath(postgres, dir)).toBe(join(dir, ".evalgate/runs.json"));
-    expect(resolveCheckpointStore("x.sqlite", { DATABASE_URL: url }, dir)).toEqual({
+    expect(storeOfFlags({ db: "x.sqlite" }, { DATABASE_URL: url }, dir)).toEqual({
       kind: "sqlite",
       path: join(dir, "x.sqlite"),
     });

@@ -3,7 +3,7 @@ import { normaliseContentType } from "../../../prompts/evaluation/index.js";
 import { type CalibrationLabelSource, calibrationReport } from "../../calibration/labels.js";
 import type { CalibrationReport } from "../../calibration/reportModel.js";
 import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
-import type { CliContext } from "../context.js";
+import type { CliContext, StdinInput } from "../context.js";
 import { CliError, InputFileError } from "../errors.js";
 import { writeOutput } from "../outputFile.js";
 import { renderCalibrationReport } from "../report/calibration/render.js";
@@ -14,7 +14,7 @@ import {
   storeOfFlags,
   withReviewStore,
 } from "../review/store.js";
-import { type ConfirmInput, runCalibrateApply } from "./calibrateApply.js";
+import { runCalibrateApply } from "./calibrateApply.js";
 import { runCalibrateCompare } from "./calibrateCompare.js";
 import type { CalibrateCommandOptions } from "./calibrateSources.js";
 
@@ -57,7 +57,7 @@ function summaryLine(report: CalibrationReport, where: string): string {
 export async function runCalibrate(
   options: CalibrateCommandOptions,
   context: CliContext,
-  input?: ConfirmInput,
+  input?: StdinInput,
 ): Promise<void> {
   const store = storeOfFlags(options, context.env, context.cwd);
   const where = describeStore(store, context.cwd);

@@ -11,21 +11,14 @@ import {
   type ThresholdChange,
   type ThresholdPlan,
 } from "../../calibration/thresholds.js";
-import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import { formatPercent } from "../../service/pages/calibrationText.js";
 import { openReviewStore } from "../../store/index.js";
-import type { CliContext } from "../context.js";
+import type { CliContext, StdinInput } from "../context.js";
 import { CliError } from "../errors.js";
 import { EXIT_FAILED } from "../exitCodes.js";
 import { createLineReader } from "../review/input.js";
-import { type CheckpointStore, storeConnection } from "../review/store.js";
+import { type CheckpointStore, storeConnection, withRubricRegistry } from "../review/store.js";
 import { type CalibrateCommandOptions, catalogOfFlags } from "./calibrateSources.js";
-
-/** Where the admin's yes comes from: stdin, and whether it is a terminal. */
-export interface ConfirmInput {
-  stream: NodeJS.ReadableStream;
-  terminal: boolean;
-}
 
 function figuresText(f: Omit<ThresholdChange, "criterionId" | "from" | "to">): string {
   const kappa = (k: number | null) => (k === null ? "n/a" : k.toFixed(2));
@@ -64,7 +57,7 @@ function dropText(drops: readonly ThresholdChange[]): string {
 
 async function confirmed(
   options: CalibrateCommandOptions,
-  input: ConfirmInput | undefined,
+  input: StdinInput | undefined,
   context: CliContext,
 ) {
   if (options.yes === true) return true;
@@ -97,7 +90,7 @@ export async function runCalibrateApply(
   store: CheckpointStore,
   options: CalibrateCommandOptions,
   context: CliContext,
-  input: ConfirmInput | undefined,
+  input: StdinInput | undefined,
 ): Promise<void> {
   const catalog = await catalogOfFlags(options, store, context, "--apply");
   const scope = resolveScope(options);
@@ -132,13 +125,10 @@ export async function runCalibrateApply(
     appliedAt: new Date().toISOString(),
     ...(context.env.USER === undefined ? {} : { appliedBy: context.env.USER }),
   });
-  const registry = await RubricRegistry.open(storeConnection(store));
-  try {
+  const added = await withRubricRegistry(store, async (registry) => {
     // A catalog from a file is registered as it is first, so the registry keeps both versions.
     if (options.catalog !== undefined) await registry.add(catalog);
-    const added = await registry.add(next);
-    context.stdout.write(`registered ${added.id} version ${added.version}\n`);
-  } finally {
-    await registry.close();
-  }
+    return registry.add(next);
+  });
+  context.stdout.write(`registered ${added.id} version ${added.version}\n`);
 }

@@ -6,12 +6,11 @@ import { compareFewShot, storeExampleSource } from "../../calibration/fewShot.js
 import { readCalibrationLabels, resolveScope } from "../../calibration/labels.js";
 import { buildCalibrationReport } from "../../calibration/report.js";
 import { contentOfTraces } from "../../judge/tracedContent.js";
-import { createChatModel } from "../../llm/chatModel.js";
 import { redactSecretText } from "../../redact.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
-import { readyModel } from "../modelCheck.js";
 import { writeOutput } from "../outputFile.js";
+import { readyJudge } from "../panelJudges.js";
 import { renderComparison } from "../report/calibration/render.js";
 import { type CheckpointStore, storeConnection } from "../review/store.js";
 import {
@@ -29,7 +28,7 @@ export async function runCalibrateCompare(
   context: CliContext,
 ): Promise<void> {
   const catalog = await catalogOfFlags(options, store, context, "--compare");
-  const target = await readyModel(options.model, context);
+  const { target, model } = await readyJudge(options.model, undefined, context);
   const reviews = await openReviewStore(storeConnection(store));
   const { traces, close } = openTraceStore(store);
   try {
@@ -38,10 +37,7 @@ export async function runCalibrateCompare(
     const comparison = await compareFewShot({
       labels,
       catalog,
-      model: createChatModel(target.spec, {
-        env: context.env,
-        ...(target.defaultTimeoutMs === undefined ? {} : { timeoutMs: target.defaultTimeoutMs }),
-      }),
+      model,
       examples: storeExampleSource(reviews, traces),
       contentOf: async (label) =>
         contentOfTraces(

@@ -7,13 +7,12 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { loadCatalog } from "../../criteria/load.js";
 import type { Catalog } from "../../criteria/model.js";
-import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { TraceStore } from "../../store/traceStore.js";
 import { PostgresTraceStore, SqliteTraceStore } from "../../store/traceStore.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import type { CalibrationFormat } from "../report/calibration/render.js";
-import { type CheckpointStore, type StoreFlags, storeConnection } from "../review/store.js";
+import { type CheckpointStore, type StoreFlags, withRubricRegistry } from "../review/store.js";
 
 export interface CalibrateCommandOptions extends StoreFlags {
   /** ISO instants (the command has parsed dates and durations). */
@@ -45,12 +44,8 @@ export async function catalogOfFlags(
     );
   }
   if (flags.catalog !== undefined) return loadCatalog(resolve(context.cwd, flags.catalog));
-  const registry = await RubricRegistry.open(storeConnection(store));
-  try {
-    return await registry.require(flags.rubric as string);
-  } finally {
-    await registry.close();
-  }
+  const rubric = flags.rubric as string;
+  return withRubricRegistry(store, (registry) => registry.require(rubric));
 }
 
 /** The trace store of the database, and how to close what was opened for it. */

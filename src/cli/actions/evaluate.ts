@@ -17,12 +17,8 @@ import { CliError } from "../errors.js";
 import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
-import {
-  explainModelFailure,
-  type ModelTarget,
-  readyModel,
-  resolveModelTarget,
-} from "../modelCheck.js";
+import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
+import { resolveModelTarget } from "../modelChoice.js";
 import { writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
@@ -69,13 +65,6 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
   return specs.map((spec) => resolveModelTarget(spec, context.env));
 }
 
-/** Each model checked (and, where it must be, fetched) before any judging. */
-async function readyTargets(targets: ModelTarget[], context: CliContext): Promise<ModelTarget[]> {
-  const ready: ModelTarget[] = [];
-  for (const each of targets) ready.push(await readyModel(each, context));
-  return ready;
-}
-
 async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
   if (options.db === undefined || options.cache === false) return undefined;
   const { SqliteJudgeCacheStore } = await import("../../store/judgeCacheStore.js");
@@ -91,9 +80,10 @@ async function gateCatalog(
   const path = options.db === undefined ? undefined : resolve(context.cwd, options.db);
   // A file that is not there yet holds no registry: it is not made just to be read.
   if (path === undefined || !existsSync(path)) return file;
-  const { RubricRegistry } = await import("../../rubrics/rubricRegistry.js");
-  const rubrics = await RubricRegistry.open({ sqlitePath: path });
-  const catalog = await activeCatalog(file, rubrics).finally(() => rubrics.close());
+  const { withRubricRegistry } = await import("../review/store.js");
+  const catalog = await withRubricRegistry({ kind: "sqlite", path }, (rubrics) =>
+    activeCatalog(file, rubrics),
+  );
   if (catalog.registryVersion !== undefined) {
     context.stderr.write(
       `judging with ${catalog.registryVersion}, the active version in the rubric registry of ${options.db}\n`,
@@ -188,7 +178,10 @@ export async function runEvaluate(
     );
   }
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
-    targets = await readyTargets(targets, context);
+    // Each model checked (and, where it must be, fetched) before any judging.
+    const ready: ModelTarget[] = [];
+    for (const each of targets) ready.push(await readyModel(each, context));
+    targets = ready;
   }
   const [target] = targets as [ModelTarget, ...ModelTarget[]];
   const timeout = options.timeout ?? target.defaultTimeoutMs;

@@ -1,29 +1,20 @@
 /** `evalgate review <thread> <action>`: decides the review a thread waits for, without prompts. */
 
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
+import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
-import {
-  isForeignThreadError,
-  isOrchestratorError,
-  isThreadNotFoundError,
-} from "../../orchestrator/errors.js";
+import { isOrchestratorError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { LinkPolicy } from "../../untrusted/regularFile.js";
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { resolveModelTarget } from "../modelCheck.js";
+import { resolveModelTarget } from "../modelChoice.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
-import {
-  cliReviewer,
-  continueThread,
-  decideAndApply,
-  deskRefusal,
-  openCliDesk,
-} from "../review/deskPath.js";
+import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
 import {
@@ -34,7 +25,7 @@ import {
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import type { ThreadRunFlags } from "../review/runPlan.js";
-import { type RunSettings, readThreadRecord } from "../review/settings.js";
+import { readThreadRecord } from "../review/settings.js";
 import { watchCtrlC } from "../review/stopping.js";
 import {
   type CheckpointStore,
@@ -75,30 +66,24 @@ export async function decisionFromOptions(
   if (corrections.length > 0 && chosen === "retry") {
     throw new CliError("--correct goes with approve, revise or edit: a retry judges again");
   }
-  const who = {
+  if (chosen === "revise" && !options.feedback?.trim()) {
+    throw new CliError("revise needs --feedback <text> for the writer");
+  }
+  if (chosen === "edit" && options.contentFile === undefined) {
+    throw new CliError("edit needs --content-file <file> with the new content");
+  }
+  const content =
+    options.contentFile === undefined
+      ? undefined
+      : await readEditFile("--content-file", options.contentFile, cwd, links);
+  return checkedDecision({
+    action: chosen,
     ...(options.reviewer === undefined ? {} : { reviewer: options.reviewer }),
     ...(options.comment === undefined ? {} : { comment: options.comment }),
-  };
-  const marks = corrections.length === 0 ? {} : { corrections };
-  switch (chosen) {
-    case "approve":
-      return checkedDecision({ action: chosen, ...who, ...marks });
-    case "retry":
-      return checkedDecision({ action: chosen, ...who });
-    case "revise": {
-      if (options.feedback === undefined || options.feedback.trim() === "") {
-        throw new CliError("revise needs --feedback <text> for the writer");
-      }
-      return checkedDecision({ action: "revise", feedback: options.feedback, ...who, ...marks });
-    }
-    case "edit": {
-      if (options.contentFile === undefined) {
-        throw new CliError("edit needs --content-file <file> with the new content");
-      }
-      const content = await readEditFile("--content-file", options.contentFile, cwd, links);
-      return checkedDecision({ action: "edit", content, ...who, ...marks });
-    }
-  }
+    ...(corrections.length === 0 ? {} : { corrections }),
+    ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
+    ...(content === undefined ? {} : { content }),
+  });
 }
 
 function notWaiting(
@@ -118,39 +103,17 @@ function notWaiting(
   );
 }
 
-/** Where the thread is; no such thread, or one of another graph, is the one message. */
-async function viewOrRefuse(desk: ReviewDeskHandle, threadId: string, where: string) {
-  try {
-    return await threadView(desk, threadId);
-  } catch (error) {
-    if (isThreadNotFoundError(error)) {
-      throw new CliError(
-        `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
-      );
-    }
-    if (isForeignThreadError(error))
-      throw new CliError(withErrorCode(error.message, error.code), { cause: error });
-    throw error;
+/** A refusal of the thread's engine as the one message the command prints, with its code. */
+function refusalOf(error: unknown, threadId: string, where: string): unknown {
+  if (isThreadNotFoundError(error)) {
+    return new CliError(
+      `no thread "${threadId}" in ${where} (evalgate reviews lists the paused ones)`,
+    );
   }
-}
-
-/** Records the decision and applies it here, through the review desk (exactly once). */
-async function applyDecision(
-  open: { desk: ReviewDeskHandle },
-  threadId: string,
-  interruptId: string,
-  decision: ReviewDecision,
-): Promise<ThreadView> {
-  try {
-    await decideAndApply(open.desk, threadId, interruptId, decision);
-  } catch (error) {
-    const refusal = deskRefusal(error);
-    if (refusal !== undefined) throw refusal;
-    if (isOrchestratorError(error))
-      throw new CliError(withErrorCode(error.message, error.code), { cause: error });
-    throw error;
+  if (isOrchestratorError(error) || isDeskError(error)) {
+    return new CliError(withErrorCode(error.message, error.code), { cause: error });
   }
-  return threadView(open.desk, threadId);
+  return error;
 }
 
 /**
@@ -158,13 +121,13 @@ async function applyDecision(
  * not the one asked for now, the command ends with ALREADY_DECIDED.
  */
 async function applyRecordedDecision(
-  open: { desk: ReviewDeskHandle },
+  desk: ReviewDeskHandle,
   threadId: string,
   review: PendingReview,
   decision: ReviewDecision,
   context: CliContext,
 ): Promise<ThreadView | undefined> {
-  const recorded = (await open.desk.store.unappliedDecisions(threadId)).find(
+  const recorded = (await desk.store.unappliedDecisions(threadId)).find(
     (d) => d.interruptId === review.interruptId,
   );
   if (recorded === undefined) return undefined;
@@ -172,8 +135,8 @@ async function applyRecordedDecision(
   context.stderr.write(
     `${review.title} was decided before the process that decided it stopped (${who}); that decision is applied now.\n`,
   );
-  await continueThread(open.desk, threadId, cliReviewer(decision.reviewer));
-  const next = await threadView(open.desk, threadId);
+  await continueThread(desk, threadId, cliReviewer(decision.reviewer));
+  const next = await threadView(desk, threadId);
   if (recorded.action === decision.action) return next;
   throw new CliError(
     withErrorCode(
@@ -213,13 +176,14 @@ export function printThreadView(
  */
 export async function openThreadRunDesk(
   store: CheckpointStore,
-  stored: RunSettings | undefined,
+  threadId: string,
   options: ThreadRunFlags,
   context: CliContext,
   progress: StageProgressReporter,
   ctrlC = false,
 ): Promise<ReviewDeskHandle> {
-  const { env, cwd } = context;
+  const { env, cwd, stderr } = context;
+  const stored = (await readThreadRecord(store, threadId, { cwd, stderr })).settings;
   const target = resolveModelTarget(options.model ?? stored?.model, env);
   const ready = await readyRunModels(target, stored?.panel, options.timeout, context);
   return openCliDesk({
@@ -245,15 +209,14 @@ export async function runReviewDecision(
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
-  const stored = (await readThreadRecord(store, threadId, { cwd, stderr: context.stderr }))
-    .settings;
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
   const progress = createStageProgressReporter(context.stderr);
   const ctrlC = watchCtrlC(context, { store, cwd, env }, threadId);
   let desk: ReviewDeskHandle | undefined;
   try {
-    const view = await viewOrRefuse(viewer, threadId, where);
+    const refuse = (error: unknown) => Promise.reject(refusalOf(error, threadId, where));
+    const view = await threadView(viewer, threadId).catch(refuse);
     if (view.kind !== "paused") throw notWaiting(threadId, view, { store, cwd, env });
     const { review } = view;
     if (!review.actions.includes(decision.action)) {
@@ -263,16 +226,20 @@ export async function runReviewDecision(
       );
     }
     // The decision runs the graph on (its models checked first); Ctrl-C stops it at its last step.
-    desk = await openThreadRunDesk(store, stored, options, context, progress, true);
-    const open = { desk };
-    const earlier = await applyRecordedDecision(open, threadId, review, decision, context);
-    const next = earlier ?? (await applyDecision(open, threadId, review.interruptId, decision));
+    const running = await openThreadRunDesk(store, threadId, options, context, progress, true);
+    desk = running;
+    const earlier = await applyRecordedDecision(running, threadId, review, decision, context);
+    const next =
+      earlier ??
+      (await decideAndApply(running, threadId, review.interruptId, decision)
+        .then(() => threadView(running, threadId))
+        .catch(refuse));
     progress.finish();
     if (ctrlC.finish()) return;
     context.stdout.write(
       `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
     );
-    printThreadView(threadId, next, desk, store, context);
+    printThreadView(threadId, next, running, store, context);
   } catch (error) {
     // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.
     progress.finish();

@@ -7,7 +7,6 @@ import type { CliContext } from "../context.js";
 import { createStageProgressReporter } from "../progressStages.js";
 import { cliReviewer, continueThread, deskRefusal } from "../review/deskPath.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
-import { readThreadRecord } from "../review/settings.js";
 import { refuseMissingStore, storeOfFlags } from "../review/store.js";
 import { threadView } from "../review/threadView.js";
 import { openThreadRunDesk, printThreadView, type ReviewCommandOptions } from "./review.js";
@@ -22,12 +21,10 @@ export async function runRetryThread(
   checkedReviewerArg(options.reviewer);
   const store = storeOfFlags(options, env, cwd);
   refuseMissingStore(store, threadId, cwd);
-  const stored = (await readThreadRecord(store, threadId, { cwd, stderr: context.stderr }))
-    .settings;
   const progress = createStageProgressReporter(context.stderr);
   let desk: ReviewDeskHandle | undefined;
   try {
-    desk = await openThreadRunDesk(store, stored, options, context, progress);
+    desk = await openThreadRunDesk(store, threadId, options, context, progress);
     await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
       throw deskRefusal(error) ?? error;
     });

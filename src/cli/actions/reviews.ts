@@ -48,18 +48,7 @@ function listAsJson(
   left: readonly WorkLeftThread[],
   goOnWith: (threadId: string) => string,
 ): string {
-  const reviews = rows.map((row) => ({
-    threadId: row.threadId,
-    interruptId: row.interruptId,
-    stage: row.stage,
-    title: row.title,
-    type: row.type,
-    overallScore: row.overallScore,
-    passed: row.passed,
-    verdict: row.verdict,
-    actions: row.actions,
-    waitingSince: row.createdAt,
-  }));
+  const reviews = rows.map(({ createdAt, ...row }) => ({ ...row, waitingSince: createdAt }));
   const workLeft = left.map((thread) => ({
     ...thread,
     goOnWith: thread.state === "running" ? null : goOnWith(thread.threadId),

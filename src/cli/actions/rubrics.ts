@@ -1,13 +1,18 @@
 import { resolve } from "node:path";
 import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";
-import { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import type { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
-import { describeStore, type StoreFlags, storeConnection, storeOfFlags } from "../review/store.js";
+import {
+  describeStore,
+  type StoreFlags,
+  storeOfFlags,
+  withRubricRegistry,
+} from "../review/store.js";
 
 async function withRegistry<T>(
   flags: StoreFlags,
@@ -15,12 +20,8 @@ async function withRegistry<T>(
   work: (registry: RubricRegistry, where: string) => Promise<T>,
 ): Promise<T> {
   const location = storeOfFlags(flags, context.env, context.cwd);
-  const registry = await RubricRegistry.open(storeConnection(location));
-  try {
-    return await work(registry, describeStore(location, context.cwd));
-  } finally {
-    await registry.close();
-  }
+  const where = describeStore(location, context.cwd);
+  return withRubricRegistry(location, (registry) => work(registry, where));
 }
 
 export async function listRubrics(

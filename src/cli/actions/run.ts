@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
-import { type CliContext, terminalWidth } from "../context.js";
+import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
@@ -34,18 +34,12 @@ export interface RunCommandOptions extends PlannedRunOptions {
   fewShot?: boolean;
 }
 
-/** Where the reviewer's answers come from: stdin, and whether it is a terminal. */
-export interface ReviewerInput {
-  stream: NodeJS.ReadableStream;
-  terminal: boolean;
-}
-
 interface Loop {
   desk: ReviewDeskHandle;
   threadId: string;
   store: CheckpointStore;
   context: CliContext;
-  input: ReviewerInput;
+  input: StdinInput;
   reviewer: string | undefined;
   progress: StageProgressReporter;
 }
@@ -147,7 +141,7 @@ export async function runProposal(
   rfpFile: string | undefined,
   options: RunCommandOptions,
   context: CliContext,
-  input: ReviewerInput,
+  input: StdinInput,
 ): Promise<void> {
   const { cwd, env } = context;
   if (options.thread !== undefined) checkedThreadArg(options.thread);
@@ -163,35 +157,19 @@ export async function runProposal(
   const plan = { ...planned, target };
   const { store, maxRevisions } = plan;
   const progress = createStageProgressReporter(context.stderr);
-  const settings = {
-    store,
-    env,
-    cwd,
-    model,
-    onProgress: progress.onProgress,
-    ...(maxRevisions === undefined ? {} : { maxRevisions }),
-    ...(options.overrideSettings === true ? { overrideSettings: true } : {}),
-    ...(options.cache === false ? { cache: false } : {}),
-    ...(judging === undefined ? {} : { judging }),
-    ...(options.fewShot === true ? { fewShot: true } : {}),
-  };
   const newThreadId = randomUUID();
   const ctrlC = watchCtrlC(context, { store, cwd, env }, options.thread ?? newThreadId);
   let desk: ReviewDeskHandle | undefined;
   try {
-    desk = await openCliDesk(settings);
-    const open = { desk };
+    const { overrideSettings, cache, fewShot } = options;
+    const { onProgress } = progress;
+    const settings = { store, env, cwd, model, maxRevisions, judging, onProgress };
+    desk = await openCliDesk({ ...settings, overrideSettings, cache, fewShot });
     const withId = { ...options, newThreadId };
-    const { threadId, view } = await openThread(rfpFile, plan, open, withId, context);
-    const completed = await reviewUntilDone(view, {
-      ...open,
-      threadId,
-      store,
-      context,
-      input,
-      reviewer: options.reviewer,
-      progress,
-    });
+    const { threadId, view } = await openThread(rfpFile, plan, { desk }, withId, context);
+    const { reviewer } = options;
+    const loop = { desk, threadId, store, context, input, reviewer, progress };
+    const completed = await reviewUntilDone(view, loop);
     // Stopped at a review: the run printed how to go on already.
     if (ctrlC.finish({ hinted: true })) return;
     if (completed) await writeRunProposal(desk, threadId, options, context, store);

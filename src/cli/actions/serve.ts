@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { resolveModelTarget } from "../modelCheck.js";
+import { resolveModelTarget } from "../modelChoice.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
 import { openCliDesk } from "../review/deskPath.js";
@@ -45,29 +45,20 @@ function serveStore(options: RawServeOptions, context: CliContext): CheckpointSt
   return storeOfFlags({ db }, context.env, context.cwd);
 }
 
-/** Why the server could not listen, in the command's words (undefined: not a listen error). */
+/** Why the server could not listen, by the listen error's code, in the command's words. */
+const LISTEN_PROBLEMS: Readonly<Record<string, (options: RawServeOptions) => string>> = {
+  EADDRINUSE: ({ host, port }) => `port ${port} is in use on ${host}; choose another with --port`,
+  EACCES: ({ port }) =>
+    `port ${port} needs privileges this user lacks (ports below 1024 do); choose another with --port`,
+  EADDRNOTAVAIL: ({ host, port }) =>
+    `cannot listen on ${host}:${port}: ${host} is not an address of this machine; choose another with --host`,
+};
+
+/** Why the server could not listen (undefined: not a listen error). */
 function listenError(error: unknown, options: RawServeOptions): CliError | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  const where = `${options.host}:${options.port}`;
-  if (code === "EADDRINUSE") {
-    return new CliError(
-      `port ${options.port} is in use on ${options.host}; choose another with --port`,
-      { cause: error },
-    );
-  }
-  if (code === "EACCES") {
-    return new CliError(
-      `port ${options.port} needs privileges this user lacks (ports below 1024 do); choose another with --port`,
-      { cause: error },
-    );
-  }
-  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
-    return new CliError(
-      `cannot listen on ${where}: ${options.host} is not an address of this machine; choose another with --host`,
-      { cause: error },
-    );
-  }
-  return undefined;
+  const code = String((error as { code?: unknown } | null)?.code);
+  const problem = LISTEN_PROBLEMS[code === "ENOTFOUND" ? "EADDRNOTAVAIL" : code];
+  return problem === undefined ? undefined : new CliError(problem(options), { cause: error });
 }
 
 /** Serves until `stop` is aborted, then shuts down gracefully. */

@@ -11,7 +11,7 @@ import {
 } from "../proposalOutput.js";
 import { cliReviewer, openCliDesk } from "../review/deskPath.js";
 import { checkedThreadArg } from "../review/reviewArgs.js";
-import { describeStore, refuseMissingStore, resolveCheckpointStore } from "../review/store.js";
+import { describeStore, refuseMissingStore, storeOfFlags } from "../review/store.js";
 
 export interface ShowCommandOptions {
   format: ProposalFormat;
@@ -27,7 +27,7 @@ export async function runShow(
   const { cwd, env } = context;
   checkedThreadArg(threadId);
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
-  const store = resolveCheckpointStore(options.db, env, cwd);
+  const store = storeOfFlags({ db: options.db }, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
   const desk = await openCliDesk({ store, env, cwd });

@@ -12,7 +12,7 @@ import { padTo } from "../report/text.js";
 
 type DataFormat = "json" | "toon";
 
-export const MAX_DATA_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_DATA_FILE_BYTES = 10 * 1024 * 1024;
 
 /** Files that are documents, not data: `tokens` says what it found instead of misreading them. */
 const NOT_DATA: Readonly<Record<string, string>> = {

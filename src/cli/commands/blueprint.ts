@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
-import { integerIn, lazyAction, MODEL_CHECK_HELP, numberIn } from "./options.js";
+import { addTimeoutOption, integerIn, lazyAction, MODEL_CHECK_HELP, numberIn } from "./options.js";
 
 const HELP_AFTER = `
 A blueprint is a JSON file: { "id", "title", "models": ["ollama:…"], "prompts": [{ "id",
@@ -43,7 +43,7 @@ export function registerBlueprintCommand(program: Command, context: CliContext):
     .command("blueprint")
     .description("run blueprints: prompts × candidate models, answers judged against points");
 
-  blueprint
+  const run = blueprint
     .command("run")
     .description("send every prompt to every model and judge each answer against its points")
     .argument("<file>", "blueprint JSON file")
@@ -64,8 +64,8 @@ export function registerBlueprintCommand(program: Command, context: CliContext):
       "--seed <n>",
       "sampling seed of every model call (default 42)",
       integerIn(0, 2 ** 31 - 1),
-    )
-    .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
+    );
+  addTimeoutOption(run)
     .addHelpText("after", HELP_AFTER)
     .action(
       lazyAction(

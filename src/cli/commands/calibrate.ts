@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { CalibrateCommandOptions } from "../actions/calibrateSources.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, processStdin } from "../context.js";
 import { addStoreOptions } from "./options.js";
 
 const FORMATS = ["md", "html", "json"] as const;
@@ -85,10 +85,7 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
     )
     .action(async (options: CalibrateCommandOptions) => {
       const { runCalibrate } = await import("../actions/calibrate.js");
-      // The one place the command reads the process's stdin: the admin's yes to --apply.
-      await runCalibrate(options, context, {
-        stream: process.stdin,
-        terminal: process.stdin.isTTY === true,
-      });
+      // The admin's yes to --apply.
+      await runCalibrate(options, context, processStdin());
     });
 }

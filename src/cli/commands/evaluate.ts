@@ -1,7 +1,14 @@
 import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
 import { EVALUATE_FORMATS } from "../report/formats.js";
-import { addPanelOptions, integerIn, lazyAction, MODEL_CHECK_HELP, numberIn } from "./options.js";
+import {
+  addPanelOptions,
+  addTimeoutOption,
+  integerIn,
+  lazyAction,
+  MODEL_CHECK_HELP,
+  numberIn,
+} from "./options.js";
 
 const MODES = ["auto", "per-criterion", "grouped", "batch"] as const;
 
@@ -67,6 +74,7 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     .argument("<file-or-dir...>", "content files, or project folders of documents")
     .requiredOption("-c, --catalog <path>", "criteria catalog (TOON or JSON, any supported form)")
     .option("-m, --model <provider:model>", "judge model, e.g. ollama:qwen2.5:7b-instruct");
+  addTimeoutOption(command);
   addPanelOptions(command, "a judge of a panel (repeat for each judge; instead of --model)")
     .addOption(
       new Option(
@@ -92,7 +100,6 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
       "-t, --content-type <type>",
       "content type (research, budget, …) for the judge prompt; others are refused",
     )
-    .option("--timeout <ms>", "per model call, in milliseconds", integerIn(1, 3_600_000))
     .option("--concurrency <n>", "criteria judged at once", integerIn(1, 64))
     .option("--trace <file.jsonl>", "append every model call's trace to this JSONL file")
     .option(

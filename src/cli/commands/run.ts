@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { RunCommandOptions } from "../actions/run.js";
-import type { CliContext } from "../context.js";
+import { type CliContext, processStdin } from "../context.js";
 import {
   addPanelOptions,
   addStoreOptions,
@@ -108,10 +108,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .addHelpText("after", HELP_AFTER)
     .action(async (rfpFile: string | undefined, options: RunCommandOptions) => {
       const { runProposal } = await import("../actions/run.js");
-      // The one place the command reads the process's stdin: the reviewer's answers.
-      await runProposal(rfpFile, options, context, {
-        stream: process.stdin,
-        terminal: process.stdin.isTTY === true,
-      });
+      // The reviewer's answers.
+      await runProposal(rfpFile, options, context, processStdin());
     });
 }

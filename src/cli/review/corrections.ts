@@ -23,7 +23,7 @@ function pairOf(option: string, text: string): [string, string] {
 }
 
 /** A value as a reviewer types it: a number is a score, anything else a level (or pass/fail). */
-export function correctionOf(criterionId: string, value: string, note?: string): CorrectionInput {
+function correctionOf(criterionId: string, value: string, note?: string): CorrectionInput {
   const number = Number(value);
   const given =
     value.trim() !== "" && Number.isFinite(number) ? { score: number } : { level: value };

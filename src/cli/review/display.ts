@@ -36,13 +36,6 @@ export function renderColumns(header: readonly string[], rows: readonly string[]
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
 }
 
-/** A stage's content as the reviewer edits a text stage: text as is, data as indented JSON. */
-export function contentText(content: unknown): string | undefined {
-  if (content === undefined || content === null) return undefined;
-  if (typeof content === "string") return content;
-  return JSON.stringify(content, null, 2);
-}
-
 export function stageContent(values: OverallProposalStateType, stage: StageDefinition): unknown {
   return readStatePath(values, parseStatePath(stage.contentPath));
 }

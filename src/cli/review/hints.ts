@@ -13,7 +13,7 @@ const DECISION_FORMS: Readonly<Record<string, string>> = {
 };
 
 /** `approve | revise --feedback <text> | …` for the actions the review offers. */
-export function decisionForms(review: Pick<PendingReview, "actions">): string {
+function decisionForms(review: Pick<PendingReview, "actions">): string {
   return review.actions.map((action) => DECISION_FORMS[action] ?? action).join(" | ");
 }
 

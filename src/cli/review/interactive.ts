@@ -7,7 +7,6 @@ import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { CorrectionInput } from "../../scoring/corrections.js";
 import type { TextOutput } from "../context.js";
 import { markedCorrection, markQuestion } from "./corrections.js";
-import { contentText } from "./display.js";
 import { editContent } from "./editor.js";
 import { readFieldForm, writeFieldForm } from "./fieldForm.js";
 import { askLine, type LineReader } from "./input.js";
@@ -83,8 +82,13 @@ async function editedContent(
   type: StructuredContentType | undefined,
   draft: EditDraft,
 ): Promise<string | null | undefined> {
+  // A text stage's content as it is, data as indented JSON, structured content as its form.
   const original =
-    type === undefined ? (contentText(current) ?? "") : writeFieldForm(type, current);
+    type !== undefined
+      ? writeFieldForm(type, current)
+      : typeof current === "string" || current === undefined || current === null
+        ? (current ?? "")
+        : JSON.stringify(current, null, 2);
   const text = await editContent(io, draft.text ?? original, "md");
   if (text === null || text === undefined) {
     draft.text = undefined;
@@ -126,6 +130,40 @@ async function markStep(
   }
 }
 
+/** What a review waits for while the reviewer answers: the content, its form, the marks so far. */
+interface Asked {
+  content: unknown;
+  type: StructuredContentType | undefined;
+  draft: EditDraft;
+  marks: { corrections?: CorrectionInput[] };
+}
+
+/** The decision of `action`, asking what it needs; undefined to go back, null at end of input. */
+async function decisionOf(
+  action: ReviewAction,
+  io: DecisionPromptIo,
+  asked: Asked,
+): Promise<ReviewDecision | null | undefined> {
+  const who = withReviewer(io);
+  switch (action) {
+    case "approve":
+      return { action, ...who, ...asked.marks };
+    case "retry":
+      return { action, ...who };
+    case "revise": {
+      const feedback = await askLine(io, "Feedback for the writer (one line; empty to go back): ");
+      if (feedback === undefined) return null;
+      if (feedback.trim() === "") return undefined;
+      return { action, feedback: feedback.trim(), ...who, ...asked.marks };
+    }
+    case "edit": {
+      const edited = await editedContent(io, asked.content, asked.type, asked.draft);
+      if (edited === null || edited === undefined) return edited;
+      return { action, content: edited, ...who, ...asked.marks };
+    }
+  }
+}
+
 /** Asks until the reviewer decides or quits; an edit that does not fit is offered again. */
 export async function askDecision(
   review: PendingReview,
@@ -141,7 +179,6 @@ export async function askDecision(
   const type = stage === undefined ? undefined : structuredContentOf(stage);
   const draft: EditDraft = { text: undefined };
   const corrections: CorrectionInput[] = [];
-  const marks = () => (corrections.length === 0 ? {} : { corrections: [...corrections] });
   const menu = `Decide: ${offered.map((c) => LABELS[c]).join(", ")} > `;
   for (;;) {
     const answer = await askLine(io, menu);
@@ -157,43 +194,14 @@ export async function askDecision(
       io.out.write(`${known}: answer ${offered.join(", ")}.\n`);
       continue;
     }
-    switch (choice) {
-      case "quit":
-        return { kind: "quit", why: "quit" };
-      case "mark":
-        if (!(await markStep(io, review, corrections)))
-          return { kind: "quit", why: "end-of-input" };
-        continue;
-      case "approve":
-        return { kind: "decision", decision: { action: choice, ...withReviewer(io), ...marks() } };
-      case "retry":
-        return { kind: "decision", decision: { action: choice, ...withReviewer(io) } };
-      case "revise": {
-        const feedback = await askLine(
-          io,
-          "Feedback for the writer (one line; empty to go back): ",
-        );
-        if (feedback === undefined) return { kind: "quit", why: "end-of-input" };
-        if (feedback.trim() === "") continue;
-        return {
-          kind: "decision",
-          decision: {
-            action: "revise",
-            feedback: feedback.trim(),
-            ...withReviewer(io),
-            ...marks(),
-          },
-        };
-      }
-      case "edit": {
-        const edited = await editedContent(io, content, type, draft);
-        if (edited === null) return { kind: "quit", why: "end-of-input" };
-        if (edited === undefined) continue;
-        return {
-          kind: "decision",
-          decision: { action: "edit", content: edited, ...withReviewer(io), ...marks() },
-        };
-      }
+    if (choice === "quit") return { kind: "quit", why: "quit" };
+    if (choice === "mark") {
+      if (await markStep(io, review, corrections)) continue;
+      return { kind: "quit", why: "end-of-input" };
     }
+    const marks = corrections.length === 0 ? {} : { corrections: [...corrections] };
+    const decision = await decisionOf(choice, io, { content, type, draft, marks });
+    if (decision === null) return { kind: "quit", why: "end-of-input" };
+    if (decision !== undefined) return { kind: "decision", decision };
   }
 }

@@ -42,8 +42,13 @@ const OPTION_OF: Readonly<Record<string, string>> = {
   note: "--note",
 };
 
+/** The fields of a decision as the options give them, before the review boundary checks them. */
+type DecisionFields = Record<string, unknown> & {
+  corrections?: ReadonlyArray<{ criterionId: string }>;
+};
+
 /** The decision as the review boundary takes it; CliError naming the option at fault. */
-export function checkedDecision(decision: ReviewDecision): ReviewDecision {
+export function checkedDecision(decision: DecisionFields): ReviewDecision {
   const parsed = ReviewDecisionSchema.safeParse(decision);
   if (parsed.success) return parsed.data;
   const [issue] = readableIssues(parsed.error.issues);
@@ -52,7 +57,7 @@ export function checkedDecision(decision: ReviewDecision): ReviewDecision {
   const option = OPTION_OF[field ?? ""] ?? "the decision";
   const index = path[1];
   const correction =
-    path[0] === "corrections" && typeof index === "number" && "corrections" in decision
+    path[0] === "corrections" && typeof index === "number"
       ? decision.corrections?.[index]
       : undefined;
   const which = correction === undefined ? "" : ` ${quotedId(correction.criterionId)}`;

@@ -9,7 +9,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
 import type { RunCommandOptions, RunPlan } from "./runPlan.js";
-import { storedRunSettings } from "./settings.js";
+import { type RunSettings, storedRunSettings } from "./settings.js";
 import { describeStore } from "./store.js";
 import { type ThreadView, threadView } from "./threadView.js";
 
@@ -17,16 +17,11 @@ export interface OpenRun {
   desk: ReviewDeskHandle;
 }
 
-async function existingView(
-  desk: ReviewDeskHandle,
-  threadId: string,
-): Promise<ThreadView | undefined> {
-  try {
-    return await threadView(desk, threadId);
-  } catch (error) {
-    if (isThreadNotFoundError(error)) return undefined;
-    throw error;
-  }
+/** The settings kept with the thread: the plan's model, revision limit and panel. */
+function keptSettings(plan: RunPlan, earlier: Partial<RunSettings> = {}): Record<string, unknown> {
+  const { target, maxRevisions, panel } = plan;
+  const startedAt = earlier.startedAt ?? new Date().toISOString();
+  return storedRunSettings({ ...earlier, model: target.spec, maxRevisions, panel, startedAt });
 }
 
 /** Goes on with an existing thread: settings given again are kept, a stopped run runs on. */
@@ -38,7 +33,7 @@ async function resumeRun(
   options: RunCommandOptions,
   context: CliContext,
 ): Promise<ThreadView> {
-  const { store, stored, target, maxRevisions } = plan;
+  const { store, stored } = plan;
   context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, context.cwd)})\n`);
   if (plan.rfp !== undefined || plan.applicant !== undefined) {
     context.stderr.write(
@@ -48,14 +43,7 @@ async function resumeRun(
   const panelGiven = (options.judge?.length ?? 0) > 0;
   if (options.model !== undefined || options.maxRevisions !== undefined || panelGiven) {
     // Settings given again on resume are the thread's from now on (for `review` too).
-    const settings = storedRunSettings({
-      ...stored,
-      model: target.spec,
-      ...(maxRevisions === undefined ? {} : { maxRevisions }),
-      ...(plan.panel === undefined ? {} : { panel: plan.panel }),
-      startedAt: stored?.startedAt ?? new Date().toISOString(),
-    });
-    await open.desk.store.saveRunSettings(threadId, settings);
+    await open.desk.store.saveRunSettings(threadId, keptSettings(plan, stored));
   }
   const left = await workLeftBeforeReview(open.desk, threadId, earlier);
   if (left === undefined) return earlier;
@@ -75,7 +63,7 @@ async function startRun(
   options: RunCommandOptions & { newThreadId?: string },
   context: CliContext,
 ): Promise<{ threadId: string; view: ThreadView }> {
-  const { rfp, applicant, store, target, maxRevisions } = plan;
+  const { rfp, applicant, store } = plan;
   if (rfp === undefined) {
     throw new CliError(
       `no thread "${options.thread}" in ${describeStore(store, context.cwd)}; give an RFP file to start one`,
@@ -86,13 +74,7 @@ async function startRun(
     `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
   );
   // Kept with the thread, in the transaction that records it.
-  const settings = storedRunSettings({
-    model: target.spec,
-    ...(maxRevisions === undefined ? {} : { maxRevisions }),
-    ...(plan.panel === undefined ? {} : { panel: plan.panel }),
-    ...(rfpFile === undefined ? {} : { rfpFile }),
-    startedAt: new Date().toISOString(),
-  });
+  const settings = keptSettings(plan, { rfpFile });
   if (applicant === undefined) context.stderr.write(`${NO_APPLICANT}\n`);
   context.stderr.write("writing and judging until the first review…\n");
   const input = {
@@ -115,7 +97,10 @@ export async function openThread(
 ): Promise<{ threadId: string; view: ThreadView }> {
   const threadId = options.thread;
   if (threadId === undefined) return startRun(rfpFile, plan, open, options, context);
-  const earlier = await existingView(open.desk, threadId);
+  const earlier = await threadView(open.desk, threadId).catch((error: unknown) => {
+    if (isThreadNotFoundError(error)) return undefined;
+    throw error;
+  });
   if (earlier !== undefined) {
     return { threadId, view: await resumeRun(earlier, threadId, plan, open, options, context) };
   }

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
+import type { RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import { openReviewStore } from "../../store/index.js";
 import {
   type DatabaseLocation,
@@ -35,13 +36,18 @@ export async function withReviewStore<T>(
   }
 }
 
-/** The store for `--db` (a SQLite path, relative to `cwd`), else DATABASE_URL, else the default. */
-export function resolveCheckpointStore(
-  db: string | undefined,
-  env: ModelEnv,
-  cwd: string,
-): CheckpointStore {
-  return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
+/** Works with the store's rubric registry, closed after (loaded only when a command needs it). */
+export async function withRubricRegistry<T>(
+  store: CheckpointStore,
+  work: (registry: RubricRegistry) => Promise<T>,
+): Promise<T> {
+  const { RubricRegistry } = await import("../../rubrics/rubricRegistry.js");
+  const registry = await RubricRegistry.open(storeConnection(store));
+  try {
+    return await work(registry);
+  } finally {
+    await registry.close();
+  }
 }
 
 export interface StoreFlags {
@@ -50,12 +56,16 @@ export interface StoreFlags {
 }
 
 /**
- * Both flags, or a URL that is not postgres://, are refused (the URL is not repeated: it may hold a
- * password).
+ * The store for `--db` (a SQLite path, relative to `cwd`), else `--database-url`, else
+ * DATABASE_URL, else the default. Both flags, or a URL that is not postgres://, are refused (the
+ * URL is not repeated: it may hold a password).
  */
 export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): CheckpointStore {
   const url = flags.databaseUrl?.trim();
-  if (url === undefined || url === "") return resolveCheckpointStore(flags.db, env, cwd);
+  if (url === undefined || url === "") {
+    const { db } = flags;
+    return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
+  }
   if (flags.db !== undefined) {
     throw new CliError("give --db <file> or --database-url <url>, not both");
   }
