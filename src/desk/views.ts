@@ -1,10 +1,10 @@
 /** What the desk shows of a thread: a review opened from its checkpoint, the thread's status. */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
-import { stageEvaluation, stageStatus } from "../graph/reviewDecisions.js";
+import { editableText } from "../graph/agentInbox.js";
+import { kindOf, stageContent, stageEvaluation, stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
-import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import { reviewsOf } from "../orchestrator/pendingReview.js";
 import { proposalTitle } from "../proposal/title.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
@@ -16,16 +16,6 @@ import { invalidInput } from "./errors.js";
 import type { PageRequest } from "./requests.js";
 
 /** Content as the reviewer reads it: text as it is, anything else as indented JSON. */
-function contentAsText(content: unknown): string {
-  if (content === undefined || content === null) return "";
-  return typeof content === "string" ? content : JSON.stringify(content, null, 2);
-}
-
-function kindOfContent(content: unknown): ReviewDetail["contentKind"] {
-  if (Array.isArray(content)) return "list";
-  return typeof content === "object" && content !== null ? "object" : "text";
-}
-
 /** The review the checkpoint holds for a pending row, its stage, and the stage's content now. */
 export function openReview(
   row: Pick<PendingRow, "threadId" | "interruptId" | "stage">,
@@ -35,10 +25,7 @@ export function openReview(
   const stage = stages.find((s) => s.id === row.stage);
   if (snapshot === undefined) return { stage, review: undefined, content: undefined };
   const review = reviewsOf(row.threadId, snapshot).find((r) => r.interruptId === row.interruptId);
-  const content =
-    stage === undefined
-      ? undefined
-      : readStatePath(snapshot.values, parseStatePath(stage.contentPath));
+  const content = stage === undefined ? undefined : stageContent(snapshot.values, stage);
   return { stage, review, content };
 }
 
@@ -56,8 +43,8 @@ export function reviewDetailOf(
     stage: row.stage,
     title: row.title,
     type: review.type,
-    content: contentAsText(content),
-    contentKind: stage?.contentKind ?? kindOfContent(content),
+    content: editableText(content),
+    contentKind: stage?.contentKind ?? kindOf(content),
     evaluation: review.evaluation,
     actions: review.actions,
     createdAt: row.createdAt,

@@ -60,7 +60,13 @@ export function stageEvaluation(
 
 type ContentKind = NonNullable<StageDefinition["contentKind"]>;
 
-function kindOf(current: unknown): ContentKind {
+/** The stage's content in the state (text, an object or a list), undefined when none. */
+export function stageContent(state: OverallProposalStateType, stage: StageDefinition): unknown {
+  return readStatePath(state, parseStatePath(stage.contentPath));
+}
+
+/** The shape of a content value: a list, an object, or text. */
+export function kindOf(current: unknown): ContentKind {
   if (Array.isArray(current)) return "list";
   if (typeof current === "object" && current !== null) return "object";
   return "text";

@@ -4,6 +4,7 @@ import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
+import { stageContent } from "../../graph/reviewDecisions.js";
 import { isOrchestratorError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { LinkPolicy } from "../../untrusted/regularFile.js";
@@ -15,7 +16,7 @@ import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
-import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
+import { renderReview, renderRunSummary } from "../review/display.js";
 import { readEditFile } from "../review/files.js";
 import {
   type HintContext,

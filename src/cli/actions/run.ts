@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
+import { stageContent } from "../../graph/reviewDecisions.js";
 import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
@@ -17,7 +18,7 @@ import {
   writeNewFile,
 } from "../proposalOutput.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
-import { renderReview, renderRunSummary, stageContent } from "../review/display.js";
+import { renderReview, renderRunSummary } from "../review/display.js";
 import { resumeHint, showCommand } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";

@@ -1,5 +1,6 @@
 /** What the review commands print: a pending review, the paused threads, and how a run ended. */
 
+import { kindOf } from "../../graph/reviewDecisions.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
@@ -18,11 +19,6 @@ import type { WorkLeftThread } from "./workLeft.js";
 
 const GAP = "  ";
 
-function kindOf(content: unknown): "text" | "object" | "list" {
-  if (Array.isArray(content)) return "list";
-  return typeof content === "object" && content !== null ? "object" : "text";
-}
-
 /** Rows under a header, each column as wide as its widest cell; the last column is not padded. */
 export function renderColumns(header: readonly string[], rows: readonly string[][]): string[] {
   const widths = header.map((title, column) =>
@@ -34,10 +30,6 @@ export function renderColumns(header: readonly string[], rows: readonly string[]
       .join(GAP)
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
-}
-
-export function stageContent(values: OverallProposalStateType, stage: StageDefinition): unknown {
-  return readStatePath(values, parseStatePath(stage.contentPath));
 }
 
 function scoreTable(evaluation: EvaluationResult, width: number): string[] {
