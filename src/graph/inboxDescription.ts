@@ -22,14 +22,15 @@ function criterionLine(criterion: CriterionResult): string {
   return `| ${markdownCell(criterion.title, MAX_CELL_CHARS)}${flag} | ${shown} | ${score(criterion.threshold)} | ${met} |`;
 }
 
-function outcomeLine(evaluation: EvaluationResult): string {
+/** An evaluation's outcome on one line, as the terminal review and Agent Inbox show it. */
+export function outcomeText(evaluation: EvaluationResult): string {
   const parts = [
     `overall ${score(evaluation.overallScore)}`,
     `verdict ${evaluation.verdict}`,
     ...(evaluation.status === undefined ? [] : [`status ${evaluation.status}`]),
     `passed ${evaluation.passed ? "yes" : "no"}`,
   ];
-  return `**Outcome:** ${parts.join(" · ")}`;
+  return parts.join(" · ");
 }
 
 function warningLines(evaluation: EvaluationResult): string[] {
@@ -73,7 +74,7 @@ export function inboxDescription(
   if (evaluation !== null) {
     const rows = evaluation.criteria.slice(0, MAX_ROWS).map(criterionLine);
     const more = evaluation.criteria.length - rows.length;
-    blocks.push([outcomeLine(evaluation)]);
+    blocks.push([`**Outcome:** ${outcomeText(evaluation)}`]);
     blocks.push([
       "| criterion | score | threshold | met |",
       "|---|---|---|---|",

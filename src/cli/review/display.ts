@@ -1,5 +1,6 @@
 /** What the review commands print: a pending review, the paused threads, and how a run ended. */
 
+import { outcomeText } from "../../graph/inboxDescription.js";
 import { kindOf } from "../../graph/reviewDecisions.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";
@@ -40,16 +41,6 @@ function scoreTable(evaluation: EvaluationResult, width: number): string[] {
   return renderColumns(["criterion", "score", "threshold", "met"], rows);
 }
 
-function overallLine(evaluation: EvaluationResult): string {
-  const parts = [
-    `overall ${formatScore(evaluation.overallScore)}`,
-    `verdict ${evaluation.verdict}`,
-    ...(evaluation.status === undefined ? [] : [`status ${evaluation.status}`]),
-    `passed ${evaluation.passed ? "yes" : "no"}`,
-  ];
-  return parts.join(" · ");
-}
-
 export interface ReviewViewOptions {
   /** Line width for the table and the content (default 100). */
   width?: number;
@@ -82,7 +73,7 @@ export function renderReview(
 
   const evaluation = review.evaluation;
   if (evaluation !== null) {
-    out.push("", ...scoreTable(evaluation, width), "", overallLine(evaluation));
+    out.push("", ...scoreTable(evaluation, width), "", outcomeText(evaluation));
     // A panel's judges and agreement (α, gaps), and how many quotes were found.
     for (const fact of panelFacts(evaluation)) out.push(`${fact.label}: ${fact.value}`);
     for (const list of resultLists(evaluation)) {
