@@ -209,13 +209,6 @@ export async function threadStatus(
   return threadStatusOf(checked, values, ctx.runtime.stages, reviewers, decisions, labels);
 }
 
-/** Whether no job (in any process) holds the thread now. */
-async function lockFree(ctx: DeskContext, threadId: string): Promise<boolean> {
-  const lease = await ctx.store.tryLockThread(threadId);
-  await lease?.release();
-  return lease !== undefined;
-}
-
 /**
  * Queues a failed thread again, or one whose checkpoint has work left without a review (its
  * process died mid-run); anything else is THREAD_NOT_FAILED.
@@ -232,7 +225,7 @@ export async function retryThread(ctx: DeskContext, threadId: string, by: Review
       thread !== undefined &&
       thread.status !== "queued" &&
       progress?.kind === "work_left" &&
-      (await lockFree(ctx, threadId));
+      !(await ctx.store.threadLocked(threadId));
     if (!stranded) throw threadNotFailed(threadId, thread?.status ?? "gone");
     await ctx.store.setThreadStatus(threadId, "queued", null, {
       type: "queued",

@@ -225,6 +225,13 @@ export class ReviewTables {
     return tryLockThread(this.db, threadId);
   }
 
+  /** Whether a job (in any process) holds the thread now. */
+  async threadLocked(threadId: string): Promise<boolean> {
+    const lease = await tryLockThread(this.db, threadId);
+    await lease?.release();
+    return lease === undefined;
+  }
+
   async retryThread(threadId: string, by: string): Promise<boolean> {
     return this.db.transaction(function* (tx) {
       yield* lockThreadRow(tx, threadId);

@@ -20,12 +20,6 @@ export interface WorkLeftThread {
   nodes: string[];
 }
 
-async function lockHeld(store: ReviewStore, threadId: string): Promise<boolean> {
-  const lease = await store.tryLockThread(threadId);
-  await lease?.release();
-  return lease === undefined;
-}
-
 /** The threads of the store with work left and no review, as their checkpoints say. */
 export async function threadsWithWorkLeft(
   index: ReviewStore,
@@ -50,7 +44,7 @@ export async function threadsWithWorkLeft(
       found.push({
         threadId,
         title: thread?.title ?? threadId,
-        state: (await lockHeld(index, threadId)) ? "running" : "stopped",
+        state: (await index.threadLocked(threadId)) ? "running" : "stopped",
         nodes: progress.kind === "work_left" ? progress.nodes : [],
       });
     }
