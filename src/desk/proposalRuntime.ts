@@ -22,6 +22,8 @@ export interface ProposalRuntimeOptions {
   /** `latest`: prune a finished thread to its last checkpoint (default: from the environment). */
   retention?: CheckpointRetention;
   onProgress?: StageProgressListener;
+  /** The process is stopping (Ctrl-C): a run it cuts short is not a failure of the thread. */
+  stopping?: AbortSignal | undefined;
   graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
 }
 
@@ -37,8 +39,8 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
   const overrideSettings = options.overrideSettings === true;
   const retention = options.retention ?? retentionFromEnv();
   const stages = proposalStages(sections);
-  const { onProgress } = options;
-  return { graph, saver, context, overrideSettings, retention, stages, onProgress };
+  const { onProgress, stopping } = options;
+  return { graph, saver, context, overrideSettings, retention, stages, onProgress, stopping };
 }
 
 export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;

@@ -31,6 +31,8 @@ export interface ThreadRuntime {
   onProgress?: StageProgressListener | undefined;
   /** Told of the graph's error that failed the thread or refused a decision (its message is kept). */
   onGraphError?: ((threadId: string, error: unknown) => void) | undefined;
+  /** The process is stopping (Ctrl-C): a run it cuts short leaves the thread where it stands. */
+  stopping?: AbortSignal | undefined;
 }
 
 /** The index rows of the reviews a thread waits for, named by its proposal (proposal/title.ts). */
@@ -62,9 +64,13 @@ export interface RunnerContext {
   lost?: AbortSignal;
 }
 
-/** Not the graph's failure but the ground under it: the lock lost, or the database out of reach. */
+/**
+ * Not the graph's failure but the ground under it: the lock lost, the process stopping, or the
+ * database out of reach. The thread is left as it stands, with its work left, to go on later.
+ */
 export function isInterruption(ctx: RunnerContext, error: unknown): boolean {
-  return ctx.lost?.aborted === true || isDatabaseUnreachable(error);
+  const stopped = ctx.lost?.aborted === true || ctx.runtime.stopping?.aborted === true;
+  return stopped || isDatabaseUnreachable(error);
 }
 
 /** Settles the thread, unless its lock was lost (STORE_UNAVAILABLE: another job runs it now). */

@@ -4,7 +4,8 @@
  * slow to answer). SIGINT while it is "writing Solution Sought…": a line at once saying the
  * command stops and the thread is saved, the request aborted (the stand-in sees its client go),
  * nothing judged after it, the command to go on printed, exit 130 — and `run --thread <id>` goes
- * on from the last saved step, writing the solution again. Counted, not timed.
+ * on from the last saved step, writing the solution again. Meanwhile `reviews` lists the thread as
+ * stopped with work left, never as failed. Counted, not timed.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -56,6 +57,16 @@ async function interruptWhileWriting(live: LiveCli, at: OllamaServer) {
   return { run, requests };
 }
 
+/** `reviews` lists the thread as stopped with work left (not failed, not finished), and how to go on. */
+async function expectListedAsStopped(cwd: string, threadId: string, at: OllamaServer) {
+  const listed = await evalgate(["reviews"], { cwd, env: serverEnv(at) });
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.stdout).toContain("Threads with work left and no review (1):");
+  const row = listed.stdout.split("\n").find((line) => line.startsWith(threadId));
+  expect(row).toContain("stopped");
+  expect(row).toContain(`evalgate run --thread ${threadId}`);
+}
+
 describe("Ctrl-C while a thread runs", () => {
   it("run: stops at once, aborts the call under way, prints how to go on, exits 130; run --thread goes on", async () => {
     server = await slowSolutionWriter();
@@ -79,6 +90,8 @@ describe("Ctrl-C while a thread runs", () => {
     expect(server.clientDisconnects).toBe(1);
     expect(server.chatRequests()).toHaveLength(requests);
     expect(writerRequests(server, SOLUTION_TASK)).toHaveLength(1);
+
+    await expectListedAsStopped(cwd, threadId, server);
 
     server.setBehaviour({});
     const resumed = await evalgate(["run", "--thread", threadId], {
@@ -113,5 +126,6 @@ describe("Ctrl-C while a thread runs", () => {
     );
     expect(run.stdout).toContain(`Go on with it later:\n  evalgate run --thread ${threadId}\n`);
     expect(server.clientDisconnects).toBe(1);
+    await expectListedAsStopped(cwd, threadId, server);
   });
 });

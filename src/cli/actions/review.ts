@@ -192,7 +192,7 @@ export async function openThreadRunDesk(
     env,
     cwd,
     onProgress: progress.onProgress,
-    ...(ctrlC ? stoppedByCtrlC(ready, context.signal) : ready),
+    ...(ctrlC ? { ...stoppedByCtrlC(ready, context.signal), stopping: context.signal } : ready),
     maxRevisions: options.maxRevisions ?? stored?.maxRevisions,
     cache: options.cache,
   });

@@ -165,7 +165,8 @@ export async function runProposal(
     const { overrideSettings, cache, fewShot } = options;
     const { onProgress } = progress;
     const settings = { store, env, cwd, model, maxRevisions, judging, onProgress };
-    desk = await openCliDesk({ ...settings, overrideSettings, cache, fewShot });
+    const stopping = context.signal;
+    desk = await openCliDesk({ ...settings, overrideSettings, cache, fewShot, stopping });
     const withId = { ...options, newThreadId };
     const { threadId, view } = await openThread(rfpFile, plan, { desk }, withId, context);
     const { reviewer } = options;

@@ -29,6 +29,8 @@ export interface CliDeskOptions {
   /** `true` (--few-shot): the store's corrections are few-shot examples in every evaluation. */
   fewShot?: boolean;
   onProgress?: StageProgressListener;
+  /** Ctrl-C: a run it cuts short leaves the thread as it stands (`run --thread` goes on). */
+  stopping?: AbortSignal | undefined;
   /** `serve` runs the desk's jobs; the other commands advance threads here themselves. */
   runJobs?: boolean;
 }
@@ -49,6 +51,7 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(Object.keys(evaluation).length === 0 ? {} : { graph: { evaluation } }),
     ...(options.fewShot === true ? { fewShot: true } : {}),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.stopping === undefined ? {} : { stopping: options.stopping }),
     ...(options.runJobs === true ? {} : { jobs: { run: false } }),
   });
 }
