@@ -13,7 +13,7 @@ import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelChoice.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
+import type { StageProgressReporter } from "../progressStages.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary } from "../review/display.js";
@@ -27,7 +27,7 @@ import {
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import type { ThreadRunFlags } from "../review/runPlan.js";
 import { readThreadRecord } from "../review/settings.js";
-import { watchCtrlC } from "../review/stopping.js";
+import { whileThreadRuns } from "../review/stopping.js";
 import {
   type CheckpointStore,
   describeStore,
@@ -212,10 +212,9 @@ export async function runReviewDecision(
   refuseMissingStore(store, threadId, cwd);
   // The thread is read (and a wrong one refused) before any model is checked.
   const viewer = await openCliDesk({ store, env, cwd });
-  const progress = createStageProgressReporter(context.stderr);
-  const ctrlC = watchCtrlC(context, { store, cwd, env }, threadId);
   let desk: ReviewDeskHandle | undefined;
-  try {
+  await whileThreadRuns(context, { store, cwd, env }, threadId, async (ctrlC) => {
+    const { progress } = ctrlC;
     const refuse = (error: unknown) => Promise.reject(refusalOf(error, threadId, where));
     const view = await threadView(viewer, threadId).catch(refuse);
     if (view.kind !== "paused") throw notWaiting(threadId, view, { store, cwd, env });
@@ -241,14 +240,8 @@ export async function runReviewDecision(
       `decided ${decision.action} on ${review.title} [${review.contentId}], thread ${threadId}\n`,
     );
     printThreadView(threadId, next, running, store, context);
-  } catch (error) {
-    // Ctrl-C while the decision ran the thread on: the abort is the stop, not a failure.
-    progress.finish();
-    if (!ctrlC.finish()) throw error;
-  } finally {
-    ctrlC.close();
-    progress.finish();
+  }).finally(async () => {
     await desk?.close();
     await viewer.close();
-  }
+  });
 }

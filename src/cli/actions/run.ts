@@ -9,7 +9,7 @@ import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
+import type { StageProgressReporter } from "../progressStages.js";
 import {
   defaultProposalPath,
   formatOfPath,
@@ -25,7 +25,7 @@ import { askDecision } from "../review/interactive.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/runPlan.js";
 import { openThread } from "../review/runThread.js";
-import { watchCtrlC } from "../review/stopping.js";
+import { whileThreadRuns } from "../review/stopping.js";
 import type { CheckpointStore } from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
 import { exportThreadTraces } from "../review/traceExport.js";
@@ -157,12 +157,12 @@ export async function runProposal(
   );
   const plan = { ...planned, target };
   const { store, maxRevisions } = plan;
-  const progress = createStageProgressReporter(context.stderr);
   const newThreadId = randomUUID();
-  const ctrlC = watchCtrlC(context, { store, cwd, env }, options.thread ?? newThreadId);
   let desk: ReviewDeskHandle | undefined;
-  try {
+  const at = { store, cwd, env };
+  await whileThreadRuns(context, at, options.thread ?? newThreadId, async (ctrlC) => {
     const { overrideSettings, cache, fewShot } = options;
+    const { progress } = ctrlC;
     const { onProgress } = progress;
     const settings = { store, env, cwd, model, maxRevisions, judging, onProgress };
     const stopping = context.signal;
@@ -176,21 +176,8 @@ export async function runProposal(
     if (ctrlC.finish({ hinted: true })) return;
     if (completed) await writeRunProposal(desk, threadId, options, context, store);
     if (options.trace !== undefined) {
-      await exportThreadTraces(
-        desk,
-        threadId,
-        cliReviewer(options.reviewer),
-        options.trace,
-        context,
-      );
+      const reviewer = cliReviewer(options.reviewer);
+      await exportThreadTraces(desk, threadId, reviewer, options.trace, context);
     }
-  } catch (error) {
-    // Ctrl-C while the thread ran: the abort is the stop, not a failure.
-    progress.finish();
-    if (!ctrlC.finish()) throw error;
-  } finally {
-    ctrlC.close();
-    progress.finish();
-    await desk?.close();
-  }
+  }).finally(() => desk?.close());
 }

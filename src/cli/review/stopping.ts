@@ -4,16 +4,26 @@
  */
 import type { CliContext } from "../context.js";
 import { EXIT_CANCELLED } from "../exitCodes.js";
+import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
 import { type HintContext, runThreadCommand } from "./hints.js";
 
 export interface CtrlCWatch {
+  /** The run's progress line, cleared when the command ends. */
+  progress: StageProgressReporter;
   /** After Ctrl-C: prints how to go on (unless `hinted`), sets exit 130 and returns true. */
   finish(options?: { hinted?: boolean }): boolean;
-  close(): void;
 }
 
-/** Listens for the command's Ctrl-C (the context's signal) while thread `threadId` runs. */
-export function watchCtrlC(context: CliContext, at: HintContext, threadId: string): CtrlCWatch {
+/**
+ * Runs `body` while thread `threadId` may run, listening for the command's Ctrl-C (the context's
+ * signal): an error after Ctrl-C is the stop, not a failure (the thread stays where it stands).
+ */
+export async function whileThreadRuns(
+  context: CliContext,
+  at: HintContext,
+  threadId: string,
+  body: (watch: CtrlCWatch) => Promise<void>,
+): Promise<void> {
   const { signal } = context;
   const onStop = () => {
     context.stderr.write(
@@ -22,9 +32,12 @@ export function watchCtrlC(context: CliContext, at: HintContext, threadId: strin
   };
   signal?.addEventListener("abort", onStop, { once: true });
   let finished = false;
-  return {
+  const progress = createStageProgressReporter(context.stderr);
+  const watch: CtrlCWatch = {
+    progress,
     finish(options = {}) {
       if (signal?.aborted !== true) return false;
+      progress.finish();
       if (!finished && options.hinted !== true) {
         context.stdout.write(`\nGo on with it later:\n  ${runThreadCommand(threadId, at)}\n`);
       }
@@ -32,8 +45,14 @@ export function watchCtrlC(context: CliContext, at: HintContext, threadId: strin
       context.exitCode = EXIT_CANCELLED;
       return true;
     },
-    close() {
-      signal?.removeEventListener("abort", onStop);
-    },
   };
+  try {
+    await body(watch);
+  } catch (error) {
+    progress.finish();
+    if (!watch.finish()) throw error;
+  } finally {
+    signal?.removeEventListener("abort", onStop);
+    progress.finish();
+  }
 }
