@@ -53,6 +53,7 @@ export const ERROR_MESSAGES: Readonly<Record<string, Message>> = {
   INPUT_FILE_UNREADABLE: plain,
   OUTPUT_FILE_UNWRITABLE: plain,
   MODEL_NOT_READY: plain,
+  MODEL_OPTIONS_INVALID: plain,
   // The judge model (a cancelled call exits 130 only when the command itself was cancelled).
   MODEL_TIMEOUT: model,
   MODEL_RATE_LIMITED: model,

@@ -10,6 +10,7 @@ import { redactSecretText } from "../redact.js";
 import type { CliContext } from "./context.js";
 import { ModelNotReadyError } from "./errors.js";
 import {
+  checkSettingOf,
   chooseModel,
   loadLocalModel,
   type ModelTarget,
@@ -66,7 +67,7 @@ export async function readyModel(
 
 async function checkOllamaTarget(target: ModelTarget) {
   if (target.provider !== "ollama" || target.baseUrl === undefined) return;
-  const status = await checkOllama(target.baseUrl, target.model);
+  const status = await checkOllama(target.baseUrl, target.model, checkSettingOf(target));
   if (!status.reachable) {
     throw new ModelNotReadyError(
       "ollama-unreachable",

@@ -23,6 +23,8 @@ export interface ModelTarget {
   model: string;
   /** The Ollama server (OLLAMA_BASE_URL or the default), for `ollama:` models. */
   baseUrl: string | undefined;
+  /** Where `baseUrl` was set (`--model`, EVALGATE_MODEL or OLLAMA_BASE_URL), named if refused. */
+  serverSetting?: string;
   /** True when neither --model nor EVALGATE_MODEL named a model: the command chooses. */
   chosen?: boolean;
   /** The per-call deadline to use when the command is given none (the embedded model's). */
@@ -47,6 +49,12 @@ export function resolveModelTarget(spec: string | undefined, env: ModelEnv): Mod
     model: parsed.model,
     baseUrl:
       parsed.provider === "ollama" ? (parsed.servers ?? defaultOllamaBaseUrl(env)) : undefined,
+    serverSetting:
+      parsed.servers === undefined
+        ? "OLLAMA_BASE_URL"
+        : spec === undefined
+          ? "EVALGATE_MODEL"
+          : "--model",
     ...(chosen ? { chosen } : {}),
   };
 }
@@ -80,12 +88,17 @@ async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promi
   return { ...target, spec, chosen: true, defaultTimeoutMs: EMBEDDED_TIMEOUT_MS };
 }
 
+/** checkOllama's options for a target: the setting its server list came from. */
+export function checkSettingOf(target: ModelTarget): { setting?: string } {
+  return target.serverSetting === undefined ? {} : { setting: target.serverSetting };
+}
+
 export async function chooseModel(
   target: ModelTarget,
   options: ChooseModelOptions,
 ): Promise<ModelTarget> {
   if (!target.chosen || target.baseUrl === undefined) return target;
-  const status = await checkOllama(target.baseUrl, target.model);
+  const status = await checkOllama(target.baseUrl, target.model, checkSettingOf(target));
   if (status.reachable && status.modelPresent) {
     options.stderr.write(`using Ollama at ${status.baseUrl} (model ${target.model})\n`);
     return target;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { redactSecretText } from "../redact.js";
 import { readBoundedText } from "./responseBody.js";
-import { parseServerAddress, type ServerAddress, shownServerUrl } from "./serverAddress.js";
+import type { ServerAddress } from "./serverAddress.js";
 import { parseServerList } from "./serverList.js";
 
 const MAX_TAGS_BYTES = 4 * 1024 * 1024;
@@ -25,6 +25,8 @@ export interface OllamaStatus {
 export interface CheckOllamaOptions {
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** The setting the list came from, named when it is refused (default OLLAMA_BASE_URL). */
+  setting?: string;
 }
 
 /** Ollama resolves a name without a tag to `<name>:latest`. */
@@ -33,29 +35,21 @@ function hasModel(models: readonly string[], model: string): boolean {
   return models.some((name) => wanted.includes(name));
 }
 
-function addressOf(baseUrl: string): ServerAddress | string {
-  try {
-    return parseServerAddress(baseUrl, "baseUrl");
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
+/**
+ * An unusable server list (an empty entry, a server named twice, no http(s) scheme, a fragment
+ * other than `slots=N`) is refused with ModelOptionsError naming `setting`: it is the user's to
+ * mend, not a server that is down.
+ */
 export async function checkOllama(
   baseUrl: string,
   model: string,
   options: CheckOllamaOptions = {},
 ): Promise<OllamaStatus> {
-  if (!baseUrl.includes(",")) return checkOneOllama(baseUrl, model, options);
-  let servers: string[];
-  try {
-    servers = parseServerList(baseUrl, "OLLAMA_BASE_URL").map((entry) => entry.address.url);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    const shown = redactSecretText(baseUrl.slice(0, 500));
-    return { baseUrl: shown, reachable: false, modelPresent: false, models: [], problem: why };
-  }
-  return poolStatus(await Promise.all(servers.map((url) => checkOneOllama(url, model, options))));
+  const servers = parseServerList(baseUrl, options.setting ?? "OLLAMA_BASE_URL");
+  const statuses = await Promise.all(
+    servers.map(({ address }) => checkOneOllama(address, model, options)),
+  );
+  return statuses.length === 1 && statuses[0] !== undefined ? statuses[0] : poolStatus(statuses);
 }
 
 /** A pool's status: ready when a server is; otherwise every server's problem. */
@@ -70,12 +64,11 @@ function poolStatus(statuses: readonly OllamaStatus[]): OllamaStatus {
 }
 
 async function checkOneOllama(
-  baseUrl: string,
+  address: ServerAddress,
   model: string,
   options: CheckOllamaOptions,
 ): Promise<OllamaStatus> {
-  const address = addressOf(baseUrl);
-  const shown = typeof address === "string" ? shownServerUrl(baseUrl) : address.shown;
+  const { shown } = address;
   const unreachable = (why: string): OllamaStatus => ({
     baseUrl: shown,
     reachable: false,
@@ -83,7 +76,6 @@ async function checkOneOllama(
     models: [],
     problem: `Ollama not reachable at ${shown} (${redactSecretText(why)}): run \`ollama serve\``,
   });
-  if (typeof address === "string") return unreachable(address);
   let body: unknown;
   try {
     const headers = address.authorization

@@ -225,7 +225,11 @@ export class ModelOptionsError extends EvalgateError {
     readonly option: string,
     message: string,
   ) {
-    super("MODEL_OPTIONS_INVALID", `createChatModel option "${option}": ${message}`);
+    // An environment variable or a command-line flag is named as the user wrote it.
+    const where = /^(?:[A-Z][A-Z0-9_]*|--[a-z-]+)$/.test(option)
+      ? option
+      : `createChatModel option "${option}"`;
+    super("MODEL_OPTIONS_INVALID", `${where}: ${message}`);
   }
 }
 

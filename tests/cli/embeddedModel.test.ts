@@ -146,6 +146,40 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     expect(existsSync(cache)).toBe(false);
   });
 
+  it("an OLLAMA_BASE_URL that cannot be used is refused, named, before any download or call", async () => {
+    const cache = join(temp.dir, "cache-bad-list");
+    const secret = "pw-9f31";
+    const listed = await startOllamaServer({ models: [DEFAULT_OLLAMA_MODEL] });
+    const port = listed.port;
+    const lists = [
+      // One server named twice (127.0.0.1 and localhost are this machine).
+      [`http://ops:${secret}@127.0.0.1:${port},http://ops:${secret}@localhost:${port}`, "twice"],
+      [`http://ops:${secret}@127.0.0.1:${port}#slots=x`, "slots=<1–256>"],
+      [`ftp://ops:${secret}@127.0.0.1:${port}`, "http:// or https://"],
+      [`,${listed.url}`, "none empty"],
+    ] as const;
+    for (const [list, why] of lists) {
+      for (const named of [[], ["--model", `ollama:${DEFAULT_OLLAMA_MODEL}`]]) {
+        const run = await evaluate(named, {
+          OLLAMA_BASE_URL: list,
+          EVALGATE_CACHE_DIR: cache,
+          EVALGATE_MODEL_URL: files.url,
+        });
+        expect(run.code).toBe(2);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toContain("evalgate: OLLAMA_BASE_URL: ");
+        expect(run.stderr).toContain(why);
+        expect(run.stderr).toContain("[MODEL_OPTIONS_INVALID]");
+        expect(run.stderr).not.toContain(secret);
+        expect(run.stderr).not.toContain("embedded model");
+      }
+    }
+    expect(existsSync(cache)).toBe(false);
+    // Nothing was asked of the server the lists name.
+    expect(listed.requests.length).toBe(0);
+    await listed.close();
+  });
+
   it("a file that is not a GGUF model: a clear message, exit 2", async () => {
     const bogus = join(temp.dir, "notAModel.gguf");
     await writeFile(bogus, "this is not a model\n");

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { isEvalgateError } from "../../src/errors.js";
 import { checkOllama } from "../../src/llm/checkOllama.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 
@@ -81,11 +82,16 @@ describe("checkOllama", () => {
     expect(JSON.stringify(refused)).not.toContain("wrong-pass");
   });
 
-  it("reports a base URL that is not http(s) without its credentials", async () => {
-    const status = await checkOllama("ftp://ops:t0p-secret@files.example", "qwen2.5:7b-instruct");
-    expect(status.reachable).toBe(false);
-    expect(status.problem).toContain("expected an http:// or https:// URL");
-    expect(JSON.stringify(status)).not.toContain("t0p-secret");
+  it("refuses a base URL that is not http(s), naming the setting, without its credentials", async () => {
+    const refusal = await checkOllama("ftp://ops:t0p-secret@files.example", "qwen2.5:7b-instruct")
+      .then(() => undefined)
+      .catch((error: unknown) => error);
+    expect(isEvalgateError(refusal, "MODEL_OPTIONS_INVALID")).toBe(true);
+    const { message } = refusal as Error;
+    expect(message).toContain("OLLAMA_BASE_URL: expected an http:// or https:// URL");
+    expect(message).not.toContain("t0p-secret");
+    const named = checkOllama("http://a:1,http://a:1", "m", { setting: "--model" });
+    await expect(named).rejects.toThrow("--model: the list names http://a:1 twice");
   });
 });
 
@@ -118,10 +124,12 @@ describe("checkOllama over a pool of servers", () => {
     }
   });
 
-  it("a list it cannot read is reported, its passwords redacted", async () => {
-    const status = await checkOllama("http://u:Pa55word@a:11434,,x", "judge:7b");
-    expect(status.reachable).toBe(false);
-    expect(status.problem).toContain("none empty");
-    expect(JSON.stringify(status)).not.toContain("Pa55word");
+  it("a list it cannot read is refused, its passwords redacted", async () => {
+    const refusal = await checkOllama("http://u:Pa55word@a:11434,,x", "judge:7b")
+      .then(() => undefined)
+      .catch((error: unknown) => error);
+    expect(isEvalgateError(refusal, "MODEL_OPTIONS_INVALID")).toBe(true);
+    expect((refusal as Error).message).toContain("none empty");
+    expect((refusal as Error).message).not.toContain("Pa55word");
   });
 });
