@@ -34,6 +34,13 @@ export function snapshotOf(ctx: RunnerContext, threadId: string): Promise<StateS
   return ctx.runtime.graph.getState({ configurable: { thread_id: threadId } });
 }
 
+/** A run ends when its lock is lost or the process stops: the thread stays where it stands. */
+function runSignal(ctx: RunnerContext): { signal?: AbortSignal } {
+  const signals = [ctx.lost, ctx.runtime.stopping].filter((s) => s !== undefined);
+  if (signals.length === 0) return {};
+  return { signal: signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals) };
+}
+
 export async function run(
   ctx: RunnerContext,
   threadId: string,
@@ -47,7 +54,7 @@ export async function run(
   const stream = await ctx.runtime.graph.stream(input, {
     ...configOf(ctx, threadId),
     streamMode: ["updates", "custom"],
-    ...(ctx.lost === undefined ? {} : { signal: ctx.lost }),
+    ...runSignal(ctx),
   });
   const tracker = createStageProgressTracker(ctx.runtime.stages);
   for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {

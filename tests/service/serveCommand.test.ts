@@ -9,8 +9,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_OLLAMA_MODEL } from "../../src/llm/spec.js";
+import { openReviewStore } from "../../src/store/index.js";
+import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { tempDir } from "../orchestrator/helpers.js";
+import { addReviewer, MODEL, RFP } from "../service-core/helpers.js";
+import { callApi, type ServeProcess, startServe } from "../service-core/serveProcess.js";
 
 const BIN = fileURLToPath(new URL("../../bin/evalgate.mjs", import.meta.url));
 
@@ -18,9 +22,11 @@ let child: ChildProcess | undefined;
 let temp: ReturnType<typeof tempDir> | undefined;
 
 let ollama: OllamaServer | undefined;
+const serves: ServeProcess[] = [];
 
 afterEach(async () => {
   if (child !== undefined && child.exitCode === null) child.kill("SIGKILL");
+  await Promise.all(serves.splice(0).map((serve) => serve.kill()));
   temp?.remove();
   await ollama?.close();
 });
@@ -100,4 +106,46 @@ describe("evalgate serve", () => {
       await new Promise((resolve) => taken.close(resolve));
     }
   }, 120_000);
+});
+
+describe("evalgate serve stopping while a thread runs", () => {
+  it("cuts the run short on SIGTERM (exit 0, the model call dropped), and a restart takes the thread on to its review", async () => {
+    temp = tempDir("evalgate-serve-stop-");
+    const db = join(temp.dir, "checkpoints.sqlite");
+    const store = await openReviewStore({ sqlitePath: db, env: {} });
+    const token = await addReviewer(store, "ana", "admin").finally(() => store.close());
+    ollama = await startOllamaServer({
+      models: [MODEL],
+      responder: ollamaProposalResponder(0.85),
+      behaviour: { hold: "before-response" },
+    });
+    const first = await startServe({ database: db, ollamaUrl: ollama.url, model: MODEL });
+    serves.push(first);
+    const started = await callApi(first.url, token, "POST", "/api/proposals", {
+      rfp: RFP,
+      applicant: "A tenants' union.",
+    });
+    expect(started.status).toBe(202);
+    const { threadId } = started.body as { threadId: string };
+    // The thread is writing its first stage: its model call waits at the gate.
+    await ollama.waitFor((server) => server.held >= 1);
+
+    // Before: the service waited for the held call (it never ends), so it never stopped.
+    expect(await first.stop()).toBe(0);
+    expect(first.stderr()).toContain("evalgate serve: stopped");
+    await ollama.waitFor((server) => server.clientDisconnects >= 1);
+
+    ollama.setBehaviour({});
+    ollama.release();
+    const second = await startServe({ database: db, ollamaUrl: ollama.url, model: MODEL });
+    serves.push(second);
+    let status = "";
+    while (status !== "waiting") {
+      const reply = await callApi(second.url, token, "GET", `/api/threads/${threadId}`);
+      status = (reply.body as { status: string }).status;
+      expect(["queued", "running", "waiting"]).toContain(status);
+      if (status !== "waiting") await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await second.stop()).toBe(0);
+  }, 180_000);
 });

@@ -72,7 +72,9 @@ export async function serveReviews(
   const panel = panelSettingOf(options);
   const { model, judging } = await readyRunModels(target, panel, options.timeout, context);
   const { env, cwd } = context;
-  const desk = await openCliDesk({ store, env, cwd, model, judging, runJobs: true });
+  // Stopping cuts the runs under way short: each thread stays at its last step, to go on later.
+  const stopping = stop;
+  const desk = await openCliDesk({ store, env, cwd, model, judging, runJobs: true, stopping });
   const service = await startService({
     desk,
     host: options.host,

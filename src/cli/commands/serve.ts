@@ -12,8 +12,9 @@ import {
 const HELP_AFTER = `
 What it does:
   Serves the review pages and the JSON API (see docs/api.md) until it gets SIGTERM or Ctrl-C,
-  then stops taking requests, lets running ones finish, finishes or returns its jobs and closes
-  the database. Proposals run as jobs inside the service.
+  then stops taking requests, lets running ones finish, cuts running jobs short at their last
+  finished step (the next start goes on with them) and closes the database. Proposals run as jobs
+  inside the service.
 
 Store:
   --db <file>: the SQLite file, the one the other commands use (default
