@@ -226,10 +226,12 @@ export function comparisonRows(
 /** How many labels of the period were judged again, and why the others were not. */
 export function replayedText(comparison: RecordedComparison): string {
   const { noContent, notInCatalog } = comparison.skipped;
+  const errors = comparison.without.counts.judgeErrors;
   return (
     `${comparison.labels} in the period, ${comparison.replayed} judged again without and with ` +
     `examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged by the ` +
-    "model in this catalog)."
+    `model in this catalog); ${errors} judge error${errors === 1 ? "" : "s"} in either arm, ` +
+    "in neither arm's figures."
   );
 }
 
