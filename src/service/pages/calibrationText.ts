@@ -82,6 +82,7 @@ const GATE_COLUMNS: readonly Column<GateFigures>[] = [
   ["Approve", (g) => String(g.approve)],
   ["Revise", (g) => String(g.revise)],
   ["Edit", (g) => String(g.edit)],
+  ["Judge errors", (g) => String(g.judgeErrors)],
   ["Agreement", (g) => formatShare(g.agreement)],
   ["κ", (g) => formatFigure(g.kappa)],
 ];
