@@ -122,6 +122,19 @@ describe.concurrent("evalgate calibrate", () => {
       expect(run.stderr).toContain("option '--since <when>' argument 'last week' is invalid");
       expect(run.stderr).toContain("expected a date (2026-11-01)");
       expect(run.stdout).toBe("");
+      // A period that ends before it starts: one line saying which bound, in the product's words.
+      const backwards = await calibrate([
+        "--db",
+        DB,
+        "--since",
+        "2026-10-05",
+        "--until",
+        "2026-10-01",
+      ]);
+      expect(backwards.code).toBe(2);
+      expect(backwards.stderr).toBe(
+        "evalgate: until: 2026-10-01T00:00:00.000Z is not after since (2026-10-05T00:00:00.000Z) [INVALID_INPUT]\n",
+      );
     },
     SPAWN_TIMEOUT,
   );
