@@ -38,9 +38,9 @@ describe("calibration report renderers", () => {
       "| Costs are justified (c1) | 21 | 5 | 16 | 1 | 85% | 0.70 | 0.21 |",
     );
     expect(markdown).toContain("| 0.70 (85%) → 0.60 (90%) |");
-    // Gate on budget: 21 decisions, 7 approve, 8 revise, 6 edit, po = 18/21 ≈ 85.7%,
-    // κ = 20/29 ≈ 0.69.
-    expect(markdown).toContain("| budget | 21 | 7 | 8 | 6 | 85.7% | 0.69 |");
+    // Gate on budget: 21 decisions, 7 approve, 8 revise, 6 edit, 1 gate judge error (d21) left
+    // out: po = 17/20 = 85%, κ = 32/47 ≈ 0.68.
+    expect(markdown).toContain("| budget | 21 | 7 | 8 | 6 | 1 | 85% | 0.68 |");
     // Disagreement ranking: c2 first (1 of 1), c1 second (3 of 20 = 15%).
     expect(markdown).toMatch(
       /\| 1 \| budget \| Budget [^\n]*\(c2\) \| 1 of 1 \| 100% \| 1 \| 0 \|/,
@@ -69,7 +69,7 @@ describe("calibration report renderers", () => {
     expect(html).toContain(
       '<td data-label="Threshold (agreement) → best">0.70 (85%) → 0.60 (90%)</td>',
     );
-    expect(html).toContain('<td data-label="κ">0.69</td>');
+    expect(html).toContain('<td data-label="κ">0.68</td>');
     expect(html).toContain("κ: not enough labels (fewer than 2)");
     expect(html).toContain("κ: not enough labels (no variance)");
   });
