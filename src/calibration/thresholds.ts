@@ -14,7 +14,7 @@ import { agreementFigures } from "./figures.js";
 import { inDecisionOrder, type SweepLabel, sweepLabelsOf, sweepThresholds } from "./report.js";
 
 /** Compared labels a criterion needs before its threshold is changed. */
-const MIN_LABELS_TO_APPLY = 10;
+export const MIN_LABELS_TO_APPLY = 10;
 /** Compared labels each side of the time split needs: to fit on, and to measure on. */
 const MIN_LABELS_PER_SIDE = 5;
 

@@ -49,6 +49,30 @@ describe("calibration report renderers", () => {
     expect(markdown).toContain("not enough labels");
   });
 
+  it("says a best threshold found on fewer labels than --apply needs is too few to apply", () => {
+    // Threshold 0.5; (judge, reviewer): (0.6, 0.2 marked), (0.8, accepted), (0.9, accepted).
+    // At 0.50 the judge passes all three, the reviewer two: 2/3 = 66.7%; from 0.61 to 0.80 the
+    // judge fails the 0.6: 3/3 = 100%, and 0.61 is the nearest to 0.50.
+    const few = buildCalibrationReport(
+      [
+        [0.6, 0.2],
+        [0.8, undefined],
+        [0.9, undefined],
+      ].map(([judge, reviewer], i) =>
+        label({
+          decisionId: `f${i}`,
+          threshold: 0.5,
+          judgeScore: judge as number,
+          ...(reviewer === undefined ? {} : { source: "marked", reviewerScore: reviewer }),
+        }),
+      ),
+      { generatedAt: GENERATED },
+    );
+    expect(renderCalibrationReport(few, "md")).toContain(
+      "| 0.50 (66.7%) → 0.61 (100%) on 3 labels, too few to apply |",
+    );
+  });
+
   it("markdown escapes what could break a table or inject HTML", () => {
     const markdown = renderCalibrationReport(hostileReport(), "md");
     expect(markdown).not.toMatch(/(?<!\\)<(script|img|svg)/);
