@@ -97,11 +97,11 @@ function isGateJudgeError(decision: readonly CalibrationLabel[]): boolean {
 function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
   const grouped = [...groupsOf(labels, (l) => l.decisionId).values()];
   const decisions = grouped.map((group) => group[0] as CalibrationLabel);
-  const judged = grouped.flatMap((group) => (isGateJudgeError(group) ? [] : [group[0]]));
+  const judged = grouped.flatMap((group) =>
+    isGateJudgeError(group) ? [] : [group[0] as CalibrationLabel],
+  );
   const figures = agreementFigures(
-    judged.flatMap((d) =>
-      d === undefined ? [] : [{ judge: d.judgePassed, reviewer: d.action === "approve" }],
-    ),
+    judged.map((d) => ({ judge: d.judgePassed, reviewer: d.action === "approve" })),
   );
   const actions = (action: CalibrationLabel["action"]) =>
     decisions.filter((decision) => decision.action === action).length;

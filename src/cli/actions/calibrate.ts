@@ -71,9 +71,10 @@ export async function runCalibrate(
     throw new CliError("--force goes with --apply");
   }
   // One content type for the report, --compare and --apply: any spelling, a typo refused.
-  const contentType = await withReviewStore(store, (reviews) =>
-    contentTypeOf(options.contentType, reviews),
-  );
+  const contentType =
+    options.contentType === undefined
+      ? undefined
+      : await withReviewStore(store, (reviews) => contentTypeOf(options.contentType, reviews));
   const scoped = { ...options, ...(contentType === undefined ? {} : { contentType }) };
   if (options.compare === true) return runCalibrateCompare(store, scoped, context);
   if (options.apply === true) return runCalibrateApply(store, scoped, context, input);
