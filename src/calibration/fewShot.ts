@@ -88,6 +88,13 @@ function relabelled(label: CalibrationLabel, result: EvaluationResult): Calibrat
   };
 }
 
+const unjudged = (label: CalibrationLabel): CalibrationLabel => ({
+  ...label,
+  judgeScore: null,
+  judgeMet: null,
+  judgeNative: null,
+});
+
 interface Replay {
   without: CalibrationLabel[];
   shown: CalibrationLabel[];
@@ -138,8 +145,10 @@ async function replayDecision(
   });
   for (const label of judged) {
     const [a, b] = [relabelled(label, plain), relabelled(label, shown)];
-    replay.without.push(a);
-    replay.shown.push(b);
+    // A label either arm could not judge is a judge error in both: the arms compare the same labels.
+    const bothJudged = a.judgeScore !== null && b.judgeScore !== null;
+    replay.without.push(bothJudged ? a : unjudged(a));
+    replay.shown.push(bothJudged ? b : unjudged(b));
     replay.replays.push({
       labelId: `${label.decisionId}#${label.criterionId}`,
       contentType: label.contentType,

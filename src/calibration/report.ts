@@ -79,16 +79,35 @@ function groupFigures(labels: readonly CalibrationLabel[]): GroupFigures {
   };
 }
 
+/**
+ * A gate that did not pass while the judge could not answer a criterion and failed none it
+ * answered: the fail is the error's (nothing evaluated, or a required criterion missing).
+ */
+function isGateJudgeError(decision: readonly CalibrationLabel[]): boolean {
+  const first = decision[0] as CalibrationLabel;
+  const answered = decision.filter((label) => label.judgeScore !== null);
+  return (
+    !first.judgePassed &&
+    answered.length < decision.length &&
+    answered.every((label) => judgePassOf(label) === true)
+  );
+}
+
 /** One pair per decision (its labels all carry the same gate outcome and action). */
 function gateFigures(labels: readonly CalibrationLabel[]): GateFigures {
-  const decisions = [...new Map(labels.map((l) => [l.decisionId, l])).values()];
+  const grouped = [...groupsOf(labels, (l) => l.decisionId).values()];
+  const decisions = grouped.map((group) => group[0] as CalibrationLabel);
+  const judged = grouped.flatMap((group) =>
+    isGateJudgeError(group) ? [] : [group[0] as CalibrationLabel],
+  );
   const figures = agreementFigures(
-    decisions.map((d) => ({ judge: d.judgePassed, reviewer: d.action === "approve" })),
+    judged.map((d) => ({ judge: d.judgePassed, reviewer: d.action === "approve" })),
   );
   const actions = (action: CalibrationLabel["action"]) =>
     decisions.filter((decision) => decision.action === action).length;
   return {
     decisions: decisions.length,
+    judgeErrors: decisions.length - judged.length,
     approve: actions("approve"),
     revise: actions("revise"),
     edit: actions("edit"),

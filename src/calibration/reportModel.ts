@@ -41,6 +41,8 @@ export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 /** The gate as a whole: one pair per decision, the judge's gate against the reviewer's approval. */
 const GateFiguresSchema = z.object({
   decisions: count,
+  /** The gate did not pass for want of a judge's answer: in no gate figure. */
+  judgeErrors: count,
   approve: count,
   revise: count,
   edit: count,

@@ -2,18 +2,19 @@
  * Thresholds from reviewer labels, split in time: `--apply` fits on the earlier labels and
  * measures on the later ones, so a threshold that only fits what it was fitted on shows.
  */
-import type { Catalog } from "../criteria/model.js";
+import type { Catalog, Criterion } from "../criteria/model.js";
 import {
   MAX_EVIDENCE_LABELS,
   type ThresholdCalibration,
 } from "../criteria/thresholdCalibration.js";
+import { minScoreOf } from "../criteria/thresholdCheck.js";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { agreementFigures } from "./figures.js";
 import { inDecisionOrder, type SweepLabel, sweepLabelsOf, sweepThresholds } from "./report.js";
 
 /** Compared labels a criterion needs before its threshold is changed. */
-const MIN_LABELS_TO_APPLY = 10;
+export const MIN_LABELS_TO_APPLY = 10;
 /** Compared labels each side of the time split needs: to fit on, and to measure on. */
 const MIN_LABELS_PER_SIDE = 5;
 
@@ -60,7 +61,7 @@ function figures(rows: readonly Row[], from: number, to: number) {
 
 /** The change of one criterion, or the reason it keeps its threshold. */
 function planCriterion(
-  criterionId: string,
+  criterion: Criterion,
   rows: readonly Row[],
   current: number,
 ): ThresholdChange | string {
@@ -78,8 +79,11 @@ function planCriterion(
   if (to === current || inSample.agreementAfter <= inSample.agreementBefore) {
     return "the current threshold agrees with the earlier labels as well as any";
   }
+  if (to <= minScoreOf(criterion) + 1e-9) {
+    return `the threshold that agrees best with the earlier labels, ${to.toFixed(2)}, would pass every answer`;
+  }
   const heldOut = { since: split.from, ...figures(split.later, current, to) };
-  return { criterionId, from: current, to, ...inSample, heldOut };
+  return { criterionId: criterion.id, from: current, to, ...inSample, heldOut };
 }
 
 /** What to change, per criterion of the catalog, from the labels of one content type. */
@@ -89,12 +93,13 @@ export function planThresholds(
   contentType: string,
 ): ThresholdPlan {
   const plan: ThresholdPlan = { changes: [], kept: [] };
-  for (const { id, passingThreshold } of catalog.criteria) {
-    const current = passingThreshold ?? catalog.passingThreshold;
+  for (const criterion of catalog.criteria) {
+    const { id } = criterion;
+    const current = criterion.passingThreshold ?? catalog.passingThreshold;
     const rows = sweepLabelsOf(
       labels.filter((label) => label.contentType === contentType && label.criterionId === id),
     );
-    const planned = planCriterion(id, rows, current);
+    const planned = planCriterion(criterion, rows, current);
     if (typeof planned !== "string") plan.changes.push(planned);
     else plan.kept.push({ criterionId: id, threshold: current, reason: planned });
   }

@@ -70,6 +70,7 @@ export const ERROR_MESSAGES: Readonly<Record<string, Message>> = {
   MODEL_DOWNLOAD_FAILED: plain,
   CONTENT_TOO_LARGE: plain,
   CORRECTION_INVALID: plain,
+  INVALID_INPUT: plain,
   // The rubric and artifact registries: their messages say what and where.
   RUBRIC_NOT_FOUND: plain,
   RUBRIC_CONFIG_INVALID: rubricFile,

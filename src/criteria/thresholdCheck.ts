@@ -7,7 +7,8 @@ function maxScoreOf(c: Criterion): number {
   return levels === undefined ? 1 : Math.max(...levels.map((l) => l.score));
 }
 
-function minScoreOf(c: Criterion): number {
+/** The worst score a criterion can get: a threshold at or below it passes every answer. */
+export function minScoreOf(c: Criterion): number {
   const levels = levelsOf(c.method);
   return levels === undefined ? 0 : Math.min(...levels.map((l) => l.score));
 }
@@ -52,11 +53,16 @@ export function checkThresholds(catalog: Catalog): ValidationFinding[] {
     }
   }
   for (const c of catalog.criteria) {
-    if (c.passingThreshold !== undefined && c.passingThreshold > maxScoreOf(c) + 1e-9) {
+    const t = c.passingThreshold;
+    if (t === undefined) continue;
+    const unreachable = t > maxScoreOf(c) + 1e-9;
+    if (unreachable || t <= minScoreOf(c) + 1e-9) {
       findings.push({
         severity: "error",
         check: "threshold_reasonableness",
-        message: `criterion passing threshold ${c.passingThreshold} is unreachable: its best score is ${maxScoreOf(c)}`,
+        message: unreachable
+          ? `criterion passing threshold ${t} is unreachable: its best score is ${maxScoreOf(c)}`
+          : `criterion passing threshold ${t} is trivial: even its worst score (${minScoreOf(c)}) reaches it`,
         path: criterionPath(catalog, c, "passingThreshold"),
       });
     }

@@ -100,6 +100,23 @@ describe("planThresholds: fitted on the earlier labels, measured on the later", 
     expect(written.calibration?.changes[0]?.forced).toBe(true);
   });
 
+  it("keeps a threshold when the fit would pass every answer", () => {
+    // The reviewers pass everything, the judge's 0s too: (0, 0.9) and (0.8, 0.9) alternating.
+    // At 0.50 the judge passes the 0.8s only: 3/6 = 50%; only 0.00 passes the 0s: 6/6 = 100%,
+    // on the later six as well. A threshold of 0 is no gate (catalog validation refuses it).
+    const views = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? [0, 0.9] : [0.8, 0.9]));
+    const plan = planThresholds(CATALOG, labelled(views as [number, number][]), "solution");
+    expect(plan.changes).toEqual([]);
+    expect(plan.kept).toEqual([
+      {
+        criterionId: "feasibility",
+        threshold: 0.5,
+        reason:
+          "the threshold that agrees best with the earlier labels, 0.00, would pass every answer",
+      },
+    ]);
+  });
+
   it("keeps a threshold whose labels cannot be split in time, saying why", () => {
     // Ten labels decided at one time: none is decided before the later part starts.
     const once = labelled([...EARLIER, ...EARLIER.slice(0, 4)]).map((l) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCalibrationReport } from "../../src/calibration/report.js";
 import { CalibrationReportSchema } from "../../src/calibration/reportModel.js";
-import { labelHistory } from "./calibrationHistory.js";
+import { label, labelHistory } from "./calibrationHistory.js";
 
 function report() {
   return buildCalibrationReport(labelHistory(), { generatedAt: "2026-11-02T00:00:00.000Z" });
@@ -96,23 +96,62 @@ describe("calibration report over a history with known agreement", () => {
   });
 
   it("computes gate κ per decision, revise and edit counting as not passed", () => {
+    // d21's judge could not answer its one criterion: its gate "fail" is a judge error, in no gate
+    // figure (counted as bothFail against the edit, it would flatter κ: 20/29 = 0.690).
     // budget: judge passed & approve 6; passed & revise 2; failed & approve 1; failed & revise
-    // or edit 12. n = 21, po = 18/21, pJ = 8/21, pR = 7/21,
-    // pe = (8·7 + 13·14)/441 = 238/441, κ = (378 − 238)/(441 − 238) = 140/203 = 20/29
+    // or edit 11 (d10…d20). n = 20, po = 17/20, pJ = 8/20, pR = 7/20,
+    // pe = (8·7 + 12·13)/400 = 212/400, κ = (340 − 212)/(400 − 212) = 128/188 = 32/47 = 0.681
     const budget = report().contentTypes[0]?.gate;
-    expect(budget).toMatchObject({ decisions: 21, approve: 7, revise: 8, edit: 6 });
+    expect(budget).toMatchObject({ decisions: 21, judgeErrors: 1, approve: 7, revise: 8, edit: 6 });
     expect(budget?.table).toEqual({
       bothPass: 6,
       judgeOnlyPass: 2,
       reviewerOnlyPass: 1,
-      bothFail: 12,
+      bothFail: 11,
     });
-    expect(budget?.kappa.value).toBeCloseTo(20 / 29, 12);
-    // Overall: s1, s2 add two passed & approved: 8/2/1/12, n = 23, po = 20/23, pJ = 10/23,
-    // pR = 9/23, pe = (90 + 182)/529 = 272/529, κ = (460 − 272)/(529 − 272) = 188/257
-    expect(report().gate.kappa.value).toBeCloseTo(188 / 257, 12);
+    expect(budget?.kappa.value).toBeCloseTo(32 / 47, 12);
+    // Overall: s1, s2 add two passed & approved: 8/2/1/11, n = 22, po = 19/22, pJ = 10/22,
+    // pR = 9/22, pe = (90 + 156)/484 = 246/484, κ = (418 − 246)/(484 − 246) = 172/238 = 86/119
+    expect(report().gate.kappa.value).toBeCloseTo(86 / 119, 12);
+    expect(report().gate.judgeErrors).toBe(1);
     // summary alone: everything passed and approved, κ undefined.
     expect(report().contentTypes[1]?.gate.kappa).toEqual({ value: null, missing: "no-variance" });
+  });
+
+  it("keeps a gate that failed for want of an answer out of the gate figures", () => {
+    // g1: c1 not answered, c2 passed, gate failed, revised: the fail is the error's (excluded).
+    // g2: c1 not answered, c2 failed, gate failed, revised: a fail the judge gave (both fail).
+    // g3: both answered and passed, gate passed, approved (both pass).
+    // g4: c1 not answered, c2 passed, gate passed, revised (judge only pass).
+    // Pairs g2, g3, g4: table 1/1/0/1, n = 3, po = 2/3, pJ = 2/3, pR = 1/3,
+    // pe = 2/9 + 2/9 = 4/9, κ = (6/9 − 4/9)/(1 − 4/9) = (2/9)/(5/9) = 0.4.
+    // Counted as a judge fail, g1 would add a both-fail: 1/1/0/2, po = 3/4, κ = 0.5.
+    const gate = (id: string, passed: boolean, action: "approve" | "revise", c2: number) => [
+      label({ decisionId: id, judgePassed: passed, action, judgeScore: null, judgeMet: null }),
+      label({
+        decisionId: id,
+        judgePassed: passed,
+        action,
+        criterionId: "c2",
+        judgeScore: c2,
+        judgeMet: c2 >= 0.7,
+      }),
+    ];
+    const labels = [
+      ...gate("g1", false, "revise", 0.8),
+      ...gate("g2", false, "revise", 0.2),
+      ...gate("g3", true, "approve", 0.8).map((l) => ({ ...l, judgeScore: 0.8, judgeMet: true })),
+      ...gate("g4", true, "revise", 0.8),
+    ];
+    const { gate: figures } = buildCalibrationReport(labels);
+    expect(figures).toMatchObject({ decisions: 4, judgeErrors: 1 });
+    expect(figures.table).toEqual({
+      bothPass: 1,
+      judgeOnlyPass: 1,
+      reviewerOnlyPass: 0,
+      bothFail: 1,
+    });
+    expect(figures.kappa.value).toBeCloseTo(0.4, 12);
   });
 
   it("pools every label overall", () => {

@@ -329,6 +329,20 @@ describe("calibrate --apply", () => {
     SPAWN_TIMEOUT * 2,
   );
 
+  it("reads --content-type in any spelling, and refuses a typo rather than fit on no labels", async () => {
+    await applyStore("spelling.sqlite", applyLabels());
+    const spelled = bufferContext(dir, {});
+    const given = { ...options("spelling.sqlite"), contentType: "Solution", yes: true };
+    await runCalibrate(given, spelled.context);
+    // The twelve labels of "solution", as in the test above: 0.50 → 0.61.
+    expect(spelled.out.stdout).toContain("Thresholds of solution_quality 1.0.0 (solution)");
+    expect(spelled.out.stdout).toContain("feasibility: 0.50 → 0.61");
+    const typo = bufferContext(dir, {});
+    await expect(runCalibrate({ ...given, contentType: "solutoin" }, typo.context)).rejects.toThrow(
+      /unknown content type "solutoin"/,
+    );
+  });
+
   it("changes nothing on a no, or for a criterion with fewer than 10 labels, saying why", async () => {
     await applyStore("no.sqlite", applyLabels());
     const first = bufferContext(dir, {});

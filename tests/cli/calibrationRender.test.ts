@@ -38,15 +38,39 @@ describe("calibration report renderers", () => {
       "| Costs are justified (c1) | 21 | 5 | 16 | 1 | 85% | 0.70 | 0.21 |",
     );
     expect(markdown).toContain("| 0.70 (85%) → 0.60 (90%) |");
-    // Gate on budget: 21 decisions, 7 approve, 8 revise, 6 edit, po = 18/21 ≈ 85.7%,
-    // κ = 20/29 ≈ 0.69.
-    expect(markdown).toContain("| budget | 21 | 7 | 8 | 6 | 85.7% | 0.69 |");
+    // Gate on budget: 21 decisions, 7 approve, 8 revise, 6 edit, 1 gate judge error (d21) left
+    // out: po = 17/20 = 85%, κ = 32/47 ≈ 0.68.
+    expect(markdown).toContain("| budget | 21 | 7 | 8 | 6 | 1 | 85% | 0.68 |");
     // Disagreement ranking: c2 first (1 of 1), c1 second (3 of 20 = 15%).
     expect(markdown).toMatch(
       /\| 1 \| budget \| Budget [^\n]*\(c2\) \| 1 of 1 \| 100% \| 1 \| 0 \|/,
     );
     expect(markdown).toContain("| 2 | budget | Costs are justified (c1) | 3 of 20 | 15% | 2 | 1 |");
     expect(markdown).toContain("not enough labels");
+  });
+
+  it("says a best threshold found on fewer labels than --apply needs is too few to apply", () => {
+    // Threshold 0.5; (judge, reviewer): (0.6, 0.2 marked), (0.8, accepted), (0.9, accepted).
+    // At 0.50 the judge passes all three, the reviewer two: 2/3 = 66.7%; from 0.61 to 0.80 the
+    // judge fails the 0.6: 3/3 = 100%, and 0.61 is the nearest to 0.50.
+    const few = buildCalibrationReport(
+      [
+        [0.6, 0.2],
+        [0.8, undefined],
+        [0.9, undefined],
+      ].map(([judge, reviewer], i) =>
+        label({
+          decisionId: `f${i}`,
+          threshold: 0.5,
+          judgeScore: judge as number,
+          ...(reviewer === undefined ? {} : { source: "marked", reviewerScore: reviewer }),
+        }),
+      ),
+      { generatedAt: GENERATED },
+    );
+    expect(renderCalibrationReport(few, "md")).toContain(
+      "| 0.50 (66.7%) → 0.61 (100%) on 3 labels, too few to apply |",
+    );
   });
 
   it("markdown escapes what could break a table or inject HTML", () => {
@@ -69,7 +93,7 @@ describe("calibration report renderers", () => {
     expect(html).toContain(
       '<td data-label="Threshold (agreement) → best">0.70 (85%) → 0.60 (90%)</td>',
     );
-    expect(html).toContain('<td data-label="κ">0.69</td>');
+    expect(html).toContain('<td data-label="κ">0.68</td>');
     expect(html).toContain("κ: not enough labels (fewer than 2)");
     expect(html).toContain("κ: not enough labels (no variance)");
   });

@@ -277,6 +277,13 @@ describe.concurrent("evalgate's habits", () => {
     const data = await cli(["tokens", "data", "--json"]);
     expect(data.code).toBe(0);
     expect(JSON.parse(data.stdout)).toMatchObject({ file: "data", format: "toon" });
+    // An empty file is no data: not "TOON uses 100% fewer" (0 tokens against the 1 of "{}").
+    await writeFile(join(temp.dir, "empty.toon"), "\n  \n", "utf8");
+    const empty = await cli(["tokens", "empty.toon"]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe(
+      "evalgate: data file empty.toon: is empty: tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
+    );
   });
 
   it("catalog validate --json: the catalog and its findings as data, exit 1 on errors", {

@@ -77,6 +77,17 @@ describe("validateCatalog (the rubric format's meta-rubric)", () => {
       { passingThreshold: 0.9 },
     );
     expect(validateCatalog(capped)[0]?.message).toContain("unreachable");
+    // A criterion's own threshold: 0 on 0–1, or the lowest level's score, passes every answer.
+    expect(validateCatalog(catalog([score("a", 1, { passingThreshold: 0 })]))[0]?.message).toBe(
+      "criterion passing threshold 0 is trivial: even its worst score (0) reaches it",
+    );
+    const floor = { kind: "levels" as const, levels: levels([0.25, 0.5, 1]) };
+    expect(checks(catalog([{ ...score("a", 1), method: floor, passingThreshold: 0.25 }]))).toEqual([
+      ["threshold_reasonableness", "error"],
+    ]);
+    expect(checks(catalog([{ ...score("a", 1), method: floor, passingThreshold: 0.3 }]))).toEqual(
+      [],
+    );
     expect(checks(catalog([score("a", 1)], { passingThreshold: 0.97 }))).toEqual([
       ["threshold_reasonableness", "warning"],
     ]);

@@ -10,6 +10,7 @@ import { compareFewShot } from "../../src/calibration/fewShot.js";
 import { CatalogSchema } from "../../src/criteria/model.js";
 import { exampleOfLabel, inMemoryExampleSource } from "../../src/judge/exampleSource.js";
 import type { CalibrationLabel } from "../../src/scoring/calibrationLabel.js";
+import { replayedText } from "../../src/service/pages/calibrationText.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import {
   goodLearner,
@@ -104,5 +105,37 @@ describe("compareFewShot with a good and a harmful learner", () => {
     const comparison = await compare(harmfulLearner, bare);
     expect(tableOf(comparison.with)).toEqual([0, 1, 6, 5]);
     expect(comparison.with.agreement.value).toBeCloseTo(5 / 12, 12);
+  });
+});
+
+/** With examples, it answers the budgets with no breakdown (0.3) and nothing readable otherwise. */
+function evasiveLearner(prompt: string): string {
+  if (!prompt.includes("<<<EXAMPLE id=")) return goodLearner(prompt);
+  const judged = /<<<CONTENT id=\w+>>>\n([\s\S]*?)\n<<<END CONTENT/.exec(prompt)?.[1] ?? "";
+  return judged.includes("no breakdown") ? goodLearner(prompt) : "I would rather not say.";
+}
+
+describe("compareFewShot when one arm cannot judge some labels", () => {
+  it("compares both arms on the labels both judged, not the errors away", async () => {
+    const comparison = await compare(evasiveLearner, labels);
+    // With examples, the six approved budgets b2…b12 get no readable answer: judge errors.
+    expect(comparison.replays.filter((r) => r.scoreWith === null)).toHaveLength(6);
+    // Counted on its own compared labels, the arm with examples would be b1 (0.65, judge passes,
+    // reviewer failed: disagree) and b3…b11 (0.3, agree 5): 5/6 = 83.3% against 6/12 = 50%, a
+    // "gain" made of the six it could not answer. On the labels both arms judged (b1, b3, …, b11,
+    // all corrected to 0.3):
+    // without: all six at 0.65 pass, the reviewer fails all six: table 0, 6, 0, 0; po = 0/6 = 0.
+    // with: b1 passes (disagree), b3…b11 fail (agree 5): table 0, 1, 0, 5; po = 5/6.
+    // κ without: pJ = 6/6 = 1, pR = 0/6 = 0; pe = 1·0 + 0·1 = 0; κ = (0 − 0)/(1 − 0) = 0.
+    expect(comparison.without.counts.compared).toBe(6);
+    expect(comparison.with.counts.compared).toBe(6);
+    expect(comparison.without.counts.judgeErrors).toBe(6);
+    expect(comparison.with.counts.judgeErrors).toBe(6);
+    expect(tableOf(comparison.without)).toEqual([0, 6, 0, 0]);
+    expect(tableOf(comparison.with)).toEqual([0, 1, 0, 5]);
+    expect(comparison.without.agreement.value).toBe(0);
+    expect(comparison.with.agreement.value).toBeCloseTo(5 / 6, 12);
+    expect(comparison.without.kappa.value).toBe(0);
+    expect(replayedText(comparison)).toContain("6 judge errors in either arm");
   });
 });

@@ -36,15 +36,14 @@ async function readReport(
   store: CheckpointStore,
   options: CalibrateCommandOptions,
 ): Promise<CalibrationReport> {
-  return withReviewStore(store, async (reviews) => {
-    const contentType = await contentTypeOf(options.contentType, reviews);
-    return calibrationReport({
+  return withReviewStore(store, (reviews) =>
+    calibrationReport({
       store: reviews,
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(options.until === undefined ? {} : { until: options.until }),
-      ...(contentType === undefined ? {} : { contentType }),
-    });
-  });
+      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+    }),
+  );
 }
 
 /** One line for stderr: how many labels and decisions the report rests on. */
@@ -71,9 +70,15 @@ export async function runCalibrate(
   if (options.force === true && options.apply !== true) {
     throw new CliError("--force goes with --apply");
   }
-  if (options.compare === true) return runCalibrateCompare(store, options, context);
-  if (options.apply === true) return runCalibrateApply(store, options, context, input);
-  const report = await readReport(store, options);
+  // One content type for the report, --compare and --apply: any spelling, a typo refused.
+  const contentType =
+    options.contentType === undefined
+      ? undefined
+      : await withReviewStore(store, (reviews) => contentTypeOf(options.contentType, reviews));
+  const scoped = { ...options, ...(contentType === undefined ? {} : { contentType }) };
+  if (options.compare === true) return runCalibrateCompare(store, scoped, context);
+  if (options.apply === true) return runCalibrateApply(store, scoped, context, input);
+  const report = await readReport(store, scoped);
   const text = renderCalibrationReport(report, options.format);
   await writeOutput(text, options.out, `the ${options.format} calibration report`, context);
   context.stderr.write(summaryLine(report, where));

@@ -75,6 +75,7 @@ export async function readDataFile(
   const read = await readRegularTextFile(path, MAX_DATA_FILE_BYTES);
   if (!read.ok) throw new InputFileError("data file", shown, read.problem.reason);
   const text = read.text;
+  if (text.trim() === "") throw new InputFileError("data file", shown, `is empty: ${EXPECTED}`);
   const format = dataFormatOf(path, text);
   if (format === "json") {
     const parsed = readUntrustedJson(text);

@@ -11,6 +11,7 @@ import type {
   RecordedComparison,
   ThresholdPoint,
 } from "../../calibration/reportModel.js";
+import { MIN_LABELS_TO_APPLY } from "../../calibration/thresholds.js";
 
 export const NOT_ENOUGH = "not enough labels";
 
@@ -39,12 +40,16 @@ function pointText(point: ThresholdPoint): string {
   return `${formatThreshold(point.threshold)} (${formatPercent(point.agreement)})`;
 }
 
-/** "0.70 (85%) → 0.60 (90%)": agreement at the current threshold and at the best one. */
+/**
+ * "0.70 (85%) → 0.60 (90%)": agreement at the current threshold and at the best one; a best one
+ * found on fewer labels than `calibrate --apply` needs says so.
+ */
 export function thresholdText(criterion: CriterionCalibration): string {
   if (criterion.sweep === null) return `${formatThreshold(criterion.threshold)} (${NOT_ENOUGH})`;
-  const { current, best } = criterion.sweep;
+  const { current, best, compared } = criterion.sweep;
   if (best.threshold === current.threshold) return `${pointText(current)}, already the best`;
-  return `${pointText(current)} → ${pointText(best)}`;
+  const few = compared < MIN_LABELS_TO_APPLY ? ` on ${compared} labels, too few to apply` : "";
+  return `${pointText(current)} → ${pointText(best)}${few}`;
 }
 
 /** "21 labels (5 marked, 16 accepted, 1 judge errors)". */
@@ -82,6 +87,7 @@ const GATE_COLUMNS: readonly Column<GateFigures>[] = [
   ["Approve", (g) => String(g.approve)],
   ["Revise", (g) => String(g.revise)],
   ["Edit", (g) => String(g.edit)],
+  ["Judge errors", (g) => String(g.judgeErrors)],
   ["Agreement", (g) => formatShare(g.agreement)],
   ["κ", (g) => formatFigure(g.kappa)],
 ];
@@ -226,10 +232,12 @@ export function comparisonRows(
 /** How many labels of the period were judged again, and why the others were not. */
 export function replayedText(comparison: RecordedComparison): string {
   const { noContent, notInCatalog } = comparison.skipped;
+  const errors = comparison.without.counts.judgeErrors;
   return (
     `${comparison.labels} in the period, ${comparison.replayed} judged again without and with ` +
     `examples (skipped: ${noContent} without kept content, ${notInCatalog} not judged by the ` +
-    "model in this catalog)."
+    `model in this catalog); ${errors} judge error${errors === 1 ? "" : "s"} in either arm, ` +
+    "in neither arm's figures."
   );
 }
 
