@@ -3,7 +3,8 @@
  * `score`), or two decisive fields that disagree. JSON.parse would silently keep the last; here it
  * is a judge error naming what was given twice, never a pick.
  */
-import { describeValue, normaliseKey } from "./answerValues.js";
+import { meetsThreshold } from "../scoring/consistency.js";
+import { describeValue, normaliseKey, RESULT_FIELDS, readCheck } from "./answerValues.js";
 import { type LenientObject, type LenientValue, valuesGiven } from "./jsonObjectScan.js";
 
 function canonical(value: LenientValue): string {
@@ -66,6 +67,26 @@ export function conflictingDecisions(
   if (new Set(decisions.map((d) => d.decision)).size <= 1) return undefined;
   const shown = decisions.map((d) => `'${d.key}' ${d.decision}`);
   return `${what} gives ${decisions.length} decisions that disagree: ${listed(shown)}`;
+}
+
+/**
+ * A pass/fail word (`verdict`, `result`, `passed`) beside a score or level that says otherwise
+ * than whether that decision meets `threshold`: `{"score": 5, "verdict": "fail"}`.
+ */
+export function contradictingVerdictWord(
+  object: LenientObject,
+  decision: { key: string; native: number | string; score01: number },
+  threshold: number,
+): string | undefined {
+  const met = meetsThreshold(decision.score01, threshold);
+  for (const [key, value] of Object.entries(object)) {
+    if (!(RESULT_FIELDS as readonly string[]).includes(normaliseKey(key))) continue;
+    const word = readCheck(value);
+    if (!word.ok || (word.value === "pass") === met) continue;
+    const stands = met ? "meets" : "is under";
+    return `the answer's '${decision.key}' ${decision.native} ${stands} the threshold ${threshold} but '${key}' says ${word.value}`;
+  }
+  return undefined;
 }
 
 /** The objects among every value the object gave, repeated keys included. */

@@ -1,6 +1,11 @@
 import type { Criterion } from "../criteria/model.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
-import { conflictingDecisions, objectValues, repeatedFieldProblem } from "./answerAmbiguity.js";
+import {
+  conflictingDecisions,
+  contradictingVerdictWord,
+  objectValues,
+  repeatedFieldProblem,
+} from "./answerAmbiguity.js";
 import {
   type AnswerContract,
   answerContractOf,
@@ -39,6 +44,12 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
   if (ambiguity !== undefined) return { status: "ambiguous", error: ambiguity, reasoning };
   const decision = readDecision(found.value, contract);
   if (!decision.ok) return { status: "invalid", error: decision.error, reasoning };
+  if (contract.kind !== "check") {
+    const said = { key: found.key, ...decision.value };
+    const contradiction = contradictingVerdictWord(object, said, contract.threshold);
+    if (contradiction !== undefined)
+      return { status: "ambiguous", error: contradiction, reasoning };
+  }
   if (contract.kind === "levels" && contract.outputSchema !== undefined) {
     // The level as read (an id for a label or a different case) is what the schema checks.
     const read = found.key === "level_id" ? { ...object, level_id: decision.value.native } : object;
