@@ -3,7 +3,6 @@
  * `score`), or two decisive fields that disagree. JSON.parse would silently keep the last; here it
  * is a judge error naming what was given twice, never a pick.
  */
-import { meetsThreshold } from "../scoring/consistency.js";
 import { describeValue, normaliseKey, RESULT_FIELDS, readCheck } from "./answerValues.js";
 import { type LenientObject, type LenientValue, valuesGiven } from "./jsonObjectScan.js";
 
@@ -70,21 +69,20 @@ export function conflictingDecisions(
 }
 
 /**
- * A pass/fail word (`verdict`, `result`, `passed`) beside a score or level that says otherwise
- * than whether that decision meets `threshold`: `{"score": 5, "verdict": "fail"}`.
+ * A pass/fail word (`verdict`, `result`, `passed`) in `object` that says otherwise than whether a
+ * score or level meets (`met`) its threshold: `{"score": 5, "verdict": "fail"}`.
  */
 export function contradictingVerdictWord(
   object: LenientObject,
-  decision: { key: string; native: number | string; score01: number },
-  threshold: number,
+  decision: { key: string; native: number | string; met: boolean; threshold: number },
 ): string | undefined {
-  const met = meetsThreshold(decision.score01, threshold);
+  const { key: field, native, met, threshold } = decision;
   for (const [key, value] of Object.entries(object)) {
     if (!(RESULT_FIELDS as readonly string[]).includes(normaliseKey(key))) continue;
     const word = readCheck(value);
     if (!word.ok || (word.value === "pass") === met) continue;
     const stands = met ? "meets" : "is under";
-    return `the answer's '${decision.key}' ${decision.native} ${stands} the threshold ${threshold} but '${key}' says ${word.value}`;
+    return `the answer's '${field}' ${native} ${stands} the threshold ${threshold} but '${key}' says ${word.value}`;
   }
   return undefined;
 }

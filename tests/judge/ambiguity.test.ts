@@ -245,6 +245,25 @@ describe("a score or level beside a pass/fail word that says otherwise", () => {
     expect(answer.judgeError).toContain("the judge must give one answer");
   });
 
+  it.each([
+    [
+      "a wrapped score",
+      scoreFivePoint,
+      '{"evaluation": {"score": 5, "reasoning": "Clearly new."}, "verdict": "fail"}',
+      "'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    ],
+    [
+      "a wrapped level",
+      clarityLevels,
+      '{"evaluation": {"level_id": "excellent", "reasoning": "Crystal clear."}, "result": "fail"}',
+      "'level_id' excellent meets the threshold 0.7 but 'result' says fail",
+    ],
+  ])("a word beside the object that wraps %s counts too", (_name, criterion, text, message) => {
+    const answer = parseJudgeResponse(text, criterion);
+    expect(answer.usable).toBe(false);
+    expect(answer.judgeError).toContain(message);
+  });
+
   it("the criterion's own threshold decides whether the word agrees", () => {
     const text = '{"score": 0.6, "verdict": "pass", "reasoning": "Tight but possible."}';
     const lenient = { ...scoreUnit, passingThreshold: 0.5 };
