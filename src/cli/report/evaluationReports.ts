@@ -12,7 +12,7 @@ export type { EvaluateFormat } from "./formats.js";
 
 interface ReportOptions {
   width?: number;
-  /** `--fail-under`: the table and Markdown reports say the gate the exit code follows. */
+  /** `--fail-under`: the table, Markdown and HTML reports say the gate the exit code follows. */
   failUnder?: number;
 }
 
