@@ -239,6 +239,28 @@ describe("batch mode", () => {
     expect(result.notEvaluated).toEqual([]);
   });
 
+  it("a verdict column that contradicts a score is repaired like an unreadable row", async () => {
+    const withVerdict = (ids: readonly string[]) => {
+      const rows = ids.map((id) => {
+        const row = (ROWS[id] ?? "").replace(/^ {2}(\w+),([^,]+),/, "  $1,$2,pass,");
+        return id === "savings" ? '  savings,5,fail,"","A fifth less energy."' : row;
+      });
+      return [`results[${rows.length}]{id,score,verdict,quotes,reasoning}:`, ...rows].join("\n");
+    };
+    const model = judge({}, (ids, n) => (n === 1 ? withVerdict(ids) : tableOf(ids)));
+    const result = await run(model, "batch");
+    // The batch call, then a repair round for savings alone, answered cleanly.
+    expect(model.calls).toHaveLength(2);
+    expect(userPromptOf(model.calls[1]?.messages ?? [])).toContain(
+      "with exactly one row for each of: savings.",
+    );
+    expect(result.warnings.join("\n")).toContain(
+      "the answer's 'score' 5 meets the threshold 0.5 but 'verdict' says fail",
+    );
+    expect(result.criteria.find((c) => c.id === "savings")).toMatchObject({ native: 4 });
+    expect(result.notEvaluated).toEqual([]);
+  });
+
   it("two tables that agree are one answer: one call", async () => {
     const model = judge({}, (ids) => `${tableOf(ids)}\n\n${tableOf(ids)}`);
     const result = await run(model, "batch");

@@ -303,6 +303,26 @@ describe("batch and grouped answers that say two things", () => {
     expect(batch.notes.join("\n")).toContain("the answer gives c2 twice: 1 and 5");
   });
 
+  it("a column beside the score that says otherwise leaves the criterion unanswered", () => {
+    const text = [
+      "results[2]{id,score,verdict,quotes,reasoning}:",
+      `  c2,5,fail,"","Clearly beyond the state of the art."`,
+      `  feasibility,0.9,pass,"","Plan fits the staff."`,
+    ].join("\n");
+    const batch = parseBatchResponse(text, criteria);
+    expect(batch.missing).toEqual(["c2"]);
+    expect(batch.answers.get("feasibility")?.native).toBe(0.9);
+    expect(batch.notes.join("\n")).toContain(
+      "row for c2 unusable: the answer's 'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    );
+    const check = ["results[1]{id,score,result,quotes,reasoning}:", `  c1,pass,fail,"","Hamburg."`];
+    const knockout = parseBatchResponse(check.join("\n"), [knockoutCheck]);
+    expect(knockout.missing).toEqual(["c1"]);
+    expect(knockout.notes.join("\n")).toContain(
+      `the answer gives 'result' twice: "fail" and "pass"`,
+    );
+  });
+
   it("two tables that agree are used once", () => {
     const table = [header, `  c2,4,"","A clear advance."`, `  feasibility,0.9,"","Fits."`].join(
       "\n",
