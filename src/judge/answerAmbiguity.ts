@@ -79,12 +79,33 @@ export function contradictingVerdictWord(
   const { key: field, native, met, threshold } = decision;
   for (const [key, value] of Object.entries(object)) {
     if (!(RESULT_FIELDS as readonly string[]).includes(normaliseKey(key))) continue;
-    const word = readCheck(value);
-    if (!word.ok || (word.value === "pass") === met) continue;
+    const word = verdictWordOf(value);
+    if (word === undefined || (word === "pass") === met) continue;
     const stands = met ? "meets" : "is under";
-    return `the answer's '${field}' ${native} ${stands} the threshold ${threshold} but '${key}' says ${word.value}`;
+    return `the answer's '${field}' ${native} ${stands} the threshold ${threshold} but '${key}' says ${word}`;
   }
   return undefined;
+}
+
+/** Words beside a score that say whether it is met, besides pass and fail. */
+const MET_WORDS: Readonly<Record<string, "pass" | "fail">> = {
+  met: "pass",
+  "not met": "fail",
+  not_met: "fail",
+  unmet: "fail",
+};
+
+function verdictWordOf(value: LenientValue): "pass" | "fail" | undefined {
+  const read = readCheck(value);
+  if (read.ok) return read.value;
+  if (typeof value !== "string") return undefined;
+  return MET_WORDS[
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/\s+/g, " ")
+      .replace(/[.!]+$/, "")
+  ];
 }
 
 /** The objects among every value the object gave, repeated keys included. */

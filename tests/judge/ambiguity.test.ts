@@ -227,6 +227,18 @@ describe("a score or level beside a pass/fail word that says otherwise", () => {
       "'score' 0.6 is under the threshold 0.7 but 'result' says pass",
     ],
     [
+      "a top score and verdict not met",
+      scoreFivePoint,
+      '{"score": 5, "verdict": "Not met.", "reasoning": "Clearly beyond the state of the art."}',
+      "'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    ],
+    [
+      "a low score and result met",
+      scoreUnit,
+      '{"score": 0.2, "result": "met", "reasoning": "Too few staff."}',
+      "'score' 0.2 is under the threshold 0.7 but 'result' says pass",
+    ],
+    [
       "a point covered and verdict fail",
       virtuePoint,
       '{"score": 0.9, "verdict": "fail", "reasoning": "All four virtues are named."}',
