@@ -5,7 +5,7 @@ import { runSchemaCriterion } from "../checks/schemaCriterion.js";
 import { type Catalog, type Criterion, isLlmMethod } from "../criteria/model.js";
 import { createTemplateTimeBudget, type TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { ModelAbortedError } from "../llm/errors.js";
-import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
+import { notEvaluatedOutcome, thresholdOf } from "../scoring/criterionResult.js";
 import type { JudgeMode } from "../scoring/result.js";
 import { judgeBatch } from "./batchJudge.js";
 import { createContextProvider } from "./contextProvider.js";
@@ -199,7 +199,10 @@ export async function judgeCatalog(given: CatalogJudging): Promise<CatalogJudgem
 async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const { catalog } = job.options;
   const progress = job.options.onProgress ?? (() => {});
-  const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
+  // Each with the threshold it is met at, which a pass/fail word in its answer must agree with.
+  const llm = catalog.criteria
+    .filter((c) => isLlmMethod(c.method))
+    .map((c) => ({ ...c, passingThreshold: thresholdOf(c, catalog) }));
   progress({ type: "start", total: catalog.criteria.length, llmCriteria: llm.length });
   const criteria = judgedCriteria(catalog, progress);
   const plan = planJudging(llm, {

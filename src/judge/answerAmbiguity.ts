@@ -3,7 +3,7 @@
  * `score`), or two decisive fields that disagree. JSON.parse would silently keep the last; here it
  * is a judge error naming what was given twice, never a pick.
  */
-import { describeValue, normaliseKey } from "./answerValues.js";
+import { describeValue, normaliseKey, RESULT_FIELDS, readCheck } from "./answerValues.js";
 import { type LenientObject, type LenientValue, valuesGiven } from "./jsonObjectScan.js";
 
 function canonical(value: LenientValue): string {
@@ -66,6 +66,46 @@ export function conflictingDecisions(
   if (new Set(decisions.map((d) => d.decision)).size <= 1) return undefined;
   const shown = decisions.map((d) => `'${d.key}' ${d.decision}`);
   return `${what} gives ${decisions.length} decisions that disagree: ${listed(shown)}`;
+}
+
+/**
+ * A pass/fail word (`verdict`, `result`, `passed`) in `object` that says otherwise than whether a
+ * score or level meets (`met`) its threshold: `{"score": 5, "verdict": "fail"}`.
+ */
+export function contradictingVerdictWord(
+  object: LenientObject,
+  decision: { key: string; native: number | string; met: boolean; threshold: number },
+): string | undefined {
+  const { key: field, native, met, threshold } = decision;
+  for (const [key, value] of Object.entries(object)) {
+    if (!(RESULT_FIELDS as readonly string[]).includes(normaliseKey(key))) continue;
+    const word = verdictWordOf(value);
+    if (word === undefined || (word === "pass") === met) continue;
+    const stands = met ? "meets" : "is under";
+    return `the answer's '${field}' ${native} ${stands} the threshold ${threshold} but '${key}' says ${word}`;
+  }
+  return undefined;
+}
+
+/** Words beside a score that say whether it is met, besides pass and fail. */
+const MET_WORDS: Readonly<Record<string, "pass" | "fail">> = {
+  met: "pass",
+  "not met": "fail",
+  not_met: "fail",
+  unmet: "fail",
+};
+
+function verdictWordOf(value: LenientValue): "pass" | "fail" | undefined {
+  const read = readCheck(value);
+  if (read.ok) return read.value;
+  if (typeof value !== "string") return undefined;
+  return MET_WORDS[
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/\s+/g, " ")
+      .replace(/[.!]+$/, "")
+  ];
 }
 
 /** The objects among every value the object gave, repeated keys included. */

@@ -1,4 +1,10 @@
-import { type Criterion, type Level, type Scale, UNIT_SCALE } from "../criteria/model.js";
+import {
+  type Criterion,
+  DEFAULT_PASSING_THRESHOLD,
+  type Level,
+  type Scale,
+  UNIT_SCALE,
+} from "../criteria/model.js";
 import { clampToleranceOf } from "../criteria/outOfRange.js";
 import type { JudgeAnswer } from "./answer.js";
 import {
@@ -15,12 +21,16 @@ import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 import { UnjudgedMethodError } from "./errors.js";
 import type { LenientValue } from "./jsonObjectScan.js";
 
-/** What a judge answer must contain, by method. */
+/**
+ * What a judge answer must contain, by method. `threshold` (0–1) is where a score or level is
+ * met: a pass/fail word beside it must say the same.
+ */
 export type AnswerContract =
   | {
       kind: "numeric";
       scale: Scale;
       field: "score";
+      threshold: number;
       clampTolerance?: number;
     }
   | { kind: "check"; field: "result" }
@@ -28,11 +38,14 @@ export type AnswerContract =
       kind: "levels";
       levels: readonly Level[];
       field: "level_id";
+      threshold: number;
       outputSchema?: Record<string, unknown>;
     };
 
+/** The contract of a criterion; its threshold is its own, else the catalog default's. */
 export function answerContractOf(criterion: Criterion): AnswerContract {
   const method = criterion.method;
+  const threshold = criterion.passingThreshold ?? DEFAULT_PASSING_THRESHOLD;
   switch (method.kind) {
     case "score": {
       const clampTolerance = clampToleranceOf(method.outOfRange);
@@ -40,11 +53,12 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
         kind: "numeric",
         scale: method.scale,
         field: "score",
+        threshold,
         ...(clampTolerance > 0 ? { clampTolerance } : {}),
       };
     }
     case "point":
-      return { kind: "numeric", scale: UNIT_SCALE, field: "score" };
+      return { kind: "numeric", scale: UNIT_SCALE, field: "score", threshold };
     case "check":
       return { kind: "check", field: "result" };
     case "levels": {
@@ -53,6 +67,7 @@ export function answerContractOf(criterion: Criterion): AnswerContract {
         kind: "levels",
         levels: method.levels,
         field: "level_id",
+        threshold,
         ...(outputSchema === undefined ? {} : { outputSchema }),
       };
     }

@@ -1,9 +1,16 @@
 import type { Criterion } from "../criteria/model.js";
+import { meetsThreshold } from "../scoring/consistency.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
-import { conflictingDecisions, objectValues, repeatedFieldProblem } from "./answerAmbiguity.js";
+import {
+  conflictingDecisions,
+  contradictingVerdictWord,
+  objectValues,
+  repeatedFieldProblem,
+} from "./answerAmbiguity.js";
 import {
   type AnswerContract,
   answerContractOf,
+  type Decision,
   fieldsOf,
   type Interpretation,
   justified,
@@ -26,7 +33,36 @@ export function lacksReasoning(answer: JudgeAnswer): boolean {
   return !answer.usable && answer.judgeError === REASONING_MISSING;
 }
 
-function interpretObject(object: LenientObject, contract: AnswerContract): Interpretation {
+/**
+ * A pass/fail word beside a score or level, in its object or the one wrapping it, that says
+ * otherwise. (A check's pass/fail fields are its decisive ones, compared by conflictingDecisions;
+ * an object holding one is never a wrapper.)
+ */
+function verdictWordProblem(
+  object: LenientObject,
+  outer: LenientObject | undefined,
+  said: { key: string; value: Decision },
+  contract: AnswerContract,
+): string | undefined {
+  if (contract.kind === "check") return undefined;
+  const { threshold } = contract;
+  const decision = {
+    key: said.key,
+    native: said.value.native,
+    met: meetsThreshold(said.value.score01, threshold),
+    threshold,
+  };
+  return (
+    contradictingVerdictWord(object, decision) ??
+    (outer === undefined ? undefined : contradictingVerdictWord(outer, decision))
+  );
+}
+
+function interpretObject(
+  object: LenientObject,
+  contract: AnswerContract,
+  outer?: LenientObject,
+): Interpretation {
   const reasoning = readReasoning(object);
   const found = fieldOf(object, fieldsOf(contract));
   if (found === undefined) return { status: "missing", field: contract.field, reasoning };
@@ -39,6 +75,9 @@ function interpretObject(object: LenientObject, contract: AnswerContract): Inter
   if (ambiguity !== undefined) return { status: "ambiguous", error: ambiguity, reasoning };
   const decision = readDecision(found.value, contract);
   if (!decision.ok) return { status: "invalid", error: decision.error, reasoning };
+  const said = { key: found.key, value: decision.value };
+  const contradiction = verdictWordProblem(object, outer, said, contract);
+  if (contradiction !== undefined) return { status: "ambiguous", error: contradiction, reasoning };
   if (contract.kind === "levels" && contract.outputSchema !== undefined) {
     // The level as read (an id for a label or a different case) is what the schema checks.
     const read = found.key === "level_id" ? { ...object, level_id: decision.value.native } : object;
@@ -160,12 +199,9 @@ function parseWithContract(
   const scan = scanJsonObjects(body);
   for (const found of scan.objects) {
     for (const candidate of candidatesOf(found.value, contract)) {
-      record(
-        readings,
-        interpretObject(candidate, contract),
-        found.start,
-        candidate !== found.value,
-      );
+      const nested = candidate !== found.value;
+      const outer = nested ? found.value : undefined;
+      record(readings, interpretObject(candidate, contract, outer), found.start, nested);
     }
   }
   if (readings.ambiguous !== undefined) {

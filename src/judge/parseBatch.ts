@@ -8,7 +8,8 @@ import { listed, times } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
 import { parseJudgeResponse } from "./parse.js";
 
-const BatchRowSchema = z.object({
+/** The table's columns; any other (a `verdict`) is kept, to be read as the answer's own field. */
+const BatchRowSchema = z.looseObject({
   id: z.string().min(1),
   score: z.union([z.number(), z.string(), z.boolean()]).nullable(),
   quotes: z.string().nullable().optional(),
@@ -79,10 +80,21 @@ const DECISIVE_FIELD: Partial<Record<Criterion["method"]["kind"], string>> = {
   levels: "level_id",
 };
 
-/** A row as the single-criterion answer it stands for, so one parser decides both. */
+/**
+ * A row as the single-criterion answer it stands for, so one parser decides both: a further column
+ * is a field of that answer, and one that says otherwise (a `verdict` of fail beside a top score,
+ * a `result` beside a check's own) makes it ambiguous. Written key by key, so none is lost.
+ */
 function asSingleAnswer(criterion: Criterion, row: BatchRow, quotes: readonly string[]): string {
   const field = DECISIVE_FIELD[criterion.method.kind] ?? "score";
-  return JSON.stringify({ reasoning: row.reasoning ?? "", quotes, [field]: row.score });
+  const { id: _id, score, quotes: _quotes, reasoning, ...others } = row;
+  const fields = [
+    ...Object.entries(others),
+    ["reasoning", reasoning ?? ""],
+    ["quotes", quotes],
+    [field, score],
+  ];
+  return `{${fields.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")}}`;
 }
 
 function rowAnswer(criterion: Criterion, row: BatchRow): JudgeAnswer {

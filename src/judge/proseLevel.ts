@@ -2,6 +2,7 @@
 import type { Level } from "../criteria/model.js";
 import type { JudgeAnswer } from "./answer.js";
 import { unusableAnswer } from "./answer.js";
+import { NEGATORS } from "./reasoningLexicon.js";
 
 /** The longest prose answer read for a level; longer text is an essay, not a classification. */
 const MAX_PROSE_LEVEL_CHARS = 2_000;
@@ -21,6 +22,20 @@ interface Mention {
   level: Level;
   start: number;
   end: number;
+}
+
+/** How many words before a level's name, in its clause, a negator turns it around. */
+const NEGATION_REACH = 4;
+
+/** "not excellent", "isn't really excellent": the words just before the name deny it. */
+function negated(lower: string, mention: Mention): boolean {
+  const clause =
+    lower
+      .slice(0, mention.start)
+      .split(/[.;:!?,]/)
+      .at(-1) ?? "";
+  const before = clause.replace(/n't\b|\bcannot\b/g, " not").match(/[\p{L}']+/gu) ?? [];
+  return before.slice(-NEGATION_REACH).some((word) => NEGATORS.has(word));
 }
 
 /** A mention inside a longer one does not count. */
@@ -53,7 +68,15 @@ export function readProseLevel(text: string, levels: readonly Level[]): JudgeAns
       "no JSON object found, and the prose answer is too long to read a level from",
     );
   }
-  const named = [...new Set(mentionsIn(prose, levels).map((m) => m.level))];
+  const mentions = mentionsIn(prose, levels);
+  const denied = mentions.find((m) => negated(prose.toLowerCase(), m));
+  if (denied !== undefined) {
+    return unusableAnswer(
+      `no JSON object, and the prose answer negates the level it names ('${denied.level.id}'); the judge must give one`,
+      prose,
+    );
+  }
+  const named = [...new Set(mentions.map((m) => m.level))];
   const [only] = named;
   if (named.length === 1 && only !== undefined) {
     return {

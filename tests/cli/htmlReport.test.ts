@@ -145,6 +145,15 @@ describe("the HTML report shows a result as the review page does", () => {
     );
   });
 
+  it("with --fail-under, says the gate the exit code follows, as the other reports do", async () => {
+    const result = await evaluated();
+    const text = htmlText(renderHtmlReport(result, { failUnder: 0.4 }));
+    // 45% reaches 0.4, and nothing the score leaves out failed: the gate holds, not passed.
+    expect(text).toContain("gatepassed (--fail-under 0.4)");
+    expect(text).toContain("not passed");
+    expect(htmlText(renderHtmlReport(result))).not.toContain("--fail-under");
+  });
+
   it("words a criterion the judge could not answer as the review page does", async () => {
     const result = await evaluated({ reachFails: true });
     const report = renderHtmlReport(result);

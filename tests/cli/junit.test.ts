@@ -192,6 +192,14 @@ describe.concurrent("evalgate evaluate --format junit", { timeout: SPAWN_TIMEOUT
     expect(table.code).toBe(1);
     expect(table.stderr).toContain(`--fail-under: ${middling}: overall score 0.63 is under`);
     expect(table.stdout).toContain(`== ${good} ==`);
+    // The report says what the exit code follows, beside the result's own `passed`.
+    expect(table.stdout).toMatch(/^gate +passed \(--fail-under 0\.7\)$/m);
+    expect(table.stdout).toMatch(
+      /^gate +failed \(--fail-under 0\.7: overall score 0\.63 is under --fail-under 0\.7\)$/m,
+    );
+    const md = await evaluate([middling, "--format", "md", "--fail-under", "0.6"]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("- **passed:** no\n- **gate:** passed (--fail-under 0.6)\n");
     const toon = await evaluate([good, "--format", "toon", "--fail-under", "0.9"]);
     expect(toon.code).toBe(1);
     const out = `${temp.dir}/good.xml`;

@@ -170,6 +170,27 @@ describe("per-criterion mode", () => {
     expect(result.passed).toBe(false);
   });
 
+  it("a score beside a verdict word that says otherwise is a judge error; the catalog's threshold decides", async () => {
+    const model = judge({
+      "Energy savings": '{"reasoning": "A fifth less energy.", "score": 5, "verdict": "fail"}',
+      // 3 on 1–5 is 0.5: met under this catalog's 0.5, so "pass" agrees with it.
+      "Co-funding partners":
+        '{"reasoning": "Two partners co-fund.", "score": 3, "verdict": "pass"}',
+    });
+    const result = await run(model, "per-criterion");
+    const savings = result.criteria.find((c) => c.id === "savings");
+    expect(savings).toMatchObject({ evaluated: false, score: null, met: null });
+    expect(savings?.judgeError).toContain(
+      "'score' 5 meets the threshold 0.5 but 'verdict' says fail",
+    );
+    expect(result.criteria.find((c) => c.id === "partners")).toMatchObject({
+      evaluated: true,
+      native: 3,
+      met: true,
+    });
+    expect(result.passed).toBe(false);
+  });
+
   it("a level given twice is a judge error, and the answer is not kept in the cache", async () => {
     const model = judge({
       Clarity: '{"level_id": "crisp", "reasoning": "Short.", "level_id": "murky"}',
@@ -215,6 +236,28 @@ describe("batch mode", () => {
       evaluated: true,
       native: 4,
     });
+    expect(result.notEvaluated).toEqual([]);
+  });
+
+  it("a verdict column that contradicts a score is repaired like an unreadable row", async () => {
+    const withVerdict = (ids: readonly string[]) => {
+      const rows = ids.map((id) => {
+        const row = (ROWS[id] ?? "").replace(/^ {2}(\w+),([^,]+),/, "  $1,$2,pass,");
+        return id === "savings" ? '  savings,5,fail,"","A fifth less energy."' : row;
+      });
+      return [`results[${rows.length}]{id,score,verdict,quotes,reasoning}:`, ...rows].join("\n");
+    };
+    const model = judge({}, (ids, n) => (n === 1 ? withVerdict(ids) : tableOf(ids)));
+    const result = await run(model, "batch");
+    // The batch call, then a repair round for savings alone, answered cleanly.
+    expect(model.calls).toHaveLength(2);
+    expect(userPromptOf(model.calls[1]?.messages ?? [])).toContain(
+      "with exactly one row for each of: savings.",
+    );
+    expect(result.warnings.join("\n")).toContain(
+      "the answer's 'score' 5 meets the threshold 0.5 but 'verdict' says fail",
+    );
+    expect(result.criteria.find((c) => c.id === "savings")).toMatchObject({ native: 4 });
     expect(result.notEvaluated).toEqual([]);
   });
 

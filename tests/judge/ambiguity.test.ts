@@ -206,6 +206,92 @@ describe("per-criterion answers that say two things", () => {
   });
 });
 
+describe("a score or level beside a pass/fail word that says otherwise", () => {
+  it.each([
+    [
+      "a top score and verdict fail",
+      scoreFivePoint,
+      '{"score": 5, "verdict": "fail", "reasoning": "Clearly beyond the state of the art."}',
+      "'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    ],
+    [
+      "the lowest score and passed true",
+      scoreFivePoint,
+      '{"score": 1, "passed": true, "reasoning": "Nothing new."}',
+      "'score' 1 is under the threshold 0.7 but 'passed' says pass",
+    ],
+    [
+      "a 0–1 score under the threshold and result pass",
+      scoreUnit,
+      '{"score": 0.6, "result": "pass", "reasoning": "Tight but possible."}',
+      "'score' 0.6 is under the threshold 0.7 but 'result' says pass",
+    ],
+    [
+      "a top score and verdict not met",
+      scoreFivePoint,
+      '{"score": 5, "verdict": "Not met.", "reasoning": "Clearly beyond the state of the art."}',
+      "'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    ],
+    [
+      "a low score and result met",
+      scoreUnit,
+      '{"score": 0.2, "result": "met", "reasoning": "Too few staff."}',
+      "'score' 0.2 is under the threshold 0.7 but 'result' says pass",
+    ],
+    [
+      "a point covered and verdict fail",
+      virtuePoint,
+      '{"score": 0.9, "verdict": "fail", "reasoning": "All four virtues are named."}',
+      "'score' 0.9 meets the threshold 0.7 but 'verdict' says fail",
+    ],
+    [
+      "the best level and verdict fail",
+      clarityLevels,
+      '{"level_id": "excellent", "verdict": "fail", "reasoning": "Crystal clear."}',
+      "'level_id' excellent meets the threshold 0.7 but 'verdict' says fail",
+    ],
+  ])("%s is a judge error naming both", (_name, criterion, text, message) => {
+    const answer = parseJudgeResponse(text, criterion);
+    expect(answer).toMatchObject({ usable: false, native: null, score01: 0 });
+    expect(answer.judgeError).toContain(message);
+    expect(answer.judgeError).toContain("the judge must give one answer");
+  });
+
+  it.each([
+    [
+      "a wrapped score",
+      scoreFivePoint,
+      '{"evaluation": {"score": 5, "reasoning": "Clearly new."}, "verdict": "fail"}',
+      "'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    ],
+    [
+      "a wrapped level",
+      clarityLevels,
+      '{"evaluation": {"level_id": "excellent", "reasoning": "Crystal clear."}, "result": "fail"}',
+      "'level_id' excellent meets the threshold 0.7 but 'result' says fail",
+    ],
+  ])("a word beside the object that wraps %s counts too", (_name, criterion, text, message) => {
+    const answer = parseJudgeResponse(text, criterion);
+    expect(answer.usable).toBe(false);
+    expect(answer.judgeError).toContain(message);
+  });
+
+  it("the criterion's own threshold decides whether the word agrees", () => {
+    const text = '{"score": 0.6, "verdict": "pass", "reasoning": "Tight but possible."}';
+    const lenient = { ...scoreUnit, passingThreshold: 0.5 };
+    expect(parseJudgeResponse(text, lenient)).toMatchObject({ usable: true, native: 0.6 });
+    expect(parseJudgeResponse(text, scoreUnit).usable).toBe(false);
+  });
+
+  it.each([
+    ['{"score": 4, "verdict": "pass", "reasoning": "A clear advance."}', 4],
+    ['{"score": 2, "passed": false, "reasoning": "Little that is new."}', 2],
+    ['{"score": 4, "verdict": "clearly met", "reasoning": "A clear advance."}', 4],
+  ])("a word that agrees, or is no pass/fail word, leaves %s its score", (text, native) => {
+    expect(parseJudgeResponse(text, scoreFivePoint)).toMatchObject({ usable: true, native });
+  });
+});
+
 describe("batch and grouped answers that say two things", () => {
   const criteria = [scoreFivePoint, scoreUnit];
   const header = "results[2]{id,score,quotes,reasoning}:";
@@ -227,6 +313,26 @@ describe("batch and grouped answers that say two things", () => {
     expect(batch.answers.get("feasibility")?.native).toBe(0.6);
     expect(batch.ambiguities).toEqual(["the answer gives c2 twice: 1 and 5"]);
     expect(batch.notes.join("\n")).toContain("the answer gives c2 twice: 1 and 5");
+  });
+
+  it("a column beside the score that says otherwise leaves the criterion unanswered", () => {
+    const text = [
+      "results[2]{id,score,verdict,quotes,reasoning}:",
+      `  c2,5,fail,"","Clearly beyond the state of the art."`,
+      `  feasibility,0.9,pass,"","Plan fits the staff."`,
+    ].join("\n");
+    const batch = parseBatchResponse(text, criteria);
+    expect(batch.missing).toEqual(["c2"]);
+    expect(batch.answers.get("feasibility")?.native).toBe(0.9);
+    expect(batch.notes.join("\n")).toContain(
+      "row for c2 unusable: the answer's 'score' 5 meets the threshold 0.7 but 'verdict' says fail",
+    );
+    const check = ["results[1]{id,score,result,quotes,reasoning}:", `  c1,pass,fail,"","Hamburg."`];
+    const knockout = parseBatchResponse(check.join("\n"), [knockoutCheck]);
+    expect(knockout.missing).toEqual(["c1"]);
+    expect(knockout.notes.join("\n")).toContain(
+      `the answer gives 'result' twice: "fail" and "pass"`,
+    );
   });
 
   it("two tables that agree are used once", () => {

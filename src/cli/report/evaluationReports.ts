@@ -10,20 +10,29 @@ import { renderTableReport } from "./table.js";
 
 export type { EvaluateFormat } from "./formats.js";
 
-const RENDERERS: Record<ReportFormat, (result: EvaluationResult, width?: number) => string> = {
+interface ReportOptions {
+  width?: number;
+  /** `--fail-under`: the table, Markdown and HTML reports say the gate the exit code follows. */
+  failUnder?: number;
+}
+
+const RENDERERS: Record<
+  ReportFormat,
+  (result: EvaluationResult, options: ReportOptions) => string
+> = {
   json: (result) => `${JSON.stringify(result, null, 2)}\n`,
   toon: (result) => `${encodeResultsToon(result)}\n`,
-  table: (result, width) => renderTableReport(result, { width }),
+  table: renderTableReport,
   md: renderMarkdownReport,
-  html: renderHtmlReport,
+  html: (result) => renderHtmlReport(result),
 };
 
 export function renderReport(
   result: EvaluationResult,
   format: ReportFormat,
-  options: { width?: number } = {},
+  options: ReportOptions = {},
 ): string {
-  return RENDERERS[format](result, options.width);
+  return RENDERERS[format](result, options);
 }
 
 const SEVERAL_FILE_FORMATS: readonly EvaluateFormat[] = ["junit", "json", "table", "md"];
@@ -37,7 +46,7 @@ export function severalFilesProblem(format: EvaluateFormat, count: number): stri
 export function renderEvaluationReports(
   files: readonly EvaluatedFile[],
   format: EvaluateFormat,
-  options: { width?: number; failUnder?: number } = {},
+  options: ReportOptions = {},
 ): string {
   if (format === "junit") return renderJunitReport(files, options.failUnder);
   const [only] = files;
@@ -52,7 +61,8 @@ export function renderEvaluationReports(
     case "md":
       return files
         .map(
-          (each) => `**File:** ${escapeMarkdown(each.file)}\n\n${renderReport(each.result, "md")}`,
+          (each) =>
+            `**File:** ${escapeMarkdown(each.file)}\n\n${renderReport(each.result, "md", options)}`,
         )
         .join("\n");
     case "table":

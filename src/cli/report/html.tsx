@@ -22,12 +22,12 @@ footer.report { color: var(--muted); font-size: .85rem; margin: 1rem 0 2rem; }
 /** The report's whole stylesheet: the review pages' look, then the report's own rules. */
 const REPORT_FILE_CSS = `${REVIEW_CSS}${REPORT_CSS}`;
 
-/** The run's facts that the evaluation view does not show. */
-const RUN_FACTS = new Set(["native total", "model", "cache hits"]);
+/** The run's facts that the evaluation view does not show (the gate: with --fail-under). */
+const RUN_FACTS = new Set(["native total", "gate", "model", "cache hits"]);
 
-function ReportSummary(props: { result: EvaluationResult }) {
+function ReportSummary(props: { result: EvaluationResult; failUnder?: number }) {
   const { result } = props;
-  const facts = overallFacts(result).filter((fact) => RUN_FACTS.has(fact.label));
+  const facts = overallFacts(result, props.failUnder).filter((fact) => RUN_FACTS.has(fact.label));
   return (
     <section id="summary">
       <h1>{reportTitle(result)}</h1>
@@ -80,7 +80,10 @@ function CriteriaTable(props: { result: EvaluationResult }) {
   );
 }
 
-export function renderHtmlReport(result: EvaluationResult): string {
+export function renderHtmlReport(
+  result: EvaluationResult,
+  options: { failUnder?: number } = {},
+): string {
   const { usage } = result;
   return renderStandaloneFile({
     title: reportTitle(result),
@@ -88,7 +91,7 @@ export function renderHtmlReport(result: EvaluationResult): string {
     body: (
       <>
         <main>
-          <ReportSummary result={result} />
+          <ReportSummary result={result} failUnder={options.failUnder} />
           {/* The reader ran the evaluation: the engine's own texts are shown, collapsed. */}
           <EvaluationView evaluation={result} admin={true} />
           <CriteriaTable result={result} />

@@ -27,8 +27,11 @@ export function markdownTable(
   return [line(headers), `|${align.join("|")}|`, ...rows.map(line)].join("\n");
 }
 
-export function renderMarkdownReport(result: EvaluationResult): string {
-  const content = reportContent(result);
+export function renderMarkdownReport(
+  result: EvaluationResult,
+  options: { failUnder?: number } = {},
+): string {
+  const content = reportContent(result, options.failUnder);
   const out: string[] = [`# ${escapeMarkdown(content.title)}`, ""];
   for (const fact of content.facts) {
     out.push(`- **${escapeMarkdown(fact.label)}:** ${escapeMarkdown(fact.value)}`);

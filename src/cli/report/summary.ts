@@ -2,6 +2,7 @@
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { oneLine } from "../../shortText.js";
 import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
+import { scoreGate } from "./scoreGate.js";
 import { formatScore, metText, nativeText } from "./text.js";
 
 interface ReportFact {
@@ -9,8 +10,18 @@ interface ReportFact {
   value: string;
 }
 
-/** The overall lines: score, native total, verdict, status, passed, model, tokens, cache hits. */
-export function overallFacts(result: EvaluationResult): ReportFact[] {
+/** With --fail-under, the gate the exit code follows (it may differ from `passed`), and why. */
+function gateFact(result: EvaluationResult, failUnder: number): ReportFact {
+  const gate = scoreGate(result, failUnder);
+  const why = gate.passed ? "" : `: ${gate.reasons.join("; ")}`;
+  return {
+    label: "gate",
+    value: `${gate.passed ? "passed" : "failed"} (--fail-under ${failUnder}${why})`,
+  };
+}
+
+/** The overall lines: score, native total, verdict, status, passed, gate, model, tokens, cache hits. */
+export function overallFacts(result: EvaluationResult, failUnder?: number): ReportFact[] {
   const facts: ReportFact[] = [{ label: "overall score", value: formatScore(result.overallScore) }];
   if (result.nativeTotal !== undefined) {
     facts.push({ label: "native total", value: String(Number(result.nativeTotal.toFixed(4))) });
@@ -18,6 +29,7 @@ export function overallFacts(result: EvaluationResult): ReportFact[] {
   facts.push({ label: "verdict", value: result.verdict });
   if (result.status !== undefined) facts.push({ label: "status", value: result.status });
   facts.push({ label: "passed", value: result.passed ? "yes" : "no" });
+  if (failUnder !== undefined) facts.push(gateFact(result, failUnder));
   if (result.humanReviewRequired === true) {
     const count = result.humanReviewReasons?.length ?? 0;
     const why = count === 1 ? "1 reason" : `${count} reasons`;
@@ -106,10 +118,10 @@ export function summaryText(result: Pick<EvaluationResult, "feedback" | "suggest
 }
 
 /** What the table and the Markdown reports show, in their order: each only formats it. */
-export function reportContent(result: EvaluationResult) {
+export function reportContent(result: EvaluationResult, failUnder?: number) {
   return {
     title: reportTitle(result),
-    facts: overallFacts(result),
+    facts: overallFacts(result, failUnder),
     rows: result.criteria.map(criterionRow),
     summary: feedbackLines(summaryText(result)),
     lists: resultLists(result),

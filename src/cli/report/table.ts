@@ -7,6 +7,8 @@ import { padTo } from "./text.js";
 interface TableReportOptions {
   /** Line width the table fits into (the reasoning column takes what is left). Default 120. */
   width?: number;
+  /** `--fail-under`: the report says the gate the exit code follows. */
+  failUnder?: number;
 }
 
 const MAX_CRITERION_WIDTH = 36;
@@ -18,7 +20,7 @@ export function renderTableReport(
   options: TableReportOptions = {},
 ): string {
   const width = Math.max(80, options.width ?? 120);
-  const content = reportContent(result);
+  const content = reportContent(result, options.failUnder);
   const header = ["criterion", "method", "native", "score / threshold", "met", "reasoning"];
   const rows = content.rows.map((row) => {
     return [
