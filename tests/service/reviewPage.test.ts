@@ -307,6 +307,44 @@ describe("a decision that came too late", () => {
     expect((await real.desk.threadStatus(threadId, reviewers.ana!)).decisions).toHaveLength(1);
   }, 120_000);
 
+  it("409 with who decided for a stale form of structured content while the thread runs on", async () => {
+    const threadId = await waitingThread("Stale structured form");
+    const review = await real.desk.getReview(threadId, reviewers.bo!);
+    const bo = await signedIn("bo");
+    const ana = await signedIn("ana");
+    // The research page's form, as a browser sends it: its edit fields go with every button.
+    const page = await (await bo.client.get(`/reviews/${threadId}`)).text();
+    expect(page).toContain('name="contentForm" value="object"');
+    real.server.setBehaviour({ hold: "before-response" });
+    try {
+      const first = await ana.client.post(`/reviews/${threadId}/decisions`, {
+        _csrf: ana.csrf,
+        interruptId: review.interruptId,
+        action: "approve",
+      });
+      expect(first.status).toBe(303);
+      await real.server.waitFor((server) => server.held > 0);
+      for (const action of ["approve", "edit"]) {
+        const late = await bo.client.post(`/reviews/${threadId}/decisions`, {
+          _csrf: bo.csrf,
+          interruptId: review.interruptId,
+          action,
+          contentForm: "object",
+          "content.funder": "Calder Bay Community Foundation",
+        });
+        expect(late.status).toBe(409);
+        const html = await late.text();
+        expect(html).toContain("<h1>Someone decided this review first</h1>");
+        expect(html).toMatch(/<strong>ana<\/strong> approved Research at/);
+      }
+    } finally {
+      real.server.setBehaviour({});
+      real.server.release();
+    }
+    await nextReviewOf(threadId, review.interruptId);
+    expect((await real.desk.threadStatus(threadId, reviewers.ana!)).decisions).toHaveLength(1);
+  }, 120_000);
+
   it("409 for a review no longer waiting, and a way back to the queue when nothing waits", async () => {
     const threadId = await waitingThread("Moved on");
     const { client, csrf } = await signedIn("bo");
