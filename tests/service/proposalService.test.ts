@@ -333,6 +333,25 @@ describe("reviews of structured content and revised versions", () => {
     const again = await refused.text();
     expect(again).toContain("Applicant capability (pair 1): is required");
     expect(again).toContain("door-to-door volunteers</textarea>");
+    // As a browser posts it: pair 1 emptied to remove it, pair 2 at fault, the two new pairs
+    // blank. The problem names pair 2 and marks its field; the blanks come back as new pairs.
+    const blank = { funderNeed: "", applicantCapability: "", strength: "", evidence: "" };
+    const fields = (index: number, values: Record<string, string>) =>
+      Object.fromEntries(Object.entries(values).map(([k, v]) => [`content.${index}.${k}`, v]));
+    const shifted = await client.post(`/reviews/${threadId}/decisions`, {
+      ...{ _csrf: csrf, interruptId: review.interruptId, action: "edit", contentForm: "list" },
+      ...fields(0, blank),
+      ...fields(1, { ...blank, funderNeed: "tenant outreach" }),
+      ...fields(2, blank),
+      ...fields(3, blank),
+    });
+    expect(shifted.status).toBe(400);
+    const shiftedPage = await shifted.text();
+    expect(shiftedPage).toContain("Applicant capability (pair 2): is required");
+    expect(shiftedPage).toMatch(/id="edit-1-applicantCapability"[^>]*aria-invalid="true"/);
+    expect(shiftedPage).not.toMatch(/id="edit-0-applicantCapability"[^>]*aria-invalid/);
+    expect(shiftedPage.split("<legend>New pair</legend>")).toHaveLength(3);
+    expect(shiftedPage).not.toContain("<legend>Pair 3</legend>");
     const saved = await client.post(`/reviews/${threadId}/decisions`, {
       ...form,
       "content.0.applicantCapability": "retrofitted 120 homes",
