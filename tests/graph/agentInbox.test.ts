@@ -9,13 +9,10 @@ const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (Coun
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 
-async function pausedGate(id: string) {
+async function pausedGate(id: string, content = PROBLEM) {
   const model = scoringJudge(0.85);
   const graph = buildEvaluationGraph({ model }).compile({ checkpointer: new MemorySaver() });
-  const paused = await graph.invoke(
-    { content: PROBLEM, contentType: "problem_statement" },
-    thread(id),
-  );
+  const paused = await graph.invoke({ content, contentType: "problem_statement" }, thread(id));
   const value = (paused as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__?.[0]?.value;
   return { model, graph, value: value as HumanInterrupt & { type: string; title: string } };
 }
@@ -113,6 +110,17 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     );
     expect(kept.status).toBe("approved");
     expect(kept.content).toBe(PROBLEM);
+    // The request it sends along is the content as shown, never read as an edit: text taken
+    // from a PDF keeps its page breaks (form feeds), which no edit may hold, and is approved.
+    const pages = "Flooding displaced 1,240 households.\fPage 2: the county report.";
+    const paged = await pausedGate("inbox-g2", pages);
+    const acceptPages = [{ type: "accept", args: paged.value.action_request }];
+    const approvedPages = await paged.graph.invoke(
+      new Command({ resume: acceptPages }),
+      thread("inbox-g2"),
+    );
+    expect(approvedPages.status).toBe("approved");
+    expect(approvedPages.content).toBe(pages);
 
     const revised = await pausedGate("inbox-h");
     const response = [{ type: "response", args: "Cite the 2025 county figures." }];
