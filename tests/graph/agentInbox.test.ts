@@ -68,6 +68,7 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       [{ type: "ignore", args: null }, "type", /cannot be ignored/],
       [{ type: "response", args: "   " }, "args", /no visible text/],
       [{ type: "edit", args: { action: "x", args: {} } }, "args.args.content", /./],
+      [{ type: "edit", args: "Edited statement." }, "args", /expected object/],
     ] as const) {
       const asked = await graph.invoke(new Command({ resume }), thread("inbox-e"));
       const value = askedAgain(asked);
@@ -75,6 +76,8 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       expect(value.refusal.field).toBe(field);
       expect(value.refusal.problem).toMatch(problem);
       expect(value.description).toContain("**How to fix it:**");
+      // The fix fits the answer: an edit is told how to send its content, not feedback.
+      if (resume.type === "edit") expect(value.refusal.fix).toMatch(/^Send the edited text/);
       const state = await graph.getState(thread("inbox-e"));
       expect(state.next).toEqual(["review"]);
       // A new interrupt each time: the one to answer next.
