@@ -173,7 +173,7 @@ describe("evalgate show", () => {
     const md = await evalgate(["show", paused], { cwd });
     expect(md.code).toBe(0);
     expect(md.stdout).toContain(
-      "> **Draft.** This proposal is not finished: not every stage is written and approved yet.\n> Not yet written or approved: Solution Sought (awaiting review), Connection Pairs (not started), Problem Statement (not started),",
+      "> **Draft.** This proposal is not finished: not every stage is written and approved yet.\n> Not yet written or approved: Solution Sought (waiting for a reviewer), Connection Pairs (not started), Problem Statement (not started),",
     );
     expect(md.stdout).toContain("## Problem Statement\n\n_Not written yet._");
     const json = JSON.parse((await evalgate(["show", paused, "--format", "json"], { cwd })).stdout);

@@ -199,7 +199,12 @@ describe("the proposal route and page", () => {
     expect(thread).toContain("Read the draft so far");
     const html = await (await client.get(`/threads/${threadId}/proposal`)).text();
     expect(html).toContain('id="draft-notice"');
-    expect(html).toContain("Research (awaiting review)");
+    // The same words for the same status on the thread's page, its proposal and its Markdown.
+    expect(thread).toMatch(/<td>Research<\/td><td>waiting for a reviewer<\/td>/);
+    expect(html).toContain("Research (waiting for a reviewer)");
+    const markdown = await (await client.get(`/threads/${threadId}/proposal.md`)).text();
+    expect(markdown).toContain("Research (waiting for a reviewer)");
+    expect(`${html}${markdown}`).not.toMatch(/awaiting.review/);
   }, 60_000);
 });
 
