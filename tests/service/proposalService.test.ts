@@ -362,7 +362,15 @@ describe("reviews of structured content and revised versions", () => {
       "content.0.applicantCapability": "retrofitted 120 homes",
     });
     expect(saved.status).toBe(303);
-    await nextReview(threadId, review.interruptId);
+    const section = await nextReview(threadId, review.interruptId);
+    expect(section).toMatchObject({ stage: "problem_statement", contentKind: "text" });
+    // A section is text: JSON fields sent in its place are refused, not kept as its prose.
+    for (const content of [{ text: "Flooding displaced 1,240 households." }, ["a", "b"]]) {
+      const fields = await decide(threadId, section, { action: "edit", content });
+      expect(fields.status).toBe(400);
+      expect(errorOf(fields)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
+      expect(errorOf(fields).message).toContain("the Problem Statement takes text");
+    }
     const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
       .body as ProposalDocument;
     expect(document.inputs[2]?.content).toEqual([
