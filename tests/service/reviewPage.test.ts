@@ -179,7 +179,8 @@ describe("the history of a proposal", () => {
       _csrf: csrf,
       interruptId: second.interruptId,
       action: "revise",
-      feedback: "Name the excluded approaches.",
+      // A browser sends a text area's line breaks as CRLF: kept as plain line breaks.
+      feedback: "Name the excluded approaches.\r\nCite the county plan.",
     });
     expect(revised.status).toBe(303);
     const third = await nextReviewOf(threadId, second.interruptId);
@@ -214,7 +215,7 @@ describe("the history of a proposal", () => {
     const { decisions } = await real.desk.threadStatus(threadId, reviewers.bo!);
     expect(decisions.map((d) => [d.action, d.comment, d.feedback, d.content])).toEqual([
       ["approve", "Good research; the award range is <b>unclear</b>.", undefined, undefined],
-      ["revise", undefined, "Name the excluded approaches.", undefined],
+      ["revise", undefined, "Name the excluded approaches.\nCite the county plan.", undefined],
       ["edit", undefined, undefined, edited],
     ]);
   }, 120_000);
