@@ -30,6 +30,13 @@ if (!existsSync(fileURLToPath(entry))) {
   }
 }
 
+// The reader of the output went away (`evalgate show … | head`): the rest of the output is
+// dropped, and the command ends with its own exit code, not a stack trace.
+const READER_GONE = new Set(["EPIPE", "ERR_STREAM_DESTROYED"]);
+process.stdout.on("error", (error) => {
+  if (!READER_GONE.has(error.code)) throw error;
+});
+
 const { main } = await import(entry.href);
 const code = await main(process.argv.slice(2));
 // Let stdout drain (a large report into a pipe), then exit: an idle keep-alive connection to the

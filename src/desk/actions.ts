@@ -172,7 +172,7 @@ export async function getReview(
     row === undefined || snapshot === undefined
       ? undefined
       : reviewDetailOf(row, snapshot, ctx.runtime.stages);
-  if (detail === undefined) throw reviewNotPending(threadId, row?.interruptId ?? "(any)", []);
+  if (detail === undefined) throw reviewNotPending(threadId, undefined, []);
   return detail;
 }
 

@@ -4,6 +4,7 @@ import { labelsOfDecision } from "../calibration/labels.js";
 import { ReviewDecisionSchema } from "../graph/model.js";
 import { editContentIssue } from "../graph/reviewInput.js";
 import type { StageDefinition } from "../graph/stages.js";
+import { structuredContentOf } from "../graph/structuredContent.js";
 import type { PendingReview } from "../orchestrator/pendingReview.js";
 import { checkedCorrections } from "../scoring/corrections.js";
 import type { Reviewer } from "../store/reviewers.js";
@@ -20,8 +21,15 @@ function parsedDecision(
   stage: StageDefinition | undefined,
   current: unknown,
 ) {
-  const { interruptId: _id, ...decision } = request;
-  const parsed = ReviewDecisionSchema.safeParse({ ...decision, reviewer: by.name });
+  const { interruptId: _id, content, ...decision } = request;
+  const fields = content !== undefined && typeof content !== "string";
+  if (fields && stage !== undefined && structuredContentOf(stage) === undefined) {
+    throw invalidInput("content", `the ${stage.title} takes text, not JSON fields`);
+  }
+  // Structured content sent as its JSON object or list is read as its JSON text.
+  const edited =
+    content === undefined ? {} : { content: fields ? JSON.stringify(content) : content };
+  const parsed = ReviewDecisionSchema.safeParse({ ...decision, ...edited, reviewer: by.name });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw invalidInput(issue?.path.map(String).join(".") || "action", issue?.message ?? "invalid");

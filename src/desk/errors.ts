@@ -54,19 +54,23 @@ export function invalidInput(field: string, message: string): DeskError {
   return new DeskError("INVALID_INPUT", `${field}: ${message}`, { field });
 }
 
+/** A decision on `interruptId` (or, without one, a review asked for) that the thread does not wait for. */
 export function reviewNotPending(
   threadId: string,
-  interruptId: string,
+  interruptId: string | undefined,
   pending: readonly string[],
 ): DeskError {
   const now =
     pending.length === 0
       ? "it waits for no review now"
       : `it waits for ${pending.map((id) => quotedId(id)).join(", ")}`;
+  const thread = `thread ${shownId(threadId)}`;
   return new DeskError(
     "REVIEW_NOT_PENDING",
-    `thread ${shownId(threadId)} is not waiting for a decision on ${quotedId(interruptId)}: ${now}`,
-    { threadId, interruptId, pending: [...pending] },
+    interruptId === undefined
+      ? `${thread} waits for no review now`
+      : `${thread} is not waiting for a decision on ${quotedId(interruptId)}: ${now}`,
+    { threadId, ...(interruptId === undefined ? {} : { interruptId }), pending: [...pending] },
   );
 }
 

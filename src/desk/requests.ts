@@ -35,18 +35,25 @@ export const StartProposalSchema = z.strictObject({
 });
 export type StartProposal = z.infer<typeof StartProposalSchema>;
 
+const StructuredEditSchema = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+
+/** An edit's content: text by the review boundary's schema, or a JSON object or list as it is. */
+function editContent(value: unknown, ctx: z.RefinementCtx) {
+  const fields = typeof value === "object" && value !== null;
+  const read = (fields ? StructuredEditSchema : EditContentSchema).safeParse(value);
+  if (read.success) return read.data;
+  for (const { message, path } of read.error.issues)
+    ctx.addIssue({ code: "custom", message, path });
+  return z.NEVER;
+}
+
 /** `POST /api/reviews/:threadId/decisions`, its fields checked by the review boundary's schemas. */
 export const DecisionRequestSchema = z.strictObject({
   interruptId: InterruptIdSchema,
   action: z.enum(REVIEW_ACTIONS),
   feedback: FeedbackSchema.optional(),
   /** With edit: the new content as text, or structured content as its JSON object or list. */
-  content: z
-    .preprocess(
-      (value) => (typeof value === "object" && value !== null ? JSON.stringify(value) : value),
-      EditContentSchema,
-    )
-    .optional(),
+  content: z.unknown().transform(editContent).optional(),
   comment: CommentSchema.optional(),
   /** With approve, revise or edit: the right `score` on the criterion's scale, or `level`. */
   corrections: ReviewCorrectionListSchema.optional(),

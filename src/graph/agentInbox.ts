@@ -5,17 +5,23 @@ import { inboxDescription } from "./inboxDescription.js";
 import { type InterruptMetadata, type ReviewDecision, ReviewDecisionSchema } from "./model.js";
 import { EditContentSchema, FeedbackSchema } from "./reviewInput.js";
 
-/** The action request Agent Inbox sends back with an edit (and an accept of an editable review). */
+/** The action request Agent Inbox sends back with an edit: its content is the edit. */
 const ActionRequestSchema = z.object({
   action: z.string().max(1_000),
   args: z.looseObject({ content: EditContentSchema }),
+});
+
+/** The action request as shown, which Agent Inbox sends back with an accept: never read. */
+const ShownRequestSchema = z.object({
+  action: z.string().max(1_000),
+  args: z.record(z.string(), z.unknown()),
 });
 
 /** LangGraph's prebuilt `HumanResponse`, what Agent Inbox sends (`ignore` is refused). */
 const HumanResponseSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("accept"),
-    args: z.union([z.null(), ActionRequestSchema]).optional(),
+    args: z.union([z.null(), ShownRequestSchema]).optional(),
   }),
   z.object({ type: z.literal("ignore"), args: z.null().optional() }),
   z.object({ type: z.literal("response"), args: FeedbackSchema }),

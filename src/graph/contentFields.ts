@@ -154,6 +154,8 @@ export function contentFromForm(
   }
   let edit: unknown;
   const issues: ContentIssue[] = [];
+  /** Each kept item's place in the form, so an issue names the item as the person sees it. */
+  let posted: number[] = [];
   if (input.shape === "object") {
     const built = objectOfEntries(input.fields, []);
     edit = built.value;
@@ -162,16 +164,27 @@ export function contentFromForm(
     issues.push({ path: [], message: `has more than ${FIELD_FORM_LIMITS.items} items` });
   } else {
     // An item left empty (a blank one offered for adding, or one emptied to remove it) is dropped.
-    const kept = input.items.filter((fields) => fields.some((f) => f.text.trim() !== ""));
-    edit = kept.map((fields, index) => {
-      const built = objectOfEntries(fields, [index]);
+    posted = input.items.flatMap((fields, at) =>
+      fields.some((f) => f.text.trim() !== "") ? [at] : [],
+    );
+    edit = posted.map((at) => {
+      const built = objectOfEntries(input.items[at] ?? [], [at]);
       issues.push(...built.issues);
       return built.value;
     });
   }
   if (issues.length > 0) return { ok: false, issues };
   const applied = applyContentEdit(type, current, edit);
-  if (!applied.ok) return applied;
+  if (!applied.ok) {
+    // The edit rule numbers the kept items: name each as it stands in the form.
+    const inForm = (issue: ContentIssue): ContentIssue => {
+      const [first, ...rest] = issue.path;
+      return typeof first === "number"
+        ? { ...issue, path: [posted[first] ?? first, ...rest] }
+        : issue;
+    };
+    return { ok: false, issues: applied.issues.map(inForm) };
+  }
   // A list's edit replaces the list: it is sent as the content it makes.
   return { ok: true, value: applied.value, edit: type.shape === "list" ? applied.value : edit };
 }

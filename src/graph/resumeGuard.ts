@@ -72,7 +72,7 @@ function sizeIssue(value: unknown): string | undefined {
 function screened(answer: unknown): unknown {
   if (RefusedAnswerSchema.safeParse(answer).success) return answer;
   const read = responseOf(answer);
-  if ("problem" in read) return refusedAnswer(read.field, read.problem);
+  if ("problem" in read) return refusedAnswer(read.field, read.problem, read.type);
   const tooBig = sizeIssue(answer);
   return tooBig === undefined ? answer : refusedAnswer("(answer)", tooBig);
 }

@@ -8,31 +8,48 @@ import { decisionOf, type ReviewResponse, ReviewResponseSchema } from "./agentIn
 import type { ReviewDecision, ReviewRefusal } from "./model.js";
 import { readableIssues } from "./reviewInput.js";
 
+const AnswerTypeSchema = z.enum(["accept", "ignore", "response", "edit"]);
+type AnswerType = z.infer<typeof AnswerTypeSchema>;
+
 /** What the resume guard stores in place of an answer no review takes: never the value. */
 export const RefusedAnswerSchema = z.strictObject({
   refusedAnswer: z.strictObject({
     field: z.string().max(300),
     problem: z.string().max(1_000),
+    /** The Agent Inbox response's type, when it named one: what its `args` were meant to be. */
+    type: AnswerTypeSchema.optional(),
   }),
 });
 
-export function refusedAnswer(field: string, problem: string) {
-  return { refusedAnswer: { field: field.slice(0, 300), problem: problem.slice(0, 1_000) } };
+type Refused = z.infer<typeof RefusedAnswerSchema>["refusedAnswer"];
+
+export function refusedAnswer(field: string, problem: string, type?: AnswerType) {
+  const refused = { field: field.slice(0, 300), problem: problem.slice(0, 1_000) };
+  return { refusedAnswer: type === undefined ? refused : { ...refused, type } };
+}
+
+/** The type a HumanResponse (alone or in a list of one) says it is. */
+function answerType(answer: unknown): AnswerType | undefined {
+  const one = Array.isArray(answer) && answer.length === 1 ? answer[0] : answer;
+  const type =
+    typeof one === "object" && one !== null ? (one as { type?: unknown }).type : undefined;
+  const read = AnswerTypeSchema.safeParse(type);
+  return read.success ? read.data : undefined;
 }
 
 /** The answer's shape read once, for the resume guard and the review: the response, or what is wrong. */
-export function responseOf(
-  answer: unknown,
-): { response: ReviewResponse } | { field: string; problem: string } {
+export function responseOf(answer: unknown): { response: ReviewResponse } | Refused {
   const stood = RefusedAnswerSchema.safeParse(answer);
   if (stood.success) return stood.data.refusedAnswer;
   const parsed = ReviewResponseSchema.safeParse(answer);
   if (parsed.success) return { response: parsed.data };
   const [issue] = readableIssues(parsed.error.issues);
   const path = issue?.path ?? [];
+  const type = answerType(answer);
   return {
     field: path.length === 0 ? "(answer)" : path.map(String).join("."),
     problem: issue?.message ?? "is not an answer",
+    ...(type === undefined ? {} : { type }),
   };
 }
 
@@ -46,10 +63,12 @@ interface AnswerChecks {
   editHint: string;
 }
 
-function fixFor(field: string, checks: AnswerChecks): string {
+function fixFor(field: string, checks: AnswerChecks, type?: AnswerType): string {
   const last = field.split(".").at(-1) ?? field;
-  if (/content$/.test(field)) return checks.editHint;
-  if (field === "args" || last === "feedback") {
+  if (/content$/.test(field) || (type === "edit" && field.startsWith("args"))) {
+    return checks.editHint;
+  }
+  if ((field === "args" && (type ?? "response") === "response") || last === "feedback") {
     return "Write what the writer should change, in visible text (at most 20,000 characters).";
   }
   if (last === "reviewer") return "Give the reviewer's name on one line (at most 100 characters).";
@@ -60,8 +79,13 @@ function fixFor(field: string, checks: AnswerChecks): string {
   return `Answer with ${checks.offered}.`;
 }
 
-function refusal(field: string, problem: string, checks: AnswerChecks): { refusal: ReviewRefusal } {
-  return { refusal: { field, problem, fix: fixFor(field, checks) } };
+function refusal(
+  field: string,
+  problem: string,
+  checks: AnswerChecks,
+  type?: AnswerType,
+): { refusal: ReviewRefusal } {
+  return { refusal: { field, problem, fix: fixFor(field, checks, type) } };
 }
 
 /**
@@ -73,7 +97,7 @@ export function readReviewAnswer(
   checks: AnswerChecks,
 ): { decision: ReviewDecision } | { refusal: ReviewRefusal } {
   const read = responseOf(answer);
-  if ("problem" in read) return refusal(read.field, read.problem, checks);
+  if ("problem" in read) return refusal(read.field, read.problem, checks, read.type);
   const inbox = !("action" in read.response);
   const decision = decisionOf(read.response);
   if (decision === undefined) {

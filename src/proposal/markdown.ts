@@ -6,10 +6,9 @@ import { type ContentField, contentForm } from "../graph/contentFields.js";
 import { markdownCell, markdownText, sectionMarkdown } from "../graph/markdownText.js";
 import { structuredContentOf } from "../graph/structuredContent.js";
 import type { GateRecord, ProposalDocument, ProposalInputPart } from "./document.js";
+import { statusName } from "./statusWords.js";
 
 const NOT_WRITTEN = "_Not written yet._";
-
-const spaced = (status: string) => status.replaceAll("_", " ");
 
 /** Text as a fenced code block, its fence longer than any run of backticks inside. */
 function codeBlock(text: string, language: string): string[] {
@@ -35,7 +34,7 @@ function inputLines(part: ProposalInputPart): string[] {
   const out = [`### ${markdownText(part.title)}`, ""];
   const type = structuredContentOf({ contentType: part.stage, contentKind: part.shape });
   if (part.content === null || type === undefined) return [...out, NOT_WRITTEN, ""];
-  if (!part.accepted) out.push(`_Not approved yet (${spaced(part.status)})._`, "");
+  if (!part.accepted) out.push(`_Not approved yet (${statusName(part.status)})._`, "");
   const form = contentForm(type, part.content);
   if (form.shape === "object") return [...out, ...fieldLines(form.fields)];
   form.items.forEach((fields, index) => {
@@ -65,7 +64,7 @@ function gateTable(gates: readonly GateRecord[]): string[] {
   const rows = gates.map((g) =>
     [
       g.title,
-      spaced(g.status),
+      statusName(g.status),
       score(g),
       g.verdict ?? "—",
       g.fundingStatus ?? "—",
@@ -96,7 +95,7 @@ function errorLines(document: ProposalDocument): string[] {
 
 function draftNotice(document: ProposalDocument): string[] {
   if (document.state === "complete") return [];
-  const left = document.pending.map((p) => `${p.title} (${spaced(p.status)})`);
+  const left = document.pending.map((p) => `${p.title} (${statusName(p.status)})`);
   return [
     "> **Draft.** This proposal is not finished: not every stage is written and approved yet.",
     ...(left.length === 0
@@ -116,7 +115,7 @@ export function renderProposalMarkdown(document: ProposalDocument): string {
     out.push(`## ${markdownText(section.title)}`, "");
     if (section.text === null || section.text.trim() === "") out.push(NOT_WRITTEN, "");
     else {
-      if (!section.accepted) out.push(`_Not approved yet (${spaced(section.status)})._`, "");
+      if (!section.accepted) out.push(`_Not approved yet (${statusName(section.status)})._`, "");
       out.push(sectionMarkdown(section.text, 2), "");
     }
   }

@@ -6,23 +6,7 @@ import { LOAD_RFP_NODE, loadProposalConfig } from "../graph/proposalGraph.js";
 import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../graph/stages.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 
-/** Stage statuses (ProcessingStatus) and thread statuses. */
-export const STATUS_WORDS: Readonly<Record<string, string>> = {
-  not_started: "not started",
-  running: "being worked on",
-  completed: "written, not judged yet",
-  evaluating: "being judged",
-  awaiting_review: "waiting for a reviewer",
-  revision_requested: "sent back for a revision",
-  approved: "approved",
-  edited: "edited by a reviewer",
-  stale: "to be redone (an earlier part changed)",
-  error: "stopped on an error",
-  queued: "waiting to be worked on",
-  waiting: "waiting for a reviewer",
-  finished: "finished",
-  failed: "stopped on an error",
-};
+export { STATUS_WORDS, statusName } from "../proposal/statusWords.js";
 
 /** The interrupt's type. */
 export const REVIEW_KIND_WORDS: Readonly<Record<string, string>> = {
@@ -64,10 +48,6 @@ function wordsOf(id: string): string {
 
 function capitalised(text: string): string {
   return text === "" ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`;
-}
-
-export function statusName(status: string): string {
-  return STATUS_WORDS[status] ?? wordsOf(status);
 }
 
 /** A stage's title ("connection_pairs" → "Connection Pairs"); an unknown id in the same title case. */

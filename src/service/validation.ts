@@ -1,10 +1,10 @@
 /** zod validation of bodies, queries and params: a failure is INVALID_INPUT naming the first field. */
 import { zValidator } from "@hono/zod-validator";
-import type { Context } from "hono";
-import { validator } from "hono/validator";
+import type { Context, MiddlewareHandler } from "hono";
 import { type ZodType, z } from "zod";
 import { ThreadIdSchema } from "../graph/reviewInput.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import type { ServiceEnv } from "./env.js";
 import { ServiceRequestError } from "./errors.js";
 
 function issueField(error: z.ZodError): string | undefined {
@@ -29,9 +29,14 @@ export function threadIdParam(c: Context): string {
   return requireValid(ThreadIdSchema.safeParse(c.req.param("threadId")), "the thread id");
 }
 
-/** The JSON body read by readUntrustedJson (prototype keys refused), not Hono's JSON.parse. */
-export function jsonBody<T extends ZodType>(schema: T) {
-  return validator("json", async (_parsed, c): Promise<z.output<T>> => {
+/**
+ * The JSON body read once, by readUntrustedJson (prototype keys refused, a syntax error placed by
+ * line and column) — not by Hono's json validator, which runs JSON.parse on it first.
+ */
+export function jsonBody<T extends ZodType>(
+  schema: T,
+): MiddlewareHandler<ServiceEnv, string, { in: { json: z.input<T> }; out: { json: z.output<T> } }> {
+  return async (c, next) => {
     requireJsonType(c.req.header("content-type"));
     const read = readUntrustedJson(await c.req.text());
     if (!read.ok) {
@@ -40,8 +45,10 @@ export function jsonBody<T extends ZodType>(schema: T) {
         `the request body is not usable JSON: ${describeJsonProblem(read.problem)}`,
       );
     }
-    return requireValid(schema.safeParse(read.value), "the request body");
-  });
+    const body: z.output<T> = requireValid(schema.safeParse(read.value), "the request body");
+    c.req.addValidatedData("json", body as object);
+    await next();
+  };
 }
 
 /** A form or text/plain body, which another site's page can send unasked, is never read as JSON. */

@@ -185,7 +185,10 @@ describe.concurrent("evalgate run", () => {
       expect(solutionRow.slice(1, 7)).toEqual(["approved", "0.85", "pass", "—", "yes", "2"]);
       expect(solutionRow[7]).toContain(`revise by ana`);
       expect(solutionRow[7]).toContain("approve by ana");
-      expect(rows[3]?.split(" | ").slice(1, 3)).toEqual(["edited", "0.85 (before the edit)"]);
+      expect(rows[3]?.split(" | ").slice(1, 3)).toEqual([
+        "edited by a reviewer",
+        "0.85 (before the edit)",
+      ]);
 
       // The revision went back to the writer with the feedback; the RFP and applicant were used.
       const solutionPrompts = writerRequests(server, SOLUTION_TASK).map(userPrompt);

@@ -96,7 +96,7 @@ describe("evalgate run after an evaluation error", () => {
       expect(proposal).toContain("**Funder:** Calder Bay Community Foundation");
       const research = proposal.split("\n").find((l) => l.startsWith("| Research |"));
       // Its failed evaluation judged nothing: no score is shown for it, never a zero.
-      expect(research?.split(" | ").slice(1, 3)).toEqual(["edited", "not evaluated"]);
+      expect(research?.split(" | ").slice(1, 3)).toEqual(["edited by a reviewer", "not evaluated"]);
       expect(summary).toMatch(/\nresearch\s+edited\s+—\s+not evaluated\n/);
     } finally {
       await server.close();

@@ -5,12 +5,14 @@
  * prints it — or a paused thread's draft, marked as such — as Markdown, JSON or HTML, or writes it
  * to a new --out file.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OllamaServer } from "../doubles/index.js";
 import { SECTION_IDS, STAGE_IDS } from "../proposalStages.js";
+import { BIN } from "./helpers.js";
 import {
   answers,
   DB,
@@ -151,6 +153,20 @@ describe("evalgate show", () => {
     expect(await readFile(join(cwd, `proposal-${finished}-2.md`), "utf8")).toBe(shown.stdout);
   });
 
+  it("ends quietly when the reader of its output has gone (`show … | head`), with no stack trace", async () => {
+    const { cwd, finished } = threads;
+    const child = spawn(process.execPath, [BIN, "show", finished], { cwd, stdio: "pipe" });
+    // The reader is gone before anything is written: every write meets a closed pipe (EPIPE).
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+
   it("prints JSON: the document, complete, every stage's gate passed with ana's approval", async () => {
     const { cwd, finished } = threads;
     const shown = await evalgate(["show", finished, "--format", "json"], { cwd });
@@ -173,7 +189,7 @@ describe("evalgate show", () => {
     const md = await evalgate(["show", paused], { cwd });
     expect(md.code).toBe(0);
     expect(md.stdout).toContain(
-      "> **Draft.** This proposal is not finished: not every stage is written and approved yet.\n> Not yet written or approved: Solution Sought (awaiting review), Connection Pairs (not started), Problem Statement (not started),",
+      "> **Draft.** This proposal is not finished: not every stage is written and approved yet.\n> Not yet written or approved: Solution Sought (waiting for a reviewer), Connection Pairs (not started), Problem Statement (not started),",
     );
     expect(md.stdout).toContain("## Problem Statement\n\n_Not written yet._");
     const json = JSON.parse((await evalgate(["show", paused, "--format", "json"], { cwd })).stdout);

@@ -9,13 +9,10 @@ const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (Coun
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 
-async function pausedGate(id: string) {
+async function pausedGate(id: string, content = PROBLEM) {
   const model = scoringJudge(0.85);
   const graph = buildEvaluationGraph({ model }).compile({ checkpointer: new MemorySaver() });
-  const paused = await graph.invoke(
-    { content: PROBLEM, contentType: "problem_statement" },
-    thread(id),
-  );
+  const paused = await graph.invoke({ content, contentType: "problem_statement" }, thread(id));
   const value = (paused as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__?.[0]?.value;
   return { model, graph, value: value as HumanInterrupt & { type: string; title: string } };
 }
@@ -71,6 +68,7 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       [{ type: "ignore", args: null }, "type", /cannot be ignored/],
       [{ type: "response", args: "   " }, "args", /no visible text/],
       [{ type: "edit", args: { action: "x", args: {} } }, "args.args.content", /./],
+      [{ type: "edit", args: "Edited statement." }, "args", /expected object/],
     ] as const) {
       const asked = await graph.invoke(new Command({ resume }), thread("inbox-e"));
       const value = askedAgain(asked);
@@ -78,6 +76,8 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       expect(value.refusal.field).toBe(field);
       expect(value.refusal.problem).toMatch(problem);
       expect(value.description).toContain("**How to fix it:**");
+      // The fix fits the answer: an edit is told how to send its content, not feedback.
+      if (resume.type === "edit") expect(value.refusal.fix).toMatch(/^Send the edited text/);
       const state = await graph.getState(thread("inbox-e"));
       expect(state.next).toEqual(["review"]);
       // A new interrupt each time: the one to answer next.
@@ -113,6 +113,17 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     );
     expect(kept.status).toBe("approved");
     expect(kept.content).toBe(PROBLEM);
+    // The request it sends along is the content as shown, never read as an edit: text taken
+    // from a PDF keeps its page breaks (form feeds), which no edit may hold, and is approved.
+    const pages = "Flooding displaced 1,240 households.\fPage 2: the county report.";
+    const paged = await pausedGate("inbox-g2", pages);
+    const acceptPages = [{ type: "accept", args: paged.value.action_request }];
+    const approvedPages = await paged.graph.invoke(
+      new Command({ resume: acceptPages }),
+      thread("inbox-g2"),
+    );
+    expect(approvedPages.status).toBe("approved");
+    expect(approvedPages.content).toBe(pages);
 
     const revised = await pausedGate("inbox-h");
     const response = [{ type: "response", args: "Cite the 2025 county figures." }];

@@ -210,10 +210,15 @@ describe("edited fields read back", () => {
     });
     expect(read.ok).toBe(false);
     if (read.ok) return;
-    // The blank second item was dropped: the third is now pair 2.
+    // The blank second item is dropped, but the issues name the third as the form shows it:
+    // the page marks that item's fields, the terminal's form names the item the reviewer wrote.
+    expect(read.issues.map((i) => i.path)).toEqual([
+      [2, "applicantCapability"],
+      [2, "strength"],
+    ]);
     expect(read.issues.map((i) => describeIssue(pairs, i))).toEqual([
-      "Applicant capability (pair 2): is required: it cannot be left out or emptied",
-      "Strength (pair 2): is one of strong, moderate, weak",
+      "Applicant capability (pair 3): is required: it cannot be left out or emptied",
+      "Strength (pair 3): is one of strong, moderate, weak",
     ]);
   });
 

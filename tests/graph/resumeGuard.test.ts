@@ -70,6 +70,14 @@ describe("a resume value screened before it is stored", () => {
     expect(JSON.stringify(screenedResume({ type: "response", args: secret }))).not.toContain(
       "SECRET",
     );
+    // An Agent Inbox response keeps its type, so the review says how to fix that kind of answer.
+    expect(screenedResume([{ type: "edit", args: secret }])).toEqual({
+      refusedAnswer: {
+        field: "args",
+        problem: "Invalid input: expected object, received string",
+        type: "edit",
+      },
+    });
     // Its own stand-in passes as it is (a resume sent again is not screened twice).
     const standIn = screenedResume({ action: "edit" });
     expect(screenedResume(standIn)).toBe(standIn);

@@ -171,9 +171,11 @@ describe("the proposal document", () => {
     ]);
     const md = renderProposalMarkdown(document);
     expect(md).toContain(
-      "> **Draft.** This proposal is not finished: not every stage is written and approved yet.\n> Not yet written or approved: Timeline (awaiting review), Conclusion (not started).",
+      "> **Draft.** This proposal is not finished: not every stage is written and approved yet.\n> Not yet written or approved: Timeline (waiting for a reviewer), Conclusion (not started).",
     );
-    expect(md).toContain("## Timeline\n\n_Not approved yet (awaiting review)._\n\nDraft timeline.");
+    expect(md).toContain(
+      "## Timeline\n\n_Not approved yet (waiting for a reviewer)._\n\nDraft timeline.",
+    );
     expect(md).toContain("## Conclusion\n\n_Not written yet._");
     // Finished with a stage not accepted is still a draft.
     const stuck = buildProposalDocument({ threadId: "t", values, stages: STAGES, finished: true });
@@ -271,7 +273,7 @@ describe("the proposal as Markdown", () => {
     expect(rows[1]).toBe(
       "| Solution Sought | approved | 0.70 | borderline | — | no | 2 | revise by noor (2026-02-01 10:15): “Quote the call.”; approve by noor (2026-02-01 10:15): “Borderline, but fine” |",
     );
-    expect(rows[5]).toContain("| Budget | edited | 0.82 (before the edit) | pass |");
+    expect(rows[5]).toContain("| Budget | edited by a reviewer | 0.82 (before the edit) | pass |");
     expect(md).toContain("**Earlier errors (superseded: the stage has moved on since)**");
     expect(md).not.toContain("\n**Errors**\n");
   });

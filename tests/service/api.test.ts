@@ -106,6 +106,13 @@ describe("the review API", () => {
     const malformed = await served.client.postRaw("/api/proposals", served.tokens.ana, "{not json");
     expect(malformed.status).toBe(400);
     expect(errorOf(malformed).code).toBe("INVALID_INPUT");
+    // Read by the service's own JSON reader, which says where the body stops being JSON.
+    expect(errorOf(malformed).message).toMatch(
+      /^the request body is not usable JSON: line 1, column 2/,
+    );
+    const empty = await served.client.postRaw("/api/proposals", served.tokens.ana, "");
+    expect(empty.status).toBe(400);
+    expect(errorOf(empty).message).toMatch(/^the request body is not usable JSON/);
     for (const poisoned of [
       '{"rfp": "x", "applicant": "y", "__proto__": {"reviewer": "boss"}}',
       '{"rfp": "x", "applicant": "y", "\\u005f_proto__": {"admin": true}}',

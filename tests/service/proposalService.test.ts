@@ -199,7 +199,12 @@ describe("the proposal route and page", () => {
     expect(thread).toContain("Read the draft so far");
     const html = await (await client.get(`/threads/${threadId}/proposal`)).text();
     expect(html).toContain('id="draft-notice"');
-    expect(html).toContain("Research (awaiting review)");
+    // The same words for the same status on the thread's page, its proposal and its Markdown.
+    expect(thread).toMatch(/<td>Research<\/td><td>waiting for a reviewer<\/td>/);
+    expect(html).toContain("Research (waiting for a reviewer)");
+    const markdown = await (await client.get(`/threads/${threadId}/proposal.md`)).text();
+    expect(markdown).toContain("Research (waiting for a reviewer)");
+    expect(`${html}${markdown}`).not.toMatch(/awaiting.review/);
   }, 60_000);
 });
 
@@ -333,12 +338,39 @@ describe("reviews of structured content and revised versions", () => {
     const again = await refused.text();
     expect(again).toContain("Applicant capability (pair 1): is required");
     expect(again).toContain("door-to-door volunteers</textarea>");
+    // As a browser posts it: pair 1 emptied to remove it, pair 2 at fault, the two new pairs
+    // blank. The problem names pair 2 and marks its field; the blanks come back as new pairs.
+    const blank = { funderNeed: "", applicantCapability: "", strength: "", evidence: "" };
+    const fields = (index: number, values: Record<string, string>) =>
+      Object.fromEntries(Object.entries(values).map(([k, v]) => [`content.${index}.${k}`, v]));
+    const shifted = await client.post(`/reviews/${threadId}/decisions`, {
+      ...{ _csrf: csrf, interruptId: review.interruptId, action: "edit", contentForm: "list" },
+      ...fields(0, blank),
+      ...fields(1, { ...blank, funderNeed: "tenant outreach" }),
+      ...fields(2, blank),
+      ...fields(3, blank),
+    });
+    expect(shifted.status).toBe(400);
+    const shiftedPage = await shifted.text();
+    expect(shiftedPage).toContain("Applicant capability (pair 2): is required");
+    expect(shiftedPage).toMatch(/id="edit-1-applicantCapability"[^>]*aria-invalid="true"/);
+    expect(shiftedPage).not.toMatch(/id="edit-0-applicantCapability"[^>]*aria-invalid/);
+    expect(shiftedPage.split("<legend>New pair</legend>")).toHaveLength(3);
+    expect(shiftedPage).not.toContain("<legend>Pair 3</legend>");
     const saved = await client.post(`/reviews/${threadId}/decisions`, {
       ...form,
       "content.0.applicantCapability": "retrofitted 120 homes",
     });
     expect(saved.status).toBe(303);
-    await nextReview(threadId, review.interruptId);
+    const section = await nextReview(threadId, review.interruptId);
+    expect(section).toMatchObject({ stage: "problem_statement", contentKind: "text" });
+    // A section is text: JSON fields sent in its place are refused, not kept as its prose.
+    for (const content of [{ text: "Flooding displaced 1,240 households." }, ["a", "b"]]) {
+      const fields = await decide(threadId, section, { action: "edit", content });
+      expect(fields.status).toBe(400);
+      expect(errorOf(fields)).toMatchObject({ code: "INVALID_INPUT", field: "content" });
+      expect(errorOf(fields).message).toContain("the Problem Statement takes text");
+    }
     const document = (await api.get(`/api/threads/${threadId}/proposal`, ana))
       .body as ProposalDocument;
     expect(document.inputs[2]?.content).toEqual([

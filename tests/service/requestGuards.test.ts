@@ -96,6 +96,12 @@ describe("requests refused at the door", () => {
     expect(await (await post({ origin: "http://evil.example" })).text()).toContain(
       "ORIGIN_REJECTED",
     );
+    // Behind a proxy that addresses the replica by another host, the host the browser asked
+    // for comes in X-Forwarded-Host (docs/deployment.md); without it the origin does not match.
+    const proxied = { host: "10.0.0.5:8080", origin: "https://reviews.example.org" };
+    expect((await post(proxied)).status).toBe(403);
+    const forwarded = { ...proxied, "x-forwarded-host": "reviews.example.org" };
+    expect((await post(forwarded)).status).toBe(303);
     // The same form from the service's own page is taken.
     expect((await post({ origin: "http://127.0.0.1" })).status).toBe(303);
     const started = await api(app, "/proposals", {

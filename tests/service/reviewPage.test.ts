@@ -179,7 +179,8 @@ describe("the history of a proposal", () => {
       _csrf: csrf,
       interruptId: second.interruptId,
       action: "revise",
-      feedback: "Name the excluded approaches.",
+      // A browser sends a text area's line breaks as CRLF: kept as plain line breaks.
+      feedback: "Name the excluded approaches.\r\nCite the county plan.",
     });
     expect(revised.status).toBe(303);
     const third = await nextReviewOf(threadId, second.interruptId);
@@ -214,7 +215,7 @@ describe("the history of a proposal", () => {
     const { decisions } = await real.desk.threadStatus(threadId, reviewers.bo!);
     expect(decisions.map((d) => [d.action, d.comment, d.feedback, d.content])).toEqual([
       ["approve", "Good research; the award range is <b>unclear</b>.", undefined, undefined],
-      ["revise", undefined, "Name the excluded approaches.", undefined],
+      ["revise", undefined, "Name the excluded approaches.\nCite the county plan.", undefined],
       ["edit", undefined, undefined, edited],
     ]);
   }, 120_000);
@@ -304,6 +305,44 @@ describe("a decision that came too late", () => {
     });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("<h1>You decided this review already</h1>");
+    expect((await real.desk.threadStatus(threadId, reviewers.ana!)).decisions).toHaveLength(1);
+  }, 120_000);
+
+  it("409 with who decided for a stale form of structured content while the thread runs on", async () => {
+    const threadId = await waitingThread("Stale structured form");
+    const review = await real.desk.getReview(threadId, reviewers.bo!);
+    const bo = await signedIn("bo");
+    const ana = await signedIn("ana");
+    // The research page's form, as a browser sends it: its edit fields go with every button.
+    const page = await (await bo.client.get(`/reviews/${threadId}`)).text();
+    expect(page).toContain('name="contentForm" value="object"');
+    real.server.setBehaviour({ hold: "before-response" });
+    try {
+      const first = await ana.client.post(`/reviews/${threadId}/decisions`, {
+        _csrf: ana.csrf,
+        interruptId: review.interruptId,
+        action: "approve",
+      });
+      expect(first.status).toBe(303);
+      await real.server.waitFor((server) => server.held > 0);
+      for (const action of ["approve", "edit"]) {
+        const late = await bo.client.post(`/reviews/${threadId}/decisions`, {
+          _csrf: bo.csrf,
+          interruptId: review.interruptId,
+          action,
+          contentForm: "object",
+          "content.funder": "Calder Bay Community Foundation",
+        });
+        expect(late.status).toBe(409);
+        const html = await late.text();
+        expect(html).toContain("<h1>Someone decided this review first</h1>");
+        expect(html).toMatch(/<strong>ana<\/strong> approved Research at/);
+      }
+    } finally {
+      real.server.setBehaviour({});
+      real.server.release();
+    }
+    await nextReviewOf(threadId, review.interruptId);
     expect((await real.desk.threadStatus(threadId, reviewers.ana!)).decisions).toHaveLength(1);
   }, 120_000);
 

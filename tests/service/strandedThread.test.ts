@@ -79,7 +79,11 @@ describe("a thread stranded with pending writes, through the API", () => {
     expect(stranded.status).toBe("failed");
     expect(stranded.error).toContain("work left at startEvaluateConnectionPairs");
     expect(stranded.stages.find((s) => s.stage === "connection_pairs")?.status).toBe("evaluating");
-    expect((await client.get(`/api/reviews/${THREAD}`, token)).status).toBe(409);
+    const noReview = await client.get(`/api/reviews/${THREAD}`, token);
+    expect(noReview.status).toBe(409);
+    expect(errorOf(noReview).message).toBe(
+      `thread ${THREAD} waits for no review now [REVIEW_NOT_PENDING]`,
+    );
 
     const retried = await client.post(`/api/threads/${THREAD}/retry`, token, {});
     expect(retried.status).toBe(202);

@@ -5,6 +5,7 @@
  * a 409 page that says who decided what and when.
  */
 import type { Context } from "hono";
+import type { ReviewDetail } from "../../desk/answers.js";
 import { DecisionRequestSchema } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
@@ -111,13 +112,29 @@ export async function decidedFirstProps(
   };
 }
 
+/** The review a form of structured content answers, while it waits: a stale form goes to the desk, which says who decided. */
+async function reviewOfForm(
+  c: Context<ServiceEnv>,
+  desk: ReviewDesk,
+  threadId: string,
+  posted: Readonly<Record<string, string>>,
+): Promise<ReviewDetail | undefined> {
+  if (!(CONTENT_FORM_FIELD in posted)) return undefined;
+  const review = await desk.getReview(threadId, c.var.reviewer).catch((error: unknown) => {
+    if (isEvalgateError(error) && TOO_LATE.has(error.code)) return undefined;
+    throw error;
+  });
+  return review?.interruptId === posted.interruptId ? review : undefined;
+}
+
 export async function answerDecision(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {
   const threadId = threadIdParam(c);
   const posted = await checkedForm(c);
+  const review = await reviewOfForm(c, desk, threadId, posted);
   const prepared =
-    CONTENT_FORM_FIELD in posted
-      ? preparedForm(posted, await desk.getReview(threadId, c.var.reviewer))
-      : { kind: "form" as const, form: posted, draft: undefined };
+    review === undefined
+      ? { kind: "form" as const, form: posted, draft: undefined }
+      : preparedForm(posted, review);
   const { form } = prepared;
   if (prepared.kind === "refused") {
     const refusal = new ServiceRequestError(

@@ -39,7 +39,10 @@ function formValues(type: StructuredContentType, content: string, draft?: EditDr
     return { shape: "object", fields: withKnownFields(type, entered.fields) };
   }
   if (entered?.shape === "list") {
-    return { shape: "list", items: entered.items.map((item) => withKnownFields(type, item)) };
+    // The blank new items posted come back as the new items offered, not numbered as the content's.
+    const last = entered.items.findLastIndex((item) => item.some((f) => f.text.trim() !== ""));
+    const items = entered.items.slice(0, last + 1);
+    return { shape: "list", items: items.map((item) => withKnownFields(type, item)) };
   }
   const form = contentForm(type, shownContent({ content }));
   return form.shape === "object"

@@ -53,7 +53,10 @@ export interface CheckedForm {
   files: Record<string, File>;
 }
 
-/** The form's text fields and the files of `fileFields` (refused anywhere else), CSRF checked. */
+/** Line breaks as `\n` (a browser sends a text area's as `\r\n`). */
+export const unixLines = (text: string) => text.replace(/\r\n?/g, "\n");
+
+/** The form's text fields (line breaks as `\n`) and the files of `fileFields` (refused anywhere else), CSRF checked. */
 export async function checkedUpload(
   c: Context<ServiceEnv>,
   fileFields: readonly string[],
@@ -63,7 +66,7 @@ export async function checkedUpload(
   });
   const form: CheckedForm = { fields: {}, files: {} };
   for (const [name, value] of Object.entries(body)) {
-    if (typeof value === "string") form.fields[name] = value;
+    if (typeof value === "string") form.fields[name] = unixLines(value);
     else if (value instanceof File && fileFields.includes(name)) form.files[name] = value;
     else throw new ServiceRequestError("INVALID_INPUT", "files are not accepted here", name);
   }

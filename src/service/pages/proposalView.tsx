@@ -10,6 +10,7 @@ import type {
   ProposalInputPart,
   ProposalSection,
 } from "../../proposal/document.js";
+import { statusName } from "../statusWords.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { type Columns, DataTable } from "./dataTable.js";
 import { Layout, type SignedIn } from "./layout.js";
@@ -18,9 +19,7 @@ import { renderStandaloneFile } from "./standaloneFile.js";
 
 function NotApproved(props: { status: string; accepted: boolean }) {
   if (props.accepted) return null;
-  return (
-    <p class="muted not-approved">{`Not approved yet (${props.status.replaceAll("_", " ")}).`}</p>
-  );
+  return <p class="muted not-approved">{`Not approved yet (${statusName(props.status)}).`}</p>;
 }
 
 function SectionView(props: { section: ProposalSection }) {
@@ -83,7 +82,7 @@ function gateScore(gate: GateRecord): string {
 
 const GATE_COLUMNS: Columns<GateRecord> = {
   Stage: (gate) => gate.title,
-  Status: (gate) => gate.status.replaceAll("_", " "),
+  Status: (gate) => statusName(gate.status),
   Score: gateScore,
   Verdict: (gate) => gate.verdict ?? "—",
   "Funding status": (gate) => gate.fundingStatus ?? "—",
@@ -127,7 +126,7 @@ function DraftNotice(props: { document: ProposalDocument }) {
       yet.
       {document.pending.length > 0
         ? ` Not yet written or approved: ${document.pending
-            .map((p) => `${p.title} (${p.status.replaceAll("_", " ")})`)
+            .map((p) => `${p.title} (${statusName(p.status)})`)
             .join(", ")}.`
         : ""}
     </p>

@@ -2,7 +2,7 @@
 import { MAX_TEXT_CHARS, type StartProposal, StartProposalSchema } from "../../desk/requests.js";
 import { ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
-import type { CheckedForm } from "./pageSession.js";
+import { type CheckedForm, unixLines } from "./pageSession.js";
 import type { StartProposalValues } from "./startProposalForm.js";
 
 export const START_FILE_FIELDS = ["rfpFile", "applicantFile"] as const;
@@ -36,12 +36,9 @@ async function fileText(file: File, field: keyof typeof WHAT): Promise<string> {
   return text.replace(/^\uFEFF/, "");
 }
 
-/** Line breaks as `\n` (a browser sends a text area's as `\r\n`). */
-const unixLines = (text: string) => text.replace(/\r\n?/g, "\n");
-
 /** The text of a field: its file when one was chosen, else its text area; never both. */
 async function textOf(form: CheckedForm, field: keyof typeof WHAT): Promise<string> {
-  const typed = unixLines(form.fields[field] ?? "").trim();
+  const typed = (form.fields[field] ?? "").trim();
   const file = form.files[`${field}File`];
   const chosen = file !== undefined && (file.size > 0 || file.name !== "");
   if (chosen && typed !== "")
