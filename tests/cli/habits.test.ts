@@ -170,6 +170,7 @@ describe.concurrent("evalgate's habits", () => {
       store: "nothing-here.sqlite",
       reviews: [],
       workLeft: [],
+      failed: [],
     });
     expect(existsSync(join(temp.dir, "nothing-here.sqlite"))).toBe(false);
   });

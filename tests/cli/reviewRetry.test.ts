@@ -61,6 +61,19 @@ describe("evalgate review --retry", () => {
         await desk.close();
       }
 
+      // The failed thread is listed, with why and the command that runs it again.
+      const [listed, listedJson] = await Promise.all([
+        evalgate(["reviews", "--db", "t.sqlite"], { cwd, env }),
+        evalgate(["reviews", "--json", "--db", "t.sqlite"], { cwd, env }),
+      ]);
+      expect(listed.stdout).toContain("Failed threads (1):");
+      const row = listed.stdout.split("\n").find((line) => line.startsWith(threadId)) ?? "";
+      expect(row).toContain(`evalgate review --retry ${threadId} --db t.sqlite`);
+      const failed = (JSON.parse(listedJson.stdout) as { failed: Record<string, string>[] }).failed;
+      expect(failed.map((thread) => thread.threadId)).toEqual([threadId]);
+      expect(failed[0]?.retryWith).toBe(`evalgate review --retry ${threadId} --db t.sqlite`);
+      expect(failed[0]?.error).not.toBe("");
+
       const [beside, missing] = await Promise.all([
         evalgate(["review", threadId, "approve", "--retry", threadId, "--db", "t.sqlite"], {
           cwd,

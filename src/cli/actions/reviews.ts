@@ -6,8 +6,8 @@
 import type { ReviewStore } from "../../store/reviewStore.js";
 import type { PendingRow } from "../../store/types.js";
 import type { CliContext } from "../context.js";
-import { renderIndexList, renderWorkLeftList } from "../review/display.js";
-import { runThreadCommand } from "../review/hints.js";
+import { renderFailedList, renderIndexList, renderWorkLeftList } from "../review/display.js";
+import { type HintContext, retryCommand, runThreadCommand } from "../review/hints.js";
 import {
   describeStore,
   type StoreFlags,
@@ -15,7 +15,12 @@ import {
   storeOfFlags,
   withReviewStore,
 } from "../review/store.js";
-import { threadsWithWorkLeft, type WorkLeftThread } from "../review/workLeft.js";
+import {
+  type FailedThread,
+  failedThreads,
+  threadsWithWorkLeft,
+  type WorkLeftThread,
+} from "../review/workLeft.js";
 
 export interface ReviewsCommandOptions extends StoreFlags {
   json?: boolean;
@@ -41,19 +46,24 @@ async function pendingRows(index: ReviewStore): Promise<PendingRow[]> {
   return rows.reverse();
 }
 
-/** `reviews --json`: the paused threads and the threads with work left, as data. */
-function listAsJson(
-  where: string,
-  rows: readonly PendingRow[],
-  left: readonly WorkLeftThread[],
-  goOnWith: (threadId: string) => string,
-): string {
+interface Listing {
+  rows: readonly PendingRow[];
+  left: readonly WorkLeftThread[];
+  failed: readonly FailedThread[];
+}
+
+/** `reviews --json`: the paused threads, the threads with work left and the failed ones, as data. */
+function listAsJson(where: string, { rows, left, failed }: Listing, at: HintContext): string {
   const reviews = rows.map(({ createdAt, ...row }) => ({ ...row, waitingSince: createdAt }));
   const workLeft = left.map((thread) => ({
     ...thread,
-    goOnWith: thread.state === "running" ? null : goOnWith(thread.threadId),
+    goOnWith: thread.state === "running" ? null : runThreadCommand(thread.threadId, at),
   }));
-  return `${JSON.stringify({ store: where, reviews, workLeft }, null, 2)}\n`;
+  const failedOnes = failed.map((thread) => ({
+    ...thread,
+    retryWith: retryCommand(thread.threadId, at),
+  }));
+  return `${JSON.stringify({ store: where, reviews, workLeft, failed: failedOnes }, null, 2)}\n`;
 }
 
 export async function runReviewList(
@@ -63,11 +73,11 @@ export async function runReviewList(
   const { cwd, env } = context;
   const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
-  const goOnWith = (threadId: string) => runThreadCommand(threadId, { store, cwd, env });
+  const at = { store, cwd, env };
   if (!storeExists(store)) {
     context.stdout.write(
       options.json === true
-        ? listAsJson(where, [], [], goOnWith)
+        ? listAsJson(where, { rows: [], left: [], failed: [] }, at)
         : `No paused threads: there is no checkpoint file at ${where}.\n`,
     );
     return;
@@ -75,15 +85,23 @@ export async function runReviewList(
   await withReviewStore(store, async (index) => {
     const rows = await pendingRows(index);
     const left = await threadsWithWorkLeft(index, store, env);
+    const failed = await failedThreads(index);
     if (options.json === true) {
-      context.stdout.write(listAsJson(where, rows, left, goOnWith));
+      context.stdout.write(listAsJson(where, { rows, left, failed }, at));
       return;
     }
     if (rows.length === 0) context.stdout.write(`No paused threads in ${where}.\n`);
     else context.stdout.write(renderIndexList(rows));
     if (left.length > 0) {
+      const goOnWith = (threadId: string) => runThreadCommand(threadId, at);
       context.stdout.write(
         `\nThreads with work left and no review (${left.length}):\n${renderWorkLeftList(left, goOnWith)}`,
+      );
+    }
+    if (failed.length > 0) {
+      const retryWith = (threadId: string) => retryCommand(threadId, at);
+      context.stdout.write(
+        `\nFailed threads (${failed.length}):\n${renderFailedList(failed, retryWith)}`,
       );
     }
   });

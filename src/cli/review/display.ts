@@ -16,7 +16,7 @@ import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
 import { formatScore, padTo } from "../report/text.js";
 import { contentLines, markdownLines, wrapLine } from "./contentText.js";
-import type { WorkLeftThread } from "./workLeft.js";
+import type { FailedThread, WorkLeftThread } from "./workLeft.js";
 
 const GAP = "  ";
 
@@ -163,6 +163,20 @@ export function renderIndexList(rows: readonly PendingRow[], now = new Date()): 
 }
 
 /** The threads with work left and no review: where each stopped, and how to go on. */
+export function renderFailedList(
+  threads: readonly FailedThread[],
+  retryCommand: (threadId: string) => string,
+): string {
+  const rows = threads.map((thread) => [
+    thread.threadId,
+    timeStamp(new Date(thread.failedAt)),
+    truncate(oneLine(thread.error), 80),
+    retryCommand(thread.threadId),
+  ]);
+  const lines = renderColumns(["thread", "failed", "why", "run it again with"], rows);
+  return `${lines.join("\n")}\n`;
+}
+
 export function renderWorkLeftList(
   threads: readonly WorkLeftThread[],
   runCommand: (threadId: string) => string,

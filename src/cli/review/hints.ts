@@ -29,6 +29,11 @@ export function runThreadCommand(threadId: string, at: HintContext): string {
   return `${evalgateCommand(at.env)} run --thread ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
 }
 
+/** `evalgate review --retry <id>` (with --db when the store is not the default): a failed thread. */
+export function retryCommand(threadId: string, at: HintContext): string {
+  return `${evalgateCommand(at.env)} review --retry ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;
+}
+
 /** `evalgate show <id>` (with --db when the store is not the default): a thread's proposal. */
 export function showCommand(threadId: string, at: HintContext): string {
   return `${evalgateCommand(at.env)} show ${quoteArg(threadId)}${dbHint(at.store, at.cwd)}`;

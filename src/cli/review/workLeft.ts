@@ -20,6 +20,27 @@ export interface WorkLeftThread {
   nodes: string[];
 }
 
+export interface FailedThread {
+  threadId: string;
+  title: string;
+  /** Why it failed, as the thread engine recorded it. */
+  error: string;
+  failedAt: string;
+}
+
+/** The failed threads of the store (a retry runs them again), the latest first. */
+export async function failedThreads(index: ReviewStore): Promise<FailedThread[]> {
+  const rows = await index.listThreads({ status: "failed", limit: MAX_LOOKED_AT });
+  return Promise.all(
+    rows.map(async (row) => ({
+      threadId: row.id,
+      title: row.title,
+      error: (await index.thread(row.id))?.error ?? "",
+      failedAt: row.updatedAt,
+    })),
+  );
+}
+
 /** The threads of the store with work left and no review, as their checkpoints say. */
 export async function threadsWithWorkLeft(
   index: ReviewStore,
