@@ -4,9 +4,12 @@
  * attempts), and long texts are cut to a window before they are scanned.
  */
 
-/** `scheme://token@`, and `scheme://user:password@` also when the password holds `/ ? # @`. */
+/**
+ * `scheme://token@`, and `scheme://user:password@` also when the password holds `/ ? # @` (a comma
+ * ends it, as it ends a server of a pool: `http://a:8000/v1,ollama:m@http://b` keeps host a).
+ */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#"'<>]+@/gi;
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@:"'<>]{0,256}:[^\s"'<>]{0,256}@/gi;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@:"'<>]{0,256}:[^\s"'<>,]{0,256}@/gi;
 
 /** The value after a secret's name: `Authorization: Bearer …`, `api_key=…`, `DB_PASSWORD=…`. */
 const NAMED_SECRET =

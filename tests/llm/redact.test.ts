@@ -47,6 +47,7 @@ describe("redactSecretText", () => {
     "We plan API key management with a vault.",
     "See https://example.org/plan?page=2#budget for the budget.",
     "See https://example.org/plan?page=2#budget or https://example.org/@team for more.",
+    "pool http://gpu1:8000/v1,openai-compatible:m@http://gpu3:8000/v1 failed",
     "The bearer of the certificate must sign.",
     "Score: 0.8 — the evaluation covers the aims.",
   ])("leaves prose alone: %s", (text) => {
