@@ -86,6 +86,11 @@ export function redactSecretText(text: string): string {
     .replace(SECRET_VALUE, "***");
 }
 
+/** The text with the credentials of its URLs left out (`http://u:p@h` → `http://h`), to be kept. */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(URL_PASSWORD, "$1").replace(URL_CREDENTIALS, "$1");
+}
+
 export function boundedText(text: string, limit = BODY_QUOTE_LIMIT): string {
   const window = limit * WINDOW_FACTOR + WINDOW_EDGE;
   const cut = text.length > window;
