@@ -4,6 +4,8 @@
  * @example
  * if (isEvalgateError(error, "CATALOG_INVALID")) console.error(error.message);
  */
+import { safeCause } from "./redact.js";
+
 const BRAND = Symbol.for("evalgate.error");
 
 export interface EvalgateErrorOptions {
@@ -15,8 +17,9 @@ export class EvalgateError<Code extends string = string> extends Error {
   readonly code: Code;
   readonly [BRAND] = true;
 
+  /** A cause holding a secret (a password in a URL it quotes) is kept as a redacted copy. */
   constructor(code: Code, message: string, options: EvalgateErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, options.cause === undefined ? undefined : { cause: safeCause(options.cause) });
     this.code = code;
     this.name = new.target.name;
   }

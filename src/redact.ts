@@ -4,12 +4,16 @@
  * attempts), and long texts are cut to a window before they are scanned.
  */
 
-/** `scheme://user:password@` (or `scheme://token@`). */
+/**
+ * `scheme://token@`, and `scheme://user:password@` also when the password holds `/ ? # @` (a comma
+ * ends it, as it ends a server of a pool: `http://a:8000/v1,ollama:m@http://b` keeps host a).
+ */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#"'<>]+@/gi;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@:"'<>]{0,256}:[^\s"'<>,]{0,256}@/gi;
 
-/** The value after a secret's name: `Authorization: Bearer …`, `api_key=…`, `password=…`. */
+/** The value after a secret's name: `Authorization: Bearer …`, `api_key=…`, `DB_PASSWORD=…`. */
 const NAMED_SECRET =
-  /\b((?:proxy-)?authori[sz]ation|x-api-key|api[-_]?key|apikey|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|secret[-_]?key|private[-_]?key|passw(?:or)?d)(["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)(?:(?:bearer|basic|digest|token|apikey)[ \t]{1,8})?[^\s"',;&<>]+/gi;
+  /(?<![A-Za-z0-9])((?:proxy-)?authori[sz]ation|x-api-key|api[-_]?key|apikey|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|secret[-_]?key|private[-_]?key|(?:ssl)?passw(?:or)?d)(["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)(?:(?:bearer|basic|digest|token|apikey)[ \t]{1,8})?[^\s"',;&<>]+/gi;
 
 /** `?token=…`, `&key=…`, `&sig=…` in a query string. */
 const QUERY_SECRET = /([?&](?:token|key|sig|signature|auth|code)=)[^&\s#"'<>]+/gi;
@@ -73,12 +77,18 @@ function withoutRememberedSecrets(text: string): string {
 
 export function redactSecretText(text: string): string {
   return withoutRememberedSecrets(text)
+    .replace(URL_PASSWORD, "$1***@")
     .replace(URL_CREDENTIALS, "$1***@")
     .replace(NAMED_SECRET, "$1$2***")
     .replace(QUERY_SECRET, "$1***")
     .replace(BEARER, "***")
     .replace(BASIC, "$1 ***")
     .replace(SECRET_VALUE, "***");
+}
+
+/** The text with the credentials of its URLs left out (`http://u:p@h` → `http://h`), to be kept. */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(URL_PASSWORD, "$1").replace(URL_CREDENTIALS, "$1");
 }
 
 export function boundedText(text: string, limit = BODY_QUOTE_LIMIT): string {
@@ -112,8 +122,17 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 }
 
 const MAX_CAUSE_DEPTH = 4;
-/** Text fields of an error looked at (SDK errors keep the response body in `error`, `body`…). */
-const TEXT_FIELDS = ["message", "stack", "error", "body", "responseBody", "detail", "url"] as const;
+/** Text fields of an error looked at (SDK errors keep the response body in `error`, `body`…; `new URL()` the URL in `input`). */
+const TEXT_FIELDS = [
+  "message",
+  "stack",
+  "error",
+  "body",
+  "responseBody",
+  "detail",
+  "url",
+  "input",
+] as const;
 
 function isClean(text: string): boolean {
   return text.length <= MESSAGE_LIMIT * 4 && redactSecretText(text) === text;

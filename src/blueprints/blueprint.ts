@@ -154,7 +154,7 @@ export function prepareBlueprint(
 export async function loadBlueprint(path: string): Promise<Blueprint> {
   const read = await readRegularTextFile(path, MAX_BLUEPRINT_BYTES);
   if (!read.ok) throw new BlueprintError(path, read.problem.reason);
-  const parsed = readUntrustedJson(read.text);
+  const parsed = readUntrustedJson(read.text, { refuseDuplicateKeys: true });
   if (!parsed.ok) throw new BlueprintError(path, describeJsonProblem(parsed.problem));
   return checkedBlueprint(parsed.value, path);
 }

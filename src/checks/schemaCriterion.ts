@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Criterion, Level } from "../criteria/model.js";
 import { resolveInFolder } from "../criteria/paths.js";
 import { errorMessageOf } from "../pointFunctions/contract.js";
+import { linearSchemaRegExp } from "../pointFunctions/userPattern.js";
 import type { CriterionOutcome } from "../scoring/result.js";
 import { describeJsonProblem, isRecord, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
@@ -42,7 +43,8 @@ export async function loadJsonSchema(schemaRef: string, baseDir: string): Promis
 
 /**
  * The Ajv class for the schema's draft. Unknown keywords are compile errors, so a typo is reported
- * rather than ignored; `format` is an annotation only (no format vocabulary is installed).
+ * rather than ignored; `format` is an annotation only (no format vocabulary is installed); patterns
+ * run in linear time.
  */
 function compileSchema(schema: JsonSchema): ValidateFunction {
   const options = {
@@ -55,6 +57,7 @@ function compileSchema(schema: JsonSchema): ValidateFunction {
     strictRequired: false,
     validateFormats: false,
     logger: false,
+    code: { regExp: linearSchemaRegExp },
   } as const;
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   const ajv = draft.includes("2020-12")

@@ -96,15 +96,16 @@ function windowsOf(paragraphs: readonly Paragraph[], size: number, overlap: numb
       fresh += words.length;
       continue;
     }
-    // Too long to add whole: fill the current window and cut the rest into windows.
-    let rest = words;
-    while (rest.length > 0) {
+    // Too long to add whole: fill the current window and cut the rest into windows (read from an
+    // offset, so a paragraph of millions of words is cut in one pass).
+    let from = 0;
+    while (from < words.length) {
       const room = Math.max(size - current.length, size - overlap, 1);
-      const taken = rest.slice(0, room);
+      const taken = words.slice(from, from + room);
       current = current.concat(taken);
       fresh += taken.length;
-      rest = rest.slice(taken.length);
-      if (rest.length > 0) emit();
+      from += taken.length;
+      if (from < words.length) emit();
     }
   }
   emit();

@@ -10,13 +10,13 @@ export interface LocatedValue {
 
 export const CATALOG_STRING_FIELDS = ["id", "version", "name", "program", "title"] as const;
 
-/** Strict JSON, prototype poisoning and too-deep nesting refused with the line. */
+/** Strict JSON, prototype poisoning, too-deep nesting and a key given twice refused with the line. */
 export function readJson(input: string, source: string): LocatedValue {
   const text = withoutBom(input);
   if (text.trim() === "") {
     throw new CatalogError("expected a JSON object, found an empty file", { source, line: 1 });
   }
-  const read = readUntrustedJson(text);
+  const read = readUntrustedJson(text, { refuseDuplicateKeys: true });
   if (!read.ok) {
     const { line, column, path } = read.problem;
     throw new CatalogError(jsonProblemText(read.problem), { source, line, column, path });

@@ -5,6 +5,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import { formatSchemaError } from "../checks/schemaCriterion.js";
 import type { LevelsMethod } from "../criteria/model.js";
+import { linearSchemaRegExp } from "../pointFunctions/userPattern.js";
 import { isRecord } from "../untrusted/json.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -45,6 +46,7 @@ function validatorFor(schema: JsonSchema): ValidateFunction | string {
       strict: false,
       validateFormats: false,
       logger: false,
+      code: { regExp: linearSchemaRegExp },
     }).compile(schema);
   } catch (error) {
     made = `decode_output_schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`;

@@ -3,7 +3,7 @@
  * specs or options that cannot be used. classifyError.ts types whatever a provider threw.
  */
 import { EvalgateError, errorGuard } from "../errors.js";
-import { boundedText, MESSAGE_LIMIT, redactSecretText, safeCause } from "../redact.js";
+import { boundedText, MESSAGE_LIMIT, redactSecretText } from "../redact.js";
 
 export interface ModelErrorContext {
   provider?: string;
@@ -45,7 +45,7 @@ const UNAVAILABLE_TEXT: Record<UnavailableReason, string> = {
 
 /**
  * Its message (`<target> <what>`, or `what` alone when `whole`) is redacted and bounded; its cause
- * is kept only as safe (safeCause).
+ * is kept only as safe (safeCause, in EvalgateError).
  */
 export abstract class ModelCallError extends EvalgateError {
   abstract readonly transient: boolean;
@@ -61,9 +61,7 @@ export abstract class ModelCallError extends EvalgateError {
     whole = false,
   ) {
     const message = whole ? what : `${target(context)} ${what}`;
-    super(code, boundedText(message, MESSAGE_LIMIT), {
-      cause: cause === undefined ? undefined : safeCause(cause),
-    });
+    super(code, boundedText(message, MESSAGE_LIMIT), { cause });
     this.provider = context.provider;
     this.model = context.model;
     this.baseUrl = context.baseUrl === undefined ? undefined : redactSecretText(context.baseUrl);

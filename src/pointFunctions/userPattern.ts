@@ -146,3 +146,17 @@ export function patternProblem(source: string, options: { ignoreCase?: boolean }
   const compiled = compileUserPattern(source, options);
   return "problem" in compiled ? compiled.problem : undefined;
 }
+
+/**
+ * Ajv's regular-expression engine: a JSON Schema's `pattern` and `patternProperties` keys run as a
+ * catalog's patterns do (linear time; backreferences and lookahead refused when it compiles).
+ */
+export const linearSchemaRegExp = Object.assign(
+  (source: string): { test(text: string): boolean } => {
+    const compiled = compileUserPattern(source);
+    if ("problem" in compiled)
+      throw new Error(`pattern ${JSON.stringify(source)}: ${compiled.problem}`);
+    return { test: (text: string) => compiled.pattern.test(text) };
+  },
+  { code: "linearSchemaRegExp" },
+);

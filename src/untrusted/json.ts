@@ -42,7 +42,7 @@ function firstTooDeep(text: string, maxDepth: number): number | undefined {
 }
 
 export interface JsonProblem {
-  readonly kind: "syntax" | "depth" | "prototype";
+  readonly kind: "syntax" | "depth" | "prototype" | "duplicate";
   /** What is wrong, without the location: "expected ',' between items". */
   readonly reason: string;
   readonly line?: number | undefined;
@@ -157,11 +157,43 @@ function prototypeProblem(text: string): JsonProblem {
   return { kind: "prototype", reason: prototypeKeyReason(found), line, path: found.path };
 }
 
+/** A key an object gives twice (JSON.parse would keep the last and drop the first), with its line. */
+function duplicateKeyProblem(text: string, tree: Node | undefined): JsonProblem | undefined {
+  const stack: Array<{ node: Node; path: JsonPath }> = [];
+  if (tree !== undefined) stack.push({ node: tree, path: [] });
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    const seen = new Set<string>();
+    for (const [index, child] of (node.children ?? []).entries()) {
+      if (node.type === "array") stack.push({ node: child, path: [...path, index] });
+      const [name, value] = child.children ?? [];
+      if (node.type !== "object" || name === undefined || value === undefined) continue;
+      const key = String(name.value);
+      if (seen.has(key)) {
+        return {
+          kind: "duplicate",
+          reason: `the key ${JSON.stringify(key)} is given twice in one object: say it once`,
+          ...lineAt(text, child.offset),
+          path: [...path, key],
+        };
+      }
+      seen.add(key);
+      stack.push({ node: value, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
 /**
  * Parses JSON text from outside (strict: no comments, no trailing commas; a leading BOM ignored).
- * Refuses, with the place, a syntax error, nesting deeper than `maxDepth` and a prototype key.
+ * Refuses, with the place, a syntax error, nesting deeper than `maxDepth` and a prototype key;
+ * with `refuseDuplicateKeys`, a key an object gives twice (a catalog's `"critical": true` hidden
+ * by a later `"critical": false`).
  */
-export function readUntrustedJson(input: string, options: { maxDepth?: number } = {}): JsonReading {
+export function readUntrustedJson(
+  input: string,
+  options: { maxDepth?: number; refuseDuplicateKeys?: boolean } = {},
+): JsonReading {
   const text = withoutBom(input);
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   const deep = firstTooDeep(text, maxDepth);
@@ -187,6 +219,11 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
     return { ok: false, problem: prototypeProblem(text) };
   }
   let tree: Node | undefined | null = null;
+  if (options.refuseDuplicateKeys === true) {
+    tree = strictTree(text);
+    const duplicate = duplicateKeyProblem(text, tree);
+    if (duplicate !== undefined) return { ok: false, problem: duplicate };
+  }
   return {
     ok: true,
     value,
@@ -198,7 +235,9 @@ export function readUntrustedJson(input: string, options: { maxDepth?: number } 
 }
 
 export function jsonProblemText(problem: JsonProblem): string {
-  return problem.kind === "prototype" ? problem.reason : `invalid JSON: ${problem.reason}`;
+  return problem.kind === "prototype" || problem.kind === "duplicate"
+    ? problem.reason
+    : `invalid JSON: ${problem.reason}`;
 }
 
 export function describeJsonProblem(problem: JsonProblem): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runSchemaCriterion } from "../../src/checks/schemaCriterion.js";
+import { decodeAnswerProblem } from "../../src/judge/decodeOutputSchema.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/result.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 
@@ -118,6 +119,35 @@ describe("runSchemaCriterion", () => {
     );
     expect(typo.evaluated).toBe(false);
     expect(typo.judgeError).toMatch(/unknown keyword: "minItem"/);
+  });
+
+  it("runs a schema's patterns on RE2: one it cannot run in linear time is not evaluated", async () => {
+    // (The child-process test in tests/cli/untrustedFiles.test.ts shows `^(a+)+$` not hanging.)
+    const backreference = await runSchemaCriterion(
+      criterion({ kind: "schema", schema: { type: "string", pattern: "(\\w+) \\1" } }),
+      '"word word"',
+    );
+    expect(backreference).toMatchObject({ evaluated: false, score: null });
+    expect(backreference.judgeError).toContain(
+      'pattern "(\\\\w+) \\\\1": backreference "\\\\1" is not supported',
+    );
+
+    const keys = { type: "object", patternProperties: { "^\\d+$": { type: "number" } } };
+    const valid = await runSchemaCriterion(
+      criterion({ kind: "schema", schema: keys }),
+      '{"12": 3}',
+    );
+    const invalid = await runSchemaCriterion(
+      criterion({ kind: "schema", schema: keys }),
+      '{"12": "x"}',
+    );
+    expect([valid.score, invalid.score]).toEqual([1, 0]);
+
+    // A levels criterion's decode_output_schema is compiled the same way.
+    const answerSchema = { type: "object", properties: { level_id: { pattern: "(a)\\1" } } };
+    expect(decodeAnswerProblem({ level_id: "aa" }, answerSchema)).toContain(
+      'backreference "\\\\1" is not supported',
+    );
   });
 
   it("a schemaRef that is missing or not JSON is not evaluated", async () => {

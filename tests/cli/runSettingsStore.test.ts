@@ -5,9 +5,10 @@
  * does not have is refused before any model is chosen: the Ollama-protocol stand-in is never asked
  * anything (no probe, no download).
  */
-import { writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CREDENTIALS_NOT_KEPT } from "../../src/cli/review/runThread.js";
 import { openReviewStore } from "../../src/store/index.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { answers, evalgate, RFP, threadIdOf, workFolders } from "./reviewHarness.js";
@@ -86,4 +87,30 @@ describe("a thread the store does not have", () => {
     expect(server.requests.length).toBe(asked);
     expect(`${run.stderr}${review.stderr}`).not.toMatch(/download|Ollama/);
   }, 60_000);
+});
+
+describe("a password in the model's URL", () => {
+  it("is in no byte of the store: the thread keeps the URL without it, and the run says so", async () => {
+    const cwd = await freshFolder();
+    await writeFile(join(cwd, "rfp.md"), RFP);
+    const password = "Tr0ub4dor-kept-nowhere";
+    const at = server.url.replace("http://", `http://evaluser:${password}@`);
+    const run = await evalgate(
+      ["run", "rfp.md", "--db", "threads.sqlite", "--model", `ollama:${MODELS[0]}@${at}`],
+      { cwd, stdin: answers("q") },
+    );
+    expect(run.stderr).toContain(CREDENTIALS_NOT_KEPT);
+    const reviews = await openReviewStore({ sqlitePath: join(cwd, "threads.sqlite") });
+    try {
+      const settings = await reviews.runSettings(threadIdOf(run.stdout));
+      expect(settings?.model).toBe(`ollama:${MODELS[0]}@${server.url}`);
+    } finally {
+      await reviews.close();
+    }
+    for (const name of await readdir(cwd)) {
+      if (!name.startsWith("threads.sqlite")) continue;
+      expect((await readFile(join(cwd, name))).includes(password), name).toBe(false);
+    }
+    expect(`${run.stdout}${run.stderr}`).not.toContain(password);
+  });
 });

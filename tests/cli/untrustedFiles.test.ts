@@ -195,4 +195,38 @@ describe.concurrent("size limits and catalog contents", { timeout: SPAWN_TIMEOUT
     expect(refused.stdout).toContain('backreference "\\\\1" is not supported');
     expect(refused.stdout).toContain(`${backref}:1 $.points[1]`);
   });
+
+  it("evaluate runs a JSON Schema's patterns in linear time: `^(a+)+$` on 50,000 × a and ! answers", async () => {
+    const catalog = await writeText(
+      temp.dir,
+      "schema-redos.json",
+      JSON.stringify({
+        id: "schema-redos",
+        name: "Schema patterns",
+        version: "1.0.0",
+        criteria: [
+          {
+            id: "shape",
+            title: "Shape",
+            description: "The title is a run of a",
+            weight: 1,
+            critical: false,
+            method: {
+              kind: "schema",
+              schema: { type: "object", properties: { title: { pattern: "^(a+)+$" } } },
+            },
+          },
+        ],
+      }),
+    );
+    const data = await writeText(
+      temp.dir,
+      "title.json",
+      JSON.stringify({ title: `${"a".repeat(50_000)}!` }),
+    );
+    const run = await runEvalgate(["evaluate", data, "--catalog", catalog, "--format", "json"]);
+    expect(run.code).toBe(1);
+    const result = EvaluationResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.criteria[0]?.evidence).toEqual(['/title: must match pattern "^(a+)+$"']);
+  });
 });

@@ -74,6 +74,16 @@ describe("chunkDocuments", () => {
     expect(covered.size).toBe(500);
   });
 
+  it("cuts a document of the size limit written as one paragraph (5,000,000 words) in one pass", () => {
+    const text = "ab ".repeat(5_000_000);
+    const result = chunkDocuments([{ name: "dump.txt", text }]);
+    // 180 words, then 150 new ones per window: 1 + ceil((5,000,000 - 180) / 150) windows.
+    expect(result).toHaveLength(1 + Math.ceil((5_000_000 - 180) / 150));
+    expect(result.reduce((sum, chunk) => sum + chunk.wordCount, 0)).toBe(
+      5_000_000 + 30 * (result.length - 1),
+    );
+  });
+
   it("does not overlap across sections", () => {
     const text = `# One\n\n${words(20, "x")}\n\n# Two\n\n${words(20, "y")}`;
     const [one, two] = chunkDocuments([{ name: "s.md", text }]);

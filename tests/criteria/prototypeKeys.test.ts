@@ -44,6 +44,23 @@ async function refusal(name: string, text: string): Promise<CatalogError> {
   return error;
 }
 
+describe("a key given twice in a JSON catalog", () => {
+  it("is refused with its line and path, as TOON refuses it: the later value would silently win", async () => {
+    const text = `{"name": "Budget", "version": "2", "criteria": [
+  {"id": "costs", "name": "Costs", "description": "Are costs justified?", "weight": 1,
+   "isCritical": true, "scoringGuidelines": ${JSON.stringify(BANDS)}, "isCritical": false}
+]}`;
+    const error = await refusal("twice.json", text);
+    expect(error.path).toEqual(["criteria", 0, "isCritical"]);
+    expect(error.line).toBe(3);
+    expect(error.detail).toBe('the key "isCritical" is given twice in one object: say it once');
+    const toon = "meta{id,version,program}:\nx,1,P\nmeta{id,version,program}:\ny,2,Q\n";
+    expect(() => parseCatalog(toon, { format: "toon", source: "twice.toon" })).toThrow(
+      /Duplicate sibling key "meta"/,
+    );
+  });
+});
+
 describe("prototype keys in catalogs", () => {
   it("an evaluation-criteria JSON criterion cannot make itself critical with threshold 0", async () => {
     const text = JSON.stringify(

@@ -31,6 +31,11 @@ describe("redactSecretText", () => {
     ["xoxb-1234567890-abcdef", "***"],
     ["http://user:p@ss@host:11434/api", "http://***@host:11434/api"],
     ["fetch https://tok3n@gpu-box/ failed", "fetch https://***@gpu-box/ failed"],
+    // A password written without percent-encoding: `#`, `?` and `/` end no secret.
+    ["postgres://app:p#ss?w0rd@db:5432/x failed", "postgres://***@db:5432/x failed"],
+    ["http://evaluser:pa/Secr3t@127.0.0.1:9", "http://***@127.0.0.1:9"],
+    ["postgres://db/x?sslpassword=Secr3t", "postgres://db/x?sslpassword=***"],
+    ["DB_PASSWORD=hunter2 was refused", "DB_PASSWORD=*** was refused"],
   ])("%s", (text, redacted) => {
     expect(redactSecretText(text)).toBe(redacted);
   });
@@ -41,6 +46,8 @@ describe("redactSecretText", () => {
     "Our password policy requires rotation every 90 days.",
     "We plan API key management with a vault.",
     "See https://example.org/plan?page=2#budget for the budget.",
+    "See https://example.org/plan?page=2#budget or https://example.org/@team for more.",
+    "pool http://gpu1:8000/v1,openai-compatible:m@http://gpu3:8000/v1 failed",
     "The bearer of the certificate must sign.",
     "Score: 0.8 — the evaluation covers the aims.",
   ])("leaves prose alone: %s", (text) => {

@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
@@ -12,6 +13,7 @@ import { createChatModel } from "../../src/llm/chatModel.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import { ReviewOrchestrator } from "../../src/orchestrator/reviewOrchestrator.js";
 import { boundedText, redactSecretText } from "../../src/redact.js";
+import { openMigratedPool } from "../../src/store/connections.js";
 import { IFB_CATALOG, runEvalgate, SPAWN_TIMEOUT, tempFolder, writeText } from "../cli/helpers.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { budgetCatalog } from "../engine/helpers.js";
@@ -166,6 +168,35 @@ describe("a password in OLLAMA_BASE_URL", () => {
     expect(printed).toContain("127.0.0.1");
     expect(printed).not.toContain(PASSWORD);
     expect(printed).not.toContain(ENCODED);
+  });
+});
+
+describe("a password in DATABASE_URL written without percent-encoding", () => {
+  const url = `postgres://app:p#${PASSWORD}?x@127.0.0.1:1/reviews`;
+
+  it("is in no error of the checkpointer or the review store, nor in their causes", async () => {
+    for (const open of [
+      () => createCheckpointer({ databaseUrl: url }),
+      () => openMigratedPool(url, 1),
+    ]) {
+      const error = await open().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(errorText(error)).toContain("postgres://***@127.0.0.1:1/reviews");
+      expect(errorText(error)).not.toContain(PASSWORD);
+      expect(inspect(error, { depth: 8 })).not.toContain(PASSWORD);
+    }
+  });
+
+  it("is not printed by the command", { timeout: SPAWN_TIMEOUT }, async () => {
+    for (const args of [
+      ["reviews", "--database-url", url],
+      ["rubrics", "list"],
+    ]) {
+      const run = await runEvalgate(args, { env: { DATABASE_URL: url } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("STORE_OPEN_FAILED");
+      expect(`${run.stdout}\n${run.stderr}`).not.toContain(PASSWORD);
+    }
   });
 });
 

@@ -140,6 +140,22 @@ describe("readUntrustedJson", () => {
     expect(readUntrustedJson("[[1]]", { maxDepth: 2 }).ok).toBe(true);
   });
 
+  it("refuses a key given twice only when asked, naming the second one's place", () => {
+    const text = '{"a": [{"b": 1},\n {"b": 2, "c": {"d": 1}, "b": 3}]}';
+    expect(readUntrustedJson(text).ok).toBe(true);
+    const read = readUntrustedJson(text, { refuseDuplicateKeys: true });
+    expect(read.ok ? undefined : read.problem).toEqual({
+      kind: "duplicate",
+      reason: 'the key "b" is given twice in one object: say it once',
+      line: 2,
+      column: 26,
+      path: ["a", 1, "b"],
+    });
+    expect(
+      readUntrustedJson('{"a": {"b": 1}, "c": {"b": 1}}', { refuseDuplicateKeys: true }).ok,
+    ).toBe(true);
+  });
+
   it("ignores a leading byte-order mark", () => {
     const read = readUntrustedJson('\uFEFF{"a": 1}');
     expect(read.ok && read.value).toEqual({ a: 1 });

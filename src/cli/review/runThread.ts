@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isThreadNotFoundError } from "../../orchestrator/errors.js";
 import { proposalTitle } from "../../proposal/title.js";
+import { withoutUrlCredentials } from "../../redact.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
@@ -18,11 +19,28 @@ export interface OpenRun {
 }
 
 /** The settings kept with the thread: the plan's model, revision limit and panel. */
-function keptSettings(plan: RunPlan, earlier: Partial<RunSettings> = {}): Record<string, unknown> {
-  const { target, maxRevisions, panel } = plan;
+function keptSettings(
+  plan: RunPlan,
+  context: CliContext,
+  earlier: Partial<RunSettings> = {},
+): Record<string, unknown> {
+  const { target, maxRevisions } = plan;
   const startedAt = earlier.startedAt ?? new Date().toISOString();
-  return storedRunSettings({ ...earlier, model: target.spec, maxRevisions, panel, startedAt });
+  // A password in a model's URL is never written to the store: it is given again to go on.
+  const model = withoutUrlCredentials(target.spec);
+  const panel =
+    plan.panel === undefined
+      ? undefined
+      : { ...plan.panel, judges: plan.panel.judges.map(withoutUrlCredentials) };
+  if (model !== target.spec || plan.panel?.judges.some((judge, i) => judge !== panel?.judges[i])) {
+    context.stderr.write(`${CREDENTIALS_NOT_KEPT}\n`);
+  }
+  return storedRunSettings({ ...earlier, model, maxRevisions, panel, startedAt });
 }
+
+/** Said when a model's URL carries credentials, which the thread's settings leave out. */
+export const CREDENTIALS_NOT_KEPT =
+  "the credentials in the model's URL are not kept with the thread: give --model (or --judge) again when you go on with it";
 
 /** Goes on with an existing thread: settings given again are kept, a stopped run runs on. */
 async function resumeRun(
@@ -43,7 +61,7 @@ async function resumeRun(
   const panelGiven = (options.judge?.length ?? 0) > 0;
   if (options.model !== undefined || options.maxRevisions !== undefined || panelGiven) {
     // Settings given again on resume are the thread's from now on (for `review` too).
-    await open.desk.store.saveRunSettings(threadId, keptSettings(plan, stored));
+    await open.desk.store.saveRunSettings(threadId, keptSettings(plan, context, stored));
   }
   const left = await workLeftBeforeReview(open.desk, threadId, earlier);
   if (left === undefined) return earlier;
@@ -74,7 +92,7 @@ async function startRun(
     `thread ${threadId} (checkpoints in ${describeStore(store, context.cwd)})\n`,
   );
   // Kept with the thread, in the transaction that records it.
-  const settings = keptSettings(plan, { rfpFile });
+  const settings = keptSettings(plan, context, { rfpFile });
   if (applicant === undefined) context.stderr.write(`${NO_APPLICANT}\n`);
   context.stderr.write("writing and judging until the first review…\n");
   const input = {
