@@ -124,7 +124,10 @@ function derivedSpans(views: readonly DerivedView[], seen: ReadonlySet<string>):
   return spans;
 }
 
-/** Findings of instructions aimed at the judge, in order of position. */
+/** The most findings one text gives: one holds the result for review, a few show where. */
+export const MAX_INJECTION_FINDINGS = 20;
+
+/** Findings of instructions aimed at the judge, in order of position (the first 20). */
 export function scanForInjection(content: string): InjectionFinding[] {
   const main = mainView(content);
   const seen = new Set<string>();
@@ -138,6 +141,7 @@ export function scanForInjection(content: string): InjectionFinding[] {
     if (span.index < (lastEnd.get(group) ?? -1)) continue;
     lastEnd.set(group, span.end);
     findings.push({ kind: span.kind, excerpt: span.excerpt, index: span.index, rule: span.rule });
+    if (findings.length === MAX_INJECTION_FINDINGS) break;
   }
   return findings;
 }

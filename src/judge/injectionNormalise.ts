@@ -94,7 +94,7 @@ export function normalisedChar(char: string): string {
 /** Words that mix Latin letters with look-alikes from another script ("іgnore" with a Cyrillic і). */
 function mixedScriptWords(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  for (const match of text.matchAll(/[\p{L}\p{M}]{2,}/gu)) {
+  for (const match of text.matchAll(/[\p{L}\p{M}]{2,256}/gu)) {
     const word = match[0];
     if (/^[A-Za-z]+$/.test(word)) continue;
     const latin = /[A-Za-z]/.test(word);
@@ -114,7 +114,7 @@ export interface DerivedView {
   at: number;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}/g;
+const BASE64_RUN = /[A-Za-z0-9+/]{16,4096}={0,2}|[A-Za-z0-9_-]{16,4096}={0,2}/g;
 
 /** Decoded base64 runs that read as text: hidden messages. */
 function base64Views(text: string): DerivedView[] {
@@ -155,18 +155,18 @@ function viewsOf(
 export function hexViews(text: string): DerivedView[] {
   const plain = viewsOf(
     text,
-    /\b(?:[0-9A-Fa-f]{2}){8,}\b|\b(?:[0-9A-Fa-f]{2}[ :-]){7,}[0-9A-Fa-f]{2}\b/g,
+    /\b(?:[0-9A-Fa-f]{2}){8,2048}\b|\b(?:[0-9A-Fa-f]{2}[ :-]){7,2048}[0-9A-Fa-f]{2}\b/g,
     "hex",
     (run) => Buffer.from(run.replace(/[ :-]/g, ""), "hex").toString("utf8"),
   );
-  const escaped = viewsOf(text, /(?:\\x[0-9A-Fa-f]{2}){6,}/g, "hex escapes", (run) =>
+  const escaped = viewsOf(text, /(?:\\x[0-9A-Fa-f]{2}){6,2048}/g, "hex escapes", (run) =>
     Buffer.from(run.replace(/\\x/g, ""), "hex").toString("utf8"),
   );
   return [...plain, ...escaped];
 }
 
 export function percentViews(text: string): DerivedView[] {
-  return viewsOf(text, /(?:%[0-9A-Fa-f]{2}|[\w.~+-]){3,}/g, "URL-encoded", (run) => {
+  return viewsOf(text, /(?:%[0-9A-Fa-f]{2}|[\w.~+-]){3,4096}/g, "URL-encoded", (run) => {
     if ((run.match(/%[0-9A-Fa-f]{2}/g) ?? []).length < 3) return undefined;
     try {
       return decodeURIComponent(run.replace(/\+/g, " "));
@@ -226,7 +226,7 @@ function unPig(word: string): string | undefined {
 
 export function pigLatinViews(text: string): DerivedView[] {
   const views: DerivedView[] = [];
-  for (const match of text.matchAll(/[^.!?\n]+/g)) {
+  for (const match of text.matchAll(/[^.!?\n]{1,4096}/g)) {
     if (views.length >= MAX_VIEWS_PER_DECODER) break;
     const words = match[0].match(/[A-Za-z]+/g) ?? [];
     const pig = words.filter((w) => /ay$/i.test(w) && w.length >= 4).length;
@@ -251,7 +251,7 @@ function rot13(text: string): string {
 function rejoined(view: string): string {
   return view
     .replace(/([A-Za-z])(?:[-‐‑]\s*|[_.·*]+)(?=[A-Za-z])/g, "$1")
-    .replace(/\b(?:[A-Za-z] ){2,}[A-Za-z]\b/g, (run) => run.replace(/ /g, ""));
+    .replace(/\b(?:[A-Za-z] ){2,512}[A-Za-z]\b/g, (run) => run.replace(/ /g, ""));
 }
 
 /** Digits and symbols standing for letters in words ("1gn0re", "sc0re"). */
@@ -259,7 +259,7 @@ function unLeet(view: string): string {
   const map = pairTable("0o 1i 3e 4a 5s 6g 7t 8b 9g @a $s");
 
   return view.replace(
-    /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{3,}\b/g,
+    /\b(?=[A-Za-z0-9@$]{0,255}[A-Za-z])(?=[A-Za-z0-9@$]{0,255}[0-9@$])[A-Za-z0-9@$]{3,256}\b/g,
     (word) => word.replace(/[013456789@$]/g, (c) => map.get(c) ?? c),
   );
 }
