@@ -6,6 +6,7 @@ import { z } from "zod";
 import { isCatalogError } from "../criteria/errors.js";
 import type { Catalog, Criterion } from "../criteria/model.js";
 import { parseCatalog } from "../criteria/parse.js";
+import { parseModelSpec } from "../llm/spec.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { BlueprintError } from "./errors.js";
@@ -43,6 +44,18 @@ export const BlueprintPromptSchema = z
     message: "a prompt needs points: `points` (or `should`), `should_not`, or both",
   });
 
+/**
+ * Whether a blueprint's model names no server: a blueprint file is untrusted, and a server it
+ * named would be sent the user's OPENAI_COMPATIBLE_API_KEY. Servers come from the user.
+ */
+function namesNoServer(spec: string): boolean {
+  try {
+    return parseModelSpec(spec).servers === undefined;
+  } catch {
+    return true; // not a model spec: refused where the models are checked, with its own message
+  }
+}
+
 export const BlueprintSchema = z.looseObject({
   id: z.string().min(1).optional(),
   configId: z.string().min(1).optional(),
@@ -50,7 +63,14 @@ export const BlueprintSchema = z.looseObject({
   configTitle: z.string().optional(),
   description: z.string().optional(),
   /** Candidate models (`provider:model`), used when the run names none. */
-  models: z.array(z.string().min(1)).optional(),
+  models: z
+    .array(
+      z.string().min(1).refine(namesNoServer, {
+        message:
+          "a blueprint names models, not their servers (no @<url>): give servers with --models, OLLAMA_BASE_URL or the models option",
+      }),
+    )
+    .optional(),
   /** A system prompt for the candidate models. */
   system: z.string().optional(),
   prompts: z.array(BlueprintPromptSchema).min(1),

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeToon } from "../../src/toon/decode.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
+import { startOpenAiServer } from "../doubles/openaiServer.js";
 import {
   closedPort,
   JUDGE_MODEL,
@@ -142,6 +143,30 @@ describe("evalgate blueprint run", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("bad.json");
     expect(run.stderr).toContain("points");
+  });
+
+  it("refuses a blueprint that names a model's server, before the user's key could reach it", async () => {
+    const elsewhere = await startOpenAiServer({ models: ["cand-x"] });
+    try {
+      const named = `openai-compatible:cand-x@${elsewhere.url}/v1`;
+      const file = await writeText(
+        temp.dir,
+        "elsewhere.json",
+        JSON.stringify({ ...BLUEPRINT, models: ["ollama:cand-a", named] }),
+      );
+      const run = await runEvalgate(["blueprint", "run", file], {
+        env: { ...env(), OPENAI_COMPATIBLE_API_KEY: "sk-user-key-1234" },
+        timeoutMs: SPAWN_TIMEOUT,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("elsewhere.json");
+      expect(run.stderr).toContain("models[1]");
+      expect(run.stderr).toContain("a blueprint names models, not their servers");
+      // Before: the blueprint's server was asked (with the key as the bearer token) and judged.
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it("checks every model before anything runs: Ollama down, or a candidate not pulled, is exit code 2 with the message", async () => {
