@@ -89,6 +89,7 @@ describe("an answer sent again after the last review", () => {
     expect(finished.status).toBe("idle");
     const before = await client.threads.getState(thread.thread_id);
     const calls = ollama.chatRequests().length;
+    const guarded = ollama.guardRequests().length;
 
     const again = await answer(thread.thread_id);
     expect(again).toEqual(before.values);
@@ -98,6 +99,7 @@ describe("an answer sent again after the last review", () => {
     expect(after.values).toEqual(before.values);
     expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
     expect(ollama.chatRequests().length).toBe(calls);
+    expect(ollama.guardRequests().length).toBe(guarded);
     expect(await listedByInbox(thread.thread_id)).toBe(false);
   });
 });
@@ -135,7 +137,7 @@ describe("two answers sent at once for one review", () => {
     expect(await listedByInbox(threadId)).toBe(true);
   }
 
-  it("as Agent Inbox sends them (one list, no multitask strategy): the server refuses the second", async () => {
+  it("as Agent Inbox sends them (a list of one, the server's default multitask strategy): the server refuses the second", async () => {
     const { threadId } = await pausedAtResearch();
     const calls = ollama.chatRequests().length;
     const outcomes = await Promise.all([
