@@ -270,7 +270,11 @@ const EXPECTED: ReadonlyArray<readonly [string, () => unknown, string]> = [
     () => new judge.JudgeError("bad", { line: 2 }, { code: "PROMPT_TEMPLATE_INVALID" }),
     "PROMPT_TEMPLATE_INVALID",
   ],
-  ["GraphError", () => graph.resumeWithoutPause("t"), "RESUME_WITHOUT_PAUSE"],
+  [
+    "GraphError",
+    () => new graph.GraphError("RESUME_WITHOUT_PAUSE", "not paused"),
+    "RESUME_WITHOUT_PAUSE",
+  ],
   ["GraphError", () => graph.runSettingsChanged("t", ["passingThreshold"]), "RUN_SETTINGS_CHANGED"],
   ["DeskError", () => desk.unauthenticated(), "UNAUTHENTICATED"],
   ["DeskError", () => desk.forbidden("assign reviewers", "bo"), "FORBIDDEN"],

@@ -30,14 +30,6 @@ export function nothingEvaluated(reasons: readonly string[]): GraphError {
   );
 }
 
-/** A reviewer's answer arrived for a thread that is not paused for review; nothing ran. */
-export function resumeWithoutPause(threadId: string): GraphError {
-  return new GraphError(
-    "RESUME_WITHOUT_PAUSE",
-    `thread '${threadId}' is not paused for review: there is nothing to resume`,
-  );
-}
-
 /** A run's input is not what the graph takes (`GRAPH_INPUT_INVALID`); nothing was run. */
 export function graphInputInvalid(issues: string): GraphError {
   return new GraphError("GRAPH_INPUT_INVALID", `the graph's input is refused: ${issues}`);

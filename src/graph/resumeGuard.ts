@@ -1,9 +1,8 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
-import { resumeWithoutPause } from "./errors.js";
 import { RefusedAnswerSchema, refusedAnswer, responseOf } from "./reviewAnswer.js";
 import { REVIEW_LIMITS } from "./reviewInput.js";
-import { type SnapshotParts, threadProgress } from "./threadProgress.js";
+import { describeProgress, type SnapshotParts, threadProgress } from "./threadProgress.js";
 
 interface ResumableGraph {
   checkpointer?: unknown;
@@ -25,19 +24,30 @@ export function wrapRuns<Graph extends object>(
 }
 
 /**
- * Makes a resume of a thread that is not paused a RESUME_WITHOUT_PAUSE error: LangGraph runs
- * nothing for it and answers with the last state, so the check cannot live in a node.
+ * A resume of a thread that is not paused runs nothing and leaves the thread as it is (a finished
+ * one answers with its last state): an answer sent twice, or after the last review, was already
+ * applied, or has nothing to answer. Left to LangGraph, its value would answer the next review the
+ * thread's work left reaches (an answer nobody gave); thrown, it would put a finished thread in
+ * `error` on a LangGraph server, and Agent Inbox would report the run failed. The server's log
+ * says it was not applied.
  * @example
- * export const gate = rejectIdleResume(buildEvaluationGraph().compile());
+ * export const gate = skipIdleResume(buildEvaluationGraph().compile());
  */
-export function rejectIdleResume<Graph extends ResumableGraph>(graph: Graph): Graph {
+export function skipIdleResume<Graph extends ResumableGraph>(graph: Graph): Graph {
   return wrapRuns(graph, async function* (input, options, run) {
     const threadId = options?.configurable?.thread_id;
     const resume = input instanceof Command && input.resume !== undefined;
     if (resume && graph.checkpointer && typeof threadId === "string") {
-      const state = await graph.getState({ configurable: { thread_id: threadId } });
-      if (threadProgress(state).kind !== "paused") {
-        throw resumeWithoutPause(threadId);
+      const progress = threadProgress(
+        await graph.getState({ configurable: { thread_id: threadId } }),
+      );
+      if (progress.kind !== "paused") {
+        console.warn(
+          `evalgate: an answer for thread '${threadId}' was not applied: ${describeProgress(progress)}`,
+        );
+        // A finished thread answers with its last state (LangGraph runs nothing for it).
+        if (progress.kind === "finished") yield* run(null, options);
+        return;
       }
     }
     yield* run(input, options);

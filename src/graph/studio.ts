@@ -5,10 +5,10 @@
  */
 import { buildEvaluationGraph } from "./evaluationGraph.js";
 import { buildProposalGraph } from "./proposalGraph.js";
-import { rejectIdleResume } from "./resumeGuard.js";
+import { skipIdleResume } from "./resumeGuard.js";
 
 /** The evaluation gate on its own: input {content, contentType, criteriaPath?}. */
-export const evaluation = rejectIdleResume(
+export const evaluation = skipIdleResume(
   buildEvaluationGraph().compile({
     name: "evaluation",
     description: "Judges content against its criteria catalog and pauses for the reviewer.",
@@ -16,7 +16,7 @@ export const evaluation = rejectIdleResume(
 );
 
 /** The proposal graph: RFP → research → solution → connection pairs → sections, each reviewed. */
-export const proposal = rejectIdleResume(
+export const proposal = skipIdleResume(
   buildProposalGraph().compile({
     name: "proposal",
     description: "Writes a grant proposal stage by stage; every stage is judged and reviewed.",

@@ -1,9 +1,7 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { describe, expect, it } from "vitest";
-import { isEvalgateError } from "../../src/errors.js";
-import { GraphError } from "../../src/graph/errors.js";
+import { describe, expect, it, vi } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { rejectIdleResume, screenedResume } from "../../src/graph/resumeGuard.js";
+import { screenedResume, skipIdleResume } from "../../src/graph/resumeGuard.js";
 import * as studio from "../../src/graph/studio.js";
 import { scoringJudge } from "./helpers.js";
 
@@ -12,38 +10,49 @@ const thread = (id: string) => ({ configurable: { thread_id: id } });
 const approve = { action: "approve" } as const;
 
 describe("a resume of a thread that is not paused", () => {
-  it("is an error for a thread that never ran, and for one that finished", async () => {
+  it("runs nothing for a thread that never ran or one that finished, and says it was not applied", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const model = scoringJudge(0.85);
-    const graph = rejectIdleResume(
+    const graph = skipIdleResume(
       buildEvaluationGraph({ model }).compile({ checkpointer: new MemorySaver() }),
     );
-    const unknown = await graph
-      .invoke(new Command({ resume: approve }), thread("never"))
-      .catch((e: unknown) => e);
-    expect(unknown).toBeInstanceOf(GraphError);
-    expect(isEvalgateError(unknown, "RESUME_WITHOUT_PAUSE")).toBe(true);
+    await graph.invoke(new Command({ resume: approve }), thread("never"));
+    expect((await graph.getState(thread("never"))).createdAt).toBeUndefined();
     expect(model.calls).toHaveLength(0);
 
     await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread("t"));
     const calls = model.calls.length;
     const done = await graph.invoke(new Command({ resume: approve }), thread("t"));
     expect(done.status).toBe("approved");
+    const finished = await graph.getState(thread("t"));
 
-    const again = graph.stream(new Command({ resume: approve }), thread("t"));
-    await expect(again).rejects.toMatchObject({ code: "RESUME_WITHOUT_PAUSE" });
+    await graph.invoke(
+      new Command({ resume: { action: "revise", feedback: "More." } }),
+      thread("t"),
+    );
     const state = await graph.getState(thread("t"));
+    expect(state.config.configurable?.checkpoint_id).toBe(
+      finished.config.configurable?.checkpoint_id,
+    );
+    expect(state.values).toEqual(finished.values);
     expect(state.values.reviewHistory).toHaveLength(1);
     expect(model.calls.length).toBe(calls);
+    expect(warned.mock.calls.map(([message]) => String(message))).toEqual([
+      "evalgate: an answer for thread 'never' was not applied: it has not started (no checkpoint)",
+      "evalgate: an answer for thread 't' was not applied: the run has completed",
+    ]);
+    warned.mockRestore();
   });
 
   it("the graphs served to Studio carry the guard once a checkpointer is attached", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     for (const graph of [studio.evaluation, studio.proposal]) {
       graph.checkpointer = new MemorySaver();
-      const error = await graph
-        .invoke(new Command({ resume: approve }), thread("idle"))
-        .catch((e: unknown) => e);
-      expect(isEvalgateError(error, "RESUME_WITHOUT_PAUSE")).toBe(true);
+      await graph.invoke(new Command({ resume: approve }), thread("idle"));
+      expect((await graph.getState(thread("idle"))).createdAt).toBeUndefined();
     }
+    expect(warned).toHaveBeenCalledTimes(2);
+    warned.mockRestore();
   });
 });
 
