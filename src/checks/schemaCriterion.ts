@@ -1,14 +1,10 @@
 import { resolve as resolvePath } from "node:path";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
+import { compileJsonSchema, type JsonSchema, readJsonSchemaFile } from "../criteria/jsonSchema.js";
 import type { Criterion, Level } from "../criteria/model.js";
-import { resolveInFolder } from "../criteria/paths.js";
 import { errorMessageOf } from "../pointFunctions/contract.js";
-import { linearSchemaRegExp } from "../pointFunctions/userPattern.js";
 import type { CriterionOutcome } from "../scoring/result.js";
-import { describeJsonProblem, isRecord, readUntrustedJson } from "../untrusted/json.js";
-import { readRegularTextFile } from "../untrusted/regularFile.js";
+import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { criterionMethodMismatch, schemaUnreadable } from "./errors.js";
 import { notEvaluated, yesNoOutcome } from "./outcomes.js";
 
@@ -17,55 +13,11 @@ export interface SchemaCriterionOptions {
   baseDir?: string;
 }
 
-type JsonSchema = Record<string, unknown>;
-
-export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
-
 /** A regular file inside `baseDir`, bounded; errors never quote the file's contents. */
 export async function loadJsonSchema(schemaRef: string, baseDir: string): Promise<JsonSchema> {
-  const file = await resolveInFolder(baseDir, schemaRef);
-  if (!file.found) {
-    const where = file.reason === "outside" ? "outside the catalog's folder: " : "";
-    throw schemaUnreadable(schemaRef, resolvePath(baseDir, schemaRef), `${where}${file.problem}`);
-  }
-  const path = file.path;
-  const read = await readRegularTextFile(path, MAX_SCHEMA_FILE_BYTES);
-  if (!read.ok) throw schemaUnreadable(schemaRef, path, read.problem.reason);
-  const parsed = readUntrustedJson(read.text);
-  if (!parsed.ok) {
-    throw schemaUnreadable(schemaRef, path, describeJsonProblem(parsed.problem));
-  }
-  if (!isRecord(parsed.value)) {
-    throw schemaUnreadable(schemaRef, path, "not a JSON object");
-  }
-  return parsed.value;
-}
-
-/**
- * The Ajv class for the schema's draft. Unknown keywords are compile errors, so a typo is reported
- * rather than ignored; `format` is an annotation only (no format vocabulary is installed); patterns
- * run in linear time.
- */
-function compileSchema(schema: JsonSchema): ValidateFunction {
-  const options = {
-    allErrors: true,
-    strictSchema: true,
-    strictNumbers: true,
-    // Advisory checks that reject valid schemas (open tuples, untyped keywords) stay off.
-    strictTuples: false,
-    strictTypes: false,
-    strictRequired: false,
-    validateFormats: false,
-    logger: false,
-    code: { regExp: linearSchemaRegExp },
-  } as const;
-  const draft = typeof schema.$schema === "string" ? schema.$schema : "";
-  const ajv = draft.includes("2020-12")
-    ? new Ajv2020(options)
-    : draft.includes("2019-09")
-      ? new Ajv2019(options)
-      : new Ajv(options);
-  return ajv.compile(schema);
+  const file = await readJsonSchemaFile(schemaRef, baseDir);
+  if (!file.ok) throw schemaUnreadable(schemaRef, file.path, file.problem);
+  return file.schema;
 }
 
 /** "/questions: must NOT have fewer than 1 items", with the offending name or values. */
@@ -117,14 +69,12 @@ export async function runSchemaCriterion(
     }
   }
 
-  let validate: ValidateFunction;
-  try {
-    validate = compileSchema(schema);
-  } catch (error) {
-    return notEvaluatedFor(
-      `invalid JSON Schema for criterion '${criterion.id}': ${errorMessageOf(error)}`,
-    );
+  // A catalog's load refuses a schema that does not compile; one from a file read now may not.
+  const made = compileJsonSchema(schema);
+  if ("problem" in made) {
+    return notEvaluatedFor(`invalid JSON Schema for criterion '${criterion.id}': ${made.problem}`);
   }
+  const { validate } = made;
 
   let value: unknown = content;
   if (typeof content === "string") {

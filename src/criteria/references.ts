@@ -1,5 +1,7 @@
 import type { CatalogPath } from "./errors.js";
 import { type FunctionAllowance, resolveFunctionModule, splitFunctionRef } from "./functionRefs.js";
+import { compileJsonSchema, readJsonSchemaFile } from "./jsonSchema.js";
+import { jsonSchemaProblemMessage } from "./jsonSchemaCheck.js";
 import type { Catalog, Criterion } from "./model.js";
 import { resolveInFolder } from "./paths.js";
 
@@ -35,17 +37,32 @@ async function criterionProblem(
     return message === undefined ? undefined : { message, field: "name" };
   }
   if (method.kind === "schema" && method.schemaRef !== undefined) {
-    const file = await resolveInFolder(folder, method.schemaRef);
-    if (file.found) return undefined;
-    return {
-      message: `schemaRef ${JSON.stringify(method.schemaRef)} is refused: ${file.problem}`,
-      field: "schemaRef",
-    };
+    const message = await schemaFileProblem(criterion.id, method.schemaRef, folder);
+    return message === undefined ? undefined : { message, field: "schemaRef" };
   }
   return undefined;
 }
 
-/** Every file and function a catalog names, checked against its folder; nothing is imported or read. */
+/** The file is read and compiled as the criterion will when it runs. */
+async function schemaFileProblem(
+  criterionId: string,
+  schemaRef: string,
+  folder: string,
+): Promise<string | undefined> {
+  const file = await resolveInFolder(folder, schemaRef);
+  if (!file.found) return `schemaRef ${JSON.stringify(schemaRef)} is refused: ${file.problem}`;
+  const read = await readJsonSchemaFile(schemaRef, folder);
+  const label = `its JSON Schema file ${JSON.stringify(schemaRef)}`;
+  if (!read.ok) return jsonSchemaProblemMessage(criterionId, label, read.problem);
+  const made = compileJsonSchema(read.schema);
+  if ("problem" in made) return jsonSchemaProblemMessage(criterionId, label, made.problem);
+  return undefined;
+}
+
+/**
+ * Every file and function a catalog names, checked against its folder: a JSON Schema file is read
+ * and compiled; nothing is imported.
+ */
 export async function checkCatalogReferences(
   catalog: Catalog,
   folder: string,

@@ -8,6 +8,7 @@ import {
 } from "./catalogWeights.js";
 import { checkDecodePrompts } from "./decodePromptCheck.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
+import { checkJsonSchemas } from "./jsonSchemaCheck.js";
 import { type Catalog, GUIDELINE_BANDS, type Level, levelsOf, nativeScaleOf } from "./model.js";
 import { checkThresholds } from "./thresholdCheck.js";
 import { criterionPath, type ValidationFinding } from "./validationFinding.js";
@@ -174,7 +175,7 @@ function checkFunctions(catalog: Catalog): ValidationFinding[] {
 
 /**
  * Runs the meta-rubric over a catalog (structure, weights, thresholds, levels, bands, point
- * functions, decode prompts).
+ * functions, decode prompts, JSON Schemas).
  *
  * @example
  * for (const finding of validateCatalog(catalog)) console.log(finding.severity, finding.message);
@@ -189,6 +190,7 @@ export function validateCatalog(catalog: Catalog): ValidationFinding[] {
     ...checkGuidelines(catalog),
     ...checkFunctions(catalog),
     ...checkDecodePrompts(catalog),
+    ...checkJsonSchemas(catalog),
   ];
 }
 

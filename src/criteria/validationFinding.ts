@@ -14,7 +14,8 @@ export interface ValidationFinding {
     | "level_ordering"
     | "guideline_bands"
     | "function_reference"
-    | "prompt_template";
+    | "prompt_template"
+    | "json_schema";
   message: string;
   path: CatalogPath;
 }

@@ -1,3 +1,4 @@
+import { decodeAnswerSchema } from "../criteria/decodeAnswerSchema.js";
 import {
   type Criterion,
   DEFAULT_PASSING_THRESHOLD,
@@ -17,7 +18,6 @@ import {
   SCORE_FIELDS,
   type ValueRead,
 } from "./answerValues.js";
-import { decodeAnswerSchema } from "./decodeOutputSchema.js";
 import { UnjudgedMethodError } from "./errors.js";
 import type { LenientValue } from "./jsonObjectScan.js";
 

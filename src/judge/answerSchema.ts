@@ -1,7 +1,7 @@
 import { ANSWER_LIST_LIMIT } from "../../prompts/evaluation/index.js";
+import { decodeAnswerSchema, REASONING as reasoning } from "../criteria/decodeAnswerSchema.js";
 import { type Criterion, nativeScaleOf } from "../criteria/model.js";
 import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
-import { decodeAnswerSchema, REASONING as reasoning } from "./decodeOutputSchema.js";
 
 export type AnswerJsonSchema = Record<string, unknown>;
 

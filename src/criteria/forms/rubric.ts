@@ -89,6 +89,15 @@ function methodOf(c: RubricCriterion): Method {
   }
 }
 
+/** A method's fields as a rubric's `scoring_method` writes them (levels stay on the criterion). */
+const SCORING_METHOD_FIELDS: Readonly<Record<string, string>> = {
+  name: "function_ref",
+  schema: "schema",
+  schemaRef: "schema_ref",
+  decodePrompt: "decode_prompt",
+  decodeOutputSchema: "decode_output_schema",
+};
+
 export const rubricForm: CatalogForm<Rubric> = {
   label: "a levels rubric",
   matches(value) {
@@ -103,8 +112,11 @@ export const rubricForm: CatalogForm<Rubric> = {
   schema: RubricSchema,
   rawPath(path) {
     const [head, index, field, ...rest] = path;
-    if (head === "criteria" && field === "method" && rest[0] === "decodePrompt") {
-      return ["criteria", index ?? 0, "scoring_method", "decode_prompt"];
+    const [methodField, ...inside] = rest;
+    const written =
+      typeof methodField === "string" ? SCORING_METHOD_FIELDS[methodField] : undefined;
+    if (head === "criteria" && field === "method" && written !== undefined) {
+      return ["criteria", index ?? 0, "scoring_method", written, ...inside];
     }
     if (head === "criteria" && field === "method") return ["criteria", index ?? 0, ...rest];
     if (head === "criteria" && field === "title") return ["criteria", index ?? 0, "name"];
