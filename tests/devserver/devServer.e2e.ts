@@ -4,22 +4,14 @@
  * Ollama-protocol test server that EVALGATE_MODEL and OLLAMA_BASE_URL point the server at.
  * Not part of `npm test`; run with `npm run test:devserver` (vitest.devserver.config.ts).
  */
-import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
-import { type DevServer, startDevServer } from "./devServer.js";
-import { ollamaProposalResponder } from "./proposalResponder.js";
+import { DEV_MODEL, DEV_RFP, useDevServer } from "./devServerSuite.js";
 
-const MODEL = "devserver-judge:7b";
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 const EDITED = "Flooding in Calder Bay displaced 1,240 households in 2024 and 310 more in 2025.";
 /** config/evaluation/criteria/problem_statement.json: five criteria, one judge call each. */
 const CRITERIA = 5;
-const RFP = [
-  "Calder Bay Community Foundation — Resilient Neighbourhoods 2026.",
-  "Grants of USD 50,000–150,000 over two years for flood resilience serving low-income households.",
-].join("\n");
 
 const GateValues = z.looseObject({
   status: z.string(),
@@ -37,36 +29,11 @@ const JsonSchemaProperties = z.looseObject({
   properties: z.record(z.string(), z.looseObject({})).optional(),
 });
 
-let ollama: OllamaServer;
-let server: DevServer;
-let client: Client;
-
-beforeAll(async () => {
-  ollama = await startOllamaServer({ models: [MODEL], responder: ollamaProposalResponder(0.85) });
-  server = await startDevServer({ env: { OLLAMA_BASE_URL: ollama.url, EVALGATE_MODEL: MODEL } });
-  console.info(`langgraph dev answered /ok after ${server.startupMs} ms`);
-  client = new Client({ apiUrl: server.url });
-});
-
-afterAll(async () => {
-  try {
-    await server?.stop();
-  } finally {
-    await ollama?.close();
-  }
-});
-
-// `langgraph dev` restarts its server when a source file it loaded changes; wait it out.
-beforeEach(async () => {
-  await server.waitUntilReady();
-  onTestFailed(() => {
-    console.error(`langgraph dev output (last 4000 characters):\n${server.output().slice(-4000)}`);
-  });
-});
+const dev = useDevServer();
 
 /** The thread's state, with its single pending interrupt (undefined when it has none). */
 async function threadState(threadId: string) {
-  const state = await client.threads.getState(threadId);
+  const state = await dev.client.threads.getState(threadId);
   const interrupts = state.tasks.flatMap((t) => t.interrupts);
   expect(interrupts.length).toBeLessThanOrEqual(1);
   const interrupt = interrupts[0];
@@ -82,9 +49,9 @@ async function threadState(threadId: string) {
 
 /** Starts the evaluation graph on a new thread and checks it paused at the review. */
 async function pausedGate(context?: Record<string, unknown>): Promise<string> {
-  const before = ollama.chatRequests().length;
-  const thread = await client.threads.create();
-  await client.runs.wait(thread.thread_id, "evaluation", {
+  const before = dev.ollama.chatRequests().length;
+  const thread = await dev.client.threads.create();
+  await dev.client.runs.wait(thread.thread_id, "evaluation", {
     input: { content: PROBLEM, contentType: "problem_statement" },
     ...(context === undefined ? {} : { context }),
   });
@@ -95,27 +62,27 @@ async function pausedGate(context?: Record<string, unknown>): Promise<string> {
     contentType: "problem_statement",
   });
   expect(GateValues.parse(state.values).status).toBe("awaiting_review");
-  expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
-  expect(ollama.chatRequests().length - before).toBe(CRITERIA);
+  expect((await dev.client.threads.get(thread.thread_id)).status).toBe("interrupted");
+  expect(dev.ollama.chatRequests().length - before).toBe(CRITERIA);
   return thread.thread_id;
 }
 
 async function resume(threadId: string, value: unknown, graph = "evaluation") {
-  const before = ollama.chatRequests().length;
-  await client.runs.wait(threadId, graph, { command: { resume: value } });
-  return { judgeCalls: ollama.chatRequests().length - before };
+  const before = dev.ollama.chatRequests().length;
+  await dev.client.runs.wait(threadId, graph, { command: { resume: value } });
+  return { judgeCalls: dev.ollama.chatRequests().length - before };
 }
 
 describe("langgraph dev serving langgraph.json", () => {
   it("registers every graph of langgraph.json", async () => {
-    const assistants = await client.assistants.search({ limit: 100 });
-    expect(assistants.map((a) => a.graph_id).sort()).toEqual([...server.graphIds].sort());
+    const assistants = await dev.client.assistants.search({ limit: 100 });
+    expect(assistants.map((a) => a.graph_id).sort()).toEqual([...dev.server.graphIds].sort());
   });
 
   it("gives Studio the evaluation graph's context schema and every edge", async () => {
-    const [assistant] = await client.assistants.search({ graphId: "evaluation" });
+    const [assistant] = await dev.client.assistants.search({ graphId: "evaluation" });
     expect(assistant).toBeDefined();
-    const schemas = await client.assistants.getSchemas(assistant?.assistant_id ?? "");
+    const schemas = await dev.client.assistants.getSchemas(assistant?.assistant_id ?? "");
     const context = JsonSchemaProperties.parse(schemas.context_schema);
     expect(Object.keys(context.properties ?? {}).sort()).toEqual([
       "maxRevisions",
@@ -123,7 +90,7 @@ describe("langgraph dev serving langgraph.json", () => {
       "model",
       "passingThreshold",
     ]);
-    const graph = await client.assistants.getGraph(assistant?.assistant_id ?? "");
+    const graph = await dev.client.assistants.getGraph(assistant?.assistant_id ?? "");
     const edges = z
       .array(z.object({ source: z.string(), target: z.string() }))
       .parse(graph.edges)
@@ -140,8 +107,8 @@ describe("langgraph dev serving langgraph.json", () => {
   });
 
   it("gives Studio the evaluation graph's input schema", async () => {
-    const [assistant] = await client.assistants.search({ graphId: "evaluation" });
-    const schemas = await client.assistants.getSchemas(assistant?.assistant_id ?? "");
+    const [assistant] = await dev.client.assistants.search({ graphId: "evaluation" });
+    const schemas = await dev.client.assistants.getSchemas(assistant?.assistant_id ?? "");
     const input = JsonSchemaProperties.nullish().parse(schemas.input_schema);
     expect(Object.keys(input?.properties ?? {}).sort()).toEqual([
       "content",
@@ -165,7 +132,7 @@ describe("the evaluation graph through the SDK", () => {
     expect(values.reviewHistory).toEqual([
       expect.objectContaining({ action: "approve", reviewer: "ana" }),
     ]);
-    expect((await client.threads.get(threadId)).status).toBe("idle");
+    expect((await dev.client.threads.get(threadId)).status).toBe("idle");
   });
 
   it("revise with feedback ends revision_requested", async () => {
@@ -192,7 +159,7 @@ describe("the evaluation graph through the SDK", () => {
     expect(after.next).toEqual(["review"]);
     expect(after.interrupt?.id).not.toBe(before.interrupt?.id);
     expect(after.interrupt?.value).toMatchObject({ refusal: { field: "feedback" } });
-    expect((await client.threads.get(threadId)).status).toBe("interrupted");
+    expect((await dev.client.threads.get(threadId)).status).toBe("interrupted");
     await resume(threadId, { action: "approve" });
     expect(GateValues.parse((await threadState(threadId)).values).status).toBe("approved");
   });
@@ -204,31 +171,31 @@ describe("the evaluation graph through the SDK", () => {
   });
 
   it("every judge call reached the Ollama server with EVALGATE_MODEL at temperature 0.1", () => {
-    const chats = ollama.chatRequests();
+    const chats = dev.ollama.chatRequests();
     expect(chats.length).toBeGreaterThanOrEqual(CRITERIA);
     for (const chat of chats) {
-      expect(chat.model).toBe(MODEL);
+      expect(chat.model).toBe(DEV_MODEL);
       expect(chat.options?.temperature).toBe(0.1);
     }
     // The injection guard is on under the dev server, as users get it: its calls came too.
-    const guarded = ollama.guardRequests();
+    const guarded = dev.ollama.guardRequests();
     expect(guarded.length).toBeGreaterThan(0);
-    for (const chat of guarded) expect(chat.model).toBe(MODEL);
+    for (const chat of guarded) expect(chat.model).toBe(DEV_MODEL);
   });
 });
 
 describe("the proposal graph through the SDK", () => {
   it("writes and judges the research, pauses at its review, and approve moves on to the solution", async () => {
-    const before = ollama.chatRequests().length;
-    const thread = await client.threads.create();
-    await client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: RFP } });
+    const before = dev.ollama.chatRequests().length;
+    const thread = await dev.client.threads.create();
+    await dev.client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: DEV_RFP } });
     const first = await threadState(thread.thread_id);
     expect(first.next).toEqual(["reviewResearch"]);
     expect(first.interrupt?.value).toMatchObject({
       type: "evaluation_review",
       contentId: "research",
     });
-    expect(ollama.chatRequests().length - before).toBe(1 + CRITERIA); // writer + judge
+    expect(dev.ollama.chatRequests().length - before).toBe(1 + CRITERIA); // writer + judge
 
     await resume(thread.thread_id, { action: "approve" }, "proposal");
     const second = await threadState(thread.thread_id);
@@ -238,18 +205,18 @@ describe("the proposal graph through the SDK", () => {
       researchStatus: "approved",
       solutionSoughtStatus: "awaiting_review",
     });
-    expect(ollama.chatRequests().length - before).toBe(2 * (1 + CRITERIA));
+    expect(dev.ollama.chatRequests().length - before).toBe(2 * (1 + CRITERIA));
   });
 });
 
 /** The thread as Agent Inbox lists it: interrupted, with its one interrupt's value. */
 async function inboxView(threadId: string) {
-  const listed = await client.threads.search({ status: "interrupted", limit: 1000 });
+  const listed = await dev.client.threads.search({ status: "interrupted", limit: 1000 });
   const thread = listed.find((t) => t.thread_id === threadId);
   const interrupts = Object.values(thread?.interrupts ?? {}).flat();
   return {
     listed: thread !== undefined,
-    status: (await client.threads.get(threadId)).status,
+    status: (await dev.client.threads.get(threadId)).status,
     interrupts: interrupts.map((i) => InboxInterrupt.parse(i.value)),
   };
 }
@@ -262,8 +229,8 @@ const InboxInterrupt = z.looseObject({
 
 describe("Agent Inbox's answers through the SDK: a refused one keeps the thread interrupted", () => {
   it("ignore, an edit that is not JSON, a wrong type, a missing field: each asked again; then accept goes on", async () => {
-    const thread = await client.threads.create();
-    await client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: RFP } });
+    const thread = await dev.client.threads.create();
+    await dev.client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: DEV_RFP } });
     const research = (await threadState(thread.thread_id)).values as {
       researchResults?: unknown;
     };
@@ -288,7 +255,7 @@ describe("Agent Inbox's answers through the SDK: a refused one keeps the thread 
       ],
     ];
     for (const [what, answer, field, problem] of answers) {
-      const ran = await client.runs.wait(thread.thread_id, "proposal", {
+      const ran = await dev.client.runs.wait(thread.thread_id, "proposal", {
         command: { resume: answer },
       });
       expect(ran, what).not.toHaveProperty("__error__");
@@ -307,7 +274,7 @@ describe("Agent Inbox's answers through the SDK: a refused one keeps the thread 
       researchResults: research.researchResults,
       researchStatus: "awaiting_review",
     });
-    await client.runs.wait(thread.thread_id, "proposal", {
+    await dev.client.runs.wait(thread.thread_id, "proposal", {
       command: { resume: [{ type: "accept", args: null }] },
     });
     const next = await threadState(thread.thread_id);
