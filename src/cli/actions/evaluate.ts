@@ -162,7 +162,10 @@ async function report(
   context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-/** Every input read and the model checked first; exit 1 when some result fails the gate. */
+/**
+ * Every input read and the model checked first; exit 1 when some result fails the gate. A model
+ * that fails during the run ends it: the report of the files evaluated, then the error (exit 2).
+ */
 export async function runEvaluate(
   inputPaths: string | readonly string[],
   options: EvaluateCommandOptions,
@@ -222,29 +225,44 @@ export async function runEvaluate(
     ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
     ...(options.weightedScores === true ? { weightedScores: true } : {}),
   };
-  const files: EvaluatedFile[] = [];
-  let stopped: ModelStop | undefined;
   try {
-    for (const [index, input] of inputs.entries()) {
-      const shown = paths[index] as string;
-      const each = { stderr: context.stderr, target, several: inputs.length > 1 };
-      const { result, modelFailure } = await evaluateOne(input, shown, shared, each);
-      files.push({ file: shown, result, ...(contentType === undefined ? {} : { contentType }) });
-      if (modelFailure !== undefined) {
-        // A model that could not answer one file will not answer the next: the run stops here.
-        stopped = {
-          error: explainModelFailure(modelFailure, target),
-          left: paths.slice(index + 1),
-        };
-        break;
-      }
-    }
+    const run = { paths, shared, target, contentType, stderr: context.stderr };
+    const { files, stopped } = await evaluateFiles(inputs, run);
+    await report(files, options, context);
+    if (stopped !== undefined) throw modelStopError(stopped, context);
   } finally {
     await cacheStore?.close();
     await fewShot.close();
   }
-  await report(files, options, context);
-  if (stopped !== undefined) throw modelStopError(stopped, context);
+}
+
+/**
+ * Each input in turn. A model that could not answer one file will not answer the next: the run
+ * stops there, that file's result kept (its deterministic criteria evaluated).
+ */
+async function evaluateFiles(
+  inputs: readonly EvaluationInput[],
+  run: {
+    paths: readonly string[];
+    shared: SharedOptions;
+    target: ModelTarget;
+    contentType: string | undefined;
+    stderr: CliContext["stderr"];
+  },
+): Promise<{ files: EvaluatedFile[]; stopped?: ModelStop }> {
+  const files: EvaluatedFile[] = [];
+  const { contentType, target } = run;
+  for (const [index, input] of inputs.entries()) {
+    const shown = run.paths[index] as string;
+    const each = { stderr: run.stderr, target, several: inputs.length > 1 };
+    const { result, modelFailure } = await evaluateOne(input, shown, run.shared, each);
+    files.push({ file: shown, result, ...(contentType === undefined ? {} : { contentType }) });
+    if (modelFailure !== undefined) {
+      const error = explainModelFailure(modelFailure, target);
+      return { files, stopped: { error, left: run.paths.slice(index + 1) } };
+    }
+  }
+  return { files };
 }
 
 /** The judge model failed on a file: the files after it, and the error explained as the check's. */
