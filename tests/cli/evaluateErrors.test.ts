@@ -1,9 +1,10 @@
 /**
  * `evalgate evaluate` when it cannot decide: bad arguments, bad catalogs, no model. Exit code 2,
- * one clear message on stderr, nothing on stdout and no --out file.
+ * one clear message on stderr, nothing on stdout and no --out file — except a model that fails
+ * during the run: the report is written first (evaluateModelDown.test.ts).
  */
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
@@ -163,7 +164,7 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(run.stdout).toContain("status: FUNDABLE");
   });
 
-  it("a model that fails during the run is explained like the check; no --out file", async () => {
+  it("a model that fails during the run is explained like the check, after the report", async () => {
     const out = join(temp.dir, "failed.md");
     const run = await runEvalgate(
       ["evaluate", content, "--catalog", IFB_CATALOG, "--format", "md", "--out", out],
@@ -172,11 +173,14 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(messages(run.stderr)).toEqual([
+      `wrote the md report to ${out}`,
       `evalgate: model "${JUDGE_MODEL}" is not pulled on the Ollama server at ${failing.url}: ` +
         `run \`ollama pull ${JUDGE_MODEL}\`, or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model [MODEL_NOT_READY]`,
     ]);
     expect(failing.chatRequests().length).toBeGreaterThan(0);
-    expect(existsSync(out)).toBe(false);
+    // The report is written all the same: every criterion of the catalog a judge error.
+    const report = await readFile(out, "utf8");
+    expect(report.match(/^- (c1|c2|c3): judge model error/gm)).toHaveLength(3);
     expect((await readdir(temp.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 

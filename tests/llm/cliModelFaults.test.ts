@@ -1,7 +1,8 @@
 /**
  * The real command against a model server that misbehaves: `node bin/evalgate.mjs evaluate …`
  * with OLLAMA_BASE_URL pointing at the Ollama-protocol stand-in. What the user sees on stderr
- * stays small, names the problem as a model failure (no result, exit 2), and holds no credential.
+ * stays small, names the problem as a model failure (exit 2, after the report of every criterion
+ * as a judge error), and neither stderr nor the report holds the body or a credential.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,6 +20,8 @@ const BASIC = Buffer.from(`reviewer:${PASSWORD}`).toString("base64");
 const TOKEN = "sk-proj-Zq8mXv2Lw9Tr4Yp1Ks7Nd3Hb";
 /** Far more than any message needs, far less than one copy of the 1 MB body. */
 const STDERR_LIMIT = 4_096;
+/** The report names each criterion's error in several places: still far from the body's size. */
+const REPORT_LIMIT = 16_384;
 
 const temp = tempFolderForFile();
 let flooding: OllamaServer;
@@ -70,7 +73,10 @@ describe.concurrent("evalgate evaluate with a misbehaving model server", {
     expect(run.stderr).toContain("is not an Ollama stream");
     expect(run.stderr).not.toContain("invalid json");
     expect(run.stderr).not.toMatch(/w{600}/);
-    expect(run.stdout).toBe("");
+    // The report: each criterion a judge error naming the fault, the body not quoted.
+    expect(run.stdout.match(/^ {2}- c\d: .*is not an Ollama stream/gm)).toHaveLength(3);
+    expect(run.stdout).not.toMatch(/w{600}/);
+    expect(Buffer.byteLength(run.stdout)).toBeLessThan(REPORT_LIMIT);
     // Every criterion was asked (and an unusable answer asked once more).
     expect(flooding.chatRequests().length).toBeGreaterThanOrEqual(3);
   });

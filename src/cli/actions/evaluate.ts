@@ -5,7 +5,7 @@ import { activeCatalog } from "../../criteria/activeCatalog.js";
 import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import { contentBudgetBytes } from "../../engine/contentBudget.js";
-import { isEvaluationModelError } from "../../engine/errors.js";
+import type { EvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
@@ -13,7 +13,7 @@ import { linkPolicyOf } from "../contentFile.js";
 import { checkedContentType } from "../contentTypes.js";
 import { type CliContext, terminalWidth } from "../context.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
-import { CliError } from "../errors.js";
+import { CliError, type ModelNotReadyError } from "../errors.js";
 import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
@@ -98,30 +98,41 @@ type EvaluateContentOptions = Parameters<
 >[0];
 type SharedOptions = Omit<EvaluateContentOptions, "content" | "documents" | "onProgress">;
 
-/** One input's evaluation, with its progress on stderr (a line naming the file when several). */
+/** One file's evaluation: its result, and the model error when no judge call succeeded. */
+interface FileEvaluation {
+  result: EvaluationResult;
+  modelFailure?: EvaluationModelError;
+}
+
+/**
+ * One input's evaluation, with its progress on stderr (a line naming the file when several). A
+ * judge that could not answer at all still gives the result (each LLM criterion a judge error, the
+ * deterministic ones evaluated); only a cancelled call throws.
+ */
 async function evaluateOne(
   input: EvaluationInput,
   shown: string,
   shared: SharedOptions,
   context: { stderr: CliContext["stderr"]; target: ModelTarget; several: boolean },
-): Promise<EvaluationResult> {
-  const { evaluateContent } = await import("../../engine/evaluateContent.js");
+): Promise<FileEvaluation> {
+  const { runEvaluation } = await import("../../engine/evaluateContent.js");
   if (context.several) context.stderr.write(`${shown}:\n`);
   const progress = createProgressReporter(context.stderr, shared.catalog);
   const stopGenerationProgress =
     context.target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
   try {
-    return await evaluateContent({
+    const run = await runEvaluation({
       ...shared,
       content: input.content,
       onProgress: progress.onProgress,
       ...(input.documents === undefined ? {} : { documents: input.documents }),
     });
+    if (run.modelFailure !== undefined && isModelAbortedError(run.modelFailure.modelError)) {
+      throw run.modelFailure;
+    }
+    return run;
   } catch (error) {
     progress.finish();
-    if (isEvaluationModelError(error) && !isModelAbortedError(error.modelError)) {
-      throw explainModelFailure(error, context.target);
-    }
     throw error;
   } finally {
     stopGenerationProgress();
@@ -151,7 +162,10 @@ async function report(
   context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-/** Every input read and the model checked first; exit 1 when some result fails the gate. */
+/**
+ * Every input read and the model checked first; exit 1 when some result fails the gate. A model
+ * that fails during the run ends it: the report of the files evaluated, then the error (exit 2).
+ */
 export async function runEvaluate(
   inputPaths: string | readonly string[],
   options: EvaluateCommandOptions,
@@ -211,17 +225,58 @@ export async function runEvaluate(
     ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
     ...(options.weightedScores === true ? { weightedScores: true } : {}),
   };
-  const files: EvaluatedFile[] = [];
   try {
-    for (const [index, input] of inputs.entries()) {
-      const shown = paths[index] as string;
-      const each = { stderr: context.stderr, target, several: inputs.length > 1 };
-      const result = await evaluateOne(input, shown, shared, each);
-      files.push({ file: shown, result, ...(contentType === undefined ? {} : { contentType }) });
-    }
+    const run = { paths, shared, target, contentType, stderr: context.stderr };
+    const { files, stopped } = await evaluateFiles(inputs, run);
+    await report(files, options, context);
+    if (stopped !== undefined) throw modelStopError(stopped, context);
   } finally {
     await cacheStore?.close();
     await fewShot.close();
   }
-  await report(files, options, context);
+}
+
+/**
+ * Each input in turn. A model that could not answer one file will not answer the next: the run
+ * stops there, that file's result kept (its deterministic criteria evaluated).
+ */
+async function evaluateFiles(
+  inputs: readonly EvaluationInput[],
+  run: {
+    paths: readonly string[];
+    shared: SharedOptions;
+    target: ModelTarget;
+    contentType: string | undefined;
+    stderr: CliContext["stderr"];
+  },
+): Promise<{ files: EvaluatedFile[]; stopped?: ModelStop }> {
+  const files: EvaluatedFile[] = [];
+  const { contentType, target } = run;
+  for (const [index, input] of inputs.entries()) {
+    const shown = run.paths[index] as string;
+    const each = { stderr: run.stderr, target, several: inputs.length > 1 };
+    const { result, modelFailure } = await evaluateOne(input, shown, run.shared, each);
+    files.push({ file: shown, result, ...(contentType === undefined ? {} : { contentType }) });
+    if (modelFailure !== undefined) {
+      const error = explainModelFailure(modelFailure, target);
+      return { files, stopped: { error, left: run.paths.slice(index + 1) } };
+    }
+  }
+  return { files };
+}
+
+/** The judge model failed on a file: the files after it, and the error explained as the check's. */
+interface ModelStop {
+  error: ModelNotReadyError;
+  left: string[];
+}
+
+/** After the report: the files not evaluated on stderr; the error to exit 2 with. */
+function modelStopError(stopped: ModelStop, context: CliContext): ModelNotReadyError {
+  if (stopped.left.length > 0) {
+    context.stderr.write(
+      `not evaluated (the judge model could not answer): ${stopped.left.join(", ")}\n`,
+    );
+  }
+  return stopped.error;
 }
