@@ -11,8 +11,8 @@
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { isWriterPrompt } from "../devserver/proposalResponder.js";
 import { openReviewStore } from "../../src/store/index.js";
+import { isWriterPrompt } from "../devserver/proposalResponder.js";
 import type { OllamaServer } from "../doubles/index.js";
 import {
   answers,
