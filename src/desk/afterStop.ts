@@ -37,7 +37,7 @@ export function afterStopOf(options: AfterStopOptions): AfterStop | undefined {
     status: "stopped",
     message: (threadId) =>
       goOnWith === undefined
-        ? "the process running it was stopped; continue the thread to go on from its last finished step"
+        ? "the process running it was stopped; retry the thread to go on from its last finished step"
         : `the command running it was stopped; go on with: ${goOnWith(threadId)}`,
   };
 }
