@@ -105,3 +105,43 @@ describe("a thread whose run was stopped", () => {
     expect(after).not.toContain(RETRY_FORM);
   }, 120_000);
 });
+
+describe("a thread whose process was stopping when its run began", () => {
+  it("is stopped before any model call, and a retry goes on with it", async () => {
+    server = await startOllamaServer({ models: [MODEL], responder: ollamaProposalResponder(0.85) });
+    temp = tempDir("evalgate-stopped-early-");
+    const sqlitePath = join(temp.dir, "checkpoints.sqlite");
+    const env = { OLLAMA_BASE_URL: server.url };
+    const model = `ollama:${MODEL}`;
+    const command = await createReviewDesk({
+      sqlitePath,
+      env,
+      model,
+      jobs: { run: false },
+      stopping: AbortSignal.abort(),
+    });
+    desks.push(command);
+    const token = newReviewerToken();
+    await command.store.addReviewer("ana", "admin", hashToken(token));
+    const ana = (await command.authenticate(token)) as Reviewer;
+    const { threadId } = await command.startProposal(
+      { rfp: "Stopped early\nFlood resilience grants.", applicant: "Harbour Trust" },
+      ana,
+    );
+    expect(await command.advanceThread(threadId)).toBe("busy");
+    expect((await command.threadStatus(threadId, ana)).status).toBe("stopped");
+    expect(server.chatRequests()).toHaveLength(0);
+    await command.close();
+    desks.splice(0);
+
+    const served = await createReviewDesk({ sqlitePath, env, model });
+    desks.push(served);
+    expect(await served.retryThread(threadId, ana)).toEqual({ threadId, status: "queued" });
+    await eventually("the research review", async () => {
+      const status = await served.threadStatus(threadId, ana);
+      if (status.status === "failed") throw new Error(`the thread failed: ${status.error}`);
+      return status.status === "waiting" ? true : undefined;
+    });
+    expect((await served.getReview(threadId, ana)).stage).toBe("research");
+  }, 120_000);
+});
