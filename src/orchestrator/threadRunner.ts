@@ -193,7 +193,8 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
 /**
  * A run cut short because this process is stopping (not a lost lock: then another job holds the
  * thread, and nothing is written) leaves the thread where it stands, and the index says so and what
- * comes next. `busy`: its job, if it has one, is tried again.
+ * comes next. Only a run that began (`running`) and did not settle is rewritten: a thread settled
+ * at a review or its end keeps what it settled. `busy`: its job, if it has one, is tried again.
  */
 async function settleStopped(ctx: RunnerContext, threadId: string): Promise<"busy"> {
   const { afterStop, stopping } = ctx.runtime;
@@ -201,10 +202,13 @@ async function settleStopped(ctx: RunnerContext, threadId: string): Promise<"bus
     return "busy";
   }
   const event = { type: afterStop.status, message: afterStop.message(threadId) };
-  await ctx.store.setThreadStatus(threadId, afterStop.status, null, event).catch((error) => {
+  try {
+    if ((await ctx.store.thread(threadId))?.status !== "running") return "busy";
+    await ctx.store.setThreadStatus(threadId, afterStop.status, null, event);
+  } catch (error) {
     // The database out of reach: the thread is shown one step behind, as any lost status is.
     if (!isDatabaseUnreachable(error)) throw error;
-  });
+  }
   return "busy";
 }
 export function createThreadRunner(store: ReviewStore, runtime: ThreadRuntime): ThreadRunner {
