@@ -211,9 +211,8 @@ export async function threadStatus(
 
 /**
  * Queues a failed thread again, or one whose checkpoint has work left without a review (its
- * process died mid-run); anything else is THREAD_NOT_FAILED.
+ * process died mid-run, or its run was stopped); anything else is THREAD_NOT_FAILED.
  */
-
 export async function retryThread(ctx: DeskContext, threadId: string, by: Reviewer) {
   await accessThread(ctx, threadId, by);
   if (!(await ctx.store.retryThread(threadId, by.name))) {

@@ -16,10 +16,11 @@ import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { type DeskContext, recoverThreads } from "./actions.js";
+import { afterStopOf } from "./afterStop.js";
 import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
 import { type ReviewDesk, reviewDesk } from "./reviewDesk.js";
 
-export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model"> {
+export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model" | "afterStop"> {
   /** SQLite file (default `.evalgate/checkpoints.sqlite` under `cwd`). */
   sqlitePath?: string;
   /** PostgreSQL URL (default: DATABASE_URL when no sqlitePath is given). */
@@ -40,6 +41,11 @@ export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model">
     /** How often threads with work left and no live job are looked for (PostgreSQL). Default 10 s. */
     recoveryIntervalMs?: number;
   };
+  /**
+   * With `stopping` and no jobs run here: the command that goes on with a thread whose run the stop
+   * cut short, said in its `stopped` event.
+   */
+  goOnWith?: (threadId: string) => string;
   /** Where job errors go (default: stderr). */
   onJobError?: (threadId: string | undefined, error: unknown) => void;
 }
@@ -99,9 +105,11 @@ async function openDeskContext(options: ReviewDeskOptions): Promise<DeskContext>
   }
   const model =
     typeof options.model === "string" ? createChatModel(options.model, { env }) : options.model;
-  const { model: _spec, fewShot: _examples, ...given } = options;
+  const { model: _spec, fewShot: _examples, goOnWith, ...given } = options;
+  const runsJobs = options.jobs?.run ?? true;
   const runtime = compileProposalGraph(checkpointer.saver, {
     ...given,
+    afterStop: afterStopOf({ stopping: options.stopping, runsJobs, kind: location.kind, goOnWith }),
     graph: deskEvaluation(options, store, checkpointer, rubrics),
     ...(model === undefined ? {} : { model }),
   });

@@ -11,6 +11,7 @@ import { evaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { type CheckpointRetention, retentionFromEnv } from "../orchestrator/checkpointRetention.js";
 import type { StageProgressListener } from "../orchestrator/stageProgress.js";
+import type { AfterStop } from "../orchestrator/threadSettle.js";
 
 export interface ProposalRuntimeOptions {
   model?: JudgeModel;
@@ -24,6 +25,8 @@ export interface ProposalRuntimeOptions {
   onProgress?: StageProgressListener;
   /** The process is stopping (Ctrl-C): a run it cuts short is not a failure of the thread. */
   stopping?: AbortSignal | undefined;
+  /** What a run cut short by `stopping` records in the index (the desk says). */
+  afterStop?: AfterStop | undefined;
   graph?: Omit<ProposalGraphOptions, "model" | "maxRevisions" | "sections">;
 }
 
@@ -39,8 +42,18 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
   const overrideSettings = options.overrideSettings === true;
   const retention = options.retention ?? retentionFromEnv();
   const stages = proposalStages(sections);
-  const { onProgress, stopping } = options;
-  return { graph, saver, context, overrideSettings, retention, stages, onProgress, stopping };
+  const { onProgress, stopping, afterStop } = options;
+  return {
+    graph,
+    saver,
+    context,
+    overrideSettings,
+    retention,
+    stages,
+    onProgress,
+    stopping,
+    afterStop,
+  };
 }
 
 export type ProposalRuntime = ReturnType<typeof compileProposalGraph>;

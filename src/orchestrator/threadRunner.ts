@@ -6,6 +6,7 @@
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
+import { isDatabaseUnreachable } from "../store/databaseFailures.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import type { DecisionRow, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
@@ -184,9 +185,31 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
     }
     return await settleFailed(ctx, threadId, applied, `no review or end after ${MAX_RUNS} runs`);
   } catch (error) {
-    if (isInterruption(ctx, error)) return "busy";
+    if (isInterruption(ctx, error)) return settleStopped(ctx, threadId);
     throw error;
   }
+}
+
+/**
+ * A run cut short because this process is stopping (not a lost lock: then another job holds the
+ * thread, and nothing is written) leaves the thread where it stands, and the index says so and what
+ * comes next. Only a run that began (`running`) and did not settle is rewritten: a thread settled
+ * at a review or its end keeps what it settled. `busy`: its job, if it has one, is tried again.
+ */
+async function settleStopped(ctx: RunnerContext, threadId: string): Promise<"busy"> {
+  const { afterStop, stopping } = ctx.runtime;
+  if (afterStop === undefined || stopping?.aborted !== true || ctx.lost?.aborted === true) {
+    return "busy";
+  }
+  const event = { type: afterStop.status, message: afterStop.message(threadId) };
+  try {
+    if ((await ctx.store.thread(threadId))?.status !== "running") return "busy";
+    await ctx.store.setThreadStatus(threadId, afterStop.status, null, event);
+  } catch (error) {
+    // The database out of reach: the thread is shown one step behind, as any lost status is.
+    if (!isDatabaseUnreachable(error)) throw error;
+  }
+  return "busy";
 }
 export function createThreadRunner(store: ReviewStore, runtime: ThreadRuntime): ThreadRunner {
   const ctx: RunnerContext = { store, runtime };

@@ -31,8 +31,20 @@ export interface ThreadRuntime {
   onProgress?: StageProgressListener | undefined;
   /** Told of the graph's error that failed the thread or refused a decision (its message is kept). */
   onGraphError?: ((threadId: string, error: unknown) => void) | undefined;
-  /** The process is stopping (Ctrl-C): a run it cuts short leaves the thread where it stands. */
+  /** The process is stopping (Ctrl-C, SIGTERM): a run it cuts short stays at its last step. */
   stopping?: AbortSignal | undefined;
+  /** What a run cut short by `stopping` records (default: its status is left as it was). */
+  afterStop?: AfterStop | undefined;
+}
+
+/**
+ * Where a run cut short by stopping leaves its thread in the index, and what comes next: `queued`
+ * (its job goes back to the queue) or `stopped` (a command goes on with it). The event of the same
+ * type carries `message(threadId)`.
+ */
+export interface AfterStop {
+  status: "queued" | "stopped";
+  message: (threadId: string) => string;
 }
 
 /** The index rows of the reviews a thread waits for, named by its proposal (proposal/title.ts). */

@@ -19,6 +19,8 @@ export const STATUS_WORDS: Readonly<Record<string, string>> = {
   waiting: "waiting for a reviewer",
   finished: "finished",
   failed: "stopped on an error",
+  /** A run its process stopped (Ctrl-C): nothing runs it until someone goes on with it. */
+  stopped: "stopped before it was done; go on with it to finish",
 };
 
 /** A status in words; an id no table knows, its words (`being_translated` → `being translated`). */

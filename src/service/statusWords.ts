@@ -111,6 +111,10 @@ export function progressText(event: Pick<ThreadEvent, "type" | "stage" | "messag
       return "Finished: every stage is done";
     case "failed":
       return "Stopped on an error";
+    case "stopped":
+      return event.message === undefined
+        ? "Stopped before it was done"
+        : `Stopped before it was done (${event.message})`;
     default:
       return capitalised(wordsOf(event.type));
   }

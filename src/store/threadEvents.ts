@@ -4,7 +4,16 @@ import { z } from "zod";
 export const ThreadEventSchema = z.object({
   seq: z.number().int(),
   threadId: z.string(),
-  type: z.enum(["queued", "running", "stage", "progress", "review_ready", "finished", "failed"]),
+  type: z.enum([
+    "queued",
+    "running",
+    "stage",
+    "progress",
+    "review_ready",
+    "finished",
+    "failed",
+    "stopped",
+  ]),
   stage: z.string().optional(),
   message: z.string().optional(),
   at: z.string(),

@@ -8,7 +8,14 @@ import type { NewEvent } from "./threadEvents.js";
 /** The graph of the review desk's threads; a library orchestrator keeps its threads under its own. */
 export const DESK_GRAPH = "review-desk";
 
-export const ThreadStateSchema = z.enum(["queued", "running", "waiting", "finished", "failed"]);
+export const ThreadStateSchema = z.enum([
+  "queued",
+  "running",
+  "waiting",
+  "finished",
+  "failed",
+  "stopped",
+]);
 export type ThreadState = z.infer<typeof ThreadStateSchema>;
 
 /** What a thread was started with: the graph input and the run settings. */

@@ -4,15 +4,19 @@
  * slow to answer). SIGINT while it is "writing Solution Sought…": a line at once saying the
  * command stops and the thread is saved, the request aborted (the stand-in sees its client go),
  * nothing judged after it, the command to go on printed, exit 130 — and `run --thread <id>` goes
- * on from the last saved step, writing the solution again. Meanwhile `reviews` lists the thread as
- * stopped with work left, never as failed. Counted, not timed.
+ * on from the last saved step, writing the solution again. Meanwhile the index says the thread was
+ * stopped (never "being worked on", never failed), with the command to go on, and `reviews` lists it
+ * so. Counted, not timed.
  */
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { openReviewStore } from "../../src/store/index.js";
 import { isWriterPrompt } from "../devserver/proposalResponder.js";
 import type { OllamaServer } from "../doubles/index.js";
 import {
   answers,
+  DB,
   evalgate,
   type LiveCli,
   proposalServer,
@@ -57,14 +61,40 @@ async function interruptWhileWriting(live: LiveCli, at: OllamaServer) {
   return { run, requests };
 }
 
-/** `reviews` lists the thread as stopped with work left (not failed, not finished), and how to go on. */
+/** The thread's row in the index and its last event. */
+async function indexed(cwd: string, threadId: string) {
+  const store = await openReviewStore({ sqlitePath: join(cwd, DB), env: {} });
+  try {
+    const events = await store.eventsAfter(threadId, 0, 500);
+    return { status: (await store.thread(threadId))?.status, last: events.at(-1) };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The index says the run was stopped and how to go on (not "being worked on", not failed), and
+ * `reviews` lists the thread so, with that command.
+ */
 async function expectListedAsStopped(cwd: string, threadId: string, at: OllamaServer) {
+  const { status, last } = await indexed(cwd, threadId);
+  expect(status).toBe("stopped");
+  expect(last).toMatchObject({
+    type: "stopped",
+    message: `the command running it was stopped; go on with: evalgate run --thread ${threadId}`,
+  });
   const listed = await evalgate(["reviews"], { cwd, env: serverEnv(at) });
   expect(listed.code, listed.stderr).toBe(0);
   expect(listed.stdout).toContain("Threads with work left and no review (1):");
   const row = listed.stdout.split("\n").find((line) => line.startsWith(threadId));
-  expect(row).toContain("stopped");
+  expect(row).toContain("stopped before it was done; go on with it to finish");
+  expect(row).not.toContain("being worked on");
   expect(row).toContain(`evalgate run --thread ${threadId}`);
+  const json = await evalgate(["reviews", "--json"], { cwd, env: serverEnv(at) });
+  const parsed = JSON.parse(json.stdout) as { workLeft: Array<Record<string, unknown>> };
+  expect(parsed.workLeft).toMatchObject([
+    { threadId, state: "stopped", goOnWith: `evalgate run --thread ${threadId}` },
+  ]);
 }
 
 describe("Ctrl-C while a thread runs", () => {
@@ -104,6 +134,13 @@ describe("Ctrl-C while a thread runs", () => {
     expect(resumed.stdout).toContain("Review: Solution Sought Evaluation Review [solution]");
     // The solution written again, from the step saved before it: the research is not.
     expect(writerRequests(server, SOLUTION_TASK)).toHaveLength(2);
+    // Gone on with, it waits for the solution's review, and is listed as stopped no more.
+    expect((await indexed(cwd, threadId)).status).toBe("waiting");
+    const listed = await evalgate(["reviews"], { cwd, env: serverEnv(server) });
+    expect(listed.stdout).not.toContain("Threads with work left");
+    expect(listed.stdout.split("\n").find((line) => line.startsWith(threadId))).toContain(
+      "solution",
+    );
   });
 
   it("review: the decision's run on to the next stage stops the same way", async () => {

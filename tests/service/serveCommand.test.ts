@@ -2,7 +2,7 @@
  * `evalgate serve` as a real process: it listens, answers health and readiness on the data
  * folder's SQLite store, and on SIGTERM shuts down gracefully (exit code 0, the store closed).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
@@ -135,6 +135,28 @@ describe("evalgate serve stopping while a thread runs", () => {
     expect(first.stderr()).toContain("evalgate serve: stopped");
     await ollama.waitFor((server) => server.clientDisconnects >= 1);
 
+    // Nothing runs it now: the index says it waits for the service, not that it is worked on.
+    const index = await openReviewStore({ sqlitePath: db, env: {} });
+    try {
+      expect((await index.thread(threadId))?.status).toBe("queued");
+      expect((await index.eventsAfter(threadId, 0, 500)).at(-1)).toMatchObject({
+        type: "queued",
+        message:
+          "the service stopped during this run; it goes on from its last finished step when the service starts again",
+      });
+    } finally {
+      await index.close();
+    }
+    const { DATABASE_URL: _url, ...env } = process.env;
+    const listed = spawnSync(process.execPath, [BIN, "reviews", "--db", db], {
+      encoding: "utf8",
+      env,
+    });
+    expect(listed.status, listed.stderr).toBe(0);
+    const row = listed.stdout.split("\n").find((line) => line.startsWith(threadId));
+    expect(row).toContain("waiting to be worked on");
+    expect(row).not.toContain("being worked on");
+
     ollama.setBehaviour({});
     ollama.release();
     const second = await startServe({ database: db, ollamaUrl: ollama.url, model: MODEL });
@@ -147,5 +169,12 @@ describe("evalgate serve stopping while a thread runs", () => {
       if (status !== "waiting") await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await second.stop()).toBe(0);
+    const after = await openReviewStore({ sqlitePath: db, env: {} });
+    try {
+      expect((await after.thread(threadId))?.status).toBe("waiting");
+      expect(await after.pendingOf(threadId)).toHaveLength(1);
+    } finally {
+      await after.close();
+    }
   }, 180_000);
 });

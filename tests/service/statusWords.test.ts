@@ -72,6 +72,7 @@ describe("status words", () => {
       review_ready: "Problem Statement",
       finished: undefined,
       failed: "THREAD_STATE_INVALID: the checkpoint of problem_statement has work left",
+      stopped: "the command running it was stopped; go on with: evalgate run --thread t-1",
     };
     const lines = ThreadEventSchema.shape.type.options.map((type) =>
       progressText({ type, stage: "problem_statement", message: messages[type] }),
@@ -93,5 +94,15 @@ describe("status words", () => {
       message: "GraphRunError: model server http://127.0.0.1:11434 answered 500",
     });
     expect(failed).toBe("Stopped on an error");
+    // A run stopped by its process says so and how to go on: never that it is worked on.
+    expect(
+      progressText({
+        type: "stopped",
+        message: "the command running it was stopped; go on with: evalgate run --thread t-1",
+      }),
+    ).toBe(
+      "Stopped before it was done (the command running it was stopped; go on with: evalgate run --thread t-1)",
+    );
+    expect(statusName("stopped")).toBe("stopped before it was done; go on with it to finish");
   });
 });

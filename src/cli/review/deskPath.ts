@@ -13,6 +13,7 @@ import type { StageProgressListener } from "../../orchestrator/stageProgress.js"
 import type { Reviewer } from "../../store/reviewers.js";
 import { CliError } from "../errors.js";
 import type { PanelJudging } from "../panelJudges.js";
+import { runThreadCommand } from "./hints.js";
 import { type CheckpointStore, storeConnection } from "./store.js";
 import type { ThreadView } from "./threadView.js";
 
@@ -52,6 +53,8 @@ export function openCliDesk(options: CliDeskOptions): Promise<ReviewDeskHandle> 
     ...(options.fewShot === true ? { fewShot: true } : {}),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.stopping === undefined ? {} : { stopping: options.stopping }),
+    // A run Ctrl-C cut short says in the index which command goes on with it.
+    goOnWith: (threadId: string) => runThreadCommand(threadId, options),
     ...(options.runJobs === true ? {} : { jobs: { run: false } }),
   });
 }

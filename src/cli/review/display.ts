@@ -7,6 +7,7 @@ import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { threadErrors } from "../../proposal/stageErrors.js";
+import { statusName } from "../../proposal/statusWords.js";
 import type { EvaluationResult } from "../../scoring/result.js";
 import { oneLine, truncate } from "../../shortText.js";
 import type { PendingRow } from "../../store/types.js";
@@ -162,7 +163,7 @@ export function renderIndexList(rows: readonly PendingRow[], now = new Date()): 
   return `${lines.join("\n")}\n`;
 }
 
-/** The threads with work left and no review: where each stopped, and how to go on. */
+/** The failed threads: when, why, and how to run each again. */
 export function renderFailedList(
   threads: readonly FailedThread[],
   retryCommand: (threadId: string) => string,
@@ -177,13 +178,21 @@ export function renderFailedList(
   return `${lines.join("\n")}\n`;
 }
 
+/** In the words of the thread statuses, but for a thread another process holds. */
+const WORK_LEFT_STATES: Readonly<Record<WorkLeftThread["state"], string>> = {
+  running: "running in another process",
+  queued: statusName("queued"),
+  stopped: statusName("stopped"),
+};
+
+/** The threads with work left and no review: where each stopped, and how to go on. */
 export function renderWorkLeftList(
   threads: readonly WorkLeftThread[],
   runCommand: (threadId: string) => string,
 ): string {
   const rows = threads.map((thread) => [
     thread.threadId,
-    thread.state === "running" ? "running in another process" : "stopped",
+    WORK_LEFT_STATES[thread.state],
     thread.nodes.length === 0 ? "(before its first checkpoint)" : thread.nodes.join(", "),
     thread.state === "running" ? "—" : runCommand(thread.threadId),
   ]);

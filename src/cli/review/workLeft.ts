@@ -6,6 +6,7 @@ import { buildProposalGraph, loadProposalConfig } from "../../graph/proposalGrap
 import { threadProgress } from "../../graph/threadProgress.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import type { ReviewStore } from "../../store/reviewStore.js";
+import type { ThreadRow } from "../../store/types.js";
 import { type CheckpointStore, storeConnection } from "./store.js";
 
 /** Most threads looked at (each costs a checkpoint read). */
@@ -14,8 +15,11 @@ const MAX_LOOKED_AT = 200;
 export interface WorkLeftThread {
   threadId: string;
   title: string;
-  /** `stopped`: nothing runs it (go on with `run --thread`); `running`: a process holds it. */
-  state: "stopped" | "running";
+  /**
+   * `running`: a process holds it; `queued`: waiting for the service's job (or `run --thread`);
+   * `stopped`: nothing runs it (go on with `run --thread`).
+   */
+  state: "stopped" | "queued" | "running";
   /** The nodes with work left; empty when it stopped before its first checkpoint. */
   nodes: string[];
 }
@@ -41,14 +45,27 @@ export async function failedThreads(index: ReviewStore): Promise<FailedThread[]>
   );
 }
 
+/** Where a thread with work left stands: held by a process, waiting for a job, or stopped. */
+async function stateOf(index: ReviewStore, thread: ThreadRow | undefined, threadId: string) {
+  if (await index.threadLocked(threadId)) return "running";
+  return thread?.status === "queued" ? "queued" : "stopped";
+}
+
+/** The threads a job would take up, and the ones whose run was stopped (nothing takes those up). */
+async function candidatesOf(index: ReviewStore): Promise<string[]> {
+  const soon = new Date(Date.now() + 60_000).toISOString();
+  const stopped = await index.listThreads({ status: "stopped", limit: MAX_LOOKED_AT });
+  const ids = new Set([...(await index.threadsNeedingWork(soon)), ...stopped.map((t) => t.id)]);
+  return [...ids].slice(0, MAX_LOOKED_AT);
+}
+
 /** The threads of the store with work left and no review, as their checkpoints say. */
 export async function threadsWithWorkLeft(
   index: ReviewStore,
   where: CheckpointStore,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<WorkLeftThread[]> {
-  const soon = new Date(Date.now() + 60_000).toISOString();
-  const candidates = (await index.threadsNeedingWork(soon)).slice(0, MAX_LOOKED_AT);
+  const candidates = await candidatesOf(index);
   if (candidates.length === 0) return [];
   const checkpointer = await createCheckpointer({ ...storeConnection(where), env });
   try {
@@ -65,7 +82,7 @@ export async function threadsWithWorkLeft(
       found.push({
         threadId,
         title: thread?.title ?? threadId,
-        state: (await index.threadLocked(threadId)) ? "running" : "stopped",
+        state: await stateOf(index, thread, threadId),
         nodes: progress.kind === "work_left" ? progress.nodes : [],
       });
     }

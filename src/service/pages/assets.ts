@@ -116,8 +116,9 @@ export const PROGRESS_SCRIPT = `"use strict";
   var log = document.getElementById("progress-log");
   var source = new EventSource(root.getAttribute("data-events-url"));
   var now = document.getElementById("progress-now");
-  var types = ["queued", "running", "stage", "progress", "review_ready", "finished", "failed"];
-  var settle = { review_ready: true, finished: true, failed: true };
+  var types = ["queued", "running", "stage", "progress", "review_ready", "finished", "failed",
+    "stopped"];
+  var settle = { review_ready: true, finished: true, failed: true, stopped: true };
   function show(event) {
     var data = JSON.parse(event.data);
     var text = typeof data.text === "string" ? data.text : data.type;

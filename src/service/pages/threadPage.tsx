@@ -46,6 +46,7 @@ const PROGRESS_HEADINGS: Readonly<Record<ThreadStatus["status"], string>> = {
   waiting: "The next review is ready",
   finished: "Every stage is done",
   failed: "The run stopped",
+  stopped: "The run was stopped before it was done",
 };
 
 function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }) {
@@ -65,9 +66,34 @@ function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }
   );
 }
 
-/** Retry, offered on a failed thread only: it runs again once, whoever asks at the same time. */
+/** Going on with a thread whose run was stopped: the retry, which runs it on from its last step. */
+function GoOnForm(props: { thread: ThreadStatus; csrf: string }) {
+  return (
+    <form
+      method="post"
+      action={`/threads/${encodeURIComponent(props.thread.threadId)}/retry`}
+      class="decision"
+      id="retry-thread-form"
+    >
+      <h2>Go on</h2>
+      <input type="hidden" name="_csrf" value={props.csrf} />
+      <p class="muted">
+        Its run was stopped before it was done. Go on from the last finished step.
+      </p>
+      <p>
+        <button type="submit">Go on</button>
+      </p>
+    </form>
+  );
+}
+
+/**
+ * Retry, offered on a failed thread (and going on, on a stopped one): it runs again once, whoever
+ * asks at the same time.
+ */
 function RetryThreadForm(props: { thread: ThreadStatus; csrf: string }) {
   const { thread } = props;
+  if (thread.status === "stopped") return <GoOnForm thread={thread} csrf={props.csrf} />;
   if (thread.status !== "failed") return null;
   const refused = thread.decisions.findLast(
     (d) => d.refusedAt !== undefined && d.appliedAt === undefined,
