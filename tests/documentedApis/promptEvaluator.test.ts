@@ -217,6 +217,21 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
     expect(result.verdict).toBe("borderline");
   });
 
+  it("notes what the parser doubted in the table: a row for an unknown item, the repair round", async () => {
+    const { evaluator } = rubricWith([
+      checks({ scope: "pass", ceiling: "pass", budget: "pass" }),
+      checks({ region: "fail" }),
+    ]);
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result.rubricResults?.map((r) => r.result)).toEqual(["pass", "pass", "fail"]);
+    expect(result.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('row for unknown criterion id "budget" ignored'),
+        expect.stringContaining("one repair round"),
+      ]),
+    );
+  });
+
   it("no usable answer at all: score 0 and the verdict 'error'", async () => {
     const { evaluator } = rubricWith(Array(5).fill("All items look fine to me."));
     const result = await evaluator.evaluate(QUESTION);
