@@ -74,6 +74,14 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     expect(result.judgeError).toContain("score 1.7 is outside 0–1");
   });
 
+  it("with weighted scores asked for, notes why the score stands plain", async () => {
+    const model = new ScriptedChatModel({ script: [judgeAnswer({ score: 0.9 })] });
+    const evaluator = new PromptEvaluator({ model, weightedScores: true });
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result.score).toBe(0.9);
+    expect(result.notes).toEqual([expect.stringMatching(/^score not probability-weighted: .+/)]);
+  });
+
   it("reads the first valid JSON object out of surrounding prose", async () => {
     const { evaluator } = freeformWith(
       `Here is my judgement:\n${judgeAnswer({ score: 0.65, reasoning: "Partly." })}\nThanks.`,

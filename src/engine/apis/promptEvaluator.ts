@@ -201,10 +201,17 @@ export function toPromptEvaluation(
       systemPrompt: asked.systemPrompt,
       userPrompt: asked.userPrompt,
     },
-    notes: notesOf(
-      result,
-      result.criteria.map((c) => c.id),
-    ),
+    notes: [
+      ...notesOf(
+        result,
+        result.criteria.map((c) => c.id),
+      ),
+      ...result.criteria.flatMap((c) =>
+        c.scoreMethod === "plain" && c.scoreMethodReason !== undefined
+          ? [`score not probability-weighted: ${c.scoreMethodReason}`]
+          : [],
+      ),
+    ],
     humanReviewRequired: result.humanReviewRequired === true,
     humanReviewReasons: result.humanReviewReasons,
     trace: last,
