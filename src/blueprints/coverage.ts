@@ -109,5 +109,9 @@ export function coverageOf(result: EvaluationResult, prompt: PreparedPrompt): Co
   if (unjudged > 0) {
     coverage.error = `${unjudged} of ${pointAssessments.length} points could not be assessed`;
   }
+  if (result.humanReviewRequired === true) {
+    coverage.humanReviewRequired = true;
+    coverage.humanReviewReasons = result.humanReviewReasons ?? [];
+  }
   return coverage;
 }

@@ -39,6 +39,9 @@ export const CoverageResultSchema = z.object({
   pointAssessments: z.array(PointAssessmentSchema),
   alternativeGroups: z.array(AlternativeGroupResultSchema).optional(),
   error: z.string().optional(),
+  /** The answer is held for a human (e.g. it tries to steer the judge): never a pass. */
+  humanReviewRequired: z.literal(true).optional(),
+  humanReviewReasons: z.array(z.string()).optional(),
 });
 export type CoverageResult = z.infer<typeof CoverageResultSchema>;
 

@@ -54,17 +54,17 @@ function criterionResult(key: string, c: CriterionResult): EvaluatorResult {
 
 function overallComment(result: EvaluationResult): string {
   const count = result.criteria.length;
+  const review = result.humanReviewRequired
+    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ")}.`
+    : "";
   if (result.notEvaluated.length > 0) {
     return (
       `Not evaluated: ${result.notEvaluated.length} of ${count} criteria could not be judged ` +
-      `(${result.notEvaluated.join(", ")}); the score over the others was ${shown(result.overallScore)}.`
+      `(${result.notEvaluated.join(", ")}); the score over the others was ${shown(result.overallScore)}.${review}`
     );
   }
   const status = result.status === undefined ? "" : `, ${result.status}`;
   const outcome = result.passed ? "passed" : "did not pass";
-  const review = result.humanReviewRequired
-    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ")}.`
-    : "";
   return `${result.verdict}, ${outcome}${status}.${review} ${result.feedback}`.trim();
 }
 

@@ -91,11 +91,13 @@ function autoDecide(
   context: EvaluationContext,
 ): ProposalUpdate {
   const { stage } = options;
-  // The evaluation this run wrote (none when it failed): nothing is decided on an older one.
+  // The evaluation this run wrote, awaiting review: nothing is decided on an older one, nor on
+  // one that failed (where nothing could be evaluated it is kept, with status error).
   const written = { sections: {}, ...update } as OverallProposalStateType;
   const evaluation = stageEvaluation(written, stage);
-  if (typeof evaluation?.passed !== "boolean") return update;
   const statusPath = parseStatePath(stage.statusField);
+  const judged = readStatePath(written, statusPath) === "awaiting_review";
+  if (!judged || typeof evaluation?.passed !== "boolean") return update;
   const max =
     context.maxRevisions ??
     state.threadSettings?.maxRevisions ??

@@ -1,7 +1,8 @@
 /**
  * A review's description in Agent Inbox (Markdown): the refusal of the last answer, the
- * evaluation in brief, the criteria against their thresholds, the warnings, the buttons. Text
- * from content, criteria or the judge is escaped so it cannot add links, images or HTML.
+ * evaluation in brief, the criteria against their thresholds, why it is held, the warnings, the
+ * buttons. Text from content, criteria or the judge is escaped so it cannot add links, images or
+ * HTML.
  */
 
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
@@ -31,6 +32,15 @@ export function outcomeText(evaluation: EvaluationResult): string {
     `passed ${evaluation.passed ? "yes" : "no"}`,
   ];
   return parts.join(" · ");
+}
+
+/** Why the result waits for a human (injection, a panel that disagrees, quotes not found …). */
+function heldLines(evaluation: EvaluationResult): string[] {
+  if (evaluation.humanReviewRequired !== true) return [];
+  const reasons = evaluation.humanReviewReasons ?? [];
+  const shown = reasons.slice(0, MAX_WARNINGS).map((r) => `- ${markdownCell(r, 300)}`);
+  const more = reasons.length - shown.length;
+  return ["**Held for human review**", ...shown, ...(more > 0 ? [`- and ${more} more`] : [])];
 }
 
 function warningLines(evaluation: EvaluationResult): string[] {
@@ -81,8 +91,9 @@ export function inboxDescription(
       ...rows,
       ...(more > 0 ? [`| and ${more} more | | | |`] : []),
     ]);
-    const warnings = warningLines(evaluation);
-    if (warnings.length > 0) blocks.push(warnings);
+    for (const lines of [heldLines(evaluation), warningLines(evaluation)]) {
+      if (lines.length > 0) blocks.push(lines);
+    }
   }
   blocks.push(buttonLines(allowed));
   return blocks.map((lines) => lines.join("\n")).join("\n\n");

@@ -159,6 +159,29 @@ describe("blueprint run as JUnit XML", () => {
     expect(coveragePasses(scores.p2?.["ollama:b"] ?? { error: "" }, 0)).toBe(false);
   });
 
+  it("never passes a pair held for human review: its overall testcase fails with the reasons", () => {
+    const held = {
+      keyPointsCount: 1,
+      avgCoverageExtent: 1,
+      pointAssessments: [point("names", 1)],
+      humanReviewRequired: true as const,
+      humanReviewReasons: ["possible prompt injection in the content (instruction-override)"],
+    };
+    expect(coveragePasses(held, 0.5)).toBe(false);
+    const run = BlueprintRunSchema.parse({
+      ...RUN,
+      models: ["ollama:a"],
+      promptIds: ["p1"],
+      evaluationResults: { llmCoverageScores: { p1: { "ollama:a": held } } },
+    });
+    const suite = childrenNamed(readXml(renderBlueprintJunit(run)), "testsuite")[0] as XmlNode;
+    expect(counts(suite)).toEqual([2, 1, 0, 0]);
+    const overall = childrenNamed(suite, "testcase").find((c) => c.attributes.name === "overall");
+    const failure = childrenNamed(overall as XmlNode, "failure")[0];
+    expect(failure?.attributes.message).toContain("held for human review");
+    expect(failure?.attributes.message).toContain("instruction-override");
+  });
+
   it("counts an alternative group as a whole: both groups met, the paths not needed are skipped, no failure", () => {
     const root = readXml(renderBlueprintJunit(alternativesRun(0.9), 0.5));
     const suite = childrenNamed(root, "testsuite")[0] as XmlNode;

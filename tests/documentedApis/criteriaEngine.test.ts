@@ -374,4 +374,20 @@ describe("CriteriaEngine.evaluateCriterion (the TOON criteria dialect's _evaluat
     expect(result.evaluated).toBe(true);
     expect(result.score).toBe(1);
   });
+
+  it("judges a criterion that counts for nothing in its catalog (weight 0), as evaluateContent does", async () => {
+    const result = await engineWith(new ScriptedChatModel()).evaluateCriterion(
+      {
+        id: "mentions-port",
+        title: "Mentions the port",
+        description: "The passages mention the port",
+        weight: 0,
+        method: { kind: "function", name: "contains", args: "Port of Hamburg" },
+      },
+      "Tests run at the pilot quay in the Port of Hamburg.",
+    );
+    expect(result.evaluated).toBe(true);
+    expect(result.score).toBe(1);
+    expect(result.weight).toBe(0);
+  });
 });

@@ -74,6 +74,14 @@ describe("PromptEvaluator freeform mode (the JSON judge contract)", () => {
     expect(result.judgeError).toContain("score 1.7 is outside 0–1");
   });
 
+  it("with weighted scores asked for, notes why the score stands plain", async () => {
+    const model = new ScriptedChatModel({ script: [judgeAnswer({ score: 0.9 })] });
+    const evaluator = new PromptEvaluator({ model, weightedScores: true });
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result.score).toBe(0.9);
+    expect(result.notes).toEqual([expect.stringMatching(/^score not probability-weighted: .+/)]);
+  });
+
   it("reads the first valid JSON object out of surrounding prose", async () => {
     const { evaluator } = freeformWith(
       `Here is my judgement:\n${judgeAnswer({ score: 0.65, reasoning: "Partly." })}\nThanks.`,
@@ -215,6 +223,21 @@ describe("PromptEvaluator rubric mode (the JSON judge contract)", () => {
     // The answered items score 1, but an incomplete judgement cannot pass.
     expect(result.score).toBe(1);
     expect(result.verdict).toBe("borderline");
+  });
+
+  it("notes what the parser doubted in the table: a row for an unknown item, the repair round", async () => {
+    const { evaluator } = rubricWith([
+      checks({ scope: "pass", ceiling: "pass", budget: "pass" }),
+      checks({ region: "fail" }),
+    ]);
+    const result = await evaluator.evaluate(QUESTION);
+    expect(result.rubricResults?.map((r) => r.result)).toEqual(["pass", "pass", "fail"]);
+    expect(result.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('row for unknown criterion id "budget" ignored'),
+        expect.stringContaining("one repair round"),
+      ]),
+    );
   });
 
   it("no usable answer at all: score 0 and the verdict 'error'", async () => {

@@ -319,6 +319,24 @@ describe("RubricExecutor: llm_decode criteria and LLM feedback (the rubric forma
     expect(llm.calls).toHaveLength(2);
   });
 
+  it("says why an evaluation is held for human review, whatever the llm's summary says", async () => {
+    // The judge quotes a question the quiz does not have: the evidence check holds the result.
+    const answer = JSON.stringify({
+      reasoning: "The questions ask why.",
+      quotes: ["Why do cats purr at night?"],
+      level_id: "good",
+    });
+    const llm = new ScriptedChatModel({ responder: decoder(answer) });
+    const executor = new RubricExecutor({ functionRegistry: quizRegistry(), llm });
+    const evaluation = await executor.evaluate(PEDAGOGY_RUBRIC, QUIZ);
+    expect(evaluation.feedback_summary).toBe(SUMMARY_TEXT);
+    expect(evaluation.passed).toBe(false);
+    expect(evaluation.human_review_required).toBe(true);
+    expect(evaluation.human_review_reasons).toEqual([
+      expect.stringContaining("criterion pedagogy was met on quotes the content does not contain"),
+    ]);
+  });
+
   it("keeps the rubric format's deterministic summary when the llm gives no summary", async () => {
     const answer = JSON.stringify({ reasoning: "Recall questions.", level_id: "poor" });
     const llm = new ScriptedChatModel({

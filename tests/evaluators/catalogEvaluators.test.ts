@@ -156,6 +156,7 @@ describe("createCatalogEvaluators", () => {
 
   it("a judge that cannot be reached: the judged point is null with the cause, the functions keep their scores", async () => {
     const down = new ScriptedChatModel({
+      guard: "script",
       responder: () => {
         throw new ModelUnavailableError("connection-refused", "connect ECONNREFUSED", {
           provider: "scripted",
@@ -171,6 +172,11 @@ describe("createCatalogEvaluators", () => {
     expect(rouge?.score).toBeCloseTo(ROUGE, 9);
     expect(contains?.score).toBe(1);
     expect(overall?.score).toBeNull();
+    // The injection guard could not ask either: the comment says the result is held, and why.
+    expect(overall?.metadata?.humanReviewRequired).toBe(true);
+    expect(overall?.comment).toMatch(
+      /^Not evaluated: 1 of 3 criteria .* A human must review it: the injection guard could not check the content \(.*ECONNREFUSED.*\)\.$/,
+    );
   });
 
   it("without reference outputs, a reference-based point without its own reference is not evaluated", async () => {

@@ -187,6 +187,27 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     expect(intro).toMatch(/^Review the evaluation of the .+\.$/);
     expect(description.startsWith(markdownCell(intro, 1_000))).toBe(true);
   });
+
+  it("says why an evaluation is held for human review: a panel whose judges disagree", async () => {
+    const graph = buildEvaluationGraph({
+      judges: [scoringJudge(0.95), scoringJudge(0.2)],
+      panel: { minAgreement: 0.8 },
+    }).compile({ checkpointer: new MemorySaver() });
+    const paused = await graph.invoke(
+      { content: PROBLEM, contentType: "problem_statement" },
+      thread("inbox-held"),
+    );
+    const value = (paused as { __interrupt__?: Array<{ value: HumanInterrupt }> })
+      .__interrupt__?.[0]?.value;
+    const evaluation = (await graph.getState(thread("inbox-held"))).values.evaluation;
+    expect(evaluation?.humanReviewRequired).toBe(true);
+    const description = value?.description ?? "";
+    expect(description).toContain("**Held for human review**");
+    for (const reason of evaluation?.humanReviewReasons ?? []) {
+      expect(description).toContain(`- ${markdownCell(reason, 300)}`);
+    }
+    expect(description).toContain("the judges disagree");
+  });
 });
 
 describe("markdownCell", () => {

@@ -87,4 +87,27 @@ describe("automatic decisions of a stage", () => {
       contentId: "research",
     });
   });
+
+  it("autoRevise never decides on an evaluation where nothing was judged: unreadable answers stop for the reviewer", async () => {
+    const writer = proposalResponder(0.3);
+    const responder = (messages: RecordedMessage[]): string =>
+      (messages[0]?.content ?? "").includes("grant writer")
+        ? writer(messages)
+        : "I would rather not grade this.";
+    const run = proposalRun({
+      responder,
+      judge: fastJudge(),
+      graph: { autoRevise: true, maxRevisions: 2 },
+    });
+    await start(run);
+    // The evaluation is kept (every criterion a judge error) but it is no verdict to revise on.
+    const state = await values(run);
+    expect(state.researchEvaluation?.notEvaluated).toHaveLength(5);
+    expect(writerPrompts(run.model, "research")).toHaveLength(1);
+    expect(state.revisionCounts).toEqual({});
+    expect((await pending(run))?.value).toMatchObject({
+      type: "evaluation_error",
+      contentId: "research",
+    });
+  });
 });

@@ -46,13 +46,16 @@ export function createBlueprintProgress(stream: TextOutput): {
   };
 }
 
-/** How many prompt × model pairs could not be answered, or have points not assessed. */
-function failedPairs(run: BlueprintRun): number {
-  let failed = 0;
+/** How many prompt × model pairs could not be answered or have points not assessed, and how many are held. */
+function failedPairs(run: BlueprintRun): { failed: number; held: number } {
+  const count = { failed: 0, held: 0 };
   for (const byModel of Object.values(run.evaluationResults.llmCoverageScores)) {
-    for (const coverage of Object.values(byModel)) if (coverage.error !== undefined) failed += 1;
+    for (const coverage of Object.values(byModel)) {
+      if (coverage.error !== undefined) count.failed += 1;
+      if ("humanReviewRequired" in coverage && coverage.humanReviewRequired) count.held += 1;
+    }
   }
-  return failed;
+  return count;
 }
 
 /** The pairs whose average coverage is under --fail-under (or missing), as `prompt × model`. */
@@ -116,11 +119,16 @@ export async function runBlueprintCommand(
   }).finally(progress.finish);
   const text = renderRun(run, options, encodeToon);
   await writeOutput(text, options.out, `the ${options.format} result`, context);
-  const failed = failedPairs(run);
+  const { failed, held } = failedPairs(run);
+  const total = run.models.length * run.promptIds.length;
   if (failed > 0) {
-    const total = run.models.length * run.promptIds.length;
     context.stderr.write(
       `${failed} of ${total} answers could not be given or fully judged: see their "error" in the result\n`,
+    );
+  }
+  if (held > 0) {
+    context.stderr.write(
+      `${held} of ${total} answers are held for human review: see their "humanReviewReasons" in the result\n`,
     );
   }
   const under = options.failUnder === undefined ? [] : pairsUnder(run, options.failUnder);
@@ -129,5 +137,5 @@ export async function runBlueprintCommand(
       `--fail-under ${options.failUnder}: average coverage under it, or none, for ${under.join(", ")}\n`,
     );
   }
-  context.exitCode = failed > 0 || under.length > 0 ? EXIT_FAILED : EXIT_OK;
+  context.exitCode = failed > 0 || held > 0 || under.length > 0 ? EXIT_FAILED : EXIT_OK;
 }

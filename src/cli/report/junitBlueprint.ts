@@ -84,11 +84,15 @@ function overallCase(coverage: CoverageResult, classname: string, threshold: num
     reasons.push(`average coverage ${formatScore(average)} under ${formatScore(threshold)}`);
   }
   if (unassessed > 0) reasons.push(`${unassessed} points not assessed (never a pass)`);
+  if (coverage.humanReviewRequired === true) {
+    const why = (coverage.humanReviewReasons ?? []).join("; ");
+    reasons.push(`held for human review${why === "" ? "" : `: ${oneLine(why)}`}`);
+  }
   if (reasons.length === 0) return { ...base, outcome: "passed" };
   return problemCase(base, "failure", reasons.join("; "));
 }
 
-/** Whether a prompt × model pair passes the gate: an average at or above `threshold`, every point assessed. */
+/** Whether a prompt × model pair passes the gate: an average at or above `threshold`, every point assessed, not held. */
 export function coveragePasses(
   coverage: CoverageResult | { error: string },
   threshold: number,

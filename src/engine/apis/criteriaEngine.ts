@@ -183,13 +183,15 @@ export class CriteriaEngine {
     });
     const active = await activeCatalog(lone, this.options.rubricRegistry);
     const found = active.criteria.find((c) => c.id === given.id) ?? given;
+    // Alone, a criterion that counts for nothing in its catalog (weight 0) is still judged.
+    const weighed = found.weight > 0 || found.knockout ? found : { ...found, weight: 1 };
     const { result } = await runEvaluation({
       ...this.pipelineOptions(options.signal),
       // The judge reads the passages as source documents; a function or schema runs on them.
       ...(isLlmMethod(found.method) ? { content: "", context } : { content: context }),
-      catalog: { ...active, criteria: [found] },
+      catalog: { ...active, criteria: [weighed] },
     });
-    return toCriterionEvaluation(result);
+    return { ...toCriterionEvaluation(result), weight: found.weight };
   }
 }
 

@@ -75,7 +75,7 @@ export const PromptEvaluationSchema = z.object({
     .object({ systemPrompt: z.string(), userPrompt: z.string() })
     .optional(),
   judgeError: z.string().optional(),
-  /** What the parser corrected or doubted (score clamped, lists trimmed, reasoning empty). */
+  /** What the parser corrected or doubted (score clamped, a table row ignored, a repair round), cache problems. */
   notes: z.array(z.string()),
   /** Held for review (e.g. possible prompt injection): the verdict is never `pass`. */
   humanReviewRequired: z.boolean(),
@@ -127,11 +127,15 @@ export function promptCatalog(
   });
 }
 
-/** What a criterion's answer notes say, from the result's warnings (`<id>: <note>`). */
+/** The notes of a batch table or group answer, and of the judge cache, among the warnings. */
+const JUDGING_NOTE = /^(batch|group \d+\/\d+|judge cache): /;
+
+/** What the answers' notes say (`<id>: <note>`, without the id), the table's and the cache's. */
 function notesOf(result: EvaluationResult, ids: readonly string[]): string[] {
   return result.warnings.flatMap((warning) => {
     const id = ids.find((each) => warning.startsWith(`${each}: `));
-    return id === undefined ? [] : [warning.slice(id.length + 2)];
+    if (id !== undefined) return [warning.slice(id.length + 2)];
+    return JUDGING_NOTE.test(warning) ? [warning] : [];
   });
 }
 
@@ -197,10 +201,17 @@ export function toPromptEvaluation(
       systemPrompt: asked.systemPrompt,
       userPrompt: asked.userPrompt,
     },
-    notes: notesOf(
-      result,
-      result.criteria.map((c) => c.id),
-    ),
+    notes: [
+      ...notesOf(
+        result,
+        result.criteria.map((c) => c.id),
+      ),
+      ...result.criteria.flatMap((c) =>
+        c.scoreMethod === "plain" && c.scoreMethodReason !== undefined
+          ? [`score not probability-weighted: ${c.scoreMethodReason}`]
+          : [],
+      ),
+    ],
     humanReviewRequired: result.humanReviewRequired === true,
     humanReviewReasons: result.humanReviewReasons,
     trace: last,

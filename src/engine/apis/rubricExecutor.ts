@@ -61,6 +61,8 @@ export const RubricEvaluationSchema = z.object({
   weighted_score: z.number().min(0).max(1),
   passed: z.boolean(),
   human_review_required: z.boolean(),
+  /** Why it is held (prompt injection, a panel that disagrees, quotes not in the target …). */
+  human_review_reasons: z.array(z.string()).optional(),
   /** `id@version` of the rubric registry's active version, when the rubric came from there. */
   registry_version: z.string().optional(),
   feedback_summary: z.string(),
@@ -210,6 +212,9 @@ export function toRubricEvaluation(
     weighted_score: result.overallScore,
     passed: result.passed,
     human_review_required: result.humanReviewRequired === true,
+    ...(result.humanReviewRequired === true
+      ? { human_review_reasons: result.humanReviewReasons ?? [] }
+      : {}),
     registry_version: catalog.registryVersion,
     feedback_summary: rubricFeedback(catalog, result),
     evaluated_at: result.timestamp,
