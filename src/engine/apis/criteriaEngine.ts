@@ -147,6 +147,7 @@ export class CriteriaEngine {
       content: "",
       catalog: await loadCatalog(catalogPath, { functions: this.options.registry }),
       documents,
+      projectFolder: folder,
       mode: this.settings.mode,
       concurrency: this.settings.concurrency,
       contextChunks: this.settings.contextChunks,
