@@ -3,7 +3,8 @@
  * docs/errors.md.
  */
 import { CatalogError } from "../criteria/errors.js";
-import { isEvaluationModelError } from "../engine/errors.js";
+import { formatBytes } from "../engine/contentBudget.js";
+import { ContentTooLargeError, isEvaluationModelError } from "../engine/errors.js";
 import { type EvalgateError, isEvalgateError, withErrorCode } from "../errors.js";
 import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
 import { redactSecretText } from "../redact.js";
@@ -44,6 +45,12 @@ const rubricFile: Message = (error, cwd) =>
     ? `${displayPath(error.source, cwd)}: ${error.detail}`
     : error.message;
 
+/** The pipeline's refusal of text over the budget, with the option that raises it. */
+const contentBudget: Message = (error) =>
+  error instanceof ContentTooLargeError
+    ? `${error.what} is ${formatBytes(error.sizeBytes)}, over the content budget of ${formatBytes(error.budgetBytes)} that fits the judge's context window (raise it with --max-content-bytes, or split the content)`
+    : error.message;
+
 /** The codes whose line is not `<kind>: <message>`; every other code is shown by its kind. */
 export const ERROR_MESSAGES: Readonly<Record<string, Message>> = {
   // A catalog that cannot be used: nothing was decided, whichever command met it.
@@ -68,7 +75,7 @@ export const ERROR_MESSAGES: Readonly<Record<string, Message>> = {
   EMBEDDED_RUNTIME_UNAVAILABLE: plain,
   MODEL_FILE_UNUSABLE: plain,
   MODEL_DOWNLOAD_FAILED: plain,
-  CONTENT_TOO_LARGE: plain,
+  CONTENT_TOO_LARGE: contentBudget,
   CORRECTION_INVALID: plain,
   INVALID_INPUT: plain,
   // The rubric and artifact registries: their messages say what and where.

@@ -54,7 +54,8 @@ export class ContentTooLargeError extends EvalgateError {
   constructor(
     readonly sizeBytes: number,
     readonly budgetBytes: number,
-    what = "the content",
+    /** What is over the budget: "the content", a project folder's text, … */
+    readonly what = "the content",
   ) {
     const shown = (n: number) => `${n.toLocaleString("en-US")} bytes`;
     super(

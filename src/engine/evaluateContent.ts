@@ -34,6 +34,7 @@ import {
   injectionGuardDefault,
 } from "./options.js";
 import { type Judging, judgeWithPanel, judgingOf, withPanels } from "./panel.js";
+import { checkedContent } from "./projectContent.js";
 
 import { injectionReasons, screenedTexts, screenResult } from "./screening.js";
 
@@ -95,10 +96,11 @@ export async function runEvaluation(given: EvaluateContentOptions): Promise<Eval
   const settings = parseSettings(options);
   const text = checkContent(options.content);
   checkContentBudget(text, options.maxContentBytes);
+  const checked = checkedContent({ ...options, text });
   const judging = judgingOf(options, settings);
   const { session } = judging;
   try {
-    return await evaluateWith(options, settings, text, judging);
+    return await evaluateWith(options, settings, { text, checked }, judging);
   } catch (error) {
     // Every call made is on file before the caller hears of the error.
     await session.flush().catch(() => undefined);
@@ -136,10 +138,16 @@ async function judgeWithGuard(job: CatalogJudging & { guard: GuardScreen }, judg
   }
 }
 
+/** The content as text (as the judge sees it), and what the deterministic criteria read. */
+interface ContentRead {
+  text: string;
+  checked: unknown;
+}
+
 async function judgeScoreAndScreen(
   options: EvaluateContentOptions,
   settings: EvaluationSettings,
-  text: string,
+  { text, checked }: ContentRead,
   judging: Judging,
 ) {
   const { catalog } = options;
@@ -161,6 +169,7 @@ async function judgeScoreAndScreen(
     options: gated,
     settings,
     text,
+    checked,
     session,
     registry,
     baseDir,
@@ -194,7 +203,7 @@ async function judgeScoreAndScreen(
 async function evaluateWith(
   options: EvaluateContentOptions,
   settings: EvaluationSettings,
-  text: string,
+  read: ContentRead,
   judging: Judging,
 ): Promise<EvaluationRun> {
   const { catalog } = options;
@@ -202,7 +211,7 @@ async function evaluateWith(
   const { judgement, score, evidence, screening, warnings } = await judgeScoreAndScreen(
     options,
     settings,
-    text,
+    read,
     judging,
   );
   const { panelRun, judged, judgeMode, modelFailure } = judgement;

@@ -20,12 +20,15 @@ import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
 import { judgeModeOf, planJudging, withPoolShare } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
+import { schemaOnProject } from "./projectContent.js";
 
 export interface CatalogJudging {
   options: EvaluateContentOptions;
   settings: EvaluationSettings;
   /** The content as text (as the judge sees it). */
   text: string;
+  /** What the deterministic criteria read: the content, or a project's documents' text. */
+  checked: unknown;
   session: JudgeSession;
   registry: FunctionRegistry;
   baseDir: string;
@@ -76,11 +79,14 @@ async function runDeterministic(job: CatalogJudging, criteria: JudgedCriteria): 
   for (const criterion of job.options.catalog.criteria) {
     if (isLlmMethod(criterion.method)) continue;
     criteria.started(criterion);
-    const { content } = job.options;
+    const content = job.checked;
+    const folder = job.options.projectFolder;
     const outcome =
-      criterion.method.kind === "schema"
-        ? await runSchemaCriterion(criterion, content, { baseDir: job.baseDir })
-        : await runFunctionCriterion(criterion, content, job.registry);
+      criterion.method.kind !== "schema"
+        ? await runFunctionCriterion(criterion, content, job.registry)
+        : folder !== undefined
+          ? schemaOnProject(criterion, folder)
+          : await runSchemaCriterion(criterion, content, { baseDir: job.baseDir });
     criteria.done(criterion, { outcome, notes: [], called: false });
   }
 }

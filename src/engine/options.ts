@@ -95,6 +95,12 @@ export interface EvaluateContentOptions
   referenceAnswer?: string;
   /** Source documents: chunked and ranked per criterion with BM25. */
   documents?: readonly SourceDocument[];
+  /**
+   * The documents are a project folder's (named so in messages) and are what is judged; `content`
+   * is then "". The LLM criteria read passages retrieved from them, the function checks their
+   * whole text, each under a `==> name <==` line, in name order.
+   */
+  projectFolder?: string;
   /** Source passages the caller retrieved itself, instead of passages from `documents`. */
   context?: string;
   retriever?: Retriever;

@@ -126,6 +126,7 @@ async function evaluateOne(
       content: input.content,
       onProgress: progress.onProgress,
       ...(input.documents === undefined ? {} : { documents: input.documents }),
+      ...(input.kind === "project" ? { projectFolder: shown } : {}),
     });
     if (run.modelFailure !== undefined && isModelAbortedError(run.modelFailure.modelError)) {
       throw run.modelFailure;

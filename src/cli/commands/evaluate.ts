@@ -16,7 +16,10 @@ const HELP_AFTER = `
 Input:
   A FILE is the content under evaluation (a .json file is read as JSON data, anything else as
   text); --documents adds a folder of source documents, retrieved per criterion.
-  A DIRECTORY is a funding project: its .md/.txt/.json documents are the evidence.
+  A DIRECTORY is a funding project: its .md/.txt/.json documents are the evidence. The judge
+  reads the passages retrieved per criterion; function checks read the documents' whole text,
+  each after a line "==> name <==", in name order (held to the content budget); a schema
+  criterion cannot check a project and is reported not evaluated.
   Several FILEs (or folders) are each evaluated against the catalog, one after the other, and
   reported together: junit (one testsuite per file), json (an array of { file, result }),
   table or md (one report per file); toon and html take one file.
@@ -109,7 +112,7 @@ export function registerEvaluateCommand(program: Command, context: CliContext): 
     )
     .option(
       "--max-content-bytes <n>",
-      "refuse a content file larger than this (default: what fits the judge's context window)",
+      "refuse a content file (or a project's text for its function checks) larger than this (default: what fits the judge's context window)",
       integerIn(1, 1_000_000_000),
     )
     .option("--db <file>", "keep the judge's answers in this SQLite file and reuse them")

@@ -84,7 +84,8 @@ const LONE_CRITERION_CATALOG: NonNullable<CriterionEvaluationOptions["catalog"]>
 
 /**
  * A funding project is a folder of documents under `dataDir`, the evidence each criterion is
- * judged on (its own BM25-retrieved context).
+ * judged on: an LLM criterion reads its own BM25-retrieved passages, a function criterion the
+ * documents' whole text.
  *
  * @example
  * const engine = new CriteriaEngine({ model: "ollama:qwen2.5:7b-instruct" }); // data/projects/…
@@ -147,6 +148,7 @@ export class CriteriaEngine {
       content: "",
       catalog: await loadCatalog(catalogPath, { functions: this.options.registry }),
       documents,
+      projectFolder: folder,
       mode: this.settings.mode,
       concurrency: this.settings.concurrency,
       contextChunks: this.settings.contextChunks,
