@@ -7,10 +7,6 @@ export function padTo(text: string, width: number): string {
   return length >= width ? text : text + " ".repeat(width - length);
 }
 
-export function formatScore(score: number): string {
-  return score.toFixed(2);
-}
-
 /** A native value as shown: 4, "pass", a level id; "—" when there is none. */
 export function nativeText(native: NativeValue | undefined): string {
   if (native === null || native === undefined) return "—";
