@@ -1,6 +1,6 @@
 import { type Catalog, type Criterion, levelsOf, nativeScaleOf } from "../criteria/model.js";
 import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
-import { fromUnit, roundScore, topLevel } from "./scale.js";
+import { fromUnit, topLevel } from "./scale.js";
 import { cutDown, shownScore } from "./shownScore.js";
 
 /** What the deterministic summary reads from a scored evaluation. */
@@ -30,8 +30,9 @@ function overrideLines(evaluation: SummaryInput): string[] {
   return lines;
 }
 
+/** A native value cut down at two decimals: 3.996 shows 3.99, never the 4 it misses. */
 function formatNative(value: number | string): string {
-  return typeof value === "number" ? String(roundScore(value, 2)) : value;
+  return typeof value === "number" ? String(Number(cutDown(value, 2))) : value;
 }
 
 /** `Clarity: excellent (score: 1.00)`, or `Market: not evaluated (judge timed out)`. */
@@ -75,8 +76,10 @@ export function criterionSuggestion(
   // The need rounded up, the value now cut down: "now" never shows as reaching the need.
   const needed = String(-Number(cutDown(-fromUnit(result.threshold, scale), 2)));
   const now = result.native ?? result.score;
-  const nowText = typeof now === "number" ? String(Number(cutDown(now, 2))) : now;
-  return withDescription(`reach at least ${needed} (now ${nowText})`, criterion.description);
+  return withDescription(
+    `reach at least ${needed} (now ${formatNative(now)})`,
+    criterion.description,
+  );
 }
 
 /** `Evaluation PASSED|BORDERLINE|FAILED for catalog 'X'…`, in the words of the settled verdict. */
