@@ -136,9 +136,9 @@ export function scaleAgreement(values: readonly number[], scale: AgreementScale)
 }
 
 /**
- * An agreement as shown (3 decimals, "n/a" for null), cut toward minus infinity so that a value
- * under a minimum never shows as reaching it: 0.7995 shows 0.799.
+ * An agreement as shown (at most 3 decimals, "n/a" for null), cut toward minus infinity so that
+ * a value under a minimum never shows as reaching it: 0.7995 shows 0.799, 2/3 shows 0.666.
  */
 export function agreementText(value: number | null): string {
-  return value === null ? "n/a" : cutDown(value, 3);
+  return value === null ? "n/a" : String(Number(cutDown(value, 3)));
 }

@@ -16,7 +16,9 @@ describe("figures shown beside a verdict are cut down, never rounded up", () => 
   it("an agreement under its minimum never shows as reaching it", () => {
     expect(agreementText(0.7995)).toBe("0.799");
     expect(agreementText(2 / 3)).toBe("0.666");
-    expect(agreementText(1)).toBe("1.000");
+    expect(agreementText(1)).toBe("1");
+    expect(agreementText(-0.5)).toBe("-0.5");
+    expect(agreementText(0.29)).toBe("0.29");
     expect(agreementText(null)).toBe("n/a");
   });
 
