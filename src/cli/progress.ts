@@ -2,15 +2,17 @@
  * Progress of an evaluation on stderr (stdout is the result's): a bar on a terminal, else one line
  * per criterion.
  */
+
 import type { Catalog } from "../criteria/model.js";
 import type { EvaluationProgress } from "../engine/options.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { thresholdOf } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/result.js";
+import { shownScore, shownThreshold } from "../scoring/shownScore.js";
 import { oneLine } from "../shortText.js";
 import type { TextOutput } from "./context.js";
 import { createLiveLine } from "./liveLine.js";
-import { formatScore, nativeText } from "./report/text.js";
+import { nativeText } from "./report/text.js";
 
 const BAR_WIDTH = 24;
 
@@ -31,7 +33,7 @@ function outcomeText(outcome: CriterionOutcome, threshold: number): string {
     return `not evaluated: ${oneLine(outcome.judgeError ?? "no answer")}`;
   }
   const met = meetsThreshold(outcome.score, threshold) ? "met" : "not met";
-  return `${nativeText(outcome.native)} → ${formatScore(outcome.score)} (threshold ${formatScore(threshold)}, ${met})`;
+  return `${nativeText(outcome.native)} → ${shownScore(outcome.score, "decimal", threshold)} (threshold ${shownThreshold(threshold)}, ${met})`;
 }
 
 export function createProgressReporter(
@@ -82,7 +84,7 @@ export function createProgressReporter(
         }
         case "done":
           live.print(
-            `done: ${event.passed ? "passed" : "not passed"} (overall ${formatScore(event.overallScore)})`,
+            `done: ${event.passed ? "passed" : "not passed"} (overall ${shownScore(event.overallScore)})`,
           );
           return;
       }

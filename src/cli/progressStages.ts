@@ -1,9 +1,10 @@
 /** Progress of a proposal run between two reviews, on stderr: the stage being written or judged. */
+
 import type { StageProgress } from "../orchestrator/stageProgress.js";
+import { shownScore } from "../scoring/shownScore.js";
 import type { TextOutput } from "./context.js";
 import { createLiveLine } from "./liveLine.js";
 import { progressBar } from "./progress.js";
-import { formatScore } from "./report/text.js";
 
 export interface StageProgressReporter {
   onProgress(threadId: string, progress: StageProgress): void;
@@ -17,13 +18,13 @@ function criterionLine(progress: Extract<StageProgress, { phase: "judging" }>): 
       ? ""
       : progress.score === null
         ? " → not evaluated"
-        : ` → ${formatScore(progress.score)}`;
+        : ` → ${shownScore(progress.score)}`;
   return `[${progress.done}/${progress.total}] ${progress.title}: ${progress.criterionId ?? ""}${score}`;
 }
 
 function judgedLine(progress: Extract<StageProgress, { phase: "judged" }>): string {
   const outcome = progress.passed ? "passed" : "not passed";
-  return `${progress.title} judged: ${formatScore(progress.overallScore)} (${outcome})`;
+  return `${progress.title} judged: ${shownScore(progress.overallScore)} (${outcome})`;
 }
 
 function plainLine(progress: StageProgress): string {

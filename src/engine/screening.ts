@@ -7,6 +7,7 @@ import { LLM_METHOD_KINDS } from "../criteria/model.js";
 import { scanForInjection } from "../judge/injection.js";
 import type { GuardVerdict } from "../judge/injectionGuard.js";
 import { readReasoningStance } from "../judge/reasoningStance.js";
+import { agreementText } from "../scoring/agreement.js";
 import type { CriterionResult, PanelSummary } from "../scoring/result.js";
 
 export interface ScreeningReason {
@@ -157,14 +158,14 @@ function panelReasons(criteria: readonly CriterionResult[], panel: PanelSummary 
           .filter((a) => a.evaluated)
           .map((a) => `${a.judge} ${String(a.native)}`);
         add(
-          `criterion ${id}: the judges disagree (agreement ${answers.agreement} < ${minAgreement}: ${values.join(", ")})`,
+          `criterion ${id}: the judges disagree (agreement ${agreementText(answers.agreement)} < ${minAgreement}: ${values.join(", ")})`,
         );
       }
     }
   }
   if (minAgreement !== undefined && panel.agreement !== null && panel.agreement < minAgreement) {
     add(
-      `the judges disagree across the criteria (Krippendorff's alpha ${panel.agreement} < ${minAgreement})`,
+      `the judges disagree across the criteria (Krippendorff's alpha ${agreementText(panel.agreement)} < ${minAgreement})`,
     );
   }
   return reasons;

@@ -2,10 +2,12 @@
  * An EvaluationResult as `{ key, score, comment }` results. What could not be evaluated has
  * `score: null` and says why: LangSmith records that as feedback, a thrown error not at all.
  */
+
 import { EvaluationError } from "../engine/errors.js";
 import { isEvalgateError } from "../errors.js";
 import { redactSecretText } from "../redact.js";
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
+import { shownScore, shownThreshold } from "../scoring/shownScore.js";
 
 /** One result, as LangSmith records it as feedback. */
 export interface EvaluatorResult {
@@ -21,17 +23,13 @@ export interface ResultKeys {
   overall: string;
 }
 
-function shown(value: number): string {
-  return String(Number(value.toFixed(3)));
-}
-
 function criterionComment(c: CriterionResult): string {
   if (!c.evaluated || c.score === null) {
     return `Not evaluated: ${c.judgeError ?? "no usable answer"}`;
   }
   const native = c.native === null || c.native === c.score ? "" : ` (${String(c.native)})`;
   const met = c.met ? "met" : "not met";
-  return `${c.title}: ${shown(c.score)}${native}, ${met} at ${shown(c.threshold)}. ${c.reasoning}`;
+  return `${c.title}: ${shownScore(c.score, "decimal", c.threshold)}${native}, ${met} at ${shownThreshold(c.threshold)}. ${c.reasoning}`;
 }
 
 function criterionResult(key: string, c: CriterionResult): EvaluatorResult {
@@ -60,7 +58,7 @@ function overallComment(result: EvaluationResult): string {
   if (result.notEvaluated.length > 0) {
     return (
       `Not evaluated: ${result.notEvaluated.length} of ${count} criteria could not be judged ` +
-      `(${result.notEvaluated.join(", ")}); the score over the others was ${shown(result.overallScore)}.${review}`
+      `(${result.notEvaluated.join(", ")}); the score over the others was ${shownScore(result.overallScore)}.${review}`
     );
   }
   const status = result.status === undefined ? "" : `, ${result.status}`;

@@ -11,6 +11,7 @@ import { type EvaluationMode, type PanelChoice, panelChoice } from "../engine/op
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
+import { shownScore } from "../scoring/shownScore.js";
 import { contentProblem, humanReadable } from "./contentProblem.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
 import { nothingEvaluated } from "./errors.js";
@@ -167,9 +168,9 @@ function judge(stage: NodeStage, { content, catalog, state, config }: Judging) {
 
 function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdate {
   const { title } = stage;
-  const score = Math.round(result.overallScore * 100);
   const metadata = evaluationReview(stage, result);
-  const outcome = `${result.passed ? "passed" : "did not pass"} with ${score}%`;
+  const score = shownScore(result.overallScore, "percent");
+  const outcome = `${result.passed ? "passed" : "did not pass"} with ${score}`;
   const verdict = `${result.verdict}${result.status === undefined ? "" : `, ${result.status}`}`;
   return mergeStateUpdates(
     statePathUpdate(stage.resultPath, result),

@@ -6,6 +6,7 @@
  */
 
 import type { CriterionResult, EvaluationResult } from "../scoring/result.js";
+import { shownScore, shownThreshold } from "../scoring/shownScore.js";
 import { markdownCell } from "./markdownText.js";
 import type { ReviewRefusal } from "./model.js";
 
@@ -14,19 +15,18 @@ const MAX_ROWS = 40;
 const MAX_WARNINGS = 10;
 const MAX_CELL_CHARS = 160;
 
-const score = (value: number): string => value.toFixed(2);
-
 function criterionLine(criterion: CriterionResult): string {
   const flag = criterion.knockout ? " (knockout)" : criterion.critical ? " (critical)" : "";
   const met = criterion.met === null ? "not evaluated" : criterion.met ? "yes" : "no";
-  const shown = criterion.score === null ? "—" : score(criterion.score);
-  return `| ${markdownCell(criterion.title, MAX_CELL_CHARS)}${flag} | ${shown} | ${score(criterion.threshold)} | ${met} |`;
+  const shown =
+    criterion.score === null ? "—" : shownScore(criterion.score, "decimal", criterion.threshold);
+  return `| ${markdownCell(criterion.title, MAX_CELL_CHARS)}${flag} | ${shown} | ${shownThreshold(criterion.threshold)} | ${met} |`;
 }
 
 /** An evaluation's outcome on one line, as the terminal review and Agent Inbox show it. */
 export function outcomeText(evaluation: EvaluationResult): string {
   const parts = [
-    `overall ${score(evaluation.overallScore)}`,
+    `overall ${shownScore(evaluation.overallScore)}`,
     `verdict ${evaluation.verdict}`,
     ...(evaluation.status === undefined ? [] : [`status ${evaluation.status}`]),
     `passed ${evaluation.passed ? "yes" : "no"}`,

@@ -2,8 +2,10 @@
  * What a thread is doing between two reviews (which stage is written or judged, how many criteria
  * are done), read from the proposal graph's custom stream events while the runner streams a run.
  */
+
 import { z } from "zod";
 import type { StageDefinition } from "../graph/stages.js";
+import { shownScore } from "../scoring/shownScore.js";
 
 const StageFields = {
   stage: z.string(),
@@ -104,7 +106,7 @@ export function describeStageProgress(progress: StageProgress): string {
         : `Judging ${progress.title}: ${progress.done} of ${progress.total} criteria done`;
     case "judged": {
       const outcome = progress.passed ? "passed" : "did not pass";
-      return `${progress.title} judged: ${progress.overallScore.toFixed(2)}, ${outcome}`;
+      return `${progress.title} judged: ${shownScore(progress.overallScore)}, ${outcome}`;
     }
   }
 }

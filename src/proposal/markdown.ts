@@ -2,9 +2,11 @@
  * The proposal document as Markdown: title, draft notice, sections (no raw HTML), appendix A with the
  * structured inputs as labelled fields, appendix B with the gate records.
  */
+
 import { type ContentField, contentForm } from "../graph/contentFields.js";
 import { markdownCell, markdownText, sectionMarkdown } from "../graph/markdownText.js";
 import { structuredContentOf } from "../graph/structuredContent.js";
+import { shownScore } from "../scoring/shownScore.js";
 import type { GateRecord, ProposalDocument, ProposalInputPart } from "./document.js";
 import { statusName } from "./statusWords.js";
 
@@ -46,7 +48,7 @@ function inputLines(part: ProposalInputPart): string[] {
 function score(gate: GateRecord): string {
   if (gate.verdict !== null && !gate.judged) return "not evaluated";
   if (gate.overallScore === null) return "—";
-  return `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
+  return `${shownScore(gate.overallScore)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
 }
 
 function decisionText(gate: GateRecord): string {

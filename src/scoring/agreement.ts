@@ -2,8 +2,14 @@
  * Agreement between judges. Krippendorff's alpha over units (criteria) and coders (judges), from
  * the coincidence matrix, for nominal, ordinal and interval data; and the agreement of one unit
  * against its scale, where alpha has no expected disagreement of its own.
+ * Both return the value as computed, float noise dropped: it is what `minAgreement` is compared
+ * with. Rounding is for showing only ({@link agreementText}).
  */
 
+import { roundScore } from "./scale.js";
+import { cutDown } from "./shownScore.js";
+
+/** The kind of data agreed on: categories, ranks, or distances. */
 export type AgreementMetric = "nominal" | "ordinal" | "interval";
 
 /** One unit's values, one per coder; null where a coder gave none. */
@@ -76,8 +82,7 @@ export function krippendorffAlpha(units: readonly Unit[], metric: AgreementMetri
     }
   }
   if (expected === 0) return null;
-  const alpha = 1 - ((m.total - 1) * observed) / expected;
-  return Math.round(alpha * 1000) / 1000;
+  return roundScore(1 - ((m.total - 1) * observed) / expected);
 }
 
 /** A scale for scaleAgreement: the values a judge may give, or a continuous range. */
@@ -127,5 +132,13 @@ export function scaleAgreement(values: readonly number[], scale: AgreementScale)
   observed /= values.length * (values.length - 1);
   const expected = chanceDisagreement(scale);
   if (expected === 0) return null;
-  return Math.round((1 - observed / expected) * 1000) / 1000;
+  return roundScore(1 - observed / expected);
+}
+
+/**
+ * An agreement as shown (at most 3 decimals, "n/a" for null), cut toward minus infinity so that
+ * a value under a minimum never shows as reaching it: 0.7995 shows 0.799, 2/3 shows 0.666.
+ */
+export function agreementText(value: number | null): string {
+  return value === null ? "n/a" : String(Number(cutDown(value, 3)));
 }

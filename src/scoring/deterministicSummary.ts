@@ -1,6 +1,7 @@
 import { type Catalog, type Criterion, levelsOf, nativeScaleOf } from "../criteria/model.js";
 import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
-import { fromUnit, roundScore, topLevel } from "./scale.js";
+import { fromUnit, topLevel } from "./scale.js";
+import { cutDown, shownScore } from "./shownScore.js";
 
 /** What the deterministic summary reads from a scored evaluation. */
 export interface SummaryInput {
@@ -29,8 +30,9 @@ function overrideLines(evaluation: SummaryInput): string[] {
   return lines;
 }
 
+/** A native value cut down at two decimals: 3.996 shows 3.99, never the 4 it misses. */
 function formatNative(value: number | string): string {
-  return typeof value === "number" ? String(roundScore(value, 2)) : value;
+  return typeof value === "number" ? String(Number(cutDown(value, 2))) : value;
 }
 
 /** `Clarity: excellent (score: 1.00)`, or `Market: not evaluated (judge timed out)`. */
@@ -39,7 +41,7 @@ export function criterionFeedbackLine(result: CriterionResult): string {
     return `${result.title}: not evaluated (${result.judgeError ?? "no reason given"})`;
   }
   const shown = result.level ?? result.native;
-  const score = `score: ${result.score.toFixed(2)}`;
+  const score = `score: ${shownScore(result.score, "decimal", result.threshold)}`;
   return shown === null
     ? `${result.title}: (${score})`
     : `${result.title}: ${formatNative(shown)} (${score})`;
@@ -71,7 +73,8 @@ export function criterionSuggestion(
   if (result.met !== false) return undefined;
   if (method.kind === "check") return withDescription("needs a pass", criterion.description);
   const scale = nativeScaleOf(method);
-  const needed = formatNative(fromUnit(result.threshold, scale));
+  // The need rounded up, the value now cut down: "now" never shows as reaching the need.
+  const needed = String(-Number(cutDown(-fromUnit(result.threshold, scale), 2)));
   const now = result.native ?? result.score;
   return withDescription(
     `reach at least ${needed} (now ${formatNative(now)})`,
@@ -95,7 +98,7 @@ function outcomeLine(
 export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput): string {
   const lines: string[] = [
     outcomeLine(catalog.name, evaluation),
-    `Overall score: ${Math.round(evaluation.overallScore * 100)}%`,
+    `Overall score: ${shownScore(evaluation.overallScore, "percent")}`,
   ];
   if (evaluation.status !== undefined) {
     const total =

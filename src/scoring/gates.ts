@@ -1,5 +1,6 @@
 import { isEvaluated } from "./consistency.js";
 import type { CriterionResult } from "./result.js";
+import { shownScore } from "./shownScore.js";
 
 /**
  * Why a gate does not hold. A required or critical criterion not evaluated is no failing score,
@@ -53,7 +54,7 @@ function gateFailureOf(result: CriterionResult): GateFailure | undefined {
   const what = describe(result);
   if (isEvaluated(result)) {
     if (result.met !== false) return undefined;
-    const below = `(score ${result.score.toFixed(2)} < ${result.threshold})`;
+    const below = `(score ${shownScore(result.score, "decimal", result.threshold)} < ${result.threshold})`;
     if (result.knockout) return failure("knockout_failed", `knockout ${what} failed ${below}`);
     if (!result.critical) return undefined;
     return failure("critical_unmet", `critical ${what} below its threshold ${below}`);

@@ -114,18 +114,18 @@ describe("a panel of judges", () => {
 
   it("reports agreement per criterion and overall, as computed by hand", async () => {
     const result = await evaluateWithPanel(threeJudges());
-    const agreement = result.criteria.map((c) => [c.id, c.panel?.agreement, c.panel?.metric]);
-    expect(agreement).toEqual([
-      // 4, 5, 2 on 1–5: D_o = 2·(1 + 4 + 9)/6 = 4.667, D_e = 4 → 1 − 1.167 = −0.167.
-      ["feasibility", -0.167, "interval"],
-      // pass, pass, fail: D_o = 4/6, D_e = 0.5 → −0.333.
-      ["partners", -0.333, "nominal"],
-      ["clarity", 1, "ordinal"],
-    ]);
+    const [feasibility, partners, clarity] = result.criteria.map((c) => c.panel);
+    // 4, 5, 2 on 1–5: D_o = 2·(1 + 4 + 9)/6 = 14/3, D_e = 4 → 1 − 7/6 = −1/6.
+    expect(feasibility).toMatchObject({ metric: "interval" });
+    expect(feasibility?.agreement).toBeCloseTo(-1 / 6, 10);
+    // pass, pass, fail: D_o = 4/6, D_e = 0.5 → −1/3.
+    expect(partners).toMatchObject({ metric: "nominal" });
+    expect(partners?.agreement).toBeCloseTo(-1 / 3, 10);
+    expect(clarity).toMatchObject({ metric: "ordinal", agreement: 1 });
     // Alpha over the three criteria on 0–1 scores (0.75, 1, 0.25), (1, 1, 0), (1, 1, 1):
     // n = 9 (0 ×1, 0.25 ×1, 0.75 ×1, 1 ×6); Σ o·δ² = 0.875 + 2 = 2.875; Σ n·n·δ² = 21.25;
-    // α = 1 − 8 · 2.875 / 21.25 = −0.082.
-    expect(result.panel?.agreement).toBe(-0.082);
+    // α = 1 − 8 · 2.875 / 21.25 = −1.75 / 21.25 = −0.0824.
+    expect(result.panel?.agreement).toBeCloseTo(-1.75 / 21.25, 10);
   });
 
   it("agreement under minAgreement holds the result for a reviewer, with the reasons", async () => {
@@ -133,10 +133,11 @@ describe("a panel of judges", () => {
     expect(result.passed).toBe(false);
     expect(result.verdict).not.toBe("pass");
     expect(result.humanReviewRequired).toBe(true);
+    // The agreements shown are cut down at 3 decimals: −1/3 shows −0.334, −0.0824 shows −0.083.
     expect(result.humanReviewReasons).toEqual([
       "criterion feasibility: the judges disagree (agreement -0.167 < 0.5: scripted:a 4, scripted:b 5, scripted:c 2)",
-      "criterion partners: the judges disagree (agreement -0.333 < 0.5: scripted:a pass, scripted:b pass, scripted:c fail)",
-      "the judges disagree across the criteria (Krippendorff's alpha -0.082 < 0.5)",
+      "criterion partners: the judges disagree (agreement -0.334 < 0.5: scripted:a pass, scripted:b pass, scripted:c fail)",
+      "the judges disagree across the criteria (Krippendorff's alpha -0.083 < 0.5)",
     ]);
     expect(result.panel?.minAgreement).toBe(0.5);
   });
@@ -177,6 +178,7 @@ describe("a panel of judges", () => {
     expect(feasibility).toMatchObject({ evaluated: true, score: 0.875, native: 4.5 });
     expect(result.panel?.gaps).toBe(1);
     expect(result.passed).toBe(false);
+    // The agreements shown are cut down at 3 decimals: −1/3 shows −0.334, −0.0824 shows −0.083.
     expect(result.humanReviewReasons).toEqual([
       "criterion feasibility: the panel has a gap (scripted:c gave no answer); 2 of 3 judges decided it",
     ]);

@@ -122,6 +122,29 @@ describe("createEvaluationNode options", () => {
       expect(Object.keys(byPath.researchEvaluation?.scores ?? {}).sort()).toEqual(["a", "b"]);
     });
 
+    it("a score just under the passing threshold is never said with the threshold's percent", async () => {
+      const file = join(dir, "one.json");
+      const criterion = {
+        id: "a",
+        name: "Funder named",
+        description: "Is the funder named?",
+        weight: 1,
+      };
+      writeFileSync(
+        file,
+        JSON.stringify({ id: "one", name: "One", version: "1", criteria: [criterion] }),
+      );
+      // One criterion, weight 1: the overall score is its score, 0.7995, under 0.8 (79.95%).
+      const model = scoringJudge(0.7995);
+      const node = researchNode({ model, criteriaPath: file, passingThreshold: 0.8 });
+      const update = await node(researchState());
+      expect(update.researchEvaluation?.overallScore).toBeCloseTo(0.7995, 10);
+      expect(update.researchEvaluation?.passed).toBe(false);
+      expect(update.messages?.[0]?.text).toMatch(
+        /^Research evaluated: did not pass with 79% \(\w+\)\. Awaiting review\.$/,
+      );
+    });
+
     it("a TOON criteria dialect catalog (data/criteria/ifb_profi.toon): funding status from its rules", async () => {
       const scores: Record<string, number> = { Innovation: 4, Market: 3 };
       const model = new ScriptedChatModel({

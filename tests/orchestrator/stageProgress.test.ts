@@ -178,7 +178,12 @@ describe("describeStageProgress", () => {
       ],
       [
         { phase: "judged", stage: "budget", title: "Budget", passed: false, overallScore: 0.456 },
-        "Budget judged: 0.46, did not pass",
+        "Budget judged: 0.45, did not pass",
+      ],
+      [
+        // Cut down, never rounded up: 0.7995 misses a 0.8 threshold and never shows as 0.80.
+        { phase: "judged", stage: "budget", title: "Budget", passed: false, overallScore: 0.7995 },
+        "Budget judged: 0.79, did not pass",
       ],
     ];
     for (const [progress, text] of cases) expect(describeStageProgress(progress)).toBe(text);

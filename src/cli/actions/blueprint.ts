@@ -1,14 +1,15 @@
 /** `evalgate blueprint run <file>`: every model checked first, then prompts × models judged. */
+
 import { resolve } from "node:path";
 import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
+import { shownScore } from "../../scoring/shownScore.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { createLiveLine } from "../liveLine.js";
 import { readyModel } from "../modelCheck.js";
 import { writeOutput } from "../outputFile.js";
 import { coveragePasses, renderBlueprintJunit } from "../report/junitBlueprint.js";
-import { formatScore } from "../report/text.js";
 
 export interface BlueprintRunCommandOptions {
   models?: string;
@@ -38,7 +39,7 @@ export function createBlueprintProgress(stream: TextOutput): {
         return;
       }
       const coverage =
-        progress.coverage === null ? "no coverage" : `coverage ${formatScore(progress.coverage)}`;
+        progress.coverage === null ? "no coverage" : `coverage ${shownScore(progress.coverage)}`;
       const error = progress.error === undefined ? "" : ` (${progress.error})`;
       live.print(`[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`);
     },

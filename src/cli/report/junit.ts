@@ -1,10 +1,12 @@
 /**
  * JUnit XML for CI: a criterion not met is a <failure>, one not evaluated an <error>, never a pass.
  */
+
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import { shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { oneLine, truncate } from "../../shortText.js";
 import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";
-import { formatScore, nativeText } from "./text.js";
+import { nativeText } from "./text.js";
 import { renderXmlDocument, type XmlElement } from "./xml.js";
 
 /** A failure's or error's message attribute, and its body text: at most this many characters. */
@@ -96,7 +98,7 @@ function criterionCase(criterion: CriterionResult, classname: string, time: numb
     return judgedCase(base, { notJudged: "not evaluated", why });
   }
   if (criterion.met !== false) return judgedCase(base, undefined);
-  const scored = `score ${formatScore(criterion.score)} (${nativeText(criterion.native)}) under the threshold ${formatScore(criterion.threshold)}`;
+  const scored = `score ${shownScore(criterion.score, "decimal", criterion.threshold)} (${nativeText(criterion.native)}) under the threshold ${shownThreshold(criterion.threshold)}`;
   return judgedCase(base, { scored, reasoning: criterion.reasoning });
 }
 
@@ -107,7 +109,7 @@ function overallCase(
   time: number,
 ): JunitCase {
   const base = { name: "overall", classname, time };
-  const facts = `overall ${formatScore(result.overallScore)}, verdict ${result.verdict}${result.status === undefined ? "" : `, status ${result.status}`}`;
+  const facts = `overall ${shownScore(result.overallScore)}, verdict ${result.verdict}${result.status === undefined ? "" : `, status ${result.status}`}`;
   if (!hasOverallScore(result)) {
     const message = `no overall score: no weighted criterion could be evaluated (${facts})`;
     return problemCase(base, "error", message, message);

@@ -2,12 +2,14 @@
  * JUnit XML of a blueprint run. A group that reaches the threshold counts as a whole: the points of
  * its deciding path pass, the other paths of a `should` group are <skipped> as not needed.
  */
+
 import type {
   AlternativeGroupResult,
   BlueprintRun,
   CoverageResult,
   PointAssessment,
 } from "../../blueprints/result.js";
+import { shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { oneLine, truncate } from "../../shortText.js";
 import {
   type CaseBase,
@@ -17,7 +19,6 @@ import {
   problemCase,
   renderJunitSuites,
 } from "./junit.js";
-import { formatScore } from "./text.js";
 
 /** The coverage a point and a pair's average must reach when no --fail-under is given. */
 const DEFAULT_COVERAGE_THRESHOLD = 0.5;
@@ -29,7 +30,7 @@ function pointCase(point: PointAssessment, base: CaseBase, threshold: number): J
     return judgedCase(base, { notJudged: "not assessed", why: point.error ?? "not assessed" });
   }
   if (point.coverageExtent >= threshold) return judgedCase(base, undefined);
-  const scored = `coverage ${formatScore(point.coverageExtent)} under the threshold ${formatScore(threshold)}`;
+  const scored = `coverage ${shownScore(point.coverageExtent, "decimal", threshold)} under the threshold ${shownThreshold(threshold)}`;
   return judgedCase(base, { scored, reasoning: point.reflection });
 }
 
@@ -50,7 +51,7 @@ function groupPointCase(
   if (group.block === "should_not" || path === group.decidingPath) {
     return { ...base, outcome: "passed" };
   }
-  const met = `${formatScore(group.score)} by path ${group.decidingPath}`;
+  const met = `${shownScore(group.score)} by path ${group.decidingPath}`;
   return problemCase(
     base,
     "skipped",
@@ -63,11 +64,14 @@ function groupCase(group: AlternativeGroupResult, classname: string, threshold: 
   const kind = group.block === "should" ? "alternatives" : "alternatives to avoid";
   const base = { name: `group ${group.group}: ${kind}`, classname, time: 0 };
   const paths = group.pathScores
-    .map((score, i) => `path ${i + 1} ${score === null ? "not assessed" : formatScore(score)}`)
+    .map(
+      (score, i) =>
+        `path ${i + 1} ${score === null ? "not assessed" : shownScore(score, "decimal", threshold)}`,
+    )
     .join(", ");
   if (group.score === null) return problemCase(base, "error", `not assessed: ${paths}`);
   if (group.score >= threshold) return { ...base, outcome: "passed" };
-  const message = `coverage ${formatScore(group.score)} under the threshold ${formatScore(threshold)} (${paths})`;
+  const message = `coverage ${shownScore(group.score, "decimal", threshold)} under the threshold ${shownThreshold(threshold)} (${paths})`;
   return problemCase(base, "failure", message);
 }
 
@@ -81,7 +85,9 @@ function overallCase(coverage: CoverageResult, classname: string, threshold: num
   const unassessed = coverage.pointAssessments.filter((p) => p.coverageExtent === null).length;
   const reasons: string[] = [];
   if (average < threshold) {
-    reasons.push(`average coverage ${formatScore(average)} under ${formatScore(threshold)}`);
+    reasons.push(
+      `average coverage ${shownScore(average, "decimal", threshold)} under ${shownThreshold(threshold)}`,
+    );
   }
   if (unassessed > 0) reasons.push(`${unassessed} points not assessed (never a pass)`);
   if (coverage.humanReviewRequired === true) {

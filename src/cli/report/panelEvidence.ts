@@ -1,11 +1,8 @@
 /** How the reports show a panel's answers and agreement, and the judges' checked quotes. */
+import { agreementText } from "../../scoring/agreement.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { oneLine } from "../../shortText.js";
 import { nativeText } from "./text.js";
-
-function agreementText(value: number | null): string {
-  return value === null ? "n/a" : String(value);
-}
 
 /** The overall panel fact: its judges, the aggregate and Krippendorff's alpha over the criteria. */
 export function panelFacts(result: EvaluationResult): Array<{ label: string; value: string }> {

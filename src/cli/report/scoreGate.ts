@@ -2,8 +2,9 @@
  * The gate the exit code follows. With --fail-under, what the score leaves out (no score, a judge
  * error, a failed critical criterion, a human review, a validator's rejection) still fails it.
  */
+
 import type { EvaluationResult } from "../../scoring/result.js";
-import { formatScore } from "./text.js";
+import { shownScore } from "../../scoring/shownScore.js";
 
 export interface GateOutcome {
   passed: boolean;
@@ -22,7 +23,7 @@ function failUnderReasons(result: EvaluationResult, failUnder: number): string[]
     reasons.push("no overall score: no weighted criterion could be evaluated");
   } else if (result.overallScore < failUnder) {
     reasons.push(
-      `overall score ${formatScore(result.overallScore)} is under --fail-under ${failUnder}`,
+      `overall score ${shownScore(result.overallScore, "decimal", failUnder)} is under --fail-under ${failUnder}`,
     );
   }
   const notEvaluated = result.criteria.filter((c) => !c.evaluated).map((c) => c.id);

@@ -1,9 +1,11 @@
 /** What every report says about the result as a whole, in the same order and words. */
+
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { oneLine } from "../../shortText.js";
 import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
 import { scoreGate } from "./scoreGate.js";
-import { formatScore, metText, nativeText } from "./text.js";
+import { metText, nativeText } from "./text.js";
 
 interface ReportFact {
   label: string;
@@ -22,7 +24,7 @@ function gateFact(result: EvaluationResult, failUnder: number): ReportFact {
 
 /** The overall lines: score, native total, verdict, status, passed, gate, model, tokens, cache hits. */
 export function overallFacts(result: EvaluationResult, failUnder?: number): ReportFact[] {
-  const facts: ReportFact[] = [{ label: "overall score", value: formatScore(result.overallScore) }];
+  const facts: ReportFact[] = [{ label: "overall score", value: shownScore(result.overallScore) }];
   if (result.nativeTotal !== undefined) {
     facts.push({ label: "native total", value: String(Number(result.nativeTotal.toFixed(4))) });
   }
@@ -79,8 +81,9 @@ export function criterionRow(criterion: CriterionResult): CriterionRow {
     criterion: flag === undefined ? label : `${label} (${flag})`,
     method: criterion.method,
     native: nativeText(criterion.native),
-    score: criterion.score === null ? "—" : formatScore(criterion.score),
-    threshold: formatScore(criterion.threshold),
+    score:
+      criterion.score === null ? "—" : shownScore(criterion.score, "decimal", criterion.threshold),
+    threshold: shownThreshold(criterion.threshold),
     met: metText(criterion.met),
     reasoning: oneLine(
       criterion.evaluated ? criterion.reasoning : (criterion.judgeError ?? criterion.reasoning),

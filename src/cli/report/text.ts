@@ -1,5 +1,7 @@
 /** Small text helpers shared by the reports and the progress lines. */
+
 import type { NativeValue } from "../../scoring/result.js";
+import { cutDown } from "../../scoring/shownScore.js";
 
 /** Pads `text` with spaces to `width` characters (counted as code points). */
 export function padTo(text: string, width: number): string {
@@ -7,14 +9,10 @@ export function padTo(text: string, width: number): string {
   return length >= width ? text : text + " ".repeat(width - length);
 }
 
-export function formatScore(score: number): string {
-  return score.toFixed(2);
-}
-
 /** A native value as shown: 4, "pass", a level id; "—" when there is none. */
 export function nativeText(native: NativeValue | undefined): string {
   if (native === null || native === undefined) return "—";
-  return typeof native === "number" ? String(Number(native.toFixed(4))) : native;
+  return typeof native === "number" ? String(Number(cutDown(native, 4))) : native;
 }
 
 /** yes / no / — for a criterion's `met` (null: not evaluated). */

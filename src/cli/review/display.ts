@@ -9,13 +9,14 @@ import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { threadErrors } from "../../proposal/stageErrors.js";
 import { statusName } from "../../proposal/statusWords.js";
 import type { EvaluationResult } from "../../scoring/result.js";
+import { shownScore } from "../../scoring/shownScore.js";
 import { oneLine, truncate } from "../../shortText.js";
 import type { PendingRow } from "../../store/types.js";
 import { timeAgo, timeStamp } from "../../timeText.js";
 import { terminalSafe } from "../../untrusted/terminalText.js";
 import { panelFacts } from "../report/panelEvidence.js";
 import { criterionRow, resultLists } from "../report/summary.js";
-import { formatScore, padTo } from "../report/text.js";
+import { padTo } from "../report/text.js";
 import { contentLines, markdownLines, wrapLine } from "./contentText.js";
 import type { FailedThread, WorkLeftThread } from "./workLeft.js";
 
@@ -100,7 +101,7 @@ function stageScore(values: OverallProposalStateType, stage: StageDefinition): s
   const evaluation = result as EvaluationResult;
   // An evaluation that judged no criterion has a score that says nothing.
   if (!(evaluation.criteria ?? []).some((c) => c.evaluated)) return ["—", "not evaluated"];
-  return [formatScore(evaluation.overallScore), evaluation.verdict];
+  return [shownScore(evaluation.overallScore), evaluation.verdict];
 }
 
 function stageStatusText(values: OverallProposalStateType, stage: StageDefinition): string {
@@ -154,9 +155,7 @@ export function renderIndexList(rows: readonly PendingRow[], now = new Date()): 
     row.threadId,
     row.stage,
     row.type,
-    row.overallScore === null
-      ? "—"
-      : `${formatScore(row.overallScore)} ${row.verdict ?? ""}`.trim(),
+    row.overallScore === null ? "—" : `${shownScore(row.overallScore)} ${row.verdict ?? ""}`.trim(),
     waitingSince(row.createdAt, now),
   ]);
   const lines = renderColumns(["thread", "stage", "type", "score", "waiting since"], table);

@@ -1,13 +1,12 @@
 /** What the judge said: the notices first (a possible injection loudly), the chart, each criterion. */
+
+import { agreementText } from "../../scoring/agreement.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { shownThreshold } from "../../scoring/shownScore.js";
 import { AdminDetails } from "./adminDetails.js";
 import { type ReviewerNotice, reviewerNotices, technicalNotes } from "./reviewerNotices.js";
 import { ScoreChart } from "./scoreChart.js";
 import { formatScore } from "./scorePercent.js";
-
-function agreementText(value: number | null): string {
-  return value === null ? "n/a" : String(value);
-}
 
 /** Why the result is held for review is said once, in the review page's notices. */
 function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
@@ -125,7 +124,7 @@ function criterionValue(criterion: CriterionResult): string {
   if (!criterion.evaluated) return "not judged";
   const native = criterion.native === null ? "" : ` (${String(criterion.native)})`;
   const met = criterion.met ? "met" : "not met";
-  return `${formatScore(criterion.score)}${native}, threshold ${formatScore(criterion.threshold)}: ${met}`;
+  return `${formatScore(criterion.score, criterion.threshold)}${native}, threshold ${shownThreshold(criterion.threshold, "percent")}: ${met}`;
 }
 
 function CriterionDetail(props: { criterion: CriterionResult }) {

@@ -2,6 +2,7 @@
  * The proposal document: its sections, appendix A (the inputs) and B (gate records and decisions);
  * as a page of the review service with a Markdown download, and as a file on its own.
  */
+
 import { contentForm } from "../../graph/contentFields.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   ProposalInputPart,
   ProposalSection,
 } from "../../proposal/document.js";
+import { shownScore } from "../../scoring/shownScore.js";
 import { statusName } from "../statusWords.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { type Columns, DataTable } from "./dataTable.js";
@@ -77,7 +79,7 @@ function Decisions(props: { gate: GateRecord }) {
 function gateScore(gate: GateRecord): string {
   if (gate.verdict !== null && !gate.judged) return "not evaluated";
   if (gate.overallScore === null) return "—";
-  return `${gate.overallScore.toFixed(2)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
+  return `${shownScore(gate.overallScore)}${gate.scoredBeforeEdit ? " (before the edit)" : ""}`;
 }
 
 const GATE_COLUMNS: Columns<GateRecord> = {

@@ -1,6 +1,7 @@
 /** One bar per criterion (0–100 %) with a mark at its threshold: plain SVG, no script, no style. */
 
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
+import { shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { truncate } from "../../shortText.js";
 
 const LABEL_WIDTH = 260;
@@ -16,14 +17,15 @@ function barClass(criterion: CriterionResult): string {
 
 function valueText(criterion: CriterionResult): string {
   if (!criterion.evaluated || criterion.score === null) return "not judged";
-  return `${Math.round(criterion.score * 100)}% / ${Math.round(criterion.threshold * 100)}%`;
+  const { score, threshold } = criterion;
+  return `${shownScore(score, "percent", threshold)} / ${shownThreshold(threshold, "percent")}`;
 }
 
 function Row(props: { criterion: CriterionResult; index: number }) {
   const { criterion, index } = props;
   const y = index * ROW_HEIGHT;
   const barY = y + (ROW_HEIGHT - BAR_HEIGHT) / 2;
-  const width = criterion.score === null ? 0 : Math.round(criterion.score * BAR_WIDTH);
+  const width = criterion.score === null ? 0 : Math.floor(criterion.score * BAR_WIDTH);
   const thresholdX = LABEL_WIDTH + Math.round(criterion.threshold * BAR_WIDTH);
   return (
     <g>
