@@ -42,9 +42,13 @@ function failUnderReasons(result: EvaluationResult, failUnder: number): string[]
 /** Whether `result` passes the gate: its own `passed`, or --fail-under's rule when given. */
 export function scoreGate(result: EvaluationResult, failUnder?: number): GateOutcome {
   if (failUnder === undefined) {
-    return result.passed
-      ? { passed: true, reasons: [] }
-      : { passed: false, reasons: [`not passed (verdict ${result.verdict})`] };
+    if (result.passed) return { passed: true, reasons: [] };
+    const reasons = [`not passed (verdict ${result.verdict})`];
+    if (result.humanReviewRequired === true) {
+      reasons.push(`held for human review: ${(result.humanReviewReasons ?? []).join("; ")}`);
+    }
+    if (result.validatorRejection !== undefined) reasons.push("the validator rejected it");
+    return { passed: false, reasons };
   }
   const reasons = failUnderReasons(result, failUnder);
   return { passed: reasons.length === 0, reasons };
