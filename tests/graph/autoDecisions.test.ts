@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
+import type { EvaluationResult } from "../../src/scoring/result.js";
 import type { RecordedMessage } from "../doubles/index.js";
 import { proposalResponder } from "./helpers.js";
 import {
@@ -82,7 +83,7 @@ describe("automatic decisions of a stage", () => {
     expect(prompts[1]).toContain("Eligibility requirements: could not be evaluated");
     expect(prompts[1]).toContain("no measurable outcomes"); // the criteria that were judged
     const state = await values(run);
-    const evaluation = state.researchEvaluation;
+    const evaluation: EvaluationResult | undefined = state.researchEvaluation;
     const eligibility = evaluation?.criteria.find((c) => c.id === "eligibility_requirements");
     expect(eligibility).toMatchObject({ evaluated: false, score: null });
     expect(eligibility?.judgeError).toContain(server); // for administrators

@@ -52,15 +52,20 @@ writeFileSync(
   }),
 );
 
-/** A judge whose server refuses every connection. */
+/** A judge whose server refuses every connection, the injection guard's too. */
 function refusingJudge() {
+  const refused = () =>
+    new ModelUnavailableError("connection-refused", `connect ECONNREFUSED ${SERVER}`, {
+      provider: "ollama",
+      model: "qwen2.5:7b-instruct",
+      baseUrl: SERVER,
+    });
   const scripted = new ScriptedChatModel({
     responder: () => {
-      throw new ModelUnavailableError("connection-refused", `connect ECONNREFUSED ${SERVER}`, {
-        provider: "ollama",
-        model: "qwen2.5:7b-instruct",
-        baseUrl: SERVER,
-      });
+      throw refused();
+    },
+    guard: () => {
+      throw refused();
     },
   });
   return { scripted, model: createChatModel(scripted, { maxRetries: 0 }) };
@@ -112,10 +117,14 @@ describe("the gate with the judge model down", () => {
       expect(String(paused?.error)).toContain(SERVER);
       expect(out.errors.join("\n")).toContain(SERVER);
       expect(evaluation?.weaknesses).toContain("Clarity: could not be evaluated");
+      expect(evaluation?.humanReviewReasons).toEqual([
+        "the injection guard could not check the content (MODEL_UNAVAILABLE)",
+      ]);
       const readByReviewers = [
         String(paused?.description),
         ...(evaluation?.weaknesses ?? []),
         ...(evaluation?.warnings ?? []),
+        ...(evaluation?.humanReviewReasons ?? []),
         ...(evaluation?.suggestions ?? []),
         ...(await graph.getState(config)).values.messages.map((m: { text: string }) => m.text),
       ];
