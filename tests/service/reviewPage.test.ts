@@ -474,10 +474,15 @@ describe("a failed evaluation", () => {
       expect(html).toContain("the checks that need no judge are scored below");
       expect(html).toContain("Overall 50%");
       expect(html).toContain("<li>Mission fit: could not be evaluated</li>");
-      expect(html).not.toContain("127.0.0.1");
-      expect(html.replace(/="[^"]*"/g, '=""')).not.toMatch(/\b500\b/);
-      expect(html).not.toContain("llama runner crashed");
       expect(html).not.toContain("Technical details");
+      // The proposal document a plain reviewer reads says the stage failed, not what failed.
+      const proposal = await (await asReviewer.get(`/threads/${threadId}/proposal`)).text();
+      expect(proposal).toContain("research: stopped on an error; an administrator can see");
+      for (const page of [html, proposal]) {
+        expect(page).not.toContain("127.0.0.1");
+        expect(page.replace(/="[^"]*"/g, '=""')).not.toMatch(/\b500\b/);
+        expect(page).not.toContain("llama runner crashed");
+      }
     } finally {
       await failing.close();
       rmSync(criteriaDir, { recursive: true, force: true });
