@@ -14,6 +14,19 @@ const NOTHING_WRITTEN = {
   revisionFeedback: {},
 } as unknown as OverallProposalStateType;
 
+const STOPPED = "stopped on an error; an administrator can see what went wrong";
+
+/** A plain reviewer reads that a stage failed; what failed (it may name the model server) is an administrator's. */
+function forReader(document: ProposalDocument, by: Reviewer): ProposalDocument {
+  if (by.role === "admin") return document;
+  const { current, superseded } = document.errors;
+  const plain = <E extends { message: string }>(error: E): E => ({ ...error, message: STOPPED });
+  return {
+    ...document,
+    errors: { current: current.map(plain), superseded: superseded.map(plain) },
+  };
+}
+
 export async function threadProposal(
   ctx: DeskContext,
   threadId: string,
@@ -25,11 +38,12 @@ export async function threadProposal(
     snapshot === undefined
       ? NOTHING_WRITTEN
       : ({ ...NOTHING_WRITTEN, ...snapshot.values } as OverallProposalStateType);
-  return buildProposalDocument({
+  const document = buildProposalDocument({
     threadId,
     title: thread.title,
     values,
     stages: ctx.runtime.stages,
     finished: snapshot !== undefined && threadProgress(snapshot).kind === "finished",
   });
+  return forReader(document, by);
 }

@@ -121,7 +121,11 @@ function unique(items: readonly string[]): string[] {
   return [...new Set(items.map((i) => i.trim()).filter((i) => i !== ""))];
 }
 
-/** Hits are strengths, misses and unmet or unevaluated criteria weaknesses. */
+/**
+ * Hits are strengths, misses and unmet or unevaluated criteria weaknesses. Weaknesses reach plain
+ * reviewers and the writer: an unevaluated criterion is named, its judge error (an administrator's
+ * text, which may name the model server) stays in its `judgeError`.
+ */
 function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]): Feedback {
   const strengths: string[] = [];
   const weaknesses: string[] = [];
@@ -129,9 +133,7 @@ function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]):
   const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
   for (const result of results) {
     if (!result.evaluated) {
-      weaknesses.push(
-        `${result.title}: could not be evaluated (${result.judgeError ?? "no answer"})`,
-      );
+      weaknesses.push(`${result.title}: could not be evaluated`);
       continue;
     }
     for (const hit of result.hits) strengths.push(`${result.title}: ${hit}`);

@@ -123,7 +123,8 @@ export async function judgeBatch(
     } catch (error) {
       const modelError = judgeCallError(error);
       if (history === undefined) guard?.failed(modelError);
-      notes.push(`batch call failed (${modelError.message}); asking per criterion`);
+      // The model's error text (it may name the server) stays in the call's trace.
+      notes.push(`batch call failed (${modelError.code}); asking per criterion`);
       return undefined;
     }
   };

@@ -260,9 +260,9 @@ async function modelSummary(
     }
     result.warnings.push("summary: the model gave an empty summary; the deterministic one is kept");
   } catch (error) {
-    result.warnings.push(
-      `summary: ${judgeCallError(error).message}; the deterministic one is kept`,
-    );
+    // The model's error text (it may name the server) stays in the call's trace.
+    const { code } = judgeCallError(error);
+    result.warnings.push(`summary: the model call failed (${code}); the deterministic one is kept`);
   }
   return result.feedback;
 }

@@ -128,12 +128,10 @@ async function judgeByMember(
   };
 }
 
-/** One warning per answer a member could not give: the panel's gaps. */
+/** One warning per answer a member could not give: the panel's gaps (the reason stays in the answer). */
 function panelGaps(panels: Map<string, CriterionPanel>): string[] {
   return [...panels].flatMap(([id, panel]) =>
-    panel.answers
-      .filter((a) => !a.evaluated)
-      .map((a) => `${id}: judge ${a.judge} gave no answer (${a.judgeError ?? "no reason given"})`),
+    panel.answers.filter((a) => !a.evaluated).map((a) => `${id}: judge ${a.judge} gave no answer`),
   );
 }
 

@@ -73,10 +73,13 @@ export function guardVerdictReason(where: string, verdict: GuardVerdict): string
   return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
 }
 
-/** Why a guard that could not check `where` holds the result: its call failed, or never came. */
-export function guardFailureReason(where: string, error?: { message: string }): string {
+/**
+ * Why a guard that could not check `where` holds the result: its call failed, or never came. The
+ * reason reaches reviewers: the model's error text (it may name the server) stays in the trace.
+ */
+export function guardFailureReason(where: string, error?: { code: string }): string {
   if (error === undefined) return `the injection guard did not check ${where}`;
-  return `the injection guard could not check ${where} (${error.message})`;
+  return `the injection guard could not check ${where} (${error.code})`;
 }
 
 /** The text quoted, cut to `max` characters. */

@@ -4,7 +4,7 @@ import type { FunctionRegistry } from "../checks/registry.js";
 import type { SourceDocument } from "../context/types.js";
 import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
-import { EvaluationError } from "../engine/errors.js";
+import { EvaluationError, isEvaluationModelError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
 import type { JudgeCacheSetting } from "../engine/judgeCache.js";
 import { type EvaluationMode, type PanelChoice, panelChoice } from "../engine/options.js";
@@ -117,6 +117,24 @@ function failedUpdate(
   return failedStageUpdate(stage.statusPath, review, failure, result);
 }
 
+/**
+ * A failed evaluation's update; when the judge could not be reached, the deterministic criteria's
+ * results (and the model-judged ones as not evaluated) are kept in state as a success would be.
+ */
+async function failedWithResult(
+  stage: NodeStage,
+  error: unknown,
+  forState: (result: EvaluationResult) => Promise<EvaluationResult>,
+): Promise<ProposalUpdate> {
+  const partial = isEvaluationModelError(error) ? error.result : undefined;
+  if (partial === undefined) return failedUpdate(stage, error);
+  try {
+    return failedUpdate(stage, error, await forState(partial));
+  } catch (notStored) {
+    return failedUpdate(stage, notStored);
+  }
+}
+
 async function stageCatalog(options: EvaluationNodeOptions, context: EvaluationContext) {
   const loaded = await loadStageCatalog(
     options.criteriaPath,
@@ -222,10 +240,11 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
       contentType: options.contentType,
       status: "evaluating",
     });
+    const forState = (judged: EvaluationResult) =>
+      resultForState(judged, traceStoreFor(options.traces, config), config);
     try {
       const catalog = await stageCatalog(options, runContext(config));
-      const judged = await judge(stage, { content, catalog, state, config });
-      const result = await resultForState(judged, traceStoreFor(options.traces, config), config);
+      const result = await forState(await judge(stage, { content, catalog, state, config }));
       if (result.notEvaluated.length === catalog.criteria.length && catalog.criteria.length > 0) {
         const nothing = nothingEvaluated(result.warnings);
         return { ...failedUpdate(stage, nothing, result), ...settled.update };
@@ -233,7 +252,7 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
       return { ...reviewUpdate(stage, result), ...settled.update };
     } catch (error) {
       if (isModelAbortedError(error)) throw error;
-      return { ...failedUpdate(stage, error), ...settled.update };
+      return { ...(await failedWithResult(stage, error, forState)), ...settled.update };
     }
   };
 }

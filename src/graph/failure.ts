@@ -35,9 +35,9 @@ function modelFailure(error: ModelCallError): { kind: string; friendly: string }
     return { kind: "content_policy", friendly: "the model refused the content (content policy)" };
   }
   if (isModelUnavailableError(error)) {
-    return { kind: "unavailable", friendly: `the model is not available (${error.message})` };
+    return { kind: "unavailable", friendly: "the model is not available" };
   }
-  return { kind: "model_error", friendly: `the model call failed (${error.message})` };
+  return { kind: "model_error", friendly: "the model call failed" };
 }
 
 /** What made an evaluation fail, for the thread's errors and the reviewer's message (credentials redacted). */

@@ -78,9 +78,8 @@ export function evaluateGates(results: readonly CriterionResult[]): GateReport {
       continue;
     }
     if (!isEvaluated(result)) {
-      warnings.push(
-        `optional ${describe(result)} could not be evaluated and is left out${whyNot(result)}`,
-      );
+      // Warnings reach reviewers: the reason stays in the criterion's judgeError.
+      warnings.push(`optional ${describe(result)} could not be evaluated and is left out`);
     }
   }
   const failed = failures.some((f) => SCORE_FAILURES.has(f.kind));

@@ -255,7 +255,11 @@ describe("batch mode", () => {
     expect(result.traces[0]).toMatchObject({ purpose: "batch", rawResponse: "" });
     expect(result.traces[0]?.error).toMatch(/ModelUnavailableError/);
     expect(result.notEvaluated).toEqual([]);
-    expect(result.warnings.some((w) => w.includes("batch call failed"))).toBe(true);
+    expect(result.warnings).toContain(
+      "batch: batch call failed (MODEL_UNAVAILABLE); asking per criterion",
+    );
+    expect(result.traces[0]?.error).toContain("overloaded"); // the model's error: in the trace only
+    expect(result.warnings.filter((w) => w.includes("overloaded"))).toEqual([]);
   });
 
   it("TC-CRI-06 holds in batch mode: no relevant passage and no content → no call", async () => {

@@ -175,7 +175,7 @@ describe("createCatalogEvaluators", () => {
     // The injection guard could not ask either: the comment says the result is held, and why.
     expect(overall?.metadata?.humanReviewRequired).toBe(true);
     expect(overall?.comment).toMatch(
-      /^Not evaluated: 1 of 3 criteria .* A human must review it: the injection guard could not check the content \(.*ECONNREFUSED.*\)\.$/,
+      /^Not evaluated: 1 of 3 criteria .* A human must review it: the injection guard could not check the content \(MODEL_UNAVAILABLE\)\.$/,
     );
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
+import type { EvaluationResult } from "../../src/scoring/result.js";
 import type { RecordedMessage } from "../doubles/index.js";
 import { proposalResponder } from "./helpers.js";
 import {
@@ -55,6 +56,47 @@ describe("automatic decisions of a stage", () => {
     });
     expect(run.model.calls.filter(isWriterCall)).toHaveLength(3);
     expect(run.model.calls).toHaveLength(3 * 6);
+  });
+
+  it("autoRevise with one criterion's judge down: the writer's feedback names the criterion, never the model server's error", async () => {
+    const server = "http://10.20.30.40:11434";
+    const failing = proposalResponder(0.3);
+    const responder = (messages: RecordedMessage[]): string => {
+      const writer = (messages[0]?.content ?? "").includes("grant writer");
+      if (!writer && (messages.at(-1)?.content ?? "").includes("Eligibility requirements")) {
+        throw new ModelUnavailableError("connection-refused", `connect ECONNREFUSED ${server}`, {
+          provider: "ollama",
+          model: "qwen2.5:7b-instruct",
+          baseUrl: server,
+        });
+      }
+      return failing(messages);
+    };
+    const run = proposalRun({
+      responder,
+      judge: fastJudge(),
+      graph: { autoRevise: true, maxRevisions: 1 },
+    });
+    await start(run);
+    const prompts = writerPrompts(run.model, "research");
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain("Eligibility requirements: could not be evaluated");
+    expect(prompts[1]).toContain("no measurable outcomes"); // the criteria that were judged
+    const state = await values(run);
+    const evaluation: EvaluationResult | undefined = state.researchEvaluation;
+    const eligibility = evaluation?.criteria.find((c) => c.id === "eligibility_requirements");
+    expect(eligibility).toMatchObject({ evaluated: false, score: null });
+    expect(eligibility?.judgeError).toContain(server); // for administrators
+    expect(evaluation?.notEvaluated).toEqual(["eligibility_requirements"]);
+    const paused = await pending(run);
+    expect(paused?.value.type).toBe("evaluation_review");
+    const read = [
+      ...prompts,
+      String(paused?.value.description),
+      ...(evaluation?.weaknesses ?? []),
+      ...(evaluation?.warnings ?? []),
+    ];
+    expect(read.filter((text) => /10\.20\.30\.40|ECONNREFUSED/.test(text))).toEqual([]);
   });
 
   it("autoRevise never decides on an older evaluation: a model failure on the revised content stops for the reviewer", async () => {

@@ -92,7 +92,14 @@ describe("decisions through the orchestrator", () => {
     const started = await reviews.start(problemInput, { threadId: "down" });
     expect(started.state).toBe("paused");
     expect(started.review?.type).toBe("evaluation_error");
-    expect(started.review?.evaluation).toBeNull();
+    // The result is kept: this catalog has only model-judged criteria, each a judge error.
+    const kept = started.review?.evaluation;
+    expect(kept?.passed).toBe(false);
+    expect(kept?.notEvaluated).toHaveLength(PROBLEM_CRITERIA);
+    expect(kept?.criteria.map((c) => [c.evaluated, c.score])).toEqual(
+      Array.from({ length: PROBLEM_CRITERIA }, () => [false, null]),
+    );
+    expect(kept?.criteria.every((c) => c.judgeError?.includes("rejected the request"))).toBe(true);
     expect(started.review?.error).toMatch(/\S/);
     expect(started.values.status).toBe("error");
     expect(started.values.errors.join("\n")).toContain("content");

@@ -113,7 +113,7 @@ describe("evaluateGates", () => {
     expect(gates.held).toBe(true);
     expect(gates.failures).toEqual([]);
     expect(gates.warnings).toEqual([
-      "optional 'Criterion b' (b) could not be evaluated and is left out: no context",
+      "optional 'Criterion b' (b) could not be evaluated and is left out",
     ]);
   });
 

@@ -127,7 +127,7 @@ describe("scoreCatalogResult — the evaluation node's rule (no status rules)", 
     expect(r.notEvaluated).toEqual(["b"]);
     expect(r.gateFailures).toEqual([]);
     expect(r.warnings).toEqual([
-      "optional 'Criterion b' (b) could not be evaluated and is left out: no context",
+      "optional 'Criterion b' (b) could not be evaluated and is left out",
     ]);
   });
 

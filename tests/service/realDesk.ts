@@ -4,7 +4,11 @@
  * prompts). Reviewers get tokens through the store, as `evalgate reviewers add` does.
  */
 import { join } from "node:path";
-import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
+import {
+  createReviewDesk,
+  type ReviewDeskHandle,
+  type ReviewDeskOptions,
+} from "../../src/desk/createReviewDesk.js";
 import type { Reviewer } from "../../src/store/reviewers.js";
 import { hashToken, newReviewerToken } from "../../src/store/tokens.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
@@ -23,7 +27,7 @@ export interface RealDesk {
 
 export async function openRealDesk(
   responder: OllamaResponder = ollamaProposalResponder(0.85),
-  options: { maxRevisions?: number } = {},
+  options: Pick<ReviewDeskOptions, "maxRevisions" | "graph"> = {},
 ) {
   const server = await startOllamaServer({ models: [MODEL], responder });
   const temp = tempDir("evalgate-service-");

@@ -6,6 +6,9 @@
  * history with comments, feedback, edited text and corrections; status words instead of ids;
  * times as UTC instants; and the technical details of a failed evaluation for administrators only.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { jsx } from "hono/jsx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceApp } from "../../src/service/app.js";
@@ -406,6 +409,83 @@ describe("a failed evaluation", () => {
       expect(adminHtml).toContain("127.0.0.1");
     } finally {
       await failing.close();
+    }
+  }, 120_000);
+
+  it("keeps the checks that need no judge: their score is shown, the model server's error is not", async () => {
+    const criteriaDir = mkdtempSync(join(tmpdir(), "evalgate-judge-down-page-"));
+    // Research: a check two of whose four phrases the writer's research holds, and a judged criterion.
+    writeFileSync(
+      join(criteriaDir, "research.json"),
+      JSON.stringify({
+        id: "research",
+        name: "Research",
+        version: "1.0.0",
+        criteria: [
+          {
+            id: "named_priorities",
+            title: "Named priorities",
+            description: "Names the funder, its priority, drought and wildfire.",
+            weight: 1,
+            method: {
+              kind: "function",
+              name: "contains_all_of",
+              args: ["Calder Bay Community Foundation", "flood resilience", "drought", "wildfire"],
+            },
+          },
+          {
+            id: "fit",
+            title: "Mission fit",
+            description: "Does the research state the funder's mission?",
+            weight: 1,
+            method: { kind: "score", scale: { min: 0, max: 1 } },
+          },
+        ],
+      }),
+    );
+    const failing = await openRealDesk(ollamaProposalResponder(0.85), {
+      graph: { evaluation: { criteriaDir } },
+    });
+    failing.server.setBehaviour((_n, request) =>
+      isWriterPrompt(request.messages) ? {} : { status: 500, error: "llama runner crashed" },
+    );
+    try {
+      const failingApp = createServiceApp({ desk: failing.desk, logError: () => {} });
+      const ana = (await failing.desk.authenticate(await failing.addReviewer("ana", "admin")))!;
+      const plain = await failing.addReviewer("bo");
+      const { threadId } = await failing.desk.startProposal(
+        { rfp: "Judge down\nFlood resilience.", applicant: "Harbour Trust" },
+        ana,
+      );
+      await failing.desk.assignReviewer(threadId, "bo", ana);
+      const review = await eventually("the failed evaluation's review", async () => {
+        const status = await failing.desk.threadStatus(threadId, ana);
+        return status.status === "waiting" ? failing.desk.getReview(threadId, ana) : undefined;
+      });
+      expect(review.type).toBe("evaluation_error");
+      const byId = new Map(review.evaluation?.criteria.map((c) => [c.id, c]));
+      // contains_all_of: two of the four phrases are in the research, 2/4.
+      expect(byId.get("named_priorities")).toMatchObject({ evaluated: true, score: 0.5 });
+      expect(byId.get("fit")).toMatchObject({ evaluated: false, score: null });
+
+      const asReviewer = new PageClient(failingApp);
+      await asReviewer.signIn(plain);
+      const html = await (await asReviewer.get(`/reviews/${threadId}`)).text();
+      expect(html).toContain("the checks that need no judge are scored below");
+      expect(html).toContain("Overall 50%");
+      expect(html).toContain("<li>Mission fit: could not be evaluated</li>");
+      expect(html).not.toContain("Technical details");
+      // The proposal document a plain reviewer reads says the stage failed, not what failed.
+      const proposal = await (await asReviewer.get(`/threads/${threadId}/proposal`)).text();
+      expect(proposal).toContain("research: stopped on an error; an administrator can see");
+      for (const page of [html, proposal]) {
+        expect(page).not.toContain("127.0.0.1");
+        expect(page.replace(/="[^"]*"/g, '=""')).not.toMatch(/\b500\b/);
+        expect(page).not.toContain("llama runner crashed");
+      }
+    } finally {
+      await failing.close();
+      rmSync(criteriaDir, { recursive: true, force: true });
     }
   }, 120_000);
 });

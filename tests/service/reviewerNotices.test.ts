@@ -282,6 +282,9 @@ describe("reviewer notices over the engine's warnings", () => {
     expect(gap?.text).toBe(
       "Not every judge of the panel answered for Partner commitment: the others decided it.",
     );
+    // The member's server error: for administrators only, never in a warning.
+    expect(result.warnings.join("\n")).not.toContain("127.0.0.1:11434");
+    expect(technicalNotes(result).join("\n")).toContain("127.0.0.1:11434");
   });
 
   it("a validator's rejection, with its reason; a summary the model could not write", async () => {

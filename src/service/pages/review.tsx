@@ -36,7 +36,11 @@ function AnsweredFeedback(props: { review: ReviewDetail }) {
 }
 
 /** What went wrong before this review, in a reviewer's words (the technical error is for admins). */
-function problemText(type: string): string {
+function problemText(review: ReviewDetail): string {
+  const { type, evaluation } = review;
+  if (type === "evaluation_error" && evaluation?.criteria.some((c) => c.evaluated) === true) {
+    return "The judge could not evaluate this content, so the criteria it judges were not evaluated; the checks that need no judge are scored below: try again, edit it, or approve it as it is.";
+  }
   if (type === "evaluation_error") {
     return "The judge could not evaluate this content, so it has no scores: try again, edit it, or approve it as it is.";
   }
@@ -64,7 +68,7 @@ function Summary(props: { review: ReviewDetail; admin: boolean }) {
       <AnsweredFeedback review={review} />
       {review.error !== undefined ? (
         <p class="error" role="alert" id="review-problem">
-          {problemText(review.type)}
+          {problemText(review)}
         </p>
       ) : null}
       <AdminDetails

@@ -235,10 +235,13 @@ export function reviewerNotices(evaluation: EvaluationResult): ReviewerNotice[] 
   });
 }
 
-/** Everything the notices are made from, as the engine wrote it. */
+/** Everything the notices are made from, as the engine wrote it, with every judge error. */
 export function technicalNotes(evaluation: EvaluationResult): string[] {
-  const judgeErrors = evaluation.criteria.flatMap((c) =>
-    c.judgeError === undefined ? [] : [`${c.id}: ${c.judgeError}`],
-  );
+  const judgeErrors = evaluation.criteria.flatMap((c) => [
+    ...(c.judgeError === undefined ? [] : [`${c.id}: ${c.judgeError}`]),
+    ...(c.panel?.answers ?? []).flatMap((a) =>
+      a.judgeError === undefined ? [] : [`${c.id}: judge ${a.judge}: ${a.judgeError}`],
+    ),
+  ]);
   return [...evaluationFindings(evaluation), ...judgeErrors];
 }
