@@ -176,7 +176,7 @@ describe.concurrent("evalgate's habits", () => {
   });
 
   it("--db and --database-url name the store the same way on every command that keeps data", {
-    timeout: 11 * SPAWN_TIMEOUT,
+    timeout: 13 * SPAWN_TIMEOUT,
   }, async () => {
     const commands = [
       ["reviews"],
@@ -184,6 +184,7 @@ describe.concurrent("evalgate's habits", () => {
       ["rubrics", "list"],
       ["calibrate"],
       ["review", "t-1", "approve"],
+      ["show", "t-1"],
     ];
     for (const command of commands) {
       const both = await cli([

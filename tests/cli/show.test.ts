@@ -124,6 +124,13 @@ describe("evalgate run writes the proposal", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toBe(`the proposal of thread ${threadId} written to p.html\n`);
     expect(await readFile(join(cwd, "p.html"), "utf8")).toBe(html);
+    // Without --format, an --out file's extension chooses the format, as it does for `run`.
+    const byName = await evalgate(["show", threadId, "--out", "named.html"], { cwd });
+    expect(byName.code).toBe(0);
+    expect(await readFile(join(cwd, "named.html"), "utf8")).toBe(html);
+    await evalgate(["show", threadId, "--out", "named.json"], { cwd });
+    const json = JSON.parse(await readFile(join(cwd, "named.json"), "utf8"));
+    expect(json).toMatchObject({ threadId, state: "complete" });
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
     expect(html).toContain(
       `content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;"`,
