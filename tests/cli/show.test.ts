@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OllamaServer } from "../doubles/index.js";
@@ -20,6 +20,7 @@ import {
   proposalServer,
   STAGES,
   serverEnv,
+  startEvalgate,
   threadIdOf,
   workFolders,
 } from "./reviewHarness.js";
@@ -136,6 +137,31 @@ describe("evalgate run writes the proposal", () => {
       `content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;"`,
     );
     expect(html).toContain('<article class="proposal" data-state="complete">');
+  }, 120_000);
+
+  it("says the run is complete and how to get its proposal when the --out file cannot be written", async () => {
+    const cwd = await freshFolder();
+    await mkdir(join(cwd, "drafts"));
+    const live = startEvalgate(["run", "rfp.md", "--out", "drafts/proposal.md"], {
+      cwd,
+      env: serverEnv(server),
+    });
+    live.write(answers(...STAGES.slice(1).map(() => "a")));
+    await live.waitForStdout(/Review: Conclusion Evaluation Review/);
+    // The folder goes away while the last stage waits for its decision.
+    await rm(join(cwd, "drafts"), { recursive: true });
+    live.end(answers("a"));
+    const run = await live.exited;
+    const threadId = threadIdOf(run.stdout);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`Run completed (thread ${threadId}).`);
+    expect(run.stderr).toContain("evalgate: cannot write drafts/proposal.md: ");
+    expect(run.stderr).toContain(
+      `the run is complete and kept: \`evalgate show ${threadId} --out <file>\` writes its proposal`,
+    );
+    const shown = await evalgate(["show", threadId, "--out", "proposal.md"], { cwd });
+    expect(shown.code).toBe(0);
+    expect(await readFile(join(cwd, "proposal.md"), "utf8")).not.toContain("Draft");
   }, 120_000);
 });
 
