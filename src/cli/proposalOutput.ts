@@ -39,6 +39,12 @@ export function defaultProposalPath(threadId: string, cwd: string): string {
 /** Refuses an --out file that exists already, or whose folder does not (before any work). */
 export function refuseExistingOut(path: string, cwd: string): void {
   const full = resolve(cwd, path);
+  if (existsSync(full) && statSync(full).isDirectory()) {
+    const shown = displayPath(full, cwd);
+    throw new CliError(
+      `--out ${shown} is a folder: give the name of a new file, such as ${join(shown, "proposal.md")}`,
+    );
+  }
   if (existsSync(full)) {
     throw new CliError(
       `--out ${displayPath(full, cwd)} exists already: evalgate does not overwrite it (choose another name, or move it away)`,

@@ -253,6 +253,12 @@ describe("evalgate show", () => {
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain("--out taken.md exists already");
     expect(await readFile(join(cwd, "taken.md"), "utf8")).toBe("x\n");
+    await mkdir(join(cwd, "exports"), { recursive: true });
+    const folder = await evalgate(["show", finished, "--out", "exports"], { cwd });
+    expect(folder.code).toBe(2);
+    expect(folder.stderr.trim()).toBe(
+      "evalgate: --out exports is a folder: give the name of a new file, such as exports/proposal.md [COMMAND_INVALID]",
+    );
     const bad = await evalgate(["show", "bad id with spaces"], { cwd });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("the thread id");
