@@ -14,6 +14,7 @@ import {
   defaultProposalPath,
   formatOfPath,
   refuseExistingOut,
+  refuseFolder,
   renderProposal,
   writeNewFile,
 } from "../proposalOutput.js";
@@ -156,6 +157,7 @@ export async function runProposal(
   checkedReviewerArg(options.reviewer);
   // Before anything runs: the proposal's file is never overwritten.
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
+  if (options.trace !== undefined) refuseFolder("--trace", options.trace, cwd, "calls.jsonl");
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (nor checkpoint file) for a model that is not there.
   const { target, model, judging } = stoppedByCtrlC(
