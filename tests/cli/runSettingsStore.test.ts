@@ -146,6 +146,17 @@ describe("settings given again with --thread", () => {
     expect(refused.stderr.trim()).toBe(
       `evalgate: thread ${threadId} was started with other settings: --model ollama:${MODELS[1]} (it started with ollama:${MODELS[0]}), --max-revisions 3 (it started with 2); go on without them, or add --override-settings to use them from now on [COMMAND_INVALID]`,
     );
+    // `review` too, pointing to the command that can change them; the thread stays paused.
+    const decided = await evalgate(["review", threadId, "retry", ...db, "--max-revisions", "3"], {
+      cwd,
+      env: env(),
+    });
+    expect(decided.code).toBe(2);
+    expect(decided.stderr.trim()).toBe(
+      `evalgate: thread ${threadId} was started with other settings: --max-revisions 3 (it started with 2); go on without them, or use them from now on with \`evalgate run --thread ${threadId} --override-settings\` [COMMAND_INVALID]`,
+    );
+    const listed = await evalgate(["reviews", ...db, "--json"], { cwd });
+    expect(JSON.parse(listed.stdout)).toMatchObject({ failed: [], reviews: [{ threadId }] });
     expect(server.requests.length).toBe(asked);
     expect(await kept()).toMatchObject({ model: `ollama:${MODELS[0]}`, maxRevisions: 2 });
     // The same settings again are no change.

@@ -1,6 +1,5 @@
 /** What `evalgate run` works from, settled before anything runs. */
 
-import { withoutUrlCredentials } from "../../redact.js";
 import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
@@ -8,7 +7,7 @@ import { resolveModelTarget } from "../modelChoice.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { readInputFile } from "./files.js";
-import { type RunSettings, readThreadRecord } from "./settings.js";
+import { type RunSettings, readThreadRecord, refuseChangedSettings } from "./settings.js";
 import {
   type CheckpointStore,
   describeStore,
@@ -62,33 +61,6 @@ async function threadSettings(
   return record.settings;
 }
 
-/**
- * The model or revision limit given with --thread that differ from the thread's own: refused
- * before anything is stored or run (the graph would refuse the next step), unless
- * --override-settings.
- */
-function refuseChangedSettings(
-  options: RunCommandOptions,
-  stored: RunSettings | undefined,
-  target: ReturnType<typeof resolveModelTarget>,
-): void {
-  if (stored === undefined || options.overrideSettings === true) return;
-  const changes: string[] = [];
-  const model = withoutUrlCredentials(target.spec);
-  if (options.model !== undefined && stored.model !== undefined && model !== stored.model) {
-    changes.push(`--model ${model} (it started with ${stored.model})`);
-  }
-  const { maxRevisions } = options;
-  if (maxRevisions !== undefined && maxRevisions !== stored.maxRevisions) {
-    const before = stored.maxRevisions ?? "the default";
-    changes.push(`--max-revisions ${maxRevisions} (it started with ${before})`);
-  }
-  if (changes.length === 0) return;
-  throw new CliError(
-    `thread ${options.thread} was started with other settings: ${changes.join(", ")}; go on without them, or add --override-settings to use them from now on`,
-  );
-}
-
 export interface RunPlan {
   rfp: string | undefined;
   applicant: string | undefined;
@@ -121,7 +93,14 @@ export async function planRun(
   const store = storeOfFlags(options, env, cwd);
   const stored = await threadSettings(options.thread, rfp, store, context);
   const target = resolveModelTarget(options.model ?? stored?.model, env);
-  refuseChangedSettings(options, stored, target);
+  if (options.overrideSettings !== true) {
+    refuseChangedSettings(
+      options,
+      stored,
+      target,
+      "add --override-settings to use them from now on",
+    );
+  }
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   const panel = given ?? stored?.panel;
   return { rfp, applicant, store, stored, target, maxRevisions, panel };
