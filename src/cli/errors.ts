@@ -27,7 +27,7 @@ export class OutputFileError extends CliError {
 
   constructor(
     readonly path: string,
-    reason: string,
+    readonly reason: string,
     options: { cause?: unknown } = {},
   ) {
     super(`cannot write ${path}: ${reason}`, options);

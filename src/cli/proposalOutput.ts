@@ -36,9 +36,20 @@ export function defaultProposalPath(threadId: string, cwd: string): string {
   return join(cwd, `proposal-${threadId.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
 }
 
+/** Refuses a folder given as the file `flag` writes, naming a file `example` in it instead. */
+export function refuseFolder(flag: string, path: string, cwd: string, example: string): void {
+  const full = resolve(cwd, path);
+  if (!existsSync(full) || !statSync(full).isDirectory()) return;
+  const shown = displayPath(full, cwd);
+  throw new CliError(
+    `${flag} ${shown} is a folder: give the name of a new file, such as ${join(shown, example)}`,
+  );
+}
+
 /** Refuses an --out file that exists already, or whose folder does not (before any work). */
 export function refuseExistingOut(path: string, cwd: string): void {
   const full = resolve(cwd, path);
+  refuseFolder("--out", path, cwd, "proposal.md");
   if (existsSync(full)) {
     throw new CliError(
       `--out ${displayPath(full, cwd)} exists already: evalgate does not overwrite it (choose another name, or move it away)`,

@@ -175,7 +175,7 @@ function escalate(ctx: ReviewDecisionContext, count: number): Command {
     type: "revision_limit",
     actions: ["approve", "edit", "retry"],
     title: `${stage.title}: Revision Limit Reached`,
-    description: `The ${stage.title} was revised ${count} times (the maximum is ${max}). Approve it, edit it yourself, or evaluate again.`,
+    description: `The ${stage.title} was revised ${count} time${count === 1 ? "" : "s"} (the maximum is ${max}). Approve it, edit it yourself, or evaluate again.`,
     revisions: { count, max },
   };
   const update = mergeStateUpdates(statePathUpdate(ctx.statusPath, "awaiting_review"), {

@@ -5,7 +5,7 @@
  * refusal for a file `tokens` cannot read as data, and `rubrics show <id> --version`.
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { closedPort, ROOT, runEvalgate, SPAWN_TIMEOUT, tempFolderForFile } from "./helpers.js";
@@ -176,7 +176,7 @@ describe.concurrent("evalgate's habits", () => {
   });
 
   it("--db and --database-url name the store the same way on every command that keeps data", {
-    timeout: 11 * SPAWN_TIMEOUT,
+    timeout: 13 * SPAWN_TIMEOUT,
   }, async () => {
     const commands = [
       ["reviews"],
@@ -184,6 +184,7 @@ describe.concurrent("evalgate's habits", () => {
       ["rubrics", "list"],
       ["calibrate"],
       ["review", "t-1", "approve"],
+      ["show", "t-1"],
     ];
     for (const command of commands) {
       const both = await cli([
@@ -206,6 +207,21 @@ describe.concurrent("evalgate's habits", () => {
     const help = await cli(["run", "--help"]);
     expect(help.stdout).toContain("--database-url <url>");
     expect(help.stdout).toContain("--timeout <ms>");
+  });
+
+  it("--db that is a folder is refused as a folder, naming a file in it", {
+    timeout: 4 * SPAWN_TIMEOUT,
+  }, async () => {
+    await mkdir(join(temp.dir, "stores"), { recursive: true });
+    for (const command of [["reviews"], ["show", "t-1"], ["run", "--thread", "t-1"]]) {
+      const run = await cli([...command, "--db", "stores"], {
+        OLLAMA_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+      });
+      expect(run.code, command.join(" ")).toBe(2);
+      expect(run.stderr.trim(), command.join(" ")).toBe(
+        "evalgate: --db stores is a folder: give the SQLite file, such as stores/checkpoints.sqlite [COMMAND_INVALID]",
+      );
+    }
   });
 
   it("calibrate --content-type refuses a content type it does not know, listing the valid ones", {

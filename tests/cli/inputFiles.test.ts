@@ -5,7 +5,7 @@
  * EVALGATE_FOLLOW_SYMLINKS=1 allows links (and then still never into /proc). Each refusal names
  * the file, before any model is chosen or called.
  */
-import { symlink } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
@@ -91,6 +91,24 @@ describe.concurrent("run: the RFP and the applicant", { timeout: SPAWN_TIMEOUT }
       run,
       /RFP file rfp-link\.md: is a symbolic link: links are not followed \(give the file itself, or set EVALGATE_FOLLOW_SYMLINKS=1\)/,
     );
+  });
+});
+
+describe.concurrent("run: text that is not UTF-8", { timeout: SPAWN_TIMEOUT }, () => {
+  it("an RFP or applicant file in Latin-1 is refused, naming it, not read with its letters replaced", async () => {
+    // "Fördermittel für Hamburg" in Latin-1: ö and ü are single bytes that are not UTF-8.
+    const latin1 = Buffer.from("F\xf6rdermittel f\xfcr Hamburg\n", "latin1");
+    await writeFile(join(temp.dir, "rfp-latin1.md"), latin1);
+    const run = await runEvalgate(["run", "rfp-latin1.md", "--db", "d.sqlite"], {
+      cwd: temp.dir,
+      env: noServer,
+    });
+    expectRefused(run, /RFP file rfp-latin1\.md: is not UTF-8 text/);
+    const applicant = await runEvalgate(
+      ["run", "rfp.md", "--applicant", "rfp-latin1.md", "--db", "d.sqlite"],
+      { cwd: temp.dir, env: noServer },
+    );
+    expectRefused(applicant, /--applicant file rfp-latin1\.md: is not UTF-8 text/);
   });
 });
 

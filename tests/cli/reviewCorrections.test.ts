@@ -157,4 +157,20 @@ describe("the interactive mark step", () => {
     expect(text).toContain("criterion 'c2' › score: 6 is outside the criterion's scale 1–5\n");
     expect(text).toContain("Marked c2: 2 (sent with your decision).\n");
   });
+
+  it("takes <criterion>=<value> as --correct does, and explains a bare criterion once", async () => {
+    const { io, out } = prompt("m\nc2\nc2=2 too incremental\na\n");
+    const outcome = await askDecision(review, "text", undefined, io);
+    expect(outcome).toEqual({
+      kind: "decision",
+      decision: {
+        action: "approve",
+        corrections: [{ criterionId: "c2", score: 2, note: "too incremental" }],
+      },
+    });
+    const text = out();
+    expect(text).toContain("answer <criterion> <right value> [note], e.g. c1 fail too vague\n");
+    // The criteria are listed with each question, not again in the explanation.
+    expect(text.split("  c2 (1–5): judge said 4\n")).toHaveLength(3);
+  });
 });

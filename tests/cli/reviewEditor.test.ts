@@ -5,7 +5,7 @@
  * editor: the path printed, the test edits the file like a reviewer would, then Enter loads it.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -122,6 +122,27 @@ describe("runEditor", () => {
     );
     expect(() => runEditor(join(dir, "no-such-editor"), file)).toThrow(EditorError);
     expect(() => runEditor("   ", file)).toThrow(EditorError);
+  });
+
+  it("runs an editor whose path has spaces: quoted, with its arguments, or the whole setting", async () => {
+    await mkdir(join(dir, "my editors"), { recursive: true });
+    const script = join(dir, "my editors", "append.mjs");
+    await writeFile(
+      script,
+      'import { appendFileSync } from "node:fs";\nconst args = process.argv.slice(2);\nappendFileSync(args.at(-1), args.slice(0, -1).join("|") + "\\n");\n',
+    );
+    const file = join(dir, "spaced.md");
+    await writeFile(file, "");
+    runEditor(`"${process.execPath}" '${script}' --wait "a b"`, file);
+    expect(await readFile(file, "utf8")).toBe("--wait|a b\n");
+    const unquoted = join(dir, "my editors", "edit");
+    await writeFile(unquoted, `#!${process.execPath}\n${await readFile(script, "utf8")}`, {
+      mode: 0o755,
+    });
+    runEditor(unquoted, file);
+    expect(await readFile(file, "utf8")).toBe("--wait|a b\n\n");
+    const hint = editorHint({ command: `'${unquoted}' -w`, source: "VISUAL" }, "f");
+    expect(hint).toContain("Opening f in edit (VISUAL)");
   });
 });
 

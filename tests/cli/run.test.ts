@@ -384,4 +384,26 @@ describe.concurrent("evalgate run", () => {
       await server.close();
     }
   }, 60_000);
+
+  it("--thread on a thread another run is writing says so, without claiming a decision was recorded", async () => {
+    // The first run's research writer waits at the stand-in until released.
+    const server = await proposalServer((n) => (n === 1 ? { hold: "before-response" } : {}));
+    try {
+      const cwd = await freshFolder();
+      const env = serverEnv(server);
+      const first = startEvalgate(["run", "rfp.md", "--thread", "busy-thread-1"], { cwd, env });
+      await server.waitFor((s) => s.held === 1);
+      const second = await evalgate(["run", "--thread", "busy-thread-1"], { cwd, env });
+      expect(second.code).toBe(2);
+      expect(second.stderr).not.toContain("decision");
+      expect(second.stderr).toContain(
+        "evalgate: thread busy-thread-1 is being run by another process (another evalgate run, or evalgate serve): go on with it when that one has stopped [COMMAND_INVALID]",
+      );
+      server.release();
+      first.end(answers("q"));
+      expect((await first.exited).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 });

@@ -114,3 +114,65 @@ describe("a password in the model's URL", () => {
     expect(`${run.stdout}${run.stderr}`).not.toContain(password);
   });
 });
+
+describe("settings given again with --thread", () => {
+  it("are refused before anything is stored or run unless --override-settings, then kept", async () => {
+    const cwd = await freshFolder();
+    await writeFile(join(cwd, "rfp.md"), RFP);
+    const db = ["--db", "threads.sqlite"];
+    const started = await evalgate(
+      ["run", "rfp.md", ...db, "--model", `ollama:${MODELS[0]}`, "--max-revisions", "2"],
+      { cwd, env: env(), stdin: answers("q") },
+    );
+    expect(started.code).toBe(0);
+    const threadId = threadIdOf(started.stdout);
+    const kept = async () => {
+      const reviews = await openReviewStore({ sqlitePath: join(cwd, "threads.sqlite") });
+      try {
+        return await reviews.runSettings(threadId);
+      } finally {
+        await reviews.close();
+      }
+    };
+    const asked = server.requests.length;
+    const other = ["--model", `ollama:${MODELS[1]}`, "--max-revisions", "3"];
+    const refused = await evalgate(["run", "--thread", threadId, ...db, ...other], {
+      cwd,
+      env: env(),
+      stdin: answers("q"),
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.trim()).toBe(
+      `evalgate: thread ${threadId} was started with other settings: --model ollama:${MODELS[1]} (it started with ollama:${MODELS[0]}), --max-revisions 3 (it started with 2); go on without them, or add --override-settings to use them from now on [COMMAND_INVALID]`,
+    );
+    // `review` too, pointing to the command that can change them; the thread stays paused.
+    const decided = await evalgate(["review", threadId, "retry", ...db, "--max-revisions", "3"], {
+      cwd,
+      env: env(),
+    });
+    expect(decided.code).toBe(2);
+    expect(decided.stderr.trim()).toBe(
+      `evalgate: thread ${threadId} was started with other settings: --max-revisions 3 (it started with 2); go on without them, or use them from now on with \`evalgate run --thread ${threadId} --override-settings\` [COMMAND_INVALID]`,
+    );
+    const listed = await evalgate(["reviews", ...db, "--json"], { cwd });
+    expect(JSON.parse(listed.stdout)).toMatchObject({ failed: [], reviews: [{ threadId }] });
+    expect(server.requests.length).toBe(asked);
+    expect(await kept()).toMatchObject({ model: `ollama:${MODELS[0]}`, maxRevisions: 2 });
+    // The same settings again are no change.
+    const same = ["--model", `ollama:${MODELS[0]}`, "--max-revisions", "2"];
+    const again = await evalgate(["run", "--thread", threadId, ...db, ...same], {
+      cwd,
+      env: env(),
+      stdin: answers("q"),
+    });
+    expect(again.code).toBe(0);
+    const overridden = await evalgate(
+      ["run", "--thread", threadId, ...db, ...other, "--override-settings"],
+      { cwd, env: env(), stdin: answers("q") },
+    );
+    expect(overridden.stderr).not.toContain("evalgate:");
+    expect(overridden.code).toBe(0);
+    expect(await kept()).toMatchObject({ model: `ollama:${MODELS[1]}`, maxRevisions: 3 });
+  }, 120_000);
+});

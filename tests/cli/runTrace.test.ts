@@ -3,7 +3,8 @@
  * Ollama-protocol test server; when the run pauses (and again when it is resumed to its end) the
  * thread's judge calls are written to the file, one a line, read back from the trace store.
  */
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TraceSchema } from "../../src/scoring/result.js";
@@ -33,6 +34,20 @@ async function tracedCalls(path: string) {
 }
 
 describe("evalgate run --trace", () => {
+  it("refuses a folder as the trace file before anything runs", async () => {
+    const dir = await freshFolder();
+    await mkdir(join(dir, "traces"));
+    const run = await evalgate(["run", "rfp.md", "--trace", "traces"], {
+      cwd: dir,
+      env: { OLLAMA_BASE_URL: "http://127.0.0.1:9", EVALGATE_MODEL: MODEL },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      "evalgate: --trace traces is a folder: give the name of a new file, such as traces/calls.jsonl [COMMAND_INVALID]",
+    );
+    expect(existsSync(join(dir, ".evalgate"))).toBe(false);
+  });
+
   it("writes the thread's judge calls as JSONL when the run pauses, and all of them at its end", async () => {
     const server = await proposalServer();
     const dir = await freshFolder();

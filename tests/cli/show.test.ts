@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OllamaServer } from "../doubles/index.js";
@@ -20,6 +20,7 @@ import {
   proposalServer,
   STAGES,
   serverEnv,
+  startEvalgate,
   threadIdOf,
   workFolders,
 } from "./reviewHarness.js";
@@ -124,11 +125,43 @@ describe("evalgate run writes the proposal", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toBe(`the proposal of thread ${threadId} written to p.html\n`);
     expect(await readFile(join(cwd, "p.html"), "utf8")).toBe(html);
+    // Without --format, an --out file's extension chooses the format, as it does for `run`.
+    const byName = await evalgate(["show", threadId, "--out", "named.html"], { cwd });
+    expect(byName.code).toBe(0);
+    expect(await readFile(join(cwd, "named.html"), "utf8")).toBe(html);
+    await evalgate(["show", threadId, "--out", "named.json"], { cwd });
+    const json = JSON.parse(await readFile(join(cwd, "named.json"), "utf8"));
+    expect(json).toMatchObject({ threadId, state: "complete" });
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
     expect(html).toContain(
       `content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;"`,
     );
     expect(html).toContain('<article class="proposal" data-state="complete">');
+  }, 120_000);
+
+  it("says the run is complete and how to get its proposal when the --out file cannot be written", async () => {
+    const cwd = await freshFolder();
+    await mkdir(join(cwd, "drafts"));
+    const live = startEvalgate(["run", "rfp.md", "--out", "drafts/proposal.md"], {
+      cwd,
+      env: serverEnv(server),
+    });
+    live.write(answers(...STAGES.slice(1).map(() => "a")));
+    await live.waitForStdout(/Review: Conclusion Evaluation Review/);
+    // The folder goes away while the last stage waits for its decision.
+    await rm(join(cwd, "drafts"), { recursive: true });
+    live.end(answers("a"));
+    const run = await live.exited;
+    const threadId = threadIdOf(run.stdout);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`Run completed (thread ${threadId}).`);
+    expect(run.stderr).toContain("evalgate: cannot write drafts/proposal.md: ");
+    expect(run.stderr).toContain(
+      `the run is complete and kept: \`evalgate show ${threadId} --out <file>\` writes its proposal`,
+    );
+    const shown = await evalgate(["show", threadId, "--out", "proposal.md"], { cwd });
+    expect(shown.code).toBe(0);
+    expect(await readFile(join(cwd, "proposal.md"), "utf8")).not.toContain("Draft");
   }, 120_000);
 });
 
@@ -220,6 +253,12 @@ describe("evalgate show", () => {
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain("--out taken.md exists already");
     expect(await readFile(join(cwd, "taken.md"), "utf8")).toBe("x\n");
+    await mkdir(join(cwd, "exports"), { recursive: true });
+    const folder = await evalgate(["show", finished, "--out", "exports"], { cwd });
+    expect(folder.code).toBe(2);
+    expect(folder.stderr.trim()).toBe(
+      "evalgate: --out exports is a folder: give the name of a new file, such as exports/proposal.md [COMMAND_INVALID]",
+    );
     const bad = await evalgate(["show", "bad id with spaces"], { cwd });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("the thread id");

@@ -95,6 +95,9 @@ describe("revise path", () => {
       actions: ["approve", "edit", "retry"],
       revisions: { count: 1, max: 1 },
     });
+    expect(limit?.value.description).toMatch(
+      /^The Research was revised 1 time \(the maximum is 1\)\. Approve it, edit it yourself, or evaluate again\.\n/,
+    );
     expect(limit?.value.evaluationRef?.passed).toBe(true); // the reviewer still sees the evaluation
     let state = await values(run);
     expect(state.researchStatus).toBe("awaiting_review");

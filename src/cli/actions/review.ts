@@ -26,7 +26,7 @@ import {
 } from "../review/hints.js";
 import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
 import type { ThreadRunFlags } from "../review/runPlan.js";
-import { readThreadRecord } from "../review/settings.js";
+import { readThreadRecord, refuseChangedSettings } from "../review/settings.js";
 import { whileThreadRuns } from "../review/stopping.js";
 import {
   type CheckpointStore,
@@ -186,6 +186,8 @@ export async function openThreadRunDesk(
   const { env, cwd, stderr } = context;
   const stored = (await readThreadRecord(store, threadId, { cwd, stderr })).settings;
   const target = resolveModelTarget(options.model ?? stored?.model, env);
+  const override = `use them from now on with \`evalgate run --thread ${threadId} --override-settings\``;
+  refuseChangedSettings({ ...options, thread: threadId }, stored, target, override);
   const ready = await readyRunModels(target, stored?.panel, options.timeout, context);
   return openCliDesk({
     store,

@@ -6,7 +6,7 @@ import { isDeskError } from "../../desk/errors.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
 import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
-import { CliError } from "../errors.js";
+import { CliError, OutputFileError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import type { StageProgressReporter } from "../progressStages.js";
@@ -14,6 +14,7 @@ import {
   defaultProposalPath,
   formatOfPath,
   refuseExistingOut,
+  refuseFolder,
   renderProposal,
   writeNewFile,
 } from "../proposalOutput.js";
@@ -129,12 +130,19 @@ async function writeRunProposal(
   const asked =
     options.out === undefined ? defaultProposalPath(threadId, cwd) : resolve(cwd, options.out);
   const text = await renderProposal(document, formatOfPath(asked));
-  const written = await writeNewFile(asked, text, "next-free");
+  const at = { store, cwd, env: context.env };
+  const written = await writeNewFile(asked, text, "next-free").catch((error: unknown) => {
+    if (!(error instanceof OutputFileError)) throw error;
+    const kept = `the run is complete and kept: \`${showCommand(threadId, at)} --out <file>\` writes its proposal`;
+    throw new OutputFileError(displayPath(error.path, cwd), `${error.reason}; ${kept}`, {
+      cause: error,
+    });
+  });
   const shown = displayPath(written, cwd);
   const note =
     written === asked ? "" : ` (${displayPath(asked, cwd)} exists already, and is left as it is)`;
   context.stdout.write(
-    `\nThe proposal is in ${shown}${note}; \`${showCommand(threadId, { store, cwd, env: context.env })}\` prints it again.\n`,
+    `\nThe proposal is in ${shown}${note}; \`${showCommand(threadId, at)}\` prints it again.\n`,
   );
 }
 
@@ -149,6 +157,7 @@ export async function runProposal(
   checkedReviewerArg(options.reviewer);
   // Before anything runs: the proposal's file is never overwritten.
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
+  if (options.trace !== undefined) refuseFolder("--trace", options.trace, cwd, "calls.jsonl");
   const planned = await planRun(rfpFile, options, context);
   // Before anything is stored: no thread (nor checkpoint file) for a model that is not there.
   const { target, model, judging } = stoppedByCtrlC(

@@ -4,6 +4,7 @@ import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 import {
+  formatOfPath,
   type ProposalFormat,
   refuseExistingOut,
   renderProposal,
@@ -11,12 +12,17 @@ import {
 } from "../proposalOutput.js";
 import { cliReviewer, openCliDesk } from "../review/deskPath.js";
 import { checkedThreadArg } from "../review/reviewArgs.js";
-import { describeStore, refuseMissingStore, storeOfFlags } from "../review/store.js";
+import {
+  describeStore,
+  refuseMissingStore,
+  type StoreFlags,
+  storeOfFlags,
+} from "../review/store.js";
 
-export interface ShowCommandOptions {
-  format: ProposalFormat;
+export interface ShowCommandOptions extends StoreFlags {
+  /** Given: this format; else the --out file's extension chooses, else Markdown. */
+  format?: ProposalFormat;
   out?: string;
-  db?: string;
 }
 
 export async function runShow(
@@ -27,7 +33,7 @@ export async function runShow(
   const { cwd, env } = context;
   checkedThreadArg(threadId);
   if (options.out !== undefined) refuseExistingOut(options.out, cwd);
-  const store = storeOfFlags({ db: options.db }, env, cwd);
+  const store = storeOfFlags(options, env, cwd);
   const where = describeStore(store, cwd);
   refuseMissingStore(store, threadId, cwd);
   const desk = await openCliDesk({ store, env, cwd });
@@ -40,7 +46,8 @@ export async function runShow(
         }
         throw error;
       });
-    const text = await renderProposal(document, options.format);
+    const format = options.format ?? (options.out === undefined ? "md" : formatOfPath(options.out));
+    const text = await renderProposal(document, format);
     if (options.out === undefined) context.stdout.write(text);
     else {
       const written = await writeNewFile(resolve(cwd, options.out), text, "refuse");

@@ -49,8 +49,15 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
       collectValues,
     )
     .option("--note <criterion=text>", "why a corrected score is wrong; repeatable", collectValues)
-    .option("-m, --model <provider:model>", "model for what runs next (default: the run's own)")
-    .option("--max-revisions <n>", "revision limit (default: the run's own)", integerIn(0, 50))
+    .option(
+      "-m, --model <provider:model>",
+      "the thread's model, given again when its URL needs credentials (another one is refused: run --thread --override-settings changes it)",
+    )
+    .option(
+      "--max-revisions <n>",
+      "revision limit: the thread's own (another one is refused, as for --model)",
+      integerIn(0, 50),
+    )
     .option("--no-cache", "ask the judge for every criterion; keep no answer in the database")
     .option("--retry <thread>", "run a failed thread again (a refused decision is set aside)");
   addStoreOptions(command, "the threads");

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { Option } from "commander";
 import type { CliContext } from "../context.js";
-import { lazyAction } from "./options.js";
+import { addStoreOptions, lazyAction } from "./options.js";
 
 const HELP_AFTER = `
 Prints the proposal a thread has written: the sections of config/proposal.json in order, then
@@ -10,7 +10,8 @@ appendix B (each stage's score, verdict, funding status and passed, the round of
 who decided what). A thread still under way prints its draft, marked as such, with the stages
 not yet written or approved.
 
---out <file> writes it to a new file instead (an existing file is never overwritten).
+--out <file> writes it to a new file instead (an existing file is never overwritten), in the
+format its name ends with (.html, .json, else Markdown) unless --format is given.
 
 Examples:
   evalgate show 3f2c9a6e-…
@@ -19,17 +20,18 @@ Examples:
 `;
 
 export function registerShowCommand(program: Command, context: CliContext): void {
-  program
+  const command = program
     .command("show")
     .description("print a thread's proposal (or its draft so far) as Markdown, JSON or HTML")
     .argument("<thread>", "the thread id (printed by evalgate run; see evalgate reviews)")
     .addOption(
-      new Option("--format <format>", "md, json or html")
-        .choices(["md", "json", "html"])
-        .default("md"),
+      new Option(
+        "--format <format>",
+        "md, json or html (default md, or --out's extension)",
+      ).choices(["md", "json", "html"]),
     )
-    .option("--out <file>", "write it to this new file instead of stdout")
-    .option("--db <file>", "SQLite file for the threads (default .evalgate/checkpoints.sqlite)")
+    .option("--out <file>", "write it to this new file instead of stdout");
+  addStoreOptions(command, "the threads")
     .addHelpText("after", HELP_AFTER)
     .action(lazyAction(context, async () => (await import("../actions/show.js")).runShow));
 }

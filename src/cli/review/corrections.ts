@@ -48,20 +48,33 @@ export function correctionsFromOptions(
   return corrections;
 }
 
+type JudgedCriterion = EvaluationResult["criteria"][number];
+
+/** The values a criterion can be corrected to: pass/fail, its level ids, or its scale's ends. */
+function valuesOf(c: JudgedCriterion): string[] {
+  if (c.method === "check") return ["pass", "fail"];
+  const levels = (c.levels ?? []).map((l) => l.id);
+  return levels.length > 0 ? levels : [String(c.scale?.min ?? 0), String(c.scale?.max ?? 1)];
+}
+
 /** What a criterion can be corrected to, for the prompt: its scale, levels or pass/fail. */
 function choicesText(evaluation: EvaluationResult): string {
   return evaluation.criteria
     .map((c) => {
       const judged = c.native === null ? "not evaluated" : String(c.native);
-      const scale =
-        c.method === "check"
-          ? "pass/fail"
-          : (c.levels?.length ?? 0) > 0
-            ? (c.levels ?? []).map((l) => l.id).join("/")
-            : `${c.scale?.min ?? 0}–${c.scale?.max ?? 1}`;
+      const values = valuesOf(c);
+      const ranged = c.method !== "check" && (c.levels?.length ?? 0) === 0;
+      const scale = values.join(ranged ? "–" : "/");
       return `  ${c.id} (${scale}): judge said ${judged}`;
     })
     .join("\n");
+}
+
+/** How to answer, with the first criterion of the review as the example. */
+function markUsage(evaluation: EvaluationResult): string {
+  const first = evaluation.criteria[0];
+  const example = first === undefined ? "c2 2" : `${first.id} ${valuesOf(first).at(-1)}`;
+  return `answer <criterion> <right value> [note], e.g. ${example} too vague`;
 }
 
 /** One `mark` answer (`<criterion> <value> [note…]`): the correction, or what is wrong with it. */
@@ -70,13 +83,14 @@ export function markedCorrection(
   answer: string,
   earlier: readonly CorrectionInput[],
 ): { correction: CorrectionInput } | { message: string } {
-  const [id = "", value = "", ...note] = answer.trim().split(/\s+/);
+  // `c2=2 note` as --correct writes it reads like `c2 2 note`.
+  const words = answer
+    .trim()
+    .replace(/^([^\s=]+)=/, "$1 ")
+    .split(/\s+/);
+  const [id = "", value = "", ...note] = words;
   if (review.evaluation === null) return { message: "this review has no scores to mark" };
-  if (id === "" || value === "") {
-    return {
-      message: `answer <criterion> <right value> [note], e.g. c2 2 too vague\n${choicesText(review.evaluation)}`,
-    };
-  }
+  if (id === "" || value === "") return { message: markUsage(review.evaluation) };
   const correction = correctionOf(id, value, note.join(" "));
   try {
     const others = earlier.filter((c) => c.criterionId !== id);

@@ -83,12 +83,21 @@ async function registered(desk: ReviewDeskHandle, threadId: string, by: Reviewer
   return undefined;
 }
 
+/** Why a thread another process runs was not run on here: after a decision, or without one. */
+const BUSY = {
+  decided:
+    "is being advanced by another process (evalgate serve?); the decision is recorded and will be applied there",
+  run: "is being run by another process (another evalgate run, or evalgate serve): go on with it when that one has stopped",
+} as const;
+
 /** Runs the thread on here, to its next review or its end; a failed run is one message. */
-async function advanceHere(desk: ReviewDeskHandle, threadId: string): Promise<void> {
+async function advanceHere(
+  desk: ReviewDeskHandle,
+  threadId: string,
+  busy: keyof typeof BUSY,
+): Promise<void> {
   if ((await desk.advanceThread(threadId)) === "busy") {
-    throw new CliError(
-      `thread ${threadId} is being advanced by another process (evalgate serve?); the decision is recorded and will be applied there`,
-    );
+    throw new CliError(`thread ${threadId} ${BUSY[busy]}`);
   }
   const thread = await desk.store.thread(threadId);
   if (thread?.status === "failed") {
@@ -115,7 +124,7 @@ export async function startThread(
     },
     { type: "queued", message: `started by ${by.name}` },
   );
-  await advanceHere(desk, threadId);
+  await advanceHere(desk, threadId, "run");
 }
 
 /** Runs a stopped thread on here; an unknown one (a library orchestrator's) is registered first. */
@@ -125,7 +134,7 @@ export async function continueThread(
   by: Reviewer,
 ): Promise<void> {
   await registered(desk, threadId, by);
-  await advanceHere(desk, threadId);
+  await advanceHere(desk, threadId, "run");
 }
 
 /** The work left before a reviewer is asked, in words (continueThread does it). */
@@ -162,7 +171,7 @@ export async function decideAndApply(
   }
   const { reviewer: _who, ...request } = decision;
   await desk.decide(threadId, { interruptId, ...request }, by);
-  await advanceHere(desk, threadId);
+  await advanceHere(desk, threadId, "decided");
 }
 
 /** A desk refusal as the one message the command prints, ending with the refusal's own code. */

@@ -4,7 +4,7 @@
  * Enter.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { TextOutput } from "../context.js";
@@ -40,8 +40,19 @@ const QUIT_KEYS: Readonly<Record<string, string>> = {
   emacs: "Ctrl-X Ctrl-S saves, Ctrl-X Ctrl-C quits",
 };
 
+/**
+ * The program and its arguments: words split at spaces, a '…' or "…" part kept whole (a path
+ * with spaces quoted); a whole setting that names a file is that program, spaces and all.
+ */
+export function editorWords(editor: string): string[] {
+  const command = editor.trim();
+  if (existsSync(command) && statSync(command).isFile()) return [command];
+  const words = command.match(/(?:"[^"]*"|'[^']*'|[^\s"'])+/g) ?? [];
+  return words.map((word) => word.replace(/"([^"]*)"|'([^']*)'/g, "$1$2"));
+}
+
 export function editorHint(choice: EditorChoice, file: string): string {
-  const program = basename(choice.command.trim().split(/\s+/)[0] ?? "");
+  const program = basename(editorWords(choice.command)[0] ?? "");
   const keys = QUIT_KEYS[program];
   return (
     `Opening ${file} in ${program} (${choice.source}): save and quit to use your edit` +
@@ -50,7 +61,7 @@ export function editorHint(choice: EditorChoice, file: string): string {
 }
 
 export function runEditor(editor: string, file: string): void {
-  const [command, ...args] = editor.trim().split(/\s+/);
+  const [command, ...args] = editorWords(editor);
   if (command === undefined || command === "") throw new EditorError(editor, "it is empty");
   const result = spawnSync(command, [...args, file], { stdio: "inherit" });
   if (result.error !== undefined) {

@@ -23,9 +23,9 @@ async function readUserText(
   return read.text;
 }
 
-/** An RFP or applicant file: at most 10 MiB. */
+/** An RFP or applicant file: at most 10 MiB of UTF-8 (no letter silently replaced). */
 export function readInputFile(role: string, path: string, cwd: string, links: LinkPolicy = {}) {
-  return readUserText(role, path, cwd, MAX_REVIEW_INPUT_BYTES, links);
+  return readUserText(role, path, cwd, MAX_REVIEW_INPUT_BYTES, { ...links, strictUtf8: true });
 }
 
 /** The file an edit replaces a stage's content with: at most 1 MiB of UTF-8. */

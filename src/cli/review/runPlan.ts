@@ -7,7 +7,7 @@ import { resolveModelTarget } from "../modelChoice.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { readInputFile } from "./files.js";
-import { type RunSettings, readThreadRecord } from "./settings.js";
+import { type RunSettings, readThreadRecord, refuseChangedSettings } from "./settings.js";
 import {
   type CheckpointStore,
   describeStore,
@@ -93,6 +93,14 @@ export async function planRun(
   const store = storeOfFlags(options, env, cwd);
   const stored = await threadSettings(options.thread, rfp, store, context);
   const target = resolveModelTarget(options.model ?? stored?.model, env);
+  if (options.overrideSettings !== true) {
+    refuseChangedSettings(
+      options,
+      stored,
+      target,
+      "add --override-settings to use them from now on",
+    );
+  }
   const maxRevisions = options.maxRevisions ?? stored?.maxRevisions;
   const panel = given ?? stored?.panel;
   return { rfp, applicant, store, stored, target, maxRevisions, panel };

@@ -6,11 +6,12 @@ import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { userMessage } from "../../errors.js";
+import { withoutUrlCredentials } from "../../redact.js";
 import type { ReviewStore } from "../../store/reviewStore.js";
 import { parseUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { TextOutput } from "../context.js";
-import { RunSettingsFileError } from "../errors.js";
+import { CliError, RunSettingsFileError } from "../errors.js";
 import { PanelSettingSchema } from "../panelJudges.js";
 import { type CheckpointStore, withReviewStore } from "./store.js";
 
@@ -120,4 +121,32 @@ export async function readThreadRecord(
       row !== undefined || settings !== undefined || ((await at.hasCheckpoint?.()) ?? false);
     return { known, settings };
   });
+}
+
+/**
+ * A --model or --max-revisions other than the thread's own: refused before anything is stored or
+ * run (the graph would refuse the next step and leave the thread failed); `howToOverride` says
+ * how the command can change them.
+ */
+export function refuseChangedSettings(
+  given: { thread?: string; model?: string; maxRevisions?: number },
+  stored: RunSettings | undefined,
+  target: { spec: string },
+  howToOverride: string,
+): void {
+  if (stored === undefined) return;
+  const changes: string[] = [];
+  const model = withoutUrlCredentials(target.spec);
+  if (given.model !== undefined && stored.model !== undefined && model !== stored.model) {
+    changes.push(`--model ${model} (it started with ${stored.model})`);
+  }
+  const { maxRevisions } = given;
+  if (maxRevisions !== undefined && maxRevisions !== stored.maxRevisions) {
+    const before = stored.maxRevisions ?? "the default";
+    changes.push(`--max-revisions ${maxRevisions} (it started with ${before})`);
+  }
+  if (changes.length === 0) return;
+  throw new CliError(
+    `thread ${given.thread} was started with other settings: ${changes.join(", ")}; go on without them, or ${howToOverride}`,
+  );
 }

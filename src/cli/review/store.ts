@@ -2,7 +2,8 @@
  * The commands' store, resolved before it is opened: to say where they looked, and not create a
  * file only read.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { ModelEnv } from "../../llm/spec.js";
 import { createCheckpointer } from "../../orchestrator/checkpointer.js";
 import type { RubricRegistry } from "../../rubrics/rubricRegistry.js";
@@ -64,7 +65,14 @@ export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): Che
   const url = flags.databaseUrl?.trim();
   if (url === undefined || url === "") {
     const { db } = flags;
-    return databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
+    const store = databaseLocation({ ...(db?.trim() ? { sqlitePath: db } : {}), env, cwd });
+    if (store.kind === "sqlite" && existsSync(store.path) && statSync(store.path).isDirectory()) {
+      const shown = displayPath(store.path, cwd);
+      throw new CliError(
+        `--db ${shown} is a folder: give the SQLite file, such as ${join(shown, "checkpoints.sqlite")}`,
+      );
+    }
+    return store;
   }
   if (flags.db !== undefined) {
     throw new CliError("give --db <file> or --database-url <url>, not both");
