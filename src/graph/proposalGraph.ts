@@ -1,12 +1,11 @@
-import { join } from "node:path";
 import { AIMessage } from "@langchain/core/messages";
 import { Command, END, START } from "@langchain/langgraph";
-import { z } from "zod";
-import { type DependencyMap, loadDependencyMap, readConfigJson } from "./dependencies.js";
+import { type DependencyMap, loadDependencyMap } from "./dependencies.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
-import { PACKAGE_DEPENDENCIES_FILE, PACKAGE_ROOT } from "./packagePaths.js";
+import { PACKAGE_DEPENDENCIES_FILE } from "./packagePaths.js";
+import { LOAD_RFP_NODE, loadProposalConfig, type SectionConfig } from "./proposalConfig.js";
 import { checkingRuns } from "./runInputGuard.js";
 import {
   CONNECTION_PAIRS_STAGE,
@@ -16,28 +15,19 @@ import {
   sectionStage,
   stageNodeNames,
 } from "./stages.js";
+
+export {
+  LOAD_RFP_NODE,
+  loadProposalConfig,
+  type SectionConfig,
+  SectionConfigSchema,
+} from "./proposalConfig.js";
+
 import {
   EvaluationContextSchema,
   type OverallProposalStateType,
   ProposalInputSchema,
 } from "./state.js";
-
-/** A section the proposal graph writes (config/proposal.json). */
-export const SectionConfigSchema = z.object({
-  id: z.string().regex(/^[a-z][a-z0-9_]*$/, "section ids are snake_case"),
-  title: z.string().min(1),
-  description: z.string().min(1),
-});
-export type SectionConfig = z.infer<typeof SectionConfigSchema>;
-
-const ProposalConfigSchema = z.object({ sections: z.array(SectionConfigSchema).min(1) });
-
-export function loadProposalConfig(
-  path = join(PACKAGE_ROOT, "config/proposal.json"),
-): SectionConfig[] {
-  const refuse = (problem: string) => new Error(`${path}: ${problem}`);
-  return readConfigJson(path, ProposalConfigSchema, refuse).sections;
-}
 
 export interface ProposalGraphOptions {
   /** Judge and writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
@@ -64,8 +54,6 @@ export function proposalStages(sections: readonly SectionConfig[]): StageDefinit
     ...sections.map((s) => sectionStage(s.id, s.title)),
   ];
 }
-
-export const LOAD_RFP_NODE = "loadRfp";
 
 /** Steps per run: a stage takes three before its review, so LangGraph's default of 25 is too few. */
 export const PROPOSAL_RECURSION_LIMIT = 150;

@@ -6,6 +6,7 @@
  * Paused: a task in `next` waits on an interrupt; finished: no task at all; else work left.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
+import { stepsLeft } from "./stepWords.js";
 
 /** An interrupt a thread waits on: its id, what it asked (the review metadata), and the node. */
 export interface WaitingInterrupt {
@@ -76,13 +77,13 @@ export function describeProgress(progress: ThreadProgress): string {
     case "not_started":
       return "it has not started (no checkpoint)";
     case "paused":
-      return `it is paused at ${progress.interrupts.map((i) => i.node).join(", ") || "an interrupt"}`;
+      return `it is paused at ${stepsLeft(progress.interrupts.map((i) => i.node)) || "an interrupt"}`;
     case "finished":
       return "the run has completed";
     case "work_left": {
       const errors =
         progress.errors.length === 0 ? "" : ` after an error (${progress.errors.join("; ")})`;
-      return `the run stopped with work left at ${progress.nodes.join(", ")}${errors}`;
+      return `the run stopped with work left (${stepsLeft(progress.nodes)})${errors}`;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { EvalgateError, errorGuard } from "../errors.js";
 import { quotedId } from "../graph/reviewInput.js";
+import { stepsLeft } from "../graph/stepWords.js";
 
 export type NotPausedReason =
   | { kind: "completed" }
@@ -14,7 +15,7 @@ function describeNotPaused(reason: NotPausedReason): string {
       const errors =
         reason.errors.length === 0 ? "" : ` after an error (${reason.errors.join("; ")})`;
       if (reason.next.length === 0) return "the run stopped before its first checkpoint";
-      return `the run stopped with work left at ${reason.next.join(", ")}${errors}`;
+      return `the run stopped with work left (${stepsLeft(reason.next)})${errors}`;
     }
     case "other_interrupt":
       return `it is paused at an interrupt that is not a review (${reason.interruptIds.join(", ")})`;

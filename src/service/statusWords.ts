@@ -2,10 +2,10 @@
  * The words reviewers read for the ids of statuses, stages, graph steps, review kinds, decisions
  * and progress events, one table each; an id no table knows is shown as words, never bare.
  */
-import { LOAD_RFP_NODE, loadProposalConfig } from "../graph/proposalGraph.js";
-import { CONNECTION_PAIRS_STAGE, RESEARCH_STAGE, SOLUTION_STAGE } from "../graph/stages.js";
+import { capitalised, stageName, stepName, wordsOf } from "../graph/stepWords.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 
+export { stageName, stepName } from "../graph/stepWords.js";
 export { STATUS_WORDS, statusName } from "../proposal/statusWords.js";
 
 /** The interrupt's type. */
@@ -24,64 +24,12 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
   retry: "asked to try again on",
 };
 
-let stageTitles: Readonly<Record<string, string>> | undefined;
-
-/** The three inputs' titles, then the shipped sections' (config/proposal.json). */
-function knownStageTitles(): Readonly<Record<string, string>> {
-  stageTitles ??= Object.fromEntries(
-    [RESEARCH_STAGE, SOLUTION_STAGE, CONNECTION_PAIRS_STAGE, ...loadProposalConfig()].map((s) => [
-      s.id,
-      s.title,
-    ]),
-  );
-  return stageTitles;
-}
-
-/** `problem_statement`, `ProblemStatement`, `problem-statement` → `problem statement`. */
-function wordsOf(id: string): string {
-  return id
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/[_\-.:]+/g, " ")
-    .trim()
-    .toLowerCase();
-}
-
-function capitalised(text: string): string {
-  return text === "" ? text : `${text[0]?.toUpperCase()}${text.slice(1)}`;
-}
-
-/** A stage's title ("connection_pairs" → "Connection Pairs"); an unknown id in the same title case. */
-export function stageName(stage: string): string {
-  return knownStageTitles()[stage] ?? wordsOf(stage).split(" ").map(capitalised).join(" ");
-}
-
 export function reviewKindName(type: string): string {
   return REVIEW_KIND_WORDS[type] ?? wordsOf(type);
 }
 
 export function decisionName(action: string): string {
   return DECISION_WORDS[action] ?? wordsOf(action);
-}
-
-/** The graph's step prefixes, longest first, and what a finished step of each did. */
-const STEP_DONE: ReadonlyArray<[string, (stage: string) => string]> = [
-  ["startEvaluate", (stage) => `Judging ${stage}`],
-  ["generate", (stage) => `${stage} written`],
-  ["evaluate", (stage) => `${stage} judged`],
-  ["review", (stage) => `decision on ${stage} applied`],
-];
-
-/** A finished step of the graph in words ("startEvaluateSolution" → "Judging Solution Sought"). */
-export function stepName(node: string): string {
-  if (node === LOAD_RFP_NODE) return "request for proposals read";
-  for (const [prefix, done] of STEP_DONE) {
-    const rest = node.slice(prefix.length);
-    // `ConnectionPairs` → the stage id `connection_pairs`.
-    if (node.startsWith(prefix) && /^[A-Z]/.test(rest)) {
-      return done(stageName(wordsOf(rest).replaceAll(" ", "_")));
-    }
-  }
-  return wordsOf(node);
 }
 
 /** A queued event: after a decision (`ana: approve`), a start or a retry (`retried by ana`). */

@@ -166,7 +166,7 @@ describe.concurrent("a real evalgate process killed at a checkpoint boundary", (
     expect(listed.stdout).toContain("Threads with work left and no review (1):");
     const row = listed.stdout.split("\n").find((line) => line.startsWith(threadId));
     expect(row).toContain("stopped");
-    expect(row).toContain("startEvaluateConnectionPairs");
+    expect(row).toContain("judging Connection Pairs");
     expect(row).toContain(`evalgate run --thread ${threadId}`);
 
     const refused = await evalgate(["review", threadId, "approve"], {
@@ -174,14 +174,12 @@ describe.concurrent("a real evalgate process killed at a checkpoint boundary", (
       env: serverEnv(server),
     });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(
-      "the run stopped with work left at startEvaluateConnectionPairs",
-    );
+    expect(refused.stderr).toContain("the run stopped with work left (judging Connection Pairs)");
 
     const resumed = await runOn(cwd, threadId, STAGES.length - 2);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(
-      "The run stopped with work left at startEvaluateConnectionPairs; running on from there.",
+      "The run stopped with work left (judging Connection Pairs); running on from there.",
     );
     expect(resumed.stdout).not.toContain("Review: Solution Sought");
     expect(resumed.stdout).toContain(`Run completed (thread ${threadId}).`);
@@ -258,7 +256,7 @@ describe.concurrent("a real evalgate process killed at a checkpoint boundary", (
       const resumed = await runOn(cwd, threadId, STAGES.length - 2, own);
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toContain(
-        "The run stopped with work left at evaluateConnectionPairs; running on from there.",
+        "The run stopped with work left (judging Connection Pairs); running on from there.",
       );
       expect(resumed.stdout).toContain(`Run completed (thread ${threadId}).`);
       await expectFinishedOnce(cwd, threadId);

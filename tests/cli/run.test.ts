@@ -294,7 +294,7 @@ describe.concurrent("evalgate run", () => {
       expect(second.stderr).not.toContain("evalgate:");
       expect(second.code).toBe(0);
       expect(second.stdout).toContain(
-        "The run stopped with work left at generateSolution; running on from there.",
+        "The run stopped with work left (writing Solution Sought); running on from there.",
       );
       expect(second.stdout).not.toContain("Review: Research Evaluation Review");
       expect(second.stdout).toContain(`Run completed (thread ${threadId}).`);

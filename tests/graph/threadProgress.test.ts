@@ -101,6 +101,6 @@ describe("threadProgress", () => {
     expect(describeProgress({ kind: "finished" })).toBe("the run has completed");
     expect(
       describeProgress({ kind: "work_left", nodes: ["evaluateBudget"], errors: ["x: y"] }),
-    ).toBe("the run stopped with work left at evaluateBudget after an error (x: y)");
+    ).toBe("the run stopped with work left (judging Budget) after an error (x: y)");
   });
 });

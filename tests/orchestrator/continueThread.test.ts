@@ -64,7 +64,7 @@ describe("continueThread", () => {
       reason: { kind: "stopped", next: ["generateSolution"], errors: [] },
     });
     expect((refused as Error).message).toContain(
-      "the run stopped with work left at generateSolution",
+      "the run stopped with work left (writing Solution Sought)",
     );
   });
 });

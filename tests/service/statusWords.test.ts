@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ThreadStatusSchema } from "../../src/desk/answers.js";
 import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
 import { buildProposalGraph, loadProposalConfig } from "../../src/graph/proposalGraph.js";
+import { stepsLeft } from "../../src/graph/stepWords.js";
 import {
   decisionName,
   progressText,
@@ -48,6 +49,25 @@ describe("status words", () => {
     expect(stepName("evaluateConnectionPairs")).toBe("Connection Pairs judged");
     expect(stepName("reviewBudget")).toBe("decision on Budget applied");
     expect(stepName("loadRfp")).toBe("request for proposals read");
+  });
+
+  it("names the steps a stopped run has left in words, each once", () => {
+    const nodes = Object.keys(buildProposalGraph().nodes).filter((n) => !n.startsWith("__"));
+    for (const node of nodes) {
+      const words = stepsLeft([node]);
+      expect(words, node).not.toMatch(CODE_ID);
+      expect(words, node).not.toBe(node);
+    }
+    expect(stepsLeft(["generateSolution"])).toBe("writing Solution Sought");
+    // Both judging steps of a stage read the same: said once.
+    expect(stepsLeft(["startEvaluateConnectionPairs", "evaluateConnectionPairs"])).toBe(
+      "judging Connection Pairs",
+    );
+    expect(stepsLeft(["reviewBudget", "loadRfp"])).toBe(
+      "the review of Budget, reading the request for proposals",
+    );
+    // A user's own graph: its node's name as words.
+    expect(stepsLeft(["scoreDraft"])).toBe("score draft");
   });
 
   it("names stages, review kinds and decisions", () => {

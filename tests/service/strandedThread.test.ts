@@ -77,7 +77,7 @@ describe("a thread stranded with pending writes, through the API", () => {
 
     const stranded = await status();
     expect(stranded.status).toBe("failed");
-    expect(stranded.error).toContain("work left at startEvaluateConnectionPairs");
+    expect(stranded.error).toContain("work left (judging Connection Pairs)");
     expect(stranded.stages.find((s) => s.stage === "connection_pairs")?.status).toBe("evaluating");
     const noReview = await client.get(`/api/reviews/${THREAD}`, token);
     expect(noReview.status).toBe(409);

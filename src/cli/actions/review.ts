@@ -5,6 +5,7 @@ import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
+import { stepsLeft } from "../../graph/stepWords.js";
 import { isOrchestratorError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { LinkPolicy } from "../../untrusted/regularFile.js";
@@ -99,7 +100,7 @@ function notWaiting(
     );
   }
   return new CliError(
-    `thread ${threadId} is not waiting for a review: the run stopped with work left at ${view.next.join(", ")}; ` +
+    `thread ${threadId} is not waiting for a review: the run stopped with work left (${stepsLeft(view.next)}); ` +
       `go on with it with \`${runThreadCommand(threadId, at)}\``,
   );
 }
@@ -167,7 +168,7 @@ export function printThreadView(
     out.write(`completed\n\n${renderRunSummary(view.values, desk.stages)}`);
     out.write(`\nThe proposal: \`${showCommand(threadId, at)}\` (--out <file> to keep it).\n`);
   } else {
-    out.write(`stopped with work left at ${view.next.join(", ")}\n`);
+    out.write(`stopped with work left (${stepsLeft(view.next)})\n`);
   }
 }
 

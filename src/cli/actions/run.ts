@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
+import { stepsLeft } from "../../graph/stepWords.js";
 import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError, OutputFileError } from "../errors.js";
@@ -104,7 +105,7 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
     }
     if (view.kind === "stopped") {
       throw new CliError(
-        `thread ${threadId} stopped with work left at ${view.next.join(", ")} without a review`,
+        `thread ${threadId} stopped with work left (${stepsLeft(view.next)}) without a review`,
       );
     }
     loop.progress.finish();

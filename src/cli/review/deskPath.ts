@@ -8,6 +8,7 @@ import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import type { ReviewDecision } from "../../graph/model.js";
 import { ReviewerNameSchema } from "../../graph/reviewInput.js";
+import { stepsLeft } from "../../graph/stepWords.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { Reviewer } from "../../store/reviewers.js";
@@ -147,7 +148,7 @@ export async function workLeftBeforeReview(
   if (view.kind === "stopped") {
     return view.next.length === 0
       ? "The run stopped before its first checkpoint; running it from its input."
-      : `The run stopped with work left at ${view.next.join(", ")}; running on from there.`;
+      : `The run stopped with work left (${stepsLeft(view.next)}); running on from there.`;
   }
   const recorded = (await desk.store.unappliedDecisions(threadId)).find(
     (d) => d.interruptId === view.review.interruptId,

@@ -5,6 +5,7 @@ import { kindOf } from "../../graph/reviewDecisions.js";
 import type { StageDefinition } from "../../graph/stages.js";
 import type { OverallProposalStateType } from "../../graph/state.js";
 import { parseStatePath, readStatePath } from "../../graph/statePath.js";
+import { stepsLeft } from "../../graph/stepWords.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import { threadErrors } from "../../proposal/stageErrors.js";
 import { statusName } from "../../proposal/statusWords.js";
@@ -192,9 +193,9 @@ export function renderWorkLeftList(
   const rows = threads.map((thread) => [
     thread.threadId,
     WORK_LEFT_STATES[thread.state],
-    thread.nodes.length === 0 ? "(before its first checkpoint)" : thread.nodes.join(", "),
+    thread.nodes.length === 0 ? "(before its first checkpoint)" : stepsLeft(thread.nodes),
     thread.state === "running" ? "—" : runCommand(thread.threadId),
   ]);
-  const lines = renderColumns(["thread", "state", "work left at", "go on with"], rows);
+  const lines = renderColumns(["thread", "state", "work left", "go on with"], rows);
   return `${lines.join("\n")}\n`;
 }
