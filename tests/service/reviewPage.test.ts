@@ -369,18 +369,22 @@ describe("a decision that came too late", () => {
 });
 
 describe("a failed evaluation", () => {
-  it("is told in a reviewer's words; the model server's error is for administrators only", async () => {
-    const failing = await openRealDesk(ollamaProposalResponder(0.85));
+  /**
+   * A desk whose writer answers and whose judge answers 500; a thread started by an admin (ana),
+   * assigned to a plain reviewer (bo), waiting at its evaluation_error review.
+   */
+  async function judgeDownReview(rfp: string, options?: Parameters<typeof openRealDesk>[1]) {
+    const failing = await openRealDesk(ollamaProposalResponder(0.85), options);
     failing.server.setBehaviour((_n, request) =>
       isWriterPrompt(request.messages) ? {} : { status: 500, error: "llama runner crashed" },
     );
     try {
-      const failingApp = createServiceApp({ desk: failing.desk, logError: () => {} });
+      const app = createServiceApp({ desk: failing.desk, logError: () => {} });
       const admin = await failing.addReviewer("ana", "admin");
       const plain = await failing.addReviewer("bo");
       const ana = (await failing.desk.authenticate(admin))!;
       const { threadId } = await failing.desk.startProposal(
-        { rfp: "Failing judge\nFlood resilience.", applicant: "Harbour Trust" },
+        { rfp, applicant: "Harbour Trust" },
         ana,
       );
       await failing.desk.assignReviewer(threadId, "bo", ana);
@@ -389,6 +393,23 @@ describe("a failed evaluation", () => {
         return status.status === "waiting" ? failing.desk.getReview(threadId, ana) : undefined;
       });
       expect(review.type).toBe("evaluation_error");
+      return { failing, app, admin, plain, threadId, review };
+    } catch (error) {
+      await failing.close();
+      throw error;
+    }
+  }
+
+  it("is told in a reviewer's words; the model server's error is for administrators only", async () => {
+    const {
+      failing,
+      app: failingApp,
+      admin,
+      plain,
+      threadId,
+      review,
+    } = await judgeDownReview("Failing judge\nFlood resilience.");
+    try {
       expect(review.error).toContain(failing.server.url.replace("http://", ""));
 
       const asReviewer = new PageClient(failingApp);
@@ -443,26 +464,16 @@ describe("a failed evaluation", () => {
         ],
       }),
     );
-    const failing = await openRealDesk(ollamaProposalResponder(0.85), {
+    const {
+      failing,
+      app: failingApp,
+      plain,
+      threadId,
+      review,
+    } = await judgeDownReview("Judge down\nFlood resilience.", {
       graph: { evaluation: { criteriaDir } },
     });
-    failing.server.setBehaviour((_n, request) =>
-      isWriterPrompt(request.messages) ? {} : { status: 500, error: "llama runner crashed" },
-    );
     try {
-      const failingApp = createServiceApp({ desk: failing.desk, logError: () => {} });
-      const ana = (await failing.desk.authenticate(await failing.addReviewer("ana", "admin")))!;
-      const plain = await failing.addReviewer("bo");
-      const { threadId } = await failing.desk.startProposal(
-        { rfp: "Judge down\nFlood resilience.", applicant: "Harbour Trust" },
-        ana,
-      );
-      await failing.desk.assignReviewer(threadId, "bo", ana);
-      const review = await eventually("the failed evaluation's review", async () => {
-        const status = await failing.desk.threadStatus(threadId, ana);
-        return status.status === "waiting" ? failing.desk.getReview(threadId, ana) : undefined;
-      });
-      expect(review.type).toBe("evaluation_error");
       const byId = new Map(review.evaluation?.criteria.map((c) => [c.id, c]));
       // contains_all_of: two of the four phrases are in the research, 2/4.
       expect(byId.get("named_priorities")).toMatchObject({ evaluated: true, score: 0.5 });
