@@ -69,21 +69,15 @@ const contentBudget: Message = (error) =>
     : error.message;
 
 /**
- * How each family's line reads, decided once per family (docs/errors.md groups them alike): the
- * message alone when it names what and where, else a product word before it. A line never shows
- * an error's class name.
+ * The codes whose line is not the error's own message (which names what and where): a product
+ * word before it, or an explanation. A line never shows an error's class name.
  */
-const FAMILIES: ReadonlyArray<readonly [Message, readonly string[]]> = [
+const WORDED: ReadonlyArray<readonly [Message, readonly string[]]> = [
   // A catalog that cannot be used: nothing was decided, whichever command met it.
   [catalog, ["CATALOG_INVALID", "CATALOG_NOT_FOUND"]],
   [about("invalid TOON"), ["TOON_INVALID"]],
   [blueprint, ["BLUEPRINT_INVALID"]],
-  // The rubric and artifact registries: their messages say what and where.
-  [plain, ["RUBRIC_NOT_FOUND", "ARTIFACT_NOT_FOUND", "ARTIFACT_REVIEW_FAILED"]],
   [rubricFile, ["RUBRIC_CONFIG_INVALID"]],
-  // Deterministic checks and documents: "Cannot resolve function …", "Cannot load documents …".
-  [plain, ["FUNCTION_UNRESOLVED", "CRITERION_METHOD_MISMATCH", "SCHEMA_UNREADABLE"]],
-  [plain, ["DOCUMENTS_UNREADABLE", "EMBEDDING_INVALID"]],
   // Judge prompts: their messages start with the criterion or template (`criterion 'c2': …`).
   [
     about("cannot build the judge prompt"),
@@ -110,13 +104,9 @@ const FAMILIES: ReadonlyArray<readonly [Message, readonly string[]]> = [
     ],
   ],
   [() => CANCELLED_MESSAGE, ["MODEL_CALL_CANCELLED"]],
-  // `model spec "x": …`, `--timeout: …`, and the embedded model's runtime, file and download.
-  [plain, ["MODEL_SPEC_INVALID", "MODEL_PROVIDER_UNKNOWN", "MODEL_OPTIONS_INVALID"]],
-  [plain, ["EMBEDDED_RUNTIME_UNAVAILABLE", "MODEL_FILE_UNUSABLE", "MODEL_DOWNLOAD_FAILED"]],
   [about("cannot evaluate"), ["EVALUATION_FAILED"]],
   [contentBudget, ["CONTENT_TOO_LARGE"]],
-  [plain, ["PROJECT_INVALID", "PROJECT_NOT_FOUND", "PROJECT_EMPTY", "PROJECT_ID_INVALID"]],
-  // Scoring: `criterion 'c1': unknown level …`; a reviewer's correction names itself.
+  // Scoring: `criterion 'c1': unknown level …` (a reviewer's correction names itself).
   [
     about("cannot score"),
     [
@@ -127,88 +117,14 @@ const FAMILIES: ReadonlyArray<readonly [Message, readonly string[]]> = [
       "LEVEL_UNKNOWN",
     ],
   ],
-  [plain, ["CORRECTION_INVALID"]],
-  // The graphs: "cannot read the RFP at …", "no criterion could be evaluated", …
-  [
-    plain,
-    [
-      "STATE_PATH_INVALID",
-      "RFP_UNREADABLE",
-      "NOTHING_EVALUATED",
-      "GENERATION_OUTPUT_INVALID",
-      "RESUME_WITHOUT_PAUSE",
-      "RESUME_INVALID",
-      "RUN_SETTINGS_CHANGED",
-      "GRAPH_INPUT_INVALID",
-      "RUN_CONTEXT_INVALID",
-    ],
-  ],
   [about("cannot use the dependency map"), ["DEPENDENCY_MAP_INVALID"]],
-  // Threads: `thread "t1": …`, `checkpointer <file>: …`, `review store <location>: …`.
-  [
-    plain,
-    [
-      "ORCHESTRATOR_FAILED",
-      "CHECKPOINT_NOT_FOUND",
-      "THREAD_EXISTS",
-      "THREAD_FOREIGN",
-      "THREAD_ID_INVALID",
-      "THREAD_NOT_PAUSED",
-      "INTERRUPT_MISMATCH",
-      "DECISION_INVALID",
-      "GRAPH_RUN_FAILED",
-      "THREAD_STATE_INVALID",
-      "THREAD_BUSY",
-    ],
-  ],
-  [plain, ["CHECKPOINTER_UNAVAILABLE", "STORE_OPEN_FAILED", "STORE_DATA_INVALID"]],
-  [plain, ["REVIEWER_EXISTS"]],
   // "the database cannot be reached right now": which one.
   [about("the review store"), ["STORE_UNAVAILABLE"]],
-  // The review desk's and service's refusals are sentences about the thread or the request.
-  [
-    plain,
-    [
-      "UNAUTHENTICATED",
-      "FORBIDDEN",
-      "NOT_ASSIGNED",
-      "THREAD_NOT_FOUND",
-      "INVALID_INPUT",
-      "REVIEW_NOT_PENDING",
-      "ALREADY_DECIDED",
-      "ACTION_NOT_OFFERED",
-      "THREAD_NOT_FAILED",
-    ],
-  ],
-  [
-    plain,
-    [
-      "CSRF_REJECTED",
-      "ORIGIN_REJECTED",
-      "UNSUPPORTED_MEDIA_TYPE",
-      "TOO_MANY_ATTEMPTS",
-      "ROUTE_NOT_FOUND",
-      "PAYLOAD_TOO_LARGE",
-      "INTERNAL",
-    ],
-  ],
-  // The command line's own: "content file a.md: no such file", `editor "vi": …`, …
-  [
-    plain,
-    [
-      "COMMAND_INVALID",
-      "INPUT_FILE_UNREADABLE",
-      "OUTPUT_FILE_UNWRITABLE",
-      "MODEL_NOT_READY",
-      "EDITOR_FAILED",
-      "RUN_SETTINGS_INVALID",
-    ],
-  ],
 ];
 
-/** Every code's line, by code; docs/errors.md lists exactly these codes. */
+/** The line of each code that is not its message alone. */
 export const ERROR_MESSAGES: Readonly<Record<string, Message>> = Object.fromEntries(
-  FAMILIES.flatMap(([message, codes]) => codes.map((code) => [code, message] as const)),
+  WORDED.flatMap(([message, codes]) => codes.map((code) => [code, message] as const)),
 );
 
 /** An AbortError from outside, or a model error that only says the call was cancelled. */
@@ -221,7 +137,6 @@ function isCancellation(error: unknown): boolean {
 function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
   if (isCancellation(error)) return withErrorCode(CANCELLED_MESSAGE, "MODEL_CALL_CANCELLED");
   if (isEvalgateError(error)) {
-    // An error from a newer copy of the package has no row: its message alone.
     const message = ERROR_MESSAGES[error.code] ?? plain;
     return withErrorCode(message(error, cwd, target), error.code);
   }
