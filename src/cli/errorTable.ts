@@ -2,6 +2,8 @@
  * How a failed command ends: exit 2 and one redacted line ending with the error's code, the key to
  * docs/errors.md.
  */
+
+import { sep } from "node:path";
 import { CatalogError } from "../criteria/errors.js";
 import { formatBytes } from "../engine/contentBudget.js";
 import { ContentTooLargeError, isEvaluationModelError } from "../engine/errors.js";
@@ -20,13 +22,19 @@ const CANCELLED_MESSAGE = "cancelled: the evaluation was interrupted before it f
 
 /** The error's own message: it already says what and where. */
 const plain: Message = (error) => error.message;
-/** The message after the error's kind: `ToonError: line 3: …`. */
-const named: Message = (error) => `${error.name}: ${error.message}`;
+/** The product word a family's messages leave out, then the message: `invalid TOON: t.toon:4: …`. */
+const about =
+  (word: string): Message =>
+  (error) =>
+    `${word}: ${error.message}`;
 
-const model: Message = (error, cwd, target) =>
-  isEvaluationModelError(error) || isModelCallError(error)
-    ? explainModelFailure(error, target).message
-    : named(error, cwd);
+/** A model error explained with its target; one without the model's fields is its message. */
+const model: Message = (error, _cwd, target) => {
+  if (isEvaluationModelError(error) && isModelCallError(error.modelError)) {
+    return explainModelFailure(error, target).message;
+  }
+  return isModelCallError(error) ? explainModelFailure(error, target).message : error.message;
+};
 
 const catalog: Message = (error, cwd) => {
   if (!(error instanceof CatalogError)) return `cannot use the catalog: ${error.message}`;
@@ -37,6 +45,15 @@ const catalog: Message = (error, cwd) => {
     ...(error.path === undefined ? {} : { path: error.path }),
   };
   return `cannot use the catalog: ${CatalogError.format(error.detail, where)}`;
+};
+
+/** A blueprint's error, its file relative to the working folder. */
+const blueprint: Message = (error, cwd) => {
+  const inside = `${cwd}${sep}`;
+  const message = error.message.startsWith(inside)
+    ? error.message.slice(inside.length)
+    : error.message;
+  return `cannot use the blueprint: ${message}`;
 };
 
 /** A rubric file's error, its path relative to the working folder. */
@@ -51,39 +68,64 @@ const contentBudget: Message = (error) =>
     ? `${error.what} is ${formatBytes(error.sizeBytes)}, over the content budget of ${formatBytes(error.budgetBytes)} that fits the judge's context window (raise it with --max-content-bytes, or split the content)`
     : error.message;
 
-/** The codes whose line is not `<kind>: <message>`; every other code is shown by its kind. */
-export const ERROR_MESSAGES: Readonly<Record<string, Message>> = {
+/**
+ * The codes whose line is not the error's own message (which names what and where): a product
+ * word before it, or an explanation. A line never shows an error's class name.
+ */
+const WORDED: ReadonlyArray<readonly [Message, readonly string[]]> = [
   // A catalog that cannot be used: nothing was decided, whichever command met it.
-  CATALOG_INVALID: catalog,
-  CATALOG_NOT_FOUND: catalog,
-  COMMAND_INVALID: plain,
-  INPUT_FILE_UNREADABLE: plain,
-  OUTPUT_FILE_UNWRITABLE: plain,
-  MODEL_NOT_READY: plain,
-  MODEL_OPTIONS_INVALID: plain,
+  [catalog, ["CATALOG_INVALID", "CATALOG_NOT_FOUND"]],
+  [about("invalid TOON"), ["TOON_INVALID"]],
+  [blueprint, ["BLUEPRINT_INVALID"]],
+  [rubricFile, ["RUBRIC_CONFIG_INVALID"]],
+  // Judge prompts: their messages start with the criterion or template (`criterion 'c2': …`).
+  [
+    about("cannot build the judge prompt"),
+    [
+      "JUDGE_FAILED",
+      "JUDGE_PROMPT_INVALID",
+      "PROMPT_TEMPLATE_INVALID",
+      "PROMPT_PLACEHOLDER_UNKNOWN",
+      "METHOD_NOT_JUDGED",
+    ],
+  ],
   // The judge model (a cancelled call exits 130 only when the command itself was cancelled).
-  MODEL_TIMEOUT: model,
-  MODEL_RATE_LIMITED: model,
-  MODEL_UNAVAILABLE: model,
-  MODEL_REQUEST_REJECTED: model,
-  MODEL_CONTENT_POLICY: model,
-  MODEL_RESPONSE_UNUSABLE: model,
-  MODEL_CALL_CANCELLED: () => CANCELLED_MESSAGE,
-  PROVIDER_UNAVAILABLE: model,
-  EVALUATION_MODEL_FAILED: model,
-  // The embedded model: its runtime, a local model file, the download of the default model.
-  EMBEDDED_RUNTIME_UNAVAILABLE: plain,
-  MODEL_FILE_UNUSABLE: plain,
-  MODEL_DOWNLOAD_FAILED: plain,
-  CONTENT_TOO_LARGE: contentBudget,
-  CORRECTION_INVALID: plain,
-  INVALID_INPUT: plain,
-  // The rubric and artifact registries: their messages say what and where.
-  RUBRIC_NOT_FOUND: plain,
-  RUBRIC_CONFIG_INVALID: rubricFile,
-  ARTIFACT_NOT_FOUND: plain,
-  ARTIFACT_REVIEW_FAILED: plain,
-};
+  [
+    model,
+    [
+      "MODEL_TIMEOUT",
+      "MODEL_RATE_LIMITED",
+      "MODEL_UNAVAILABLE",
+      "MODEL_REQUEST_REJECTED",
+      "MODEL_CONTENT_POLICY",
+      "MODEL_RESPONSE_UNUSABLE",
+      "PROVIDER_UNAVAILABLE",
+      "EVALUATION_MODEL_FAILED",
+    ],
+  ],
+  [() => CANCELLED_MESSAGE, ["MODEL_CALL_CANCELLED"]],
+  [about("cannot evaluate"), ["EVALUATION_FAILED"]],
+  [contentBudget, ["CONTENT_TOO_LARGE"]],
+  // Scoring: `criterion 'c1': unknown level …` (a reviewer's correction names itself).
+  [
+    about("cannot score"),
+    [
+      "SCORING_FAILED",
+      "SCALE_INVALID",
+      "RESULT_INCONSISTENT",
+      "CRITERION_RESULTS_MISMATCH",
+      "LEVEL_UNKNOWN",
+    ],
+  ],
+  [about("cannot use the dependency map"), ["DEPENDENCY_MAP_INVALID"]],
+  // "the database cannot be reached right now": which one.
+  [about("the review store"), ["STORE_UNAVAILABLE"]],
+];
+
+/** The line of each code that is not its message alone. */
+export const ERROR_MESSAGES: Readonly<Record<string, Message>> = Object.fromEntries(
+  WORDED.flatMap(([message, codes]) => codes.map((code) => [code, message] as const)),
+);
 
 /** An AbortError from outside, or a model error that only says the call was cancelled. */
 function isCancellation(error: unknown): boolean {
@@ -95,14 +137,11 @@ function isCancellation(error: unknown): boolean {
 function messageOf(error: unknown, cwd: string, target?: ModelTarget): string {
   if (isCancellation(error)) return withErrorCode(CANCELLED_MESSAGE, "MODEL_CALL_CANCELLED");
   if (isEvalgateError(error)) {
-    // An error from a newer copy of the package has no row: shown by its kind.
-    const message = ERROR_MESSAGES[error.code] ?? named;
+    const message = ERROR_MESSAGES[error.code] ?? plain;
     return withErrorCode(message(error, cwd, target), error.code);
   }
-  if (error instanceof Error) {
-    return error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
-  }
-  return String(error);
+  // Not evalgate's, so a bug: said as one, never by its class name (TypeError, SqliteError).
+  return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** Exit code and one redacted line; a cancellation is one message whatever carried it. */
@@ -111,5 +150,6 @@ export function commandError(
   cwd: string,
   target?: ModelTarget,
 ): { exitCode: number; message: string } {
-  return { exitCode: EXIT_ERROR, message: redactSecretText(messageOf(error, cwd, target)) };
+  const line = messageOf(error, cwd, target).replace(/\s*\n\s*/g, " ");
+  return { exitCode: EXIT_ERROR, message: redactSecretText(line) };
 }

@@ -9,12 +9,13 @@ import { describe, expect, it } from "vitest";
 import { FunctionResolutionError } from "../../src/checks/errors.js";
 import { createCliContext } from "../../src/cli/context.js";
 import { InputFileError } from "../../src/cli/errors.js";
-import { ERROR_MESSAGES } from "../../src/cli/errorTable.js";
+import { commandError, ERROR_MESSAGES } from "../../src/cli/errorTable.js";
 import { COMMANDS, runCli } from "../../src/cli/main.js";
 import { documentsUnreadable } from "../../src/context/errors.js";
 import { CatalogError } from "../../src/criteria/errors.js";
 import { unknownThread } from "../../src/desk/errors.js";
 import { EvaluationError, EvaluationModelError } from "../../src/engine/errors.js";
+import { EvalgateError } from "../../src/errors.js";
 import { GraphError } from "../../src/graph/errors.js";
 import { promptInvalid } from "../../src/judge/errors.js";
 import { ModelAbortedError, ModelSpecError, ModelTimeoutError } from "../../src/llm/errors.js";
@@ -47,11 +48,37 @@ async function run(args: readonly string[], error?: unknown) {
 
 const openai = { provider: "openai", model: "gpt-x" };
 
+/** Every code docs/errors.md has a row for. */
+const DOCUMENTED_CODES = [
+  ...readFileSync(join(import.meta.dirname, "..", "..", "docs", "errors.md"), "utf8").matchAll(
+    /^\| `([A-Z][A-Z0-9_]*)` \|/gm,
+  ),
+].map((match) => match[1] ?? "");
+
 describe("the error table", () => {
-  it("words messages only for codes docs/errors.md lists", () => {
-    const page = readFileSync(join(import.meta.dirname, "..", "..", "docs", "errors.md"), "utf8");
-    const known = new Set([...page.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]));
-    expect(Object.keys(ERROR_MESSAGES).filter((code) => !known.has(code))).toEqual([]);
+  it("words only codes docs/errors.md lists", () => {
+    const worded = Object.keys(ERROR_MESSAGES);
+    expect(worded.filter((code) => !DOCUMENTED_CODES.includes(code))).toEqual([]);
+  });
+
+  it.each(DOCUMENTED_CODES)(
+    "%s: the line speaks of the product, never of an error class",
+    (code) => {
+      const { message } = commandError(new EvalgateError(code, "what went wrong"), folder.dir);
+      expect(message).not.toMatch(/^[A-Z][A-Za-z]*Error:/);
+      expect(message).not.toContain("EvalgateError");
+      expect(message).toMatch(new RegExp(`\\[${code}\\]$`));
+    },
+  );
+
+  it("says a bug is unexpected, by its message and not its class, on one redacted line", async () => {
+    const bug = new TypeError("reading postgres://ana:hunter2@db/x\n    at somewhere");
+    const result = await run(["fail"], bug);
+    expect(result.stderr).toBe(
+      "evalgate: unexpected error: reading postgres://***@db/x at somewhere\n",
+    );
+    const thrownText = await run(["fail"], "a thrown string");
+    expect(thrownText.stderr).toBe("evalgate: unexpected error: a thrown string\n");
   });
 
   it.each([
@@ -59,7 +86,7 @@ describe("the error table", () => {
       "checks",
       new FunctionResolutionError("scoring:count", ["registry: not registered"]),
       2,
-      "FunctionResolutionError: Cannot resolve function 'scoring:count'. Tried: registry: not registered [FUNCTION_UNRESOLVED]",
+      "Cannot resolve function 'scoring:count'. Tried: registry: not registered [FUNCTION_UNRESOLVED]",
     ],
     [
       "cli",
@@ -71,13 +98,13 @@ describe("the error table", () => {
       "context",
       documentsUnreadable("docs", "no such folder"),
       2,
-      "ContextError: Cannot load documents from docs: no such folder [DOCUMENTS_UNREADABLE]",
+      "Cannot load documents from docs: no such folder [DOCUMENTS_UNREADABLE]",
     ],
     [
       "engine",
       new EvaluationError("input", "no content to evaluate"),
       2,
-      "EvaluationError: no content to evaluate [EVALUATION_FAILED]",
+      "cannot evaluate: no content to evaluate [EVALUATION_FAILED]",
     ],
     [
       "engine (the model failed)",
@@ -89,19 +116,19 @@ describe("the error table", () => {
       "graph",
       new GraphError("RFP_UNREADABLE", "cannot read the RFP at rfp.md"),
       2,
-      "GraphError: cannot read the RFP at rfp.md [RFP_UNREADABLE]",
+      "cannot read the RFP at rfp.md [RFP_UNREADABLE]",
     ],
     [
       "judge",
       promptInvalid("no rubric items", { criterionId: "c2" }),
       2,
-      "JudgeError: criterion 'c2': no rubric items [JUDGE_PROMPT_INVALID]",
+      "cannot build the judge prompt: criterion 'c2': no rubric items [JUDGE_PROMPT_INVALID]",
     ],
     [
       "llm",
       new ModelSpecError("x", "no model name"),
       2,
-      'ModelSpecError: model spec "x": no model name [MODEL_SPEC_INVALID]',
+      'model spec "x": no model name [MODEL_SPEC_INVALID]',
     ],
     [
       "llm (cancelled)",
@@ -113,39 +140,29 @@ describe("the error table", () => {
       "orchestrator",
       threadNotFound("t1"),
       2,
-      'OrchestratorError: thread "t1": no such thread in the checkpointer [CHECKPOINT_NOT_FOUND]',
+      'thread "t1": no such thread in the checkpointer [CHECKPOINT_NOT_FOUND]',
     ],
     [
       "orchestrator (checkpointer)",
       new CheckpointerError("reviews.sqlite", "locked"),
       2,
-      "CheckpointerError: checkpointer reviews.sqlite: locked [CHECKPOINTER_UNAVAILABLE]",
+      "checkpointer reviews.sqlite: locked [CHECKPOINTER_UNAVAILABLE]",
     ],
     [
       "scoring",
       new UnknownLevelError("x", ["a", "b"], { criterionId: "c1" }),
       2,
-      "UnknownLevelError: criterion 'c1': unknown level 'x'; expected one of 'a', 'b' [LEVEL_UNKNOWN]",
+      "cannot score: criterion 'c1': unknown level 'x'; expected one of 'a', 'b' [LEVEL_UNKNOWN]",
     ],
     [
       "toon",
       new ToonError("expected 2 rows", { line: 4, source: "t.toon" }),
       2,
-      "ToonError: t.toon:4: expected 2 rows [TOON_INVALID]",
+      "invalid TOON: t.toon:4: expected 2 rows [TOON_INVALID]",
     ],
-    [
-      "orchestrator (review desk)",
-      unknownThread("t9"),
-      2,
-      "DeskError: no thread t9 [THREAD_NOT_FOUND]",
-    ],
-    [
-      "store",
-      reviewerExists("ana"),
-      2,
-      'StoreError: a reviewer named "ana" exists already [REVIEWER_EXISTS]',
-    ],
-    ["not an evalgate error", new TypeError("boom"), 2, "TypeError: boom"],
+    ["orchestrator (review desk)", unknownThread("t9"), 2, "no thread t9 [THREAD_NOT_FOUND]"],
+    ["store", reviewerExists("ana"), 2, 'a reviewer named "ana" exists already [REVIEWER_EXISTS]'],
+    ["not an evalgate error", new TypeError("boom"), 2, "unexpected error: boom"],
   ] as const)("%s: exit %#", async (_folder, error, exit, message) => {
     const result = await run(["fail"], error);
     expect(result.stderr).toBe(`evalgate: ${message}\n`);
