@@ -39,6 +39,8 @@ When the run completes:
   appendices with the research, solution sought and connection pairs, and every stage's gate
   results and decisions. An existing file is never overwritten: an --out that exists is refused
   before the run starts, and the default name moves to proposal-<thread>-2.md and so on.
+  --thread on a completed run names the file that holds its proposal and writes no copy; it
+  writes one only when no such file holds it any more (deleted or changed), or to a new --out.
   \`evalgate show <thread>\` prints it (or a paused run's draft) again.
 
 Store:
