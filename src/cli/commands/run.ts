@@ -25,7 +25,8 @@ At each review:
     e / edit      replace the content: it opens in EVALGATE_EDITOR or VISUAL when set (or
                   EDITOR, on a terminal, unless npm/npx started evalgate: they set EDITOR=vi);
                   otherwise evalgate writes it to a file, you edit and save that file, then
-                  press Enter to load it (q cancels; a path loads that file instead)
+                  press Enter to load it (q cancels; a path loads that file instead);
+                  the editor never reads answers piped on stdin (it gets the terminal, if any)
     t / retry     judge (or write) again, when the review offers it
     q / quit      stop here; the thread stays paused
   When stdin ends before the run is done, the thread stays paused too. Go on later with
