@@ -1,6 +1,6 @@
 /** The proposal written as Markdown, JSON or HTML; an existing file is never overwritten. */
 import { existsSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { ProposalDocument } from "../proposal/document.js";
 import { renderProposalMarkdown } from "../proposal/markdown.js";
@@ -103,4 +103,38 @@ export async function writeNewFile(
       ? "the file exists already, and evalgate does not overwrite it"
       : `it and ${MAX_FREE_NAME_TRIES - 1} numbered names beside it exist already`,
   );
+}
+
+/** 1 for `path`'s own name, n for its numbered name `name-n.ext`, else undefined. */
+function copyNumber(name: string, stem: string, extension: string): number | undefined {
+  if (name.length < stem.length + extension.length) return undefined;
+  if (!name.startsWith(stem) || !name.endsWith(extension)) return undefined;
+  const middle = name.slice(stem.length, name.length - extension.length);
+  if (middle === "") return 1;
+  const n = /^-[0-9]{1,4}$/.test(middle) ? Number(middle.slice(1)) : 0;
+  return n >= 2 && n <= MAX_FREE_NAME_TRIES ? n : undefined;
+}
+
+/**
+ * The first of `path` and its numbered names (`name-2.ext`, …) that is a regular file holding
+ * exactly `text`: where that proposal is already, so no copy of it is written again.
+ */
+export async function fileHolding(path: string, text: string): Promise<string | undefined> {
+  const folder = dirname(path);
+  const extension = extname(path);
+  const stem = basename(path, extension);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const copies = names
+    .map((name) => ({ name, n: copyNumber(name, stem, extension) }))
+    .filter((copy): copy is { name: string; n: number } => copy.n !== undefined)
+    .sort((a, b) => a.n - b.n);
+  const size = Buffer.byteLength(text, "utf8");
+  for (const { name } of copies) {
+    const candidate = join(folder, name);
+    const info = await stat(candidate).catch(() => undefined);
+    if (info?.isFile() !== true || info.size !== size) continue;
+    const held = await readFile(candidate, "utf8").catch(() => undefined);
+    if (held === text) return candidate;
+  }
+  return undefined;
 }

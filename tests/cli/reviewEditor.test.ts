@@ -117,11 +117,11 @@ describe("editorHint", () => {
 describe("runEditor", () => {
   it("reports an editor that fails or cannot be started", () => {
     const file = join(dir, "untouched.md");
-    expect(() => runEditor(`${process.execPath} -e process.exit(3)`, file)).toThrow(
+    expect(() => runEditor(`${process.execPath} -e process.exit(3)`, file, false)).toThrow(
       /ended with exit code 3; the content was left unchanged/,
     );
-    expect(() => runEditor(join(dir, "no-such-editor"), file)).toThrow(EditorError);
-    expect(() => runEditor("   ", file)).toThrow(EditorError);
+    expect(() => runEditor(join(dir, "no-such-editor"), file, false)).toThrow(EditorError);
+    expect(() => runEditor("   ", file, false)).toThrow(EditorError);
   });
 
   it("runs an editor whose path has spaces: quoted, with its arguments, or the whole setting", async () => {
@@ -133,13 +133,13 @@ describe("runEditor", () => {
     );
     const file = join(dir, "spaced.md");
     await writeFile(file, "");
-    runEditor(`"${process.execPath}" '${script}' --wait "a b"`, file);
+    runEditor(`"${process.execPath}" '${script}' --wait "a b"`, file, false);
     expect(await readFile(file, "utf8")).toBe("--wait|a b\n");
     const unquoted = join(dir, "my editors", "edit");
     await writeFile(unquoted, `#!${process.execPath}\n${await readFile(script, "utf8")}`, {
       mode: 0o755,
     });
-    runEditor(unquoted, file);
+    runEditor(unquoted, file, false);
     expect(await readFile(file, "utf8")).toBe("--wait|a b\n\n");
     const hint = editorHint({ command: `'${unquoted}' -w`, source: "VISUAL" }, "f");
     expect(hint).toContain("Opening f in edit (VISUAL)");

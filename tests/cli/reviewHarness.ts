@@ -50,6 +50,8 @@ export interface SpawnOptions {
   cwd: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** In a session of its own: no controlling terminal (/dev/tty cannot be opened in it). */
+  detached?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export function startEvalgate(args: readonly string[], options: SpawnOptions): L
     cwd: options.cwd,
     env: childEnv(options.env ?? {}),
     stdio: ["pipe", "pipe", "pipe"],
+    detached: options.detached === true,
   });
   let stdout = "";
   let stderr = "";

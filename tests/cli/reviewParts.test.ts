@@ -133,6 +133,23 @@ describe("createLineReader", () => {
     expect(await lines.next()).toBeUndefined();
     lines.close();
   });
+
+  it("reads nothing while it holds (an editor has the terminal), and the lines typed then after", async () => {
+    const input = new PassThrough();
+    const lines = createLineReader(input);
+    const held = lines.hold(() => {
+      input.write("typed while held\n");
+      return input.isPaused();
+    });
+    expect(held).toBe(true);
+    expect(input.isPaused()).toBe(false);
+    expect(await lines.next()).toBe("typed while held");
+    input.end();
+    expect(await lines.next()).toBeUndefined();
+    // Once the input ended, a hold just runs.
+    expect(lines.hold(() => "ran")).toBe("ran");
+    lines.close();
+  });
 });
 
 describe("askDecision", () => {

@@ -13,6 +13,7 @@ import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import type { StageProgressReporter } from "../progressStages.js";
 import {
   defaultProposalPath,
+  fileHolding,
   formatOfPath,
   refuseExistingOut,
   refuseFolder,
@@ -118,7 +119,10 @@ async function reviewUntilDone(start: ThreadView, loop: Loop): Promise<boolean> 
   }
 }
 
-/** The finished run's proposal, written to --out or `proposal-<thread>.md`, and where it went. */
+/**
+ * The finished run's proposal, written to --out or `proposal-<thread>.md`, and where it went; a
+ * default-named file (or numbered one) that holds this very proposal already is named instead.
+ */
 async function writeRunProposal(
   desk: ReviewDeskHandle,
   threadId: string,
@@ -132,6 +136,15 @@ async function writeRunProposal(
     options.out === undefined ? defaultProposalPath(threadId, cwd) : resolve(cwd, options.out);
   const text = await renderProposal(document, formatOfPath(asked));
   const at = { store, cwd, env: context.env };
+  const again = `\`${showCommand(threadId, at)}\` prints it again`;
+  // Asked again about a finished run: the file that holds its proposal already is named.
+  const held = options.out === undefined ? await fileHolding(asked, text) : undefined;
+  if (held !== undefined) {
+    context.stdout.write(
+      `\nThe proposal is in ${displayPath(held, cwd)}, as written before; ${again}.\n`,
+    );
+    return;
+  }
   const written = await writeNewFile(asked, text, "next-free").catch((error: unknown) => {
     if (!(error instanceof OutputFileError)) throw error;
     const kept = `the run is complete and kept: \`${showCommand(threadId, at)} --out <file>\` writes its proposal`;
@@ -142,9 +155,7 @@ async function writeRunProposal(
   const shown = displayPath(written, cwd);
   const note =
     written === asked ? "" : ` (${displayPath(asked, cwd)} exists already, and is left as it is)`;
-  context.stdout.write(
-    `\nThe proposal is in ${shown}${note}; \`${showCommand(threadId, at)}\` prints it again.\n`,
-  );
+  context.stdout.write(`\nThe proposal is in ${shown}${note}; ${again}.\n`);
 }
 
 export async function runProposal(

@@ -25,7 +25,8 @@ At each review:
     e / edit      replace the content: it opens in EVALGATE_EDITOR or VISUAL when set (or
                   EDITOR, on a terminal, unless npm/npx started evalgate: they set EDITOR=vi);
                   otherwise evalgate writes it to a file, you edit and save that file, then
-                  press Enter to load it (q cancels; a path loads that file instead)
+                  press Enter to load it (q cancels; a path loads that file instead);
+                  the editor never reads answers piped on stdin (it gets the terminal, if any)
     t / retry     judge (or write) again, when the review offers it
     q / quit      stop here; the thread stays paused
   When stdin ends before the run is done, the thread stays paused too. Go on later with
@@ -39,6 +40,8 @@ When the run completes:
   appendices with the research, solution sought and connection pairs, and every stage's gate
   results and decisions. An existing file is never overwritten: an --out that exists is refused
   before the run starts, and the default name moves to proposal-<thread>-2.md and so on.
+  --thread on a completed run names the file that holds its proposal and writes no copy; it
+  writes one only when no such file holds it any more (deleted or changed), or to a new --out.
   \`evalgate show <thread>\` prints it (or a paused run's draft) again.
 
 Store:

@@ -4,7 +4,15 @@
  * Enter.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { TextOutput } from "../context.js";
@@ -60,10 +68,30 @@ export function editorHint(choice: EditorChoice, file: string): string {
   );
 }
 
-export function runEditor(editor: string, file: string): void {
+/**
+ * The editor's stdin: the terminal, never the review's answers. A terminal stdin is the
+ * editor's while it runs; piped answers are not: the editor gets /dev/tty when there is one,
+ * else no input.
+ */
+function editorStdin(stdinIsTerminal: boolean): "inherit" | "ignore" | number {
+  if (stdinIsTerminal) return "inherit";
+  try {
+    return openSync("/dev/tty", "r");
+  } catch {
+    return "ignore";
+  }
+}
+
+export function runEditor(editor: string, file: string, stdinIsTerminal: boolean): void {
   const [command, ...args] = editorWords(editor);
   if (command === undefined || command === "") throw new EditorError(editor, "it is empty");
-  const result = spawnSync(command, [...args, file], { stdio: "inherit" });
+  const stdin = editorStdin(stdinIsTerminal);
+  let result: ReturnType<typeof spawnSync>;
+  try {
+    result = spawnSync(command, [...args, file], { stdio: [stdin, "inherit", "inherit"] });
+  } finally {
+    if (typeof stdin === "number") closeSync(stdin);
+  }
   if (result.error !== undefined) {
     throw new EditorError(editor, `cannot start it: ${result.error.message}`, {
       cause: result.error,
@@ -90,7 +118,8 @@ async function editWithEditor(io: EditIo, choice: EditorChoice, file: string, be
   io.out.write(`${editorHint(choice, file)}\n`);
   let after: string;
   try {
-    runEditor(choice.command, file);
+    // The prompt reads nothing while the editor runs: what is typed then is the editor's.
+    io.lines.hold(() => runEditor(choice.command, file, io.terminal));
     after = await readEditFile("the edited file", file, io.cwd);
   } catch (error) {
     if (!isEditorError(error) && !isInputFileError(error)) throw error;

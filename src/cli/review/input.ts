@@ -5,6 +5,8 @@ export interface LineReader {
   /** The next line without its line break, or undefined when the input ended or was cancelled. */
   next(): Promise<string | undefined>;
   readonly ended: boolean;
+  /** Runs `during` with nothing read from the input meanwhile (another program has the terminal). */
+  hold<T>(during: () => T): T;
   close(): void;
 }
 
@@ -42,6 +44,15 @@ export function createLineReader(input: NodeJS.ReadableStream, signal?: AbortSig
     },
     get ended() {
       return ended && lines.length === 0;
+    },
+    hold(during) {
+      if (ended) return during();
+      reader.pause();
+      try {
+        return during();
+      } finally {
+        reader.resume();
+      }
     },
     close() {
       signal?.removeEventListener("abort", cancel);

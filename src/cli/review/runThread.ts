@@ -52,7 +52,12 @@ async function resumeRun(
   context: CliContext,
 ): Promise<ThreadView> {
   const { store, stored } = plan;
-  context.stdout.write(`thread ${threadId} (resumed from ${describeStore(store, context.cwd)})\n`);
+  const from = describeStore(store, context.cwd);
+  context.stdout.write(
+    earlier.kind === "completed"
+      ? `thread ${threadId} (in ${from}) has completed already: nothing is left to run\n`
+      : `thread ${threadId} (resumed from ${from})\n`,
+  );
   if (plan.rfp !== undefined || plan.applicant !== undefined) {
     context.stderr.write(
       `the RFP and applicant files are not used: thread ${threadId} has its own\n`,
