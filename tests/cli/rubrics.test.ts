@@ -72,6 +72,27 @@ describe("evalgate rubrics", () => {
     expect(JSON.parse(old.stdout)).toMatchObject({ id: "quiz_quality", version: "1.0.0" });
   });
 
+  it("after a roll-back, registering again neither stores a copy of the active version nor moves back silently", async () => {
+    const db = "rollback.sqlite";
+    await run(["rubrics", "register", "rubrics.json"], db);
+    await run(["rubrics", "register", "quiz-v2.json"], db);
+    expect((await run(["rubrics", "activate", "quiz_quality", "1.0.0"], db)).code).toBe(0);
+
+    // The active version's own content again (a deploy that registers its config each time):
+    // nothing is stored and 1.0.0 stays active — no 2.0.1 holding 1.0.0's content.
+    const same = await run(["rubrics", "register", "rubrics.json"], db);
+    expect(same).toMatchObject({ code: 0, stderr: "" });
+    expect(same.stdout).toContain("quiz_quality 1.0.0: unchanged, kept");
+    const kept = await run(["rubrics", "show", "quiz_quality"], db);
+    expect(kept.stdout).toContain("Quiz Quality (quiz_quality 1.0.0)");
+    expect(kept.stdout).not.toContain("2.0.1");
+
+    // The latest version's content: registered last, so active again — and said so.
+    const latest = await run(["rubrics", "register", "quiz-v2.json"], db);
+    expect(latest.stdout).toContain("quiz_quality 2.0.0: unchanged, active again (was 1.0.0)");
+    expect((await run(["rubrics", "show", "quiz_quality"], db)).stdout).toContain("2.0.0 (active)");
+  });
+
   it("ends with exit 2 and one line naming what and where", async () => {
     const db = "two.sqlite";
     const missing = await run(["rubrics", "show", "nope"], db);

@@ -124,7 +124,8 @@ export async function registerRubrics(file: string, options: StoreFlags, context
   await withRegistry(options, context, async (registry, where) => {
     const registered = await registry.registerFile(path);
     for (const r of registered) {
-      const what = r.created ? "registered" : "unchanged, kept";
+      const again = r.previous === undefined ? "kept" : `active again (was ${r.previous})`;
+      const what = r.created ? "registered" : `unchanged, ${again}`;
       context.stdout.write(`${r.id} ${r.version}: ${what}\n`);
     }
     context.stdout.write(
