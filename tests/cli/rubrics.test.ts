@@ -2,6 +2,7 @@
  * `evalgate rubrics register | list | show | delete` in process (the real program and its error
  * table), and once as a child process through bin/evalgate.mjs.
  */
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -95,11 +96,22 @@ describe("evalgate rubrics", () => {
 
   it("ends with exit 2 and one line naming what and where", async () => {
     const db = "two.sqlite";
+    // No file two.sqlite yet: reading, activating or deleting says so and makes none.
     const missing = await run(["rubrics", "show", "nope"], db);
     expect(missing).toMatchObject({ code: 2, stdout: "" });
-    expect(missing.stderr).toBe('evalgate: no rubric "nope" in two.sqlite [RUBRIC_NOT_FOUND]\n');
+    expect(missing.stderr).toBe(
+      'evalgate: no rubric "nope" in two.sqlite (no such file) [RUBRIC_NOT_FOUND]\n',
+    );
     const deleted = await run(["rubrics", "delete", "nope"], db);
     expect(deleted.code).toBe(2);
+    const activated = await run(["rubrics", "activate", "nope", "1.0.0"], db);
+    expect(activated.stderr).toBe(
+      'evalgate: no version "1.0.0" of rubric "nope" in two.sqlite (no such file) [RUBRIC_NOT_FOUND]\n',
+    );
+    expect((await run(["rubrics", "list"], db)).stdout).toContain(
+      "No rubrics in two.sqlite (no such file): register some",
+    );
+    expect(existsSync(join(folder.dir, db))).toBe(false);
     const broken = await run(["rubrics", "register", "broken.json"], db);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(
