@@ -132,11 +132,29 @@ describe("the rubric registry decides the next evaluation", () => {
     });
     expect(after.traces.length).toBeGreaterThan(0);
     for (const t of after.traces) expect(t.registryVersion).toBe("solution_quality@1.0.1");
+    const junit = await evalgate([
+      ...["evaluate", "plan.md", "--catalog", "catalog.json", "--db", "gate.sqlite"],
+      ...["--no-cache", "--format", "junit"],
+    ]);
+    expect(junit.stdout).toContain('<property name="catalog" value="solution_quality@1.0.1"/>');
+    expect(junit.stdout).toContain(
+      '<property name="registryVersion" value="solution_quality@1.0.1"/>',
+    );
 
     // The same evaluation without a store: the file, as before.
     const noStore = await evaluate("nostore.jsonl", []);
     expect(noStore.run.code).toBe(0);
     expect(noStore.result.catalog.registryVersion).toBeUndefined();
+    const fileJunit = await evalgate([
+      "evaluate",
+      "plan.md",
+      "--catalog",
+      "catalog.json",
+      "--format",
+      "junit",
+    ]);
+    expect(fileJunit.stdout).toContain('<property name="catalog" value="solution_quality@1.0.0"/>');
+    expect(fileJunit.stdout).not.toContain("registryVersion");
 
     const rolledBack = await evalgate([
       ...["rubrics", "activate", "solution_quality", "1.0.0", "--db", "gate.sqlite"],
