@@ -88,6 +88,20 @@ describe("evalgate rubrics", () => {
     expect(kept.stdout).toContain("Quiz Quality (quiz_quality 1.0.0)");
     expect(kept.stdout).not.toContain("2.0.1");
 
+    // The id@version results and messages print is accepted too.
+    const named = await run(["rubrics", "activate", "quiz_quality@2.0.0"], db);
+    expect(named.stdout).toBe(
+      "quiz_quality@2.0.0 is active in rollback.sqlite (was 1.0.0): gates judge with it.\n",
+    );
+    const both = await run(["rubrics", "activate", "quiz_quality@2.0.0", "1.0.0"], db);
+    expect(both).toMatchObject({ code: 2, stdout: "" });
+    expect(both.stderr).toContain(
+      "quiz_quality@2.0.0 names version 2.0.0, the next argument 1.0.0",
+    );
+    const none = await run(["rubrics", "activate", "quiz_quality"], db);
+    expect(none.stderr).toContain("rubrics activate needs a version");
+    await run(["rubrics", "activate", "quiz_quality", "1.0.0"], db);
+
     // The latest version's content: registered last, so active again — and said so.
     const latest = await run(["rubrics", "register", "quiz-v2.json"], db);
     expect(latest.stdout).toContain("quiz_quality 2.0.0: unchanged, active again (was 1.0.0)");

@@ -167,11 +167,22 @@ export async function registerRubrics(file: string, options: StoreFlags, context
 
 /** Makes a stored version the one gates judge with: a roll-back, or forward again. */
 export async function activateRubric(
-  id: string,
-  version: string,
+  ref: string,
+  given: string | undefined,
   options: StoreFlags,
   context: CliContext,
 ) {
+  const split = splitVersion(ref);
+  if (split.version !== undefined && given !== undefined && split.version !== given) {
+    throw new CliError(
+      `${ref} names version ${split.version}, the next argument ${given}: give one`,
+    );
+  }
+  const { id } = split;
+  const version = given ?? split.version;
+  if (version === undefined) {
+    throw new CliError(`rubrics activate needs a version: ${id} <version>, or ${id}@<version>`);
+  }
   await withRegistry(
     options,
     context,
