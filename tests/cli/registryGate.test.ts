@@ -197,7 +197,7 @@ describe("calibrate --apply with a catalog file the registry holds", () => {
     const again = await evalgate([...apply, "--yes"]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(
-      "--apply fits solution_quality@1.0.1, the active version in the rubric registry of again.sqlite, which gates judge with instead of catalog.json",
+      "--apply uses solution_quality@1.0.1, the active version in the rubric registry of again.sqlite, which gates judge with instead of catalog.json",
     );
     expect(again.stdout).toContain("Thresholds of solution_quality 1.0.1 (solution)");
     expect(again.stdout).toContain("feasibility: stays 0.61");

@@ -58,7 +58,7 @@ export async function catalogOfFlags(
   const catalog = await withRubricRegistry(store, (registry) => activeCatalog(file, registry));
   if (catalog.registryVersion !== undefined) {
     context.stderr.write(
-      `${what} fits ${catalog.registryVersion}, the active version in the rubric registry of ${describeStore(store, context.cwd)}, which gates judge with instead of ${flags.catalog}\n`,
+      `${what} uses ${catalog.registryVersion}, the active version in the rubric registry of ${describeStore(store, context.cwd)}, which gates judge with instead of ${flags.catalog}\n`,
     );
   }
   return catalog;
