@@ -10,7 +10,11 @@ export function registryVersionOf(catalog: Pick<Catalog, "id" | "version">): str
   return `${catalog.id}@${catalog.version}`;
 }
 
-/** A catalog the registry supplied already is not looked up again. */
+/**
+ * A catalog the registry supplied already is not looked up again. The active version keeps the
+ * given catalog's file as its source: its `module:function` refs resolve in that folder, as
+ * without a store (a stored version has no folder of its own).
+ */
 export async function activeCatalog(
   catalog: Catalog,
   registry: ActiveCatalogs | undefined,
@@ -18,5 +22,6 @@ export async function activeCatalog(
   if (registry === undefined || catalog.registryVersion !== undefined) return catalog;
   const active = await registry.active(catalog.id);
   if (active === undefined) return catalog;
-  return { ...active, registryVersion: registryVersionOf(active) };
+  const source = catalog.source === undefined ? {} : { source: catalog.source };
+  return { ...active, ...source, registryVersion: registryVersionOf(active) };
 }

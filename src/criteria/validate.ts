@@ -231,7 +231,9 @@ export function decideCatalog(catalog: Catalog): CatalogDecision {
 /** decideCatalog for a catalog value: the catalog to use, or the CatalogError a file would give. */
 export function requireUsableCatalog(
   catalog: Catalog,
-  source: string = catalog.source ?? "<catalog>",
+  source: string = catalog.registryVersion === undefined
+    ? (catalog.source ?? "<catalog>")
+    : `${catalog.registryVersion} in the rubric registry`,
 ): Catalog {
   const decision = decideCatalog(catalog);
   if (decision.refusal === undefined) return decision.catalog;

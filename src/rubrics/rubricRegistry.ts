@@ -20,8 +20,10 @@ export const MAX_RUBRIC_BYTES = 1024 * 1024;
 export interface RegisteredRubric {
   id: string;
   version: string;
-  /** False when the content was the latest version's already. */
+  /** False when the content was the active or the latest version's already. */
   created: boolean;
+  /** The version that was active before, when this registration made another one active. */
+  previous?: string;
 }
 
 /** One stored version of a rubric. */
@@ -131,7 +133,8 @@ export class RubricRegistry implements ActiveCatalogs {
         targetType: catalog.targetType ?? null,
         bodyOf: (version) => JSON.stringify(storedRubric(catalog, version)),
       },
-      (latest, isTaken) => decideVersion(latest, catalog.version, contentHash, isTaken),
+      (latest, isTaken, active) =>
+        decideVersion(latest, catalog.version, contentHash, isTaken, active),
     );
     return { id: catalog.id, ...decided };
   }

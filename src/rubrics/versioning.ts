@@ -48,13 +48,18 @@ export interface LatestVersion {
   contentHash: string;
 }
 
-/** Unchanged content keeps the latest version; else the declared one if new and later, else the next. */
+/**
+ * The active or the latest version's content keeps that version; else the declared one if new and
+ * later, else the next.
+ */
 export function decideVersion(
   latest: LatestVersion | undefined,
   declared: string,
   contentHash: string,
   isTaken: (version: string) => boolean,
+  active?: LatestVersion,
 ): { version: string; created: boolean } {
+  if (active?.contentHash === contentHash) return { version: active.version, created: false };
   if (latest === undefined) return { version: declared, created: true };
   if (latest.contentHash === contentHash) return { version: latest.version, created: false };
   if (!isTaken(declared) && isLaterVersion(declared, latest.version)) {

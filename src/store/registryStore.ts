@@ -55,6 +55,7 @@ class SqlRegistryStore {
     decide: (
       latest: RubricVersionRow | undefined,
       isTaken: (version: string) => boolean,
+      active: RubricVersionRow | undefined,
     ) => RegisteredVersion,
   ): Promise<RegisteredVersion> {
     const id = registration.rubricId;
@@ -67,7 +68,10 @@ class SqlRegistryStore {
       const versions = rows.map(rubricVersionOf);
       const taken = new Set(versions.map((r) => r.version));
       const latest = versions.at(-1);
-      const decided = decide(latest, (v) => taken.has(v));
+      const pointer = yield* tx.first(sql`SELECT version FROM rubrics WHERE id = ${id}`);
+      const was = (pointer as { version?: string } | undefined)?.version;
+      const active = versions.find((r) => r.version === was);
+      const decided = decide(latest, (v) => taken.has(v), active);
       const at = now();
       if (decided.created) {
         yield* tx.run(
@@ -77,8 +81,9 @@ class SqlRegistryStore {
                 ${registration.contentHash}, ${target}, ${registration.bodyOf(decided.version)}, ${at})`,
         );
       }
+      if (was === decided.version) return decided;
       yield* tx.run(activation(id, decided.version));
-      return decided;
+      return was === undefined ? decided : { ...decided, previous: was };
     });
   }
 

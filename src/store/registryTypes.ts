@@ -24,8 +24,10 @@ export interface RubricRegistration {
 
 export interface RegisteredVersion {
   version: string;
-  /** False when the content was the latest version's. */
+  /** False when the content was the active or the latest version's. */
   created: boolean;
+  /** The version that was active before, when the registration made another one active. */
+  previous?: string;
 }
 
 export const ArtifactStatusSchema = z.enum([

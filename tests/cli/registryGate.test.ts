@@ -48,6 +48,15 @@ function label(i: number, judge: number, reviewer: number): CalibrationLabel {
 let dir = "";
 let server: OllamaServer;
 
+/** A store in `dir` holding the twelve labels (see beforeAll). */
+async function labelledStore(name: string): Promise<void> {
+  const store = await openReviewStore({ sqlitePath: join(dir, name) });
+  await store.addCalibrationLabels(
+    Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? label(i, 0.6, 0.2) : label(i, 0.8, 0.9))),
+  );
+  await store.close();
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "evalgate-registry-gate-"));
   await writeFile(join(dir, "catalog.json"), JSON.stringify(CATALOG));
@@ -55,11 +64,7 @@ beforeAll(async () => {
   // Twelve labels alternating: the judge 0.6 / the reviewer 0.2 (fail), the judge 0.8 / the
   // reviewer 0.9 (pass). On the six earlier ones the nearest threshold that agrees 6 of 6 is 0.61
   // (docs/calibration.md's worked example); the six later ones agree with it as well.
-  const store = await openReviewStore({ sqlitePath: join(dir, "gate.sqlite") });
-  await store.addCalibrationLabels(
-    Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? label(i, 0.6, 0.2) : label(i, 0.8, 0.9))),
-  );
-  await store.close();
+  await labelledStore("gate.sqlite");
   // The judge scores the plan 0.6 every time.
   server = await startOllamaServer({
     models: [MODEL],
@@ -127,11 +132,29 @@ describe("the rubric registry decides the next evaluation", () => {
     });
     expect(after.traces.length).toBeGreaterThan(0);
     for (const t of after.traces) expect(t.registryVersion).toBe("solution_quality@1.0.1");
+    const junit = await evalgate([
+      ...["evaluate", "plan.md", "--catalog", "catalog.json", "--db", "gate.sqlite"],
+      ...["--no-cache", "--format", "junit"],
+    ]);
+    expect(junit.stdout).toContain('<property name="catalog" value="solution_quality@1.0.1"/>');
+    expect(junit.stdout).toContain(
+      '<property name="registryVersion" value="solution_quality@1.0.1"/>',
+    );
 
     // The same evaluation without a store: the file, as before.
     const noStore = await evaluate("nostore.jsonl", []);
     expect(noStore.run.code).toBe(0);
     expect(noStore.result.catalog.registryVersion).toBeUndefined();
+    const fileJunit = await evalgate([
+      "evaluate",
+      "plan.md",
+      "--catalog",
+      "catalog.json",
+      "--format",
+      "junit",
+    ]);
+    expect(fileJunit.stdout).toContain('<property name="catalog" value="solution_quality@1.0.0"/>');
+    expect(fileJunit.stdout).not.toContain("registryVersion");
 
     const rolledBack = await evalgate([
       ...["rubrics", "activate", "solution_quality", "1.0.0", "--db", "gate.sqlite"],
@@ -155,6 +178,33 @@ describe("the rubric registry decides the next evaluation", () => {
     expect(unknown).toMatchObject({ code: 2, stdout: "" });
     expect(unknown.stderr).toBe(
       'evalgate: no version "7.0.0" of rubric "solution_quality" in gate.sqlite [RUBRIC_NOT_FOUND]\n',
+    );
+  });
+});
+
+describe("calibrate --apply with a catalog file the registry holds", () => {
+  it("fits the active version the gates judge with, not the file, and writes nothing new when it fits", {
+    timeout: 3 * SPAWN_TIMEOUT,
+  }, async () => {
+    await labelledStore("again.sqlite");
+    const apply = ["calibrate", "--apply", "--db", "again.sqlite", "--catalog", "catalog.json"];
+    const first = await evalgate([...apply, "--yes"]);
+    expect(first.stdout).toContain("registered solution_quality version 1.0.1");
+
+    // The same command a month later: the gates judge with 1.0.1 (threshold 0.61), on which the
+    // twelve labels agree 12 of 12 — the threshold stays, nothing is registered. Fitted from the
+    // file's 0.50 instead it would say "0.50 → 0.61" and store the file and the fit again.
+    const again = await evalgate([...apply, "--yes"]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(
+      "--apply uses solution_quality@1.0.1, the active version in the rubric registry of again.sqlite, which gates judge with instead of catalog.json",
+    );
+    expect(again.stdout).toContain("Thresholds of solution_quality 1.0.1 (solution)");
+    expect(again.stdout).toContain("feasibility: stays 0.61");
+    expect(again.stderr).toContain("nothing to change: no version written");
+    const shown = await evalgate(["rubrics", "show", "solution_quality", "--db", "again.sqlite"]);
+    expect(shown.stdout).toMatch(
+      /versions:\n {2}1\.0\.0 registered \S+\n {2}1\.0\.1 \(active\) registered \S+\n$/,
     );
   });
 });

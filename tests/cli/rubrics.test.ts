@@ -2,6 +2,7 @@
  * `evalgate rubrics register | list | show | delete` in process (the real program and its error
  * table), and once as a child process through bin/evalgate.mjs.
  */
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -72,13 +73,59 @@ describe("evalgate rubrics", () => {
     expect(JSON.parse(old.stdout)).toMatchObject({ id: "quiz_quality", version: "1.0.0" });
   });
 
+  it("after a roll-back, registering again neither stores a copy of the active version nor moves back silently", async () => {
+    const db = "rollback.sqlite";
+    await run(["rubrics", "register", "rubrics.json"], db);
+    await run(["rubrics", "register", "quiz-v2.json"], db);
+    expect((await run(["rubrics", "activate", "quiz_quality", "1.0.0"], db)).code).toBe(0);
+
+    // The active version's own content again (a deploy that registers its config each time):
+    // nothing is stored and 1.0.0 stays active — no 2.0.1 holding 1.0.0's content.
+    const same = await run(["rubrics", "register", "rubrics.json"], db);
+    expect(same).toMatchObject({ code: 0, stderr: "" });
+    expect(same.stdout).toContain("quiz_quality 1.0.0: unchanged, kept");
+    const kept = await run(["rubrics", "show", "quiz_quality"], db);
+    expect(kept.stdout).toContain("Quiz Quality (quiz_quality 1.0.0)");
+    expect(kept.stdout).not.toContain("2.0.1");
+
+    // The id@version results and messages print is accepted too.
+    const named = await run(["rubrics", "activate", "quiz_quality@2.0.0"], db);
+    expect(named.stdout).toBe(
+      "quiz_quality@2.0.0 is active in rollback.sqlite (was 1.0.0): gates judge with it.\n",
+    );
+    const both = await run(["rubrics", "activate", "quiz_quality@2.0.0", "1.0.0"], db);
+    expect(both).toMatchObject({ code: 2, stdout: "" });
+    expect(both.stderr).toContain(
+      "quiz_quality@2.0.0 names version 2.0.0, the next argument 1.0.0",
+    );
+    const none = await run(["rubrics", "activate", "quiz_quality"], db);
+    expect(none.stderr).toContain("rubrics activate needs a version");
+    await run(["rubrics", "activate", "quiz_quality", "1.0.0"], db);
+
+    // The latest version's content: registered last, so active again — and said so.
+    const latest = await run(["rubrics", "register", "quiz-v2.json"], db);
+    expect(latest.stdout).toContain("quiz_quality 2.0.0: unchanged, active again (was 1.0.0)");
+    expect((await run(["rubrics", "show", "quiz_quality"], db)).stdout).toContain("2.0.0 (active)");
+  });
+
   it("ends with exit 2 and one line naming what and where", async () => {
     const db = "two.sqlite";
+    // No file two.sqlite yet: reading, activating or deleting says so and makes none.
     const missing = await run(["rubrics", "show", "nope"], db);
     expect(missing).toMatchObject({ code: 2, stdout: "" });
-    expect(missing.stderr).toBe('evalgate: no rubric "nope" in two.sqlite [RUBRIC_NOT_FOUND]\n');
+    expect(missing.stderr).toBe(
+      'evalgate: no rubric "nope" in two.sqlite (no such file) [RUBRIC_NOT_FOUND]\n',
+    );
     const deleted = await run(["rubrics", "delete", "nope"], db);
     expect(deleted.code).toBe(2);
+    const activated = await run(["rubrics", "activate", "nope", "1.0.0"], db);
+    expect(activated.stderr).toBe(
+      'evalgate: no version "1.0.0" of rubric "nope" in two.sqlite (no such file) [RUBRIC_NOT_FOUND]\n',
+    );
+    expect((await run(["rubrics", "list"], db)).stdout).toContain(
+      "No rubrics in two.sqlite (no such file): register some",
+    );
+    expect(existsSync(join(folder.dir, db))).toBe(false);
     const broken = await run(["rubrics", "register", "broken.json"], db);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(

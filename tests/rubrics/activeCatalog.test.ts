@@ -3,11 +3,12 @@
  * catalog's id (recorded as id@version in the result and every trace), the catalog as given when
  * the registry does not hold that id or there is no registry; `activate` rolls back.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activeCatalog } from "../../src/criteria/activeCatalog.js";
+import { loadCatalog } from "../../src/criteria/load.js";
 import { type Catalog, CatalogSchema } from "../../src/criteria/model.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { isEvalgateError } from "../../src/errors.js";
@@ -138,5 +139,63 @@ describe("evaluateContent with a rubric registry", () => {
     expect(read?.map((t) => t.registryVersion)).toEqual(
       result.traces.map(() => "solution_quality@1.0.1"),
     );
+  });
+});
+
+describe("a registry version of a catalog with a module:function criterion", () => {
+  it("finds the module beside the catalog file the gate was given, as without a store", async () => {
+    const folder = join(dir, "words");
+    await mkdir(folder);
+    // The module beside the catalog passes content over 10 characters; a module of the same name
+    // in the working directory (the repository, where the test runs) is never the one asked.
+    await writeFile(
+      join(folder, "checks.mjs"),
+      "export const long = (c) => String(c).length > 10;\n",
+    );
+    const file = join(folder, "words.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        id: "words",
+        name: "Words",
+        version: "1.0.0",
+        passingThreshold: 0.5,
+        criteria: [
+          {
+            id: "long",
+            title: "Long enough",
+            description: "Has words",
+            weight: 1,
+            method: { kind: "function", name: "checks.mjs:long" },
+          },
+        ],
+      }),
+    );
+    const catalog = await loadCatalog(file);
+    await registry.add(catalog);
+    const content = "Install solar panels on the school roof in two phases.";
+    const withoutStore = await evaluateContent({ content, catalog });
+    expect(withoutStore.criteria[0]).toMatchObject({ evaluated: true, score: 1 });
+    const withStore = await evaluateContent({ content, catalog, rubricRegistry: registry });
+    expect(withStore.catalog.registryVersion).toBe("words@1.0.0");
+    expect(withStore.criteria[0]).toMatchObject({ evaluated: true, score: 1 });
+    expect(withStore.passed).toBe(true);
+  });
+
+  it("names the registry version, not the file, when that version cannot be used", async () => {
+    const broken = { ...FILE_CATALOG, id: "broken_words", source: undefined };
+    await registry.add(broken);
+    const refused = await activeCatalog(
+      { ...broken, source: "/somewhere/broken_words.json" },
+      registry,
+    );
+    const duplicated = { ...refused, criteria: [...refused.criteria, ...refused.criteria] };
+    const error = await evaluateContent({
+      content: "text",
+      catalog: duplicated,
+      model: judgeScoring(0.6),
+    }).catch((e: unknown) => e);
+    expect(isEvalgateError(error, "CATALOG_INVALID")).toBe(true);
+    expect(String(error)).toContain("broken_words@1.0.0 in the rubric registry ($.criteria[1].id)");
   });
 });

@@ -12,7 +12,11 @@ import { ArtifactRegistry } from "../../src/rubrics/artifactRegistry.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { type PostgresCluster, startPostgres } from "../service-core/postgresCluster.js";
 import { CONTENT_QUALITY, checkQuestionCount, FIVE_QUESTIONS, QUIZ_RUBRIC } from "./fixtures.js";
-import { listsByTargetAndDeletes, registersAndVersions } from "./registryScenarios.js";
+import {
+  keepsARollBack,
+  listsByTargetAndDeletes,
+  registersAndVersions,
+} from "./registryScenarios.js";
 
 let cluster: PostgresCluster;
 
@@ -58,6 +62,12 @@ describe("RubricRegistry on PostgreSQL", () => {
   it(
     "lists the latest of each rubric, by target type; delete hides but keeps versions",
     () => withRegistry(listsByTargetAndDeletes),
+    60_000,
+  );
+
+  it(
+    "keeps a roll-back when the active content is registered again",
+    () => withRegistry(keepsARollBack),
     60_000,
   );
 

@@ -73,3 +73,28 @@ export async function listsByTargetAndDeletes(registry: RubricRegistry): Promise
   expect(await registry.register(QUIZ_RUBRIC)).toBe("1.0.0");
   expect((await registry.get("quiz_quality"))?.version).toBe("1.0.0");
 }
+
+export async function keepsARollBack(registry: RubricRegistry): Promise<void> {
+  await registry.register(CONTENT_QUALITY);
+  const changed = { ...CONTENT_QUALITY, description: "Evaluates content, more strictly" };
+  expect(await registry.register(changed)).toBe("1.0.1");
+  await registry.activate("content_quality", "1.0.0");
+  // The active version's content again: nothing stored, nothing moved.
+  expect(await registry.add(CONTENT_QUALITY)).toEqual({
+    id: "content_quality",
+    version: "1.0.0",
+    created: false,
+  });
+  expect((await registry.versions("content_quality")).map((v) => [v.version, v.latest])).toEqual([
+    ["1.0.0", true],
+    ["1.0.1", false],
+  ]);
+  // The latest version's content: active again, and the registration says which was before.
+  expect(await registry.add(changed)).toEqual({
+    id: "content_quality",
+    version: "1.0.1",
+    created: false,
+    previous: "1.0.0",
+  });
+  expect((await registry.active("content_quality"))?.version).toBe("1.0.1");
+}

@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
 import { RubricRegistry } from "../../src/rubrics/rubricRegistry.js";
 import { CONTENT_QUALITY, QUIZ_RUBRIC } from "./fixtures.js";
-import { listsByTargetAndDeletes, registersAndVersions } from "./registryScenarios.js";
+import {
+  keepsARollBack,
+  listsByTargetAndDeletes,
+  registersAndVersions,
+} from "./registryScenarios.js";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "evalgate-rubrics-"));
@@ -27,6 +31,9 @@ describe("RubricRegistry on SQLite", () => {
 
   it("lists the latest of each rubric, by target type; delete hides but keeps versions", () =>
     withRegistry(listsByTargetAndDeletes));
+
+  it("keeps a roll-back when the active content is registered again", () =>
+    withRegistry(keepsARollBack));
 
   it("keeps the rubrics in the checkpoints' file across openings", async () => {
     const path = join(tempDir(), "checkpoints.sqlite");

@@ -14,7 +14,7 @@ import { ROOT } from "../cli/reviewHarness.js";
 import { ollamaProposalResponder } from "../devserver/proposalResponder.js";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { tempDir } from "../orchestrator/helpers.js";
-import { firstReviewOfNewProposal } from "./realDesk.js";
+import { eventually, firstReviewOfNewProposal } from "./realDesk.js";
 
 const MODEL = "evalgate-registry:test";
 const ADMIN = { name: "root", role: "admin" as const };
@@ -73,6 +73,52 @@ describe("the review desk judges with the rubric registry of its database", () =
       const calls = JSON.stringify(registered.traces);
       expect(calls).toContain('"registryVersion":"research@1.0.1"');
     } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
+
+describe("a thread's revision after another version is activated", () => {
+  it("is judged with the version active when it is judged, and names it", async () => {
+    const server = await startOllamaServer({
+      models: [MODEL],
+      responder: ollamaProposalResponder(0.85),
+    });
+    const temp = tempDir("evalgate-registry-revision-");
+    const sqlitePath = join(temp.dir, "checkpoints.sqlite");
+    const registry = await RubricRegistry.open({ sqlitePath, env: {} });
+    await registry.add(shipped);
+    await registry.add({ ...shipped, passingThreshold: 0.9 });
+    const desk = await createReviewDesk({
+      sqlitePath,
+      env: { OLLAMA_BASE_URL: server.url },
+      model: `ollama:${MODEL}`,
+    });
+    try {
+      // Round 1 under 1.0.1 (0.9): 0.85 does not pass.
+      const { threadId, review } = await firstReviewOfNewProposal(desk, ADMIN);
+      expect(review.evaluation?.catalog.registryVersion).toBe("research@1.0.1");
+      expect(review.evaluation?.passed).toBe(false);
+
+      // Rolled back while the thread waits; the reviewer asks for a revision.
+      await registry.activate("research", "1.0.0");
+      const feedback = "Name the funder's priorities.";
+      await desk.decide(
+        threadId,
+        { interruptId: review.interruptId, action: "revise", feedback },
+        ADMIN,
+      );
+      const revised = await eventually("the revision's review", async () => {
+        const next = await desk.getReview(threadId, ADMIN).catch(() => undefined);
+        return next !== undefined && next.interruptId !== review.interruptId ? next : undefined;
+      });
+      // Round 2 under 1.0.0 (the file's 0.7): the same 0.85 passes, and says which version.
+      expect(revised.evaluation?.catalog.registryVersion).toBe("research@1.0.0");
+      expect(revised.evaluation?.passed).toBe(true);
+    } finally {
+      await desk.close();
+      await registry.close();
+      temp.remove();
       await server.close();
     }
   }, 120_000);

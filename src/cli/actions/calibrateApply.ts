@@ -126,8 +126,10 @@ export async function runCalibrateApply(
     ...(context.env.USER === undefined ? {} : { appliedBy: context.env.USER }),
   });
   const added = await withRubricRegistry(store, async (registry) => {
-    // A catalog from a file is registered as it is first, so the registry keeps both versions.
-    if (options.catalog !== undefined) await registry.add(catalog);
+    // A file the registry does not hold yet is registered as it is first: both versions are kept.
+    if (options.catalog !== undefined && catalog.registryVersion === undefined) {
+      await registry.add(catalog);
+    }
     return registry.add(next);
   });
   context.stdout.write(`registered ${added.id} version ${added.version}\n`);

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { activeCatalog } from "../../criteria/activeCatalog.js";
 import { loadCatalog } from "../../criteria/load.js";
 import type { Catalog } from "../../criteria/model.js";
 import type { TraceStore } from "../../store/traceStore.js";
@@ -12,7 +13,12 @@ import { PostgresTraceStore, SqliteTraceStore } from "../../store/traceStore.js"
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import type { CalibrationFormat } from "../report/calibration/render.js";
-import { type CheckpointStore, type StoreFlags, withRubricRegistry } from "../review/store.js";
+import {
+  type CheckpointStore,
+  describeStore,
+  type StoreFlags,
+  withRubricRegistry,
+} from "../review/store.js";
 
 export interface CalibrateCommandOptions extends StoreFlags {
   /** ISO instants (the command has parsed dates and durations). */
@@ -31,7 +37,10 @@ export interface CalibrateCommandOptions extends StoreFlags {
   force?: boolean;
 }
 
-/** The catalog --catalog names (a file) or --rubric names (the latest registered version). */
+/**
+ * The catalog --rubric names (its active version), or --catalog names: the file, unless the
+ * store's registry holds its id — then its active version, which the store's gates judge with.
+ */
 export async function catalogOfFlags(
   flags: CalibrateCommandOptions,
   store: CheckpointStore,
@@ -43,9 +52,16 @@ export async function catalogOfFlags(
       `${what} needs the catalog its labels were judged with: --catalog <file> or --rubric <id>`,
     );
   }
-  if (flags.catalog !== undefined) return loadCatalog(resolve(context.cwd, flags.catalog));
-  const rubric = flags.rubric as string;
-  return withRubricRegistry(store, (registry) => registry.require(rubric));
+  const rubric = flags.rubric;
+  if (rubric !== undefined) return withRubricRegistry(store, (r) => r.require(rubric));
+  const file = await loadCatalog(resolve(context.cwd, flags.catalog as string));
+  const catalog = await withRubricRegistry(store, (registry) => activeCatalog(file, registry));
+  if (catalog.registryVersion !== undefined) {
+    context.stderr.write(
+      `${what} uses ${catalog.registryVersion}, the active version in the rubric registry of ${describeStore(store, context.cwd)}, which gates judge with instead of ${flags.catalog}\n`,
+    );
+  }
+  return catalog;
 }
 
 /** The trace store of the database, and how to close what was opened for it. */

@@ -10,57 +10,83 @@ import { renderColumns } from "../review/display.js";
 import {
   describeStore,
   type StoreFlags,
+  storeExists,
   storeOfFlags,
   withRubricRegistry,
 } from "../review/store.js";
 
+/**
+ * Works with the registry of --db / --database-url. Opening a SQLite file that is not there makes
+ * one: only `register` does; the others get `absent` (a typo is not answered with a new file).
+ */
 async function withRegistry<T>(
   flags: StoreFlags,
   context: CliContext,
   work: (registry: RubricRegistry, where: string) => Promise<T>,
+  absent?: (where: string) => T,
 ): Promise<T> {
   const location = storeOfFlags(flags, context.env, context.cwd);
   const where = describeStore(location, context.cwd);
+  if (absent !== undefined && !storeExists(location)) return absent(where);
   return withRubricRegistry(location, (registry) => work(registry, where));
 }
+
+/** Throws RUBRIC_NOT_FOUND for a store that is not there. */
+const notIn = (id: string, version?: string) => (where: string) => {
+  throw rubricNotFound(id, version, `${where} (no such file)`);
+};
 
 export async function listRubrics(
   options: StoreFlags & { target?: string; json?: boolean },
   context: CliContext,
 ) {
-  await withRegistry(options, context, async (registry, where) => {
-    const rubrics =
-      options.target === undefined
-        ? await registry.listAll()
-        : await registry.getForTarget(options.target);
-    if (options.json === true) {
-      const listed = rubrics.map((r) => ({
-        id: r.id,
-        version: r.version,
-        name: r.name,
-        targetType: r.targetType ?? null,
-        criteria: r.criteria.length,
-      }));
-      context.stdout.write(`${JSON.stringify({ store: where, rubrics: listed }, null, 2)}\n`);
-      return;
-    }
-    if (rubrics.length === 0) {
-      const which = options.target === undefined ? "" : ` for target type "${options.target}"`;
-      context.stdout.write(
-        `No rubrics${which} in ${where}: register some with \`${evalgateCommand(context.env)} rubrics register <file>\`.\n`,
-      );
-      return;
-    }
-    const rows = rubrics.map((r) => [
-      r.id,
-      r.version,
-      r.targetType ?? "-",
-      String(r.criteria.length),
-      r.name,
-    ]);
-    const header = ["id", "version", "target", "criteria", "name"];
-    context.stdout.write(`${renderColumns(header, rows).join("\n")}\n`);
-  });
+  const { target } = options;
+  const listed = await withRegistry(
+    options,
+    context,
+    async (registry, where) => ({
+      where,
+      missing: false,
+      rubrics:
+        target === undefined ? await registry.listAll() : await registry.getForTarget(target),
+    }),
+    (where) => ({ where, missing: true, rubrics: [] }),
+  );
+  printRubrics(listed, options, context);
+}
+
+function printRubrics(
+  { rubrics, where, missing }: { rubrics: readonly Catalog[]; where: string; missing: boolean },
+  options: { target?: string; json?: boolean },
+  context: CliContext,
+) {
+  if (options.json === true) {
+    const listed = rubrics.map((r) => ({
+      id: r.id,
+      version: r.version,
+      name: r.name,
+      targetType: r.targetType ?? null,
+      criteria: r.criteria.length,
+    }));
+    context.stdout.write(`${JSON.stringify({ store: where, rubrics: listed }, null, 2)}\n`);
+    return;
+  }
+  if (rubrics.length === 0) {
+    const which = options.target === undefined ? "" : ` for target type "${options.target}"`;
+    context.stdout.write(
+      `No rubrics${which} in ${where}${missing ? " (no such file)" : ""}: register some with \`${evalgateCommand(context.env)} rubrics register <file>\`.\n`,
+    );
+    return;
+  }
+  const rows = rubrics.map((r) => [
+    r.id,
+    r.version,
+    r.targetType ?? "-",
+    String(r.criteria.length),
+    r.name,
+  ]);
+  const header = ["id", "version", "target", "criteria", "name"];
+  context.stdout.write(`${renderColumns(header, rows).join("\n")}\n`);
 }
 
 function describeRubric(rubric: Catalog): string[] {
@@ -103,20 +129,25 @@ export async function showRubric(
   context: CliContext,
 ) {
   const { id, version } = versionOf(ref, options.version);
-  await withRegistry(options, context, async (registry, where) => {
-    const rubric = await registry.get(id, version);
-    if (rubric === undefined) throw rubricNotFound(id, version, where);
-    if (options.json === true) {
-      context.stdout.write(`${JSON.stringify(rubric, null, 2)}\n`);
-      return;
-    }
-    const versions = (await registry.versions(id)).map(
-      (v) => `${v.version}${v.latest ? " (active)" : ""} registered ${v.registeredAt}`,
-    );
-    context.stdout.write(
-      `${[...describeRubric(rubric), "", "versions:", ...versions.map((v) => `  ${v}`)].join("\n")}\n`,
-    );
-  });
+  await withRegistry(
+    options,
+    context,
+    async (registry, where) => {
+      const rubric = await registry.get(id, version);
+      if (rubric === undefined) throw rubricNotFound(id, version, where);
+      if (options.json === true) {
+        context.stdout.write(`${JSON.stringify(rubric, null, 2)}\n`);
+        return;
+      }
+      const versions = (await registry.versions(id)).map(
+        (v) => `${v.version}${v.latest ? " (active)" : ""} registered ${v.registeredAt}`,
+      );
+      context.stdout.write(
+        `${[...describeRubric(rubric), "", "versions:", ...versions.map((v) => `  ${v}`)].join("\n")}\n`,
+      );
+    },
+    notIn(id, version),
+  );
 }
 
 export async function registerRubrics(file: string, options: StoreFlags, context: CliContext) {
@@ -124,7 +155,8 @@ export async function registerRubrics(file: string, options: StoreFlags, context
   await withRegistry(options, context, async (registry, where) => {
     const registered = await registry.registerFile(path);
     for (const r of registered) {
-      const what = r.created ? "registered" : "unchanged, kept";
+      const again = r.previous === undefined ? "kept" : `active again (was ${r.previous})`;
+      const what = r.created ? "registered" : `unchanged, ${again}`;
       context.stdout.write(`${r.id} ${r.version}: ${what}\n`);
     }
     context.stdout.write(
@@ -135,28 +167,49 @@ export async function registerRubrics(file: string, options: StoreFlags, context
 
 /** Makes a stored version the one gates judge with: a roll-back, or forward again. */
 export async function activateRubric(
-  id: string,
-  version: string,
+  ref: string,
+  given: string | undefined,
   options: StoreFlags,
   context: CliContext,
 ) {
-  await withRegistry(options, context, async (registry, where) => {
-    const versions = await registry.versions(id);
-    if (!versions.some((v) => v.version === version)) throw rubricNotFound(id, version, where);
-    const before = versions.find((v) => v.latest)?.version;
-    await registry.activate(id, version);
-    const was = before === undefined || before === version ? "" : ` (was ${before})`;
-    context.stdout.write(`${id}@${version} is active in ${where}${was}: gates judge with it.\n`);
-  });
+  const split = splitVersion(ref);
+  if (split.version !== undefined && given !== undefined && split.version !== given) {
+    throw new CliError(
+      `${ref} names version ${split.version}, the next argument ${given}: give one`,
+    );
+  }
+  const { id } = split;
+  const version = given ?? split.version;
+  if (version === undefined) {
+    throw new CliError(`rubrics activate needs a version: ${id} <version>, or ${id}@<version>`);
+  }
+  await withRegistry(
+    options,
+    context,
+    async (registry, where) => {
+      const versions = await registry.versions(id);
+      if (!versions.some((v) => v.version === version)) throw rubricNotFound(id, version, where);
+      const before = versions.find((v) => v.latest)?.version;
+      await registry.activate(id, version);
+      const was = before === undefined || before === version ? "" : ` (was ${before})`;
+      context.stdout.write(`${id}@${version} is active in ${where}${was}: gates judge with it.\n`);
+    },
+    notIn(id, version),
+  );
 }
 
 export async function deleteRubric(id: string, options: StoreFlags, context: CliContext) {
-  await withRegistry(options, context, async (registry, where) => {
-    if (!(await registry.delete(id))) throw rubricNotFound(id, undefined, where);
-    const versions = await registry.versions(id);
-    const last = versions.at(-1)?.version ?? "";
-    context.stdout.write(
-      `Deleted ${id} from the list; its ${versions.length} version${versions.length === 1 ? "" : "s"} stay readable (${evalgateCommand(context.env)} rubrics show ${id}@${last}).\n`,
-    );
-  });
+  await withRegistry(
+    options,
+    context,
+    async (registry, where) => {
+      if (!(await registry.delete(id))) throw rubricNotFound(id, undefined, where);
+      const versions = await registry.versions(id);
+      const last = versions.at(-1)?.version ?? "";
+      context.stdout.write(
+        `Deleted ${id} from the list; its ${versions.length} version${versions.length === 1 ? "" : "s"} stay readable (${evalgateCommand(context.env)} rubrics show ${id}@${last}).\n`,
+      );
+    },
+    notIn(id),
+  );
 }

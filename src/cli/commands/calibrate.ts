@@ -55,7 +55,7 @@ export function registerCalibrateCommand(program: Command, context: CliContext):
     )
     .option(
       "--catalog <file>",
-      "with --compare or --apply: the catalog the labels were judged with",
+      "with --compare or --apply: the catalog the labels were judged with (its active registry version when the store holds its id)",
     )
     .option(
       "--rubric <id>",

@@ -8,8 +8,8 @@ Rubrics are kept with their versions in the checkpoints' database (--db, or Post
 gets the version it declares when that is new and later, else the next one (1.0.0 → 1.0.1).
 The version a rubric's id points at is the active one: evaluate (with --db), run, serve and the
 graph's stages judge with it instead of a catalog file of that id. Registering, or calibrate
---apply, makes the new version active; \`activate <id> <version>\` points back at a stored
-version (a roll-back), or forward again.
+--apply, makes the new version active; \`activate <id> <version>\` (or \`activate <id>@<version>\`,
+as results name it) points back at a stored version (a roll-back), or forward again.
 \`delete\` hides a rubric from the list; each of its versions stays readable with
 \`show <id>@<version>\` (or \`show <id> --version <version>\`). \`list --json\` prints { store,
 rubrics: [{ id, version, name, targetType, criteria }] }.
@@ -48,8 +48,8 @@ export function registerRubricsCommand(program: Command, context: CliContext): v
     .argument("<file>", "the rubric file")
     .action(lazyAction(context, async () => (await actions()).registerRubrics));
   subcommand("activate", "make a stored version the one gates judge with (a roll-back)")
-    .argument("<id>", "the rubric's id")
-    .argument("<version>", "a stored version of it")
+    .argument("<id>", "the rubric's id, or id@version")
+    .argument("[version]", "a stored version of it (unless given as id@version)")
     .action(lazyAction(context, async () => (await actions()).activateRubric));
   subcommand("delete", "hide a rubric from the list (its versions stay readable)")
     .argument("<id>", "the rubric's id")

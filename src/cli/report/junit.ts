@@ -139,6 +139,8 @@ function evaluationSuite(evaluated: EvaluatedFile, failUnder?: number): JunitSui
     ["overallScore", hasOverallScore(result) ? String(result.overallScore) : "none"],
     ["catalog", `${result.catalog.id}@${result.catalog.version}`],
   ];
+  const { registryVersion } = result.catalog;
+  if (registryVersion !== undefined) properties.push(["registryVersion", registryVersion]);
   if (failUnder !== undefined) properties.push(["failUnder", String(failUnder)]);
   if (result.status !== undefined) properties.push(["status", result.status]);
   if (result.model !== undefined) properties.push(["model", result.model]);
