@@ -135,8 +135,16 @@ export function isLlmMethod(method: Method): boolean {
   return LLM_METHOD_KINDS.has(method.kind);
 }
 
+/** Criterion ids key the result's scores: `__proto__` could not be one of those keys. */
+const CriterionIdSchema = z
+  .string()
+  .min(1)
+  .refine((id) => id !== "__proto__", {
+    message: 'the criterion id "__proto__" is reserved: choose another id',
+  });
+
 export const CriterionSchema = z.object({
-  id: z.string().min(1),
+  id: CriterionIdSchema,
   title: z.string().min(1),
   /** What the judge is asked. */
   description: z.string().min(1),
