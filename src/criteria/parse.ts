@@ -67,7 +67,9 @@ function issueError(
   const path = toRaw === undefined ? written : toRaw(written);
   const more =
     rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : "";
-  const detail = `${first?.message ?? "invalid catalog"} — as ${label}${more}`;
+  const problem =
+    unknownKey === undefined ? first?.message : `unknown key ${JSON.stringify(unknownKey)}`;
+  const detail = `${problem ?? "invalid catalog"} — as ${label}${more}`;
   return new CatalogError(detail, { source, line: located.lineOf(path), path });
 }
 

@@ -272,6 +272,20 @@ describe("keys a catalog form does not know", () => {
     expect(error.line).toBe(text.split("\n").findIndex((l) => l.includes('"indicator"')) + 1);
   });
 
+  it("an unknown column of a funding catalog is told in the same words as any unknown key", async () => {
+    const text = [
+      "meta{id,version,program,colour}:",
+      "harbour,1.0,Harbour Fund,red",
+      "",
+      "criteria[1,]{id,type,weight,title,prompt}:",
+      "s1,score,1.0,Innovation,Rate the innovation (1-5).",
+    ].join("\n");
+    const error = await refusal("colour.toon", text);
+    expect(error.detail).toBe('unknown key "colour" — as a funding criteria catalog');
+    expect(error.line).toBe(2);
+    expect(error.path).toEqual(["meta", "colour"]);
+  });
+
   it("free-form values (function args, metadata) keep whatever keys they hold", async () => {
     const text = JSON.stringify({
       id: "free",
