@@ -169,8 +169,13 @@ export const StatusRulesSchema = z
     fundable: z.number().default(4.0),
     rejectBelow: z.number().optional(),
   })
-  .refine((r) => r.rejectBelow === undefined || r.rejectBelow <= r.fundable, {
-    message: "rejectBelow must not exceed the fundable threshold",
+  .superRefine((r, context) => {
+    if (r.rejectBelow === undefined || r.rejectBelow <= r.fundable) return;
+    context.addIssue({
+      code: "custom",
+      path: ["rejectBelow"],
+      message: `the total to reject below (${r.rejectBelow}) must not exceed the fundable threshold (${r.fundable})`,
+    });
   });
 export type StatusRules = z.infer<typeof StatusRulesSchema>;
 
