@@ -21,7 +21,10 @@ export interface ParseCatalogOptions {
   source?: string;
   /** Catalog id when the text names none (the file's base name). */
   fallbackId?: string;
-  /** The meta-rubric's findings on the catalog as written (before an error is thrown). */
+  /**
+   * The meta-rubric's findings on the catalog as written (before an error is thrown), each at the
+   * path and line of the file's own keys.
+   */
   onFindings?: (findings: readonly ValidationFinding[]) => void;
 }
 
@@ -146,7 +149,9 @@ export function catalogOfLocatedValue(
   const catalog = normalised.data;
   if (options.metaChecks === false) return { catalog, locate };
   const decision = decideCatalog(catalog);
-  options.onFindings?.(decision.findings);
+  options.onFindings?.(
+    decision.findings.map((finding) => ({ ...finding, ...locate(finding.path) })),
+  );
   if (decision.refusal !== undefined) {
     const { message, path } = decision.refusal;
     throw new CatalogError(message, { source, ...locate(path) });
