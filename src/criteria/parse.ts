@@ -71,9 +71,26 @@ function issueError(
   const more =
     rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : "";
   const problem =
-    unknownKey === undefined ? first?.message : `unknown key ${JSON.stringify(unknownKey)}`;
+    unknownKey !== undefined
+      ? `unknown key ${JSON.stringify(unknownKey)}`
+      : first?.code === "invalid_type" && toRaw === undefined && isAbsent(located.value, written)
+        ? `missing ${JSON.stringify(written.at(-1))}: expected ${first.expected}`
+        : first?.message;
   const detail = `${problem ?? "invalid catalog"} — as ${label}${more}`;
   return new CatalogError(detail, { source, line: located.lineOf(path), path });
+}
+
+/** Whether the key at the end of `path` is not written in its object. */
+function isAbsent(value: unknown, path: CatalogPath): boolean {
+  const key = path.at(-1);
+  let parent = value;
+  for (const step of path.slice(0, -1)) {
+    parent =
+      isRecord(parent) || Array.isArray(parent)
+        ? (parent as Record<string, unknown>)[step]
+        : undefined;
+  }
+  return typeof key === "string" && isRecord(parent) && !Object.hasOwn(parent, key);
 }
 
 export interface LocatedCatalog {
