@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRecord } from "../untrusted/json.js";
 import { OutOfRangeSchema } from "./outOfRange.js";
 import { ThresholdCalibrationSchema } from "./thresholdCalibration.js";
 
@@ -104,14 +105,25 @@ export const SchemaMethodSchema = z
     message: "a schema criterion needs an inline schema or a schemaRef",
   });
 
-export const MethodSchema = z.discriminatedUnion("kind", [
-  ScoreMethodSchema,
-  CheckMethodSchema,
-  LevelsMethodSchema,
-  PointMethodSchema,
-  FunctionMethodSchema,
-  SchemaMethodSchema,
-]);
+export const MethodSchema = z.discriminatedUnion(
+  "kind",
+  [
+    ScoreMethodSchema,
+    CheckMethodSchema,
+    LevelsMethodSchema,
+    PointMethodSchema,
+    FunctionMethodSchema,
+    SchemaMethodSchema,
+  ],
+  {
+    error: (issue) => {
+      const kind = isRecord(issue.input) ? issue.input.kind : undefined;
+      const which =
+        kind === undefined ? "no method kind" : `unknown method kind ${JSON.stringify(kind)}`;
+      return `${which}: expected score, check, levels, point, function or schema`;
+    },
+  },
+);
 export type Method = z.infer<typeof MethodSchema>;
 export type MethodKind = Method["kind"];
 export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
