@@ -12,8 +12,10 @@ export function weightSum(criteria: readonly Criterion[]): number {
   return criteria.reduce((sum, c) => sum + c.weight, 0);
 }
 
+/** To six decimals; a number too large to scale (1e308) is shown as it is. */
 export function roundForMessage(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
+  const rounded = Math.round(n * 1e6) / 1e6;
+  return Number.isFinite(rounded) ? rounded : n;
 }
 
 /** Knockout weights are left as they are. */

@@ -48,6 +48,9 @@ export async function loadCatalog(
   path: string,
   options: LoadCatalogOptions = {},
 ): Promise<Catalog> {
+  if ([".yaml", ".yml"].includes(extname(path).toLowerCase())) {
+    throw new CatalogError("YAML is not read: write the catalog as TOON or JSON", { source: path });
+  }
   const text = await readCatalogText(path, { followSymlinks: options.followSymlinks === true });
   const fallbackId = basename(path, extname(path));
   const format = catalogFormatOf(path, withoutBom(text));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRecord } from "../untrusted/json.js";
 import { OutOfRangeSchema } from "./outOfRange.js";
 import { ThresholdCalibrationSchema } from "./thresholdCalibration.js";
 
@@ -104,14 +105,25 @@ export const SchemaMethodSchema = z
     message: "a schema criterion needs an inline schema or a schemaRef",
   });
 
-export const MethodSchema = z.discriminatedUnion("kind", [
-  ScoreMethodSchema,
-  CheckMethodSchema,
-  LevelsMethodSchema,
-  PointMethodSchema,
-  FunctionMethodSchema,
-  SchemaMethodSchema,
-]);
+export const MethodSchema = z.discriminatedUnion(
+  "kind",
+  [
+    ScoreMethodSchema,
+    CheckMethodSchema,
+    LevelsMethodSchema,
+    PointMethodSchema,
+    FunctionMethodSchema,
+    SchemaMethodSchema,
+  ],
+  {
+    error: (issue) => {
+      const kind = isRecord(issue.input) ? issue.input.kind : undefined;
+      const which =
+        kind === undefined ? "no method kind" : `unknown method kind ${JSON.stringify(kind)}`;
+      return `${which}: expected score, check, levels, point, function or schema`;
+    },
+  },
+);
 export type Method = z.infer<typeof MethodSchema>;
 export type MethodKind = Method["kind"];
 export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
@@ -135,8 +147,16 @@ export function isLlmMethod(method: Method): boolean {
   return LLM_METHOD_KINDS.has(method.kind);
 }
 
+/** Criterion ids key the result's scores: `__proto__` could not be one of those keys. */
+const CriterionIdSchema = z
+  .string()
+  .min(1)
+  .refine((id) => id !== "__proto__", {
+    message: 'the criterion id "__proto__" is reserved: choose another id',
+  });
+
 export const CriterionSchema = z.object({
-  id: z.string().min(1),
+  id: CriterionIdSchema,
   title: z.string().min(1),
   /** What the judge is asked. */
   description: z.string().min(1),
@@ -161,8 +181,13 @@ export const StatusRulesSchema = z
     fundable: z.number().default(4.0),
     rejectBelow: z.number().optional(),
   })
-  .refine((r) => r.rejectBelow === undefined || r.rejectBelow <= r.fundable, {
-    message: "rejectBelow must not exceed the fundable threshold",
+  .superRefine((r, context) => {
+    if (r.rejectBelow === undefined || r.rejectBelow <= r.fundable) return;
+    context.addIssue({
+      code: "custom",
+      path: ["rejectBelow"],
+      message: `the total to reject below (${r.rejectBelow}) must not exceed the fundable threshold (${r.fundable})`,
+    });
   });
 export type StatusRules = z.infer<typeof StatusRulesSchema>;
 

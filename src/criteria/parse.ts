@@ -21,7 +21,10 @@ export interface ParseCatalogOptions {
   source?: string;
   /** Catalog id when the text names none (the file's base name). */
   fallbackId?: string;
-  /** The meta-rubric's findings on the catalog as written (before an error is thrown). */
+  /**
+   * The meta-rubric's findings on the catalog as written (before an error is thrown), each at the
+   * path and line of the file's own keys.
+   */
   onFindings?: (findings: readonly ValidationFinding[]) => void;
 }
 
@@ -67,8 +70,27 @@ function issueError(
   const path = toRaw === undefined ? written : toRaw(written);
   const more =
     rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? "s" : ""})` : "";
-  const detail = `${first?.message ?? "invalid catalog"} — as ${label}${more}`;
+  const problem =
+    unknownKey !== undefined
+      ? `unknown key ${JSON.stringify(unknownKey)}`
+      : first?.code === "invalid_type" && toRaw === undefined && isAbsent(located.value, written)
+        ? `missing ${JSON.stringify(written.at(-1))}: expected ${first.expected}`
+        : first?.message;
+  const detail = `${problem ?? "invalid catalog"} — as ${label}${more}`;
   return new CatalogError(detail, { source, line: located.lineOf(path), path });
+}
+
+/** Whether the key at the end of `path` is not written in its object. */
+function isAbsent(value: unknown, path: CatalogPath): boolean {
+  const key = path.at(-1);
+  let parent = value;
+  for (const step of path.slice(0, -1)) {
+    parent =
+      isRecord(parent) || Array.isArray(parent)
+        ? (parent as Record<string, unknown>)[step]
+        : undefined;
+  }
+  return typeof key === "string" && isRecord(parent) && !Object.hasOwn(parent, key);
 }
 
 export interface LocatedCatalog {
@@ -144,7 +166,9 @@ export function catalogOfLocatedValue(
   const catalog = normalised.data;
   if (options.metaChecks === false) return { catalog, locate };
   const decision = decideCatalog(catalog);
-  options.onFindings?.(decision.findings);
+  options.onFindings?.(
+    decision.findings.map((finding) => ({ ...finding, ...locate(finding.path) })),
+  );
   if (decision.refusal !== undefined) {
     const { message, path } = decision.refusal;
     throw new CatalogError(message, { source, ...locate(path) });

@@ -10,6 +10,16 @@ export interface LocatedValue {
 
 export const CATALOG_STRING_FIELDS = ["id", "version", "name", "program", "title"] as const;
 
+/** Values a catalog carries as they are: JSON Schemas, function args, free-form metadata. */
+const CATALOG_DATA_FIELDS = [
+  "schema",
+  "decodeOutputSchema",
+  "decode_output_schema",
+  "args",
+  "fnArgs",
+  "metadata",
+];
+
 /** Strict JSON, prototype poisoning, too-deep nesting and a key given twice refused with the line. */
 export function readJson(input: string, source: string): LocatedValue {
   const text = withoutBom(input);
@@ -34,6 +44,7 @@ export function readToon(input: string, source: string): LocatedValue {
     const located = decodeToonWithLines(text, {
       source,
       stringFields: CATALOG_STRING_FIELDS,
+      dataFields: CATALOG_DATA_FIELDS,
       refusePrototypeKeys: true,
     });
     return { value: located.value, lineOf: (path) => located.lineOf([...path]) };

@@ -18,6 +18,8 @@ export interface ValidationFinding {
     | "json_schema";
   message: string;
   path: CatalogPath;
+  /** The 1-based line in the catalog file, when the loader could find it. */
+  line?: number | undefined;
 }
 
 export function criterionPath(

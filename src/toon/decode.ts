@@ -14,6 +14,8 @@ export interface DecodeToonOptions {
   readonly source?: string;
   /** Keys and columns whose unquoted values stay strings: `version` `1.0` → "1.0". */
   readonly stringFields?: readonly string[];
+  /** Keys whose blocks are the document's own data (a JSON Schema): `stringFields` stop there. */
+  readonly dataFields?: readonly string[];
   readonly strict?: boolean;
   readonly indentSize?: number;
   /**
@@ -62,6 +64,7 @@ function normalise(text: string, options: DecodeToonOptions): NormalisedToon {
   return normaliseToon(text, {
     indentSize: options.indentSize ?? 2,
     stringFields: new Set(options.stringFields ?? []),
+    dataFields: new Set(options.dataFields ?? []),
     source: options.source,
   });
 }

@@ -1,5 +1,6 @@
 import { ToonDecodeError } from "@toon-format/toon";
 import { countOf, ToonError } from "./errors.js";
+import { parseArrayHeader } from "./header.js";
 import type { NormalisedBlock, NormalisedToon } from "./normalise.js";
 
 /** The spec decoder's error, located in the caller's text and naming the array and row. */
@@ -33,6 +34,13 @@ function describe(reason: string, line: number, normalised: NormalisedToon): str
       const actual = rows[3] ?? String(table.rowLines.length);
       return `tabular array "${table.name}" declares ${countOf(rows[1] ?? 0, "row")} but has ${actual}`;
     }
+    if (rows[2] === "list-form items") {
+      const name = listAbove(normalised.text.split("\n"), line) ?? "(root)";
+      return `list "${name}" declares ${countOf(rows[1] ?? 0, "item")} but has ${rows[3] ?? "more"}`;
+    }
+  }
+  if (reason === "Tabs are not allowed in indentation in strict mode") {
+    return "a tab indents this line: indent with spaces";
   }
 
   const width = /^Expected (\d+) tabular row values, but got (\d+)$/.exec(reason);
@@ -61,4 +69,16 @@ function describe(reason: string, line: number, normalised: NormalisedToon): str
     return `keyed object "${keyed.name}" ${which} has ${countOf(cells[2] ?? 0, "value")}, header has ${countOf(cells[1] ?? 0, "field")}`;
   }
   return reason;
+}
+
+/** The key of the list header an item line sits under. */
+function listAbove(lines: readonly string[], line: number): string | undefined {
+  const indentOf = (text: string): number => text.length - text.trimStart().length;
+  const own = indentOf(lines[line - 1] ?? "");
+  for (let at = line - 2; at >= 0; at--) {
+    const text = lines[at] ?? "";
+    if (text.trim() === "" || indentOf(text) >= own) continue;
+    return parseArrayHeader(text.trim().replace(/^- /, ""))?.key;
+  }
+  return undefined;
 }

@@ -61,6 +61,7 @@ class NormaliseState {
   readonly blocks: NormalisedBlock[] = [];
   readonly step: number;
   readonly values: ValueWriter;
+  readonly dataFields: ReadonlySet<string>;
 
   constructor(
     readonly lines: readonly SourceLine[],
@@ -68,6 +69,7 @@ class NormaliseState {
   ) {
     this.step = options.indentSize;
     this.values = new ValueWriter(options);
+    this.dataFields = options.dataFields ?? new Set();
   }
 
   record(block: Omit<NormalisedBlock, "endLine" | "listForm"> & { listForm?: boolean }): void {
@@ -301,6 +303,9 @@ function writeKeyedTable(state: NormaliseState, index: number, header: ArrayHead
 }
 
 class Normaliser extends NormaliseState {
+  /** The keys whose blocks hold the current line, innermost last. */
+  private readonly openKeys: Array<{ readonly indent: number; readonly key: string }> = [];
+
   run(): NormalisedToon {
     let index = 0;
     while (index < this.lines.length) index = this.next(index);
@@ -319,6 +324,7 @@ class Normaliser extends NormaliseState {
       this.emit(line.raw, line.number);
       return index + 1;
     }
+    this.enter(line);
     const header = parseArrayHeader(line.body);
     if (header) {
       if (header.fields && header.inline === "") {
@@ -338,6 +344,16 @@ class Normaliser extends NormaliseState {
     }
     this.valueLine(line);
     return index + 1;
+  }
+
+  /** Tells the value writer whether the line lies inside a data field's block. */
+  private enter(line: SourceLine): void {
+    while ((this.openKeys.at(-1)?.indent ?? -1) >= line.indent) this.openKeys.pop();
+    this.values.inData = this.openKeys.some((open) => this.dataFields.has(open.key));
+    const key = parseArrayHeader(line.body)?.key ?? parseKeyValue(line.body)?.key;
+    if (key !== undefined) {
+      this.openKeys.push({ indent: line.indent + (line.listItem ? this.step : 0), key });
+    }
   }
 
   private headerLine(line: SourceLine, header: ArrayHeader): void {

@@ -5,14 +5,19 @@ import { keepAsString, splitValues, type ToonDelimiter, trimSpaces } from "./tok
 export interface NormaliseOptions {
   readonly indentSize: number;
   readonly stringFields: ReadonlySet<string>;
+  /** Keys holding the document's own data (a JSON Schema, function args): no stringFields inside. */
+  readonly dataFields?: ReadonlySet<string>;
   readonly source?: string | undefined;
 }
 
 export class ValueWriter {
+  /** Whether the line being written lies inside one of the `dataFields`. */
+  inData = false;
+
   constructor(private readonly options: NormaliseOptions) {}
 
   isStringField(name: string | undefined): boolean {
-    return name !== undefined && this.options.stringFields.has(name);
+    return !this.inData && name !== undefined && this.options.stringFields.has(name);
   }
 
   fail(reason: string, line: number): never {

@@ -91,7 +91,7 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     );
     // The meta-rubric's notes on c2 and c3 (1–5 scores without guideline bands).
     expect(lines.filter((l) => /^\s+info\s+guideline_bands\s/.test(l))).toHaveLength(2);
-    expect(lines.some((l) => l.includes(`(at ${IFB_CATALOG} $.criteria[1])`))).toBe(true);
+    expect(lines.some((l) => l.includes(`(at ${IFB_CATALOG}:11 $.criteria[1])`))).toBe(true);
     expect(lines.at(-1)).toBe("valid: 0 errors, 0 warnings, 2 notes");
   });
 
@@ -103,6 +103,27 @@ describe.concurrent("evalgate catalog validate", { timeout: SPAWN_TIMEOUT }, () 
     const run = await runEvalgate(["catalog", "validate", unordered]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^\s+error\s.*ordered by score.*\$\.criteria\[0\]\.levels/m);
+  });
+
+  it("a warning names the line and the key as the file writes them, not the loaded model's", async () => {
+    const criterion = (
+      id: string,
+    ) => `    { "id": "${id}", "name": "Question Count", "description": "Enough questions?",
+      "weight": 0.5, "levels": [ { "id": "few", "label": "Few", "score": 0 },
+                                 { "id": "enough", "label": "Enough", "score": 1 } ],
+      "scoring_method": { "type": "llm_decode" } }`;
+    const text = `{ "id": "quiz", "name": "Quiz", "version": "1", "pass_threshold": 0.6,
+  "criteria": [
+${criterion("count")},
+${criterion("count_again")} ] }
+`;
+    const path = await writeText(temp.dir, "twin-titles.json", text);
+    const run = await runEvalgate(["catalog", "validate", path]);
+    expect(run.code).toBe(0);
+    // the rubric form calls the title `name`; the second criterion's starts on line 7
+    expect(run.stdout).toContain(
+      `duplicate criterion title "Question Count" (also criteria[0])  (at ${path}:7 $.criteria[1].name)`,
+    );
   });
 
   it("a catalog whose weights had to be normalised: the warning, exit 0", async () => {

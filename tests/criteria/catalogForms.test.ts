@@ -1,3 +1,4 @@
+import { encode as encodeToon } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/criteria/index.js";
 
@@ -272,5 +273,34 @@ describe("evalgate's own model", () => {
     const catalog = parseCatalog(SEED_000_CATALOG, { format: "toon", source: "a.toon" });
     const again = parseCatalog(JSON.stringify(catalog), { format: "json", source: "a.toon" });
     expect(again).toEqual(catalog);
+  });
+
+  it("round-trips through spec TOON the numbers a schema or function args keep under id, version, name or title", () => {
+    const schema = {
+      type: "object",
+      properties: { id: { type: "integer" }, version: { const: 2 } },
+      examples: [{ id: 5, version: 2, name: 3, title: 4 }],
+      default: { id: 1 },
+    };
+    const written = {
+      id: "shapes",
+      name: "Shapes",
+      version: "1.0",
+      criteria: [
+        {
+          id: "record",
+          title: "Record",
+          description: "A record",
+          weight: 1,
+          method: { kind: "schema", schema },
+        },
+      ],
+    };
+    const catalog = parseCatalog(JSON.stringify(written), { format: "json" });
+    const { source: _source, warnings: _warnings, ...model } = catalog;
+    const again = parseCatalog(encodeToon(model), { format: "toon" });
+    expect(again.criteria[0]?.method).toEqual({ kind: "schema", schema });
+    // the catalog's own id and version stay strings
+    expect([again.id, again.version]).toEqual(["shapes", "1.0"]);
   });
 });

@@ -1,6 +1,10 @@
 /** Catalog text at the edges: a UTF-8 byte-order mark, and nesting deep enough to overflow a parser. */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CatalogError } from "../../src/criteria/errors.js";
+import { loadCatalog } from "../../src/criteria/load.js";
 import { parseCatalog } from "../../src/criteria/parse.js";
 
 const CATALOG = JSON.stringify({
@@ -57,4 +61,22 @@ describe("point function arguments", () => {
     expect((error as CatalogError).detail).toMatch(/regular expression/);
     expect((error as CatalogError).path?.[0]).toBe("points");
   });
+});
+
+describe("a catalog file in YAML", () => {
+  it.each(["catalog.yaml", "catalog.yml"])(
+    "%s is refused as YAML, not read as broken TOON",
+    async (name) => {
+      const dir = await mkdtemp(join(tmpdir(), "evalgate-yaml-"));
+      const path = join(dir, name);
+      const yaml = "name: Budget\nversion: '1'\ncriteria:\n  - id: costs\n    name: Costs\n";
+      await writeFile(path, yaml);
+      const error = await loadCatalog(path).catch((e: unknown) => e);
+      await rm(dir, { recursive: true, force: true });
+      expect(error).toBeInstanceOf(CatalogError);
+      expect((error as CatalogError).message).toBe(
+        `${path}: YAML is not read: write the catalog as TOON or JSON`,
+      );
+    },
+  );
 });

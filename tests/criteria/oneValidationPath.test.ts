@@ -84,8 +84,16 @@ describe("the weights", () => {
   });
 
   it("one huge weight beside small ones is usable: its sum is finite", () => {
-    const catalog = parseCatalog(JSON.stringify(native([1e308, 1])), { format: "json" });
+    const said: string[] = [];
+    const catalog = parseCatalog(JSON.stringify(native([1e308, 1])), {
+      format: "json",
+      onFindings: (findings) => said.push(...findings.map((f) => f.message)),
+    });
     expect(catalog.criteria.map((c) => c.weight)).toEqual([1, 1e-308]);
+    // the sum is finite, and the warning says so
+    expect(said).toContain(
+      "weights of the scored criteria sum to 1e+308, not 1; normalised to sum to 1 (relative weights kept)",
+    );
   });
 
   it("weights summing to 0 are refused", () => {

@@ -168,6 +168,29 @@ describe("prototype keys in catalogs", () => {
     expect(error.detail).toContain("$.criteria[0].method.constructor.prototype");
   });
 
+  it("a criterion cannot be named __proto__: its score would vanish from the result's scores", async () => {
+    const text = `{"id": "n", "name": "N", "version": "1", "criteria": [
+  {"id": "b", "title": "B", "description": "Says world?", "weight": 1,
+   "method": {"kind": "function", "name": "contains", "args": "world"}},
+  {"id": "__proto__", "title": "A", "description": "Says hello?", "weight": 1,
+   "method": {"kind": "function", "name": "contains", "args": "hello"}}]}`;
+    const error = await refusal("reserved.json", text);
+    expect(error.path).toEqual(["criteria", 1, "id"]);
+    expect(error.line).toBe(4);
+    expect(error.detail).toMatch(/^the criterion id "__proto__" is reserved: choose another id/);
+    const toon = [
+      "meta{id,version,program}:",
+      "harbour,1.0,Harbour Fund",
+      "",
+      "criteria[2,]{id,type,weight,title,prompt}:",
+      "k1,check,1.0,Region,Is the applicant based in the region?",
+      "__proto__,score,1.0,Innovation,Rate the innovation (1-5).",
+    ].join("\n");
+    const fromToon = await refusal("reserved.toon", toon);
+    expect(fromToon.path).toEqual(["criteria", 1, "id"]);
+    expect(fromToon.line).toBe(6);
+  });
+
   it("parseCatalog (text given by the application) refuses the same keys", () => {
     const text =
       '{"id": "x", "points": [{"text": "Clear aims.", "__proto__": {"required": false}}]}';
@@ -247,6 +270,20 @@ describe("keys a catalog form does not know", () => {
     const error = await refusal("level-typo.json", text);
     expect(error.path).toEqual(["criteria", 0, "levels", 1, "indicator"]);
     expect(error.line).toBe(text.split("\n").findIndex((l) => l.includes('"indicator"')) + 1);
+  });
+
+  it("an unknown column of a funding catalog is told in the same words as any unknown key", async () => {
+    const text = [
+      "meta{id,version,program,colour}:",
+      "harbour,1.0,Harbour Fund,red",
+      "",
+      "criteria[1,]{id,type,weight,title,prompt}:",
+      "s1,score,1.0,Innovation,Rate the innovation (1-5).",
+    ].join("\n");
+    const error = await refusal("colour.toon", text);
+    expect(error.detail).toBe('unknown key "colour" — as a funding criteria catalog');
+    expect(error.line).toBe(2);
+    expect(error.path).toEqual(["meta", "colour"]);
   });
 
   it("free-form values (function args, metadata) keep whatever keys they hold", async () => {

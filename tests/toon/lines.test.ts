@@ -174,6 +174,18 @@ describe("ToonError", () => {
     expect(error.reason).toBe('tabular array "rows" row 2 has 1 value, header has 2 fields');
   });
 
+  it("names a spec list with too many or too few items, and a tab-indented line, in plain words", () => {
+    const more = thrown(() => decodeToon("id: a\ncriteria[1]:\n  - id: c\n\n  - id: d\n"));
+    expect(more.line).toBe(5);
+    expect(more.reason).toBe('list "criteria" declares 1 item but has more');
+    const fewer = thrown(() => decodeToon("a:\n  tags[3]:\n    - x\n    - y\nb: 1"));
+    expect(fewer.line).toBe(4);
+    expect(fewer.reason).toBe('list "tags" declares 3 items but has 2');
+    const tab = thrown(() => decodeToon("id: a\nmethod:\n\tkind: check\n"));
+    expect(tab.line).toBe(3);
+    expect(tab.reason).toBe("a tab indents this line: indent with spaces");
+  });
+
   it("names keyed objects with missing entries or cells", () => {
     const missing = thrown(() => decodeToon("m[3:]{v}:\n  a: 1\n  b: 2"));
     expect(missing.line).toBe(3);

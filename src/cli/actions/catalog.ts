@@ -57,7 +57,7 @@ function printedFinding(finding: ValidationFinding, path: string): PrintedFindin
     severity: finding.severity,
     check: finding.check,
     message: finding.message,
-    location: `${path} ${formatCatalogPath(finding.path)}`,
+    location: `${path}${finding.line === undefined ? "" : `:${finding.line}`} ${formatCatalogPath(finding.path)}`,
   };
 }
 

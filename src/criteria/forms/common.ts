@@ -26,7 +26,18 @@ export function renameRoot(
   return renamed === undefined ? path : [...renamed, ...rest];
 }
 
-export const VersionSchema = z.union([z.string().min(1), z.number()]).transform(String);
+export const VersionSchema = z
+  .union([z.string().min(1), z.number()], {
+    error: (issue) => `expected the version as text or a number, got ${kindOf(issue.input)}`,
+  })
+  .transform(String);
+
+/** "a number", "a list", "null": what a value is, in a message. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
 
 export const ThresholdSchema = z.number().min(0).max(1);
 

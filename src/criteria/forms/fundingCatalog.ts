@@ -24,7 +24,8 @@ const FundingCatalogMetaSchema = z.strictObject({
   program: z.string().min(1),
   description: z.string().optional(),
   passing_threshold: ThresholdSchema.optional(),
-  fundable_threshold: z.number().min(1).max(5).optional(),
+  // Above 1: a threshold of 1 on the 1–5 scale is reached by the worst total.
+  fundable_threshold: z.number().gt(1).max(5).optional(),
   reject_below: z.number().min(1).max(5).optional(),
   few_shot: z.boolean().optional(),
   few_shot_examples: z.number().int().min(1).max(MAX_FEW_SHOT_EXAMPLES).optional(),
@@ -76,8 +77,10 @@ export const fundingCatalogForm: CatalogForm<FundingCatalogFile> = {
       const column = field === "description" ? "prompt" : field === "method" ? "type" : field;
       return column === undefined ? ["criteria", index ?? 0] : ["criteria", index ?? 0, column];
     }
+    if (head === "statusRules") {
+      return ["meta", index === "rejectBelow" ? "reject_below" : "fundable_threshold"];
+    }
     return renameRoot(path.slice(0, 1), {
-      statusRules: ["meta", "fundable_threshold"],
       passingThreshold: ["meta", "passing_threshold"],
       id: ["meta", "id"],
       version: ["meta", "version"],

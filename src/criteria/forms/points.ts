@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CatalogInput, CriterionInput } from "../model.js";
 import {
   type CatalogForm,
+  kindOf,
   renameRoot,
   ThresholdSchema,
   titleFrom,
@@ -25,7 +26,10 @@ const PointObjectSchema = z
 
 const PointTupleSchema = z.tuple([z.string().min(1)], z.unknown());
 
-const PointDefinitionSchema = z.union([z.string().min(1), PointTupleSchema, PointObjectSchema]);
+const PointDefinitionSchema = z.union([z.string().min(1), PointTupleSchema, PointObjectSchema], {
+  error: (issue) =>
+    `expected a point: a text, a ["function", args] list or an object with text or fn, got ${kindOf(issue.input)}`,
+});
 type PointDefinition = z.infer<typeof PointDefinitionSchema>;
 
 const PointsCatalogSchema = z.strictObject({
