@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { ModelAbortedError } from "../errors.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { ModelDownloadError } from "./errors.js";
@@ -218,6 +219,19 @@ async function createDirs(dir: string): Promise<string[]> {
 }
 
 export async function ensureModelFile(
+  model: EmbeddedModelFile,
+  options: EnsureModelFileOptions,
+): Promise<ModelFileResult> {
+  try {
+    return await findOrDownload(model, options);
+  } catch (error) {
+    // Ctrl-C is a cancellation, as during a model call (a part file stays for a resume).
+    if (options.signal?.aborted) throw new ModelAbortedError({}, options.signal.reason);
+    throw error;
+  }
+}
+
+async function findOrDownload(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
 ): Promise<ModelFileResult> {
