@@ -81,7 +81,16 @@ async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promi
     onProgress: bar.update,
     onWait: bar.waiting,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-  }).finally(bar.finish);
+  }).then(
+    (result) => {
+      bar.finish(true);
+      return result;
+    },
+    (error: unknown) => {
+      bar.finish(false);
+      throw error;
+    },
+  );
   await loadLocalModel(found.path, options.env);
   const spec = `llama-cpp:${found.path}`;
   const target = resolveModelTarget(spec, options.env);
