@@ -180,6 +180,21 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     await listed.close();
   });
 
+  it("a runtime setting out of range is refused, named, before the model loads", async () => {
+    const settings = [
+      ["EVALGATE_LLAMA_SEQUENCES", "257", "an integer from 1 to 256"],
+      ["EVALGATE_LLAMA_MAX_TOKENS", "abc", "a positive integer"],
+      ["EVALGATE_LLAMA_MAX_TOKENS", "-3", "a positive integer"],
+    ] as const;
+    for (const [name, value, range] of settings) {
+      const run = await evaluate(["--model", `llama-cpp:${tinyModel}`], { [name]: value });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(`${name} must be ${range} (got "${value}")`);
+      expect(run.stderr).toContain("[EMBEDDED_RUNTIME_UNAVAILABLE]");
+    }
+  });
+
   it("a file that is not a GGUF model: a clear message, exit 2", async () => {
     const bogus = join(temp.dir, "notAModel.gguf");
     await writeFile(bogus, "this is not a model\n");
