@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { isEvalgateError } from "../../errors.js";
 import { ModelAbortedError } from "../errors.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
@@ -227,7 +228,15 @@ export async function ensureModelFile(
   } catch (error) {
     // Ctrl-C is a cancellation, as during a model call (a part file stays for a resume).
     if (options.signal?.aborted) throw new ModelAbortedError({}, options.signal.reason);
-    throw error;
+    if (isEvalgateError(error)) throw error;
+    // Only the file system is left: the cache folder (or a file in it) cannot be used.
+    throw new ModelDownloadError(
+      "write-failed",
+      model.url,
+      `cannot keep the embedded model in the cache folder ${options.cacheDir} ` +
+        `(${causeText(error)}): set EVALGATE_CACHE_DIR to a folder evalgate can write`,
+      { cause: error },
+    );
   }
 }
 

@@ -163,6 +163,18 @@ describe("ensureModelFile", () => {
     expect(await cachedFiles()).toEqual(["tiny.gguf", "tiny.gguf.verified"]);
   });
 
+  it("a cache folder that cannot be written: named, with the setting that moves it", async () => {
+    server = await startModelServer(BODY);
+    const { writeFile } = await import("node:fs/promises");
+    const notAFolder = join(cacheDir, "file");
+    await writeFile(notAFolder, "a file where the cache folder should be\n");
+    const error = await failure(ensureModelFile(modelAt(server.url), { cacheDir: notAFolder }));
+    expect(error.problem).toBe("write-failed");
+    expect(error.message).toContain(`cache folder ${notAFolder}`);
+    expect(error.message).toContain("EVALGATE_CACHE_DIR");
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("Ctrl-C during the download is a cancellation (as during a call), keeping the part for a resume", async () => {
     server = await startModelServer(BODY, { stallAfterBytes: 1_000 });
     const controller = new AbortController();
