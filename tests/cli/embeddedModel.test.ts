@@ -209,5 +209,13 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     const run = await evaluate(["--model", `llama-cpp:${bogus}`], {});
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`cannot use the model file ${bogus}`);
+    // A file of the system is never read, not even its first bytes.
+    const environ = await evaluate(["--model", "llama-cpp:/proc/self/environ"], {});
+    expect(environ.code).toBe(2);
+    expect(environ.stderr).toContain(
+      "cannot use the model file /proc/self/environ: it is in /proc",
+    );
+    expect(environ.stderr).toContain("it is never read [MODEL_FILE_UNUSABLE]");
+    expect(environ.stderr).not.toContain("GGUF magic");
   });
 });

@@ -3,8 +3,9 @@
  * EVALGATE_LLAMA_GPU says otherwise; it never downloads or compiles llama.cpp. A model file is
  * loaded once per process, one context whose sequences serve concurrent calls.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import { kernelProblem } from "../../untrusted/regularFile.js";
 import { loadOnce, loadOncePer } from "../modelCandidate.js";
 import type { ModelEnv } from "../spec.js";
 import { EmbeddedRuntimeError, ModelFileError } from "./errors.js";
@@ -129,6 +130,8 @@ function sequencePool(context: LlamaContext, size: number) {
 function checkModelFile(path: string): void {
   if (!existsSync(path)) throw new ModelFileError(path, "the file does not exist");
   if (!statSync(path).isFile()) throw new ModelFileError(path, "it is not a regular file");
+  const kernel = kernelProblem(realpathSync(path));
+  if (kernel !== undefined) throw new ModelFileError(path, `it ${kernel.reason}`);
 }
 
 async function loadModelFile(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
