@@ -7,6 +7,7 @@ import type { EmbeddedModelFile } from "../llm/embedded/defaultModel.js";
 import { formatSize } from "../llm/embedded/defaultModel.js";
 import { onGenerationProgress } from "../llm/embedded/generationProgress.js";
 import type { DownloadProgress } from "../llm/embedded/modelDownload.js";
+import { redactSecretText } from "../redact.js";
 import { spanText } from "../timeText.js";
 import { type TextOutput, writeBetween, writeControl } from "./context.js";
 import { progressBar } from "./progress.js";
@@ -39,7 +40,7 @@ export function createDownloadBar(stderr: TextOutput, file: EmbeddedModelFile) {
   return {
     start: () => {
       started = true;
-      stderr.write(`downloading ${file.url}\n`);
+      stderr.write(`downloading ${redactSecretText(file.url)}\n`);
     },
     update: (progress: DownloadProgress) => {
       last = progress;
@@ -48,11 +49,13 @@ export function createDownloadBar(stderr: TextOutput, file: EmbeddedModelFile) {
     waiting: () => {
       stderr.write("another evalgate is downloading the model; waiting for it\n");
     },
-    finish: () => {
+    /** Ends the bar; `done` when the file arrived (an interrupted download is not "downloaded"). */
+    finish: (done: boolean) => {
       if (!started) return;
       draw(true);
       if (stderr.isTTY === true) stderr.write("\n");
-      if (last !== undefined) stderr.write(`downloaded ${formatSize(last.receivedBytes)}\n`);
+      if (done && last !== undefined)
+        stderr.write(`downloaded ${formatSize(last.receivedBytes)}\n`);
     },
   };
 }

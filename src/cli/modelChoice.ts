@@ -27,7 +27,7 @@ export interface ModelTarget {
   serverSetting?: string;
   /** True when neither --model nor EVALGATE_MODEL named a model: the command chooses. */
   chosen?: boolean;
-  /** The per-call deadline to use when the command is given none (the embedded model's). */
+  /** The per-call deadline to use when the command is given none (a `llama-cpp:` model's). */
   defaultTimeoutMs?: number;
 }
 
@@ -37,7 +37,7 @@ interface ChooseModelOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Per-call deadline on the embedded model, unless the command is given one (CPU is slow). */
+/** Per-call deadline on the embedded runtime (any GGUF file), unless the command is given one. */
 const EMBEDDED_TIMEOUT_MS = 300_000;
 
 export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
@@ -56,6 +56,7 @@ export function resolveModelTarget(spec: string | undefined, env: ModelEnv): Mod
           ? "EVALGATE_MODEL"
           : "--model",
     ...(chosen ? { chosen } : {}),
+    ...(parsed.provider === "llama-cpp" ? { defaultTimeoutMs: EMBEDDED_TIMEOUT_MS } : {}),
   };
 }
 
@@ -81,11 +82,20 @@ async function useEmbeddedModel(why: string, options: ChooseModelOptions): Promi
     onProgress: bar.update,
     onWait: bar.waiting,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-  }).finally(bar.finish);
+  }).then(
+    (result) => {
+      bar.finish(true);
+      return result;
+    },
+    (error: unknown) => {
+      bar.finish(false);
+      throw error;
+    },
+  );
   await loadLocalModel(found.path, options.env);
   const spec = `llama-cpp:${found.path}`;
   const target = resolveModelTarget(spec, options.env);
-  return { ...target, spec, chosen: true, defaultTimeoutMs: EMBEDDED_TIMEOUT_MS };
+  return { ...target, spec, chosen: true };
 }
 
 /** checkOllama's options for a target: the setting its server list came from. */

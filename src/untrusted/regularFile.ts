@@ -67,7 +67,8 @@ const LINK: FileProblem = {
     "is a symbolic link: links are not followed (give the file itself, or set EVALGATE_FOLLOW_SYMLINKS=1)",
 };
 
-function kernelProblem(real: string): FileProblem | undefined {
+/** Why a file whose real path is in /proc, /sys or /dev is never read; undefined elsewhere. */
+export function kernelProblem(real: string): FileProblem | undefined {
   const folder = KERNEL_FOLDERS.find((f) => real === f || real.startsWith(`${f}${sep}`));
   if (folder === undefined) return undefined;
   const shown = real.length > 80 ? `${real.slice(0, 77)}...` : real;

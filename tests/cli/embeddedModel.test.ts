@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OLLAMA_MODEL } from "../../src/llm/spec.js";
@@ -84,8 +84,9 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
 }, () => {
   it("--model llama-cpp:<file.gguf>: the runtime loads it and every answer follows the contract", async () => {
     const marked = await writeText(temp.dir, "marked.md", `${CONTENT}Run M-1.\n`);
+    const trace = join(temp.dir, "marked-trace.jsonl");
     const run = await evaluate(
-      ["--model", `llama-cpp:${tinyModel}`],
+      ["--model", `llama-cpp:${tinyModel}`, "--trace", trace],
       { OLLAMA_BASE_URL: ollama.url },
       marked,
     );
@@ -97,6 +98,13 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     for (const id of ["c2", "c3"]) {
       const answer = JSON.parse(String(raw[id])) as { score: number };
       expect([1, 2, 3, 4, 5]).toContain(answer.score);
+    }
+    // A named GGUF file runs on the CPU as the chosen one does: 300 s per call unless --timeout.
+    const traced = (await readFile(trace, "utf8")).trim().split("\n");
+    expect(traced.length).toBeGreaterThan(0);
+    for (const line of traced) {
+      const { parameters } = JSON.parse(line) as { parameters: { timeoutMs: number } };
+      expect(parameters.timeoutMs).toBe(300_000);
     }
     // --model wins: the Ollama server was not asked to judge.
     expect(ollama.chatRequests().filter((r) => JSON.stringify(r).includes("Run M-1"))).toEqual([]);
@@ -180,11 +188,34 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     await listed.close();
   });
 
+  it("a runtime setting out of range is refused, named, before the model loads", async () => {
+    const settings = [
+      ["EVALGATE_LLAMA_SEQUENCES", "257", "an integer from 1 to 256"],
+      ["EVALGATE_LLAMA_MAX_TOKENS", "abc", "a positive integer"],
+      ["EVALGATE_LLAMA_MAX_TOKENS", "-3", "a positive integer"],
+    ] as const;
+    for (const [name, value, range] of settings) {
+      const run = await evaluate(["--model", `llama-cpp:${tinyModel}`], { [name]: value });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(`${name} must be ${range} (got "${value}")`);
+      expect(run.stderr).toContain("[EMBEDDED_RUNTIME_UNAVAILABLE]");
+    }
+  });
+
   it("a file that is not a GGUF model: a clear message, exit 2", async () => {
     const bogus = join(temp.dir, "notAModel.gguf");
     await writeFile(bogus, "this is not a model\n");
     const run = await evaluate(["--model", `llama-cpp:${bogus}`], {});
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`cannot use the model file ${bogus}`);
+    // A file of the system is never read, not even its first bytes.
+    const environ = await evaluate(["--model", "llama-cpp:/proc/self/environ"], {});
+    expect(environ.code).toBe(2);
+    expect(environ.stderr).toContain(
+      "cannot use the model file /proc/self/environ: it is in /proc",
+    );
+    expect(environ.stderr).toContain("it is never read [MODEL_FILE_UNUSABLE]");
+    expect(environ.stderr).not.toContain("GGUF magic");
   });
 });

@@ -3,7 +3,11 @@
  * drawn while the model answers (into a stream object standing in for the terminal).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { downloadLine, showGenerationProgress } from "../../src/cli/embeddedProgress.js";
+import {
+  createDownloadBar,
+  downloadLine,
+  showGenerationProgress,
+} from "../../src/cli/embeddedProgress.js";
 import { startGenerationMeter } from "../../src/llm/embedded/generationProgress.js";
 
 /** The terminal's erase-to-end-of-line sequence. */
@@ -34,6 +38,40 @@ describe("downloadLine", () => {
       bytesPerSecond: 1_000,
     });
     expect(line).toBe("downloading  1.5 kB  1.0 kB/s");
+  });
+});
+
+describe("createDownloadBar", () => {
+  const mirror = {
+    name: "m.gguf",
+    fileName: "m.gguf",
+    url: "https://user:hunter2@mirror.example/m.gguf?token=abc123secret",
+    sha256: "0".repeat(64),
+    sizeBytes: undefined,
+    licence: "see the mirror",
+  };
+  const progress = {
+    receivedBytes: 2_000,
+    totalBytes: 5_000,
+    resumedFromBytes: 0,
+    bytesPerSecond: 1,
+  };
+
+  it("names the mirror it downloads from without the URL's credentials", () => {
+    const piped = sink(false);
+    createDownloadBar(piped, mirror).start();
+    expect(piped.writes).toEqual(["downloading https://***@mirror.example/m.gguf?token=***\n"]);
+  });
+
+  it("says downloaded only for a download that finished", () => {
+    for (const done of [false, true]) {
+      const terminal = sink(true);
+      const bar = createDownloadBar(terminal, mirror);
+      bar.start();
+      bar.update(progress);
+      bar.finish(done);
+      expect(terminal.writes.some((line) => line.startsWith("downloaded"))).toBe(done);
+    }
   });
 });
 

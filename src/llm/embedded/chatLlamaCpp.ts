@@ -23,6 +23,7 @@ import {
   importRuntime,
   type LoadedModel,
   loadEmbeddedModel,
+  maxAnswerTokens,
   type RuntimeSettings,
   runtimeSettings,
 } from "./llamaRuntime.js";
@@ -186,21 +187,17 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
   }
 }
 
-/** The most tokens one judge answer may have on the embedded model (EVALGATE_LLAMA_MAX_TOKENS). */
-const DEFAULT_MAX_TOKENS = 1024;
-
 /** The chat model of a `llama-cpp:` spec, loaded now: a bad file fails before the first prompt. */
 export async function createLlamaCppChat(
   modelPath: string,
   settings: ModelSettings,
 ): Promise<ChatLlamaCpp> {
-  const maxTokens = Number(settings.env.EVALGATE_LLAMA_MAX_TOKENS ?? DEFAULT_MAX_TOKENS);
   const chat = new ChatLlamaCpp({
     modelPath,
     runtime: runtimeSettings(settings.env),
     temperature: settings.temperature,
     ...(settings.seed === undefined ? {} : { seed: settings.seed }),
-    maxTokens: Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : DEFAULT_MAX_TOKENS,
+    maxTokens: maxAnswerTokens(settings.env),
   });
   await chat.load();
   return chat;

@@ -37,12 +37,16 @@ export async function tryLock(path: string, staleMs: number): Promise<HeldLock |
       const handle = await open(path, "wx");
       await handle.writeFile(`${process.pid}\n${new Date().toISOString()}\n`);
       await handle.close();
+      let held = true;
       return {
         touch: async () => {
           const now = new Date();
           await utimes(path, now, now).catch(() => {});
         },
+        // Once only: a second release must not remove the lock another run took since.
         release: async () => {
+          if (!held) return;
+          held = false;
           await unlink(path).catch(() => {});
         },
       };

@@ -3,8 +3,9 @@
  * EVALGATE_LLAMA_GPU says otherwise; it never downloads or compiles llama.cpp. A model file is
  * loaded once per process, one context whose sequences serve concurrent calls.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import { kernelProblem } from "../../untrusted/regularFile.js";
 import { loadOnce, loadOncePer } from "../modelCandidate.js";
 import type { ModelEnv } from "../spec.js";
 import { EmbeddedRuntimeError, ModelFileError } from "./errors.js";
@@ -22,13 +23,28 @@ export interface RuntimeSettings {
   gpu: false | "auto" | "cuda" | "vulkan" | "metal";
 }
 
-function positiveInt(value: string | undefined, fallback: number | undefined, name: string) {
+/** llama.cpp decodes at most this many sequences in one context. */
+const MAX_SEQUENCES = 256;
+
+function positiveInt(
+  value: string | undefined,
+  fallback: number | undefined,
+  name: string,
+  max = Number.MAX_SAFE_INTEGER,
+) {
   if (value === undefined || value.trim() === "") return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new EmbeddedRuntimeError(`${name} must be a positive integer (got "${value}")`);
+  if (!Number.isInteger(parsed) || parsed <= 0 || parsed > max) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? "a positive integer" : `an integer from 1 to ${max}`;
+    throw new EmbeddedRuntimeError(`${name} must be ${range} (got "${value}")`);
   }
   return parsed;
+}
+
+/** The most tokens one answer may have (EVALGATE_LLAMA_MAX_TOKENS, default 1024). */
+export function maxAnswerTokens(env: ModelEnv): number {
+  return positiveInt(env.EVALGATE_LLAMA_MAX_TOKENS, 1024, "EVALGATE_LLAMA_MAX_TOKENS") ?? 1024;
 }
 
 export function runtimeSettings(env: ModelEnv): RuntimeSettings {
@@ -41,7 +57,8 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
   return {
     threads: positiveInt(env.EVALGATE_LLAMA_THREADS, undefined, "EVALGATE_LLAMA_THREADS"),
     contextSize: positiveInt(env.EVALGATE_LLAMA_CONTEXT, 8192, "EVALGATE_LLAMA_CONTEXT") ?? 8192,
-    sequences: positiveInt(env.EVALGATE_LLAMA_SEQUENCES, 2, "EVALGATE_LLAMA_SEQUENCES") ?? 2,
+    sequences:
+      positiveInt(env.EVALGATE_LLAMA_SEQUENCES, 2, "EVALGATE_LLAMA_SEQUENCES", MAX_SEQUENCES) ?? 2,
     gpu: gpu === "false" ? false : (gpu as RuntimeSettings["gpu"]),
   };
 }
@@ -113,6 +130,8 @@ function sequencePool(context: LlamaContext, size: number) {
 function checkModelFile(path: string): void {
   if (!existsSync(path)) throw new ModelFileError(path, "the file does not exist");
   if (!statSync(path).isFile()) throw new ModelFileError(path, "it is not a regular file");
+  const kernel = kernelProblem(realpathSync(path));
+  if (kernel !== undefined) throw new ModelFileError(path, `it ${kernel.reason}`);
 }
 
 async function loadModelFile(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
@@ -128,11 +147,22 @@ async function loadModelFile(path: string, settings: RuntimeSettings): Promise<L
     });
   }
   const contextSize = Math.min(settings.contextSize, model.trainContextSize);
-  const context = await model.createContext({
-    contextSize,
-    sequences: settings.sequences,
-    ...(settings.threads === undefined ? {} : { threads: settings.threads }),
-  });
+  const context = await model
+    .createContext({
+      contextSize,
+      sequences: settings.sequences,
+      ...(settings.threads === undefined ? {} : { threads: settings.threads }),
+    })
+    .catch(async (error: unknown) => {
+      await model.dispose();
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ModelFileError(
+        path,
+        `the runtime cannot make a context of ${contextSize} tokens for ${settings.sequences} ` +
+          `calls side by side (${message}); lower EVALGATE_LLAMA_CONTEXT or EVALGATE_LLAMA_SEQUENCES`,
+        { cause: error },
+      );
+    });
   return { model, context, ...sequencePool(context, settings.sequences) };
 }
 

@@ -7,6 +7,8 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { isEvalgateError } from "../../errors.js";
+import { ModelAbortedError } from "../errors.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { ModelDownloadError } from "./errors.js";
@@ -218,6 +220,27 @@ async function createDirs(dir: string): Promise<string[]> {
 }
 
 export async function ensureModelFile(
+  model: EmbeddedModelFile,
+  options: EnsureModelFileOptions,
+): Promise<ModelFileResult> {
+  try {
+    return await findOrDownload(model, options);
+  } catch (error) {
+    // Ctrl-C is a cancellation, as during a model call (a part file stays for a resume).
+    if (options.signal?.aborted) throw new ModelAbortedError({}, options.signal.reason);
+    if (isEvalgateError(error)) throw error;
+    // Only the file system is left: the cache folder (or a file in it) cannot be used.
+    throw new ModelDownloadError(
+      "write-failed",
+      model.url,
+      `cannot keep the embedded model in the cache folder ${options.cacheDir} ` +
+        `(${causeText(error)}): set EVALGATE_CACHE_DIR to a folder evalgate can write`,
+      { cause: error },
+    );
+  }
+}
+
+async function findOrDownload(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
 ): Promise<ModelFileResult> {

@@ -6,8 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EmbeddedModelFile } from "../../../src/llm/embedded/defaultModel.js";
+import { tryLock } from "../../../src/llm/embedded/downloadLock.js";
 import { isModelDownloadError } from "../../../src/llm/embedded/errors.js";
 import { type DownloadProgress, ensureModelFile } from "../../../src/llm/embedded/modelDownload.js";
+import { isModelAbortedError } from "../../../src/llm/errors.js";
 import { tinyGgufBytes } from "../../doubles/tinyGguf.js";
 import { type ModelServer, startModelServer } from "./modelServer.js";
 
@@ -159,5 +161,66 @@ describe("ensureModelFile", () => {
     const result = await ensureModelFile(modelAt(server.url), { cacheDir });
     expect(result.downloaded).toBe(true);
     expect(await cachedFiles()).toEqual(["tiny.gguf", "tiny.gguf.verified"]);
+  });
+
+  it("a cache folder that cannot be written: named, with the setting that moves it", async () => {
+    server = await startModelServer(BODY);
+    const { writeFile } = await import("node:fs/promises");
+    const notAFolder = join(cacheDir, "file");
+    await writeFile(notAFolder, "a file where the cache folder should be\n");
+    const error = await failure(ensureModelFile(modelAt(server.url), { cacheDir: notAFolder }));
+    expect(error.problem).toBe("write-failed");
+    expect(error.message).toContain(`cache folder ${notAFolder}`);
+    expect(error.message).toContain("EVALGATE_CACHE_DIR");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("Ctrl-C during the download is a cancellation (as during a call), keeping the part for a resume", async () => {
+    server = await startModelServer(BODY, { stallAfterBytes: 1_000 });
+    const controller = new AbortController();
+    const pending = ensureModelFile(modelAt(server.url), {
+      cacheDir,
+      signal: controller.signal,
+      onProgress: () => controller.abort(new Error("interrupted (SIGINT)")),
+    });
+    const error = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isModelAbortedError(error)).toBe(true);
+    expect(await cachedFiles()).toEqual(["tiny.gguf.part"]);
+  });
+
+  it("Ctrl-C while another run downloads is a cancellation too", async () => {
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(join(cacheDir, "models"), { recursive: true });
+    // The lock of a live process (this one): the run waits for it.
+    await writeFile(join(cacheDir, "models", "tiny.gguf.lock"), `${process.pid}\n`);
+    const controller = new AbortController();
+    const pending = ensureModelFile(modelAt("http://127.0.0.1:9/never.gguf"), {
+      cacheDir,
+      signal: controller.signal,
+      onWait: () => controller.abort(new Error("interrupted (SIGINT)")),
+    });
+    const error = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isModelAbortedError(error)).toBe(true);
+  });
+});
+
+describe("the download lock", () => {
+  it("released twice, leaves the lock the next run took in between", async () => {
+    const path = join(cacheDir, "model.lock");
+    const first = await tryLock(path, 120_000);
+    await first?.release();
+    const second = await tryLock(path, 120_000);
+    expect(second).toBeDefined();
+    await first?.release();
+    expect(existsSync(path)).toBe(true);
+    expect(await tryLock(path, 120_000)).toBeUndefined();
+    await second?.release();
+    expect(existsSync(path)).toBe(false);
   });
 });
