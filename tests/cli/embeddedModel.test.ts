@@ -191,6 +191,7 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
   it("a runtime setting out of range is refused, named, before the model loads", async () => {
     const settings = [
       ["EVALGATE_LLAMA_SEQUENCES", "257", "an integer from 1 to 256"],
+      ["EVALGATE_LLAMA_THREADS", "100000", "an integer from 1 to 512"],
       ["EVALGATE_LLAMA_MAX_TOKENS", "abc", "a positive integer"],
       ["EVALGATE_LLAMA_MAX_TOKENS", "-3", "a positive integer"],
     ] as const;

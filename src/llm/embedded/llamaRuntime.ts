@@ -25,6 +25,8 @@ export interface RuntimeSettings {
 
 /** llama.cpp decodes at most this many sequences in one context. */
 const MAX_SEQUENCES = 256;
+/** llama.cpp runs at most this many CPU threads (GGML_MAX_N_THREADS). */
+const MAX_THREADS = 512;
 
 function positiveInt(
   value: string | undefined,
@@ -55,7 +57,12 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
     );
   }
   return {
-    threads: positiveInt(env.EVALGATE_LLAMA_THREADS, undefined, "EVALGATE_LLAMA_THREADS"),
+    threads: positiveInt(
+      env.EVALGATE_LLAMA_THREADS,
+      undefined,
+      "EVALGATE_LLAMA_THREADS",
+      MAX_THREADS,
+    ),
     contextSize: positiveInt(env.EVALGATE_LLAMA_CONTEXT, 8192, "EVALGATE_LLAMA_CONTEXT") ?? 8192,
     sequences:
       positiveInt(env.EVALGATE_LLAMA_SEQUENCES, 2, "EVALGATE_LLAMA_SEQUENCES", MAX_SEQUENCES) ?? 2,
