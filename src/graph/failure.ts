@@ -1,6 +1,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { isCatalogError } from "../criteria/errors.js";
 import { isEvaluationError, isEvaluationModelError } from "../engine/errors.js";
+import { userMessage } from "../errors.js";
 import {
   isModelCallError,
   isModelContentPolicyError,
@@ -61,7 +62,8 @@ function classifyFailure(
   title: string,
   activity: "evaluation" | "generation",
 ): EvaluationFailure {
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // The error's own words and code: the JS class name says nothing to whoever reads it.
+  const detail = userMessage(error);
   const retry = "Nothing was lost: resume with retry once the cause is fixed.";
   if (isEvaluationModelError(error) || isModelCallError(error)) {
     const cause = isEvaluationModelError(error) ? error.modelError : error;

@@ -5,6 +5,7 @@
  * only marked applied.
  */
 import { Command, type StateSnapshot } from "@langchain/langgraph";
+import { userMessage } from "../errors.js";
 import { describeProgress, threadProgress } from "../graph/threadProgress.js";
 import { isDatabaseUnreachable } from "../store/databaseFailures.js";
 import type { ReviewStore } from "../store/reviewStore.js";
@@ -15,7 +16,6 @@ import { refusedDecision, reviewsOf } from "./pendingReview.js";
 import { run, snapshotOf } from "./threadRun.js";
 import {
   isInterruption,
-  messageOf,
   pendingRows,
   type RunnerContext,
   settle,
@@ -137,7 +137,7 @@ async function applyDecision(
     if (isInterruption(ctx, error)) throw error;
     const after = await snapshotOf(ctx, threadId);
     ctx.runtime.onGraphError?.(threadId, error);
-    const refusal = refused(after, messageOf(error));
+    const refusal = refused(after, userMessage(error));
     if (refusal !== undefined) return { refusal, after };
     throw error;
   }
@@ -177,7 +177,12 @@ async function advanceLocked(ctx: RunnerContext, threadId: string): Promise<Adva
       } catch (error) {
         if (isInterruption(ctx, error)) throw error;
         ctx.runtime.onGraphError?.(threadId, error);
-        return await settleFailed(ctx, threadId, applied, `the graph failed: ${messageOf(error)}`);
+        return await settleFailed(
+          ctx,
+          threadId,
+          applied,
+          `the graph failed: ${userMessage(error)}`,
+        );
       }
       if (typeof outcome === "string") return outcome;
       known = outcome.snapshot;

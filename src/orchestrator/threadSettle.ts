@@ -65,10 +65,6 @@ export function pendingRows(thread: ThreadRow, snapshot: StateSnapshot, reviews:
   }));
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 export interface RunnerContext {
   store: ReviewStore;
   runtime: ThreadRuntime;

@@ -112,7 +112,8 @@ describe("error paths of the evaluation node, each resumed with retry once the c
       expect(model.aborted).toBe(10); // both tries' held calls ended by the timeout
     };
     await expectRecoverableEvaluationFailure(run, fixCause, {
-      error: /model error \(timeout\): EvaluationModelError: .*did not answer within 750 ms/,
+      error:
+        /model error \(timeout\): the judge model could not answer \(5 criteria\): .*did not answer within 750 ms \[EVALUATION_MODEL_FAILED\]$/,
       message: /the model took too long to answer/,
       judgeCallsPerTry: 5,
     });
@@ -182,7 +183,8 @@ describe("error paths of the evaluation node, each resumed with retry once the c
     expect(failed?.notEvaluated).toHaveLength(5);
     expect(failed?.passed).toBe(false);
     await expectRecoverableEvaluationFailure(run, () => (state.active = false), {
-      error: /processing error \(nothing_evaluated\): GraphError: no criterion could be evaluated/,
+      error:
+        /processing error \(nothing_evaluated\): no criterion could be evaluated .*\[NOTHING_EVALUATED\]$/,
       message: /none of the judge's answers could be read/,
       judgeCallsPerTry: calls,
     });
@@ -297,7 +299,7 @@ describe("error paths of the evaluation node, each resumed with retry once the c
     expect(model.calls).toHaveLength(0);
     expect(out.status).toBe("error");
     expect(out.errors).toEqual([
-      "[evaluate content] invalid input: EvaluationError: the content is empty",
+      "[evaluate content] invalid input: the content is empty [EVALUATION_FAILED]",
     ]);
     let state = await graph.getState(config);
     expect(state.values.messages.at(-1)?.text).toBe(
@@ -341,7 +343,7 @@ describe("error paths of the evaluation node, each resumed with retry once the c
       expect(state.researchStatus).toBe("error");
       expect(state.researchResults).toBeUndefined();
       expect(state.errors).toEqual([
-        "[generate research] processing error (processing): GraphError: the research answer has no JSON object",
+        "[generate research] processing error (processing): the research answer has no JSON object [GENERATION_OUTPUT_INVALID]",
       ]);
       expect(await lastMessage(run)).toBe(
         "The Research generation failed while processing the writer's answer (the research answer has no JSON object). Nothing was lost: resume with retry once the cause is fixed.",
@@ -385,7 +387,7 @@ describe("error paths of the evaluation node, each resumed with retry once the c
       await start(run);
       expect((await pending(run))?.value.type).toBe("generation_error");
       expect((await values(run)).errors[0]).toMatch(
-        /^\[generate research\] model error \(unavailable\): ModelUnavailableError: .*refused the connection/,
+        /^\[generate research\] model error \(unavailable\): [^ ]+ refused the connection: ECONNREFUSED \[MODEL_UNAVAILABLE\]$/,
       );
       expect(await lastMessage(run)).toMatch(
         /^The Research generation could not be completed: the model is not available/,

@@ -75,7 +75,7 @@ describe("createEvaluationNode options", () => {
     expect(model.calls).toHaveLength(0);
     expect(update.researchStatus).toBe("error");
     expect(update.errors).toEqual([
-      "[evaluate research] invalid input: EvaluationError: the content is an empty object",
+      "[evaluate research] invalid input: the content is an empty object [EVALUATION_FAILED]",
     ]);
     expect(update.interruptMetadata?.type).toBe("evaluation_error");
     expect(update.researchEvaluation).toBeUndefined();

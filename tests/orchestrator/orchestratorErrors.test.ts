@@ -146,7 +146,7 @@ describe("ReviewOrchestrator on a graph that fails", () => {
   it("reports the failure as GRAPH_RUN_FAILED, and a decision as ThreadNotPausedError (stopped)", async () => {
     const graph = new StateGraph(OverallProposalState)
       .addNode("writeResearch", () => {
-        throw new Error("the research writer crashed");
+        throw new TypeError("the research writer crashed");
       })
       .addEdge(START, "writeResearch");
     const reviews = new ReviewOrchestrator({ graph, checkpointer: new MemorySaver() });
@@ -154,8 +154,8 @@ describe("ReviewOrchestrator on a graph that fails", () => {
     const error = await reviews.start({ rfpDocument: "RFP" }, { threadId: "w" }).catch((e) => e);
     expect(error).toBeInstanceOf(OrchestratorError);
     expect(error.code).toBe("GRAPH_RUN_FAILED");
-    expect(error.message).toContain('"w"');
-    expect(error.message).toContain("the research writer crashed");
+    // The error's own words, never its JS class name ("TypeError: …").
+    expect(error.message).toBe('thread "w": the graph failed: the research writer crashed');
 
     const decision = await reviews.submitDecision("w", "x", { action: "approve" }).catch((e) => e);
     expect(decision).toBeInstanceOf(ThreadNotPausedError);

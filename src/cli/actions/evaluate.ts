@@ -12,6 +12,7 @@ import type { EvaluationResult } from "../../scoring/result.js";
 import { linkPolicyOf } from "../contentFile.js";
 import { checkedContentType } from "../contentTypes.js";
 import { type CliContext, terminalWidth } from "../context.js";
+import { refuseUrlAsFile } from "../dbFile.js";
 import { showGenerationProgress } from "../embeddedProgress.js";
 import { CliError, type ModelNotReadyError } from "../errors.js";
 import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
@@ -174,6 +175,11 @@ export async function runEvaluate(
 ): Promise<void> {
   const paths = typeof inputPaths === "string" ? [inputPaths] : [...inputPaths];
   const at = (path: string) => resolve(context.cwd, path);
+  refuseUrlAsFile(options.db, {
+    name: "--db",
+    takes: "a SQLite file",
+    instead: "evaluate keeps its judge answers in a SQLite file only (it has no --database-url)",
+  });
   const several = severalFilesProblem(options.format, paths.length);
   if (several !== undefined) throw new CliError(several);
   const contentType =

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
+import { refuseUrlAsFile } from "../dbFile.js";
 import { CliError } from "../errors.js";
 import { resolveModelTarget } from "../modelChoice.js";
 import type { PanelFlags } from "../panelJudges.js";
@@ -40,6 +41,7 @@ function serveStore(options: RawServeOptions, context: CliContext): CheckpointSt
   if (options.db !== undefined || options.databaseUrl !== undefined) {
     throw new CliError("--data is the old name of --db <folder>/checkpoints.sqlite: give one");
   }
+  refuseUrlAsFile(data, { name: "--data", takes: "a folder" });
   const db = join(data, "checkpoints.sqlite");
   context.stderr.write(`evalgate: --data is deprecated: use --db ${db}\n`);
   return storeOfFlags({ db }, context.env, context.cwd);

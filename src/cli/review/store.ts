@@ -14,6 +14,7 @@ import {
   databaseLocation,
 } from "../../store/location.js";
 import type { ReviewStore } from "../../store/reviewStore.js";
+import { refuseUrlAsFile } from "../dbFile.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
 
@@ -62,6 +63,7 @@ export interface StoreFlags {
  * URL is not repeated: it may hold a password).
  */
 export function storeOfFlags(flags: StoreFlags, env: ModelEnv, cwd: string): CheckpointStore {
+  refuseUrlAsFile(flags.db, { name: "--db", takes: "a SQLite file" });
   const url = flags.databaseUrl?.trim();
   if (url === undefined || url === "") {
     const { db } = flags;
