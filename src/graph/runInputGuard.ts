@@ -3,11 +3,12 @@
  * a raw `$ZodError`; here a refusal is a GraphError (`GRAPH_INPUT_INVALID`, `RUN_CONTEXT_INVALID`)
  * naming each field. Nothing is run or stored.
  */
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
 import { graphInputInvalid, runContextInvalid } from "./errors.js";
 import { screenedInput, wrapRuns } from "./resumeGuard.js";
-import { type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
+import { sinksOfSaver, withRunSinks } from "./runSinks.js";
 
 export interface RunShape {
   input: z.ZodType;
@@ -21,15 +22,24 @@ function issuesOf(error: z.ZodError): string {
     .join("; ");
 }
 
+/** LangGraph's config key for the checkpointer a parent graph lends its subgraphs. */
+const LENT_CHECKPOINTER = "__pregel_checkpointer";
+
+/**
+ * The checkpointer a run writes to, as LangGraph picks it: the one a parent graph lends its
+ * subgraphs, else the graph's own (compiled with it, or attached later by a LangGraph server).
+ */
+function runCheckpointer(graph: object, options: RunnableConfig | undefined): unknown {
+  return (
+    options?.configurable?.[LENT_CHECKPOINTER] ?? (graph as { checkpointer?: unknown }).checkpointer
+  );
+}
+
 /**
  * The graph, its runs' input and context checked first and resume values screened (screenedInput),
- * each run given its RunSinks through its config.
+ * each run given the RunSinks of the checkpointer it writes to through its config.
  */
-function rejectInvalidRunInput<Graph extends object>(
-  graph: Graph,
-  shape: RunShape,
-  sinks: RunSinks = {},
-): Graph {
+function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
   return wrapRuns(graph, async function* (input, options, run) {
     if (input !== null && input !== undefined && !(input instanceof Command)) {
       const parsed = shape.input.safeParse(input);
@@ -39,6 +49,7 @@ function rejectInvalidRunInput<Graph extends object>(
       const parsed = shape.context.safeParse(options.context);
       if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
     }
+    const sinks = sinksOfSaver(runCheckpointer(graph, options));
     yield* run(screenedInput(input), withRunSinks(options, sinks));
   });
 }
@@ -52,10 +63,7 @@ export function checkingRuns<Builder extends { compile(...args: never[]): object
   shape: RunShape,
 ): Builder {
   const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
-  const guarded = (...args: unknown[]) => {
-    const checkpointer = (args[0] as { checkpointer?: unknown } | undefined)?.checkpointer;
-    return rejectInvalidRunInput(compile(...args), shape, sinksOfSaver(checkpointer));
-  };
+  const guarded = (...args: unknown[]) => rejectInvalidRunInput(compile(...args), shape);
   Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
   return builder;
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   Annotation,
   Command,
@@ -7,11 +10,13 @@ import {
   START,
   StateGraph,
 } from "@langchain/langgraph";
-import { describe, expect, it } from "vitest";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { EvaluationContextSchema } from "../../src/graph/state.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
+import { getTraces } from "../../src/store/index.js";
 import { askedAgain, scoringJudge } from "../graph/helpers.js";
 
 const DRAFT = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -266,5 +271,53 @@ describe("the evaluation gate inside a node function", () => {
     expect(done.gate?.decisions).toEqual(["edit"]);
     expect(done.published).toBe(EDITED);
     expect(model.calls).toHaveLength(CRITERIA);
+  });
+});
+
+describe("the evaluation gate embedded in a parent on a SQLite checkpointer", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "evalgate-embedded-sinks-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The direct form compiled on a new connection to the parent's checkpoint file. */
+  function parentOnSqlite() {
+    const model = scoringJudge();
+    const saver = SqliteSaver.fromConnString(join(dir, "pipeline.sqlite"));
+    const graph = new StateGraph(DirectParentState)
+      .addNode("prepare", (s: DirectParent) => ({
+        content: s.draft,
+        contentType: "problem_statement",
+      }))
+      .addNode("qualityGate", buildEvaluationGraph({ model }).compile())
+      .addEdge(START, "prepare")
+      .addEdge("prepare", "qualityGate")
+      .addEdge("qualityGate", END)
+      .compile({ checkpointer: saver });
+    return { model, saver, graph };
+  }
+
+  it("keeps its traces and judge answers in the parent's database, as a gate compiled on it does", async () => {
+    const first = parentOnSqlite();
+    await first.graph.invoke({ draft: DRAFT }, thread("s1"));
+    const done = await first.graph.invoke(
+      new Command({ resume: { action: "approve" } }),
+      thread("s1"),
+    );
+    first.saver.db.close();
+    expect(first.model.calls).toHaveLength(CRITERIA);
+    // The result in the parent's state holds the trace ids, not the prompts and answers.
+    expect(done.evaluation?.traces).toEqual([]);
+    const sqlitePath = join(dir, "pipeline.sqlite");
+    const traces = await getTraces("s1", { sqlitePath });
+    expect(traces.map((t) => t.id)).toEqual(done.evaluation?.traceIds);
+    expect(traces.length).toBeGreaterThanOrEqual(CRITERIA);
+
+    // A second thread over the same draft, from a new connection: every answer from the cache.
+    const second = parentOnSqlite();
+    await second.graph.invoke({ draft: DRAFT }, thread("s2"));
+    second.saver.db.close();
+    expect(second.model.calls).toHaveLength(0);
   });
 });
