@@ -1,18 +1,21 @@
 /**
  * A run's input and context are checked before LangGraph sees them: LangGraph's own zod check throws
  * a raw `$ZodError`; here a refusal is a GraphError (`GRAPH_INPUT_INVALID`, `RUN_CONTEXT_INVALID`)
- * naming each field. Nothing is run or stored.
+ * naming each field; a graph that always pauses refuses a run with no checkpointer
+ * (`CHECKPOINTER_MISSING`). Nothing is run or stored.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
-import { graphInputInvalid, runContextInvalid } from "./errors.js";
+import { checkpointerMissing, graphInputInvalid, runContextInvalid } from "./errors.js";
 import { screenedInput, wrapRuns } from "./resumeGuard.js";
 import { sinksOfSaver, withRunSinks } from "./runSinks.js";
 
 export interface RunShape {
   input: z.ZodType;
   context: z.ZodType;
+  /** Every run stops at a review: one with no checkpointer is refused before it runs. */
+  alwaysPauses?: boolean;
 }
 
 function issuesOf(error: z.ZodError): string {
@@ -49,7 +52,9 @@ function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunSha
       const parsed = shape.context.safeParse(options.context);
       if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
     }
-    const sinks = sinksOfSaver(runCheckpointer(graph, options));
+    const checkpointer = runCheckpointer(graph, options);
+    if (shape.alwaysPauses === true && !checkpointer) throw checkpointerMissing();
+    const sinks = sinksOfSaver(checkpointer);
     yield* run(screenedInput(input), withRunSinks(options, sinks));
   });
 }

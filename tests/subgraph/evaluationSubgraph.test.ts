@@ -12,6 +12,7 @@ import {
 } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isEvalgateError } from "../../src/errors.js";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { EvaluationContextSchema } from "../../src/graph/state.js";
@@ -319,5 +320,35 @@ describe("the evaluation gate embedded in a parent on a SQLite checkpointer", ()
     await second.graph.invoke({ draft: DRAFT }, thread("s2"));
     second.saver.db.close();
     expect(second.model.calls).toHaveLength(0);
+  });
+});
+
+describe("the evaluation gate with no checkpointer to pause on", () => {
+  it("is refused before it judges anything, alone or in a parent compiled without one", async () => {
+    const model = scoringJudge();
+    const alone = buildEvaluationGraph({ model }).compile();
+    const parent = new StateGraph(DirectParentState)
+      .addNode("prepare", (s: DirectParent) => ({
+        content: s.draft,
+        contentType: "problem_statement",
+      }))
+      .addNode("qualityGate", buildEvaluationGraph({ model }).compile())
+      .addEdge(START, "prepare")
+      .addEdge("prepare", "qualityGate")
+      .addEdge("qualityGate", END)
+      .compile();
+    const runs = [
+      () => alone.invoke({ content: DRAFT, contentType: "problem_statement" }),
+      () => parent.invoke({ draft: DRAFT }),
+    ];
+    for (const run of runs) {
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isEvalgateError(error, "CHECKPOINTER_MISSING")).toBe(true);
+      expect((error as Error).message).toMatch(/pauses for a reviewer.*checkpointer/);
+    }
+    expect(model.calls).toHaveLength(0);
   });
 });
