@@ -13,7 +13,7 @@ import {
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
-import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import { buildEvaluationGraph, withEvaluationGate } from "../../src/graph/evaluationGraph.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { EvaluationContextSchema } from "../../src/graph/state.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
@@ -350,5 +350,93 @@ describe("the evaluation gate with no checkpointer to pause on", () => {
       expect((error as Error).message).toMatch(/pauses for a reviewer.*checkpointer/);
     }
     expect(model.calls).toHaveLength(0);
+  });
+});
+
+describe("two evaluation gates in one parent", () => {
+  const BUDGET = "Budget: 40 homes at $12,000 each, $480,000 in all.";
+  const Two = withEvaluationGate({
+    problem: Annotation<string>(),
+    outcomes: Annotation<string[]>(),
+  });
+  type TwoState = typeof Two.State;
+  const noted = (s: TwoState) => ({
+    outcomes: [...(s.outcomes ?? []), `${s.contentType}:${s.status}`],
+  });
+
+  it("take turns, each fed by a node that sets content and contentType", async () => {
+    const gate = () => buildEvaluationGraph({ model: scoringJudge() }).compile();
+    const graph = new StateGraph(Two)
+      .addNode("problemIn", (s: TwoState) => ({
+        content: s.problem,
+        contentType: "problem_statement",
+      }))
+      .addNode("problemGate", gate())
+      .addNode("problemOut", noted)
+      .addNode("budgetIn", () => ({ content: BUDGET, contentType: "budget" }))
+      .addNode("budgetGate", gate())
+      .addNode("budgetOut", noted)
+      .addEdge(START, "problemIn")
+      .addEdge("problemIn", "problemGate")
+      .addEdge("problemGate", "problemOut")
+      .addEdge("problemOut", "budgetIn")
+      .addEdge("budgetIn", "budgetGate")
+      .addEdge("budgetGate", "budgetOut")
+      .addEdge("budgetOut", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const first = await graph.invoke({ problem: DRAFT }, thread("t1"));
+    expect(returnedInterrupts(first)[0]?.value.contentType).toBe("problem_statement");
+    const second = await graph.invoke(new Command({ resume: { action: "approve" } }), thread("t1"));
+    expect(returnedInterrupts(second)[0]?.value.contentType).toBe("budget");
+    const done = await graph.invoke(
+      new Command({ resume: [{ type: "response", args: "Itemise the costs." }] }),
+      thread("t1"),
+    );
+    expect(done.outcomes).toEqual(["problem_statement:approved", "budget:revision_requested"]);
+    expect(done.reviewHistory.map((r) => `${r.contentType}:${r.action}`)).toEqual([
+      "problem_statement:approve",
+      "budget:revise",
+    ]);
+  });
+
+  it("side by side inside node functions, their reviews answered by interrupt id", async () => {
+    const gate = buildEvaluationGraph({ model: scoringJudge() }).compile();
+    const Side = Annotation.Root({ problem: Annotation<string>(), budget: Annotation<string>() });
+    const graph = new StateGraph(Side)
+      .addNode("problemGate", async (s: typeof Side.State, config: LangGraphRunnableConfig) => ({
+        problem: (
+          await gate.invoke(
+            { content: s.problem, contentType: "problem_statement" },
+            { ...config, context: gateContext(config.context) },
+          )
+        ).status,
+      }))
+      .addNode("budgetGate", async (s: typeof Side.State, config: LangGraphRunnableConfig) => ({
+        budget: (
+          await gate.invoke(
+            { content: s.budget, contentType: "budget" },
+            { ...config, context: gateContext(config.context) },
+          )
+        ).status,
+      }))
+      .addEdge(START, "problemGate")
+      .addEdge(START, "budgetGate")
+      .addEdge("problemGate", END)
+      .addEdge("budgetGate", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const paused = returnedInterrupts(
+      await graph.invoke({ problem: DRAFT, budget: BUDGET }, thread("t2")),
+    );
+    const idOf = (type: string) => paused.find((i) => i.value.contentType === type)?.id ?? "";
+    const done = await graph.invoke(
+      new Command({
+        resume: {
+          [idOf("problem_statement")]: { action: "approve" },
+          [idOf("budget")]: { action: "revise", feedback: "Itemise the costs." },
+        },
+      }),
+      thread("t2"),
+    );
+    expect(done).toEqual({ problem: "approved", budget: "revision_requested" });
   });
 });
