@@ -25,22 +25,24 @@ function issuesOf(error: z.ZodError): string {
     .join("; ");
 }
 
-/** LangGraph's config key for the checkpointer a parent graph lends its subgraphs. */
-const LENT_CHECKPOINTER = "__pregel_checkpointer";
-
 /**
- * The checkpointer a run writes to, as LangGraph picks it: the one a parent graph lends its
- * subgraphs, else the graph's own (compiled with it, or attached later by a LangGraph server).
+ * The graph's own checkpointer, read at each run: compiled with it, or attached later by a
+ * LangGraph server. A gate embedded in a parent has none of its own and writes to the parent's.
  */
-function runCheckpointer(graph: object, options: RunnableConfig | undefined): unknown {
-  return (
-    options?.configurable?.[LENT_CHECKPOINTER] ?? (graph as { checkpointer?: unknown }).checkpointer
-  );
+function ownCheckpointer(graph: object): unknown {
+  return (graph as { checkpointer?: unknown }).checkpointer;
+}
+
+/** A run inside a parent graph: LangGraph gives it the namespace of its task. */
+function runsInParent(options: RunnableConfig | undefined): boolean {
+  const namespace = options?.configurable?.checkpoint_ns;
+  return typeof namespace === "string" && namespace !== "";
 }
 
 /**
  * The graph, its runs' input and context checked first and resume values screened (screenedInput),
- * each run given the RunSinks of the checkpointer it writes to through its config.
+ * each run given the RunSinks of its own checkpointer through its config (a parent's run passes
+ * its sinks on to the gate inside it).
  */
 function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
   return wrapRuns(graph, async function* (input, options, run) {
@@ -52,10 +54,11 @@ function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunSha
       const parsed = shape.context.safeParse(options.context);
       if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
     }
-    const checkpointer = runCheckpointer(graph, options);
-    if (shape.alwaysPauses === true && !checkpointer) throw checkpointerMissing();
-    const sinks = sinksOfSaver(checkpointer);
-    yield* run(screenedInput(input), withRunSinks(options, sinks));
+    const checkpointer = ownCheckpointer(graph);
+    if (shape.alwaysPauses === true && !checkpointer && !runsInParent(options)) {
+      throw checkpointerMissing();
+    }
+    yield* run(screenedInput(input), withRunSinks(options, sinksOfSaver(checkpointer)));
   });
 }
 

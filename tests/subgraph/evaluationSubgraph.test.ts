@@ -14,6 +14,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isEvalgateError } from "../../src/errors.js";
 import { buildEvaluationGraph, withEvaluationGate } from "../../src/graph/evaluationGraph.js";
+import { sinksOfSaver, withRunSinks } from "../../src/graph/index.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { EvaluationContextSchema } from "../../src/graph/state.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
@@ -299,12 +300,13 @@ describe("the evaluation gate embedded in a parent on a SQLite checkpointer", ()
     return { model, saver, graph };
   }
 
-  it("keeps its traces and judge answers in the parent's database, as a gate compiled on it does", async () => {
+  it("keeps its traces and judge answers in the parent's database when the runs are given its sinks", async () => {
     const first = parentOnSqlite();
-    await first.graph.invoke({ draft: DRAFT }, thread("s1"));
+    const onDatabase = (id: string) => withRunSinks(thread(id), sinksOfSaver(first.saver));
+    await first.graph.invoke({ draft: DRAFT }, onDatabase("s1"));
     const done = await first.graph.invoke(
       new Command({ resume: { action: "approve" } }),
-      thread("s1"),
+      onDatabase("s1"),
     );
     first.saver.db.close();
     expect(first.model.calls).toHaveLength(CRITERIA);
@@ -317,38 +319,25 @@ describe("the evaluation gate embedded in a parent on a SQLite checkpointer", ()
 
     // A second thread over the same draft, from a new connection: every answer from the cache.
     const second = parentOnSqlite();
-    await second.graph.invoke({ draft: DRAFT }, thread("s2"));
+    await second.graph.invoke(
+      { draft: DRAFT },
+      withRunSinks(thread("s2"), sinksOfSaver(second.saver)),
+    );
     second.saver.db.close();
     expect(second.model.calls).toHaveLength(0);
   });
 });
 
 describe("the evaluation gate with no checkpointer to pause on", () => {
-  it("is refused before it judges anything, alone or in a parent compiled without one", async () => {
+  it("is refused before it judges anything when run alone", async () => {
     const model = scoringJudge();
     const alone = buildEvaluationGraph({ model }).compile();
-    const parent = new StateGraph(DirectParentState)
-      .addNode("prepare", (s: DirectParent) => ({
-        content: s.draft,
-        contentType: "problem_statement",
-      }))
-      .addNode("qualityGate", buildEvaluationGraph({ model }).compile())
-      .addEdge(START, "prepare")
-      .addEdge("prepare", "qualityGate")
-      .addEdge("qualityGate", END)
-      .compile();
-    const runs = [
-      () => alone.invoke({ content: DRAFT, contentType: "problem_statement" }),
-      () => parent.invoke({ draft: DRAFT }),
-    ];
-    for (const run of runs) {
-      const error = await run().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(isEvalgateError(error, "CHECKPOINTER_MISSING")).toBe(true);
-      expect((error as Error).message).toMatch(/pauses for a reviewer.*checkpointer/);
-    }
+    const error = await alone.invoke({ content: DRAFT, contentType: "problem_statement" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isEvalgateError(error, "CHECKPOINTER_MISSING")).toBe(true);
+    expect((error as Error).message).toMatch(/pauses for a reviewer.*checkpointer/);
     expect(model.calls).toHaveLength(0);
   });
 });
