@@ -8,6 +8,7 @@
  *   a function past 80 when it is listed with its reason; nothing passes the ceilings (600 and
  *   120), so runaway growth is still caught (see "File sizes" in docs/architecture.md);
  * - user-facing text in src/ and prompts/ names formats, never the requirement documents;
+ * - nothing in src/ reads LangGraph's internal config keys (`__pregel_*`);
  * - LangGraph is imported only from src/graph and the layers above it (orchestrator, desk, service,
  *   cli); src/judge and src/llm use LangChain only through @langchain/core (src/llm also loads
  *   the chat-model provider integrations it exists to wrap).
@@ -367,6 +368,13 @@ describe("the structure of src/", () => {
     );
     expect(mentions.filter((m) => unlisted.includes(m.file)).map((m) => m.where)).toEqual([]);
     expect(fixed).toEqual([]);
+  });
+
+  it("reads none of LangGraph's internal config keys (__pregel_*) in src/", () => {
+    const readers = filesUnder(SRC, () => true).filter((path) =>
+      readFileSync(path, "utf8").includes("__pregel_"),
+    );
+    expect(readers.map(fromRoot)).toEqual([]);
   });
 
   it("imports LangGraph only from src/graph and the layers above it", () => {

@@ -11,6 +11,7 @@ const GRAPH_ERROR_CODES = [
   "RUN_SETTINGS_CHANGED",
   "GRAPH_INPUT_INVALID",
   "RUN_CONTEXT_INVALID",
+  "CHECKPOINTER_MISSING",
 ] as const;
 export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
 
@@ -38,6 +39,16 @@ export function graphInputInvalid(issues: string): GraphError {
 /** A run's context is not what the graph takes (`RUN_CONTEXT_INVALID`); nothing was run. */
 export function runContextInvalid(issues: string): GraphError {
   return new GraphError("RUN_CONTEXT_INVALID", `the run's context is refused: ${issues}`);
+}
+
+/** A run of a graph that pauses for a reviewer has no checkpointer to pause on; nothing was run. */
+export function checkpointerMissing(): GraphError {
+  return new GraphError(
+    "CHECKPOINTER_MISSING",
+    "the evaluation gate pauses for a reviewer, and a pause is kept by a checkpointer: compile " +
+      "the gate, or the graph it runs in, with one (compile({ checkpointer: new MemorySaver() }), " +
+      "or a SqliteSaver to keep threads across restarts)",
+  );
 }
 
 /** A run resumed a thread with other settings than it started with; nothing was run. */

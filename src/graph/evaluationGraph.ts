@@ -138,5 +138,9 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
           : GATE_NODES.review,
       [GATE_NODES.review, END],
     );
-  return checkingRuns(builder, { input: EvaluationGateInput, context: EvaluationContextSchema });
+  return checkingRuns(builder, {
+    input: EvaluationGateInput,
+    context: EvaluationContextSchema,
+    alwaysPauses: true,
+  });
 }

@@ -5,6 +5,7 @@ import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNo
 import { ACCEPTED_STATUSES } from "./model.js";
 import { type NextNode, stageEvaluation, stageStatus } from "./reviewDecisions.js";
 import { createReviewNode, DEFAULT_MAX_REVISIONS } from "./reviewNode.js";
+import { checkingRuns } from "./runInputGuard.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
 import {
   type EvaluationContext,
@@ -128,14 +129,14 @@ function autoDecide(
   return update;
 }
 
-/** A builder over OverallProposalState with string node names (what buildProposalGraph uses). */
+/**
+ * A builder over OverallProposalState with string node names (what buildProposalGraph uses). Every
+ * graph compiled from it checks its runs' input and context and screens resume values (checkingRuns).
+ */
 export function createProposalBuilder() {
   const nodes: string[] = [];
-  return new StateGraph(OverallProposalState, {
-    input: ProposalInputSchema,
-    context: EvaluationContextSchema,
-    nodes,
-  });
+  const shape = { input: ProposalInputSchema, context: EvaluationContextSchema };
+  return checkingRuns(new StateGraph(OverallProposalState, { ...shape, nodes }), shape);
 }
 export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
 

@@ -6,7 +6,6 @@ import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./eval
 import { createGenerator, type GeneratorOptions } from "./generators.js";
 import { PACKAGE_DEPENDENCIES_FILE } from "./packagePaths.js";
 import { LOAD_RFP_NODE, loadProposalConfig, type SectionConfig } from "./proposalConfig.js";
-import { checkingRuns } from "./runInputGuard.js";
 import {
   CONNECTION_PAIRS_STAGE,
   RESEARCH_STAGE,
@@ -15,6 +14,7 @@ import {
   sectionStage,
   stageNodeNames,
 } from "./stages.js";
+import type { OverallProposalStateType } from "./state.js";
 
 export {
   LOAD_RFP_NODE,
@@ -22,12 +22,6 @@ export {
   type SectionConfig,
   SectionConfigSchema,
 } from "./proposalConfig.js";
-
-import {
-  EvaluationContextSchema,
-  type OverallProposalStateType,
-  ProposalInputSchema,
-} from "./state.js";
 
 export interface ProposalGraphOptions {
   /** Judge and writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
@@ -116,6 +110,6 @@ export function buildProposalGraph(options: ProposalGraphOptions = {}) {
       },
     });
   }
-  // Every graph compiled from it refuses an answer no review takes before anything is stored.
-  return checkingRuns(builder, { input: ProposalInputSchema, context: EvaluationContextSchema });
+  // A createProposalBuilder builder: every graph compiled from it checks its runs (checkingRuns).
+  return builder;
 }

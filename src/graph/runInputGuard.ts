@@ -1,17 +1,21 @@
 /**
  * A run's input and context are checked before LangGraph sees them: LangGraph's own zod check throws
  * a raw `$ZodError`; here a refusal is a GraphError (`GRAPH_INPUT_INVALID`, `RUN_CONTEXT_INVALID`)
- * naming each field. Nothing is run or stored.
+ * naming each field; a graph that always pauses refuses a run with no checkpointer
+ * (`CHECKPOINTER_MISSING`). Nothing is run or stored.
  */
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
-import { graphInputInvalid, runContextInvalid } from "./errors.js";
+import { checkpointerMissing, graphInputInvalid, runContextInvalid } from "./errors.js";
 import { screenedInput, wrapRuns } from "./resumeGuard.js";
-import { type RunSinks, sinksOfSaver, withRunSinks } from "./runSinks.js";
+import { sinksOfSaver, withRunSinks } from "./runSinks.js";
 
 export interface RunShape {
   input: z.ZodType;
   context: z.ZodType;
+  /** Every run stops at a review: one with no checkpointer is refused before it runs. */
+  alwaysPauses?: boolean;
 }
 
 function issuesOf(error: z.ZodError): string {
@@ -22,14 +26,25 @@ function issuesOf(error: z.ZodError): string {
 }
 
 /**
- * The graph, its runs' input and context checked first and resume values screened (screenedInput),
- * each run given its RunSinks through its config.
+ * The graph's own checkpointer, read at each run: compiled with it, or attached later by a
+ * LangGraph server. A gate embedded in a parent has none of its own and writes to the parent's.
  */
-function rejectInvalidRunInput<Graph extends object>(
-  graph: Graph,
-  shape: RunShape,
-  sinks: RunSinks = {},
-): Graph {
+function ownCheckpointer(graph: object): unknown {
+  return (graph as { checkpointer?: unknown }).checkpointer;
+}
+
+/** A run inside a parent graph: LangGraph gives it the namespace of its task. */
+function runsInParent(options: RunnableConfig | undefined): boolean {
+  const namespace = options?.configurable?.checkpoint_ns;
+  return typeof namespace === "string" && namespace !== "";
+}
+
+/**
+ * The graph, its runs' input and context checked first and resume values screened (screenedInput),
+ * each run given the RunSinks of its own checkpointer through its config (a parent's run passes
+ * its sinks on to the gate inside it).
+ */
+function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
   return wrapRuns(graph, async function* (input, options, run) {
     if (input !== null && input !== undefined && !(input instanceof Command)) {
       const parsed = shape.input.safeParse(input);
@@ -39,7 +54,11 @@ function rejectInvalidRunInput<Graph extends object>(
       const parsed = shape.context.safeParse(options.context);
       if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
     }
-    yield* run(screenedInput(input), withRunSinks(options, sinks));
+    const checkpointer = ownCheckpointer(graph);
+    if (shape.alwaysPauses === true && !checkpointer && !runsInParent(options)) {
+      throw checkpointerMissing();
+    }
+    yield* run(screenedInput(input), withRunSinks(options, sinksOfSaver(checkpointer)));
   });
 }
 
@@ -52,10 +71,7 @@ export function checkingRuns<Builder extends { compile(...args: never[]): object
   shape: RunShape,
 ): Builder {
   const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
-  const guarded = (...args: unknown[]) => {
-    const checkpointer = (args[0] as { checkpointer?: unknown } | undefined)?.checkpointer;
-    return rejectInvalidRunInput(compile(...args), shape, sinksOfSaver(checkpointer));
-  };
+  const guarded = (...args: unknown[]) => rejectInvalidRunInput(compile(...args), shape);
   Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
   return builder;
 }

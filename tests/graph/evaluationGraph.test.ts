@@ -1,6 +1,7 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import { evaluationContext } from "../../src/graph/state.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -79,5 +80,20 @@ describe("buildEvaluationGraph", () => {
     expect(done.status).toBe("edited");
     expect(done.content).toBe("Edited problem statement.");
     expect(done.reviewHistory.map((r) => r.action)).toEqual(["edit"]);
+  });
+
+  it("ends its run at a revision request, whatever the run's maxRevisions: the gate writes nothing", async () => {
+    const { model, graph } = gate();
+    const config = { ...thread("r"), context: evaluationContext({ maxRevisions: 0 }) };
+    await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, config);
+    const done = await graph.invoke(
+      new Command({ resume: { action: "revise", feedback: "Add the 2025 figures." } }),
+      config,
+    );
+    expect((done as { __interrupt__?: unknown }).__interrupt__).toBeUndefined();
+    expect(done.status).toBe("revision_requested");
+    expect(done.revisionFeedback).toEqual({ content: "Add the 2025 figures." });
+    expect((await graph.getState(thread("r"))).next).toEqual([]);
+    expect(model.calls).toHaveLength(5);
   });
 });

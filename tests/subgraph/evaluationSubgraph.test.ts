@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   Annotation,
   Command,
@@ -7,11 +10,15 @@ import {
   START,
   StateGraph,
 } from "@langchain/langgraph";
-import { describe, expect, it } from "vitest";
-import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isEvalgateError } from "../../src/errors.js";
+import { buildEvaluationGraph, withEvaluationGate } from "../../src/graph/evaluationGraph.js";
+import { sinksOfSaver, withRunSinks } from "../../src/graph/index.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { EvaluationContextSchema } from "../../src/graph/state.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
+import { getTraces } from "../../src/store/index.js";
 import { askedAgain, scoringJudge } from "../graph/helpers.js";
 
 const DRAFT = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -266,5 +273,159 @@ describe("the evaluation gate inside a node function", () => {
     expect(done.gate?.decisions).toEqual(["edit"]);
     expect(done.published).toBe(EDITED);
     expect(model.calls).toHaveLength(CRITERIA);
+  });
+});
+
+describe("the evaluation gate embedded in a parent on a SQLite checkpointer", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "evalgate-embedded-sinks-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The direct form compiled on a new connection to the parent's checkpoint file. */
+  function parentOnSqlite() {
+    const model = scoringJudge();
+    const saver = SqliteSaver.fromConnString(join(dir, "pipeline.sqlite"));
+    const graph = new StateGraph(DirectParentState)
+      .addNode("prepare", (s: DirectParent) => ({
+        content: s.draft,
+        contentType: "problem_statement",
+      }))
+      .addNode("qualityGate", buildEvaluationGraph({ model }).compile())
+      .addEdge(START, "prepare")
+      .addEdge("prepare", "qualityGate")
+      .addEdge("qualityGate", END)
+      .compile({ checkpointer: saver });
+    return { model, saver, graph };
+  }
+
+  it("keeps its traces and judge answers in the parent's database when the runs are given its sinks", async () => {
+    const first = parentOnSqlite();
+    const onDatabase = (id: string) => withRunSinks(thread(id), sinksOfSaver(first.saver));
+    await first.graph.invoke({ draft: DRAFT }, onDatabase("s1"));
+    const done = await first.graph.invoke(
+      new Command({ resume: { action: "approve" } }),
+      onDatabase("s1"),
+    );
+    first.saver.db.close();
+    expect(first.model.calls).toHaveLength(CRITERIA);
+    // The result in the parent's state holds the trace ids, not the prompts and answers.
+    expect(done.evaluation?.traces).toEqual([]);
+    const sqlitePath = join(dir, "pipeline.sqlite");
+    const traces = await getTraces("s1", { sqlitePath });
+    expect(traces.map((t) => t.id)).toEqual(done.evaluation?.traceIds);
+    expect(traces.length).toBeGreaterThanOrEqual(CRITERIA);
+
+    // A second thread over the same draft, from a new connection: every answer from the cache.
+    const second = parentOnSqlite();
+    await second.graph.invoke(
+      { draft: DRAFT },
+      withRunSinks(thread("s2"), sinksOfSaver(second.saver)),
+    );
+    second.saver.db.close();
+    expect(second.model.calls).toHaveLength(0);
+  });
+});
+
+describe("the evaluation gate with no checkpointer to pause on", () => {
+  it("is refused before it judges anything when run alone", async () => {
+    const model = scoringJudge();
+    const alone = buildEvaluationGraph({ model }).compile();
+    const error = await alone.invoke({ content: DRAFT, contentType: "problem_statement" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isEvalgateError(error, "CHECKPOINTER_MISSING")).toBe(true);
+    expect((error as Error).message).toMatch(/pauses for a reviewer.*checkpointer/);
+    expect(model.calls).toHaveLength(0);
+  });
+});
+
+describe("two evaluation gates in one parent", () => {
+  const BUDGET = "Budget: 40 homes at $12,000 each, $480,000 in all.";
+  const Two = withEvaluationGate({
+    problem: Annotation<string>(),
+    outcomes: Annotation<string[]>(),
+  });
+  type TwoState = typeof Two.State;
+  const noted = (s: TwoState) => ({
+    outcomes: [...(s.outcomes ?? []), `${s.contentType}:${s.status}`],
+  });
+
+  it("take turns, each fed by a node that sets content and contentType", async () => {
+    const gate = () => buildEvaluationGraph({ model: scoringJudge() }).compile();
+    const graph = new StateGraph(Two)
+      .addNode("problemIn", (s: TwoState) => ({
+        content: s.problem,
+        contentType: "problem_statement",
+      }))
+      .addNode("problemGate", gate())
+      .addNode("problemOut", noted)
+      .addNode("budgetIn", () => ({ content: BUDGET, contentType: "budget" }))
+      .addNode("budgetGate", gate())
+      .addNode("budgetOut", noted)
+      .addEdge(START, "problemIn")
+      .addEdge("problemIn", "problemGate")
+      .addEdge("problemGate", "problemOut")
+      .addEdge("problemOut", "budgetIn")
+      .addEdge("budgetIn", "budgetGate")
+      .addEdge("budgetGate", "budgetOut")
+      .addEdge("budgetOut", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const first = await graph.invoke({ problem: DRAFT }, thread("t1"));
+    expect(returnedInterrupts(first)[0]?.value.contentType).toBe("problem_statement");
+    const second = await graph.invoke(new Command({ resume: { action: "approve" } }), thread("t1"));
+    expect(returnedInterrupts(second)[0]?.value.contentType).toBe("budget");
+    const done = await graph.invoke(
+      new Command({ resume: [{ type: "response", args: "Itemise the costs." }] }),
+      thread("t1"),
+    );
+    expect(done.outcomes).toEqual(["problem_statement:approved", "budget:revision_requested"]);
+    expect(done.reviewHistory.map((r) => `${r.contentType}:${r.action}`)).toEqual([
+      "problem_statement:approve",
+      "budget:revise",
+    ]);
+  });
+
+  it("side by side inside node functions, their reviews answered by interrupt id", async () => {
+    const gate = buildEvaluationGraph({ model: scoringJudge() }).compile();
+    const Side = Annotation.Root({ problem: Annotation<string>(), budget: Annotation<string>() });
+    const graph = new StateGraph(Side)
+      .addNode("problemGate", async (s: typeof Side.State, config: LangGraphRunnableConfig) => ({
+        problem: (
+          await gate.invoke(
+            { content: s.problem, contentType: "problem_statement" },
+            { ...config, context: gateContext(config.context) },
+          )
+        ).status,
+      }))
+      .addNode("budgetGate", async (s: typeof Side.State, config: LangGraphRunnableConfig) => ({
+        budget: (
+          await gate.invoke(
+            { content: s.budget, contentType: "budget" },
+            { ...config, context: gateContext(config.context) },
+          )
+        ).status,
+      }))
+      .addEdge(START, "problemGate")
+      .addEdge(START, "budgetGate")
+      .addEdge("problemGate", END)
+      .addEdge("budgetGate", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const paused = returnedInterrupts(
+      await graph.invoke({ problem: DRAFT, budget: BUDGET }, thread("t2")),
+    );
+    const idOf = (type: string) => paused.find((i) => i.value.contentType === type)?.id ?? "";
+    const done = await graph.invoke(
+      new Command({
+        resume: {
+          [idOf("problem_statement")]: { action: "approve" },
+          [idOf("budget")]: { action: "revise", feedback: "Itemise the costs." },
+        },
+      }),
+      thread("t2"),
+    );
+    expect(done).toEqual({ problem: "approved", budget: "revision_requested" });
   });
 });
