@@ -5,13 +5,24 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isEvalgateError } from "../../errors.js";
 import { ModelAbortedError } from "../errors.js";
+import { diskFullError, isNoSpace } from "./cacheFolder.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
-import { ModelDownloadError } from "./errors.js";
+import { isModelDownloadError, ModelDownloadError } from "./errors.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -87,6 +98,9 @@ function causeText(error: unknown): string {
 
 interface Transfer {
   url: string;
+  cacheDir: string;
+  /** The pinned size, when known (the server's Content-Length is preferred). */
+  sizeBytes: number | undefined;
   partPath: string;
   stallTimeoutMs: number;
   fetchImpl: typeof fetch;
@@ -147,7 +161,7 @@ async function transferToPart(transfer: Transfer): Promise<void> {
     try {
       for await (const chunk of opened.response.body as unknown as AsyncIterable<Uint8Array>) {
         rearm();
-        await file.write(chunk);
+        await writeWhole(file, chunk);
         received += chunk.length;
         const seconds = Math.max((performance.now() - began) / 1000, 0.001);
         transfer.onProgress?.({
@@ -163,6 +177,11 @@ async function transferToPart(transfer: Transfer): Promise<void> {
       }
     } catch (error) {
       if (transfer.signal?.aborted) throw error;
+      if (isNoSpace(error)) {
+        const context = { cacheDir: transfer.cacheDir, url: transfer.url, partDeleted: true };
+        const neededBytes = total ?? transfer.sizeBytes;
+        throw diskFullError({ ...context, neededBytes, writtenBytes: received }, error);
+      }
       const stalled = controller.signal.aborted;
       throw new ModelDownloadError(
         stalled ? "stalled" : "unreachable",
@@ -185,6 +204,14 @@ async function transferToPart(transfer: Transfer): Promise<void> {
   } finally {
     clearTimeout(timer);
     transfer.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** A short write (the disk filling) is continued, so the file never has a gap. */
+async function writeWhole(file: FileHandle, chunk: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) {
+    const { bytesWritten } = await file.write(chunk, offset);
+    offset += bytesWritten;
   }
 }
 
@@ -229,6 +256,10 @@ export async function ensureModelFile(
     // Ctrl-C is a cancellation, as during a model call (a part file stays for a resume).
     if (options.signal?.aborted) throw new ModelAbortedError({}, options.signal.reason);
     if (isEvalgateError(error)) throw error;
+    if (isNoSpace(error)) {
+      const neededBytes = model.sizeBytes;
+      throw diskFullError({ cacheDir: options.cacheDir, url: model.url, neededBytes }, error);
+    }
     // Only the file system is left: the cache folder (or a file in it) cannot be used.
     throw new ModelDownloadError(
       "write-failed",
@@ -264,6 +295,8 @@ async function findOrDownload(
       options.onDownloadStart?.();
       await transferToPart({
         url: model.url,
+        cacheDir: options.cacheDir,
+        sizeBytes: model.sizeBytes,
         partPath,
         stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
         fetchImpl: options.fetch ?? fetch,
@@ -274,6 +307,10 @@ async function findOrDownload(
       await verifyAndPlace(partPath, target, model);
       return { path: target, downloaded: true };
     } catch (error) {
+      // After a full disk the part's last bytes may be missing: never resumed from, never trusted.
+      if (isModelDownloadError(error) && error.problem === "disk-full") {
+        await rm(partPath, { force: true });
+      }
       await lock.release();
       await tidyAfterFailure(createdDirs, partPath);
       throw error;
