@@ -1,10 +1,54 @@
 /**
- * What can go wrong with the cache folder itself, said in the user's terms: a disk that fills
- * during the download is reported as a full disk.
+ * The cache folder: made with its missing parents (those made are removed after a failure), and
+ * what can go wrong with it, said in the user's terms: a folder of the system
+ * (/proc, /sys, /dev — Node's recursive mkdir never returns in /proc) is refused before anything
+ * is created, and a disk that fills during the download is reported as a full disk.
  */
-import { errnoCode } from "../../untrusted/regularFile.js";
+import { realpathSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { errnoCode, kernelFolderOf } from "../../untrusted/regularFile.js";
 import { formatSize } from "./defaultModel.js";
 import { ModelDownloadError } from "./errors.js";
+
+/** The real path `path` would have: its nearest existing folder resolved, the rest appended. */
+function realPathToBe(path: string): string {
+  const missing: string[] = [];
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...missing.reverse());
+    } catch (error) {
+      const code = errnoCode(error);
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(at) === at) return resolve(path);
+      missing.push(basename(at));
+    }
+  }
+}
+
+/** Refuses a cache folder in /proc, /sys or /dev (however reached) before anything is created. */
+export function checkCacheFolder(cacheDir: string, url: string): void {
+  const lexical = resolve(cacheDir);
+  const real = kernelFolderOf(lexical) === undefined ? realPathToBe(cacheDir) : lexical;
+  const folder = kernelFolderOf(real);
+  if (folder === undefined) return;
+  const where = real === cacheDir ? "" : ` (${real})`;
+  throw new ModelDownloadError(
+    "write-failed",
+    url,
+    `the cache folder ${cacheDir}${where} is in ${folder}: a folder of the system, not a place ` +
+      "to keep the embedded model; set EVALGATE_CACHE_DIR to a folder on a disk",
+  );
+}
+
+/** `dir` made with its missing parents; those it made, outermost first. */
+export async function createDirs(dir: string): Promise<string[]> {
+  const first = await mkdir(dir, { recursive: true });
+  const created: string[] = [];
+  for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) {
+    created.unshift(at);
+  }
+  return created;
+}
 
 /** True for "no space left on the device" and "disk quota exceeded". */
 export function isNoSpace(error: unknown): boolean {

@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import {
   type FileHandle,
-  mkdir,
   open,
   readFile,
   rename,
@@ -16,10 +15,10 @@ import {
   stat,
   writeFile,
 } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { isEvalgateError } from "../../errors.js";
 import { ModelAbortedError } from "../errors.js";
-import { diskFullError, isNoSpace } from "./cacheFolder.js";
+import { checkCacheFolder, createDirs, diskFullError, isNoSpace } from "./cacheFolder.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { isModelDownloadError, ModelDownloadError } from "./errors.js";
@@ -236,16 +235,6 @@ async function tidyAfterFailure(createdDirs: readonly string[], partPath: string
   for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
 }
 
-/** `dir` made with its missing parents; those it made, outermost first. */
-async function createDirs(dir: string): Promise<string[]> {
-  const first = await mkdir(dir, { recursive: true });
-  const created: string[] = [];
-  for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) {
-    created.unshift(at);
-  }
-  return created;
-}
-
 export async function ensureModelFile(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
@@ -275,6 +264,7 @@ async function findOrDownload(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
 ): Promise<ModelFileResult> {
+  checkCacheFolder(options.cacheDir, model.url);
   const dir = join(options.cacheDir, "models");
   const target = join(dir, model.fileName);
   const staleMs = options.staleLockMs ?? 120_000;
