@@ -3,18 +3,8 @@
  * (resumed with a Range request, given up when it stalls), checked against the pinned SHA-256
  * before it is renamed into place. Concurrent first runs download once (`<file>.lock`).
  */
-import { createHash } from "node:crypto";
-import { createReadStream, existsSync } from "node:fs";
-import {
-  type FileHandle,
-  open,
-  readFile,
-  rename,
-  rm,
-  rmdir,
-  stat,
-  writeFile,
-} from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { type FileHandle, open, rename, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isEvalgateError } from "../../errors.js";
 import { ModelAbortedError } from "../errors.js";
@@ -22,6 +12,7 @@ import { checkCacheFolder, createDirs, diskFullError, isNoSpace } from "./cacheF
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { isModelDownloadError, ModelDownloadError } from "./errors.js";
+import { isVerified, sha256Of, writeVerifiedNote } from "./verifiedNote.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -48,37 +39,6 @@ export interface EnsureModelFileOptions {
 export interface ModelFileResult {
   path: string;
   downloaded: boolean;
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
-/** A verified file is recorded beside it (digest, size, mtime) so later runs need not re-hash. */
-async function isVerified(path: string, sha256: string): Promise<boolean> {
-  if (!existsSync(path)) return false;
-  const info = await stat(path);
-  try {
-    const note = JSON.parse(await readFile(`${path}.verified`, "utf8")) as Record<string, unknown>;
-    if (note.sha256 === sha256 && note.size === info.size && note.mtimeMs === info.mtimeMs) {
-      return true;
-    }
-  } catch {
-    // no note, or an unreadable one: hash the file
-  }
-  if ((await sha256Of(path)) !== sha256) return false;
-  await writeVerifiedNote(path, sha256);
-  return true;
-}
-
-async function writeVerifiedNote(path: string, sha256: string): Promise<void> {
-  const info = await stat(path);
-  await writeFile(
-    `${path}.verified`,
-    JSON.stringify({ sha256, size: info.size, mtimeMs: info.mtimeMs }),
-  );
 }
 
 function offlineMessage(url: string, why: string): string {
