@@ -67,9 +67,14 @@ const LINK: FileProblem = {
     "is a symbolic link: links are not followed (give the file itself, or set EVALGATE_FOLLOW_SYMLINKS=1)",
 };
 
+/** "/proc", "/sys" or "/dev" when the real path `real` is in one of them; undefined elsewhere. */
+export function kernelFolderOf(real: string): string | undefined {
+  return KERNEL_FOLDERS.find((f) => real === f || real.startsWith(`${f}${sep}`));
+}
+
 /** Why a file whose real path is in /proc, /sys or /dev is never read; undefined elsewhere. */
 export function kernelProblem(real: string): FileProblem | undefined {
-  const folder = KERNEL_FOLDERS.find((f) => real === f || real.startsWith(`${f}${sep}`));
+  const folder = kernelFolderOf(real);
   if (folder === undefined) return undefined;
   const shown = real.length > 80 ? `${real.slice(0, 77)}...` : real;
   return {

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OLLAMA_MODEL } from "../../src/llm/spec.js";
@@ -152,6 +152,38 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     expect(run.stderr).toContain("ollama serve");
     expect(run.stderr).toContain("--model llama-cpp:<file.gguf>");
     expect(existsSync(cache)).toBe(false);
+  });
+
+  it("a cache folder in /proc, /sys or /dev, however reached, is refused before anything is made", async () => {
+    // Node's recursive mkdir never returns in /proc: the run must end, with exit 2, asking nothing.
+    const server = await startModelServer(tinyGgufBytes());
+    const digest = createHash("sha256").update(tinyGgufBytes()).digest("hex");
+    const link = join(temp.dir, "cache-link-to-proc");
+    await symlink("/proc/self", link);
+    const folders = [
+      ["/proc/self", "/proc"],
+      ["/sys/evalgate-cache", "/sys"],
+      ["/dev/evalgate-cache/models", "/dev"],
+      [join(link, "evalgate"), "/proc"],
+    ] as const;
+    for (const [folder, system] of folders) {
+      const run = await evaluate([], {
+        OLLAMA_BASE_URL: ollamaDown,
+        EVALGATE_CACHE_DIR: folder,
+        EVALGATE_MODEL_URL: server.url,
+        EVALGATE_MODEL_SHA256: digest,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(`the cache folder ${folder}`);
+      expect(run.stderr).toContain(`is in ${system}: a folder of the system`);
+      expect(run.stderr).toContain("set EVALGATE_CACHE_DIR to a folder on a disk");
+      expect(run.stderr).toContain("[MODEL_DOWNLOAD_FAILED]");
+    }
+    expect(existsSync("/sys/evalgate-cache")).toBe(false);
+    expect(existsSync("/dev/evalgate-cache")).toBe(false);
+    expect(server.requests).toHaveLength(0);
+    await server.close();
   });
 
   it("an OLLAMA_BASE_URL that cannot be used is refused, named, before any download or call", async () => {

@@ -31,7 +31,8 @@ export type DownloadProblem =
   | "stalled"
   | "checksum"
   | "unpinned"
-  | "write-failed";
+  | "write-failed"
+  | "disk-full";
 
 /** The model could not be downloaded (or verified); nothing unverified is ever kept as the model. */
 export class ModelDownloadError extends EvalgateError {

@@ -3,15 +3,16 @@
  * (resumed with a Range request, given up when it stalls), checked against the pinned SHA-256
  * before it is renamed into place. Concurrent first runs download once (`<file>.lock`).
  */
-import { createHash } from "node:crypto";
-import { createReadStream, existsSync } from "node:fs";
-import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { type FileHandle, open, rename, rm, rmdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { isEvalgateError } from "../../errors.js";
 import { ModelAbortedError } from "../errors.js";
+import { checkCacheFolder, createDirs, diskFullError, isNoSpace } from "./cacheFolder.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
 import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
-import { ModelDownloadError } from "./errors.js";
+import { isModelDownloadError, ModelDownloadError } from "./errors.js";
+import { isVerified, sha256Of, writeVerifiedNote } from "./verifiedNote.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -40,37 +41,6 @@ export interface ModelFileResult {
   downloaded: boolean;
 }
 
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
-/** A verified file is recorded beside it (digest, size, mtime) so later runs need not re-hash. */
-async function isVerified(path: string, sha256: string): Promise<boolean> {
-  if (!existsSync(path)) return false;
-  const info = await stat(path);
-  try {
-    const note = JSON.parse(await readFile(`${path}.verified`, "utf8")) as Record<string, unknown>;
-    if (note.sha256 === sha256 && note.size === info.size && note.mtimeMs === info.mtimeMs) {
-      return true;
-    }
-  } catch {
-    // no note, or an unreadable one: hash the file
-  }
-  if ((await sha256Of(path)) !== sha256) return false;
-  await writeVerifiedNote(path, sha256);
-  return true;
-}
-
-async function writeVerifiedNote(path: string, sha256: string): Promise<void> {
-  const info = await stat(path);
-  await writeFile(
-    `${path}.verified`,
-    JSON.stringify({ sha256, size: info.size, mtimeMs: info.mtimeMs }),
-  );
-}
-
 function offlineMessage(url: string, why: string): string {
   return (
     `cannot download the embedded model from ${url} (${why}). Alternatives: ` +
@@ -87,6 +57,9 @@ function causeText(error: unknown): string {
 
 interface Transfer {
   url: string;
+  cacheDir: string;
+  /** The pinned size, when known (the server's Content-Length is preferred). */
+  sizeBytes: number | undefined;
   partPath: string;
   stallTimeoutMs: number;
   fetchImpl: typeof fetch;
@@ -147,7 +120,7 @@ async function transferToPart(transfer: Transfer): Promise<void> {
     try {
       for await (const chunk of opened.response.body as unknown as AsyncIterable<Uint8Array>) {
         rearm();
-        await file.write(chunk);
+        await writeWhole(file, chunk);
         received += chunk.length;
         const seconds = Math.max((performance.now() - began) / 1000, 0.001);
         transfer.onProgress?.({
@@ -163,6 +136,11 @@ async function transferToPart(transfer: Transfer): Promise<void> {
       }
     } catch (error) {
       if (transfer.signal?.aborted) throw error;
+      if (isNoSpace(error)) {
+        const context = { cacheDir: transfer.cacheDir, url: transfer.url, partDeleted: true };
+        const neededBytes = total ?? transfer.sizeBytes;
+        throw diskFullError({ ...context, neededBytes, writtenBytes: received }, error);
+      }
       const stalled = controller.signal.aborted;
       throw new ModelDownloadError(
         stalled ? "stalled" : "unreachable",
@@ -188,6 +166,14 @@ async function transferToPart(transfer: Transfer): Promise<void> {
   }
 }
 
+/** A short write (the disk filling) is continued, so the file never has a gap. */
+async function writeWhole(file: FileHandle, chunk: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) {
+    const { bytesWritten } = await file.write(chunk, offset);
+    offset += bytesWritten;
+  }
+}
+
 async function verifyAndPlace(partPath: string, target: string, model: EmbeddedModelFile) {
   const digest = await sha256Of(partPath);
   if (digest !== model.sha256) {
@@ -209,16 +195,6 @@ async function tidyAfterFailure(createdDirs: readonly string[], partPath: string
   for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
 }
 
-/** `dir` made with its missing parents; those it made, outermost first. */
-async function createDirs(dir: string): Promise<string[]> {
-  const first = await mkdir(dir, { recursive: true });
-  const created: string[] = [];
-  for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) {
-    created.unshift(at);
-  }
-  return created;
-}
-
 export async function ensureModelFile(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
@@ -229,6 +205,10 @@ export async function ensureModelFile(
     // Ctrl-C is a cancellation, as during a model call (a part file stays for a resume).
     if (options.signal?.aborted) throw new ModelAbortedError({}, options.signal.reason);
     if (isEvalgateError(error)) throw error;
+    if (isNoSpace(error)) {
+      const neededBytes = model.sizeBytes;
+      throw diskFullError({ cacheDir: options.cacheDir, url: model.url, neededBytes }, error);
+    }
     // Only the file system is left: the cache folder (or a file in it) cannot be used.
     throw new ModelDownloadError(
       "write-failed",
@@ -244,6 +224,7 @@ async function findOrDownload(
   model: EmbeddedModelFile,
   options: EnsureModelFileOptions,
 ): Promise<ModelFileResult> {
+  checkCacheFolder(options.cacheDir, model.url);
   const dir = join(options.cacheDir, "models");
   const target = join(dir, model.fileName);
   const staleMs = options.staleLockMs ?? 120_000;
@@ -264,6 +245,8 @@ async function findOrDownload(
       options.onDownloadStart?.();
       await transferToPart({
         url: model.url,
+        cacheDir: options.cacheDir,
+        sizeBytes: model.sizeBytes,
         partPath,
         stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
         fetchImpl: options.fetch ?? fetch,
@@ -274,6 +257,10 @@ async function findOrDownload(
       await verifyAndPlace(partPath, target, model);
       return { path: target, downloaded: true };
     } catch (error) {
+      // After a full disk the part's last bytes may be missing: never resumed from, never trusted.
+      if (isModelDownloadError(error) && error.problem === "disk-full") {
+        await rm(partPath, { force: true });
+      }
       await lock.release();
       await tidyAfterFailure(createdDirs, partPath);
       throw error;

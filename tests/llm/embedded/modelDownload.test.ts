@@ -175,6 +175,28 @@ describe("ensureModelFile", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("a disk that fills while writing: says the disk is full, how much is needed, and trusts no part", async () => {
+    server = await startModelServer(BODY);
+    const { mkdir, symlink, lstat } = await import("node:fs/promises");
+    const models = join(cacheDir, "models");
+    await mkdir(models);
+    // Every write into /dev/full fails with ENOSPC, as on a full disk.
+    await symlink("/dev/full", join(models, "tiny.gguf.part"));
+    const error = await failure(ensureModelFile(modelAt(server.url), { cacheDir }));
+    expect(error.code).toBe("MODEL_DOWNLOAD_FAILED");
+    expect(error.problem).toBe("disk-full");
+    expect(error.message).toContain(`the disk is full where the cache folder ${cacheDir} is`);
+    expect(error.message).toContain(`${BODY.length.toLocaleString("en-US")} bytes`);
+    expect(error.message).toContain("EVALGATE_CACHE_DIR");
+    expect(error.message).not.toContain("cut off");
+    // The part is gone (the link, not /dev/full): the next run starts from nothing.
+    expect(await cachedFiles()).toEqual([]);
+    expect((await lstat("/dev/full")).isCharacterDevice()).toBe(true);
+    const result = await ensureModelFile(modelAt(server.url), { cacheDir });
+    expect(await readFile(result.path)).toEqual(BODY);
+    expect(server.requests).toEqual(["", ""]);
+  });
+
   it("Ctrl-C during the download is a cancellation (as during a call), keeping the part for a resume", async () => {
     server = await startModelServer(BODY, { stallAfterBytes: 1_000 });
     const controller = new AbortController();
