@@ -195,3 +195,18 @@ describe("ToonError", () => {
     expect(narrow.reason).toBe('keyed object "m" entry 2 has 1 value, header has 2 fields');
   });
 });
+
+describe("line endings", () => {
+  it.each([
+    ["CRLF", "\r\n"],
+    ["CR-only (old Mac)", "\r"],
+  ])("%s lines decode and locate like LF lines", (_name, ending) => {
+    const text = IFB.replaceAll("\n", ending);
+    const located = decodeToonWithLines(text, { stringFields: ["version"] });
+    expect(located.value).toEqual(decodeToon(IFB, { stringFields: ["version"] }));
+    expect(located.lineOf(["criteria", 1, "title"])).toBe(7);
+    expect(decodeToon(`a: 1${ending}b: x y${ending}`)).toEqual({ a: 1, b: "x y" });
+    const short = thrown(() => decodeToon(IFB.split("\n").slice(0, 7).join(ending)));
+    expect(short.line).toBe(7);
+  });
+});
