@@ -210,3 +210,21 @@ describe("line endings", () => {
     expect(short.line).toBe(7);
   });
 });
+
+describe("flush rows cut short", () => {
+  it("names the blank or comment line that ends the table when rows follow it", () => {
+    const blank = thrown(() => decodeToon("items[3,]{id}:\n1\n\n2\n3"));
+    expect(blank.reason).toBe(
+      'tabular array "items" declares 3 rows but has 1: a blank line at line 3 ends the table (keep the rows together)',
+    );
+    const comment = thrown(() => decodeToon("items[2,]{id}:\n1\n# second\n2"));
+    expect(comment.reason).toBe(
+      'tabular array "items" declares 2 rows but has 1: a comment at line 3 ends the table (keep the rows together)',
+    );
+  });
+
+  it("says only the count when no row follows the gap", () => {
+    const error = thrown(() => decodeToon("items[3,]{id}:\n1\n\nother: 2"));
+    expect(error.reason).toBe('tabular array "items" declares 3 rows but has 1');
+  });
+});
