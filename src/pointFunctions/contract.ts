@@ -76,15 +76,59 @@ export function argsProblem<Args>(
   return isPointFunctionError(call) ? call.error : undefined;
 }
 
-/** "name: expected …, got …", with the schema's own explanation when it gave one. */
+/** "item 3", "item 2 of item 2", `"word"`: where in the args a part sits, innermost first. */
+function partName(path: readonly PropertyKey[]): string {
+  return path
+    .map((key) => (typeof key === "number" ? `item ${key + 1}` : JSON.stringify(String(key))))
+    .reverse()
+    .join(" of ");
+}
+
+function partAt(args: unknown, path: readonly PropertyKey[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null || typeof key === "symbol") return undefined;
+    value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+/** The schema's own explanation, else which item (or key) of the args is wrong, and how. */
+function argsReason(args: unknown, error: z.ZodError): string | undefined {
+  const explained = error.issues.find((issue) => issue.code === "custom");
+  const issue = explained ?? error.issues[0];
+  if (issue === undefined) return undefined;
+  const where = issue.path.length === 0 ? undefined : partName(issue.path);
+  if (explained !== undefined) {
+    return where === undefined ? explained.message : `${where}: ${explained.message}`;
+  }
+  if (where === undefined) return undefined;
+  const part = partAt(args, issue.path);
+  if (part === undefined) return `${where} is missing`;
+  if (part === "") return `${where} is empty`;
+  return `${where} is ${describeValue(part)}${outOfRange(issue)}`;
+}
+
+/** ", more than 1" for a number over its bound; "" for other issues. */
+function outOfRange(issue: z.core.$ZodIssue): string {
+  if (issue.code === "too_big" && issue.origin === "number") {
+    return `, ${issue.inclusive === false ? "not less than" : "more than"} ${String(issue.maximum)}`;
+  }
+  if (issue.code === "too_small" && issue.origin === "number") {
+    return `, ${issue.inclusive === false ? "not more than" : "less than"} ${String(issue.minimum)}`;
+  }
+  return "";
+}
+
+/** "name: expected …, got …", then which part is wrong when the schema tells it. */
 function argsMessage<Args>(
   name: string,
   spec: Pick<PointFunctionSpec<Args>, "argsSchema" | "expects">,
   args: unknown,
   error: z.ZodError,
 ): string {
-  const explained = error.issues.find((issue) => issue.code === "custom");
-  const why = explained === undefined ? "" : ` (${explained.message})`;
+  const reason = argsReason(args, error);
+  const why = reason === undefined ? "" : ` (${reason})`;
   return `${name}: expected ${spec.expects}, got ${describeValue(args)}${why}`;
 }
 

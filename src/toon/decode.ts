@@ -33,15 +33,16 @@ export interface LocatedToon {
 
 /**
  * Decodes spec TOON v4 and the criteria dialect (`[N,]` headers, unindented rows, `key{fields}:`
- * objects, `[a, b]` arrays, `#` comments); a ToonError names the original line.
+ * objects, `[a, b]` arrays, `#` comments); a ToonError names the original line. LF, CRLF and a
+ * lone CR each end a line.
  */
 export function decodeToon(text: string, options: DecodeToonOptions = {}): unknown {
   return decodeToonWithLines(text, options).value;
 }
 
 /** decodeToon, and the line of each value (indexed on first use). */
-export function decodeToonWithLines(text: string, options: DecodeToonOptions = {}): LocatedToon {
-  const normalised = normalise(text, options);
+export function decodeToonWithLines(input: string, options: DecodeToonOptions = {}): LocatedToon {
+  const normalised = normalise(withLineFeeds(input), options);
   const value = decodeNormalised(normalised, options);
   let lines: ReadonlyMap<string, number> | undefined;
   const lineOf = (path: JsonPath): number | undefined => {
@@ -58,6 +59,11 @@ export function decodeToonWithLines(text: string, options: DecodeToonOptions = {
     throw new ToonError(reason, { line: lineOf(found.path) ?? 1, source: options.source });
   }
   return { value, lineOf };
+}
+
+/** CRLF and old Mac CR-only line endings read as lines, counted like LF. */
+function withLineFeeds(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
 }
 
 function normalise(text: string, options: DecodeToonOptions): NormalisedToon {

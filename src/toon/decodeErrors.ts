@@ -32,7 +32,8 @@ function describe(reason: string, line: number, normalised: NormalisedToon): str
     const isTable = table && (rows[2] === "tabular rows" || table.listForm);
     if (table && isTable) {
       const actual = rows[3] ?? String(table.rowLines.length);
-      return `tabular array "${table.name}" declares ${countOf(rows[1] ?? 0, "row")} but has ${actual}`;
+      const short = Number(actual) < Number(rows[1]) ? gapReason(table) : "";
+      return `tabular array "${table.name}" declares ${countOf(rows[1] ?? 0, "row")} but has ${actual}${short}`;
     }
     if (rows[2] === "list-form items") {
       const name = listAbove(normalised.text.split("\n"), line) ?? "(root)";
@@ -69,6 +70,14 @@ function describe(reason: string, line: number, normalised: NormalisedToon): str
     return `keyed object "${keyed.name}" ${which} has ${countOf(cells[2] ?? 0, "value")}, header has ${countOf(cells[1] ?? 0, "field")}`;
   }
   return reason;
+}
+
+/** Why flush rows stopped short: the blank or comment line between them. */
+function gapReason(table: NormalisedBlock): string {
+  const gap = table.endedBy;
+  if (gap === undefined) return "";
+  const what = gap.kind === "comment" ? "a comment" : "a blank line";
+  return `: ${what} at line ${gap.number} ends the table (keep the rows together)`;
 }
 
 /** The key of the list header an item line sits under. */

@@ -53,6 +53,8 @@ export interface NormalisedBlock {
   readonly rowLines: readonly number[];
   readonly endLine: number;
   readonly listForm: boolean;
+  /** The blank or comment line that ended flush rows while more rows follow it. */
+  readonly endedBy?: SourceLine | undefined;
 }
 
 class NormaliseState {
@@ -82,6 +84,7 @@ class NormaliseState {
     headerLine: number,
     rowLines: readonly number[] = [],
     listForm = false,
+    endedBy?: SourceLine,
   ): void {
     this.record({
       kind,
@@ -90,6 +93,7 @@ class NormaliseState {
       headerLine,
       rowLines,
       listForm,
+      endedBy,
     });
   }
 
@@ -144,6 +148,7 @@ interface TableRows {
   readonly entries: readonly SourceLine[];
   readonly cellsOf: ReadonlyMap<SourceLine, string[]>;
   readonly after: number;
+  readonly endedBy: SourceLine | undefined;
 }
 
 function rowIndentOf(state: NormaliseState, line: SourceLine): number {
@@ -163,7 +168,7 @@ function writeTable(state: NormaliseState, index: number, header: ArrayHeader): 
   const written = listForm
     ? writeListRows(state, layout, rows)
     : writePlainRows(state, layout, rows);
-  state.recordArray("tabular", header, written.headerAt, written.rowLines, listForm);
+  state.recordArray("tabular", header, written.headerAt, written.rowLines, listForm, rows.endedBy);
   return rows.after;
 }
 
@@ -195,19 +200,22 @@ function readTableRows(state: NormaliseState, index: number, layout: TableLayout
       : !candidate.tabIndented &&
         candidate.indent === rowIndent &&
         isDataRow(candidate.content, delimiter);
-  const { entries, after } = linesOfRows(state, index, isRow, flush);
+  const { entries, after, endedBy } = linesOfRows(state, index, isRow, flush);
   const rows = entries.filter((entry) => entry.kind === "content");
   const cellsOf = new Map(rows.map((row) => [row, splitValues(row.content, delimiter, true)]));
-  return { entries, cellsOf, after };
+  return { entries, cellsOf, after, endedBy };
 }
 
-/** A gap ends flush rows; blank/comment lines after the last row are left unread. */
+/**
+ * A gap ends flush rows (`endedBy` is its first line when more rows follow it); blank/comment
+ * lines after the last row are left unread.
+ */
 function linesOfRows(
   state: NormaliseState,
   index: number,
   isRow: (candidate: SourceLine) => boolean,
   gapEnds: boolean,
-): { entries: SourceLine[]; after: number } {
+): { entries: SourceLine[]; after: number; endedBy?: SourceLine } {
   const entries: SourceLine[] = [];
   let pending: SourceLine[] = [];
   let cursor = index + 1;
@@ -217,8 +225,10 @@ function linesOfRows(
     if (candidate.kind === "content") {
       entries.push(...pending, candidate);
       pending = [];
-    } else if (gapEnds) break;
-    else pending.push(candidate);
+    } else if (gapEnds) {
+      const next = state.lines.slice(cursor).find((line) => line.kind === "content");
+      return { entries, after: cursor, endedBy: next && isRow(next) ? candidate : undefined };
+    } else pending.push(candidate);
   }
   return { entries, after: cursor - pending.length };
 }

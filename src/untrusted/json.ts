@@ -121,9 +121,12 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** LF, CRLF and a lone CR (old Mac files) each end a line. */
 function lineAt(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
-  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+  const breaks = before.match(/\r\n|\r|\n/g)?.length ?? 0;
+  const lineStart = Math.max(before.lastIndexOf("\n"), before.lastIndexOf("\r")) + 1;
+  return { line: breaks + 1, column: offset - lineStart + 1 };
 }
 
 function strictTree(text: string, errors: ParseError[] = []): Node | undefined {

@@ -145,7 +145,7 @@ describe("their args, as a catalog's validation reads them", () => {
 
   it("refuses args that do not fit, saying what was expected and what came", () => {
     expect(checkPointFunctionArgs("rouge_l", { reference: "x", min: 2 })).toBe(
-      `rouge_l: expected a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation's reference), got an object`,
+      `rouge_l: expected a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation's reference), got an object ("min" is the number 2, more than 1)`,
     );
     expect(checkPointFunctionArgs("rouge_l", "...")).toBe(
       `rouge_l: expected a reference text, { reference?, min? } (e.g. { "reference": "…", "min": 0.5 }), or nothing (the evaluation's reference), got the string "..." (the reference has no word (letters or digits) to compare with)`,

@@ -180,7 +180,7 @@ describe("patterns that cannot run in linear time, or at all, are refused", () =
       points: ["Names the site.", { fn: "matches_any_of", fnArgs: ["ok", "x(?=y)"] }],
     });
     expect(() => parseCatalog(text, { format: "json", source: "bad.json" })).toThrow(
-      /bad\.json:1 \(\$\.points\[1\]\): matches_any_of: expected a non-empty array of valid regular expression strings, got an array of 2 items \(lookahead/,
+      /bad\.json:1 \(\$\.points\[1\]\): matches_any_of: expected a non-empty array of valid regular expression strings, got an array of 2 items \(item 2: lookahead/,
     );
   });
 

@@ -63,6 +63,32 @@ describe("point function arguments", () => {
   });
 });
 
+describe("deterministic check arguments", () => {
+  it("an empty string among contains_any_of's terms is named by its place", () => {
+    const text = JSON.stringify({
+      id: "terms",
+      name: "Terms",
+      version: "1",
+      criteria: [
+        {
+          id: "c1",
+          title: "Names the costs",
+          description: "Checked.",
+          weight: 1,
+          method: {
+            kind: "function",
+            name: "contains_any_of",
+            args: ["budget", "costs", "", "funding", "staff", "risk"],
+          },
+        },
+      ],
+    });
+    expect(() => parseCatalog(text, { format: "json", source: "terms.json" })).toThrow(
+      "got an array of 6 items (item 3 is empty)",
+    );
+  });
+});
+
 describe("a catalog file in YAML", () => {
   it.each(["catalog.yaml", "catalog.yml"])(
     "%s is refused as YAML, not read as broken TOON",

@@ -195,3 +195,36 @@ describe("ToonError", () => {
     expect(narrow.reason).toBe('keyed object "m" entry 2 has 1 value, header has 2 fields');
   });
 });
+
+describe("line endings", () => {
+  it.each([
+    ["CRLF", "\r\n"],
+    ["CR-only (old Mac)", "\r"],
+  ])("%s lines decode and locate like LF lines", (_name, ending) => {
+    const text = IFB.replaceAll("\n", ending);
+    const located = decodeToonWithLines(text, { stringFields: ["version"] });
+    expect(located.value).toEqual(decodeToon(IFB, { stringFields: ["version"] }));
+    expect(located.lineOf(["criteria", 1, "title"])).toBe(7);
+    expect(decodeToon(`a: 1${ending}b: x y${ending}`)).toEqual({ a: 1, b: "x y" });
+    const short = thrown(() => decodeToon(IFB.split("\n").slice(0, 7).join(ending)));
+    expect(short.line).toBe(7);
+  });
+});
+
+describe("flush rows cut short", () => {
+  it("names the blank or comment line that ends the table when rows follow it", () => {
+    const blank = thrown(() => decodeToon("items[3,]{id}:\n1\n\n2\n3"));
+    expect(blank.reason).toBe(
+      'tabular array "items" declares 3 rows but has 1: a blank line at line 3 ends the table (keep the rows together)',
+    );
+    const comment = thrown(() => decodeToon("items[2,]{id}:\n1\n# second\n2"));
+    expect(comment.reason).toBe(
+      'tabular array "items" declares 2 rows but has 1: a comment at line 3 ends the table (keep the rows together)',
+    );
+  });
+
+  it("says only the count when no row follows the gap", () => {
+    const error = thrown(() => decodeToon("items[3,]{id}:\n1\n\nother: 2"));
+    expect(error.reason).toBe('tabular array "items" declares 3 rows but has 1');
+  });
+});
