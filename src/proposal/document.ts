@@ -4,6 +4,7 @@
  * each stage's gate record. A thread that has not finished is a draft.
  */
 import { z } from "zod";
+import { registryVersionOf } from "../criteria/activeCatalog.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "../graph/model.js";
 import { stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
@@ -45,6 +46,8 @@ export const GateRecordSchema = StagePartSchema.extend({
   verdict: z.string().nullable(),
   fundingStatus: z.string().optional(),
   passed: z.boolean().nullable(),
+  /** The catalog version that judged it, `solution@1.0.1` (the registry's, when a store supplied it). */
+  judgedWith: z.string().nullable(),
   /** The content was edited after this evaluation: the score is the replaced content's. */
   scoredBeforeEdit: z.boolean(),
   /** The round of writing the current version came from (1 + revisions; 0: nothing written). */
@@ -82,7 +85,17 @@ const GateFieldsSchema = z.looseObject({
   passed: z.boolean(),
   status: z.string().optional(),
   criteria: z.array(z.looseObject({ evaluated: z.boolean() })).optional(),
+  catalog: z
+    .looseObject({ id: z.string(), version: z.string(), registryVersion: z.string().optional() })
+    .optional(),
 });
+
+/** `solution@1.0.1`: the registry version a result records, else its catalog's id and version. */
+function judgedWithOf(evaluation: z.infer<typeof GateFieldsSchema> | undefined): string | null {
+  const catalog = evaluation?.catalog;
+  if (catalog === undefined) return null;
+  return catalog.registryVersion ?? registryVersionOf(catalog);
+}
 
 function partOf(values: OverallProposalStateType, stage: StageDefinition) {
   const status: ProcessingStatus = stageStatus(values, stage);
@@ -114,6 +127,7 @@ function gateOf(values: OverallProposalStateType, stage: StageDefinition): GateR
     verdict: evaluation?.verdict ?? null,
     ...(evaluation?.status === undefined ? {} : { fundingStatus: evaluation.status }),
     passed: evaluation?.passed ?? null,
+    judgedWith: judgedWithOf(evaluation),
     scoredBeforeEdit: evaluation !== undefined && part.status === "edited",
     round: written ? (values.revisionCounts?.[stage.id] ?? 0) + 1 : 0,
     decisions,

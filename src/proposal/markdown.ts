@@ -71,13 +71,14 @@ function gateTable(gates: readonly GateRecord[]): string[] {
       g.verdict ?? "—",
       g.fundingStatus ?? "—",
       g.passed === null ? "—" : g.passed ? "yes" : "no",
+      g.judgedWith ?? "—",
       g.round === 0 ? "—" : String(g.round),
       decisionText(g),
     ].map((cell) => markdownCell(cell, 600)),
   );
   return [
-    "| Stage | Status | Score | Verdict | Funding status | Passed | Round | Decisions |",
-    "|---|---|---:|---|---|---|---:|---|",
+    "| Stage | Status | Score | Verdict | Funding status | Passed | Judged with | Round | Decisions |",
+    "|---|---|---:|---|---|---|---|---:|---|",
     ...rows.map((cells) => `| ${cells.join(" | ")} |`),
   ];
 }
@@ -126,7 +127,7 @@ export function renderProposalMarkdown(document: ProposalDocument): string {
   for (const part of document.inputs) out.push(...inputLines(part));
   out.push("## Appendix B: gate results and decisions", "");
   out.push(
-    "Each stage's evaluation (score 0–1; verdict, funding status and passed as in evalgate's gate outcomes), the round of writing its current version came from, and the reviewers' decisions.",
+    "Each stage's evaluation (score 0–1; verdict, funding status and passed as in evalgate's gate outcomes), the catalog version it was judged with, the round of writing its current version came from, and the reviewers' decisions.",
     "",
   );
   out.push(...gateTable(document.gates), ...errorLines(document), "");

@@ -19,6 +19,7 @@ export { readRubricFile } from "./rubricConfig.js";
 export {
   type RegisteredRubric,
   type RubricConfig,
+  type RubricListing,
   RubricRegistry,
   type RubricVersionInfo,
 } from "./rubricRegistry.js";

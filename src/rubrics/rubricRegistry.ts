@@ -2,6 +2,7 @@ import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
 import { storedJson } from "../store/database.js";
+import { StoreError } from "../store/errors.js";
 import type { RegistryStore } from "../store/registryStore.js";
 import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
 import type { RubricVersionRow } from "../store/registryTypes.js";
@@ -35,6 +36,22 @@ export interface RubricVersionInfo {
   contentHash: string;
   /** Whether this is the active version (never, once the rubric is deleted). */
   latest: boolean;
+}
+
+/** The active version of a rubric in a listing: read, or why its stored row cannot be. */
+export type RubricListing = { id: string; version: string; targetType: string | undefined } & (
+  | { rubric: Catalog; unreadable?: undefined }
+  | { rubric?: undefined; unreadable: string }
+);
+
+function listingOf(row: RubricVersionRow): RubricListing {
+  const at = { id: row.rubricId, version: row.version, targetType: row.targetType ?? undefined };
+  try {
+    return { ...at, rubric: rubricOf(row) };
+  } catch (error) {
+    if (!(error instanceof StoreError) || error.code !== "STORE_DATA_INVALID") throw error;
+    return { ...at, unreadable: error.message };
+  }
 }
 
 function rubricOf(row: RubricVersionRow): Catalog {
@@ -167,6 +184,11 @@ export class RubricRegistry implements ActiveCatalogs {
 
   async listAll(): Promise<Catalog[]> {
     return (await this.store.latestRubrics()).map(rubricOf);
+  }
+
+  /** Every active version (of a target type): one whose stored row cannot be read says why. */
+  async listing(targetType?: string): Promise<RubricListing[]> {
+    return (await this.store.latestRubrics(targetType)).map(listingOf);
   }
 
   /** Every stored version, oldest first (a deleted rubric's too). */

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCliContext } from "../../src/cli/context.js";
 import { runCli } from "../../src/cli/main.js";
@@ -153,5 +154,55 @@ describe("evalgate rubrics", () => {
       expect(result.stdout).toContain("quiz_quality 1.0.0: registered");
     },
     SPAWN_TIMEOUT,
+  );
+
+  it(
+    "lists every readable version and marks one whose stored row cannot be read, exit 1",
+    async () => {
+      const cli = (args: readonly string[]) =>
+        runEvalgate([...args, "--db", "corrupt.sqlite"], { cwd: folder.dir });
+      expect((await cli(["rubrics", "register", "rubrics.json"])).code).toBe(0);
+      // The stored row of quiz_quality 1.0.0 damaged by hand: its body is no longer JSON.
+      const file = new Database(join(folder.dir, "corrupt.sqlite"));
+      const changed = file
+        .prepare("UPDATE rubric_versions SET body = ? WHERE rubric_id = ? AND version = ?")
+        .run("{not json", "quiz_quality", "1.0.0").changes;
+      file.close();
+      expect(changed).toBe(1);
+
+      const listed = await cli(["rubrics", "list"]);
+      expect(listed.stderr).toBe("");
+      expect(listed.code).toBe(1);
+      const lines = listed.stdout.trim().split("\n");
+      expect(lines).toHaveLength(6);
+      expect(lines[2]).toMatch(/^content_quality\s+1\.0\.0\s+content\s+2\s+Content Quality$/);
+      expect(lines[3]).toMatch(
+        /^quiz_quality\s+1\.0\.0\s+content\s+-\s+\(cannot be read, see below\)$/,
+      );
+      expect(lines[4]).toBe("");
+      expect(lines[5]).toMatch(
+        /^quiz_quality 1\.0\.0 cannot be read: review store: rubric quiz_quality 1\.0\.0 is not usable JSON: .+; `evalgate rubrics activate quiz_quality <version>` another\.$/,
+      );
+
+      const json = await cli(["rubrics", "list", "--json"]);
+      expect(json.code).toBe(1);
+      const { rubrics } = JSON.parse(json.stdout);
+      expect(rubrics[0]).toEqual({
+        id: "content_quality",
+        version: "1.0.0",
+        name: "Content Quality",
+        targetType: "content",
+        criteria: 2,
+        unreadable: null,
+      });
+      expect(rubrics[1]).toMatchObject({
+        id: "quiz_quality",
+        version: "1.0.0",
+        name: null,
+        criteria: null,
+      });
+      expect(rubrics[1].unreadable).toContain("is not usable JSON");
+    },
+    4 * SPAWN_TIMEOUT,
   );
 });

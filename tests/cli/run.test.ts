@@ -181,10 +181,18 @@ describe.concurrent("evalgate run", () => {
         "| Conclusion",
       ]);
       const solutionRow = rows[1]?.split(" | ") ?? [];
-      // Stage, status, score, verdict, funding status, passed, round, decisions.
-      expect(solutionRow.slice(1, 7)).toEqual(["approved", "0.85", "pass", "—", "yes", "2"]);
-      expect(solutionRow[7]).toContain(`revise by ana`);
-      expect(solutionRow[7]).toContain("approve by ana");
+      // Stage, status, score, verdict, funding status, passed, judged with, round, decisions.
+      expect(solutionRow.slice(1, 8)).toEqual([
+        "approved",
+        "0.85",
+        "pass",
+        "—",
+        "yes",
+        "solution@1.0.0",
+        "2",
+      ]);
+      expect(solutionRow[8]).toContain(`revise by ana`);
+      expect(solutionRow[8]).toContain("approve by ana");
       expect(rows[3]?.split(" | ").slice(1, 3)).toEqual([
         "edited by a reviewer",
         "0.85 (before the edit)",

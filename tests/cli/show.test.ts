@@ -182,6 +182,10 @@ describe("evalgate show", () => {
       "## Appendix B: gate results and decisions",
     ]);
     expect(shown.stdout).not.toContain("Draft");
+    // Each stage's row names the catalog version that judged it (config/evaluation/criteria).
+    expect(shown.stdout).toContain("| Passed | Judged with | Round |");
+    const solutionRow = shown.stdout.split("\n").find((l) => l.startsWith("| Solution Sought |"));
+    expect(solutionRow).toContain("| yes | solution@1.0.0 | 1 |");
     // The same document the run wrote.
     expect(await readFile(join(cwd, `proposal-${finished}-2.md`), "utf8")).toBe(shown.stdout);
   });
@@ -210,6 +214,10 @@ describe("evalgate show", () => {
     expect(
       document.gates.map((g: { stage: string; verdict: string }) => [g.stage, g.verdict]),
     ).toEqual(STAGE_IDS.map((s) => [s, "pass"]));
+    // Every stage was judged with its own catalog of config/evaluation/criteria, version 1.0.0.
+    expect(document.gates.map((g: { judgedWith: string }) => g.judgedWith)).toEqual(
+      STAGE_IDS.map((s) => `${s}@1.0.0`),
+    );
     for (const gate of document.gates) {
       expect(gate.decisions).toEqual([
         expect.objectContaining({ action: "approve", reviewer: "ana" }),

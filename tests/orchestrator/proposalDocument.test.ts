@@ -201,6 +201,26 @@ describe("the proposal document", () => {
     expect(row).toContain("| Research | approved | not evaluated | borderline |");
   });
 
+  it("names the catalog version each stage was judged with: the registry's when a store supplied it", () => {
+    const values = finishedState();
+    values.researchEvaluation = {
+      ...evaluation(0.9, true, "pass"),
+      catalog: { id: "research", version: "1.0.1", registryVersion: "research@1.0.1" },
+    } as unknown as EvaluationResult;
+    const document = buildProposalDocument({
+      threadId: "t",
+      values,
+      stages: STAGES,
+      finished: true,
+    });
+    expect(document.gates[0]?.judgedWith).toBe("research@1.0.1");
+    expect(document.gates[1]?.judgedWith).toBe("c@1");
+    const row = renderProposalMarkdown(document)
+      .split("\n")
+      .find((l) => l.startsWith("| Research |"));
+    expect(row).toContain("| yes | research@1.0.1 |");
+  });
+
   it("keeps the current error of a stage that still stands on it, and supersedes the rest", () => {
     const values = finishedState();
     values.researchStatus = "error";
@@ -271,7 +291,7 @@ describe("the proposal as Markdown", () => {
     const rows = md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Stage"));
     expect(rows).toHaveLength(8);
     expect(rows[1]).toBe(
-      "| Solution Sought | approved | 0.70 | borderline | — | no | 2 | revise by noor (2026-02-01 10:15): “Quote the call.”; approve by noor (2026-02-01 10:15): “Borderline, but fine” |",
+      "| Solution Sought | approved | 0.70 | borderline | — | no | c@1 | 2 | revise by noor (2026-02-01 10:15): “Quote the call.”; approve by noor (2026-02-01 10:15): “Borderline, but fine” |",
     );
     expect(rows[5]).toContain("| Budget | edited by a reviewer | 0.82 (before the edit) | pass |");
     expect(md).toContain("**Earlier errors (superseded: the stage has moved on since)**");

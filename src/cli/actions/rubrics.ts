@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";
-import type { RubricRegistry } from "../../rubrics/rubricRegistry.js";
+import type { RubricListing, RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError } from "../errors.js";
+import { EXIT_FAILED } from "../exitCodes.js";
 import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
 import {
@@ -40,23 +41,33 @@ export async function listRubrics(
   options: StoreFlags & { target?: string; json?: boolean },
   context: CliContext,
 ) {
-  const { target } = options;
   const listed = await withRegistry(
     options,
     context,
     async (registry, where) => ({
       where,
       missing: false,
-      rubrics:
-        target === undefined ? await registry.listAll() : await registry.getForTarget(target),
+      rubrics: await registry.listing(options.target),
     }),
     (where) => ({ where, missing: true, rubrics: [] }),
   );
   printRubrics(listed, options, context);
+  // Every readable version is listed; a stored one that cannot be read is a problem found.
+  if (listed.rubrics.some((r) => r.unreadable !== undefined)) context.exitCode = EXIT_FAILED;
+}
+
+/** Why an active version's stored row cannot be read, and what to do about it. */
+function unreadableNote(r: RubricListing, env: CliContext["env"]): string {
+  const activate = `${evalgateCommand(env)} rubrics activate ${r.id} <version>`;
+  return `${r.id} ${r.version} cannot be read: ${r.unreadable}; \`${activate}\` another.`;
 }
 
 function printRubrics(
-  { rubrics, where, missing }: { rubrics: readonly Catalog[]; where: string; missing: boolean },
+  {
+    rubrics,
+    where,
+    missing,
+  }: { rubrics: readonly RubricListing[]; where: string; missing: boolean },
   options: { target?: string; json?: boolean },
   context: CliContext,
 ) {
@@ -64,9 +75,10 @@ function printRubrics(
     const listed = rubrics.map((r) => ({
       id: r.id,
       version: r.version,
-      name: r.name,
+      name: r.rubric?.name ?? null,
       targetType: r.targetType ?? null,
-      criteria: r.criteria.length,
+      criteria: r.rubric?.criteria.length ?? null,
+      unreadable: r.unreadable ?? null,
     }));
     context.stdout.write(`${JSON.stringify({ store: where, rubrics: listed }, null, 2)}\n`);
     return;
@@ -82,11 +94,13 @@ function printRubrics(
     r.id,
     r.version,
     r.targetType ?? "-",
-    String(r.criteria.length),
-    r.name,
+    r.rubric === undefined ? "-" : String(r.rubric.criteria.length),
+    r.rubric?.name ?? "(cannot be read, see below)",
   ]);
   const header = ["id", "version", "target", "criteria", "name"];
-  context.stdout.write(`${renderColumns(header, rows).join("\n")}\n`);
+  const notes = rubrics.filter((r) => r.unreadable !== undefined);
+  const below = notes.length === 0 ? [] : ["", ...notes.map((r) => unreadableNote(r, context.env))];
+  context.stdout.write(`${[...renderColumns(header, rows), ...below].join("\n")}\n`);
 }
 
 function describeRubric(rubric: Catalog): string[] {

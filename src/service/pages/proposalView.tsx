@@ -89,6 +89,7 @@ const GATE_COLUMNS: Columns<GateRecord> = {
   Verdict: (gate) => gate.verdict ?? "—",
   "Funding status": (gate) => gate.fundingStatus ?? "—",
   Passed: (gate) => (gate.passed === null ? "—" : gate.passed ? "yes" : "no"),
+  "Judged with": (gate) => gate.judgedWith ?? "—",
   Round: (gate) => (gate.round === 0 ? "—" : String(gate.round)),
   Decisions: (gate) => <Decisions gate={gate} />,
 };
