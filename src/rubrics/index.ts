@@ -19,7 +19,6 @@ export { readRubricFile } from "./rubricConfig.js";
 export {
   type RegisteredRubric,
   type RubricConfig,
-  type RubricListing,
   RubricRegistry,
   type RubricVersionInfo,
 } from "./rubricRegistry.js";

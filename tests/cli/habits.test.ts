@@ -129,6 +129,7 @@ describe.concurrent("evalgate's habits", () => {
           name: "Grant Tone",
           targetType: "section",
           criteria: 2,
+          unreadable: null,
         },
       ],
     });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OllamaServer } from "../doubles/index.js";
 import { SECTION_IDS, STAGE_IDS } from "../proposalStages.js";
-import { BIN } from "./helpers.js";
+import { BIN, SPAWN_TIMEOUT } from "./helpers.js";
 import {
   answers,
   DB,
@@ -240,7 +240,9 @@ describe("evalgate show", () => {
     expect(html).toContain('<p class="notice draft" id="draft-notice">');
   });
 
-  it("refuses an unknown thread, a folder without threads, a bad format and an --out that exists", async () => {
+  it("refuses an unknown thread, a folder without threads, a bad format and an --out that exists", {
+    timeout: 4 * SPAWN_TIMEOUT,
+  }, async () => {
     const { cwd, finished } = threads;
     const unknown = await evalgate(["show", "no-such-thread"], { cwd });
     expect(unknown.code).toBe(2);
