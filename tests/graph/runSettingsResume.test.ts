@@ -7,7 +7,6 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { evaluationContext } from "../../src/graph/state.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -19,7 +18,7 @@ describe("a resume with other run settings than the thread's", () => {
     const thread = { configurable: { thread_id: "settings-1" } };
     await graph.invoke(
       { content: PROBLEM, contentType: "problem_statement" },
-      { ...thread, context: evaluationContext({ passingThreshold: 0.9 }) },
+      { ...thread, context: { passingThreshold: 0.9 } },
     );
     const calls = model.calls.length;
     const before = await graph.getState(thread);
@@ -28,7 +27,7 @@ describe("a resume with other run settings than the thread's", () => {
     const asked = askedAgain(
       await graph.invoke(new Command({ resume: { action: "approve", reviewer: "ana" } }), {
         ...thread,
-        context: evaluationContext({ passingThreshold: 0.8 }),
+        context: { passingThreshold: 0.8 },
       }),
     );
     expect(asked.refusal.field).toBe("context");
@@ -69,13 +68,13 @@ describe("a resume with other run settings than the thread's", () => {
     const thread = { configurable: { thread_id: "settings-2" } };
     await graph.invoke(
       { content: PROBLEM, contentType: "problem_statement" },
-      { ...thread, context: evaluationContext({ passingThreshold: 0.9 }) },
+      { ...thread, context: { passingThreshold: 0.9 } },
     );
     const done = await graph.invoke(
       new Command({ resume: { action: "approve", reviewer: "ana" } }),
       {
         configurable: { ...thread.configurable, overrideSettings: true },
-        context: evaluationContext({ passingThreshold: 0.8 }),
+        context: { passingThreshold: 0.8 },
       },
     );
     expect(done.status).toBe("approved");
