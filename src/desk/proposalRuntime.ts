@@ -7,7 +7,7 @@ import {
   proposalStages,
   type SectionConfig,
 } from "../graph/proposalGraph.js";
-import { evaluationContext } from "../graph/state.js";
+import type { EvaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { type CheckpointRetention, retentionFromEnv } from "../orchestrator/checkpointRetention.js";
 import type { StageProgressListener } from "../orchestrator/stageProgress.js";
@@ -36,9 +36,8 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
   if (options.model !== undefined) graphOptions.model = options.model;
   if (options.maxRevisions !== undefined) graphOptions.maxRevisions = options.maxRevisions;
   const graph = buildProposalGraph(graphOptions).compile({ checkpointer: saver });
-  const context = evaluationContext(
-    options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions },
-  );
+  const context: EvaluationContext =
+    options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions };
   const overrideSettings = options.overrideSettings === true;
   const retention = options.retention ?? retentionFromEnv();
   const stages = proposalStages(sections);

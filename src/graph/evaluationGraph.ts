@@ -14,7 +14,7 @@ import type { DecisionRecord, ProcessingStatus } from "./model.js";
 import { createReviewNode } from "./reviewNode.js";
 import { checkingRuns } from "./runInputGuard.js";
 import type { StageDefinition } from "./stages.js";
-import { EvaluationContextSchema, OverallProposalState } from "./state.js";
+import { EvaluationContextSchema, GraphContextSchema, OverallProposalState } from "./state.js";
 
 /** The gate's input: the content, its type and optionally its criteria file (a zod object for Studio). */
 const EvaluationGateInput = z.object({
@@ -121,7 +121,7 @@ export function buildEvaluationGraph(options: EvaluationGraphOptions = {}) {
   const builder = new StateGraph(EvaluationGateState, {
     input: EvaluationGateInput,
     output: EvaluationGateOutput,
-    context: EvaluationContextSchema,
+    context: GraphContextSchema,
   })
     .addNode(GATE_NODES.startEvaluate, createEvaluationStartNode("status"))
     .addNode(GATE_NODES.evaluate, evaluate)

@@ -10,6 +10,7 @@ import { type StageDefinition, stageNodeNames } from "./stages.js";
 import {
   type EvaluationContext,
   EvaluationContextSchema,
+  GraphContextSchema,
   OverallProposalState,
   type OverallProposalStateType,
   ProposalInputSchema,
@@ -136,7 +137,8 @@ function autoDecide(
 export function createProposalBuilder() {
   const nodes: string[] = [];
   const shape = { input: ProposalInputSchema, context: EvaluationContextSchema };
-  return checkingRuns(new StateGraph(OverallProposalState, { ...shape, nodes }), shape);
+  const options = { input: ProposalInputSchema, context: GraphContextSchema, nodes };
+  return checkingRuns(new StateGraph(OverallProposalState, options), shape);
 }
 export type ProposalGraphBuilder = ReturnType<typeof createProposalBuilder>;
 

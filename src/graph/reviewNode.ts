@@ -21,7 +21,7 @@ import {
 import { readReviewAnswer } from "./reviewAnswer.js";
 import { decide, type ReviewNodeOptions, stageEvaluation } from "./reviewDecisions.js";
 import { editContentIssue } from "./reviewInput.js";
-import { settleRunSettings } from "./runSettings.js";
+import { type RefusedRunSettings, readRunSettings } from "./runSettings.js";
 import type { StageDefinition } from "./stages.js";
 import type { OverallProposalStateType } from "./state.js";
 import { parseStatePath, readStatePath } from "./statePath.js";
@@ -77,6 +77,18 @@ function editHint(stage: StageDefinition): string {
   return `${shape}${required.length === 0 ? "" : `; ${required.join(", ")} cannot be emptied`}.`;
 }
 
+/** Why an answer given with other settings than the thread's is not taken (within the schema's bounds). */
+function refusalOfSettings(refused: RefusedRunSettings): ReviewRefusal {
+  const problem = `thread '${refused.threadId}' was started with other settings (${refused.changes.join("; ")})`;
+  return {
+    field: "context",
+    problem: problem.length > 2_000 ? `${problem.slice(0, 1_999)}…` : problem,
+    fix:
+      "Answer again with the settings the thread started with (or none) in the run's context, " +
+      "or override them explicitly (overrideSettings: true).",
+  };
+}
+
 function askAgain(
   options: ReviewNodeOptions,
   metadata: InterruptMetadata,
@@ -100,9 +112,12 @@ export function createReviewNode(options: ReviewNodeOptions) {
   const contentPath = parseStatePath(stage.contentPath);
 
   return (state: OverallProposalStateType, config?: LangGraphRunnableConfig): Command => {
-    // Before the interrupt: a resume with other settings than the thread's is refused here.
-    const settings = settleRunSettings(state.threadSettings, config).context;
-    const shown = metadataFor(state, stage);
+    // A resume with other settings than the thread's is refused: the review asks again, with why.
+    const run = readRunSettings(state.threadSettings, config);
+    const settings = "refused" in run ? run.refused.context : run.context;
+    const settingsRefusal = "refused" in run ? refusalOfSettings(run.refused) : undefined;
+    const found = metadataFor(state, stage);
+    const shown = settingsRefusal === undefined ? found : { ...found, refusal: settingsRefusal };
     const { refusal: _earlier, ...metadata } = shown;
     const refused = (decision: ReviewDecision) => refusedAction(metadata, decision.action);
     const corrections = correctionsSeen(metadata, state);
@@ -115,6 +130,7 @@ export function createReviewNode(options: ReviewNodeOptions) {
     // and Agent Inbox's HumanInterrupt (whose `description` is the Markdown summary).
     const value = { ...shown, ...round, ...inbox, intro: metadata.description };
     const answer: unknown = interrupt(value);
+    if (settingsRefusal !== undefined) return askAgain(options, metadata, settingsRefusal);
     const read = readReviewAnswer(answer, {
       action: refused,
       content: (edited) => editContentIssue(stage, edited, content),

@@ -36,15 +36,23 @@ export interface SettledRunSettings {
   update: { threadSettings?: ThreadSettings };
 }
 
+/** A run's settings refused: the thread's own (which the node keeps to) and what differs. */
+export interface RefusedRunSettings {
+  context: EvaluationContext;
+  changes: string[];
+  threadId: string;
+}
+
 /**
- * The settings a node runs by: the first run's own (recorded), then the thread's; a run's different
- * ones are refused (RUN_SETTINGS_CHANGED) unless `configurable.overrideSettings` is true.
+ * The settings a node runs by: the first run's own (recorded), then the thread's; a run's
+ * different ones are refused, with the thread's own kept, unless `configurable.overrideSettings`
+ * is true (then they are recorded).
  */
-export function settleRunSettings(
+export function readRunSettings(
   kept: ThreadSettings | undefined,
   config: LangGraphRunnableConfig | undefined,
   now: () => Date = () => new Date(),
-): SettledRunSettings {
+): SettledRunSettings | { refused: RefusedRunSettings } {
   const { settings, override } = requested(config);
   if (kept === undefined) {
     const record: ThreadSettings = { ...settings, recordedAt: now().toISOString() };
@@ -55,7 +63,8 @@ export function settleRunSettings(
   if (changes.length === 0) return { context: { ...keptSettings, ...settings }, update: {} };
   if (!override) {
     const threadId = config?.configurable?.thread_id;
-    throw runSettingsChanged(typeof threadId === "string" ? threadId : "?", changes);
+    const id = typeof threadId === "string" ? threadId : "?";
+    return { refused: { context: keptSettings, changes, threadId: id } };
   }
   const at = now().toISOString();
   const record: ThreadSettings = {
@@ -65,4 +74,15 @@ export function settleRunSettings(
     overrides: [...overrides, { at, changes }],
   };
   return { context: { ...keptSettings, ...settings }, update: { threadSettings: record } };
+}
+
+/** readRunSettings, with other settings than the thread's thrown (RUN_SETTINGS_CHANGED). */
+export function settleRunSettings(
+  kept: ThreadSettings | undefined,
+  config: LangGraphRunnableConfig | undefined,
+  now: () => Date = () => new Date(),
+): SettledRunSettings {
+  const read = readRunSettings(kept, config, now);
+  if ("refused" in read) throw runSettingsChanged(read.refused.threadId, read.refused.changes);
+  return read;
 }

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { Annotation, messagesStateReducer } from "@langchain/langgraph";
+import { Annotation, type BaseChannel, messagesStateReducer } from "@langchain/langgraph";
 import { z } from "zod";
 import { EvaluationModeSchema } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
@@ -126,6 +126,19 @@ export const EvaluationContextSchema = z.object({
 });
 export type EvaluationContext = z.infer<typeof EvaluationContextSchema>;
 
+/** The settings as a graph's context type: each optional, as EvaluationContextSchema says. */
+export type GraphContextDefinition = {
+  [K in keyof EvaluationContext]?: BaseChannel<EvaluationContext[K]>;
+};
+
+/**
+ * EvaluationContextSchema as a graph's `context` option: the zod schema at run time (Studio draws
+ * its fields, each run's context is checked with it), typed with every setting optional. LangGraph
+ * types a zod context schema with every key required, so a node of the user's graph could not pass
+ * its own `config` (context `Record<string, any>`) on to a compiled gate as is.
+ */
+export const GraphContextSchema = EvaluationContextSchema as unknown as GraphContextDefinition;
+
 /** A run's context as the nodes read it (an invalid one, refused before the run, reads as none). */
 export function runContext(config: { context?: unknown } | undefined): EvaluationContext {
   return EvaluationContextSchema.safeParse(config?.context ?? {}).data ?? {};
@@ -149,14 +162,6 @@ export type ProposalUpdate = Partial<
   errors?: string[];
   reviewHistory?: DecisionRecord[];
 };
-
-/** A run's context with every setting named, unset ones as undefined. */
-export function evaluationContext(
-  settings: Partial<EvaluationContext> = {},
-): Record<keyof EvaluationContext, unknown> & EvaluationContext {
-  const { model, passingThreshold, maxRevisions, mode } = settings;
-  return { model, passingThreshold, maxRevisions, mode };
-}
 
 /** What a proposal run starts from: the RFP, the applicant's input and optionally stages done earlier. */
 export const ProposalInputSchema = z.object({

@@ -26,6 +26,7 @@ import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import {
   checkedInterruptId,
   checkedThreadId,
+  checkRunSettings,
   issuesOf,
   notPausedError,
   reviewHistoryOf,
@@ -186,8 +187,10 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     checkedInterruptId(threadId, interruptId);
     const valid = parsedDecision(threadId, decision);
     const engine = await this.engine();
-    const review = reviewAnswered(threadId, interruptId, await checkedSnapshot(engine, threadId));
+    const snapshot = await checkedSnapshot(engine, threadId);
+    const review = reviewAnswered(threadId, interruptId, snapshot);
     if (review instanceof Error) throw review;
+    checkRunSettings(threadId, snapshot, engine.runtime);
     const refusal = refusedAction(review, valid.action);
     if (refusal !== undefined) {
       throw new InvalidDecisionError(threadId, [{ field: "action", message: refusal }]);

@@ -2,6 +2,8 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
 import { type DecisionRecord, DecisionRecordSchema } from "../graph/model.js";
 import { InterruptIdSchema, readableIssues, ThreadIdSchema } from "../graph/reviewInput.js";
+import { settleRunSettings } from "../graph/runSettings.js";
+import { runContext, ThreadSettingsSchema } from "../graph/state.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import {
   type DecisionIssue,
@@ -104,4 +106,23 @@ export function throwIfRefused<Outcome extends { review?: PendingReview }>(
   throw new InvalidDecisionError(threadId, [
     { field: refusal.field, message: `${refusal.problem} (${refusal.fix})` },
   ]);
+}
+
+/**
+ * Refuses (RUN_SETTINGS_CHANGED) a decision to be run with other settings than the thread started
+ * with, unless they are overridden: before it is recorded, so the thread stays at the same review.
+ */
+export function checkRunSettings(
+  threadId: string,
+  snapshot: StateSnapshot,
+  runtime: { context?: unknown; overrideSettings: boolean },
+): void {
+  const kept = ThreadSettingsSchema.safeParse(
+    (snapshot.values as { threadSettings?: unknown }).threadSettings,
+  );
+  if (!kept.success) return;
+  settleRunSettings(kept.data, {
+    configurable: { thread_id: threadId, overrideSettings: runtime.overrideSettings },
+    context: runContext(runtime),
+  });
 }

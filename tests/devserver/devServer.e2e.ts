@@ -170,6 +170,35 @@ describe("the evaluation graph through the SDK", () => {
     expect(values.evaluation).toMatchObject({ passed: false, overallScore: 0.85 });
   });
 
+  it("an answer with other settings than the thread's keeps it interrupted and listed, with the reason", async () => {
+    const threadId = await pausedGate({ passingThreshold: 0.9 });
+    const before = await threadState(threadId);
+    const calls = dev.ollama.chatRequests().length;
+    await dev.client.runs.wait(threadId, "evaluation", {
+      command: { resume: { action: "approve", reviewer: "ana" } },
+      context: { passingThreshold: 0.8 },
+    });
+    const after = await threadState(threadId);
+    expect((await dev.client.threads.get(threadId)).status).toBe("interrupted");
+    const listed = await dev.client.threads.search({ status: "interrupted", limit: 1000 });
+    expect(listed.some((t) => t.thread_id === threadId)).toBe(true);
+    expect(after.next).toEqual(["review"]);
+    expect(after.interrupt?.value.contentId).toBe(before.interrupt?.value.contentId);
+    expect(after.interrupt?.value).toMatchObject({
+      refusal: {
+        field: "context",
+        problem: expect.stringContaining("passingThreshold: started with 0.9, this run gives 0.8"),
+      },
+      description: expect.stringContaining("passingThreshold: started with 0.9"),
+    });
+    expect(GateValues.parse(after.values).reviewHistory).toEqual([]);
+    await resume(threadId, { action: "approve", reviewer: "ana" });
+    const done = GateValues.parse((await threadState(threadId)).values);
+    expect(done.status).toBe("approved");
+    expect(done.evaluation).toMatchObject({ passed: false, overallScore: 0.85 });
+    expect(dev.ollama.chatRequests().length).toBe(calls);
+  });
+
   it("every judge call reached the Ollama server with EVALGATE_MODEL at temperature 0.1", () => {
     const chats = dev.ollama.chatRequests();
     expect(chats.length).toBeGreaterThanOrEqual(CRITERIA);

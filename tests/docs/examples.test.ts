@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { judgeBudget } from "../../docs/examples/evaluateContent.js";
 import { gatedSection } from "../../docs/examples/evaluationStage.js";
 import { reviewService } from "../../docs/examples/orchestrator.js";
+import { checkDrafts } from "../../docs/examples/sideBySideGates.js";
 import { publishApproved } from "../../docs/examples/typedPipeline.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { judgeResponder } from "../graph/helpers.js";
@@ -44,6 +45,17 @@ describe("the documented examples run as written", () => {
     const published = await publishApproved(write, judge);
     expect(drafts).toHaveLength(1);
     expect(published).toBe(drafts[0]);
+    expect(judge.calls.length).toBeGreaterThan(0);
+  });
+
+  it("two gates side by side in node functions that pass their config on as is", async () => {
+    const judge = new ScriptedChatModel({ responder: judgeResponder(0.9) });
+    const done = await checkDrafts(
+      "Flooding displaced 1,240 households in 2024 (County report, p. 4).",
+      "Personnel $120,000; equipment $30,000; total $150,000.",
+      judge,
+    );
+    expect(done).toMatchObject({ problemStatus: "approved", budgetStatus: "approved" });
     expect(judge.calls.length).toBeGreaterThan(0);
   });
 

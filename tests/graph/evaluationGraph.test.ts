@@ -1,7 +1,6 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
-import { evaluationContext } from "../../src/graph/state.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
@@ -84,7 +83,7 @@ describe("buildEvaluationGraph", () => {
 
   it("ends its run at a revision request, whatever the run's maxRevisions: the gate writes nothing", async () => {
     const { model, graph } = gate();
-    const config = { ...thread("r"), context: evaluationContext({ maxRevisions: 0 }) };
+    const config = { ...thread("r"), context: { maxRevisions: 0 } };
     await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, config);
     const done = await graph.invoke(
       new Command({ resume: { action: "revise", feedback: "Add the 2025 figures." } }),

@@ -68,25 +68,14 @@ export function switchableResponder(
   };
 }
 
-/** A run context as LangGraph types it: every key present, unset ones undefined. */
-export interface RunContext {
-  model: string | undefined;
-  passingThreshold: number | undefined;
-  maxRevisions: number | undefined;
-  mode: EvaluationContext["mode"];
-}
-
-export const runContext = (settings: Partial<EvaluationContext> = {}): RunContext => ({
-  model: settings.model,
-  passingThreshold: settings.passingThreshold,
-  maxRevisions: settings.maxRevisions,
-  mode: settings.mode,
-});
-
 export interface ProposalRun {
   model: ScriptedChatModel;
   graph: ReturnType<typeof compileProposalGraph>;
-  config: { configurable: { thread_id: string }; context?: RunContext; recursionLimit: number };
+  config: {
+    configurable: { thread_id: string };
+    context?: EvaluationContext;
+    recursionLimit: number;
+  };
 }
 
 export function compileProposalGraph(options: ProposalGraphOptions) {
@@ -121,7 +110,7 @@ export function proposalRun(
     config: {
       configurable: { thread_id: `proposal-${threadNumber}` },
       recursionLimit: PROPOSAL_RECURSION_LIMIT,
-      ...(options.context === undefined ? {} : { context: runContext(options.context) }),
+      ...(options.context === undefined ? {} : { context: options.context }),
     },
   };
 }

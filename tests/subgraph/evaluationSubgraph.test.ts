@@ -16,7 +16,6 @@ import { isEvalgateError } from "../../src/errors.js";
 import { buildEvaluationGraph, withEvaluationGate } from "../../src/graph/evaluationGraph.js";
 import { sinksOfSaver, withRunSinks } from "../../src/graph/index.js";
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
-import { EvaluationContextSchema } from "../../src/graph/state.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { getTraces } from "../../src/store/index.js";
 import { askedAgain, scoringJudge } from "../graph/helpers.js";
@@ -104,17 +103,6 @@ function directParent(score = 0.85) {
   return { model, graph };
 }
 
-/**
- * The run's context as the compiled gate's invoke() types it: every key of
- * EvaluationContextSchema present (LangGraph types optional zod keys as required `T | undefined`).
- */
-function gateContext(context: unknown) {
-  const { model, passingThreshold, maxRevisions, mode } = EvaluationContextSchema.parse(
-    context ?? {},
-  );
-  return { model, passingThreshold, maxRevisions, mode };
-}
-
 /** Wrapped form: the parent has only its own fields; a node function maps them to the gate. */
 const WrappedParentState = Annotation.Root({
   draft: Annotation<string>(),
@@ -130,7 +118,7 @@ function wrappedParent(score = 0.85) {
     .addNode("qualityGate", async (s: WrappedParent, config: LangGraphRunnableConfig) => {
       const out = await child.invoke(
         { content: s.draft, contentType: "problem_statement" },
-        { ...config, context: gateContext(config.context) },
+        config,
       );
       return {
         draft: typeof out.content === "string" ? out.content : s.draft,
@@ -394,19 +382,11 @@ describe("two evaluation gates in one parent", () => {
     const graph = new StateGraph(Side)
       .addNode("problemGate", async (s: typeof Side.State, config: LangGraphRunnableConfig) => ({
         problem: (
-          await gate.invoke(
-            { content: s.problem, contentType: "problem_statement" },
-            { ...config, context: gateContext(config.context) },
-          )
+          await gate.invoke({ content: s.problem, contentType: "problem_statement" }, config)
         ).status,
       }))
       .addNode("budgetGate", async (s: typeof Side.State, config: LangGraphRunnableConfig) => ({
-        budget: (
-          await gate.invoke(
-            { content: s.budget, contentType: "budget" },
-            { ...config, context: gateContext(config.context) },
-          )
-        ).status,
+        budget: (await gate.invoke({ content: s.budget, contentType: "budget" }, config)).status,
       }))
       .addEdge(START, "problemGate")
       .addEdge(START, "budgetGate")
