@@ -99,8 +99,9 @@ function checkOptions(options: CatalogEvaluatorOptions): number {
       `invalid evaluator option maxCachedExamples: expected a whole number ≥ 1, got ${limit}`,
     );
   }
-  // A model spec that cannot be used fails here, not once per example.
-  if (options.judges === undefined && options.model !== null) resolveJudgeModel(options.model);
+  // A model spec that cannot be used (the judge's or a panel member's) fails here, not per example.
+  const judges = options.judges?.length ? options.judges : [options.model];
+  for (const judge of judges) if (judge !== null) resolveJudgeModel(judge);
   return limit;
 }
 

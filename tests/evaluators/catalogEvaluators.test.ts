@@ -228,6 +228,10 @@ describe("createCatalogEvaluators", () => {
     await expect(createCatalogEvaluators(CATALOG, { model: "nonsense" })).rejects.toSatisfy((e) =>
       isEvalgateError(e, "MODEL_SPEC_INVALID"),
     );
+    // A panel's judge that cannot be used is refused as well, not once per example.
+    await expect(
+      createCatalogEvaluators(CATALOG, { judges: [judge(), "nonsense"] }),
+    ).rejects.toSatisfy((e) => isEvalgateError(e, "MODEL_SPEC_INVALID"));
   });
 
   it("loads a catalog file, and reads the content the way the options say", async () => {
@@ -264,6 +268,17 @@ describe("textOf: the text of outputs and reference outputs", () => {
         ],
       }),
     ).toBe("last");
+    // Content as a list of blocks (chat-format and LangChain messages): its text blocks, joined.
+    const blocks = [
+      { type: "text", text: "We train " },
+      { type: "image_url", image_url: { url: "data:," } },
+      { type: "text", text: "nurses." },
+    ];
+    expect(textOf({ messages: [{ role: "assistant", content: blocks }] })).toBe("We train nurses.");
+    expect(textOf({ role: "assistant", content: blocks })).toBe("We train nurses.");
+    expect(textOf({ content: [{ type: "image_url", image_url: { url: "data:," } }] })).toBe(
+      undefined,
+    );
     expect(textOf({ a: "x", b: "y" })).toBeUndefined();
     expect(textOf(42)).toBeUndefined();
     expect(textOf(JSON.parse('{"__proto__": {"output": "polluted"}}'))).toBeUndefined();
