@@ -55,11 +55,18 @@ function overallComment(result: EvaluationResult): string {
   const review = result.humanReviewRequired
     ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ")}.`
     : "";
-  if (result.notEvaluated.length > 0) {
-    return (
-      `Not evaluated: ${result.notEvaluated.length} of ${count} criteria could not be judged ` +
-      `(${result.notEvaluated.join(", ")}); the score over the others was ${shownScore(result.overallScore)}.${review}`
-    );
+  const left = result.notEvaluated.length;
+  if (left > 0) {
+    // With every criterion left out there is no score over the others, not a zero.
+    const which =
+      left < count
+        ? `${left} of ${count} criteria`
+        : count === 1
+          ? "the criterion"
+          : `all ${count} criteria`;
+    const others =
+      left < count ? `; the score over the others was ${shownScore(result.overallScore)}` : "";
+    return `Not evaluated: ${which} could not be judged (${result.notEvaluated.join(", ")})${others}.${review}`;
   }
   const status = result.status === undefined ? "" : `, ${result.status}`;
   const outcome = result.passed ? "passed" : "did not pass";
@@ -76,7 +83,8 @@ function overallResult(key: string, result: EvaluationResult): EvaluatorResult {
       passed: result.passed,
       verdict: result.verdict,
       ...(result.status === undefined ? {} : { status: result.status }),
-      scoreOverEvaluated: result.overallScore,
+      scoreOverEvaluated:
+        result.notEvaluated.length < result.criteria.length ? result.overallScore : null,
       notEvaluated: result.notEvaluated,
       humanReviewRequired: result.humanReviewRequired === true,
       catalog: result.catalog.id,

@@ -154,6 +154,18 @@ describe("createCatalogEvaluators", () => {
     expect((overall?.metadata?.scoreOverEvaluated as number) ?? 0).toBeCloseTo(overOthers, 9);
   });
 
+  it("when no criterion could be judged, no score over the others is given: there are none", async () => {
+    const judgedOnly = parseCatalog(
+      JSON.stringify({ id: "judged", points: ["States the objective clearly."] }),
+      { format: "json", source: "judged.json" },
+    );
+    const { overall } = await createCatalogEvaluators(judgedOnly, { model: judge("unanswerable") });
+    const result = await overall(EXAMPLE);
+    expect(result.score).toBeNull();
+    expect(result.comment).toBe("Not evaluated: the criterion could not be judged (p1).");
+    expect(result.metadata?.scoreOverEvaluated).toBeNull();
+  });
+
   it("a judge that cannot be reached: the judged point is null with the cause, the functions keep their scores", async () => {
     const down = new ScriptedChatModel({
       guard: "script",
