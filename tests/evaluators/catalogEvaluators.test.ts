@@ -137,6 +137,23 @@ describe("createCatalogEvaluators", () => {
     expect(model.calls).toHaveLength(4);
   });
 
+  it("more examples in flight at once than are kept still share one evaluation each", async () => {
+    const model = judge();
+    const { evaluators, overall } = await createCatalogEvaluators(CATALOG, {
+      model,
+      maxCachedExamples: 2,
+    });
+    // As LangSmith's evaluate() with a maxConcurrency over the limit: every example's first
+    // evaluator asks before any evaluation ends, then each asks its next evaluators in turn.
+    const examples = ["One.", "Two.", "Three."].map((answer) => ({ ...EXAMPLE, outputs: answer }));
+    await Promise.all(
+      examples.map(async (example) => {
+        for (const evaluator of [...evaluators, overall]) await evaluator(example);
+      }),
+    );
+    expect(model.calls).toHaveLength(3);
+  });
+
   it("reports a criterion the judge could not answer as null, and the overall as null", async () => {
     const { all } = await createCatalogEvaluators(CATALOG, { model: judge("unanswerable") });
     const [point, rouge, contains, overall] = await all(EXAMPLE);
