@@ -27,7 +27,9 @@ function criterionComment(c: CriterionResult): string {
   if (!c.evaluated || c.score === null) {
     return `Not evaluated: ${c.judgeError ?? "no usable answer"}`;
   }
-  const native = c.native === null || c.native === c.score ? "" : ` (${String(c.native)})`;
+  // A native value that is the score itself (kept to 10 digits there) is not repeated.
+  const same = typeof c.native === "number" && Math.abs(c.native - c.score) < 1e-9;
+  const native = c.native === null || same ? "" : ` (${String(c.native)})`;
   const met = c.met ? "met" : "not met";
   return `${c.title}: ${shownScore(c.score, "decimal", c.threshold)}${native}, ${met} at ${shownThreshold(c.threshold)}. ${c.reasoning}`;
 }

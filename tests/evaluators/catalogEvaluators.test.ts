@@ -78,6 +78,8 @@ describe("createCatalogEvaluators", () => {
     expect(results[2]?.comment).toMatch(
       /^Function: contains\("nurses"\): 1\.00 \(pass\), met at 0\.70\./,
     );
+    // A native value that is the score itself is not repeated (the score is kept to 10 digits).
+    expect(results[1]?.comment).toMatch(/^Function: rouge_l\(\{\}\): 0\.61, not met at 0\.70\. /);
     expect(results[3]?.comment).toMatch(/^pass, passed\./);
     expect(results[3]?.metadata).toMatchObject({
       passed: true,
