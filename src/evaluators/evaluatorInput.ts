@@ -46,8 +46,15 @@ export function textOf(value: unknown): string | undefined {
   return only ?? lastMessageText(value);
 }
 
+/** LangSmith keeps what a target returned that is not an object as `{ outputs: value }`. */
+function targetValue(outputs: unknown): unknown {
+  const wrapped = isRecord(outputs) && Object.keys(outputs).join() === "outputs";
+  return wrapped ? outputs.outputs : outputs;
+}
+
 export function defaultContent(input: EvaluatorInput): unknown {
-  return textOf(input.outputs) ?? input.outputs;
+  const outputs = targetValue(input.outputs);
+  return textOf(outputs) ?? outputs;
 }
 
 export function defaultReference(input: EvaluatorInput): string | undefined {

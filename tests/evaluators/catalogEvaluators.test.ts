@@ -236,6 +236,13 @@ describe("createCatalogEvaluators", () => {
       expect(result.metadata).toEqual({ error: "EVALUATION_FAILED" });
     }
     await expect(evaluationOf({ inputs: {} })).rejects.toSatisfy((e) => isEvalgateError(e));
+    // A target that returned nothing: LangSmith keeps a value that is not an object as
+    // `{ outputs: value }`, so there is no content either (not the text "{}" judged).
+    for (const nothing of [undefined, null]) {
+      const [first] = await all({ outputs: { outputs: nothing } });
+      expect(first?.score).toBeNull();
+      expect(first?.comment).toMatch(/no content to evaluate/);
+    }
     expect(model.calls).toHaveLength(0);
   });
 
