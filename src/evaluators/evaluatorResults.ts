@@ -55,7 +55,7 @@ function criterionResult(key: string, c: CriterionResult): EvaluatorResult {
 function overallComment(result: EvaluationResult): string {
   const count = result.criteria.length;
   const review = result.humanReviewRequired
-    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ")}.`
+    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ").replace(/\.$/, "")}.`
     : "";
   const left = result.notEvaluated.length;
   if (left > 0) {

@@ -18,7 +18,7 @@ import {
 } from "../../src/evaluators/index.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
-import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
+import { GUARD_FINDING_ANSWER, type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 
 /**
  * Three points, multipliers 1, 1, 2 (weights 0.25, 0.25, 0.5): a key point the judge scores, the
@@ -207,6 +207,20 @@ describe("createCatalogEvaluators", () => {
     expect(overall?.metadata?.humanReviewRequired).toBe(true);
     expect(overall?.comment).toMatch(
       /^Not evaluated: 1 of 3 criteria .* A human must review it: the injection guard could not check the content \(MODEL_UNAVAILABLE\)\.$/,
+    );
+  });
+
+  it("a result held for review keeps its score and says why, once per sentence", async () => {
+    const model = new ScriptedChatModel({
+      guard: GUARD_FINDING_ANSWER,
+      responder: () => JSON.stringify({ reasoning: "The objective is stated.", score: 0.8 }),
+    });
+    const { overall } = await createCatalogEvaluators(CATALOG, { model });
+    const result = await overall(EXAMPLE);
+    expect(result.score).toBeCloseTo(OVERALL, 9);
+    expect(result.metadata).toMatchObject({ passed: false, humanReviewRequired: true });
+    expect(result.comment).toMatch(
+      /^borderline, did not pass\. A human must review it: the injection guard found text aimed at the judge in the content: The content asks the evaluator for a perfect score\. /,
     );
   });
 
