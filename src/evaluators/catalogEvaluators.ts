@@ -12,7 +12,8 @@ import { type EvaluatorResult, failedResults, resultKeys, resultsOf } from "./ev
 
 /**
  * One evaluation per example, shared by the evaluators LangSmith calls separately for one run;
- * the latest `limit` are kept (failures too, so N evaluators do not make N tries).
+ * the `limit` most recently used are kept (failures too, so N evaluators do not make N tries),
+ * and one still running is never dropped: more examples in flight than `limit` still share.
  */
 
 type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; error: unknown };
@@ -30,27 +31,29 @@ function exampleKey(content: unknown, reference: string | undefined): string | u
 
 class SharedEvaluations {
   private readonly outcomes = new Map<string, Promise<EvaluationOutcome>>();
+  private readonly settled = new Set<string>();
 
   constructor(private readonly limit: number) {}
 
   outcome(
     content: unknown,
     reference: string | undefined,
-    evaluate: () => Promise<EvaluationResult>,
+    evaluate: () => Promise<EvaluationOutcome>,
   ): Promise<EvaluationOutcome> {
-    const settle = (): Promise<EvaluationOutcome> =>
-      evaluate().then(
-        (result) => ({ ok: true, result }),
-        (error: unknown) => ({ ok: false, error }),
-      );
     const key = exampleKey(content, reference);
-    if (key === undefined) return settle();
+    if (key === undefined) return evaluate();
     const known = this.outcomes.get(key);
-    if (known !== undefined) return known;
-    const made = settle();
+    if (known !== undefined) {
+      this.outcomes.delete(key); // most recently used last
+      this.outcomes.set(key, known);
+      return known;
+    }
+    const made = evaluate().finally(() => this.settled.add(key));
     this.outcomes.set(key, made);
-    const [oldest] = this.outcomes.keys();
-    if (this.outcomes.size > this.limit && oldest !== undefined) this.outcomes.delete(oldest);
+    for (const oldest of this.outcomes.keys()) {
+      if (this.outcomes.size <= this.limit) break;
+      if (this.settled.delete(oldest)) this.outcomes.delete(oldest);
+    }
     return made;
   }
 }
@@ -99,8 +102,9 @@ function checkOptions(options: CatalogEvaluatorOptions): number {
       `invalid evaluator option maxCachedExamples: expected a whole number ≥ 1, got ${limit}`,
     );
   }
-  // A model spec that cannot be used fails here, not once per example.
-  if (options.judges === undefined && options.model !== null) resolveJudgeModel(options.model);
+  // A model spec that cannot be used (the judge's or a panel member's) fails here, not per example.
+  const judges = options.judges?.length ? options.judges : [options.model];
+  for (const judge of judges) if (judge !== null) resolveJudgeModel(judge);
   return limit;
 }
 
@@ -133,15 +137,19 @@ export async function createCatalogEvaluators(
   const outcomeOf = (input: EvaluatorInput) => {
     const judged = contentOf(input);
     const ideal = referenceOf(input);
-    return shared.outcome(judged, ideal, async () => {
-      const { result } = await runEvaluation({
+    const evaluate = () =>
+      runEvaluation({
         ...evaluation,
         content: judged,
         catalog: loaded,
         registry: registry.withReference(ideal ?? registry.reference),
       });
-      return result;
-    });
+    return shared.outcome(judged, ideal, () =>
+      evaluate().then(
+        ({ result }): EvaluationOutcome => ({ ok: true, result }),
+        (error: unknown): EvaluationOutcome => ({ ok: false, error }),
+      ),
+    );
   };
   const resultsFor = async (input: EvaluatorInput): Promise<EvaluatorResult[]> => {
     const outcome = await outcomeOf(input);

@@ -12,10 +12,18 @@ export interface EvaluatorInput {
 /** Keys whose text is taken as the content (or the reference), in this order. */
 const TEXT_KEYS = ["output", "answer", "content", "text", "response", "result"] as const;
 
+/** Text, or the text blocks of a message's content list (`[{ type: "text", text }, …]`) joined. */
+function textValue(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (!Array.isArray(value)) return undefined;
+  const texts = value.flatMap((block: unknown) =>
+    isRecord(block) && block.type === "text" && typeof block.text === "string" ? [block.text] : [],
+  );
+  return texts.length > 0 ? texts.join("") : undefined;
+}
+
 function ownString(record: Record<string, unknown>, key: string): string | undefined {
-  if (!Object.hasOwn(record, key)) return undefined;
-  const value = record[key];
-  return typeof value === "string" ? value : undefined;
+  return Object.hasOwn(record, key) ? textValue(record[key]) : undefined;
 }
 
 function lastMessageText(record: Record<string, unknown>): string | undefined {
@@ -38,8 +46,15 @@ export function textOf(value: unknown): string | undefined {
   return only ?? lastMessageText(value);
 }
 
+/** LangSmith keeps what a target returned that is not an object as `{ outputs: value }`. */
+function targetValue(outputs: unknown): unknown {
+  const wrapped = isRecord(outputs) && Object.keys(outputs).join() === "outputs";
+  return wrapped ? outputs.outputs : outputs;
+}
+
 export function defaultContent(input: EvaluatorInput): unknown {
-  return textOf(input.outputs) ?? input.outputs;
+  const outputs = targetValue(input.outputs);
+  return textOf(outputs) ?? outputs;
 }
 
 export function defaultReference(input: EvaluatorInput): string | undefined {

@@ -27,7 +27,9 @@ function criterionComment(c: CriterionResult): string {
   if (!c.evaluated || c.score === null) {
     return `Not evaluated: ${c.judgeError ?? "no usable answer"}`;
   }
-  const native = c.native === null || c.native === c.score ? "" : ` (${String(c.native)})`;
+  // A native value that is the score itself (kept to 10 digits there) is not repeated.
+  const same = typeof c.native === "number" && Math.abs(c.native - c.score) < 1e-9;
+  const native = c.native === null || same ? "" : ` (${String(c.native)})`;
   const met = c.met ? "met" : "not met";
   return `${c.title}: ${shownScore(c.score, "decimal", c.threshold)}${native}, ${met} at ${shownThreshold(c.threshold)}. ${c.reasoning}`;
 }
@@ -53,13 +55,20 @@ function criterionResult(key: string, c: CriterionResult): EvaluatorResult {
 function overallComment(result: EvaluationResult): string {
   const count = result.criteria.length;
   const review = result.humanReviewRequired
-    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ")}.`
+    ? ` A human must review it: ${(result.humanReviewReasons ?? []).join("; ").replace(/\.$/, "")}.`
     : "";
-  if (result.notEvaluated.length > 0) {
-    return (
-      `Not evaluated: ${result.notEvaluated.length} of ${count} criteria could not be judged ` +
-      `(${result.notEvaluated.join(", ")}); the score over the others was ${shownScore(result.overallScore)}.${review}`
-    );
+  const left = result.notEvaluated.length;
+  if (left > 0) {
+    // With every criterion left out there is no score over the others, not a zero.
+    const which =
+      left < count
+        ? `${left} of ${count} criteria`
+        : count === 1
+          ? "the criterion"
+          : `all ${count} criteria`;
+    const others =
+      left < count ? `; the score over the others was ${shownScore(result.overallScore)}` : "";
+    return `Not evaluated: ${which} could not be judged (${result.notEvaluated.join(", ")})${others}.${review}`;
   }
   const status = result.status === undefined ? "" : `, ${result.status}`;
   const outcome = result.passed ? "passed" : "did not pass";
@@ -76,7 +85,8 @@ function overallResult(key: string, result: EvaluationResult): EvaluatorResult {
       passed: result.passed,
       verdict: result.verdict,
       ...(result.status === undefined ? {} : { status: result.status }),
-      scoreOverEvaluated: result.overallScore,
+      scoreOverEvaluated:
+        result.notEvaluated.length < result.criteria.length ? result.overallScore : null,
       notEvaluated: result.notEvaluated,
       humanReviewRequired: result.humanReviewRequired === true,
       catalog: result.catalog.id,

@@ -18,7 +18,7 @@ import {
 } from "../../src/evaluators/index.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { ModelUnavailableError } from "../../src/llm/errors.js";
-import { type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
+import { GUARD_FINDING_ANSWER, type RecordedMessage, ScriptedChatModel } from "../doubles/index.js";
 
 /**
  * Three points, multipliers 1, 1, 2 (weights 0.25, 0.25, 0.5): a key point the judge scores, the
@@ -78,6 +78,8 @@ describe("createCatalogEvaluators", () => {
     expect(results[2]?.comment).toMatch(
       /^Function: contains\("nurses"\): 1\.00 \(pass\), met at 0\.70\./,
     );
+    // A native value that is the score itself is not repeated (the score is kept to 10 digits).
+    expect(results[1]?.comment).toMatch(/^Function: rouge_l\(\{\}\): 0\.61, not met at 0\.70\. /);
     expect(results[3]?.comment).toMatch(/^pass, passed\./);
     expect(results[3]?.metadata).toMatchObject({
       passed: true,
@@ -137,6 +139,23 @@ describe("createCatalogEvaluators", () => {
     expect(model.calls).toHaveLength(4);
   });
 
+  it("more examples in flight at once than are kept still share one evaluation each", async () => {
+    const model = judge();
+    const { evaluators, overall } = await createCatalogEvaluators(CATALOG, {
+      model,
+      maxCachedExamples: 2,
+    });
+    // As LangSmith's evaluate() with a maxConcurrency over the limit: every example's first
+    // evaluator asks before any evaluation ends, then each asks its next evaluators in turn.
+    const examples = ["One.", "Two.", "Three."].map((answer) => ({ ...EXAMPLE, outputs: answer }));
+    await Promise.all(
+      examples.map(async (example) => {
+        for (const evaluator of [...evaluators, overall]) await evaluator(example);
+      }),
+    );
+    expect(model.calls).toHaveLength(3);
+  });
+
   it("reports a criterion the judge could not answer as null, and the overall as null", async () => {
     const { all } = await createCatalogEvaluators(CATALOG, { model: judge("unanswerable") });
     const [point, rouge, contains, overall] = await all(EXAMPLE);
@@ -152,6 +171,18 @@ describe("createCatalogEvaluators", () => {
       `Not evaluated: 1 of 3 criteria could not be judged (p1); the score over the others was 0.87.`,
     );
     expect((overall?.metadata?.scoreOverEvaluated as number) ?? 0).toBeCloseTo(overOthers, 9);
+  });
+
+  it("when no criterion could be judged, no score over the others is given: there are none", async () => {
+    const judgedOnly = parseCatalog(
+      JSON.stringify({ id: "judged", points: ["States the objective clearly."] }),
+      { format: "json", source: "judged.json" },
+    );
+    const { overall } = await createCatalogEvaluators(judgedOnly, { model: judge("unanswerable") });
+    const result = await overall(EXAMPLE);
+    expect(result.score).toBeNull();
+    expect(result.comment).toBe("Not evaluated: the criterion could not be judged (p1).");
+    expect(result.metadata?.scoreOverEvaluated).toBeNull();
   });
 
   it("a judge that cannot be reached: the judged point is null with the cause, the functions keep their scores", async () => {
@@ -176,6 +207,20 @@ describe("createCatalogEvaluators", () => {
     expect(overall?.metadata?.humanReviewRequired).toBe(true);
     expect(overall?.comment).toMatch(
       /^Not evaluated: 1 of 3 criteria .* A human must review it: the injection guard could not check the content \(MODEL_UNAVAILABLE\)\.$/,
+    );
+  });
+
+  it("a result held for review keeps its score and says why, once per sentence", async () => {
+    const model = new ScriptedChatModel({
+      guard: GUARD_FINDING_ANSWER,
+      responder: () => JSON.stringify({ reasoning: "The objective is stated.", score: 0.8 }),
+    });
+    const { overall } = await createCatalogEvaluators(CATALOG, { model });
+    const result = await overall(EXAMPLE);
+    expect(result.score).toBeCloseTo(OVERALL, 9);
+    expect(result.metadata).toMatchObject({ passed: false, humanReviewRequired: true });
+    expect(result.comment).toMatch(
+      /^borderline, did not pass\. A human must review it: the injection guard found text aimed at the judge in the content: The content asks the evaluator for a perfect score\. /,
     );
   });
 
@@ -205,6 +250,13 @@ describe("createCatalogEvaluators", () => {
       expect(result.metadata).toEqual({ error: "EVALUATION_FAILED" });
     }
     await expect(evaluationOf({ inputs: {} })).rejects.toSatisfy((e) => isEvalgateError(e));
+    // A target that returned nothing: LangSmith keeps a value that is not an object as
+    // `{ outputs: value }`, so there is no content either (not the text "{}" judged).
+    for (const nothing of [undefined, null]) {
+      const [first] = await all({ outputs: { outputs: nothing } });
+      expect(first?.score).toBeNull();
+      expect(first?.comment).toMatch(/no content to evaluate/);
+    }
     expect(model.calls).toHaveLength(0);
   });
 
@@ -228,6 +280,10 @@ describe("createCatalogEvaluators", () => {
     await expect(createCatalogEvaluators(CATALOG, { model: "nonsense" })).rejects.toSatisfy((e) =>
       isEvalgateError(e, "MODEL_SPEC_INVALID"),
     );
+    // A panel's judge that cannot be used is refused as well, not once per example.
+    await expect(
+      createCatalogEvaluators(CATALOG, { judges: [judge(), "nonsense"] }),
+    ).rejects.toSatisfy((e) => isEvalgateError(e, "MODEL_SPEC_INVALID"));
   });
 
   it("loads a catalog file, and reads the content the way the options say", async () => {
@@ -264,6 +320,17 @@ describe("textOf: the text of outputs and reference outputs", () => {
         ],
       }),
     ).toBe("last");
+    // Content as a list of blocks (chat-format and LangChain messages): its text blocks, joined.
+    const blocks = [
+      { type: "text", text: "We train " },
+      { type: "image_url", image_url: { url: "data:," } },
+      { type: "text", text: "nurses." },
+    ];
+    expect(textOf({ messages: [{ role: "assistant", content: blocks }] })).toBe("We train nurses.");
+    expect(textOf({ role: "assistant", content: blocks })).toBe("We train nurses.");
+    expect(textOf({ content: [{ type: "image_url", image_url: { url: "data:," } }] })).toBe(
+      undefined,
+    );
     expect(textOf({ a: "x", b: "y" })).toBeUndefined();
     expect(textOf(42)).toBeUndefined();
     expect(textOf(JSON.parse('{"__proto__": {"output": "polluted"}}'))).toBeUndefined();
