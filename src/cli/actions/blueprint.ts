@@ -98,9 +98,10 @@ export async function runBlueprintCommand(
 ): Promise<void> {
   const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encode: encodeToon }] =
     await Promise.all([import("../../blueprints/index.js"), import("@toon-format/toon")]);
-  const blueprint = await loadBlueprint(resolve(context.cwd, file));
+  const path = resolve(context.cwd, file);
+  const blueprint = await loadBlueprint(path);
   // Its points checked first: a broken blueprint is named as such, whatever the models.
-  prepareBlueprint(blueprint);
+  prepareBlueprint(blueprint, path);
   const given = options.models
     ?.split(",")
     .map((spec) => spec.trim())
