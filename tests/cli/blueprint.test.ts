@@ -189,8 +189,22 @@ describe("evalgate blueprint run", () => {
     );
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe("");
-    expect(missing.stderr).toContain('model "cand-z" is not pulled on the Ollama server');
-    expect(missing.stderr).toContain("`ollama pull cand-z`");
+    expect(missing.stderr).toContain(
+      'evalgate: candidate model "cand-z" is not pulled on the Ollama server',
+    );
+    // The way to name another candidate, not the judge's EVALGATE_MODEL.
+    expect(missing.stderr).toContain(
+      '`ollama pull cand-z`, or name pulled models with --models (or the blueprint\'s "models")',
+    );
+    const judgeMissing = await runEvalgate(
+      ["blueprint", "run", blueprintFile, "--judge", "ollama:judge-z"],
+      { env: env(), timeoutMs: SPAWN_TIMEOUT },
+    );
+    expect(judgeMissing.code).toBe(2);
+    expect(judgeMissing.stderr).toContain(
+      'judge model "judge-z" is not pulled on the Ollama server at ',
+    );
+    expect(judgeMissing.stderr).toContain("or set EVALGATE_MODEL (or --judge ollama:<name>)");
     // Nothing was asked of any model.
     expect(server.chatRequests().length).toBe(before);
   });

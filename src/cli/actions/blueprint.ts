@@ -86,8 +86,15 @@ async function readyJudge(
   judge: string | undefined,
   context: CliContext,
 ) {
-  for (const spec of models) await readyModel(spec, context);
-  return readyModel(judge, context);
+  const candidate = {
+    what: "candidate model",
+    instead: 'name pulled models with --models (or the blueprint\'s "models")',
+  };
+  for (const spec of models) await readyModel(spec, context, candidate);
+  return readyModel(judge, context, {
+    what: "judge model",
+    instead: "set EVALGATE_MODEL (or --judge ollama:<name>) to a pulled model",
+  });
 }
 
 /** `evalgate blueprint run <file>`: the comparison document as JSON or TOON. */
