@@ -64,6 +64,14 @@ describe("a failed command's line", () => {
     );
   });
 
+  it("of a blueprint with no candidate model names the file and how to give them", async () => {
+    const prompts = [{ promptText: "Why?", points: ["Says why."] }];
+    await writeText(folder.dir, "nomodels.json", JSON.stringify({ prompts }));
+    expect(await failingLine(["blueprint", "run", "nomodels.json", "--models", " , "])).toBe(
+      'evalgate: cannot use the blueprint: nomodels.json: no candidate model: give them with --models, or as the blueprint\'s "models" [BLUEPRINT_INVALID]\n',
+    );
+  });
+
   it("of a blueprint's point names the file and the point", async () => {
     const prompts = [{ promptText: "Why?", points: ["Says why.", ["nosuchfn", "a"]] }];
     await writeText(folder.dir, "points.json", JSON.stringify({ prompts }));

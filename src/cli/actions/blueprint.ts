@@ -1,6 +1,7 @@
 /** `evalgate blueprint run <file>`: every model checked first, then prompts × models judged. */
 
 import { resolve } from "node:path";
+import { BlueprintError } from "../../blueprints/errors.js";
 import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
 import { shownScore } from "../../scoring/shownScore.js";
@@ -114,6 +115,10 @@ export async function runBlueprintCommand(
     .map((spec) => spec.trim())
     .filter((spec) => spec !== "");
   const models = given === undefined || given.length === 0 ? (blueprint.models ?? []) : given;
+  if (models.length === 0) {
+    const how = `give them with --models, or as the blueprint's "models"`;
+    throw new BlueprintError(path, `no candidate model: ${how}`);
+  }
   const judge = await readyJudge(models, options.judge, context);
   const timeoutMs = options.timeout ?? judge.defaultTimeoutMs;
   const progress = createBlueprintProgress(context.stderr);
