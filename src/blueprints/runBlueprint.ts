@@ -149,14 +149,15 @@ export async function runBlueprint(
   const { blueprint, prompts } = prepareBlueprint(input);
   const candidates = candidatesOf(blueprint, options);
   const judge = resolveJudgeModel(options.judge, modelOptions(options));
-  const responses: BlueprintRun["allFinalAssistantResponses"] = {};
-  const scores: BlueprintRun["evaluationResults"]["llmCoverageScores"] = {};
+  // Keyed by entries, never by assignment: a prompt id such as "__proto__" stays a key.
+  const responses: Array<[string, Record<string, string>]> = [];
+  const scores: Array<[string, Record<string, CoverageResult | { error: string }>]> = [];
   const count = { done: 0, total: prompts.length * candidates.length };
   for (const prompt of prompts) {
     const answers: Record<string, string> = {};
-    const coverage: (typeof scores)[string] = {};
-    responses[prompt.id] = answers;
-    scores[prompt.id] = coverage;
+    const coverage: Record<string, CoverageResult | { error: string }> = {};
+    responses.push([prompt.id, answers]);
+    scores.push([prompt.id, coverage]);
     for (const { name, model } of candidates) {
       const pair = { promptId: prompt.id, model: name };
       options.onProgress?.({ phase: "asking", ...pair, ...count });
@@ -177,7 +178,7 @@ export async function runBlueprint(
     judge: { model: judge.candidates[0]?.spec ?? "judge", seed: judge.settings.seed ?? null },
     promptIds: prompts.map((p) => p.id),
     promptTexts: Object.fromEntries(prompts.map((p) => [p.id, p.text])),
-    allFinalAssistantResponses: responses,
-    evaluationResults: { llmCoverageScores: scores },
+    allFinalAssistantResponses: Object.fromEntries(responses),
+    evaluationResults: { llmCoverageScores: Object.fromEntries(scores) },
   };
 }

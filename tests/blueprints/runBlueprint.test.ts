@@ -211,6 +211,23 @@ describe("runBlueprint", () => {
     expect(CoverageResultSchema.safeParse(scores[run.models[1] ?? ""]).success).toBe(true);
   });
 
+  it("keeps every prompt's results under its id, whatever the id", async () => {
+    const prompts = ["__proto__", "constructor"].map((id) => ({
+      id,
+      promptText: "Name the four Stoic virtues.",
+      points: ["Virtue is the only good."],
+    }));
+    const run = await runBlueprint({ prompts }, { models: [candidate("alpha")], judge: judge() });
+    const written = JSON.parse(JSON.stringify(run));
+    expect(Object.keys(written.allFinalAssistantResponses)).toEqual(["__proto__", "constructor"]);
+    expect(Object.keys(written.evaluationResults.llmCoverageScores)).toEqual([
+      "__proto__",
+      "constructor",
+    ]);
+    const scores = written.evaluationResults.llmCoverageScores.__proto__;
+    expect(CoverageResultSchema.parse(scores[run.models[0] ?? ""]).avgCoverageExtent).toBe(1);
+  });
+
   it("reports an answer too long to judge in its place and goes on", async () => {
     const verbose = new ScriptedChatModel({ model: "verbose", responder: () => "é".repeat(1_000) });
     const run = await runBlueprint(BLUEPRINT, {
