@@ -224,8 +224,9 @@ describe("runBlueprint", () => {
       "__proto__",
       "constructor",
     ]);
-    const scores = written.evaluationResults.llmCoverageScores.__proto__;
-    expect(CoverageResultSchema.parse(scores[run.models[0] ?? ""]).avgCoverageExtent).toBe(1);
+    const [, scores] = Object.entries(written.evaluationResults.llmCoverageScores)[0] ?? [];
+    const first = (scores ?? {}) as Record<string, unknown>;
+    expect(CoverageResultSchema.parse(first[run.models[0] ?? ""]).avgCoverageExtent).toBe(1);
   });
 
   it("reports an answer too long to judge in its place and goes on", async () => {
