@@ -1,9 +1,12 @@
 /** `evalgate blueprint run <file>`: every model checked first, then prompts × models judged. */
 
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import type { PreparedPrompt } from "../../blueprints/blueprint.js";
 import { BlueprintError } from "../../blueprints/errors.js";
 import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
+import { FunctionRegistry } from "../../checks/registry.js";
+import { checkCatalogReferences } from "../../criteria/references.js";
 import { shownScore } from "../../scoring/shownScore.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
@@ -98,6 +101,22 @@ async function readyJudge(
   });
 }
 
+/** Every module a point names is a file in the blueprint's folder (nothing imported yet). */
+async function checkFunctionFiles(prompts: readonly PreparedPrompt[], path: string) {
+  for (const [index, prompt] of prompts.entries()) {
+    const folder = "the blueprint's folder";
+    const [problem] = await checkCatalogReferences(
+      prompt.catalog,
+      dirname(path),
+      undefined,
+      folder,
+    );
+    if (problem === undefined) continue;
+    const at = prompt.plan.placement[Number(problem.path[1])]?.at ?? "points";
+    throw new BlueprintError(`${path} › prompts[${index}].${at}`, problem.message);
+  }
+}
+
 /** `evalgate blueprint run <file>`: the comparison document as JSON or TOON. */
 export async function runBlueprintCommand(
   file: string,
@@ -109,7 +128,9 @@ export async function runBlueprintCommand(
   const path = resolve(context.cwd, file);
   const blueprint = await loadBlueprint(path);
   // Its points checked first: a broken blueprint is named as such, whatever the models.
-  prepareBlueprint(blueprint, path);
+  await checkFunctionFiles(prepareBlueprint(blueprint, path).prompts, path);
+  // A point's module:function is a file of the blueprint's folder, never the working folder's.
+  const registry = new FunctionRegistry({ baseDir: dirname(path) });
   const given = options.models
     ?.split(",")
     .map((spec) => spec.trim())
@@ -126,6 +147,7 @@ export async function runBlueprintCommand(
     env: context.env,
     ...(given === undefined || given.length === 0 ? {} : { models: given }),
     judge: judge.spec,
+    registry,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
