@@ -10,7 +10,7 @@ import { parseModelSpec } from "../llm/spec.js";
 import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
 import { readRegularTextFile } from "../untrusted/regularFile.js";
 import { BlueprintError } from "./errors.js";
-import { type PointPlan, planPoints } from "./pointPlan.js";
+import { multiplierOf, type PointPlan, planPoints } from "./pointPlan.js";
 
 const MAX_BLUEPRINT_BYTES = 5_000_000;
 
@@ -91,12 +91,6 @@ export interface PreparedPrompt {
   reference?: string;
 }
 
-function multiplierOf(point: unknown): number {
-  if (typeof point !== "object" || point === null || Array.isArray(point)) return 1;
-  const value = (point as Record<string, unknown>).multiplier;
-  return typeof value === "number" ? value : 1;
-}
-
 function withPrompt(criterion: Criterion, prompt: string): Criterion {
   const method = criterion.method;
   return method.kind === "point" ? { ...criterion, method: { ...method, prompt } } : criterion;
@@ -113,7 +107,8 @@ function pointsCatalog(id: string, plan: PointPlan, where: string): Catalog {
   } catch (error) {
     if (!isCatalogError(error)) throw error;
     const [list, index, ...inside] = error.path ?? [];
-    if (list !== "points" || typeof index !== "number") throw error;
+    if (list !== "points") throw error;
+    if (typeof index !== "number") throw new BlueprintError(where, error.detail);
     const at = plan.placement[index]?.at ?? `points[${index}]`;
     const rest = inside.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`));
     throw new BlueprintError(`${where}.${at}${rest.join("")}`, error.detail);

@@ -143,10 +143,45 @@ interface PromptBlocks {
   shouldNot?: readonly unknown[];
 }
 
+/** A point's multiplier as written (default 1; one the catalog will refuse counts 1 here). */
+export function multiplierOf(point: unknown): number {
+  if (!isRecord(point)) return 1;
+  const value = point.multiplier;
+  return typeof value === "number" && value >= 0 ? value : 1;
+}
+
+/** A total of multipliers that can weigh: over 0 (else nothing counts, silently) and finite. */
+function checkTotal(total: number, what: string, where: string): void {
+  if (total > 0 && Number.isFinite(total)) return;
+  const problem = total > 0 ? "are too large to add up" : "sum to 0: nothing can be weighed";
+  throw new BlueprintError(where, `the multipliers of ${what} ${problem}`);
+}
+
+/** The prompt's points and groups, and each path's points, weigh something. */
+function checkWeights(plan: PointPlan, where: string): void {
+  const sum = (indexes: readonly number[]) =>
+    indexes.reduce((total, i) => total + multiplierOf(plan.points[i]), 0);
+  let counted = 0;
+  for (const item of plan.items) {
+    if (item.kind === "point") {
+      counted += sum([item.index]);
+      continue;
+    }
+    for (const path of item.paths) {
+      const at = plan.placement[path[0] ?? 0]?.at.replace(/\[\d+\]$/, "");
+      checkTotal(sum(path), "the path's points", `${where}.${at}`);
+    }
+    counted += item.multiplier;
+  }
+  checkTotal(counted, "its points and groups", where);
+}
+
 /** The plan of a prompt's blocks; errors name the place (`prompts[1].should_not[0][1]`). */
 export function planPoints(blocks: PromptBlocks, where: string): PointPlan {
   const builder = new PlanBuilder(where);
   if (blocks.should !== undefined) builder.add("should", blocks.should.key, blocks.should.entries);
   builder.add("should_not", "should_not", blocks.shouldNot ?? []);
-  return { points: builder.points, placement: builder.placement, items: builder.items };
+  const plan = { points: builder.points, placement: builder.placement, items: builder.items };
+  checkWeights(plan, where);
+  return plan;
 }

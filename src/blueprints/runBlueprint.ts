@@ -1,4 +1,6 @@
 import { FunctionRegistry } from "../checks/registry.js";
+import { formatBytes } from "../engine/contentBudget.js";
+import { ContentTooLargeError } from "../engine/errors.js";
 import { resolveJudgeModel, runEvaluation } from "../engine/evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
@@ -102,17 +104,25 @@ async function judgedAnswer(
 ): Promise<{ answer?: string; coverage: CoverageResult | { error: string } }> {
   const answer = await answerOf(model, prompt, prompt.system ?? system, options.signal);
   if ("error" in answer) return { coverage: { error: answer.error } };
-  // A judge that cannot be reached leaves each text point an error; function points stand.
-  const { result } = await runEvaluation({
-    ...pipelineFeatures(options),
-    content: answer.text,
-    catalog: prompt.catalog,
-    model: judge,
-    registry: registryFor(prompt, options),
-    signal: options.signal,
-    now: options.now,
-  });
-  return { answer: answer.text, coverage: coverageOf(result, prompt) };
+  try {
+    // A judge that cannot be reached leaves each text point an error; function points stand.
+    const { result } = await runEvaluation({
+      ...pipelineFeatures(options),
+      content: answer.text,
+      catalog: prompt.catalog,
+      model: judge,
+      registry: registryFor(prompt, options),
+      signal: options.signal,
+      now: options.now,
+    });
+    return { answer: answer.text, coverage: coverageOf(result, prompt) };
+  } catch (error) {
+    if (!(error instanceof ContentTooLargeError)) throw error;
+    // One candidate's long answer is that pair's error, never the end of the run.
+    const over = `${formatBytes(error.sizeBytes)}, over the content budget of ${formatBytes(error.budgetBytes)}`;
+    const why = `the answer is ${over} that fits the judge's context window: not judged`;
+    return { answer: answer.text, coverage: { error: why } };
+  }
 }
 
 function judgedSummary(judged: { coverage: CoverageResult | { error: string } }) {
@@ -139,14 +149,15 @@ export async function runBlueprint(
   const { blueprint, prompts } = prepareBlueprint(input);
   const candidates = candidatesOf(blueprint, options);
   const judge = resolveJudgeModel(options.judge, modelOptions(options));
-  const responses: BlueprintRun["allFinalAssistantResponses"] = {};
-  const scores: BlueprintRun["evaluationResults"]["llmCoverageScores"] = {};
+  // Keyed by entries, never by assignment: a prompt id such as "__proto__" stays a key.
+  const responses: Array<[string, Record<string, string>]> = [];
+  const scores: Array<[string, Record<string, CoverageResult | { error: string }>]> = [];
   const count = { done: 0, total: prompts.length * candidates.length };
   for (const prompt of prompts) {
     const answers: Record<string, string> = {};
-    const coverage: (typeof scores)[string] = {};
-    responses[prompt.id] = answers;
-    scores[prompt.id] = coverage;
+    const coverage: Record<string, CoverageResult | { error: string }> = {};
+    responses.push([prompt.id, answers]);
+    scores.push([prompt.id, coverage]);
     for (const { name, model } of candidates) {
       const pair = { promptId: prompt.id, model: name };
       options.onProgress?.({ phase: "asking", ...pair, ...count });
@@ -167,7 +178,7 @@ export async function runBlueprint(
     judge: { model: judge.candidates[0]?.spec ?? "judge", seed: judge.settings.seed ?? null },
     promptIds: prompts.map((p) => p.id),
     promptTexts: Object.fromEntries(prompts.map((p) => [p.id, p.text])),
-    allFinalAssistantResponses: responses,
-    evaluationResults: { llmCoverageScores: scores },
+    allFinalAssistantResponses: Object.fromEntries(responses),
+    evaluationResults: { llmCoverageScores: Object.fromEntries(scores) },
   };
 }

@@ -27,7 +27,25 @@ function unreachableMessage(baseUrl: string, why: string | undefined): string {
   );
 }
 
-function notPulledMessage(model: string, baseUrl: string, pulled: readonly string[] | undefined) {
+/** Which model the command checks, and how its user names another (evaluate's judge by default). */
+export interface ModelRole {
+  /** "model", "candidate model", "judge model". */
+  what: string;
+  /** What to do instead of pulling it, ending the message. */
+  instead: string;
+}
+
+const JUDGE_ROLE: ModelRole = {
+  what: "model",
+  instead: "set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model",
+};
+
+function notPulledMessage(
+  model: string,
+  baseUrl: string,
+  pulled: readonly string[] | undefined,
+  role: ModelRole = JUDGE_ROLE,
+) {
   const known =
     pulled === undefined
       ? ""
@@ -35,8 +53,8 @@ function notPulledMessage(model: string, baseUrl: string, pulled: readonly strin
         ? " (no model is pulled there yet)"
         : ` (pulled there: ${pulled.join(", ")})`;
   return (
-    `model "${model}" is not pulled on the Ollama server at ${baseUrl}${known}: ` +
-    `run \`ollama pull ${model}\`, or set EVALGATE_MODEL (or --model ollama:<name>) to a pulled model`
+    `${role.what} "${model}" is not pulled on the Ollama server at ${baseUrl}${known}: ` +
+    `run \`ollama pull ${model}\`, or ${role.instead}`
   );
 }
 
@@ -57,15 +75,16 @@ function reasonOf(problem: string | undefined, baseUrl: string): string | undefi
 export async function readyModel(
   model: string | undefined | ModelTarget,
   context: Pick<CliContext, "env" | "stderr" | "signal">,
+  role?: ModelRole,
 ): Promise<ModelTarget> {
   const target = typeof model === "object" ? model : resolveModelTarget(model, context.env);
   if (target.chosen === true) return chooseModel(target, context);
   if (target.provider === "llama-cpp") await loadLocalModel(target.model, context.env);
-  else await checkOllamaTarget(target);
+  else await checkOllamaTarget(target, role);
   return target;
 }
 
-async function checkOllamaTarget(target: ModelTarget) {
+async function checkOllamaTarget(target: ModelTarget, role: ModelRole | undefined) {
   if (target.provider !== "ollama" || target.baseUrl === undefined) return;
   const status = await checkOllama(target.baseUrl, target.model, checkSettingOf(target));
   if (!status.reachable) {
@@ -79,7 +98,7 @@ async function checkOllamaTarget(target: ModelTarget) {
     throw new ModelNotReadyError(
       "model-not-pulled",
       target,
-      notPulledMessage(target.model, status.baseUrl, status.models),
+      notPulledMessage(target.model, status.baseUrl, status.models, role),
     );
   }
 }

@@ -10,25 +10,32 @@ export interface ReferenceProblem {
   path: CatalogPath;
 }
 
+/** The folder whose files a catalog may name, and what it is called in messages. */
+interface NamedFolder {
+  path: string;
+  /** "the catalog's folder", "the blueprint's folder". */
+  name: string;
+}
+
 async function functionProblem(
   name: string,
-  folder: string,
+  folder: NamedFolder,
   functions: FunctionAllowance | undefined,
 ): Promise<string | undefined> {
   if (functions?.allows(name)) return undefined;
   const ref = splitFunctionRef(name);
   if (ref === undefined) return undefined; // a point function name: checked by the meta-rubric
-  const file = await resolveFunctionModule(folder, ref.module);
+  const file = await resolveFunctionModule(folder.path, ref.module);
   if (file.found) return undefined;
   if (file.reason === "missing") {
-    return `function ${JSON.stringify(name)}: module ${JSON.stringify(ref.module)} is not a file in the catalog's folder, and no function of that name is registered in code (a package function must be allowed in code, by name)`;
+    return `function ${JSON.stringify(name)}: module ${JSON.stringify(ref.module)} is not a file in ${folder.name}, and no function of that name is registered in code (a package function must be allowed in code, by name)`;
   }
   return `function ${JSON.stringify(name)}: module ${JSON.stringify(ref.module)} is refused: ${file.problem}`;
 }
 
 async function criterionProblem(
   criterion: Criterion,
-  folder: string,
+  folder: NamedFolder,
   functions: FunctionAllowance | undefined,
 ): Promise<{ message: string; field: string } | undefined> {
   const method = criterion.method;
@@ -37,7 +44,7 @@ async function criterionProblem(
     return message === undefined ? undefined : { message, field: "name" };
   }
   if (method.kind === "schema" && method.schemaRef !== undefined) {
-    const message = await schemaFileProblem(criterion.id, method.schemaRef, folder);
+    const message = await schemaFileProblem(criterion.id, method.schemaRef, folder.path);
     return message === undefined ? undefined : { message, field: "schemaRef" };
   }
   return undefined;
@@ -67,10 +74,12 @@ export async function checkCatalogReferences(
   catalog: Catalog,
   folder: string,
   functions?: FunctionAllowance,
+  folderName = "the catalog's folder",
 ): Promise<ReferenceProblem[]> {
   const problems: ReferenceProblem[] = [];
   for (const [index, criterion] of catalog.criteria.entries()) {
-    const problem = await criterionProblem(criterion, folder, functions);
+    const named = { path: folder, name: folderName };
+    const problem = await criterionProblem(criterion, named, functions);
     if (problem !== undefined) {
       problems.push({
         message: problem.message,

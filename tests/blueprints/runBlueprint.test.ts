@@ -211,6 +211,41 @@ describe("runBlueprint", () => {
     expect(CoverageResultSchema.safeParse(scores[run.models[1] ?? ""]).success).toBe(true);
   });
 
+  it("keeps every prompt's results under its id, whatever the id", async () => {
+    const prompts = ["__proto__", "constructor"].map((id) => ({
+      id,
+      promptText: "Name the four Stoic virtues.",
+      points: ["Virtue is the only good."],
+    }));
+    const run = await runBlueprint({ prompts }, { models: [candidate("alpha")], judge: judge() });
+    const written = JSON.parse(JSON.stringify(run));
+    expect(Object.keys(written.allFinalAssistantResponses)).toEqual(["__proto__", "constructor"]);
+    expect(Object.keys(written.evaluationResults.llmCoverageScores)).toEqual([
+      "__proto__",
+      "constructor",
+    ]);
+    const [, scores] = Object.entries(written.evaluationResults.llmCoverageScores)[0] ?? [];
+    const first = (scores ?? {}) as Record<string, unknown>;
+    expect(CoverageResultSchema.parse(first[run.models[0] ?? ""]).avgCoverageExtent).toBe(1);
+  });
+
+  it("reports an answer too long to judge in its place and goes on", async () => {
+    const verbose = new ScriptedChatModel({ model: "verbose", responder: () => "é".repeat(1_000) });
+    const run = await runBlueprint(BLUEPRINT, {
+      models: [verbose, candidate("alpha")],
+      judge: judge(),
+      maxContentBytes: 1_024,
+    });
+    const scores = run.evaluationResults.llmCoverageScores.virtue ?? {};
+    // 1,000 "é" are 2,000 bytes of UTF-8.
+    expect(scores[run.models[0] ?? ""]).toEqual({
+      error:
+        "the answer is 2,000 bytes, over the content budget of 1,024 bytes that fits the judge's context window: not judged",
+    });
+    expect(run.allFinalAssistantResponses.virtue?.[run.models[0] ?? ""]).toHaveLength(1_000);
+    expect(CoverageResultSchema.safeParse(scores[run.models[1] ?? ""]).success).toBe(true);
+  });
+
   it("reports progress: each pair asked, then judged, counted of prompts × candidates", async () => {
     const broken = new ScriptedChatModel({
       model: "broken",

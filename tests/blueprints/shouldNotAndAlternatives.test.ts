@@ -322,6 +322,31 @@ describe("blueprints that cannot be used", () => {
       { points: ["a", [["b"], ["c", ["rouge_l", { min: 3 }]]]] },
       /prompts\[0\]\.points\[1\]\[1\]\[1\]: rouge_l: expected a reference text/,
     ],
+    [
+      "points whose multipliers sum to 0",
+      {
+        points: [
+          { text: "a", multiplier: 0 },
+          { fn: "contains", fnArgs: "b", multiplier: 0 },
+        ],
+      },
+      /prompts\[0\]: the multipliers of its points and groups sum to 0: nothing can be weighed/,
+    ],
+    [
+      "a group of multiplier 0 as the only thing counted",
+      { points: [{ alternatives: [["a"], ["b"]], multiplier: 0 }] },
+      /prompts\[0\]: the multipliers of its points and groups sum to 0: nothing can be weighed/,
+    ],
+    [
+      "a path whose points' multipliers sum to 0",
+      { points: ["c", [[{ text: "a", multiplier: 0 }], ["b"]]] },
+      /prompts\[0\]\.points\[1\]\[0\]: the multipliers of the path's points sum to 0: nothing can be weighed/,
+    ],
+    [
+      "groups whose multipliers are too large to add up",
+      { points: ["c", ...[1, 2].map(() => ({ alternatives: [["a"], ["b"]], multiplier: 1e308 }))] },
+      /prompts\[0\]: the multipliers of its points and groups are too large to add up/,
+    ],
     ["both points and should", { points: ["a"], should: ["b"] }, /not both/],
     ["no points at all", {}, /a prompt needs points/],
   ];

@@ -4,7 +4,7 @@
  * prompt × model; every model checked before anything runs (exit code 2 when one is not there),
  * exit code 1 when a candidate could not answer.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeToon } from "../../src/toon/decode.js";
@@ -189,9 +189,56 @@ describe("evalgate blueprint run", () => {
     );
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe("");
-    expect(missing.stderr).toContain('model "cand-z" is not pulled on the Ollama server');
-    expect(missing.stderr).toContain("`ollama pull cand-z`");
+    expect(missing.stderr).toContain(
+      'evalgate: candidate model "cand-z" is not pulled on the Ollama server',
+    );
+    // The way to name another candidate, not the judge's EVALGATE_MODEL.
+    expect(missing.stderr).toContain(
+      '`ollama pull cand-z`, or name pulled models with --models (or the blueprint\'s "models")',
+    );
+    const judgeMissing = await runEvalgate(
+      ["blueprint", "run", blueprintFile, "--judge", "ollama:judge-z"],
+      { env: env(), timeoutMs: SPAWN_TIMEOUT },
+    );
+    expect(judgeMissing.code).toBe(2);
+    expect(judgeMissing.stderr).toContain(
+      'judge model "judge-z" is not pulled on the Ollama server at ',
+    );
+    expect(judgeMissing.stderr).toContain("or set EVALGATE_MODEL (or --judge ollama:<name>)");
     // Nothing was asked of any model.
+    expect(server.chatRequests().length).toBe(before);
+  });
+
+  it("finds a point's module:function in the blueprint's folder, and refuses one that is not there before asking anything", async () => {
+    const own = join(temp.dir, "own");
+    await mkdir(own);
+    await writeText(own, "checks.mjs", "export function long(text) { return text.length > 20; }\n");
+    const prompts = [
+      { id: "virtue", promptText: "Name the four Stoic virtues.", points: [["checks.mjs:long"]] },
+    ];
+    const file = await writeText(own, "own.json", JSON.stringify({ prompts }));
+    // Run from another folder: the module is the blueprint's, not the working folder's.
+    const args = ["blueprint", "run", file, "--models", "ollama:cand-a"];
+    const run = await runEvalgate(args, { env: env(), cwd: temp.dir, timeoutMs: SPAWN_TIMEOUT });
+    expect(run.code).toBe(0);
+    const scores = JSON.parse(run.stdout).evaluationResults.llmCoverageScores.virtue;
+    expect(scores["ollama:cand-a"].pointAssessments[0]).toMatchObject({ coverageExtent: 1 });
+
+    const before = server.chatRequests().length;
+    const missing = [{ ...prompts[0], points: ["Says why.", ["nothere.mjs:long"]] }];
+    await writeText(own, "missing.json", JSON.stringify({ prompts: missing }));
+    const refused = await runEvalgate(
+      ["blueprint", "run", "missing.json", "--models", "ollama:cand-a"],
+      {
+        env: env(),
+        cwd: own,
+        timeoutMs: SPAWN_TIMEOUT,
+      },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'evalgate: cannot use the blueprint: missing.json › prompts[0].points[1]: function "nothere.mjs:long": module "nothere.mjs" is not a file in the blueprint\'s folder, and no function of that name is registered in code (a package function must be allowed in code, by name) [BLUEPRINT_INVALID]\n',
+    );
     expect(server.chatRequests().length).toBe(before);
   });
 

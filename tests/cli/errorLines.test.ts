@@ -63,4 +63,20 @@ describe("a failed command's line", () => {
       "evalgate: cannot use the blueprint: blueprint.json: ✖ a prompt needs points: `points` (or `should`), `should_not`, or both → at prompts[0] [BLUEPRINT_INVALID]\n",
     );
   });
+
+  it("of a blueprint with no candidate model names the file and how to give them", async () => {
+    const prompts = [{ promptText: "Why?", points: ["Says why."] }];
+    await writeText(folder.dir, "nomodels.json", JSON.stringify({ prompts }));
+    expect(await failingLine(["blueprint", "run", "nomodels.json", "--models", " , "])).toBe(
+      'evalgate: cannot use the blueprint: nomodels.json: no candidate model: give them with --models, or as the blueprint\'s "models" [BLUEPRINT_INVALID]\n',
+    );
+  });
+
+  it("of a blueprint's point names the file and the point", async () => {
+    const prompts = [{ promptText: "Why?", points: ["Says why.", ["nosuchfn", "a"]] }];
+    await writeText(folder.dir, "points.json", JSON.stringify({ prompts }));
+    expect(await failingLine(["blueprint", "run", "points.json"])).toBe(
+      'evalgate: cannot use the blueprint: points.json › prompts[0].points[1]: unknown point function "nosuchfn" (a custom function needs a module:function ref) [BLUEPRINT_INVALID]\n',
+    );
+  });
 });

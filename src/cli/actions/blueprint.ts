@@ -1,8 +1,12 @@
 /** `evalgate blueprint run <file>`: every model checked first, then prompts × models judged. */
 
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import type { PreparedPrompt } from "../../blueprints/blueprint.js";
+import { BlueprintError } from "../../blueprints/errors.js";
 import type { BlueprintRun } from "../../blueprints/result.js";
 import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
+import { FunctionRegistry } from "../../checks/registry.js";
+import { checkCatalogReferences } from "../../criteria/references.js";
 import { shownScore } from "../../scoring/shownScore.js";
 import type { CliContext, TextOutput } from "../context.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
@@ -86,8 +90,31 @@ async function readyJudge(
   judge: string | undefined,
   context: CliContext,
 ) {
-  for (const spec of models) await readyModel(spec, context);
-  return readyModel(judge, context);
+  const candidate = {
+    what: "candidate model",
+    instead: 'name pulled models with --models (or the blueprint\'s "models")',
+  };
+  for (const spec of models) await readyModel(spec, context, candidate);
+  return readyModel(judge, context, {
+    what: "judge model",
+    instead: "set EVALGATE_MODEL (or --judge ollama:<name>) to a pulled model",
+  });
+}
+
+/** Every module a point names is a file in the blueprint's folder (nothing imported yet). */
+async function checkFunctionFiles(prompts: readonly PreparedPrompt[], path: string) {
+  for (const [index, prompt] of prompts.entries()) {
+    const folder = "the blueprint's folder";
+    const [problem] = await checkCatalogReferences(
+      prompt.catalog,
+      dirname(path),
+      undefined,
+      folder,
+    );
+    if (problem === undefined) continue;
+    const at = prompt.plan.placement[Number(problem.path[1])]?.at ?? "points";
+    throw new BlueprintError(`${path} › prompts[${index}].${at}`, problem.message);
+  }
 }
 
 /** `evalgate blueprint run <file>`: the comparison document as JSON or TOON. */
@@ -98,14 +125,21 @@ export async function runBlueprintCommand(
 ): Promise<void> {
   const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encode: encodeToon }] =
     await Promise.all([import("../../blueprints/index.js"), import("@toon-format/toon")]);
-  const blueprint = await loadBlueprint(resolve(context.cwd, file));
+  const path = resolve(context.cwd, file);
+  const blueprint = await loadBlueprint(path);
   // Its points checked first: a broken blueprint is named as such, whatever the models.
-  prepareBlueprint(blueprint);
+  await checkFunctionFiles(prepareBlueprint(blueprint, path).prompts, path);
+  // A point's module:function is a file of the blueprint's folder, never the working folder's.
+  const registry = new FunctionRegistry({ baseDir: dirname(path) });
   const given = options.models
     ?.split(",")
     .map((spec) => spec.trim())
     .filter((spec) => spec !== "");
   const models = given === undefined || given.length === 0 ? (blueprint.models ?? []) : given;
+  if (models.length === 0) {
+    const how = `give them with --models, or as the blueprint's "models"`;
+    throw new BlueprintError(path, `no candidate model: ${how}`);
+  }
   const judge = await readyJudge(models, options.judge, context);
   const timeoutMs = options.timeout ?? judge.defaultTimeoutMs;
   const progress = createBlueprintProgress(context.stderr);
@@ -113,6 +147,7 @@ export async function runBlueprintCommand(
     env: context.env,
     ...(given === undefined || given.length === 0 ? {} : { models: given }),
     judge: judge.spec,
+    registry,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),

@@ -126,7 +126,7 @@ function pairSuite(
   ];
   if (!("pointAssessments" in coverage)) {
     const base = { name: "answer", classname, time: 0 };
-    const answer = problemCase(base, "error", `no answer: ${oneLine(coverage.error)}`);
+    const answer = problemCase(base, "error", `no coverage: ${oneLine(coverage.error)}`);
     return { name: `${promptId} × ${model}`, properties, cases: [answer] };
   }
   properties.push(["avgCoverageExtent", String(coverage.avgCoverageExtent ?? "none")]);
