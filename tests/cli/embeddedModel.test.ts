@@ -238,10 +238,14 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
 
   it("a file that is not a GGUF model: a clear message, exit 2", async () => {
     const bogus = join(temp.dir, "notAModel.gguf");
-    await writeFile(bogus, "this is not a model\n");
+    await writeFile(bogus, "root:x:0:0 is not a model\n");
     const run = await evaluate(["--model", `llama-cpp:${bogus}`], {});
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`cannot use the model file ${bogus}`);
+    expect(run.stderr).toContain(
+      `cannot use the model file ${bogus}: it is not a GGUF model file (no GGUF signature at its start) [MODEL_FILE_UNUSABLE]`,
+    );
+    // What the file holds is never quoted, not even its first bytes.
+    expect(run.stderr).not.toContain("root");
     // A file of the system is never read, not even its first bytes.
     const environ = await evaluate(["--model", "llama-cpp:/proc/self/environ"], {});
     expect(environ.code).toBe(2);

@@ -3,7 +3,7 @@
  * EVALGATE_LLAMA_GPU says otherwise; it never downloads or compiles llama.cpp. A model file is
  * loaded once per process, one context whose sequences serve concurrent calls.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
 import { kernelProblem } from "../../untrusted/regularFile.js";
 import { loadOnce, loadOncePer } from "../modelCandidate.js";
@@ -134,11 +134,31 @@ function sequencePool(context: LlamaContext, size: number) {
   };
 }
 
+/** Every GGUF file starts with these four bytes. */
+const GGUF_SIGNATURE = "GGUF";
+
+/** Whether the file starts with the GGUF signature; what it starts with otherwise is never said. */
+function hasGgufSignature(path: string): boolean {
+  const head = Buffer.alloc(GGUF_SIGNATURE.length);
+  const file = openSync(path, "r");
+  try {
+    return (
+      readSync(file, head, 0, head.length, 0) === head.length &&
+      head.toString("latin1") === GGUF_SIGNATURE
+    );
+  } finally {
+    closeSync(file);
+  }
+}
+
 function checkModelFile(path: string): void {
   if (!existsSync(path)) throw new ModelFileError(path, "the file does not exist");
   if (!statSync(path).isFile()) throw new ModelFileError(path, "it is not a regular file");
   const kernel = kernelProblem(realpathSync(path));
   if (kernel !== undefined) throw new ModelFileError(path, `it ${kernel.reason}`);
+  if (!hasGgufSignature(path)) {
+    throw new ModelFileError(path, "it is not a GGUF model file (no GGUF signature at its start)");
+  }
 }
 
 async function loadModelFile(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
