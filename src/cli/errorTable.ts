@@ -8,7 +8,7 @@ import { CatalogError } from "../criteria/errors.js";
 import { formatBytes } from "../engine/contentBudget.js";
 import { ContentTooLargeError, isEvaluationModelError } from "../engine/errors.js";
 import { type EvalgateError, isEvalgateError, withErrorCode } from "../errors.js";
-import { isModelAbortedError, isModelCallError } from "../llm/errors.js";
+import { isModelAbortedError, isModelCallError, MODEL_CALL_ERROR_CODES } from "../llm/errors.js";
 import { redactSecretText } from "../redact.js";
 import { RubricConfigError } from "../rubrics/errors.js";
 import { displayPath } from "./displayPath.js";
@@ -93,13 +93,7 @@ const WORDED: ReadonlyArray<readonly [Message, readonly string[]]> = [
   [
     model,
     [
-      "MODEL_TIMEOUT",
-      "MODEL_RATE_LIMITED",
-      "MODEL_UNAVAILABLE",
-      "MODEL_REQUEST_REJECTED",
-      "MODEL_CONTENT_POLICY",
-      "MODEL_RESPONSE_UNUSABLE",
-      "PROVIDER_UNAVAILABLE",
+      ...MODEL_CALL_ERROR_CODES.filter((code) => code !== "MODEL_CALL_CANCELLED"),
       "EVALUATION_MODEL_FAILED",
     ],
   ],

@@ -231,7 +231,8 @@ export class ModelOptionsError extends EvalgateError {
   }
 }
 
-const MODEL_CALL_ERROR_CODES = [
+/** The codes of a model call that failed (ModelCallError). */
+export const MODEL_CALL_ERROR_CODES = [
   "MODEL_TIMEOUT",
   "MODEL_RATE_LIMITED",
   "MODEL_UNAVAILABLE",
