@@ -1,7 +1,7 @@
 import { type Catalog, type Criterion, levelsOf, nativeScaleOf } from "../criteria/model.js";
 import type { CriterionResult, FundingStatus, Verdict } from "./result.js";
 import { fromUnit, topLevel } from "./scale.js";
-import { cutDown, shownScore } from "./shownScore.js";
+import { cutDown, shownOverall, shownScore } from "./shownScore.js";
 
 /** What the deterministic summary reads from a scored evaluation. */
 export interface SummaryInput {
@@ -98,7 +98,7 @@ function outcomeLine(
 export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput): string {
   const lines: string[] = [
     outcomeLine(catalog.name, evaluation),
-    `Overall score: ${shownScore(evaluation.overallScore, "percent")}`,
+    `Overall score: ${shownOverall(evaluation, "percent")}`,
   ];
   if (evaluation.status !== undefined) {
     const total =

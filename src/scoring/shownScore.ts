@@ -3,6 +3,7 @@
  * so that a figure under its threshold never shows as reaching it (0.7995 against 0.8 shows 79%,
  * 0.79, or 0.799, never 80%, 0.80 or 0.800). Stored figures are never changed; this is for text.
  */
+import type { CriterionResult } from "./result.js";
 import { roundScore } from "./scale.js";
 
 /** At most this many decimals are shown, however many a threshold has. */
@@ -45,4 +46,18 @@ export function shownScore(score: number, form: ScoreForm = "decimal", threshold
 /** A threshold as shown beside scores: exact, with at least the form's decimals (0.80, 80.5%). */
 export function shownThreshold(threshold: number, form: ScoreForm = "decimal"): string {
   return `${inForm(threshold, form).toFixed(decimalsFor(threshold, form))}${suffix(form)}`;
+}
+
+/** Whether any weighted criterion was evaluated: without one, the overall score is no figure. */
+export function hasOverallScore(result: { criteria: readonly CriterionResult[] }): boolean {
+  return result.criteria.some((c) => c.evaluated && !c.knockout && c.weight > 0);
+}
+
+/** The overall score as shown, or "none" when no weighted criterion could be evaluated. */
+export function shownOverall(
+  result: { overallScore: number; criteria: readonly CriterionResult[] },
+  form: ScoreForm = "decimal",
+): string {
+  if (!hasOverallScore(result)) return "none (no weighted criterion could be evaluated)";
+  return shownScore(result.overallScore, form);
 }

@@ -423,4 +423,27 @@ describe("RubricExecutor: llm_decode criteria and LLM feedback (the rubric forma
     );
     expect(evaluation.feedback_summary).toContain("- Pedagogical Quality: not evaluated");
   });
+
+  it("gives no weighted_score (null, never 0) when no criterion could be evaluated", async () => {
+    const onlyModel = { ...PEDAGOGY_RUBRIC, criteria: [PEDAGOGY_RUBRIC.criteria[1]] };
+    const down = new ScriptedChatModel({
+      responder: () => {
+        throw new ModelUnavailableError("connection-refused", "connect ECONNREFUSED", {
+          provider: "scripted",
+        });
+      },
+    });
+    const executor = new RubricExecutor({ llm: createChatModel(down, { maxRetries: 0 }) });
+    const evaluation = await executor.evaluate(onlyModel, QUIZ);
+
+    expect(evaluation.criterion_results.map((r) => [r.level_id, r.score])).toEqual([
+      ["unable_to_evaluate", null],
+    ]);
+    expect(evaluation.weighted_score).toBeNull();
+    expect(evaluation.passed).toBe(false);
+    expect(evaluation.feedback_summary.split("\n")[1]).toBe(
+      "Overall score: none (no weighted criterion could be evaluated)",
+    );
+    expect(RubricEvaluationSchema.parse(evaluation)).toEqual(evaluation);
+  });
 });

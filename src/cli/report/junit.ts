@@ -3,9 +3,9 @@
  */
 
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
-import { shownScore, shownThreshold } from "../../scoring/shownScore.js";
+import { hasOverallScore, shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { oneLine, truncate } from "../../shortText.js";
-import { type GateOutcome, hasOverallScore, scoreGate } from "./scoreGate.js";
+import { type GateOutcome, scoreGate } from "./scoreGate.js";
 import { nativeText } from "./text.js";
 import { renderXmlDocument, type XmlElement } from "./xml.js";
 
@@ -109,9 +109,10 @@ function overallCase(
   time: number,
 ): JunitCase {
   const base = { name: "overall", classname, time };
-  const facts = `overall ${shownScore(result.overallScore)}, verdict ${result.verdict}${result.status === undefined ? "" : `, status ${result.status}`}`;
+  const verdict = `verdict ${result.verdict}${result.status === undefined ? "" : `, status ${result.status}`}`;
+  const facts = `overall ${shownScore(result.overallScore)}, ${verdict}`;
   if (!hasOverallScore(result)) {
-    const message = `no overall score: no weighted criterion could be evaluated (${facts})`;
+    const message = `no overall score: no weighted criterion could be evaluated (${verdict})`;
     return problemCase(base, "error", message, message);
   }
   if (gate.passed) return { ...base, outcome: "passed" };

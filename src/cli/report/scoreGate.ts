@@ -4,7 +4,7 @@
  */
 
 import type { EvaluationResult } from "../../scoring/result.js";
-import { shownScore } from "../../scoring/shownScore.js";
+import { hasOverallScore, shownScore } from "../../scoring/shownScore.js";
 
 export interface GateOutcome {
   passed: boolean;
@@ -13,10 +13,6 @@ export interface GateOutcome {
 }
 
 /** True when some weighted, non-knockout criterion was evaluated: the overall score means something. */
-export function hasOverallScore(result: EvaluationResult): boolean {
-  return result.criteria.some((c) => c.evaluated && !c.knockout && c.weight > 0);
-}
-
 function failUnderReasons(result: EvaluationResult, failUnder: number): string[] {
   const reasons: string[] = [];
   if (!hasOverallScore(result)) {

@@ -1,7 +1,7 @@
 /** What every report says about the result as a whole, in the same order and words. */
 
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
-import { shownScore, shownThreshold } from "../../scoring/shownScore.js";
+import { shownOverall, shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { oneLine } from "../../shortText.js";
 import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
 import { scoreGate } from "./scoreGate.js";
@@ -24,7 +24,7 @@ function gateFact(result: EvaluationResult, failUnder: number): ReportFact {
 
 /** The overall lines: score, native total, verdict, status, passed, gate, model, tokens, cache hits. */
 export function overallFacts(result: EvaluationResult, failUnder?: number): ReportFact[] {
-  const facts: ReportFact[] = [{ label: "overall score", value: shownScore(result.overallScore) }];
+  const facts: ReportFact[] = [{ label: "overall score", value: shownOverall(result) }];
   if (result.nativeTotal !== undefined) {
     facts.push({ label: "native total", value: String(Number(result.nativeTotal.toFixed(4))) });
   }

@@ -13,6 +13,7 @@ import { requireUsableCatalog } from "../../criteria/validate.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import { deterministicSummary, type SummaryInput } from "../../scoring/deterministicSummary.js";
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
+import { hasOverallScore } from "../../scoring/shownScore.js";
 import { EvaluationError } from "../errors.js";
 import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
@@ -57,8 +58,8 @@ export const RubricEvaluationSchema = z.object({
   target_id: z.string(),
   target_type: z.string(),
   criterion_results: z.array(RubricCriterionResultSchema),
-  /** Σ weight·score / Σ weight over the criteria that were evaluated. */
-  weighted_score: z.number().min(0).max(1),
+  /** Σ weight·score / Σ weight over the criteria evaluated; null when none could be (never a zero). */
+  weighted_score: z.number().min(0).max(1).nullable(),
   passed: z.boolean(),
   human_review_required: z.boolean(),
   /** Why it is held (prompt injection, a panel that disagrees, quotes not in the target …). */
@@ -196,20 +197,21 @@ export function toRubricEvaluation(
   labels: RubricEvaluateOptions & { id: string; evaluatedBy: string },
 ): RubricEvaluation {
   const byId = new Map(result.criteria.map((r) => [r.id, r]));
+  const criterionResults = catalog.criteria.map((criterion) => {
+    const judged = byId.get(criterion.id);
+    if (judged === undefined) {
+      throw new EvaluationError("input", `the result has no criterion ${criterion.id}`);
+    }
+    return criterionResultOf(criterion, judged, result.traces);
+  });
   return RubricEvaluationSchema.parse({
     id: labels.id,
     rubric_id: catalog.id,
     rubric_version: catalog.version,
     target_id: labels.targetId ?? "",
     target_type: labels.targetType ?? catalog.targetType ?? "",
-    criterion_results: catalog.criteria.map((criterion) => {
-      const judged = byId.get(criterion.id);
-      if (judged === undefined) {
-        throw new EvaluationError("input", `the result has no criterion ${criterion.id}`);
-      }
-      return criterionResultOf(criterion, judged, result.traces);
-    }),
-    weighted_score: result.overallScore,
+    criterion_results: criterionResults,
+    weighted_score: hasOverallScore(result) ? result.overallScore : null,
     passed: result.passed,
     human_review_required: result.humanReviewRequired === true,
     ...(result.humanReviewRequired === true
