@@ -1,5 +1,6 @@
 /** Calibration labels made from a reviewer's decision, read back page by page, and the report. */
 import { z } from "zod";
+import { registryVersionOf } from "../criteria/activeCatalog.js";
 import { EvalgateError } from "../errors.js";
 import {
   type CalibrationLabel,
@@ -41,6 +42,7 @@ export function labelsOfDecision(
       judgeMet: criterion.met,
       judgeNative: criterion.native,
       source: correction === undefined ? "accepted" : "marked",
+      judgedWith: evaluation.catalog.registryVersion ?? registryVersionOf(evaluation.catalog),
     };
     if (correction === undefined) return withAcceptedScore(label);
     label.reviewerScore = correction.score;

@@ -231,6 +231,7 @@ export function buildCalibrationReport(
   const contentTypes = groupBy(ordered, (label) => label.contentType).map(
     ([contentType, group]) => ({
       contentType,
+      judgedWith: [...new Set(group.flatMap((label) => label.judgedWith ?? []))].sort(),
       figures: groupFigures(group),
       gate: gateFigures(group),
       criteria: groupBy(group, (label) => label.criterionId).map(([, own]) =>

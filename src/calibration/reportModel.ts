@@ -85,6 +85,8 @@ export type CriterionCalibration = z.infer<typeof CriterionCalibrationSchema>;
 
 const ContentTypeCalibrationSchema = z.object({
   contentType: z.string(),
+  /** Every catalog version (`name@version`) the labels' judge used, ascending. */
+  judgedWith: z.array(z.string()),
   figures: GroupFiguresSchema,
   gate: GateFiguresSchema,
   criteria: z.array(CriterionCalibrationSchema),

@@ -34,6 +34,8 @@ export const CalibrationLabelSchema = z.object({
   reviewerScore: z.number().min(0).max(1).optional(),
   reviewerNative: z.union([z.number(), z.string()]).optional(),
   reviewerNote: z.string().optional(),
+  /** The catalog the judge used: the registry's `name@version`, else the catalog's `id@version`. */
+  judgedWith: z.string().min(1).optional(),
 });
 export type CalibrationLabel = z.infer<typeof CalibrationLabelSchema>;
 

@@ -312,4 +312,9 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX sign_in_attempts_window ON sign_in_attempts (window_ends);`),
   },
+  {
+    id: 21,
+    name: "calibration labels: the catalog version the judge used (registry name@version)",
+    ...same(`ALTER TABLE calibration_labels ADD COLUMN judged_with TEXT;`),
+  },
 ];

@@ -49,6 +49,25 @@ describe("calibration report renderers", () => {
     expect(markdown).toContain("not enough labels");
   });
 
+  it("names the catalog versions the labels were judged with, per content type", () => {
+    const versions = buildCalibrationReport(
+      [
+        label({ decisionId: "v1", judgedWith: "budget@1.0.1" }),
+        label({ decisionId: "v2", judgedWith: "budget@1.0.0" }),
+        label({ decisionId: "v3", judgedWith: "budget@1.0.1" }),
+        label({ decisionId: "v4" }),
+      ],
+      { generatedAt: GENERATED },
+    );
+    expect(versions.contentTypes.map((group) => group.judgedWith)).toEqual([
+      ["budget@1.0.0", "budget@1.0.1"],
+    ]);
+    expect(renderCalibrationReport(versions, "md")).toContain(
+      "Judged with budget@1.0.0, budget@1.0.1.",
+    );
+    expect(renderCalibrationReport(report(), "md")).not.toContain("Judged with");
+  });
+
   it("says a best threshold found on fewer labels than --apply needs is too few to apply", () => {
     // Threshold 0.5; (judge, reviewer): (0.6, 0.2 marked), (0.8, accepted), (0.9, accepted).
     // At 0.50 the judge passes all three, the reviewer two: 2/3 = 66.7%; from 0.61 to 0.80 the

@@ -112,6 +112,15 @@ describe("calibration labels from ReviewOrchestrator decisions", () => {
     expect(await store.calibrationLabels({ contentType: "funding" })).toHaveLength(3);
   });
 
+  it("records the catalog version the judge used, read back from the store", async () => {
+    const review = await paused("versioned");
+    await reviews.submitDecision("versioned", review.interruptId, { action: "approve" });
+    const labels = await store.labelsFor("versioned");
+    expect(labels.map((l) => l.judgedWith)).toEqual(Array(3).fill("ifb_profi@1.0"));
+    const listed = await store.calibrationLabels({ contentType: "funding" });
+    expect(listed.map((l) => l.judgedWith)).toEqual(Array(3).fill("ifb_profi@1.0"));
+  });
+
   it("labels a revise without corrections as accepted, with the feedback", async () => {
     const review = await paused("revised");
     await reviews.submitDecision("revised", review.interruptId, {

@@ -126,6 +126,9 @@ export function reportTables(
     },
     ...report.contentTypes.map((group) => ({
       heading: `Content type: ${typeName(group.contentType)}`,
+      ...(group.judgedWith.length === 0
+        ? {}
+        : { note: `Judged with ${group.judgedWith.join(", ")}.` }),
       headers: ["Criterion", ...headersOf(FIGURE_COLUMNS), "Threshold (agreement) → best"],
       rows: group.criteria.map((c) =>
         figureRow(
