@@ -32,7 +32,14 @@ export interface PointPlan {
 
 type Entry = unknown;
 
-function groupPaths(entry: Entry): { paths: unknown; multiplier: unknown } | undefined {
+interface WrittenGroup {
+  paths: unknown;
+  multiplier: unknown;
+  /** What is wrong with the group object as written. */
+  problem?: string;
+}
+
+function groupPaths(entry: Entry): WrittenGroup | undefined {
   if (Array.isArray(entry) && entry.length > 0 && Array.isArray(entry[0])) {
     return { paths: entry, multiplier: undefined };
   }
@@ -40,7 +47,9 @@ function groupPaths(entry: Entry): { paths: unknown; multiplier: unknown } | und
     const extra = Object.keys(entry).filter(
       (key) => key !== "alternatives" && key !== "multiplier",
     );
-    if (extra.length > 0) return { paths: undefined, multiplier: `unknown key "${extra[0]}"` };
+    if (extra.length > 0) {
+      return { paths: undefined, multiplier: undefined, problem: `unknown key "${extra[0]}"` };
+    }
     return { paths: entry.alternatives, multiplier: entry.multiplier };
   }
   return undefined;
@@ -88,16 +97,15 @@ class PlanBuilder {
     return this.points.length - 1;
   }
 
-  private group(
-    block: Block,
-    written: { paths: unknown; multiplier: unknown },
-    at: string,
-  ): PlanItem {
-    const { paths, multiplier } = written;
+  private group(block: Block, written: WrittenGroup, at: string): PlanItem {
+    const { paths, multiplier, problem } = written;
     const here = `${this.where}.${at}`;
-    if (typeof multiplier === "string") throw new BlueprintError(here, multiplier);
+    if (problem !== undefined) throw new BlueprintError(here, problem);
     if (multiplier !== undefined && !(typeof multiplier === "number" && multiplier >= 0)) {
-      throw new BlueprintError(here, "a group's multiplier must be a number ≥ 0");
+      throw new BlueprintError(
+        here,
+        `a group's multiplier must be a number ≥ 0, not ${JSON.stringify(multiplier) ?? String(multiplier)}`,
+      );
     }
     if (!Array.isArray(paths) || paths.length < 2) {
       throw new BlueprintError(

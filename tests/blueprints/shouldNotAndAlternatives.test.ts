@@ -318,6 +318,16 @@ describe("blueprints that cannot be used", () => {
       /a group's multiplier must be a number ≥ 0/,
     ],
     [
+      "a group multiplier written as text",
+      { points: [{ alternatives: [["a"], ["b"]], multiplier: "2" }] },
+      /prompts\[0\]\.points\[0\]: a group's multiplier must be a number ≥ 0, not "2"/,
+    ],
+    [
+      "a point multiplier written as text",
+      { points: ["a", { text: "b", multiplier: "2" }] },
+      /prompts\[0\]\.points\[1\].*multiplier.*number/,
+    ],
+    [
       "a bad function point inside a path",
       { points: ["a", [["b"], ["c", ["rouge_l", { min: 3 }]]]] },
       /prompts\[0\]\.points\[1\]\[1\]\[1\]: rouge_l: expected a reference text/,

@@ -9,6 +9,8 @@ import {
   VersionSchema,
 } from "./common.js";
 
+const MULTIPLIER = "a multiplier must be a number ≥ 0";
+
 /** A point: a string (LLM-judged), a `["fn", arg]` tuple, or an object with `text` or `fn`. */
 const PointObjectSchema = z
   .strictObject({
@@ -16,7 +18,7 @@ const PointObjectSchema = z
     text: z.string().min(1).optional(),
     fn: z.string().min(1).optional(),
     fnArgs: z.unknown().optional(),
-    multiplier: z.number().min(0).default(1),
+    multiplier: z.number({ error: MULTIPLIER }).min(0, { error: MULTIPLIER }).default(1),
     citation: z.string().optional(),
     required: z.boolean().optional(),
   })
@@ -26,8 +28,17 @@ const PointObjectSchema = z
 
 const PointTupleSchema = z.tuple([z.string().min(1)], z.unknown());
 
+/** An object is a point object: its own first problem is the one to show. */
+function objectProblem(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== "invalid_union" || kindOf(issue.input) !== "an object") return undefined;
+  const [first] = issue.errors.at(-1) ?? [];
+  if (first === undefined) return undefined;
+  return first.path.length === 0 ? first.message : `${first.path.join(".")}: ${first.message}`;
+}
+
 const PointDefinitionSchema = z.union([z.string().min(1), PointTupleSchema, PointObjectSchema], {
   error: (issue) =>
+    objectProblem(issue) ??
     `expected a point: a text, a ["function", args] list or an object with text or fn, got ${kindOf(issue.input)}`,
 });
 type PointDefinition = z.infer<typeof PointDefinitionSchema>;
