@@ -182,7 +182,9 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     const report = await readFile(out, "utf8");
     expect(report.match(/^- (c1|c2|c3): judge model error/gm)).toHaveLength(3);
     // With nothing judged there is no overall figure to show, not a zero.
-    expect(report).toContain("- **overall score:** none (no weighted criterion could be evaluated)");
+    expect(report).toContain(
+      "- **overall score:** none (no weighted criterion could be evaluated)",
+    );
     expect((await readdir(temp.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
