@@ -11,6 +11,7 @@ import {
   defaultOperators,
   type Emitter,
   Liquid,
+  toValue,
 } from "liquidjs";
 import { JINJA_FILTER_ALIASES, JINJA_FILTERS, WITHHELD_FILTERS } from "./templateFilters.js";
 import { guardedOperators, guardFilters } from "./templateGuards.js";
@@ -101,8 +102,26 @@ class JinjaLoopDrop extends Drop {
   }
 }
 
+/** Liquid reads 'now' and 'today' as the clock's date: a prompt would change with the time. */
+function refuseClockDates(liquid: Liquid): void {
+  for (const name of Object.keys(liquid.filters).filter((n) => n.startsWith("date"))) {
+    const filter = liquid.filters[name];
+    if (typeof filter !== "function") continue;
+    liquid.registerFilter(name, function (this: ThisParameterType<typeof filter>, value, ...args) {
+      const plain = toValue(value);
+      if (typeof plain === "string" && /^\s*(now|today)\s*$/i.test(plain)) {
+        throw new Error(
+          `'${plain.trim()}' | ${name} is the clock's date, which would change the prompt with the time: give the date in the content`,
+        );
+      }
+      return filter.call(this, value, ...args);
+    });
+  }
+}
+
 function registerFilters(liquid: Liquid): void {
   for (const name of WITHHELD_FILTERS) liquid.unregisterFilter(name);
+  refuseClockDates(liquid);
   for (const [jinja, liquidName] of JINJA_FILTER_ALIASES) {
     const filter = liquid.filters[liquidName];
     if (filter === undefined) throw new Error(`internal: Liquid has no filter ${liquidName}`);

@@ -169,6 +169,21 @@ describe("renderDecodeTemplate: what it refuses, with the line", () => {
     }
   });
 
+  it("refuses dates of the clock ('now', 'today'), which would change the prompt with the time", () => {
+    for (const template of [
+      "{{ 'now' | date: '%Y' }}",
+      '{{ "today" | date_to_string }}',
+      "{% set d = 'now' %}{{ d | date }}",
+    ]) {
+      const error = failure(`first line\n${template}`);
+      expect(error.code, template).toBe("PROMPT_TEMPLATE_INVALID");
+      expect(error.message, template).toMatch(/the clock/);
+      expect(error.location.line, template).toBe(2);
+    }
+    // A date written in the content is rendered as it is, the same every time.
+    expect(render("{{ d | date: '%Y-%m-%d' }}", { d: "2026-03-01T12:00:00Z" })).toBe("2026-03-01");
+  });
+
   it("a Jinja form Liquid cannot do is an error naming it, never a silent difference", () => {
     const cases: Array<[string, RegExp]> = [
       ["{{ range(3) }}", /unexpected "\(3\)"/],
