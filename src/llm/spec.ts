@@ -71,9 +71,12 @@ export function formatModelSpec(spec: ModelSpec): string {
   return `${spec.provider}:${spec.model}${servers}`;
 }
 
+/** EVALGATE_MODEL as a spec: an Ollama model name, or a whole spec when it starts with a provider. */
 export function defaultModelSpec(env: ModelEnv): string {
   const model = env.EVALGATE_MODEL?.trim();
-  return `ollama:${model ? model : DEFAULT_OLLAMA_MODEL}`;
+  if (!model) return `ollama:${DEFAULT_OLLAMA_MODEL}`;
+  const provider = model.slice(0, Math.max(0, model.indexOf(":"))).toLowerCase();
+  return isProviderName(provider) ? model : `ollama:${model}`;
 }
 
 export function defaultOllamaBaseUrl(env: ModelEnv): string {

@@ -246,6 +246,10 @@ describe.concurrent("the embedded model in `evalgate evaluate`", {
     );
     // What the file holds is never quoted, not even its first bytes.
     expect(run.stderr).not.toContain("root");
+    // EVALGATE_MODEL may name the same file: it is the llama-cpp spec, not an Ollama model name.
+    const fromEnv = await evaluate([], { EVALGATE_MODEL: `llama-cpp:${bogus}` });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain(`cannot use the model file ${bogus}: it is not a GGUF model`);
     // A file of the system is never read, not even its first bytes.
     const environ = await evaluate(["--model", "llama-cpp:/proc/self/environ"], {});
     expect(environ.code).toBe(2);

@@ -106,6 +106,16 @@ describe("createChatModel defaults", () => {
     expect(judge.candidates[0]?.baseUrl).toBe("http://gpu-box:11434");
   });
 
+  it("reads an EVALGATE_MODEL that starts with a provider as a whole spec", () => {
+    const spec = (EVALGATE_MODEL: string) =>
+      createChatModel(undefined, { env: { EVALGATE_MODEL } }).candidates[0]?.spec;
+    expect(spec("ollama:qwen2.5:14b")).toBe("ollama:qwen2.5:14b");
+    expect(spec("OpenAI:gpt-4o-mini")).toBe("openai:gpt-4o-mini");
+    // Ollama names have a colon too: only a known provider first makes it a spec.
+    expect(spec("mistral:7b")).toBe("ollama:mistral:7b");
+    expect(spec("llama3.2")).toBe("ollama:llama3.2");
+  });
+
   it("lets options override the env, and builds the fallback list in order", () => {
     const judge = createChatModel("ollama:qwen2.5:14b", {
       env: { EVALGATE_MODEL: "ignored", OLLAMA_BASE_URL: "http://ignored:1" },
