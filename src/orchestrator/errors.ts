@@ -149,4 +149,3 @@ export class CheckpointerError extends EvalgateError {
 
 export const isOrchestratorError = errorGuard<OrchestratorError>(...ORCHESTRATOR_ERROR_CODES);
 export const isThreadNotFoundError = errorGuard<OrchestratorError>("CHECKPOINT_NOT_FOUND");
-export const isForeignThreadError = errorGuard<ForeignThreadError>("THREAD_FOREIGN");
