@@ -187,6 +187,28 @@ describe("a panel of judges", () => {
     expect(result.warnings.filter((w) => w.includes("judge c is down"))).toEqual([]);
   });
 
+  it("progress says each criterion done once, with the panel's value, not the last member's answer", async () => {
+    const c = { ...answers(2, "fail", "strong"), Feasibility: new Error("judge c is down") };
+    const done: Array<{ id: string; native: unknown; evaluated: boolean }> = [];
+    const result = await evaluateContent({
+      content: CONTENT,
+      catalog: panelCatalog(),
+      judges: threeJudges({ c }).map((m) => judgeOf(m)),
+      onProgress: (event) => {
+        if (event.type !== "criterion_done") return;
+        const { native, evaluated } = event.outcome;
+        done.push({ id: event.criterionId, native, evaluated });
+      },
+    });
+    // Feasibility: 4 and 5 answered, c failed: the median 4.5, as in the result.
+    expect(done.sort((x, y) => x.id.localeCompare(y.id))).toEqual([
+      { id: "clarity", native: "strong", evaluated: true },
+      { id: "feasibility", native: 4.5, evaluated: true },
+      { id: "partners", native: "pass", evaluated: true },
+    ]);
+    expect(result.criteria[0]?.native).toBe(4.5);
+  });
+
   it("a member whose every call fails leaves a gap on every criterion; the others still judge", async () => {
     const down = new Error("connection refused");
     const result = await evaluateWithPanel(
