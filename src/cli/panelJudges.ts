@@ -47,9 +47,7 @@ export function panelSettingOf(flags: PanelFlags): PanelSetting | undefined {
     return undefined;
   }
   if (judges.length < 2) {
-    throw new CliError(
-      "a panel needs two or more --judge (with none, the --model judges what it writes)",
-    );
+    throw new CliError("a panel needs two or more --judge (without --judge, the --model judges)");
   }
   return { judges, ...panelOptions(flags) };
 }

@@ -220,6 +220,21 @@ describe("a panel of judges", () => {
     expect(result.passed).toBe(false);
   });
 
+  it("panel options without two judges are refused: a minimum agreement one judge never falls under", async () => {
+    const [a] = threeJudges();
+    const asked = { content: CONTENT, catalog: panelCatalog(), panel: { minAgreement: 0.9 } };
+    for (const judging of [
+      { model: judgeOf(a as ScriptedChatModel) },
+      { judges: [judgeOf(a as ScriptedChatModel)] },
+    ]) {
+      await expect(evaluateContent({ ...asked, ...judging })).rejects.toMatchObject({
+        code: "EVALUATION_FAILED",
+        message: "the panel option needs two or more judges",
+      });
+    }
+    expect(a?.calls).toHaveLength(0);
+  });
+
   it("the members share the concurrency limit", async () => {
     let active = 0;
     let started = 0;
