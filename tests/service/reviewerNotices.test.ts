@@ -374,6 +374,12 @@ describe("classifyFinding", () => {
       kind: "no_reasoning",
       criterionId: "budget",
     });
+    // A panel member's own contradiction names the member.
+    const member = `criterion budget: judge ollama:c's reasoning says it is not met ("no plan") but its score 4 passes`;
+    expect(classifyFinding(member, ids)).toEqual({
+      kind: "reasoning_mismatch",
+      criterionId: "budget",
+    });
     expect(classifyFinding("something new the engine says one day", ids).kind).toBe("other");
     expect(classifyFinding("budgetary: the judge gave no reasoning", ids).kind).toBe("other");
   });

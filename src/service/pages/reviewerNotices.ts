@@ -58,7 +58,7 @@ const MAX_REASON_CHARS = 300;
 /** Texts about one criterion, after its id (`<id>: …`, `criterion <id>: …`, `criterion <id> was …`). */
 const CRITERION_RULES: ReadonlyArray<[RegExp, FindingKind]> = [
   [/^: reasoning and score disagree/, "reasoning_mismatch"],
-  [/^: the judge's reasoning says/, "reasoning_mismatch"],
+  [/^: (?:the judge|judge .+)'s reasoning says/s, "reasoning_mismatch"],
   [/^: (?:the judge|judge .+) quoted .*, which the content does not contain$/s, "quote_not_found"],
   [/^ was met on quotes the content does not contain/, "quote_not_found"],
   [/^: the judges disagree/, "judges_disagree"],
