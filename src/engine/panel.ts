@@ -134,6 +134,8 @@ async function judgeByMember(
 ) {
   const llmOnly = withCriteria(job.options.catalog, (llm) => llm);
   const limit = pLimit(job.settings.concurrency);
+  // Each member's notes on its judging ("batch: …") name the member.
+  const notes = members.map((): string[] => []);
   const judgements = fulfilledOrThrow(
     await Promise.allSettled(
       members.map((member, i) =>
@@ -141,10 +143,14 @@ async function judgeByMember(
           ...job,
           session: member.session,
           limit,
+          warnings: notes[i] as string[],
           options: { ...job.options, catalog: llmOnly, onProgress: progress(i) },
         }),
       ),
     ),
+  );
+  job.warnings.push(
+    ...members.flatMap((m, i) => (notes[i] ?? []).map((n) => `judge ${m.name}: ${n}`)),
   );
   const failed = judgements.filter((j) => j.modelFailure !== undefined);
   return {

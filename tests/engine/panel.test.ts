@@ -7,7 +7,15 @@ import {
   ScriptedChatModel,
   startOllamaServer,
 } from "../doubles/index.js";
-import { type AnswerByTitle, answerByTitle, catalogOf, judgeOf, titleIn } from "./helpers.js";
+import {
+  type AnswerByTitle,
+  answerByTitle,
+  catalogOf,
+  judgeOf,
+  tableAnswer,
+  titleIn,
+  userPromptOf,
+} from "./helpers.js";
 
 const CONTENT = "The consortium pilots a permit portal with two councils; the budget is itemised.";
 
@@ -233,6 +241,37 @@ describe("a panel of judges", () => {
       });
     }
     expect(a?.calls).toHaveLength(0);
+  });
+
+  it("a member's notes on its judging name the member", async () => {
+    const table = tableAnswer([
+      ["feasibility", 4, "Feasible."],
+      ["partners", "pass", "Named."],
+      ["clarity", "strong", "Clear."],
+    ]);
+    // c answers prose to the batch, then each criterion alone.
+    const prose = { ...answers(4, "pass", "strong") };
+    const c = new ScriptedChatModel({
+      model: "c",
+      responder: (messages, n) =>
+        userPromptOf(messages).includes("results[3]")
+          ? "It all looks fine."
+          : answerByTitle(prose)(messages, n),
+    });
+    const result = await evaluateContent({
+      content: CONTENT,
+      catalog: panelCatalog(),
+      judges: [
+        new ScriptedChatModel({ model: "a", responder: () => table }),
+        new ScriptedChatModel({ model: "b", responder: () => table }),
+        c,
+      ].map((m) => judgeOf(m)),
+      mode: "batch",
+    });
+    const batchNotes = result.warnings.filter((w) => w.includes("batch: "));
+    expect(batchNotes.length).toBeGreaterThan(0);
+    for (const note of batchNotes) expect(note).toMatch(/^judge scripted:c: batch: /);
+    expect(result.panel?.gaps).toBe(0);
   });
 
   it("the members share the concurrency limit", async () => {

@@ -380,6 +380,12 @@ describe("classifyFinding", () => {
       kind: "reasoning_mismatch",
       criterionId: "budget",
     });
+    // A panel member's note on its judging names the member.
+    expect(classifyFinding("judge ollama:b: batch: asking per criterion for: budget", ids)).toEqual(
+      {
+        kind: "judge_process",
+      },
+    );
     expect(classifyFinding("something new the engine says one day", ids).kind).toBe("other");
     expect(classifyFinding("budgetary: the judge gave no reasoning", ids).kind).toBe("other");
   });

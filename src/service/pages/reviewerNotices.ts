@@ -75,7 +75,7 @@ const GENERAL_RULES: ReadonlyArray<[RegExp, FindingKind]> = [
   [/^the custom validator rejected the result/, "validator_rejected"],
   [/^no criteria file .* the built-in default criteria were used$/s, "default_criteria"],
   [/^summary: /, "summary_fallback"],
-  [/^(?:batch|group \d+\/\d+): /, "judge_process"],
+  [/^(?:judge \S+: )?(?:batch|group \d+\/\d+): /, "judge_process"],
   [/^judge cache: /, "cache"],
   [
     /^(?:weights of the scored criteria|duplicate criterion|two or more guideline bands)/,
