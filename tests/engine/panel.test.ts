@@ -250,7 +250,10 @@ describe("a panel of judges", () => {
       ["clarity", "strong", "Clear."],
     ]);
     // c answers prose to the batch, then each criterion alone.
-    const prose = { ...answers(4, "pass", "strong") };
+    const prose = {
+      ...answers(4, "pass", "strong"),
+      Feasibility: jsonAnswer({ reasoning: "Feasible.", quotes: ["a".repeat(310)], score: 4 }),
+    };
     const c = new ScriptedChatModel({
       model: "c",
       responder: (messages, n) =>
@@ -271,6 +274,10 @@ describe("a panel of judges", () => {
     const batchNotes = result.warnings.filter((w) => w.includes("batch: "));
     expect(batchNotes.length).toBeGreaterThan(0);
     for (const note of batchNotes) expect(note).toMatch(/^judge scripted:c: batch: /);
+    // Its notes on an answer too, worded as "judge … quoted" is.
+    expect(result.warnings).toContain(
+      "feasibility: judge scripted:c: a quote of 310 characters was cut to 300",
+    );
     expect(result.panel?.gaps).toBe(0);
   });
 
