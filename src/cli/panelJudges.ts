@@ -47,10 +47,11 @@ export function panelSettingOf(flags: PanelFlags): PanelSetting | undefined {
     return undefined;
   }
   if (judges.length < 2) {
-    throw new CliError(
-      "a panel needs two or more --judge (with none, the --model judges what it writes)",
-    );
+    throw new CliError("a panel needs two or more --judge (without --judge, the --model judges)");
   }
+  const twice = judges.find((judge, i) => judges.indexOf(judge) !== i);
+  if (twice !== undefined)
+    throw new CliError(`--judge ${twice} is given twice: name each judge once`);
   return { judges, ...panelOptions(flags) };
 }
 

@@ -4,13 +4,14 @@ import { createCallLane } from "../llm/callCeiling.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { krippendorffAlpha } from "../scoring/agreement.js";
 import type {
+  CriterionOutcome,
   CriterionPanel,
   CriterionResult,
   JudgeMode,
   PanelSummary,
 } from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import { type EvaluationModelError, parseInput } from "./errors.js";
+import { EvaluationError, type EvaluationModelError, parseInput } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
 import { type CatalogJudging, fulfilledOrThrow, judgeCatalog } from "./judgeCatalog.js";
 import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
@@ -40,6 +41,10 @@ export interface Judging {
 /** `model` alone, or each of `judges`; every judge is built (its spec checked) before any call. */
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
   const panel = parseInput(PanelSettingsSchema, options.panel ?? {}, "panel option");
+  if (options.panel !== undefined && (options.judges?.length ?? 0) < 2) {
+    // A minimum agreement nobody can fall under would be a gate that never holds anything.
+    throw new EvaluationError("input", "the panel option needs two or more judges");
+  }
   const { traceFile, signal, catalog } = options;
   const traced = { traceFile, signal, registryVersion: catalog.registryVersion };
   if (options.model === null && !options.judges?.length) {
@@ -78,13 +83,22 @@ function withCriteria(catalog: Catalog, keep: (llm: boolean) => boolean): Catalo
   return { ...catalog, criteria: catalog.criteria.filter((c) => keep(isLlmMethod(c.method))) };
 }
 
-/** A criterion starts with its first member and is done when every member has answered it. */
-function panelProgress(catalog: Catalog, members: number, report: (e: EvaluationProgress) => void) {
+/**
+ * A criterion starts with its first member and is done when every member has answered it; its
+ * done event carries the panel's aggregate, not the last member's answer.
+ */
+function panelProgress(
+  catalog: Catalog,
+  members: readonly PanelMember[],
+  settings: PanelSettings,
+  report: (e: EvaluationProgress) => void,
+) {
   const index = new Map(catalog.criteria.map((c, i) => [c.id, i]));
   const total = catalog.criteria.length;
   const started = new Set<string>();
-  const answers = new Map<string, number>();
-  return (weight: number) =>
+  const answers = new Map<string, CriterionOutcome[]>();
+  /** `member` is the index of the member answering; undefined for a deterministic criterion. */
+  return (member?: number) =>
     (event: EvaluationProgress): void => {
       if (event.type === "start" || event.type === "done") return;
       const at = { index: index.get(event.criterionId) ?? 0, total };
@@ -94,9 +108,21 @@ function panelProgress(catalog: Catalog, members: number, report: (e: Evaluation
         report({ ...event, ...at });
         return;
       }
-      const count = (answers.get(event.criterionId) ?? 0) + weight;
-      answers.set(event.criterionId, count);
-      if (count >= members) report({ ...event, ...at });
+      const criterion = catalog.criteria[at.index];
+      if (member === undefined || criterion === undefined) {
+        report({ ...event, ...at });
+        return;
+      }
+      const given = answers.get(event.criterionId) ?? [];
+      given[member] = event.outcome;
+      answers.set(event.criterionId, given);
+      if (given.filter(Boolean).length < members.length) return;
+      const memberAnswers = members.map((m, i) => ({
+        judge: m.name,
+        judged: { outcome: given[i] as CriterionOutcome, notes: [], called: true },
+      }));
+      const { outcome } = aggregatePanel(criterion, memberAnswers, settings.aggregate).judged;
+      report({ ...event, ...at, outcome });
     };
 }
 
@@ -104,21 +130,27 @@ function panelProgress(catalog: Catalog, members: number, report: (e: Evaluation
 async function judgeByMember(
   job: CatalogJudging,
   members: readonly PanelMember[],
-  progress: (weight: number) => (e: EvaluationProgress) => void,
+  progress: (member?: number) => (e: EvaluationProgress) => void,
 ) {
   const llmOnly = withCriteria(job.options.catalog, (llm) => llm);
   const limit = pLimit(job.settings.concurrency);
+  // Each member's notes on its judging ("batch: …") name the member.
+  const notes = members.map((): string[] => []);
   const judgements = fulfilledOrThrow(
     await Promise.allSettled(
-      members.map((member) =>
+      members.map((member, i) =>
         judgeCatalog({
           ...job,
           session: member.session,
           limit,
-          options: { ...job.options, catalog: llmOnly, onProgress: progress(1) },
+          warnings: notes[i] as string[],
+          options: { ...job.options, catalog: llmOnly, onProgress: progress(i) },
         }),
       ),
     ),
+  );
+  job.warnings.push(
+    ...members.flatMap((m, i) => (notes[i] ?? []).map((n) => `judge ${m.name}: ${n}`)),
   );
   const failed = judgements.filter((j) => j.modelFailure !== undefined);
   return {
@@ -148,13 +180,13 @@ export async function judgeWithPanel(
   const report = job.options.onProgress ?? (() => {});
   const llm = catalog.criteria.filter((c) => isLlmMethod(c.method));
   report({ type: "start", total: catalog.criteria.length, llmCriteria: llm.length });
-  const progress = panelProgress(catalog, members.length, report);
+  const progress = panelProgress(catalog, members, settings, report);
   const { judged: deterministic } = await judgeCatalog({
     ...job,
     options: {
       ...job.options,
       catalog: withCriteria(catalog, (l) => !l),
-      onProgress: progress(members.length),
+      onProgress: progress(),
     },
   });
   const { byMember, judgeMode, modelFailure } = await judgeByMember(job, members, progress);

@@ -163,7 +163,7 @@ export function aggregatePanel(
   const memberQuotes = members.flatMap((m) =>
     (m.judged.outcome.quotes ?? []).map((text) => ({ judge: m.judge, text })),
   );
-  const notes = members.flatMap((m) => m.judged.notes.map((n) => `${m.judge}: ${n}`));
+  const notes = members.flatMap((m) => m.judged.notes.map((n) => `judge ${m.judge}: ${n}`));
   const called = members.some((m) => m.judged.called);
   const memberCacheHits = members.filter((m) => m.judged.cached === true).length;
   if (answered.length === 0) {

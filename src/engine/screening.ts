@@ -8,6 +8,7 @@ import { scanForInjection } from "../judge/injection.js";
 import type { GuardVerdict } from "../judge/injectionGuard.js";
 import { readReasoningStance } from "../judge/reasoningStance.js";
 import { agreementText } from "../scoring/agreement.js";
+import { meetsThreshold } from "../scoring/consistency.js";
 import type { CriterionResult, PanelSummary } from "../scoring/result.js";
 
 export interface ScreeningReason {
@@ -92,15 +93,16 @@ export function reasoningContradiction(
   reasoning: string,
   met: boolean | null,
   value: string,
+  who = "the judge's",
 ): string | undefined {
   if (met === null || reasoning.trim() === "") return undefined;
   const stance = readReasoningStance(reasoning);
   const where = stance.clause === undefined ? "" : ` (${shown(stance.clause, 100)})`;
   if (met && stance.verdict === "not met") {
-    return `the judge's reasoning says it is not met${where} but its score ${value} passes`;
+    return `${who} reasoning says it is not met${where} but its score ${value} passes`;
   }
   if (!met && stance.glowing) {
-    return `the judge's reasoning says it is fully met${where} but its score ${value} fails`;
+    return `${who} reasoning says it is fully met${where} but its score ${value} fails`;
   }
   return undefined;
 }
@@ -110,23 +112,44 @@ interface Findings {
   warnings: string[];
 }
 
+/**
+ * Each reasoning beside the score it gave: a single judge's, or each panel member's own (the
+ * panel's composed reasoning lists every member's value, which is no finding of its own).
+ */
+function judgeReadings(result: CriterionResult) {
+  if (result.panel === undefined) {
+    const value = String(result.native);
+    return [{ who: "the judge's", reasoning: result.reasoning, met: result.met, value }];
+  }
+  return result.panel.answers.flatMap((a) =>
+    a.evaluated && a.score !== null
+      ? [
+          {
+            who: `judge ${a.judge}'s`,
+            reasoning: a.reasoning,
+            met: meetsThreshold(a.score, result.threshold),
+            value: String(a.native),
+          },
+        ]
+      : [],
+  );
+}
+
 function consistencyFindings(criteria: readonly CriterionResult[]): Findings {
   const found: Findings = { reasons: [], warnings: [] };
   for (const result of criteria) {
     if (!result.evaluated || !LLM_METHOD_KINDS.has(result.method)) continue;
-    const contradiction = reasoningContradiction(
-      result.reasoning,
-      result.met,
-      String(result.native),
-    );
-    if (contradiction === undefined) continue;
-    found.reasons.push({
-      source: "consistency",
-      message: `criterion ${result.id}: ${contradiction}`,
-    });
-    found.warnings.push(
-      `${result.id}: reasoning and score disagree (${contradiction}); held for human review`,
-    );
+    for (const { who, reasoning, met, value } of judgeReadings(result)) {
+      const contradiction = reasoningContradiction(reasoning, met, value, who);
+      if (contradiction === undefined) continue;
+      found.reasons.push({
+        source: "consistency",
+        message: `criterion ${result.id}: ${contradiction}`,
+      });
+      found.warnings.push(
+        `${result.id}: reasoning and score disagree (${contradiction}); held for human review`,
+      );
+    }
   }
   return found;
 }

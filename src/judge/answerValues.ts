@@ -167,10 +167,18 @@ export function readList(value: LenientValue | undefined): string[] {
 
 export const QUOTE_FIELDS = ["quotes", "quote", "citations"] as const;
 
+/** Ways a judge writes "nothing to quote"; a text without a letter or digit ("…", "-") is none either. */
+const NO_QUOTE = new Set(["null", "none", "n/a", "na", "nil"]);
+
+/** Whether a judge's quote quotes something, as opposed to saying there is nothing to quote. */
+export function isQuote(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text) && !NO_QUOTE.has(text.trim().toLowerCase());
+}
+
 /** The judge's quotes, bounded: what it copies from untrusted content is untrusted too. */
 export function readQuotes(value: LenientValue | undefined): { quotes: string[]; notes: string[] } {
   const notes: string[] = [];
-  const all = readAllStrings(value);
+  const all = readAllStrings(value).filter(isQuote);
   if (all.length > MAX_QUOTES)
     notes.push(`only the first ${MAX_QUOTES} of ${all.length} quotes are checked`);
   const quotes = all.slice(0, MAX_QUOTES).map((quote) => {

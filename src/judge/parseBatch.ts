@@ -6,6 +6,7 @@ import { isToonError } from "../toon/errors.js";
 import type { JudgeAnswer } from "./answer.js";
 import { listed, times } from "./answerAmbiguity.js";
 import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
+import { isQuote } from "./answerValues.js";
 import { parseJudgeResponse } from "./parse.js";
 
 /** The table's columns; any other (a `verdict`) is kept, to be read as the answer's own field. */
@@ -55,18 +56,15 @@ export function splitTables(text: string): { tables: string[]; outside: string }
 
 type BatchRow = z.infer<typeof BatchRowSchema>;
 
-const NO_QUOTES = new Set(["", "null", "none", "-", "n/a", "[]"]);
-
 export function tableQuotes(cell: string | null | undefined): {
   quotes: string[];
   notes: string[];
 } {
   const text = (cell ?? "").trim();
-  if (NO_QUOTES.has(text.toLowerCase())) return { quotes: [], notes: [] };
   const all = text
     .split(TABLE_QUOTE_SEPARATOR.trim())
     .map((quote) => quote.trim())
-    .filter((quote) => quote.length > 0);
+    .filter(isQuote);
   const notes =
     all.length > TABLE_QUOTE_LIMIT
       ? [`only the first ${TABLE_QUOTE_LIMIT} of ${all.length} quotes are checked`]

@@ -8,7 +8,13 @@ function words(list: string): ReadonlySet<string> {
 export const VERDICT_VERBS = words(`
   meet meets met meeting satisfy satisfies satisfied satisfying fulfil fulfils fulfill fulfills
   fulfilled fulfilling address addresses addressed pass passes passed comply complies complied
-  demonstrate demonstrates demonstrated exceed exceeds exceeded`);
+  demonstrate demonstrates demonstrated`);
+
+/**
+ * Verbs that are a verdict only on the criterion itself ("exceeds the requirement"): "costs exceed
+ * the cap" is a figure, and "does not exceed the requirement" says it is met, no more.
+ */
+export const EXCEEDING = words(`exceed exceeds exceeded exceeding`);
 
 /** Verdicts that are negative by themselves: "unmet", "fails". */
 export const NEGATIVE_VERDICTS = words(
@@ -69,7 +75,7 @@ export const HEDGES = words(`
 
 /** Intensifiers that make a positive verdict glowing ("fully meets", "excellent"). */
 export const EMPHATIC = words(`
-  fully completely entirely clearly every exceeds exceed excellent outstanding exemplary perfect
+  fully completely entirely clearly every excellent outstanding exemplary perfect
   perfectly flawless thoroughly`);
 
 /** Words that open a concession: what follows (to the next comma) is conceded, not concluded. */

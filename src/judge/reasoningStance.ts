@@ -12,6 +12,7 @@ import {
   CRITERION_NOUNS,
   DETERMINER_NEGATORS,
   EMPHATIC,
+  EXCEEDING,
   HEDGES,
   HYPOTHETICAL,
   NEGATIVE_VERDICTS,
@@ -158,6 +159,8 @@ function readClause(clause: string, setAside: boolean, tally: Tally): void {
       if (tokens[i + 1] !== "to" && aboutCriterion) verdict = turned;
     } else if (NEGATIVE_VERDICTS.has(word) && aboutCriterion) {
       verdict = turned;
+    } else if (EXCEEDING.has(word)) {
+      if (aboutCriterion && !turned) verdict = true;
     } else if (VERDICT_VERBS.has(word)) {
       if (aboutCriterion) verdict = !turned;
       else count(tally, !turned, setAside, clause);

@@ -142,3 +142,8 @@ export function scaleAgreement(values: readonly number[], scale: AgreementScale)
 export function agreementText(value: number | null): string {
   return value === null ? "n/a" : String(Number(cutDown(value, 3)));
 }
+
+/** A panel's gaps as shown: "1 missing answer", "3 missing answers". */
+export function missingAnswers(gaps: number): string {
+  return `${gaps} missing answer${gaps === 1 ? "" : "s"}`;
+}

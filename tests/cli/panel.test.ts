@@ -111,6 +111,25 @@ describe.concurrent("evalgate evaluate with a panel", { timeout: SPAWN_TIMEOUT }
     expect(html.stdout).toContain('<ul class="quotes">');
   });
 
+  it("a panel of one, a judge named twice, and --min-agreement or --aggregate without a panel, are refused (exit 2)", async () => {
+    const run = (args: readonly string[]) =>
+      runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG, ...args], {
+        env: judgeEnv(server.url),
+      });
+    const [one, model, aggregate, twice] = await Promise.all([
+      run(["--judge", "ollama:judge-a", "--min-agreement", "0.9"]),
+      run(["--model", "ollama:judge-a", "--min-agreement", "0.9"]),
+      run(["--aggregate", "mean"]),
+      run(["--judge", "ollama:judge-a", "--judge", "ollama:judge-b", "--judge", "ollama:judge-a"]),
+    ]);
+    expect(one.stderr).toContain("a panel needs two or more --judge");
+    expect(twice.stderr).toContain("--judge ollama:judge-a is given twice");
+    for (const refused of [model, aggregate]) {
+      expect(refused.stderr).toContain("--aggregate and --min-agreement set up a panel");
+    }
+    for (const refused of [one, model, aggregate, twice]) expect(refused.code).toBe(2);
+  });
+
   it("--judge and --model together are refused (exit 2)", async () => {
     const run = await evaluate(["--model", "ollama:judge-a"]);
     expect(run.code).toBe(2);

@@ -108,6 +108,14 @@ describe("checked evidence in evaluateContent", () => {
     expect(result.evidence).toEqual({ quotes: 1, verified: 0, unverified: 1 });
   });
 
+  it("the ways a judge writes 'nothing to quote' are no quotes, as in the table's quotes cell", async () => {
+    const result = await evaluateWithQuotes(["N/A", "none", "…"]);
+    expect(result.criteria[0]?.quotes).toBeUndefined();
+    expect(result.evidence).toBeUndefined();
+    expect(result.humanReviewRequired).toBe(false);
+    expect(result.passed).toBe(true);
+  });
+
   it("a verified quote supports the pass: no review, the quote shown as verified", async () => {
     const quote = "Two councils have expressed informal interest";
     const result = await evaluateWithQuotes([quote]);

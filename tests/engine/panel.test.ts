@@ -7,7 +7,15 @@ import {
   ScriptedChatModel,
   startOllamaServer,
 } from "../doubles/index.js";
-import { type AnswerByTitle, answerByTitle, catalogOf, judgeOf, titleIn } from "./helpers.js";
+import {
+  type AnswerByTitle,
+  answerByTitle,
+  catalogOf,
+  judgeOf,
+  tableAnswer,
+  titleIn,
+  userPromptOf,
+} from "./helpers.js";
 
 const CONTENT = "The consortium pilots a permit portal with two councils; the budget is itemised.";
 
@@ -187,6 +195,28 @@ describe("a panel of judges", () => {
     expect(result.warnings.filter((w) => w.includes("judge c is down"))).toEqual([]);
   });
 
+  it("progress says each criterion done once, with the panel's value, not the last member's answer", async () => {
+    const c = { ...answers(2, "fail", "strong"), Feasibility: new Error("judge c is down") };
+    const done: Array<{ id: string; native: unknown; evaluated: boolean }> = [];
+    const result = await evaluateContent({
+      content: CONTENT,
+      catalog: panelCatalog(),
+      judges: threeJudges({ c }).map((m) => judgeOf(m)),
+      onProgress: (event) => {
+        if (event.type !== "criterion_done") return;
+        const { native, evaluated } = event.outcome;
+        done.push({ id: event.criterionId, native, evaluated });
+      },
+    });
+    // Feasibility: 4 and 5 answered, c failed: the median 4.5, as in the result.
+    expect(done.sort((x, y) => x.id.localeCompare(y.id))).toEqual([
+      { id: "clarity", native: "strong", evaluated: true },
+      { id: "feasibility", native: 4.5, evaluated: true },
+      { id: "partners", native: "pass", evaluated: true },
+    ]);
+    expect(result.criteria[0]?.native).toBe(4.5);
+  });
+
   it("a member whose every call fails leaves a gap on every criterion; the others still judge", async () => {
     const down = new Error("connection refused");
     const result = await evaluateWithPanel(
@@ -196,6 +226,59 @@ describe("a panel of judges", () => {
     expect(result.criteria.every((cr) => cr.evaluated)).toBe(true);
     expect(result.humanReviewReasons).toHaveLength(3);
     expect(result.passed).toBe(false);
+  });
+
+  it("panel options without two judges are refused: a minimum agreement one judge never falls under", async () => {
+    const [a] = threeJudges();
+    const asked = { content: CONTENT, catalog: panelCatalog(), panel: { minAgreement: 0.9 } };
+    for (const judging of [
+      { model: judgeOf(a as ScriptedChatModel) },
+      { judges: [judgeOf(a as ScriptedChatModel)] },
+    ]) {
+      await expect(evaluateContent({ ...asked, ...judging })).rejects.toMatchObject({
+        code: "EVALUATION_FAILED",
+        message: "the panel option needs two or more judges",
+      });
+    }
+    expect(a?.calls).toHaveLength(0);
+  });
+
+  it("a member's notes on its judging name the member", async () => {
+    const table = tableAnswer([
+      ["feasibility", 4, "Feasible."],
+      ["partners", "pass", "Named."],
+      ["clarity", "strong", "Clear."],
+    ]);
+    // c answers prose to the batch, then each criterion alone.
+    const prose = {
+      ...answers(4, "pass", "strong"),
+      Feasibility: jsonAnswer({ reasoning: "Feasible.", quotes: ["a".repeat(310)], score: 4 }),
+    };
+    const c = new ScriptedChatModel({
+      model: "c",
+      responder: (messages, n) =>
+        userPromptOf(messages).includes("results[3]")
+          ? "It all looks fine."
+          : answerByTitle(prose)(messages, n),
+    });
+    const result = await evaluateContent({
+      content: CONTENT,
+      catalog: panelCatalog(),
+      judges: [
+        new ScriptedChatModel({ model: "a", responder: () => table }),
+        new ScriptedChatModel({ model: "b", responder: () => table }),
+        c,
+      ].map((m) => judgeOf(m)),
+      mode: "batch",
+    });
+    const batchNotes = result.warnings.filter((w) => w.includes("batch: "));
+    expect(batchNotes.length).toBeGreaterThan(0);
+    for (const note of batchNotes) expect(note).toMatch(/^judge scripted:c: batch: /);
+    // Its notes on an answer too, worded as "judge … quoted" is.
+    expect(result.warnings).toContain(
+      "feasibility: judge scripted:c: a quote of 310 characters was cut to 300",
+    );
+    expect(result.panel?.gaps).toBe(0);
   });
 
   it("the members share the concurrency limit", async () => {

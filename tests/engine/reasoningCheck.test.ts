@@ -128,6 +128,48 @@ describe("evaluateContent", () => {
   });
 });
 
+describe("a panel of judges", () => {
+  const REACH = '{"reasoning": "Twelve cafés in community centres.", "score": 4}';
+  const VENUES_FAIL = '{"reasoning": "Only the rooms are named.", "result": "fail"}';
+
+  async function evaluateWithPanel(venues: readonly string[]) {
+    const judges = venues.map(
+      (answer, i) =>
+        new ScriptedChatModel({
+          model: `j${i + 1}`,
+          responder: (messages) => (titleIn(userPromptOf(messages)) === "Reach" ? REACH : answer),
+        }),
+    );
+    return evaluateContent({
+      content: CONTENT,
+      catalog: catalog(),
+      judges: judges.map((j) => judgeOf(j)),
+      mode: "per-criterion",
+    });
+  }
+
+  it("the list of the members' values is no reasoning: a 2–1 pass with the dissent last is not held", async () => {
+    const result = await evaluateWithPanel([VENUES_PASS, VENUES_PASS, VENUES_FAIL]);
+    const venues = result.criteria.find((c) => c.id === "venues");
+    expect(venues?.reasoning).toContain("scripted:j3 fail");
+    expect(venues?.native).toBe("pass");
+    expect(result.humanReviewReasons).toBeUndefined();
+    expect(result.passed).toBe(true);
+  });
+
+  it("each member's own reasoning is read beside its own answer, and the member named", async () => {
+    const result = await evaluateWithPanel([
+      VENUES_PASS,
+      VENUES_PASS,
+      '{"reasoning": "No venue is named, so the requirement is unmet.", "result": "pass"}',
+    ]);
+    expect(result.humanReviewReasons).toEqual([
+      'criterion venues: judge scripted:j3\'s reasoning says it is not met ("so the requirement is unmet.") but its score pass passes',
+    ]);
+    expect(result.passed).toBe(false);
+  });
+});
+
 describe("the documented API classes", () => {
   it("CriteriaEngine.evaluateCriterion holds a pass whose reasoning says the requirement is unmet", async () => {
     const model = new ScriptedChatModel({

@@ -68,7 +68,19 @@ describe("the table's quotes cell", () => {
   });
 
   it("reads an empty cell, and the ways a judge writes 'nothing', as no quotes", () => {
-    for (const cell of ["", "  ", "null", "None", "-", "n/a", "[]", null, undefined]) {
+    for (const cell of [
+      "",
+      "  ",
+      "null",
+      "None",
+      "-",
+      "n/a",
+      "[]",
+      "…",
+      "- | n/a",
+      null,
+      undefined,
+    ]) {
       expect(tableQuotes(cell), String(cell)).toEqual({ quotes: [], notes: [] });
     }
   });

@@ -143,6 +143,27 @@ describe("reading the verdict of a reasoning", () => {
     expect(readReasoningStance("The bar can't be said to be met.").verdict).toBe("not met");
   });
 
+  it("a figure over or under a limit is no verdict; exceeding the criterion itself is", () => {
+    // A budget rule: staying under the cap passes it, going over fails it.
+    for (const reasoning of [
+      "Costs do not exceed the cap.",
+      "The request does not exceed the 50,000 EUR limit.",
+    ]) {
+      expect(reasoningContradiction(reasoning, true, "pass"), reasoning).toBeUndefined();
+    }
+    for (const reasoning of [
+      "The total exceeds the funding cap.",
+      "Personnel costs exceed 60% of the budget.",
+    ]) {
+      expect(reasoningContradiction(reasoning, false, "fail"), reasoning).toBeUndefined();
+    }
+    // Met, not more: no contradiction of a pass.
+    expect(
+      reasoningContradiction("The proposal meets but does not exceed the requirement.", true, "4"),
+    ).toBeUndefined();
+    expect(readReasoningStance("Exceeds the criterion.").glowing).toBe(true);
+  });
+
   it("reads a long reasoning only up to its bound, in one pass", () => {
     const long = `${"The budget is clear and complete. ".repeat(1_000)}The criterion is not met.`;
     expect(long.length).toBeGreaterThan(MAX_REASONING_CHARS);

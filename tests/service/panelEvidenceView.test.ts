@@ -1,6 +1,7 @@
 /** The review page's evaluation view shows a panel's answers and agreement, and checked quotes. */
 import { jsx } from "hono/jsx";
 import { describe, expect, it } from "vitest";
+import { panelFacts } from "../../src/cli/report/panelEvidence.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { EvaluationView } from "../../src/service/pages/evaluationView.js";
 import { jsonAnswer, ScriptedChatModel } from "../doubles/index.js";
@@ -51,5 +52,37 @@ describe("the review page's evaluation view", () => {
     );
     expect(html).toContain(`NOT FOUND in the content (scripted:a): “${MADE_UP}”`);
     expect(html).not.toContain("Possible prompt injection");
+  });
+
+  it("counts a panel's gaps in words, as the reports do: 1 missing answer", async () => {
+    const catalog = catalogOf({
+      id: "support",
+      name: "Support",
+      version: "1",
+      criteria: [
+        {
+          id: "partners",
+          title: "Partner commitment",
+          description: "Partners have committed.",
+          weight: 1,
+          method: { kind: "check" },
+        },
+      ],
+    });
+    const down = new ScriptedChatModel({
+      model: "b",
+      responder: () => {
+        throw new Error("judge b is down");
+      },
+    });
+    const evaluation = await evaluateContent({
+      content: "Two councils have expressed informal interest in joining the second phase.",
+      catalog,
+      judges: [judge("a", "pass", []), down].map((m) => judgeOf(m)),
+    });
+    expect(evaluation.panel?.gaps).toBe(1);
+    const html = String(await jsx(EvaluationView, { evaluation }).toString());
+    expect(html).toContain(", 1 missing answer</p>");
+    expect(panelFacts(evaluation)[0]?.value).toMatch(/; 1 missing answer\)$/);
   });
 });

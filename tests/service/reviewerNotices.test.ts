@@ -374,6 +374,18 @@ describe("classifyFinding", () => {
       kind: "no_reasoning",
       criterionId: "budget",
     });
+    // A panel member's own contradiction names the member.
+    const member = `criterion budget: judge ollama:c's reasoning says it is not met ("no plan") but its score 4 passes`;
+    expect(classifyFinding(member, ids)).toEqual({
+      kind: "reasoning_mismatch",
+      criterionId: "budget",
+    });
+    // A panel member's note on its judging names the member.
+    expect(classifyFinding("judge ollama:b: batch: asking per criterion for: budget", ids)).toEqual(
+      {
+        kind: "judge_process",
+      },
+    );
     expect(classifyFinding("something new the engine says one day", ids).kind).toBe("other");
     expect(classifyFinding("budgetary: the judge gave no reasoning", ids).kind).toBe("other");
   });

@@ -21,7 +21,7 @@ import { openFewShot } from "../fewShotSource.js";
 import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
 import { resolveModelTarget } from "../modelChoice.js";
 import { writeOutput } from "../outputFile.js";
-import { type PanelFlags, panelOptions } from "../panelJudges.js";
+import { type PanelFlags, panelOptions, panelSettingOf } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
   type EvaluateFormat,
@@ -62,7 +62,7 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
   if (options.judge !== undefined && options.judge.length > 0 && options.model !== undefined) {
     throw new CliError("give either --model or --judge (repeated for a panel), not both");
   }
-  const specs = options.judge?.length ? options.judge : [options.model];
+  const specs = panelSettingOf(options)?.judges ?? [options.model];
   return specs.map((spec) => resolveModelTarget(spec, context.env));
 }
 

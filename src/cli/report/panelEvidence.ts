@@ -1,5 +1,5 @@
 /** How the reports show a panel's answers and agreement, and the judges' checked quotes. */
-import { agreementText } from "../../scoring/agreement.js";
+import { agreementText, missingAnswers } from "../../scoring/agreement.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { oneLine } from "../../shortText.js";
 import { nativeText } from "./text.js";
@@ -9,7 +9,7 @@ export function panelFacts(result: EvaluationResult): Array<{ label: string; val
   const facts: Array<{ label: string; value: string }> = [];
   const { panel, evidence } = result;
   if (panel !== undefined) {
-    const gaps = panel.gaps === 0 ? "" : `; ${panel.gaps} missing answers`;
+    const gaps = panel.gaps === 0 ? "" : `; ${missingAnswers(panel.gaps)}`;
     facts.push({
       label: "panel",
       value: `${panel.judges.join(", ")} (${panel.aggregate}; agreement α ${agreementText(panel.agreement)}${panel.minAgreement === undefined ? "" : `, minimum ${panel.minAgreement}`}${gaps})`,

@@ -1,6 +1,6 @@
 /** What the judge said: the notices first (a possible injection loudly), the chart, each criterion. */
 
-import { agreementText } from "../../scoring/agreement.js";
+import { agreementText, missingAnswers } from "../../scoring/agreement.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { shownThreshold } from "../../scoring/shownScore.js";
 import { AdminDetails } from "./adminDetails.js";
@@ -19,7 +19,7 @@ function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {
           Panel of {panel.judges.length} ({panel.judges.join(", ")}), {panel.aggregate}: agreement α{" "}
           {agreementText(panel.agreement)}
           {panel.minAgreement === undefined ? "" : ` (minimum ${panel.minAgreement})`}
-          {panel.gaps === 0 ? "" : `, ${panel.gaps} missing answers`}
+          {panel.gaps === 0 ? "" : `, ${missingAnswers(panel.gaps)}`}
         </p>
       ) : null}
       {evidence !== undefined ? (

@@ -58,7 +58,7 @@ const MAX_REASON_CHARS = 300;
 /** Texts about one criterion, after its id (`<id>: …`, `criterion <id>: …`, `criterion <id> was …`). */
 const CRITERION_RULES: ReadonlyArray<[RegExp, FindingKind]> = [
   [/^: reasoning and score disagree/, "reasoning_mismatch"],
-  [/^: the judge's reasoning says/, "reasoning_mismatch"],
+  [/^: (?:the judge|judge .+)'s reasoning says/s, "reasoning_mismatch"],
   [/^: (?:the judge|judge .+) quoted .*, which the content does not contain$/s, "quote_not_found"],
   [/^ was met on quotes the content does not contain/, "quote_not_found"],
   [/^: the judges disagree/, "judges_disagree"],
@@ -75,7 +75,7 @@ const GENERAL_RULES: ReadonlyArray<[RegExp, FindingKind]> = [
   [/^the custom validator rejected the result/, "validator_rejected"],
   [/^no criteria file .* the built-in default criteria were used$/s, "default_criteria"],
   [/^summary: /, "summary_fallback"],
-  [/^(?:batch|group \d+\/\d+): /, "judge_process"],
+  [/^(?:judge \S+: )?(?:batch|group \d+\/\d+): /, "judge_process"],
   [/^judge cache: /, "cache"],
   [
     /^(?:weights of the scored criteria|duplicate criterion|two or more guideline bands)/,
