@@ -75,6 +75,21 @@ describe.concurrent("evalgate evaluate over a pool", { timeout: SPAWN_TIMEOUT },
     expect(run.stderr).toContain("[MODEL_NOT_READY]");
   });
 
+  it.each([
+    ["--model", "openai-compatible:m@http://a:8000/v1,,http://b:8000/v1", /none empty/],
+    ["--judge", "ollama:m@http://u:Pa55word@a:11434#slots=0", /slots=<1–256>/],
+  ])(
+    "a server list after @ in %s that cannot be used is refused naming that flag",
+    async (flag, spec, why) => {
+      const run = await runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG, flag, spec]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(new RegExp(`^evalgate: ${flag}: `));
+      expect(run.stderr).toMatch(why);
+      expect(run.stderr).toContain("[MODEL_OPTIONS_INVALID]");
+      expect(run.stderr).not.toContain("Pa55word");
+    },
+  );
+
   it("--model openai-compatible:<model>@<url> judges on that server", async () => {
     const run = await runEvalgate(
       [

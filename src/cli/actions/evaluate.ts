@@ -63,7 +63,8 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
     throw new CliError("give either --model or --judge (repeated for a panel), not both");
   }
   const specs = options.judge?.length ? options.judge : [options.model];
-  return specs.map((spec) => resolveModelTarget(spec, context.env));
+  const flag = options.judge?.length ? "--judge" : "--model";
+  return specs.map((spec) => resolveModelTarget(spec, context.env, flag));
 }
 
 async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
