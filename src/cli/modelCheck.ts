@@ -95,6 +95,9 @@ async function checkOllamaTarget(target: ModelTarget, role: ModelRole | undefine
       `no server of ${status.baseUrl} is ready for ${(role ?? JUDGE_ROLE).what} "${target.model}": ${status.problem}`,
     );
   }
+  if (status.accessDenied === true && status.problem !== undefined) {
+    throw new ModelNotReadyError("ollama-unreachable", target, status.problem);
+  }
   if (!status.reachable) {
     throw new ModelNotReadyError(
       "ollama-unreachable",
