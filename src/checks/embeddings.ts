@@ -137,7 +137,12 @@ export function createOllamaEmbedder(options: EmbeddingServerOptions = {}): Text
         baseUrl: settings.shownBaseUrl,
         timeoutMs: settings.timeoutMs,
       };
-      const slots = { key: settings.baseUrl, maxInFlight: settings.maxInFlight };
+      // The judge's ceiling at this server, whatever the spelling of its URL (#slots=N wins).
+      const server = settings.servers[0];
+      const slots = {
+        key: server?.address.key ?? settings.baseUrl,
+        maxInFlight: server?.slots ?? settings.maxInFlight,
+      };
       return callInSlot(slots, lane, slotWait(context, settings, options.signal), () =>
         postEmbed(settings, context, texts, options),
       );

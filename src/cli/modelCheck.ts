@@ -87,6 +87,17 @@ export async function readyModel(
 async function checkOllamaTarget(target: ModelTarget, role: ModelRole | undefined) {
   if (target.provider !== "ollama" || target.baseUrl === undefined) return;
   const status = await checkOllama(target.baseUrl, target.model, checkSettingOf(target));
+  // A pool: what is wrong with each of its servers.
+  if (!status.modelPresent && status.baseUrl.includes(",")) {
+    throw new ModelNotReadyError(
+      status.reachable ? "model-not-pulled" : "ollama-unreachable",
+      target,
+      `no server of ${status.baseUrl} is ready for ${(role ?? JUDGE_ROLE).what} "${target.model}": ${status.problem}`,
+    );
+  }
+  if (status.accessDenied === true && status.problem !== undefined) {
+    throw new ModelNotReadyError("ollama-unreachable", target, status.problem);
+  }
   if (!status.reachable) {
     throw new ModelNotReadyError(
       "ollama-unreachable",

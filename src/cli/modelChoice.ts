@@ -4,6 +4,7 @@
  */
 import { checkOllama } from "../llm/checkOllama.js";
 import { embeddedModelFile, formatSize, modelCacheDir } from "../llm/embedded/defaultModel.js";
+import { parseServerList } from "../llm/serverList.js";
 import {
   defaultModelSpec,
   defaultOllamaBaseUrl,
@@ -40,21 +41,24 @@ interface ChooseModelOptions {
 /** Per-call deadline on the embedded runtime (any GGUF file), unless the command is given one. */
 const EMBEDDED_TIMEOUT_MS = 300_000;
 
-export function resolveModelTarget(spec: string | undefined, env: ModelEnv): ModelTarget {
+/** `flag`: where the spec was written (`--model`, `--judge`). */
+export function resolveModelTarget(
+  spec: string | undefined,
+  env: ModelEnv,
+  flag = "--model",
+): ModelTarget {
   const parsed = parseModelSpec(spec ?? defaultModelSpec(env));
   const chosen = spec === undefined && !env.EVALGATE_MODEL?.trim();
+  const where = spec === undefined ? "EVALGATE_MODEL" : flag;
+  // A server list after @ that cannot be used is refused now, naming where it was written.
+  if (parsed.servers !== undefined) parseServerList(parsed.servers, where);
   return {
     spec: formatModelSpec(parsed),
     provider: parsed.provider,
     model: parsed.model,
     baseUrl:
       parsed.provider === "ollama" ? (parsed.servers ?? defaultOllamaBaseUrl(env)) : undefined,
-    serverSetting:
-      parsed.servers === undefined
-        ? "OLLAMA_BASE_URL"
-        : spec === undefined
-          ? "EVALGATE_MODEL"
-          : "--model",
+    serverSetting: parsed.servers === undefined ? "OLLAMA_BASE_URL" : where,
     ...(chosen ? { chosen } : {}),
     ...(parsed.provider === "llama-cpp" ? { defaultTimeoutMs: EMBEDDED_TIMEOUT_MS } : {}),
   };

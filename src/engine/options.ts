@@ -4,6 +4,7 @@ import type { Retriever, SourceDocument } from "../context/types.js";
 import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
+import { MAX_WAIT_MS } from "../llm/settings.js";
 import {
   type CriterionOutcome,
   type EvaluationResult,
@@ -25,7 +26,7 @@ export const EvaluationSettingsSchema = z.object({
   /** Ask score and point criteria for hits and misses (never in group and batch answers). */
   answerLists: z.boolean().default(true),
   /** Per model call, when the engine builds the model. */
-  timeoutMs: z.number().int().positive().default(60_000),
+  timeoutMs: z.number().int().positive().max(MAX_WAIT_MS).default(60_000),
   /** Retrieved chunks per criterion. */
   contextChunks: z.number().int().min(1).max(50).default(4),
   summary: z.enum(["deterministic", "model"]).default("deterministic"),

@@ -20,6 +20,8 @@ export interface OllamaStatus {
   modelPresent: boolean;
   models: string[];
   problem?: string;
+  /** It answered 401 or 403: up, but the URL's credentials (or none) are refused. */
+  accessDenied?: boolean;
 }
 
 export interface CheckOllamaOptions {
@@ -87,7 +89,13 @@ async function checkOneOllama(
     });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      return unreachable(`GET /api/tags answered HTTP ${response.status}`);
+      const why = `GET /api/tags answered HTTP ${response.status}`;
+      if (response.status !== 401 && response.status !== 403) return unreachable(why);
+      return {
+        ...unreachable(why),
+        accessDenied: true,
+        problem: `Ollama at ${shown} refused access (${why}): give the server's user and password in its URL (http://user:password@host:11434)`,
+      };
     }
     body = JSON.parse(await readBoundedText(response, MAX_TAGS_BYTES));
   } catch (error) {

@@ -37,11 +37,20 @@ const NETWORK_REASONS: Readonly<Record<string, UnavailableReason>> = {
   UND_ERR_CONNECT_TIMEOUT: "unreachable",
 };
 
+/** LangChain appends a link to its own docs to a provider's error: not ours to show. */
+const LANGCHAIN_LINK = "\n\nTroubleshooting URL: https://docs.langchain.com/";
+
 export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  if (isRecord(error) && typeof error.message === "string") return error.message;
-  return String(error);
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof error === "string"
+        ? error
+        : isRecord(error) && typeof error.message === "string"
+          ? error.message
+          : String(error);
+  const link = message.lastIndexOf(LANGCHAIN_LINK);
+  return link === -1 ? message : message.slice(0, link);
 }
 
 /** The `code` of the error or of one of its causes (undici puts the socket error in `cause`). */

@@ -6,7 +6,12 @@
 
 import { boundedText } from "../redact.js";
 import { isRecord } from "../untrusted/json.js";
-import { type ModelCallError, type ModelErrorContext, ModelResponseError } from "./errors.js";
+import {
+  type ModelCallError,
+  type ModelErrorContext,
+  ModelResponseError,
+  ModelUnavailableError,
+} from "./errors.js";
 
 export const ERROR_BODY_READ_BYTES = 64 * 1024;
 /** The longest line of a streamed answer (an Ollama chunk is a few hundred bytes). */
@@ -51,9 +56,9 @@ function jsonObjectOf(line: string): JsonObject | undefined {
   }
 }
 
-/** A chat chunk carries a `message` object, or an `error`. */
+/** A chat chunk carries a `message` object. */
 function isChatChunk(chunk: JsonObject): boolean {
-  return (typeof chunk.message === "object" && chunk.message !== null) || "error" in chunk;
+  return typeof chunk.message === "object" && chunk.message !== null;
 }
 
 export interface StreamCheck {
@@ -67,6 +72,12 @@ export interface StreamCheck {
 
 function lineProblem(line: string, number: number, check: StreamCheck): ModelCallError | undefined {
   const chunk = jsonObjectOf(line);
+  // An error after the 200 (its runner died, out of memory) is the server failing mid-answer.
+  if (chunk !== undefined && "error" in chunk) {
+    const { error } = chunk;
+    const detail = typeof error === "string" ? error : JSON.stringify(error);
+    return new ModelUnavailableError("server-error", boundedText(detail ?? ""), check.context);
+  }
   if (chunk !== undefined && (check.chat !== true || isChatChunk(chunk))) {
     check.onChunk?.(chunk);
     return undefined;

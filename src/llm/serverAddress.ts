@@ -101,6 +101,8 @@ export function parseServerAddress(raw: string, option: string): ServerAddress {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw refuse("expected an http:// or https:// URL");
   }
+  // Requests go to the URL's path: a query would silently not be sent.
+  if (url.search !== "") throw refuse("a server URL takes no query (?…)");
   const path = url.pathname.replace(/\/+$/, "");
   const authorization = basicAuthorization(url);
   const credentials = authorization === undefined ? "" : "***@";

@@ -8,6 +8,7 @@ import { acquireAny, type CallLane, createCallLane, type ReleaseSlot } from "./c
 import { classifyModelError } from "./classifyError.js";
 import {
   isModelAbortedError,
+  isModelResponseError,
   ModelAbortedError,
   type ModelCallError,
   type ModelErrorContext,
@@ -86,7 +87,9 @@ export class ServerPool {
         const error = classifyModelError(thrown, { ...this.context, baseUrl: member.shown });
         if (options.signal?.aborted)
           throw new ModelAbortedError(this.context, options.signal.reason);
-        if (isModelAbortedError(error) || !isServerFault(error)) throw error;
+        // A body the server sent that is no answer (an HTML page, a cut line) is as unusable.
+        const moves = isServerFault(error) || isModelResponseError(error);
+        if (isModelAbortedError(error) || !moves) throw error;
         failure = error;
       } finally {
         release();

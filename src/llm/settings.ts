@@ -17,6 +17,9 @@ import {
 } from "./serverState.js";
 import { DEFAULT_OLLAMA_BASE_URL, type ModelEnv } from "./spec.js";
 
+/** The longest any timer of a call waits: a day (Node's timers cannot wait 2^31 ms). */
+export const MAX_WAIT_MS = 86_400_000;
+
 /** Ollama's `format`: "json" for any JSON object, or a JSON Schema the answer must follow. */
 const FormatSchema = z.union([z.literal("json"), z.record(z.string(), z.unknown())]);
 export type OllamaFormat = z.infer<typeof FormatSchema>;
@@ -30,11 +33,11 @@ const OptionsSchema = z.object({
   /** One evaluation never reloads the model. */
   keepAlive: z.union([z.string().min(1), z.number()]).default("30m"),
   format: FormatSchema.optional(),
-  timeoutMs: z.number().positive().default(60_000),
+  timeoutMs: z.number().int().positive().max(MAX_WAIT_MS).default(60_000),
   maxRetries: z.number().int().min(0).default(2),
-  retryBaseDelayMs: z.number().min(0).default(500),
-  retryMaxDelayMs: z.number().min(0).default(8_000),
-  maxRetryAfterMs: z.number().min(0).default(30_000),
+  retryBaseDelayMs: z.number().min(0).max(MAX_WAIT_MS).default(500),
+  retryMaxDelayMs: z.number().min(0).max(MAX_WAIT_MS).default(8_000),
+  maxRetryAfterMs: z.number().min(0).max(MAX_WAIT_MS).default(30_000),
   /** The model server, or several separated by commas (a pool); see serverList.ts. */
   baseUrl: z
     .string()
@@ -55,7 +58,7 @@ const OptionsSchema = z.object({
    */
   maxInFlight: z.number().int().min(1).max(MAX_IN_FLIGHT_LIMIT).optional(),
   /** The longest a call waits for a free slot before it fails (default 10 minutes, at most a day). */
-  maxQueueWaitMs: z.number().positive().max(86_400_000).default(DEFAULT_MAX_QUEUE_WAIT_MS),
+  maxQueueWaitMs: z.number().positive().max(MAX_WAIT_MS).default(DEFAULT_MAX_QUEUE_WAIT_MS),
 });
 
 export type ModelSettingsInput = Omit<z.input<typeof OptionsSchema>, "servers"> & {

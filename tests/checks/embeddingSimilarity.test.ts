@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOllamaEmbedder } from "../../src/checks/embeddings.js";
 import { runFunctionCriterion } from "../../src/checks/functionCriterion.js";
 import { FunctionRegistry } from "../../src/checks/registry.js";
+import { createChatModel } from "../../src/llm/chatModel.js";
+import { invokeJudge } from "../../src/llm/invoke.js";
+import { serverCallCounts } from "../../src/llm/serverState.js";
 import { MODEL_POINT_FUNCTIONS } from "../../src/pointFunctions/builtIn.js";
 import type { CriterionOutcome } from "../../src/scoring/result.js";
 import { closedPort } from "../cli/helpers.js";
@@ -263,6 +266,39 @@ describe("the embeddings requests and the server's ceiling", () => {
         [[0, 1, 0, 0, 0]],
         [[0, 0, 1, 0, 0]],
       ]);
+      expect(gated.maxInFlight).toBe(1);
+    } finally {
+      await gated.close();
+    }
+  });
+
+  it("share the judge's ceiling at that server, however its URL is spelled", async () => {
+    const gated = await startOllamaServer({
+      embedder: vocabularyVector,
+      behaviour: { hold: "before-response" },
+    });
+    try {
+      const judge = createChatModel("ollama:qwen2.5:7b-instruct", {
+        env: { OLLAMA_BASE_URL: gated.url },
+        maxInFlight: 1,
+      });
+      const judged = invokeJudge(judge, [["user", "Judge the plan."]]);
+      await gated.waitFor((s) => s.held === 1);
+      const embedder = createOllamaEmbedder({
+        baseUrl: `http://localhost:${gated.port}/`,
+        env: {},
+        maxInFlight: 1,
+      });
+      const embedded = embedder.embed(["nurses"]);
+      // The embedding waits at the ceiling (or, were it not shared, reaches the server).
+      while (
+        (serverCallCounts(gated.url)?.queued ?? 0) === 0 &&
+        gated.embedRequests().length === 0
+      ) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      gated.release();
+      await Promise.all([judged, embedded]);
       expect(gated.maxInFlight).toBe(1);
     } finally {
       await gated.close();

@@ -537,6 +537,7 @@ describe("invalid evaluation input", () => {
     ['mode "fast"', { mode: "fast" }, /mode/],
     ['summary "llm"', { summary: "llm" }, /summary/],
     ["a negative timeout", { timeoutMs: -1 }, /timeoutMs/],
+    ["a timeout no timer can wait", { timeoutMs: 2 ** 31 }, /timeoutMs/],
     ["contextChunks 0", { contextChunks: 0 }, /contextChunks/],
   ])("%s is an EvaluationError of kind input", async (_what, options, field) => {
     const error = await rejection(options as Partial<EvaluateContentOptions>);

@@ -97,4 +97,23 @@ describe.concurrent("evalgate evaluate with a misbehaving model server", {
     expect(sent.map((r) => r.path)).toContain("/api/tags");
     expect(sent.map((r) => r.path)).toContain("/api/chat");
   });
+
+  it("a server that refuses the URL's credentials: told to mend them, not to start Ollama", async () => {
+    const guarded = await startOllamaServer({
+      models: [JUDGE_MODEL],
+      requireAuthorization: `Basic ${Buffer.from("reviewer:right").toString("base64")}`,
+    });
+    try {
+      const run = await evaluate(`http://reviewer:${PASSWORD}@127.0.0.1:${guarded.port}`);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        `evalgate: Ollama at http://***@127.0.0.1:${guarded.port} refused access (GET /api/tags answered HTTP 401)`,
+      );
+      expect(run.stderr).not.toContain("ollama serve");
+      expect(run.stderr).not.toContain(PASSWORD);
+      expect(guarded.chatRequests()).toHaveLength(0);
+    } finally {
+      await guarded.close();
+    }
+  });
 });

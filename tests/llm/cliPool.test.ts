@@ -61,6 +61,35 @@ describe.concurrent("evalgate evaluate over a pool", { timeout: SPAWN_TIMEOUT },
     expect(ollama.chatRequests().length).toBeGreaterThanOrEqual(3);
   });
 
+  it("no server of the list is ready: the check before the run names each server's problem", async () => {
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const run = await runEvalgate(
+      ["evaluate", content, "--catalog", IFB_CATALOG, "--model", "ollama:not-pulled:1b"],
+      { env: { OLLAMA_BASE_URL: `${down},${ollama.url}` } },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /Ollama not reachable at http:\/\/127\.0\.0\.1:\d+ \(.*ECONNREFUSED/,
+    );
+    expect(run.stderr).toContain(`model "not-pulled:1b" is not pulled at ${ollama.url}`);
+    expect(run.stderr).toContain("[MODEL_NOT_READY]");
+  });
+
+  it.each([
+    ["--model", "openai-compatible:m@http://a:8000/v1,,http://b:8000/v1", /none empty/],
+    ["--judge", "ollama:m@http://u:Pa55word@a:11434#slots=0", /slots=<1–256>/],
+  ])(
+    "a server list after @ in %s that cannot be used is refused naming that flag",
+    async (flag, spec, why) => {
+      const run = await runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG, flag, spec]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(new RegExp(`^evalgate: ${flag}: `));
+      expect(run.stderr).toMatch(why);
+      expect(run.stderr).toContain("[MODEL_OPTIONS_INVALID]");
+      expect(run.stderr).not.toContain("Pa55word");
+    },
+  );
+
   it("--model openai-compatible:<model>@<url> judges on that server", async () => {
     const run = await runEvalgate(
       [

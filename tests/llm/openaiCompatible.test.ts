@@ -161,6 +161,20 @@ describe("an OpenAI-compatible server", () => {
     expect(moved).not.toContain("vllm-local-key-42");
   });
 
+  it("a server without the model says so in one line of ours, without the client's links", async () => {
+    const server = await openAi({ models: ["another-model"] });
+    const judge = createChatModel(`openai-compatible:${MODEL}@${server.url}`, {
+      env: {},
+      maxRetries: 0,
+    });
+    const error = await invokeJudge(judge, messages).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelUnavailableError);
+    expect((error as ModelUnavailableError).reason).toBe("model-not-found");
+    expect((error as Error).message).toBe(
+      `openai-compatible:${MODEL} at ${server.url} does not have this model: 404 The model \`${MODEL}\` does not exist.`,
+    );
+  });
+
   it("every OpenAI-compatible server down: a typed unavailable error", async () => {
     const a = await openAi({ behaviour: { status: 503 } });
     const judge = createChatModel(`openai-compatible:${MODEL}@${a.url}`, {

@@ -56,6 +56,12 @@ describe.each<[string, OllamaBehaviour]>([
   ["drips its answer and never ends", { hold: "mid-stream" }],
   ["answers garbage", { answer: "Lorem ipsum dolor sit amet, no table and no score here." }],
   ["answers nothing", { answer: "" }],
+  ["answers a page that is not an Ollama stream", { rawBody: "<html>Gateway</html>" }],
+  ["cuts its stream", { reset: "mid-stream" }],
+  [
+    "streams an error line (its runner died)",
+    { rawBody: `${JSON.stringify({ error: "llama runner process has terminated" })}\n` },
+  ],
 ])("one server of two %s", (_fault, behaviour) => {
   it("every one of 10 criteria is judged by the healthy one, and the bad one is taken out", async () => {
     const bad = await start(behaviour);

@@ -338,6 +338,7 @@ describe("server lists that cannot be used", () => {
     ["no scheme", "http://a:11434,gpu-box:11434", /http:\/\/ or https:\/\//],
     ["slots of 0", "http://a:11434#slots=0", /slots=<1–256>/],
     ["another fragment", "http://a:11434#weight=2", /slots=<1–256>/],
+    ["a query, which would not be sent", "http://a:11434/ollama?key=Pa55word", /no query/],
     [
       "33 servers",
       Array.from({ length: 33 }, (_, i) => `http://h${i}:11434`).join(","),
@@ -348,6 +349,7 @@ describe("server lists that cannot be used", () => {
     expect(build).toThrow(ModelOptionsError);
     expect(build).toThrow(/OLLAMA_BASE_URL/);
     expect(build).toThrow(why);
+    expect(build).not.toThrow(/Pa55word/);
   });
 
   it("never repeats a password from a list it refuses", () => {

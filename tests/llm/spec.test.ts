@@ -138,4 +138,16 @@ describe("createChatModel defaults", () => {
     expect(() => createChatModel(undefined, { env: {}, timeoutMs: -5 })).toThrow(ModelOptionsError);
     expect(() => createChatModel(undefined, { env: {}, maxRetries: 1.5 })).toThrow(/maxRetries/);
   });
+
+  it.each([
+    ["timeoutMs", 2 ** 31],
+    ["timeoutMs", 1.5],
+    ["retryBaseDelayMs", 2 ** 31],
+    ["retryMaxDelayMs", 2 ** 31],
+    ["maxRetryAfterMs", 2 ** 31],
+  ])("refuses %s %s, which no timer can wait, naming it", (option, value) => {
+    expect(() => createChatModel(undefined, { env: {}, [option]: value })).toThrow(
+      new RegExp(`createChatModel option "${option}"`),
+    );
+  });
 });

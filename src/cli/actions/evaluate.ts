@@ -62,8 +62,9 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
   if (options.judge !== undefined && options.judge.length > 0 && options.model !== undefined) {
     throw new CliError("give either --model or --judge (repeated for a panel), not both");
   }
-  const specs = panelSettingOf(options)?.judges ?? [options.model];
-  return specs.map((spec) => resolveModelTarget(spec, context.env));
+  const judges = panelSettingOf(options)?.judges;
+  const flag = judges === undefined ? "--model" : "--judge";
+  return (judges ?? [options.model]).map((spec) => resolveModelTarget(spec, context.env, flag));
 }
 
 async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
