@@ -81,7 +81,17 @@ describe.concurrent("evalgate evaluate over a pool", { timeout: SPAWN_TIMEOUT },
   ])(
     "a server list after @ in %s that cannot be used is refused naming that flag",
     async (flag, spec, why) => {
-      const run = await runEvalgate(["evaluate", content, "--catalog", IFB_CATALOG, flag, spec]);
+      // A panel needs two judges: the second is usable, the first names the list that is not.
+      const second = flag === "--judge" ? ["--judge", "ollama:other"] : [];
+      const run = await runEvalgate([
+        "evaluate",
+        content,
+        "--catalog",
+        IFB_CATALOG,
+        flag,
+        spec,
+        ...second,
+      ]);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(new RegExp(`^evalgate: ${flag}: `));
       expect(run.stderr).toMatch(why);
