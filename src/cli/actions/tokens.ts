@@ -51,19 +51,33 @@ function refuseDocument(path: string, shown: string): void {
   }
 }
 
-/** The TOON data of a file not named .toon; text that is not TOON is refused, saying so. */
+function notData(text: string, shown: string, asToon: string, cause?: unknown): InputFileError {
+  const found = `found ${foundKind(text)}; as TOON, ${asToon}`;
+  return new InputFileError(
+    "data file",
+    shown,
+    `is neither JSON nor TOON (${found}): ${EXPECTED}`,
+    {
+      cause,
+    },
+  );
+}
+
+/**
+ * The TOON data of a file not named .toon; text that is not TOON is refused, saying so, and so is
+ * text that reads as TOON only as one string (a paragraph, a heading's comment line before it).
+ */
 function decodeGuessedToon(text: string, path: string, shown: string): unknown {
+  const named = extname(path).toLowerCase() === ".toon";
+  let value: unknown;
   try {
-    return decodeToon(text, { source: shown, refusePrototypeKeys: true });
+    value = decodeToon(text, { source: shown, refusePrototypeKeys: true });
   } catch (error) {
-    if (!isToonError(error) || extname(path).toLowerCase() === ".toon") throw error;
-    throw new InputFileError(
-      "data file",
-      shown,
-      `is neither JSON nor TOON (found ${foundKind(text)}; as TOON, line ${error.line}: ${error.reason}): ${EXPECTED}`,
-      { cause: error },
-    );
+    if (!isToonError(error) || named) throw error;
+    throw notData(text, shown, `line ${error.line}: ${error.reason}`, error);
   }
+  if (!named && typeof value === "string") throw notData(text, shown, "one string, no data");
+  return value;
 }
 
 /** A JSON file's value or a TOON file decoded; a `__proto__` key is refused with its line. */
