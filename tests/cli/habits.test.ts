@@ -310,6 +310,13 @@ describe.concurrent("evalgate's habits", () => {
     expect(empty.stderr).toBe(
       "evalgate: data file empty.toon: is empty: tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
     );
+    // Comment lines alone are no data either.
+    await writeFile(join(temp.dir, "comments.toon"), "# Budget\n# to be filled in\n", "utf8");
+    const comments = await cli(["tokens", "comments.toon"]);
+    expect(comments.code).toBe(2);
+    expect(comments.stderr).toBe(
+      "evalgate: data file comments.toon: is empty (comment lines only): tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
+    );
   });
 
   it("catalog validate --json: the catalog and its findings as data, exit 1 on errors", {

@@ -102,7 +102,20 @@ export async function readDataFile(
     }
     return { value: parsed.value, format };
   }
-  return { value: decodeGuessedToon(text, path, shown), format };
+  const value = decodeGuessedToon(text, path, shown);
+  if (isEmptyObject(value)) {
+    throw new InputFileError("data file", shown, `is empty (comment lines only): ${EXPECTED}`);
+  }
+  return { value, format };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
 }
 
 function signed(percent: number): string {
