@@ -1,9 +1,34 @@
 import { randomBytes } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { userMessage } from "../errors.js";
 import type { CliContext } from "./context.js";
-import { OutputFileError } from "./errors.js";
+import { CliError, OutputFileError } from "./errors.js";
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** An --out naming a file the command reads (`[what, path]`) would replace it: refused first. */
+export function refuseOutOverInputs(
+  out: string | undefined,
+  inputs: ReadonlyArray<readonly [string, string | undefined]>,
+  cwd: string,
+): void {
+  if (out === undefined) return;
+  const target = realPath(resolve(cwd, out));
+  for (const [what, path] of inputs) {
+    if (path === undefined || realPath(resolve(cwd, path)) !== target) continue;
+    throw new CliError(
+      `--out ${out} is the ${what} ${path}: the report would replace it; write it to another file`,
+    );
+  }
+}
 
 /** Through a temporary file renamed into place: no half-written report, no file left on failure. */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {

@@ -4,7 +4,7 @@
  * during the run: the report is written first (evaluateModelDown.test.ts).
  */
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
@@ -16,6 +16,7 @@ import {
   ifbJudge,
   JUDGE_MODEL,
   judgeEnv,
+  ROOT,
   runEvalgate,
   SPAWN_TIMEOUT,
   tempFolderForFile,
@@ -109,6 +110,36 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     ]);
     expect(noCatalog.code).toBe(2);
     expect(noCatalog.stderr).toContain("required option '-c, --catalog <path>' not specified");
+  });
+
+  it("an --out that names a file evaluate reads is refused before any model call, the file kept", async () => {
+    const draft = await writeText(temp.dir, "draft.md", FUNDABLE_CONTENT);
+    const catalog = join(temp.dir, "catalog.toon");
+    const catalogText = await readFile(join(ROOT, IFB_CATALOG), "utf8");
+    await writeFile(catalog, catalogText, "utf8");
+    // A server of its own: the other tests of this file run at the same time.
+    const own = await startOllamaServer({ models: [JUDGE_MODEL], responder: ifbJudge });
+    const [overContent, overCatalog] = await Promise.all([
+      runEvalgate(["evaluate", draft, "--catalog", catalog, "--format", "junit", "--out", draft], {
+        env: judgeEnv(own.url),
+      }),
+      runEvalgate(
+        ["evaluate", content, "--catalog", catalog, "--out", `${temp.dir}/./catalog.toon`],
+        { env: judgeEnv(own.url) },
+      ),
+    ]);
+    await own.close();
+    for (const run of [overContent, overCatalog]) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+    }
+    expect(messages(overContent.stderr)).toEqual([
+      `evalgate: --out ${draft} is the content file ${draft}: the report would replace it; write it to another file [COMMAND_INVALID]`,
+    ]);
+    expect(messages(overCatalog.stderr)[0]).toContain(`is the catalog ${catalog}:`);
+    expect(await readFile(draft, "utf8")).toBe(FUNDABLE_CONTENT);
+    expect(await readFile(catalog, "utf8")).toBe(catalogText);
+    expect(own.chatRequests()).toHaveLength(0);
   });
 
   it("Ollama not reachable: names the URL tried and what to run; no --out file", async () => {

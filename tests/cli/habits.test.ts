@@ -290,6 +290,14 @@ describe.concurrent("evalgate's habits", () => {
       "data file notes: is neither JSON nor TOON (found Markdown-like text; as TOON, line",
     );
     expect(sniffed.stderr).not.toContain("ToonError");
+    // One paragraph under a heading reads as TOON only as a single string: still a document.
+    await writeFile(join(temp.dir, "note.txt"), "# Budget\n\nWe ask for 40,000 EUR.\n", "utf8");
+    const paragraph = await cli(["tokens", "note.txt"]);
+    expect(paragraph.code).toBe(2);
+    expect(paragraph.stdout).toBe("");
+    expect(paragraph.stderr).toBe(
+      "evalgate: data file note.txt: is neither JSON nor TOON (found Markdown-like text; as TOON, one string, no data): tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
+    );
     // Data without the extension still counts.
     await writeFile(join(temp.dir, "data"), "funder: Calder Bay\namount: 50000\n", "utf8");
     const data = await cli(["tokens", "data", "--json"]);
@@ -301,6 +309,13 @@ describe.concurrent("evalgate's habits", () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe(
       "evalgate: data file empty.toon: is empty: tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
+    );
+    // Comment lines alone are no data either.
+    await writeFile(join(temp.dir, "comments.toon"), "# Budget\n# to be filled in\n", "utf8");
+    const comments = await cli(["tokens", "comments.toon"]);
+    expect(comments.code).toBe(2);
+    expect(comments.stderr).toBe(
+      "evalgate: data file comments.toon: is empty (comment lines only): tokens counts the tokens of JSON or TOON data (a .json or .toon file) [INPUT_FILE_UNREADABLE]\n",
     );
   });
 

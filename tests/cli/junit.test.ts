@@ -248,6 +248,28 @@ describe.concurrent("evalgate evaluate --format junit", { timeout: SPAWN_TIMEOUT
     expect(message).toMatch(/held for human review: possible prompt injection in the content/);
   });
 
+  it("the overall failure's message stays on one line when the guard's reasoning has several", async () => {
+    const finding = {
+      reasoning: "Line one of the finding.\nLine two: ]]>",
+      instruction_bearing: true,
+    };
+    const flagging = await startOllamaServer({
+      models: [JUDGE_MODEL],
+      responder: ciJudge,
+      guard: JSON.stringify(finding),
+    });
+    const doc = await writeText(temp.dir, "quiet.md", "Lead: Ed\nCLARITY=5\nBUDGET=5\n");
+    const run = await runEvalgate(["evaluate", doc, "--catalog", catalog, "--format", "junit"], {
+      env: judgeEnv(flagging.url),
+    });
+    await flagging.close();
+    expect(run.code).toBe(1);
+    const suite = childrenNamed(readXml(run.stdout), "testsuite")[0] as XmlNode;
+    const failure = caseNamed(suite, "overall").children[0];
+    expect(failure?.attributes.message).toContain("Line one of the finding. Line two: ]]>");
+    expect(failure?.attributes.message).not.toContain("\n");
+  });
+
   it("a judge that answered nothing is an error testcase and never passes the gate, whatever the threshold", async () => {
     const run = await evaluate([broken, "--format", "junit", "--fail-under", "0"]);
     expect(run.code).toBe(1);

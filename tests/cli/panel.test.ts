@@ -130,6 +130,15 @@ describe.concurrent("evalgate evaluate with a panel", { timeout: SPAWN_TIMEOUT }
     for (const refused of [one, model, aggregate, twice]) expect(refused.code).toBe(2);
   });
 
+  it("--db: a second run counts its cache hits against the panel's answers, not the criteria", async () => {
+    const db = ["--db", `${temp.dir}/panel-cache.sqlite`, "--format", "table"];
+    const first = await evaluate(db);
+    expect(first.stdout).not.toContain("cache hits");
+    const second = await evaluate(db);
+    // 3 judges × 3 criteria = 9 answers, each kept by the first run.
+    expect(second.stdout).toMatch(/^cache hits\s+9 of 9 panel answers$/m);
+  });
+
   it("--judge and --model together are refused (exit 2)", async () => {
     const run = await evaluate(["--model", "ollama:judge-a"]);
     expect(run.code).toBe(2);

@@ -20,7 +20,7 @@ import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
 import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
 import { resolveModelTarget } from "../modelChoice.js";
-import { writeOutput } from "../outputFile.js";
+import { refuseOutOverInputs, writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions, panelSettingOf } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
@@ -165,6 +165,21 @@ async function report(
   context.exitCode = failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
+/** Before anything is read: a URL as --db, several files for a one-file format, --out over an input. */
+function refuseBadPaths(paths: string[], options: EvaluateCommandOptions, cwd: string): void {
+  refuseUrlAsFile(options.db, {
+    name: "--db",
+    takes: "a SQLite file",
+    instead: "evaluate keeps its judge answers in a SQLite file only (it has no --database-url)",
+  });
+  const several = severalFilesProblem(options.format, paths.length);
+  if (several !== undefined) throw new CliError(several);
+  const { catalog, db, trace } = options;
+  const inputs: [string, string | undefined][] = paths.map((p) => ["content file", p]);
+  inputs.push(["catalog", catalog], ["--db file", db], ["--trace file", trace]);
+  refuseOutOverInputs(options.out, inputs, cwd);
+}
+
 /**
  * Every input read and the model checked first; exit 1 when some result fails the gate. A model
  * that fails during the run ends it: the report of the files evaluated, then the error (exit 2).
@@ -176,13 +191,7 @@ export async function runEvaluate(
 ): Promise<void> {
   const paths = typeof inputPaths === "string" ? [inputPaths] : [...inputPaths];
   const at = (path: string) => resolve(context.cwd, path);
-  refuseUrlAsFile(options.db, {
-    name: "--db",
-    takes: "a SQLite file",
-    instead: "evaluate keeps its judge answers in a SQLite file only (it has no --database-url)",
-  });
-  const several = severalFilesProblem(options.format, paths.length);
-  if (several !== undefined) throw new CliError(several);
+  refuseBadPaths(paths, options, context.cwd);
   const contentType =
     options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);

@@ -51,19 +51,33 @@ function refuseDocument(path: string, shown: string): void {
   }
 }
 
-/** The TOON data of a file not named .toon; text that is not TOON is refused, saying so. */
+function notData(text: string, shown: string, asToon: string, cause?: unknown): InputFileError {
+  const found = `found ${foundKind(text)}; as TOON, ${asToon}`;
+  return new InputFileError(
+    "data file",
+    shown,
+    `is neither JSON nor TOON (${found}): ${EXPECTED}`,
+    {
+      cause,
+    },
+  );
+}
+
+/**
+ * The TOON data of a file not named .toon; text that is not TOON is refused, saying so, and so is
+ * text that reads as TOON only as one string (a paragraph, a heading's comment line before it).
+ */
 function decodeGuessedToon(text: string, path: string, shown: string): unknown {
+  const named = extname(path).toLowerCase() === ".toon";
+  let value: unknown;
   try {
-    return decodeToon(text, { source: shown, refusePrototypeKeys: true });
+    value = decodeToon(text, { source: shown, refusePrototypeKeys: true });
   } catch (error) {
-    if (!isToonError(error) || extname(path).toLowerCase() === ".toon") throw error;
-    throw new InputFileError(
-      "data file",
-      shown,
-      `is neither JSON nor TOON (found ${foundKind(text)}; as TOON, line ${error.line}: ${error.reason}): ${EXPECTED}`,
-      { cause: error },
-    );
+    if (!isToonError(error) || named) throw error;
+    throw notData(text, shown, `line ${error.line}: ${error.reason}`, error);
   }
+  if (!named && typeof value === "string") throw notData(text, shown, "one string, no data");
+  return value;
 }
 
 /** A JSON file's value or a TOON file decoded; a `__proto__` key is refused with its line. */
@@ -88,7 +102,20 @@ export async function readDataFile(
     }
     return { value: parsed.value, format };
   }
-  return { value: decodeGuessedToon(text, path, shown), format };
+  const value = decodeGuessedToon(text, path, shown);
+  if (isEmptyObject(value)) {
+    throw new InputFileError("data file", shown, `is empty (comment lines only): ${EXPECTED}`);
+  }
+  return { value, format };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
 }
 
 function signed(percent: number): string {

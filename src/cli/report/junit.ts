@@ -47,7 +47,7 @@ export function problemCase(
   body?: string,
 ): JunitCase {
   const bounded = body === undefined ? {} : { body: truncate(body, BODY_LIMIT) };
-  return { ...base, outcome, message: truncate(message, MESSAGE_LIMIT), ...bounded };
+  return { ...base, outcome, message: truncate(oneLine(message), MESSAGE_LIMIT), ...bounded };
 }
 
 function seconds(milliseconds: number): number {
@@ -80,15 +80,10 @@ export function judgedCase(
   if (judged === undefined) return { ...base, outcome: "passed" };
   if ("why" in judged) {
     const { notJudged, why } = judged;
-    return problemCase(base, "error", `${notJudged}: ${oneLine(why)}`, why);
+    return problemCase(base, "error", `${notJudged}: ${why}`, why);
   }
   const { scored, reasoning } = judged;
-  return problemCase(
-    base,
-    "failure",
-    `${scored}: ${oneLine(reasoning)}`,
-    `${scored}\n\n${reasoning}`,
-  );
+  return problemCase(base, "failure", `${scored}: ${reasoning}`, `${scored}\n\n${reasoning}`);
 }
 
 function criterionCase(criterion: CriterionResult, classname: string, time: number): JunitCase {

@@ -41,10 +41,15 @@ export function overallFacts(result: EvaluationResult, failUnder?: number): Repo
   if (result.model !== undefined) facts.push({ label: "model", value: result.model });
   facts.push({ label: "tokens", value: `${result.usage.totalTokens}` });
   const hits = result.cacheHits ?? 0;
-  if (hits > 0) {
-    facts.push({ label: "cache hits", value: `${hits} of ${result.criteria.length} criteria` });
-  }
+  if (hits > 0) facts.push({ label: "cache hits", value: `${hits} of ${cacheHitsOutOf(result)}` });
   return facts;
+}
+
+/** What `cacheHits` counts: criteria, or with a panel each member's answer to a criterion. */
+function cacheHitsOutOf(result: EvaluationResult): string {
+  if (result.panel === undefined) return `${result.criteria.length} criteria`;
+  const answers = result.criteria.reduce((n, c) => n + (c.panel?.answers.length ?? 0), 0);
+  return `${answers} panel answers`;
 }
 
 /** The titled lists after the criteria: strengths, weaknesses, suggestions, not evaluated, warnings. */
