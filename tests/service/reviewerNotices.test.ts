@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jsx } from "hono/jsx";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../src/criteria/model.js";
 import { decideCatalog } from "../../src/criteria/validate.js";
@@ -16,6 +17,7 @@ import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import type { EvaluateContentOptions } from "../../src/engine/options.js";
 import { loadStageCatalog } from "../../src/graph/criteriaLocation.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
+import { EvaluationView } from "../../src/service/pages/evaluationView.js";
 import {
   classifyFinding,
   evaluationFindings,
@@ -304,6 +306,11 @@ describe("reviewer notices over the engine's warnings", () => {
     });
     const kinds = checkedNotices(result);
     expect(kinds).toEqual(["no_score", "not_evaluated"]);
+    expect(reviewerNotices(result)[0]?.text).toBe(
+      "There is no overall score: no criterion that counts towards it could be scored, so the judge alone cannot pass it.",
+    );
+    const page = String(await jsx(EvaluationView, { evaluation: result }).toString());
+    expect(page).toContain("Overall none (no weighted criterion could be evaluated): borderline");
   });
 
   it("default criteria used for a stage without a criteria file", async () => {

@@ -2,7 +2,7 @@
 
 import { agreementText, missingAnswers } from "../../scoring/agreement.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
-import { shownThreshold } from "../../scoring/shownScore.js";
+import { shownOverall, shownThreshold } from "../../scoring/shownScore.js";
 import { AdminDetails } from "./adminDetails.js";
 import { type ReviewerNotice, reviewerNotices, technicalNotes } from "./reviewerNotices.js";
 import { ScoreChart } from "./scoreChart.js";
@@ -159,7 +159,7 @@ export function EvaluationView(props: { evaluation: EvaluationResult; admin?: bo
       <PanelEvidenceSummary evaluation={evaluation} />
       <section id="scores">
         <h2>
-          Overall {formatScore(evaluation.overallScore)}: {evaluation.verdict}
+          Overall {shownOverall(evaluation, "percent")}: {evaluation.verdict}
           {evaluation.status !== undefined ? `, ${evaluation.status}` : ""} —{" "}
           <span class={evaluation.passed ? "pass" : "fail"}>
             {evaluation.passed ? "passed" : "not passed"}

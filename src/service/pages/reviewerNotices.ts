@@ -150,7 +150,7 @@ function sentenceOf(kind: NoticeKind, { titles, places, count }: Gathered, reaso
     case "injection_unchecked":
       return `The check for instructions aimed at the judge could not run on ${listOf(places)}: read it yourself before you decide.`;
     case "no_score":
-      return "There is no overall score (it is shown as 0): no criterion that counts towards it could be scored, so the judge alone cannot pass it.";
+      return "There is no overall score: no criterion that counts towards it could be scored, so the judge alone cannot pass it.";
     case "not_evaluated":
       return `The judge could not answer for ${criteriaPhrase(titles)}: ${titles.length === 1 ? "it was" : "they were"} not evaluated.`;
     case "validator_rejected":
