@@ -8,7 +8,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
 import { checkpointerMissing, graphInputInvalid, runContextInvalid } from "./errors.js";
-import { screenedInput, wrapRuns } from "./resumeGuard.js";
+import { refuseSkippedReview, screenedInput, wrapRuns } from "./resumeGuard.js";
 import { sinksOfSaver, withRunSinks } from "./runSinks.js";
 
 export interface RunShape {
@@ -45,7 +45,7 @@ function runsInParent(options: RunnableConfig | undefined): boolean {
  * its sinks on to the gate inside it).
  */
 function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
-  return wrapRuns(graph, async function* (input, options, run) {
+  return wrapRuns(refuseSkippedReview(graph), async function* (input, options, run) {
     if (input !== null && input !== undefined && !(input instanceof Command)) {
       const parsed = shape.input.safeParse(input);
       if (!parsed.success) throw graphInputInvalid(issuesOf(parsed.error));
@@ -63,8 +63,9 @@ function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunSha
 }
 
 /**
- * A builder whose every compiled graph checks its runs (rejectInvalidRunInput), whoever compiles
- * it: a user, the orchestrator, the desk or Studio.
+ * A builder whose every compiled graph checks its runs (rejectInvalidRunInput) and refuses a state
+ * update that would skip a review (refuseSkippedReview), whoever compiles it: a user, the
+ * orchestrator, the desk or Studio.
  */
 export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
   builder: Builder,

@@ -1,9 +1,10 @@
-import { Command, MemorySaver } from "@langchain/langgraph";
+import { Command, END, MemorySaver } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { markdownCell } from "../../src/graph/markdownText.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
+import { pending, proposalRun, resume, start } from "./proposalHarness.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 
@@ -162,6 +163,43 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       expect((await graph.getState(thread("inbox-j"))).next).toEqual(["review"]);
     }
     expect(model.calls.length).toBe(calls);
+  });
+
+  it("refuses Mark as Resolved (a state update as END) and a state update as the review: the review still waits", async () => {
+    const { graph } = await pausedGate("inbox-resolve");
+    const before = await graph.getState(thread("inbox-resolve"));
+    // Agent Inbox's "Mark as Resolved": threads.updateState(id, { values: null, asNode: END }).
+    for (const asNode of [END, "review"]) {
+      await expect(graph.updateState(thread("inbox-resolve"), null, asNode)).rejects.toMatchObject({
+        code: "REVIEW_NOT_SKIPPABLE",
+        message: expect.stringContaining(`waits at a review (review): a state update as ${asNode}`),
+      });
+    }
+    const after = await graph.getState(thread("inbox-resolve"));
+    expect(after.config.configurable?.checkpoint_id).toBe(
+      before.config.configurable?.checkpoint_id,
+    );
+    expect(after.next).toEqual(["review"]);
+    const done = await graph.invoke(
+      new Command({ resume: [{ type: "accept", args: null }] }),
+      thread("inbox-resolve"),
+    );
+    expect(done.status).toBe("approved");
+
+    // In the proposal graph the rest of the proposal is still written after the review.
+    const run = proposalRun();
+    await start(run);
+    const review = await pending(run);
+    await expect(run.graph.updateState(run.config, null, END)).rejects.toMatchObject({
+      code: "REVIEW_NOT_SKIPPABLE",
+    });
+    expect((await pending(run))?.id).toBe(review?.id);
+    await resume(run, { action: "approve" });
+    expect((await pending(run))?.value.contentId).toBe("solution");
+    // A state update that decides nothing is taken: run on, the review asks again.
+    await run.graph.updateState(run.config, { applicantInput: "Calder Bay Housing Trust." });
+    await run.graph.invoke(null, run.config);
+    expect((await pending(run))?.value.contentId).toBe("solution");
   });
 
   it("describes the evaluation in Markdown for the reviewer: outcome, criteria against thresholds, buttons", async () => {
