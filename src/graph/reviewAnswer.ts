@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { CorrectionIssue } from "../scoring/corrections.js";
 import { decisionOf, type ReviewResponse, ReviewResponseSchema } from "./agentInbox.js";
 import type { ReviewDecision, ReviewRefusal } from "./model.js";
-import { readableIssues } from "./reviewInput.js";
+import { quotedId, readableIssues } from "./reviewInput.js";
 
 const AnswerTypeSchema = z.enum(["accept", "ignore", "response", "edit"]);
 type AnswerType = z.infer<typeof AnswerTypeSchema>;
@@ -28,13 +28,11 @@ export function refusedAnswer(field: string, problem: string, type?: AnswerType)
   return { refusedAnswer: type === undefined ? refused : { ...refused, type } };
 }
 
-/** The type a HumanResponse (alone or in a list of one) says it is. */
-function answerType(answer: unknown): AnswerType | undefined {
+/** The `type` a HumanResponse (alone or in a list of one) gives, if it is not a ReviewDecision. */
+function givenType(answer: unknown): { type: unknown } | undefined {
   const one = Array.isArray(answer) && answer.length === 1 ? answer[0] : answer;
-  const type =
-    typeof one === "object" && one !== null ? (one as { type?: unknown }).type : undefined;
-  const read = AnswerTypeSchema.safeParse(type);
-  return read.success ? read.data : undefined;
+  if (typeof one !== "object" || one === null || "action" in one || !("type" in one)) return;
+  return { type: one.type };
 }
 
 /** The answer's shape read once, for the resume guard and the review: the response, or what is wrong. */
@@ -43,9 +41,15 @@ export function responseOf(answer: unknown): { response: ReviewResponse } | Refu
   if (stood.success) return stood.data.refusedAnswer;
   const parsed = ReviewResponseSchema.safeParse(answer);
   if (parsed.success) return { response: parsed.data };
+  const given = givenType(answer);
+  const known = AnswerTypeSchema.safeParse(given?.type);
+  if (given !== undefined && !known.success) {
+    const named = typeof given.type === "string" ? quotedId(given.type) : "not text";
+    return { field: "type", problem: `is ${named}: an answer's type is accept, response or edit` };
+  }
   const [issue] = readableIssues(parsed.error.issues);
   const path = issue?.path ?? [];
-  const type = answerType(answer);
+  const type = known.data;
   return {
     field: path.length === 0 ? "(answer)" : path.map(String).join("."),
     problem: issue?.message ?? "is not an answer",

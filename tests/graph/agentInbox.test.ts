@@ -146,8 +146,15 @@ describe("the review speaks Agent Inbox's protocol too", () => {
   it("refuses ignore and lists of any other length in the list form, and asks again", async () => {
     const { graph, model } = await pausedGate("inbox-j");
     const calls = model.calls.length;
-    const attempts: Array<{ resume: unknown; message: RegExp }> = [
+    const attempts: Array<{ resume: unknown; message: RegExp; field?: string }> = [
       { resume: [{ type: "ignore", args: null }], message: /cannot be ignored/ },
+      // An unknown type is named as the field at fault, not the decision's `action` it never sent.
+      {
+        resume: [{ type: "approve", args: null }],
+        message: /^is "approve": an answer's type is accept, response or edit$/,
+        field: "type",
+      },
+      { resume: { type: 7, args: "Cite the report." }, message: /^is not text: /, field: "type" },
       { resume: [], message: /one answer; the list holds 0/ },
       {
         resume: [
@@ -157,9 +164,10 @@ describe("the review speaks Agent Inbox's protocol too", () => {
         message: /one answer; the list holds 2/,
       },
     ];
-    for (const { resume, message } of attempts) {
+    for (const { resume, message, field } of attempts) {
       const asked = askedAgain(await graph.invoke(new Command({ resume }), thread("inbox-j")));
       expect(asked.refusal.problem).toMatch(message);
+      if (field !== undefined) expect(asked.refusal.field).toBe(field);
       expect((await graph.getState(thread("inbox-j"))).next).toEqual(["review"]);
     }
     expect(model.calls.length).toBe(calls);
