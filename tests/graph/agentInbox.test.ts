@@ -210,6 +210,40 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     expect((await pending(run))?.value.contentId).toBe("solution");
   });
 
+  it("refuses a structured edit whose JSON escapes smuggle a control character, a lone surrogate or invisible text into a field", async () => {
+    const run = proposalRun();
+    await start(run);
+    const review = await pending(run);
+    const written = (await run.graph.getState(run.config)).values.researchResults;
+    const edit = (content: string) => [
+      { type: "edit", args: { action: "Research", args: { content } } },
+    ];
+    for (const [content, place, problem] of [
+      ['{"funder": "Calder\\u0000Bay"}', "funder", /control character/],
+      ['{"priorities": ["flood", "\\u001b[2Jcleared"]}', "priorities item 2", /control character/],
+      ['{"mission": "\\ud800"}', "mission", /lone surrogate/],
+      ['{"funder": "\\u200b\\u2060"}', "funder", /no visible text/],
+      ['{"notes": {"a\\u0007": "x"}}', 'notes "a\\\\u0007"', /control character/],
+    ] as const) {
+      const refusal = askedAgain(
+        await run.graph.invoke(new Command({ resume: edit(content) }), run.config),
+      ).refusal;
+      expect(refusal.field).toBe("args.args.content");
+      expect(refusal.problem).toMatch(new RegExp(`; ${place}: `));
+      expect(refusal.problem).toMatch(problem);
+    }
+    const state = await run.graph.getState(run.config);
+    expect(state.values.researchStatus).toBe("awaiting_review");
+    expect(state.values.researchResults).toEqual(written);
+    expect((await pending(run))?.value.contentId).toBe(review?.value.contentId);
+    // Unicode that is text is taken, escaped or not.
+    const done = await run.graph.invoke(
+      new Command({ resume: edit('{"funder": "Fondation \\u010calder 🌊 مؤسسة"}') }),
+      run.config,
+    );
+    expect(done.researchResults).toMatchObject({ funder: "Fondation Čalder 🌊 مؤسسة" });
+  });
+
   it("describes the evaluation in Markdown for the reviewer: outcome, criteria against thresholds, buttons", async () => {
     const { graph, value } = await pausedGate("inbox-k");
     const state = await graph.getState(thread("inbox-k"));
