@@ -65,6 +65,28 @@ interface AnswerChecks {
   /** The answers the review takes, in words: "approve, revise or edit (Agent Inbox: accept, …)". */
   offered: string;
   editHint: string;
+  /** The request the review shows now, which Agent Inbox sends back with an accept or an edit. */
+  shown: { action: string; args: Record<string, unknown> };
+}
+
+/** Why an Agent Inbox answer is for a review that no longer waits (it sends back another request). */
+function staleAnswer(response: ReviewResponse, checks: AnswerChecks): ReviewRefusal | undefined {
+  if ("action" in response || (response.type !== "accept" && response.type !== "edit")) return;
+  const request = response.args;
+  if (request === null || request === undefined) return;
+  const fix = "Open the review again and answer what it shows now.";
+  const { shown } = checks;
+  if (request.action !== shown.action) {
+    const waiting = `not the review waiting now (${quotedId(shown.action)})`;
+    const problem = `it answers ${quotedId(request.action)}, ${waiting}: nothing was applied`;
+    return { field: "args.action", problem, fix };
+  }
+  const content = request.args.content;
+  if (response.type === "accept" && typeof content === "string" && content !== shown.args.content) {
+    const problem = "it accepts the content as it was shown before it changed: nothing was applied";
+    return { field: "args.args.content", problem, fix };
+  }
+  return undefined;
 }
 
 function fixFor(field: string, checks: AnswerChecks, type?: AnswerType): string {
@@ -94,7 +116,8 @@ function refusal(
 
 /**
  * The answer read, in order: the guard's stand-in, its shape, `ignore` (a review cannot be
- * skipped), the action offered, an edit's content, the corrections.
+ * skipped), an Agent Inbox answer for a review no longer waiting, the action offered, an edit's
+ * content, the corrections.
  */
 export function readReviewAnswer(
   answer: unknown,
@@ -107,6 +130,8 @@ export function readReviewAnswer(
   if (decision === undefined) {
     return refusal("type", "a review cannot be ignored: it waits for a decision", checks);
   }
+  const stale = staleAnswer(read.response, checks);
+  if (stale !== undefined) return { refusal: stale };
   const refused = checks.action(decision);
   if (refused !== undefined) return refusal(inbox ? "type" : "action", refused, checks);
   if (decision.action === "edit") {

@@ -215,9 +215,8 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     await start(run);
     const review = await pending(run);
     const written = (await run.graph.getState(run.config)).values.researchResults;
-    const edit = (content: string) => [
-      { type: "edit", args: { action: "Research", args: { content } } },
-    ];
+    const action = review?.value.title ?? "";
+    const edit = (content: string) => [{ type: "edit", args: { action, args: { content } } }];
     for (const [content, place, problem] of [
       ['{"funder": "Calder\\u0000Bay"}', "funder", /control character/],
       ['{"priorities": ["flood", "\\u001b[2Jcleared"]}', "priorities item 2", /control character/],
@@ -242,6 +241,53 @@ describe("the review speaks Agent Inbox's protocol too", () => {
       run.config,
     );
     expect(done.researchResults).toMatchObject({ funder: "Fondation Čalder 🌊 مؤسسة" });
+  });
+
+  it("refuses an answer Agent Inbox sends for a review that no longer waits: another stage's, or content since rewritten", async () => {
+    const run = proposalRun();
+    await start(run);
+    type Shown = HumanInterrupt & { contentId: string };
+    const shown = async () => (await pending(run))?.value as unknown as Shown;
+    // Reviewer A opens the research review; reviewer B approves it first.
+    const seenByA = await shown();
+    await resume(run, { action: "approve" });
+    expect((await shown()).contentId).toBe("solution");
+    for (const answer of [
+      { type: "accept", args: seenByA.action_request },
+      { type: "edit", args: { ...seenByA.action_request, args: { content: '{"funder": "X"}' } } },
+    ]) {
+      const asked = askedAgain(
+        await run.graph.invoke(new Command({ resume: [answer] }), run.config),
+      );
+      expect(asked.refusal.field).toBe("args.action");
+      expect(asked.refusal.problem).toBe(
+        'it answers "Research Evaluation Review", not the review waiting now ("Solution Sought Evaluation Review"): nothing was applied',
+      );
+      expect(asked.refusal.fix).toMatch(/^Open the review again/);
+    }
+    const state = await run.graph.getState(run.config);
+    expect(state.values.solutionSoughtStatus).toBe("awaiting_review");
+    expect(state.values.researchResults).toMatchObject({
+      funder: "Calder Bay Community Foundation",
+    });
+
+    // The same review asked again after a revision: A's accept is of the text before it.
+    await resume(run, { action: "approve" });
+    await resume(run, { action: "approve" });
+    const before = await shown();
+    expect(before.contentId).toBe("problem_statement");
+    await resume(run, { action: "revise", feedback: "Cite the county report." });
+    const after = await shown();
+    expect(after.action_request.action).toBe(before.action_request.action);
+    const stale = [{ type: "accept", args: before.action_request }];
+    const asked = askedAgain(await run.graph.invoke(new Command({ resume: stale }), run.config));
+    expect(asked.refusal.field).toBe("args.args.content");
+    expect(asked.refusal.problem).toMatch(
+      /^it accepts the content as it was shown before it changed/,
+    );
+    const current = [{ type: "accept", args: after.action_request }];
+    await run.graph.invoke(new Command({ resume: current }), run.config);
+    expect((await shown()).contentId).toBe("methodology");
   });
 
   it("describes the evaluation in Markdown for the reviewer: outcome, criteria against thresholds, buttons", async () => {
