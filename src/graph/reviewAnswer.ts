@@ -97,6 +97,9 @@ function fixFor(field: string, checks: AnswerChecks, type?: AnswerType): string 
   if ((field === "args" && (type ?? "response") === "response") || last === "feedback") {
     return "Write what the writer should change, in visible text (at most 20,000 characters).";
   }
+  if (field === "context") {
+    return "Answer again with a context the graph takes (model, passingThreshold, maxRevisions, mode), or none.";
+  }
   if (last === "reviewer") return "Give the reviewer's name on one line (at most 100 characters).";
   if (last === "comment") return "Write the comment in visible text, or leave it out.";
   if (field.startsWith("corrections") || /\.corrections/.test(field)) {
