@@ -23,8 +23,8 @@ function stop(message, code = 2) {
   process.exit(code);
 }
 
-/** The Agent Inbox response for a decision typed on the command line. */
-function humanResponse(kind, value) {
+/** The Agent Inbox response for a decision typed on the command line, to the review `action`. */
+function humanResponse(kind, value, action) {
   if (kind === "accept") return { type: "accept", args: null };
   if (kind === "ignore") return { type: "ignore", args: null };
   if (kind === "respond") return { type: "response", args: value ?? "" };
@@ -34,7 +34,7 @@ function humanResponse(kind, value) {
     }
     return {
       type: "edit",
-      args: { action: "review", args: { content: readFileSync(value, "utf8") } },
+      args: { action, args: { content: readFileSync(value, "utf8") } },
     };
   }
   return stop(`"${kind ?? ""}" is not a decision. Decide with: ${USAGE}`);
@@ -62,9 +62,9 @@ if (command === "decide") {
   if (!existsSync(threadFile)) stop('No thread yet: start one with npm start -- "<topic>"');
   const threadId = readFileSync(threadFile, "utf8").trim();
   const config = { configurable: { thread_id: threadId } };
-  const response = humanResponse(rest[0], rest[1]);
   const state = await graph.getState(config, { subgraphs: true });
-  if (!state.tasks.some((task) => (task.interrupts ?? []).length > 0)) {
+  const [review] = state.tasks.flatMap((task) => task.interrupts ?? []);
+  if (review === undefined) {
     const where =
       state.next.length === 0
         ? `is already finished (${state.values.status ?? "not started"})`
@@ -75,6 +75,7 @@ if (command === "decide") {
     );
   }
   // Agent Inbox resumes a review with a list of one HumanResponse; so does this.
+  const response = humanResponse(rest[0], rest[1], review.value.action_request.action);
   await graph.invoke(new Command({ resume: [response] }), config);
   await report(config);
 } else {

@@ -12,6 +12,7 @@ const GRAPH_ERROR_CODES = [
   "GRAPH_INPUT_INVALID",
   "RUN_CONTEXT_INVALID",
   "CHECKPOINTER_MISSING",
+  "REVIEW_NOT_SKIPPABLE",
 ] as const;
 export type GraphErrorCode = (typeof GRAPH_ERROR_CODES)[number];
 
@@ -58,6 +59,16 @@ export function runSettingsChanged(threadId: string, changes: readonly string[])
     `thread '${threadId}' was started with other settings (${changes.join("; ")}): resume it ` +
       "with the settings it started with, or override them explicitly (overrideSettings: true, " +
       "--override-settings)",
+  );
+}
+
+/** A state update would end a thread at a review, or answer it without a decision; nothing changed. */
+export function reviewNotSkippable(threadId: string, asNode: string, waiting: string): GraphError {
+  return new GraphError(
+    "REVIEW_NOT_SKIPPABLE",
+    `thread '${threadId}' waits at a review (${waiting}): a state update as ${asNode} would ` +
+      "skip it, leaving the content undecided; answer the review instead (approve, revise, edit " +
+      "or retry; in Agent Inbox: Accept, Respond or Edit)",
   );
 }
 

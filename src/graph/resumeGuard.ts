@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { Command } from "@langchain/langgraph";
+import { Command, END } from "@langchain/langgraph";
+import { reviewNotSkippable } from "./errors.js";
 import { RefusedAnswerSchema, refusedAnswer, responseOf } from "./reviewAnswer.js";
 import { REVIEW_LIMITS } from "./reviewInput.js";
 import { describeProgress, type SnapshotParts, threadProgress } from "./threadProgress.js";
@@ -52,6 +53,38 @@ export function skipIdleResume<Graph extends ResumableGraph>(graph: Graph): Grap
     }
     yield* run(input, options);
   });
+}
+
+interface StateUpdates {
+  updates: Array<{ values?: unknown; asNode?: string }>;
+}
+type BulkUpdate = (config: RunnableConfig, supersteps: StateUpdates[]) => Promise<RunnableConfig>;
+
+/**
+ * A state update of a thread paused at a review, as END or as the review's own node, is refused
+ * (REVIEW_NOT_SKIPPABLE): it would finish the thread, or pass the review, with nothing decided.
+ * Agent Inbox's "Mark as Resolved" sends such an update (values null, as END); the thread stays
+ * waiting for its decision. Other updates (Studio's edits of values) pass as they are.
+ */
+export function refuseSkippedReview<Graph extends object>(graph: Graph): Graph {
+  const target = graph as unknown as ResumableGraph & { bulkUpdateState: BulkUpdate };
+  const original = target.bulkUpdateState.bind(graph);
+  target.bulkUpdateState = async (config, supersteps) => {
+    const threadId = config.configurable?.thread_id;
+    const namespace = config.configurable?.checkpoint_ns;
+    if (target.checkpointer && typeof threadId === "string" && !namespace) {
+      const progress = threadProgress(await target.getState(config));
+      const waiting = progress.kind === "paused" ? progress.interrupts.map((i) => i.node) : [];
+      const skipping = supersteps
+        .flatMap((step) => step.updates.map((update) => update.asNode))
+        .find((node) => node === END || (node !== undefined && waiting.includes(node)));
+      if (waiting.length > 0 && skipping !== undefined) {
+        throw reviewNotSkippable(threadId, skipping, waiting.join(", "));
+      }
+    }
+    return original(config, supersteps);
+  };
+  return graph;
 }
 
 /** LangGraph reads a resume whose keys are all interrupt ids (32 hex digits) as a map of answers. */

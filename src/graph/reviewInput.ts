@@ -4,10 +4,11 @@
  */
 import { z } from "zod";
 import { MAX_CORRECTIONS } from "../scoring/corrections.js";
-import { describeJsonProblem, readUntrustedJson } from "../untrusted/json.js";
+import { describeJsonProblem, isRecord, readUntrustedJson } from "../untrusted/json.js";
 import type { StageDefinition } from "./stages.js";
 import {
   applyContentEdit,
+  type ContentIssue,
   type StructuredContentType,
   structuredContentOf,
 } from "./structuredContent.js";
@@ -38,6 +39,10 @@ function hasVisibleText(text: string): boolean {
   return VISIBLE.test(text.replace(BLANK_LOOKALIKES, ""));
 }
 
+const NOT_UNICODE = "is not valid Unicode text (a lone surrogate)";
+const HAS_CONTROL = "has a control character (NUL, ESC, …): only tab and line breaks are allowed";
+const INVISIBLE = "has no visible text: only spaces, invisible or formatting characters";
+
 /** An id as a message quotes it: in double quotes, escaped, cut to 64 characters with "…". */
 export function quotedId(value: string): string {
   const max = REVIEW_LIMITS.shownIdChars;
@@ -60,15 +65,9 @@ function writtenText(max: number) {
   return z
     .string()
     .max(max, abort(`is longer than ${max} characters`))
-    .refine((s) => !LONE_SURROGATE.test(s), abort("is not valid Unicode text (a lone surrogate)"))
-    .refine(
-      (s) => !CONTROL.test(s),
-      abort("has a control character (NUL, ESC, …): only tab and line breaks are allowed"),
-    )
-    .refine(
-      hasVisibleText,
-      abort("has no visible text: only spaces, invisible or formatting characters"),
-    )
+    .refine((s) => !LONE_SURROGATE.test(s), abort(NOT_UNICODE))
+    .refine((s) => !CONTROL.test(s), abort(HAS_CONTROL))
+    .refine(hasVisibleText, abort(INVISIBLE))
     .trim();
 }
 
@@ -85,7 +84,7 @@ export const EditContentSchema = z
     (s) => Buffer.byteLength(s, "utf8") <= REVIEW_LIMITS.editContentBytes,
     abort(CONTENT_TOO_BIG),
   )
-  .refine((s) => !LONE_SURROGATE.test(s), abort("is not valid Unicode text (a lone surrogate)"))
+  .refine((s) => !LONE_SURROGATE.test(s), abort(NOT_UNICODE))
   .refine(
     (s) => !CONTROL.test(s),
     abort("has a NUL or other control character: only tab and line breaks are allowed"),
@@ -163,6 +162,30 @@ function issuePlace(type: StructuredContentType, path: ReadonlyArray<string | nu
     .join(" ");
 }
 
+/**
+ * The first text in an edit's JSON (a key or a value, at any depth) that no edit may hold: JSON
+ * escapes can write what the edit's own text may not (`\\u0000`, `\\ud800`, `\\u200b`).
+ */
+function unfitText(value: unknown, path: Array<string | number> = []): ContentIssue | undefined {
+  if (typeof value === "string") {
+    if (LONE_SURROGATE.test(value)) return { path, message: NOT_UNICODE };
+    if (CONTROL.test(value)) return { path, message: HAS_CONTROL };
+    if (value.trim() !== "" && !hasVisibleText(value)) return { path, message: INVISIBLE };
+    return undefined;
+  }
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? [...value.entries()]
+    : isRecord(value)
+      ? Object.entries(value)
+      : [];
+  for (const [key, item] of entries) {
+    const badKey = typeof key === "string" ? unfitText(key, [...path, quotedId(key)]) : undefined;
+    const found = badKey ?? unfitText(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** An edit of a structured stage, as JSON applied to its current content by the edit rule (applyContentEdit). */
 export function readStructuredEdit(
   stage: Pick<StageDefinition, "title" | "contentType" | "contentKind">,
@@ -186,9 +209,10 @@ export function readStructuredEdit(
       issue: `${takes}; this is not usable JSON (${describeJsonProblem(read.problem)})`,
     };
   }
-  const applied = applyContentEdit(type, current, read.value);
-  if (applied.ok) return applied;
-  const issue = applied.issues[0];
+  const unfit = unfitText(read.value);
+  const applied = unfit === undefined ? applyContentEdit(type, current, read.value) : undefined;
+  if (applied?.ok) return applied;
+  const issue = unfit ?? applied?.issues[0];
   const place = issue === undefined ? "" : issuePlace(type, issue.path);
   const what = `${place === "" ? "" : `${place}: `}${issue?.message ?? "it does not fit"}`;
   return { ok: false, issue: `${takes}; ${what}` };

@@ -140,6 +140,7 @@ export function createReviewNode(options: ReviewNodeOptions) {
       },
       offered: offeredAnswers(metadata),
       editHint: editHint(stage),
+      shown: inbox.action_request,
     });
     if ("refusal" in read) return askAgain(options, metadata, read.refusal);
     const checked = corrections(read.decision);

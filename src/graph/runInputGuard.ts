@@ -1,14 +1,15 @@
 /**
  * A run's input and context are checked before LangGraph sees them: LangGraph's own zod check throws
  * a raw `$ZodError`; here a refusal is a GraphError (`GRAPH_INPUT_INVALID`, `RUN_CONTEXT_INVALID`)
- * naming each field; a graph that always pauses refuses a run with no checkpointer
+ * naming each field (a resume with such a context is answered by its review asking again); a graph that always pauses refuses a run with no checkpointer
  * (`CHECKPOINTER_MISSING`). Nothing is run or stored.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command } from "@langchain/langgraph";
 import type { z } from "zod";
 import { checkpointerMissing, graphInputInvalid, runContextInvalid } from "./errors.js";
-import { screenedInput, wrapRuns } from "./resumeGuard.js";
+import { refuseSkippedReview, screenedInput, wrapRuns } from "./resumeGuard.js";
+import { refusedAnswer } from "./reviewAnswer.js";
 import { sinksOfSaver, withRunSinks } from "./runSinks.js";
 
 export interface RunShape {
@@ -33,6 +34,10 @@ function ownCheckpointer(graph: object): unknown {
   return (graph as { checkpointer?: unknown }).checkpointer;
 }
 
+function isResume(input: unknown): input is Command {
+  return input instanceof Command && input.resume !== undefined;
+}
+
 /** A run inside a parent graph: LangGraph gives it the namespace of its task. */
 function runsInParent(options: RunnableConfig | undefined): boolean {
   const namespace = options?.configurable?.checkpoint_ns;
@@ -45,26 +50,35 @@ function runsInParent(options: RunnableConfig | undefined): boolean {
  * its sinks on to the gate inside it).
  */
 function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
-  return wrapRuns(graph, async function* (input, options, run) {
+  return wrapRuns(refuseSkippedReview(graph), async function* (input, options, run) {
     if (input !== null && input !== undefined && !(input instanceof Command)) {
       const parsed = shape.input.safeParse(input);
       if (!parsed.success) throw graphInputInvalid(issuesOf(parsed.error));
     }
-    if (options?.context !== undefined) {
-      const parsed = shape.context.safeParse(options.context);
-      if (!parsed.success) throw runContextInvalid(issuesOf(parsed.error));
+    let [runInput, runOptions] = [input, options];
+    const context =
+      options?.context === undefined ? undefined : shape.context.safeParse(options.context);
+    if (context?.success === false) {
+      // A resume is not failed for it (a server would put the thread in `error`): its review asks again.
+      if (!isResume(input)) throw runContextInvalid(issuesOf(context.error));
+      const refused = refusedAnswer("context", `is refused: ${issuesOf(context.error)}`);
+      [runInput, runOptions] = [
+        new Command({ resume: refused }),
+        { ...options, context: undefined },
+      ];
     }
     const checkpointer = ownCheckpointer(graph);
     if (shape.alwaysPauses === true && !checkpointer && !runsInParent(options)) {
       throw checkpointerMissing();
     }
-    yield* run(screenedInput(input), withRunSinks(options, sinksOfSaver(checkpointer)));
+    yield* run(screenedInput(runInput), withRunSinks(runOptions, sinksOfSaver(checkpointer)));
   });
 }
 
 /**
- * A builder whose every compiled graph checks its runs (rejectInvalidRunInput), whoever compiles
- * it: a user, the orchestrator, the desk or Studio.
+ * A builder whose every compiled graph checks its runs (rejectInvalidRunInput) and refuses a state
+ * update that would skip a review (refuseSkippedReview), whoever compiles it: a user, the
+ * orchestrator, the desk or Studio.
  */
 export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
   builder: Builder,

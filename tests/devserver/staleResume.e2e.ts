@@ -130,3 +130,28 @@ describe("two answers sent at once for one review", () => {
     await expectResearchApprovedOnce(threadId, calls);
   });
 });
+
+describe("Agent Inbox's Mark as Resolved on a thread waiting at a review", () => {
+  it("is refused: the thread stays interrupted and listed, at the same review", async () => {
+    const thread = await dev.client.threads.create();
+    await dev.client.runs.wait(thread.thread_id, "proposal", { input: { rfpDocument: DEV_RFP } });
+    const before = await dev.client.threads.getState(thread.thread_id);
+    // What Agent Inbox's "Mark as Resolved" sends.
+    const resolved = await dev.client.threads
+      .updateState(thread.thread_id, { values: null, asNode: "__end__" })
+      .then(
+        () => "applied",
+        (error: unknown) => String(error),
+      );
+    // The server answers 500 without the message; its log names the refusal.
+    expect(resolved).toMatch(/HTTP 500/);
+    expect(dev.server.output()).toContain(
+      `thread '${thread.thread_id}' waits at a review (reviewResearch): a state update as __end__`,
+    );
+    const after = await dev.client.threads.getState(thread.thread_id);
+    expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+    expect(await waitingReview(thread.thread_id)).toBe("research");
+    expect((await dev.client.threads.get(thread.thread_id)).status).toBe("interrupted");
+    expect(await listedByInbox(thread.thread_id)).toBe(true);
+  });
+});

@@ -1,9 +1,10 @@
-import { Command, MemorySaver } from "@langchain/langgraph";
+import { Command, END, MemorySaver } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { markdownCell } from "../../src/graph/markdownText.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
+import { pending, proposalRun, resume, start } from "./proposalHarness.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 
@@ -145,8 +146,15 @@ describe("the review speaks Agent Inbox's protocol too", () => {
   it("refuses ignore and lists of any other length in the list form, and asks again", async () => {
     const { graph, model } = await pausedGate("inbox-j");
     const calls = model.calls.length;
-    const attempts: Array<{ resume: unknown; message: RegExp }> = [
+    const attempts: Array<{ resume: unknown; message: RegExp; field?: string }> = [
       { resume: [{ type: "ignore", args: null }], message: /cannot be ignored/ },
+      // An unknown type is named as the field at fault, not the decision's `action` it never sent.
+      {
+        resume: [{ type: "approve", args: null }],
+        message: /^is "approve": an answer's type is accept, response or edit$/,
+        field: "type",
+      },
+      { resume: { type: 7, args: "Cite the report." }, message: /^is not text: /, field: "type" },
       { resume: [], message: /one answer; the list holds 0/ },
       {
         resume: [
@@ -156,12 +164,130 @@ describe("the review speaks Agent Inbox's protocol too", () => {
         message: /one answer; the list holds 2/,
       },
     ];
-    for (const { resume, message } of attempts) {
+    for (const { resume, message, field } of attempts) {
       const asked = askedAgain(await graph.invoke(new Command({ resume }), thread("inbox-j")));
       expect(asked.refusal.problem).toMatch(message);
+      if (field !== undefined) expect(asked.refusal.field).toBe(field);
       expect((await graph.getState(thread("inbox-j"))).next).toEqual(["review"]);
     }
     expect(model.calls.length).toBe(calls);
+  });
+
+  it("refuses Mark as Resolved (a state update as END) and a state update as the review: the review still waits", async () => {
+    const { graph } = await pausedGate("inbox-resolve");
+    const before = await graph.getState(thread("inbox-resolve"));
+    // Agent Inbox's "Mark as Resolved": threads.updateState(id, { values: null, asNode: END }).
+    for (const asNode of [END, "review"]) {
+      await expect(graph.updateState(thread("inbox-resolve"), null, asNode)).rejects.toMatchObject({
+        code: "REVIEW_NOT_SKIPPABLE",
+        message: expect.stringContaining(`waits at a review (review): a state update as ${asNode}`),
+      });
+    }
+    const after = await graph.getState(thread("inbox-resolve"));
+    expect(after.config.configurable?.checkpoint_id).toBe(
+      before.config.configurable?.checkpoint_id,
+    );
+    expect(after.next).toEqual(["review"]);
+    const done = await graph.invoke(
+      new Command({ resume: [{ type: "accept", args: null }] }),
+      thread("inbox-resolve"),
+    );
+    expect(done.status).toBe("approved");
+
+    // In the proposal graph the rest of the proposal is still written after the review.
+    const run = proposalRun();
+    await start(run);
+    const review = await pending(run);
+    await expect(run.graph.updateState(run.config, null, END)).rejects.toMatchObject({
+      code: "REVIEW_NOT_SKIPPABLE",
+    });
+    expect((await pending(run))?.id).toBe(review?.id);
+    await resume(run, { action: "approve" });
+    expect((await pending(run))?.value.contentId).toBe("solution");
+    // A state update that decides nothing is taken: run on, the review asks again.
+    await run.graph.updateState(run.config, { applicantInput: "Calder Bay Housing Trust." });
+    await run.graph.invoke(null, run.config);
+    expect((await pending(run))?.value.contentId).toBe("solution");
+  });
+
+  it("refuses a structured edit whose JSON escapes smuggle a control character, a lone surrogate or invisible text into a field", async () => {
+    const run = proposalRun();
+    await start(run);
+    const review = await pending(run);
+    const written = (await run.graph.getState(run.config)).values.researchResults;
+    const action = review?.value.title ?? "";
+    const edit = (content: string) => [{ type: "edit", args: { action, args: { content } } }];
+    for (const [content, place, problem] of [
+      ['{"funder": "Calder\\u0000Bay"}', "funder", /control character/],
+      ['{"priorities": ["flood", "\\u001b[2Jcleared"]}', "priorities item 2", /control character/],
+      ['{"mission": "\\ud800"}', "mission", /lone surrogate/],
+      ['{"funder": "\\u200b\\u2060"}', "funder", /no visible text/],
+      ['{"notes": {"a\\u0007": "x"}}', 'notes "a\\\\u0007"', /control character/],
+    ] as const) {
+      const refusal = askedAgain(
+        await run.graph.invoke(new Command({ resume: edit(content) }), run.config),
+      ).refusal;
+      expect(refusal.field).toBe("args.args.content");
+      expect(refusal.problem).toMatch(new RegExp(`; ${place}: `));
+      expect(refusal.problem).toMatch(problem);
+    }
+    const state = await run.graph.getState(run.config);
+    expect(state.values.researchStatus).toBe("awaiting_review");
+    expect(state.values.researchResults).toEqual(written);
+    expect((await pending(run))?.value.contentId).toBe(review?.value.contentId);
+    // Unicode that is text is taken, escaped or not.
+    const done = await run.graph.invoke(
+      new Command({ resume: edit('{"funder": "Fondation \\u010calder 🌊 مؤسسة"}') }),
+      run.config,
+    );
+    expect(done.researchResults).toMatchObject({ funder: "Fondation Čalder 🌊 مؤسسة" });
+  });
+
+  it("refuses an answer Agent Inbox sends for a review that no longer waits: another stage's, or content since rewritten", async () => {
+    const run = proposalRun();
+    await start(run);
+    type Shown = HumanInterrupt & { contentId: string };
+    const shown = async () => (await pending(run))?.value as unknown as Shown;
+    // Reviewer A opens the research review; reviewer B approves it first.
+    const seenByA = await shown();
+    await resume(run, { action: "approve" });
+    expect((await shown()).contentId).toBe("solution");
+    for (const answer of [
+      { type: "accept", args: seenByA.action_request },
+      { type: "edit", args: { ...seenByA.action_request, args: { content: '{"funder": "X"}' } } },
+    ]) {
+      const asked = askedAgain(
+        await run.graph.invoke(new Command({ resume: [answer] }), run.config),
+      );
+      expect(asked.refusal.field).toBe("args.action");
+      expect(asked.refusal.problem).toBe(
+        'it answers "Research Evaluation Review", not the review waiting now ("Solution Sought Evaluation Review"): nothing was applied',
+      );
+      expect(asked.refusal.fix).toMatch(/^Open the review again/);
+    }
+    const state = await run.graph.getState(run.config);
+    expect(state.values.solutionSoughtStatus).toBe("awaiting_review");
+    expect(state.values.researchResults).toMatchObject({
+      funder: "Calder Bay Community Foundation",
+    });
+
+    // The same review asked again after a revision: A's accept is of the text before it.
+    await resume(run, { action: "approve" });
+    await resume(run, { action: "approve" });
+    const before = await shown();
+    expect(before.contentId).toBe("problem_statement");
+    await resume(run, { action: "revise", feedback: "Cite the county report." });
+    const after = await shown();
+    expect(after.action_request.action).toBe(before.action_request.action);
+    const stale = [{ type: "accept", args: before.action_request }];
+    const asked = askedAgain(await run.graph.invoke(new Command({ resume: stale }), run.config));
+    expect(asked.refusal.field).toBe("args.args.content");
+    expect(asked.refusal.problem).toMatch(
+      /^it accepts the content as it was shown before it changed/,
+    );
+    const current = [{ type: "accept", args: after.action_request }];
+    await run.graph.invoke(new Command({ resume: current }), run.config);
+    expect((await shown()).contentId).toBe("methodology");
   });
 
   it("describes the evaluation in Markdown for the reviewer: outcome, criteria against thresholds, buttons", async () => {

@@ -80,4 +80,27 @@ describe("a resume with other run settings than the thread's", () => {
     expect(done.status).toBe("approved");
     expect(done.reviewHistory).toHaveLength(1);
   });
+
+  it("asks again, naming the field, when a resume's context is not one the graph takes", async () => {
+    const model = scoringJudge(0.85);
+    const graph = buildEvaluationGraph({ model }).compile({ checkpointer: new MemorySaver() });
+    const thread = { configurable: { thread_id: "settings-3" } };
+    await graph.invoke({ content: PROBLEM, contentType: "problem_statement" }, thread);
+    const before = await graph.getState(thread);
+    for (const context of [{ maxRevisions: -1 }, { passingThreshold: "high" }]) {
+      const resume = [{ type: "accept", args: null }];
+      const asked = askedAgain(
+        await graph.invoke(new Command({ resume }), { ...thread, context } as never),
+      );
+      expect(asked.refusal.field).toBe("context");
+      expect(asked.refusal.problem).toMatch(/^is refused: (maxRevisions|passingThreshold): /);
+      expect(asked.refusal.fix).toMatch(/^Answer again with a context the graph takes/);
+      const state = await graph.getState(thread);
+      expect(state.next).toEqual(["review"]);
+      expect(state.values.reviewHistory).toEqual([]);
+      expect(state.values.threadSettings).toEqual(before.values.threadSettings);
+    }
+    const done = await graph.invoke(new Command({ resume: { action: "approve" } }), thread);
+    expect(done.status).toBe("approved");
+  });
 });
