@@ -5,17 +5,18 @@
  */
 import { formatBytes as bytes } from "../engine/contentBudget.js";
 import type { ModelEnv } from "../llm/spec.js";
+import { onOffSetting } from "../onOffSetting.js";
 import {
   type FileProblem,
   type LinkPolicy,
   readRegularTextFile,
 } from "../untrusted/regularFile.js";
-import { InputFileError } from "./errors.js";
+import { CliError, InputFileError } from "./errors.js";
 
 /** Whether the commands follow links to the files they are given: EVALGATE_FOLLOW_SYMLINKS=1. */
 export function linkPolicyOf(env: ModelEnv): LinkPolicy {
-  const value = env.EVALGATE_FOLLOW_SYMLINKS?.trim().toLowerCase();
-  return { followSymlinks: value === "1" || value === "true" || value === "yes" };
+  const refuse = (message: string) => new CliError(message);
+  return { followSymlinks: onOffSetting(env, "EVALGATE_FOLLOW_SYMLINKS", refuse) ?? false };
 }
 
 function problemReason(problem: FileProblem, budgetBytes: number): string {

@@ -5,11 +5,13 @@ import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { MAX_WAIT_MS } from "../llm/settings.js";
+import { onOffSetting } from "../onOffSetting.js";
 import {
   type CriterionOutcome,
   type EvaluationResult,
   PanelAggregateSchema,
 } from "../scoring/result.js";
+import { EvaluationError } from "./errors.js";
 import type { FewShotOption } from "./fewShotExamples.js";
 import type { JudgeCacheSetting } from "./judgeCache.js";
 
@@ -147,8 +149,8 @@ export function pipelineFeatures(options: PipelineFeatures): PipelineFeatures {
   );
 }
 
-/** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD says off / false / 0. */
+/** The injection guard's default: on, unless EVALGATE_INJECTION_GUARD is off (a value it cannot read is refused). */
 export function injectionGuardDefault(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.EVALGATE_INJECTION_GUARD?.trim().toLowerCase();
-  return !(value === "off" || value === "false" || value === "0" || value === "no");
+  const refuse = (message: string) => new EvaluationError("input", message);
+  return onOffSetting(env, "EVALGATE_INJECTION_GUARD", refuse) ?? true;
 }

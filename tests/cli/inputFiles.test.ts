@@ -145,6 +145,17 @@ describe.concurrent("evaluate: the content and the catalog", { timeout: SPAWN_TI
     }
   });
 
+  it("an EVALGATE_FOLLOW_SYMLINKS that is neither on nor off is refused, naming it (exit 2)", async () => {
+    const run = await runEvalgate(["evaluate", "content.md", "--catalog", CATALOG], {
+      cwd: temp.dir,
+      env: { ...noServer, EVALGATE_FOLLOW_SYMLINKS: "banana" },
+    });
+    expectRefused(
+      run,
+      /EVALGATE_FOLLOW_SYMLINKS must be on or off .*, not "banana" \[COMMAND_INVALID\]/,
+    );
+  });
+
   it("a catalog that is a link is refused by catalog validate (exit 1)", async () => {
     const link = join(temp.dir, "linked-catalog.toon");
     await symlink(CATALOG, link);

@@ -66,6 +66,11 @@ describe("the guard call in evaluateContent", () => {
     expect(injectionGuardDefault({})).toBe(true);
     expect(injectionGuardDefault({ EVALGATE_INJECTION_GUARD: "off" })).toBe(false);
     expect(injectionGuardDefault({ EVALGATE_INJECTION_GUARD: "on" })).toBe(true);
+    expect(injectionGuardDefault({ EVALGATE_INJECTION_GUARD: " 0 " })).toBe(false);
+    // A value that is neither is refused, never read as on or off.
+    expect(() => injectionGuardDefault({ EVALGATE_INJECTION_GUARD: "maybe" })).toThrow(
+      'EVALGATE_INJECTION_GUARD must be on or off (1, true, yes, on / 0, false, no, off), not "maybe"',
+    );
   });
 
   it("catches what the patterns miss: instruction-bearing content is held for review", async () => {
