@@ -1,10 +1,32 @@
 import { randomBytes } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { userMessage } from "../errors.js";
 import type { CliContext } from "./context.js";
+import { displayPath } from "./displayPath.js";
 import { CliError, OutputFileError } from "./errors.js";
+
+/** Refuses an --out file whose folder does not exist (before any work). */
+export function refuseMissingFolder(path: string, cwd: string): void {
+  const full = resolve(cwd, path);
+  const folder = dirname(full);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CliError(
+      `--out ${displayPath(full, cwd)}: there is no folder ${displayPath(folder, cwd)}`,
+    );
+  }
+}
+
+/** Refuses a folder given as the file `flag` writes, naming a file `example` in it instead. */
+export function refuseFolder(flag: string, path: string, cwd: string, example: string): void {
+  const full = resolve(cwd, path);
+  if (!existsSync(full) || !statSync(full).isDirectory()) return;
+  const shown = displayPath(full, cwd);
+  throw new CliError(
+    `${flag} ${shown} is a folder: give the name of a new file, such as ${join(shown, example)}`,
+  );
+}
 
 function realPath(path: string): string {
   try {
@@ -14,13 +36,18 @@ function realPath(path: string): string {
   }
 }
 
-/** An --out naming a file the command reads (`[what, path]`) would replace it: refused first. */
-export function refuseOutOverInputs(
+/**
+ * Checked before any model call: --out goes into a folder that exists, and does not name a file
+ * the command reads (`[what, path]`), which the report would replace.
+ */
+export function checkOutFile(
   out: string | undefined,
   inputs: ReadonlyArray<readonly [string, string | undefined]>,
   cwd: string,
 ): void {
   if (out === undefined) return;
+  refuseFolder("--out", out, cwd, "report");
+  refuseMissingFolder(out, cwd);
   const target = realPath(resolve(cwd, out));
   for (const [what, path] of inputs) {
     if (path === undefined || realPath(resolve(cwd, path)) !== target) continue;

@@ -1,11 +1,12 @@
 /** The proposal written as Markdown, JSON or HTML; an existing file is never overwritten. */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { ProposalDocument } from "../proposal/document.js";
 import { renderProposalMarkdown } from "../proposal/markdown.js";
 import { displayPath } from "./displayPath.js";
 import { CliError, OutputFileError } from "./errors.js";
+import { refuseFolder, refuseMissingFolder } from "./outputFile.js";
 
 export const PROPOSAL_FORMATS = ["md", "json", "html"] as const;
 export type ProposalFormat = (typeof PROPOSAL_FORMATS)[number];
@@ -36,16 +37,6 @@ export function defaultProposalPath(threadId: string, cwd: string): string {
   return join(cwd, `proposal-${threadId.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
 }
 
-/** Refuses a folder given as the file `flag` writes, naming a file `example` in it instead. */
-export function refuseFolder(flag: string, path: string, cwd: string, example: string): void {
-  const full = resolve(cwd, path);
-  if (!existsSync(full) || !statSync(full).isDirectory()) return;
-  const shown = displayPath(full, cwd);
-  throw new CliError(
-    `${flag} ${shown} is a folder: give the name of a new file, such as ${join(shown, example)}`,
-  );
-}
-
 /** Refuses an --out file that exists already, or whose folder does not (before any work). */
 export function refuseExistingOut(path: string, cwd: string): void {
   const full = resolve(cwd, path);
@@ -55,12 +46,7 @@ export function refuseExistingOut(path: string, cwd: string): void {
       `--out ${displayPath(full, cwd)} exists already: evalgate does not overwrite it (choose another name, or move it away)`,
     );
   }
-  const folder = dirname(full);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-    throw new CliError(
-      `--out ${displayPath(full, cwd)}: there is no folder ${displayPath(folder, cwd)}`,
-    );
-  }
+  refuseMissingFolder(path, cwd);
 }
 
 function isTaken(error: unknown): boolean {

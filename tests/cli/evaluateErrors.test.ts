@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
@@ -112,14 +112,15 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     expect(noCatalog.stderr).toContain("required option '-c, --catalog <path>' not specified");
   });
 
-  it("an --out that names a file evaluate reads is refused before any model call, the file kept", async () => {
+  it("an --out that names a file evaluate reads, or a folder that does not exist, is refused before any model call", async () => {
     const draft = await writeText(temp.dir, "draft.md", FUNDABLE_CONTENT);
     const catalog = join(temp.dir, "catalog.toon");
     const catalogText = await readFile(join(ROOT, IFB_CATALOG), "utf8");
     await writeFile(catalog, catalogText, "utf8");
     // A server of its own: the other tests of this file run at the same time.
     const own = await startOllamaServer({ models: [JUDGE_MODEL], responder: ifbJudge });
-    const [overContent, overCatalog] = await Promise.all([
+    const nowhere = join(temp.dir, "no-such-folder", "report.json");
+    const [overContent, overCatalog, noFolder] = await Promise.all([
       runEvalgate(["evaluate", draft, "--catalog", catalog, "--format", "junit", "--out", draft], {
         env: judgeEnv(own.url),
       }),
@@ -127,9 +128,15 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
         ["evaluate", content, "--catalog", catalog, "--out", `${temp.dir}/./catalog.toon`],
         { env: judgeEnv(own.url) },
       ),
+      runEvalgate(["evaluate", content, "--catalog", catalog, "--out", nowhere], {
+        env: judgeEnv(own.url),
+      }),
     ]);
     await own.close();
-    for (const run of [overContent, overCatalog]) {
+    expect(messages(noFolder.stderr)).toEqual([
+      `evalgate: --out ${nowhere}: there is no folder ${dirname(nowhere)} [COMMAND_INVALID]`,
+    ]);
+    for (const run of [overContent, overCatalog, noFolder]) {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
     }

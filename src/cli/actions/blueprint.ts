@@ -12,7 +12,7 @@ import type { CliContext, TextOutput } from "../context.js";
 import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { createLiveLine } from "../liveLine.js";
 import { readyModel } from "../modelCheck.js";
-import { writeOutput } from "../outputFile.js";
+import { checkOutFile, writeOutput } from "../outputFile.js";
 import { coveragePasses, renderBlueprintJunit } from "../report/junitBlueprint.js";
 
 export interface BlueprintRunCommandOptions {
@@ -126,6 +126,7 @@ export async function runBlueprintCommand(
   const [{ loadBlueprint, prepareBlueprint, runBlueprint }, { encode: encodeToon }] =
     await Promise.all([import("../../blueprints/index.js"), import("@toon-format/toon")]);
   const path = resolve(context.cwd, file);
+  checkOutFile(options.out, [["blueprint", file]], context.cwd);
   const blueprint = await loadBlueprint(path);
   // Its points checked first: a broken blueprint is named as such, whatever the models.
   await checkFunctionFiles(prepareBlueprint(blueprint, path).prompts, path);

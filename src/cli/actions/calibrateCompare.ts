@@ -9,7 +9,7 @@ import { contentOfTraces } from "../../judge/tracedContent.js";
 import { redactSecretText } from "../../redact.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
-import { writeOutput } from "../outputFile.js";
+import { checkOutFile, writeOutput } from "../outputFile.js";
 import { readyJudge } from "../panelJudges.js";
 import { renderComparison } from "../report/calibration/render.js";
 import { type CheckpointStore, storeConnection } from "../review/store.js";
@@ -27,6 +27,7 @@ export async function runCalibrateCompare(
   options: CalibrateCommandOptions,
   context: CliContext,
 ): Promise<void> {
+  checkOutFile(options.out, [["catalog", options.catalog]], context.cwd);
   const catalog = await catalogOfFlags(options, store, context, "--compare");
   const { target, model } = await readyJudge(options.model, undefined, context);
   const reviews = await openReviewStore(storeConnection(store));

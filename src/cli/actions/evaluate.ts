@@ -20,7 +20,7 @@ import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
 import { openFewShot } from "../fewShotSource.js";
 import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
 import { resolveModelTarget } from "../modelChoice.js";
-import { refuseOutOverInputs, writeOutput } from "../outputFile.js";
+import { checkOutFile, writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions, panelSettingOf } from "../panelJudges.js";
 import { createProgressReporter } from "../progress.js";
 import {
@@ -177,7 +177,7 @@ function refuseBadPaths(paths: string[], options: EvaluateCommandOptions, cwd: s
   const { catalog, db, trace } = options;
   const inputs: [string, string | undefined][] = paths.map((p) => ["content file", p]);
   inputs.push(["catalog", catalog], ["--db file", db], ["--trace file", trace]);
-  refuseOutOverInputs(options.out, inputs, cwd);
+  checkOutFile(options.out, inputs, cwd);
 }
 
 /**

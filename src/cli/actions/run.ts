@@ -9,6 +9,7 @@ import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
 import { displayPath } from "../displayPath.js";
 import { CliError, OutputFileError } from "../errors.js";
 import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
+import { refuseFolder } from "../outputFile.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import type { StageProgressReporter } from "../progressStages.js";
 import {
@@ -16,7 +17,6 @@ import {
   fileHolding,
   formatOfPath,
   refuseExistingOut,
-  refuseFolder,
   renderProposal,
   writeNewFile,
 } from "../proposalOutput.js";
