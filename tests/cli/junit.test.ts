@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderJunitSuites } from "../../src/cli/report/junit.js";
 import { type OllamaChatRequest, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import {
   evidenceOf,
@@ -296,5 +297,31 @@ describe.concurrent("evalgate evaluate --format junit", { timeout: SPAWN_TIMEOUT
       .chatRequests()
       .filter((r) => r.messages.some((m) => m.content.includes(marker)));
     expect(about).toHaveLength(0);
+  });
+});
+
+describe("JUnit testsuite times", () => {
+  it("each testsuite carries its own evaluation's time, the document's only where it has none", () => {
+    const suite = (name: string, timestamp?: string) => ({
+      name,
+      properties: [],
+      cases: [{ name: "overall", classname: name, time: 0, outcome: "passed" as const }],
+      ...(timestamp === undefined ? {} : { timestamp }),
+    });
+    const root = readXml(
+      renderJunitSuites(
+        [
+          suite("a.md", "2026-11-29T10:00:00.123Z"),
+          suite("b.md", "2026-11-29T10:07:30.000Z"),
+          suite("c.md"),
+        ],
+        "2026-11-29T09:59:59.000Z",
+      ),
+    );
+    expect(childrenNamed(root, "testsuite").map((s) => s.attributes.timestamp)).toEqual([
+      "2026-11-29T10:00:00",
+      "2026-11-29T10:07:30",
+      "2026-11-29T09:59:59",
+    ]);
   });
 });

@@ -29,6 +29,8 @@ export interface JunitSuite {
   name: string;
   properties: ReadonlyArray<readonly [string, string]>;
   cases: JunitCase[];
+  /** When the suite ran (ISO 8601); the document's time when not given. */
+  timestamp?: string;
 }
 
 /** One content file's evaluation, named as the user gave the file. */
@@ -140,7 +142,7 @@ function evaluationSuite(evaluated: EvaluatedFile, failUnder?: number): JunitSui
   if (failUnder !== undefined) properties.push(["failUnder", String(failUnder)]);
   if (result.status !== undefined) properties.push(["status", result.status]);
   if (result.model !== undefined) properties.push(["model", result.model]);
-  return { name: evaluated.file, properties, cases };
+  return { name: evaluated.file, properties, cases, timestamp: result.timestamp };
 }
 
 /** The counts of `cases`; Jenkins' JUnit schema has `skipped` on a testsuite only, not on the root. */
@@ -179,7 +181,7 @@ function caseElement(each: JunitCase): XmlElement {
 
 /** The JUnit XML document of `suites`, the root's counts the sums of the suites'. */
 export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string): string {
-  const timestamp = isoTime.replace(/\.\d+Z$/, "").replace(/Z$/, "");
+  const junitTime = (iso: string) => iso.replace(/\.\d+Z$/, "").replace(/Z$/, "");
   const elements = suites.map((suite, index): XmlElement => {
     const properties: XmlElement = {
       name: "properties",
@@ -197,7 +199,7 @@ export function renderJunitSuites(suites: readonly JunitSuite[], isoTime: string
         ["name", suite.name],
         ["id", index],
         ...countAttributes(suite.cases, true),
-        ["timestamp", timestamp],
+        ["timestamp", junitTime(suite.timestamp ?? isoTime)],
       ],
       children: [properties, ...suite.cases.map(caseElement)],
     };
