@@ -58,18 +58,39 @@ export interface JudgeCacheOptions {
 /** `false` turns the cache off; options turn it on. */
 export type JudgeCacheSetting = false | JudgeCacheOptions;
 
-/** Answers in this process's memory: for library use without a database. */
+/** The answers a memory store keeps by default: the least recently used go first beyond it. */
+export const MEMORY_CACHE_ENTRIES = 10_000;
+
+/**
+ * Answers in this process's memory, for library use without a database: at most `maxEntries`
+ * (default 10,000), the least recently used dropped first, so a long-lived process stays bounded.
+ */
 export class MemoryJudgeCacheStore implements JudgeCacheStore {
   private readonly entries = new Map<string, JudgeCacheEntry>();
+
+  constructor(private readonly maxEntries = MEMORY_CACHE_ENTRIES) {
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new RangeError(`maxEntries must be a whole number of at least 1, not ${maxEntries}`);
+    }
+  }
 
   async get(key: string, notBefore: string | undefined): Promise<string | undefined> {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    return notBefore !== undefined && entry.createdAt < notBefore ? undefined : entry.answer;
+    if (notBefore !== undefined && entry.createdAt < notBefore) return undefined;
+    // Used now: it moves to the end of the order the oldest are dropped from.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.answer;
   }
 
   async put(entry: JudgeCacheEntry): Promise<void> {
+    this.entries.delete(entry.key);
     this.entries.set(entry.key, entry);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
   }
 
   get size(): number {

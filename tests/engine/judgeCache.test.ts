@@ -74,6 +74,28 @@ describe("the judge-call cache", () => {
     expect(second.result.traces).toHaveLength(0);
   });
 
+  it("keeps at most maxEntries answers in memory, the least recently used dropped first", async () => {
+    const store = new MemoryJudgeCacheStore(2);
+    const entry = (key: string) => ({
+      key,
+      answer: `answer ${key}`,
+      model: "m",
+      purpose: "criterion",
+      createdAt: "2026-11-29T10:00:00.000Z",
+    });
+    await store.put(entry("a"));
+    await store.put(entry("b"));
+    await store.put(entry("c")); // a, the oldest, goes
+    expect(await store.get("a", undefined)).toBeUndefined();
+    expect(await store.get("b", undefined)).toBe("answer b"); // b is used: c is now the oldest
+    await store.put(entry("d"));
+    expect(store.size).toBe(2);
+    expect(await store.get("c", undefined)).toBeUndefined();
+    expect(await store.get("b", undefined)).toBe("answer b");
+    expect(await store.get("d", undefined)).toBe("answer d");
+    expect(() => new MemoryJudgeCacheStore(0)).toThrow(RangeError);
+  });
+
   it("asks again only for the criterion whose text changed", async () => {
     const catalog = await budgetCatalog();
     const store = new MemoryJudgeCacheStore();
