@@ -75,7 +75,12 @@ export interface PanelChoice {
   panel?: PanelOptions;
 }
 
+/** The panel choice, refused when `panel` is given without two or more `judges`. */
 export function panelChoice(options: PanelChoice): PanelChoice {
+  if (options.panel !== undefined && (options.judges?.length ?? 0) < 2) {
+    // A minimum agreement nobody can fall under would be a gate that never holds anything.
+    throw new EvaluationError("input", "the panel option needs two or more judges");
+  }
   return { judges: options.judges, panel: options.panel };
 }
 

@@ -11,7 +11,7 @@ import type {
   PanelSummary,
 } from "../scoring/result.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
-import { EvaluationError, type EvaluationModelError, parseInput } from "./errors.js";
+import { type EvaluationModelError, parseInput } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
 import { type CatalogJudging, fulfilledOrThrow, judgeCatalog } from "./judgeCatalog.js";
 import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
@@ -22,6 +22,7 @@ import {
   type EvaluationSettings,
   type PanelSettings,
   PanelSettingsSchema,
+  panelChoice,
 } from "./options.js";
 import { aggregatePanel, type MemberAnswer } from "./panelAggregate.js";
 
@@ -40,11 +41,7 @@ export interface Judging {
 
 /** `model` alone, or each of `judges`; every judge is built (its spec checked) before any call. */
 export function judgingOf(options: EvaluateContentOptions, settings: EvaluationSettings): Judging {
-  const panel = parseInput(PanelSettingsSchema, options.panel ?? {}, "panel option");
-  if (options.panel !== undefined && (options.judges?.length ?? 0) < 2) {
-    // A minimum agreement nobody can fall under would be a gate that never holds anything.
-    throw new EvaluationError("input", "the panel option needs two or more judges");
-  }
+  const panel = parseInput(PanelSettingsSchema, panelChoice(options).panel ?? {}, "panel option");
   const { traceFile, signal, catalog } = options;
   const traced = { traceFile, signal, registryVersion: catalog.registryVersion };
   if (options.model === null && !options.judges?.length) {

@@ -215,6 +215,7 @@ function reviewUpdate(stage: NodeStage, result: EvaluationResult): ProposalUpdat
  * });
  */
 export function createEvaluationNode(options: EvaluationNodeOptions): EvaluationNode {
+  panelChoice(options); // a panel without two judges is refused when the node is made
   const contentId = options.contentId ?? options.contentType;
   const stage: NodeStage = {
     options,

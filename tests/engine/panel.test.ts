@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
+import { createEvaluationNode } from "../../src/graph/evaluationNode.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import {
   jsonAnswer,
@@ -241,6 +242,18 @@ describe("a panel of judges", () => {
       });
     }
     expect(a?.calls).toHaveLength(0);
+    // An evaluation node is refused when it is made, not when a graph first runs it.
+    expect(() =>
+      createEvaluationNode({
+        contentType: "budget",
+        contentExtractor: () => CONTENT,
+        criteriaPath: "budget.json",
+        resultField: "budgetResult",
+        statusField: "budgetStatus",
+        judges: [judgeOf(a as ScriptedChatModel)],
+        panel: { minAgreement: 0.9 },
+      }),
+    ).toThrow("the panel option needs two or more judges");
   });
 
   it("a member's notes on its judging name the member", async () => {
