@@ -1,10 +1,11 @@
 /**
  * A quote is verified when its normalised words occur in the content in order, or a stretch of
- * about its length holds VERIFIED_SIMILARITY of them (one sliding-window pass: linear).
+ * about its length holds all of them but one in ten (at least one may be missing from a quote
+ * of MIN_FUZZY_WORDS or more): one sliding-window pass, linear.
  */
-const VERIFIED_SIMILARITY = 0.8;
+const MISSING_WORDS_PER = 10;
 /** Quotes shorter than this many words count only when they occur word for word. */
-const MIN_FUZZY_WORDS = 4;
+const MIN_FUZZY_WORDS = 5;
 /** Extra words a matching stretch may have beyond the quote's own length. */
 const WINDOW_SLACK = 2;
 
@@ -35,8 +36,8 @@ interface QuoteMatch {
   similarity: number;
 }
 
-/** The largest share of the quote's words (counted with multiplicity) in any window of the content. */
-function bestWindowShare(quote: readonly string[], content: readonly string[]): number {
+/** The most of the quote's words (counted with multiplicity) in any window of the content. */
+function bestWindowCount(quote: readonly string[], content: readonly string[]): number {
   const wanted = new Map<string, number>();
   for (const word of quote) wanted.set(word, (wanted.get(word) ?? 0) + 1);
   const held = new Map<string, number>();
@@ -63,14 +64,16 @@ function bestWindowShare(quote: readonly string[], content: readonly string[]): 
     }
     if (overlap > best) best = overlap;
   }
-  return quote.length === 0 ? 0 : best / quote.length;
+  return best;
 }
 
 export function checkQuote(quote: string, source: QuoteSource): QuoteMatch {
   const words = wordsOf(quote);
   if (words.length === 0) return { verified: false, similarity: 0 };
   if (source.joined.includes(` ${words.join(" ")} `)) return { verified: true, similarity: 1 };
-  const similarity = Math.round(bestWindowShare(words, source.words) * 1000) / 1000;
-  const verified = words.length >= MIN_FUZZY_WORDS && similarity >= VERIFIED_SIMILARITY;
+  const found = bestWindowCount(words, source.words);
+  const similarity = Math.round((found / words.length) * 1000) / 1000;
+  const missingAllowed = Math.max(1, Math.floor(words.length / MISSING_WORDS_PER));
+  const verified = words.length >= MIN_FUZZY_WORDS && words.length - found <= missingAllowed;
   return { verified, similarity };
 }

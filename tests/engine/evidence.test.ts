@@ -69,6 +69,19 @@ describe("checkQuote: a judge's quote against the content", () => {
     });
   });
 
+  it("a long quote may miss one word in ten, never more: words added to a true quote are flagged", () => {
+    // The whole content (41 words) and "and signed letters of commitment": the content's one
+    // "of" matches one of the quote's two, so 41 of 46 words are found (0.891), 5 missing where
+    // 46 words allow 4.
+    const padded = `${PROPOSAL} and signed letters of commitment`;
+    expect(checkQuote(padded, source)).toEqual({ verified: false, similarity: 0.891 });
+    // With "and signed" only: 41 of 43 words (0.953), 2 missing where 43 allow 4.
+    expect(checkQuote(`${PROPOSAL} and signed`, source)).toEqual({
+      verified: true,
+      similarity: 0.953,
+    });
+  });
+
   it("flags the made-up quote: at best 2 of its 7 words share a stretch of the content", () => {
     // "…from 41 to 12 days, measured on 2,300 cases. Two councils…": "12" and "councils" fall in
     // one stretch of nine words; "of" (consortium of three) is far from both: 2 / 7 = 0.286.
