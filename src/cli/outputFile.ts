@@ -28,6 +28,9 @@ export function refuseFolder(flag: string, path: string, cwd: string, example: s
   );
 }
 
+/** `--out -` is stdout, as without --out. */
+const STDOUT = "-";
+
 function realPath(path: string): string {
   try {
     return realpathSync(path);
@@ -45,7 +48,7 @@ export function checkOutFile(
   inputs: ReadonlyArray<readonly [string, string | undefined]>,
   cwd: string,
 ): void {
-  if (out === undefined) return;
+  if (out === undefined || out === STDOUT) return;
   refuseFolder("--out", out, cwd, "report");
   refuseMissingFolder(out, cwd);
   const target = realPath(resolve(cwd, out));
@@ -79,7 +82,7 @@ export async function writeOutput(
   what: string,
   context: Pick<CliContext, "stdout" | "stderr" | "cwd">,
 ): Promise<void> {
-  if (out === undefined) {
+  if (out === undefined || out === STDOUT) {
     context.stdout.write(text);
     return;
   }

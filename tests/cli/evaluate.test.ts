@@ -1,5 +1,6 @@
 /** `evalgate evaluate` end to end: the real command in a child process, judged by the test server. */
 
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,7 @@ import {
   JUDGE_MODEL,
   judgeEnv,
   REVIEW_CONTENT,
+  ROOT,
   runEvalgate,
   SPAWN_TIMEOUT,
   tempFolderForFile,
@@ -235,6 +237,27 @@ describe.concurrent("evalgate evaluate", { timeout: SPAWN_TIMEOUT }, () => {
     expect(html).toContain("patent filing");
     // No temporary file is left beside the report.
     expect((await readdir(temp.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("--out - writes the report on stdout, as without --out, and no file named '-'", async () => {
+    const run = await runEvalgate(
+      [
+        "evaluate",
+        fundable,
+        "--catalog",
+        join(ROOT, IFB_CATALOG),
+        "--format",
+        "json",
+        "--out",
+        "-",
+      ],
+      { env: judgeEnv(server.url), cwd: temp.dir },
+    );
+    expect(run.stderr).not.toContain("evalgate:");
+    expect(run.code).toBe(0);
+    expect(EvaluationResultSchema.parse(JSON.parse(run.stdout)).passed).toBe(true);
+    expect(run.stderr).not.toContain("wrote");
+    expect(existsSync(join(temp.dir, "-"))).toBe(false);
   });
 
   it("judges a project folder on its documents: isar-robotics fails the knockout, REJECTED, exit 1", async () => {
