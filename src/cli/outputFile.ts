@@ -51,6 +51,8 @@ export function checkOutFile(
   if (out === undefined || out === STDOUT) return;
   refuseFolder("--out", out, cwd, "report");
   refuseMissingFolder(out, cwd);
+  const special = notRegularFile(resolve(cwd, out));
+  if (special !== undefined) throw new CliError(`--out ${out} ${special}`);
   const target = realPath(resolve(cwd, out));
   for (const [what, path] of inputs) {
     if (path === undefined || realPath(resolve(cwd, path)) !== target) continue;
@@ -60,8 +62,20 @@ export function checkOutFile(
   }
 }
 
+/**
+ * Why `path` cannot be replaced by a report: it is a device, FIFO or socket (renamed over as
+ * root, /dev/null would become a file). A link is checked as what it points to.
+ */
+function notRegularFile(path: string): string | undefined {
+  const found = statSync(path, { throwIfNoEntry: false });
+  if (found === undefined || found.isFile() || found.isDirectory()) return undefined;
+  return "is not a regular file (a device, FIFO or socket): give a file, or --out - for stdout";
+}
+
 /** Through a temporary file renamed into place: no half-written report, no file left on failure. */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
+  const special = notRegularFile(path);
+  if (special !== undefined) throw new OutputFileError(path, special);
   const temp = join(
     dirname(path),
     `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,

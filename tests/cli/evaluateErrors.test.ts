@@ -3,7 +3,8 @@
  * one clear message on stderr, nothing on stdout and no --out file — except a model that fails
  * during the run: the report is written first (evaluateModelDown.test.ts).
  */
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, lstatSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,7 +121,10 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
     // A server of its own: the other tests of this file run at the same time.
     const own = await startOllamaServer({ models: [JUDGE_MODEL], responder: ifbJudge });
     const nowhere = join(temp.dir, "no-such-folder", "report.json");
-    const [overContent, overCatalog, noFolder] = await Promise.all([
+    // A FIFO stands for a device such as /dev/null, which a report renamed over would replace.
+    const fifo = join(temp.dir, "reports.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const [overContent, overCatalog, noFolder, special] = await Promise.all([
       runEvalgate(["evaluate", draft, "--catalog", catalog, "--format", "junit", "--out", draft], {
         env: judgeEnv(own.url),
       }),
@@ -131,12 +135,19 @@ describe.concurrent("evalgate evaluate errors (exit 2)", { timeout: SPAWN_TIMEOU
       runEvalgate(["evaluate", content, "--catalog", catalog, "--out", nowhere], {
         env: judgeEnv(own.url),
       }),
+      runEvalgate(["evaluate", content, "--catalog", catalog, "--out", fifo], {
+        env: judgeEnv(own.url),
+      }),
     ]);
+    expect(messages(special.stderr)).toEqual([
+      `evalgate: --out ${fifo} is not a regular file (a device, FIFO or socket): give a file, or --out - for stdout [COMMAND_INVALID]`,
+    ]);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
     await own.close();
     expect(messages(noFolder.stderr)).toEqual([
       `evalgate: --out ${nowhere}: there is no folder ${dirname(nowhere)} [COMMAND_INVALID]`,
     ]);
-    for (const run of [overContent, overCatalog, noFolder]) {
+    for (const run of [overContent, overCatalog, noFolder, special]) {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
     }
