@@ -16,22 +16,27 @@ function judge(name: string, result: "pass" | "fail", quotes: string[]) {
   });
 }
 
+/** One pass/fail check: have the partners committed? */
+function supportCatalog() {
+  return catalogOf({
+    id: "support",
+    name: "Support",
+    version: "1",
+    criteria: [
+      {
+        id: "partners",
+        title: "Partner commitment",
+        description: "Partners have committed.",
+        weight: 1,
+        method: { kind: "check" },
+      },
+    ],
+  });
+}
+
 describe("the review page's evaluation view", () => {
   it("says once why the result is held, and shows each judge's answer, the agreement and the quotes found or not", async () => {
-    const catalog = catalogOf({
-      id: "support",
-      name: "Support",
-      version: "1",
-      criteria: [
-        {
-          id: "partners",
-          title: "Partner commitment",
-          description: "Partners have committed.",
-          weight: 1,
-          method: { kind: "check" },
-        },
-      ],
-    });
+    const catalog = supportCatalog();
     const evaluation = await evaluateContent({
       content: "Two councils have expressed informal interest in joining the second phase.",
       catalog,
@@ -55,20 +60,7 @@ describe("the review page's evaluation view", () => {
   });
 
   it("counts a panel's gaps in words, as the reports do: 1 missing answer", async () => {
-    const catalog = catalogOf({
-      id: "support",
-      name: "Support",
-      version: "1",
-      criteria: [
-        {
-          id: "partners",
-          title: "Partner commitment",
-          description: "Partners have committed.",
-          weight: 1,
-          method: { kind: "check" },
-        },
-      ],
-    });
+    const catalog = supportCatalog();
     const down = new ScriptedChatModel({
       model: "b",
       responder: () => {
