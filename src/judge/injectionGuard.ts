@@ -1,6 +1,12 @@
-import { conflictingDecisions, repeatedFieldProblem } from "./answerAmbiguity.js";
-import { answerTooLong, stripReasoningBlocks } from "./answerText.js";
-import { fieldOf, readCheck, readReasoning } from "./answerValues.js";
+import {
+  answerTooLong,
+  conflictingDecisions,
+  fieldOf,
+  readCheck,
+  readReasoning,
+  repeatedFieldProblem,
+  stripReasoningBlocks,
+} from "./answerValues.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";
 import { splitTables } from "./parseBatch.js";
 

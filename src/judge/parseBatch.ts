@@ -4,9 +4,14 @@ import type { Criterion } from "../criteria/model.js";
 import { decodeToon } from "../toon/decode.js";
 import { isToonError } from "../toon/errors.js";
 import type { JudgeAnswer } from "./answer.js";
-import { listed, times } from "./answerAmbiguity.js";
-import { answerTooLong, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerText.js";
-import { isQuote } from "./answerValues.js";
+import {
+  answerTooLong,
+  isQuote,
+  listed,
+  MAX_ANSWER_CHARS,
+  stripReasoningBlocks,
+  times,
+} from "./answerValues.js";
 import { parseJudgeResponse } from "./parse.js";
 
 /** The table's columns; any other (a `verdict`) is kept, to be read as the answer's own field. */

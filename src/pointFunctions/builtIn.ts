@@ -1,9 +1,11 @@
 import {
+  type AsyncPointFunction,
   type AsyncPointFunctionDefinition,
   type AsyncPointFunctionSpec,
   argsProblem,
   bindAsyncPointFunction,
   bindPointFunction,
+  type PointFunction,
   type PointFunctionDefinition,
   type PointFunctionSpec,
 } from "./contract.js";
@@ -13,28 +15,16 @@ import { REFERENCE_POINT_FUNCTIONS } from "./reference.js";
 import { STRUCTURE_POINT_FUNCTIONS } from "./structure.js";
 import { TEXT_POINT_FUNCTIONS } from "./text.js";
 
-const BASE_SPECS: Readonly<Record<string, PointFunctionSpec<unknown>>> = {
+const BASE_SPECS = {
   ...TEXT_POINT_FUNCTIONS,
   ...PATTERN_POINT_FUNCTIONS,
   ...STRUCTURE_POINT_FUNCTIONS,
   ...REFERENCE_POINT_FUNCTIONS,
 };
+const MODEL_SPECS = EMBEDDING_POINT_FUNCTIONS;
 
-const MODEL_SPECS: Readonly<Record<string, AsyncPointFunctionSpec<unknown>>> = {
-  ...EMBEDDING_POINT_FUNCTIONS,
-};
-
-type BasePointFunctionName =
-  | keyof typeof TEXT_POINT_FUNCTIONS
-  | keyof typeof PATTERN_POINT_FUNCTIONS
-  | keyof typeof STRUCTURE_POINT_FUNCTIONS
-  | keyof typeof REFERENCE_POINT_FUNCTIONS;
-export type PointFunctionName = BasePointFunctionName | `not_${BasePointFunctionName}`;
-
-type BaseModelPointFunctionName = keyof typeof EMBEDDING_POINT_FUNCTIONS;
-export type ModelPointFunctionName =
-  | BaseModelPointFunctionName
-  | `not_${BaseModelPointFunctionName}`;
+export type PointFunctionName = keyof typeof BASE_SPECS | `not_${keyof typeof BASE_SPECS}`;
+export type ModelPointFunctionName = keyof typeof MODEL_SPECS | `not_${keyof typeof MODEL_SPECS}`;
 
 function definitionsOf<
   Spec extends PointFunctionSpec<unknown> | AsyncPointFunctionSpec<unknown>,
@@ -56,12 +46,16 @@ function definitionsOf<
 }
 
 /** The built-in point functions, each with its `not_` variant. */
-export const POINT_FUNCTIONS = definitionsOf(BASE_SPECS, bindPointFunction) as Readonly<
-  Record<PointFunctionName, PointFunctionDefinition>
->;
+export const POINT_FUNCTIONS = definitionsOf<PointFunctionSpec<unknown>, PointFunction>(
+  BASE_SPECS,
+  bindPointFunction,
+) as Readonly<Record<PointFunctionName, PointFunctionDefinition>>;
 
 /** The built-in point functions that ask the model server; `fn` needs a context with an embedder. */
-export const MODEL_POINT_FUNCTIONS = definitionsOf(MODEL_SPECS, bindAsyncPointFunction) as Readonly<
+export const MODEL_POINT_FUNCTIONS = definitionsOf<
+  AsyncPointFunctionSpec<unknown>,
+  AsyncPointFunction
+>(MODEL_SPECS, bindAsyncPointFunction) as Readonly<
   Record<ModelPointFunctionName, AsyncPointFunctionDefinition>
 >;
 
@@ -85,6 +79,9 @@ export function checkPointFunctionArgs(name: string, args: unknown): string | un
     const known = [...Object.keys(POINT_FUNCTIONS), ...Object.keys(MODEL_POINT_FUNCTIONS)];
     return `unknown point function '${name}'; known: ${known.join(", ")}`;
   }
-  const base = name.replace(/^not_/, "");
-  return argsProblem(name, BASE_SPECS[base] ?? MODEL_SPECS[base]!, args);
+  const specs: Record<string, PointFunctionSpec<unknown> | AsyncPointFunctionSpec<unknown>> = {
+    ...BASE_SPECS,
+    ...MODEL_SPECS,
+  };
+  return argsProblem(name, specs[name.replace(/^not_/, "")]!, args);
 }

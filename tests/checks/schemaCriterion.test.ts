@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runSchemaCriterion } from "../../src/checks/schemaCriterion.js";
-import { decodeAnswerProblem } from "../../src/judge/decodeOutputSchema.js";
+import { decodeAnswerProblem } from "../../src/judge/parse.js";
 import { CriterionOutcomeSchema } from "../../src/scoring/result.js";
 import { criterion, FIXTURES_DIR, QUIZ_LEVELS } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ANSWER_CHARS } from "../../src/judge/answerText.js";
+import { MAX_ANSWER_CHARS } from "../../src/judge/answerValues.js";
 import { scanJsonObjects } from "../../src/judge/jsonObjectScan.js";
 import { parseJudgeResponse } from "../../src/judge/parse.js";
 import { scoreFivePoint } from "./criteria.js";
