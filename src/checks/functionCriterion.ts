@@ -13,6 +13,7 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
   const name = method.name;
   const evidence = argsEvidence(method.args);
   const levels = method.levels;
+  const failed = (message: string) => notEvaluated(`${message}.`, message, evidence);
 
   if (typeof result === "boolean") {
     return yesNoOutcome(result, levels, `Function '${name}' evaluated to ${result}.`, evidence);
@@ -20,8 +21,7 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
 
   if (typeof result === "number") {
     if (!Number.isFinite(result)) {
-      const message = `Function '${name}' returned ${result}, not a number from 0 to 1`;
-      return notEvaluated(`${message}.`, message, evidence);
+      return failed(`Function '${name}' returned ${result}, not a number from 0 to 1`);
     }
     const score = Math.min(1, Math.max(0, result));
     return evaluated(
@@ -33,14 +33,13 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
   }
 
   if (typeof result === "string") {
-    const validIds = (levels ?? []).map((level) => level.id);
     const level = levels?.find((candidate) => candidate.id === result);
     if (level === undefined) {
-      const message =
+      return failed(
         levels === undefined
           ? `Function '${name}' returned the level id '${result}', but the criterion defines no levels`
-          : `Function '${name}' returned the unknown level id '${result}'; valid level ids: ${validIds.join(", ")}`;
-      return notEvaluated(`${message}.`, message, evidence);
+          : `Function '${name}' returned the unknown level id '${result}'; valid level ids: ${levels.map((l) => l.id).join(", ")}`,
+      );
     }
     return evaluated(
       level.score,
@@ -60,10 +59,10 @@ function interpretResult(method: FunctionMethod, result: unknown): CriterionOutc
     );
   }
 
-  const message =
+  return failed(
     `Function '${name}' returned ${describeValue(result)}; ` +
-    "expected a boolean, a number from 0 to 1, a level id or { error }";
-  return notEvaluated(`${message}.`, message, evidence);
+      "expected a boolean, a number from 0 to 1, a level id or { error }",
+  );
 }
 
 /** A function that cannot be resolved, reports `{ error }` or throws leaves the criterion not evaluated. */

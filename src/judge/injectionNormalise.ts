@@ -204,24 +204,15 @@ function unPig(word: string): string | undefined {
   const lower = word.toLowerCase();
   if (!lower.endsWith("ay") || lower.length < 4) return undefined;
   const candidates: string[] = [];
-  if (lower.endsWith("way") && VOWEL.test(lower)) candidates.push(lower.slice(0, -3));
-  if (lower.endsWith("yay") && VOWEL.test(lower)) candidates.push(lower.slice(0, -3));
+  if (/[wy]ay$/.test(lower) && VOWEL.test(lower)) candidates.push(lower.slice(0, -3));
   const stem = lower.slice(0, -2);
   for (let k = 1; k <= 3 && k < stem.length; k++) {
     const onset = stem.slice(-k);
     const body = stem.slice(0, -k);
     if (CONSONANTS.test(onset) && VOWEL.test(body)) candidates.push(onset + body);
   }
-  let best: string | undefined;
-  let bestScore = -1;
-  for (const candidate of candidates) {
-    const score = known(candidate);
-    if (score > bestScore) {
-      best = candidate;
-      bestScore = score;
-    }
-  }
-  return best;
+  // A stable sort: of equally known readings, the first (the shorter move) stays first.
+  return candidates.map((c) => ({ c, score: known(c) })).sort((a, b) => b.score - a.score)[0]?.c;
 }
 
 export function pigLatinViews(text: string): DerivedView[] {

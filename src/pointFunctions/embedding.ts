@@ -1,21 +1,12 @@
 import { z } from "zod";
 import type { AsyncPointFunctionSpec, PointFunctionContext } from "./contract.js";
-import { NO_REFERENCE, optionsOf, scored } from "./reference.js";
+import { NO_REFERENCE, optionsOf, referenceArgs, scored } from "./reference.js";
 import { cosineSimilarity } from "./similarity.js";
 
 /** Meanings compared through the server's embeddings; an unreachable server is the point's error, never a score. */
 export const MAX_EMBED_INPUT_CHARS = 100_000;
 
-const embeddingArgs = z.union([
-  z.undefined(),
-  z.null(),
-  z.string().min(1),
-  z.strictObject({
-    reference: z.string().min(1).optional(),
-    min: z.number().min(0).max(1).optional(),
-    model: z.string().trim().min(1).max(200).optional(),
-  }),
-]);
+const embeddingArgs = referenceArgs({ model: z.string().trim().min(1).max(200).optional() });
 type EmbeddingArgs = z.infer<typeof embeddingArgs>;
 
 function isZero(vector: readonly number[]): boolean {

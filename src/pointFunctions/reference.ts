@@ -26,15 +26,17 @@ const rougeArgs = z.union([
 ]);
 type RougeArgs = z.infer<typeof rougeArgs>;
 
-const levenshteinArgs = z.union([
-  noArgs,
-  z.string().min(1),
-  z.strictObject({
-    reference: z.string().min(1).optional(),
-    min: threshold.optional(),
-    ignoreCase: z.boolean().optional(),
-  }),
-]);
+/** No args, a reference text, or `{ reference?, min? }` with the function's own options. */
+export function referenceArgs<Shape extends z.ZodRawShape>(options: Shape) {
+  const reference = z.string().min(1);
+  return z.union([
+    noArgs,
+    reference,
+    z.strictObject({ reference: reference.optional(), min: threshold.optional(), ...options }),
+  ]);
+}
+
+const levenshteinArgs = referenceArgs({ ignoreCase: z.boolean().optional() });
 type LevenshteinArgs = z.infer<typeof levenshteinArgs>;
 
 export interface ReferenceOptions {
