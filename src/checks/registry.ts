@@ -148,18 +148,17 @@ export class FunctionRegistry implements FunctionAllowance {
   }
 
   private builtInPointFunction(ref: string): ResolvedFunction | undefined {
-    const context = this.context;
     const definition = isPointFunctionName(ref)
       ? POINT_FUNCTIONS[ref]
       : isModelPointFunctionName(ref)
         ? MODEL_POINT_FUNCTIONS[ref]
         : undefined;
-    if (definition === undefined) return undefined;
-    const { fn } = definition;
+    const fn = definition?.fn;
+    if (fn === undefined) return undefined;
     return {
       ref,
       origin: "builtin",
-      invoke: async (content, args) => fn(asText(content), args, context),
+      invoke: async (text, args) => fn(asText(text), args, this.context),
     };
   }
 

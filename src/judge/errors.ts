@@ -9,17 +9,14 @@ export interface JudgeErrorLocation {
 }
 
 /** `criterion 'c2' › override › line 3, column 7`. */
-function formatJudgeLocation(location: JudgeErrorLocation): string {
-  const parts: string[] = [];
-  if (location.criterionId !== undefined) parts.push(`criterion '${location.criterionId}'`);
-  if (location.source !== undefined) parts.push(location.source);
-  if (location.line !== undefined) {
-    parts.push(
-      location.column === undefined
-        ? `line ${location.line}`
-        : `line ${location.line}, column ${location.column}`,
-    );
-  }
+function formatJudgeLocation({ criterionId, source, line, column }: JudgeErrorLocation): string {
+  const parts = [
+    criterionId === undefined ? undefined : `criterion '${criterionId}'`,
+    source,
+    line === undefined
+      ? undefined
+      : `line ${line}${column === undefined ? "" : `, column ${column}`}`,
+  ].filter((part) => part !== undefined);
   return parts.length > 0 ? parts.join(" › ") : "judge";
 }
 

@@ -26,13 +26,9 @@ export function neutraliseData(text: string): string {
     });
 }
 
-function fenceId(label: string, body: string): string {
-  return createHash("sha256").update(label).update("\n").update(body).digest("hex").slice(0, 12);
-}
-
 /** Data between `<<<LABEL id=…>>>` and `<<<END LABEL id=…>>>`, neutralised. */
 export function fenceData(label: string, data: string): string {
   const body = neutraliseData(data);
-  const id = fenceId(label, body);
+  const id = createHash("sha256").update(`${label}\n`).update(body).digest("hex").slice(0, 12);
   return `<<<${label} id=${id}>>>\n${body}\n<<<END ${label} id=${id}>>>`;
 }

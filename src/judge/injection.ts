@@ -4,7 +4,7 @@
  * each rule only where its keywords can occur. Indices and excerpts refer to the original text,
  * except for findings in a decoded view, whose excerpt is the decoded text.
  */
-import { KeywordHaystack, mayMatch } from "./injectionKeywords.js";
+import { INJECTION_RULES, KeywordHaystack, mayMatch, RULE_KEYWORDS } from "./injectionKeywords.js";
 import {
   ALWAYS_HIDDEN,
   type DerivedView,
@@ -13,7 +13,6 @@ import {
   type MainView,
   mainView,
 } from "./injectionNormalise.js";
-import { INJECTION_RULES, RULE_KEYWORDS } from "./injectionRuleSet.js";
 import type { InjectionKind } from "./injectionRules.js";
 
 export type { InjectionKind };

@@ -1,10 +1,9 @@
+import { conflictingDecisions, repeatedFieldProblem } from "./answerAmbiguity.js";
 import {
   answerTooLong,
-  conflictingDecisions,
   fieldOf,
   readCheck,
   readReasoning,
-  repeatedFieldProblem,
   stripReasoningBlocks,
 } from "./answerValues.js";
 import { scanJsonObjects } from "./jsonObjectScan.js";

@@ -1,3 +1,9 @@
+import { ENGLISH_RULES, type InjectionRule } from "./injectionRules.js";
+import { DIRECTIVE_RULES } from "./injectionRulesDirectives.js";
+import { FOREIGN_RULES } from "./injectionRulesForeign.js";
+import { FORGED_RULES } from "./injectionRulesForged.js";
+import { STRUCTURAL_RULES } from "./injectionRulesStructural.js";
+
 /**
  * An exact prefilter for the injection patterns: every match of a rule's pattern holds one keyword
  * of each of its groups, so a view lacking a group is not scanned. Folding maps what
@@ -7,6 +13,21 @@
 export function keywordGroups(spec: string): string[][] {
   return spec.split(" & ").map((group) => group.split(" ").filter((word) => word !== ""));
 }
+
+/** All injection rules, in the order the scan runs them. */
+export const INJECTION_RULES: readonly InjectionRule[] = [
+  ...ENGLISH_RULES,
+  ...FORGED_RULES,
+  ...FOREIGN_RULES,
+  ...STRUCTURAL_RULES,
+  ...DIRECTIVE_RULES,
+];
+
+export const RULE_KEYWORDS: ReadonlyMap<string, ReadonlyArray<readonly string[]>> = new Map(
+  INJECTION_RULES.flatMap((r) =>
+    r.keywords === undefined ? [] : [[r.rule, keywordGroups(r.keywords)]],
+  ),
+);
 
 const CASE_FOLD_EXTRAS: Readonly<Record<string, string>> = {
   ı: "i",

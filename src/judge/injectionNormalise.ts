@@ -5,7 +5,7 @@
  * bounded.
  */
 
-import { RULE_KEYWORDS } from "./injectionRuleSet.js";
+import { RULE_KEYWORDS } from "./injectionKeywords.js";
 
 /** Invisible characters that have no place in proposal prose. */
 export const ALWAYS_HIDDEN =

@@ -1,8 +1,14 @@
 import { formatSchemaError } from "../checks/schemaCriterion.js";
 import { compileJsonSchema, type JsonSchema } from "../criteria/jsonSchema.js";
-import { type Criterion, type Level, UNIT_SCALE } from "../criteria/model.js";
+import type { Criterion } from "../criteria/model.js";
 import { meetsThreshold } from "../scoring/consistency.js";
 import { type JudgeAnswer, JudgeAnswerSchema, unusableAnswer } from "./answer.js";
+import {
+  conflictingDecisions,
+  contradictingVerdictWord,
+  objectValues,
+  repeatedFieldProblem,
+} from "./answerAmbiguity.js";
 import {
   type AnswerContract,
   answerContractOf,
@@ -14,24 +20,17 @@ import {
 } from "./answerContract.js";
 import {
   answerTooLong,
-  conflictingDecisions,
-  contradictingVerdictWord,
   fieldOf,
-  listed,
   MAX_ANSWER_CHARS,
-  objectValues,
   QUOTE_FIELDS,
   readList,
   readQuotes,
   readReasoning,
-  readScore,
-  repeatedFieldProblem,
-  describeValue as shown,
   stripReasoningBlocks,
-  taggedTexts,
 } from "./answerValues.js";
+import { readCoverageXml } from "./coverageXml.js";
 import { type LenientObject, scanJsonObjects } from "./jsonObjectScan.js";
-import { NEGATORS } from "./reasoningLexicon.js";
+import { readProseLevel } from "./proseLevel.js";
 
 const REASONING_MISSING = "reasoning missing: every judgement must be justified";
 
@@ -238,153 +237,6 @@ function parseWithContract(
 
 export function parseJudgeResponse(text: string, criterion: Criterion): JudgeAnswer {
   return JudgeAnswerSchema.parse(parseWithContract(text, answerContractOf(criterion)));
-}
-
-/** A point's XML answer (`<reflection>…</reflection><coverage_extent>0.8</coverage_extent>`). */
-export interface CoverageXmlRead {
-  /** Undefined when the text holds no complete coverage_extent element. */
-  read?: Interpretation;
-  truncated: boolean;
-  reasoning: string;
-}
-
-function repeatedElement(
-  coverages: readonly string[],
-  reflections: readonly string[],
-): string | undefined {
-  // Coverage values compare as numbers where they are numbers ("0.8" and "0.80" agree).
-  const asNumber = (text: string) => (Number.isFinite(Number(text)) ? String(Number(text)) : text);
-  if (new Set(coverages.map(asNumber)).size > 1) {
-    return `the answer gives <coverage_extent> ${coverages.length} times: ${listed(coverages.map(shown))}`;
-  }
-  if (new Set(reflections).size > 1) {
-    return `the answer gives <reflection> ${reflections.length} times: ${listed(reflections.map(shown))}`;
-  }
-  return undefined;
-}
-
-export function readCoverageXml(text: string, contract: AnswerContract): CoverageXmlRead {
-  const reflections = taggedTexts(text, "reflection").inners.map((r) => r.trim());
-  const reasoning = reflections[0] ?? "";
-  const coverages = taggedTexts(text, "coverage_extent");
-  const values = coverages.inners.map((c) => c.trim());
-  const first = values[0];
-  if (first === undefined) return { truncated: coverages.open, reasoning };
-  const fail = (status: "invalid" | "ambiguous", error: string): CoverageXmlRead => ({
-    read: { status, error, reasoning },
-    truncated: false,
-    reasoning,
-  });
-  const repeated = repeatedElement(values, reflections);
-  if (repeated !== undefined) return fail("ambiguous", repeated);
-  if (contract.kind !== "numeric") {
-    return fail("invalid", "a coverage_extent answer is not pass/fail or a level");
-  }
-  const unit = readScore(first, UNIT_SCALE, "coverage_extent");
-  const { min, max } = contract.scale;
-  const read =
-    !unit.ok || (min === 0 && max === 1)
-      ? unit
-      : readScore(min + unit.value.score01 * (max - min), contract.scale, "coverage_extent");
-  if (!read.ok) return fail("invalid", read.error);
-  const notes = [...(unit.ok ? unit.notes : []), ...read.notes];
-  return { read: justified({ value: read.value, notes }, reasoning), truncated: false, reasoning };
-}
-
-/** A levels answer written as prose: the level it names, when it names exactly one. */
-/** The longest prose answer read for a level; longer text is an essay, not a classification. */
-const MAX_PROSE_LEVEL_CHARS = 2_000;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function namesOf(level: Level): string[] {
-  const spaced = level.id.replace(/[_-]+/g, " ");
-  return [...new Set([level.id, spaced, level.label].map((n) => n.trim().toLowerCase()))].filter(
-    (n) => n !== "",
-  );
-}
-
-interface Mention {
-  level: Level;
-  start: number;
-  end: number;
-}
-
-/** How many words before a level's name, in its clause, a negator turns it around. */
-const NEGATION_REACH = 4;
-
-/** "not excellent", "isn't really excellent": the words just before the name deny it. */
-function negated(lower: string, mention: Mention): boolean {
-  const clause =
-    lower
-      .slice(0, mention.start)
-      .split(/[.;:!?,]/)
-      .at(-1) ?? "";
-  const before = clause.replace(/n't\b|\bcannot\b/g, " not").match(/[\p{L}']+/gu) ?? [];
-  return before.slice(-NEGATION_REACH).some((word) => NEGATORS.has(word));
-}
-
-/** A mention inside a longer one does not count. */
-function mentionsIn(text: string, levels: readonly Level[]): Mention[] {
-  const lower = text.toLowerCase();
-  const found: Mention[] = [];
-  for (const level of levels) {
-    for (const name of namesOf(level)) {
-      const pattern = new RegExp(
-        `(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`,
-        "gu",
-      );
-      for (const match of lower.matchAll(pattern)) {
-        found.push({ level, start: match.index, end: match.index + match[0].length });
-      }
-    }
-  }
-  return found.filter(
-    (m) =>
-      !found.some(
-        (o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start,
-      ),
-  );
-}
-
-export function readProseLevel(text: string, levels: readonly Level[]): JudgeAnswer {
-  const prose = text.trim();
-  if (prose.length > MAX_PROSE_LEVEL_CHARS) {
-    return unusableAnswer(
-      "no JSON object found, and the prose answer is too long to read a level from",
-    );
-  }
-  const mentions = mentionsIn(prose, levels);
-  const denied = mentions.find((m) => negated(prose.toLowerCase(), m));
-  if (denied !== undefined) {
-    return unusableAnswer(
-      `no JSON object, and the prose answer negates the level it names ('${denied.level.id}'); the judge must give one`,
-      prose,
-    );
-  }
-  const named = [...new Set(mentions.map((m) => m.level))];
-  const [only] = named;
-  if (named.length === 1 && only !== undefined) {
-    return {
-      usable: true,
-      score01: only.score,
-      native: only.id,
-      level: only.id,
-      reasoning: prose,
-      hits: [],
-      misses: [],
-      notes: [`no JSON object: the prose answer names exactly one level, '${only.id}'`],
-    };
-  }
-  if (named.length > 1) {
-    return unusableAnswer(
-      `no JSON object, and the prose answer names ${named.length} levels (${named.map((l) => l.id).join(", ")}); the judge must give one`,
-      prose,
-    );
-  }
-  return unusableAnswer("no JSON object found, and the prose answer names no level", prose);
 }
 
 /**

@@ -4,14 +4,9 @@ import type { Criterion } from "../criteria/model.js";
 import { decodeToon } from "../toon/decode.js";
 import { isToonError } from "../toon/errors.js";
 import type { JudgeAnswer } from "./answer.js";
-import {
-  answerTooLong,
-  isQuote,
-  listed,
-  MAX_ANSWER_CHARS,
-  stripReasoningBlocks,
-  times,
-} from "./answerValues.js";
+import { listed, times } from "./answerAmbiguity.js";
+import { answerContractOf } from "./answerContract.js";
+import { answerTooLong, isQuote, MAX_ANSWER_CHARS, stripReasoningBlocks } from "./answerValues.js";
 import { parseJudgeResponse } from "./parse.js";
 
 /** The table's columns; any other (a `verdict`) is kept, to be read as the answer's own field. */
@@ -77,19 +72,13 @@ export function tableQuotes(cell: string | null | undefined): {
   return { quotes: all.slice(0, TABLE_QUOTE_LIMIT), notes };
 }
 
-/** The field of a single-criterion answer a row's score cell stands for. */
-const DECISIVE_FIELD: Partial<Record<Criterion["method"]["kind"], string>> = {
-  check: "result",
-  levels: "level_id",
-};
-
 /**
  * A row as the single-criterion answer it stands for, so one parser decides both: a further column
  * is a field of that answer, and one that says otherwise (a `verdict` of fail beside a top score,
  * a `result` beside a check's own) makes it ambiguous. Written key by key, so none is lost.
  */
 function asSingleAnswer(criterion: Criterion, row: BatchRow, quotes: readonly string[]): string {
-  const field = DECISIVE_FIELD[criterion.method.kind] ?? "score";
+  const { field } = answerContractOf(criterion);
   const { id: _id, score, quotes: _quotes, reasoning, ...others } = row;
   const fields = [
     ...Object.entries(others),

@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { KeywordHaystack, mayMatch } from "../../src/judge/injectionKeywords.js";
+import {
+  INJECTION_RULES,
+  KeywordHaystack,
+  mayMatch,
+  RULE_KEYWORDS,
+} from "../../src/judge/injectionKeywords.js";
 import { derivedViews, mainView } from "../../src/judge/injectionNormalise.js";
-import { INJECTION_RULES, RULE_KEYWORDS } from "../../src/judge/injectionRuleSet.js";
 
 /**
  * The keyword prefilter must be exact: a pattern is skipped over a view only when it cannot match
