@@ -94,10 +94,6 @@ function vectorsOf(body: string, count: number, context: ModelErrorContext): num
   return vectors;
 }
 
-function embeddingModelOf(options: EmbeddingServerOptions, env: ModelEnv, model?: string): string {
-  return model ?? options.model ?? (env.EVALGATE_EMBED_MODEL?.trim() || DEFAULT_EMBEDDING_MODEL);
-}
-
 async function postEmbed(
   settings: ModelSettings,
   context: ModelErrorContext,
@@ -133,7 +129,8 @@ export function createOllamaEmbedder(options: EmbeddingServerOptions = {}): Text
       });
       const context: ModelErrorContext = {
         provider: "ollama",
-        model: embeddingModelOf(options, env, model),
+        model:
+          model ?? options.model ?? (env.EVALGATE_EMBED_MODEL?.trim() || DEFAULT_EMBEDDING_MODEL),
         baseUrl: settings.shownBaseUrl,
         timeoutMs: settings.timeoutMs,
       };

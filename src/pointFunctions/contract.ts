@@ -120,18 +120,6 @@ function outOfRange(issue: z.core.$ZodIssue): string {
   return "";
 }
 
-/** "name: expected …, got …", then which part is wrong when the schema tells it. */
-function argsMessage<Args>(
-  name: string,
-  spec: Pick<PointFunctionSpec<Args>, "argsSchema" | "expects">,
-  args: unknown,
-  error: z.ZodError,
-): string {
-  const reason = argsReason(args, error);
-  const why = reason === undefined ? "" : ` (${reason})`;
-  return `${name}: expected ${spec.expects}, got ${describeValue(args)}${why}`;
-}
-
 export function errorMessageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -146,9 +134,11 @@ function checkedCall<Args>(
     return { error: `${name}: expected the text to check, got ${describeValue(text)}` };
   }
   const parsed = spec.argsSchema.safeParse(args);
-  return parsed.success
-    ? { args: parsed.data }
-    : { error: argsMessage(name, spec, args, parsed.error) };
+  if (parsed.success) return { args: parsed.data };
+  // "name: expected …, got …", then which part is wrong when the schema tells it.
+  const reason = argsReason(args, parsed.error);
+  const why = reason === undefined ? "" : ` (${reason})`;
+  return { error: `${name}: expected ${spec.expects}, got ${describeValue(args)}${why}` };
 }
 
 function finished(name: string, result: PointFunctionResult, negate: boolean): PointFunctionResult {
