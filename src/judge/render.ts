@@ -56,6 +56,8 @@ export interface MethodParts {
   template: string;
   guidelines: string;
   answerFormat: string;
+  /** What a batch table's score cell holds. */
+  cellHint: string;
 }
 
 export function methodParts(criterion: Criterion, options: { lists?: boolean } = {}): MethodParts {
@@ -67,6 +69,7 @@ export function methodParts(criterion: Criterion, options: { lists?: boolean } =
         template: SCORE_TEMPLATE,
         guidelines: scoreGuidelines(method.scale, method.guidelines),
         answerFormat: scoreAnswerFormat(method.scale, lists),
+        cellHint: `a${method.scale.integer ? " whole" : ""} number from ${method.scale.min} to ${method.scale.max}`,
       };
     case "check":
       return {
@@ -76,6 +79,7 @@ export function methodParts(criterion: Criterion, options: { lists?: boolean } =
           knockout: criterion.knockout,
         }),
         answerFormat: checkAnswerFormat(),
+        cellHint: "pass or fail",
       };
     case "levels":
       return {
@@ -84,6 +88,7 @@ export function methodParts(criterion: Criterion, options: { lists?: boolean } =
         answerFormat: levelsAnswerFormat(
           [...method.levels].sort((a, b) => a.score - b.score).map((l) => l.id),
         ),
+        cellHint: `one level id: ${method.levels.map((l) => l.id).join(", ")}`,
       };
     case "point":
       return {
@@ -93,6 +98,7 @@ export function methodParts(criterion: Criterion, options: { lists?: boolean } =
           method.prompt && fenceData("PROMPT", method.prompt),
         ),
         answerFormat: scoreAnswerFormat(UNIT_SCALE, lists),
+        cellHint: "the coverage extent, a number from 0.0 to 1.0",
       };
     default:
       throw new UnjudgedMethodError(method.kind, { criterionId: criterion.id, source: "method" });

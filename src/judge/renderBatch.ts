@@ -29,31 +29,13 @@ export interface RenderBatchPromptInput {
   screenContent?: boolean;
 }
 
-function cellHint(criterion: Criterion): string {
-  const method = criterion.method;
-  switch (method.kind) {
-    case "score":
-      return method.scale.integer
-        ? `a whole number from ${method.scale.min} to ${method.scale.max}`
-        : `a number from ${method.scale.min} to ${method.scale.max}`;
-    case "point":
-      return "the coverage extent, a number from 0.0 to 1.0";
-    case "check":
-      return "pass or fail";
-    case "levels":
-      return `one level id: ${method.levels.map((l) => l.id).join(", ")}`;
-    default:
-      return "not judged in batch mode";
-  }
-}
-
 function criterionBlock(criterion: Criterion, index: number): string {
-  const { guidelines } = methodParts(criterion);
+  const { guidelines, cellHint } = methodParts(criterion);
   return [
     `${index + 1}. [${criterion.id}] ${criterion.title}`,
     criterion.description,
     guidelines,
-    `score cell: ${cellHint(criterion)}`,
+    `score cell: ${cellHint}`,
   ].join("\n");
 }
 
