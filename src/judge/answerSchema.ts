@@ -1,7 +1,8 @@
 import { ANSWER_LIST_LIMIT } from "../../prompts/evaluation/index.js";
-import { decodeAnswerSchema, REASONING as reasoning } from "../criteria/decodeAnswerSchema.js";
-import { type Criterion, nativeScaleOf } from "../criteria/model.js";
+import { REASONING as reasoning } from "../criteria/decodeAnswerSchema.js";
+import type { Criterion } from "../criteria/model.js";
 import { MAX_QUOTE_CHARS, MAX_QUOTES } from "./answer.js";
+import { answerContractOf } from "./answerContract.js";
 
 export type AnswerJsonSchema = Record<string, unknown>;
 
@@ -18,42 +19,28 @@ export function answerJsonSchema(
   criterion: Criterion,
   options: { lists?: boolean } = {},
 ): AnswerJsonSchema | undefined {
-  const method = criterion.method;
-  switch (method.kind) {
-    case "score":
-    case "point": {
-      const scale = nativeScaleOf(method);
-      const score = {
-        type: scale.integer ? "integer" : "number",
-        minimum: scale.min,
-        maximum: scale.max,
-      };
-      const lists = options.lists === false ? {} : { hits: list, misses: list };
-      return {
-        type: "object",
-        properties: { reasoning, quotes, score, ...lists },
-        required: ["reasoning", "quotes", "score", ...Object.keys(lists)],
-      };
-    }
-    case "check":
-      return {
-        type: "object",
-        properties: { reasoning, quotes, result: { type: "string", enum: ["pass", "fail"] } },
-        required: ["reasoning", "quotes", "result"],
-      };
-    case "levels":
-      return (
-        decodeAnswerSchema(method) ?? {
-          type: "object",
-          properties: {
-            reasoning,
-            quotes,
-            level_id: { type: "string", enum: method.levels.map((l) => l.id) },
-          },
-          required: ["reasoning", "quotes", "level_id"],
-        }
-      );
-    default:
-      return undefined;
+  const kind = criterion.method.kind;
+  if (kind === "function" || kind === "schema") return undefined;
+  const contract = answerContractOf(criterion);
+  if (contract.kind === "levels" && contract.outputSchema !== undefined) {
+    return contract.outputSchema;
   }
+  const decisive =
+    contract.kind === "numeric"
+      ? {
+          type: contract.scale.integer ? "integer" : "number",
+          minimum: contract.scale.min,
+          maximum: contract.scale.max,
+        }
+      : {
+          type: "string",
+          enum: contract.kind === "check" ? ["pass", "fail"] : contract.levels.map((l) => l.id),
+        };
+  const lists =
+    contract.kind === "numeric" && options.lists !== false ? { hits: list, misses: list } : {};
+  return {
+    type: "object",
+    properties: { reasoning, quotes, [contract.field]: decisive, ...lists },
+    required: ["reasoning", "quotes", contract.field, ...Object.keys(lists)],
+  };
 }
