@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import { type CriterionOutcome, NativeValueSchema } from "../scoring/result.js";
 
 export const MAX_LIST_ITEMS = 4;
@@ -42,16 +43,8 @@ export function unusableAnswer(
 /** An unusable answer is not evaluated (never a zero) and carries the judge error. */
 export function toOutcome(answer: JudgeAnswer): CriterionOutcome {
   if (!answer.usable) {
-    return {
-      evaluated: false,
-      score: null,
-      native: null,
-      reasoning: answer.reasoning,
-      hits: [],
-      misses: [],
-      evidence: [],
-      judgeError: answer.judgeError ?? "the judge's answer could not be used",
-    };
+    const judgeError = answer.judgeError ?? "the judge's answer could not be used";
+    return notEvaluatedOutcome(judgeError, answer.reasoning);
   }
   return {
     evaluated: true,
