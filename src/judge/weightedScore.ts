@@ -35,20 +35,15 @@ function scoreToken(tokens: readonly TokenLogprob[]): TokenLogprob | string {
   return "the answer's tokens hold no score value";
 }
 
-function scaleValue(token: string, scale: ScoreScale): number | undefined {
-  const text = token.trim();
-  if (!/^-?\d+$/.test(text)) return undefined;
-  const value = Number(text);
-  return value >= scale.min && value <= scale.max ? value : undefined;
-}
-
 function scaleProbabilities(token: TokenLogprob, scale: ScoreScale): Map<number, number> {
   const alternatives = [...(token.top_logprobs ?? [])];
   if (!alternatives.some((each) => each.token === token.token)) alternatives.push(token);
   const probabilities = new Map<number, number>();
   for (const each of alternatives) {
-    const value = scaleValue(each.token, scale);
-    if (value === undefined || !Number.isFinite(each.logprob)) continue;
+    const text = each.token.trim();
+    const value = Number(text);
+    const onScale = /^-?\d+$/.test(text) && value >= scale.min && value <= scale.max;
+    if (!onScale || !Number.isFinite(each.logprob)) continue;
     probabilities.set(value, (probabilities.get(value) ?? 0) + Math.exp(Math.min(0, each.logprob)));
   }
   return probabilities;
