@@ -9,7 +9,7 @@ import type {
   PanelSummary,
 } from "../scoring/result.js";
 import type { CatalogScore } from "../scoring/scoreCatalog.js";
-import { type ResultOverrides, settleResult } from "../scoring/settle.js";
+import { type ResultOverrides, settleResult } from "../scoring/scoreCatalog.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { examplesUsed } from "./fewShotExamples.js";
 import type { JudgeSession } from "./judgeSession.js";

@@ -1,5 +1,9 @@
 import type { BaseMessageLike } from "@langchain/core/messages";
 import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
+import { createBm25Retriever } from "../context/bm25Retriever.js";
+import { chunkDocuments } from "../context/chunk.js";
+import { contextForCriterion, formatContext } from "../context/criterionContext.js";
+import type { RankedChunk, Retriever, SourceDocument } from "../context/types.js";
 import type { Criterion, Scale } from "../criteria/model.js";
 import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { type JudgeAnswer, toOutcome } from "../judge/answer.js";
@@ -12,10 +16,46 @@ import { weightedOutcome } from "../judge/weightedScore.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/result.js";
-import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { JudgeCall, JudgeCallAnswer, JudgeSession } from "./judgeSession.js";
+
+/** Per-criterion context: `undefined` without source documents, `""` when none bears on it. */
+export interface ContextProvider {
+  contextFor(criterion: Criterion): Promise<string | undefined>;
+  contextForAll(criteria: readonly Criterion[]): Promise<string | undefined>;
+}
+
+export function createContextProvider(
+  input: { documents?: readonly SourceDocument[]; retriever?: Retriever; context?: string },
+  k: number,
+): ContextProvider {
+  const { context } = input;
+  if (context !== undefined) {
+    return { contextFor: async () => context, contextForAll: async () => context };
+  }
+  const { documents } = input;
+  const found =
+    input.retriever ??
+    (documents === undefined ? undefined : createBm25Retriever(chunkDocuments([...documents])));
+  if (found === undefined) {
+    return { contextFor: async () => undefined, contextForAll: async () => undefined };
+  }
+  return {
+    async contextFor(criterion) {
+      return formatContext(await contextForCriterion(found, criterion, k));
+    },
+    async contextForAll(criteria) {
+      const seen = new Map<string, RankedChunk>();
+      for (const criterion of criteria) {
+        for (const ranked of await contextForCriterion(found, criterion, k)) {
+          if (!seen.has(ranked.chunk.id)) seen.set(ranked.chunk.id, ranked);
+        }
+      }
+      return formatContext([...seen.values()]);
+    },
+  };
+}
 
 export interface JudgedCriterion {
   outcome: CriterionOutcome;

@@ -12,8 +12,8 @@ import {
   type TokenUsage,
 } from "../scoring/result.js";
 import { encodeResultsToon } from "../scoring/resultsToon.js";
+import type { ResultOverrides } from "../scoring/scoreCatalog.js";
 import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
-import type { ResultOverrides } from "../scoring/settle.js";
 import {
   type Assembly,
   assembleResult,
@@ -38,7 +38,7 @@ import { checkedContent } from "./projectContent.js";
 
 import { injectionReasons, screenedTexts, screenResult } from "./screening.js";
 
-export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
+export { isJudgeModel, resolveJudgeModel } from "./judgeSession.js";
 
 function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
   const given = { ...options, injectionGuard: options.injectionGuard ?? injectionGuardDefault() };

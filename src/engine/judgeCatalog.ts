@@ -8,9 +8,9 @@ import { ModelAbortedError } from "../llm/errors.js";
 import { notEvaluatedOutcome, thresholdOf } from "../scoring/criterionResult.js";
 import type { JudgeMode } from "../scoring/result.js";
 import { judgeBatch } from "./batchJudge.js";
-import { createContextProvider } from "./contextProvider.js";
 import {
   type CriterionJudgeContext,
+  createContextProvider,
   type JudgedCriterion,
   judgeCriterion,
 } from "./criterionJudge.js";
