@@ -71,13 +71,11 @@ export function judgeCallError(error: unknown): ModelCallError {
   return error;
 }
 
-const PROJECT_ERROR_CODES = [
-  "PROJECT_INVALID",
-  "PROJECT_NOT_FOUND",
-  "PROJECT_EMPTY",
-  "PROJECT_ID_INVALID",
-] as const;
-type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
+type ProjectErrorCode =
+  | "PROJECT_INVALID"
+  | "PROJECT_NOT_FOUND"
+  | "PROJECT_EMPTY"
+  | "PROJECT_ID_INVALID";
 
 /** A funding project that cannot be evaluated, naming the project and the folder tried. */
 export class ProjectError extends EvalgateError<ProjectErrorCode> {
@@ -93,31 +91,20 @@ export class ProjectError extends EvalgateError<ProjectErrorCode> {
   }
 }
 
-export function projectNotFound(
-  projectId: string,
-  folder: string,
-  options: { cause?: unknown } = {},
-): ProjectError {
-  return new ProjectError(projectId, folder, "no such project folder", {
-    ...options,
-    code: "PROJECT_NOT_FOUND",
-  });
-}
+const projectError =
+  (code: ProjectErrorCode, reason: string) =>
+  (projectId: string, folder: string): ProjectError =>
+    new ProjectError(projectId, folder, reason, { code });
 
-export function emptyProject(projectId: string, folder: string): ProjectError {
-  return new ProjectError(projectId, folder, "the folder holds no documents (.md, .txt or .json)", {
-    code: "PROJECT_EMPTY",
-  });
-}
-
-export function invalidProjectId(projectId: string, folder: string): ProjectError {
-  return new ProjectError(
-    projectId,
-    folder,
-    "a project id is one folder name, without '/', '\\' or '..'",
-    { code: "PROJECT_ID_INVALID" },
-  );
-}
+export const projectNotFound = projectError("PROJECT_NOT_FOUND", "no such project folder");
+export const emptyProject = projectError(
+  "PROJECT_EMPTY",
+  "the folder holds no documents (.md, .txt or .json)",
+);
+export const invalidProjectId = projectError(
+  "PROJECT_ID_INVALID",
+  "a project id is one folder name, without '/', '\\' or '..'",
+);
 
 export const isEvaluationError = errorGuard<EvaluationError>(
   "EVALUATION_FAILED",
