@@ -71,11 +71,13 @@ export function judgeCallError(error: unknown): ModelCallError {
   return error;
 }
 
-type ProjectErrorCode =
-  | "PROJECT_INVALID"
-  | "PROJECT_NOT_FOUND"
-  | "PROJECT_EMPTY"
-  | "PROJECT_ID_INVALID";
+const PROJECT_ERROR_CODES = [
+  "PROJECT_INVALID",
+  "PROJECT_NOT_FOUND",
+  "PROJECT_EMPTY",
+  "PROJECT_ID_INVALID",
+] as const;
+type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
 
 /** A funding project that cannot be evaluated, naming the project and the folder tried. */
 export class ProjectError extends EvalgateError<ProjectErrorCode> {

@@ -17,7 +17,7 @@ import {
 import { EvaluationModelError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
-import { judgeModeOf, planJudging, withPoolShare } from "./judgeMode.js";
+import { planJudging, withPoolShare } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
 import { schemaOnProject } from "./projectContent.js";
@@ -244,7 +244,7 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const modelFailure = modelWideFailure(llm, criteria.judged);
   return {
     judged: criteria.judged,
-    judgeMode: llm.length === 0 ? undefined : judgeModeOf(plan),
+    judgeMode: llm.length === 0 ? undefined : { mode: plan.mode, groups: plan.groups.length },
     ...(modelFailure === undefined ? {} : { modelFailure }),
   };
 }
