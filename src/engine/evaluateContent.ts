@@ -46,14 +46,12 @@ function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
 }
 
 function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
-  return usages.reduce(
-    (acc, u) => ({
-      inputTokens: acc.inputTokens + u.inputTokens,
-      outputTokens: acc.outputTokens + u.outputTokens,
-      totalTokens: acc.totalTokens + u.totalTokens,
-    }),
-    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-  );
+  const sum = (key: keyof TokenUsage) => usages.reduce((total, u) => total + u[key], 0);
+  return {
+    inputTokens: sum("inputTokens"),
+    outputTokens: sum("outputTokens"),
+    totalTokens: sum("totalTokens"),
+  };
 }
 
 function checkContent(content: unknown): string {

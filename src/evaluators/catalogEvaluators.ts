@@ -91,33 +91,30 @@ function exampleKey(content: unknown, reference: string | undefined): string | u
   }
 }
 
-class SharedEvaluations {
-  private readonly outcomes = new Map<string, Promise<EvaluationOutcome>>();
-  private readonly settled = new Set<string>();
-
-  constructor(private readonly limit: number) {}
-
-  outcome(
+function sharedEvaluations(limit: number) {
+  const outcomes = new Map<string, Promise<EvaluationOutcome>>();
+  const settled = new Set<string>();
+  return (
     content: unknown,
     reference: string | undefined,
     evaluate: () => Promise<EvaluationOutcome>,
-  ): Promise<EvaluationOutcome> {
+  ) => {
     const key = exampleKey(content, reference);
     if (key === undefined) return evaluate();
-    const known = this.outcomes.get(key);
+    const known = outcomes.get(key);
     if (known !== undefined) {
-      this.outcomes.delete(key); // most recently used last
-      this.outcomes.set(key, known);
+      outcomes.delete(key); // most recently used last
+      outcomes.set(key, known);
       return known;
     }
-    const made = evaluate().finally(() => this.settled.add(key));
-    this.outcomes.set(key, made);
-    for (const oldest of this.outcomes.keys()) {
-      if (this.outcomes.size <= this.limit) break;
-      if (this.settled.delete(oldest)) this.outcomes.delete(oldest);
+    const made = evaluate().finally(() => settled.add(key));
+    outcomes.set(key, made);
+    for (const oldest of outcomes.keys()) {
+      if (outcomes.size <= limit) break;
+      if (settled.delete(oldest)) outcomes.delete(oldest);
     }
     return made;
-  }
+  };
 }
 
 /** An evaluator giving one result: `(input) => Promise<{ key, score, comment, metadata }>`. */
@@ -191,7 +188,7 @@ export async function createCatalogEvaluators(
   // Every example of an experiment is judged with the same version: the one active now.
   const loaded = await activeCatalog(given, options.rubricRegistry);
   const keys = resultKeys(loaded.criteria, options);
-  const shared = new SharedEvaluations(checkOptions(options));
+  const shared = sharedEvaluations(checkOptions(options));
   const { registry } = catalogFunctions(loaded, options);
   const contentOf = content ?? defaultContent;
   const referenceOf = reference ?? defaultReference;
@@ -206,7 +203,7 @@ export async function createCatalogEvaluators(
         catalog: loaded,
         registry: registry.withReference(ideal ?? registry.reference),
       });
-    return shared.outcome(judged, ideal, () =>
+    return shared(judged, ideal, () =>
       evaluate().then(
         ({ result }): EvaluationOutcome => ({ ok: true, result }),
         (error: unknown): EvaluationOutcome => ({ ok: false, error }),
