@@ -16,11 +16,6 @@ export interface ScreeningReason {
   message: string;
 }
 
-interface Screening {
-  humanReviewRequired: boolean;
-  reasons: ScreeningReason[];
-}
-
 /** A text that reaches the judge, and how a warning names it ("source document a.md"). */
 export interface ScreenedText {
   where: string;
@@ -183,7 +178,10 @@ export function screenResult(input: {
   early: readonly ScreeningReason[];
   criteria: readonly CriterionResult[];
   panel?: PanelSummary;
-}): { screening: Screening; warnings: string[] } {
+}): {
+  screening: { humanReviewRequired: boolean; reasons: ScreeningReason[] };
+  warnings: string[];
+} {
   const consistency = consistencyFindings(input.criteria);
   const reasons = [
     ...input.early,

@@ -80,8 +80,6 @@ function defaultReference(input: EvaluatorInput): string | undefined {
 
 type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; error: unknown };
 
-const DEFAULT_CACHED_EXAMPLES = 64;
-
 function exampleKey(content: unknown, reference: string | undefined): string | undefined {
   try {
     const text = canonicalJson([content ?? null, reference ?? null]);
@@ -154,7 +152,7 @@ function named<F extends (input: EvaluatorInput) => Promise<unknown>>(key: strin
 }
 
 function checkOptions(options: CatalogEvaluatorOptions): number {
-  const limit = options.maxCachedExamples ?? DEFAULT_CACHED_EXAMPLES;
+  const limit = options.maxCachedExamples ?? 64;
   if (!Number.isInteger(limit) || limit < 1) {
     throw new EvaluationError(
       "input",
