@@ -78,8 +78,8 @@ interface ReplayOptions {
 }
 
 /** Only the judge's side changes, so the replayed judge is measured against the reviewer, not itself. */
-function relabelled(label: CalibrationLabel, result: EvaluationResult): CalibrationLabel {
-  const criterion = result.criteria.find((c) => c.id === label.criterionId);
+function relabelled(label: CalibrationLabel, result?: EvaluationResult): CalibrationLabel {
+  const criterion = result?.criteria.find((c) => c.id === label.criterionId);
   return {
     ...label,
     judgeScore: criterion?.score ?? null,
@@ -87,13 +87,6 @@ function relabelled(label: CalibrationLabel, result: EvaluationResult): Calibrat
     judgeNative: criterion?.native ?? null,
   };
 }
-
-const unjudged = (label: CalibrationLabel): CalibrationLabel => ({
-  ...label,
-  judgeScore: null,
-  judgeMet: null,
-  judgeNative: null,
-});
 
 interface Replay {
   without: CalibrationLabel[];
@@ -147,8 +140,8 @@ async function replayDecision(
     const [a, b] = [relabelled(label, plain), relabelled(label, shown)];
     // A label either arm could not judge is a judge error in both: the arms compare the same labels.
     const bothJudged = a.judgeScore !== null && b.judgeScore !== null;
-    replay.without.push(bothJudged ? a : unjudged(a));
-    replay.shown.push(bothJudged ? b : unjudged(b));
+    replay.without.push(bothJudged ? a : relabelled(a));
+    replay.shown.push(bothJudged ? b : relabelled(b));
     replay.replays.push({
       labelId: `${label.decisionId}#${label.criterionId}`,
       contentType: label.contentType,

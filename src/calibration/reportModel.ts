@@ -5,6 +5,12 @@ const count = z.number().int().min(0);
 const share = z.number().min(0).max(1);
 /** Which criterion of which content type. */
 const criterionKey = { contentType: z.string(), criterionId: z.string(), title: z.string() };
+/** The pass/fail table of judge against reviewer, its observed agreement and Cohen's κ. */
+const agreementFields = {
+  table: AgreementTableSchema,
+  agreement: FigureSchema,
+  kappa: FigureSchema,
+};
 
 /** The figures of a group of labels (one criterion, or a content type or every label pooled). */
 const GroupFiguresSchema = z.object({
@@ -19,9 +25,7 @@ const GroupFiguresSchema = z.object({
     /** Both a judge and a reviewer pass/fail: the κ and agreement base. */
     compared: count,
   }),
-  table: AgreementTableSchema,
-  agreement: FigureSchema,
-  kappa: FigureSchema,
+  ...agreementFields,
   /** ρ of judge score vs reviewer score over the marked labels. */
   spearmanMarked: FigureSchema,
   /** ρ over every label with both scores (an accepted label's: the judge's at decision time). */
@@ -46,9 +50,7 @@ const GateFiguresSchema = z.object({
   approve: count,
   revise: count,
   edit: count,
-  table: AgreementTableSchema,
-  agreement: FigureSchema,
-  kappa: FigureSchema,
+  ...agreementFields,
 });
 export type GateFigures = z.infer<typeof GateFiguresSchema>;
 

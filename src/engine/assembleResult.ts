@@ -1,6 +1,6 @@
 import { type Catalog, isLlmMethod } from "../criteria/model.js";
 import { makeCriterionResult } from "../scoring/criterionResult.js";
-import { criterionSuggestion } from "../scoring/deterministicSummary.js";
+import { suggestionsFor } from "../scoring/deterministicSummary.js";
 import type {
   CriterionResult,
   EvaluationResult,
@@ -9,7 +9,7 @@ import type {
   PanelSummary,
 } from "../scoring/result.js";
 import type { CatalogScore } from "../scoring/scoreCatalog.js";
-import { type ResultOverrides, settleResult } from "../scoring/settle.js";
+import { type ResultOverrides, settleResult } from "../scoring/scoreCatalog.js";
 import type { JudgedCriterion } from "./criterionJudge.js";
 import { examplesUsed } from "./fewShotExamples.js";
 import type { JudgeSession } from "./judgeSession.js";
@@ -111,12 +111,6 @@ export async function validateResult(
   return assembleResult(parts, { ...overrides, validatorRejection: reason });
 }
 
-interface Feedback {
-  strengths: string[];
-  weaknesses: string[];
-  suggestions: string[];
-}
-
 function unique(items: readonly string[]): string[] {
   return [...new Set(items.map((i) => i.trim()).filter((i) => i !== ""))];
 }
@@ -126,11 +120,12 @@ function unique(items: readonly string[]): string[] {
  * reviewers and the writer: an unevaluated criterion is named, its judge error (an administrator's
  * text, which may name the model server) stays in its `judgeError`.
  */
-function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]): Feedback {
+function collectFeedback(
+  catalog: Catalog,
+  results: readonly CriterionResult[],
+): Pick<EvaluationResult, "strengths" | "weaknesses" | "suggestions"> {
   const strengths: string[] = [];
   const weaknesses: string[] = [];
-  const suggestions: string[] = [];
-  const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
   for (const result of results) {
     if (!result.evaluated) {
       weaknesses.push(`${result.title}: could not be evaluated`);
@@ -149,13 +144,10 @@ function collectFeedback(catalog: Catalog, results: readonly CriterionResult[]):
     if (result.met === false && result.misses.length === 0) {
       weaknesses.push(`${result.title}: ${result.reasoning || "below its threshold"}`);
     }
-    const criterion = byId.get(result.id);
-    const suggestion = criterion === undefined ? undefined : criterionSuggestion(criterion, result);
-    if (suggestion !== undefined) suggestions.push(`${result.title}: ${suggestion}`);
   }
   return {
     strengths: unique(strengths),
     weaknesses: unique(weaknesses),
-    suggestions: unique(suggestions),
+    suggestions: unique(suggestionsFor(catalog, results)),
   };
 }

@@ -99,12 +99,8 @@ export async function judgeBatch(
   if (askable.length === 0) return { judged, remaining: [], notes };
 
   const prompt = renderBatchPrompt({
+    ...ctx.prompt,
     criteria: askable,
-    content: ctx.content,
-    contentType: ctx.contentType,
-    question: ctx.question,
-    referenceAnswer: ctx.referenceAnswer,
-    catalogInstructions: ctx.catalogInstructions,
     context: await ctx.context.contextForAll(askable),
     screenContent: guard !== undefined,
   });

@@ -1,21 +1,65 @@
 import type { BaseMessageLike } from "@langchain/core/messages";
 import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
+import { createBm25Retriever } from "../context/bm25Retriever.js";
+import { chunkDocuments } from "../context/chunk.js";
+import { contextForCriterion, formatContext } from "../context/criterionContext.js";
+import type { RankedChunk, Retriever, SourceDocument } from "../context/types.js";
 import type { Criterion, Scale } from "../criteria/model.js";
-import type { TemplateTimeBudget } from "../criteria/templateBudget.js";
 import { type JudgeAnswer, toOutcome } from "../judge/answer.js";
 import { answerJsonSchema } from "../judge/answerSchema.js";
 import { isDecodeTemplateError } from "../judge/errors.js";
 import { withFewShotBlock } from "../judge/fewShot.js";
 import { ASKED_AGAIN_NOTE, lacksReasoning, parseJudgeResponse } from "../judge/parse.js";
-import { type JudgePrompt, methodParts, renderJudgePrompt } from "../judge/render.js";
+import {
+  type JudgePrompt,
+  methodParts,
+  type RenderJudgePromptInput,
+  renderJudgePrompt,
+} from "../judge/render.js";
 import { weightedOutcome } from "../judge/weightedScore.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { notEvaluatedOutcome } from "../scoring/criterionResult.js";
 import type { CriterionOutcome } from "../scoring/result.js";
-import type { ContextProvider } from "./contextProvider.js";
 import { judgeCallError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { JudgeCall, JudgeCallAnswer, JudgeSession } from "./judgeSession.js";
+
+/** Per-criterion context: `undefined` without source documents, `""` when none bears on it. */
+export interface ContextProvider {
+  contextFor(criterion: Criterion): Promise<string | undefined>;
+  contextForAll(criteria: readonly Criterion[]): Promise<string | undefined>;
+}
+
+export function createContextProvider(
+  input: { documents?: readonly SourceDocument[]; retriever?: Retriever; context?: string },
+  k: number,
+): ContextProvider {
+  const { context } = input;
+  if (context !== undefined) {
+    return { contextFor: async () => context, contextForAll: async () => context };
+  }
+  const { documents } = input;
+  const found =
+    input.retriever ??
+    (documents === undefined ? undefined : createBm25Retriever(chunkDocuments([...documents])));
+  if (found === undefined) {
+    return { contextFor: async () => undefined, contextForAll: async () => undefined };
+  }
+  return {
+    async contextFor(criterion) {
+      return formatContext(await contextForCriterion(found, criterion, k));
+    },
+    async contextForAll(criteria) {
+      const seen = new Map<string, RankedChunk>();
+      for (const criterion of criteria) {
+        for (const ranked of await contextForCriterion(found, criterion, k)) {
+          if (!seen.has(ranked.chunk.id)) seen.set(ranked.chunk.id, ranked);
+        }
+      }
+      return formatContext([...seen.values()]);
+    },
+  };
+}
 
 export interface JudgedCriterion {
   outcome: CriterionOutcome;
@@ -38,21 +82,14 @@ export const INSUFFICIENT_INFORMATION = "Insufficient Information";
 export interface CriterionJudgeContext {
   session: JudgeSession;
   context: ContextProvider;
-  content: unknown;
+  /** What every prompt shows beside the criterion and its context (a batch's too). */
+  prompt: Omit<RenderJudgePromptInput, "criterion" | "context">;
   /** The content is empty: the source documents are the only evidence. */
   contentIsEmpty: boolean;
-  contentType?: string;
-  question?: string;
-  referenceAnswer?: string;
-  catalogInstructions?: string;
-  catalogId?: string;
-  evaluationPrompt?: string;
   structuredOutput?: boolean;
-  answerLists?: boolean;
   fewShot?: FewShotPlan;
   /** Score criteria ask for token log-probabilities and bypass the cache (a kept answer has none). */
   weightedScores?: boolean;
-  templateBudget?: TemplateTimeBudget;
 }
 
 function weightingScale(ctx: CriterionJudgeContext, criterion: Criterion): Scale | undefined {
@@ -102,19 +139,7 @@ function criterionPrompt(
 ): { prompt: JudgePrompt; examples?: string[] } | { unrendered: JudgedCriterion } {
   let prompt: JudgePrompt;
   try {
-    prompt = renderJudgePrompt({
-      criterion,
-      content: ctx.content,
-      contentType: ctx.contentType,
-      question: ctx.question,
-      referenceAnswer: ctx.referenceAnswer,
-      catalogInstructions: ctx.catalogInstructions,
-      catalogId: ctx.catalogId,
-      context,
-      override: ctx.evaluationPrompt,
-      answerLists: ctx.answerLists,
-      ...(ctx.templateBudget === undefined ? {} : { budget: ctx.templateBudget }),
-    });
+    prompt = renderJudgePrompt({ ...ctx.prompt, criterion, context });
   } catch (error) {
     if (!isDecodeTemplateError(error)) throw error;
     return {
@@ -123,7 +148,7 @@ function criterionPrompt(
   }
   const selection = ctx.fewShot?.get(criterion.id);
   if (selection === undefined) return { prompt };
-  const { answerFormat } = methodParts(criterion, { lists: ctx.answerLists });
+  const { answerFormat } = methodParts(criterion, { lists: ctx.prompt.answerLists });
   const user = withFewShotBlock(prompt.user, selection.block, answerFormat);
   return { prompt: { ...prompt, user }, examples: selection.examples.map((e) => e.labelId) };
 }
@@ -148,7 +173,7 @@ export async function judgeCriterion(
     format:
       ctx.structuredOutput === false
         ? undefined
-        : answerJsonSchema(criterion, { lists: ctx.answerLists }),
+        : answerJsonSchema(criterion, { lists: ctx.prompt.answerLists }),
     ...(scale === undefined ? {} : { weightOnScale: scale }),
     usable: (text: string) => parseJudgeResponse(text, criterion).usable,
   };

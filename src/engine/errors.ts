@@ -5,11 +5,12 @@ import type { EvaluationResult } from "../scoring/result.js";
 
 /** The evaluation as a whole could not be made; per-criterion judge errors are not thrown. */
 export class EvaluationError extends EvalgateError {
-  readonly kind: "model" | "input";
-
-  constructor(kind: "model" | "input", message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    readonly kind: "model" | "input",
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
     super("EVALUATION_FAILED", message, options);
-    this.kind = kind;
   }
 }
 
@@ -29,23 +30,19 @@ export function parseInput<Schema extends z.ZodType>(
 /** No judge call succeeded; from evaluateContent, `result` holds the deterministic criteria. */
 export class EvaluationModelError extends EvaluationError {
   override readonly code = "EVALUATION_MODEL_FAILED";
-  readonly modelError: ModelCallError;
   readonly criterionIds: readonly string[];
-  readonly result: EvaluationResult | undefined;
 
   constructor(
-    modelError: ModelCallError,
+    readonly modelError: ModelCallError,
     failedCriteria: readonly string[],
-    result?: EvaluationResult,
+    readonly result?: EvaluationResult,
   ) {
     super(
       "model",
       `the judge model could not answer (${failedCriteria.length} criteria): ${modelError.message}`,
       { cause: modelError },
     );
-    this.modelError = modelError;
     this.criterionIds = [...failedCriteria];
-    this.result = result;
   }
 }
 
@@ -93,31 +90,20 @@ export class ProjectError extends EvalgateError<ProjectErrorCode> {
   }
 }
 
-export function projectNotFound(
-  projectId: string,
-  folder: string,
-  options: { cause?: unknown } = {},
-): ProjectError {
-  return new ProjectError(projectId, folder, "no such project folder", {
-    ...options,
-    code: "PROJECT_NOT_FOUND",
-  });
-}
+const projectError =
+  (code: ProjectErrorCode, reason: string) =>
+  (projectId: string, folder: string): ProjectError =>
+    new ProjectError(projectId, folder, reason, { code });
 
-export function emptyProject(projectId: string, folder: string): ProjectError {
-  return new ProjectError(projectId, folder, "the folder holds no documents (.md, .txt or .json)", {
-    code: "PROJECT_EMPTY",
-  });
-}
-
-export function invalidProjectId(projectId: string, folder: string): ProjectError {
-  return new ProjectError(
-    projectId,
-    folder,
-    "a project id is one folder name, without '/', '\\' or '..'",
-    { code: "PROJECT_ID_INVALID" },
-  );
-}
+export const projectNotFound = projectError("PROJECT_NOT_FOUND", "no such project folder");
+export const emptyProject = projectError(
+  "PROJECT_EMPTY",
+  "the folder holds no documents (.md, .txt or .json)",
+);
+export const invalidProjectId = projectError(
+  "PROJECT_ID_INVALID",
+  "a project id is one folder name, without '/', '\\' or '..'",
+);
 
 export const isEvaluationError = errorGuard<EvaluationError>(
   "EVALUATION_FAILED",

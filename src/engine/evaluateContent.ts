@@ -12,8 +12,8 @@ import {
   type TokenUsage,
 } from "../scoring/result.js";
 import { encodeResultsToon } from "../scoring/resultsToon.js";
+import type { ResultOverrides } from "../scoring/scoreCatalog.js";
 import { scoreCatalogResult } from "../scoring/scoreCatalog.js";
-import type { ResultOverrides } from "../scoring/settle.js";
 import {
   type Assembly,
   assembleResult,
@@ -38,7 +38,7 @@ import { checkedContent } from "./projectContent.js";
 
 import { injectionReasons, screenedTexts, screenResult } from "./screening.js";
 
-export { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
+export { isJudgeModel, resolveJudgeModel } from "./judgeSession.js";
 
 function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
   const given = { ...options, injectionGuard: options.injectionGuard ?? injectionGuardDefault() };
@@ -46,14 +46,12 @@ function parseSettings(options: EvaluateContentOptions): EvaluationSettings {
 }
 
 function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
-  return usages.reduce(
-    (acc, u) => ({
-      inputTokens: acc.inputTokens + u.inputTokens,
-      outputTokens: acc.outputTokens + u.outputTokens,
-      totalTokens: acc.totalTokens + u.totalTokens,
-    }),
-    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-  );
+  const sum = (key: keyof TokenUsage) => usages.reduce((total, u) => total + u[key], 0);
+  return {
+    inputTokens: sum("inputTokens"),
+    outputTokens: sum("outputTokens"),
+    totalTokens: sum("totalTokens"),
+  };
 }
 
 function checkContent(content: unknown): string {

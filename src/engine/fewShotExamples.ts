@@ -24,14 +24,12 @@ export interface FewShotOption {
 
 export type FewShotPlan = ReadonlyMap<string, FewShotSelection>;
 
-function settingsOf(catalog: Catalog, option: FewShotOption | undefined): FewShotSettings {
+function settingsOf(catalog: Catalog, option: FewShotOption): FewShotSettings {
   const given = {
     ...catalog.fewShot,
-    ...(option === undefined
-      ? {}
-      : { enabled: option.enabled ?? catalog.fewShot?.enabled ?? true }),
-    ...(option?.maxExamples === undefined ? {} : { maxExamples: option.maxExamples }),
-    ...(option?.tokenBudget === undefined ? {} : { tokenBudget: option.tokenBudget }),
+    enabled: option.enabled ?? catalog.fewShot?.enabled ?? true,
+    ...(option.maxExamples === undefined ? {} : { maxExamples: option.maxExamples }),
+    ...(option.tokenBudget === undefined ? {} : { tokenBudget: option.tokenBudget }),
   };
   return parseInput(FewShotSettingsSchema, given, "fewShot option");
 }

@@ -3,23 +3,40 @@ import {
   injectionGuardUserPrompt,
 } from "../../prompts/evaluation/index.js";
 import { fenceData } from "../judge/fence.js";
-import { parseGuardResponse, parseScreeningAnswer } from "../judge/injectionGuard.js";
+import {
+  type GuardVerdict,
+  parseGuardResponse,
+  parseScreeningAnswer,
+} from "../judge/injectionGuard.js";
 import type { ModelCallError } from "../llm/errors.js";
 import { judgeCallError } from "./errors.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluationProgress } from "./options.js";
-import {
-  guardFailureReason,
-  guardVerdictReason,
-  type ScreenedText,
-  type ScreeningReason,
-} from "./screening.js";
+import type { ScreenedText, ScreeningReason } from "./screening.js";
 
 /**
  * The injection guard, run beside the judging (in grouped and batch mode its content question
  * rides in a judging call). Verdicts' progress events and cache writes wait for its answer; a
  * finding or a failed, missing or unreadable answer holds the result and keeps the cache clean.
  */
+
+/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
+function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
+  if (!verdict.ok) {
+    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
+  }
+  if (!verdict.instructionBearing) return undefined;
+  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
+}
+
+/**
+ * Why a guard that could not check `where` holds the result: its call failed, or never came. The
+ * reason reaches reviewers: the model's error text (it may name the server) stays in the trace.
+ */
+function guardFailureReason(where: string, error?: { code: string }): string {
+  if (error === undefined) return `the injection guard did not check ${where}`;
+  return `the injection guard could not check ${where} (${error.code})`;
+}
 
 /** The guard's question about one text, carried by a judging call. */
 export interface FoldedGuard {
@@ -34,11 +51,9 @@ export interface FoldedGuard {
 const GUARD_BLOCK_CHARS = 16_000;
 
 function blocksOf(text: string): string[] {
-  const blocks: string[] = [];
-  for (let at = 0; at < text.length; at += GUARD_BLOCK_CHARS) {
-    blocks.push(text.slice(at, at + GUARD_BLOCK_CHARS));
-  }
-  return blocks;
+  return Array.from({ length: Math.ceil(text.length / GUARD_BLOCK_CHARS) }, (_, i) =>
+    text.slice(i * GUARD_BLOCK_CHARS, (i + 1) * GUARD_BLOCK_CHARS),
+  );
 }
 
 async function guardBlock(
@@ -53,10 +68,7 @@ async function guardBlock(
     user: injectionGuardUserPrompt(fenceData("DATA", block)),
   };
   // Only a clean verdict is kept: a finding or a failed guard is asked again next time.
-  const clean = (text: string) => {
-    const verdict = parseGuardResponse(text);
-    return verdict.ok && !verdict.instructionBearing;
-  };
+  const clean = (text: string) => guardVerdictReason(where, parseGuardResponse(text)) === undefined;
   if ((await session.recall(call, clean)) !== undefined) return undefined;
   let raw: string;
   try {
@@ -147,10 +159,7 @@ export class GuardScreen {
     const { where } = fold.text;
     return {
       where,
-      isClean: (raw) => {
-        const verdict = parseScreeningAnswer(raw);
-        return verdict.ok && !verdict.instructionBearing;
-      },
+      isClean: (raw) => guardVerdictReason(where, parseScreeningAnswer(raw)) === undefined,
       answered: (raw) => {
         const reason = guardVerdictReason(where, parseScreeningAnswer(raw));
         fold.settle(reason === undefined ? [] : [reason]);

@@ -48,18 +48,15 @@ export interface JudgeCacheStore {
   put(entry: JudgeCacheEntry): Promise<void>;
 }
 
-export interface JudgeCacheOptions {
-  /** Entries older than this are not used (default: no age limit). */
-  ttlSeconds?: number;
-  /** Default: one in this process's memory. */
-  store?: JudgeCacheStore;
-}
-
 /** `false` turns the cache off; options turn it on. */
-export type JudgeCacheSetting = false | JudgeCacheOptions;
-
-/** The answers a memory store keeps by default: the least recently used go first beyond it. */
-export const MEMORY_CACHE_ENTRIES = 10_000;
+export type JudgeCacheSetting =
+  | false
+  | {
+      /** Entries older than this are not used (default: no age limit). */
+      ttlSeconds?: number;
+      /** Default: one in this process's memory. */
+      store?: JudgeCacheStore;
+    };
 
 /**
  * Answers in this process's memory, for library use without a database: at most `maxEntries`
@@ -68,7 +65,7 @@ export const MEMORY_CACHE_ENTRIES = 10_000;
 export class MemoryJudgeCacheStore implements JudgeCacheStore {
   private readonly entries = new Map<string, JudgeCacheEntry>();
 
-  constructor(private readonly maxEntries = MEMORY_CACHE_ENTRIES) {
+  constructor(private readonly maxEntries = 10_000) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError(`maxEntries must be a whole number of at least 1, not ${maxEntries}`);
     }
@@ -138,9 +135,7 @@ export function judgeCallKey(judge: JudgeModel, call: JudgeCall): string {
   return createHash("sha256").update(canonicalJson(decided)).digest("hex");
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** One evaluation's view of the cache; a store that fails is a warning, not an error. */
 export class JudgeCallCache {

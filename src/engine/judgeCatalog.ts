@@ -8,16 +8,16 @@ import { ModelAbortedError } from "../llm/errors.js";
 import { notEvaluatedOutcome, thresholdOf } from "../scoring/criterionResult.js";
 import type { JudgeMode } from "../scoring/result.js";
 import { judgeBatch } from "./batchJudge.js";
-import { createContextProvider } from "./contextProvider.js";
 import {
   type CriterionJudgeContext,
+  createContextProvider,
   type JudgedCriterion,
   judgeCriterion,
 } from "./criterionJudge.js";
 import { EvaluationModelError } from "./errors.js";
 import type { FewShotPlan } from "./fewShotExamples.js";
 import type { FoldedGuard, GuardScreen } from "./guardScreen.js";
-import { judgeModeOf, planJudging, withPoolShare } from "./judgeMode.js";
+import { planJudging, withPoolShare } from "./judgeMode.js";
 import type { JudgeSession } from "./judgeSession.js";
 import type { EvaluateContentOptions, EvaluationProgress, EvaluationSettings } from "./options.js";
 import { schemaOnProject } from "./projectContent.js";
@@ -116,18 +116,20 @@ function judgeContext(job: CatalogJudging): CriterionJudgeContext {
     weightedScores: weightedScoresOf(options),
     session: job.session,
     context: createContextProvider(options, settings.contextChunks),
-    content: options.content,
+    prompt: {
+      content: options.content,
+      contentType: options.contentType,
+      question: options.question,
+      referenceAnswer: options.referenceAnswer,
+      catalogInstructions: options.catalog.instructions,
+      catalogId: options.catalog.id,
+      override: options.evaluationPrompt,
+      answerLists: settings.answerLists,
+      budget: job.templateBudget ?? createTemplateTimeBudget(),
+    },
     // With a question, empty content is an empty answer to it: judged, not "insufficient".
     contentIsEmpty: job.text.trim() === "" && options.question === undefined,
-    contentType: options.contentType,
-    question: options.question,
-    referenceAnswer: options.referenceAnswer,
-    catalogInstructions: options.catalog.instructions,
-    catalogId: options.catalog.id,
-    evaluationPrompt: options.evaluationPrompt,
     structuredOutput: settings.structuredOutput,
-    answerLists: settings.answerLists,
-    templateBudget: job.templateBudget ?? createTemplateTimeBudget(),
     fewShot: job.fewShot,
   };
 }
@@ -242,7 +244,7 @@ async function judgeAll(job: CatalogJudging): Promise<CatalogJudgement> {
   const modelFailure = modelWideFailure(llm, criteria.judged);
   return {
     judged: criteria.judged,
-    judgeMode: llm.length === 0 ? undefined : judgeModeOf(plan),
+    judgeMode: llm.length === 0 ? undefined : { mode: plan.mode, groups: plan.groups.length },
     ...(modelFailure === undefined ? {} : { modelFailure }),
   };
 }

@@ -67,10 +67,6 @@ export function planJudging(llm: readonly Criterion[], input: JudgePlanInput): J
   }
 }
 
-export function judgeModeOf(plan: JudgePlan): JudgeMode {
-  return { mode: plan.mode, groups: plan.groups.length };
-}
-
 /**
  * On a judge pool, unless the caller set `concurrency` or `parallelSlots`: as many calls at once
  * as the pool has slots, and as many groups as this evaluation's share of them.

@@ -1,12 +1,37 @@
 import type { BaseMessageLike } from "@langchain/core/messages";
 import { appendTraceJsonl, buildTrace } from "../judge/trace.js";
 import { probabilityWeightedScore, type ScoreScale } from "../judge/weightedScore.js";
-import type { JudgeModel } from "../llm/chatModel.js";
+import { type CallLane, createCallLane } from "../llm/callCeiling.js";
+import {
+  type ChatModelOptions,
+  createChatModel,
+  type JudgeModel,
+  type ModelSource,
+  withLane,
+  withTimeout,
+} from "../llm/chatModel.js";
 import { isModelCallError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
 import { TOP_LOGPROBS } from "../llm/tokenLogprobs.js";
 import type { ScoreWeighting, Trace } from "../scoring/result.js";
 import type { JudgeCallCache, JudgeCall as KeyedCall } from "./judgeCache.js";
+
+export function isJudgeModel(model: unknown): model is JudgeModel {
+  return typeof model === "object" && model !== null && "candidates" in model && "retry" in model;
+}
+
+/** The judge, its calls queued in `lane` so the process's evaluations take turns for a server. */
+export function resolveJudgeModel(
+  model: ModelSource | JudgeModel | undefined,
+  options: ChatModelOptions = {},
+  lane: CallLane = createCallLane(),
+): JudgeModel {
+  if (isJudgeModel(model)) {
+    const timed = options.timeoutMs === undefined ? model : withTimeout(model, options.timeoutMs);
+    return withLane(timed, lane);
+  }
+  return withLane(createChatModel(model, options), lane);
+}
 
 export interface JudgeCall extends KeyedCall {
   purpose: Trace["purpose"];

@@ -14,8 +14,7 @@ import type { JudgedCriterion } from "./criterionJudge.js";
 import { type EvaluationModelError, parseInput } from "./errors.js";
 import { judgeCallCacheFor } from "./judgeCache.js";
 import { type CatalogJudging, fulfilledOrThrow, judgeCatalog } from "./judgeCatalog.js";
-import { isJudgeModel, resolveJudgeModel } from "./judgeModel.js";
-import { JudgeSession } from "./judgeSession.js";
+import { isJudgeModel, JudgeSession, resolveJudgeModel } from "./judgeSession.js";
 import {
   type EvaluateContentOptions,
   type EvaluationProgress,

@@ -43,17 +43,12 @@ function agreementScale(criterion: Criterion): {
   valueOnScale: (o: CriterionOutcome) => number;
 } {
   const { method } = criterion;
-  if (method.kind === "check") {
-    return {
-      scale: { kind: "points", points: [0, 1], metric: "nominal" },
-      valueOnScale: (o) => o.score ?? 0,
-    };
-  }
   const categories = categoriesOf(criterion);
   if (categories !== undefined) {
-    const ranks = categories.map((_, i) => i);
+    // A check's fail and pass are categories without an order; levels are ranked.
+    const metric = method.kind === "check" ? "nominal" : "ordinal";
     return {
-      scale: { kind: "points", points: ranks, metric: "ordinal" },
+      scale: { kind: "points", points: categories.map((_, i) => i), metric },
       valueOnScale: (o) => categories.findIndex((c) => c.native === o.native),
     };
   }

@@ -5,7 +5,6 @@
  */
 import { LLM_METHOD_KINDS } from "../criteria/model.js";
 import { scanForInjection } from "../judge/injection.js";
-import type { GuardVerdict } from "../judge/injectionGuard.js";
 import { readReasoningStance } from "../judge/reasoningStance.js";
 import { agreementText } from "../scoring/agreement.js";
 import { meetsThreshold } from "../scoring/consistency.js";
@@ -15,11 +14,6 @@ export interface ScreeningReason {
   source: "injection" | "guard" | "panel" | "evidence" | "consistency";
   /** What was found and where, as the result's `humanReviewReasons` says it. */
   message: string;
-}
-
-interface Screening {
-  humanReviewRequired: boolean;
-  reasons: ScreeningReason[];
 }
 
 /** A text that reaches the judge, and how a warning names it ("source document a.md"). */
@@ -63,24 +57,6 @@ export function injectionReasons(texts: readonly ScreenedText[]): ScreeningReaso
       message: `possible prompt injection in ${where} (${finding.kind}): "${finding.excerpt}"`,
     })),
   );
-}
-
-/** Why the guard's verdict about `where` holds the result for review; undefined when clean. */
-export function guardVerdictReason(where: string, verdict: GuardVerdict): string | undefined {
-  if (!verdict.ok) {
-    return `the injection guard's answer about ${where} could not be read (${verdict.error})`;
-  }
-  if (!verdict.instructionBearing) return undefined;
-  return `the injection guard found text aimed at the judge in ${where}: ${verdict.reasoning}`;
-}
-
-/**
- * Why a guard that could not check `where` holds the result: its call failed, or never came. The
- * reason reaches reviewers: the model's error text (it may name the server) stays in the trace.
- */
-export function guardFailureReason(where: string, error?: { code: string }): string {
-  if (error === undefined) return `the injection guard did not check ${where}`;
-  return `the injection guard could not check ${where} (${error.code})`;
 }
 
 /** The text quoted, cut to `max` characters. */
@@ -202,7 +178,10 @@ export function screenResult(input: {
   early: readonly ScreeningReason[];
   criteria: readonly CriterionResult[];
   panel?: PanelSummary;
-}): { screening: Screening; warnings: string[] } {
+}): {
+  screening: { humanReviewRequired: boolean; reasons: ScreeningReason[] };
+  warnings: string[];
+} {
   const consistency = consistencyFindings(input.criteria);
   const reasons = [
     ...input.early,

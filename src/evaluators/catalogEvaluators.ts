@@ -7,8 +7,70 @@ import { catalogFunctions, resolveJudgeModel, runEvaluation } from "../engine/ev
 import { canonicalJson } from "../engine/judgeCache.js";
 import type { EvaluateContentOptions } from "../engine/options.js";
 import type { EvaluationResult } from "../scoring/result.js";
-import { defaultContent, defaultReference, type EvaluatorInput } from "./evaluatorInput.js";
+import { isRecord } from "../untrusted/json.js";
 import { type EvaluatorResult, failedResults, resultKeys, resultsOf } from "./evaluatorResults.js";
+
+/** The argument of an evaluator (LangSmith's extra fields are accepted and not read). */
+export interface EvaluatorInput {
+  inputs?: unknown;
+  /** What is judged. */
+  outputs?: unknown;
+  referenceOutputs?: unknown;
+  [key: string]: unknown;
+}
+
+/** Keys whose text is taken as the content (or the reference), in this order. */
+const TEXT_KEYS = ["output", "answer", "content", "text", "response", "result"] as const;
+
+/** Text, or the text blocks of a message's content list (`[{ type: "text", text }, …]`) joined. */
+function textValue(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (!Array.isArray(value)) return undefined;
+  const texts = value.flatMap((block: unknown) =>
+    isRecord(block) && block.type === "text" && typeof block.text === "string" ? [block.text] : [],
+  );
+  return texts.length > 0 ? texts.join("") : undefined;
+}
+
+function ownString(record: Record<string, unknown>, key: string): string | undefined {
+  return Object.hasOwn(record, key) ? textValue(record[key]) : undefined;
+}
+
+function lastMessageText(record: Record<string, unknown>): string | undefined {
+  const messages = Object.hasOwn(record, "messages") ? record.messages : undefined;
+  if (!Array.isArray(messages)) return undefined;
+  const last: unknown = messages.at(-1);
+  return isRecord(last) ? ownString(last, "content") : undefined;
+}
+
+/** The text itself, a TEXT_KEYS field, the only field, or the last message of `messages`. */
+export function textOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (!isRecord(value)) return undefined;
+  for (const key of TEXT_KEYS) {
+    const text = ownString(value, key);
+    if (text !== undefined) return text;
+  }
+  const keys = Object.keys(value);
+  const only = keys.length === 1 && keys[0] !== undefined ? ownString(value, keys[0]) : undefined;
+  return only ?? lastMessageText(value);
+}
+
+/** LangSmith keeps what a target returned that is not an object as `{ outputs: value }`. */
+function targetValue(outputs: unknown): unknown {
+  const wrapped = isRecord(outputs) && Object.keys(outputs).join() === "outputs";
+  return wrapped ? outputs.outputs : outputs;
+}
+
+function defaultContent(input: EvaluatorInput): unknown {
+  const outputs = targetValue(input.outputs);
+  return textOf(outputs) ?? outputs;
+}
+
+function defaultReference(input: EvaluatorInput): string | undefined {
+  const text = textOf(input.referenceOutputs);
+  return text === undefined || text.trim() === "" ? undefined : text;
+}
 
 /**
  * One evaluation per example, shared by the evaluators LangSmith calls separately for one run;
@@ -17,8 +79,6 @@ import { type EvaluatorResult, failedResults, resultKeys, resultsOf } from "./ev
  */
 
 type EvaluationOutcome = { ok: true; result: EvaluationResult } | { ok: false; error: unknown };
-
-const DEFAULT_CACHED_EXAMPLES = 64;
 
 function exampleKey(content: unknown, reference: string | undefined): string | undefined {
   try {
@@ -29,33 +89,30 @@ function exampleKey(content: unknown, reference: string | undefined): string | u
   }
 }
 
-class SharedEvaluations {
-  private readonly outcomes = new Map<string, Promise<EvaluationOutcome>>();
-  private readonly settled = new Set<string>();
-
-  constructor(private readonly limit: number) {}
-
-  outcome(
+function sharedEvaluations(limit: number) {
+  const outcomes = new Map<string, Promise<EvaluationOutcome>>();
+  const settled = new Set<string>();
+  return (
     content: unknown,
     reference: string | undefined,
     evaluate: () => Promise<EvaluationOutcome>,
-  ): Promise<EvaluationOutcome> {
+  ) => {
     const key = exampleKey(content, reference);
     if (key === undefined) return evaluate();
-    const known = this.outcomes.get(key);
+    const known = outcomes.get(key);
     if (known !== undefined) {
-      this.outcomes.delete(key); // most recently used last
-      this.outcomes.set(key, known);
+      outcomes.delete(key); // most recently used last
+      outcomes.set(key, known);
       return known;
     }
-    const made = evaluate().finally(() => this.settled.add(key));
-    this.outcomes.set(key, made);
-    for (const oldest of this.outcomes.keys()) {
-      if (this.outcomes.size <= this.limit) break;
-      if (this.settled.delete(oldest)) this.outcomes.delete(oldest);
+    const made = evaluate().finally(() => settled.add(key));
+    outcomes.set(key, made);
+    for (const oldest of outcomes.keys()) {
+      if (outcomes.size <= limit) break;
+      if (settled.delete(oldest)) outcomes.delete(oldest);
     }
     return made;
-  }
+  };
 }
 
 /** An evaluator giving one result: `(input) => Promise<{ key, score, comment, metadata }>`. */
@@ -95,7 +152,7 @@ function named<F extends (input: EvaluatorInput) => Promise<unknown>>(key: strin
 }
 
 function checkOptions(options: CatalogEvaluatorOptions): number {
-  const limit = options.maxCachedExamples ?? DEFAULT_CACHED_EXAMPLES;
+  const limit = options.maxCachedExamples ?? 64;
   if (!Number.isInteger(limit) || limit < 1) {
     throw new EvaluationError(
       "input",
@@ -129,7 +186,7 @@ export async function createCatalogEvaluators(
   // Every example of an experiment is judged with the same version: the one active now.
   const loaded = await activeCatalog(given, options.rubricRegistry);
   const keys = resultKeys(loaded.criteria, options);
-  const shared = new SharedEvaluations(checkOptions(options));
+  const shared = sharedEvaluations(checkOptions(options));
   const { registry } = catalogFunctions(loaded, options);
   const contentOf = content ?? defaultContent;
   const referenceOf = reference ?? defaultReference;
@@ -144,7 +201,7 @@ export async function createCatalogEvaluators(
         catalog: loaded,
         registry: registry.withReference(ideal ?? registry.reference),
       });
-    return shared.outcome(judged, ideal, () =>
+    return shared(judged, ideal, () =>
       evaluate().then(
         ({ result }): EvaluationOutcome => ({ ok: true, result }),
         (error: unknown): EvaluationOutcome => ({ ok: false, error }),

@@ -48,8 +48,8 @@ export {
   type CatalogEvaluators,
   type CatalogResultsEvaluator,
   createCatalogEvaluators,
+  type EvaluatorInput,
 } from "./catalogEvaluators.js";
-export type { EvaluatorInput } from "./evaluatorInput.js";
 export {
   type EvaluatorResult,
   toEvaluatorResults,

@@ -90,24 +90,20 @@ export type AgreementScale =
   | { kind: "points"; points: readonly number[]; metric: AgreementMetric }
   | { kind: "range"; min: number; max: number };
 
+/** Σ δ² over every ordered pair of the values: nominal 0 or 1, else the squared difference. */
+function pairDisagreement(values: readonly number[], nominal: boolean): number {
+  let sum = 0;
+  for (const a of values) for (const b of values) sum += nominal ? Number(a !== b) : (a - b) ** 2;
+  return sum;
+}
+
 /** The mean δ² of two independent draws from the scale, every value equally likely. */
 function chanceDisagreement(scale: AgreementScale): number {
   if (scale.kind === "range") return (scale.max - scale.min) ** 2 / 6;
   const { points, metric } = scale;
-  let sum = 0;
-  for (let i = 0; i < points.length; i++) {
-    for (let j = 0; j < points.length; j++) {
-      if (i === j) continue;
-      // With every value equally frequent, the ordinal distance is the rank distance.
-      sum +=
-        metric === "nominal"
-          ? 1
-          : metric === "ordinal"
-            ? (i - j) ** 2
-            : ((points[i] as number) - (points[j] as number)) ** 2;
-    }
-  }
-  return sum / points.length ** 2;
+  // With every value equally frequent, the ordinal distance is the rank distance.
+  const positions = metric === "ordinal" ? points.map((_, i) => i) : points;
+  return pairDisagreement(positions, metric === "nominal") / points.length ** 2;
 }
 
 /**
@@ -118,18 +114,12 @@ function chanceDisagreement(scale: AgreementScale): number {
 export function scaleAgreement(values: readonly number[], scale: AgreementScale): number | null {
   if (values.length < 2) return null;
   const metric = scale.kind === "range" ? "interval" : scale.metric;
-  const position = (v: number) =>
-    scale.kind === "points" && metric === "ordinal" ? scale.points.indexOf(v) : v;
-  let observed = 0;
-  for (let i = 0; i < values.length; i++) {
-    for (let j = 0; j < values.length; j++) {
-      if (i === j) continue;
-      const a = values[i] as number;
-      const b = values[j] as number;
-      observed += metric === "nominal" ? (a === b ? 0 : 1) : (position(a) - position(b)) ** 2;
-    }
-  }
-  observed /= values.length * (values.length - 1);
+  const positions =
+    scale.kind === "points" && metric === "ordinal"
+      ? values.map((v) => scale.points.indexOf(v))
+      : values;
+  const observed =
+    pairDisagreement(positions, metric === "nominal") / (values.length * (values.length - 1));
   const expected = chanceDisagreement(scale);
   if (expected === 0) return null;
   return roundScore(1 - observed / expected);

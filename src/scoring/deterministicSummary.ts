@@ -54,10 +54,7 @@ function withDescription(text: string, description: string): string {
 }
 
 /** What to aim for next on one criterion, or undefined when there is nothing to suggest. */
-export function criterionSuggestion(
-  criterion: Criterion,
-  result: CriterionResult,
-): string | undefined {
+function criterionSuggestion(criterion: Criterion, result: CriterionResult): string | undefined {
   if (!result.evaluated || result.score === null) return undefined;
   const levels = levelsOf(criterion.method);
   if (levels !== undefined && result.level !== undefined) {
@@ -80,6 +77,16 @@ export function criterionSuggestion(
     `reach at least ${needed} (now ${formatNative(now)})`,
     criterion.description,
   );
+}
+
+/** `Title: what to aim for` for each criterion that has something to aim for. */
+export function suggestionsFor(catalog: Catalog, results: readonly CriterionResult[]): string[] {
+  const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
+  return results.flatMap((result) => {
+    const criterion = byId.get(result.id);
+    const suggestion = criterion && criterionSuggestion(criterion, result);
+    return suggestion === undefined ? [] : [`${result.title}: ${suggestion}`];
+  });
 }
 
 /** `Evaluation PASSED|BORDERLINE|FAILED for catalog 'X'…`, in the words of the settled verdict. */
@@ -111,14 +118,7 @@ export function deterministicSummary(catalog: Catalog, evaluation: SummaryInput)
   lines.push("");
   for (const result of evaluation.criteria) lines.push(`- ${criterionFeedbackLine(result)}`);
 
-  const byId = new Map(catalog.criteria.map((c) => [c.id, c]));
-  const suggestions: string[] = [];
-  for (const result of evaluation.criteria) {
-    const criterion = byId.get(result.id);
-    if (criterion === undefined) continue;
-    const suggestion = criterionSuggestion(criterion, result);
-    if (suggestion !== undefined) suggestions.push(`  - ${result.title}: ${suggestion}`);
-  }
+  const suggestions = suggestionsFor(catalog, evaluation.criteria).map((s) => `  - ${s}`);
   if (suggestions.length > 0) lines.push("", "Suggestions for improvement:", ...suggestions);
   return lines.join("\n");
 }

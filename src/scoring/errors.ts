@@ -28,35 +28,29 @@ export type ScoringErrorCode = (typeof SCORING_ERROR_CODES)[number];
 
 /** An error of the pure scoring functions; `code` says what (docs/errors.md lists each). */
 export class ScoringError extends EvalgateError<ScoringErrorCode> {
-  readonly location: ScoringErrorLocation;
-  /** What is wrong, without the location. */
-  readonly detail: string;
-
   constructor(
-    detail: string,
-    location: ScoringErrorLocation,
+    /** What is wrong, without the location. */
+    readonly detail: string,
+    readonly location: ScoringErrorLocation,
     options: { code?: ScoringErrorCode } = {},
   ) {
     const code = options.code ?? "SCORING_FAILED";
     super(code, `${formatScoringLocation(location)}: ${detail}`);
-    this.location = location;
-    this.detail = detail;
   }
 }
 
 /** A level id that the criterion does not define. */
 export class UnknownLevelError extends ScoringError {
-  readonly levelId: string;
-  readonly knownLevels: readonly string[];
-
-  constructor(levelId: string, knownLevels: readonly string[], location: ScoringErrorLocation) {
+  constructor(
+    readonly levelId: string,
+    readonly knownLevels: readonly string[],
+    location: ScoringErrorLocation,
+  ) {
     super(
       `unknown level '${levelId}'; expected one of ${knownLevels.map((l) => `'${l}'`).join(", ")}`,
       location,
       { code: "LEVEL_UNKNOWN" },
     );
-    this.levelId = levelId;
-    this.knownLevels = knownLevels;
   }
 }
 

@@ -11,18 +11,6 @@ interface ResultsToonRow {
   reasoning: string;
 }
 
-interface ResultsToonDocument {
-  results: ResultsToonRow[];
-  summary: {
-    /** The native total when there is one, else the 0–1 overall score. */
-    total_score: number;
-    /** The funding status when there is one, else the verdict. */
-    status: string;
-  };
-}
-
-const NOT_EVALUATED_RESULT = "error";
-
 function rowOf(criterion: CriterionResult): ResultsToonRow {
   const row = (result: string | null, score: number | null, reasoning = criterion.reasoning) => ({
     id: criterion.id,
@@ -31,7 +19,7 @@ function rowOf(criterion: CriterionResult): ResultsToonRow {
     reasoning,
   });
   if (!criterion.evaluated || criterion.score === null) {
-    return row(NOT_EVALUATED_RESULT, null, criterion.judgeError ?? criterion.reasoning);
+    return row("error", null, criterion.judgeError ?? criterion.reasoning);
   }
   const { native } = criterion;
   if (criterion.method === "check") {
@@ -41,8 +29,11 @@ function rowOf(criterion: CriterionResult): ResultsToonRow {
   return row(criterion.level ?? native, criterion.score);
 }
 
-/** The plain object that {@link encodeResultsToon} writes, for comparison with other formats. */
-export function resultsToonDocument(result: EvaluationResult): ResultsToonDocument {
+/**
+ * The plain object that {@link encodeResultsToon} writes, for comparison with other formats: the
+ * summary's total is the native total when there is one, its status the funding status if any.
+ */
+export function resultsToonDocument(result: EvaluationResult) {
   return {
     results: result.criteria.map(rowOf),
     summary: {

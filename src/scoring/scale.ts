@@ -71,9 +71,8 @@ export function checkToUnit(result: CheckResult): 0 | 1 {
 
 /** The level with the highest score (the first such, when several share it). */
 export function topLevel(levels: readonly Level[]): Level | undefined {
-  let best: Level | undefined;
-  for (const level of levels) {
-    if (best === undefined || level.score > best.score) best = level;
-  }
-  return best;
+  return levels.reduce<Level | undefined>(
+    (best, level) => (best === undefined || level.score > best.score ? level : best),
+    undefined,
+  );
 }

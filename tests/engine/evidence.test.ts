@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
-import { checkQuote, quoteSource, wordsOf } from "../../src/engine/quoteCheck.js";
+import { checkQuote, quoteSource, wordsOf } from "../../src/engine/evidence.js";
 import { jsonAnswer, ScriptedChatModel } from "../doubles/index.js";
 import { catalogOf, judgeOf } from "./helpers.js";
 

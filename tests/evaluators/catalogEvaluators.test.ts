@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/criteria/parse.js";
 import { isEvalgateError } from "../../src/errors.js";
-import { textOf } from "../../src/evaluators/evaluatorInput.js";
+import { textOf } from "../../src/evaluators/catalogEvaluators.js";
 import {
   createCatalogEvaluators,
   type EvaluatorInput,

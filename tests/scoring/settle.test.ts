@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogInput, CriterionInput } from "../../src/criteria/model.js";
 import type { CriterionOutcome } from "../../src/scoring/result.js";
-import { type ResultOverrides, settleResult } from "../../src/scoring/settle.js";
+import { type ResultOverrides, settleResult } from "../../src/scoring/scoreCatalog.js";
 import { catalog, checkOutcome, notEvaluated, score, unitOutcome } from "./helpers.js";
 
 /** mulberry32: a small seeded generator, so every run draws the same cases. */

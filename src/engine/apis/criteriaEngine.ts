@@ -77,11 +77,6 @@ export const CriterionEvaluationSchema = CriterionResultSchema.extend({
 });
 export type CriterionEvaluation = z.infer<typeof CriterionEvaluationSchema>;
 
-const LONE_CRITERION_CATALOG: NonNullable<CriterionEvaluationOptions["catalog"]> = {
-  id: "criterion",
-  passingThreshold: DEFAULT_PASSING_THRESHOLD,
-};
-
 /**
  * A funding project is a folder of documents under `dataDir`, the evidence each criterion is
  * judged on: an LLM criterion reads its own BM25-retrieved passages, a function criterion the
@@ -178,7 +173,11 @@ export class CriteriaEngine {
   ): Promise<CriterionEvaluation> {
     const given = parseInput(CriterionSchema, criterion, "criterion");
     checkContentBudget(context, this.options.maxContentBytes, "the context");
-    const { id, passingThreshold, instructions } = options.catalog ?? LONE_CRITERION_CATALOG;
+    const {
+      id = "criterion",
+      passingThreshold = DEFAULT_PASSING_THRESHOLD,
+      instructions,
+    } = options.catalog ?? {};
     const lone = CatalogSchema.parse({
       ...{ id, name: id, version: "1", passingThreshold, instructions },
       criteria: [given],

@@ -4,7 +4,7 @@ import {
   FREEFORM_TEMPLATE,
   RUBRIC_SYSTEM,
 } from "../../../prompts/evaluation/index.js";
-import { type Catalog, CatalogSchema, type CriterionInput } from "../../criteria/model.js";
+import { type Catalog, CatalogSchema } from "../../criteria/model.js";
 import type { JudgeModel, ModelSource } from "../../llm/chatModel.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { TraceSchema } from "../../scoring/result.js";
@@ -14,27 +14,25 @@ import { resolveJudgeModel, runEvaluation } from "../evaluateContent.js";
 import { type PipelineFeatures, pipelineFeatures } from "../options.js";
 import { JUDGING_CALLS } from "./rubricExecutor.js";
 
-export const PromptRubricItemSchema = z.strictObject({
+const PromptRubricItemSchema = z.strictObject({
   id: z.string().trim().min(1),
   expected_outcome: z.string().trim().min(1),
   weight: z.number().finite().min(0).default(1),
   required: z.boolean().default(false),
 });
-export type PromptRubricItem = z.infer<typeof PromptRubricItemSchema>;
+type PromptRubricItem = z.infer<typeof PromptRubricItemSchema>;
 export type PromptRubricItemInput = z.input<typeof PromptRubricItemSchema>;
 
 /** Empty means freeform mode. */
 const PromptRubricsSchema = z.array(PromptRubricItemSchema).superRefine((items, ctx) => {
-  const seen = new Set<string>();
   items.forEach((item, index) => {
-    if (seen.has(item.id)) {
+    if (items.findIndex((other) => other.id === item.id) < index) {
       ctx.addIssue({
         code: "custom",
         path: [index, "id"],
         message: `rubric item id '${item.id}' appears more than once`,
       });
     }
-    seen.add(item.id);
   });
   if (items.length > 0 && items.every((item) => item.weight === 0)) {
     ctx.addIssue({ code: "custom", message: "every rubric item has weight 0: nothing to score" });
@@ -88,22 +86,26 @@ export const PromptEvaluationSchema = z.object({
 });
 export type PromptEvaluation = z.infer<typeof PromptEvaluationSchema>;
 
-const FREEFORM_ID = "freeform";
-
-const NO_EXPECTED_OUTCOME = "(none given: judge how well the candidate answers the question)";
-
 /** Freeform: one 0–1 score criterion; rubric: each item a check, a required item critical. */
 export function promptCatalog(
   rubrics: readonly PromptRubricItem[],
   expectedOutcome?: string,
 ): Catalog {
-  const criteria: CriterionInput[] =
-    rubrics.length === 0
+  const freeform = rubrics.length === 0;
+  return CatalogSchema.parse({
+    id: freeform ? "prompt-evaluator" : "prompt-evaluator-rubric",
+    name: freeform ? "freeform" : "rubric items",
+    version: "1",
+    passingThreshold: VERDICT_BANDS.pass,
+    instructions: freeform ? FREEFORM_SYSTEM : RUBRIC_SYSTEM,
+    criteria: freeform
       ? [
           {
-            id: FREEFORM_ID,
+            id: "freeform",
             title: "Expected outcome",
-            description: expectedOutcome?.trim() || NO_EXPECTED_OUTCOME,
+            description:
+              expectedOutcome?.trim() ||
+              "(none given: judge how well the candidate answers the question)",
             weight: 1,
             method: { kind: "score", scale: { min: 0, max: 1 } },
           },
@@ -116,14 +118,7 @@ export function promptCatalog(
           critical: item.required,
           required: true,
           method: { kind: "check", expectedOutcome: item.expected_outcome },
-        }));
-  return CatalogSchema.parse({
-    id: rubrics.length === 0 ? "prompt-evaluator" : "prompt-evaluator-rubric",
-    name: rubrics.length === 0 ? "freeform" : "rubric items",
-    version: "1",
-    passingThreshold: VERDICT_BANDS.pass,
-    instructions: rubrics.length === 0 ? FREEFORM_SYSTEM : RUBRIC_SYSTEM,
-    criteria,
+        })),
   });
 }
 
@@ -131,9 +126,9 @@ export function promptCatalog(
 const JUDGING_NOTE = /^(batch|group \d+\/\d+|judge cache): /;
 
 /** What the answers' notes say (`<id>: <note>`, without the id), the table's and the cache's. */
-function notesOf(result: EvaluationResult, ids: readonly string[]): string[] {
+function notesOf(result: EvaluationResult): string[] {
   return result.warnings.flatMap((warning) => {
-    const id = ids.find((each) => warning.startsWith(`${each}: `));
+    const id = result.criteria.find((c) => warning.startsWith(`${c.id}: `))?.id;
     if (id !== undefined) return [warning.slice(id.length + 2)];
     return JUDGING_NOTE.test(warning) ? [warning] : [];
   });
@@ -202,10 +197,7 @@ export function toPromptEvaluation(
       userPrompt: asked.userPrompt,
     },
     notes: [
-      ...notesOf(
-        result,
-        result.criteria.map((c) => c.id),
-      ),
+      ...notesOf(result),
       ...result.criteria.flatMap((c) =>
         c.scoreMethod === "plain" && c.scoreMethodReason !== undefined
           ? [`score not probability-weighted: ${c.scoreMethodReason}`]
@@ -257,7 +249,7 @@ export class PromptEvaluator {
     options: { signal?: AbortSignal } = {},
   ): Promise<PromptEvaluation> {
     const request = parseInput(PromptEvaluationInputSchema, input, "evaluation input");
-    const freeform = this.rubrics.length === 0;
+    const freeform = this.mode === "freeform";
     const { result } = await runEvaluation({
       ...pipelineFeatures(this.options),
       content: request.candidateAnswer,
