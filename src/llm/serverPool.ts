@@ -15,15 +15,17 @@ import {
   ModelResponseError,
   ModelUnavailableError,
 } from "./errors.js";
-import {
-  type ModelCallOptions,
-  type ModelCandidate,
-  type PoolShare,
-  slotWait,
-} from "./modelCandidate.js";
+import type { ModelCallOptions, ModelCandidate, PoolShare } from "./modelCandidate.js";
 import { type PoolMember, poolMember } from "./poolMember.js";
 import type { ServerEntry } from "./serverList.js";
-import { bringBack, isServerFault, outOfPool, serverCeiling, takeOut } from "./serverState.js";
+import {
+  bringBack,
+  isServerFault,
+  outOfPool,
+  serverCeiling,
+  slotWait,
+  takeOut,
+} from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { PoolProvider } from "./spec.js";
 
