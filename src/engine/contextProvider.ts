@@ -1,6 +1,5 @@
-import { createBm25Retriever } from "../context/bm25Retriever.js";
 import { chunkDocuments } from "../context/chunk.js";
-import { contextForCriterion, formatContext } from "../context/criterionContext.js";
+import { contextForCriterion, createBm25Retriever, formatContext } from "../context/retrieval.js";
 import type { RankedChunk, Retriever, SourceDocument } from "../context/types.js";
 import type { Criterion } from "../criteria/model.js";
 

@@ -7,8 +7,12 @@ import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createCallLane } from "./callCeiling.js";
-import { classifyModelError, messageOf } from "./classifyError.js";
-import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
+import {
+  type ChatCallOptions,
+  classifyModelError,
+  invokeWithDeadline,
+  messageOf,
+} from "./classifyError.js";
 import { createLlamaCppChat } from "./embedded/chatLlamaCpp.js";
 import { runtimeSettings } from "./embedded/llamaRuntime.js";
 import {
@@ -18,11 +22,9 @@ import {
   ModelSpecError,
 } from "./errors.js";
 import { loadOnce, type ModelCallOptions, type ModelCandidate } from "./modelCandidate.js";
-import { ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
-import { poolMember } from "./poolMember.js";
+import { contextWindowFor, ollamaMember, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
-import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
-import { parseServerList, type ServerEntry } from "./serverList.js";
+import { parseServerList, type ServerEntry, serverKeyOf, shownServerUrl } from "./serverList.js";
 import { poolCandidate } from "./serverPool.js";
 import { callInSlot, type ServerSlots } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
@@ -70,7 +72,7 @@ function ollamaCandidate(
   model: string,
   settings: ModelSettings,
 ): ModelCandidate {
-  const member = poolMember(entry, { provider: "ollama", model }, settings);
+  const member = ollamaMember(entry, model, settings);
   const slots = { key: member.key, maxInFlight: entry.slots ?? settings.maxInFlight };
   const about = {
     provider: "ollama",
@@ -83,7 +85,7 @@ function ollamaCandidate(
     settings,
     (messages, options, context) => {
       // A prompt too long for the window is refused before it waits for a slot.
-      ollamaCallSettings(settings, messages, options, context);
+      contextWindowFor(messages, settings.numCtx, context);
       return () => member.invoke(messages, options);
     },
     () => slots,

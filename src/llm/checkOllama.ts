@@ -5,8 +5,7 @@
 import { z } from "zod";
 import { redactSecretText } from "../redact.js";
 import { readBoundedText } from "./responseBody.js";
-import type { ServerAddress } from "./serverAddress.js";
-import { parseServerList } from "./serverList.js";
+import { parseServerList, type ServerAddress } from "./serverList.js";
 
 const MAX_TAGS_BYTES = 4 * 1024 * 1024;
 

@@ -31,6 +31,16 @@ export interface PoolShare {
   leave(): void;
 }
 
+/** One server of a pool, as the pool calls it: no retry and no slot of its own. */
+export interface PoolMember {
+  readonly provider: "ollama" | "openai-compatible";
+  readonly model: string;
+  readonly key: string;
+  readonly shown: string;
+  slots(): Promise<number>;
+  invoke(messages: BaseMessage[], options: ModelCallOptions): Promise<BaseMessage>;
+}
+
 export interface ModelCandidate {
   readonly spec: string;
   readonly provider: string;

@@ -15,7 +15,7 @@ import {
   ModelTimeoutError,
 } from "./errors.js";
 import { checkedNdjson, readBoundedText } from "./responseBody.js";
-import type { ServerAuthorization } from "./serverAddress.js";
+import type { ServerAuthorization } from "./serverList.js";
 import { type TokenLogprobRecorder, withLogprobsRequested } from "./tokenLogprobs.js";
 
 export interface OllamaFetchOptions {

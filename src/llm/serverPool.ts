@@ -15,8 +15,9 @@ import {
   ModelResponseError,
   ModelUnavailableError,
 } from "./errors.js";
-import type { ModelCallOptions, ModelCandidate, PoolShare } from "./modelCandidate.js";
-import { type PoolMember, poolMember } from "./poolMember.js";
+import type { ModelCallOptions, ModelCandidate, PoolMember, PoolShare } from "./modelCandidate.js";
+import { ollamaMember } from "./ollamaChat.js";
+import { openAiCompatibleMember } from "./openaiCompatible.js";
 import type { ServerEntry } from "./serverList.js";
 import {
   bringBack,
@@ -189,7 +190,12 @@ export function poolCandidate(
   settings: ModelSettings,
 ): ModelCandidate {
   const spec = `${judge.provider}:${judge.model}`;
-  const members = entries.map((entry) => poolMember(entry, judge, settings));
+  const members = entries.map((entry) => {
+    const model = entry.model ?? judge.model;
+    return (entry.provider ?? judge.provider) === "ollama"
+      ? ollamaMember(entry, model, settings)
+      : openAiCompatibleMember(entry, model, settings);
+  });
   const shown = members.map((m) => m.shown).join(",");
   const context = { provider: judge.provider, model: judge.model, baseUrl: shown };
   const pool = new ServerPool(members, settings, context);

@@ -15,11 +15,10 @@ import {
   ModelUnavailableError,
   type UnavailableReason,
 } from "./errors.js";
-import { serverKeyOf } from "./serverAddress.js";
+import { serverKeyOf } from "./serverList.js";
 
 /** Ollama's usual parallel slots. */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
-export const MAX_IN_FLIGHT_LIMIT = 256;
 export const DEFAULT_MAX_QUEUE_WAIT_MS = 600_000;
 export const DEFAULT_SERVER_COOLDOWN_MS = 30_000;
 const MAX_COOLDOWN_FACTOR = 16;
