@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { redactSecretText } from "../redact.js";
-import { readBoundedText } from "./responseBody.js";
+import { readBoundedText } from "./ollamaFetch.js";
 import { parseServerList, type ServerAddress } from "./serverList.js";
 
 const MAX_TAGS_BYTES = 4 * 1024 * 1024;
