@@ -31,20 +31,18 @@ const MODEL_NOT_FOUND_PATTERN = /model\b.*\b(not found|does not exist|not exist)
 const INCOMPLETE_STREAM_PATTERN = /did not receive done or success response/i;
 
 /** Network error codes (of the error or its causes) and what they say about the server. */
-const NETWORK_REASONS: Readonly<Record<string, UnavailableReason>> = {
-  ECONNREFUSED: "connection-refused",
-  ECONNRESET: "connection-reset",
-  EPIPE: "connection-reset",
-  UND_ERR_SOCKET: "connection-reset",
-  UND_ERR_CLOSED: "connection-reset",
-  ECONNABORTED: "connection-reset",
-  ENOTFOUND: "unreachable",
-  EAI_AGAIN: "unreachable",
-  EHOSTUNREACH: "unreachable",
-  ENETUNREACH: "unreachable",
-  ETIMEDOUT: "unreachable",
-  UND_ERR_CONNECT_TIMEOUT: "unreachable",
-};
+const NETWORK_REASONS = new Map<string, UnavailableReason>(
+  (
+    [
+      ["connection-refused", "ECONNREFUSED"],
+      ["connection-reset", "ECONNRESET EPIPE UND_ERR_SOCKET UND_ERR_CLOSED ECONNABORTED"],
+      [
+        "unreachable",
+        "ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH ETIMEDOUT UND_ERR_CONNECT_TIMEOUT",
+      ],
+    ] as const
+  ).flatMap(([reason, codes]) => codes.split(" ").map((code) => [code, reason] as const)),
+);
 
 /** LangChain appends a link to its own docs to a provider's error: not ours to show. */
 const LANGCHAIN_LINK = "\n\nTroubleshooting URL: https://docs.langchain.com/";
@@ -162,7 +160,7 @@ export function classifyModelError(
   }
 
   const code = networkCode(error);
-  const reason = code === undefined ? undefined : NETWORK_REASONS[code];
+  const reason = code === undefined ? undefined : NETWORK_REASONS.get(code);
   if (reason !== undefined)
     return new ModelUnavailableError(reason, detail, context, { cause: error });
   if (error instanceof TypeError && (detail === "fetch failed" || detail === "terminated")) {
