@@ -30,15 +30,10 @@ import {
 import type { ModelSettings } from "./settings.js";
 import type { PoolProvider } from "./spec.js";
 
-interface Held {
-  member: PoolMember;
-  release: ReleaseSlot;
-}
-
 /** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
 const evaluationsOn = new Map<string, number>();
 
-export class ServerPool {
+class ServerPool {
   #turn = 0;
 
   constructor(
@@ -126,7 +121,7 @@ export class ServerPool {
     tried: ReadonlySet<PoolMember>,
     options: ModelCallOptions,
     lane: CallLane,
-  ): Promise<Held | undefined> {
+  ): Promise<{ member: PoolMember; release: ReleaseSlot } | undefined> {
     const untried = this.members.filter((m) => !tried.has(m));
     if (untried.length === 0) return undefined;
     const isIn = (m: PoolMember) => outOfPool(m.key) === undefined;
