@@ -61,19 +61,21 @@ export function isNoSpace(error: unknown): boolean {
   return code === "ENOSPC" || code === "EDQUOT";
 }
 
-export interface DiskFullContext {
-  cacheDir: string;
-  url: string;
-  /** The model's size in bytes, when the server or the pinned model says it. */
-  neededBytes: number | undefined;
-  /** Bytes of the model on disk when the disk filled, when known. */
-  writtenBytes?: number;
-  /** The `.part` file is deleted: its last bytes may not have reached the disk. */
-  partDeleted?: boolean;
-}
-
-/** The disk of the cache folder is full: how much was needed, and the setting that moves it. */
-export function diskFullError(context: DiskFullContext, cause: unknown): ModelDownloadError {
+/**
+ * The disk of the cache folder is full: how much was needed (`neededBytes`, when the server or the
+ * pinned model says it), how much was written, and the setting that moves it. `partDeleted`: its
+ * last bytes may not have reached the disk.
+ */
+export function diskFullError(
+  context: {
+    cacheDir: string;
+    url: string;
+    neededBytes: number | undefined;
+    writtenBytes?: number;
+    partDeleted?: boolean;
+  },
+  cause: unknown,
+): ModelDownloadError {
   const quota = errnoCode(cause) === "EDQUOT" ? "your disk quota is used up" : "the disk is full";
   const needs =
     context.neededBytes === undefined

@@ -8,7 +8,6 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import {
   BaseChatModel,
   type BaseChatModelCallOptions,
-  type BaseChatModelParams,
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -96,20 +95,11 @@ export function toGrammarSchema(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
+interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
   /** Structured output for this call: "json" or a JSON Schema (as Ollama's `format`). */
   format?: OllamaFormat;
   /** The answer tokens' log-probabilities, with this many alternatives per position. */
   logprobs?: number;
-}
-
-export interface ChatLlamaCppFields extends BaseChatModelParams {
-  modelPath: string;
-  runtime: RuntimeSettings;
-  temperature?: number;
-  seed?: number;
-  /** The most tokens one answer may have (default 1024). */
-  maxTokens?: number;
 }
 
 function splitConversation(messages: BaseMessage[]): {
@@ -130,23 +120,25 @@ function splitConversation(messages: BaseMessage[]): {
   return { history, prompt: last.text };
 }
 
-export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
-  readonly modelPath: string;
+class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
   /** The file name, as the model's name in results and traces. */
   readonly model: string;
   readonly temperature: number;
   readonly seed: number | undefined;
+  /** The most tokens one answer may have. */
   readonly maxTokens: number;
   private readonly runtime: RuntimeSettings;
 
-  constructor(fields: ChatLlamaCppFields) {
-    super(fields);
-    this.modelPath = fields.modelPath;
-    this.model = basename(fields.modelPath);
-    this.runtime = fields.runtime;
-    this.temperature = fields.temperature ?? 0.1;
-    this.seed = fields.seed;
-    this.maxTokens = fields.maxTokens ?? 1024;
+  constructor(
+    readonly modelPath: string,
+    settings: ModelSettings,
+  ) {
+    super({});
+    this.model = basename(modelPath);
+    this.runtime = runtimeSettings(settings.env);
+    this.temperature = settings.temperature;
+    this.seed = settings.seed;
+    this.maxTokens = maxAnswerTokens(settings.env);
   }
 
   _llmType(): string {
@@ -259,14 +251,8 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
 export async function createLlamaCppChat(
   modelPath: string,
   settings: ModelSettings,
-): Promise<ChatLlamaCpp> {
-  const chat = new ChatLlamaCpp({
-    modelPath,
-    runtime: runtimeSettings(settings.env),
-    temperature: settings.temperature,
-    ...(settings.seed === undefined ? {} : { seed: settings.seed }),
-    maxTokens: maxAnswerTokens(settings.env),
-  });
+): Promise<BaseChatModel> {
+  const chat = new ChatLlamaCpp(modelPath, settings);
   await chat.load();
   return chat;
 }
