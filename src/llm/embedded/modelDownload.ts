@@ -89,6 +89,35 @@ function transferError(
   });
 }
 
+/** The server's answer from `existing` bytes on; undefined when the part file is already whole. */
+async function openResponse(
+  transfer: Transfer,
+  existing: number,
+  controller: AbortController,
+): Promise<Response | undefined> {
+  const { url } = transfer.model;
+  const headers: Record<string, string> = existing > 0 ? { Range: `bytes=${existing}-` } : {};
+  const fetchImpl = transfer.options.fetch ?? fetch;
+  const response = await fetchImpl(url, { headers, signal: controller.signal }).catch(
+    (error: unknown) => {
+      const stalled = `no answer for ${transfer.stallMs} ms`;
+      throw transferError(
+        transfer,
+        controller,
+        error,
+        stalled,
+        offlineMessage(url, causeText(error)),
+      );
+    },
+  );
+  if (response.status === 416 && existing > 0) return undefined;
+  if (!response.ok || response.body === null) {
+    const why = `the server answered HTTP ${response.status}`;
+    throw new ModelDownloadError("http-status", url, offlineMessage(url, why));
+  }
+  return response;
+}
+
 /** Downloads into the .part file, resuming it when the server allows. */
 async function transferToPart(transfer: Transfer): Promise<void> {
   const { model, options, partPath } = transfer;
@@ -104,25 +133,8 @@ async function transferToPart(transfer: Transfer): Promise<void> {
   };
   rearm();
   try {
-    const headers: Record<string, string> = existing > 0 ? { Range: `bytes=${existing}-` } : {};
-    const response = await (options.fetch ?? fetch)(url, {
-      headers,
-      signal: controller.signal,
-    }).catch((error: unknown) => {
-      const stalled = `no answer for ${transfer.stallMs} ms`;
-      throw transferError(
-        transfer,
-        controller,
-        error,
-        stalled,
-        offlineMessage(url, causeText(error)),
-      );
-    });
-    if (response.status === 416 && existing > 0) return;
-    if (!response.ok || response.body === null) {
-      const why = `the server answered HTTP ${response.status}`;
-      throw new ModelDownloadError("http-status", url, offlineMessage(url, why));
-    }
+    const response = await openResponse(transfer, existing, controller);
+    if (response === undefined) return;
     const append = response.status === 206;
     const start = append ? existing : 0;
     const length = Number(response.headers.get("content-length") ?? Number.NaN);
