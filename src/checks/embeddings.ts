@@ -6,7 +6,6 @@ import { z } from "zod";
 import { createCallLane } from "../llm/callCeiling.js";
 import { classifyModelError } from "../llm/classifyError.js";
 import { isModelCallError, type ModelErrorContext, ModelResponseError } from "../llm/errors.js";
-import { slotWait } from "../llm/modelCandidate.js";
 import { createOllamaFetch } from "../llm/ollamaFetch.js";
 import { callInSlot } from "../llm/serverState.js";
 import { type ModelSettings, resolveModelSettings } from "../llm/settings.js";
@@ -140,9 +139,8 @@ export function createOllamaEmbedder(options: EmbeddingServerOptions = {}): Text
         key: server?.address.key ?? settings.baseUrl,
         maxInFlight: server?.slots ?? settings.maxInFlight,
       };
-      return callInSlot(slots, lane, slotWait(context, settings, options.signal), () =>
-        postEmbed(settings, context, texts, options),
-      );
+      const wait = { context, maxQueueWaitMs: settings.maxQueueWaitMs, signal: options.signal };
+      return callInSlot(slots, lane, wait, () => postEmbed(settings, context, texts, options));
     },
   };
 }

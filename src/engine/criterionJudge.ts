@@ -1,8 +1,7 @@
 import type { BaseMessageLike } from "@langchain/core/messages";
 import { reasoningRepairPrompt } from "../../prompts/evaluation/index.js";
-import { createBm25Retriever } from "../context/bm25Retriever.js";
 import { chunkDocuments } from "../context/chunk.js";
-import { contextForCriterion, formatContext } from "../context/criterionContext.js";
+import { contextForCriterion, createBm25Retriever, formatContext } from "../context/retrieval.js";
 import type { RankedChunk, Retriever, SourceDocument } from "../context/types.js";
 import type { Criterion, Scale } from "../criteria/model.js";
 import { type JudgeAnswer, toOutcome } from "../judge/answer.js";

@@ -4,12 +4,12 @@
  */
 
 /** Who a call is queued for: calls of one lane are served in order, lanes take turns. */
-export class CallLane {
-  constructor(readonly name = "lane") {}
+export interface CallLane {
+  readonly name: string;
 }
 
-export function createCallLane(name?: string): CallLane {
-  return new CallLane(name);
+export function createCallLane(name = "lane"): CallLane {
+  return { name };
 }
 
 export type ReleaseSlot = () => void;
@@ -27,7 +27,13 @@ export interface SlotWait {
 interface Waiter {
   lane: CallLane;
   grant: (release: ReleaseSlot) => void;
-  leave: () => void;
+}
+
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`a call ceiling must be a whole number of at least 1, got ${limit}`);
+  }
+  return limit;
 }
 
 export class FairCallCeiling {
@@ -39,15 +45,8 @@ export class FairCallCeiling {
   readonly #onIdle: (() => void) | undefined;
 
   constructor(limit: number, onIdle?: () => void) {
-    this.#limit = FairCallCeiling.checkLimit(limit);
+    this.#limit = checkLimit(limit);
     this.#onIdle = onIdle;
-  }
-
-  private static checkLimit(limit: number): number {
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new RangeError(`a call ceiling must be a whole number of at least 1, got ${limit}`);
-    }
-    return limit;
   }
 
   get limit(): number {
@@ -64,7 +63,7 @@ export class FairCallCeiling {
 
   /** Changes the ceiling: a higher one lets waiters in now; a lower one lets running calls end. */
   setLimit(limit: number): void {
-    this.#limit = FairCallCeiling.checkLimit(limit);
+    this.#limit = checkLimit(limit);
     this.dispatch();
   }
 
@@ -81,9 +80,13 @@ export class FairCallCeiling {
    * Returns the function that takes the waiter out of the queue.
    */
   join(lane: CallLane, grant: (release: ReleaseSlot) => void): () => void {
-    const waiter: Waiter = { lane, grant, leave: () => this.remove(waiter) };
-    this.enqueue(waiter);
-    return waiter.leave;
+    const waiter: Waiter = { lane, grant };
+    const queue = this.#lanes.get(lane);
+    if (queue === undefined) this.#lanes.set(lane, [waiter]);
+    else queue.push(waiter);
+    this.#queued += 1;
+    this.dispatch();
+    return () => this.remove(waiter);
   }
 
   async run<T>(lane: CallLane, wait: SlotWait, task: () => Promise<T>): Promise<T> {
@@ -104,14 +107,6 @@ export class FairCallCeiling {
       this.#inFlight -= 1;
       this.dispatch();
     };
-  }
-
-  private enqueue(waiter: Waiter): void {
-    const queue = this.#lanes.get(waiter.lane);
-    if (queue === undefined) this.#lanes.set(waiter.lane, [waiter]);
-    else queue.push(waiter);
-    this.#queued += 1;
-    this.dispatch();
   }
 
   private remove(waiter: Waiter): void {
@@ -144,10 +139,7 @@ function abortError(wait: SlotWait, reason: unknown): unknown {
   return wait.onAbort ? wait.onAbort(reason) : reason;
 }
 
-export interface AnySlot {
-  index: number;
-  release: ReleaseSlot;
-}
+type AnySlot = { index: number; release: ReleaseSlot };
 
 /** The first slot any of `ceilings` grants: a free one at once (in `order`), else a waiter in each. */
 export function acquireAny(

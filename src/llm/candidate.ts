@@ -5,28 +5,66 @@
  */
 import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
 import { createCallLane } from "./callCeiling.js";
-import { classifyModelError, messageOf } from "./classifyError.js";
-import { type ChatCallOptions, invokeWithDeadline } from "./deadline.js";
+import {
+  type ChatCallOptions,
+  classifyModelError,
+  invokeWithDeadline,
+  messageOf,
+} from "./classifyError.js";
 import { createLlamaCppChat } from "./embedded/chatLlamaCpp.js";
 import { runtimeSettings } from "./embedded/llamaRuntime.js";
 import {
   ModelAbortedError,
-  type ModelCallError,
   type ModelErrorContext,
   ModelRequestError,
   ModelSpecError,
 } from "./errors.js";
-import { loadOnce, type ModelCandidate, slotWait } from "./modelCandidate.js";
-import { ollamaCallSettings, ollamaParameters } from "./ollamaChat.js";
-import { poolMember } from "./poolMember.js";
+import { loadOnce, type ModelCallOptions, type ModelCandidate } from "./modelCandidate.js";
+import { contextWindowFor, ollamaMember, ollamaParameters } from "./ollamaChat.js";
 import { loadProviderChatModel } from "./providers.js";
-import { serverKeyOf, shownServerUrl } from "./serverAddress.js";
-import { parseServerList, type ServerEntry } from "./serverList.js";
+import { parseServerList, type ServerEntry, serverKeyOf, shownServerUrl } from "./serverList.js";
 import { poolCandidate } from "./serverPool.js";
 import { callInSlot, type ServerSlots } from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { ModelSpec } from "./spec.js";
+
+type CallOptions = ModelCallOptions & { timeoutMs: number };
+type Context = ModelErrorContext & { timeoutMs: number };
+
+/**
+ * A candidate whose call is `prepare`d (checks, a load) before it waits for a slot of `server()`'s
+ * ceiling (none: it does not wait); a cancelled call is refused before both.
+ */
+function slottedCandidate(
+  about: Omit<ModelCandidate, "spec" | "call">,
+  settings: ModelSettings,
+  prepare: (
+    messages: BaseMessage[],
+    options: CallOptions,
+    context: Context,
+  ) => (() => Promise<BaseMessage>) | Promise<() => Promise<BaseMessage>>,
+  server?: () => ServerSlots | undefined,
+): ModelCandidate {
+  const spec = `${about.provider}:${about.model}`;
+  const ownLane = createCallLane(spec);
+  return {
+    ...about,
+    spec,
+    async call(messages, given = {}) {
+      const options = { ...given, timeoutMs: given.timeoutMs ?? settings.timeoutMs };
+      const { provider, model, baseUrl } = about;
+      const context = { provider, model, baseUrl, timeoutMs: options.timeoutMs };
+      if (options.signal?.aborted) throw new ModelAbortedError(context, options.signal.reason);
+      const invoke = await prepare(messages, options, context);
+      const slots = server?.();
+      if (slots === undefined) return invoke();
+      const wait = { context, maxQueueWaitMs: settings.maxQueueWaitMs, signal: options.signal };
+      return callInSlot(slots, options.lane ?? ownLane, wait, invoke);
+    },
+  };
+}
 
 /** One Ollama server, its calls waiting for a slot of its ceiling. */
 function ollamaCandidate(
@@ -34,28 +72,24 @@ function ollamaCandidate(
   model: string,
   settings: ModelSettings,
 ): ModelCandidate {
-  const member = poolMember(entry, { provider: "ollama", model }, settings);
-  const slots: ServerSlots = { key: member.key, maxInFlight: entry.slots ?? settings.maxInFlight };
-  const ownLane = createCallLane(`ollama:${model}`);
-  return {
-    spec: `ollama:${model}`,
+  const member = ollamaMember(entry, model, settings);
+  const slots = { key: member.key, maxInFlight: entry.slots ?? settings.maxInFlight };
+  const about = {
     provider: "ollama",
     model,
     baseUrl: member.shown,
     parameters: ollamaParameters(model, { ...settings, shownBaseUrl: member.shown }),
-    async call(messages, options = {}) {
-      const { signal } = options;
-      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const context = { provider: "ollama", model, baseUrl: member.shown, timeoutMs };
-      if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
-      // A prompt too long for the window is refused before it waits for a slot.
-      ollamaCallSettings(settings, messages, options, context);
-      const wait = slotWait(context, { ...settings, maxInFlight: slots.maxInFlight }, signal);
-      return callInSlot(slots, options.lane ?? ownLane, wait, () =>
-        member.invoke(messages, { ...options, timeoutMs }),
-      );
-    },
   };
+  return slottedCandidate(
+    about,
+    settings,
+    (messages, options, context) => {
+      // A prompt too long for the window is refused before it waits for a slot.
+      contextWindowFor(messages, settings.numCtx, context);
+      return () => member.invoke(messages, options);
+    },
+    () => slots,
+  );
 }
 
 /** The servers after the spec's `@`, else the settings' (an OpenAI-compatible model has no default). */
@@ -70,37 +104,43 @@ function serversOf(spec: ModelSpec, settings: ModelSettings): readonly ServerEnt
   return settings.servers;
 }
 
-function serverModelCandidate(
-  spec: ModelSpec & { provider: "ollama" | "openai-compatible" },
-  settings: ModelSettings,
-): ModelCandidate {
-  const servers = serversOf(spec, settings);
-  const [only] = servers;
-  const judge = { provider: spec.provider, model: spec.model };
-  const oneOllama = servers.length === 1 && spec.provider === "ollama";
-  if (only === undefined || !oneOllama || (only.provider ?? "ollama") !== "ollama") {
-    return poolCandidate(judge, servers, settings);
-  }
-  return ollamaCandidate(only, only.model ?? spec.model, settings);
+function deadlineCall(
+  chat: BaseChatModel,
+  messages: BaseMessage[],
+  options: CallOptions,
+  context: Context,
+  forwardSignal: boolean,
+  bound: ChatCallOptions,
+): () => Promise<BaseMessage> {
+  const { timeoutMs, signal } = options;
+  return () =>
+    invokeWithDeadline(chat, messages, { timeoutMs, signal, forwardSignal, bound, context });
 }
 
-/**
- * A chat model loaded on first call (a failed load is tried again by the next call); with `slots`,
- * its calls wait for a slot of that ceiling.
- */
-function loadedCandidate(
-  spec: ModelSpec,
-  settings: ModelSettings,
-  load: () => Promise<BaseChatModel>,
-  loadError: (error: unknown, context: ModelErrorContext) => ModelCallError,
-  slots?: () => ServerSlots,
-): ModelCandidate {
+export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
   const { provider, model } = spec;
-  const chatModel = loadOnce(load);
-  const ownLane = createCallLane(`${provider}:${model}`);
+  if (provider === "ollama" || provider === "openai-compatible") {
+    const servers = serversOf(spec, settings);
+    const [only] = servers;
+    if (
+      servers.length === 1 &&
+      provider === "ollama" &&
+      (only?.provider ?? "ollama") === "ollama"
+    ) {
+      return ollamaCandidate(only as ServerEntry, only?.model ?? model, settings);
+    }
+    return poolCandidate({ provider, model }, servers, settings);
+  }
+  // A local GGUF file; the call's `format` becomes its grammar; a file that cannot load is not
+  // retried; one model per process, its calls capped at the runtime's sequences.
   const embedded = provider === "llama-cpp";
-  return {
-    spec: `${provider}:${model}`,
+  // Loaded on first call; a failed load is tried again by the next call.
+  const chatModel = loadOnce(() =>
+    embedded
+      ? createLlamaCppChat(model, settings)
+      : loadProviderChatModel({ ...spec, provider }, settings),
+  );
+  const about = {
     provider,
     model,
     baseUrl: undefined,
@@ -111,63 +151,33 @@ function loadedCandidate(
       ...(embedded ? { seed: settings.seed } : {}),
       timeoutMs: settings.timeoutMs,
     },
-    async call(messages, options = {}) {
+  };
+  return slottedCandidate(
+    about,
+    settings,
+    async (messages, options, context) => {
       const chat = await chatModel().catch((error: unknown) => {
-        throw loadError(error, { provider, model, timeoutMs: settings.timeoutMs });
+        throw embedded
+          ? new ModelRequestError(undefined, messageOf(error), context, error)
+          : classifyModelError(error, context);
       });
-      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const context = { provider, model, timeoutMs };
+      const { format, logprobs } = options;
       const bound: ChatCallOptions = embedded
         ? {
-            ...(options.format === undefined ? {} : { format: options.format }),
-            ...(options.logprobs === undefined ? {} : { logprobs: options.logprobs }),
+            ...(format === undefined ? {} : { format }),
+            ...(logprobs === undefined ? {} : { logprobs }),
           }
         : {};
-      const invoke = () =>
-        invokeWithDeadline(chat, messages, {
-          timeoutMs,
-          signal: options.signal,
-          forwardSignal: true,
-          bound,
-          context,
-        });
-      if (slots === undefined) return invoke();
-      // Loaded, so the slots' settings were read without error.
-      const server = slots();
-      const wait = slotWait(
-        context,
-        { maxInFlight: server.maxInFlight, maxQueueWaitMs: settings.maxQueueWaitMs },
-        options.signal,
-      );
-      return callInSlot(server, options.lane ?? ownLane, wait, invoke);
+      return deadlineCall(chat, messages, options, context, true, bound);
     },
-  };
-}
-
-export function providerCandidate(spec: ModelSpec, settings: ModelSettings): ModelCandidate {
-  const { provider } = spec;
-  if (provider === "ollama" || provider === "openai-compatible") {
-    return serverModelCandidate({ ...spec, provider }, settings);
-  }
-  if (provider === "llama-cpp") {
-    // A local GGUF file; the call's `format` becomes its grammar; a file that cannot load is not
-    // retried; one model per process, its calls capped at the runtime's sequences.
-    return loadedCandidate(
-      spec,
-      settings,
-      () => createLlamaCppChat(spec.model, settings),
-      (error, context) => new ModelRequestError(undefined, messageOf(error), context, error),
-      () => ({
-        key: `llama-cpp:${resolve(spec.model)}`,
-        maxInFlight: runtimeSettings(settings.env).sequences,
-      }),
-    );
-  }
-  return loadedCandidate(
-    spec,
-    settings,
-    () => loadProviderChatModel({ ...spec, provider }, settings),
-    (error, context) => classifyModelError(error, context),
+    // Loaded, so the runtime's settings were read without error.
+    () =>
+      embedded
+        ? {
+            key: `llama-cpp:${resolve(model)}`,
+            maxInFlight: runtimeSettings(settings.env).sequences,
+          }
+        : undefined,
   );
 }
 
@@ -194,18 +204,11 @@ export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings):
   const provider = chat._llmType();
   const model = stringField(chat, "model") ?? stringField(chat, "modelName") ?? provider;
   const configuredUrl = stringField(chat, "baseUrl");
-  const baseUrl = configuredUrl === undefined ? undefined : shownServerUrl(configuredUrl);
   const bound: ChatCallOptions = settings.format === undefined ? {} : { format: settings.format };
-  const slots: ServerSlots | undefined =
-    configuredUrl === undefined
-      ? undefined
-      : { key: serverKeyOf(configuredUrl), maxInFlight: settings.maxInFlight };
-  const ownLane = createCallLane(`${provider}:${model}`);
-  return {
-    spec: `${provider}:${model}`,
+  const about = {
     provider,
     model,
-    baseUrl,
+    baseUrl: configuredUrl === undefined ? undefined : shownServerUrl(configuredUrl),
     parameters: {
       ...invocationParameters(chat),
       provider,
@@ -213,20 +216,19 @@ export function suppliedCandidate(chat: BaseChatModel, settings: ModelSettings):
       ...bound,
       timeoutMs: settings.timeoutMs,
     },
-    call(messages, options = {}) {
-      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-      const context = { provider, model, baseUrl, timeoutMs };
-      const invoke = () =>
-        invokeWithDeadline(chat, messages, {
-          timeoutMs,
-          signal: options.signal,
-          forwardSignal: provider !== "ollama",
-          bound: options.format === undefined ? bound : { ...bound, format: options.format },
-          context,
-        });
-      if (slots === undefined) return invoke();
-      const wait = slotWait(context, settings, options.signal);
-      return callInSlot(slots, options.lane ?? ownLane, wait, invoke);
-    },
   };
+  const slots =
+    configuredUrl === undefined
+      ? undefined
+      : { key: serverKeyOf(configuredUrl), maxInFlight: settings.maxInFlight };
+  return slottedCandidate(
+    about,
+    settings,
+    (messages, options, context) =>
+      deadlineCall(chat, messages, options, context, provider !== "ollama", {
+        ...bound,
+        ...(options.format === undefined ? {} : { format: options.format }),
+      }),
+    () => slots,
+  );
 }

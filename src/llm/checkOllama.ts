@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import { redactSecretText } from "../redact.js";
-import { readBoundedText } from "./responseBody.js";
-import type { ServerAddress } from "./serverAddress.js";
-import { parseServerList } from "./serverList.js";
+import { readBoundedText } from "./ollamaFetch.js";
+import { parseServerList, type ServerAddress } from "./serverList.js";
 
 const MAX_TAGS_BYTES = 4 * 1024 * 1024;
 
@@ -51,18 +50,15 @@ export async function checkOllama(
   const statuses = await Promise.all(
     servers.map(({ address }) => checkOneOllama(address, model, options)),
   );
-  return statuses.length === 1 && statuses[0] !== undefined ? statuses[0] : poolStatus(statuses);
-}
-
-/** A pool's status: ready when a server is; otherwise every server's problem. */
-function poolStatus(statuses: readonly OllamaStatus[]): OllamaStatus {
-  const baseUrl = statuses.map((s) => s.baseUrl).join(",");
+  if (statuses.length === 1 && statuses[0] !== undefined) return statuses[0];
+  // A pool: ready when a server is; otherwise every server's problem.
+  const joined = statuses.map((s) => s.baseUrl).join(",");
   const models = [...new Set(statuses.flatMap((s) => s.models))];
   const reachable = statuses.some((s) => s.reachable);
   const modelPresent = statuses.some((s) => s.modelPresent);
-  if (modelPresent) return { baseUrl, reachable, modelPresent, models };
-  const problem = statuses.map((s) => s.problem ?? "").join("; ");
-  return { baseUrl, reachable, modelPresent, models, problem };
+  const pool = { baseUrl: joined, reachable, modelPresent, models };
+  if (modelPresent) return pool;
+  return { ...pool, problem: statuses.map((s) => s.problem ?? "").join("; ") };
 }
 
 async function checkOneOllama(
@@ -80,12 +76,10 @@ async function checkOneOllama(
   });
   let body: unknown;
   try {
-    const headers = address.authorization
-      ? { authorization: address.authorization.headerValue() }
-      : undefined;
+    const { authorization } = address;
     const response = await (options.fetch ?? fetch)(`${address.url}/api/tags`, {
       signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
-      ...(headers === undefined ? {} : { headers }),
+      ...(authorization ? { headers: { authorization: authorization.headerValue() } } : {}),
     });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);

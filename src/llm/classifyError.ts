@@ -1,4 +1,12 @@
-/** Whatever a chat-model call threw, typed; `transient` drives the retries and fallbacks. */
+/**
+ * Whatever a chat-model call threw, typed (`transient` drives the retries and fallbacks), and a
+ * LangChain chat model invoked with a deadline and cancellation, its failures typed.
+ */
+import type {
+  BaseChatModel,
+  BaseChatModelCallOptions,
+} from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
 import { isEvalgateError } from "../errors.js";
 import { boundedText } from "../redact.js";
 import { isRecord } from "../untrusted/json.js";
@@ -14,6 +22,7 @@ import {
   ModelUnavailableError,
   type UnavailableReason,
 } from "./errors.js";
+import type { OllamaFormat } from "./settings.js";
 
 const CONTENT_POLICY_PATTERN =
   /content[\s_-]?(policy|filter|management)|safety (system|settings|filter)|responsible ai policy|blocked due to safety/i;
@@ -22,20 +31,18 @@ const MODEL_NOT_FOUND_PATTERN = /model\b.*\b(not found|does not exist|not exist)
 const INCOMPLETE_STREAM_PATTERN = /did not receive done or success response/i;
 
 /** Network error codes (of the error or its causes) and what they say about the server. */
-const NETWORK_REASONS: Readonly<Record<string, UnavailableReason>> = {
-  ECONNREFUSED: "connection-refused",
-  ECONNRESET: "connection-reset",
-  EPIPE: "connection-reset",
-  UND_ERR_SOCKET: "connection-reset",
-  UND_ERR_CLOSED: "connection-reset",
-  ECONNABORTED: "connection-reset",
-  ENOTFOUND: "unreachable",
-  EAI_AGAIN: "unreachable",
-  EHOSTUNREACH: "unreachable",
-  ENETUNREACH: "unreachable",
-  ETIMEDOUT: "unreachable",
-  UND_ERR_CONNECT_TIMEOUT: "unreachable",
-};
+const NETWORK_REASONS = new Map<string, UnavailableReason>(
+  (
+    [
+      ["connection-refused", "ECONNREFUSED"],
+      ["connection-reset", "ECONNRESET EPIPE UND_ERR_SOCKET UND_ERR_CLOSED ECONNABORTED"],
+      [
+        "unreachable",
+        "ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH ETIMEDOUT UND_ERR_CONNECT_TIMEOUT",
+      ],
+    ] as const
+  ).flatMap(([reason, codes]) => codes.split(" ").map((code) => [code, reason] as const)),
+);
 
 /** LangChain appends a link to its own docs to a provider's error: not ours to show. */
 const LANGCHAIN_LINK = "\n\nTroubleshooting URL: https://docs.langchain.com/";
@@ -153,7 +160,7 @@ export function classifyModelError(
   }
 
   const code = networkCode(error);
-  const reason = code === undefined ? undefined : NETWORK_REASONS[code];
+  const reason = code === undefined ? undefined : NETWORK_REASONS.get(code);
   if (reason !== undefined)
     return new ModelUnavailableError(reason, detail, context, { cause: error });
   if (error instanceof TypeError && (detail === "fetch failed" || detail === "terminated")) {
@@ -174,4 +181,61 @@ export function classifyModelError(
     return new ModelRequestError(undefined, detail, context, error);
   }
   return new ModelUnavailableError("unknown", detail, context, { cause: error });
+}
+
+/** Rejects as soon as `signal` fires, abandoning (but not leaking a rejection of) `pending`. */
+function raceAbort<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  pending.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Options bound for one call: Ollama's `format`, a server's `seed`, the embedded `logprobs`. */
+export type ChatCallOptions = Partial<BaseChatModelCallOptions> & {
+  format?: OllamaFormat;
+  seed?: number;
+  logprobs?: number;
+};
+
+/** The signal is forwarded unless `forwardSignal` is false; the call is raced against it. */
+export async function invokeWithDeadline(
+  chat: BaseChatModel,
+  messages: BaseMessage[],
+  options: {
+    timeoutMs: number;
+    signal: AbortSignal | undefined;
+    forwardSignal: boolean;
+    bound: ChatCallOptions;
+    context: ModelErrorContext;
+  },
+): Promise<BaseMessage> {
+  const { context, signal, timeoutMs } = options;
+  if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const runnable = Object.keys(options.bound).length > 0 ? chat.withConfig(options.bound) : chat;
+  try {
+    const pending = runnable.invoke(messages, options.forwardSignal ? { signal: combined } : {});
+    return await raceAbort(pending, combined);
+  } catch (error) {
+    if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
+    if (timeout.aborted) throw new ModelTimeoutError(timeoutMs, context, error);
+    throw classifyModelError(error, context);
+  }
 }

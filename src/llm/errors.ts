@@ -13,16 +13,6 @@ export interface ModelErrorContext {
   timeoutMs?: number;
 }
 
-export type UnavailableReason =
-  | "connection-refused"
-  | "connection-reset"
-  | "unreachable"
-  | "server-error"
-  | "incomplete-response"
-  | "model-not-found"
-  | "busy"
-  | "unknown";
-
 /** `ollama:qwen2.5:7b at http://127.0.0.1:11434`, or as much of it as is known. */
 function target(context: ModelErrorContext): string {
   const name =
@@ -32,7 +22,8 @@ function target(context: ModelErrorContext): string {
   return context.baseUrl ? `${name} at ${context.baseUrl}` : name;
 }
 
-const UNAVAILABLE_TEXT: Record<UnavailableReason, string> = {
+/** Why a model could not be reached or could not serve, and how its message says it. */
+const UNAVAILABLE_TEXT = {
   "connection-refused": "refused the connection",
   "connection-reset": "dropped the connection",
   unreachable: "is not reachable",
@@ -41,7 +32,8 @@ const UNAVAILABLE_TEXT: Record<UnavailableReason, string> = {
   "model-not-found": "does not have this model",
   busy: "had no free call slot",
   unknown: "failed",
-};
+} as const;
+export type UnavailableReason = keyof typeof UNAVAILABLE_TEXT;
 
 /**
  * Its message (`<target> <what>`, or `what` alone when `whole`) is redacted and bounded; its cause

@@ -58,33 +58,6 @@ function reportedModel(message: BaseMessage): string | undefined {
   );
 }
 
-interface FallbackAnswer {
-  message: BaseMessage;
-  candidate: ModelCandidate;
-  attempts: ModelAttempt[];
-}
-
-async function callWithFallback(
-  candidates: readonly ModelCandidate[],
-  messages: BaseMessage[],
-  policy: RetryPolicy,
-  options: ModelCallOptions = {},
-): Promise<FallbackAnswer> {
-  const attempts: ModelAttempt[] = [];
-  let lastError: ModelCallError | undefined;
-  for (const candidate of candidates) {
-    try {
-      const message = await callWithRetries(candidate, messages, policy, attempts, options);
-      return { message, candidate, attempts };
-    } catch (error) {
-      if (isModelAbortedError(error)) throw error;
-      lastError = error as ModelCallError;
-    }
-  }
-  if (lastError === undefined) throw new RangeError("callWithFallback: the model list is empty");
-  throw lastError;
-}
-
 /** Rejects with the last failure when every model failed, ModelAbortedError when cancelled. */
 export async function invokeJudge(
   judge: JudgeModel,
@@ -94,18 +67,30 @@ export async function invokeJudge(
   const started = performance.now();
   const input = messages.map((message) => coerceMessageLikeToMessage(message));
   let served: ServerReport | undefined;
-  const { message, candidate, attempts } = await callWithFallback(
-    judge.candidates,
-    input,
-    judge.retry,
-    {
-      ...options,
-      onServer: (report) => {
-        served = report;
-        options.onServer?.(report);
-      },
+  const calling: ModelCallOptions = {
+    ...options,
+    onServer: (report) => {
+      served = report;
+      options.onServer?.(report);
     },
-  );
+  };
+  const attempts: ModelAttempt[] = [];
+  let answered: { message: BaseMessage; candidate: ModelCandidate } | undefined;
+  let lastError: ModelCallError | undefined;
+  for (const candidate of judge.candidates) {
+    try {
+      const message = await callWithRetries(candidate, input, judge.retry, attempts, calling);
+      answered = { message, candidate };
+      break;
+    } catch (error) {
+      if (isModelAbortedError(error)) throw error;
+      lastError = error as ModelCallError;
+    }
+  }
+  if (answered === undefined) {
+    throw lastError ?? new RangeError("invokeJudge: the model list is empty");
+  }
+  const { message, candidate } = answered;
   // Only the answering candidate's report counts (an earlier one's may have answered unusably).
   if (served?.spec !== candidate.spec) served = undefined;
   const logprobs = options.logprobs === undefined ? undefined : tokenLogprobsOf(message);

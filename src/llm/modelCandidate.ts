@@ -1,7 +1,6 @@
 /** One model of a judge's list (the primary or a fallback): what a call takes and gives. */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { CallLane, SlotWait } from "./callCeiling.js";
-import { ModelAbortedError, type ModelErrorContext, ModelUnavailableError } from "./errors.js";
+import type { CallLane } from "./callCeiling.js";
 import type { OllamaFormat } from "./settings.js";
 
 export interface ModelCallOptions {
@@ -32,6 +31,16 @@ export interface PoolShare {
   leave(): void;
 }
 
+/** One server of a pool, as the pool calls it: no retry and no slot of its own. */
+export interface PoolMember {
+  readonly provider: "ollama" | "openai-compatible";
+  readonly model: string;
+  readonly key: string;
+  readonly shown: string;
+  slots(): Promise<number>;
+  invoke(messages: BaseMessage[], options: ModelCallOptions): Promise<BaseMessage>;
+}
+
 export interface ModelCandidate {
   readonly spec: string;
   readonly provider: string;
@@ -44,26 +53,6 @@ export interface ModelCandidate {
   /** A pool's slots as one evaluation plans with them, shared with the other evaluations on it. */
   readonly share?: () => PoolShare;
   call(messages: BaseMessage[], options?: ModelCallOptions): Promise<BaseMessage>;
-}
-
-/** A slot wait that leaves on the signal and fails "busy" (not retried) after maxQueueWaitMs. */
-export function slotWait(
-  context: ModelErrorContext,
-  limits: { maxInFlight: number; maxQueueWaitMs: number },
-  signal: AbortSignal | undefined,
-  ceiling = `at most ${limits.maxInFlight} calls are in flight to it at once (maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
-): SlotWait {
-  return {
-    ...(signal === undefined ? {} : { signal }),
-    maxWaitMs: limits.maxQueueWaitMs,
-    onAbort: (reason) => new ModelAbortedError(context, reason),
-    onWaitTooLong: (waitedMs, ahead) =>
-      new ModelUnavailableError(
-        "busy",
-        `waited ${waitedMs} ms behind ${ahead} queued calls; ${ceiling}`,
-        context,
-      ),
-  };
 }
 
 /** `load()` once, its promise shared by the calls; a failed load is tried again by the next call. */

@@ -1,39 +1,17 @@
 /**
- * ChatOllama built per call with the deadline fetch (ollamaFetch.ts): cheap, and one call's
- * cancellation stays away from the others (ChatOllama aborts every stream of its client).
+ * One Ollama server as a pool calls it: ChatOllama built per call with the deadline fetch
+ * (ollamaFetch.ts): cheap, and one call's cancellation stays away from the others (ChatOllama
+ * aborts every stream of its client).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { ChatOllama } from "@langchain/ollama";
 import { classifyModelError } from "./classifyError.js";
 import { ModelAbortedError, type ModelErrorContext, ModelRequestError } from "./errors.js";
-import type { ModelCallOptions } from "./modelCandidate.js";
+import type { PoolMember } from "./modelCandidate.js";
 import { createOllamaFetch } from "./ollamaFetch.js";
+import type { ServerEntry } from "./serverList.js";
 import type { ModelSettings } from "./settings.js";
 import { TOKEN_LOGPROBS_KEY, TokenLogprobRecorder } from "./tokenLogprobs.js";
-
-export function createOllamaChat(
-  model: string,
-  settings: ModelSettings,
-  signal?: AbortSignal,
-  logprobs?: { top: number; recorder: TokenLogprobRecorder },
-): ChatOllama {
-  return new ChatOllama({
-    model,
-    baseUrl: settings.baseUrl,
-    temperature: settings.temperature,
-    seed: settings.seed,
-    numCtx: settings.numCtx,
-    keepAlive: settings.keepAlive,
-    format: settings.format,
-    fetch: createOllamaFetch({
-      baseUrl: settings.shownBaseUrl,
-      timeoutMs: settings.timeoutMs,
-      signal,
-      ...(settings.authorization === undefined ? {} : { authorization: settings.authorization }),
-      ...(logprobs === undefined ? {} : { logprobs }),
-    }),
-  });
-}
 
 /**
  * Ollama's `num_ctx` sized from the prompt: Ollama cuts a prompt too long for its small default
@@ -48,19 +26,15 @@ const ANSWER_RESERVE_TOKENS = 1_024;
 /** Characters per token assumed: fewer than most tokenizers give, so the estimate errs high. */
 const CHARS_PER_TOKEN = 3;
 
-/** A generous estimate of the prompt's tokens (characters ÷ 3, plus a little per message). */
-function estimatePromptTokens(messages: readonly BaseMessage[]): number {
-  const chars = messages.reduce((sum, message) => sum + message.text.length, 0);
-  return Math.ceil(chars / CHARS_PER_TOKEN) + 8 * messages.length;
-}
-
 /** The configured `num_ctx`, else one sized from the prompt; ModelRequestError when it cannot fit. */
-function contextWindowFor(
+export function contextWindowFor(
   messages: readonly BaseMessage[],
   configured: number | undefined,
   context: ModelErrorContext,
 ): number {
-  const prompt = estimatePromptTokens(messages);
+  // A generous estimate of the prompt's tokens (characters ÷ 3, plus a little per message).
+  const chars = messages.reduce((sum, message) => sum + message.text.length, 0);
+  const prompt = Math.ceil(chars / CHARS_PER_TOKEN) + 8 * messages.length;
   const needed = prompt + ANSWER_RESERVE_TOKENS;
   const limit = configured ?? MAX_AUTO_CONTEXT_TOKENS;
   if (needed > limit) {
@@ -77,46 +51,61 @@ function contextWindowFor(
   return size;
 }
 
-/** One call's settings: its deadline, format and a context window its prompt fits. */
-export function ollamaCallSettings(
-  settings: ModelSettings,
-  messages: readonly BaseMessage[],
-  options: ModelCallOptions,
-  context: ModelErrorContext & { timeoutMs: number },
-): ModelSettings {
-  return {
-    ...settings,
-    timeoutMs: context.timeoutMs,
-    numCtx: contextWindowFor(messages, settings.numCtx, context),
-    ...(options.format === undefined ? {} : { format: options.format }),
-  };
-}
-
 /**
  * One Ollama call, its failure typed. No signal goes in the call options (ChatOllama would answer
  * partial text); the fetch carries it. Log-probabilities go under TOKEN_LOGPROBS_KEY.
  */
-export async function invokeOllamaChat(
+export function ollamaMember(
+  entry: ServerEntry,
   model: string,
   settings: ModelSettings,
-  messages: BaseMessage[],
-  options: ModelCallOptions,
-  context: ModelErrorContext,
-): Promise<BaseMessage> {
-  const { signal, logprobs: top } = options;
-  const recorder = top === undefined ? undefined : new TokenLogprobRecorder();
-  try {
-    const logprobs = recorder === undefined || top === undefined ? undefined : { top, recorder };
-    const message = await createOllamaChat(model, settings, signal, logprobs).invoke(messages);
-    const tokens = recorder?.tokens();
-    if (tokens !== undefined) {
-      message.response_metadata = { ...message.response_metadata, [TOKEN_LOGPROBS_KEY]: tokens };
-    }
-    return message;
-  } catch (error) {
-    if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
-    throw classifyModelError(error, context);
-  }
+): PoolMember {
+  const { address } = entry;
+  return {
+    provider: "ollama",
+    model,
+    key: address.key,
+    shown: address.shown,
+    slots: () => Promise.resolve(entry.slots ?? settings.maxInFlight),
+    async invoke(messages, options) {
+      const { signal, logprobs: top } = options;
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      const context = { provider: "ollama", model, baseUrl: address.shown, timeoutMs };
+      const numCtx = contextWindowFor(messages, settings.numCtx, context);
+      const recorder = top === undefined ? undefined : new TokenLogprobRecorder();
+      const { authorization } = address;
+      try {
+        const chat = new ChatOllama({
+          model,
+          baseUrl: address.url,
+          temperature: settings.temperature,
+          seed: settings.seed,
+          numCtx,
+          keepAlive: settings.keepAlive,
+          format: options.format ?? settings.format,
+          fetch: createOllamaFetch({
+            baseUrl: address.shown,
+            timeoutMs,
+            signal,
+            ...(authorization === undefined ? {} : { authorization }),
+            ...(recorder === undefined || top === undefined ? {} : { logprobs: { top, recorder } }),
+          }),
+        });
+        const message = await chat.invoke(messages);
+        const tokens = recorder?.tokens();
+        if (tokens !== undefined) {
+          message.response_metadata = {
+            ...message.response_metadata,
+            [TOKEN_LOGPROBS_KEY]: tokens,
+          };
+        }
+        return message;
+      } catch (error) {
+        if (signal?.aborted) throw new ModelAbortedError(context, signal.reason);
+        throw classifyModelError(error, context);
+      }
+    },
+  };
 }
 
 export function ollamaParameters(model: string, settings: ModelSettings): Record<string, unknown> {

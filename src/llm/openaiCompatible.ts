@@ -7,21 +7,23 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { z } from "zod";
 import { rememberSecret } from "../redact.js";
 import { readUntrustedJson } from "../untrusted/json.js";
+import { classifyModelError, invokeWithDeadline } from "./classifyError.js";
+import { loadOncePer, type PoolMember } from "./modelCandidate.js";
+import { readBoundedText } from "./ollamaFetch.js";
 import { chatModelClass } from "./providers.js";
-import { readBoundedText } from "./responseBody.js";
-import type { ServerAddress } from "./serverAddress.js";
-import { MAX_IN_FLIGHT_LIMIT } from "./serverState.js";
+import { MAX_IN_FLIGHT_LIMIT, type ServerAddress, type ServerEntry } from "./serverList.js";
+import type { ModelSettings } from "./settings.js";
 import type { ModelEnv } from "./spec.js";
 import { topLogprobsAsked } from "./tokenLogprobs.js";
 
-export const OPENAI_COMPATIBLE_PACKAGE = "@langchain/openai";
-export const OPENAI_COMPATIBLE_API_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY";
+const OPENAI_COMPATIBLE_PACKAGE = "@langchain/openai";
+const OPENAI_COMPATIBLE_API_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY";
 /** Sent as the key when none is set (the client needs one; a server without keys ignores it). */
 const NO_KEY = "no-key";
 const SLOTS_QUERY_TIMEOUT_MS = 2_000;
 const MAX_PROPS_BYTES = 256 * 1024;
 
-export function openAiCompatibleKey(env: ModelEnv): string | undefined {
+function openAiCompatibleKey(env: ModelEnv): string | undefined {
   const key = env[OPENAI_COMPATIBLE_API_KEY_ENV]?.trim();
   if (!key) return undefined;
   // Whatever a server echoes of it is redacted, in any shape.
@@ -41,7 +43,7 @@ function fetchWithCredentials(address: ServerAddress): typeof fetch | undefined 
 }
 
 /** The chat model for one server: no retries of its own (the pool and ours retry), not streamed. */
-export async function createOpenAiCompatibleChat(
+async function createOpenAiCompatibleChat(
   model: string,
   address: ServerAddress,
   settings: { temperature: number; env: ModelEnv },
@@ -75,12 +77,12 @@ const PropsSchema = z.looseObject({
   total_slots: z.number().int().min(1).max(MAX_IN_FLIGHT_LIMIT),
 });
 
-export function propsUrl(address: ServerAddress): string {
+function propsUrl(address: ServerAddress): string {
   return `${address.url.replace(/\/v1$/i, "")}/props`;
 }
 
 /** The server's slots when it says (llama.cpp's `/props` within two seconds); else undefined. */
-export async function askServerSlots(
+async function askServerSlots(
   address: ServerAddress,
   env: ModelEnv,
   fetchFunction: typeof fetch = fetch,
@@ -104,4 +106,52 @@ export async function askServerSlots(
   } catch {
     return undefined;
   }
+}
+
+/** How long an answer of a server about its slots is kept (5 minutes), per server. */
+const SLOTS_KEPT_MS = 300_000;
+const askedSlots = new Map<string, { at: number; slots: Promise<number | undefined> }>();
+
+export function openAiCompatibleMember(
+  entry: ServerEntry,
+  model: string,
+  settings: ModelSettings,
+): PoolMember {
+  const { address } = entry;
+  // One chat model per number of alternatives asked (none: the default path's), made on first use.
+  const chatFor = loadOncePer(
+    (logprobs: number | undefined) => logprobs,
+    (logprobs) => createOpenAiCompatibleChat(model, address, settings, logprobs),
+  );
+  return {
+    provider: "openai-compatible",
+    model,
+    key: address.key,
+    shown: address.shown,
+    async slots() {
+      if (entry.slots !== undefined) return entry.slots;
+      let kept = askedSlots.get(address.key);
+      if (kept === undefined || Date.now() - kept.at >= SLOTS_KEPT_MS) {
+        kept = { at: Date.now(), slots: askServerSlots(address, settings.env) };
+        askedSlots.set(address.key, kept);
+      }
+      return (await kept.slots) ?? settings.maxInFlight;
+    },
+    async invoke(messages, options) {
+      const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+      const context = { provider: "openai-compatible", model, baseUrl: address.shown, timeoutMs };
+      const logprobs =
+        options.logprobs === undefined ? undefined : topLogprobsAsked(options.logprobs);
+      const chat = await chatFor(logprobs).catch((error: unknown) => {
+        throw classifyModelError(error, context);
+      });
+      return invokeWithDeadline(chat, messages, {
+        timeoutMs,
+        signal: options.signal,
+        forwardSignal: true,
+        bound: settings.seed === undefined ? {} : { seed: settings.seed },
+        context,
+      });
+    },
+  };
 }

@@ -11,46 +11,27 @@ import type { ModelSpec, ProviderName } from "./spec.js";
 
 type PackagedProvider = Exclude<ProviderName, "ollama" | "llama-cpp" | "openai-compatible">;
 
-interface ProviderPackage {
-  packageName: string;
-  className: string;
-  /** Environment variable holding the API key (passed only when set in the env record). */
-  apiKeyEnv: string;
-  extraFields?: (settings: ModelSettings) => Record<string, unknown>;
-}
+/** Per provider: its package, its chat model class, the variable of its API key (sent when set). */
+export const PROVIDER_PACKAGES = Object.fromEntries(
+  Object.entries({
+    openai: ["@langchain/openai", "ChatOpenAI", "OPENAI_API_KEY"],
+    anthropic: ["@langchain/anthropic", "ChatAnthropic", "ANTHROPIC_API_KEY"],
+    "google-genai": ["@langchain/google-genai", "ChatGoogleGenerativeAI", "GOOGLE_API_KEY"],
+    groq: ["@langchain/groq", "ChatGroq", "GROQ_API_KEY"],
+    mistralai: ["@langchain/mistralai", "ChatMistralAI", "MISTRAL_API_KEY"],
+    // Judge models named as OpenRouter ids: an OpenAI-compatible endpoint.
+    openrouter: ["@langchain/openai", "ChatOpenAI", "OPENROUTER_API_KEY"],
+  } satisfies Record<PackagedProvider, [string, string, string]>).map(
+    ([provider, [packageName, className, apiKeyEnv]]) => [
+      provider,
+      { packageName, className, apiKeyEnv },
+    ],
+  ),
+) as Readonly<
+  Record<PackagedProvider, { packageName: string; className: string; apiKeyEnv: string }>
+>;
 
-export const PROVIDER_PACKAGES: Readonly<Record<PackagedProvider, ProviderPackage>> = {
-  openai: {
-    packageName: "@langchain/openai",
-    className: "ChatOpenAI",
-    apiKeyEnv: "OPENAI_API_KEY",
-  },
-  anthropic: {
-    packageName: "@langchain/anthropic",
-    className: "ChatAnthropic",
-    apiKeyEnv: "ANTHROPIC_API_KEY",
-  },
-  "google-genai": {
-    packageName: "@langchain/google-genai",
-    className: "ChatGoogleGenerativeAI",
-    apiKeyEnv: "GOOGLE_API_KEY",
-  },
-  groq: { packageName: "@langchain/groq", className: "ChatGroq", apiKeyEnv: "GROQ_API_KEY" },
-  mistralai: {
-    packageName: "@langchain/mistralai",
-    className: "ChatMistralAI",
-    apiKeyEnv: "MISTRAL_API_KEY",
-  },
-  // Judge models named as OpenRouter ids: an OpenAI-compatible endpoint.
-  openrouter: {
-    packageName: "@langchain/openai",
-    className: "ChatOpenAI",
-    apiKeyEnv: "OPENROUTER_API_KEY",
-    extraFields: () => ({ configuration: { baseURL: "https://openrouter.ai/api/v1" } }),
-  },
-};
-
-export type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
+type ChatModelConstructor = new (fields: Record<string, unknown>) => BaseChatModel;
 
 const importPackage = loadOncePer(
   (name: string) => name,
@@ -97,6 +78,8 @@ export async function loadProviderChatModel(
     temperature: settings.temperature,
     maxRetries: 0,
     ...(apiKey ? { apiKey } : {}),
-    ...definition.extraFields?.(settings),
+    ...(spec.provider === "openrouter"
+      ? { configuration: { baseURL: "https://openrouter.ai/api/v1" } }
+      : {}),
   });
 }

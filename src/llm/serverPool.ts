@@ -15,27 +15,25 @@ import {
   ModelResponseError,
   ModelUnavailableError,
 } from "./errors.js";
-import {
-  type ModelCallOptions,
-  type ModelCandidate,
-  type PoolShare,
-  slotWait,
-} from "./modelCandidate.js";
-import { type PoolMember, poolMember } from "./poolMember.js";
+import type { ModelCallOptions, ModelCandidate, PoolMember, PoolShare } from "./modelCandidate.js";
+import { ollamaMember } from "./ollamaChat.js";
+import { openAiCompatibleMember } from "./openaiCompatible.js";
 import type { ServerEntry } from "./serverList.js";
-import { bringBack, isServerFault, outOfPool, serverCeiling, takeOut } from "./serverState.js";
+import {
+  bringBack,
+  isServerFault,
+  outOfPool,
+  serverCeiling,
+  slotWait,
+  takeOut,
+} from "./serverState.js";
 import type { ModelSettings } from "./settings.js";
 import type { PoolProvider } from "./spec.js";
-
-interface Held {
-  member: PoolMember;
-  release: ReleaseSlot;
-}
 
 /** Evaluations planning or judging on each pool now, by the pool's servers (their keys). */
 const evaluationsOn = new Map<string, number>();
 
-export class ServerPool {
+class ServerPool {
   #turn = 0;
 
   constructor(
@@ -123,7 +121,7 @@ export class ServerPool {
     tried: ReadonlySet<PoolMember>,
     options: ModelCallOptions,
     lane: CallLane,
-  ): Promise<Held | undefined> {
+  ): Promise<{ member: PoolMember; release: ReleaseSlot } | undefined> {
     const untried = this.members.filter((m) => !tried.has(m));
     if (untried.length === 0) return undefined;
     const isIn = (m: PoolMember) => outOfPool(m.key) === undefined;
@@ -187,7 +185,12 @@ export function poolCandidate(
   settings: ModelSettings,
 ): ModelCandidate {
   const spec = `${judge.provider}:${judge.model}`;
-  const members = entries.map((entry) => poolMember(entry, judge, settings));
+  const members = entries.map((entry) => {
+    const model = entry.model ?? judge.model;
+    return (entry.provider ?? judge.provider) === "ollama"
+      ? ollamaMember(entry, model, settings)
+      : openAiCompatibleMember(entry, model, settings);
+  });
   const shown = members.map((m) => m.shown).join(",");
   const context = { provider: judge.provider, model: judge.model, baseUrl: shown };
   const pool = new ServerPool(members, settings, context);

@@ -9,14 +9,16 @@ import {
   isModelRateLimitError,
   isModelTimeoutError,
   isModelUnavailableError,
+  ModelAbortedError,
   type ModelCallError,
+  type ModelErrorContext,
+  ModelUnavailableError,
   type UnavailableReason,
 } from "./errors.js";
-import { serverKeyOf } from "./serverAddress.js";
+import { serverKeyOf } from "./serverList.js";
 
 /** Ollama's usual parallel slots. */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
-export const MAX_IN_FLIGHT_LIMIT = 256;
 export const DEFAULT_MAX_QUEUE_WAIT_MS = 600_000;
 export const DEFAULT_SERVER_COOLDOWN_MS = 30_000;
 const MAX_COOLDOWN_FACTOR = 16;
@@ -42,13 +44,35 @@ export function serverCeiling(server: ServerSlots): FairCallCeiling {
   return ceiling;
 }
 
+/** A slot wait that leaves on the signal and fails "busy" (not retried) after maxQueueWaitMs. */
+export function slotWait(
+  context: ModelErrorContext,
+  limits: { maxInFlight: number; maxQueueWaitMs: number },
+  signal: AbortSignal | undefined,
+  ceiling = `at most ${limits.maxInFlight} calls are in flight to it at once (maxInFlight, EVALGATE_MAX_IN_FLIGHT)`,
+): SlotWait {
+  return {
+    ...(signal === undefined ? {} : { signal }),
+    maxWaitMs: limits.maxQueueWaitMs,
+    onAbort: (reason) => new ModelAbortedError(context, reason),
+    onWaitTooLong: (waitedMs, ahead) =>
+      new ModelUnavailableError(
+        "busy",
+        `waited ${waitedMs} ms behind ${ahead} queued calls; ${ceiling}`,
+        context,
+      ),
+  };
+}
+
+/** `call` in a slot of the server's ceiling, waiting (in `lane`) as slotWait says. */
 export function callInSlot<T>(
   server: ServerSlots,
   lane: CallLane,
-  wait: SlotWait,
+  wait: { context: ModelErrorContext; maxQueueWaitMs: number; signal: AbortSignal | undefined },
   call: () => Promise<T>,
 ): Promise<T> {
-  return serverCeiling(server).run(lane, wait, call);
+  const limits = { maxInFlight: server.maxInFlight, maxQueueWaitMs: wait.maxQueueWaitMs };
+  return serverCeiling(server).run(lane, slotWait(wait.context, limits, wait.signal), call);
 }
 
 /** What a server's ceiling holds now, by its key or any spelling of its URL; undefined when unused. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ModelOptionsError } from "./errors.js";
 import {
+  MAX_IN_FLIGHT_LIMIT,
   MAX_POOL_SERVERS,
   parseServerInputs,
   parseServerList,
@@ -13,7 +14,6 @@ import {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_QUEUE_WAIT_MS,
   DEFAULT_SERVER_COOLDOWN_MS,
-  MAX_IN_FLIGHT_LIMIT,
 } from "./serverState.js";
 import { DEFAULT_OLLAMA_BASE_URL, type ModelEnv } from "./spec.js";
 

@@ -1,13 +1,13 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { describe, expect, it } from "vitest";
-import { createBm25Retriever } from "../../src/context/bm25Retriever.js";
 import { chunkDocuments } from "../../src/context/chunk.js";
 import {
   contextForCriterion,
+  createBm25Retriever,
+  createEmbeddingRetriever,
   criterionQuery,
   formatContext,
-} from "../../src/context/criterionContext.js";
-import { createEmbeddingRetriever } from "../../src/context/embeddingRetriever.js";
+} from "../../src/context/retrieval.js";
 import { type Criterion, CriterionSchema } from "../../src/criteria/model.js";
 import { cosineSimilarity } from "../../src/pointFunctions/similarity.js";
 import { DOCUMENTS } from "./documents.js";

@@ -12,7 +12,7 @@ import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { type ChatModelOptions, createChatModel } from "../../src/llm/chatModel.js";
 import { ModelOptionsError } from "../../src/llm/errors.js";
 import { invokeJudge } from "../../src/llm/invoke.js";
-import { serverKeyOf } from "../../src/llm/serverAddress.js";
+import { serverKeyOf } from "../../src/llm/serverList.js";
 import { outOfPool, resetServerHealth, serverCallCounts } from "../../src/llm/serverState.js";
 import { type OllamaBehaviour, type OllamaServer, startOllamaServer } from "../doubles/index.js";
 import { idsAsked, judgeReply, lastUser, TOOL_LIBRARY, toolLibraryCatalog } from "./poolJudge.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ModelOptionsError, ModelUnavailableError } from "../../src/llm/errors.js";
-import { parseServerAddress } from "../../src/llm/serverAddress.js";
+import { parseServerAddress } from "../../src/llm/serverList.js";
 import { boundedText, redactSecretText, safeCause } from "../../src/redact.js";
 
 describe("redactSecretText", () => {

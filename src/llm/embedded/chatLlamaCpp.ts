@@ -8,17 +8,16 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import {
   BaseChatModel,
   type BaseChatModelCallOptions,
-  type BaseChatModelParams,
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { ChatHistoryItem, LlamaGrammar, Token } from "node-llama-cpp";
+import { isRecord } from "../../untrusted/json.js";
 import { loadOncePer } from "../modelCandidate.js";
 import type { ModelSettings, OllamaFormat } from "../settings.js";
 import { MAX_RECORDED_TOKENS, TOKEN_LOGPROBS_KEY } from "../tokenLogprobs.js";
 import { answerTokenLogprobs } from "./answerLogprobs.js";
 import { startGenerationMeter } from "./generationProgress.js";
-import { type JsonSchema, toGrammarSchema } from "./grammarSchema.js";
 import {
   importRuntime,
   type LoadedModel,
@@ -28,20 +27,79 @@ import {
   runtimeSettings,
 } from "./llamaRuntime.js";
 
-export interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
+type JsonSchema = Record<string, unknown>;
+
+const KEPT_KEYS = [
+  "type",
+  "enum",
+  "const",
+  "required",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "description",
+  "additionalProperties",
+] as const;
+
+/** Integer ranges up to this many values become an enum. */
+const MAX_ENUM_RANGE = 101;
+
+function integerRange(schema: JsonSchema): number[] | undefined {
+  if (schema.type !== "integer") return undefined;
+  const { minimum, maximum } = schema;
+  if (typeof minimum !== "number" || typeof maximum !== "number") return undefined;
+  const low = Math.ceil(minimum);
+  const high = Math.floor(maximum);
+  if (high < low || high - low + 1 > MAX_ENUM_RANGE) return undefined;
+  return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+}
+
+function propertySchema(name: string, schema: JsonSchema): JsonSchema {
+  const converted = toGrammarSchema(schema);
+  const mustWrite = name === "reasoning" && converted.type === "string";
+  return mustWrite && converted.minLength === undefined
+    ? { ...converted, minLength: 1 }
+    : converted;
+}
+
+/**
+ * The answer contract's JSON Schema in the subset node-llama-cpp makes a grammar. Number bounds
+ * have no grammar: a small integer range becomes an enum (a 1–5 scale cannot be answered with 7);
+ * the parser refuses an empty reasoning, so the grammar asks for one character at least.
+ */
+export function toGrammarSchema(schema: JsonSchema): JsonSchema {
+  const range = integerRange(schema);
+  if (range !== undefined) return { enum: range };
+  const out: JsonSchema = {};
+  for (const key of KEPT_KEYS) {
+    if (schema[key] !== undefined) out[key] = schema[key];
+  }
+  if (isRecord(out.additionalProperties)) {
+    out.additionalProperties = toGrammarSchema(out.additionalProperties);
+  }
+  if (isRecord(schema.properties)) {
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, value]) => [
+        name,
+        isRecord(value) ? propertySchema(name, value) : value,
+      ]),
+    );
+    if (out.additionalProperties === undefined) out.additionalProperties = false;
+  }
+  if (isRecord(schema.items)) out.items = toGrammarSchema(schema.items);
+  if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) {
+    const options = (schema.oneOf ?? schema.anyOf) as unknown[];
+    out.oneOf = options.map((option) => (isRecord(option) ? toGrammarSchema(option) : option));
+  }
+  return out;
+}
+
+interface ChatLlamaCppCallOptions extends BaseChatModelCallOptions {
   /** Structured output for this call: "json" or a JSON Schema (as Ollama's `format`). */
   format?: OllamaFormat;
   /** The answer tokens' log-probabilities, with this many alternatives per position. */
   logprobs?: number;
-}
-
-export interface ChatLlamaCppFields extends BaseChatModelParams {
-  modelPath: string;
-  runtime: RuntimeSettings;
-  temperature?: number;
-  seed?: number;
-  /** The most tokens one answer may have (default 1024). */
-  maxTokens?: number;
 }
 
 function splitConversation(messages: BaseMessage[]): {
@@ -62,23 +120,25 @@ function splitConversation(messages: BaseMessage[]): {
   return { history, prompt: last.text };
 }
 
-export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
-  readonly modelPath: string;
+class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
   /** The file name, as the model's name in results and traces. */
   readonly model: string;
   readonly temperature: number;
   readonly seed: number | undefined;
+  /** The most tokens one answer may have. */
   readonly maxTokens: number;
   private readonly runtime: RuntimeSettings;
 
-  constructor(fields: ChatLlamaCppFields) {
-    super(fields);
-    this.modelPath = fields.modelPath;
-    this.model = basename(fields.modelPath);
-    this.runtime = fields.runtime;
-    this.temperature = fields.temperature ?? 0.1;
-    this.seed = fields.seed;
-    this.maxTokens = fields.maxTokens ?? 1024;
+  constructor(
+    readonly modelPath: string,
+    settings: ModelSettings,
+  ) {
+    super({});
+    this.model = basename(modelPath);
+    this.runtime = runtimeSettings(settings.env);
+    this.temperature = settings.temperature;
+    this.seed = settings.seed;
+    this.maxTokens = maxAnswerTokens(settings.env);
   }
 
   _llmType(): string {
@@ -96,7 +156,7 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
   }
 
   async load(): Promise<LoadedModel> {
-    return loadEmbeddedModel(this.modelPath, this.runtime);
+    return loadEmbeddedModel({ path: this.modelPath, settings: this.runtime });
   }
 
   private readonly grammarFor = loadOncePer(
@@ -191,14 +251,8 @@ export class ChatLlamaCpp extends BaseChatModel<ChatLlamaCppCallOptions> {
 export async function createLlamaCppChat(
   modelPath: string,
   settings: ModelSettings,
-): Promise<ChatLlamaCpp> {
-  const chat = new ChatLlamaCpp({
-    modelPath,
-    runtime: runtimeSettings(settings.env),
-    temperature: settings.temperature,
-    ...(settings.seed === undefined ? {} : { seed: settings.seed }),
-    maxTokens: maxAnswerTokens(settings.env),
-  });
+): Promise<BaseChatModel> {
+  const chat = new ChatLlamaCpp(modelPath, settings);
   await chat.load();
   return chat;
 }

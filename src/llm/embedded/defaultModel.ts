@@ -30,12 +30,8 @@ export const DEFAULT_EMBEDDED_MODEL: EmbeddedModelFile = {
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function fileNameOf(url: string): string {
-  let last = "";
-  try {
-    last = new URL(url).pathname.split("/").filter(Boolean).pop() ?? "";
-  } catch {
-    last = "";
-  }
+  const path = URL.canParse(url) ? new URL(url).pathname : "";
+  const last = path.split("/").filter(Boolean).pop() ?? "";
   const safe = decodeURIComponent(last).replace(/[^A-Za-z0-9._-]/g, "_");
   return safe.endsWith(".gguf") ? safe : `${safe || "model"}.gguf`;
 }

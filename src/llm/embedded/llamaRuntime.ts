@@ -5,6 +5,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import { errorMessageOf } from "../../pointFunctions/contract.js";
 import { kernelProblem } from "../../untrusted/regularFile.js";
 import { loadOnce, loadOncePer } from "../modelCandidate.js";
 import type { ModelEnv } from "../spec.js";
@@ -28,12 +29,14 @@ const MAX_SEQUENCES = 256;
 /** llama.cpp runs at most this many CPU threads (GGML_MAX_N_THREADS). */
 const MAX_THREADS = 512;
 
-function positiveInt(
-  value: string | undefined,
-  fallback: number | undefined,
+/** The environment variable `name` as a whole number from 1 to `max`; `fallback` when unset. */
+function positiveInt<F extends number | undefined>(
+  env: ModelEnv,
   name: string,
+  fallback: F,
   max = Number.MAX_SAFE_INTEGER,
-) {
+): number | F {
+  const value = env[name];
   if (value === undefined || value.trim() === "") return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0 || parsed > max) {
@@ -46,7 +49,7 @@ function positiveInt(
 
 /** The most tokens one answer may have (EVALGATE_LLAMA_MAX_TOKENS, default 1024). */
 export function maxAnswerTokens(env: ModelEnv): number {
-  return positiveInt(env.EVALGATE_LLAMA_MAX_TOKENS, 1024, "EVALGATE_LLAMA_MAX_TOKENS") ?? 1024;
+  return positiveInt(env, "EVALGATE_LLAMA_MAX_TOKENS", 1024);
 }
 
 export function runtimeSettings(env: ModelEnv): RuntimeSettings {
@@ -57,15 +60,9 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
     );
   }
   return {
-    threads: positiveInt(
-      env.EVALGATE_LLAMA_THREADS,
-      undefined,
-      "EVALGATE_LLAMA_THREADS",
-      MAX_THREADS,
-    ),
-    contextSize: positiveInt(env.EVALGATE_LLAMA_CONTEXT, 8192, "EVALGATE_LLAMA_CONTEXT") ?? 8192,
-    sequences:
-      positiveInt(env.EVALGATE_LLAMA_SEQUENCES, 2, "EVALGATE_LLAMA_SEQUENCES", MAX_SEQUENCES) ?? 2,
+    threads: positiveInt(env, "EVALGATE_LLAMA_THREADS", undefined, MAX_THREADS),
+    contextSize: positiveInt(env, "EVALGATE_LLAMA_CONTEXT", 8192),
+    sequences: positiveInt(env, "EVALGATE_LLAMA_SEQUENCES", 2, MAX_SEQUENCES),
     gpu: gpu === "false" ? false : (gpu as RuntimeSettings["gpu"]),
   };
 }
@@ -73,7 +70,7 @@ export function runtimeSettings(env: ModelEnv): RuntimeSettings {
 export const importRuntime = loadOnce(
   (): Promise<NodeLlamaCpp> =>
     import("node-llama-cpp").catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessageOf(error);
       throw new EmbeddedRuntimeError(
         message.includes("node-llama-cpp")
           ? "the package is not installed (run `npm install node-llama-cpp`)"
@@ -95,10 +92,9 @@ async function loadLlama(settings: RuntimeSettings): Promise<Llama> {
       ...(settings.threads === undefined ? {} : { maxThreads: settings.threads }),
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
     throw new EmbeddedRuntimeError(
       `no prebuilt llama.cpp binary loads on this machine (${process.platform}-${process.arch}: ` +
-        `${message})`,
+        `${errorMessageOf(error)})`,
       { cause: error },
     );
   }
@@ -168,10 +164,8 @@ async function loadModelFile(path: string, settings: RuntimeSettings): Promise<L
   try {
     model = await llama.loadModel({ modelPath: path });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ModelFileError(path, `the runtime cannot load it as a GGUF model (${message})`, {
-      cause: error,
-    });
+    const why = `the runtime cannot load it as a GGUF model (${errorMessageOf(error)})`;
+    throw new ModelFileError(path, why, { cause: error });
   }
   const contextSize = Math.min(settings.contextSize, model.trainContextSize);
   const context = await model
@@ -182,22 +176,17 @@ async function loadModelFile(path: string, settings: RuntimeSettings): Promise<L
     })
     .catch(async (error: unknown) => {
       await model.dispose();
-      const message = error instanceof Error ? error.message : String(error);
       throw new ModelFileError(
         path,
         `the runtime cannot make a context of ${contextSize} tokens for ${settings.sequences} ` +
-          `calls side by side (${message}); lower EVALGATE_LLAMA_CONTEXT or EVALGATE_LLAMA_SEQUENCES`,
+          `calls side by side (${errorMessageOf(error)}); lower EVALGATE_LLAMA_CONTEXT or EVALGATE_LLAMA_SEQUENCES`,
         { cause: error },
       );
     });
   return { model, context, ...sequencePool(context, settings.sequences) };
 }
 
-const loadedModels = loadOncePer(
+export const loadEmbeddedModel = loadOncePer(
   (file: { path: string; settings: RuntimeSettings }) => JSON.stringify([file.path, file.settings]),
   (file) => loadModelFile(file.path, file.settings),
 );
-
-export function loadEmbeddedModel(path: string, settings: RuntimeSettings): Promise<LoadedModel> {
-  return loadedModels({ path, settings });
-}

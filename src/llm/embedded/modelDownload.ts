@@ -4,15 +4,24 @@
  * before it is renamed into place. Concurrent first runs download once (`<file>.lock`).
  */
 import { existsSync } from "node:fs";
-import { type FileHandle, open, rename, rm, rmdir, stat } from "node:fs/promises";
+import { open, rename, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isEvalgateError } from "../../errors.js";
 import { ModelAbortedError } from "../errors.js";
-import { checkCacheFolder, createDirs, diskFullError, isNoSpace } from "./cacheFolder.js";
+import {
+  checkCacheFolder,
+  createDirs,
+  diskFullError,
+  type HeldLock,
+  isNoSpace,
+  isVerified,
+  sha256Of,
+  tryLock,
+  waitForUnlock,
+  writeVerifiedNote,
+} from "./cacheFolder.js";
 import type { EmbeddedModelFile } from "./defaultModel.js";
-import { type HeldLock, tryLock, waitForUnlock } from "./downloadLock.js";
 import { isModelDownloadError, ModelDownloadError } from "./errors.js";
-import { isVerified, sha256Of, writeVerifiedNote } from "./verifiedNote.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -56,74 +65,94 @@ function causeText(error: unknown): string {
 }
 
 interface Transfer {
-  url: string;
-  cacheDir: string;
-  /** The pinned size, when known (the server's Content-Length is preferred). */
-  sizeBytes: number | undefined;
+  model: EmbeddedModelFile;
+  options: EnsureModelFileOptions;
   partPath: string;
-  stallTimeoutMs: number;
-  fetchImpl: typeof fetch;
-  signal: AbortSignal | undefined;
-  onProgress: ((progress: DownloadProgress) => void) | undefined;
   lock: HeldLock;
+  /** No byte for this long ends the download. */
+  stallMs: number;
 }
 
-async function openResponse(transfer: Transfer, offset: number, controller: AbortController) {
-  const headers: Record<string, string> = offset > 0 ? { Range: `bytes=${offset}-` } : {};
-  let response: Response;
-  try {
-    response = await transfer.fetchImpl(transfer.url, { headers, signal: controller.signal });
-  } catch (error) {
-    if (transfer.signal?.aborted) throw error;
-    const stalled = controller.signal.aborted;
-    throw new ModelDownloadError(
-      stalled ? "stalled" : "unreachable",
-      transfer.url,
-      stalled
-        ? `the download from ${transfer.url} stalled: no answer for ${transfer.stallTimeoutMs} ms`
-        : offlineMessage(transfer.url, causeText(error)),
-      { cause: error },
-    );
-  }
-  if (response.status === 416 && offset > 0) return { response, append: true, complete: true };
+/** The transfer failed: it stalled (`controller` fired), or the server or network failed it. */
+function transferError(
+  { model, options }: Transfer,
+  controller: AbortController,
+  error: unknown,
+  stalled: string,
+  failed: string,
+): unknown {
+  if (options.signal?.aborted) return error;
+  const didStall = controller.signal.aborted;
+  const message = didStall ? `the download from ${model.url} stalled: ${stalled}` : failed;
+  return new ModelDownloadError(didStall ? "stalled" : "unreachable", model.url, message, {
+    cause: error,
+  });
+}
+
+/** The server's answer from `existing` bytes on; undefined when the part file is already whole. */
+async function openResponse(
+  transfer: Transfer,
+  existing: number,
+  controller: AbortController,
+): Promise<Response | undefined> {
+  const { url } = transfer.model;
+  const headers: Record<string, string> = existing > 0 ? { Range: `bytes=${existing}-` } : {};
+  const fetchImpl = transfer.options.fetch ?? fetch;
+  const response = await fetchImpl(url, { headers, signal: controller.signal }).catch(
+    (error: unknown) => {
+      const stalled = `no answer for ${transfer.stallMs} ms`;
+      throw transferError(
+        transfer,
+        controller,
+        error,
+        stalled,
+        offlineMessage(url, causeText(error)),
+      );
+    },
+  );
+  if (response.status === 416 && existing > 0) return undefined;
   if (!response.ok || response.body === null) {
-    throw new ModelDownloadError(
-      "http-status",
-      transfer.url,
-      offlineMessage(transfer.url, `the server answered HTTP ${response.status}`),
-    );
+    const why = `the server answered HTTP ${response.status}`;
+    throw new ModelDownloadError("http-status", url, offlineMessage(url, why));
   }
-  return { response, append: response.status === 206, complete: false };
+  return response;
 }
 
-/** Downloads into the .part file (resuming it when the server allows); returns bytes written. */
+/** Downloads into the .part file, resuming it when the server allows. */
 async function transferToPart(transfer: Transfer): Promise<void> {
-  const existing = existsSync(transfer.partPath) ? (await stat(transfer.partPath)).size : 0;
+  const { model, options, partPath } = transfer;
+  const { url } = model;
+  const existing = existsSync(partPath) ? (await stat(partPath)).size : 0;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(transfer.signal?.reason);
-  transfer.signal?.addEventListener("abort", onAbort, { once: true });
-  let timer = setTimeout(() => controller.abort(), transfer.stallTimeoutMs);
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
   const rearm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(), transfer.stallTimeoutMs);
+    timer = setTimeout(() => controller.abort(), transfer.stallMs);
   };
+  rearm();
   try {
-    const opened = await openResponse(transfer, existing, controller);
-    if (opened.complete) return;
-    const start = opened.append ? existing : 0;
-    const length = Number(opened.response.headers.get("content-length") ?? Number.NaN);
+    const response = await openResponse(transfer, existing, controller);
+    if (response === undefined) return;
+    const append = response.status === 206;
+    const start = append ? existing : 0;
+    const length = Number(response.headers.get("content-length") ?? Number.NaN);
     const total = Number.isFinite(length) ? start + length : undefined;
-    const file = await open(transfer.partPath, opened.append ? "a" : "w");
+    const file = await open(partPath, append ? "a" : "w");
     const began = performance.now();
     let received = start;
     let lastTouch = 0;
     try {
-      for await (const chunk of opened.response.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         rearm();
-        await writeWhole(file, chunk);
+        // A short write (the disk filling) is continued, so the file never has a gap.
+        for (let offset = 0; offset < chunk.length; ) {
+          offset += (await file.write(chunk, offset)).bytesWritten;
+        }
         received += chunk.length;
         const seconds = Math.max((performance.now() - began) / 1000, 0.001);
-        transfer.onProgress?.({
+        options.onProgress?.({
           receivedBytes: received,
           totalBytes: total,
           resumedFromBytes: start,
@@ -135,20 +164,17 @@ async function transferToPart(transfer: Transfer): Promise<void> {
         }
       }
     } catch (error) {
-      if (transfer.signal?.aborted) throw error;
-      if (isNoSpace(error)) {
-        const context = { cacheDir: transfer.cacheDir, url: transfer.url, partDeleted: true };
-        const neededBytes = total ?? transfer.sizeBytes;
+      if (isNoSpace(error) && !options.signal?.aborted) {
+        const context = { cacheDir: options.cacheDir, url, partDeleted: true };
+        const neededBytes = total ?? model.sizeBytes;
         throw diskFullError({ ...context, neededBytes, writtenBytes: received }, error);
       }
-      const stalled = controller.signal.aborted;
-      throw new ModelDownloadError(
-        stalled ? "stalled" : "unreachable",
-        transfer.url,
-        stalled
-          ? `the download from ${transfer.url} stalled: no data for ${transfer.stallTimeoutMs} ms (run again to resume)`
-          : `the download from ${transfer.url} was cut off (${causeText(error)}); run again to resume`,
-        { cause: error },
+      throw transferError(
+        transfer,
+        controller,
+        error,
+        `no data for ${transfer.stallMs} ms (run again to resume)`,
+        `the download from ${url} was cut off (${causeText(error)}); run again to resume`,
       );
     } finally {
       await file.close();
@@ -156,43 +182,14 @@ async function transferToPart(transfer: Transfer): Promise<void> {
     if (total !== undefined && received < total) {
       throw new ModelDownloadError(
         "unreachable",
-        transfer.url,
-        `the download from ${transfer.url} ended early (${received} of ${total} bytes); run again to resume`,
+        url,
+        `the download from ${url} ended early (${received} of ${total} bytes); run again to resume`,
       );
     }
   } finally {
     clearTimeout(timer);
-    transfer.signal?.removeEventListener("abort", onAbort);
+    options.signal?.removeEventListener("abort", onAbort);
   }
-}
-
-/** A short write (the disk filling) is continued, so the file never has a gap. */
-async function writeWhole(file: FileHandle, chunk: Uint8Array): Promise<void> {
-  for (let offset = 0; offset < chunk.length; ) {
-    const { bytesWritten } = await file.write(chunk, offset);
-    offset += bytesWritten;
-  }
-}
-
-async function verifyAndPlace(partPath: string, target: string, model: EmbeddedModelFile) {
-  const digest = await sha256Of(partPath);
-  if (digest !== model.sha256) {
-    await rm(partPath, { force: true });
-    throw new ModelDownloadError(
-      "checksum",
-      model.url,
-      `the file downloaded from ${model.url} has SHA-256 ${digest}, not the pinned ` +
-        `${model.sha256}; it was deleted and nothing was cached`,
-    );
-  }
-  await rename(partPath, target);
-  await writeVerifiedNote(target, model.sha256);
-}
-
-async function tidyAfterFailure(createdDirs: readonly string[], partPath: string) {
-  if (existsSync(partPath) && (await stat(partPath)).size === 0)
-    await rm(partPath, { force: true });
-  for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
 }
 
 export async function ensureModelFile(
@@ -243,18 +240,20 @@ async function findOrDownload(
     try {
       if (await isVerified(target, model.sha256)) return { path: target, downloaded: false };
       options.onDownloadStart?.();
-      await transferToPart({
-        url: model.url,
-        cacheDir: options.cacheDir,
-        sizeBytes: model.sizeBytes,
-        partPath,
-        stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
-        fetchImpl: options.fetch ?? fetch,
-        signal: options.signal,
-        onProgress: options.onProgress,
-        lock,
-      });
-      await verifyAndPlace(partPath, target, model);
+      const stallMs = options.stallTimeoutMs ?? 30_000;
+      await transferToPart({ model, options, partPath, lock, stallMs });
+      const digest = await sha256Of(partPath);
+      if (digest !== model.sha256) {
+        await rm(partPath, { force: true });
+        throw new ModelDownloadError(
+          "checksum",
+          model.url,
+          `the file downloaded from ${model.url} has SHA-256 ${digest}, not the pinned ` +
+            `${model.sha256}; it was deleted and nothing was cached`,
+        );
+      }
+      await rename(partPath, target);
+      await writeVerifiedNote(target, model.sha256);
       return { path: target, downloaded: true };
     } catch (error) {
       // After a full disk the part's last bytes may be missing: never resumed from, never trusted.
@@ -262,7 +261,10 @@ async function findOrDownload(
         await rm(partPath, { force: true });
       }
       await lock.release();
-      await tidyAfterFailure(createdDirs, partPath);
+      if (existsSync(partPath) && (await stat(partPath)).size === 0) {
+        await rm(partPath, { force: true });
+      }
+      for (const created of [...createdDirs].reverse()) await rmdir(created).catch(() => {});
       throw error;
     } finally {
       await lock.release();

@@ -1,6 +1,6 @@
 /** The answer contract's JSON Schema in the subset the embedded runtime turns into a grammar. */
 import { describe, expect, it } from "vitest";
-import { toGrammarSchema } from "../../../src/llm/embedded/grammarSchema.js";
+import { toGrammarSchema } from "../../../src/llm/embedded/chatLlamaCpp.js";
 
 describe("toGrammarSchema", () => {
   it("turns a small integer range into the enum of its values", () => {
