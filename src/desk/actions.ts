@@ -13,11 +13,14 @@ import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type PendingRow, type ThreadListRow, type ThreadRow } from "../store/types.js";
 import {
+  keysetPage,
   type ReviewDetail,
   ReviewListItemSchema,
   type ReviewPage,
+  reviewDetailOf,
   type ThreadListPage,
   type ThreadStatus,
+  threadStatusOf,
 } from "./answers.js";
 import {
   forbidden,
@@ -29,7 +32,6 @@ import {
 } from "./errors.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import type { PageRequest, StartProposal } from "./requests.js";
-import { keysetPage, reviewDetailOf, threadStatusOf } from "./views.js";
 
 export interface DeskContext {
   kind: "sqlite" | "postgres";

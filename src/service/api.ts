@@ -8,8 +8,7 @@ import { DecisionRequestSchema, PageRequestSchema, StartProposalSchema } from ".
 import type { ReviewDesk } from "../desk/reviewDesk.js";
 import { ReviewerNameSchema } from "../graph/reviewInput.js";
 import { allow } from "./access.js";
-import type { AttemptGuard } from "./attemptLimits.js";
-import { requireBearer } from "./auth.js";
+import { type AttemptGuard, requireBearer } from "./attemptLimits.js";
 import type { ServiceEnv } from "./env.js";
 import { UNAVAILABLE_RETRY_SECONDS } from "./errorResponse.js";
 import { type EventStreamOptions, threadEventStream } from "./events.js";
@@ -37,7 +36,7 @@ export function createApiRoutes(
     return c.json({ ready }, ready ? 200 : 503);
   });
 
-  api.use("*", requireBearer(desk, attempts));
+  api.use("*", requireBearer(attempts));
 
   api.post("/proposals", allow("startProposal"), jsonBody(StartProposalSchema), async (c) => {
     const started = await desk.startProposal(c.req.valid("json"), c.var.reviewer);

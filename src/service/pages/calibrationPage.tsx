@@ -1,5 +1,5 @@
 /** The calibration page (administrators): the judge against the labels, and the latest comparison. */
-import type { CalibrationOverview } from "../../desk/calibration.js";
+import type { CalibrationOverview } from "../../desk/reviewDesk.js";
 import { ComparisonFigures, ReportFigures, ScopeLine } from "./calibrationFigures.js";
 import { labelCountText } from "./calibrationText.js";
 import { Layout, type SignedIn } from "./layout.js";
