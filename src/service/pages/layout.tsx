@@ -3,7 +3,7 @@
  * and an error as a reviewer reads it, alone (the error page) or above a form.
  */
 import type { Child } from "hono/jsx";
-import type { ErrorBody } from "../errorResponse.js";
+import type { ErrorBody } from "../errors.js";
 
 export function Layout(props: {
   title: string;

@@ -1,6 +1,6 @@
 /** The queue's tabs: the pending reviews this reviewer may decide, and the finished proposals. */
 import type { ReviewPage, ThreadListPage } from "../../desk/answers.js";
-import type { ErrorBody } from "../errorResponse.js";
+import type { ErrorBody } from "../errors.js";
 import { stageName } from "../statusWords.js";
 import { DataTable } from "./dataTable.js";
 import { Layout, type SignedIn } from "./layout.js";

@@ -1,7 +1,7 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
 import type { ReviewDetail, ThreadTraces } from "../../desk/answers.js";
 import { contentForm } from "../../graph/contentFields.js";
-import type { ErrorBody } from "../errorResponse.js";
+import type { ErrorBody } from "../errors.js";
 import { reviewKindName, stageName } from "../statusWords.js";
 import { AdminDetails } from "./adminDetails.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";

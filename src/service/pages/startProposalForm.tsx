@@ -3,8 +3,7 @@
  * post read as the body `POST /api/proposals` takes.
  */
 import { MAX_TEXT_CHARS, type StartProposal, StartProposalSchema } from "../../desk/requests.js";
-import type { ErrorBody } from "../errorResponse.js";
-import { ServiceRequestError } from "../errors.js";
+import { type ErrorBody, ServiceRequestError } from "../errors.js";
 import { requireValid } from "../validation.js";
 import { ErrorNotice } from "./layout.js";
 import { type CheckedForm, unixLines } from "./pageSession.js";
