@@ -15,10 +15,10 @@ import { describeError } from "../errors.js";
 import { type EventStreamOptions, eventsSoFar } from "../events.js";
 import { newSession, type SessionKeeper } from "../session.js";
 import { queryParams, threadIdParam } from "../validation.js";
-import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
-import { CalibrationPage } from "./calibrationPage.js";
+import { PAGE_SCRIPT, PROGRESS_SCRIPT, PROPOSAL_CSS, REVIEW_CSS } from "./assets.js";
+import { CalibrationPage } from "./calibrationFigures.js";
 import { DecidedFirstPage } from "./decidedFirst.js";
-import { answerDecision, decidedFirstProps } from "./decisionRoute.js";
+import { answerDecision, decidedFirstProps, pendingReview } from "./decisionRoute.js";
 import {
   checkedForm,
   checkedUpload,
@@ -27,7 +27,6 @@ import {
   requireSignIn,
   withSession,
 } from "./pageSession.js";
-import { PROPOSAL_CSS } from "./proposalStyle.js";
 import { ProposalPage } from "./proposalView.js";
 import { FinishedPage, QueuePage } from "./queue.js";
 import { ReviewPage } from "./review.js";
@@ -142,14 +141,6 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     return pageResponse(c, <ReviewPage {...readerOf(c)} review={review} traces={traces} />);
   });
   pages.post("/reviews/:threadId/decisions", allow("decide"), (c) => answerDecision(c, desk));
-}
-
-/** The review now pending on the thread, if one is. */
-function pendingReview(desk: ReviewDesk, threadId: string, c: { var: ServiceEnv["Variables"] }) {
-  return desk.getReview(threadId, c.var.reviewer).catch((error: unknown) => {
-    if (isEvalgateError(error, "REVIEW_NOT_PENDING")) return undefined;
-    throw error;
-  });
 }
 
 function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOptions): void {

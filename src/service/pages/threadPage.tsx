@@ -4,13 +4,10 @@
  */
 import type { DecisionRecord, ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import { decisionName, stageName, statusName } from "../statusWords.js";
-import { AdminDetails } from "./adminDetails.js";
 import { RecordedCorrections } from "./correctionFields.js";
-import { DataTable } from "./dataTable.js";
-import { Layout, type SignedIn } from "./layout.js";
+import { AdminDetails, DataTable, Layout, type SignedIn, Time } from "./layout.js";
 import { PassedBadge } from "./queue.js";
-import { formatScore } from "./scorePercent.js";
-import { Time } from "./time.js";
+import { formatScore } from "./scoreChart.js";
 import { TraceSection } from "./traceSection.js";
 
 interface ThreadPageProps extends SignedIn {
