@@ -169,11 +169,7 @@ export async function getReview(
 ): Promise<ReviewDetail> {
   await accessThread(ctx, threadId, by);
   const [row] = await ctx.store.pendingOf(threadId);
-  const snapshot = row === undefined ? undefined : await snapshotOf(ctx, threadId);
-  const detail =
-    row === undefined || snapshot === undefined
-      ? undefined
-      : reviewDetailOf(row, snapshot, ctx.runtime.stages);
+  const detail = row && reviewDetailOf(row, await snapshotOf(ctx, threadId), ctx.runtime.stages);
   if (detail === undefined) throw reviewNotPending(threadId, undefined, []);
   return detail;
 }
@@ -201,12 +197,12 @@ export async function threadStatus(
 ): Promise<ThreadStatus> {
   const thread = await accessThread(ctx, threadId, by);
   const snapshot = await snapshotOf(ctx, threadId);
-  const values = snapshot?.values as OverallProposalStateType | undefined;
   const [reviewers, decisions, labels] = await Promise.all([
     ctx.store.assignees(threadId),
     ctx.store.decisionsOf(threadId),
     ctx.store.labelsFor(threadId),
   ]);
+  const values = snapshot?.values as OverallProposalStateType | undefined;
   const checked = checkedStatus(thread, snapshot);
   return threadStatusOf(checked, values, ctx.runtime.stages, reviewers, decisions, labels);
 }

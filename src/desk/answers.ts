@@ -132,7 +132,7 @@ export function openReview(
 
 export function reviewDetailOf(
   row: PendingRow,
-  snapshot: StateSnapshot,
+  snapshot: StateSnapshot | undefined,
   stages: readonly StageDefinition[],
 ): ReviewDetail | undefined {
   const { review, stage, content } = openReview(row, snapshot, stages);

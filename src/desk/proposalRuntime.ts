@@ -7,7 +7,6 @@ import {
   proposalStages,
   type SectionConfig,
 } from "../graph/proposalGraph.js";
-import type { EvaluationContext } from "../graph/state.js";
 import type { JudgeModel } from "../llm/chatModel.js";
 import { type CheckpointRetention, retentionFromEnv } from "../orchestrator/checkpointRetention.js";
 import type { StageProgressListener } from "../orchestrator/stageProgress.js";
@@ -35,23 +34,16 @@ export function compileProposalGraph(saver: BaseCheckpointSaver, options: Propos
   const graphOptions: ProposalGraphOptions = { ...options.graph, sections };
   if (options.model !== undefined) graphOptions.model = options.model;
   if (options.maxRevisions !== undefined) graphOptions.maxRevisions = options.maxRevisions;
-  const graph = buildProposalGraph(graphOptions).compile({ checkpointer: saver });
-  const context: EvaluationContext =
-    options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions };
-  const overrideSettings = options.overrideSettings === true;
-  const retention = options.retention ?? retentionFromEnv();
-  const stages = proposalStages(sections);
-  const { onProgress, stopping, afterStop } = options;
   return {
-    graph,
+    graph: buildProposalGraph(graphOptions).compile({ checkpointer: saver }),
     saver,
-    context,
-    overrideSettings,
-    retention,
-    stages,
-    onProgress,
-    stopping,
-    afterStop,
+    context: options.maxRevisions === undefined ? {} : { maxRevisions: options.maxRevisions },
+    overrideSettings: options.overrideSettings === true,
+    retention: options.retention ?? retentionFromEnv(),
+    stages: proposalStages(sections),
+    onProgress: options.onProgress,
+    stopping: options.stopping,
+    afterStop: options.afterStop,
   };
 }
 
