@@ -37,22 +37,20 @@ export const ReviewListItemSchema = PendingRowSchema.pick({
 });
 export type ReviewListItem = z.infer<typeof ReviewListItemSchema>;
 
-const pageSchema = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
-
-const ReviewPageSchema = pageSchema(ReviewListItemSchema);
-export type ReviewPage = z.infer<typeof ReviewPageSchema>;
+/** A keyset page: its items, and the cursor of the next page (null on the last). */
+interface Page<I> {
+  items: I[];
+  nextCursor: string | null;
+}
+export type ReviewPage = Page<ReviewListItem>;
 
 /** One finished proposal of a list, read from the store's thread rows (never from checkpoints). */
-const ThreadListItemSchema = z.object({
-  threadId: z.string(),
-  title: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string(),
-});
-
-const ThreadListPageSchema = pageSchema(ThreadListItemSchema);
-export type ThreadListPage = z.infer<typeof ThreadListPageSchema>;
+export type ThreadListPage = Page<{
+  threadId: string;
+  title: string;
+  startedAt: string;
+  finishedAt: string;
+}>;
 
 const ReviewDetailSchema = z.object({
   threadId: z.string(),
@@ -242,7 +240,7 @@ export async function keysetPage<R, I>(
   read: (limit: number, after: [string, string] | undefined) => Promise<readonly R[]>,
   item: (row: R) => I,
   key: (row: R) => [string, string],
-): Promise<{ items: I[]; nextCursor: string | null }> {
+): Promise<Page<I>> {
   const rows = await read(page.limit + 1, decodeCursor(page.cursor));
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
