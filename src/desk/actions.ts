@@ -13,11 +13,14 @@ import type { ThreadEvent } from "../store/threadEvents.js";
 import { hashToken } from "../store/tokens.js";
 import { DESK_GRAPH, type PendingRow, type ThreadListRow, type ThreadRow } from "../store/types.js";
 import {
+  keysetPage,
   type ReviewDetail,
   ReviewListItemSchema,
   type ReviewPage,
+  reviewDetailOf,
   type ThreadListPage,
   type ThreadStatus,
+  threadStatusOf,
 } from "./answers.js";
 import {
   forbidden,
@@ -29,7 +32,6 @@ import {
 } from "./errors.js";
 import type { ProposalRuntime } from "./proposalRuntime.js";
 import type { PageRequest, StartProposal } from "./requests.js";
-import { keysetPage, reviewDetailOf, threadStatusOf } from "./views.js";
 
 export interface DeskContext {
   kind: "sqlite" | "postgres";
@@ -167,11 +169,7 @@ export async function getReview(
 ): Promise<ReviewDetail> {
   await accessThread(ctx, threadId, by);
   const [row] = await ctx.store.pendingOf(threadId);
-  const snapshot = row === undefined ? undefined : await snapshotOf(ctx, threadId);
-  const detail =
-    row === undefined || snapshot === undefined
-      ? undefined
-      : reviewDetailOf(row, snapshot, ctx.runtime.stages);
+  const detail = row && reviewDetailOf(row, await snapshotOf(ctx, threadId), ctx.runtime.stages);
   if (detail === undefined) throw reviewNotPending(threadId, undefined, []);
   return detail;
 }
@@ -199,12 +197,12 @@ export async function threadStatus(
 ): Promise<ThreadStatus> {
   const thread = await accessThread(ctx, threadId, by);
   const snapshot = await snapshotOf(ctx, threadId);
-  const values = snapshot?.values as OverallProposalStateType | undefined;
   const [reviewers, decisions, labels] = await Promise.all([
     ctx.store.assignees(threadId),
     ctx.store.decisionsOf(threadId),
     ctx.store.labelsFor(threadId),
   ]);
+  const values = snapshot?.values as OverallProposalStateType | undefined;
   const checked = checkedStatus(thread, snapshot);
   return threadStatusOf(checked, values, ctx.runtime.stages, reviewers, decisions, labels);
 }

@@ -16,8 +16,11 @@ import { databaseLocation } from "../store/location.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
 import { type DeskContext, recoverThreads } from "./actions.js";
-import { afterStopOf } from "./afterStop.js";
-import { compileProposalGraph, type ProposalRuntimeOptions } from "./proposalRuntime.js";
+import {
+  afterStopOf,
+  compileProposalGraph,
+  type ProposalRuntimeOptions,
+} from "./proposalRuntime.js";
 import { type ReviewDesk, reviewDesk } from "./reviewDesk.js";
 
 export interface ReviewDeskOptions extends Omit<ProposalRuntimeOptions, "model" | "afterStop"> {

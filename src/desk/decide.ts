@@ -10,9 +10,9 @@ import { checkedCorrections } from "../scoring/corrections.js";
 import type { Reviewer } from "../store/reviewers.js";
 import type { DecisionRow } from "../store/types.js";
 import { accessThread, type DeskContext, enqueueThread, snapshotOf } from "./actions.js";
+import { openReview } from "./answers.js";
 import { actionNotOffered, alreadyDecided, invalidInput, reviewNotPending } from "./errors.js";
 import type { DecisionRequest } from "./requests.js";
-import { openReview } from "./views.js";
 
 /** The review boundary's schema, and an edit against the shape of the stage it replaces. */
 function parsedDecision(

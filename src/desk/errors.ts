@@ -15,44 +15,40 @@ export const DESK_ERROR_STATUS = {
 } as const;
 export type DeskErrorCode = keyof typeof DESK_ERROR_STATUS;
 
-export type DeskErrorDetails = Readonly<Record<string, unknown>>;
-
 /** A request the review desk refused; `details` says what exactly (an HTTP body's fields). */
 export class DeskError extends EvalgateError<DeskErrorCode> {
-  readonly details: DeskErrorDetails;
+  readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: DeskErrorCode, message: string, details: DeskErrorDetails = {}) {
+  constructor(
+    code: DeskErrorCode,
+    message: string,
+    details: Readonly<Record<string, unknown>> = {},
+  ) {
     super(code, message);
     this.details = details;
   }
 }
 
-export function unauthenticated(): DeskError {
-  return new DeskError("UNAUTHENTICATED", "a valid reviewer token is needed");
-}
+export const unauthenticated = () =>
+  new DeskError("UNAUTHENTICATED", "a valid reviewer token is needed");
 
-export function forbidden(action: string, reviewer: string): DeskError {
-  return new DeskError("FORBIDDEN", `${reviewer} may not ${action}: it takes an admin`, {
+export const forbidden = (action: string, reviewer: string) =>
+  new DeskError("FORBIDDEN", `${reviewer} may not ${action}: it takes an admin`, {
     action,
     reviewer,
   });
-}
 
-export function notAssigned(threadId: string, reviewer: string): DeskError {
-  return new DeskError(
-    "NOT_ASSIGNED",
-    `${reviewer} is not assigned to thread ${shownId(threadId)}`,
-    { threadId, reviewer },
-  );
-}
+export const notAssigned = (threadId: string, reviewer: string) =>
+  new DeskError("NOT_ASSIGNED", `${reviewer} is not assigned to thread ${shownId(threadId)}`, {
+    threadId,
+    reviewer,
+  });
 
-export function unknownThread(threadId: string): DeskError {
-  return new DeskError("THREAD_NOT_FOUND", `no thread ${shownId(threadId)}`, { threadId });
-}
+export const unknownThread = (threadId: string) =>
+  new DeskError("THREAD_NOT_FOUND", `no thread ${shownId(threadId)}`, { threadId });
 
-export function invalidInput(field: string, message: string): DeskError {
-  return new DeskError("INVALID_INPUT", `${field}: ${message}`, { field });
-}
+export const invalidInput = (field: string, message: string) =>
+  new DeskError("INVALID_INPUT", `${field}: ${message}`, { field });
 
 /** A decision on `interruptId` (or, without one, a review asked for) that the thread does not wait for. */
 export function reviewNotPending(
@@ -82,38 +78,23 @@ export interface EarlierDecision {
   decisionId: string;
 }
 
-export function alreadyDecided(
-  threadId: string,
-  interruptId: string,
-  decided: EarlierDecision,
-): DeskError {
-  return new DeskError(
+export const alreadyDecided = (threadId: string, interruptId: string, decided: EarlierDecision) =>
+  new DeskError(
     "ALREADY_DECIDED",
     `the review was decided already: ${decided.action} by ${decided.by} at ${decided.at}`,
     { threadId, interruptId, ...decided },
   );
-}
 
-export function actionNotOffered(action: string, offered: readonly string[]): DeskError {
-  return new DeskError(
-    "ACTION_NOT_OFFERED",
-    `this review takes ${offered.join(", ")} — not ${action}`,
-    {
-      action,
-      offered: [...offered],
-    },
-  );
-}
+export const actionNotOffered = (action: string, offered: readonly string[]) =>
+  new DeskError("ACTION_NOT_OFFERED", `this review takes ${offered.join(", ")} — not ${action}`, {
+    action,
+    offered: [...offered],
+  });
 
-export function threadNotFailed(threadId: string, status: string): DeskError {
-  return new DeskError(
-    "THREAD_NOT_FAILED",
-    `thread ${shownId(threadId)} is ${status}, not failed`,
-    {
-      threadId,
-      status,
-    },
-  );
-}
+export const threadNotFailed = (threadId: string, status: string) =>
+  new DeskError("THREAD_NOT_FAILED", `thread ${shownId(threadId)} is ${status}, not failed`, {
+    threadId,
+    status,
+  });
 
 export const isDeskError = errorGuard<DeskError>(...Object.keys(DESK_ERROR_STATUS));

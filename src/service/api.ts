@@ -2,26 +2,23 @@
  * The JSON API. Each route validates its input, calls one desk method as the reviewer the bearer
  * token belongs to, and answers; errors are answered by the app's error handler.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
+import type { ThreadTraces } from "../desk/answers.js";
 import { DecisionRequestSchema, PageRequestSchema, StartProposalSchema } from "../desk/requests.js";
 import type { ReviewDesk } from "../desk/reviewDesk.js";
 import { ReviewerNameSchema } from "../graph/reviewInput.js";
+import type { ProposalDocument } from "../proposal/document.js";
+import { renderProposalMarkdown } from "../proposal/markdown.js";
 import { allow } from "./access.js";
-import type { AttemptGuard } from "./attemptLimits.js";
-import { requireBearer } from "./auth.js";
+import { type AttemptGuard, requireBearer } from "./attemptLimits.js";
 import type { ServiceEnv } from "./env.js";
-import { UNAVAILABLE_RETRY_SECONDS } from "./errorResponse.js";
+import { UNAVAILABLE_RETRY_SECONDS } from "./errors.js";
 import { type EventStreamOptions, threadEventStream } from "./events.js";
-import {
-  ProposalQuerySchema,
-  proposalMarkdownResponse,
-  wantsMarkdown,
-} from "./proposalResponse.js";
-import { filterTraces, TraceFilterSchema } from "./traceFilter.js";
 import { jsonBody, queryParams, threadIdParam } from "./validation.js";
 
 const AssignReviewerSchema = z.strictObject({ name: ReviewerNameSchema });
+const ProposalQuery = z.object({ format: z.enum(["json", "md"]).optional() });
 
 export function createApiRoutes(
   desk: ReviewDesk,
@@ -37,7 +34,7 @@ export function createApiRoutes(
     return c.json({ ready }, ready ? 200 : 503);
   });
 
-  api.use("*", requireBearer(desk, attempts));
+  api.use("*", requireBearer(attempts));
 
   api.post("/proposals", allow("startProposal"), jsonBody(StartProposalSchema), async (c) => {
     const started = await desk.startProposal(c.req.valid("json"), c.var.reviewer);
@@ -74,29 +71,27 @@ export function createApiRoutes(
     },
   );
 
-  api.route("/threads", threadRoutes(desk, events));
-  return api;
-}
-
-/** `/api/threads/:threadId…`: a thread's status, proposal, retry, traces and events. */
-function threadRoutes(desk: ReviewDesk, events: EventStreamOptions): Hono<ServiceEnv> {
-  const api = new Hono<ServiceEnv>();
-
-  api.get("/:threadId", allow("thread"), async (c) =>
+  api.get("/threads/:threadId", allow("thread"), async (c) =>
     c.json(await desk.threadStatus(threadIdParam(c), c.var.reviewer)),
   );
-  api.get("/:threadId/proposal", allow("proposal"), queryParams(ProposalQuerySchema), async (c) => {
-    const document = await desk.threadProposal(threadIdParam(c), c.var.reviewer);
-    if (wantsMarkdown(c.req.valid("query").format, c.req.header("Accept"))) {
-      return proposalMarkdownResponse(c, document);
-    }
-    return c.json(document);
-  });
-
-  api.post("/:threadId/retry", allow("retry"), async (c) =>
+  api.get(
+    "/threads/:threadId/proposal",
+    allow("proposal"),
+    queryParams(ProposalQuery),
+    async (c) => {
+      const document = await desk.threadProposal(threadIdParam(c), c.var.reviewer);
+      // `?format=md`, or Accept: text/markdown.
+      const { format } = c.req.valid("query");
+      const accept = c.req.header("Accept") ?? "";
+      const markdown =
+        format === undefined ? /(^|,)\s*text\/markdown\b/i.test(accept) : format === "md";
+      return markdown ? proposalMarkdownResponse(c, document) : c.json(document);
+    },
+  );
+  api.post("/threads/:threadId/retry", allow("retry"), async (c) =>
     c.json(await desk.retryThread(threadIdParam(c), c.var.reviewer), 202),
   );
-  api.route("/", threadFeedRoutes(desk, events));
+  api.route("/threads", threadFeedRoutes(desk, events));
   return api;
 }
 
@@ -111,4 +106,35 @@ export function threadFeedRoutes(desk: ReviewDesk, events: EventStreamOptions): 
     threadEventStream(c, desk, threadIdParam(c), c.var.reviewer, events),
   );
   return feeds;
+}
+
+/** A download named `proposal-<thread>.md`, characters a file system minds as `_`. */
+export function proposalMarkdownResponse(c: Context<ServiceEnv>, document: ProposalDocument) {
+  const name = `proposal-${document.threadId.replace(/[^A-Za-z0-9._-]/g, "_")}.md`;
+  return c.body(renderProposalMarkdown(document), 200, {
+    "Content-Type": "text/markdown; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${name}"`,
+  });
+}
+
+/* `?evaluationId=&traceId=` of the traces routes: one evaluation's calls, or one call. */
+const TraceFilterSchema = z.object({
+  evaluationId: z.string().min(1).max(200).optional(),
+  traceId: z.string().min(1).max(200).optional(),
+});
+
+/** The thread's traces narrowed to the filter (evaluations left without a trace are dropped). */
+export function filterTraces(
+  traces: ThreadTraces,
+  filter: z.infer<typeof TraceFilterSchema>,
+): ThreadTraces {
+  if (filter.evaluationId === undefined && filter.traceId === undefined) return traces;
+  const evaluations = traces.evaluations
+    .filter((e) => filter.evaluationId === undefined || e.evaluationId === filter.evaluationId)
+    .map((e) => ({
+      evaluationId: e.evaluationId,
+      traces: e.traces.filter((t) => filter.traceId === undefined || t.id === filter.traceId),
+    }))
+    .filter((e) => e.traces.length > 0);
+  return { threadId: traces.threadId, evaluations };
 }

@@ -6,13 +6,11 @@ import { terminalSafe } from "../untrusted/terminalText.js";
 import { createApiRoutes } from "./api.js";
 import { type AttemptLimits, attemptGuard, DEFAULT_ATTEMPT_LIMITS } from "./attemptLimits.js";
 import type { ServiceEnv } from "./env.js";
-import { describeError } from "./errorResponse.js";
-import { ServiceRequestError } from "./errors.js";
+import { describeError, ServiceRequestError } from "./errors.js";
 import { DEFAULT_EVENT_STREAM, type EventStreamOptions } from "./events.js";
-import { sameOriginWrites } from "./originCheck.js";
 import { renderErrorPage, type SignedIn } from "./pages/layout.js";
 import { createPageRoutes } from "./pages/routes.js";
-import { noStore, securityHeaders } from "./securityHeaders.js";
+import { noStore, sameOriginWrites, securityHeaders } from "./securityHeaders.js";
 import { createSessionKeeper, sessionKey } from "./session.js";
 
 /** Largest request body: two texts of MAX_TEXT_CHARS with room for multi-byte characters. */

@@ -1,12 +1,15 @@
 /**
- * Limits on guessing, counted in the review store so every replica counts together: unknown
+ * Who a request comes from, and limits on guessing: the JSON API's bearer token (the identity
+ * never comes from a body) and the sign-in page's token, checked by the desk. Limits are counted in the review store so every replica counts together: unknown
  * tokens per client address (the connection's peer: behind a proxy, the proxy's), sign-ins per
  * account. A token names no account, so a wrong one counts against its address only.
  */
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { ReviewDesk } from "../desk/reviewDesk.js";
 import type { AttemptCount } from "../store/attemptRows.js";
+import type { ServiceEnv } from "./env.js";
 import { ServiceRequestError } from "./errors.js";
 
 export interface AttemptLimits {
@@ -44,19 +47,24 @@ function tooMany(count: AttemptCount, what: string): ServiceRequestError {
 
 export type AttemptGuard = ReturnType<typeof attemptGuard>;
 
+/** Longest token accepted; anything longer is not one of ours and is not hashed. */
+const MAX_TOKEN_CHARS = 512;
+
 export function attemptGuard(desk: ReviewDesk, limits: AttemptLimits) {
   const addressKey = (c: Context) => `address:${clientAddress(c)}`;
   return {
-    /** TOO_MANY_ATTEMPTS when the request's address used up its tries. */
-    async checkAddress(c: Context) {
+    /**
+     * The reviewer of a token (API or sign-in page). An address that sent too many unknown tokens
+     * is refused (TOO_MANY_ATTEMPTS) before its token is looked at; an unknown one counts against it.
+     */
+    async reviewerOf(c: Context, token: string) {
       const count = await desk.attemptsOf(addressKey(c));
       if (count !== undefined && count.count >= limits.perAddress) {
         throw tooMany(count, "unknown tokens from this address");
       }
-    },
-    /** Counts an unknown token from the request's address. */
-    async countFailure(c: Context) {
-      await desk.countAttempt(addressKey(c), limits.windowSeconds);
+      const known = token.length > MAX_TOKEN_CHARS ? undefined : await desk.authenticate(token);
+      if (known === undefined) await desk.countAttempt(addressKey(c), limits.windowSeconds);
+      return known;
     },
     /** TOO_MANY_ATTEMPTS past the limit. */
     async countSignIn(account: string) {
@@ -64,4 +72,24 @@ export function attemptGuard(desk: ReviewDesk, limits: AttemptLimits) {
       if (count.count > limits.perAccount) throw tooMany(count, `sign-ins of ${account}`);
     },
   };
+}
+
+/** The JSON API's `Authorization: Bearer <token>`, checked on every request. */
+export function requireBearer(attempts: AttemptGuard) {
+  return createMiddleware<ServiceEnv>(async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+    const reviewer =
+      token === undefined || token.length > MAX_TOKEN_CHARS
+        ? undefined
+        : await attempts.reviewerOf(c, token);
+    if (reviewer === undefined) {
+      throw new ServiceRequestError(
+        "UNAUTHENTICATED",
+        "a valid token is required: send Authorization: Bearer <token> (evalgate reviewers add)",
+      );
+    }
+    c.set("reviewer", reviewer);
+    await next();
+  });
 }

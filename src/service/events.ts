@@ -64,10 +64,6 @@ function startingSeq(c: Context): number {
   return requireValid(SeqSchema.safeParse(raw === "" ? "0" : raw), "after (an event number)");
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<unknown> {
-  return setTimeout(ms, undefined, { signal }).catch(() => undefined);
-}
-
 /** The first read happens before the response starts, so a refusal is a JSON error with its status. */
 export async function threadEventStream(
   c: Context,
@@ -102,7 +98,7 @@ export async function threadEventStream(
           await stream.write(": still here\n\n");
           lastWrite = Date.now();
         }
-        await pause(options.pollMs, stop.signal);
+        await setTimeout(options.pollMs, undefined, { signal: stop.signal }).catch(() => undefined);
         if (stop.signal.aborted) break;
         batch = await desk.events(threadId, reviewer, after);
       }

@@ -37,7 +37,14 @@ export function jsonBody<T extends ZodType>(
   schema: T,
 ): MiddlewareHandler<ServiceEnv, string, { in: { json: z.input<T> }; out: { json: z.output<T> } }> {
   return async (c, next) => {
-    requireJsonType(c.req.header("content-type"));
+    // A form or text/plain body, which another site's page can send unasked, is never read as JSON.
+    const media = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
+    if (media !== "application/json") {
+      throw new ServiceRequestError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `the request body must be JSON sent as Content-Type: application/json (not ${media || "none"})`,
+      );
+    }
     const read = readUntrustedJson(await c.req.text());
     if (!read.ok) {
       throw new ServiceRequestError(
@@ -49,16 +56,6 @@ export function jsonBody<T extends ZodType>(
     c.req.addValidatedData("json", body as object);
     await next();
   };
-}
-
-/** A form or text/plain body, which another site's page can send unasked, is never read as JSON. */
-function requireJsonType(contentType: string | undefined): void {
-  const media = contentType?.split(";")[0]?.trim().toLowerCase();
-  if (media === "application/json") return;
-  throw new ServiceRequestError(
-    "UNSUPPORTED_MEDIA_TYPE",
-    `the request body must be JSON sent as Content-Type: application/json (not ${media || "none"})`,
-  );
 }
 
 export function queryParams<T extends ZodType>(schema: T) {

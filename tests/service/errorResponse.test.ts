@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CatalogError } from "../../src/criteria/errors.js";
 import { EvalgateError } from "../../src/errors.js";
-import { describeError } from "../../src/service/errorResponse.js";
+import { describeError } from "../../src/service/errors.js";
 
 describe("describeError", () => {
   it("answers a desk error with its own status, code and message", () => {

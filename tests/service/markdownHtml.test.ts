@@ -5,7 +5,7 @@
  * section's headings sit under the page's own.
  */
 import { describe, expect, it } from "vitest";
-import { markdownHtml } from "../../src/service/pages/markdownHtml.js";
+import { markdownHtml } from "../../src/service/pages/contentView.js";
 
 const BUDGET = [
   "## Budget",

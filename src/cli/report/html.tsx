@@ -5,7 +5,7 @@
 import type { EvaluationResult } from "../../scoring/result.js";
 import { REVIEW_CSS } from "../../service/pages/assets.js";
 import { EvaluationView } from "../../service/pages/evaluationView.js";
-import { renderStandaloneFile } from "../../service/pages/standaloneFile.js";
+import { renderStandaloneFile } from "../../service/pages/proposalView.js";
 import { criterionRow, overallFacts, reportTitle, summaryText } from "./summary.js";
 
 /** What the report adds to the review pages' stylesheet (no rule loads anything). */

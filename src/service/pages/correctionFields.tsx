@@ -7,7 +7,7 @@ import type { ReviewDetail } from "../../desk/answers.js";
 import { REVIEW_LIMITS } from "../../graph/reviewInput.js";
 import type { CorrectionInput, RecordedCorrection } from "../../scoring/corrections.js";
 import type { CriterionResult } from "../../scoring/result.js";
-import { formatScore } from "./scorePercent.js";
+import { formatScore } from "./scoreChart.js";
 
 const FIELD = /^correction-(\d{1,4})-(criterion|kind|value|note)$/;
 

@@ -4,8 +4,7 @@
  */
 import type { ReviewListItem, ThreadStatus } from "../../desk/answers.js";
 import { decisionName, stageName } from "../statusWords.js";
-import { Layout, type SignedIn } from "./layout.js";
-import { Time } from "./time.js";
+import { Layout, type SignedIn, Time } from "./layout.js";
 
 export interface DecidedFirstProps extends SignedIn {
   threadId: string;

@@ -10,8 +10,7 @@ import { DecisionRequestSchema } from "../../desk/requests.js";
 import type { ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import type { ServiceEnv } from "../env.js";
-import { describeError, saidBy } from "../errorResponse.js";
-import { ServiceRequestError } from "../errors.js";
+import { describeError, ServiceRequestError, saidBy } from "../errors.js";
 import { requireValid, threadIdParam } from "../validation.js";
 import { correctionsOfForm } from "./correctionFields.js";
 import { DecidedFirstPage, type DecidedFirstProps } from "./decidedFirst.js";
@@ -120,11 +119,16 @@ async function reviewOfForm(
   posted: Readonly<Record<string, string>>,
 ): Promise<ReviewDetail | undefined> {
   if (!(CONTENT_FORM_FIELD in posted)) return undefined;
-  const review = await desk.getReview(threadId, c.var.reviewer).catch((error: unknown) => {
-    if (isEvalgateError(error) && TOO_LATE.has(error.code)) return undefined;
+  const review = await pendingReview(desk, threadId, c);
+  return review?.interruptId === posted.interruptId ? review : undefined;
+}
+
+/** The review now pending on the thread, if one is. */
+export function pendingReview(desk: ReviewDesk, threadId: string, c: Context<ServiceEnv>) {
+  return desk.getReview(threadId, c.var.reviewer).catch((error: unknown) => {
+    if (isEvalgateError(error, "REVIEW_NOT_PENDING")) return undefined;
     throw error;
   });
-  return review?.interruptId === posted.interruptId ? review : undefined;
 }
 
 export async function answerDecision(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {

@@ -3,10 +3,9 @@
 import { agreementText, missingAnswers } from "../../scoring/agreement.js";
 import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
 import { shownOverall, shownThreshold } from "../../scoring/shownScore.js";
-import { AdminDetails } from "./adminDetails.js";
+import { AdminDetails } from "./layout.js";
 import { type ReviewerNotice, reviewerNotices, technicalNotes } from "./reviewerNotices.js";
-import { ScoreChart } from "./scoreChart.js";
-import { formatScore } from "./scorePercent.js";
+import { formatScore, ScoreChart } from "./scoreChart.js";
 
 /** Why the result is held for review is said once, in the review page's notices. */
 function PanelEvidenceSummary(props: { evaluation: EvaluationResult }) {

@@ -1,9 +1,11 @@
 /**
  * The frame of every page: head (stylesheet from this origin only), header with sign-out, main;
- * and an error as a reviewer reads it, alone (the error page) or above a form.
+ * an error as a reviewer reads it, alone (the error page) or above a form; and the pieces every
+ * page uses (admins' details, moments, tables).
  */
 import type { Child } from "hono/jsx";
-import type { ErrorBody } from "../errorResponse.js";
+import { timeStamp } from "../../timeText.js";
+import type { ErrorBody } from "../errors.js";
 
 export function Layout(props: {
   title: string;
@@ -109,4 +111,86 @@ const ERROR_HEADINGS: Readonly<Record<number, string>> = {
 
 export function renderErrorPage(status: number, error: ErrorBody["error"], who?: SignedIn): string {
   return htmlDocument(<ErrorPage status={status} error={error} who={who} />);
+}
+
+/* Technical details, collapsed, for admins only: other reviewers never receive them. */
+export function AdminDetails(props: {
+  admin: boolean;
+  id: string;
+  items: readonly string[];
+  children?: Child;
+}) {
+  if (!props.admin || (props.items.length === 0 && props.children === undefined)) return null;
+  return (
+    <details class="admin-details" id={props.id}>
+      <summary>Technical details (administrators)</summary>
+      {props.items.length > 0 ? (
+        <ul>
+          {props.items.map((item) => (
+            <li>
+              <code>{item}</code>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {props.children}
+    </details>
+  );
+}
+
+/* A moment: `<time datetime>` with UTC text, which the pages' script shows in the reader's zone. */
+/** "2026-05-04 10:12 UTC" (with seconds: "2026-05-04 10:12:03 UTC"); unreadable input as given. */
+export function utcText(iso: string, seconds = false): string {
+  const instant = new Date(iso);
+  return Number.isNaN(instant.getTime()) ? iso : timeStamp(instant, { seconds });
+}
+
+export function Time(props: { iso: string; seconds?: boolean }) {
+  const instant = new Date(props.iso);
+  const valid = !Number.isNaN(instant.getTime());
+  return (
+    <time
+      datetime={valid ? instant.toISOString() : undefined}
+      data-seconds={props.seconds === true ? "true" : undefined}
+    >
+      {utcText(props.iso, props.seconds)}
+    </time>
+  );
+}
+
+/* A table of the pages: a heading per column, a row per item, a cell per column. */
+/** The columns by heading, in order: each turns an item into its cell. */
+export type Columns<T> = Readonly<Record<string, (item: T) => Child>>;
+
+export function DataTable<T>(props: {
+  columns: Columns<T>;
+  items: readonly T[];
+  id?: string;
+  class?: string;
+  /** A class for some cells, by the column's heading. */
+  cellClass?: Readonly<Record<string, (item: T) => string | undefined>>;
+  /** The `data-stage` of an item's row. */
+  rowStage?: (item: T) => string;
+}) {
+  const headings = Object.keys(props.columns);
+  return (
+    <table class={props.class ?? "queue"} id={props.id}>
+      <thead>
+        <tr>
+          {headings.map((heading) => (
+            <th>{heading}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((item) => (
+          <tr data-stage={props.rowStage?.(item)}>
+            {headings.map((heading) => (
+              <td class={props.cellClass?.[heading]?.(item)}>{props.columns[heading]?.(item)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

@@ -3,6 +3,7 @@
  * as a page of the review service with a Markdown download, and as a file on its own.
  */
 
+import type { Child } from "hono/jsx";
 import { contentForm } from "../../graph/contentFields.js";
 import { structuredContentOf } from "../../graph/structuredContent.js";
 import type {
@@ -13,11 +14,9 @@ import type {
 } from "../../proposal/document.js";
 import { shownScore } from "../../scoring/shownScore.js";
 import { statusName } from "../statusWords.js";
+import { PROPOSAL_FILE_CSS } from "./assets.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
-import { type Columns, DataTable } from "./dataTable.js";
-import { Layout, type SignedIn } from "./layout.js";
-import { PROPOSAL_FILE_CSS } from "./proposalStyle.js";
-import { renderStandaloneFile } from "./standaloneFile.js";
+import { type Columns, DataTable, htmlDocument, Layout, type SignedIn } from "./layout.js";
 
 function NotApproved(props: { status: string; accepted: boolean }) {
   if (props.accepted) return null;
@@ -199,4 +198,24 @@ export function ProposalPage(props: SignedIn & { document: ProposalDocument }) {
       <ProposalView document={document} />
     </Layout>
   );
+}
+
+/* An HTML file on its own: its stylesheet inline, a Content-Security-Policy that loads and runs nothing. */
+export function renderStandaloneFile(props: { title: string; css: string; body: Child }): string {
+  const page = (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta
+          http-equiv="Content-Security-Policy"
+          content="default-src 'none'; style-src 'unsafe-inline'"
+        />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title}</title>
+        <style dangerouslySetInnerHTML={{ __html: props.css }} />
+      </head>
+      <body>{props.body}</body>
+    </html>
+  );
+  return `${htmlDocument(page)}\n`;
 }

@@ -1,12 +1,10 @@
 /** The queue's tabs: the pending reviews this reviewer may decide, and the finished proposals. */
 import type { ReviewPage, ThreadListPage } from "../../desk/answers.js";
-import type { ErrorBody } from "../errorResponse.js";
+import type { ErrorBody } from "../errors.js";
 import { stageName } from "../statusWords.js";
-import { DataTable } from "./dataTable.js";
-import { Layout, type SignedIn } from "./layout.js";
-import { formatScore } from "./scorePercent.js";
+import { DataTable, Layout, type SignedIn, Time } from "./layout.js";
+import { formatScore } from "./scoreChart.js";
 import { StartProposalForm, type StartProposalValues } from "./startProposalForm.js";
-import { Time } from "./time.js";
 
 /** The tabs above the queue (and, for admins, calibration). */
 type QueueTab = "waiting" | "finished" | "calibration";

@@ -1,15 +1,13 @@
 /** A review, opened: what the judge said, the content, and the decisions it offers. */
 import type { ReviewDetail, ThreadTraces } from "../../desk/answers.js";
 import { contentForm } from "../../graph/contentFields.js";
-import type { ErrorBody } from "../errorResponse.js";
+import type { ErrorBody } from "../errors.js";
 import { reviewKindName, stageName } from "../statusWords.js";
-import { AdminDetails } from "./adminDetails.js";
 import { MarkdownText, StructuredContent } from "./contentView.js";
 import { DecisionForms } from "./decisionForms.js";
 import { EvaluationView } from "./evaluationView.js";
-import { ErrorNotice, Layout, type SignedIn } from "./layout.js";
+import { AdminDetails, ErrorNotice, Layout, type SignedIn, Time } from "./layout.js";
 import { type EditDraft, reviewContentType, shownContent } from "./structuredEdit.js";
-import { Time } from "./time.js";
 import { TraceSection } from "./traceSection.js";
 
 interface ReviewPageProps extends SignedIn {

@@ -2,32 +2,36 @@
  * The review pages. They work without JavaScript: forms post, the service answers 303 to the page
  * to show next. Handlers read the session's reviewer, call one desk method, render.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { MAX_CALIBRATION_DAYS } from "../../desk/calibration.js";
 import { PageRequestSchema, wholeNumberParam } from "../../desk/requests.js";
-import type { ReviewDesk } from "../../desk/reviewDesk.js";
+import { MAX_CALIBRATION_DAYS, type ReviewDesk } from "../../desk/reviewDesk.js";
 import { isEvalgateError } from "../../errors.js";
 import { allow, mayReach } from "../access.js";
-import { threadFeedRoutes } from "../api.js";
+import { filterTraces, proposalMarkdownResponse, threadFeedRoutes } from "../api.js";
 import type { AttemptGuard } from "../attemptLimits.js";
 import type { ServiceEnv } from "../env.js";
+import { describeError } from "../errors.js";
 import { type EventStreamOptions, eventsSoFar } from "../events.js";
-import { proposalMarkdownResponse } from "../proposalResponse.js";
 import { newSession, type SessionKeeper } from "../session.js";
-import { filterTraces } from "../traceFilter.js";
 import { queryParams, threadIdParam } from "../validation.js";
-import { PAGE_SCRIPT, PROGRESS_SCRIPT, REVIEW_CSS } from "./assets.js";
-import { CalibrationPage } from "./calibrationPage.js";
+import { PAGE_SCRIPT, PROGRESS_SCRIPT, PROPOSAL_CSS, REVIEW_CSS } from "./assets.js";
+import { CalibrationPage } from "./calibrationFigures.js";
 import { DecidedFirstPage } from "./decidedFirst.js";
-import { answerDecision, decidedFirstProps } from "./decisionRoute.js";
-import { checkedForm, pageResponse, readerOf, requireSignIn, withSession } from "./pageSession.js";
-import { registerProposalRoutes } from "./proposalRoutes.js";
-import { PROPOSAL_CSS } from "./proposalStyle.js";
+import { answerDecision, decidedFirstProps, pendingReview } from "./decisionRoute.js";
+import {
+  checkedForm,
+  checkedUpload,
+  pageResponse,
+  readerOf,
+  requireSignIn,
+  withSession,
+} from "./pageSession.js";
 import { ProposalPage } from "./proposalView.js";
-import { QueuePage } from "./queue.js";
+import { FinishedPage, QueuePage } from "./queue.js";
 import { ReviewPage } from "./review.js";
 import { SignInPage } from "./signIn.js";
+import { START_FILE_FIELDS, startProposalOf, typedValues } from "./startProposalForm.js";
 import { ThreadPage } from "./threadPage.js";
 
 interface PageRoutesOptions {
@@ -71,10 +75,8 @@ function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): vo
     const token = (form.token ?? "").trim();
     const session = newSession();
     // Limited per client address (unknown tokens) and per account (sign-ins), on every replica.
-    await attempts.checkAddress(c);
-    const known = token === "" || token.length > 512 ? undefined : await desk.authenticate(token);
+    const known = await attempts.reviewerOf(c, token);
     if (known === undefined) {
-      await attempts.countFailure(c);
       const page = <SignInPage csrf={c.var.session.csrf} error="That token is not valid." />;
       return pageResponse(c, page, 401);
     }
@@ -96,11 +98,34 @@ function registerSignIn(pages: Hono<ServiceEnv>, options: PageRoutesOptions): vo
   });
 }
 
+/** The start form's post, handed to the same desk call as `POST /api/proposals`. */
+async function startFromForm(c: Context<ServiceEnv>, desk: ReviewDesk): Promise<Response> {
+  const form = await checkedUpload(c, START_FILE_FIELDS);
+  try {
+    const input = await startProposalOf(form);
+    const { threadId } = await desk.startProposal(input, c.var.reviewer);
+    return c.redirect(threadPath(threadId, "/progress"), 303);
+  } catch (error) {
+    if (!isEvalgateError(error, "INVALID_INPUT")) throw error;
+    // The queue again, its start form filled in as sent and saying why it was refused.
+    const described = describeError(error);
+    const page = await desk.listReviews(c.var.reviewer, PageRequestSchema.parse({}));
+    const start = { values: typedValues(form), error: described.body.error };
+    const queue = <QueuePage {...readerOf(c)} page={page} start={start} />;
+    return pageResponse(c, queue, described.status);
+  }
+}
+
 function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): void {
   pages.get("/reviews", allow("queue"), queryParams(PageRequestSchema), async (c) => {
     const page = await desk.listReviews(c.var.reviewer, c.req.valid("query"));
     return pageResponse(c, <QueuePage {...readerOf(c)} page={page} />);
   });
+  pages.get("/proposals/finished", allow("queue"), queryParams(PageRequestSchema), async (c) => {
+    const page = await desk.finishedProposals(c.var.reviewer, c.req.valid("query"));
+    return pageResponse(c, <FinishedPage {...readerOf(c)} page={page} />);
+  });
+  pages.post("/proposals", allow("startProposal"), (c) => startFromForm(c, desk));
   pages.get("/reviews/:threadId", allow("review"), async (c) => {
     const threadId = threadIdParam(c);
     const review = await pendingReview(desk, threadId, c);
@@ -116,14 +141,6 @@ function registerReviews(pages: Hono<ServiceEnv>, { desk }: PageRoutesOptions): 
     return pageResponse(c, <ReviewPage {...readerOf(c)} review={review} traces={traces} />);
   });
   pages.post("/reviews/:threadId/decisions", allow("decide"), (c) => answerDecision(c, desk));
-}
-
-/** The review now pending on the thread, if one is. */
-function pendingReview(desk: ReviewDesk, threadId: string, c: { var: ServiceEnv["Variables"] }) {
-  return desk.getReview(threadId, c.var.reviewer).catch((error: unknown) => {
-    if (isEvalgateError(error, "REVIEW_NOT_PENDING")) return undefined;
-    throw error;
-  });
 }
 
 function registerThreads(pages: Hono<ServiceEnv>, { desk, events }: PageRoutesOptions): void {
@@ -205,7 +222,6 @@ export function createPageRoutes(options: PageRoutesOptions): Hono<ServiceEnv> {
     pages.use(path, requireSignIn(options.desk));
   }
   registerReviews(pages, options);
-  registerProposalRoutes(pages, options.desk);
   registerCalibration(pages, options);
   registerThreads(pages, options);
   return pages;

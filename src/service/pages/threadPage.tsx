@@ -2,14 +2,12 @@
  * A proposal's thread: status, stage scores, decisions. As the progress page it follows the thread
  * until its next review is ready (a script on the event stream; without one, a meta refresh).
  */
-import type { ThreadStatus, ThreadTraces } from "../../desk/answers.js";
+import type { DecisionRecord, ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import { decisionName, stageName, statusName } from "../statusWords.js";
-import { AdminDetails } from "./adminDetails.js";
-import { DataTable } from "./dataTable.js";
-import { DecisionHistory } from "./decisionHistory.js";
-import { Layout, type SignedIn } from "./layout.js";
+import { RecordedCorrections } from "./correctionFields.js";
+import { AdminDetails, DataTable, Layout, type SignedIn, Time } from "./layout.js";
 import { PassedBadge } from "./queue.js";
-import { formatScore } from "./scorePercent.js";
+import { formatScore } from "./scoreChart.js";
 import { TraceSection } from "./traceSection.js";
 
 interface ThreadPageProps extends SignedIn {
@@ -66,38 +64,24 @@ function Progress(props: { thread: ThreadStatus; selfUrl: string; now?: string }
   );
 }
 
-/** Going on with a thread whose run was stopped: the retry, which runs it on from its last step. */
-function GoOnForm(props: { thread: ThreadStatus; csrf: string }) {
-  return (
-    <form
-      method="post"
-      action={`/threads/${encodeURIComponent(props.thread.threadId)}/retry`}
-      class="decision"
-      id="retry-thread-form"
-    >
-      <h2>Go on</h2>
-      <input type="hidden" name="_csrf" value={props.csrf} />
-      <p class="muted">
-        Its run was stopped before it was done. Go on from the last finished step.
-      </p>
-      <p>
-        <button type="submit">Go on</button>
-      </p>
-    </form>
-  );
-}
-
 /**
- * Retry, offered on a failed thread (and going on, on a stopped one): it runs again once, whoever
- * asks at the same time.
+ * Retry, offered on a failed thread (and going on, on a stopped one: it runs on from its last
+ * step): it runs again once, whoever asks at the same time.
  */
 function RetryThreadForm(props: { thread: ThreadStatus; csrf: string }) {
   const { thread } = props;
-  if (thread.status === "stopped") return <GoOnForm thread={thread} csrf={props.csrf} />;
-  if (thread.status !== "failed") return null;
+  const stopped = thread.status === "stopped";
+  if (!stopped && thread.status !== "failed") return null;
   const refused = thread.decisions.findLast(
     (d) => d.refusedAt !== undefined && d.appliedAt === undefined,
   );
+  const says = stopped
+    ? "Its run was stopped before it was done. Go on from the last finished step."
+    : refused === undefined
+      ? "Run the step that failed once more, from the last saved point."
+      : `The run could not take ${refused.reviewer}'s decision (${decisionName(refused.action)} ` +
+        `${stageName(refused.stage)}). Retrying sets that decision aside and asks for the ` +
+        "review again.";
   return (
     <form
       method="post"
@@ -105,19 +89,72 @@ function RetryThreadForm(props: { thread: ThreadStatus; csrf: string }) {
       class="decision"
       id="retry-thread-form"
     >
-      <h2>Try again</h2>
+      <h2>{stopped ? "Go on" : "Try again"}</h2>
       <input type="hidden" name="_csrf" value={props.csrf} />
-      <p class="muted">
-        {refused === undefined
-          ? "Run the step that failed once more, from the last saved point."
-          : `The run could not take ${refused.reviewer}'s decision (${decisionName(refused.action)} ` +
-            `${stageName(refused.stage)}). Retrying sets that decision aside and asks for the ` +
-            "review again."}
-      </p>
+      <p class="muted">{says}</p>
       <p>
-        <button type="submit">Retry</button>
+        <button type="submit">{stopped ? "Go on" : "Retry"}</button>
       </p>
     </form>
+  );
+}
+
+/* A thread's decisions, oldest first, and whether the run has taken each one yet. */
+function DecisionState(props: { decision: DecisionRecord }) {
+  const { decision } = props;
+  if (decision.refusedAt !== undefined && decision.appliedAt === undefined) {
+    return <span class="fail"> — the run refused it</span>;
+  }
+  if (decision.appliedAt === undefined) return <span class="muted"> (being applied)</span>;
+  return null;
+}
+
+function EditedText(props: { content: string }) {
+  const characters = [...props.content].length.toLocaleString("en-US");
+  return (
+    <details class="edited">
+      <summary>{`The edited text (${characters} characters)`}</summary>
+      <pre class="content">{props.content}</pre>
+    </details>
+  );
+}
+
+function DecisionEntry(props: { decision: DecisionRecord }) {
+  const { decision } = props;
+  return (
+    <li class="decision" data-decision-id={decision.decisionId}>
+      <p>
+        <Time iso={decision.decidedAt} /> · <strong>{decision.reviewer}</strong>{" "}
+        {decisionName(decision.action)} <em>{stageName(decision.stage)}</em>
+        <DecisionState decision={decision} />
+      </p>
+      {decision.feedback !== undefined ? (
+        <blockquote class="feedback">
+          <span class="muted">Asked the writer: </span>
+          {decision.feedback}
+        </blockquote>
+      ) : null}
+      {decision.comment !== undefined ? (
+        <blockquote class="comment">
+          <span class="muted">Comment: </span>
+          {decision.comment}
+        </blockquote>
+      ) : null}
+      {decision.content !== undefined ? <EditedText content={decision.content} /> : null}
+      <RecordedCorrections corrections={decision.corrections} />
+    </li>
+  );
+}
+
+export function DecisionHistory(props: { thread: ThreadStatus }) {
+  const { decisions } = props.thread;
+  if (decisions.length === 0) return <p class="muted">No decisions yet.</p>;
+  return (
+    <ol id="decisions">
+      {decisions.map((decision) => (
+        <DecisionEntry decision={decision} />
+      ))}
+    </ol>
   );
 }
 

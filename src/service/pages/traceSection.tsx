@@ -5,8 +5,7 @@
 import type { ThreadStatus, ThreadTraces } from "../../desk/answers.js";
 import type { Trace } from "../../scoring/result.js";
 import { stageName } from "../statusWords.js";
-import { type Columns, DataTable } from "./dataTable.js";
-import { utcText } from "./time.js";
+import { type Columns, DataTable, utcText } from "./layout.js";
 
 /** The most characters of a prompt or an answer shown inline. */
 export const TRACE_PREVIEW_CHARS = 2_000;

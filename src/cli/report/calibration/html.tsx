@@ -24,7 +24,7 @@ import {
   NOT_ENOUGH,
   thresholdText,
 } from "../../../service/pages/calibrationText.js";
-import { renderStandaloneFile } from "../../../service/pages/standaloneFile.js";
+import { renderStandaloneFile } from "../../../service/pages/proposalView.js";
 import { stageName } from "../../../service/statusWords.js";
 import { agreementCurve, kappaBars, scoreScatter } from "./charts.js";
 
