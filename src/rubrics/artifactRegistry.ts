@@ -7,16 +7,14 @@ import {
 } from "../engine/apis/rubricExecutor.js";
 import { storedJson } from "../store/database.js";
 import {
-  openRegistryStore,
-  type RegistryStore,
-  type RegistryStoreOptions,
-} from "../store/registryStore.js";
-import {
   type ArtifactEvaluationRow,
   type ArtifactRow,
   type ArtifactStatus,
   ArtifactStatusSchema,
-} from "../store/registryTypes.js";
+  openRegistryStore,
+  type RegistryStore,
+  type RegistryStoreOptions,
+} from "../store/registryStore.js";
 import { artifactNotFound, artifactReviewFailed, RubricConfigError } from "./errors.js";
 import type { RubricRegistry } from "./rubricRegistry.js";
 

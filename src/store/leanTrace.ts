@@ -2,12 +2,12 @@
  * An evaluation's traces as stored: one row per evaluation, the parts its calls share kept once
  * per database in a blob table by sha256. Read back, every trace is exactly the one saved.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { promptHash, responseHash } from "../judge/trace.js";
 import { type Trace, TraceSchema } from "../scoring/result.js";
 import { storedJson } from "./database.js";
 import { storeDataInvalid } from "./errors.js";
+import { hashToken } from "./tokens.js";
 import { promptParts } from "./traceParts.js";
 
 /** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
@@ -43,10 +43,6 @@ const EvaluationBodySchema = z.object({
   traces: z.array(StoredTraceSchema).max(MAX_TRACES_PER_ROW),
 });
 
-function blobHash(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 /** Lone surrogates and NUL characters do not survive both databases' text: such texts stay in the row. */
 function storableAsText(text: string): boolean {
   if (text.includes("\u0000")) return false;
@@ -66,7 +62,7 @@ class RowBlobs {
 
   placeOf(text: string): number | undefined {
     if (text.length < MIN_BLOB_CHARS || !storableAsText(text)) return undefined;
-    const hash = blobHash(text);
+    const hash = hashToken(text);
     let place = this.places.get(hash);
     if (place === undefined) {
       place = this.places.size;
@@ -141,7 +137,7 @@ async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
     if (text === undefined) {
       throw storeDataInvalid(`a stored trace refers to a part that is missing (${hash})`);
     }
-    if (blobHash(text) !== hash) {
+    if (hashToken(text) !== hash) {
       throw storeDataInvalid(`a stored trace part does not match its hash (${hash})`);
     }
   }
