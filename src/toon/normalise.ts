@@ -9,8 +9,6 @@ import {
   findUnquoted,
   isBracketArray,
   isDataRow,
-  isHeaderLine,
-  isQuoted,
   keepAsString,
   leafFields,
   type ObjectHeader,
@@ -129,7 +127,8 @@ function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDel
     candidate.indent === owner.indent &&
     !candidate.listItem &&
     isDataRow(candidate.content, delimiter) &&
-    !isHeaderLine(candidate.content)
+    parseArrayHeader(candidate.content) === undefined &&
+    parseObjectHeader(candidate.content) === undefined
   );
 }
 
@@ -391,7 +390,7 @@ class Normaliser extends NormaliseState {
       this.emit(lead(line) + pair.keyToken + value, line.number);
       return;
     }
-    if (pair && pair.value !== "" && pair.value !== "[]" && !isQuoted(pair.value)) {
+    if (pair && pair.value !== "" && pair.value !== "[]" && !pair.value.startsWith('"')) {
       if (this.values.isStringField(pair.key)) {
         this.emit(`${lead(line)}${pair.keyToken}: ${quoteLiteral(pair.value)}`, line.number);
         return;

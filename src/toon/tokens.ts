@@ -75,16 +75,12 @@ export function isBracketArray(token: string): boolean {
   return token.length >= 2 && token.startsWith("[") && token.endsWith("]") && token !== "[]";
 }
 
-export function isQuoted(token: string): boolean {
-  return token.startsWith('"');
-}
-
 export function quoteLiteral(literal: string): string {
   return `"${escapeString(literal)}"`;
 }
 
 export function keepAsString(token: string): string {
-  return token === "" || isQuoted(token) ? token : quoteLiteral(token);
+  return token === "" || token.startsWith('"') ? token : quoteLiteral(token);
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
@@ -126,21 +122,19 @@ export interface SourceLine {
 }
 
 export function readSourceLines(text: string): SourceLine[] {
-  return text.split("\n").map((raw, index) => classifyLine(raw, index + 1));
-}
-
-function classifyLine(raw: string, number: number): SourceLine {
-  let line = number === 1 && raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
-  if (line.endsWith("\r")) line = line.slice(0, -1);
-  const leading = /^[ \t]*/.exec(line)?.[0] ?? "";
-  const tabIndented = leading.includes("\t");
-  const indent = tabIndented ? leading.indexOf("\t") : leading.length;
-  const content = trimSpaces(line.slice(indent));
-  const kind =
-    content === "" ? "blank" : !tabIndented && content.startsWith("#") ? "comment" : "content";
-  const listItem = content === "-" || content.startsWith("- ");
-  const body = listItem ? content.slice(1).replace(/^ +/, "") : content;
-  return { number, raw, kind, indent, tabIndented, content, listItem, body };
+  return text.split("\n").map((raw, index) => {
+    let line = index === 0 && raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    const leading = /^[ \t]*/.exec(line)?.[0] ?? "";
+    const tabIndented = leading.includes("\t");
+    const indent = tabIndented ? leading.indexOf("\t") : leading.length;
+    const content = trimSpaces(line.slice(indent));
+    const kind =
+      content === "" ? "blank" : !tabIndented && content.startsWith("#") ? "comment" : "content";
+    const listItem = content === "-" || content.startsWith("- ");
+    const body = listItem ? content.slice(1).replace(/^ +/, "") : content;
+    return { number: index + 1, raw, kind, indent, tabIndented, content, listItem, body };
+  });
 }
 
 /** One entry of a header's field list; a group (`name{a,b}`) has children. */
@@ -262,10 +256,6 @@ export function parseKeyValue(body: string): KeyValue | undefined {
   if (colon === -1) return undefined;
   const keyToken = trimSpaces(body.slice(0, colon));
   return { keyToken, key: keyToken, value: trimSpaces(body.slice(colon + 1)) };
-}
-
-export function isHeaderLine(body: string): boolean {
-  return parseArrayHeader(body) !== undefined || parseObjectHeader(body) !== undefined;
 }
 
 /** Each row carries one value per leaf. */
