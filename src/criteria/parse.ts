@@ -1,14 +1,10 @@
 import type { z } from "zod";
 import { isRecord } from "../untrusted/json.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
-import type { CatalogForm, FormContext } from "./forms/common.js";
-import { evaluationCriteriaForm } from "./forms/evaluationCriteria.js";
-import { fundingCatalogForm } from "./forms/fundingCatalog.js";
-import { nativeForm } from "./forms/native.js";
-import { pointsForm } from "./forms/points.js";
+import { type CatalogForm, type FormContext, firstDroppedKey, nativeForm } from "./forms/common.js";
+import { pointsForm, rubricItemsForm } from "./forms/lists.js";
 import { rubricForm } from "./forms/rubric.js";
-import { rubricItemsForm } from "./forms/rubricItems.js";
-import { firstDroppedKey } from "./forms/unknownKeys.js";
+import { evaluationCriteriaForm, fundingCatalogForm } from "./forms/weighted.js";
 import { misspelledKey } from "./misspelledKey.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
@@ -173,8 +169,5 @@ export function catalogOfLocatedValue(
     const { message, path } = decision.refusal;
     throw new CatalogError(message, { source, ...locate(path) });
   }
-  return {
-    catalog: decision.catalog,
-    locate,
-  };
+  return { catalog: decision.catalog, locate };
 }
