@@ -41,7 +41,7 @@ export function decodeToon(text: string, options: DecodeToonOptions = {}): unkno
 
 /** decodeToon, and the line of each value (indexed on first use). */
 export function decodeToonWithLines(input: string, options: DecodeToonOptions = {}): LocatedToon {
-  const normalised = normalise(withLineFeeds(input), options);
+  const normalised = normalise(input.replace(/\r\n?/g, "\n"), options);
   const value = decodeNormalised(normalised, options);
   let lines: ReadonlyMap<string, number> | undefined;
   const lineOf = (path: JsonPath): number | undefined => {
@@ -58,11 +58,6 @@ export function decodeToonWithLines(input: string, options: DecodeToonOptions = 
     throw new ToonError(reason, { line: lineOf(found.path) ?? 1, source: options.source });
   }
   return { value, lineOf };
-}
-
-/** CRLF and old Mac CR-only line endings read as lines, counted like LF. */
-function withLineFeeds(text: string): string {
-  return text.replace(/\r\n?/g, "\n");
 }
 
 function normalise(text: string, options: DecodeToonOptions): NormalisedToon {

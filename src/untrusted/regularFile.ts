@@ -55,10 +55,6 @@ export type TextFileReading =
 /** Without blocking on a FIFO, and without making a terminal the controlling one. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-function openFlags(policy: LinkPolicy): number {
-  return policy.followSymlinks === true ? OPEN_FLAGS : OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
-}
-
 const KERNEL_FOLDERS = ["/proc", "/sys", "/dev"] as const;
 
 const LINK: FileProblem = {
@@ -88,10 +84,6 @@ export function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined;
-}
-
-function placeOf(link: boolean, real: string, policy: LinkPolicy): FileProblem | undefined {
-  return kernelProblem(real) ?? (link && policy.followSymlinks !== true ? LINK : undefined);
 }
 
 function missing(error: unknown): undefined {
@@ -189,12 +181,16 @@ function readRegularFileSync(path: string, maxBytes: number, policy: LinkPolicy)
     if (before !== undefined) return { ok: false, problem: before };
     let place: FileProblem | undefined;
     try {
-      place = placeOf(lstatSync(path).isSymbolicLink(), realpathSync(path), policy);
+      const link = lstatSync(path).isSymbolicLink() && policy.followSymlinks !== true;
+      place = kernelProblem(realpathSync(path)) ?? (link ? LINK : undefined);
     } catch (error) {
       place = missing(error);
     }
     if (place !== undefined) return { ok: false, problem: place };
-    const fd = openSync(path, openFlags(policy));
+    const fd = openSync(
+      path,
+      policy.followSymlinks === true ? OPEN_FLAGS : OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0),
+    );
     try {
       return readDescriptor(fd, maxBytes);
     } finally {
