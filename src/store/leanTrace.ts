@@ -44,24 +44,15 @@ const EvaluationBodySchema = z.object({
 });
 
 /** Lone surrogates and NUL characters do not survive both databases' text: such texts stay in the row. */
-function storableAsText(text: string): boolean {
-  if (text.includes("\u0000")) return false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
-    i++;
-  }
-  return true;
-}
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 class RowBlobs {
   readonly texts = new Map<string, string>();
   private readonly places = new Map<string, number>();
 
   placeOf(text: string): number | undefined {
-    if (text.length < MIN_BLOB_CHARS || !storableAsText(text)) return undefined;
+    if (text.length < MIN_BLOB_CHARS || text.includes("\u0000") || LONE_SURROGATE.test(text))
+      return undefined;
     const hash = hashToken(text);
     let place = this.places.get(hash);
     if (place === undefined) {
