@@ -7,7 +7,6 @@ import {
 } from "../engine/apis/rubricExecutor.js";
 import { storedJson } from "../store/database.js";
 import {
-  type ArtifactEvaluationRow,
   type ArtifactRow,
   type ArtifactStatus,
   ArtifactStatusSchema,
@@ -55,10 +54,6 @@ export interface ArtifactRegistryOptions {
   rubricRegistry: RubricRegistry;
   rubricExecutor: RubricExecutor;
   typeDefinitions?: Readonly<Record<string, ArtifactTypeDefinition>>;
-}
-
-function evaluationOf(row: ArtifactEvaluationRow): RubricEvaluation {
-  return storedJson(row.body, RubricEvaluationSchema, `evaluation ${row.id}`);
 }
 
 /** The model error of an evaluation none of whose model calls answered: no review was made. */
@@ -122,7 +117,9 @@ export class ArtifactRegistry {
     return {
       ...row,
       content: storedJson(row.content, z.unknown(), `artifact ${row.id} content`),
-      evaluations: evaluations.map(evaluationOf),
+      evaluations: evaluations.map((e) =>
+        storedJson(e.body, RubricEvaluationSchema, `evaluation ${e.id}`),
+      ),
     };
   }
 
