@@ -5,7 +5,7 @@ import { type CatalogForm, type FormContext, firstDroppedKey, nativeForm } from 
 import { pointsForm, rubricItemsForm } from "./forms/lists.js";
 import { rubricForm } from "./forms/rubric.js";
 import { evaluationCriteriaForm, fundingCatalogForm } from "./forms/weighted.js";
-import { misspelledKey } from "./misspelledKey.js";
+import { misspelledKey, valueAt } from "./misspelledKey.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
 import { decideCatalog, type ValidationFinding } from "./validate.js";
@@ -79,13 +79,7 @@ function issueError(
 /** Whether the key at the end of `path` is not written in its object. */
 function isAbsent(value: unknown, path: CatalogPath): boolean {
   const key = path.at(-1);
-  let parent = value;
-  for (const step of path.slice(0, -1)) {
-    parent =
-      isRecord(parent) || Array.isArray(parent)
-        ? (parent as Record<string, unknown>)[step]
-        : undefined;
-  }
+  const parent = valueAt(value, path.slice(0, -1));
   return typeof key === "string" && isRecord(parent) && !Object.hasOwn(parent, key);
 }
 

@@ -6,7 +6,10 @@ export type FolderFile =
   | { found: true; path: string }
   | { found: false; reason: "outside" | "missing" | "not_a_file"; problem: string };
 
-const refused = (reason: "outside" | "missing" | "not_a_file", problem: string): FolderFile => ({
+export const refused = (
+  reason: "outside" | "missing" | "not_a_file",
+  problem: string,
+): FolderFile => ({
   found: false,
   reason,
   problem,
