@@ -86,11 +86,6 @@ export function errnoCode(error: unknown): string | undefined {
     : undefined;
 }
 
-function missing(error: unknown): undefined {
-  if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
-  throw error;
-}
-
 /** Where the kernel says the open file is (Linux: a lookup in memory, never a wait on a disk). */
 function openedProblem(fd: number): FileProblem | undefined {
   let real: string;
@@ -179,13 +174,9 @@ function readRegularFileSync(path: string, maxBytes: number, policy: LinkPolicy)
   try {
     const before = checkStats(statSync(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    let place: FileProblem | undefined;
-    try {
-      const link = lstatSync(path).isSymbolicLink() && policy.followSymlinks !== true;
-      place = kernelProblem(realpathSync(path)) ?? (link ? LINK : undefined);
-    } catch (error) {
-      place = missing(error);
-    }
+    // A file gone since (ENOENT) is reported by the catch below as missing.
+    const link = lstatSync(path).isSymbolicLink() && policy.followSymlinks !== true;
+    const place = kernelProblem(realpathSync(path)) ?? (link ? LINK : undefined);
     if (place !== undefined) return { ok: false, problem: place };
     const fd = openSync(
       path,
