@@ -41,11 +41,23 @@ export function decodeToon(text: string, options: DecodeToonOptions = {}): unkno
 
 /** decodeToon, and the line of each value (indexed on first use). */
 export function decodeToonWithLines(input: string, options: DecodeToonOptions = {}): LocatedToon {
-  const normalised = normalise(input.replace(/\r\n?/g, "\n"), options);
-  const value = decodeNormalised(normalised, options);
+  const indentSize = options.indentSize ?? 2;
+  const normalised = normaliseToon(input.replace(/\r\n?/g, "\n"), {
+    indentSize,
+    stringFields: new Set(options.stringFields ?? []),
+    dataFields: new Set(options.dataFields ?? []),
+    source: options.source,
+  });
+  const decoderOptions: DecodeOptions = { strict: options.strict ?? true, indentSize };
+  let value: unknown;
+  try {
+    value = decode(normalised.text, decoderOptions);
+  } catch (error) {
+    throw toToonError(error, normalised, options.source);
+  }
   let lines: ReadonlyMap<string, number> | undefined;
   const lineOf = (path: JsonPath): number | undefined => {
-    lines ??= indexValueLines(normalised.text, decoderOptions(options));
+    lines ??= indexValueLines(normalised.text, decoderOptions);
     for (let depth = path.length; depth >= 0; depth--) {
       const line = lines.get(JSON.stringify(path.slice(0, depth)));
       if (line !== undefined) return normalised.originalLine(line);
@@ -58,27 +70,6 @@ export function decodeToonWithLines(input: string, options: DecodeToonOptions = 
     throw new ToonError(reason, { line: lineOf(found.path) ?? 1, source: options.source });
   }
   return { value, lineOf };
-}
-
-function normalise(text: string, options: DecodeToonOptions): NormalisedToon {
-  return normaliseToon(text, {
-    indentSize: options.indentSize ?? 2,
-    stringFields: new Set(options.stringFields ?? []),
-    dataFields: new Set(options.dataFields ?? []),
-    source: options.source,
-  });
-}
-
-function decoderOptions(options: DecodeToonOptions): DecodeOptions {
-  return { strict: options.strict ?? true, indentSize: options.indentSize ?? 2 };
-}
-
-function decodeNormalised(normalised: NormalisedToon, options: DecodeToonOptions): unknown {
-  try {
-    return decode(normalised.text, decoderOptions(options));
-  } catch (error) {
-    throw toToonError(error, normalised, options.source);
-  }
 }
 
 type Frame =
