@@ -1,6 +1,6 @@
 /**
- * JSON from outside, parsed strictly (a `__proto__` key, or `constructor` holding `prototype`, is
- * an error), its nesting bounded before any parser sees it. A problem names its
+ * JSON from outside, parsed by secure-json-parse (a `__proto__` key, or `constructor` holding
+ * `prototype`, is an error), its nesting bounded before any parser sees it. A problem names its
  * line, column and JSON path and never quotes the text.
  */
 import {
@@ -10,6 +10,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from "jsonc-parser";
+import secureJson from "secure-json-parse";
 import {
   findPrototypeKey,
   formatJsonPath,
@@ -56,6 +57,8 @@ export interface JsonDocument {
 }
 
 export type JsonReading = JsonDocument | { readonly ok: false; readonly problem: JsonProblem };
+
+const PARSE_OPTIONS = { protoAction: "error", constructorAction: "error" } as const;
 
 /** What the parser expected, for the errors that name it (jsonc-parser's `…Expected` codes). */
 const EXPECTED_TEXT: Readonly<Record<string, string>> = {
@@ -149,6 +152,14 @@ function syntaxProblem(text: string): JsonProblem {
   return { kind: "syntax", reason: syntaxReason(text, errors), ...at };
 }
 
+function prototypeProblem(text: string): JsonProblem {
+  const value: unknown = JSON.parse(text);
+  const found = findPrototypeKey(value);
+  if (found === undefined) return { kind: "prototype", reason: "a forbidden prototype key" };
+  const line = lineOfPath(text, strictTree(text), found.path);
+  return { kind: "prototype", reason: prototypeKeyReason(found), line, path: found.path };
+}
+
 /** A key an object gives twice (JSON.parse would keep the last and drop the first), with its line. */
 function duplicateKeyProblem(text: string, tree: Node | undefined): JsonProblem | undefined {
   const stack: Array<{ node: Node; path: JsonPath }> = [];
@@ -201,29 +212,29 @@ export function readUntrustedJson(
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = secureJson.parse(text, null, PARSE_OPTIONS);
   } catch {
-    return { ok: false, problem: syntaxProblem(text) };
+    try {
+      JSON.parse(text);
+    } catch {
+      return { ok: false, problem: syntaxProblem(text) };
+    }
+    return { ok: false, problem: prototypeProblem(text) };
   }
   let tree: Node | undefined | null = null;
-  const lineOf = (path: JsonPath): number | undefined => {
-    if (tree === null) tree = strictTree(text);
-    return lineOfPath(text, tree, path);
-  };
-  const found = findPrototypeKey(value);
-  if (found !== undefined) {
-    const reason = prototypeKeyReason(found);
-    return {
-      ok: false,
-      problem: { kind: "prototype", reason, line: lineOf(found.path), path: found.path },
-    };
-  }
   if (options.refuseDuplicateKeys === true) {
     tree = strictTree(text);
     const duplicate = duplicateKeyProblem(text, tree);
     if (duplicate !== undefined) return { ok: false, problem: duplicate };
   }
-  return { ok: true, value, lineOf };
+  return {
+    ok: true,
+    value,
+    lineOf(path) {
+      if (tree === null) tree = strictTree(text);
+      return lineOfPath(text, tree, path);
+    },
+  };
 }
 
 export function jsonProblemText(problem: JsonProblem): string {
