@@ -44,6 +44,8 @@ const LONG_FILES: Readonly<Record<string, string>> = {
     "the store's schema history: one ordered list of migrations, none edited once released",
   "src/store/database.ts":
     "the dialect layer: one transaction runner over SQLite and PostgreSQL, and their differences",
+  "src/criteria/templateEngine.ts":
+    "LiquidJS fenced for untrusted prompt templates: its bounds, filters, guards and parser",
 };
 
 /** Functions over the guidance, as `path › name`, each with why it reads best in one piece. */

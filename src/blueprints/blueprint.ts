@@ -96,14 +96,11 @@ function withPrompt(criterion: Criterion, prompt: string): Criterion {
   return method.kind === "point" ? { ...criterion, method: { ...method, prompt } } : criterion;
 }
 
-function parsePoints(id: string, points: readonly unknown[], source: string): Catalog {
-  return parseCatalog(JSON.stringify({ id, name: id, points }), { format: "json", source });
-}
-
 /** The points as a catalog; an error names where the point at fault is written. */
 function pointsCatalog(id: string, plan: PointPlan, where: string): Catalog {
   try {
-    return parsePoints(id, plan.points, where);
+    const text = JSON.stringify({ id, name: id, points: plan.points });
+    return parseCatalog(text, { format: "json", source: where });
   } catch (error) {
     if (!isCatalogError(error)) throw error;
     const [list, index, ...inside] = error.path ?? [];

@@ -1,4 +1,4 @@
-import { type FolderFile, resolveInFolder } from "./paths.js";
+import { type FolderFile, refused, resolveInFolder } from "./paths.js";
 
 export interface FunctionAllowance {
   allows(ref: string): boolean;
@@ -25,11 +25,7 @@ export async function resolveFunctionModule(
   folder: string,
   moduleName: string,
 ): Promise<FolderFile> {
-  let last: FolderFile = {
-    found: false,
-    reason: "missing",
-    problem: "no such file in the catalog's folder",
-  };
+  let last = refused("missing", "no such file in the catalog's folder");
   for (const name of moduleFileNames(moduleName)) {
     const file = await resolveInFolder(folder, name);
     if (file.found || file.reason !== "missing") return file;

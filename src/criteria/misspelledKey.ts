@@ -34,7 +34,8 @@ function isTypo(written: string, meant: string): boolean {
   return distance > 0 && distance <= 2 && distance * 2 < meant.length;
 }
 
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path`, undefined where the path leaves the objects. */
+export function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let at = value;
   for (const key of path) {
     if (typeof at !== "object" || at === null) return undefined;

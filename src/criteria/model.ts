@@ -7,7 +7,6 @@ import { ThresholdCalibrationSchema } from "./thresholdCalibration.js";
 
 /** The five scoring-guideline bands of an evaluation-criteria file, on the 0–1 scale. */
 export const GUIDELINE_BANDS = ["excellent", "good", "adequate", "poor", "inadequate"] as const;
-export type GuidelineBand = (typeof GUIDELINE_BANDS)[number];
 
 export const ScoringGuidelinesSchema = z.object({
   excellent: z.string().min(1),
@@ -16,7 +15,6 @@ export const ScoringGuidelinesSchema = z.object({
   poor: z.string().min(1),
   inadequate: z.string().min(1),
 });
-export type ScoringGuidelines = z.infer<typeof ScoringGuidelinesSchema>;
 
 /** A judge answers on 0–1, 1–5, 0–100, 0–1000…: nothing needs more. */
 export const MAX_SCALE_MAGNITUDE = 1_000_000;
@@ -126,12 +124,8 @@ export const MethodSchema = z.discriminatedUnion(
 );
 export type Method = z.infer<typeof MethodSchema>;
 export type MethodKind = Method["kind"];
-export type ScoreMethod = z.infer<typeof ScoreMethodSchema>;
-export type CheckMethod = z.infer<typeof CheckMethodSchema>;
 export type LevelsMethod = z.infer<typeof LevelsMethodSchema>;
-export type PointMethod = z.infer<typeof PointMethodSchema>;
 export type FunctionMethod = z.infer<typeof FunctionMethodSchema>;
-export type SchemaMethod = z.infer<typeof SchemaMethodSchema>;
 
 export const METHOD_KINDS = ["score", "check", "levels", "point", "function", "schema"] as const;
 
@@ -203,7 +197,6 @@ export const FewShotSettingsSchema = z.strictObject({
   tokenBudget: z.number().int().min(50).max(MAX_FEW_SHOT_TOKENS).default(600),
 });
 export type FewShotSettings = z.infer<typeof FewShotSettingsSchema>;
-export type FewShotSettingsInput = z.input<typeof FewShotSettingsSchema>;
 
 export const CatalogSchema = z.object({
   id: z.string().min(1),

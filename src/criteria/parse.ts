@@ -1,15 +1,11 @@
 import type { z } from "zod";
 import { isRecord } from "../untrusted/json.js";
 import { CatalogError, type CatalogPath } from "./errors.js";
-import type { CatalogForm, FormContext } from "./forms/common.js";
-import { evaluationCriteriaForm } from "./forms/evaluationCriteria.js";
-import { fundingCatalogForm } from "./forms/fundingCatalog.js";
-import { nativeForm } from "./forms/native.js";
-import { pointsForm } from "./forms/points.js";
+import { type CatalogForm, type FormContext, firstDroppedKey, nativeForm } from "./forms/common.js";
+import { pointsForm, rubricItemsForm } from "./forms/lists.js";
 import { rubricForm } from "./forms/rubric.js";
-import { rubricItemsForm } from "./forms/rubricItems.js";
-import { firstDroppedKey } from "./forms/unknownKeys.js";
-import { misspelledKey } from "./misspelledKey.js";
+import { evaluationCriteriaForm, fundingCatalogForm } from "./forms/weighted.js";
+import { misspelledKey, valueAt } from "./misspelledKey.js";
 import { type Catalog, CatalogSchema } from "./model.js";
 import { type LocatedValue, readJson, readToon } from "./sourceText.js";
 import { decideCatalog, type ValidationFinding } from "./validate.js";
@@ -83,13 +79,7 @@ function issueError(
 /** Whether the key at the end of `path` is not written in its object. */
 function isAbsent(value: unknown, path: CatalogPath): boolean {
   const key = path.at(-1);
-  let parent = value;
-  for (const step of path.slice(0, -1)) {
-    parent =
-      isRecord(parent) || Array.isArray(parent)
-        ? (parent as Record<string, unknown>)[step]
-        : undefined;
-  }
+  const parent = valueAt(value, path.slice(0, -1));
   return typeof key === "string" && isRecord(parent) && !Object.hasOwn(parent, key);
 }
 
@@ -173,8 +163,5 @@ export function catalogOfLocatedValue(
     const { message, path } = decision.refusal;
     throw new CatalogError(message, { source, ...locate(path) });
   }
-  return {
-    catalog: decision.catalog,
-    locate,
-  };
+  return { catalog: decision.catalog, locate };
 }

@@ -6,6 +6,15 @@ export type FolderFile =
   | { found: true; path: string }
   | { found: false; reason: "outside" | "missing" | "not_a_file"; problem: string };
 
+export const refused = (
+  reason: "outside" | "missing" | "not_a_file",
+  problem: string,
+): FolderFile => ({
+  found: false,
+  reason,
+  problem,
+});
+
 export function isInside(folder: string, path: string): boolean {
   const rel = relative(folder, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
@@ -14,19 +23,11 @@ export function isInside(folder: string, path: string): boolean {
 /** No absolute path, no `..` out of the folder, no symbolic link out of it (real paths compared). */
 export async function resolveInFolder(folder: string, ref: string): Promise<FolderFile> {
   if (isAbsolute(ref)) {
-    return {
-      found: false,
-      reason: "outside",
-      problem: "an absolute path: name a file relative to the catalog's folder",
-    };
+    return refused("outside", "an absolute path: name a file relative to the catalog's folder");
   }
   const lexical = resolve(folder, ref);
   if (!isInside(resolve(folder), lexical)) {
-    return {
-      found: false,
-      reason: "outside",
-      problem: "the path leads outside the catalog's folder",
-    };
+    return refused("outside", "the path leads outside the catalog's folder");
   }
   let real: string;
   try {
@@ -34,23 +35,15 @@ export async function resolveInFolder(folder: string, ref: string): Promise<Fold
   } catch (error) {
     const code = errnoCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") {
-      return { found: false, reason: "missing", problem: "no such file in the catalog's folder" };
+      return refused("missing", "no such file in the catalog's folder");
     }
-    return {
-      found: false,
-      reason: "missing",
-      problem: `the file cannot be reached (${code ?? "error"})`,
-    };
+    return refused("missing", `the file cannot be reached (${code ?? "error"})`);
   }
   if (!isInside(await realpath(folder), real)) {
-    return {
-      found: false,
-      reason: "outside",
-      problem: "a symbolic link leads outside the catalog's folder",
-    };
+    return refused("outside", "a symbolic link leads outside the catalog's folder");
   }
   if (!(await stat(real)).isFile()) {
-    return { found: false, reason: "not_a_file", problem: "not a regular file" };
+    return refused("not_a_file", "not a regular file");
   }
   return { found: true, path: real };
 }

@@ -11,12 +11,12 @@ import {
   MAX_RENDER_STEPS,
   MAX_RENDERED_CHARS,
   MAX_TEMPLATE_CHARS,
+  PromptTemplateContext,
+  parseTemplate,
   RENDER_TIME_LIMIT_MS,
   TEMPLATE_MEMORY_UNITS,
+  TemplateLimitError,
 } from "./templateEngine.js";
-import { PromptTemplateContext } from "./templateGuards.js";
-import { parseTemplate } from "./templateSyntax.js";
-import { TemplateLimitError } from "./templateText.js";
 
 export {
   createTemplateTimeBudget,
@@ -27,11 +27,11 @@ export {
   MAX_RENDER_STEPS,
   MAX_RENDERED_CHARS,
   MAX_TEMPLATE_CHARS,
+  MAX_TEMPLATE_TEXT_CHARS,
   printAs,
   RENDER_TIME_LIMIT_MS,
   TEMPLATE_MEMORY_UNITS,
 } from "./templateEngine.js";
-export { MAX_TEMPLATE_TEXT_CHARS } from "./templateText.js";
 
 /** Liquid checks its own time limit only between render steps: this stops one long step too. */
 export const RENDER_HARD_STOP_MS = 2_000;

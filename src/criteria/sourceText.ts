@@ -53,9 +53,7 @@ export function readToon(input: string, source: string): LocatedValue {
       throw new CatalogError(
         `invalid TOON: ${error.reason}`,
         { source, line: error.line },
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     throw error;

@@ -11,20 +11,18 @@ import { CatalogError, type CatalogPath } from "./errors.js";
 import { checkJsonSchemas } from "./jsonSchemaCheck.js";
 import { type Catalog, GUIDELINE_BANDS, type Level, levelsOf, nativeScaleOf } from "./model.js";
 import { checkThresholds } from "./thresholdCheck.js";
-import { criterionPath, type ValidationFinding } from "./validationFinding.js";
+import {
+  criterionPath,
+  type FindingSeverity,
+  type ValidationFinding,
+} from "./validationFinding.js";
 
 export type { FindingSeverity, ValidationFinding } from "./validationFinding.js";
 
 function checkCoverage(catalog: Catalog): ValidationFinding[] {
   if (catalog.criteria.length > 0) return [];
-  return [
-    {
-      severity: "error",
-      check: "criteria_coverage",
-      message: "a catalog needs at least one criterion",
-      path: ["criteria"],
-    },
-  ];
+  const message = "a catalog needs at least one criterion";
+  return [{ severity: "error", check: "criteria_coverage", message, path: ["criteria"] }];
 }
 
 function checkIndependence(catalog: Catalog): ValidationFinding[] {
@@ -54,8 +52,8 @@ function checkIndependence(catalog: Catalog): ValidationFinding[] {
   return findings;
 }
 
-function weightError(message: string): ValidationFinding[] {
-  return [{ severity: "error", check: "weight_distribution", message, path: ["criteria"] }];
+function weightFinding(message: string, severity: FindingSeverity = "error"): ValidationFinding[] {
+  return [{ severity, check: "weight_distribution", message, path: ["criteria"] }];
 }
 
 function checkWeights(catalog: Catalog): ValidationFinding[] {
@@ -63,22 +61,18 @@ function checkWeights(catalog: Catalog): ValidationFinding[] {
   if (scored.length === 0) return [];
   const sum = weightSum(scored);
   if (!Number.isFinite(sum)) {
-    return weightError(
+    return weightFinding(
       "the weights of the scored criteria are too large to add up (their sum is not a finite number)",
     );
   }
   if (sum === 0) {
-    return weightError("the weights of the scored criteria sum to 0: nothing can be weighed");
+    return weightFinding("the weights of the scored criteria sum to 0: nothing can be weighed");
   }
   if (Math.abs(sum - 1) <= WEIGHT_TOLERANCE) return [];
-  return [
-    {
-      severity: "warning",
-      check: "weight_distribution",
-      message: `weights of the scored criteria sum to ${roundForMessage(sum)}, not 1; normalised to sum to 1 (relative weights kept)`,
-      path: ["criteria"],
-    },
-  ];
+  return weightFinding(
+    `weights of the scored criteria sum to ${roundForMessage(sum)}, not 1; normalised to sum to 1 (relative weights kept)`,
+    "warning",
+  );
 }
 
 function isOrdered(levels: readonly Level[]): boolean {

@@ -7,16 +7,13 @@ import {
 } from "../engine/apis/rubricExecutor.js";
 import { storedJson } from "../store/database.js";
 import {
+  type ArtifactRow,
+  type ArtifactStatus,
+  ArtifactStatusSchema,
   openRegistryStore,
   type RegistryStore,
   type RegistryStoreOptions,
 } from "../store/registryStore.js";
-import {
-  type ArtifactEvaluationRow,
-  type ArtifactRow,
-  type ArtifactStatus,
-  ArtifactStatusSchema,
-} from "../store/registryTypes.js";
 import { artifactNotFound, artifactReviewFailed, RubricConfigError } from "./errors.js";
 import type { RubricRegistry } from "./rubricRegistry.js";
 
@@ -57,10 +54,6 @@ export interface ArtifactRegistryOptions {
   rubricRegistry: RubricRegistry;
   rubricExecutor: RubricExecutor;
   typeDefinitions?: Readonly<Record<string, ArtifactTypeDefinition>>;
-}
-
-function evaluationOf(row: ArtifactEvaluationRow): RubricEvaluation {
-  return storedJson(row.body, RubricEvaluationSchema, `evaluation ${row.id}`);
 }
 
 /** The model error of an evaluation none of whose model calls answered: no review was made. */
@@ -124,7 +117,9 @@ export class ArtifactRegistry {
     return {
       ...row,
       content: storedJson(row.content, z.unknown(), `artifact ${row.id} content`),
-      evaluations: evaluations.map(evaluationOf),
+      evaluations: evaluations.map((e) =>
+        storedJson(e.body, RubricEvaluationSchema, `evaluation ${e.id}`),
+      ),
     };
   }
 

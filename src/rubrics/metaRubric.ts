@@ -3,9 +3,18 @@ import { META_CHECK_MODULE } from "../checks/metaChecks.js";
 import type { Catalog } from "../criteria/model.js";
 import { rubricCatalog } from "../engine/apis/rubricExecutor.js";
 
+type Level = { id: string; label: string; description: string; score: number };
+
+const level = (id: string, label: string, description: string, score: number): Level => ({
+  id,
+  label,
+  description,
+  score,
+});
+
 const PASS_FAIL = (pass: string, fail: string) => [
-  { id: "fail", label: "Fail", description: fail, score: 0 },
-  { id: "pass", label: "Pass", description: pass, score: 1 },
+  level("fail", "Fail", fail, 0),
+  level("pass", "Pass", pass, 1),
 ];
 
 function criterion(
@@ -13,7 +22,7 @@ function criterion(
   name: string,
   description: string,
   check: string,
-  levels: ReadonlyArray<{ id: string; label: string; description: string; score: number }>,
+  levels: readonly Level[],
 ) {
   return {
     id,
@@ -48,14 +57,9 @@ const META_RUBRIC = {
       "No two criteria share an id, a name or a description",
       "checkCriteriaIndependence",
       [
-        { id: "fail", label: "Fail", description: "Two criteria share an id", score: 0 },
-        {
-          id: "partial",
-          label: "Partial",
-          description: "Two criteria share a name or a description",
-          score: 0.5,
-        },
-        { id: "pass", label: "Pass", description: "Every criterion stands apart", score: 1 },
+        level("fail", "Fail", "Two criteria share an id", 0),
+        level("partial", "Partial", "Two criteria share a name or a description", 0.5),
+        level("pass", "Pass", "Every criterion stands apart", 1),
       ],
     ),
     criterion(
@@ -71,19 +75,9 @@ const META_RUBRIC = {
       "The pass threshold is achievable and not trivial",
       "checkThreshold",
       [
-        {
-          id: "too_low",
-          label: "Too low",
-          description: "Even the worst possible score passes",
-          score: 0,
-        },
-        {
-          id: "too_high",
-          label: "Too high",
-          description: "Not even the best possible score passes",
-          score: 0.1,
-        },
-        { id: "pass", label: "Pass", description: "Reachable and not trivial", score: 1 },
+        level("too_low", "Too low", "Even the worst possible score passes", 0),
+        level("too_high", "Too high", "Not even the best possible score passes", 0.1),
+        level("pass", "Pass", "Reachable and not trivial", 1),
       ],
     ),
     criterion(

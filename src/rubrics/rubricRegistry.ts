@@ -3,9 +3,13 @@ import { type Catalog, CatalogSchema } from "../criteria/model.js";
 import { type RubricSource, rubricCatalog } from "../engine/apis/rubricExecutor.js";
 import { storedJson } from "../store/database.js";
 import { StoreError } from "../store/errors.js";
-import type { RegistryStore } from "../store/registryStore.js";
-import { openRegistryStore, type RegistryStoreOptions } from "../store/registryStore.js";
-import type { RubricVersionRow } from "../store/registryTypes.js";
+import {
+  openRegistryStore,
+  type RegisteredVersion,
+  type RegistryStore,
+  type RegistryStoreOptions,
+  type RubricVersionRow,
+} from "../store/registryStore.js";
 import { RubricConfigError, rubricNotFound } from "./errors.js";
 import { readRubricFile } from "./rubricConfig.js";
 import { decideVersion, rubricContentHash, storedRubric } from "./versioning.js";
@@ -17,15 +21,8 @@ export interface RubricConfig {
 
 export const MAX_RUBRIC_BYTES = 1024 * 1024;
 
-/** What one registration came to. */
-export interface RegisteredRubric {
-  id: string;
-  version: string;
-  /** False when the content was the active or the latest version's already. */
-  created: boolean;
-  /** The version that was active before, when this registration made another one active. */
-  previous?: string;
-}
+/** What one registration came to: the rubric's id, its version, whether it was new. */
+export type RegisteredRubric = RegisteredVersion & { id: string };
 
 /** One stored version of a rubric. */
 export interface RubricVersionInfo {

@@ -2,7 +2,6 @@
  * Attempts counted in fixed windows (sign-ins, bearer tokens). A key is kept only as its SHA-256
  * hash; rows of ended windows are pruned as new attempts come.
  */
-import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import { rowReader } from "./database.js";
@@ -11,10 +10,6 @@ export interface AttemptCount {
   count: number;
   /** ISO-8601 UTC: when the window ends and the count starts again. */
   windowEndsAt: string;
-}
-
-export function attemptKeyHash(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
 /** Counts one attempt, starting a new window (ending at `ends`) when the last one ended. */

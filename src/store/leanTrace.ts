@@ -2,12 +2,12 @@
  * An evaluation's traces as stored: one row per evaluation, the parts its calls share kept once
  * per database in a blob table by sha256. Read back, every trace is exactly the one saved.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { promptHash, responseHash } from "../judge/trace.js";
 import { type Trace, TraceSchema } from "../scoring/result.js";
 import { storedJson } from "./database.js";
 import { storeDataInvalid } from "./errors.js";
+import { hashToken } from "./tokens.js";
 import { promptParts } from "./traceParts.js";
 
 /** Parts of at least this many characters are kept once, by hash; shorter ones stay in the row. */
@@ -43,30 +43,17 @@ const EvaluationBodySchema = z.object({
   traces: z.array(StoredTraceSchema).max(MAX_TRACES_PER_ROW),
 });
 
-function blobHash(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 /** Lone surrogates and NUL characters do not survive both databases' text: such texts stay in the row. */
-function storableAsText(text: string): boolean {
-  if (text.includes("\u0000")) return false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
-    i++;
-  }
-  return true;
-}
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 class RowBlobs {
   readonly texts = new Map<string, string>();
   private readonly places = new Map<string, number>();
 
   placeOf(text: string): number | undefined {
-    if (text.length < MIN_BLOB_CHARS || !storableAsText(text)) return undefined;
-    const hash = blobHash(text);
+    if (text.length < MIN_BLOB_CHARS || text.includes("\u0000") || LONE_SURROGATE.test(text))
+      return undefined;
+    const hash = hashToken(text);
     let place = this.places.get(hash);
     if (place === undefined) {
       place = this.places.size;
@@ -141,7 +128,7 @@ async function checkedBlobs(hashes: readonly string[], read: BlobReader) {
     if (text === undefined) {
       throw storeDataInvalid(`a stored trace refers to a part that is missing (${hash})`);
     }
-    if (blobHash(text) !== hash) {
+    if (hashToken(text) !== hash) {
       throw storeDataInvalid(`a stored trace part does not match its hash (${hash})`);
     }
   }

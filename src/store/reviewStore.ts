@@ -2,7 +2,7 @@
 import { sql } from "kysely";
 import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import { openMigratedPostgres, openMigratedSqlite } from "./connections.js";
-import { now, type StoreDatabase } from "./database.js";
+import { now, type Step, type StoreDatabase, type Transaction } from "./database.js";
 import { eventInsert, insertLabels, lockThreadRow, ReviewTables } from "./reviewTables.js";
 import {
   decisionOf,
@@ -14,13 +14,14 @@ import {
   threadPageQuery,
 } from "./rows.js";
 import { upsertRunSettings } from "./runSettingsRows.js";
-import { decisionsOn, markDecisions, pendingInterrupts, sameInterrupts } from "./settleSteps.js";
 import type { NewEvent } from "./threadEvents.js";
 import {
   DESK_GRAPH,
+  type DecisionRow,
   type NewDecision,
   type NewThread,
   type PendingQuery,
+  type PendingRow,
   type RecordDecisionResult,
   type SettleOutcome,
   type ThreadListQuery,
@@ -31,6 +32,53 @@ import {
 function assignment(threadId: string, reviewer: string) {
   return sql`INSERT INTO assignments (thread_id, reviewer) VALUES (${threadId}, ${reviewer})
              ON CONFLICT DO NOTHING`;
+}
+
+/** The steps of a thread's settlement that read before they write. */
+
+export function* decisionsOn(
+  tx: Transaction,
+  threadId: string,
+  interruptIds: readonly string[],
+): Step<DecisionRow[]> {
+  const rows = yield* tx.all(
+    sql`SELECT * FROM decisions
+        WHERE thread_id = ${threadId} AND interrupt_id IN (${sql.join(interruptIds)})`,
+  );
+  return rows.map(decisionOf);
+}
+
+export function* pendingInterrupts(tx: Transaction, threadId: string): Step<string[]> {
+  const rows = yield* tx.all(
+    sql`SELECT interrupt_id FROM pending_reviews WHERE thread_id = ${threadId}`,
+  );
+  return rows.map((row) => String((row as { interrupt_id: unknown }).interrupt_id));
+}
+
+/** Whether the index lists exactly the reviews of `rows` (in any order). */
+export function sameInterrupts(listed: readonly string[], rows: readonly PendingRow[]): boolean {
+  const wanted = new Set(rows.map((row) => row.interruptId));
+  return listed.length === wanted.size && listed.every((id) => wanted.has(id));
+}
+
+export function* markDecisions(
+  tx: Transaction,
+  settlement: ThreadSettlement,
+  at: string,
+): Step<void> {
+  if (settlement.applied.length > 0) {
+    yield* tx.run(
+      sql`UPDATE decisions SET applied_at = ${at}
+          WHERE id IN (${sql.join(settlement.applied)}) AND applied_at IS NULL`,
+    );
+  }
+  for (const refused of settlement.refused ?? []) {
+    yield* tx.run(
+      sql`UPDATE decisions SET refused_at = ${at}, refusal = ${refused.reason}
+          WHERE id = ${refused.id}`,
+    );
+    yield* tx.run(sql`DELETE FROM calibration_labels WHERE decision_id = ${refused.id}`);
+  }
 }
 
 /** The review store: threads, pending reviews, decisions (each applied once), reviewers, labels. */

@@ -10,7 +10,6 @@ import type { CalibrationLabel } from "../scoring/calibrationLabel.js";
 import {
   type AttemptCount,
   attemptCountOf,
-  attemptKeyHash,
   attemptsQuery,
   countAttemptQuery,
   pruneAttemptsQuery,
@@ -38,6 +37,7 @@ import {
 import type { NewEvent } from "./threadEvents.js";
 import type { ThreadLease } from "./threadLocks.js";
 import { tryLockThread } from "./threadLocks.js";
+import { hashToken } from "./tokens.js";
 import type { NewSession } from "./types.js";
 
 /** At most this many labels go into one INSERT (21 values each). */
@@ -207,7 +207,7 @@ export class ReviewTables {
   }
 
   async countAttempt(key: string, windowSeconds: number, at: Date): Promise<AttemptCount> {
-    const hash = attemptKeyHash(key);
+    const hash = hashToken(key);
     const now = at.toISOString();
     const ends = new Date(at.getTime() + windowSeconds * 1000).toISOString();
     return this.db.transaction(function* (tx) {
@@ -217,7 +217,7 @@ export class ReviewTables {
   }
 
   async attemptsOf(key: string, at: Date): Promise<AttemptCount | undefined> {
-    const row = await this.db.first(attemptsQuery(attemptKeyHash(key), at.toISOString()));
+    const row = await this.db.first(attemptsQuery(hashToken(key), at.toISOString()));
     return row === undefined ? undefined : attemptCountOf(row);
   }
 

@@ -15,4 +15,3 @@ export const ReviewerRowSchema = ReviewerSchema.extend({
   createdAt: z.string(),
   revokedAt: z.string().nullable(),
 });
-export type ReviewerRow = z.infer<typeof ReviewerRowSchema>;

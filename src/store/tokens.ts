@@ -6,6 +6,7 @@ export function newReviewerToken(): string {
   return `egr_${randomBytes(32).toString("base64url")}`;
 }
 
+/** SHA-256, hex: of a token, an attempt key, a trace blob. */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }

@@ -12,25 +12,18 @@ const OPEN_LINE = /^<<<([A-Z][A-Z0-9 _-]{0,80}) id=([0-9a-f]{12})>>>$/;
 /** The patterns' bound: longer lines are not looked at. */
 const MAX_DELIMITER_CHARS = 110;
 
-const PARAGRAPH_BREAK = /\n{2,}/g;
+/** Split at paragraph breaks, the breaks kept as parts of their own. */
+const PARAGRAPHS = /(\n{2,})/;
 
 /** A source passage's label as the context block writes it: `[2] (rfp.md, Page 1) `. */
 const PASSAGE_LABEL = /^\[\d{1,6}\] \([^\n]{0,300}?\) /;
 
 function addParagraphs(parts: string[], text: string): void {
-  let at = 0;
-  for (const match of text.matchAll(PARAGRAPH_BREAK)) {
-    const index = match.index ?? 0;
-    parts.push(text.slice(at, index), match[0]);
-    at = index + match[0].length;
-  }
-  parts.push(text.slice(at));
+  for (const part of text.split(PARAGRAPHS)) parts.push(part);
 }
 
 function addPassages(parts: string[], data: string): void {
-  const paragraphs: string[] = [];
-  addParagraphs(paragraphs, data);
-  for (const paragraph of paragraphs) {
+  for (const paragraph of data.split(PARAGRAPHS)) {
     const label = PASSAGE_LABEL.exec(paragraph)?.[0];
     if (label === undefined) parts.push(paragraph);
     else parts.push(label, paragraph.slice(label.length));

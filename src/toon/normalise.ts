@@ -2,32 +2,26 @@
  * Rewrites the TOON criteria dialect into spec TOON line by line, keeping each line's origin and
  * each block written, so decoder errors name the line, array and row the caller wrote.
  */
-import { countOf } from "./errors.js";
+import { countOf, ToonError } from "./errors.js";
 import {
   type ArrayHeader,
   type FieldNode,
-  isHeaderLine,
+  findUnquoted,
+  isBracketArray,
+  isDataRow,
+  keepAsString,
   leafFields,
   type ObjectHeader,
   parseArrayHeader,
   parseKeyValue,
   parseObjectHeader,
-} from "./header.js";
-import { readSourceLines, type SourceLine } from "./sourceLines.js";
-import {
-  findUnquoted,
-  isBracketArray,
-  isDataRow,
-  isQuoted,
-  keepAsString,
   quoteLiteral,
+  readSourceLines,
+  type SourceLine,
   splitValues,
   type ToonDelimiter,
   trimSpaces,
 } from "./tokens.js";
-import { type NormaliseOptions, ValueWriter } from "./valueWriter.js";
-
-export type { NormaliseOptions } from "./valueWriter.js";
 
 export interface NormalisedToon {
   readonly text: string;
@@ -133,7 +127,8 @@ function isFlushRow(candidate: SourceLine, owner: SourceLine, delimiter: ToonDel
     candidate.indent === owner.indent &&
     !candidate.listItem &&
     isDataRow(candidate.content, delimiter) &&
-    !isHeaderLine(candidate.content)
+    parseArrayHeader(candidate.content) === undefined &&
+    parseObjectHeader(candidate.content) === undefined
   );
 }
 
@@ -395,7 +390,7 @@ class Normaliser extends NormaliseState {
       this.emit(lead(line) + pair.keyToken + value, line.number);
       return;
     }
-    if (pair && pair.value !== "" && pair.value !== "[]" && !isQuoted(pair.value)) {
+    if (pair && pair.value !== "" && pair.value !== "[]" && !pair.value.startsWith('"')) {
       if (this.values.isStringField(pair.key)) {
         this.emit(`${lead(line)}${pair.keyToken}: ${quoteLiteral(pair.value)}`, line.number);
         return;
@@ -450,5 +445,82 @@ class Normaliser extends NormaliseState {
       rowLines: [headerAt + 1],
     });
     return index + 2;
+  }
+}
+
+export interface NormaliseOptions {
+  readonly indentSize: number;
+  readonly stringFields: ReadonlySet<string>;
+  /** Keys holding the document's own data (a JSON Schema, function args): no stringFields inside. */
+  readonly dataFields?: ReadonlySet<string>;
+  readonly source?: string | undefined;
+}
+
+export class ValueWriter {
+  /** Whether the line being written lies inside one of the `dataFields`. */
+  inData = false;
+
+  constructor(private readonly options: NormaliseOptions) {}
+
+  isStringField(name: string | undefined): boolean {
+    return !this.inData && name !== undefined && this.options.stringFields.has(name);
+  }
+
+  fail(reason: string, line: number): never {
+    throw new ToonError(reason, { line, source: this.options.source });
+  }
+
+  arrayValue(token: string, asStrings: boolean, line: number): string {
+    const inner = token.slice(1, -1);
+    if (trimSpaces(inner) === "") return ": []";
+    const items = splitValues(inner, ",", true);
+    for (const item of items) {
+      if (item.startsWith("[")) this.fail(`nested inline array ${item} is not supported`, line);
+    }
+    const written = asStrings ? items.map(keepAsString) : items;
+    return `[${items.length}]: ${written.join(",")}`;
+  }
+
+  cellValue(field: FieldNode, cell: string, line: number): string {
+    if (cell.startsWith("[") && cell.endsWith("]")) {
+      return this.arrayValue(cell, this.isStringField(field.name), line);
+    }
+    if (cell === "") return ': ""';
+    return `: ${this.isStringField(field.name) ? keepAsString(cell) : cell}`;
+  }
+
+  fieldLines(
+    fields: readonly FieldNode[],
+    cells: readonly string[],
+    cursor: { next: number },
+    indent: number,
+    line: number,
+  ): string[] {
+    const written: string[] = [];
+    for (const field of fields) {
+      const pad = " ".repeat(indent);
+      if (field.children) {
+        written.push(`${pad}${field.token}:`);
+        written.push(
+          ...this.fieldLines(field.children, cells, cursor, indent + this.options.indentSize, line),
+        );
+      } else {
+        const cell = cells[cursor.next] ?? "";
+        cursor.next++;
+        written.push(`${pad}${field.token}${this.cellValue(field, cell, line)}`);
+      }
+    }
+    return written;
+  }
+
+  /** A row of the wrong width is left to the decoder. */
+  stringCells(cellsText: string, delimiter: ToonDelimiter, leaves: FieldNode[]): string {
+    if (!leaves.some((leaf) => this.isStringField(leaf.name))) return cellsText;
+    const cells = splitValues(cellsText, delimiter);
+    if (cells.length !== leaves.length) return cellsText;
+    const quoted = cells.map((cell, i) =>
+      this.isStringField(leaves[i]?.name) ? keepAsString(cell) : cell,
+    );
+    return quoted.every((cell, i) => cell === cells[i]) ? cellsText : quoted.join(delimiter);
   }
 }

@@ -24,10 +24,6 @@ function isObject(value: unknown): value is object {
   return typeof value === "object" && value !== null;
 }
 
-function holdsPrototype(value: unknown): boolean {
-  return isObject(value) && Object.hasOwn(value, "prototype");
-}
-
 /** A value met on the walk, with the way back to the root (paths are built only when needed). */
 interface Visit {
   readonly node: unknown;
@@ -52,7 +48,11 @@ export function findPrototypeKey(value: unknown): PrototypeKey | undefined {
     if (Object.hasOwn(node, "__proto__"))
       return { key: "__proto__", path: pathTo(visit, "__proto__") };
     const record = node as Record<string | number, unknown>;
-    if (Object.hasOwn(node, "constructor") && holdsPrototype(record.constructor)) {
+    if (
+      Object.hasOwn(node, "constructor") &&
+      isObject(record.constructor) &&
+      Object.hasOwn(record.constructor, "prototype")
+    ) {
       return { key: "constructor", path: pathTo(visit, "constructor", "prototype") };
     }
     const keys = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);

@@ -55,10 +55,6 @@ export type TextFileReading =
 /** Without blocking on a FIFO, and without making a terminal the controlling one. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-function openFlags(policy: LinkPolicy): number {
-  return policy.followSymlinks === true ? OPEN_FLAGS : OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
-}
-
 const KERNEL_FOLDERS = ["/proc", "/sys", "/dev"] as const;
 
 const LINK: FileProblem = {
@@ -88,15 +84,6 @@ export function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined;
-}
-
-function placeOf(link: boolean, real: string, policy: LinkPolicy): FileProblem | undefined {
-  return kernelProblem(real) ?? (link && policy.followSymlinks !== true ? LINK : undefined);
-}
-
-function missing(error: unknown): undefined {
-  if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") return undefined;
-  throw error;
 }
 
 /** Where the kernel says the open file is (Linux: a lookup in memory, never a wait on a disk). */
@@ -187,14 +174,14 @@ function readRegularFileSync(path: string, maxBytes: number, policy: LinkPolicy)
   try {
     const before = checkStats(statSync(path), maxBytes);
     if (before !== undefined) return { ok: false, problem: before };
-    let place: FileProblem | undefined;
-    try {
-      place = placeOf(lstatSync(path).isSymbolicLink(), realpathSync(path), policy);
-    } catch (error) {
-      place = missing(error);
-    }
+    // A file gone since (ENOENT) is reported by the catch below as missing.
+    const link = lstatSync(path).isSymbolicLink() && policy.followSymlinks !== true;
+    const place = kernelProblem(realpathSync(path)) ?? (link ? LINK : undefined);
     if (place !== undefined) return { ok: false, problem: place };
-    const fd = openSync(path, openFlags(policy));
+    const fd = openSync(
+      path,
+      policy.followSymlinks === true ? OPEN_FLAGS : OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0),
+    );
     try {
       return readDescriptor(fd, maxBytes);
     } finally {

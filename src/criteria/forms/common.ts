@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { isRecord } from "../../untrusted/json.js";
 import type { CatalogPath } from "../errors.js";
-import type { CatalogInput } from "../model.js";
+import { type CatalogInput, CatalogSchema } from "../model.js";
 
 export interface FormContext {
   fallbackId: string;
@@ -57,3 +58,54 @@ export function firstCriterion(
     ? (first as Record<string, unknown>)
     : undefined;
 }
+
+/**
+ * The first key of `input` a schema dropped from its `output`: a key the form does not know, a
+ * typo (`critcal`) that would otherwise be ignored without a word.
+ */
+export function firstDroppedKey(input: unknown, output: unknown): CatalogPath | undefined {
+  const stack: Array<{ input: unknown; output: unknown; path: CatalogPath }> = [
+    { input, output, path: [] },
+  ];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (Array.isArray(next.input) && Array.isArray(next.output)) {
+      for (let i = next.input.length - 1; i >= 0; i--) {
+        stack.push({ input: next.input[i], output: next.output[i], path: [...next.path, i] });
+      }
+    } else if (isRecord(next.input) && isRecord(next.output)) {
+      const keys = Object.keys(next.input);
+      const dropped = keys.find((key) => !Object.hasOwn(next.output as object, key));
+      if (dropped !== undefined) return [...next.path, dropped];
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push({
+          input: next.input[key],
+          output: (next.output as Record<string, unknown>)[key],
+          path: [...next.path, key],
+        });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** evalgate's own catalog model, written as JSON or TOON (what `catalog convert` produces). */
+const NativeCatalogSchema = CatalogSchema.extend({
+  id: z.string().min(1).optional(),
+  version: VersionSchema,
+});
+type NativeCatalog = z.infer<typeof NativeCatalogSchema>;
+
+export const nativeForm: CatalogForm<NativeCatalog> = {
+  label: "an evalgate catalog",
+  matches(value) {
+    const first = firstCriterion(value);
+    return first !== undefined && Object.hasOwn(first, "method");
+  },
+  schema: NativeCatalogSchema,
+  toCatalog(raw, context): CatalogInput {
+    const { source: _source, warnings: _warnings, ...catalog } = raw;
+    return { ...catalog, id: raw.id ?? context.fallbackId };
+  },
+};

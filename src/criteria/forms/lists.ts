@@ -1,7 +1,9 @@
+/** The forms that are lists of items: a points list and rubric items. */
 import { z } from "zod";
 import type { CatalogInput, CriterionInput } from "../model.js";
 import {
   type CatalogForm,
+  type FormContext,
   kindOf,
   renameRoot,
   ThresholdSchema,
@@ -43,14 +45,25 @@ const PointDefinitionSchema = z.union([z.string().min(1), PointTupleSchema, Poin
 });
 type PointDefinition = z.infer<typeof PointDefinitionSchema>;
 
-const PointsCatalogSchema = z.strictObject({
+/** What both list forms take besides their items: a list needs no name or version. */
+const LIST_HEADER = {
   id: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
   version: VersionSchema.optional(),
   description: z.string().optional(),
+  passingThreshold: ThresholdSchema.optional(),
+};
+
+function listHeader(raw: z.infer<z.ZodObject<typeof LIST_HEADER>>, context: FormContext) {
+  const id = raw.id ?? context.fallbackId;
+  const { description, passingThreshold } = raw;
+  return { id, name: raw.name ?? id, version: raw.version ?? "1", description, passingThreshold };
+}
+
+const PointsCatalogSchema = z.strictObject({
+  ...LIST_HEADER,
   targetType: z.string().optional(),
   instructions: z.string().optional(),
-  passingThreshold: ThresholdSchema.optional(),
   points: z.array(PointDefinitionSchema),
 });
 type PointsCatalog = z.infer<typeof PointsCatalogSchema>;
@@ -97,14 +110,58 @@ export const pointsForm: CatalogForm<PointsCatalog> = {
   schema: PointsCatalogSchema,
   toCatalog(raw, context): CatalogInput {
     return {
-      id: raw.id ?? context.fallbackId,
-      name: raw.name ?? raw.id ?? context.fallbackId,
-      version: raw.version ?? "1",
-      description: raw.description,
+      ...listHeader(raw, context),
       targetType: raw.targetType,
       instructions: raw.instructions,
-      passingThreshold: raw.passingThreshold,
       criteria: raw.points.map(pointToCriterion),
+    };
+  },
+};
+
+/** A required item that is not met fails the verdict: a critical criterion. */
+const RubricItemSchema = z.strictObject({
+  id: z.string().min(1),
+  expected_outcome: z.string().min(1),
+  weight: z.number().min(0).default(1),
+  required: z.boolean().default(false),
+  title: z.string().min(1).optional(),
+});
+
+const RubricItemsCatalogSchema = z.strictObject({
+  ...LIST_HEADER,
+  question: z.string().optional(),
+  reference_answer: z.string().optional(),
+  rubrics: z.array(RubricItemSchema),
+});
+type RubricItemsCatalog = z.infer<typeof RubricItemsCatalogSchema>;
+
+export const rubricItemsForm: CatalogForm<RubricItemsCatalog> = {
+  label: "rubric items",
+  matches(value) {
+    return Array.isArray(value.rubrics);
+  },
+  schema: RubricItemsCatalogSchema,
+  rawPath: (path) => renameRoot(path.slice(0, 2), { criteria: ["rubrics"] }),
+  toCatalog(raw, context): CatalogInput {
+    const instructions = [
+      raw.question === undefined ? undefined : `Question: ${raw.question}`,
+      raw.reference_answer === undefined ? undefined : `Reference answer: ${raw.reference_answer}`,
+    ]
+      .filter((line) => line !== undefined)
+      .join("\n");
+    return {
+      ...listHeader(raw, context),
+      instructions: instructions === "" ? undefined : instructions,
+      criteria: raw.rubrics.map(
+        (item): CriterionInput => ({
+          id: item.id,
+          title: item.title ?? titleFrom(item.expected_outcome),
+          description: item.expected_outcome,
+          weight: item.weight,
+          critical: item.required,
+          method: { kind: "check", expectedOutcome: item.expected_outcome },
+        }),
+      ),
     };
   },
 };
