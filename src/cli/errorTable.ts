@@ -11,8 +11,7 @@ import { type EvalgateError, isEvalgateError, withErrorCode } from "../errors.js
 import { isModelAbortedError, isModelCallError, MODEL_CALL_ERROR_CODES } from "../llm/errors.js";
 import { redactSecretText } from "../redact.js";
 import { RubricConfigError } from "../rubrics/errors.js";
-import { displayPath } from "./displayPath.js";
-import { EXIT_ERROR } from "./exitCodes.js";
+import { displayPath, EXIT_ERROR } from "./context.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
 
 /** The one line printed on stderr after `evalgate: `, without its code and trailing newline. */

@@ -15,8 +15,13 @@ import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerShowCommand } from "./commands/show.js";
 import { registerTokensCommand } from "./commands/tokens.js";
-import { type CliContext, createCliContext } from "./context.js";
-import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
+import {
+  type CliContext,
+  createCliContext,
+  EXIT_CANCELLED,
+  EXIT_ERROR,
+  EXIT_OK,
+} from "./context.js";
 
 /** Adds a command to the program; its heavy modules load inside its action. */
 export type RegisterCommand = (program: Command, context: CliContext) => void;

@@ -14,7 +14,7 @@ import {
   parseModelSpec,
 } from "../llm/spec.js";
 import type { TextOutput } from "./context.js";
-import { createDownloadBar } from "./embeddedProgress.js";
+import { createDownloadBar } from "./progress.js";
 
 /** The judge a command will call: its spec and, for Ollama, the server. */
 export interface ModelTarget {

@@ -4,15 +4,13 @@ import { dirname, resolve } from "node:path";
 import type { PreparedPrompt } from "../../blueprints/blueprint.js";
 import { BlueprintError } from "../../blueprints/errors.js";
 import type { BlueprintRun } from "../../blueprints/result.js";
-import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
 import { FunctionRegistry } from "../../checks/registry.js";
 import { checkCatalogReferences } from "../../criteria/references.js";
-import { shownScore } from "../../scoring/shownScore.js";
-import type { CliContext, TextOutput } from "../context.js";
-import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
-import { createLiveLine } from "../liveLine.js";
+import type { CliContext } from "../context.js";
+import { EXIT_FAILED, EXIT_OK } from "../context.js";
 import { readyModel } from "../modelCheck.js";
 import { checkOutFile, writeOutput } from "../outputFile.js";
+import { createBlueprintProgress } from "../progress.js";
 import { coveragePasses, renderBlueprintJunit } from "../report/junitBlueprint.js";
 
 export interface BlueprintRunCommandOptions {
@@ -24,31 +22,6 @@ export interface BlueprintRunCommandOptions {
   failUnder?: number;
   seed?: number;
   timeout?: number;
-}
-
-/** `[k/n] prompt × model: coverage 0.75` lines; on a terminal the pair being asked is redrawn. */
-export function createBlueprintProgress(stream: TextOutput): {
-  onProgress(progress: BlueprintProgress): void;
-  finish(): void;
-} {
-  const live = createLiveLine(stream);
-  return {
-    onProgress(progress) {
-      const pair = `${progress.promptId} × ${progress.model}`;
-      if (progress.phase === "asking") {
-        if (progress.done === 0) {
-          stream.write(`running ${progress.total} answers (prompts × models), each judged\n`);
-        }
-        live.draw(`[${progress.done}/${progress.total}] asking ${pair}…`);
-        return;
-      }
-      const coverage =
-        progress.coverage === null ? "no coverage" : `coverage ${shownScore(progress.coverage)}`;
-      const error = progress.error === undefined ? "" : ` (${progress.error})`;
-      live.print(`[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`);
-    },
-    finish: live.clear,
-  };
 }
 
 /** How many prompt × model pairs could not be answered or have points not assessed, and how many are held. */

@@ -9,20 +9,20 @@ import type { EvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
 import type { EvaluationResult } from "../../scoring/result.js";
-import { linkPolicyOf } from "../contentFile.js";
-import { checkedContentType } from "../contentTypes.js";
-import { type CliContext, terminalWidth } from "../context.js";
-import { refuseUrlAsFile } from "../dbFile.js";
-import { showGenerationProgress } from "../embeddedProgress.js";
-import { CliError, type ModelNotReadyError } from "../errors.js";
-import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
-import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
+import { type CliContext, EXIT_FAILED, EXIT_OK, terminalWidth } from "../context.js";
+import { CliError, type ModelNotReadyError, refuseUrlAsFile } from "../errors.js";
 import { openFewShot } from "../fewShotSource.js";
+import {
+  checkedContentType,
+  type EvaluationInput,
+  linkPolicyOf,
+  readEvaluationInput,
+} from "../inputFiles.js";
 import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
 import { resolveModelTarget } from "../modelChoice.js";
 import { checkOutFile, writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions, panelSettingOf } from "../panelJudges.js";
-import { createProgressReporter } from "../progress.js";
+import { createProgressReporter, showGenerationProgress } from "../progress.js";
 import {
   type EvaluateFormat,
   renderEvaluationReports,

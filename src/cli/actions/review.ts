@@ -9,16 +9,15 @@ import { stepsLeft } from "../../graph/stepWords.js";
 import { isOrchestratorError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { LinkPolicy } from "../../untrusted/regularFile.js";
-import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
+import { linkPolicyOf, readEditFile } from "../inputFiles.js";
 import { resolveModelTarget } from "../modelChoice.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import type { StageProgressReporter } from "../progressStages.js";
+import type { StageProgressReporter } from "../progress.js";
 import { correctionsFromOptions } from "../review/corrections.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary } from "../review/display.js";
-import { readEditFile } from "../review/files.js";
 import {
   type HintContext,
   reviewCommandHint,

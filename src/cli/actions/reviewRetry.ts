@@ -4,7 +4,7 @@
  */
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import type { CliContext } from "../context.js";
-import { createStageProgressReporter } from "../progressStages.js";
+import { createStageProgressReporter } from "../progress.js";
 import { cliReviewer, continueThread, deskRefusal } from "../review/deskPath.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import { refuseMissingStore, storeOfFlags } from "../review/store.js";

@@ -3,10 +3,8 @@ import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";
 import type { RubricListing, RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import { displayPath, EXIT_FAILED, evalgateCommand } from "../context.js";
 import { CliError } from "../errors.js";
-import { EXIT_FAILED } from "../exitCodes.js";
-import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
 import {
   describeStore,

@@ -5,21 +5,27 @@ import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
 import { stepsLeft } from "../../graph/stepWords.js";
-import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import {
+  type CliContext,
+  displayPath,
+  EXIT_CANCELLED,
+  EXIT_OK,
+  type StdinInput,
+  terminalWidth,
+} from "../context.js";
 import { CliError, OutputFileError } from "../errors.js";
-import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
-import { refuseFolder } from "../outputFile.js";
-import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import type { StageProgressReporter } from "../progressStages.js";
 import {
   defaultProposalPath,
+  exportThreadTraces,
   fileHolding,
   formatOfPath,
   refuseExistingOut,
+  refuseFolder,
   renderProposal,
   writeNewFile,
-} from "../proposalOutput.js";
+} from "../outputFile.js";
+import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
+import type { StageProgressReporter } from "../progress.js";
 import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
 import { renderReview, renderRunSummary } from "../review/display.js";
 import { resumeHint, showCommand } from "../review/hints.js";
@@ -31,7 +37,6 @@ import { openThread } from "../review/runThread.js";
 import { whileThreadRuns } from "../review/stopping.js";
 import type { CheckpointStore } from "../review/store.js";
 import { type ThreadView, threadView } from "../review/threadView.js";
-import { exportThreadTraces } from "../review/traceExport.js";
 
 export interface RunCommandOptions extends PlannedRunOptions {
   /** --few-shot: the store's corrections in every evaluation, not only where a catalog asks. */

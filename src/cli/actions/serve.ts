@@ -5,8 +5,7 @@
 import { join } from "node:path";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
-import { refuseUrlAsFile } from "../dbFile.js";
-import { CliError } from "../errors.js";
+import { CliError, refuseUrlAsFile } from "../errors.js";
 import { resolveModelTarget } from "../modelChoice.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";

@@ -6,7 +6,7 @@ import { compareFormats, type FormatTokenCounts } from "../../toon/tokenCounts.j
 import { describeJsonProblem, readUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { CliContext } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import { displayPath } from "../context.js";
 import { InputFileError } from "../errors.js";
 import { padTo } from "../report/text.js";
 

@@ -2,7 +2,7 @@
  * The commands a reviewer is told to run next, as the user ran evalgate (`npx evalgate` under npm).
  */
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
-import { evalgateCommand } from "../invocation.js";
+import { evalgateCommand } from "../context.js";
 import { type CheckpointStore, dbHint, quoteArg } from "./store.js";
 
 const DECISION_FORMS: Readonly<Record<string, string>> = {

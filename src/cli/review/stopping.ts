@@ -3,8 +3,8 @@
  * on (exit 130).
  */
 import type { CliContext } from "../context.js";
-import { EXIT_CANCELLED } from "../exitCodes.js";
-import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
+import { EXIT_CANCELLED } from "../context.js";
+import { createStageProgressReporter, type StageProgressReporter } from "../progress.js";
 import { type HintContext, runThreadCommand } from "./hints.js";
 
 export interface CtrlCWatch {

@@ -14,9 +14,8 @@ import {
   databaseLocation,
 } from "../../store/location.js";
 import type { ReviewStore } from "../../store/reviewStore.js";
-import { refuseUrlAsFile } from "../dbFile.js";
-import { displayPath } from "../displayPath.js";
-import { CliError } from "../errors.js";
+import { displayPath } from "../context.js";
+import { CliError, refuseUrlAsFile } from "../errors.js";
 
 export type CheckpointStore = DatabaseLocation;
 
