@@ -28,23 +28,17 @@ const about =
     `${word}: ${error.message}`;
 
 /** A model error explained with its target; one without the model's fields is its message. */
-const model: Message = (error, _cwd, target) => {
-  if (isEvaluationModelError(error) && isModelCallError(error.modelError)) {
-    return explainModelFailure(error, target).message;
-  }
-  return isModelCallError(error) ? explainModelFailure(error, target).message : error.message;
-};
+const model: Message = (error, _cwd, target) =>
+  isModelCallError(error) || (isEvaluationModelError(error) && isModelCallError(error.modelError))
+    ? explainModelFailure(error, target).message
+    : error.message;
 
-const catalog: Message = (error, cwd) => {
-  if (!(error instanceof CatalogError)) return `cannot use the catalog: ${error.message}`;
-  const where = {
-    source: displayPath(error.source, cwd),
-    ...(error.line === undefined ? {} : { line: error.line }),
-    ...(error.column === undefined ? {} : { column: error.column }),
-    ...(error.path === undefined ? {} : { path: error.path }),
-  };
-  return `cannot use the catalog: ${CatalogError.format(error.detail, where)}`;
-};
+const catalog: Message = (error, cwd) =>
+  `cannot use the catalog: ${
+    error instanceof CatalogError
+      ? CatalogError.format(error.detail, { ...error, source: displayPath(error.source, cwd) })
+      : error.message
+  }`;
 
 /** A blueprint's error, its file relative to the working folder. */
 const blueprint: Message = (error, cwd) => {
