@@ -9,12 +9,10 @@ import { registerCatalogCommand } from "./commands/catalog.js";
 import { registerEvaluateCommand } from "./commands/evaluate.js";
 import { registerReviewCommand } from "./commands/review.js";
 import { registerReviewersCommand } from "./commands/reviewers.js";
-import { registerReviewsCommand } from "./commands/reviews.js";
 import { registerRubricsCommand } from "./commands/rubrics.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerShowCommand } from "./commands/show.js";
-import { registerTokensCommand } from "./commands/tokens.js";
 import {
   type CliContext,
   createCliContext,
@@ -30,9 +28,7 @@ export type RegisterCommand = (program: Command, context: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerEvaluateCommand,
   registerCatalogCommand,
-  registerTokensCommand,
   registerRunCommand,
-  registerReviewsCommand,
   registerReviewCommand,
   registerShowCommand,
   registerServeCommand,

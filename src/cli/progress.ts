@@ -19,7 +19,7 @@ import { shownScore, shownThreshold } from "../scoring/shownScore.js";
 import { oneLine, truncate } from "../shortText.js";
 import { spanText } from "../timeText.js";
 import { type TextOutput, writeBetween, writeControl } from "./context.js";
-import { nativeText } from "./report/text.js";
+import { nativeText } from "./report/summary.js";
 
 const CLEAR_LINE = "\r\x1b[2K";
 

@@ -15,7 +15,7 @@ import type { CliContext } from "../context.js";
 import { displayPath, EXIT_FAILED, EXIT_OK } from "../context.js";
 import { linkPolicyOf } from "../inputFiles.js";
 import { writeOutput } from "../outputFile.js";
-import { padTo } from "../report/text.js";
+import { padTo } from "../report/summary.js";
 
 /** A finding as printed: the meta-rubric's, or the loader's own (check "load"). */
 interface PrintedFinding {

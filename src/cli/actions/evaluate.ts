@@ -15,18 +15,19 @@ import {
   linkPolicyOf,
   readEvaluationInput,
 } from "../inputFiles.js";
-import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import {
+  explainModelFailure,
+  type ModelTarget,
+  readyModel,
+  resolveModelTarget,
+} from "../modelCheck.js";
 import { checkOutFile, writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions, panelSettingOf } from "../panelJudges.js";
 import { createProgressReporter, showGenerationProgress } from "../progress.js";
-import {
-  type EvaluateFormat,
-  renderEvaluationReports,
-  severalFilesProblem,
-} from "../report/evaluationReports.js";
+import { renderEvaluationReports, severalFilesProblem } from "../report/evaluationReports.js";
+import type { EvaluateFormat } from "../report/formats.js";
 import type { EvaluatedFile } from "../report/junit.js";
-import { scoreGate } from "../report/scoreGate.js";
+import { scoreGate } from "../report/summary.js";
 
 export interface EvaluateCommandOptions extends PanelFlags {
   catalog: string;

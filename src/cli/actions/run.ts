@@ -26,9 +26,15 @@ import {
 } from "../outputFile.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
 import type { StageProgressReporter } from "../progress.js";
-import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
+import {
+  cliReviewer,
+  continueThread,
+  decideAndApply,
+  openCliDesk,
+  type ThreadView,
+  threadView,
+} from "../review/deskPath.js";
 import { renderReview, renderRunSummary } from "../review/display.js";
-import { resumeHint, showCommand } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
@@ -36,7 +42,7 @@ import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/
 import { openThread } from "../review/runThread.js";
 import { whileThreadRuns } from "../review/stopping.js";
 import type { CheckpointStore } from "../review/store.js";
-import { type ThreadView, threadView } from "../review/threadView.js";
+import { resumeHint, showCommand } from "../review/store.js";
 
 export interface RunCommandOptions extends PlannedRunOptions {
   /** --few-shot: the store's corrections in every evaluation, not only where a catalog asks. */

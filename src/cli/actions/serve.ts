@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
 import { CliError, refuseUrlAsFile } from "../errors.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
 import { openCliDesk } from "../review/deskPath.js";

@@ -8,7 +8,7 @@ import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { CliContext } from "../context.js";
 import { displayPath } from "../context.js";
 import { InputFileError } from "../errors.js";
-import { padTo } from "../report/text.js";
+import { padTo } from "../report/summary.js";
 
 type DataFormat = "json" | "toon";
 

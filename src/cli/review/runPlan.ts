@@ -3,7 +3,7 @@
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
 import { linkPolicyOf, readInputFile } from "../inputFiles.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
 import { type RunSettings, readThreadRecord, refuseChangedSettings } from "./settings.js";
