@@ -262,26 +262,7 @@ export async function runEvaluate(
     ...(options.weightedScores === true ? { weightedScores: true } : {}),
   };
   try {
-    const files: EvaluatedFile[] = [];
-    let stopped: ModelNotReadyError | undefined;
-    for (const [index, input] of inputs.entries()) {
-      const file = paths[index] as string;
-      if (inputs.length > 1) context.stderr.write(`${file}:\n`);
-      const { result, modelFailure } = await evaluateOne(
-        input,
-        file,
-        shared,
-        target,
-        context.stderr,
-      );
-      files.push({ file, result, contentType });
-      // A model that could not answer one file will not answer the next: the run stops there.
-      if (modelFailure !== undefined) {
-        stopped = explainModelFailure(modelFailure, target);
-        break;
-      }
-    }
-    // The report of the files evaluated, then the files left and the error (exit 2).
+    const { files, stopped } = await evaluateFiles(inputs, paths, shared, target, context.stderr);
     await report(files, options, context);
     if (stopped !== undefined) {
       const left = paths.slice(files.length);
@@ -296,4 +277,24 @@ export async function runEvaluate(
     await cacheStore?.close();
     await fewShot.close();
   }
+}
+
+/** Each input in turn; a model that could not answer one file stops the run there. */
+async function evaluateFiles(
+  inputs: readonly EvaluationInput[],
+  paths: readonly string[],
+  shared: SharedOptions,
+  target: ModelTarget,
+  stderr: CliContext["stderr"],
+): Promise<{ files: EvaluatedFile[]; stopped?: ModelNotReadyError }> {
+  const files: EvaluatedFile[] = [];
+  for (const [index, input] of inputs.entries()) {
+    const file = paths[index] as string;
+    if (inputs.length > 1) stderr.write(`${file}:\n`);
+    const { result, modelFailure } = await evaluateOne(input, file, shared, target, stderr);
+    files.push({ file, result, contentType: shared.contentType });
+    if (modelFailure !== undefined)
+      return { files, stopped: explainModelFailure(modelFailure, target) };
+  }
+  return { files };
 }
