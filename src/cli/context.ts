@@ -3,9 +3,17 @@
  * streams make control characters visible (judge answers and content can hold terminal sequences);
  * the command's own redraws go through `control`.
  */
+import { isAbsolute, relative } from "node:path";
 import type { ModelEnv } from "../llm/spec.js";
 import { terminalSafe } from "../untrusted/terminalText.js";
-import { EXIT_OK } from "./exitCodes.js";
+
+export const EXIT_OK = 0;
+/** Not passed (evaluate), catalog errors (validate), or calibrate --apply refused. */
+export const EXIT_FAILED = 1;
+/** Bad arguments, an unreadable input, a catalog or model error: nothing was decided. */
+export const EXIT_ERROR = 2;
+/** Exit code after Ctrl-C (128 + SIGINT). */
+export const EXIT_CANCELLED = 130;
 
 /** A stream a command writes text to (process.stdout / process.stderr, or a test buffer). */
 export interface TextOutput {
@@ -88,4 +96,23 @@ export function writeBetween(stream: TextOutput, before: string, text: string, a
 /** The terminal's width when the stream is one, else `fallback` (a width that reads well in a log). */
 export function terminalWidth(stream: TextOutput, fallback: number): number {
   return stream.isTTY === true && stream.columns !== undefined ? stream.columns : fallback;
+}
+
+/** A path as messages show it: relative to the working folder when inside it, else absolute. */
+export function displayPath(path: string, cwd: string): string {
+  if (!isAbsolute(path)) return path;
+  const inside = relative(cwd, path);
+  return inside !== "" && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
+}
+
+/** npm and npx set npm_* variables (and EDITOR=vi): under them the hints say `npx evalgate`. */
+export function startedByNpm(env: ModelEnv): boolean {
+  return ["npm_execpath", "npm_command", "npm_lifecycle_event"].some(
+    (name) => (env[name]?.trim() ?? "") !== "",
+  );
+}
+
+/** The command as the user ran it: `npx evalgate` under npm, else `evalgate`. */
+export function evalgateCommand(env: ModelEnv): string {
+  return startedByNpm(env) ? "npx evalgate" : "evalgate";
 }

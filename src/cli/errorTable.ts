@@ -11,8 +11,7 @@ import { type EvalgateError, isEvalgateError, withErrorCode } from "../errors.js
 import { isModelAbortedError, isModelCallError, MODEL_CALL_ERROR_CODES } from "../llm/errors.js";
 import { redactSecretText } from "../redact.js";
 import { RubricConfigError } from "../rubrics/errors.js";
-import { displayPath } from "./displayPath.js";
-import { EXIT_ERROR } from "./exitCodes.js";
+import { displayPath, EXIT_ERROR } from "./context.js";
 import { explainModelFailure, type ModelTarget } from "./modelCheck.js";
 
 /** The one line printed on stderr after `evalgate: `, without its code and trailing newline. */
@@ -29,23 +28,17 @@ const about =
     `${word}: ${error.message}`;
 
 /** A model error explained with its target; one without the model's fields is its message. */
-const model: Message = (error, _cwd, target) => {
-  if (isEvaluationModelError(error) && isModelCallError(error.modelError)) {
-    return explainModelFailure(error, target).message;
-  }
-  return isModelCallError(error) ? explainModelFailure(error, target).message : error.message;
-};
+const model: Message = (error, _cwd, target) =>
+  isModelCallError(error) || (isEvaluationModelError(error) && isModelCallError(error.modelError))
+    ? explainModelFailure(error, target).message
+    : error.message;
 
-const catalog: Message = (error, cwd) => {
-  if (!(error instanceof CatalogError)) return `cannot use the catalog: ${error.message}`;
-  const where = {
-    source: displayPath(error.source, cwd),
-    ...(error.line === undefined ? {} : { line: error.line }),
-    ...(error.column === undefined ? {} : { column: error.column }),
-    ...(error.path === undefined ? {} : { path: error.path }),
-  };
-  return `cannot use the catalog: ${CatalogError.format(error.detail, where)}`;
-};
+const catalog: Message = (error, cwd) =>
+  `cannot use the catalog: ${
+    error instanceof CatalogError
+      ? CatalogError.format(error.detail, { ...error, source: displayPath(error.source, cwd) })
+      : error.message
+  }`;
 
 /** A blueprint's error, its file relative to the working folder. */
 const blueprint: Message = (error, cwd) => {

@@ -79,3 +79,22 @@ export class RunSettingsFileError extends EvalgateError {
 
 export const isInputFileError = errorGuard<InputFileError>("INPUT_FILE_UNREADABLE");
 export const isEditorError = errorGuard<EditorError>("EDITOR_FAILED");
+
+/** `scheme://…` (two letters or more, so a drive such as `C:` is a path): a URL, never a file. */
+const URL_SCHEME = /^[a-z][a-z0-9+.-]{1,31}:\/\//i;
+
+/**
+ * Refuses a URL given as `option`'s SQLite file (or folder), naming the option, the URL redacted:
+ * taken as a path (`postgres://u:p@h/db` becomes `postgres:/u:p@h/db`) it would show its password.
+ */
+export function refuseUrlAsFile(
+  value: string | undefined,
+  option: { name: string; takes: string; instead?: string },
+): void {
+  const given = value?.trim();
+  if (given === undefined || !URL_SCHEME.test(given)) return;
+  const instead = option.instead ?? "give a PostgreSQL database with --database-url <url>";
+  throw new CliError(
+    `${option.name} takes ${option.takes}, not a URL (${redactSecretText(given)}): ${instead}`,
+  );
+}

@@ -9,14 +9,17 @@ import { registerCatalogCommand } from "./commands/catalog.js";
 import { registerEvaluateCommand } from "./commands/evaluate.js";
 import { registerReviewCommand } from "./commands/review.js";
 import { registerReviewersCommand } from "./commands/reviewers.js";
-import { registerReviewsCommand } from "./commands/reviews.js";
 import { registerRubricsCommand } from "./commands/rubrics.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerShowCommand } from "./commands/show.js";
-import { registerTokensCommand } from "./commands/tokens.js";
-import { type CliContext, createCliContext } from "./context.js";
-import { EXIT_CANCELLED, EXIT_ERROR, EXIT_OK } from "./exitCodes.js";
+import {
+  type CliContext,
+  createCliContext,
+  EXIT_CANCELLED,
+  EXIT_ERROR,
+  EXIT_OK,
+} from "./context.js";
 
 /** Adds a command to the program; its heavy modules load inside its action. */
 export type RegisterCommand = (program: Command, context: CliContext) => void;
@@ -25,9 +28,7 @@ export type RegisterCommand = (program: Command, context: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerEvaluateCommand,
   registerCatalogCommand,
-  registerTokensCommand,
   registerRunCommand,
-  registerReviewsCommand,
   registerReviewCommand,
   registerShowCommand,
   registerServeCommand,

@@ -4,7 +4,7 @@
  * permanent line.
  */
 import { describe, expect, it } from "vitest";
-import { createBlueprintProgress } from "../../src/cli/actions/blueprint.js";
+import { createBlueprintProgress } from "../../src/cli/progress.js";
 
 const CLEAR = "\r\x1b[2K";
 

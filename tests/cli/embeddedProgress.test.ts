@@ -3,11 +3,7 @@
  * drawn while the model answers (into a stream object standing in for the terminal).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createDownloadBar,
-  downloadLine,
-  showGenerationProgress,
-} from "../../src/cli/embeddedProgress.js";
+import { createDownloadBar, downloadLine, showGenerationProgress } from "../../src/cli/progress.js";
 import { startGenerationMeter } from "../../src/llm/embedded/generationProgress.js";
 
 /** The terminal's erase-to-end-of-line sequence. */

@@ -4,7 +4,7 @@
  * with a permanent line per judged stage, cleared before anything else is printed.
  */
 import { describe, expect, it } from "vitest";
-import { createStageProgressReporter } from "../../src/cli/progressStages.js";
+import { createStageProgressReporter } from "../../src/cli/progress.js";
 import type { StageProgress } from "../../src/orchestrator/stageProgress.js";
 
 function stream(isTTY: boolean, columns = 100) {

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startedByNpm } from "../../src/cli/context.js";
 import { EditorError } from "../../src/cli/errors.js";
-import { startedByNpm } from "../../src/cli/invocation.js";
 import { chosenEditor, editContent, editorHint, runEditor } from "../../src/cli/review/editor.js";
 import { createLineReader } from "../../src/cli/review/input.js";
 

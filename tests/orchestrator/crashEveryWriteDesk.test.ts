@@ -17,10 +17,14 @@ import { copyFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCliContext } from "../../src/cli/context.js";
-import { decideAndApply, openCliDesk } from "../../src/cli/review/deskPath.js";
+import {
+  decideAndApply,
+  openCliDesk,
+  type ThreadView,
+  threadView,
+} from "../../src/cli/review/deskPath.js";
 import { planRun } from "../../src/cli/review/runPlan.js";
 import { openThread } from "../../src/cli/review/runThread.js";
-import { type ThreadView, threadView } from "../../src/cli/review/threadView.js";
 import { createReviewDesk, type ReviewDeskHandle } from "../../src/desk/createReviewDesk.js";
 import { proposalStages } from "../../src/graph/proposalGraph.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";

@@ -1,7 +1,7 @@
 /** The review page's evaluation view shows a panel's answers and agreement, and checked quotes. */
 import { jsx } from "hono/jsx";
 import { describe, expect, it } from "vitest";
-import { panelFacts } from "../../src/cli/report/panelEvidence.js";
+import { panelFacts } from "../../src/cli/report/summary.js";
 import { evaluateContent } from "../../src/engine/evaluateContent.js";
 import { EvaluationView } from "../../src/service/pages/evaluationView.js";
 import { jsonAnswer, ScriptedChatModel } from "../doubles/index.js";

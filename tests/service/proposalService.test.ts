@@ -7,7 +7,7 @@
  * text area per field, a refused edit shown again with what was typed, prose refused by the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderProposal } from "../../src/cli/proposalOutput.js";
+import { renderProposal } from "../../src/cli/outputFile.js";
 import type { ReviewDetail } from "../../src/desk/answers.js";
 import type { ProposalDocument } from "../../src/proposal/document.js";
 import { createServiceApp } from "../../src/service/app.js";

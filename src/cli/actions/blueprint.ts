@@ -4,15 +4,13 @@ import { dirname, resolve } from "node:path";
 import type { PreparedPrompt } from "../../blueprints/blueprint.js";
 import { BlueprintError } from "../../blueprints/errors.js";
 import type { BlueprintRun } from "../../blueprints/result.js";
-import type { BlueprintProgress } from "../../blueprints/runBlueprint.js";
 import { FunctionRegistry } from "../../checks/registry.js";
 import { checkCatalogReferences } from "../../criteria/references.js";
-import { shownScore } from "../../scoring/shownScore.js";
-import type { CliContext, TextOutput } from "../context.js";
-import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
-import { createLiveLine } from "../liveLine.js";
+import type { CliContext } from "../context.js";
+import { EXIT_FAILED, EXIT_OK } from "../context.js";
 import { readyModel } from "../modelCheck.js";
 import { checkOutFile, writeOutput } from "../outputFile.js";
+import { createBlueprintProgress } from "../progress.js";
 import { coveragePasses, renderBlueprintJunit } from "../report/junitBlueprint.js";
 
 export interface BlueprintRunCommandOptions {
@@ -26,52 +24,19 @@ export interface BlueprintRunCommandOptions {
   timeout?: number;
 }
 
-/** `[k/n] prompt × model: coverage 0.75` lines; on a terminal the pair being asked is redrawn. */
-export function createBlueprintProgress(stream: TextOutput): {
-  onProgress(progress: BlueprintProgress): void;
-  finish(): void;
-} {
-  const live = createLiveLine(stream);
-  return {
-    onProgress(progress) {
-      const pair = `${progress.promptId} × ${progress.model}`;
-      if (progress.phase === "asking") {
-        if (progress.done === 0) {
-          stream.write(`running ${progress.total} answers (prompts × models), each judged\n`);
-        }
-        live.draw(`[${progress.done}/${progress.total}] asking ${pair}…`);
-        return;
-      }
-      const coverage =
-        progress.coverage === null ? "no coverage" : `coverage ${shownScore(progress.coverage)}`;
-      const error = progress.error === undefined ? "" : ` (${progress.error})`;
-      live.print(`[${progress.done}/${progress.total}] ${pair}: ${coverage}${error}`);
-    },
-    finish: live.clear,
-  };
-}
-
-/** How many prompt × model pairs could not be answered or have points not assessed, and how many are held. */
-function failedPairs(run: BlueprintRun): { failed: number; held: number } {
-  const count = { failed: 0, held: 0 };
-  for (const byModel of Object.values(run.evaluationResults.llmCoverageScores)) {
-    for (const coverage of Object.values(byModel)) {
+/** The pairs not answered (or not fully judged), held for review, and under --fail-under. */
+function pairOutcomes(run: BlueprintRun, failUnder: number | undefined) {
+  const count = { failed: 0, held: 0, under: [] as string[] };
+  for (const [promptId, byModel] of Object.entries(run.evaluationResults.llmCoverageScores)) {
+    for (const [model, coverage] of Object.entries(byModel)) {
       if (coverage.error !== undefined) count.failed += 1;
       if ("humanReviewRequired" in coverage && coverage.humanReviewRequired) count.held += 1;
+      if (failUnder !== undefined && !coveragePasses(coverage, failUnder)) {
+        count.under.push(`${promptId} × ${model}`);
+      }
     }
   }
   return count;
-}
-
-/** The pairs whose average coverage is under --fail-under (or missing), as `prompt × model`. */
-function pairsUnder(run: BlueprintRun, failUnder: number): string[] {
-  const under: string[] = [];
-  for (const [promptId, byModel] of Object.entries(run.evaluationResults.llmCoverageScores)) {
-    for (const [model, coverage] of Object.entries(byModel)) {
-      if (!coveragePasses(coverage, failUnder)) under.push(`${promptId} × ${model}`);
-    }
-  }
-  return under;
 }
 
 /** The comparison document in the format asked for. */
@@ -156,7 +121,7 @@ export async function runBlueprintCommand(
   }).finally(progress.finish);
   const text = renderRun(run, options, encodeToon);
   await writeOutput(text, options.out, `the ${options.format} result`, context);
-  const { failed, held } = failedPairs(run);
+  const { failed, held, under } = pairOutcomes(run, options.failUnder);
   const total = run.models.length * run.promptIds.length;
   if (failed > 0) {
     context.stderr.write(
@@ -168,7 +133,6 @@ export async function runBlueprintCommand(
       `${held} of ${total} answers are held for human review: see their "humanReviewReasons" in the result\n`,
     );
   }
-  const under = options.failUnder === undefined ? [] : pairsUnder(run, options.failUnder);
   if (under.length > 0) {
     context.stderr.write(
       `--fail-under ${options.failUnder}: average coverage under it, or none, for ${under.join(", ")}\n`,

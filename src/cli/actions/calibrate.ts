@@ -2,9 +2,9 @@
 import { normaliseContentType } from "../../../prompts/evaluation/index.js";
 import { type CalibrationLabelSource, calibrationReport } from "../../calibration/labels.js";
 import type { CalibrationReport } from "../../calibration/reportModel.js";
-import { checkedContentType, KNOWN_CONTENT_TYPES } from "../contentTypes.js";
 import type { CliContext, StdinInput } from "../context.js";
 import { CliError, InputFileError } from "../errors.js";
+import { checkedContentType, KNOWN_CONTENT_TYPES } from "../inputFiles.js";
 import { writeOutput } from "../outputFile.js";
 import { renderCalibrationReport } from "../report/calibration/render.js";
 import {

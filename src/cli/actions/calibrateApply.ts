@@ -14,8 +14,8 @@ import {
 import { formatPercent } from "../../service/pages/calibrationText.js";
 import { openReviewStore } from "../../store/index.js";
 import type { CliContext, StdinInput } from "../context.js";
+import { EXIT_FAILED } from "../context.js";
 import { CliError } from "../errors.js";
-import { EXIT_FAILED } from "../exitCodes.js";
 import { createLineReader } from "../review/input.js";
 import { type CheckpointStore, storeConnection, withRubricRegistry } from "../review/store.js";
 import { type CalibrateCommandOptions, catalogOfFlags } from "./calibrateSources.js";

@@ -11,12 +11,11 @@ import {
 import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import type { ValidationFinding } from "../../criteria/validate.js";
-import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
-import { displayPath } from "../displayPath.js";
-import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
+import { displayPath, EXIT_FAILED, EXIT_OK } from "../context.js";
+import { linkPolicyOf } from "../inputFiles.js";
 import { writeOutput } from "../outputFile.js";
-import { padTo } from "../report/text.js";
+import { padTo } from "../report/summary.js";
 
 /** A finding as printed: the meta-rubric's, or the loader's own (check "load"). */
 interface PrintedFinding {

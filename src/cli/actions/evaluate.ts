@@ -5,31 +5,29 @@ import { activeCatalog } from "../../criteria/activeCatalog.js";
 import { loadCatalog } from "../../criteria/load.js";
 import { type Catalog, isLlmMethod } from "../../criteria/model.js";
 import { contentBudgetBytes } from "../../engine/contentBudget.js";
-import type { EvaluationModelError } from "../../engine/errors.js";
 import type { EvaluationMode } from "../../engine/options.js";
 import { isModelAbortedError } from "../../llm/errors.js";
-import type { EvaluationResult } from "../../scoring/result.js";
-import { linkPolicyOf } from "../contentFile.js";
-import { checkedContentType } from "../contentTypes.js";
-import { type CliContext, terminalWidth } from "../context.js";
-import { refuseUrlAsFile } from "../dbFile.js";
-import { showGenerationProgress } from "../embeddedProgress.js";
-import { CliError, type ModelNotReadyError } from "../errors.js";
-import { type EvaluationInput, readEvaluationInput } from "../evaluationInput.js";
-import { EXIT_FAILED, EXIT_OK } from "../exitCodes.js";
-import { openFewShot } from "../fewShotSource.js";
-import { explainModelFailure, type ModelTarget, readyModel } from "../modelCheck.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import { type CliContext, EXIT_FAILED, EXIT_OK, terminalWidth } from "../context.js";
+import { CliError, InputFileError, type ModelNotReadyError, refuseUrlAsFile } from "../errors.js";
+import {
+  checkedContentType,
+  type EvaluationInput,
+  linkPolicyOf,
+  readEvaluationInput,
+} from "../inputFiles.js";
+import {
+  explainModelFailure,
+  type ModelTarget,
+  readyModel,
+  resolveModelTarget,
+} from "../modelCheck.js";
 import { checkOutFile, writeOutput } from "../outputFile.js";
 import { type PanelFlags, panelOptions, panelSettingOf } from "../panelJudges.js";
-import { createProgressReporter } from "../progress.js";
-import {
-  type EvaluateFormat,
-  renderEvaluationReports,
-  severalFilesProblem,
-} from "../report/evaluationReports.js";
+import { createProgressReporter, showGenerationProgress } from "../progress.js";
+import { renderEvaluationReports, severalFilesProblem } from "../report/evaluationReports.js";
+import type { EvaluateFormat } from "../report/formats.js";
 import type { EvaluatedFile } from "../report/junit.js";
-import { scoreGate } from "../report/scoreGate.js";
+import { scoreGate } from "../report/summary.js";
 
 export interface EvaluateCommandOptions extends PanelFlags {
   catalog: string;
@@ -37,29 +35,23 @@ export interface EvaluateCommandOptions extends PanelFlags {
   mode: EvaluationMode;
   format: EvaluateFormat;
   out?: string;
-  /** Exit 1 when an overall score is under this (0–1), or there is none (see scoreGate). */
   failUnder?: number;
   documents?: string;
   contentType?: string;
   timeout?: number;
   concurrency?: number;
   trace?: string;
-  /** The content budget in bytes (default: what fits the judge's context window). */
   maxContentBytes?: number;
-  /** The sampling seed of every judge call (default: EVALGATE_SEED, else 42). */
   seed?: number;
-  /** A SQLite file for the judge-call cache (`--db`); without it, no cache. */
   db?: string;
   cache?: boolean;
-  /** Show the judge the reviewers' corrections kept in --db as few-shot examples. */
   fewShot?: boolean;
-  /** Probability-weighted scores where the model server gives token log-probabilities. */
   weightedScores?: boolean;
 }
 
 /** The judge's model target, or each panel judge's: `--judge` (repeated) or `--model`. */
 function modelTargets(options: EvaluateCommandOptions, context: CliContext): ModelTarget[] {
-  if (options.judge !== undefined && options.judge.length > 0 && options.model !== undefined) {
+  if ((options.judge?.length ?? 0) > 0 && options.model !== undefined) {
     throw new CliError("give either --model or --judge (repeated for a panel), not both");
   }
   const judges = panelSettingOf(options)?.judges;
@@ -67,10 +59,36 @@ function modelTargets(options: EvaluateCommandOptions, context: CliContext): Mod
   return (judges ?? [options.model]).map((spec) => resolveModelTarget(spec, context.env, flag));
 }
 
-async function cacheStoreOf(options: EvaluateCommandOptions, at: (path: string) => string) {
-  if (options.db === undefined || options.cache === false) return undefined;
-  const { SqliteJudgeCacheStore } = await import("../../store/judgeCacheStore.js");
-  return SqliteJudgeCacheStore.open(at(options.db));
+/** `--few-shot` (or a catalog that asks for them): the reviewers' corrections kept in --db. */
+async function openFewShot(
+  options: EvaluateCommandOptions,
+  catalog: Catalog,
+  at: (path: string) => string,
+) {
+  const none = { option: undefined, close: async () => {} };
+  if (options.fewShot !== true && catalog.fewShot?.enabled !== true) return none;
+  if (options.db === undefined) {
+    if (options.fewShot !== true) return none;
+    throw new CliError("--few-shot reads the reviewers' corrections from a --db <file>");
+  }
+  const path = at(options.db);
+  if (!existsSync(path)) throw new InputFileError("--db file", options.db, "does not exist");
+  const [{ openReviewStore, SqliteTraceStore }, { storeExampleSource }, { default: Database }] =
+    await Promise.all([
+      import("../../store/index.js"),
+      import("../../calibration/fewShot.js"),
+      import("better-sqlite3"),
+    ]);
+  const store = await openReviewStore({ sqlitePath: path });
+  const db = new Database(path, { fileMustExist: true });
+  const source = storeExampleSource(store, new SqliteTraceStore(db));
+  return {
+    option: { source, ...(options.fewShot === true ? { enabled: true } : {}) },
+    close: async () => {
+      db.close();
+      await store.close();
+    },
+  };
 }
 
 /** With --db, the registry's active version of the catalog's id, when it holds one. */
@@ -95,33 +113,27 @@ async function gateCatalog(
 }
 
 /** What every file's evaluation shares: the catalog, the judges, the options for the engine. */
-type EvaluateContentOptions = Parameters<
-  typeof import("../../engine/evaluateContent.js").evaluateContent
->[0];
-type SharedOptions = Omit<EvaluateContentOptions, "content" | "documents" | "onProgress">;
-
-/** One file's evaluation: its result, and the model error when no judge call succeeded. */
-interface FileEvaluation {
-  result: EvaluationResult;
-  modelFailure?: EvaluationModelError;
-}
+type SharedOptions = Omit<
+  Parameters<typeof import("../../engine/evaluateContent.js").evaluateContent>[0],
+  "content" | "documents" | "onProgress"
+>;
 
 /**
- * One input's evaluation, with its progress on stderr (a line naming the file when several). A
- * judge that could not answer at all still gives the result (each LLM criterion a judge error, the
- * deterministic ones evaluated); only a cancelled call throws.
+ * One input's evaluation, with its progress on stderr. A judge that could not answer at all still
+ * gives the result (each LLM criterion a judge error, the deterministic ones evaluated); only a
+ * cancelled call throws.
  */
 async function evaluateOne(
   input: EvaluationInput,
   shown: string,
   shared: SharedOptions,
-  context: { stderr: CliContext["stderr"]; target: ModelTarget; several: boolean },
-): Promise<FileEvaluation> {
+  target: ModelTarget,
+  stderr: CliContext["stderr"],
+) {
   const { runEvaluation } = await import("../../engine/evaluateContent.js");
-  if (context.several) context.stderr.write(`${shown}:\n`);
-  const progress = createProgressReporter(context.stderr, shared.catalog);
+  const progress = createProgressReporter(stderr, shared.catalog);
   const stopGenerationProgress =
-    context.target.provider === "llama-cpp" ? showGenerationProgress(context.stderr) : () => {};
+    target.provider === "llama-cpp" ? showGenerationProgress(stderr) : () => {};
   try {
     const run = await runEvaluation({
       ...shared,
@@ -174,10 +186,17 @@ function refuseBadPaths(paths: string[], options: EvaluateCommandOptions, cwd: s
   });
   const several = severalFilesProblem(options.format, paths.length);
   if (several !== undefined) throw new CliError(several);
-  const { catalog, db, trace } = options;
-  const inputs: [string, string | undefined][] = paths.map((p) => ["content file", p]);
-  inputs.push(["catalog", catalog], ["--db file", db], ["--trace file", trace]);
-  checkOutFile(options.out, inputs, cwd);
+  const inputs = paths.map((p): [string, string | undefined] => ["content file", p]);
+  checkOutFile(
+    options.out,
+    [
+      ...inputs,
+      ["catalog", options.catalog],
+      ["--db file", options.db],
+      ["--trace file", options.trace],
+    ],
+    cwd,
+  );
 }
 
 /**
@@ -190,24 +209,19 @@ export async function runEvaluate(
   context: CliContext,
 ): Promise<void> {
   const paths = typeof inputPaths === "string" ? [inputPaths] : [...inputPaths];
-  const at = (path: string) => resolve(context.cwd, path);
-  refuseBadPaths(paths, options, context.cwd);
+  const { cwd } = context;
+  const at = (path: string) => resolve(cwd, path);
+  refuseBadPaths(paths, options, cwd);
   const contentType =
     options.contentType === undefined ? undefined : checkedContentType(options.contentType);
   let targets = modelTargets(options, context);
   const links = linkPolicyOf(context.env);
-  const catalog = await gateCatalog(
-    await loadCatalog(at(options.catalog), links),
-    options,
-    context,
-  );
+  const file = await loadCatalog(at(options.catalog), links);
+  const catalog = await gateCatalog(file, options, context);
   const budgetBytes = options.maxContentBytes ?? contentBudgetBytes();
   const inputs: EvaluationInput[] = [];
-  for (const path of paths) {
-    inputs.push(
-      await readEvaluationInput(path, options.documents, context.cwd, budgetBytes, links),
-    );
-  }
+  for (const path of paths)
+    inputs.push(await readEvaluationInput(path, options.documents, cwd, budgetBytes, links));
   if (catalog.criteria.some((criterion) => isLlmMethod(criterion.method))) {
     // Each model checked (and, where it must be, fetched) before any judging.
     const ready: ModelTarget[] = [];
@@ -226,74 +240,61 @@ export async function runEvaluate(
     }),
   );
   const panel = panelOptions(options);
-  const cacheStore = await cacheStoreOf(options, at);
+  const cacheStore =
+    options.db === undefined || options.cache === false
+      ? undefined
+      : await (await import("../../store/judgeCacheStore.js")).SqliteJudgeCacheStore.open(
+          at(options.db),
+        );
   const fewShot = await openFewShot(options, catalog, at);
   const shared: SharedOptions = {
     catalog,
     ...(judges.length > 1 ? { judges, panel } : { model: judges[0] }),
     mode: options.mode,
     maxContentBytes: budgetBytes,
-    ...(contentType === undefined ? {} : { contentType }),
-    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    contentType,
+    timeoutMs: timeout,
+    concurrency: options.concurrency,
+    signal: context.signal,
+    fewShot: fewShot.option,
     ...(options.trace === undefined ? {} : { traceFile: at(options.trace) }),
-    ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(cacheStore === undefined ? {} : { cache: { store: cacheStore } }),
-    ...(fewShot.option === undefined ? {} : { fewShot: fewShot.option }),
     ...(options.weightedScores === true ? { weightedScores: true } : {}),
   };
   try {
-    const run = { paths, shared, target, contentType, stderr: context.stderr };
-    const { files, stopped } = await evaluateFiles(inputs, run);
+    const { files, stopped } = await evaluateFiles(inputs, paths, shared, target, context.stderr);
     await report(files, options, context);
-    if (stopped !== undefined) throw modelStopError(stopped, context);
+    if (stopped !== undefined) {
+      const left = paths.slice(files.length);
+      if (left.length > 0) {
+        context.stderr.write(
+          `not evaluated (the judge model could not answer): ${left.join(", ")}\n`,
+        );
+      }
+      throw stopped;
+    }
   } finally {
     await cacheStore?.close();
     await fewShot.close();
   }
 }
 
-/**
- * Each input in turn. A model that could not answer one file will not answer the next: the run
- * stops there, that file's result kept (its deterministic criteria evaluated).
- */
+/** Each input in turn; a model that could not answer one file stops the run there. */
 async function evaluateFiles(
   inputs: readonly EvaluationInput[],
-  run: {
-    paths: readonly string[];
-    shared: SharedOptions;
-    target: ModelTarget;
-    contentType: string | undefined;
-    stderr: CliContext["stderr"];
-  },
-): Promise<{ files: EvaluatedFile[]; stopped?: ModelStop }> {
+  paths: readonly string[],
+  shared: SharedOptions,
+  target: ModelTarget,
+  stderr: CliContext["stderr"],
+): Promise<{ files: EvaluatedFile[]; stopped?: ModelNotReadyError }> {
   const files: EvaluatedFile[] = [];
-  const { contentType, target } = run;
   for (const [index, input] of inputs.entries()) {
-    const shown = run.paths[index] as string;
-    const each = { stderr: run.stderr, target, several: inputs.length > 1 };
-    const { result, modelFailure } = await evaluateOne(input, shown, run.shared, each);
-    files.push({ file: shown, result, ...(contentType === undefined ? {} : { contentType }) });
-    if (modelFailure !== undefined) {
-      const error = explainModelFailure(modelFailure, target);
-      return { files, stopped: { error, left: run.paths.slice(index + 1) } };
-    }
+    const file = paths[index] as string;
+    if (inputs.length > 1) stderr.write(`${file}:\n`);
+    const { result, modelFailure } = await evaluateOne(input, file, shared, target, stderr);
+    files.push({ file, result, contentType: shared.contentType });
+    if (modelFailure !== undefined)
+      return { files, stopped: explainModelFailure(modelFailure, target) };
   }
   return { files };
-}
-
-/** The judge model failed on a file: the files after it, and the error explained as the check's. */
-interface ModelStop {
-  error: ModelNotReadyError;
-  left: string[];
-}
-
-/** After the report: the files not evaluated on stderr; the error to exit 2 with. */
-function modelStopError(stopped: ModelStop, context: CliContext): ModelNotReadyError {
-  if (stopped.left.length > 0) {
-    context.stderr.write(
-      `not evaluated (the judge model could not answer): ${stopped.left.join(", ")}\n`,
-    );
-  }
-  return stopped.error;
 }

@@ -1,5 +1,4 @@
 /** `evalgate review <thread> <action>`: decides the review a thread waits for, without prompts. */
-
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
@@ -9,33 +8,38 @@ import { stepsLeft } from "../../graph/stepWords.js";
 import { isOrchestratorError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { LinkPolicy } from "../../untrusted/regularFile.js";
-import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import { linkPolicyOf, readEditFile } from "../inputFiles.js";
+import { resolveModelTarget } from "../modelCheck.js";
 import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import type { StageProgressReporter } from "../progressStages.js";
+import type { StageProgressReporter } from "../progress.js";
+import { createStageProgressReporter } from "../progress.js";
 import { correctionsFromOptions } from "../review/corrections.js";
-import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
-import { renderReview, renderRunSummary } from "../review/display.js";
-import { readEditFile } from "../review/files.js";
 import {
-  type HintContext,
-  reviewCommandHint,
-  runThreadCommand,
-  showCommand,
-} from "../review/hints.js";
-import { checkedDecision, checkedThreadArg } from "../review/reviewArgs.js";
+  cliReviewer,
+  continueThread,
+  decideAndApply,
+  deskRefusal,
+  openCliDesk,
+  type ThreadView,
+  threadView,
+} from "../review/deskPath.js";
+import { renderReview, renderRunSummary } from "../review/display.js";
+import { checkedDecision, checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
 import type { ThreadRunFlags } from "../review/runPlan.js";
 import { readThreadRecord, refuseChangedSettings } from "../review/settings.js";
 import { whileThreadRuns } from "../review/stopping.js";
 import {
   type CheckpointStore,
   describeStore,
+  type HintContext,
   refuseMissingStore,
+  reviewCommandHint,
+  runThreadCommand,
+  showCommand,
   storeOfFlags,
 } from "../review/store.js";
-import { type ThreadView, threadView } from "../review/threadView.js";
 
 export interface ReviewCommandOptions extends ThreadRunFlags {
   feedback?: string;
@@ -247,4 +251,31 @@ export async function runReviewDecision(
     await desk?.close();
     await viewer.close();
   });
+}
+
+export async function runRetryThread(
+  threadId: string,
+  options: ReviewCommandOptions,
+  context: CliContext,
+): Promise<void> {
+  const { cwd, env } = context;
+  checkedThreadArg(threadId);
+  checkedReviewerArg(options.reviewer);
+  const store = storeOfFlags(options, env, cwd);
+  refuseMissingStore(store, threadId, cwd);
+  const progress = createStageProgressReporter(context.stderr);
+  let desk: ReviewDeskHandle | undefined;
+  try {
+    desk = await openThreadRunDesk(store, threadId, options, context, progress);
+    await desk.retryThread(threadId, cliReviewer(options.reviewer)).catch((error: unknown) => {
+      throw deskRefusal(error) ?? error;
+    });
+    context.stdout.write(`retried thread ${threadId}\n`);
+    await continueThread(desk, threadId, cliReviewer(options.reviewer));
+    progress.finish();
+    printThreadView(threadId, await threadView(desk, threadId), desk, store, context);
+  } finally {
+    progress.finish();
+    await desk?.close();
+  }
 }

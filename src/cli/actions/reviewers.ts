@@ -4,8 +4,8 @@ import { quotedId } from "../../graph/reviewInput.js";
 import type { ReviewStore } from "../../store/reviewStore.js";
 import { hashToken, newReviewerToken } from "../../store/tokens.js";
 import type { CliContext } from "../context.js";
+import { evalgateCommand } from "../context.js";
 import { CliError } from "../errors.js";
-import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
 import { describeStore, type StoreFlags, storeOfFlags, withReviewStore } from "../review/store.js";
 

@@ -7,9 +7,11 @@ import type { ReviewStore } from "../../store/reviewStore.js";
 import type { PendingRow } from "../../store/types.js";
 import type { CliContext } from "../context.js";
 import { renderFailedList, renderIndexList, renderWorkLeftList } from "../review/display.js";
-import { type HintContext, retryCommand, runThreadCommand } from "../review/hints.js";
 import {
   describeStore,
+  type HintContext,
+  retryCommand,
+  runThreadCommand,
   type StoreFlags,
   storeExists,
   storeOfFlags,

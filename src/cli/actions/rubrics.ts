@@ -3,10 +3,8 @@ import type { Catalog } from "../../criteria/model.js";
 import { rubricNotFound } from "../../rubrics/errors.js";
 import type { RubricListing, RubricRegistry } from "../../rubrics/rubricRegistry.js";
 import type { CliContext } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import { displayPath, EXIT_FAILED, evalgateCommand } from "../context.js";
 import { CliError } from "../errors.js";
-import { EXIT_FAILED } from "../exitCodes.js";
-import { evalgateCommand } from "../invocation.js";
 import { renderColumns } from "../review/display.js";
 import {
   describeStore,
@@ -119,22 +117,22 @@ function describeRubric(rubric: Catalog): string[] {
   return [...lines, ...renderColumns(["criterion", "method", "weight", "name"], rows)];
 }
 
-/** `content_quality@1.0.0` → the id and the version; a plain id has none. */
-function splitVersion(ref: string): { id: string; version: string | undefined } {
+/**
+ * The id and version of `id@version` (`content_quality@1.0.0`), or of the id and a version given
+ * apart (`other`, which the refusal names as `given`); two different versions are refused.
+ */
+function versionOf(ref: string, other: string | undefined, given: string) {
   const at = ref.lastIndexOf("@");
-  if (at <= 0 || at === ref.length - 1) return { id: ref, version: undefined };
-  return { id: ref.slice(0, at), version: ref.slice(at + 1) };
-}
-
-/** The id and version `show` was given: `id@version`, or `id --version <version>` (not both). */
-function versionOf(ref: string, flag: string | undefined) {
-  const split = splitVersion(ref);
-  const given = flag?.trim();
-  if (given === undefined || given === "") return split;
-  if (split.version !== undefined && split.version !== given) {
-    throw new CliError(`${ref} names version ${split.version}, --version ${given}: give one`);
+  const split =
+    at <= 0 || at === ref.length - 1
+      ? { id: ref, version: undefined }
+      : { id: ref.slice(0, at), version: ref.slice(at + 1) };
+  const value = other?.trim();
+  if (value === undefined || value === "") return split;
+  if (split.version !== undefined && split.version !== value) {
+    throw new CliError(`${ref} names version ${split.version}, ${given} ${value}: give one`);
   }
-  return { id: split.id, version: given };
+  return { id: split.id, version: value };
 }
 
 export async function showRubric(
@@ -142,7 +140,7 @@ export async function showRubric(
   options: StoreFlags & { json?: boolean; version?: string },
   context: CliContext,
 ) {
-  const { id, version } = versionOf(ref, options.version);
+  const { id, version } = versionOf(ref, options.version, "--version");
   await withRegistry(
     options,
     context,
@@ -186,14 +184,7 @@ export async function activateRubric(
   options: StoreFlags,
   context: CliContext,
 ) {
-  const split = splitVersion(ref);
-  if (split.version !== undefined && given !== undefined && split.version !== given) {
-    throw new CliError(
-      `${ref} names version ${split.version}, the next argument ${given}: give one`,
-    );
-  }
-  const { id } = split;
-  const version = given ?? split.version;
+  const { id, version } = versionOf(ref, given, "the next argument");
   if (version === undefined) {
     throw new CliError(`rubrics activate needs a version: ${id} <version>, or ${id}@<version>`);
   }

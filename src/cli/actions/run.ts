@@ -5,24 +5,36 @@ import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
 import { stepsLeft } from "../../graph/stepWords.js";
-import { type CliContext, type StdinInput, terminalWidth } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import {
+  type CliContext,
+  displayPath,
+  EXIT_CANCELLED,
+  EXIT_OK,
+  type StdinInput,
+  terminalWidth,
+} from "../context.js";
 import { CliError, OutputFileError } from "../errors.js";
-import { EXIT_CANCELLED, EXIT_OK } from "../exitCodes.js";
-import { refuseFolder } from "../outputFile.js";
-import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
-import type { StageProgressReporter } from "../progressStages.js";
 import {
   defaultProposalPath,
+  exportThreadTraces,
   fileHolding,
   formatOfPath,
   refuseExistingOut,
+  refuseFolder,
   renderProposal,
   writeNewFile,
-} from "../proposalOutput.js";
-import { cliReviewer, continueThread, decideAndApply, openCliDesk } from "../review/deskPath.js";
+} from "../outputFile.js";
+import { readyRunModels, stoppedByCtrlC } from "../panelJudges.js";
+import type { StageProgressReporter } from "../progress.js";
+import {
+  cliReviewer,
+  continueThread,
+  decideAndApply,
+  openCliDesk,
+  type ThreadView,
+  threadView,
+} from "../review/deskPath.js";
 import { renderReview, renderRunSummary } from "../review/display.js";
-import { resumeHint, showCommand } from "../review/hints.js";
 import { createLineReader } from "../review/input.js";
 import { askDecision } from "../review/interactive.js";
 import { checkedReviewerArg, checkedThreadArg } from "../review/reviewArgs.js";
@@ -30,8 +42,7 @@ import { type RunCommandOptions as PlannedRunOptions, planRun } from "../review/
 import { openThread } from "../review/runThread.js";
 import { whileThreadRuns } from "../review/stopping.js";
 import type { CheckpointStore } from "../review/store.js";
-import { type ThreadView, threadView } from "../review/threadView.js";
-import { exportThreadTraces } from "../review/traceExport.js";
+import { resumeHint, showCommand } from "../review/store.js";
 
 export interface RunCommandOptions extends PlannedRunOptions {
   /** --few-shot: the store's corrections in every evaluation, not only where a catalog asks. */

@@ -5,9 +5,8 @@
 import { join } from "node:path";
 import { startService } from "../../service/server.js";
 import type { CliContext } from "../context.js";
-import { refuseUrlAsFile } from "../dbFile.js";
-import { CliError } from "../errors.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import { CliError, refuseUrlAsFile } from "../errors.js";
+import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { panelSettingOf, readyRunModels } from "../panelJudges.js";
 import { openCliDesk } from "../review/deskPath.js";

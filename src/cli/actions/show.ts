@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { isDeskError } from "../../desk/errors.js";
 import type { CliContext } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import { displayPath } from "../context.js";
 import { CliError } from "../errors.js";
 import {
   formatOfPath,
@@ -9,7 +9,7 @@ import {
   refuseExistingOut,
   renderProposal,
   writeNewFile,
-} from "../proposalOutput.js";
+} from "../outputFile.js";
 import { cliReviewer, openCliDesk } from "../review/deskPath.js";
 import { checkedThreadArg } from "../review/reviewArgs.js";
 import {

@@ -6,9 +6,9 @@ import { compareFormats, type FormatTokenCounts } from "../../toon/tokenCounts.j
 import { describeJsonProblem, readUntrustedJson } from "../../untrusted/json.js";
 import { readRegularTextFile } from "../../untrusted/regularFile.js";
 import type { CliContext } from "../context.js";
-import { displayPath } from "../displayPath.js";
+import { displayPath } from "../context.js";
 import { InputFileError } from "../errors.js";
-import { padTo } from "../report/text.js";
+import { padTo } from "../report/summary.js";
 
 type DataFormat = "json" | "toon";
 

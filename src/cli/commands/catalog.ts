@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import type { CliContext } from "../context.js";
 import { lazyAction } from "./options.js";
 
+/** `catalog validate | convert`, then `tokens`. */
 export function registerCatalogCommand(program: Command, context: CliContext): void {
   const catalog = program.command("catalog").description("check and convert criteria catalogs");
 
@@ -36,4 +37,11 @@ export function registerCatalogCommand(program: Command, context: CliContext): v
     .action(
       lazyAction(context, async () => (await import("../actions/catalog.js")).runCatalogConvert),
     );
+
+  program
+    .command("tokens")
+    .description("count o200k tokens of a data file as TOON, pretty JSON and minified JSON")
+    .argument("<file>", "a .json file (its value) or a .toon file (decoded); a catalog is fine")
+    .option("--json", "print the counts as JSON")
+    .action(lazyAction(context, async () => (await import("../actions/tokens.js")).runTokens));
 }

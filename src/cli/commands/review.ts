@@ -3,7 +3,13 @@ import type { ReviewAction } from "../../graph/model.js";
 import type { ReviewCommandOptions } from "../actions/review.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { addStoreOptions, addTimeoutOption, collectValues, integerIn } from "./options.js";
+import {
+  addStoreOptions,
+  addTimeoutOption,
+  collectValues,
+  integerIn,
+  lazyAction,
+} from "./options.js";
 
 const HELP_AFTER = `
 Decides on the review the thread waits for, without prompts, and prints the next review (or
@@ -33,7 +39,21 @@ const ACTIONS = ["approve", "revise", "edit", "retry"] as const satisfies readon
 
 type RawReviewOptions = ReviewCommandOptions & { retry?: string };
 
+/** `reviews` (the list), then `review` (a decision). */
 export function registerReviewCommand(program: Command, context: CliContext): void {
+  const list = program
+    .command("reviews")
+    .description("list the threads waiting for a reviewer's decision")
+    .option("--json", "print the list as JSON");
+  addStoreOptions(list, "the threads")
+    .addHelpText(
+      "after",
+      "\nOne line per paused thread: its id, the stage under review, the review type\n" +
+        "(evaluation_review, evaluation_error, generation_error, revision_limit), the score and\n" +
+        "verdict, and since when it waits. Decide with `evalgate review <thread> …`.\n" +
+        "With --json: { store, reviews: [...], workLeft: [...] }.\n",
+    )
+    .action(lazyAction(context, async () => (await import("../actions/reviews.js")).runReviewList));
   const command = program
     .command("review")
     .description("decide on a paused thread's review: approve, revise, edit or retry")
@@ -72,7 +92,7 @@ export function registerReviewCommand(program: Command, context: CliContext): vo
               "--retry takes the thread id alone: give no other thread or decision",
             );
           }
-          const { runRetryThread } = await import("../actions/reviewRetry.js");
+          const { runRetryThread } = await import("../actions/review.js");
           await runRetryThread(retry, decisionOptions, context);
           return;
         }

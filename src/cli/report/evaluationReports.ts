@@ -8,8 +8,6 @@ import { type EvaluatedFile, renderJunitReport } from "./junit.js";
 import { escapeMarkdown, renderMarkdownReport } from "./markdown.js";
 import { renderTableReport } from "./table.js";
 
-export type { EvaluateFormat } from "./formats.js";
-
 interface ReportOptions {
   width?: number;
   /** `--fail-under`: the table, Markdown and HTML reports say the gate the exit code follows. */

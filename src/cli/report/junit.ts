@@ -5,8 +5,7 @@
 import type { CriterionResult, EvaluationResult, Trace } from "../../scoring/result.js";
 import { hasOverallScore, shownScore, shownThreshold } from "../../scoring/shownScore.js";
 import { oneLine, truncate } from "../../shortText.js";
-import { type GateOutcome, scoreGate } from "./scoreGate.js";
-import { nativeText } from "./text.js";
+import { type GateOutcome, nativeText, scoreGate } from "./summary.js";
 import { renderXmlDocument, type XmlElement } from "./xml.js";
 
 /** A failure's or error's message attribute, and its body text: at most this many characters. */

@@ -1,11 +1,15 @@
 /** What every report says about the result as a whole, in the same order and words. */
 
-import type { CriterionResult, EvaluationResult } from "../../scoring/result.js";
-import { shownOverall, shownScore, shownThreshold } from "../../scoring/shownScore.js";
+import { agreementText, missingAnswers } from "../../scoring/agreement.js";
+import type { CriterionResult, EvaluationResult, NativeValue } from "../../scoring/result.js";
+import {
+  cutDown,
+  hasOverallScore,
+  shownOverall,
+  shownScore,
+  shownThreshold,
+} from "../../scoring/shownScore.js";
 import { oneLine } from "../../shortText.js";
-import { panelEvidenceLists, panelFacts } from "./panelEvidence.js";
-import { scoreGate } from "./scoreGate.js";
-import { metText, nativeText } from "./text.js";
 
 interface ReportFact {
   label: string;
@@ -134,4 +138,121 @@ export function reportContent(result: EvaluationResult, failUnder?: number) {
     summary: feedbackLines(summaryText(result)),
     lists: resultLists(result),
   };
+}
+
+/** Pads `text` with spaces to `width` characters (counted as code points). */
+export function padTo(text: string, width: number): string {
+  const length = Array.from(text).length;
+  return length >= width ? text : text + " ".repeat(width - length);
+}
+
+/** A native value as shown: 4, "pass", a level id; "—" when there is none. */
+export function nativeText(native: NativeValue | undefined): string {
+  if (native === null || native === undefined) return "—";
+  return typeof native === "number" ? String(Number(cutDown(native, 4))) : native;
+}
+
+/** yes / no / — for a criterion's `met` (null: not evaluated). */
+export function metText(met: boolean | null): string {
+  if (met === null) return "—";
+  return met ? "yes" : "no";
+}
+
+/** The overall panel fact: its judges, the aggregate and Krippendorff's alpha over the criteria. */
+export function panelFacts(result: EvaluationResult): Array<{ label: string; value: string }> {
+  const facts: Array<{ label: string; value: string }> = [];
+  const { panel, evidence } = result;
+  if (panel !== undefined) {
+    const gaps = panel.gaps === 0 ? "" : `; ${missingAnswers(panel.gaps)}`;
+    facts.push({
+      label: "panel",
+      value: `${panel.judges.join(", ")} (${panel.aggregate}; agreement α ${agreementText(panel.agreement)}${panel.minAgreement === undefined ? "" : `, minimum ${panel.minAgreement}`}${gaps})`,
+    });
+  }
+  if (evidence !== undefined) {
+    facts.push({
+      label: "quotes",
+      value: `${evidence.verified} of ${evidence.quotes} found in the content${evidence.unverified === 0 ? "" : ` (${evidence.unverified} not found)`}`,
+    });
+  }
+  return facts;
+}
+
+/** One criterion's panel: each judge's value, then the agreement and its metric. */
+function panelLine(criterion: CriterionResult): string | undefined {
+  const { panel } = criterion;
+  if (panel === undefined) return undefined;
+  const answers = panel.answers
+    .map((a) => `${a.judge} ${a.evaluated ? nativeText(a.native) : "no answer"}`)
+    .join(", ");
+  return `${answers} — ${panel.aggregate}; agreement ${agreementText(panel.agreement)} (${panel.metric})`;
+}
+
+/** One criterion's quotes, each marked found or not found in the content. */
+function quoteLines(criterion: CriterionResult): string[] {
+  return (criterion.quotes ?? []).map((q) => {
+    const who = q.judge === undefined ? "" : ` (${q.judge})`;
+    const mark = q.verified ? "found" : `NOT FOUND in the content (similarity ${q.similarity})`;
+    return `${mark}${who}: "${oneLine(q.text)}"`;
+  });
+}
+
+/** The lists of the reports: why a human must review, the panel by criterion, the quotes. */
+export function panelEvidenceLists(
+  result: EvaluationResult,
+): Array<{ title: string; items: string[] }> {
+  const panel = result.criteria.flatMap((c) => {
+    const line = panelLine(c);
+    return line === undefined ? [] : [`${c.id}: ${line}`];
+  });
+  const quotes = result.criteria.flatMap((c) => quoteLines(c).map((line) => `${c.id}: ${line}`));
+  return [
+    { title: "Human review required", items: result.humanReviewReasons ?? [] },
+    { title: "Panel", items: panel },
+    { title: "Quotes", items: quotes },
+  ].filter((list) => list.items.length > 0);
+}
+
+export interface GateOutcome {
+  passed: boolean;
+  /** Why it did not pass (empty when it passed). */
+  reasons: string[];
+}
+
+/** True when some weighted, non-knockout criterion was evaluated: the overall score means something. */
+function failUnderReasons(result: EvaluationResult, failUnder: number): string[] {
+  const reasons: string[] = [];
+  if (!hasOverallScore(result)) {
+    reasons.push("no overall score: no weighted criterion could be evaluated");
+  } else if (result.overallScore < failUnder) {
+    reasons.push(
+      `overall score ${shownScore(result.overallScore, "decimal", failUnder)} is under --fail-under ${failUnder}`,
+    );
+  }
+  const notEvaluated = result.criteria.filter((c) => !c.evaluated).map((c) => c.id);
+  if (notEvaluated.length > 0) {
+    reasons.push(`not evaluated (a judge error is never a pass): ${notEvaluated.join(", ")}`);
+  }
+  const failedGates = result.criteria
+    .filter((c) => (c.critical || c.knockout) && c.met === false)
+    .map((c) => c.id);
+  if (failedGates.length > 0) reasons.push(`critical criteria not met: ${failedGates.join(", ")}`);
+  if (result.humanReviewRequired === true) reasons.push("a human must review it");
+  if (result.validatorRejection !== undefined) reasons.push("the validator rejected it");
+  return reasons;
+}
+
+/** Whether `result` passes the gate: its own `passed`, or --fail-under's rule when given. */
+export function scoreGate(result: EvaluationResult, failUnder?: number): GateOutcome {
+  if (failUnder === undefined) {
+    if (result.passed) return { passed: true, reasons: [] };
+    const reasons = [`not passed (verdict ${result.verdict})`];
+    if (result.humanReviewRequired === true) {
+      reasons.push(`held for human review: ${(result.humanReviewReasons ?? []).join("; ")}`);
+    }
+    if (result.validatorRejection !== undefined) reasons.push("the validator rejected it");
+    return { passed: false, reasons };
+  }
+  const reasons = failUnderReasons(result, failUnder);
+  return { passed: reasons.length === 0, reasons };
 }

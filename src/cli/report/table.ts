@@ -1,8 +1,7 @@
 /** The terminal report: a table of the criteria, then the overall result and the feedback lists. */
 import type { EvaluationResult } from "../../scoring/result.js";
 import { oneLine, truncate } from "../../shortText.js";
-import { reportContent } from "./summary.js";
-import { padTo } from "./text.js";
+import { padTo, reportContent } from "./summary.js";
 
 interface TableReportOptions {
   /** Line width the table fits into (the reasoning column takes what is left). Default 120. */

@@ -7,16 +7,18 @@ import { createReviewDesk, type ReviewDeskHandle } from "../../desk/createReview
 import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import type { ReviewDecision } from "../../graph/model.js";
+import type { buildProposalGraph } from "../../graph/proposalGraph.js";
 import { ReviewerNameSchema } from "../../graph/reviewInput.js";
 import { stepsLeft } from "../../graph/stepWords.js";
+import { threadProgress } from "../../graph/threadProgress.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
+import type { GraphState } from "../../orchestrator/orchestratorEngine.js";
+import { type PendingReview, reviewsOf } from "../../orchestrator/pendingReview.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { Reviewer } from "../../store/reviewers.js";
 import { CliError } from "../errors.js";
 import type { PanelJudging } from "../panelJudges.js";
-import { runThreadCommand } from "./hints.js";
-import { type CheckpointStore, storeConnection } from "./store.js";
-import type { ThreadView } from "./threadView.js";
+import { type CheckpointStore, runThreadCommand, storeConnection } from "./store.js";
 
 export interface CliDeskOptions {
   store: CheckpointStore;
@@ -179,4 +181,29 @@ export async function decideAndApply(
 export function deskRefusal(error: unknown): CliError | undefined {
   if (!isDeskError(error)) return undefined;
   return new CliError(withErrorCode(error.message, error.code), { cause: error });
+}
+
+export type ProposalValues = GraphState<ReturnType<typeof buildProposalGraph>>;
+
+/** Stopped: work left at the nodes `next` without a review. */
+export type ThreadView =
+  | { kind: "paused"; review: PendingReview; values: ProposalValues }
+  | { kind: "completed"; values: ProposalValues }
+  | { kind: "stopped"; next: readonly string[]; values: ProposalValues };
+
+/** Where the thread is now (CHECKPOINT_NOT_FOUND / ForeignThreadError from the desk). */
+export async function threadView(desk: ReviewDeskHandle, threadId: string): Promise<ThreadView> {
+  const snapshot = await desk.threadSnapshot(threadId);
+  const values = snapshot.values as ProposalValues;
+  const [review] = reviewsOf(threadId, snapshot);
+  if (review !== undefined) return { kind: "paused", review, values };
+  const progress = threadProgress(snapshot);
+  if (progress.kind === "finished") return { kind: "completed", values };
+  const next =
+    progress.kind === "work_left"
+      ? progress.nodes
+      : progress.kind === "paused"
+        ? progress.interrupts.map((i) => i.node)
+        : [];
+  return { kind: "stopped", next, values };
 }

@@ -15,9 +15,7 @@ import { oneLine, truncate } from "../../shortText.js";
 import type { PendingRow } from "../../store/types.js";
 import { timeAgo, timeStamp } from "../../timeText.js";
 import { terminalSafe } from "../../untrusted/terminalText.js";
-import { panelFacts } from "../report/panelEvidence.js";
-import { criterionRow, resultLists } from "../report/summary.js";
-import { padTo } from "../report/text.js";
+import { criterionRow, padTo, panelFacts, resultLists } from "../report/summary.js";
 import { contentLines, markdownLines, wrapLine } from "./contentText.js";
 import type { FailedThread, WorkLeftThread } from "./workLeft.js";
 

@@ -16,9 +16,9 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { TextOutput } from "../context.js";
+import { startedByNpm } from "../context.js";
 import { EditorError, isEditorError, isInputFileError } from "../errors.js";
-import { startedByNpm } from "../invocation.js";
-import { readEditFile } from "./files.js";
+import { readEditFile } from "../inputFiles.js";
 import { askLine, type LineReader } from "./input.js";
 
 export interface EditorChoice {

@@ -27,22 +27,6 @@ export type PromptOutcome =
 
 type Choice = ReviewAction | "mark" | "quit";
 
-const KEYS: Readonly<Record<string, Choice>> = {
-  a: "approve",
-  approve: "approve",
-  r: "revise",
-  revise: "revise",
-  e: "edit",
-  edit: "edit",
-  t: "retry",
-  retry: "retry",
-  m: "mark",
-  mark: "mark",
-  q: "quit",
-  quit: "quit",
-  exit: "quit",
-};
-
 const LABELS: Readonly<Record<Choice, string>> = {
   approve: "[a]pprove",
   revise: "[r]evise",
@@ -51,6 +35,12 @@ const LABELS: Readonly<Record<Choice, string>> = {
   mark: "[m]ark a score wrong",
   quit: "[q]uit",
 };
+
+/** Each choice is answered by its name or its bracketed letter; quit by exit too. */
+const KEYS = new Map<string, Choice>([["exit", "quit"]]);
+for (const [choice, label] of Object.entries(LABELS) as Array<[Choice, string]>) {
+  KEYS.set(choice, choice).set(label.replace(/.*\[(\w)\].*/, "$1"), choice);
+}
 
 function withReviewer(io: DecisionPromptIo): { reviewer?: string } {
   return io.reviewer === undefined ? {} : { reviewer: io.reviewer };
@@ -185,7 +175,7 @@ export async function askDecision(
     if (answer === undefined) return { kind: "quit", why: "end-of-input" };
     const key = answer.trim().toLowerCase();
     if (key === "") continue;
-    const choice = KEYS[key];
+    const choice = KEYS.get(key);
     if (choice === undefined || !offered.includes(choice)) {
       const known =
         choice === undefined

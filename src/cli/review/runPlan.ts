@@ -1,12 +1,11 @@
 /** What `evalgate run` works from, settled before anything runs. */
 
-import { linkPolicyOf } from "../contentFile.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { resolveModelTarget } from "../modelChoice.js";
+import { linkPolicyOf, readInputFile } from "../inputFiles.js";
+import { resolveModelTarget } from "../modelCheck.js";
 import type { PanelFlags } from "../panelJudges.js";
 import { type PanelSetting, panelSettingOf } from "../panelJudges.js";
-import { readInputFile } from "./files.js";
 import { type RunSettings, readThreadRecord, refuseChangedSettings } from "./settings.js";
 import {
   type CheckpointStore,

@@ -8,11 +8,17 @@ import { proposalTitle } from "../../proposal/title.js";
 import { withoutUrlCredentials } from "../../redact.js";
 import type { CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { cliReviewer, continueThread, startThread, workLeftBeforeReview } from "./deskPath.js";
+import {
+  cliReviewer,
+  continueThread,
+  startThread,
+  type ThreadView,
+  threadView,
+  workLeftBeforeReview,
+} from "./deskPath.js";
 import type { RunCommandOptions, RunPlan } from "./runPlan.js";
 import { type RunSettings, storedRunSettings } from "./settings.js";
 import { describeStore } from "./store.js";
-import { type ThreadView, threadView } from "./threadView.js";
 
 export interface OpenRun {
   desk: ReviewDeskHandle;

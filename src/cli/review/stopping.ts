@@ -3,9 +3,9 @@
  * on (exit 130).
  */
 import type { CliContext } from "../context.js";
-import { EXIT_CANCELLED } from "../exitCodes.js";
-import { createStageProgressReporter, type StageProgressReporter } from "../progressStages.js";
-import { type HintContext, runThreadCommand } from "./hints.js";
+import { EXIT_CANCELLED } from "../context.js";
+import { createStageProgressReporter, type StageProgressReporter } from "../progress.js";
+import { type HintContext, runThreadCommand } from "./store.js";
 
 export interface CtrlCWatch {
   /** The run's progress line, cleared when the command ends. */
