@@ -1,7 +1,7 @@
 /** What the desk shows of a thread: a review opened from its checkpoint, the thread's status. */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
-import { editableText } from "../graph/agentInbox.js";
+import { editableText } from "../graph/reviewAnswer.js";
 import { kindOf, stageContent, stageEvaluation, stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";

@@ -18,11 +18,11 @@ import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetentio
 import {
   ForeignThreadError,
   InvalidDecisionError,
+  issuesOf,
   OrchestratorError,
   threadNotFound,
 } from "./errors.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
-import { issuesOf } from "./snapshotChecks.js";
 import { foreignChannels, graphKeyOf, openIndexStore } from "./threadIndex.js";
 import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
 import type { ThreadRuntime } from "./threadSettle.js";

@@ -1,5 +1,5 @@
 import type { StateSnapshot } from "@langchain/langgraph";
-import { referencedEvaluation } from "../graph/evaluationRef.js";
+import { referencedEvaluation } from "../graph/failure.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,

@@ -15,7 +15,7 @@ import { readDataFile } from "../../src/cli/actions/tokens.js";
 import { readEvaluationInput } from "../../src/cli/evaluationInput.js";
 import { readInputFile } from "../../src/cli/review/files.js";
 import { loadDocuments, MAX_DOCUMENT_BYTES } from "../../src/context/load.js";
-import { loadDependencyMap } from "../../src/graph/dependencies.js";
+import { loadDependencyMap } from "../../src/graph/proposalConfig.js";
 import { loadProposalConfig } from "../../src/graph/proposalGraph.js";
 import { editedValue } from "../../src/graph/reviewDecisions.js";
 import { criterion } from "../checks/helpers.js";
