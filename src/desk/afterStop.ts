@@ -3,7 +3,7 @@
  * `serve` its job goes back to the queue (`queued`); where the desk runs no jobs (the CLI advancing
  * a thread itself) nothing goes on with it until someone does (`stopped`).
  */
-import type { AfterStop } from "../orchestrator/threadSettle.js";
+import type { AfterStop } from "../orchestrator/threadRun.js";
 
 export interface AfterStopOptions {
   stopping?: AbortSignal | undefined;

@@ -37,7 +37,7 @@ import {
 } from "./orchestratorEngine.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
 import { foreignChannels, listThreads, type PendingPage, pendingFromIndex } from "./threadIndex.js";
-import { indexThread } from "./threadSettle.js";
+import { indexThread } from "./threadRun.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./orchestratorEngine.js";
 

@@ -8,7 +8,7 @@ import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import type { ReviewDecision } from "../../graph/model.js";
 import { ReviewerNameSchema } from "../../graph/reviewInput.js";
-import { stepsLeft } from "../../graph/stepWords.js";
+import { stepsLeft } from "../../graph/threadProgress.js";
 import type { JudgeModel } from "../../llm/chatModel.js";
 import type { StageProgressListener } from "../../orchestrator/stageProgress.js";
 import type { Reviewer } from "../../store/reviewers.js";
