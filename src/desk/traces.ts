@@ -1,6 +1,6 @@
 /** A thread's judge calls, secrets replaced by `***` again on the way out, whatever wrote the rows. */
 
-import { traceStoreOfSaver } from "../graph/runSinks.js";
+import { sinksOfSaver } from "../graph/runSinks.js";
 import { redactSecrets, redactSecretText } from "../redact.js";
 import type { Trace } from "../scoring/result.js";
 import type { Reviewer } from "../store/reviewers.js";
@@ -24,7 +24,7 @@ export async function threadTraces(
   by: Reviewer,
 ): Promise<ThreadTraces> {
   await accessThread(ctx, threadId, by);
-  const store = traceStoreOfSaver(ctx.checkpointer.saver);
+  const store = sinksOfSaver(ctx.checkpointer.saver).traces;
   const evaluations = store === undefined ? [] : await store.getThreadEvaluations(threadId);
   return {
     threadId,
