@@ -103,11 +103,6 @@ export async function createCheckpointer(options: CheckpointerOptions = {}): Pro
   return location.kind === "postgres" ? openPostgres(location.url) : openSqlite(location.path);
 }
 
-/**
- * The SQLite checkpointer's serializer: LangGraph's own JSON, deflated to about a third and kept as
- * base64 text (the saver reads pending writes through `CAST(value AS TEXT)`); `json` rows read as
- * they are. PostgreSQL keeps LangGraph's serializer, which compresses large values itself.
- */
 /** The row type of a deflated checkpoint, write or metadata. */
 export const DEFLATED_JSON = "deflated-json";
 
@@ -118,15 +113,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 type Serializer = Pick<JsonPlusSerializer, "dumpsTyped" | "loadsTyped">;
 
-function bytesOf(data: Uint8Array | string): Uint8Array {
-  return typeof data === "string" ? new TextEncoder().encode(data) : data;
-}
-
-function textOf(data: Uint8Array | string): string {
-  return typeof data === "string" ? data : new TextDecoder().decode(data);
-}
-
-/** LangGraph's JSON serializer, deflating what it writes and reading both forms. */
+/**
+ * The SQLite checkpointer's serializer: LangGraph's own JSON, deflated to about a third and kept as
+ * base64 text (the saver reads pending writes through `CAST(value AS TEXT)`); `json` rows read as
+ * they are. PostgreSQL keeps LangGraph's serializer, which compresses large values itself.
+ */
 export class DeflatedJsonSerializer implements Serializer {
   private readonly json = new JsonPlusSerializer();
   private readonly maxBytes: number;
@@ -138,13 +129,15 @@ export class DeflatedJsonSerializer implements Serializer {
   async dumpsTyped(value: unknown): Promise<[string, Uint8Array]> {
     const [type, data] = await this.json.dumpsTyped(value);
     if (type !== "json") return [type, data];
-    const deflated = deflateRawSync(bytesOf(data)).toString("base64");
+    const deflated = deflateRawSync(
+      typeof data === "string" ? new TextEncoder().encode(data) : data,
+    ).toString("base64");
     return [DEFLATED_JSON, new TextEncoder().encode(deflated)];
   }
 
   async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
     if (type !== DEFLATED_JSON) return this.json.loadsTyped(type, data);
-    const text = textOf(data);
+    const text = typeof data === "string" ? data : new TextDecoder().decode(data);
     if (!BASE64.test(text)) {
       throw storeDataInvalid("a stored checkpoint is not readable: its text is not base64");
     }
