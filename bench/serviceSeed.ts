@@ -10,7 +10,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, Checkpoint, CheckpointTuple } from "@langchain/langgraph";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import type { ReviewDeskHandle } from "../src/desk/createReviewDesk.js";
-import { traceStoreOfSaver } from "../src/graph/runSinks.js";
+import { sinksOfSaver } from "../src/graph/runSinks.js";
 import type { Trace } from "../src/scoring/result.js";
 import type { Reviewer } from "../src/store/reviewers.js";
 import type { PendingRow } from "../src/store/types.js";
@@ -66,7 +66,7 @@ export async function templateThread(
   }
   const values = tuple.checkpoint.channel_values as Record<string, { evaluationId?: string }>;
   const evaluationId = values.researchEvaluation?.evaluationId;
-  const store = traceStoreOfSaver(saver);
+  const store = sinksOfSaver(saver).traces;
   const traces =
     evaluationId === undefined || store === undefined
       ? []
@@ -124,7 +124,7 @@ export async function seedPendingThreads(
   count: number,
 ): Promise<string[]> {
   const { tuple } = template;
-  const traceStore = traceStoreOfSaver(saver);
+  const traceStore = sinksOfSaver(saver).traces;
   const base = Date.now();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
-import { PACKAGE_ROOT } from "../graph/packagePaths.js";
+import { PACKAGE_ROOT } from "../graph/proposalConfig.js";
 import { registerBlueprintCommand } from "./commands/blueprint.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerCatalogCommand } from "./commands/catalog.js";

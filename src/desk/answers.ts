@@ -4,8 +4,8 @@
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { z } from "zod";
-import { editableText } from "../graph/agentInbox.js";
 import { RevisionRoundSchema } from "../graph/model.js";
+import { editableText } from "../graph/reviewAnswer.js";
 import { kindOf, stageContent, stageEvaluation, stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";

@@ -1,7 +1,7 @@
 /** The review desk on one database: SQLite (one process) or PostgreSQL (replicas, pg-boss jobs). */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { storeExampleSource } from "../calibration/fewShot.js";
-import { traceStoreOfSaver } from "../graph/runSinks.js";
+import { sinksOfSaver } from "../graph/runSinks.js";
 import type { StageDefinition } from "../graph/stages.js";
 import { createChatModel, type JudgeModel } from "../llm/chatModel.js";
 import { type Checkpointer, createCheckpointer } from "../orchestrator/checkpointer.js";
@@ -81,7 +81,7 @@ function deskEvaluation(
     ...graph.evaluation,
     rubricRegistry: graph.evaluation?.rubricRegistry ?? rubrics,
   };
-  const traces = traceStoreOfSaver(checkpointer.saver);
+  const traces = sinksOfSaver(checkpointer.saver).traces;
   if (evaluation.fewShot === undefined && traces !== undefined) {
     const enabled = options.fewShot === true ? true : "catalog";
     evaluation.fewShot = { source: storeExampleSource(store, traces), enabled };

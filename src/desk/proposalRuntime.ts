@@ -10,7 +10,7 @@ import {
 import type { JudgeModel } from "../llm/chatModel.js";
 import { type CheckpointRetention, retentionFromEnv } from "../orchestrator/checkpointRetention.js";
 import type { StageProgressListener } from "../orchestrator/stageProgress.js";
-import type { AfterStop } from "../orchestrator/threadSettle.js";
+import type { AfterStop } from "../orchestrator/threadRun.js";
 
 export interface ProposalRuntimeOptions {
   model?: JudgeModel;

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { calibrationReport } from "../calibration/labels.js";
 import type { CalibrationMeasurement, CalibrationReport } from "../calibration/reportModel.js";
-import { traceStoreOfSaver } from "../graph/runSinks.js";
+import { sinksOfSaver } from "../graph/runSinks.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { threadProgress } from "../graph/threadProgress.js";
 import { buildProposalDocument, type ProposalDocument } from "../proposal/document.js";
@@ -95,7 +95,7 @@ async function threadProposal(
 /** Secrets replaced by `***` again on the way out, whatever wrote the rows. */
 async function threadTraces(ctx: DeskContext, threadId: string, by: Reviewer) {
   await accessThread(ctx, threadId, by);
-  const store = traceStoreOfSaver(ctx.checkpointer.saver);
+  const store = sinksOfSaver(ctx.checkpointer.saver).traces;
   const evaluations = store === undefined ? [] : await store.getThreadEvaluations(threadId);
   const redacted = (trace: Trace): Trace => ({
     ...trace,

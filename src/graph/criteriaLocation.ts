@@ -6,7 +6,7 @@ import { loadCatalog } from "../criteria/load.js";
 import type { Catalog } from "../criteria/model.js";
 import { isInside } from "../criteria/paths.js";
 import { EvaluationError } from "../engine/errors.js";
-import { PACKAGE_CRITERIA_DIR } from "./packagePaths.js";
+import { PACKAGE_CRITERIA_DIR } from "./proposalConfig.js";
 
 function criteriaSearchPath(criteriaDir?: string): string[] {
   const dirs = [

@@ -11,8 +11,8 @@ import type { EvaluationResult } from "../scoring/result.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { createEvaluationStartNode, routeAfterEvaluation } from "./evaluationStage.js";
 import type { DecisionRecord, ProcessingStatus } from "./model.js";
+import { checkingRuns } from "./resumeGuard.js";
 import { createReviewNode } from "./reviewNode.js";
-import { checkingRuns } from "./runInputGuard.js";
 import type { StageDefinition } from "./stages.js";
 import { EvaluationContextSchema, GraphContextSchema, OverallProposalState } from "./state.js";
 

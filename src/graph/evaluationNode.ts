@@ -6,18 +6,21 @@ import type { ActiveCatalogs } from "../criteria/activeCatalog.js";
 import type { Catalog } from "../criteria/model.js";
 import { EvaluationError, isEvaluationModelError } from "../engine/errors.js";
 import { evaluateContent } from "../engine/evaluateContent.js";
+import type { FewShotOption } from "../engine/fewShotExamples.js";
 import type { JudgeCacheSetting } from "../engine/judgeCache.js";
 import { type EvaluationMode, type PanelChoice, panelChoice } from "../engine/options.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { shownScore } from "../scoring/shownScore.js";
-import { contentProblem, humanReadable } from "./contentProblem.js";
 import { loadStageCatalog } from "./criteriaLocation.js";
 import { nothingEvaluated } from "./errors.js";
-import { type EvaluationFewShot, fewShotForCatalog } from "./evaluationFewShot.js";
-import { evaluationReview } from "./evaluationRef.js";
-import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
+import {
+  describeFailure,
+  evaluationReview,
+  type FailedReview,
+  failedStageUpdate,
+} from "./failure.js";
 import { settleRunSettings } from "./runSettings.js";
 import { judgeCacheFor, resultForState, type TraceDestination, traceStoreFor } from "./runSinks.js";
 import {
@@ -256,4 +259,40 @@ export function createEvaluationNode(options: EvaluationNodeOptions): Evaluation
       return { ...(await failedWithResult(stage, error, forState)), ...settled.update };
     }
   };
+}
+
+/** `connection_pairs` → `Connection Pairs`. */
+function humanReadable(contentType: string): string {
+  return contentType
+    .split(/[_\-\s]+|(?=[A-Z])/)
+    .filter((w) => w !== "")
+    .map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase())
+    .join(" ");
+}
+
+/** Why the content cannot be evaluated (checked before any model call), or undefined. */
+function contentProblem(content: unknown): string | undefined {
+  if (content === undefined || content === null) return "there is no content to evaluate";
+  if (typeof content === "string")
+    return content.trim() === "" ? "the content is empty" : undefined;
+  if (typeof content !== "object") {
+    return `the content is a ${typeof content}, not text or structured data`;
+  }
+  if (Array.isArray(content))
+    return content.length === 0 ? "the content is an empty list" : undefined;
+  return Object.keys(content).length === 0 ? "the content is an empty object" : undefined;
+}
+
+/**
+ * The node's few-shot option: the engine's, or one used only for a catalog that turns them on
+ * (`enabled: "catalog"`); never part of the state or a checkpoint.
+ */
+export type EvaluationFewShot =
+  | FewShotOption
+  | (Omit<FewShotOption, "enabled"> & { enabled: "catalog" });
+
+function fewShotForCatalog(fewShot: EvaluationFewShot | undefined, catalog: Catalog) {
+  if (fewShot?.enabled !== "catalog") return fewShot as FewShotOption | undefined;
+  if (catalog.fewShot?.enabled !== true) return undefined;
+  return { ...fewShot, enabled: true };
 }

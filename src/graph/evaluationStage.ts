@@ -1,11 +1,11 @@
 import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
-import type { DependencyMap } from "./dependencies.js";
 import { createEvaluationNode, type EvaluationNodeOptions } from "./evaluationNode.js";
 import { ACCEPTED_STATUSES } from "./model.js";
+import type { DependencyMap } from "./proposalConfig.js";
+import { checkingRuns } from "./resumeGuard.js";
 import { type NextNode, stageEvaluation, stageStatus } from "./reviewDecisions.js";
 import { createReviewNode, DEFAULT_MAX_REVISIONS } from "./reviewNode.js";
-import { checkingRuns } from "./runInputGuard.js";
 import { type StageDefinition, stageNodeNames } from "./stages.js";
 import {
   type EvaluationContext,

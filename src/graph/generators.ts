@@ -17,11 +17,12 @@ import { fillTemplate } from "../judge/template.js";
 import type { JudgeModel, ModelSource } from "../llm/chatModel.js";
 import { isModelAbortedError } from "../llm/errors.js";
 import { invokeJudge } from "../llm/invoke.js";
-import { editableText } from "./agentInbox.js";
+import { isRecord } from "../untrusted/json.js";
 import { GraphError } from "./errors.js";
 import type { GenerateNode } from "./evaluationStage.js";
 import { describeFailure, type FailedReview, failedStageUpdate } from "./failure.js";
 import { ACCEPTED_STATUSES } from "./model.js";
+import { editableText } from "./reviewAnswer.js";
 import { stageStatus } from "./reviewDecisions.js";
 import type { StageDefinition } from "./stages.js";
 import { type OverallProposalStateType, type ProposalUpdate, runContext } from "./state.js";
@@ -30,8 +31,9 @@ import {
   CONNECTION_PAIRS_CONTENT,
   RESEARCH_CONTENT,
   SOLUTION_CONTENT,
+  type StructuredContentType,
+  withoutEmpty,
 } from "./structuredContent.js";
-import { writerContentSchema } from "./writerContent.js";
 
 export interface GeneratorOptions {
   /** The writer model (default: the run context's model, else EVALGATE_MODEL on Ollama). */
@@ -218,4 +220,34 @@ export function createGenerator(
       return failedStageUpdate(statusPath, review, failure);
     }
   };
+}
+
+/**
+ * A writer's answer read leniently (a number as its text, one text for a list as a list of one)
+ * and then held to the content's schema; a reviewer's edit gets no such reading.
+ */
+const asText = (value: unknown) =>
+  typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+
+function writerObject(type: StructuredContentType, value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const kinds = new Map(type.fields.map((f) => [f.key, f.kind]));
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(withoutEmpty(value))) {
+    const kind = kinds.get(key);
+    if (kind === "text") out[key] = asText(raw);
+    else if (kind === "list") {
+      const items = Array.isArray(raw) ? raw : [raw];
+      out[key] = items.map(asText);
+    } else out[key] = raw;
+  }
+  return out;
+}
+
+/** What a writer's answer must be: the type's schema, after the lenient reading above. */
+export function writerContentSchema(type: StructuredContentType) {
+  return z.preprocess((value) => {
+    if (type.shape === "object") return writerObject(type, value);
+    return Array.isArray(value) ? value.map((item) => writerObject(type, item)) : value;
+  }, type.schema);
 }

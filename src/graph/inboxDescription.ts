@@ -34,25 +34,12 @@ export function outcomeText(evaluation: EvaluationResult): string {
   return parts.join(" · ");
 }
 
-/** Why the result waits for a human (injection, a panel that disagrees, quotes not found …). */
-function heldLines(evaluation: EvaluationResult): string[] {
-  if (evaluation.humanReviewRequired !== true) return [];
-  const reasons = evaluation.humanReviewReasons ?? [];
-  const shown = reasons.slice(0, MAX_WARNINGS).map((r) => `- ${markdownCell(r, 300)}`);
-  const more = reasons.length - shown.length;
-  return ["**Held for human review**", ...shown, ...(more > 0 ? [`- and ${more} more`] : [])];
-}
-
-function warningLines(evaluation: EvaluationResult): string[] {
-  const injection = (w: string) => /injection/i.test(w);
-  const ordered = [
-    ...evaluation.warnings.filter(injection),
-    ...evaluation.warnings.filter((w) => !injection(w)),
-  ];
-  if (ordered.length === 0) return [];
-  const shown = ordered.slice(0, MAX_WARNINGS).map((w) => `- ${markdownCell(w, 300)}`);
-  const more = ordered.length - shown.length;
-  return ["**Warnings**", ...shown, ...(more > 0 ? [`- and ${more} more`] : [])];
+/** A titled list of at most MAX_WARNINGS lines, the rest counted; none when it is empty. */
+function listLines(title: string, items: readonly string[]): string[] {
+  if (items.length === 0) return [];
+  const shown = items.slice(0, MAX_WARNINGS).map((item) => `- ${markdownCell(item, 300)}`);
+  const more = items.length - shown.length;
+  return [title, ...shown, ...(more > 0 ? [`- and ${more} more`] : [])];
 }
 
 function buttonLines(allowed: { accept: boolean; respond: boolean; edit: boolean }): string[] {
@@ -91,7 +78,17 @@ export function inboxDescription(
       ...rows,
       ...(more > 0 ? [`| and ${more} more | | | |`] : []),
     ]);
-    for (const lines of [heldLines(evaluation), warningLines(evaluation)]) {
+    // Why the result waits for a human (injection, a panel that disagrees, quotes not found …).
+    const held = evaluation.humanReviewRequired === true ? evaluation.humanReviewReasons : [];
+    const injection = (w: string) => /injection/i.test(w);
+    const warnings = [
+      ...evaluation.warnings.filter(injection),
+      ...evaluation.warnings.filter((w) => !injection(w)),
+    ];
+    for (const lines of [
+      listLines("**Held for human review**", held ?? []),
+      listLines("**Warnings**", warnings),
+    ]) {
       if (lines.length > 0) blocks.push(lines);
     }
   }

@@ -1,11 +1,16 @@
 import { AIMessage } from "@langchain/core/messages";
 import { Command, END, START } from "@langchain/langgraph";
-import { type DependencyMap, loadDependencyMap } from "./dependencies.js";
 import type { EvaluationNodeOptions } from "./evaluationNode.js";
 import { addEvaluationStage, createProposalBuilder, nextStageNode } from "./evaluationStage.js";
 import { createGenerator, type GeneratorOptions } from "./generators.js";
-import { PACKAGE_DEPENDENCIES_FILE } from "./packagePaths.js";
-import { LOAD_RFP_NODE, loadProposalConfig, type SectionConfig } from "./proposalConfig.js";
+import {
+  type DependencyMap,
+  LOAD_RFP_NODE,
+  loadDependencyMap,
+  loadProposalConfig,
+  PACKAGE_DEPENDENCIES_FILE,
+  type SectionConfig,
+} from "./proposalConfig.js";
 import {
   CONNECTION_PAIRS_STAGE,
   RESEARCH_STAGE,

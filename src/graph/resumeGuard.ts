@@ -1,8 +1,21 @@
+/**
+ * The guards around every run of a gated graph, before LangGraph sees it: input and context checked
+ * (a GraphError naming each field, not LangGraph's raw `$ZodError`), resume values screened, a run
+ * that would pause with no checkpointer refused, a state update that skips a review refused, and a
+ * resume of a thread that is not paused skipped. Nothing is run or stored when one refuses.
+ */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, END } from "@langchain/langgraph";
-import { reviewNotSkippable } from "./errors.js";
+import type { z } from "zod";
+import {
+  checkpointerMissing,
+  graphInputInvalid,
+  reviewNotSkippable,
+  runContextInvalid,
+} from "./errors.js";
 import { RefusedAnswerSchema, refusedAnswer, responseOf } from "./reviewAnswer.js";
 import { REVIEW_LIMITS } from "./reviewInput.js";
+import { sinksOfSaver, withRunSinks } from "./runSinks.js";
 import { describeProgress, type SnapshotParts, threadProgress } from "./threadProgress.js";
 
 interface ResumableGraph {
@@ -37,8 +50,7 @@ export function wrapRuns<Graph extends object>(
 export function skipIdleResume<Graph extends ResumableGraph>(graph: Graph): Graph {
   return wrapRuns(graph, async function* (input, options, run) {
     const threadId = options?.configurable?.thread_id;
-    const resume = input instanceof Command && input.resume !== undefined;
-    if (resume && graph.checkpointer && typeof threadId === "string") {
+    if (isResume(input) && graph.checkpointer && typeof threadId === "string") {
       const progress = threadProgress(
         await graph.getState({ configurable: { thread_id: threadId } }),
       );
@@ -136,9 +148,74 @@ export function screenedResume(resume: unknown): unknown {
  * feedback, NUL bytes) is replaced by a stand-in first; the review reads it as a refusal and asks again.
  */
 export function screenedInput(input: unknown): unknown {
-  if (!(input instanceof Command) || input.resume === undefined) return input;
+  if (!isResume(input)) return input;
   const resume = screenedResume(input.resume);
   if (resume === input.resume) return input;
   const { graph, update, goto } = input;
   return new Command({ resume, graph, update, goto });
+}
+
+interface RunShape {
+  input: z.ZodType;
+  context: z.ZodType;
+  /** Every run stops at a review: one with no checkpointer is refused before it runs. */
+  alwaysPauses?: boolean;
+}
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join(".") || "(the value)"}: ${issue.message}`)
+    .join("; ");
+}
+
+function isResume(input: unknown): input is Command {
+  return input instanceof Command && input.resume !== undefined;
+}
+
+/**
+ * The graph, its runs' input and context checked first and resume values screened (screenedInput),
+ * each run given the RunSinks of its own checkpointer through its config (a parent's run passes
+ * its sinks on to the gate inside it).
+ */
+function rejectInvalidRunInput<Graph extends object>(graph: Graph, shape: RunShape): Graph {
+  return wrapRuns(refuseSkippedReview(graph), async function* (input, options, run) {
+    if (input !== null && input !== undefined && !(input instanceof Command)) {
+      const parsed = shape.input.safeParse(input);
+      if (!parsed.success) throw graphInputInvalid(issuesOf(parsed.error));
+    }
+    let [runInput, runOptions] = [input, options];
+    const context =
+      options?.context === undefined ? undefined : shape.context.safeParse(options.context);
+    if (context?.success === false) {
+      // A resume is not failed for it (a server would put the thread in `error`): its review asks again.
+      if (!isResume(input)) throw runContextInvalid(issuesOf(context.error));
+      const refused = refusedAnswer("context", `is refused: ${issuesOf(context.error)}`);
+      [runInput, runOptions] = [
+        new Command({ resume: refused }),
+        { ...options, context: undefined },
+      ];
+    }
+    // The graph's own checkpointer, read at each run (a LangGraph server attaches one later). A
+    // gate run inside a parent (given its task's namespace) writes to the parent's.
+    const { checkpointer } = graph as { checkpointer?: unknown };
+    const inParent = Boolean(options?.configurable?.checkpoint_ns);
+    if (shape.alwaysPauses === true && !checkpointer && !inParent) throw checkpointerMissing();
+    yield* run(screenedInput(runInput), withRunSinks(runOptions, sinksOfSaver(checkpointer)));
+  });
+}
+
+/**
+ * A builder whose every compiled graph checks its runs (rejectInvalidRunInput) and refuses a state
+ * update that would skip a review (refuseSkippedReview), whoever compiles it: a user, the
+ * orchestrator, the desk or Studio.
+ */
+export function checkingRuns<Builder extends { compile(...args: never[]): object }>(
+  builder: Builder,
+  shape: RunShape,
+): Builder {
+  const compile = builder.compile.bind(builder) as (...args: unknown[]) => object;
+  const guarded = (...args: unknown[]) => rejectInvalidRunInput(compile(...args), shape);
+  Object.defineProperty(builder, "compile", { value: guarded, configurable: true, writable: true });
+  return builder;
 }

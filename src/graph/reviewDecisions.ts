@@ -3,7 +3,6 @@ import { Command, END } from "@langchain/langgraph";
 import type { RecordedCorrection } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
 import { readUntrustedJson } from "../untrusted/json.js";
-import { type DependencyMap, transitiveDependents } from "./dependencies.js";
 import {
   ACCEPTED_STATUSES,
   type DecisionRecord,
@@ -12,6 +11,7 @@ import {
   type ProcessingStatus,
   type ReviewDecision,
 } from "./model.js";
+import { type DependencyMap, transitiveDependents } from "./proposalConfig.js";
 import { readStructuredEdit } from "./reviewInput.js";
 import type { StageDefinition } from "./stages.js";
 import type { OverallProposalStateType, ProposalUpdate } from "./state.js";

@@ -7,8 +7,7 @@ import {
   recordedCorrections,
 } from "../scoring/corrections.js";
 import type { EvaluationResult } from "../scoring/result.js";
-import { humanInterruptOf } from "./agentInbox.js";
-import { evaluationReview, referencedEvaluation } from "./evaluationRef.js";
+import { evaluationReview, referencedEvaluation } from "./failure.js";
 import {
   type InterruptMetadata,
   InterruptMetadataSchema,
@@ -18,7 +17,7 @@ import {
   type ReviewRefusal,
   type RevisionRound,
 } from "./model.js";
-import { readReviewAnswer } from "./reviewAnswer.js";
+import { humanInterruptOf, readReviewAnswer } from "./reviewAnswer.js";
 import { decide, type ReviewNodeOptions, stageEvaluation } from "./reviewDecisions.js";
 import { editContentIssue } from "./reviewInput.js";
 import { type RefusedRunSettings, readRunSettings } from "./runSettings.js";

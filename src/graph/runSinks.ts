@@ -64,10 +64,6 @@ export function sinksOfSaver(saver: unknown): RunSinks {
   return sinks;
 }
 
-export function traceStoreOfSaver(saver: unknown): TraceStore | undefined {
-  return sinksOfSaver(saver).traces;
-}
-
 function runSinksOf(config: { configurable?: Record<string, unknown> } | undefined): RunSinks {
   const sinks = config?.configurable?.[RUN_SINKS_KEY];
   return typeof sinks === "object" && sinks !== null ? (sinks as RunSinks) : {};

@@ -20,45 +20,44 @@ export function retentionFromEnv(
   return parsed.success ? parsed.data : "all";
 }
 
-/** The thread's checkpoints that are not the latest of their namespace. */
-const SQLITE_SUPERSEDED = `checkpoint_id NOT IN (
-     SELECT MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ? GROUP BY checkpoint_ns)`;
-const POSTGRES_SUPERSEDED = `checkpoint_id NOT IN (
+/** The thread's checkpoints that are not the latest of their namespace (`$1`: the thread id). */
+const SUPERSEDED = `checkpoint_id NOT IN (
      SELECT MAX(checkpoint_id) FROM checkpoints WHERE thread_id = $1 GROUP BY checkpoint_ns)`;
+const SUPERSEDED_WRITES = `DELETE FROM checkpoint_writes WHERE thread_id = $1 AND ${SUPERSEDED}`;
 
-const SQLITE_SUPERSEDED_WRITES = `DELETE FROM writes WHERE thread_id = ? AND ${SQLITE_SUPERSEDED}`;
-const POSTGRES_SUPERSEDED_WRITES = `DELETE FROM checkpoint_writes WHERE thread_id = $1 AND ${POSTGRES_SUPERSEDED}`;
-
-const SQLITE_KEEP_LATEST = [
-  SQLITE_SUPERSEDED_WRITES,
-  `DELETE FROM checkpoints WHERE thread_id = ? AND ${SQLITE_SUPERSEDED}`,
-];
 /** PostgreSQL's channel values (checkpoint_blobs) are shared: one goes when no checkpoint names it. */
-const POSTGRES_KEEP_LATEST = [
-  POSTGRES_SUPERSEDED_WRITES,
-  `DELETE FROM checkpoints WHERE thread_id = $1 AND ${POSTGRES_SUPERSEDED}`,
+const KEEP_LATEST = [
+  SUPERSEDED_WRITES,
+  `DELETE FROM checkpoints WHERE thread_id = $1 AND ${SUPERSEDED}`,
   `DELETE FROM checkpoint_blobs b WHERE b.thread_id = $1 AND NOT EXISTS (
      SELECT 1 FROM checkpoints c
      WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
        AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)`,
 ];
 
+/** A PostgreSQL statement as SQLite's saver names its tables (`writes`; no blobs table). */
+const forSqlite = (sql: string) =>
+  sql.includes("checkpoint_blobs")
+    ? []
+    : [sql.replaceAll("$1", "?").replace("checkpoint_writes", "writes")];
+
 async function deleteRows(
   saver: BaseCheckpointSaver,
   threadId: string,
-  sqlite: readonly string[],
-  postgres: readonly string[],
+  statements: readonly string[],
 ): Promise<number> {
   const database = databaseOfSaver(saver);
   if (database === undefined) return 0;
   if ("sqlite" in database) {
     const db = database.sqlite;
     return db.transaction(() =>
-      sqlite.reduce((n, sql) => n + db.prepare(sql).run(threadId, threadId).changes, 0),
+      statements
+        .flatMap(forSqlite)
+        .reduce((n, sql) => n + db.prepare(sql).run(threadId, threadId).changes, 0),
     )();
   }
   let removed = 0;
-  for (const sql of postgres) {
+  for (const sql of statements) {
     removed += (await database.postgres.query(sql, [threadId])).rowCount ?? 0;
   }
   return removed;
@@ -66,7 +65,7 @@ async function deleteRows(
 
 /** Prunes a finished thread to its last checkpoint; returns how many rows went. Finished threads only. */
 export function pruneFinishedThread(saver: BaseCheckpointSaver, threadId: string): Promise<number> {
-  return deleteRows(saver, threadId, SQLITE_KEEP_LATEST, POSTGRES_KEEP_LATEST);
+  return deleteRows(saver, threadId, KEEP_LATEST);
 }
 
 /**
@@ -77,5 +76,5 @@ export function pruneSupersededWrites(
   saver: BaseCheckpointSaver,
   threadId: string,
 ): Promise<number> {
-  return deleteRows(saver, threadId, [SQLITE_SUPERSEDED_WRITES], [POSTGRES_SUPERSEDED_WRITES]);
+  return deleteRows(saver, threadId, [SUPERSEDED_WRITES]);
 }

@@ -1,6 +1,5 @@
 /** The thread engine as a ReviewOrchestrator uses it: its graph, the review store and the runner. */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   type BaseCheckpointSaver,
   type ExtractStateType,
@@ -18,14 +17,14 @@ import { type CheckpointRetention, retentionFromEnv } from "./checkpointRetentio
 import {
   ForeignThreadError,
   InvalidDecisionError,
+  issuesOf,
   OrchestratorError,
   threadNotFound,
 } from "./errors.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
-import { issuesOf } from "./snapshotChecks.js";
 import { foreignChannels, graphKeyOf, openIndexStore } from "./threadIndex.js";
+import type { ThreadRuntime } from "./threadRun.js";
 import { createThreadRunner, type ThreadRunner } from "./threadRunner.js";
-import type { ThreadRuntime } from "./threadSettle.js";
 
 export interface ReviewFields {
   reviewHistory: DecisionRecord[];
@@ -33,11 +32,9 @@ export interface ReviewFields {
   interruptMetadata?: InterruptMetadata | null;
 }
 
-export interface ReviewGraphRunnable {
+export type ReviewGraphRunnable = ThreadRuntime["graph"] & {
   readonly channels: Readonly<Record<string, unknown>>;
-  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  getState(config: RunnableConfig): Promise<StateSnapshot>;
-}
+};
 
 /** An uncompiled graph (a StateGraph builder) the orchestrator compiles with its checkpointer. */
 export interface ReviewGraphBuilder {

@@ -1,11 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { StateSnapshot } from "@langchain/langgraph";
+import { labelsOfDecision } from "../calibration/labels.js";
 import { type DecisionRecord, type ReviewDecision, ReviewDecisionSchema } from "../graph/model.js";
 import { refusedAction } from "../graph/reviewNode.js";
+import { settleRunSettings } from "../graph/runSettings.js";
+import { runContext, ThreadSettingsSchema } from "../graph/state.js";
+import { checkedCorrections } from "../scoring/corrections.js";
 import type { DecisionRow } from "../store/types.js";
-import { labelsOfReviewDecision } from "./calibrationLabels.js";
-import { InterruptMismatchError, InvalidDecisionError, threadExists } from "./errors.js";
+import {
+  checkedInterruptId,
+  checkedThreadId,
+  InterruptMismatchError,
+  InvalidDecisionError,
+  issuesOf,
+  notPausedError,
+  reviewHistoryOf,
+  threadExists,
+  throwIfRefused,
+} from "./errors.js";
 import {
   advanceHere,
   checkedSnapshot,
@@ -23,17 +36,8 @@ import {
   type ThreadOutcome,
 } from "./orchestratorEngine.js";
 import { type PendingReview, reviewsOf } from "./pendingReview.js";
-import {
-  checkedInterruptId,
-  checkedThreadId,
-  checkRunSettings,
-  issuesOf,
-  notPausedError,
-  reviewHistoryOf,
-  throwIfRefused,
-} from "./snapshotChecks.js";
 import { foreignChannels, listThreads, type PendingPage, pendingFromIndex } from "./threadIndex.js";
-import { indexThread } from "./threadSettle.js";
+import { indexThread } from "./threadRun.js";
 
 export type { ReviewOrchestratorOptions, ThreadOutcome } from "./orchestratorEngine.js";
 
@@ -70,6 +74,39 @@ function sameDecision(recorded: DecisionRow, given: ReturnType<typeof decisionRo
     recorded.reviewer === reviewer &&
     sameJson(recorded.payload, payload)
   );
+}
+
+/**
+ * Refuses (RUN_SETTINGS_CHANGED) a decision to be run with other settings than the thread started
+ * with, unless they are overridden: before it is recorded, so the thread stays at the same review.
+ */
+function checkRunSettings(threadId: string, snapshot: StateSnapshot, engine: OrchestratorEngine) {
+  const values = snapshot.values as { threadSettings?: unknown };
+  const kept = ThreadSettingsSchema.safeParse(values.threadSettings);
+  if (!kept.success) return;
+  const { overrideSettings } = engine.runtime;
+  settleRunSettings(kept.data, {
+    configurable: { thread_id: threadId, overrideSettings },
+    context: runContext(engine.runtime),
+  });
+}
+
+/** The calibration labels of the decision, keyed by thread and interrupt: written once. */
+function labelsOf(review: PendingReview, decision: ReviewDecision) {
+  const inputs = "corrections" in decision ? decision.corrections : undefined;
+  const checked = checkedCorrections(review.evaluation, inputs);
+  if ("issue" in checked) throw new InvalidDecisionError(review.threadId, [checked.issue]);
+  const labelled = {
+    decisionId: `${review.threadId}:${review.interruptId}`,
+    threadId: review.threadId,
+    stage: review.contentId,
+    contentType: review.contentType,
+    reviewer: decision.reviewer ?? "(unnamed)",
+    decidedAt: new Date().toISOString(),
+    action: decision.action,
+    ...(decision.action === "revise" ? { feedback: decision.feedback } : {}),
+  };
+  return labelsOfDecision(labelled, review.evaluation, checked.corrections);
 }
 
 function decisionRow(threadId: string, review: PendingReview, decision: ReviewDecision) {
@@ -190,7 +227,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
     const snapshot = await checkedSnapshot(engine, threadId);
     const review = reviewAnswered(threadId, interruptId, snapshot);
     if (review instanceof Error) throw review;
-    checkRunSettings(threadId, snapshot, engine.runtime);
+    checkRunSettings(threadId, snapshot, engine);
     const refusal = refusedAction(review, valid.action);
     if (refusal !== undefined) {
       throw new InvalidDecisionError(threadId, [{ field: "action", message: refusal }]);
@@ -208,7 +245,7 @@ export class ReviewOrchestrator<G extends ReviewGraphBuilder> {
       await registerThread(engine, threadId);
       await advanceHere(engine, threadId);
     }
-    const recorded = await engine.store.recordDecision(row, labelsOfReviewDecision(review, valid));
+    const recorded = await engine.store.recordDecision(row, labelsOf(review, valid));
     await advanceHere(engine, threadId);
     if (recorded.kind !== "recorded") {
       // Another decision took the review: where the thread went with it.

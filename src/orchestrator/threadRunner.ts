@@ -11,16 +11,16 @@ import { isDatabaseUnreachable } from "../store/databaseFailures.js";
 import type { ReviewStore } from "../store/reviewStore.js";
 import type { DecisionRow, ThreadRow } from "../store/types.js";
 import { pruneFinishedThread, pruneSupersededWrites } from "./checkpointRetention.js";
-import { pausedInterruptIds } from "./pausedCheckpoint.js";
-import { refusedDecision, reviewsOf } from "./pendingReview.js";
-import { run, snapshotOf } from "./threadRun.js";
+import { pausedInterruptIds, refusedDecision, reviewsOf } from "./pendingReview.js";
 import {
   isInterruption,
   pendingRows,
   type RunnerContext,
+  run,
   settle,
+  snapshotOf,
   type ThreadRuntime,
-} from "./threadSettle.js";
+} from "./threadRun.js";
 
 /** `busy`: another job holds the thread, or the database is out of reach (the job is tried again). */
 export type AdvanceOutcome = "busy" | "missing" | "waiting" | "finished" | "failed";

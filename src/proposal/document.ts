@@ -6,12 +6,11 @@
 import { z } from "zod";
 import { registryVersionOf } from "../criteria/activeCatalog.js";
 import { ACCEPTED_STATUSES, type ProcessingStatus } from "../graph/model.js";
-import { stageStatus } from "../graph/reviewDecisions.js";
+import { stageContent, stageStatus } from "../graph/reviewDecisions.js";
 import type { StageDefinition } from "../graph/stages.js";
 import type { OverallProposalStateType } from "../graph/state.js";
 import { parseStatePath, readStatePath } from "../graph/statePath.js";
 import { structuredContentOf } from "../graph/structuredContent.js";
-import { threadErrors } from "./stageErrors.js";
 import { proposalTitle, rfpTitle } from "./title.js";
 
 const StagePartSchema = z.object({
@@ -56,6 +55,7 @@ export const GateRecordSchema = StagePartSchema.extend({
 });
 export type GateRecord = z.infer<typeof GateRecordSchema>;
 
+/** An error, with the stage it belongs to when its tag names one (`[evaluate <id>]`, …). */
 const ThreadErrorSchema = z.object({ stage: z.string().optional(), message: z.string() });
 
 export const ProposalDocumentSchema = z.object({
@@ -67,6 +67,7 @@ export const ProposalDocumentSchema = z.object({
   inputs: z.array(ProposalInputPartSchema),
   gates: z.array(GateRecordSchema),
   pending: z.array(StagePartSchema),
+  /** What still stands (each errored stage's latest error, untagged ones), and what is superseded. */
   errors: z.object({ current: z.array(ThreadErrorSchema), superseded: z.array(ThreadErrorSchema) }),
 });
 export type ProposalDocument = z.infer<typeof ProposalDocumentSchema>;
@@ -102,10 +103,6 @@ function partOf(values: OverallProposalStateType, stage: StageDefinition) {
   return { stage: stage.id, title: stage.title, status, accepted: ACCEPTED_STATUSES.has(status) };
 }
 
-function contentOf(values: OverallProposalStateType, stage: StageDefinition): unknown {
-  return readStatePath(values, parseStatePath(stage.contentPath));
-}
-
 function gateOf(values: OverallProposalStateType, stage: StageDefinition): GateRecord {
   const part = partOf(values, stage);
   const parsed = GateFieldsSchema.safeParse(
@@ -117,7 +114,7 @@ function gateOf(values: OverallProposalStateType, stage: StageDefinition): GateR
     .map(({ action, decidedAt, reviewer, feedback, comment, corrections }) => {
       return { action, decidedAt, reviewer, feedback, comment, corrections: corrections?.length };
     });
-  const written = contentOf(values, stage) !== undefined;
+  const written = stageContent(values, stage) !== undefined;
   const judged =
     evaluation !== undefined && (evaluation.criteria?.some((c) => c.evaluated) ?? true);
   return {
@@ -139,7 +136,7 @@ export function buildProposalDocument(input: ProposalDocumentInput): ProposalDoc
   const sections: ProposalSection[] = [];
   const inputs: ProposalInputPart[] = [];
   for (const stage of stages) {
-    const content = contentOf(values, stage);
+    const content = stageContent(values, stage);
     const type = structuredContentOf(stage);
     if (type === undefined) {
       sections.push({
@@ -164,4 +161,39 @@ export function buildProposalDocument(input: ProposalDocumentInput): ProposalDoc
     pending,
     errors: threadErrors(values, stages),
   };
+}
+
+/**
+ * The errors of a thread: an error is current only while its stage still stands on it (status
+ * `error`, its latest error); a stage that moved on has superseded its errors.
+ */
+type ThreadErrors = ProposalDocument["errors"];
+
+/** The tag that names an error's stage. */
+const STAGE_TAG = /^\[(?:evaluate|generate) ([^\]\s]+)\]/;
+
+export function threadErrors(
+  values: Pick<OverallProposalStateType, "errors"> & Partial<OverallProposalStateType>,
+  stages: readonly StageDefinition[],
+): ThreadErrors {
+  const errors = values.errors ?? [];
+  const byId = new Map(stages.map((s) => [s.id, s]));
+  const tagged = errors.map((message) => {
+    const id = STAGE_TAG.exec(message)?.[1];
+    return id !== undefined && byId.has(id) ? { stage: id, message } : { message };
+  });
+  const lastOf = new Map<string, number>();
+  tagged.forEach((error, index) => {
+    if (error.stage !== undefined) lastOf.set(error.stage, index);
+  });
+  const result: ThreadErrors = { current: [], superseded: [] };
+  tagged.forEach((error, index) => {
+    const stage = error.stage === undefined ? undefined : byId.get(error.stage);
+    const standing =
+      stage === undefined ||
+      (lastOf.get(stage.id) === index &&
+        stageStatus(values as OverallProposalStateType, stage) === "error");
+    (standing ? result.current : result.superseded).push(error);
+  });
+  return result;
 }

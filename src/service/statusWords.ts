@@ -2,10 +2,10 @@
  * The words reviewers read for the ids of statuses, stages, graph steps, review kinds, decisions
  * and progress events, one table each; an id no table knows is shown as words, never bare.
  */
-import { capitalised, stageName, stepName, wordsOf } from "../graph/stepWords.js";
+import { capitalised, stageName, stepName, wordsOf } from "../graph/threadProgress.js";
 import type { ThreadEvent } from "../store/threadEvents.js";
 
-export { stageName, stepName } from "../graph/stepWords.js";
+export { stageName, stepName } from "../graph/threadProgress.js";
 export { STATUS_WORDS, statusName } from "../proposal/statusWords.js";
 
 /** The interrupt's type. */

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { PACKAGE_ROOT } from "../../src/graph/packagePaths.js";
+import { PACKAGE_ROOT } from "../../src/graph/proposalConfig.js";
 
 /** The dev server did not come up, or did not go down. */
 export class DevServerError extends Error {

@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DependencyMapSchema, transitiveDependents } from "../../src/graph/dependencies.js";
-import { PACKAGE_DEPENDENCIES_FILE } from "../../src/graph/packagePaths.js";
+import {
+  DependencyMapSchema,
+  PACKAGE_DEPENDENCIES_FILE,
+  transitiveDependents,
+} from "../../src/graph/proposalConfig.js";
 import {
   input,
   isWriterCall,

@@ -6,7 +6,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import type { DecisionRecord } from "../../src/graph/model.js";
-import { PACKAGE_CRITERIA_DIR } from "../../src/graph/packagePaths.js";
+import { PACKAGE_CRITERIA_DIR } from "../../src/graph/proposalConfig.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import {
   ModelContentPolicyError,

@@ -5,8 +5,8 @@
  * way a refused id is shown.
  */
 import { describe, expect, it } from "vitest";
-import { ReviewResponseSchema } from "../../src/graph/agentInbox.js";
 import { ReviewDecisionSchema } from "../../src/graph/model.js";
+import { ReviewResponseSchema } from "../../src/graph/reviewAnswer.js";
 import {
   CommentSchema,
   CriterionIdSchema,

@@ -23,8 +23,8 @@ import { stageStatus } from "../../src/graph/reviewDecisions.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
 import { createChatModel } from "../../src/llm/chatModel.js";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
+import type { ThreadRuntime } from "../../src/orchestrator/threadRun.js";
 import { createThreadRunner } from "../../src/orchestrator/threadRunner.js";
-import type { ThreadRuntime } from "../../src/orchestrator/threadSettle.js";
 import { openReviewStore } from "../../src/store/index.js";
 
 export const CRASH_RFP = [

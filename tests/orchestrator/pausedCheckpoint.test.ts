@@ -13,7 +13,7 @@ import {
 } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
-import { pausedInterruptIds } from "../../src/orchestrator/pausedCheckpoint.js";
+import { pausedInterruptIds } from "../../src/orchestrator/pendingReview.js";
 import { CrashingSaver } from "./crashingSaver.js";
 
 const State = Annotation.Root({

@@ -10,9 +10,12 @@ import { demoteHeadings, markdownText, withoutRawHtml } from "../../src/graph/ma
 import type { DecisionRecord, ProcessingStatus } from "../../src/graph/model.js";
 import { loadProposalConfig, proposalStages } from "../../src/graph/proposalGraph.js";
 import type { OverallProposalStateType } from "../../src/graph/state.js";
-import { buildProposalDocument, ProposalDocumentSchema } from "../../src/proposal/document.js";
+import {
+  buildProposalDocument,
+  ProposalDocumentSchema,
+  threadErrors,
+} from "../../src/proposal/document.js";
 import { renderProposalMarkdown } from "../../src/proposal/markdown.js";
-import { threadErrors } from "../../src/proposal/stageErrors.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";
 import { SECTION_IDS } from "../proposalStages.js";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ThreadStatusSchema } from "../../src/desk/answers.js";
 import { ProcessingStatusSchema, REVIEW_ACTIONS } from "../../src/graph/model.js";
 import { buildProposalGraph, loadProposalConfig } from "../../src/graph/proposalGraph.js";
-import { stepsLeft } from "../../src/graph/stepWords.js";
+import { stepsLeft } from "../../src/graph/threadProgress.js";
 import {
   decisionName,
   progressText,

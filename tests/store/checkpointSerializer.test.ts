@@ -13,11 +13,11 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildProposalGraph } from "../../src/graph/proposalGraph.js";
-import { createCheckpointer } from "../../src/orchestrator/checkpointer.js";
 import {
+  createCheckpointer,
   DEFLATED_JSON,
   DeflatedJsonSerializer,
-} from "../../src/orchestrator/checkpointSerializer.js";
+} from "../../src/orchestrator/checkpointer.js";
 import { ScriptedChatModel } from "../doubles/index.js";
 import { proposalResponder } from "../graph/helpers.js";
 import { RFP } from "../graph/proposalHarness.js";

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { Annotation, Command, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProcessingStatus } from "../../src/graph/model.js";
-import { PACKAGE_ROOT } from "../../src/graph/packagePaths.js";
+import { PACKAGE_ROOT } from "../../src/graph/proposalConfig.js";
 import * as studio from "../../src/graph/studio.js";
 import { evaluation, proposal } from "../../src/graph/studio.js";
 import type { EvaluationResult } from "../../src/scoring/result.js";

@@ -14,7 +14,7 @@ import { loadJsonSchema, runSchemaCriterion } from "../../src/checks/schemaCrite
 import { readDataFile } from "../../src/cli/actions/tokens.js";
 import { readEvaluationInput, readInputFile } from "../../src/cli/inputFiles.js";
 import { loadDocuments, MAX_DOCUMENT_BYTES } from "../../src/context/load.js";
-import { loadDependencyMap } from "../../src/graph/dependencies.js";
+import { loadDependencyMap } from "../../src/graph/proposalConfig.js";
 import { loadProposalConfig } from "../../src/graph/proposalGraph.js";
 import { editedValue } from "../../src/graph/reviewDecisions.js";
 import { criterion } from "../checks/helpers.js";

@@ -4,7 +4,7 @@ import { isDeskError } from "../../desk/errors.js";
 import { withErrorCode } from "../../errors.js";
 import { REVIEW_ACTIONS, type ReviewAction, type ReviewDecision } from "../../graph/model.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
-import { stepsLeft } from "../../graph/stepWords.js";
+import { stepsLeft } from "../../graph/threadProgress.js";
 import { isOrchestratorError, isThreadNotFoundError } from "../../orchestrator/errors.js";
 import type { PendingReview } from "../../orchestrator/pendingReview.js";
 import type { LinkPolicy } from "../../untrusted/regularFile.js";

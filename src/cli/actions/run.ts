@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { ReviewDeskHandle } from "../../desk/createReviewDesk.js";
 import { isDeskError } from "../../desk/errors.js";
 import { stageContent } from "../../graph/reviewDecisions.js";
-import { stepsLeft } from "../../graph/stepWords.js";
+import { stepsLeft } from "../../graph/threadProgress.js";
 import {
   type CliContext,
   displayPath,
