@@ -105,8 +105,6 @@ const WORDED: ReadonlyArray<readonly [Message, readonly string[]]> = [
     ],
   ],
   [about("cannot use the dependency map"), ["DEPENDENCY_MAP_INVALID"]],
-  // "the database cannot be reached right now": which one.
-  [about("the review store"), ["STORE_UNAVAILABLE"]],
 ];
 
 /** The line of each code that is not its message alone. */

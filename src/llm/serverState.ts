@@ -2,7 +2,8 @@
  * Process-wide state of each model server (keyed whatever its URL's spelling; the embedded model
  * by its file): its ceiling on calls in flight, the latest caller's limit in force, and its health
  * in a pool. A server at fault is out for the cooldown, doubled per failure in a row up to 16
- * times (a 429 for its Retry-After); its first usable answer forgets its failures.
+ * times (a 429 for its Retry-After, never longer than that longest time out, so a server that
+ * asks for a day is tried again within minutes); its first usable answer forgets its failures.
  */
 import { type CallLane, FairCallCeiling, type SlotWait } from "./callCeiling.js";
 import {
@@ -104,7 +105,9 @@ export function takeOut(key: string, error: ModelCallError, cooldownMs: number, 
   const failures = (health.get(key)?.failures ?? 0) + 1;
   const growing = cooldownMs * Math.min(MAX_COOLDOWN_FACTOR, 2 ** (failures - 1));
   const retryAfter = isModelRateLimitError(error) ? error.retryAfterMs : undefined;
-  health.set(key, { outUntil: now + (retryAfter ?? growing), failures, why: error.message });
+  const outFor =
+    retryAfter === undefined ? growing : Math.min(retryAfter, cooldownMs * MAX_COOLDOWN_FACTOR);
+  health.set(key, { outUntil: now + outFor, failures, why: error.message });
 }
 
 export function bringBack(key: string): void {

@@ -8,7 +8,7 @@ const STORE_ERROR_CODES = [
 ] as const;
 export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
 
-/** An error of the review store; `code` says what. */
+/** An error of the database (checkpoints, traces, judge cache, reviews); `code` says what. */
 export class StoreError extends EvalgateError<StoreErrorCode> {}
 
 /** The store at `location` (a URL without its password) could not be opened or migrated. */
@@ -17,11 +17,11 @@ export function storeOpenFailed(
   message: string,
   options: { cause?: unknown } = {},
 ): StoreError {
-  return new StoreError("STORE_OPEN_FAILED", `review store ${location}: ${message}`, options);
+  return new StoreError("STORE_OPEN_FAILED", `database ${location}: ${message}`, options);
 }
 
 export function storeDataInvalid(message: string, options: { cause?: unknown } = {}): StoreError {
-  return new StoreError("STORE_DATA_INVALID", `review store: ${message}`, options);
+  return new StoreError("STORE_DATA_INVALID", `database: ${message}`, options);
 }
 
 export function reviewerExists(reviewer: string): StoreError {

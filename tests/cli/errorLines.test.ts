@@ -1,6 +1,6 @@
 /**
  * The one line a failed command ends with, provoked for real through the built `evalgate` in a
- * folder outside the repository: it speaks of the product (TOON, the review store, the
+ * folder outside the repository: it speaks of the product (TOON, the database, the
  * checkpointer, the model spec, the blueprint), never of an error class, and ends with its code.
  */
 import { describe, expect, it } from "vitest";
@@ -25,10 +25,10 @@ describe("a failed command's line", () => {
     );
   });
 
-  it("of a store file that is not a database names the review store and the checkpointer", async () => {
+  it("of a store file that is not a database names the database and the checkpointer", async () => {
     const junk = await writeText(folder.dir, "junk.sqlite", "not a database\n");
     expect(await failingLine(["reviews", "--db", "junk.sqlite"])).toBe(
-      `evalgate: review store ${junk}: file is not a database [STORE_OPEN_FAILED]\n`,
+      `evalgate: database ${junk}: file is not a database [STORE_OPEN_FAILED]\n`,
     );
     expect(await failingLine(["show", "t1", "--db", "junk.sqlite"])).toBe(
       `evalgate: checkpointer ${junk}: not a usable SQLite database: file is not a database [CHECKPOINTER_UNAVAILABLE]\n`,
@@ -39,7 +39,7 @@ describe("a failed command's line", () => {
     const url = `postgres://ana:hunter2@127.0.0.1:${await closedPort()}/reviews`;
     const line = await failingLine(["reviews", "--database-url", url]);
     expect(line).toMatch(
-      /^evalgate: review store postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/reviews: .* \[STORE_OPEN_FAILED\]\n$/,
+      /^evalgate: database postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/reviews: .* \[STORE_OPEN_FAILED\]\n$/,
     );
     expect(line).not.toContain("hunter2");
   });

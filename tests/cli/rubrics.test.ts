@@ -181,7 +181,7 @@ describe("evalgate rubrics", () => {
       );
       expect(lines[4]).toBe("");
       expect(lines[5]).toMatch(
-        /^quiz_quality 1\.0\.0 cannot be read: review store: rubric quiz_quality 1\.0\.0 is not usable JSON: .+; `evalgate rubrics activate quiz_quality <version>` another\.$/,
+        /^quiz_quality 1\.0\.0 cannot be read: database: rubric quiz_quality 1\.0\.0 is not usable JSON: .+; `evalgate rubrics activate quiz_quality <version>` another\.$/,
       );
 
       const json = await cli(["rubrics", "list", "--json"]);

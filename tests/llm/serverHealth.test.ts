@@ -80,6 +80,12 @@ describe("takeOut", () => {
     expect(outOfPool(key, 5_100)).toBeUndefined();
   });
 
+  it("a 429 asking for a day is out for at most the longest time out (16 × the cooldown)", () => {
+    takeOut(key, new ModelRateLimitError(86_400_000, "come back tomorrow", where), 1_000, 100);
+    expect(outOfPool(key, 16_099)?.why).toContain("come back tomorrow");
+    expect(outOfPool(key, 16_100)).toBeUndefined();
+  });
+
   it("an answer brings it back and forgets its failures", () => {
     takeOut(key, unavailable("connection-refused"), 1_000, 0);
     takeOut(key, unavailable("connection-refused"), 1_000, 0);
