@@ -42,10 +42,18 @@ function givenType(answer: unknown): { type: unknown } | undefined {
   return { type: one.type };
 }
 
+/** An answer that holds nothing: null or undefined, alone or as Agent Inbox's list of one. */
+function isEmptyAnswer(answer: unknown): boolean {
+  const one = Array.isArray(answer) && answer.length === 1 ? answer[0] : answer;
+  return one === null || one === undefined;
+}
+
 /** The answer's shape read once, for the resume guard and the review: the response, or what is wrong. */
 export function responseOf(answer: unknown): { response: ReviewResponse } | Refused {
   const stood = RefusedAnswerSchema.safeParse(answer);
   if (stood.success) return stood.data.refusedAnswer;
+  if (isEmptyAnswer(answer))
+    return { field: "(answer)", problem: "is empty: it holds no decision" };
   const parsed = ReviewResponseSchema.safeParse(answer);
   if (parsed.success) return { response: parsed.data };
   const given = givenType(answer);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { markdownCell } from "../../src/graph/markdownText.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
-import { pending, proposalRun, resume, start } from "./proposalHarness.js";
+import { pending, proposalRun, resume, start, values } from "./proposalHarness.js";
 
 const PROBLEM = "Flooding in Calder Bay displaced 1,240 households in 2024 (County report, p. 4).";
 
@@ -288,6 +288,31 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     const current = [{ type: "accept", args: after.action_request }];
     await run.graph.invoke(new Command({ resume: current }), run.config);
     expect((await shown()).contentId).toBe("methodology");
+  });
+
+  it("cannot tell a late Respond (text only) from a current one: it revises the review waiting now", async () => {
+    const run = proposalRun();
+    await start(run);
+    // Reviewer A opens the research review; reviewer B approves it first.
+    const seenByA = await pending(run);
+    expect(seenByA?.value.contentId).toBe("research");
+    await resume(run, { action: "approve" });
+    const respond = [{ type: "response", args: "Name the funder's deadline." }];
+    // Named by the interrupt A saw, the Respond is not applied: the solution review still waits.
+    const named = { [seenByA?.id ?? ""]: respond };
+    await run.graph.invoke(new Command({ resume: named }), run.config);
+    const waiting = await pending(run);
+    expect(waiting?.value.contentId).toBe("solution");
+    expect(waiting?.value.refusal).toBeUndefined();
+    expect((await values(run)).revisionCounts.solution).toBeUndefined();
+    // As Agent Inbox sends it (no id, no request), the same Respond revises the solution.
+    const after = await run.graph.invoke(new Command({ resume: respond }), run.config);
+    expect(after.reviewHistory.map((r) => `${r.contentId}:${r.action}`)).toEqual([
+      "research:approve",
+      "solution:revise",
+    ]);
+    expect(after.revisionCounts.solution).toBe(1);
+    expect(after.revisionFeedback.solution).toBe("Name the funder's deadline.");
   });
 
   it("describes the evaluation in Markdown for the reviewer: outcome, criteria against thresholds, buttons", async () => {
