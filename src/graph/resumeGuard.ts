@@ -1,8 +1,9 @@
 /**
  * The guards around every run of a gated graph, before LangGraph sees it: input and context checked
  * (a GraphError naming each field, not LangGraph's raw `$ZodError`), resume values screened, a run
- * that would pause with no checkpointer refused, a state update that skips a review refused, and a
- * resume of a thread that is not paused skipped. Nothing is run or stored when one refuses.
+ * that would pause with no checkpointer refused, a state update that skips a review refused, an
+ * answer to an interrupt that no longer waits refused with its reason, and a resume of a thread
+ * that is not paused skipped. Nothing is run or stored when one refuses.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, END } from "@langchain/langgraph";
@@ -16,7 +17,12 @@ import {
 import { RefusedAnswerSchema, refusedAnswer, responseOf } from "./reviewAnswer.js";
 import { REVIEW_LIMITS } from "./reviewInput.js";
 import { sinksOfSaver, withRunSinks } from "./runSinks.js";
-import { describeProgress, type SnapshotParts, threadProgress } from "./threadProgress.js";
+import {
+  describeProgress,
+  type SnapshotParts,
+  threadProgress,
+  type WaitingInterrupt,
+} from "./threadProgress.js";
 
 interface ResumableGraph {
   checkpointer?: unknown;
@@ -43,7 +49,8 @@ export function wrapRuns<Graph extends object>(
  * applied, or has nothing to answer. Left to LangGraph, its value would answer the next review the
  * thread's work left reaches (an answer nobody gave); thrown, it would put a finished thread in
  * `error` on a LangGraph server, and Agent Inbox would report the run failed. The server's log
- * says it was not applied.
+ * says it was not applied. An answer naming only interrupts that no longer wait is refused on the
+ * review that waits (refusedIfStale).
  * @example
  * export const gate = skipIdleResume(buildEvaluationGraph().compile());
  */
@@ -62,9 +69,27 @@ export function skipIdleResume<Graph extends ResumableGraph>(graph: Graph): Grap
         if (progress.kind === "finished") yield* run(null, options);
         return;
       }
+      yield* run(refusedIfStale(input, progress.interrupts), options);
+      return;
     }
     yield* run(input, options);
   });
+}
+
+/**
+ * An answer map naming no interrupt that waits now (its review was answered already: a queued or
+ * repeated answer) becomes a refusal for each review that waits, so they say why nothing was
+ * applied instead of waiting again in silence (LangGraph would keep the answer and apply nothing).
+ */
+function refusedIfStale(input: Command, waitingNow: readonly WaitingInterrupt[]): Command {
+  const map = answerMap(input.resume);
+  const waiting = waitingNow.map((entry) => entry.id);
+  if (map === undefined || waiting.length === 0) return input;
+  const named = Object.keys(map);
+  if (named.some((id) => waiting.includes(id))) return input;
+  const problem = `it answers interrupt ${named.join(", ")}, which no longer waits (its review was answered already): nothing was applied`;
+  const refused = refusedAnswer("(answer)", problem);
+  return new Command({ resume: Object.fromEntries(waiting.map((id) => [id, refused])) });
 }
 
 interface StateUpdates {

@@ -3,6 +3,7 @@ import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuil
 import { describe, expect, it } from "vitest";
 import { buildEvaluationGraph } from "../../src/graph/evaluationGraph.js";
 import { markdownCell } from "../../src/graph/markdownText.js";
+import { skipIdleResume } from "../../src/graph/resumeGuard.js";
 import { askedAgain, scoringJudge } from "./helpers.js";
 import { pending, proposalRun, resume, start, values } from "./proposalHarness.js";
 
@@ -304,6 +305,15 @@ describe("the review speaks Agent Inbox's protocol too", () => {
     const waiting = await pending(run);
     expect(waiting?.value.contentId).toBe("solution");
     expect(waiting?.value.refusal).toBeUndefined();
+    expect((await values(run)).revisionCounts.solution).toBeUndefined();
+    // The graphs a LangGraph server serves (skipIdleResume) also say why, on the review waiting.
+    skipIdleResume(run.graph);
+    await run.graph.invoke(new Command({ resume: named }), run.config);
+    const told = await pending(run);
+    expect(told?.value.contentId).toBe("solution");
+    expect(told?.value.refusal?.problem).toBe(
+      `it answers interrupt ${seenByA?.id}, which no longer waits (its review was answered already): nothing was applied`,
+    );
     expect((await values(run)).revisionCounts.solution).toBeUndefined();
     // As Agent Inbox sends it (no id, no request), the same Respond revises the solution.
     const after = await run.graph.invoke(new Command({ resume: respond }), run.config);
