@@ -50,6 +50,15 @@ export interface Assembly {
   panel?: PanelSummary;
 }
 
+/**
+ * Who judged: a panel's judges in the panel's order, joined by ", " (as its summary lists them);
+ * a single judge's model as its first answered call reports it, else the spec it was given.
+ */
+function modelOf({ panel, session }: Assembly): string {
+  if (panel !== undefined) return panel.judges.join(", ");
+  return session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec;
+}
+
 /** The result, with passed, verdict, status and summary settled together under the overrides. */
 export function assembleResult(parts: Assembly, overrides: ResultOverrides): EvaluationResult {
   const { options, score, session } = parts;
@@ -77,7 +86,7 @@ export function assembleResult(parts: Assembly, overrides: ResultOverrides): Eva
         ? {}
         : { registryVersion: catalog.registryVersion }),
     },
-    model: session.traces.find((t) => t.error === undefined)?.model ?? session.modelSpec,
+    model: modelOf(parts),
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     cacheHits: [...parts.judged.values()].reduce(
       (hits, j) => hits + (j.memberCacheHits ?? (j.cached === true ? 1 : 0)),

@@ -60,10 +60,23 @@ export const NEGATIVE_WORDS = words(`
   incomplete unclear superficial generic inadequate insufficient poor poorly unsupported
   unsubstantiated omitted omits placeholder contradicts contradictory inconsistent ignores ignore
   ignored deficient flaw flaws flawed shortcoming shortcomings inflated outdated unrealistic
-  implausible doubtful questionable thin silent`);
+  implausible doubtful questionable thin silent ineligible unjustified`);
 
 /** Words that turn the next verdict or judgement around. */
 export const NEGATORS = words(`not no never nothing none neither nor without hardly barely`);
+
+/**
+ * Negators that deny the word next to them ("not unclear", "does not lack"), so they are spent on a
+ * negative term only one or two words on; the others ("no", "none of", "without") deny a thing
+ * further on ("no ineligible costs", "none of the costs are ineligible").
+ */
+export const ADVERB_NEGATORS = words(`not never hardly barely`);
+
+/**
+ * Words that end the thing a negator denies: "no attempt to close the gaps" denies the attempt, and
+ * "no mitigation for the gaps" the mitigation, not the gaps ("none of" is the negator's own "of").
+ */
+export const SCOPE_ENDS = words(`to for of on about with against by from`);
 
 /** Words after a presence verb that deny it: "contains no information", "names none". */
 export const TRAILING_NEGATORS = words(`no none nothing neither`);

@@ -1,8 +1,10 @@
 /**
  * What a judge's reasoning concludes: clauses that state no finding of the judge's own
  * (concessions, conditions, reported views) are set aside; verdicts on the criterion are read with
- * their negations (an odd number of negators turns a word around). The last verdict decides; with
- * none, weaker judgements decide when they all point one way.
+ * their negations (an odd number of negators turns a word around). A negator whose first judging
+ * word is a negative term is spent on it ("no ineligible costs are included", "no gaps remain":
+ * nothing is wrong; see reasoningNegation.ts). The last verdict decides; with none, weaker judgements decide when they all
+ * point one way.
  */
 import {
   CANNOT_JUDGE,
@@ -10,14 +12,12 @@ import {
   CONCESSION_OPENERS,
   CONTENT_NOUNS,
   CRITERION_NOUNS,
-  DETERMINER_NEGATORS,
   EMPHATIC,
   EXCEEDING,
   HEDGES,
   HYPOTHETICAL,
   NEGATIVE_VERDICTS,
   NEGATIVE_WORDS,
-  NEGATORS,
   POSITIVE_WORDS,
   PRESENCE_BARE,
   PRESENCE_WORDS,
@@ -28,16 +28,17 @@ import {
   TRAILING_NEGATORS,
   VERDICT_VERBS,
 } from "./reasoningLexicon.js";
+import { NEGATION_REACH, negationsOf } from "./reasoningNegation.js";
 
 export const MAX_REASONING_CHARS = 8_000;
-
-/** How many words back a negator reaches. */
-const NEGATION_REACH = 5;
 
 export interface ReasoningStance {
   verdict: "met" | "not met" | undefined;
   clause?: string;
-  /** Positive with no reservation: nothing negative, no hedge, emphatic or decisive. */
+  /**
+   * Positive with no reservation: nothing negative, no hedge, and emphatic, decisive or a flaw
+   * denied outright ("no gaps remain").
+   */
   glowing: boolean;
 }
 
@@ -53,6 +54,8 @@ interface Tally {
   negatives: number;
   hedged: boolean;
   emphatic: boolean;
+  /** A flaw denied outright ("no gaps remain"): decisive when nothing else is negative. */
+  flawDenied: boolean;
   negativeClause?: string;
   positiveClause?: string;
 }
@@ -89,53 +92,9 @@ function tokensOf(clause: string): string[] {
   return clause.match(/[a-z][a-z'-]*/g) ?? [];
 }
 
-/** "It is not true that …", "it is not the case that …": the rest of the clause is denied. */
-function deniedClauseBefore(tokens: readonly string[], i: number): boolean {
-  // Only a "not" out of the ordinary reach counts here; one within reach is counted anyway.
-  for (let k = 0; k < i - NEGATION_REACH; k++) {
-    if (tokens[k] !== "not") continue;
-    const next = tokens.slice(k + 1, k + 4).join(" ");
-    if (next.startsWith("true that") || next === "the case that") return true;
-  }
-  return false;
-}
-
 /** "not stated explicitly": not in so many words, which neither says it is there nor that it is not. */
 function softened(tokens: readonly string[], i: number): boolean {
   return SOFTENERS.has(tokens[i + 1] ?? "") || SOFTENERS.has(tokens[i - 1] ?? "");
-}
-
-function negated(tokens: readonly string[], i: number): boolean {
-  let count = deniedClauseBefore(tokens, i) ? 1 : 0;
-  for (let j = i - 1; j >= Math.max(0, i - NEGATION_REACH); j--) {
-    const word = tokens[j] ?? "";
-    if (word === "and" || word === "or") break;
-    if (word === "not" && tokens[j + 1] === "only") continue;
-    if (NEGATORS.has(word)) count++;
-    // "fails to meet", "failed to provide": the failure turns the next verb around.
-    if ((word === "fail" || word === "fails" || word === "failed") && tokens[j + 1] === "to")
-      count++;
-  }
-  return count % 2 === 1;
-}
-
-/** "not the criterion", "not this requirement": "not" right before the noun or its determiner. */
-function deniedByNot(tokens: readonly string[], i: number): boolean {
-  const before = tokens[i - 1];
-  return (
-    before === "not" ||
-    (tokens[i - 2] === "not" && /^(?:the|this|that|its|a|an)$/.test(before ?? ""))
-  );
-}
-
-/** A thing denied by a determiner: "no evidence", "without any plan", "could not find any data". */
-function deniedThing(tokens: readonly string[], i: number): boolean {
-  for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
-    const word = tokens[j] ?? "";
-    if (DETERMINER_NEGATORS.has(word)) return true;
-    if (word === "any" && tokens.slice(Math.max(0, j - 3), j).includes("not")) return true;
-  }
-  return false;
 }
 
 /** "only the objectives are given": a limited presence is no sign that the criterion is met. */
@@ -152,8 +111,9 @@ function readClause(clause: string, setAside: boolean, tally: Tally): void {
     return;
   }
   let verdict: boolean | undefined;
+  const negations = negationsOf(tokens);
   tokens.forEach((word, i) => {
-    const turned = negated(tokens, i);
+    const turned = negations.turned(i);
     if (turned && softened(tokens, i)) return;
     if (word === "fail" || word === "fails" || word === "failed") {
       if (tokens[i + 1] !== "to" && aboutCriterion) verdict = turned;
@@ -165,22 +125,25 @@ function readClause(clause: string, setAside: boolean, tally: Tally): void {
       if (aboutCriterion) verdict = !turned;
       else count(tally, !turned, setAside, clause);
     } else if (PRESENCE_WORDS.has(word)) {
-      const denied = turned || TRAILING_NEGATORS.has(tokens[i + 1] ?? "");
+      const denied =
+        turned || (TRAILING_NEGATORS.has(tokens[i + 1] ?? "") && !negations.spent(i + 1));
       if (denied || !limited(tokens, i)) count(tally, !denied, setAside, clause);
     } else if (PRESENCE_BARE.has(word)) {
       if (turned) count(tally, false, setAside, clause);
     } else if (CONTENT_NOUNS.has(word)) {
-      if (deniedThing(tokens, i)) count(tally, false, setAside, clause);
+      if (negations.deniedThing(i)) count(tally, false, setAside, clause);
     } else if (
       (word === "nothing" || word === "none") &&
-      TOPIC_PREPOSITIONS.has(tokens[i + 1] ?? "")
+      TOPIC_PREPOSITIONS.has(tokens[i + 1] ?? "") &&
+      !negations.spent(i)
     ) {
       count(tally, false, setAside, clause);
     } else if (POSITIVE_WORDS.has(word)) {
       count(tally, !turned, setAside, clause);
     } else if (NEGATIVE_WORDS.has(word)) {
       count(tally, turned, setAside, clause);
-    } else if (CRITERION_NOUNS.has(word) && deniedByNot(tokens, i)) {
+      if (turned && negations.doubled(i)) tally.flawDenied = true;
+    } else if (CRITERION_NOUNS.has(word) && negations.deniedByNot(i)) {
       // "but not the criterion": a criterion named only to be denied.
       verdict = false;
     }
@@ -201,7 +164,14 @@ function count(tally: Tally, positive: boolean, setAside: boolean, clause: strin
 }
 
 export function readReasoningStance(reasoning: string): ReasoningStance {
-  const tally: Tally = { verdicts: [], positives: 0, negatives: 0, hedged: false, emphatic: false };
+  const tally: Tally = {
+    verdicts: [],
+    positives: 0,
+    negatives: 0,
+    hedged: false,
+    emphatic: false,
+    flawDenied: false,
+  };
   for (const sentence of sentencesOf(reasoning)) {
     const setAside = SET_ASIDE.test(sentence);
     for (const { text, conceded } of clausesOf(sentence)) {
@@ -218,7 +188,7 @@ export function readReasoningStance(reasoning: string): ReasoningStance {
   const glowing =
     negatives === 0 &&
     !tally.hedged &&
-    (tally.emphatic || last !== undefined) &&
+    (tally.emphatic || tally.flawDenied || last !== undefined) &&
     (last?.met ?? tally.positives > 0);
   if (last !== undefined) {
     return { verdict: last.met ? "met" : "not met", clause: last.clause.trim(), glowing };

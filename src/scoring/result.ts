@@ -226,6 +226,10 @@ export const EvaluationResultSchema = z.object({
     /** `id@version`, when the rubric registry supplied the catalog. */
     registryVersion: z.string().optional(),
   }),
+  /**
+   * Who judged, `provider:model`. With a panel, every judge in the panel's order joined by ", "
+   * (`ollama:a, ollama:b, ollama:c`), the same names as `panel.judges`.
+   */
   model: z.string().optional(),
   usage: TokenUsageSchema,
   /** Criteria whose answer came from the judge-call cache. */

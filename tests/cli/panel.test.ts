@@ -60,6 +60,8 @@ describe.concurrent("evalgate evaluate with a panel", { timeout: SPAWN_TIMEOUT }
     expect(run.stderr).not.toContain("evalgate:");
     const result = EvaluationResultSchema.parse(JSON.parse(run.stdout));
     expect(result.panel?.judges).toEqual(MODELS.map((m) => `ollama:${m}`));
+    // `model` names the whole panel, in the order the --judge options gave it.
+    expect(result.model).toBe("ollama:judge-a, ollama:judge-b, ollama:judge-c");
     // c2: 4, 4, 1 → median 4; on 1–5, D_o = 4·9/6 = 6, D_e = 4 → 1 − 1.5 = −0.5.
     const c2 = result.criteria.find((c) => c.id === "c2");
     expect(c2?.native).toBe(4);
@@ -91,6 +93,18 @@ describe.concurrent("evalgate evaluate with a panel", { timeout: SPAWN_TIMEOUT }
     expect(run.stdout).toContain(`c1: NOT FOUND in the content (similarity`);
     expect(run.stdout).toContain(`(ollama:judge-c): "${MADE_UP}"`);
     expect(run.stdout).toContain('c1: found (ollama:judge-a): "Am Sandtorkai 62, 20457 Hamburg"');
+  });
+
+  it("--format junit and table name every judge as the model, not the first alone", async () => {
+    const [junit, table] = await Promise.all([
+      evaluate(["--format", "junit"]),
+      evaluate(["--format", "table"]),
+    ]);
+    expect(junit.stdout).toContain(
+      '<property name="model" value="ollama:judge-a, ollama:judge-b, ollama:judge-c"/>',
+    );
+    expect(junit.stdout.match(/<property name="model"/g)).toHaveLength(1);
+    expect(table.stdout).toMatch(/^model\s+ollama:judge-a, ollama:judge-b, ollama:judge-c$/m);
   });
 
   it("--format html and md carry the same figures", async () => {

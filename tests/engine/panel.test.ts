@@ -229,6 +229,35 @@ describe("a panel of judges", () => {
     expect(result.passed).toBe(false);
   });
 
+  it("`model` names every judge in the panel's order, one whose calls all failed included", async () => {
+    const [a, b, c] = threeJudges();
+    const inOrder = await evaluateWithPanel([a, b, c] as ScriptedChatModel[]);
+    expect(inOrder.model).toBe("scripted:a, scripted:b, scripted:c");
+    expect(inOrder.panel?.judges.join(", ")).toBe(inOrder.model);
+    // The panel's order, not the order calls answered: c, then a, then b.
+    const reordered = await evaluateWithPanel([c, a, b] as ScriptedChatModel[]);
+    expect(reordered.model).toBe("scripted:c, scripted:a, scripted:b");
+    // A first judge whose every call fails is still a judge of the panel.
+    const down = new Error("connection refused");
+    const failedFirst = new ScriptedChatModel({
+      model: "a",
+      responder: answerByTitle({ Feasibility: down, "Partner commitment": down, Clarity: down }),
+    });
+    const [, b2, c2] = threeJudges();
+    const withGap = await evaluateWithPanel([failedFirst, b2, c2] as ScriptedChatModel[]);
+    expect(withGap.panel?.gaps).toBe(3);
+    expect(withGap.model).toBe("scripted:a, scripted:b, scripted:c");
+    // One judge: its model alone, as before.
+    const [alone] = threeJudges();
+    const single = await evaluateContent({
+      content: CONTENT,
+      catalog: panelCatalog(),
+      model: judgeOf(alone as ScriptedChatModel),
+    });
+    expect(single.panel).toBeUndefined();
+    expect(single.model).toBe("scripted:a");
+  });
+
   it("panel options without two judges are refused: a minimum agreement one judge never falls under", async () => {
     const [a] = threeJudges();
     const asked = { content: CONTENT, catalog: panelCatalog(), panel: { minAgreement: 0.9 } };

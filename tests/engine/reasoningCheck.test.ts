@@ -115,6 +115,27 @@ describe("evaluateContent", () => {
     );
   });
 
+  it("a double negative reads positive: not held beside a pass, held beside a fail", async () => {
+    const reasoning =
+      "No ineligible rental costs are included; the city lends the rooms free of charge.";
+    const venues = (result: "pass" | "fail") =>
+      evaluate(
+        {
+          Reach: '{"reasoning": "Twelve cafés in community centres.", "score": 4}',
+          "Venues secured": JSON.stringify({ reasoning, result }),
+        },
+        "per-criterion",
+      );
+    const [passed, failed] = await Promise.all([venues("pass"), venues("fail")]);
+    // "no" is spent on "ineligible" (no costs are wrong), so "included" is not turned around.
+    expect(passed.humanReviewRequired).toBe(false);
+    expect(passed.passed).toBe(true);
+    expect(failed.humanReviewRequired).toBe(true);
+    expect(failed.humanReviewReasons).toEqual([
+      'criterion venues: the judge\'s reasoning says it is fully met ("no ineligible rental costs are included") but its score fail fails',
+    ]);
+  });
+
   it("batch rows are checked the same way", async () => {
     const table = [
       "results[2]{id,score,quotes,reasoning}:",

@@ -172,6 +172,68 @@ describe("reading the verdict of a reasoning", () => {
   });
 });
 
+describe("double negatives", () => {
+  // Each negator below is spent on the negative term it reaches first: the sentence says that
+  // nothing is wrong, a flaw denied outright, so it reads met and (nothing negative) decisive.
+  const doubles = [
+    "No ineligible costs are included.",
+    "The budget is not unclear.",
+    "The plan is complete, without any missing sections.",
+    "None of the costs are ineligible.",
+    "No gaps remain.",
+    "The budget contains no gaps.",
+  ];
+
+  it.each(doubles)("beside a pass, not flagged: %s", (text) => {
+    expect(readReasoningStance(text)).toMatchObject({ verdict: "met", glowing: true });
+    expect(reasoningContradiction(text, true, "pass")).toBeUndefined();
+  });
+
+  it.each(doubles)("beside a fail, flagged as fully met: %s", (text) => {
+    // The clause is the lower-cased sentence (no clause opener, no ";" or ":" to cut at).
+    const clause = text.toLowerCase();
+    expect(reasoningContradiction(text, false, "fail")).toBe(
+      `the judge's reasoning says it is fully met ("${clause}") but its score fail fails`,
+    );
+  });
+
+  it.each([
+    ["The budget is not justified.", "the budget is not justified."],
+    ["No evaluation plan is given.", "no evaluation plan is given."],
+  ])("a plain negative beside a pass is still flagged: %s", (text, clause) => {
+    // "justified" and "given" are presence words turned by a negator no negative term took.
+    expect(reasoningContradiction(text, true, "pass")).toBe(
+      `the judge's reasoning says it is not met ("${clause}") but its score pass passes`,
+    );
+  });
+
+  it.each([
+    // "not" and "without" are both spent on "gaps": two negators, so the gaps are there.
+    ["a triple negation", "The budget is not without gaps."],
+    // The clause's denial turns the double negative back: some ineligible costs are included.
+    ["a denied double negative", "It is not true that no ineligible costs are included."],
+    // "no" is six words before "ineligible", out of its reach of five: a flaw as stated.
+    ["a negation out of reach", "No line in the detailed travel cost table is ineligible."],
+  ])("%s reads as a flaw, flagged beside a pass", (_name, text) => {
+    expect(readReasoningStance(text)).toMatchObject({ verdict: "not met", glowing: false });
+    expect(reasoningContradiction(text, true, "pass")).toContain("says it is not met");
+  });
+
+  it.each([
+    // "not" reaches two words ahead: it stays with "compensate", so the absence is no double negative.
+    "Good formatting does not compensate for the absence of a methodology.",
+    // The negator denies the thing first named: "no mitigation", "no evidence".
+    "There is no mitigation for the gaps.",
+    "No evidence of gaps is given.",
+  ])(
+    "a negator that denies something else is no double negative: %s beside a fail is not flagged",
+    (text) => {
+      expect(readReasoningStance(text).glowing).toBe(false);
+      expect(reasoningContradiction(text, false, "fail")).toBeUndefined();
+    },
+  );
+});
+
 describe("the contradiction message", () => {
   it("names the clause and the score, and nothing when the score is undecided", () => {
     expect(reasoningContradiction("The requirement is not addressed.", true, "0.9")).toBe(
