@@ -35,24 +35,24 @@ export function refusedAnswer(field: string, problem: string, type?: AnswerType)
   return { refusedAnswer: type === undefined ? refused : { ...refused, type } };
 }
 
-/** The `type` a HumanResponse (alone or in a list of one) gives, if it is not a ReviewDecision. */
-function givenType(answer: unknown): { type: unknown } | undefined {
-  const one = Array.isArray(answer) && answer.length === 1 ? answer[0] : answer;
-  if (typeof one !== "object" || one === null || "action" in one || !("type" in one)) return;
-  return { type: one.type };
+/** The answer itself, or the one item of Agent Inbox's list of one. */
+function soleAnswer(answer: unknown): unknown {
+  return Array.isArray(answer) && answer.length === 1 ? answer[0] : answer;
 }
 
-/** An answer that holds nothing: null or undefined, alone or as Agent Inbox's list of one. */
-function isEmptyAnswer(answer: unknown): boolean {
-  const one = Array.isArray(answer) && answer.length === 1 ? answer[0] : answer;
-  return one === null || one === undefined;
+/** The `type` a HumanResponse (alone or in a list of one) gives, if it is not a ReviewDecision. */
+function givenType(answer: unknown): { type: unknown } | undefined {
+  const one = soleAnswer(answer);
+  if (typeof one !== "object" || one === null || "action" in one || !("type" in one)) return;
+  return { type: one.type };
 }
 
 /** The answer's shape read once, for the resume guard and the review: the response, or what is wrong. */
 export function responseOf(answer: unknown): { response: ReviewResponse } | Refused {
   const stood = RefusedAnswerSchema.safeParse(answer);
   if (stood.success) return stood.data.refusedAnswer;
-  if (isEmptyAnswer(answer))
+  // null or undefined, alone or as Agent Inbox's list of one: nothing to read.
+  if (soleAnswer(answer) == null)
     return { field: "(answer)", problem: "is empty: it holds no decision" };
   const parsed = ReviewResponseSchema.safeParse(answer);
   if (parsed.success) return { response: parsed.data };
